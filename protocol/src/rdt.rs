@@ -1,0 +1,1 @@
+//! RDT: reliable transfer over UDP (packets, sender and receiver state machines). Sans-IO.

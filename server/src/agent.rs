@@ -1,0 +1,3 @@
+//! The agent: ReAct loop, prompt assembly and the offline planner.
+
+pub mod planner;

@@ -1,0 +1,2 @@
+//! `llmops-server` binary entry point.
+fn main() {}

@@ -1,0 +1,12 @@
+//! Security policies: which paths the tools may touch (`path`) and which commands with which
+//! arguments the command executor may run (`command`). Pure decisions with typed errors; the
+//! tools layer records every denial in the audit log. No I/O besides resolving paths.
+
+pub mod command;
+pub mod path;
+
+pub use command::{
+    CommandError, CommandPolicy, CommandPolicyConfig, GrepOptions, ValidatedCommand,
+    DEFAULT_ALLOWED_COMMANDS, FORBIDDEN_ARG_CHARS,
+};
+pub use path::{PathError, PathPolicy, PathPolicyConfig, DEFAULT_DENY_PATTERNS, MAX_PATH_LEN};

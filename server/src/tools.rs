@@ -1,0 +1,1 @@
+//! Agent tools: the `Tool` trait and its implementations.

@@ -1,0 +1,2 @@
+//! `llmops-tui` binary entry point.
+fn main() {}
