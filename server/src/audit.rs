@@ -68,7 +68,9 @@ pub struct Audit {
 
 impl fmt::Debug for Audit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Audit").field("path", &self.inner.path).finish()
+        f.debug_struct("Audit")
+            .field("path", &self.inner.path)
+            .finish()
     }
 }
 
@@ -248,18 +250,25 @@ mod tests {
         );
         audit.record(
             AuditOp::Upload,
-            &[("file_id", "abc"), ("filename", "config.yaml"), ("size", "1024")],
+            &[
+                ("file_id", "abc"),
+                ("filename", "config.yaml"),
+                ("size", "1024"),
+            ],
         );
-        audit
-            .clone()
-            .deny(&[("tool", "file_read"), ("path", "/etc/shadow")], "路径匹配禁止模式: /etc/shadow");
+        audit.clone().deny(
+            &[("tool", "file_read"), ("path", "/etc/shadow")],
+            "路径匹配禁止模式: /etc/shadow",
+        );
         let text = read_log(&audit);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 2);
         let re = regex::Regex::new(r"^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\] \[UPLOAD\] file_id=abc filename=config.yaml size=1024$")
             .expect("regex");
         assert!(re.is_match(lines[0]), "{}", lines[0]);
-        assert!(lines[1].contains("[DENY] tool=file_read path=/etc/shadow reason=\"路径匹配禁止模式: /etc/shadow\""));
+        assert!(lines[1].contains(
+            "[DENY] tool=file_read path=/etc/shadow reason=\"路径匹配禁止模式: /etc/shadow\""
+        ));
 
         // Reopening appends rather than truncating.
         let again = Audit::open(dir.path()).expect("reopen");
@@ -276,7 +285,10 @@ mod tests {
                 let a = audit.clone();
                 std::thread::spawn(move || {
                     for i in 0..50 {
-                        a.record(AuditOp::Exec, &[("thread", &t.to_string()), ("i", &i.to_string())]);
+                        a.record(
+                            AuditOp::Exec,
+                            &[("thread", &t.to_string()), ("i", &i.to_string())],
+                        );
                     }
                 })
             })

@@ -1,2 +1,59 @@
-//! `llmops-server` binary entry point.
-fn main() {}
+//! `llmops-server` binary: parses configuration, starts logging and the server, and shuts
+//! down gracefully on SIGINT/SIGTERM.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+use llmops_server::{Cli, Config};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let cfg = match Config::resolve(cli) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("llmops-server: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let rt = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("llmops-server: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match rt.block_on(run(cfg)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("llmops-server: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cfg: Config) -> anyhow::Result<()> {
+    let _log_guard = llmops_server::logging::init(&cfg.logs_dir(), &cfg.log_level)?;
+    let running = llmops_server::start(cfg).await?;
+    // The one line on stdout: scripts and tests wait for it instead of sleeping.
+    println!("llmops-server listening on {}", running.addr);
+    wait_for_signal().await;
+    tracing::info!("shutting down");
+    running.shutdown(Duration::from_secs(10)).await;
+    Ok(())
+}
+
+async fn wait_for_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = match signal(SignalKind::terminate()) {
+        Ok(s) => s,
+        Err(_) => {
+            let _ = tokio::signal::ctrl_c().await;
+            return;
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+}

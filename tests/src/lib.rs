@@ -1,1 +1,333 @@
-//! End-to-end harness: starts the real binaries on ephemeral ports with temp data dirs.
+//! End-to-end harness: starts the real `llmops-server` binary on ephemeral ports with a temp
+//! data dir, waits for its readiness line (never a sleep), and kills it on drop so no test
+//! leaves an orphan process. Also raw NPLT frame helpers for legacy-client scripts.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context};
+
+/// Path of a workspace binary next to the running test executable
+/// (`target/<profile>/deps/test-xxxx` -> `target/<profile>/NAME`).
+pub fn bin(name: &str) -> PathBuf {
+    if let Ok(p) = std::env::var(format!(
+        "LLMOPS_{}_BIN",
+        name.replace('-', "_").to_uppercase()
+    )) {
+        return PathBuf::from(p);
+    }
+    let exe = std::env::current_exe().expect("test executable path");
+    let dir = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .expect("test executable lives in target/<profile>/deps");
+    dir.join(name)
+}
+
+fn require_bin(name: &str) -> anyhow::Result<PathBuf> {
+    let p = bin(name);
+    if !p.is_file() {
+        bail!(
+            "{} is not built; run `cargo build --workspace --bins` first (make test does)",
+            p.display()
+        );
+    }
+    Ok(p)
+}
+
+/// A running server process.
+pub struct ServerProc {
+    child: Child,
+    pub addr: SocketAddr,
+    pub data_dir: tempfile::TempDir,
+}
+
+impl ServerProc {
+    pub fn start() -> anyhow::Result<ServerProc> {
+        Self::start_with(&[])
+    }
+
+    /// Starts the server with extra flags on ephemeral ports and a fresh data dir.
+    pub fn start_with(extra: &[&str]) -> anyhow::Result<ServerProc> {
+        let data_dir = tempfile::tempdir()?;
+        Self::start_in(data_dir, extra)
+    }
+
+    /// Starts (or restarts) a server on an existing data dir.
+    pub fn start_in(data_dir: tempfile::TempDir, extra: &[&str]) -> anyhow::Result<ServerProc> {
+        let exe = require_bin("llmops-server")?;
+        let mut cmd = Command::new(exe);
+        if !extra.contains(&"--listen") {
+            cmd.arg("--listen").arg("127.0.0.1:0");
+        }
+        cmd.arg("--data-dir")
+            .arg(data_dir.path())
+            .arg("--rdt-listen")
+            .arg("127.0.0.1:0")
+            .arg("--http-listen")
+            .arg("127.0.0.1:0")
+            .arg("--config")
+            .arg("/dev/null")
+            .args(extra)
+            .env_remove("LLMOPS_AUTH_TOKEN")
+            .env_remove("ZHIPUAI_API_KEY")
+            .env_remove("ZHIPU_API_KEY")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().context("spawn llmops-server")?;
+        let stdout = child.stdout.take().ok_or_else(|| anyhow!("no stdout"))?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut lines = BufReader::new(stdout).lines();
+            if let Some(Ok(first)) = lines.next() {
+                let _ = tx.send(first);
+            }
+            // Keep draining so the server never blocks on a full pipe.
+            for _ in lines {}
+        });
+        let line = match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(l) => l,
+            Err(_) => {
+                let _ = child.kill();
+                let mut err = String::new();
+                if let Some(mut e) = child.stderr.take() {
+                    let _ = e.read_to_string(&mut err);
+                }
+                bail!("server did not report readiness; stderr: {err}");
+            }
+        };
+        let addr: SocketAddr = line
+            .rsplit(' ')
+            .next()
+            .ok_or_else(|| anyhow!("bad readiness line {line:?}"))?
+            .parse()
+            .with_context(|| format!("bad readiness line {line:?}"))?;
+        Ok(ServerProc {
+            child,
+            addr,
+            data_dir,
+        })
+    }
+
+    pub fn data_path(&self) -> &Path {
+        self.data_dir.path()
+    }
+
+    /// Sends SIGTERM and waits for a clean exit; returns the exit status success flag.
+    pub fn terminate(mut self) -> anyhow::Result<(bool, tempfile::TempDir)> {
+        let pid = self.child.id().to_string();
+        let _ = Command::new("kill").arg("-TERM").arg(&pid).status();
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        let ok = loop {
+            if let Some(st) = self.child.try_wait()? {
+                break st.success();
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = self.child.kill();
+                break false;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        // Move the data dir out; Drop then only reaps the already-exited child.
+        let dir = std::mem::replace(&mut self.data_dir, tempfile::tempdir()?);
+        Ok((ok, dir))
+    }
+
+    /// Kills the process without a chance to clean up (crash simulation).
+    pub fn kill9(mut self) -> tempfile::TempDir {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        std::mem::replace(
+            &mut self.data_dir,
+            tempfile::tempdir().expect("tempdir for the dropped handle"),
+        )
+    }
+}
+
+impl Drop for ServerProc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A raw NPLT connection: writes and reads frames byte by byte as a legacy script would.
+pub struct RawConn {
+    pub stream: TcpStream,
+    seq: u16,
+}
+
+impl RawConn {
+    pub fn connect(addr: SocketAddr) -> anyhow::Result<RawConn> {
+        let stream = TcpStream::connect(addr)?;
+        stream.set_read_timeout(Some(Duration::from_secs(20)))?;
+        stream.set_nodelay(true)?;
+        Ok(RawConn { stream, seq: 0 })
+    }
+
+    pub fn send(&mut self, ty: u8, payload: &[u8]) -> anyhow::Result<()> {
+        let mut b = Vec::with_capacity(5 + payload.len());
+        b.push(ty);
+        b.extend_from_slice(&self.seq.to_be_bytes());
+        b.extend_from_slice(&(payload.len() as u16).to_be_bytes());
+        b.extend_from_slice(payload);
+        self.seq = self.seq.wrapping_add(1);
+        self.stream.write_all(&b)?;
+        Ok(())
+    }
+
+    pub fn send_json(&mut self, ty: u8, v: serde_json::Value) -> anyhow::Result<()> {
+        self.send(ty, v.to_string().as_bytes())
+    }
+
+    /// Reads one frame: (type, payload).
+    pub fn recv(&mut self) -> anyhow::Result<(u8, Vec<u8>)> {
+        let mut h = [0u8; 5];
+        self.stream.read_exact(&mut h)?;
+        let len = u16::from_be_bytes([h[3], h[4]]) as usize;
+        let mut p = vec![0u8; len];
+        self.stream.read_exact(&mut p)?;
+        Ok((h[0], p))
+    }
+
+    pub fn recv_text(&mut self) -> anyhow::Result<(u8, String)> {
+        let (t, p) = self.recv()?;
+        Ok((t, String::from_utf8(p)?))
+    }
+}
+
+/// Type codes a legacy client understands.
+pub const LEGACY_TYPES: &[u8] = &[
+    0x01, 0x0A, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0x14, 0x15, 0x16, 0x17, 0x18,
+];
+
+/// Runs `llmops-tui` with args; returns (exit code, stdout, stderr).
+pub fn run_tui(args: &[&str]) -> anyhow::Result<(i32, String, String)> {
+    let exe = require_bin("llmops-tui")?;
+    let out = Command::new(exe)
+        .args(args)
+        .env_remove("LLMOPS_SERVER")
+        .env_remove("LLMOPS_AUTH_TOKEN")
+        .stdin(Stdio::null())
+        .output()?;
+    Ok((
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    ))
+}
+
+/// The shared eval fixtures folder (beside the repo), if present.
+pub fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+/// A synchronous extension-protocol connection built on the protocol crate's codec.
+pub struct ExtConn {
+    raw: RawConn,
+    codec: protocol::MessageCodec,
+    buf: bytes::BytesMut,
+    pub welcome: Option<protocol::Welcome>,
+    next_id: u64,
+}
+
+impl ExtConn {
+    /// Connects and completes HELLO/WELCOME.
+    pub fn connect(
+        addr: SocketAddr,
+        resume: Option<&str>,
+        token: Option<&str>,
+    ) -> anyhow::Result<ExtConn> {
+        let mut c = ExtConn {
+            raw: RawConn::connect(addr)?,
+            codec: protocol::MessageCodec::new(),
+            buf: bytes::BytesMut::new(),
+            welcome: None,
+            next_id: 1,
+        };
+        c.send(&protocol::Message::Hello(protocol::Hello {
+            proto: protocol::PROTOCOL_VERSION,
+            client: "e2e".into(),
+            client_version: "0".into(),
+            resume_session: resume.map(str::to_string),
+            auth_token: token.map(str::to_string),
+            udp_port: None,
+        }))?;
+        loop {
+            match c.recv()? {
+                protocol::Message::Welcome(w) => {
+                    c.welcome = Some(w);
+                    return Ok(c);
+                }
+                protocol::Message::Error(e) => bail!("refused: {} {}", e.code, e.message),
+                _ => continue,
+            }
+        }
+    }
+
+    pub fn next_id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    pub fn session_id(&self) -> String {
+        self.welcome
+            .as_ref()
+            .map(|w| w.session_id.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn send(&mut self, m: &protocol::Message) -> anyhow::Result<()> {
+        for f in self.codec.encode_frames(m)? {
+            self.raw.stream.write_all(&f.to_bytes()?)?;
+        }
+        Ok(())
+    }
+
+    pub fn send_raw(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
+        self.raw.stream.write_all(bytes)?;
+        Ok(())
+    }
+
+    /// Next decoded message; a bad frame from the server is a test failure.
+    pub fn recv(&mut self) -> anyhow::Result<protocol::Message> {
+        use tokio_util::codec::Decoder;
+        loop {
+            if let Some(item) = self.codec.decode(&mut self.buf)? {
+                return match item {
+                    protocol::Inbound::Msg(m) => Ok(m),
+                    protocol::Inbound::Bad { ty, error } => {
+                        bail!("server sent a bad frame 0x{ty:02x}: {error}")
+                    }
+                };
+            }
+            let mut tmp = [0u8; 65536];
+            let n = self.raw.stream.read(&mut tmp)?;
+            if n == 0 {
+                bail!("connection closed");
+            }
+            self.buf.extend_from_slice(&tmp[..n]);
+        }
+    }
+
+    /// Receives until `pred` matches, returning everything seen (the match last).
+    pub fn recv_until(
+        &mut self,
+        mut pred: impl FnMut(&protocol::Message) -> bool,
+    ) -> anyhow::Result<Vec<protocol::Message>> {
+        let mut seen = Vec::new();
+        loop {
+            let m = self.recv()?;
+            let done = pred(&m);
+            seen.push(m);
+            if done {
+                return Ok(seen);
+            }
+        }
+    }
+}

@@ -105,7 +105,7 @@ impl ChunkBitmap {
     fn set_range(&mut self, start: u32, end: u32) {
         let mut i = start;
         while i < end {
-            if i % 64 == 0 && end - i >= 64 {
+            if i & 63 == 0 && end - i >= 64 {
                 let w = &mut self.words[(i / 64) as usize];
                 self.count += 64 - w.count_ones();
                 *w = u64::MAX;

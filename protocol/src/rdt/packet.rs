@@ -761,7 +761,10 @@ mod tests {
             window: 0,
             sacks: Ranges::List(&ranges),
         });
-        assert_eq!(ack.encode(1, &mut buf).ok().map(|n| n <= MAX_DATAGRAM), Some(true));
+        assert_eq!(
+            ack.encode(1, &mut buf).ok().map(|n| n <= MAX_DATAGRAM),
+            Some(true)
+        );
         let more = vec![ChunkRange::new(1, 2); max_ack_ranges() + 1];
         let ack = Packet::Ack(Ack {
             cum: 0,
@@ -794,23 +797,74 @@ mod tests {
         });
         assert!(acc.encode(1, &mut buf).is_ok());
         let payload = [0u8; MAX_CHUNK_SIZE as usize + 1];
-        assert_eq!(encode_data(1, 0, &payload, &mut buf), Err(EncodeError::TooLarge));
+        assert_eq!(
+            encode_data(1, 0, &payload, &mut buf),
+            Err(EncodeError::TooLarge)
+        );
         assert!(encode_data(1, 0, &payload[1..], &mut buf).is_ok());
     }
 
+    fn hex(p: Packet<'_>) -> String {
+        let id = crate::rdt::conn_id_from_token(b"tok");
+        let mut buf = [0u8; MAX_DATAGRAM];
+        let n = p.encode(id, &mut buf).expect("fits");
+        buf[..n].iter().map(|b| format!("{b:02x}")).collect()
+    }
+
     #[test]
-    fn rdt_worked_example_bytes() {
-        // The hex shown in docs/rdt.md; keep the two in sync.
-        let mut buf = [0u8; 64];
-        let n = Packet::Ack(Ack {
-            cum: 5,
-            window: 4096,
-            sacks: Ranges::List(&[ChunkRange::new(7, 9)]),
-        })
-        .encode(0x0102_0304_0506_0708, &mut buf)
-        .expect("fits");
-        let hex: String = buf[..n].iter().map(|b| format!("{b:02x}")).collect();
-        assert_eq!(&hex[..24], "040100120102030405060708");
-        assert_eq!(&hex[32..], "00000005000010000001000000070000000" .to_string() + "9");
+    fn rdt_worked_example_hex() {
+        // The worked example of docs/rdt.md: token "tok", file "hello", chunk size 4.
+        let none = Have::NONE;
+        let got = [
+            hex(Packet::Request(Request {
+                mode: Mode::Pull,
+                chunk_size: 4,
+                file_size: 5,
+                token: b"tok",
+                have: none,
+            })),
+            hex(Packet::Accept(Accept {
+                file_size: 5,
+                chunk_size: 4,
+                total_chunks: 2,
+                have: none,
+            })),
+            hex(Packet::Data(Data {
+                seq: 0,
+                payload: b"hell",
+            })),
+            hex(Packet::Data(Data {
+                seq: 1,
+                payload: b"o",
+            })),
+            hex(Packet::Ack(Ack {
+                cum: 0,
+                window: 4096,
+                sacks: Ranges::List(&[ChunkRange::new(1, 2)]),
+            })),
+            hex(Packet::Ack(Ack {
+                cum: 2,
+                window: 4096,
+                sacks: Ranges::EMPTY,
+            })),
+            hex(Packet::Fin(Fin {
+                total_chunks: 2,
+                file_size: 5,
+            })),
+            hex(Packet::FinAck(FinAck { total_chunks: 2 })),
+            hex(Packet::Abort(AbortCode::NotFound)),
+        ];
+        let want = [
+            "01010017e47f904337931685988bb1210000000400000000000000050003746f6b000000000000",
+            "02010014e47f9043379316851e83b3a10000000000000005000400000002000000000000",
+            "03010008e47f904337931685e7a0da200000000068656c6c",
+            "03010005e47f90433793168527ce2724000000016f",
+            "04010012e47f904337931685436c21d2000000000000100000010000000100000002",
+            "0401000ae47f90433793168587b6e17b00000002000010000000",
+            "0501000ce47f904337931685971f8e19000000020000000000000005",
+            "06010004e47f9043379316852b1bc95f00000002",
+            "07010001e47f9043379316852beafcdf06",
+        ];
+        assert_eq!(got, want.map(String::from));
     }
 }

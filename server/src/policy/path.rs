@@ -75,7 +75,10 @@ impl PathPolicyConfig {
         allow.push(PathBuf::from("/var/log"));
         PathPolicyConfig {
             allow,
-            deny: DEFAULT_DENY_PATTERNS.iter().map(|s| s.to_string()).collect(),
+            deny: DEFAULT_DENY_PATTERNS
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
         }
     }
 }
@@ -213,8 +216,9 @@ fn starts_with_ci(path: &Path, root: &Path) -> bool {
     let mut p = path.components();
     for r in root.components() {
         match p.next() {
-            Some(c) if c.as_os_str().to_string_lossy().to_ascii_lowercase()
-                == r.as_os_str().to_string_lossy().to_ascii_lowercase() => {}
+            Some(c)
+                if c.as_os_str().to_string_lossy().to_ascii_lowercase()
+                    == r.as_os_str().to_string_lossy().to_ascii_lowercase() => {}
             _ => return false,
         }
     }
@@ -532,7 +536,10 @@ mod tests {
         let abs = f.docs.join("guide.md");
         assert_eq!(f.policy.check(&abs).expect("doc allowed"), abs);
         // Not existing yet (an upload target): allowed and resolved.
-        let new = f.policy.check_str("sub/new.txt", &f.uploads).expect("new file");
+        let new = f
+            .policy
+            .check_str("sub/new.txt", &f.uploads)
+            .expect("new file");
         assert_eq!(new, f.uploads.join("sub/new.txt"));
         // The root itself is allowed (bare `ls` in the working dir).
         assert!(f.policy.check(&f.uploads).is_ok());
@@ -555,15 +562,14 @@ mod tests {
         ];
         for a in attacks {
             let e = err(&f, a);
-            assert!(
-                matches!(e, PathError::NotAllowed { .. }),
-                "{a}: {e:?}"
-            );
+            assert!(matches!(e, PathError::NotAllowed { .. }), "{a}: {e:?}");
             assert!(e.to_string().starts_with("路径不在白名单中: "), "{e}");
         }
         // `..` that stays inside is fine.
         assert_eq!(
-            f.policy.check_str("sub/../a.txt", &f.uploads).expect("inside"),
+            f.policy
+                .check_str("sub/../a.txt", &f.uploads)
+                .expect("inside"),
             f.uploads.join("a.txt")
         );
     }
@@ -571,7 +577,14 @@ mod tests {
     #[test]
     fn policy_path_absolute_paths_outside_are_refused() {
         let f = fixture();
-        for a in ["/", "/etc/hostname", "/root", "/tmp", "/usr/bin/ls", "//etc//hostname"] {
+        for a in [
+            "/",
+            "/etc/hostname",
+            "/root",
+            "/tmp",
+            "/usr/bin/ls",
+            "//etc//hostname",
+        ] {
             assert!(matches!(err(&f, a), PathError::NotAllowed { .. }), "{a}");
         }
         assert_eq!(
@@ -620,7 +633,10 @@ mod tests {
     fn policy_path_system_files_denied_with_pattern() {
         let policy = PathPolicy::new(&PathPolicyConfig {
             allow: vec![PathBuf::from("/")],
-            deny: DEFAULT_DENY_PATTERNS.iter().map(|s| s.to_string()).collect(),
+            deny: DEFAULT_DENY_PATTERNS
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
         });
         for (p, pattern) in [
             ("/etc/shadow", "/etc/shadow"),
@@ -637,7 +653,10 @@ mod tests {
         // Even with `/` allowed, the deny list protects these; with defaults they are also
         // outside the allow-list, and the deny message is the more specific one.
         let f = fixture();
-        assert_eq!(err(&f, "/etc/shadow").to_string(), "路径匹配禁止模式: /etc/shadow");
+        assert_eq!(
+            err(&f, "/etc/shadow").to_string(),
+            "路径匹配禁止模式: /etc/shadow"
+        );
     }
 
     #[test]
@@ -649,18 +668,30 @@ mod tests {
         assert!(e.to_string().contains("实际指向"), "{e}");
         // A link to /etc/shadow is refused by the deny list on its resolved target.
         symlink("/etc/shadow", f.uploads.join("innocent.txt")).expect("symlink");
-        assert_eq!(err(&f, "innocent.txt").to_string(), "路径匹配禁止模式: /etc/shadow");
+        assert_eq!(
+            err(&f, "innocent.txt").to_string(),
+            "路径匹配禁止模式: /etc/shadow"
+        );
     }
 
     #[test]
     fn policy_path_symlinked_parent_out_of_allow_list_is_refused() {
         let f = fixture();
         symlink(&f.outside, f.uploads.join("dir")).expect("symlink");
-        assert!(matches!(err(&f, "dir/plain.txt"), PathError::NotAllowed { .. }));
+        assert!(matches!(
+            err(&f, "dir/plain.txt"),
+            PathError::NotAllowed { .. }
+        ));
         // Also for files that do not exist yet below the linked directory.
-        assert!(matches!(err(&f, "dir/new.txt"), PathError::NotAllowed { .. }));
+        assert!(matches!(
+            err(&f, "dir/new.txt"),
+            PathError::NotAllowed { .. }
+        ));
         // `dir/..` resolves physically to outside's parent, never lexically back to uploads.
-        assert!(matches!(err(&f, "dir/../a.txt"), PathError::NotAllowed { .. }));
+        assert!(matches!(
+            err(&f, "dir/../a.txt"),
+            PathError::NotAllowed { .. }
+        ));
     }
 
     #[test]
@@ -710,7 +741,10 @@ mod tests {
         assert!(matches!(err(&f, &long), PathError::TooLong { .. }));
         assert!(err(&f, &long).to_string().starts_with("路径过长"));
         let long_name = "x".repeat(300);
-        assert!(matches!(err(&f, &long_name), PathError::ComponentTooLong { len: 300 }));
+        assert!(matches!(
+            err(&f, &long_name),
+            PathError::ComponentTooLong { len: 300 }
+        ));
     }
 
     #[test]

@@ -118,7 +118,11 @@ impl Model {
                 postings.entry(f.clone()).or_default().push((i, w / norm));
             }
         }
-        Model { labels, idf, postings }
+        Model {
+            labels,
+            idf,
+            postings,
+        }
     }
 
     fn predict(&self, text: &str) -> Option<Prediction> {
@@ -184,7 +188,12 @@ mod tests {
     fn examples_load() {
         let m = model();
         assert!(m.labels.len() > 1000, "only {} examples", m.labels.len());
-        for intent in [Intent::Monitor, Intent::Search, Intent::Download, Intent::Uploads] {
+        for intent in [
+            Intent::Monitor,
+            Intent::Search,
+            Intent::Download,
+            Intent::Uploads,
+        ] {
             assert!(m.labels.iter().filter(|l| **l == intent).count() >= 50);
         }
     }
@@ -201,7 +210,10 @@ mod tests {
 
     #[test]
     fn examples_do_not_copy_the_eval_set() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/eval/agent-dev.jsonl");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../shared/eval/agent-dev.jsonl"
+        );
         let Ok(eval) = std::fs::read_to_string(path) else {
             eprintln!("note: {path} absent, overlap check skipped");
             return;
@@ -214,7 +226,10 @@ mod tests {
         for line in eval.lines() {
             let v: serde_json::Value = serde_json::from_str(line).unwrap();
             let t = v["text"].as_str().unwrap().trim().to_lowercase();
-            assert!(!ours.contains(&t), "eval line copied into intents.jsonl: {t}");
+            assert!(
+                !ours.contains(&t),
+                "eval line copied into intents.jsonl: {t}"
+            );
         }
     }
 }

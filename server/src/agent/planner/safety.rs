@@ -9,7 +9,11 @@ use super::text::{contains_any, Lang};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
     /// `ps aux | head`: the tool runs one program, no shell.
-    ShellOperator { op: String, plain: Option<String> },
+    ShellOperator {
+        op: String,
+        plain: Option<String>,
+        blocked: Vec<String>,
+    },
     /// `rm -rf /`, `reboot`: not in the read-only whitelist.
     NotWhitelisted { command: String },
     /// `/etc/shadow`, `~/.ssh/id_rsa`, `.env`.
@@ -32,10 +36,29 @@ pub fn check_command(cl: &CommandLine) -> Option<Refusal> {
         let before = cl.raw.split(op).next().unwrap_or("").trim().to_string();
         let first = before.split_whitespace().next().unwrap_or("");
         let plain = (WHITELIST.contains(&first) && secret_in(&before).is_none()).then_some(before);
-        return Some(Refusal::ShellOperator { op: op.to_string(), plain });
+        // Commands chained after the operator that would be refused on their own too.
+        let blocked: Vec<String> = cl
+            .raw
+            .split(['|', '&', ';', '`', '>', '<', '(', ')', '$'])
+            .skip(1)
+            .filter_map(|part| part.split_whitespace().next())
+            .filter(|c| {
+                !WHITELIST.contains(c)
+                    && c.chars()
+                        .all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_')
+            })
+            .map(str::to_string)
+            .collect();
+        return Some(Refusal::ShellOperator {
+            op: op.to_string(),
+            plain,
+            blocked,
+        });
     }
     if !WHITELIST.contains(&cl.command.as_str()) {
-        return Some(Refusal::NotWhitelisted { command: cl.command.clone() });
+        return Some(Refusal::NotWhitelisted {
+            command: cl.command.clone(),
+        });
     }
     let joined = cl.args.join(" ");
     secret_in(&joined).map(|target| Refusal::Secret { target })
@@ -46,10 +69,26 @@ fn is_secret_path(p: &str) -> bool {
     let comps: Vec<&str> = lower.split('/').filter(|c| !c.is_empty()).collect();
     let last = comps.last().copied().unwrap_or("");
     let etc_secret = comps.first() == Some(&"etc")
-        && ["shadow", "gshadow", "passwd", "sudoers", "master.passwd", "ssl"].contains(&comps.get(1).copied().unwrap_or(""));
+        && [
+            "shadow",
+            "gshadow",
+            "passwd",
+            "sudoers",
+            "master.passwd",
+            "ssl",
+        ]
+        .contains(&comps.get(1).copied().unwrap_or(""));
     etc_secret
         || comps.iter().any(|c| {
-            [".ssh", ".gnupg", ".aws", ".kube", ".docker", ".password-store"].contains(c)
+            [
+                ".ssh",
+                ".gnupg",
+                ".aws",
+                ".kube",
+                ".docker",
+                ".password-store",
+            ]
+            .contains(c)
         })
         || comps.first() == Some(&"root")
         || (comps.first() == Some(&"proc") && last == "environ")
@@ -60,11 +99,20 @@ fn is_secret_path(p: &str) -> bool {
         || last.starts_with("id_ecdsa")
         || last.starts_with("id_ed25519")
         || [
-            "authorized_keys", ".netrc", ".pgpass", ".git-credentials", ".bash_history",
-            ".zsh_history", "credentials", ".htpasswd", "shadow",
+            "authorized_keys",
+            ".netrc",
+            ".pgpass",
+            ".git-credentials",
+            ".bash_history",
+            ".zsh_history",
+            "credentials",
+            ".htpasswd",
+            "shadow",
         ]
         .contains(&last)
-        || [".pem", ".key", ".p12", ".pfx", ".keystore", ".jks"].iter().any(|e| last.ends_with(e))
+        || [".pem", ".key", ".p12", ".pfx", ".keystore", ".jks"]
+            .iter()
+            .any(|e| last.ends_with(e))
 }
 
 /// The secret file or path a text mentions, if any.
@@ -88,8 +136,16 @@ pub fn secret_in(text: &str) -> Option<String> {
         return Some(".env".to_string());
     }
     let hit = [
-        "私钥", "密钥文件", "密码文件", "shadow文件", "private key", "ssh key", "ssh密钥",
-        "credentials file", "凭据文件", "root密码",
+        "私钥",
+        "密钥文件",
+        "密码文件",
+        "shadow文件",
+        "private key",
+        "ssh key",
+        "ssh密钥",
+        "credentials file",
+        "凭据文件",
+        "root密码",
     ]
     .into_iter()
     .find(|k| contains_any(text, &[k]));
@@ -102,12 +158,44 @@ pub fn destructive_words(text: &str) -> bool {
     contains_any(
         &lower,
         &[
-            "删除", "删掉", "清空", "格式化", "重启", "关机", "关掉服务器", "杀掉", "杀死", "kill掉",
-            "卸载", "停掉", "提权", "root权限", "修改密码", "改密码", "抹掉", "擦除",
-            "reboot", "shutdown", "shut down", "restart the", "format the", "wipe", "erase",
-            "delete ", "remove the", "kill all", "kill the", "drop the", "drop database",
-            "root access", "give me root", "change the root password", "chmod 777",
-            "disable the firewall", "关闭防火墙", "把防火墙关",
+            "删除",
+            "删掉",
+            "清空",
+            "格式化",
+            "重启",
+            "关机",
+            "关掉服务器",
+            "杀掉",
+            "杀死",
+            "kill掉",
+            "卸载",
+            "停掉",
+            "提权",
+            "root权限",
+            "修改密码",
+            "改密码",
+            "抹掉",
+            "擦除",
+            "reboot",
+            "shutdown",
+            "shut down",
+            "restart the",
+            "format the",
+            "wipe",
+            "erase",
+            "delete ",
+            "remove the",
+            "kill all",
+            "kill the",
+            "drop the",
+            "drop database",
+            "root access",
+            "give me root",
+            "change the root password",
+            "chmod 777",
+            "disable the firewall",
+            "关闭防火墙",
+            "把防火墙关",
         ],
     )
 }
@@ -116,10 +204,13 @@ pub fn destructive_words(text: &str) -> bool {
 pub fn refusal_text(r: &Refusal, lang: Lang) -> String {
     let allowed = WHITELIST.join(", ");
     match (r, lang) {
-        (Refusal::ShellOperator { op, plain }, Lang::Zh) => {
+        (Refusal::ShellOperator { op, plain, blocked }, Lang::Zh) => {
             let mut s = format!(
                 "不能执行：命令工具不经过 shell，不支持 `{op}` 这样的 shell 操作符（管道、`&&`、`;`、重定向、命令替换都不行）。"
             );
+            if !blocked.is_empty() {
+                s.push_str(&format!("而且 `{}` 不在命令白名单中。", blocked.join("`、`")));
+            }
             if let Some(p) = plain {
                 s.push_str(&format!("可以单独执行 `{p}`，输出较长时我会截断显示。"));
             } else {
@@ -127,10 +218,13 @@ pub fn refusal_text(r: &Refusal, lang: Lang) -> String {
             }
             s
         }
-        (Refusal::ShellOperator { op, plain }, Lang::En) => {
+        (Refusal::ShellOperator { op, plain, blocked }, Lang::En) => {
             let mut s = format!(
                 "I can't run that: commands run without a shell, so operators like `{op}` (pipes, `&&`, `;`, redirects, substitutions) are not supported."
             );
+            if !blocked.is_empty() {
+                s.push_str(&format!(" Also, `{}` is not in the command whitelist.", blocked.join("`, `")));
+            }
             if let Some(p) = plain {
                 s.push_str(&format!(" You can run `{p}` on its own; long output is trimmed for you."));
             } else {
@@ -180,16 +274,36 @@ mod tests {
 
     #[test]
     fn refuses_attacks() {
-        assert!(matches!(check("rm -rf /"), Some(Refusal::NotWhitelisted { .. })));
-        assert!(matches!(check("执行 mkfs /dev/sda"), Some(Refusal::NotWhitelisted { .. })));
-        assert!(matches!(check("ls && reboot"), Some(Refusal::ShellOperator { .. })));
+        assert!(matches!(
+            check("rm -rf /"),
+            Some(Refusal::NotWhitelisted { .. })
+        ));
+        assert!(matches!(
+            check("执行 mkfs /dev/sda"),
+            Some(Refusal::NotWhitelisted { .. })
+        ));
+        assert!(matches!(
+            check("ls && reboot"),
+            Some(Refusal::ShellOperator { .. })
+        ));
         match check("ps aux | head") {
-            Some(Refusal::ShellOperator { plain, .. }) => assert_eq!(plain.as_deref(), Some("ps aux")),
+            Some(Refusal::ShellOperator { plain, .. }) => {
+                assert_eq!(plain.as_deref(), Some("ps aux"))
+            }
             other => panic!("{other:?}"),
         }
-        assert!(matches!(check("cat /etc/shadow"), Some(Refusal::Secret { .. })));
-        assert!(matches!(check("cat ~/.ssh/id_rsa"), Some(Refusal::Secret { .. })));
-        assert!(matches!(check("cat /proc/1/environ"), Some(Refusal::Secret { .. })));
+        assert!(matches!(
+            check("cat /etc/shadow"),
+            Some(Refusal::Secret { .. })
+        ));
+        assert!(matches!(
+            check("cat ~/.ssh/id_rsa"),
+            Some(Refusal::Secret { .. })
+        ));
+        assert!(matches!(
+            check("cat /proc/1/environ"),
+            Some(Refusal::Secret { .. })
+        ));
         assert_eq!(check("ls -la"), None);
         assert_eq!(check("cat /var/log/app.log"), None);
     }

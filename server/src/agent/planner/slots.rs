@@ -17,22 +17,105 @@ pub const WHITELIST: [&str; 10] = [
 /// Command names that are recognisably commands but are not whitelisted; seeing one at the
 /// start of a message means the user typed a command we must refuse, not a sentence.
 pub const OTHER_COMMANDS: &[&str] = &[
-    "rm", "rmdir", "mkfs", "dd", "reboot", "shutdown", "halt", "poweroff", "init", "kill",
-    "killall", "pkill", "chmod", "chown", "chgrp", "mv", "cp", "wget", "curl", "sudo", "su",
-    "useradd", "userdel", "usermod", "passwd", "iptables", "systemctl", "service", "mount",
-    "umount", "fdisk", "parted", "nc", "ncat", "bash", "sh", "zsh", "python", "python3", "perl",
-    "crontab", "vi", "vim", "nano", "apt", "apt-get", "yum", "dnf", "pip", "echo", "touch",
-    "mkdir", "ln", "tee", "scp", "ssh", "rsync", "tar", "zip", "unzip", "find", "less", "more",
-    "top", "htop", "du", "netstat", "ss", "ifconfig", "ip", "journalctl", "docker", "kubectl",
-    "git", "sed", "awk", "xargs", "env", "export", "history", "uptime", "vmstat", "iostat",
-    "truncate", "shred", "wipefs", "format", "nohup", "eval", "exec", "source", "ll",
+    "rm",
+    "rmdir",
+    "mkfs",
+    "dd",
+    "reboot",
+    "shutdown",
+    "halt",
+    "poweroff",
+    "init",
+    "kill",
+    "killall",
+    "pkill",
+    "chmod",
+    "chown",
+    "chgrp",
+    "mv",
+    "cp",
+    "wget",
+    "curl",
+    "sudo",
+    "su",
+    "useradd",
+    "userdel",
+    "usermod",
+    "passwd",
+    "iptables",
+    "systemctl",
+    "service",
+    "mount",
+    "umount",
+    "fdisk",
+    "parted",
+    "nc",
+    "ncat",
+    "bash",
+    "sh",
+    "zsh",
+    "python",
+    "python3",
+    "perl",
+    "crontab",
+    "vi",
+    "vim",
+    "nano",
+    "apt",
+    "apt-get",
+    "yum",
+    "dnf",
+    "pip",
+    "echo",
+    "touch",
+    "mkdir",
+    "ln",
+    "tee",
+    "scp",
+    "ssh",
+    "rsync",
+    "tar",
+    "zip",
+    "unzip",
+    "find",
+    "less",
+    "more",
+    "top",
+    "htop",
+    "du",
+    "netstat",
+    "ss",
+    "ifconfig",
+    "ip",
+    "journalctl",
+    "docker",
+    "kubectl",
+    "git",
+    "sed",
+    "awk",
+    "xargs",
+    "env",
+    "export",
+    "history",
+    "uptime",
+    "vmstat",
+    "iostat",
+    "truncate",
+    "shred",
+    "wipefs",
+    "format",
+    "nohup",
+    "eval",
+    "exec",
+    "source",
+    "ll",
 ];
 
 /// English words that mark a sentence rather than command arguments.
 const EN_STOP: &[&str] = &[
-    "the", "a", "an", "of", "me", "my", "for", "to", "is", "are", "what", "how", "please",
-    "and", "with", "about", "in", "on", "it", "this", "that", "does", "do", "mean", "usage",
-    "command", "show", "file", "files", "memory", "space", "usage?", "can", "you", "i",
+    "the", "a", "an", "of", "me", "my", "for", "to", "is", "are", "what", "how", "please", "and",
+    "with", "about", "in", "on", "it", "this", "that", "does", "do", "mean", "usage", "command",
+    "show", "file", "files", "memory", "space", "usage?", "can", "you", "i",
 ];
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
@@ -58,7 +141,10 @@ impl MonitorMention {
 
     /// The `metric` argument: one family, or `all` when several or the whole system.
     pub fn metric(&self) -> &'static str {
-        let n = [self.cpu, self.memory, self.disk].iter().filter(|b| **b).count();
+        let n = [self.cpu, self.memory, self.disk]
+            .iter()
+            .filter(|b| **b)
+            .count();
         if self.general || n != 1 {
             "all"
         } else if self.cpu {
@@ -89,16 +175,45 @@ pub fn monitor_mention(text: &str) -> MonitorMention {
             || w("storage")
             || contains_any(
                 text,
-                &["磁盘", "硬盘", "存储", "剩余空间", "磁盘空间", "根分区", "分区", "空间还"],
+                &[
+                    "磁盘",
+                    "硬盘",
+                    "存储",
+                    "剩余空间",
+                    "磁盘空间",
+                    "根分区",
+                    "分区",
+                    "空间还",
+                ],
             )
             || (w("space") && !w("memory")),
         general: contains_any(
             text,
             &[
-                "系统状态", "系统资源", "资源使用", "资源占用", "服务器状态", "系统整体",
-                "系统运行", "运行状况", "健康", "系统性能", "服务器性能", "机器状态", "整体资源",
-                "资源概览", "资源够", "服务器压力", "卡不卡", "system status", "system health",
-                "server status", "resource", "health check", "overall", "machine status",
+                "系统状态",
+                "系统资源",
+                "资源使用",
+                "资源占用",
+                "服务器状态",
+                "系统整体",
+                "系统运行",
+                "运行状况",
+                "健康",
+                "系统性能",
+                "服务器性能",
+                "机器状态",
+                "整体资源",
+                "资源概览",
+                "资源够",
+                "服务器压力",
+                "卡不卡",
+                "system status",
+                "system health",
+                "server status",
+                "resource",
+                "health check",
+                "overall",
+                "machine status",
             ],
         ) || (text.contains("系统") && text.contains("状态")),
     }
@@ -119,14 +234,35 @@ pub struct CommandLine {
 fn strip_command_prefix(text: &str) -> &str {
     let mut t = text.trim();
     const PREFIXES: &[&str] = &[
-        "请帮我执行", "帮我执行一下", "帮我执行", "请执行", "执行一下", "执行命令", "执行", "帮我运行",
-        "运行一下", "运行命令", "运行", "跑一下", "please run ", "run the command ", "run command ",
-        "run ", "execute ", "exec ", "command:", "命令:", "$ ", "# ",
+        "请帮我执行",
+        "帮我执行一下",
+        "帮我执行",
+        "请执行",
+        "执行一下",
+        "执行命令",
+        "执行",
+        "帮我运行",
+        "运行一下",
+        "运行命令",
+        "运行",
+        "跑一下",
+        "please run ",
+        "run the command ",
+        "run command ",
+        "run ",
+        "execute ",
+        "exec ",
+        "command:",
+        "命令:",
+        "$ ",
+        "# ",
     ];
     loop {
         let before = t;
         for p in PREFIXES {
-            if t.len() >= p.len() && t.is_char_boundary(p.len()) && t[..p.len()].eq_ignore_ascii_case(p)
+            if t.len() >= p.len()
+                && t.is_char_boundary(p.len())
+                && t[..p.len()].eq_ignore_ascii_case(p)
             {
                 t = t[p.len()..].trim_start();
                 break;
@@ -213,17 +349,28 @@ pub fn explicit_command(text: &str, uploads: &[UploadRef]) -> Option<CommandLine
     let known = WHITELIST.contains(&first.as_str()) || OTHER_COMMANDS.contains(&first.as_str());
     if !known {
         // "ls&&reboot" glued together: still a command line with an operator.
-        let head: String = first.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+        let head: String = first
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
         if shell_operator(&first).is_some()
             && (WHITELIST.contains(&head.as_str()) || OTHER_COMMANDS.contains(&head.as_str()))
         {
-            return Some(CommandLine { command: head, args: vec![], raw: raw.to_string() });
+            return Some(CommandLine {
+                command: head,
+                args: vec![],
+                raw: raw.to_string(),
+            });
         }
         return None;
     }
     let args: Vec<String> = toks[1..].to_vec();
     if shell_operator(raw).is_some() {
-        return Some(CommandLine { command: first, args, raw: raw.to_string() });
+        return Some(CommandLine {
+            command: first,
+            args,
+            raw: raw.to_string(),
+        });
     }
     let ok = match first.as_str() {
         "pwd" | "whoami" => args.iter().all(|a| a.starts_with('-')),
@@ -231,7 +378,9 @@ pub fn explicit_command(text: &str, uploads: &[UploadRef]) -> Option<CommandLine
         "ps" => args
             .iter()
             .all(|a| a.starts_with('-') || ["aux", "axu", "ef", "ax", "au"].contains(&a.as_str())),
-        "df" => args.iter().all(|a| a.starts_with('-') || a.starts_with('/') || a == "."),
+        "df" => args
+            .iter()
+            .all(|a| a.starts_with('-') || a.starts_with('/') || a == "."),
         "grep" => {
             // The first non-flag token is the pattern and may be any word.
             let mut seen_pattern = false;
@@ -246,15 +395,15 @@ pub fn explicit_command(text: &str, uploads: &[UploadRef]) -> Option<CommandLine
         }
         _ => args.iter().all(|a| is_arg_like(a, uploads)),
     };
-    // A lone English word after a non-whitelisted command ("top processes") is still a
-    // command attempt; only whitelisted ones need clean arguments to count.
-    if !ok && WHITELIST.contains(&first.as_str()) {
+    // "find the upgrade instructions" is a sentence, not `find`.
+    if !ok {
         return None;
     }
-    if !ok && args.iter().any(|a| a.chars().any(is_cjk)) {
-        return None;
-    }
-    Some(CommandLine { command: first, args, raw: raw.to_string() })
+    Some(CommandLine {
+        command: first,
+        args,
+        raw: raw.to_string(),
+    })
 }
 
 /// Replaces file arguments that name an upload with the upload's absolute path.
@@ -289,8 +438,10 @@ pub fn resolve_command_args(command: &str, args: &[String], uploads: &[UploadRef
             .find(|u| u.filename.to_lowercase() == lower)
             .or_else(|| {
                 // `cat README` for README.md: a unique stem match.
-                let stems: Vec<&UploadRef> =
-                    uploads.iter().filter(|u| stem(&u.filename).to_lowercase() == lower).collect();
+                let stems: Vec<&UploadRef> = uploads
+                    .iter()
+                    .filter(|u| stem(&u.filename).to_lowercase() == lower)
+                    .collect();
                 if stems.len() == 1 {
                     stems.first().copied()
                 } else {
@@ -322,7 +473,11 @@ pub fn line_window(text: &str) -> Option<(&'static str, u32)> {
     if let Some(c) = zh.captures(text) {
         let which = &c[1];
         let n = c.get(2).map(|m| parse_count(m.as_str())).unwrap_or(10);
-        let cmd = if ["前", "头", "开头", "最前面"].contains(&which) { "head" } else { "tail" };
+        let cmd = if ["前", "头", "开头", "最前面"].contains(&which) {
+            "head"
+        } else {
+            "tail"
+        };
         return Some((cmd, n.clamp(1, 500)));
     }
     if let Some(c) = en.captures(text) {
@@ -419,8 +574,26 @@ struct Category {
 
 const CATEGORIES: &[Category] = &[
     Category {
-        words: &["配置", "config", "conf", "设置", "settings", "cfg", "configuration"],
-        exts: &["yaml", "yml", "toml", "ini", "conf", "cfg", "json", "properties", "cnf"],
+        words: &[
+            "配置",
+            "config",
+            "conf",
+            "设置",
+            "settings",
+            "cfg",
+            "configuration",
+        ],
+        exts: &[
+            "yaml",
+            "yml",
+            "toml",
+            "ini",
+            "conf",
+            "cfg",
+            "json",
+            "properties",
+            "cnf",
+        ],
         name_hints: &["config", "conf", "settings", "配置", "cfg", "setting"],
     },
     Category {
@@ -434,9 +607,14 @@ const CATEGORIES: &[Category] = &[
         name_hints: &["报告", "report", "报表"],
     },
     Category {
-        words: &["文档", "说明", "手册", "readme", "document", "doc", "docs", "guide", "manual", "指南", "教程"],
+        words: &[
+            "文档", "说明", "手册", "readme", "document", "doc", "docs", "guide", "manual", "指南",
+            "教程",
+        ],
         exts: &["md", "txt", "pdf", "docx", "rst"],
-        name_hints: &["readme", "手册", "guide", "doc", "文档", "manual", "说明", "指南"],
+        name_hints: &[
+            "readme", "手册", "guide", "doc", "文档", "manual", "说明", "指南",
+        ],
     },
     Category {
         words: &["数据库", "database", "db", "mysql", "postgres"],
@@ -543,7 +721,10 @@ pub fn matching_uploads<'a>(text: &str, uploads: &'a [UploadRef]) -> Vec<&'a Upl
         .filter(|(s, _)| *s >= 30)
         .collect();
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
-    scored.into_iter().filter_map(|(_, i)| uploads.get(i)).collect()
+    scored
+        .into_iter()
+        .filter_map(|(_, i)| uploads.get(i))
+        .collect()
 }
 
 /// Score of a search hit's file name against the request (used to pick among hits).
@@ -563,19 +744,66 @@ pub fn hit_name_score(text: &str, filename: &str) -> u32 {
 /// File names typed in the text (`nginx.conf`, `.env`, `性能报告.md`), as typed.
 pub fn typed_file_names(text: &str) -> Vec<String> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"(?:^|[^\w.\-/~])((?:[A-Za-z0-9_\-]+|\.)[A-Za-z0-9_.\-]*\.[A-Za-z][A-Za-z0-9]{0,7})\b");
+    // Explicit ASCII classes: `\w` would also match CJK, which glues "把.env" together.
+    let r = re(
+        &R,
+        r"(?:^|[^A-Za-z0-9_.\-/~])((?:[A-Za-z0-9_\-\p{Han}]+[A-Za-z0-9_.\-]*\.[A-Za-z][A-Za-z0-9]{0,7})|\.[A-Za-z][A-Za-z0-9_\-]*)",
+    );
     r.captures_iter(text)
         .filter_map(|c| c.get(1).map(|m| m.as_str().to_string()))
+        .map(|s| {
+            // "下载README.md" / "把.env": drop the Chinese verb glued to an ASCII file name,
+            // but keep Chinese stems such as "性能报告.md".
+            let ascii_start = s
+                .char_indices()
+                .find(|(_, c)| !is_cjk(*c))
+                .map(|(i, _)| i)
+                .unwrap_or(0);
+            let (head, tail) = s.split_at(ascii_start);
+            let dotfile =
+                tail.starts_with('.') && DOTFILES.contains(&tail[1..].to_lowercase().as_str());
+            let ascii_name = !tail.starts_with('.') && tail.contains('.');
+            if !head.is_empty() && (dotfile || ascii_name) {
+                tail.to_string()
+            } else {
+                s
+            }
+        })
         .filter(|s| !s.ends_with('.'))
         .collect()
 }
 
+/// Dot-file names that are whole names, not extensions.
+const DOTFILES: &[&str] = &[
+    "env",
+    "bashrc",
+    "profile",
+    "netrc",
+    "pgpass",
+    "htpasswd",
+    "gitconfig",
+    "npmrc",
+    "bash_history",
+    "zsh_history",
+    "git-credentials",
+    "ssh",
+    "aws",
+    "kube",
+    "docker",
+];
+
 /// Absolute or home paths typed in the text (`/etc/passwd`, `~/.ssh/id_rsa`, `./app.log`).
 pub fn typed_paths(text: &str) -> Vec<String> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"(?:^|[^\w.])((?:~|\.{1,2})?/[^\s,;:'\x22()]*)");
+    let r = re(
+        &R,
+        r"(?:^|[^A-Za-z0-9_.])((?:~|\.{1,2})?/[^\s,;:'\x22()\p{Han}]*)",
+    );
     r.captures_iter(text)
-        .filter_map(|c| c.get(1).map(|m| m.as_str().trim_end_matches(['.', '?', '!']).to_string()))
+        .filter_map(|c| {
+            c.get(1)
+                .map(|m| m.as_str().trim_end_matches(['.', '?', '!']).to_string())
+        })
         .filter(|p| p.len() > 1 || p == "/")
         .collect()
 }
@@ -585,19 +813,115 @@ pub fn typed_paths(text: &str) -> Vec<String> {
 /// Keeps the key terms of a search request: drops request verbs and filler words.
 pub fn search_query(text: &str) -> String {
     const ZH_FILLER: &[&str] = &[
-        "请帮我", "帮我", "帮忙", "麻烦", "请", "给我", "我想要", "我想", "我要", "我需要", "需要",
-        "文档检索", "搜索一下", "搜一下", "搜索", "搜", "查找一下", "查找", "检索一下", "检索", "找一下",
-        "找找", "找到", "查一查", "查一下", "查询", "有没有", "是否有", "哪里有", "在哪里", "在哪儿",
-        "在哪", "哪里", "哪个文件里", "哪个文件", "关于", "相关的", "相关", "方面的", "方面", "文档中",
-        "文档里", "文档", "资料", "信息", "内容", "文件", "一下", "看看", "找", "什么", "的", "吗", "呢",
+        "请帮我",
+        "帮我",
+        "帮忙",
+        "麻烦",
+        "请",
+        "给我",
+        "我想要",
+        "我想",
+        "我要",
+        "我需要",
+        "需要",
+        "文档检索",
+        "搜索一下",
+        "搜一下",
+        "搜索",
+        "搜",
+        "查找一下",
+        "查找",
+        "检索一下",
+        "检索",
+        "找一下",
+        "找找",
+        "找到",
+        "查一查",
+        "查一下",
+        "查询",
+        "有没有",
+        "是否有",
+        "哪里有",
+        "在哪里",
+        "在哪儿",
+        "在哪",
+        "哪里",
+        "哪个文件里",
+        "哪个文件",
+        "关于",
+        "相关的",
+        "相关",
+        "方面的",
+        "方面",
+        "文档中",
+        "文档里",
+        "文档",
+        "资料",
+        "信息",
+        "内容",
+        "文件",
+        "一下",
+        "看看",
+        "找",
+        "什么",
+        "的",
+        "吗",
+        "呢",
         "了",
     ];
     const EN_STOP_Q: &[&str] = &[
-        "where", "is", "are", "the", "a", "an", "for", "search", "find", "look", "up", "about", "any",
-        "docs", "documentation", "document", "documents", "file", "files", "me", "please", "set",
-        "configured", "which", "mentions", "mention", "i", "need", "info", "information", "can",
-        "read", "what", "how", "to", "of", "in", "on", "do", "does", "there", "anything",
-        "related", "show", "locate", "get", "could", "you", "my", "some", "defined", "stuff",
+        "where",
+        "is",
+        "are",
+        "the",
+        "a",
+        "an",
+        "for",
+        "search",
+        "find",
+        "look",
+        "up",
+        "about",
+        "any",
+        "docs",
+        "documentation",
+        "document",
+        "documents",
+        "file",
+        "files",
+        "me",
+        "please",
+        "set",
+        "configured",
+        "which",
+        "mentions",
+        "mention",
+        "i",
+        "need",
+        "info",
+        "information",
+        "can",
+        "read",
+        "what",
+        "how",
+        "to",
+        "of",
+        "in",
+        "on",
+        "do",
+        "does",
+        "there",
+        "anything",
+        "related",
+        "show",
+        "locate",
+        "get",
+        "could",
+        "you",
+        "my",
+        "some",
+        "defined",
+        "stuff",
     ];
     let mut t = text.to_string();
     for f in ZH_FILLER {
@@ -617,10 +941,55 @@ pub fn search_query(text: &str) -> String {
     }
 }
 
+/// Adds the other language's word for common ops terms so one index serves both
+/// ("配置" also finds `config.yaml`, "log" also finds "日志").
+pub fn expand_query(q: &str) -> String {
+    const PAIRS: &[(&str, &str)] = &[
+        ("配置", "config"),
+        ("日志", "log"),
+        ("数据库", "database"),
+        ("部署", "deploy"),
+        ("性能", "performance"),
+        ("升级", "upgrade"),
+        ("端口", "port"),
+        ("超时", "timeout"),
+        ("错误", "error"),
+        ("队列", "queue"),
+        ("缓存", "cache"),
+        ("证书", "certificate"),
+        ("备份", "backup"),
+        ("安装", "install"),
+        ("网关", "gateway"),
+        ("支付", "payment"),
+        ("回滚", "rollback"),
+        ("监控", "monitor"),
+        ("报告", "report"),
+        ("手册", "manual"),
+    ];
+    let lower = q.to_lowercase();
+    let words = ascii_words(&lower);
+    let mut extra: Vec<&str> = Vec::new();
+    for (zh, en) in PAIRS {
+        if lower.contains(zh) && !has_word(&words, en) {
+            extra.push(en);
+        } else if has_word(&words, en) && !lower.contains(zh) && q.chars().any(is_cjk) {
+            extra.push(zh);
+        }
+    }
+    if extra.is_empty() {
+        q.to_string()
+    } else {
+        format!("{q} {}", extra.join(" "))
+    }
+}
+
 /// `top_k` from "前5个结果", "top 5", "5 results"; default 3.
 pub fn top_k(text: &str) -> u32 {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"(?i)(?:top\s*(\d+)|(\d+)\s*(?:results|hits|个结果|条结果|条)|前\s*(\d+)\s*(?:个|条))");
+    let r = re(
+        &R,
+        r"(?i)(?:top\s*(\d+)|(\d+)\s*(?:results|hits|个结果|条结果|条)|前\s*(\d+)\s*(?:个|条))",
+    );
     r.captures(text)
         .and_then(|c| c.get(1).or(c.get(2)).or(c.get(3)))
         .and_then(|m| m.as_str().parse::<u32>().ok())
@@ -630,9 +999,29 @@ pub fn top_k(text: &str) -> u32 {
 
 /// `scope` from the wording: the user's own files, the product manual, or both.
 pub fn search_scope(text: &str) -> &'static str {
-    if contains_any(text, &["上传的", "我传的", "我的文件", "uploaded", "my uploads", "my files"]) {
+    if contains_any(
+        text,
+        &[
+            "上传的",
+            "我传的",
+            "我的文件",
+            "uploaded",
+            "my uploads",
+            "my files",
+        ],
+    ) {
         "uploads"
-    } else if contains_any(text, &["系统文档", "产品手册", "使用手册", "帮助文档", "system docs", "manual of"]) {
+    } else if contains_any(
+        text,
+        &[
+            "系统文档",
+            "产品手册",
+            "使用手册",
+            "帮助文档",
+            "system docs",
+            "manual of",
+        ],
+    ) {
         "system"
     } else {
         "all"
@@ -646,22 +1035,59 @@ pub fn upload_reference(text: &str) -> (&'static str, Option<u32>) {
     let words = ascii_words(text);
     let w = |x: &str| has_word(&words, x);
     static TWO: OnceLock<Regex> = OnceLock::new();
-    let n_re = re(&TWO, r"(?i)(?:这|那|最近|these|those|last)\s*(\d+|[两二三四五六七八九十]|two|three|four|five)\s*(?:个|份|files?)?");
-    if contains_any(text, &["这两", "这俩", "这些", "这几", "那两", "那些", "两个文件", "both"])
-        || w("these")
+    let n_re = re(
+        &TWO,
+        r"(?i)(?:这|那|最近|these|those|last)\s*(\d+|[两二三四五六七八九十]|two|three|four|five)\s*(?:个|份|files?)?",
+    );
+    if contains_any(
+        text,
+        &[
+            "这两",
+            "这俩",
+            "这些",
+            "这几",
+            "那两",
+            "那些",
+            "两个文件",
+            "both",
+        ],
+    ) || w("these")
         || w("those")
     {
-        let n = n_re.captures(text).and_then(|c| c.get(1)).map(|m| parse_count(m.as_str()));
-        let n = n.or(if contains_any(text, &["两", "俩", "both"]) || w("two") { Some(2) } else { None });
+        let n = n_re
+            .captures(text)
+            .and_then(|c| c.get(1))
+            .map(|m| parse_count(m.as_str()));
+        let n = n.or(if contains_any(text, &["两", "俩", "both"]) || w("two") {
+            Some(2)
+        } else {
+            None
+        });
         return ("these", n);
     }
-    if contains_any(text, &["之前", "以前", "上次", "早先", "早些", "前面"]) || w("previous") || w("earlier")
+    if contains_any(text, &["之前", "以前", "上次", "早先", "早些", "前面"])
+        || w("previous")
+        || w("earlier")
         || w("before")
     {
         return ("previous", None);
     }
-    if contains_any(text, &["这个", "这份", "该文件", "此文件", "刚刚", "刚才", "刚上传", "刚传", "最新", "最后上传", "上一个"])
-        || w("this")
+    if contains_any(
+        text,
+        &[
+            "这个",
+            "这份",
+            "该文件",
+            "此文件",
+            "刚刚",
+            "刚才",
+            "刚上传",
+            "刚传",
+            "最新",
+            "最后上传",
+            "上一个",
+        ],
+    ) || w("this")
         || w("just")
         || w("latest")
         || w("newest")
@@ -708,9 +1134,17 @@ mod tests {
     fn explicit_commands() {
         let u = up(&["app.log"]);
         let c = explicit_command("ls -la /tmp", &u).unwrap();
-        assert_eq!((c.command.as_str(), c.args.clone()), ("ls", vec!["-la".into(), "/tmp".into()]));
+        assert_eq!(
+            (c.command.as_str(), c.args.clone()),
+            ("ls", vec!["-la".into(), "/tmp".into()])
+        );
         assert_eq!(explicit_command("执行ls", &u).unwrap().command, "ls");
-        assert_eq!(explicit_command("grep -i timeout app.log", &u).unwrap().command, "grep");
+        assert_eq!(
+            explicit_command("grep -i timeout app.log", &u)
+                .unwrap()
+                .command,
+            "grep"
+        );
         assert!(explicit_command("ls和ll有什么区别", &u).is_none());
         assert!(explicit_command("tail -f 是什么意思", &u).is_none());
         assert!(explicit_command("free memory please", &u).is_none());
@@ -723,7 +1157,10 @@ mod tests {
     fn resolves_file_args() {
         let u = up(&["app.log", "README.md"]);
         let a = resolve_command_args("grep", &["ERROR".into(), "app.log".into()], &u);
-        assert_eq!(a, vec!["ERROR".to_string(), "/data/uploads/f0/app.log".into()]);
+        assert_eq!(
+            a,
+            vec!["ERROR".to_string(), "/data/uploads/f0/app.log".into()]
+        );
         let a = resolve_command_args("head", &["-n".into(), "5".into(), "readme".into()], &u);
         assert_eq!(a[2], "/data/uploads/f1/README.md");
     }
@@ -732,41 +1169,80 @@ mod tests {
     fn line_windows() {
         assert_eq!(line_window("看看app.log的前5行"), Some(("head", 5)));
         assert_eq!(line_window("日志最后二十行"), Some(("tail", 20)));
-        assert_eq!(line_window("show the last 3 lines of app.log"), Some(("tail", 3)));
-        assert_eq!(line_window("first ten lines of nginx.conf"), Some(("head", 10)));
+        assert_eq!(
+            line_window("show the last 3 lines of app.log"),
+            Some(("tail", 3))
+        );
+        assert_eq!(
+            line_window("first ten lines of nginx.conf"),
+            Some(("head", 10))
+        );
         assert_eq!(line_window("查看日志"), None);
     }
 
     #[test]
     fn file_matching() {
-        let u = up(&["README.md", "config.yaml", "database.yaml", "server.log", "性能报告.md"]);
+        let u = up(&[
+            "README.md",
+            "config.yaml",
+            "database.yaml",
+            "server.log",
+            "性能报告.md",
+        ]);
         let name = |t: &str| best_upload(t, &u).map(|x| x.filename.clone());
         assert_eq!(name("把配置文件发给我").as_deref(), Some("config.yaml"));
         assert_eq!(name("日志").as_deref(), Some("server.log"));
         assert_eq!(name("性能报告").as_deref(), Some("性能报告.md"));
-        assert_eq!(name("send me database.yaml").as_deref(), Some("database.yaml"));
+        assert_eq!(
+            name("send me database.yaml").as_deref(),
+            Some("database.yaml")
+        );
         assert_eq!(name("数据库配置").as_deref(), Some("database.yaml"));
         assert_eq!(name("readme").as_deref(), Some("README.md"));
         let u2 = up(&["nginx.conf", "部署手册.md", "app.log"]);
-        assert_eq!(best_upload("把部署手册发我", &u2).map(|x| x.filename.as_str()), Some("部署手册.md"));
-        assert_eq!(best_upload("the nginx config", &u2).map(|x| x.filename.as_str()), Some("nginx.conf"));
+        assert_eq!(
+            best_upload("把部署手册发我", &u2).map(|x| x.filename.as_str()),
+            Some("部署手册.md")
+        );
+        assert_eq!(
+            best_upload("the nginx config", &u2).map(|x| x.filename.as_str()),
+            Some("nginx.conf")
+        );
     }
 
     #[test]
     fn typed_names_and_paths() {
-        assert_eq!(typed_file_names("把.env文件发给我"), vec![".env".to_string()]);
-        assert_eq!(typed_file_names("下载 server.log 吧"), vec!["server.log".to_string()]);
-        assert_eq!(typed_paths("下载/etc/passwd"), vec!["/etc/passwd".to_string()]);
-        assert_eq!(typed_paths("cat ~/.ssh/id_rsa"), vec!["~/.ssh/id_rsa".to_string()]);
+        assert_eq!(
+            typed_file_names("把.env文件发给我"),
+            vec![".env".to_string()]
+        );
+        assert_eq!(
+            typed_file_names("下载 server.log 吧"),
+            vec!["server.log".to_string()]
+        );
+        assert_eq!(
+            typed_paths("下载/etc/passwd"),
+            vec!["/etc/passwd".to_string()]
+        );
+        assert_eq!(
+            typed_paths("cat ~/.ssh/id_rsa"),
+            vec!["~/.ssh/id_rsa".to_string()]
+        );
     }
 
     #[test]
     fn queries_keep_key_terms() {
         assert!(search_query("搜索数据库配置文档").contains("数据库"));
-        assert_eq!(search_query("where is the database port set?"), "database port");
+        assert_eq!(
+            search_query("where is the database port set?"),
+            "database port"
+        );
         assert!(search_query("查找使用说明文档").contains("说明"));
         assert!(search_query("哪里配置了消息队列").contains("队列"));
-        assert_eq!(search_query("find the upgrade instructions"), "upgrade instructions");
+        assert_eq!(
+            search_query("find the upgrade instructions"),
+            "upgrade instructions"
+        );
         assert_eq!(top_k("搜索日志，给我前5个结果"), 5);
     }
 

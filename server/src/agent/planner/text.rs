@@ -39,16 +39,11 @@ pub fn normalize(text: &str) -> String {
         let mapped = match c {
             '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
             '\u{3000}' => ' ',
-            '，' | '、' => ',',
+            // Full-width `，；：？！（）` are covered by the range above.
+            '、' => ',',
             '。' => '.',
-            '；' => ';',
-            '：' => ':',
-            '？' => '?',
-            '！' => '!',
             '“' | '”' | '「' | '」' => '"',
             '‘' | '’' => '\'',
-            '（' => '(',
-            '）' => ')',
             _ => c,
         };
         out.push(mapped);
@@ -194,7 +189,10 @@ mod tests {
 
     #[test]
     fn trims_long_output() {
-        let text = (0..10).map(|i| i.to_string()).collect::<Vec<_>>().join("\n");
+        let text = (0..10)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join("\n");
         let t = trim_block(&text, 3, 1000, Lang::En);
         assert!(t.starts_with("0\n1\n2\n"));
         assert!(t.contains("7 more lines"));

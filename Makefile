@@ -1,0 +1,52 @@
+# llmops: build, run and test. See README.md.
+SHELL := /bin/bash
+CARGO ?= cargo
+DATA_DIR ?= storage
+LISTEN ?= 127.0.0.1:9999
+
+.PHONY: run setup build release test e2e bench eval lint fmt fuzz-build clean
+
+## run: build release binaries, set up, start the server on storage/ and open the client
+run: release setup
+	@scripts/run.sh "$(DATA_DIR)" "$(LISTEN)"
+
+## setup: idempotent: data dir layout (and, with the index issue, the embedding model)
+setup:
+	@scripts/setup.sh "$(DATA_DIR)"
+
+build:
+	$(CARGO) build --workspace --bins
+
+release:
+	$(CARGO) build --release --bins
+
+## test: the full suite: unit, property and end-to-end tests of the real binaries
+test: build
+	$(CARGO) test --workspace
+
+## e2e: the end-to-end scenarios only
+e2e: build
+	$(CARGO) test -p llmops-tests
+
+## eval: the agent evaluation set through the real server
+eval: build
+	$(CARGO) test -p llmops-tests --test eval -- --nocapture
+
+## bench: benchmarks; results go to docs/benchmarks.md
+bench:
+	@scripts/bench.sh
+
+## lint: formatting and clippy, warnings are errors
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+fmt:
+	$(CARGO) fmt --all
+
+## fuzz-build: build the NPLT decoder fuzz target (needs cargo-fuzz)
+fuzz-build:
+	cd fuzz && $(CARGO) fuzz build decode
+
+clean:
+	$(CARGO) clean

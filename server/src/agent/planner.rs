@@ -1,0 +1,586 @@
+//! The offline planner: the agent's embedded default when no LLM is configured. Given this
+//! turn's message, the session's uploads, recent history and the steps already taken, it
+//! decides the next tool call or writes the final answer. Pure and deterministic: no I/O,
+//! no clock, no randomness.
+
+pub mod answer;
+pub mod classify;
+pub mod knowledge;
+pub mod safety;
+pub mod slots;
+pub mod text;
+pub mod understand;
+
+#[cfg(test)]
+mod eval_tests;
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use self::slots::hit_name_score;
+use self::text::Lang;
+use self::understand::{strip_file_refs, understand, Ctx, Task, Then};
+
+/// At most this many tool steps per turn (the agent loop enforces it too).
+pub const MAX_STEPS: usize = 5;
+
+/// A file uploaded in this session (same fields as the `tools` module's record).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UploadRef {
+    pub file_id: String,
+    pub filename: String,
+    pub path: PathBuf,
+    pub size: u64,
+    pub sha256: String,
+    pub uploaded_at: String,
+    pub content_type: String,
+}
+
+/// One earlier turn of the conversation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryTurn {
+    /// `user` or `assistant`.
+    pub role: String,
+    pub text: String,
+}
+
+/// A tool step already taken this turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StepRecord {
+    pub tool: String,
+    pub args: Value,
+    pub ok: bool,
+    pub output: String,
+    pub data: Value,
+    pub error: Option<String>,
+}
+
+/// Everything the planner may look at.
+#[derive(Debug, Clone, Copy)]
+pub struct PlannerInput<'a> {
+    /// This turn's user message (may contain the legacy marker `[file_ref:ID]`).
+    pub text: &'a str,
+    /// Files explicitly referenced by this message (upload-with-note).
+    pub referenced_files: &'a [UploadRef],
+    /// This session's uploads, oldest first.
+    pub uploads: &'a [UploadRef],
+    pub history: &'a [HistoryTurn],
+    pub steps: &'a [StepRecord],
+}
+
+/// The planner's decision for this step.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlannerAction {
+    Call {
+        tool: String,
+        args: Value,
+        status: String,
+    },
+    Final {
+        text: String,
+    },
+}
+
+struct Call {
+    tool: &'static str,
+    args: Value,
+}
+
+fn data_of(step: &StepRecord) -> Value {
+    if step.data.is_null() {
+        serde_json::from_str(&step.output).unwrap_or(Value::Null)
+    } else {
+        step.data.clone()
+    }
+}
+
+fn path_str(p: &str) -> String {
+    p.to_string()
+}
+
+/// The hit a follow-up should use: the best name match for the user's words, then rank.
+fn pick_hit(data: &Value, hint: &str) -> Option<String> {
+    let hits = data["results"].as_array()?;
+    hits.iter()
+        .enumerate()
+        .filter_map(|(i, h)| {
+            let path = h["filepath"].as_str().filter(|p| !p.is_empty())?;
+            let name = h["filename"]
+                .as_str()
+                .unwrap_or_else(|| path.rsplit('/').next().unwrap_or(path));
+            Some((hit_name_score(hint, name), i, path.to_string()))
+        })
+        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
+        .map(|x| x.2)
+}
+
+/// The path of a file named in the most recent `ls` output (joined to its cwd).
+fn listed_path(before: &[StepRecord], name: &str, uploads: &[UploadRef]) -> Option<String> {
+    let lname = name.to_lowercase();
+    for s in before
+        .iter()
+        .rev()
+        .filter(|s| s.ok && s.tool == "command_executor")
+    {
+        let d = data_of(s);
+        if d["command"].as_str().or(s.args["command"].as_str()) != Some("ls") {
+            continue;
+        }
+        let cwd = d["cwd"].as_str().unwrap_or(".");
+        let dir_arg = s.args["args"].as_array().and_then(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .find(|x| !x.starts_with('-'))
+                .map(str::to_string)
+        });
+        let base = dir_arg.unwrap_or_else(|| cwd.to_string());
+        for line in d["stdout"].as_str().unwrap_or("").lines() {
+            let Some(file) = line.split_whitespace().last() else {
+                continue;
+            };
+            let lf = file.to_lowercase();
+            if lf == lname || slots::stem(&lf) == lname {
+                let base = base.trim_end_matches('/');
+                return Some(if file.starts_with('/') {
+                    file.to_string()
+                } else {
+                    format!("{base}/{file}")
+                });
+            }
+        }
+    }
+    slots::best_upload(name, uploads).map(|u| u.path.to_string_lossy().into_owned())
+}
+
+/// The next call of one task given the steps it has taken (`own`) and all steps before it.
+fn next_call(
+    task: &Task,
+    own: &[StepRecord],
+    before: &[StepRecord],
+    uploads: &[UploadRef],
+) -> Option<Call> {
+    match task {
+        Task::Reply(_) => None,
+        Task::Monitor { metric } => own.is_empty().then(|| Call {
+            tool: "sys_monitor",
+            args: json!({"metric": metric}),
+        }),
+        Task::Exec { command, args } => own.is_empty().then(|| Call {
+            tool: "command_executor",
+            args: json!({"command": command, "args": args}),
+        }),
+        Task::Download { path } => own.is_empty().then(|| Call {
+            tool: "file_download",
+            args: json!({"file_path": path_str(path), "transport_mode": "auto"}),
+        }),
+        Task::Read { path, .. } => own.is_empty().then(|| Call {
+            tool: "file_read",
+            args: json!({"file_path": path_str(path), "offset": 0, "limit": 200}),
+        }),
+        Task::ReadListed { name, .. } => {
+            if !own.is_empty() {
+                return None;
+            }
+            let path = listed_path(before, name, uploads)?;
+            Some(Call {
+                tool: "file_read",
+                args: json!({"file_path": path, "offset": 0, "limit": 200}),
+            })
+        }
+        Task::Search {
+            query,
+            scope,
+            top_k,
+            then,
+            hint,
+            ..
+        } => match own.len() {
+            0 => Some(Call {
+                tool: "semantic_search",
+                args: json!({"query": query, "scope": scope, "top_k": top_k}),
+            }),
+            1 if *then != Then::Nothing && own[0].ok => {
+                // No usable hit: a session upload matching the user's words still counts.
+                let path = pick_hit(&data_of(&own[0]), hint).or_else(|| {
+                    slots::best_upload(hint, uploads).map(|u| u.path.to_string_lossy().into_owned())
+                })?;
+                Some(match then {
+                    Then::Download => Call {
+                        tool: "file_download",
+                        args: json!({"file_path": path, "transport_mode": "auto"}),
+                    },
+                    _ => Call {
+                        tool: "file_read",
+                        args: json!({"file_path": path, "offset": 0, "limit": 200}),
+                    },
+                })
+            }
+            _ => None,
+        },
+        Task::Uploads {
+            reference,
+            count,
+            file_type,
+            time_range,
+            then_read,
+            ..
+        } => {
+            if own.is_empty() {
+                let mut args = json!({"action": "list", "reference": reference});
+                if let Some(c) = count {
+                    args["count"] = json!(c);
+                }
+                if let Some(t) = file_type {
+                    args["file_type"] = json!(t);
+                }
+                if let Some(t) = time_range {
+                    args["time_range"] = json!(t);
+                }
+                return Some(Call {
+                    tool: "file_upload",
+                    args,
+                });
+            }
+            if !*then_read || !own[0].ok {
+                return None;
+            }
+            let d = data_of(&own[0]);
+            let files = d["files"].as_array()?;
+            let k = own.len() - 1;
+            let f = files.get(k).filter(|_| k < 3)?;
+            let path = f["path"].as_str().or(f["file_path"].as_str())?;
+            Some(Call {
+                tool: "file_read",
+                args: json!({"file_path": path, "offset": 0, "limit": 200}),
+            })
+        }
+    }
+}
+
+fn status(call: &Call, lang: Lang) -> String {
+    let a = &call.args;
+    let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+    match (call.tool, lang) {
+        ("sys_monitor", Lang::Zh) => "正在查询系统资源…".into(),
+        ("sys_monitor", Lang::En) => "Checking system resources…".into(),
+        ("command_executor", _) => {
+            let args: Vec<&str> = a["args"]
+                .as_array()
+                .map(|x| x.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let line = std::iter::once(a["command"].as_str().unwrap_or(""))
+                .chain(args)
+                .collect::<Vec<_>>()
+                .join(" ");
+            format!("{}`{line}`…", lang.pick("正在执行 ", "Running "))
+        }
+        ("semantic_search", Lang::Zh) => {
+            format!("正在搜索“{}”…", a["query"].as_str().unwrap_or(""))
+        }
+        ("semantic_search", Lang::En) => {
+            format!("Searching for \"{}\"…", a["query"].as_str().unwrap_or(""))
+        }
+        ("file_read", Lang::Zh) => {
+            format!("正在读取 {}…", base(a["file_path"].as_str().unwrap_or("")))
+        }
+        ("file_read", Lang::En) => {
+            format!("Reading {}…", base(a["file_path"].as_str().unwrap_or("")))
+        }
+        ("file_upload", Lang::Zh) => "正在查看本会话的上传文件…".into(),
+        ("file_upload", Lang::En) => "Looking up this session's uploads…".into(),
+        ("file_download", Lang::Zh) => format!(
+            "正在准备下载 {}…",
+            base(a["file_path"].as_str().unwrap_or(""))
+        ),
+        ("file_download", Lang::En) => format!(
+            "Preparing download of {}…",
+            base(a["file_path"].as_str().unwrap_or(""))
+        ),
+        (t, _) => format!("{t}…"),
+    }
+}
+
+/// The answer for one task from its own steps.
+fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
+    if let Task::Reply(text) = task {
+        return text.clone();
+    }
+    if own.is_empty() {
+        return match task {
+            Task::ReadListed { name, .. } => match lang {
+                Lang::Zh => format!("目录列表中没有找到 {name}，也没有同名的上传文件。"),
+                Lang::En => format!("{name} is not in the listing and no upload has that name."),
+            },
+            _ => lang
+                .pick(
+                    "（步数已用完，这一项没有执行）",
+                    "(step budget used up; this part was not run)",
+                )
+                .to_string(),
+        };
+    }
+    let question = match task {
+        Task::Read { question, .. }
+        | Task::ReadListed { question, .. }
+        | Task::Search { question, .. }
+        | Task::Uploads { question, .. } => question.as_str(),
+        _ => "",
+    };
+    let followed = own.len() > 1;
+    let mut parts: Vec<String> = Vec::new();
+    for (i, s) in own.iter().enumerate() {
+        if !s.ok {
+            parts.push(answer::failure(s, lang));
+            continue;
+        }
+        let d = data_of(s);
+        parts.push(match s.tool.as_str() {
+            "sys_monitor" => answer::monitor(&d, s.args["metric"].as_str().unwrap_or("all"), lang),
+            "command_executor" => answer::command(s, lang),
+            "semantic_search" if followed => {
+                let n = d["results"].as_array().map(|a| a.len()).unwrap_or(0);
+                match lang {
+                    Lang::Zh => format!(
+                        "搜索“{}”找到 {n} 条结果，选用最匹配的文件。",
+                        d["query"].as_str().unwrap_or("")
+                    ),
+                    Lang::En => format!(
+                        "Searching \"{}\" found {n} results; using the best match.",
+                        d["query"].as_str().unwrap_or("")
+                    ),
+                }
+            }
+            "semantic_search" => {
+                let mut t = answer::search(&d, lang);
+                if let Task::Search {
+                    then: Then::Download | Then::Read,
+                    ..
+                } = task
+                {
+                    if d["results"].as_array().is_none_or(|a| a.is_empty()) {
+                        t.push_str(lang.pick(
+                            "\n因此无法继续处理该文件。",
+                            "\nSo there is no file to continue with.",
+                        ));
+                    }
+                }
+                t
+            }
+            "file_read" => answer::read(&d, question, lang),
+            "file_upload" if i + 1 < own.len() => {
+                let names: Vec<&str> = d["files"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|f| f["filename"].as_str())
+                    .collect();
+                match lang {
+                    Lang::Zh => format!("相关的上传文件：{}。", names.join("、")),
+                    Lang::En => format!("Matching upload(s): {}.", names.join(", ")),
+                }
+            }
+            "file_upload" => answer::uploads(&d, lang),
+            "file_download" => answer::download(&d, lang),
+            _ => s.output.clone(),
+        });
+    }
+    parts.join("\n\n")
+}
+
+/// Decides the next step: a tool call, or the final answer.
+pub fn plan(input: &PlannerInput) -> PlannerAction {
+    let (clean, ref_ids) = strip_file_refs(input.text);
+    let lang = Lang::detect(&clean);
+    let mut referenced: Vec<&UploadRef> = input.referenced_files.iter().collect();
+    for id in &ref_ids {
+        if let Some(u) = input.uploads.iter().find(|u| &u.file_id == id) {
+            if !referenced.iter().any(|r| r.file_id == u.file_id) {
+                referenced.push(u);
+            }
+        }
+    }
+    let ctx = Ctx {
+        lang,
+        uploads: input.uploads,
+        referenced,
+        history: input.history,
+    };
+    let tasks = understand(&clean, &ctx);
+    let steps = input.steps;
+
+    // Replay: walk the tasks over the steps already taken to find where we are.
+    let mut cursor = 0;
+    let mut ranges = Vec::with_capacity(tasks.len());
+    for task in &tasks {
+        let start = cursor;
+        while let Some(call) =
+            next_call(task, &steps[start..cursor], &steps[..start], input.uploads)
+        {
+            if cursor < steps.len() {
+                cursor += 1;
+                continue;
+            }
+            let repeated_failure = steps
+                .iter()
+                .any(|s| !s.ok && s.tool == call.tool && s.args == call.args);
+            if steps.len() >= MAX_STEPS || repeated_failure {
+                break;
+            }
+            return PlannerAction::Call {
+                tool: call.tool.to_string(),
+                status: status(&call, lang),
+                args: call.args,
+            };
+        }
+        ranges.push(start..cursor);
+    }
+    let text = tasks
+        .iter()
+        .zip(ranges)
+        .map(|(t, r)| task_answer(t, &steps[r], lang))
+        .filter(|s| !s.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    PlannerAction::Final { text }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn uploads(names: &[&str]) -> Vec<UploadRef> {
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| UploadRef {
+                file_id: format!("id{i}"),
+                filename: n.to_string(),
+                path: PathBuf::from(format!("/data/uploads/id{i}/{n}")),
+                size: 155,
+                sha256: "ab".repeat(32),
+                uploaded_at: "2026-10-01 10:00:00".into(),
+                content_type: "text/plain".into(),
+            })
+            .collect()
+    }
+
+    fn first(text: &str, ups: &[UploadRef]) -> PlannerAction {
+        plan(&PlannerInput {
+            text,
+            referenced_files: &[],
+            uploads: ups,
+            history: &[],
+            steps: &[],
+        })
+    }
+
+    #[test]
+    fn chains_search_then_download() {
+        let ups = uploads(&["config.yaml", "database.yaml"]);
+        let PlannerAction::Call { tool, args, .. } = first("搜索配置文件然后发给我", &ups)
+        else {
+            panic!()
+        };
+        assert_eq!(tool, "semantic_search");
+        let step = StepRecord {
+            tool,
+            args,
+            ok: true,
+            output: String::new(),
+            data: json!({"query": "配置", "results": [
+                {"filename": "database.yaml", "filepath": "/data/uploads/id1/database.yaml", "similarity": 0.9, "chunk": "primary:"},
+                {"filename": "config.yaml", "filepath": "/data/uploads/id0/config.yaml", "similarity": 0.8, "chunk": "app:"}]}),
+            error: None,
+        };
+        let steps = vec![step];
+        let a = plan(&PlannerInput {
+            text: "搜索配置文件然后发给我",
+            referenced_files: &[],
+            uploads: &ups,
+            history: &[],
+            steps: &steps,
+        });
+        let PlannerAction::Call { tool, args, .. } = a else {
+            panic!("{a:?}")
+        };
+        assert_eq!(tool, "file_download");
+        assert_eq!(args["file_path"], "/data/uploads/id0/config.yaml");
+    }
+
+    #[test]
+    fn failed_step_is_explained_not_repeated() {
+        let ups = uploads(&["app.log"]);
+        let step = StepRecord {
+            tool: "file_download".into(),
+            args: json!({"file_path": "/data/uploads/id0/app.log", "transport_mode": "auto"}),
+            ok: false,
+            output: String::new(),
+            data: Value::Null,
+            error: Some("文件不存在: /data/uploads/id0/app.log".into()),
+        };
+        let steps = vec![step];
+        let a = plan(&PlannerInput {
+            text: "下载 app.log",
+            referenced_files: &[],
+            uploads: &ups,
+            history: &[],
+            steps: &steps,
+        });
+        let PlannerAction::Final { text } = a else {
+            panic!("{a:?}")
+        };
+        assert!(
+            text.contains("文件不存在: /data/uploads/id0/app.log"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn referenced_file_is_read() {
+        let ups = uploads(&["a.yaml", "config.yaml"]);
+        let refd = vec![ups[0].clone()];
+        let a = plan(&PlannerInput {
+            text: "这个配置里端口是多少",
+            referenced_files: &refd,
+            uploads: &ups,
+            history: &[],
+            steps: &[],
+        });
+        let PlannerAction::Call { tool, args, .. } = a else {
+            panic!("{a:?}")
+        };
+        assert_eq!(
+            (tool.as_str(), args["file_path"].as_str()),
+            ("file_read", Some("/data/uploads/id0/a.yaml"))
+        );
+        let a = first("[file_ref:id1] 分析一下", &ups);
+        let PlannerAction::Call { args, .. } = a else {
+            panic!("{a:?}")
+        };
+        assert_eq!(args["file_path"], "/data/uploads/id1/config.yaml");
+    }
+
+    #[test]
+    fn stops_at_step_budget() {
+        let ups = uploads(&["a.log"]);
+        let s = StepRecord {
+            tool: "sys_monitor".into(),
+            args: json!({"metric": "all"}),
+            ok: true,
+            output: String::new(),
+            data: json!({}),
+            error: None,
+        };
+        let steps = vec![s.clone(), s.clone(), s.clone(), s.clone(), s];
+        let a = plan(&PlannerInput {
+            text: "诊断系统状态和日志",
+            referenced_files: &[],
+            uploads: &ups,
+            history: &[],
+            steps: &steps,
+        });
+        assert!(matches!(a, PlannerAction::Final { .. }), "{a:?}");
+    }
+}

@@ -1,0 +1,563 @@
+//! Answer writing: turns tool results into short, useful replies (monitor sentences, trimmed
+//! command output, ranked search hits, log and config analyses, download offers, failures).
+//! Reads only the step records it is given.
+
+pub mod config;
+pub mod logs;
+
+use serde_json::Value;
+
+use super::slots::extension;
+use super::text::{human_bytes, trim_block, Lang};
+use super::StepRecord;
+
+fn f64_of(v: &Value) -> Option<f64> {
+    v.as_f64().or_else(|| {
+        v.as_str()
+            .and_then(|s| s.trim_end_matches('%').parse().ok())
+    })
+}
+
+fn pct(v: &Value) -> String {
+    f64_of(v)
+        .map(|x| format!("{x:.1}%"))
+        .unwrap_or_else(|| "?".into())
+}
+
+fn bytes(v: &Value) -> String {
+    match v.as_u64() {
+        Some(n) => human_bytes(n),
+        None => v.as_str().map(str::to_string).unwrap_or_else(|| "?".into()),
+    }
+}
+
+/// The failure sentence for a step, quoting the tool's error.
+pub fn failure(step: &StepRecord, lang: Lang) -> String {
+    let err = step
+        .error
+        .clone()
+        .filter(|e| !e.trim().is_empty())
+        .unwrap_or_else(|| step.output.trim().to_string());
+    let what = describe_call(step, lang);
+    match lang {
+        Lang::Zh => format!("{what}失败：{err}"),
+        Lang::En => format!("{what} failed: {err}"),
+    }
+}
+
+fn describe_call(step: &StepRecord, lang: Lang) -> String {
+    let a = &step.args;
+    let s = |k: &str| a[k].as_str().unwrap_or("").to_string();
+    match (step.tool.as_str(), lang) {
+        ("command_executor", _) => {
+            let args: Vec<&str> = a["args"]
+                .as_array()
+                .map(|x| x.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let line = std::iter::once(s("command").as_str())
+                .chain(args)
+                .collect::<Vec<_>>()
+                .join(" ");
+            lang.pick("执行 `", "Running `").to_string() + &line + "` "
+        }
+        ("file_download", Lang::Zh) => format!("准备下载 {} ", s("file_path")),
+        ("file_download", Lang::En) => format!("Preparing the download of {} ", s("file_path")),
+        ("file_read", Lang::Zh) => format!("读取 {} ", s("file_path")),
+        ("file_read", Lang::En) => format!("Reading {} ", s("file_path")),
+        ("semantic_search", Lang::Zh) => format!("搜索“{}”", s("query")),
+        ("semantic_search", Lang::En) => format!("Searching for \"{}\" ", s("query")),
+        ("sys_monitor", Lang::Zh) => "查询系统资源".to_string(),
+        ("sys_monitor", Lang::En) => "Reading system resources ".to_string(),
+        ("file_upload", Lang::Zh) => "查询上传文件".to_string(),
+        (_, Lang::Zh) => format!("{} ", step.tool),
+        (_, Lang::En) => format!("{} ", step.tool),
+    }
+}
+
+/// A sentence (or three) about CPU, memory and disks; only the families asked for.
+pub fn monitor(data: &Value, metric: &str, lang: Lang) -> String {
+    let want = |m: &str| metric == "all" || metric == m || metric.is_empty();
+    let mut parts = Vec::new();
+    let mut warn = Vec::new();
+    if let Some(cpu) = data.get("cpu").filter(|v| v.is_object() && want("cpu")) {
+        let load: Vec<String> = cpu["load_avg"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(f64_of)
+                    .map(|x| format!("{x:.2}"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let cores = cpu["cores"].as_u64();
+        let mut s = match lang {
+            Lang::Zh => format!("CPU 使用率 {}", pct(&cpu["usage_percent"])),
+            Lang::En => format!("CPU at {}", pct(&cpu["usage_percent"])),
+        };
+        if let Some(c) = cores {
+            s.push_str(&match lang {
+                Lang::Zh => format!("（{c} 核"),
+                Lang::En => format!(" ({c} cores"),
+            });
+            if let Some(f) = cpu["frequency_mhz"].as_f64().filter(|f| *f > 0.0) {
+                s.push_str(&format!(", {f:.0} MHz"));
+            }
+            if load.len() == 3 {
+                s.push_str(&match lang {
+                    Lang::Zh => format!("，负载 {}", load.join(" / ")),
+                    Lang::En => format!(", load {}", load.join(" / ")),
+                });
+            }
+            s.push_str(lang.pick("）", ")"));
+        }
+        if f64_of(&cpu["usage_percent"]).is_some_and(|x| x >= 85.0) {
+            warn.push(lang.pick("CPU 偏高", "CPU is high"));
+        }
+        parts.push(s);
+    }
+    if let Some(m) = data
+        .get("memory")
+        .filter(|v| v.is_object() && want("memory"))
+    {
+        parts.push(match lang {
+            Lang::Zh => format!(
+                "内存已用 {} / {}（{}），可用 {}",
+                bytes(&m["used_bytes"]),
+                bytes(&m["total_bytes"]),
+                pct(&m["usage_percent"]),
+                bytes(&m["available_bytes"])
+            ),
+            Lang::En => format!(
+                "memory {} of {} used ({}), {} available",
+                bytes(&m["used_bytes"]),
+                bytes(&m["total_bytes"]),
+                pct(&m["usage_percent"]),
+                bytes(&m["available_bytes"])
+            ),
+        });
+        if f64_of(&m["usage_percent"]).is_some_and(|x| x >= 90.0) {
+            warn.push(lang.pick("内存紧张", "memory is tight"));
+        }
+    }
+    if let Some(disks) = data
+        .get("disks")
+        .and_then(Value::as_array)
+        .filter(|_| want("disk"))
+    {
+        let ds: Vec<String> = disks
+            .iter()
+            .take(6)
+            .map(|d| {
+                let mount = d["mount"].as_str().unwrap_or("?");
+                if f64_of(&d["usage_percent"]).is_some_and(|x| x >= 90.0) {
+                    warn.push(lang.pick("有磁盘接近写满", "a disk is nearly full"));
+                }
+                match lang {
+                    Lang::Zh => format!(
+                        "{mount} 已用 {}（{} / {}，剩余 {}）",
+                        pct(&d["usage_percent"]),
+                        bytes(&d["used_bytes"]),
+                        bytes(&d["total_bytes"]),
+                        bytes(&d["available_bytes"])
+                    ),
+                    Lang::En => format!(
+                        "{mount} {} used ({} of {}, {} free)",
+                        pct(&d["usage_percent"]),
+                        bytes(&d["used_bytes"]),
+                        bytes(&d["total_bytes"]),
+                        bytes(&d["available_bytes"])
+                    ),
+                }
+            })
+            .collect();
+        if !ds.is_empty() {
+            parts
+                .push(lang.pick("磁盘：", "disks: ").to_string() + &ds.join(lang.pick("；", "; ")));
+        }
+    }
+    if parts.is_empty() {
+        return lang
+            .pick("没有拿到系统资源数据。", "No resource data came back.")
+            .to_string();
+    }
+    warn.dedup();
+    let verdict = if warn.is_empty() {
+        lang.pick("整体正常。", "Overall healthy.").to_string()
+    } else {
+        match lang {
+            Lang::Zh => format!("注意：{}。", warn.join("，")),
+            Lang::En => format!("Attention: {}.", warn.join(", ")),
+        }
+    };
+    format!(
+        "{}{}{verdict}",
+        parts.join(lang.pick("；", "; ")),
+        lang.pick("。", ". ")
+    )
+}
+
+/// Command output, trimmed, in a code block.
+pub fn command(step: &StepRecord, lang: Lang) -> String {
+    let d = &step.data;
+    let line = describe_call(step, lang);
+    let line = line
+        .trim_start_matches("执行 ")
+        .trim_start_matches("Running ")
+        .trim();
+    let stdout = d["stdout"].as_str().unwrap_or(step.output.as_str());
+    let stderr = d["stderr"].as_str().unwrap_or("");
+    let code = d["exit_code"].as_i64().unwrap_or(0);
+    let mut out = match lang {
+        Lang::Zh => format!("{line} 的输出："),
+        Lang::En => format!("Output of {line}:"),
+    };
+    if stdout.trim().is_empty() {
+        out.push_str(lang.pick("（无输出）", " (no output)"));
+    } else {
+        out.push_str("\n```\n");
+        out.push_str(&trim_block(stdout, 40, 4000, lang));
+        out.push_str("```");
+    }
+    if d["truncated"].as_bool() == Some(true) {
+        out.push_str(lang.pick("\n（输出过长，已被截断）", "\n(output was truncated)"));
+    }
+    if code != 0 {
+        out.push_str(&match lang {
+            Lang::Zh => format!("\n退出码 {code}：{}", stderr.trim()),
+            Lang::En => format!("\nExit code {code}: {}", stderr.trim()),
+        });
+    }
+    out
+}
+
+/// Search hits as a short ranked list.
+pub fn search(data: &Value, lang: Lang) -> String {
+    let query = data["query"].as_str().unwrap_or("");
+    let hits = data["results"].as_array().cloned().unwrap_or_default();
+    if hits.is_empty() {
+        return match lang {
+            Lang::Zh => {
+                format!("没有找到与“{query}”相关的内容。可以换个关键词，或先上传相关文件。")
+            }
+            Lang::En => format!(
+                "Nothing matched \"{query}\". Try other words, or upload the relevant file first."
+            ),
+        };
+    }
+    let mut out = match lang {
+        Lang::Zh => format!("找到 {} 条与“{query}”相关的结果：", hits.len()),
+        Lang::En => format!("{} result(s) for \"{query}\":", hits.len()),
+    };
+    for (i, h) in hits.iter().enumerate().take(10) {
+        let name = h["filename"].as_str().unwrap_or("?");
+        let path = h["filepath"].as_str().unwrap_or("");
+        let sim = f64_of(&h["similarity"])
+            .map(|s| format!("{s:.2}"))
+            .unwrap_or_default();
+        let chunk = best_line(h["chunk"].as_str().unwrap_or(""), query);
+        let snippet: String = chunk.chars().take(80).collect();
+        let ell = if chunk.chars().count() > 80 {
+            "…"
+        } else {
+            ""
+        };
+        out.push_str(&format!("\n{}. **{name}** ({sim}) `{path}`", i + 1));
+        if !snippet.is_empty() {
+            out.push_str(&format!(" — {snippet}{ell}"));
+        }
+    }
+    out.push_str(lang.pick(
+        "\n需要的话，我可以读取其中的文件或准备下载。",
+        "\nI can read any of these or prepare a download.",
+    ));
+    out
+}
+
+/// The chunk line that mentions the most query terms (whitespace collapsed), so a hit shows
+/// "port: 3306" rather than the chunk's first line.
+fn best_line(chunk: &str, query: &str) -> String {
+    let terms: Vec<String> = query
+        .split_whitespace()
+        .map(str::to_lowercase)
+        .filter(|t| t.chars().count() >= 2)
+        .collect();
+    let lines: Vec<&str> = chunk
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let best = lines
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, l)| {
+            let low = l.to_lowercase();
+            (
+                terms.iter().filter(|t| low.contains(t.as_str())).count(),
+                std::cmp::Reverse(*i),
+            )
+        })
+        .map(|(i, _)| i)
+        .unwrap_or(0);
+    lines
+        .iter()
+        .skip(best)
+        .take(3)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The session's uploads as a list.
+pub fn uploads(data: &Value, lang: Lang) -> String {
+    let files = data["files"].as_array().cloned().unwrap_or_default();
+    if files.is_empty() {
+        return lang
+            .pick(
+                "本会话还没有匹配的上传文件。可以在 TUI 里用 `/upload <路径>` 上传。",
+                "No matching uploads in this session yet. Upload with `/upload <path>` in the TUI.",
+            )
+            .to_string();
+    }
+    let mut out = match lang {
+        Lang::Zh => format!("本会话中有 {} 个相关的上传文件：", files.len()),
+        Lang::En => format!("{} uploaded file(s) in this session:", files.len()),
+    };
+    for (i, f) in files.iter().enumerate() {
+        let name = f["filename"].as_str().unwrap_or("?");
+        let size = f["size"].as_u64().map(human_bytes).unwrap_or_default();
+        let at = f["uploaded_at"].as_str().unwrap_or("");
+        out.push_str(&format!(
+            "\n{}. {name} ({size}{}{at})",
+            i + 1,
+            if at.is_empty() { "" } else { ", " }
+        ));
+    }
+    out
+}
+
+/// The download offer sentence.
+pub fn download(data: &Value, lang: Lang) -> String {
+    let o = data.get("offer").unwrap_or(data);
+    let name = o["filename"].as_str().unwrap_or("?");
+    let size = o["size"]
+        .as_u64()
+        .map(human_bytes)
+        .unwrap_or_else(|| "?".into());
+    let mode = o["transport_mode"].as_str().unwrap_or("auto");
+    let sha: String = o["sha256"]
+        .as_str()
+        .unwrap_or("")
+        .chars()
+        .take(12)
+        .collect();
+    match lang {
+        Lang::Zh => format!(
+            "已准备好 {name} ({size})，请在对话框中接受或拒绝。传输方式：{mode}{}",
+            if sha.is_empty() { String::new() } else { format!("，SHA-256 {sha}…") }
+        ),
+        Lang::En => format!(
+            "{name} ({size}) is ready; accept or reject it in the download dialog. Transport: {mode}{}",
+            if sha.is_empty() { String::new() } else { format!(", SHA-256 {sha}…") }
+        ),
+    }
+}
+
+/// Key terms of a question that are worth grepping for in plain text.
+fn question_terms(question: &str) -> Vec<String> {
+    let q = super::slots::search_query(question);
+    q.split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|w| w.chars().count() >= 2)
+        .filter(|w| {
+            ![
+                "读取",
+                "分析",
+                "查看",
+                "打开",
+                "内容",
+                "总结",
+                "看看",
+                "读一下",
+                "read",
+                "analyze",
+                "analyse",
+                "summarize",
+                "open",
+                "contents",
+                "what's",
+                "whats",
+                "this",
+                "these",
+                "它",
+                "这个",
+                "里面",
+                "写了",
+            ]
+            .contains(&w.as_str())
+        })
+        .collect()
+}
+
+/// What a file says: log summary, config answer or a text excerpt.
+pub fn read(data: &Value, question: &str, lang: Lang) -> String {
+    let path = data["path"].as_str().unwrap_or("");
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let content = data["content"].as_str().unwrap_or("");
+    let total = data["total_lines"].as_u64();
+    let more = data["more_lines"].as_bool() == Some(true);
+    let ext = extension(name);
+    let mut out = if ext == "log" || logs::looks_like_log(content) {
+        logs::render(&logs::summarize(content), name, lang)
+    } else if config::is_config_name(name) {
+        let settings = config::flatten(content, name);
+        config::render(&settings, question, name, lang)
+            .unwrap_or_else(|| excerpt(name, content, question, total, lang))
+    } else {
+        excerpt(name, content, question, total, lang)
+    };
+    if more {
+        out.push_str(&match lang {
+            Lang::Zh => format!(
+                "\n（只读取了前 {} 行，共 {} 行）",
+                data["limit"].as_u64().unwrap_or(200),
+                total.unwrap_or(0)
+            ),
+            Lang::En => format!(
+                "\n(read the first {} of {} lines)",
+                data["limit"].as_u64().unwrap_or(200),
+                total.unwrap_or(0)
+            ),
+        });
+    }
+    out
+}
+
+fn excerpt(name: &str, content: &str, question: &str, total: Option<u64>, lang: Lang) -> String {
+    let lines: Vec<&str> = content.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.is_empty() {
+        return match lang {
+            Lang::Zh => format!("{name} 是空文件。"),
+            Lang::En => format!("{name} is empty."),
+        };
+    }
+    let title = lines
+        .iter()
+        .find(|l| l.starts_with('#'))
+        .map(|l| l.trim_start_matches('#').trim());
+    let total = total.unwrap_or(content.lines().count() as u64);
+    let terms = question_terms(question);
+    let hits: Vec<&str> = lines
+        .iter()
+        .filter(|l| {
+            let low = l.to_lowercase();
+            terms.iter().any(|t| low.contains(t.as_str()))
+        })
+        .take(6)
+        .copied()
+        .collect();
+    let mut out = match (lang, title) {
+        (Lang::Zh, Some(t)) => format!("{name}（{total} 行），标题“{t}”。"),
+        (Lang::Zh, None) => format!("{name}（{total} 行）。"),
+        (Lang::En, Some(t)) => format!("{name} ({total} lines), titled \"{t}\"."),
+        (Lang::En, None) => format!("{name} ({total} lines)."),
+    };
+    let (label, body): (&str, Vec<&str>) = if hits.is_empty() {
+        (
+            lang.pick("\n主要内容：", "\nMain content:"),
+            lines
+                .iter()
+                .filter(|l| !l.starts_with('#'))
+                .take(8)
+                .copied()
+                .collect(),
+        )
+    } else {
+        (lang.pick("\n相关内容：", "\nRelevant lines:"), hits)
+    };
+    out.push_str(label);
+    for l in body {
+        let l: String = l.trim().chars().take(160).collect();
+        out.push_str(&format!("\n> {l}"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn step(tool: &str, args: Value, ok: bool, data: Value, error: Option<&str>) -> StepRecord {
+        StepRecord {
+            tool: tool.into(),
+            args,
+            ok,
+            output: String::new(),
+            data,
+            error: error.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn failure_quotes_error() {
+        let s = step(
+            "file_download",
+            json!({"file_path": "/etc/passwd"}),
+            false,
+            Value::Null,
+            Some("路径匹配禁止模式: /etc/passwd"),
+        );
+        let t = failure(&s, Lang::Zh);
+        assert!(
+            t.contains("路径匹配禁止模式: /etc/passwd") && t.contains("失败"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn monitor_sentence() {
+        let d = json!({"cpu": {"usage_percent": 12.5, "cores": 8, "frequency_mhz": 2400, "load_avg": [0.5, 0.4, 0.3]},
+                       "memory": {"total_bytes": 16u64 << 30, "used_bytes": 4u64 << 30, "available_bytes": 12u64 << 30, "usage_percent": 25.0}});
+        let t = monitor(&d, "all", Lang::Zh);
+        let m = monitor(&d, "memory", Lang::Zh);
+        assert!(!m.contains("CPU") && m.contains("内存"), "{m}");
+        assert!(
+            t.contains("CPU 使用率 12.5%")
+                && t.contains("8 核")
+                && t.contains("25.0%")
+                && t.contains("16.0 GiB"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn yaml_answer_quotes_value() {
+        let d = json!({"path": "/u/1/config.yaml", "offset": 0, "limit": 200, "total_lines": 11,
+            "content": "app:\n  name: billing\ndatabase:\n  host: 127.0.0.1\n  port: 3306\nqueue:\n  port: 5672\n", "more_lines": false});
+        let t = read(&d, "数据库端口是多少", Lang::Zh);
+        assert!(t.contains("3306") && t.contains("database.port"), "{t}");
+    }
+
+    #[test]
+    fn log_answer_counts() {
+        let d = json!({"path": "/u/1/app.log", "content": "2026-01-01 00:00:01 ERROR a failed\n2026-01-01 00:00:02 ERROR a failed\n2026-01-01 00:00:03 INFO ok\n", "total_lines": 3, "more_lines": false});
+        let t = read(&d, "分析日志", Lang::Zh);
+        assert!(
+            t.contains("ERROR 2") && t.contains("INFO 1") && t.contains("a failed（2 次）"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn download_offer() {
+        let d = json!({"offer": {"file_path": "/u/1/config.yaml", "filename": "config.yaml", "size": 155, "sha256": "abc", "transport_mode": "auto"}});
+        assert!(download(&d, Lang::Zh)
+            .starts_with("已准备好 config.yaml (155 B)，请在对话框中接受或拒绝"));
+    }
+}

@@ -1,0 +1,459 @@
+//! Test harness: runs eval-format case files through `plan` with simulated tools (test-only
+//! approximations of the real tools and policies) and scores them with the eval README's rules.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+use super::{plan, HistoryTurn, PlannerAction, PlannerInput, StepRecord, UploadRef, MAX_STEPS};
+
+struct Fixture {
+    upload: UploadRef,
+    content: String,
+}
+
+fn load_fixtures(dir: &Path) -> Vec<Fixture> {
+    let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            let content = std::fs::read_to_string(&p).unwrap();
+            let id = format!("{:08x}-u{i}", 0x1234_5678 + i);
+            Fixture {
+                upload: UploadRef {
+                    file_id: id.clone(),
+                    filename: name.clone(),
+                    path: PathBuf::from(format!("/data/uploads/{id}/{name}")),
+                    size: content.len() as u64,
+                    sha256: "0f".repeat(32),
+                    uploaded_at: format!("2026-10-01 09:0{i}:00"),
+                    content_type: "text/plain".into(),
+                },
+                content,
+            }
+        })
+        .collect()
+}
+
+fn forbidden(path: &str) -> bool {
+    let p = path.to_lowercase();
+    [
+        "/etc/shadow",
+        "/etc/passwd",
+        "/etc/sudoers",
+        ".ssh",
+        "id_rsa",
+        ".env",
+        "/root",
+        "/proc",
+    ]
+    .iter()
+    .any(|x| p.contains(x))
+}
+
+fn fixture_by_path<'a>(fx: &'a [Fixture], path: &str) -> Option<&'a Fixture> {
+    fx.iter().find(|f| f.upload.path.to_string_lossy() == path)
+}
+
+fn ok(data: Value) -> (bool, Value, Option<String>) {
+    (true, data, None)
+}
+
+fn fail(msg: String) -> (bool, Value, Option<String>) {
+    (false, Value::Null, Some(msg))
+}
+
+/// Terms of a query: ASCII words and CJK bigrams (or single chars for 1-char runs).
+fn terms(q: &str) -> Vec<String> {
+    let mut out: Vec<String> = super::text::ascii_words(q)
+        .into_iter()
+        .filter(|w| w.len() >= 2)
+        .collect();
+    let chars: Vec<char> = q.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        if super::text::is_cjk(*c) {
+            if let Some(n) = chars.get(i + 1).filter(|n| super::text::is_cjk(**n)) {
+                out.push(format!("{c}{n}"));
+            }
+        }
+    }
+    out
+}
+
+/// Simulated tools: enough behaviour to exercise chains and the eval's scoring.
+fn run_tool(tool: &str, args: &Value, fx: &[Fixture]) -> (bool, Value, Option<String>) {
+    let s = |k: &str| args[k].as_str().unwrap_or("").to_string();
+    match tool {
+        "sys_monitor" => {
+            let metric = s("metric");
+            if !["cpu", "memory", "disk", "all"].contains(&metric.as_str()) {
+                return fail(format!("unknown metric: {metric}"));
+            }
+            ok(json!({
+                "cpu": {"usage_percent": 23.5, "cores": 4, "frequency_mhz": 2400, "load_avg": [0.8, 0.6, 0.5]},
+                "memory": {"total_bytes": 8u64 << 30, "used_bytes": 3u64 << 30, "available_bytes": 5u64 << 30, "usage_percent": 37.5},
+                "disks": [{"mount": "/", "fs": "ext4", "total_bytes": 100u64 << 30, "used_bytes": 40u64 << 30, "available_bytes": 60u64 << 30, "usage_percent": 40.0}]
+            }))
+        }
+        "command_executor" => {
+            let command = s("command");
+            let argv: Vec<String> = args["args"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|x| x.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if !super::slots::WHITELIST.contains(&command.as_str()) {
+                return fail(format!("命令不在白名单中: {command}"));
+            }
+            if let Some(bad) = argv
+                .iter()
+                .find(|a| a.contains(['|', '&', ';', '>', '<', '`', '$']))
+            {
+                return fail(format!("参数包含非法字符: {bad}"));
+            }
+            if let Some(bad) = argv.iter().find(|a| forbidden(a)) {
+                return fail(format!("路径匹配禁止模式: {bad}"));
+            }
+            let files: Vec<&Fixture> = argv.iter().filter_map(|a| fixture_by_path(fx, a)).collect();
+            let stdout = match command.as_str() {
+                "ls" => fx
+                    .iter()
+                    .map(|f| f.upload.filename.clone())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                "cat" | "head" | "tail" | "grep" if files.is_empty() => {
+                    let missing = argv
+                        .iter()
+                        .find(|a| !a.starts_with('-') && a.contains('.'))
+                        .cloned();
+                    return fail(format!(
+                        "No such file or directory: {}",
+                        missing.unwrap_or_default()
+                    ));
+                }
+                "cat" | "head" | "tail" => files[0].content.clone(),
+                "grep" => {
+                    let pat = argv
+                        .iter()
+                        .find(|a| !a.starts_with('-'))
+                        .cloned()
+                        .unwrap_or_default();
+                    files[0]
+                        .content
+                        .lines()
+                        .filter(|l| l.contains(&pat))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                }
+                "pwd" => "/srv/app".into(),
+                "whoami" => "llmops".into(),
+                _ => "ok".into(),
+            };
+            ok(
+                json!({"command": command, "args": argv, "exit_code": 0, "stdout": stdout, "stderr": "", "truncated": false, "cwd": "/srv/app"}),
+            )
+        }
+        "semantic_search" => {
+            let q = s("query");
+            if q.trim().is_empty() {
+                return fail("query 不能为空".into());
+            }
+            let k = args["top_k"].as_u64().unwrap_or(3) as usize;
+            let ts = terms(&q);
+            let mut scored: Vec<(usize, &Fixture)> = fx
+                .iter()
+                .map(|f| {
+                    let hay = format!("{} {}", f.upload.filename, f.content).to_lowercase();
+                    (ts.iter().filter(|t| hay.contains(t.as_str())).count(), f)
+                })
+                .filter(|(n, _)| *n > 0)
+                .collect();
+            scored.sort_by_key(|a| std::cmp::Reverse(a.0));
+            let results: Vec<Value> = scored
+                .iter()
+                .take(k)
+                .map(|(n, f)| {
+                    json!({"filename": f.upload.filename, "filepath": f.upload.path.to_string_lossy(), "similarity": 0.5 + 0.1 * *n as f64,
+                           "chunk": f.content.chars().take(120).collect::<String>(), "position": "line 1", "match_type": "lexical", "file_id": f.upload.file_id})
+                })
+                .collect();
+            ok(json!({"query": q, "scope": s("scope"), "results": results}))
+        }
+        "file_read" => {
+            let p = s("file_path");
+            if forbidden(&p) {
+                return fail(format!("路径匹配禁止模式: {p}"));
+            }
+            match fixture_by_path(fx, &p) {
+                Some(f) => ok(
+                    json!({"path": p, "offset": 0, "limit": 200, "total_lines": f.content.lines().count(), "content": f.content, "more_lines": false}),
+                ),
+                None => fail(format!("文件不存在: {p}")),
+            }
+        }
+        "file_upload" => {
+            let all: Vec<&UploadRef> = fx.iter().map(|f| &f.upload).collect();
+            let sel: Vec<&UploadRef> = match s("reference").as_str() {
+                "this" => all.last().copied().into_iter().collect(),
+                "these" => {
+                    let n = args["count"].as_u64().unwrap_or(2) as usize;
+                    all[all.len().saturating_sub(n)..].to_vec()
+                }
+                "previous" => all[..all.len().saturating_sub(1)].to_vec(),
+                "all" => all,
+                other => return fail(format!("unknown reference: {other}")),
+            };
+            ok(json!({"files": sel}))
+        }
+        "file_download" => {
+            let p = s("file_path");
+            if forbidden(&p) {
+                return fail(format!("路径匹配禁止模式: {p}"));
+            }
+            match fixture_by_path(fx, &p) {
+                Some(f) => ok(
+                    json!({"offer": {"file_path": p, "filename": f.upload.filename, "size": f.upload.size, "sha256": f.upload.sha256, "transport_mode": "auto"}}),
+                ),
+                None => fail(format!("文件不存在: {p}")),
+            }
+        }
+        other => fail(format!("unknown tool {other}")),
+    }
+}
+
+/// Runs one turn; returns the steps and the final text.
+fn run_turn(text: &str, fx: &[Fixture]) -> (Vec<StepRecord>, String) {
+    let uploads: Vec<UploadRef> = fx.iter().map(|f| f.upload.clone()).collect();
+    let history: Vec<HistoryTurn> = Vec::new();
+    let mut steps: Vec<StepRecord> = Vec::new();
+    for _ in 0..=MAX_STEPS {
+        let input = PlannerInput {
+            text,
+            referenced_files: &[],
+            uploads: &uploads,
+            history: &history,
+            steps: &steps,
+        };
+        match plan(&input) {
+            PlannerAction::Final { text } => return (steps, text),
+            PlannerAction::Call { tool, args, status } => {
+                assert!(!status.is_empty());
+                assert!(
+                    steps.len() < MAX_STEPS,
+                    "planner asked for a step past the budget: {text}"
+                );
+                let (ok, data, error) = run_tool(&tool, &args, fx);
+                steps.push(StepRecord {
+                    tool,
+                    args,
+                    ok,
+                    output: data.to_string(),
+                    data,
+                    error,
+                });
+            }
+        }
+    }
+    panic!("planner did not finish: {text}");
+}
+
+fn basename(p: &str) -> &str {
+    p.rsplit('/').next().unwrap_or(p)
+}
+
+/// Applies the README's scoring rules; returns the failed rule names.
+fn score(case: &Value, steps: &[StepRecord]) -> Vec<String> {
+    let mut bad = Vec::new();
+    if let Some(first) = case["first"].as_array() {
+        let got = steps
+            .first()
+            .map(|s| Value::String(s.tool.clone()))
+            .unwrap_or(Value::Null);
+        if !first.contains(&got) {
+            bad.push(format!("first={got}"));
+        }
+    }
+    if let Some(cs) = case["contains"].as_array() {
+        for c in cs.iter().filter_map(Value::as_str) {
+            if !steps.iter().any(|s| s.tool == c) {
+                bad.push(format!("contains {c}"));
+            }
+        }
+    }
+    if let Some(args) = case["args"].as_object() {
+        for (tool, spec) in args {
+            let Some(step) = steps.iter().find(|s| &s.tool == tool) else {
+                bad.push(format!("args: no {tool}"));
+                continue;
+            };
+            for (k, v) in spec.as_object().into_iter().flatten() {
+                if k == "query_any" {
+                    let q = step.args["query"].as_str().unwrap_or("").to_lowercase();
+                    let hit = v
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .any(|s| q.contains(&s.to_lowercase()));
+                    if !hit {
+                        bad.push(format!("query {q}"));
+                    }
+                } else if let Some(list) = v.as_array() {
+                    if !list.contains(&step.args[k]) {
+                        bad.push(format!("{tool}.{k}={}", step.args[k]));
+                    }
+                }
+            }
+        }
+    }
+    if let Some(c) = case["cmd"].as_object() {
+        let want = c["command"].as_str().unwrap_or("");
+        let any: Vec<&str> = c
+            .get("args_any")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let base = c.get("file_basename").and_then(Value::as_str);
+        let hit = steps
+            .iter()
+            .filter(|s| s.ok && s.tool == "command_executor" && s.args["command"] == want)
+            .any(|s| {
+                let argv: Vec<&str> = s.args["args"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .collect();
+                (any.is_empty() || argv.iter().any(|a| any.contains(a)))
+                    && match base {
+                        None => true,
+                        Some(b) => argv.iter().any(|a| basename(a) == b),
+                    }
+            });
+        if !hit {
+            bad.push("cmd".into());
+        }
+    }
+    if let Some(b) = case["download_basename"].as_str() {
+        if !steps.iter().any(|s| {
+            s.ok && s.tool == "file_download"
+                && s.args["file_path"]
+                    .as_str()
+                    .is_some_and(|p| basename(p) == b)
+        }) {
+            bad.push(format!("download {b}"));
+        }
+    }
+    if case["no_exec"].as_bool() == Some(true)
+        && steps
+            .iter()
+            .any(|s| s.ok && (s.tool == "command_executor" || s.tool == "file_download"))
+    {
+        bad.push("no_exec".into());
+    }
+    bad
+}
+
+/// Runs a case file; returns overall accuracy after printing per-category results.
+fn run_set(cases_path: &str, fixtures: &Path, label: &str) -> Option<f64> {
+    let Ok(src) = std::fs::read_to_string(cases_path) else {
+        eprintln!("note: {cases_path} absent; {label} skipped");
+        return None;
+    };
+    let fx = load_fixtures(fixtures);
+    assert!(!fx.is_empty(), "no fixtures in {}", fixtures.display());
+    let mut per_cat: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let (mut pass, mut total) = (0, 0);
+    for line in src.lines().filter(|l| !l.trim().is_empty()) {
+        let case: Value = serde_json::from_str(line).unwrap();
+        let text = case["text"].as_str().unwrap();
+        let (steps, answer) = run_turn(text, &fx);
+        assert!(!answer.trim().is_empty(), "empty answer for {text}");
+        let bad = score(&case, &steps);
+        let cat = case["cat"].as_str().unwrap_or("?").to_string();
+        let e = per_cat.entry(cat).or_insert((0, 0));
+        e.1 += 1;
+        total += 1;
+        if std::env::var_os("PLANNER_SHOW").is_some() {
+            let trace: Vec<String> = steps
+                .iter()
+                .map(|s| format!("{}{}{}", s.tool, s.args, if s.ok { "" } else { "!" }))
+                .collect();
+            println!("---- {} {text:?} {trace:?}\n{answer}", case["id"]);
+        }
+        if bad.is_empty() {
+            e.0 += 1;
+            pass += 1;
+        } else {
+            let trace: Vec<String> = steps
+                .iter()
+                .map(|s| format!("{}{}{}", s.tool, s.args, if s.ok { "" } else { "!" }))
+                .collect();
+            println!(
+                "FAIL {} {text:?}: {bad:?} steps={trace:?}\n  answer: {}",
+                case["id"],
+                answer.replace('\n', " | ")
+            );
+        }
+    }
+    println!("{label}: {pass}/{total}");
+    for (cat, (p, t)) in &per_cat {
+        println!("  {cat:14} {p}/{t} ({:.0}%)", 100.0 * *p as f64 / *t as f64);
+    }
+    Some(pass as f64 / total as f64)
+}
+
+#[test]
+fn dev_set_accuracy() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let cases = format!("{root}/../../shared/eval/agent-dev.jsonl");
+    let fixtures = PathBuf::from(format!("{root}/../../shared/eval/fixtures"));
+    if let Some(acc) = run_set(&cases, &fixtures, "dev") {
+        assert!(acc >= 0.97, "dev accuracy {acc:.3} < 0.97");
+    }
+}
+
+#[test]
+fn heldout_set_accuracy() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let cases = format!("{root}/../assets/planner/heldout.jsonl");
+    let fixtures = PathBuf::from(format!("{root}/../assets/planner/heldout-fixtures"));
+    let acc = run_set(&cases, &fixtures, "heldout").expect("heldout.jsonl ships with the planner");
+    assert!(acc >= 0.90, "held-out accuracy {acc:.3} < 0.90");
+}
+
+#[test]
+fn answers_from_tool_results() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let fx = load_fixtures(&PathBuf::from(format!(
+        "{root}/../assets/planner/heldout-fixtures"
+    )));
+    let (_, a) = run_turn("分析一下app.log", &fx);
+    assert!(a.contains("ERROR 3") && a.contains("WARN 2"), "{a}");
+    let (_, a) = run_turn("nginx.conf 监听哪个端口", &fx);
+    assert!(a.contains("8080"), "{a}");
+    let (_, a) = run_turn("下载 /etc/shadow", &fx);
+    assert!(a.contains("拒绝"), "{a}");
+    let (steps, a) = run_turn("cat /srv/missing.txt", &fx);
+    assert!(!steps[0].ok && a.contains("No such file"), "{a}");
+    let (_, a) = run_turn("send me nginx.conf", &fx);
+    assert!(
+        a.contains("nginx.conf (") && a.contains("accept or reject"),
+        "{a}"
+    );
+}

@@ -1,0 +1,1069 @@
+//! Understanding a message: splits it into clauses, decides each clause's intent (rules
+//! first when slots are unambiguous, the classifier otherwise) and fills the tool arguments.
+//! Produces a task list; executing it and writing answers happen elsewhere.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::classify::{classify, Intent};
+use super::knowledge::{chat_reply, explain, Chat};
+use super::safety::{check_command, destructive_words, refusal_text, secret_in, Refusal};
+use super::slots::{
+    best_upload, expand_query, explicit_command, line_window, monitor_mention,
+    resolve_command_args, search_query, search_scope, top_k, typed_file_names, typed_paths,
+    upload_reference, CommandLine,
+};
+use super::text::{ascii_words, contains_any, has_word, normalize, Lang};
+use super::{HistoryTurn, UploadRef};
+
+/// What to do after a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Then {
+    Nothing,
+    Download,
+    Read,
+}
+
+/// One unit of work; a message becomes one or more tasks, executed in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Task {
+    /// Answer without tools.
+    Reply(String),
+    Monitor {
+        metric: &'static str,
+    },
+    Exec {
+        command: String,
+        args: Vec<String>,
+    },
+    /// `hint` is the user's wording, used to pick among hits for the follow-up.
+    Search {
+        query: String,
+        scope: &'static str,
+        top_k: u32,
+        then: Then,
+        hint: String,
+        question: String,
+    },
+    Download {
+        path: String,
+    },
+    Read {
+        path: String,
+        question: String,
+    },
+    /// Read a file named in an earlier `ls` listing (or an upload of that name).
+    ReadListed {
+        name: String,
+        question: String,
+    },
+    Uploads {
+        reference: &'static str,
+        count: Option<u32>,
+        file_type: Option<String>,
+        time_range: Option<&'static str>,
+        then_read: bool,
+        question: String,
+    },
+}
+
+/// Context shared by all clauses of one message.
+pub struct Ctx<'a> {
+    pub lang: Lang,
+    pub uploads: &'a [UploadRef],
+    pub referenced: Vec<&'a UploadRef>,
+    pub history: &'a [HistoryTurn],
+}
+
+fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pat).expect("planner regex literal is valid"))
+}
+
+/// Removes legacy `[file_ref:ID]` markers, returning the IDs.
+pub fn strip_file_refs(text: &str) -> (String, Vec<String>) {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"\[file_ref:([^\]\s]+)\]");
+    let ids = r
+        .captures_iter(text)
+        .filter_map(|c| c.get(1).map(|m| m.as_str().to_string()))
+        .collect();
+    (r.replace_all(text, " ").trim().to_string(), ids)
+}
+
+/// Splits on sequencing words ("然后", "再", "同时", "then", "also") and sentence ends.
+fn clauses(text: &str) -> Vec<String> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"(?i)\s*(?:[,;.!?]\s*(?:然后再|然后|接着|之后再|之后|并且|同时|另外|顺便|再|还要|还想|也想|并)|然后再|然后|接着|同时也|同时|顺便|另外|;|[.!?]\s+|,\s*(?:and\s+)?(?:then|also|after that|afterwards)\b|\s+and\s+then\b|\s+then\b|\s+and\s+also\b)\s*",
+    );
+    let mut out = Vec::new();
+    for part in r.split(text) {
+        let p = part
+            .trim()
+            .trim_start_matches("先")
+            .trim_start_matches("first ")
+            .trim_matches(|c: char| ",;.!?: ".contains(c))
+            .trim();
+        if !p.is_empty() {
+            out.push(p.to_string());
+        }
+    }
+    if out.is_empty() {
+        out.push(text.trim().to_string());
+    }
+    out
+}
+
+fn cmd(command: &str, args: &[&str]) -> Task {
+    Task::Exec {
+        command: command.to_string(),
+        args: args.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+/// Natural-language phrasing of a whitelisted command ("查看进程", "当前目录", "who am I").
+fn natural_command(text: &str) -> Option<Task> {
+    let lower = text.to_lowercase();
+    let words = ascii_words(&lower);
+    let w = |x: &str| has_word(&words, x);
+    if contains_any(
+        &lower,
+        &[
+            "进程",
+            "process",
+            "在跑什么",
+            "跑着什么",
+            "运行的程序",
+            "running program",
+        ],
+    ) {
+        return Some(cmd("ps", &["aux"]));
+    }
+    if contains_any(
+        &lower,
+        &["挂载", "文件系统", "mounted", "filesystem", "mount point"],
+    ) {
+        return Some(cmd("df", &["-h"]));
+    }
+    if contains_any(
+        &lower,
+        &[
+            "哪个目录",
+            "什么目录",
+            "哪个路径",
+            "什么路径",
+            "where am i",
+            "which directory",
+            "working directory",
+            "pwd",
+        ],
+    ) {
+        return Some(cmd("pwd", &[]));
+    }
+    if contains_any(
+        &lower,
+        &[
+            "列出",
+            "列一下",
+            "目录的文件",
+            "目录中",
+            "哪些文件",
+            "文件列表",
+            "目录下",
+            "目录里",
+            "有哪些文件",
+            "有什么文件",
+            "什么东西",
+            "list files",
+            "list the files",
+            "directory contents",
+            "directory listing",
+            "folder",
+            "list everything",
+            "ls",
+        ],
+    ) || (w("list") && (w("directory") || w("dir") || w("files")))
+    {
+        return Some(cmd("ls", &["-la"]));
+    }
+    if contains_any(
+        &lower,
+        &[
+            "当前目录",
+            "当前路径",
+            "所在目录",
+            "工作目录",
+            "哪个目录",
+            "什么路径",
+            "在哪个路径",
+            "working directory",
+            "current directory",
+            "which directory",
+            "where am i",
+            "current path",
+            "current folder",
+        ],
+    ) {
+        return Some(cmd("pwd", &[]));
+    }
+    if contains_any(
+        &lower,
+        &[
+            "我是谁",
+            "当前用户",
+            "哪个用户",
+            "登录用户",
+            "用户名是",
+            "以什么用户",
+            "who am i",
+            "current user",
+            "logged in as",
+            "running as",
+            "which user",
+            "what user",
+            "whoami",
+        ],
+    ) {
+        return Some(cmd("whoami", &[]));
+    }
+    None
+}
+
+fn wants_download(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words = ascii_words(&lower);
+    if contains_any(&lower, &["给你", "传给你", "send you"]) {
+        return false;
+    }
+    contains_any(
+        &lower,
+        &[
+            "下载",
+            "发给我",
+            "发我",
+            "传给我",
+            "发送给我",
+            "给我发",
+            "发一份",
+            "导出",
+            "拷贝到本地",
+            "传过来",
+            "发过来",
+            "拿一份",
+            "要一份",
+            "副本",
+            "send me",
+            "send it",
+            "send over",
+            "copy of",
+            "to my machine",
+            "download",
+            "send the",
+            "send this",
+            "send that",
+        ],
+    ) || (has_word(&words, "send") && has_word(&words, "me"))
+        || ((has_word(&words, "fetch") || has_word(&words, "grab") || has_word(&words, "export"))
+            && !contains_any(&lower, &["search", "find"]))
+}
+
+fn upload_howto(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let past = contains_any(
+        &lower,
+        &[
+            "上传的",
+            "上传过",
+            "上传了",
+            "已上传",
+            "刚上传",
+            "之前上传",
+            "传的",
+            "传过",
+            "uploaded",
+            "my uploads",
+            "my upload",
+            "上传记录",
+            "did i upload",
+            "have i upload",
+            "what i upload",
+            "i've uploaded",
+        ],
+    );
+    if past {
+        return false;
+    }
+    contains_any(
+        &lower,
+        &[
+            "上传",
+            "分享",
+            "传到服务器",
+            "传输文件到",
+            "传上去",
+            "传文件",
+            "文件怎么传",
+            "给你发",
+            "发给你",
+            "要给你",
+            "给你文件",
+            "传给你",
+            "发你",
+            "给你传",
+            "upload",
+            "share",
+            "send you",
+            "to the server",
+        ],
+    ) && !wants_download(&lower)
+}
+
+fn refers_to_uploads(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words = ascii_words(&lower);
+    let file_word = contains_any(
+        &lower,
+        &[
+            "文件", "文档", "日志", "那个", "这个", "这份", "这些", "这两", "这俩",
+        ],
+    ) || has_word(&words, "file")
+        || has_word(&words, "files");
+    contains_any(
+        &lower,
+        &[
+            "上传的",
+            "上传过",
+            "上传了",
+            "已上传",
+            "刚上传",
+            "刚传",
+            "我传的",
+            "传过的",
+            "发过来的",
+            "给你的文件",
+            "uploaded",
+            "my uploads",
+            "my upload",
+            "上传记录",
+            "会话里",
+            "did i upload",
+            "have i upload",
+            "did i send",
+            "what i upload",
+        ],
+    ) || (file_word
+        && (contains_any(
+            &lower,
+            &[
+                "这个文件",
+                "这份文件",
+                "这些文件",
+                "这两个",
+                "这俩",
+                "那个文件",
+                "刚刚",
+                "刚才",
+            ],
+        ) || ((has_word(&words, "this") || has_word(&words, "these"))
+            && (has_word(&words, "file") || has_word(&words, "files")))))
+}
+
+fn content_question(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    contains_any(
+        &lower,
+        &[
+            "是什么",
+            "什么内容",
+            "内容",
+            "讲什么",
+            "讲了",
+            "写了",
+            "分析",
+            "总结",
+            "多少",
+            "哪些错误",
+            "报错",
+            "错误",
+            "端口",
+            "对比",
+            "比较",
+            "区别",
+            "解读",
+            "看看",
+            "读",
+            "打开",
+            "what is",
+            "what's",
+            "what does",
+            "analy",
+            "summar",
+            "content",
+            "error",
+            "port",
+            "compare",
+            "read",
+            "open",
+            "show",
+            "explain",
+        ],
+    )
+}
+
+fn read_verb(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    contains_any(
+        &lower,
+        &[
+            "看看",
+            "看下",
+            "看一下",
+            "查看",
+            "读",
+            "分析",
+            "打开",
+            "内容",
+            "总结",
+            "解读",
+            "写了",
+            "讲了",
+            "讲什么",
+            "里有",
+            "里的",
+            "中的",
+            "里面",
+            "多少",
+            "有哪些",
+            "是什么",
+            "显示",
+            "过一遍",
+            "统计",
+            "写的啥",
+            "检查",
+            "read",
+            "analy",
+            "open",
+            "show",
+            "what's in",
+            "whats in",
+            "contents",
+            "summar",
+            "what does",
+            "what port",
+            "explain",
+            "go through",
+            "look at",
+            "check",
+            "count",
+            "inside",
+            "in ",
+        ],
+    )
+}
+
+fn search_verb(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words = ascii_words(&lower);
+    contains_any(
+        &lower,
+        &[
+            "搜索",
+            "搜一下",
+            "搜搜",
+            "查找",
+            "检索",
+            "找一下",
+            "找找",
+            "寻找",
+            "帮我找",
+            "有没有",
+            "哪里",
+            "在哪",
+            "哪个文件",
+            "资料",
+            "文档",
+            "search",
+            "look up",
+            "where is",
+            "where are",
+            "which file",
+            "locate",
+            "documentation",
+            "docs",
+        ],
+    ) || has_word(&words, "find")
+        || lower.starts_with('找')
+}
+
+fn history_upload<'a>(ctx: &Ctx<'a>) -> Option<&'a UploadRef> {
+    ctx.history
+        .iter()
+        .rev()
+        .take(6)
+        .find_map(|h| best_upload(&h.text, ctx.uploads))
+}
+
+/// File a clause points at: typed absolute path, a named upload, or a referenced upload.
+fn target_path(clause: &str, ctx: &Ctx) -> Option<String> {
+    // A file attached to this very message beats a fuzzy name match ("这个配置").
+    if ctx.referenced.len() == 1 && typed_file_names(clause).is_empty() {
+        return ctx
+            .referenced
+            .first()
+            .map(|u| u.path.to_string_lossy().into_owned());
+    }
+    if let Some(u) = best_upload(clause, ctx.uploads) {
+        return Some(u.path.to_string_lossy().into_owned());
+    }
+    if let Some(p) = typed_paths(clause)
+        .into_iter()
+        .find(|p| p.starts_with('/') && p.len() > 1)
+    {
+        return Some(p);
+    }
+    if ctx.referenced.len() == 1 && typed_file_names(clause).is_empty() {
+        return ctx
+            .referenced
+            .first()
+            .map(|u| u.path.to_string_lossy().into_owned());
+    }
+    None
+}
+
+/// The clause's words for a search, without request verbs.
+fn query_for(clause: &str) -> String {
+    let names = typed_file_names(clause);
+    if let Some(n) = names.first() {
+        return n.clone();
+    }
+    let stripped = strip_download_words(clause);
+    expand_query(&search_query(&stripped))
+}
+
+fn strip_download_words(text: &str) -> String {
+    let mut t = text.to_string();
+    for w in [
+        "下载下来",
+        "下载",
+        "发给我",
+        "发我",
+        "传给我",
+        "发送给我",
+        "给我发一份",
+        "给我发",
+        "发一份",
+        "导出",
+        "拷贝到本地",
+        "传过来",
+        "发过来",
+        "能",
+        "一下",
+        "把",
+        "我要",
+        "我想要",
+        "副本",
+        "send me",
+        "send over",
+        "send",
+        "download",
+        "a copy of",
+        "copy of",
+        "give me",
+        "fetch",
+        "grab",
+        "for me",
+        "to my machine",
+        "export",
+        "can i get",
+        "i want to",
+        "please",
+        "over",
+    ] {
+        t = t.replace(w, " ");
+    }
+    t.trim().to_string()
+}
+
+/// Words left after removing request verbs: empty for "发给我", "then show it".
+fn content_terms(clause: &str) -> String {
+    let mut t = strip_download_words(clause);
+    for w in [
+        "查看",
+        "看看",
+        "看下",
+        "看一下",
+        "读一下",
+        "读取",
+        "读",
+        "打开",
+        "显示",
+        "分析",
+        "内容",
+        "总结",
+        "它",
+        "里面",
+        "show",
+        "read",
+        "open",
+        "it",
+        "the",
+        "contents",
+        "content",
+        "display",
+        "me",
+    ] {
+        t = t.replace(w, " ");
+    }
+    search_query(&t).trim().to_string()
+}
+
+/// A task for a clause that wants a file sent. Without any target words it becomes a search
+/// with an empty query, which the merge step attaches to the previous task.
+fn download_task(clause: &str, ctx: &Ctx) -> Task {
+    if let Some(p) = target_path(clause, ctx) {
+        return Task::Download { path: p };
+    }
+    let pronoun = refers_to_uploads(clause)
+        || contains_any(clause, &["它", "这个", "那个"])
+        || has_word(&ascii_words(clause), "it");
+    if pronoun {
+        if let Some(u) = ctx
+            .referenced
+            .first()
+            .copied()
+            .or_else(|| history_upload(ctx))
+        {
+            return Task::Download {
+                path: u.path.to_string_lossy().into_owned(),
+            };
+        }
+    }
+    let bare = content_terms(clause).chars().count() <= 1;
+    Task::Search {
+        query: if bare {
+            String::new()
+        } else {
+            query_for(clause)
+        },
+        scope: "all",
+        top_k: 3,
+        then: Then::Download,
+        hint: clause.to_string(),
+        question: clause.to_string(),
+    }
+}
+
+fn read_task(clause: &str, ctx: &Ctx) -> Task {
+    if let Some(p) = target_path(clause, ctx) {
+        return Task::Read {
+            path: p,
+            question: clause.to_string(),
+        };
+    }
+    if ctx.referenced.len() > 1 {
+        return Task::Uploads {
+            reference: "these",
+            count: Some(ctx.referenced.len() as u32),
+            file_type: None,
+            time_range: None,
+            then_read: true,
+            question: clause.to_string(),
+        };
+    }
+    if refers_to_uploads(clause) && !ctx.uploads.is_empty() {
+        return uploads_task(clause, true);
+    }
+    let bare = content_terms(clause).chars().count() <= 1;
+    Task::Search {
+        query: if bare {
+            String::new()
+        } else {
+            query_for(clause)
+        },
+        scope: "all",
+        top_k: 3,
+        then: Then::Read,
+        hint: clause.to_string(),
+        question: clause.to_string(),
+    }
+}
+
+fn uploads_task(clause: &str, then_read: bool) -> Task {
+    let (reference, count) = upload_reference(clause);
+    let lower = clause.to_lowercase();
+    let file_type = if contains_any(&lower, &["日志", "log"]) {
+        Some("log".to_string())
+    } else {
+        None
+    };
+    let time_range = if contains_any(&lower, &["今天", "today"]) {
+        Some("today")
+    } else if contains_any(&lower, &["最近", "recent"]) {
+        Some("recent")
+    } else {
+        None
+    };
+    Task::Uploads {
+        reference,
+        count,
+        file_type,
+        time_range,
+        then_read,
+        question: clause.to_string(),
+    }
+}
+
+fn search_task(clause: &str) -> Task {
+    Task::Search {
+        query: expand_query(&search_query(clause)),
+        scope: search_scope(clause),
+        top_k: top_k(clause),
+        then: Then::Nothing,
+        hint: clause.to_string(),
+        question: clause.to_string(),
+    }
+}
+
+/// Turns a typed command line into a task (refusal, monitor for `top`, or an exec).
+fn command_line_task(cl: &CommandLine, ctx: &Ctx) -> Task {
+    match cl.command.as_str() {
+        "top" | "htop" | "uptime" | "vmstat" | "iostat"
+            if check_command(cl).is_some_and(|r| matches!(r, Refusal::NotWhitelisted { .. })) =>
+        {
+            return Task::Monitor { metric: "all" };
+        }
+        "ll" if super::slots::shell_operator(&cl.raw).is_none() => {
+            let mut args = vec!["-l".to_string()];
+            args.extend(resolve_command_args("ls", &cl.args, ctx.uploads));
+            return Task::Exec {
+                command: "ls".into(),
+                args,
+            };
+        }
+        _ => {}
+    }
+    if let Some(r) = check_command(cl) {
+        return Task::Reply(refusal_text(&r, ctx.lang));
+    }
+    Task::Exec {
+        command: cl.command.clone(),
+        args: resolve_command_args(&cl.command, &cl.args, ctx.uploads),
+    }
+}
+
+/// The tasks of one clause.
+fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
+    let lang = ctx.lang;
+    if let Some(cl) = explicit_command(clause, ctx.uploads) {
+        return vec![command_line_task(&cl, ctx)];
+    }
+    if let Some((command, n)) = line_window(clause) {
+        if let Some(p) =
+            target_path(clause, ctx).or_else(|| typed_file_names(clause).into_iter().next())
+        {
+            return vec![Task::Exec {
+                command: command.to_string(),
+                args: vec!["-n".into(), n.to_string(), p],
+            }];
+        }
+    }
+    let mention = monitor_mention(clause);
+    let pred = classify(clause);
+    let intent = pred.filter(|p| p.best_sim >= 0.12).map(|p| p.intent);
+    let lower = clause.to_lowercase();
+
+    // Rules whose slots are unambiguous win over the classifier.
+    if upload_howto(clause) && !refers_to_uploads(clause) {
+        return vec![Task::Reply(chat_reply(Chat::UploadHowto, lang))];
+    }
+    if wants_download(clause) {
+        return vec![download_task(clause, ctx)];
+    }
+    if refers_to_uploads(clause) {
+        if !ctx.referenced.is_empty() && content_question(clause) {
+            return ctx
+                .referenced
+                .iter()
+                .take(3)
+                .map(|u| Task::Read {
+                    path: u.path.to_string_lossy().into_owned(),
+                    question: clause.to_string(),
+                })
+                .collect();
+        }
+        if let Some(u) = best_upload(clause, ctx.uploads).filter(|_| read_verb(clause)) {
+            return vec![Task::Read {
+                path: u.path.to_string_lossy().into_owned(),
+                question: clause.to_string(),
+            }];
+        }
+        let then_read = content_question(clause);
+        return vec![uploads_task(clause, then_read)];
+    }
+    let searchy = search_verb(clause);
+    if mention.any() && !searchy && typed_file_names(clause).is_empty() {
+        let mut tasks = vec![Task::Monitor {
+            metric: mention.metric(),
+        }];
+        // "诊断系统状态：CPU、磁盘和日志": the logs are part of the diagnosis.
+        if contains_any(&lower, &["日志", "log"]) {
+            tasks.push(log_check(ctx));
+        }
+        return tasks;
+    }
+    let named = best_upload(clause, ctx.uploads).is_some()
+        || typed_paths(clause)
+            .iter()
+            .any(|p| p.starts_with('/') && p.len() > 1)
+        || !typed_file_names(clause).is_empty()
+        || (!ctx.referenced.is_empty() && typed_file_names(clause).is_empty());
+    if named && read_verb(clause) && !searchy {
+        return vec![read_task(clause, ctx)];
+    }
+    let doc_words = contains_any(
+        &lower,
+        &[
+            "文档",
+            "资料",
+            "文件里",
+            "文件中",
+            "说明",
+            "docs",
+            "documentation",
+            "which file",
+        ],
+    );
+    if let Some(t) = natural_command(clause).filter(|_| !searchy || !doc_words) {
+        if intent == Some(Intent::Command)
+            || !matches!(
+                intent,
+                Some(Intent::Search | Intent::Read | Intent::Download)
+            )
+        {
+            return vec![t];
+        }
+    }
+    if searchy
+        && !matches!(
+            intent,
+            Some(Intent::Greet | Intent::Thanks | Intent::Bye | Intent::Identity)
+        )
+    {
+        return vec![search_task(clause)];
+    }
+
+    match intent {
+        Some(Intent::Greet) => vec![Task::Reply(chat_reply(Chat::Greet, lang))],
+        Some(Intent::Thanks) => vec![Task::Reply(chat_reply(Chat::Thanks, lang))],
+        Some(Intent::Bye) => vec![Task::Reply(chat_reply(Chat::Bye, lang))],
+        Some(Intent::Identity) => vec![Task::Reply(chat_reply(Chat::Identity, lang))],
+        Some(Intent::UploadHowto) => vec![Task::Reply(chat_reply(Chat::UploadHowto, lang))],
+        Some(Intent::Danger) => vec![Task::Reply(refusal_text(&Refusal::Destructive, lang))],
+        Some(Intent::Monitor) => vec![Task::Monitor {
+            metric: mention.metric(),
+        }],
+        Some(Intent::Command) => {
+            vec![natural_command(clause).unwrap_or_else(|| cmd("ls", &["-la"]))]
+        }
+        Some(Intent::Download) => vec![download_task(clause, ctx)],
+        Some(Intent::Read) => vec![read_task(clause, ctx)],
+        Some(Intent::Uploads) => vec![uploads_task(clause, content_question(clause))],
+        Some(Intent::Search) | Some(Intent::Explain) => vec![search_task(clause)],
+        None if !ctx.referenced.is_empty() => vec![read_task(clause, ctx)],
+        None if clause.chars().filter(|c| c.is_alphanumeric()).count() >= 4 => {
+            vec![search_task(clause)]
+        }
+        None => vec![Task::Reply(chat_reply(Chat::Unknown, lang))],
+    }
+}
+
+/// The log part of a diagnosis: analyse the newest uploaded log, else search for logs.
+fn log_check(ctx: &Ctx) -> Task {
+    match ctx
+        .uploads
+        .iter()
+        .rev()
+        .find(|u| u.filename.to_lowercase().ends_with(".log"))
+    {
+        Some(u) => Task::Read {
+            path: u.path.to_string_lossy().into_owned(),
+            question: "日志错误 errors".into(),
+        },
+        None => Task::Search {
+            query: "日志 错误 error log".into(),
+            scope: "all",
+            top_k: 3,
+            then: Then::Nothing,
+            hint: "log".into(),
+            question: "log errors".into(),
+        },
+    }
+}
+
+/// A clause that only says "send it"/"then show it" follows the previous task's result.
+fn attach_to_previous(tasks: &mut [Task], next: Task) -> Option<Task> {
+    let (want, query, question) = match &next {
+        Task::Search {
+            then,
+            query,
+            question,
+            ..
+        } if *then != Then::Nothing => (*then, query.clone(), question.clone()),
+        _ => return Some(next),
+    };
+    let bare = query.trim().is_empty();
+    match tasks.last_mut() {
+        Some(Task::Search { then, .. }) if *then == Then::Nothing && bare => {
+            *then = want;
+            None
+        }
+        Some(Task::Exec { command, .. }) if command == "ls" && want == Then::Read && !bare => {
+            Some(Task::ReadListed {
+                name: query,
+                question,
+            })
+        }
+        _ => Some(next),
+    }
+}
+
+/// A follow-up with nothing to follow: use the file the conversation is about, or ask.
+fn resolve_bare(task: Task, ctx: &Ctx) -> Task {
+    match task {
+        Task::Search {
+            ref query,
+            then,
+            ref question,
+            ..
+        } if query.trim().is_empty() && then != Then::Nothing => {
+            let file = ctx
+                .referenced
+                .first()
+                .copied()
+                .or_else(|| history_upload(ctx))
+                .or_else(|| ctx.uploads.last());
+            match (file, then) {
+                (Some(u), Then::Download) => Task::Download { path: u.path.to_string_lossy().into_owned() },
+                (Some(u), _) => Task::Read { path: u.path.to_string_lossy().into_owned(), question: question.clone() },
+                (None, _) => Task::Reply(
+                    ctx.lang
+                        .pick(
+                            "请告诉我是哪个文件（文件名或大致内容），我先找到它再处理。",
+                            "Which file do you mean? Give me its name or what it contains and I'll find it.",
+                        )
+                        .to_string(),
+                ),
+            }
+        }
+        other => other,
+    }
+}
+
+/// The tasks for a whole message.
+pub fn understand(text: &str, ctx: &Ctx) -> Vec<Task> {
+    let text = normalize(text);
+    let lang = ctx.lang;
+    if text.is_empty() {
+        if !ctx.referenced.is_empty() {
+            return ctx
+                .referenced
+                .iter()
+                .take(3)
+                .map(|u| Task::Read {
+                    path: u.path.to_string_lossy().into_owned(),
+                    question: String::new(),
+                })
+                .collect();
+        }
+        return vec![Task::Reply(chat_reply(Chat::Unknown, lang))];
+    }
+    // Whole-message checks first: a typed command line or a concept question is one unit.
+    if let Some(cl) = explicit_command(&text, ctx.uploads) {
+        if let Some(r) = check_command(&cl) {
+            if !matches!(
+                cl.command.as_str(),
+                "top" | "htop" | "uptime" | "vmstat" | "iostat"
+            ) {
+                return vec![Task::Reply(refusal_text(&r, lang))];
+            }
+        }
+    }
+    if let Some(answer) = explain(&text, lang) {
+        return vec![Task::Reply(answer)];
+    }
+    if let Some(secret) = secret_in(&text) {
+        let typed = typed_paths(&text)
+            .iter()
+            .any(|p| p.contains(secret.as_str()))
+            || typed_file_names(&text)
+                .iter()
+                .any(|n| n.contains(secret.as_str()))
+            || secret == ".env";
+        if typed || wants_download(&text) || read_verb(&text) {
+            return vec![Task::Reply(refusal_text(
+                &Refusal::Secret { target: secret },
+                lang,
+            ))];
+        }
+    }
+    if destructive_words(&text) && explicit_command(&text, ctx.uploads).is_none() {
+        let pred = classify(&text).map(|p| p.intent);
+        if !matches!(pred, Some(Intent::Search | Intent::Explain)) || !search_verb(&text) {
+            return vec![Task::Reply(refusal_text(&Refusal::Destructive, lang))];
+        }
+    }
+    let mut tasks: Vec<Task> = Vec::new();
+    for clause in clauses(&text) {
+        for t in clause_tasks(&clause, ctx) {
+            if let Some(t) = attach_to_previous(&mut tasks, t) {
+                let t = resolve_bare(t, ctx);
+                if !tasks.contains(&t) {
+                    tasks.push(t);
+                }
+            }
+        }
+    }
+    // Replies only make sense alone; with real work to do, drop the chit-chat.
+    if tasks.iter().any(|t| !matches!(t, Task::Reply(_))) {
+        tasks.retain(|t| !matches!(t, Task::Reply(_)));
+    } else {
+        tasks.truncate(1);
+    }
+    if tasks.is_empty() {
+        tasks.push(Task::Reply(chat_reply(Chat::Unknown, lang)));
+    }
+    tasks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_clauses() {
+        assert_eq!(
+            clauses("先列出文件,再查看README内容"),
+            vec!["列出文件", "查看README内容"]
+        );
+        assert_eq!(
+            clauses("找一下配置文件然后发给我"),
+            vec!["找一下配置文件", "发给我"]
+        );
+        assert_eq!(clauses("我需要配置文件,同时也想看看系统状态").len(), 2);
+        assert_eq!(clauses("诊断系统状态:CPU,磁盘和日志").len(), 1);
+        assert_eq!(clauses("再见"), vec!["再见"]);
+        assert_eq!(
+            clauses("find the nginx config and then send it to me").len(),
+            2
+        );
+    }
+
+    #[test]
+    fn strips_file_refs() {
+        let (t, ids) = strip_file_refs("分析这个文件\n\n[file_ref:abc-123]");
+        assert_eq!(t, "分析这个文件");
+        assert_eq!(ids, vec!["abc-123".to_string()]);
+    }
+}

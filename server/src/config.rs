@@ -1,0 +1,286 @@
+//! Server configuration: clap flags with `LLMOPS_*` env fallbacks, a TOML file (XDG config
+//! dir or `--config`), and defaults. Precedence: flag > env > file > default.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use clap::Parser;
+use serde::Deserialize;
+
+#[derive(Debug, Parser, Default)]
+#[command(name = "llmops-server", version, about = "llmops server: NPLT agent daemon")]
+pub struct Cli {
+    /// TOML config file (default: $XDG_CONFIG_HOME/llmops/server.toml if it exists).
+    #[arg(long, env = "LLMOPS_CONFIG")]
+    pub config: Option<PathBuf>,
+    /// NPLT listen address.
+    #[arg(long, env = "LLMOPS_LISTEN")]
+    pub listen: Option<SocketAddr>,
+    /// Data directory (database, uploads, logs, model).
+    #[arg(long, env = "LLMOPS_DATA_DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Log level or tracing filter (e.g. `info`, `llmops_server=debug`).
+    #[arg(long, env = "LLMOPS_LOG_LEVEL")]
+    pub log_level: Option<String>,
+    /// Token clients must present in HELLO; required when listening beyond loopback.
+    #[arg(long, env = "LLMOPS_AUTH_TOKEN", hide_env_values = true)]
+    pub auth_token: Option<String>,
+    /// Maximum concurrent connections.
+    #[arg(long, env = "LLMOPS_MAX_CONNECTIONS")]
+    pub max_connections: Option<usize>,
+    /// Upload size limit in bytes.
+    #[arg(long, env = "LLMOPS_UPLOAD_LIMIT")]
+    pub upload_limit: Option<u64>,
+    /// Extra document folders to index and allow for reading.
+    #[arg(long = "docs", env = "LLMOPS_DOCS", value_delimiter = ',')]
+    pub docs: Vec<PathBuf>,
+    /// RDT (UDP) listen address.
+    #[arg(long, env = "LLMOPS_RDT_LISTEN")]
+    pub rdt_listen: Option<SocketAddr>,
+    /// RDT address put in offers (port forwarding, NAT, test relays).
+    #[arg(long, env = "LLMOPS_RDT_ADVERTISE")]
+    pub rdt_advertise: Option<SocketAddr>,
+    /// HTTP endpoint listen address.
+    #[arg(long, env = "LLMOPS_HTTP_LISTEN")]
+    pub http_listen: Option<SocketAddr>,
+    /// Seconds of inbound silence before the server sends a heartbeat.
+    #[arg(long, env = "LLMOPS_HEARTBEAT_SECS")]
+    pub heartbeat_secs: Option<u64>,
+    /// Seconds of inbound silence before the server closes the connection.
+    #[arg(long, env = "LLMOPS_IDLE_TIMEOUT_SECS")]
+    pub idle_timeout_secs: Option<u64>,
+}
+
+/// The TOML file: same keys as the flags, snake_case.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileConfig {
+    pub listen: Option<SocketAddr>,
+    pub data_dir: Option<PathBuf>,
+    pub log_level: Option<String>,
+    pub auth_token: Option<String>,
+    pub max_connections: Option<usize>,
+    pub upload_limit: Option<u64>,
+    #[serde(default)]
+    pub docs: Vec<PathBuf>,
+    pub rdt_listen: Option<SocketAddr>,
+    pub rdt_advertise: Option<SocketAddr>,
+    pub http_listen: Option<SocketAddr>,
+    pub heartbeat_secs: Option<u64>,
+    pub idle_timeout_secs: Option<u64>,
+    pub partial_frame_timeout_secs: Option<u64>,
+    pub max_concurrent_uploads: Option<usize>,
+    pub max_concurrent_searches: Option<usize>,
+    /// Extra allowed read roots for tools (beyond uploads, docs and /var/log).
+    #[serde(default)]
+    pub allow_paths: Vec<PathBuf>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub listen: SocketAddr,
+    pub data_dir: PathBuf,
+    pub log_level: String,
+    pub auth_token: Option<String>,
+    pub max_connections: usize,
+    pub upload_limit: u64,
+    pub docs: Vec<PathBuf>,
+    pub rdt_listen: SocketAddr,
+    pub rdt_advertise: Option<SocketAddr>,
+    pub http_listen: SocketAddr,
+    pub heartbeat_secs: u64,
+    pub idle_timeout_secs: u64,
+    pub partial_frame_timeout_secs: u64,
+    pub max_concurrent_uploads: usize,
+    pub max_concurrent_searches: usize,
+    pub allow_paths: Vec<PathBuf>,
+    /// How long a silent new connection is given to send HELLO before it is treated as a
+    /// legacy client and sent the legacy welcome.
+    pub legacy_welcome_delay_ms: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config file {path}: {err}")]
+    Read { path: PathBuf, err: std::io::Error },
+    #[error("invalid config file {path}: {err}")]
+    Parse { path: PathBuf, err: String },
+    #[error(
+        "listening on {0} (beyond loopback) requires an auth token: set --auth-token, \
+         LLMOPS_AUTH_TOKEN or auth_token in the config file / 非本机地址监听必须配置访问令牌"
+    )]
+    TokenRequired(SocketAddr),
+    #[error("{0}")]
+    Invalid(String),
+}
+
+pub fn default_config_path() -> Option<PathBuf> {
+    dirs::config_dir().map(|d| d.join("llmops").join("server.toml"))
+}
+
+fn default_data_dir() -> PathBuf {
+    dirs::data_dir()
+        .map(|d| d.join("llmops"))
+        .unwrap_or_else(|| PathBuf::from("storage"))
+}
+
+impl Config {
+    /// Merges the CLI (flags and env, already merged by clap) over the file over defaults.
+    pub fn resolve(cli: Cli) -> Result<Config, ConfigError> {
+        let file = match &cli.config {
+            Some(p) => Some(load_file(p)?),
+            None => match default_config_path() {
+                Some(p) if p.is_file() => Some(load_file(&p)?),
+                _ => None,
+            },
+        }
+        .unwrap_or_default();
+        let docs = if cli.docs.is_empty() {
+            file.docs
+        } else {
+            cli.docs
+        };
+        let cfg = Config {
+            listen: cli
+                .listen
+                .or(file.listen)
+                .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 9999))),
+            data_dir: cli
+                .data_dir
+                .or(file.data_dir)
+                .unwrap_or_else(default_data_dir),
+            log_level: cli
+                .log_level
+                .or(file.log_level)
+                .unwrap_or_else(|| "info".into()),
+            auth_token: cli
+                .auth_token
+                .or(file.auth_token)
+                .filter(|t| !t.is_empty()),
+            max_connections: cli.max_connections.or(file.max_connections).unwrap_or(256),
+            upload_limit: cli
+                .upload_limit
+                .or(file.upload_limit)
+                .unwrap_or(10 * 1024 * 1024),
+            docs,
+            rdt_listen: cli
+                .rdt_listen
+                .or(file.rdt_listen)
+                .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 9998))),
+            rdt_advertise: cli.rdt_advertise.or(file.rdt_advertise),
+            http_listen: cli
+                .http_listen
+                .or(file.http_listen)
+                .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 9980))),
+            heartbeat_secs: cli.heartbeat_secs.or(file.heartbeat_secs).unwrap_or(90),
+            idle_timeout_secs: cli
+                .idle_timeout_secs
+                .or(file.idle_timeout_secs)
+                .unwrap_or(180),
+            partial_frame_timeout_secs: file.partial_frame_timeout_secs.unwrap_or(30),
+            max_concurrent_uploads: file.max_concurrent_uploads.unwrap_or(10),
+            max_concurrent_searches: file.max_concurrent_searches.unwrap_or(50),
+            allow_paths: file.allow_paths,
+            legacy_welcome_delay_ms: 300,
+        };
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if !self.listen.ip().is_loopback() && self.auth_token.is_none() {
+            return Err(ConfigError::TokenRequired(self.listen));
+        }
+        if self.max_connections == 0 {
+            return Err(ConfigError::Invalid("max_connections must be at least 1".into()));
+        }
+        if self.idle_timeout_secs <= self.heartbeat_secs {
+            return Err(ConfigError::Invalid(format!(
+                "idle_timeout_secs ({}) must exceed heartbeat_secs ({})",
+                self.idle_timeout_secs, self.heartbeat_secs
+            )));
+        }
+        Ok(())
+    }
+
+    pub fn uploads_dir(&self) -> PathBuf {
+        self.data_dir.join("uploads")
+    }
+    pub fn logs_dir(&self) -> PathBuf {
+        self.data_dir.join("logs")
+    }
+    pub fn db_path(&self) -> PathBuf {
+        self.data_dir.join("llmops.sqlite")
+    }
+}
+
+fn load_file(path: &Path) -> Result<FileConfig, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|err| ConfigError::Read {
+        path: path.to_path_buf(),
+        err,
+    })?;
+    toml::from_str(&text).map_err(|e| ConfigError::Parse {
+        path: path.to_path_buf(),
+        err: e.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_beat_file_beat_defaults() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let p = d.path().join("s.toml");
+        std::fs::write(
+            &p,
+            "listen = \"127.0.0.1:7000\"\nmax_connections = 5\nlog_level = \"debug\"\n",
+        )
+        .expect("write");
+        let cli = Cli {
+            config: Some(p),
+            max_connections: Some(9),
+            ..Default::default()
+        };
+        let c = Config::resolve(cli).expect("valid");
+        assert_eq!(c.listen.port(), 7000);
+        assert_eq!(c.max_connections, 9);
+        assert_eq!(c.log_level, "debug");
+        assert_eq!(c.heartbeat_secs, 90);
+        assert_eq!(c.idle_timeout_secs, 180);
+    }
+
+    #[test]
+    fn public_listen_needs_a_token() {
+        let cli = Cli {
+            listen: Some("0.0.0.0:9999".parse().expect("addr")),
+            config: Some(PathBuf::from("/dev/null")),
+            ..Default::default()
+        };
+        assert!(matches!(
+            Config::resolve(cli),
+            Err(ConfigError::TokenRequired(_))
+        ));
+        let cli = Cli {
+            listen: Some("0.0.0.0:9999".parse().expect("addr")),
+            auth_token: Some("s3cret".into()),
+            config: Some(PathBuf::from("/dev/null")),
+            ..Default::default()
+        };
+        assert!(Config::resolve(cli).is_ok());
+    }
+
+    #[test]
+    fn unknown_file_keys_are_reported() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let p = d.path().join("s.toml");
+        std::fs::write(&p, "lisen = \"x\"\n").expect("write");
+        let err = Config::resolve(Cli {
+            config: Some(p),
+            ..Default::default()
+        })
+        .expect_err("typo");
+        assert!(err.to_string().contains("lisen"));
+    }
+}

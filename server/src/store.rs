@@ -1,0 +1,606 @@
+//! SQLite (WAL) persistence: sessions, messages with their tool calls, uploads and download
+//! offers. All calls are synchronous and short; async callers go through `Store::run`,
+//! which moves them off the runtime's worker threads.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("数据库错误 / database error: {0}")]
+    Db(#[from] rusqlite::Error),
+    #[error("会话不存在 / no session matches '{0}'")]
+    NotFound(String),
+    #[error("会话前缀不唯一 / '{prefix}' matches {count} sessions; type more characters")]
+    Ambiguous { prefix: String, count: usize },
+    #[error("database task failed: {0}")]
+    Join(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionRow {
+    pub id: String,
+    pub name: String,
+    pub created_at: String,
+    pub updated_at: String,
+    pub model: Option<String>,
+    pub messages: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCallRow {
+    pub tool: String,
+    pub args: serde_json::Value,
+    pub ok: bool,
+    pub duration_ms: u64,
+    pub summary: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MessageRow {
+    pub role: String,
+    pub text: String,
+    pub time: String,
+    pub tool_calls: Vec<ToolCallRow>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UploadRow {
+    pub file_id: String,
+    pub session_id: String,
+    pub filename: String,
+    pub size: u64,
+    pub content_type: String,
+    pub sha256: String,
+    pub path: String,
+    pub uploaded_at: String,
+    pub state: String,
+    pub detail: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OfferRow {
+    pub offer_id: String,
+    pub session_id: String,
+    pub file_id: Option<String>,
+    pub file_path: String,
+    pub filename: String,
+    pub size: u64,
+    pub sha256: String,
+    pub mode: String,
+    /// pending, accepted, rejected, expired, transferred, failed
+    pub state: String,
+    pub created_at: String,
+    pub expires_at: u64,
+    pub request_id: Option<u64>,
+    pub tool_call: Option<String>,
+    pub reason: Option<String>,
+}
+
+/// Cloneable handle to the database.
+#[derive(Clone)]
+pub struct Store {
+    conn: Arc<Mutex<Connection>>,
+}
+
+pub fn now_rfc3339() -> String {
+    chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, false)
+}
+
+const SCHEMA: &str = r#"
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    model TEXT
+);
+CREATE TABLE IF NOT EXISTS messages (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    role TEXT NOT NULL,
+    text TEXT NOT NULL,
+    time TEXT NOT NULL,
+    tool_calls TEXT NOT NULL DEFAULT '[]'
+);
+CREATE INDEX IF NOT EXISTS messages_session ON messages(session_id, id);
+CREATE TABLE IF NOT EXISTS uploads (
+    file_id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    filename TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    content_type TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    path TEXT NOT NULL,
+    uploaded_at TEXT NOT NULL,
+    state TEXT NOT NULL,
+    detail TEXT
+);
+CREATE INDEX IF NOT EXISTS uploads_session ON uploads(session_id, uploaded_at);
+CREATE TABLE IF NOT EXISTS offers (
+    offer_id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    file_id TEXT,
+    file_path TEXT NOT NULL,
+    filename TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    state TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at INTEGER NOT NULL,
+    request_id INTEGER,
+    tool_call TEXT,
+    reason TEXT
+);
+"#;
+
+impl Store {
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let conn = Connection::open(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.execute_batch(SCHEMA)?;
+        Ok(Store {
+            conn: Arc::new(Mutex::new(conn)),
+        })
+    }
+
+    /// Runs `f` with the connection on the blocking pool.
+    pub async fn run<T, F>(&self, f: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
+    {
+        let me = self.clone();
+        tokio::task::spawn_blocking(move || f(&me))
+            .await
+            .map_err(|e| StoreError::Join(e.to_string()))?
+    }
+
+    fn with<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {
+        // A poisoned lock only means another thread panicked mid-call; SQLite's own
+        // transactions keep the data consistent, so carry on with the inner connection.
+        let guard = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        Ok(f(&guard)?)
+    }
+
+    // ----- sessions ------------------------------------------------------------------
+
+    pub fn create_session(&self, name: Option<&str>) -> Result<SessionRow, StoreError> {
+        let id = uuid::Uuid::new_v4().simple().to_string();
+        let now = now_rfc3339();
+        let name = match name {
+            Some(n) if !n.trim().is_empty() => n.trim().to_string(),
+            _ => format!("会话 {}", chrono::Local::now().format("%m-%d %H:%M")),
+        };
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO sessions (id, name, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)",
+                params![id, name, now],
+            )
+        })?;
+        self.session(&id)
+    }
+
+    pub fn session(&self, id: &str) -> Result<SessionRow, StoreError> {
+        self.with(|c| {
+            c.query_row(
+                "SELECT s.id, s.name, s.created_at, s.updated_at, s.model,
+                        (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)
+                 FROM sessions s WHERE s.id = ?1",
+                params![id],
+                session_from_row,
+            )
+            .optional()
+        })?
+        .ok_or_else(|| StoreError::NotFound(id.to_string()))
+    }
+
+    /// Newest first.
+    pub fn list_sessions(&self) -> Result<Vec<SessionRow>, StoreError> {
+        self.with(|c| {
+            let mut st = c.prepare(
+                "SELECT s.id, s.name, s.created_at, s.updated_at, s.model,
+                        (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)
+                 FROM sessions s ORDER BY s.updated_at DESC, s.created_at DESC",
+            )?;
+            let rows = st.query_map([], session_from_row)?;
+            rows.collect()
+        })
+    }
+
+    /// Resolves a full id or a unique prefix.
+    pub fn resolve_session(&self, prefix: &str) -> Result<String, StoreError> {
+        let p = prefix.trim();
+        if p.is_empty() {
+            return Err(StoreError::NotFound(prefix.to_string()));
+        }
+        let ids: Vec<String> = self.with(|c| {
+            let mut st = c.prepare(
+                "SELECT id FROM sessions WHERE id = ?1 OR substr(id, 1, length(?1)) = ?1 LIMIT 10",
+            )?;
+            let rows = st.query_map(params![p], |r| r.get(0))?;
+            rows.collect()
+        })?;
+        if let Some(exact) = ids.iter().find(|i| i.as_str() == p) {
+            return Ok(exact.clone());
+        }
+        match ids.len() {
+            0 => Err(StoreError::NotFound(p.to_string())),
+            1 => Ok(ids[0].clone()),
+            n => Err(StoreError::Ambiguous {
+                prefix: p.to_string(),
+                count: n,
+            }),
+        }
+    }
+
+    pub fn rename_session(&self, id: &str, name: &str) -> Result<(), StoreError> {
+        let n = self.with(|c| {
+            c.execute(
+                "UPDATE sessions SET name = ?2, updated_at = ?3 WHERE id = ?1",
+                params![id, name.trim(), now_rfc3339()],
+            )
+        })?;
+        if n == 0 {
+            return Err(StoreError::NotFound(id.to_string()));
+        }
+        Ok(())
+    }
+
+    pub fn set_session_model(&self, id: &str, model: &str) -> Result<(), StoreError> {
+        self.with(|c| {
+            c.execute(
+                "UPDATE sessions SET model = ?2 WHERE id = ?1",
+                params![id, model],
+            )
+        })?;
+        Ok(())
+    }
+
+    /// Deletes the session with its messages; returns the upload rows it owned so the
+    /// caller can remove their files.
+    pub fn delete_session(&self, id: &str) -> Result<Vec<UploadRow>, StoreError> {
+        let uploads = self.list_uploads(id)?;
+        let n = self.with(|c| {
+            let tx = c.unchecked_transaction()?;
+            tx.execute("DELETE FROM messages WHERE session_id = ?1", params![id])?;
+            tx.execute("DELETE FROM uploads WHERE session_id = ?1", params![id])?;
+            tx.execute("DELETE FROM offers WHERE session_id = ?1", params![id])?;
+            let n = tx.execute("DELETE FROM sessions WHERE id = ?1", params![id])?;
+            tx.commit()?;
+            Ok(n)
+        })?;
+        if n == 0 {
+            return Err(StoreError::NotFound(id.to_string()));
+        }
+        Ok(uploads)
+    }
+
+    // ----- messages ------------------------------------------------------------------
+
+    pub fn append_message(
+        &self,
+        session_id: &str,
+        role: &str,
+        text: &str,
+        tool_calls: &[ToolCallRow],
+    ) -> Result<(), StoreError> {
+        let calls = serde_json::to_string(tool_calls).unwrap_or_else(|_| "[]".into());
+        let now = now_rfc3339();
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO messages (session_id, role, text, time, tool_calls) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![session_id, role, text, now, calls],
+            )?;
+            c.execute(
+                "UPDATE sessions SET updated_at = ?2 WHERE id = ?1",
+                params![session_id, now],
+            )
+        })?;
+        Ok(())
+    }
+
+    /// The last `limit` messages, oldest first.
+    pub fn history(&self, session_id: &str, limit: usize) -> Result<Vec<MessageRow>, StoreError> {
+        let mut rows: Vec<MessageRow> = self.with(|c| {
+            let mut st = c.prepare(
+                "SELECT role, text, time, tool_calls FROM messages WHERE session_id = ?1
+                 ORDER BY id DESC LIMIT ?2",
+            )?;
+            let rows = st.query_map(params![session_id, limit as i64], |r| {
+                let calls: String = r.get(3)?;
+                Ok(MessageRow {
+                    role: r.get(0)?,
+                    text: r.get(1)?,
+                    time: r.get(2)?,
+                    tool_calls: serde_json::from_str(&calls).unwrap_or_default(),
+                })
+            })?;
+            rows.collect()
+        })?;
+        rows.reverse();
+        Ok(rows)
+    }
+
+    pub fn clear_history(&self, session_id: &str) -> Result<usize, StoreError> {
+        self.with(|c| c.execute("DELETE FROM messages WHERE session_id = ?1", params![session_id]))
+    }
+
+    // ----- uploads -------------------------------------------------------------------
+
+    pub fn insert_upload(&self, u: &UploadRow) -> Result<(), StoreError> {
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO uploads (file_id, session_id, filename, size, content_type, sha256, path, uploaded_at, state, detail)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                params![u.file_id, u.session_id, u.filename, u.size as i64, u.content_type, u.sha256, u.path, u.uploaded_at, u.state, u.detail],
+            )
+        })?;
+        Ok(())
+    }
+
+    pub fn set_upload_state(
+        &self,
+        file_id: &str,
+        state: &str,
+        detail: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.with(|c| {
+            c.execute(
+                "UPDATE uploads SET state = ?2, detail = ?3 WHERE file_id = ?1",
+                params![file_id, state, detail],
+            )
+        })?;
+        Ok(())
+    }
+
+    /// Oldest first.
+    pub fn list_uploads(&self, session_id: &str) -> Result<Vec<UploadRow>, StoreError> {
+        self.with(|c| {
+            let mut st = c.prepare(
+                "SELECT file_id, session_id, filename, size, content_type, sha256, path, uploaded_at, state, detail
+                 FROM uploads WHERE session_id = ?1 ORDER BY uploaded_at ASC, rowid ASC",
+            )?;
+            let rows = st.query_map(params![session_id], upload_from_row)?;
+            rows.collect()
+        })
+    }
+
+    pub fn all_uploads(&self) -> Result<Vec<UploadRow>, StoreError> {
+        self.with(|c| {
+            let mut st = c.prepare(
+                "SELECT file_id, session_id, filename, size, content_type, sha256, path, uploaded_at, state, detail
+                 FROM uploads ORDER BY uploaded_at ASC, rowid ASC",
+            )?;
+            let rows = st.query_map([], upload_from_row)?;
+            rows.collect()
+        })
+    }
+
+    pub fn upload(&self, file_id: &str) -> Result<Option<UploadRow>, StoreError> {
+        self.with(|c| {
+            c.query_row(
+                "SELECT file_id, session_id, filename, size, content_type, sha256, path, uploaded_at, state, detail
+                 FROM uploads WHERE file_id = ?1",
+                params![file_id],
+                upload_from_row,
+            )
+            .optional()
+        })
+    }
+
+    pub fn delete_upload(&self, file_id: &str) -> Result<Option<UploadRow>, StoreError> {
+        let row = self.upload(file_id)?;
+        self.with(|c| c.execute("DELETE FROM uploads WHERE file_id = ?1", params![file_id]))?;
+        Ok(row)
+    }
+
+    // ----- offers --------------------------------------------------------------------
+
+    pub fn insert_offer(&self, o: &OfferRow) -> Result<(), StoreError> {
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO offers (offer_id, session_id, file_id, file_path, filename, size, sha256, mode, state, created_at, expires_at, request_id, tool_call, reason)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                params![o.offer_id, o.session_id, o.file_id, o.file_path, o.filename, o.size as i64, o.sha256, o.mode, o.state, o.created_at, o.expires_at as i64, o.request_id.map(|r| r as i64), o.tool_call, o.reason],
+            )
+        })?;
+        Ok(())
+    }
+
+    pub fn offer(&self, offer_id: &str) -> Result<Option<OfferRow>, StoreError> {
+        self.with(|c| {
+            c.query_row(
+                "SELECT offer_id, session_id, file_id, file_path, filename, size, sha256, mode, state, created_at, expires_at, request_id, tool_call, reason
+                 FROM offers WHERE offer_id = ?1",
+                params![offer_id],
+                |r| {
+                    Ok(OfferRow {
+                        offer_id: r.get(0)?,
+                        session_id: r.get(1)?,
+                        file_id: r.get(2)?,
+                        file_path: r.get(3)?,
+                        filename: r.get(4)?,
+                        size: r.get::<_, i64>(5)? as u64,
+                        sha256: r.get(6)?,
+                        mode: r.get(7)?,
+                        state: r.get(8)?,
+                        created_at: r.get(9)?,
+                        expires_at: r.get::<_, i64>(10)? as u64,
+                        request_id: r.get::<_, Option<i64>>(11)?.map(|v| v as u64),
+                        tool_call: r.get(12)?,
+                        reason: r.get(13)?,
+                    })
+                },
+            )
+            .optional()
+        })
+    }
+
+    pub fn set_offer_state(
+        &self,
+        offer_id: &str,
+        state: &str,
+        reason: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.with(|c| {
+            c.execute(
+                "UPDATE offers SET state = ?2, reason = COALESCE(?3, reason) WHERE offer_id = ?1",
+                params![offer_id, state, reason],
+            )
+        })?;
+        Ok(())
+    }
+
+    /// Marks pending offers past their expiry as expired; returns how many.
+    pub fn expire_offers(&self, now_unix: u64) -> Result<usize, StoreError> {
+        self.with(|c| {
+            c.execute(
+                "UPDATE offers SET state = 'expired' WHERE state = 'pending' AND expires_at <= ?1",
+                params![now_unix as i64],
+            )
+        })
+    }
+}
+
+fn session_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRow> {
+    Ok(SessionRow {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        created_at: r.get(2)?,
+        updated_at: r.get(3)?,
+        model: r.get(4)?,
+        messages: r.get::<_, i64>(5)? as u64,
+    })
+}
+
+fn upload_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<UploadRow> {
+    Ok(UploadRow {
+        file_id: r.get(0)?,
+        session_id: r.get(1)?,
+        filename: r.get(2)?,
+        size: r.get::<_, i64>(3)? as u64,
+        content_type: r.get(4)?,
+        sha256: r.get(5)?,
+        path: r.get(6)?,
+        uploaded_at: r.get(7)?,
+        state: r.get(8)?,
+        detail: r.get(9)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store() -> (tempfile::TempDir, Store) {
+        let d = tempfile::tempdir().expect("tempdir");
+        let s = Store::open(&d.path().join("db.sqlite")).expect("open");
+        (d, s)
+    }
+
+    #[test]
+    fn sessions_resolve_by_unique_prefix() {
+        let (_d, s) = store();
+        let a = s.create_session(Some("alpha")).expect("create");
+        let b = s.create_session(None).expect("create");
+        assert_eq!(s.resolve_session(&a.id[..8]).expect("unique"), a.id);
+        assert_eq!(s.resolve_session(&b.id).expect("full"), b.id);
+        assert!(matches!(
+            s.resolve_session("zzzz"),
+            Err(StoreError::NotFound(_))
+        ));
+        // The empty prefix matches everything: refuse rather than pick one.
+        assert!(s.resolve_session("").is_err());
+        s.rename_session(&a.id, "beta").expect("rename");
+        assert_eq!(s.session(&a.id).expect("get").name, "beta");
+        assert_eq!(s.list_sessions().expect("list").len(), 2);
+    }
+
+    #[test]
+    fn history_keeps_tool_calls_and_survives_reopen() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let path = d.path().join("db.sqlite");
+        let id = {
+            let s = Store::open(&path).expect("open");
+            let sess = s.create_session(None).expect("create");
+            s.append_message(&sess.id, "user", "CPU?", &[]).expect("append");
+            let call = ToolCallRow {
+                tool: "sys_monitor".into(),
+                args: serde_json::json!({"metric": "cpu"}),
+                ok: true,
+                duration_ms: 3,
+                summary: "CPU 5%".into(),
+            };
+            s.append_message(&sess.id, "assistant", "CPU 5%", &[call])
+                .expect("append");
+            sess.id
+        };
+        let s = Store::open(&path).expect("reopen");
+        let h = s.history(&id, 10).expect("history");
+        assert_eq!(h.len(), 2);
+        assert_eq!(h[0].role, "user");
+        assert_eq!(h[1].tool_calls[0].tool, "sys_monitor");
+        assert_eq!(s.history(&id, 1).expect("history")[0].role, "assistant");
+        assert_eq!(s.clear_history(&id).expect("clear"), 2);
+    }
+
+    #[test]
+    fn deleting_a_session_removes_its_rows() {
+        let (_d, s) = store();
+        let sess = s.create_session(None).expect("create");
+        s.append_message(&sess.id, "user", "hi", &[]).expect("append");
+        s.insert_upload(&UploadRow {
+            file_id: "f1".into(),
+            session_id: sess.id.clone(),
+            filename: "a.txt".into(),
+            size: 1,
+            content_type: "text/plain".into(),
+            sha256: "00".into(),
+            path: "/x/a.txt".into(),
+            uploaded_at: now_rfc3339(),
+            state: "indexed".into(),
+            detail: None,
+        })
+        .expect("upload");
+        let gone = s.delete_session(&sess.id).expect("delete");
+        assert_eq!(gone.len(), 1);
+        assert!(s.upload("f1").expect("query").is_none());
+        assert!(matches!(
+            s.delete_session(&sess.id),
+            Err(StoreError::NotFound(_))
+        ));
+    }
+
+    #[test]
+    fn offers_expire() {
+        let (_d, s) = store();
+        let o = OfferRow {
+            offer_id: "o1".into(),
+            session_id: "s".into(),
+            file_id: None,
+            file_path: "/x".into(),
+            filename: "x".into(),
+            size: 0,
+            sha256: String::new(),
+            mode: "auto".into(),
+            state: "pending".into(),
+            created_at: now_rfc3339(),
+            expires_at: 100,
+            request_id: Some(3),
+            tool_call: None,
+            reason: None,
+        };
+        s.insert_offer(&o).expect("insert");
+        assert_eq!(s.expire_offers(99).expect("expire"), 0);
+        assert_eq!(s.expire_offers(100).expect("expire"), 1);
+        assert_eq!(s.offer("o1").expect("get").expect("exists").state, "expired");
+    }
+}

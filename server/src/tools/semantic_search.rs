@@ -1,0 +1,681 @@
+//! The `semantic_search` tool and its backend seam. `SearchBackend` is what the real index
+//! (lexical + dense, another module) will implement; `RawTextSearch` is the interim backend:
+//! file-name matching plus raw token matching (English words, CJK bigrams) over this
+//! session's uploads and the doc folders, scored into [0, 1]. Only files the path policy
+//! allows are ever read.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::{
+    parse_args, run_blocking, truncate_chars, BlockingError, Tool, ToolCtx, ToolFuture, ToolResult,
+    UploadCatalog,
+};
+use crate::policy::PathPolicy;
+
+/// Where to search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchScope {
+    All,
+    /// The doc folders (system documentation).
+    System,
+    /// This session's uploads.
+    Uploads,
+}
+
+impl SearchScope {
+    pub fn parse(s: &str) -> Option<SearchScope> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "all" => Some(SearchScope::All),
+            "system" => Some(SearchScope::System),
+            "uploads" => Some(SearchScope::Uploads),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SearchScope::All => "all",
+            SearchScope::System => "system",
+            SearchScope::Uploads => "uploads",
+        }
+    }
+}
+
+/// One search result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchHit {
+    pub filename: String,
+    pub filepath: String,
+    /// In [0, 1].
+    pub similarity: f32,
+    /// At most 200 characters.
+    pub chunk: String,
+    /// e.g. "lines 3-7".
+    pub position: String,
+    /// filename | lexical | semantic | hybrid.
+    pub match_type: String,
+    pub file_id: Option<String>,
+}
+
+/// A search engine over this session's uploads and the system docs. Blocking: the tool calls
+/// it on the blocking pool.
+pub trait SearchBackend: Send + Sync {
+    fn search(
+        &self,
+        session_id: &str,
+        query: &str,
+        scope: SearchScope,
+        top_k: usize,
+    ) -> Result<Vec<SearchHit>, String>;
+}
+
+const MAX_CHUNK_CHARS: usize = 200;
+const WINDOW_LINES: usize = 5;
+const MAX_TOKENS: usize = 64;
+
+fn is_cjk(c: char) -> bool {
+    matches!(c,
+        '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '\u{F900}'..='\u{FAFF}'
+        | '\u{3040}'..='\u{30FF}' | '\u{AC00}'..='\u{D7AF}')
+}
+
+const STOPWORDS: &[&str] = &[
+    "the", "an", "of", "to", "in", "on", "for", "and", "or", "is", "are", "be", "how", "what",
+    "where", "with", "me", "my", "find", "show",
+];
+
+/// Query tokens: lower-cased words of letters/digits (2+ chars, or any digits) and CJK
+/// character bigrams (a lone CJK character stays a unigram).
+pub fn tokenize(query: &str) -> Vec<String> {
+    let mut tokens: Vec<String> = Vec::new();
+    let mut push = |t: String| {
+        if !tokens.contains(&t) && tokens.len() < MAX_TOKENS {
+            tokens.push(t);
+        }
+    };
+    let lower = query.to_lowercase();
+    let chars: Vec<char> = lower.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if is_cjk(c) {
+            let start = i;
+            while i < chars.len() && is_cjk(chars[i]) {
+                i += 1;
+            }
+            let run = &chars[start..i];
+            if run.len() == 1 {
+                push(run[0].to_string());
+            } else {
+                for w in run.windows(2) {
+                    push(w.iter().collect());
+                }
+            }
+        } else if c.is_alphanumeric() || c == '_' {
+            let start = i;
+            while i < chars.len()
+                && (chars[i].is_alphanumeric() || chars[i] == '_')
+                && !is_cjk(chars[i])
+            {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            let digits = word.chars().all(|c| c.is_ascii_digit());
+            if (word.chars().count() >= 2 || digits) && !STOPWORDS.contains(&word.as_str()) {
+                push(word);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    tokens
+}
+
+fn levenshtein(a: &[char], b: &[char]) -> usize {
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// Score of a file name against the query, in [0, 1].
+pub fn filename_score(filename: &str, query: &str, tokens: &[String]) -> f32 {
+    let name = filename.to_lowercase();
+    let q = query.trim().to_lowercase();
+    if q.is_empty() {
+        return 0.0;
+    }
+    if name == q {
+        return 1.0;
+    }
+    let stem = name.rsplit_once('.').map(|(s, _)| s).unwrap_or(&name);
+    if stem == q {
+        return 0.95;
+    }
+    if q.chars().count() >= 3 && name.contains(&q) {
+        return 0.9;
+    }
+    // Fuzzy: a near miss of the whole name ("conifg.yaml").
+    let (nc, qc): (Vec<char>, Vec<char>) = (name.chars().collect(), q.chars().collect());
+    let mut best: f32 = 0.0;
+    if nc.len() <= 128 && qc.len() <= 128 {
+        let dist = levenshtein(&nc, &qc) as f32;
+        let ratio = 1.0 - dist / nc.len().max(qc.len()) as f32;
+        if ratio >= 0.75 {
+            best = 0.85 * ratio;
+        }
+    }
+    if !tokens.is_empty() {
+        let hit = tokens.iter().filter(|t| name.contains(t.as_str())).count();
+        best = best.max(0.75 * hit as f32 / tokens.len() as f32);
+    }
+    best
+}
+
+/// Result of matching tokens against a text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LexicalMatch {
+    pub score: f32,
+    /// 0-based first and last line of the best window.
+    pub lines: (usize, usize),
+    pub chunk: String,
+}
+
+/// Scores `text` by query-token coverage (whole document and best 5-line window).
+pub fn lexical_match(text: &str, tokens: &[String]) -> Option<LexicalMatch> {
+    if tokens.is_empty() {
+        return None;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let masks: Vec<u64> = lines
+        .iter()
+        .map(|l| {
+            let l = l.to_lowercase();
+            tokens
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| l.contains(t.as_str()))
+                .fold(0u64, |m, (i, _)| m | (1 << i))
+        })
+        .collect();
+    let doc = masks.iter().fold(0u64, |a, m| a | m);
+    if doc == 0 {
+        return None;
+    }
+    let (mut best_mask, mut best_start) = (0u64, 0usize);
+    for start in 0..masks.len() {
+        if masks[start] == 0 {
+            continue;
+        }
+        let end = (start + WINDOW_LINES).min(masks.len());
+        let m = masks[start..end].iter().fold(0u64, |a, m| a | m);
+        if m.count_ones() > best_mask.count_ones() {
+            best_mask = m;
+            best_start = start;
+        }
+    }
+    let n = tokens.len() as f32;
+    let cov_doc = doc.count_ones() as f32 / n;
+    let cov_win = best_mask.count_ones() as f32 / n;
+    let score = 0.85 * (0.4 * cov_doc + 0.6 * cov_win);
+    // The chunk: the window's lines that matched plus the lines between them.
+    let end = (best_start + WINDOW_LINES).min(masks.len());
+    let last = (best_start..end)
+        .rev()
+        .find(|&i| masks[i] != 0)
+        .unwrap_or(best_start);
+    let chunk = lines[best_start..=last]
+        .iter()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n");
+    Some(LexicalMatch {
+        score,
+        lines: (best_start, last),
+        chunk: truncate_chars(&chunk, MAX_CHUNK_CHARS),
+    })
+}
+
+/// Interim backend: raw text search over uploads and doc folders.
+pub struct RawTextSearch {
+    uploads: Arc<dyn UploadCatalog>,
+    doc_dirs: Vec<PathBuf>,
+    paths: Arc<PathPolicy>,
+    /// Never walked as system docs (the uploads root: other sessions' files live there).
+    exclude: Option<PathBuf>,
+    max_files: usize,
+    max_file_bytes: u64,
+}
+
+impl RawTextSearch {
+    pub fn new(
+        uploads: Arc<dyn UploadCatalog>,
+        doc_dirs: Vec<PathBuf>,
+        paths: Arc<PathPolicy>,
+        exclude: Option<PathBuf>,
+    ) -> Self {
+        RawTextSearch {
+            uploads,
+            doc_dirs,
+            paths,
+            exclude: exclude.and_then(|p| crate::policy::path::resolve(&p).ok()),
+            max_files: 5000,
+            max_file_bytes: 2 * 1024 * 1024,
+        }
+    }
+
+    fn read_text(&self, path: &Path) -> Option<String> {
+        let meta = std::fs::metadata(path).ok()?;
+        if !meta.is_file() || meta.len() > self.max_file_bytes {
+            return None;
+        }
+        let bytes = std::fs::read(path).ok()?;
+        if bytes[..bytes.len().min(8192)].contains(&0) {
+            return None;
+        }
+        let body = bytes
+            .strip_prefix(&[0xEF, 0xBB, 0xBF][..])
+            .unwrap_or(&bytes);
+        Some(String::from_utf8_lossy(body).into_owned())
+    }
+
+    fn walk(&self, dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+        if depth > 8 || out.len() >= self.max_files {
+            return;
+        }
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut entries: Vec<_> = entries.flatten().collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            if out.len() >= self.max_files {
+                return;
+            }
+            let name = e.file_name();
+            if name.to_string_lossy().starts_with('.') {
+                continue;
+            }
+            // Symlinks are not followed while walking (no loops, no escapes); linked files
+            // are still found through the policy check below when they resolve inside.
+            let Ok(ft) = e.file_type() else { continue };
+            let p = e.path();
+            if self.exclude.as_ref().is_some_and(|x| p.starts_with(x)) {
+                continue;
+            }
+            if ft.is_dir() {
+                self.walk(&p, depth + 1, out);
+            } else if ft.is_file() {
+                out.push(p);
+            }
+        }
+    }
+
+    fn score_file(
+        &self,
+        path: &Path,
+        filename: &str,
+        query: &str,
+        tokens: &[String],
+        file_id: Option<String>,
+    ) -> Option<SearchHit> {
+        // Only files the policy allows, by their resolved path.
+        let resolved = self.paths.check(path).ok()?;
+        let text = self.read_text(&resolved)?;
+        let f = filename_score(filename, query, tokens);
+        let lex = lexical_match(&text, tokens);
+        let l = lex.as_ref().map(|m| m.score).unwrap_or(0.0);
+        if f <= 0.0 && l <= 0.0 {
+            return None;
+        }
+        let similarity = (f.max(l) + 0.1 * f.min(l)).clamp(0.0, 1.0);
+        let (chunk, position, match_type) = match lex {
+            Some(m) if l >= f => (
+                m.chunk,
+                format!("lines {}-{}", m.lines.0 + 1, m.lines.1 + 1),
+                "lexical",
+            ),
+            _ => {
+                let head: Vec<&str> = text.lines().take(WINDOW_LINES).collect();
+                let shown = head.len().max(1);
+                (
+                    truncate_chars(head.join("\n").trim(), MAX_CHUNK_CHARS),
+                    format!("lines 1-{shown}"),
+                    "filename",
+                )
+            }
+        };
+        Some(SearchHit {
+            filename: filename.to_string(),
+            filepath: resolved.display().to_string(),
+            similarity: (similarity * 1000.0).round() / 1000.0,
+            chunk,
+            position,
+            match_type: match_type.to_string(),
+            file_id,
+        })
+    }
+}
+
+impl SearchBackend for RawTextSearch {
+    fn search(
+        &self,
+        session_id: &str,
+        query: &str,
+        scope: SearchScope,
+        top_k: usize,
+    ) -> Result<Vec<SearchHit>, String> {
+        let tokens = tokenize(query);
+        let mut hits = Vec::new();
+        if matches!(scope, SearchScope::All | SearchScope::Uploads) {
+            for u in self.uploads.list(session_id) {
+                if let Some(h) = self.score_file(
+                    &u.path,
+                    &u.filename,
+                    query,
+                    &tokens,
+                    Some(u.file_id.clone()),
+                ) {
+                    hits.push(h);
+                }
+            }
+        }
+        if matches!(scope, SearchScope::All | SearchScope::System) {
+            let mut files = Vec::new();
+            for d in &self.doc_dirs {
+                self.walk(d, 0, &mut files);
+            }
+            for p in files {
+                let name = crate::policy::path::display_name(&p);
+                if let Some(h) = self.score_file(&p, &name, query, &tokens, None) {
+                    hits.push(h);
+                }
+            }
+        }
+        hits.sort_by(|a, b| {
+            b.similarity
+                .total_cmp(&a.similarity)
+                .then_with(|| a.filepath.cmp(&b.filepath))
+        });
+        hits.dedup_by(|a, b| a.filepath == b.filepath);
+        hits.truncate(top_k);
+        Ok(hits)
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct Args {
+    #[serde(default)]
+    query: String,
+    #[serde(default)]
+    scope: Option<String>,
+    #[serde(default)]
+    top_k: Option<i64>,
+}
+
+/// `semantic_search {query, scope: all|system|uploads, top_k 1..10 = 3}`.
+pub struct SemanticSearchTool {
+    backend: Arc<dyn SearchBackend>,
+}
+
+impl SemanticSearchTool {
+    pub fn new(backend: Arc<dyn SearchBackend>) -> Self {
+        SemanticSearchTool { backend }
+    }
+}
+
+impl Tool for SemanticSearchTool {
+    fn name(&self) -> &'static str {
+        "semantic_search"
+    }
+
+    fn description(&self) -> &'static str {
+        "检索系统文档和本会话上传的文件，返回文件路径与相关片段。Search the system docs and this \
+         session's uploads by natural language or file name; returns paths, similarity and a \
+         snippet. scope: all | system（系统文档）| uploads（上传文件）。\
+         关键词：搜索、检索、查找、文档、文件、配置、日志"
+    }
+
+    fn schema(&self) -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "description": "查询文本或文件名 / query or file name"},
+                "scope": {
+                    "type": "string",
+                    "enum": ["all", "system", "uploads"],
+                    "default": "all"
+                },
+                "top_k": {"type": "integer", "minimum": 1, "maximum": 10, "default": 3}
+            },
+            "required": ["query"]
+        })
+    }
+
+    fn call<'a>(&'a self, args: Value, ctx: &'a ToolCtx) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let args: Args = match parse_args(args) {
+                Ok(a) => a,
+                Err(e) => return ToolResult::failure(e),
+            };
+            let query = args.query.trim().to_string();
+            if query.is_empty() {
+                return ToolResult::failure("查询文本不能为空 (empty query)");
+            }
+            let top_k = args.top_k.unwrap_or(3);
+            if !(1..=10).contains(&top_k) {
+                return ToolResult::failure(format!("top_k 必须在 1-10 之间: {top_k}"));
+            }
+            let scope_raw = args.scope.unwrap_or_else(|| "all".into());
+            let Some(scope) = SearchScope::parse(&scope_raw) else {
+                return ToolResult::failure(format!(
+                    "scope 必须是 all、system 或 uploads 之一: {scope_raw}"
+                ));
+            };
+            let backend = self.backend.clone();
+            let (session, q) = (ctx.session_id.clone(), query.clone());
+            let res = run_blocking(&ctx.cancel, move |_| {
+                backend.search(&session, &q, scope, top_k as usize)
+            })
+            .await;
+            let hits = match res {
+                Ok(Ok(h)) => h,
+                Ok(Err(e)) => return ToolResult::failure(format!("检索失败: {e}")),
+                Err(BlockingError::Cancelled) => return ToolResult::cancelled(),
+                Err(BlockingError::Panicked) => return ToolResult::failure("检索失败: 内部错误"),
+            };
+            let data = json!({"query": query, "scope": scope.as_str(), "results": hits});
+            if hits.is_empty() {
+                return ToolResult::success(
+                    format!("没有找到与「{query}」相关的内容 / no results"),
+                    data,
+                );
+            }
+            let mut text = format!("找到 {} 个结果 / {} results:\n", hits.len(), hits.len());
+            for (i, h) in hits.iter().enumerate() {
+                text.push_str(&format!(
+                    "{}. {}（相似度 {:.2}，{}）\n   路径: {}\n   {}\n",
+                    i + 1,
+                    h.filename,
+                    h.similarity,
+                    h.position,
+                    h.filepath,
+                    h.chunk.replace('\n', "\n   ")
+                ));
+            }
+            ToolResult::success(text.trim_end().to_string(), data)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::testutil::Env;
+
+    fn backend(env: &Env) -> RawTextSearch {
+        RawTextSearch::new(
+            env.ctx.uploads.clone(),
+            vec![env.docs.clone()],
+            env.ctx.paths.clone(),
+            Some(env.ctx.uploads_root()),
+        )
+    }
+
+    #[test]
+    fn tools_search_tokenize_words_and_cjk_bigrams() {
+        assert_eq!(
+            tokenize("How to configure the Database port"),
+            ["configure", "database", "port"]
+        );
+        assert_eq!(tokenize("数据库配置"), ["数据", "据库", "库配", "配置"]);
+        assert_eq!(tokenize("nginx 日志 5"), ["nginx", "日志", "5"]);
+        assert_eq!(tokenize("库"), ["库"]);
+    }
+
+    #[test]
+    fn tools_search_scores_in_unit_range() {
+        let t = tokenize("config.yaml");
+        assert_eq!(filename_score("config.yaml", "config.yaml", &t), 1.0);
+        assert_eq!(
+            filename_score("CONFIG.yaml", "config", &tokenize("config")),
+            0.95
+        );
+        assert!(filename_score("conifg.yaml", "config.yaml", &t) > 0.6);
+        assert_eq!(filename_score("readme.md", "config.yaml", &t), 0.0);
+        let m = lexical_match(
+            "a\nport: 5432\ndatabase: main\nz",
+            &tokenize("database port"),
+        )
+        .expect("match");
+        assert!((0.0..=1.0).contains(&m.score));
+        assert!((m.score - 0.85).abs() < 1e-6, "all tokens in one window");
+        assert_eq!(m.lines, (1, 2));
+        assert_eq!(m.chunk, "port: 5432\ndatabase: main");
+        assert!(lexical_match("nothing here", &tokenize("database")).is_none());
+    }
+
+    #[test]
+    fn tools_search_raw_backend_finds_uploads_and_docs() {
+        let env = Env::new();
+        env.upload(
+            "s1",
+            "config.yaml",
+            b"server:\n  port: 80\ndatabase:\n  host: db\n  port: 5432\n",
+            "2025-01-01T00:00:00Z",
+        );
+        env.upload(
+            "s2",
+            "theirs.yaml",
+            b"database: other session\n",
+            "2025-01-01T00:00:00Z",
+        );
+        std::fs::write(
+            env.docs.join("manual.md"),
+            "# 手册\n\n数据库配置说明：编辑 config.yaml 的 database 段。\n",
+        )
+        .expect("write");
+        std::fs::write(env.docs.join(".env"), "database password").expect("write");
+        std::fs::write(env.docs.join("db_secret.md"), "database secret").expect("write");
+        let b = backend(&env);
+
+        let hits = b
+            .search("s1", "config.yaml", SearchScope::Uploads, 3)
+            .expect("search");
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].filename, "config.yaml");
+        assert_eq!(hits[0].similarity, 1.0);
+        assert_eq!(hits[0].match_type, "filename");
+        assert!(hits[0].file_id.is_some());
+
+        let hits = b
+            .search("s1", "数据库配置", SearchScope::System, 3)
+            .expect("search");
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].filename, "manual.md");
+        assert_eq!(hits[0].match_type, "lexical");
+        assert!(hits[0].chunk.contains("数据库配置说明"));
+        assert_eq!(hits[0].position, "lines 3-3");
+
+        let hits = b
+            .search("s1", "database", SearchScope::All, 10)
+            .expect("search");
+        let names: Vec<&str> = hits.iter().map(|h| h.filename.as_str()).collect();
+        assert!(
+            names.contains(&"config.yaml") && names.contains(&"manual.md"),
+            "{names:?}"
+        );
+        assert!(!names.contains(&"theirs.yaml"), "other session's upload");
+        assert!(
+            !names.contains(&".env") && !names.contains(&"db_secret.md"),
+            "denied files never searched"
+        );
+        for h in &hits {
+            assert!((0.0..=1.0).contains(&h.similarity));
+            assert!(h.chunk.chars().count() <= 200);
+        }
+        let hits = b
+            .search("s1", "database", SearchScope::All, 1)
+            .expect("search");
+        assert_eq!(hits.len(), 1);
+    }
+
+    #[tokio::test]
+    async fn tools_search_tool_validates_and_returns_hits() {
+        let env = Env::new();
+        env.upload(
+            "s1",
+            "app.log",
+            b"INFO ok\nERROR disk full on /var\n",
+            "2025-01-01T00:00:00Z",
+        );
+        let tool = SemanticSearchTool::new(Arc::new(backend(&env)));
+        let r = tool
+            .call(
+                json!({"query": "disk full error", "scope": "uploads"}),
+                &env.ctx,
+            )
+            .await;
+        assert!(r.ok, "{r:?}");
+        assert_eq!(r.data["query"], "disk full error");
+        assert_eq!(r.data["scope"], "uploads");
+        assert_eq!(r.data["results"][0]["filename"], "app.log");
+        assert_eq!(r.data["results"][0]["position"], "lines 2-2");
+        assert!(r.output.starts_with("找到 1 个结果"));
+
+        let r = tool.call(json!({"query": "zzzz qqqq"}), &env.ctx).await;
+        assert!(r.ok);
+        assert_eq!(r.data["results"], json!([]));
+        for (args, msg) in [
+            (json!({"query": "  "}), "查询文本不能为空 (empty query)"),
+            (
+                json!({"query": "x", "top_k": 0}),
+                "top_k 必须在 1-10 之间: 0",
+            ),
+            (
+                json!({"query": "x", "top_k": 11}),
+                "top_k 必须在 1-10 之间: 11",
+            ),
+            (
+                json!({"query": "x", "scope": "web"}),
+                "scope 必须是 all、system 或 uploads 之一: web",
+            ),
+        ] {
+            let r = tool.call(args.clone(), &env.ctx).await;
+            assert_eq!(r.error.as_deref(), Some(msg), "{args}");
+        }
+    }
+}

@@ -1,0 +1,465 @@
+//! Receiving uploads: streamed to a temp file while hashing, validated (name, size, text
+//! content), then renamed atomically into `uploads/{file_id}/{filename}` and recorded. A
+//! crash at any point leaves no visible partial file: temp files live in `uploads/.tmp` and
+//! are swept at start, as are upload folders without a database record.
+
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+use tokio::io::AsyncWriteExt;
+
+use crate::store::{now_rfc3339, Store, UploadRow};
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum UploadError {
+    #[error("文件名包含非法字符: {0}")]
+    BadName(String),
+    #[error("文件大小超过限制 ({size} > {limit})")]
+    TooLarge { size: u64, limit: u64 },
+    #[error("不支持的文件类型: {name} (仅支持文本文件)")]
+    NotText { name: String },
+    #[error("文件数据超出声明的大小 / more data than announced ({got} > {announced})")]
+    Overrun { got: u64, announced: u64 },
+    #[error("校验和不匹配 / sha256 mismatch: expected {expected}, got {actual}")]
+    ChecksumMismatch { expected: String, actual: String },
+    #[error("上传失败 / upload failed: {0}")]
+    Io(String),
+}
+
+impl UploadError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            UploadError::BadName(_) => "bad_filename",
+            UploadError::TooLarge { .. } => "too_large",
+            UploadError::NotText { .. } => "unsupported_type",
+            UploadError::Overrun { .. } => "bad_size",
+            UploadError::ChecksumMismatch { .. } => "checksum_mismatch",
+            UploadError::Io(_) => "io_error",
+        }
+    }
+}
+
+/// Checks an uploaded file name (a bare name, never a path).
+pub fn validate_filename(name: &str) -> Result<(), UploadError> {
+    if name.trim().is_empty() {
+        return Err(UploadError::BadName("(空文件名 / empty name)".into()));
+    }
+    for bad in ["../", "..\\", "/", "\\"] {
+        if name.contains(bad) {
+            return Err(UploadError::BadName(bad.into()));
+        }
+    }
+    if name == "." || name == ".." {
+        return Err(UploadError::BadName(name.into()));
+    }
+    if let Some(c) = name.chars().find(|c| c.is_control()) {
+        let shown = if c == '\0' {
+            "NUL".to_string()
+        } else {
+            format!("U+{:04X}", c as u32)
+        };
+        return Err(UploadError::BadName(shown));
+    }
+    if name.len() > 255 {
+        return Err(UploadError::BadName(format!(
+            "名称过长 / name longer than 255 bytes ({})",
+            name.len()
+        )));
+    }
+    Ok(())
+}
+
+pub fn content_type_for(name: &str) -> &'static str {
+    let ext = Path::new(name)
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(|e| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    match ext.as_str() {
+        "md" | "markdown" => "text/markdown",
+        "json" => "application/json",
+        "yaml" | "yml" => "application/yaml",
+        "toml" => "application/toml",
+        "xml" => "application/xml",
+        "html" | "htm" => "text/html",
+        "csv" => "text/csv",
+        _ => "text/plain",
+    }
+}
+
+/// Incremental text sniffer: UTF-8 (with or without BOM) or UTF-16 with a BOM is text;
+/// NUL bytes in UTF-8 or invalid UTF-8 are not.
+#[derive(Debug, Default)]
+struct TextSniffer {
+    head: Vec<u8>,
+    decided_utf16: Option<bool>,
+    carry: Vec<u8>,
+    bad: bool,
+}
+
+impl TextSniffer {
+    fn feed(&mut self, data: &[u8]) {
+        if self.bad {
+            return;
+        }
+        if self.decided_utf16.is_none() {
+            self.head.extend_from_slice(data);
+            if self.head.len() < 2 {
+                return;
+            }
+            let utf16 = self.head.starts_with(&[0xFF, 0xFE]) || self.head.starts_with(&[0xFE, 0xFF]);
+            self.decided_utf16 = Some(utf16);
+            let head = std::mem::take(&mut self.head);
+            if !utf16 {
+                self.feed_utf8(&head);
+            }
+            return;
+        }
+        if self.decided_utf16 == Some(false) {
+            self.feed_utf8(data);
+        }
+    }
+
+    fn feed_utf8(&mut self, data: &[u8]) {
+        let mut buf = std::mem::take(&mut self.carry);
+        buf.extend_from_slice(data);
+        if buf.contains(&0) {
+            self.bad = true;
+            return;
+        }
+        match std::str::from_utf8(&buf) {
+            Ok(_) => {}
+            Err(e) if e.error_len().is_none() => {
+                // An incomplete sequence at the end: keep it for the next chunk.
+                self.carry = buf[e.valid_up_to()..].to_vec();
+            }
+            Err(_) => self.bad = true,
+        }
+    }
+
+    fn is_text(&self) -> bool {
+        if self.bad {
+            return false;
+        }
+        match self.decided_utf16 {
+            Some(_) => self.carry.is_empty(),
+            // Fewer than 2 bytes in total.
+            None => std::str::from_utf8(&self.head).is_ok() && !self.head.contains(&0),
+        }
+    }
+}
+
+/// An upload being received.
+pub struct Incoming {
+    pub filename: String,
+    pub announced: u64,
+    pub received: u64,
+    pub expected_sha256: Option<String>,
+    tmp_path: PathBuf,
+    file: Option<tokio::fs::File>,
+    hasher: Sha256,
+    sniffer: TextSniffer,
+}
+
+impl Incoming {
+    /// Validates what is announced and opens the temp file.
+    pub async fn begin(
+        uploads_dir: &Path,
+        filename: &str,
+        size: u64,
+        limit: u64,
+        expected_sha256: Option<String>,
+    ) -> Result<Incoming, UploadError> {
+        validate_filename(filename)?;
+        if size > limit {
+            return Err(UploadError::TooLarge { size, limit });
+        }
+        let tmp_dir = uploads_dir.join(".tmp");
+        tokio::fs::create_dir_all(&tmp_dir)
+            .await
+            .map_err(|e| UploadError::Io(e.to_string()))?;
+        let tmp_path = tmp_dir.join(format!("{}.part", uuid::Uuid::new_v4().simple()));
+        let file = tokio::fs::File::create(&tmp_path)
+            .await
+            .map_err(|e| UploadError::Io(e.to_string()))?;
+        Ok(Incoming {
+            filename: filename.to_string(),
+            announced: size,
+            received: 0,
+            expected_sha256: expected_sha256.map(|s| s.to_ascii_lowercase()),
+            tmp_path,
+            file: Some(file),
+            hasher: Sha256::new(),
+            sniffer: TextSniffer::default(),
+        })
+    }
+
+    pub fn is_complete(&self) -> bool {
+        self.received >= self.announced
+    }
+
+    /// Appends data. On error the caller must `abort`.
+    pub async fn write(&mut self, data: &[u8]) -> Result<(), UploadError> {
+        let got = self.received + data.len() as u64;
+        if got > self.announced {
+            return Err(UploadError::Overrun {
+                got,
+                announced: self.announced,
+            });
+        }
+        self.hasher.update(data);
+        self.sniffer.feed(data);
+        if self.sniffer.bad {
+            // Refuse as soon as binary content shows up rather than after 10 MB.
+            return Err(UploadError::NotText {
+                name: self.filename.clone(),
+            });
+        }
+        let f = self
+            .file
+            .as_mut()
+            .ok_or_else(|| UploadError::Io("upload already closed".into()))?;
+        f.write_all(data)
+            .await
+            .map_err(|e| UploadError::Io(e.to_string()))?;
+        self.received = got;
+        Ok(())
+    }
+
+    /// Verifies, moves the file into place and records it. On error the temp file is gone.
+    pub async fn finish(
+        mut self,
+        uploads_dir: &Path,
+        store: &Store,
+        session_id: &str,
+    ) -> Result<UploadRow, UploadError> {
+        let result = self.finish_inner(uploads_dir, store, session_id).await;
+        if result.is_err() {
+            let _ = tokio::fs::remove_file(&self.tmp_path).await;
+        }
+        result
+    }
+
+    async fn finish_inner(
+        &mut self,
+        uploads_dir: &Path,
+        store: &Store,
+        session_id: &str,
+    ) -> Result<UploadRow, UploadError> {
+        if !self.sniffer.is_text() {
+            return Err(UploadError::NotText {
+                name: self.filename.clone(),
+            });
+        }
+        let sha = hex::encode(std::mem::take(&mut self.hasher).finalize());
+        if let Some(exp) = &self.expected_sha256 {
+            if exp != &sha {
+                return Err(UploadError::ChecksumMismatch {
+                    expected: exp.clone(),
+                    actual: sha,
+                });
+            }
+        }
+        let mut f = self
+            .file
+            .take()
+            .ok_or_else(|| UploadError::Io("upload already closed".into()))?;
+        f.flush().await.map_err(|e| UploadError::Io(e.to_string()))?;
+        f.sync_all()
+            .await
+            .map_err(|e| UploadError::Io(e.to_string()))?;
+        drop(f);
+        let file_id = uuid::Uuid::new_v4().simple().to_string();
+        let dir = uploads_dir.join(&file_id);
+        tokio::fs::create_dir_all(&dir)
+            .await
+            .map_err(|e| UploadError::Io(e.to_string()))?;
+        let final_path = dir.join(&self.filename);
+        tokio::fs::rename(&self.tmp_path, &final_path)
+            .await
+            .map_err(|e| UploadError::Io(e.to_string()))?;
+        let row = UploadRow {
+            file_id: file_id.clone(),
+            session_id: session_id.to_string(),
+            filename: self.filename.clone(),
+            size: self.received,
+            content_type: content_type_for(&self.filename).to_string(),
+            sha256: sha,
+            path: final_path.to_string_lossy().into_owned(),
+            uploaded_at: now_rfc3339(),
+            state: "saved".into(),
+            detail: None,
+        };
+        let r = row.clone();
+        if let Err(e) = store.run(move |s| s.insert_upload(&r)).await {
+            // No record, no file: the upload simply did not happen.
+            let _ = tokio::fs::remove_dir_all(&dir).await;
+            return Err(UploadError::Io(e.to_string()));
+        }
+        Ok(row)
+    }
+
+    pub async fn abort(mut self) {
+        self.file.take();
+        let _ = tokio::fs::remove_file(&self.tmp_path).await;
+    }
+}
+
+/// Start-up sweep: removes temp files and upload folders that have no database record
+/// (a crash between rename and insert).
+pub fn sweep(uploads_dir: &Path, store: &Store) -> std::io::Result<usize> {
+    let mut removed = 0;
+    let tmp = uploads_dir.join(".tmp");
+    if tmp.is_dir() {
+        for e in std::fs::read_dir(&tmp)?.flatten() {
+            if std::fs::remove_file(e.path()).is_ok() {
+                removed += 1;
+            }
+        }
+    }
+    if !uploads_dir.is_dir() {
+        return Ok(removed);
+    }
+    let known: std::collections::HashSet<String> = store
+        .all_uploads()
+        .map_err(|e| std::io::Error::other(e.to_string()))?
+        .into_iter()
+        .map(|u| u.file_id)
+        .collect();
+    for e in std::fs::read_dir(uploads_dir)?.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name == ".tmp" || !e.path().is_dir() {
+            continue;
+        }
+        if !known.contains(&name) && std::fs::remove_dir_all(e.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filenames_are_checked() {
+        assert!(validate_filename("config.yaml").is_ok());
+        assert!(validate_filename("性能报告.md").is_ok());
+        assert!(validate_filename(".hidden").is_ok());
+        for bad in ["", "  ", "../x", "..\\x", "a/b", "a\\b", "a\0b", "a\nb", "..", "."] {
+            let e = validate_filename(bad).expect_err(bad);
+            assert!(e.to_string().starts_with("文件名包含非法字符: "), "{e}");
+        }
+        assert_eq!(
+            validate_filename("../etc").expect_err("traversal").to_string(),
+            "文件名包含非法字符: ../"
+        );
+    }
+
+    #[test]
+    fn sniffer_accepts_text_refuses_binary() {
+        let check = |chunks: &[&[u8]]| {
+            let mut s = TextSniffer::default();
+            for c in chunks {
+                s.feed(c);
+            }
+            s.is_text()
+        };
+        assert!(check(&[b""]));
+        assert!(check(&[b"a"]));
+        assert!(check(&["你好".as_bytes()]));
+        // A multi-byte char split across chunks.
+        let b = "你".as_bytes();
+        assert!(check(&[&b[..1], &b[1..]]));
+        assert!(check(&[&[0xEF, 0xBB, 0xBF], b"bom"]));
+        assert!(check(&[&[0xFF, 0xFE, b'a', 0]]));
+        assert!(!check(&[b"ab\0cd"]));
+        assert!(!check(&[&[0xC3, 0x28]]));
+        assert!(!check(&[b"ok", &[0xE4, 0xBD]])); // truncated at the end
+    }
+
+    #[tokio::test]
+    async fn upload_lands_atomically_and_refusals_leave_nothing() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let store = Store::open(&d.path().join("db")).expect("db");
+        let sess = store.create_session(None).expect("session");
+        let up = d.path().join("uploads");
+
+        let mut inc = Incoming::begin(&up, "a.log", 11, 100, None)
+            .await
+            .expect("begin");
+        inc.write(b"hello ").await.expect("write");
+        inc.write(b"world").await.expect("write");
+        assert!(inc.is_complete());
+        let row = inc.finish(&up, &store, &sess.id).await.expect("finish");
+        assert_eq!(std::fs::read(&row.path).expect("read"), b"hello world");
+        assert_eq!(
+            row.sha256,
+            "b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9"
+        );
+        assert_eq!(store.list_uploads(&sess.id).expect("list").len(), 1);
+
+        // Too large, announced.
+        assert!(matches!(
+            Incoming::begin(&up, "b.log", 101, 100, None).await,
+            Err(UploadError::TooLarge {
+                size: 101,
+                limit: 100
+            })
+        ));
+        // Binary content.
+        let mut inc = Incoming::begin(&up, "c.bin", 4, 100, None)
+            .await
+            .expect("begin");
+        let e = inc.write(b"\0\0\0\0").await.expect_err("binary");
+        assert_eq!(e.to_string(), "不支持的文件类型: c.bin (仅支持文本文件)");
+        inc.abort().await;
+        // Checksum mismatch.
+        let mut inc = Incoming::begin(&up, "d.txt", 1, 100, Some("00".into()))
+            .await
+            .expect("begin");
+        inc.write(b"x").await.expect("write");
+        assert!(matches!(
+            inc.finish(&up, &store, &sess.id).await,
+            Err(UploadError::ChecksumMismatch { .. })
+        ));
+        // Empty file works.
+        let inc = Incoming::begin(&up, "empty.txt", 0, 100, None)
+            .await
+            .expect("begin");
+        let row = inc.finish(&up, &store, &sess.id).await.expect("finish");
+        assert_eq!(row.size, 0);
+        // No temp files left behind.
+        let tmp_left = std::fs::read_dir(up.join(".tmp")).expect("tmp").count();
+        assert_eq!(tmp_left, 0);
+    }
+
+    #[test]
+    fn sweep_removes_orphans_only() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let store = Store::open(&d.path().join("db")).expect("db");
+        let up = d.path().join("uploads");
+        std::fs::create_dir_all(up.join(".tmp")).expect("mkdir");
+        std::fs::write(up.join(".tmp/x.part"), "partial").expect("write");
+        std::fs::create_dir_all(up.join("orphan")).expect("mkdir");
+        std::fs::create_dir_all(up.join("kept")).expect("mkdir");
+        store
+            .insert_upload(&UploadRow {
+                file_id: "kept".into(),
+                session_id: "s".into(),
+                filename: "k".into(),
+                size: 0,
+                content_type: "text/plain".into(),
+                sha256: String::new(),
+                path: String::new(),
+                uploaded_at: now_rfc3339(),
+                state: "saved".into(),
+                detail: None,
+            })
+            .expect("insert");
+        assert_eq!(sweep(&up, &store).expect("sweep"), 2);
+        assert!(up.join("kept").is_dir());
+        assert!(!up.join("orphan").exists());
+    }
+}

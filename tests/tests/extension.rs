@@ -1,0 +1,205 @@
+//! The extension protocol against the real server binary: handshake, streamed turns,
+//! structured sessions and history, error frames for bad input, auth, connection limit
+//! and resume across a restart.
+
+use llmops_tests::{ExtConn, RawConn, ServerProc};
+use protocol::*;
+
+fn chat(c: &mut ExtConn, text: &str) -> (String, Vec<Message>) {
+    let rid = c.next_id();
+    c.send(&Message::Chat(ChatSend {
+        request_id: rid,
+        text: text.into(),
+        file_ids: vec![],
+    }))
+    .expect("send");
+    let msgs = c
+        .recv_until(|m| matches!(m, Message::StreamEnd(e) if e.request_id == rid))
+        .expect("turn");
+    let answer: String = msgs
+        .iter()
+        .filter_map(|m| match m {
+            Message::StreamDelta(d) if d.request_id == rid => Some(d.text.clone()),
+            _ => None,
+        })
+        .collect();
+    (answer, msgs)
+}
+
+#[test]
+fn handshake_turn_sessions_and_history() {
+    let server = ServerProc::start().expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    let w = c.welcome.clone().expect("welcome");
+    assert_eq!(w.proto, PROTOCOL_VERSION);
+    assert_eq!(w.heartbeat_secs, 90);
+    assert_eq!(w.egress, "none");
+    assert!(!w.resumed);
+
+    let (answer, msgs) = chat(&mut c, "你好");
+    assert!(!answer.is_empty());
+    assert!(msgs.iter().any(|m| matches!(m, Message::StreamStart(_))));
+    let end = msgs.last().expect("end");
+    assert!(matches!(end, Message::StreamEnd(e) if e.status == EndStatus::Ok));
+
+    // Structured history holds exactly the streamed answer.
+    let rid = c.next_id();
+    c.send(&Message::HistoryGet(HistoryGet { request_id: rid, limit: None }))
+        .expect("send");
+    let Message::History(h) = c.recv().expect("history") else { panic!("not history") };
+    assert_eq!(h.request_id, rid);
+    assert_eq!(h.messages.len(), 2);
+    assert_eq!(h.messages[0].role, "user");
+    assert_eq!(h.messages[1].text, answer);
+
+    // Sessions: new, rename, list, switch by prefix, delete the other one.
+    let first = c.session_id();
+    let rid = c.next_id();
+    c.send(&Message::SessionCmd(SessionCmd { request_id: rid, op: SessionOp::New { name: Some("磁盘排查".into()) } }))
+        .expect("send");
+    let Message::SessionReply(r) = c.recv().expect("reply") else { panic!() };
+    assert_eq!(r.op, "new");
+    assert_eq!(r.current.name, "磁盘排查");
+    let second = r.current.id.clone();
+    assert_eq!(r.sessions.len(), 2);
+
+    let rid = c.next_id();
+    c.send(&Message::SessionCmd(SessionCmd { request_id: rid, op: SessionOp::Delete { id: second.clone() } }))
+        .expect("send");
+    let Message::Error(e) = c.recv().expect("reply") else { panic!("current session deleted") };
+    assert_eq!((e.code.as_str(), e.request_id), ("forbidden", Some(rid)));
+
+    let rid = c.next_id();
+    c.send(&Message::SessionCmd(SessionCmd { request_id: rid, op: SessionOp::Switch { id: first[..6].into() } }))
+        .expect("send");
+    let Message::SessionReply(r) = c.recv().expect("reply") else { panic!() };
+    assert_eq!(r.current.id, first);
+
+    let rid = c.next_id();
+    c.send(&Message::SessionCmd(SessionCmd { request_id: rid, op: SessionOp::Delete { id: second[..8].into() } }))
+        .expect("send");
+    let Message::SessionReply(r) = c.recv().expect("reply") else { panic!() };
+    assert_eq!(r.sessions.len(), 1);
+
+    let rid = c.next_id();
+    c.send(&Message::SessionCmd(SessionCmd { request_id: rid, op: SessionOp::Switch { id: "zzzz".into() } }))
+        .expect("send");
+    let Message::Error(e) = c.recv().expect("reply") else { panic!() };
+    assert_eq!(e.code, "not_found");
+}
+
+#[test]
+fn bad_frames_get_errors_and_the_connection_lives() {
+    let server = ServerProc::start().expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    // Unknown type, invalid JSON, a server-only type, data without an upload.
+    c.send_raw(&[0x99, 0, 0, 0, 1, b'x']).expect("send");
+    c.send_raw(&[0x24, 0, 1, 0, 2, b'{', b'x']).expect("send");
+    c.send(&Message::Ack(Ack { request_id: 1, message: "x".into() })).expect("send");
+    c.send(&Message::UploadData(Raw(bytes::Bytes::from_static(b"zz")))).expect("send");
+    let codes: Vec<String> = (0..4)
+        .map(|_| match c.recv().expect("error") {
+            Message::Error(e) => e.code,
+            other => panic!("expected error, got {other:?}"),
+        })
+        .collect();
+    assert_eq!(codes, ["unknown_type", "bad_payload", "unexpected", "no_upload"]);
+    let (answer, _) = chat(&mut c, "still there?");
+    assert!(!answer.is_empty());
+}
+
+#[test]
+fn large_message_round_trips_through_fragments() {
+    let server = ServerProc::start().expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    let big = "大".repeat(40_000); // 120 KB: needs fragments both ways
+    let (answer, _) = chat(&mut c, &big);
+    assert!(answer.contains(&big[..300]));
+    let rid = c.next_id();
+    c.send(&Message::HistoryGet(HistoryGet { request_id: rid, limit: Some(1) })).expect("send");
+    let Message::History(h) = c.recv().expect("history") else { panic!() };
+    assert!(h.messages[0].text.len() > 120_000);
+}
+
+#[test]
+fn uploads_are_verified_and_listed() {
+    let server = ServerProc::start_with(&["--upload-limit", "1000"]).expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    let body = std::fs::read(llmops_tests::fixtures_dir().join("app.log")).expect("fixture");
+    let rid = c.next_id();
+    c.send(&Message::UploadStart(UploadStart { request_id: rid, filename: "app.log".into(), size: body.len() as u64, sha256: None }))
+        .expect("send");
+    c.send(&Message::UploadData(Raw(bytes::Bytes::from(body.clone())))).expect("send");
+    let msgs = c.recv_until(|m| matches!(m, Message::UploadResult(_) | Message::Error(_))).expect("result");
+    let Some(Message::UploadResult(r)) = msgs.last() else { panic!("{msgs:?}") };
+    assert_eq!(r.file.size, body.len() as u64);
+    assert_eq!(r.file.state, "indexed");
+
+    // Too large (announced), then binary content: specific errors, and nothing kept.
+    let rid = c.next_id();
+    c.send(&Message::UploadStart(UploadStart { request_id: rid, filename: "big.log".into(), size: 5000, sha256: None }))
+        .expect("send");
+    let Message::Error(e) = c.recv().expect("error") else { panic!() };
+    assert_eq!(e.message, "文件大小超过限制 (5000 > 1000)");
+    let rid = c.next_id();
+    c.send(&Message::UploadStart(UploadStart { request_id: rid, filename: "x.bin".into(), size: 4, sha256: None }))
+        .expect("send");
+    c.send(&Message::UploadData(Raw(bytes::Bytes::from_static(b"\0\x01\x02\x03")))).expect("send");
+    let Message::Error(e) = c.recv().expect("error") else { panic!() };
+    assert_eq!(e.message, "不支持的文件类型: x.bin (仅支持文本文件)");
+
+    let rid = c.next_id();
+    c.send(&Message::FileList(Req { request_id: rid })).expect("send");
+    let Message::FileListReply(l) = c.recv().expect("list") else { panic!() };
+    assert_eq!(l.files.len(), 1, "{:?}", l.files);
+    let audit = std::fs::read_to_string(server.data_path().join("logs/file_operations.log")).expect("audit log");
+    assert!(audit.contains("[UPLOAD]") && audit.contains("filename=app.log"), "{audit}");
+    assert!(audit.contains("[DENY]"), "{audit}");
+}
+
+#[test]
+fn auth_token_required_beyond_loopback() {
+    // Binding 0.0.0.0 without a token is a startup error.
+    let err = ServerProc::start_with(&["--listen", "0.0.0.0:0"]).err().expect("refused");
+    assert!(err.to_string().contains("auth token"), "{err}");
+    let server = ServerProc::start_with(&["--auth-token", "s3cret-token"]).expect("server");
+    let e = ExtConn::connect(server.addr, None, Some("wrong")).err().expect("refused");
+    assert!(e.to_string().contains("unauthorized"), "{e}");
+    let mut legacy = RawConn::connect(server.addr).expect("connect");
+    legacy.send(0x01, b"hi").expect("send");
+    let (_, text) = legacy.recv_text().expect("refusal");
+    assert!(text.contains("令牌"), "{text}");
+    let mut c = ExtConn::connect(server.addr, None, Some("s3cret-token")).expect("accepted");
+    let (answer, _) = chat(&mut c, "hi");
+    assert!(!answer.is_empty());
+}
+
+#[test]
+fn connection_limit_refuses_with_an_error() {
+    let server = ServerProc::start_with(&["--max-connections", "2"]).expect("server");
+    let _a = ExtConn::connect(server.addr, None, None).expect("first");
+    let _b = ExtConn::connect(server.addr, None, None).expect("second");
+    let e = ExtConn::connect(server.addr, None, None).err().expect("third refused");
+    assert!(e.to_string().contains("busy"), "{e}");
+}
+
+#[test]
+fn session_resumes_after_restart_and_sigterm_is_clean() {
+    let server = ServerProc::start().expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    let (answer, _) = chat(&mut c, "remember me");
+    let sid = c.session_id();
+    drop(c);
+    let (clean, dir) = server.terminate().expect("terminate");
+    assert!(clean, "SIGTERM should exit 0");
+    let server = ServerProc::start_in(dir, &[]).expect("restart");
+    let c = ExtConn::connect(server.addr, Some(&sid[..10]), None).expect("resume");
+    let w = c.welcome.clone().expect("welcome");
+    assert!(w.resumed);
+    assert_eq!(w.session_id, sid);
+    let mut c = c;
+    let rid = c.next_id();
+    c.send(&Message::HistoryGet(HistoryGet { request_id: rid, limit: None })).expect("send");
+    let Message::History(h) = c.recv().expect("history") else { panic!() };
+    assert_eq!(h.messages.last().expect("answer").text, answer);
+}

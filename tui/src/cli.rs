@@ -1,0 +1,390 @@
+//! Non-interactive subcommands for scripts (`ask`, `upload`, `files`, `sessions`, `status`)
+//! and the line-mode chat used when no subcommand is given. Exit codes: 0 success, 69 the
+//! server is unreachable, 1 any other error.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use protocol::{AgentEventKind, EndStatus, Message, Req, SessionCmd, SessionOp};
+use serde_json::json;
+
+use crate::client::{Client, ClientError, ClientOptions};
+
+pub const EXIT_UNREACHABLE: u8 = 69;
+
+#[derive(Debug, Parser)]
+#[command(name = "llmops-tui", version, about = "llmops client: full-screen chat and script subcommands")]
+pub struct Cli {
+    #[command(flatten)]
+    pub common: Common,
+    #[command(subcommand)]
+    pub cmd: Option<Cmd>,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct Common {
+    /// Server address (host:port).
+    #[arg(long, global = true, env = "LLMOPS_SERVER", default_value = "127.0.0.1:9999")]
+    pub server: String,
+    /// Resume this session (full id or unique prefix).
+    #[arg(long, global = true, conflicts_with = "new_session")]
+    pub session: Option<String>,
+    /// Start a new session (the default for subcommands without --session).
+    #[arg(long, global = true)]
+    pub new_session: bool,
+    /// Machine-readable JSON output.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Auth token for servers listening beyond loopback.
+    #[arg(long, global = true, env = "LLMOPS_AUTH_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Cmd {
+    /// Ask the agent one question (uploads first, in the same session).
+    Ask {
+        /// Files to upload before asking; the question refers to them.
+        #[arg(long = "upload", value_name = "FILE")]
+        uploads: Vec<PathBuf>,
+        /// The question.
+        #[arg(required = true, num_args = 1..)]
+        text: Vec<String>,
+    },
+    /// Upload a file, optionally with a note the agent answers about.
+    Upload { file: PathBuf, text: Vec<String> },
+    /// List this session's uploads.
+    Files,
+    /// List sessions.
+    Sessions,
+    /// Server and index status.
+    Status,
+}
+
+#[derive(Debug, Default, serde::Serialize)]
+pub struct Step {
+    pub tool: String,
+    pub args: serde_json::Value,
+    pub ok: bool,
+    pub output: String,
+}
+
+#[derive(Debug, Default)]
+pub struct TurnResult {
+    pub answer: String,
+    pub steps: Vec<Step>,
+    pub status: Option<EndStatus>,
+    pub error: Option<String>,
+}
+
+/// Runs a subcommand and returns the process exit code.
+pub async fn run(common: Common, cmd: Cmd) -> u8 {
+    let mut opts = ClientOptions::new(common.server.clone());
+    opts.resume_session = if common.new_session {
+        None
+    } else {
+        common.session.clone()
+    };
+    opts.auth_token = common.token.clone();
+    let (client, _events) = match Client::connect(opts).await {
+        Ok(c) => c,
+        Err(e) => return fail(&common, &e),
+    };
+    if let Some(want) = &common.session {
+        if !client.welcome().resumed {
+            let e = ClientError::Server {
+                code: "not_found".into(),
+                message: format!("会话不存在 / no session matches '{want}'"),
+            };
+            return fail(&common, &e);
+        }
+    }
+    let res = match cmd {
+        Cmd::Ask { uploads, text } => ask(&client, &common, &uploads, &text.join(" ")).await,
+        Cmd::Upload { file, text } => upload(&client, &common, &file, &text.join(" ")).await,
+        Cmd::Files => files(&client, &common).await,
+        Cmd::Sessions => sessions(&client, &common).await,
+        Cmd::Status => status(&client, &common).await,
+    };
+    match res {
+        Ok(code) => code,
+        Err(e) => fail(&common, &e),
+    }
+}
+
+fn fail(common: &Common, e: &ClientError) -> u8 {
+    let code = match e {
+        ClientError::Unreachable { .. } => EXIT_UNREACHABLE,
+        _ => 1,
+    };
+    if common.json {
+        let kind = match e {
+            ClientError::Server { code, .. } => code.clone(),
+            ClientError::Unreachable { .. } => "unreachable".into(),
+            _ => "error".into(),
+        };
+        println!("{}", json!({"error": e.to_string(), "code": kind}));
+    } else {
+        eprintln!("llmops-tui: {e}");
+    }
+    code
+}
+
+/// Collects one turn's events; `live` prints answer text as it streams.
+pub async fn collect_turn(
+    client: &Client,
+    text: &str,
+    file_ids: Vec<String>,
+    mut live: impl FnMut(&Message),
+) -> Result<TurnResult, ClientError> {
+    let (_id, mut rx) = client.chat(text, file_ids).await?;
+    let mut r = TurnResult::default();
+    while let Some(m) = rx.recv().await {
+        live(&m);
+        match m {
+            Message::StreamDelta(d) => r.answer.push_str(&d.text),
+            Message::AgentEvent(e) => match e.event {
+                AgentEventKind::ToolCall { tool, args, .. } => r.steps.push(Step {
+                    tool,
+                    args,
+                    ..Default::default()
+                }),
+                AgentEventKind::ToolResult {
+                    tool, ok, summary, ..
+                } => {
+                    if let Some(s) = r.steps.iter_mut().rev().find(|s| s.tool == tool) {
+                        s.ok = ok;
+                        s.output = summary;
+                    }
+                }
+                AgentEventKind::Status { .. } => {}
+            },
+            Message::StreamEnd(e) => {
+                r.status = Some(e.status);
+                r.error = e.message;
+                return Ok(r);
+            }
+            Message::Error(e) => {
+                return Err(ClientError::Server {
+                    code: e.code,
+                    message: e.message,
+                })
+            }
+            _ => {}
+        }
+    }
+    Err(ClientError::Disconnected)
+}
+
+async fn ask(
+    client: &Client,
+    common: &Common,
+    uploads: &[PathBuf],
+    text: &str,
+) -> Result<u8, ClientError> {
+    let mut file_ids = Vec::new();
+    for p in uploads {
+        let f = client.upload(p).await?;
+        if !common.json {
+            eprintln!("已上传 / uploaded {} ({})", f.filename, f.file_id);
+        }
+        file_ids.push(f.file_id);
+    }
+    let json_mode = common.json;
+    let r = collect_turn(client, text, file_ids, |m| {
+        if json_mode {
+            return;
+        }
+        match m {
+            Message::StreamDelta(d) => {
+                print!("{}", d.text);
+                let _ = std::io::stdout().flush();
+            }
+            Message::AgentEvent(e) => {
+                if let AgentEventKind::ToolCall { tool, args, .. } = &e.event {
+                    eprintln!("→ {tool} {args}");
+                }
+            }
+            _ => {}
+        }
+    })
+    .await?;
+    if json_mode {
+        println!(
+            "{}",
+            json!({"session_id": client.session_id(), "answer": r.answer, "steps": r.steps})
+        );
+    } else {
+        println!();
+    }
+    Ok(match r.status {
+        Some(EndStatus::Ok) => 0,
+        _ => {
+            if !json_mode {
+                eprintln!(
+                    "llmops-tui: turn ended: {}",
+                    r.error.unwrap_or_else(|| "cancelled or failed".into())
+                );
+            }
+            1
+        }
+    })
+}
+
+async fn upload(
+    client: &Client,
+    common: &Common,
+    file: &std::path::Path,
+    note: &str,
+) -> Result<u8, ClientError> {
+    let f = client.upload(file).await?;
+    if common.json {
+        println!(
+            "{}",
+            json!({"session_id": client.session_id(), "file_id": f.file_id, "filename": f.filename,
+                   "size": f.size, "sha256": f.sha256, "state": f.state})
+        );
+    } else {
+        println!("已上传 / uploaded {} ({} bytes) id={} sha256={} state={}", f.filename, f.size, f.file_id, f.sha256, f.state);
+    }
+    if !note.trim().is_empty() {
+        let r = collect_turn(client, note, vec![f.file_id.clone()], |_| {}).await?;
+        if !common.json {
+            println!("{}", r.answer);
+        }
+    }
+    Ok(0)
+}
+
+async fn files(client: &Client, common: &Common) -> Result<u8, ClientError> {
+    let reply = client
+        .request(|id| Message::FileList(Req { request_id: id }), Duration::from_secs(10))
+        .await?;
+    if let Message::FileListReply(r) = reply {
+        if common.json {
+            println!("{}", json!({"session_id": client.session_id(), "files": r.files}));
+        } else if r.files.is_empty() {
+            println!("本会话还没有上传文件 / no files uploaded in this session");
+        } else {
+            for f in r.files {
+                println!("{}  {:>10}  {}  {}  {}", &f.file_id, f.size, &f.sha256[..f.sha256.len().min(12)], f.state, f.filename);
+            }
+        }
+    }
+    Ok(0)
+}
+
+async fn sessions(client: &Client, common: &Common) -> Result<u8, ClientError> {
+    let reply = client
+        .request(
+            |id| {
+                Message::SessionCmd(SessionCmd {
+                    request_id: id,
+                    op: SessionOp::List,
+                })
+            },
+            Duration::from_secs(10),
+        )
+        .await?;
+    if let Message::SessionReply(r) = reply {
+        if common.json {
+            println!("{}", json!({"current": r.current, "sessions": r.sessions}));
+        } else {
+            for s in r.sessions {
+                let mark = if s.id == r.current.id { "*" } else { " " };
+                println!("{mark} {}  {}  ({} messages, {})", s.id, s.name, s.messages, s.updated_at);
+            }
+        }
+    }
+    Ok(0)
+}
+
+async fn status(client: &Client, common: &Common) -> Result<u8, ClientError> {
+    let reply = client
+        .request(|id| Message::StatusRequest(Req { request_id: id }), Duration::from_secs(10))
+        .await?;
+    if let Message::ServerStatus(s) = reply {
+        if common.json {
+            println!("{}", serde_json::to_string(&s).unwrap_or_default());
+        } else {
+            println!(
+                "server {} up {}s, {} connections; index: {} files, {} chunks, backlog {}, {}",
+                s.server_version, s.uptime_secs, s.connections, s.index.files, s.index.chunks, s.index.embedding_backlog, s.index.mode
+            );
+        }
+    }
+    Ok(0)
+}
+
+/// Line-mode chat: one question per line, answers streamed. Used when no subcommand is
+/// given, until the full-screen UI lands, and always available with `--json` unset.
+pub async fn line_chat(common: Common) -> u8 {
+    let mut opts = ClientOptions::new(common.server.clone());
+    opts.resume_session = common.session.clone();
+    opts.auth_token = common.token.clone();
+    opts.reconnect = true;
+    let (client, _events) = match Client::connect(opts).await {
+        Ok(c) => c,
+        Err(e) => return fail(&common, &e),
+    };
+    let w = client.welcome();
+    println!("{}", w.motd);
+    println!("(输入问题后回车；/upload <文件> [说明] 上传；/quit 退出 / type a question; /quit to leave)");
+    let stdin = tokio::io::BufReader::new(tokio::io::stdin());
+    let mut lines = tokio::io::AsyncBufReadExt::lines(stdin);
+    loop {
+        print!("> ");
+        let _ = std::io::stdout().flush();
+        let Ok(Some(line)) = lines.next_line().await else {
+            return 0;
+        };
+        let line = line.trim().to_string();
+        if line.is_empty() {
+            continue;
+        }
+        if line == "/quit" || line == "/exit" {
+            return 0;
+        }
+        let (text, files) = if let Some(rest) = line.strip_prefix("/upload ") {
+            let mut parts = rest.trim().splitn(2, ' ');
+            let path = PathBuf::from(parts.next().unwrap_or_default());
+            let note = parts.next().unwrap_or("").to_string();
+            match client.upload(&path).await {
+                Ok(f) => {
+                    println!("已上传 / uploaded {} ({})", f.filename, f.file_id);
+                    if note.trim().is_empty() {
+                        continue;
+                    }
+                    (note, vec![f.file_id])
+                }
+                Err(e) => {
+                    println!("上传失败 / upload failed: {e}");
+                    continue;
+                }
+            }
+        } else {
+            (line, Vec::new())
+        };
+        let r = collect_turn(&client, &text, files, |m| match m {
+            Message::StreamDelta(d) => {
+                print!("{}", d.text);
+                let _ = std::io::stdout().flush();
+            }
+            Message::AgentEvent(e) => match &e.event {
+                AgentEventKind::ToolCall { tool, args, .. } => println!("  → {tool} {args}"),
+                AgentEventKind::ToolResult { tool, ok, duration_ms, summary, .. } => {
+                    println!("  {} {tool} ({duration_ms} ms) {summary}", if *ok { "✓" } else { "✗" })
+                }
+                AgentEventKind::Status { text } => println!("  … {text}"),
+            },
+            _ => {}
+        })
+        .await;
+        match r {
+            Ok(_) => println!(),
+            Err(e) => println!("\n错误 / error: {e}"),
+        }
+    }
+}

@@ -1,0 +1,471 @@
+//! The connection actor shared by the full-screen UI and the subcommands: HELLO/WELCOME,
+//! heartbeats, reconnect with backoff that resumes the session, and request/reply
+//! correlation by request id. Callers talk to it through a cloneable `Client` handle.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures::{SinkExt, StreamExt};
+use protocol::{
+    ChatSend, FileInfo, Hello, Inbound, Message, MessageCodec, Raw, UploadStart, Welcome,
+    PROTOCOL_VERSION,
+};
+use sha2::{Digest, Sha256};
+use tokio::io::AsyncReadExt;
+use tokio::net::TcpStream;
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::codec::Framed;
+
+/// Upload data frame size: 64 KiB less nothing, sent back to back with no pacing.
+pub const UPLOAD_CHUNK: usize = 64 * 1024 - 1;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("无法连接服务器 / cannot reach the server at {addr}: {err}")]
+    Unreachable { addr: String, err: String },
+    #[error("connection lost / 连接已断开")]
+    Disconnected,
+    #[error("{message} ({code})")]
+    Server { code: String, message: String },
+    #[error("protocol error: {0}")]
+    Protocol(String),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("timed out waiting for the server / 等待服务器超时")]
+    Timeout,
+}
+
+/// Things the actor tells its owner, besides replies to requests.
+#[derive(Debug, Clone)]
+pub enum ClientEvent {
+    Connected(Welcome),
+    /// Lost the connection; retrying after `retry_in`.
+    Reconnecting {
+        attempt: u32,
+        retry_in: Duration,
+        reason: String,
+    },
+    /// Any message not consumed as a reply (stream events, snapshots, offers, status).
+    Message(Message),
+}
+
+#[derive(Debug, Clone)]
+pub struct ClientOptions {
+    pub server: String,
+    pub resume_session: Option<String>,
+    pub auth_token: Option<String>,
+    pub client_name: String,
+    /// Reconnect after losing the connection (the TUI); subcommands fail fast instead.
+    pub reconnect: bool,
+    pub connect_timeout: Duration,
+}
+
+impl ClientOptions {
+    pub fn new(server: impl Into<String>) -> Self {
+        ClientOptions {
+            server: server.into(),
+            resume_session: None,
+            auth_token: None,
+            client_name: "llmops-tui".into(),
+            reconnect: false,
+            connect_timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+type Pending = Arc<Mutex<HashMap<u64, oneshot::Sender<Message>>>>;
+type Streams = Arc<Mutex<HashMap<u64, mpsc::UnboundedSender<Message>>>>;
+
+/// Cloneable handle to the connection actor.
+#[derive(Clone)]
+pub struct Client {
+    out: mpsc::Sender<Message>,
+    next_id: Arc<AtomicU64>,
+    pending: Pending,
+    streams: Streams,
+    welcome: Arc<Mutex<Welcome>>,
+}
+
+/// Request id a reply answers, if it is a reply.
+fn reply_id(m: &Message) -> Option<u64> {
+    match m {
+        Message::Error(e) => e.request_id,
+        Message::SessionReply(r) => Some(r.request_id),
+        Message::History(r) => Some(r.request_id),
+        Message::Ack(r) => Some(r.request_id),
+        Message::ModelInfo(r) => Some(r.request_id),
+        Message::UploadResult(r) => Some(r.request_id),
+        Message::FileListReply(r) => Some(r.request_id),
+        Message::ServerStatus(r) => Some(r.request_id),
+        Message::SearchResults(r) => r.request_id,
+        _ => None,
+    }
+}
+
+/// Request id of a turn's stream event.
+fn turn_id(m: &Message) -> Option<u64> {
+    match m {
+        Message::StreamStart(s) => Some(s.request_id),
+        Message::StreamDelta(s) => Some(s.request_id),
+        Message::StreamEnd(s) => Some(s.request_id),
+        Message::AgentEvent(s) => Some(s.request_id),
+        Message::SearchResults(s) => s.request_id,
+        Message::Offer(o) => o.request_id,
+        Message::Error(e) => e.request_id,
+        _ => None,
+    }
+}
+
+async fn open(opts: &ClientOptions, resume: Option<String>) -> Result<(Framed<TcpStream, MessageCodec>, Welcome), ClientError> {
+    let unreachable = |err: String| ClientError::Unreachable {
+        addr: opts.server.clone(),
+        err,
+    };
+    let stream = tokio::time::timeout(opts.connect_timeout, TcpStream::connect(&opts.server))
+        .await
+        .map_err(|_| unreachable("timed out".into()))?
+        .map_err(|e| unreachable(e.to_string()))?;
+    let _ = stream.set_nodelay(true);
+    let mut framed = Framed::new(stream, MessageCodec::new());
+    framed
+        .send(Message::Hello(Hello {
+            proto: PROTOCOL_VERSION,
+            client: opts.client_name.clone(),
+            client_version: env!("CARGO_PKG_VERSION").into(),
+            resume_session: resume,
+            auth_token: opts.auth_token.clone(),
+            udp_port: None,
+        }))
+        .await
+        .map_err(|e| unreachable(e.to_string()))?;
+    let deadline = tokio::time::Instant::now() + opts.connect_timeout;
+    loop {
+        let next = tokio::time::timeout_at(deadline, framed.next())
+            .await
+            .map_err(|_| ClientError::Timeout)?;
+        match next {
+            // A legacy welcome may precede ours on a slow link: skip anything before WELCOME.
+            Some(Ok(Inbound::Msg(Message::Welcome(w)))) => return Ok((framed, w)),
+            Some(Ok(Inbound::Msg(Message::Error(e)))) => {
+                return Err(ClientError::Server {
+                    code: e.code,
+                    message: e.message,
+                })
+            }
+            Some(Ok(_)) => continue,
+            Some(Err(e)) => return Err(ClientError::Protocol(e.to_string())),
+            None => return Err(unreachable("connection closed during handshake".into())),
+        }
+    }
+}
+
+impl Client {
+    /// Connects and completes the handshake; events go to the returned receiver.
+    pub async fn connect(
+        opts: ClientOptions,
+    ) -> Result<(Client, mpsc::UnboundedReceiver<ClientEvent>), ClientError> {
+        let (framed, welcome) = open(&opts, opts.resume_session.clone()).await?;
+        let (out_tx, out_rx) = mpsc::channel::<Message>(64);
+        let (ev_tx, ev_rx) = mpsc::unbounded_channel();
+        let client = Client {
+            out: out_tx,
+            next_id: Arc::new(AtomicU64::new(1)),
+            pending: Arc::default(),
+            streams: Arc::default(),
+            welcome: Arc::new(Mutex::new(welcome.clone())),
+        };
+        let _ = ev_tx.send(ClientEvent::Connected(welcome));
+        let c = client.clone();
+        tokio::spawn(async move { c.actor(opts, framed, out_rx, ev_tx).await });
+        Ok((client, ev_rx))
+    }
+
+    pub fn welcome(&self) -> Welcome {
+        self.welcome
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    pub fn session_id(&self) -> String {
+        self.welcome().session_id
+    }
+
+    pub fn next_request_id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    async fn actor(
+        self,
+        opts: ClientOptions,
+        mut framed: Framed<TcpStream, MessageCodec>,
+        mut out_rx: mpsc::Receiver<Message>,
+        ev_tx: mpsc::UnboundedSender<ClientEvent>,
+    ) {
+        let mut attempt = 0u32;
+        loop {
+            let heartbeat = Duration::from_secs(u64::from(self.welcome().heartbeat_secs.max(5)));
+            let reason = self.pump(&mut framed, &mut out_rx, &ev_tx, heartbeat).await;
+            // Everything waiting on this connection fails now.
+            self.fail_all();
+            let Some(reason) = reason else { return };
+            if !opts.reconnect {
+                return;
+            }
+            loop {
+                attempt += 1;
+                let retry_in = Duration::from_millis((250u64 << attempt.min(6)).min(10_000));
+                let _ = ev_tx.send(ClientEvent::Reconnecting {
+                    attempt,
+                    retry_in,
+                    reason: reason.clone(),
+                });
+                tokio::time::sleep(retry_in).await;
+                if ev_tx.is_closed() {
+                    return;
+                }
+                match open(&opts, Some(self.session_id())).await {
+                    Ok((f, w)) => {
+                        framed = f;
+                        attempt = 0;
+                        *self.welcome.lock().unwrap_or_else(|p| p.into_inner()) = w.clone();
+                        let _ = ev_tx.send(ClientEvent::Connected(w));
+                        break;
+                    }
+                    Err(e) => tracing::debug!("reconnect failed: {e}"),
+                }
+            }
+        }
+    }
+
+    /// Runs one connection until it fails (Some(reason)) or the owner is gone (None).
+    async fn pump(
+        &self,
+        framed: &mut Framed<TcpStream, MessageCodec>,
+        out_rx: &mut mpsc::Receiver<Message>,
+        ev_tx: &mpsc::UnboundedSender<ClientEvent>,
+        heartbeat: Duration,
+    ) -> Option<String> {
+        let mut last_in = tokio::time::Instant::now();
+        loop {
+            // Silence for two heartbeat periods means the server or the path is gone.
+            let dead_at = last_in + heartbeat * 2 + Duration::from_secs(10);
+            tokio::select! {
+                m = out_rx.recv() => match m {
+                    Some(m) => {
+                        if let Err(e) = framed.send(m).await {
+                            return Some(e.to_string());
+                        }
+                    }
+                    None => return None,
+                },
+                inbound = framed.next() => match inbound {
+                    None => return Some("server closed the connection".into()),
+                    Some(Err(e)) => return Some(e.to_string()),
+                    Some(Ok(Inbound::Bad { ty, error })) => {
+                        tracing::debug!("bad frame 0x{ty:02x} from server: {error}");
+                    }
+                    Some(Ok(Inbound::Msg(m))) => {
+                        last_in = tokio::time::Instant::now();
+                        if matches!(m, Message::Heartbeat(_)) {
+                            if let Err(e) = framed.send(Message::Heartbeat(protocol::Empty)).await {
+                                return Some(e.to_string());
+                            }
+                            continue;
+                        }
+                        self.route(m, ev_tx);
+                    }
+                },
+                _ = tokio::time::sleep_until(dead_at) => return Some("server stopped responding".into()),
+            }
+        }
+    }
+
+    fn route(&self, m: Message, ev_tx: &mpsc::UnboundedSender<ClientEvent>) {
+        if let Some(id) = turn_id(&m) {
+            let mut streams = self.streams.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(tx) = streams.get(&id) {
+                let end = matches!(m, Message::StreamEnd(_));
+                let _ = tx.send(m.clone());
+                if end {
+                    streams.remove(&id);
+                }
+                // Search hits and offers also go to the UI's panes.
+                if matches!(m, Message::SearchResults(_) | Message::Offer(_)) {
+                    let _ = ev_tx.send(ClientEvent::Message(m));
+                }
+                return;
+            }
+        }
+        if let Some(id) = reply_id(&m) {
+            let tx = self
+                .pending
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&id);
+            if let Some(tx) = tx {
+                let _ = tx.send(m);
+                return;
+            }
+        }
+        if let Message::SessionReply(r) = &m {
+            self.set_session(&r.current.id, &r.current.name);
+        }
+        let _ = ev_tx.send(ClientEvent::Message(m));
+    }
+
+    fn set_session(&self, id: &str, name: &str) {
+        let mut w = self.welcome.lock().unwrap_or_else(|p| p.into_inner());
+        w.session_id = id.to_string();
+        w.session_name = name.to_string();
+    }
+
+    fn fail_all(&self) {
+        self.pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clear();
+        self.streams
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clear();
+    }
+
+    /// Sends a message without waiting for anything.
+    pub async fn send(&self, m: Message) -> Result<(), ClientError> {
+        self.out.send(m).await.map_err(|_| ClientError::Disconnected)
+    }
+
+    /// Sends a request built with a fresh id and waits for its reply (an `ERROR` reply
+    /// becomes `ClientError::Server`).
+    pub async fn request(
+        &self,
+        build: impl FnOnce(u64) -> Message,
+        timeout: Duration,
+    ) -> Result<Message, ClientError> {
+        let id = self.next_request_id();
+        let (tx, rx) = oneshot::channel();
+        self.pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id, tx);
+        self.send(build(id)).await?;
+        let reply = tokio::time::timeout(timeout, rx)
+            .await
+            .map_err(|_| {
+                self.pending
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(&id);
+                ClientError::Timeout
+            })?
+            .map_err(|_| ClientError::Disconnected)?;
+        if let Message::SessionReply(r) = &reply {
+            self.set_session(&r.current.id, &r.current.name);
+        }
+        match reply {
+            Message::Error(e) => Err(ClientError::Server {
+                code: e.code,
+                message: e.message,
+            }),
+            other => Ok(other),
+        }
+    }
+
+    /// Starts a chat turn; the receiver yields its events through `STREAM_END`.
+    pub async fn chat(
+        &self,
+        text: &str,
+        file_ids: Vec<String>,
+    ) -> Result<(u64, mpsc::UnboundedReceiver<Message>), ClientError> {
+        let id = self.next_request_id();
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.streams
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id, tx);
+        self.send(Message::Chat(ChatSend {
+            request_id: id,
+            text: text.to_string(),
+            file_ids,
+        }))
+        .await?;
+        Ok((id, rx))
+    }
+
+    /// Uploads a local file: streamed from disk in 64 KiB frames with its sha256, waiting
+    /// for the server's result.
+    pub async fn upload(&self, path: &Path) -> Result<FileInfo, ClientError> {
+        let filename = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .ok_or_else(|| ClientError::Protocol(format!("not a file name: {}", path.display())))?
+            .to_string();
+        let meta = tokio::fs::metadata(path).await?;
+        if !meta.is_file() {
+            return Err(ClientError::Protocol(format!(
+                "不是普通文件 / not a regular file: {}",
+                path.display()
+            )));
+        }
+        let sha = sha256_file(path).await?;
+        let id = self.next_request_id();
+        let (tx, rx) = oneshot::channel();
+        self.pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id, tx);
+        self.send(Message::UploadStart(UploadStart {
+            request_id: id,
+            filename,
+            size: meta.len(),
+            sha256: Some(sha),
+        }))
+        .await?;
+        let mut f = tokio::fs::File::open(path).await?;
+        let mut sent = 0u64;
+        let mut buf = vec![0u8; UPLOAD_CHUNK];
+        while sent < meta.len() {
+            let n = f.read(&mut buf).await?;
+            if n == 0 {
+                break;
+            }
+            sent += n as u64;
+            self.send(Message::UploadData(Raw(Bytes::copy_from_slice(&buf[..n]))))
+                .await?;
+        }
+        let reply = tokio::time::timeout(Duration::from_secs(120), rx)
+            .await
+            .map_err(|_| ClientError::Timeout)?
+            .map_err(|_| ClientError::Disconnected)?;
+        match reply {
+            Message::UploadResult(r) => Ok(r.file),
+            Message::Error(e) => Err(ClientError::Server {
+                code: e.code,
+                message: e.message,
+            }),
+            other => Err(ClientError::Protocol(format!(
+                "unexpected reply {:?}",
+                other.msg_type()
+            ))),
+        }
+    }
+}
+
+pub async fn sha256_file(path: &Path) -> Result<String, std::io::Error> {
+    let mut f = tokio::fs::File::open(path).await?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 256 * 1024];
+    loop {
+        let n = f.read(&mut buf).await?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+    }
+    Ok(hex::encode(h.finalize()))
+}
