@@ -135,9 +135,7 @@ impl MessageCodec {
                     ));
                 }
             }
-            Message::FileData(_)
-            | Message::UploadData(_)
-            | Message::TransferData(_) => {
+            Message::FileData(_) | Message::UploadData(_) | Message::TransferData(_) => {
                 let mut rest = payload;
                 while !rest.is_empty() {
                     let n = rest.len().min(MAX_PAYLOAD);
@@ -164,7 +162,11 @@ impl MessageCodec {
                     let mut p = BytesMut::with_capacity(MAX_PAYLOAD);
                     p.extend_from_slice(&[code]);
                     p.extend_from_slice(&piece);
-                    out.push(Frame::new(FRAGMENT_TYPE, self.frames.next_seq(), p.freeze()));
+                    out.push(Frame::new(
+                        FRAGMENT_TYPE,
+                        self.frames.next_seq(),
+                        p.freeze(),
+                    ));
                 }
                 out.push(Frame::new(code, self.frames.next_seq(), rest));
             }
@@ -391,7 +393,10 @@ mod tests {
         assert!(frames[..frames.len() - 1]
             .iter()
             .all(|f| f.ty == FRAGMENT_TYPE));
-        assert_eq!(decode_all(encode_all(std::slice::from_ref(&m))), vec![Inbound::Msg(m)]);
+        assert_eq!(
+            decode_all(encode_all(std::slice::from_ref(&m))),
+            vec![Inbound::Msg(m)]
+        );
     }
 
     #[test]
@@ -446,10 +451,18 @@ mod tests {
     #[test]
     fn garbage_yields_bad_items_and_the_stream_continues() {
         let mut bytes = BytesMut::new();
-        Frame::new(0x99, 0, b"??".to_vec()).write_to(&mut bytes).expect("fits");
-        Frame::new(0x24, 1, b"{broken".to_vec()).write_to(&mut bytes).expect("fits");
-        Frame::new(FRAGMENT_TYPE, 2, Vec::new()).write_to(&mut bytes).expect("fits");
-        Frame::new(FRAGMENT_TYPE, 3, vec![0x01, b'a']).write_to(&mut bytes).expect("fits");
+        Frame::new(0x99, 0, b"??".to_vec())
+            .write_to(&mut bytes)
+            .expect("fits");
+        Frame::new(0x24, 1, b"{broken".to_vec())
+            .write_to(&mut bytes)
+            .expect("fits");
+        Frame::new(FRAGMENT_TYPE, 2, Vec::new())
+            .write_to(&mut bytes)
+            .expect("fits");
+        Frame::new(FRAGMENT_TYPE, 3, vec![0x01, b'a'])
+            .write_to(&mut bytes)
+            .expect("fits");
         bytes.extend_from_slice(&encode_all(&[Message::ChatText("ok".into())]));
         let items = decode_all(bytes);
         assert_eq!(items.len(), 5);

@@ -354,8 +354,12 @@ pub enum SessionOp {
         name: Option<String>,
     },
     /// `id` may be a unique prefix.
-    Switch { id: String },
-    Delete { id: String },
+    Switch {
+        id: String,
+    },
+    Delete {
+        id: String,
+    },
     /// Renames `id` (a unique prefix) or, when absent, the current session.
     Rename {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -577,7 +581,10 @@ pub struct CpuStats {
     pub usage_percent: f32,
     pub cores: u32,
     pub frequency_mhz: u64,
-    #[cfg_attr(test, proptest(strategy = "[0.0f64..64.0, 0.0f64..64.0, 0.0f64..64.0]"))]
+    #[cfg_attr(
+        test,
+        proptest(strategy = "[0.0f64..64.0, 0.0f64..64.0, 0.0f64..64.0]")
+    )]
     pub load_avg: [f64; 3],
 }
 

@@ -6,16 +6,30 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use protocol::{EndStatus, IndexProgress, Message, Offer, ServerStatus};
+use protocol::{IndexProgress, Message, Offer, ServerStatus};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::audit::{Audit, AuditOp};
 use crate::config::Config;
+use crate::policy::{CommandPolicy, CommandPolicyConfig, PathPolicy, PathPolicyConfig};
 use crate::store::{OfferRow, Store, UploadRow};
-use crate::turn::{stream_pieces, RunningTurn, TurnEvent, TurnOutcome, TurnRequest};
+use crate::tools::{RawTextSearch, Sampler, SamplerHandle, ToolRegistry, UploadCatalog, UploadRef};
+use crate::turn::{RunningTurn, TurnEvent, TurnRequest};
 use crate::uploads::UploadError;
+
+/// The session catalog the tools see, read from SQLite.
+pub struct StoreCatalog(pub Store);
+
+impl UploadCatalog for StoreCatalog {
+    fn list(&self, session_id: &str) -> Vec<UploadRef> {
+        self.0
+            .list_uploads(session_id)
+            .map(|rows| rows.iter().map(crate::agent::run::upload_ref).collect())
+            .unwrap_or_default()
+    }
+}
 
 /// Extension features this server speaks (sent in WELCOME).
 pub const FEATURES: &[&str] = &[
@@ -29,6 +43,9 @@ pub const FEATURES: &[&str] = &[
     "files",
     "cancel",
     "status",
+    "monitor",
+    "search_events",
+    "offers",
 ];
 
 pub struct Ctx {
@@ -39,10 +56,38 @@ pub struct Ctx {
     pub tracker: TaskTracker,
     pub started: Instant,
     pub connections: AtomicUsize,
+    pub tools: ToolRegistry,
+    pub paths: Arc<PathPolicy>,
+    pub commands: Arc<CommandPolicy>,
+    pub catalog: Arc<dyn UploadCatalog>,
+    pub sampler: SamplerHandle,
+    pub search_slots: Arc<tokio::sync::Semaphore>,
 }
 
 impl Ctx {
+    /// Builds the shared state; needs a tokio runtime (starts the system sampler).
     pub fn new(cfg: Config, store: Store, audit: Audit) -> Ctx {
+        let mut docs = vec![];
+        for d in &cfg.docs {
+            // Canonical doc roots, so policy and search agree on what a doc path is.
+            docs.push(std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()));
+        }
+        let mut path_cfg = PathPolicyConfig::with_defaults(&cfg.data_dir, &docs);
+        path_cfg.allow.extend(cfg.allow_paths.iter().cloned());
+        let paths = Arc::new(PathPolicy::new(&path_cfg));
+        let commands = Arc::new(CommandPolicy::new(CommandPolicyConfig::with_defaults(
+            &cfg.data_dir,
+        )));
+        let catalog: Arc<dyn UploadCatalog> = Arc::new(StoreCatalog(store.clone()));
+        let search = Arc::new(RawTextSearch::new(
+            catalog.clone(),
+            docs,
+            paths.clone(),
+            Some(cfg.uploads_dir()),
+        ));
+        let sampler = Sampler::spawn(std::time::Duration::from_secs(1));
+        let tools = ToolRegistry::standard(sampler.clone(), search);
+        let max_searches = cfg.max_concurrent_searches.max(1);
         Ctx {
             cfg: Arc::new(cfg),
             store,
@@ -51,7 +96,44 @@ impl Ctx {
             tracker: TaskTracker::new(),
             started: Instant::now(),
             connections: AtomicUsize::new(0),
+            tools,
+            paths,
+            commands,
+            catalog,
+            sampler,
+            search_slots: Arc::new(tokio::sync::Semaphore::new(max_searches)),
         }
+    }
+
+    /// Tool context for requests made outside a turn (search, download requests).
+    pub fn tool_ctx(&self, session_id: &str) -> crate::tools::ToolCtx {
+        crate::tools::ToolCtx {
+            session_id: session_id.to_string(),
+            paths: self.paths.clone(),
+            commands: self.commands.clone(),
+            audit: self.audit.clone(),
+            data_dir: self.cfg.data_dir.clone(),
+            cancel: self.shutdown.child_token(),
+            uploads: self.catalog.clone(),
+        }
+    }
+
+    /// A client's completion report, recorded in the audit log.
+    pub fn transfer_reported(&self, session_id: &str, c: &protocol::TransferComplete) {
+        let bytes = c.bytes.to_string();
+        let ok = c.ok.to_string();
+        self.audit.record(
+            AuditOp::DownloadDone,
+            &[
+                ("session", session_id),
+                ("offer", c.offer_id.as_str()),
+                ("side", c.side.as_str()),
+                ("ok", ok.as_str()),
+                ("bytes", bytes.as_str()),
+                ("sha256", c.sha256.as_str()),
+                ("error", c.error.as_deref().unwrap_or("")),
+            ],
+        );
     }
 
     pub fn welcome_text(&self, session_id: &str) -> String {
@@ -130,7 +212,9 @@ impl Ctx {
     pub async fn remove_upload_files(&self, row: &UploadRow) {
         let dir = self.cfg.uploads_dir().join(&row.file_id);
         // Only ever delete inside the uploads root, whatever the database says.
-        if dir.starts_with(self.cfg.uploads_dir()) && row.file_id.chars().all(|c| c.is_ascii_alphanumeric()) {
+        if dir.starts_with(self.cfg.uploads_dir())
+            && row.file_id.chars().all(|c| c.is_ascii_alphanumeric())
+        {
             let _ = tokio::fs::remove_dir_all(&dir).await;
         }
     }
@@ -154,7 +238,11 @@ impl Ctx {
     }
 
     pub fn status(&self, request_id: u64) -> Message {
-        let files = self.store.all_uploads().map(|u| u.len() as u64).unwrap_or(0);
+        let files = self
+            .store
+            .all_uploads()
+            .map(|u| u.len() as u64)
+            .unwrap_or(0);
         Message::ServerStatus(ServerStatus {
             request_id,
             server_version: env!("CARGO_PKG_VERSION").into(),
@@ -177,7 +265,7 @@ impl Ctx {
         let ctx = self.clone();
         let c = cancel.clone();
         self.tracker.spawn(async move {
-            let outcome = run_turn(ctx, req, &tx, c).await;
+            let outcome = crate::agent::run::run_turn(ctx, req, &tx, c).await;
             let _ = tx.send(TurnEvent::Done(outcome)).await;
         });
         RunningTurn {
@@ -188,46 +276,130 @@ impl Ctx {
     }
 }
 
-/// The turn body until the agent loop is wired in: echoes the message back through the
-/// real streaming path and stores both sides in history.
-async fn run_turn(
+/// The wire form of a sampler snapshot.
+pub fn snapshot_msg(s: &crate::tools::Snapshot) -> protocol::MonitorSnapshot {
+    protocol::MonitorSnapshot {
+        ts_ms: chrono::DateTime::parse_from_rfc3339(&s.taken_at)
+            .map(|t| t.timestamp_millis().max(0) as u64)
+            .unwrap_or(0),
+        cpu: protocol::CpuStats {
+            usage_percent: s.cpu.usage_percent,
+            cores: s.cpu.cores as u32,
+            frequency_mhz: s.cpu.frequency_mhz,
+            load_avg: s.cpu.load_avg,
+        },
+        memory: protocol::MemoryStats {
+            total_bytes: s.memory.total_bytes,
+            used_bytes: s.memory.used_bytes,
+            available_bytes: s.memory.available_bytes,
+            usage_percent: s.memory.usage_percent as f32,
+        },
+        disks: s
+            .disks
+            .iter()
+            .map(|d| protocol::DiskStats {
+                mount: d.mount.clone(),
+                fs: d.fs.clone(),
+                total_bytes: d.total_bytes,
+                used_bytes: d.used_bytes,
+                available_bytes: d.available_bytes,
+                usage_percent: d.usage_percent as f32,
+            })
+            .collect(),
+    }
+}
+
+/// Streams an accepted offer's file over this connection (`nplt` mode) from `resume`,
+/// hashing what is sent, and reports completion. Reads from disk as it goes: memory stays
+/// flat whatever the file size, and the bounded queue paces it to the peer.
+pub async fn send_file_nplt(
     ctx: Arc<Ctx>,
-    req: TurnRequest,
-    tx: &mpsc::Sender<TurnEvent>,
+    offer: OfferRow,
+    resume: u64,
+    tx: mpsc::Sender<Message>,
     cancel: CancellationToken,
-) -> TurnOutcome {
-    let sid = req.session_id.clone();
-    let text = req.text.clone();
+) {
+    use sha2::Digest;
+    use tokio::io::{AsyncReadExt, AsyncSeekExt};
+    let started = Instant::now();
+    let result: Result<(u64, String), String> = async {
+        let mut f = tokio::fs::File::open(&offer.file_path)
+            .await
+            .map_err(|e| format!("无法打开文件 / cannot open: {e}"))?;
+        let mut hasher = sha2::Sha256::new();
+        // The whole-file hash is verified by the receiver; hash the skipped prefix too so
+        // the server's report covers the file, not just the resumed part.
+        let mut buf = vec![0u8; protocol::MAX_PAYLOAD];
+        let mut pos = 0u64;
+        while pos < resume {
+            let want = ((resume - pos) as usize).min(buf.len());
+            let n = f.read(&mut buf[..want]).await.map_err(|e| e.to_string())?;
+            if n == 0 {
+                break;
+            }
+            hasher.update(&buf[..n]);
+            pos += n as u64;
+        }
+        f.seek(std::io::SeekFrom::Start(pos)).await.map_err(|e| e.to_string())?;
+        let mut sent = 0u64;
+        let mut last_progress = Instant::now();
+        loop {
+            if cancel.is_cancelled() {
+                return Err("已取消 / cancelled".into());
+            }
+            let n = f.read(&mut buf).await.map_err(|e| e.to_string())?;
+            if n == 0 {
+                break;
+            }
+            hasher.update(&buf[..n]);
+            sent += n as u64;
+            let data = protocol::Raw(bytes::Bytes::copy_from_slice(&buf[..n]));
+            tx.send(Message::TransferData(data))
+                .await
+                .map_err(|_| "连接已断开 / connection closed".to_string())?;
+            if last_progress.elapsed() >= std::time::Duration::from_millis(250) {
+                last_progress = Instant::now();
+                let secs = started.elapsed().as_secs_f64().max(1e-3);
+                let _ = tx.try_send(Message::TransferProgress(protocol::TransferProgress {
+                    offer_id: offer.offer_id.clone(),
+                    bytes: pos + sent,
+                    total: offer.size,
+                    rate_bps: (sent as f64 / secs) as u64,
+                    ..Default::default()
+                }));
+            }
+        }
+        Ok((pos + sent, hex::encode(hasher.finalize())))
+    }
+    .await;
+    let (ok, bytes, sha, error) = match result {
+        Ok((b, sha)) if sha == offer.sha256 => (true, b, sha, None),
+        Ok((b, sha)) => (
+            false,
+            b,
+            sha,
+            Some("文件在提供下载后被修改 / file changed since the offer".to_string()),
+        ),
+        Err(e) => (false, 0, String::new(), Some(e)),
+    };
+    let state = if ok { "transferred" } else { "failed" };
+    let id = offer.offer_id.clone();
+    let err = error.clone();
     let _ = ctx
         .store
-        .run(move |s| s.append_message(&sid, "user", &text, &[]))
+        .run(move |s| s.set_offer_state(&id, state, err.as_deref()))
         .await;
-    let answer = format!("收到 / received: {}", req.text);
-    let _ = tx.send(TurnEvent::AnswerStart).await;
-    let mut sent = String::new();
-    let mut status = EndStatus::Ok;
-    for piece in stream_pieces(&answer) {
-        if cancel.is_cancelled() {
-            status = EndStatus::Cancelled;
-            break;
-        }
-        sent.push_str(&piece);
-        if tx.send(TurnEvent::Delta(piece)).await.is_err() {
-            break;
-        }
-    }
-    let sid = req.session_id.clone();
-    let stored = sent.clone();
-    let _ = ctx
-        .store
-        .run(move |s| s.append_message(&sid, "assistant", &stored, &[]))
-        .await;
-    TurnOutcome {
-        status,
-        message: None,
-        answer: sent,
-        tool_calls: Vec::new(),
-    }
+    let report = protocol::TransferComplete {
+        offer_id: offer.offer_id.clone(),
+        ok,
+        bytes,
+        sha256: sha,
+        side: "server".into(),
+        error,
+    };
+    ctx.transfer_reported(&offer.session_id, &report);
+    let _ = tx.send(Message::TransferComplete(report)).await;
+    cancel.cancel();
 }
 
 pub fn offer_msg(o: &OfferRow) -> Offer {

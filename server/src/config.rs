@@ -8,7 +8,11 @@ use clap::Parser;
 use serde::Deserialize;
 
 #[derive(Debug, Parser, Default)]
-#[command(name = "llmops-server", version, about = "llmops server: NPLT agent daemon")]
+#[command(
+    name = "llmops-server",
+    version,
+    about = "llmops server: NPLT agent daemon"
+)]
 pub struct Cli {
     /// TOML config file (default: $XDG_CONFIG_HOME/llmops/server.toml if it exists).
     #[arg(long, env = "LLMOPS_CONFIG")]
@@ -153,10 +157,7 @@ impl Config {
                 .log_level
                 .or(file.log_level)
                 .unwrap_or_else(|| "info".into()),
-            auth_token: cli
-                .auth_token
-                .or(file.auth_token)
-                .filter(|t| !t.is_empty()),
+            auth_token: cli.auth_token.or(file.auth_token).filter(|t| !t.is_empty()),
             max_connections: cli.max_connections.or(file.max_connections).unwrap_or(256),
             upload_limit: cli
                 .upload_limit
@@ -192,7 +193,9 @@ impl Config {
             return Err(ConfigError::TokenRequired(self.listen));
         }
         if self.max_connections == 0 {
-            return Err(ConfigError::Invalid("max_connections must be at least 1".into()));
+            return Err(ConfigError::Invalid(
+                "max_connections must be at least 1".into(),
+            ));
         }
         if self.idle_timeout_secs <= self.heartbeat_secs {
             return Err(ConfigError::Invalid(format!(

@@ -56,7 +56,10 @@ impl Running {
         self.ctx.shutdown.cancel();
         let _ = self.accept.await;
         self.ctx.tracker.close();
-        if tokio::time::timeout(grace, self.ctx.tracker.wait()).await.is_err() {
+        if tokio::time::timeout(grace, self.ctx.tracker.wait())
+            .await
+            .is_err()
+        {
             tracing::warn!("some sessions did not close within {grace:?}");
         }
     }

@@ -63,7 +63,9 @@ pub async fn accept_loop(ctx: Arc<Ctx>, listener: TcpListener) {
 /// Tells an over-limit peer why it is refused, in the frame type it understands.
 async fn refuse_busy(stream: TcpStream, peer: SocketAddr, max: usize) {
     let mut framed = Framed::new(stream, MessageCodec::new());
-    let text = format!("服务器繁忙：连接数已达上限 ({max})，请稍后重试 / server busy: connection limit reached");
+    let text = format!(
+        "服务器繁忙：连接数已达上限 ({max})，请稍后重试 / server busy: connection limit reached"
+    );
     let first = tokio::time::timeout(Duration::from_millis(500), framed.next()).await;
     let msg = match first {
         Ok(Some(Ok(Inbound::Msg(Message::Hello(_))))) => Message::error("busy", text, None),

@@ -330,7 +330,12 @@ impl Store {
     }
 
     pub fn clear_history(&self, session_id: &str) -> Result<usize, StoreError> {
-        self.with(|c| c.execute("DELETE FROM messages WHERE session_id = ?1", params![session_id]))
+        self.with(|c| {
+            c.execute(
+                "DELETE FROM messages WHERE session_id = ?1",
+                params![session_id],
+            )
+        })
     }
 
     // ----- uploads -------------------------------------------------------------------
@@ -531,7 +536,8 @@ mod tests {
         let id = {
             let s = Store::open(&path).expect("open");
             let sess = s.create_session(None).expect("create");
-            s.append_message(&sess.id, "user", "CPU?", &[]).expect("append");
+            s.append_message(&sess.id, "user", "CPU?", &[])
+                .expect("append");
             let call = ToolCallRow {
                 tool: "sys_monitor".into(),
                 args: serde_json::json!({"metric": "cpu"}),
@@ -556,7 +562,8 @@ mod tests {
     fn deleting_a_session_removes_its_rows() {
         let (_d, s) = store();
         let sess = s.create_session(None).expect("create");
-        s.append_message(&sess.id, "user", "hi", &[]).expect("append");
+        s.append_message(&sess.id, "user", "hi", &[])
+            .expect("append");
         s.insert_upload(&UploadRow {
             file_id: "f1".into(),
             session_id: sess.id.clone(),
@@ -601,6 +608,9 @@ mod tests {
         s.insert_offer(&o).expect("insert");
         assert_eq!(s.expire_offers(99).expect("expire"), 0);
         assert_eq!(s.expire_offers(100).expect("expire"), 1);
-        assert_eq!(s.offer("o1").expect("get").expect("exists").state, "expired");
+        assert_eq!(
+            s.offer("o1").expect("get").expect("exists").state,
+            "expired"
+        );
     }
 }

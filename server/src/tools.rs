@@ -281,24 +281,39 @@ pub fn resolve_user_path(ctx: &ToolCtx, raw: &str) -> Result<PathBuf, ResolveErr
         Some(u) => ctx.paths.check(&u.path)?,
         None => ctx.paths.check_str(trimmed, ctx.working_dir())?,
     };
-    // Session isolation: the uploads root is allowed for everyone, so the policy alone would
-    // let one session read another's files by path.
-    if let Ok(root) = crate::policy::path::resolve(&ctx.uploads_root()) {
-        // Only existing files: a missing one is reported as not found by the tool.
-        if resolved.starts_with(&root) && resolved != root && resolved.exists() {
-            let mine = uploads.iter().any(|u| {
-                crate::policy::path::resolve(&u.path)
-                    .map(|r| r == resolved)
-                    .unwrap_or(false)
-            });
-            if !mine {
-                return Err(ResolveError::ForeignUpload {
-                    path: trimmed.to_string(),
-                });
-            }
-        }
-    }
+    check_session_isolation(ctx, &uploads, &resolved, trimmed)?;
     Ok(resolved)
+}
+
+/// Session isolation: the uploads root is allowed for everyone, so the path policy alone would
+/// let one session reach another's files by path. An existing path strictly under the uploads
+/// root must be one of `uploads` (this session's) or a directory holding one. Missing paths
+/// pass (the tool reports them as not found).
+pub fn check_session_isolation(
+    ctx: &ToolCtx,
+    uploads: &[UploadRef],
+    resolved: &Path,
+    shown: &str,
+) -> Result<(), ResolveError> {
+    let Ok(root) = crate::policy::path::resolve(&ctx.uploads_root()) else {
+        return Ok(());
+    };
+    if !resolved.starts_with(&root) || resolved == root || !resolved.exists() {
+        return Ok(());
+    }
+    let is_dir = resolved.is_dir();
+    let mine = uploads.iter().any(|u| {
+        crate::policy::path::resolve(&u.path)
+            .map(|r| r == resolved || (is_dir && r.starts_with(resolved)))
+            .unwrap_or(false)
+    });
+    if mine {
+        Ok(())
+    } else {
+        Err(ResolveError::ForeignUpload {
+            path: shown.to_string(),
+        })
+    }
 }
 
 /// Parses tool arguments. `null` means no arguments; a JSON string holding an object is
@@ -491,7 +506,7 @@ pub(crate) mod testutil {
                 session_id: "s1".into(),
                 paths: Arc::new(PathPolicy::new(&PathPolicyConfig::with_defaults(
                     &data,
-                    &[docs.clone()],
+                    std::slice::from_ref(&docs),
                 ))),
                 commands: Arc::new(CommandPolicy::new(CommandPolicyConfig::with_defaults(
                     &data,

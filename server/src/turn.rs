@@ -28,7 +28,7 @@ pub enum TurnEvent {
     AnswerStart,
     Delta(String),
     Search(SearchResults),
-    Offer(OfferRow),
+    Offer(Box<OfferRow>),
     Done(TurnOutcome),
 }
 
@@ -85,7 +85,12 @@ mod tests {
 
     #[test]
     fn pieces_rejoin_to_the_text() {
-        for t in ["", "hello world, how are you", "当前 CPU 使用率为 12.5%，负载正常。", "a😀b"] {
+        for t in [
+            "",
+            "hello world, how are you",
+            "当前 CPU 使用率为 12.5%，负载正常。",
+            "a😀b",
+        ] {
             let p = stream_pieces(t);
             assert_eq!(p.concat(), t);
             assert!(p.iter().all(|s| !s.is_empty()));

@@ -107,7 +107,8 @@ impl TextSniffer {
             if self.head.len() < 2 {
                 return;
             }
-            let utf16 = self.head.starts_with(&[0xFF, 0xFE]) || self.head.starts_with(&[0xFE, 0xFF]);
+            let utf16 =
+                self.head.starts_with(&[0xFF, 0xFE]) || self.head.starts_with(&[0xFE, 0xFF]);
             self.decided_utf16 = Some(utf16);
             let head = std::mem::take(&mut self.head);
             if !utf16 {
@@ -264,7 +265,9 @@ impl Incoming {
             .file
             .take()
             .ok_or_else(|| UploadError::Io("upload already closed".into()))?;
-        f.flush().await.map_err(|e| UploadError::Io(e.to_string()))?;
+        f.flush()
+            .await
+            .map_err(|e| UploadError::Io(e.to_string()))?;
         f.sync_all()
             .await
             .map_err(|e| UploadError::Io(e.to_string()))?;
@@ -347,12 +350,16 @@ mod tests {
         assert!(validate_filename("config.yaml").is_ok());
         assert!(validate_filename("性能报告.md").is_ok());
         assert!(validate_filename(".hidden").is_ok());
-        for bad in ["", "  ", "../x", "..\\x", "a/b", "a\\b", "a\0b", "a\nb", "..", "."] {
+        for bad in [
+            "", "  ", "../x", "..\\x", "a/b", "a\\b", "a\0b", "a\nb", "..", ".",
+        ] {
             let e = validate_filename(bad).expect_err(bad);
             assert!(e.to_string().starts_with("文件名包含非法字符: "), "{e}");
         }
         assert_eq!(
-            validate_filename("../etc").expect_err("traversal").to_string(),
+            validate_filename("../etc")
+                .expect_err("traversal")
+                .to_string(),
             "文件名包含非法字符: ../"
         );
     }

@@ -9,7 +9,13 @@ fn ask_json_with_upload() {
     let addr = server.addr.to_string();
     let fixture = llmops_tests::fixtures_dir().join("app.log");
     let (code, out, err) = run_tui(&[
-        "ask", "--server", &addr, "--json", "--upload", fixture.to_str().expect("utf8 path"), "这个日志有什么错误？",
+        "ask",
+        "--server",
+        &addr,
+        "--json",
+        "--upload",
+        fixture.to_str().expect("utf8 path"),
+        "这个日志有什么错误？",
     ])
     .expect("run");
     assert_eq!(code, 0, "stderr: {err}");
@@ -20,7 +26,8 @@ fn ask_json_with_upload() {
     assert!(v["steps"].is_array());
 
     // The upload landed in that session.
-    let (code, out, _) = run_tui(&["files", "--server", &addr, "--session", sid, "--json"]).expect("run");
+    let (code, out, _) =
+        run_tui(&["files", "--server", &addr, "--session", sid, "--json"]).expect("run");
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
     assert_eq!(v["files"][0]["filename"], "app.log");
@@ -38,10 +45,19 @@ fn ask_exit_codes() {
     assert_eq!(code, 69, "{err}");
     let server = ServerProc::start().expect("server");
     let addr = server.addr.to_string();
-    let (code, out, _) =
-        run_tui(&["ask", "--server", &addr, "--json", "--upload", "/nonexistent/file.log", "hi"]).expect("run");
+    let (code, out, _) = run_tui(&[
+        "ask",
+        "--server",
+        &addr,
+        "--json",
+        "--upload",
+        "/nonexistent/file.log",
+        "hi",
+    ])
+    .expect("run");
     assert_eq!(code, 1);
     assert!(out.contains("error"));
-    let (code, _, _) = run_tui(&["ask", "--server", &addr, "--session", "nosuchsession", "hi"]).expect("run");
+    let (code, _, _) =
+        run_tui(&["ask", "--server", &addr, "--session", "nosuchsession", "hi"]).expect("run");
     assert_eq!(code, 1);
 }

@@ -44,9 +44,14 @@ fn handshake_turn_sessions_and_history() {
 
     // Structured history holds exactly the streamed answer.
     let rid = c.next_id();
-    c.send(&Message::HistoryGet(HistoryGet { request_id: rid, limit: None }))
-        .expect("send");
-    let Message::History(h) = c.recv().expect("history") else { panic!("not history") };
+    c.send(&Message::HistoryGet(HistoryGet {
+        request_id: rid,
+        limit: None,
+    }))
+    .expect("send");
+    let Message::History(h) = c.recv().expect("history") else {
+        panic!("not history")
+    };
     assert_eq!(h.request_id, rid);
     assert_eq!(h.messages.len(), 2);
     assert_eq!(h.messages[0].role, "user");
@@ -55,36 +60,67 @@ fn handshake_turn_sessions_and_history() {
     // Sessions: new, rename, list, switch by prefix, delete the other one.
     let first = c.session_id();
     let rid = c.next_id();
-    c.send(&Message::SessionCmd(SessionCmd { request_id: rid, op: SessionOp::New { name: Some("磁盘排查".into()) } }))
-        .expect("send");
-    let Message::SessionReply(r) = c.recv().expect("reply") else { panic!() };
+    c.send(&Message::SessionCmd(SessionCmd {
+        request_id: rid,
+        op: SessionOp::New {
+            name: Some("磁盘排查".into()),
+        },
+    }))
+    .expect("send");
+    let Message::SessionReply(r) = c.recv().expect("reply") else {
+        panic!()
+    };
     assert_eq!(r.op, "new");
     assert_eq!(r.current.name, "磁盘排查");
     let second = r.current.id.clone();
     assert_eq!(r.sessions.len(), 2);
 
     let rid = c.next_id();
-    c.send(&Message::SessionCmd(SessionCmd { request_id: rid, op: SessionOp::Delete { id: second.clone() } }))
-        .expect("send");
-    let Message::Error(e) = c.recv().expect("reply") else { panic!("current session deleted") };
+    c.send(&Message::SessionCmd(SessionCmd {
+        request_id: rid,
+        op: SessionOp::Delete { id: second.clone() },
+    }))
+    .expect("send");
+    let Message::Error(e) = c.recv().expect("reply") else {
+        panic!("current session deleted")
+    };
     assert_eq!((e.code.as_str(), e.request_id), ("forbidden", Some(rid)));
 
     let rid = c.next_id();
-    c.send(&Message::SessionCmd(SessionCmd { request_id: rid, op: SessionOp::Switch { id: first[..6].into() } }))
-        .expect("send");
-    let Message::SessionReply(r) = c.recv().expect("reply") else { panic!() };
+    c.send(&Message::SessionCmd(SessionCmd {
+        request_id: rid,
+        op: SessionOp::Switch {
+            id: first[..6].into(),
+        },
+    }))
+    .expect("send");
+    let Message::SessionReply(r) = c.recv().expect("reply") else {
+        panic!()
+    };
     assert_eq!(r.current.id, first);
 
     let rid = c.next_id();
-    c.send(&Message::SessionCmd(SessionCmd { request_id: rid, op: SessionOp::Delete { id: second[..8].into() } }))
-        .expect("send");
-    let Message::SessionReply(r) = c.recv().expect("reply") else { panic!() };
+    c.send(&Message::SessionCmd(SessionCmd {
+        request_id: rid,
+        op: SessionOp::Delete {
+            id: second[..8].into(),
+        },
+    }))
+    .expect("send");
+    let Message::SessionReply(r) = c.recv().expect("reply") else {
+        panic!()
+    };
     assert_eq!(r.sessions.len(), 1);
 
     let rid = c.next_id();
-    c.send(&Message::SessionCmd(SessionCmd { request_id: rid, op: SessionOp::Switch { id: "zzzz".into() } }))
-        .expect("send");
-    let Message::Error(e) = c.recv().expect("reply") else { panic!() };
+    c.send(&Message::SessionCmd(SessionCmd {
+        request_id: rid,
+        op: SessionOp::Switch { id: "zzzz".into() },
+    }))
+    .expect("send");
+    let Message::Error(e) = c.recv().expect("reply") else {
+        panic!()
+    };
     assert_eq!(e.code, "not_found");
 }
 
@@ -95,15 +131,23 @@ fn bad_frames_get_errors_and_the_connection_lives() {
     // Unknown type, invalid JSON, a server-only type, data without an upload.
     c.send_raw(&[0x99, 0, 0, 0, 1, b'x']).expect("send");
     c.send_raw(&[0x24, 0, 1, 0, 2, b'{', b'x']).expect("send");
-    c.send(&Message::Ack(Ack { request_id: 1, message: "x".into() })).expect("send");
-    c.send(&Message::UploadData(Raw(bytes::Bytes::from_static(b"zz")))).expect("send");
+    c.send(&Message::Ack(Ack {
+        request_id: 1,
+        message: "x".into(),
+    }))
+    .expect("send");
+    c.send(&Message::UploadData(Raw(bytes::Bytes::from_static(b"zz"))))
+        .expect("send");
     let codes: Vec<String> = (0..4)
         .map(|_| match c.recv().expect("error") {
             Message::Error(e) => e.code,
             other => panic!("expected error, got {other:?}"),
         })
         .collect();
-    assert_eq!(codes, ["unknown_type", "bad_payload", "unexpected", "no_upload"]);
+    assert_eq!(
+        codes,
+        ["unknown_type", "bad_payload", "unexpected", "no_upload"]
+    );
     let (answer, _) = chat(&mut c, "still there?");
     assert!(!answer.is_empty());
 }
@@ -116,8 +160,14 @@ fn large_message_round_trips_through_fragments() {
     let (answer, _) = chat(&mut c, &big);
     assert!(answer.contains(&big[..300]));
     let rid = c.next_id();
-    c.send(&Message::HistoryGet(HistoryGet { request_id: rid, limit: Some(1) })).expect("send");
-    let Message::History(h) = c.recv().expect("history") else { panic!() };
+    c.send(&Message::HistoryGet(HistoryGet {
+        request_id: rid,
+        limit: Some(1),
+    }))
+    .expect("send");
+    let Message::History(h) = c.recv().expect("history") else {
+        panic!()
+    };
     assert!(h.messages[0].text.len() > 120_000);
 }
 
@@ -127,43 +177,81 @@ fn uploads_are_verified_and_listed() {
     let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
     let body = std::fs::read(llmops_tests::fixtures_dir().join("app.log")).expect("fixture");
     let rid = c.next_id();
-    c.send(&Message::UploadStart(UploadStart { request_id: rid, filename: "app.log".into(), size: body.len() as u64, sha256: None }))
+    c.send(&Message::UploadStart(UploadStart {
+        request_id: rid,
+        filename: "app.log".into(),
+        size: body.len() as u64,
+        sha256: None,
+    }))
+    .expect("send");
+    c.send(&Message::UploadData(Raw(bytes::Bytes::from(body.clone()))))
         .expect("send");
-    c.send(&Message::UploadData(Raw(bytes::Bytes::from(body.clone())))).expect("send");
-    let msgs = c.recv_until(|m| matches!(m, Message::UploadResult(_) | Message::Error(_))).expect("result");
-    let Some(Message::UploadResult(r)) = msgs.last() else { panic!("{msgs:?}") };
+    let msgs = c
+        .recv_until(|m| matches!(m, Message::UploadResult(_) | Message::Error(_)))
+        .expect("result");
+    let Some(Message::UploadResult(r)) = msgs.last() else {
+        panic!("{msgs:?}")
+    };
     assert_eq!(r.file.size, body.len() as u64);
     assert_eq!(r.file.state, "indexed");
 
     // Too large (announced), then binary content: specific errors, and nothing kept.
     let rid = c.next_id();
-    c.send(&Message::UploadStart(UploadStart { request_id: rid, filename: "big.log".into(), size: 5000, sha256: None }))
-        .expect("send");
-    let Message::Error(e) = c.recv().expect("error") else { panic!() };
+    c.send(&Message::UploadStart(UploadStart {
+        request_id: rid,
+        filename: "big.log".into(),
+        size: 5000,
+        sha256: None,
+    }))
+    .expect("send");
+    let Message::Error(e) = c.recv().expect("error") else {
+        panic!()
+    };
     assert_eq!(e.message, "文件大小超过限制 (5000 > 1000)");
     let rid = c.next_id();
-    c.send(&Message::UploadStart(UploadStart { request_id: rid, filename: "x.bin".into(), size: 4, sha256: None }))
-        .expect("send");
-    c.send(&Message::UploadData(Raw(bytes::Bytes::from_static(b"\0\x01\x02\x03")))).expect("send");
-    let Message::Error(e) = c.recv().expect("error") else { panic!() };
+    c.send(&Message::UploadStart(UploadStart {
+        request_id: rid,
+        filename: "x.bin".into(),
+        size: 4,
+        sha256: None,
+    }))
+    .expect("send");
+    c.send(&Message::UploadData(Raw(bytes::Bytes::from_static(
+        b"\0\x01\x02\x03",
+    ))))
+    .expect("send");
+    let Message::Error(e) = c.recv().expect("error") else {
+        panic!()
+    };
     assert_eq!(e.message, "不支持的文件类型: x.bin (仅支持文本文件)");
 
     let rid = c.next_id();
-    c.send(&Message::FileList(Req { request_id: rid })).expect("send");
-    let Message::FileListReply(l) = c.recv().expect("list") else { panic!() };
+    c.send(&Message::FileList(Req { request_id: rid }))
+        .expect("send");
+    let Message::FileListReply(l) = c.recv().expect("list") else {
+        panic!()
+    };
     assert_eq!(l.files.len(), 1, "{:?}", l.files);
-    let audit = std::fs::read_to_string(server.data_path().join("logs/file_operations.log")).expect("audit log");
-    assert!(audit.contains("[UPLOAD]") && audit.contains("filename=app.log"), "{audit}");
+    let audit = std::fs::read_to_string(server.data_path().join("logs/file_operations.log"))
+        .expect("audit log");
+    assert!(
+        audit.contains("[UPLOAD]") && audit.contains("filename=app.log"),
+        "{audit}"
+    );
     assert!(audit.contains("[DENY]"), "{audit}");
 }
 
 #[test]
 fn auth_token_required_beyond_loopback() {
     // Binding 0.0.0.0 without a token is a startup error.
-    let err = ServerProc::start_with(&["--listen", "0.0.0.0:0"]).err().expect("refused");
+    let err = ServerProc::start_with(&["--listen", "0.0.0.0:0"])
+        .err()
+        .expect("refused");
     assert!(err.to_string().contains("auth token"), "{err}");
     let server = ServerProc::start_with(&["--auth-token", "s3cret-token"]).expect("server");
-    let e = ExtConn::connect(server.addr, None, Some("wrong")).err().expect("refused");
+    let e = ExtConn::connect(server.addr, None, Some("wrong"))
+        .err()
+        .expect("refused");
     assert!(e.to_string().contains("unauthorized"), "{e}");
     let mut legacy = RawConn::connect(server.addr).expect("connect");
     legacy.send(0x01, b"hi").expect("send");
@@ -179,7 +267,9 @@ fn connection_limit_refuses_with_an_error() {
     let server = ServerProc::start_with(&["--max-connections", "2"]).expect("server");
     let _a = ExtConn::connect(server.addr, None, None).expect("first");
     let _b = ExtConn::connect(server.addr, None, None).expect("second");
-    let e = ExtConn::connect(server.addr, None, None).err().expect("third refused");
+    let e = ExtConn::connect(server.addr, None, None)
+        .err()
+        .expect("third refused");
     assert!(e.to_string().contains("busy"), "{e}");
 }
 
@@ -199,7 +289,13 @@ fn session_resumes_after_restart_and_sigterm_is_clean() {
     assert_eq!(w.session_id, sid);
     let mut c = c;
     let rid = c.next_id();
-    c.send(&Message::HistoryGet(HistoryGet { request_id: rid, limit: None })).expect("send");
-    let Message::History(h) = c.recv().expect("history") else { panic!() };
+    c.send(&Message::HistoryGet(HistoryGet {
+        request_id: rid,
+        limit: None,
+    }))
+    .expect("send");
+    let Message::History(h) = c.recv().expect("history") else {
+        panic!()
+    };
     assert_eq!(h.messages.last().expect("answer").text, answer);
 }

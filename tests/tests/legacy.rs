@@ -21,7 +21,8 @@ fn read_stream(c: &mut RawConn) -> String {
                 let v: serde_json::Value = serde_json::from_str(&p).expect("thought json");
                 let kind = v["type"].as_str().expect("type").to_string();
                 assert!(
-                    ["stream_start", "thinking", "tool_call", "generating"].contains(&kind.as_str()),
+                    ["stream_start", "thinking", "tool_call", "generating"]
+                        .contains(&kind.as_str()),
                     "{kind}"
                 );
                 if kind == "stream_start" {
@@ -58,7 +59,10 @@ fn legacy_client_conversation() {
 
     // Heartbeat echo.
     c.send(CHAT_TEXT, b"HEARTBEAT").expect("send");
-    assert_eq!(c.recv_text().expect("echo"), (CHAT_TEXT, "HEARTBEAT".into()));
+    assert_eq!(
+        c.recv_text().expect("echo"),
+        (CHAT_TEXT, "HEARTBEAT".into())
+    );
 
     // Upload in two data frames, answered with the success text.
     let body = b"2026-11-02 ERROR disk full\n2026-11-02 INFO ok\n";
@@ -73,12 +77,19 @@ fn legacy_client_conversation() {
         .trim_start_matches("文件上传成功: app.log (ID: ")
         .trim_end_matches(')')
         .to_string();
-    let stored = std::fs::read(server.data_path().join("uploads").join(&file_id).join("app.log"))
-        .expect("file on disk");
+    let stored = std::fs::read(
+        server
+            .data_path()
+            .join("uploads")
+            .join(&file_id)
+            .join("app.log"),
+    )
+    .expect("file on disk");
     assert_eq!(stored, body);
 
     // A refused upload, and its data frames are swallowed, not misread.
-    c.send_json(0x0E, json!({"filename": "../evil", "size": 3})).expect("send");
+    c.send_json(0x0E, json!({"filename": "../evil", "size": 3}))
+        .expect("send");
     c.send(0x0D, b"abc").expect("send");
     let (_, reply) = c.recv_text().expect("refusal");
     assert_eq!(reply, "文件上传失败: 文件名包含非法字符: ../");
@@ -101,7 +112,8 @@ fn legacy_client_conversation() {
         .and_then(|l| l.split_whitespace().nth(1))
         .expect("current session line")
         .to_string();
-    c.send_json(0x15, json!({"session_id": &first_id[..8]})).expect("send");
+    c.send_json(0x15, json!({"session_id": &first_id[..8]}))
+        .expect("send");
     let (_, switched) = c.recv_text().expect("switch");
     assert!(switched.starts_with("已切换到会话"), "{switched}");
     c.send(0x10, b"").expect("send");
@@ -109,7 +121,8 @@ fn legacy_client_conversation() {
     assert!(hist.contains("你好"), "{hist}");
 
     // The current session cannot be deleted by its own connection.
-    c.send_json(0x17, json!({"session_id": first_id})).expect("send");
+    c.send_json(0x17, json!({"session_id": first_id}))
+        .expect("send");
     let (_, refused) = c.recv_text().expect("delete refused");
     assert!(refused.contains("不能删除当前会话"), "{refused}");
 
@@ -117,7 +130,8 @@ fn legacy_client_conversation() {
     let (_, cleared) = c.recv_text().expect("clear");
     assert!(cleared.starts_with("历史记录已清空"), "{cleared}");
 
-    c.send_json(0x0F, json!({"model": "no-such-model"})).expect("send");
+    c.send_json(0x0F, json!({"model": "no-such-model"}))
+        .expect("send");
     let (_, model) = c.recv_text().expect("model");
     assert!(model.contains("no-such-model"), "{model}");
 }
@@ -136,10 +150,14 @@ fn garbage_never_hurts_other_connections() {
     bad.send(0x15, &[0xff, 0xfe]).expect("send");
     bad.send(0x01, &[0xff, 0xfe]).expect("send");
     use std::io::Write;
-    bad.stream.write_all(&[0x01, 0, 0, 0xff, 0xff]).expect("write");
+    bad.stream
+        .write_all(&[0x01, 0, 0, 0xff, 0xff])
+        .expect("write");
     drop(bad);
     let mut noise = RawConn::connect(server.addr).expect("connect");
-    let junk: Vec<u8> = (0..4096u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+    let junk: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+        .collect();
     let _ = noise.stream.write_all(&junk);
     drop(noise);
 
@@ -166,9 +184,15 @@ fn silent_legacy_client_gets_the_welcome_and_server_heartbeats() {
     let (ty, _) = c.recv_text().expect("welcome");
     assert_eq!(ty, CHAT_TEXT);
     // Idle: the server sends HEARTBEAT; answering it keeps the connection.
-    assert_eq!(c.recv_text().expect("heartbeat"), (CHAT_TEXT, "HEARTBEAT".into()));
+    assert_eq!(
+        c.recv_text().expect("heartbeat"),
+        (CHAT_TEXT, "HEARTBEAT".into())
+    );
     c.send(CHAT_TEXT, b"HEARTBEAT").expect("answer");
-    assert_eq!(c.recv_text().expect("heartbeat"), (CHAT_TEXT, "HEARTBEAT".into()));
+    assert_eq!(
+        c.recv_text().expect("heartbeat"),
+        (CHAT_TEXT, "HEARTBEAT".into())
+    );
     // Stop answering: the server closes the connection after the idle timeout.
     let mut buf = [0u8; 64];
     use std::io::Read;

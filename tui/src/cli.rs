@@ -15,7 +15,11 @@ use crate::client::{Client, ClientError, ClientOptions};
 pub const EXIT_UNREACHABLE: u8 = 69;
 
 #[derive(Debug, Parser)]
-#[command(name = "llmops-tui", version, about = "llmops client: full-screen chat and script subcommands")]
+#[command(
+    name = "llmops-tui",
+    version,
+    about = "llmops client: full-screen chat and script subcommands"
+)]
 pub struct Cli {
     #[command(flatten)]
     pub common: Common,
@@ -26,7 +30,12 @@ pub struct Cli {
 #[derive(Debug, Args, Clone)]
 pub struct Common {
     /// Server address (host:port).
-    #[arg(long, global = true, env = "LLMOPS_SERVER", default_value = "127.0.0.1:9999")]
+    #[arg(
+        long,
+        global = true,
+        env = "LLMOPS_SERVER",
+        default_value = "127.0.0.1:9999"
+    )]
     pub server: String,
     /// Resume this session (full id or unique prefix).
     #[arg(long, global = true, conflicts_with = "new_session")]
@@ -61,6 +70,20 @@ pub enum Cmd {
     Sessions,
     /// Server and index status.
     Status,
+    /// Download a file (an upload id of this session or a server path); exits 0 only when
+    /// the file is verified on disk.
+    Download {
+        /// Destination folder.
+        #[arg(long, default_value = ".")]
+        out: PathBuf,
+        /// Transfer mode: auto, rdt, nplt or http.
+        #[arg(long, default_value = "auto")]
+        mode: String,
+        /// Overwrite an existing file.
+        #[arg(long)]
+        force: bool,
+        target: String,
+    },
 }
 
 #[derive(Debug, Default, serde::Serialize)]
@@ -88,7 +111,7 @@ pub async fn run(common: Common, cmd: Cmd) -> u8 {
         common.session.clone()
     };
     opts.auth_token = common.token.clone();
-    let (client, _events) = match Client::connect(opts).await {
+    let (client, mut _events) = match Client::connect(opts).await {
         Ok(c) => c,
         Err(e) => return fail(&common, &e),
     };
@@ -107,6 +130,12 @@ pub async fn run(common: Common, cmd: Cmd) -> u8 {
         Cmd::Files => files(&client, &common).await,
         Cmd::Sessions => sessions(&client, &common).await,
         Cmd::Status => status(&client, &common).await,
+        Cmd::Download {
+            out,
+            mode,
+            force,
+            target,
+        } => download(&client, &mut _events, &common, &target, &mode, &out, force).await,
     };
     match res {
         Ok(code) => code,
@@ -247,7 +276,10 @@ async fn upload(
                    "size": f.size, "sha256": f.sha256, "state": f.state})
         );
     } else {
-        println!("已上传 / uploaded {} ({} bytes) id={} sha256={} state={}", f.filename, f.size, f.file_id, f.sha256, f.state);
+        println!(
+            "已上传 / uploaded {} ({} bytes) id={} sha256={} state={}",
+            f.filename, f.size, f.file_id, f.sha256, f.state
+        );
     }
     if !note.trim().is_empty() {
         let r = collect_turn(client, note, vec![f.file_id.clone()], |_| {}).await?;
@@ -258,18 +290,58 @@ async fn upload(
     Ok(0)
 }
 
+async fn download(
+    client: &Client,
+    events: &mut tokio::sync::mpsc::UnboundedReceiver<crate::client::ClientEvent>,
+    common: &Common,
+    target: &str,
+    mode: &str,
+    out: &std::path::Path,
+    force: bool,
+) -> Result<u8, ClientError> {
+    let offer = crate::download::request_offer(client, target, mode).await?;
+    if !common.json {
+        eprintln!(
+            "下载 / downloading {} ({} bytes, sha256 {}…)",
+            offer.filename,
+            offer.size,
+            &offer.sha256[..offer.sha256.len().min(12)]
+        );
+    }
+    let d = crate::download::receive(client, events, &offer, mode, out, force, |_, _| {}).await?;
+    if common.json {
+        println!("{}", serde_json::to_string(&d).unwrap_or_default());
+    } else {
+        println!("{}", d.path.display());
+    }
+    Ok(0)
+}
+
 async fn files(client: &Client, common: &Common) -> Result<u8, ClientError> {
     let reply = client
-        .request(|id| Message::FileList(Req { request_id: id }), Duration::from_secs(10))
+        .request(
+            |id| Message::FileList(Req { request_id: id }),
+            Duration::from_secs(10),
+        )
         .await?;
     if let Message::FileListReply(r) = reply {
         if common.json {
-            println!("{}", json!({"session_id": client.session_id(), "files": r.files}));
+            println!(
+                "{}",
+                json!({"session_id": client.session_id(), "files": r.files})
+            );
         } else if r.files.is_empty() {
             println!("本会话还没有上传文件 / no files uploaded in this session");
         } else {
             for f in r.files {
-                println!("{}  {:>10}  {}  {}  {}", &f.file_id, f.size, &f.sha256[..f.sha256.len().min(12)], f.state, f.filename);
+                println!(
+                    "{}  {:>10}  {}  {}  {}",
+                    &f.file_id,
+                    f.size,
+                    &f.sha256[..f.sha256.len().min(12)],
+                    f.state,
+                    f.filename
+                );
             }
         }
     }
@@ -294,7 +366,10 @@ async fn sessions(client: &Client, common: &Common) -> Result<u8, ClientError> {
         } else {
             for s in r.sessions {
                 let mark = if s.id == r.current.id { "*" } else { " " };
-                println!("{mark} {}  {}  ({} messages, {})", s.id, s.name, s.messages, s.updated_at);
+                println!(
+                    "{mark} {}  {}  ({} messages, {})",
+                    s.id, s.name, s.messages, s.updated_at
+                );
             }
         }
     }
@@ -303,7 +378,10 @@ async fn sessions(client: &Client, common: &Common) -> Result<u8, ClientError> {
 
 async fn status(client: &Client, common: &Common) -> Result<u8, ClientError> {
     let reply = client
-        .request(|id| Message::StatusRequest(Req { request_id: id }), Duration::from_secs(10))
+        .request(
+            |id| Message::StatusRequest(Req { request_id: id }),
+            Duration::from_secs(10),
+        )
         .await?;
     if let Message::ServerStatus(s) = reply {
         if common.json {
@@ -311,7 +389,13 @@ async fn status(client: &Client, common: &Common) -> Result<u8, ClientError> {
         } else {
             println!(
                 "server {} up {}s, {} connections; index: {} files, {} chunks, backlog {}, {}",
-                s.server_version, s.uptime_secs, s.connections, s.index.files, s.index.chunks, s.index.embedding_backlog, s.index.mode
+                s.server_version,
+                s.uptime_secs,
+                s.connections,
+                s.index.files,
+                s.index.chunks,
+                s.index.embedding_backlog,
+                s.index.mode
             );
         }
     }
@@ -374,8 +458,17 @@ pub async fn line_chat(common: Common) -> u8 {
             }
             Message::AgentEvent(e) => match &e.event {
                 AgentEventKind::ToolCall { tool, args, .. } => println!("  → {tool} {args}"),
-                AgentEventKind::ToolResult { tool, ok, duration_ms, summary, .. } => {
-                    println!("  {} {tool} ({duration_ms} ms) {summary}", if *ok { "✓" } else { "✗" })
+                AgentEventKind::ToolResult {
+                    tool,
+                    ok,
+                    duration_ms,
+                    summary,
+                    ..
+                } => {
+                    println!(
+                        "  {} {tool} ({duration_ms} ms) {summary}",
+                        if *ok { "✓" } else { "✗" }
+                    )
                 }
                 AgentEventKind::Status { text } => println!("  … {text}"),
             },

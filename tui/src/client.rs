@@ -102,6 +102,7 @@ fn reply_id(m: &Message) -> Option<u64> {
         Message::FileListReply(r) => Some(r.request_id),
         Message::ServerStatus(r) => Some(r.request_id),
         Message::SearchResults(r) => r.request_id,
+        Message::Offer(o) => o.request_id,
         _ => None,
     }
 }
@@ -120,7 +121,10 @@ fn turn_id(m: &Message) -> Option<u64> {
     }
 }
 
-async fn open(opts: &ClientOptions, resume: Option<String>) -> Result<(Framed<TcpStream, MessageCodec>, Welcome), ClientError> {
+async fn open(
+    opts: &ClientOptions,
+    resume: Option<String>,
+) -> Result<(Framed<TcpStream, MessageCodec>, Welcome), ClientError> {
     let unreachable = |err: String| ClientError::Unreachable {
         addr: opts.server.clone(),
         err,
@@ -337,7 +341,10 @@ impl Client {
 
     /// Sends a message without waiting for anything.
     pub async fn send(&self, m: Message) -> Result<(), ClientError> {
-        self.out.send(m).await.map_err(|_| ClientError::Disconnected)
+        self.out
+            .send(m)
+            .await
+            .map_err(|_| ClientError::Disconnected)
     }
 
     /// Sends a request built with a fresh id and waits for its reply (an `ERROR` reply

@@ -84,6 +84,8 @@ pub struct Receiver {
     ack_now: bool,
     unacked: u32,
     ack_deadline: Option<Instant>,
+    final_ack_deadline: Option<Instant>,
+    final_ack_interval: Duration,
     send_ctrl: bool,
     ctrl_deadline: Option<Instant>,
     ctrl_rto: Duration,
@@ -204,6 +206,8 @@ impl Receiver {
             ack_now: false,
             unacked: 0,
             ack_deadline: None,
+            final_ack_deadline: None,
+            final_ack_interval: Duration::ZERO,
             send_ctrl,
             ctrl_deadline: None,
             ctrl_rto: cfg.initial_rto,
@@ -286,20 +290,24 @@ impl Receiver {
     }
 
     /// The peer is known to take part: stop repeating REQUEST, start counting completion.
-    fn establish(&mut self) {
+    fn establish(&mut self, now: Instant) {
         if self.state == ReceiverState::Handshake {
             self.state = ReceiverState::Receiving;
             self.send_ctrl = false;
             self.ctrl_deadline = None;
         }
-        self.check_complete();
+        self.check_complete(now);
     }
 
-    fn check_complete(&mut self) {
+    fn check_complete(&mut self, now: Instant) {
         if self.state == ReceiverState::Receiving && self.bitmap.is_complete() {
             self.state = ReceiverState::Complete;
             self.events.push_back(ReceiverEvent::Done);
             self.ack_now = true;
+            // The sender only learns we are done from an ACK: repeat the final one (with
+            // backoff) until its FIN shows it got one, so a lost tail ACK costs no RTOs.
+            self.final_ack_interval = self.cfg.min_rto.max(Duration::from_millis(1));
+            self.final_ack_deadline = Some(now + self.final_ack_interval);
         }
     }
 
@@ -318,18 +326,19 @@ impl Receiver {
         }
         self.last_heard = now;
         match pkt {
-            Packet::Request(r) if self.token.is_none() => self.on_request(&r),
-            Packet::Accept(a) if self.token.is_some() => self.on_accept(&a),
+            Packet::Request(r) if self.token.is_none() => self.on_request(&r, now),
+            Packet::Accept(a) if self.token.is_some() => self.on_accept(&a, now),
             Packet::Data(d) => {
-                self.establish();
+                self.establish(now);
                 return self.on_data(d, now);
             }
             Packet::Fin(f) => {
-                self.establish();
+                self.establish(now);
                 if f.total_chunks != self.total || f.file_size != self.file_size {
                     self.fail(AbortReason::Mismatch);
                 } else if self.state == ReceiverState::Complete {
                     self.send_fin_ack = true;
+                    self.final_ack_deadline = None;
                 } else {
                     // The sender believes we hold everything; show it what we hold.
                     self.ack_now = true;
@@ -341,7 +350,7 @@ impl Receiver {
         None
     }
 
-    fn on_request(&mut self, r: &Request<'_>) {
+    fn on_request(&mut self, r: &Request<'_>, now: Instant) {
         if r.mode != Mode::Push {
             self.fail(AbortReason::Protocol);
             return;
@@ -352,10 +361,10 @@ impl Receiver {
         }
         // First REQUEST or a repeat because our ACCEPT was lost: (re)send ACCEPT.
         self.send_accept = true;
-        self.establish();
+        self.establish(now);
     }
 
-    fn on_accept(&mut self, a: &Accept<'_>) {
+    fn on_accept(&mut self, a: &Accept<'_>, now: Instant) {
         if a.file_size != self.file_size
             || a.chunk_size != self.chunk_size
             || a.total_chunks != self.total
@@ -363,7 +372,7 @@ impl Receiver {
             self.fail(AbortReason::Mismatch);
             return;
         }
-        self.establish();
+        self.establish(now);
     }
 
     fn on_data<'a>(&mut self, d: Data<'a>, now: Instant) -> Option<Write<'a>> {
@@ -405,7 +414,7 @@ impl Receiver {
         } else if self.ack_deadline.is_none() {
             self.ack_deadline = Some(now + self.cfg.ack_delay);
         }
-        self.check_complete();
+        self.check_complete(now);
         Some(Write {
             seq,
             offset: u64::from(seq) * u64::from(self.chunk_size),
@@ -421,10 +430,14 @@ impl Receiver {
             _ => self.last_heard + self.cfg.idle_timeout,
         };
         Some(
-            [self.ctrl_deadline, self.ack_deadline]
-                .into_iter()
-                .flatten()
-                .fold(base, Instant::min),
+            [
+                self.ctrl_deadline,
+                self.ack_deadline,
+                self.final_ack_deadline,
+            ]
+            .into_iter()
+            .flatten()
+            .fold(base, Instant::min),
         )
     }
 
@@ -440,6 +453,10 @@ impl Receiver {
         if self.state == ReceiverState::Complete {
             if now >= self.last_heard + self.cfg.linger {
                 self.state = ReceiverState::Closed;
+            } else if self.final_ack_deadline.is_some_and(|d| now >= d) {
+                self.ack_now = true;
+                self.final_ack_interval = (self.final_ack_interval * 2).min(self.cfg.max_rto);
+                self.final_ack_deadline = Some(now + self.final_ack_interval);
             }
             return;
         }

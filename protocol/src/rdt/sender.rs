@@ -160,6 +160,10 @@ pub struct Sender {
     rtt: RttEstimator,
     rto_deadline: Option<Instant>,
     timeouts_in_row: u32,
+    tlp_deadline: Option<Instant>,
+    tlp_sent: bool,
+    /// Chunk the probe timeout chose; sent next, ahead of everything else.
+    probe: Option<u32>,
 
     tokens: f64,
     last_refill: Instant,
@@ -255,6 +259,9 @@ impl Sender {
             rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
             rto_deadline: None,
             timeouts_in_row: 0,
+            tlp_deadline: None,
+            tlp_sent: false,
+            probe: None,
             tokens: 0.0,
             last_refill: now,
             peer_window: cfg.recv_window.max(1),
@@ -499,6 +506,7 @@ impl Sender {
             self.ctrl_deadline = None;
             self.rto_deadline = None;
             self.rack_deadline = None;
+            self.tlp_deadline = None;
         }
     }
 
@@ -543,6 +551,8 @@ impl Sender {
             }
             self.grow_window(acc.newly);
             self.rto_deadline = (self.in_flight > 0).then(|| now + self.rtt.rto());
+            self.tlp_sent = false;
+            self.tlp_deadline = (self.in_flight > 0).then(|| now + self.pto());
         }
         self.detect_losses(now);
         if acc.round_done {
@@ -709,6 +719,7 @@ impl Sender {
         }
         let mut t = self.last_heard + self.cfg.idle_timeout;
         for d in [
+            self.tlp_deadline,
             self.ctrl_deadline,
             self.rto_deadline,
             self.rack_deadline,
@@ -773,13 +784,43 @@ impl Sender {
         if self.rack_deadline.is_some_and(|d| now >= d) {
             self.detect_losses(now);
         }
+        if self.tlp_deadline.is_some_and(|d| now >= d) {
+            self.on_probe_timeout();
+        }
         if self.rto_deadline.is_some_and(|d| now >= d) {
             self.on_rto();
         }
     }
 
+    /// Probe timeout: the tail of the window may be lost and no later packet exists to
+    /// reveal it; retransmit the newest outstanding chunk once so its ACK (or SACK) lets RACK
+    /// find the rest, instead of waiting for a full RTO.
+    fn on_probe_timeout(&mut self) {
+        self.tlp_deadline = None;
+        if self.tlp_sent || self.in_flight == 0 {
+            return;
+        }
+        let newest = (0..self.slots.len()).rev().find(|&i| {
+            let s = self.slots[i];
+            !s.acked && !s.lost && s.tx_count > 0
+        });
+        if let Some(idx) = newest {
+            self.probe = Some(self.snd_una + idx as u32);
+            self.tlp_sent = true;
+        }
+    }
+
+    /// Probe timeout per RFC 8985: two smoothed RTTs plus the receiver's ACK delay.
+    fn pto(&self) -> Duration {
+        let srtt = self.rtt.srtt().unwrap_or(self.cfg.initial_rto / 2);
+        srtt * 2 + self.cfg.ack_delay
+    }
+
     fn on_rto(&mut self) {
         self.rto_deadline = None;
+        self.tlp_deadline = None;
+        self.tlp_sent = false;
+        self.probe = None;
         self.timeouts += 1;
         self.timeouts_in_row += 1;
         if self.timeouts_in_row > self.cfg.max_timeouts {
@@ -891,6 +932,19 @@ impl Sender {
     }
 
     fn next_data(&mut self, now: Instant) -> Option<Transmit> {
+        // The single tail probe goes out even with a full window: it replaces a packet
+        // that is probably gone.
+        if let Some(seq) = self.probe.take() {
+            let idx = seq.wrapping_sub(self.snd_una) as usize;
+            let live = seq >= self.snd_una
+                && self
+                    .slots
+                    .get(idx)
+                    .is_some_and(|s| !s.acked && !s.lost && s.tx_count > 0);
+            if live {
+                return self.send_slot(idx, now);
+            }
+        }
         if f64::from(self.in_flight) >= self.cwnd.max(1.0) || !self.pacing_allows(now) {
             return None;
         }
@@ -940,7 +994,13 @@ impl Sender {
         if s.tx_count > 0 {
             self.retransmissions += 1;
         }
-        self.in_flight += 1;
+        if s.tx_count == 0 || s.lost {
+            // A probe re-sends a packet that is still counted in flight.
+            self.in_flight += 1;
+        }
+        if self.tlp_deadline.is_none() && !self.tlp_sent {
+            self.tlp_deadline = Some(now + self.pto());
+        }
         if self.rto_deadline.is_none() {
             self.rto_deadline = Some(now + self.rtt.rto());
         }

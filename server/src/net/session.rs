@@ -11,8 +11,8 @@ use futures::{SinkExt, StreamExt};
 use protocol::{
     Ack, AgentEvent, AgentEventKind, AgentThought, EndStatus, FileInfo, FileListReply, History,
     HistoryMessage, Inbound, Message, MessageCodec, ModelInfo, SessionInfo, SessionOp,
-    SessionReply, StreamDelta, StreamEnd, StreamStart, ToolCallRecord, UploadResult,
-    UploadStatus, Welcome, LEGACY_HEARTBEAT, PROTOCOL_VERSION,
+    SessionReply, StreamDelta, StreamEnd, StreamStart, ToolCallRecord, UploadResult, UploadStatus,
+    Welcome, LEGACY_HEARTBEAT, PROTOCOL_VERSION,
 };
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
@@ -38,12 +38,14 @@ enum Mode {
 enum UploadSlot {
     None,
     Receiving {
-        inc: Incoming,
+        inc: Box<Incoming>,
         request_id: Option<u64>,
         last_status: u64,
     },
     /// A refused upload: swallow this many more data bytes silently.
-    Discarding { remaining: u64 },
+    Discarding {
+        remaining: u64,
+    },
 }
 
 /// What the loop should do after handling something.
@@ -68,6 +70,10 @@ pub struct Conn {
     heartbeat_sent: bool,
     partial_since: Option<Instant>,
     push_tx: mpsc::Sender<Message>,
+    /// Stops the monitor forwarder of this connection.
+    monitor: Option<tokio_util::sync::CancellationToken>,
+    /// The `nplt`-mode transfer in progress (one at a time: data frames carry no id).
+    transfer: Option<tokio_util::sync::CancellationToken>,
 }
 
 pub async fn serve(ctx: Arc<Ctx>, stream: TcpStream, peer: SocketAddr) {
@@ -89,6 +95,8 @@ pub async fn serve(ctx: Arc<Ctx>, stream: TcpStream, peer: SocketAddr) {
         heartbeat_sent: false,
         partial_since: None,
         push_tx,
+        monitor: None,
+        transfer: None,
     };
     let welcome_deadline = Instant::now() + Duration::from_millis(ctx.cfg.legacy_welcome_delay_ms);
     tracing::debug!(%peer, "connection open");
@@ -187,6 +195,9 @@ impl Conn {
         if let Some(t) = self.turn.take() {
             t.cancel.cancel();
         }
+        for tok in [self.monitor.take(), self.transfer.take()].into_iter().flatten() {
+            tok.cancel();
+        }
         if let UploadSlot::Receiving { inc, .. } =
             std::mem::replace(&mut self.upload, UploadSlot::None)
         {
@@ -228,9 +239,7 @@ impl Conn {
             match self.mode {
                 Mode::Extension => out.push(Message::Heartbeat(protocol::Empty)),
                 // Never inside a legacy stream: the client would swallow it as a chunk.
-                _ if self.turn.is_none() => {
-                    out.push(Message::ChatText(LEGACY_HEARTBEAT.into()))
-                }
+                _ if self.turn.is_none() => out.push(Message::ChatText(LEGACY_HEARTBEAT.into())),
                 _ => {}
             }
         }
@@ -299,7 +308,8 @@ impl Conn {
                 .as_deref()
                 .is_some_and(|t| constant_time_eq(t.as_bytes(), expected.as_bytes()));
             if !ok {
-                self.ctx.audit_denial(&self.peer, "auth", "bad or missing auth token");
+                self.ctx
+                    .audit_denial(&self.peer, "auth", "bad or missing auth token");
                 out.push(Message::error(
                     "unauthorized",
                     "访问令牌无效或缺失 / missing or wrong auth token",
@@ -341,7 +351,10 @@ impl Conn {
             resumed,
             server_version: env!("CARGO_PKG_VERSION").into(),
             heartbeat_secs: self.ctx.cfg.heartbeat_secs as u32,
-            model: sess.model.clone().unwrap_or_else(|| self.ctx.default_model()),
+            model: sess
+                .model
+                .clone()
+                .unwrap_or_else(|| self.ctx.default_model()),
             models: self.ctx.models(),
             features: crate::app::FEATURES.iter().map(|s| s.to_string()).collect(),
             planner: planner.clone(),
@@ -381,7 +394,9 @@ impl Conn {
             }
             Message::ClientUdpPort(p) => self.udp_port = Some(p.udp_port),
             Message::FileMetadata(meta) => {
-                let r = self.begin_upload(None, &meta.filename, meta.size, None).await;
+                let r = self
+                    .begin_upload(None, &meta.filename, meta.size, None)
+                    .await;
                 if let Err(e) = r {
                     out.push(Message::ChatText(format!("文件上传失败: {e}")));
                 } else if meta.size == 0 {
@@ -555,23 +570,282 @@ impl Conn {
             },
             Message::FileDelete(d) => out.push(self.delete_file(d).await),
             Message::StatusRequest(r) => out.push(self.ctx.status(r.request_id)),
+            Message::MonitorSubscribe(m) => self.subscribe_monitor(m.interval_ms),
+            Message::MonitorUnsubscribe(_) => {
+                if let Some(t) = self.monitor.take() {
+                    t.cancel();
+                }
+            }
+            Message::Search(q) => out.push(self.search(q).await),
+            Message::DownloadRequest(d) => out.push(self.download_request(d).await),
+            Message::OfferAccept(a) => {
+                if let Some(m) = self.accept_offer(a).await {
+                    out.push(m);
+                }
+            }
+            Message::OfferReject(r) => out.push(self.reject_offer(r).await),
+            Message::TransferComplete(c) => self.ctx.transfer_reported(&self.session_id, &c),
+            Message::TransferProgress(_) => {}
             other => {
                 let t = other.msg_type();
                 let (code, text) = if t.direction() == protocol::Direction::ServerToClient {
                     (
                         "unexpected",
-                        format!("{} 是服务器发往客户端的消息 / is a server-to-client message", t.wire_name()),
+                        format!(
+                            "{} 是服务器发往客户端的消息 / is a server-to-client message",
+                            t.wire_name()
+                        ),
                     )
                 } else {
                     (
                         "unsupported",
-                        format!("{} 尚未支持 / is not supported by this server yet", t.wire_name()),
+                        format!(
+                            "{} 尚未支持 / is not supported by this server yet",
+                            t.wire_name()
+                        ),
                     )
                 };
                 out.push(Message::error(code, text, None));
             }
         }
         Flow::Continue
+    }
+
+    // ----- monitor, search, offers ---------------------------------------------------
+
+    fn subscribe_monitor(&mut self, interval_ms: u32) {
+        if let Some(t) = self.monitor.take() {
+            t.cancel();
+        }
+        let interval = Duration::from_millis(u64::from(interval_ms).clamp(250, 60_000));
+        let tok = self.ctx.shutdown.child_token();
+        self.monitor = Some(tok.clone());
+        let tx = self.push_tx.clone();
+        let sampler = self.ctx.sampler.clone();
+        self.ctx.tracker.spawn(async move {
+            let mut tick = tokio::time::interval(interval);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            loop {
+                tokio::select! {
+                    _ = tok.cancelled() => break,
+                    _ = tick.tick() => {}
+                }
+                let snap = crate::app::snapshot_msg(&sampler.latest());
+                // A full queue means the peer is slow: skip this sample rather than pile up.
+                match tx.try_send(Message::MonitorSnapshot(snap)) {
+                    Ok(()) | Err(mpsc::error::TrySendError::Full(_)) => {}
+                    Err(mpsc::error::TrySendError::Closed(_)) => break,
+                }
+            }
+        });
+    }
+
+    async fn search(&self, q: protocol::SearchReq) -> Message {
+        let args = serde_json::json!({"query": q.query, "scope": q.scope, "top_k": q.top_k});
+        let Ok(_permit) = self.ctx.search_slots.clone().try_acquire_owned() else {
+            return Message::error(
+                "busy",
+                "搜索请求过多，请稍后重试 / too many concurrent searches",
+                Some(q.request_id),
+            );
+        };
+        let r = self
+            .ctx
+            .tools
+            .call("semantic_search", args, &self.ctx.tool_ctx(&self.session_id))
+            .await;
+        if !r.ok {
+            return Message::error(
+                "search_failed",
+                r.error.unwrap_or_else(|| "search failed".into()),
+                Some(q.request_id),
+            );
+        }
+        let results = r.data["results"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|h| serde_json::from_value(h.clone()).ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        Message::SearchResults(protocol::SearchResults {
+            request_id: Some(q.request_id),
+            query: q.query,
+            scope: q.scope,
+            results,
+        })
+    }
+
+    async fn download_request(&self, d: protocol::DownloadRequest) -> Message {
+        // A target is an upload id (or unique prefix) of this session, else a path.
+        let path = match self.uploads().await {
+            Ok(rows) => {
+                let t = d.target.trim();
+                let hits: Vec<&UploadRow> = rows
+                    .iter()
+                    .filter(|u| !t.is_empty() && u.file_id.starts_with(t))
+                    .collect();
+                match hits.as_slice() {
+                    [one] => one.path.clone(),
+                    _ => t.to_string(),
+                }
+            }
+            Err(e) => return store_error(e, d.request_id),
+        };
+        let args = serde_json::json!({"file_path": path, "transport_mode": d.mode});
+        let r = self
+            .ctx
+            .tools
+            .call("file_download", args.clone(), &self.ctx.tool_ctx(&self.session_id))
+            .await;
+        if !r.ok {
+            return Message::error(
+                "refused",
+                r.error.unwrap_or_else(|| "download refused".into()),
+                Some(d.request_id),
+            );
+        }
+        let o = &r.data["offer"];
+        let row = crate::agent::run::new_offer(
+            &self.ctx,
+            &self.session_id,
+            o["file_path"].as_str().unwrap_or_default(),
+            o["filename"].as_str().unwrap_or_default(),
+            o["size"].as_u64().unwrap_or(0),
+            o["sha256"].as_str().unwrap_or_default(),
+            &d.mode,
+            Some(d.request_id),
+            Some(format!("download {}", d.target)),
+        );
+        let rr = row.clone();
+        match self.ctx.store.run(move |s| s.insert_offer(&rr)).await {
+            Ok(()) => Message::Offer(crate::app::offer_msg(&row)),
+            Err(e) => store_error(e, d.request_id),
+        }
+    }
+
+    /// Loads an offer of this session that is still pending, or explains why not.
+    async fn pending_offer(&self, offer_id: &str) -> Result<crate::store::OfferRow, Message> {
+        let id = offer_id.to_string();
+        let now = chrono::Utc::now().timestamp().max(0) as u64;
+        let row = self
+            .ctx
+            .store
+            .run(move |s| {
+                s.expire_offers(now)?;
+                s.offer(&id)
+            })
+            .await
+            .map_err(|e| Message::error("internal", e.to_string(), None))?;
+        match row {
+            Some(o) if o.session_id != self.session_id => Err(Message::error(
+                "not_found",
+                format!("没有这个下载邀请 / no offer {offer_id} in this session"),
+                None,
+            )),
+            Some(o) if o.state == "pending" => Ok(o),
+            Some(o) => Err(Message::error(
+                "offer_closed",
+                format!("下载邀请已{} / offer is {}", offer_state_zh(&o.state), o.state),
+                None,
+            )),
+            None => Err(Message::error(
+                "not_found",
+                format!("没有这个下载邀请 / no offer {offer_id}"),
+                None,
+            )),
+        }
+    }
+
+    async fn reject_offer(&self, r: protocol::OfferReject) -> Message {
+        let o = match self.pending_offer(&r.offer_id).await {
+            Ok(o) => o,
+            Err(m) => return m,
+        };
+        let id = o.offer_id.clone();
+        let reason = r.reason.clone().unwrap_or_else(|| "用户拒绝 / declined".into());
+        let rs = reason.clone();
+        let _ = self
+            .ctx
+            .store
+            .run(move |s| s.set_offer_state(&id, "rejected", Some(&rs)))
+            .await;
+        self.ctx.audit.record(
+            crate::audit::AuditOp::DownloadReject,
+            &[
+                ("session", self.session_id.as_str()),
+                ("offer", o.offer_id.as_str()),
+                ("file", o.file_path.as_str()),
+                ("reason", reason.as_str()),
+            ],
+        );
+        // Told to the session's history so the agent's next answer knows.
+        let sid = self.session_id.clone();
+        let note = format!("（用户拒绝了下载 {} / the user declined the download）", o.filename);
+        let _ = self
+            .ctx
+            .store
+            .run(move |s| s.append_message(&sid, "assistant", &note, &[]))
+            .await;
+        Message::Ack(Ack {
+            request_id: o.request_id.unwrap_or(0),
+            message: format!("已拒绝下载 {} / download declined", o.filename),
+        })
+    }
+
+    async fn accept_offer(&mut self, a: protocol::OfferAccept) -> Option<Message> {
+        let o = match self.pending_offer(&a.offer_id).await {
+            Ok(o) => o,
+            Err(m) => return Some(m),
+        };
+        let mode = match a.mode.as_str() {
+            // Until the UDP engine is wired in, `auto` means the TCP fallback.
+            "auto" | "nplt" => "nplt",
+            other => {
+                return Some(Message::error(
+                    "unsupported_mode",
+                    format!("传输模式 {other} 尚不可用，请使用 nplt / mode {other} is not available yet; use nplt"),
+                    o.request_id,
+                ))
+            }
+        };
+        if self.transfer.as_ref().is_some_and(|t| !t.is_cancelled()) {
+            return Some(Message::error(
+                "busy",
+                "已有传输正在进行 / a transfer is already running on this connection",
+                o.request_id,
+            ));
+        }
+        let id = o.offer_id.clone();
+        let _ = self
+            .ctx
+            .store
+            .run(move |s| s.set_offer_state(&id, "accepted", None))
+            .await;
+        let tok = self.ctx.shutdown.child_token();
+        self.transfer = Some(tok.clone());
+        let token = hex::encode(rand::random::<[u8; 16]>());
+        let start = Message::TransferStart(protocol::TransferStart {
+            offer_id: o.offer_id.clone(),
+            mode: mode.into(),
+            token,
+            rdt_addr: None,
+            url: None,
+            size: o.size,
+            sha256: o.sha256.clone(),
+        });
+        // TRANSFER_START must precede the data: send it through the same queue.
+        if self.push_tx.send(start).await.is_err() {
+            return None;
+        }
+        let ctx = self.ctx.clone();
+        let tx = self.push_tx.clone();
+        let resume = a.resume_from.min(o.size);
+        self.ctx
+            .tracker
+            .spawn(async move { crate::app::send_file_nplt(ctx, o, resume, tx, tok).await });
+        None
     }
 
     // ----- turns ---------------------------------------------------------------------
@@ -615,9 +889,10 @@ impl Conn {
         }
         match ev {
             TurnEvent::Status(text) => out.push(agent_event(rid, AgentEventKind::Status { text })),
-            TurnEvent::ToolCall { step, tool, args } => {
-                out.push(agent_event(rid, AgentEventKind::ToolCall { step, tool, args }))
-            }
+            TurnEvent::ToolCall { step, tool, args } => out.push(agent_event(
+                rid,
+                AgentEventKind::ToolCall { step, tool, args },
+            )),
             TurnEvent::ToolResult {
                 step,
                 tool,
@@ -634,7 +909,9 @@ impl Conn {
                     summary,
                 },
             )),
-            TurnEvent::AnswerStart => out.push(Message::StreamStart(StreamStart { request_id: rid })),
+            TurnEvent::AnswerStart => {
+                out.push(Message::StreamStart(StreamStart { request_id: rid }))
+            }
             TurnEvent::Delta(text) => out.push(Message::StreamDelta(StreamDelta {
                 request_id: rid,
                 text,
@@ -746,14 +1023,15 @@ impl Conn {
         match res {
             Ok(inc) => {
                 self.upload = UploadSlot::Receiving {
-                    inc,
+                    inc: Box::new(inc),
                     request_id,
                     last_status: 0,
                 };
                 Ok(())
             }
             Err(e) => {
-                self.ctx.audit_upload_refused(&self.session_id, filename, &e);
+                self.ctx
+                    .audit_upload_refused(&self.session_id, filename, &e);
                 if request_id.is_none() {
                     // Legacy: discard the data frames that follow the refused metadata.
                     self.upload = UploadSlot::Discarding { remaining: size };
@@ -787,7 +1065,9 @@ impl Conn {
             } => {
                 if let Err(e) = inc.write(data).await {
                     let rid = *request_id;
-                    let remaining = inc.announced.saturating_sub(inc.received + data.len() as u64);
+                    let remaining = inc
+                        .announced
+                        .saturating_sub(inc.received + data.len() as u64);
                     let filename = inc.filename.clone();
                     if let UploadSlot::Receiving { inc, .. } =
                         std::mem::replace(&mut self.upload, UploadSlot::Discarding { remaining })
@@ -797,7 +1077,8 @@ impl Conn {
                     if remaining == 0 {
                         self.upload = UploadSlot::None;
                     }
-                    self.ctx.audit_upload_refused(&self.session_id, &filename, &e);
+                    self.ctx
+                        .audit_upload_refused(&self.session_id, &filename, &e);
                     out.push(self.upload_error(rid, &e));
                     return;
                 }
@@ -839,7 +1120,11 @@ impl Conn {
         };
         let filename = inc.filename.clone();
         match inc
-            .finish(&self.ctx.cfg.uploads_dir(), &self.ctx.store, &self.session_id)
+            .finish(
+                &self.ctx.cfg.uploads_dir(),
+                &self.ctx.store,
+                &self.session_id,
+            )
             .await
         {
             Ok(row) => {
@@ -856,7 +1141,8 @@ impl Conn {
                 }
             }
             Err(e) => {
-                self.ctx.audit_upload_refused(&self.session_id, &filename, &e);
+                self.ctx
+                    .audit_upload_refused(&self.session_id, &filename, &e);
                 out.push(self.upload_error(request_id, &e));
             }
         }
@@ -881,14 +1167,21 @@ impl Conn {
             [] => {
                 return Message::error(
                     "not_found",
-                    format!("本会话没有文件 {} / no such file in this session", d.file_id),
+                    format!(
+                        "本会话没有文件 {} / no such file in this session",
+                        d.file_id
+                    ),
                     Some(d.request_id),
                 )
             }
             many => {
                 return Message::error(
                     "ambiguous",
-                    format!("文件 ID 前缀 {} 匹配 {} 个文件 / ambiguous prefix", d.file_id, many.len()),
+                    format!(
+                        "文件 ID 前缀 {} 匹配 {} 个文件 / ambiguous prefix",
+                        d.file_id,
+                        many.len()
+                    ),
                     Some(d.request_id),
                 )
             }
@@ -933,7 +1226,9 @@ impl Conn {
             .await
             .map_err(|e| e.to_string())?;
         if id == self.session_id {
-            return Err("不能删除当前会话，请先切换到其他会话 / cannot delete the current session".into());
+            return Err(
+                "不能删除当前会话，请先切换到其他会话 / cannot delete the current session".into(),
+            );
         }
         let i = id.clone();
         let uploads = self
@@ -1166,6 +1461,17 @@ fn legacy_sessions_text(list: &[SessionRow], current: &str) -> String {
         ));
     }
     s
+}
+
+fn offer_state_zh(state: &str) -> &'static str {
+    match state {
+        "accepted" => "接受",
+        "rejected" => "拒绝",
+        "expired" => "过期",
+        "transferred" => "完成传输",
+        "failed" => "失败",
+        _ => "关闭",
+    }
 }
 
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {

@@ -320,7 +320,7 @@ impl CommandPolicy {
         if program.contains('/') || program.contains('\\') {
             return Err(CommandError::NotBare { command: program });
         }
-        if !self.config.allowed.iter().any(|c| *c == program) {
+        if !self.config.allowed.contains(&program) {
             return Err(CommandError::NotWhitelisted { command: program });
         }
         if all_args.len() > MAX_ARGS {
@@ -935,7 +935,7 @@ mod tests {
     #[test]
     fn policy_cmd_limits() {
         let f = fx();
-        let many: Vec<&str> = std::iter::repeat("-l").take(65).collect();
+        let many: Vec<&str> = vec!["-l"; 65];
         assert!(matches!(
             v(&f, "ls", &many),
             Err(CommandError::TooManyArgs { .. })

@@ -314,7 +314,8 @@ pub fn resolve(path: &Path) -> Result<PathBuf, PathError> {
                 path: path.display().to_string(),
             });
         }
-        Err(e) if e.kind() == io::ErrorKind::NotADirectory => {}
+        // ENOTDIR: a file used as a directory (`a.txt/../x`); resolve what exists below.
+        Err(e) if e.raw_os_error() == Some(20) => {}
         Err(e) => {
             return Err(PathError::Io {
                 path: path.display().to_string(),
@@ -511,7 +512,10 @@ mod tests {
         fs::write(docs.join("guide.md"), "# guide").expect("write");
         fs::write(outside.join("secret_plans.txt"), "x").expect("write");
         fs::write(outside.join("plain.txt"), "x").expect("write");
-        let policy = PathPolicy::new(&PathPolicyConfig::with_defaults(&data, &[docs.clone()]));
+        let policy = PathPolicy::new(&PathPolicyConfig::with_defaults(
+            &data,
+            std::slice::from_ref(&docs),
+        ));
         Fixture {
             _tmp: tmp,
             root,

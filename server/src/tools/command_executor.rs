@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio_util::sync::CancellationToken;
 
-use super::{grep, parse_args, Tool, ToolCtx, ToolFuture, ToolResult};
+use super::{check_session_isolation, grep, parse_args, Tool, ToolCtx, ToolFuture, ToolResult};
 use crate::audit::AuditOp;
 use crate::policy::ValidatedCommand;
 
@@ -267,6 +267,13 @@ impl Tool for CommandExecutorTool {
                 Ok(c) => c,
                 Err(e) => return ctx.deny(self.name(), &shown, &e),
             };
+            // Other sessions' uploads stay private even though the uploads root is allowed.
+            let mine = ctx.session_uploads();
+            for p in &cmd.paths {
+                if let Err(e) = check_session_isolation(ctx, &mine, p, &p.display().to_string()) {
+                    return ctx.deny(self.name(), &shown, &e);
+                }
+            }
             let mut timeout = ctx.commands.timeout();
             if let Some(secs) = args.timeout.filter(|s| s.is_finite() && *s > 0.0) {
                 timeout = timeout.min(Duration::from_secs_f64(secs));
@@ -415,24 +422,17 @@ mod tests {
     #[tokio::test]
     async fn tools_cmd_runs_real_processes_in_working_dir() {
         let env = Env::new();
-        std::fs::write(
-            env.ctx.uploads_root().join("notes.txt"),
-            "one\ntwo\nthree\n",
-        )
-        .expect("write");
+        let notes = up(&env, "notes.txt", "one\ntwo\nthree\n");
         let tool = CommandExecutorTool;
         let r = tool.call(json!({"command": "ls"}), &env.ctx).await;
         assert!(r.ok, "{r:?}");
-        assert!(r.data["stdout"]
-            .as_str()
-            .unwrap_or("")
-            .contains("notes.txt"));
+        assert!(r.data["stdout"].as_str().unwrap_or("").contains("id-s1-0"));
         assert_eq!(r.data["exit_code"], 0);
         assert_eq!(r.data["cwd"], env.ctx.uploads_root().display().to_string());
 
         let r = tool
             .call(
-                json!({"command": "head", "args": ["-n", "2", "notes.txt"]}),
+                json!({"command": "head", "args": ["-n", "2", notes]}),
                 &env.ctx,
             )
             .await;
@@ -470,17 +470,48 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn tools_cmd_other_sessions_uploads_are_private() {
+        let env = Env::new();
+        let mine = env.upload("s1", "mine.txt", b"mine\n", "2025-01-01T00:00:00Z");
+        let theirs = env.upload("s2", "theirs.txt", b"theirs\n", "2025-01-01T00:00:00Z");
+        let tool = CommandExecutorTool;
+        let rel = |u: &crate::tools::UploadRef| format!("{}/{}", u.file_id, u.filename);
+        let r = tool
+            .call(json!({"command": "cat", "args": [rel(&mine)]}), &env.ctx)
+            .await;
+        assert_eq!(r.data["stdout"], "mine\n");
+        for args in [
+            json!({"command": "cat", "args": [rel(&theirs)]}),
+            json!({"command": "ls", "args": [theirs.file_id.clone()]}),
+            json!({"command": "grep", "args": ["x", rel(&theirs)]}),
+        ] {
+            let r = tool.call(args.clone(), &env.ctx).await;
+            assert!(
+                r.error
+                    .as_deref()
+                    .unwrap_or("")
+                    .starts_with("该文件不属于本会话的上传"),
+                "{args}: {r:?}"
+            );
+        }
+        let r = tool
+            .call(
+                json!({"command": "ls", "args": [mine.file_id.clone()]}),
+                &env.ctx,
+            )
+            .await;
+        assert!(r.ok, "own upload dir is listable: {r:?}");
+        assert!(env.audit_log().contains("code=foreign_upload"));
+    }
+
+    #[tokio::test]
     async fn tools_cmd_grep_runs_in_process() {
         let env = Env::new();
-        std::fs::write(
-            env.ctx.uploads_root().join("app.log"),
-            "ok\nERROR a\nerror b\n",
-        )
-        .expect("write");
+        let app = up(&env, "app.log", "ok\nERROR a\nerror b\n");
         let tool = CommandExecutorTool;
         let r = tool
             .call(
-                json!({"command": "grep", "args": ["-in", "error", "app.log"]}),
+                json!({"command": "grep", "args": ["-in", "error", app.clone()]}),
                 &env.ctx,
             )
             .await;
@@ -488,10 +519,7 @@ mod tests {
         assert_eq!(r.data["stdout"], "2:ERROR a\n3:error b\n");
         assert_eq!(r.data["pid"], Value::Null);
         let r = tool
-            .call(
-                json!({"command": "grep", "args": ["zzz", "app.log"]}),
-                &env.ctx,
-            )
+            .call(json!({"command": "grep", "args": ["zzz", app]}), &env.ctx)
             .await;
         assert!(r.ok, "no match is not a failure");
         assert_eq!(r.data["exit_code"], 1);
@@ -500,18 +528,20 @@ mod tests {
     #[tokio::test]
     async fn tools_cmd_output_is_capped() {
         let env = Env::new();
-        std::fs::write(
-            env.ctx.uploads_root().join("big.txt"),
-            "x".repeat(300 * 1024),
-        )
-        .expect("write");
+        let big = up(&env, "big.txt", &"x".repeat(300 * 1024));
         let r = CommandExecutorTool
-            .call(json!({"command": "cat", "args": ["big.txt"]}), &env.ctx)
+            .call(json!({"command": "cat", "args": [big]}), &env.ctx)
             .await;
         assert!(r.ok);
         assert_eq!(r.data["truncated"], true);
         assert_eq!(r.data["stdout"].as_str().map(str::len), Some(100 * 1024));
         assert!(r.output.contains("[输出已截断"));
+    }
+
+    /// Stores a file as this session's upload; returns its path relative to the working dir.
+    fn up(env: &Env, name: &str, content: &str) -> String {
+        let u = env.upload("s1", name, content.as_bytes(), "2025-01-01T00:00:00Z");
+        format!("{}/{}", u.file_id, u.filename)
     }
 
     fn alive(pid: u64) -> bool {
@@ -525,11 +555,11 @@ mod tests {
     #[tokio::test]
     async fn tools_cmd_timeout_kills_the_child() {
         let env = Env::new();
-        std::fs::write(env.ctx.uploads_root().join("f.log"), "line\n").expect("write");
+        let f = up(&env, "f.log", "line\n");
         // `tail -f` never exits on its own, so only the timeout can end this call.
         let ctx = with_timeout(&env, 300);
         let r = CommandExecutorTool
-            .call(json!({"command": "tail", "args": ["-f", "f.log"]}), &ctx)
+            .call(json!({"command": "tail", "args": ["-f", f]}), &ctx)
             .await;
         assert!(!r.ok);
         assert_eq!(r.data["timed_out"], true);
@@ -537,22 +567,24 @@ mod tests {
             .error
             .as_deref()
             .unwrap_or("")
-            .starts_with("命令执行超时: tail -f f.log"));
+            .starts_with("命令执行超时: tail -f id-s1-0/f.log"));
         let pid = r.data["pid"].as_u64().expect("pid");
         assert!(!alive(pid), "child {pid} must be killed and reaped");
-        assert!(env.audit_log().contains("command=tail args=\"-f f.log\""));
+        assert!(env
+            .audit_log()
+            .contains("command=tail args=\"-f id-s1-0/f.log\""));
         assert!(env.audit_log().contains("status=timeout"));
     }
 
     #[tokio::test]
     async fn tools_cmd_cancellation_kills_the_child() {
         let env = Env::new();
-        std::fs::write(env.ctx.uploads_root().join("f.log"), "line\n").expect("write");
+        let f = up(&env, "f.log", "line\n");
         let ctx = with_timeout(&env, 600_000);
         let cancel = ctx.cancel.clone();
         let task = tokio::spawn(async move {
             CommandExecutorTool
-                .call(json!({"command": "tail", "args": ["-f", "f.log"]}), &ctx)
+                .call(json!({"command": "tail", "args": ["-f", f]}), &ctx)
                 .await
         });
         tokio::time::sleep(Duration::from_millis(100)).await;

@@ -195,7 +195,7 @@ fn read_page(
                 }
                 let i = page.total_lines;
                 page.total_lines += 1;
-                if i % 4096 == 0 && cancel.load(Ordering::Relaxed) {
+                if i & 4095 == 0 && cancel.load(Ordering::Relaxed) {
                     return Err(ReadError::Cancelled);
                 }
                 if i >= offset && i < end {

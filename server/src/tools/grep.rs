@@ -114,7 +114,7 @@ pub fn run(opts: &GrepOptions, max_output: usize, cancel: &AtomicBool) -> GrepOu
                 }
             }
             line_no += 1;
-            if line_no % 1024 == 0 && cancel.load(Ordering::Relaxed) {
+            if line_no & 1023 == 0 && cancel.load(Ordering::Relaxed) {
                 break 'files;
             }
             while matches!(raw.last(), Some(b'\n' | b'\r')) {

@@ -197,7 +197,7 @@ impl Sampler {
                     break;
                 };
                 // The disk list changes rarely; re-list every 30 samples.
-                let relist = seq % 30 == 0;
+                let relist = seq.checked_rem(30) == Some(0);
                 let joined = tokio::task::spawn_blocking(move || {
                     let snap = sample(&mut sys, &mut disks, seq, relist);
                     (sys, disks, snap)

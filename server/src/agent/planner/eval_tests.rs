@@ -457,3 +457,58 @@ fn answers_from_tool_results() {
         "{a}"
     );
 }
+
+#[test]
+fn odd_inputs_never_panic_and_finish() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let fx = load_fixtures(&PathBuf::from(format!(
+        "{root}/../assets/planner/heldout-fixtures"
+    )));
+    let long = "日志".repeat(2000);
+    for text in [
+        "",
+        "   ",
+        "?",
+        "🙂🙂",
+        "[file_ref:nope]",
+        "ls -",
+        "cat",
+        "grep",
+        "head -n",
+        "tail -n x app.log",
+        "下载",
+        "send me",
+        "先,再,然后",
+        "then then then",
+        "/",
+        "~",
+        "..",
+        "what is",
+        "是什么",
+        "ll",
+        "top",
+        "du -sh /",
+        &long,
+        "把它发给我",
+        "show me README",
+        "grep timeout in the logs",
+        "what's the db port in settings.json",
+        "how much memory does the server have",
+        "nginx.conf 监听哪个端口",
+        "把这个日志分析一下",
+    ] {
+        let (steps, answer) = run_turn(text, &fx);
+        assert!(steps.len() <= MAX_STEPS);
+        assert!(!answer.trim().is_empty(), "empty answer for {text:?}");
+        if std::env::var_os("PLANNER_SHOW").is_some() {
+            let trace: Vec<String> = steps
+                .iter()
+                .map(|s| format!("{}{}{}", s.tool, s.args, if s.ok { "" } else { "!" }))
+                .collect();
+            println!(
+                "---- {:?} {trace:?}\n{answer}",
+                text.chars().take(40).collect::<String>()
+            );
+        }
+    }
+}

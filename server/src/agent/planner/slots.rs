@@ -608,8 +608,7 @@ const CATEGORIES: &[Category] = &[
     },
     Category {
         words: &[
-            "文档", "说明", "手册", "readme", "document", "doc", "docs", "guide", "manual", "指南",
-            "教程",
+            "文档", "说明", "手册", "document", "doc", "docs", "guide", "manual", "指南", "教程",
         ],
         exts: &["md", "txt", "pdf", "docx", "rst"],
         name_hints: &[

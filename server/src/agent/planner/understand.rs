@@ -864,9 +864,12 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
         Some(Intent::Monitor) => vec![Task::Monitor {
             metric: mention.metric(),
         }],
-        Some(Intent::Command) => {
-            vec![natural_command(clause).unwrap_or_else(|| cmd("ls", &["-la"]))]
-        }
+        Some(Intent::Command) => match natural_command(clause) {
+            Some(t) => vec![t],
+            // "show me README": a thing to look at, not a listing.
+            None if content_terms(clause).chars().count() >= 2 => vec![read_task(clause, ctx)],
+            None => vec![cmd("ls", &["-la"])],
+        },
         Some(Intent::Download) => vec![download_task(clause, ctx)],
         Some(Intent::Read) => vec![read_task(clause, ctx)],
         Some(Intent::Uploads) => vec![uploads_task(clause, content_question(clause))],
@@ -938,12 +941,19 @@ fn resolve_bare(task: Task, ctx: &Ctx) -> Task {
             ref question,
             ..
         } if query.trim().is_empty() && then != Then::Nothing => {
+            // Guessing among several uploads would be wrong half the time: only a lone
+            // upload is "it" without any other context.
+            let lone = if ctx.uploads.len() == 1 {
+                ctx.uploads.first()
+            } else {
+                None
+            };
             let file = ctx
                 .referenced
                 .first()
                 .copied()
                 .or_else(|| history_upload(ctx))
-                .or_else(|| ctx.uploads.last());
+                .or(lone);
             match (file, then) {
                 (Some(u), Then::Download) => Task::Download { path: u.path.to_string_lossy().into_owned() },
                 (Some(u), _) => Task::Read { path: u.path.to_string_lossy().into_owned(), question: question.clone() },
@@ -982,10 +992,11 @@ pub fn understand(text: &str, ctx: &Ctx) -> Vec<Task> {
     // Whole-message checks first: a typed command line or a concept question is one unit.
     if let Some(cl) = explicit_command(&text, ctx.uploads) {
         if let Some(r) = check_command(&cl) {
-            if !matches!(
+            let handled = matches!(
                 cl.command.as_str(),
-                "top" | "htop" | "uptime" | "vmstat" | "iostat"
-            ) {
+                "top" | "htop" | "uptime" | "vmstat" | "iostat" | "ll"
+            );
+            if !handled || matches!(r, Refusal::ShellOperator { .. }) {
                 return vec![Task::Reply(refusal_text(&r, lang))];
             }
         }

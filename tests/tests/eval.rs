@@ -1,0 +1,241 @@
+//! The agent evaluation set run through the real server exactly as `shared/eval/README.md`
+//! describes: a fresh server, a new session per case with every fixture uploaded (sorted
+//! by name), the text sent, the tool steps recorded and scored. Prints accuracy overall and
+//! per category. `LLMOPS_EVAL_DIR` points at another set in the same format (held-out).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use llmops_tests::{ExtConn, ServerProc};
+use protocol::*;
+use serde_json::Value;
+
+#[derive(Debug, Clone)]
+struct Step {
+    tool: String,
+    args: Value,
+    ok: bool,
+}
+
+fn eval_dir() -> PathBuf {
+    std::env::var("LLMOPS_EVAL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/eval"))
+}
+
+fn upload(c: &mut ExtConn, name: &str, body: &[u8]) {
+    let rid = c.next_id();
+    c.send(&Message::UploadStart(UploadStart {
+        request_id: rid,
+        filename: name.into(),
+        size: body.len() as u64,
+        sha256: None,
+    }))
+    .expect("send");
+    for chunk in body.chunks(60_000) {
+        c.send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(chunk))))
+            .expect("send");
+    }
+    let msgs = c
+        .recv_until(|m| matches!(m, Message::UploadResult(_) | Message::Error(_)))
+        .expect("upload reply");
+    assert!(
+        matches!(msgs.last(), Some(Message::UploadResult(_))),
+        "upload of {name} failed: {msgs:?}"
+    );
+}
+
+fn run_case(c: &mut ExtConn, text: &str) -> Vec<Step> {
+    let rid = c.next_id();
+    c.send(&Message::Chat(ChatSend {
+        request_id: rid,
+        text: text.into(),
+        file_ids: vec![],
+    }))
+    .expect("send");
+    let msgs = c
+        .recv_until(|m| matches!(m, Message::StreamEnd(e) if e.request_id == rid))
+        .expect("turn");
+    let mut steps: Vec<Step> = Vec::new();
+    for m in msgs {
+        if let Message::AgentEvent(e) = m {
+            match e.event {
+                AgentEventKind::ToolCall { tool, args, .. } => steps.push(Step {
+                    tool,
+                    args,
+                    ok: false,
+                }),
+                AgentEventKind::ToolResult { ok, .. } => {
+                    if let Some(s) = steps.last_mut() {
+                        s.ok = ok;
+                    }
+                }
+                AgentEventKind::Status { .. } => {}
+            }
+        }
+    }
+    steps
+}
+
+fn str_args(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Scores one case by the README's rules; returns the first rule that failed.
+fn score(case: &Value, steps: &[Step]) -> Result<(), String> {
+    if let Some(first) = case["first"].as_array() {
+        let got = steps.first().map(|s| s.tool.as_str());
+        let ok = first.iter().any(|f| match (f.as_str(), got) {
+            (None, None) => f.is_null(),
+            (Some(t), Some(g)) => t == g,
+            _ => false,
+        });
+        if !ok {
+            return Err(format!("first: got {got:?}, want {first:?}"));
+        }
+    }
+    if let Some(list) = case["contains"].as_array() {
+        for t in list.iter().filter_map(|t| t.as_str()) {
+            if !steps.iter().any(|s| s.tool == t) {
+                return Err(format!("contains: no {t} step"));
+            }
+        }
+    }
+    if let Some(map) = case["args"].as_object() {
+        for (tool, rules) in map {
+            let Some(step) = steps.iter().find(|s| &s.tool == tool) else {
+                return Err(format!("args: no {tool} step"));
+            };
+            for (key, want) in rules.as_object().into_iter().flatten() {
+                if key == "query_any" {
+                    let q = step.args["query"].as_str().unwrap_or_default().to_lowercase();
+                    if !str_args(want).iter().any(|w| q.contains(&w.to_lowercase())) {
+                        return Err(format!("args: query {q:?} has none of {want}"));
+                    }
+                } else if let Some(options) = want.as_array() {
+                    if !options.contains(&step.args[key]) {
+                        return Err(format!("args: {key}={} not in {want}", step.args[key]));
+                    }
+                }
+            }
+        }
+    }
+    if let Some(cmd) = case["cmd"].as_object() {
+        let command = cmd["command"].as_str().unwrap_or_default();
+        let any = str_args(&cmd["args_any"]);
+        let base = cmd.get("file_basename").and_then(|b| b.as_str());
+        let ok = steps.iter().any(|s| {
+            if s.tool != "command_executor" || !s.ok || s.args["command"] != command {
+                return false;
+            }
+            let args = str_args(&s.args["args"]);
+            (any.is_empty() || args.iter().any(|a| any.contains(a)))
+                && base.is_none_or(|b| args.iter().any(|a| a.ends_with(b)))
+        });
+        if !ok {
+            return Err(format!("cmd: no successful {command} step matching {cmd:?}"));
+        }
+    }
+    if let Some(base) = case["download_basename"].as_str() {
+        let ok = steps.iter().any(|s| {
+            s.tool == "file_download"
+                && s.ok
+                && s.args["file_path"].as_str().is_some_and(|p| p.ends_with(base))
+        });
+        if !ok {
+            return Err(format!("download_basename: no successful offer of {base}"));
+        }
+    }
+    if case["no_exec"].as_bool() == Some(true)
+        && steps
+            .iter()
+            .any(|s| s.ok && (s.tool == "command_executor" || s.tool == "file_download"))
+    {
+        return Err("no_exec: a command or download succeeded".into());
+    }
+    Ok(())
+}
+
+#[test]
+fn agent_eval_set() {
+    let dir = eval_dir();
+    let cases_path = std::fs::read_dir(&dir)
+        .ok()
+        .and_then(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        });
+    let Some(cases_path) = cases_path else {
+        eprintln!("eval: no set at {} (skipped)", dir.display());
+        return;
+    };
+    let mut fixtures: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir.join("fixtures"))
+        .map(|rd| {
+            rd.flatten()
+                .filter(|e| e.path().is_file())
+                .filter_map(|e| {
+                    Some((
+                        e.file_name().into_string().ok()?,
+                        std::fs::read(e.path()).ok()?,
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    fixtures.sort();
+    let text = std::fs::read_to_string(&cases_path).expect("eval set");
+    let server = ServerProc::start().expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    let mut per_cat: BTreeMap<String, (u32, u32)> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let case: Value = serde_json::from_str(line).expect("case json");
+        let rid = c.next_id();
+        c.send(&Message::SessionCmd(SessionCmd {
+            request_id: rid,
+            op: SessionOp::New { name: None },
+        }))
+        .expect("send");
+        c.recv_until(|m| matches!(m, Message::SessionReply(_)))
+            .expect("new session");
+        for (name, body) in &fixtures {
+            upload(&mut c, name, body);
+        }
+        let steps = run_case(&mut c, case["text"].as_str().unwrap_or_default());
+        let cat = case["cat"].as_str().unwrap_or("?").to_string();
+        let e = per_cat.entry(cat).or_default();
+        e.1 += 1;
+        match score(&case, &steps) {
+            Ok(()) => e.0 += 1,
+            Err(why) => failures.push(format!(
+                "{} {:?}: {why}; steps {:?}",
+                case["id"].as_str().unwrap_or("?"),
+                case["text"].as_str().unwrap_or_default(),
+                steps
+                    .iter()
+                    .map(|s| format!("{}{}{}", s.tool, s.args, if s.ok { "✓" } else { "✗" }))
+                    .collect::<Vec<_>>()
+            )),
+        }
+    }
+    let (pass, total) = per_cat
+        .values()
+        .fold((0, 0), |(p, t), (a, b)| (p + a, t + b));
+    println!("eval set: {}", cases_path.display());
+    for (cat, (p, t)) in &per_cat {
+        println!("  {cat:<14} {p:>3}/{t:<3} {:>6.1}%", 100.0 * *p as f64 / *t as f64);
+    }
+    let acc = 100.0 * pass as f64 / total.max(1) as f64;
+    println!("  {:<14} {pass:>3}/{total:<3} {acc:>6.1}%", "overall");
+    for f in &failures {
+        println!("  FAIL {f}");
+    }
+    assert!(acc >= 97.0, "accuracy {acc:.1}% is below 97%");
+}

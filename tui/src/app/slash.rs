@@ -1,0 +1,261 @@
+//! Slash commands typed in the chat input: parsing (with quoted paths), completion of
+//! command names, and the table `/help` prints. Pure string handling, no I/O.
+
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Slash {
+    Help,
+    Upload { path: PathBuf, note: String },
+    Files,
+    Search(String),
+    Sessions,
+    New,
+    Switch(String),
+    Delete(String),
+    Rename(String),
+    History,
+    Clear,
+    Model(Option<String>),
+    Cancel,
+    Download(String),
+    Quit,
+}
+
+/// `(name, arguments, description)` for every command, in `/help` order.
+pub const COMMANDS: &[(&str, &str, &str)] = &[
+    ("/help", "", "list commands and keys"),
+    ("/upload", "<path> [text]", "upload a file; the text is asked about it"),
+    ("/files", "", "this session's uploads"),
+    ("/search", "<query>", "search system docs and uploads"),
+    ("/sessions", "", "list sessions"),
+    ("/new", "", "start a new session"),
+    ("/switch", "<id-prefix>", "switch to another session"),
+    ("/delete", "<id-prefix>", "delete a session (asks first)"),
+    ("/rename", "<name>", "rename this session"),
+    ("/history", "", "reload this session's history"),
+    ("/clear", "", "clear this session's history"),
+    ("/model", "[name]", "show models or switch model"),
+    ("/cancel", "", "cancel the running turn"),
+    ("/download", "<file-id>", "ask for a download offer"),
+    ("/quit", "", "leave"),
+    ("/exit", "", "leave"),
+];
+
+/// Splits one shell-like word off the front: `"a b"`, `'a b'` or `a\ b`. Returns the word
+/// and the untouched rest, or an error for an unterminated quote.
+pub fn split_word(s: &str) -> Result<(String, &str), String> {
+    let s = s.trim_start();
+    let mut word = String::new();
+    let mut chars = s.char_indices().peekable();
+    let mut quote: Option<char> = None;
+    while let Some((i, c)) = chars.next() {
+        match (quote, c) {
+            (None, c) if c.is_whitespace() => return Ok((word, &s[i..])),
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            // Backslash escapes outside quotes and inside double quotes.
+            (None | Some('"'), '\\') => {
+                if let Some((_, n)) = chars.next() {
+                    word.push(n);
+                }
+            }
+            (_, c) => word.push(c),
+        }
+    }
+    if quote.is_some() {
+        return Err("unterminated quote / 引号未闭合".into());
+    }
+    Ok((word, ""))
+}
+
+fn arg(cmd: &str, rest: &str, usage: &str) -> Result<String, String> {
+    let a = rest.trim();
+    if a.is_empty() {
+        Err(format!("{cmd} needs an argument: {cmd} {usage}"))
+    } else {
+        Ok(a.to_string())
+    }
+}
+
+/// Parses a line that starts with `/`. Errors are specific sentences for the user.
+pub fn parse(line: &str) -> Result<Slash, String> {
+    let line = line.trim();
+    let (cmd, rest) = match line.find(char::is_whitespace) {
+        Some(i) => (&line[..i], &line[i..]),
+        None => (line, ""),
+    };
+    let no_args = |s: Slash| {
+        if rest.trim().is_empty() {
+            Ok(s)
+        } else {
+            Err(format!("{cmd} takes no arguments"))
+        }
+    };
+    match cmd {
+        "/help" | "/?" => Ok(Slash::Help),
+        "/upload" => {
+            let (path, note) = split_word(rest).map_err(|e| format!("/upload: {e}"))?;
+            if path.is_empty() {
+                return Err("/upload needs a path: /upload <path> [text] (quote paths with spaces)".into());
+            }
+            Ok(Slash::Upload {
+                path: expand_home(&path),
+                note: note.trim().to_string(),
+            })
+        }
+        "/files" => no_args(Slash::Files),
+        "/search" => Ok(Slash::Search(arg(cmd, rest, "<query>")?)),
+        "/sessions" => no_args(Slash::Sessions),
+        "/new" => no_args(Slash::New),
+        "/switch" => Ok(Slash::Switch(arg(cmd, rest, "<id-prefix>")?)),
+        "/delete" => Ok(Slash::Delete(arg(cmd, rest, "<id-prefix>")?)),
+        "/rename" => Ok(Slash::Rename(arg(cmd, rest, "<name>")?)),
+        "/history" => no_args(Slash::History),
+        "/clear" => no_args(Slash::Clear),
+        "/model" => {
+            let m = rest.trim();
+            Ok(Slash::Model((!m.is_empty()).then(|| m.to_string())))
+        }
+        "/cancel" => no_args(Slash::Cancel),
+        "/download" => Ok(Slash::Download(arg(cmd, rest, "<file-id>")?)),
+        "/quit" | "/exit" => Ok(Slash::Quit),
+        other => {
+            let close: Vec<&str> = COMMANDS
+                .iter()
+                .map(|c| c.0)
+                .filter(|c| c.starts_with(&other[..other.len().min(3)]))
+                .collect();
+            let hint = if close.is_empty() {
+                String::new()
+            } else {
+                format!(" (did you mean {}?)", close.join(", "))
+            };
+            Err(format!(
+                "unknown command {other}{hint} — /help lists the commands / 未知命令"
+            ))
+        }
+    }
+}
+
+fn expand_home(p: &str) -> PathBuf {
+    if let Some(rest) = p.strip_prefix("~/") {
+        if let Some(h) = dirs::home_dir() {
+            return h.join(rest);
+        }
+    }
+    PathBuf::from(p)
+}
+
+/// Result of Tab on a `/` line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Completion {
+    /// The new input text, when completion changed it.
+    pub text: Option<String>,
+    /// All commands that match (shown when ambiguous).
+    pub candidates: Vec<&'static str>,
+}
+
+/// Completes the command name (the first word) of `input`.
+pub fn complete(input: &str) -> Completion {
+    if input.contains(char::is_whitespace) {
+        return Completion {
+            text: None,
+            candidates: vec![],
+        };
+    }
+    let cands: Vec<&'static str> = COMMANDS
+        .iter()
+        .map(|c| c.0)
+        .filter(|c| c.starts_with(input))
+        .collect();
+    let text = match cands.as_slice() {
+        [] => None,
+        [one] => Some(format!("{one} ")),
+        many => {
+            let first = many[0];
+            let mut n = first.len();
+            for c in &many[1..] {
+                n = n.min(
+                    first
+                        .bytes()
+                        .zip(c.bytes())
+                        .take_while(|(a, b)| a == b)
+                        .count(),
+                );
+            }
+            (n > input.len()).then(|| first[..n].to_string())
+        }
+    };
+    Completion {
+        text,
+        candidates: if cands.len() > 1 { cands } else { vec![] },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn upload_with_quoted_paths_and_notes() {
+        assert_eq!(
+            parse(r#"/upload "/tmp/my file.log" what failed?"#),
+            Ok(Slash::Upload {
+                path: "/tmp/my file.log".into(),
+                note: "what failed?".into()
+            })
+        );
+        assert_eq!(
+            parse("/upload '/tmp/it''s.txt'"),
+            Ok(Slash::Upload {
+                path: "/tmp/its.txt".into(),
+                note: String::new()
+            })
+        );
+        assert_eq!(
+            parse(r"/upload /tmp/a\ b.txt  summarise  this "),
+            Ok(Slash::Upload {
+                path: "/tmp/a b.txt".into(),
+                note: "summarise  this".into()
+            })
+        );
+        assert_eq!(
+            parse("/upload /var/log/日志.txt 看看"),
+            Ok(Slash::Upload {
+                path: "/var/log/日志.txt".into(),
+                note: "看看".into()
+            })
+        );
+        assert!(parse(r#"/upload "/tmp/x"#)
+            .expect_err("unterminated")
+            .contains("unterminated"));
+        assert!(parse("/upload").expect_err("no path").contains("needs a path"));
+    }
+
+    #[test]
+    fn other_commands_and_errors() {
+        assert_eq!(parse("/search disk  full"), Ok(Slash::Search("disk  full".into())));
+        assert_eq!(parse("/model"), Ok(Slash::Model(None)));
+        assert_eq!(parse("/model glm-4"), Ok(Slash::Model(Some("glm-4".into()))));
+        assert_eq!(parse("/switch 3f2a"), Ok(Slash::Switch("3f2a".into())));
+        assert_eq!(parse("/exit"), Ok(Slash::Quit));
+        assert!(parse("/switch").expect_err("arg").contains("/switch <id-prefix>"));
+        assert!(parse("/files x").expect_err("args").contains("no arguments"));
+        let e = parse("/serch x").expect_err("unknown");
+        assert!(e.contains("unknown command /serch"), "{e}");
+        assert!(e.contains("/search"), "{e}");
+    }
+
+    #[test]
+    fn completes_command_names() {
+        assert_eq!(complete("/fi").text.as_deref(), Some("/files "));
+        let c = complete("/s");
+        assert_eq!(c.text, None);
+        assert_eq!(c.candidates, vec!["/search", "/sessions", "/switch"]);
+        assert_eq!(complete("/se").text, None);
+        assert_eq!(complete("/sw").text.as_deref(), Some("/switch "));
+        assert_eq!(complete("/ses").text.as_deref(), Some("/sessions "));
+        assert_eq!(complete("/upload x").text, None);
+    }
+}

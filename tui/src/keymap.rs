@@ -1,0 +1,465 @@
+//! Key bindings: the one table that maps keys to `Action`s per context. `update` asks it
+//! what a key means; the status-bar hints and the `?` help overlay are generated from it, so
+//! they cannot drift from the real bindings. No default binding on Ctrl+B or Ctrl+A (tmux
+//! and screen prefixes).
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// Which pane a focus action targets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Pane {
+    Chat,
+    Files,
+    Search,
+    Gauges,
+    Transfers,
+}
+
+impl Pane {
+    pub const ALL: [Pane; 5] = [
+        Pane::Chat,
+        Pane::Files,
+        Pane::Search,
+        Pane::Gauges,
+        Pane::Transfers,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Pane::Chat => "Chat",
+            Pane::Files => "Files",
+            Pane::Search => "Search",
+            Pane::Gauges => "System",
+            Pane::Transfers => "Transfers",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Ctrl+C: cancel the running turn, or quit when idle.
+    Interrupt,
+    Suspend,
+    Redraw,
+    Help,
+    FocusNext,
+    FocusPrev,
+    Focus(Pane),
+    Send,
+    Newline,
+    HistoryPrev,
+    HistoryNext,
+    Complete,
+    PageUp,
+    PageDown,
+    ScrollUp,
+    ScrollDown,
+    Top,
+    Bottom,
+    ToggleTools,
+    Close,
+    Up,
+    Down,
+    Reference,
+    Delete,
+    Download,
+    OpenBrowser,
+    Refresh,
+    Accept,
+    Reject,
+    Yes,
+    No,
+    Open,
+    Parent,
+    ToggleHidden,
+    ShowOffer,
+}
+
+/// Where a binding applies. `Any` also applies inside modal dialogs; `Panes` in any pane
+/// when no dialog is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ctx {
+    Any,
+    Panes,
+    Chat,
+    Files,
+    Search,
+    Gauges,
+    Transfers,
+    Browser,
+    Confirm,
+    Offer,
+    Note,
+    Help,
+}
+
+impl Ctx {
+    pub fn title(self) -> &'static str {
+        match self {
+            Ctx::Any => "Everywhere",
+            Ctx::Panes => "Panes",
+            Ctx::Chat => "Chat input",
+            Ctx::Files => "Files pane",
+            Ctx::Search => "Search pane",
+            Ctx::Gauges => "System pane",
+            Ctx::Transfers => "Transfers pane",
+            Ctx::Browser => "File browser",
+            Ctx::Confirm => "Confirmation",
+            Ctx::Offer => "Download offer",
+            Ctx::Note => "Upload note",
+            Ctx::Help => "Help",
+        }
+    }
+
+    fn is_modal(self) -> bool {
+        matches!(
+            self,
+            Ctx::Browser | Ctx::Confirm | Ctx::Offer | Ctx::Note | Ctx::Help
+        )
+    }
+}
+
+/// Extra condition on a binding, checked against the editor's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cond {
+    Always,
+    /// The chat editor is empty (so Home/End/`?` are not needed for editing).
+    InputEmpty,
+    /// The editor holds one line (so Up/Down are free for history).
+    SingleLine,
+    /// The editor starts with `/` (Tab completes instead of moving focus).
+    Slash,
+}
+
+/// Editor facts the conditions look at.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct InputState {
+    pub empty: bool,
+    pub single_line: bool,
+    pub slash: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Binding {
+    pub ctx: Ctx,
+    pub code: KeyCode,
+    pub mods: KeyModifiers,
+    pub cond: Cond,
+    pub action: Action,
+    pub desc: &'static str,
+    /// Shown in the status bar's hints.
+    pub hint: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Keymap {
+    pub bindings: Vec<Binding>,
+}
+
+const NONE: KeyModifiers = KeyModifiers::NONE;
+const CTRL: KeyModifiers = KeyModifiers::CONTROL;
+const ALT: KeyModifiers = KeyModifiers::ALT;
+const SHIFT: KeyModifiers = KeyModifiers::SHIFT;
+
+impl Default for Keymap {
+    fn default() -> Self {
+        use Action as A;
+        use KeyCode as K;
+        let mut b = Vec::new();
+        let mut add = |ctx, code, mods, cond, action, desc, hint| {
+            b.push(Binding {
+                ctx,
+                code,
+                mods,
+                cond,
+                action,
+                desc,
+                hint,
+            })
+        };
+        let al = Cond::Always;
+        add(Ctx::Any, K::Char('c'), CTRL, al, A::Interrupt, "cancel turn / quit when idle", false);
+        add(Ctx::Any, K::Char('z'), CTRL, al, A::Suspend, "suspend to the shell", false);
+        add(Ctx::Any, K::Char('l'), CTRL, al, A::Redraw, "redraw the screen", false);
+        add(Ctx::Panes, K::F(1), NONE, al, A::Help, "help (all bindings)", false);
+        add(Ctx::Panes, K::Tab, NONE, al, A::FocusNext, "next pane", true);
+        add(Ctx::Panes, K::BackTab, SHIFT, al, A::FocusPrev, "previous pane", false);
+        for (i, p) in Pane::ALL.iter().enumerate() {
+            let digit = char::from(b'1' + i as u8);
+            let desc = match p {
+                Pane::Chat => "focus chat",
+                Pane::Files => "focus files",
+                Pane::Search => "focus search",
+                Pane::Gauges => "focus system gauges",
+                Pane::Transfers => "focus transfers",
+            };
+            add(Ctx::Panes, K::Char(digit), ALT, al, A::Focus(*p), desc, false);
+        }
+        add(Ctx::Panes, K::Char('o'), CTRL, al, A::ToggleTools, "expand/collapse tool calls", false);
+        // Chat input.
+        add(Ctx::Chat, K::Enter, NONE, al, A::Send, "send", true);
+        add(Ctx::Chat, K::Enter, ALT, al, A::Newline, "newline", true);
+        add(Ctx::Chat, K::Enter, SHIFT, al, A::Newline, "newline (when reported)", false);
+        add(Ctx::Chat, K::Tab, NONE, Cond::Slash, A::Complete, "complete /command", false);
+        add(Ctx::Chat, K::Up, NONE, Cond::SingleLine, A::HistoryPrev, "previous input", false);
+        add(Ctx::Chat, K::Down, NONE, Cond::SingleLine, A::HistoryNext, "next input", false);
+        add(Ctx::Chat, K::PageUp, NONE, al, A::PageUp, "scroll transcript up", true);
+        add(Ctx::Chat, K::PageDown, NONE, al, A::PageDown, "scroll transcript down", false);
+        add(Ctx::Chat, K::Home, NONE, Cond::InputEmpty, A::Top, "transcript top (empty input)", false);
+        add(Ctx::Chat, K::End, NONE, Cond::InputEmpty, A::Bottom, "follow the tail (empty input)", false);
+        add(Ctx::Chat, K::Home, CTRL, al, A::Top, "transcript top", false);
+        add(Ctx::Chat, K::End, CTRL, al, A::Bottom, "follow the tail", false);
+        add(Ctx::Chat, K::Char('?'), NONE, Cond::InputEmpty, A::Help, "help (empty input)", true);
+        add(Ctx::Chat, K::Esc, NONE, al, A::Close, "dismiss the notice", false);
+        // Files pane.
+        add(Ctx::Files, K::Up, NONE, al, A::Up, "select previous", false);
+        add(Ctx::Files, K::Down, NONE, al, A::Down, "select next", false);
+        add(Ctx::Files, K::Char('k'), NONE, al, A::Up, "select previous", false);
+        add(Ctx::Files, K::Char('j'), NONE, al, A::Down, "select next", false);
+        add(Ctx::Files, K::Enter, NONE, al, A::Reference, "reference in next message", true);
+        add(Ctx::Files, K::Char('r'), NONE, al, A::Reference, "reference in next message", false);
+        add(Ctx::Files, K::Char('u'), NONE, al, A::OpenBrowser, "upload (local browser)", true);
+        add(Ctx::Files, K::Char('d'), NONE, al, A::Delete, "delete (asks first)", true);
+        add(Ctx::Files, K::Delete, NONE, al, A::Delete, "delete (asks first)", false);
+        add(Ctx::Files, K::Char('w'), NONE, al, A::Download, "download", true);
+        add(Ctx::Files, K::F(5), NONE, al, A::Refresh, "refresh", false);
+        add(Ctx::Files, K::Char('g'), NONE, al, A::Refresh, "refresh", false);
+        // Search pane.
+        add(Ctx::Search, K::Up, NONE, al, A::Up, "previous hit", false);
+        add(Ctx::Search, K::Down, NONE, al, A::Down, "next hit", true);
+        add(Ctx::Search, K::Char('k'), NONE, al, A::Up, "previous hit", false);
+        add(Ctx::Search, K::Char('j'), NONE, al, A::Down, "next hit", false);
+        // Transfers pane.
+        add(Ctx::Transfers, K::Up, NONE, al, A::Up, "select previous", false);
+        add(Ctx::Transfers, K::Down, NONE, al, A::Down, "select next", false);
+        add(Ctx::Transfers, K::Enter, NONE, al, A::ShowOffer, "open the offer dialog", true);
+        for ctx in [Ctx::Files, Ctx::Search, Ctx::Gauges, Ctx::Transfers] {
+            add(ctx, K::Char('?'), NONE, al, A::Help, "help", true);
+            add(ctx, K::Esc, NONE, al, A::Focus(Pane::Chat), "back to chat", false);
+        }
+        // Local file browser.
+        add(Ctx::Browser, K::Up, NONE, al, A::Up, "select previous", false);
+        add(Ctx::Browser, K::Down, NONE, al, A::Down, "select next", false);
+        add(Ctx::Browser, K::Enter, NONE, al, A::Open, "open dir / pick file", true);
+        add(Ctx::Browser, K::Left, NONE, al, A::Parent, "parent directory", true);
+        add(Ctx::Browser, K::Char('h'), ALT, al, A::ToggleHidden, "show/hide hidden files", true);
+        add(Ctx::Browser, K::F(2), NONE, al, A::ToggleHidden, "show/hide hidden files", false);
+        add(Ctx::Browser, K::Esc, NONE, al, A::Close, "close", true);
+        // Upload note.
+        add(Ctx::Note, K::Enter, NONE, al, A::Send, "upload (with the note if any)", true);
+        add(Ctx::Note, K::Esc, NONE, al, A::Close, "cancel the upload", true);
+        // Confirmation.
+        add(Ctx::Confirm, K::Char('y'), NONE, al, A::Yes, "yes", true);
+        add(Ctx::Confirm, K::Enter, NONE, al, A::Yes, "yes", false);
+        add(Ctx::Confirm, K::Char('n'), NONE, al, A::No, "no", true);
+        add(Ctx::Confirm, K::Esc, NONE, al, A::No, "no", false);
+        // Download offer.
+        add(Ctx::Offer, K::Char('a'), NONE, al, A::Accept, "accept", true);
+        add(Ctx::Offer, K::Char('y'), NONE, al, A::Accept, "accept", false);
+        add(Ctx::Offer, K::Char('r'), NONE, al, A::Reject, "reject", true);
+        add(Ctx::Offer, K::Char('n'), NONE, al, A::Reject, "reject", false);
+        add(Ctx::Offer, K::Esc, NONE, al, A::Close, "decide later (Transfers pane)", true);
+        // Help overlay.
+        add(Ctx::Help, K::Esc, NONE, al, A::Close, "close help", true);
+        add(Ctx::Help, K::Char('?'), NONE, al, A::Close, "close help", false);
+        add(Ctx::Help, K::Char('q'), NONE, al, A::Close, "close help", false);
+        add(Ctx::Help, K::Up, NONE, al, A::ScrollUp, "scroll", false);
+        add(Ctx::Help, K::Down, NONE, al, A::ScrollDown, "scroll", false);
+        add(Ctx::Help, K::PageUp, NONE, al, A::PageUp, "scroll", false);
+        add(Ctx::Help, K::PageDown, NONE, al, A::PageDown, "scroll", false);
+        Keymap { bindings: b }
+    }
+}
+
+/// Shift is implied by the character itself ('?' arrives as Shift+'?') and by BackTab.
+fn norm_mods(code: KeyCode, mods: KeyModifiers) -> KeyModifiers {
+    let m = mods & (CTRL | ALT | SHIFT);
+    match code {
+        KeyCode::Char(_) | KeyCode::BackTab => m - SHIFT,
+        _ => m,
+    }
+}
+
+fn cond_ok(c: Cond, s: &InputState) -> bool {
+    match c {
+        Cond::Always => true,
+        Cond::InputEmpty => s.empty,
+        Cond::SingleLine => s.single_line,
+        Cond::Slash => s.slash,
+    }
+}
+
+impl Keymap {
+    /// The action for a key in `ctx`: the context's own bindings first, then the pane-wide
+    /// ones (not inside dialogs), then those that apply everywhere.
+    pub fn lookup(&self, ctx: Ctx, key: &KeyEvent, st: &InputState) -> Option<Action> {
+        let mods = norm_mods(key.code, key.modifiers);
+        let code = match key.code {
+            // Ctrl+letter may arrive upper-case when Shift or Caps Lock is on.
+            KeyCode::Char(c) if mods.contains(CTRL) => KeyCode::Char(c.to_ascii_lowercase()),
+            c => c,
+        };
+        let mut order = vec![ctx];
+        if !ctx.is_modal() {
+            order.push(Ctx::Panes);
+        }
+        order.push(Ctx::Any);
+        for c in order {
+            for b in self.bindings.iter().filter(|b| b.ctx == c) {
+                if b.code == code && norm_mods(b.code, b.mods) == mods && cond_ok(b.cond, st) {
+                    return Some(b.action);
+                }
+            }
+        }
+        None
+    }
+
+    /// Short hints for the status bar: `(key label, description)` for `ctx`.
+    pub fn hints(&self, ctx: Ctx) -> Vec<(String, &'static str)> {
+        let mut out: Vec<(String, &'static str)> = Vec::new();
+        for c in [ctx, Ctx::Panes] {
+            if c == Ctx::Panes && ctx.is_modal() {
+                continue;
+            }
+            for b in self.bindings.iter().filter(|b| b.ctx == c && b.hint) {
+                if !out.iter().any(|(_, d)| *d == b.desc) {
+                    out.push((key_label(b.code, b.mods), b.desc));
+                }
+            }
+        }
+        out
+    }
+
+    /// Every binding grouped by context, for the help overlay.
+    pub fn help(&self) -> Vec<(Ctx, Vec<(String, &'static str)>)> {
+        let order = [
+            Ctx::Any,
+            Ctx::Panes,
+            Ctx::Chat,
+            Ctx::Files,
+            Ctx::Search,
+            Ctx::Gauges,
+            Ctx::Transfers,
+            Ctx::Browser,
+            Ctx::Note,
+            Ctx::Confirm,
+            Ctx::Offer,
+            Ctx::Help,
+        ];
+        order
+            .iter()
+            .map(|c| {
+                let mut rows: Vec<(String, &'static str)> = Vec::new();
+                for b in self.bindings.iter().filter(|b| b.ctx == *c) {
+                    let label = key_label(b.code, b.mods);
+                    // Merge keys that do the same thing: "k / Up  select previous".
+                    if let Some(r) = rows.iter_mut().find(|r| r.1 == b.desc) {
+                        r.0 = format!("{} / {label}", r.0);
+                    } else {
+                        rows.push((label, b.desc));
+                    }
+                }
+                (*c, rows)
+            })
+            .collect()
+    }
+}
+
+/// Human label of a key: `Ctrl+C`, `Alt+Enter`, `PgUp`, `?`.
+pub fn key_label(code: KeyCode, mods: KeyModifiers) -> String {
+    let mut s = String::new();
+    if mods.contains(CTRL) {
+        s.push_str("Ctrl+");
+    }
+    if mods.contains(ALT) {
+        s.push_str("Alt+");
+    }
+    if mods.contains(SHIFT) && !matches!(code, KeyCode::Char(_) | KeyCode::BackTab) {
+        s.push_str("Shift+");
+    }
+    let k = match code {
+        KeyCode::Char(' ') => "Space".to_string(),
+        KeyCode::Char(c) if mods.contains(CTRL) => c.to_ascii_uppercase().to_string(),
+        KeyCode::Char(c) => c.to_string(),
+        KeyCode::Enter => "Enter".into(),
+        KeyCode::Tab => "Tab".into(),
+        KeyCode::BackTab => "Shift+Tab".into(),
+        KeyCode::Esc => "Esc".into(),
+        KeyCode::Up => "Up".into(),
+        KeyCode::Down => "Down".into(),
+        KeyCode::Left => "Left".into(),
+        KeyCode::Right => "Right".into(),
+        KeyCode::PageUp => "PgUp".into(),
+        KeyCode::PageDown => "PgDn".into(),
+        KeyCode::Home => "Home".into(),
+        KeyCode::End => "End".into(),
+        KeyCode::Delete => "Del".into(),
+        KeyCode::Backspace => "Backspace".into(),
+        KeyCode::F(n) => format!("F{n}"),
+        other => format!("{other:?}"),
+    };
+    s.push_str(&k);
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, mods)
+    }
+
+    #[test]
+    fn context_bindings_win_and_conditions_apply() {
+        let km = Keymap::default();
+        let st = InputState {
+            empty: false,
+            single_line: true,
+            slash: true,
+        };
+        assert_eq!(
+            km.lookup(Ctx::Chat, &key(KeyCode::Tab, NONE), &st),
+            Some(Action::Complete)
+        );
+        let st2 = InputState { slash: false, ..st };
+        assert_eq!(
+            km.lookup(Ctx::Chat, &key(KeyCode::Tab, NONE), &st2),
+            Some(Action::FocusNext)
+        );
+        // '?' types a character while the editor has text.
+        assert_eq!(km.lookup(Ctx::Chat, &key(KeyCode::Char('?'), SHIFT), &st2), None);
+        assert_eq!(
+            km.lookup(Ctx::Files, &key(KeyCode::Char('?'), SHIFT), &st2),
+            Some(Action::Help)
+        );
+        assert_eq!(
+            km.lookup(Ctx::Offer, &key(KeyCode::Char('C'), CTRL | SHIFT), &st2),
+            Some(Action::Interrupt)
+        );
+        // Dialogs do not let pane keys through.
+        assert_eq!(km.lookup(Ctx::Confirm, &key(KeyCode::Tab, NONE), &st2), None);
+    }
+
+    #[test]
+    fn no_default_binding_on_tmux_and_screen_prefixes() {
+        let km = Keymap::default();
+        for b in &km.bindings {
+            let prefix = b.mods.contains(CTRL)
+                && matches!(b.code, KeyCode::Char('a') | KeyCode::Char('b'));
+            assert!(!prefix, "binding on {:?}", b);
+        }
+    }
+
+    #[test]
+    fn hints_and_help_come_from_the_table() {
+        let km = Keymap::default();
+        let hints = km.hints(Ctx::Chat);
+        assert!(hints.iter().any(|(k, d)| k == "Enter" && *d == "send"));
+        assert!(hints.iter().any(|(k, _)| k == "Alt+Enter"));
+        let help = km.help();
+        let total: usize = help.iter().map(|(_, r)| r.len()).sum();
+        assert!(total > 30);
+        assert_eq!(key_label(KeyCode::Char('c'), CTRL), "Ctrl+C");
+    }
+}
