@@ -922,14 +922,3 @@ fn rdt_sim_random_links_always_terminate() {
         );
     }
 }
-
-#[test]
-fn rdt_dbg_tail() {
-    let cfg = Config::default();
-    for (dup, corrupt, jitter) in [(0.0, 0.0, 0), (0.01, 0.0, 0), (0.0, 0.01, 0), (0.0, 0.0, 2)] {
-        let link = LinkCfg { dup, corrupt, jitter: jitter * MS, ..LinkCfg::default() };
-        let sim = transfer(link, 100, 2 * 1024 * 1024, Initiator::Receiver, &cfg);
-        let p = &sim.pairs[0];
-        eprintln!("dup {dup} corrupt {corrupt} jitter {jitter}: {:?} timeouts {} retx {} spurious {}", p.receiver_done_at, p.sender.stats().timeouts, p.sender.stats().retransmissions, p.sender.stats().spurious_losses);
-    }
-}

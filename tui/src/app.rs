@@ -8,7 +8,7 @@ pub mod transcript;
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use protocol::{
     AgentEventKind, Cancel, DownloadRequest, EndStatus, FileDelete, FileInfo, HistoryGet,
@@ -926,11 +926,11 @@ fn on_client(app: &mut App, e: ClientEvent, out: &mut Vec<Command>) {
                 reason: sanitize(&reason),
             };
         }
-        ClientEvent::Message(m) => on_message(app, m, out),
+        ClientEvent::Message(m) => on_message(app, m),
     }
 }
 
-fn on_message(app: &mut App, m: Message, out: &mut Vec<Command>) {
+fn on_message(app: &mut App, m: Message) {
     match m {
         Message::UploadStatus(s) => upload_status(app, s),
         Message::SearchResults(r) => {
@@ -995,9 +995,7 @@ fn on_message(app: &mut App, m: Message, out: &mut Vec<Command>) {
             clamp_files(app);
         }
         Message::ChatText(t) if !t.is_empty() => app.transcript.system(Level::Info, &t),
-        _ => {
-            let _ = out;
-        }
+        _ => {}
     }
 }
 
@@ -1276,7 +1274,6 @@ fn on_uploaded(
             );
         }
     }
-    let _ = Duration::ZERO;
 }
 
 /// First 8 characters of an id.

@@ -155,6 +155,7 @@ pub struct Sender {
     /// `tx_counter` at the last decrease: older packets' losses don't count again.
     cwr_tx_order: u64,
     undo: Option<Undo>,
+    rtt_samples: u32,
     spurious: u64,
 
     rtt: RttEstimator,
@@ -255,6 +256,7 @@ impl Sender {
             loss_ewma: 0.0,
             cwr_tx_order: 0,
             undo: None,
+            rtt_samples: 0,
             spurious: 0,
             rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
             rto_deadline: None,
@@ -544,6 +546,7 @@ impl Sender {
             if tx_count == 1 {
                 // Karn: only first transmissions give unambiguous samples.
                 self.rtt.sample(rtt);
+                self.hystart(rtt);
             }
             if order > self.rack_tx_order {
                 self.rack_tx_order = order;
@@ -706,6 +709,20 @@ impl Sender {
         self.round_start = self.delivered;
         self.round_acked = 0;
         self.round_lost = 0;
+    }
+
+    /// Delay-based slow-start exit in the spirit of HyStart++ (RFC 9406): once an RTT
+    /// sample exceeds the minimum by max(4 ms, min/8), a queue is building; stop doubling
+    /// before it overflows (the loss threshold alone would let slow start overshoot).
+    fn hystart(&mut self, sample: Duration) {
+        self.rtt_samples += 1;
+        let Some(min) = self.rtt.min_rtt() else {
+            return;
+        };
+        let eta = (min / 8).clamp(Duration::from_millis(4), Duration::from_millis(16));
+        if self.rtt_samples >= 8 && self.cwnd < self.ssthresh && sample >= min + eta {
+            self.ssthresh = self.cwnd;
+        }
     }
 
     fn min_window(&self) -> f64 {

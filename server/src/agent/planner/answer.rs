@@ -408,9 +408,24 @@ fn question_terms(question: &str) -> Vec<String> {
 pub fn read(data: &Value, question: &str, lang: Lang) -> String {
     let path = data["path"].as_str().unwrap_or("");
     let name = path.rsplit('/').next().unwrap_or(path);
-    let content = data["content"].as_str().unwrap_or("");
+    // The file_read tool returns `lines` (one string per line); accept `content` too.
+    let joined;
+    let content = match (data["content"].as_str(), data["lines"].as_array()) {
+        (Some(c), _) => c,
+        (None, Some(lines)) => {
+            joined = lines
+                .iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join("\n");
+            joined.as_str()
+        }
+        _ => "",
+    };
     let total = data["total_lines"].as_u64();
-    let more = data["more_lines"].as_bool() == Some(true);
+    // `more_lines` is a count from the tool (a flag in older callers).
+    let more = data["more_lines"].as_bool() == Some(true)
+        || data["more_lines"].as_u64().is_some_and(|n| n > 0);
     let ext = extension(name);
     let mut out = if ext == "log" || logs::looks_like_log(content) {
         logs::render(&logs::summarize(content), name, lang)
@@ -547,6 +562,9 @@ mod tests {
     #[test]
     fn log_answer_counts() {
         let d = json!({"path": "/u/1/app.log", "content": "2026-01-01 00:00:01 ERROR a failed\n2026-01-01 00:00:02 ERROR a failed\n2026-01-01 00:00:03 INFO ok\n", "total_lines": 3, "more_lines": false});
+        // The tool's own shape: `lines` and a `more_lines` count.
+        let tool_shape = json!({"path": "/u/1/app.log", "lines": ["2026-01-01 00:00:01 ERROR a failed", "2026-01-01 00:00:02 ERROR a failed", "2026-01-01 00:00:03 INFO ok"], "total_lines": 3, "more_lines": 0});
+        assert_eq!(read(&d, "", Lang::Zh), read(&tool_shape, "", Lang::Zh));
         let t = read(&d, "分析日志", Lang::Zh);
         assert!(
             t.contains("ERROR 2") && t.contains("INFO 1") && t.contains("a failed（2 次）"),

@@ -199,7 +199,7 @@ fn run_tool(tool: &str, args: &Value, fx: &[Fixture]) -> (bool, Value, Option<St
             }
             match fixture_by_path(fx, &p) {
                 Some(f) => ok(
-                    json!({"path": p, "offset": 0, "limit": 200, "total_lines": f.content.lines().count(), "content": f.content, "more_lines": false}),
+                    json!({"path": p, "offset": 0, "limit": 200, "total_lines": f.content.lines().count(), "lines": f.content.lines().collect::<Vec<_>>(), "more_lines": 0}),
                 ),
                 None => fail(format!("文件不存在: {p}")),
             }

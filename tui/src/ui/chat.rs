@@ -1,0 +1,287 @@
+//! The chat column: transcript (wrapped by display width, follow-tail or anchored scroll),
+//! the agent status line with its spinner, and the input editor.
+
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+use ratatui::Frame;
+
+use crate::app::transcript::{Entry, Level};
+use crate::app::App;
+use crate::keymap::Pane;
+use crate::markdown::LineKind;
+use crate::text::{self, wrap};
+use crate::ui::{pane_block, spinner};
+
+struct Glyphs {
+    user: &'static str,
+    closed: &'static str,
+    open: &'static str,
+    ok: &'static str,
+    fail: &'static str,
+    h: &'static str,
+    v: &'static str,
+    tl: &'static str,
+    bl: &'static str,
+    file: &'static str,
+}
+
+fn glyphs(ascii: bool) -> Glyphs {
+    if ascii {
+        Glyphs {
+            user: "> ",
+            closed: "> ",
+            open: "v ",
+            ok: "ok",
+            fail: "x",
+            h: "-",
+            v: "| ",
+            tl: "+",
+            bl: "+",
+            file: "file: ",
+        }
+    } else {
+        Glyphs {
+            user: "❯ ",
+            closed: "▸ ",
+            open: "▾ ",
+            ok: "✓",
+            fail: "✗",
+            h: "─",
+            v: "│ ",
+            tl: "┌",
+            bl: "└",
+            file: "📎 ",
+        }
+    }
+}
+
+fn level_style(app: &App, l: Level) -> Style {
+    match l {
+        Level::Info => app.theme.dim,
+        Level::Ok => app.theme.ok,
+        Level::Warn => app.theme.warn,
+        Level::Error => app.theme.error,
+    }
+}
+
+/// The transcript as wrapped rows for `width` columns.
+pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
+    let th = &app.theme;
+    let g = glyphs(th.ascii);
+    let mut out: Vec<Line<'static>> = Vec::new();
+    let mut plain = |out: &mut Vec<Line<'static>>, t: &str, first: Span<'static>, st: Style| {
+        let cont = Span::raw(" ".repeat(first.width()));
+        for (i, l) in t.split('\n').enumerate() {
+            let f = if i == 0 { first.clone() } else { cont.clone() };
+            out.extend(wrap(&[Span::styled(l.to_string(), st)], width, &[f], &[cont.clone()]));
+        }
+    };
+    for (i, e) in app.transcript.entries.iter().enumerate() {
+        let prev_tool = i > 0 && matches!(app.transcript.entries[i - 1], Entry::Tool { .. });
+        match e {
+            Entry::User { text, files } => {
+                if !out.is_empty() {
+                    out.push(Line::default());
+                }
+                plain(&mut out, text, Span::styled(g.user, th.user), Style::default());
+                for f in files {
+                    out.push(Line::from(vec![
+                        Span::raw("  "),
+                        Span::styled(format!("{}{f}", g.file), th.dim),
+                    ]));
+                }
+                out.push(Line::default());
+            }
+            Entry::Assistant { doc, .. } => {
+                if prev_tool {
+                    out.push(Line::default());
+                }
+                for l in doc.lines() {
+                    match &l.kind {
+                        LineKind::Text | LineKind::Code => {
+                            out.extend(wrap(&l.spans, width, &l.first, &l.cont))
+                        }
+                        LineKind::Blank => out.push(Line::default()),
+                        LineKind::Rule => out.push(Line::styled(g.h.repeat(width), th.md.border)),
+                        LineKind::CodeTop(lang) => {
+                            let head = if lang.is_empty() {
+                                format!("{}{}", g.tl, g.h)
+                            } else {
+                                format!("{}{} {lang} ", g.tl, g.h)
+                            };
+                            let rest = width.saturating_sub(text::width(&head));
+                            out.push(Line::styled(
+                                text::truncate(&format!("{head}{}", g.h.repeat(rest)), width),
+                                th.md.border,
+                            ));
+                        }
+                        LineKind::CodeBottom => out.push(Line::styled(
+                            format!("{}{}", g.bl, g.h.repeat(width.saturating_sub(1))),
+                            th.md.border,
+                        )),
+                    }
+                }
+            }
+            Entry::Tool {
+                tool, args, result, ..
+            } => {
+                let expanded = app.transcript.tools_expanded;
+                let mut head = vec![
+                    Span::styled(
+                        if expanded { g.open } else { g.closed },
+                        th.accent,
+                    ),
+                    Span::styled(tool.clone(), th.accent.add_modifier(Modifier::BOLD)),
+                ];
+                if !expanded && !args.is_empty() {
+                    head.push(Span::styled(format!(" {args}"), th.dim));
+                }
+                match result {
+                    None => head.push(Span::styled(" …", th.dim)),
+                    Some(r) => {
+                        head.push(Span::styled(
+                            format!(" {}", if r.ok { g.ok } else { g.fail }),
+                            if r.ok { th.ok } else { th.error },
+                        ));
+                        head.push(Span::styled(format!(" {} ms", r.duration_ms), th.dim));
+                        if !expanded {
+                            let first = r.summary.lines().next().unwrap_or("");
+                            head.push(Span::raw(format!(" {first}")));
+                        }
+                    }
+                }
+                if expanded {
+                    out.extend(wrap(&head, width, &[], &[Span::raw("  ")]));
+                    if !args.is_empty() {
+                        let pretty = serde_json::from_str::<serde_json::Value>(args)
+                            .ok()
+                            .and_then(|v| serde_json::to_string_pretty(&v).ok())
+                            .unwrap_or_else(|| args.clone());
+                        plain(&mut out, &pretty, Span::styled(g.v, th.dim), th.dim);
+                    }
+                    if let Some(r) = result {
+                        plain(&mut out, &r.summary, Span::styled(g.v, th.dim), Style::default());
+                    }
+                } else {
+                    // One row per call, cut to the width.
+                    let s: String = head.iter().map(|s| s.content.as_ref()).collect();
+                    if text::width(&s) <= width {
+                        out.push(Line::from(head));
+                    } else {
+                        let cut = text::truncate(&s.replace('\n', " "), width);
+                        out.push(Line::styled(cut, th.dim));
+                    }
+                }
+            }
+            Entry::System { level, text } => {
+                let mark = match level {
+                    Level::Info => "· ",
+                    Level::Ok => "✓ ",
+                    Level::Warn => "! ",
+                    Level::Error => "✗ ",
+                };
+                let mark = if th.ascii && matches!(level, Level::Ok | Level::Error | Level::Info) {
+                    match level {
+                        Level::Ok => "+ ",
+                        Level::Error => "x ",
+                        _ => "- ",
+                    }
+                } else {
+                    mark
+                };
+                let st = level_style(app, *level);
+                plain(&mut out, text, Span::styled(mark, st), st);
+            }
+        }
+    }
+    while out.last().is_some_and(|l| l.spans.is_empty()) {
+        out.pop();
+    }
+    out
+}
+
+pub fn line_count(app: &App, width: usize) -> usize {
+    lines(app, width).len()
+}
+
+pub fn render(app: &App, frame: &mut Frame, area: Rect, agent: Option<Rect>, input: Option<Rect>) {
+    let th = &app.theme;
+    let mut title = vec![Span::raw(" Chat ")];
+    if !app.session_name.is_empty() {
+        title.push(Span::styled(format!("— {} ", app.session_name), th.dim));
+    }
+    let block = pane_block(app, Pane::Chat, Line::from(title));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let w = usize::from(inner.width.max(1));
+    let h = usize::from(inner.height);
+    let all = lines(app, w);
+    let max_top = all.len().saturating_sub(h);
+    let top = app.scroll.map_or(max_top, |t| t.min(max_top));
+    let view: Vec<Line> = all.iter().skip(top).take(h).cloned().collect();
+    frame.render_widget(Paragraph::new(view), inner);
+    if top < max_top && inner.height > 0 {
+        let more = max_top - top;
+        let tag = format!(" ↓ {more} more · End follows ");
+        let tw = text::width(&tag) as u16;
+        if tw < inner.width {
+            let r = Rect::new(inner.right() - tw, area.bottom() - 1, tw, 1);
+            frame.render_widget(Paragraph::new(Span::styled(tag, th.warn)), r);
+        }
+    }
+    if let Some(a) = agent {
+        frame.render_widget(Paragraph::new(agent_line(app)), a);
+    }
+    if let Some(r) = input {
+        let mut ta = app.input.clone();
+        let focused = app.focus == Pane::Chat && app.modal.is_none();
+        let mut title = String::from(" Message ");
+        if !app.files.referenced.is_empty() {
+            title = format!(" Message (+{} file) ", app.files.referenced.len());
+        }
+        ta.set_block(pane_block(app, Pane::Chat, title));
+        ta.set_placeholder_style(th.dim);
+        if !focused {
+            ta.set_cursor_style(Style::default());
+        }
+        frame.render_widget(&ta, r);
+    }
+}
+
+fn agent_line(app: &App) -> Line<'static> {
+    let th = &app.theme;
+    if let Some(t) = &app.turn {
+        return Line::from(vec![
+            Span::styled(format!(" {} ", spinner(app)), th.accent),
+            Span::styled(t.status.clone(), th.accent),
+            Span::styled("  (Ctrl+C cancels)", th.dim),
+        ]);
+    }
+    if let Some((lvl, n)) = &app.notice {
+        return Line::styled(format!(" {}", n.replace('\n', " ")), level_style(app, *lvl));
+    }
+    if app.scroll.is_some() {
+        return Line::styled(" scrolled up: End or Ctrl+End follows the conversation", th.dim);
+    }
+    if !app.files.referenced.is_empty() {
+        let names: Vec<String> = app
+            .files
+            .referenced
+            .iter()
+            .map(|id| {
+                app.files
+                    .files
+                    .iter()
+                    .find(|f| f.file_id == *id)
+                    .map_or(id.clone(), |f| f.filename.clone())
+            })
+            .collect();
+        return Line::styled(
+            format!(" next message references: {}", names.join(", ")),
+            th.dim,
+        );
+    }
+    Line::default()
+}

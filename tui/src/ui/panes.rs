@@ -1,0 +1,351 @@
+//! Side panes: this session's files, search hits, system gauges and transfers. Each draws
+//! from state only; long lists keep the selection in view.
+
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+use crate::app::{human_size, App, TransferState};
+use crate::keymap::Pane;
+use crate::text;
+use crate::ui::{pane_block, spinner};
+
+pub fn render(app: &App, frame: &mut Frame, pane: Pane, area: Rect) {
+    match pane {
+        Pane::Chat => {}
+        Pane::Files => files(app, frame, area),
+        Pane::Search => search(app, frame, area),
+        Pane::Gauges => gauges(app, frame, area),
+        Pane::Transfers => transfers(app, frame, area),
+    }
+}
+
+/// A horizontal bar of `w` cells for `pct` (0..=100).
+pub fn bar(pct: f64, w: usize, ascii: bool) -> String {
+    let pct = pct.clamp(0.0, 100.0);
+    let (full, empty) = if ascii { ('#', '-') } else { ('█', '░') };
+    let n = ((pct / 100.0) * w as f64).round() as usize;
+    let mut s: String = std::iter::repeat_n(full, n.min(w)).collect();
+    s.extend(std::iter::repeat_n(empty, w - n.min(w)));
+    s
+}
+
+/// Sparkline of percentages, newest on the right, `w` cells wide.
+pub fn sparkline(vals: &[u64], w: usize, ascii: bool) -> String {
+    const UNI: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    const ASC: [char; 8] = ['_', '.', ':', '-', '=', '+', '*', '#'];
+    let set = if ascii { ASC } else { UNI };
+    let start = vals.len().saturating_sub(w);
+    let mut s: String = vals[start..]
+        .iter()
+        .map(|v| set[((*v).min(100) as usize * 7 + 50) / 100])
+        .collect();
+    let pad = w.saturating_sub(vals.len() - start);
+    s.insert_str(0, &" ".repeat(pad));
+    s
+}
+
+/// Rows `[first, first+h)` of `n` that keep `sel` visible.
+fn window(n: usize, sel: usize, h: usize) -> (usize, usize) {
+    if h == 0 || n <= h {
+        return (0, n);
+    }
+    let first = sel.saturating_sub(h - 1).min(n - h);
+    (first, first + h)
+}
+
+fn files(app: &App, frame: &mut Frame, area: Rect) {
+    let th = &app.theme;
+    let n = app.files.files.len();
+    let title = format!(" Files ({n}) ");
+    let block = pane_block(app, Pane::Files, title);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let w = usize::from(inner.width);
+    let mut rows: Vec<Line> = Vec::new();
+    for u in &app.files.uploading {
+        let pct = if u.total > 0 {
+            format!(" {}%", u.done * 100 / u.total)
+        } else {
+            String::new()
+        };
+        rows.push(Line::styled(
+            text::truncate(
+                &format!("{} {} {}{pct}", spinner(app), u.filename, u.state),
+                w,
+            ),
+            th.warn,
+        ));
+    }
+    if n == 0 && app.files.uploading.is_empty() {
+        rows.push(Line::styled("no uploads in this session", th.dim));
+        rows.push(Line::styled("u: upload a file · /upload <path>", th.dim));
+    }
+    let h = usize::from(inner.height).saturating_sub(rows.len());
+    let (a, b) = window(n, app.files.selected, h);
+    let name_w = w.saturating_sub(30).max(8);
+    for (i, f) in app.files.files.iter().enumerate().take(b).skip(a) {
+        let refd = app.files.referenced.contains(&f.file_id);
+        let mark = if refd { "+" } else { " " };
+        let state_st = match f.state.as_str() {
+            "ready" | "indexed" => th.ok,
+            "failed" => th.error,
+            _ => th.warn,
+        };
+        let mut spans = vec![
+            Span::styled(mark, th.accent),
+            Span::raw(text::pad(&f.filename, name_w)),
+            Span::styled(format!(" {:>9}", human_size(f.size)), th.dim),
+            Span::styled(format!(" {}", &f.sha256[..f.sha256.len().min(8)]), th.dim),
+            Span::styled(format!(" {}", f.state), state_st),
+        ];
+        if let Some(d) = &f.detail {
+            spans.push(Span::styled(format!(" {d}"), th.dim));
+        }
+        let mut line = Line::from(spans);
+        if i == app.files.selected && app.focus == Pane::Files {
+            line = line.style(th.selected);
+        }
+        rows.push(line);
+    }
+    frame.render_widget(Paragraph::new(rows), inner);
+}
+
+/// Splits `chunk` into spans with the query's terms highlighted (case-insensitive).
+pub fn highlight(chunk: &str, query: &str, base: Style, hi: Style) -> Vec<Span<'static>> {
+    let terms: Vec<String> = query
+        .split_whitespace()
+        .filter(|t| !t.is_empty())
+        .map(|t| t.to_lowercase())
+        .collect();
+    let lower: Vec<char> = chunk.chars().flat_map(|c| c.to_lowercase().take(1)).collect();
+    let chars: Vec<char> = chunk.chars().collect();
+    // Only map case when it keeps one char per char (true for the scripts we show).
+    let same_len = lower.len() == chars.len();
+    let mut marked = vec![false; chars.len()];
+    if same_len {
+        for t in &terms {
+            let tc: Vec<char> = t.chars().collect();
+            if tc.is_empty() || tc.len() > lower.len() {
+                continue;
+            }
+            for i in 0..=(lower.len() - tc.len()) {
+                if lower[i..i + tc.len()] == tc[..] {
+                    marked[i..i + tc.len()].iter_mut().for_each(|m| *m = true);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut cur_m = false;
+    for (c, m) in chars.iter().zip(marked) {
+        if m != cur_m && !cur.is_empty() {
+            out.push(Span::styled(
+                std::mem::take(&mut cur),
+                if cur_m { hi } else { base },
+            ));
+        }
+        cur_m = m;
+        cur.push(if *c == '\n' || *c == '\t' { ' ' } else { *c });
+    }
+    if !cur.is_empty() {
+        out.push(Span::styled(cur, if cur_m { hi } else { base }));
+    }
+    out
+}
+
+fn search(app: &App, frame: &mut Frame, area: Rect) {
+    let th = &app.theme;
+    let s = &app.search;
+    let mut title = String::from(" Search ");
+    if !s.query.is_empty() {
+        title = format!(" Search: {} ({}) ", text::truncate(&s.query, 30), s.hits.len());
+    }
+    let block = pane_block(app, Pane::Search, title);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let w = usize::from(inner.width);
+    let mut rows: Vec<Line> = Vec::new();
+    if s.pending {
+        rows.push(Line::styled(format!("{} searching…", spinner(app)), th.dim));
+    } else if s.hits.is_empty() {
+        let msg = if s.query.is_empty() {
+            "/search <query> · agent searches show here"
+        } else {
+            "no hits"
+        };
+        rows.push(Line::styled(msg, th.dim));
+    } else if s.from_agent {
+        rows.push(Line::styled("hits from the agent's semantic_search", th.dim));
+    }
+    let focused = app.focus == Pane::Search;
+    for (i, hit) in s.hits.iter().enumerate().skip(s.selected.saturating_sub(2)) {
+        let sel = focused && i == s.selected;
+        let bar_w = 8.min(w / 4);
+        let sim = f64::from(hit.similarity.clamp(0.0, 1.0));
+        let mut head = vec![
+            Span::styled(bar(sim * 100.0, bar_w, th.ascii), th.accent),
+            Span::raw(format!(" {sim:.2} ")),
+            Span::styled(format!("{} ", hit.match_type), th.dim),
+            Span::styled(hit.filename.clone(), Style::default().add_modifier(Modifier::BOLD)),
+            Span::styled(format!(" {}", hit.position), th.dim),
+        ];
+        if sel {
+            head.insert(0, Span::styled("▶", th.accent));
+        }
+        rows.push(Line::from(head));
+        let body = highlight(&hit.chunk, &s.query, Style::default(), th.highlight);
+        let max_rows = if sel { 6 } else { 2 };
+        let wrapped = text::wrap(&body, w, &[Span::raw("  ")], &[Span::raw("  ")]);
+        let more = wrapped.len() > max_rows;
+        rows.extend(wrapped.into_iter().take(max_rows));
+        if more {
+            rows.push(Line::styled("  …", th.dim));
+        }
+    }
+    frame.render_widget(Paragraph::new(rows), inner);
+}
+
+fn gauges(app: &App, frame: &mut Frame, area: Rect) {
+    let th = &app.theme;
+    let block = pane_block(app, Pane::Gauges, " System ");
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let w = usize::from(inner.width);
+    let Some(s) = &app.gauges.snap else {
+        frame.render_widget(
+            Paragraph::new(Line::styled("waiting for monitor data…", th.dim)),
+            inner,
+        );
+        return;
+    };
+    let label_w = 6;
+    let tail_w = 22;
+    let bw = w.saturating_sub(label_w + tail_w).max(4);
+    let row = |label: &str, pct: f64, tail: String| -> Line<'static> {
+        let st = if pct >= 90.0 {
+            th.error
+        } else if pct >= 70.0 {
+            th.warn
+        } else {
+            th.ok
+        };
+        Line::from(vec![
+            Span::styled(text::pad(label, label_w), th.dim),
+            Span::styled(bar(pct, bw, th.ascii), st),
+            Span::raw(text::truncate(&format!(" {pct:>3.0}% {tail}"), tail_w)),
+        ])
+    };
+    let c = &s.cpu;
+    let mut rows = vec![row(
+        "CPU",
+        f64::from(c.usage_percent),
+        format!("{} cores", c.cores),
+    )];
+    let hist: Vec<u64> = app.gauges.cpu.iter().copied().collect();
+    rows.push(Line::from(vec![
+        Span::raw(" ".repeat(label_w)),
+        Span::styled(sparkline(&hist, w.saturating_sub(label_w), th.ascii), th.accent),
+    ]));
+    let m = &s.memory;
+    rows.push(row(
+        "Mem",
+        f64::from(m.usage_percent),
+        format!("{}/{}", human_size(m.used_bytes), human_size(m.total_bytes)),
+    ));
+    rows.push(Line::from(vec![
+        Span::styled(text::pad("Load", label_w), th.dim),
+        Span::raw(format!(
+            "{:.2} {:.2} {:.2}",
+            c.load_avg[0], c.load_avg[1], c.load_avg[2]
+        )),
+    ]));
+    for d in &s.disks {
+        rows.push(row(
+            &d.mount,
+            f64::from(d.usage_percent),
+            format!("{}/{}", human_size(d.used_bytes), human_size(d.total_bytes)),
+        ));
+    }
+    frame.render_widget(Paragraph::new(rows), inner);
+}
+
+fn transfers(app: &App, frame: &mut Frame, area: Rect) {
+    let th = &app.theme;
+    let block = pane_block(app, Pane::Transfers, format!(" Transfers ({}) ", app.transfers.len()));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let w = usize::from(inner.width);
+    let mut rows: Vec<Line> = Vec::new();
+    if app.transfers.is_empty() {
+        rows.push(Line::styled("no download offers yet", th.dim));
+    }
+    let (a, b) = window(app.transfers.len(), app.transfer_selected, usize::from(inner.height));
+    for (i, t) in app.transfers.iter().enumerate().take(b).skip(a) {
+        let (state, st) = match &t.state {
+            TransferState::Offered => ("offered: Enter to answer".to_string(), th.warn),
+            TransferState::Accepted => ("accepted, waiting for the server".into(), th.dim),
+            TransferState::Rejected => ("rejected".into(), th.dim),
+            TransferState::Started { mode } => (format!("started ({mode})"), th.accent),
+            TransferState::Progress(p) => {
+                let pct = if p.total > 0 {
+                    p.bytes as f64 * 100.0 / p.total as f64
+                } else {
+                    0.0
+                };
+                (
+                    format!(
+                        "{} {pct:.0}% {}/s rtt {} ms",
+                        bar(pct, 10, th.ascii),
+                        human_size(p.rate_bps / 8),
+                        p.rtt_ms
+                    ),
+                    th.accent,
+                )
+            }
+            TransferState::Done { ok: true, .. } => ("complete, sha256 verified".into(), th.ok),
+            TransferState::Done { ok: false, error } => (
+                format!("failed: {}", error.as_deref().unwrap_or("unknown")),
+                th.error,
+            ),
+        };
+        let mut line = Line::from(vec![
+            Span::raw(text::pad(&t.offer.filename, (w / 3).max(8))),
+            Span::styled(format!(" {:>9} ", human_size(t.offer.size)), th.dim),
+            Span::styled(state, st),
+        ]);
+        if i == app.transfer_selected && app.focus == Pane::Transfers {
+            line = line.style(th.selected);
+        }
+        rows.push(line);
+    }
+    frame.render_widget(Paragraph::new(rows), inner);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bars_and_sparklines_have_exact_widths() {
+        assert_eq!(bar(50.0, 10, false), "█████░░░░░");
+        assert_eq!(bar(150.0, 4, true), "####");
+        assert_eq!(sparkline(&[0, 100], 4, false), "  ▁█");
+        assert_eq!(sparkline(&[0, 50, 100], 2, true), "=#");
+    }
+
+    #[test]
+    fn highlight_marks_query_terms_case_insensitively() {
+        let hi = Style::default().add_modifier(Modifier::BOLD);
+        let spans = highlight("Disk FULL on /var, disk 磁盘", "disk 磁盘", Style::default(), hi);
+        let marked: Vec<&str> = spans
+            .iter()
+            .filter(|s| s.style == hi)
+            .map(|s| s.content.as_ref())
+            .collect();
+        assert_eq!(marked, vec!["Disk", "disk", "磁盘"]);
+    }
+}
