@@ -11,10 +11,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use protocol::{
-    AgentEventKind, Cancel, DownloadRequest, EndStatus, FileDelete, FileInfo, HistoryGet,
-    Message, ModelSet, MonitorSnapshot, MonitorSubscribe, Offer, OfferAccept, OfferReject,
-    Req as ReqMsg, RequestId, SearchHit, SearchReq, SessionCmd, SessionInfo, SessionOp,
-    TransferProgress, UploadStatus, Welcome,
+    AgentEventKind, Cancel, DownloadRequest, EndStatus, FileDelete, FileInfo, HistoryGet, Message,
+    ModelSet, MonitorSnapshot, MonitorSubscribe, Offer, OfferAccept, OfferReject, Req as ReqMsg,
+    RequestId, SearchHit, SearchReq, SessionCmd, SessionInfo, SessionOp, TransferProgress,
+    UploadStatus, Welcome,
 };
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
 use tui_textarea::TextArea;
@@ -63,7 +63,10 @@ pub enum AppEvent {
 pub enum Req {
     FileList,
     FileDelete(String),
-    Search { query: String, scope: String },
+    Search {
+        query: String,
+        scope: String,
+    },
     Session(SessionOp),
     History,
     ClearHistory,
@@ -127,8 +130,14 @@ impl Req {
 /// Work for the executor (network) or the runtime (terminal).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
-    Chat { text: String, file_ids: Vec<String> },
-    Upload { path: PathBuf, note: String },
+    Chat {
+        text: String,
+        file_ids: Vec<String>,
+    },
+    Upload {
+        path: PathBuf,
+        note: String,
+    },
     Request(Req),
     /// Fire-and-forget message (cancel, offer answers, monitor subscription).
     Send(Message),
@@ -206,11 +215,18 @@ pub struct Confirm {
 }
 
 pub enum Modal {
-    Help { scroll: u16 },
+    Help {
+        scroll: u16,
+    },
     Confirm(Confirm),
-    Offer { offer_id: String },
+    Offer {
+        offer_id: String,
+    },
     Browser(Browser),
-    Note { path: PathBuf, input: TextArea<'static> },
+    Note {
+        path: PathBuf,
+        input: Box<TextArea<'static>>,
+    },
 }
 
 pub struct App {
@@ -466,6 +482,15 @@ fn on_key(app: &mut App, key: KeyEvent, out: &mut Vec<Command>) {
             }
             Some(_) => {}
             None => {
+                use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+                let printable = matches!(key.code, KeyCode::Char(_))
+                    && !key
+                        .modifiers
+                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+                // Typing in a side pane goes to the chat editor rather than nowhere.
+                if app.focus != Pane::Chat && printable {
+                    app.focus = Pane::Chat;
+                }
                 if app.focus == Pane::Chat {
                     app.history_pos = None;
                     app.input.input(key);
@@ -562,7 +587,10 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
         }
         Action::Close => match app.modal.take() {
             Some(Modal::Note { path, .. }) => {
-                app.note(Level::Info, format!("upload of {} cancelled", path.display()));
+                app.note(
+                    Level::Info,
+                    format!("upload of {} cancelled", path.display()),
+                );
             }
             Some(Modal::Offer { offer_id }) => {
                 app.note(
@@ -605,7 +633,10 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
         Action::Download => {
             if let Some(f) = app.files.files.get(app.files.selected) {
                 out.push(Command::Request(Req::Download(f.file_id.clone())));
-                app.note(Level::Info, format!("asking for a download offer of {}", sanitize(&f.filename)));
+                app.note(
+                    Level::Info,
+                    format!("asking for a download offer of {}", sanitize(&f.filename)),
+                );
             }
         }
         Action::OpenBrowser => {
@@ -634,7 +665,10 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
                     let mut input = TextArea::default();
                     input.set_placeholder_text("optional: what should the agent do with it?");
                     input.set_cursor_line_style(ratatui::style::Style::default());
-                    app.modal = Some(Modal::Note { path, input });
+                    app.modal = Some(Modal::Note {
+                        path,
+                        input: Box::new(input),
+                    });
                 }
             }
         }
@@ -679,9 +713,7 @@ fn select_step(app: &mut App, d: isize) {
     match app.focus {
         Pane::Files => app.files.selected = step(app.files.selected, app.files.files.len()),
         Pane::Search => app.search.selected = step(app.search.selected, app.search.hits.len()),
-        Pane::Transfers => {
-            app.transfer_selected = step(app.transfer_selected, app.transfers.len())
-        }
+        Pane::Transfers => app.transfer_selected = step(app.transfer_selected, app.transfers.len()),
         _ => {}
     }
 }
@@ -731,7 +763,10 @@ fn submit(app: &mut App, out: &mut Vec<Command>) {
     if !is_cmd {
         // Keep the text in the editor when it cannot be sent now.
         if app.turn.is_some() {
-            app.note(Level::Warn, "a turn is running: wait for it or press Ctrl+C to cancel");
+            app.note(
+                Level::Warn,
+                "a turn is running: wait for it or press Ctrl+C to cancel",
+            );
             return;
         }
         if app.conn != Conn::Connected {
@@ -751,7 +786,10 @@ fn submit(app: &mut App, out: &mut Vec<Command>) {
             Err(e) => app.note(Level::Error, e),
         }
     } else {
-        let text = text.strip_prefix('/').filter(|_| text.starts_with("//")).unwrap_or(&text);
+        let text = text
+            .strip_prefix('/')
+            .filter(|_| text.starts_with("//"))
+            .unwrap_or(&text);
         send_chat(app, text.to_string(), Vec::new(), out);
     }
 }
@@ -800,20 +838,29 @@ fn start_upload(app: &mut App, path: PathBuf, note: String, out: &mut Vec<Comman
     out.push(Command::Upload { path, note });
 }
 
+/// Brings a pane into view: on a narrow terminal that means switching its tab; on a wide
+/// one it is already visible and the chat keeps the keyboard.
+fn show_pane(app: &mut App, pane: Pane) {
+    let (w, h) = app.size;
+    if !crate::ui::is_wide(ratatui::layout::Rect::new(0, 0, w, h)) {
+        app.focus = pane;
+    }
+}
+
 fn run_slash(app: &mut App, cmd: Slash, out: &mut Vec<Command>) {
     let req = |out: &mut Vec<Command>, r: Req| out.push(Command::Request(r));
     match cmd {
         Slash::Help => app.modal = Some(Modal::Help { scroll: 0 }),
         Slash::Upload { path, note } => start_upload(app, path, note, out),
         Slash::Files => {
-            app.focus = Pane::Files;
+            show_pane(app, Pane::Files);
             req(out, Req::FileList);
         }
         Slash::Search(q) => {
             app.search.query = q.clone();
             app.search.pending = true;
             app.search.from_agent = false;
-            app.focus = Pane::Search;
+            show_pane(app, Pane::Search);
             req(
                 out,
                 Req::Search {
@@ -827,7 +874,10 @@ fn run_slash(app: &mut App, cmd: Slash, out: &mut Vec<Command>) {
         Slash::Switch(id) => req(out, Req::Session(SessionOp::Switch { id })),
         Slash::Delete(id) => {
             app.modal = Some(Modal::Confirm(Confirm {
-                prompt: format!("Delete the session matching '{}' and its history?", sanitize(&id)),
+                prompt: format!(
+                    "Delete the session matching '{}' and its history?",
+                    sanitize(&id)
+                ),
                 on_yes: vec![Command::Request(Req::Session(SessionOp::Delete { id }))],
             }))
         }
@@ -934,13 +984,16 @@ fn on_message(app: &mut App, m: Message) {
     match m {
         Message::UploadStatus(s) => upload_status(app, s),
         Message::SearchResults(r) => {
-            app.search.from_agent = r.request_id.is_some_and(|id| {
-                app.turn.as_ref().and_then(|t| t.request_id) == Some(id)
-            }) || r.request_id.is_none();
+            app.search.from_agent = r
+                .request_id
+                .is_some_and(|id| app.turn.as_ref().and_then(|t| t.request_id) == Some(id))
+                || r.request_id.is_none();
             set_search(app, r.query, r.scope, r.results);
         }
         Message::MonitorSnapshot(s) => {
-            app.gauges.cpu.push_back(s.cpu.usage_percent.clamp(0.0, 100.0).round() as u64);
+            app.gauges
+                .cpu
+                .push_back(s.cpu.usage_percent.clamp(0.0, 100.0).round() as u64);
             while app.gauges.cpu.len() > CPU_HISTORY {
                 app.gauges.cpu.pop_front();
             }
@@ -957,7 +1010,10 @@ fn on_message(app: &mut App, m: Message) {
             if app.modal.is_none() {
                 app.modal = Some(Modal::Offer { offer_id: id });
             } else {
-                app.note(Level::Info, "a download offer is waiting in the Transfers pane (Alt+5)");
+                app.note(
+                    Level::Info,
+                    "a download offer is waiting in the Transfers pane (Alt+5)",
+                );
             }
         }
         Message::TransferStart(s) => {
@@ -1032,11 +1088,10 @@ fn upload_status(app: &mut App, s: UploadStatus) {
         }
     }
     let done = matches!(s.state.as_str(), "ready" | "failed");
-    if let Some(i) = app
-        .files
-        .uploading
-        .iter()
-        .position(|u| u.filename == s.filename || (!s.file_id.is_empty() && u.file_id == s.file_id))
+    if let Some(i) =
+        app.files.uploading.iter().position(|u| {
+            u.filename == s.filename || (!s.file_id.is_empty() && u.file_id == s.file_id)
+        })
     {
         if done && !s.file_id.is_empty() {
             app.files.uploading.remove(i);
@@ -1189,7 +1244,8 @@ fn on_reply(app: &mut App, req: Req, result: Result<Message, String>, out: &mut 
             app.transcript.load_history(&h.messages);
             app.scroll = None;
             if h.messages.is_empty() {
-                app.transcript.system(Level::Info, "no history in this session yet");
+                app.transcript
+                    .system(Level::Info, "no history in this session yet");
             }
         }
         Message::ModelInfo(i) => {
@@ -1233,12 +1289,11 @@ fn on_uploaded(
         .unwrap_or_default();
     match result {
         Ok(f) => {
-            if let Some(u) = app.files.uploading.iter_mut().find(|u| u.filename == f.filename || u.filename == name) {
-                // Indexing goes on: track it by id until ready.
-                u.file_id = f.file_id.clone();
-                u.state = f.state.clone();
-            }
-            app.files.uploading.retain(|u| !matches!(u.state.as_str(), "ready" | "failed"));
+            // Received and stored: later index states show on the file's own row.
+            app.files
+                .uploading
+                .retain(|u| u.filename != f.filename && u.filename != name);
+            app.notice = None;
             app.transcript.system(
                 Level::Ok,
                 &format!(
@@ -1262,7 +1317,10 @@ fn on_uploaded(
                     // Not lost: the note waits in the editor with the file referenced.
                     app.files.referenced.push(id);
                     app.set_input(&note);
-                    app.note(Level::Warn, "a turn is running: your note is in the editor, send it when ready");
+                    app.note(
+                        Level::Warn,
+                        "a turn is running: your note is in the editor, send it when ready",
+                    );
                 }
             }
         }
@@ -1300,4 +1358,4 @@ pub fn human_size(n: u64) -> String {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -95,7 +95,10 @@ impl Browser {
 
     pub fn parent(&mut self) {
         if let Some(p) = self.dir.parent() {
-            let from = self.dir.file_name().map(|n| n.to_string_lossy().into_owned());
+            let from = self
+                .dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned());
             self.dir = p.to_path_buf();
             self.filter.clear();
             self.reload();

@@ -162,6 +162,8 @@ const ALT: KeyModifiers = KeyModifiers::ALT;
 const SHIFT: KeyModifiers = KeyModifiers::SHIFT;
 
 impl Default for Keymap {
+    // One binding per line reads as a table; rustfmt would split every call.
+    #[rustfmt::skip]
     fn default() -> Self {
         use Action as A;
         use KeyCode as K;
@@ -428,7 +430,10 @@ mod tests {
             Some(Action::FocusNext)
         );
         // '?' types a character while the editor has text.
-        assert_eq!(km.lookup(Ctx::Chat, &key(KeyCode::Char('?'), SHIFT), &st2), None);
+        assert_eq!(
+            km.lookup(Ctx::Chat, &key(KeyCode::Char('?'), SHIFT), &st2),
+            None
+        );
         assert_eq!(
             km.lookup(Ctx::Files, &key(KeyCode::Char('?'), SHIFT), &st2),
             Some(Action::Help)
@@ -438,15 +443,18 @@ mod tests {
             Some(Action::Interrupt)
         );
         // Dialogs do not let pane keys through.
-        assert_eq!(km.lookup(Ctx::Confirm, &key(KeyCode::Tab, NONE), &st2), None);
+        assert_eq!(
+            km.lookup(Ctx::Confirm, &key(KeyCode::Tab, NONE), &st2),
+            None
+        );
     }
 
     #[test]
     fn no_default_binding_on_tmux_and_screen_prefixes() {
         let km = Keymap::default();
         for b in &km.bindings {
-            let prefix = b.mods.contains(CTRL)
-                && matches!(b.code, KeyCode::Char('a') | KeyCode::Char('b'));
+            let prefix =
+                b.mods.contains(CTRL) && matches!(b.code, KeyCode::Char('a') | KeyCode::Char('b'));
             assert!(!prefix, "binding on {:?}", b);
         }
     }

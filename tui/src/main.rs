@@ -1,12 +1,52 @@
-//! `llmops-tui` binary entry point: a subcommand for scripts, or the interactive client.
+//! `llmops-tui` binary entry point: a subcommand for scripts, the line-mode chat
+//! (`chat --plain`, or when not on a terminal), or the full-screen client (the default).
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use clap::Parser;
-use llmops_tui::cli::{self, Cli};
+use clap::parser::ValueSource;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use llmops_tui::cli::{self, Cmd, Common};
+use llmops_tui::config::Config;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "llmops-tui",
+    version,
+    about = "llmops client: full-screen chat (default) and script subcommands"
+)]
+struct Args {
+    #[command(flatten)]
+    common: Common,
+    #[command(subcommand)]
+    cmd: Option<Top>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Top {
+    /// Interactive chat: full-screen, or line mode with --plain.
+    Chat {
+        /// Line-mode chat instead of the full-screen UI.
+        #[arg(long)]
+        plain: bool,
+    },
+    #[command(flatten)]
+    Script(Cmd),
+}
 
 fn main() -> ExitCode {
-    let args = Cli::parse();
+    let matches = Args::command().get_matches();
+    let mut args = match Args::from_arg_matches(&matches) {
+        Ok(a) => a,
+        Err(e) => e.exit(),
+    };
+    let (config, warning) = Config::load();
+    // Precedence: flag > env > config file > default.
+    if matches.value_source("server") == Some(ValueSource::DefaultValue) {
+        if let Some(s) = &config.server {
+            args.common.server = s.clone();
+        }
+    }
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -18,11 +58,18 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let tty = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
     let code = rt.block_on(async move {
         match args.cmd {
-            Some(cmd) => cli::run(args.common, cmd).await,
-            None => cli::line_chat(args.common).await,
+            Some(Top::Script(cmd)) => cli::run(args.common, cmd).await,
+            Some(Top::Chat { plain: true }) => cli::line_chat(args.common).await,
+            Some(Top::Chat { plain: false }) | None if tty => {
+                llmops_tui::run::run(args.common, config, warning).await
+            }
+            _ => cli::line_chat(args.common).await,
         }
     });
+    // Workers blocked on terminal input must not keep the process alive.
+    rt.shutdown_timeout(std::time::Duration::from_millis(100));
     ExitCode::from(code)
 }

@@ -141,11 +141,11 @@ fn stable_prefix(s: &str) -> usize {
         let run = marker.map_or(0, |m| t.chars().take_while(|c| *c == m).count());
         match fence {
             None if indent < 4 && run >= 3 => fence = marker.map(|m| (m, run)),
-            Some((m, n)) if indent < 4 && marker == Some(m) && run >= n => {
-                if t[run..].trim().is_empty() {
-                    fence = None;
-                    cut = pos;
-                }
+            Some((m, n))
+                if indent < 4 && marker == Some(m) && run >= n && t[run..].trim().is_empty() =>
+            {
+                fence = None;
+                cut = pos;
             }
             None if line.trim().is_empty() => cut = pos,
             _ => {}
@@ -323,7 +323,10 @@ impl Builder<'_> {
                 first.push(Span::raw(pad.clone()));
                 first.push(Span::styled(marker.clone(), self.st.bullet));
                 let mut cont = quote;
-                cont.push(Span::raw(format!("{pad}{}", " ".repeat(marker.chars().count()))));
+                cont.push(Span::raw(format!(
+                    "{pad}{}",
+                    " ".repeat(marker.chars().count())
+                )));
                 self.first = first;
                 self.cont = cont;
             }
@@ -402,7 +405,8 @@ impl Builder<'_> {
                 if let Some(d) = self.link_dest.pop() {
                     let shown = self.cur.last().map(|s| s.content.to_string());
                     if !d.is_empty() && shown.as_deref() != Some(d.as_str()) {
-                        self.cur.push(Span::styled(format!(" <{d}>"), self.st.quote));
+                        self.cur
+                            .push(Span::styled(format!(" <{d}>"), self.st.quote));
                     }
                 }
             }
@@ -506,7 +510,8 @@ mod tests {
 
     #[test]
     fn incremental_parse_matches_full_parse_and_freezes_finished_blocks() {
-        let md = "Intro paragraph.\n\n```sh\nls -l\n\necho hi\n```\n\n- item *one*\n- item two\n\nEnd.";
+        let md =
+            "Intro paragraph.\n\n```sh\nls -l\n\necho hi\n```\n\n- item *one*\n- item two\n\nEnd.";
         let full = {
             let mut d = MdDoc::new(MdStyles::default());
             d.push(md);

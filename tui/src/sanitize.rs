@@ -68,7 +68,10 @@ mod tests {
     fn strips_csi_osc_dcs_and_controls() {
         assert_eq!(sanitize("a\u{1b}[31mred\u{1b}[0m b"), "ared b");
         assert_eq!(sanitize("x\u{1b}]0;title\u{7}y"), "xy");
-        assert_eq!(sanitize("x\u{1b}]8;;http://e\u{1b}\\link\u{1b}]8;;\u{1b}\\y"), "xlinky");
+        assert_eq!(
+            sanitize("x\u{1b}]8;;http://e\u{1b}\\link\u{1b}]8;;\u{1b}\\y"),
+            "xlinky"
+        );
         assert_eq!(sanitize("x\u{1b}Pq#0;2;0\u{1b}\\y"), "xy");
         assert_eq!(sanitize("a\u{8}\u{7}b\r\nc\u{7f}"), "ab\nc");
         assert_eq!(sanitize("a\u{9b}2Jb"), "ab");

@@ -151,7 +151,12 @@ mod tests {
         for row in plain(&l) {
             assert!(width(&row) <= 5);
         }
-        let l = wrap(&[Span::raw("abcdefgh")], 6, &[Span::raw("> ")], &[Span::raw("  ")]);
+        let l = wrap(
+            &[Span::raw("abcdefgh")],
+            6,
+            &[Span::raw("> ")],
+            &[Span::raw("  ")],
+        );
         assert_eq!(plain(&l), vec!["> abcd", "  efgh"]);
     }
 

@@ -104,15 +104,23 @@ pub fn layout(app: &App, area: Rect) -> Areas {
 pub fn transcript_size(app: &App) -> (usize, usize) {
     let area = Rect::new(0, 0, app.size.0, app.size.1);
     let l = layout(app, area);
-    let inner = l.chat.map(|c| Block::bordered().inner(c)).unwrap_or_default();
-    (usize::from(inner.width.max(1)), usize::from(inner.height.max(1)))
+    let inner = l
+        .chat
+        .map(|c| Block::bordered().inner(c))
+        .unwrap_or_default();
+    (
+        usize::from(inner.width.max(1)),
+        usize::from(inner.height.max(1)),
+    )
 }
 
 pub fn pane_block<'a>(app: &App, pane: Pane, title: impl Into<Line<'a>>) -> Block<'a> {
     let focused = app.focus == pane && app.modal.is_none();
-    let mut b = Block::bordered()
-        .title(title)
-        .border_style(if focused { app.theme.focus } else { app.theme.border });
+    let mut b = Block::bordered().title(title).border_style(if focused {
+        app.theme.focus
+    } else {
+        app.theme.border
+    });
     if focused {
         b = b.border_type(BorderType::Thick);
     }
@@ -199,7 +207,10 @@ fn draw_bar(app: &App, frame: &mut Frame, r: Rect) {
         Conn::Connected => ("●", "connected".to_string(), th.ok),
         Conn::Connecting => ("◌", "connecting".to_string(), th.warn),
         Conn::Reconnecting { attempt, until, .. } => {
-            let secs = until.saturating_duration_since(app.now).as_secs_f32().ceil() as u64;
+            let secs = until
+                .saturating_duration_since(app.now)
+                .as_secs_f32()
+                .ceil() as u64;
             (
                 "◌",
                 format!("reconnecting in {secs}s (attempt {attempt})"),
@@ -208,7 +219,7 @@ fn draw_bar(app: &App, frame: &mut Frame, r: Rect) {
         }
     };
     let dot = if th.ascii { "*" } else { dot };
-    let sep = Span::styled(" │ ", th.dim);
+    let sep = Span::styled(if th.ascii { " | " } else { " │ " }, th.dim);
     let mut spans = vec![
         Span::styled(format!("{dot} {conn}"), st.add_modifier(Modifier::BOLD)),
         Span::raw(" "),
@@ -235,20 +246,21 @@ fn draw_bar(app: &App, frame: &mut Frame, r: Rect) {
     let mut hint = String::new();
     let room = usize::from(r.width).saturating_sub(used + 3);
     for h in hints {
-        let add = if hint.is_empty() { h } else { format!(" · {h}") };
+        let add = if hint.is_empty() {
+            h
+        } else {
+            format!(" · {h}")
+        };
         if text::width(&hint) + text::width(&add) > room {
             break;
         }
         hint.push_str(&add);
     }
     if !hint.is_empty() {
-        spans.push(Span::styled(" │ ", th.dim));
+        spans.push(sep);
         spans.push(Span::styled(hint, th.dim));
     }
-    frame.render_widget(
-        Paragraph::new(Line::from(spans)).style(Style::default()),
-        r,
-    );
+    frame.render_widget(Paragraph::new(Line::from(spans)).style(Style::default()), r);
 }
 
 #[cfg(test)]

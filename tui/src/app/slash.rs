@@ -25,7 +25,11 @@ pub enum Slash {
 /// `(name, arguments, description)` for every command, in `/help` order.
 pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("/help", "", "list commands and keys"),
-    ("/upload", "<path> [text]", "upload a file; the text is asked about it"),
+    (
+        "/upload",
+        "<path> [text]",
+        "upload a file; the text is asked about it",
+    ),
     ("/files", "", "this session's uploads"),
     ("/search", "<query>", "search system docs and uploads"),
     ("/sessions", "", "list sessions"),
@@ -97,7 +101,9 @@ pub fn parse(line: &str) -> Result<Slash, String> {
         "/upload" => {
             let (path, note) = split_word(rest).map_err(|e| format!("/upload: {e}"))?;
             if path.is_empty() {
-                return Err("/upload needs a path: /upload <path> [text] (quote paths with spaces)".into());
+                return Err(
+                    "/upload needs a path: /upload <path> [text] (quote paths with spaces)".into(),
+                );
             }
             Ok(Slash::Upload {
                 path: expand_home(&path),
@@ -230,18 +236,30 @@ mod tests {
         assert!(parse(r#"/upload "/tmp/x"#)
             .expect_err("unterminated")
             .contains("unterminated"));
-        assert!(parse("/upload").expect_err("no path").contains("needs a path"));
+        assert!(parse("/upload")
+            .expect_err("no path")
+            .contains("needs a path"));
     }
 
     #[test]
     fn other_commands_and_errors() {
-        assert_eq!(parse("/search disk  full"), Ok(Slash::Search("disk  full".into())));
+        assert_eq!(
+            parse("/search disk  full"),
+            Ok(Slash::Search("disk  full".into()))
+        );
         assert_eq!(parse("/model"), Ok(Slash::Model(None)));
-        assert_eq!(parse("/model glm-4"), Ok(Slash::Model(Some("glm-4".into()))));
+        assert_eq!(
+            parse("/model glm-4"),
+            Ok(Slash::Model(Some("glm-4".into())))
+        );
         assert_eq!(parse("/switch 3f2a"), Ok(Slash::Switch("3f2a".into())));
         assert_eq!(parse("/exit"), Ok(Slash::Quit));
-        assert!(parse("/switch").expect_err("arg").contains("/switch <id-prefix>"));
-        assert!(parse("/files x").expect_err("args").contains("no arguments"));
+        assert!(parse("/switch")
+            .expect_err("arg")
+            .contains("/switch <id-prefix>"));
+        assert!(parse("/files x")
+            .expect_err("args")
+            .contains("no arguments"));
         let e = parse("/serch x").expect_err("unknown");
         assert!(e.contains("unknown command /serch"), "{e}");
         assert!(e.contains("/search"), "{e}");

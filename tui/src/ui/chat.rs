@@ -4,7 +4,7 @@
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use crate::app::transcript::{Entry, Level};
@@ -71,11 +71,16 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let th = &app.theme;
     let g = glyphs(th.ascii);
     let mut out: Vec<Line<'static>> = Vec::new();
-    let mut plain = |out: &mut Vec<Line<'static>>, t: &str, first: Span<'static>, st: Style| {
+    let plain = |out: &mut Vec<Line<'static>>, t: &str, first: Span<'static>, st: Style| {
         let cont = Span::raw(" ".repeat(first.width()));
         for (i, l) in t.split('\n').enumerate() {
             let f = if i == 0 { first.clone() } else { cont.clone() };
-            out.extend(wrap(&[Span::styled(l.to_string(), st)], width, &[f], &[cont.clone()]));
+            out.extend(wrap(
+                &[Span::styled(l.to_string(), st)],
+                width,
+                &[f],
+                std::slice::from_ref(&cont),
+            ));
         }
     };
     for (i, e) in app.transcript.entries.iter().enumerate() {
@@ -85,7 +90,12 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
                 if !out.is_empty() {
                     out.push(Line::default());
                 }
-                plain(&mut out, text, Span::styled(g.user, th.user), Style::default());
+                plain(
+                    &mut out,
+                    text,
+                    Span::styled(g.user, th.user),
+                    Style::default(),
+                );
                 for f in files {
                     out.push(Line::from(vec![
                         Span::raw("  "),
@@ -129,10 +139,7 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             } => {
                 let expanded = app.transcript.tools_expanded;
                 let mut head = vec![
-                    Span::styled(
-                        if expanded { g.open } else { g.closed },
-                        th.accent,
-                    ),
+                    Span::styled(if expanded { g.open } else { g.closed }, th.accent),
                     Span::styled(tool.clone(), th.accent.add_modifier(Modifier::BOLD)),
                 ];
                 if !expanded && !args.is_empty() {
@@ -162,7 +169,12 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
                         plain(&mut out, &pretty, Span::styled(g.v, th.dim), th.dim);
                     }
                     if let Some(r) = result {
-                        plain(&mut out, &r.summary, Span::styled(g.v, th.dim), Style::default());
+                        plain(
+                            &mut out,
+                            &r.summary,
+                            Span::styled(g.v, th.dim),
+                            Style::default(),
+                        );
                     }
                 } else {
                     // One row per call, cut to the width.
@@ -263,7 +275,10 @@ fn agent_line(app: &App) -> Line<'static> {
         return Line::styled(format!(" {}", n.replace('\n', " ")), level_style(app, *lvl));
     }
     if app.scroll.is_some() {
-        return Line::styled(" scrolled up: End or Ctrl+End follows the conversation", th.dim);
+        return Line::styled(
+            " scrolled up: End or Ctrl+End follows the conversation",
+            th.dim,
+        );
     }
     if !app.files.referenced.is_empty() {
         let names: Vec<String> = app

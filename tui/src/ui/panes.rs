@@ -66,11 +66,10 @@ fn files(app: &App, frame: &mut Frame, area: Rect) {
     let w = usize::from(inner.width);
     let mut rows: Vec<Line> = Vec::new();
     for u in &app.files.uploading {
-        let pct = if u.total > 0 {
-            format!(" {}%", u.done * 100 / u.total)
-        } else {
-            String::new()
-        };
+        let pct = (u.done * 100)
+            .checked_div(u.total)
+            .map(|p| format!(" {p}%"))
+            .unwrap_or_default();
         rows.push(Line::styled(
             text::truncate(
                 &format!("{} {} {}{pct}", spinner(app), u.filename, u.state),
@@ -120,7 +119,10 @@ pub fn highlight(chunk: &str, query: &str, base: Style, hi: Style) -> Vec<Span<'
         .filter(|t| !t.is_empty())
         .map(|t| t.to_lowercase())
         .collect();
-    let lower: Vec<char> = chunk.chars().flat_map(|c| c.to_lowercase().take(1)).collect();
+    let lower: Vec<char> = chunk
+        .chars()
+        .flat_map(|c| c.to_lowercase().take(1))
+        .collect();
     let chars: Vec<char> = chunk.chars().collect();
     // Only map case when it keeps one char per char (true for the scripts we show).
     let same_len = lower.len() == chars.len();
@@ -162,7 +164,11 @@ fn search(app: &App, frame: &mut Frame, area: Rect) {
     let s = &app.search;
     let mut title = String::from(" Search ");
     if !s.query.is_empty() {
-        title = format!(" Search: {} ({}) ", text::truncate(&s.query, 30), s.hits.len());
+        title = format!(
+            " Search: {} ({}) ",
+            text::truncate(&s.query, 30),
+            s.hits.len()
+        );
     }
     let block = pane_block(app, Pane::Search, title);
     let inner = block.inner(area);
@@ -179,7 +185,10 @@ fn search(app: &App, frame: &mut Frame, area: Rect) {
         };
         rows.push(Line::styled(msg, th.dim));
     } else if s.from_agent {
-        rows.push(Line::styled("hits from the agent's semantic_search", th.dim));
+        rows.push(Line::styled(
+            "hits from the agent's semantic_search",
+            th.dim,
+        ));
     }
     let focused = app.focus == Pane::Search;
     for (i, hit) in s.hits.iter().enumerate().skip(s.selected.saturating_sub(2)) {
@@ -190,7 +199,10 @@ fn search(app: &App, frame: &mut Frame, area: Rect) {
             Span::styled(bar(sim * 100.0, bar_w, th.ascii), th.accent),
             Span::raw(format!(" {sim:.2} ")),
             Span::styled(format!("{} ", hit.match_type), th.dim),
-            Span::styled(hit.filename.clone(), Style::default().add_modifier(Modifier::BOLD)),
+            Span::styled(
+                hit.filename.clone(),
+                Style::default().add_modifier(Modifier::BOLD),
+            ),
             Span::styled(format!(" {}", hit.position), th.dim),
         ];
         if sel {
@@ -248,7 +260,10 @@ fn gauges(app: &App, frame: &mut Frame, area: Rect) {
     let hist: Vec<u64> = app.gauges.cpu.iter().copied().collect();
     rows.push(Line::from(vec![
         Span::raw(" ".repeat(label_w)),
-        Span::styled(sparkline(&hist, w.saturating_sub(label_w), th.ascii), th.accent),
+        Span::styled(
+            sparkline(&hist, w.saturating_sub(label_w), th.ascii),
+            th.accent,
+        ),
     ]));
     let m = &s.memory;
     rows.push(row(
@@ -275,7 +290,11 @@ fn gauges(app: &App, frame: &mut Frame, area: Rect) {
 
 fn transfers(app: &App, frame: &mut Frame, area: Rect) {
     let th = &app.theme;
-    let block = pane_block(app, Pane::Transfers, format!(" Transfers ({}) ", app.transfers.len()));
+    let block = pane_block(
+        app,
+        Pane::Transfers,
+        format!(" Transfers ({}) ", app.transfers.len()),
+    );
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let w = usize::from(inner.width);
@@ -283,7 +302,11 @@ fn transfers(app: &App, frame: &mut Frame, area: Rect) {
     if app.transfers.is_empty() {
         rows.push(Line::styled("no download offers yet", th.dim));
     }
-    let (a, b) = window(app.transfers.len(), app.transfer_selected, usize::from(inner.height));
+    let (a, b) = window(
+        app.transfers.len(),
+        app.transfer_selected,
+        usize::from(inner.height),
+    );
     for (i, t) in app.transfers.iter().enumerate().take(b).skip(a) {
         let (state, st) = match &t.state {
             TransferState::Offered => ("offered: Enter to answer".to_string(), th.warn),
@@ -340,7 +363,12 @@ mod tests {
     #[test]
     fn highlight_marks_query_terms_case_insensitively() {
         let hi = Style::default().add_modifier(Modifier::BOLD);
-        let spans = highlight("Disk FULL on /var, disk 磁盘", "disk 磁盘", Style::default(), hi);
+        let spans = highlight(
+            "Disk FULL on /var, disk 磁盘",
+            "disk 磁盘",
+            Style::default(),
+            hi,
+        );
         let marked: Vec<&str> = spans
             .iter()
             .filter(|s| s.style == hi)

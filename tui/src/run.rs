@@ -1,0 +1,419 @@
+//! The interactive runtime: terminal setup and restore (also on panic, SIGTERM, SIGHUP and
+//! around Ctrl+Z), the workers that only send `AppEvent`s (terminal input, signals, the
+//! network actor's events), the executor that runs `Command`s against the `Client`, and the
+//! loop that feeds `update` and redraws only when something changed, at most ~30 times a
+//! second. An idle UI sleeps in `select!` with no timer armed.
+
+use std::io::{stdout, Write as _};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use futures::StreamExt;
+use protocol::Message;
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
+    EventStream, KeyboardEnhancementFlags, PopKeyboardEnhancementFlags,
+    PushKeyboardEnhancementFlags,
+};
+use ratatui::crossterm::terminal::{
+    disable_raw_mode, enable_raw_mode, supports_keyboard_enhancement, EnterAlternateScreen,
+    LeaveAlternateScreen,
+};
+use ratatui::crossterm::{cursor, execute};
+use ratatui::Terminal;
+use tokio::sync::{mpsc, watch};
+
+use crate::app::{update, App, AppEvent, Command, Req};
+use crate::cli::Common;
+use crate::client::{Client, ClientEvent, ClientOptions};
+use crate::config::Config;
+use crate::theme::Theme;
+
+/// Minimum time between two frames (~30 fps).
+const FRAME: Duration = Duration::from_millis(33);
+/// Spinner and countdown rate, only while something animates.
+const TICK: Duration = Duration::from_millis(100);
+
+static MOUSE: AtomicBool = AtomicBool::new(false);
+static KEYBOARD_FLAGS: AtomicBool = AtomicBool::new(false);
+
+fn enter_terminal() -> std::io::Result<()> {
+    enable_raw_mode()?;
+    let mut out = stdout();
+    execute!(out, EnterAlternateScreen, EnableBracketedPaste)?;
+    if MOUSE.load(Ordering::Relaxed) {
+        execute!(out, EnableMouseCapture)?;
+    }
+    // Lets terminals that support it report Shift+Enter distinctly.
+    if supports_keyboard_enhancement().unwrap_or(false) {
+        execute!(
+            out,
+            PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)
+        )?;
+        KEYBOARD_FLAGS.store(true, Ordering::Relaxed);
+    }
+    Ok(())
+}
+
+/// Puts the terminal back; safe to call more than once and from the panic hook.
+pub fn restore_terminal() {
+    let mut out = stdout();
+    if KEYBOARD_FLAGS.swap(false, Ordering::Relaxed) {
+        let _ = execute!(out, PopKeyboardEnhancementFlags);
+    }
+    if MOUSE.load(Ordering::Relaxed) {
+        let _ = execute!(out, DisableMouseCapture);
+    }
+    let _ = execute!(
+        out,
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
+    let _ = disable_raw_mode();
+    let _ = out.flush();
+}
+
+fn install_panic_hook() {
+    let prev = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore_terminal();
+        prev(info);
+    }));
+}
+
+/// Logs go to a file (never the screen): `$XDG_STATE_HOME/llmops/tui.log`.
+fn init_logging() {
+    let Some(dir) = dirs::state_dir()
+        .or_else(dirs::cache_dir)
+        .map(|d| d.join("llmops"))
+    else {
+        return;
+    };
+    if std::fs::create_dir_all(&dir).is_err() {
+        return;
+    }
+    let Ok(file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("tui.log"))
+    else {
+        return;
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("LLMOPS_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::sync::Mutex::new(file))
+        .with_ansi(false)
+        .with_env_filter(filter)
+        .try_init();
+}
+
+/// Theme from config and environment (`NO_COLOR`, `LLMOPS_ASCII`).
+pub fn theme_from(config: &Config) -> Theme {
+    let mut t = if config.theme.as_deref() == Some("light") {
+        Theme::light()
+    } else {
+        Theme::dark()
+    };
+    t.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    t.ascii = config.ascii.unwrap_or(false)
+        || std::env::var("LLMOPS_ASCII").is_ok_and(|v| v == "1" || v == "true");
+    t
+}
+
+/// Runs the full-screen client until the user quits; returns the exit code.
+pub async fn run(common: Common, config: Config, warning: Option<String>) -> u8 {
+    init_logging();
+    let theme = theme_from(&config);
+    let mut app = App::new(&common.server, theme);
+    app.gauge_interval_ms = config.gauge_interval_ms();
+    if let Some(w) = warning {
+        app.transcript
+            .system(crate::app::transcript::Level::Warn, &w);
+    }
+    MOUSE.store(config.mouse.unwrap_or(false), Ordering::Relaxed);
+    install_panic_hook();
+    if let Err(e) = enter_terminal() {
+        restore_terminal();
+        eprintln!("llmops-tui: cannot set up the terminal: {e}");
+        return 1;
+    }
+    let mut terminal = match Terminal::new(CrosstermBackend::new(stdout())) {
+        Ok(t) => t,
+        Err(e) => {
+            restore_terminal();
+            eprintln!("llmops-tui: cannot set up the terminal: {e}");
+            return 1;
+        }
+    };
+    if let Ok(s) = terminal.size() {
+        app.size = (s.width, s.height);
+    }
+
+    let (ev_tx, mut ev_rx) = mpsc::unbounded_channel::<AppEvent>();
+    let (cmd_tx, cmd_rx) = mpsc::unbounded_channel::<Command>();
+    spawn_input(ev_tx.clone());
+    spawn_signals(ev_tx.clone());
+    let mut opts = ClientOptions::new(common.server.clone());
+    opts.resume_session = common.session.clone();
+    opts.auth_token = common.token.clone();
+    opts.reconnect = true;
+    let clients = spawn_network(opts, ev_tx.clone());
+    tokio::spawn(executor(cmd_rx, clients, ev_tx.clone()));
+
+    let mut dirty = true;
+    let mut last_draw = Instant::now() - FRAME;
+    let mut last_tick = Instant::now();
+    loop {
+        if dirty && last_draw.elapsed() >= FRAME {
+            if let Err(e) = terminal.draw(|f| crate::ui::render(&app, f)) {
+                tracing::error!("draw failed: {e}");
+                break;
+            }
+            last_draw = Instant::now();
+            dirty = false;
+        }
+        let draw_at = dirty.then(|| tokio::time::Instant::from_std(last_draw + FRAME));
+        let tick_at = app
+            .animating()
+            .then(|| tokio::time::Instant::from_std(last_tick + TICK));
+        let ev = tokio::select! {
+            ev = ev_rx.recv() => match ev {
+                Some(ev) => Some(ev),
+                None => break,
+            },
+            _ = sleep_opt(draw_at) => None,
+            _ = sleep_opt(tick_at) => {
+                last_tick = Instant::now();
+                Some(AppEvent::Tick)
+            }
+        };
+        let Some(ev) = ev else { continue };
+        // Handle everything already queued before drawing (bursts of stream deltas).
+        let mut batch = vec![ev];
+        while let Ok(more) = ev_rx.try_recv() {
+            batch.push(more);
+            if batch.len() >= 256 {
+                break;
+            }
+        }
+        for ev in batch {
+            app.now = Instant::now();
+            app.unix_now = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            for cmd in update(&mut app, ev) {
+                match cmd {
+                    Command::Quit => app.quit = true,
+                    Command::Redraw => {
+                        let _ = terminal.clear();
+                    }
+                    Command::Suspend => {
+                        suspend();
+                        let _ = terminal.clear();
+                    }
+                    other => {
+                        let _ = cmd_tx.send(other);
+                    }
+                }
+            }
+            dirty = true;
+        }
+        if app.quit {
+            break;
+        }
+    }
+    restore_terminal();
+    0
+}
+
+async fn sleep_opt(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Ctrl+Z: give the terminal back, stop ourselves, and take it again on `fg`.
+fn suspend() {
+    restore_terminal();
+    // SAFETY: raise(3) only sends a signal to this process; SIGTSTP's default action stops
+    // it and execution resumes here after SIGCONT.
+    unsafe {
+        libc::raise(libc::SIGTSTP);
+    }
+    if let Err(e) = enter_terminal() {
+        tracing::error!("cannot re-enter the terminal after resume: {e}");
+    }
+}
+
+fn spawn_input(tx: mpsc::UnboundedSender<AppEvent>) {
+    tokio::spawn(async move {
+        let mut events = EventStream::new();
+        while let Some(ev) = events.next().await {
+            let ev = match ev {
+                Ok(Event::Key(k)) => AppEvent::Key(k),
+                Ok(Event::Paste(s)) => AppEvent::Paste(s),
+                Ok(Event::Resize(w, h)) => AppEvent::Resize(w, h),
+                Ok(Event::Mouse(m)) => AppEvent::Mouse(m),
+                Ok(_) => continue,
+                Err(e) => {
+                    tracing::error!("terminal input failed: {e}");
+                    let _ = tx.send(AppEvent::Terminate);
+                    break;
+                }
+            };
+            if tx.send(ev).is_err() {
+                break;
+            }
+        }
+    });
+}
+
+fn spawn_signals(tx: mpsc::UnboundedSender<AppEvent>) {
+    use tokio::signal::unix::{signal, SignalKind};
+    tokio::spawn(async move {
+        let (Ok(mut term), Ok(mut hup), Ok(mut int)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::hangup()),
+            signal(SignalKind::interrupt()),
+        ) else {
+            tracing::warn!("cannot install signal handlers");
+            return;
+        };
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = hup.recv() => {}
+            _ = int.recv() => {}
+        }
+        let _ = tx.send(AppEvent::Terminate);
+    });
+}
+
+/// Connects (retrying with backoff until the server answers) and forwards the actor's
+/// events. The actor itself reconnects after that.
+fn spawn_network(
+    opts: ClientOptions,
+    tx: mpsc::UnboundedSender<AppEvent>,
+) -> watch::Receiver<Option<Client>> {
+    let (client_tx, client_rx) = watch::channel(None);
+    tokio::spawn(async move {
+        let mut attempt = 0u32;
+        loop {
+            match Client::connect(opts.clone()).await {
+                Ok((client, mut events)) => {
+                    let _ = client_tx.send(Some(client));
+                    while let Some(e) = events.recv().await {
+                        if tx.send(AppEvent::Client(e)).is_err() {
+                            return;
+                        }
+                    }
+                    return;
+                }
+                Err(e) => {
+                    attempt += 1;
+                    let retry_in = Duration::from_millis((250u64 << attempt.min(6)).min(10_000));
+                    let ev = AppEvent::Client(ClientEvent::Reconnecting {
+                        attempt,
+                        retry_in,
+                        reason: e.to_string(),
+                    });
+                    if tx.send(ev).is_err() {
+                        return;
+                    }
+                    tokio::time::sleep(retry_in).await;
+                }
+            }
+        }
+    });
+    client_rx
+}
+
+/// Runs commands against the client, each in its own task so a long upload never blocks
+/// a chat or a cancel; results come back as events.
+async fn executor(
+    mut rx: mpsc::UnboundedReceiver<Command>,
+    clients: watch::Receiver<Option<Client>>,
+    tx: mpsc::UnboundedSender<AppEvent>,
+) {
+    while let Some(cmd) = rx.recv().await {
+        let client = clients.borrow().clone();
+        let tx = tx.clone();
+        match client {
+            Some(c) => {
+                tokio::spawn(run_command(c, cmd, tx));
+            }
+            None => not_connected(cmd, &tx),
+        }
+    }
+}
+
+fn not_connected(cmd: Command, tx: &mpsc::UnboundedSender<AppEvent>) {
+    let why = "not connected to the server".to_string();
+    let ev = match cmd {
+        Command::Chat { .. } => AppEvent::TurnLost(why),
+        Command::Upload { path, note } => AppEvent::Uploaded {
+            path,
+            note,
+            result: Err(why),
+        },
+        Command::Request(req) => AppEvent::Reply {
+            req,
+            result: Err(why),
+        },
+        _ => return,
+    };
+    let _ = tx.send(ev);
+}
+
+async fn run_command(client: Client, cmd: Command, tx: mpsc::UnboundedSender<AppEvent>) {
+    match cmd {
+        Command::Chat { text, file_ids } => match client.chat(&text, file_ids).await {
+            Ok((id, mut rx)) => {
+                let _ = tx.send(AppEvent::TurnStarted(id));
+                while let Some(m) = rx.recv().await {
+                    let end = matches!(m, Message::StreamEnd(_) | Message::Error(_));
+                    let _ = tx.send(AppEvent::TurnMsg(m));
+                    if end {
+                        return;
+                    }
+                }
+                let _ = tx.send(AppEvent::TurnLost("connection lost".into()));
+            }
+            Err(e) => {
+                let _ = tx.send(AppEvent::TurnLost(e.to_string()));
+            }
+        },
+        Command::Upload { path, note } => {
+            let result = client.upload(&path).await.map_err(|e| e.to_string());
+            let _ = tx.send(AppEvent::Uploaded { path, note, result });
+        }
+        Command::Request(Req::Download(target)) => {
+            // The answer is an OFFER event, not a reply.
+            let req = Req::Download(target);
+            let m = req.build(client.next_request_id());
+            if let Err(e) = client.send(m).await {
+                let _ = tx.send(AppEvent::Reply {
+                    req,
+                    result: Err(e.to_string()),
+                });
+            }
+        }
+        Command::Request(req) => {
+            let r2 = req.clone();
+            let result = client
+                .request(move |id| r2.build(id), Duration::from_secs(20))
+                .await
+                .map_err(|e| e.to_string());
+            let _ = tx.send(AppEvent::Reply { req, result });
+        }
+        Command::Send(m) => {
+            if let Err(e) = client.send(m).await {
+                tracing::warn!("send failed: {e}");
+            }
+        }
+        Command::Quit | Command::Suspend | Command::Redraw => {}
+    }
+}

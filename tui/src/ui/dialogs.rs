@@ -1,0 +1,266 @@
+//! Modal overlays: download offer, yes/no confirmation, local file browser, upload note and
+//! the help overlay (generated from the keymap and the slash-command table).
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+use ratatui::Frame;
+
+use crate::app::slash::COMMANDS;
+use crate::app::{human_size, App, Modal};
+use crate::keymap::Ctx;
+use crate::text;
+use crate::ui::ASCII_BORDER;
+
+fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+fn dialog<'a>(app: &App, title: impl Into<Line<'a>>) -> Block<'a> {
+    let mut b = Block::bordered().title(title).border_style(app.theme.focus);
+    if app.theme.ascii {
+        b = b.border_set(ASCII_BORDER);
+    }
+    b
+}
+
+fn hint_line(app: &App, ctx: Ctx) -> Line<'static> {
+    let mut spans = Vec::new();
+    for (k, d) in app.keymap.hints(ctx) {
+        spans.push(Span::styled(
+            format!("[{k}]"),
+            app.theme.accent.add_modifier(Modifier::BOLD),
+        ));
+        spans.push(Span::raw(format!(" {d}   ")));
+    }
+    Line::from(spans)
+}
+
+pub fn render(app: &App, frame: &mut Frame, area: Rect) {
+    match &app.modal {
+        None => {}
+        Some(Modal::Offer { offer_id }) => offer(app, frame, area, offer_id),
+        Some(Modal::Confirm(c)) => {
+            let r = centered(area, 64, 7);
+            frame.render_widget(Clear, r);
+            let b = dialog(app, " Confirm ");
+            let inner = b.inner(r);
+            frame.render_widget(b, r);
+            let rows = vec![
+                Line::raw(c.prompt.clone()),
+                Line::default(),
+                hint_line(app, Ctx::Confirm),
+            ];
+            frame.render_widget(Paragraph::new(rows).wrap(Wrap { trim: false }), inner);
+        }
+        Some(Modal::Browser(_)) => browser(app, frame, area),
+        Some(Modal::Note { path, input }) => {
+            let r = centered(area, 72, 8);
+            frame.render_widget(Clear, r);
+            let b = dialog(app, " Upload ");
+            let inner = b.inner(r);
+            frame.render_widget(b, r);
+            let [p, i, h] = Layout::vertical([
+                Constraint::Length(2),
+                Constraint::Length(3),
+                Constraint::Min(0),
+            ])
+            .areas(inner);
+            frame.render_widget(
+                Paragraph::new(format!(
+                    "{}\nNote for the agent (optional):",
+                    path.display()
+                )),
+                p,
+            );
+            let mut ta = input.as_ref().clone();
+            ta.set_block(Block::bordered().border_style(app.theme.border));
+            ta.set_placeholder_style(app.theme.dim);
+            frame.render_widget(&ta, i);
+            frame.render_widget(Paragraph::new(hint_line(app, Ctx::Note)), h);
+        }
+        Some(Modal::Help { scroll }) => help(app, frame, area, *scroll),
+    }
+}
+
+fn offer(app: &App, frame: &mut Frame, area: Rect, id: &str) {
+    let Some(t) = app.offer(id) else { return };
+    let o = &t.offer;
+    let th = &app.theme;
+    let r = centered(area, 70, 12);
+    frame.render_widget(Clear, r);
+    let b = dialog(app, " Download offer ");
+    let inner = b.inner(r);
+    frame.render_widget(b, r);
+    let from = match (&o.tool_call, o.request_id) {
+        (Some(tc), Some(rq)) => format!("{tc} (request #{rq})"),
+        (Some(tc), None) => tc.clone(),
+        (None, Some(rq)) => format!("request #{rq}"),
+        (None, None) => "the server".into(),
+    };
+    let left = o.expires_at.saturating_sub(app.unix_now);
+    let expiry = if app.unix_now == 0 {
+        String::new()
+    } else if left == 0 {
+        "expired".into()
+    } else {
+        format!("expires in {}m {:02}s", left / 60, left % 60)
+    };
+    let label = |l: &str| Span::styled(format!("{l:<8}"), th.dim);
+    let rows = vec![
+        Line::from(vec![
+            label("File"),
+            Span::styled(
+                crate::sanitize::sanitize(&o.filename),
+                Style::default().add_modifier(Modifier::BOLD),
+            ),
+        ]),
+        Line::from(vec![
+            label("Size"),
+            Span::raw(format!("{} ({} bytes)", human_size(o.size), o.size)),
+        ]),
+        Line::from(vec![
+            label("sha256"),
+            Span::raw(o.sha256.chars().take(16).collect::<String>()),
+        ]),
+        Line::from(vec![
+            label("From"),
+            Span::raw(text::truncate(
+                &crate::sanitize::sanitize(&from),
+                usize::from(inner.width).saturating_sub(8),
+            )),
+        ]),
+        Line::from(vec![
+            label("Mode"),
+            Span::raw(format!("{}   {expiry}", o.mode)),
+        ]),
+        Line::default(),
+        hint_line(app, Ctx::Offer),
+    ];
+    frame.render_widget(Paragraph::new(rows), inner);
+}
+
+fn browser(app: &App, frame: &mut Frame, area: Rect) {
+    let Some(Modal::Browser(b)) = &app.modal else {
+        return;
+    };
+    let th = &app.theme;
+    let r = centered(
+        area,
+        area.width.saturating_sub(8).max(40),
+        area.height.saturating_sub(4).max(8),
+    );
+    frame.render_widget(Clear, r);
+    let title = format!(" Upload: {} ", b.dir.display());
+    let blk = dialog(
+        app,
+        text::truncate(&title, usize::from(r.width).saturating_sub(4)),
+    );
+    let inner = blk.inner(r);
+    frame.render_widget(blk, r);
+    let [f, list, h] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(1),
+    ])
+    .areas(inner);
+    let filter = if b.filter.is_empty() {
+        Span::styled("type to filter", th.dim)
+    } else {
+        Span::raw(b.filter.clone())
+    };
+    let hidden = if b.show_hidden {
+        "  (showing hidden)"
+    } else {
+        ""
+    };
+    frame.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled("filter: ", th.dim),
+            filter,
+            Span::styled(hidden, th.dim),
+        ])),
+        f,
+    );
+    let w = usize::from(list.width);
+    let h_rows = usize::from(list.height);
+    let entries = b.visible();
+    let first = b.selected.saturating_sub(h_rows.saturating_sub(1));
+    let mut rows: Vec<Line> = Vec::new();
+    if let Some(e) = &b.error {
+        rows.push(Line::styled(e.clone(), th.error));
+    }
+    for (i, e) in entries.iter().enumerate().skip(first).take(h_rows) {
+        let name = crate::sanitize::sanitize(&e.name);
+        let (name, size, st) = if e.is_dir {
+            (format!("{name}/"), String::new(), th.accent)
+        } else {
+            (name, human_size(e.size), Style::default())
+        };
+        let mut line = Line::from(vec![
+            Span::styled(text::pad(&name, w.saturating_sub(12)), st),
+            Span::styled(format!("{size:>11}"), th.dim),
+        ]);
+        if i == b.selected {
+            line = line.style(th.selected);
+        }
+        rows.push(line);
+    }
+    if entries.is_empty() {
+        rows.push(Line::styled("nothing matches", th.dim));
+    }
+    frame.render_widget(Paragraph::new(rows), list);
+    frame.render_widget(Paragraph::new(hint_line(app, Ctx::Browser)), h);
+}
+
+/// The help text: slash commands, then every binding from the keymap.
+pub fn help_lines(app: &App) -> Vec<Line<'static>> {
+    let th = &app.theme;
+    let mut rows = vec![Line::styled(
+        "Commands",
+        th.accent.add_modifier(Modifier::BOLD),
+    )];
+    for (c, args, d) in COMMANDS {
+        rows.push(Line::from(vec![
+            Span::raw(format!("  {:<26}", format!("{c} {args}"))),
+            Span::styled(d.to_string(), th.dim),
+        ]));
+    }
+    for (ctx, binds) in app.keymap.help() {
+        if binds.is_empty() {
+            continue;
+        }
+        rows.push(Line::default());
+        rows.push(Line::styled(
+            ctx.title(),
+            th.accent.add_modifier(Modifier::BOLD),
+        ));
+        for (k, d) in binds {
+            rows.push(Line::from(vec![
+                Span::raw(format!("  {:<26}", k)),
+                Span::styled(d.to_string(), th.dim),
+            ]));
+        }
+    }
+    rows
+}
+
+fn help(app: &App, frame: &mut Frame, area: Rect, scroll: u16) {
+    let r = centered(area, 76, area.height.saturating_sub(2));
+    frame.render_widget(Clear, r);
+    let b = dialog(app, " Help: Esc closes, Up/Down scroll ");
+    let inner = b.inner(r);
+    frame.render_widget(b, r);
+    let rows = help_lines(app);
+    let max = rows.len().saturating_sub(usize::from(inner.height));
+    let s = usize::from(scroll).min(max) as u16;
+    frame.render_widget(Paragraph::new(rows).scroll((s, 0)), inner);
+}

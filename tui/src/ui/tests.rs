@@ -1,0 +1,316 @@
+//! Render tests on `TestBackend`: each screen and state drawn into a buffer and asserted
+//! on as plain rows; tiny sizes must not panic.
+
+use protocol::{
+    AgentEvent, AgentEventKind, CpuStats, DiskStats, MemoryStats, Message, MonitorSnapshot, Offer,
+    SearchHit, SearchResults, StreamDelta, StreamStart,
+};
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+
+use crate::app::tests::{connected, key, start_turn, submit, turn, type_str};
+use crate::app::{update, App, AppEvent};
+use crate::client::ClientEvent;
+use crate::text;
+
+fn draw(app: &App, w: u16, h: u16) -> Vec<String> {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test backend");
+    t.draw(|f| super::render(app, f)).expect("draw");
+    let buf = t.backend().buffer().clone();
+    (0..h)
+        .map(|y| {
+            let mut s = String::new();
+            let mut skip = 0;
+            for x in 0..w {
+                // Wide characters occupy two cells; the second holds an empty symbol.
+                if skip > 0 {
+                    skip -= 1;
+                    continue;
+                }
+                let sym = buf[(x, y)].symbol();
+                skip = text::width(sym).saturating_sub(1);
+                s.push_str(sym);
+            }
+            s
+        })
+        .collect()
+}
+
+fn screen(rows: &[String]) -> String {
+    rows.join("\n")
+}
+
+#[test]
+fn idle_wide_screen_shows_panes_status_and_hints() {
+    let a = connected();
+    let rows = draw(&a, 120, 32);
+    let s = screen(&rows);
+    assert!(s.contains(" Chat "), "{s}");
+    assert!(s.contains("欢迎使用 llmops"), "{s}");
+    assert!(s.contains(" System "), "{s}");
+    assert!(s.contains("waiting for monitor data"), "{s}");
+    assert!(s.contains("Files (0)"), "{s}");
+    assert!(s.contains("no uploads in this session"), "{s}");
+    assert!(s.contains("Type a message"), "{s}");
+    let bar = rows.last().expect("status bar");
+    assert!(bar.contains("connected 127.0.0.1:9999"), "{bar}");
+    assert!(bar.contains("session: ops"), "{bar}");
+    assert!(bar.contains("model: offline"), "{bar}");
+    assert!(bar.contains("planner: offline"), "{bar}");
+    assert!(bar.contains("egress: none"), "{bar}");
+    assert!(bar.contains("Enter send"), "{bar}");
+}
+
+#[test]
+fn streaming_turn_shows_spinner_status_tool_line_and_markdown() {
+    let mut a = connected();
+    start_turn(&mut a, "CPU?", 5);
+    let ev = |event| {
+        Message::AgentEvent(AgentEvent {
+            request_id: 5,
+            event,
+        })
+    };
+    turn(
+        &mut a,
+        ev(AgentEventKind::ToolCall {
+            step: 1,
+            tool: "sys_monitor".into(),
+            args: serde_json::json!({"metric": "cpu"}),
+        }),
+    );
+    turn(
+        &mut a,
+        ev(AgentEventKind::ToolResult {
+            step: 1,
+            tool: "sys_monitor".into(),
+            ok: true,
+            duration_ms: 3,
+            summary: "CPU 12%".into(),
+        }),
+    );
+    turn(&mut a, Message::StreamStart(StreamStart { request_id: 5 }));
+    turn(
+        &mut a,
+        Message::StreamDelta(StreamDelta {
+            request_id: 5,
+            text: "## Result\n\n- CPU is **12%**\n\n```sh\nuptime\n".into(),
+        }),
+    );
+    let s = screen(&draw(&a, 120, 32));
+    assert!(s.contains("❯ CPU?"), "{s}");
+    assert!(
+        s.contains(r#"▸ sys_monitor {"metric":"cpu"} ✓ 3 ms CPU 12%"#),
+        "{s}"
+    );
+    assert!(s.contains("Result"), "{s}");
+    assert!(s.contains("• CPU is 12%"), "{s}");
+    assert!(s.contains("┌─ sh ─"), "{s}");
+    assert!(s.contains("│ uptime"), "{s}");
+    assert!(s.contains("answering…"), "{s}");
+    assert!(s.contains("Ctrl+C cancels"), "{s}");
+    // Expanded tool view shows arguments on their own rows.
+    update(
+        &mut a,
+        AppEvent::Key(KeyEvent::new(KeyCode::Char('o'), KeyModifiers::CONTROL)),
+    );
+    let s = screen(&draw(&a, 120, 32));
+    assert!(s.contains("▾ sys_monitor ✓ 3 ms"), "{s}");
+    assert!(s.contains(r#""metric": "cpu""#), "{s}");
+}
+
+#[test]
+fn offer_dialog_shows_the_offer() {
+    let mut a = connected();
+    a.unix_now = 1_000_000;
+    let o = Offer {
+        offer_id: "o1".into(),
+        file_id: None,
+        filename: "syslog".into(),
+        size: 2048,
+        sha256: "0123456789abcdef".repeat(4),
+        expires_at: 1_000_125,
+        request_id: Some(5),
+        tool_call: Some("file_download".into()),
+        mode: "auto".into(),
+    };
+    update(
+        &mut a,
+        AppEvent::Client(ClientEvent::Message(Message::Offer(o))),
+    );
+    let s = screen(&draw(&a, 100, 30));
+    assert!(s.contains("Download offer"), "{s}");
+    assert!(s.contains("syslog"), "{s}");
+    assert!(s.contains("2.0 KiB (2048 bytes)"), "{s}");
+    assert!(s.contains("0123456789abcdef"), "{s}");
+    assert!(s.contains("file_download (request #5)"), "{s}");
+    assert!(s.contains("expires in 2m 05s"), "{s}");
+    assert!(s.contains("[a] accept"), "{s}");
+    assert!(s.contains("[r] reject"), "{s}");
+}
+
+#[test]
+fn narrow_terminal_uses_tabs() {
+    let mut a = connected();
+    let s = screen(&draw(&a, 60, 20));
+    assert!(s.contains("1 Chat"), "{s}");
+    assert!(s.contains("2 Files"), "{s}");
+    assert!(
+        !s.contains("waiting for monitor data"),
+        "side panes are behind tabs: {s}"
+    );
+    update(
+        &mut a,
+        AppEvent::Key(KeyEvent::new(KeyCode::Char('4'), KeyModifiers::ALT)),
+    );
+    let s = screen(&draw(&a, 60, 20));
+    assert!(s.contains("waiting for monitor data"), "{s}");
+    assert!(!s.contains("Type a message"), "{s}");
+}
+
+#[test]
+fn chinese_text_wraps_by_display_width_without_residue() {
+    let mut a = connected();
+    let long =
+        "这是一个很长的中文句子，用来测试按显示宽度换行是否正确，不应该出现乱码或者残留字符。";
+    start_turn(&mut a, long, 2);
+    let rows = draw(&a, 60, 20);
+    for r in &rows {
+        assert!(text::width(r) <= 60, "row wider than the terminal: {r}");
+    }
+    let s = screen(&rows);
+    assert!(s.contains("❯ 这是一个很长的中文句子"), "{s}");
+    // Typing and deleting CJK in the editor leaves nothing behind on screen.
+    let mut b = connected();
+    type_str(&mut b, "你好世界");
+    assert!(screen(&draw(&b, 60, 20)).contains("你好世界"));
+    for _ in 0..4 {
+        update(&mut b, key(KeyCode::Backspace));
+    }
+    let s = screen(&draw(&b, 60, 20));
+    assert!(!s.contains('你') && !s.contains('界'), "{s}");
+    assert!(s.contains("Type a message"), "{s}");
+}
+
+#[test]
+fn gauges_search_and_files_render_data() {
+    let mut a = connected();
+    let snap = MonitorSnapshot {
+        ts_ms: 1,
+        cpu: CpuStats {
+            usage_percent: 42.0,
+            cores: 2,
+            frequency_mhz: 2400,
+            load_avg: [0.5, 0.25, 0.1],
+        },
+        memory: MemoryStats {
+            total_bytes: 8 << 30,
+            used_bytes: 2 << 30,
+            available_bytes: 6 << 30,
+            usage_percent: 25.0,
+        },
+        disks: vec![DiskStats {
+            mount: "/".into(),
+            fs: "ext4".into(),
+            total_bytes: 100 << 30,
+            used_bytes: 60 << 30,
+            available_bytes: 40 << 30,
+            usage_percent: 60.0,
+        }],
+    };
+    update(
+        &mut a,
+        AppEvent::Client(ClientEvent::Message(Message::MonitorSnapshot(snap))),
+    );
+    submit(&mut a, "/search disk");
+    let results = SearchResults {
+        request_id: Some(3),
+        query: "disk".into(),
+        scope: "all".into(),
+        results: vec![SearchHit {
+            filename: "df.txt".into(),
+            filepath: "/docs/df.txt".into(),
+            similarity: 0.82,
+            chunk: "df reports file system disk space usage".into(),
+            position: "lines 1-4".into(),
+            match_type: "hybrid".into(),
+            file_id: None,
+        }],
+    };
+    update(
+        &mut a,
+        AppEvent::Reply {
+            req: crate::app::Req::Search {
+                query: "disk".into(),
+                scope: "all".into(),
+            },
+            result: Ok(Message::SearchResults(results)),
+        },
+    );
+    let s = screen(&draw(&a, 130, 40));
+    assert!(s.contains("CPU"), "{s}");
+    assert!(s.contains("42%"), "{s}");
+    assert!(s.contains("2 cores"), "{s}");
+    assert!(s.contains("Load  0.50 0.25 0.10"), "{s}");
+    assert!(s.contains("2.0 GiB/8.0 GiB"), "{s}");
+    assert!(s.contains("60%"), "{s}");
+    assert!(s.contains("Search: disk (1)"), "{s}");
+    assert!(s.contains("0.82 hybrid df.txt lines 1-4"), "{s}");
+    assert!(s.contains("disk space usage"), "{s}");
+}
+
+#[test]
+fn ascii_and_no_color_modes() {
+    let mut a = connected();
+    a.theme.ascii = true;
+    a.theme.no_color = true;
+    let mut t = Terminal::new(TestBackend::new(100, 30)).expect("backend");
+    t.draw(|f| super::render(&a, f)).expect("draw");
+    let buf = t.backend().buffer().clone();
+    assert!(buf
+        .content
+        .iter()
+        .all(|c| c.fg == ratatui::style::Color::Reset && c.bg == ratatui::style::Color::Reset));
+    let s: String = buf.content.iter().map(|c| c.symbol()).collect();
+    assert!(!s.contains('─') && !s.contains('│'), "ASCII borders only");
+}
+
+#[test]
+fn help_overlay_lists_bindings() {
+    let mut a = connected();
+    update(&mut a, key(KeyCode::F(1)));
+    let s = screen(&draw(&a, 100, 60));
+    assert!(s.contains("/upload <path> [text]"), "{s}");
+    assert!(s.contains("Ctrl+C"), "{s}");
+    assert!(s.contains("cancel turn / quit when idle"), "{s}");
+    let all = crate::ui::dialogs::help_lines(&a)
+        .iter()
+        .map(text::line_text)
+        .collect::<Vec<_>>()
+        .join("\n");
+    for b in &a.keymap.bindings {
+        assert!(all.contains(b.desc), "help misses {}", b.desc);
+    }
+}
+
+#[test]
+fn tiny_and_degenerate_sizes_do_not_panic() {
+    let mut a = connected();
+    start_turn(&mut a, "你好", 1);
+    for (w, h) in [
+        (1, 1),
+        (0, 0),
+        (10, 0),
+        (0, 10),
+        (39, 9),
+        (40, 10),
+        (2, 30),
+        (200, 3),
+    ] {
+        let rows = draw(&a, w, h);
+        assert_eq!(rows.len(), usize::from(h));
+    }
+    let s = screen(&draw(&a, 30, 8));
+    assert!(s.contains("too small"), "{s}");
+}
