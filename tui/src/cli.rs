@@ -70,6 +70,17 @@ pub enum Cmd {
     Sessions,
     /// Server and index status.
     Status,
+    /// Search the shipped docs, doc folders and this session's uploads.
+    Search {
+        /// all, system or uploads.
+        #[arg(long, default_value = "all")]
+        scope: String,
+        /// Number of results (1-10).
+        #[arg(long, default_value_t = 3)]
+        top_k: u32,
+        #[arg(required = true, num_args = 1..)]
+        query: Vec<String>,
+    },
     /// Download a file (an upload id of this session or a server path); exits 0 only when
     /// the file is verified on disk.
     Download {
@@ -130,6 +141,11 @@ pub async fn run(common: Common, cmd: Cmd) -> u8 {
         Cmd::Files => files(&client, &common).await,
         Cmd::Sessions => sessions(&client, &common).await,
         Cmd::Status => status(&client, &common).await,
+        Cmd::Search {
+            scope,
+            top_k,
+            query,
+        } => search(&client, &common, &scope, top_k, &query.join(" ")).await,
         Cmd::Download {
             out,
             mode,
@@ -313,6 +329,48 @@ async fn download(
         println!("{}", serde_json::to_string(&d).unwrap_or_default());
     } else {
         println!("{}", d.path.display());
+    }
+    Ok(0)
+}
+
+async fn search(
+    client: &Client,
+    common: &Common,
+    scope: &str,
+    top_k: u32,
+    query: &str,
+) -> Result<u8, ClientError> {
+    let reply = client
+        .request(
+            |id| {
+                Message::Search(protocol::SearchReq {
+                    request_id: id,
+                    query: query.to_string(),
+                    scope: scope.to_string(),
+                    top_k,
+                })
+            },
+            Duration::from_secs(30),
+        )
+        .await?;
+    if let Message::SearchResults(r) = reply {
+        if common.json {
+            println!("{}", json!({ "results": r.results }));
+        } else if r.results.is_empty() {
+            println!("没有找到相关结果 / no results for {query:?}");
+        } else {
+            for (i, h) in r.results.iter().enumerate() {
+                println!(
+                    "{}. {:.2} [{}] {} ({})\n   {}",
+                    i + 1,
+                    h.similarity,
+                    h.match_type,
+                    h.filepath,
+                    h.position,
+                    h.chunk.replace('\n', " ")
+                );
+            }
+        }
     }
     Ok(0)
 }
