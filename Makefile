@@ -21,12 +21,13 @@ release:
 	$(CARGO) build --release --bins
 
 ## test: the full suite: unit, property and end-to-end tests of the real binaries
-test: build
+## (setup first: the dense index tests need the embedding model)
+test: setup build
 	$(CARGO) test --workspace
 
-## e2e: the end-to-end scenarios only
+## e2e: the real server and the real TUI in a pseudo-terminal, scenario by scenario
 e2e: build
-	$(CARGO) test -p llmops-tests
+	$(CARGO) test -p llmops-tests --test e2e
 
 ## eval: the agent evaluation set through the real server
 eval: build

@@ -2,6 +2,8 @@
 //! data dir, waits for its readiness line (never a sleep), and kills it on drop so no test
 //! leaves an orphan process. Also raw NPLT frame helpers for legacy-client scripts.
 
+pub mod pty;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
@@ -39,10 +41,16 @@ fn require_bin(name: &str) -> anyhow::Result<PathBuf> {
     Ok(p)
 }
 
+pub mod relay;
+
 /// A running server process.
 pub struct ServerProc {
     child: Child,
     pub addr: SocketAddr,
+    /// Bound RDT (UDP) address, from the `llmops-server rdt on ADDR` readiness line.
+    pub rdt_addr: Option<SocketAddr>,
+    /// Bound HTTP address, from the `llmops-server http on ADDR` readiness line.
+    pub http_addr: Option<SocketAddr>,
     pub data_dir: tempfile::TempDir,
 }
 
@@ -83,12 +91,16 @@ impl ServerProc {
         let stdout = child.stdout.take().ok_or_else(|| anyhow!("no stdout"))?;
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
-            let mut lines = BufReader::new(stdout).lines();
-            if let Some(Ok(first)) = lines.next() {
-                let _ = tx.send(first);
+            // Forward the readiness lines (up to `llmops-server ready`), then keep draining
+            // so the server never blocks on a full pipe.
+            let mut forwarding = true;
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if forwarding {
+                    forwarding = line != "llmops-server ready";
+                    let _ = tx.send(line);
+                }
             }
-            // Keep draining so the server never blocks on a full pipe.
-            for _ in lines {}
         });
         let line = match rx.recv_timeout(Duration::from_secs(60)) {
             Ok(l) => l,
@@ -101,15 +113,30 @@ impl ServerProc {
                 bail!("server did not report readiness; stderr: {err}");
             }
         };
-        let addr: SocketAddr = line
-            .rsplit(' ')
-            .next()
-            .ok_or_else(|| anyhow!("bad readiness line {line:?}"))?
-            .parse()
-            .with_context(|| format!("bad readiness line {line:?}"))?;
+        let last_word = |line: &str| -> anyhow::Result<SocketAddr> {
+            line.rsplit(' ')
+                .next()
+                .ok_or_else(|| anyhow!("bad readiness line {line:?}"))?
+                .parse()
+                .with_context(|| format!("bad readiness line {line:?}"))
+        };
+        let addr = last_word(&line)?;
+        // The service lines follow at once; an older server prints none of them.
+        let (mut rdt_addr, mut http_addr) = (None, None);
+        while let Ok(l) = rx.recv_timeout(Duration::from_secs(5)) {
+            if l.starts_with("llmops-server rdt on ") {
+                rdt_addr = Some(last_word(&l)?);
+            } else if l.starts_with("llmops-server http on ") {
+                http_addr = Some(last_word(&l)?);
+            } else if l == "llmops-server ready" {
+                break;
+            }
+        }
         Ok(ServerProc {
             child,
             addr,
+            rdt_addr,
+            http_addr,
             data_dir,
         })
     }
@@ -199,6 +226,74 @@ impl RawConn {
         let (t, p) = self.recv()?;
         Ok((t, String::from_utf8(p)?))
     }
+}
+
+/// Runs `llmops-tui` with args, killing it after `timeout`; returns (exit code or -1 when
+/// killed, stdout, stderr).
+pub fn run_tui_for(args: &[&str], timeout: Duration) -> anyhow::Result<(i32, String, String)> {
+    let exe = require_bin("llmops-tui")?;
+    let mut child = Command::new(exe)
+        .args(args)
+        .env_remove("LLMOPS_SERVER")
+        .env_remove("LLMOPS_AUTH_TOKEN")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let deadline = std::time::Instant::now() + timeout;
+    let code = loop {
+        if let Some(st) = child.try_wait()? {
+            break st.code().unwrap_or(-1);
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break -1;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let mut out = String::new();
+    let mut err = String::new();
+    if let Some(mut o) = child.stdout.take() {
+        let _ = o.read_to_string(&mut out);
+    }
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut err);
+    }
+    Ok((code, out, err))
+}
+
+/// An HTTP response: status code, headers (names lowercased), body.
+pub type HttpResponse = (u16, Vec<(String, String)>, Vec<u8>);
+
+/// A plain HTTP/1.1 GET over a fresh connection.
+pub fn http_get(addr: SocketAddr, path: &str) -> anyhow::Result<HttpResponse> {
+    http_raw(addr, format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes())
+}
+
+/// Sends raw request bytes and parses the response (the server closes after one).
+pub fn http_raw(addr: SocketAddr, request: &[u8]) -> anyhow::Result<HttpResponse> {
+    let mut s = TcpStream::connect(addr)?;
+    s.set_read_timeout(Some(Duration::from_secs(20)))?;
+    s.write_all(request)?;
+    let mut all = Vec::new();
+    s.read_to_end(&mut all)?;
+    let end = all
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or_else(|| anyhow!("no response head in {} bytes", all.len()))?;
+    let head = String::from_utf8_lossy(&all[..end]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status: u16 = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|c| c.parse().ok())
+        .ok_or_else(|| anyhow!("bad status line in {head:?}"))?;
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    Ok((status, headers, all[end + 4..].to_vec()))
 }
 
 /// Type codes a legacy client understands.

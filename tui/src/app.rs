@@ -12,9 +12,9 @@ use std::time::Instant;
 
 use protocol::{
     AgentEventKind, Cancel, DownloadRequest, EndStatus, FileDelete, FileInfo, HistoryGet, Message,
-    ModelSet, MonitorSnapshot, MonitorSubscribe, Offer, OfferAccept, OfferReject, Req as ReqMsg,
-    RequestId, SearchHit, SearchReq, SessionCmd, SessionInfo, SessionOp, TransferProgress,
-    UploadStatus, Welcome,
+    ModelSet, MonitorSnapshot, MonitorSubscribe, Offer, OfferReject, Req as ReqMsg, RequestId,
+    SearchHit, SearchReq, SessionCmd, SessionInfo, SessionOp, TransferProgress, UploadStatus,
+    Welcome,
 };
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
 use tui_textarea::TextArea;
@@ -53,6 +53,16 @@ pub enum AppEvent {
         path: PathBuf,
         note: String,
         result: Result<FileInfo, String>,
+    },
+    /// Bytes received so far by a download.
+    DownloadProgress {
+        offer_id: String,
+        bytes: u64,
+        total: u64,
+    },
+    Downloaded {
+        offer_id: String,
+        result: Result<PathBuf, String>,
     },
     /// SIGTERM or SIGHUP: leave cleanly.
     Terminate,
@@ -138,6 +148,10 @@ pub enum Command {
         path: PathBuf,
         note: String,
     },
+    /// Accept an offer and receive the file (verified, written atomically).
+    Download {
+        offer: Offer,
+    },
     Request(Req),
     /// Fire-and-forget message (cancel, offer answers, monitor subscription).
     Send(Message),
@@ -196,9 +210,18 @@ pub enum TransferState {
     Offered,
     Accepted,
     Rejected,
-    Started { mode: String },
+    Started {
+        mode: String,
+    },
     Progress(TransferProgress),
-    Done { ok: bool, error: Option<String> },
+    Done {
+        ok: bool,
+        error: Option<String>,
+    },
+    /// Received, sha256 verified against the offer, and renamed into place.
+    Saved {
+        path: PathBuf,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -401,6 +424,46 @@ pub fn update(app: &mut App, ev: AppEvent) -> Vec<Command> {
         }
         AppEvent::Reply { req, result } => on_reply(app, req, result, &mut out),
         AppEvent::Uploaded { path, note, result } => on_uploaded(app, path, note, result, &mut out),
+        AppEvent::DownloadProgress {
+            offer_id,
+            bytes,
+            total,
+        } => {
+            if let Some(t) = app.transfer_mut(&offer_id) {
+                t.state = TransferState::Progress(TransferProgress {
+                    offer_id: offer_id.clone(),
+                    bytes,
+                    total,
+                    ..Default::default()
+                });
+            }
+        }
+        AppEvent::Downloaded { offer_id, result } => {
+            let name = app
+                .offer(&offer_id)
+                .map(|t| t.offer.filename.clone())
+                .unwrap_or_default();
+            let state = match result {
+                Ok(path) => {
+                    app.transcript.system(
+                        Level::Ok,
+                        &format!("downloaded {name} to {} (sha256 verified)", path.display()),
+                    );
+                    TransferState::Saved { path }
+                }
+                Err(e) => {
+                    app.transcript
+                        .system(Level::Error, &format!("download of {name} failed: {e}"));
+                    TransferState::Done {
+                        ok: false,
+                        error: Some(sanitize(&e)),
+                    }
+                }
+            };
+            if let Some(t) = app.transfer_mut(&offer_id) {
+                t.state = state;
+            }
+        }
         AppEvent::Terminate => {
             app.quit = true;
             out.push(Command::Quit);
@@ -906,11 +969,12 @@ fn run_slash(app: &mut App, cmd: Slash, out: &mut Vec<Command>) {
 
 fn answer_offer(app: &mut App, offer_id: &str, accept: bool, out: &mut Vec<Command>) {
     if accept {
-        out.push(Command::Send(Message::OfferAccept(OfferAccept {
-            offer_id: offer_id.to_string(),
-            mode: "auto".into(),
-            resume_from: 0,
-        })));
+        // The receiver sends OFFER_ACCEPT itself, then verifies and saves the data.
+        if let Some(t) = app.offer(offer_id) {
+            out.push(Command::Download {
+                offer: t.offer.clone(),
+            });
+        }
     } else {
         out.push(Command::Send(Message::OfferReject(OfferReject {
             offer_id: offer_id.to_string(),
@@ -1029,13 +1093,18 @@ fn on_message(app: &mut App, m: Message) {
         }
         Message::TransferComplete(c) => {
             if let Some(t) = app.transfer_mut(&c.offer_id) {
-                t.state = TransferState::Done {
-                    ok: c.ok,
-                    error: c.error.map(|e| sanitize(&e)),
-                };
+                // The server's "sent it all" is not our verification: only failures count.
+                let ours = matches!(t.state, TransferState::Saved { .. });
+                if !ours && (!c.ok || c.side == "client") {
+                    t.state = TransferState::Done {
+                        ok: c.ok,
+                        error: c.error.map(|e| sanitize(&e)),
+                    };
+                }
             }
         }
         Message::Error(e) => {
+            app.notice = None;
             app.transcript.system(
                 Level::Error,
                 &format!("server error ({}): {}", e.code, e.message),
@@ -1051,6 +1120,8 @@ fn on_message(app: &mut App, m: Message) {
             clamp_files(app);
         }
         Message::ChatText(t) if !t.is_empty() => app.transcript.system(Level::Info, &t),
+        // Unsolicited acknowledgements (e.g. a declined offer) are the server speaking.
+        Message::Ack(a) => app.transcript.system(Level::Info, &sanitize(&a.message)),
         _ => {}
     }
 }

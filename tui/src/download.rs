@@ -1,11 +1,12 @@
-//! Receiving a download: asks for an offer, accepts it, writes the data to a temp file in
-//! the destination folder while hashing, verifies size and sha256 against the offer and
-//! renames into place only then. Reports completion to the server either way.
+//! Receiving a download: asks for an offer, accepts it in the chosen mode (RDT over UDP via
+//! `crate::rdt`, with fallback to `nplt` frames on this connection, or a one-time HTTP URL),
+//! writes to a temp file in the destination folder, verifies size and sha256 against the
+//! offer and renames into place only then. Reports completion to the server either way.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use protocol::{DownloadRequest, Message, Offer, OfferAccept, TransferComplete};
+use protocol::{DownloadRequest, Message, Offer, OfferAccept, TransferComplete, TransferStart};
 use sha2::{Digest, Sha256};
 use tokio::io::AsyncWriteExt;
 use tokio::sync::mpsc;
@@ -19,6 +20,10 @@ pub struct Downloaded {
     pub size: u64,
     pub sha256: String,
     pub mode: String,
+    /// Bytes moved during this run (less than `size` after a resume).
+    pub received: u64,
+    /// Bytes already held from an interrupted earlier attempt.
+    pub resumed: u64,
 }
 
 /// Only a plain final component is acceptable as a local file name.
@@ -60,7 +65,63 @@ pub async fn request_offer(client: &Client, target: &str, mode: &str) -> Result<
     }
 }
 
+/// How long `auto` mode waits for any answer from the RDT port before falling back.
+const RDT_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// Tells the user about a fallback: on stderr for the script commands, only in the log
+/// while the full-screen UI owns the terminal (raw mode).
+fn notice(msg: &str) {
+    tracing::warn!("{msg}");
+    if !ratatui::crossterm::terminal::is_raw_mode_enabled().unwrap_or(false) {
+        eprintln!("{msg}");
+    }
+}
+
+/// Temp and resume file names of an offer in `out_dir`.
+fn temp_paths(out_dir: &Path, name: &str, offer_id: &str) -> (PathBuf, PathBuf) {
+    let part = out_dir.join(format!(".{name}.{offer_id}.part"));
+    let bitmap = crate::rdt::bitmap_path(&part);
+    (part, bitmap)
+}
+
+/// A re-run gets a new offer id; an interrupted earlier attempt at the same file (same
+/// name, size and sha256) is adopted by renaming its temp and resume files.
+fn adopt_partial(out_dir: &Path, name: &str, offer: &Offer, part: &Path, bitmap: &Path) {
+    if bitmap.exists() {
+        return;
+    }
+    let Ok(dir) = std::fs::read_dir(out_dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for e in dir.flatten() {
+        let fname = e.file_name().to_string_lossy().into_owned();
+        let Some(mid) = fname
+            .strip_prefix(&prefix)
+            .and_then(|r| r.strip_suffix(".bitmap"))
+        else {
+            continue;
+        };
+        if mid.is_empty() || mid.contains('.') {
+            continue;
+        }
+        let old_bitmap = e.path();
+        let old_part = out_dir.join(format!("{prefix}{mid}.part"));
+        let matches = std::fs::read(&old_bitmap)
+            .map(|b| crate::rdt::resume_matches(&b, offer.size, &offer.sha256))
+            .unwrap_or(false);
+        if matches && old_part.is_file() {
+            if std::fs::rename(&old_part, part).is_ok() && std::fs::rename(&old_bitmap, bitmap).is_ok() {
+                tracing::info!("resuming {} from {}", name, old_part.display());
+            }
+            return;
+        }
+    }
+}
+
 /// Accepts `offer` and receives it into `out_dir`. `progress` sees each progress report.
+/// Modes: `auto` (RDT, falling back to `nplt` when the server says so or UDP gets no
+/// answer), `rdt`, `nplt`, `http`.
 pub async fn receive(
     client: &Client,
     events: &mut mpsc::UnboundedReceiver<ClientEvent>,
@@ -68,7 +129,7 @@ pub async fn receive(
     mode: &str,
     out_dir: &Path,
     overwrite: bool,
-    mut progress: impl FnMut(u64, u64),
+    mut progress: impl FnMut(u64, u64) + Send,
 ) -> Result<Downloaded, ClientError> {
     let name = safe_filename(&offer.filename)?;
     let dest = out_dir.join(&name);
@@ -78,8 +139,11 @@ pub async fn receive(
             dest.display()
         )));
     }
-    let tmp = out_dir.join(format!(".{name}.{}.part", offer.offer_id));
-    let res = receive_into(client, events, offer, mode, &tmp, &mut progress).await;
+    let (tmp, bitmap) = temp_paths(out_dir, &name, &offer.offer_id);
+    if matches!(mode, "auto" | "rdt") {
+        adopt_partial(out_dir, &name, offer, &tmp, &bitmap);
+    }
+    let res = receive_into(client, events, offer, mode, &tmp, &bitmap, &mut progress).await;
     let report = |ok: bool, bytes: u64, sha: String, error: Option<String>| {
         Message::TransferComplete(TransferComplete {
             offer_id: offer.offer_id.clone(),
@@ -91,23 +155,89 @@ pub async fn receive(
         })
     };
     match res {
-        Ok((bytes, sha, used_mode)) => {
+        Ok(r) => {
             tokio::fs::rename(&tmp, &dest).await?;
-            let _ = client.send(report(true, bytes, sha.clone(), None)).await;
+            let _ = tokio::fs::remove_file(&bitmap).await;
+            let _ = client.send(report(true, r.size, r.sha256.clone(), None)).await;
             Ok(Downloaded {
                 offer_id: offer.offer_id.clone(),
                 path: dest,
-                size: bytes,
-                sha256: sha,
-                mode: used_mode,
+                size: r.size,
+                sha256: r.sha256,
+                mode: r.mode,
+                received: r.received,
+                resumed: r.resumed,
             })
         }
-        Err(e) => {
-            let _ = tokio::fs::remove_file(&tmp).await;
+        Err((e, keep)) => {
+            // An interrupted RDT transfer keeps its temp file and bitmap for a resume.
+            if !keep {
+                let _ = tokio::fs::remove_file(&tmp).await;
+                let _ = tokio::fs::remove_file(&bitmap).await;
+            }
             let _ = client
                 .send(report(false, 0, String::new(), Some(e.to_string())))
                 .await;
             Err(e)
+        }
+    }
+}
+
+/// A verified file in the temp path.
+struct Received {
+    size: u64,
+    sha256: String,
+    mode: String,
+    received: u64,
+    resumed: u64,
+}
+
+/// An error, and whether the partial files are worth keeping.
+type Failure = (ClientError, bool);
+
+fn drop_partial(e: ClientError) -> Failure {
+    (e, false)
+}
+
+async fn accept(
+    client: &Client,
+    events: &mut mpsc::UnboundedReceiver<ClientEvent>,
+    offer: &Offer,
+    mode: &str,
+) -> Result<TransferStart, ClientError> {
+    client
+        .send(Message::OfferAccept(OfferAccept {
+            offer_id: offer.offer_id.clone(),
+            mode: mode.to_string(),
+            resume_from: 0,
+        }))
+        .await?;
+    loop {
+        match next_message(events).await? {
+            Message::TransferStart(s) if s.offer_id == offer.offer_id => return Ok(s),
+            Message::Error(e) => {
+                return Err(ClientError::Server {
+                    code: e.code,
+                    message: e.message,
+                })
+            }
+            _ => {}
+        }
+    }
+}
+
+async fn next_message(
+    events: &mut mpsc::UnboundedReceiver<ClientEvent>,
+) -> Result<Message, ClientError> {
+    loop {
+        let ev = tokio::time::timeout(Duration::from_secs(60), events.recv())
+            .await
+            .map_err(|_| ClientError::Timeout)?
+            .ok_or(ClientError::Disconnected)?;
+        match ev {
+            ClientEvent::Message(m) => return Ok(m),
+            ClientEvent::Reconnecting { .. } => return Err(ClientError::Disconnected),
+            _ => {}
         }
     }
 }
@@ -118,45 +248,100 @@ async fn receive_into(
     offer: &Offer,
     mode: &str,
     tmp: &Path,
-    progress: &mut impl FnMut(u64, u64),
-) -> Result<(u64, String, String), ClientError> {
-    client
-        .send(Message::OfferAccept(OfferAccept {
-            offer_id: offer.offer_id.clone(),
-            mode: mode.to_string(),
-            resume_from: 0,
-        }))
-        .await?;
-    let mut file: Option<tokio::fs::File> = None;
+    bitmap: &Path,
+    progress: &mut (impl FnMut(u64, u64) + Send),
+) -> Result<Received, Failure> {
+    let start = accept(client, events, offer, mode).await.map_err(drop_partial)?;
+    if start.size != offer.size || start.sha256 != offer.sha256 {
+        return Err(drop_partial(ClientError::Protocol(
+            "TRANSFER_START does not match the offer".into(),
+        )));
+    }
+    match start.mode.as_str() {
+        "nplt" => {
+            if mode == "auto" {
+                notice("服务器未提供 RDT，改用 nplt / the server offers no RDT; using nplt (TCP)");
+            }
+            nplt_loop(events, offer, tmp, progress).await.map_err(drop_partial)
+        }
+        "http" => http_get(&start, offer, tmp, progress).await.map_err(drop_partial),
+        "rdt" => {
+            let r = rdt_receive(&start, offer, mode, tmp, bitmap, progress).await;
+            match r {
+                Err(crate::rdt::RdtError::NoAnswer(addr)) if mode == "auto" => {
+                    notice(&format!(
+                        "RDT 端口 {addr} 无应答，改用 nplt / no answer from the RDT port {addr} within {}s; falling back to nplt (TCP)",
+                        RDT_HANDSHAKE_TIMEOUT.as_secs()
+                    ));
+                    let _ = std::fs::remove_file(bitmap);
+                    let s = accept(client, events, offer, "nplt").await.map_err(drop_partial)?;
+                    if s.mode != "nplt" {
+                        return Err(drop_partial(ClientError::Protocol(format!(
+                            "asked for nplt, server started {}",
+                            s.mode
+                        ))));
+                    }
+                    nplt_loop(events, offer, tmp, progress).await.map_err(drop_partial)
+                }
+                Err(e) => {
+                    let keep = e.resumable();
+                    Err((ClientError::Protocol(e.to_string()), keep))
+                }
+                Ok(o) => Ok(Received {
+                    size: offer.size,
+                    sha256: offer.sha256.clone(),
+                    mode: "rdt".into(),
+                    received: o.received,
+                    resumed: o.resumed,
+                }),
+            }
+        }
+        other => Err(drop_partial(ClientError::Protocol(format!(
+            "transfer mode {other} is not supported by this client"
+        )))),
+    }
+}
+
+async fn rdt_receive(
+    start: &TransferStart,
+    offer: &Offer,
+    mode: &str,
+    tmp: &Path,
+    bitmap: &Path,
+    progress: &mut (impl FnMut(u64, u64) + Send),
+) -> Result<crate::rdt::Outcome, crate::rdt::RdtError> {
+    let bad = |m: &str| crate::rdt::RdtError::Aborted(m.to_string());
+    let token = hex::decode(&start.token).map_err(|_| bad("bad token in TRANSFER_START"))?;
+    let addr: std::net::SocketAddr = start
+        .rdt_addr
+        .as_deref()
+        .and_then(|a| a.parse().ok())
+        .ok_or_else(|| bad("bad rdt_addr in TRANSFER_START"))?;
+    let target = crate::rdt::Target {
+        addr,
+        token: &token,
+        size: offer.size,
+        sha256: &offer.sha256,
+        part: tmp,
+        bitmap,
+        handshake_timeout: (mode == "auto").then_some(RDT_HANDSHAKE_TIMEOUT),
+    };
+    crate::rdt::download(&target, progress).await
+}
+
+/// `nplt` mode: TRANSFER_DATA frames on this connection, written in order while hashing.
+async fn nplt_loop(
+    events: &mut mpsc::UnboundedReceiver<ClientEvent>,
+    offer: &Offer,
+    tmp: &Path,
+    progress: &mut (impl FnMut(u64, u64) + Send),
+) -> Result<Received, ClientError> {
+    let mut f = tokio::fs::File::create(tmp).await?;
     let mut hasher = Sha256::new();
     let mut got = 0u64;
-    let mut used_mode = String::new();
     loop {
-        let ev = tokio::time::timeout(Duration::from_secs(60), events.recv())
-            .await
-            .map_err(|_| ClientError::Timeout)?
-            .ok_or(ClientError::Disconnected)?;
-        let ClientEvent::Message(m) = ev else {
-            if let ClientEvent::Reconnecting { .. } = ev {
-                return Err(ClientError::Disconnected);
-            }
-            continue;
-        };
-        match m {
-            Message::TransferStart(s) if s.offer_id == offer.offer_id => {
-                if s.mode != "nplt" {
-                    return Err(ClientError::Protocol(format!(
-                        "transfer mode {} is not supported by this client yet",
-                        s.mode
-                    )));
-                }
-                used_mode = s.mode;
-                file = Some(tokio::fs::File::create(tmp).await?);
-            }
+        match next_message(events).await? {
             Message::TransferData(d) => {
-                let f = file.as_mut().ok_or_else(|| {
-                    ClientError::Protocol("data before TRANSFER_START".into())
-                })?;
                 got += d.0.len() as u64;
                 if got > offer.size {
                     return Err(ClientError::Protocol(format!(
@@ -177,9 +362,6 @@ async fn receive_into(
                         message: c.error.unwrap_or_else(|| "transfer failed".into()),
                     });
                 }
-                let Some(mut f) = file.take() else {
-                    return Err(ClientError::Protocol("completion before data".into()));
-                };
                 f.flush().await?;
                 f.sync_all().await?;
                 let sha = hex::encode(hasher.finalize());
@@ -190,7 +372,13 @@ async fn receive_into(
                     )));
                 }
                 progress(got, offer.size);
-                return Ok((got, sha, used_mode));
+                return Ok(Received {
+                    size: got,
+                    sha256: sha,
+                    mode: "nplt".into(),
+                    received: got,
+                    resumed: 0,
+                });
             }
             Message::Error(e) => {
                 return Err(ClientError::Server {
@@ -201,6 +389,113 @@ async fn receive_into(
             _ => {}
         }
     }
+}
+
+/// `http` mode: a minimal HTTP/1.1 GET of the one-time URL, streamed to the temp file
+/// while hashing; the length, the `X-Checksum-Sha256` header and the offer must agree.
+async fn http_get(
+    start: &TransferStart,
+    offer: &Offer,
+    tmp: &Path,
+    progress: &mut (impl FnMut(u64, u64) + Send),
+) -> Result<Received, ClientError> {
+    use tokio::io::AsyncReadExt;
+    let proto = |m: String| ClientError::Protocol(m);
+    let url = start.url.as_deref().ok_or_else(|| proto("no url in TRANSFER_START".into()))?;
+    let rest = url
+        .strip_prefix("http://")
+        .ok_or_else(|| proto(format!("unsupported url {url}")))?;
+    let (host, path) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, "/"),
+    };
+    let io_timeout = Duration::from_secs(30);
+    let mut s = tokio::time::timeout(io_timeout, tokio::net::TcpStream::connect(host))
+        .await
+        .map_err(|_| ClientError::Timeout)??;
+    let req = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: llmops-tui\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await?;
+    // Read the head (bounded), keep whatever body bytes came with it.
+    let mut buf = Vec::with_capacity(4096);
+    let mut chunk = vec![0u8; 256 * 1024];
+    let head_end = loop {
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+        if buf.len() > 16 * 1024 {
+            return Err(proto("HTTP response head too large".into()));
+        }
+        let n = tokio::time::timeout(io_timeout, s.read(&mut chunk))
+            .await
+            .map_err(|_| ClientError::Timeout)??;
+        if n == 0 {
+            return Err(proto("HTTP connection closed before the response head".into()));
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    };
+    let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status = lines.next().unwrap_or_default();
+    let code = status.split(' ').nth(1).unwrap_or_default();
+    if code != "200" {
+        return Err(ClientError::Server {
+            code: "http".into(),
+            message: format!("HTTP {}", status.trim()),
+        });
+    }
+    let mut length = None;
+    let mut checksum = None;
+    for l in lines {
+        if let Some((k, v)) = l.split_once(':') {
+            let v = v.trim();
+            if k.eq_ignore_ascii_case("content-length") {
+                length = v.parse::<u64>().ok();
+            } else if k.eq_ignore_ascii_case("x-checksum-sha256") {
+                checksum = Some(v.to_ascii_lowercase());
+            }
+        }
+    }
+    if length != Some(offer.size) || checksum.as_deref() != Some(offer.sha256.as_str()) {
+        return Err(proto(format!(
+            "HTTP headers disagree with the offer (length {length:?}, sha256 {checksum:?})"
+        )));
+    }
+    let mut f = tokio::fs::File::create(tmp).await?;
+    let mut hasher = Sha256::new();
+    let body = &buf[head_end..];
+    let mut got = body.len() as u64;
+    hasher.update(body);
+    f.write_all(body).await?;
+    while got < offer.size {
+        let n = tokio::time::timeout(io_timeout, s.read(&mut chunk))
+            .await
+            .map_err(|_| ClientError::Timeout)??;
+        if n == 0 {
+            break;
+        }
+        let n = n.min((offer.size - got) as usize);
+        hasher.update(&chunk[..n]);
+        f.write_all(&chunk[..n]).await?;
+        got += n as u64;
+        progress(got, offer.size);
+    }
+    f.flush().await?;
+    f.sync_all().await?;
+    let sha = hex::encode(hasher.finalize());
+    if got != offer.size || sha != offer.sha256 {
+        return Err(proto(format!(
+            "校验失败 / verification failed: {got} bytes sha256 {sha}, offer said {} bytes sha256 {}",
+            offer.size, offer.sha256
+        )));
+    }
+    progress(got, offer.size);
+    Ok(Received {
+        size: got,
+        sha256: sha,
+        mode: "http".into(),
+        received: got,
+        resumed: 0,
+    })
 }
 
 #[cfg(test)]

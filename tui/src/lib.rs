@@ -9,6 +9,7 @@ pub mod config;
 pub mod download;
 pub mod keymap;
 pub mod markdown;
+pub mod rdt;
 pub mod run;
 pub mod sanitize;
 pub mod text;

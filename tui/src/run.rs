@@ -5,7 +5,9 @@
 //! second. An idle UI sleeps in `select!` with no timer armed.
 
 use std::io::{stdout, Write as _};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use futures::StreamExt;
@@ -29,6 +31,89 @@ use crate::cli::Common;
 use crate::client::{Client, ClientEvent, ClientOptions};
 use crate::config::Config;
 use crate::theme::Theme;
+
+/// Hands transfer messages of accepted offers to their receiving tasks. Raw data frames go
+/// only there (never through `update`); start, progress and completion also reach the UI.
+#[derive(Clone, Default)]
+struct Router(Arc<Mutex<Vec<Route>>>);
+
+struct Route {
+    offer_id: String,
+    started: bool,
+    tx: mpsc::UnboundedSender<ClientEvent>,
+}
+
+impl Router {
+    fn add(&self, offer_id: &str) -> mpsc::UnboundedReceiver<ClientEvent> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.lock().push(Route {
+            offer_id: offer_id.to_string(),
+            started: false,
+            tx,
+        });
+        rx
+    }
+
+    fn remove(&self, offer_id: &str) {
+        self.lock().retain(|r| r.offer_id != offer_id);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Route>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Returns true when the event was consumed (data frames).
+    fn route(&self, ev: &ClientEvent) -> bool {
+        let mut routes = self.lock();
+        if routes.is_empty() {
+            return false;
+        }
+        let to = |r: &Route| {
+            let _ = r.tx.send(ev.clone());
+        };
+        match ev {
+            ClientEvent::Message(Message::TransferData(_)) => {
+                // One transfer streams on the connection at a time: the first started one.
+                if let Some(r) = routes.iter().find(|r| r.started) {
+                    to(r);
+                }
+                true
+            }
+            ClientEvent::Message(Message::TransferStart(s)) => {
+                if let Some(r) = routes.iter_mut().find(|r| r.offer_id == s.offer_id) {
+                    r.started = true;
+                    to(r);
+                }
+                false
+            }
+            ClientEvent::Message(Message::TransferProgress(p)) => {
+                routes
+                    .iter()
+                    .filter(|r| r.offer_id == p.offer_id)
+                    .for_each(to);
+                false
+            }
+            ClientEvent::Message(Message::TransferComplete(c)) => {
+                routes
+                    .iter()
+                    .filter(|r| r.offer_id == c.offer_id)
+                    .for_each(to);
+                false
+            }
+            ClientEvent::Message(Message::Error(_)) | ClientEvent::Reconnecting { .. } => {
+                routes.iter().for_each(to);
+                false
+            }
+            _ => false,
+        }
+    }
+}
+
+fn download_dir() -> PathBuf {
+    dirs::download_dir()
+        .or_else(dirs::home_dir)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
 
 /// Minimum time between two frames (~30 fps).
 const FRAME: Duration = Duration::from_millis(33);
@@ -160,8 +245,9 @@ pub async fn run(common: Common, config: Config, warning: Option<String>) -> u8 
     opts.resume_session = common.session.clone();
     opts.auth_token = common.token.clone();
     opts.reconnect = true;
-    let clients = spawn_network(opts, ev_tx.clone());
-    tokio::spawn(executor(cmd_rx, clients, ev_tx.clone()));
+    let router = Router::default();
+    let clients = spawn_network(opts, ev_tx.clone(), router.clone());
+    tokio::spawn(executor(cmd_rx, clients, ev_tx.clone(), router));
 
     let mut dirty = true;
     let mut last_draw = Instant::now() - FRAME;
@@ -297,6 +383,7 @@ fn spawn_signals(tx: mpsc::UnboundedSender<AppEvent>) {
 fn spawn_network(
     opts: ClientOptions,
     tx: mpsc::UnboundedSender<AppEvent>,
+    router: Router,
 ) -> watch::Receiver<Option<Client>> {
     let (client_tx, client_rx) = watch::channel(None);
     tokio::spawn(async move {
@@ -306,6 +393,9 @@ fn spawn_network(
                 Ok((client, mut events)) => {
                     let _ = client_tx.send(Some(client));
                     while let Some(e) = events.recv().await {
+                        if router.route(&e) {
+                            continue;
+                        }
                         if tx.send(AppEvent::Client(e)).is_err() {
                             return;
                         }
@@ -337,13 +427,14 @@ async fn executor(
     mut rx: mpsc::UnboundedReceiver<Command>,
     clients: watch::Receiver<Option<Client>>,
     tx: mpsc::UnboundedSender<AppEvent>,
+    router: Router,
 ) {
     while let Some(cmd) = rx.recv().await {
         let client = clients.borrow().clone();
         let tx = tx.clone();
         match client {
             Some(c) => {
-                tokio::spawn(run_command(c, cmd, tx));
+                tokio::spawn(run_command(c, cmd, tx, router.clone()));
             }
             None => not_connected(cmd, &tx),
         }
@@ -354,6 +445,10 @@ fn not_connected(cmd: Command, tx: &mpsc::UnboundedSender<AppEvent>) {
     let why = "not connected to the server".to_string();
     let ev = match cmd {
         Command::Chat { .. } => AppEvent::TurnLost(why),
+        Command::Download { offer } => AppEvent::Downloaded {
+            offer_id: offer.offer_id,
+            result: Err(why),
+        },
         Command::Upload { path, note } => AppEvent::Uploaded {
             path,
             note,
@@ -368,8 +463,45 @@ fn not_connected(cmd: Command, tx: &mpsc::UnboundedSender<AppEvent>) {
     let _ = tx.send(ev);
 }
 
-async fn run_command(client: Client, cmd: Command, tx: mpsc::UnboundedSender<AppEvent>) {
+async fn run_command(
+    client: Client,
+    cmd: Command,
+    tx: mpsc::UnboundedSender<AppEvent>,
+    router: Router,
+) {
     match cmd {
+        Command::Download { offer } => {
+            let id = offer.offer_id.clone();
+            let mut rx = router.add(&id);
+            let dir = download_dir();
+            let mut last_pct = u64::MAX;
+            let progress = |bytes: u64, total: u64| {
+                // One event per percent, not per data frame.
+                let pct = (bytes * 100).checked_div(total).unwrap_or(0);
+                if pct != last_pct {
+                    last_pct = pct;
+                    let _ = tx.send(AppEvent::DownloadProgress {
+                        offer_id: id.clone(),
+                        bytes,
+                        total,
+                    });
+                }
+            };
+            let result = match tokio::fs::create_dir_all(&dir).await {
+                Ok(()) => crate::download::receive(
+                    &client, &mut rx, &offer, "auto", &dir, false, progress,
+                )
+                .await
+                .map(|d| d.path)
+                .map_err(|e| e.to_string()),
+                Err(e) => Err(format!("{}: {e}", dir.display())),
+            };
+            router.remove(&id);
+            let _ = tx.send(AppEvent::Downloaded {
+                offer_id: id,
+                result,
+            });
+        }
         Command::Chat { text, file_ids } => match client.chat(&text, file_ids).await {
             Ok((id, mut rx)) => {
                 let _ = tx.send(AppEvent::TurnStarted(id));

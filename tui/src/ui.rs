@@ -225,17 +225,37 @@ fn draw_bar(app: &App, frame: &mut Frame, r: Rect) {
         Span::raw(" "),
         Span::raw(app.server.clone()),
     ];
-    let mut field = |label: &str, v: &str| {
-        if !v.is_empty() {
-            spans.push(sep.clone());
-            spans.push(Span::styled(format!("{label}: "), th.dim));
-            spans.push(Span::raw(v.to_string()));
-        }
+    // Fields in the order shown; on narrow terminals the least important go first so the
+    // connection, egress and a key hint stay visible.
+    let mut fields: Vec<(&str, &str, u8)> = vec![
+        ("session", &app.session_name, 3),
+        ("model", &app.model, 1),
+        ("planner", &app.planner, 0),
+        ("egress", &app.egress, 4),
+    ];
+    fields.retain(|f| !f.1.is_empty());
+    let width_of = |fields: &[(&str, &str, u8)]| -> usize {
+        fields
+            .iter()
+            .map(|(l, v, _)| 3 + text::width(l) + 2 + text::width(v))
+            .sum()
     };
-    field("session", &app.session_name);
-    field("model", &app.model);
-    field("planner", &app.planner);
-    field("egress", &app.egress);
+    let base: usize = spans.iter().map(|s| s.width()).sum();
+    let want = usize::from(r.width).saturating_sub(16);
+    while base + width_of(&fields) > want {
+        let Some(i) = (0..fields.len()).min_by_key(|i| fields[*i].2) else {
+            break;
+        };
+        if fields[i].2 >= 4 {
+            break;
+        }
+        fields.remove(i);
+    }
+    for (label, v, _) in fields {
+        spans.push(sep.clone());
+        spans.push(Span::styled(format!("{label}: "), th.dim));
+        spans.push(Span::raw(v.to_string()));
+    }
     let used: usize = spans.iter().map(|s| s.width()).sum();
     let hints: Vec<String> = app
         .keymap

@@ -477,6 +477,39 @@ mod tests {
     }
 
     #[test]
+    fn a_note_with_an_attached_file_is_answered_from_the_file() {
+        let ups = uploads(&["nginx.conf", "app.log"]);
+        for text in [
+            "这个配置监听哪个端口？",
+            "what port does it listen on?",
+            "有什么问题吗",
+            "总结一下",
+        ] {
+            let a = plan(&PlannerInput {
+                text,
+                referenced_files: &ups[..1],
+                uploads: &ups,
+                history: &[],
+                steps: &[],
+            });
+            let PlannerAction::Call { tool, args, .. } = a else {
+                panic!("{text}: {a:?}")
+            };
+            assert_eq!(tool, "file_read", "{text}");
+            assert_eq!(args["file_path"], "/data/uploads/id0/nginx.conf", "{text}");
+        }
+        // Explicit other requests still win over the attachment.
+        let a = plan(&PlannerInput {
+            text: "CPU使用率是多少？",
+            referenced_files: &ups[..1],
+            uploads: &ups,
+            history: &[],
+            steps: &[],
+        });
+        assert!(matches!(a, PlannerAction::Call { ref tool, .. } if tool == "sys_monitor"), "{a:?}");
+    }
+
+    #[test]
     fn chains_search_then_download() {
         let ups = uploads(&["config.yaml", "database.yaml"]);
         let PlannerAction::Call { tool, args, .. } = first("搜索配置文件然后发给我", &ups)

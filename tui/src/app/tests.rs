@@ -5,8 +5,7 @@ use std::time::Duration;
 
 use protocol::{
     AgentEvent, AgentEventKind, Cancel, CpuStats, EndStatus, ErrorMsg, FileInfo, Message,
-    MonitorSnapshot, Offer, OfferAccept, OfferReject, SessionOp, StreamDelta, StreamEnd,
-    StreamStart, Welcome,
+    MonitorSnapshot, Offer, OfferReject, SessionOp, StreamDelta, StreamEnd, StreamStart, Welcome,
 };
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -330,7 +329,11 @@ fn slash_commands_map_to_requests() {
         submit(&mut a, "/files"),
         vec![Command::Request(Req::FileList)]
     );
-    assert_eq!(a.focus, Pane::Chat, "wide: the files pane is already visible");
+    assert_eq!(
+        a.focus,
+        Pane::Chat,
+        "wide: the files pane is already visible"
+    );
     a.size = (60, 20);
     submit(&mut a, "/files");
     assert_eq!(a.focus, Pane::Files, "narrow: switch to the Files tab");
@@ -468,15 +471,19 @@ fn offer_dialog_accept_and_reject_send_commands() {
     assert!(matches!(&a.modal, Some(Modal::Offer { offer_id }) if offer_id == "o1"));
     assert_eq!(
         update(&mut a, key(KeyCode::Char('a'))),
-        vec![Command::Send(Message::OfferAccept(OfferAccept {
-            offer_id: "o1".into(),
-            mode: "auto".into(),
-            resume_from: 0
-        }))]
+        vec![Command::Download { offer: offer("o1") }]
     );
     assert!(a.modal.is_none());
     assert_eq!(a.transfers[0].state, TransferState::Accepted);
 
+    update(
+        &mut a,
+        AppEvent::Downloaded {
+            offer_id: "o1".into(),
+            result: Ok("/home/u/Downloads/syslog".into()),
+        },
+    );
+    assert!(matches!(a.transfers[0].state, TransferState::Saved { .. }));
     update(
         &mut a,
         AppEvent::Client(ClientEvent::Message(Message::Offer(offer("o2")))),
@@ -486,6 +493,18 @@ fn offer_dialog_accept_and_reject_send_commands() {
         matches!(&cmds[..], [Command::Send(Message::OfferReject(OfferReject { offer_id, .. }))] if offer_id == "o2")
     );
     assert_eq!(a.transfers[1].state, TransferState::Rejected);
+    // The server's acknowledgement of the rejection shows in the transcript.
+    update(
+        &mut a,
+        AppEvent::Client(ClientEvent::Message(Message::Ack(protocol::Ack {
+            request_id: 5,
+            message: "已拒绝下载 syslog / download declined".into(),
+        }))),
+    );
+    assert!(matches!(
+        a.transcript.entries.last(),
+        Some(Entry::System { level: Level::Info, text }) if text.contains("download declined")
+    ));
 
     // Esc defers; the Transfers pane reopens it with Enter.
     update(
@@ -765,7 +784,10 @@ fn help_overlay_opens_and_closes() {
 #[test]
 fn typing_in_a_side_pane_goes_to_the_chat_editor() {
     let mut a = connected();
-    update(&mut a, AppEvent::Key(KeyEvent::new(KeyCode::Char('3'), KeyModifiers::ALT)));
+    update(
+        &mut a,
+        AppEvent::Key(KeyEvent::new(KeyCode::Char('3'), KeyModifiers::ALT)),
+    );
     assert_eq!(a.focus, Pane::Search);
     type_str(&mut a, "hi");
     assert_eq!(a.focus, Pane::Chat);

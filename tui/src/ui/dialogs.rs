@@ -95,7 +95,7 @@ fn offer(app: &App, frame: &mut Frame, area: Rect, id: &str) {
     let Some(t) = app.offer(id) else { return };
     let o = &t.offer;
     let th = &app.theme;
-    let r = centered(area, 70, 12);
+    let r = centered(area, 70, 9);
     frame.render_widget(Clear, r);
     let b = dialog(app, " Download offer ");
     let inner = b.inner(r);

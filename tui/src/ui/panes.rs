@@ -47,6 +47,15 @@ pub fn sparkline(vals: &[u64], w: usize, ascii: bool) -> String {
     s
 }
 
+/// Short sizes for gauges: `828M`, `23.5G`.
+fn compact(n: u64) -> String {
+    let s = human_size(n);
+    match s.split_once(' ') {
+        Some((v, u)) => format!("{v}{}", &u[..1]),
+        None => s,
+    }
+}
+
 /// Rows `[first, first+h)` of `n` that keep `sel` visible.
 fn window(n: usize, sel: usize, h: usize) -> (usize, usize) {
     if h == 0 || n <= h {
@@ -269,7 +278,7 @@ fn gauges(app: &App, frame: &mut Frame, area: Rect) {
     rows.push(row(
         "Mem",
         f64::from(m.usage_percent),
-        format!("{}/{}", human_size(m.used_bytes), human_size(m.total_bytes)),
+        format!("{}/{}", compact(m.used_bytes), compact(m.total_bytes)),
     ));
     rows.push(Line::from(vec![
         Span::styled(text::pad("Load", label_w), th.dim),
@@ -282,7 +291,7 @@ fn gauges(app: &App, frame: &mut Frame, area: Rect) {
         rows.push(row(
             &d.mount,
             f64::from(d.usage_percent),
-            format!("{}/{}", human_size(d.used_bytes), human_size(d.total_bytes)),
+            format!("{}/{}", compact(d.used_bytes), compact(d.total_bytes)),
         ));
     }
     frame.render_widget(Paragraph::new(rows), inner);
@@ -319,17 +328,18 @@ fn transfers(app: &App, frame: &mut Frame, area: Rect) {
                 } else {
                     0.0
                 };
-                (
-                    format!(
-                        "{} {pct:.0}% {}/s rtt {} ms",
-                        bar(pct, 10, th.ascii),
+                let mut s = format!("{} {pct:.0}%", bar(pct, 10, th.ascii));
+                if p.rate_bps > 0 {
+                    s.push_str(&format!(
+                        " {}/s rtt {} ms",
                         human_size(p.rate_bps / 8),
                         p.rtt_ms
-                    ),
-                    th.accent,
-                )
+                    ));
+                }
+                (s, th.accent)
             }
-            TransferState::Done { ok: true, .. } => ("complete, sha256 verified".into(), th.ok),
+            TransferState::Done { ok: true, .. } => ("complete".into(), th.ok),
+            TransferState::Saved { path } => (format!("saved {}", path.display()), th.ok),
             TransferState::Done { ok: false, error } => (
                 format!("failed: {}", error.as_deref().unwrap_or("unknown")),
                 th.error,

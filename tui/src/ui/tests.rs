@@ -153,7 +153,17 @@ fn offer_dialog_shows_the_offer() {
 #[test]
 fn narrow_terminal_uses_tabs() {
     let mut a = connected();
-    let s = screen(&draw(&a, 60, 20));
+    let rows = draw(&a, 60, 20);
+    let bar = rows.last().expect("bar");
+    assert!(
+        bar.contains("connected") && bar.contains("egress: none"),
+        "{bar}"
+    );
+    assert!(
+        bar.contains("Enter send"),
+        "a key hint survives on narrow terminals: {bar}"
+    );
+    let s = screen(&rows);
     assert!(s.contains("1 Chat"), "{s}");
     assert!(s.contains("2 Files"), "{s}");
     assert!(
@@ -253,7 +263,7 @@ fn gauges_search_and_files_render_data() {
     assert!(s.contains("42%"), "{s}");
     assert!(s.contains("2 cores"), "{s}");
     assert!(s.contains("Load  0.50 0.25 0.10"), "{s}");
-    assert!(s.contains("2.0 GiB/8.0 GiB"), "{s}");
+    assert!(s.contains("2.0G/8.0G"), "{s}");
     assert!(s.contains("60%"), "{s}");
     assert!(s.contains("Search: disk (1)"), "{s}");
     assert!(s.contains("0.82 hybrid df.txt lines 1-4"), "{s}");

@@ -803,6 +803,28 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
         return vec![uploads_task(clause, then_read)];
     }
     let searchy = search_verb(clause);
+    // A message sent with files attached (upload with a note, a referenced file) is about
+    // those files: unless it clearly asks for something else, answer from their content.
+    let small_talk = matches!(
+        intent,
+        Some(Intent::Greet | Intent::Thanks | Intent::Bye | Intent::Identity | Intent::Danger)
+    );
+    if !ctx.referenced.is_empty()
+        && !small_talk
+        && !searchy
+        && !mention.any()
+        && natural_command(clause).is_none()
+    {
+        return ctx
+            .referenced
+            .iter()
+            .take(3)
+            .map(|u| Task::Read {
+                path: u.path.to_string_lossy().into_owned(),
+                question: clause.to_string(),
+            })
+            .collect();
+    }
     if mention.any() && !searchy && typed_file_names(clause).is_empty() {
         let mut tasks = vec![Task::Monitor {
             metric: mention.metric(),

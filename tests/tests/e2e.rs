@@ -1,0 +1,203 @@
+//! `make e2e`: the real server and the real TUI in a pseudo-terminal, driven like a user.
+//! One line per scenario and a closing `N passed, N failed`; exits non-zero on any failure,
+//! printing the screen of the failed scenario.
+
+use std::time::{Duration, Instant};
+
+use llmops_tests::pty::Tui;
+use llmops_tests::{fixtures_dir, ServerProc};
+
+const T: Duration = Duration::from_secs(20);
+const ENTER: &[u8] = b"\r";
+const BACKSPACE: &[u8] = b"\x7f";
+const ALT_2: &[u8] = b"\x1b2";
+
+type Scenario = fn() -> anyhow::Result<()>;
+
+fn start(cols: u16, rows: u16) -> anyhow::Result<(ServerProc, Tui)> {
+    let server = ServerProc::start()?;
+    let tui = Tui::start(&server.addr.to_string(), cols, rows, &[])?;
+    tui.wait_for("connected", T)?;
+    Ok((server, tui))
+}
+
+fn ask(tui: &mut Tui, text: &str) -> anyhow::Result<()> {
+    tui.type_text(text)?;
+    tui.keys(ENTER)
+}
+
+fn welcome_and_gauges() -> anyhow::Result<()> {
+    let (_s, tui) = start(120, 36)?;
+    tui.wait_for("欢迎使用 llmops", T)?;
+    tui.wait_until("CPU gauge with a percentage", T, |s| {
+        s.lines().any(|l| l.contains("CPU") && l.contains('%') && l.contains("cores"))
+    })?;
+    tui.wait_for("egress: none", T)?;
+    Ok(())
+}
+
+fn cpu_question_streams_an_answer() -> anyhow::Result<()> {
+    let (_s, mut tui) = start(120, 36)?;
+    ask(&mut tui, "CPU使用率是多少？")?;
+    tui.wait_for("▸ sys_monitor", T)?;
+    tui.wait_until("an answer with a CPU percentage", T, |s| {
+        s.lines().any(|l| l.contains("CPU 使用率") && l.contains('%') && !l.contains('▸'))
+    })?;
+    Ok(())
+}
+
+fn upload_from_browser_with_note() -> anyhow::Result<()> {
+    let (_s, mut tui) = start(120, 36)?;
+    std::fs::copy(fixtures_dir().join("app.log"), tui.home().join("app.log"))?;
+    tui.keys(ALT_2)?;
+    tui.keys(b"u")?;
+    tui.wait_for("app.log", T)?;
+    tui.type_text("app.lo")?;
+    tui.keys(ENTER)?;
+    tui.wait_until("the note prompt", T, |s| s.contains("note") || s.contains("备注"))?;
+    ask(&mut tui, "这个日志有什么错误？")?;
+    tui.wait_for("uploaded app.log", T)?;
+    tui.wait_for("▸ file_read", T)?;
+    tui.wait_until("an answer about the log's errors", T, |s| {
+        s.contains("inventory timeout") && s.contains("ERROR")
+    })?;
+    Ok(())
+}
+
+fn search_shows_hits_with_bars() -> anyhow::Result<()> {
+    let (_s, mut tui) = start(120, 36)?;
+    let p = fixtures_dir().join("app.log");
+    ask(&mut tui, &format!("/upload {}", p.display()))?;
+    tui.wait_for("uploaded app.log", T)?;
+    ask(&mut tui, "/search inventory timeout")?;
+    tui.wait_until("a hit for app.log with a similarity bar", T, |s| {
+        let search = s.lines().skip_while(|l| !l.contains("Search")).collect::<Vec<_>>();
+        search.iter().any(|l| l.contains("app.log")) && search.iter().any(|l| l.contains('█'))
+    })?;
+    Ok(())
+}
+
+fn offer_accept_puts_the_verified_file_on_disk() -> anyhow::Result<()> {
+    let (_s, mut tui) = start(120, 36)?;
+    let p = fixtures_dir().join("nginx.conf");
+    ask(&mut tui, &format!("/upload {}", p.display()))?;
+    tui.wait_for("uploaded nginx.conf", T)?;
+    ask(&mut tui, "把配置文件发给我")?;
+    tui.wait_for("[a] accept", T)?;
+    tui.keys(b"a")?;
+    tui.wait_for("sha256 verified", T)?;
+    let got = std::fs::read(tui.home().join("nginx.conf"))?;
+    anyhow::ensure!(got == std::fs::read(&p)?, "downloaded bytes differ");
+    Ok(())
+}
+
+fn offer_reject_is_acknowledged() -> anyhow::Result<()> {
+    let (_s, mut tui) = start(120, 36)?;
+    let p = fixtures_dir().join("nginx.conf");
+    ask(&mut tui, &format!("/upload {}", p.display()))?;
+    tui.wait_for("uploaded nginx.conf", T)?;
+    ask(&mut tui, "send me nginx.conf")?;
+    tui.wait_for("[a] accept", T)?;
+    tui.keys(b"r")?;
+    tui.wait_until("the rejection acknowledged", T, |s| {
+        s.contains("declined") || s.contains("已拒绝")
+    })?;
+    anyhow::ensure!(!tui.home().join("nginx.conf").exists(), "a rejected file was written");
+    Ok(())
+}
+
+fn chinese_typing_and_deleting_leaves_no_residue() -> anyhow::Result<()> {
+    let (_s, mut tui) = start(100, 30)?;
+    tui.type_text("你好世界😀")?;
+    tui.wait_for("你好世界😀", T)?;
+    for _ in 0..5 {
+        tui.keys(BACKSPACE)?;
+    }
+    tui.wait_until("an empty input", T, |s| {
+        !s.contains('你') && !s.contains('好') && !s.contains('世') && !s.contains('界') && !s.contains('😀')
+    })?;
+    tui.type_text("测试")?;
+    let s = tui.wait_for("测试", T)?;
+    let line = s.lines().find(|l| l.contains("测试")).unwrap_or_default();
+    anyhow::ensure!(!line.contains("世") && !line.contains('界'), "residue: {line}");
+    Ok(())
+}
+
+fn resize_small_and_back() -> anyhow::Result<()> {
+    let (_s, mut tui) = start(120, 36)?;
+    tui.wait_for("Files", T)?;
+    tui.resize(60, 20)?;
+    tui.wait_until("a narrow layout that still shows the connection", T, |s| {
+        s.lines().count() <= 20 && s.lines().all(|l| l.chars().count() <= 60) && s.contains("connected")
+    })?;
+    tui.resize(30, 8)?;
+    tui.wait_until("the too-small notice", T, |s| s.to_lowercase().contains("small") || s.contains("太小"))?;
+    tui.resize(120, 36)?;
+    tui.wait_until("the wide layout with gauges", T, |s| s.contains("CPU") && s.contains("Files"))?;
+    ask(&mut tui, "hi")?;
+    tui.wait_for("❯ hi", T)?;
+    Ok(())
+}
+
+fn reconnects_and_resumes_after_server_restart() -> anyhow::Result<()> {
+    let server = ServerProc::start()?;
+    let addr = server.addr.to_string();
+    let mut tui = Tui::start(&addr, 120, 36, &[])?;
+    tui.wait_for("connected", T)?;
+    ask(&mut tui, "CPU使用率是多少？")?;
+    tui.wait_for("▸ sys_monitor", T)?;
+    let session_line = |s: &str| {
+        s.lines()
+            .find(|l| l.contains("session:") && l.contains("connected"))
+            .and_then(|l| l.split("session:").nth(1))
+            .map(|x| x.split('│').next().unwrap_or_default().trim().to_string())
+    };
+    let before = session_line(&tui.screen()).unwrap_or_default();
+    let dir = server.kill9();
+    tui.wait_until("the reconnecting state", T, |s| s.to_lowercase().contains("reconnect"))?;
+    let _server = ServerProc::start_in(dir, &["--listen", &addr])?;
+    let s = tui.wait_until("connected again", Duration::from_secs(40), |s| {
+        s.lines().any(|l| l.contains("● connected"))
+    })?;
+    let after = session_line(&s).unwrap_or_default();
+    anyhow::ensure!(!before.is_empty() && before == after, "session changed: {before:?} -> {after:?}");
+    ask(&mut tui, "内存够用吗")?;
+    tui.wait_for("▸ sys_monitor {\"metric\":\"memory\"}", T)?;
+    Ok(())
+}
+
+fn main() {
+    let scenarios: &[(&str, Scenario)] = &[
+        ("connect: welcome and gauges", welcome_and_gauges),
+        ("ask CPU: streamed answer with a number", cpu_question_streams_an_answer),
+        ("upload from the browser with a note", upload_from_browser_with_note),
+        ("/search: hits with similarity bars", search_shows_hits_with_bars),
+        ("download offer: accept, verified file on disk", offer_accept_puts_the_verified_file_on_disk),
+        ("download offer: reject is acknowledged", offer_reject_is_acknowledged),
+        ("Chinese typing and deleting: no residue", chinese_typing_and_deleting_leaves_no_residue),
+        ("resize to 60x20, too small, and back", resize_small_and_back),
+        ("server restart: reconnect and resume", reconnects_and_resumes_after_server_restart),
+    ];
+    let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
+    let (mut passed, mut failed) = (0, 0);
+    for (name, f) in scenarios {
+        if filter.as_ref().is_some_and(|x| !name.contains(x.as_str())) {
+            continue;
+        }
+        let t = Instant::now();
+        match f() {
+            Ok(()) => {
+                passed += 1;
+                println!("ok   {name} ({:.1}s)", t.elapsed().as_secs_f64());
+            }
+            Err(e) => {
+                failed += 1;
+                println!("FAIL {name} ({:.1}s)\n{e:#}", t.elapsed().as_secs_f64());
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    if failed > 0 {
+        std::process::exit(1);
+    }
+}

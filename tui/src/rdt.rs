@@ -1,0 +1,367 @@
+//! Client-side RDT download driver: one UDP socket connected to the server's RDT address,
+//! a `Receiver` state machine, positioned writes into a pre-sized temp file, a persisted
+//! chunk bitmap for resume, progress callbacks and a final streamed sha256 check. It never
+//! holds file data in memory and never touches the NPLT connection.
+
+use std::net::SocketAddr;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use protocol::rdt::{
+    conn_id_from_token, total_chunks, ChunkBitmap, Config, Receiver, ReceiverEvent,
+    ReceiverState, DEFAULT_CHUNK_SIZE, MAX_DATAGRAM,
+};
+use tokio::net::UdpSocket;
+
+/// Socket receive buffer we ask for: a full sender window (2048 x 1420 bytes) must fit.
+const SOCKET_BUFFER: usize = 4 * 1024 * 1024;
+/// How often the bitmap is persisted while receiving (after an fdatasync of the data it
+/// describes, so it never claims bytes that are not on disk).
+const PERSIST_EVERY: Duration = Duration::from_millis(500);
+const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+/// After the last chunk, keep answering for this long (or until the server's FIN got its
+/// FIN-ACK), so the server learns of the completion at once instead of retrying FIN.
+const FIN_LINGER: Duration = Duration::from_secs(1);
+/// First line of a resume file; the bitmap bytes follow.
+const RESUME_MAGIC: &str = "llmops-rdt-resume 1";
+
+#[derive(Debug, thiserror::Error)]
+pub enum RdtError {
+    /// Nothing came back during the handshake (UDP blocked, wrong address): fall back.
+    #[error("RDT 握手无应答 / no answer from the RDT port {0}")]
+    NoAnswer(SocketAddr),
+    #[error("RDT 传输中止 / RDT transfer aborted: {0}")]
+    Aborted(String),
+    #[error("校验失败 / sha256 mismatch: got {got}, offer said {want}")]
+    Checksum { got: String, want: String },
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl RdtError {
+    /// Whether the partial file and bitmap are worth keeping for a later resume.
+    pub fn resumable(&self) -> bool {
+        !matches!(self, RdtError::Checksum { .. })
+    }
+}
+
+/// What to fetch and where to put it.
+pub struct Target<'a> {
+    pub addr: SocketAddr,
+    /// Raw token bytes (the hex of TRANSFER_START, decoded).
+    pub token: &'a [u8],
+    pub size: u64,
+    pub sha256: &'a str,
+    /// The temp file the data goes to (kept on failure for resume).
+    pub part: &'a Path,
+    /// Resume state next to it.
+    pub bitmap: &'a Path,
+    /// Give up with `NoAnswer` if the handshake is unanswered this long (`auto` mode);
+    /// `None` leaves it to the state machine's retry limit.
+    pub handshake_timeout: Option<Duration>,
+}
+
+/// Result of a completed, verified download.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Outcome {
+    /// Bytes received during this run.
+    pub received: u64,
+    /// Bytes already on disk from an earlier attempt.
+    pub resumed: u64,
+    pub duplicates: u64,
+    pub elapsed: Duration,
+}
+
+/// Resume file path for a temp file `.NAME.OFFER.part` (`.NAME.OFFER.bitmap`).
+pub fn bitmap_path(part: &Path) -> PathBuf {
+    part.with_extension("bitmap")
+}
+
+fn resume_header(size: u64, chunk: u16, sha256: &str) -> String {
+    format!("{RESUME_MAGIC} {size} {chunk} {sha256}\n")
+}
+
+/// Whether a resume file describes this exact file (size, chunk size, content hash).
+pub fn resume_matches(bytes: &[u8], size: u64, sha256: &str) -> bool {
+    bytes.starts_with(resume_header(size, DEFAULT_CHUNK_SIZE, sha256).as_bytes())
+}
+
+/// Loads the resume bitmap if it matches this file and the partial file is there.
+fn load_resume(t: &Target<'_>, chunks: u32) -> Option<ChunkBitmap> {
+    let bytes = std::fs::read(t.bitmap).ok()?;
+    let head = resume_header(t.size, DEFAULT_CHUNK_SIZE, t.sha256);
+    let body = bytes.strip_prefix(head.as_bytes())?;
+    let bm = ChunkBitmap::from_bytes(body)?;
+    let part_len = std::fs::metadata(t.part).ok()?.len();
+    (bm.len() == chunks && part_len == t.size).then_some(bm)
+}
+
+/// Writes the bitmap atomically after flushing the data it describes.
+fn persist(file: &std::fs::File, path: &Path, header: &str, bm: &[u8]) -> std::io::Result<()> {
+    file.sync_data()?;
+    let tmp = path.with_extension("bitmap.tmp");
+    let mut out = Vec::with_capacity(header.len() + bm.len());
+    out.extend_from_slice(header.as_bytes());
+    out.extend_from_slice(bm);
+    std::fs::write(&tmp, out)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// Streams the file through sha256 (blocking; run off the runtime).
+pub fn sha256_of(path: &Path) -> std::io::Result<String> {
+    use sha2::{Digest, Sha256};
+    use std::io::Read;
+    let mut f = std::fs::File::open(path)?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 256 * 1024];
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+    }
+    Ok(hex::encode(h.finalize()))
+}
+
+/// Asks for a larger receive buffer (best effort; the kernel caps it at rmem_max).
+fn grow_recv_buffer(sock: &UdpSocket) {
+    use std::os::fd::AsRawFd;
+    let v: libc::c_int = SOCKET_BUFFER as libc::c_int;
+    // SAFETY: setsockopt on a valid, open socket fd with a pointer to a live c_int and its
+    // exact size; failure is harmless (we keep the default buffer).
+    unsafe {
+        libc::setsockopt(
+            sock.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_RCVBUF,
+            (&v as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        );
+    }
+}
+
+/// Downloads `t` over RDT into `t.part`, verifying sha256. `progress(held, total)` is
+/// called about every 100 ms and at the end.
+pub async fn download(
+    t: &Target<'_>,
+    progress: &mut (dyn FnMut(u64, u64) + Send),
+) -> Result<Outcome, RdtError> {
+    let started = Instant::now();
+    let chunks = total_chunks(t.size, DEFAULT_CHUNK_SIZE)
+        .ok_or_else(|| RdtError::Aborted("file too large for RDT".into()))?;
+    let resume = load_resume(t, chunks);
+    if resume.is_none() {
+        let _ = std::fs::remove_file(t.bitmap);
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(resume.is_none())
+        .open(t.part)?;
+    file.set_len(t.size)?;
+    let resumed = resume
+        .as_ref()
+        .map(|b| held_bytes(b, t.size))
+        .unwrap_or(0);
+
+    let bind: SocketAddr = if t.addr.is_ipv4() {
+        "0.0.0.0:0".parse().map_err(std::io::Error::other)?
+    } else {
+        "[::]:0".parse().map_err(std::io::Error::other)?
+    };
+    let sock = UdpSocket::bind(bind).await?;
+    grow_recv_buffer(&sock);
+    // Connected: the kernel drops datagrams from anyone but the server address.
+    sock.connect(t.addr).await?;
+
+    let conn = conn_id_from_token(t.token);
+    let mut rx = Receiver::initiate(
+        conn,
+        t.token,
+        t.size,
+        DEFAULT_CHUNK_SIZE,
+        resume,
+        Config::default(),
+        Instant::now(),
+    )
+    .map_err(|e| RdtError::Aborted(e.to_string()))?;
+    let header = resume_header(t.size, DEFAULT_CHUNK_SIZE, t.sha256);
+    let mut buf = vec![0u8; MAX_DATAGRAM + 1];
+    let mut out = vec![0u8; MAX_DATAGRAM];
+    let mut next_progress = Instant::now();
+    let mut next_persist = Instant::now() + PERSIST_EVERY;
+    let mut persisting: Option<tokio::task::JoinHandle<std::io::Result<()>>> = None;
+    let handshake_deadline = t.handshake_timeout.map(|d| started + d);
+    let mut done_at: Option<Instant> = None;
+    let mut fin_seen = false;
+
+    let result: Result<(), RdtError> = loop {
+        let now = Instant::now();
+        if rx.poll_timeout().is_some_and(|d| d <= now) {
+            rx.handle_timeout(now);
+        }
+        while let Some(n) = rx.poll_transmit(now, &mut out) {
+            // A failed send is a lost datagram; the state machine retries.
+            let _ = sock.send(&out[..n]).await;
+        }
+        let mut aborted = None;
+        while let Some(ev) = rx.poll_event() {
+            match ev {
+                ReceiverEvent::Done => {
+                    done_at.get_or_insert(now);
+                }
+                ReceiverEvent::Aborted { reason } => aborted = Some(format!("{reason:?}")),
+            }
+        }
+        if let Some(r) = aborted {
+            break Err(RdtError::Aborted(r));
+        }
+        if let Some(d) = done_at {
+            // The FIN-ACK went out in the transmit loop above.
+            if fin_seen || now >= d + FIN_LINGER {
+                break Ok(());
+            }
+        }
+        if rx.state() == ReceiverState::Handshake && handshake_deadline.is_some_and(|d| now >= d)
+        {
+            break Err(RdtError::NoAnswer(t.addr));
+        }
+        if now >= next_progress {
+            next_progress = now + PROGRESS_EVERY;
+            progress(rx.stats().bytes_held, t.size);
+        }
+        if now >= next_persist && persisting.as_ref().is_none_or(|h| h.is_finished()) {
+            next_persist = now + PERSIST_EVERY;
+            let f = file.try_clone()?;
+            let path = t.bitmap.to_path_buf();
+            let h = header.clone();
+            let bm = rx.bitmap().to_bytes();
+            persisting = Some(tokio::task::spawn_blocking(move || persist(&f, &path, &h, &bm)));
+        }
+        let mut wake = rx
+            .poll_timeout()
+            .unwrap_or(now + Duration::from_secs(1))
+            .min(next_progress)
+            .min(next_persist);
+        if let Some(d) = handshake_deadline {
+            if rx.state() == ReceiverState::Handshake {
+                wake = wake.min(d);
+            }
+        }
+        if let Some(d) = done_at {
+            wake = wake.min(d + FIN_LINGER);
+        }
+        tokio::select! {
+            r = sock.recv(&mut buf) => {
+                let n = match r {
+                    Ok(n) => n,
+                    // ICMP port unreachable and friends: keep waiting, the machine decides.
+                    Err(_) => continue,
+                };
+                let now = Instant::now();
+                fin_seen |= is_fin(&buf[..n], conn);
+                if let Some(w) = rx.handle(&buf[..n], now) {
+                    if let Err(e) = file.write_all_at(w.data, w.offset) {
+                        rx.abort(protocol::rdt::AbortCode::Io);
+                        break Err(RdtError::Io(e));
+                    }
+                }
+                // Drain what is already queued without waiting.
+                for _ in 0..64 {
+                    let Ok(n) = sock.try_recv(&mut buf) else { break };
+                    fin_seen |= is_fin(&buf[..n], conn);
+                    if let Some(w) = rx.handle(&buf[..n], now) {
+                        if file.write_all_at(w.data, w.offset).is_err() {
+                            // Reported as an abort on the next turn of the loop.
+                            rx.abort(protocol::rdt::AbortCode::Io);
+                            break;
+                        }
+                    }
+                }
+            }
+            _ = tokio::time::sleep_until(tokio::time::Instant::from_std(wake)) => {}
+        }
+    };
+    if let Some(h) = persisting.take() {
+        let _ = h.await;
+    }
+    // Send whatever the machine still has (final ACK, ABORT) before dropping it.
+    let now = Instant::now();
+    while let Some(n) = rx.poll_transmit(now, &mut out) {
+        let _ = sock.send(&out[..n]).await;
+    }
+    let stats = rx.stats();
+    if let Err(e) = result {
+        if e.resumable() {
+            let path = t.bitmap.to_path_buf();
+            let bm = rx.bitmap().to_bytes();
+            let f = file.try_clone()?;
+            let _ = tokio::task::spawn_blocking(move || persist(&f, &path, &header, &bm)).await;
+        }
+        return Err(e);
+    }
+    file.sync_all()?;
+    drop(file);
+    progress(t.size, t.size);
+    let part = t.part.to_path_buf();
+    let got = tokio::task::spawn_blocking(move || sha256_of(&part))
+        .await
+        .map_err(std::io::Error::other)??;
+    if got != t.sha256 {
+        let _ = std::fs::remove_file(t.part);
+        let _ = std::fs::remove_file(t.bitmap);
+        return Err(RdtError::Checksum {
+            got,
+            want: t.sha256.to_string(),
+        });
+    }
+    let _ = std::fs::remove_file(t.bitmap);
+    Ok(Outcome {
+        received: stats.bytes_received,
+        resumed,
+        duplicates: stats.duplicates,
+        elapsed: started.elapsed(),
+    })
+}
+
+fn is_fin(d: &[u8], conn: u64) -> bool {
+    matches!(protocol::rdt::decode(d), Ok((c, protocol::rdt::Packet::Fin(_))) if c == conn)
+}
+
+fn held_bytes(b: &ChunkBitmap, size: u64) -> u64 {
+    let cs = u64::from(DEFAULT_CHUNK_SIZE);
+    let mut n = u64::from(b.count()) * cs;
+    // The last chunk may be short.
+    if !b.is_empty() && b.get(b.len() - 1) {
+        n -= cs - (size - u64::from(b.len() - 1) * cs);
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn held_bytes_counts_the_short_last_chunk() {
+        let size = 3000u64; // chunks 1400, 1400, 200
+        let mut b = ChunkBitmap::new(3);
+        assert_eq!(held_bytes(&b, size), 0);
+        b.set(2);
+        assert_eq!(held_bytes(&b, size), 200);
+        b.set(0);
+        assert_eq!(held_bytes(&b, size), 1600);
+    }
+
+    #[test]
+    fn resume_header_binds_the_file() {
+        let h = resume_header(10, DEFAULT_CHUNK_SIZE, "ab");
+        assert!(resume_matches(h.as_bytes(), 10, "ab"));
+        assert!(!resume_matches(h.as_bytes(), 11, "ab"));
+        assert!(!resume_matches(h.as_bytes(), 10, "ac"));
+        assert_eq!(bitmap_path(Path::new("/d/.x.o1.part")), PathBuf::from("/d/.x.o1.bitmap"));
+    }
+}
