@@ -4,7 +4,7 @@ CARGO ?= cargo
 DATA_DIR ?= storage
 LISTEN ?= 127.0.0.1:9999
 
-.PHONY: run setup build release test e2e bench eval lint fmt fuzz-build clean
+.PHONY: run setup build release test e2e bench eval lint fmt fuzz-build fuzz clean
 
 ## run: build release binaries, set up, start the server on storage/ and open the client
 run: release setup
@@ -45,9 +45,14 @@ lint:
 fmt:
 	$(CARGO) fmt --all
 
-## fuzz-build: build the NPLT decoder fuzz target (needs cargo-fuzz)
+## fuzz-build / fuzz: the NPLT decoder fuzz target (needs `cargo install cargo-fuzz` and a
+## nightly toolchain; not part of CI). `make fuzz FUZZ_SECS=60` runs it for a while.
+FUZZ_SECS ?= 30
 fuzz-build:
-	cd fuzz && $(CARGO) fuzz build decode
+	cd fuzz && $(CARGO) +nightly fuzz build decode
+
+fuzz:
+	cd fuzz && $(CARGO) +nightly fuzz run decode -- -max_total_time=$(FUZZ_SECS)
 
 clean:
 	$(CARGO) clean

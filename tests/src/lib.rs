@@ -84,6 +84,12 @@ impl ServerProc {
             .env_remove("LLMOPS_AUTH_TOKEN")
             .env_remove("ZHIPUAI_API_KEY")
             .env_remove("ZHIPU_API_KEY")
+            // Tests run on the offline planner whatever the developer's environment says.
+            .env_remove("LLMOPS_LLM_PROVIDER")
+            .env_remove("LLMOPS_LLM_API_KEY")
+            .env_remove("LLMOPS_LLM_BASE_URL")
+            .env_remove("LLMOPS_LLM_MODEL")
+            .env_remove("LLMOPS_LLM_KEY_FILE")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
