@@ -4,3 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --bins
 cargo bench -p llmops-tests --bench e2e
+# The index benchmark needs the model and appends its own section.
+scripts/setup.sh storage
+cargo bench -p llmops-tests --bench index

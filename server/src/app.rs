@@ -62,6 +62,15 @@ pub struct Ctx {
     pub catalog: Arc<dyn UploadCatalog>,
     pub sampler: SamplerHandle,
     pub search_slots: Arc<tokio::sync::Semaphore>,
+    /// The configured LLM; `None`: every turn uses the offline planner. Tests may replace
+    /// it before wrapping the `Ctx` in an `Arc`.
+    pub llm: Option<crate::llm::LlmBackend>,
+    /// Per-session LLM failure counts and offline cool-downs.
+    pub llm_health: Arc<crate::llm::LlmHealth>,
+    /// Download grants (RDT/HTTP tokens), transfer attempts and transfer counters.
+    pub transfers: Arc<crate::rdt::Transfers>,
+    /// The document index; None when it could not open (search falls back to raw text).
+    pub index: Option<Arc<crate::index::IndexHandle>>,
 }
 
 impl Ctx {
@@ -79,15 +88,36 @@ impl Ctx {
             &cfg.data_dir,
         )));
         let catalog: Arc<dyn UploadCatalog> = Arc::new(StoreCatalog(store.clone()));
-        let search = Arc::new(RawTextSearch::new(
-            catalog.clone(),
-            docs,
-            paths.clone(),
-            Some(cfg.uploads_dir()),
-        ));
+        // The index opens quickly (lexical only); the embedder loads in the background.
+        let opened =
+            crate::index::IndexHandle::open(&cfg, store.clone(), docs.clone(), paths.clone());
+        let index = match opened {
+            Ok(h) => Some(h),
+            Err(e) => {
+                tracing::warn!("index unavailable ({e}); search falls back to raw text");
+                None
+            }
+        };
+        let search: Arc<dyn crate::tools::SearchBackend> = match &index {
+            Some(h) => Arc::new(crate::index::IndexSearch(h.clone())),
+            None => Arc::new(RawTextSearch::new(
+                catalog.clone(),
+                docs,
+                paths.clone(),
+                Some(cfg.uploads_dir()),
+            )),
+        };
         let sampler = Sampler::spawn(std::time::Duration::from_secs(1));
         let tools = ToolRegistry::standard(sampler.clone(), search);
         let max_searches = cfg.max_concurrent_searches.max(1);
+        let llm = cfg.llm.as_ref().and_then(|s| {
+            crate::llm::LlmBackend::from_settings(s)
+                .map_err(|e| tracing::error!("LLM disabled, offline planner only: {e}"))
+                .ok()
+        });
+        if let Some(b) = &llm {
+            tracing::info!(provider = %b.provider, model = %b.default_model, egress = %b.egress, "llm configured");
+        }
         Ctx {
             cfg: Arc::new(cfg),
             store,
@@ -102,6 +132,10 @@ impl Ctx {
             catalog,
             sampler,
             search_slots: Arc::new(tokio::sync::Semaphore::new(max_searches)),
+            llm,
+            llm_health: Arc::new(crate::llm::LlmHealth::default()),
+            transfers: Arc::new(crate::rdt::Transfers::default()),
+            index,
         }
     }
 
@@ -137,30 +171,50 @@ impl Ctx {
     }
 
     pub fn welcome_text(&self, session_id: &str) -> String {
+        let egress_note = match &self.llm {
+            Some(_) => "（对话内容会发送到该服务 / conversation text is sent there）",
+            None => "",
+        };
         format!(
-            "欢迎使用 llmops 智能运维助手 v{} / Welcome to llmops.\n会话 / session: {}\n规划器 / planner: {}；数据外发 / egress: {}\n输入问题开始对话，例如「CPU使用率是多少？」",
+            "欢迎使用 llmops 智能运维助手 v{} / Welcome to llmops.\n会话 / session: {}\n规划器 / planner: {}（默认模型 / default model: {}）；数据外发 / egress: {}{}\n输入问题开始对话，例如「CPU使用率是多少？」；/model 切换模型 / switch models",
             env!("CARGO_PKG_VERSION"),
             session_id,
             self.planner_name(),
-            self.egress()
+            self.default_model(),
+            self.egress(),
+            egress_note
         )
     }
 
+    /// `offline`, or the LLM provider's name (`zhipu`).
     pub fn planner_name(&self) -> String {
-        "offline".into()
+        self.llm
+            .as_ref()
+            .map_or_else(|| "offline".into(), |b| b.provider.clone())
     }
 
+    /// The provider's default model when an LLM is configured, else `offline`.
     pub fn default_model(&self) -> String {
-        "offline".into()
+        self.llm
+            .as_ref()
+            .map_or_else(|| "offline".into(), |b| b.default_model.clone())
     }
 
+    /// `offline` plus the provider's models.
     pub fn models(&self) -> Vec<String> {
-        vec!["offline".into()]
+        let mut m = vec!["offline".to_string()];
+        if let Some(b) = &self.llm {
+            m.extend(b.models.iter().filter(|x| *x != "offline").cloned());
+        }
+        m
     }
 
-    /// Where data can leave this box: nowhere with the offline planner.
+    /// Where data can leave this box: nowhere with the offline planner, else the LLM
+    /// endpoint's host.
     pub fn egress(&self) -> String {
-        "none".into()
+        self.llm
+            .as_ref()
+            .map_or_else(|| "none".into(), |b| b.egress.clone())
     }
 
     pub fn audit_denial(&self, peer: &SocketAddr, what: &str, reason: &str) {
@@ -182,8 +236,14 @@ impl Ctx {
         );
     }
 
-    /// Called once an upload is on disk and recorded: audit, and make it searchable.
-    pub async fn after_upload(&self, mut row: UploadRow) -> UploadRow {
+    /// Called once an upload is on disk and recorded: audit, and make it searchable (indexed
+    /// lexically before this returns; dense embedding continues in the background and its
+    /// states are pushed to `push`, the uploader's connection, when given).
+    pub async fn after_upload(
+        &self,
+        mut row: UploadRow,
+        push: Option<mpsc::Sender<Message>>,
+    ) -> UploadRow {
         let size = row.size.to_string();
         self.audit.record(
             AuditOp::Upload,
@@ -195,16 +255,28 @@ impl Ctx {
                 ("sha256", row.sha256.as_str()),
             ],
         );
-        // Raw-text search reads the file directly, so it is searchable as soon as it is
-        // saved; the index issue replaces this with real lexical indexing.
+        if let Some(h) = &self.index {
+            // Indexes and records the state itself (ordered against the embedding thread).
+            let (h, r) = (h.clone(), row.clone());
+            let (state, detail) = tokio::task::spawn_blocking(move || h.index_upload(&r, push))
+                .await
+                .unwrap_or_else(|_| ("failed".into(), Some("indexing panicked".into())));
+            row.state = state;
+            row.detail = detail;
+            return row;
+        }
+        // Raw-text search reads the file directly: searchable as soon as it is saved.
+        let (state, detail) = ("indexed".to_string(), None::<String>);
         let id = row.file_id.clone();
+        let (st, d) = (state.clone(), detail.clone());
         if self
             .store
-            .run(move |s| s.set_upload_state(&id, "indexed", None))
+            .run(move |s| s.set_upload_state(&id, &st, d.as_deref()))
             .await
             .is_ok()
         {
-            row.state = "indexed".into();
+            row.state = state;
+            row.detail = detail;
         }
         row
     }
@@ -225,6 +297,15 @@ impl Ctx {
             .run(move |s| s.delete_upload(&id))
             .await
             .map_err(|e| e.to_string())?;
+        if let Some(h) = &self.index {
+            let (h, r) = (h.clone(), row.clone());
+            let res = tokio::task::spawn_blocking(move || h.remove_upload(&r))
+                .await
+                .unwrap_or_else(|_| Err("index removal panicked".into()));
+            if let Err(e) = res {
+                tracing::warn!("cannot remove {} from the index: {e}", row.file_id);
+            }
+        }
         self.remove_upload_files(row).await;
         self.audit.record(
             AuditOp::Upload,
@@ -238,22 +319,35 @@ impl Ctx {
     }
 
     pub fn status(&self, request_id: u64) -> Message {
-        let files = self
-            .store
-            .all_uploads()
-            .map(|u| u.len() as u64)
-            .unwrap_or(0);
+        let index = match &self.index {
+            Some(h) => {
+                // Doc folders are re-scanned on request; status is that request.
+                h.request_rescan();
+                let s = h.engine.stats();
+                IndexProgress {
+                    files: s.files,
+                    chunks: s.chunks,
+                    embedding_backlog: s.embedding_backlog,
+                    mode: s.mode,
+                }
+            }
+            None => IndexProgress {
+                files: self
+                    .store
+                    .all_uploads()
+                    .map(|u| u.len() as u64)
+                    .unwrap_or(0),
+                chunks: 0,
+                embedding_backlog: 0,
+                mode: "raw-text (index unavailable)".into(),
+            },
+        };
         Message::ServerStatus(ServerStatus {
             request_id,
             server_version: env!("CARGO_PKG_VERSION").into(),
             uptime_secs: self.started.elapsed().as_secs(),
             connections: self.connections.load(Ordering::Relaxed) as u32,
-            index: IndexProgress {
-                files,
-                chunks: 0,
-                embedding_backlog: 0,
-                mode: "raw-text".into(),
-            },
+            index,
         })
     }
 
@@ -382,6 +476,14 @@ pub async fn send_file_nplt(
         ),
         Err(e) => (false, 0, String::new(), Some(e)),
     };
+    let m = &ctx.transfers.metrics.nplt;
+    m.bytes_sent
+        .fetch_add(bytes.saturating_sub(resume), Ordering::Relaxed);
+    if ok {
+        m.completed.fetch_add(1, Ordering::Relaxed);
+    } else {
+        m.failed.fetch_add(1, Ordering::Relaxed);
+    }
     let state = if ok { "transferred" } else { "failed" };
     let id = offer.offer_id.clone();
     let err = error.clone();
@@ -400,6 +502,50 @@ pub async fn send_file_nplt(
     ctx.transfer_reported(&offer.session_id, &report);
     let _ = tx.send(Message::TransferComplete(report)).await;
     cancel.cancel();
+}
+
+/// Records the end of an RDT or HTTP transfer attempt: offer state, audit line
+/// (DOWNLOAD_DONE, side server) and TRANSFER_COMPLETE to the session. An attempt that a
+/// retry superseded reports nothing (the client is already on the new attempt).
+pub async fn finish_transfer(
+    ctx: &Ctx,
+    g: &crate::rdt::Grant,
+    ok: bool,
+    bytes: u64,
+    error: Option<String>,
+) {
+    let offer = &g.offer;
+    if ctx.transfers.superseded(&offer.offer_id, g.attempt) {
+        return;
+    }
+    ctx.transfers.end_attempt(&offer.offer_id, g.attempt);
+    let state = if ok { "transferred" } else { "failed" };
+    let id = offer.offer_id.clone();
+    let err = error.clone();
+    let _ = ctx
+        .store
+        .run(move |s| s.set_offer_state(&id, state, err.as_deref()))
+        .await;
+    let report = protocol::TransferComplete {
+        offer_id: offer.offer_id.clone(),
+        ok,
+        bytes,
+        // The server sends what it hashed when offering (and checked the size at open);
+        // the client verifies the bytes it wrote.
+        sha256: if ok {
+            offer.sha256.clone()
+        } else {
+            String::new()
+        },
+        side: "server".into(),
+        error,
+    };
+    ctx.transfer_reported(&g.session_id, &report);
+    let _ = tokio::time::timeout(
+        std::time::Duration::from_secs(2),
+        g.push.send(Message::TransferComplete(report)),
+    )
+    .await;
 }
 
 pub fn offer_msg(o: &OfferRow) -> Offer {

@@ -53,6 +53,39 @@ pub struct Cli {
     /// Seconds of inbound silence before the server closes the connection.
     #[arg(long, env = "LLMOPS_IDLE_TIMEOUT_SECS")]
     pub idle_timeout_secs: Option<u64>,
+    /// Dense embedder: `minilm` (local model, default), `openai` (an OpenAI-compatible
+    /// /v1/embeddings endpoint) or `none` (lexical-only search).
+    #[arg(long, env = "LLMOPS_EMBEDDER")]
+    pub embedder: Option<String>,
+    /// Directory with the local model files (default: DATA_DIR/models/all-MiniLM-L6-v2).
+    #[arg(long, env = "LLMOPS_MODEL_DIR")]
+    pub model_dir: Option<PathBuf>,
+    /// Vector store: `in-process` (default) or `chroma`.
+    #[arg(long, env = "LLMOPS_VECTOR_STORE")]
+    pub vector_store: Option<String>,
+    /// Chroma server URL for `--vector-store chroma`.
+    #[arg(long, env = "LLMOPS_CHROMA_URL")]
+    pub chroma_url: Option<String>,
+    /// Minimum similarity of a search result, in [0, 1] (default 0.3).
+    #[arg(long, env = "LLMOPS_SEARCH_THRESHOLD")]
+    pub search_threshold: Option<f32>,
+    /// LLM provider: zhipu, openai, ollama, deepseek, offline, or a name for --llm-base-url
+    /// (default: zhipu when ZHIPUAI_API_KEY/ZHIPU_API_KEY is set, else offline).
+    #[arg(long, env = "LLMOPS_LLM_PROVIDER")]
+    pub llm_provider: Option<String>,
+    /// OpenAI-compatible base URL (requests go to BASE/chat/completions).
+    #[arg(long, env = "LLMOPS_LLM_BASE_URL")]
+    pub llm_base_url: Option<String>,
+    /// Default model of the provider (e.g. glm-4-flash).
+    #[arg(long, env = "LLMOPS_LLM_MODEL")]
+    pub llm_model: Option<String>,
+    /// File holding the API key (mode 0600); otherwise LLMOPS_LLM_API_KEY or the
+    /// provider's own variable (ZHIPUAI_API_KEY, OPENAI_API_KEY, DEEPSEEK_API_KEY).
+    #[arg(long, env = "LLMOPS_LLM_KEY_FILE")]
+    pub llm_key_file: Option<PathBuf>,
+    /// `false` for models without function calling (text TOOL:/ARGS: protocol).
+    #[arg(long, env = "LLMOPS_LLM_TOOL_CALLING")]
+    pub llm_tool_calling: Option<bool>,
 }
 
 /// The TOML file: same keys as the flags, snake_case.
@@ -78,6 +111,18 @@ pub struct FileConfig {
     /// Extra allowed read roots for tools (beyond uploads, docs and /var/log).
     #[serde(default)]
     pub allow_paths: Vec<PathBuf>,
+    pub embedder: Option<String>,
+    pub model_dir: Option<PathBuf>,
+    pub vector_store: Option<String>,
+    pub chroma_url: Option<String>,
+    pub search_threshold: Option<f32>,
+    /// OpenAI-compatible embeddings endpoint for `embedder = "openai"`.
+    pub embedding_url: Option<String>,
+    pub embedding_model: Option<String>,
+    /// Name of the environment variable holding the endpoint's API key.
+    pub embedding_key_env: Option<String>,
+    /// The `[llm]` table (see docs/llm.md).
+    pub llm: Option<crate::llm::provider::LlmFileConfig>,
 }
 
 #[derive(Debug, Clone)]
@@ -101,6 +146,40 @@ pub struct Config {
     /// How long a silent new connection is given to send HELLO before it is treated as a
     /// legacy client and sent the legacy welcome.
     pub legacy_welcome_delay_ms: u64,
+    /// The document index (see docs/index.md).
+    pub index: IndexConfig,
+    /// The LLM provider; `None`: offline planner only (see docs/llm.md).
+    pub llm: Option<crate::llm::LlmSettings>,
+}
+
+/// Index settings: embedder, model files, vector store, result threshold.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexConfig {
+    /// `minilm`, `openai` or `none`.
+    pub embedder: String,
+    pub model_dir: Option<PathBuf>,
+    /// `in-process` or `chroma`.
+    pub vector_store: String,
+    pub chroma_url: String,
+    pub threshold: f32,
+    pub embedding_url: Option<String>,
+    pub embedding_model: Option<String>,
+    pub embedding_key_env: Option<String>,
+}
+
+impl Default for IndexConfig {
+    fn default() -> Self {
+        IndexConfig {
+            embedder: "minilm".into(),
+            model_dir: None,
+            vector_store: "in-process".into(),
+            chroma_url: "http://127.0.0.1:8000".into(),
+            threshold: 0.3,
+            embedding_url: None,
+            embedding_model: None,
+            embedding_key_env: None,
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -116,6 +195,8 @@ pub enum ConfigError {
     TokenRequired(SocketAddr),
     #[error("{0}")]
     Invalid(String),
+    #[error(transparent)]
+    Llm(#[from] crate::llm::provider::LlmConfigError),
 }
 
 pub fn default_config_path() -> Option<PathBuf> {
@@ -130,8 +211,8 @@ fn default_data_dir() -> PathBuf {
 
 impl Config {
     /// Merges the CLI (flags and env, already merged by clap) over the file over defaults.
-    pub fn resolve(cli: Cli) -> Result<Config, ConfigError> {
-        let file = match &cli.config {
+    pub fn resolve(mut cli: Cli) -> Result<Config, ConfigError> {
+        let mut file = match &cli.config {
             Some(p) => Some(load_file(p)?),
             None => match default_config_path() {
                 Some(p) if p.is_file() => Some(load_file(&p)?),
@@ -144,6 +225,16 @@ impl Config {
         } else {
             cli.docs
         };
+        let llm_layers = crate::llm::provider::LlmFileConfig {
+            provider: cli.llm_provider.take(),
+            base_url: cli.llm_base_url.take(),
+            model: cli.llm_model.take(),
+            key_file: cli.llm_key_file.take(),
+            tool_calling: cli.llm_tool_calling.take(),
+            ..Default::default()
+        }
+        .over(file.llm.take().unwrap_or_default());
+        let llm = crate::llm::provider::resolve(llm_layers, &|k| std::env::var(k).ok())?;
         let cfg = Config {
             listen: cli
                 .listen
@@ -183,6 +274,26 @@ impl Config {
             max_concurrent_searches: file.max_concurrent_searches.unwrap_or(50),
             allow_paths: file.allow_paths,
             legacy_welcome_delay_ms: 300,
+            llm,
+            index: {
+                let d = IndexConfig::default();
+                IndexConfig {
+                    embedder: cli.embedder.or(file.embedder).unwrap_or(d.embedder),
+                    model_dir: cli.model_dir.or(file.model_dir),
+                    vector_store: cli
+                        .vector_store
+                        .or(file.vector_store)
+                        .unwrap_or(d.vector_store),
+                    chroma_url: cli.chroma_url.or(file.chroma_url).unwrap_or(d.chroma_url),
+                    threshold: cli
+                        .search_threshold
+                        .or(file.search_threshold)
+                        .unwrap_or(d.threshold),
+                    embedding_url: file.embedding_url,
+                    embedding_model: file.embedding_model,
+                    embedding_key_env: file.embedding_key_env,
+                }
+            },
         };
         cfg.validate()?;
         Ok(cfg)
@@ -196,6 +307,24 @@ impl Config {
             return Err(ConfigError::Invalid(
                 "max_connections must be at least 1".into(),
             ));
+        }
+        if !matches!(self.index.embedder.as_str(), "minilm" | "openai" | "none") {
+            return Err(ConfigError::Invalid(format!(
+                "embedder must be minilm, openai or none: {}",
+                self.index.embedder
+            )));
+        }
+        if !matches!(self.index.vector_store.as_str(), "in-process" | "chroma") {
+            return Err(ConfigError::Invalid(format!(
+                "vector_store must be in-process or chroma: {}",
+                self.index.vector_store
+            )));
+        }
+        if !(0.0..=1.0).contains(&self.index.threshold) {
+            return Err(ConfigError::Invalid(format!(
+                "search_threshold must be in [0, 1]: {}",
+                self.index.threshold
+            )));
         }
         if self.idle_timeout_secs <= self.heartbeat_secs {
             return Err(ConfigError::Invalid(format!(
@@ -214,6 +343,16 @@ impl Config {
     }
     pub fn db_path(&self) -> PathBuf {
         self.data_dir.join("llmops.sqlite")
+    }
+    pub fn index_dir(&self) -> PathBuf {
+        self.data_dir.join("index")
+    }
+    /// The local model's files.
+    pub fn model_dir(&self) -> PathBuf {
+        self.index
+            .model_dir
+            .clone()
+            .unwrap_or_else(|| self.data_dir.join("models").join("all-MiniLM-L6-v2"))
     }
 }
 
@@ -272,6 +411,41 @@ mod tests {
             ..Default::default()
         };
         assert!(Config::resolve(cli).is_ok());
+    }
+
+    #[test]
+    fn llm_table_and_flags() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let p = d.path().join("s.toml");
+        std::fs::write(
+            &p,
+            "[llm]\nprovider = \"ollama\"\nmodel = \"llama3.1\"\ntool_calling = false\n",
+        )
+        .expect("write");
+        let c = Config::resolve(Cli {
+            config: Some(p.clone()),
+            ..Default::default()
+        })
+        .expect("valid");
+        let llm = c.llm.expect("configured");
+        assert_eq!(llm.provider, "ollama");
+        assert_eq!(llm.default_model, "llama3.1");
+        assert!(!llm.tool_calling);
+        // The flag wins over the file; `offline` turns the LLM off.
+        let c = Config::resolve(Cli {
+            config: Some(p),
+            llm_provider: Some("offline".into()),
+            ..Default::default()
+        })
+        .expect("valid");
+        assert!(c.llm.is_none());
+        std::fs::write(d.path().join("bad.toml"), "[llm]\nprovder = \"x\"\n").expect("write");
+        let err = Config::resolve(Cli {
+            config: Some(d.path().join("bad.toml")),
+            ..Default::default()
+        })
+        .expect_err("typo");
+        assert!(err.to_string().contains("provder"));
     }
 
     #[test]

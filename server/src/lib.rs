@@ -4,9 +4,13 @@ pub mod agent;
 pub mod app;
 pub mod audit;
 pub mod config;
+pub mod http;
+pub mod index;
+pub mod llm;
 pub mod logging;
 pub mod net;
 pub mod policy;
+pub mod rdt;
 pub mod store;
 pub mod tools;
 pub mod turn;
@@ -20,11 +24,17 @@ use anyhow::Context as _;
 pub use app::Ctx;
 pub use config::{Cli, Config};
 
-/// A started server: its bound address and the handle to stop it.
+/// A started server: its bound addresses and the handle to stop it.
 pub struct Running {
     pub addr: SocketAddr,
+    /// Bound RDT (UDP) address; `None` when it could not be bound (downloads then use the
+    /// `nplt` fallback).
+    pub rdt_addr: Option<SocketAddr>,
+    /// Bound HTTP address; `None` when it could not be bound.
+    pub http_addr: Option<SocketAddr>,
     pub ctx: Arc<Ctx>,
     accept: tokio::task::JoinHandle<()>,
+    services: Vec<tokio::task::JoinHandle<()>>,
 }
 
 /// Opens the data dir, binds the listener and starts accepting.
@@ -44,9 +54,55 @@ pub async fn start(cfg: Config) -> anyhow::Result<Running> {
         .with_context(|| format!("cannot listen on {}", cfg.listen))?;
     let addr = listener.local_addr()?;
     let ctx = Arc::new(Ctx::new(cfg, store, audit));
+    // System docs indexing and the embedder load run in the background.
+    if let Some(ix) = &ctx.index {
+        ix.start_background(&ctx.cfg);
+    }
     let accept = tokio::spawn(net::accept_loop(ctx.clone(), listener));
     tracing::info!(%addr, "listening");
-    Ok(Running { addr, ctx, accept })
+    let mut services = Vec::new();
+    // UDP and HTTP are optional services: a busy port is logged and the server runs
+    // without them (offers in `auto` mode fall back to nplt).
+    let rdt_addr = match rdt::bind(ctx.cfg.rdt_listen) {
+        Ok((sock, bound)) => {
+            let advertised = ctx.cfg.rdt_advertise.unwrap_or(bound);
+            let _ = ctx.transfers.rdt_addr.set(advertised);
+            services.push(tokio::spawn(rdt::serve(ctx.clone(), sock)));
+            tracing::info!(%bound, %advertised, "rdt listening");
+            Some(bound)
+        }
+        Err(e) => {
+            tracing::warn!(
+                "cannot bind rdt {}: {e}; rdt downloads disabled",
+                ctx.cfg.rdt_listen
+            );
+            None
+        }
+    };
+    let http_addr = match tokio::net::TcpListener::bind(ctx.cfg.http_listen).await {
+        Ok(l) => {
+            let bound = l.local_addr()?;
+            let _ = ctx.transfers.http_addr.set(bound);
+            services.push(tokio::spawn(http::serve(ctx.clone(), l)));
+            tracing::info!(%bound, "http listening");
+            Some(bound)
+        }
+        Err(e) => {
+            tracing::warn!(
+                "cannot bind http {}: {e}; http endpoint disabled",
+                ctx.cfg.http_listen
+            );
+            None
+        }
+    };
+    Ok(Running {
+        addr,
+        rdt_addr,
+        http_addr,
+        ctx,
+        accept,
+        services,
+    })
 }
 
 impl Running {
@@ -55,6 +111,9 @@ impl Running {
     pub async fn shutdown(self, grace: std::time::Duration) {
         self.ctx.shutdown.cancel();
         let _ = self.accept.await;
+        for s in self.services {
+            let _ = s.await;
+        }
         self.ctx.tracker.close();
         if tokio::time::timeout(grace, self.ctx.tracker.wait())
             .await

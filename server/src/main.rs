@@ -38,8 +38,16 @@ fn main() -> ExitCode {
 async fn run(cfg: Config) -> anyhow::Result<()> {
     let _log_guard = llmops_server::logging::init(&cfg.logs_dir(), &cfg.log_level)?;
     let running = llmops_server::start(cfg).await?;
-    // The one line on stdout: scripts and tests wait for it instead of sleeping.
+    // Readiness on stdout: scripts and tests wait for the first line instead of sleeping;
+    // the optional services' bound addresses follow (same "last word is the address" form).
     println!("llmops-server listening on {}", running.addr);
+    if let Some(a) = running.rdt_addr {
+        println!("llmops-server rdt on {a}");
+    }
+    if let Some(a) = running.http_addr {
+        println!("llmops-server http on {a}");
+    }
+    println!("llmops-server ready");
     wait_for_signal().await;
     tracing::info!("shutting down");
     running.shutdown(Duration::from_secs(10)).await;

@@ -274,7 +274,10 @@ pub type HttpResponse = (u16, Vec<(String, String)>, Vec<u8>);
 
 /// A plain HTTP/1.1 GET over a fresh connection.
 pub fn http_get(addr: SocketAddr, path: &str) -> anyhow::Result<HttpResponse> {
-    http_raw(addr, format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes())
+    http_raw(
+        addr,
+        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
 }
 
 /// Sends raw request bytes and parses the response (the server closes after one).

@@ -107,8 +107,7 @@ impl Relay {
     /// (a server must be told the relay's address before its own port is known); datagrams
     /// arriving before that are dropped.
     pub fn bind(imp: Impairment, seed: u64) -> anyhow::Result<Relay> {
-        let std_sock = std::net::UdpSocket::bind("127.0.0.1:0")?;
-        std_sock.set_nonblocking(true)?;
+        let std_sock = big_socket()?;
         let addr = std_sock.local_addr()?;
         let cfg = Arc::new(Mutex::new(imp));
         let stats = Arc::new(RelayStats::default());
@@ -123,7 +122,10 @@ impl Relay {
         });
         let s = stop.clone();
         let thread = std::thread::spawn(move || {
-            let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+            let rt = match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
                 Ok(rt) => rt,
                 Err(_) => return,
             };
@@ -187,8 +189,12 @@ async fn run(
         let up = match clients.get(&from) {
             Some(s) => s.clone(),
             None => {
-                let Some(target) = *lock(&upstream) else { continue };
-                let Ok(s) = new_upstream(target) else { continue };
+                let Some(target) = *lock(&upstream) else {
+                    continue;
+                };
+                let Ok(s) = new_upstream(target) else {
+                    continue;
+                };
                 let s = Arc::new(s);
                 clients.insert(from, s.clone());
                 tokio::spawn(downstream(
@@ -205,10 +211,24 @@ async fn run(
     }
 }
 
-fn new_upstream(upstream: SocketAddr) -> std::io::Result<UdpSocket> {
-    let s = std::net::UdpSocket::bind("127.0.0.1:0")?;
-    s.connect(upstream)?;
+/// A nonblocking loopback UDP socket with 4 MiB buffers: the relay must not add loss of
+/// its own when a sender bursts a full window (the default 208 KB would).
+fn big_socket() -> std::io::Result<std::net::UdpSocket> {
+    let s = socket2::Socket::new(
+        socket2::Domain::IPV4,
+        socket2::Type::DGRAM,
+        Some(socket2::Protocol::UDP),
+    )?;
+    let _ = s.set_recv_buffer_size(4 << 20);
+    let _ = s.set_send_buffer_size(4 << 20);
     s.set_nonblocking(true)?;
+    s.bind(&SocketAddr::from(([127, 0, 0, 1], 0)).into())?;
+    Ok(s.into())
+}
+
+fn new_upstream(upstream: SocketAddr) -> std::io::Result<UdpSocket> {
+    let s = big_socket()?;
+    s.connect(upstream)?;
     UdpSocket::from_std(s)
 }
 

@@ -166,6 +166,30 @@ fn reconnects_and_resumes_after_server_restart() -> anyhow::Result<()> {
     Ok(())
 }
 
+fn download_through_lossy_relay() -> anyhow::Result<()> {
+    use llmops_tests::relay::{Impairment, Relay};
+    let relay = Relay::bind(Impairment::lossy(0.10), 7)?;
+    let server = ServerProc::start_with(&["--rdt-advertise", &relay.addr.to_string()])?;
+    relay.set_upstream(server.rdt_addr.ok_or_else(|| anyhow::anyhow!("no rdt address"))?);
+    let mut tui = Tui::start(&server.addr.to_string(), 120, 36, &[])?;
+    tui.wait_for("connected", T)?;
+    // A 2 MB text file (uploads must be text).
+    let body: String = (0..40_000).map(|i| format!("2026-11-02 line {i} payload ok\n")).collect();
+    let src = tui.home().join("src");
+    std::fs::create_dir_all(&src)?;
+    std::fs::write(src.join("big.log"), &body)?;
+    ask(&mut tui, &format!("/upload {}", src.join("big.log").display()))?;
+    tui.wait_for("uploaded big.log", T)?;
+    ask(&mut tui, "下载 big.log")?;
+    tui.wait_for("[a] accept", T)?;
+    tui.keys(b"a")?;
+    tui.wait_for("sha256 verified", Duration::from_secs(90))?;
+    anyhow::ensure!(std::fs::read(tui.home().join("big.log"))? == body.as_bytes(), "bytes differ");
+    let dropped = relay.stats.dropped.load(std::sync::atomic::Ordering::Relaxed);
+    anyhow::ensure!(dropped > 0, "the relay dropped nothing: it was not in the path");
+    Ok(())
+}
+
 fn main() {
     let scenarios: &[(&str, Scenario)] = &[
         ("connect: welcome and gauges", welcome_and_gauges),
@@ -177,6 +201,7 @@ fn main() {
         ("Chinese typing and deleting: no residue", chinese_typing_and_deleting_leaves_no_residue),
         ("resize to 60x20, too small, and back", resize_small_and_back),
         ("server restart: reconnect and resume", reconnects_and_resumes_after_server_restart),
+        ("download through the UDP relay at 10% loss", download_through_lossy_relay),
     ];
     let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
     let (mut passed, mut failed) = (0, 0);

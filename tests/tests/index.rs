@@ -152,6 +152,28 @@ fn index_upload_search_delete_and_restart() {
         assert!((0.0..=1.0).contains(&h.similarity) && h.chunk.chars().count() <= 200);
     }
 
+    // Docs folders are re-scanned on request (status): a new doc appears, a removed one goes.
+    std::fs::write(
+        docs.path().join("firewall.md"),
+        "nftables firewall rules for the bastion host\n",
+    )
+    .expect("write");
+    std::fs::remove_file(docs.path().join("backup-guide.md")).expect("rm");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        status(&mut c);
+        let found = search(&mut c, "nftables bastion", "system");
+        let gone = search(&mut c, "数据库备份", "system").is_empty();
+        if found.first().is_some_and(|h| h.filename == "firewall.md") && gone {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "rescan never picked up the change: {found:?}"
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    }
+
     // Another session sees none of these uploads.
     let mut other = ExtConn::connect(server.addr, None, None).expect("connect");
     assert!(search(&mut other, "disk full error", "uploads").is_empty());
@@ -191,8 +213,8 @@ fn index_upload_search_delete_and_restart() {
     let mut c = ExtConn::connect(server.addr, Some(&session), None).expect("resume");
     let hits = search(&mut c, "database pool_size", "uploads");
     assert_eq!(hits[0].filename, "config.yaml", "{hits:?}");
-    let hits = search(&mut c, "数据库备份", "system");
-    assert_eq!(hits[0].filename, "backup-guide.md");
+    let hits = search(&mut c, "nftables bastion", "system");
+    assert_eq!(hits[0].filename, "firewall.md");
 }
 
 #[test]

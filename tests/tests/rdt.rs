@@ -35,7 +35,8 @@ impl Fixture {
     fn start(files: &[(&str, usize)], extra: &[&str]) -> Fixture {
         let docs = tempfile::tempdir().expect("tempdir");
         for (i, (name, size)) in files.iter().enumerate() {
-            std::fs::write(docs.path().join(name), random_bytes(*size, i as u64 + 1)).expect("write");
+            std::fs::write(docs.path().join(name), random_bytes(*size, i as u64 + 1))
+                .expect("write");
         }
         let d = docs.path().to_str().expect("utf8").to_string();
         let mut args = vec!["--docs", d.as_str()];
@@ -52,7 +53,15 @@ impl Fixture {
         let addr = self.server.addr.to_string();
         let target = self.path(name);
         let (code, stdout, stderr) = run_tui(&[
-            "download", "--server", &addr, "--out", out.to_str().expect("utf8"), "--mode", mode, "--force", "--json",
+            "download",
+            "--server",
+            &addr,
+            "--out",
+            out.to_str().expect("utf8"),
+            "--mode",
+            mode,
+            "--force",
+            "--json",
             target.to_str().expect("utf8"),
         ])
         .expect("run llmops-tui");
@@ -66,7 +75,11 @@ impl Fixture {
         assert_eq!(got.len(), want.len(), "{name}: length");
         assert!(got == want, "{name}: content differs");
         // Nothing but the file is left behind (no temp or resume files).
-        let left: Vec<_> = std::fs::read_dir(out).expect("dir").flatten().map(|e| e.file_name()).collect();
+        let left: Vec<_> = std::fs::read_dir(out)
+            .expect("dir")
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
         assert_eq!(left.len(), 1, "{left:?}");
     }
 }
@@ -114,7 +127,14 @@ fn rdt_download_survives_loss_reordering_and_duplication() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(v["mode"], "rdt");
     f.assert_same("lossy.bin", out.path());
-    assert!(relay.stats.dropped.load(std::sync::atomic::Ordering::Relaxed) > 0, "the relay did drop packets");
+    assert!(
+        relay
+            .stats
+            .dropped
+            .load(std::sync::atomic::Ordering::Relaxed)
+            > 0,
+        "the relay did drop packets"
+    );
 }
 
 #[test]
@@ -130,7 +150,9 @@ fn rdt_empty_file() {
 #[test]
 fn rdt_twenty_concurrent_downloads() {
     let f = Fixture::start(&[("a.bin", 1024 * 1024), ("b.bin", 777_777)], &[]);
-    let outs: Vec<tempfile::TempDir> = (0..20).map(|_| tempfile::tempdir().expect("tempdir")).collect();
+    let outs: Vec<tempfile::TempDir> = (0..20)
+        .map(|_| tempfile::tempdir().expect("tempdir"))
+        .collect();
     std::thread::scope(|s| {
         let handles: Vec<_> = outs
             .iter()
@@ -152,7 +174,10 @@ fn rdt_twenty_concurrent_downloads() {
     });
     let (_, _, body) = http_get(f.server.http_addr.expect("http"), "/metrics").expect("metrics");
     let metrics = String::from_utf8_lossy(&body);
-    assert!(metrics.contains("llmops_transfers_failed_total{mode=\"rdt\"} 0"), "{metrics}");
+    assert!(
+        metrics.contains("llmops_transfers_failed_total{mode=\"rdt\"} 0"),
+        "{metrics}"
+    );
 }
 
 #[test]
@@ -169,7 +194,16 @@ fn rdt_resume_after_a_killed_client() {
     let addr = f.server.addr.to_string();
     let target = f.path("big.bin");
     let mut child = Command::new(bin("llmops-tui"))
-        .args(["download", "--server", &addr, "--out", out.path().to_str().expect("utf8"), "--mode", "rdt", "--json"])
+        .args([
+            "download",
+            "--server",
+            &addr,
+            "--out",
+            out.path().to_str().expect("utf8"),
+            "--mode",
+            "rdt",
+            "--json",
+        ])
         .arg(&target)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -180,18 +214,27 @@ fn rdt_resume_after_a_killed_client() {
     let deadline = Instant::now() + Duration::from_secs(20);
     let has_bitmap = || {
         std::fs::read_dir(out.path())
-            .map(|d| d.flatten().any(|e| e.file_name().to_string_lossy().ends_with(".bitmap")))
+            .map(|d| {
+                d.flatten()
+                    .any(|e| e.file_name().to_string_lossy().ends_with(".bitmap"))
+            })
             .unwrap_or(false)
     };
     while !has_bitmap() {
         assert!(Instant::now() < deadline, "no resume file appeared");
-        assert!(child.try_wait().expect("wait").is_none(), "client ended before it was killed");
+        assert!(
+            child.try_wait().expect("wait").is_none(),
+            "client ended before it was killed"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(700));
     let _ = child.kill();
     let _ = child.wait();
-    assert!(!out.path().join("big.bin").exists(), "the client finished before it was killed");
+    assert!(
+        !out.path().join("big.bin").exists(),
+        "the client finished before it was killed"
+    );
 
     // The link recovers; the re-run continues from what is on disk.
     relay.set(Impairment::default());
@@ -225,7 +268,10 @@ fn http_mode_and_one_time_urls() {
     assert_eq!(status, 200);
     let header = |k: &str| headers.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
     assert_eq!(header("content-length").as_deref(), Some("1500000"));
-    assert_eq!(header("x-checksum-sha256").as_deref(), Some(offer.sha256.as_str()));
+    assert_eq!(
+        header("x-checksum-sha256").as_deref(),
+        Some(offer.sha256.as_str())
+    );
     assert_eq!(hex::encode(sha2::Sha256::digest(&body)), offer.sha256);
     let (status, _, _) = http_get(http, path).expect("get again");
     assert_eq!(status, 404, "a used token must be refused");
@@ -238,29 +284,63 @@ fn http_mode_and_one_time_urls() {
     let (status, _, body) = http_get(http, "/metrics").expect("metrics");
     assert_eq!(status, 200);
     let m = String::from_utf8_lossy(&body);
-    for name in ["llmops_connections", "llmops_transfers_active", "llmops_transfers_completed_total{mode=\"http\"} 2", "llmops_transfer_bytes_sent_total", "llmops_rdt_retransmissions_total", "llmops_offers{state=\"transferred\"}"] {
+    for name in [
+        "llmops_connections",
+        "llmops_transfers_active",
+        "llmops_transfers_completed_total{mode=\"http\"} 2",
+        "llmops_transfer_bytes_sent_total",
+        "llmops_rdt_retransmissions_total",
+        "llmops_offers{state=\"transferred\"}",
+    ] {
         assert!(m.contains(name), "{name} missing from\n{m}");
     }
-    assert_eq!(http_raw(http, b"POST /api/health HTTP/1.1\r\n\r\n").expect("post").0, 405);
+    assert_eq!(
+        http_raw(http, b"POST /api/health HTTP/1.1\r\n\r\n")
+            .expect("post")
+            .0,
+        405
+    );
     assert_eq!(http_get(http, "/nope").expect("404").0, 404);
-    assert_eq!(http_raw(http, b"\x16\x03\x01garbage\r\n\r\n").expect("garbage").0, 400);
+    assert_eq!(
+        http_raw(http, b"\x16\x03\x01garbage\r\n\r\n")
+            .expect("garbage")
+            .0,
+        400
+    );
     assert_eq!(http_raw(http, &[b'A'; 20_000]).expect("huge").0, 431);
     assert_eq!(http_get(http, "/api/health").expect("still fine").0, 200);
 }
 
 fn offer_for(c: &mut ExtConn, path: &Path, mode: &str) -> Offer {
     let rid = c.next_id();
-    c.send(&Message::DownloadRequest(DownloadRequest { request_id: rid, target: path.to_str().expect("utf8").into(), mode: mode.into() }))
-        .expect("send");
-    match c.recv_until(|m| matches!(m, Message::Offer(_) | Message::Error(_))).expect("reply").pop() {
+    c.send(&Message::DownloadRequest(DownloadRequest {
+        request_id: rid,
+        target: path.to_str().expect("utf8").into(),
+        mode: mode.into(),
+    }))
+    .expect("send");
+    match c
+        .recv_until(|m| matches!(m, Message::Offer(_) | Message::Error(_)))
+        .expect("reply")
+        .pop()
+    {
         Some(Message::Offer(o)) => o,
         other => panic!("no offer: {other:?}"),
     }
 }
 
 fn accept(c: &mut ExtConn, offer_id: &str, mode: &str) -> TransferStart {
-    c.send(&Message::OfferAccept(OfferAccept { offer_id: offer_id.into(), mode: mode.into(), resume_from: 0 })).expect("send");
-    match c.recv_until(|m| matches!(m, Message::TransferStart(_) | Message::Error(_))).expect("reply").pop() {
+    c.send(&Message::OfferAccept(OfferAccept {
+        offer_id: offer_id.into(),
+        mode: mode.into(),
+        resume_from: 0,
+    }))
+    .expect("send");
+    match c
+        .recv_until(|m| matches!(m, Message::TransferStart(_) | Message::Error(_)))
+        .expect("reply")
+        .pop()
+    {
         Some(Message::TransferStart(s)) => s,
         other => panic!("no TRANSFER_START: {other:?}"),
     }
@@ -270,7 +350,8 @@ fn accept(c: &mut ExtConn, offer_id: &str, mode: &str) -> TransferStart {
 fn replies_to(to: SocketAddr, dgram: &[u8], wait: Duration) -> Vec<Vec<u8>> {
     let s = UdpSocket::bind("127.0.0.1:0").expect("bind");
     s.connect(to).expect("connect");
-    s.set_read_timeout(Some(Duration::from_millis(50))).expect("timeout");
+    s.set_read_timeout(Some(Duration::from_millis(50)))
+        .expect("timeout");
     s.send(dgram).expect("send");
     let mut got = Vec::new();
     let end = Instant::now() + wait;
@@ -292,12 +373,19 @@ fn request(token: &[u8], size: u64) -> Vec<u8> {
         token,
         have: protocol::rdt::packet::Have::NONE,
     });
-    let n = req.encode(conn_id_from_token(token), &mut buf).expect("encode");
+    let n = req
+        .encode(conn_id_from_token(token), &mut buf)
+        .expect("encode");
     buf[..n].to_vec()
 }
 
 fn assert_only_not_found(replies: &[Vec<u8>], token: &[u8]) {
-    assert_eq!(replies.len(), 1, "exactly one reply expected, got {}", replies.len());
+    assert_eq!(
+        replies.len(),
+        1,
+        "exactly one reply expected, got {}",
+        replies.len()
+    );
     match decode(&replies[0]) {
         Ok((conn, Packet::Abort(code))) => {
             assert_eq!(conn, conn_id_from_token(token));
@@ -311,10 +399,19 @@ fn assert_only_not_found(replies: &[Vec<u8>], token: &[u8]) {
 fn fetch(to: SocketAddr, token: &[u8], size: u64) -> Vec<u8> {
     let s = UdpSocket::bind("127.0.0.1:0").expect("bind");
     s.connect(to).expect("connect");
-    s.set_read_timeout(Some(Duration::from_millis(5))).expect("timeout");
+    s.set_read_timeout(Some(Duration::from_millis(5)))
+        .expect("timeout");
     let mut data = vec![0u8; size as usize];
-    let mut rx = Receiver::initiate(conn_id_from_token(token), token, size, DEFAULT_CHUNK_SIZE, None, Config::default(), Instant::now())
-        .expect("receiver");
+    let mut rx = Receiver::initiate(
+        conn_id_from_token(token),
+        token,
+        size,
+        DEFAULT_CHUNK_SIZE,
+        None,
+        Config::default(),
+        Instant::now(),
+    )
+    .expect("receiver");
     let mut buf = [0u8; MAX_DATAGRAM];
     let deadline = Instant::now() + Duration::from_secs(20);
     let mut done_at: Option<Instant> = None;
@@ -352,7 +449,10 @@ fn bad_and_used_tokens_get_only_an_abort() {
     let rdt = f.server.rdt_addr.expect("rdt");
     // A token nobody issued.
     let bogus = [7u8; 32];
-    assert_only_not_found(&replies_to(rdt, &request(&bogus, 200_000), Duration::from_millis(500)), &bogus);
+    assert_only_not_found(
+        &replies_to(rdt, &request(&bogus, 200_000), Duration::from_millis(500)),
+        &bogus,
+    );
     // Garbage datagrams are ignored silently.
     for g in [&b""[..], b"\x01", &[0xff; 40], &random_bytes(1400, 9)] {
         assert!(replies_to(rdt, g, Duration::from_millis(100)).is_empty());
@@ -368,16 +468,44 @@ fn bad_and_used_tokens_get_only_an_abort() {
     assert!(token.len() >= 16, "tokens carry at least 128 bits");
     let data = fetch(rdt, &token, offer.size);
     assert_eq!(hex::encode(sha2::Sha256::digest(&data)), offer.sha256);
-    assert_only_not_found(&replies_to(rdt, &request(&token, offer.size), Duration::from_millis(500)), &token);
+    assert_only_not_found(
+        &replies_to(
+            rdt,
+            &request(&token, offer.size),
+            Duration::from_millis(500),
+        ),
+        &token,
+    );
 
     // The session hears progress/completion: TRANSFER_COMPLETE from the server side.
     let done = c
         .recv_until(|m| matches!(m, Message::TransferComplete(t) if t.offer_id == offer.offer_id))
         .expect("complete");
-    let Some(Message::TransferComplete(t)) = done.last() else { panic!("no completion") };
-    assert!(t.ok && t.side == "server" && t.sha256 == offer.sha256, "{t:?}");
+    let Some(Message::TransferComplete(t)) = done.last() else {
+        panic!("no completion")
+    };
+    assert!(
+        t.ok && t.side == "server" && t.sha256 == offer.sha256,
+        "{t:?}"
+    );
 
     let (_, _, body) = http_get(f.server.http_addr.expect("http"), "/metrics").expect("metrics");
     let m = String::from_utf8_lossy(&body);
     assert!(m.contains("llmops_rdt_bad_tokens_total 2"), "{m}");
+}
+
+#[test]
+fn auto_mode_falls_back_to_nplt_when_udp_gets_no_answer() {
+    // The advertised RDT address answers nothing (a relay that drops everything).
+    let dead = Impairment {
+        loss: 1.0,
+        ..Default::default()
+    };
+    let (f, _relay) = fixture_behind_relay(&[("fb.bin", 300_000)], dead, 3);
+    let out = tempfile::tempdir().expect("tempdir");
+    let (code, v, err) = f.download("fb.bin", "auto", out.path());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["mode"], "nplt", "{v}");
+    assert!(err.contains("falling back to nplt"), "{err}");
+    f.assert_same("fb.bin", out.path());
 }

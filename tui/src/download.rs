@@ -43,7 +43,11 @@ pub fn safe_filename(name: &str) -> Result<String, ClientError> {
 }
 
 /// Asks the server for an offer of `target` (an upload id or a path).
-pub async fn request_offer(client: &Client, target: &str, mode: &str) -> Result<Offer, ClientError> {
+pub async fn request_offer(
+    client: &Client,
+    target: &str,
+    mode: &str,
+) -> Result<Offer, ClientError> {
     let reply = client
         .request(
             |id| {
@@ -111,7 +115,9 @@ fn adopt_partial(out_dir: &Path, name: &str, offer: &Offer, part: &Path, bitmap:
             .map(|b| crate::rdt::resume_matches(&b, offer.size, &offer.sha256))
             .unwrap_or(false);
         if matches && old_part.is_file() {
-            if std::fs::rename(&old_part, part).is_ok() && std::fs::rename(&old_bitmap, bitmap).is_ok() {
+            if std::fs::rename(&old_part, part).is_ok()
+                && std::fs::rename(&old_bitmap, bitmap).is_ok()
+            {
                 tracing::info!("resuming {} from {}", name, old_part.display());
             }
             return;
@@ -158,7 +164,9 @@ pub async fn receive(
         Ok(r) => {
             tokio::fs::rename(&tmp, &dest).await?;
             let _ = tokio::fs::remove_file(&bitmap).await;
-            let _ = client.send(report(true, r.size, r.sha256.clone(), None)).await;
+            let _ = client
+                .send(report(true, r.size, r.sha256.clone(), None))
+                .await;
             Ok(Downloaded {
                 offer_id: offer.offer_id.clone(),
                 path: dest,
@@ -251,7 +259,9 @@ async fn receive_into(
     bitmap: &Path,
     progress: &mut (impl FnMut(u64, u64) + Send),
 ) -> Result<Received, Failure> {
-    let start = accept(client, events, offer, mode).await.map_err(drop_partial)?;
+    let start = accept(client, events, offer, mode)
+        .await
+        .map_err(drop_partial)?;
     if start.size != offer.size || start.sha256 != offer.sha256 {
         return Err(drop_partial(ClientError::Protocol(
             "TRANSFER_START does not match the offer".into(),
@@ -262,9 +272,13 @@ async fn receive_into(
             if mode == "auto" {
                 notice("服务器未提供 RDT，改用 nplt / the server offers no RDT; using nplt (TCP)");
             }
-            nplt_loop(events, offer, tmp, progress).await.map_err(drop_partial)
+            nplt_loop(events, offer, tmp, progress)
+                .await
+                .map_err(drop_partial)
         }
-        "http" => http_get(&start, offer, tmp, progress).await.map_err(drop_partial),
+        "http" => http_get(&start, offer, tmp, progress)
+            .await
+            .map_err(drop_partial),
         "rdt" => {
             let r = rdt_receive(&start, offer, mode, tmp, bitmap, progress).await;
             match r {
@@ -274,14 +288,18 @@ async fn receive_into(
                         RDT_HANDSHAKE_TIMEOUT.as_secs()
                     ));
                     let _ = std::fs::remove_file(bitmap);
-                    let s = accept(client, events, offer, "nplt").await.map_err(drop_partial)?;
+                    let s = accept(client, events, offer, "nplt")
+                        .await
+                        .map_err(drop_partial)?;
                     if s.mode != "nplt" {
                         return Err(drop_partial(ClientError::Protocol(format!(
                             "asked for nplt, server started {}",
                             s.mode
                         ))));
                     }
-                    nplt_loop(events, offer, tmp, progress).await.map_err(drop_partial)
+                    nplt_loop(events, offer, tmp, progress)
+                        .await
+                        .map_err(drop_partial)
                 }
                 Err(e) => {
                     let keep = e.resumable();
@@ -401,7 +419,10 @@ async fn http_get(
 ) -> Result<Received, ClientError> {
     use tokio::io::AsyncReadExt;
     let proto = |m: String| ClientError::Protocol(m);
-    let url = start.url.as_deref().ok_or_else(|| proto("no url in TRANSFER_START".into()))?;
+    let url = start
+        .url
+        .as_deref()
+        .ok_or_else(|| proto("no url in TRANSFER_START".into()))?;
     let rest = url
         .strip_prefix("http://")
         .ok_or_else(|| proto(format!("unsupported url {url}")))?;
@@ -429,7 +450,9 @@ async fn http_get(
             .await
             .map_err(|_| ClientError::Timeout)??;
         if n == 0 {
-            return Err(proto("HTTP connection closed before the response head".into()));
+            return Err(proto(
+                "HTTP connection closed before the response head".into(),
+            ));
         }
         buf.extend_from_slice(&chunk[..n]);
     };

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use protocol::rdt::{
-    conn_id_from_token, total_chunks, ChunkBitmap, Config, Receiver, ReceiverEvent,
-    ReceiverState, DEFAULT_CHUNK_SIZE, MAX_DATAGRAM,
+    conn_id_from_token, total_chunks, ChunkBitmap, Config, Receiver, ReceiverEvent, ReceiverState,
+    DEFAULT_CHUNK_SIZE, MAX_DATAGRAM,
 };
 use tokio::net::UdpSocket;
 
@@ -162,10 +162,7 @@ pub async fn download(
         .truncate(resume.is_none())
         .open(t.part)?;
     file.set_len(t.size)?;
-    let resumed = resume
-        .as_ref()
-        .map(|b| held_bytes(b, t.size))
-        .unwrap_or(0);
+    let resumed = resume.as_ref().map(|b| held_bytes(b, t.size)).unwrap_or(0);
 
     let bind: SocketAddr = if t.addr.is_ipv4() {
         "0.0.0.0:0".parse().map_err(std::io::Error::other)?
@@ -225,8 +222,7 @@ pub async fn download(
                 break Ok(());
             }
         }
-        if rx.state() == ReceiverState::Handshake && handshake_deadline.is_some_and(|d| now >= d)
-        {
+        if rx.state() == ReceiverState::Handshake && handshake_deadline.is_some_and(|d| now >= d) {
             break Err(RdtError::NoAnswer(t.addr));
         }
         if now >= next_progress {
@@ -239,7 +235,9 @@ pub async fn download(
             let path = t.bitmap.to_path_buf();
             let h = header.clone();
             let bm = rx.bitmap().to_bytes();
-            persisting = Some(tokio::task::spawn_blocking(move || persist(&f, &path, &h, &bm)));
+            persisting = Some(tokio::task::spawn_blocking(move || {
+                persist(&f, &path, &h, &bm)
+            }));
         }
         let mut wake = rx
             .poll_timeout()
@@ -362,6 +360,9 @@ mod tests {
         assert!(resume_matches(h.as_bytes(), 10, "ab"));
         assert!(!resume_matches(h.as_bytes(), 11, "ab"));
         assert!(!resume_matches(h.as_bytes(), 10, "ac"));
-        assert_eq!(bitmap_path(Path::new("/d/.x.o1.part")), PathBuf::from("/d/.x.o1.bitmap"));
+        assert_eq!(
+            bitmap_path(Path::new("/d/.x.o1.part")),
+            PathBuf::from("/d/.x.o1.bitmap")
+        );
     }
 }

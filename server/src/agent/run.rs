@@ -1,6 +1,8 @@
 //! The ReAct loop of one turn: at most `MAX_STEPS` planner/tool steps, each tool under a
 //! timeout that pre-empts it, events for every step, one final answer streamed in pieces
-//! and stored verbatim in history together with the tool calls that produced it.
+//! and stored verbatim in history together with the tool calls that produced it. The
+//! planner is the session's LLM when one is configured (native tool calls or the text
+//! protocol), with the offline planner as the fallback when the LLM fails.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,8 +12,10 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::agent::planner::text::Lang;
 use crate::agent::planner::{self, HistoryTurn, PlannerAction, PlannerInput, StepRecord};
 use crate::app::Ctx;
+use crate::llm::{prompt, Availability, ChatMessage, ChatReply, ChatRequest, LlmClient, LlmError};
 use crate::store::{now_rfc3339, OfferRow, ToolCallRow, UploadRow};
 use crate::tools::{ToolCtx, ToolResult, UploadRef};
 use crate::turn::{stream_pieces, TurnEvent, TurnOutcome, TurnRequest};
@@ -94,6 +98,39 @@ async fn emit(tx: &mpsc::Sender<TurnEvent>, ev: TurnEvent) {
     let _ = tx.send(ev).await;
 }
 
+/// How a turn is planned.
+enum Planner {
+    Offline,
+    /// The session's LLM is cooling down after repeated failures.
+    CoolingDown,
+    Llm(crate::llm::LlmBackend, String),
+}
+
+/// The planner for this session's model: `offline`, or the LLM unless it is cooling down.
+fn choose_planner(ctx: &Ctx, session_id: &str, stored_model: Option<String>) -> Planner {
+    let Some(backend) = ctx.llm.clone() else {
+        return Planner::Offline;
+    };
+    let model = stored_model
+        .filter(|m| ctx.models().contains(m))
+        .unwrap_or_else(|| ctx.default_model());
+    if model == "offline" {
+        return Planner::Offline;
+    }
+    match ctx.llm_health.check(session_id) {
+        Availability::Use => Planner::Llm(backend, model),
+        Availability::CoolingDown { .. } => Planner::CoolingDown,
+    }
+}
+
+/// Notes put in front of an offline answer when the LLM could not answer.
+const NOTE_SWITCHED: &str =
+    "LLM 不可用，已切换到离线规划器 / LLM unavailable, using the offline planner";
+const NOTE_COOLING: &str =
+    "（LLM 暂不可用，由离线规划器回答 / LLM unavailable, answered by the offline planner）";
+const NOTE_TURN: &str =
+    "LLM 请求失败，本轮由离线规划器回答 / LLM request failed, the offline planner answers this turn";
+
 pub async fn run_turn(
     ctx: Arc<Ctx>,
     req: TurnRequest,
@@ -101,10 +138,13 @@ pub async fn run_turn(
     cancel: CancellationToken,
 ) -> TurnOutcome {
     let sid = req.session_id.clone();
-    let (history_rows, uploads) = {
+    let (history_rows, uploads, stored_model) = {
         let s = sid.clone();
         ctx.store
-            .run(move |st| Ok((st.history(&s, 60)?, st.list_uploads(&s)?)))
+            .run(move |st| {
+                let model = st.session(&s).ok().and_then(|r| r.model);
+                Ok((st.history(&s, 60)?, st.list_uploads(&s)?, model))
+            })
             .await
             .unwrap_or_default()
     };
@@ -117,7 +157,6 @@ pub async fn run_turn(
             .run(move |st| st.append_message(&s, "user", &t, &[]))
             .await;
     }
-    let history = budget_history(&history_rows, HISTORY_CHAR_BUDGET);
     let wanted = referenced_ids(&req.text, &req.file_ids);
     let referenced: Vec<planner::UploadRef> = uploads
         .iter()
@@ -135,94 +174,69 @@ pub async fn run_turn(
         cancel: cancel.clone(),
         uploads: ctx.catalog.clone(),
     };
-
-    let mut steps: Vec<StepRecord> = Vec::new();
-    let mut calls: Vec<ToolCallRow> = Vec::new();
-    let mut answer = None;
-    for step in 1..=(planner::MAX_STEPS as u32 + 1) {
-        if cancel.is_cancelled() {
-            break;
-        }
-        let input = PlannerInput {
-            text: &req.text,
-            referenced_files: &referenced,
-            uploads: &all_uploads,
-            history: &history,
-            steps: &steps,
-        };
-        let action = planner::plan(&input);
-        match action {
-            PlannerAction::Final { text } => {
-                answer = Some(text);
-                break;
-            }
-            PlannerAction::Call { .. } if step > planner::MAX_STEPS as u32 => {
-                // The planner wants more than the step budget: answer with what we have.
-                answer = Some(step_limit_answer(&steps));
-                break;
-            }
-            PlannerAction::Call { tool, args, status } => {
-                emit(tx, TurnEvent::Status(status)).await;
-                emit(
-                    tx,
-                    TurnEvent::ToolCall {
-                        step,
-                        tool: tool.clone(),
-                        args: args.clone(),
-                    },
-                )
-                .await;
-                let result = call_tool(&ctx, &tool, args.clone(), &tool_ctx).await;
-                emit(
-                    tx,
-                    TurnEvent::ToolResult {
-                        step,
-                        tool: tool.clone(),
-                        ok: result.ok,
-                        duration_ms: result.duration_ms,
-                        summary: result.summary(),
-                    },
-                )
-                .await;
-                if result.ok {
-                    side_effects(&ctx, &req, &tool, &args, &result, tx).await;
-                }
-                calls.push(ToolCallRow {
-                    tool: tool.clone(),
-                    args: args.clone(),
-                    ok: result.ok,
-                    duration_ms: result.duration_ms,
-                    summary: result.summary(),
-                });
-                steps.push(StepRecord {
-                    tool,
-                    args,
-                    ok: result.ok,
-                    output: result.output,
-                    data: result.data,
-                    error: result.error,
-                });
-            }
-        }
-    }
-
-    let (status, text) = match answer {
-        Some(t) if !cancel.is_cancelled() => (EndStatus::Ok, t),
-        _ => (EndStatus::Cancelled, String::new()),
+    let mut turn = Turn {
+        ctx: ctx.clone(),
+        req: &req,
+        tx,
+        tool_ctx,
+        cancel: cancel.clone(),
+        step: 0,
+        calls: Vec::new(),
+        steps: Vec::new(),
+        answer: Answer::default(),
     };
-    let mut sent = String::new();
-    let mut final_status = status;
-    if status == EndStatus::Ok {
-        emit(tx, TurnEvent::AnswerStart).await;
-        for piece in stream_pieces(&text) {
-            if cancel.is_cancelled() {
-                final_status = EndStatus::Cancelled;
-                break;
+
+    let mut note: Option<String> = None;
+    let mut answered = false;
+    match choose_planner(&ctx, &sid, stored_model) {
+        Planner::Offline => {}
+        Planner::CoolingDown => note = Some(NOTE_COOLING.to_string()),
+        Planner::Llm(backend, model) => {
+            let input = LlmInput {
+                model: &model,
+                history: &history_rows,
+                uploads: &all_uploads,
+                referenced: &referenced,
+            };
+            match turn.llm_steps(&backend, &input).await {
+                Ok(()) => {
+                    ctx.llm_health.success(&sid);
+                    answered = true;
+                }
+                Err(_) if cancel.is_cancelled() => answered = true,
+                Err(e) => {
+                    let switched = ctx.llm_health.failure(&sid);
+                    tracing::warn!(session = %sid, provider = %backend.provider, %model, switched, "llm turn failed: {e}");
+                    let n = if switched { NOTE_SWITCHED } else { NOTE_TURN };
+                    let n = format!("{n}: {e}");
+                    emit(tx, TurnEvent::Status(n.clone())).await;
+                    note = Some(n);
+                }
             }
-            sent.push_str(&piece);
-            emit(tx, TurnEvent::Delta(piece)).await;
         }
     }
+    if !answered && !cancel.is_cancelled() {
+        let history = budget_history(&history_rows, HISTORY_CHAR_BUDGET);
+        let text = turn
+            .offline_steps(&history, &all_uploads, &referenced)
+            .await;
+        if let Some(text) = text {
+            let text = match &note {
+                Some(n) if turn.answer.sent.is_empty() => format!("{n}\n\n{text}"),
+                Some(n) => format!("\n\n{n}\n\n{text}"),
+                None => text,
+            };
+            turn.answer_text(&text).await;
+        }
+    }
+
+    let final_status = if cancel.is_cancelled() {
+        EndStatus::Cancelled
+    } else {
+        EndStatus::Ok
+    };
+    let sent = std::mem::take(&mut turn.answer.sent);
+    let calls = std::mem::take(&mut turn.calls);
     let stored = if final_status == EndStatus::Cancelled {
         format!("{sent}（已取消 / cancelled）")
     } else {
@@ -237,10 +251,331 @@ pub async fn run_turn(
     }
     TurnOutcome {
         status: final_status,
-        message: (final_status == EndStatus::Cancelled)
-            .then(|| "已取消 / cancelled".to_string()),
+        message: (final_status == EndStatus::Cancelled).then(|| "已取消 / cancelled".to_string()),
         answer: sent,
         tool_calls: calls,
+    }
+}
+
+/// What an LLM turn is asked with besides this turn's message.
+struct LlmInput<'a> {
+    model: &'a str,
+    history: &'a [crate::store::MessageRow],
+    uploads: &'a [planner::UploadRef],
+    referenced: &'a [planner::UploadRef],
+}
+
+/// The answer as streamed so far.
+#[derive(Debug, Default)]
+struct Answer {
+    started: bool,
+    /// Everything sent as deltas: exactly what is stored in history.
+    sent: String,
+    /// This LLM round's text not yet shown (it may be a preamble to tool calls).
+    held: String,
+    /// This LLM round's text is being shown as it arrives.
+    round_open: bool,
+}
+
+/// Text an LLM round may hold back before it is shown: a short preamble followed by tool
+/// calls ("let me check…") is not part of the answer. Longer text streams as it arrives.
+const HOLDBACK_CHARS: usize = 32;
+/// Told to the model when its tool budget is used up (the last call offers no tools).
+const LLM_STEP_LIMIT_NOTE: &str =
+    "工具调用次数已用完，请根据以上结果直接回答 / The tool budget is used up: answer now from the results above.";
+
+/// One turn's mutable state: events out, tool calls made, the answer so far.
+struct Turn<'a> {
+    ctx: Arc<Ctx>,
+    req: &'a TurnRequest,
+    tx: &'a mpsc::Sender<TurnEvent>,
+    tool_ctx: ToolCtx,
+    cancel: CancellationToken,
+    /// Tool steps taken this turn (event numbering).
+    step: u32,
+    calls: Vec<ToolCallRow>,
+    steps: Vec<StepRecord>,
+    answer: Answer,
+}
+
+impl Turn<'_> {
+    async fn send_delta(&mut self, text: String) {
+        if text.is_empty() {
+            return;
+        }
+        if !self.answer.started {
+            self.answer.started = true;
+            emit(self.tx, TurnEvent::AnswerStart).await;
+        }
+        self.answer.sent.push_str(&text);
+        emit(self.tx, TurnEvent::Delta(text)).await;
+    }
+
+    /// An LLM text delta: shown at once, or held while it may still be a preamble.
+    async fn llm_delta(&mut self, d: String) {
+        if self.answer.round_open {
+            return self.send_delta(d).await;
+        }
+        self.answer.held.push_str(&d);
+        if self.answer.held.chars().count() >= HOLDBACK_CHARS {
+            self.release_held().await;
+        }
+    }
+
+    async fn release_held(&mut self) {
+        self.answer.round_open = true;
+        let mut held = std::mem::take(&mut self.answer.held);
+        // Text an earlier round already showed (a long preamble) is its own paragraph.
+        if !self.answer.sent.is_empty() && !self.answer.sent.ends_with('\n') && !held.is_empty() {
+            held.insert_str(0, "\n\n");
+        }
+        self.send_delta(held).await;
+    }
+
+    /// A whole answer text (offline planner, notes), streamed in small pieces.
+    async fn answer_text(&mut self, text: &str) {
+        if !self.answer.started {
+            self.answer.started = true;
+            emit(self.tx, TurnEvent::AnswerStart).await;
+        }
+        for piece in stream_pieces(text) {
+            if self.cancel.is_cancelled() {
+                break;
+            }
+            self.answer.sent.push_str(&piece);
+            emit(self.tx, TurnEvent::Delta(piece)).await;
+        }
+    }
+
+    /// Runs one tool call with the same events and records as every planner.
+    async fn tool_step(&mut self, tool: &str, args: Value, status: String) -> ToolResult {
+        self.step += 1;
+        let step = self.step;
+        emit(self.tx, TurnEvent::Status(status)).await;
+        emit(
+            self.tx,
+            TurnEvent::ToolCall {
+                step,
+                tool: tool.to_string(),
+                args: args.clone(),
+            },
+        )
+        .await;
+        let result = call_tool(&self.ctx, tool, args.clone(), &self.tool_ctx).await;
+        emit(
+            self.tx,
+            TurnEvent::ToolResult {
+                step,
+                tool: tool.to_string(),
+                ok: result.ok,
+                duration_ms: result.duration_ms,
+                summary: result.summary(),
+            },
+        )
+        .await;
+        if result.ok {
+            side_effects(&self.ctx, self.req, tool, &args, &result, self.tx).await;
+        }
+        self.calls.push(ToolCallRow {
+            tool: tool.to_string(),
+            args,
+            ok: result.ok,
+            duration_ms: result.duration_ms,
+            summary: result.summary(),
+        });
+        result
+    }
+
+    /// The offline planner's loop; returns its answer (None when cancelled).
+    async fn offline_steps(
+        &mut self,
+        history: &[HistoryTurn],
+        uploads: &[planner::UploadRef],
+        referenced: &[planner::UploadRef],
+    ) -> Option<String> {
+        // The planner replays its own steps by position, so it starts from none even
+        // after an LLM took some this turn.
+        let mut steps: Vec<StepRecord> = Vec::new();
+        for local in 1..=(planner::MAX_STEPS + 1) {
+            if self.cancel.is_cancelled() {
+                return None;
+            }
+            let input = PlannerInput {
+                text: &self.req.text,
+                referenced_files: referenced,
+                uploads,
+                history,
+                steps: &steps,
+            };
+            match planner::plan(&input) {
+                PlannerAction::Final { text } => return Some(text),
+                PlannerAction::Call { .. } if local > planner::MAX_STEPS => {
+                    // The planner wants more than the step budget: answer with what we have.
+                    return Some(step_limit_answer(&steps));
+                }
+                PlannerAction::Call { tool, args, status } => {
+                    let result = self.tool_step(&tool, args.clone(), status).await;
+                    steps.push(StepRecord {
+                        tool,
+                        args,
+                        ok: result.ok,
+                        output: result.output,
+                        data: result.data,
+                        error: result.error,
+                    });
+                }
+            }
+        }
+        Some(step_limit_answer(&steps))
+    }
+
+    /// One LLM call; text deltas reach the user while the request streams.
+    async fn ask(&mut self, llm: &dyn LlmClient, req: &ChatRequest) -> Result<ChatReply, LlmError> {
+        let (dtx, mut drx) = mpsc::unbounded_channel::<String>();
+        let mut sink = move |s: &str| {
+            let _ = dtx.send(s.to_string());
+        };
+        let cancel = self.cancel.clone();
+        let result = {
+            let mut fut = llm.chat(req, &mut sink, &cancel);
+            loop {
+                tokio::select! {
+                    biased;
+                    Some(d) = drx.recv() => self.llm_delta(d).await,
+                    r = &mut fut => break r,
+                }
+            }
+        };
+        while let Ok(d) = drx.try_recv() {
+            self.llm_delta(d).await;
+        }
+        result
+    }
+
+    /// The LLM's ReAct loop: at most `MAX_STEPS` tool steps, then one more call without
+    /// tools for the answer. `Err` leaves the turn to the offline planner.
+    async fn llm_steps(
+        &mut self,
+        backend: &crate::llm::LlmBackend,
+        input: &LlmInput<'_>,
+    ) -> Result<(), LlmError> {
+        let lang = Lang::detect(&self.req.text);
+        let tools = self.ctx.tools.schemas();
+        let mut messages = vec![ChatMessage::System(prompt::system_message(input.uploads))];
+        messages.extend(prompt::history_messages(
+            input.history,
+            prompt::HISTORY_TOKEN_BUDGET,
+        ));
+        messages.push(ChatMessage::User(prompt::user_message(
+            &self.req.text,
+            input.referenced,
+        )));
+        let mut tool_steps = 0usize;
+        loop {
+            let last = tool_steps >= planner::MAX_STEPS;
+            let mut req = ChatRequest {
+                model: input.model.to_string(),
+                messages: messages.clone(),
+                tools: if last { vec![] } else { tools.clone() },
+            };
+            if last {
+                req.messages
+                    .push(ChatMessage::User(LLM_STEP_LIMIT_NOTE.to_string()));
+            }
+            self.answer.round_open = false;
+            self.answer.held.clear();
+            let reply = self.ask(backend.client.as_ref(), &req).await?;
+            if reply.is_final() || last {
+                // Whatever is still held is the (short) answer.
+                if !self.answer.held.is_empty() {
+                    self.release_held().await;
+                }
+                if !reply.is_final() {
+                    let text = step_limit_answer(&self.steps);
+                    self.answer_text(&text).await;
+                }
+                if self.answer.sent.trim().is_empty() {
+                    return Err(LlmError::Protocol("empty answer / 空回复".into()));
+                }
+                return Ok(());
+            }
+            // A held preamble stays with the model's message, not in the answer.
+            self.answer.held.clear();
+            messages.push(ChatMessage::Assistant {
+                content: reply.text.clone(),
+                tool_calls: reply.tool_calls.clone(),
+            });
+            for call in reply.tool_calls {
+                let content = if tool_steps >= planner::MAX_STEPS {
+                    // Every call needs a result message; this one is not run.
+                    "未执行：已达到每轮工具调用上限 / not run: step limit reached".to_string()
+                } else {
+                    tool_steps += 1;
+                    let status = tool_status(&call.name, &call.args, lang);
+                    let result = self.tool_step(&call.name, call.args.clone(), status).await;
+                    let obs = prompt::observation(&result);
+                    self.steps.push(StepRecord {
+                        tool: call.name.clone(),
+                        args: call.args.clone(),
+                        ok: result.ok,
+                        output: result.output,
+                        data: result.data,
+                        error: result.error,
+                    });
+                    obs
+                };
+                messages.push(ChatMessage::Tool {
+                    tool_call_id: call.id,
+                    name: call.name,
+                    content,
+                });
+                if self.cancel.is_cancelled() {
+                    return Err(LlmError::Cancelled);
+                }
+            }
+        }
+    }
+}
+
+/// The status line before an LLM-chosen tool call (the offline planner writes its own).
+fn tool_status(tool: &str, args: &Value, lang: Lang) -> String {
+    let arg = |k: &str| args[k].as_str().unwrap_or("").to_string();
+    let base = |p: String| p.rsplit('/').next().unwrap_or(&p).to_string();
+    match tool {
+        "sys_monitor" => lang
+            .pick("正在查询系统资源…", "Checking system resources…")
+            .into(),
+        "command_executor" => {
+            let mut line = arg("command");
+            for a in args["args"].as_array().into_iter().flatten() {
+                if let Some(a) = a.as_str() {
+                    line.push(' ');
+                    line.push_str(a);
+                }
+            }
+            format!("{}`{line}`…", lang.pick("正在执行 ", "Running "))
+        }
+        "semantic_search" => match lang {
+            Lang::Zh => format!("正在搜索“{}”…", arg("query")),
+            Lang::En => format!("Searching for \"{}\"…", arg("query")),
+        },
+        "file_read" => format!(
+            "{}{}…",
+            lang.pick("正在读取 ", "Reading "),
+            base(arg("file_path"))
+        ),
+        "file_download" => format!(
+            "{}{}…",
+            lang.pick("正在准备下载 ", "Preparing download of "),
+            base(arg("file_path"))
+        ),
+        "file_upload" => lang
+            .pick(
+                "正在查看本会话的上传文件…",
+                "Looking up this session's uploads…",
+            )
+            .into(),
+        other => format!("{}{other}…", lang.pick("正在调用 ", "Calling ")),
     }
 }
 
@@ -382,7 +717,10 @@ mod tests {
     #[test]
     fn file_refs_from_markers_and_ids() {
         assert_eq!(
-            referenced_ids("看看 [file_ref:abc123] 和 [file_ref: def ]", &["xyz".into()]),
+            referenced_ids(
+                "看看 [file_ref:abc123] 和 [file_ref: def ]",
+                &["xyz".into()]
+            ),
             vec!["xyz", "abc123", "def"]
         );
         assert!(referenced_ids("[file_ref:", &[]).is_empty());

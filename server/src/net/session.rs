@@ -794,23 +794,56 @@ impl Conn {
         })
     }
 
+    /// Loads an offer of this session that may be accepted: pending, or accepted/failed
+    /// before its expiry (a retry or resume of an interrupted transfer).
+    async fn acceptable_offer(&self, offer_id: &str) -> Result<crate::store::OfferRow, Message> {
+        let o = match self.pending_offer(offer_id).await {
+            Ok(o) => return Ok(o),
+            Err(m) => m,
+        };
+        let id = offer_id.to_string();
+        let now = chrono::Utc::now().timestamp().max(0) as u64;
+        match self.ctx.store.run(move |s| s.offer(&id)).await {
+            Ok(Some(row))
+                if row.session_id == self.session_id
+                    && (row.state == "accepted" || row.state == "failed")
+                    && row.expires_at > now =>
+            {
+                Ok(row)
+            }
+            _ => Err(o),
+        }
+    }
+
     async fn accept_offer(&mut self, a: protocol::OfferAccept) -> Option<Message> {
-        let o = match self.pending_offer(&a.offer_id).await {
+        use crate::rdt::GrantKind;
+        let o = match self.acceptable_offer(&a.offer_id).await {
             Ok(o) => o,
             Err(m) => return Some(m),
         };
-        let mode = match a.mode.as_str() {
-            // Until the UDP engine is wired in, `auto` means the TCP fallback.
-            "auto" | "nplt" => "nplt",
-            other => {
+        let transfers = self.ctx.transfers.clone();
+        let rdt_addr = transfers.rdt_addr.get().copied();
+        let http_addr = transfers.http_addr.get().copied();
+        let mode = match (a.mode.as_str(), rdt_addr, http_addr) {
+            ("auto" | "rdt", Some(_), _) => "rdt",
+            ("auto" | "nplt", _, _) => "nplt",
+            ("http", _, Some(_)) => "http",
+            (other @ ("rdt" | "http"), _, _) => {
                 return Some(Message::error(
                     "unsupported_mode",
-                    format!("传输模式 {other} 尚不可用，请使用 nplt / mode {other} is not available yet; use nplt"),
+                    format!("传输模式 {other} 未启用 / mode {other} is not running on this server; use nplt"),
+                    o.request_id,
+                ))
+            }
+            (other, _, _) => {
+                return Some(Message::error(
+                    "unsupported_mode",
+                    format!("未知传输模式 {other} / unknown mode {other}; use auto, rdt, nplt or http"),
                     o.request_id,
                 ))
             }
         };
-        if self.transfer.as_ref().is_some_and(|t| !t.is_cancelled()) {
+        if mode == "nplt" && self.transfer.as_ref().is_some_and(|t| !t.is_cancelled()) {
             return Some(Message::error(
                 "busy",
                 "已有传输正在进行 / a transfer is already running on this connection",
@@ -823,28 +856,69 @@ impl Conn {
             .store
             .run(move |s| s.set_offer_state(&id, "accepted", None))
             .await;
-        let tok = self.ctx.shutdown.child_token();
-        self.transfer = Some(tok.clone());
-        let token = hex::encode(rand::random::<[u8; 16]>());
-        let start = Message::TransferStart(protocol::TransferStart {
+        let now = std::time::Instant::now();
+        let mut start = protocol::TransferStart {
             offer_id: o.offer_id.clone(),
             mode: mode.into(),
-            token,
+            token: String::new(),
             rdt_addr: None,
             url: None,
             size: o.size,
             sha256: o.sha256.clone(),
-        });
+        };
+        match (mode, rdt_addr, http_addr) {
+            ("rdt", Some(addr), _) => {
+                let (token, _) = transfers.issue(
+                    GrantKind::Rdt,
+                    &o,
+                    &self.session_id,
+                    self.push_tx.clone(),
+                    &self.ctx.shutdown,
+                    now,
+                );
+                start.token = token;
+                start.rdt_addr = Some(addr.to_string());
+                return Some(Message::TransferStart(start));
+            }
+            ("http", _, Some(addr)) => {
+                let (token, _) = transfers.issue(
+                    GrantKind::Http,
+                    &o,
+                    &self.session_id,
+                    self.push_tx.clone(),
+                    &self.ctx.shutdown,
+                    now,
+                );
+                start.url = Some(format!(
+                    "http://{}/api/files/download/{token}",
+                    crate::http::url_host(addr)
+                ));
+                start.token = token;
+                return Some(Message::TransferStart(start));
+            }
+            _ => {}
+        }
+        let attempt = transfers.begin_attempt(&o.offer_id, &self.ctx.shutdown);
+        let tok = attempt.cancel.clone();
+        self.transfer = Some(tok.clone());
+        start.token = hex::encode(rand::random::<[u8; 16]>());
         // TRANSFER_START must precede the data: send it through the same queue.
-        if self.push_tx.send(start).await.is_err() {
+        if self
+            .push_tx
+            .send(Message::TransferStart(start))
+            .await
+            .is_err()
+        {
             return None;
         }
         let ctx = self.ctx.clone();
         let tx = self.push_tx.clone();
         let resume = a.resume_from.min(o.size);
-        self.ctx
-            .tracker
-            .spawn(async move { crate::app::send_file_nplt(ctx, o, resume, tx, tok).await });
+        self.ctx.tracker.spawn(async move {
+            let offer_id = o.offer_id.clone();
+            crate::app::send_file_nplt(ctx.clone(), o, resume, tx, tok).await;
+            ctx.transfers.end_attempt(&offer_id, attempt.id);
+        });
         None
     }
 
@@ -1128,7 +1202,9 @@ impl Conn {
             .await
         {
             Ok(row) => {
-                let row = self.ctx.after_upload(row).await;
+                // Extension clients get the index states (indexed, embedding n/m, ready).
+                let push = (self.mode == Mode::Extension).then(|| self.push_tx.clone());
+                let row = self.ctx.after_upload(row, push).await;
                 match request_id {
                     Some(r) => out.push(Message::UploadResult(UploadResult {
                         request_id: r,
@@ -1315,7 +1391,11 @@ impl Conn {
             .store
             .run(move |s| s.set_session_model(&id, &m))
             .await
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_string())?;
+        // The next turn reads the stored model; a deliberate switch also gives the LLM a
+        // fresh start after earlier failures.
+        self.ctx.llm_health.success(&self.session_id);
+        Ok(())
     }
 
     async fn model_info(&self, request_id: u64) -> Message {
@@ -1327,6 +1407,8 @@ impl Conn {
             .await
             .ok()
             .and_then(|s| s.model)
+            // A stored model the configuration no longer offers is not what turns use.
+            .filter(|m| self.ctx.models().contains(m))
             .unwrap_or_else(|| self.ctx.default_model());
         Message::ModelInfo(ModelInfo {
             request_id,

@@ -1,0 +1,227 @@
+//! Text analyzers shared by indexing and querying: jieba words (Chinese-aware, with ASCII
+//! words kept), CJK character bigrams, and English words (lower-cased, stemmed, stop words
+//! removed). Queries are built from these same token streams, never from a query parser.
+
+use tantivy::tokenizer::{
+    Language, LowerCaser, RemoveLongFilter, Stemmer, StopWordFilter, TextAnalyzer, Token,
+    TokenStream, Tokenizer,
+};
+
+use crate::chunker::is_cjk;
+
+pub const ZH: &str = "llmops_zh";
+pub const BIGRAM: &str = "llmops_bigram";
+pub const EN: &str = "llmops_en";
+
+pub const STOPWORDS: &[&str] = &[
+    "a", "an", "the", "of", "to", "in", "on", "for", "and", "or", "is", "are", "be", "by", "it",
+    "as", "at", "this", "that", "with", "from", "how", "what", "where", "which", "me", "my",
+    "find", "show", "do", "does", "can", "i", "you", "if", "not", "no", "its", "into",
+];
+
+/// A token stream over precomputed tokens (our tokenizers are cheap to precompute and this
+/// keeps them free of lifetimes).
+pub struct VecStream {
+    tokens: Vec<Token>,
+    idx: usize,
+}
+
+impl VecStream {
+    fn new(tokens: Vec<Token>) -> Self {
+        VecStream { tokens, idx: 0 }
+    }
+}
+
+impl TokenStream for VecStream {
+    fn advance(&mut self) -> bool {
+        if self.idx < self.tokens.len() {
+            self.idx += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn token(&self) -> &Token {
+        &self.tokens[self
+            .idx
+            .saturating_sub(1)
+            .min(self.tokens.len().saturating_sub(1))]
+    }
+    fn token_mut(&mut self) -> &mut Token {
+        let i = self
+            .idx
+            .saturating_sub(1)
+            .min(self.tokens.len().saturating_sub(1));
+        &mut self.tokens[i]
+    }
+}
+
+fn token(text: String, from: usize, to: usize, position: usize) -> Token {
+    Token {
+        offset_from: from,
+        offset_to: to,
+        position,
+        text,
+        position_length: 1,
+    }
+}
+
+/// Bigrams of consecutive CJK characters; a lone CJK character is a unigram.
+#[derive(Clone, Default)]
+pub struct BigramTokenizer;
+
+impl Tokenizer for BigramTokenizer {
+    type TokenStream<'a> = VecStream;
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> VecStream {
+        let mut out = Vec::new();
+        let mut run: Vec<(usize, char)> = Vec::new();
+        let flush = |run: &mut Vec<(usize, char)>, out: &mut Vec<Token>| {
+            if run.len() == 1 {
+                let (o, c) = run[0];
+                let p = out.len();
+                out.push(token(c.to_string(), o, o + c.len_utf8(), p));
+            } else {
+                for w in run.windows(2) {
+                    let (o, a) = w[0];
+                    let (o2, b) = w[1];
+                    let p = out.len();
+                    out.push(token(format!("{a}{b}"), o, o2 + b.len_utf8(), p));
+                }
+            }
+            run.clear();
+        };
+        for (o, c) in text.char_indices() {
+            if is_cjk(c) {
+                run.push((o, c));
+            } else if !run.is_empty() {
+                flush(&mut run, &mut out);
+            }
+        }
+        if !run.is_empty() {
+            flush(&mut run, &mut out);
+        }
+        VecStream::new(out)
+    }
+}
+
+/// Words of letters/digits/underscore outside CJK runs (ASCII and other alphabets).
+#[derive(Clone, Default)]
+pub struct WordTokenizer;
+
+impl Tokenizer for WordTokenizer {
+    type TokenStream<'a> = VecStream;
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> VecStream {
+        let mut out = Vec::new();
+        let mut start: Option<usize> = None;
+        for (o, c) in text.char_indices() {
+            let word = (c.is_alphanumeric() || c == '_') && !is_cjk(c);
+            match (word, start) {
+                (true, None) => start = Some(o),
+                (false, Some(s)) => {
+                    let p = out.len();
+                    out.push(token(text[s..o].to_string(), s, o, p));
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        if let Some(s) = start {
+            let p = out.len();
+            out.push(token(text[s..].to_string(), s, text.len(), p));
+        }
+        VecStream::new(out)
+    }
+}
+
+/// jieba words, without the whitespace and punctuation tokens jieba also emits.
+#[derive(Clone)]
+pub struct ZhTokenizer(tantivy_jieba::JiebaTokenizer);
+
+impl Default for ZhTokenizer {
+    fn default() -> Self {
+        ZhTokenizer(tantivy_jieba::JiebaTokenizer::new())
+    }
+}
+
+impl Tokenizer for ZhTokenizer {
+    type TokenStream<'a> = VecStream;
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> VecStream {
+        let mut out = Vec::new();
+        // jieba is only worth its cost on text with CJK; elsewhere the English field has it.
+        if text.chars().any(is_cjk) {
+            let mut s = self.0.token_stream(text);
+            while s.advance() {
+                let t = s.token();
+                if t.text.chars().any(|c| c.is_alphanumeric()) {
+                    let p = out.len();
+                    out.push(token(t.text.clone(), t.offset_from, t.offset_to, p));
+                }
+            }
+        }
+        VecStream::new(out)
+    }
+}
+
+pub fn zh_analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(ZhTokenizer::default())
+        .filter(RemoveLongFilter::limit(40))
+        .filter(LowerCaser)
+        .build()
+}
+
+pub fn bigram_analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(BigramTokenizer).build()
+}
+
+pub fn en_analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(WordTokenizer)
+        .filter(RemoveLongFilter::limit(40))
+        .filter(LowerCaser)
+        .filter(StopWordFilter::remove(
+            STOPWORDS.iter().map(|s| s.to_string()),
+        ))
+        .filter(Stemmer::new(Language::English))
+        .build()
+}
+
+/// Distinct tokens of `text` under `analyzer`, in order, at most `limit`.
+pub fn tokens(analyzer: &mut TextAnalyzer, text: &str, limit: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut s = analyzer.token_stream(text);
+    while s.advance() {
+        let t = &s.token().text;
+        if !out.iter().any(|x| x == t) {
+            out.push(t.clone());
+            if out.len() >= limit {
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_analyzers_tokens() {
+        assert_eq!(
+            tokens(&mut bigram_analyzer(), "数据库配置 x 库", 10),
+            ["数据", "据库", "库配", "配置", "库"]
+        );
+        assert_eq!(
+            tokens(
+                &mut en_analyzer(),
+                "How to configure the Databases, port_80",
+                10
+            ),
+            ["configur", "databas", "port_80"]
+        );
+        let zh = tokens(&mut zh_analyzer(), "数据库配置文件 nginx！", 10);
+        assert!(zh.contains(&"数据库".to_string()), "{zh:?}");
+        assert!(zh.contains(&"nginx".to_string()), "{zh:?}");
+        assert!(!zh.iter().any(|t| t.contains('！') || t.trim().is_empty()));
+        assert!(tokens(&mut zh_analyzer(), "pure ascii", 10).is_empty());
+    }
+}

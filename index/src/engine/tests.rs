@@ -1,0 +1,314 @@
+//! Engine tests with the toy hash embedder and the in-process store (no model needed).
+
+use super::*;
+use crate::embed::HashEmbedder;
+use crate::vectors::InProcessStore;
+
+fn dense(dir: &Path, dim: usize) -> Option<(Arc<dyn Embedder>, Arc<dyn VectorStore>)> {
+    let store = InProcessStore::open(&dir.join("vectors"), dim).expect("store");
+    Some((Arc::new(HashEmbedder { dim }), Arc::new(store)))
+}
+
+fn events(e: &Engine) -> Arc<Mutex<Vec<Progress>>> {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let l = log.clone();
+    e.set_listener(Arc::new(move |p: &Progress| {
+        if let Ok(mut g) = l.lock() {
+            g.push(p.clone());
+        }
+    }));
+    log
+}
+
+const CONFIG: &str = "server:\n  port: 80\ndatabase:\n  host: db.internal\n  port: 5432\n";
+const LOG: &str = "INFO started\nERROR disk full on /var/lib/postgres\nWARN retrying\n";
+
+#[test]
+fn index_engine_upload_search_delete_and_scope() {
+    let d = tempfile::tempdir().expect("tmp");
+    let e = Engine::open(
+        EngineConfig::new(d.path().join("index")),
+        dense(d.path(), 64),
+        None,
+    )
+    .expect("open");
+    let ev = events(&e);
+    assert_eq!(
+        e.index_upload(
+            "s1",
+            "f1",
+            "config.yaml",
+            "/u/f1/config.yaml",
+            "sha1",
+            CONFIG
+        )
+        .expect("idx"),
+        None
+    );
+    e.index_upload("s1", "f2", "app.log", "/u/f2/app.log", "sha2", LOG)
+        .expect("idx");
+    e.index_upload("s2", "f3", "theirs.log", "/u/f3/theirs.log", "sha3", LOG)
+        .expect("idx");
+    // Searchable at once, before embedding finishes.
+    let hits = e
+        .search("s1", "disk full", Scope::Uploads, 3, Mode::Lexical)
+        .expect("search");
+    assert_eq!(hits[0].filename, "app.log");
+    assert_eq!(hits[0].position, "lines 2-3");
+    assert!(
+        hits[0].chunk.starts_with("ERROR disk full"),
+        "{:?}",
+        hits[0].chunk
+    );
+    assert!(hits.iter().all(|h| h.filename != "theirs.log"));
+    assert!(e.wait_idle(Duration::from_secs(30)));
+    let hits = e
+        .search("s1", "config.yaml", Scope::All, 3, Mode::Hybrid)
+        .expect("search");
+    assert_eq!(hits[0].filename, "config.yaml");
+    assert_eq!(hits[0].match_type, "filename");
+    assert_eq!(hits[0].similarity, 1.0);
+    assert_eq!(hits[0].file_id.as_deref(), Some("f1"));
+    let hits = e
+        .search("s1", "database port", Scope::All, 3, Mode::Hybrid)
+        .expect("search");
+    assert_eq!(hits[0].filename, "config.yaml");
+    assert_eq!(hits[0].match_type, "hybrid");
+    for w in hits.windows(2) {
+        assert!(w[0].similarity >= w[1].similarity);
+    }
+    assert!(e
+        .search("s1", "database port", Scope::System, 3, Mode::Hybrid)
+        .expect("s")
+        .is_empty());
+    assert!(e
+        .search("s1", "zzzz qqqq", Scope::All, 3, Mode::Hybrid)
+        .expect("s")
+        .is_empty());
+    // Same content again in the session: not indexed twice.
+    assert_eq!(
+        e.index_upload("s1", "f9", "copy.yaml", "/u/f9/copy.yaml", "sha1", CONFIG)
+            .expect("dup"),
+        Some("f1".into())
+    );
+    let st = e.stats();
+    assert_eq!(st.files, 3);
+    assert_eq!(st.embedding_backlog, 0);
+    assert!(st.mode.starts_with("hybrid"), "{}", st.mode);
+    // Delete removes the chunks and vectors.
+    assert!(e.remove_upload("s1", "sha2").expect("rm"));
+    assert!(e
+        .search("s1", "disk full", Scope::Uploads, 3, Mode::Hybrid)
+        .expect("s")
+        .is_empty());
+    assert!(e
+        .search("s1", "disk full", Scope::Uploads, 3, Mode::Dense)
+        .expect("s")
+        .is_empty());
+    let states: Vec<(String, State)> = ev
+        .lock()
+        .expect("events")
+        .iter()
+        .filter(|p| p.file_id.as_deref() == Some("f1"))
+        .map(|p| (p.filename.clone(), p.state))
+        .collect();
+    assert_eq!(states.first().map(|s| s.1), Some(State::Indexed));
+    assert!(states.iter().any(|s| s.1 == State::Embedding));
+    assert_eq!(states.last().map(|s| s.1), Some(State::Ready));
+}
+
+#[test]
+fn index_engine_persists_and_reembeds_on_new_fingerprint() {
+    let d = tempfile::tempdir().expect("tmp");
+    let cfg = EngineConfig::new(d.path().join("index"));
+    {
+        let e = Engine::open(cfg.clone(), dense(d.path(), 64), None).expect("open");
+        e.index_upload("s1", "f1", "config.yaml", "/p", "sha1", CONFIG)
+            .expect("idx");
+        assert!(e.wait_idle(Duration::from_secs(30)));
+        assert_eq!(
+            e.state_of(&Engine::upload_key("s1", "sha1")).map(|s| s.0),
+            Some(State::Ready)
+        );
+    }
+    {
+        let e = Engine::open(cfg.clone(), dense(d.path(), 64), None).expect("reopen");
+        assert_eq!(e.stats().files, 1);
+        let hits = e
+            .search("s1", "database host", Scope::Uploads, 3, Mode::Dense)
+            .expect("s");
+        assert_eq!(hits.len(), 1, "vectors persisted");
+        assert_eq!(
+            e.state_of(&Engine::upload_key("s1", "sha1")).map(|s| s.0),
+            Some(State::Ready)
+        );
+    }
+    // Another embedder (dimension 32): visible re-embedding, then ready again.
+    let e = Engine::open(cfg.clone(), dense(&d.path().join("v32"), 32), None).expect("reopen 32");
+    assert!(e.wait_idle(Duration::from_secs(30)));
+    assert_eq!(
+        e.state_of(&Engine::upload_key("s1", "sha1")).map(|s| s.0),
+        Some(State::Ready)
+    );
+    assert_eq!(
+        e.search("s1", "database host", Scope::Uploads, 3, Mode::Dense)
+            .expect("s")
+            .len(),
+        1
+    );
+    drop(e);
+    // No embedder: lexical-only, and it says why.
+    let e = Engine::open(cfg, None, Some("model not found".into())).expect("lexical");
+    assert_eq!(e.stats().mode, "lexical-only: model not found");
+    assert_eq!(
+        e.search("s1", "database", Scope::Uploads, 3, Mode::Hybrid)
+            .expect("s")
+            .len(),
+        1
+    );
+}
+
+#[test]
+fn index_engine_system_docs_sync_is_incremental() {
+    let d = tempfile::tempdir().expect("tmp");
+    let docs = d.path().join("docs");
+    std::fs::create_dir_all(&docs).expect("mkdir");
+    std::fs::write(docs.join("a.md"), "# 日志\n日志轮转配置说明 logrotate\n").expect("w");
+    std::fs::write(docs.join("b.md"), "nginx reverse proxy\n").expect("w");
+    let scan = || -> Vec<SysFile> {
+        let mut v: Vec<SysFile> = std::fs::read_dir(&docs)
+            .expect("ls")
+            .flatten()
+            .map(|f| SysFile {
+                path: f.path(),
+                filename: f.file_name().to_string_lossy().into_owned(),
+                mtime: mtime_secs(&f.path()),
+                size: f.metadata().map(|m| m.len()).unwrap_or(0),
+                content: None,
+            })
+            .collect();
+        v.sort_by(|a, b| a.path.cmp(&b.path));
+        v
+    };
+    let e = Engine::open(
+        EngineConfig::new(d.path().join("index")),
+        None,
+        Some("off".into()),
+    )
+    .expect("open");
+    let r = e.sync_system(&scan()).expect("sync");
+    assert_eq!((r.indexed, r.unchanged, r.removed), (2, 0, 0));
+    let r = e.sync_system(&scan()).expect("sync");
+    assert_eq!((r.indexed, r.unchanged, r.removed), (0, 2, 0));
+    let hits = e
+        .search("s", "日志轮转", Scope::System, 3, Mode::Hybrid)
+        .expect("s");
+    assert_eq!(hits[0].filename, "a.md");
+    assert!(e
+        .search("s", "日志轮转", Scope::Uploads, 3, Mode::Hybrid)
+        .expect("s")
+        .is_empty());
+    std::fs::write(
+        docs.join("b.md"),
+        "nginx reverse proxy and load balancing, longer now\n",
+    )
+    .expect("w");
+    std::fs::remove_file(docs.join("a.md")).expect("rm");
+    let r = e.sync_system(&scan()).expect("sync");
+    assert_eq!((r.indexed, r.unchanged, r.removed), (1, 0, 1));
+    assert!(e
+        .search("s", "日志轮转", Scope::System, 3, Mode::Hybrid)
+        .expect("s")
+        .is_empty());
+    assert_eq!(
+        e.search("s", "load balancing", Scope::All, 3, Mode::Hybrid)
+            .expect("s")[0]
+            .filename,
+        "b.md"
+    );
+}
+
+#[test]
+fn index_engine_chinese_queries_not_dragged_by_dense() {
+    let d = tempfile::tempdir().expect("tmp");
+    let e = Engine::open(
+        EngineConfig::new(d.path().join("index")),
+        dense(d.path(), 64),
+        None,
+    )
+    .expect("open");
+    e.index_upload(
+        "s",
+        "f1",
+        "a.md",
+        "/a",
+        "h1",
+        "数据库连接池配置：最大连接数 100\n",
+    )
+    .expect("i");
+    e.index_upload("s", "f2", "b.md", "/b", "h2", "网络防火墙规则\n")
+        .expect("i");
+    assert!(e.wait_idle(Duration::from_secs(30)));
+    let hits = e
+        .search("s", "数据库连接", Scope::All, 3, Mode::Hybrid)
+        .expect("s");
+    assert_eq!(hits[0].filename, "a.md");
+    assert!(hits[0].similarity >= 0.3);
+}
+
+/// An embedder that fails every passage batch until told otherwise.
+struct Flaky {
+    fail: AtomicBool,
+}
+
+impl Embedder for Flaky {
+    fn fingerprint(&self) -> String {
+        "flaky/8".into()
+    }
+    fn dim(&self) -> usize {
+        8
+    }
+    fn embed(&self, texts: &[&str], _k: InputKind) -> Result<Vec<Vec<f32>>, IndexError> {
+        if self.fail.load(Ordering::SeqCst) {
+            return Err(IndexError::Embed("endpoint returned HTTP 503".into()));
+        }
+        HashEmbedder { dim: 8 }.embed(texts, InputKind::Passage)
+    }
+}
+
+#[test]
+fn index_engine_embedding_failure_is_reported_and_retried() {
+    let d = tempfile::tempdir().expect("tmp");
+    let flaky = Arc::new(Flaky {
+        fail: AtomicBool::new(true),
+    });
+    let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(8));
+    let e = Engine::open(
+        EngineConfig::new(d.path().join("index")),
+        Some((flaky.clone() as Arc<dyn Embedder>, store)),
+        None,
+    )
+    .expect("open");
+    let ev = events(&e);
+    e.index_upload("s", "f1", "app.log", "/p", "h1", LOG)
+        .expect("idx");
+    assert!(e.wait_idle(Duration::from_secs(30)));
+    let key = Engine::upload_key("s", "h1");
+    let (st, why) = e.state_of(&key).expect("state");
+    assert_eq!(st, State::Failed);
+    assert!(why.unwrap_or_default().contains("503"));
+    let last = ev.lock().expect("ev").last().cloned().expect("event");
+    assert_eq!(last.state, State::Failed);
+    assert!(last.detail.unwrap_or_default().contains("503"));
+    // Lexical search is unaffected.
+    assert_eq!(
+        e.search("s", "disk full", Scope::Uploads, 3, Mode::Hybrid)
+            .expect("s")
+            .len(),
+        1
+    );
+    flaky.fail.store(false, Ordering::SeqCst);
+    assert!(e.retry(&key));
+    assert!(e.wait_idle(Duration::from_secs(30)));
+    assert_eq!(e.state_of(&key).map(|s| s.0), Some(State::Ready));
+}

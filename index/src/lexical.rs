@@ -1,0 +1,405 @@
+//! The lexical index: tantivy with three analyzed views of every chunk (jieba words, CJK
+//! bigrams, stemmed English words), one document per chunk, keyed by the file's doc key so
+//! a file's chunks are replaced or removed together. Queries are BM25 OR queries built from
+//! the analyzers' tokens (a user's `"`, `:` or `AND` is just text). Blocking: call from
+//! blocking threads.
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use tantivy::collector::{DocSetCollector, TopDocs};
+use tantivy::directory::MmapDirectory;
+use tantivy::query::{
+    BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, TermQuery, TermSetQuery,
+};
+use tantivy::schema::{
+    Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, FAST, INDEXED, STORED,
+    STRING,
+};
+use tantivy::tokenizer::TextAnalyzer;
+use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+use crate::analyzers::{self, BIGRAM, EN, ZH};
+use crate::IndexError;
+
+/// One chunk as stored in the lexical index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChunkDoc {
+    pub chunk_id: u64,
+    pub doc_key: String,
+    /// Scope tag: `sys` or `u:{session}`.
+    pub tag: String,
+    pub ord: u32,
+    pub first_line: u32,
+    pub last_line: u32,
+    pub text: String,
+}
+
+/// A lexical hit with its BM25 score.
+#[derive(Debug, Clone)]
+pub struct LexHit {
+    pub score: f32,
+    pub chunk: ChunkDoc,
+}
+
+#[derive(Clone, Copy)]
+struct Fields {
+    chunk_id: Field,
+    doc_key: Field,
+    tag: Field,
+    ord: Field,
+    first_line: Field,
+    last_line: Field,
+    body: Field,
+    zh: Field,
+    bigram: Field,
+    en: Field,
+}
+
+/// Query tokens per analyzer, kept for coverage computations.
+#[derive(Debug, Clone, Default)]
+pub struct QueryTokens {
+    pub zh: Vec<String>,
+    pub bigram: Vec<String>,
+    pub en: Vec<String>,
+}
+
+impl QueryTokens {
+    pub fn is_empty(&self) -> bool {
+        self.zh.is_empty() && self.bigram.is_empty() && self.en.is_empty()
+    }
+}
+
+pub struct Lexical {
+    index: Index,
+    writer: Mutex<IndexWriter>,
+    reader: IndexReader,
+    f: Fields,
+    analyzers: Mutex<(TextAnalyzer, TextAnalyzer, TextAnalyzer)>,
+}
+
+const MAX_QUERY_TOKENS: usize = 48;
+
+fn schema() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let text = |name: &str| {
+        TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer(name)
+                .set_index_option(IndexRecordOption::WithFreqs),
+        )
+    };
+    let f = Fields {
+        chunk_id: b.add_u64_field("chunk_id", INDEXED | STORED | FAST),
+        doc_key: b.add_text_field("doc_key", STRING | STORED),
+        tag: b.add_text_field("tag", STRING | STORED),
+        ord: b.add_u64_field("ord", STORED),
+        first_line: b.add_u64_field("first_line", STORED),
+        last_line: b.add_u64_field("last_line", STORED),
+        body: b.add_text_field("body", STORED),
+        zh: b.add_text_field("zh", text(ZH)),
+        bigram: b.add_text_field("bigram", text(BIGRAM)),
+        en: b.add_text_field("en", text(EN)),
+    };
+    (b.build(), f)
+}
+
+impl Lexical {
+    /// Opens (or creates) the index in `dir`.
+    pub fn open(dir: &Path) -> Result<Lexical, IndexError> {
+        std::fs::create_dir_all(dir)?;
+        let (schema, f) = schema();
+        let mmap = MmapDirectory::open(dir).map_err(|e| IndexError::Lexical(e.to_string()))?;
+        let index = Index::open_or_create(mmap, schema)?;
+        Self::with_index(index, f)
+    }
+
+    /// An in-memory index (tests, benchmarks).
+    pub fn in_memory() -> Result<Lexical, IndexError> {
+        let (schema, f) = schema();
+        Self::with_index(Index::create_in_ram(schema), f)
+    }
+
+    fn with_index(index: Index, f: Fields) -> Result<Lexical, IndexError> {
+        index.tokenizers().register(ZH, analyzers::zh_analyzer());
+        index
+            .tokenizers()
+            .register(BIGRAM, analyzers::bigram_analyzer());
+        index.tokenizers().register(EN, analyzers::en_analyzer());
+        // Two indexing threads: this machine kind has two cores.
+        let writer = index.writer_with_num_threads(2, 96_000_000)?;
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        Ok(Lexical {
+            index,
+            writer: Mutex::new(writer),
+            reader,
+            f,
+            analyzers: Mutex::new((
+                analyzers::zh_analyzer(),
+                analyzers::bigram_analyzer(),
+                analyzers::en_analyzer(),
+            )),
+        })
+    }
+
+    /// Replaces all chunks of `doc_key` with `chunks`, commits and reloads the reader, so
+    /// the new text is searchable when this returns.
+    pub fn replace(&self, doc_key: &str, chunks: &[ChunkDoc]) -> Result<(), IndexError> {
+        let mut w = self.writer.lock().map_err(|_| IndexError::Poisoned)?;
+        w.delete_term(Term::from_field_text(self.f.doc_key, doc_key));
+        for c in chunks {
+            let f = &self.f;
+            w.add_document(doc!(
+                f.chunk_id => c.chunk_id,
+                f.doc_key => c.doc_key.as_str(),
+                f.tag => c.tag.as_str(),
+                f.ord => c.ord as u64,
+                f.first_line => c.first_line as u64,
+                f.last_line => c.last_line as u64,
+                f.body => c.text.as_str(),
+                f.zh => c.text.as_str(),
+                f.bigram => c.text.as_str(),
+                f.en => c.text.as_str(),
+            ))?;
+        }
+        w.commit()?;
+        drop(w);
+        self.reader.reload()?;
+        Ok(())
+    }
+
+    /// Removes every chunk of `doc_key`.
+    pub fn remove(&self, doc_key: &str) -> Result<(), IndexError> {
+        self.replace(doc_key, &[])
+    }
+
+    pub fn num_chunks(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+
+    /// Analyzer tokens of a query.
+    pub fn query_tokens(&self, query: &str) -> QueryTokens {
+        let Ok(mut a) = self.analyzers.lock() else {
+            return QueryTokens::default();
+        };
+        QueryTokens {
+            zh: analyzers::tokens(&mut a.0, query, MAX_QUERY_TOKENS),
+            bigram: analyzers::tokens(&mut a.1, query, MAX_QUERY_TOKENS),
+            en: analyzers::tokens(&mut a.2, query, MAX_QUERY_TOKENS),
+        }
+    }
+
+    fn tag_filter(&self, tags: &[String]) -> Box<dyn Query> {
+        let terms: Vec<Term> = tags
+            .iter()
+            .map(|t| Term::from_field_text(self.f.tag, t))
+            .collect();
+        Box::new(ConstScoreQuery::new(
+            Box::new(TermSetQuery::new(terms)),
+            0.0,
+        ))
+    }
+
+    /// BM25 search restricted to chunks whose tag is in `tags`.
+    pub fn search(
+        &self,
+        qt: &QueryTokens,
+        tags: &[String],
+        limit: usize,
+    ) -> Result<Vec<LexHit>, IndexError> {
+        if qt.is_empty() || tags.is_empty() || limit == 0 {
+            return Ok(vec![]);
+        }
+        let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        // Bigrams repeat what jieba words say in a coarser way: weigh them lower.
+        for (field, toks, boost) in [
+            (self.f.zh, &qt.zh, 1.0f32),
+            (self.f.bigram, &qt.bigram, 0.6),
+            (self.f.en, &qt.en, 1.0),
+        ] {
+            for t in toks {
+                let q = TermQuery::new(
+                    Term::from_field_text(field, t),
+                    IndexRecordOption::WithFreqs,
+                );
+                should.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), boost))));
+            }
+        }
+        let query = BooleanQuery::new(vec![
+            (
+                Occur::Must,
+                Box::new(BooleanQuery::new(should)) as Box<dyn Query>,
+            ),
+            (Occur::Must, self.tag_filter(tags)),
+        ]);
+        let searcher = self.reader.searcher();
+        let top = searcher.search(&query, &TopDocs::with_limit(limit).order_by_score())?;
+        let mut out = Vec::with_capacity(top.len());
+        for (score, addr) in top {
+            let d: TantivyDocument = searcher.doc(addr)?;
+            out.push(LexHit {
+                score,
+                chunk: self.to_chunk(&d),
+            });
+        }
+        Ok(out)
+    }
+
+    fn to_chunk(&self, d: &TantivyDocument) -> ChunkDoc {
+        let s = |f: Field| {
+            d.get_first(f)
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string()
+        };
+        let u = |f: Field| d.get_first(f).and_then(|v| v.as_u64()).unwrap_or(0);
+        ChunkDoc {
+            chunk_id: u(self.f.chunk_id),
+            doc_key: s(self.f.doc_key),
+            tag: s(self.f.tag),
+            ord: u(self.f.ord) as u32,
+            first_line: u(self.f.first_line) as u32,
+            last_line: u(self.f.last_line) as u32,
+            text: s(self.f.body),
+        }
+    }
+
+    fn collect(&self, query: &dyn Query) -> Result<Vec<ChunkDoc>, IndexError> {
+        let searcher = self.reader.searcher();
+        let addrs = searcher.search(query, &DocSetCollector)?;
+        let mut out = Vec::with_capacity(addrs.len());
+        for a in addrs {
+            let d: TantivyDocument = searcher.doc(a)?;
+            out.push(self.to_chunk(&d));
+        }
+        Ok(out)
+    }
+
+    /// All chunks of one file, in order.
+    pub fn chunks_of(&self, doc_key: &str) -> Result<Vec<ChunkDoc>, IndexError> {
+        let q = TermQuery::new(
+            Term::from_field_text(self.f.doc_key, doc_key),
+            IndexRecordOption::Basic,
+        );
+        let mut v = self.collect(&q)?;
+        v.sort_by_key(|c| c.ord);
+        Ok(v)
+    }
+
+    /// Chunks by id (dense hits), in no particular order.
+    pub fn chunks_by_id(&self, ids: &[u64]) -> Result<Vec<ChunkDoc>, IndexError> {
+        if ids.is_empty() {
+            return Ok(vec![]);
+        }
+        let terms: Vec<Term> = ids
+            .iter()
+            .map(|&i| Term::from_field_u64(self.f.chunk_id, i))
+            .collect();
+        self.collect(&TermSetQuery::new(terms))
+    }
+
+    /// Every doc key present in the index (used to drop orphans at start).
+    pub fn doc_keys(&self) -> Result<Vec<String>, IndexError> {
+        let searcher = self.reader.searcher();
+        let mut keys = std::collections::BTreeSet::new();
+        for seg in searcher.segment_readers() {
+            let inv = seg.inverted_index(self.f.doc_key)?;
+            let mut s = inv.terms().stream()?;
+            while s.advance() {
+                // A deleted document's terms linger until a merge: check it still has docs.
+                let k = String::from_utf8_lossy(s.key()).into_owned();
+                keys.insert(k);
+            }
+        }
+        let mut live = Vec::new();
+        for k in keys {
+            let q = TermQuery::new(
+                Term::from_field_text(self.f.doc_key, &k),
+                IndexRecordOption::Basic,
+            );
+            if searcher.search(&q, &tantivy::collector::Count)? > 0 {
+                live.push(k);
+            }
+        }
+        Ok(live)
+    }
+
+    /// Keeps the index small after many replacements.
+    pub fn index(&self) -> &Index {
+        &self.index
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(key: &str, tag: &str, ord: u32, text: &str) -> ChunkDoc {
+        ChunkDoc {
+            chunk_id: crate::chunk_id(key, ord),
+            doc_key: key.into(),
+            tag: tag.into(),
+            ord,
+            first_line: 1,
+            last_line: 1,
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn index_lexical_finds_chinese_english_and_filters_by_tag() {
+        let l = Lexical::in_memory().expect("open");
+        l.replace(
+            "a",
+            &[
+                doc(
+                    "a",
+                    "sys",
+                    0,
+                    "数据库配置说明：编辑 config.yaml 的 database 段。",
+                ),
+                doc("a", "sys", 1, "日志轮转 log rotation settings"),
+            ],
+        )
+        .expect("add");
+        l.replace(
+            "b",
+            &[doc("b", "u:s1", 0, "Configuring the databases of nginx")],
+        )
+        .expect("add");
+        assert_eq!(l.num_chunks(), 3);
+        let all = ["sys".to_string(), "u:s1".to_string()];
+        let hits = l
+            .search(&l.query_tokens("数据库"), &all, 10)
+            .expect("search");
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].chunk.ord, 0);
+        let hits = l
+            .search(&l.query_tokens("database configuration"), &all, 10)
+            .expect("search");
+        assert_eq!(
+            hits.len(),
+            2,
+            "stemming: databases/database, configuring/configuration"
+        );
+        let hits = l
+            .search(&l.query_tokens("database"), &["u:s2".to_string()], 10)
+            .expect("search");
+        assert!(hits.is_empty(), "other session");
+        // Query syntax is just text.
+        let hits = l
+            .search(&l.query_tokens("\"log\" AND (rotation:"), &all, 10)
+            .expect("search");
+        assert_eq!(hits[0].chunk.ord, 1);
+        assert_eq!(l.chunks_of("a").expect("chunks").len(), 2);
+        let ids = [crate::chunk_id("b", 0)];
+        assert_eq!(l.chunks_by_id(&ids).expect("ids")[0].doc_key, "b");
+        assert_eq!(l.doc_keys().expect("keys"), ["a", "b"]);
+        l.remove("a").expect("remove");
+        assert_eq!(l.num_chunks(), 1);
+        assert_eq!(l.doc_keys().expect("keys"), ["b"]);
+    }
+}

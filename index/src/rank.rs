@@ -1,0 +1,227 @@
+//! Ranking helpers: file-name scores (exact, stem, substring, fuzzy), lexical coverage of a
+//! chunk, snippet choice, dense weighting by query coverage, and reciprocal rank fusion.
+//! Pure functions, no I/O.
+
+use crate::chunker::is_cjk;
+
+/// RRF constant: the usual 60 flattens rank differences deep in the lists.
+pub const RRF_K: f32 = 60.0;
+
+/// Weighted reciprocal rank term for a 0-based rank.
+pub fn rrf(weight: f32, rank: usize) -> f32 {
+    weight / (RRF_K + rank as f32 + 1.0)
+}
+
+/// How much dense evidence counts for a query the embedder represents `coverage` of.
+/// MiniLM turns most Chinese characters into [UNK]: below half coverage dense says nothing
+/// useful, and partial coverage weighs in steeply less.
+pub fn dense_weight(coverage: f32) -> f32 {
+    if coverage < 0.5 {
+        0.0
+    } else {
+        ((coverage - 0.5) / 0.5).clamp(0.0, 1.0).powi(2)
+    }
+}
+
+/// Maps a cosine similarity of unit vectors to [0, 1] evidence. Sentence embeddings put
+/// unrelated texts around 0-0.2 and close paraphrases at 0.7+.
+pub fn dense_evidence(cos: f32) -> f32 {
+    ((cos - 0.1) / 0.6).clamp(0.0, 1.0)
+}
+
+/// Simple query words (lower-cased, 2+ chars or digits) and CJK bigrams, for file names
+/// and snippets.
+pub fn simple_tokens(query: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |t: String| {
+        if !out.contains(&t) && out.len() < 48 {
+            out.push(t);
+        }
+    };
+    let lower = query.to_lowercase();
+    let chars: Vec<char> = lower.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if is_cjk(c) {
+            let s = i;
+            while i < chars.len() && is_cjk(chars[i]) {
+                i += 1;
+            }
+            if i - s == 1 {
+                push(chars[s].to_string());
+            } else {
+                for w in chars[s..i].windows(2) {
+                    push(w.iter().collect());
+                }
+            }
+        } else if c.is_alphanumeric() || c == '_' {
+            let s = i;
+            while i < chars.len()
+                && (chars[i].is_alphanumeric() || chars[i] == '_')
+                && !is_cjk(chars[i])
+            {
+                i += 1;
+            }
+            let w: String = chars[s..i].iter().collect();
+            if (w.chars().count() >= 2 || w.chars().all(|c| c.is_ascii_digit()))
+                && !crate::analyzers::STOPWORDS.contains(&w.as_str())
+            {
+                push(w);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+fn levenshtein(a: &[char], b: &[char]) -> usize {
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// Score of a file name against the query, in [0, 1]: exact 1.0, stem 0.95, substring 0.9,
+/// a near miss of the whole name up to 0.85, shared words up to 0.6.
+pub fn filename_score(filename: &str, query: &str, tokens: &[String]) -> f32 {
+    let name = filename.to_lowercase();
+    let q = query.trim().to_lowercase();
+    if q.is_empty() {
+        return 0.0;
+    }
+    if name == q {
+        return 1.0;
+    }
+    let stem = name.rsplit_once('.').map(|(s, _)| s).unwrap_or(&name);
+    if stem == q {
+        return 0.95;
+    }
+    if q.chars().count() >= 4 && !q.contains(' ') && name.contains(&q) {
+        return 0.9;
+    }
+    let (nc, qc): (Vec<char>, Vec<char>) = (name.chars().collect(), q.chars().collect());
+    let mut best: f32 = 0.0;
+    if nc.len() <= 128 && qc.len() <= 128 && !q.contains(' ') {
+        let dist = levenshtein(&nc, &qc) as f32;
+        let ratio = 1.0 - dist / nc.len().max(qc.len()) as f32;
+        if ratio >= 0.75 {
+            best = 0.85 * ratio;
+        }
+    }
+    if !tokens.is_empty() {
+        let hit = tokens
+            .iter()
+            .filter(|t| t.chars().count() >= 3 && name.contains(t.as_str()))
+            .count();
+        best = best.max(0.6 * hit as f32 / tokens.len() as f32);
+    }
+    best
+}
+
+/// Share of the query's tokens present in `text` (lower-cased substring test), in [0, 1].
+pub fn coverage(text_lower: &str, tokens: &[String]) -> f32 {
+    if tokens.is_empty() {
+        return 0.0;
+    }
+    let hit = tokens
+        .iter()
+        .filter(|t| text_lower.contains(t.as_str()))
+        .count();
+    hit as f32 / tokens.len() as f32
+}
+
+/// The most relevant part of a chunk, at most `max_chars`, and its 1-based line range
+/// (the chunk's first non-blank line is `first_line`).
+pub fn snippet(
+    text: &str,
+    first_line: u32,
+    tokens: &[String],
+    max_chars: usize,
+) -> (String, u32, u32) {
+    // Start at the line holding the first non-blank character: that line is `first_line`.
+    let lead = text.len() - text.trim_start().len();
+    let line_start = text[..lead].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let body = &text[line_start..];
+    let lines: Vec<&str> = body.lines().collect();
+    if lines.is_empty() {
+        return (String::new(), first_line, first_line);
+    }
+    let mut best = (0usize, 0usize);
+    for (i, l) in lines.iter().enumerate() {
+        let l = l.to_lowercase();
+        let n = tokens.iter().filter(|t| l.contains(t.as_str())).count();
+        if n > best.1 {
+            best = (i, n);
+        }
+    }
+    let mut out = String::new();
+    let mut count = 0usize;
+    let mut last = best.0;
+    for (i, l) in lines.iter().enumerate().skip(best.0) {
+        let l = l.trim();
+        if l.is_empty() {
+            continue;
+        }
+        let room = max_chars.saturating_sub(count + usize::from(!out.is_empty()));
+        if room == 0 {
+            break;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+            count += 1;
+        }
+        let part: String = l.chars().take(room).collect();
+        count += part.chars().count();
+        out.push_str(&part);
+        last = i;
+    }
+    (out, first_line + best.0 as u32, first_line + last as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_rank_filename_scores() {
+        let t = simple_tokens("config.yaml");
+        assert_eq!(filename_score("config.yaml", "config.yaml", &t), 1.0);
+        assert_eq!(
+            filename_score("CONFIG.yaml", "config", &simple_tokens("config")),
+            0.95
+        );
+        assert!(filename_score("conifg.yaml", "config.yaml", &t) > 0.6);
+        assert_eq!(filename_score("readme.md", "config.yaml", &t), 0.0);
+        assert!(
+            filename_score(
+                "nginx.conf",
+                "how to tune nginx",
+                &simple_tokens("how to tune nginx")
+            ) > 0.0
+        );
+    }
+
+    #[test]
+    fn index_rank_snippet_and_weights() {
+        let text = "\n\nalpha\nbeta gamma\nport: 5432 database\nlast";
+        let (s, a, b) = snippet(text, 3, &simple_tokens("database port"), 200);
+        assert_eq!(s, "port: 5432 database\nlast");
+        assert_eq!((a, b), (5, 6));
+        let (s, _, _) = snippet(&"x".repeat(500), 1, &[], 200);
+        assert_eq!(s.chars().count(), 200);
+        assert_eq!(dense_weight(0.3), 0.0);
+        assert_eq!(dense_weight(1.0), 1.0);
+        assert!(dense_weight(0.8) < 0.5);
+        assert!(rrf(1.0, 0) > rrf(1.0, 1));
+        assert_eq!(simple_tokens("数据库 the nginx"), ["数据", "据库", "nginx"]);
+    }
+}

@@ -1,0 +1,520 @@
+//! Minimal HTTP/1.1 endpoint (loopback by default): `GET /api/health`, `GET /metrics`
+//! (Prometheus text) and `GET /api/files/download/{token}` (one-time URL of an offer
+//! accepted in `http` mode, streamed from disk). One request per connection, head size and
+//! read time limited; anything else gets 400/404/405. Never panics on garbage.
+
+use std::net::SocketAddr;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Semaphore;
+
+use crate::app::Ctx;
+use crate::rdt::GrantKind;
+
+/// Largest request head (request line + headers) we read.
+const MAX_HEAD: usize = 8 * 1024;
+/// Time a client gets to send its request head.
+const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// A stalled reader of a download is dropped after this long without progress.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+/// Concurrent HTTP connections; more are closed at once.
+const MAX_CONNS: usize = 64;
+
+/// Host part for URLs naming `addr`: an unspecified bind address is shown as loopback
+/// (the URL is meant for a client on this box unless `--http-listen` names an address).
+pub fn url_host(addr: SocketAddr) -> String {
+    let ip = match addr.ip() {
+        std::net::IpAddr::V4(v) if v.is_unspecified() => std::net::Ipv4Addr::LOCALHOST.into(),
+        std::net::IpAddr::V6(v) if v.is_unspecified() => std::net::Ipv6Addr::LOCALHOST.into(),
+        ip => ip,
+    };
+    SocketAddr::new(ip, addr.port()).to_string()
+}
+
+pub async fn serve(ctx: Arc<Ctx>, listener: TcpListener) {
+    let slots = Arc::new(Semaphore::new(MAX_CONNS));
+    loop {
+        let accepted = tokio::select! {
+            _ = ctx.shutdown.cancelled() => break,
+            a = listener.accept() => a,
+        };
+        let (stream, peer) = match accepted {
+            Ok(v) => v,
+            Err(e) => {
+                tracing::warn!("http accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let Ok(permit) = slots.clone().try_acquire_owned() else {
+            continue;
+        };
+        let c = ctx.clone();
+        ctx.tracker.spawn(async move {
+            if let Err(e) = handle(&c, stream).await {
+                tracing::debug!(%peer, "http: {e}");
+            }
+            drop(permit);
+        });
+    }
+}
+
+/// A parsed request line.
+#[derive(Debug, PartialEq, Eq)]
+struct Request {
+    method: String,
+    path: String,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum HeadError {
+    TooLarge,
+    Malformed,
+}
+
+/// Parses the request head (bytes up to and including the blank line).
+fn parse_head(head: &[u8]) -> Result<Request, HeadError> {
+    let text = std::str::from_utf8(head).map_err(|_| HeadError::Malformed)?;
+    let mut lines = text.split("\r\n");
+    let first = lines.next().ok_or(HeadError::Malformed)?;
+    let mut parts = first.split(' ');
+    let (Some(method), Some(target), Some(version), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return Err(HeadError::Malformed);
+    };
+    if !matches!(version, "HTTP/1.1" | "HTTP/1.0")
+        || method.is_empty()
+        || !method.bytes().all(|b| b.is_ascii_uppercase())
+        || !target.starts_with('/')
+    {
+        return Err(HeadError::Malformed);
+    }
+    for l in lines {
+        if l.is_empty() {
+            break;
+        }
+        if !l.contains(':') || l.bytes().any(|b| b.is_ascii_control() && b != b'\t') {
+            return Err(HeadError::Malformed);
+        }
+    }
+    let path = target
+        .split(['?', '#'])
+        .next()
+        .unwrap_or(target)
+        .to_string();
+    Ok(Request {
+        method: method.to_string(),
+        path,
+    })
+}
+
+/// Reads the request head within the size and time limits.
+async fn read_head(stream: &mut TcpStream) -> Result<Vec<u8>, HeadError> {
+    let mut buf = Vec::with_capacity(1024);
+    let mut tmp = [0u8; 1024];
+    let read = async {
+        loop {
+            if let Some(end) = find_blank_line(&buf) {
+                buf.truncate(end);
+                return Ok(());
+            }
+            if buf.len() > MAX_HEAD {
+                return Err(HeadError::TooLarge);
+            }
+            match stream.read(&mut tmp).await {
+                Ok(0) | Err(_) => return Err(HeadError::Malformed),
+                Ok(n) => buf.extend_from_slice(&tmp[..n]),
+            }
+        }
+    };
+    tokio::time::timeout(HEAD_TIMEOUT, read)
+        .await
+        .map_err(|_| HeadError::Malformed)??;
+    Ok(buf)
+}
+
+fn find_blank_line(b: &[u8]) -> Option<usize> {
+    b.windows(4).position(|w| w == b"\r\n\r\n").map(|i| i + 4)
+}
+
+async fn respond(
+    stream: &mut TcpStream,
+    status: &str,
+    ctype: &str,
+    extra: &[(&str, String)],
+    body: &[u8],
+) -> std::io::Result<()> {
+    let mut head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\nCache-Control: no-store\r\n",
+        body.len()
+    );
+    for (k, v) in extra {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    let mut out = head.into_bytes();
+    out.extend_from_slice(body);
+    tokio::time::timeout(WRITE_TIMEOUT, stream.write_all(&out))
+        .await
+        .map_err(|_| std::io::Error::from(std::io::ErrorKind::TimedOut))??;
+    let _ = stream.shutdown().await;
+    Ok(())
+}
+
+async fn error(
+    stream: &mut TcpStream,
+    status: &str,
+    extra: &[(&str, String)],
+) -> std::io::Result<()> {
+    let body = format!("{{\"error\":\"{status}\"}}\n");
+    respond(stream, status, "application/json", extra, body.as_bytes()).await
+}
+
+async fn handle(ctx: &Arc<Ctx>, mut stream: TcpStream) -> std::io::Result<()> {
+    let req = match read_head(&mut stream).await {
+        Ok(h) => parse_head(&h),
+        Err(e) => Err(e),
+    };
+    let req = match req {
+        Ok(r) => r,
+        Err(HeadError::TooLarge) => {
+            return error(&mut stream, "431 Request Header Fields Too Large", &[]).await
+        }
+        Err(HeadError::Malformed) => return error(&mut stream, "400 Bad Request", &[]).await,
+    };
+    let route = match req.path.as_str() {
+        "/api/health" => Route::Health,
+        "/metrics" => Route::Metrics,
+        p => match p.strip_prefix("/api/files/download/") {
+            Some(tok) if !tok.is_empty() && !tok.contains('/') => Route::Download(tok.to_string()),
+            _ => return error(&mut stream, "404 Not Found", &[]).await,
+        },
+    };
+    if req.method != "GET" {
+        return error(
+            &mut stream,
+            "405 Method Not Allowed",
+            &[("Allow", "GET".into())],
+        )
+        .await;
+    }
+    match route {
+        Route::Health => {
+            let body = health(ctx).to_string();
+            respond(
+                &mut stream,
+                "200 OK",
+                "application/json",
+                &[],
+                body.as_bytes(),
+            )
+            .await
+        }
+        Route::Metrics => {
+            let body = metrics(ctx).await;
+            respond(
+                &mut stream,
+                "200 OK",
+                "text/plain; version=0.0.4; charset=utf-8",
+                &[],
+                body.as_bytes(),
+            )
+            .await
+        }
+        Route::Download(tok) => download(ctx, &mut stream, &tok).await,
+    }
+}
+
+enum Route {
+    Health,
+    Metrics,
+    Download(String),
+}
+
+fn health(ctx: &Ctx) -> serde_json::Value {
+    let t = &ctx.transfers;
+    serde_json::json!({
+        "status": "ok",
+        "version": env!("CARGO_PKG_VERSION"),
+        "uptime_secs": ctx.started.elapsed().as_secs(),
+        "connections": ctx.connections.load(Ordering::Relaxed),
+        "rdt_addr": t.rdt_addr.get().map(|a| a.to_string()),
+        "transfers_active": t.metrics.rdt.active.load(Ordering::Relaxed)
+            + t.metrics.http.active.load(Ordering::Relaxed),
+    })
+}
+
+/// Offers per state, read through a separate read-only connection (WAL readers never
+/// block the writer).
+fn offer_counts(db: &std::path::Path) -> Vec<(String, u64)> {
+    let flags =
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let Ok(c) = rusqlite::Connection::open_with_flags(db, flags) else {
+        return vec![];
+    };
+    let Ok(mut st) = c.prepare("SELECT state, COUNT(*) FROM offers GROUP BY state") else {
+        return vec![];
+    };
+    let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)));
+    match rows {
+        Ok(rows) => rows
+            .filter_map(Result::ok)
+            .map(|(s, n)| (s, n.max(0) as u64))
+            .collect(),
+        Err(_) => vec![],
+    }
+}
+
+async fn metrics(ctx: &Ctx) -> String {
+    use std::fmt::Write as _;
+    let db = ctx.cfg.db_path();
+    let offers = tokio::task::spawn_blocking(move || offer_counts(&db))
+        .await
+        .unwrap_or_default();
+    let m = &ctx.transfers.metrics;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "# HELP llmops_connections Open NPLT connections.\n# TYPE llmops_connections gauge"
+    );
+    let _ = writeln!(
+        s,
+        "llmops_connections {}",
+        ctx.connections.load(Ordering::Relaxed)
+    );
+    let modes = [("rdt", &m.rdt), ("http", &m.http), ("nplt", &m.nplt)];
+    for (name, help, kind, get) in [
+        (
+            "llmops_transfers_active",
+            "Transfers in progress.",
+            "gauge",
+            0,
+        ),
+        (
+            "llmops_transfers_completed_total",
+            "Transfers completed.",
+            "counter",
+            1,
+        ),
+        (
+            "llmops_transfers_failed_total",
+            "Transfers failed or cancelled.",
+            "counter",
+            2,
+        ),
+        (
+            "llmops_transfer_bytes_sent_total",
+            "Payload bytes sent, retransmissions included.",
+            "counter",
+            3,
+        ),
+    ] {
+        let _ = writeln!(s, "# HELP {name} {help}\n# TYPE {name} {kind}");
+        for (mode, c) in modes {
+            let v = match get {
+                0 => &c.active,
+                1 => &c.completed,
+                2 => &c.failed,
+                _ => &c.bytes_sent,
+            };
+            let _ = writeln!(s, "{name}{{mode=\"{mode}\"}} {}", v.load(Ordering::Relaxed));
+        }
+    }
+    for (name, help, v) in [
+        (
+            "llmops_rdt_retransmissions_total",
+            "RDT data packets sent more than once.",
+            &m.retransmissions,
+        ),
+        (
+            "llmops_rdt_bad_tokens_total",
+            "RDT requests with an unknown, used or expired token.",
+            &m.bad_tokens,
+        ),
+        (
+            "llmops_rdt_stray_datagrams_total",
+            "Datagrams that belonged to no transfer.",
+            &m.stray_datagrams,
+        ),
+    ] {
+        let _ = writeln!(
+            s,
+            "# HELP {name} {help}\n# TYPE {name} counter\n{name} {}",
+            v.load(Ordering::Relaxed)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "# HELP llmops_offers Download offers by state.\n# TYPE llmops_offers gauge"
+    );
+    for state in [
+        "pending",
+        "accepted",
+        "rejected",
+        "expired",
+        "transferred",
+        "failed",
+    ] {
+        let n = offers
+            .iter()
+            .find(|(s, _)| s == state)
+            .map(|(_, n)| *n)
+            .unwrap_or(0);
+        let _ = writeln!(s, "llmops_offers{{state=\"{state}\"}} {n}");
+    }
+    s
+}
+
+/// Streams the file of a one-time download URL.
+async fn download(ctx: &Arc<Ctx>, stream: &mut TcpStream, token_hex: &str) -> std::io::Result<()> {
+    let grant = hex::decode(token_hex).ok().and_then(|t| {
+        ctx.transfers
+            .redeem(GrantKind::Http, &t, Instant::now())
+            .ok()
+    });
+    let Some(g) = grant else {
+        ctx.transfers
+            .metrics
+            .bad_tokens
+            .fetch_add(1, Ordering::Relaxed);
+        return error(stream, "404 Not Found", &[]).await;
+    };
+    let m = &ctx.transfers.metrics.http;
+    m.active.fetch_add(1, Ordering::Relaxed);
+    let result = send_file(stream, &g).await;
+    m.active.fetch_sub(1, Ordering::Relaxed);
+    let (ok, sent, err) = match result {
+        Ok(n) => (true, n, None),
+        Err((n, e)) => (false, n, Some(e)),
+    };
+    m.bytes_sent.fetch_add(sent, Ordering::Relaxed);
+    if ok {
+        m.completed.fetch_add(1, Ordering::Relaxed);
+    } else {
+        m.failed.fetch_add(1, Ordering::Relaxed);
+    }
+    crate::app::finish_transfer(ctx, &g, ok, sent, err).await;
+    Ok(())
+}
+
+async fn send_file(stream: &mut TcpStream, g: &crate::rdt::Grant) -> Result<u64, (u64, String)> {
+    let o = &g.offer;
+    let file = match tokio::fs::File::open(&o.file_path).await {
+        Ok(f) => f,
+        Err(e) => {
+            let _ = error(stream, "410 Gone", &[]).await;
+            return Err((0, format!("无法打开文件 / cannot open: {e}")));
+        }
+    };
+    let len = file.metadata().await.map(|m| m.len()).unwrap_or(u64::MAX);
+    if len != o.size {
+        let _ = error(stream, "410 Gone", &[]).await;
+        return Err((
+            0,
+            "文件在提供下载后被修改 / file changed since the offer".into(),
+        ));
+    }
+    // Quotes and non-ASCII in the name would need RFC 6266 encoding; keep a safe form.
+    let ascii_name: String = o
+        .filename
+        .chars()
+        .map(|c| {
+            if c.is_ascii_graphic() && c != '"' && c != '\\' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: {}\r\nX-Checksum-Sha256: {}\r\nContent-Disposition: attachment; filename=\"{ascii_name}\"\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n",
+        o.size, o.sha256
+    );
+    let io = |e: std::io::Error| e.to_string();
+    tokio::time::timeout(WRITE_TIMEOUT, stream.write_all(head.as_bytes()))
+        .await
+        .map_err(|_| (0, "写超时 / write timeout".to_string()))?
+        .map_err(|e| (0, io(e)))?;
+    let mut reader = tokio::io::BufReader::with_capacity(256 * 1024, file.take(o.size));
+    let mut buf = vec![0u8; 256 * 1024];
+    let mut sent = 0u64;
+    loop {
+        if g.cancel.is_cancelled() {
+            return Err((sent, "已取消 / cancelled".into()));
+        }
+        let n = reader.read(&mut buf).await.map_err(|e| (sent, io(e)))?;
+        if n == 0 {
+            break;
+        }
+        tokio::time::timeout(WRITE_TIMEOUT, stream.write_all(&buf[..n]))
+            .await
+            .map_err(|_| (sent, "写超时 / write timeout".to_string()))?
+            .map_err(|e| (sent, io(e)))?;
+        sent += n as u64;
+    }
+    let _ = stream.shutdown().await;
+    if sent != o.size {
+        return Err((sent, "文件变短了 / file shrank while sending".into()));
+    }
+    Ok(sent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_heads_are_parsed_strictly() {
+        let r = parse_head(b"GET /api/health?x=1 HTTP/1.1\r\nHost: a\r\n\r\n").expect("ok");
+        assert_eq!(
+            r,
+            Request {
+                method: "GET".into(),
+                path: "/api/health".into()
+            }
+        );
+        for bad in [
+            &b"GET /x\r\n\r\n"[..],
+            b"GET x HTTP/1.1\r\n\r\n",
+            b"get /x HTTP/1.1\r\n\r\n",
+            b"GET /x HTTP/2\r\n\r\n",
+            b"GET /x HTTP/1.1 extra\r\n\r\n",
+            b"GET /x HTTP/1.1\r\nno colon\r\n\r\n",
+            b"\xff\xfe\r\n\r\n",
+            b"",
+        ] {
+            assert!(parse_head(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for _ in 0..2000 {
+            let n = rng.gen_range(0..200);
+            let mut v: Vec<u8> = (0..n).map(|_| rng.gen()).collect();
+            if rng.gen_bool(0.5) {
+                v.splice(0..0, b"GET /".iter().copied());
+            }
+            let _ = parse_head(&v);
+        }
+    }
+
+    #[test]
+    fn url_host_replaces_unspecified() {
+        assert_eq!(
+            url_host("0.0.0.0:80".parse().expect("addr")),
+            "127.0.0.1:80"
+        );
+        assert_eq!(
+            url_host("10.0.0.1:80".parse().expect("addr")),
+            "10.0.0.1:80"
+        );
+    }
+}

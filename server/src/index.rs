@@ -1,0 +1,525 @@
+//! Glue between the server and the `llmops-index` engine: opening it from the config,
+//! loading the embedder in the background, indexing uploads and system docs (the shipped
+//! manual plus `--docs` folders, through the path policy), pushing per-file index states to
+//! clients and into the uploads table, and the `SearchBackend` the semantic_search tool uses.
+//! Every engine call runs on a blocking thread.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use llmops_index::embed::{Embedder, HttpEmbedder, HttpEmbedderConfig, MiniLm};
+use llmops_index::vectors::{ChromaStore, InProcessStore, VectorStore};
+use llmops_index::{Engine, EngineConfig, Mode, Progress, Scope, State, SysFile};
+use protocol::{Message, UploadStatus};
+use tokio::sync::mpsc;
+
+use crate::config::Config;
+use crate::policy::PathPolicy;
+use crate::store::{Store, UploadRow};
+use crate::tools::{SearchBackend, SearchHit, SearchScope};
+
+/// The product manual, shipped inside the binary so an installed server has it too.
+const BUILTIN_DOCS: &[(&str, &str)] = &[(
+    "llmops-manual.md",
+    include_str!("../../assets/docs/llmops-manual.md"),
+)];
+
+/// Largest system document indexed (bigger files are logs or data, not docs).
+const MAX_DOC_BYTES: u64 = 4 * 1024 * 1024;
+const MAX_DOC_FILES: usize = 20_000;
+
+/// The index as the server sees it.
+pub struct IndexHandle {
+    pub engine: Arc<Engine>,
+    store: Store,
+    doc_dirs: Vec<PathBuf>,
+    paths: Arc<PathPolicy>,
+    exclude: PathBuf,
+    /// Where to push state changes of an upload: its uploader's connection.
+    watchers: Mutex<HashMap<String, mpsc::Sender<Message>>>,
+    /// A doc scan is running (at most one at a time).
+    scanning: AtomicBool,
+    last_scan: Mutex<Option<Instant>>,
+}
+
+/// Status requests re-scan the doc folders at most this often.
+const RESCAN_INTERVAL: Duration = Duration::from_secs(3);
+
+impl IndexHandle {
+    /// Opens the lexical index (fast; dense search is attached later by `start_background`).
+    pub fn open(
+        cfg: &Config,
+        store: Store,
+        doc_dirs: Vec<PathBuf>,
+        paths: Arc<PathPolicy>,
+    ) -> Result<Arc<IndexHandle>, llmops_index::IndexError> {
+        let mut ecfg = EngineConfig::new(cfg.index_dir());
+        ecfg.threshold = cfg.index.threshold;
+        let engine = Engine::open(ecfg, None, Some("loading the embedding model".into()))?;
+        let h = Arc::new(IndexHandle {
+            engine,
+            store,
+            doc_dirs,
+            paths,
+            exclude: crate::policy::path::resolve(&cfg.uploads_dir())
+                .unwrap_or_else(|_| cfg.uploads_dir()),
+            watchers: Mutex::new(HashMap::new()),
+            scanning: AtomicBool::new(false),
+            last_scan: Mutex::new(None),
+        });
+        let weak = Arc::downgrade(&h);
+        h.engine.set_listener(Arc::new(move |p: &Progress| {
+            if let Some(h) = weak.upgrade() {
+                h.on_progress(p);
+            }
+        }));
+        Ok(h)
+    }
+
+    /// Records a state change in the uploads table and pushes it to the uploader.
+    fn on_progress(&self, p: &Progress) {
+        let Some(file_id) = &p.file_id else { return };
+        // Every upload row with this content in the session shares the state.
+        let ids: Vec<String> = match (
+            &p.session,
+            self.store.list_uploads(p.session.as_deref().unwrap_or("")),
+        ) {
+            (Some(_), Ok(rows)) => {
+                let sha = p.key.rsplit(':').next().unwrap_or("");
+                rows.into_iter()
+                    .filter(|r| r.sha256 == sha)
+                    .map(|r| r.file_id)
+                    .collect()
+            }
+            _ => vec![file_id.clone()],
+        };
+        let detail = match p.state {
+            State::Failed => p.detail.clone(),
+            State::Embedding => Some(format!("{}/{}", p.done, p.total)),
+            _ => None,
+        };
+        // The table holds coarse states; `embedding` progress only travels to the client.
+        if p.state != State::Embedding || p.done == 0 {
+            for id in &ids {
+                if let Err(e) = self
+                    .store
+                    .set_upload_state(id, p.state.as_str(), detail.as_deref())
+                {
+                    tracing::warn!("cannot record index state of {id}: {e}");
+                }
+            }
+        }
+        if p.state == State::Indexed {
+            return;
+        }
+        let Ok(mut w) = self.watchers.lock() else {
+            return;
+        };
+        for id in &ids {
+            if let Some(tx) = w.get(id) {
+                let msg = Message::UploadStatus(UploadStatus {
+                    file_id: id.clone(),
+                    filename: p.filename.clone(),
+                    state: p.state.as_str().into(),
+                    detail: p.detail.clone(),
+                    done: p.done,
+                    total: p.total,
+                });
+                // Never block the embedding thread on a slow client; a full queue drops a
+                // progress step, the final state is in the table either way.
+                if let Err(mpsc::error::TrySendError::Closed(_)) = tx.try_send(msg) {
+                    w.remove(id);
+                }
+            }
+        }
+        if matches!(p.state, State::Ready | State::Failed) {
+            for id in &ids {
+                w.remove(id);
+            }
+        }
+    }
+
+    /// Indexes a saved upload (blocking). Returns the state to record.
+    pub fn index_upload(
+        &self,
+        row: &UploadRow,
+        push: Option<mpsc::Sender<Message>>,
+    ) -> (String, Option<String>) {
+        // `saved` and `indexed` reach the client in the UPLOAD_RESULT itself (this returns
+        // before it is sent); later states (embedding n/m, ready, failed) are pushed.
+        if let (Some(tx), Ok(mut w)) = (push, self.watchers.lock()) {
+            w.insert(row.file_id.clone(), tx);
+        }
+        let (state, detail) = self.index_text(row);
+        if let Err(e) = self
+            .store
+            .set_upload_state(&row.file_id, &state, detail.as_deref())
+        {
+            tracing::warn!("cannot record the state of {}: {e}", row.file_id);
+        }
+        // The embedding thread may have finished (and recorded `ready`) before the write
+        // above: re-read the engine's state so the table never goes backwards.
+        let key = Engine::upload_key(&row.session_id, &row.sha256);
+        match self.engine.state_of(&key) {
+            Some((st @ (State::Ready | State::Failed), d)) if state == "indexed" => {
+                let _ = self
+                    .store
+                    .set_upload_state(&row.file_id, st.as_str(), d.as_deref());
+                (st.as_str().into(), d)
+            }
+            _ => (state, detail),
+        }
+    }
+
+    fn index_text(&self, row: &UploadRow) -> (String, Option<String>) {
+        let text = match std::fs::read(&row.path) {
+            Ok(b) => decode_text(&b),
+            Err(e) => return ("failed".into(), Some(format!("cannot read the file: {e}"))),
+        };
+        match self.engine.index_upload(
+            &row.session_id,
+            &row.file_id,
+            &row.filename,
+            &row.path,
+            &row.sha256,
+            &text,
+        ) {
+            // Searchable now; embedding (if on) follows in the background.
+            Ok(None) => ("indexed".into(), None),
+            Ok(Some(first)) => {
+                let key = Engine::upload_key(&row.session_id, &row.sha256);
+                let (st, d) = self.engine.state_of(&key).unwrap_or((State::Indexed, None));
+                (
+                    st.as_str().into(),
+                    d.or(Some(format!("same content as {first}, indexed once"))),
+                )
+            }
+            Err(e) => ("failed".into(), Some(e.to_string())),
+        }
+    }
+
+    /// Removes an upload's index entries unless another upload of the session has the same
+    /// content, in which case the entry is pointed at that one.
+    pub fn remove_upload(&self, row: &UploadRow) -> Result<(), String> {
+        if let Ok(mut w) = self.watchers.lock() {
+            w.remove(&row.file_id);
+        }
+        let others: Vec<UploadRow> = self
+            .store
+            .list_uploads(&row.session_id)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .filter(|r| r.sha256 == row.sha256 && r.file_id != row.file_id)
+            .collect();
+        match others.first() {
+            Some(o) => self
+                .engine
+                .repoint_upload(
+                    &row.session_id,
+                    &row.sha256,
+                    &o.file_id,
+                    &o.filename,
+                    &o.path,
+                )
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+            None => self
+                .engine
+                .remove_upload(&row.session_id, &row.sha256)
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+        }
+    }
+
+    /// Finds the system documents: the built-in manual plus every allowed file under the
+    /// doc folders (hidden files skipped, symlinks not followed, the uploads root excluded).
+    pub fn scan_system_docs(&self) -> Vec<SysFile> {
+        let mut out: Vec<SysFile> = BUILTIN_DOCS
+            .iter()
+            .map(|(name, text)| SysFile {
+                path: PathBuf::from(format!("assets/docs/{name}")),
+                filename: (*name).into(),
+                mtime: 0,
+                size: text.len() as u64,
+                content: Some((*text).into()),
+            })
+            .collect();
+        let mut files = Vec::new();
+        for d in &self.doc_dirs {
+            walk(d, 0, &self.exclude, &mut files);
+        }
+        for p in files {
+            let Ok(resolved) = self.paths.check(&p) else {
+                continue;
+            };
+            let Ok(meta) = std::fs::metadata(&resolved) else {
+                continue;
+            };
+            if !meta.is_file() || meta.len() > MAX_DOC_BYTES || !looks_like_text(&resolved) {
+                continue;
+            }
+            out.push(SysFile {
+                filename: crate::policy::path::display_name(&resolved),
+                mtime: llmops_index::engine::mtime_secs(&resolved),
+                size: meta.len(),
+                path: resolved,
+                content: None,
+            });
+        }
+        out
+    }
+
+    /// Re-scans the doc folders in the background (status requests call this: a changed,
+    /// added or removed doc shows up without a restart). Rate-limited, one scan at a time.
+    pub fn request_rescan(self: &Arc<Self>) {
+        let due = self
+            .last_scan
+            .lock()
+            .map(|g| g.is_none_or(|t| t.elapsed() >= RESCAN_INTERVAL))
+            .unwrap_or(false);
+        if !due || self.scanning.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let h = self.clone();
+        let spawned = std::thread::Builder::new()
+            .name("llmops-doc-scan".into())
+            .spawn(move || {
+                h.rescan();
+                h.scanning.store(false, Ordering::SeqCst);
+            });
+        if spawned.is_err() {
+            self.scanning.store(false, Ordering::SeqCst);
+        }
+    }
+
+    /// Re-scans the system docs (blocking): at start and on request.
+    pub fn rescan(&self) {
+        if let Ok(mut g) = self.last_scan.lock() {
+            *g = Some(Instant::now());
+        }
+        let files = self.scan_system_docs();
+        // The built-in manual changes only with the binary: compare by content.
+        match self.engine.sync_system(&files) {
+            Ok(r) => tracing::info!(
+                "system docs: {} indexed, {} unchanged, {} removed, {} failed",
+                r.indexed,
+                r.unchanged,
+                r.removed,
+                r.failed
+            ),
+            Err(e) => tracing::warn!("system docs scan failed: {e}"),
+        }
+    }
+
+    /// Drops index entries of uploads the database no longer has (deleted sessions).
+    fn drop_orphans(&self) {
+        let Ok(rows) = self.store.all_uploads() else {
+            return;
+        };
+        let live: std::collections::HashSet<String> = rows
+            .iter()
+            .map(|r| Engine::upload_key(&r.session_id, &r.sha256))
+            .collect();
+        for key in self.engine.keys() {
+            if key.starts_with("u:") && !live.contains(&key) {
+                let _ = self.engine.remove(&key);
+            }
+        }
+        // Uploads saved but never indexed (a crash right after the rename) get indexed now.
+        for r in rows {
+            let key = Engine::upload_key(&r.session_id, &r.sha256);
+            if r.state == "saved" && self.engine.state_of(&key).is_none() {
+                let (state, detail) = self.index_upload(&r, None);
+                let _ = self
+                    .store
+                    .set_upload_state(&r.file_id, &state, detail.as_deref());
+            }
+        }
+    }
+
+    /// Background start-up work on a dedicated thread: load the embedder (dense search is
+    /// off until it is ready, and stays off with a logged reason if it cannot load), drop
+    /// orphans, index the system docs.
+    pub fn start_background(self: &Arc<Self>, cfg: &Config) {
+        let h = self.clone();
+        let cfg = cfg.clone();
+        let spawned = std::thread::Builder::new()
+            .name("llmops-index-start".into())
+            .spawn(move || {
+                h.drop_orphans();
+                h.scanning.store(true, Ordering::SeqCst);
+                h.rescan();
+                h.scanning.store(false, Ordering::SeqCst);
+                match load_dense(&cfg) {
+                    Ok((e, v)) => {
+                        tracing::info!("dense search on: {} in {}", e.fingerprint(), v.kind());
+                        if let Err(err) = Engine::attach_dense(&h.engine, e, v) {
+                            tracing::warn!("dense search off: {err}");
+                            h.engine.set_dense_off(err.to_string());
+                        }
+                    }
+                    Err(reason) => {
+                        tracing::warn!("search runs lexical-only: {reason}");
+                        h.engine.set_dense_off(reason);
+                    }
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("cannot start index background work: {e}");
+        }
+    }
+}
+
+/// Builds the configured embedder and vector store, or says why dense search is off.
+fn load_dense(cfg: &Config) -> Result<llmops_index::DenseParts, String> {
+    let embedder: Arc<dyn Embedder> = match cfg.index.embedder.as_str() {
+        "none" => return Err("embedder = none in the config".into()),
+        "openai" => {
+            let url = cfg
+                .index
+                .embedding_url
+                .clone()
+                .ok_or("embedder = openai needs embedding_url in the config")?;
+            let key = cfg
+                .index
+                .embedding_key_env
+                .as_deref()
+                .and_then(|v| std::env::var(v).ok());
+            Arc::new(
+                HttpEmbedder::connect(HttpEmbedderConfig {
+                    base_url: url,
+                    model: cfg
+                        .index
+                        .embedding_model
+                        .clone()
+                        .unwrap_or_else(|| "embedding-3".into()),
+                    api_key: key,
+                    query_prefix: String::new(),
+                    passage_prefix: String::new(),
+                })
+                .map_err(|e| format!("embedding endpoint unusable: {e}"))?,
+            )
+        }
+        _ => Arc::new(MiniLm::load(&cfg.model_dir()).map_err(|e| e.to_string())?),
+    };
+    let store: Arc<dyn VectorStore> = match cfg.index.vector_store.as_str() {
+        "chroma" => Arc::new(
+            ChromaStore::connect(&cfg.index.chroma_url, &embedder.fingerprint())
+                .map_err(|e| format!("chroma at {} unusable: {e}", cfg.index.chroma_url))?,
+        ),
+        _ => {
+            let dir = cfg.index_dir().join("vectors");
+            Arc::new(InProcessStore::open(&dir, embedder.dim()).map_err(|e| e.to_string())?)
+        }
+    };
+    Ok((embedder, store))
+}
+
+fn decode_text(b: &[u8]) -> String {
+    if let Some(rest) = b.strip_prefix(&[0xFF, 0xFE]) {
+        let u: Vec<u16> = rest
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        return String::from_utf16_lossy(&u);
+    }
+    if let Some(rest) = b.strip_prefix(&[0xFE, 0xFF]) {
+        let u: Vec<u16> = rest
+            .chunks_exact(2)
+            .map(|c| u16::from_be_bytes([c[0], c[1]]))
+            .collect();
+        return String::from_utf16_lossy(&u);
+    }
+    let body = b.strip_prefix(&[0xEF, 0xBB, 0xBF][..]).unwrap_or(b);
+    String::from_utf8_lossy(body).into_owned()
+}
+
+fn looks_like_text(p: &Path) -> bool {
+    use std::io::Read;
+    let mut buf = [0u8; 4096];
+    let Ok(mut f) = std::fs::File::open(p) else {
+        return false;
+    };
+    let n = f.read(&mut buf).unwrap_or(0);
+    !buf[..n].contains(&0)
+}
+
+fn walk(dir: &Path, depth: usize, exclude: &Path, out: &mut Vec<PathBuf>) {
+    if depth > 8 || out.len() >= MAX_DOC_FILES {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        if out.len() >= MAX_DOC_FILES {
+            return;
+        }
+        if e.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let Ok(ft) = e.file_type() else { continue };
+        let p = e.path();
+        if p.starts_with(exclude) {
+            continue;
+        }
+        if ft.is_dir() {
+            walk(&p, depth + 1, exclude, out);
+        } else if ft.is_file() {
+            out.push(p);
+        }
+    }
+}
+
+/// The semantic_search tool's backend over the engine.
+pub struct IndexSearch(pub Arc<IndexHandle>);
+
+impl SearchBackend for IndexSearch {
+    fn search(
+        &self,
+        session_id: &str,
+        query: &str,
+        scope: SearchScope,
+        top_k: usize,
+    ) -> Result<Vec<SearchHit>, String> {
+        let scope = match scope {
+            SearchScope::All => Scope::All,
+            SearchScope::System => Scope::System,
+            SearchScope::Uploads => Scope::Uploads,
+        };
+        let hits = self
+            .0
+            .engine
+            .search(session_id, query, scope, top_k, Mode::Hybrid)
+            .map_err(|e| e.to_string())?;
+        Ok(hits
+            .into_iter()
+            .map(|h| SearchHit {
+                filename: h.filename,
+                filepath: h.filepath,
+                similarity: h.similarity,
+                chunk: h.chunk,
+                position: h.position,
+                match_type: h.match_type,
+                file_id: h.file_id,
+            })
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_glue_decodes_text_encodings() {
+        assert_eq!(decode_text(b"\xEF\xBB\xBFhi"), "hi");
+        assert_eq!(decode_text(&[0xFF, 0xFE, b'h', 0, b'i', 0]), "hi");
+        assert_eq!(decode_text(&[0xFE, 0xFF, 0, b'h', 0, b'i']), "hi");
+    }
+}
