@@ -7,7 +7,7 @@ listen="${2:-127.0.0.1:9999}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="$root/target/release"
 out="$(mktemp)"
-"$bin/llmops-server" --listen "$listen" --data-dir "$data_dir" --docs "$root/assets/docs" >"$out" 2>&1 &
+"$bin/llmops-server" --listen "$listen" --data-dir "$data_dir" >"$out" 2>&1 &
 pid=$!
 trap 'kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$out"' EXIT
 # Wait for the readiness line rather than sleeping a fixed time.

@@ -434,7 +434,9 @@ pub async fn send_file_nplt(
             hasher.update(&buf[..n]);
             pos += n as u64;
         }
-        f.seek(std::io::SeekFrom::Start(pos)).await.map_err(|e| e.to_string())?;
+        f.seek(std::io::SeekFrom::Start(pos))
+            .await
+            .map_err(|e| e.to_string())?;
         let mut sent = 0u64;
         let mut last_progress = Instant::now();
         loop {

@@ -19,12 +19,22 @@ fn ms(d: Duration) -> f64 {
 
 fn upload(c: &mut ExtConn, name: &str, body: &[u8]) -> FileInfo {
     let rid = c.next_id();
-    c.send(&Message::UploadStart(UploadStart { request_id: rid, filename: name.into(), size: body.len() as u64, sha256: None }))
-        .expect("send");
+    c.send(&Message::UploadStart(UploadStart {
+        request_id: rid,
+        filename: name.into(),
+        size: body.len() as u64,
+        sha256: None,
+    }))
+    .expect("send");
     for chunk in body.chunks(64 * 1024 - 1) {
-        c.send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(chunk)))).expect("send");
+        c.send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(
+            chunk,
+        ))))
+        .expect("send");
     }
-    let msgs = c.recv_until(|m| matches!(m, Message::UploadResult(_) | Message::Error(_))).expect("reply");
+    let msgs = c
+        .recv_until(|m| matches!(m, Message::UploadResult(_) | Message::Error(_)))
+        .expect("reply");
     match msgs.last() {
         Some(Message::UploadResult(r)) => r.file.clone(),
         other => panic!("upload failed: {other:?}"),
@@ -35,7 +45,12 @@ fn text_file(bytes: usize) -> Vec<u8> {
     let mut s = String::with_capacity(bytes + 100);
     let mut i = 0u64;
     while s.len() < bytes {
-        s.push_str(&format!("2026-11-02 08:{:02}:{:02} INFO request {i} served in {} ms 请求完成\n", (i / 60) % 60, i % 60, i % 997));
+        s.push_str(&format!(
+            "2026-11-02 08:{:02}:{:02} INFO request {i} served in {} ms 请求完成\n",
+            (i / 60) % 60,
+            i % 60,
+            i % 997
+        ));
         i += 1;
     }
     s.truncate(bytes);
@@ -67,7 +82,20 @@ fn main() {
     let mut down = Vec::new();
     for _ in 0..runs {
         let t = Instant::now();
-        let (code, o, e) = run_tui(&["download", "--server", &addr, "--session", &sid, "--force", "--out", out.path().to_str().expect("utf8"), "--mode", "nplt", &f.file_id]).expect("run");
+        let (code, o, e) = run_tui(&[
+            "download",
+            "--server",
+            &addr,
+            "--session",
+            &sid,
+            "--force",
+            "--out",
+            out.path().to_str().expect("utf8"),
+            "--mode",
+            "nplt",
+            &f.file_id,
+        ])
+        .expect("run");
         assert_eq!(code, 0, "{o} {e}");
         down.push(t.elapsed());
     }
@@ -76,8 +104,14 @@ fn main() {
     for _ in 0..(runs * 3) {
         let rid = c.next_id();
         let t = Instant::now();
-        c.send(&Message::Chat(ChatSend { request_id: rid, text: "CPU使用率是多少？".into(), file_ids: vec![] })).expect("send");
-        c.recv_until(|m| matches!(m, Message::StreamEnd(e) if e.request_id == rid)).expect("turn");
+        c.send(&Message::Chat(ChatSend {
+            request_id: rid,
+            text: "CPU使用率是多少？".into(),
+            file_ids: vec![],
+        }))
+        .expect("send");
+        c.recv_until(|m| matches!(m, Message::StreamEnd(e) if e.request_id == rid))
+            .expect("turn");
         turns.push(t.elapsed());
     }
 
@@ -122,11 +156,24 @@ fn random_file(path: &std::path::Path, size: usize, seed: u64) {
 }
 
 /// One CLI download; returns its wall time. Panics unless it verified.
-fn cli_download(server: &ServerProc, target: &std::path::Path, mode: &str, out: &std::path::Path) -> Duration {
+fn cli_download(
+    server: &ServerProc,
+    target: &std::path::Path,
+    mode: &str,
+    out: &std::path::Path,
+) -> Duration {
     let addr = server.addr.to_string();
     let t = Instant::now();
     let (code, o, e) = run_tui(&[
-        "download", "--server", &addr, "--out", out.to_str().expect("utf8"), "--mode", mode, "--force", "--json",
+        "download",
+        "--server",
+        &addr,
+        "--out",
+        out.to_str().expect("utf8"),
+        "--mode",
+        mode,
+        "--force",
+        "--json",
         target.to_str().expect("utf8"),
     ])
     .expect("run");
@@ -140,7 +187,9 @@ fn cli_download(server: &ServerProc, target: &std::path::Path, mode: &str, out: 
 /// A counter from the server's /metrics.
 fn metric(server: &ServerProc, name: &str) -> u64 {
     let Some(h) = server.http_addr else { return 0 };
-    let Ok((_, _, body)) = http_get(h, "/metrics") else { return 0 };
+    let Ok((_, _, body)) = http_get(h, "/metrics") else {
+        return 0;
+    };
     String::from_utf8_lossy(&body)
         .lines()
         .find_map(|l| l.strip_prefix(name).and_then(|r| r.trim().parse().ok()))
@@ -175,7 +224,9 @@ fn rdt_bench() -> String {
     for (file, size, runs, label) in [(&f10, small, 5, "10 MiB"), (&f100, big, 3, "100 MiB")] {
         for mode in ["rdt", "nplt", "http"] {
             let r0 = metric(&direct, "llmops_rdt_retransmissions_total");
-            let times: Vec<Duration> = (0..runs).map(|_| cli_download(&direct, file, mode, out.path())).collect();
+            let times: Vec<Duration> = (0..runs)
+                .map(|_| cli_download(&direct, file, mode, out.path()))
+                .collect();
             std::thread::sleep(Duration::from_millis(100));
             let retx = (metric(&direct, "llmops_rdt_retransmissions_total") - r0) / runs as u64;
             let m = median(times);
@@ -183,7 +234,11 @@ fn rdt_bench() -> String {
                 "| {label} | {mode} | loopback | {:.0} ms | {:.0} MiB/s | {} |\n",
                 ms(m),
                 mibps(size, m),
-                if mode == "rdt" { retx.to_string() } else { "-".into() }
+                if mode == "rdt" {
+                    retx.to_string()
+                } else {
+                    "-".into()
+                }
             ));
             eprintln!("{label} {mode} loopback {:.0} ms", ms(m));
         }
@@ -205,7 +260,9 @@ fn rdt_bench() -> String {
             });
             let runs = if size == small { 3 } else { 1 };
             let r0 = metric(&behind, "llmops_rdt_retransmissions_total");
-            let times: Vec<Duration> = (0..runs).map(|_| cli_download(&behind, file, "rdt", out.path())).collect();
+            let times: Vec<Duration> = (0..runs)
+                .map(|_| cli_download(&behind, file, "rdt", out.path()))
+                .collect();
             std::thread::sleep(Duration::from_millis(100));
             let retx = (metric(&behind, "llmops_rdt_retransmissions_total") - r0) / runs as u64;
             let m = median(times);
@@ -220,7 +277,9 @@ fn rdt_bench() -> String {
     }
 
     // 20 concurrent 10 MiB downloads (20 client processes) on loopback.
-    let outs: Vec<tempfile::TempDir> = (0..20).map(|_| tempfile::tempdir().expect("tempdir")).collect();
+    let outs: Vec<tempfile::TempDir> = (0..20)
+        .map(|_| tempfile::tempdir().expect("tempdir"))
+        .collect();
     let t = Instant::now();
     std::thread::scope(|sc| {
         for o in &outs {

@@ -67,7 +67,9 @@ impl Tui {
                 if n == 0 {
                     break;
                 }
-                p.lock().unwrap_or_else(|e| e.into_inner()).process(&buf[..n]);
+                p.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .process(&buf[..n]);
             }
         });
         Ok(Tui {

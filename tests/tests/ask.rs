@@ -67,17 +67,40 @@ fn upload_and_search_subcommands() {
     let server = ServerProc::start().expect("server");
     let addr = server.addr.to_string();
     let fixture = llmops_tests::fixtures_dir().join("nginx.conf");
-    let (code, out, err) =
-        run_tui(&["upload", "--server", &addr, "--json", fixture.to_str().expect("utf8")]).expect("run");
+    let (code, out, err) = run_tui(&[
+        "upload",
+        "--server",
+        &addr,
+        "--json",
+        fixture.to_str().expect("utf8"),
+    ])
+    .expect("run");
     assert_eq!(code, 0, "{err}");
     let up: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
-    for key in ["session_id", "file_id", "filename", "size", "sha256", "state"] {
+    for key in [
+        "session_id",
+        "file_id",
+        "filename",
+        "size",
+        "sha256",
+        "state",
+    ] {
         assert!(!up[key].is_null(), "missing {key} in {up}");
     }
     assert_eq!(up["filename"], "nginx.conf");
     let sid = up["session_id"].as_str().expect("sid");
     let (code, out, err) = run_tui(&[
-        "search", "--server", &addr, "--session", sid, "--scope", "uploads", "--top-k", "2", "--json", "worker_connections",
+        "search",
+        "--server",
+        &addr,
+        "--session",
+        sid,
+        "--scope",
+        "uploads",
+        "--top-k",
+        "2",
+        "--json",
+        "worker_connections",
     ])
     .expect("run");
     assert_eq!(code, 0, "{err}");
@@ -88,8 +111,16 @@ fn upload_and_search_subcommands() {
         assert!(!hit[key].is_null(), "missing {key} in {hit}");
     }
     // A bad scope is a specific error, not a crash.
-    let (code, out, _) =
-        run_tui(&["search", "--server", &addr, "--scope", "everywhere", "--json", "x"]).expect("run");
+    let (code, out, _) = run_tui(&[
+        "search",
+        "--server",
+        &addr,
+        "--scope",
+        "everywhere",
+        "--json",
+        "x",
+    ])
+    .expect("run");
     assert_eq!(code, 1);
     assert!(out.contains("scope"), "{out}");
 }

@@ -30,7 +30,8 @@ fn welcome_and_gauges() -> anyhow::Result<()> {
     let (_s, tui) = start(120, 36)?;
     tui.wait_for("欢迎使用 llmops", T)?;
     tui.wait_until("CPU gauge with a percentage", T, |s| {
-        s.lines().any(|l| l.contains("CPU") && l.contains('%') && l.contains("cores"))
+        s.lines()
+            .any(|l| l.contains("CPU") && l.contains('%') && l.contains("cores"))
     })?;
     tui.wait_for("egress: none", T)?;
     Ok(())
@@ -41,7 +42,8 @@ fn cpu_question_streams_an_answer() -> anyhow::Result<()> {
     ask(&mut tui, "CPU使用率是多少？")?;
     tui.wait_for("▸ sys_monitor", T)?;
     tui.wait_until("an answer with a CPU percentage", T, |s| {
-        s.lines().any(|l| l.contains("CPU 使用率") && l.contains('%') && !l.contains('▸'))
+        s.lines()
+            .any(|l| l.contains("CPU 使用率") && l.contains('%') && !l.contains('▸'))
     })?;
     Ok(())
 }
@@ -54,7 +56,9 @@ fn upload_from_browser_with_note() -> anyhow::Result<()> {
     tui.wait_for("app.log", T)?;
     tui.type_text("app.lo")?;
     tui.keys(ENTER)?;
-    tui.wait_until("the note prompt", T, |s| s.contains("note") || s.contains("备注"))?;
+    tui.wait_until("the note prompt", T, |s| {
+        s.contains("note") || s.contains("备注")
+    })?;
     ask(&mut tui, "这个日志有什么错误？")?;
     tui.wait_for("uploaded app.log", T)?;
     tui.wait_for("▸ file_read", T)?;
@@ -71,7 +75,10 @@ fn search_shows_hits_with_bars() -> anyhow::Result<()> {
     tui.wait_for("uploaded app.log", T)?;
     ask(&mut tui, "/search inventory timeout")?;
     tui.wait_until("a hit for app.log with a similarity bar", T, |s| {
-        let search = s.lines().skip_while(|l| !l.contains("Search")).collect::<Vec<_>>();
+        let search = s
+            .lines()
+            .skip_while(|l| !l.contains("Search"))
+            .collect::<Vec<_>>();
         search.iter().any(|l| l.contains("app.log")) && search.iter().any(|l| l.contains('█'))
     })?;
     Ok(())
@@ -102,7 +109,10 @@ fn offer_reject_is_acknowledged() -> anyhow::Result<()> {
     tui.wait_until("the rejection acknowledged", T, |s| {
         s.contains("declined") || s.contains("已拒绝")
     })?;
-    anyhow::ensure!(!tui.home().join("nginx.conf").exists(), "a rejected file was written");
+    anyhow::ensure!(
+        !tui.home().join("nginx.conf").exists(),
+        "a rejected file was written"
+    );
     Ok(())
 }
 
@@ -114,12 +124,19 @@ fn chinese_typing_and_deleting_leaves_no_residue() -> anyhow::Result<()> {
         tui.keys(BACKSPACE)?;
     }
     tui.wait_until("an empty input", T, |s| {
-        !s.contains('你') && !s.contains('好') && !s.contains('世') && !s.contains('界') && !s.contains('😀')
+        !s.contains('你')
+            && !s.contains('好')
+            && !s.contains('世')
+            && !s.contains('界')
+            && !s.contains('😀')
     })?;
     tui.type_text("测试")?;
     let s = tui.wait_for("测试", T)?;
     let line = s.lines().find(|l| l.contains("测试")).unwrap_or_default();
-    anyhow::ensure!(!line.contains("世") && !line.contains('界'), "residue: {line}");
+    anyhow::ensure!(
+        !line.contains("世") && !line.contains('界'),
+        "residue: {line}"
+    );
     Ok(())
 }
 
@@ -128,12 +145,18 @@ fn resize_small_and_back() -> anyhow::Result<()> {
     tui.wait_for("Files", T)?;
     tui.resize(60, 20)?;
     tui.wait_until("a narrow layout that still shows the connection", T, |s| {
-        s.lines().count() <= 20 && s.lines().all(|l| l.chars().count() <= 60) && s.contains("connected")
+        s.lines().count() <= 20
+            && s.lines().all(|l| l.chars().count() <= 60)
+            && s.contains("connected")
     })?;
     tui.resize(30, 8)?;
-    tui.wait_until("the too-small notice", T, |s| s.to_lowercase().contains("small") || s.contains("太小"))?;
+    tui.wait_until("the too-small notice", T, |s| {
+        s.to_lowercase().contains("small") || s.contains("太小")
+    })?;
     tui.resize(120, 36)?;
-    tui.wait_until("the wide layout with gauges", T, |s| s.contains("CPU") && s.contains("Files"))?;
+    tui.wait_until("the wide layout with gauges", T, |s| {
+        s.contains("CPU") && s.contains("Files")
+    })?;
     ask(&mut tui, "hi")?;
     tui.wait_for("❯ hi", T)?;
     Ok(())
@@ -154,13 +177,18 @@ fn reconnects_and_resumes_after_server_restart() -> anyhow::Result<()> {
     };
     let before = session_line(&tui.screen()).unwrap_or_default();
     let dir = server.kill9();
-    tui.wait_until("the reconnecting state", T, |s| s.to_lowercase().contains("reconnect"))?;
+    tui.wait_until("the reconnecting state", T, |s| {
+        s.to_lowercase().contains("reconnect")
+    })?;
     let _server = ServerProc::start_in(dir, &["--listen", &addr])?;
     let s = tui.wait_until("connected again", Duration::from_secs(40), |s| {
         s.lines().any(|l| l.contains("● connected"))
     })?;
     let after = session_line(&s).unwrap_or_default();
-    anyhow::ensure!(!before.is_empty() && before == after, "session changed: {before:?} -> {after:?}");
+    anyhow::ensure!(
+        !before.is_empty() && before == after,
+        "session changed: {before:?} -> {after:?}"
+    );
     ask(&mut tui, "内存够用吗")?;
     tui.wait_for("▸ sys_monitor {\"metric\":\"memory\"}", T)?;
     Ok(())
@@ -170,38 +198,83 @@ fn download_through_lossy_relay() -> anyhow::Result<()> {
     use llmops_tests::relay::{Impairment, Relay};
     let relay = Relay::bind(Impairment::lossy(0.10), 7)?;
     let server = ServerProc::start_with(&["--rdt-advertise", &relay.addr.to_string()])?;
-    relay.set_upstream(server.rdt_addr.ok_or_else(|| anyhow::anyhow!("no rdt address"))?);
+    relay.set_upstream(
+        server
+            .rdt_addr
+            .ok_or_else(|| anyhow::anyhow!("no rdt address"))?,
+    );
     let mut tui = Tui::start(&server.addr.to_string(), 120, 36, &[])?;
     tui.wait_for("connected", T)?;
     // A 2 MB text file (uploads must be text).
-    let body: String = (0..40_000).map(|i| format!("2026-11-02 line {i} payload ok\n")).collect();
+    let body: String = (0..40_000)
+        .map(|i| format!("2026-11-02 line {i} payload ok\n"))
+        .collect();
     let src = tui.home().join("src");
     std::fs::create_dir_all(&src)?;
     std::fs::write(src.join("big.log"), &body)?;
-    ask(&mut tui, &format!("/upload {}", src.join("big.log").display()))?;
+    ask(
+        &mut tui,
+        &format!("/upload {}", src.join("big.log").display()),
+    )?;
     tui.wait_for("uploaded big.log", T)?;
     ask(&mut tui, "下载 big.log")?;
     tui.wait_for("[a] accept", T)?;
     tui.keys(b"a")?;
     tui.wait_for("sha256 verified", Duration::from_secs(90))?;
-    anyhow::ensure!(std::fs::read(tui.home().join("big.log"))? == body.as_bytes(), "bytes differ");
-    let dropped = relay.stats.dropped.load(std::sync::atomic::Ordering::Relaxed);
-    anyhow::ensure!(dropped > 0, "the relay dropped nothing: it was not in the path");
+    anyhow::ensure!(
+        std::fs::read(tui.home().join("big.log"))? == body.as_bytes(),
+        "bytes differ"
+    );
+    let dropped = relay
+        .stats
+        .dropped
+        .load(std::sync::atomic::Ordering::Relaxed);
+    anyhow::ensure!(
+        dropped > 0,
+        "the relay dropped nothing: it was not in the path"
+    );
     Ok(())
 }
 
 fn main() {
     let scenarios: &[(&str, Scenario)] = &[
         ("connect: welcome and gauges", welcome_and_gauges),
-        ("ask CPU: streamed answer with a number", cpu_question_streams_an_answer),
-        ("upload from the browser with a note", upload_from_browser_with_note),
-        ("/search: hits with similarity bars", search_shows_hits_with_bars),
-        ("download offer: accept, verified file on disk", offer_accept_puts_the_verified_file_on_disk),
-        ("download offer: reject is acknowledged", offer_reject_is_acknowledged),
-        ("Chinese typing and deleting: no residue", chinese_typing_and_deleting_leaves_no_residue),
-        ("resize to 60x20, too small, and back", resize_small_and_back),
-        ("server restart: reconnect and resume", reconnects_and_resumes_after_server_restart),
-        ("download through the UDP relay at 10% loss", download_through_lossy_relay),
+        (
+            "ask CPU: streamed answer with a number",
+            cpu_question_streams_an_answer,
+        ),
+        (
+            "upload from the browser with a note",
+            upload_from_browser_with_note,
+        ),
+        (
+            "/search: hits with similarity bars",
+            search_shows_hits_with_bars,
+        ),
+        (
+            "download offer: accept, verified file on disk",
+            offer_accept_puts_the_verified_file_on_disk,
+        ),
+        (
+            "download offer: reject is acknowledged",
+            offer_reject_is_acknowledged,
+        ),
+        (
+            "Chinese typing and deleting: no residue",
+            chinese_typing_and_deleting_leaves_no_residue,
+        ),
+        (
+            "resize to 60x20, too small, and back",
+            resize_small_and_back,
+        ),
+        (
+            "server restart: reconnect and resume",
+            reconnects_and_resumes_after_server_restart,
+        ),
+        (
+            "download through the UDP relay at 10% loss",
+            download_through_lossy_relay,
+        ),
     ];
     let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
     let (mut passed, mut failed) = (0, 0);

@@ -33,8 +33,10 @@ fn upload(c: &mut ExtConn, name: &str, body: &[u8]) {
     }))
     .expect("send");
     for chunk in body.chunks(60_000) {
-        c.send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(chunk))))
-            .expect("send");
+        c.send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(
+            chunk,
+        ))))
+        .expect("send");
     }
     let msgs = c
         .recv_until(|m| matches!(m, Message::UploadResult(_) | Message::Error(_)))
@@ -114,7 +116,10 @@ fn score(case: &Value, steps: &[Step]) -> Result<(), String> {
             };
             for (key, want) in rules.as_object().into_iter().flatten() {
                 if key == "query_any" {
-                    let q = step.args["query"].as_str().unwrap_or_default().to_lowercase();
+                    let q = step.args["query"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_lowercase();
                     if !str_args(want).iter().any(|w| q.contains(&w.to_lowercase())) {
                         return Err(format!("args: query {q:?} has none of {want}"));
                     }
@@ -139,14 +144,18 @@ fn score(case: &Value, steps: &[Step]) -> Result<(), String> {
                 && base.is_none_or(|b| args.iter().any(|a| a.ends_with(b)))
         });
         if !ok {
-            return Err(format!("cmd: no successful {command} step matching {cmd:?}"));
+            return Err(format!(
+                "cmd: no successful {command} step matching {cmd:?}"
+            ));
         }
     }
     if let Some(base) = case["download_basename"].as_str() {
         let ok = steps.iter().any(|s| {
             s.tool == "file_download"
                 && s.ok
-                && s.args["file_path"].as_str().is_some_and(|p| p.ends_with(base))
+                && s.args["file_path"]
+                    .as_str()
+                    .is_some_and(|p| p.ends_with(base))
         });
         if !ok {
             return Err(format!("download_basename: no successful offer of {base}"));
@@ -165,13 +174,11 @@ fn score(case: &Value, steps: &[Step]) -> Result<(), String> {
 #[test]
 fn agent_eval_set() {
     let dir = eval_dir();
-    let cases_path = std::fs::read_dir(&dir)
-        .ok()
-        .and_then(|rd| {
-            rd.flatten()
-                .map(|e| e.path())
-                .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        });
+    let cases_path = std::fs::read_dir(&dir).ok().and_then(|rd| {
+        rd.flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
+    });
     let Some(cases_path) = cases_path else {
         eprintln!("eval: no set at {} (skipped)", dir.display());
         return;
@@ -230,7 +237,10 @@ fn agent_eval_set() {
         .fold((0, 0), |(p, t), (a, b)| (p + a, t + b));
     println!("eval set: {}", cases_path.display());
     for (cat, (p, t)) in &per_cat {
-        println!("  {cat:<14} {p:>3}/{t:<3} {:>6.1}%", 100.0 * *p as f64 / *t as f64);
+        println!(
+            "  {cat:<14} {p:>3}/{t:<3} {:>6.1}%",
+            100.0 * *p as f64 / *t as f64
+        );
     }
     let acc = 100.0 * pass as f64 / total.max(1) as f64;
     println!("  {:<14} {pass:>3}/{total:<3} {acc:>6.1}%", "overall");

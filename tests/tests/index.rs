@@ -9,6 +9,11 @@ use llmops_tests::{ExtConn, ServerProc};
 use protocol::{FileDelete, Message, Raw, Req, SearchReq, UploadStart};
 
 fn upload(c: &mut ExtConn, name: &str, body: &[u8]) -> protocol::FileInfo {
+    upload_seen(c, name, body).0
+}
+
+/// Uploads and also returns every message seen meanwhile (pushed states may come first).
+fn upload_seen(c: &mut ExtConn, name: &str, body: &[u8]) -> (protocol::FileInfo, Vec<Message>) {
     let rid = c.next_id();
     c.send(&Message::UploadStart(UploadStart {
         request_id: rid,
@@ -27,7 +32,7 @@ fn upload(c: &mut ExtConn, name: &str, body: &[u8]) -> protocol::FileInfo {
         .recv_until(|m| matches!(m, Message::UploadResult(_) | Message::Error(_)))
         .expect("result");
     match msgs.last() {
-        Some(Message::UploadResult(r)) => r.file.clone(),
+        Some(Message::UploadResult(r)) => (r.file.clone(), msgs.clone()),
         other => panic!("{other:?}"),
     }
 }
@@ -293,25 +298,43 @@ fn dense_scenario(extra: &[&str]) {
     let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
     wait_status(&mut c, 120, |s| s.mode.starts_with("hybrid"));
     let guide = "How to restart the web server after changing its configuration: run systemctl reload nginx.\n";
-    let f = upload(&mut c, "ops-notes.txt", guide.as_bytes());
-    upload(
+    let (_, mut seen) = upload_seen(
         &mut c,
         "fruit.txt",
         b"Apples and pears grow in the orchard behind the farm.\n",
     );
-    // Pushed states: embedding n/m, then ready.
-    let mut states = vec![f.state.clone()];
+    let (f, more) = upload_seen(&mut c, "ops-notes.txt", guide.as_bytes());
+    seen.extend(more);
+    // Pushed states: embedding n/m, then ready (pushed even if the upload result already
+    // said `ready`: the uploader is registered before indexing starts).
+    assert!(
+        matches!(f.state.as_str(), "indexed" | "embedding" | "ready"),
+        "{}",
+        f.state
+    );
+    let mut states: Vec<String> = vec![];
+    let mut seen = seen.into_iter();
     let deadline = Instant::now() + Duration::from_secs(120);
     while states.last().map(String::as_str) != Some("ready") {
         assert!(Instant::now() < deadline, "{states:?}");
-        if let Message::UploadStatus(s) = c.recv().expect("status") {
+        let m = match seen.next() {
+            Some(m) => m,
+            None => c.recv().expect("status"),
+        };
+        if let Message::UploadStatus(s) = m {
             if s.file_id == f.file_id {
+                if s.state == "embedding" {
+                    assert!(s.done <= s.total && s.total >= 1, "{s:?}");
+                }
                 states.push(s.state);
             }
         }
     }
-    assert_eq!(states.first().map(String::as_str), Some("indexed"));
-    assert!(states.iter().any(|s| s == "embedding"), "{states:?}");
+    assert_eq!(
+        states.first().map(String::as_str),
+        Some("embedding"),
+        "{states:?}"
+    );
     wait_status(&mut c, 120, |s| s.embedding_backlog == 0);
     // No shared words with the text: only the dense side can find it.
     let hits = search(&mut c, "reboot the webserver", "uploads");
@@ -324,16 +347,24 @@ fn dense_scenario(extra: &[&str]) {
     let hits = search(&mut c, "reload nginx configuration", "uploads");
     assert_eq!(hits[0].filename, "ops-notes.txt");
     assert_eq!(hits[0].match_type, "hybrid");
-    let rid = c.next_id();
-    c.send(&Message::FileList(Req { request_id: rid }))
-        .expect("send");
-    let msgs = c
-        .recv_until(|m| matches!(m, Message::FileListReply(_)))
-        .expect("list");
-    let Some(Message::FileListReply(l)) = msgs.last() else {
-        panic!()
-    };
-    assert!(l.files.iter().all(|f| f.state == "ready"), "{:?}", l.files);
+    // The uploads table ends in `ready` for both files.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let rid = c.next_id();
+        c.send(&Message::FileList(Req { request_id: rid }))
+            .expect("send");
+        let msgs = c
+            .recv_until(|m| matches!(m, Message::FileListReply(_)))
+            .expect("list");
+        let Some(Message::FileListReply(l)) = msgs.last() else {
+            panic!()
+        };
+        if l.files.iter().all(|f| f.state == "ready") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "{:?}", l.files);
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 #[test]

@@ -506,7 +506,10 @@ mod tests {
             history: &[],
             steps: &[],
         });
-        assert!(matches!(a, PlannerAction::Call { ref tool, .. } if tool == "sys_monitor"), "{a:?}");
+        assert!(
+            matches!(a, PlannerAction::Call { ref tool, .. } if tool == "sys_monitor"),
+            "{a:?}"
+        );
     }
 
     #[test]

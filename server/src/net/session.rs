@@ -195,7 +195,10 @@ impl Conn {
         if let Some(t) = self.turn.take() {
             t.cancel.cancel();
         }
-        for tok in [self.monitor.take(), self.transfer.take()].into_iter().flatten() {
+        for tok in [self.monitor.take(), self.transfer.take()]
+            .into_iter()
+            .flatten()
+        {
             tok.cancel();
         }
         if let UploadSlot::Receiving { inc, .. } =
@@ -652,7 +655,11 @@ impl Conn {
         let r = self
             .ctx
             .tools
-            .call("semantic_search", args, &self.ctx.tool_ctx(&self.session_id))
+            .call(
+                "semantic_search",
+                args,
+                &self.ctx.tool_ctx(&self.session_id),
+            )
             .await;
         if !r.ok {
             return Message::error(
@@ -697,7 +704,11 @@ impl Conn {
         let r = self
             .ctx
             .tools
-            .call("file_download", args.clone(), &self.ctx.tool_ctx(&self.session_id))
+            .call(
+                "file_download",
+                args.clone(),
+                &self.ctx.tool_ctx(&self.session_id),
+            )
             .await;
         if !r.ok {
             return Message::error(
@@ -747,7 +758,11 @@ impl Conn {
             Some(o) if o.state == "pending" => Ok(o),
             Some(o) => Err(Message::error(
                 "offer_closed",
-                format!("下载邀请已{} / offer is {}", offer_state_zh(&o.state), o.state),
+                format!(
+                    "下载邀请已{} / offer is {}",
+                    offer_state_zh(&o.state),
+                    o.state
+                ),
                 None,
             )),
             None => Err(Message::error(
@@ -764,7 +779,10 @@ impl Conn {
             Err(m) => return m,
         };
         let id = o.offer_id.clone();
-        let reason = r.reason.clone().unwrap_or_else(|| "用户拒绝 / declined".into());
+        let reason = r
+            .reason
+            .clone()
+            .unwrap_or_else(|| "用户拒绝 / declined".into());
         let rs = reason.clone();
         let _ = self
             .ctx
@@ -782,7 +800,10 @@ impl Conn {
         );
         // Told to the session's history so the agent's next answer knows.
         let sid = self.session_id.clone();
-        let note = format!("（用户拒绝了下载 {} / the user declined the download）", o.filename);
+        let note = format!(
+            "（用户拒绝了下载 {} / the user declined the download）",
+            o.filename
+        );
         let _ = self
             .ctx
             .store
