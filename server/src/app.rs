@@ -486,6 +486,22 @@ pub async fn send_file_nplt(
     } else {
         m.failed.fetch_add(1, Ordering::Relaxed);
     }
+    let report = record_outcome(&ctx, &offer, &offer.session_id, ok, bytes, sha, error).await;
+    let _ = tx.send(Message::TransferComplete(report)).await;
+    cancel.cancel();
+}
+
+/// The end of a transfer as the server records it: offer state, audit line
+/// (DOWNLOAD_DONE, side server), and the report to send to the session.
+async fn record_outcome(
+    ctx: &Ctx,
+    offer: &OfferRow,
+    session_id: &str,
+    ok: bool,
+    bytes: u64,
+    sha256: String,
+    error: Option<String>,
+) -> protocol::TransferComplete {
     let state = if ok { "transferred" } else { "failed" };
     let id = offer.offer_id.clone();
     let err = error.clone();
@@ -497,13 +513,12 @@ pub async fn send_file_nplt(
         offer_id: offer.offer_id.clone(),
         ok,
         bytes,
-        sha256: sha,
+        sha256,
         side: "server".into(),
         error,
     };
-    ctx.transfer_reported(&offer.session_id, &report);
-    let _ = tx.send(Message::TransferComplete(report)).await;
-    cancel.cancel();
+    ctx.transfer_reported(session_id, &report);
+    report
 }
 
 /// Records the end of an RDT or HTTP transfer attempt: offer state, audit line
@@ -521,28 +536,14 @@ pub async fn finish_transfer(
         return;
     }
     ctx.transfers.end_attempt(&offer.offer_id, g.attempt);
-    let state = if ok { "transferred" } else { "failed" };
-    let id = offer.offer_id.clone();
-    let err = error.clone();
-    let _ = ctx
-        .store
-        .run(move |s| s.set_offer_state(&id, state, err.as_deref()))
-        .await;
-    let report = protocol::TransferComplete {
-        offer_id: offer.offer_id.clone(),
-        ok,
-        bytes,
-        // The server sends what it hashed when offering (and checked the size at open);
-        // the client verifies the bytes it wrote.
-        sha256: if ok {
-            offer.sha256.clone()
-        } else {
-            String::new()
-        },
-        side: "server".into(),
-        error,
+    // The server sends what it hashed when offering (and checked the size at open); the
+    // client verifies the bytes it wrote.
+    let sha = if ok {
+        offer.sha256.clone()
+    } else {
+        String::new()
     };
-    ctx.transfer_reported(&g.session_id, &report);
+    let report = record_outcome(ctx, offer, &g.session_id, ok, bytes, sha, error).await;
     let _ = tokio::time::timeout(
         std::time::Duration::from_secs(2),
         g.push.send(Message::TransferComplete(report)),

@@ -61,6 +61,21 @@ fn text_file(bytes: usize) -> Vec<u8> {
     s.into_bytes()
 }
 
+/// One chat turn, from sending to STREAM_END.
+fn timed_turn(c: &mut ExtConn, text: &str) -> Duration {
+    let rid = c.next_id();
+    let t = Instant::now();
+    c.send(&Message::Chat(ChatSend {
+        request_id: rid,
+        text: text.into(),
+        file_ids: vec![],
+    }))
+    .expect("send");
+    c.recv_until(|m| matches!(m, Message::StreamEnd(e) if e.request_id == rid))
+        .expect("turn");
+    t.elapsed()
+}
+
 fn main() {
     let runs = 7;
     let server = ServerProc::start().expect("server (build with `cargo build --release --bins`)");
@@ -102,18 +117,42 @@ fn main() {
 
     let mut turns = Vec::new();
     for _ in 0..(runs * 3) {
-        let rid = c.next_id();
-        let t = Instant::now();
-        c.send(&Message::Chat(ChatSend {
-            request_id: rid,
-            text: "CPU使用率是多少？".into(),
-            file_ids: vec![],
-        }))
-        .expect("send");
-        c.recv_until(|m| matches!(m, Message::StreamEnd(e) if e.request_id == rid))
-            .expect("turn");
-        turns.push(t.elapsed());
+        turns.push(timed_turn(&mut c, "CPU使用率是多少？"));
     }
+
+    // Nothing blocks the runtime: while another session runs a 5 s command (`tail -f`,
+    // killed by the executor's timeout), this session's turns keep completing.
+    let mut busy = ExtConn::connect(server.addr, None, None).expect("second session");
+    upload(&mut busy, "follow.log", b"2026-11-02 INFO one line\n");
+    let busy_rid = busy.next_id();
+    busy.send(&Message::Chat(ChatSend {
+        request_id: busy_rid,
+        text: "tail -f follow.log".into(),
+        file_ids: vec![],
+    }))
+    .expect("send");
+    // Wait until the command is really running before measuring.
+    busy.recv_until(|m| {
+        matches!(
+            m,
+            Message::AgentEvent(AgentEvent {
+                event: AgentEventKind::ToolCall { .. },
+                ..
+            })
+        )
+    })
+    .expect("tool call");
+    let cmd_started = Instant::now();
+    let mut during = Vec::new();
+    while cmd_started.elapsed() < Duration::from_secs(4) {
+        during.push(timed_turn(&mut c, "CPU使用率是多少？"));
+    }
+    busy.recv_until(|m| matches!(m, Message::StreamEnd(e) if e.request_id == busy_rid))
+        .expect("the long command's turn ends");
+    let cmd_secs = cmd_started.elapsed().as_secs_f64();
+    let during_n = during.len();
+    let during_max = during.iter().max().copied().unwrap_or_default();
+    let during_med = median(during);
 
     let mb = body.len() as f64 / (1024.0 * 1024.0);
     let (u, d, t) = (median(up), median(down), median(turns));
@@ -124,11 +163,12 @@ fn main() {
          | what | median | throughput |\n|---|---|---|\n\
          | upload {mb:.1} MiB text file (64 KiB frames, sha256 while receiving, validate, atomic rename, SQLite record) | {:.1} ms | {:.0} MiB/s |\n\
          | download the same file, `nplt` mode, via `llmops-tui download` (process start, handshake, offer, verify sha256, rename) | {:.1} ms | {:.0} MiB/s |\n\
-         | chat turn \"CPU使用率是多少？\" (offline planner, sys_monitor, streamed answer, history write) | {:.1} ms | |\n",
+         | chat turn \"CPU使用率是多少？\" (offline planner, sys_monitor, streamed answer, history write) | {:.1} ms | |\n         | the same turn while another session runs a 5 s command (`tail -f`, killed at its timeout after {cmd_secs:.1} s): {during_n} turns | {:.1} ms (max {:.1} ms) | |\n",
         runs * 3,
         ms(u), mb / u.as_secs_f64(),
         ms(d), mb / d.as_secs_f64(),
         ms(t),
+        ms(during_med), ms(during_max),
     );
     let report = format!("{report}\n{}", rdt_bench());
     println!("{report}");

@@ -137,6 +137,14 @@ fn chinese_typing_and_deleting_leaves_no_residue() -> anyhow::Result<()> {
         !line.contains("世") && !line.contains('界'),
         "residue: {line}"
     );
+    // A bracketed paste lands in the input as text, newlines included, and is sent as one.
+    for _ in 0..2 {
+        tui.keys(BACKSPACE)?;
+    }
+    tui.paste("粘贴第一行\nsecond pasted line")?;
+    tui.wait_for("second pasted line", T)?;
+    tui.keys(ENTER)?;
+    tui.wait_for("❯ 粘贴第一行", T)?;
     Ok(())
 }
 
@@ -159,6 +167,13 @@ fn resize_small_and_back() -> anyhow::Result<()> {
     })?;
     ask(&mut tui, "hi")?;
     tui.wait_for("❯ hi", T)?;
+    // Ctrl+C when idle quits, and the terminal program exits cleanly.
+    tui.wait_until("the turn to finish", T, |s| {
+        s.contains("● connected") && !s.contains("thinking")
+    })?;
+    std::thread::sleep(Duration::from_millis(300));
+    tui.keys(b"\x03")?;
+    anyhow::ensure!(tui.wait_exit(T)?, "llmops-tui exited with an error");
     Ok(())
 }
 
