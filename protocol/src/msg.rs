@@ -691,7 +691,8 @@ pub struct TransferProgress {
     pub offer_id: String,
     pub bytes: u64,
     pub total: u64,
-    pub rate_bps: u64,
+    /// Transfer rate in bytes per second.
+    pub bytes_per_sec: u64,
     pub rtt_ms: u32,
     pub retransmits: u64,
     /// Window occupancy: packets in flight and the window size.
@@ -953,7 +954,7 @@ messages! {
     0x5D TransferData(Raw) "TRANSFER_DATA" ServerToClient false
         "Raw file bytes of the `nplt`-mode transfer in progress.";
     0x5E TransferProgress(TransferProgress) "TRANSFER_PROGRESS" Both false
-        "`{offer_id, bytes, total, rate_bps, rtt_ms, retransmits, in_flight, window}`.";
+        "`{offer_id, bytes, total, bytes_per_sec, rtt_ms, retransmits, in_flight, window}`.";
     0x5F TransferComplete(TransferComplete) "TRANSFER_COMPLETE" Both false
         "`{offer_id, ok, bytes, sha256, side, error?}`: completion report from each side.";
     0x60 StatusRequest(Req) "STATUS_REQUEST" ClientToServer false

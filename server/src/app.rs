@@ -460,7 +460,7 @@ pub async fn send_file_nplt(
                     offer_id: offer.offer_id.clone(),
                     bytes: pos + sent,
                     total: offer.size,
-                    rate_bps: (sent as f64 / secs) as u64,
+                    bytes_per_sec: (sent as f64 / secs) as u64,
                     ..Default::default()
                 }));
             }

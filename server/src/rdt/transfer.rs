@@ -202,7 +202,7 @@ fn progress(offer_id: &str, s: &SenderStats, started: Instant) -> Message {
         offer_id: offer_id.to_string(),
         bytes: s.bytes_acked + s.bytes_skipped,
         total: s.file_size,
-        rate_bps: (s.bytes_acked as f64 / secs) as u64,
+        bytes_per_sec: (s.bytes_acked as f64 / secs) as u64,
         rtt_ms: s.srtt.map(|d| d.as_millis() as u32).unwrap_or(0),
         retransmits: s.retransmissions,
         in_flight: s.in_flight,

@@ -329,10 +329,10 @@ fn transfers(app: &App, frame: &mut Frame, area: Rect) {
                     0.0
                 };
                 let mut s = format!("{} {pct:.0}%", bar(pct, 10, th.ascii));
-                if p.rate_bps > 0 {
+                if p.bytes_per_sec > 0 {
                     s.push_str(&format!(
                         " {}/s rtt {} ms",
-                        human_size(p.rate_bps / 8),
+                        human_size(p.bytes_per_sec),
                         p.rtt_ms
                     ));
                 }
