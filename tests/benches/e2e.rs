@@ -175,7 +175,10 @@ fn main() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/benchmarks.md");
     let header = "# Benchmarks\n\nNumbers from `make bench` on this project's 2-core machine. Regenerate with `make bench`; \
                   wall times include starting the `llmops-tui` process.\n\n";
-    std::fs::write(&path, format!("{header}{report}")).expect("write docs/benchmarks.md");
+    // Keep the sections other benches own (the index bench writes `## Index (...)`).
+    let old = std::fs::read_to_string(&path).unwrap_or_default();
+    let others = old.find("\n## Index (").map(|i| &old[i..]).unwrap_or("");
+    std::fs::write(&path, format!("{header}{report}{others}")).expect("write docs/benchmarks.md");
     eprintln!("wrote {}", path.display());
 }
 
