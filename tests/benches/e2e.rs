@@ -163,7 +163,8 @@ fn main() {
          | what | median | throughput |\n|---|---|---|\n\
          | upload {mb:.1} MiB text file (64 KiB frames, sha256 while receiving, validate, atomic rename, SQLite record) | {:.1} ms | {:.0} MiB/s |\n\
          | download the same file, `nplt` mode, via `llmops-tui download` (process start, handshake, offer, verify sha256, rename) | {:.1} ms | {:.0} MiB/s |\n\
-         | chat turn \"CPU使用率是多少？\" (offline planner, sys_monitor, streamed answer, history write) | {:.1} ms | |\n         | the same turn while another session runs a 5 s command (`tail -f`, killed at its timeout after {cmd_secs:.1} s): {during_n} turns | {:.1} ms (max {:.1} ms) | |\n",
+         | chat turn \"CPU使用率是多少？\" (offline planner, sys_monitor, streamed answer, history write) | {:.1} ms | |\n\
+         | the same turn while another session runs a 5 s command (`tail -f`, killed at its timeout after {cmd_secs:.1} s): {during_n} turns | {:.1} ms (max {:.1} ms) | |\n",
         runs * 3,
         ms(u), mb / u.as_secs_f64(),
         ms(d), mb / d.as_secs_f64(),
