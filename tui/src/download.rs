@@ -223,7 +223,7 @@ async fn accept(
     loop {
         match next_message(events).await? {
             Message::TransferStart(s) if s.offer_id == offer.offer_id => return Ok(s),
-            Message::Error(e) => {
+            Message::Error(e) if error_concerns_offer(&e, offer) => {
                 return Err(ClientError::Server {
                     code: e.code,
                     message: e.message,
@@ -398,7 +398,7 @@ async fn nplt_loop(
                     resumed: 0,
                 });
             }
-            Message::Error(e) => {
+            Message::Error(e) if error_concerns_offer(&e, offer) => {
                 return Err(ClientError::Server {
                     code: e.code,
                     message: e.message,
@@ -521,9 +521,38 @@ async fn http_get(
     })
 }
 
+/// Whether an ERROR frame is about this download: refusals of an accept carry the offer's
+/// request id or none; errors answering other requests (a search, a file list) are not.
+pub fn error_concerns_offer(e: &protocol::ErrorMsg, offer: &Offer) -> bool {
+    e.request_id.is_none() || e.request_id == offer.request_id
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_errors_about_this_offer_abort_a_download() {
+        let offer = Offer {
+            offer_id: "o".into(),
+            file_id: None,
+            filename: "a".into(),
+            size: 1,
+            sha256: String::new(),
+            expires_at: 0,
+            request_id: Some(7),
+            tool_call: None,
+            mode: "auto".into(),
+        };
+        let err = |rid| protocol::ErrorMsg {
+            code: "x".into(),
+            message: "x".into(),
+            request_id: rid,
+        };
+        assert!(error_concerns_offer(&err(Some(7)), &offer));
+        assert!(error_concerns_offer(&err(None), &offer));
+        assert!(!error_concerns_offer(&err(Some(8)), &offer));
+    }
 
     #[test]
     fn server_names_are_sanitised() {
