@@ -57,6 +57,26 @@ fn compact(n: u64) -> String {
 }
 
 /// Rows `[first, first+h)` of `n` that keep `sel` visible.
+/// One transfer's progress line: bar, percent, rate, ETA, RTT and retransmissions.
+fn progress_text(p: &protocol::TransferProgress, pct: f64, ascii: bool) -> String {
+    let mut s = format!("{} {pct:.0}%", bar(pct, 10, ascii));
+    if p.bytes_per_sec > 0 {
+        let left = p.total.saturating_sub(p.bytes);
+        s.push_str(&format!(
+            " {}/s eta {}s",
+            human_size(p.bytes_per_sec),
+            left.div_ceil(p.bytes_per_sec)
+        ));
+    }
+    if p.rtt_ms > 0 {
+        s.push_str(&format!(" rtt {} ms", p.rtt_ms));
+    }
+    if p.retransmits > 0 {
+        s.push_str(&format!(" retx {}", p.retransmits));
+    }
+    s
+}
+
 fn window(n: usize, sel: usize, h: usize) -> (usize, usize) {
     if h == 0 || n <= h {
         return (0, n);
@@ -328,15 +348,7 @@ fn transfers(app: &App, frame: &mut Frame, area: Rect) {
                 } else {
                     0.0
                 };
-                let mut s = format!("{} {pct:.0}%", bar(pct, 10, th.ascii));
-                if p.bytes_per_sec > 0 {
-                    s.push_str(&format!(
-                        " {}/s rtt {} ms",
-                        human_size(p.bytes_per_sec),
-                        p.rtt_ms
-                    ));
-                }
-                (s, th.accent)
+                (progress_text(p, pct, th.ascii), th.accent)
             }
             TransferState::Done { ok: true, .. } => ("complete".into(), th.ok),
             TransferState::Saved { path } => (format!("saved {}", path.display()), th.ok),
@@ -361,6 +373,25 @@ fn transfers(app: &App, frame: &mut Frame, area: Rect) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn progress_line_has_rate_eta_rtt_and_retransmissions() {
+        let p = protocol::TransferProgress {
+            offer_id: "o".into(),
+            bytes: 50,
+            total: 250,
+            bytes_per_sec: 100,
+            rtt_ms: 12,
+            retransmits: 3,
+            in_flight: 0,
+            window: 0,
+        };
+        let s = progress_text(&p, 20.0, true);
+        assert!(s.contains("20%") && s.contains("eta 2s"), "{s}");
+        assert!(s.contains("rtt 12 ms") && s.contains("retx 3"), "{s}");
+        let idle = protocol::TransferProgress::default();
+        assert!(!progress_text(&idle, 0.0, true).contains("eta"));
+    }
 
     #[test]
     fn bars_and_sparklines_have_exact_widths() {
