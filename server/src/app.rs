@@ -318,7 +318,7 @@ impl Ctx {
         Ok(())
     }
 
-    pub fn status(&self, request_id: u64) -> Message {
+    pub async fn status(&self, request_id: u64) -> Message {
         let index = match &self.index {
             Some(h) => {
                 // Doc folders are re-scanned on request; status is that request.
@@ -332,11 +332,7 @@ impl Ctx {
                 }
             }
             None => IndexProgress {
-                files: self
-                    .store
-                    .all_uploads()
-                    .map(|u| u.len() as u64)
-                    .unwrap_or(0),
+                files: self.store.run(|s| s.count_uploads()).await.unwrap_or(0),
                 chunks: 0,
                 embedding_backlog: 0,
                 mode: "raw-text (index unavailable)".into(),

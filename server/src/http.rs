@@ -37,19 +37,7 @@ pub fn url_host(addr: SocketAddr) -> String {
 
 pub async fn serve(ctx: Arc<Ctx>, listener: TcpListener) {
     let slots = Arc::new(Semaphore::new(MAX_CONNS));
-    loop {
-        let accepted = tokio::select! {
-            _ = ctx.shutdown.cancelled() => break,
-            a = listener.accept() => a,
-        };
-        let (stream, peer) = match accepted {
-            Ok(v) => v,
-            Err(e) => {
-                tracing::warn!("http accept failed: {e}");
-                tokio::time::sleep(Duration::from_millis(100)).await;
-                continue;
-            }
-        };
+    while let Some((stream, peer)) = crate::net::accept_next(&ctx, &listener, "http").await {
         let Ok(permit) = slots.clone().try_acquire_owned() else {
             continue;
         };

@@ -19,23 +19,32 @@ use crate::app::Ctx;
 /// Refusals in flight at once; beyond this an over-limit connection is simply closed.
 const MAX_REFUSALS: usize = 64;
 
+/// The next accepted connection, or `None` once the server shuts down. Accept errors
+/// (EMFILE and friends) are logged and retried after a pause instead of spinning.
+pub async fn accept_next(
+    ctx: &Ctx,
+    listener: &TcpListener,
+    what: &str,
+) -> Option<(TcpStream, SocketAddr)> {
+    loop {
+        let accepted = tokio::select! {
+            _ = ctx.shutdown.cancelled() => return None,
+            a = listener.accept() => a,
+        };
+        match accepted {
+            Ok(v) => return Some(v),
+            Err(e) => {
+                tracing::warn!("{what} accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+}
+
 pub async fn accept_loop(ctx: Arc<Ctx>, listener: TcpListener) {
     let slots = Arc::new(Semaphore::new(ctx.cfg.max_connections));
     let refusals = Arc::new(Semaphore::new(MAX_REFUSALS));
-    loop {
-        let accepted = tokio::select! {
-            _ = ctx.shutdown.cancelled() => break,
-            a = listener.accept() => a,
-        };
-        let (stream, peer) = match accepted {
-            Ok(v) => v,
-            Err(e) => {
-                // EMFILE and friends: back off instead of spinning.
-                tracing::warn!("accept failed: {e}");
-                tokio::time::sleep(Duration::from_millis(100)).await;
-                continue;
-            }
-        };
+    while let Some((stream, peer)) = accept_next(&ctx, &listener, "nplt").await {
         match slots.clone().try_acquire_owned() {
             Ok(permit) => {
                 let c = ctx.clone();

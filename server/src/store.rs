@@ -18,6 +18,9 @@ pub enum StoreError {
     Ambiguous { prefix: String, count: usize },
     #[error("database task failed: {0}")]
     Join(String),
+    /// A refusal that is not a database failure (e.g. deleting the current session).
+    #[error("{0}")]
+    Forbidden(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -389,6 +392,12 @@ impl Store {
         })
     }
 
+    pub fn count_uploads(&self) -> Result<u64, StoreError> {
+        let n: i64 =
+            self.with(|c| c.query_row("SELECT COUNT(*) FROM uploads", [], |r| r.get(0)))?;
+        Ok(n.max(0) as u64)
+    }
+
     pub fn upload(&self, file_id: &str) -> Result<Option<UploadRow>, StoreError> {
         self.with(|c| {
             c.query_row(
@@ -577,8 +586,10 @@ mod tests {
             detail: None,
         })
         .expect("upload");
+        assert_eq!(s.count_uploads().expect("count"), 1);
         let gone = s.delete_session(&sess.id).expect("delete");
         assert_eq!(gone.len(), 1);
+        assert_eq!(s.count_uploads().expect("count"), 0);
         assert!(s.upload("f1").expect("query").is_none());
         assert!(matches!(
             s.delete_session(&sess.id),

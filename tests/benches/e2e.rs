@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use llmops_tests::relay::{Impairment, Relay};
-use llmops_tests::{http_get, run_tui, ExtConn, ServerProc};
+use llmops_tests::{http_get, run_tui, tui_download, ExtConn, ServerProc};
 use protocol::*;
 use rand::{RngCore, SeedableRng};
 
@@ -206,24 +206,10 @@ fn cli_download(
     mode: &str,
     out: &std::path::Path,
 ) -> Duration {
-    let addr = server.addr.to_string();
     let t = Instant::now();
-    let (code, o, e) = run_tui(&[
-        "download",
-        "--server",
-        &addr,
-        "--out",
-        out.to_str().expect("utf8"),
-        "--mode",
-        mode,
-        "--force",
-        "--json",
-        target.to_str().expect("utf8"),
-    ])
-    .expect("run");
+    let (code, v, e) = tui_download(server.addr, target, mode, out).expect("run");
     let d = t.elapsed();
-    assert_eq!(code, 0, "{o} {e}");
-    let v: serde_json::Value = serde_json::from_str(o.trim()).expect("json");
+    assert_eq!(code, 0, "{v} {e}");
     assert_eq!(v["mode"], mode, "{v}");
     d
 }

@@ -311,6 +311,31 @@ pub const LEGACY_TYPES: &[u8] = &[
 ];
 
 /// Runs `llmops-tui` with args; returns (exit code, stdout, stderr).
+/// `llmops-tui download --force --json` of `target` from `server` into `out` with `mode`;
+/// returns (exit code, the JSON report or Null, stderr).
+pub fn tui_download(
+    server: SocketAddr,
+    target: &Path,
+    mode: &str,
+    out: &Path,
+) -> anyhow::Result<(i32, serde_json::Value, String)> {
+    let addr = server.to_string();
+    let (code, stdout, stderr) = run_tui(&[
+        "download",
+        "--server",
+        &addr,
+        "--out",
+        out.to_str().ok_or_else(|| anyhow!("non-UTF-8 path"))?,
+        "--mode",
+        mode,
+        "--force",
+        "--json",
+        target.to_str().ok_or_else(|| anyhow!("non-UTF-8 path"))?,
+    ])?;
+    let v = serde_json::from_str(stdout.trim()).unwrap_or(serde_json::Value::Null);
+    Ok((code, v, stderr))
+}
+
 pub fn run_tui(args: &[&str]) -> anyhow::Result<(i32, String, String)> {
     let exe = require_bin("llmops-tui")?;
     let out = Command::new(exe)

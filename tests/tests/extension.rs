@@ -122,6 +122,18 @@ fn handshake_turn_sessions_and_history() {
         panic!()
     };
     assert_eq!(e.code, "not_found");
+
+    // Deleting an unknown session is not_found, not forbidden.
+    let rid = c.next_id();
+    c.send(&Message::SessionCmd(SessionCmd {
+        request_id: rid,
+        op: SessionOp::Delete { id: "zzzz".into() },
+    }))
+    .expect("send");
+    let Message::Error(e) = c.recv().expect("reply") else {
+        panic!()
+    };
+    assert_eq!((e.code.as_str(), e.request_id), ("not_found", Some(rid)));
 }
 
 #[test]

@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use llmops_tests::relay::{Impairment, Relay};
-use llmops_tests::{bin, http_get, http_raw, run_tui, ExtConn, ServerProc};
+use llmops_tests::{bin, http_get, http_raw, tui_download, ExtConn, ServerProc};
 use protocol::rdt::{
     conn_id_from_token, decode, AbortCode, Config, Packet, Receiver, ReceiverEvent,
     DEFAULT_CHUNK_SIZE, MAX_DATAGRAM,
@@ -50,23 +50,7 @@ impl Fixture {
     }
 
     fn download(&self, name: &str, mode: &str, out: &Path) -> (i32, serde_json::Value, String) {
-        let addr = self.server.addr.to_string();
-        let target = self.path(name);
-        let (code, stdout, stderr) = run_tui(&[
-            "download",
-            "--server",
-            &addr,
-            "--out",
-            out.to_str().expect("utf8"),
-            "--mode",
-            mode,
-            "--force",
-            "--json",
-            target.to_str().expect("utf8"),
-        ])
-        .expect("run llmops-tui");
-        let v = serde_json::from_str(stdout.trim()).unwrap_or(serde_json::Value::Null);
-        (code, v, stderr)
+        tui_download(self.server.addr, &self.path(name), mode, out).expect("run llmops-tui")
     }
 
     fn assert_same(&self, name: &str, out: &Path) {

@@ -14,7 +14,6 @@ use protocol::{
     ChatSend, FileInfo, Hello, Inbound, Message, MessageCodec, Raw, UploadStart, Welcome,
     PROTOCOL_VERSION,
 };
-use sha2::{Digest, Sha256};
 use tokio::io::AsyncReadExt;
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, oneshot};
@@ -463,16 +462,10 @@ impl Client {
     }
 }
 
+/// The file's sha256, computed on the blocking pool (one hasher for the whole client).
 pub async fn sha256_file(path: &Path) -> Result<String, std::io::Error> {
-    let mut f = tokio::fs::File::open(path).await?;
-    let mut h = Sha256::new();
-    let mut buf = vec![0u8; 256 * 1024];
-    loop {
-        let n = f.read(&mut buf).await?;
-        if n == 0 {
-            break;
-        }
-        h.update(&buf[..n]);
-    }
-    Ok(hex::encode(h.finalize()))
+    let p = path.to_path_buf();
+    tokio::task::spawn_blocking(move || crate::rdt::sha256_of(&p))
+        .await
+        .map_err(std::io::Error::other)?
 }

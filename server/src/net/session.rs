@@ -60,7 +60,6 @@ pub struct Conn {
     mode: Mode,
     legacy_welcome_sent: bool,
     session_id: String,
-    udp_port: Option<u16>,
     upload: UploadSlot,
     turn: Option<RunningTurn>,
     /// Legacy stream text held back so no chunk is blank or exactly `HEARTBEAT`.
@@ -86,7 +85,6 @@ pub async fn serve(ctx: Arc<Ctx>, stream: TcpStream, peer: SocketAddr) {
         mode: Mode::Pending,
         legacy_welcome_sent: false,
         session_id: String::new(),
-        udp_port: None,
         upload: UploadSlot::None,
         turn: None,
         legacy_pending: String::new(),
@@ -325,7 +323,6 @@ impl Conn {
             tracing::info!(peer = %self.peer, "client speaks proto {}; serving {}", h.proto, PROTOCOL_VERSION);
         }
         self.mode = Mode::Extension;
-        self.udp_port = h.udp_port;
         let store = self.ctx.store.clone();
         let resume = h.resume_session.clone();
         let res = store
@@ -395,7 +392,9 @@ impl Conn {
                     self.start_turn(0, t, Vec::new());
                 }
             }
-            Message::ClientUdpPort(p) => self.udp_port = Some(p.udp_port),
+            // The legacy client's UDP port is not used: downloads are client-initiated
+            // over RDT, so the server never pushes to a registered port.
+            Message::ClientUdpPort(_) => {}
             Message::FileMetadata(meta) => {
                 let r = self
                     .begin_upload(None, &meta.filename, meta.size, None)
@@ -572,7 +571,7 @@ impl Conn {
                 Err(e) => out.push(store_error(e, r.request_id)),
             },
             Message::FileDelete(d) => out.push(self.delete_file(d).await),
-            Message::StatusRequest(r) => out.push(self.ctx.status(r.request_id)),
+            Message::StatusRequest(r) => out.push(self.ctx.status(r.request_id).await),
             Message::MonitorSubscribe(m) => self.subscribe_monitor(m.interval_ms),
             Message::MonitorUnsubscribe(_) => {
                 if let Some(t) = self.monitor.take() {
@@ -1314,26 +1313,16 @@ impl Conn {
     }
 
     /// Deletes a session other than the current one; returns its id.
-    async fn delete_session(&mut self, prefix: &str) -> Result<String, String> {
+    async fn delete_session(&mut self, prefix: &str) -> Result<String, StoreError> {
         let p = prefix.to_string();
-        let id = self
-            .ctx
-            .store
-            .run(move |s| s.resolve_session(&p))
-            .await
-            .map_err(|e| e.to_string())?;
+        let id = self.ctx.store.run(move |s| s.resolve_session(&p)).await?;
         if id == self.session_id {
-            return Err(
+            return Err(StoreError::Forbidden(
                 "不能删除当前会话，请先切换到其他会话 / cannot delete the current session".into(),
-            );
+            ));
         }
         let i = id.clone();
-        let uploads = self
-            .ctx
-            .store
-            .run(move |s| s.delete_session(&i))
-            .await
-            .map_err(|e| e.to_string())?;
+        let uploads = self.ctx.store.run(move |s| s.delete_session(&i)).await?;
         for u in uploads {
             self.ctx.remove_upload_files(&u).await;
         }
@@ -1362,13 +1351,11 @@ impl Conn {
                 self.switch_session(&id).await?;
             }
             SessionOp::Delete { id } => {
-                self.delete_session(&id)
-                    .await
-                    .map_err(SessionCmdError::into_store)?;
+                self.delete_session(&id).await?;
             }
             SessionOp::Rename { id, name } => {
                 if name.trim().is_empty() {
-                    return Err(SessionCmdError::into_store(
+                    return Err(StoreError::Forbidden(
                         "会话名称不能为空 / name must not be empty".into(),
                     ));
                 }
@@ -1457,22 +1444,11 @@ impl SessionReplyParts {
     }
 }
 
-/// Session-command refusals that are not database errors travel as `StoreError::Join`
-/// with a `forbidden:` marker so `store_error` can give them the right code.
-struct SessionCmdError;
-impl SessionCmdError {
-    fn into_store(msg: String) -> StoreError {
-        StoreError::Join(format!("forbidden:{msg}"))
-    }
-}
-
 fn store_error(e: StoreError, request_id: u64) -> Message {
     let (code, msg) = match &e {
         StoreError::NotFound(_) => ("not_found", e.to_string()),
         StoreError::Ambiguous { .. } => ("ambiguous", e.to_string()),
-        StoreError::Join(m) if m.starts_with("forbidden:") => {
-            ("forbidden", m.trim_start_matches("forbidden:").to_string())
-        }
+        StoreError::Forbidden(m) => ("forbidden", m.clone()),
         _ => ("internal", e.to_string()),
     };
     Message::error(code, msg, Some(request_id))
