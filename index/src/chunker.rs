@@ -283,13 +283,11 @@ mod tests {
     }
 
     #[test]
-    fn index_chunker_ten_megabyte_line_is_linear() {
+    fn index_chunker_ten_megabyte_line() {
+        // Progress, coverage and the size limit on one 11 MB line without a newline; its
+        // speed (linear, tens of ms) is a benchmark matter, not a test assertion.
         let big = "abcdefghij ".repeat(1_000_000);
-        let t = std::time::Instant::now();
-        let chunks = chunk(&big, &ChunkerConfig::default());
-        assert!(!chunks.is_empty());
-        // Generous: linear time is tens of ms; quadratic would be minutes.
-        assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+        check(&big, &ChunkerConfig::default());
     }
 
     #[test]

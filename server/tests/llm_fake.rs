@@ -383,10 +383,12 @@ async fn stalled_stream_times_out() {
         ..Timeouts::default()
     };
     let c = OpenAiClient::new(s).expect("client");
-    let started = Instant::now();
-    let (r, _) = chat(&c, &simple_req("m")).await;
+    // The stall never ends: only the idle timer can end this call (the outer timeout is a
+    // hang guard, not a speed assertion).
+    let (r, _) = tokio::time::timeout(Duration::from_secs(60), chat(&c, &simple_req("m")))
+        .await
+        .expect("the idle timeout never fired");
     assert_eq!(r.expect_err("stalled"), LlmError::Timeout("the next chunk"));
-    assert!(started.elapsed() < Duration::from_secs(5));
 }
 
 #[tokio::test]
@@ -757,9 +759,14 @@ async fn cancel_during_llm_request_ends_the_turn_at_once() {
         tokio::time::sleep(Duration::from_millis(100)).await;
         k.cancel();
     });
-    let started = Instant::now();
-    let (_, out) = turn_with(&srv.ctx, &sid, "anything", cancel).await;
-    assert!(started.elapsed() < Duration::from_secs(2));
+    // The scripted LLM hangs forever: only the cancel can end this turn (the outer timeout
+    // is a hang guard, not a speed assertion).
+    let (_, out) = tokio::time::timeout(
+        Duration::from_secs(60),
+        turn_with(&srv.ctx, &sid, "anything", cancel),
+    )
+    .await
+    .expect("cancel did not end the turn");
     assert_eq!(out.status, EndStatus::Cancelled);
     // A cancel is not an LLM failure.
     llm.push(Script::text(&["ok"]));
