@@ -698,6 +698,9 @@ pub struct TransferProgress {
     /// Window occupancy: packets in flight and the window size.
     pub in_flight: u32,
     pub window: u32,
+    /// Packets declared lost and waiting for retransmission (absent from older peers).
+    #[serde(default)]
+    pub lost: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -954,7 +957,7 @@ messages! {
     0x5D TransferData(Raw) "TRANSFER_DATA" ServerToClient false
         "Raw file bytes of the `nplt`-mode transfer in progress.";
     0x5E TransferProgress(TransferProgress) "TRANSFER_PROGRESS" Both false
-        "`{offer_id, bytes, total, bytes_per_sec, rtt_ms, retransmits, in_flight, window}`.";
+        "`{offer_id, bytes, total, bytes_per_sec, rtt_ms, retransmits, in_flight, window, lost}`.";
     0x5F TransferComplete(TransferComplete) "TRANSFER_COMPLETE" Both false
         "`{offer_id, ok, bytes, sha256, side, error?}`: completion report from each side.";
     0x60 StatusRequest(Req) "STATUS_REQUEST" ClientToServer false

@@ -71,6 +71,8 @@ pub struct SenderStats {
     pub rto: Duration,
     pub cwnd: u32,
     pub in_flight: u32,
+    /// Chunks declared lost and queued for retransmission.
+    pub lost_pending: u32,
     pub peer_window: u32,
     /// Smoothed per-round loss rate (0..1).
     pub loss_rate: f64,
@@ -317,6 +319,7 @@ impl Sender {
             rto: self.rtt.rto(),
             cwnd: self.cwnd as u32,
             in_flight: self.in_flight,
+            lost_pending: self.retx.len() as u32,
             peer_window: self.peer_window,
             loss_rate: self.loss_ewma,
             dropped: self.dropped,

@@ -207,6 +207,7 @@ fn progress(offer_id: &str, s: &SenderStats, started: Instant) -> Message {
         retransmits: s.retransmissions,
         in_flight: s.in_flight,
         window: s.cwnd,
+        lost: s.lost_pending,
     })
 }
 

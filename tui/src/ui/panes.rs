@@ -385,6 +385,7 @@ mod tests {
             retransmits: 3,
             in_flight: 0,
             window: 0,
+            lost: 0,
         };
         let s = progress_text(&p, 20.0, true);
         assert!(s.contains("20%") && s.contains("eta 2s"), "{s}");
