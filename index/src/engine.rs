@@ -18,6 +18,9 @@ use crate::rank;
 use crate::vectors::VectorStore;
 use crate::{chunk_id, IndexError};
 
+mod concurrency;
+use concurrency::{Gate, QueryBatcher, QueryCache, ScanBatcher};
+
 /// Where to search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
@@ -138,6 +141,10 @@ pub struct EngineConfig {
     /// Results below this similarity are dropped.
     pub threshold: f32,
     pub chunker: ChunkerConfig,
+    /// A failed embedding batch is retried this many times, after `embed_backoff`,
+    /// doubling, before the file is marked failed (an explicit retry starts over).
+    pub embed_retries: u32,
+    pub embed_backoff: Duration,
 }
 
 impl EngineConfig {
@@ -146,6 +153,8 @@ impl EngineConfig {
             dir: dir.into(),
             threshold: 0.3,
             chunker: ChunkerConfig::default(),
+            embed_retries: 3,
+            embed_backoff: Duration::from_millis(500),
         }
     }
 }
@@ -185,7 +194,19 @@ pub struct Engine {
     vec_lock: Mutex<()>,
     next_gen: AtomicU64,
     worker_started: AtomicBool,
+    /// Chunk id -> doc key of every indexed chunk: lexical and dense hits find their file
+    /// without reading stored documents.
+    ids: RwLock<HashMap<u64, Arc<str>>>,
+    gate: Gate,
+    qcache: QueryCache,
+    qbatch: QueryBatcher,
+    scans: ScanBatcher,
 }
+
+/// Query vectors remembered (repeated searches skip the model).
+const QUERY_CACHE: usize = 4096;
+/// Most queries embedded in one forward pass.
+const QUERY_BATCH: usize = 64;
 
 const CATALOG: &str = "catalog.json";
 
@@ -237,7 +258,22 @@ impl Engine {
             }
         }
         catalog.retain(|k, e| e.chunks == 0 || keys.contains(k));
+        let mut ids = HashMap::new();
+        for e in catalog.values() {
+            let k: Arc<str> = Arc::from(e.key.as_str());
+            for i in 0..e.chunks {
+                ids.insert(chunk_id(&e.key, i), k.clone());
+            }
+        }
+        let cores = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2);
         let engine = Arc::new(Engine {
+            ids: RwLock::new(ids),
+            gate: Gate::new(cores),
+            qcache: QueryCache::new(QUERY_CACHE),
+            qbatch: QueryBatcher::new(QUERY_BATCH),
+            scans: ScanBatcher::new(QUERY_BATCH),
             dense_off: RwLock::new(dense_off),
             cfg,
             lexical,
@@ -290,6 +326,7 @@ impl Engine {
             }
             engine.save()?;
         }
+        engine.qcache.clear();
         *engine.dense.write().map_err(|_| IndexError::Poisoned)? =
             Some(Dense { embedder, vectors });
         *engine.dense_off.write().map_err(|_| IndexError::Poisoned)? = None;
@@ -389,6 +426,11 @@ impl Engine {
         Ok(())
     }
 
+    /// Segments of the lexical index (each costs every query a little).
+    pub fn lexical_segments(&self) -> usize {
+        self.lexical.segments()
+    }
+
     pub fn has_dense(&self) -> bool {
         self.dense().is_some()
     }
@@ -442,6 +484,7 @@ impl Engine {
             .collect();
         // Vectors of the previous version go first (ids are reused by position).
         let new_gen = self.next_gen.fetch_add(1, Ordering::Relaxed);
+        let mut old_n = 0u32;
         {
             // Supersede a running embedding of the old version before its vectors go, so
             // it cannot write any back.
@@ -454,10 +497,12 @@ impl Engine {
                 })
             };
             if let Some(n) = old_chunks {
+                old_n = n;
                 self.delete_vectors_locked(&entry.key, n)?;
             }
         }
         self.lexical.replace(&entry.key, &docs)?;
+        self.map_ids(&entry.key, old_n, docs.len() as u32)?;
         entry.chunks = docs.len() as u32;
         entry.embedded = None;
         entry.failed = None;
@@ -570,6 +615,7 @@ impl Engine {
         };
         self.drop_vectors(key, e.chunks)?;
         self.lexical.remove(key)?;
+        self.map_ids(key, e.chunks, 0)?;
         self.save()?;
         Ok(true)
     }
@@ -590,6 +636,19 @@ impl Engine {
             self.remove(k)?;
         }
         Ok(keys.len())
+    }
+
+    /// Replaces the id map entries of `key`'s `old` chunks with its `new` ones.
+    fn map_ids(&self, key: &str, old: u32, new: u32) -> Result<(), IndexError> {
+        let mut ids = self.ids.write().map_err(|_| IndexError::Poisoned)?;
+        for i in new..old {
+            ids.remove(&chunk_id(key, i));
+        }
+        let k: Arc<str> = Arc::from(key);
+        for i in 0..new {
+            ids.insert(chunk_id(key, i), k.clone());
+        }
+        Ok(())
     }
 
     fn drop_vectors(&self, key: &str, chunks: u32) -> Result<(), IndexError> {
@@ -795,6 +854,51 @@ impl Engine {
         Ok(())
     }
 
+    /// One passage batch, retried with exponential backoff (an endpoint's 500 or 429 is
+    /// usually gone a moment later). Each retry is visible: an `embedding` state whose
+    /// detail says why and when. Gives up early when the file was replaced or deleted.
+    fn embed_with_retry(
+        &self,
+        embedder: &Arc<dyn Embedder>,
+        texts: &[&str],
+        entry: &Entry,
+        done: u64,
+        total: u64,
+    ) -> Result<Vec<Vec<f32>>, IndexError> {
+        let mut wait = self.cfg.embed_backoff;
+        let mut attempt = 0u32;
+        loop {
+            match embedder.embed(texts, InputKind::Passage) {
+                Ok(v) => return Ok(v),
+                Err(e)
+                    if attempt < self.cfg.embed_retries
+                        && !self.queue.stop.load(Ordering::Relaxed) =>
+                {
+                    attempt += 1;
+                    let why = format!(
+                        "retry {attempt}/{} in {} ms: {e}",
+                        self.cfg.embed_retries,
+                        wait.as_millis()
+                    );
+                    tracing::info!("embedding {}: {why}", entry.filename);
+                    self.emit(Self::progress_of(
+                        entry,
+                        State::Embedding,
+                        done,
+                        total,
+                        Some(why),
+                    ));
+                    std::thread::sleep(wait);
+                    if !self.current(&entry.key, entry.generation) {
+                        return Err(IndexError::Catalog("superseded".into()));
+                    }
+                    wait = wait.saturating_mul(2);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
     fn current(&self, key: &str, generation: u64) -> bool {
         self.read_catalog()
             .map(|c| c.get(key).is_some_and(|e| e.generation == generation))
@@ -817,7 +921,7 @@ impl Engine {
             let mut last_emit = Instant::now();
             for batch in chunks.chunks(embedder.batch_size().max(1)) {
                 let texts: Vec<&str> = batch.iter().map(|c| c.text.as_str()).collect();
-                let vecs = embedder.embed(&texts, InputKind::Passage)?;
+                let vecs = self.embed_with_retry(&embedder, &texts, &entry, done, total)?;
                 let items: Vec<(u64, String, Vec<f32>)> = batch
                     .iter()
                     .zip(vecs)
@@ -913,6 +1017,21 @@ impl Engine {
         }
     }
 
+    /// The query's vector: from the LRU cache, or embedded together with whatever other
+    /// queries arrive meanwhile (one forward pass for a burst of concurrent searches).
+    fn query_vector(
+        &self,
+        embedder: &Arc<dyn Embedder>,
+        query: &str,
+    ) -> Result<Vec<f32>, IndexError> {
+        if let Some(v) = self.qcache.get(query) {
+            return Ok(v);
+        }
+        let v = self.qbatch.embed(embedder, query)?;
+        self.qcache.put(query, &v);
+        Ok(v)
+    }
+
     /// Hybrid search: one hit per file, best first, similarity in [0, 1], at most `top_k`,
     /// none below the threshold.
     pub fn search(
@@ -931,22 +1050,9 @@ impl Engine {
         let pool = (top_k * 10).max(50);
         let simple = rank::simple_tokens(query);
 
-        // Lexical candidates, best chunk per file.
-        let mut lex: Vec<(String, ChunkDoc, f32)> = Vec::new();
-        if mode != Mode::Dense {
-            let qt = self.lexical.query_tokens(query);
-            for h in self.lexical.search(&qt, &tags, pool)? {
-                if !lex.iter().any(|(k, _, _)| *k == h.chunk.doc_key) {
-                    lex.push((h.chunk.doc_key.clone(), h.chunk, h.score));
-                }
-            }
-        }
-        let bm25_max = lex.first().map(|x| x.2).unwrap_or(1.0).max(1e-6);
-
-        // Dense candidates, weighted by how much of the query the embedder can represent.
-        let mut dense: Vec<(String, u64, f32)> = Vec::new();
-        let mut dense_docs: HashMap<u64, ChunkDoc> = HashMap::new();
+        // The query embedding first, outside the gate below, so concurrent searches batch.
         let mut wd = 0.0f32;
+        let mut qdense: Option<(Vec<f32>, Arc<dyn VectorStore>)> = None;
         if let (
             Some(Dense {
                 embedder: e,
@@ -961,37 +1067,54 @@ impl Engine {
                 rank::dense_weight(e.coverage(query))
             };
             if wd > 0.0 {
-                // A failing embedder or vector store (endpoint down, Chroma gone) degrades
-                // the search to lexical instead of failing it.
-                let found = e
-                    .embed(&[query], InputKind::Query)
-                    .and_then(|q| match q.first() {
-                        Some(q) => v.search(q, &tags, pool),
-                        None => Ok(vec![]),
-                    })
-                    .map_err(|err| tracing::warn!("dense search skipped: {err}"))
-                    .ok();
-                if let Some(ids) = found {
-                    let wanted: Vec<u64> = ids.iter().map(|x| x.0).collect();
-                    dense_docs = self
-                        .lexical
-                        .chunks_by_id(&wanted)?
-                        .into_iter()
-                        .map(|c| (c.chunk_id, c))
-                        .collect();
-                    for (id, s) in ids {
-                        if let Some(c) = dense_docs.get(&id) {
-                            if !dense.iter().any(|(k, _, _)| *k == c.doc_key) {
-                                dense.push((c.doc_key.clone(), id, s));
-                            }
-                        }
+                // A failing embedder (endpoint down) degrades the search to lexical.
+                match self.query_vector(&e, query) {
+                    Ok(q) => qdense = Some((q, v)),
+                    Err(err) => tracing::warn!("dense search skipped: {err}"),
+                }
+            }
+        }
+        // The vector scan too (batched with concurrent searches: one pass over the rows).
+        let found = qdense.map(|(q, v)| self.scans.search(&v, q, &tags, pool));
+        // At most one search per core computes at a time: 50 threads time-slicing two
+        // cores made every search as slow as the slowest; queued, each runs to completion.
+        let _permit = self.gate.acquire();
+
+        // Lexical candidates, best chunk per file (ids only: no stored text is read yet).
+        let mut lex: Vec<(String, u64, f32)> = Vec::new();
+        if mode != Mode::Dense {
+            let qt = self.lexical.query_tokens(query);
+            let ids = self.ids.read().map_err(|_| IndexError::Poisoned)?;
+            let hits = self.lexical.search_ids(&qt, &tags, pool)?;
+            for (score, id) in hits {
+                if let Some(k) = ids.get(&id) {
+                    if !lex.iter().any(|(x, _, _)| x.as_str() == &**k) {
+                        lex.push((k.to_string(), id, score));
                     }
                 }
             }
         }
-        self.fuse(
-            query, &simple, lex, bm25_max, dense, dense_docs, wd, &tags, top_k, mode,
-        )
+        let bm25_max = lex.first().map(|x| x.2).unwrap_or(1.0).max(1e-6);
+
+        // Dense candidates, weighted by how much of the query the embedder can represent.
+        let mut dense: Vec<(String, u64, f32)> = Vec::new();
+        if let Some(found) = found {
+            match found {
+                Ok(found) => {
+                    let ids = self.ids.read().map_err(|_| IndexError::Poisoned)?;
+                    for (id, s) in found {
+                        if let Some(k) = ids.get(&id) {
+                            if !dense.iter().any(|(x, _, _)| x.as_str() == &**k) {
+                                dense.push((k.to_string(), id, s));
+                            }
+                        }
+                    }
+                }
+                // Chroma gone: lexical only.
+                Err(err) => tracing::warn!("dense search skipped: {err}"),
+            }
+        }
+        self.fuse(query, &simple, lex, bm25_max, dense, wd, &tags, top_k, mode)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -999,46 +1122,48 @@ impl Engine {
         &self,
         query: &str,
         simple: &[String],
-        lex: Vec<(String, ChunkDoc, f32)>,
+        lex: Vec<(String, u64, f32)>,
         bm25_max: f32,
         dense: Vec<(String, u64, f32)>,
-        dense_docs: HashMap<u64, ChunkDoc>,
         wd: f32,
         tags: &[String],
         top_k: usize,
         mode: Mode,
     ) -> Result<Vec<Hit>, IndexError> {
         struct Cand {
+            key: String,
             rrf: f32,
             fname: f32,
+            bm25: Option<f32>,
             lexical: Option<f32>,
             dense: Option<f32>,
-            chunk: Option<ChunkDoc>,
+            chunk: u64,
+            abs: f32,
         }
         let mut cands: HashMap<String, Cand> = HashMap::new();
-        let blank = || Cand {
+        let blank = |k: &str| Cand {
+            key: k.to_string(),
             rrf: 0.0,
             fname: 0.0,
+            bm25: None,
             lexical: None,
             dense: None,
-            chunk: None,
+            chunk: chunk_id(k, 0),
+            abs: 0.0,
         };
         let catalog = self.read_catalog()?;
-        for (r, (k, c, score)) in lex.into_iter().enumerate() {
-            let lower = c.text.to_lowercase();
-            let cov = rank::coverage(&lower, simple);
-            let l = 0.9 * cov * (0.7 + 0.3 * (score / bm25_max).min(1.0));
-            let e = cands.entry(k).or_insert_with(blank);
+        for (r, (k, id, score)) in lex.into_iter().enumerate() {
+            let e = cands.entry(k.clone()).or_insert_with(|| blank(&k));
             e.rrf += rank::rrf(1.0, r);
-            e.lexical = Some(l);
-            e.chunk = Some(c);
+            e.bm25 = Some(score);
+            e.chunk = id;
         }
         for (r, (k, id, cos)) in dense.into_iter().enumerate() {
-            let e = cands.entry(k).or_insert_with(blank);
+            let e = cands.entry(k.clone()).or_insert_with(|| blank(&k));
             e.rrf += rank::rrf(wd, r);
             e.dense = Some(rank::dense_evidence(cos) * wd.min(1.0));
-            if e.chunk.is_none() {
-                e.chunk = dense_docs.get(&id).cloned();
+            if e.bm25.is_none() {
+                e.chunk = id;
             }
         }
         if mode != Mode::Dense {
@@ -1056,46 +1181,78 @@ impl Engine {
             fnames.sort_by(|a, b| b.1.total_cmp(&a.1));
             fnames.truncate(50);
             for (r, (k, s)) in fnames.into_iter().enumerate() {
-                let e = cands.entry(k).or_insert_with(blank);
+                let e = cands.entry(k.clone()).or_insert_with(|| blank(&k));
                 // A file-name match outranks content: `config.yaml` finds that file first.
                 e.rrf += rank::rrf(3.0 * s, r);
                 e.fname = s;
             }
         }
-        let mut scored: Vec<(String, Cand, f32)> = cands
-            .into_iter()
-            .filter(|(k, _)| catalog.contains_key(k))
-            .map(|(k, c)| {
+        let mut order: Vec<Cand> = cands
+            .into_values()
+            .filter(|c| catalog.contains_key(&c.key))
+            .collect();
+        order.sort_by(|a, b| b.rrf.total_cmp(&a.rrf).then_with(|| a.key.cmp(&b.key)));
+        // The similarity (and the threshold) needs each candidate's chunk text: read it for
+        // candidates in rank order, a batch at a time, until `top_k` pass and no candidate
+        // with the same fused score as the last one is left unread (ties order by
+        // similarity). Usually one batch: a handful of stored documents, not hundreds.
+        let mut texts: HashMap<u64, ChunkDoc> = HashMap::new();
+        let mut kept: Vec<Cand> = Vec::new();
+        let mut rest = order.into_iter().peekable();
+        let batch = (top_k * 2).max(8);
+        loop {
+            let mut next: Vec<Cand> = Vec::new();
+            while let Some(c) =
+                rest.next_if(|c| next.len() < batch || next.last().is_some_and(|l| l.rrf == c.rrf))
+            {
+                next.push(c);
+            }
+            if next.is_empty() {
+                break;
+            }
+            let want: Vec<u64> = next
+                .iter()
+                .map(|c| c.chunk)
+                .filter(|id| !texts.contains_key(id))
+                .collect();
+            for c in self.lexical.chunks_by_id(&want)? {
+                texts.insert(c.chunk_id, c);
+            }
+            for mut c in next {
+                if let Some(score) = c.bm25 {
+                    let cov = texts
+                        .get(&c.chunk)
+                        .map(|ch| rank::coverage(&ch.text.to_lowercase(), simple))
+                        .unwrap_or(0.0);
+                    c.lexical = Some(0.9 * cov * (0.7 + 0.3 * (score / bm25_max).min(1.0)));
+                }
                 let l = c.lexical.unwrap_or(0.0);
                 let d = c.dense.unwrap_or(0.0);
                 let content = l.max(d) + 0.15 * l.min(d);
-                let abs = c.fname.max(content).min(1.0);
-                (k, c, abs)
-            })
-            .filter(|(_, _, a)| *a >= self.cfg.threshold)
-            .collect();
-        scored.sort_by(|a, b| {
-            b.1.rrf
-                .total_cmp(&a.1.rrf)
-                .then_with(|| b.2.total_cmp(&a.2))
-                .then_with(|| a.0.cmp(&b.0))
+                c.abs = c.fname.max(content).min(1.0);
+                if c.abs >= self.cfg.threshold {
+                    kept.push(c);
+                }
+            }
+            let last_rrf = kept.last().map(|c| c.rrf);
+            if kept.len() >= top_k && rest.peek().map(|c| Some(c.rrf) != last_rrf).unwrap_or(true) {
+                break;
+            }
+        }
+        kept.sort_by(|a, b| {
+            b.rrf
+                .total_cmp(&a.rrf)
+                .then_with(|| b.abs.total_cmp(&a.abs))
+                .then_with(|| a.key.cmp(&b.key))
         });
-        scored.truncate(top_k);
-        let mut out = Vec::with_capacity(scored.len());
+        kept.truncate(top_k);
+        let mut out = Vec::with_capacity(kept.len());
         let mut cap = 1.0f32;
-        for (k, c, abs) in scored {
-            let Some(entry) = catalog.get(&k) else {
+        for c in kept {
+            let Some(entry) = catalog.get(&c.key) else {
                 continue;
             };
-            let chunk = match c.chunk {
-                Some(ch) => Some(ch),
-                None => self
-                    .lexical
-                    .chunks_by_id(&[chunk_id(&k, 0)])?
-                    .into_iter()
-                    .next(),
-            };
-            let (text, a, b) = match &chunk {
+            let (text, a, b) = match texts.get(&c.chunk) {
                 Some(ch) => rank::snippet(&ch.text, ch.first_line, simple, 200),
                 None => (String::new(), 1, 1),
             };
@@ -1110,10 +1267,10 @@ impl Engine {
                 "lexical"
             };
             // Shown similarities never increase down the list.
-            let sim = abs.min(cap);
+            let sim = c.abs.min(cap);
             cap = sim;
             out.push(Hit {
-                key: k.clone(),
+                key: c.key.clone(),
                 filename: entry.filename.clone(),
                 filepath: entry.path.clone(),
                 similarity: (sim * 1000.0).round() / 1000.0,

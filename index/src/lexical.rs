@@ -9,9 +9,7 @@ use std::sync::Mutex;
 
 use tantivy::collector::{DocSetCollector, TopDocs};
 use tantivy::directory::MmapDirectory;
-use tantivy::query::{
-    BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, TermQuery, TermSetQuery,
-};
+use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, FAST, INDEXED, STORED,
     STRING,
@@ -75,7 +73,9 @@ pub struct Lexical {
     writer: Mutex<IndexWriter>,
     reader: IndexReader,
     f: Fields,
-    analyzers: Mutex<(TextAnalyzer, TextAnalyzer, TextAnalyzer)>,
+    /// Prototypes cloned per query: a shared analyzer behind a lock serialised every
+    /// search (and stalled them all whenever its holder was descheduled).
+    analyzers: (TextAnalyzer, TextAnalyzer, TextAnalyzer),
 }
 
 const MAX_QUERY_TOKENS: usize = 48;
@@ -137,11 +137,11 @@ impl Lexical {
             writer: Mutex::new(writer),
             reader,
             f,
-            analyzers: Mutex::new((
+            analyzers: (
                 analyzers::zh_analyzer(),
                 analyzers::bigram_analyzer(),
                 analyzers::en_analyzer(),
-            )),
+            ),
         })
     }
 
@@ -176,31 +176,57 @@ impl Lexical {
         self.replace(doc_key, &[])
     }
 
+    pub fn segments(&self) -> usize {
+        self.reader.searcher().segment_readers().len()
+    }
+
     pub fn num_chunks(&self) -> u64 {
         self.reader.searcher().num_docs()
     }
 
     /// Analyzer tokens of a query.
     pub fn query_tokens(&self, query: &str) -> QueryTokens {
-        let Ok(mut a) = self.analyzers.lock() else {
-            return QueryTokens::default();
-        };
+        let (mut zh, mut bi, mut en) = (
+            self.analyzers.0.clone(),
+            self.analyzers.1.clone(),
+            self.analyzers.2.clone(),
+        );
         QueryTokens {
-            zh: analyzers::tokens(&mut a.0, query, MAX_QUERY_TOKENS),
-            bigram: analyzers::tokens(&mut a.1, query, MAX_QUERY_TOKENS),
-            en: analyzers::tokens(&mut a.2, query, MAX_QUERY_TOKENS),
+            zh: analyzers::tokens(&mut zh, query, MAX_QUERY_TOKENS),
+            bigram: analyzers::tokens(&mut bi, query, MAX_QUERY_TOKENS),
+            en: analyzers::tokens(&mut en, query, MAX_QUERY_TOKENS),
         }
     }
 
     fn tag_filter(&self, tags: &[String]) -> Box<dyn Query> {
-        let terms: Vec<Term> = tags
-            .iter()
-            .map(|t| Term::from_field_text(self.f.tag, t))
-            .collect();
         Box::new(ConstScoreQuery::new(
-            Box::new(TermSetQuery::new(terms)),
+            Box::new(
+                self.any_term(
+                    tags.iter()
+                        .map(|t| Term::from_field_text(self.f.tag, t))
+                        .collect(),
+                ),
+            ),
             0.0,
         ))
+    }
+
+    /// Documents having any of `terms`, as an OR of term queries: a handful of direct
+    /// term-dictionary lookups. (`TermSetQuery` streams the whole dictionary through an
+    /// automaton and fills a bitset per segment: at 100k chunk ids that was most of a
+    /// search's time.)
+    fn any_term(&self, terms: Vec<Term>) -> BooleanQuery {
+        BooleanQuery::new(
+            terms
+                .into_iter()
+                .map(|t| {
+                    (
+                        Occur::Should,
+                        Box::new(TermQuery::new(t, IndexRecordOption::Basic)) as Box<dyn Query>,
+                    )
+                })
+                .collect(),
+        )
     }
 
     /// BM25 search restricted to chunks whose tag is in `tags`.
@@ -210,9 +236,61 @@ impl Lexical {
         tags: &[String],
         limit: usize,
     ) -> Result<Vec<LexHit>, IndexError> {
-        if qt.is_empty() || tags.is_empty() || limit == 0 {
+        let Some(query) = self.build_query(qt, tags, limit) else {
             return Ok(vec![]);
+        };
+        let searcher = self.reader.searcher();
+        let top = searcher.search(&query, &TopDocs::with_limit(limit).order_by_score())?;
+        let mut out = Vec::with_capacity(top.len());
+        for (score, addr) in top {
+            let d: TantivyDocument = searcher.doc(addr)?;
+            out.push(LexHit {
+                score,
+                chunk: self.to_chunk(&d),
+            });
         }
+        Ok(out)
+    }
+
+    /// Like `search`, but returns (BM25 score, chunk id) read from the fast field: no stored
+    /// document is decompressed (the caller fetches text for the few results it shows).
+    pub fn search_ids(
+        &self,
+        qt: &QueryTokens,
+        tags: &[String],
+        limit: usize,
+    ) -> Result<Vec<(f32, u64)>, IndexError> {
+        let Some(query) = self.build_query(qt, tags, limit) else {
+            return Ok(vec![]);
+        };
+        self.top_ids(&query, limit)
+    }
+
+    fn top_ids(&self, query: &dyn Query, limit: usize) -> Result<Vec<(f32, u64)>, IndexError> {
+        let searcher = self.reader.searcher();
+        let top = searcher.search(query, &TopDocs::with_limit(limit).order_by_score())?;
+        let mut cols: Vec<Option<tantivy::columnar::Column<u64>>> =
+            vec![None; searcher.segment_readers().len()];
+        let mut out = Vec::with_capacity(top.len());
+        for (score, addr) in top {
+            let seg = addr.segment_ord as usize;
+            if cols[seg].is_none() {
+                cols[seg] = Some(
+                    searcher
+                        .segment_reader(addr.segment_ord)
+                        .fast_fields()
+                        .u64("chunk_id")?,
+                );
+            }
+            if let Some(id) = cols[seg].as_ref().and_then(|c| c.first(addr.doc_id)) {
+                out.push((score, id));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The BM25 OR query over the analyzers' tokens (no scope filter).
+    fn union_query(&self, qt: &QueryTokens) -> BooleanQuery {
         let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         // Bigrams repeat what jieba words say in a coarser way: weigh them lower.
         for (field, toks, boost) in [
@@ -228,24 +306,19 @@ impl Lexical {
                 should.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), boost))));
             }
         }
+        BooleanQuery::new(should)
+    }
+
+    fn build_query(&self, qt: &QueryTokens, tags: &[String], limit: usize) -> Option<BooleanQuery> {
+        if qt.is_empty() || tags.is_empty() || limit == 0 {
+            return None;
+        }
+        let should = self.union_query(qt);
         let query = BooleanQuery::new(vec![
-            (
-                Occur::Must,
-                Box::new(BooleanQuery::new(should)) as Box<dyn Query>,
-            ),
+            (Occur::Must, Box::new(should) as Box<dyn Query>),
             (Occur::Must, self.tag_filter(tags)),
         ]);
-        let searcher = self.reader.searcher();
-        let top = searcher.search(&query, &TopDocs::with_limit(limit).order_by_score())?;
-        let mut out = Vec::with_capacity(top.len());
-        for (score, addr) in top {
-            let d: TantivyDocument = searcher.doc(addr)?;
-            out.push(LexHit {
-                score,
-                chunk: self.to_chunk(&d),
-            });
-        }
-        Ok(out)
+        Some(query)
     }
 
     fn to_chunk(&self, d: &TantivyDocument) -> ChunkDoc {
@@ -298,7 +371,7 @@ impl Lexical {
             .iter()
             .map(|&i| Term::from_field_u64(self.f.chunk_id, i))
             .collect();
-        self.collect(&TermSetQuery::new(terms))
+        self.collect(&self.any_term(terms))
     }
 
     /// Every doc key present in the index (used to drop orphans at start).

@@ -477,6 +477,18 @@ pub struct UploadStart {
     pub sha256: Option<String>,
 }
 
+/// Answer to an UPLOAD_RDT_START whose name and size passed: push the file to
+/// `rdt_addr` presenting `token`; UPLOAD_RESULT (or ERROR) follows with the same request id.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(Arbitrary))]
+pub struct UploadGrant {
+    pub request_id: RequestId,
+    /// Hex token, presented in the push REQUEST on the RDT port.
+    pub token: String,
+    pub rdt_addr: String,
+    pub size: u64,
+}
+
 /// Index state of an uploaded file: `receiving`, `saved`, `indexed`, `embedding`, `ready`,
 /// `failed`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -761,6 +773,7 @@ json_payloads!(
     ModelSet,
     ModelInfo,
     UploadStart,
+    UploadGrant,
     UploadResult,
     UploadStatus,
     FileListReply,
@@ -934,10 +947,16 @@ messages! {
         "`{request_id, files: [file]}`.";
     0x46 FileDelete(FileDelete) "FILE_DELETE" ClientToServer false
         "`{request_id, file_id}`: delete an upload with its index entries; answered with ACK.";
+    0x47 IndexRetry(FileDelete) "INDEX_RETRY" ClientToServer false
+        "`{request_id, file_id}`: index (or embed) a `failed` upload again; answered with ACK, states follow as UPLOAD_STATUS.";
     0x48 Search(SearchReq) "SEARCH" ClientToServer false
         "`{request_id, query, scope: all|system|uploads, top_k}`.";
     0x49 SearchResults(SearchResults) "SEARCH_RESULTS" ServerToClient false
         "`{request_id?, query, scope, results: [{filename, filepath, similarity, chunk, position, match_type, file_id?}]}`.";
+    0x4A UploadRdtStart(UploadStart) "UPLOAD_RDT_START" ClientToServer false
+        "Same fields as UPLOAD_START; the bytes go over RDT instead of UPLOAD_DATA frames: answered with UPLOAD_GRANT or ERROR.";
+    0x4B UploadGrant(UploadGrant) "UPLOAD_GRANT" ServerToClient false
+        "`{request_id, token, rdt_addr, size}`: push the file over RDT (docs/rdt.md), then UPLOAD_RESULT or ERROR.";
     0x50 MonitorSubscribe(MonitorSubscribe) "MONITOR_SUBSCRIBE" ClientToServer false
         "`{interval_ms}`: start (or re-rate) monitor snapshots.";
     0x51 MonitorUnsubscribe(Empty) "MONITOR_UNSUBSCRIBE" ClientToServer false

@@ -6,6 +6,10 @@ pub mod packet;
 pub mod receiver;
 mod rtt;
 pub mod sender;
+#[cfg(all(feature = "udp", target_os = "linux"))]
+pub mod sys;
+#[cfg(all(feature = "udp", target_os = "linux"))]
+pub mod udp;
 
 use std::time::Duration;
 
@@ -118,8 +122,9 @@ pub struct Config {
     pub max_packet_transmissions: u32,
     /// Abort when nothing valid arrived from the peer for this long.
     pub idle_timeout: Duration,
-    /// Per-round loss rate above which the sender treats loss as congestion. Below it,
-    /// loss is assumed random (wireless, impairment) and the window keeps its size.
+    /// Smoothed per-round loss rate above which the sender treats loss as congestion (a
+    /// single round above twice this also counts). Below it, loss is assumed random
+    /// (wireless, impairment) and the window keeps its size.
     pub loss_threshold: f64,
     /// Multiplicative decrease applied once per congested round.
     pub decrease_factor: f64,

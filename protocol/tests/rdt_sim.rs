@@ -15,6 +15,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, RngCore, SeedableRng};
 
 const MS: Duration = Duration::from_millis(1);
+/// DATA packet type byte (offset 0 of the header, docs/rdt.md).
+const DATA_TYPE: u8 = 0x03;
 
 #[derive(Clone, Debug)]
 struct LinkCfg {
@@ -54,6 +56,9 @@ struct Link {
     counter: u64,
     queue: BinaryHeap<Reverse<(Instant, u64, Vec<u8>)>>,
     sent: u64,
+    /// Data packets this link dropped (random loss, outage or tail drop): the exact number
+    /// of retransmissions a perfect sender would need in this direction.
+    data_dropped: u64,
 }
 
 impl Link {
@@ -66,16 +71,20 @@ impl Link {
             counter: 0,
             queue: BinaryHeap::new(),
             sent: 0,
+            data_dropped: 0,
         }
     }
 
     fn send(&mut self, now: Instant, bytes: &[u8]) {
         self.sent += 1;
+        let is_data = bytes.len() > DATA_HEADER_LEN && bytes[0] == DATA_TYPE;
         let t = now - self.start;
         if self.cfg.outages.iter().any(|(a, b)| t >= *a && t < *b) {
+            self.data_dropped += u64::from(is_data);
             return;
         }
         if self.rng.gen_bool(self.cfg.loss) {
+            self.data_dropped += u64::from(is_data);
             return;
         }
         let depart = match self.cfg.rate {
@@ -83,6 +92,7 @@ impl Link {
                 let tx = Duration::from_secs_f64(bytes.len() as f64 / rate as f64);
                 let start = self.busy_until.max(now);
                 if start - now > tx * self.cfg.queue {
+                    self.data_dropped += u64::from(is_data);
                     return; // tail drop: the bottleneck queue is full
                 }
                 self.busy_until = start + tx;
@@ -919,6 +929,71 @@ fn rdt_sim_random_links_always_terminate() {
             "seed {seed}: {link:?} {:?} {:?}",
             p.sender_event,
             p.receiver_event
+        );
+    }
+}
+
+/// One 4 MB download over a 25 MB/s, 10 ms path with `loss` each way and `jitter`;
+/// returns (data packets the link dropped, sender stats).
+fn retx_run(loss: f64, jitter: Duration, seed: u64) -> (u64, protocol::rdt::SenderStats) {
+    let link = LinkCfg {
+        loss,
+        jitter,
+        rate: Some(25_000_000),
+        queue: 100_000,
+        ..LinkCfg::default()
+    };
+    let sim = transfer(
+        link,
+        seed,
+        4_000_000,
+        Initiator::Receiver,
+        &Config::default(),
+    );
+    let p = &sim.pairs[0];
+    assert_delivered(p);
+    let s = p.sender.stats();
+    println!(
+        "loss {loss} jitter {jitter:?}: dropped {} retx {} spurious {} timeouts {} in {:?}",
+        sim.a2b.data_dropped,
+        s.retransmissions,
+        s.spurious_losses,
+        s.timeouts,
+        p.receiver_done_at.expect("done")
+    );
+    (sim.a2b.data_dropped, s)
+}
+
+#[test]
+fn rdt_sim_retransmissions_track_random_loss() {
+    // Pure random loss on both paths (ACKs too), no reordering: nearly every
+    // retransmission must replace a packet the link really dropped.
+    for (loss, seed) in [(0.01, 41), (0.05, 42), (0.10, 43), (0.20, 44)] {
+        let (dropped, s) = retx_run(loss, Duration::ZERO, seed);
+        assert!(dropped > 0);
+        assert!(
+            s.retransmissions * 10 <= dropped * 13 + 200,
+            "loss {loss}: {} retransmissions for {dropped} dropped data packets",
+            s.retransmissions
+        );
+    }
+}
+
+#[test]
+fn rdt_sim_reordering_keeps_spurious_retransmissions_bounded() {
+    // Jitter of 1 and 5 ms reorders packets 50 µs apart by dozens of positions: the
+    // reordering window must absorb it instead of retransmitting what is only late.
+    for (loss, jitter, seed) in [(0.0, 5 * MS, 51), (0.05, MS, 52), (0.10, 5 * MS, 53)] {
+        let (dropped, s) = retx_run(loss, jitter, seed);
+        assert!(
+            s.retransmissions <= dropped * 3 / 2 + 100,
+            "loss {loss}, jitter {jitter:?}: {} retransmissions for {dropped} dropped",
+            s.retransmissions
+        );
+        assert!(
+            s.spurious_losses <= dropped / 5 + 100,
+            "loss {loss}, jitter {jitter:?}: {} spurious loss calls",
+            s.spurious_losses
         );
     }
 }

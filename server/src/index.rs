@@ -112,9 +112,6 @@ impl IndexHandle {
                 }
             }
         }
-        if p.state == State::Indexed {
-            return;
-        }
         let Ok(mut w) = self.watchers.lock() else {
             return;
         };
@@ -148,12 +145,24 @@ impl IndexHandle {
         row: &UploadRow,
         push: Option<mpsc::Sender<Message>>,
     ) -> (String, Option<String>) {
-        // `saved` and `indexed` reach the client in the UPLOAD_RESULT itself (this returns
-        // before it is sent); later states (embedding n/m, ready, failed) are pushed.
-        if let (Some(tx), Ok(mut w)) = (push, self.watchers.lock()) {
+        // Every state is pushed, in order, through the uploader's connection: `saved` now,
+        // `indexed` by the engine's listener before embedding is queued (so it always
+        // precedes `embedding`), then embedding n/m and ready or failed.
+        if let Some(tx) = &push {
+            let _ = tx.try_send(state_msg(row, "saved", None));
+        }
+        if let (Some(tx), Ok(mut w)) = (push.clone(), self.watchers.lock()) {
             w.insert(row.file_id.clone(), tx);
         }
         let (state, detail) = self.index_text(row);
+        // No engine event for these two: lexical indexing failed, or the content was
+        // already indexed in this session (its state is shared).
+        let dup = detail
+            .as_deref()
+            .is_some_and(|d| d.starts_with("same content"));
+        if let (Some(tx), true) = (&push, state == "failed" || dup) {
+            let _ = tx.try_send(state_msg(row, &state, detail.clone()));
+        }
         if let Err(e) = self
             .store
             .set_upload_state(&row.file_id, &state, detail.as_deref())
@@ -171,6 +180,35 @@ impl IndexHandle {
                 (st.as_str().into(), d)
             }
             _ => (state, detail),
+        }
+    }
+
+    /// Retries a `failed` upload (blocking): re-queues its embedding, or indexes it again
+    /// when even the lexical indexing failed. Later states are pushed to `push`. Returns
+    /// the state recorded now.
+    pub fn retry_upload(
+        &self,
+        row: &UploadRow,
+        push: Option<mpsc::Sender<Message>>,
+    ) -> (String, Option<String>) {
+        let key = Engine::upload_key(&row.session_id, &row.sha256);
+        match self.engine.state_of(&key) {
+            Some((State::Failed, _)) => {
+                if let (Some(tx), Ok(mut w)) = (push, self.watchers.lock()) {
+                    w.insert(row.file_id.clone(), tx);
+                }
+                self.engine.retry(&key);
+                // Lexically searchable all along; embedding n/m and ready follow.
+                let (st, d) = self
+                    .engine
+                    .state_of(&key)
+                    .map(|(s, d)| (s.as_str().to_string(), d))
+                    .unwrap_or(("indexed".into(), None));
+                let _ = self.store.set_upload_state(&row.file_id, &st, d.as_deref());
+                (st, d)
+            }
+            Some((st, d)) => (st.as_str().into(), d),
+            None => self.index_upload(row, push),
         }
     }
 
@@ -371,6 +409,18 @@ impl IndexHandle {
             tracing::warn!("cannot start index background work: {e}");
         }
     }
+}
+
+/// An UPLOAD_STATUS with one of the coarse states of a stored upload.
+fn state_msg(row: &UploadRow, state: &str, detail: Option<String>) -> Message {
+    Message::UploadStatus(UploadStatus {
+        file_id: row.file_id.clone(),
+        filename: row.filename.clone(),
+        state: state.into(),
+        detail,
+        done: row.size,
+        total: row.size,
+    })
 }
 
 /// Builds the configured embedder and vector store, or says why dense search is off.

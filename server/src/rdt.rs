@@ -6,18 +6,23 @@
 
 pub mod grant;
 mod transfer;
+mod upload;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
-use protocol::rdt::{decode, encode_abort, peek_conn_id, AbortCode, Packet, MAX_DATAGRAM};
+use std::os::fd::AsRawFd;
+
+use bytes::{Bytes, BytesMut};
+use protocol::rdt::sys::{self, RecvBatch};
+use protocol::rdt::{decode, encode_abort, peek_conn_id, AbortCode, Mode, Packet, MAX_DATAGRAM};
+use tokio::io::Interest;
 use tokio::net::UdpSocket;
 use tokio::sync::mpsc;
 
-pub use grant::{Grant, GrantKind, Transfers};
+pub use grant::{Grant, GrantKind, Transfers, UploadGrant};
 
 use crate::app::Ctx;
 
@@ -59,65 +64,109 @@ struct Route {
 /// Runs the RDT service until shutdown: receives, routes, starts transfers.
 pub async fn serve(ctx: Arc<Ctx>, socket: UdpSocket) {
     let socket = Arc::new(socket);
-    let mut routes: HashMap<u64, Route> = HashMap::new();
-    let (done_tx, mut done_rx) = mpsc::unbounded_channel::<u64>();
-    let mut buf = vec![0u8; MAX_DATAGRAM + 1];
-    let mut limiter = RateLimit::new(NOT_FOUND_PER_SEC);
+    let mut d = Demux {
+        ctx: ctx.clone(),
+        socket: socket.clone(),
+        routes: HashMap::new(),
+        done: mpsc::unbounded_channel(),
+        limiter: RateLimit::new(NOT_FOUND_PER_SEC),
+    };
+    let mut batch = RecvBatch::default();
+    // Routed datagrams are copied into one shared buffer per batch: one allocation per
+    // recvmmsg, not per datagram.
+    let mut pool = BytesMut::new();
+    let fd = socket.as_raw_fd();
     loop {
-        let (n, from) = tokio::select! {
+        tokio::select! {
             _ = ctx.shutdown.cancelled() => break,
-            Some(id) = done_rx.recv() => {
-                routes.remove(&id);
-                continue;
+            Some(id) = d.done.1.recv() => {
+                d.routes.remove(&id);
             }
-            r = socket.recv_from(&mut buf) => match r {
-                Ok(v) => v,
-                Err(e) => {
-                    // ICMP port-unreachable from a vanished client surfaces here on some
-                    // systems; it is about one peer, never fatal for the service.
-                    tracing::debug!("rdt recv: {e}");
+            r = socket.readable() => {
+                if r.is_err() {
                     continue;
                 }
-            },
-        };
-        let dgram = &buf[..n];
+                for _ in 0..8 {
+                    let n = match socket.try_io(Interest::READABLE, || sys::recv_batch(fd, &mut batch)) {
+                        Ok(n) => n,
+                        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+                        Err(e) => {
+                            // ICMP port-unreachable from a vanished client surfaces here on
+                            // some systems; it is about one peer, never fatal for the service.
+                            tracing::debug!("rdt recv: {e}");
+                            break;
+                        }
+                    };
+                    pool.reserve(sys::RECV_BATCH * (MAX_DATAGRAM + 1));
+                    for i in 0..n {
+                        let Some(from) = batch.addr(i) else { continue };
+                        d.datagram(batch.get(i), from, &mut pool).await;
+                    }
+                    if n < sys::RECV_BATCH {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The demultiplexer's state: running transfers by connection id.
+struct Demux {
+    ctx: Arc<Ctx>,
+    socket: Arc<UdpSocket>,
+    routes: HashMap<u64, Route>,
+    done: (mpsc::UnboundedSender<u64>, mpsc::UnboundedReceiver<u64>),
+    limiter: RateLimit,
+}
+
+impl Demux {
+    async fn datagram(&mut self, dgram: &[u8], from: SocketAddr, pool: &mut BytesMut) {
+        let ctx = &self.ctx;
         let Some(id) = peek_conn_id(dgram) else {
-            ctx.transfers
-                .metrics
-                .stray_datagrams
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            continue;
+            count_stray(ctx);
+            return;
         };
-        if let Some(r) = routes.get(&id) {
+        if let Some(r) = self.routes.get(&id) {
             if r.peer == from {
+                pool.extend_from_slice(dgram);
                 // A full queue is loss, which the protocol recovers from.
-                let _ = r.tx.try_send(Bytes::copy_from_slice(dgram));
-                continue;
+                let _ = r.tx.try_send(pool.split().freeze());
+                return;
             }
         }
         let Ok((_, Packet::Request(req))) = decode(dgram) else {
             // Late ACKs or FIN-ACKs of a finished transfer, datagrams of a running transfer
             // from another address, or garbage: nothing to say.
-            count_stray(&ctx);
-            continue;
+            count_stray(ctx);
+            return;
         };
         // A REQUEST for a running transfer from another address presents a used token.
-        let redeemed = if routes.contains_key(&id) {
+        let now = Instant::now();
+        let redeemed = if self.routes.contains_key(&id) {
             Err(grant::RedeemError::Unknown)
+        } else if req.mode == Mode::Push {
+            ctx.transfers
+                .redeem_upload(req.token, now)
+                .map(Redeemed::Upload)
         } else {
             ctx.transfers
-                .redeem(GrantKind::Rdt, req.token, Instant::now())
+                .redeem(GrantKind::Rdt, req.token, now)
+                .map(|g| Redeemed::Download(Box::new(g)))
         };
         match redeemed {
             Ok(g) => {
                 let (tx, rx) = mpsc::channel(ROUTE_QUEUE);
                 let _ = tx.try_send(Bytes::copy_from_slice(dgram));
-                routes.insert(id, Route { peer: from, tx });
+                self.routes.insert(id, Route { peer: from, tx });
                 let c = ctx.clone();
-                let s = socket.clone();
-                let done = done_tx.clone();
+                let s = self.socket.clone();
+                let done = self.done.0.clone();
                 ctx.tracker.spawn(async move {
-                    transfer::run(c, s, g, id, from, rx).await;
+                    match g {
+                        Redeemed::Download(g) => transfer::run(c, s, *g, id, from, rx).await,
+                        Redeemed::Upload(g) => upload::run(c, s, g, id, from, rx).await,
+                    }
                     let _ = done.send(id);
                 });
             }
@@ -127,15 +176,21 @@ pub async fn serve(ctx: Arc<Ctx>, socket: UdpSocket) {
                     .bad_tokens
                     .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 tracing::debug!(%from, ?why, "rdt request with a bad token");
-                if limiter.allow(Instant::now()) {
+                if self.limiter.allow(now) {
                     let mut out = [0u8; 64];
                     if let Ok(len) = encode_abort(id, AbortCode::NotFound, &mut out) {
-                        let _ = socket.send_to(&out[..len], from).await;
+                        let _ = self.socket.send_to(&out[..len], from).await;
                     }
                 }
             }
         }
     }
+}
+
+/// A redeemed token: what the new transfer task does.
+enum Redeemed {
+    Download(Box<Grant>),
+    Upload(UploadGrant),
 }
 
 fn count_stray(ctx: &Ctx) {

@@ -302,9 +302,71 @@ impl Incoming {
         Ok(row)
     }
 
+    /// Like [`abort`](Self::abort), from synchronous code (an expired RDT upload grant).
+    pub fn discard(mut self) {
+        self.file.take();
+        let _ = std::fs::remove_file(&self.tmp_path);
+    }
+
+    /// A handle for positioned writes (RDT uploads write chunks where they belong, out of
+    /// order); the bytes must also be fed in order through [`absorb`](Self::absorb).
+    pub async fn positioned_file(&self) -> Result<std::fs::File, UploadError> {
+        // Opened again read-write: the driver reads filled holes back to hash them.
+        let f = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&self.tmp_path)
+            .map_err(|e| UploadError::Io(e.to_string()))?;
+        f.set_len(self.announced)
+            .map_err(|e| UploadError::Io(e.to_string()))?;
+        Ok(f)
+    }
+
+    /// Accounts for bytes written elsewhere (in file order): hash, text sniff, size.
+    pub fn absorb(&mut self, data: &[u8]) -> Result<(), UploadError> {
+        let got = self.received + data.len() as u64;
+        if got > self.announced {
+            return Err(UploadError::Overrun {
+                got,
+                announced: self.announced,
+            });
+        }
+        self.hasher.update(data);
+        self.sniffer.feed(data);
+        if self.sniffer.bad {
+            return Err(UploadError::NotText {
+                name: self.filename.clone(),
+            });
+        }
+        self.received = got;
+        Ok(())
+    }
+
     pub async fn abort(mut self) {
         self.file.take();
         let _ = tokio::fs::remove_file(&self.tmp_path).await;
+    }
+}
+
+/// The one way an upload ends, whether its bytes came in NPLT frames or over RDT: verify
+/// (sha256, text), rename into place, record, audit and index. Refusals are audited and the
+/// temp file is gone.
+pub async fn complete(
+    ctx: &crate::app::Ctx,
+    session_id: &str,
+    inc: Incoming,
+    push: Option<tokio::sync::mpsc::Sender<protocol::Message>>,
+) -> Result<UploadRow, UploadError> {
+    let filename = inc.filename.clone();
+    match inc
+        .finish(&ctx.cfg.uploads_dir(), &ctx.store, session_id)
+        .await
+    {
+        Ok(row) => Ok(ctx.after_upload(row, push).await),
+        Err(e) => {
+            ctx.audit_upload_refused(session_id, &filename, &e);
+            Err(e)
+        }
     }
 }
 

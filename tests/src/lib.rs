@@ -41,6 +41,7 @@ fn require_bin(name: &str) -> anyhow::Result<PathBuf> {
     Ok(p)
 }
 
+pub mod netns;
 pub mod relay;
 
 /// A running server process.
@@ -67,19 +68,37 @@ impl ServerProc {
 
     /// Starts (or restarts) a server on an existing data dir.
     pub fn start_in(data_dir: tempfile::TempDir, extra: &[&str]) -> anyhow::Result<ServerProc> {
+        Self::start_wrapped(&[], data_dir, extra)
+    }
+
+    /// Like [`start_in`](Self::start_in), run through `wrapper` (e.g. `ip netns exec NS`,
+    /// which execs, so the child is still the server). Listen flags in `extra` replace the
+    /// loopback defaults.
+    pub fn start_wrapped(
+        wrapper: &[&str],
+        data_dir: tempfile::TempDir,
+        extra: &[&str],
+    ) -> anyhow::Result<ServerProc> {
         let exe = require_bin("llmops-server")?;
-        let mut cmd = Command::new(exe);
-        if !extra.contains(&"--listen") {
-            cmd.arg("--listen").arg("127.0.0.1:0");
+        let mut cmd = match wrapper.split_first() {
+            Some((first, rest)) => {
+                let mut c = Command::new(first);
+                c.args(rest).arg(exe);
+                c
+            }
+            None => Command::new(exe),
+        };
+        for flag in ["--listen", "--rdt-listen", "--http-listen"] {
+            if !extra.contains(&flag) {
+                cmd.arg(flag).arg("127.0.0.1:0");
+            }
+        }
+        // No developer config leaks in, unless the test brings its own.
+        if !extra.contains(&"--config") {
+            cmd.arg("--config").arg("/dev/null");
         }
         cmd.arg("--data-dir")
             .arg(data_dir.path())
-            .arg("--rdt-listen")
-            .arg("127.0.0.1:0")
-            .arg("--http-listen")
-            .arg("127.0.0.1:0")
-            .arg("--config")
-            .arg("/dev/null")
             .args(extra)
             .env_remove("LLMOPS_AUTH_TOKEN")
             .env_remove("ZHIPUAI_API_KEY")

@@ -5,7 +5,8 @@
 //! and an optional blackhole, per direction, from a seeded `StdRng`. Settings can be
 //! changed while it runs.
 
-use std::collections::HashMap;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -14,6 +15,7 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use tokio::net::UdpSocket;
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 /// What the link does to each datagram (both directions alike).
@@ -65,6 +67,9 @@ pub struct RelayStats {
     /// Server-to-client bytes delivered (duplicates included).
     pub down_bytes: AtomicU64,
     pub dropped: AtomicU64,
+    /// Server-to-client datagrams dropped by the loss setting (what the RDT sender of a
+    /// download must retransmit, ACK loss excluded).
+    pub down_dropped: AtomicU64,
 }
 
 /// A running relay; stops when dropped.
@@ -89,6 +94,55 @@ struct Shared {
     rng: Mutex<StdRng>,
     /// Per direction: when the bottleneck is free again.
     next_free: Mutex<[Instant; 2]>,
+    /// Per direction: the delay line (one timer for all datagrams in flight, instead of a
+    /// task per datagram whose wake-up order within a timer tick is arbitrary).
+    delay: [mpsc::UnboundedSender<Delayed>; 2],
+}
+
+/// A datagram waiting in a delay line.
+struct Delayed {
+    at: Instant,
+    out: Out,
+    data: Vec<u8>,
+}
+
+/// Releases datagrams at their time, in time order (FIFO among equal times).
+async fn delay_line(mut rx: mpsc::UnboundedReceiver<Delayed>, stop: CancellationToken) {
+    let mut heap: BinaryHeap<Reverse<(Instant, u64)>> = BinaryHeap::new();
+    let mut items: HashMap<u64, (Out, Vec<u8>)> = HashMap::new();
+    let mut seq = 0u64;
+    loop {
+        let next = heap.peek().map(|Reverse((t, _))| *t);
+        let sleep = async {
+            match next {
+                Some(t) => tokio::time::sleep_until(tokio::time::Instant::from_std(t)).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            _ = stop.cancelled() => return,
+            d = rx.recv() => match d {
+                Some(d) => {
+                    seq += 1;
+                    heap.push(Reverse((d.at, seq)));
+                    items.insert(seq, (d.out, d.data));
+                }
+                None => return,
+            },
+            _ = sleep => {
+                let now = Instant::now();
+                while let Some(Reverse((t, k))) = heap.peek().copied() {
+                    if t > now {
+                        break;
+                    }
+                    heap.pop();
+                    if let Some((out, data)) = items.remove(&k) {
+                        out.send(&data).await;
+                    }
+                }
+            }
+        }
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -114,11 +168,14 @@ impl Relay {
         let stop = CancellationToken::new();
         let upstream = Arc::new(Mutex::new(None));
         let up = upstream.clone();
+        let (up_tx, up_rx) = mpsc::unbounded_channel();
+        let (down_tx, down_rx) = mpsc::unbounded_channel();
         let shared = Arc::new(Shared {
             cfg: cfg.clone(),
             stats: stats.clone(),
             rng: Mutex::new(StdRng::seed_from_u64(seed)),
             next_free: Mutex::new([Instant::now(); 2]),
+            delay: [up_tx, down_tx],
         });
         let s = stop.clone();
         let thread = std::thread::spawn(move || {
@@ -130,6 +187,8 @@ impl Relay {
                 Err(_) => return,
             };
             rt.block_on(async move {
+                tokio::spawn(delay_line(up_rx, s.clone()));
+                tokio::spawn(delay_line(down_rx, s.clone()));
                 if let Ok(sock) = UdpSocket::from_std(std_sock) {
                     run(sock, up, shared, s).await;
                 }
@@ -282,6 +341,9 @@ async fn forward(sh: &Shared, dir: Dir, data: &[u8], out: Out) {
         let mut rng = lock(&sh.rng);
         if cfg.loss > 0.0 && rng.gen_bool(cfg.loss.min(1.0)) {
             st.dropped.fetch_add(1, Ordering::Relaxed);
+            if dir == Dir::Down {
+                st.down_dropped.fetch_add(1, Ordering::Relaxed);
+            }
             return;
         }
         let copies = if cfg.duplicate > 0.0 && rng.gen_bool(cfg.duplicate.min(1.0)) {
@@ -333,10 +395,10 @@ async fn forward(sh: &Shared, dir: Dir, data: &[u8], out: Out) {
         if at <= Instant::now() {
             out.send(&b).await;
         } else {
-            let o = out.clone();
-            tokio::spawn(async move {
-                tokio::time::sleep_until(tokio::time::Instant::from_std(at)).await;
-                o.send(&b).await;
+            let _ = sh.delay[dir as usize].send(Delayed {
+                at,
+                out: out.clone(),
+                data: b,
             });
         }
     }

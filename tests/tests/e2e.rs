@@ -11,6 +11,8 @@ const T: Duration = Duration::from_secs(20);
 const ENTER: &[u8] = b"\r";
 const BACKSPACE: &[u8] = b"\x7f";
 const ALT_2: &[u8] = b"\x1b2";
+const ESC: &[u8] = b"\x1b";
+const CTRL_U: &[u8] = b"\x15";
 
 type Scenario = fn() -> anyhow::Result<()>;
 
@@ -34,6 +36,20 @@ fn welcome_and_gauges() -> anyhow::Result<()> {
             .any(|l| l.contains("CPU") && l.contains('%') && l.contains("cores"))
     })?;
     tui.wait_for("egress: none", T)?;
+    // The gauges move: each monitor snapshot adds a sample to the CPU sparkline (the row
+    // under the CPU gauge), so its drawn part grows.
+    let samples = |s: &str| -> usize {
+        let mut rows = s.lines().skip_while(|l| !l.contains("cores"));
+        rows.nth(1)
+            .and_then(|l| l.rsplit('│').nth(1))
+            .map_or(0, |cell| {
+                cell.chars().filter(|c| !c.is_whitespace()).count()
+            })
+    };
+    let first = samples(&tui.screen());
+    tui.wait_until("a new CPU sample in the sparkline", T, |s| {
+        samples(s) > first
+    })?;
     Ok(())
 }
 
@@ -92,9 +108,105 @@ fn offer_accept_puts_the_verified_file_on_disk() -> anyhow::Result<()> {
     ask(&mut tui, "把配置文件发给我")?;
     tui.wait_for("[a] accept", T)?;
     tui.keys(b"a")?;
+    // The save-as prompt starts at the download folder (HOME here) with the offered name;
+    // Ctrl+U clears it and a relative path lands under that folder, created on demand.
+    let home = tui.home().to_path_buf();
+    tui.wait_for(&home.join("nginx.conf").display().to_string(), T)?;
+    tui.wait_for("Save download as", T)?;
+    tui.keys(CTRL_U)?;
+    tui.type_text("saved/nginx-copy.conf")?;
+    tui.wait_for("saved/nginx-copy.conf", T)?;
+    tui.keys(ENTER)?;
     tui.wait_for("sha256 verified", T)?;
-    let got = std::fs::read(tui.home().join("nginx.conf"))?;
+    let got = std::fs::read(home.join("saved/nginx-copy.conf"))?;
     anyhow::ensure!(got == std::fs::read(&p)?, "downloaded bytes differ");
+    anyhow::ensure!(
+        !home.join("nginx.conf").exists(),
+        "the default path was used instead of the typed one"
+    );
+    Ok(())
+}
+
+fn offer_overwrite_needs_confirmation_then_reject_another() -> anyhow::Result<()> {
+    let (_s, mut tui) = start(120, 36)?;
+    let p = fixtures_dir().join("nginx.conf");
+    let dest = tui.home().join("nginx.conf");
+    std::fs::write(&dest, "old contents\n")?;
+    ask(&mut tui, &format!("/upload {}", p.display()))?;
+    tui.wait_for("uploaded nginx.conf", T)?;
+    ask(&mut tui, "把配置文件发给我")?;
+    tui.wait_for("[a] accept", T)?;
+    tui.keys(b"a")?;
+    tui.wait_for("Save download as", T)?;
+    tui.keys(ENTER)?;
+    // The existing file needs a second answer: "n" goes back to the prompt untouched.
+    tui.wait_for("already exists", T)?;
+    tui.keys(b"n")?;
+    tui.wait_for("Save download as", T)?;
+    anyhow::ensure!(
+        std::fs::read_to_string(&dest)? == "old contents\n",
+        "the file changed before the overwrite was confirmed"
+    );
+    tui.keys(ENTER)?;
+    tui.wait_for("already exists", T)?;
+    tui.keys(b"y")?;
+    tui.wait_for("sha256 verified", T)?;
+    anyhow::ensure!(
+        std::fs::read(&dest)? == std::fs::read(&p)?,
+        "the confirmed overwrite did not replace the file"
+    );
+    // Close the result view, then reject the next offer of the same file.
+    tui.keys(ESC)?;
+    tui.wait_until("the result view closed", T, |s| !s.contains("Download ─"))?;
+    ask(&mut tui, "再发一次 nginx.conf")?;
+    tui.wait_for("[a] accept", T)?;
+    tui.keys(b"r")?;
+    tui.wait_until("the rejection acknowledged", T, |s| {
+        s.contains("declined") || s.contains("已拒绝")
+    })?;
+    anyhow::ensure!(
+        std::fs::read(&dest)? == std::fs::read(&p)?,
+        "a rejected offer touched the file"
+    );
+    Ok(())
+}
+
+/// The id prefix of the session marked `*` (current) in a `/sessions` listing.
+fn current_session_prefix(screen: &str) -> Option<String> {
+    screen.lines().find_map(|l| {
+        let rest = l.split("* ").nth(1)?;
+        l.contains("messages")
+            .then(|| rest.chars().take(8).collect())
+    })
+}
+
+fn switch_sessions_restores_history() -> anyhow::Result<()> {
+    let (_s, mut tui) = start(120, 36)?;
+    ask(&mut tui, "内存够用吗")?;
+    tui.wait_for("▸ sys_monitor", T)?;
+    tui.wait_until("the turn to finish", T, |s| !s.contains("Ctrl+C cancels"))?;
+    ask(&mut tui, "/sessions")?;
+    let s = tui.wait_for("sessions:", T)?;
+    let first = current_session_prefix(&s)
+        .ok_or_else(|| anyhow::anyhow!("no current session in the list\n{s}"))?;
+    ask(&mut tui, "/new")?;
+    tui.wait_until("a new, empty session", T, |s| {
+        !s.contains("❯ 内存够用吗") && s.contains("✓ session ")
+    })?;
+    ask(&mut tui, "/sessions")?;
+    let s = tui.wait_for("sessions:", T)?;
+    let second = current_session_prefix(&s)
+        .ok_or_else(|| anyhow::anyhow!("no current session in the list\n{s}"))?;
+    anyhow::ensure!(first != second, "/new kept the session {first}");
+    ask(&mut tui, &format!("/switch {first}"))?;
+    // The switch reloads that session's history (the new one has none).
+    tui.wait_for("❯ 内存够用吗", T)?;
+    ask(&mut tui, "/sessions")?;
+    let s = tui.wait_for("sessions:", T)?;
+    anyhow::ensure!(
+        current_session_prefix(&s).as_deref() == Some(first.as_str()),
+        "not back in session {first}\n{s}"
+    );
     Ok(())
 }
 
@@ -211,7 +323,16 @@ fn reconnects_and_resumes_after_server_restart() -> anyhow::Result<()> {
 
 fn download_through_lossy_relay() -> anyhow::Result<()> {
     use llmops_tests::relay::{Impairment, Relay};
-    let relay = Relay::bind(Impairment::lossy(0.10), 7)?;
+    // Capped at 512 KiB/s so the ~1.3 MB transfer spans many 250 ms progress reports and
+    // the window strip is on screen for seconds, not by luck.
+    let relay = Relay::bind(
+        Impairment {
+            rate: Some(512 * 1024),
+            queue: Duration::from_millis(100),
+            ..Impairment::lossy(0.10)
+        },
+        7,
+    )?;
     let server = ServerProc::start_with(&["--rdt-advertise", &relay.addr.to_string()])?;
     relay.set_upstream(
         server
@@ -235,6 +356,16 @@ fn download_through_lossy_relay() -> anyhow::Result<()> {
     ask(&mut tui, "下载 big.log")?;
     tui.wait_for("[a] accept", T)?;
     tui.keys(b"a")?;
+    tui.wait_for("Save download as", T)?;
+    tui.keys(ENTER)?;
+    // While it runs, the transfer view shows the window strip with its legend.
+    let s = tui.wait_until("the window strip or the result", T, |s| {
+        s.contains("cwnd") || s.contains("sha256 verified")
+    })?;
+    anyhow::ensure!(
+        s.contains("in flight") && s.contains("lost") && s.contains("cwnd"),
+        "the transfer finished before its window strip was drawn\n{s}"
+    );
     tui.wait_for("sha256 verified", Duration::from_secs(90))?;
     anyhow::ensure!(
         std::fs::read(tui.home().join("big.log"))? == body.as_bytes(),
@@ -275,6 +406,14 @@ fn main() {
             offer_reject_is_acknowledged,
         ),
         (
+            "download offer: overwrite needs a yes, then reject another",
+            offer_overwrite_needs_confirmation_then_reject_another,
+        ),
+        (
+            "sessions: /new, /switch back restores the history",
+            switch_sessions_restores_history,
+        ),
+        (
             "Chinese typing and deleting: no residue",
             chinese_typing_and_deleting_leaves_no_residue,
         ),
@@ -287,7 +426,7 @@ fn main() {
             reconnects_and_resumes_after_server_restart,
         ),
         (
-            "download through the UDP relay at 10% loss",
+            "download through the UDP relay at 10% loss, window strip shown",
             download_through_lossy_relay,
         ),
     ];

@@ -183,6 +183,17 @@ fn large_message_round_trips_through_fragments() {
     assert!(h.messages[0].text.len() > 120_000);
 }
 
+/// The next message that is not an asynchronous upload-state push (those follow an
+/// UPLOAD_RESULT while indexing goes on).
+fn reply(c: &mut ExtConn) -> Message {
+    loop {
+        match c.recv().expect("reply") {
+            Message::UploadStatus(_) => continue,
+            m => return m,
+        }
+    }
+}
+
 #[test]
 fn uploads_are_verified_and_listed() {
     let server = ServerProc::start_with(&["--upload-limit", "1000"]).expect("server");
@@ -216,7 +227,7 @@ fn uploads_are_verified_and_listed() {
         sha256: None,
     }))
     .expect("send");
-    let Message::Error(e) = c.recv().expect("error") else {
+    let Message::Error(e) = reply(&mut c) else {
         panic!()
     };
     assert_eq!(e.message, "文件大小超过限制 (5000 > 1000)");
@@ -232,7 +243,7 @@ fn uploads_are_verified_and_listed() {
         b"\0\x01\x02\x03",
     ))))
     .expect("send");
-    let Message::Error(e) = c.recv().expect("error") else {
+    let Message::Error(e) = reply(&mut c) else {
         panic!()
     };
     assert_eq!(e.message, "不支持的文件类型: x.bin (仅支持文本文件)");
@@ -240,7 +251,7 @@ fn uploads_are_verified_and_listed() {
     let rid = c.next_id();
     c.send(&Message::FileList(Req { request_id: rid }))
         .expect("send");
-    let Message::FileListReply(l) = c.recv().expect("list") else {
+    let Message::FileListReply(l) = reply(&mut c) else {
         panic!()
     };
     assert_eq!(l.files.len(), 1, "{:?}", l.files);

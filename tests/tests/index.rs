@@ -220,6 +220,8 @@ fn index_upload_search_delete_and_restart() {
     assert_eq!(hits[0].filename, "config.yaml", "{hits:?}");
     let hits = search(&mut c, "nftables bastion", "system");
     assert_eq!(hits[0].filename, "firewall.md");
+    // Deleted files stay deleted, with their index entries.
+    assert!(search(&mut c, "disk full error", "uploads").is_empty());
 }
 
 #[test]
@@ -305,8 +307,8 @@ fn dense_scenario(extra: &[&str]) {
     );
     let (f, more) = upload_seen(&mut c, "ops-notes.txt", guide.as_bytes());
     seen.extend(more);
-    // Pushed states: embedding n/m, then ready (pushed even if the upload result already
-    // said `ready`: the uploader is registered before indexing starts).
+    // Pushed states: saved, indexed, embedding n/m, then ready (pushed even if the upload
+    // result already said `ready`: the uploader is registered before indexing starts).
     assert!(
         matches!(f.state.as_str(), "indexed" | "embedding" | "ready"),
         "{}",
@@ -330,9 +332,10 @@ fn dense_scenario(extra: &[&str]) {
             }
         }
     }
-    assert_eq!(
-        states.first().map(String::as_str),
-        Some("embedding"),
+    // Every state, in order: saved, indexed, embedding n/m..., ready.
+    assert_eq!(states[..2], ["saved", "indexed"], "{states:?}");
+    assert!(
+        states[2..states.len() - 1].iter().all(|s| s == "embedding") && states.len() > 3,
         "{states:?}"
     );
     wait_status(&mut c, 120, |s| s.embedding_backlog == 0);
@@ -404,4 +407,345 @@ fn index_dense_with_chroma() {
     let _stop = Stop(pid);
     let url = format!("http://127.0.0.1:{port}");
     dense_scenario(&["--vector-store", "chroma", "--chroma-url", &url]);
+}
+
+/// A real OpenAI-compatible `/v1/embeddings` endpoint on an ephemeral port, run by the test:
+/// it answers with deterministic bag-of-words vectors (the hash embedder's), and with HTTP
+/// 500 to the next `fail_next` passage requests or to every one while `broken` is set. The
+/// dimension probe at server start always succeeds.
+struct EmbedEndpoint {
+    url: String,
+    fail_next: std::sync::Arc<std::sync::atomic::AtomicU32>,
+    broken: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    served: std::sync::Arc<std::sync::atomic::AtomicU32>,
+}
+
+impl EmbedEndpoint {
+    fn start() -> EmbedEndpoint {
+        use llmops_index::embed::{Embedder, HashEmbedder, InputKind};
+        use std::io::{BufRead, BufReader, Read, Write};
+        use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+        use std::sync::Arc;
+        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let url = format!("http://{}/v1", l.local_addr().expect("addr"));
+        let fail_next = Arc::new(AtomicU32::new(0));
+        let broken = Arc::new(AtomicBool::new(false));
+        let served = Arc::new(AtomicU32::new(0));
+        let (f, b, n) = (fail_next.clone(), broken.clone(), served.clone());
+        std::thread::spawn(move || {
+            let emb = HashEmbedder { dim: 64 };
+            for s in l.incoming() {
+                let Ok(s) = s else { return };
+                let Ok(rs) = s.try_clone() else { continue };
+                let mut r = BufReader::new(rs);
+                let mut len = 0usize;
+                let mut ok = true;
+                loop {
+                    let mut line = String::new();
+                    if r.read_line(&mut line).unwrap_or(0) == 0 {
+                        ok = false;
+                        break;
+                    }
+                    let low = line.to_ascii_lowercase();
+                    if let Some(v) = low.strip_prefix("content-length:") {
+                        len = v.trim().parse().unwrap_or(0);
+                    }
+                    if line == "\r\n" {
+                        break;
+                    }
+                }
+                let mut body = vec![0u8; len];
+                if !ok || r.read_exact(&mut body).is_err() {
+                    continue;
+                }
+                let v: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+                let inputs: Vec<String> = v["input"]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .map(|x| x.as_str().unwrap_or("").to_string())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let probe = inputs.len() == 1 && inputs[0] == "dimension probe";
+                // Queries of a search are short: only passage batches are failed.
+                let passage = inputs.iter().any(|t| t.len() > 60);
+                let fail = !probe
+                    && passage
+                    && (b.load(Ordering::SeqCst)
+                        || f.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |x| {
+                            x.checked_sub(1)
+                        })
+                        .is_ok());
+                let (status, out) = if fail {
+                    (
+                        "500 Internal Server Error",
+                        r#"{"error":"overloaded"}"#.to_string(),
+                    )
+                } else {
+                    let texts: Vec<&str> = inputs.iter().map(String::as_str).collect();
+                    let vs = emb.embed(&texts, InputKind::Passage).unwrap_or_default();
+                    let data: Vec<serde_json::Value> = vs
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, e)| serde_json::json!({"index": i, "embedding": e}))
+                        .collect();
+                    n.fetch_add(1, Ordering::SeqCst);
+                    ("200 OK", serde_json::json!({ "data": data }).to_string())
+                };
+                let mut w = s;
+                let _ = write!(
+                    w,
+                    "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{out}",
+                    out.len()
+                );
+            }
+        });
+        EmbedEndpoint {
+            url,
+            fail_next,
+            broken,
+            served,
+        }
+    }
+
+    /// Server flags using this endpoint as the embedder (a config file in `dir`).
+    fn server_args(&self, dir: &Path) -> Vec<String> {
+        let cfg = dir.join("server.toml");
+        std::fs::write(
+            &cfg,
+            format!(
+                "embedder = \"openai\"\nembedding_url = \"{}\"\nembedding_model = \"test-embed\"\n",
+                self.url
+            ),
+        )
+        .expect("config");
+        vec!["--config".into(), cfg.to_string_lossy().into_owned()]
+    }
+}
+
+/// Reads UPLOAD_STATUS pushes for `file_id` (starting with `seen`) until `last` arrives.
+fn states_until(
+    c: &mut ExtConn,
+    seen: Vec<Message>,
+    file_id: &str,
+    last: &str,
+) -> Vec<protocol::UploadStatus> {
+    let mut out = vec![];
+    let mut seen = seen.into_iter();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while out
+        .last()
+        .map(|s: &protocol::UploadStatus| s.state.as_str())
+        != Some(last)
+    {
+        assert!(Instant::now() < deadline, "{out:?}");
+        let m = match seen.next() {
+            Some(m) => m,
+            None => c.recv().expect("status"),
+        };
+        if let Message::UploadStatus(s) = m {
+            if s.file_id == file_id {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+fn file_state(c: &mut ExtConn, file_id: &str) -> String {
+    let rid = c.next_id();
+    c.send(&Message::FileList(Req { request_id: rid }))
+        .expect("send");
+    let msgs = c
+        .recv_until(|m| matches!(m, Message::FileListReply(_)))
+        .expect("list");
+    let Some(Message::FileListReply(l)) = msgs.last() else {
+        panic!("{msgs:?}")
+    };
+    l.files
+        .iter()
+        .find(|f| f.file_id == file_id)
+        .map(|f| f.state.clone())
+        .unwrap_or_default()
+}
+
+const NOTE: &str = "The quarterly capacity review covers the storage cluster, the replication lag \
+of the standby databases and the retention of the audit archive.\n";
+
+/// The full state machine through the real server with a real HTTP embedder: saved ->
+/// indexed -> embedding n/m -> ready; two failing batches are retried automatically; an
+/// endpoint that keeps failing ends in `failed` with the reason, and INDEX_RETRY (after the
+/// endpoint recovers) brings the file to `ready`.
+#[test]
+fn index_states_pushed_and_failed_embedding_retried() {
+    use std::sync::atomic::Ordering;
+    let ep = EmbedEndpoint::start();
+    let cfgdir = tempfile::tempdir().expect("cfg");
+    let args = ep.server_args(cfgdir.path());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let server = ServerProc::start_with(&args).expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    wait_status(&mut c, 60, |s| s.mode.starts_with("hybrid"));
+
+    // Two 500s, then vectors: retried with backoff, no user action.
+    ep.fail_next.store(2, Ordering::SeqCst);
+    let (f, seen) = upload_seen(&mut c, "review.txt", NOTE.as_bytes());
+    let states = states_until(&mut c, seen, &f.file_id, "ready");
+    let names: Vec<&str> = states.iter().map(|s| s.state.as_str()).collect();
+    assert_eq!(names[..2], ["saved", "indexed"], "{names:?}");
+    assert!(
+        names[2..]
+            .iter()
+            .all(|s| *s == "embedding" || *s == "ready"),
+        "{names:?}"
+    );
+    let retries = states
+        .iter()
+        .filter(|s| {
+            s.detail
+                .as_deref()
+                .is_some_and(|d| d.contains("retry") && d.contains("500"))
+        })
+        .count();
+    assert_eq!(retries, 2, "{states:?}");
+    assert_eq!(file_state(&mut c, &f.file_id), "ready");
+
+    // Down for good: retries run out, `failed` with the reason, still lexically searchable.
+    ep.broken.store(true, Ordering::SeqCst);
+    let body = format!("{NOTE}Second report: the tape library firmware needs an update.\n");
+    let (g, seen) = upload_seen(&mut c, "tapes.txt", body.as_bytes());
+    let states = states_until(&mut c, seen, &g.file_id, "failed");
+    let why = states
+        .last()
+        .and_then(|s| s.detail.clone())
+        .unwrap_or_default();
+    assert!(why.contains("500"), "{why}");
+    assert_eq!(file_state(&mut c, &g.file_id), "failed");
+    let hits = search(&mut c, "tape library firmware", "uploads");
+    assert_eq!(hits[0].filename, "tapes.txt", "{hits:?}");
+
+    // A retry on request, once the endpoint is back.
+    ep.broken.store(false, Ordering::SeqCst);
+    let rid = c.next_id();
+    c.send(&Message::IndexRetry(FileDelete {
+        request_id: rid,
+        file_id: g.file_id.clone(),
+    }))
+    .expect("send");
+    let msgs = c
+        .recv_until(|m| {
+            matches!(m, Message::Ack(a) if a.request_id == rid) || matches!(m, Message::Error(_))
+        })
+        .expect("ack");
+    assert!(matches!(msgs.last(), Some(Message::Ack(_))), "{msgs:?}");
+    let states = states_until(&mut c, msgs, &g.file_id, "ready");
+    assert!(states.iter().any(|s| s.state == "embedding"), "{states:?}");
+    assert_eq!(file_state(&mut c, &g.file_id), "ready");
+    // Retrying a file that has not failed is refused with a clear error.
+    let rid = c.next_id();
+    c.send(&Message::IndexRetry(FileDelete {
+        request_id: rid,
+        file_id: g.file_id.clone(),
+    }))
+    .expect("send");
+    let msgs = c
+        .recv_until(|m| matches!(m, Message::Error(_)))
+        .expect("error");
+    assert!(
+        matches!(msgs.last(), Some(Message::Error(e)) if e.code == "not_failed"),
+        "{msgs:?}"
+    );
+    // The CLI sends the same request: refused for a ready file, with the code in JSON.
+    let addr = server.addr.to_string();
+    let sid = c.session_id();
+    let (code, out, err) = llmops_tests::run_tui(&[
+        "reindex",
+        "--server",
+        &addr,
+        "--session",
+        &sid,
+        "--json",
+        &g.file_id,
+    ])
+    .expect("run");
+    assert_eq!(code, 1, "{out} {err}");
+    assert!(out.contains("not_failed"), "{out} {err}");
+    assert!(ep.served.load(Ordering::SeqCst) > 0);
+}
+
+/// Deleting a session removes its uploads' chunks and vectors at once (no restart needed),
+/// and they stay gone after a restart; another session's file is untouched.
+#[test]
+fn index_session_delete_drops_its_entries_at_once() {
+    let ep = EmbedEndpoint::start();
+    let cfgdir = tempfile::tempdir().expect("cfg");
+    let args = ep.server_args(cfgdir.path());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let server = ServerProc::start_with(&args).expect("server");
+    let mut a = ExtConn::connect(server.addr, None, None).expect("connect");
+    wait_status(&mut a, 60, |s| s.mode.starts_with("hybrid"));
+    let sa = a.session_id();
+    let fa = upload(
+        &mut a,
+        "zebra.txt",
+        b"The zebra migration report for the savanna cluster.\n",
+    );
+    let mut b = ExtConn::connect(server.addr, None, None).expect("connect");
+    let sb = b.session_id();
+    upload(
+        &mut b,
+        "okapi.txt",
+        b"The okapi inventory of the forest cluster.\n",
+    );
+    wait_status(&mut a, 60, |s| s.embedding_backlog == 0);
+    assert_eq!(
+        search(&mut a, "zebra migration", "uploads")[0]
+            .file_id
+            .as_deref(),
+        Some(fa.file_id.as_str())
+    );
+    let chunks_before = status(&mut b).chunks;
+    let tag = format!("u:{sa}");
+    let vectors = server.data_path().join("index/vectors/vectors.log");
+    let has_tag = |p: &Path, t: &str| {
+        let bytes = std::fs::read(p).unwrap_or_default();
+        bytes.windows(t.len()).any(|w| w == t.as_bytes())
+    };
+    assert!(has_tag(&vectors, &tag), "vectors of session A are stored");
+
+    // B deletes A (a session cannot delete itself).
+    let rid = b.next_id();
+    b.send(&Message::SessionCmd(protocol::SessionCmd {
+        request_id: rid,
+        op: protocol::SessionOp::Delete { id: sa.clone() },
+    }))
+    .expect("send");
+    b.recv_until(|m| matches!(m, Message::SessionReply(_)) || matches!(m, Message::Error(_)))
+        .map(|m| assert!(matches!(m.last(), Some(Message::SessionReply(_))), "{m:?}"))
+        .expect("reply");
+    assert_eq!(
+        status(&mut b).chunks,
+        chunks_before - 1,
+        "chunks gone at once"
+    );
+    let mut a2 = ExtConn::connect(server.addr, None, None).expect("connect");
+    assert!(search(&mut a2, "zebra migration", "all").is_empty());
+    drop((a, a2, b));
+
+    let (_, data) = server.terminate().expect("stop");
+    let server = ServerProc::start_in(data, &args).expect("restart");
+    // The vector log is compacted at start: no vector of A survives.
+    let vectors = server.data_path().join("index/vectors/vectors.log");
+    let mut b = ExtConn::connect(server.addr, Some(&sb), None).expect("resume");
+    wait_status(&mut b, 60, |s| s.mode.starts_with("hybrid"));
+    assert!(
+        !has_tag(&vectors, &tag),
+        "vectors of the deleted session were dropped"
+    );
+    assert!(search(&mut b, "zebra migration", "all").is_empty());
+    assert_eq!(
+        search(&mut b, "okapi inventory", "uploads")[0].filename,
+        "okapi.txt"
+    );
 }

@@ -3,6 +3,7 @@
 //! go through the keymap to `Action`s first. `update` never does network I/O: it returns
 //! `Command`s that the executor runs, whose results come back as events.
 
+pub mod dest;
 pub mod slash;
 pub mod transcript;
 
@@ -148,9 +149,12 @@ pub enum Command {
         path: PathBuf,
         note: String,
     },
-    /// Accept an offer and receive the file (verified, written atomically).
+    /// Accept an offer and receive the file into `dest` (verified, written atomically;
+    /// an existing file there is replaced only with `overwrite`, which the user confirmed).
     Download {
         offer: Offer,
+        dest: PathBuf,
+        overwrite: bool,
     },
     Request(Req),
     /// Fire-and-forget message (cancel, offer answers, monitor subscription).
@@ -224,10 +228,22 @@ pub enum TransferState {
     },
 }
 
+impl Transfer {
+    /// Saved, failed or rejected: later progress reports must not change it.
+    pub fn finished(&self) -> bool {
+        matches!(
+            self.state,
+            TransferState::Saved { .. } | TransferState::Done { .. } | TransferState::Rejected
+        )
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Transfer {
     pub offer: Offer,
     pub state: TransferState,
+    /// Where the user chose to save it (once accepted).
+    pub dest: Option<PathBuf>,
 }
 
 /// What a yes/no dialog does on yes.
@@ -243,6 +259,24 @@ pub enum Modal {
     },
     Confirm(Confirm),
     Offer {
+        offer_id: String,
+    },
+    /// Accepting an offer: the destination path, editable, prefilled with the download
+    /// folder and the offered name; `error` says why the last attempt was refused.
+    SaveAs {
+        offer_id: String,
+        input: Box<TextArea<'static>>,
+        error: Option<String>,
+    },
+    /// The chosen destination exists: replace it?
+    Overwrite {
+        offer_id: String,
+        path: PathBuf,
+        /// Size of the file that would be replaced.
+        existing: Option<u64>,
+    },
+    /// Progress, window strip and result of an accepted download.
+    Transfer {
         offer_id: String,
     },
     Browser(Browser),
@@ -287,8 +321,17 @@ pub struct App {
     pub unix_now: u64,
     pub gauge_interval_ms: u32,
     pub browse_dir: PathBuf,
+    /// Default folder for downloads (the save-as prompt starts here).
+    pub download_dir: PathBuf,
     pub quit: bool,
     connected_once: bool,
+}
+
+/// The user's download folder, else home, else the current folder.
+pub fn default_download_dir() -> PathBuf {
+    dirs::download_dir()
+        .or_else(dirs::home_dir)
+        .unwrap_or_else(|| PathBuf::from("."))
 }
 
 pub fn new_input() -> TextArea<'static> {
@@ -332,6 +375,7 @@ impl App {
             unix_now: 0,
             gauge_interval_ms: 1000,
             browse_dir: std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
+            download_dir: default_download_dir(),
             quit: false,
             connected_once: false,
         }
@@ -354,6 +398,9 @@ impl App {
             Some(Modal::Help { .. }) => Ctx::Help,
             Some(Modal::Confirm(_)) => Ctx::Confirm,
             Some(Modal::Offer { .. }) => Ctx::Offer,
+            Some(Modal::SaveAs { .. }) => Ctx::SaveAs,
+            Some(Modal::Overwrite { .. }) => Ctx::Confirm,
+            Some(Modal::Transfer { .. }) => Ctx::Transfer,
             Some(Modal::Browser(_)) => Ctx::Browser,
             Some(Modal::Note { .. }) => Ctx::Note,
             None => match self.focus {
@@ -429,13 +476,18 @@ pub fn update(app: &mut App, ev: AppEvent) -> Vec<Command> {
             bytes,
             total,
         } => {
-            if let Some(t) = app.transfer_mut(&offer_id) {
-                t.state = TransferState::Progress(TransferProgress {
-                    offer_id: offer_id.clone(),
-                    bytes,
-                    total,
-                    ..Default::default()
-                });
+            if let Some(t) = app.transfer_mut(&offer_id).filter(|t| !t.finished()) {
+                // Our byte count, merged into the sender's report (window, RTT, loss).
+                let mut p = match &t.state {
+                    TransferState::Progress(p) => p.clone(),
+                    _ => TransferProgress {
+                        offer_id: offer_id.clone(),
+                        ..Default::default()
+                    },
+                };
+                p.bytes = p.bytes.max(bytes);
+                p.total = total;
+                t.state = TransferState::Progress(p);
             }
         }
         AppEvent::Downloaded { offer_id, result } => {
@@ -480,7 +532,7 @@ fn on_paste(app: &mut App, s: &str) {
     // Pasted text keeps its newlines but loses control sequences and carriage returns.
     let clean = sanitize(&s.replace("\r\n", "\n").replace('\r', "\n"));
     match &mut app.modal {
-        Some(Modal::Note { input, .. }) => {
+        Some(Modal::Note { input, .. }) | Some(Modal::SaveAs { input, .. }) => {
             input.insert_str(clean.replace('\n', " "));
         }
         Some(Modal::Browser(b)) => {
@@ -531,6 +583,21 @@ fn on_key(app: &mut App, key: KeyEvent, out: &mut Vec<Command>) {
         None => match &mut app.modal {
             Some(Modal::Note { input, .. }) => {
                 input.input(key);
+            }
+            Some(Modal::SaveAs { input, error, .. }) => {
+                use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+                // One line only: Enter is bound (confirm), so input never gets a newline.
+                // Ctrl+U clears to the start of the line as in a shell (not undo).
+                let changed = if key.code == KeyCode::Char('u')
+                    && key.modifiers.contains(KeyModifiers::CONTROL)
+                {
+                    input.delete_line_by_head()
+                } else {
+                    input.input(key)
+                };
+                if changed {
+                    *error = None;
+                }
             }
             Some(Modal::Browser(b)) => {
                 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
@@ -599,6 +666,12 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
                 let note = input.lines().join(" ").trim().to_string();
                 start_upload(app, path, note, out);
             }
+            Some(Modal::SaveAs {
+                offer_id, input, ..
+            }) => {
+                let typed = input.lines().join("");
+                confirm_destination(app, offer_id, &typed, *input, out);
+            }
             other => {
                 app.modal = other;
                 submit(app, out);
@@ -661,6 +734,14 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
                     format!("offer {offer_id} is waiting in the Transfers pane (Alt+5)"),
                 );
             }
+            // Back from the path prompt to the offer: nothing was accepted yet.
+            Some(Modal::SaveAs { offer_id, .. }) => app.modal = Some(Modal::Offer { offer_id }),
+            Some(Modal::Transfer { .. }) => {
+                app.note(
+                    Level::Info,
+                    "the download continues in the Transfers pane (Alt+5)",
+                );
+            }
             Some(_) => {}
             None => app.notice = None,
         },
@@ -708,19 +789,28 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
         Action::Refresh => out.push(Command::Request(Req::FileList)),
         Action::Accept | Action::Reject => {
             if let Some(Modal::Offer { offer_id }) = app.modal.take() {
-                answer_offer(app, &offer_id, a == Action::Accept, out);
+                if a == Action::Accept {
+                    ask_destination(app, offer_id, None);
+                } else {
+                    answer_offer(app, &offer_id, false, None, out);
+                }
             }
         }
-        Action::Yes => {
-            if let Some(Modal::Confirm(c)) = app.modal.take() {
-                out.extend(c.on_yes);
+        Action::Yes => match app.modal.take() {
+            Some(Modal::Confirm(c)) => out.extend(c.on_yes),
+            Some(Modal::Overwrite { offer_id, path, .. }) => {
+                answer_offer(app, &offer_id, true, Some((path, true)), out);
             }
-        }
-        Action::No => {
-            if let Some(Modal::Confirm(_)) = app.modal.take() {
-                app.note(Level::Info, "cancelled");
+            other => app.modal = other,
+        },
+        Action::No => match app.modal.take() {
+            Some(Modal::Confirm(_)) => app.note(Level::Info, "cancelled"),
+            Some(Modal::Overwrite { offer_id, path, .. }) => {
+                // Back to the prompt with the same path, to pick another name.
+                ask_destination(app, offer_id, Some(path.display().to_string()));
             }
-        }
+            other => app.modal = other,
+        },
         Action::Open => {
             if let Some(Modal::Browser(b)) = &mut app.modal {
                 if let Some(path) = b.enter() {
@@ -747,11 +837,12 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
         }
         Action::ShowOffer => {
             if let Some(t) = app.transfers.get(app.transfer_selected) {
-                if t.state == TransferState::Offered {
-                    app.modal = Some(Modal::Offer {
-                        offer_id: t.offer.offer_id.clone(),
-                    });
-                }
+                let offer_id = t.offer.offer_id.clone();
+                app.modal = Some(match t.state {
+                    TransferState::Offered => Modal::Offer { offer_id },
+                    // Anything else has a progress or result to look at.
+                    _ => Modal::Transfer { offer_id },
+                });
             }
         }
     }
@@ -967,31 +1058,98 @@ fn run_slash(app: &mut App, cmd: Slash, out: &mut Vec<Command>) {
     }
 }
 
-fn answer_offer(app: &mut App, offer_id: &str, accept: bool, out: &mut Vec<Command>) {
-    if accept {
-        // The receiver sends OFFER_ACCEPT itself, then verifies and saves the data.
-        if let Some(t) = app.offer(offer_id) {
+/// Opens the save-as prompt for an offer, prefilled with `path` or the default location.
+fn ask_destination(app: &mut App, offer_id: String, path: Option<String>) {
+    let Some(t) = app.offer(&offer_id) else {
+        return;
+    };
+    let path = path.unwrap_or_else(|| {
+        let name =
+            crate::download::safe_filename(&t.offer.filename).unwrap_or_else(|_| "download".into());
+        app.download_dir.join(name).display().to_string()
+    });
+    let mut input = TextArea::default();
+    input.set_cursor_line_style(ratatui::style::Style::default());
+    input.insert_str(path);
+    app.modal = Some(Modal::SaveAs {
+        offer_id,
+        input: Box::new(input),
+        error: None,
+    });
+}
+
+/// The user confirmed a path: resolve and check it, then ask about overwriting or start.
+/// A refused path keeps the prompt open with the reason.
+fn confirm_destination(
+    app: &mut App,
+    offer_id: String,
+    typed: &str,
+    input: TextArea<'static>,
+    out: &mut Vec<Command>,
+) {
+    let Some(t) = app.offer(&offer_id) else {
+        return;
+    };
+    let checked = dest::resolve(typed, &app.download_dir, &t.offer.filename)
+        .and_then(|p| dest::check(&p, t.offer.size));
+    match checked {
+        Ok(c) if c.exists => {
+            app.modal = Some(Modal::Overwrite {
+                offer_id,
+                existing: std::fs::metadata(&c.path).ok().map(|m| m.len()),
+                path: c.path,
+            })
+        }
+        Ok(c) => answer_offer(app, &offer_id, true, Some((c.path, false)), out),
+        Err(e) => {
+            app.modal = Some(Modal::SaveAs {
+                offer_id,
+                input: Box::new(input),
+                error: Some(e),
+            })
+        }
+    }
+}
+
+/// Accepts (into `dest`, with the overwrite flag) or rejects an offer.
+fn answer_offer(
+    app: &mut App,
+    offer_id: &str,
+    accept: bool,
+    dest: Option<(PathBuf, bool)>,
+    out: &mut Vec<Command>,
+) {
+    match (accept, dest) {
+        (true, Some((path, overwrite))) => {
+            // The receiver sends OFFER_ACCEPT itself, then verifies and saves the data.
+            let Some(t) = app.transfer_mut(offer_id) else {
+                return;
+            };
+            t.state = TransferState::Accepted;
+            t.dest = Some(path.clone());
             out.push(Command::Download {
                 offer: t.offer.clone(),
+                dest: path,
+                overwrite,
             });
+            let name = t.offer.filename.clone();
+            app.modal = Some(Modal::Transfer {
+                offer_id: offer_id.to_string(),
+            });
+            app.note(Level::Info, format!("accepted {name}"));
         }
-    } else {
-        out.push(Command::Send(Message::OfferReject(OfferReject {
-            offer_id: offer_id.to_string(),
-            reason: Some("rejected by the user".into()),
-        })));
-    }
-    if let Some(t) = app.transfer_mut(offer_id) {
-        t.state = if accept {
-            TransferState::Accepted
-        } else {
-            TransferState::Rejected
-        };
-        let name = t.offer.filename.clone();
-        app.note(
-            Level::Info,
-            format!("{} {name}", if accept { "accepted" } else { "rejected" }),
-        );
+        (true, None) => {}
+        (false, _) => {
+            out.push(Command::Send(Message::OfferReject(OfferReject {
+                offer_id: offer_id.to_string(),
+                reason: Some("rejected by the user".into()),
+            })));
+            if let Some(t) = app.transfer_mut(offer_id) {
+                t.state = TransferState::Rejected;
+                let name = t.offer.filename.clone();
+                app.note(Level::Info, format!("rejected {name}"));
+            }
+        }
     }
 }
 
@@ -1069,9 +1227,17 @@ fn on_message(app: &mut App, m: Message) {
                 app.transfers.push(Transfer {
                     offer: o,
                     state: TransferState::Offered,
+                    dest: None,
                 });
             }
-            if app.modal.is_none() {
+            // A finished transfer's view gives way; anything else is not interrupted.
+            let finished = match &app.modal {
+                Some(Modal::Transfer { offer_id }) => {
+                    app.offer(offer_id).is_some_and(Transfer::finished)
+                }
+                _ => false,
+            };
+            if app.modal.is_none() || finished {
                 app.modal = Some(Modal::Offer { offer_id: id });
             } else {
                 app.note(
@@ -1081,13 +1247,14 @@ fn on_message(app: &mut App, m: Message) {
             }
         }
         Message::TransferStart(s) => {
-            if let Some(t) = app.transfer_mut(&s.offer_id) {
+            if let Some(t) = app.transfer_mut(&s.offer_id).filter(|t| !t.finished()) {
                 t.state = TransferState::Started { mode: s.mode };
             }
         }
         Message::TransferProgress(p) => {
             let id = p.offer_id.clone();
-            if let Some(t) = app.transfer_mut(&id) {
+            // The sender's last report can arrive after our verification: a result stays.
+            if let Some(t) = app.transfer_mut(&id).filter(|t| !t.finished()) {
                 t.state = TransferState::Progress(p);
             }
         }

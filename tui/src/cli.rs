@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand};
 use protocol::{AgentEventKind, EndStatus, Message, Req, SessionCmd, SessionOp};
 use serde_json::json;
 
-use crate::client::{Client, ClientError, ClientOptions};
+use crate::client::{Client, ClientError, ClientOptions, UploadMode};
 
 pub const EXIT_UNREACHABLE: u8 = 69;
 
@@ -63,13 +63,28 @@ pub enum Cmd {
         text: Vec<String>,
     },
     /// Upload a file, optionally with a note the agent answers about.
-    Upload { file: PathBuf, text: Vec<String> },
+    Upload {
+        /// Transfer mode: auto (RDT above --rdt-threshold, NPLT when UDP gets no answer),
+        /// rdt or nplt.
+        #[arg(long, default_value = "auto", value_parser = ["auto", "rdt", "nplt"])]
+        mode: String,
+        /// Size in bytes above which `auto` uses RDT.
+        #[arg(long, default_value_t = crate::client::RDT_UPLOAD_THRESHOLD)]
+        rdt_threshold: u64,
+        file: PathBuf,
+        text: Vec<String>,
+    },
     /// List this session's uploads.
     Files,
     /// List sessions.
     Sessions,
     /// Server and index status.
     Status,
+    /// Index a failed upload of this session again (embedding retried).
+    Reindex {
+        /// The file id (or a unique prefix), as `files` lists it.
+        file_id: String,
+    },
     /// Search the shipped docs, doc folders and this session's uploads.
     Search {
         /// all, system or uploads.
@@ -137,7 +152,21 @@ pub async fn run(common: Common, cmd: Cmd) -> u8 {
     }
     let res = match cmd {
         Cmd::Ask { uploads, text } => ask(&client, &common, &uploads, &text.join(" ")).await,
-        Cmd::Upload { file, text } => upload(&client, &common, &file, &text.join(" ")).await,
+        Cmd::Upload {
+            mode,
+            rdt_threshold,
+            file,
+            text,
+        } => {
+            let mode = match mode.as_str() {
+                "rdt" => UploadMode::Rdt,
+                "nplt" => UploadMode::Nplt,
+                _ => UploadMode::Auto {
+                    threshold: rdt_threshold,
+                },
+            };
+            upload(&client, &common, &file, mode, &text.join(" ")).await
+        }
         Cmd::Files => files(&client, &common).await,
         Cmd::Sessions => sessions(&client, &common).await,
         Cmd::Status => status(&client, &common).await,
@@ -146,6 +175,7 @@ pub async fn run(common: Common, cmd: Cmd) -> u8 {
             top_k,
             query,
         } => search(&client, &common, &scope, top_k, &query.join(" ")).await,
+        Cmd::Reindex { file_id } => reindex(&client, &common, &file_id).await,
         Cmd::Download {
             out,
             mode,
@@ -282,9 +312,10 @@ async fn upload(
     client: &Client,
     common: &Common,
     file: &std::path::Path,
+    mode: UploadMode,
     note: &str,
 ) -> Result<u8, ClientError> {
-    let f = client.upload(file).await?;
+    let f = client.upload_with(file, mode, &mut |_, _| {}).await?;
     if common.json {
         println!(
             "{}",
@@ -370,6 +401,29 @@ async fn search(
                     h.chunk.replace('\n', " ")
                 );
             }
+        }
+    }
+    Ok(0)
+}
+
+/// INDEX_RETRY for one failed upload; states then follow in the files pane / `files`.
+async fn reindex(client: &Client, common: &Common, file_id: &str) -> Result<u8, ClientError> {
+    let reply = client
+        .request(
+            |id| {
+                Message::IndexRetry(protocol::FileDelete {
+                    request_id: id,
+                    file_id: file_id.to_string(),
+                })
+            },
+            Duration::from_secs(30),
+        )
+        .await?;
+    if let Message::Ack(a) = reply {
+        if common.json {
+            println!("{}", json!({"file_id": file_id, "message": a.message}));
+        } else {
+            println!("{}", a.message);
         }
     }
     Ok(0)

@@ -21,6 +21,37 @@ use tokio_util::codec::Framed;
 
 /// Upload data frame size: 64 KiB less nothing, sent back to back with no pacing.
 pub const UPLOAD_CHUNK: usize = 64 * 1024 - 1;
+/// `auto` uploads go over RDT above this size (NPLT frames are as fast for small files and
+/// need no UDP path).
+pub const RDT_UPLOAD_THRESHOLD: u64 = 8 * 1024 * 1024;
+/// `auto` mode: an RDT handshake unanswered this long means UDP is blocked; use NPLT.
+const RDT_UPLOAD_HANDSHAKE: Duration = Duration::from_secs(3);
+
+/// How an upload's bytes travel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UploadMode {
+    /// RDT above the threshold, falling back to NPLT when UDP gets no answer.
+    Auto {
+        threshold: u64,
+    },
+    Rdt,
+    Nplt,
+}
+
+impl Default for UploadMode {
+    fn default() -> Self {
+        UploadMode::Auto {
+            threshold: RDT_UPLOAD_THRESHOLD,
+        }
+    }
+}
+
+/// Outcome of an RDT upload attempt.
+enum RdtTry {
+    Done(FileInfo),
+    /// No RDT path (no UDP answer, server without RDT): the caller may use NPLT.
+    Fallback(String),
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
@@ -98,6 +129,7 @@ fn reply_id(m: &Message) -> Option<u64> {
         Message::Ack(r) => Some(r.request_id),
         Message::ModelInfo(r) => Some(r.request_id),
         Message::UploadResult(r) => Some(r.request_id),
+        Message::UploadGrant(r) => Some(r.request_id),
         Message::FileListReply(r) => Some(r.request_id),
         Message::ServerStatus(r) => Some(r.request_id),
         Message::SearchResults(r) => r.request_id,
@@ -403,9 +435,20 @@ impl Client {
         Ok((id, rx))
     }
 
-    /// Uploads a local file: streamed from disk in 64 KiB frames with its sha256, waiting
-    /// for the server's result.
+    /// Uploads a local file in the default mode (`auto`), waiting for the server's result.
     pub async fn upload(&self, path: &Path) -> Result<FileInfo, ClientError> {
+        self.upload_with(path, UploadMode::default(), &mut |_, _| {})
+            .await
+    }
+
+    /// Uploads a local file over RDT or in 64 KiB NPLT frames (see [`UploadMode`]), with its
+    /// sha256, waiting for the server's result. `progress(sent, total)` runs during RDT.
+    pub async fn upload_with(
+        &self,
+        path: &Path,
+        mode: UploadMode,
+        progress: &mut (dyn FnMut(u64, u64) + Send),
+    ) -> Result<FileInfo, ClientError> {
         let filename = path
             .file_name()
             .and_then(|n| n.to_str())
@@ -419,6 +462,128 @@ impl Client {
             )));
         }
         let sha = sha256_file(path).await?;
+        let rdt = match mode {
+            UploadMode::Nplt => false,
+            UploadMode::Rdt => true,
+            UploadMode::Auto { threshold } => meta.len() > threshold,
+        };
+        if rdt {
+            let auto = matches!(mode, UploadMode::Auto { .. });
+            match self
+                .upload_rdt(path, &filename, meta.len(), &sha, auto, progress)
+                .await?
+            {
+                RdtTry::Done(f) => return Ok(f),
+                RdtTry::Fallback(why) if auto => {
+                    tracing::info!("rdt upload unavailable, using nplt: {why}");
+                }
+                RdtTry::Fallback(why) => {
+                    return Err(ClientError::Protocol(format!(
+                        "RDT 上传不可用 / RDT upload unavailable: {why}"
+                    )))
+                }
+            }
+        }
+        self.upload_nplt(path, filename, meta.len(), sha).await
+    }
+
+    /// UPLOAD_RDT_START, then the push over UDP, then the server's UPLOAD_RESULT.
+    async fn upload_rdt(
+        &self,
+        path: &Path,
+        filename: &str,
+        size: u64,
+        sha: &str,
+        auto: bool,
+        progress: &mut (dyn FnMut(u64, u64) + Send),
+    ) -> Result<RdtTry, ClientError> {
+        let id = self.next_request_id();
+        let rx = self.expect_reply(id);
+        self.send(Message::UploadRdtStart(UploadStart {
+            request_id: id,
+            filename: filename.to_string(),
+            size,
+            sha256: Some(sha.to_string()),
+        }))
+        .await?;
+        let grant = match self.await_reply(rx, Duration::from_secs(30)).await? {
+            Message::UploadGrant(g) => g,
+            Message::Error(e) if e.code == "rdt_unavailable" || e.code == "unknown_type" => {
+                return Ok(RdtTry::Fallback(e.message))
+            }
+            other => return reply_error(other).map(|_| RdtTry::Fallback(String::new())),
+        };
+        let token = hex::decode(&grant.token)
+            .map_err(|_| ClientError::Protocol("bad token in UPLOAD_GRANT".into()))?;
+        let addr: std::net::SocketAddr = grant
+            .rdt_addr
+            .parse()
+            .map_err(|_| ClientError::Protocol("bad rdt_addr in UPLOAD_GRANT".into()))?;
+        // Registered before the push: the result can only follow it.
+        let result = self.expect_reply(id);
+        let handshake = auto.then_some(RDT_UPLOAD_HANDSHAKE);
+        match crate::rdt::upload(addr, &token, path, size, handshake, progress).await {
+            Ok(()) => {}
+            Err(crate::rdt::RdtError::NoAnswer(a)) => {
+                self.forget_reply(id);
+                return Ok(RdtTry::Fallback(format!("no answer from {a}")));
+            }
+            Err(e) => {
+                // The server usually says why (refused content, I/O): prefer its words.
+                return match self.await_reply(result, Duration::from_secs(5)).await {
+                    Ok(Message::Error(se)) => Err(ClientError::Server {
+                        code: se.code,
+                        message: se.message,
+                    }),
+                    _ => {
+                        self.forget_reply(id);
+                        Err(ClientError::Protocol(e.to_string()))
+                    }
+                };
+            }
+        }
+        match self.await_reply(result, Duration::from_secs(120)).await? {
+            Message::UploadResult(r) => Ok(RdtTry::Done(r.file)),
+            other => reply_error(other).map(|_| RdtTry::Fallback(String::new())),
+        }
+    }
+
+    fn expect_reply(&self, id: u64) -> oneshot::Receiver<Message> {
+        let (tx, rx) = oneshot::channel();
+        self.pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id, tx);
+        rx
+    }
+
+    fn forget_reply(&self, id: u64) {
+        self.pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&id);
+    }
+
+    async fn await_reply(
+        &self,
+        rx: oneshot::Receiver<Message>,
+        limit: Duration,
+    ) -> Result<Message, ClientError> {
+        tokio::time::timeout(limit, rx)
+            .await
+            .map_err(|_| ClientError::Timeout)?
+            .map_err(|_| ClientError::Disconnected)
+    }
+
+    /// UPLOAD_START and 64 KiB UPLOAD_DATA frames on this connection.
+    async fn upload_nplt(
+        &self,
+        path: &Path,
+        filename: String,
+        size: u64,
+        sha: String,
+    ) -> Result<FileInfo, ClientError> {
+        let meta_len = size;
         let id = self.next_request_id();
         let (tx, rx) = oneshot::channel();
         self.pending
@@ -428,14 +593,14 @@ impl Client {
         self.send(Message::UploadStart(UploadStart {
             request_id: id,
             filename,
-            size: meta.len(),
+            size: meta_len,
             sha256: Some(sha),
         }))
         .await?;
         let mut f = tokio::fs::File::open(path).await?;
         let mut sent = 0u64;
         let mut buf = vec![0u8; UPLOAD_CHUNK];
-        while sent < meta.len() {
+        while sent < meta_len {
             let n = f.read(&mut buf).await?;
             if n == 0 {
                 break;
@@ -459,6 +624,20 @@ impl Client {
                 other.msg_type()
             ))),
         }
+    }
+}
+
+/// An error reply as a `ClientError`.
+fn reply_error(m: Message) -> Result<(), ClientError> {
+    match m {
+        Message::Error(e) => Err(ClientError::Server {
+            code: e.code,
+            message: e.message,
+        }),
+        other => Err(ClientError::Protocol(format!(
+            "unexpected reply {:?}",
+            other.msg_type()
+        ))),
     }
 }
 

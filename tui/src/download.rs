@@ -135,10 +135,43 @@ pub async fn receive(
     mode: &str,
     out_dir: &Path,
     overwrite: bool,
-    mut progress: impl FnMut(u64, u64) + Send,
+    progress: impl FnMut(u64, u64) + Send,
 ) -> Result<Downloaded, ClientError> {
     let name = safe_filename(&offer.filename)?;
-    let dest = out_dir.join(&name);
+    receive_to(
+        client,
+        events,
+        offer,
+        mode,
+        &out_dir.join(name),
+        overwrite,
+        progress,
+    )
+    .await
+}
+
+/// Like [`receive`], into the explicit file `dest` (the TUI's save-as prompt may rename
+/// it); the temp and resume files sit beside it and are named after it.
+pub async fn receive_to(
+    client: &Client,
+    events: &mut mpsc::UnboundedReceiver<ClientEvent>,
+    offer: &Offer,
+    mode: &str,
+    dest: &Path,
+    overwrite: bool,
+    mut progress: impl FnMut(u64, u64) + Send,
+) -> Result<Downloaded, ClientError> {
+    let name = dest
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| {
+            ClientError::Protocol(format!(
+                "不是文件路径 / {} is not a file path",
+                dest.display()
+            ))
+        })?;
+    let out_dir = dest.parent().unwrap_or(Path::new("."));
+    let dest = dest.to_path_buf();
     if dest.exists() && !overwrite {
         return Err(ClientError::Protocol(format!(
             "目标文件已存在 / {} exists (use --force to overwrite)",

@@ -89,6 +89,10 @@ pub enum Ctx {
     Browser,
     Confirm,
     Offer,
+    /// The save-as path prompt after accepting an offer.
+    SaveAs,
+    /// The progress view of an accepted download.
+    Transfer,
     Note,
     Help,
 }
@@ -106,6 +110,8 @@ impl Ctx {
             Ctx::Browser => "File browser",
             Ctx::Confirm => "Confirmation",
             Ctx::Offer => "Download offer",
+            Ctx::SaveAs => "Save download as",
+            Ctx::Transfer => "Download progress",
             Ctx::Note => "Upload note",
             Ctx::Help => "Help",
         }
@@ -114,7 +120,13 @@ impl Ctx {
     fn is_modal(self) -> bool {
         matches!(
             self,
-            Ctx::Browser | Ctx::Confirm | Ctx::Offer | Ctx::Note | Ctx::Help
+            Ctx::Browser
+                | Ctx::Confirm
+                | Ctx::Offer
+                | Ctx::SaveAs
+                | Ctx::Transfer
+                | Ctx::Note
+                | Ctx::Help
         )
     }
 }
@@ -234,7 +246,7 @@ impl Default for Keymap {
         // Transfers pane.
         add(Ctx::Transfers, K::Up, NONE, al, A::Up, "select previous", false);
         add(Ctx::Transfers, K::Down, NONE, al, A::Down, "select next", false);
-        add(Ctx::Transfers, K::Enter, NONE, al, A::ShowOffer, "open the offer dialog", true);
+        add(Ctx::Transfers, K::Enter, NONE, al, A::ShowOffer, "open the offer or its progress", true);
         for ctx in [Ctx::Files, Ctx::Search, Ctx::Gauges, Ctx::Transfers] {
             add(ctx, K::Char('?'), NONE, al, A::Help, "help", true);
             add(ctx, K::Esc, NONE, al, A::Focus(Pane::Chat), "back to chat", false);
@@ -261,6 +273,11 @@ impl Default for Keymap {
         add(Ctx::Offer, K::Char('r'), NONE, al, A::Reject, "reject", true);
         add(Ctx::Offer, K::Char('n'), NONE, al, A::Reject, "reject", false);
         add(Ctx::Offer, K::Esc, NONE, al, A::Close, "decide later (Transfers pane)", true);
+        add(Ctx::SaveAs, K::Enter, NONE, al, A::Send, "download to this path", true);
+        add(Ctx::SaveAs, K::Esc, NONE, al, A::Close, "back to the offer", true);
+        add(Ctx::Transfer, K::Esc, NONE, al, A::Close, "close (a running download goes on)", true);
+        add(Ctx::Transfer, K::Enter, NONE, al, A::Close, "close (a running download goes on)", false);
+        add(Ctx::Transfer, K::Char('q'), NONE, al, A::Close, "close (a running download goes on)", false);
         // Help overlay.
         add(Ctx::Help, K::Esc, NONE, al, A::Close, "close help", true);
         add(Ctx::Help, K::Char('?'), NONE, al, A::Close, "close help", false);
@@ -346,6 +363,8 @@ impl Keymap {
             Ctx::Note,
             Ctx::Confirm,
             Ctx::Offer,
+            Ctx::SaveAs,
+            Ctx::Transfer,
             Ctx::Help,
         ];
         order

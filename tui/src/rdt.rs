@@ -1,21 +1,20 @@
-//! Client-side RDT download driver: one UDP socket connected to the server's RDT address,
-//! a `Receiver` state machine, positioned writes into a pre-sized temp file, a persisted
-//! chunk bitmap for resume, progress callbacks and a final streamed sha256 check. It never
-//! holds file data in memory and never touches the NPLT connection.
+//! Client-side RDT: downloads (a `Receiver` writing into a pre-sized temp file, a persisted
+//! chunk bitmap for resume, sha256 of the prefix while receiving) and uploads (a pushing
+//! `Sender`), both over one UDP socket connected to the server's RDT address and driven by
+//! the shared `protocol::rdt::udp` loops. File data is never held in memory as a whole and
+//! the NPLT connection is never touched.
 
 use std::net::SocketAddr;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use protocol::rdt::udp::{receive_file, send_file, DriveError, Link, RecvOptions};
 use protocol::rdt::{
-    conn_id_from_token, total_chunks, ChunkBitmap, Config, Receiver, ReceiverEvent, ReceiverState,
-    DEFAULT_CHUNK_SIZE, MAX_DATAGRAM,
+    conn_id_from_token, total_chunks, ChunkBitmap, Config, Receiver, Sender, SenderStats,
+    DEFAULT_CHUNK_SIZE,
 };
-use tokio::net::UdpSocket;
-
-/// Socket receive buffer we ask for: a full sender window (2048 x 1420 bytes) must fit.
-const SOCKET_BUFFER: usize = 4 * 1024 * 1024;
+use sha2::{Digest, Sha256};
+use tokio_util::sync::CancellationToken;
 /// How often the bitmap is persisted while receiving (after an fdatasync of the data it
 /// describes, so it never claims bytes that are not on disk).
 const PERSIST_EVERY: Duration = Duration::from_millis(500);
@@ -125,25 +124,9 @@ pub fn sha256_of(path: &Path) -> std::io::Result<String> {
     Ok(hex::encode(h.finalize()))
 }
 
-/// Asks for a larger receive buffer (best effort; the kernel caps it at rmem_max).
-fn grow_recv_buffer(sock: &UdpSocket) {
-    use std::os::fd::AsRawFd;
-    let v: libc::c_int = SOCKET_BUFFER as libc::c_int;
-    // SAFETY: setsockopt on a valid, open socket fd with a pointer to a live c_int and its
-    // exact size; failure is harmless (we keep the default buffer).
-    unsafe {
-        libc::setsockopt(
-            sock.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_RCVBUF,
-            (&v as *const libc::c_int).cast(),
-            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-        );
-    }
-}
-
-/// Downloads `t` over RDT into `t.part`, verifying sha256. `progress(held, total)` is
-/// called about every 100 ms and at the end.
+/// Downloads `t` over RDT into `t.part`, verifying sha256 (hashed while receiving, as the
+/// held prefix grows: no second pass over the file). `progress(held, total)` is called
+/// about every 100 ms and at the end.
 pub async fn download(
     t: &Target<'_>,
     progress: &mut (dyn FnMut(u64, u64) + Send),
@@ -163,17 +146,8 @@ pub async fn download(
         .open(t.part)?;
     file.set_len(t.size)?;
     let resumed = resume.as_ref().map(|b| held_bytes(b, t.size)).unwrap_or(0);
-
-    let bind: SocketAddr = if t.addr.is_ipv4() {
-        "0.0.0.0:0".parse().map_err(std::io::Error::other)?
-    } else {
-        "[::]:0".parse().map_err(std::io::Error::other)?
-    };
-    let sock = UdpSocket::bind(bind).await?;
-    grow_recv_buffer(&sock);
     // Connected: the kernel drops datagrams from anyone but the server address.
-    sock.connect(t.addr).await?;
-
+    let mut link = Link::connect(t.addr).await?;
     let conn = conn_id_from_token(t.token);
     let mut rx = Receiver::initiate(
         conn,
@@ -186,113 +160,59 @@ pub async fn download(
     )
     .map_err(|e| RdtError::Aborted(e.to_string()))?;
     let header = resume_header(t.size, DEFAULT_CHUNK_SIZE, t.sha256);
-    let mut buf = vec![0u8; MAX_DATAGRAM + 1];
-    let mut out = vec![0u8; MAX_DATAGRAM];
-    let mut next_progress = Instant::now();
-    let mut next_persist = Instant::now() + PERSIST_EVERY;
+    let mut hasher = Sha256::new();
     let mut persisting: Option<tokio::task::JoinHandle<std::io::Result<()>>> = None;
-    let handshake_deadline = t.handshake_timeout.map(|d| started + d);
-    let mut done_at: Option<Instant> = None;
-    let mut fin_seen = false;
-
-    let result: Result<(), RdtError> = loop {
-        let now = Instant::now();
-        if rx.poll_timeout().is_some_and(|d| d <= now) {
-            rx.handle_timeout(now);
-        }
-        while let Some(n) = rx.poll_transmit(now, &mut out) {
-            // A failed send is a lost datagram; the state machine retries.
-            let _ = sock.send(&out[..n]).await;
-        }
-        let mut aborted = None;
-        while let Some(ev) = rx.poll_event() {
-            match ev {
-                ReceiverEvent::Done => {
-                    done_at.get_or_insert(now);
-                }
-                ReceiverEvent::Aborted { reason } => aborted = Some(format!("{reason:?}")),
-            }
-        }
-        if let Some(r) = aborted {
-            break Err(RdtError::Aborted(r));
-        }
-        if let Some(d) = done_at {
-            // The FIN-ACK went out in the transmit loop above.
-            if fin_seen || now >= d + FIN_LINGER {
-                break Ok(());
-            }
-        }
-        if rx.state() == ReceiverState::Handshake && handshake_deadline.is_some_and(|d| now >= d) {
-            break Err(RdtError::NoAnswer(t.addr));
-        }
-        if now >= next_progress {
-            next_progress = now + PROGRESS_EVERY;
-            progress(rx.stats().bytes_held, t.size);
-        }
-        if now >= next_persist && persisting.as_ref().is_none_or(|h| h.is_finished()) {
-            next_persist = now + PERSIST_EVERY;
-            let f = file.try_clone()?;
-            let path = t.bitmap.to_path_buf();
-            let h = header.clone();
-            let bm = rx.bitmap().to_bytes();
-            persisting = Some(tokio::task::spawn_blocking(move || {
-                persist(&f, &path, &h, &bm)
-            }));
-        }
-        let mut wake = rx
-            .poll_timeout()
-            .unwrap_or(now + Duration::from_secs(1))
-            .min(next_progress)
-            .min(next_persist);
-        if let Some(d) = handshake_deadline {
-            if rx.state() == ReceiverState::Handshake {
-                wake = wake.min(d);
-            }
-        }
-        if let Some(d) = done_at {
-            wake = wake.min(d + FIN_LINGER);
-        }
-        tokio::select! {
-            r = sock.recv(&mut buf) => {
-                let n = match r {
-                    Ok(n) => n,
-                    // ICMP port unreachable and friends: keep waiting, the machine decides.
-                    Err(_) => continue,
-                };
-                let now = Instant::now();
-                fin_seen |= is_fin(&buf[..n], conn);
-                if let Some(w) = rx.handle(&buf[..n], now) {
-                    if let Err(e) = file.write_all_at(w.data, w.offset) {
-                        rx.abort(protocol::rdt::AbortCode::Io);
-                        break Err(RdtError::Io(e));
-                    }
-                }
-                // Drain what is already queued without waiting.
-                for _ in 0..64 {
-                    let Ok(n) = sock.try_recv(&mut buf) else { break };
-                    fin_seen |= is_fin(&buf[..n], conn);
-                    if let Some(w) = rx.handle(&buf[..n], now) {
-                        if file.write_all_at(w.data, w.offset).is_err() {
-                            // Reported as an abort on the next turn of the loop.
-                            rx.abort(protocol::rdt::AbortCode::Io);
-                            break;
-                        }
-                    }
+    let mut next_persist = Instant::now() + PERSIST_EVERY;
+    let opts = RecvOptions {
+        handshake_timeout: t.handshake_timeout,
+        fin_linger: FIN_LINGER,
+        tick: PROGRESS_EVERY,
+    };
+    let cancel = CancellationToken::new();
+    let result = {
+        let mut prefix = |d: &[u8]| {
+            hasher.update(d);
+            Ok(())
+        };
+        let mut tick = |r: &Receiver| {
+            progress(r.stats().bytes_held, t.size);
+            let now = Instant::now();
+            if now >= next_persist && persisting.as_ref().is_none_or(|h| h.is_finished()) {
+                next_persist = now + PERSIST_EVERY;
+                if let Ok(f) = file.try_clone() {
+                    let path = t.bitmap.to_path_buf();
+                    let h = header.clone();
+                    let bm = r.bitmap().to_bytes();
+                    persisting = Some(tokio::task::spawn_blocking(move || {
+                        persist(&f, &path, &h, &bm)
+                    }));
                 }
             }
-            _ = tokio::time::sleep_until(tokio::time::Instant::from_std(wake)) => {}
-        }
+        };
+        receive_file(
+            &mut link,
+            &mut rx,
+            conn,
+            &file,
+            &cancel,
+            &opts,
+            &mut prefix,
+            &mut tick,
+        )
+        .await
     };
     if let Some(h) = persisting.take() {
         let _ = h.await;
     }
-    // Send whatever the machine still has (final ACK, ABORT) before dropping it.
-    let now = Instant::now();
-    while let Some(n) = rx.poll_transmit(now, &mut out) {
-        let _ = sock.send(&out[..n]).await;
-    }
     let stats = rx.stats();
     if let Err(e) = result {
+        let e = match e {
+            DriveError::NoAnswer => RdtError::NoAnswer(t.addr),
+            DriveError::Io(e) => RdtError::Io(e),
+            DriveError::Aborted(r) => RdtError::Aborted(format!("{r:?}")),
+            DriveError::Cancelled => RdtError::Aborted("cancelled".into()),
+            DriveError::Refused(why) => RdtError::Aborted(why),
+        };
         if e.resumable() {
             let path = t.bitmap.to_path_buf();
             let bm = rx.bitmap().to_bytes();
@@ -304,10 +224,7 @@ pub async fn download(
     file.sync_all()?;
     drop(file);
     progress(t.size, t.size);
-    let part = t.part.to_path_buf();
-    let got = tokio::task::spawn_blocking(move || sha256_of(&part))
-        .await
-        .map_err(std::io::Error::other)??;
+    let got = hex::encode(hasher.finalize());
     if got != t.sha256 {
         let _ = std::fs::remove_file(t.part);
         let _ = std::fs::remove_file(t.bitmap);
@@ -325,8 +242,49 @@ pub async fn download(
     })
 }
 
-fn is_fin(d: &[u8], conn: u64) -> bool {
-    matches!(protocol::rdt::decode(d), Ok((c, protocol::rdt::Packet::Fin(_))) if c == conn)
+/// Pushes `path` (`size` bytes) over RDT to `addr` presenting `token` (an UPLOAD_GRANT).
+/// With `handshake_timeout`, an unanswered handshake ends in `NoAnswer` (fall back to
+/// NPLT). `progress(acked, total)` runs about every 100 ms. The server reports the result
+/// on the NPLT connection.
+pub async fn upload(
+    addr: SocketAddr,
+    token: &[u8],
+    path: &Path,
+    size: u64,
+    handshake_timeout: Option<Duration>,
+    progress: &mut (dyn FnMut(u64, u64) + Send),
+) -> Result<(), RdtError> {
+    let file = std::fs::File::open(path)?;
+    if file.metadata()?.len() != size {
+        return Err(RdtError::Aborted(
+            "文件在上传时被修改 / the file changed during the upload".into(),
+        ));
+    }
+    let mut link = Link::connect(addr).await?;
+    let conn = conn_id_from_token(token);
+    let mut tx = Sender::initiate(conn, token, size, Config::default(), Instant::now())
+        .map_err(|e| RdtError::Aborted(e.to_string()))?;
+    let cancel = CancellationToken::new();
+    let mut on_progress = |s: &SenderStats| progress(s.bytes_acked + s.bytes_skipped, size);
+    let r = send_file(
+        &mut link,
+        &mut tx,
+        conn,
+        &file,
+        &cancel,
+        handshake_timeout,
+        PROGRESS_EVERY,
+        &mut on_progress,
+    )
+    .await;
+    match r {
+        Ok(()) => Ok(()),
+        Err(DriveError::NoAnswer) => Err(RdtError::NoAnswer(addr)),
+        Err(DriveError::Io(e)) => Err(RdtError::Io(e)),
+        Err(DriveError::Aborted(r)) => Err(RdtError::Aborted(format!("{r:?}"))),
+        Err(DriveError::Cancelled) => Err(RdtError::Aborted("cancelled".into())),
+        Err(DriveError::Refused(why)) => Err(RdtError::Aborted(why)),
+    }
 }
 
 fn held_bytes(b: &ChunkBitmap, size: u64) -> u64 {

@@ -109,12 +109,6 @@ impl Router {
     }
 }
 
-fn download_dir() -> PathBuf {
-    dirs::download_dir()
-        .or_else(dirs::home_dir)
-        .unwrap_or_else(|| PathBuf::from("."))
-}
-
 /// Minimum time between two frames (~30 fps).
 const FRAME: Duration = Duration::from_millis(33);
 /// Spinner and countdown rate, only while something animates.
@@ -445,7 +439,7 @@ fn not_connected(cmd: Command, tx: &mpsc::UnboundedSender<AppEvent>) {
     let why = "not connected to the server".to_string();
     let ev = match cmd {
         Command::Chat { .. } => AppEvent::TurnLost(why),
-        Command::Download { offer } => AppEvent::Downloaded {
+        Command::Download { offer, .. } => AppEvent::Downloaded {
             offer_id: offer.offer_id,
             result: Err(why),
         },
@@ -470,10 +464,16 @@ async fn run_command(
     router: Router,
 ) {
     match cmd {
-        Command::Download { offer } => {
+        Command::Download {
+            offer,
+            dest,
+            overwrite,
+        } => {
             let id = offer.offer_id.clone();
             let mut rx = router.add(&id);
-            let dir = download_dir();
+            let dir = dest
+                .parent()
+                .map_or_else(|| PathBuf::from("."), PathBuf::from);
             let mut last_pct = u64::MAX;
             let progress = |bytes: u64, total: u64| {
                 // One event per percent, not per data frame.
@@ -488,8 +488,8 @@ async fn run_command(
                 }
             };
             let result = match tokio::fs::create_dir_all(&dir).await {
-                Ok(()) => crate::download::receive(
-                    &client, &mut rx, &offer, "auto", &dir, false, progress,
+                Ok(()) => crate::download::receive_to(
+                    &client, &mut rx, &offer, "auto", &dest, overwrite, progress,
                 )
                 .await
                 .map(|d| d.path)

@@ -6,6 +6,7 @@
 pub mod chat;
 pub mod dialogs;
 pub mod panes;
+pub mod transfer;
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -283,5 +284,7 @@ fn draw_bar(app: &App, frame: &mut Frame, r: Rect) {
     frame.render_widget(Paragraph::new(Line::from(spans)).style(Style::default()), r);
 }
 
+#[cfg(test)]
+mod snap_tests;
 #[cfg(test)]
 mod tests;

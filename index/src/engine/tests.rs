@@ -256,9 +256,10 @@ fn index_engine_chinese_queries_not_dragged_by_dense() {
     assert!(hits[0].similarity >= 0.3);
 }
 
-/// An embedder that fails every passage batch until told otherwise.
+/// An embedder that fails every passage batch until told otherwise, or the next few.
 struct Flaky {
     fail: AtomicBool,
+    fail_next: std::sync::atomic::AtomicU32,
 }
 
 impl Embedder for Flaky {
@@ -269,7 +270,11 @@ impl Embedder for Flaky {
         8
     }
     fn embed(&self, texts: &[&str], _k: InputKind) -> Result<Vec<Vec<f32>>, IndexError> {
-        if self.fail.load(Ordering::SeqCst) {
+        let once = self
+            .fail_next
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok();
+        if once || self.fail.load(Ordering::SeqCst) {
             return Err(IndexError::Embed("endpoint returned HTTP 503".into()));
         }
         HashEmbedder { dim: 8 }.embed(texts, InputKind::Passage)
@@ -281,14 +286,13 @@ fn index_engine_embedding_failure_is_reported_and_retried() {
     let d = tempfile::tempdir().expect("tmp");
     let flaky = Arc::new(Flaky {
         fail: AtomicBool::new(true),
+        fail_next: Default::default(),
     });
     let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(8));
-    let e = Engine::open(
-        EngineConfig::new(d.path().join("index")),
-        Some((flaky.clone() as Arc<dyn Embedder>, store)),
-        None,
-    )
-    .expect("open");
+    let mut cfg = EngineConfig::new(d.path().join("index"));
+    cfg.embed_backoff = Duration::from_millis(1);
+    let e =
+        Engine::open(cfg, Some((flaky.clone() as Arc<dyn Embedder>, store)), None).expect("open");
     let ev = events(&e);
     e.index_upload("s", "f1", "app.log", "/p", "h1", LOG)
         .expect("idx");
@@ -311,4 +315,37 @@ fn index_engine_embedding_failure_is_reported_and_retried() {
     assert!(e.retry(&key));
     assert!(e.wait_idle(Duration::from_secs(30)));
     assert_eq!(e.state_of(&key).map(|s| s.0), Some(State::Ready));
+}
+
+/// Two failing batches are retried automatically (visible as `embedding` states with the
+/// reason), and the file ends `ready` without anyone asking.
+#[test]
+fn index_engine_embedding_batches_retry_with_backoff() {
+    let d = tempfile::tempdir().expect("tmp");
+    let flaky = Arc::new(Flaky {
+        fail: AtomicBool::new(false),
+        fail_next: std::sync::atomic::AtomicU32::new(2),
+    });
+    let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(8));
+    let mut cfg = EngineConfig::new(d.path().join("index"));
+    cfg.embed_backoff = Duration::from_millis(1);
+    let e =
+        Engine::open(cfg, Some((flaky.clone() as Arc<dyn Embedder>, store)), None).expect("open");
+    let ev = events(&e);
+    e.index_upload("s", "f1", "app.log", "/p", "h1", LOG)
+        .expect("idx");
+    assert!(e.wait_idle(Duration::from_secs(30)));
+    let key = Engine::upload_key("s", "h1");
+    assert_eq!(e.state_of(&key).map(|s| s.0), Some(State::Ready));
+    let ev = ev.lock().expect("ev").clone();
+    let retries: Vec<&Progress> = ev
+        .iter()
+        .filter(|p| {
+            p.state == State::Embedding && p.detail.as_deref().is_some_and(|d| d.contains("retry"))
+        })
+        .collect();
+    assert_eq!(retries.len(), 2, "{ev:?}");
+    assert!(retries[0].detail.as_deref().unwrap_or("").contains("503"));
+    assert!(ev.iter().all(|p| p.state != State::Failed), "{ev:?}");
+    assert_eq!(ev.last().map(|p| p.state), Some(State::Ready));
 }

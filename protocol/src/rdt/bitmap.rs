@@ -172,6 +172,38 @@ impl ChunkBitmap {
         }
     }
 
+    /// Highest set bit below `before`, if any.
+    pub fn prev_set(&self, before: u32) -> Option<u32> {
+        let before = before.min(self.len);
+        if before == 0 {
+            return None;
+        }
+        let last = before - 1;
+        let mut wi = (last / 64) as usize;
+        let mut w = self.words[wi] & (u64::MAX >> (63 - last % 64));
+        loop {
+            if w != 0 {
+                return Some(wi as u32 * 64 + 63 - w.leading_zeros());
+            }
+            if wi == 0 {
+                return None;
+            }
+            wi -= 1;
+            w = self.words[wi];
+        }
+    }
+
+    /// Runs of held chunks within `[from, to)`, newest (highest) first.
+    pub fn runs_rev(&self, from: u32, to: u32) -> impl Iterator<Item = ChunkRange> + '_ {
+        let mut pos = to.min(self.len);
+        std::iter::from_fn(move || {
+            let last = self.prev_set(pos).filter(|&l| l >= from)?;
+            let start = self.run_start(last).max(from);
+            pos = start;
+            Some(ChunkRange::new(start, last + 1))
+        })
+    }
+
     /// Runs of held chunks within `[from, to)`, ascending.
     pub fn runs(&self, from: u32, to: u32) -> Runs<'_> {
         Runs {
@@ -234,7 +266,12 @@ mod tests {
                 while s > 0 && v[s as usize - 1] { s -= 1; }
                 prop_assert_eq!(b.run_start(from), s);
             }
+            let ps = (0..from.min(len)).rev().find(|&i| v[i as usize]);
+            prop_assert_eq!(b.prev_set(from), ps);
             let runs: Vec<_> = b.runs(0, len).collect();
+            let mut rev: Vec<_> = b.runs_rev(from.min(len), len).collect();
+            rev.reverse();
+            prop_assert_eq!(rev, b.runs(from.min(len), len).collect::<Vec<_>>());
             let again = ChunkBitmap::from_ranges(len, runs.iter().copied());
             prop_assert_eq!(&again, &b);
             prop_assert_eq!(ChunkBitmap::from_bytes(&b.to_bytes()), Some(b));

@@ -252,6 +252,12 @@ impl Receiver {
         self.events.pop_front()
     }
 
+    /// Bytes from the start of the file that are all held: the prefix a driver can hash
+    /// while receiving.
+    pub fn contiguous_bytes(&self) -> u64 {
+        (u64::from(self.cum) * u64::from(self.chunk_size)).min(self.file_size)
+    }
+
     pub fn stats(&self) -> ReceiverStats {
         ReceiverStats {
             file_size: self.file_size,
@@ -541,7 +547,11 @@ impl Receiver {
     }
 
     /// SACK blocks: first the run holding the latest arrival (freshest news for the
-    /// sender's loss detection), then the lowest runs above `cum` (the holes it must fill).
+    /// sender's loss detection), then the runs nearest the top, newest first. The sender
+    /// declares a chunk lost once a chunk sent after it is acknowledged (RACK), so every run
+    /// below the newest must keep being reported: listing the newest runs means each run
+    /// appears in many consecutive ACKs, and a few lost ACKs no longer make the sender
+    /// retransmit chunks we hold. Runs far below were reported while they were new.
     fn fill_sacks(&mut self) {
         self.sack_buf.clear();
         let cap = self.cfg.max_sack_ranges.min(max_ack_ranges());
@@ -556,7 +566,7 @@ impl Receiver {
                 first = Some(r);
             }
         }
-        for r in self.bitmap.runs(self.cum, self.max_seen) {
+        for r in self.bitmap.runs_rev(self.cum, self.max_seen) {
             if self.sack_buf.len() >= cap {
                 break;
             }

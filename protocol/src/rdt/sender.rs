@@ -21,6 +21,8 @@ const DUPTHRESH: u64 = 3;
 /// Smallest reordering window, so a jitter-free path with a tiny RTT (loopback) still
 /// tolerates scheduler noise.
 const MIN_REO_WND: Duration = Duration::from_millis(1);
+/// Largest reordering window, in quarters of the minimum RTT (capped by SRTT anyway).
+const REO_MULT_MAX: u32 = 8;
 
 /// What the driver must put on the wire next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,6 +148,13 @@ pub struct Sender {
     rack_rtt: Duration,
     rack_deadline: Option<Instant>,
     reorder_seen: bool,
+    /// Reordering window in quarters of the minimum RTT (RFC 8985 `reo_wnd_mult`): grows
+    /// when a loss call proves spurious, shrinks again after quiet rounds.
+    reo_mult: u32,
+    /// `delivered` at the last widening: at most one step per round trip.
+    reo_bumped_at: u64,
+    /// Rounds since the last spurious loss call.
+    quiet_rounds: u32,
 
     cwnd: f64,
     ssthresh: f64,
@@ -249,6 +258,9 @@ impl Sender {
             rack_rtt: Duration::ZERO,
             rack_deadline: None,
             reorder_seen: false,
+            reo_mult: 1,
+            reo_bumped_at: 0,
+            quiet_rounds: 0,
             cwnd,
             ssthresh: f64::INFINITY,
             delivered: 0,
@@ -618,6 +630,12 @@ impl Sender {
     fn spurious_loss(&mut self) {
         self.reorder_seen = true;
         self.spurious += 1;
+        self.quiet_rounds = 0;
+        if self.reo_bumped_at <= self.round_start {
+            // One widening per round trip: a burst of late packets is one piece of evidence.
+            self.reo_bumped_at = self.delivered.max(1);
+            self.reo_mult = (self.reo_mult + 1).min(REO_MULT_MAX);
+        }
         self.round_lost = self.round_lost.saturating_sub(1);
         if let Some(u) = &mut self.undo {
             u.lost = u.lost.saturating_sub(1);
@@ -640,10 +658,7 @@ impl Sender {
         if high < self.snd_una || self.rack_tx_order == 0 {
             return;
         }
-        let reo = self
-            .rtt
-            .min_rtt()
-            .map_or(MIN_REO_WND, |m| (m / 4).max(MIN_REO_WND));
+        let reo = self.reo_wnd();
         let wait = self.rack_rtt + reo;
         let end = (high.min(self.snd_nxt) - self.snd_una) as usize;
         let mut next_deadline: Option<Instant> = None;
@@ -668,6 +683,17 @@ impl Sender {
             }
         }
         self.rack_deadline = next_deadline;
+    }
+
+    /// RACK reordering window: a quarter of the minimum RTT per step of `reo_mult`, never
+    /// more than the smoothed RTT (waiting longer would be slower than an RTO-free repair).
+    fn reo_wnd(&self) -> Duration {
+        let Some(m) = self.rtt.min_rtt() else {
+            return MIN_REO_WND;
+        };
+        let w = (m / 4) * self.reo_mult;
+        let cap = self.rtt.srtt().unwrap_or(m).max(m);
+        w.min(cap).max(MIN_REO_WND)
     }
 
     /// Slow start below `ssthresh`; above it, grow by 1/16 of the window per round trip
@@ -696,7 +722,11 @@ impl Sender {
         if n >= 4 {
             let rate = self.round_lost as f64 / n as f64;
             self.loss_ewma = 0.875 * self.loss_ewma + 0.125 * rate;
-            if rate > self.cfg.loss_threshold {
+            // Random loss near the threshold makes single rounds cross it by chance (ACK
+            // loss and lost retransmissions inflate the count): decide on the smoothed rate,
+            // and react at once only to a round losing twice the threshold (an overflow).
+            let th = self.cfg.loss_threshold;
+            if self.loss_ewma > th || rate > 2.0 * th {
                 self.undo = Some(Undo {
                     cwnd: self.cwnd,
                     ssthresh: self.ssthresh,
@@ -708,6 +738,11 @@ impl Sender {
                 self.ssthresh = self.cwnd;
                 self.cwr_tx_order = self.tx_counter;
             }
+        }
+        self.quiet_rounds += 1;
+        if self.quiet_rounds >= 16 {
+            self.quiet_rounds = 0;
+            self.reo_mult = (self.reo_mult - 1).max(1);
         }
         self.round_start = self.delivered;
         self.round_acked = 0;
@@ -723,7 +758,14 @@ impl Sender {
             return;
         };
         let eta = (min / 8).clamp(Duration::from_millis(4), Duration::from_millis(16));
-        if self.rtt_samples >= 8 && self.cwnd < self.ssthresh && sample >= min + eta {
+        // Only the initial slow start (ssthresh still unset): after an RTO, slow start
+        // climbs back to the remembered ssthresh, and RTT noise on a jittery path must not
+        // end it at the minimum window (growth above ssthresh is slow from there).
+        if self.rtt_samples >= 8
+            && self.ssthresh.is_infinite()
+            && self.cwnd < self.ssthresh
+            && sample >= min + eta
+        {
             self.ssthresh = self.cwnd;
         }
     }
@@ -962,6 +1004,8 @@ impl Sender {
                     .get(idx)
                     .is_some_and(|s| !s.acked && !s.lost && s.tx_count > 0);
             if live {
+                // The probe stands in for the RTO's first move: give its ACK a full RTO.
+                self.rto_deadline = Some(now + self.rtt.rto());
                 return self.send_slot(idx, now);
             }
         }
@@ -1014,6 +1058,7 @@ impl Sender {
         if s.tx_count > 0 {
             self.retransmissions += 1;
         }
+
         if s.tx_count == 0 || s.lost {
             // A probe re-sends a packet that is still counted in flight.
             self.in_flight += 1;

@@ -562,6 +562,7 @@ impl Conn {
                     Ok(()) => {}
                 }
             }
+            Message::UploadRdtStart(u) => out.push(self.rdt_upload_grant(&u).await),
             Message::UploadData(raw) => self.upload_data(&raw.0, out).await,
             Message::FileList(r) => match self.uploads().await {
                 Ok(rows) => out.push(Message::FileListReply(FileListReply {
@@ -571,6 +572,7 @@ impl Conn {
                 Err(e) => out.push(store_error(e, r.request_id)),
             },
             Message::FileDelete(d) => out.push(self.delete_file(d).await),
+            Message::IndexRetry(d) => out.push(self.retry_index(d).await),
             Message::StatusRequest(r) => out.push(self.ctx.status(r.request_id).await),
             Message::MonitorSubscribe(m) => self.subscribe_monitor(m.interval_ms),
             Message::MonitorUnsubscribe(_) => {
@@ -1135,6 +1137,48 @@ impl Conn {
         }
     }
 
+    /// UPLOAD_RDT_START: the same checks as UPLOAD_START, then a grant the client redeems on
+    /// the RDT port; the RDT receiver task answers with UPLOAD_RESULT through `push_tx`.
+    async fn rdt_upload_grant(&mut self, u: &protocol::UploadStart) -> Message {
+        let Some(addr) = self.ctx.transfers.rdt_addr.get().copied() else {
+            return Message::error(
+                "rdt_unavailable",
+                "服务器未开启 RDT / the server's RDT port is not running; upload with nplt",
+                Some(u.request_id),
+            );
+        };
+        let inc = match Incoming::begin(
+            &self.ctx.cfg.uploads_dir(),
+            &u.filename,
+            u.size,
+            self.ctx.cfg.upload_limit,
+            u.sha256.clone(),
+        )
+        .await
+        {
+            Ok(inc) => inc,
+            Err(e) => {
+                self.ctx
+                    .audit_upload_refused(&self.session_id, &u.filename, &e);
+                return Message::error(e.code(), e.to_string(), Some(u.request_id));
+            }
+        };
+        let token = self.ctx.transfers.issue_upload(
+            inc,
+            &self.session_id,
+            u.request_id,
+            self.push_tx.clone(),
+            self.mode == Mode::Extension,
+            std::time::Instant::now(),
+        );
+        Message::UploadGrant(protocol::UploadGrant {
+            request_id: u.request_id,
+            token,
+            rdt_addr: addr.to_string(),
+            size: u.size,
+        })
+    }
+
     async fn upload_data(&mut self, data: &[u8], out: &mut Vec<Message>) {
         match &mut self.upload {
             UploadSlot::None => {
@@ -1212,41 +1256,85 @@ impl Conn {
         else {
             return;
         };
-        let filename = inc.filename.clone();
-        match inc
-            .finish(
-                &self.ctx.cfg.uploads_dir(),
-                &self.ctx.store,
-                &self.session_id,
-            )
-            .await
-        {
-            Ok(row) => {
-                // Extension clients get the index states (indexed, embedding n/m, ready).
-                let push = (self.mode == Mode::Extension).then(|| self.push_tx.clone());
-                let row = self.ctx.after_upload(row, push).await;
-                match request_id {
-                    Some(r) => out.push(Message::UploadResult(UploadResult {
-                        request_id: r,
-                        file: file_info(&row),
-                    })),
-                    None => out.push(Message::ChatText(format!(
-                        "文件上传成功: {} (ID: {})",
-                        row.filename, row.file_id
-                    ))),
-                }
-            }
-            Err(e) => {
-                self.ctx
-                    .audit_upload_refused(&self.session_id, &filename, &e);
-                out.push(self.upload_error(request_id, &e));
-            }
+        // Extension clients get the index states (indexed, embedding n/m, ready).
+        let push = (self.mode == Mode::Extension).then(|| self.push_tx.clone());
+        match crate::uploads::complete(&self.ctx, &self.session_id, *inc, push).await {
+            Ok(row) => match request_id {
+                Some(r) => out.push(Message::UploadResult(UploadResult {
+                    request_id: r,
+                    file: file_info(&row),
+                })),
+                None => out.push(Message::ChatText(format!(
+                    "文件上传成功: {} (ID: {})",
+                    row.filename, row.file_id
+                ))),
+            },
+            Err(e) => out.push(self.upload_error(request_id, &e)),
         }
     }
 
     async fn uploads(&self) -> Result<Vec<UploadRow>, StoreError> {
         let id = self.session_id.clone();
         self.ctx.store.run(move |s| s.list_uploads(&id)).await
+    }
+
+    /// INDEX_RETRY: a `failed` upload of this session is indexed / embedded again.
+    async fn retry_index(&self, d: protocol::FileDelete) -> Message {
+        let rows = match self.uploads().await {
+            Ok(r) => r,
+            Err(e) => return store_error(e, d.request_id),
+        };
+        let p = d.file_id.trim();
+        let found: Vec<&UploadRow> = rows
+            .iter()
+            .filter(|u| !p.is_empty() && u.file_id.starts_with(p))
+            .collect();
+        let row = match found.as_slice() {
+            [one] => (*one).clone(),
+            [] => {
+                return Message::error(
+                    "not_found",
+                    format!("本会话没有文件 {p} / no such file in this session"),
+                    Some(d.request_id),
+                )
+            }
+            many => {
+                return Message::error(
+                    "ambiguous",
+                    format!(
+                        "文件 ID 前缀 {p} 匹配 {} 个文件 / ambiguous prefix",
+                        many.len()
+                    ),
+                    Some(d.request_id),
+                )
+            }
+        };
+        if row.state != "failed" {
+            return Message::error(
+                "not_failed",
+                format!(
+                    "文件 {} 的索引状态是 {}，无需重试 / only a failed file can be retried",
+                    row.filename, row.state
+                ),
+                Some(d.request_id),
+            );
+        }
+        let Some(h) = self.ctx.index.clone() else {
+            return Message::error(
+                "unavailable",
+                "文档索引未启用 / the document index is off".to_string(),
+                Some(d.request_id),
+            );
+        };
+        let push = (self.mode == Mode::Extension).then(|| self.push_tx.clone());
+        let r = row.clone();
+        let (state, _) = tokio::task::spawn_blocking(move || h.retry_upload(&r, push))
+            .await
+            .unwrap_or_else(|_| ("failed".into(), Some("indexing panicked".into())));
+        Message::Ack(Ack {
+            request_id: d.request_id,
+            message: format!("已重新开始索引 {} ({state}) / retrying", row.filename),
+        })
     }
 
     async fn delete_file(&self, d: protocol::FileDelete) -> Message {
@@ -1323,6 +1411,15 @@ impl Conn {
         }
         let i = id.clone();
         let uploads = self.ctx.store.run(move |s| s.delete_session(&i)).await?;
+        // Its chunks and vectors go now, not at the next restart's orphan sweep.
+        if let Some(h) = &self.ctx.index {
+            let (h, i) = (h.clone(), id.clone());
+            match tokio::task::spawn_blocking(move || h.engine.remove_session(&i)).await {
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => tracing::warn!("cannot remove session {id} from the index: {e}"),
+                Err(e) => tracing::warn!("index removal of session {id} panicked: {e}"),
+            }
+        }
         for u in uploads {
             self.ctx.remove_upload_files(&u).await;
         }

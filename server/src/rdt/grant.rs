@@ -54,6 +54,30 @@ pub struct Grant {
     pub attempt: u64,
 }
 
+/// A validated RDT upload waiting for the client's push: the temp file is open and the
+/// name and size passed the same checks as an NPLT upload.
+pub struct UploadGrant {
+    pub token: Vec<u8>,
+    pub session_id: String,
+    pub request_id: u64,
+    pub incoming: Box<crate::uploads::Incoming>,
+    /// The session's push channel: the UPLOAD_RESULT (or ERROR) goes there.
+    pub push: mpsc::Sender<Message>,
+    /// Whether the session speaks the extension protocol (index status frames).
+    pub extension: bool,
+    pub expires: Instant,
+}
+
+impl std::fmt::Debug for UploadGrant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UploadGrant")
+            .field("session_id", &self.session_id)
+            .field("request_id", &self.request_id)
+            .field("filename", &self.incoming.filename)
+            .finish()
+    }
+}
+
 /// Per-mode counters exported on `/metrics`.
 #[derive(Debug, Default)]
 pub struct ModeCounters {
@@ -104,6 +128,8 @@ pub enum RedeemError {
 #[derive(Default)]
 pub struct Transfers {
     grants: Mutex<HashMap<u64, Grant>>,
+    /// RDT upload grants by connection id.
+    uploads: Mutex<HashMap<u64, UploadGrant>>,
     /// Offer id -> cancel token of its latest attempt, so a retry supersedes the old one.
     attempts: Mutex<HashMap<String, Attempt>>,
     next_attempt: AtomicU64,
@@ -209,6 +235,69 @@ impl Transfers {
         let expired = g.expires <= now;
         let g = grants.remove(&id).ok_or(RedeemError::Unknown)?;
         if expired {
+            return Err(RedeemError::Expired);
+        }
+        Ok(g)
+    }
+
+    /// Registers a validated upload; returns the hex token the client presents (in a push
+    /// REQUEST) on the RDT port. Expired upload grants are dropped with their temp files.
+    #[allow(clippy::too_many_arguments)]
+    pub fn issue_upload(
+        &self,
+        incoming: crate::uploads::Incoming,
+        session_id: &str,
+        request_id: u64,
+        push: mpsc::Sender<Message>,
+        extension: bool,
+        now: Instant,
+    ) -> String {
+        let mut uploads = lock(&self.uploads);
+        let expired: Vec<u64> = uploads
+            .iter()
+            .filter(|(_, g)| g.expires <= now)
+            .map(|(k, _)| *k)
+            .collect();
+        for k in expired {
+            if let Some(g) = uploads.remove(&k) {
+                g.incoming.discard();
+            }
+        }
+        let token = loop {
+            let t: [u8; TOKEN_BYTES] = rand::random();
+            let id = conn_id_from_token(&t);
+            if !uploads.contains_key(&id) && !lock(&self.grants).contains_key(&id) {
+                break t.to_vec();
+            }
+        };
+        uploads.insert(
+            conn_id_from_token(&token),
+            UploadGrant {
+                token: token.clone(),
+                session_id: session_id.to_string(),
+                request_id,
+                incoming: Box::new(incoming),
+                push,
+                extension,
+                expires: now + GRANT_TTL,
+            },
+        );
+        hex::encode(&token)
+    }
+
+    /// Redeems an upload token (single use, constant-time compare like [`redeem`](Self::redeem)).
+    pub fn redeem_upload(&self, token: &[u8], now: Instant) -> Result<UploadGrant, RedeemError> {
+        let id = conn_id_from_token(token);
+        let mut uploads = lock(&self.uploads);
+        let Some(g) = uploads.get(&id) else {
+            return Err(RedeemError::Unknown);
+        };
+        if !constant_time_eq(&g.token, token) {
+            return Err(RedeemError::Unknown);
+        }
+        let g = uploads.remove(&id).ok_or(RedeemError::Unknown)?;
+        if g.expires <= now {
+            g.incoming.discard();
             return Err(RedeemError::Expired);
         }
         Ok(g)

@@ -4,16 +4,13 @@
 //! progress to the session about every 250 ms and reports the outcome once.
 
 use std::net::SocketAddr;
-use std::os::unix::fs::FileExt;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use protocol::rdt::{
-    seal_data, AbortCode, AbortReason, Config, Sender, SenderEvent, SenderStats, Transmit,
-    DATA_HEADER_LEN, MAX_DATAGRAM,
-};
+use protocol::rdt::udp::{send_file, DriveError, Inbox, Link};
+use protocol::rdt::{AbortCode, AbortReason, Config, Sender, SenderStats};
 use protocol::{Message, TransferProgress};
 use tokio::net::UdpSocket;
 use tokio::sync::mpsc;
@@ -22,9 +19,6 @@ use super::grant::Grant;
 use crate::app::Ctx;
 
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
-/// Datagrams handled per wake-up before transmitting again (keeps ACK processing batched
-/// without starving the send side).
-const RX_BATCH: usize = 64;
 
 /// Runs the transfer to its end and records the outcome.
 pub(super) async fn run(
@@ -64,6 +58,9 @@ pub(super) async fn run(
         secs = started.elapsed().as_secs_f64(),
         sent = stats.map(|s| s.bytes_sent).unwrap_or(0),
         retransmissions = stats.map(|s| s.retransmissions).unwrap_or(0),
+        timeouts = stats.map(|s| s.timeouts).unwrap_or(0),
+        spurious = stats.map(|s| s.spurious_losses).unwrap_or(0),
+        cwnd = stats.map(|s| s.cwnd).unwrap_or(0),
         "rdt transfer end"
     );
     let delivered = stats.map(|s| s.bytes_acked + s.bytes_skipped).unwrap_or(0);
@@ -85,11 +82,11 @@ fn reason_text(r: AbortReason) -> String {
 type Failure = (String, Option<SenderStats>);
 
 async fn drive(
-    socket: &UdpSocket,
+    socket: &Arc<UdpSocket>,
     g: &Grant,
     conn: u64,
     peer: SocketAddr,
-    mut rx: mpsc::Receiver<Bytes>,
+    rx: mpsc::Receiver<Bytes>,
 ) -> Result<SenderStats, Failure> {
     let file = match open(&g.offer.file_path, g.offer.size).await {
         Ok(f) => f,
@@ -109,90 +106,43 @@ async fn drive(
     };
     let mut tx = Sender::new(conn, g.offer.size, Config::default(), Instant::now())
         .map_err(|e| (e.to_string(), None))?;
-    let mut buf = vec![0u8; MAX_DATAGRAM];
+    let mut link = Link {
+        socket: socket.clone(),
+        peer: Some(peer),
+        inbox: Inbox::Channel(rx),
+    };
     let started = Instant::now();
-    let mut next_progress = started + PROGRESS_EVERY;
-    let mut cancelled = false;
-    loop {
-        let now = Instant::now();
-        if tx.poll_timeout().is_some_and(|t| t <= now) {
-            tx.handle_timeout(now);
-        }
-        while let Some(t) = tx.poll_transmit(now, &mut buf) {
-            let len = match t {
-                Transmit::Control { len } => len,
-                Transmit::Data { seq, offset, len } => {
-                    // Page-cache reads of one chunk: microseconds, so done inline.
-                    if let Err(e) =
-                        file.read_exact_at(&mut buf[DATA_HEADER_LEN..DATA_HEADER_LEN + len], offset)
-                    {
-                        tracing::warn!(offer = %g.offer.offer_id, "rdt read: {e}");
-                        tx.abort(AbortCode::Io);
-                        continue;
-                    }
-                    match seal_data(conn, seq, len, &mut buf) {
-                        Ok(n) => n,
-                        Err(_) => continue,
-                    }
-                }
-            };
-            if let Err(e) = socket.send_to(&buf[..len], peer).await {
-                // A send error (buffer full, ICMP) is one lost datagram.
-                tracing::trace!("rdt send: {e}");
-            }
-        }
-        while let Some(ev) = tx.poll_event() {
-            match ev {
-                SenderEvent::Done => {}
-                SenderEvent::Aborted { reason } => {
-                    let why = if cancelled {
-                        "已取消 / cancelled".to_string()
-                    } else {
-                        reason_text(reason)
-                    };
-                    return Err((why, Some(tx.stats())));
-                }
-            }
-        }
-        if tx.is_finished() {
-            return Ok(tx.stats());
-        }
-        if now >= next_progress {
-            next_progress = now + PROGRESS_EVERY;
-            let _ = g
-                .push
-                .try_send(progress(&g.offer.offer_id, &tx.stats(), started));
-        }
-        let deadline = tx
-            .poll_timeout()
-            .map(tokio::time::Instant::from_std)
-            .unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(1))
-            .min(tokio::time::Instant::from_std(next_progress));
-        tokio::select! {
-            biased;
-            _ = g.cancel.cancelled(), if !cancelled => {
-                cancelled = true;
-                tx.abort(AbortCode::Cancelled);
-            }
-            d = rx.recv() => match d {
-                Some(d) => {
-                    let now = Instant::now();
-                    tx.handle(&d, now);
-                    // Drain what else is queued before sending again.
-                    for _ in 1..RX_BATCH {
-                        match rx.try_recv() {
-                            Ok(d) => tx.handle(&d, now),
-                            Err(_) => break,
-                        }
-                    }
-                }
-                None => {
-                    cancelled = true;
-                    tx.abort(AbortCode::Cancelled);
-                }
-            },
-            _ = tokio::time::sleep_until(deadline) => {}
-        }
+    let offer_id = g.offer.offer_id.clone();
+    let push = g.push.clone();
+    let mut on_progress = |s: &SenderStats| {
+        let _ = push.try_send(progress(&offer_id, s, started));
+    };
+    let r = send_file(
+        &mut link,
+        &mut tx,
+        conn,
+        &file,
+        &g.cancel,
+        None,
+        PROGRESS_EVERY,
+        &mut on_progress,
+    )
+    .await;
+    let stats = tx.stats();
+    match r {
+        Ok(()) => Ok(stats),
+        Err(e) => Err((drive_error_text(&e), Some(stats))),
+    }
+}
+
+/// Human reason for a failed driver run, as stored and shown to the user.
+pub(super) fn drive_error_text(e: &DriveError) -> String {
+    match e {
+        DriveError::NoAnswer => "对端无响应 / no answer from the peer".into(),
+        DriveError::Aborted(r) => reason_text(*r),
+        DriveError::Cancelled => "已取消 / cancelled".into(),
+        DriveError::Io(e) => format!("文件读写失败 / file I/O failed: {e}"),
+        DriveError::Refused(why) => why.clone(),
     }
 }
 

@@ -1,8 +1,12 @@
 //! The chat transcript model: user messages, streamed assistant answers (incremental
 //! Markdown), tool call lines and system notices. All text stored here is already
-//! sanitised; rendering lives in `ui::chat`.
+//! sanitised; rendering lives in `ui::chat`, which keeps each entry's wrapped rows in
+//! `rows` (invalidated here whenever an entry changes) so a frame re-wraps only what changed.
+
+use std::cell::RefCell;
 
 use protocol::{HistoryMessage, RequestId};
+use ratatui::text::Line;
 
 use crate::markdown::{MdDoc, MdStyles};
 use crate::sanitize::sanitize;
@@ -48,12 +52,34 @@ pub enum Entry {
     },
 }
 
+/// What an entry's wrapped rows depend on besides the entry itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RowKey {
+    pub width: usize,
+    pub tools_expanded: bool,
+    pub ascii: bool,
+    /// Some earlier entry produced rows (a user message is then preceded by a blank row).
+    pub after_rows: bool,
+    /// The previous entry is a tool line (an answer is then preceded by a blank row).
+    pub after_tool: bool,
+}
+
+/// One entry's rows as last drawn.
+#[derive(Debug, Clone)]
+pub struct CachedRows {
+    pub key: RowKey,
+    pub rows: Vec<Line<'static>>,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Transcript {
     pub entries: Vec<Entry>,
     /// Show tool calls with their full arguments and output.
     pub tools_expanded: bool,
     pub md: MdStyles,
+    /// Render cache, one slot per entry (filled by `ui::chat` during drawing, which only
+    /// has `&App`; hence the RefCell). Mutations below clear the slots they affect.
+    pub rows: RefCell<Vec<Option<CachedRows>>>,
 }
 
 impl Transcript {
@@ -66,6 +92,14 @@ impl Transcript {
 
     pub fn clear(&mut self) {
         self.entries.clear();
+        self.rows.get_mut().clear();
+    }
+
+    /// Entry `i` changed: its rows must be drawn again.
+    fn touch(&mut self, i: usize) {
+        if let Some(slot) = self.rows.get_mut().get_mut(i) {
+            *slot = None;
+        }
     }
 
     pub fn user(&mut self, text: &str, files: Vec<String>) {
@@ -85,8 +119,11 @@ impl Transcript {
     /// Appends a streamed delta to this turn's answer, creating it on first use.
     pub fn delta(&mut self, id: RequestId, text: &str) {
         let text = sanitize(text);
-        if let Some(Entry::Assistant { doc, .. }) = self.assistant_mut(id) {
-            doc.push(&text);
+        if let Some(i) = self.assistant_idx(id) {
+            if let Entry::Assistant { doc, .. } = &mut self.entries[i] {
+                doc.push(&text);
+            }
+            self.touch(i);
             return;
         }
         let mut doc = MdDoc::new(self.md);
@@ -100,7 +137,7 @@ impl Transcript {
 
     /// Starts an (empty) answer for the turn if it has none yet.
     pub fn start_answer(&mut self, id: RequestId) {
-        if self.assistant_mut(id).is_none() {
+        if self.assistant_idx(id).is_none() {
             self.entries.push(Entry::Assistant {
                 doc: MdDoc::new(self.md),
                 request_id: Some(id),
@@ -110,21 +147,28 @@ impl Transcript {
     }
 
     pub fn finish_answer(&mut self, id: RequestId) {
-        if let Some(Entry::Assistant { doc, done, .. }) = self.assistant_mut(id) {
-            doc.finish();
-            *done = true;
+        if let Some(i) = self.assistant_idx(id) {
+            if let Entry::Assistant { doc, done, .. } = &mut self.entries[i] {
+                doc.finish();
+                *done = true;
+            }
+            self.touch(i);
         }
         // An answer that never got text is noise.
+        let before = self.entries.len();
         self.entries.retain(|e| {
             !matches!(e, Entry::Assistant { doc, request_id: Some(r), .. } if *r == id && doc.is_empty())
         });
+        if self.entries.len() != before {
+            // Rare: indices shifted, so every slot is suspect.
+            self.rows.get_mut().clear();
+        }
     }
 
-    fn assistant_mut(&mut self, id: RequestId) -> Option<&mut Entry> {
+    fn assistant_idx(&self, id: RequestId) -> Option<usize> {
         self.entries
-            .iter_mut()
-            .rev()
-            .find(|e| matches!(e, Entry::Assistant { request_id: Some(r), .. } if *r == id))
+            .iter()
+            .rposition(|e| matches!(e, Entry::Assistant { request_id: Some(r), .. } if *r == id))
     }
 
     pub fn tool_call(
@@ -149,12 +193,17 @@ impl Transcript {
             summary: sanitize(&r.summary),
             ..r
         };
-        let slot = self.entries.iter_mut().rev().find(|e| {
+        let slot = self.entries.iter().rposition(|e| {
             matches!(e, Entry::Tool { request_id, step: s, tool: t, result: None, .. }
                 if *request_id == id && *s == step && *t == tool)
         });
         match slot {
-            Some(Entry::Tool { result, .. }) => *result = Some(r),
+            Some(i) => {
+                if let Entry::Tool { result, .. } = &mut self.entries[i] {
+                    *result = Some(r);
+                }
+                self.touch(i);
+            }
             // A result without its call (e.g. after reconnecting) still gets a line.
             _ => self.entries.push(Entry::Tool {
                 request_id: id,
@@ -168,7 +217,7 @@ impl Transcript {
 
     /// Replaces the transcript with a session's stored history.
     pub fn load_history(&mut self, messages: &[HistoryMessage]) {
-        self.entries.clear();
+        self.clear();
         for m in messages {
             if m.role == "user" {
                 self.user(&m.text, vec![]);

@@ -1,5 +1,7 @@
 //! The chat column: transcript (wrapped by display width, follow-tail or anchored scroll),
-//! the agent status line with its spinner, and the input editor.
+//! the agent status line with its spinner, and the input editor. Each entry is wrapped once
+//! per width into the transcript's row cache and a frame copies only the visible rows, so
+//! a 10k-line transcript scrolls as fast as a short one.
 
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -7,7 +9,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use crate::app::transcript::{Entry, Level};
+use std::cell::RefMut;
+
+use crate::app::transcript::{CachedRows, Entry, Level, RowKey};
 use crate::app::App;
 use crate::keymap::Pane;
 use crate::markdown::LineKind;
@@ -66,8 +70,9 @@ fn level_style(app: &App, l: Level) -> Style {
     }
 }
 
-/// The transcript as wrapped rows for `width` columns.
-pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
+/// The rows of entry `e` for the layout inputs in `key`.
+fn entry_rows(app: &App, e: &Entry, key: RowKey) -> Vec<Line<'static>> {
+    let width = key.width;
     let th = &app.theme;
     let g = glyphs(th.ascii);
     let mut out: Vec<Line<'static>> = Vec::new();
@@ -83,139 +88,205 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             ));
         }
     };
-    for (i, e) in app.transcript.entries.iter().enumerate() {
-        let prev_tool = i > 0 && matches!(app.transcript.entries[i - 1], Entry::Tool { .. });
-        match e {
-            Entry::User { text, files } => {
-                if !out.is_empty() {
-                    out.push(Line::default());
-                }
-                plain(
-                    &mut out,
-                    text,
-                    Span::styled(g.user, th.user),
-                    Style::default(),
-                );
-                for f in files {
-                    out.push(Line::from(vec![
-                        Span::raw("  "),
-                        Span::styled(format!("{}{f}", g.file), th.dim),
-                    ]));
-                }
+    match e {
+        Entry::User { text, files } => {
+            if key.after_rows {
                 out.push(Line::default());
             }
-            Entry::Assistant { doc, .. } => {
-                if prev_tool {
-                    out.push(Line::default());
-                }
-                for l in doc.lines() {
-                    match &l.kind {
-                        LineKind::Text | LineKind::Code => {
-                            out.extend(wrap(&l.spans, width, &l.first, &l.cont))
-                        }
-                        LineKind::Blank => out.push(Line::default()),
-                        LineKind::Rule => out.push(Line::styled(g.h.repeat(width), th.md.border)),
-                        LineKind::CodeTop(lang) => {
-                            let head = if lang.is_empty() {
-                                format!("{}{}", g.tl, g.h)
-                            } else {
-                                format!("{}{} {lang} ", g.tl, g.h)
-                            };
-                            let rest = width.saturating_sub(text::width(&head));
-                            out.push(Line::styled(
-                                text::truncate(&format!("{head}{}", g.h.repeat(rest)), width),
-                                th.md.border,
-                            ));
-                        }
-                        LineKind::CodeBottom => out.push(Line::styled(
-                            format!("{}{}", g.bl, g.h.repeat(width.saturating_sub(1))),
+            plain(
+                &mut out,
+                text,
+                Span::styled(g.user, th.user),
+                Style::default(),
+            );
+            for f in files {
+                out.push(Line::from(vec![
+                    Span::raw("  "),
+                    Span::styled(format!("{}{f}", g.file), th.dim),
+                ]));
+            }
+            out.push(Line::default());
+        }
+        Entry::Assistant { doc, .. } => {
+            if key.after_tool {
+                out.push(Line::default());
+            }
+            for l in doc.lines() {
+                match &l.kind {
+                    LineKind::Text | LineKind::Code => {
+                        out.extend(wrap(&l.spans, width, &l.first, &l.cont))
+                    }
+                    LineKind::Blank => out.push(Line::default()),
+                    LineKind::Rule => out.push(Line::styled(g.h.repeat(width), th.md.border)),
+                    LineKind::CodeTop(lang) => {
+                        let head = if lang.is_empty() {
+                            format!("{}{}", g.tl, g.h)
+                        } else {
+                            format!("{}{} {lang} ", g.tl, g.h)
+                        };
+                        let rest = width.saturating_sub(text::width(&head));
+                        out.push(Line::styled(
+                            text::truncate(&format!("{head}{}", g.h.repeat(rest)), width),
                             th.md.border,
-                        )),
-                    }
-                }
-            }
-            Entry::Tool {
-                tool, args, result, ..
-            } => {
-                let expanded = app.transcript.tools_expanded;
-                let mut head = vec![
-                    Span::styled(if expanded { g.open } else { g.closed }, th.accent),
-                    Span::styled(tool.clone(), th.accent.add_modifier(Modifier::BOLD)),
-                ];
-                if !expanded && !args.is_empty() {
-                    head.push(Span::styled(format!(" {args}"), th.dim));
-                }
-                match result {
-                    None => head.push(Span::styled(" …", th.dim)),
-                    Some(r) => {
-                        head.push(Span::styled(
-                            format!(" {}", if r.ok { g.ok } else { g.fail }),
-                            if r.ok { th.ok } else { th.error },
                         ));
-                        head.push(Span::styled(format!(" {} ms", r.duration_ms), th.dim));
-                        if !expanded {
-                            let first = r.summary.lines().next().unwrap_or("");
-                            head.push(Span::raw(format!(" {first}")));
-                        }
                     }
+                    LineKind::CodeBottom => out.push(Line::styled(
+                        format!("{}{}", g.bl, g.h.repeat(width.saturating_sub(1))),
+                        th.md.border,
+                    )),
                 }
-                if expanded {
-                    out.extend(wrap(&head, width, &[], &[Span::raw("  ")]));
-                    if !args.is_empty() {
-                        let pretty = serde_json::from_str::<serde_json::Value>(args)
-                            .ok()
-                            .and_then(|v| serde_json::to_string_pretty(&v).ok())
-                            .unwrap_or_else(|| args.clone());
-                        plain(&mut out, &pretty, Span::styled(g.v, th.dim), th.dim);
-                    }
-                    if let Some(r) = result {
-                        plain(
-                            &mut out,
-                            &r.summary,
-                            Span::styled(g.v, th.dim),
-                            Style::default(),
-                        );
-                    }
-                } else {
-                    // One row per call, cut to the width.
-                    let s: String = head.iter().map(|s| s.content.as_ref()).collect();
-                    if text::width(&s) <= width {
-                        out.push(Line::from(head));
-                    } else {
-                        let cut = text::truncate(&s.replace('\n', " "), width);
-                        out.push(Line::styled(cut, th.dim));
-                    }
-                }
-            }
-            Entry::System { level, text } => {
-                let mark = match level {
-                    Level::Info => "· ",
-                    Level::Ok => "✓ ",
-                    Level::Warn => "! ",
-                    Level::Error => "✗ ",
-                };
-                let mark = if th.ascii && matches!(level, Level::Ok | Level::Error | Level::Info) {
-                    match level {
-                        Level::Ok => "+ ",
-                        Level::Error => "x ",
-                        _ => "- ",
-                    }
-                } else {
-                    mark
-                };
-                let st = level_style(app, *level);
-                plain(&mut out, text, Span::styled(mark, st), st);
             }
         }
-    }
-    while out.last().is_some_and(|l| l.spans.is_empty()) {
-        out.pop();
+        Entry::Tool {
+            tool, args, result, ..
+        } => {
+            let expanded = key.tools_expanded;
+            let mut head = vec![
+                Span::styled(if expanded { g.open } else { g.closed }, th.accent),
+                Span::styled(tool.clone(), th.accent.add_modifier(Modifier::BOLD)),
+            ];
+            if !expanded && !args.is_empty() {
+                head.push(Span::styled(format!(" {args}"), th.dim));
+            }
+            match result {
+                None => head.push(Span::styled(" …", th.dim)),
+                Some(r) => {
+                    head.push(Span::styled(
+                        format!(" {}", if r.ok { g.ok } else { g.fail }),
+                        if r.ok { th.ok } else { th.error },
+                    ));
+                    head.push(Span::styled(format!(" {} ms", r.duration_ms), th.dim));
+                    if !expanded {
+                        let first = r.summary.lines().next().unwrap_or("");
+                        head.push(Span::raw(format!(" {first}")));
+                    }
+                }
+            }
+            if expanded {
+                out.extend(wrap(&head, width, &[], &[Span::raw("  ")]));
+                if !args.is_empty() {
+                    let pretty = serde_json::from_str::<serde_json::Value>(args)
+                        .ok()
+                        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+                        .unwrap_or_else(|| args.clone());
+                    plain(&mut out, &pretty, Span::styled(g.v, th.dim), th.dim);
+                }
+                if let Some(r) = result {
+                    plain(
+                        &mut out,
+                        &r.summary,
+                        Span::styled(g.v, th.dim),
+                        Style::default(),
+                    );
+                }
+            } else {
+                // One row per call, cut to the width.
+                let s: String = head.iter().map(|s| s.content.as_ref()).collect();
+                if text::width(&s) <= width {
+                    out.push(Line::from(head));
+                } else {
+                    let cut = text::truncate(&s.replace('\n', " "), width);
+                    out.push(Line::styled(cut, th.dim));
+                }
+            }
+        }
+        Entry::System { level, text } => {
+            let mark = match level {
+                Level::Info => "· ",
+                Level::Ok => "✓ ",
+                Level::Warn => "! ",
+                Level::Error => "✗ ",
+            };
+            let mark = if th.ascii && matches!(level, Level::Ok | Level::Error | Level::Info) {
+                match level {
+                    Level::Ok => "+ ",
+                    Level::Error => "x ",
+                    _ => "- ",
+                }
+            } else {
+                mark
+            };
+            let st = level_style(app, *level);
+            plain(&mut out, text, Span::styled(mark, st), st);
+        }
     }
     out
 }
 
+/// Brings every entry's cached rows up to date for `width` (re-wrapping only entries that
+/// changed or whose layout inputs changed) and returns the cache.
+fn cached(app: &App, width: usize) -> RefMut<'_, Vec<Option<CachedRows>>> {
+    let t = &app.transcript;
+    let mut cache = t.rows.borrow_mut();
+    cache.resize(t.entries.len(), None);
+    let mut after_rows = false;
+    for (i, e) in t.entries.iter().enumerate() {
+        let key = RowKey {
+            width,
+            tools_expanded: t.tools_expanded,
+            ascii: app.theme.ascii,
+            after_rows,
+            after_tool: i > 0 && matches!(t.entries[i - 1], Entry::Tool { .. }),
+        };
+        let slot = &mut cache[i];
+        if slot.as_ref().is_none_or(|c| c.key != key) {
+            *slot = Some(CachedRows {
+                key,
+                rows: entry_rows(app, e, key),
+            });
+        }
+        after_rows |= slot.as_ref().is_some_and(|c| !c.rows.is_empty());
+    }
+    cache
+}
+
+/// Number of rows after dropping the blank rows at the very end.
+fn total_rows(cache: &[Option<CachedRows>]) -> usize {
+    let all: usize = cache.iter().flatten().map(|c| c.rows.len()).sum();
+    let mut trailing = 0;
+    for c in cache.iter().flatten().rev() {
+        let blank = c
+            .rows
+            .iter()
+            .rev()
+            .take_while(|l| l.spans.is_empty())
+            .count();
+        trailing += blank;
+        if blank < c.rows.len() {
+            break;
+        }
+    }
+    all - trailing
+}
+
+/// Rows `[top, top + h)` of the transcript at `width` columns; only these are copied.
+pub fn visible(app: &App, width: usize, top: usize, h: usize) -> Vec<Line<'static>> {
+    let cache = cached(app, width);
+    let end = total_rows(&cache).min(top.saturating_add(h));
+    let mut out = Vec::with_capacity(end.saturating_sub(top));
+    let mut at = 0;
+    for c in cache.iter().flatten() {
+        let n = c.rows.len();
+        if at + n > top && at < end {
+            let from = top.saturating_sub(at);
+            let to = (end - at).min(n);
+            out.extend(c.rows[from..to].iter().cloned());
+        }
+        at += n;
+        if at >= end {
+            break;
+        }
+    }
+    out
+}
+
+/// The whole transcript as wrapped rows for `width` columns.
+pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
+    visible(app, width, 0, usize::MAX)
+}
+
 pub fn line_count(app: &App, width: usize) -> usize {
-    lines(app, width).len()
+    total_rows(&cached(app, width))
 }
 
 pub fn render(app: &App, frame: &mut Frame, area: Rect, agent: Option<Rect>, input: Option<Rect>) {
@@ -229,10 +300,10 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect, agent: Option<Rect>, inp
     frame.render_widget(block, area);
     let w = usize::from(inner.width.max(1));
     let h = usize::from(inner.height);
-    let all = lines(app, w);
-    let max_top = all.len().saturating_sub(h);
+    let total = line_count(app, w);
+    let max_top = total.saturating_sub(h);
     let top = app.scroll.map_or(max_top, |t| t.min(max_top));
-    let view: Vec<Line> = all.iter().skip(top).take(h).cloned().collect();
+    let view = visible(app, w, top, h);
     frame.render_widget(Paragraph::new(view), inner);
     if top < max_top && inner.height > 0 {
         let more = max_top - top;

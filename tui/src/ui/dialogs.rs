@@ -1,5 +1,6 @@
-//! Modal overlays: download offer, yes/no confirmation, local file browser, upload note and
-//! the help overlay (generated from the keymap and the slash-command table).
+//! Modal overlays: download offer, save-as prompt and overwrite question, yes/no
+//! confirmation, local file browser, upload note and the help overlay (generated from the
+//! keymap and the slash-command table). The transfer view lives in `ui::transfer`.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -13,7 +14,7 @@ use crate::keymap::Ctx;
 use crate::text;
 use crate::ui::ASCII_BORDER;
 
-fn centered(area: Rect, w: u16, h: u16) -> Rect {
+pub(crate) fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);
     let h = h.min(area.height);
     Rect::new(
@@ -24,7 +25,7 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
     )
 }
 
-fn dialog<'a>(app: &App, title: impl Into<Line<'a>>) -> Block<'a> {
+pub(crate) fn dialog<'a>(app: &App, title: impl Into<Line<'a>>) -> Block<'a> {
     let mut b = Block::bordered().title(title).border_style(app.theme.focus);
     if app.theme.ascii {
         b = b.border_set(ASCII_BORDER);
@@ -32,7 +33,7 @@ fn dialog<'a>(app: &App, title: impl Into<Line<'a>>) -> Block<'a> {
     b
 }
 
-fn hint_line(app: &App, ctx: Ctx) -> Line<'static> {
+pub(crate) fn hint_line(app: &App, ctx: Ctx) -> Line<'static> {
     let mut spans = Vec::new();
     for (k, d) in app.keymap.hints(ctx) {
         spans.push(Span::styled(
@@ -48,6 +49,34 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     match &app.modal {
         None => {}
         Some(Modal::Offer { offer_id }) => offer(app, frame, area, offer_id),
+        Some(Modal::SaveAs {
+            offer_id,
+            input,
+            error,
+        }) => save_as(app, frame, area, offer_id, input, error.as_deref()),
+        Some(Modal::Overwrite { path, existing, .. }) => {
+            let r = centered(area, 70, 8);
+            frame.render_widget(Clear, r);
+            let b = dialog(app, " File exists ");
+            let inner = b.inner(r);
+            frame.render_widget(b, r);
+            let size = existing
+                .map(|n| format!(" ({})", human_size(n)))
+                .unwrap_or_default();
+            let rows = vec![
+                Line::styled(
+                    format!("{}{size} already exists.", path.display()),
+                    app.theme.warn,
+                ),
+                Line::raw("Overwrite it with the download? 文件已存在，是否覆盖？"),
+                Line::default(),
+                hint_line(app, Ctx::Confirm),
+            ];
+            frame.render_widget(Paragraph::new(rows).wrap(Wrap { trim: false }), inner);
+        }
+        Some(Modal::Transfer { offer_id }) => {
+            crate::ui::transfer::render(app, frame, area, offer_id)
+        }
         Some(Modal::Confirm(c)) => {
             let r = centered(area, 64, 7);
             frame.render_widget(Clear, r);
@@ -146,6 +175,53 @@ fn offer(app: &App, frame: &mut Frame, area: Rect, id: &str) {
         hint_line(app, Ctx::Offer),
     ];
     frame.render_widget(Paragraph::new(rows), inner);
+}
+
+fn save_as(
+    app: &App,
+    frame: &mut Frame,
+    area: Rect,
+    id: &str,
+    input: &tui_textarea::TextArea<'static>,
+    error: Option<&str>,
+) {
+    let Some(t) = app.offer(id) else { return };
+    let th = &app.theme;
+    let r = centered(area, 76, 10);
+    frame.render_widget(Clear, r);
+    let b = dialog(app, " Save download as ");
+    let inner = b.inner(r);
+    frame.render_widget(b, r);
+    let [head, field, msg, hints] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(3),
+        Constraint::Min(1),
+        Constraint::Length(1),
+    ])
+    .areas(inner);
+    frame.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::raw("Save "),
+            Span::styled(
+                crate::sanitize::sanitize(&t.offer.filename),
+                Style::default().add_modifier(Modifier::BOLD),
+            ),
+            Span::styled(format!(" ({}) to:", human_size(t.offer.size)), th.dim),
+        ])),
+        head,
+    );
+    let mut ta = input.clone();
+    ta.set_block(Block::bordered().border_style(th.border));
+    frame.render_widget(&ta, field);
+    let m = match error {
+        Some(e) => Line::styled(e.to_string(), th.error),
+        None => Line::styled(
+            "an existing file is not replaced without asking; free space is checked first",
+            th.dim,
+        ),
+    };
+    frame.render_widget(Paragraph::new(m).wrap(Wrap { trim: false }), msg);
+    frame.render_widget(Paragraph::new(hint_line(app, Ctx::SaveAs)), hints);
 }
 
 fn browser(app: &App, frame: &mut Frame, area: Rect) {

@@ -366,6 +366,14 @@ fn transfers(app: &App, frame: &mut Frame, area: Rect) {
             line = line.style(th.selected);
         }
         rows.push(line);
+        // A running RDT transfer gets its window strip under its row when there is room.
+        if let TransferState::Progress(p) = &t.state {
+            if (p.window > 0 || p.in_flight > 0) && rows.len() < usize::from(inner.height) {
+                let mut strip = crate::ui::transfer::strip(p, w.saturating_sub(2).min(40), th);
+                strip.spans.insert(0, Span::raw("  "));
+                rows.push(strip);
+            }
+        }
     }
     frame.render_widget(Paragraph::new(rows), inner);
 }

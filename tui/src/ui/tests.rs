@@ -324,3 +324,77 @@ fn tiny_and_degenerate_sizes_do_not_panic() {
     let s = screen(&draw(&a, 30, 8));
     assert!(s.contains("too small"), "{s}");
 }
+
+#[test]
+fn cached_rows_match_a_fresh_render_after_every_change() {
+    let mut a = connected();
+    let fresh = |a: &App, w: usize| {
+        a.transcript.rows.borrow_mut().clear();
+        super::chat::lines(a, w)
+    };
+    let check = |a: &App| {
+        for w in [72usize, 40, 72] {
+            let cached = super::chat::lines(a, w);
+            assert_eq!(cached, fresh(a, w), "width {w}");
+            // Warm again so the next step starts from a filled cache.
+            super::chat::lines(a, w);
+        }
+    };
+    check(&a);
+    start_turn(&mut a, "磁盘还剩多少？", 9);
+    check(&a);
+    turn(
+        &mut a,
+        Message::AgentEvent(AgentEvent {
+            request_id: 9,
+            event: AgentEventKind::ToolCall {
+                step: 1,
+                tool: "sys_monitor".into(),
+                args: serde_json::json!({"metric": "disk"}),
+            },
+        }),
+    );
+    check(&a);
+    turn(
+        &mut a,
+        Message::AgentEvent(AgentEvent {
+            request_id: 9,
+            event: AgentEventKind::ToolResult {
+                step: 1,
+                tool: "sys_monitor".into(),
+                ok: true,
+                duration_ms: 4,
+                summary: "/ 60%".into(),
+            },
+        }),
+    );
+    check(&a);
+    turn(&mut a, Message::StreamStart(StreamStart { request_id: 9 }));
+    for part in [
+        "## Disk\n\n",
+        "- `/` is **60%** full",
+        " and grows\n\n```sh\ndf",
+        " -h\n```\n",
+    ] {
+        turn(
+            &mut a,
+            Message::StreamDelta(StreamDelta {
+                request_id: 9,
+                text: part.into(),
+            }),
+        );
+        check(&a);
+    }
+    // Expanding tool calls and the ASCII theme change every affected entry's rows.
+    update(
+        &mut a,
+        AppEvent::Key(KeyEvent::new(KeyCode::Char('o'), KeyModifiers::CONTROL)),
+    );
+    check(&a);
+    a.theme.ascii = true;
+    check(&a);
+    // The visible window is exactly that slice of the whole transcript.
+    let all = super::chat::lines(&a, 50);
+    assert_eq!(super::chat::visible(&a, 50, 3, 5), all[3..8].to_vec());
+    assert_eq!(super::chat::line_count(&a, 50), all.len());
+}

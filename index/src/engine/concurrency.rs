@@ -1,0 +1,403 @@
+//! What concurrent searches share: a gate that lets one search per core compute at a time,
+//! an LRU cache of query vectors, a batcher that embeds the queries of concurrent searches
+//! in one forward pass, and one that runs their vector scans in one pass over the rows. All blocking (searches run on blocking threads).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Condvar, Mutex};
+
+use crate::embed::{Embedder, InputKind};
+use crate::vectors::{Query, VectorStore};
+use crate::IndexError;
+
+/// A counting semaphore with first-come, first-served tickets.
+pub(crate) struct Gate {
+    state: Mutex<GateState>,
+    cv: Condvar,
+}
+
+struct GateState {
+    free: usize,
+    next_ticket: u64,
+    serving: u64,
+}
+
+pub(crate) struct Permit<'a>(&'a Gate);
+
+impl Gate {
+    pub(crate) fn new(permits: usize) -> Gate {
+        Gate {
+            state: Mutex::new(GateState {
+                free: permits.max(1),
+                next_ticket: 0,
+                serving: 0,
+            }),
+            cv: Condvar::new(),
+        }
+    }
+
+    /// Waits for a permit in arrival order (a poisoned lock lets the caller through: the
+    /// gate only shapes latency, it guards no data).
+    pub(crate) fn acquire(&self) -> Option<Permit<'_>> {
+        let mut g = self.state.lock().ok()?;
+        let ticket = g.next_ticket;
+        g.next_ticket += 1;
+        while !(g.free > 0 && g.serving == ticket) {
+            g = self.cv.wait(g).ok()?;
+        }
+        g.free -= 1;
+        g.serving += 1;
+        // The next ticket may also fit in a free slot.
+        self.cv.notify_all();
+        Some(Permit(self))
+    }
+}
+
+impl Drop for Permit<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut g) = self.0.state.lock() {
+            g.free += 1;
+        }
+        self.0.cv.notify_all();
+    }
+}
+
+/// Query text -> vector, least recently used dropped first.
+pub(crate) struct QueryCache {
+    inner: Mutex<CacheInner>,
+    cap: usize,
+}
+
+struct CacheInner {
+    map: HashMap<String, (Arc<Vec<f32>>, u64)>,
+    tick: u64,
+}
+
+impl QueryCache {
+    pub(crate) fn new(cap: usize) -> QueryCache {
+        QueryCache {
+            inner: Mutex::new(CacheInner {
+                map: HashMap::new(),
+                tick: 0,
+            }),
+            cap: cap.max(1),
+        }
+    }
+
+    pub(crate) fn get(&self, q: &str) -> Option<Vec<f32>> {
+        let mut g = self.inner.lock().ok()?;
+        g.tick += 1;
+        let t = g.tick;
+        let e = g.map.get_mut(q)?;
+        e.1 = t;
+        Some(e.0.to_vec())
+    }
+
+    pub(crate) fn put(&self, q: &str, v: &[f32]) {
+        let Ok(mut g) = self.inner.lock() else { return };
+        g.tick += 1;
+        let t = g.tick;
+        if g.map.len() >= self.cap && !g.map.contains_key(q) {
+            // O(cap) eviction, only on a miss when full: cheap next to an embedding.
+            if let Some(old) = g
+                .map
+                .iter()
+                .min_by_key(|(_, v)| v.1)
+                .map(|(k, _)| k.clone())
+            {
+                g.map.remove(&old);
+            }
+        }
+        g.map.insert(q.to_string(), (Arc::new(v.to_vec()), t));
+    }
+
+    /// Forgets everything (another embedder).
+    pub(crate) fn clear(&self) {
+        if let Ok(mut g) = self.inner.lock() {
+            g.map.clear();
+        }
+    }
+}
+
+/// Concurrent query embeddings coalesce: the first caller becomes the leader and embeds
+/// every query waiting at that moment in one call; callers arriving meanwhile wait for the
+/// next leader, which takes all of them at once.
+pub(crate) struct QueryBatcher {
+    state: Mutex<BatchState>,
+    cv: Condvar,
+    max: usize,
+}
+
+#[derive(Default)]
+struct BatchState {
+    pending: Vec<(u64, String)>,
+    done: HashMap<u64, Result<Vec<f32>, String>>,
+    leader: bool,
+    next: u64,
+}
+
+impl QueryBatcher {
+    pub(crate) fn new(max: usize) -> QueryBatcher {
+        QueryBatcher {
+            state: Mutex::new(BatchState::default()),
+            cv: Condvar::new(),
+            max: max.max(1),
+        }
+    }
+
+    pub(crate) fn embed(
+        &self,
+        embedder: &Arc<dyn Embedder>,
+        query: &str,
+    ) -> Result<Vec<f32>, IndexError> {
+        let mut g = self.state.lock().map_err(|_| IndexError::Poisoned)?;
+        let ticket = g.next;
+        g.next += 1;
+        g.pending.push((ticket, query.to_string()));
+        loop {
+            if let Some(r) = g.done.remove(&ticket) {
+                return r.map_err(IndexError::Embed);
+            }
+            if !g.leader {
+                g.leader = true;
+                let n = g.pending.len().min(self.max);
+                let batch: Vec<(u64, String)> = g.pending.drain(..n).collect();
+                drop(g);
+                let texts: Vec<&str> = batch.iter().map(|(_, t)| t.as_str()).collect();
+                // A panicking embedder must not leave the leader slot taken forever.
+                let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    embedder.embed(&texts, InputKind::Query)
+                }))
+                .unwrap_or_else(|_| Err(IndexError::Embed("the embedder panicked".into())));
+                g = self.state.lock().map_err(|_| IndexError::Poisoned)?;
+                match res {
+                    Ok(vs) if vs.len() == batch.len() => {
+                        for ((t, _), v) in batch.iter().zip(vs) {
+                            g.done.insert(*t, Ok(v));
+                        }
+                    }
+                    Ok(vs) => {
+                        let msg =
+                            format!("asked for {} query vectors, got {}", batch.len(), vs.len());
+                        for (t, _) in &batch {
+                            g.done.insert(*t, Err(msg.clone()));
+                        }
+                    }
+                    Err(e) => {
+                        for (t, _) in &batch {
+                            g.done.insert(*t, Err(e.to_string()));
+                        }
+                    }
+                }
+                g.leader = false;
+                self.cv.notify_all();
+                continue;
+            }
+            g = self.cv.wait(g).map_err(|_| IndexError::Poisoned)?;
+        }
+    }
+}
+
+type Found = Result<Vec<(u64, f32)>, String>;
+
+struct ScanReq {
+    ticket: u64,
+    store: Arc<dyn VectorStore>,
+    vector: Vec<f32>,
+    tags: Vec<String>,
+    k: usize,
+}
+
+/// Concurrent dense searches coalesce the same way: the leader runs every waiting search
+/// in one `search_batch`, so the in-process store reads its rows once for all of them.
+pub(crate) struct ScanBatcher {
+    state: Mutex<ScanState>,
+    cv: Condvar,
+    max: usize,
+}
+
+#[derive(Default)]
+struct ScanState {
+    pending: Vec<ScanReq>,
+    done: HashMap<u64, Found>,
+    leader: bool,
+    next: u64,
+}
+
+impl ScanBatcher {
+    pub(crate) fn new(max: usize) -> ScanBatcher {
+        ScanBatcher {
+            state: Mutex::new(ScanState::default()),
+            cv: Condvar::new(),
+            max: max.max(1),
+        }
+    }
+
+    pub(crate) fn search(
+        &self,
+        store: &Arc<dyn VectorStore>,
+        vector: Vec<f32>,
+        tags: &[String],
+        k: usize,
+    ) -> Result<Vec<(u64, f32)>, IndexError> {
+        let mut g = self.state.lock().map_err(|_| IndexError::Poisoned)?;
+        let ticket = g.next;
+        g.next += 1;
+        g.pending.push(ScanReq {
+            ticket,
+            store: store.clone(),
+            vector,
+            tags: tags.to_vec(),
+            k,
+        });
+        loop {
+            if let Some(r) = g.done.remove(&ticket) {
+                return r.map_err(IndexError::Vector);
+            }
+            if !g.leader {
+                g.leader = true;
+                // This caller's store (another one only while dense search is re-attached).
+                let mine = g
+                    .pending
+                    .iter()
+                    .find(|r| r.ticket == ticket)
+                    .map(|r| r.store.clone())
+                    .unwrap_or_else(|| store.clone());
+                let mut batch = Vec::new();
+                let mut rest = Vec::new();
+                for r in g.pending.drain(..) {
+                    if batch.len() < self.max && Arc::ptr_eq(&r.store, &mine) {
+                        batch.push(r);
+                    } else {
+                        rest.push(r);
+                    }
+                }
+                g.pending = rest;
+                drop(g);
+                let reqs: Vec<Query<'_>> = batch
+                    .iter()
+                    .map(|r| Query {
+                        vector: &r.vector,
+                        tags: &r.tags,
+                        k: r.k,
+                    })
+                    .collect();
+                let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    mine.search_batch(&reqs)
+                }))
+                .unwrap_or_default();
+                g = self.state.lock().map_err(|_| IndexError::Poisoned)?;
+                let mut res = res.into_iter();
+                for r in &batch {
+                    let found = match res.next() {
+                        Some(Ok(v)) => Ok(v),
+                        Some(Err(e)) => Err(e.to_string()),
+                        None => Err("vector store answered too few searches".into()),
+                    };
+                    g.done.insert(r.ticket, found);
+                }
+                g.leader = false;
+                self.cv.notify_all();
+                continue;
+            }
+            g = self.cv.wait(g).map_err(|_| IndexError::Poisoned)?;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::embed::HashEmbedder;
+
+    #[test]
+    fn index_batcher_answers_every_caller_with_its_own_vector() {
+        let e: Arc<dyn Embedder> = Arc::new(HashEmbedder { dim: 64 });
+        let b = Arc::new(QueryBatcher::new(8));
+        let qs: Vec<String> = (0..40)
+            .map(|i| format!("query number {i} about disk{i}"))
+            .collect();
+        std::thread::scope(|s| {
+            for q in &qs {
+                let (b, e) = (b.clone(), e.clone());
+                s.spawn(move || {
+                    let got = b.embed(&e, q).expect("embed");
+                    let want = e.embed(&[q.as_str()], InputKind::Query).expect("direct");
+                    assert_eq!(got, want[0]);
+                });
+            }
+        });
+    }
+
+    #[test]
+    fn index_scan_batcher_matches_single_searches() {
+        use crate::vectors::InProcessStore;
+        let e = HashEmbedder { dim: 32 };
+        let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(32));
+        let texts: Vec<String> = (0..300)
+            .map(|i| format!("row {i} word{} word{}", i % 7, i % 13))
+            .collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let vs = e.embed(&refs, InputKind::Passage).expect("embed");
+        let items: Vec<(u64, String, Vec<f32>)> = vs
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| {
+                (
+                    i as u64,
+                    if i % 2 == 0 { "sys" } else { "u:a" }.to_string(),
+                    v,
+                )
+            })
+            .collect();
+        store.upsert(&items).expect("put");
+        let b = Arc::new(ScanBatcher::new(16));
+        std::thread::scope(|s| {
+            for i in 0..24 {
+                let (b, store, e) = (b.clone(), store.clone(), &e);
+                s.spawn(move || {
+                    let q = e
+                        .embed(&[&format!("word{} word{}", i % 7, i % 5)], InputKind::Query)
+                        .expect("q")
+                        .remove(0);
+                    let tags = vec![if i % 2 == 0 { "sys" } else { "u:a" }.to_string()];
+                    let got = b.search(&store, q.clone(), &tags, 5).expect("batched");
+                    let want = store.search(&q, &tags, 5).expect("single");
+                    assert_eq!(got, want);
+                });
+            }
+        });
+    }
+
+    #[test]
+    fn index_query_cache_evicts_least_recent() {
+        let c = QueryCache::new(2);
+        c.put("a", &[1.0]);
+        c.put("b", &[2.0]);
+        assert_eq!(c.get("a"), Some(vec![1.0]));
+        c.put("c", &[3.0]);
+        assert_eq!(c.get("b"), None, "b was least recently used");
+        assert_eq!(c.get("a"), Some(vec![1.0]));
+        assert_eq!(c.get("c"), Some(vec![3.0]));
+    }
+
+    #[test]
+    fn index_gate_admits_at_most_its_permits() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let g = Gate::new(2);
+        let (now, max) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        std::thread::scope(|s| {
+            for _ in 0..16 {
+                s.spawn(|| {
+                    for _ in 0..20 {
+                        let _p = g.acquire();
+                        let n = now.fetch_add(1, Ordering::SeqCst) + 1;
+                        max.fetch_max(n, Ordering::SeqCst);
+                        std::thread::yield_now();
+                        now.fetch_sub(1, Ordering::SeqCst);
+                    }
+                });
+            }
+        });
+        assert!(max.load(Ordering::SeqCst) <= 2);
+    }
+}

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Kernel-level random packet loss for TCP and UDP alike (this kernel has no `tc netem`):
+# two network namespaces joined by a veth pair, with an nftables rule in each dropping
+# N% of the packets it receives on the veth (`numgen random mod 100 < N drop`), so both
+# directions lose N%. No delay can be added this way: nftables only drops.
+#
+#   scripts/netns.sh install          install nftables via apt if `nft` is missing (root)
+#   scripts/netns.sh up NAME [LOSS]   create NAME-s (10.203.0.1, the server side) and
+#                                     NAME-c (10.203.0.2, the client side); replaces any
+#                                     earlier pair of that name
+#   scripts/netns.sh loss NAME LOSS   set the drop percentage (integer 0-100) both ways
+#   scripts/netns.sh gso NAME SEGS    set the veth's gso_max_segs (1 as made by `up`; 65535
+#                                     lets TCP and UDP send 64 KiB GSO bursts again, which a
+#                                     drop rule would drop whole: only meaningful at 0% loss)
+#   scripts/netns.sh down NAME        delete both namespaces (and so the veth pair)
+#
+# Run programs inside with `ip netns exec NAME-s CMD`. Needs root. The veth advertises
+# gso_max_segs 1 so the kernel segments TCP and UDP-GSO super-packets before they cross
+# it: the drop rule then sees (and drops) single wire-sized packets, not 64 KiB bursts.
+set -euo pipefail
+
+SERVER_IP=10.203.0.1
+CLIENT_IP=10.203.0.2
+
+die() { echo "netns.sh: $*" >&2; exit 1; }
+
+need_root() {
+    [[ $(id -u) -eq 0 ]] || die "需要 root / must run as root"
+}
+
+install_nft() {
+    if command -v nft >/dev/null 2>&1; then
+        return 0
+    fi
+    need_root
+    command -v apt-get >/dev/null 2>&1 || die "nft 不存在且没有 apt-get / nft is missing and apt-get is not available"
+    echo "netns.sh: installing nftables"
+    if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q nftables >/dev/null 2>&1; then
+        DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q nftables >/dev/null
+    fi
+    command -v nft >/dev/null 2>&1 || die "nftables installed but nft not found"
+}
+
+check_loss() {
+    [[ "$1" =~ ^[0-9]+$ ]] && (( $1 <= 100 )) || die "丢包率必须是 0-100 的整数 / loss must be an integer 0-100, got '$1'"
+}
+
+# The input chain of one side: drop LOSS% of what arrives on its veth.
+set_loss_in() {
+    local ns="$1" dev="$2" loss="$3"
+    {
+        echo "table inet llmops_loss { chain in { type filter hook input priority 0; policy accept; }; }"
+        echo "flush chain inet llmops_loss in"
+        if (( loss > 0 )); then
+            echo "add rule inet llmops_loss in iifname \"$dev\" numgen random mod 100 < $loss counter drop"
+        fi
+    } | ip netns exec "$ns" nft -f -
+}
+
+cmd_loss() {
+    local name="$1" loss="$2"
+    check_loss "$loss"
+    set_loss_in "$name-s" veth-s "$loss"
+    set_loss_in "$name-c" veth-c "$loss"
+}
+
+cmd_down() {
+    local name="$1"
+    ip netns del "$name-s" 2>/dev/null || true
+    ip netns del "$name-c" 2>/dev/null || true
+}
+
+cmd_up() {
+    local name="$1" loss="${2:-0}"
+    check_loss "$loss"
+    need_root
+    install_nft
+    cmd_down "$name"
+    ip netns add "$name-s"
+    ip netns add "$name-c"
+    # Created straight inside the namespaces, so the short fixed names never clash.
+    ip link add veth-s netns "$name-s" type veth peer name veth-c netns "$name-c"
+    ip -n "$name-s" addr add "$SERVER_IP/24" dev veth-s
+    ip -n "$name-c" addr add "$CLIENT_IP/24" dev veth-c
+    for side in s c; do
+        ip -n "$name-$side" link set "veth-$side" gso_max_segs 1
+        ip -n "$name-$side" link set "veth-$side" up
+        ip -n "$name-$side" link set lo up
+    done
+    cmd_loss "$name" "$loss"
+}
+
+cmd_gso() {
+    local name="$1" segs="$2"
+    [[ "$segs" =~ ^[0-9]+$ ]] && (( segs >= 1 && segs <= 65535 )) || die "SEGS must be 1-65535, got '$segs'"
+    ip -n "$name-s" link set veth-s gso_max_segs "$segs"
+    ip -n "$name-c" link set veth-c gso_max_segs "$segs"
+}
+
+[[ $# -ge 1 ]] || die "usage: netns.sh install | up NAME [LOSS] | loss NAME LOSS | gso NAME SEGS | down NAME"
+case "$1" in
+    install) install_nft ;;
+    up) [[ $# -ge 2 ]] || die "usage: netns.sh up NAME [LOSS]"; cmd_up "$2" "${3:-0}" ;;
+    loss) [[ $# -eq 3 ]] || die "usage: netns.sh loss NAME LOSS"; need_root; cmd_loss "$2" "$3" ;;
+    gso) [[ $# -eq 3 ]] || die "usage: netns.sh gso NAME SEGS"; need_root; cmd_gso "$2" "$3" ;;
+    down) [[ $# -eq 2 ]] || die "usage: netns.sh down NAME"; need_root; cmd_down "$2" ;;
+    *) die "unknown command '$1' (install | up | loss | gso | down)" ;;
+esac

@@ -1,0 +1,181 @@
+//! One RDT upload on the server: drives a responder `Receiver` with the datagrams the demux
+//! routes here (the same UDP driver as downloads, reversed), writes chunks into the upload's
+//! temp file where they belong, feeds the in-order prefix to the upload's sha256 and text
+//! sniffer while receiving, and ends through the one finishing path NPLT uploads use.
+
+use std::net::SocketAddr;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use protocol::rdt::udp::{receive_file, DriveError, Inbox, Link, RecvOptions};
+use protocol::rdt::{decode, encode_abort, AbortCode, Config, Packet, Receiver};
+use protocol::{Message, UploadResult, UploadStatus};
+use tokio::net::UdpSocket;
+use tokio::sync::mpsc;
+
+use super::grant::UploadGrant;
+use super::transfer::drive_error_text;
+use crate::app::Ctx;
+use crate::uploads::UploadError;
+
+const TICK: Duration = Duration::from_millis(250);
+/// After the last chunk, answer the client's FIN this long at most.
+const FIN_LINGER: Duration = Duration::from_secs(1);
+
+/// Receives the upload, then verifies, records and indexes it; the client hears the
+/// outcome on its NPLT connection (UPLOAD_RESULT or ERROR with the grant's request id).
+pub(super) async fn run(
+    ctx: Arc<Ctx>,
+    socket: Arc<UdpSocket>,
+    g: UploadGrant,
+    conn: u64,
+    peer: SocketAddr,
+    rx: mpsc::Receiver<Bytes>,
+) {
+    let m = &ctx.transfers.metrics.rdt;
+    m.active.fetch_add(1, Ordering::Relaxed);
+    let started = Instant::now();
+    let filename = g.incoming.filename.clone();
+    tracing::info!(%peer, %filename, size = g.incoming.announced, "rdt upload start");
+    let (request_id, push) = (g.request_id, g.push.clone());
+    let outcome = receive(&ctx, &socket, g, conn, peer, rx).await;
+    m.active.fetch_sub(1, Ordering::Relaxed);
+    if outcome.is_ok() {
+        m.completed.fetch_add(1, Ordering::Relaxed);
+    } else {
+        m.failed.fetch_add(1, Ordering::Relaxed);
+    }
+    tracing::info!(
+        %filename,
+        ok = outcome.is_ok(),
+        secs = started.elapsed().as_secs_f64(),
+        "rdt upload end"
+    );
+    let reply = match outcome {
+        Ok(row) => Message::UploadResult(UploadResult {
+            request_id,
+            file: crate::net::session::file_info(&row),
+        }),
+        Err(e) => Message::error(e.code(), e.to_string(), Some(request_id)),
+    };
+    // The session may be gone; then nobody is left to tell.
+    let _ = push.send(reply).await;
+}
+
+async fn receive(
+    ctx: &Arc<Ctx>,
+    socket: &Arc<UdpSocket>,
+    g: UploadGrant,
+    conn: u64,
+    peer: SocketAddr,
+    mut rx: mpsc::Receiver<Bytes>,
+) -> Result<crate::store::UploadRow, UploadError> {
+    let UploadGrant {
+        mut incoming,
+        session_id,
+        push,
+        extension,
+        ..
+    } = g;
+    let size = incoming.announced;
+    // The demux queued the client's REQUEST first: it carries the chunk size.
+    let first = rx.recv().await;
+    let chunk_size = match first.as_deref().map(decode) {
+        Some(Ok((_, Packet::Request(r)))) if r.file_size == size => Some(r.chunk_size),
+        _ => None,
+    };
+    let file = match incoming.positioned_file().await {
+        Ok(f) => f,
+        Err(e) => {
+            abort_peer(socket, conn, peer, AbortCode::Io).await;
+            incoming.abort().await;
+            return Err(e);
+        }
+    };
+    let rxm = chunk_size
+        .and_then(|cs| Receiver::new(conn, size, cs, None, Config::default(), Instant::now()).ok());
+    let (Some(mut rxm), Some(first)) = (rxm, first) else {
+        abort_peer(socket, conn, peer, AbortCode::Mismatch).await;
+        incoming.abort().await;
+        return Err(UploadError::Io(
+            "上传请求与声明不符 / the RDT request does not match the announced upload".into(),
+        ));
+    };
+    rxm.handle(&first, Instant::now());
+    let mut link = Link {
+        socket: socket.clone(),
+        peer: Some(peer),
+        inbox: Inbox::Channel(rx),
+    };
+    let cancel = ctx.shutdown.child_token();
+    let mut refused: Option<UploadError> = None;
+    let filename = incoming.filename.clone();
+    let result = {
+        let inc = &mut incoming;
+        let refused = &mut refused;
+        let mut prefix = |d: &[u8]| {
+            inc.absorb(d).map_err(|e| {
+                let s = e.to_string();
+                *refused = Some(e);
+                s
+            })
+        };
+        let mut last_pct = 0;
+        let mut tick = |r: &Receiver| {
+            let held = r.stats().bytes_held;
+            let pct = held * 20 / size.max(1);
+            if extension && pct > last_pct && held < size {
+                last_pct = pct;
+                let _ = push.try_send(Message::UploadStatus(UploadStatus {
+                    file_id: String::new(),
+                    filename: filename.clone(),
+                    state: "receiving".into(),
+                    detail: None,
+                    done: held,
+                    total: size,
+                }));
+            }
+        };
+        let opts = RecvOptions {
+            handshake_timeout: None,
+            fin_linger: FIN_LINGER,
+            tick: TICK,
+        };
+        receive_file(
+            &mut link,
+            &mut rxm,
+            conn,
+            &file,
+            &cancel,
+            &opts,
+            &mut prefix,
+            &mut tick,
+        )
+        .await
+    };
+    drop(file);
+    if let Err(e) = result {
+        incoming.abort().await;
+        let e = match (refused, e) {
+            (Some(u), _) => u,
+            (None, DriveError::Io(io)) => UploadError::Io(io.to_string()),
+            (None, other) => UploadError::Io(format!(
+                "RDT 上传未完成 / RDT upload failed: {}",
+                drive_error_text(&other)
+            )),
+        };
+        ctx.audit_upload_refused(&session_id, &filename, &e);
+        return Err(e);
+    }
+    let push = extension.then_some(push);
+    crate::uploads::complete(ctx, &session_id, *incoming, push).await
+}
+
+async fn abort_peer(socket: &UdpSocket, conn: u64, peer: SocketAddr, code: AbortCode) {
+    let mut buf = [0u8; 64];
+    if let Ok(n) = encode_abort(conn, code, &mut buf) {
+        let _ = socket.send_to(&buf[..n], peer).await;
+    }
+}
