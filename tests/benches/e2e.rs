@@ -609,8 +609,9 @@ fn downloads_bench() -> (String, String) {
          file, rename) and, for QUIC, `quic-bench get` from `bench/quic` (process start, QUIC/TLS 1.3 handshake, \
          transfer on one stream, sha256 while writing a temp file, rename; its server hashes the file per request as \
          the llmops server does per offer). quinn 0.11 with rustls/ring, its default Cubic congestion control and \
-         MTU discovery (GSO on); the only change from quinn's defaults: stream / connection receive windows 16 / \
-         32 MiB and a 32 MiB send window, so flow control never caps below the bandwidth-delay product. Cells are \
+         MTU discovery (GSO on); the only changes from quinn's defaults: stream / connection receive windows 16 / \
+         32 MiB and a 32 MiB send window, so flow control never caps below the bandwidth-delay product, and \
+         4 MiB socket buffers (what RDT's sockets ask for). Cells are \
          goodput (median time); runs: 5 for 10 MiB and 3 for 100 MiB on loopback, 3 on the lossy paths; a run longer \
          than 15 s ends the repetitions (run count shown), and a run still going after 60 s (10 MiB) / 90 s \
          (100 MiB) is killed and shown as \"did not finish\" (that protocol is then not run at higher losses on that \

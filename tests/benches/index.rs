@@ -214,7 +214,10 @@ impl ZipfVocab {
 
     fn word(&self, seed: &mut u64) -> &str {
         let u = lcg(seed) as f64 / (1u64 << 31) as f64;
-        let i = self.cdf.partition_point(|&c| c < u).min(self.words.len() - 1);
+        let i = self
+            .cdf
+            .partition_point(|&c| c < u)
+            .min(self.words.len() - 1);
         &self.words[i]
     }
 }

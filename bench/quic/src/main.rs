@@ -124,8 +124,14 @@ async fn serve(listen: SocketAddr, cert_out: &Path) -> anyhow::Result<()> {
         QuicServerConfig::try_from(tls).context("QUIC server TLS config")?,
     ));
     cfg.transport_config(transport());
-    let ep = Endpoint::server(cfg, listen)
-        .with_context(|| format!("无法监听 / cannot listen on {listen}"))?;
+    let sock = udp_socket(listen).with_context(|| format!("无法监听 / cannot listen on {listen}"))?;
+    let ep = Endpoint::new(
+        quinn::EndpointConfig::default(),
+        Some(cfg),
+        sock,
+        Arc::new(quinn::TokioRuntime),
+    )
+    .with_context(|| format!("无法监听 / cannot listen on {listen}"))?;
     println!("quic-bench listening on {}", ep.local_addr()?);
     std::io::stdout().flush()?;
     while let Some(inc) = ep.accept().await {
@@ -207,7 +213,13 @@ async fn get(server: SocketAddr, cert: &Path, out: &Path, path: &str) -> anyhow:
     }
     .parse()
     .expect("literal address");
-    let mut ep = Endpoint::client(bind).context("client socket")?;
+    let mut ep = Endpoint::new(
+        quinn::EndpointConfig::default(),
+        None,
+        udp_socket(bind).context("client socket")?,
+        Arc::new(quinn::TokioRuntime),
+    )
+    .context("client socket")?;
     ep.set_default_client_config(cfg);
     let conn = ep
         .connect(server, "localhost")?
@@ -251,4 +263,18 @@ async fn get(server: SocketAddr, cert: &Path, out: &Path, path: &str) -> anyhow:
     // The server closes once it sees the stream read to the end; no need to wait for that.
     ep.close(VarInt::from_u32(0), b"ok");
     Ok(())
+}
+
+/// A UDP socket with the same 4 MiB buffers the RDT client and server ask for, so a burst
+/// from the relay's delay line is not dropped by QUIC's socket where RDT's would absorb it.
+fn udp_socket(addr: SocketAddr) -> anyhow::Result<std::net::UdpSocket> {
+    let s = socket2::Socket::new(
+        socket2::Domain::for_address(addr),
+        socket2::Type::DGRAM,
+        Some(socket2::Protocol::UDP),
+    )?;
+    let _ = s.set_recv_buffer_size(4 << 20);
+    let _ = s.set_send_buffer_size(4 << 20);
+    s.bind(&addr.into())?;
+    Ok(s.into())
 }

@@ -26,6 +26,8 @@ use crate::uploads::{Incoming, UploadError};
 
 /// Upper bound on a single write to a slow peer before the connection is dropped.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a server that requires a token waits for the first frame.
+const AUTH_HELLO_GRACE_MS: u64 = 10_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -96,7 +98,15 @@ pub async fn serve(ctx: Arc<Ctx>, stream: TcpStream, peer: SocketAddr) {
         monitor: None,
         transfer: None,
     };
-    let welcome_deadline = Instant::now() + Duration::from_millis(ctx.cfg.legacy_welcome_delay_ms);
+    // With a token required, a silent peer cannot be a legacy client we must greet (legacy
+    // clients can't authenticate), so give a HELLO delayed by TCP retransmissions on a lossy
+    // link time to arrive instead of refusing after the legacy welcome delay.
+    let wait_ms = if ctx.cfg.auth_token.is_some() {
+        ctx.cfg.legacy_welcome_delay_ms.max(AUTH_HELLO_GRACE_MS)
+    } else {
+        ctx.cfg.legacy_welcome_delay_ms
+    };
+    let welcome_deadline = Instant::now() + Duration::from_millis(wait_ms);
     tracing::debug!(%peer, "connection open");
     loop {
         let deadline = conn.next_deadline(welcome_deadline);
