@@ -201,30 +201,16 @@ impl Incoming {
 
     /// Appends data. On error the caller must `abort`.
     pub async fn write(&mut self, data: &[u8]) -> Result<(), UploadError> {
-        let got = self.received + data.len() as u64;
-        if got > self.announced {
-            return Err(UploadError::Overrun {
-                got,
-                announced: self.announced,
-            });
-        }
-        self.hasher.update(data);
-        self.sniffer.feed(data);
-        if self.sniffer.bad {
-            // Refuse as soon as binary content shows up rather than after 10 MB.
-            return Err(UploadError::NotText {
-                name: self.filename.clone(),
-            });
-        }
+        // Size, hash and text sniff first: binary content is refused as soon as it shows up
+        // rather than after 10 MB (the caller aborts on error, so the count may run ahead).
+        self.absorb(data)?;
         let f = self
             .file
             .as_mut()
             .ok_or_else(|| UploadError::Io("upload already closed".into()))?;
         f.write_all(data)
             .await
-            .map_err(|e| UploadError::Io(e.to_string()))?;
-        self.received = got;
-        Ok(())
+            .map_err(|e| UploadError::Io(e.to_string()))
     }
 
     /// Verifies, moves the file into place and records it. On error the temp file is gone.

@@ -511,7 +511,7 @@ impl Client {
             Message::Error(e) if e.code == "rdt_unavailable" || e.code == "unknown_type" => {
                 return Ok(RdtTry::Fallback(e.message))
             }
-            other => return reply_error(other).map(|_| RdtTry::Fallback(String::new())),
+            other => return Err(reply_error(other)),
         };
         let token = hex::decode(&grant.token)
             .map_err(|_| ClientError::Protocol("bad token in UPLOAD_GRANT".into()))?;
@@ -544,7 +544,7 @@ impl Client {
         }
         match self.await_reply(result, Duration::from_secs(120)).await? {
             Message::UploadResult(r) => Ok(RdtTry::Done(r.file)),
-            other => reply_error(other).map(|_| RdtTry::Fallback(String::new())),
+            other => Err(reply_error(other)),
         }
     }
 
@@ -615,29 +615,19 @@ impl Client {
             .map_err(|_| ClientError::Disconnected)?;
         match reply {
             Message::UploadResult(r) => Ok(r.file),
-            Message::Error(e) => Err(ClientError::Server {
-                code: e.code,
-                message: e.message,
-            }),
-            other => Err(ClientError::Protocol(format!(
-                "unexpected reply {:?}",
-                other.msg_type()
-            ))),
+            other => Err(reply_error(other)),
         }
     }
 }
 
 /// An error reply as a `ClientError`.
-fn reply_error(m: Message) -> Result<(), ClientError> {
+fn reply_error(m: Message) -> ClientError {
     match m {
-        Message::Error(e) => Err(ClientError::Server {
+        Message::Error(e) => ClientError::Server {
             code: e.code,
             message: e.message,
-        }),
-        other => Err(ClientError::Protocol(format!(
-            "unexpected reply {:?}",
-            other.msg_type()
-        ))),
+        },
+        other => ClientError::Protocol(format!("unexpected reply {:?}", other.msg_type())),
     }
 }
 
