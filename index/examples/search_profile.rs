@@ -9,53 +9,11 @@ use llmops_index::embed::{Embedder, HashEmbedder, InputKind};
 use llmops_index::vectors::{InProcessStore, Query, VectorStore};
 use llmops_index::{Engine, EngineConfig, Mode, Scope};
 
-const WORDS: &[&str] = &[
-    "server",
-    "database",
-    "connection",
-    "timeout",
-    "error",
-    "disk",
-    "memory",
-    "network",
-    "config",
-    "restart",
-    "service",
-    "nginx",
-    "postgres",
-    "backup",
-    "cron",
-    "kernel",
-    "module",
-    "firewall",
-    "port",
-    "socket",
-    "user",
-    "group",
-    "permission",
-    "log",
-    "rotate",
-    "cache",
-    "thread",
-    "process",
-    "signal",
-    "pipe",
-    "mount",
-    "filesystem",
-    "partition",
-    "swap",
-    "cpu",
-    "load",
-    "latency",
-    "request",
-    "response",
-    "header",
-    "token",
-    "certificate",
-    "key",
-];
-
 fn main() {
+    // The bench's word list (one source for both).
+    let words: Vec<&str> = include_str!("../../tests/fixtures/bench_words.txt")
+        .lines()
+        .collect();
     let n: usize = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
@@ -80,7 +38,7 @@ fn main() {
                 seed = seed
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
-                text.push_str(WORDS[(seed >> 33) as usize % WORDS.len()]);
+                text.push_str(words[(seed >> 33) as usize % words.len()]);
                 text.push(if i % 12 == 11 { '\n' } else { ' ' });
             }
             text.push_str("\n\n");

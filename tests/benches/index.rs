@@ -83,61 +83,13 @@ fn bench_upload(out: &mut String) {
     ));
 }
 
-const WORDS: &[&str] = &[
-    "server",
-    "database",
-    "connection",
-    "timeout",
-    "error",
-    "disk",
-    "memory",
-    "network",
-    "config",
-    "restart",
-    "service",
-    "nginx",
-    "postgres",
-    "backup",
-    "cron",
-    "kernel",
-    "module",
-    "firewall",
-    "port",
-    "socket",
-    "user",
-    "group",
-    "permission",
-    "log",
-    "rotate",
-    "cache",
-    "thread",
-    "process",
-    "signal",
-    "pipe",
-    "mount",
-    "filesystem",
-    "partition",
-    "swap",
-    "cpu",
-    "load",
-    "latency",
-    "request",
-    "response",
-    "header",
-    "token",
-    "certificate",
-    "key",
-    "数据库",
-    "连接",
-    "超时",
-    "错误",
-    "磁盘",
-    "内存",
-    "网络",
-    "配置",
-    "重启",
-    "服务",
-];
+/// The 53 bench words (43 English, then 10 Chinese), shared with the index crate's
+/// `search_profile` example.
+static WORDS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    include_str!("../fixtures/bench_words.txt")
+        .lines()
+        .collect()
+});
 
 /// Which synthetic text the search benchmark indexes.
 #[derive(Clone, Copy, PartialEq)]
