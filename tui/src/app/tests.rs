@@ -95,6 +95,34 @@ pub fn turn(a: &mut App, m: Message) {
     assert!(update(a, AppEvent::TurnMsg(m)).is_empty());
 }
 
+/// One `sys_monitor` step of turn `id`: the call, then its result with `summary`.
+pub fn cpu_tool_step(a: &mut App, id: u64, summary: &str) {
+    let ev = |event| {
+        Message::AgentEvent(AgentEvent {
+            request_id: id,
+            event,
+        })
+    };
+    turn(
+        a,
+        ev(AgentEventKind::ToolCall {
+            step: 1,
+            tool: "sys_monitor".into(),
+            args: serde_json::json!({"metric": "cpu"}),
+        }),
+    );
+    turn(
+        a,
+        ev(AgentEventKind::ToolResult {
+            step: 1,
+            tool: "sys_monitor".into(),
+            ok: true,
+            duration_ms: 3,
+            summary: summary.into(),
+        }),
+    );
+}
+
 fn answer_text(a: &App) -> String {
     a.transcript
         .entries
@@ -204,24 +232,7 @@ fn tool_calls_become_lines_with_results() {
         a.turn.as_ref().map(|t| t.status.as_str()),
         Some("正在查询系统资源…")
     );
-    turn(
-        &mut a,
-        ev(AgentEventKind::ToolCall {
-            step: 1,
-            tool: "sys_monitor".into(),
-            args: serde_json::json!({"metric": "cpu"}),
-        }),
-    );
-    turn(
-        &mut a,
-        ev(AgentEventKind::ToolResult {
-            step: 1,
-            tool: "sys_monitor".into(),
-            ok: true,
-            duration_ms: 3,
-            summary: "CPU 12%".into(),
-        }),
-    );
+    cpu_tool_step(&mut a, 7, "CPU 12%");
     let tools: Vec<&Entry> = a
         .transcript
         .entries

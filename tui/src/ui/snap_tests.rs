@@ -5,14 +5,14 @@
 use std::path::PathBuf;
 
 use protocol::{
-    AgentEvent, AgentEventKind, CpuStats, DiskStats, MemoryStats, Message, MonitorSnapshot, Offer,
-    StreamDelta, StreamStart, TransferProgress,
+    CpuStats, DiskStats, MemoryStats, Message, MonitorSnapshot, Offer, StreamDelta, StreamStart,
+    TransferProgress,
 };
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 
-use crate::app::tests::{connected, key, start_turn, turn, type_str};
+use crate::app::tests::{connected, cpu_tool_step, key, start_turn, turn, type_str};
 use crate::app::{update, App, AppEvent, Modal, TransferState};
 use crate::client::ClientEvent;
 use crate::text;
@@ -110,30 +110,7 @@ fn idle() {
 fn streaming_answer() {
     let mut a = base();
     start_turn(&mut a, "CPU使用率是多少？", 5);
-    let ev = |event| {
-        Message::AgentEvent(AgentEvent {
-            request_id: 5,
-            event,
-        })
-    };
-    turn(
-        &mut a,
-        ev(AgentEventKind::ToolCall {
-            step: 1,
-            tool: "sys_monitor".into(),
-            args: serde_json::json!({"metric": "cpu"}),
-        }),
-    );
-    turn(
-        &mut a,
-        ev(AgentEventKind::ToolResult {
-            step: 1,
-            tool: "sys_monitor".into(),
-            ok: true,
-            duration_ms: 3,
-            summary: "CPU 42%".into(),
-        }),
-    );
+    cpu_tool_step(&mut a, 5, "CPU 42%");
     turn(&mut a, Message::StreamStart(StreamStart { request_id: 5 }));
     turn(
         &mut a,

@@ -9,7 +9,7 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 
-use crate::app::tests::{connected, key, start_turn, submit, turn, type_str};
+use crate::app::tests::{connected, cpu_tool_step, key, start_turn, submit, turn, type_str};
 use crate::app::{update, App, AppEvent};
 use crate::client::ClientEvent;
 use crate::text;
@@ -66,30 +66,7 @@ fn idle_wide_screen_shows_panes_status_and_hints() {
 fn streaming_turn_shows_spinner_status_tool_line_and_markdown() {
     let mut a = connected();
     start_turn(&mut a, "CPU?", 5);
-    let ev = |event| {
-        Message::AgentEvent(AgentEvent {
-            request_id: 5,
-            event,
-        })
-    };
-    turn(
-        &mut a,
-        ev(AgentEventKind::ToolCall {
-            step: 1,
-            tool: "sys_monitor".into(),
-            args: serde_json::json!({"metric": "cpu"}),
-        }),
-    );
-    turn(
-        &mut a,
-        ev(AgentEventKind::ToolResult {
-            step: 1,
-            tool: "sys_monitor".into(),
-            ok: true,
-            duration_ms: 3,
-            summary: "CPU 12%".into(),
-        }),
-    );
+    cpu_tool_step(&mut a, 5, "CPU 12%");
     turn(&mut a, Message::StreamStart(StreamStart { request_id: 5 }));
     turn(
         &mut a,
