@@ -100,13 +100,27 @@ fn search_shows_hits_with_bars() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Uploads the nginx.conf fixture, asks for it back with `request` and waits for the offer
+/// dialog; returns the fixture's path.
+fn offer_nginx(tui: &mut Tui, request: &str) -> anyhow::Result<std::path::PathBuf> {
+    let p = fixtures_dir().join("nginx.conf");
+    ask(tui, &format!("/upload {}", p.display()))?;
+    tui.wait_for("uploaded nginx.conf", T)?;
+    ask(tui, request)?;
+    tui.wait_for("[a] accept", T)?;
+    Ok(p)
+}
+
+fn wait_rejected(tui: &mut Tui) -> anyhow::Result<()> {
+    tui.wait_until("the rejection acknowledged", T, |s| {
+        s.contains("declined") || s.contains("已拒绝")
+    })?;
+    Ok(())
+}
+
 fn offer_accept_puts_the_verified_file_on_disk() -> anyhow::Result<()> {
     let (_s, mut tui) = start(120, 36)?;
-    let p = fixtures_dir().join("nginx.conf");
-    ask(&mut tui, &format!("/upload {}", p.display()))?;
-    tui.wait_for("uploaded nginx.conf", T)?;
-    ask(&mut tui, "把配置文件发给我")?;
-    tui.wait_for("[a] accept", T)?;
+    let p = offer_nginx(&mut tui, "把配置文件发给我")?;
     tui.keys(b"a")?;
     // The save-as prompt starts at the download folder (HOME here) with the offered name;
     // Ctrl+U clears it and a relative path lands under that folder, created on demand.
@@ -129,13 +143,9 @@ fn offer_accept_puts_the_verified_file_on_disk() -> anyhow::Result<()> {
 
 fn offer_overwrite_needs_confirmation_then_reject_another() -> anyhow::Result<()> {
     let (_s, mut tui) = start(120, 36)?;
-    let p = fixtures_dir().join("nginx.conf");
     let dest = tui.home().join("nginx.conf");
     std::fs::write(&dest, "old contents\n")?;
-    ask(&mut tui, &format!("/upload {}", p.display()))?;
-    tui.wait_for("uploaded nginx.conf", T)?;
-    ask(&mut tui, "把配置文件发给我")?;
-    tui.wait_for("[a] accept", T)?;
+    let p = offer_nginx(&mut tui, "把配置文件发给我")?;
     tui.keys(b"a")?;
     tui.wait_for("Save download as", T)?;
     tui.keys(ENTER)?;
@@ -161,9 +171,7 @@ fn offer_overwrite_needs_confirmation_then_reject_another() -> anyhow::Result<()
     ask(&mut tui, "再发一次 nginx.conf")?;
     tui.wait_for("[a] accept", T)?;
     tui.keys(b"r")?;
-    tui.wait_until("the rejection acknowledged", T, |s| {
-        s.contains("declined") || s.contains("已拒绝")
-    })?;
+    wait_rejected(&mut tui)?;
     anyhow::ensure!(
         std::fs::read(&dest)? == std::fs::read(&p)?,
         "a rejected offer touched the file"
@@ -212,15 +220,9 @@ fn switch_sessions_restores_history() -> anyhow::Result<()> {
 
 fn offer_reject_is_acknowledged() -> anyhow::Result<()> {
     let (_s, mut tui) = start(120, 36)?;
-    let p = fixtures_dir().join("nginx.conf");
-    ask(&mut tui, &format!("/upload {}", p.display()))?;
-    tui.wait_for("uploaded nginx.conf", T)?;
-    ask(&mut tui, "send me nginx.conf")?;
-    tui.wait_for("[a] accept", T)?;
+    offer_nginx(&mut tui, "send me nginx.conf")?;
     tui.keys(b"r")?;
-    tui.wait_until("the rejection acknowledged", T, |s| {
-        s.contains("declined") || s.contains("已拒绝")
-    })?;
+    wait_rejected(&mut tui)?;
     anyhow::ensure!(
         !tui.home().join("nginx.conf").exists(),
         "a rejected file was written"
