@@ -292,26 +292,8 @@ fn bench_search(out: &mut String, n: usize, corpus: Corpus, zipf: &ZipfVocab) {
         "certificate key permission",
         "swap memory load",
     ];
-    let mut lat = vec![];
-    for i in 0..200 {
-        let q = queries[i % queries.len()];
-        let t = Instant::now();
-        let _ = e
-            .search("bench", q, Scope::All, 5, Mode::Hybrid)
-            .expect("search");
-        lat.push(t.elapsed().as_secs_f64() * 1000.0);
-    }
-    let (p50, p99) = (pct(&mut lat, 0.5), pct(&mut lat, 0.99));
-    let mut lex = vec![];
-    for i in 0..200 {
-        let q = queries[i % queries.len()];
-        let t = Instant::now();
-        let _ = e
-            .search("bench", q, Scope::All, 5, Mode::Lexical)
-            .expect("search");
-        lex.push(t.elapsed().as_secs_f64() * 1000.0);
-    }
-    let (l50, l99) = (pct(&mut lex, 0.5), pct(&mut lex, 0.99));
+    let (p50, p99) = sequential(&e, &queries, Mode::Hybrid);
+    let (l50, l99) = sequential(&e, &queries, Mode::Lexical);
     let qs: Vec<String> = queries.iter().map(|q| q.to_string()).collect();
     let (mut c, qps) = concurrent(&e, &qs, Mode::Hybrid);
     let (mut cl, lqps) = concurrent(&e, &qs, Mode::Lexical);
@@ -358,6 +340,20 @@ fn bench_search(out: &mut String, n: usize, corpus: Corpus, zipf: &ZipfVocab) {
         corpus.label(), pct(&mut single, 0.5), pct(&mut single, 0.99), pct(&mut c, 0.5), pct(&mut c, 0.99), qps,
         pct(&mut w, 0.5), pct(&mut w, 0.99), wqps
     ));
+}
+
+/// p50 and p99 (ms) of 200 searches one after another, cycling through `queries`.
+fn sequential(e: &Engine, queries: &[&str], mode: Mode) -> (f64, f64) {
+    let mut lat: Vec<f64> = (0..200)
+        .map(|i| {
+            let t = Instant::now();
+            let _ = e
+                .search("bench", queries[i % queries.len()], Scope::All, 5, mode)
+                .expect("search");
+            t.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    (pct(&mut lat, 0.5), pct(&mut lat, 0.99))
 }
 
 fn model() -> Option<Arc<MiniLm>> {
