@@ -551,6 +551,32 @@ fn metric(server: &ServerProc, side: Side, name: &str) -> u64 {
 }
 
 /// An RDT cell with the server's retransmissions per run.
+/// One row of the namespace table (RDT, TCP, QUIC, drops per run), echoed to stderr.
+fn ns_row(
+    s: &mut String,
+    label: &str,
+    cond: &str,
+    [rdt, tcp]: [Cell; 2],
+    q: Option<Cell>,
+    runs: usize,
+    dropped: u64,
+) {
+    let quic = q
+        .map(|c| c.text(runs))
+        .unwrap_or_else(|| "not built".into());
+    s.push_str(&format!(
+        "| {label} | {cond} | {} | {} | {} | {quic} | {dropped} |\n",
+        rdt.text(runs),
+        rdt.retx_text(),
+        tcp.text(runs),
+    ));
+    eprintln!(
+        "netns {label} {cond}: rdt {} tcp {} quic {quic}",
+        rdt.text(runs),
+        tcp.text(runs)
+    );
+}
+
 fn rdt_cell(
     server: &ServerProc,
     side: Side,
@@ -849,19 +875,14 @@ fn netns_rows(
             let runs_total =
                 (rdt.attempts() + tcp.attempts() + q.map(|c| c.attempts()).unwrap_or(0)).max(1);
             let dropped = pair.dropped_packets().unwrap_or(0) / runs_total as u64;
-            s.push_str(&format!(
-                "| {label} | {loss}% | {} | {} | {} | {} | {dropped} |\n",
-                rdt.text(runs),
-                rdt.retx_text(),
-                tcp.text(runs),
-                q.map(|c| c.text(runs))
-                    .unwrap_or_else(|| "not built".into()),
-            ));
-            eprintln!(
-                "netns {label} {loss}%: rdt {} tcp {} quic {:?}",
-                rdt.text(runs),
-                tcp.text(runs),
-                q.map(|c| c.text(runs))
+            ns_row(
+                &mut s,
+                label,
+                &format!("{loss}%"),
+                [rdt, tcp],
+                q,
+                runs,
+                dropped,
             );
             if size == 100 * MIB {
                 rdt_pts.push((loss, rdt));
@@ -888,19 +909,14 @@ fn netns_rows(
         let q = quic
             .as_ref()
             .map(|q| measure(size, runs, |cap| q.get(side, q.addr, file, out, cap)));
-        s.push_str(&format!(
-            "| {label} | 0%, GSO bursts allowed | {} | {} | {} | {} | 0 |\n",
-            rdt.text(runs),
-            rdt.retx_text(),
-            tcp.text(runs),
-            q.map(|c| c.text(runs))
-                .unwrap_or_else(|| "not built".into()),
-        ));
-        eprintln!(
-            "netns {label} 0% gso: rdt {} tcp {} quic {:?}",
-            rdt.text(runs),
-            tcp.text(runs),
-            q.map(|c| c.text(runs))
+        ns_row(
+            &mut s,
+            label,
+            "0%, GSO bursts allowed",
+            [rdt, tcp],
+            q,
+            runs,
+            0,
         );
     }
     drop(quic);
