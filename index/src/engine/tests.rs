@@ -281,6 +281,23 @@ impl Embedder for Flaky {
     }
 }
 
+/// An engine in `dir` embedding through `flaky` (1 ms backoff), with LOG uploaded and
+/// processed: the engine, its progress events and the upload's key.
+fn upload_through(
+    dir: &std::path::Path,
+    flaky: Arc<Flaky>,
+) -> (Arc<Engine>, Arc<Mutex<Vec<Progress>>>, String) {
+    let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(8));
+    let mut cfg = EngineConfig::new(dir.join("index"));
+    cfg.embed_backoff = Duration::from_millis(1);
+    let e = Engine::open(cfg, Some((flaky as Arc<dyn Embedder>, store)), None).expect("open");
+    let ev = events(&e);
+    e.index_upload("s", "f1", "app.log", "/p", "h1", LOG)
+        .expect("idx");
+    assert!(e.wait_idle(Duration::from_secs(30)));
+    (e, ev, Engine::upload_key("s", "h1"))
+}
+
 #[test]
 fn index_engine_embedding_failure_is_reported_and_retried() {
     let d = tempfile::tempdir().expect("tmp");
@@ -288,16 +305,7 @@ fn index_engine_embedding_failure_is_reported_and_retried() {
         fail: AtomicBool::new(true),
         fail_next: Default::default(),
     });
-    let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(8));
-    let mut cfg = EngineConfig::new(d.path().join("index"));
-    cfg.embed_backoff = Duration::from_millis(1);
-    let e =
-        Engine::open(cfg, Some((flaky.clone() as Arc<dyn Embedder>, store)), None).expect("open");
-    let ev = events(&e);
-    e.index_upload("s", "f1", "app.log", "/p", "h1", LOG)
-        .expect("idx");
-    assert!(e.wait_idle(Duration::from_secs(30)));
-    let key = Engine::upload_key("s", "h1");
+    let (e, ev, key) = upload_through(d.path(), flaky.clone());
     let (st, why) = e.state_of(&key).expect("state");
     assert_eq!(st, State::Failed);
     assert!(why.unwrap_or_default().contains("503"));
@@ -326,16 +334,7 @@ fn index_engine_embedding_batches_retry_with_backoff() {
         fail: AtomicBool::new(false),
         fail_next: std::sync::atomic::AtomicU32::new(2),
     });
-    let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(8));
-    let mut cfg = EngineConfig::new(d.path().join("index"));
-    cfg.embed_backoff = Duration::from_millis(1);
-    let e =
-        Engine::open(cfg, Some((flaky.clone() as Arc<dyn Embedder>, store)), None).expect("open");
-    let ev = events(&e);
-    e.index_upload("s", "f1", "app.log", "/p", "h1", LOG)
-        .expect("idx");
-    assert!(e.wait_idle(Duration::from_secs(30)));
-    let key = Engine::upload_key("s", "h1");
+    let (e, ev, key) = upload_through(d.path(), flaky.clone());
     assert_eq!(e.state_of(&key).map(|s| s.0), Some(State::Ready));
     let ev = ev.lock().expect("ev").clone();
     let retries: Vec<&Progress> = ev
