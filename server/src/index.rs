@@ -287,7 +287,13 @@ impl IndexHandle {
             .collect();
         let mut files = Vec::new();
         for d in &self.doc_dirs {
-            walk(d, 0, &self.exclude, &mut files);
+            crate::tools::semantic_search::walk_files(
+                d,
+                0,
+                MAX_DOC_FILES,
+                Some(&self.exclude),
+                &mut files,
+            );
         }
         for p in files {
             let Ok(resolved) = self.paths.check(&p) else {
@@ -495,35 +501,6 @@ fn looks_like_text(p: &Path) -> bool {
     };
     let n = f.read(&mut buf).unwrap_or(0);
     !buf[..n].contains(&0)
-}
-
-fn walk(dir: &Path, depth: usize, exclude: &Path, out: &mut Vec<PathBuf>) {
-    if depth > 8 || out.len() >= MAX_DOC_FILES {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().collect();
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
-        if out.len() >= MAX_DOC_FILES {
-            return;
-        }
-        if e.file_name().to_string_lossy().starts_with('.') {
-            continue;
-        }
-        let Ok(ft) = e.file_type() else { continue };
-        let p = e.path();
-        if p.starts_with(exclude) {
-            continue;
-        }
-        if ft.is_dir() {
-            walk(&p, depth + 1, exclude, out);
-        } else if ft.is_file() {
-            out.push(p);
-        }
-    }
 }
 
 /// The semantic_search tool's backend over the engine.

@@ -189,38 +189,6 @@ impl RawTextSearch {
         Some(String::from_utf8_lossy(body).into_owned())
     }
 
-    fn walk(&self, dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
-        if depth > 8 || out.len() >= self.max_files {
-            return;
-        }
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        let mut entries: Vec<_> = entries.flatten().collect();
-        entries.sort_by_key(|e| e.file_name());
-        for e in entries {
-            if out.len() >= self.max_files {
-                return;
-            }
-            let name = e.file_name();
-            if name.to_string_lossy().starts_with('.') {
-                continue;
-            }
-            // Symlinks are not followed while walking (no loops, no escapes); linked files
-            // are still found through the policy check below when they resolve inside.
-            let Ok(ft) = e.file_type() else { continue };
-            let p = e.path();
-            if self.exclude.as_ref().is_some_and(|x| p.starts_with(x)) {
-                continue;
-            }
-            if ft.is_dir() {
-                self.walk(&p, depth + 1, out);
-            } else if ft.is_file() {
-                out.push(p);
-            }
-        }
-    }
-
     fn score_file(
         &self,
         path: &Path,
@@ -293,7 +261,7 @@ impl SearchBackend for RawTextSearch {
         if matches!(scope, SearchScope::All | SearchScope::System) {
             let mut files = Vec::new();
             for d in &self.doc_dirs {
-                self.walk(d, 0, &mut files);
+                walk_files(d, 0, self.max_files, self.exclude.as_deref(), &mut files);
             }
             for p in files {
                 let name = crate::policy::path::display_name(&p);
@@ -415,6 +383,44 @@ impl Tool for SemanticSearchTool {
             }
             ToolResult::success(text.trim_end().to_string(), data)
         })
+    }
+}
+
+/// Regular files under `dir` in name order, up to `max` and 8 levels deep, skipping dot
+/// entries and anything under `exclude`. Symlinks are not followed while walking (no loops,
+/// no escapes); callers check every path against the policy anyway.
+pub(crate) fn walk_files(
+    dir: &Path,
+    depth: usize,
+    max: usize,
+    exclude: Option<&Path>,
+    out: &mut Vec<PathBuf>,
+) {
+    if depth > 8 || out.len() >= max {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        if out.len() >= max {
+            return;
+        }
+        if e.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let Ok(ft) = e.file_type() else { continue };
+        let p = e.path();
+        if exclude.is_some_and(|x| p.starts_with(x)) {
+            continue;
+        }
+        if ft.is_dir() {
+            walk_files(&p, depth + 1, max, exclude, out);
+        } else if ft.is_file() {
+            out.push(p);
+        }
     }
 }
 
