@@ -241,12 +241,7 @@ pub async fn collect_turn(
                 r.error = e.message;
                 return Ok(r);
             }
-            Message::Error(e) => {
-                return Err(ClientError::Server {
-                    code: e.code,
-                    message: e.message,
-                })
-            }
+            Message::Error(e) => return Err(ClientError::from(e)),
             _ => {}
         }
     }

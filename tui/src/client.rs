@@ -185,12 +185,7 @@ async fn open(
         match next {
             // A legacy welcome may precede ours on a slow link: skip anything before WELCOME.
             Some(Ok(Inbound::Msg(Message::Welcome(w)))) => return Ok((framed, w)),
-            Some(Ok(Inbound::Msg(Message::Error(e)))) => {
-                return Err(ClientError::Server {
-                    code: e.code,
-                    message: e.message,
-                })
-            }
+            Some(Ok(Inbound::Msg(Message::Error(e)))) => return Err(ClientError::from(e)),
             Some(Ok(_)) => continue,
             Some(Err(e)) => return Err(ClientError::Protocol(e.to_string())),
             None => return Err(unreachable("connection closed during handshake".into())),
@@ -406,10 +401,7 @@ impl Client {
             self.set_session(&r.current.id, &r.current.name);
         }
         match reply {
-            Message::Error(e) => Err(ClientError::Server {
-                code: e.code,
-                message: e.message,
-            }),
+            Message::Error(e) => Err(ClientError::from(e)),
             other => Ok(other),
         }
     }
@@ -620,13 +612,19 @@ impl Client {
     }
 }
 
+impl From<protocol::ErrorMsg> for ClientError {
+    fn from(e: protocol::ErrorMsg) -> Self {
+        ClientError::Server {
+            code: e.code,
+            message: e.message,
+        }
+    }
+}
+
 /// An error reply as a `ClientError`.
 fn reply_error(m: Message) -> ClientError {
     match m {
-        Message::Error(e) => ClientError::Server {
-            code: e.code,
-            message: e.message,
-        },
+        Message::Error(e) => ClientError::from(e),
         other => ClientError::Protocol(format!("unexpected reply {:?}", other.msg_type())),
     }
 }

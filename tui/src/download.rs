@@ -257,10 +257,7 @@ async fn accept(
         match next_message(events).await? {
             Message::TransferStart(s) if s.offer_id == offer.offer_id => return Ok(s),
             Message::Error(e) if error_concerns_offer(&e, offer) => {
-                return Err(ClientError::Server {
-                    code: e.code,
-                    message: e.message,
-                })
+                return Err(ClientError::from(e))
             }
             _ => {}
         }
@@ -432,10 +429,7 @@ async fn nplt_loop(
                 });
             }
             Message::Error(e) if error_concerns_offer(&e, offer) => {
-                return Err(ClientError::Server {
-                    code: e.code,
-                    message: e.message,
-                })
+                return Err(ClientError::from(e))
             }
             _ => {}
         }
