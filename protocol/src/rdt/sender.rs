@@ -331,7 +331,12 @@ impl Sender {
             rto: self.rtt.rto(),
             cwnd: self.cwnd as u32,
             in_flight: self.in_flight,
-            lost_pending: self.retx.len() as u32,
+            // Counted from the scoreboard: `retx` may still hold chunks acknowledged since.
+            lost_pending: self
+                .slots
+                .iter()
+                .filter(|s| s.lost && !s.acked && s.tx_count > 0)
+                .count() as u32,
             peer_window: self.peer_window,
             loss_rate: self.loss_ewma,
             dropped: self.dropped,
