@@ -1046,6 +1046,7 @@ impl Engine {
         if query.is_empty() || top_k == 0 {
             return Ok(vec![]);
         }
+        let ticket = self.gate.ticket();
         let tags = Self::tags(scope, session);
         let pool = (top_k * 10).max(50);
         let simple = rank::simple_tokens(query);
@@ -1075,10 +1076,10 @@ impl Engine {
             }
         }
         // The vector scan too (batched with concurrent searches: one pass over the rows).
-        let found = qdense.map(|(q, v)| self.scans.search(&v, q, &tags, pool));
+        let found = qdense.map(|(q, v)| self.scans.search(&v, q, &tags, pool, &self.gate, ticket));
         // At most one search per core computes at a time: 50 threads time-slicing two
         // cores made every search as slow as the slowest; queued, each runs to completion.
-        let _permit = self.gate.acquire();
+        let _permit = self.gate.acquire(ticket);
 
         // Lexical candidates, best chunk per file (ids only: no stored text is read yet).
         let mut lex: Vec<(String, u64, f32)> = Vec::new();

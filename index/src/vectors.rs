@@ -11,6 +11,8 @@ use std::sync::{Mutex, RwLock};
 
 use crate::IndexError;
 
+mod q8;
+
 pub trait VectorStore: Send + Sync {
     fn kind(&self) -> &'static str;
     fn upsert(&self, items: &[(u64, String, Vec<f32>)]) -> Result<(), IndexError>;
@@ -46,19 +48,35 @@ struct Rows {
     ids: Vec<u64>,
     tags: Vec<u32>,
     data: Vec<f32>,
-    /// Row `i` quantised to int8 (`q8[i*dim..]`) with its scale (`x ≈ q * scale`): a quarter
-    /// of the memory traffic of the f32 rows, so the scan is cheap; f32 re-scores the best.
-    q8: Vec<i8>,
-    scale: Vec<f32>,
-    /// Sum of each int8 row (the VNNI kernel multiplies unsigned bytes: it scans
-    /// `q + 128` and subtracts `128 * rsum`).
-    rsum: Vec<i32>,
+    /// The rows quantised to int8: a quarter of the memory traffic of the f32 rows, so the
+    /// scan is cheap; f32 re-scores the best.
+    q8: q8::Mirror,
     pos: HashMap<u64, usize>,
     tag_names: Vec<String>,
     tag_ids: HashMap<String, u32>,
 }
 
 impl Rows {
+    fn new(dim: usize) -> Rows {
+        Rows {
+            dim,
+            q8: q8::Mirror::new(dim),
+            ..Default::default()
+        }
+    }
+
+    /// A query's scan state: the tags it may see and `max(2k, k + 32)` candidates, enough
+    /// beyond `k` that quantisation error (about 1e-3 of a cosine) cannot push a true top-k
+    /// row out before the exact f32 re-scoring.
+    fn scan_for(&self, r: &Query<'_>) -> q8::Scan {
+        let allowed = self
+            .tag_names
+            .iter()
+            .map(|t| r.tags.iter().any(|x| x == t))
+            .collect();
+        q8::Scan::new(&self.q8, r.vector, allowed, (2 * r.k).max(r.k + 32))
+    }
+
     fn tag_id(&mut self, tag: &str) -> u32 {
         if let Some(&t) = self.tag_ids.get(tag) {
             return t;
@@ -71,21 +89,16 @@ impl Rows {
 
     fn put(&mut self, id: u64, tag: &str, v: &[f32]) {
         let t = self.tag_id(tag);
-        let (q, sc) = quantize(v);
         if let Some(&i) = self.pos.get(&id) {
             self.tags[i] = t;
             self.data[i * self.dim..(i + 1) * self.dim].copy_from_slice(v);
-            self.q8[i * self.dim..(i + 1) * self.dim].copy_from_slice(&q);
-            self.scale[i] = sc;
-            self.rsum[i] = q.iter().map(|&x| x as i32).sum();
+            self.q8.set(i, t, v);
         } else {
             self.pos.insert(id, self.ids.len());
             self.ids.push(id);
             self.tags.push(t);
             self.data.extend_from_slice(v);
-            self.rsum.push(q.iter().map(|&x| x as i32).sum());
-            self.q8.extend_from_slice(&q);
-            self.scale.push(sc);
+            self.q8.push(t, v);
         }
     }
 
@@ -100,18 +113,12 @@ impl Rows {
             self.tags[i] = self.tags[last];
             let (head, tail) = self.data.split_at_mut(last * self.dim);
             head[i * self.dim..(i + 1) * self.dim].copy_from_slice(&tail[..self.dim]);
-            let (head, tail) = self.q8.split_at_mut(last * self.dim);
-            head[i * self.dim..(i + 1) * self.dim].copy_from_slice(&tail[..self.dim]);
-            self.scale[i] = self.scale[last];
-            self.rsum[i] = self.rsum[last];
             self.pos.insert(self.ids[i], i);
         }
         self.ids.pop();
         self.tags.pop();
         self.data.truncate(last * self.dim);
-        self.q8.truncate(last * self.dim);
-        self.scale.pop();
-        self.rsum.pop();
+        self.q8.swap_remove(i);
     }
 }
 
@@ -129,10 +136,7 @@ pub struct InProcessStore {
 impl InProcessStore {
     pub fn in_memory(dim: usize) -> InProcessStore {
         InProcessStore {
-            rows: RwLock::new(Rows {
-                dim,
-                ..Default::default()
-            }),
+            rows: RwLock::new(Rows::new(dim)),
             log: Mutex::new(None),
             path: None,
         }
@@ -142,20 +146,14 @@ impl InProcessStore {
     pub fn open(dir: &Path, dim: usize) -> Result<InProcessStore, IndexError> {
         std::fs::create_dir_all(dir)?;
         let path = dir.join("vectors.log");
-        let mut rows = Rows {
-            dim,
-            ..Default::default()
-        };
+        let mut rows = Rows::new(dim);
         if path.is_file() {
             if let Err(e) = replay(&path, &mut rows) {
                 tracing::warn!(
                     "vector log {} unreadable ({e}); starting empty",
                     path.display()
                 );
-                rows = Rows {
-                    dim,
-                    ..Default::default()
-                };
+                rows = Rows::new(dim);
             }
         }
         let s = InProcessStore {
@@ -322,19 +320,23 @@ impl VectorStore for InProcessStore {
         };
         // Candidates by the int8 scan: enough beyond `k` that quantisation error (about
         // 1e-3 of a cosine) cannot push a true top-k row out; then exact f32 re-scoring.
-        let scans: Vec<Scan> = reqs
+        let mut scans: Vec<q8::Scan> = reqs
             .iter()
             .filter(|r| r.vector.len() == rows.dim && r.k > 0)
-            .map(|r| Scan::new(&rows, r))
+            .map(|r| rows.scan_for(r))
             .collect();
-        let mut scans = scan_q8(&rows, scans);
+        rows.q8.scan(&mut scans);
+        let mut scans = scans.into_iter();
         let mut out = Vec::with_capacity(reqs.len());
         for r in reqs {
             if r.vector.len() != rows.dim || r.k == 0 {
                 out.push(Ok(vec![]));
                 continue;
             }
-            let sc = scans.remove(0);
+            let Some(sc) = scans.next() else {
+                out.push(Ok(vec![]));
+                continue;
+            };
             let mut hits: Vec<(u64, f32)> = sc
                 .into_best()
                 .into_iter()
@@ -358,247 +360,10 @@ impl VectorStore for InProcessStore {
         {
             let mut rows = self.rows.write().map_err(|_| IndexError::Poisoned)?;
             let dim = rows.dim;
-            *rows = Rows {
-                dim,
-                ..Default::default()
-            };
+            *rows = Rows::new(dim);
         }
         self.rewrite()
     }
-}
-
-/// Symmetric per-vector int8 quantisation: `x ≈ q * scale`.
-pub fn quantize(v: &[f32]) -> (Vec<i8>, f32) {
-    let m = v.iter().fold(0f32, |a, x| a.max(x.abs()));
-    if m == 0.0 || !m.is_finite() {
-        return (vec![0; v.len()], 0.0);
-    }
-    let s = m / 127.0;
-    let q = v
-        .iter()
-        .map(|x| (x / s).round().clamp(-127.0, 127.0) as i8)
-        .collect();
-    (q, s)
-}
-
-/// One query's int8 scan state: its quantised vector (plus the unsigned copy the VNNI
-/// kernel wants), which tags it may see, and its best rows so far.
-struct Scan {
-    q: Vec<i8>,
-    qu: Vec<u8>,
-    allowed: Vec<bool>,
-    want: usize,
-    heap: std::collections::BinaryHeap<std::cmp::Reverse<(OrdF32, usize)>>,
-    floor: f32,
-}
-
-impl Scan {
-    fn new(rows: &Rows, r: &Query<'_>) -> Scan {
-        let (q, _) = quantize(r.vector);
-        let qu = q.iter().map(|&x| (x as i16 + 128) as u8).collect();
-        let want = (2 * r.k).max(r.k + 32);
-        Scan {
-            q,
-            qu,
-            allowed: rows
-                .tag_names
-                .iter()
-                .map(|t| r.tags.iter().any(|x| x == t))
-                .collect(),
-            want,
-            heap: std::collections::BinaryHeap::with_capacity(want + 1),
-            floor: f32::NEG_INFINITY,
-        }
-    }
-
-    #[inline(always)]
-    fn offer(&mut self, s: f32, i: usize) {
-        use std::cmp::Reverse;
-        if self.heap.len() < self.want {
-            self.heap.push(Reverse((OrdF32(s), i)));
-            if self.heap.len() == self.want {
-                self.floor = self
-                    .heap
-                    .peek()
-                    .map(|m| m.0 .0 .0)
-                    .unwrap_or(f32::NEG_INFINITY);
-            }
-        } else if s > self.floor {
-            self.heap.pop();
-            self.heap.push(Reverse((OrdF32(s), i)));
-            self.floor = self
-                .heap
-                .peek()
-                .map(|m| m.0 .0 .0)
-                .unwrap_or(f32::NEG_INFINITY);
-        }
-    }
-
-    /// Candidate rows (any order: they are re-scored).
-    fn into_best(self) -> Vec<usize> {
-        self.heap.into_iter().map(|r| r.0 .1).collect()
-    }
-}
-
-/// Rows per block: a block (192 KiB at 384 dimensions) stays in L2 while every query of
-/// the batch scans it, so memory is read once per batch, not once per query.
-const BLOCK: usize = 512;
-
-/// Runs every scan over the int8 rows, with the fastest kernel this CPU has.
-fn scan_q8(rows: &Rows, mut scans: Vec<Scan>) -> Vec<Scan> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512vnni")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-        {
-            // SAFETY: the CPU has AVX-512 BW and VNNI (checked just above).
-            unsafe { scan_vnni(rows, &mut scans) };
-            return scans;
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            unsafe { scan_avx2(rows, &mut scans) };
-            return scans;
-        }
-    }
-    scan_generic(rows, &mut scans);
-    scans
-}
-
-/// The portable loop compiled with AVX2 enabled, so LLVM vectorises the int8 dot product
-/// with 256-bit multiply-adds (the default x86-64 target only has SSE2).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn scan_avx2(rows: &Rows, scans: &mut [Scan]) {
-    scan_generic(rows, scans)
-}
-
-#[inline(always)]
-fn scan_generic(rows: &Rows, scans: &mut [Scan]) {
-    let n = rows.ids.len();
-    let mut start = 0;
-    while start < n {
-        let end = (start + BLOCK).min(n);
-        for sc in scans.iter_mut() {
-            for i in start..end {
-                if !sc.allowed[rows.tags[i] as usize] {
-                    continue;
-                }
-                let row = &rows.q8[i * rows.dim..(i + 1) * rows.dim];
-                let s = idot(row, &sc.q) as f32 * rows.scale[i];
-                sc.offer(s, i);
-            }
-        }
-        start = end;
-    }
-}
-
-/// AVX-512 VNNI: 64 unsigned-by-signed byte products per instruction. The query is the
-/// unsigned side (`q + 128`), so `dot = dpbusd - 128 * rsum(row)`. Four rows at a time,
-/// each with its own accumulator: one accumulator chains every multiply-add on the
-/// previous one's latency.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-fn scan_vnni(rows: &Rows, scans: &mut [Scan]) {
-    use std::arch::x86_64::*;
-    let dim = rows.dim;
-    let full = dim / 64 * 64;
-    let n = rows.ids.len();
-    let tail =
-        |qu: &[u8], row: &[i8]| -> i32 { (full..dim).map(|t| qu[t] as i32 * row[t] as i32).sum() };
-    let mut start = 0;
-    while start < n {
-        let end = (start + BLOCK).min(n);
-        for sc in scans.iter_mut() {
-            let qp = sc.qu.as_ptr();
-            let mut i = start;
-            while i + 4 <= end {
-                let base = rows.q8[i * dim..(i + 4) * dim].as_ptr();
-                let (mut a0, mut a1, mut a2, mut a3) = (
-                    _mm512_setzero_si512(),
-                    _mm512_setzero_si512(),
-                    _mm512_setzero_si512(),
-                    _mm512_setzero_si512(),
-                );
-                let mut j = 0;
-                while j < full {
-                    // SAFETY: j + 64 <= full <= dim: every load stays inside the query
-                    // (dim bytes) and inside rows i..i+4 (4 * dim bytes from `base`).
-                    unsafe {
-                        let q = _mm512_loadu_si512(qp.add(j) as *const _);
-                        a0 =
-                            _mm512_dpbusd_epi32(a0, q, _mm512_loadu_si512(base.add(j) as *const _));
-                        a1 = _mm512_dpbusd_epi32(
-                            a1,
-                            q,
-                            _mm512_loadu_si512(base.add(dim + j) as *const _),
-                        );
-                        a2 = _mm512_dpbusd_epi32(
-                            a2,
-                            q,
-                            _mm512_loadu_si512(base.add(2 * dim + j) as *const _),
-                        );
-                        a3 = _mm512_dpbusd_epi32(
-                            a3,
-                            q,
-                            _mm512_loadu_si512(base.add(3 * dim + j) as *const _),
-                        );
-                    }
-                    j += 64;
-                }
-                let d = [
-                    _mm512_reduce_add_epi32(a0),
-                    _mm512_reduce_add_epi32(a1),
-                    _mm512_reduce_add_epi32(a2),
-                    _mm512_reduce_add_epi32(a3),
-                ];
-                for (r, dr) in d.into_iter().enumerate() {
-                    let row = i + r;
-                    if !sc.allowed[rows.tags[row] as usize] {
-                        continue;
-                    }
-                    let mut dot = dr;
-                    if full < dim {
-                        dot += tail(&sc.qu, &rows.q8[row * dim..(row + 1) * dim]);
-                    }
-                    let s = (dot - 128 * rows.rsum[row]) as f32 * rows.scale[row];
-                    sc.offer(s, row);
-                }
-                i += 4;
-            }
-            while i < end {
-                if sc.allowed[rows.tags[i] as usize] {
-                    let row = &rows.q8[i * dim..(i + 1) * dim];
-                    let dot: i32 = sc
-                        .qu
-                        .iter()
-                        .zip(row)
-                        .map(|(&a, &b)| a as i32 * b as i32)
-                        .sum();
-                    let s = (dot - 128 * rows.rsum[i]) as f32 * rows.scale[i];
-                    sc.offer(s, i);
-                }
-                i += 1;
-            }
-        }
-        start = end;
-    }
-}
-
-/// int8 dot product with 32 lanes of i32 accumulators, so it vectorises to multiply-adds
-/// (products of two int8 fit i16, sums of 384 of them fit i32).
-#[inline(always)]
-fn idot(a: &[i8], b: &[i8]) -> i32 {
-    let mut acc = [0i32; 32];
-    let (ca, cb) = (a.chunks_exact(32), b.chunks_exact(32));
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (x, y) in ca.zip(cb) {
-        for i in 0..32 {
-            acc[i] += x[i] as i32 * y[i] as i32;
-        }
-    }
-    let tail: i32 = ra.iter().zip(rb).map(|(x, y)| *x as i32 * *y as i32).sum();
-    acc.iter().sum::<i32>() + tail
 }
 
 /// Dot product with eight independent accumulators, so the compiler can vectorise it (a
@@ -615,20 +380,6 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     }
     let tail: f32 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
     acc.iter().sum::<f32>() + tail
-}
-
-#[derive(Clone, Copy, PartialEq)]
-struct OrdF32(f32);
-impl Eq for OrdF32 {}
-impl PartialOrd for OrdF32 {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for OrdF32 {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&o.0)
-    }
 }
 
 /// Chroma over its v2 HTTP API, one collection per embedder fingerprint.
@@ -867,13 +618,15 @@ mod tests {
             all.remove(id);
         }
         let tags = vec!["u:a".to_string()];
-        for _ in 0..20 {
-            let q = unit(&(0..dim).map(|_| rnd()).collect::<Vec<_>>());
-            let got = s.search(&q, &tags, 50).expect("search");
+        let qs: Vec<Vec<f32>> = (0..20)
+            .map(|_| unit(&(0..dim).map(|_| rnd()).collect::<Vec<_>>()))
+            .collect();
+        for q in &qs {
+            let got = s.search(q, &tags, 50).expect("search");
             let mut exact: Vec<(u64, f32)> = all
                 .iter()
                 .filter(|(id, _)| *id % 3 != 0)
-                .map(|(id, v)| (*id, dot(v, &q)))
+                .map(|(id, v)| (*id, dot(v, q)))
                 .collect();
             exact.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             exact.truncate(50);
@@ -881,22 +634,33 @@ mod tests {
                 got.iter().map(|x| x.0).collect::<Vec<_>>(),
                 exact.iter().map(|x| x.0).collect::<Vec<_>>()
             );
-            // The CPU-specific kernel picks the same candidates as the portable loop.
-            let rows = s.rows.read().expect("rows");
-            let r = Query {
-                vector: &q,
+        }
+        // Every kernel this CPU has picks the same candidates as the portable loop, for a
+        // batch of 15 different queries (grouped 8, 4, 2, 1 at a time).
+        let rows = s.rows.read().expect("rows");
+        let reqs: Vec<Query> = qs[..15]
+            .iter()
+            .map(|q| Query {
+                vector: q,
                 tags: &tags,
                 k: 50,
-            };
-            let mut fast = scan_q8(&rows, vec![Scan::new(&rows, &r)])
-                .remove(0)
-                .into_best();
-            let mut slow = vec![Scan::new(&rows, &r)];
-            scan_generic(&rows, &mut slow);
-            let mut slow = slow.remove(0).into_best();
-            fast.sort_unstable();
-            slow.sort_unstable();
-            assert_eq!(fast, slow);
+            })
+            .collect();
+        let run = |k: q8::Kernel| -> Vec<Vec<usize>> {
+            let mut batch: Vec<q8::Scan> = reqs.iter().map(|r| rows.scan_for(r)).collect();
+            rows.q8.scan_with(k, &mut batch);
+            batch
+                .into_iter()
+                .map(|sc| {
+                    let mut v = sc.into_best();
+                    v.sort_unstable();
+                    v
+                })
+                .collect()
+        };
+        let want = run(q8::Kernel::Generic);
+        for k in q8::Kernel::available() {
+            assert_eq!(run(k), want, "{k:?}");
         }
     }
 

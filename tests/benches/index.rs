@@ -217,7 +217,12 @@ impl Embedder for ModelQueries {
 }
 
 /// 50 threads x 10 searches each, all at once; latencies in ms and searches/s.
+/// (LLMOPS_BENCH_ROUNDS=N makes it N searches each: long enough to profile.)
 fn concurrent(e: &Arc<Engine>, queries: &[String], mode: Mode) -> (Vec<f64>, f64) {
+    let rounds: usize = std::env::var("LLMOPS_BENCH_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(10);
     let conc = Arc::new(Mutex::new(Vec::new()));
     let t = Instant::now();
     std::thread::scope(|s| {
@@ -225,8 +230,8 @@ fn concurrent(e: &Arc<Engine>, queries: &[String], mode: Mode) -> (Vec<f64>, f64
             let e = e.clone();
             let conc = conc.clone();
             s.spawn(move || {
-                for i in 0..10 {
-                    let q = &queries[(w * 10 + i) % queries.len()];
+                for i in 0..rounds {
+                    let q = &queries[(w * rounds + i) % queries.len()];
                     let t = Instant::now();
                     let _ = e.search("bench", q, Scope::All, 5, mode);
                     if let Ok(mut g) = conc.lock() {
@@ -299,8 +304,8 @@ fn bench_search(out: &mut String, n: usize, corpus: Corpus, zipf: &ZipfVocab) {
     let (mut cl, lqps) = concurrent(&e, &qs, Mode::Lexical);
     let (mut cd, dqps) = concurrent(&e, &qs, Mode::Dense);
     out.push_str(&format!(
-        "| search without the model, {chunks} chunks, {} (built in {:.1} s) | hybrid alone p50 {:.1} ms, p99 {:.1} ms (lexical only: p50 {:.1} ms, p99 {:.1} ms); 50 concurrent: hybrid p50 {:.1} ms, p99 {:.1} ms, {:.0} searches/s; lexical only p50 {:.1} ms, p99 {:.1} ms, {:.0}/s; dense only (vector store) p50 {:.1} ms, p99 {:.1} ms, {:.0}/s |\n",
-        corpus.label(), build.as_secs_f64(), p50, p99, l50, l99, pct(&mut c, 0.5), pct(&mut c, 0.99), qps,
+        "| search without the model, {chunks} chunks, {} (built in {:.1} s, {} lexical segments) | hybrid alone p50 {:.1} ms, p99 {:.1} ms (lexical only: p50 {:.1} ms, p99 {:.1} ms); 50 concurrent: hybrid p50 {:.1} ms, p99 {:.1} ms, {:.0} searches/s; lexical only p50 {:.1} ms, p99 {:.1} ms, {:.0}/s; dense only (vector store) p50 {:.1} ms, p99 {:.1} ms, {:.0}/s |\n",
+        corpus.label(), build.as_secs_f64(), e.lexical_segments(), p50, p99, l50, l99, pct(&mut c, 0.5), pct(&mut c, 0.99), qps,
         pct(&mut cl, 0.5), pct(&mut cl, 0.99), lqps, pct(&mut cd, 0.5), pct(&mut cd, 0.99), dqps
     ));
     let Some(model) = model() else { return };
@@ -675,7 +680,12 @@ fn main() {
         &[1_000, 10_000, 100_000]
     };
     let zipf = ZipfVocab::new();
+    // LLMOPS_BENCH_CORPUS=zipf|uniform picks one corpus while iterating.
+    let pick = std::env::var("LLMOPS_BENCH_CORPUS").unwrap_or_default();
     for corpus in [Corpus::Zipf, Corpus::Uniform] {
+        if !pick.is_empty() && !corpus.label().to_lowercase().contains(&pick) {
+            continue;
+        }
         for &n in sizes {
             bench_search(&mut out, n, corpus, &zipf);
             eprint!(".");

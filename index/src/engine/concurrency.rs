@@ -1,24 +1,38 @@
-//! What concurrent searches share: a gate that lets one search per core compute at a time,
-//! an LRU cache of query vectors, a batcher that embeds the queries of concurrent searches
-//! in one forward pass, and one that runs their vector scans in one pass over the rows. All blocking (searches run on blocking threads).
+//! What concurrent searches share: a gate that lets one search per core compute at a time
+//! (oldest search first), an LRU cache of query vectors, a batcher that embeds the queries
+//! of concurrent searches in one forward pass, and one that runs their vector scans in one
+//! pass over the rows. All blocking (searches run on blocking threads).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::embed::{Embedder, InputKind};
 use crate::vectors::{Query, VectorStore};
 use crate::IndexError;
 
-/// A counting semaphore with first-come, first-served tickets.
+/// A counting semaphore that serves waiters oldest ticket first. A search takes its
+/// ticket when it starts, so one that spent longer waiting for its vector scan batch is not
+/// also overtaken at the gate. A released permit is handed straight to the next waiter and
+/// wakes only that thread: waking every waiter to let one through (a shared condvar) cost
+/// more context switches than the searches themselves.
 pub(crate) struct Gate {
     state: Mutex<GateState>,
-    cv: Condvar,
+    tickets: AtomicU64,
 }
 
 struct GateState {
     free: usize,
-    next_ticket: u64,
-    serving: u64,
+    /// Waiters by (ticket, arrival): two waiters may hold the same ticket (a scan leader
+    /// queues in the place of a search of its batch).
+    queue: BTreeMap<(u64, u64), Arc<Waiter>>,
+    arrivals: u64,
+}
+
+#[derive(Default)]
+struct Waiter {
+    granted: Mutex<bool>,
+    cv: Condvar,
 }
 
 pub(crate) struct Permit<'a>(&'a Gate);
@@ -28,36 +42,57 @@ impl Gate {
         Gate {
             state: Mutex::new(GateState {
                 free: permits.max(1),
-                next_ticket: 0,
-                serving: 0,
+                queue: BTreeMap::new(),
+                arrivals: 0,
             }),
-            cv: Condvar::new(),
+            tickets: AtomicU64::new(0),
         }
     }
 
-    /// Waits for a permit in arrival order (a poisoned lock lets the caller through: the
-    /// gate only shapes latency, it guards no data).
-    pub(crate) fn acquire(&self) -> Option<Permit<'_>> {
-        let mut g = self.state.lock().ok()?;
-        let ticket = g.next_ticket;
-        g.next_ticket += 1;
-        while !(g.free > 0 && g.serving == ticket) {
-            g = self.cv.wait(g).ok()?;
+    /// A place in line, taken when a search starts.
+    pub(crate) fn ticket(&self) -> u64 {
+        self.tickets.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Waits for a permit, lowest ticket first (a poisoned lock lets the caller through:
+    /// the gate only shapes latency, it guards no data).
+    pub(crate) fn acquire(&self, ticket: u64) -> Option<Permit<'_>> {
+        let w = {
+            let mut g = self.state.lock().ok()?;
+            if g.free > 0 && g.queue.is_empty() {
+                g.free -= 1;
+                return Some(Permit(self));
+            }
+            let w = Arc::new(Waiter::default());
+            let key = (ticket, g.arrivals);
+            g.arrivals += 1;
+            g.queue.insert(key, w.clone());
+            w
+        };
+        let mut granted = w.granted.lock().ok()?;
+        while !*granted {
+            granted = w.cv.wait(granted).ok()?;
         }
-        g.free -= 1;
-        g.serving += 1;
-        // The next ticket may also fit in a free slot.
-        self.cv.notify_all();
         Some(Permit(self))
     }
 }
 
 impl Drop for Permit<'_> {
     fn drop(&mut self) {
-        if let Ok(mut g) = self.0.state.lock() {
-            g.free += 1;
+        let Ok(mut g) = self.0.state.lock() else {
+            return;
+        };
+        match g.queue.pop_first() {
+            // The permit passes to the next waiter without going back to the pool.
+            Some((_, w)) => {
+                drop(g);
+                if let Ok(mut granted) = w.granted.lock() {
+                    *granted = true;
+                }
+                w.cv.notify_one();
+            }
+            None => g.free += 1,
         }
-        self.0.cv.notify_all();
     }
 }
 
@@ -201,6 +236,7 @@ type Found = Result<Vec<(u64, f32)>, String>;
 
 struct ScanReq {
     ticket: u64,
+    place: u64,
     store: Arc<dyn VectorStore>,
     vector: Vec<f32>,
     tags: Vec<String>,
@@ -232,18 +268,24 @@ impl ScanBatcher {
         }
     }
 
+    /// `gate` and `place` (the search's gate ticket): the leader scans holding a gate
+    /// permit in the place of the oldest search in its batch, so scans and the rest of the
+    /// searches share the cores in arrival order instead of time-slicing them.
     pub(crate) fn search(
         &self,
         store: &Arc<dyn VectorStore>,
         vector: Vec<f32>,
         tags: &[String],
         k: usize,
+        gate: &Gate,
+        place: u64,
     ) -> Result<Vec<(u64, f32)>, IndexError> {
         let mut g = self.state.lock().map_err(|_| IndexError::Poisoned)?;
         let ticket = g.next;
         g.next += 1;
         g.pending.push(ScanReq {
             ticket,
+            place,
             store: store.clone(),
             vector,
             tags: tags.to_vec(),
@@ -273,6 +315,8 @@ impl ScanBatcher {
                 }
                 g.pending = rest;
                 drop(g);
+                let oldest = batch.iter().map(|r| r.place).min().unwrap_or(place);
+                let permit = gate.acquire(oldest);
                 let reqs: Vec<Query<'_>> = batch
                     .iter()
                     .map(|r| Query {
@@ -285,6 +329,7 @@ impl ScanBatcher {
                     mine.search_batch(&reqs)
                 }))
                 .unwrap_or_default();
+                drop(permit);
                 g = self.state.lock().map_err(|_| IndexError::Poisoned)?;
                 let mut res = res.into_iter();
                 for r in &batch {
@@ -351,16 +396,19 @@ mod tests {
             .collect();
         store.upsert(&items).expect("put");
         let b = Arc::new(ScanBatcher::new(16));
+        let gate = Gate::new(2);
         std::thread::scope(|s| {
             for i in 0..24 {
-                let (b, store, e) = (b.clone(), store.clone(), &e);
+                let (b, store, e, gate) = (b.clone(), store.clone(), &e, &gate);
                 s.spawn(move || {
                     let q = e
                         .embed(&[&format!("word{} word{}", i % 7, i % 5)], InputKind::Query)
                         .expect("q")
                         .remove(0);
                     let tags = vec![if i % 2 == 0 { "sys" } else { "u:a" }.to_string()];
-                    let got = b.search(&store, q.clone(), &tags, 5).expect("batched");
+                    let got = b
+                        .search(&store, q.clone(), &tags, 5, gate, gate.ticket())
+                        .expect("batched");
                     let want = store.search(&q, &tags, 5).expect("single");
                     assert_eq!(got, want);
                 });
@@ -380,6 +428,30 @@ mod tests {
         assert_eq!(c.get("c"), Some(vec![3.0]));
     }
 
+    /// A released permit goes to the lowest waiting ticket, whatever the order of arrival
+    /// at the gate.
+    #[test]
+    fn index_gate_serves_lowest_ticket_first() {
+        let g = Gate::new(1);
+        let first = g.acquire(0);
+        let order = Mutex::new(Vec::new());
+        std::thread::scope(|s| {
+            for (n, t) in [5u64, 3, 4].into_iter().enumerate() {
+                let (g, order) = (&g, &order);
+                s.spawn(move || {
+                    let _p = g.acquire(t);
+                    order.lock().expect("order").push(t);
+                });
+                // Each waiter queued before the next arrives.
+                while g.state.lock().expect("state").queue.len() <= n {
+                    std::thread::yield_now();
+                }
+            }
+            drop(first);
+        });
+        assert_eq!(*order.lock().expect("order"), [3, 4, 5]);
+    }
+
     #[test]
     fn index_gate_admits_at_most_its_permits() {
         use std::sync::atomic::{AtomicUsize, Ordering};
@@ -389,7 +461,7 @@ mod tests {
             for _ in 0..16 {
                 s.spawn(|| {
                     for _ in 0..20 {
-                        let _p = g.acquire();
+                        let _p = g.acquire(g.ticket());
                         let n = now.fetch_add(1, Ordering::SeqCst) + 1;
                         max.fetch_max(n, Ordering::SeqCst);
                         std::thread::yield_now();
