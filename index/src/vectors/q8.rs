@@ -279,6 +279,13 @@ impl Mirror {
         }
     }
 
+    /// Which lanes of block `b` each query of a group may see; `None` when none may.
+    #[inline(always)]
+    fn group_lanes<const G: usize>(&self, group: &[Scan], b: usize) -> Option<[u16; G]> {
+        let lanes: [u16; G] = std::array::from_fn(|j| group[j].lanes(self, b).unwrap_or(0));
+        lanes.iter().any(|&l| l != 0).then_some(lanes)
+    }
+
     /// `G` queries over blocks `from..to`, two accumulator registers each.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
@@ -290,15 +297,9 @@ impl Mirror {
         let qa: [*const i32; G] = std::array::from_fn(|j| group[j].qa.as_ptr() as *const i32);
         let ones = _mm256_set1_epi16(1);
         for b in from..to {
-            let mut lanes = [0u16; G];
-            let mut any = false;
-            for j in 0..G {
-                lanes[j] = group[j].lanes(self, b).unwrap_or(0);
-                any |= lanes[j] != 0;
-            }
-            if !any {
+            let Some(lanes) = self.group_lanes::<G>(group, b) else {
                 continue;
-            }
+            };
             let blk = self.data[b * bb..(b + 1) * bb].as_ptr();
             let mut lo = [_mm256_setzero_si256(); G];
             let mut hi = [_mm256_setzero_si256(); G];
@@ -357,15 +358,9 @@ impl Mirror {
         let groups = self.dimp / 4;
         let qs: [*const i32; G] = std::array::from_fn(|j| group[j].qu.as_ptr() as *const i32);
         for b in from..to {
-            let mut lanes = [0u16; G];
-            let mut any = false;
-            for j in 0..G {
-                lanes[j] = group[j].lanes(self, b).unwrap_or(0);
-                any |= lanes[j] != 0;
-            }
-            if !any {
+            let Some(lanes) = self.group_lanes::<G>(group, b) else {
                 continue;
-            }
+            };
             let blk = self.data[b * bb..(b + 1) * bb].as_ptr();
             let mut acc = [_mm512_setzero_si512(); G];
             for g in 0..groups {
