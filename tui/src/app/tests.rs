@@ -4,8 +4,9 @@
 use std::time::Duration;
 
 use protocol::{
-    AgentEvent, AgentEventKind, Cancel, CpuStats, EndStatus, ErrorMsg, FileInfo, Message,
-    MonitorSnapshot, Offer, OfferReject, SessionOp, StreamDelta, StreamEnd, StreamStart, Welcome,
+    AgentEvent, AgentEventKind, Cancel, CpuStats, DiskStats, EndStatus, ErrorMsg, FileInfo,
+    MemoryStats, Message, MonitorSnapshot, Offer, OfferReject, SessionOp, StreamDelta, StreamEnd,
+    StreamStart, Welcome,
 };
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -63,6 +64,37 @@ pub fn type_str(a: &mut App, s: &str) -> Vec<Command> {
 pub fn submit(a: &mut App, s: &str) -> Vec<Command> {
     type_str(a, s);
     update(a, key(KeyCode::Enter))
+}
+
+/// Delivers a monitor snapshot at `cpu_pct` CPU, 25% memory and one 60%-full ext4 disk.
+pub fn monitor(a: &mut App, cpu_pct: f32) {
+    let snap = MonitorSnapshot {
+        ts_ms: 1,
+        cpu: CpuStats {
+            usage_percent: cpu_pct,
+            cores: 2,
+            frequency_mhz: 2400,
+            load_avg: [0.5, 0.25, 0.1],
+        },
+        memory: MemoryStats {
+            total_bytes: 8 << 30,
+            used_bytes: 2 << 30,
+            available_bytes: 6 << 30,
+            usage_percent: 25.0,
+        },
+        disks: vec![DiskStats {
+            mount: "/".into(),
+            fs: "ext4".into(),
+            total_bytes: 100 << 30,
+            used_bytes: 60 << 30,
+            available_bytes: 40 << 30,
+            usage_percent: 60.0,
+        }],
+    };
+    update(
+        a,
+        AppEvent::Client(ClientEvent::Message(Message::MonitorSnapshot(snap))),
+    );
 }
 
 fn file(id: &str, name: &str) -> FileInfo {
@@ -771,17 +803,7 @@ fn reconnecting_state_and_monitor_snapshots() {
         .iter()
         .any(|c| matches!(c, Command::Send(Message::MonitorSubscribe(_)))));
     for pct in [10.0, 20.0, 30.0] {
-        let snap = MonitorSnapshot {
-            cpu: CpuStats {
-                usage_percent: pct,
-                ..Default::default()
-            },
-            ..Default::default()
-        };
-        update(
-            &mut a,
-            AppEvent::Client(ClientEvent::Message(Message::MonitorSnapshot(snap))),
-        );
+        monitor(&mut a, pct);
     }
     assert_eq!(
         a.gauges.cpu.iter().copied().collect::<Vec<_>>(),

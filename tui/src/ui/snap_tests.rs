@@ -4,15 +4,12 @@
 
 use std::path::PathBuf;
 
-use protocol::{
-    CpuStats, DiskStats, MemoryStats, Message, MonitorSnapshot, Offer, StreamDelta, StreamStart,
-    TransferProgress,
-};
+use protocol::{Message, Offer, StreamDelta, StreamStart, TransferProgress};
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 
-use crate::app::tests::{connected, cpu_tool_step, key, start_turn, turn, type_str};
+use crate::app::tests::{connected, cpu_tool_step, key, monitor, start_turn, turn, type_str};
 use crate::app::{update, App, AppEvent, Modal, TransferState};
 use crate::client::ClientEvent;
 use crate::text;
@@ -43,33 +40,7 @@ fn draw(app: &App, w: u16, h: u16) -> String {
 
 fn gauges(a: &mut App) {
     for pct in [10.0, 35.0, 20.0, 60.0, 42.0] {
-        let snap = MonitorSnapshot {
-            ts_ms: 1,
-            cpu: CpuStats {
-                usage_percent: pct,
-                cores: 2,
-                frequency_mhz: 2400,
-                load_avg: [0.5, 0.25, 0.1],
-            },
-            memory: MemoryStats {
-                total_bytes: 8 << 30,
-                used_bytes: 2 << 30,
-                available_bytes: 6 << 30,
-                usage_percent: 25.0,
-            },
-            disks: vec![DiskStats {
-                mount: "/".into(),
-                fs: "ext4".into(),
-                total_bytes: 100 << 30,
-                used_bytes: 60 << 30,
-                available_bytes: 40 << 30,
-                usage_percent: 60.0,
-            }],
-        };
-        update(
-            a,
-            AppEvent::Client(ClientEvent::Message(Message::MonitorSnapshot(snap))),
-        );
+        monitor(a, pct);
     }
 }
 

@@ -2,14 +2,15 @@
 //! on as plain rows; tiny sizes must not panic.
 
 use protocol::{
-    AgentEvent, AgentEventKind, CpuStats, DiskStats, MemoryStats, Message, MonitorSnapshot, Offer,
-    SearchHit, SearchResults, StreamDelta, StreamStart,
+    AgentEvent, AgentEventKind, Message, Offer, SearchHit, SearchResults, StreamDelta, StreamStart,
 };
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 
-use crate::app::tests::{connected, cpu_tool_step, key, start_turn, submit, turn, type_str};
+use crate::app::tests::{
+    connected, cpu_tool_step, key, monitor, start_turn, submit, turn, type_str,
+};
 use crate::app::{update, App, AppEvent};
 use crate::client::ClientEvent;
 use crate::text;
@@ -183,33 +184,7 @@ fn chinese_text_wraps_by_display_width_without_residue() {
 #[test]
 fn gauges_search_and_files_render_data() {
     let mut a = connected();
-    let snap = MonitorSnapshot {
-        ts_ms: 1,
-        cpu: CpuStats {
-            usage_percent: 42.0,
-            cores: 2,
-            frequency_mhz: 2400,
-            load_avg: [0.5, 0.25, 0.1],
-        },
-        memory: MemoryStats {
-            total_bytes: 8 << 30,
-            used_bytes: 2 << 30,
-            available_bytes: 6 << 30,
-            usage_percent: 25.0,
-        },
-        disks: vec![DiskStats {
-            mount: "/".into(),
-            fs: "ext4".into(),
-            total_bytes: 100 << 30,
-            used_bytes: 60 << 30,
-            available_bytes: 40 << 30,
-            usage_percent: 60.0,
-        }],
-    };
-    update(
-        &mut a,
-        AppEvent::Client(ClientEvent::Message(Message::MonitorSnapshot(snap))),
-    );
+    monitor(&mut a, 42.0);
     submit(&mut a, "/search disk");
     let results = SearchResults {
         request_id: Some(3),
