@@ -5,37 +5,19 @@
 use std::path::PathBuf;
 
 use protocol::{Message, Offer, StreamDelta, StreamStart, TransferProgress};
-use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
 
 use crate::app::tests::{connected, cpu_tool_step, key, monitor, start_turn, turn, type_str};
 use crate::app::{update, App, AppEvent, Modal, TransferState};
 use crate::client::ClientEvent;
-use crate::text;
 
 /// The screen as text rows (wide characters counted once), with a frame so trailing
 /// spaces stay visible in the snapshot.
 fn draw(app: &App, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test backend");
-    t.draw(|f| super::render(app, f)).expect("draw");
-    let buf = t.backend().buffer().clone();
-    let mut out = String::new();
-    for y in 0..h {
-        let mut s = String::new();
-        let mut skip = 0;
-        for x in 0..w {
-            if skip > 0 {
-                skip -= 1;
-                continue;
-            }
-            let sym = buf[(x, y)].symbol();
-            skip = text::width(sym).saturating_sub(1);
-            s.push_str(sym);
-        }
-        out.push_str(&format!("|{s}|\n"));
-    }
-    out
+    super::tests::draw(app, w, h)
+        .into_iter()
+        .map(|s| format!("|{s}|\n"))
+        .collect()
 }
 
 fn gauges(a: &mut App) {

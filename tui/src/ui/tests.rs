@@ -15,7 +15,8 @@ use crate::app::{update, App, AppEvent};
 use crate::client::ClientEvent;
 use crate::text;
 
-fn draw(app: &App, w: u16, h: u16) -> Vec<String> {
+/// The screen as text rows, wide characters counted once.
+pub(super) fn draw(app: &App, w: u16, h: u16) -> Vec<String> {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("test backend");
     t.draw(|f| super::render(app, f)).expect("draw");
     let buf = t.backend().buffer().clone();
