@@ -522,6 +522,18 @@ impl EmbedEndpoint {
         .expect("config");
         vec!["--config".into(), cfg.to_string_lossy().into_owned()]
     }
+
+    /// A server embedding through this endpoint and a connection that has seen it reach
+    /// hybrid mode; also the config dir (keep it alive) and the flags (for a restart).
+    fn hybrid_server(&self) -> (tempfile::TempDir, Vec<String>, ServerProc, ExtConn) {
+        let cfgdir = tempfile::tempdir().expect("cfg");
+        let args = self.server_args(cfgdir.path());
+        let flags: Vec<&str> = args.iter().map(String::as_str).collect();
+        let server = ServerProc::start_with(&flags).expect("server");
+        let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+        wait_status(&mut c, 60, |s| s.mode.starts_with("hybrid"));
+        (cfgdir, args, server, c)
+    }
 }
 
 /// Reads UPLOAD_STATUS pushes for `file_id` (starting with `seen`) until `last` arrives.
@@ -581,12 +593,7 @@ of the standby databases and the retention of the audit archive.\n";
 fn index_states_pushed_and_failed_embedding_retried() {
     use std::sync::atomic::Ordering;
     let ep = EmbedEndpoint::start();
-    let cfgdir = tempfile::tempdir().expect("cfg");
-    let args = ep.server_args(cfgdir.path());
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let server = ServerProc::start_with(&args).expect("server");
-    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
-    wait_status(&mut c, 60, |s| s.mode.starts_with("hybrid"));
+    let (_cfg, _, server, mut c) = ep.hybrid_server();
 
     // Two 500s, then vectors: retried with backoff, no user action.
     ep.fail_next.store(2, Ordering::SeqCst);
@@ -679,12 +686,8 @@ fn index_states_pushed_and_failed_embedding_retried() {
 #[test]
 fn index_session_delete_drops_its_entries_at_once() {
     let ep = EmbedEndpoint::start();
-    let cfgdir = tempfile::tempdir().expect("cfg");
-    let args = ep.server_args(cfgdir.path());
+    let (_cfg, args, server, mut a) = ep.hybrid_server();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let server = ServerProc::start_with(&args).expect("server");
-    let mut a = ExtConn::connect(server.addr, None, None).expect("connect");
-    wait_status(&mut a, 60, |s| s.mode.starts_with("hybrid"));
     let sa = a.session_id();
     let fa = upload(
         &mut a,

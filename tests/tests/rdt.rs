@@ -93,9 +93,9 @@ fn rdt_download_direct_is_byte_exact() {
     f.assert_same("blob.bin", out.path());
 }
 
-#[test]
-fn rdt_download_survives_loss_reordering_and_duplication() {
-    let imp = Impairment {
+/// 10% loss each way, 10 ms delay with jitter, 5% reordered, 5% duplicated, 1% corrupted.
+fn hostile() -> Impairment {
+    Impairment {
         loss: 0.10,
         delay: Duration::from_millis(10),
         jitter: Duration::from_millis(2),
@@ -104,8 +104,12 @@ fn rdt_download_survives_loss_reordering_and_duplication() {
         duplicate: 0.05,
         corrupt: 0.01,
         ..Default::default()
-    };
-    let (f, relay) = fixture_behind_relay(&[("lossy.bin", 3 * 1024 * 1024)], imp, 42);
+    }
+}
+
+#[test]
+fn rdt_download_survives_loss_reordering_and_duplication() {
+    let (f, relay) = fixture_behind_relay(&[("lossy.bin", 3 * 1024 * 1024)], hostile(), 42);
     let out = tempfile::tempdir().expect("tempdir");
     let (code, v, err) = f.download("lossy.bin", "rdt", out.path());
     assert_eq!(code, 0, "{err}");
@@ -537,17 +541,7 @@ fn tui_upload(server: SocketAddr, file: &Path, mode: &str) -> (i32, serde_json::
 
 #[test]
 fn rdt_upload_through_a_lossy_relay_is_recorded_like_nplt() {
-    let imp = Impairment {
-        loss: 0.10,
-        delay: Duration::from_millis(10),
-        jitter: Duration::from_millis(2),
-        reorder: 0.05,
-        reorder_by: Duration::from_millis(6),
-        duplicate: 0.05,
-        corrupt: 0.01,
-        ..Default::default()
-    };
-    let (f, relay) = fixture_behind_relay(&[], imp, 77);
+    let (f, relay) = fixture_behind_relay(&[], hostile(), 77);
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("big-log.txt");
     let body = text_bytes(3 * 1024 * 1024 + 17, 5);
