@@ -253,41 +253,6 @@ impl RawConn {
     }
 }
 
-/// Runs `llmops-tui` with args, killing it after `timeout`; returns (exit code or -1 when
-/// killed, stdout, stderr).
-pub fn run_tui_for(args: &[&str], timeout: Duration) -> anyhow::Result<(i32, String, String)> {
-    let exe = require_bin("llmops-tui")?;
-    let mut child = Command::new(exe)
-        .args(args)
-        .env_remove("LLMOPS_SERVER")
-        .env_remove("LLMOPS_AUTH_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()?;
-    let deadline = std::time::Instant::now() + timeout;
-    let code = loop {
-        if let Some(st) = child.try_wait()? {
-            break st.code().unwrap_or(-1);
-        }
-        if std::time::Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            break -1;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let mut out = String::new();
-    let mut err = String::new();
-    if let Some(mut o) = child.stdout.take() {
-        let _ = o.read_to_string(&mut out);
-    }
-    if let Some(mut e) = child.stderr.take() {
-        let _ = e.read_to_string(&mut err);
-    }
-    Ok((code, out, err))
-}
-
 /// An HTTP response: status code, headers (names lowercased), body.
 pub type HttpResponse = (u16, Vec<(String, String)>, Vec<u8>);
 
@@ -476,6 +441,19 @@ impl ExtConn {
             if done {
                 return Ok(seen);
             }
+        }
+    }
+
+    /// This session's files (FILE_LIST), skipping pushes that arrive first.
+    pub fn files(&mut self) -> anyhow::Result<Vec<protocol::FileInfo>> {
+        let request_id = self.next_id();
+        self.send(&protocol::Message::FileList(protocol::Req { request_id }))?;
+        match self
+            .recv_until(|m| matches!(m, protocol::Message::FileListReply(_)))?
+            .pop()
+        {
+            Some(protocol::Message::FileListReply(l)) => Ok(l.files),
+            other => bail!("expected FILE_LIST_REPLY, got {other:?}"),
         }
     }
 }

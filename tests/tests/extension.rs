@@ -248,13 +248,8 @@ fn uploads_are_verified_and_listed() {
     };
     assert_eq!(e.message, "不支持的文件类型: x.bin (仅支持文本文件)");
 
-    let rid = c.next_id();
-    c.send(&Message::FileList(Req { request_id: rid }))
-        .expect("send");
-    let Message::FileListReply(l) = reply(&mut c) else {
-        panic!()
-    };
-    assert_eq!(l.files.len(), 1, "{:?}", l.files);
+    let files = c.files().expect("list");
+    assert_eq!(files.len(), 1, "{files:?}");
     let audit = std::fs::read_to_string(server.data_path().join("logs/file_operations.log"))
         .expect("audit log");
     assert!(

@@ -246,16 +246,8 @@ fn index_kill9_during_upload_leaves_nothing_partial() {
     let data = server.kill9();
     let server = ServerProc::start_in(data, &["--embedder", "none"]).expect("restart");
     let mut c = ExtConn::connect(server.addr, Some(&session), None).expect("resume");
-    let rid = c.next_id();
-    c.send(&Message::FileList(Req { request_id: rid }))
-        .expect("send");
-    let msgs = c
-        .recv_until(|m| matches!(m, Message::FileListReply(_)))
-        .expect("list");
-    let Some(Message::FileListReply(l)) = msgs.last() else {
-        panic!()
-    };
-    assert!(l.files.is_empty(), "{:?}", l.files);
+    let files = c.files().expect("list");
+    assert!(files.is_empty(), "{files:?}");
     assert!(search(&mut c, "unique-marker-zebra", "all").is_empty());
     let leftovers: Vec<PathBuf> = walk(&server.data_path().join("uploads"));
     assert!(leftovers.is_empty(), "{leftovers:?}");
@@ -353,19 +345,11 @@ fn dense_scenario(extra: &[&str]) {
     // The uploads table ends in `ready` for both files.
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let rid = c.next_id();
-        c.send(&Message::FileList(Req { request_id: rid }))
-            .expect("send");
-        let msgs = c
-            .recv_until(|m| matches!(m, Message::FileListReply(_)))
-            .expect("list");
-        let Some(Message::FileListReply(l)) = msgs.last() else {
-            panic!()
-        };
-        if l.files.iter().all(|f| f.state == "ready") {
+        let files = c.files().expect("list");
+        if files.iter().all(|f| f.state == "ready") {
             break;
         }
-        assert!(Instant::now() < deadline, "{:?}", l.files);
+        assert!(Instant::now() < deadline, "{files:?}");
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -566,16 +550,8 @@ fn states_until(
 }
 
 fn file_state(c: &mut ExtConn, file_id: &str) -> String {
-    let rid = c.next_id();
-    c.send(&Message::FileList(Req { request_id: rid }))
-        .expect("send");
-    let msgs = c
-        .recv_until(|m| matches!(m, Message::FileListReply(_)))
-        .expect("list");
-    let Some(Message::FileListReply(l)) = msgs.last() else {
-        panic!("{msgs:?}")
-    };
-    l.files
+    c.files()
+        .expect("list")
         .iter()
         .find(|f| f.file_id == file_id)
         .map(|f| f.state.clone())
