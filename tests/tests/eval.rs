@@ -2,6 +2,8 @@
 //! describes: a fresh server, a new session per case with every fixture uploaded (sorted
 //! by name), the text sent, the tool steps recorded and scored. Prints accuracy overall and
 //! per category. `LLMOPS_EVAL_DIR` points at another set in the same format (held-out).
+//! The project's own incident set (`assets/eval/incident`) runs too; it adds one rule,
+//! `answer_has`: every listed string appears in the final answer (planted numbers, names).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -47,7 +49,7 @@ fn upload(c: &mut ExtConn, name: &str, body: &[u8]) {
     );
 }
 
-fn run_case(c: &mut ExtConn, text: &str) -> Vec<Step> {
+fn run_case(c: &mut ExtConn, text: &str) -> (Vec<Step>, String) {
     let rid = c.next_id();
     c.send(&Message::Chat(ChatSend {
         request_id: rid,
@@ -59,7 +61,13 @@ fn run_case(c: &mut ExtConn, text: &str) -> Vec<Step> {
         .recv_until(|m| matches!(m, Message::StreamEnd(e) if e.request_id == rid))
         .expect("turn");
     let mut steps: Vec<Step> = Vec::new();
+    let mut answer = String::new();
     for m in msgs {
+        if let Message::StreamDelta(d) = &m {
+            if d.request_id == rid {
+                answer.push_str(&d.text);
+            }
+        }
         if let Message::AgentEvent(e) = m {
             match e.event {
                 AgentEventKind::ToolCall { tool, args, .. } => steps.push(Step {
@@ -76,7 +84,7 @@ fn run_case(c: &mut ExtConn, text: &str) -> Vec<Step> {
             }
         }
     }
-    steps
+    (steps, answer)
 }
 
 fn str_args(v: &Value) -> Vec<String> {
@@ -90,7 +98,12 @@ fn str_args(v: &Value) -> Vec<String> {
 }
 
 /// Scores one case by the README's rules; returns the first rule that failed.
-fn score(case: &Value, steps: &[Step]) -> Result<(), String> {
+fn score(case: &Value, steps: &[Step], answer: &str) -> Result<(), String> {
+    for want in str_args(&case["answer_has"]) {
+        if !answer.contains(&want) {
+            return Err(format!("answer_has: {want:?} missing from {answer:?}"));
+        }
+    }
     if let Some(first) = case["first"].as_array() {
         let got = steps.first().map(|s| s.tool.as_str());
         let ok = first.iter().any(|f| match (f.as_str(), got) {
@@ -173,13 +186,29 @@ fn score(case: &Value, steps: &[Step]) -> Result<(), String> {
 
 #[test]
 fn agent_eval_set() {
-    let dir = eval_dir();
-    let cases_path = std::fs::read_dir(&dir).ok().and_then(|rd| {
+    run_set(&eval_dir());
+}
+
+/// The project's own dev set for the incident capabilities (processes, whole-file log
+/// analysis, read-only system commands, pipelines), scored with the same rules.
+#[test]
+fn incident_eval_set() {
+    run_set(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/eval/incident"));
+}
+
+fn run_set(dir: &std::path::Path) {
+    let cases_path = std::fs::read_dir(dir).ok().and_then(|rd| {
         rd.flatten()
             .map(|e| e.path())
             .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
     });
     let Some(cases_path) = cases_path else {
+        // A missing set is a broken checkout in CI, not a pass.
+        assert!(
+            std::env::var("CI").is_err(),
+            "eval: no set at {} under CI=true",
+            dir.display()
+        );
         eprintln!("eval: no set at {} (skipped)", dir.display());
         return;
     };
@@ -215,11 +244,11 @@ fn agent_eval_set() {
         for (name, body) in &fixtures {
             upload(&mut c, name, body);
         }
-        let steps = run_case(&mut c, case["text"].as_str().unwrap_or_default());
+        let (steps, answer) = run_case(&mut c, case["text"].as_str().unwrap_or_default());
         let cat = case["cat"].as_str().unwrap_or("?").to_string();
         let e = per_cat.entry(cat).or_default();
         e.1 += 1;
-        match score(&case, &steps) {
+        match score(&case, &steps, &answer) {
             Ok(()) => e.0 += 1,
             Err(why) => failures.push(format!(
                 "{} {:?}: {why}; steps {:?}",

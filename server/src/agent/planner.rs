@@ -5,6 +5,7 @@
 
 pub mod answer;
 pub mod classify;
+pub mod incident;
 pub mod knowledge;
 pub mod safety;
 pub mod slots;
@@ -13,6 +14,8 @@ pub mod understand;
 
 #[cfg(test)]
 mod eval_tests;
+#[cfg(test)]
+mod routing_tests;
 
 use std::path::PathBuf;
 
@@ -154,6 +157,53 @@ fn listed_path(before: &[StepRecord], name: &str, uploads: &[UploadRef]) -> Opti
     slots::best_upload(name, uploads).map(|u| u.path.to_string_lossy().into_owned())
 }
 
+/// Reads a file: a log is analysed whole (exact counts), anything else read page by page.
+fn read_call(path: &str) -> Call {
+    if incident::is_log_name(path) {
+        return analyze_call(path);
+    }
+    Call {
+        tool: "file_read",
+        args: json!({"file_path": path, "offset": 0, "limit": 200}),
+    }
+}
+
+fn analyze_call(path: &str) -> Call {
+    Call {
+        tool: "file_read",
+        args: json!({"file_path": path, "mode": "analyze"}),
+    }
+}
+
+/// A page read that turned out to be part of a longer log: its numbers would describe only
+/// the page, so the whole file is analysed next.
+fn partial_log_read(step: &StepRecord) -> Option<String> {
+    if !step.ok || step.tool != "file_read" || step.args["mode"] == "analyze" {
+        return None;
+    }
+    let d = data_of(step);
+    let more =
+        d["more_lines"].as_u64().is_some_and(|n| n > 0) || d["more_lines"].as_bool() == Some(true);
+    let text = d["lines"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .or_else(|| d["content"].as_str().map(str::to_string))
+        .unwrap_or_default();
+    (more && answer::logs::looks_like_log(&text))
+        .then(|| {
+            d["path"]
+                .as_str()
+                .or(step.args["file_path"].as_str())
+                .map(str::to_string)
+        })
+        .flatten()
+}
+
 /// The next call of one task given the steps it has taken (`own`) and all steps before it.
 fn next_call(
     task: &Task,
@@ -167,6 +217,16 @@ fn next_call(
             tool: "sys_monitor",
             args: json!({"metric": metric}),
         }),
+        Task::Processes { sort, name } => own.is_empty().then(|| {
+            let mut args = json!({"metric": "processes", "sort": sort.as_str(), "limit": 10});
+            if let Some(n) = name {
+                args["name"] = json!(n);
+            }
+            Call {
+                tool: "sys_monitor",
+                args,
+            }
+        }),
         Task::Exec { command, args } => own.is_empty().then(|| Call {
             tool: "command_executor",
             args: json!({"command": command, "args": args}),
@@ -175,20 +235,16 @@ fn next_call(
             tool: "file_download",
             args: json!({"file_path": path_str(path), "transport_mode": "auto"}),
         }),
-        Task::Read { path, .. } => own.is_empty().then(|| Call {
-            tool: "file_read",
-            args: json!({"file_path": path_str(path), "offset": 0, "limit": 200}),
-        }),
-        Task::ReadListed { name, .. } => {
-            if !own.is_empty() {
-                return None;
-            }
-            let path = listed_path(before, name, uploads)?;
-            Some(Call {
-                tool: "file_read",
-                args: json!({"file_path": path, "offset": 0, "limit": 200}),
-            })
-        }
+        Task::Read { path, .. } => match own {
+            [] => Some(read_call(&path_str(path))),
+            [page] => partial_log_read(page).map(|p| analyze_call(&p)),
+            _ => None,
+        },
+        Task::ReadListed { name, .. } => match own {
+            [] => listed_path(before, name, uploads).map(|p| read_call(&p)),
+            [page] => partial_log_read(page).map(|p| analyze_call(&p)),
+            _ => None,
+        },
         Task::Search {
             query,
             scope,
@@ -211,12 +267,10 @@ fn next_call(
                         tool: "file_download",
                         args: json!({"file_path": path, "transport_mode": "auto"}),
                     },
-                    _ => Call {
-                        tool: "file_read",
-                        args: json!({"file_path": path, "offset": 0, "limit": 200}),
-                    },
+                    _ => read_call(&path),
                 })
             }
+            2 if *then == Then::Read => partial_log_read(&own[1]).map(|p| analyze_call(&p)),
             _ => None,
         },
         Task::Uploads {
@@ -251,10 +305,7 @@ fn next_call(
             let k = own.len() - 1;
             let f = files.get(k).filter(|_| k < 3)?;
             let path = f["path"].as_str().or(f["file_path"].as_str())?;
-            Some(Call {
-                tool: "file_read",
-                args: json!({"file_path": path, "offset": 0, "limit": 200}),
-            })
+            Some(read_call(path))
         }
     }
 }
@@ -263,6 +314,16 @@ fn status(call: &Call, lang: Lang) -> String {
     let a = &call.args;
     let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
     match (call.tool, lang) {
+        ("sys_monitor", Lang::Zh) if a["metric"] == "processes" => "正在查看进程…".into(),
+        ("sys_monitor", Lang::En) if a["metric"] == "processes" => "Looking at processes…".into(),
+        ("file_read", Lang::Zh) if a["mode"] == "analyze" => format!(
+            "正在分析整个 {}…",
+            base(a["file_path"].as_str().unwrap_or(""))
+        ),
+        ("file_read", Lang::En) if a["mode"] == "analyze" => format!(
+            "Analysing all of {}…",
+            base(a["file_path"].as_str().unwrap_or(""))
+        ),
         ("sys_monitor", Lang::Zh) => "正在查询系统资源…".into(),
         ("sys_monitor", Lang::En) => "Checking system resources…".into(),
         ("command_executor", _) => {
@@ -337,7 +398,17 @@ fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
         }
         let d = data_of(s);
         parts.push(match s.tool.as_str() {
+            "sys_monitor" if s.args["metric"] == "processes" => {
+                answer::procs::render(&d, &s.args, lang)
+            }
             "sys_monitor" => answer::monitor(&d, s.args["metric"].as_str().unwrap_or("all"), lang),
+            // A page superseded by the whole-file analysis that follows it.
+            "file_read" if own.get(i + 1).is_some_and(|n| n.args["mode"] == "analyze") => {
+                continue;
+            }
+            "file_read" if s.args["mode"] == "analyze" => {
+                answer::log_report::render_report(&d, question, lang)
+            }
             "command_executor" => answer::command(s, lang),
             "semantic_search" if followed => {
                 let n = d["results"].as_array().map(|a| a.len()).unwrap_or(0);
@@ -447,7 +518,7 @@ pub fn plan(input: &PlannerInput) -> PlannerAction {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     pub(crate) fn uploads(names: &[&str]) -> Vec<UploadRef> {

@@ -11,6 +11,46 @@ use regex::{Regex, RegexBuilder};
 
 use super::path::{PathError, PathPolicy};
 
+/// Every command the grammar knows (TEMPORARY: replaced by the grammar table at merge).
+pub fn command_names() -> &'static [&'static str] {
+    &[
+        "ls",
+        "cat",
+        "grep",
+        "head",
+        "tail",
+        "ps",
+        "pwd",
+        "whoami",
+        "df",
+        "free",
+        "uname",
+        "uptime",
+        "hostname",
+        "id",
+        "w",
+        "ss",
+        "netstat",
+        "ip",
+        "du",
+        "lsof",
+        "dmesg",
+        "journalctl",
+        "systemctl",
+        "wc",
+        "sort",
+        "uniq",
+        "cut",
+        "find",
+        "stat",
+        "file",
+        "md5sum",
+        "sha256sum",
+        "ping",
+        "getent",
+    ]
+}
+
 /// Commands allowed by default (as in the seed contract).
 pub const DEFAULT_ALLOWED_COMMANDS: &[&str] = &[
     "ls", "cat", "grep", "head", "tail", "ps", "pwd", "whoami", "df", "free",

@@ -3,7 +3,9 @@
 //! Reads only the step records it is given.
 
 pub mod config;
+pub mod log_report;
 pub mod logs;
+pub mod procs;
 
 use serde_json::Value;
 

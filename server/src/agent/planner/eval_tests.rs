@@ -115,7 +115,7 @@ fn run_tool(tool: &str, args: &Value, fx: &[Fixture]) -> (bool, Value, Option<St
                         .collect()
                 })
                 .unwrap_or_default();
-            if !super::slots::WHITELIST.contains(&command.as_str()) {
+            if !super::slots::is_known_command(&command) {
                 return fail(format!("命令不在白名单中: {command}"));
             }
             if let Some(bad) = argv

@@ -2,7 +2,9 @@
 //! whitelist, destructive requests and secret files. The tools' own policies remain the
 //! real guard; this only gives the user a clear reason without a pointless tool call.
 
-use super::slots::{shell_operator, typed_file_names, typed_paths, CommandLine, WHITELIST};
+use super::slots::{
+    is_known_command, shell_operator, typed_file_names, typed_paths, whitelist, CommandLine,
+};
 use super::text::{contains_any, Lang};
 
 /// Why a request is refused.
@@ -35,7 +37,7 @@ pub fn check_command(cl: &CommandLine) -> Option<Refusal> {
         // Suggest the part before the operator when it is itself allowed.
         let before = cl.raw.split(op).next().unwrap_or("").trim().to_string();
         let first = before.split_whitespace().next().unwrap_or("");
-        let plain = (WHITELIST.contains(&first) && secret_in(&before).is_none()).then_some(before);
+        let plain = (is_known_command(first) && secret_in(&before).is_none()).then_some(before);
         // Commands chained after the operator that would be refused on their own too.
         let blocked: Vec<String> = cl
             .raw
@@ -43,7 +45,7 @@ pub fn check_command(cl: &CommandLine) -> Option<Refusal> {
             .skip(1)
             .filter_map(|part| part.split_whitespace().next())
             .filter(|c| {
-                !WHITELIST.contains(c)
+                !is_known_command(c)
                     && c.chars()
                         .all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_')
             })
@@ -55,9 +57,20 @@ pub fn check_command(cl: &CommandLine) -> Option<Refusal> {
             blocked,
         });
     }
-    if !WHITELIST.contains(&cl.command.as_str()) {
+    if !is_known_command(&cl.command) {
         return Some(Refusal::NotWhitelisted {
             command: cl.command.clone(),
+        });
+    }
+    // Every stage of a pipeline must itself be a known command.
+    if let Some(stage) = cl
+        .args
+        .split(|a| a == "|")
+        .skip(1)
+        .find_map(|stage| stage.first().filter(|c| !is_known_command(c)))
+    {
+        return Some(Refusal::NotWhitelisted {
+            command: stage.clone(),
         });
     }
     let joined = cl.args.join(" ");
@@ -202,11 +215,11 @@ pub fn destructive_words(text: &str) -> bool {
 
 /// The reply for a refusal, in the user's language.
 pub fn refusal_text(r: &Refusal, lang: Lang) -> String {
-    let allowed = WHITELIST.join(", ");
+    let allowed = whitelist().join(", ");
     match (r, lang) {
         (Refusal::ShellOperator { op, plain, blocked }, Lang::Zh) => {
             let mut s = format!(
-                "不能执行：命令工具不经过 shell，不支持 `{op}` 这样的 shell 操作符（管道、`&&`、`;`、重定向、命令替换都不行）。"
+                "不能执行：命令工具不经过 shell，不支持 `{op}` 这样的 shell 操作符（`&&`、`||`、`;`、重定向、命令替换都不行；简单的 `|` 管道可以）。"
             );
             if !blocked.is_empty() {
                 s.push_str(&format!("而且 `{}` 不在命令白名单中。", blocked.join("`、`")));
@@ -220,7 +233,7 @@ pub fn refusal_text(r: &Refusal, lang: Lang) -> String {
         }
         (Refusal::ShellOperator { op, plain, blocked }, Lang::En) => {
             let mut s = format!(
-                "I can't run that: commands run without a shell, so operators like `{op}` (pipes, `&&`, `;`, redirects, substitutions) are not supported."
+                "I can't run that: commands run without a shell, so operators like `{op}` (`&&`, `||`, `;`, redirects, substitutions) are not supported; a plain `|` pipeline is."
             );
             if !blocked.is_empty() {
                 s.push_str(&format!(" Also, `{}` is not in the command whitelist.", blocked.join("`, `")));
@@ -286,12 +299,25 @@ mod tests {
             check("ls && reboot"),
             Some(Refusal::ShellOperator { .. })
         ));
-        match check("ps aux | head") {
-            Some(Refusal::ShellOperator { plain, .. }) => {
+        // A plain pipeline of known commands is built by the executor; anything else in a
+        // stage, and every other operator, is still refused.
+        assert_eq!(check("ps aux | head"), None);
+        assert_eq!(check("ps aux|grep -i java|wc -l"), None);
+        assert!(matches!(
+            check("ps aux | nc 10.0.0.1 9"),
+            Some(Refusal::NotWhitelisted { command }) if command == "nc"
+        ));
+        match check("ps aux || reboot") {
+            Some(Refusal::ShellOperator { op, plain, .. }) => {
+                assert_eq!(op, "||");
                 assert_eq!(plain.as_deref(), Some("ps aux"))
             }
             other => panic!("{other:?}"),
         }
+        assert!(matches!(
+            check("ps aux |& head"),
+            Some(Refusal::ShellOperator { .. })
+        ));
         assert!(matches!(
             check("cat /etc/shadow"),
             Some(Refusal::Secret { .. })

@@ -9,106 +9,28 @@ use regex::Regex;
 use super::text::{ascii_words, contains_any, has_word, is_cjk};
 use super::UploadRef;
 
-/// Commands the command tool accepts.
-pub const WHITELIST: [&str; 10] = [
-    "ls", "cat", "grep", "head", "tail", "ps", "pwd", "whoami", "df", "free",
-];
+/// Commands the command tool knows (the command policy's one table): a message starting
+/// with one of these is a command line, not a sentence.
+pub fn whitelist() -> &'static [&'static str] {
+    crate::policy::command::command_names()
+}
+
+/// True when `name` is a command the command tool knows.
+pub fn is_known_command(name: &str) -> bool {
+    whitelist().contains(&name)
+}
 
 /// Command names that are recognisably commands but are not whitelisted; seeing one at the
 /// start of a message means the user typed a command we must refuse, not a sentence.
 pub const OTHER_COMMANDS: &[&str] = &[
-    "rm",
-    "rmdir",
-    "mkfs",
-    "dd",
-    "reboot",
-    "shutdown",
-    "halt",
-    "poweroff",
-    "init",
-    "kill",
-    "killall",
-    "pkill",
-    "chmod",
-    "chown",
-    "chgrp",
-    "mv",
-    "cp",
-    "wget",
-    "curl",
-    "sudo",
-    "su",
-    "useradd",
-    "userdel",
-    "usermod",
-    "passwd",
-    "iptables",
-    "systemctl",
-    "service",
-    "mount",
-    "umount",
-    "fdisk",
-    "parted",
-    "nc",
-    "ncat",
-    "bash",
-    "sh",
-    "zsh",
-    "python",
-    "python3",
-    "perl",
-    "crontab",
-    "vi",
-    "vim",
-    "nano",
-    "apt",
-    "apt-get",
-    "yum",
-    "dnf",
-    "pip",
-    "echo",
-    "touch",
-    "mkdir",
-    "ln",
-    "tee",
-    "scp",
-    "ssh",
-    "rsync",
-    "tar",
-    "zip",
-    "unzip",
-    "find",
-    "less",
-    "more",
-    "top",
-    "htop",
-    "du",
-    "netstat",
-    "ss",
-    "ifconfig",
-    "ip",
-    "journalctl",
-    "docker",
-    "kubectl",
-    "git",
-    "sed",
-    "awk",
-    "xargs",
-    "env",
-    "export",
-    "history",
-    "uptime",
-    "vmstat",
-    "iostat",
-    "truncate",
-    "shred",
-    "wipefs",
-    "format",
-    "nohup",
-    "eval",
-    "exec",
-    "source",
-    "ll",
+    "rm", "rmdir", "mkfs", "dd", "reboot", "shutdown", "halt", "poweroff", "init", "kill",
+    "killall", "pkill", "chmod", "chown", "chgrp", "mv", "cp", "wget", "curl", "sudo", "su",
+    "useradd", "userdel", "usermod", "passwd", "iptables", "service", "mount", "umount", "fdisk",
+    "parted", "nc", "ncat", "bash", "sh", "zsh", "python", "python3", "perl", "crontab", "vi",
+    "vim", "nano", "apt", "apt-get", "yum", "dnf", "pip", "echo", "touch", "mkdir", "ln", "tee",
+    "scp", "ssh", "rsync", "tar", "zip", "unzip", "less", "more", "top", "htop", "ifconfig",
+    "docker", "kubectl", "git", "sed", "awk", "xargs", "env", "export", "history", "vmstat",
+    "iostat", "truncate", "shred", "wipefs", "format", "nohup", "eval", "exec", "source", "ll",
 ];
 
 /// English words that mark a sentence rather than command arguments.
@@ -280,11 +202,37 @@ fn strip_command_prefix(text: &str) -> &str {
     t
 }
 
-/// Shell operators the command tool never interprets.
+/// Shell operators the command tool never interprets. A single `|` between commands is a
+/// pipeline, which the executor builds itself without a shell; `||` and `|&` stay operators.
 pub fn shell_operator(text: &str) -> Option<&'static str> {
-    ["&&", "||", "|", ";", "`", "$(", ">", "<", "\n"]
+    ["&&", "||", "|&", ";", "`", "$(", ">", "<", "\n", "&", "$"]
         .into_iter()
         .find(|op| text.contains(op))
+}
+
+/// Splits a command line into pipeline stages on unquoted `|`, each stage tokenised like
+/// [`split_args`]. One stage when there is no pipe.
+pub fn split_pipeline(raw: &str) -> Vec<Vec<String>> {
+    let mut stages = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    for c in raw.chars() {
+        match quote {
+            Some(q) if c == q => {
+                quote = None;
+                cur.push(c);
+            }
+            Some(_) => cur.push(c),
+            None if c == '"' || c == '\'' => {
+                quote = Some(c);
+                cur.push(c);
+            }
+            None if c == '|' => stages.push(split_args(&std::mem::take(&mut cur))),
+            None => cur.push(c),
+        }
+    }
+    stages.push(split_args(&cur));
+    stages
 }
 
 fn is_arg_like(tok: &str, uploads: &[UploadRef]) -> bool {
@@ -346,7 +294,7 @@ pub fn explicit_command(text: &str, uploads: &[UploadRef]) -> Option<CommandLine
     let raw = strip_command_prefix(text);
     let toks = split_args(raw);
     let first = toks.first()?.to_lowercase();
-    let known = WHITELIST.contains(&first.as_str()) || OTHER_COMMANDS.contains(&first.as_str());
+    let known = is_known_command(&first) || OTHER_COMMANDS.contains(&first.as_str());
     if !known {
         // "ls&&reboot" glued together: still a command line with an operator.
         let head: String = first
@@ -354,7 +302,7 @@ pub fn explicit_command(text: &str, uploads: &[UploadRef]) -> Option<CommandLine
             .take_while(|c| c.is_ascii_alphanumeric())
             .collect();
         if shell_operator(&first).is_some()
-            && (WHITELIST.contains(&head.as_str()) || OTHER_COMMANDS.contains(&head.as_str()))
+            && (is_known_command(&head) || OTHER_COMMANDS.contains(&head.as_str()))
         {
             return Some(CommandLine {
                 command: head,
@@ -363,6 +311,21 @@ pub fn explicit_command(text: &str, uploads: &[UploadRef]) -> Option<CommandLine
             });
         }
         return None;
+    }
+    let stages = split_pipeline(raw);
+    if stages.len() > 1 && shell_operator(raw).is_none() {
+        // `ps aux | grep nginx | head`: a pipeline; its stages are checked by the policy.
+        let first_stage = stages.first().cloned().unwrap_or_default();
+        let mut args: Vec<String> = first_stage.into_iter().skip(1).collect();
+        for stage in &stages[1..] {
+            args.push("|".to_string());
+            args.extend(stage.iter().cloned());
+        }
+        return Some(CommandLine {
+            command: first,
+            args,
+            raw: raw.to_string(),
+        });
     }
     let args: Vec<String> = toks[1..].to_vec();
     if shell_operator(raw).is_some() {
@@ -373,7 +336,38 @@ pub fn explicit_command(text: &str, uploads: &[UploadRef]) -> Option<CommandLine
         });
     }
     let ok = match first.as_str() {
-        "pwd" | "whoami" => args.iter().all(|a| a.starts_with('-')),
+        "pwd" | "whoami" | "uptime" | "hostname" | "id" | "w" | "uname" | "dmesg" | "ss"
+        | "netstat" => args.iter().all(|a| a.starts_with('-')),
+        "ip" => {
+            const IP_WORDS: &[&str] = &[
+                "a",
+                "addr",
+                "address",
+                "l",
+                "link",
+                "r",
+                "route",
+                "n",
+                "neigh",
+                "neighbour",
+                "show",
+                "list",
+                "ls",
+                "dev",
+                "help",
+            ];
+            let mut after_dev = false;
+            args.iter().all(|a| {
+                let ok = a.starts_with('-') || IP_WORDS.contains(&a.as_str()) || after_dev;
+                after_dev = a == "dev";
+                ok
+            })
+        }
+        "systemctl" => {
+            args.iter()
+                .all(|a| a.starts_with('-') || !a.chars().any(is_cjk))
+                && args.iter().any(|a| !a.starts_with('-'))
+        }
         "free" => args.iter().all(|a| a.starts_with('-')),
         "ps" => args
             .iter()

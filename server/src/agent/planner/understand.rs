@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::classify::{classify, Intent};
+use super::incident::{incident_task, log_question, names_a_file, ProcSort};
 use super::knowledge::{chat_reply, explain, Chat};
 use super::safety::{check_command, destructive_words, refusal_text, secret_in, Refusal};
 use super::slots::{
@@ -32,6 +33,11 @@ pub enum Task {
     Reply(String),
     Monitor {
         metric: &'static str,
+    },
+    /// Top processes by CPU or memory, optionally only those matching a name.
+    Processes {
+        sort: ProcSort,
+        name: Option<String>,
     },
     Exec {
         command: String,
@@ -157,9 +163,9 @@ fn natural_command(text: &str) -> Option<Task> {
             "where am i",
             "which directory",
             "working directory",
-            "pwd",
         ],
-    ) {
+    ) || w("pwd")
+    {
         return Some(cmd("pwd", &[]));
     }
     if contains_any(
@@ -182,9 +188,9 @@ fn natural_command(text: &str) -> Option<Task> {
             "directory listing",
             "folder",
             "list everything",
-            "ls",
         ],
-    ) || (w("list") && (w("directory") || w("dir") || w("files")))
+    ) || w("ls")
+        || (w("list") && (w("directory") || w("dir") || w("files")))
     {
         return Some(cmd("ls", &["-la"]));
     }
@@ -728,10 +734,17 @@ fn search_task(clause: &str) -> Task {
 
 /// Turns a typed command line into a task (refusal, monitor for `top`, or an exec).
 fn command_line_task(cl: &CommandLine, ctx: &Ctx) -> Task {
+    let not_allowed =
+        || check_command(cl).is_some_and(|r| matches!(r, Refusal::NotWhitelisted { .. }));
     match cl.command.as_str() {
-        "top" | "htop" | "uptime" | "vmstat" | "iostat"
-            if check_command(cl).is_some_and(|r| matches!(r, Refusal::NotWhitelisted { .. })) =>
-        {
+        // `top` is asked for its process table: the sampler's ranking answers it.
+        "top" | "htop" | "atop" if not_allowed() => {
+            return Task::Processes {
+                sort: ProcSort::Cpu,
+                name: None,
+            };
+        }
+        "vmstat" | "iostat" if not_allowed() => {
             return Task::Monitor { metric: "all" };
         }
         "ll" if super::slots::shell_operator(&cl.raw).is_none() => {
@@ -747,9 +760,24 @@ fn command_line_task(cl: &CommandLine, ctx: &Ctx) -> Task {
     if let Some(r) = check_command(cl) {
         return Task::Reply(refusal_text(&r, ctx.lang));
     }
+    // Upload names resolve per pipeline stage (`cat app.log | grep -c ERROR`).
+    let mut args = Vec::with_capacity(cl.args.len());
+    let mut stage_cmd = cl.command.clone();
+    for (i, stage) in cl.args.split(|a| a == "|").enumerate() {
+        if i == 0 {
+            args.extend(resolve_command_args(&stage_cmd, stage, ctx.uploads));
+            continue;
+        }
+        args.push("|".to_string());
+        if let Some((c, rest)) = stage.split_first() {
+            stage_cmd = c.clone();
+            args.push(c.clone());
+            args.extend(resolve_command_args(&stage_cmd, rest, ctx.uploads));
+        }
+    }
     Task::Exec {
         command: cl.command.clone(),
-        args: resolve_command_args(&cl.command, &cl.args, ctx.uploads),
+        args,
     }
 }
 
@@ -766,6 +794,20 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
             return vec![Task::Exec {
                 command: command.to_string(),
                 args: vec!["-n".into(), n.to_string(), p],
+            }];
+        }
+    }
+    // Incident questions in words: processes, services, ports, journal, uptime, sizes.
+    let file_named = names_a_file(clause) || !ctx.referenced.is_empty();
+    if let Some(t) = incident_task(clause, file_named) {
+        return vec![t];
+    }
+    // Numbers about a log (counts, top errors, when errors started) come from the whole file.
+    if log_question(clause) && !doc_request(clause) {
+        if let Some(path) = log_target(clause, ctx) {
+            return vec![Task::Read {
+                path,
+                question: clause.to_string(),
             }];
         }
     }
@@ -904,6 +946,39 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
     }
 }
 
+/// "查找关于错误处理的文档": a request for documents, not for a log's numbers.
+fn doc_request(clause: &str) -> bool {
+    let lower = clause.to_lowercase();
+    contains_any(
+        &lower,
+        &[
+            "文档",
+            "资料",
+            "手册",
+            "说明书",
+            "documentation",
+            "docs",
+            "manual",
+        ],
+    )
+}
+
+/// The log a log question is about: the file it names, else the log the conversation was
+/// about, else this session's newest log upload.
+fn log_target(clause: &str, ctx: &Ctx) -> Option<String> {
+    if let Some(p) = target_path(clause, ctx) {
+        return Some(p);
+    }
+    let is_log = |u: &&UploadRef| super::incident::is_log_name(&u.filename);
+    ctx.history
+        .iter()
+        .rev()
+        .take(6)
+        .find_map(|h| best_upload(&h.text, ctx.uploads).filter(is_log))
+        .or_else(|| ctx.uploads.iter().rev().find(is_log))
+        .map(|u| u.path.to_string_lossy().into_owned())
+}
+
 /// The log part of a diagnosis: analyse the newest uploaded log, else search for logs.
 fn log_check(ctx: &Ctx) -> Task {
     match ctx
@@ -1016,7 +1091,7 @@ pub fn understand(text: &str, ctx: &Ctx) -> Vec<Task> {
         if let Some(r) = check_command(&cl) {
             let handled = matches!(
                 cl.command.as_str(),
-                "top" | "htop" | "uptime" | "vmstat" | "iostat" | "ll"
+                "top" | "htop" | "atop" | "vmstat" | "iostat" | "ll"
             );
             if !handled || matches!(r, Refusal::ShellOperator { .. }) {
                 return vec![Task::Reply(refusal_text(&r, lang))];

@@ -164,6 +164,39 @@ pub fn flatten(content: &str, filename: &str) -> Vec<Setting> {
         "conf" => flatten_ini(content, &mut out),
         _ => flatten_yaml(content, &mut out),
     }
+    let urls: Vec<Setting> = out.iter().flat_map(url_parts).collect();
+    out.extend(urls);
+    out
+}
+
+/// The parts of a URL-valued setting as settings of their own, so a question about a port
+/// finds the port inside `jdbc:postgresql://db:5433/orders` (`….port = 5433`). Credentials
+/// in the URL are never split out.
+fn url_parts(s: &Setting) -> Vec<Setting> {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let r = R.get_or_init(|| {
+        regex::Regex::new(
+            r"^(?:jdbc:)?([A-Za-z][A-Za-z0-9+.\-]*)://(?:([^:@/\s]*)(?::[^@/\s]*)?@)?(\[[^\]]+\]|[^:/?#\s,@]+)(?::(\d{1,5}))?(?:/([^?#\s]*))?",
+        )
+        .expect("url regex literal is valid")
+    });
+    let Some(c) = r.captures(s.value.trim()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut add = |k: &str, v: Option<regex::Match>| {
+        if let Some(v) = v.map(|m| m.as_str()).filter(|v| !v.is_empty()) {
+            out.push(Setting {
+                path: format!("{}.{k}", s.path),
+                value: v.to_string(),
+            });
+        }
+    };
+    add("scheme", c.get(1));
+    add("user", c.get(2));
+    add("host", c.get(3));
+    add("port", c.get(4));
+    add("database", c.get(5));
     out
 }
 
@@ -425,6 +458,32 @@ mod tests {
             a.contains("primary.port") && a.contains("replica.port"),
             "{a}"
         );
+    }
+
+    #[test]
+    fn ports_inside_urls() {
+        let s = flatten(
+            "spring:\n  datasource:\n    url: jdbc:postgresql://pg-main:5433/orders?ssl=true\n    username: app\n",
+            "application.yml",
+        );
+        assert!(s.contains(&Setting {
+            path: "spring.datasource.url.port".into(),
+            value: "5433".into()
+        }));
+        assert!(s.contains(&Setting {
+            path: "spring.datasource.url.database".into(),
+            value: "orders".into()
+        }));
+        let a = render(&s, "数据库端口是多少", "application.yml", Lang::Zh).unwrap();
+        assert!(a.contains("5433"), "{a}");
+        let e = flatten("CACHE_URL=redis://:pw@cache-1:6380/2\n", "app.env");
+        assert!(e.contains(&Setting {
+            path: "CACHE_URL.port".into(),
+            value: "6380".into()
+        }));
+        assert!(!e.iter().any(|x| x.value == "pw"), "{e:?}");
+        let a = render(&e, "redis port?", "app.env", Lang::En).unwrap();
+        assert!(a.contains("6380"), "{a}");
     }
 
     #[test]

@@ -1,0 +1,199 @@
+//! Process answers: names the process that uses the most CPU or memory (or the processes
+//! matching a name) from `sys_monitor {metric: "processes"}` data, with a small table.
+
+use serde_json::Value;
+
+use super::super::text::{human_bytes, Lang};
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or(0.0)
+}
+
+fn row(p: &Value) -> String {
+    let cmd: String = p["command"]
+        .as_str()
+        .unwrap_or("")
+        .chars()
+        .take(60)
+        .collect();
+    format!(
+        "{:>7} {:<10} {:>6.1} {:>9} {:>5.1}  {}",
+        p["pid"].as_u64().unwrap_or(0),
+        p["user"]
+            .as_str()
+            .unwrap_or("?")
+            .chars()
+            .take(10)
+            .collect::<String>(),
+        f(&p["cpu_percent"]),
+        human_bytes(p["rss_bytes"].as_u64().unwrap_or(0)),
+        f(&p["mem_percent"]),
+        if cmd.is_empty() {
+            p["name"].as_str().unwrap_or("?").to_string()
+        } else {
+            cmd
+        }
+    )
+}
+
+fn table(list: &[Value]) -> String {
+    let mut out = String::from("\n```\n    PID USER         %CPU       RSS  %MEM  COMMAND\n");
+    for p in list.iter().take(10) {
+        out.push_str(&row(p));
+        out.push('\n');
+    }
+    out.push_str("```");
+    out
+}
+
+fn who(p: &Value, lang: Lang) -> String {
+    let name = p["name"].as_str().unwrap_or("?");
+    let pid = p["pid"].as_u64().unwrap_or(0);
+    let user = p["user"].as_str().unwrap_or("?");
+    match lang {
+        Lang::Zh => format!("{name}（pid {pid}，用户 {user}）"),
+        Lang::En => format!("{name} (pid {pid}, user {user})"),
+    }
+}
+
+/// The answer for a processes step; `args` are the call's arguments (sort, name).
+pub fn render(data: &Value, args: &Value, lang: Lang) -> String {
+    let list = data["processes"].as_array().cloned().unwrap_or_default();
+    let total = data["total_processes"].as_u64();
+    let by_memory = data["sort"].as_str().or(args["sort"].as_str()) == Some("memory");
+    if let Some(name) = args["name"].as_str().filter(|n| !n.is_empty()) {
+        if list.is_empty() {
+            return match (lang, total) {
+                (Lang::Zh, Some(t)) => format!(
+                    "没有找到名称或命令行包含 “{name}” 的进程（当前共 {t} 个进程），{name} 看起来没有在运行。"
+                ),
+                (Lang::Zh, None) => format!("没有找到名称或命令行包含 “{name}” 的进程，{name} 看起来没有在运行。"),
+                (Lang::En, Some(t)) => format!(
+                    "No process has \"{name}\" in its name or command line ({t} processes running): {name} does not look like it is running."
+                ),
+                (Lang::En, None) => format!(
+                    "No process has \"{name}\" in its name or command line: {name} does not look like it is running."
+                ),
+            };
+        }
+        let n = list.len();
+        let cpu: f64 = list.iter().map(|p| f(&p["cpu_percent"])).sum();
+        let rss: u64 = list.iter().filter_map(|p| p["rss_bytes"].as_u64()).sum();
+        let pids: Vec<String> = list
+            .iter()
+            .take(8)
+            .filter_map(|p| p["pid"].as_u64().map(|x| x.to_string()))
+            .collect();
+        let more = if n > pids.len() { "…" } else { "" };
+        let head = match lang {
+            Lang::Zh => format!(
+                "{name} 正在运行：{n} 个匹配的进程（pid {}{more}），合计 CPU {cpu:.1}%、RSS {}。",
+                pids.join(", "),
+                human_bytes(rss)
+            ),
+            Lang::En => format!(
+                "{name} is running: {n} matching process(es) (pid {}{more}), {cpu:.1}% CPU and {} RSS in total.",
+                pids.join(", "),
+                human_bytes(rss)
+            ),
+        };
+        return head + &table(&list);
+    }
+    let Some(top) = list.first() else {
+        return lang
+            .pick("没有拿到进程列表。", "No process list came back.")
+            .to_string();
+    };
+    let cores = data["cores"].as_u64();
+    let cpu = f(&top["cpu_percent"]);
+    let rss = human_bytes(top["rss_bytes"].as_u64().unwrap_or(0));
+    let mem = f(&top["mem_percent"]);
+    let mut head = match (lang, by_memory) {
+        (Lang::Zh, true) => format!(
+            "占用内存最多的进程是 {}：RSS {rss}，占内存 {mem:.1}%，CPU {cpu:.1}%。",
+            who(top, lang)
+        ),
+        (Lang::Zh, false) => format!(
+            "占用 CPU 最多的进程是 {}：CPU {cpu:.1}%，RSS {rss}（占内存 {mem:.1}%）。",
+            who(top, lang)
+        ),
+        (Lang::En, true) => format!(
+            "The process using the most memory is {}: {rss} RSS, {mem:.1}% of memory, {cpu:.1}% CPU.",
+            who(top, lang)
+        ),
+        (Lang::En, false) => format!(
+            "The process using the most CPU is {}: {cpu:.1}% CPU, {rss} RSS ({mem:.1}% of memory).",
+            who(top, lang)
+        ),
+    };
+    if !by_memory {
+        if let Some(c) = cores {
+            head.push_str(&match lang {
+                Lang::Zh => format!("（100% 表示占满一个核，本机 {c} 核）"),
+                Lang::En => format!(" (100% is one full core; this machine has {c})"),
+            });
+        }
+    }
+    let shown = list.len().min(10);
+    head.push_str(&match (lang, total) {
+        (Lang::Zh, Some(t)) => format!("\n前 {shown} 个（共 {t} 个进程）："),
+        (Lang::Zh, None) => format!("\n前 {shown} 个："),
+        (Lang::En, Some(t)) => format!("\nTop {shown} of {t} processes:"),
+        (Lang::En, None) => format!("\nTop {shown}:"),
+    });
+    head + &table(&list)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn data(sort: &str) -> Value {
+        json!({"metric": "processes", "sort": sort, "total_processes": 183, "cores": 2,
+        "processes": [
+            {"pid": 5120, "user": "svc", "name": "ingestd", "cpu_percent": 3.5,
+             "rss_bytes": 734003200u64, "mem_percent": 8.7, "command": "ingestd --workers 4"},
+            {"pid": 77, "user": "root", "name": "sshd", "cpu_percent": 0.0,
+             "rss_bytes": 5242880u64, "mem_percent": 0.1, "command": "sshd: /usr/sbin/sshd"}
+        ]})
+    }
+
+    #[test]
+    fn names_the_top_process_with_its_numbers() {
+        let t = render(&data("memory"), &json!({"sort": "memory"}), Lang::Zh);
+        assert!(
+            t.contains("占用内存最多的进程是 ingestd（pid 5120，用户 svc）"),
+            "{t}"
+        );
+        assert!(
+            t.contains("RSS 700.0 MiB") || t.contains("RSS 700 MiB"),
+            "{t}"
+        );
+        assert!(t.contains("8.7%") && t.contains("共 183 个进程"), "{t}");
+        let t = render(&data("cpu"), &json!({"sort": "cpu"}), Lang::En);
+        assert!(
+            t.contains("most CPU is ingestd (pid 5120, user svc): 3.5% CPU"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn name_filter_says_running_or_not() {
+        let t = render(
+            &json!({"processes": [], "total_processes": 90}),
+            &json!({"name": "nginx"}),
+            Lang::En,
+        );
+        assert!(
+            t.contains("does not look like it is running") && t.contains("90"),
+            "{t}"
+        );
+        let t = render(&data("cpu"), &json!({"name": "ingestd"}), Lang::Zh);
+        assert!(
+            t.contains("ingestd 正在运行：2 个匹配的进程（pid 5120, 77）"),
+            "{t}"
+        );
+        assert!(t.contains("合计 CPU 3.5%"), "{t}");
+    }
+}

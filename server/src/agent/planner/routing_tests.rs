@@ -1,0 +1,143 @@
+//! Routing through `plan` for the incident capabilities and the misroutes operators hit:
+//! typed commands run as themselves, plain words reach the right tool with the right
+//! arguments, and log questions analyse the whole file.
+
+use serde_json::{json, Value};
+
+use super::tests::uploads;
+use super::{plan, PlannerAction, PlannerInput};
+
+fn first_call(text: &str, names: &[&str]) -> (String, Value) {
+    let ups = uploads(names);
+    match plan(&PlannerInput {
+        text,
+        referenced_files: &[],
+        uploads: &ups,
+        history: &[],
+        steps: &[],
+    }) {
+        PlannerAction::Call { tool, args, .. } => (tool, args),
+        PlannerAction::Final { text: t } => ("<final>".into(), json!(t)),
+    }
+}
+
+fn line(args: &Value) -> String {
+    std::iter::once(args["command"].as_str().unwrap_or(""))
+        .chain(
+            args["args"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str),
+        )
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn typed_commands_run_verbatim() {
+    for text in [
+        "uname -r",
+        "ip addr show",
+        "ip route",
+        "hostname",
+        "w",
+        "ss -s",
+        "journalctl -u cron -n 50 --no-pager",
+        "systemctl is-active cron",
+        "du -sh /var/cache",
+        "find /var/log -maxdepth 1 -name '*.log'",
+        "stat /etc/hosts",
+        "lsof -i :22",
+        "dmesg -T",
+        "getent hosts localhost",
+        "ping -c 2 gateway.lan",
+    ] {
+        let (tool, args) = first_call(text, &[]);
+        assert_eq!(tool, "command_executor", "{text}: {args}");
+        assert_eq!(
+            line(&args).replace('\'', ""),
+            text.replace('\'', ""),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn pipelines_keep_their_stages_and_resolve_uploads() {
+    let (tool, args) = first_call("cat app.log | grep -i timeout | wc -l", &["app.log"]);
+    assert_eq!(tool, "command_executor");
+    assert_eq!(
+        line(&args),
+        "cat /data/uploads/id0/app.log | grep -i timeout | wc -l"
+    );
+    let (tool, args) = first_call("ps aux|sort -rk 4|head -n 5", &[]);
+    assert_eq!(tool, "command_executor");
+    assert_eq!(line(&args), "ps aux | sort -rk 4 | head -n 5");
+    // Other operators and unknown stages never run.
+    for text in ["ps aux && reboot", "ps aux | sh", "cat app.log > /tmp/x"] {
+        let (tool, _) = first_call(text, &["app.log"]);
+        assert_eq!(tool, "<final>", "{text}");
+    }
+}
+
+#[test]
+fn plain_words_reach_the_incident_tools() {
+    let (tool, args) = first_call("内存都被谁占了，列一下最占内存的进程", &[]);
+    assert_eq!(
+        (tool.as_str(), &args["sort"]),
+        ("sys_monitor", &json!("memory"))
+    );
+    assert_eq!(args["metric"], "processes");
+    let (tool, args) = first_call("top", &[]);
+    assert_eq!(
+        (tool.as_str(), &args["metric"]),
+        ("sys_monitor", &json!("processes"))
+    );
+    let (tool, args) = first_call("is nginx up?", &["app.log"]);
+    assert_eq!(
+        (tool.as_str(), &args["name"]),
+        ("sys_monitor", &json!("nginx"))
+    );
+    let (tool, args) = first_call("what's listening on this host", &[]);
+    assert_eq!(
+        (tool.as_str(), line(&args)),
+        ("command_executor", "ss -tlnp".into())
+    );
+    let (tool, args) = first_call("how big is /var/lib/docker", &[]);
+    assert_eq!(
+        (tool.as_str(), line(&args)),
+        ("command_executor", "du -sh /var/lib/docker".into())
+    );
+    let (_, args) = first_call("服务器已经运行多长时间了", &[]);
+    assert_eq!(line(&args), "uptime");
+}
+
+#[test]
+fn log_questions_analyse_the_whole_file() {
+    let (tool, args) = first_call("worker.log 有多少条 WARN", &["worker.log", "a.yaml"]);
+    assert_eq!(tool, "file_read");
+    assert_eq!(args["mode"], "analyze");
+    assert_eq!(args["file_path"], "/data/uploads/id0/worker.log");
+    // No file named: the session's newest log.
+    let (tool, args) = first_call("最多的错误是哪一种？", &["old.log", "a.yaml", "new.log"]);
+    assert_eq!(
+        (tool.as_str(), &args["file_path"]),
+        ("file_read", &json!("/data/uploads/id2/new.log"))
+    );
+    assert_eq!(args["mode"], "analyze");
+    // A log under /var/log by path.
+    let (tool, args) = first_call("analyse /var/log/nginx/error.log", &[]);
+    assert_eq!(
+        (tool.as_str(), &args["mode"]),
+        ("file_read", &json!("analyze"))
+    );
+}
+
+#[test]
+fn words_are_matched_on_token_boundaries() {
+    let (tool, _) = first_call("what tools do you have", &[]);
+    assert_ne!(tool, "command_executor");
+    let (tool, _) = first_call("all the tools you have?", &[]);
+    assert_ne!(tool, "command_executor");
+}
