@@ -42,7 +42,10 @@ fn require_bin(name: &str) -> anyhow::Result<PathBuf> {
 }
 
 pub mod netns;
+pub mod planted;
 pub mod relay;
+
+pub use planted::{planted_log, PlantedLog};
 
 /// A running server process.
 pub struct ServerProc {

@@ -384,6 +384,53 @@ fn download_through_lossy_relay() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A planted memory hog and a 20,000-line log with known counts: the answers through the
+/// real TUI name the process (with its pid) and give the log's exact counts.
+fn incident_answers_name_the_process_and_exact_counts() -> anyhow::Result<()> {
+    use std::io::BufRead;
+    let mut hog = std::process::Command::new(env!("CARGO_BIN_EXE_memhog"))
+        .arg("700")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()?;
+    // Dropping the guard closes the hog's stdin and reaps it, also when a wait fails.
+    struct Reap(std::process::Child);
+    impl Drop for Reap {
+        fn drop(&mut self) {
+            drop(self.0.stdin.take());
+            if self.0.kill().is_err() {
+                eprintln!("memhog already gone");
+            }
+            if let Err(e) = self.0.wait() {
+                eprintln!("memhog wait: {e}");
+            }
+        }
+    }
+    let mut line = String::new();
+    std::io::BufReader::new(hog.stdout.take().expect("piped stdout")).read_line(&mut line)?;
+    let hog = Reap(hog);
+    let pid = hog.0.id();
+    anyhow::ensure!(line.starts_with("ready"), "memhog did not start: {line:?}");
+
+    let (_s, mut tui) = start(160, 45)?;
+    let log = llmops_tests::planted_log(20_000, 7);
+    std::fs::write(tui.home().join("orders.log"), &log.text)?;
+    ask(&mut tui, &format!("/upload {}", tui.home().join("orders.log").display()))?;
+    tui.wait_for("uploaded orders.log", T)?;
+    ask(&mut tui, "orders.log 里有多少个 ERROR？")?;
+    let want = format!("**{}**", log.errors);
+    let plain = format!("共 {} 行", log.errors);
+    tui.wait_until("the exact ERROR count of the whole log", T, |s| {
+        s.contains(&want) || s.contains(&plain)
+    })?;
+    tui.wait_for(&format!("全文共 {} 行", log.lines), T)?;
+    ask(&mut tui, "哪个进程占用内存最多")?;
+    tui.wait_until("the hog named with its pid", T, |s| {
+        s.contains(&format!("memhog（pid {pid}"))
+    })?;
+    Ok(())
+}
+
 fn main() {
     let scenarios: &[(&str, Scenario)] = &[
         ("connect: welcome and gauges", welcome_and_gauges),
@@ -430,6 +477,10 @@ fn main() {
         (
             "download through the UDP relay at 10% loss, window strip shown",
             download_through_lossy_relay,
+        ),
+        (
+            "incident: the memory hog is named, the log's counts are exact",
+            incident_answers_name_the_process_and_exact_counts,
         ),
     ];
     let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
