@@ -141,3 +141,32 @@ fn words_are_matched_on_token_boundaries() {
     let (tool, _) = first_call("all the tools you have?", &[]);
     assert_ne!(tool, "command_executor");
 }
+
+#[test]
+fn a_level_follow_up_reuses_the_analysed_log() {
+    use super::HistoryTurn;
+    let ups = uploads(&["api.log", "b.log"]);
+    let history = vec![
+        HistoryTurn {
+            role: "user".into(),
+            text: "api.log 有多少个 ERROR".into(),
+        },
+        HistoryTurn {
+            role: "assistant".into(),
+            text: "api.log 全文共 900 行。\nERROR 级别的日志共 **12** 行。\n各级别行数：ERROR 12，INFO 888。".into(),
+        },
+    ];
+    let a = plan(&PlannerInput {
+        text: "那 WARN 呢？",
+        referenced_files: &[],
+        uploads: &ups,
+        history: &history,
+        steps: &[],
+    });
+    let PlannerAction::Call { tool, args, .. } = a else {
+        panic!("{a:?}")
+    };
+    assert_eq!(tool, "file_read");
+    assert_eq!(args["file_path"], "/data/uploads/id0/api.log");
+    assert_eq!(args["mode"], "analyze");
+}

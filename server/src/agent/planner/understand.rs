@@ -803,7 +803,7 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
         return vec![t];
     }
     // Numbers about a log (counts, top errors, when errors started) come from the whole file.
-    if log_question(clause) && !doc_request(clause) {
+    if (log_question(clause) || level_follow_up(clause, ctx)) && !doc_request(clause) {
         if let Some(path) = log_target(clause, ctx) {
             return vec![Task::Read {
                 path,
@@ -944,6 +944,26 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
         }
         None => vec![Task::Reply(chat_reply(Chat::Unknown, lang))],
     }
+}
+
+/// "WARN 呢？", "and warnings?" right after a log analysis: the same question for another
+/// level, about the same log.
+fn level_follow_up(clause: &str, ctx: &Ctx) -> bool {
+    let lower = clause.to_lowercase();
+    let words = ascii_words(&lower);
+    let level = [
+        "warn", "warning", "warnings", "error", "errors", "info", "debug", "fatal",
+    ]
+    .iter()
+    .any(|w| has_word(&words, w))
+        || contains_any(&lower, &["告警", "警告", "错误", "报错"]);
+    let after_analysis = ctx
+        .history
+        .iter()
+        .rev()
+        .find(|h| h.role == "assistant")
+        .is_some_and(|h| h.text.contains("各级别行数") || h.text.contains("Lines by level"));
+    level && after_analysis && clause.chars().count() <= 24
 }
 
 /// "查找关于错误处理的文档": a request for documents, not for a log's numbers.
