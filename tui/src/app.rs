@@ -913,7 +913,7 @@ fn submit(app: &mut App, out: &mut Vec<Command>) {
     if text.trim().is_empty() {
         return;
     }
-    let is_cmd = text.starts_with('/') && !text.starts_with("//");
+    let is_cmd = text.starts_with('/') && !text.starts_with("//") && !slash::is_path_message(&text);
     if !is_cmd {
         // Keep the text in the editor when it cannot be sent now.
         if app.turn.is_some() {

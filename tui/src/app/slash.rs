@@ -82,6 +82,23 @@ fn arg(cmd: &str, rest: &str, usage: &str) -> Result<String, String> {
     }
 }
 
+/// Top-level directories an operator starts a question with (`/var/log 占了多少空间`).
+const ROOT_DIRS: &[&str] = &[
+    "/bin", "/boot", "/data", "/dev", "/etc", "/home", "/lib", "/media", "/mnt", "/opt", "/proc",
+    "/root", "/run", "/sbin", "/srv", "/sys", "/tmp", "/usr", "/var",
+];
+
+/// True when a line starting with `/` is a message about a path, not a command: its first
+/// word is a path (`/var/log`, `/etc/nginx/nginx.conf`, `/tmp`) rather than a command name.
+pub fn is_path_message(line: &str) -> bool {
+    let first = line.split_whitespace().next().unwrap_or("");
+    if COMMANDS.iter().any(|c| c.0 == first) || first == "/?" {
+        return false;
+    }
+    let first = first.trim_end_matches('/');
+    first[1..].contains('/') || ROOT_DIRS.contains(&first)
+}
+
 /// Parses a line that starts with `/`. Errors are specific sentences for the user.
 pub fn parse(line: &str) -> Result<Slash, String> {
     let line = line.trim();
@@ -262,6 +279,21 @@ mod tests {
             .contains("no arguments"));
         let e = parse("/serch x").expect_err("unknown");
         assert!(e.contains("unknown command /serch"), "{e}");
+        for line in [
+            "/var/log 目录占了多少空间",
+            "/etc/nginx/nginx.conf 里监听哪个端口",
+            "/tmp is full?",
+        ] {
+            assert!(is_path_message(line), "{line}");
+        }
+        for line in [
+            "/search /var/log",
+            "/upload /tmp/a.log note",
+            "/serch x",
+            "/help",
+        ] {
+            assert!(!is_path_message(line), "{line}");
+        }
         assert!(e.contains("/search"), "{e}");
     }
 

@@ -445,6 +445,15 @@ fn unknown_and_malformed_slash_commands_get_specific_messages() {
         .notice
         .as_ref()
         .is_some_and(|n| n.1.contains("unterminated")));
+    // A message that starts with a path is a message, not an unknown command.
+    let cmds = submit(&mut connected(), "/var/log 目录占了多少空间");
+    assert_eq!(
+        cmds,
+        vec![Command::Chat {
+            text: "/var/log 目录占了多少空间".into(),
+            file_ids: vec![]
+        }]
+    );
     // `//` escapes a message that starts with a slash.
     let cmds = submit(&mut a, "//etc/hosts is missing");
     assert_eq!(
