@@ -170,3 +170,31 @@ fn a_level_follow_up_reuses_the_analysed_log() {
     assert_eq!(args["file_path"], "/data/uploads/id0/api.log");
     assert_eq!(args["mode"], "analyze");
 }
+
+#[test]
+fn attachments_are_context_not_the_intent() {
+    let ups = uploads(&["a.log", "b.conf"]);
+    let ask = |text: &str| match plan(&PlannerInput {
+        text,
+        referenced_files: &ups,
+        uploads: &ups,
+        history: &[],
+        steps: &[],
+    }) {
+        PlannerAction::Call { tool, args, .. } => (tool, args),
+        other => panic!("{text}: {other:?}"),
+    };
+    let (tool, args) = ask("show running processes");
+    assert_eq!(
+        (tool.as_str(), line(&args)),
+        ("command_executor", "ps aux".into())
+    );
+    let (tool, args) = ask("哪个进程占用内存最多");
+    assert_eq!(
+        (tool.as_str(), &args["metric"]),
+        ("sys_monitor", &json!("processes"))
+    );
+    // Words about the files still read them.
+    let (tool, _) = ask("这些文件有什么问题");
+    assert!(tool == "file_read" || tool == "file_upload", "{tool}");
+}

@@ -798,7 +798,8 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
         }
     }
     // Incident questions in words: processes, services, ports, journal, uptime, sizes.
-    let file_named = names_a_file(clause) || !ctx.referenced.is_empty();
+    let file_named =
+        names_a_file(clause) || (!ctx.referenced.is_empty() && about_attachments(clause));
     if let Some(t) = incident_task(clause, file_named) {
         return vec![t];
     }
@@ -882,7 +883,9 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
             .iter()
             .any(|p| p.starts_with('/') && p.len() > 1)
         || !typed_file_names(clause).is_empty()
-        || (!ctx.referenced.is_empty() && typed_file_names(clause).is_empty());
+        || (!ctx.referenced.is_empty()
+            && typed_file_names(clause).is_empty()
+            && (natural_command(clause).is_none() || about_attachments(clause)));
     if named && read_verb(clause) && !searchy {
         return vec![read_task(clause, ctx)];
     }
@@ -944,6 +947,42 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
         }
         None => vec![Task::Reply(chat_reply(Chat::Unknown, lang))],
     }
+}
+
+/// Words that point at the files attached to this message ("this", "这个", "analyse").
+fn about_attachments(clause: &str) -> bool {
+    let lower = clause.to_lowercase();
+    let words = ascii_words(&lower);
+    [
+        "this",
+        "these",
+        "it",
+        "attached",
+        "attachment",
+        "file",
+        "files",
+        "log",
+        "logs",
+    ]
+    .iter()
+    .any(|w| has_word(&words, w))
+        || contains_any(
+            &lower,
+            &[
+                "这个",
+                "这些",
+                "这份",
+                "它",
+                "附件",
+                "该文件",
+                "文件",
+                "日志",
+                "分析",
+                "总结",
+                "analy",
+                "summar",
+            ],
+        )
 }
 
 /// "WARN 呢？", "and warnings?" right after a log analysis: the same question for another
