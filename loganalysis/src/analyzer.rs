@@ -5,9 +5,7 @@ use rustc_hash::FxHashMap;
 
 use crate::level::{self, Level};
 use crate::mask;
-use crate::report::{
-    Bucket, BucketSize, Histogram, LevelCount, LogReport, TemplateCount,
-};
+use crate::report::{Bucket, BucketSize, Histogram, LevelCount, LogReport, TemplateCount};
 use crate::ts::{self, Precision, Ts, DAY, HOUR, MINUTE};
 
 /// Only the first 64 KiB of a line are examined (the line still counts once).
@@ -287,7 +285,8 @@ impl LogAnalyzer {
 
     fn append_carry(&mut self, bytes: &[u8]) {
         let room = MAX_LINE.saturating_sub(self.carry.len());
-        self.carry.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        self.carry
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
     }
 
     fn close_carry(&mut self) {

@@ -54,10 +54,10 @@ fn check(r: &LogReport, t: &SynthTruth) {
             tpl.template
         );
     }
-    let sorted = r
-        .templates
-        .windows(2)
-        .all(|w| (w[0].count, std::cmp::Reverse(w[0].first_line)) >= (w[1].count, std::cmp::Reverse(w[1].first_line)));
+    let sorted = r.templates.windows(2).all(|w| {
+        (w[0].count, std::cmp::Reverse(w[0].first_line))
+            >= (w[1].count, std::cmp::Reverse(w[1].first_line))
+    });
     assert!(sorted, "templates by count, ties by first line");
 }
 
@@ -187,7 +187,10 @@ fn edge_cases() {
     assert_eq!((r.lines, r.count(Level::Error)), (2, 2));
 
     // CRLF: the \r is not part of the message.
-    let r = analyze_bytes(b"2024-05-01 10:00:00 WARN x 1\r\n", AnalyzeOptions::default());
+    let r = analyze_bytes(
+        b"2024-05-01 10:00:00 WARN x 1\r\n",
+        AnalyzeOptions::default(),
+    );
     assert_eq!(r.templates[0].template, "x <num>");
     assert_eq!(r.templates[0].example, "2024-05-01 10:00:00 WARN x 1");
 
@@ -206,8 +209,15 @@ fn edge_cases() {
     long.extend(std::iter::repeat_n(b'x', 300_000));
     long.extend_from_slice(b"\nINFO short\n");
     let r = analyze_bytes(&long, AnalyzeOptions::default());
-    assert_eq!((r.lines, r.count(Level::Error), r.count(Level::Info)), (2, 1, 1));
-    let t = r.templates.iter().find(|t| t.level == Level::Error).expect("error template");
+    assert_eq!(
+        (r.lines, r.count(Level::Error), r.count(Level::Info)),
+        (2, 1, 1)
+    );
+    let t = r
+        .templates
+        .iter()
+        .find(|t| t.level == Level::Error)
+        .expect("error template");
     assert!(t.template.ends_with('…') && t.template.len() <= MAX_TEMPLATE + 3);
     assert!(t.example.ends_with('…') && t.example.len() <= MAX_EXAMPLE + 3);
     let mut a = LogAnalyzer::new(AnalyzeOptions::default());
@@ -219,7 +229,9 @@ fn edge_cases() {
 
 #[test]
 fn template_cap_is_reported() {
-    let log: String = (0..100).map(|i| format!("INFO word{} x\nINFO k{}z\n", "a".repeat(i % 7), i % 3)).collect();
+    let log: String = (0..100)
+        .map(|i| format!("INFO word{} x\nINFO k{}z\n", "a".repeat(i % 7), i % 3))
+        .collect();
     let opts = AnalyzeOptions {
         max_templates: 4,
         ..AnalyzeOptions::default()
@@ -243,9 +255,17 @@ fn top_templates_keep_the_leading_errors() {
     }
     log.push_str("ERROR rare failure 1\nERROR rare failure 2\nWARN odd thing\n");
     let r = analyze_bytes(log.as_bytes(), AnalyzeOptions::default());
-    assert_eq!(r.templates.len(), 22, "20 by count plus the ERROR and the WARN");
+    assert_eq!(
+        r.templates.len(),
+        22,
+        "20 by count plus the ERROR and the WARN"
+    );
     assert_eq!(r.templates[0].count, 100);
-    let e = r.templates.iter().find(|t| t.level == Level::Error).expect("error kept");
+    let e = r
+        .templates
+        .iter()
+        .find(|t| t.level == Level::Error)
+        .expect("error kept");
     assert_eq!((e.template.as_str(), e.count), ("rare failure <num>", 2));
     assert_eq!(r.distinct_templates, 32);
 }
@@ -264,8 +284,21 @@ fn report_json_uses_the_contract_field_names() {
     };
     let v = serde_json::to_value(&fa).expect("json");
     for key in [
-        "mode", "path", "file", "bytes", "bytes_read", "complete", "lines", "levels", "templates",
-        "distinct_templates", "templates_capped", "first_ts", "last_ts", "ts_lines", "histogram",
+        "mode",
+        "path",
+        "file",
+        "bytes",
+        "bytes_read",
+        "complete",
+        "lines",
+        "levels",
+        "templates",
+        "distinct_templates",
+        "templates_capped",
+        "first_ts",
+        "last_ts",
+        "ts_lines",
+        "histogram",
     ] {
         assert!(v.get(key).is_some(), "{key}");
     }
@@ -275,7 +308,10 @@ fn report_json_uses_the_contract_field_names() {
         serde_json::json!({"level": "ERROR", "count": 1, "first_ts": "2024-05-01T10:00:00Z",
                            "last_ts": "2024-05-01T10:00:00Z", "first_line": 1})
     );
-    assert_eq!(v["templates"][0]["template"], "connect to <ip>:<num> failed after <dur>");
+    assert_eq!(
+        v["templates"][0]["template"],
+        "connect to <ip>:<num> failed after <dur>"
+    );
     assert_eq!(v["histogram"]["bucket"], "minute");
     assert_eq!(
         v["histogram"]["buckets"][0],
@@ -306,14 +342,23 @@ fn hundred_megabytes_exact_on_worker_threads() {
         ..all_templates()
     };
     let mut calls = Vec::new();
-    let r = analyze_file(&path, &opts, &AtomicBool::new(false), &mut |d, t| calls.push((d, t)))
-        .expect("analyze");
+    let r = analyze_file(&path, &opts, &AtomicBool::new(false), &mut |d, t| {
+        calls.push((d, t))
+    })
+    .expect("analyze");
     assert!(r.complete);
     assert_eq!((r.bytes, r.bytes_read), (truth.bytes, truth.bytes));
     check(&r, &truth);
     check_histogram(&r, &truth, BucketSize::Hour);
-    assert_eq!(calls.last(), Some(&(truth.bytes, truth.bytes)), "progress ends at 100%");
-    assert!(calls.windows(2).all(|w| w[0].0 <= w[1].0), "progress never goes back");
+    assert_eq!(
+        calls.last(),
+        Some(&(truth.bytes, truth.bytes)),
+        "progress ends at 100%"
+    );
+    assert!(
+        calls.windows(2).all(|w| w[0].0 <= w[1].0),
+        "progress never goes back"
+    );
 }
 
 #[test]
@@ -334,7 +379,10 @@ fn size_cap_stops_at_a_line_end_and_says_so() {
     let prefix = analyze_bytes(&log[..r.bytes_read as usize], AnalyzeOptions::default());
     assert_eq!(r.lines, prefix.lines);
     assert_eq!(r.levels, prefix.levels);
-    let newlines = log[..r.bytes_read as usize].iter().filter(|&&b| b == b'\n').count();
+    let newlines = log[..r.bytes_read as usize]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count();
     assert_eq!(r.lines, newlines as u64);
 }
 

@@ -189,7 +189,11 @@ pub fn analyze_file(
         0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(8)),
         t => t,
     };
-    let parts = if end >= PARALLEL_MIN { threads.max(1) } else { 1 };
+    let parts = if end >= PARALLEL_MIN {
+        threads.max(1)
+    } else {
+        1
+    };
     let mut bounds = vec![0u64];
     for k in 1..parts as u64 {
         let at = next_line_start(&mut file, end / parts as u64 * k, end)
@@ -229,7 +233,10 @@ pub fn analyze_file(
                 .into_iter()
                 .map(|h| {
                     h.join().unwrap_or_else(|_| {
-                        Err(AnalyzeError::Io(path.to_path_buf(), "worker panicked".into()))
+                        Err(AnalyzeError::Io(
+                            path.to_path_buf(),
+                            "worker panicked".into(),
+                        ))
                     })
                 })
                 .collect::<Result<Vec<_>, _>>()

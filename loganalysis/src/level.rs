@@ -222,7 +222,8 @@ fn scan(line: &[u8], from: usize, keys_only: bool) -> Option<(Level, usize)> {
         };
         let prev = if start > 0 { line[start - 1] } else { 0 };
         let next = line.get(end).copied().unwrap_or(0);
-        let bracketed = (matches!(prev, b'[' | b':') && next == b']') || (prev == b'<' && next == b'>');
+        let bracketed =
+            (matches!(prev, b'[' | b':') && next == b']') || (prev == b'<' && next == b'>');
         let upper = word.iter().all(u8::is_ascii_uppercase);
         if bracketed {
             return Some((level, end + 1));
@@ -245,22 +246,49 @@ mod tests {
     #[test]
     fn common_formats() {
         let cases = [
-            ("2024-05-01 10:00:00.123 [main] ERROR com.foo.Bar - boom", Level::Error),
-            ("2024-05-01 10:00:00,123 - app - WARNING - disk", Level::Warn),
+            (
+                "2024-05-01 10:00:00.123 [main] ERROR com.foo.Bar - boom",
+                Level::Error,
+            ),
+            (
+                "2024-05-01 10:00:00,123 - app - WARNING - disk",
+                Level::Warn,
+            ),
             ("ERROR:root:failed", Level::Error),
-            ("2024/05/01 10:00:00 [error] 12#0: *3 connect() failed", Level::Error),
+            (
+                "2024/05/01 10:00:00 [error] 12#0: *3 connect() failed",
+                Level::Error,
+            ),
             ("2024/05/01 10:00:00 [crit] 12#0: x", Level::Critical),
-            ("[Wed May 01 10:00:00 2024] [core:error] [pid 1] x", Level::Error),
+            (
+                "[Wed May 01 10:00:00 2024] [core:error] [pid 1] x",
+                Level::Error,
+            ),
             ("May  1 10:00:00 web01 app[12]: INFO started", Level::Info),
-            ("{\"msg\":\"ERROR in payload\",\"level\":\"info\"}", Level::Info),
+            (
+                "{\"msg\":\"ERROR in payload\",\"level\":\"info\"}",
+                Level::Info,
+            ),
             ("{\"level\":50,\"msg\":\"x\"}", Level::Error),
-            ("{\"severity\": \"WARNING\", \"message\": \"x\"}", Level::Warn),
-            ("time=2024-05-01T10:00:00Z level=debug msg=\"ERROR later\"", Level::Debug),
-            ("2024-05-01T10:00:00Z\tFATAL\tpkg/x.go:1\tout of memory", Level::Fatal),
+            (
+                "{\"severity\": \"WARNING\", \"message\": \"x\"}",
+                Level::Warn,
+            ),
+            (
+                "time=2024-05-01T10:00:00Z level=debug msg=\"ERROR later\"",
+                Level::Debug,
+            ),
+            (
+                "2024-05-01T10:00:00Z\tFATAL\tpkg/x.go:1\tout of memory",
+                Level::Fatal,
+            ),
             ("2024-05-01 10:00:00 [Warning] mysqld: x", Level::Warn),
             ("<notice> x", Level::Notice),
             ("2024-05-01 10:00:00 TRACE x", Level::Trace),
-            ("2024-05-01 10:00:00 INFO job done with ERROR code", Level::Info),
+            (
+                "2024-05-01 10:00:00 INFO job done with ERROR code",
+                Level::Info,
+            ),
         ];
         for (line, want) in cases {
             assert_eq!(lv(line), want, "{line}");

@@ -22,8 +22,7 @@ pub use file::{analyze_file, AnalyzeError};
 pub use level::Level;
 pub use mask::MAX_TEMPLATE;
 pub use report::{
-    AnalyzeMode, Bucket, BucketSize, FileAnalysis, Histogram, LevelCount, LogReport,
-    TemplateCount,
+    AnalyzeMode, Bucket, BucketSize, FileAnalysis, Histogram, LevelCount, LogReport, TemplateCount,
 };
 
 /// Convenience: the report of an in-memory log.

@@ -142,8 +142,19 @@ fn number(b: &[u8], i: usize) -> usize {
 }
 
 const UNITS: [&[u8]; 13] = [
-    b"ns", b"us", "µs".as_bytes(), b"ms", b"secs", b"sec", b"s", b"mins", b"min", b"m", b"hrs",
-    b"hr", b"h",
+    b"ns",
+    b"us",
+    "µs".as_bytes(),
+    b"ms",
+    b"secs",
+    b"sec",
+    b"s",
+    b"mins",
+    b"min",
+    b"m",
+    b"hrs",
+    b"hr",
+    b"h",
 ];
 
 /// A duration starting at the digit `i`: `12ms`, `1.5s`, `1h2m3.5s`.
@@ -252,16 +263,40 @@ mod tests {
     #[test]
     fn placeholders() {
         let cases = [
-            ("connect to 10.0.0.12:5432 failed after 1500ms", "connect to <ip>:<num> failed after <dur>"),
-            ("request 123e4567-e89b-12d3-a456-426614174000 done", "request <uuid> done"),
-            ("upstream [2001:db8::1]:8080 timed out", "upstream [<ip>]:<num> timed out"),
+            (
+                "connect to 10.0.0.12:5432 failed after 1500ms",
+                "connect to <ip>:<num> failed after <dur>",
+            ),
+            (
+                "request 123e4567-e89b-12d3-a456-426614174000 done",
+                "request <uuid> done",
+            ),
+            (
+                "upstream [2001:db8::1]:8080 timed out",
+                "upstream [<ip>]:<num> timed out",
+            ),
             ("from ::1 and fe80::1%eth0", "from <ip> and <ip>%eth<num>"),
-            ("ptr 0x7ffd5a3c and span 4bf92f3577b34da6", "ptr <hex> and span <hex>"),
-            ("GC pause 1.25s heap=512MB took 1h2m3.5s", "GC pause <dur> heap=<num>MB took <dur>"),
-            ("user42 order_839201 v1.2.3", "user<num> order_<num> v<num>.<num>"),
+            (
+                "ptr 0x7ffd5a3c and span 4bf92f3577b34da6",
+                "ptr <hex> and span <hex>",
+            ),
+            (
+                "GC pause 1.25s heap=512MB took 1h2m3.5s",
+                "GC pause <dur> heap=<num>MB took <dur>",
+            ),
+            (
+                "user42 order_839201 v1.2.3",
+                "user<num> order_<num> v<num>.<num>",
+            ),
             ("  disk 93% full  ", "disk <num>% full"),
-            ("at 10:00:00 on 2024-05-01", "at <num>:<num>:<num> on <num>-<num>-<num>"),
-            ("deadbeef cafe std::vector Foo::bar", "deadbeef cafe std::vector Foo::bar"),
+            (
+                "at 10:00:00 on 2024-05-01",
+                "at <num>:<num>:<num> on <num>-<num>-<num>",
+            ),
+            (
+                "deadbeef cafe std::vector Foo::bar",
+                "deadbeef cafe std::vector Foo::bar",
+            ),
             ("version 300.1.2.3 not ip", "version <num>.<num> not ip"),
             ("took 5 ms", "took <num> ms"),
             ("mac aa:bb:cc:dd:ee:ff", "mac aa:bb:cc:dd:ee:ff"),

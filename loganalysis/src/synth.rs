@@ -118,12 +118,7 @@ impl Rng {
 }
 
 fn ipv4(r: &mut Rng) -> String {
-    format!(
-        "10.{}.{}.{}",
-        r.below(256),
-        r.below(256),
-        1 + r.below(254)
-    )
+    format!("10.{}.{}.{}", r.below(256), r.below(256), 1 + r.below(254))
 }
 
 fn hex(r: &mut Rng, n: usize) -> String {
@@ -137,7 +132,14 @@ fn hex(r: &mut Rng, n: usize) -> String {
 
 fn uuid(r: &mut Rng) -> String {
     let h = hex(r, 32);
-    format!("{}-{}-{}-{}-{}", &h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..])
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..]
+    )
 }
 
 /// A message of `level`: (raw text, its template).
@@ -149,7 +151,11 @@ fn message(r: &mut Rng, level: Level) -> (String, &'static str) {
             "worker <num> crashed: out of memory",
         ),
         (Level::Critical, _) => (
-            format!("database primary {} unreachable for {}s", ipv4(r), 1 + r.below(90)),
+            format!(
+                "database primary {} unreachable for {}s",
+                ipv4(r),
+                1 + r.below(90)
+            ),
             "database primary <ip> unreachable for <dur>",
         ),
         (Level::Error, 0) => (
@@ -178,7 +184,12 @@ fn message(r: &mut Rng, level: Level) -> (String, &'static str) {
             "disk usage <num>% on /dev/sda<num>",
         ),
         (Level::Warn, 1) => (
-            format!("GC pause {}.{}s, heap {}MB", r.below(5), r.below(1000), r.below(8192)),
+            format!(
+                "GC pause {}.{}s, heap {}MB",
+                r.below(5),
+                r.below(1000),
+                r.below(8192)
+            ),
             "GC pause <dur>, heap <num>MB",
         ),
         (Level::Warn, _) => (
@@ -355,9 +366,18 @@ fn lower(level: Level) -> &'static str {
 }
 
 const STACK: [(&str, &str); 3] = [
-    ("\tat com.example.Db.query(Db.java:{})", "at com.example.Db.query(Db.java:<num>)"),
-    ("\tat com.example.Api.handle(Api.java:{})", "at com.example.Api.handle(Api.java:<num>)"),
-    ("Caused by: java.net.ConnectException: Connection refused", "Caused by: java.net.ConnectException: Connection refused"),
+    (
+        "\tat com.example.Db.query(Db.java:{})",
+        "at com.example.Db.query(Db.java:<num>)",
+    ),
+    (
+        "\tat com.example.Api.handle(Api.java:{})",
+        "at com.example.Api.handle(Api.java:<num>)",
+    ),
+    (
+        "Caused by: java.net.ConnectException: Connection refused",
+        "Caused by: java.net.ConnectException: Connection refused",
+    ),
 ];
 
 impl SynthTruth {
@@ -403,7 +423,15 @@ pub fn generate(spec: &SynthSpec, out: &mut dyn Write) -> io::Result<SynthTruth>
     let mut r = Rng::new(spec.seed);
     let mut truth = SynthTruth::default();
     let (y, mo, d, h, mi, s) = spec.start;
-    let mut clock = Clock { y, mo, d, h, mi, s, ms: 0 };
+    let mut clock = Clock {
+        y,
+        mo,
+        d,
+        h,
+        mi,
+        s,
+        ms: 0,
+    };
     let eol = if spec.crlf { "\r\n" } else { "\n" };
     let mut pending: Vec<(String, Level, String, Option<(String, String)>)> = Vec::new();
     let mut line = String::with_capacity(256);
@@ -475,7 +503,11 @@ pub fn generate(spec: &SynthSpec, out: &mut dyn Write) -> io::Result<SynthTruth>
             out.write_all(eol.as_bytes())?;
             truth.bytes += eol.len() as u64;
         }
-        truth.record(level, &tpl, ts.as_ref().map(|(a, b)| (a.as_str(), b.as_str())));
+        truth.record(
+            level,
+            &tpl,
+            ts.as_ref().map(|(a, b)| (a.as_str(), b.as_str())),
+        );
         if last {
             break;
         }

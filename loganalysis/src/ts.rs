@@ -206,8 +206,7 @@ fn iso(b: &[u8], i: usize) -> Option<(Ts, usize)> {
 /// `01/May/2024:10:00:00 +0000`.
 fn access(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     let d = num(b, i, 2)?;
-    if b.get(i + 2) != Some(&b'/') || b.get(i + 6) != Some(&b'/') || b.get(i + 11) != Some(&b':')
-    {
+    if b.get(i + 2) != Some(&b'/') || b.get(i + 6) != Some(&b'/') || b.get(i + 11) != Some(&b':') {
         return None;
     }
     let mo = month_at(b, i + 3)?;
@@ -267,7 +266,10 @@ fn month_day(b: &[u8], i: usize, weekday: bool) -> Option<(Ts, usize)> {
             end + 5,
         ));
     }
-    Some((build(0, mo, d, h, mi, s, micros, fd, Zone::None, true)?, end))
+    Some((
+        build(0, mo, d, h, mi, s, micros, fd, Zone::None, true)?,
+        end,
+    ))
 }
 
 /// A timestamp starting exactly at `i`.
@@ -380,7 +382,11 @@ pub(crate) fn find(line: &[u8]) -> Option<(Ts, Option<usize>)> {
         return Some((ts, Some(end)));
     }
     if line.len() > 5 && (line.starts_with(b"time=") || line.starts_with(b"ts=")) {
-        let j = if line[0] == b't' && line[1] == b'i' { 5 } else { 3 };
+        let j = if line[0] == b't' && line[1] == b'i' {
+            5
+        } else {
+            3
+        };
         let j = if line.get(j) == Some(&b'"') { j + 1 } else { j };
         if let Some((ts, end)) = parse_at(line, j).or_else(|| epoch(line, j)) {
             let end = if line.get(end) == Some(&b'"') {
@@ -495,17 +501,53 @@ mod tests {
     fn recognised_forms_and_prefix_end() {
         let cases: [(&str, &str, Option<usize>); 12] = [
             ("2024-05-01T10:00:00Z x", "2024-05-01T10:00:00Z", Some(20)),
-            ("2024-05-01 10:00:00,123 - app", "2024-05-01T10:00:00.123", Some(23)),
-            ("2024-05-01T10:00:00.123456789+08:00 x", "2024-05-01T10:00:00.123456+08:00", Some(35)),
-            ("2024/05/01 10:00:07 [error] 1#0", "2024-05-01T10:00:07", Some(19)),
+            (
+                "2024-05-01 10:00:00,123 - app",
+                "2024-05-01T10:00:00.123",
+                Some(23),
+            ),
+            (
+                "2024-05-01T10:00:00.123456789+08:00 x",
+                "2024-05-01T10:00:00.123456+08:00",
+                Some(35),
+            ),
+            (
+                "2024/05/01 10:00:07 [error] 1#0",
+                "2024-05-01T10:00:07",
+                Some(19),
+            ),
             ("[2024-05-01 23:59:59] x", "2024-05-01T23:59:59", Some(21)),
-            ("May  1 10:00:00 web01 app[1]: x", "May  1 10:00:00", Some(15)),
+            (
+                "May  1 10:00:00 web01 app[1]: x",
+                "May  1 10:00:00",
+                Some(15),
+            ),
             ("Dec 31 23:59:59 h", "Dec 31 23:59:59", Some(15)),
-            ("<34>1 2024-05-01T10:00:00.5-0700 h", "2024-05-01T10:00:00.5-07:00", Some(32)),
-            ("[Wed May 01 10:00:00.123456 2024] [core:error]", "2024-05-01T10:00:00.123456", Some(33)),
-            ("10.0.0.1 - - [01/May/2024:10:00:00 +0000] \"GET / HTTP/1.1\"", "2024-05-01T10:00:00+00:00", None),
-            ("{\"level\":\"info\",\"ts\":1714557600.25,\"msg\":\"x\"}", "2024-05-01T10:00:00.25Z", None),
-            ("{\"time\":\"2024-05-01T10:00:00+02:00\",\"msg\":\"x\"}", "2024-05-01T10:00:00+02:00", None),
+            (
+                "<34>1 2024-05-01T10:00:00.5-0700 h",
+                "2024-05-01T10:00:00.5-07:00",
+                Some(32),
+            ),
+            (
+                "[Wed May 01 10:00:00.123456 2024] [core:error]",
+                "2024-05-01T10:00:00.123456",
+                Some(33),
+            ),
+            (
+                "10.0.0.1 - - [01/May/2024:10:00:00 +0000] \"GET / HTTP/1.1\"",
+                "2024-05-01T10:00:00+00:00",
+                None,
+            ),
+            (
+                "{\"level\":\"info\",\"ts\":1714557600.25,\"msg\":\"x\"}",
+                "2024-05-01T10:00:00.25Z",
+                None,
+            ),
+            (
+                "{\"time\":\"2024-05-01T10:00:00+02:00\",\"msg\":\"x\"}",
+                "2024-05-01T10:00:00+02:00",
+                None,
+            ),
         ];
         for (line, want, end) in cases {
             assert_eq!(show(line), Some((want.to_string(), end)), "{line}");
@@ -540,7 +582,10 @@ mod tests {
             assert_eq!(days_from_civil(y, m, d), days);
         }
         assert_eq!(days_from_civil(1970, 1, 1), 0);
-        assert_eq!(days_from_civil(2024, 3, 1) - days_from_civil(2024, 2, 28), 2);
+        assert_eq!(
+            days_from_civil(2024, 3, 1) - days_from_civil(2024, 2, 28),
+            2
+        );
         let a = find(b"May  1 10:00:00 x").map(|t| t.0.key);
         let b = find(b"May 12 09:00:00 x").map(|t| t.0.key);
         assert!(a < b);
