@@ -13,5 +13,7 @@ scripts/setup.sh storage
 cargo bench -p llmops-tests --bench e2e
 # Transcript render time (writes its section between the tui-render markers).
 cargo bench -p llmops-tui --bench render
+# Whole-file log analysis throughput (writes its section between the loganalysis markers).
+cargo bench -p llmops-loganalysis --bench throughput
 # The index benchmark appends its own section.
 cargo bench -p llmops-tests --bench index

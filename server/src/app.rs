@@ -108,7 +108,11 @@ impl Ctx {
             )),
         };
         let sampler = Sampler::spawn(std::time::Duration::from_secs(1));
-        let tools = ToolRegistry::standard(sampler.clone(), search);
+        let mut tools = ToolRegistry::standard(sampler.clone(), search);
+        // file_read carries the analyze cap of local files (uploads are analysed whole).
+        tools.register(Arc::new(crate::tools::FileReadTool::new(
+            cfg.analyze_max_bytes,
+        )));
         let max_searches = cfg.max_concurrent_searches.max(1);
         let llm = cfg.llm.as_ref().and_then(|s| {
             crate::llm::LlmBackend::from_settings(s)

@@ -35,6 +35,10 @@ pub struct Cli {
     /// Upload size limit in bytes.
     #[arg(long, env = "LLMOPS_UPLOAD_LIMIT")]
     pub upload_limit: Option<u64>,
+    /// Largest part of a local (non-upload) file `file_read` mode "analyze" reads, in bytes
+    /// (default 1 GiB; uploads are always analysed whole).
+    #[arg(long, env = "LLMOPS_ANALYZE_MAX_BYTES")]
+    pub analyze_max_bytes: Option<u64>,
     /// Extra document folders to index and allow for reading.
     #[arg(long = "docs", env = "LLMOPS_DOCS", value_delimiter = ',')]
     pub docs: Vec<PathBuf>,
@@ -98,6 +102,7 @@ pub struct FileConfig {
     pub auth_token: Option<String>,
     pub max_connections: Option<usize>,
     pub upload_limit: Option<u64>,
+    pub analyze_max_bytes: Option<u64>,
     #[serde(default)]
     pub docs: Vec<PathBuf>,
     pub rdt_listen: Option<SocketAddr>,
@@ -133,6 +138,8 @@ pub struct Config {
     pub auth_token: Option<String>,
     pub max_connections: usize,
     pub upload_limit: u64,
+    /// Cap of `file_read` mode "analyze" on local files (uploads are analysed whole).
+    pub analyze_max_bytes: u64,
     pub docs: Vec<PathBuf>,
     pub rdt_listen: SocketAddr,
     pub rdt_advertise: Option<SocketAddr>,
@@ -254,6 +261,10 @@ impl Config {
                 .upload_limit
                 .or(file.upload_limit)
                 .unwrap_or(10 * 1024 * 1024),
+            analyze_max_bytes: cli
+                .analyze_max_bytes
+                .or(file.analyze_max_bytes)
+                .unwrap_or(crate::tools::file_read::DEFAULT_ANALYZE_MAX_BYTES),
             docs,
             rdt_listen: cli
                 .rdt_listen
@@ -306,6 +317,11 @@ impl Config {
         if self.max_connections == 0 {
             return Err(ConfigError::Invalid(
                 "max_connections must be at least 1".into(),
+            ));
+        }
+        if self.analyze_max_bytes == 0 {
+            return Err(ConfigError::Invalid(
+                "analyze_max_bytes must be at least 1".into(),
             ));
         }
         if !matches!(self.index.embedder.as_str(), "minilm" | "openai" | "none") {
@@ -370,6 +386,39 @@ fn load_file(path: &Path) -> Result<FileConfig, ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn analyze_max_bytes_default_file_and_flag() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let p = d.path().join("s.toml");
+        std::fs::write(&p, "analyze_max_bytes = 4096\n").expect("write");
+        let c = Config::resolve(Cli {
+            config: Some(p.clone()),
+            ..Default::default()
+        })
+        .expect("valid");
+        assert_eq!(c.analyze_max_bytes, 4096);
+        let c = Config::resolve(Cli {
+            config: Some(p.clone()),
+            analyze_max_bytes: Some(8192),
+            ..Default::default()
+        })
+        .expect("valid");
+        assert_eq!(c.analyze_max_bytes, 8192);
+        std::fs::write(&p, "").expect("write");
+        let c = Config::resolve(Cli {
+            config: Some(p.clone()),
+            ..Default::default()
+        })
+        .expect("valid");
+        assert_eq!(c.analyze_max_bytes, 1 << 30);
+        let zero = Config::resolve(Cli {
+            config: Some(p),
+            analyze_max_bytes: Some(0),
+            ..Default::default()
+        });
+        assert!(zero.is_err());
+    }
 
     #[test]
     fn flags_beat_file_beat_defaults() {

@@ -396,16 +396,18 @@ impl ToolRegistry {
         r.register(Arc::new(SysMonitorTool::new(sampler)));
         r.register(Arc::new(CommandExecutorTool));
         r.register(Arc::new(SemanticSearchTool::new(search)));
-        r.register(Arc::new(FileReadTool));
+        r.register(Arc::new(FileReadTool::default()));
         r.register(Arc::new(FileDownloadTool));
         r.register(Arc::new(FileUploadTool));
         r
     }
 
-    /// Adds a tool, replacing one with the same name.
+    /// Adds a tool; one with the same name is replaced in place (keeping the order).
     pub fn register(&mut self, tool: Arc<dyn Tool>) {
-        self.tools.retain(|t| t.name() != tool.name());
-        self.tools.push(tool);
+        match self.tools.iter_mut().find(|t| t.name() == tool.name()) {
+            Some(slot) => *slot = tool,
+            None => self.tools.push(tool),
+        }
     }
 
     pub fn get(&self, name: &str) -> Option<Arc<dyn Tool>> {

@@ -1,7 +1,10 @@
 //! The `file_read` tool: paged reading of a text file that passed the path policy (bare names
 //! resolve to this session's uploads first). Detects binary files and the encoding (UTF-8,
 //! UTF-8 BOM, UTF-16 LE/BE BOM, lossy fallback). Reads on the blocking pool, streaming, so a
-//! large log is never loaded whole (UTF-16 excepted, capped).
+//! large log is never loaded whole (UTF-16 excepted, capped). Mode "analyze" (see
+//! `file_read/analyze.rs`) analyses the whole file instead of returning a page.
+
+mod analyze;
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
@@ -25,9 +28,27 @@ const MAX_LINE_CHARS: usize = 2000;
 const MAX_UTF16_BYTES: u64 = 20 * 1024 * 1024;
 const SNIFF: usize = 8192;
 
+/// Cap of mode "analyze" on local (non-upload) files unless configured: 1 GiB.
+pub const DEFAULT_ANALYZE_MAX_BYTES: u64 = 1 << 30;
+
+/// What `file_read` returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReadMode {
+    /// A page of lines (the default).
+    #[default]
+    Read,
+    /// Whole-file log analysis (docs/tools.md).
+    Analyze,
+}
+
 #[derive(Debug, Deserialize)]
 struct Args {
+    /// `path` is accepted too (the analyze contract's name).
+    #[serde(alias = "path")]
     file_path: String,
+    #[serde(default)]
+    mode: ReadMode,
     #[serde(default)]
     offset: Option<u64>,
     #[serde(default)]
@@ -217,9 +238,32 @@ fn read_page(
     Ok(page)
 }
 
-/// `file_read {file_path, offset=0, limit=200}`.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct FileReadTool;
+/// `file_read {file_path, mode="read", offset=0, limit=200}`; `mode="analyze"` analyses the
+/// whole file. Carries the analyze cap of local files (uploads are analysed whole).
+#[derive(Debug, Clone, Copy)]
+pub struct FileReadTool {
+    analyze_max_bytes: u64,
+}
+
+impl Default for FileReadTool {
+    fn default() -> Self {
+        FileReadTool::new(DEFAULT_ANALYZE_MAX_BYTES)
+    }
+}
+
+impl FileReadTool {
+    /// `analyze_max_bytes`: mode "analyze" reads at most this much of a local file (uploads
+    /// are always analysed whole).
+    pub fn new(analyze_max_bytes: u64) -> Self {
+        FileReadTool {
+            analyze_max_bytes: analyze_max_bytes.max(1),
+        }
+    }
+
+    pub fn analyze_max_bytes(&self) -> u64 {
+        self.analyze_max_bytes
+    }
+}
 
 impl Tool for FileReadTool {
     fn name(&self) -> &'static str {
@@ -228,8 +272,13 @@ impl Tool for FileReadTool {
 
     fn description(&self) -> &'static str {
         "读取文本文件内容（分页，行号从 0 开始的 offset，默认 200 行）。Read a text file with \
-         paging (offset is 0-based, limit default 200). 文件名可直接写本会话上传的文件名；路径必须\
-         在允许的目录内。关键词：读取、查看文件、打开、内容"
+         paging (offset is 0-based, limit default 200). mode=\"analyze\": 分析整个日志文件（不是\
+         前 200 行）：精确的总行数、各级别（ERROR/WARN...）行数、高频消息模板及首末时间、时间\
+         范围、按分钟/小时的直方图；统计错误数、最常见错误、错误何时开始时用它。mode=\"analyze\" \
+         analyses the WHOLE log: exact line and per-level counts, top message templates with \
+         first/last time, time span, histogram; use it for counts and \"most common error\". \
+         文件名可直接写本会话上传的文件名；路径必须在允许的目录内。关键词：读取、查看文件、打开、\
+         内容、分析日志、统计"
     }
 
     fn schema(&self) -> Value {
@@ -239,6 +288,12 @@ impl Tool for FileReadTool {
                 "file_path": {
                     "type": "string",
                     "description": "文件路径或本会话上传的文件名 / path, or the name of a file uploaded in this session"
+                },
+                "mode": {
+                    "type": "string",
+                    "enum": ["read", "analyze"],
+                    "default": "read",
+                    "description": "read: 返回一页行 / a page of lines; analyze: 整个文件的日志统计（精确计数、模板、时间、直方图）/ whole-file log statistics (exact counts, templates, times, histogram); offset/limit are ignored"
                 },
                 "offset": {
                     "type": "integer",
@@ -264,6 +319,9 @@ impl Tool for FileReadTool {
                 Ok(a) => a,
                 Err(e) => return ToolResult::failure(e),
             };
+            if args.mode == ReadMode::Analyze {
+                return analyze::run(self, &args.file_path, ctx).await;
+            }
             let offset = args.offset.unwrap_or(0);
             let limit = args.limit.unwrap_or(DEFAULT_LIMIT);
             if limit == 0 || limit > MAX_LIMIT {
@@ -363,7 +421,7 @@ mod tests {
             numbered(1000).as_bytes(),
             "2025-01-01T00:00:00Z",
         );
-        let r = FileReadTool
+        let r = FileReadTool::default()
             .call(json!({"file_path": "big.log"}), &env.ctx)
             .await;
         assert!(r.ok, "{r:?}");
@@ -373,7 +431,7 @@ mod tests {
         assert!(r.output.contains("还有 800 行 / 800 more lines"));
         assert!(r.output.starts_with("     1\tline 1\n"));
 
-        let r = FileReadTool
+        let r = FileReadTool::default()
             .call(
                 json!({"file_path": "big.log", "offset": 995, "limit": 10}),
                 &env.ctx,
@@ -386,13 +444,13 @@ mod tests {
         assert_eq!(r.data["more_lines"], 0);
         assert!(!r.output.contains("more lines"));
 
-        let r = FileReadTool
+        let r = FileReadTool::default()
             .call(json!({"file_path": "big.log", "offset": 2000}), &env.ctx)
             .await;
         assert!(r.ok);
         assert!(r.output.contains("超出文件总行数 1000"));
 
-        let r = FileReadTool
+        let r = FileReadTool::default()
             .call(json!({"file_path": "big.log", "limit": 0}), &env.ctx)
             .await;
         assert_eq!(r.error.as_deref(), Some("limit 必须在 1-2000 之间: 0"));
@@ -421,23 +479,23 @@ mod tests {
         env.upload("s1", "be.txt", &be, at);
         env.upload("s1", "latin1.txt", b"caf\xE9\nok\n", at);
 
-        let r = FileReadTool
+        let r = FileReadTool::default()
             .call(json!({"file_path": "bom.txt"}), &env.ctx)
             .await;
         assert_eq!(
             (r.data["encoding"].clone(), r.data["lines"].clone()),
             (json!("utf-8-bom"), json!(["你好", "b"]))
         );
-        let r = FileReadTool
+        let r = FileReadTool::default()
             .call(json!({"file_path": "le.txt"}), &env.ctx)
             .await;
         assert_eq!(r.data["lines"], json!(["数据库", "port: 5432"]));
         assert_eq!(r.data["encoding"], "utf-16le");
-        let r = FileReadTool
+        let r = FileReadTool::default()
             .call(json!({"file_path": "be.txt"}), &env.ctx)
             .await;
         assert_eq!(r.data["lines"], json!(["hello", "world"]));
-        let r = FileReadTool
+        let r = FileReadTool::default()
             .call(json!({"file_path": "latin1.txt"}), &env.ctx)
             .await;
         assert!(r.ok);
@@ -466,15 +524,17 @@ mod tests {
             ),
         ];
         for (p, msg) in cases {
-            let r = FileReadTool.call(json!({"file_path": p}), &env.ctx).await;
+            let r = FileReadTool::default()
+                .call(json!({"file_path": p}), &env.ctx)
+                .await;
             assert_eq!(r.error.as_deref(), Some(msg), "{p}");
         }
-        let r = FileReadTool
+        let r = FileReadTool::default()
             .call(json!({"file_path": d.clone()}), &env.ctx)
             .await;
         let dir_msg = format!("路径是目录而不是文件: {d} (is a directory)");
         assert_eq!(r.error.as_deref(), Some(dir_msg.as_str()));
-        let r = FileReadTool
+        let r = FileReadTool::default()
             .call(json!({"file_path": "escape.txt"}), &env.ctx)
             .await;
         assert!(r
@@ -482,7 +542,7 @@ mod tests {
             .as_deref()
             .unwrap_or("")
             .starts_with("路径不在白名单中: escape.txt"));
-        let r = FileReadTool
+        let r = FileReadTool::default()
             .call(json!({"file_path": "a\0b"}), &env.ctx)
             .await;
         assert!(r.error.as_deref().unwrap_or("").contains("NUL"));
@@ -492,7 +552,9 @@ mod tests {
             "{log}"
         );
         assert!(log.contains("target=escape.txt code=not_allowed"));
-        let r = FileReadTool.call(json!({"offset": 1}), &env.ctx).await;
+        let r = FileReadTool::default()
+            .call(json!({"offset": 1}), &env.ctx)
+            .await;
         assert!(r.error.as_deref().unwrap_or("").contains("file_path"));
     }
 
@@ -500,7 +562,7 @@ mod tests {
     async fn tools_read_other_sessions_upload_is_refused() {
         let env = Env::new();
         let theirs = env.upload("s2", "private.txt", b"theirs", "2025-01-01T00:00:00Z");
-        let r = FileReadTool
+        let r = FileReadTool::default()
             .call(
                 json!({"file_path": theirs.path.display().to_string()}),
                 &env.ctx,
@@ -519,7 +581,7 @@ mod tests {
         let env = Env::new();
         env.upload("s1", "a.txt", b"x\n", "2025-01-01T00:00:00Z");
         env.ctx.cancel.cancel();
-        let r = FileReadTool
+        let r = FileReadTool::default()
             .call(json!({"file_path": "a.txt"}), &env.ctx)
             .await;
         assert_eq!(r.error.as_deref(), Some("操作已取消 (cancelled)"));

@@ -1,0 +1,33 @@
+//! Whole-file log analysis with exact numbers: line count (`grep -c ''`), per-level counts,
+//! message templates, first/last times, time span and a histogram, streamed at disk speed.
+//!
+//! - [`LogAnalyzer`]: streaming; `feed` chunks of any size (lines may span chunks), `finish`
+//!   for the [`LogReport`].
+//! - [`analyze_file`]: the whole file (up to [`AnalyzeOptions::max_bytes`]), split at line
+//!   boundaries over worker threads and merged exactly; cancellable, with progress.
+//! - [`synth`]: synthetic logs with planted ground truth.
+//!
+//! The rules (levels, timestamps, templates) are documented in `docs/tools.md`.
+
+mod analyzer;
+mod file;
+mod level;
+mod mask;
+mod report;
+pub mod synth;
+mod ts;
+
+pub use analyzer::{AnalyzeOptions, LogAnalyzer, MAX_BUCKETS, MAX_EXAMPLE, MAX_LINE};
+pub use file::{analyze_file, AnalyzeError};
+pub use level::Level;
+pub use mask::MAX_TEMPLATE;
+pub use report::{
+    AnalyzeMode, Bucket, BucketSize, FileAnalysis, Histogram, LevelCount, LogReport, TemplateCount,
+};
+
+/// Convenience: the report of an in-memory log.
+pub fn analyze_bytes(data: &[u8], opts: AnalyzeOptions) -> LogReport {
+    let mut a = LogAnalyzer::new(opts);
+    a.feed(data);
+    a.finish()
+}

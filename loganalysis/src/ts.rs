@@ -1,0 +1,597 @@
+//! Timestamp recognition (hand-written byte parsers, no regex) and ISO formatting.
+//!
+//! Recognised forms (see docs/tools.md):
+//! - ISO 8601 / RFC 3339: `2024-05-01T10:00:00`, space instead of `T`, `.123` or `,123`
+//!   fraction (kept to microseconds), zone `Z`, `+08:00`, `+0800`, `+08`;
+//! - `2024/05/01 10:00:00` (nginx error log);
+//! - `01/May/2024:10:00:00 +0000` (apache / nginx access log);
+//! - `Wed May 01 10:00:00[.frac] 2024` (ctime, apache error log);
+//! - `May  1 10:00:00` (syslog, no year: shown as given, ordered within the year);
+//! - JSON keys `time`, `timestamp`, `ts`, `@timestamp`, `datetime` holding one of the above or
+//!   epoch seconds / milliseconds, and logfmt `time=` / `ts=` at the line start.
+//!
+//! Where: at the line start (after an optional `[` or syslog `<PRI>` / `<PRI>1 `), else right
+//! after the first `[` in the first 128 bytes, else (JSON lines) in one of the keys above.
+//! Times are ordered as written: the zone is kept for display but not applied.
+
+use memchr::memmem;
+
+const MICROS_PER_SEC: i64 = 1_000_000;
+pub(crate) const MINUTE: i64 = 60 * MICROS_PER_SEC;
+pub(crate) const HOUR: i64 = 60 * MINUTE;
+pub(crate) const DAY: i64 = 24 * HOUR;
+
+const MONTHS: [&[u8; 3]; 12] = [
+    b"Jan", b"Feb", b"Mar", b"Apr", b"May", b"Jun", b"Jul", b"Aug", b"Sep", b"Oct", b"Nov", b"Dec",
+];
+const WEEKDAYS: [&[u8; 3]; 7] = [b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat", b"Sun"];
+
+/// How the zone was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Zone {
+    None,
+    Utc,
+    /// Offset in minutes east of UTC.
+    Offset(i16),
+}
+
+/// One parsed timestamp. `key` orders timestamps: microseconds since 0000-03-01-ish civil
+/// epoch (days_from_civil), as written (zone not applied).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Ts {
+    pub key: i64,
+    pub zone: Zone,
+    /// Fraction digits as written (0..=6).
+    pub frac_digits: u8,
+    /// Syslog form without a year (year 0 in `key`).
+    pub no_year: bool,
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+pub(crate) fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let m = i64::from(m);
+    let mp = if m > 2 { m - 3 } else { m + 9 };
+    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// Inverse of [`days_from_civil`].
+pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[inline]
+fn digit(b: &[u8], i: usize) -> Option<u32> {
+    match b.get(i) {
+        Some(c @ b'0'..=b'9') => Some(u32::from(c - b'0')),
+        _ => None,
+    }
+}
+
+#[inline]
+fn num(b: &[u8], i: usize, n: usize) -> Option<u32> {
+    let mut v = 0;
+    for k in 0..n {
+        v = v * 10 + digit(b, i + k)?;
+    }
+    Some(v)
+}
+
+fn month_at(b: &[u8], i: usize) -> Option<u32> {
+    let s = b.get(i..i + 3)?;
+    MONTHS
+        .iter()
+        .position(|m| m.eq_ignore_ascii_case(s))
+        .map(|p| p as u32 + 1)
+}
+
+fn build(
+    y: i64,
+    mo: u32,
+    d: u32,
+    h: u32,
+    mi: u32,
+    s: u32,
+    micros: u32,
+    frac_digits: u8,
+    zone: Zone,
+    no_year: bool,
+) -> Option<Ts> {
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || s > 60 {
+        return None;
+    }
+    let secs = days_from_civil(y, mo, d) * 86_400
+        + i64::from(h) * 3600
+        + i64::from(mi) * 60
+        + i64::from(s);
+    Some(Ts {
+        key: secs * MICROS_PER_SEC + i64::from(micros),
+        zone,
+        frac_digits,
+        no_year,
+    })
+}
+
+/// `HH:MM:SS` at `i`.
+fn hms(b: &[u8], i: usize) -> Option<(u32, u32, u32)> {
+    if b.get(i + 2) != Some(&b':') || b.get(i + 5) != Some(&b':') {
+        return None;
+    }
+    Some((num(b, i, 2)?, num(b, i + 3, 2)?, num(b, i + 6, 2)?))
+}
+
+/// Optional `.ffffff` / `,ffffff` at `i`: (micros, digits kept, end).
+fn fraction(b: &[u8], i: usize) -> (u32, u8, usize) {
+    if !matches!(b.get(i), Some(b'.' | b',')) || digit(b, i + 1).is_none() {
+        return (0, 0, i);
+    }
+    let mut j = i + 1;
+    let mut micros = 0u32;
+    let mut kept = 0u8;
+    while let Some(d) = digit(b, j) {
+        if kept < 6 {
+            micros = micros * 10 + d;
+            kept += 1;
+        }
+        j += 1;
+    }
+    for _ in kept..6 {
+        micros *= 10;
+    }
+    (micros, kept, j)
+}
+
+/// Optional zone at `i`: `Z`, `±HH:MM`, `±HHMM`, `±HH` (optionally after one space for
+/// `±HHMM`, the access-log form).
+fn zone(b: &[u8], i: usize) -> (Zone, usize) {
+    match b.get(i) {
+        Some(b'Z') => return (Zone::Utc, i + 1),
+        Some(b'+' | b'-') => {}
+        _ => return (Zone::None, i),
+    }
+    let sign: i16 = if b[i] == b'-' { -1 } else { 1 };
+    let Some(hh) = num(b, i + 1, 2) else {
+        return (Zone::None, i);
+    };
+    let (mm, end) = if b.get(i + 3) == Some(&b':') {
+        match num(b, i + 4, 2) {
+            Some(m) => (m, i + 6),
+            None => return (Zone::None, i),
+        }
+    } else if let Some(m) = num(b, i + 3, 2) {
+        (m, i + 5)
+    } else {
+        (0, i + 3)
+    };
+    if digit(b, end).is_some() || hh > 14 || mm > 59 {
+        return (Zone::None, i);
+    }
+    (Zone::Offset(sign * (hh as i16 * 60 + mm as i16)), end)
+}
+
+/// `YYYY-MM-DD[T ]HH:MM:SS[.f][zone]` or `YYYY/MM/DD HH:MM:SS[.f]`.
+fn iso(b: &[u8], i: usize) -> Option<(Ts, usize)> {
+    let y = num(b, i, 4)?;
+    let sep = *b.get(i + 4)?;
+    if (sep != b'-' && sep != b'/') || b.get(i + 7) != Some(&sep) {
+        return None;
+    }
+    let mo = num(b, i + 5, 2)?;
+    let d = num(b, i + 8, 2)?;
+    if !matches!(b.get(i + 10), Some(b'T' | b' ')) {
+        return None;
+    }
+    let (h, mi, s) = hms(b, i + 11)?;
+    let (micros, fd, j) = fraction(b, i + 19);
+    let (z, end) = zone(b, j);
+    Some((
+        build(i64::from(y), mo, d, h, mi, s, micros, fd, z, false)?,
+        end,
+    ))
+}
+
+/// `01/May/2024:10:00:00 +0000`.
+fn access(b: &[u8], i: usize) -> Option<(Ts, usize)> {
+    let d = num(b, i, 2)?;
+    if b.get(i + 2) != Some(&b'/') || b.get(i + 6) != Some(&b'/') || b.get(i + 11) != Some(&b':') {
+        return None;
+    }
+    let mo = month_at(b, i + 3)?;
+    let y = num(b, i + 7, 4)?;
+    let (h, mi, s) = hms(b, i + 12)?;
+    let (micros, fd, j) = fraction(b, i + 20);
+    let (z, end) = if b.get(j) == Some(&b' ') {
+        match zone(b, j + 1) {
+            (Zone::None, _) => (Zone::None, j),
+            found => found,
+        }
+    } else {
+        zone(b, j)
+    };
+    Some((
+        build(i64::from(y), mo, d, h, mi, s, micros, fd, z, false)?,
+        end,
+    ))
+}
+
+/// `May  1 10:00:00[.f]` (syslog) or, when `weekday` is set, `Wed May 01 10:00:00[.f] 2024`.
+fn month_day(b: &[u8], i: usize, weekday: bool) -> Option<(Ts, usize)> {
+    let mo = month_at(b, i)?;
+    if b.get(i + 3) != Some(&b' ') {
+        return None;
+    }
+    let mut j = i + 4;
+    if b.get(j) == Some(&b' ') {
+        j += 1;
+    }
+    let d = match (digit(b, j), digit(b, j + 1)) {
+        (Some(a), Some(c)) => {
+            j += 2;
+            a * 10 + c
+        }
+        (Some(a), None) => {
+            j += 1;
+            a
+        }
+        _ => return None,
+    };
+    if b.get(j) != Some(&b' ') {
+        return None;
+    }
+    let (h, mi, s) = hms(b, j + 1)?;
+    let (micros, fd, end) = fraction(b, j + 9);
+    if weekday {
+        if b.get(end) != Some(&b' ') {
+            return None;
+        }
+        let y = num(b, end + 1, 4)?;
+        if digit(b, end + 5).is_some() {
+            return None;
+        }
+        return Some((
+            build(i64::from(y), mo, d, h, mi, s, micros, fd, Zone::None, false)?,
+            end + 5,
+        ));
+    }
+    Some((
+        build(0, mo, d, h, mi, s, micros, fd, Zone::None, true)?,
+        end,
+    ))
+}
+
+/// A timestamp starting exactly at `i`.
+pub(crate) fn parse_at(b: &[u8], i: usize) -> Option<(Ts, usize)> {
+    let c = *b.get(i)?;
+    if c.is_ascii_digit() {
+        iso(b, i).or_else(|| access(b, i))
+    } else if c.is_ascii_alphabetic() {
+        let three = b.get(i..i + 3)?;
+        if b.get(i + 3) == Some(&b' ') && WEEKDAYS.iter().any(|w| w.eq_ignore_ascii_case(three)) {
+            month_day(b, i + 4, true)
+        } else {
+            month_day(b, i, false)
+        }
+    } else {
+        None
+    }
+}
+
+/// Epoch seconds (10 digits, optional fraction) or milliseconds (13 digits) as UTC.
+fn epoch(b: &[u8], i: usize) -> Option<(Ts, usize)> {
+    let mut j = i;
+    let mut v: i64 = 0;
+    while let Some(d) = digit(b, j) {
+        v = v.checked_mul(10)?.checked_add(i64::from(d))?;
+        j += 1;
+    }
+    let (micros, fd, end) = match j - i {
+        10 => {
+            let (m, fd, e) = fraction(b, j);
+            (v * MICROS_PER_SEC + i64::from(m), fd, e)
+        }
+        13 => (v * 1000, 3, j),
+        _ => return None,
+    };
+    let key = micros + days_from_civil(1970, 1, 1) * 86_400 * MICROS_PER_SEC;
+    Some((
+        Ts {
+            key,
+            zone: Zone::Utc,
+            frac_digits: fd,
+            no_year: false,
+        },
+        end,
+    ))
+}
+
+const JSON_KEYS: [&[u8]; 5] = [
+    b"\"@timestamp\"",
+    b"\"timestamp\"",
+    b"\"time\"",
+    b"\"ts\"",
+    b"\"datetime\"",
+];
+
+fn json_ts(b: &[u8]) -> Option<Ts> {
+    for key in JSON_KEYS {
+        let Some(p) = memmem::find(b, key) else {
+            continue;
+        };
+        let mut j = p + key.len();
+        while matches!(b.get(j), Some(b' ' | b'\t')) {
+            j += 1;
+        }
+        if b.get(j) != Some(&b':') {
+            continue;
+        }
+        j += 1;
+        while matches!(b.get(j), Some(b' ' | b'\t')) {
+            j += 1;
+        }
+        let found = if b.get(j) == Some(&b'"') {
+            parse_at(b, j + 1)
+        } else {
+            epoch(b, j)
+        };
+        if let Some((ts, _)) = found {
+            return Some(ts);
+        }
+    }
+    None
+}
+
+/// Finds the line's timestamp. Returns it and, when it sits at the line start, the byte
+/// index where it ends (the message prefix to strip).
+pub(crate) fn find(line: &[u8]) -> Option<(Ts, Option<usize>)> {
+    let mut i = 0;
+    if line.first() == Some(&b'<') {
+        // Syslog priority `<34>` and the RFC 5424 version `1 `.
+        let mut j = 1;
+        while j < 5 && digit(line, j).is_some() {
+            j += 1;
+        }
+        if j > 1 && line.get(j) == Some(&b'>') {
+            i = j + 1;
+            if line.get(i) == Some(&b'1') && line.get(i + 1) == Some(&b' ') {
+                i += 2;
+            }
+        }
+    }
+    if line.get(i) == Some(&b'[') {
+        i += 1;
+    }
+    if let Some((ts, end)) = parse_at(line, i) {
+        let end = if line.get(end) == Some(&b']') {
+            end + 1
+        } else {
+            end
+        };
+        return Some((ts, Some(end)));
+    }
+    if line.len() > 5 && (line.starts_with(b"time=") || line.starts_with(b"ts=")) {
+        let j = if line[0] == b't' && line[1] == b'i' {
+            5
+        } else {
+            3
+        };
+        let j = if line.get(j) == Some(&b'"') { j + 1 } else { j };
+        if let Some((ts, end)) = parse_at(line, j).or_else(|| epoch(line, j)) {
+            let end = if line.get(end) == Some(&b'"') {
+                end + 1
+            } else {
+                end
+            };
+            return Some((ts, Some(end)));
+        }
+    }
+    let head = &line[..line.len().min(128)];
+    if let Some(p) = memchr::memchr(b'[', &head[i.min(head.len())..]) {
+        if let Some((ts, _)) = parse_at(line, i + p + 1) {
+            return Some((ts, None));
+        }
+    }
+    if line.first() == Some(&b'{') {
+        return json_ts(line).map(|t| (t, None));
+    }
+    None
+}
+
+fn two(out: &mut String, v: u32) {
+    out.push(char::from(b'0' + (v / 10 % 10) as u8));
+    out.push(char::from(b'0' + (v % 10) as u8));
+}
+
+/// Date and time of a key: (year, month, day, hour, minute, second, micros).
+fn parts(key: i64) -> (i64, u32, u32, u32, u32, u32, u32) {
+    let secs = key.div_euclid(MICROS_PER_SEC);
+    let micros = key.rem_euclid(MICROS_PER_SEC) as u32;
+    let days = secs.div_euclid(86_400);
+    let sod = secs.rem_euclid(86_400) as u32;
+    let (y, mo, d) = civil_from_days(days);
+    (y, mo, d, sod / 3600, sod / 60 % 60, sod % 60, micros)
+}
+
+/// How much of a timestamp to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Precision {
+    Day,
+    Minute,
+    Full,
+}
+
+/// ISO form `2024-05-01T10:00:00.123+08:00` (fraction and zone as written); syslog
+/// timestamps without a year keep their form: `May  1 10:00:00`.
+pub(crate) fn format(ts: &Ts, precision: Precision) -> String {
+    let (y, mo, d, h, mi, s, micros) = parts(ts.key);
+    let mut out = String::with_capacity(32);
+    if ts.no_year {
+        out.push_str(std::str::from_utf8(MONTHS[(mo - 1) as usize]).unwrap_or("???"));
+        out.push(' ');
+        if d < 10 {
+            out.push(' ');
+            out.push(char::from(b'0' + d as u8));
+        } else {
+            two(&mut out, d);
+        }
+        if precision == Precision::Day {
+            return out;
+        }
+        out.push(' ');
+    } else {
+        out.push_str(&format!("{y:04}-"));
+        two(&mut out, mo);
+        out.push('-');
+        two(&mut out, d);
+        if precision == Precision::Day {
+            return out;
+        }
+        out.push('T');
+    }
+    two(&mut out, h);
+    out.push(':');
+    two(&mut out, mi);
+    if precision == Precision::Minute {
+        return out;
+    }
+    out.push(':');
+    two(&mut out, s);
+    if ts.frac_digits > 0 {
+        let digits = format!("{micros:06}");
+        out.push('.');
+        out.push_str(&digits[..usize::from(ts.frac_digits.min(6))]);
+    }
+    if !ts.no_year {
+        match ts.zone {
+            Zone::None => {}
+            Zone::Utc => out.push('Z'),
+            Zone::Offset(m) => {
+                out.push(if m < 0 { '-' } else { '+' });
+                let m = m.unsigned_abs();
+                two(&mut out, u32::from(m / 60));
+                out.push(':');
+                two(&mut out, u32::from(m % 60));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn show(line: &str) -> Option<(String, Option<usize>)> {
+        find(line.as_bytes()).map(|(t, e)| (format(&t, Precision::Full), e))
+    }
+
+    #[test]
+    fn recognised_forms_and_prefix_end() {
+        let cases: [(&str, &str, Option<usize>); 12] = [
+            ("2024-05-01T10:00:00Z x", "2024-05-01T10:00:00Z", Some(20)),
+            (
+                "2024-05-01 10:00:00,123 - app",
+                "2024-05-01T10:00:00.123",
+                Some(23),
+            ),
+            (
+                "2024-05-01T10:00:00.123456789+08:00 x",
+                "2024-05-01T10:00:00.123456+08:00",
+                Some(35),
+            ),
+            (
+                "2024/05/01 10:00:07 [error] 1#0",
+                "2024-05-01T10:00:07",
+                Some(19),
+            ),
+            ("[2024-05-01 23:59:59] x", "2024-05-01T23:59:59", Some(21)),
+            (
+                "May  1 10:00:00 web01 app[1]: x",
+                "May  1 10:00:00",
+                Some(15),
+            ),
+            ("Dec 31 23:59:59 h", "Dec 31 23:59:59", Some(15)),
+            (
+                "<34>1 2024-05-01T10:00:00.5-0700 h",
+                "2024-05-01T10:00:00.5-07:00",
+                Some(32),
+            ),
+            (
+                "[Wed May 01 10:00:00.123456 2024] [core:error]",
+                "2024-05-01T10:00:00.123456",
+                Some(33),
+            ),
+            (
+                "10.0.0.1 - - [01/May/2024:10:00:00 +0000] \"GET / HTTP/1.1\"",
+                "2024-05-01T10:00:00+00:00",
+                None,
+            ),
+            (
+                "{\"level\":\"info\",\"ts\":1714557600.25,\"msg\":\"x\"}",
+                "2024-05-01T10:00:00.25Z",
+                None,
+            ),
+            (
+                "{\"time\":\"2024-05-01T10:00:00+02:00\",\"msg\":\"x\"}",
+                "2024-05-01T10:00:00+02:00",
+                None,
+            ),
+        ];
+        for (line, want, end) in cases {
+            assert_eq!(show(line), Some((want.to_string(), end)), "{line}");
+        }
+        assert_eq!(
+            show("time=2024-05-01T10:00:00Z level=error msg=x"),
+            Some(("2024-05-01T10:00:00Z".into(), Some(25)))
+        );
+    }
+
+    #[test]
+    fn rejects_non_timestamps() {
+        for line in [
+            "",
+            "hello world",
+            "2024-13-01 10:00:00 bad month",
+            "2024-05-01 25:00:00 bad hour",
+            "2024-05-01 no time",
+            "10:00:00 time only",
+            "Mayday 1 10:00:00",
+            "\tat com.example.Foo.bar(Foo.java:12)",
+            "{\"msg\":\"no time here\"}",
+        ] {
+            assert_eq!(show(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn civil_round_trip_and_order() {
+        for days in [-800_000i64, -1, 0, 59, 60, 365, 11_016, 19_844, 2_932_896] {
+            let (y, m, d) = civil_from_days(days);
+            assert_eq!(days_from_civil(y, m, d), days);
+        }
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(
+            days_from_civil(2024, 3, 1) - days_from_civil(2024, 2, 28),
+            2
+        );
+        let a = find(b"May  1 10:00:00 x").map(|t| t.0.key);
+        let b = find(b"May 12 09:00:00 x").map(|t| t.0.key);
+        assert!(a < b);
+        let t = find(b"2024-05-01T10:07:00Z").map(|t| t.0);
+        let t = t.expect("ts");
+        assert_eq!(format(&t, Precision::Minute), "2024-05-01T10:07");
+        assert_eq!(format(&t, Precision::Day), "2024-05-01");
+    }
+}
