@@ -1,8 +1,17 @@
-//! System sampler and the `sys_monitor` tool. One background task refreshes sysinfo (off the
-//! runtime, on the blocking pool) and publishes `Snapshot`s on a watch channel that the tool
-//! and the TUI gauge stream both read. The tool never samples by itself.
+//! System sampler and the `sys_monitor` tool. One background task refreshes the machine's
+//! figures (off the runtime, on the blocking pool) and publishes `Snapshot`s on a watch
+//! channel that the tool and the TUI gauge stream both read, plus the full process table on a
+//! second channel for `metric: "processes"`. The tool never samples by itself.
+//! Figures match the standard tools: memory as `free`, disks as `df`, processes as
+//! `top`/`ps` (see `sample` and `procs`).
 
-use std::collections::HashSet;
+#[cfg(test)]
+mod proc_tests;
+mod procs;
+mod render;
+mod sample;
+
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -10,7 +19,12 @@ use serde_json::{json, Value};
 use sysinfo::{Disks, System, MINIMUM_CPU_UPDATE_INTERVAL};
 use tokio::sync::watch;
 
-use super::{human_size, parse_args, Tool, ToolCtx, ToolFuture, ToolResult};
+use super::{parse_args, Tool, ToolCtx, ToolFuture, ToolResult};
+
+pub use procs::{ProcSort, ProcessInfo, ProcessTable, COMMAND_WIDTH, SNAPSHOT_TOP};
+use render::{Parts, ProcQuery};
+#[cfg(test)]
+use sample::PSEUDO_FS;
 
 /// CPU figures.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -23,16 +37,33 @@ pub struct CpuStats {
     pub load_avg: [f64; 3],
 }
 
-/// Memory figures.
+/// Memory figures, as procps-ng 4 `free` computes them (used = total - available).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct MemoryStats {
     pub total_bytes: u64,
     pub used_bytes: u64,
     pub available_bytes: u64,
     pub usage_percent: f64,
+    /// MemFree (`free`'s "free" column).
+    #[serde(default)]
+    pub free_bytes: u64,
+    /// Shmem (`free`'s "shared").
+    #[serde(default)]
+    pub shared_bytes: u64,
+    /// Buffers + Cached + SReclaimable (`free`'s "buff/cache").
+    #[serde(default)]
+    pub buff_cache_bytes: u64,
+    #[serde(default)]
+    pub swap_total_bytes: u64,
+    #[serde(default)]
+    pub swap_used_bytes: u64,
+    #[serde(default)]
+    pub swap_free_bytes: u64,
 }
 
-/// One mounted real file system.
+/// One mounted real file system, with `df`'s figures: used = total - free (root's reserve
+/// counts as used), available = what unprivileged users may still write, and
+/// `usage_percent` = df's Use% (ceil(used * 100 / (used + available)), a whole number).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct DiskStats {
     pub mount: String,
@@ -53,131 +84,66 @@ pub struct Snapshot {
     pub cpu: CpuStats,
     pub memory: MemoryStats,
     pub disks: Vec<DiskStats>,
+    /// How many processes exist (all of them, not only `top_processes`).
+    #[serde(default)]
+    pub process_count: usize,
+    /// The top `SNAPSHOT_TOP` processes by CPU and the top `SNAPSHOT_TOP` by memory, each
+    /// process once, ordered by CPU. Only part of the table: the tool answers from all.
+    #[serde(default)]
+    pub top_processes: Vec<ProcessInfo>,
 }
 
-/// Pseudo and virtual file systems that are not storage the user cares about.
-const PSEUDO_FS: &[&str] = &[
-    "tmpfs",
-    "devtmpfs",
-    "overlay",
-    "overlayfs",
-    "proc",
-    "sysfs",
-    "cgroup",
-    "cgroup2",
-    "devpts",
-    "mqueue",
-    "squashfs",
-    "autofs",
-    "debugfs",
-    "tracefs",
-    "securityfs",
-    "pstore",
-    "bpf",
-    "configfs",
-    "fusectl",
-    "hugetlbfs",
-    "nsfs",
-    "ramfs",
-    "rpc_pipefs",
-    "binfmt_misc",
-    "efivarfs",
-    "selinuxfs",
-    "fuse.lxcfs",
-    "shm",
-    "none",
-    "nfsd",
-    "aufs",
-    "iso9660",
-];
-
-fn percent(part: u64, total: u64) -> f64 {
-    if total == 0 {
-        0.0
-    } else {
-        // Rounded to one decimal: enough for gauges, stable in JSON.
-        ((part as f64 / total as f64) * 1000.0).round() / 10.0
-    }
+/// What the sampler keeps between refreshes.
+struct Machine {
+    sys: System,
+    disks: Disks,
+    procs: procs::ProcScanner,
 }
 
-fn collect_disks(disks: &Disks) -> Vec<DiskStats> {
-    let mut seen = HashSet::new();
-    let mut all: Vec<DiskStats> = Vec::new();
-    let mut root_fallback = None;
-    for d in disks.list() {
-        let fs = d.file_system().to_string_lossy().to_string();
-        let mount = d.mount_point().display().to_string();
-        let total = d.total_space();
-        let avail = d.available_space().min(total);
-        let stats = DiskStats {
-            mount: mount.clone(),
-            fs: fs.clone(),
-            total_bytes: total,
-            used_bytes: total - avail,
-            available_bytes: avail,
-            usage_percent: percent(total - avail, total),
-        };
-        if mount == "/" {
-            root_fallback = Some(stats.clone());
-        }
-        if total == 0 || PSEUDO_FS.contains(&fs.as_str()) {
-            continue;
-        }
-        // Bind mounts show the same device several times: keep the first (shortest path
-        // sorts first below).
-        let key = d.name().to_string_lossy().to_string();
-        let key = if key.is_empty() { mount.clone() } else { key };
-        if seen.insert(key) {
-            all.push(stats);
-        }
-    }
-    // In a container `/` is often overlay: still report it rather than nothing.
-    if all.is_empty() {
-        all.extend(root_fallback);
-    }
-    all.sort_by(|a, b| {
-        a.mount
-            .len()
-            .cmp(&b.mount.len())
-            .then(a.mount.cmp(&b.mount))
-    });
-    all
-}
-
-fn sample(sys: &mut System, disks: &mut Disks, seq: u64, relist_disks: bool) -> Snapshot {
+fn sample(m: &mut Machine, seq: u64, relist_disks: bool) -> (Snapshot, ProcessTable) {
+    let sys = &mut m.sys;
     sys.refresh_cpu_all();
-    sys.refresh_memory();
     if relist_disks {
-        disks.refresh_list();
-    } else {
-        disks.refresh();
+        m.disks.refresh_list();
     }
     let cpus = sys.cpus();
+    let cores = cpus.len();
     let freq = if cpus.is_empty() {
         0
     } else {
-        cpus.iter().map(|c| c.frequency()).sum::<u64>() / cpus.len() as u64
+        cpus.iter().map(|c| c.frequency()).sum::<u64>() / cores as u64
     };
+    let cpu_usage = (sys.global_cpu_usage() * 10.0).round() / 10.0;
     let load = System::load_average();
-    let total = sys.total_memory();
-    let available = sys.available_memory().min(total);
-    Snapshot {
-        seq,
-        taken_at: chrono::Local::now().to_rfc3339(),
-        cpu: CpuStats {
-            usage_percent: (sys.global_cpu_usage() * 10.0).round() / 10.0,
-            cores: cpus.len(),
-            frequency_mhz: freq,
-            load_avg: [load.one, load.five, load.fifteen],
-        },
-        memory: MemoryStats {
+    let memory = sample::read_meminfo().unwrap_or_else(|e| {
+        tracing::debug!("cannot read /proc/meminfo ({e}); using sysinfo");
+        sys.refresh_memory();
+        let total = sys.total_memory();
+        let available = sys.available_memory().min(total);
+        MemoryStats {
             total_bytes: total,
             used_bytes: total - available,
             available_bytes: available,
-            usage_percent: percent(total - available, total),
+            usage_percent: sample::percent(total - available, total),
+            ..MemoryStats::default()
+        }
+    });
+    let table = m.procs.scan(seq, memory.total_bytes);
+    let snap = Snapshot {
+        seq,
+        taken_at: chrono::Local::now().to_rfc3339(),
+        cpu: CpuStats {
+            usage_percent: cpu_usage,
+            cores,
+            frequency_mhz: freq,
+            load_avg: [load.one, load.five, load.fifteen],
         },
-        disks: collect_disks(disks),
-    }
+        memory,
+        disks: sample::collect_disks(&m.disks),
+        process_count: table.processes.len(),
+        top_processes: procs::top_union(&table.processes, SNAPSHOT_TOP),
+    };
+    (snap, table)
 }
 
 /// Starts the background sampler.
@@ -189,25 +155,32 @@ impl Sampler {
     pub fn spawn(interval: Duration) -> SamplerHandle {
         let interval = interval.max(MINIMUM_CPU_UPDATE_INTERVAL);
         let (tx, rx) = watch::channel(Snapshot::default());
+        let (ptx, prx) = watch::channel(Arc::new(ProcessTable::default()));
         tokio::spawn(async move {
-            let mut state = Some((System::new(), Disks::new()));
+            let mut state = Some(Machine {
+                sys: System::new(),
+                disks: Disks::new(),
+                procs: procs::ProcScanner::new(),
+            });
             let mut seq = 0u64;
             loop {
-                let Some((mut sys, mut disks)) = state.take() else {
+                let Some(mut machine) = state.take() else {
                     break;
                 };
                 // The disk list changes rarely; re-list every 30 samples.
                 let relist = seq.checked_rem(30) == Some(0);
                 let joined = tokio::task::spawn_blocking(move || {
-                    let snap = sample(&mut sys, &mut disks, seq, relist);
-                    (sys, disks, snap)
+                    let (snap, table) = sample(&mut machine, seq, relist);
+                    (machine, snap, table)
                 })
                 .await;
-                let Ok((sys, disks, snap)) = joined else {
+                let Ok((machine, snap, table)) = joined else {
                     tracing::error!("system sampler panicked; gauges stop updating");
                     break;
                 };
-                state = Some((sys, disks));
+                state = Some(machine);
+                // The table first: whoever sees snapshot N finds table N (or newer).
+                ptx.send_replace(Arc::new(table));
                 if tx.send(snap).is_err() {
                     break;
                 }
@@ -218,7 +191,7 @@ impl Sampler {
                 }
             }
         });
-        SamplerHandle { rx }
+        SamplerHandle { rx, procs: prx }
     }
 }
 
@@ -226,18 +199,31 @@ impl Sampler {
 #[derive(Debug, Clone)]
 pub struct SamplerHandle {
     rx: watch::Receiver<Snapshot>,
+    procs: watch::Receiver<Arc<ProcessTable>>,
 }
 
 impl SamplerHandle {
-    /// A handle that always reports `snapshot` (tests, or platforms without sysinfo).
+    /// A handle that always reports `snapshot` and no processes (tests, or platforms
+    /// without sysinfo).
     pub fn fixed(snapshot: Snapshot) -> SamplerHandle {
+        SamplerHandle::fixed_with_processes(snapshot, ProcessTable::default())
+    }
+
+    /// A handle that always reports `snapshot` and `table` (tests).
+    pub fn fixed_with_processes(snapshot: Snapshot, table: ProcessTable) -> SamplerHandle {
         let (_tx, rx) = watch::channel(snapshot);
-        SamplerHandle { rx }
+        let (_ptx, procs) = watch::channel(Arc::new(table));
+        SamplerHandle { rx, procs }
     }
 
     /// The most recent snapshot.
     pub fn latest(&self) -> Snapshot {
         self.rx.borrow().clone()
+    }
+
+    /// The most recent full process table.
+    pub fn processes(&self) -> Arc<ProcessTable> {
+        self.procs.borrow().clone()
     }
 
     /// A receiver to stream snapshots (the gauge feed).
@@ -262,23 +248,76 @@ impl SamplerHandle {
     }
 }
 
-/// Which part of the snapshot the caller wants.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// Which part of the machine the caller wants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Metric {
     Cpu,
     Memory,
     Disk,
+    Processes,
     All,
 }
+
+impl Metric {
+    fn parse(raw: &str) -> Option<Metric> {
+        match raw.trim().to_lowercase().as_str() {
+            "cpu" => Some(Metric::Cpu),
+            "memory" | "mem" => Some(Metric::Memory),
+            "disk" | "disks" => Some(Metric::Disk),
+            "processes" | "process" | "procs" => Some(Metric::Processes),
+            "all" | "" => Some(Metric::All),
+            _ => None,
+        }
+    }
+}
+
+/// Default and bounds of `limit`.
+const DEFAULT_LIMIT: usize = 10;
+const MAX_LIMIT: usize = 50;
 
 #[derive(Debug, Deserialize)]
 struct Args {
     #[serde(default)]
     metric: Option<String>,
+    #[serde(default)]
+    sort: Option<String>,
+    /// A number, or a string holding one (models send both).
+    #[serde(default)]
+    limit: Option<Value>,
+    #[serde(default)]
+    name: Option<String>,
 }
 
-/// `sys_monitor {metric: cpu|memory|disk|all}`.
+impl Args {
+    fn query(&self) -> Result<ProcQuery, String> {
+        let sort = match self.sort.as_deref().map(str::trim) {
+            None | Some("") => ProcSort::Cpu,
+            Some(raw) => ProcSort::parse(raw).ok_or_else(|| {
+                format!("sort 必须是 cpu 或 memory: {raw} (sort must be cpu or memory)")
+            })?,
+        };
+        let limit = match &self.limit {
+            None | Some(Value::Null) => DEFAULT_LIMIT,
+            Some(v) => {
+                let n = v
+                    .as_i64()
+                    .or_else(|| v.as_f64().map(|f| f.round() as i64))
+                    .or_else(|| v.as_str().and_then(|s| s.trim().parse::<i64>().ok()))
+                    .ok_or_else(|| format!("limit 必须是 1 到 {MAX_LIMIT} 的整数: {v}"))?;
+                usize::try_from(n.clamp(1, MAX_LIMIT as i64)).unwrap_or(DEFAULT_LIMIT)
+            }
+        };
+        let name = self
+            .name
+            .as_deref()
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(str::to_string);
+        Ok(ProcQuery { sort, limit, name })
+    }
+}
+
+/// `sys_monitor {metric: cpu|memory|disk|processes|all, sort, limit, name}`.
 pub struct SysMonitorTool {
     sampler: SamplerHandle,
 }
@@ -287,57 +326,19 @@ impl SysMonitorTool {
     pub fn new(sampler: SamplerHandle) -> Self {
         SysMonitorTool { sampler }
     }
-}
 
-fn cpu_line(c: &CpuStats) -> String {
-    format!(
-        "CPU 使用率 {:.1}%（{} 核，{} MHz），负载 {:.2} / {:.2} / {:.2}",
-        c.usage_percent, c.cores, c.frequency_mhz, c.load_avg[0], c.load_avg[1], c.load_avg[2]
-    )
-}
-
-fn memory_line(m: &MemoryStats) -> String {
-    format!(
-        "内存 已用 {} / 共 {}（{:.1}%），可用 {}",
-        human_size(m.used_bytes),
-        human_size(m.total_bytes),
-        m.usage_percent,
-        human_size(m.available_bytes)
-    )
-}
-
-fn disk_line(d: &DiskStats) -> String {
-    format!(
-        "磁盘 {}（{}）已用 {} / 共 {}（{:.1}%），可用 {}",
-        d.mount,
-        d.fs,
-        human_size(d.used_bytes),
-        human_size(d.total_bytes),
-        d.usage_percent,
-        human_size(d.available_bytes)
-    )
-}
-
-/// Builds the tool result for `metric` from a snapshot.
-fn render(snap: &Snapshot, metric: Metric) -> ToolResult {
-    let mut data = serde_json::Map::new();
-    let mut lines = Vec::new();
-    if matches!(metric, Metric::Cpu | Metric::All) {
-        data.insert("cpu".into(), json!(snap.cpu));
-        lines.push(cpu_line(&snap.cpu));
-    }
-    if matches!(metric, Metric::Memory | Metric::All) {
-        data.insert("memory".into(), json!(snap.memory));
-        lines.push(memory_line(&snap.memory));
-    }
-    if matches!(metric, Metric::Disk | Metric::All) {
-        data.insert("disks".into(), json!(snap.disks));
-        if snap.disks.is_empty() {
-            lines.push("磁盘: 未找到可报告的文件系统 (no real file systems found)".into());
+    fn answer(&self, snap: &Snapshot, metric: Metric, query: &ProcQuery) -> ToolResult {
+        let parts = |cpu, memory, disk| Parts { cpu, memory, disk };
+        match metric {
+            Metric::Cpu => render::summary(snap, parts(true, false, false)),
+            Metric::Memory => render::summary(snap, parts(false, true, false)),
+            Metric::Disk => render::summary(snap, parts(false, false, true)),
+            Metric::All => render::summary(snap, parts(true, true, true)),
+            Metric::Processes => {
+                render::processes(&self.sampler.processes(), snap.cpu.cores, query)
+            }
         }
-        lines.extend(snap.disks.iter().map(disk_line));
     }
-    ToolResult::success(lines.join("\n"), Value::Object(data))
 }
 
 impl Tool for SysMonitorTool {
@@ -346,9 +347,11 @@ impl Tool for SysMonitorTool {
     }
 
     fn description(&self) -> &'static str {
-        "监控系统资源使用情况（CPU、内存、磁盘）。Monitor system resources: CPU usage, \
-         cores, frequency, load average, memory and per-mount disk usage. \
-         关键词：CPU、内存、磁盘、使用率、负载、资源监控"
+        "监控系统资源使用情况（CPU、内存、磁盘、进程）。Monitor system resources: CPU usage, \
+         cores, load average, memory (like `free`), per-mount disk usage (like `df`), and \
+         processes: top N by CPU or memory with pid, user, %CPU, RSS, %MEM and command line, \
+         optionally filtered by name (metric=processes, sort=cpu|memory, limit, name). \
+         关键词：CPU、内存、磁盘、使用率、负载、进程、占用最多、top"
     }
 
     fn schema(&self) -> Value {
@@ -357,9 +360,27 @@ impl Tool for SysMonitorTool {
             "properties": {
                 "metric": {
                     "type": "string",
-                    "enum": ["cpu", "memory", "disk", "all"],
+                    "enum": ["cpu", "memory", "disk", "processes", "all"],
                     "default": "all",
-                    "description": "要查看的指标 / which metric"
+                    "description": "要查看的指标 / which metric; processes = 进程列表 (top N)"
+                },
+                "sort": {
+                    "type": "string",
+                    "enum": ["cpu", "memory"],
+                    "default": "cpu",
+                    "description": "metric=processes 时的排序 / sort order of processes"
+                },
+                "limit": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": MAX_LIMIT,
+                    "default": DEFAULT_LIMIT,
+                    "description": "metric=processes 时返回的进程数 / how many processes"
+                },
+                "name": {
+                    "type": "string",
+                    "description": "只看名称或命令行包含此文本的进程（不区分大小写）/ \
+                                    only processes whose name or command line contains this"
                 }
             },
             "required": []
@@ -372,17 +393,18 @@ impl Tool for SysMonitorTool {
                 Ok(a) => a,
                 Err(e) => return ToolResult::failure(e),
             };
-            let raw = args.metric.unwrap_or_else(|| "all".into());
-            let metric = match serde_json::from_value::<Metric>(json!(raw.trim().to_lowercase())) {
-                Ok(m) => m,
-                Err(_) => {
-                    return ToolResult::failure(format!(
-                        "metric 必须是 cpu、memory、disk 或 all 之一: {raw}"
-                    ))
-                }
+            let raw = args.metric.clone().unwrap_or_else(|| "all".into());
+            let Some(metric) = Metric::parse(&raw) else {
+                return ToolResult::failure(format!(
+                    "metric 必须是 cpu、memory、disk、processes 或 all 之一: {raw}"
+                ));
+            };
+            let query = match args.query() {
+                Ok(q) => q,
+                Err(e) => return ToolResult::failure(e),
             };
             tokio::select! {
-                snap = self.sampler.ready() => render(&snap, metric),
+                snap = self.sampler.ready() => self.answer(&snap, metric, &query),
                 () = ctx.cancel.cancelled() => ToolResult::cancelled(),
             }
         })
@@ -409,6 +431,7 @@ mod tests {
                 used_bytes: 8 << 30,
                 available_bytes: 8 << 30,
                 usage_percent: 50.0,
+                ..MemoryStats::default()
             },
             disks: vec![DiskStats {
                 mount: "/".into(),
@@ -418,6 +441,7 @@ mod tests {
                 available_bytes: 60 << 30,
                 usage_percent: 40.0,
             }],
+            ..Snapshot::default()
         }
     }
 
@@ -454,7 +478,7 @@ mod tests {
         let r = tool.call(json!({"metric": "gpu"}), &env.ctx).await;
         assert_eq!(
             r.error.as_deref(),
-            Some("metric 必须是 cpu、memory、disk 或 all 之一: gpu")
+            Some("metric 必须是 cpu、memory、disk、processes 或 all 之一: gpu")
         );
     }
 
@@ -495,7 +519,8 @@ mod tests {
         let env = Env::new();
         // seq 0 = no CPU measurement yet; the sender is kept so `ready` would wait forever.
         let (tx, rx) = watch::channel(Snapshot::default());
-        let tool = SysMonitorTool::new(SamplerHandle { rx });
+        let (_ptx, procs) = watch::channel(Arc::new(ProcessTable::default()));
+        let tool = SysMonitorTool::new(SamplerHandle { rx, procs });
         env.ctx.cancel.cancel();
         let r = tool.call(json!({"metric": "cpu"}), &env.ctx).await;
         assert_eq!(r.error.as_deref(), Some("操作已取消 (cancelled)"));
