@@ -94,6 +94,22 @@ fn terms(q: &str) -> Vec<String> {
 fn run_tool(tool: &str, args: &Value, fx: &[Fixture]) -> (bool, Value, Option<String>) {
     let s = |k: &str| args[k].as_str().unwrap_or("").to_string();
     match tool {
+        "sys_monitor" if s("metric") == "processes" => {
+            let mut procs = vec![
+                json!({"pid": 812, "user": "mysql", "name": "mysqld", "cpu_percent": 4.0, "rss_bytes": 1_610_612_736u64, "mem_percent": 18.8, "command": "/usr/sbin/mysqld"}),
+                json!({"pid": 1403, "user": "www-data", "name": "php-fpm", "cpu_percent": 61.0, "rss_bytes": 104_857_600u64, "mem_percent": 1.2, "command": "php-fpm: pool www"}),
+            ];
+            if s("sort") == "cpu" {
+                procs.reverse();
+            }
+            let name = s("name");
+            procs.retain(|p| {
+                name.is_empty() || p["name"].as_str().is_some_and(|n| n.contains(&name))
+            });
+            ok(
+                json!({"metric": "processes", "sort": s("sort"), "total_processes": 97, "cores": 4, "processes": procs}),
+            )
+        }
         "sys_monitor" => {
             let metric = s("metric");
             if !["cpu", "memory", "disk", "all"].contains(&metric.as_str()) {
@@ -118,8 +134,17 @@ fn run_tool(tool: &str, args: &Value, fx: &[Fixture]) -> (bool, Value, Option<St
             if !super::slots::is_known_command(&command) {
                 return fail(format!("命令不在白名单中: {command}"));
             }
+            // `|` alone separates pipeline stages; each stage must be a known command.
+            if let Some(stage) = argv
+                .split(|a| a == "|")
+                .skip(1)
+                .find_map(|st| st.first().filter(|c| !super::slots::is_known_command(c)))
+            {
+                return fail(format!("命令不在白名单中: {stage}"));
+            }
             if let Some(bad) = argv
                 .iter()
+                .filter(|a| *a != "|")
                 .find(|a| a.contains(['|', '&', ';', '>', '<', '`', '$']))
             {
                 return fail(format!("参数包含非法字符: {bad}"));
@@ -198,6 +223,20 @@ fn run_tool(tool: &str, args: &Value, fx: &[Fixture]) -> (bool, Value, Option<St
                 return fail(format!("路径匹配禁止模式: {p}"));
             }
             match fixture_by_path(fx, &p) {
+                // The real analyser over the fixture's bytes (only the I/O is simulated).
+                Some(f) if s("mode") == "analyze" => {
+                    let report = llmops_loganalysis::analyze_bytes(
+                        f.content.as_bytes(),
+                        llmops_loganalysis::AnalyzeOptions::default(),
+                    );
+                    let data = llmops_loganalysis::FileAnalysis {
+                        mode: llmops_loganalysis::AnalyzeMode::Analyze,
+                        path: p.clone(),
+                        file: f.upload.filename.clone(),
+                        report,
+                    };
+                    ok(serde_json::to_value(data).unwrap_or(Value::Null))
+                }
                 Some(f) => ok(
                     json!({"path": p, "offset": 0, "limit": 200, "total_lines": f.content.lines().count(), "lines": f.content.lines().collect::<Vec<_>>(), "more_lines": 0}),
                 ),
