@@ -206,13 +206,11 @@ fn scan(line: &[u8], from: usize, keys_only: bool) -> Option<(Level, usize)> {
             continue;
         }
         let first = word[0] | 0x20;
-        if matches!(first, b'l' | b's') {
-            if KEYS.iter().any(|k| k.eq_ignore_ascii_case(word)) {
-                if let Some(hit) = key_value(line, start, end) {
-                    return Some(hit);
-                }
-                continue;
+        if matches!(first, b'l' | b's') && KEYS.iter().any(|k| k.eq_ignore_ascii_case(word)) {
+            if let Some(hit) = key_value(line, start, end) {
+                return Some(hit);
             }
+            continue;
         }
         if keys_only {
             continue;

@@ -101,7 +101,7 @@ fn ipv6(b: &[u8], i: usize) -> Option<usize> {
     if j == i || b[j - 1] == b'.' {
         return None;
     }
-    let ok = hexes > 0 && colons >= 2 && colons <= 7 && (double || colons == 7) && boundary(b, j);
+    let ok = hexes > 0 && (2..=7).contains(&colons) && (double || colons == 7) && boundary(b, j);
     ok.then_some(j)
 }
 

@@ -296,7 +296,8 @@ impl Clock {
             }
             self.h = 0;
             self.d += 1;
-            let leap = self.y % 4 == 0 && (self.y % 100 != 0 || self.y % 400 == 0);
+            let leap = self.y.is_multiple_of(4)
+                && (!self.y.is_multiple_of(100) || self.y.is_multiple_of(400));
             let dim = DAYS_IN_MONTH[(self.mo - 1) as usize] + u32::from(leap && self.mo == 2);
             if self.d <= dim {
                 continue;
@@ -418,6 +419,9 @@ impl SynthTruth {
     }
 }
 
+/// A line waiting to be written: (text, level, template, (shown time, minute)).
+type Pending = (String, Level, String, Option<(String, String)>);
+
 /// Writes the log described by `spec` and returns its truth.
 pub fn generate(spec: &SynthSpec, out: &mut dyn Write) -> io::Result<SynthTruth> {
     let mut r = Rng::new(spec.seed);
@@ -433,7 +437,7 @@ pub fn generate(spec: &SynthSpec, out: &mut dyn Write) -> io::Result<SynthTruth>
         ms: 0,
     };
     let eol = if spec.crlf { "\r\n" } else { "\n" };
-    let mut pending: Vec<(String, Level, String, Option<(String, String)>)> = Vec::new();
+    let mut pending: Vec<Pending> = Vec::new();
     let mut line = String::with_capacity(256);
     loop {
         let done_lines = spec.lines > 0 && truth.lines >= spec.lines;
@@ -480,8 +484,8 @@ pub fn generate(spec: &SynthSpec, out: &mut dyn Write) -> io::Result<SynthTruth>
             };
             pending.push((line.clone(), level, tpl, Some((shown, minute))));
             if level == Level::Error && spec.stack_traces && r.below(4) == 0 {
-                for k in 0..=r.below(3) as usize {
-                    let (raw, tpl) = STACK[k];
+                let depth = r.below(3) as usize + 1;
+                for &(raw, tpl) in STACK.iter().take(depth) {
                     let raw = raw.replace("{}", &(10 + r.below(400)).to_string());
                     pending.push((raw, Level::None, tpl.to_string(), None));
                 }

@@ -98,7 +98,9 @@ fn month_at(b: &[u8], i: usize) -> Option<u32> {
         .map(|p| p as u32 + 1)
 }
 
-fn build(
+/// Calendar fields of a timestamp as written.
+#[derive(Debug, Clone, Copy, Default)]
+struct Fields {
     y: i64,
     mo: u32,
     d: u32,
@@ -107,9 +109,19 @@ fn build(
     s: u32,
     micros: u32,
     frac_digits: u8,
-    zone: Zone,
-    no_year: bool,
-) -> Option<Ts> {
+}
+
+fn build(f: Fields, zone: Zone, no_year: bool) -> Option<Ts> {
+    let Fields {
+        y,
+        mo,
+        d,
+        h,
+        mi,
+        s,
+        micros,
+        frac_digits,
+    } = f;
     if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || s > 60 {
         return None;
     }
@@ -198,7 +210,20 @@ fn iso(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     let (micros, fd, j) = fraction(b, i + 19);
     let (z, end) = zone(b, j);
     Some((
-        build(i64::from(y), mo, d, h, mi, s, micros, fd, z, false)?,
+        build(
+            Fields {
+                y: i64::from(y),
+                mo,
+                d,
+                h,
+                mi,
+                s,
+                micros,
+                frac_digits: fd,
+            },
+            z,
+            false,
+        )?,
         end,
     ))
 }
@@ -222,7 +247,20 @@ fn access(b: &[u8], i: usize) -> Option<(Ts, usize)> {
         zone(b, j)
     };
     Some((
-        build(i64::from(y), mo, d, h, mi, s, micros, fd, z, false)?,
+        build(
+            Fields {
+                y: i64::from(y),
+                mo,
+                d,
+                h,
+                mi,
+                s,
+                micros,
+                frac_digits: fd,
+            },
+            z,
+            false,
+        )?,
         end,
     ))
 }
@@ -262,12 +300,38 @@ fn month_day(b: &[u8], i: usize, weekday: bool) -> Option<(Ts, usize)> {
             return None;
         }
         return Some((
-            build(i64::from(y), mo, d, h, mi, s, micros, fd, Zone::None, false)?,
+            build(
+                Fields {
+                    y: i64::from(y),
+                    mo,
+                    d,
+                    h,
+                    mi,
+                    s,
+                    micros,
+                    frac_digits: fd,
+                },
+                Zone::None,
+                false,
+            )?,
             end + 5,
         ));
     }
     Some((
-        build(0, mo, d, h, mi, s, micros, fd, Zone::None, true)?,
+        build(
+            Fields {
+                y: 0,
+                mo,
+                d,
+                h,
+                mi,
+                s,
+                micros,
+                frac_digits: fd,
+            },
+            Zone::None,
+            true,
+        )?,
         end,
     ))
 }
