@@ -272,7 +272,18 @@ const CONCEPTS: &[(&[&str], &[&str], bool)] = &[
     ),
     (
         &["数据库", "database", "db", "mysql", "postgres"],
-        &["database", "db", "mysql", "postgres", "primary", "replica"],
+        &[
+            "database",
+            "db",
+            "mysql",
+            "postgres",
+            "primary",
+            "replica",
+            "datasource",
+            "jdbc",
+            "dsn",
+            "sql",
+        ],
         false,
     ),
     (
@@ -476,6 +487,13 @@ mod tests {
         }));
         let a = render(&s, "数据库端口是多少", "application.yml", Lang::Zh).unwrap();
         assert!(a.contains("5433"), "{a}");
+        // Another port in the same file is not the database's.
+        let s = flatten(
+            "server:\n  port: 8443\nspring:\n  datasource:\n    url: jdbc:postgresql://ledger-db.internal:6432/ledger?sslmode=require\n",
+            "application.yml",
+        );
+        let a = render(&s, "数据库端口是多少", "application.yml", Lang::Zh).unwrap();
+        assert!(a.contains("6432") && !a.contains("8443"), "{a}");
         let e = flatten("CACHE_URL=redis://:pw@cache-1:6380/2\n", "app.env");
         assert!(e.contains(&Setting {
             path: "CACHE_URL.port".into(),
