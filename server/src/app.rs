@@ -13,7 +13,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::audit::{Audit, AuditOp};
 use crate::config::Config;
-use crate::policy::{CommandPolicy, CommandPolicyConfig, PathPolicy, PathPolicyConfig};
+use crate::policy::{CommandPolicy, CommandPolicyConfig, PathPolicy};
 use crate::store::{OfferRow, Store, UploadRow};
 use crate::tools::{RawTextSearch, Sampler, SamplerHandle, ToolRegistry, UploadCatalog, UploadRef};
 use crate::turn::{RunningTurn, TurnEvent, TurnRequest};
@@ -81,9 +81,7 @@ impl Ctx {
             // Canonical doc roots, so policy and search agree on what a doc path is.
             docs.push(std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()));
         }
-        let mut path_cfg = PathPolicyConfig::with_defaults(&cfg.data_dir, &docs);
-        path_cfg.allow.extend(cfg.allow_paths.iter().cloned());
-        let paths = Arc::new(PathPolicy::new(&path_cfg));
+        let paths = Arc::new(PathPolicy::new(&cfg.path_policy_config(&docs)));
         let commands = Arc::new(CommandPolicy::new(CommandPolicyConfig::with_defaults(
             &cfg.data_dir,
         )));

@@ -113,9 +113,12 @@ pub struct FileConfig {
     pub partial_frame_timeout_secs: Option<u64>,
     pub max_concurrent_uploads: Option<usize>,
     pub max_concurrent_searches: Option<usize>,
-    /// Extra allowed read roots for tools (beyond uploads, docs and /var/log).
+    /// Extra allowed read roots for tools (beyond uploads, docs, /var/log and /etc).
     #[serde(default)]
     pub allow_paths: Vec<PathBuf>,
+    /// The `[path_policy]` table: system roots, deny patterns, exceptions.
+    #[serde(default)]
+    pub path_policy: crate::policy::PathPolicyOverrides,
     pub embedder: Option<String>,
     pub model_dir: Option<PathBuf>,
     pub vector_store: Option<String>,
@@ -150,6 +153,8 @@ pub struct Config {
     pub max_concurrent_uploads: usize,
     pub max_concurrent_searches: usize,
     pub allow_paths: Vec<PathBuf>,
+    /// Overrides of the path policy's defaults (`[path_policy]` in the file).
+    pub path_policy: crate::policy::PathPolicyOverrides,
     /// How long a silent new connection is given to send HELLO before it is treated as a
     /// legacy client and sent the legacy welcome.
     pub legacy_welcome_delay_ms: u64,
@@ -284,6 +289,7 @@ impl Config {
             max_concurrent_uploads: file.max_concurrent_uploads.unwrap_or(10),
             max_concurrent_searches: file.max_concurrent_searches.unwrap_or(50),
             allow_paths: file.allow_paths,
+            path_policy: file.path_policy,
             legacy_welcome_delay_ms: 300,
             llm,
             index: {
@@ -349,6 +355,18 @@ impl Config {
             )));
         }
         Ok(())
+    }
+
+    /// The path policy this configuration asks for: uploads, `docs` (as given; pass
+    /// canonical ones), `allow_paths`, and the defaults with `[path_policy]` applied.
+    pub fn path_policy_config(&self, docs: &[PathBuf]) -> crate::policy::PathPolicyConfig {
+        let mut cfg = crate::policy::PathPolicyConfig::with_overrides(
+            &self.data_dir,
+            docs,
+            &self.path_policy,
+        );
+        cfg.allow.extend(self.allow_paths.iter().cloned());
+        cfg
     }
 
     pub fn uploads_dir(&self) -> PathBuf {
@@ -495,6 +513,53 @@ mod tests {
         })
         .expect_err("typo");
         assert!(err.to_string().contains("provder"));
+    }
+
+    #[test]
+    fn path_policy_table() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let p = d.path().join("s.toml");
+        std::fs::write(
+            &p,
+            "allow_paths = [\"/srv/app\"]\n[path_policy]\nroots = [\"/var/log\"]\n\
+             extra_deny = [\"*/*.bak\"]\nexceptions = [\"/proc/loadavg\"]\n",
+        )
+        .expect("write");
+        let c = Config::resolve(Cli {
+            config: Some(p),
+            ..Default::default()
+        })
+        .expect("valid");
+        let pc = c.path_policy_config(&[]);
+        assert_eq!(
+            pc.allow,
+            vec![
+                c.uploads_dir(),
+                PathBuf::from("/var/log"),
+                PathBuf::from("/srv/app")
+            ]
+        );
+        assert_eq!(pc.exceptions, vec!["/proc/loadavg".to_string()]);
+        assert_eq!(pc.deny.last().map(String::as_str), Some("*/*.bak"));
+        assert!(pc.deny.iter().any(|d| d == "/etc/shadow"));
+        // Without the table: the defaults, /etc included.
+        let c = Config::resolve(Cli {
+            config: Some(PathBuf::from("/dev/null")),
+            ..Default::default()
+        })
+        .expect("valid");
+        assert!(c
+            .path_policy_config(&[])
+            .allow
+            .contains(&PathBuf::from("/etc")));
+        std::fs::write(d.path().join("bad.toml"), "[path_policy]\nexception = []\n")
+            .expect("write");
+        let err = Config::resolve(Cli {
+            config: Some(d.path().join("bad.toml")),
+            ..Default::default()
+        })
+        .expect_err("typo");
+        assert!(err.to_string().contains("exception"), "{err}");
     }
 
     #[test]

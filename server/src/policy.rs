@@ -9,4 +9,7 @@ pub use command::{
     CommandError, CommandPolicy, CommandPolicyConfig, GrepOptions, ValidatedCommand,
     DEFAULT_ALLOWED_COMMANDS, FORBIDDEN_ARG_CHARS,
 };
-pub use path::{PathError, PathPolicy, PathPolicyConfig, DEFAULT_DENY_PATTERNS, MAX_PATH_LEN};
+pub use path::{
+    PathError, PathPolicy, PathPolicyConfig, PathPolicyOverrides, DEFAULT_DENY_PATTERNS,
+    DEFAULT_EXCEPTIONS, DEFAULT_SYSTEM_ROOTS, MAX_PATH_LEN,
+};

@@ -1,24 +1,68 @@
 //! Path policy: resolves a path (symlinks included) and decides by path components whether
-//! the tools may touch it. Allow-list by component prefix, deny-list wins. Never decides by
-//! string prefix and never trusts a path before it has been resolved.
+//! the tools may touch it. Allow-list by component prefix, deny-list wins, except that a short
+//! list of specific read-only files (exceptions) beats the broad top-level denies of `/proc`,
+//! `/sys` and `/dev`. Never decides by string prefix and never trusts a path before it has
+//! been resolved.
 //!
 //! Deny pattern syntax (all matching is ASCII case-insensitive, `*` and `?` are globs within
 //! one component):
 //! - `/abs/path`   the path itself and everything under it (`/etc/shadow`, `/etc/sudoers.d`)
 //! - `**/NAME`     any component matches NAME (`**/.ssh`, `**/*secret*`)
-//! - `*/A[/B...]`  the last components match (`*/.env`, `*/*.pem`, `*/.git/config`)
+//! - `*/A[/B...]`  the last components match (`*/.env`, `*/*.key`, `*/.git/config`)
+//! - any of these followed by ` contains:TEXT`: only when the resolved file contains TEXT
+//!   (`*/*.pem contains:PRIVATE KEY`: certificates stay readable, private keys do not; a file
+//!   that cannot be read or is over 16 MiB counts as containing it).
+//!
+//! Exception syntax (case-sensitive, matched against the resolved path): an absolute path
+//! whose components are globs, `<pid>` (a numeric component) or `**` (any number of
+//! components, not last): `/proc/<pid>/status`, `/sys/class/net/*/statistics/*`. An exception
+//! makes the file readable even outside the allowed roots and beats a top-level deny (an
+//! `/abs` pattern of a single component: `/proc`, `/sys`, `/dev`); every other deny pattern
+//! (`/proc/1`, `**/*secret*`, `*/.env`, ...) still wins over it.
+
+mod rules;
+#[cfg(test)]
+mod tests;
 
 use std::ffi::OsStr;
 use std::io;
 use std::path::{Component, Path, PathBuf};
+
+use rules::{content_matches, normalize_lexically, Deny, Exception};
 
 /// Longest accepted path in bytes (Linux PATH_MAX).
 pub const MAX_PATH_LEN: usize = 4096;
 /// Longest accepted single component in bytes (Linux NAME_MAX).
 const MAX_COMPONENT_LEN: usize = 255;
 
-/// Default deny patterns: credentials, keys, account databases, anything named secret.
+/// Read roots allowed by default besides the uploads and the doc folders.
+pub const DEFAULT_SYSTEM_ROOTS: &[&str] = &["/var/log", "/etc"];
+
+/// Default deny patterns: credentials, keys, account databases, anything named secret or
+/// password, and the pseudo file systems (with exceptions, see `DEFAULT_EXCEPTIONS`).
 pub const DEFAULT_DENY_PATTERNS: &[&str] = &[
+    // Account databases and their backups, sudo rules.
+    "/etc/shadow",
+    "/etc/shadow-",
+    "/etc/gshadow",
+    "/etc/gshadow-",
+    "/etc/passwd",
+    "/etc/passwd-",
+    "/etc/security/opasswd",
+    "/etc/sudoers",
+    "/etc/sudoers.d",
+    // Host keys and TLS private keys (`.pub` host keys and certificates stay readable).
+    "*/ssh_host_*_key",
+    "/etc/ssl/private",
+    "*/*.key",
+    "*/*.pem contains:PRIVATE KEY",
+    "*/*.crt contains:PRIVATE KEY",
+    "*/*.p12",
+    "*/*.pfx",
+    "*/*.jks",
+    "*/*.keystore",
+    "*/*.keytab",
+    // Credential stores of users and services.
     "**/.ssh",
     "**/.gnupg",
     "**/.aws",
@@ -30,7 +74,11 @@ pub const DEFAULT_DENY_PATTERNS: &[&str] = &[
     "*/.git-credentials",
     "*/.netrc",
     "*/.pgpass",
+    "*/.my.cnf",
     "*/.htpasswd",
+    "/etc/mysql/debian.cnf",
+    "/etc/NetworkManager/system-connections",
+    "/etc/wpa_supplicant",
     "*/id_rsa",
     "*/id_rsa.*",
     "*/id_dsa",
@@ -39,23 +87,41 @@ pub const DEFAULT_DENY_PATTERNS: &[&str] = &[
     "*/id_ecdsa.*",
     "*/id_ed25519",
     "*/id_ed25519.*",
-    "*/*.pem",
-    "*/*.key",
-    "*/*.p12",
-    "*/*.pfx",
-    "*/*.jks",
-    "*/*.keystore",
     "**/*secret*",
+    "**/*password*",
     "**/*credential*",
-    "/etc/shadow",
-    "/etc/gshadow",
-    "/etc/passwd",
-    "/etc/sudoers",
-    "/etc/sudoers.d",
+    // Pseudo file systems: broad, so the exceptions below can open single files.
     "/proc",
     "/sys",
     "/dev",
 ];
+
+/// Default exceptions: read-only figures of the machine that answer incident questions.
+/// Environments (`/proc/PID/environ`), command lines of other processes, memory maps and
+/// everything else under `/proc` and `/sys` stay denied.
+pub const DEFAULT_EXCEPTIONS: &[&str] = &[
+    "/proc/loadavg",
+    "/proc/meminfo",
+    "/proc/cpuinfo",
+    "/proc/uptime",
+    "/proc/version",
+    "/proc/<pid>/status",
+    // Interface counters; `/sys/class/net/X` links into `/sys/devices/.../net/X`.
+    "/sys/class/net/*/statistics/*",
+    "/sys/devices/**/net/*/statistics/*",
+    // Container limits and usage, cgroup v2 and v1.
+    "/sys/fs/cgroup/**/memory.max",
+    "/sys/fs/cgroup/**/memory.current",
+    "/sys/fs/cgroup/**/cpu.max",
+    "/sys/fs/cgroup/**/memory.limit_in_bytes",
+    "/sys/fs/cgroup/**/memory.usage_in_bytes",
+    // `/etc/os-release` links here.
+    "/usr/lib/os-release",
+];
+
+fn strings(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
 
 /// Configuration of the path policy (what the config file and CLI flags fill in).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -64,21 +130,63 @@ pub struct PathPolicyConfig {
     pub allow: Vec<PathBuf>,
     /// Deny patterns (see module docs); deny wins over allow.
     pub deny: Vec<String>,
+    /// Exception patterns (see module docs): specific files readable despite a top-level deny.
+    #[serde(default)]
+    pub exceptions: Vec<String>,
+}
+
+/// The `[path_policy]` table of `server.toml`. Lists that are set replace the defaults;
+/// `extra_*` lists add to them. Uploads, doc folders and `allow_paths` are always allowed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathPolicyOverrides {
+    /// Replaces `DEFAULT_SYSTEM_ROOTS` (`/var/log`, `/etc`).
+    pub roots: Option<Vec<PathBuf>>,
+    /// Replaces `DEFAULT_DENY_PATTERNS` (think twice: the defaults protect credentials).
+    pub deny: Option<Vec<String>>,
+    /// Added to the deny patterns.
+    #[serde(default)]
+    pub extra_deny: Vec<String>,
+    /// Replaces `DEFAULT_EXCEPTIONS` (`[]` turns them all off).
+    pub exceptions: Option<Vec<String>>,
+    /// Added to the exceptions.
+    #[serde(default)]
+    pub extra_exceptions: Vec<String>,
 }
 
 impl PathPolicyConfig {
-    /// Default: `{data_dir}/uploads`, the configured doc folders and `/var/log` are allowed,
-    /// with the default deny list.
+    /// Default: `{data_dir}/uploads`, the configured doc folders, `/var/log` and `/etc` are
+    /// allowed, with the default deny list and exceptions.
     pub fn with_defaults(data_dir: &Path, doc_dirs: &[PathBuf]) -> Self {
+        Self::with_overrides(data_dir, doc_dirs, &PathPolicyOverrides::default())
+    }
+
+    /// The defaults with the `[path_policy]` table of the config file applied.
+    pub fn with_overrides(
+        data_dir: &Path,
+        doc_dirs: &[PathBuf],
+        overrides: &PathPolicyOverrides,
+    ) -> Self {
         let mut allow = vec![data_dir.join("uploads")];
         allow.extend(doc_dirs.iter().cloned());
-        allow.push(PathBuf::from("/var/log"));
+        match &overrides.roots {
+            Some(roots) => allow.extend(roots.iter().cloned()),
+            None => allow.extend(DEFAULT_SYSTEM_ROOTS.iter().map(PathBuf::from)),
+        }
+        let mut deny = overrides
+            .deny
+            .clone()
+            .unwrap_or_else(|| strings(DEFAULT_DENY_PATTERNS));
+        deny.extend(overrides.extra_deny.iter().cloned());
+        let mut exceptions = overrides
+            .exceptions
+            .clone()
+            .unwrap_or_else(|| strings(DEFAULT_EXCEPTIONS));
+        exceptions.extend(overrides.extra_exceptions.iter().cloned());
         PathPolicyConfig {
             allow,
-            deny: DEFAULT_DENY_PATTERNS
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            deny,
+            exceptions,
         }
     }
 }
@@ -136,140 +244,6 @@ impl PathError {
             PathError::Io { .. } => "io",
         }
     }
-}
-
-#[derive(Debug, Clone)]
-enum DenyRule {
-    /// The path itself or anything under it.
-    Under(PathBuf),
-    /// Any component matches the glob.
-    AnyComponent(String),
-    /// The last components match these globs, in order.
-    Tail(Vec<String>),
-}
-
-#[derive(Debug, Clone)]
-struct Deny {
-    pattern: String,
-    rule: DenyRule,
-}
-
-impl Deny {
-    fn parse(pattern: &str) -> Option<Deny> {
-        let p = pattern.trim();
-        let rule = if let Some(rest) = p.strip_prefix("**/") {
-            if rest.is_empty() || rest.contains('/') {
-                return None;
-            }
-            DenyRule::AnyComponent(rest.to_ascii_lowercase())
-        } else if let Some(rest) = p.strip_prefix("*/") {
-            let parts: Vec<String> = rest
-                .split('/')
-                .filter(|s| !s.is_empty())
-                .map(|s| s.to_ascii_lowercase())
-                .collect();
-            if parts.is_empty() {
-                return None;
-            }
-            DenyRule::Tail(parts)
-        } else if p.starts_with('/') {
-            DenyRule::Under(normalize_lexically(Path::new(p)))
-        } else if !p.is_empty() && !p.contains('/') {
-            // A bare name is the friendliest reading: any component with that name.
-            DenyRule::AnyComponent(p.to_ascii_lowercase())
-        } else {
-            return None;
-        };
-        Some(Deny {
-            pattern: p.to_string(),
-            rule,
-        })
-    }
-
-    fn matches(&self, path: &Path) -> bool {
-        match &self.rule {
-            DenyRule::Under(root) => starts_with_ci(path, root),
-            DenyRule::AnyComponent(glob) => names(path).any(|n| glob_match(glob, &n)),
-            DenyRule::Tail(globs) => {
-                let all: Vec<String> = names(path).collect();
-                if all.len() < globs.len() {
-                    return false;
-                }
-                all[all.len() - globs.len()..]
-                    .iter()
-                    .zip(globs)
-                    .all(|(n, g)| glob_match(g, n))
-            }
-        }
-    }
-}
-
-/// Lower-cased normal components of a path.
-fn names(path: &Path) -> impl Iterator<Item = String> + '_ {
-    path.components().filter_map(|c| match c {
-        Component::Normal(s) => Some(s.to_string_lossy().to_ascii_lowercase()),
-        _ => None,
-    })
-}
-
-fn starts_with_ci(path: &Path, root: &Path) -> bool {
-    let mut p = path.components();
-    for r in root.components() {
-        match p.next() {
-            Some(c)
-                if c.as_os_str().to_string_lossy().to_ascii_lowercase()
-                    == r.as_os_str().to_string_lossy().to_ascii_lowercase() => {}
-            _ => return false,
-        }
-    }
-    true
-}
-
-/// Glob with `*` (any run) and `?` (one char) over an already lower-cased name.
-fn glob_match(glob: &str, name: &str) -> bool {
-    let g: Vec<char> = glob.chars().collect();
-    let n: Vec<char> = name.chars().collect();
-    // Iterative matcher with single backtrack point: linear-ish, no recursion blow-up.
-    let (mut gi, mut ni) = (0usize, 0usize);
-    let mut star: Option<(usize, usize)> = None;
-    while ni < n.len() {
-        if gi < g.len() && (g[gi] == '?' || g[gi] == n[ni]) {
-            gi += 1;
-            ni += 1;
-        } else if gi < g.len() && g[gi] == '*' {
-            star = Some((gi, ni));
-            gi += 1;
-        } else if let Some((sg, sn)) = star {
-            gi = sg + 1;
-            ni = sn + 1;
-            star = Some((sg, sn + 1));
-        } else {
-            return false;
-        }
-    }
-    while gi < g.len() && g[gi] == '*' {
-        gi += 1;
-    }
-    gi == g.len()
-}
-
-/// Removes `.` and resolves `..` textually. Only used where no symlink can be involved
-/// (components below the deepest existing ancestor, and config patterns).
-fn normalize_lexically(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                // `pop` on the root keeps the root: `/..` is `/`.
-                if !out.pop() && !path.is_absolute() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }
 
 /// Characters that render like `/`, `\` or `.` and could fool a reader (or a model) about
@@ -359,11 +333,13 @@ pub fn resolve(path: &Path) -> Result<PathBuf, PathError> {
 pub struct PathPolicy {
     allow: Vec<PathBuf>,
     deny: Vec<Deny>,
+    exceptions: Vec<Exception>,
 }
 
 impl PathPolicy {
-    /// Builds the policy. Invalid deny patterns are skipped with a warning (a typo must not
-    /// make the server refuse to start, and the defaults still apply when configured).
+    /// Builds the policy. Invalid deny and exception patterns are skipped with a warning (a
+    /// typo must not make the server refuse to start, and the defaults still apply when
+    /// configured).
     pub fn new(config: &PathPolicyConfig) -> Self {
         let deny = config
             .deny
@@ -376,10 +352,27 @@ impl PathPolicy {
                 d
             })
             .collect();
+        let exceptions = config
+            .exceptions
+            .iter()
+            .filter_map(|p| {
+                let e = Exception::parse(p);
+                if e.is_none() {
+                    tracing::warn!(pattern = %p, "ignoring invalid path exception");
+                }
+                e
+            })
+            .collect();
         PathPolicy {
             allow: config.allow.clone(),
             deny,
+            exceptions,
         }
+    }
+
+    /// The exception patterns in force (after skipping invalid ones).
+    pub fn exceptions(&self) -> impl Iterator<Item = &str> {
+        self.exceptions.iter().map(|e| e.pattern.as_str())
     }
 
     /// The configured allowed roots (as configured, not resolved).
@@ -417,10 +410,22 @@ impl PathPolicy {
         let lexical = normalize_lexically(joined);
         let resolved = resolve(joined)?;
         let resolved_s = resolved.display().to_string();
+        // An exception names the file actually read, so it is matched on the resolved path.
+        let excepted = self.exceptions.iter().any(|e| e.matches(&resolved));
         // Deny wins, and is checked on what was asked for as well as what it resolves to, so
-        // a `.env` link is refused even if it points at something harmless.
+        // a `.env` link is refused even if it points at something harmless. Only a top-level
+        // deny (`/proc`) yields to an exception; a content condition is checked on the file
+        // actually read.
         for d in &self.deny {
             if d.matches(joined) || d.matches(&lexical) || d.matches(&resolved) {
+                if excepted && d.is_top_level() {
+                    continue;
+                }
+                if let Some(text) = &d.contains {
+                    if !content_matches(&resolved, text) {
+                        continue;
+                    }
+                }
                 return Err(PathError::Denied {
                     pattern: d.pattern.clone(),
                     input: raw.to_string(),
@@ -428,10 +433,11 @@ impl PathPolicy {
                 });
             }
         }
-        let allowed = self.allow.iter().any(|root| match resolve(root) {
-            Ok(r) => resolved.starts_with(&r),
-            Err(_) => false,
-        });
+        let allowed = excepted
+            || self.allow.iter().any(|root| match resolve(root) {
+                Ok(r) => resolved.starts_with(&r),
+                Err(_) => false,
+            });
         if !allowed {
             return Err(PathError::NotAllowed {
                 input: raw.to_string(),
@@ -481,313 +487,4 @@ pub fn display_name(path: &Path) -> String {
         .map(OsStr::to_string_lossy)
         .map(|s| s.into_owned())
         .unwrap_or_else(|| path.display().to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::fs;
-    use std::os::unix::fs::symlink;
-
-    struct Fixture {
-        _tmp: tempfile::TempDir,
-        root: PathBuf,
-        uploads: PathBuf,
-        docs: PathBuf,
-        outside: PathBuf,
-        policy: PathPolicy,
-    }
-
-    fn fixture() -> Fixture {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let root = fs::canonicalize(tmp.path()).expect("canon");
-        let data = root.join("data");
-        let uploads = data.join("uploads");
-        let docs = root.join("docs");
-        let outside = root.join("outside");
-        for d in [&uploads, &docs, &outside] {
-            fs::create_dir_all(d).expect("mkdir");
-        }
-        fs::write(uploads.join("a.txt"), "hello").expect("write");
-        fs::write(docs.join("guide.md"), "# guide").expect("write");
-        fs::write(outside.join("secret_plans.txt"), "x").expect("write");
-        fs::write(outside.join("plain.txt"), "x").expect("write");
-        let policy = PathPolicy::new(&PathPolicyConfig::with_defaults(
-            &data,
-            std::slice::from_ref(&docs),
-        ));
-        Fixture {
-            _tmp: tmp,
-            root,
-            uploads,
-            docs,
-            outside,
-            policy,
-        }
-    }
-
-    fn err(f: &Fixture, raw: &str) -> PathError {
-        f.policy
-            .check_str(raw, &f.uploads)
-            .expect_err(&format!("{raw} must be refused"))
-    }
-
-    #[test]
-    fn policy_path_allows_files_under_roots() {
-        let f = fixture();
-        let ok = f.policy.check_str("a.txt", &f.uploads).expect("allowed");
-        assert_eq!(ok, f.uploads.join("a.txt"));
-        let abs = f.docs.join("guide.md");
-        assert_eq!(f.policy.check(&abs).expect("doc allowed"), abs);
-        // Not existing yet (an upload target): allowed and resolved.
-        let new = f
-            .policy
-            .check_str("sub/new.txt", &f.uploads)
-            .expect("new file");
-        assert_eq!(new, f.uploads.join("sub/new.txt"));
-        // The root itself is allowed (bare `ls` in the working dir).
-        assert!(f.policy.check(&f.uploads).is_ok());
-    }
-
-    #[test]
-    fn policy_path_dotdot_in_every_position_cannot_escape() {
-        let f = fixture();
-        let attacks = [
-            "../../outside/plain.txt",
-            "../../../../../../../../etc/hostname",
-            "./../../outside/plain.txt",
-            "sub/../../../outside/plain.txt",
-            "a.txt/../../../outside/plain.txt",
-            "nonexist/../../../outside/plain.txt",
-            "..",
-            "../",
-            "../..",
-            "./../.",
-        ];
-        for a in attacks {
-            let e = err(&f, a);
-            assert!(matches!(e, PathError::NotAllowed { .. }), "{a}: {e:?}");
-            assert!(e.to_string().starts_with("路径不在白名单中: "), "{e}");
-        }
-        // `..` that stays inside is fine.
-        assert_eq!(
-            f.policy
-                .check_str("sub/../a.txt", &f.uploads)
-                .expect("inside"),
-            f.uploads.join("a.txt")
-        );
-    }
-
-    #[test]
-    fn policy_path_absolute_paths_outside_are_refused() {
-        let f = fixture();
-        for a in [
-            "/",
-            "/etc/hostname",
-            "/root",
-            "/tmp",
-            "/usr/bin/ls",
-            "//etc//hostname",
-        ] {
-            assert!(matches!(err(&f, a), PathError::NotAllowed { .. }), "{a}");
-        }
-        assert_eq!(
-            err(&f, "/etc/hostname").to_string(),
-            "路径不在白名单中: /etc/hostname"
-        );
-    }
-
-    #[test]
-    fn policy_path_sibling_prefix_never_matches() {
-        let f = fixture();
-        let evil = f.root.join("data").join("uploads_evil");
-        fs::create_dir_all(&evil).expect("mkdir");
-        fs::write(evil.join("x.txt"), "x").expect("write");
-        let e = f.policy.check(&evil.join("x.txt")).expect_err("sibling");
-        assert!(matches!(e, PathError::NotAllowed { .. }));
-        assert!(f.policy.check(&evil).is_err());
-    }
-
-    #[test]
-    fn policy_path_deny_list_wins_inside_allowed_roots() {
-        let f = fixture();
-        let cases = [
-            (".env", "*/.env"),
-            (".env.production", "*/.env.*"),
-            ("proj/.git/config", "*/.git/config"),
-            ("home/.ssh/authorized_keys", "**/.ssh"),
-            ("home/.SSH/known_hosts", "**/.ssh"),
-            ("id_rsa", "*/id_rsa"),
-            ("id_ed25519", "*/id_ed25519"),
-            ("id_ed25519.pub", "*/id_ed25519.*"),
-            ("server.pem", "*/*.pem"),
-            ("tls/server.KEY", "*/*.key"),
-            ("my_secret_notes.txt", "**/*secret*"),
-            ("Secrets/readme.md", "**/*secret*"),
-            ("aws_credentials.json", "**/*credential*"),
-        ];
-        for (p, pattern) in cases {
-            let e = err(&f, p);
-            assert_eq!(e.to_string(), format!("路径匹配禁止模式: {pattern}"), "{p}");
-            assert_eq!(e.code(), "denied_pattern");
-        }
-    }
-
-    #[test]
-    fn policy_path_system_files_denied_with_pattern() {
-        let policy = PathPolicy::new(&PathPolicyConfig {
-            allow: vec![PathBuf::from("/")],
-            deny: DEFAULT_DENY_PATTERNS
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
-        });
-        for (p, pattern) in [
-            ("/etc/shadow", "/etc/shadow"),
-            ("/etc/passwd", "/etc/passwd"),
-            ("/etc/sudoers", "/etc/sudoers"),
-            ("/etc/sudoers.d/README", "/etc/sudoers.d"),
-            ("/etc/../etc/shadow", "/etc/shadow"),
-            ("/proc/self/environ", "/proc"),
-            ("/root/.ssh/id_rsa", "**/.ssh"),
-        ] {
-            let e = policy.check_str(p, Path::new("/")).expect_err(p);
-            assert_eq!(e.to_string(), format!("路径匹配禁止模式: {pattern}"), "{p}");
-        }
-        // Even with `/` allowed, the deny list protects these; with defaults they are also
-        // outside the allow-list, and the deny message is the more specific one.
-        let f = fixture();
-        assert_eq!(
-            err(&f, "/etc/shadow").to_string(),
-            "路径匹配禁止模式: /etc/shadow"
-        );
-    }
-
-    #[test]
-    fn policy_path_symlink_out_of_allow_list_is_refused() {
-        let f = fixture();
-        symlink(f.outside.join("plain.txt"), f.uploads.join("link.txt")).expect("symlink");
-        let e = err(&f, "link.txt");
-        assert!(matches!(e, PathError::NotAllowed { .. }), "{e:?}");
-        assert!(e.to_string().contains("实际指向"), "{e}");
-        // A link to /etc/shadow is refused by the deny list on its resolved target.
-        symlink("/etc/shadow", f.uploads.join("innocent.txt")).expect("symlink");
-        assert_eq!(
-            err(&f, "innocent.txt").to_string(),
-            "路径匹配禁止模式: /etc/shadow"
-        );
-    }
-
-    #[test]
-    fn policy_path_symlinked_parent_out_of_allow_list_is_refused() {
-        let f = fixture();
-        symlink(&f.outside, f.uploads.join("dir")).expect("symlink");
-        assert!(matches!(
-            err(&f, "dir/plain.txt"),
-            PathError::NotAllowed { .. }
-        ));
-        // Also for files that do not exist yet below the linked directory.
-        assert!(matches!(
-            err(&f, "dir/new.txt"),
-            PathError::NotAllowed { .. }
-        ));
-        // `dir/..` resolves physically to outside's parent, never lexically back to uploads.
-        assert!(matches!(
-            err(&f, "dir/../a.txt"),
-            PathError::NotAllowed { .. }
-        ));
-    }
-
-    #[test]
-    fn policy_path_symlink_inside_allow_list_is_followed() {
-        let f = fixture();
-        symlink(f.uploads.join("a.txt"), f.uploads.join("alias.txt")).expect("symlink");
-        assert_eq!(
-            f.policy.check_str("alias.txt", &f.uploads).expect("ok"),
-            f.uploads.join("a.txt")
-        );
-    }
-
-    #[test]
-    fn policy_path_dangling_and_looping_symlinks_are_refused() {
-        let f = fixture();
-        symlink(f.outside.join("missing.txt"), f.uploads.join("dangling")).expect("symlink");
-        assert!(matches!(err(&f, "dangling"), PathError::BadSymlink { .. }));
-        symlink(f.uploads.join("loop_b"), f.uploads.join("loop_a")).expect("symlink");
-        symlink(f.uploads.join("loop_a"), f.uploads.join("loop_b")).expect("symlink");
-        assert!(matches!(err(&f, "loop_a"), PathError::BadSymlink { .. }));
-    }
-
-    #[test]
-    fn policy_path_unicode_look_alikes_are_refused() {
-        let f = fixture();
-        for a in [
-            "／etc／passwd",
-            "..／..／outside／plain.txt",
-            "．．/．．/outside/plain.txt",
-            "a\u{2215}b",
-            "x\u{202E}txt.exe",
-            "a\u{200B}.txt",
-        ] {
-            assert!(matches!(err(&f, a), PathError::LookAlike { .. }), "{a}");
-        }
-        assert!(err(&f, "／etc／passwd").to_string().contains("U+FF0F"));
-    }
-
-    #[test]
-    fn policy_path_nul_empty_control_and_long_are_refused() {
-        let f = fixture();
-        assert_eq!(err(&f, ""), PathError::Empty);
-        assert_eq!(err(&f, "   "), PathError::Empty);
-        assert_eq!(err(&f, "a.txt\0/etc/passwd"), PathError::NulByte);
-        assert_eq!(err(&f, "a\nb"), PathError::ControlChar);
-        let long = "a/".repeat(2100);
-        assert!(matches!(err(&f, &long), PathError::TooLong { .. }));
-        assert!(err(&f, &long).to_string().starts_with("路径过长"));
-        let long_name = "x".repeat(300);
-        assert!(matches!(
-            err(&f, &long_name),
-            PathError::ComponentTooLong { len: 300 }
-        ));
-    }
-
-    #[test]
-    fn policy_path_invalid_deny_patterns_are_skipped() {
-        let p = PathPolicy::new(&PathPolicyConfig {
-            allow: vec![PathBuf::from("/tmp")],
-            deny: vec!["**/".into(), "a/b".into(), "*/".into(), "x".into()],
-        });
-        assert_eq!(p.deny.len(), 1);
-    }
-
-    #[test]
-    fn policy_path_glob_matcher() {
-        assert!(glob_match("*.pem", "server.pem"));
-        assert!(!glob_match("*.pem", "server.pem.txt"));
-        assert!(glob_match("*secret*", "secret"));
-        assert!(glob_match("id_rsa.*", "id_rsa.pub"));
-        assert!(!glob_match("id_rsa.*", "id_rsa"));
-        assert!(glob_match("a?c", "abc"));
-        assert!(glob_match("*a*b*c*", "xxaxxbxxcxx"));
-        assert!(!glob_match("*a*b*c*", "xxaxxcxxbxx"));
-    }
-
-    proptest::proptest! {
-        /// Any relative path built from hostile pieces either resolves inside an allowed root
-        /// or is refused: never allowed outside.
-        #[test]
-        fn policy_path_prop_never_escapes(pieces in proptest::collection::vec(
-            proptest::sample::select(vec!["..", ".", "a.txt", "sub", "outside", "/", "//", "etc", "passwd", "x y"]),
-            0..12,
-        )) {
-            let f = fixture();
-            let raw = pieces.join("/");
-            if let Ok(p) = f.policy.check_str(&raw, &f.uploads) {
-                proptest::prop_assert!(
-                    p.starts_with(&f.uploads) || p.starts_with(&f.docs) || p.starts_with("/var/log"),
-                    "{raw} -> {}", p.display()
-                );
-            }
-        }
-    }
 }

@@ -519,8 +519,8 @@ mod tests {
             ("missing.txt", "文件不存在: missing.txt"),
             ("/etc/shadow", "路径匹配禁止模式: /etc/shadow"),
             (
-                "../../../../../../../../../../etc/hostname",
-                "路径不在白名单中: ../../../../../../../../../../etc/hostname（实际指向 /etc/hostname）",
+                "../../../../../../../../../../usr/bin/ls",
+                "路径不在白名单中: ../../../../../../../../../../usr/bin/ls（实际指向 /usr/bin/ls）",
             ),
         ];
         for (p, msg) in cases {
