@@ -6,8 +6,9 @@ pub mod command;
 pub mod path;
 
 pub use command::{
-    CommandError, CommandPolicy, CommandPolicyConfig, GrepOptions, ValidatedCommand,
-    DEFAULT_ALLOWED_COMMANDS, FORBIDDEN_ARG_CHARS,
+    command_names, Cmd, CommandError, CommandPolicy, CommandPolicyConfig, GrepOptions, PathSource,
+    Pipeline, ResolvedArg, UploadFile, ValidatedCommand, DEFAULT_ALLOWED_COMMANDS,
+    FORBIDDEN_ARG_CHARS, MAX_STAGES,
 };
 pub use path::{
     PathError, PathPolicy, PathPolicyConfig, PathPolicyOverrides, DEFAULT_DENY_PATTERNS,

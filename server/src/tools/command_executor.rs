@@ -1,212 +1,20 @@
-//! The `command_executor` tool: runs a command that passed the command policy. Never a shell:
-//! explicit argv, fixed PATH, cleared environment, stdin null, a timeout that kills the child
-//! (also on cancellation), stdout/stderr capped. `grep` runs in-process (see `grep.rs`).
+//! The `command_executor` tool: validates a command line (a single command or a `|`
+//! pipeline) with the command policy, keeps other sessions' uploads private, runs it without a
+//! shell (`command_executor/run.rs`) and reports output, exit code and which file each
+//! relative name resolved to.
 
-use std::process::Stdio;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+mod run;
+
 use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tokio::io::{AsyncRead, AsyncReadExt};
-use tokio_util::sync::CancellationToken;
 
-use super::{check_session_isolation, grep, parse_args, Tool, ToolCtx, ToolFuture, ToolResult};
+use super::{check_session_isolation, parse_args, Tool, ToolCtx, ToolFuture, ToolResult};
 use crate::audit::AuditOp;
-use crate::policy::ValidatedCommand;
+use crate::policy::{CommandError, Pipeline, UploadFile};
 
-/// PATH for executed commands: system directories only, so a file dropped in the working dir
-/// (or a poisoned server PATH) is never what runs.
-const SAFE_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
-
-/// How a run ended.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ExecOutcome {
-    /// None when killed (timeout, cancellation) or terminated by a signal.
-    pub exit_code: Option<i32>,
-    pub stdout: String,
-    pub stderr: String,
-    /// Output exceeded the cap and was cut.
-    pub truncated: bool,
-    pub timed_out: bool,
-    pub cancelled: bool,
-    /// Process id of the child (None for in-process grep).
-    pub pid: Option<u32>,
-    /// Could not start at all.
-    pub spawn_error: Option<String>,
-}
-
-/// Reads everything, keeping at most `cap` bytes; keeps draining after the cap so the child
-/// never blocks on a full pipe.
-async fn read_capped<R: AsyncRead + Unpin>(reader: Option<R>, cap: usize) -> (Vec<u8>, bool) {
-    let Some(mut r) = reader else {
-        return (Vec::new(), false);
-    };
-    let mut kept = Vec::new();
-    let mut truncated = false;
-    let mut chunk = vec![0u8; 16 * 1024];
-    loop {
-        match r.read(&mut chunk).await {
-            Ok(0) | Err(_) => break,
-            Ok(n) => {
-                let room = cap.saturating_sub(kept.len());
-                if n > room {
-                    truncated = true;
-                }
-                kept.extend_from_slice(&chunk[..n.min(room)]);
-            }
-        }
-    }
-    (kept, truncated)
-}
-
-/// Lossy UTF-8 that does not end in a split character (the cap may cut one).
-fn to_text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Runs a validated command with `timeout`, killing it on timeout or cancellation.
-pub async fn execute(
-    cmd: &ValidatedCommand,
-    timeout: Duration,
-    max_output: usize,
-    cancel: &CancellationToken,
-) -> ExecOutcome {
-    if cancel.is_cancelled() {
-        return ExecOutcome {
-            cancelled: true,
-            ..Default::default()
-        };
-    }
-    if let Some(opts) = cmd.grep.clone() {
-        return execute_grep(opts, timeout, max_output, cancel).await;
-    }
-    // The working dir is inside the allow-list (checked by the policy); it may not exist yet
-    // on a fresh data dir.
-    if let Err(e) = tokio::fs::create_dir_all(&cmd.cwd).await {
-        return ExecOutcome {
-            spawn_error: Some(format!("无法创建工作目录 {}: {e}", cmd.cwd.display())),
-            ..Default::default()
-        };
-    }
-    let mut command = tokio::process::Command::new(&cmd.program);
-    command
-        .args(&cmd.argv)
-        .current_dir(&cmd.cwd)
-        .env_clear()
-        .env("PATH", SAFE_PATH)
-        .env("LC_ALL", "C.UTF-8")
-        .env("HOME", &cmd.cwd)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    let mut child = match command.spawn() {
-        Ok(c) => c,
-        Err(e) => {
-            let why = if e.kind() == std::io::ErrorKind::NotFound {
-                format!("找不到命令: {} (command not found)", cmd.program)
-            } else {
-                format!("无法启动命令 {}: {e}", cmd.program)
-            };
-            return ExecOutcome {
-                spawn_error: Some(why),
-                ..Default::default()
-            };
-        }
-    };
-    let pid = child.id();
-    let stdout = child.stdout.take();
-    let stderr = child.stderr.take();
-
-    enum End {
-        Done(
-            std::io::Result<std::process::ExitStatus>,
-            (Vec<u8>, bool),
-            (Vec<u8>, bool),
-        ),
-        TimedOut,
-        Cancelled,
-    }
-    let end = {
-        let run = async {
-            let (o, e, status) = tokio::join!(
-                read_capped(stdout, max_output),
-                read_capped(stderr, max_output),
-                child.wait()
-            );
-            End::Done(status, o, e)
-        };
-        tokio::select! {
-            biased;
-            () = cancel.cancelled() => End::Cancelled,
-            () = tokio::time::sleep(timeout) => End::TimedOut,
-            end = run => end,
-        }
-    };
-    match end {
-        End::Done(status, (out, out_trunc), (err, err_trunc)) => ExecOutcome {
-            exit_code: status.ok().and_then(|s| s.code()),
-            stdout: to_text(&out),
-            stderr: to_text(&err),
-            truncated: out_trunc || err_trunc,
-            pid,
-            ..Default::default()
-        },
-        other => {
-            // Kill and reap now (kill_on_drop alone would leave a zombie until tokio's
-            // orphan reaper runs).
-            let _ = child.start_kill();
-            let _ = child.wait().await;
-            ExecOutcome {
-                timed_out: matches!(other, End::TimedOut),
-                cancelled: matches!(other, End::Cancelled),
-                pid,
-                ..Default::default()
-            }
-        }
-    }
-}
-
-async fn execute_grep(
-    opts: crate::policy::GrepOptions,
-    timeout: Duration,
-    max_output: usize,
-    cancel: &CancellationToken,
-) -> ExecOutcome {
-    let flag = Arc::new(AtomicBool::new(false));
-    let flag2 = flag.clone();
-    let handle = tokio::task::spawn_blocking(move || grep::run(&opts, max_output, &flag2));
-    let res = tokio::select! {
-        biased;
-        () = cancel.cancelled() => Err(true),
-        () = tokio::time::sleep(timeout) => Err(false),
-        r = handle => Ok(r),
-    };
-    match res {
-        Ok(Ok(g)) => ExecOutcome {
-            exit_code: Some(g.exit_code),
-            stdout: g.stdout,
-            stderr: g.stderr,
-            truncated: g.truncated,
-            ..Default::default()
-        },
-        Ok(Err(_)) => ExecOutcome {
-            spawn_error: Some("grep 内部错误 (internal error)".into()),
-            ..Default::default()
-        },
-        Err(cancelled) => {
-            // The blocking thread sees the flag within 1024 lines and stops.
-            flag.store(true, Ordering::Relaxed);
-            ExecOutcome {
-                timed_out: !cancelled,
-                cancelled,
-                ..Default::default()
-            }
-        }
-    }
-}
+pub use run::{execute, execute_pipeline, locate, not_installed_message, ExecOutcome, SAFE_PATH};
 
 #[derive(Debug, Deserialize)]
 struct Args {
@@ -222,16 +30,59 @@ struct Args {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CommandExecutorTool;
 
+/// Refuses what the path policy alone cannot see: another session's upload, and a recursive
+/// walk (`find`, `ls -R`, `du -a`) starting at the shared uploads root or above it.
+fn check_paths(ctx: &ToolCtx, p: &Pipeline) -> Result<(), Box<dyn super::DenyReason>> {
+    let mine = ctx.session_uploads();
+    let uploads_root = crate::policy::path::resolve(&ctx.uploads_root()).ok();
+    for stage in &p.stages {
+        for path in &stage.paths {
+            check_session_isolation(ctx, &mine, path, &path.display().to_string())
+                .map_err(|e| Box::new(e) as Box<dyn super::DenyReason>)?;
+            if stage.recursive {
+                if let Some(root) = &uploads_root {
+                    if root.starts_with(path) {
+                        return Err(Box::new(CommandError::SharedUploadsRoot {
+                            command: stage.program.clone(),
+                            path: path.display().to_string(),
+                        }));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn stage_words(p: &Pipeline) -> Vec<Vec<String>> {
+    p.stages
+        .iter()
+        .map(|s| {
+            std::iter::once(s.program.clone())
+                .chain(s.display_args.iter().cloned())
+                .collect()
+        })
+        .collect()
+}
+
 impl Tool for CommandExecutorTool {
     fn name(&self) -> &'static str {
         "command_executor"
     }
 
     fn description(&self) -> &'static str {
-        "安全地执行白名单系统命令（不经过 shell）。Run a whitelisted command without a shell: \
-         ls, cat, grep, head, tail, ps, pwd, whoami, df, free. 文件参数必须在允许的目录内；\
-         不允许 ; & | > < ` $ ( ) 等字符。grep 支持 -i -n -c -v -E -F -w -l -o -m，“或”请用多个 -e。\
-         关键词：执行、运行、命令、ls、cat、grep、进程"
+        "安全地执行只读的白名单系统命令（不经过 shell，支持 | 管道，最多 5 段）。\
+         Run read-only whitelisted commands without a shell; plain `|` pipelines (up to 5 stages) \
+         such as `ps aux | grep nginx | head -20`. 命令族 / families: \
+         文件 files: ls cat head tail(-f) wc sort uniq cut grep find stat file md5sum sha256sum du; \
+         进程 processes: ps (-eo FIELDS --sort KEY) lsof (-i, -p PID -i); \
+         系统 system: uname uptime hostname id w whoami pwd df(-i) free dmesg; \
+         服务与日志 services/journal: systemctl status|is-active|list-units|show|cat, \
+         journalctl -u UNIT -p PRIO -n N --since T; \
+         网络 network: ss netstat ip addr|link|route|neigh ping -c N getent hosts. \
+         相对文件名优先匹配本会话上传的文件（如 grep -c ERROR app.log）。文件参数必须在允许的目录内；\
+         不允许 ; & > < ` $ || 等 shell 操作符，不允许修改系统的子命令和选项。\
+         关键词：执行、运行、命令、管道、进程、服务、日志、网络"
     }
 
     fn schema(&self) -> Value {
@@ -240,13 +91,17 @@ impl Tool for CommandExecutorTool {
             "properties": {
                 "command": {
                     "type": "string",
-                    "description": "命令名（不带路径）/ bare command name, e.g. ls"
+                    "description": "命令名或整行命令（可含 | 管道和引号）/ a bare command name, or a whole line with quotes and | pipes, e.g. \"ps aux | grep nginx | head -20\""
                 },
                 "args": {
                     "type": "array",
                     "items": {"type": "string"},
                     "default": [],
-                    "description": "参数列表 / argument list, e.g. [\"-la\"]"
+                    "description": "参数列表（每个元素是一个原样的参数）/ literal arguments, e.g. [\"-la\"]"
+                },
+                "timeout": {
+                    "type": "number",
+                    "description": "可选的更短超时（秒）/ optional shorter timeout in seconds"
                 }
             },
             "required": ["command"]
@@ -263,104 +118,170 @@ impl Tool for CommandExecutorTool {
                 .chain(args.args.iter().map(String::as_str))
                 .collect::<Vec<_>>()
                 .join(" ");
-            let cmd = match ctx.commands.validate(&args.command, &args.args, &ctx.paths) {
-                Ok(c) => c,
+            let uploads: Vec<UploadFile> = ctx
+                .session_uploads()
+                .into_iter()
+                .map(|u| UploadFile {
+                    filename: u.filename,
+                    path: u.path,
+                })
+                .collect();
+            let pipeline = match ctx.commands.validate_pipeline(
+                &args.command,
+                &args.args,
+                &ctx.paths,
+                &uploads,
+            ) {
+                Ok(p) => p,
                 Err(e) => return ctx.deny(self.name(), &shown, &e),
             };
-            // Other sessions' uploads stay private even though the uploads root is allowed.
-            let mine = ctx.session_uploads();
-            for p in &cmd.paths {
-                if let Err(e) = check_session_isolation(ctx, &mine, p, &p.display().to_string()) {
-                    return ctx.deny(self.name(), &shown, &e);
-                }
+            if let Err(e) = check_paths(ctx, &pipeline) {
+                return ctx.deny(self.name(), &shown, e.as_ref());
             }
             let mut timeout = ctx.commands.timeout();
             if let Some(secs) = args.timeout.filter(|s| s.is_finite() && *s > 0.0) {
                 timeout = timeout.min(Duration::from_secs_f64(secs));
             }
             let max_output = ctx.commands.max_output_bytes();
-            let out = execute(&cmd, timeout, max_output, &ctx.cancel).await;
-            let exit = out
-                .exit_code
-                .map(|c| c.to_string())
-                .unwrap_or_else(|| "none".into());
-            let status = if out.timed_out {
-                "timeout"
-            } else if out.cancelled {
-                "cancelled"
-            } else if out.spawn_error.is_some() {
-                "spawn_error"
+            let follow = pipeline.follow();
+            let out = if follow {
+                run_follow(ctx, &pipeline, timeout, max_output).await
             } else {
-                "done"
+                execute_pipeline(&pipeline, timeout, max_output, &ctx.cancel).await
             };
-            ctx.audit.record(
-                AuditOp::Exec,
-                &[
-                    ("session", &ctx.session_id),
-                    ("command", &cmd.program),
-                    ("args", &cmd.display_args.join(" ")),
-                    ("cwd", &cmd.cwd.display().to_string()),
-                    ("status", status),
-                    ("exit_code", &exit),
-                ],
-            );
-            let data = json!({
-                "command": cmd.program,
-                "args": cmd.display_args,
-                "exit_code": out.exit_code,
-                "stdout": out.stdout,
-                "stderr": out.stderr,
-                "truncated": out.truncated,
-                "cwd": cmd.cwd.display().to_string(),
-                "timed_out": out.timed_out,
-                "pid": out.pid,
-            });
-            if let Some(e) = out.spawn_error {
-                return ToolResult::failure_with_data(format!("命令执行失败: {e}"), data);
-            }
-            if out.cancelled {
-                return ToolResult::failure_with_data("操作已取消 (cancelled)", data);
-            }
-            if out.timed_out {
-                return ToolResult::failure_with_data(
-                    format!(
-                        "命令执行超时: {shown}（{} 秒后已终止 / killed after timeout）",
-                        timeout.as_secs_f64()
-                    ),
-                    data,
-                );
-            }
-            let mut text = String::new();
-            text.push_str(&format!("$ {shown}\n"));
-            text.push_str(&out.stdout);
-            if !out.stdout.is_empty() && !out.stdout.ends_with('\n') {
-                text.push('\n');
-            }
-            if out.truncated {
-                text.push_str(&format!(
-                    "[输出已截断，仅保留前 {max_output} 字节 / output truncated]\n"
-                ));
-            }
-            if !out.stderr.trim().is_empty() {
-                text.push_str(&format!("[stderr]\n{}\n", out.stderr.trim_end()));
-            }
-            text.push_str(&format!("[退出码 exit code: {exit}]"));
-            // grep's 1 means "no match", a normal answer rather than a failure.
-            let ok =
-                out.exit_code == Some(0) || (cmd.program == "grep" && out.exit_code == Some(1));
-            if ok {
-                ToolResult::success(text, data)
-            } else {
-                let detail = out.stderr.lines().next().unwrap_or("").trim().to_string();
-                let mut r = ToolResult::failure_with_data(
-                    format!("命令返回非零退出码 {exit}: {detail}"),
-                    data,
-                );
-                r.output = text;
-                r
-            }
+            report(ctx, &pipeline, &out, timeout, max_output, follow)
         })
     }
+}
+
+/// Audits the run and turns the outcome into the tool result.
+fn report(
+    ctx: &ToolCtx,
+    pipeline: &Pipeline,
+    out: &ExecOutcome,
+    timeout: Duration,
+    max_output: usize,
+    follow: bool,
+) -> ToolResult {
+    let shown = pipeline.display();
+    let first = &pipeline.stages[0];
+    let rest_of_line = shown
+        .strip_prefix(first.program.as_str())
+        .unwrap_or("")
+        .trim_start()
+        .to_string();
+    let exit = out
+        .exit_code
+        .map(|c| c.to_string())
+        .unwrap_or_else(|| "none".into());
+    let status = if out.timed_out {
+        "timeout"
+    } else if out.cancelled {
+        "cancelled"
+    } else if out.not_installed.is_some() {
+        "not_installed"
+    } else if out.spawn_error.is_some() {
+        "spawn_error"
+    } else {
+        "done"
+    };
+    ctx.audit.record(
+        AuditOp::Exec,
+        &[
+            ("session", &ctx.session_id),
+            ("command", &first.program),
+            ("args", &rest_of_line),
+            ("cwd", &first.cwd.display().to_string()),
+            ("status", status),
+            ("exit_code", &exit),
+        ],
+    );
+    let resolved = pipeline.resolved();
+    let data = json!({
+        "command": first.program,
+        "args": first.display_args,
+        "exit_code": out.exit_code,
+        "stdout": out.stdout,
+        "stderr": out.stderr,
+        "truncated": out.truncated,
+        "cwd": first.cwd.display().to_string(),
+        "timed_out": out.timed_out,
+        "pid": out.pid,
+        "stages": stage_words(pipeline),
+        "stage_exit_codes": out.stage_exit_codes,
+        "resolved": resolved,
+        "follow": follow,
+    });
+    if let Some(msg) = &out.not_installed {
+        return ToolResult::failure_with_data(msg.clone(), data);
+    }
+    if let Some(e) = &out.spawn_error {
+        return ToolResult::failure_with_data(format!("命令执行失败: {e}"), data);
+    }
+    if out.cancelled {
+        return ToolResult::failure_with_data("操作已取消 (cancelled)", data);
+    }
+    let mut text = format!("$ {shown}\n");
+    for r in &resolved {
+        text.push_str(&r.describe());
+        text.push('\n');
+    }
+    text.push_str(&out.stdout);
+    if !out.stdout.is_empty() && !out.stdout.ends_with('\n') {
+        text.push('\n');
+    }
+    if out.truncated {
+        text.push_str(&format!(
+            "[输出已截断，仅保留前 {max_output} 字节 / output truncated]\n"
+        ));
+    }
+    let secs = timeout.as_secs_f64();
+    if out.timed_out {
+        text.push_str(&format!(
+            "[已在 {secs} 秒后终止，以上是终止前收集到的输出（不完整）/ stopped after {secs} s; the output above is what was collected until then (cut off)]\n"
+        ));
+    }
+    if !out.stderr.trim().is_empty() {
+        text.push_str(&format!("[stderr]\n{}\n", out.stderr.trim_end()));
+    }
+    text.push_str(&format!("[退出码 exit code: {exit}]"));
+    if out.timed_out {
+        if follow {
+            // Following until the limit is the expected end of a follow command.
+            return ToolResult::success(text, data);
+        }
+        let mut r = ToolResult::failure_with_data(
+            format!("命令执行超时: {shown}（{secs} 秒后已终止 / killed after timeout）"),
+            data,
+        );
+        r.output = text;
+        return r;
+    }
+    // grep's 1 means "no match", a normal answer rather than a failure.
+    let last_is_grep = pipeline.stages.last().is_some_and(|s| s.grep.is_some());
+    let ok = out.exit_code == Some(0) || (last_is_grep && out.exit_code == Some(1));
+    if ok {
+        ToolResult::success(text, data)
+    } else {
+        let detail = out.stderr.lines().next().unwrap_or("").trim().to_string();
+        let mut r =
+            ToolResult::failure_with_data(format!("命令返回非零退出码 {exit}: {detail}"), data);
+        r.output = text;
+        r
+    }
+}
+
+/// FOLLOW: the one place follow commands (`tail -f`, `journalctl -f`, `dmesg -w`) run. The
+/// follow runner (`crate::tools::follow`: lines streamed live until cancel or its cap) replaces
+/// this body; until then they run with the normal timeout, and the lines collected before it
+/// are returned, marked as cut off (never thrown away).
+async fn run_follow(
+    ctx: &ToolCtx,
+    pipeline: &Pipeline,
+    timeout: Duration,
+    max_output: usize,
+) -> ExecOutcome {
+    execute_pipeline(pipeline, timeout, max_output, &ctx.cancel).await
 }
 
 #[cfg(test)]
@@ -368,6 +289,8 @@ mod tests {
     use super::*;
     use crate::policy::{CommandPolicy, CommandPolicyConfig};
     use crate::tools::testutil::Env;
+    use std::sync::Arc;
+    use tokio_util::sync::CancellationToken;
 
     fn with_timeout(env: &Env, ms: u64) -> ToolCtx {
         let mut cfg = CommandPolicyConfig::with_defaults(&env.data);
@@ -377,10 +300,13 @@ mod tests {
         ctx
     }
 
+    async fn call(env: &Env, args: Value) -> ToolResult {
+        CommandExecutorTool.call(args, &env.ctx).await
+    }
+
     #[tokio::test]
     async fn tools_cmd_refusals_are_specific_and_audited() {
         let env = Env::new();
-        let tool = CommandExecutorTool;
         for (args, msg) in [
             (
                 json!({"command": "rm", "args": ["-rf", "/"]}),
@@ -392,10 +318,10 @@ mod tests {
             ),
             (json!({"command": "ls; reboot"}), "参数包含非法字符: ;"),
             (
-                json!({"command": "ps", "args": ["aux", "|", "head"]}),
-                "参数包含非法字符: |",
+                json!({"command": "ps", "args": ["aux", "||", "head"]}),
+                "不支持的 shell 操作符: ||（命令不经过 shell，只支持单个 | 管道 / only plain `|` pipes are supported）",
             ),
-            (json!({"command": "ps aux | head"}), "参数包含非法字符: |"),
+            (json!({"command": "ps aux | head > x"}), "参数包含非法字符: >"),
             (
                 json!({"command": "/bin/ls"}),
                 "命令必须是不带路径的命令名: /bin/ls（例如 ls 而不是 /bin/ls）",
@@ -404,18 +330,23 @@ mod tests {
                 json!({"command": "grep", "args": ["-f", "/etc/shadow", "x"]}),
                 "不允许通过选项读取文件: -f（grep 的该选项已禁用）",
             ),
+            (
+                json!({"command": "systemctl restart nginx"}),
+                "systemctl 只允许只读操作，不允许: restart（允许 / allowed: status|is-active|is-enabled|is-failed|list-units|list-timers|list-unit-files|list-sockets|show|cat）",
+            ),
         ] {
-            let r = tool.call(args.clone(), &env.ctx).await;
+            let r = call(&env, args.clone()).await;
             assert!(!r.ok, "{args}");
             assert_eq!(r.error.as_deref(), Some(msg), "{args}");
             assert_eq!(r.data["blocked"], true);
         }
         let log = env.audit_log();
         let denies: Vec<&str> = log.lines().filter(|l| l.contains("[DENY]")).collect();
-        assert_eq!(denies.len(), 7, "{log}");
+        assert_eq!(denies.len(), 8, "{log}");
         assert!(denies[0].contains("tool=command_executor target=\"rm -rf /\" code=not_whitelisted reason=\"命令不在白名单中: rm\""), "{}", denies[0]);
         assert!(denies[1].contains("reason=\"路径匹配禁止模式: /etc/shadow\""));
         assert!(denies[2].contains("reason=\"参数包含非法字符: ;\""));
+        assert!(denies[7].contains("code=not_read_only"));
         assert!(!log.contains("[EXEC]"), "nothing refused was executed");
     }
 
@@ -423,32 +354,24 @@ mod tests {
     async fn tools_cmd_runs_real_processes_in_working_dir() {
         let env = Env::new();
         let notes = up(&env, "notes.txt", "one\ntwo\nthree\n");
-        let tool = CommandExecutorTool;
-        let r = tool.call(json!({"command": "ls"}), &env.ctx).await;
+        let r = call(&env, json!({"command": "ls"})).await;
         assert!(r.ok, "{r:?}");
         assert!(r.data["stdout"].as_str().unwrap_or("").contains("id-s1-0"));
         assert_eq!(r.data["exit_code"], 0);
         assert_eq!(r.data["cwd"], env.ctx.uploads_root().display().to_string());
 
-        let r = tool
-            .call(
-                json!({"command": "head", "args": ["-n", "2", notes]}),
-                &env.ctx,
-            )
-            .await;
+        let r = call(&env, json!({"command": "head", "args": ["-n", "2", notes]})).await;
         assert_eq!(r.data["stdout"], "one\ntwo\n");
         assert!(r.output.contains("[退出码 exit code: 0]"));
 
-        let r = tool.call(json!({"command": "pwd"}), &env.ctx).await;
+        let r = call(&env, json!({"command": "pwd"})).await;
         assert_eq!(
             r.data["stdout"].as_str().map(str::trim),
             Some(env.ctx.uploads_root().to_str().unwrap_or(""))
         );
 
         // A nonzero exit is reported with stderr.
-        let r = tool
-            .call(json!({"command": "cat", "args": ["missing.txt"]}), &env.ctx)
-            .await;
+        let r = call(&env, json!({"command": "cat", "args": ["missing.txt"]})).await;
         assert!(!r.ok);
         assert_eq!(r.data["exit_code"], 1);
         assert!(r
@@ -461,6 +384,17 @@ mod tests {
             .unwrap_or("")
             .contains("missing.txt"));
 
+        // New read-only commands run for real; ps sees this very process.
+        let me = std::process::id();
+        let r = call(&env, json!({"command": format!("ps -p {me} -o pid=")})).await;
+        assert!(r.ok, "{r:?}");
+        assert_eq!(
+            r.data["stdout"].as_str().map(str::trim),
+            Some(me.to_string().as_str())
+        );
+        let r = call(&env, json!({"command": "uname -s"})).await;
+        assert_eq!(r.data["stdout"], "Linux\n");
+
         let log = env.audit_log();
         assert!(
             log.contains("[EXEC] session=s1 command=ls args=\"\""),
@@ -470,22 +404,121 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn tools_cmd_pipelines_connect_real_processes() {
+        let env = Env::new();
+        // 1000 lines, ERROR on every 7th (143 of them), the rest INFO.
+        let mut log = String::new();
+        let mut errors = 0;
+        for i in 0..1000 {
+            if i % 7 == 0 {
+                errors += 1;
+                log.push_str(&format!("2024-05-01 ERROR job {i} failed\n"));
+            } else {
+                log.push_str(&format!("2024-05-01 INFO job {i} ok\n"));
+            }
+        }
+        assert_eq!(errors, 143);
+        env.upload("s1", "app.log", log.as_bytes(), "2025-01-01T00:00:00Z");
+        let r = call(&env, json!({"command": "cat app.log | grep ERROR | wc -l"})).await;
+        assert!(r.ok, "{r:?}");
+        assert_eq!(r.data["stdout"], "143\n");
+        assert_eq!(
+            r.data["stages"],
+            json!([["cat", "app.log"], ["grep", "ERROR"], ["wc", "-l"]])
+        );
+        assert_eq!(r.data["stage_exit_codes"], json!([0, 0, 0]));
+        // grep first (files, in-process) into a process.
+        let r = call(&env, json!({"command": "grep -v ERROR app.log | wc -l"})).await;
+        assert_eq!(r.data["stdout"], "857\n", "{r:?}");
+        // Process into grep into grep into process.
+        let r = call(
+            &env,
+            json!({"command": "cat app.log | grep ERROR | grep -c 'job [0-9]*0 '"}),
+        )
+        .await;
+        let ends_in_zero = (0..1000).filter(|i| i % 7 == 0 && i % 10 == 0).count();
+        assert_eq!(r.data["stdout"], format!("{ends_in_zero}\n"), "{r:?}");
+        // A five-stage pipeline with sort/uniq/head: the most common level.
+        let r = call(
+            &env,
+            json!({"command": "cut -d ' ' -f 2 app.log | sort | uniq -c | sort -rn | head -1"}),
+        )
+        .await;
+        assert!(r.ok, "{r:?}");
+        assert_eq!(r.data["stdout"].as_str().map(str::trim), Some("857 INFO"));
+        // `head` exits early; the stages before it end too and the answer is still right.
+        let r = call(&env, json!({"command": "cat app.log | head -n 2 | wc -l"})).await;
+        assert_eq!(r.data["stdout"], "2\n");
+        // A last grep without a match is exit 1, a normal answer.
+        let r = call(&env, json!({"command": "cat app.log | grep NOPE"})).await;
+        assert!(r.ok, "{r:?}");
+        assert_eq!(r.data["exit_code"], 1);
+        let audit = env.audit_log();
+        assert!(
+            audit.contains("command=cat args=\"app.log | grep ERROR | wc -l\""),
+            "{audit}"
+        );
+    }
+
+    #[tokio::test]
+    async fn tools_cmd_relative_names_use_this_sessions_upload() {
+        let env = Env::new();
+        env.upload(
+            "s1",
+            "app.log",
+            b"ERROR a\nok\nERROR b\n",
+            "2025-01-01T00:00:00Z",
+        );
+        let newest = env.upload(
+            "s1",
+            "app.log",
+            b"ERROR 1\nERROR 2\nERROR 3\n",
+            "2025-01-02T00:00:00Z",
+        );
+        env.upload("s2", "other.log", b"ERROR x\n", "2025-01-01T00:00:00Z");
+        let r = call(
+            &env,
+            json!({"command": "grep", "args": ["-c", "ERROR", "app.log"]}),
+        )
+        .await;
+        assert!(r.ok, "{r:?}");
+        assert_eq!(r.data["stdout"], "3\n", "the newest upload of that name");
+        assert_eq!(r.data["resolved"][0]["arg"], "app.log");
+        assert_eq!(r.data["resolved"][0]["source"], "upload");
+        assert_eq!(
+            r.data["resolved"][0]["path"],
+            newest.path.display().to_string()
+        );
+        let line = format!(
+            "文件 app.log → 本会话上传 (upload) {}（本会话有 2 个同名上传，使用最新的 / 2 uploads share this name, using the newest）",
+            newest.path.display()
+        );
+        assert!(r.output.contains(&line), "{}", r.output);
+        // Another session's upload is never found by its name.
+        let r = call(&env, json!({"command": "grep -c ERROR other.log"})).await;
+        assert!(!r.ok);
+        assert!(r.data["stderr"]
+            .as_str()
+            .unwrap_or("")
+            .contains("other.log: 没有那个文件或目录"));
+    }
+
+    #[tokio::test]
     async fn tools_cmd_other_sessions_uploads_are_private() {
         let env = Env::new();
         let mine = env.upload("s1", "mine.txt", b"mine\n", "2025-01-01T00:00:00Z");
         let theirs = env.upload("s2", "theirs.txt", b"theirs\n", "2025-01-01T00:00:00Z");
-        let tool = CommandExecutorTool;
         let rel = |u: &crate::tools::UploadRef| format!("{}/{}", u.file_id, u.filename);
-        let r = tool
-            .call(json!({"command": "cat", "args": [rel(&mine)]}), &env.ctx)
-            .await;
+        let r = call(&env, json!({"command": "cat", "args": [rel(&mine)]})).await;
         assert_eq!(r.data["stdout"], "mine\n");
         for args in [
             json!({"command": "cat", "args": [rel(&theirs)]}),
             json!({"command": "ls", "args": [theirs.file_id.clone()]}),
             json!({"command": "grep", "args": ["x", rel(&theirs)]}),
+            json!({"command": format!("cat mine.txt | cat {}", rel(&theirs))}),
+            json!({"command": format!("wc -l {}", theirs.path.display())}),
         ] {
-            let r = tool.call(args.clone(), &env.ctx).await;
+            let r = call(&env, args.clone()).await;
             assert!(
                 r.error
                     .as_deref()
@@ -494,33 +527,43 @@ mod tests {
                 "{args}: {r:?}"
             );
         }
-        let r = tool
-            .call(
-                json!({"command": "ls", "args": [mine.file_id.clone()]}),
-                &env.ctx,
-            )
-            .await;
+        let r = call(
+            &env,
+            json!({"command": "ls", "args": [mine.file_id.clone()]}),
+        )
+        .await;
         assert!(r.ok, "own upload dir is listable: {r:?}");
         assert!(env.audit_log().contains("code=foreign_upload"));
+        // Recursive walks from the shared uploads root would list other sessions' files.
+        for cmd in ["find . -name '*.txt'", "find", "ls -R", "du -a"] {
+            let r = call(&env, json!({ "command": cmd })).await;
+            assert_eq!(r.data["code"], "shared_uploads_root", "{cmd}: {r:?}");
+        }
+        let r = call(
+            &env,
+            json!({"command": format!("find {} -name '*.txt'", mine.file_id)}),
+        )
+        .await;
+        assert!(r.ok, "{r:?}");
+        assert_eq!(
+            r.data["stdout"].as_str().map(str::trim),
+            Some(mine.path.to_str().unwrap_or(""))
+        );
     }
 
     #[tokio::test]
     async fn tools_cmd_grep_runs_in_process() {
         let env = Env::new();
         let app = up(&env, "app.log", "ok\nERROR a\nerror b\n");
-        let tool = CommandExecutorTool;
-        let r = tool
-            .call(
-                json!({"command": "grep", "args": ["-in", "error", app.clone()]}),
-                &env.ctx,
-            )
-            .await;
+        let r = call(
+            &env,
+            json!({"command": "grep", "args": ["-in", "error", app.clone()]}),
+        )
+        .await;
         assert!(r.ok, "{r:?}");
         assert_eq!(r.data["stdout"], "2:ERROR a\n3:error b\n");
         assert_eq!(r.data["pid"], Value::Null);
-        let r = tool
-            .call(json!({"command": "grep", "args": ["zzz", app]}), &env.ctx)
-            .await;
+        let r = call(&env, json!({"command": "grep", "args": ["zzz", app]})).await;
         assert!(r.ok, "no match is not a failure");
         assert_eq!(r.data["exit_code"], 1);
     }
@@ -529,9 +572,7 @@ mod tests {
     async fn tools_cmd_output_is_capped() {
         let env = Env::new();
         let big = up(&env, "big.txt", &"x".repeat(300 * 1024));
-        let r = CommandExecutorTool
-            .call(json!({"command": "cat", "args": [big]}), &env.ctx)
-            .await;
+        let r = call(&env, json!({"command": "cat", "args": [big]})).await;
         assert!(r.ok);
         assert_eq!(r.data["truncated"], true);
         assert_eq!(r.data["stdout"].as_str().map(str::len), Some(100 * 1024));
@@ -553,27 +594,61 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn tools_cmd_timeout_kills_the_child() {
+    async fn tools_cmd_timeout_keeps_collected_output_and_kills_the_child() {
         let env = Env::new();
-        let f = up(&env, "f.log", "line\n");
+        let f = up(&env, "f.log", "line one\nline two\n");
         // `tail -f` never exits on its own, so only the timeout can end this call.
         let ctx = with_timeout(&env, 300);
         let r = CommandExecutorTool
             .call(json!({"command": "tail", "args": ["-f", f]}), &ctx)
             .await;
-        assert!(!r.ok);
         assert_eq!(r.data["timed_out"], true);
-        assert!(r
-            .error
-            .as_deref()
-            .unwrap_or("")
-            .starts_with("命令执行超时: tail -f id-s1-0/f.log"));
+        assert_eq!(r.data["follow"], true);
+        assert!(
+            r.ok,
+            "a follow command ending at the limit is its normal end: {r:?}"
+        );
+        assert_eq!(r.data["stdout"], "line one\nline two\n");
+        assert!(
+            r.output
+                .contains("line two\n[已在 0.3 秒后终止，以上是终止前收集到的输出（不完整）"),
+            "{}",
+            r.output
+        );
         let pid = r.data["pid"].as_u64().expect("pid");
         assert!(!alive(pid), "child {pid} must be killed and reaped");
         assert!(env
             .audit_log()
             .contains("command=tail args=\"-f id-s1-0/f.log\""));
         assert!(env.audit_log().contains("status=timeout"));
+        // Through a pipeline: every stage is killed, the filtered lines are kept.
+        let r = CommandExecutorTool
+            .call(json!({"command": "tail -f f.log | grep two | cat"}), &ctx)
+            .await;
+        assert_eq!(r.data["timed_out"], true);
+        assert_eq!(r.data["stdout"], "line two\n", "{r:?}");
+    }
+
+    #[tokio::test]
+    async fn tools_cmd_runner_returns_collected_output_on_timeout() {
+        let env = Env::new();
+        let f = up(&env, "f.log", "a\nb\n");
+        let v = env
+            .ctx
+            .commands
+            .validate(&format!("tail -f {f}"), &[], &env.ctx.paths)
+            .expect("valid");
+        assert!(v.follow);
+        let out = execute(
+            &v,
+            Duration::from_millis(300),
+            1024,
+            &CancellationToken::new(),
+        )
+        .await;
+        assert!(out.timed_out);
+        assert_eq!(out.exit_code, None);
+        assert_eq!(out.stdout, "a\nb\n");
     }
 
     #[tokio::test]
@@ -594,6 +669,50 @@ mod tests {
         if let Some(pid) = r.data["pid"].as_u64() {
             assert!(!alive(pid));
         }
+    }
+
+    #[tokio::test]
+    async fn tools_cmd_not_installed_is_said_clearly() {
+        let env = Env::new();
+        let p = env
+            .ctx
+            .commands
+            .validate_pipeline("ps aux | grep x | lsof -i", &[], &env.ctx.paths, &[])
+            .expect("valid");
+        let empty = env.root.join("empty-bin");
+        std::fs::create_dir_all(&empty).expect("mkdir");
+        let out = run::run_stages(
+            &p.stages,
+            Duration::from_secs(5),
+            1024,
+            &CancellationToken::new(),
+            &[empty],
+        )
+        .await;
+        assert_eq!(
+            out.not_installed.as_deref(),
+            Some("命令未安装: ps（本机未安装该命令 / not installed on this host）")
+        );
+        assert!(out.pids.is_empty(), "nothing started");
+        let r = report(&env.ctx, &p, &out, Duration::from_secs(5), 1024, false);
+        assert!(!r.ok);
+        assert_eq!(
+            r.error.as_deref(),
+            Some("命令未安装: ps（本机未安装该命令 / not installed on this host）")
+        );
+        assert!(env.audit_log().contains("status=not_installed"));
+        assert_eq!(
+            not_installed_message("lsof"),
+            "命令未安装: lsof（本机未安装该命令 / not installed on this host）"
+        );
+        assert!(locate(
+            "ls",
+            &[
+                std::path::PathBuf::from("/usr/bin"),
+                std::path::PathBuf::from("/bin")
+            ]
+        )
+        .is_some());
     }
 
     #[tokio::test]

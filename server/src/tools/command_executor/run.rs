@@ -1,0 +1,418 @@
+//! Runs a validated pipeline without a shell: every program located in a fixed search path
+//! first (a missing one is reported as not installed before anything starts), explicit argv,
+//! cleared environment, stdout of each stage piped straight into stdin of the next (in-process
+//! grep stages stream through an in-memory pipe), stdout/stderr capped. Timeout and
+//! cancellation kill and reap every stage; what was collected until then is kept.
+
+use std::path::{Path, PathBuf};
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncReadExt, DuplexStream};
+use tokio::process::{Child, ChildStdout};
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+use crate::policy::{Pipeline, ValidatedCommand};
+use crate::tools::grep::{self, GrepStatus};
+
+/// PATH for executed commands: system directories only, so a file dropped in the working dir
+/// (or a poisoned server PATH) is never what runs. `ip` lives in sbin.
+pub const SAFE_PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+/// How long, after a timeout or cancellation killed the stages, the readers may take to
+/// collect what is still in the pipes.
+const DRAIN_AFTER_KILL: Duration = Duration::from_millis(500);
+
+/// In-memory pipe size between an in-process grep stage and its neighbour.
+const STREAM_PIPE: usize = 64 * 1024;
+
+/// How a run ended.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExecOutcome {
+    /// Exit code of the last stage (as a shell without pipefail); None when killed (timeout,
+    /// cancellation) or terminated by a signal.
+    pub exit_code: Option<i32>,
+    /// Exit code of every stage, in order.
+    pub stage_exit_codes: Vec<Option<i32>>,
+    /// Output of the last stage (what was collected, also on timeout).
+    pub stdout: String,
+    /// Error output of every stage, in order.
+    pub stderr: String,
+    /// Output exceeded the cap and was cut.
+    pub truncated: bool,
+    pub timed_out: bool,
+    pub cancelled: bool,
+    /// Process id of the first external stage (None when every stage is in-process grep).
+    pub pid: Option<u32>,
+    /// Process ids of every external stage.
+    pub pids: Vec<u32>,
+    /// A program of the pipeline is not installed: the user-facing message.
+    pub not_installed: Option<String>,
+    /// Could not start at all.
+    pub spawn_error: Option<String>,
+}
+
+/// `命令未安装: lsof（本机未安装该命令 / not installed on this host）`.
+pub fn not_installed_message(program: &str) -> String {
+    format!("命令未安装: {program}（本机未安装该命令 / not installed on this host）")
+}
+
+/// Finds `program` in `search` (executable regular files only).
+pub fn locate(program: &str, search: &[PathBuf]) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    search.iter().map(|d| d.join(program)).find(|p| {
+        std::fs::metadata(p)
+            .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+            .unwrap_or(false)
+    })
+}
+
+fn safe_search_path() -> Vec<PathBuf> {
+    SAFE_PATH.split(':').map(PathBuf::from).collect()
+}
+
+/// Bytes kept from a stream, at most `cap`; the rest is drained so no writer ever blocks.
+#[derive(Debug, Default)]
+struct Capture {
+    buf: Vec<u8>,
+    cap: usize,
+    truncated: bool,
+}
+
+type Shared<T> = Arc<Mutex<T>>;
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+async fn drain<R: AsyncRead + Unpin>(mut r: R, into: Shared<Capture>) {
+    let mut chunk = vec![0u8; 16 * 1024];
+    loop {
+        match r.read(&mut chunk).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                let mut c = lock(&into);
+                let room = c.cap.saturating_sub(c.buf.len());
+                if n > room {
+                    c.truncated = true;
+                }
+                c.buf.extend_from_slice(&chunk[..n.min(room)]);
+            }
+        }
+    }
+}
+
+fn take_capture(c: &Shared<Capture>) -> (String, bool) {
+    let c = lock(c);
+    (String::from_utf8_lossy(&c.buf).into_owned(), c.truncated)
+}
+
+/// What feeds the next stage.
+enum Upstream {
+    None,
+    Child(ChildStdout),
+    Stream(DuplexStream),
+}
+
+/// Runs one validated command with `timeout`, killing it on timeout or cancellation.
+pub async fn execute(
+    cmd: &ValidatedCommand,
+    timeout: Duration,
+    max_output: usize,
+    cancel: &CancellationToken,
+) -> ExecOutcome {
+    run_stages(
+        std::slice::from_ref(cmd),
+        timeout,
+        max_output,
+        cancel,
+        &safe_search_path(),
+    )
+    .await
+}
+
+/// Runs a validated pipeline with `timeout`, killing every stage on timeout or cancellation.
+pub async fn execute_pipeline(
+    p: &Pipeline,
+    timeout: Duration,
+    max_output: usize,
+    cancel: &CancellationToken,
+) -> ExecOutcome {
+    run_stages(&p.stages, timeout, max_output, cancel, &safe_search_path()).await
+}
+
+async fn kill_and_reap(children: &mut [Child], statuses: &mut [Option<ExitStatus>]) {
+    for c in children.iter_mut() {
+        if let Err(e) = c.start_kill() {
+            // Already exited (and reaped) is the common reason; nothing else to do.
+            tracing::debug!("kill of a pipeline stage failed: {e}");
+        }
+    }
+    for (k, c) in children.iter_mut().enumerate() {
+        let st = c.wait().await.ok();
+        if let Some(slot) = statuses.get_mut(k) {
+            if slot.is_none() {
+                *slot = st;
+            }
+        }
+    }
+}
+
+/// Runs `stages` (already validated), locating programs in `search`.
+pub(crate) async fn run_stages(
+    stages: &[ValidatedCommand],
+    timeout: Duration,
+    max_output: usize,
+    cancel: &CancellationToken,
+    search: &[PathBuf],
+) -> ExecOutcome {
+    if cancel.is_cancelled() {
+        return ExecOutcome {
+            cancelled: true,
+            ..Default::default()
+        };
+    }
+    // Nothing starts unless every program is installed.
+    let mut programs: Vec<Option<PathBuf>> = Vec::with_capacity(stages.len());
+    for s in stages {
+        if s.grep.is_some() {
+            programs.push(None);
+            continue;
+        }
+        match locate(&s.program, search) {
+            Some(p) => programs.push(Some(p)),
+            None => {
+                return ExecOutcome {
+                    not_installed: Some(not_installed_message(&s.program)),
+                    ..Default::default()
+                }
+            }
+        }
+    }
+    let Some(first) = stages.first() else {
+        return ExecOutcome {
+            spawn_error: Some("空命令 (empty pipeline)".into()),
+            ..Default::default()
+        };
+    };
+    let cwd: &Path = &first.cwd;
+    // The working dir is inside the allow-list (checked by the policy); it may not exist yet
+    // on a fresh data dir.
+    if let Err(e) = tokio::fs::create_dir_all(cwd).await {
+        return ExecOutcome {
+            spawn_error: Some(format!("无法创建工作目录 {}: {e}", cwd.display())),
+            ..Default::default()
+        };
+    }
+
+    let out_cap: Shared<Capture> = Arc::new(Mutex::new(Capture {
+        cap: max_output,
+        ..Default::default()
+    }));
+    let err_caps: Vec<Shared<Capture>> = stages
+        .iter()
+        .map(|_| {
+            Arc::new(Mutex::new(Capture {
+                cap: max_output,
+                ..Default::default()
+            }))
+        })
+        .collect();
+    let grep_slots: Vec<Shared<Option<GrepStatus>>> =
+        stages.iter().map(|_| Arc::new(Mutex::new(None))).collect();
+    // (stage index, child) for external stages.
+    let mut children: Vec<Child> = Vec::new();
+    let mut child_stage: Vec<usize> = Vec::new();
+    let mut tasks: JoinSet<()> = JoinSet::new();
+    let mut upstream = Upstream::None;
+
+    for (i, (stage, program)) in stages.iter().zip(&programs).enumerate() {
+        let input = std::mem::replace(&mut upstream, Upstream::None);
+        if let Some(opts) = stage.grep.clone() {
+            let reader: Option<Box<dyn AsyncRead + Unpin + Send>> = match input {
+                Upstream::None => None,
+                Upstream::Child(o) => Some(Box::new(o)),
+                Upstream::Stream(d) => Some(Box::new(d)),
+            };
+            let (w, r) = tokio::io::duplex(STREAM_PIPE);
+            let slot = grep_slots[i].clone();
+            tasks.spawn(async move {
+                let st = grep::run(&opts, reader, w).await;
+                *lock(&slot) = Some(st);
+            });
+            upstream = Upstream::Stream(r);
+            continue;
+        }
+        let Some(program) = program else {
+            continue;
+        };
+        let mut feed: Option<DuplexStream> = None;
+        let stdin: Stdio = match input {
+            Upstream::None => Stdio::null(),
+            Upstream::Child(o) => match o.try_into() {
+                Ok(s) => s,
+                Err(e) => {
+                    let mut statuses = vec![None; children.len()];
+                    kill_and_reap(&mut children, &mut statuses).await;
+                    return ExecOutcome {
+                        spawn_error: Some(format!("无法连接管道 (pipe setup failed): {e}")),
+                        ..Default::default()
+                    };
+                }
+            },
+            Upstream::Stream(d) => {
+                feed = Some(d);
+                Stdio::piped()
+            }
+        };
+        let mut command = tokio::process::Command::new(program);
+        command
+            .args(&stage.argv)
+            .current_dir(cwd)
+            .env_clear()
+            .env("PATH", SAFE_PATH)
+            .env("LC_ALL", "C.UTF-8")
+            .env("HOME", cwd)
+            .env("SYSTEMD_PAGER", "")
+            .env("SYSTEMD_COLORS", "0")
+            .stdin(stdin)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        let spawned = command.spawn();
+        // Drop the command now: it still holds the previous stage's pipe end otherwise.
+        drop(command);
+        let mut child = match spawned {
+            Ok(c) => c,
+            Err(e) => {
+                let mut statuses = vec![None; children.len()];
+                kill_and_reap(&mut children, &mut statuses).await;
+                let why = if e.kind() == std::io::ErrorKind::NotFound {
+                    not_installed_message(&stage.program)
+                } else {
+                    format!("无法启动命令 {}: {e}", stage.program)
+                };
+                return ExecOutcome {
+                    spawn_error: Some(why),
+                    ..Default::default()
+                };
+            }
+        };
+        if let (Some(mut d), Some(mut sink)) = (feed, child.stdin.take()) {
+            tasks.spawn(async move {
+                // A broken pipe means the stage exited early (like `head`): not an error.
+                if let Err(e) = tokio::io::copy(&mut d, &mut sink).await {
+                    tracing::debug!("pipeline feed ended: {e}");
+                }
+            });
+        }
+        if let Some(err) = child.stderr.take() {
+            tasks.spawn(drain(err, err_caps[i].clone()));
+        }
+        upstream = match child.stdout.take() {
+            Some(o) => Upstream::Child(o),
+            None => Upstream::None,
+        };
+        children.push(child);
+        child_stage.push(i);
+    }
+    match upstream {
+        Upstream::Child(o) => {
+            tasks.spawn(drain(o, out_cap.clone()));
+        }
+        Upstream::Stream(d) => {
+            tasks.spawn(drain(d, out_cap.clone()));
+        }
+        Upstream::None => {}
+    }
+    let pids: Vec<u32> = children.iter().filter_map(Child::id).collect();
+
+    enum End {
+        Done,
+        TimedOut,
+        Cancelled,
+    }
+    let mut statuses: Vec<Option<ExitStatus>> = vec![None; children.len()];
+    let end = {
+        let run = async {
+            for (k, c) in children.iter_mut().enumerate() {
+                statuses[k] = c.wait().await.ok();
+            }
+            while tasks.join_next().await.is_some() {}
+        };
+        tokio::select! {
+            biased;
+            () = cancel.cancelled() => End::Cancelled,
+            () = tokio::time::sleep(timeout) => End::TimedOut,
+            () = run => End::Done,
+        }
+    };
+    if !matches!(end, End::Done) {
+        if matches!(end, End::TimedOut) {
+            // Cut the pipeline at its source: stop the first external stage, so the later
+            // stages see end of input, pass on what they hold and exit by themselves.
+            if let Some(c) = children.first_mut() {
+                if let Err(e) = c.start_kill() {
+                    tracing::debug!("kill of the first stage failed: {e}");
+                }
+            }
+            let rest = async {
+                for (k, c) in children.iter_mut().enumerate() {
+                    statuses[k] = c.wait().await.ok();
+                }
+                while tasks.join_next().await.is_some() {}
+            };
+            if tokio::time::timeout(DRAIN_AFTER_KILL, rest).await.is_ok() {
+                // Everything ended and was collected.
+                children.clear();
+            }
+        }
+        // Kill and reap whatever is left (kill_on_drop alone would leave zombies until
+        // tokio's orphan reaper runs), then let the readers collect what is in the pipes.
+        kill_and_reap(&mut children, &mut statuses).await;
+        let collect = async { while tasks.join_next().await.is_some() {} };
+        if tokio::time::timeout(DRAIN_AFTER_KILL, collect)
+            .await
+            .is_err()
+        {
+            tasks.abort_all();
+        }
+    }
+
+    let mut stage_exit_codes: Vec<Option<i32>> = vec![None; stages.len()];
+    for (k, st) in statuses.iter().enumerate() {
+        stage_exit_codes[child_stage[k]] = st.and_then(|s| s.code());
+    }
+    let mut stderr = String::new();
+    for (i, slot) in grep_slots.iter().enumerate() {
+        let g = lock(slot).take();
+        if let Some(g) = g {
+            stage_exit_codes[i] = Some(g.exit_code);
+            stderr.push_str(&g.stderr);
+        } else {
+            stderr.push_str(&take_capture(&err_caps[i]).0);
+        }
+    }
+    let killed = !matches!(end, End::Done);
+    let (stdout, out_trunc) = take_capture(&out_cap);
+    let err_trunc = err_caps.iter().any(|c| lock(c).truncated);
+    ExecOutcome {
+        exit_code: if killed {
+            None
+        } else {
+            stage_exit_codes.last().copied().flatten()
+        },
+        stage_exit_codes,
+        stdout,
+        stderr,
+        truncated: out_trunc || err_trunc,
+        timed_out: matches!(end, End::TimedOut),
+        cancelled: matches!(end, End::Cancelled),
+        pid: pids.first().copied(),
+        pids,
+        not_installed: None,
+        spawn_error: None,
+    }
+}
