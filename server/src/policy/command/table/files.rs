@@ -171,9 +171,11 @@ pub const SORT: Grammar = Grammar {
         sl('z', "zero-terminated"),
         sl('k', "key").req(Val::SortKey),
         sl('t', "field-separator").req(Val::Char),
-        sl('T', "temporary-directory").req(Val::Path),
     ],
     refused: &[
+        // Temporary files are writes, and the read policy says nothing about writing.
+        ("-T", WRITES_FILE),
+        ("--temporary-directory", WRITES_FILE),
         ("-o", WRITES_FILE),
         ("--output", WRITES_FILE),
         ("--compress-program", COMPRESS),
