@@ -24,7 +24,8 @@ pub struct ProcessInfo {
     pub user: String,
     /// Kernel command name (`comm`, at most 15 bytes, what `top` shows).
     pub name: String,
-    /// Like top: CPU time over the last sampling interval, 100 = one full core.
+    /// Like top: CPU time over the last sampling interval, 100 = one full core (capped at
+    /// 100 per thread, at most the core count, against tick jitter on short intervals).
     pub cpu_percent: f64,
     /// Resident set size in bytes (`ps -o rss` is the same in KiB).
     pub rss_bytes: u64,
@@ -66,6 +67,7 @@ pub(super) struct Stat {
     pub start_time: u64,
     /// Resident pages.
     pub rss_pages: u64,
+    pub threads: u64,
 }
 
 /// Parses `/proc/PID/stat`. The command name may contain spaces and parentheses, so it is
@@ -75,7 +77,7 @@ pub(super) fn parse_stat(text: &str) -> Option<Stat> {
     let close = text.rfind(')')?;
     let comm = text.get(open + 1..close)?.to_string();
     // Fields after the comm start at field 3 (state); utime is field 14, stime 15,
-    // starttime 22, rss 24 (proc(5)), i.e. indices 11, 12, 19, 21 here.
+    // num_threads 20, starttime 22, rss 24 (proc(5)), i.e. indices 11, 12, 17, 19, 21 here.
     let rest: Vec<&str> = text.get(close + 1..)?.split_whitespace().collect();
     let num = |i: usize| rest.get(i).and_then(|s| s.parse::<u64>().ok());
     Some(Stat {
@@ -83,6 +85,7 @@ pub(super) fn parse_stat(text: &str) -> Option<Stat> {
         ticks: num(11)? + num(12)?,
         start_time: num(19)?,
         rss_pages: num(21)?,
+        threads: num(17)?,
     })
 }
 
@@ -165,6 +168,7 @@ fn sysconf(name: libc::c_int, fallback: u64) -> u64 {
 pub(super) struct ProcScanner {
     clk_tck: u64,
     page_size: u64,
+    cores: u64,
     last_scan: Option<Instant>,
     known: HashMap<u32, Known>,
     users: HashMap<u32, String>,
@@ -175,6 +179,7 @@ impl ProcScanner {
         ProcScanner {
             clk_tck: sysconf(libc::_SC_CLK_TCK, 100),
             page_size: sysconf(libc::_SC_PAGESIZE, 4096),
+            cores: sysconf(libc::_SC_NPROCESSORS_ONLN, 1),
             last_scan: None,
             known: HashMap::new(),
             users: HashMap::new(),
@@ -240,10 +245,13 @@ impl ProcScanner {
             };
             // A process new since the last scan ran all its ticks within the interval.
             let prev_ticks = prev.map_or(0, |k| k.ticks);
+            // Ticks are 10 ms and stat files are read at slightly different moments, so a
+            // short interval can overshoot: never more than its threads (or the cores) can do.
+            let ceiling = (stat.threads.clamp(1, self.cores.max(1)) * 100) as f64;
             let cpu_percent = match elapsed {
                 Some(e) if !e.is_zero() => {
                     let secs = stat.ticks.saturating_sub(prev_ticks) as f64 / self.clk_tck as f64;
-                    ((secs / e.as_secs_f64()) * 1000.0).round() / 10.0
+                    (((secs / e.as_secs_f64()) * 1000.0).round() / 10.0).min(ceiling)
                 }
                 _ => 0.0,
             };
@@ -369,6 +377,7 @@ mod tests {
         assert_eq!(s.ticks, 300);
         assert_eq!(s.start_time, 123456);
         assert_eq!(s.rss_pages, 30000);
+        assert_eq!(s.threads, 3);
         assert!(parse_stat("12 (x) S 1").is_none());
     }
 
