@@ -414,11 +414,9 @@ fn incident_answers_name_the_process_and_exact_counts() -> anyhow::Result<()> {
 
     let (_s, mut tui) = start(160, 45)?;
     let log = llmops_tests::planted_log(20_000, 7);
-    std::fs::write(tui.home().join("orders.log"), &log.text)?;
-    ask(
-        &mut tui,
-        &format!("/upload {}", tui.home().join("orders.log").display()),
-    )?;
+    let path = tui.home().join("orders.log");
+    std::fs::write(&path, &log.text)?;
+    ask(&mut tui, &format!("/upload {}", path.display()))?;
     tui.wait_for("uploaded orders.log", T)?;
     ask(&mut tui, "orders.log 里有多少个 ERROR？")?;
     let want = format!("**{}**", log.errors);
