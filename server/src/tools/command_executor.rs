@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use super::{check_session_isolation, parse_args, Tool, ToolCtx, ToolFuture, ToolResult};
 use crate::audit::AuditOp;
-use crate::policy::{CommandError, Pipeline, UploadFile};
+use crate::policy::{CommandError, Pipeline, UploadFile, ValidatedCommand};
 
 pub use run::{execute, execute_pipeline, locate, not_installed_message, ExecOutcome, SAFE_PATH};
 
@@ -257,10 +257,16 @@ fn report(
         r.output = text;
         return r;
     }
-    // grep's 1 means "no match", a normal answer rather than a failure.
-    let last_is_grep = pipeline.stages.last().is_some_and(|s| s.grep.is_some());
-    let ok = out.exit_code == Some(0) || (last_is_grep && out.exit_code == Some(1));
-    if ok {
+    let answer = out.exit_code.and_then(|code| {
+        pipeline
+            .stages
+            .last()
+            .and_then(|last| answer_exit(last, code, &out.stderr))
+    });
+    if out.exit_code == Some(0) {
+        ToolResult::success(text, data)
+    } else if let Some(meaning) = answer {
+        text.push_str(&format!("\n[{meaning}]"));
         ToolResult::success(text, data)
     } else {
         let detail = out.stderr.lines().next().unwrap_or("").trim().to_string();
@@ -268,6 +274,31 @@ fn report(
             ToolResult::failure_with_data(format!("命令返回非零退出码 {exit}: {detail}"), data);
         r.output = text;
         r
+    }
+}
+
+/// A non-zero exit that is the command's answer rather than a failure: grep's and lsof's 1
+/// (nothing matched), `systemctl is-active|is-enabled|is-failed|status` reporting a unit
+/// that is not active. Returns what it means, for the output.
+fn answer_exit(last: &ValidatedCommand, code: i32, stderr: &str) -> Option<&'static str> {
+    let verb = last.display_args.iter().find(|a| !a.starts_with('-'));
+    match last.program.as_str() {
+        _ if last.grep.is_some() && code == 1 => Some("没有匹配的行 / no matching lines"),
+        "lsof" if code == 1 && stderr.trim().is_empty() => {
+            Some("没有匹配的打开文件或连接 / nothing matched")
+        }
+        // systemctl's LSB codes: 1-3 for a unit that is not running; 4 (no such unit) and a
+        // missing systemd come with stderr and stay failures.
+        "systemctl"
+            if matches!(
+                verb.map(String::as_str),
+                Some("is-active" | "is-enabled" | "is-failed" | "status")
+            ) && (1..=3).contains(&code)
+                && stderr.trim().is_empty() =>
+        {
+            Some("单元不处于运行/启用状态 / the unit is not active or not enabled")
+        }
+        _ => None,
     }
 }
 
@@ -401,6 +432,28 @@ mod tests {
             "{log}"
         );
         assert!(log.contains("command=cat args=missing.txt"), "{log}");
+    }
+
+    #[tokio::test]
+    async fn tools_cmd_no_match_exits_are_answers() {
+        let env = Env::new();
+        let log = up(&env, "a.log", "INFO ok\nINFO fine\n");
+        // grep -c prints 0 and exits 1: the count is the answer.
+        let r = call(
+            &env,
+            json!({"command": "grep", "args": ["-c", "ERROR", log]}),
+        )
+        .await;
+        assert!(r.ok, "{r:?}");
+        assert_eq!(r.data["stdout"], "0\n");
+        assert!(r.output.contains("no matching lines"), "{}", r.output);
+        // Nothing listens on port 1: lsof's 1 means "nothing matched", not a failure.
+        let r = call(&env, json!({"command": "lsof", "args": ["-i", ":1"]})).await;
+        assert!(r.ok, "{r:?}");
+        assert!(r.output.contains("nothing matched"), "{}", r.output);
+        // A real failure stays a failure.
+        let r = call(&env, json!({"command": "cat", "args": ["missing.txt"]})).await;
+        assert!(!r.ok);
     }
 
     #[tokio::test]

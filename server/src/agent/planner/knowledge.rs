@@ -163,8 +163,8 @@ pub enum Chat {
 }
 
 pub fn chat_reply(kind: Chat, lang: Lang) -> String {
-    let caps_zh = "我可以：查看 CPU/内存/磁盘；执行只读白名单命令（ls、cat、grep、head、tail、ps、pwd、whoami、df、free）；搜索文档和你上传的文件；读取并分析日志、配置；准备文件下载。";
-    let caps_en = "I can check CPU/memory/disk, run read-only whitelisted commands (ls, cat, grep, head, tail, ps, pwd, whoami, df, free), search the docs and your uploads, read and analyse logs and configs, and prepare file downloads.";
+    let caps_zh = "我可以：查看 CPU/内存/磁盘和占用最多的进程；执行只读命令（ps、df、free、ss、ip、journalctl、systemctl status、du、grep、tail 等，支持 | 管道）；搜索文档和你上传的文件；完整分析日志（精确计数）、读取配置；准备文件下载。";
+    let caps_en = "I can check CPU/memory/disk and the processes using the most, run read-only commands (ps, df, free, ss, ip, journalctl, systemctl status, du, grep, tail and more, with | pipelines), search the docs and your uploads, analyse whole logs (exact counts) and read configs, and prepare file downloads.";
     match (kind, lang) {
         (Chat::Greet, Lang::Zh) => format!("你好！我是 llmops 运维助手。{caps_zh}有什么需要？"),
         (Chat::Greet, Lang::En) => format!("Hi! I'm the llmops operations assistant. {caps_en} What do you need?"),

@@ -9,13 +9,30 @@ fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or(0.0)
 }
 
+/// The command line with its program shown by name (`rustc --crate-name x`), not by a long
+/// install path that would use up the column.
+fn short_command(p: &Value) -> String {
+    let full = p["command"].as_str().unwrap_or("");
+    let (prog, rest) = full.split_once(' ').unwrap_or((full, ""));
+    let prog = if prog.starts_with('/') {
+        prog.rsplit('/').next().unwrap_or(prog)
+    } else {
+        prog
+    };
+    let line = if rest.is_empty() {
+        prog.to_string()
+    } else {
+        format!("{prog} {rest}")
+    };
+    let mut out: String = line.chars().take(60).collect();
+    if line.chars().count() > 60 {
+        out.push('…');
+    }
+    out
+}
+
 fn row(p: &Value) -> String {
-    let cmd: String = p["command"]
-        .as_str()
-        .unwrap_or("")
-        .chars()
-        .take(60)
-        .collect();
+    let cmd = short_command(p);
     format!(
         "{:>7} {:<10} {:>6.1} {:>9} {:>5.1}  {}",
         p["pid"].as_u64().unwrap_or(0),
@@ -171,6 +188,10 @@ mod tests {
             "{t}"
         );
         assert!(t.contains("8.7%") && t.contains("共 183 个进程"), "{t}");
+        assert!(t.contains("sshd: /usr/sbin/sshd"), "{t}");
+        let long =
+            json!({"command": "/opt/very/long/install/prefix/bin/java -Xmx4g -jar orders.jar"});
+        assert_eq!(short_command(&long), "java -Xmx4g -jar orders.jar");
         let t = render(&data("cpu"), &json!({"sort": "cpu"}), Lang::En);
         assert!(
             t.contains("most CPU is ingestd (pid 5120, user svc): 3.5% CPU"),
