@@ -8,6 +8,7 @@ pub mod http;
 pub mod index;
 pub mod llm;
 pub mod logging;
+pub mod outputs;
 pub mod net;
 pub mod policy;
 pub mod rdt;

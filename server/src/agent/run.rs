@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use protocol::{EndStatus, SearchHit as WireHit, SearchResults};
+use protocol::{EndStatus, OutputRef, SearchHit as WireHit, SearchResults};
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -17,7 +17,7 @@ use crate::agent::planner::{self, HistoryTurn, PlannerAction, PlannerInput, Step
 use crate::app::Ctx;
 use crate::llm::{prompt, Availability, ChatMessage, ChatReply, ChatRequest, LlmClient, LlmError};
 use crate::store::{now_rfc3339, OfferRow, ToolCallRow, UploadRow};
-use crate::tools::{ToolCtx, ToolResult, UploadRef};
+use crate::tools::{LiveChunk, LiveSink, TimeBudget, ToolCtx, ToolResult, UploadRef};
 use crate::turn::{stream_pieces, TurnEvent, TurnOutcome, TurnRequest};
 
 /// Upper bound for any one tool call; tools have their own tighter limits (commands: 5 s).
@@ -173,6 +173,9 @@ pub async fn run_turn(
         data_dir: ctx.cfg.data_dir.clone(),
         cancel: cancel.clone(),
         uploads: ctx.catalog.clone(),
+        live: crate::tools::LiveSink::none(),
+        budget: crate::tools::TimeBudget::default(),
+        follow: ctx.cfg.follow_limits(),
     };
     let mut turn = Turn {
         ctx: ctx.clone(),
@@ -361,7 +364,8 @@ impl Turn<'_> {
             },
         )
         .await;
-        let result = call_tool(&self.ctx, tool, args.clone(), &self.tool_ctx).await;
+        let result = self.call_streaming(step, tool, args.clone()).await;
+        let output = store_output(&self.ctx, &self.req.session_id, &result).await;
         emit(
             self.tx,
             TurnEvent::ToolResult {
@@ -370,6 +374,7 @@ impl Turn<'_> {
                 ok: result.ok,
                 duration_ms: result.duration_ms,
                 summary: result.summary(),
+                output: output.clone(),
             },
         )
         .await;
@@ -382,7 +387,39 @@ impl Turn<'_> {
             ok: result.ok,
             duration_ms: result.duration_ms,
             summary: result.summary(),
+            output,
         });
+        result
+    }
+
+    /// Runs one tool call, forwarding its live lines (follow mode) as `ToolOutput` events
+    /// while it runs.
+    async fn call_streaming(&mut self, step: u32, tool: &str, args: Value) -> ToolResult {
+        let (sink, mut live) = LiveSink::channel();
+        let mut c = self.tool_ctx.clone();
+        c.live = sink;
+        let tx = self.tx;
+        let forward = |chunk: LiveChunk| TurnEvent::ToolOutput {
+            step,
+            tool: tool.to_string(),
+            lines: chunk.lines,
+            dropped: chunk.dropped,
+            total: chunk.total,
+        };
+        let result = {
+            let fut = call_tool(&self.ctx, tool, args, &c);
+            tokio::pin!(fut);
+            loop {
+                tokio::select! {
+                    biased;
+                    Some(chunk) = live.recv() => emit(tx, forward(chunk)).await,
+                    r = &mut fut => break r,
+                }
+            }
+        };
+        while let Ok(chunk) = live.try_recv() {
+            emit(tx, forward(chunk)).await;
+        }
         result
     }
 
@@ -579,22 +616,57 @@ fn tool_status(tool: &str, args: &Value, lang: Lang) -> String {
     }
 }
 
-/// Runs one tool under the global timeout; on timeout its token is cancelled and its
+/// Runs one tool under the global timeout (or the longer time the tool asked for through
+/// its budget: a follow runs up to its own cap); on timeout its token is cancelled and its
 /// future dropped, which kills any child process (`kill_on_drop`).
 async fn call_tool(ctx: &Ctx, tool: &str, args: Value, tool_ctx: &ToolCtx) -> ToolResult {
     let mut c = tool_ctx.clone();
     c.cancel = tool_ctx.cancel.child_token();
-    let started = std::time::Instant::now();
-    match tokio::time::timeout(TOOL_TIMEOUT, ctx.tools.call(tool, args, &c)).await {
-        Ok(r) => r,
-        Err(_) => {
-            c.cancel.cancel();
-            let mut r = ToolResult::failure(format!(
-                "工具 {tool} 超时 ({} 秒) / timed out",
-                TOOL_TIMEOUT.as_secs()
-            ));
-            r.duration_ms = started.elapsed().as_millis() as u64;
-            r
+    c.budget = TimeBudget::default();
+    let started = tokio::time::Instant::now();
+    let fut = ctx.tools.call(tool, args, &c);
+    tokio::pin!(fut);
+    loop {
+        let limit = TOOL_TIMEOUT.max(c.budget.requested());
+        tokio::select! {
+            r = &mut fut => return r,
+            () = tokio::time::sleep_until(started + limit) => {
+                if c.budget.requested() > limit {
+                    continue;
+                }
+                c.cancel.cancel();
+                let mut r = ToolResult::failure(format!(
+                    "工具 {tool} 超时 ({} 秒) / timed out",
+                    limit.as_secs()
+                ));
+                r.duration_ms = started.elapsed().as_millis() as u64;
+                return r;
+            }
+        }
+    }
+}
+
+/// Keeps the step's whole output in the session's output store (for paging); a failure to
+/// store is logged and the step goes on without a reference.
+async fn store_output(ctx: &Ctx, session_id: &str, result: &ToolResult) -> Option<OutputRef> {
+    let (text, produced) = match &result.full {
+        Some(f) => (f.text.clone(), f.produced),
+        None => (result.output.clone(), result.output.len() as u64),
+    };
+    if text.trim().is_empty() {
+        return None;
+    }
+    let store = ctx.outputs.clone();
+    let sid = session_id.to_string();
+    match tokio::task::spawn_blocking(move || store.save(&sid, &text, produced)).await {
+        Ok(Ok(r)) => Some(r),
+        Ok(Err(e)) => {
+            tracing::warn!(session = %session_id, "tool output not stored: {e}");
+            None
+        }
+        Err(e) => {
+            tracing::warn!(session = %session_id, "tool output store task failed: {e}");
+            None
         }
     }
 }

@@ -163,6 +163,38 @@ pub struct ValidatedCommand {
     pub paths: Vec<PathBuf>,
     /// Set for `grep`, which the executor implements itself.
     pub grep: Option<GrepOptions>,
+    /// `tail -f/-F/--follow`, `journalctl -f/--follow`: runs in follow mode (streams until
+    /// cancelled or its cap) instead of under the command timeout.
+    pub follow: bool,
+}
+
+/// Whether `args` ask `program` to follow its input (see `ValidatedCommand::follow`).
+/// Short options may be clustered (`-fn5`); a value option ends the cluster.
+pub fn wants_follow(program: &str, args: &[String]) -> bool {
+    let value_short = match program {
+        "tail" => "ncs",
+        "journalctl" => "unpbotSUgDMIck",
+        _ => return false,
+    };
+    for a in args {
+        if a == "--" {
+            break;
+        }
+        if a == "--follow" || a.starts_with("--follow=") {
+            return true;
+        }
+        if let Some(cluster) = a.strip_prefix('-').filter(|c| !c.starts_with('-')) {
+            for ch in cluster.chars() {
+                if ch == 'f' || (ch == 'F' && program == "tail") {
+                    return true;
+                }
+                if value_short.contains(ch) {
+                    break;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// Per-command knowledge of options and operands.
@@ -349,6 +381,7 @@ impl CommandPolicy {
                 cwd,
                 paths: checked,
                 grep: Some(grep),
+                follow: false,
             });
         }
 
@@ -435,6 +468,7 @@ impl CommandPolicy {
         if program == "ls" && operands == 0 {
             checked.push(cwd.clone());
         }
+        let follow = wants_follow(&program, &all_args);
         Ok(ValidatedCommand {
             program,
             display_args: all_args,
@@ -442,6 +476,7 @@ impl CommandPolicy {
             cwd,
             paths: checked,
             grep: None,
+            follow,
         })
     }
 }
@@ -707,6 +742,34 @@ mod tests {
         v(f, cmd, args)
             .expect_err(&format!("{cmd} {args:?} must be refused"))
             .to_string()
+    }
+
+    #[test]
+    fn policy_cmd_follow_flag() {
+        let f = fx();
+        for args in [
+            &["-f", "app.log"][..],
+            &["-F", "app.log"],
+            &["--follow", "app.log"],
+            &["--follow=name", "app.log"],
+            &["-fn", "5", "app.log"],
+            &["-n", "5", "-f", "app.log"],
+            &["-qf", "app.log"],
+        ] {
+            assert!(v(&f, "tail", args).expect("valid").follow, "{args:?}");
+        }
+        for args in [&["app.log"][..], &["-n", "5", "app.log"], &["-n5", "app.log"]] {
+            assert!(!v(&f, "tail", args).expect("valid").follow, "{args:?}");
+        }
+        assert!(!v(&f, "cat", &["app.log"]).expect("valid").follow);
+        let s = |a: &[&str]| a.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        // `-nf` is `-n f`: a value, not the flag; nor is anything after `--`.
+        assert!(!wants_follow("tail", &s(&["-nf"])));
+        assert!(!wants_follow("tail", &s(&["--", "-f"])));
+        assert!(wants_follow("journalctl", &s(&["-u", "nginx", "-f"])));
+        assert!(wants_follow("journalctl", &s(&["--follow"])));
+        assert!(!wants_follow("journalctl", &s(&["-u", "nginx", "-n", "20"])));
+        assert!(!wants_follow("journalctl", &s(&["-uf"])));
     }
 
     #[test]

@@ -18,7 +18,7 @@ use crate::policy::ValidatedCommand;
 
 /// PATH for executed commands: system directories only, so a file dropped in the working dir
 /// (or a poisoned server PATH) is never what runs.
-const SAFE_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+pub(crate) const SAFE_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
 /// How a run ended.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -273,6 +273,9 @@ impl Tool for CommandExecutorTool {
                 if let Err(e) = check_session_isolation(ctx, &mine, p, &p.display().to_string()) {
                     return ctx.deny(self.name(), &shown, &e);
                 }
+            }
+            if cmd.follow {
+                return super::follow::run_tool(&cmd, &shown, ctx).await;
             }
             let mut timeout = ctx.commands.timeout();
             if let Some(secs) = args.timeout.filter(|s| s.is_finite() && *s > 0.0) {
