@@ -476,3 +476,195 @@ pub async fn run_tool(cmd: &ValidatedCommand, shown: &str, ctx: &ToolCtx) -> Too
     );
     to_result(cmd, shown, &limits, o)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::command_executor::CommandExecutorTool;
+    use crate::tools::testutil::Env;
+    use crate::tools::Tool;
+    use std::io::Write as _;
+    use tokio::sync::mpsc::UnboundedReceiver;
+
+    fn alive(pid: u64) -> bool {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Ok(s) => !s.contains(") Z "),
+            Err(_) => false,
+        }
+    }
+
+    /// A context with a live sink and fast batching; the file is this session's upload.
+    fn setup(env: &Env, content: &str) -> (ToolCtx, UnboundedReceiver<LiveChunk>, String, std::path::PathBuf) {
+        let u = env.upload("s1", "f.log", content.as_bytes(), "2025-01-01T00:00:00Z");
+        let (sink, rx) = LiveSink::channel();
+        let mut ctx = env.ctx.clone();
+        ctx.live = sink;
+        ctx.follow.batch_every = Duration::from_millis(10);
+        (ctx, rx, format!("{}/{}", u.file_id, u.filename), u.path)
+    }
+
+    /// Receives live chunks until `total` lines were seen; returns the lines sent live.
+    async fn live_until(rx: &mut UnboundedReceiver<LiveChunk>, total: u64) -> (Vec<String>, u64) {
+        let mut lines = Vec::new();
+        let mut dropped = 0;
+        loop {
+            let c = rx.recv().await.expect("live chunk");
+            lines.extend(c.lines);
+            dropped += c.dropped;
+            if c.total >= total {
+                return (lines, dropped);
+            }
+        }
+    }
+
+    fn append(path: &std::path::Path, text: &str) {
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .expect("open");
+        f.write_all(text.as_bytes()).expect("append");
+    }
+
+    #[tokio::test]
+    async fn follow_cancel_returns_the_collected_lines_and_kills_the_child() {
+        let env = Env::new();
+        let (ctx, mut rx, rel, path) = setup(&env, "one\ntwo\nthree\n");
+        let cancel = ctx.cancel.clone();
+        let task = tokio::spawn({
+            let ctx = ctx.clone();
+            let rel = rel.clone();
+            async move {
+                CommandExecutorTool
+                    .call(serde_json::json!({"command": "tail", "args": ["-f", rel]}), &ctx)
+                    .await
+            }
+        });
+        let (first, _) = live_until(&mut rx, 3).await;
+        assert_eq!(first, ["one", "two", "three"]);
+        append(&path, "four\nfive\n");
+        let (more, _) = live_until(&mut rx, 5).await;
+        assert_eq!(more, ["four", "five"]);
+        cancel.cancel();
+        let r = task.await.expect("join");
+        assert!(r.ok, "{r:?}");
+        assert_eq!(r.data["follow"]["ended"], "cancelled");
+        assert_eq!(r.data["follow"]["lines"], 5);
+        assert_eq!(r.data["stdout"], "one\ntwo\nthree\nfour\nfive\n");
+        assert!(r.output.contains("收到 5 行，以下是全部 5 行"), "{}", r.output);
+        assert!(r.output.contains("5 lines, all 5 lines shown"), "{}", r.output);
+        assert!(r.output.contains(&format!("$ tail -f {rel}\none\ntwo\nthree\nfour\nfive\n")));
+        assert!(r.summary().starts_with("跟踪了 "), "{}", r.summary());
+        let full = r.full.expect("whole output");
+        assert_eq!(full.text, "one\ntwo\nthree\nfour\nfive\n");
+        assert_eq!(full.produced, 24);
+        let pid = r.data["pid"].as_u64().expect("pid");
+        assert!(!alive(pid), "child {pid} must be killed and reaped");
+        let log = env.audit_log();
+        assert!(log.contains("status=cancelled"), "{log}");
+        assert!(log.contains("lines=5"), "{log}");
+    }
+
+    #[tokio::test]
+    async fn follow_cap_returns_the_last_lines() {
+        let env = Env::new();
+        let content: String = (1..=30).map(|i| format!("line {i}\n")).collect();
+        let (mut ctx, mut rx, rel, _) = setup(&env, &content);
+        ctx.follow.max = Duration::from_millis(1500);
+        ctx.follow.keep_lines = 4;
+        let v = ctx
+            .commands
+            .validate("tail", &["-n".into(), "30".into(), "-f".into(), rel], &ctx.paths)
+            .expect("valid");
+        assert!(v.follow);
+        let r = run_tool(&v, "tail -n 30 -f f.log", &ctx).await;
+        assert!(r.ok, "{r:?}");
+        assert_eq!(r.data["follow"]["ended"], "cap");
+        assert_eq!(r.data["follow"]["lines"], 30);
+        assert_eq!(r.data["follow"]["shown_lines"], 4);
+        assert_eq!(r.data["stdout"], "line 27\nline 28\nline 29\nline 30\n");
+        assert!(r.output.contains("收到 30 行，以下是最后 4 行"), "{}", r.output);
+        assert!(r.output.contains("followed for 1s, 30 lines, last 4 shown"), "{}", r.output);
+        assert!(r.output.contains("reached the 1s cap"), "{}", r.output);
+        assert_eq!(r.full.expect("whole").text, content);
+        // The agent was asked for the cap plus the grace period.
+        assert_eq!(ctx.budget.requested(), Duration::from_millis(1500) + FOLLOW_GRACE);
+        let (live, dropped) = live_until(&mut rx, 30).await;
+        assert_eq!((live.len(), dropped), (30, 0));
+        assert!(!alive(r.data["pid"].as_u64().expect("pid")));
+    }
+
+    #[tokio::test]
+    async fn follow_rate_limit_counts_lines_not_sent_live() {
+        let env = Env::new();
+        let content: String = (1..=500).map(|i| format!("{i}\n")).collect();
+        let (mut ctx, mut rx, rel, _) = setup(&env, &content);
+        ctx.follow.live_lines_per_sec = 50;
+        let cancel = ctx.cancel.clone();
+        let v = ctx
+            .commands
+            .validate("tail", &["-n".into(), "500".into(), "-f".into(), rel], &ctx.paths)
+            .expect("valid");
+        let task = tokio::spawn(async move { run_tool(&v, "tail -n 500 -f f.log", &ctx).await });
+        let (live, dropped) = live_until(&mut rx, 500).await;
+        cancel.cancel();
+        let r = task.await.expect("join");
+        assert!(r.ok, "{r:?}");
+        assert_eq!(live.len() as u64 + dropped, 500);
+        assert!(dropped >= 400, "at most 50 lines a second go live: {dropped}");
+        assert_eq!(live[0], "1");
+        assert_eq!(r.data["follow"]["not_live"], dropped);
+        let n = thousands(dropped);
+        assert!(r.output.contains(&format!("{n} lines not shown live")), "{}", r.output);
+        assert!(r.output.contains("last 200 shown"), "{}", r.output);
+        assert_eq!(r.full.expect("whole").text, content, "the stored output has every line");
+    }
+
+    #[tokio::test]
+    async fn follow_command_that_exits_is_reported() {
+        let env = Env::new();
+        let (ctx, _rx, _, _) = setup(&env, "x\n");
+        let v = ctx
+            .commands
+            .validate("tail", &["-f".into(), "missing.log".into()], &ctx.paths)
+            .expect("valid");
+        let r = run_tool(&v, "tail -f missing.log", &ctx).await;
+        assert!(!r.ok);
+        assert_eq!(r.data["follow"]["ended"], "exited");
+        assert!(r.error.as_deref().unwrap_or("").starts_with("命令已退出: tail -f missing.log"));
+        assert!(r.data["stderr"].as_str().unwrap_or("").contains("missing.log"));
+    }
+
+    #[test]
+    fn follow_batcher_rate_limits_and_counts() {
+        let t0 = Instant::now();
+        let ms = |n: u64| t0 + Duration::from_millis(n);
+        let mut b = LiveBatcher::new(Duration::from_millis(250), 3, t0);
+        for i in 0..5 {
+            b.push(&format!("l{i}"), ms(10));
+        }
+        assert_eq!(b.due(ms(100)), None, "not due before 250 ms");
+        let c = b.due(ms(250)).expect("due");
+        assert_eq!(c.lines, ["l0", "l1", "l2"]);
+        assert_eq!((c.dropped, c.total), (2, 5));
+        assert_eq!(b.due(ms(600)), None, "nothing pending");
+        // A new second opens a new window.
+        b.push("l5", ms(1010));
+        b.push(&"x".repeat(LIVE_LINE_MAX + 5), ms(1020));
+        let c = b.flush(ms(1030)).expect("flush");
+        assert_eq!(c.lines[0], "l5");
+        assert_eq!(c.lines[1].chars().count(), LIVE_LINE_MAX + 1);
+        assert_eq!((c.dropped, c.total), (0, 7));
+        assert_eq!(b.dropped_total(), 2);
+    }
+
+    #[test]
+    fn follow_numbers_and_spans() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1204), "1,204");
+        assert_eq!(thousands(12_345_678), "12,345,678");
+        assert_eq!(span(Duration::from_secs(192)), ("3 分 12 秒".into(), "3m12s".into()));
+        assert_eq!(span(Duration::from_secs(7)), ("7 秒".into(), "7s".into()));
+        assert_eq!(span(Duration::from_secs(3725)).1, "1h2m5s");
+    }
+}
