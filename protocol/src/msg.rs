@@ -1238,8 +1238,14 @@ mod tests {
                 }),
             },
         });
-        let text = String::from_utf8(with.encode_payload().expect("encodes").to_vec()).expect("utf8");
-        assert!(text.ends_with(r#""output":{"output_id":"o1","lines":80,"bytes":1234,"truncated":false}}}"#), "{text}");
+        let text =
+            String::from_utf8(with.encode_payload().expect("encodes").to_vec()).expect("utf8");
+        assert!(
+            text.ends_with(
+                r#""output":{"output_id":"o1","lines":80,"bytes":1234,"truncated":false}}}"#
+            ),
+            "{text}"
+        );
     }
 
     proptest! {

@@ -287,10 +287,7 @@ impl Config {
             allow_paths: file.allow_paths,
             legacy_welcome_delay_ms: 300,
             llm,
-            follow_max_secs: cli
-                .follow_max_secs
-                .or(file.follow_max_secs)
-                .unwrap_or(600),
+            follow_max_secs: cli.follow_max_secs.or(file.follow_max_secs).unwrap_or(600),
             follow_keep_lines: cli
                 .follow_keep_lines
                 .or(file.follow_keep_lines)

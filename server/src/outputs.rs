@@ -71,8 +71,7 @@ pub struct OutputStore {
 fn valid_id(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 64
-        && s
-            .bytes()
+        && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
@@ -311,7 +310,9 @@ mod tests {
                 Err(OutputError::BadId(_))
             ));
         }
-        let e = s.page("theirs", &r.output_id, 0, 1).expect_err("other session");
+        let e = s
+            .page("theirs", &r.output_id, 0, 1)
+            .expect_err("other session");
         assert_eq!(e.code(), "not_found");
         assert!(s.save("../x", "y", 1).is_err());
         s.delete_session("mine").expect("delete");

@@ -531,6 +531,7 @@ fn shape(evs: &[TurnEvent]) -> Vec<String> {
             TurnEvent::Status(s) => format!("status {s}"),
             TurnEvent::ToolCall { step, tool, args } => format!("call {step} {tool} {args}"),
             TurnEvent::ToolResult { step, tool, ok, .. } => format!("result {step} {tool} {ok}"),
+            TurnEvent::ToolOutput { step, lines, .. } => format!("output {step} {}", lines.len()),
             TurnEvent::AnswerStart => "answer".into(),
             TurnEvent::Delta(d) => format!("delta {d}"),
             TurnEvent::Search(s) => format!("search {}", s.query),

@@ -192,7 +192,11 @@ pub fn head_tail(text: &str, budget: usize) -> String {
     }
     let head_full = head.len();
     if head.is_empty() {
-        head.push(lines.first().map_or(String::new(), |l| l.chars().take(half).collect()));
+        head.push(
+            lines
+                .first()
+                .map_or(String::new(), |l| l.chars().take(half).collect()),
+        );
     }
     let mut tail: Vec<String> = Vec::new();
     let mut used = 0;
@@ -345,7 +349,10 @@ mod tests {
             crate::tools::human_size(text.len() as u64)
         );
         assert!(o.contains(&marker), "{marker}\n{o}");
-        assert!(o.contains(&format!("中间省略 {} 行", crate::tools::follow::thousands(omitted as u64))));
+        assert!(o.contains(&format!(
+            "中间省略 {} 行",
+            crate::tools::follow::thousands(omitted as u64)
+        )));
         assert!(o.chars().count() <= 1000 + 120);
         // Short texts are untouched.
         assert_eq!(head_tail("a\nb\n", 100), "a\nb\n");

@@ -12,8 +12,7 @@ use protocol::{
     Ack, AgentEvent, AgentEventKind, AgentThought, EndStatus, FileInfo, FileListReply, History,
     HistoryMessage, Inbound, Message, MessageCodec, ModelInfo, SessionInfo, SessionOp,
     SessionReply, StreamDelta, StreamEnd, StreamStart, ToolCallRecord, ToolOutput, UploadResult,
-    UploadStatus,
-    Welcome, LEGACY_HEARTBEAT, PROTOCOL_VERSION,
+    UploadStatus, Welcome, LEGACY_HEARTBEAT, PROTOCOL_VERSION,
 };
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;

@@ -758,7 +758,11 @@ mod tests {
         ] {
             assert!(v(&f, "tail", args).expect("valid").follow, "{args:?}");
         }
-        for args in [&["app.log"][..], &["-n", "5", "app.log"], &["-n5", "app.log"]] {
+        for args in [
+            &["app.log"][..],
+            &["-n", "5", "app.log"],
+            &["-n5", "app.log"],
+        ] {
             assert!(!v(&f, "tail", args).expect("valid").follow, "{args:?}");
         }
         assert!(!v(&f, "cat", &["app.log"]).expect("valid").follow);
@@ -768,7 +772,10 @@ mod tests {
         assert!(!wants_follow("tail", &s(&["--", "-f"])));
         assert!(wants_follow("journalctl", &s(&["-u", "nginx", "-f"])));
         assert!(wants_follow("journalctl", &s(&["--follow"])));
-        assert!(!wants_follow("journalctl", &s(&["-u", "nginx", "-n", "20"])));
+        assert!(!wants_follow(
+            "journalctl",
+            &s(&["-u", "nginx", "-n", "20"])
+        ));
         assert!(!wants_follow("journalctl", &s(&["-uf"])));
     }
 

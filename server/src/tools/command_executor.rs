@@ -566,7 +566,13 @@ mod tests {
             .commands
             .validate("tail", &["-f".into(), f], &env.ctx.paths)
             .expect("valid");
-        let out = execute(&v, Duration::from_millis(300), 1024, &CancellationToken::new()).await;
+        let out = execute(
+            &v,
+            Duration::from_millis(300),
+            1024,
+            &CancellationToken::new(),
+        )
+        .await;
         assert!(out.timed_out);
         let pid = u64::from(out.pid.expect("pid"));
         assert!(!alive(pid), "child {pid} must be killed and reaped");

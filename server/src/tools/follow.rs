@@ -269,7 +269,7 @@ pub async fn run(
         out.lines += 1;
         out.bytes += raw.len() as u64;
         if !whole_full {
-            if out.whole.len() + line.len() + 1 <= limits.store_cap {
+            if out.whole.len() + line.len() < limits.store_cap {
                 out.whole.push_str(line);
                 out.whole.push('\n');
             } else {
@@ -345,7 +345,7 @@ pub fn thousands(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::with_capacity(s.len() + s.len() / 3);
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -358,7 +358,10 @@ pub fn span(d: Duration) -> (String, String) {
     let s = d.as_secs();
     let (h, m, sec) = (s / 3600, (s / 60) % 60, s % 60);
     if h > 0 {
-        (format!("{h} 小时 {m} 分 {sec} 秒"), format!("{h}h{m}m{sec}s"))
+        (
+            format!("{h} 小时 {m} 分 {sec} 秒"),
+            format!("{h}h{m}m{sec}s"),
+        )
     } else if m > 0 {
         (format!("{m} 分 {sec} 秒"), format!("{m}m{sec}s"))
     } else {
@@ -368,7 +371,12 @@ pub fn span(d: Duration) -> (String, String) {
 
 /// The tool result of a follow run: the sentence with the counts first (it is the call's
 /// summary), then the command line and the last lines.
-pub fn to_result(cmd: &ValidatedCommand, shown: &str, limits: &FollowLimits, o: FollowOutcome) -> ToolResult {
+pub fn to_result(
+    cmd: &ValidatedCommand,
+    shown: &str,
+    limits: &FollowLimits,
+    o: FollowOutcome,
+) -> ToolResult {
     let kept = o.last.len() as u64;
     let data = json!({
         "command": cmd.program,
@@ -447,7 +455,10 @@ pub fn to_result(cmd: &ValidatedCommand, shown: &str, limits: &FollowLimits, o: 
     } else {
         ToolResult::success(text, data)
     };
-    r.full = Some(FullOutput { text: whole, produced });
+    r.full = Some(FullOutput {
+        text: whole,
+        produced,
+    });
     r
 }
 
@@ -457,7 +468,11 @@ pub async fn run_tool(cmd: &ValidatedCommand, shown: &str, ctx: &ToolCtx) -> Too
     let limits = ctx.follow.clone();
     ctx.budget.extend_to(limits.max + FOLLOW_GRACE);
     let o = run(cmd, &limits, &ctx.live, &ctx.cancel).await;
-    let status = if o.spawn_error.is_some() { "spawn_error" } else { o.end.as_str() };
+    let status = if o.spawn_error.is_some() {
+        "spawn_error"
+    } else {
+        o.end.as_str()
+    };
     let exit = match o.end {
         FollowEnd::Exited(Some(c)) => c.to_string(),
         _ => "none".into(),
@@ -494,7 +509,15 @@ mod tests {
     }
 
     /// A context with a live sink and fast batching; the file is this session's upload.
-    fn setup(env: &Env, content: &str) -> (ToolCtx, UnboundedReceiver<LiveChunk>, String, std::path::PathBuf) {
+    fn setup(
+        env: &Env,
+        content: &str,
+    ) -> (
+        ToolCtx,
+        UnboundedReceiver<LiveChunk>,
+        String,
+        std::path::PathBuf,
+    ) {
         let u = env.upload("s1", "f.log", content.as_bytes(), "2025-01-01T00:00:00Z");
         let (sink, rx) = LiveSink::channel();
         let mut ctx = env.ctx.clone();
@@ -535,7 +558,10 @@ mod tests {
             let rel = rel.clone();
             async move {
                 CommandExecutorTool
-                    .call(serde_json::json!({"command": "tail", "args": ["-f", rel]}), &ctx)
+                    .call(
+                        serde_json::json!({"command": "tail", "args": ["-f", rel]}),
+                        &ctx,
+                    )
                     .await
             }
         });
@@ -550,9 +576,19 @@ mod tests {
         assert_eq!(r.data["follow"]["ended"], "cancelled");
         assert_eq!(r.data["follow"]["lines"], 5);
         assert_eq!(r.data["stdout"], "one\ntwo\nthree\nfour\nfive\n");
-        assert!(r.output.contains("收到 5 行，以下是全部 5 行"), "{}", r.output);
-        assert!(r.output.contains("5 lines, all 5 lines shown"), "{}", r.output);
-        assert!(r.output.contains(&format!("$ tail -f {rel}\none\ntwo\nthree\nfour\nfive\n")));
+        assert!(
+            r.output.contains("收到 5 行，以下是全部 5 行"),
+            "{}",
+            r.output
+        );
+        assert!(
+            r.output.contains("5 lines, all 5 lines shown"),
+            "{}",
+            r.output
+        );
+        assert!(r
+            .output
+            .contains(&format!("$ tail -f {rel}\none\ntwo\nthree\nfour\nfive\n")));
         assert!(r.summary().starts_with("跟踪了 "), "{}", r.summary());
         let full = r.full.expect("whole output");
         assert_eq!(full.text, "one\ntwo\nthree\nfour\nfive\n");
@@ -573,7 +609,11 @@ mod tests {
         ctx.follow.keep_lines = 4;
         let v = ctx
             .commands
-            .validate("tail", &["-n".into(), "30".into(), "-f".into(), rel], &ctx.paths)
+            .validate(
+                "tail",
+                &["-n".into(), "30".into(), "-f".into(), rel],
+                &ctx.paths,
+            )
             .expect("valid");
         assert!(v.follow);
         let r = run_tool(&v, "tail -n 30 -f f.log", &ctx).await;
@@ -582,12 +622,23 @@ mod tests {
         assert_eq!(r.data["follow"]["lines"], 30);
         assert_eq!(r.data["follow"]["shown_lines"], 4);
         assert_eq!(r.data["stdout"], "line 27\nline 28\nline 29\nline 30\n");
-        assert!(r.output.contains("收到 30 行，以下是最后 4 行"), "{}", r.output);
-        assert!(r.output.contains("followed for 1s, 30 lines, last 4 shown"), "{}", r.output);
+        assert!(
+            r.output.contains("收到 30 行，以下是最后 4 行"),
+            "{}",
+            r.output
+        );
+        assert!(
+            r.output.contains("followed for 1s, 30 lines, last 4 shown"),
+            "{}",
+            r.output
+        );
         assert!(r.output.contains("reached the 1s cap"), "{}", r.output);
         assert_eq!(r.full.expect("whole").text, content);
         // The agent was asked for the cap plus the grace period.
-        assert_eq!(ctx.budget.requested(), Duration::from_millis(1500) + FOLLOW_GRACE);
+        assert_eq!(
+            ctx.budget.requested(),
+            Duration::from_millis(1500) + FOLLOW_GRACE
+        );
         let (live, dropped) = live_until(&mut rx, 30).await;
         assert_eq!((live.len(), dropped), (30, 0));
         assert!(!alive(r.data["pid"].as_u64().expect("pid")));
@@ -602,7 +653,11 @@ mod tests {
         let cancel = ctx.cancel.clone();
         let v = ctx
             .commands
-            .validate("tail", &["-n".into(), "500".into(), "-f".into(), rel], &ctx.paths)
+            .validate(
+                "tail",
+                &["-n".into(), "500".into(), "-f".into(), rel],
+                &ctx.paths,
+            )
             .expect("valid");
         let task = tokio::spawn(async move { run_tool(&v, "tail -n 500 -f f.log", &ctx).await });
         let (live, dropped) = live_until(&mut rx, 500).await;
@@ -610,13 +665,24 @@ mod tests {
         let r = task.await.expect("join");
         assert!(r.ok, "{r:?}");
         assert_eq!(live.len() as u64 + dropped, 500);
-        assert!(dropped >= 400, "at most 50 lines a second go live: {dropped}");
+        assert!(
+            dropped >= 400,
+            "at most 50 lines a second go live: {dropped}"
+        );
         assert_eq!(live[0], "1");
         assert_eq!(r.data["follow"]["not_live"], dropped);
         let n = thousands(dropped);
-        assert!(r.output.contains(&format!("{n} lines not shown live")), "{}", r.output);
+        assert!(
+            r.output.contains(&format!("{n} lines not shown live")),
+            "{}",
+            r.output
+        );
         assert!(r.output.contains("last 200 shown"), "{}", r.output);
-        assert_eq!(r.full.expect("whole").text, content, "the stored output has every line");
+        assert_eq!(
+            r.full.expect("whole").text,
+            content,
+            "the stored output has every line"
+        );
     }
 
     #[tokio::test]
@@ -630,8 +696,15 @@ mod tests {
         let r = run_tool(&v, "tail -f missing.log", &ctx).await;
         assert!(!r.ok);
         assert_eq!(r.data["follow"]["ended"], "exited");
-        assert!(r.error.as_deref().unwrap_or("").starts_with("命令已退出: tail -f missing.log"));
-        assert!(r.data["stderr"].as_str().unwrap_or("").contains("missing.log"));
+        assert!(r
+            .error
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("命令已退出: tail -f missing.log"));
+        assert!(r.data["stderr"]
+            .as_str()
+            .unwrap_or("")
+            .contains("missing.log"));
     }
 
     #[test]
@@ -663,7 +736,10 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1204), "1,204");
         assert_eq!(thousands(12_345_678), "12,345,678");
-        assert_eq!(span(Duration::from_secs(192)), ("3 分 12 秒".into(), "3m12s".into()));
+        assert_eq!(
+            span(Duration::from_secs(192)),
+            ("3 分 12 秒".into(), "3m12s".into())
+        );
         assert_eq!(span(Duration::from_secs(7)), ("7 秒".into(), "7s".into()));
         assert_eq!(span(Duration::from_secs(3725)).1, "1h2m5s");
     }
