@@ -878,7 +878,10 @@ async fn follow_streams_live_lines_and_cancel_keeps_them() {
     }
     assert_eq!(out.status, EndStatus::Cancelled);
     let Some(TurnEvent::ToolResult {
-        ok, summary, output, ..
+        ok,
+        summary,
+        output,
+        ..
     }) = rest
         .iter()
         .find(|e| matches!(e, TurnEvent::ToolResult { .. }))
@@ -889,8 +892,15 @@ async fn follow_streams_live_lines_and_cancel_keeps_them() {
     assert!(summary.contains("收到 4 行"), "{summary}");
     let r = output.clone().expect("output stored");
     assert_eq!((r.lines, r.truncated), (4, false));
-    let page = srv.ctx.outputs.page(&sid, &r.output_id, 1, 2).expect("page");
-    assert_eq!(page.lines, ["    listen 80;", "    server_name example.com;"]);
+    let page = srv
+        .ctx
+        .outputs
+        .page(&sid, &r.output_id, 1, 2)
+        .expect("page");
+    assert_eq!(
+        page.lines,
+        ["    listen 80;", "    server_name example.com;"]
+    );
     let h = history(&srv.ctx, &sid);
     assert_eq!(h[1].tool_calls[0].output.as_ref(), Some(&r));
 }
