@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use protocol::{EndStatus, OutputRef, SearchHit as WireHit, SearchResults};
+use protocol::{EndStatus, SearchHit as WireHit, SearchResults};
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -17,8 +17,11 @@ use crate::agent::planner::{self, HistoryTurn, PlannerAction, PlannerInput, Step
 use crate::app::Ctx;
 use crate::llm::{prompt, Availability, ChatMessage, ChatReply, ChatRequest, LlmClient, LlmError};
 use crate::store::{now_rfc3339, OfferRow, ToolCallRow, UploadRow};
-use crate::tools::{LiveChunk, LiveSink, TimeBudget, ToolCtx, ToolResult, UploadRef};
+use crate::tools::{LiveChunk, LiveSink, ToolCtx, ToolResult, UploadRef};
 use crate::turn::{stream_pieces, TurnEvent, TurnOutcome, TurnRequest};
+
+mod tool_call;
+use tool_call::{call_tool, store_output};
 
 /// Upper bound for any one tool call; tools have their own tighter limits (commands: 5 s).
 pub const TOOL_TIMEOUT: Duration = Duration::from_secs(30);
@@ -613,61 +616,6 @@ fn tool_status(tool: &str, args: &Value, lang: Lang) -> String {
             )
             .into(),
         other => format!("{}{other}…", lang.pick("正在调用 ", "Calling ")),
-    }
-}
-
-/// Runs one tool under the global timeout (or the longer time the tool asked for through
-/// its budget: a follow runs up to its own cap); on timeout its token is cancelled and its
-/// future dropped, which kills any child process (`kill_on_drop`).
-async fn call_tool(ctx: &Ctx, tool: &str, args: Value, tool_ctx: &ToolCtx) -> ToolResult {
-    let mut c = tool_ctx.clone();
-    c.cancel = tool_ctx.cancel.child_token();
-    c.budget = TimeBudget::default();
-    let started = tokio::time::Instant::now();
-    let fut = ctx.tools.call(tool, args, &c);
-    tokio::pin!(fut);
-    loop {
-        let limit = TOOL_TIMEOUT.max(c.budget.requested());
-        tokio::select! {
-            r = &mut fut => return r,
-            () = tokio::time::sleep_until(started + limit) => {
-                if c.budget.requested() > limit {
-                    continue;
-                }
-                c.cancel.cancel();
-                let mut r = ToolResult::failure(format!(
-                    "工具 {tool} 超时 ({} 秒) / timed out",
-                    limit.as_secs()
-                ));
-                r.duration_ms = started.elapsed().as_millis() as u64;
-                return r;
-            }
-        }
-    }
-}
-
-/// Keeps the step's whole output in the session's output store (for paging); a failure to
-/// store is logged and the step goes on without a reference.
-async fn store_output(ctx: &Ctx, session_id: &str, result: &ToolResult) -> Option<OutputRef> {
-    let (text, produced) = match &result.full {
-        Some(f) => (f.text.clone(), f.produced),
-        None => (result.output.clone(), result.output.len() as u64),
-    };
-    if text.trim().is_empty() {
-        return None;
-    }
-    let store = ctx.outputs.clone();
-    let sid = session_id.to_string();
-    match tokio::task::spawn_blocking(move || store.save(&sid, &text, produced)).await {
-        Ok(Ok(r)) => Some(r),
-        Ok(Err(e)) => {
-            tracing::warn!(session = %session_id, "tool output not stored: {e}");
-            None
-        }
-        Err(e) => {
-            tracing::warn!(session = %session_id, "tool output store task failed: {e}");
-            None
-        }
     }
 }
 
