@@ -82,6 +82,40 @@ pub struct FullOutput {
     pub produced: u64,
 }
 
+impl FullOutput {
+    /// Cuts a captured `stdout` to `max` bytes (at a character boundary) for the model and
+    /// the tool's data, setting `truncated`; returns the whole capture when it was cut. A
+    /// capture that already hit its own cap (`truncated` on entry) says so in its last line.
+    pub fn split(stdout: &mut String, truncated: &mut bool, max: usize) -> Option<FullOutput> {
+        if stdout.len() <= max && !*truncated {
+            return None;
+        }
+        let mut whole = stdout.clone();
+        if *truncated {
+            if !whole.ends_with('\n') {
+                whole.push('\n');
+            }
+            whole.push_str(&format!(
+                "[输出超过 {cap} 上限，其余未保存 / output over the {cap} cap, the rest was not kept]\n",
+                cap = human_size(whole.len() as u64)
+            ));
+        }
+        if stdout.len() > max {
+            let mut end = max;
+            while !stdout.is_char_boundary(end) {
+                end -= 1;
+            }
+            stdout.truncate(end);
+            *truncated = true;
+        }
+        let produced = whole.len() as u64;
+        Some(FullOutput {
+            text: whole,
+            produced,
+        })
+    }
+}
+
 impl ToolResult {
     pub fn success(output: impl Into<String>, data: Value) -> Self {
         ToolResult {
@@ -745,6 +779,24 @@ mod tests {
         let p = resolve_user_path(&env.ctx, "other.txt").expect("resolves");
         assert_eq!(p, env.ctx.uploads_root().join("other.txt"));
         assert!(!p.exists());
+    }
+
+    #[test]
+    fn tools_full_output_split() {
+        let mut s = "héllo\nworld\n".to_string();
+        let mut t = false;
+        assert_eq!(FullOutput::split(&mut s, &mut t, 100), None);
+        assert!(!t);
+        let f = FullOutput::split(&mut s, &mut t, 2).expect("cut");
+        assert_eq!(s, "h", "cut at a character boundary");
+        assert!(t);
+        assert_eq!(f.text, "héllo\nworld\n");
+        assert_eq!(f.produced, 13);
+        let mut s = "abc".to_string();
+        let mut t = true;
+        let f = FullOutput::split(&mut s, &mut t, 100).expect("capture was cut");
+        assert_eq!(s, "abc");
+        assert!(f.text.starts_with("abc\n[输出超过"), "{}", f.text);
     }
 
     #[test]

@@ -282,7 +282,10 @@ impl Tool for CommandExecutorTool {
                 timeout = timeout.min(Duration::from_secs_f64(secs));
             }
             let max_output = ctx.commands.max_output_bytes();
-            let out = execute(&cmd, timeout, max_output, &ctx.cancel).await;
+            // Captured up to the per-step store cap; the model and `data` get `max_output`.
+            let capture = max_output.max(crate::outputs::STEP_CAP);
+            let mut out = execute(&cmd, timeout, capture, &ctx.cancel).await;
+            let full = super::FullOutput::split(&mut out.stdout, &mut out.truncated, max_output);
             let exit = out
                 .exit_code
                 .map(|c| c.to_string())
@@ -351,7 +354,7 @@ impl Tool for CommandExecutorTool {
             // grep's 1 means "no match", a normal answer rather than a failure.
             let ok =
                 out.exit_code == Some(0) || (cmd.program == "grep" && out.exit_code == Some(1));
-            if ok {
+            let mut r = if ok {
                 ToolResult::success(text, data)
             } else {
                 let detail = out.stderr.lines().next().unwrap_or("").trim().to_string();
@@ -361,7 +364,9 @@ impl Tool for CommandExecutorTool {
                 );
                 r.output = text;
                 r
-            }
+            };
+            r.full = full;
+            r
         })
     }
 }
@@ -539,6 +544,9 @@ mod tests {
         assert_eq!(r.data["truncated"], true);
         assert_eq!(r.data["stdout"].as_str().map(str::len), Some(100 * 1024));
         assert!(r.output.contains("[输出已截断"));
+        // The whole output is kept for the session's store.
+        let full = r.full.expect("whole output");
+        assert_eq!((full.text.len(), full.produced), (300 * 1024, 300 * 1024));
     }
 
     /// Stores a file as this session's upload; returns its path relative to the working dir.
