@@ -326,7 +326,67 @@ pub enum AgentEventKind {
         ok: bool,
         duration_ms: u64,
         summary: String,
+        /// The step's whole output, kept by the server: page it with OUTPUT_GET.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        output: Option<OutputRef>,
     },
+}
+
+/// A tool step's output as stored by the server (whole, up to a per-step cap), paged with
+/// `OUTPUT_GET`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(Arbitrary))]
+pub struct OutputRef {
+    pub output_id: String,
+    /// Lines stored (what OUTPUT_GET can return).
+    pub lines: u64,
+    /// Bytes the tool produced (more than stored when `truncated`).
+    pub bytes: u64,
+    /// The per-step cap cut the stored copy.
+    #[serde(default)]
+    pub truncated: bool,
+}
+
+/// `TOOL_OUTPUT`: lines a running tool call produced (follow mode), rate limited by the
+/// server. `dropped` lines were not sent live (they are in the stored output); `total` is
+/// every line seen so far.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(Arbitrary))]
+pub struct ToolOutput {
+    pub request_id: RequestId,
+    pub step: u32,
+    pub tool: String,
+    pub lines: Vec<String>,
+    #[serde(default)]
+    pub dropped: u64,
+    pub total: u64,
+}
+
+/// `OUTPUT_GET`: lines `[offset, offset + count)` of a stored output of this session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(Arbitrary))]
+pub struct OutputGet {
+    pub request_id: RequestId,
+    pub output_id: String,
+    pub offset: u64,
+    pub count: u32,
+}
+
+/// `OUTPUT_PAGE`: the answer to `OUTPUT_GET`. `lines` may be fewer than asked (end of the
+/// output, or the server's per-reply byte cap); the next page starts at
+/// `offset + lines.len()`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(Arbitrary))]
+pub struct OutputPage {
+    pub request_id: RequestId,
+    pub output_id: String,
+    pub offset: u64,
+    pub lines: Vec<String>,
+    pub total_lines: u64,
+    /// Bytes the tool produced.
+    pub total_bytes: u64,
+    #[serde(default)]
+    pub truncated: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -414,6 +474,8 @@ pub struct ToolCallRecord {
     pub ok: bool,
     pub duration_ms: u64,
     pub summary: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<OutputRef>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -763,6 +825,9 @@ json_payloads!(
     StreamDelta,
     StreamEnd,
     AgentEvent,
+    ToolOutput,
+    OutputGet,
+    OutputPage,
     Cancel,
     SessionCmd,
     SessionReply,
@@ -912,9 +977,15 @@ messages! {
     0x27 StreamEnd(StreamEnd) "STREAM_END" ServerToClient false
         "`{request_id, status: ok|cancelled|error, message?}`: the turn is over.";
     0x28 AgentEvent(AgentEvent) "AGENT_EVENT" ServerToClient false
-        "`{request_id, event}` with event `{kind: status, text}`, `{kind: tool_call, step, tool, args}` or `{kind: tool_result, step, tool, ok, duration_ms, summary}`.";
+        "`{request_id, event}` with event `{kind: status, text}`, `{kind: tool_call, step, tool, args}` or `{kind: tool_result, step, tool, ok, duration_ms, summary, output?: {output_id, lines, bytes, truncated}}`.";
     0x29 Cancel(Cancel) "CANCEL" ClientToServer false
-        "`{request_id?}`: cancel the running turn (LLM request and commands stop).";
+        "`{request_id?}`: cancel the running turn (LLM request and commands stop; a follow returns what it collected).";
+    0x2A ToolOutput(ToolOutput) "TOOL_OUTPUT" ServerToClient false
+        "`{request_id, step, tool, lines, dropped, total}`: live lines of a running tool call (follow mode), batched and rate limited.";
+    0x2B OutputGet(OutputGet) "OUTPUT_GET" ClientToServer false
+        "`{request_id, output_id, offset, count}`: lines of a stored tool output of this session; answered with OUTPUT_PAGE or ERROR.";
+    0x2C OutputPage(OutputPage) "OUTPUT_PAGE" ServerToClient false
+        "`{request_id, output_id, offset, lines, total_lines, total_bytes, truncated}`: a page of a stored tool output.";
     0x30 SessionCmd(SessionCmd) "SESSION_CMD" ClientToServer false
         "`{request_id, op: list|new|switch|delete|rename, id?, name?}`; ids by unique prefix.";
     0x31 SessionReply(SessionReply) "SESSION_REPLY" ServerToClient false
@@ -1103,6 +1174,77 @@ mod tests {
         assert_eq!(
             Message::decode(0x99, b"").expect_err("unknown"),
             DecodeError::UnknownType(0x99)
+        );
+    }
+
+    #[test]
+    fn tool_output_and_output_pages_have_stable_shapes() {
+        let m = Message::ToolOutput(ToolOutput {
+            request_id: 7,
+            step: 2,
+            tool: "command_executor".into(),
+            lines: vec!["a".into(), "b".into()],
+            dropped: 3,
+            total: 5,
+        });
+        assert_eq!(m.msg_type().code(), 0x2A);
+        assert_eq!(
+            m.encode_payload().expect("encodes").as_ref(),
+            br#"{"request_id":7,"step":2,"tool":"command_executor","lines":["a","b"],"dropped":3,"total":5}"#
+        );
+        let get = Message::decode(
+            0x2B,
+            br#"{"request_id":8,"output_id":"ab12","offset":100,"count":50}"#,
+        )
+        .expect("decodes");
+        assert_eq!(
+            get,
+            Message::OutputGet(OutputGet {
+                request_id: 8,
+                output_id: "ab12".into(),
+                offset: 100,
+                count: 50
+            })
+        );
+        let page = Message::OutputPage(OutputPage {
+            request_id: 8,
+            output_id: "ab12".into(),
+            offset: 100,
+            lines: vec!["x".into()],
+            total_lines: 101,
+            total_bytes: 4000,
+            truncated: false,
+        });
+        let back = Message::decode(0x2C, &page.encode_payload().expect("encodes")).expect("ok");
+        assert_eq!(back, page);
+        // A tool result without an output ref is the old shape (older clients decode it),
+        // and an older server's result decodes with `output: None`.
+        let old = br#"{"request_id":1,"event":{"kind":"tool_result","step":1,"tool":"t","ok":true,"duration_ms":3,"summary":"s"}}"#;
+        let ev = Message::decode(0x28, old).expect("decodes");
+        assert_eq!(ev.encode_payload().expect("encodes").as_ref(), old);
+        let with = Message::AgentEvent(AgentEvent {
+            request_id: 1,
+            event: AgentEventKind::ToolResult {
+                step: 1,
+                tool: "t".into(),
+                ok: true,
+                duration_ms: 3,
+                summary: "s".into(),
+                output: Some(OutputRef {
+                    output_id: "o1".into(),
+                    lines: 80,
+                    bytes: 1234,
+                    truncated: false,
+                }),
+            },
+        });
+        let text =
+            String::from_utf8(with.encode_payload().expect("encodes").to_vec()).expect("utf8");
+        assert!(
+            text.ends_with(
+                r#""output":{"output_id":"o1","lines":80,"bytes":1234,"truncated":false}}}"#
+            ),
+            "{text}"
         );
     }
 

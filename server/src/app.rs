@@ -46,6 +46,8 @@ pub const FEATURES: &[&str] = &[
     "monitor",
     "search_events",
     "offers",
+    "tool_output",
+    "output_pages",
 ];
 
 pub struct Ctx {
@@ -69,6 +71,8 @@ pub struct Ctx {
     pub llm_health: Arc<crate::llm::LlmHealth>,
     /// Download grants (RDT/HTTP tokens), transfer attempts and transfer counters.
     pub transfers: Arc<crate::rdt::Transfers>,
+    /// Whole tool outputs per session, for paging (OUTPUT_GET).
+    pub outputs: crate::outputs::OutputStore,
     /// The document index; None when it could not open (search falls back to raw text).
     pub index: Option<Arc<crate::index::IndexHandle>>,
 }
@@ -121,6 +125,7 @@ impl Ctx {
             tracing::info!(provider = %b.provider, model = %b.default_model, egress = %b.egress, "llm configured");
         }
         Ctx {
+            outputs: crate::outputs::OutputStore::new(&cfg.data_dir),
             cfg: Arc::new(cfg),
             store,
             audit,
@@ -151,6 +156,9 @@ impl Ctx {
             data_dir: self.cfg.data_dir.clone(),
             cancel: self.shutdown.child_token(),
             uploads: self.catalog.clone(),
+            live: crate::tools::LiveSink::none(),
+            budget: crate::tools::TimeBudget::default(),
+            follow: self.cfg.follow_limits(),
         }
     }
 

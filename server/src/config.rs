@@ -90,6 +90,12 @@ pub struct Cli {
     /// `false` for models without function calling (text TOOL:/ARGS: protocol).
     #[arg(long, env = "LLMOPS_LLM_TOOL_CALLING")]
     pub llm_tool_calling: Option<bool>,
+    /// Cap of follow mode (`tail -f`, `journalctl -f`) in seconds (default 600).
+    #[arg(long, env = "LLMOPS_FOLLOW_MAX_SECS")]
+    pub follow_max_secs: Option<u64>,
+    /// Lines a follow keeps for its result (the last N; default 200).
+    #[arg(long, env = "LLMOPS_FOLLOW_KEEP_LINES")]
+    pub follow_keep_lines: Option<usize>,
 }
 
 /// The TOML file: same keys as the flags, snake_case.
@@ -131,6 +137,8 @@ pub struct FileConfig {
     pub embedding_key_env: Option<String>,
     /// The `[llm]` table (see docs/llm.md).
     pub llm: Option<crate::llm::provider::LlmFileConfig>,
+    pub follow_max_secs: Option<u64>,
+    pub follow_keep_lines: Option<usize>,
 }
 
 #[derive(Debug, Clone)]
@@ -162,6 +170,10 @@ pub struct Config {
     pub index: IndexConfig,
     /// The LLM provider; `None`: offline planner only (see docs/llm.md).
     pub llm: Option<crate::llm::LlmSettings>,
+    /// Cap of follow mode in seconds.
+    pub follow_max_secs: u64,
+    /// Lines a follow keeps for its result.
+    pub follow_keep_lines: usize,
 }
 
 /// Index settings: embedder, model files, vector store, result threshold.
@@ -292,6 +304,11 @@ impl Config {
             path_policy: file.path_policy,
             legacy_welcome_delay_ms: 300,
             llm,
+            follow_max_secs: cli.follow_max_secs.or(file.follow_max_secs).unwrap_or(600),
+            follow_keep_lines: cli
+                .follow_keep_lines
+                .or(file.follow_keep_lines)
+                .unwrap_or(200),
             index: {
                 let d = IndexConfig::default();
                 IndexConfig {
@@ -348,6 +365,18 @@ impl Config {
                 self.index.threshold
             )));
         }
+        if self.follow_max_secs == 0 || self.follow_max_secs > 24 * 3600 {
+            return Err(ConfigError::Invalid(format!(
+                "follow_max_secs must be in 1..=86400: {}",
+                self.follow_max_secs
+            )));
+        }
+        if !(1..=100_000).contains(&self.follow_keep_lines) {
+            return Err(ConfigError::Invalid(format!(
+                "follow_keep_lines must be in 1..=100000: {}",
+                self.follow_keep_lines
+            )));
+        }
         if self.idle_timeout_secs <= self.heartbeat_secs {
             return Err(ConfigError::Invalid(format!(
                 "idle_timeout_secs ({}) must exceed heartbeat_secs ({})",
@@ -355,6 +384,15 @@ impl Config {
             )));
         }
         Ok(())
+    }
+
+    /// Follow-mode limits for tool calls.
+    pub fn follow_limits(&self) -> crate::tools::FollowLimits {
+        crate::tools::FollowLimits {
+            max: std::time::Duration::from_secs(self.follow_max_secs),
+            keep_lines: self.follow_keep_lines,
+            ..Default::default()
+        }
     }
 
     /// The path policy this configuration asks for: uploads, `docs` (as given; pass
@@ -513,6 +551,40 @@ mod tests {
         })
         .expect_err("typo");
         assert!(err.to_string().contains("provder"));
+    }
+
+    #[test]
+    fn follow_limits_flag_file_default() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let p = d.path().join("s.toml");
+        std::fs::write(&p, "follow_max_secs = 120\nfollow_keep_lines = 50\n").expect("write");
+        let c = Config::resolve(Cli {
+            config: Some(p.clone()),
+            ..Default::default()
+        })
+        .expect("valid");
+        assert_eq!(c.follow_limits().max.as_secs(), 120);
+        assert_eq!(c.follow_limits().keep_lines, 50);
+        let c = Config::resolve(Cli {
+            config: Some(p),
+            follow_max_secs: Some(30),
+            ..Default::default()
+        })
+        .expect("valid");
+        assert_eq!(c.follow_max_secs, 30);
+        let c = Config::resolve(Cli {
+            config: Some(PathBuf::from("/dev/null")),
+            ..Default::default()
+        })
+        .expect("valid");
+        assert_eq!((c.follow_max_secs, c.follow_keep_lines), (600, 200));
+        let e = Config::resolve(Cli {
+            config: Some(PathBuf::from("/dev/null")),
+            follow_max_secs: Some(0),
+            ..Default::default()
+        })
+        .expect_err("zero");
+        assert!(e.to_string().contains("follow_max_secs"));
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod index;
 pub mod llm;
 pub mod logging;
 pub mod net;
+pub mod outputs;
 pub mod policy;
 pub mod rdt;
 pub mod store;

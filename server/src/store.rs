@@ -40,6 +40,9 @@ pub struct ToolCallRow {
     pub ok: bool,
     pub duration_ms: u64,
     pub summary: String,
+    /// The step's stored output (rows written before outputs were kept have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<protocol::OutputRef>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -553,6 +556,7 @@ mod tests {
                 ok: true,
                 duration_ms: 3,
                 summary: "CPU 5%".into(),
+                output: None,
             };
             s.append_message(&sess.id, "assistant", "CPU 5%", &[call])
                 .expect("append");

@@ -7,7 +7,9 @@ pub mod command_executor;
 pub mod file_download;
 pub mod file_read;
 pub mod file_upload;
+pub mod follow;
 pub mod grep;
+pub mod live;
 pub mod semantic_search;
 pub mod sys_monitor;
 
@@ -32,6 +34,8 @@ pub use command_executor::{execute, CommandExecutorTool, ExecOutcome};
 pub use file_download::FileDownloadTool;
 pub use file_read::FileReadTool;
 pub use file_upload::FileUploadTool;
+pub use follow::FollowLimits;
+pub use live::{LiveChunk, LiveSink, TimeBudget};
 pub use semantic_search::{
     RawTextSearch, SearchBackend, SearchHit, SearchScope, SemanticSearchTool,
 };
@@ -64,6 +68,52 @@ pub struct ToolResult {
     /// Specific error message when `ok` is false.
     pub error: Option<String>,
     pub duration_ms: u64,
+    /// The step's whole output when `output` is not all of it (a follow keeps the last N
+    /// lines in `output`): what the session stores for paging.
+    #[serde(skip)]
+    pub full: Option<FullOutput>,
+}
+
+/// A step's whole output, as much as the tool kept of it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FullOutput {
+    pub text: String,
+    /// Bytes the tool produced (more than `text.len()` when the tool's own cap cut it).
+    pub produced: u64,
+}
+
+impl FullOutput {
+    /// Cuts a captured `stdout` to `max` bytes (at a character boundary) for the model and
+    /// the tool's data, setting `truncated`; returns the whole capture when it was cut. A
+    /// capture that already hit its own cap (`truncated` on entry) says so in its last line.
+    pub fn split(stdout: &mut String, truncated: &mut bool, max: usize) -> Option<FullOutput> {
+        if stdout.len() <= max && !*truncated {
+            return None;
+        }
+        let mut whole = stdout.clone();
+        if *truncated {
+            if !whole.ends_with('\n') {
+                whole.push('\n');
+            }
+            whole.push_str(&format!(
+                "[输出超过 {cap} 上限，其余未保存 / output over the {cap} cap, the rest was not kept]\n",
+                cap = human_size(whole.len() as u64)
+            ));
+        }
+        if stdout.len() > max {
+            let mut end = max;
+            while !stdout.is_char_boundary(end) {
+                end -= 1;
+            }
+            stdout.truncate(end);
+            *truncated = true;
+        }
+        let produced = whole.len() as u64;
+        Some(FullOutput {
+            text: whole,
+            produced,
+        })
+    }
 }
 
 impl ToolResult {
@@ -74,6 +124,7 @@ impl ToolResult {
             data,
             error: None,
             duration_ms: 0,
+            full: None,
         }
     }
 
@@ -90,6 +141,7 @@ impl ToolResult {
             data,
             error: Some(error),
             duration_ms: 0,
+            full: None,
         }
     }
 
@@ -162,6 +214,12 @@ pub struct ToolCtx {
     /// Cancelled when the turn is aborted or the session ends; tools stop promptly.
     pub cancel: CancellationToken,
     pub uploads: Arc<dyn UploadCatalog>,
+    /// Live lines of this call for the client (a no-op without one).
+    pub live: LiveSink,
+    /// More time than the agent's per-call limit, asked for by the tool (follow mode).
+    pub budget: TimeBudget,
+    /// Limits of follow mode (`tail -f`, `journalctl -f`).
+    pub follow: FollowLimits,
 }
 
 impl fmt::Debug for ToolCtx {
@@ -373,6 +431,9 @@ pub fn human_size(bytes: u64) -> String {
     format!("{v:.1} {}", UNITS[unit])
 }
 
+/// How long a cancelled tool may take to return its own result before it is dropped.
+pub const CANCEL_GRACE: std::time::Duration = std::time::Duration::from_millis(1500);
+
 /// Name -> tool, in registration order.
 #[derive(Clone, Default)]
 pub struct ToolRegistry {
@@ -447,12 +508,24 @@ impl ToolRegistry {
             )),
             Some(tool) => {
                 let fut = std::panic::AssertUnwindSafe(tool.call(args, ctx)).catch_unwind();
-                tokio::select! {
-                    r = fut => r.unwrap_or_else(|_| {
+                tokio::pin!(fut);
+                let done = |r: std::thread::Result<ToolResult>| {
+                    r.unwrap_or_else(|_| {
                         tracing::error!(tool = name, "tool panicked");
                         ToolResult::failure(format!("工具内部错误: {name}"))
-                    }),
-                    () = ctx.cancel.cancelled() => ToolResult::cancelled(),
+                    })
+                };
+                tokio::select! {
+                    r = &mut fut => done(r),
+                    () = ctx.cancel.cancelled() => {
+                        // A tool that honours cancellation returns its own result (a
+                        // follow returns the lines it collected); one that does not is
+                        // dropped after the grace period.
+                        match tokio::time::timeout(CANCEL_GRACE, &mut fut).await {
+                            Ok(r) => done(r),
+                            Err(_) => ToolResult::cancelled(),
+                        }
+                    }
                 }
             }
         };
@@ -517,6 +590,9 @@ pub(crate) mod testutil {
                 data_dir: data.clone(),
                 cancel: CancellationToken::new(),
                 uploads: catalog.clone(),
+                live: LiveSink::none(),
+                budget: TimeBudget::default(),
+                follow: FollowLimits::default(),
             };
             Env {
                 _tmp: tmp,
@@ -646,7 +722,8 @@ mod tests {
         }
     }
 
-    #[tokio::test]
+    // Paused time: the cancel grace of the sleeper (which ignores cancellation) passes at once.
+    #[tokio::test(start_paused = true)]
     async fn tools_registry_unknown_tool_panic_and_cancel() {
         let env = Env::new();
         let mut reg = ToolRegistry::new();
@@ -704,6 +781,24 @@ mod tests {
         let p = resolve_user_path(&env.ctx, "other.txt").expect("resolves");
         assert_eq!(p, env.ctx.uploads_root().join("other.txt"));
         assert!(!p.exists());
+    }
+
+    #[test]
+    fn tools_full_output_split() {
+        let mut s = "héllo\nworld\n".to_string();
+        let mut t = false;
+        assert_eq!(FullOutput::split(&mut s, &mut t, 100), None);
+        assert!(!t);
+        let f = FullOutput::split(&mut s, &mut t, 2).expect("cut");
+        assert_eq!(s, "h", "cut at a character boundary");
+        assert!(t);
+        assert_eq!(f.text, "héllo\nworld\n");
+        assert_eq!(f.produced, 13);
+        let mut s = "abc".to_string();
+        let mut t = true;
+        let f = FullOutput::split(&mut s, &mut t, 100).expect("capture was cut");
+        assert_eq!(s, "abc");
+        assert!(f.text.starts_with("abc\n[输出超过"), "{}", f.text);
     }
 
     #[test]

@@ -17,12 +17,22 @@ pub enum TurnEvent {
         tool: String,
         args: serde_json::Value,
     },
+    /// Live lines of the running tool call of `step` (follow mode).
+    ToolOutput {
+        step: u32,
+        tool: String,
+        lines: Vec<String>,
+        dropped: u64,
+        total: u64,
+    },
     ToolResult {
         step: u32,
         tool: String,
         ok: bool,
         duration_ms: u64,
         summary: String,
+        /// The step's whole output as stored for paging (None when it could not be stored).
+        output: Option<protocol::OutputRef>,
     },
     /// The answer starts (sent once, before the first delta).
     AnswerStart,

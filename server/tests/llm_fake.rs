@@ -531,6 +531,7 @@ fn shape(evs: &[TurnEvent]) -> Vec<String> {
             TurnEvent::Status(s) => format!("status {s}"),
             TurnEvent::ToolCall { step, tool, args } => format!("call {step} {tool} {args}"),
             TurnEvent::ToolResult { step, tool, ok, .. } => format!("result {step} {tool} {ok}"),
+            TurnEvent::ToolOutput { step, lines, .. } => format!("output {step} {}", lines.len()),
             TurnEvent::AnswerStart => "answer".into(),
             TurnEvent::Delta(d) => format!("delta {d}"),
             TurnEvent::Search(s) => format!("search {}", s.query),
@@ -832,4 +833,74 @@ async fn step_budget_ends_with_an_answer_without_tools() {
     let reqs = llm.requests();
     assert_eq!(reqs.len(), 6);
     assert!(reqs[5].tools.is_empty(), "the last call offers no tools");
+}
+
+#[tokio::test]
+async fn follow_streams_live_lines_and_cancel_keeps_them() {
+    let llm = Arc::new(ScriptedLlm::new(vec![]));
+    let srv = server(Some(backend(llm.clone(), &["glm-4-flash"]))).await;
+    let path = srv.docs.join("nginx.conf").display().to_string();
+    llm.push(Script::call(
+        "command_executor",
+        json!({"command": "tail", "args": ["-f", path]}),
+    ));
+    let sid = new_session(&srv.ctx);
+    let (tx, mut rx) = mpsc::channel(10_000);
+    let cancel = CancellationToken::new();
+    let req = TurnRequest {
+        request_id: 7,
+        session_id: sid.clone(),
+        text: "tail -f nginx.conf".into(),
+        file_ids: vec![],
+    };
+    let task = tokio::spawn({
+        let (ctx, cancel) = (srv.ctx.clone(), cancel.clone());
+        async move { llmops_server::agent::run::run_turn(ctx, req, &tx, cancel).await }
+    });
+    // The file's 4 lines arrive live, under step 1, before the call ends.
+    let mut live = Vec::new();
+    while live.len() < 4 {
+        match rx.recv().await.expect("event") {
+            TurnEvent::ToolOutput { step, lines, .. } => {
+                assert_eq!(step, 1);
+                live.extend(lines);
+            }
+            TurnEvent::ToolResult { .. } => panic!("the follow ended before the cancel"),
+            _ => {}
+        }
+    }
+    assert_eq!(live[1], "    listen 80;");
+    cancel.cancel();
+    let out = task.await.expect("join");
+    let mut rest = Vec::new();
+    while let Some(e) = rx.recv().await {
+        rest.push(e);
+    }
+    assert_eq!(out.status, EndStatus::Cancelled);
+    let Some(TurnEvent::ToolResult {
+        ok,
+        summary,
+        output,
+        ..
+    }) = rest
+        .iter()
+        .find(|e| matches!(e, TurnEvent::ToolResult { .. }))
+    else {
+        panic!("no tool result: {rest:?}")
+    };
+    assert!(ok, "a cancelled follow is an OK result");
+    assert!(summary.contains("收到 4 行"), "{summary}");
+    let r = output.clone().expect("output stored");
+    assert_eq!((r.lines, r.truncated), (4, false));
+    let page = srv
+        .ctx
+        .outputs
+        .page(&sid, &r.output_id, 1, 2)
+        .expect("page");
+    assert_eq!(
+        page.lines,
+        ["    listen 80;", "    server_name example.com;"]
+    );
+    let h = history(&srv.ctx, &sid);
+    assert_eq!(h[1].tool_calls[0].output.as_ref(), Some(&r));
 }

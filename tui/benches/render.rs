@@ -93,6 +93,7 @@ fn build() -> App {
                 ok: true,
                 duration_ms: 3,
                 summary: "cpu 12%, mem 40%, disk 61%".into(),
+                output: None,
             }),
         );
         update(

@@ -13,9 +13,9 @@ use std::time::Instant;
 
 use protocol::{
     AgentEventKind, Cancel, DownloadRequest, EndStatus, FileDelete, FileInfo, HistoryGet, Message,
-    ModelSet, MonitorSnapshot, MonitorSubscribe, Offer, OfferReject, Req as ReqMsg, RequestId,
-    SearchHit, SearchReq, SessionCmd, SessionInfo, SessionOp, TransferProgress, UploadStatus,
-    Welcome,
+    ModelSet, MonitorSnapshot, MonitorSubscribe, Offer, OfferReject, OutputGet, Req as ReqMsg,
+    RequestId, SearchHit, SearchReq, SessionCmd, SessionInfo, SessionOp, TransferProgress,
+    UploadStatus, Welcome,
 };
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
 use tui_textarea::TextArea;
@@ -85,6 +85,11 @@ pub enum Req {
     ModelSet(String),
     /// Answered by an OFFER (an event), so the executor only sends it.
     Download(String),
+    /// A page of a stored tool output (OUTPUT_GET).
+    OutputPage {
+        output_id: String,
+        offset: u64,
+    },
 }
 
 impl Req {
@@ -120,6 +125,12 @@ impl Req {
                 target: t.clone(),
                 mode: "auto".into(),
             }),
+            Req::OutputPage { output_id, offset } => Message::OutputGet(OutputGet {
+                request_id,
+                output_id: output_id.clone(),
+                offset: *offset,
+                count: transcript::PAGE_LINES,
+            }),
         }
     }
 
@@ -134,6 +145,7 @@ impl Req {
             Req::ModelList => "listing models",
             Req::ModelSet(_) => "switching model",
             Req::Download(_) => "download request",
+            Req::OutputPage { .. } => "loading the tool output",
         }
     }
 }
@@ -524,6 +536,31 @@ pub fn update(app: &mut App, ev: AppEvent) -> Vec<Command> {
     out
 }
 
+/// Enter on an empty input: opens (or pages, or closes) the stored output of the lowest
+/// tool entry in view that has one.
+fn open_output(app: &mut App, out: &mut Vec<Command>) {
+    let (w, h) = crate::ui::transcript_size(app);
+    let total = crate::ui::chat::line_count(app, w);
+    let top = app
+        .scroll
+        .map_or(total.saturating_sub(h), |t| t.min(total.saturating_sub(h)));
+    let target = crate::ui::chat::visible_entries(app, w, top, h)
+        .into_iter()
+        .rev()
+        .find(|&i| app.transcript.has_output(i));
+    match target {
+        Some(i) => {
+            if let Some((output_id, offset)) = app.transcript.open_output(i) {
+                out.push(Command::Request(Req::OutputPage { output_id, offset }));
+            }
+        }
+        None => app.note(
+            Level::Info,
+            "no folded tool output in view: scroll to one (PageUp) and press Enter",
+        ),
+    }
+}
+
 fn cancel_msg(id: Option<RequestId>) -> Command {
     Command::Send(Message::Cancel(Cancel { request_id: id }))
 }
@@ -721,6 +758,7 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
         Action::ToggleTools => {
             app.transcript.tools_expanded = !app.transcript.tools_expanded;
         }
+        Action::OpenOutput => open_output(app, out),
         Action::Close => match app.modal.take() {
             Some(Modal::Note { path, .. }) => {
                 app.note(
@@ -1366,6 +1404,7 @@ fn on_turn_msg(app: &mut App, m: Message) {
                 ok,
                 duration_ms,
                 summary,
+                output,
             } => app.transcript.tool_result(
                 id,
                 step,
@@ -1374,9 +1413,21 @@ fn on_turn_msg(app: &mut App, m: Message) {
                     ok,
                     duration_ms,
                     summary,
+                    output,
                 },
             ),
         },
+        Message::ToolOutput(o) if Some(o.request_id) == id => {
+            if !turn.cancelling {
+                turn.status = format!(
+                    "following {}: {} lines (Ctrl+C stops)",
+                    sanitize(&o.tool),
+                    o.total
+                );
+            }
+            app.transcript
+                .tool_output(id, o.step, &o.tool, &o.lines, o.dropped, o.total);
+        }
         Message::StreamStart(s) if Some(s.request_id) == id => {
             if !turn.cancelling {
                 turn.status = "answering…".into();
@@ -1419,6 +1470,9 @@ fn on_reply(app: &mut App, req: Req, result: Result<Message, String>, out: &mut 
         Err(e) => {
             if matches!(req, Req::Search { .. }) {
                 app.search.pending = false;
+            }
+            if let Req::OutputPage { output_id, .. } = &req {
+                app.transcript.output_failed(output_id);
             }
             app.transcript
                 .system(Level::Error, &format!("{} failed: {e}", req.label()));
@@ -1510,6 +1564,7 @@ fn on_reply(app: &mut App, req: Req, result: Result<Message, String>, out: &mut 
             app.search.from_agent = false;
             set_search(app, r.query, r.scope, r.results);
         }
+        Message::OutputPage(p) => app.transcript.output_page(&p),
         _ => {}
     }
 }
@@ -1595,5 +1650,7 @@ pub fn human_size(n: u64) -> String {
     }
 }
 
+#[cfg(test)]
+mod output_tests;
 #[cfg(test)]
 pub(crate) mod tests;

@@ -579,6 +579,15 @@ pub async fn line_chat(common: Common) -> u8 {
                 }
                 AgentEventKind::Status { text } => println!("  … {text}"),
             },
+            // Live lines of a follow (`tail -f`): printed as they arrive.
+            Message::ToolOutput(o) => {
+                for l in &o.lines {
+                    println!("  │ {}", crate::sanitize::sanitize(l));
+                }
+                if o.dropped > 0 {
+                    println!("  │ … {} lines not shown live (rate limit)", o.dropped);
+                }
+            }
             _ => {}
         })
         .await;

@@ -57,6 +57,8 @@ pub enum Action {
     Top,
     Bottom,
     ToggleTools,
+    /// Open, page or close the folded tool output in view.
+    OpenOutput,
     Close,
     Up,
     Down,
@@ -211,6 +213,7 @@ impl Default for Keymap {
         }
         add(Ctx::Panes, K::Char('o'), CTRL, al, A::ToggleTools, "expand/collapse tool calls", false);
         // Chat input.
+        add(Ctx::Chat, K::Enter, NONE, Cond::InputEmpty, A::OpenOutput, "open the tool output in view (empty input)", false);
         add(Ctx::Chat, K::Enter, NONE, al, A::Send, "send", true);
         add(Ctx::Chat, K::Enter, ALT, al, A::Newline, "newline", true);
         add(Ctx::Chat, K::Enter, SHIFT, al, A::Newline, "newline (when reported)", false);

@@ -17,8 +17,11 @@ use crate::agent::planner::{self, HistoryTurn, PlannerAction, PlannerInput, Step
 use crate::app::Ctx;
 use crate::llm::{prompt, Availability, ChatMessage, ChatReply, ChatRequest, LlmClient, LlmError};
 use crate::store::{now_rfc3339, OfferRow, ToolCallRow, UploadRow};
-use crate::tools::{ToolCtx, ToolResult, UploadRef};
+use crate::tools::{LiveChunk, LiveSink, ToolCtx, ToolResult, UploadRef};
 use crate::turn::{stream_pieces, TurnEvent, TurnOutcome, TurnRequest};
+
+mod tool_call;
+use tool_call::{call_tool, store_output};
 
 /// Upper bound for any one tool call; tools have their own tighter limits (commands: 5 s).
 pub const TOOL_TIMEOUT: Duration = Duration::from_secs(30);
@@ -173,6 +176,9 @@ pub async fn run_turn(
         data_dir: ctx.cfg.data_dir.clone(),
         cancel: cancel.clone(),
         uploads: ctx.catalog.clone(),
+        live: crate::tools::LiveSink::none(),
+        budget: crate::tools::TimeBudget::default(),
+        follow: ctx.cfg.follow_limits(),
     };
     let mut turn = Turn {
         ctx: ctx.clone(),
@@ -361,7 +367,8 @@ impl Turn<'_> {
             },
         )
         .await;
-        let result = call_tool(&self.ctx, tool, args.clone(), &self.tool_ctx).await;
+        let result = self.call_streaming(step, tool, args.clone()).await;
+        let output = store_output(&self.ctx, &self.req.session_id, &result).await;
         emit(
             self.tx,
             TurnEvent::ToolResult {
@@ -370,6 +377,7 @@ impl Turn<'_> {
                 ok: result.ok,
                 duration_ms: result.duration_ms,
                 summary: result.summary(),
+                output: output.clone(),
             },
         )
         .await;
@@ -382,7 +390,39 @@ impl Turn<'_> {
             ok: result.ok,
             duration_ms: result.duration_ms,
             summary: result.summary(),
+            output,
         });
+        result
+    }
+
+    /// Runs one tool call, forwarding its live lines (follow mode) as `ToolOutput` events
+    /// while it runs.
+    async fn call_streaming(&mut self, step: u32, tool: &str, args: Value) -> ToolResult {
+        let (sink, mut live) = LiveSink::channel();
+        let mut c = self.tool_ctx.clone();
+        c.live = sink;
+        let tx = self.tx;
+        let forward = |chunk: LiveChunk| TurnEvent::ToolOutput {
+            step,
+            tool: tool.to_string(),
+            lines: chunk.lines,
+            dropped: chunk.dropped,
+            total: chunk.total,
+        };
+        let result = {
+            let fut = call_tool(&self.ctx, tool, args, &c);
+            tokio::pin!(fut);
+            loop {
+                tokio::select! {
+                    biased;
+                    Some(chunk) = live.recv() => emit(tx, forward(chunk)).await,
+                    r = &mut fut => break r,
+                }
+            }
+        };
+        while let Ok(chunk) = live.try_recv() {
+            emit(tx, forward(chunk)).await;
+        }
         result
     }
 
@@ -576,26 +616,6 @@ fn tool_status(tool: &str, args: &Value, lang: Lang) -> String {
             )
             .into(),
         other => format!("{}{other}…", lang.pick("正在调用 ", "Calling ")),
-    }
-}
-
-/// Runs one tool under the global timeout; on timeout its token is cancelled and its
-/// future dropped, which kills any child process (`kill_on_drop`).
-async fn call_tool(ctx: &Ctx, tool: &str, args: Value, tool_ctx: &ToolCtx) -> ToolResult {
-    let mut c = tool_ctx.clone();
-    c.cancel = tool_ctx.cancel.child_token();
-    let started = std::time::Instant::now();
-    match tokio::time::timeout(TOOL_TIMEOUT, ctx.tools.call(tool, args, &c)).await {
-        Ok(r) => r,
-        Err(_) => {
-            c.cancel.cancel();
-            let mut r = ToolResult::failure(format!(
-                "工具 {tool} 超时 ({} 秒) / timed out",
-                TOOL_TIMEOUT.as_secs()
-            ));
-            r.duration_ms = started.elapsed().as_millis() as u64;
-            r
-        }
     }
 }
 

@@ -167,15 +167,73 @@ pub fn observation(r: &ToolResult) -> String {
             r.error.as_deref().unwrap_or(r.output.as_str())
         )
     };
-    let total = text.chars().count();
-    if total <= OBSERVATION_CHAR_BUDGET {
-        return text;
+    head_tail(&text, OBSERVATION_CHAR_BUDGET)
+}
+
+/// A text that fits `budget` characters: itself, or its first and last lines (about half
+/// the budget each; a single huge line is cut by characters) with a line in between saying
+/// how many lines and bytes were left out of how many.
+pub fn head_tail(text: &str, budget: usize) -> String {
+    if text.chars().count() <= budget {
+        return text.to_string();
     }
-    let mut s: String = text.chars().take(OBSERVATION_CHAR_BUDGET).collect();
-    s.push_str(&format!(
-        "\n…（已截断，共 {total} 字符 / truncated, {total} characters in all）"
+    let half = budget / 2;
+    let lines: Vec<&str> = text.lines().collect();
+    let total_lines = lines.len();
+    let mut head: Vec<String> = Vec::new();
+    let mut used = 0;
+    for l in &lines {
+        let n = l.chars().count() + 1;
+        if used + n > half {
+            break;
+        }
+        used += n;
+        head.push((*l).to_string());
+    }
+    let head_full = head.len();
+    if head.is_empty() {
+        head.push(
+            lines
+                .first()
+                .map_or(String::new(), |l| l.chars().take(half).collect()),
+        );
+    }
+    let mut tail: Vec<String> = Vec::new();
+    let mut used = 0;
+    for l in lines.iter().skip(head_full.max(1)).rev() {
+        let n = l.chars().count() + 1;
+        if used + n > half {
+            break;
+        }
+        used += n;
+        tail.push((*l).to_string());
+    }
+    let tail_full = tail.len();
+    // A cut first line (head_full == 0) may also be the last: show its end too.
+    if tail.is_empty() && (total_lines > head_full.max(1) || head_full == 0) {
+        if let Some(l) = lines.last() {
+            let n = l.chars().count();
+            tail.push(l.chars().skip(n.saturating_sub(half)).collect());
+        }
+    }
+    tail.reverse();
+    let shown_bytes: usize = head.iter().chain(tail.iter()).map(|l| l.len() + 1).sum();
+    let omitted_bytes = text.len().saturating_sub(shown_bytes) as u64;
+    let omitted_lines = total_lines - head_full - tail_full;
+    let (ol, tl) = (
+        crate::tools::follow::thousands(omitted_lines as u64),
+        crate::tools::follow::thousands(total_lines as u64),
+    );
+    let (ob, tb) = (
+        crate::tools::human_size(omitted_bytes),
+        crate::tools::human_size(text.len() as u64),
+    );
+    let mut out = head.join("\n");
+    out.push_str(&format!(
+        "\n…（中间省略 {ol} 行 / {ob}，全文共 {tl} 行 / {tb}）… / … {ol} lines / {ob} omitted of {tl} lines / {tb} …\n"
     ));
-    s
+    out.push_str(&tail.join("\n"));
+    out
 }
 
 #[cfg(test)]
@@ -220,6 +278,7 @@ mod tests {
             ok: true,
             duration_ms: 3,
             summary: "找到 1 个结果".into(),
+            output: None,
         });
         let rows = vec![row("assistant", "orphan"), row("user", "找 nginx 配置"), a];
         let h = history_messages(&rows, 1000);
@@ -265,8 +324,37 @@ mod tests {
     fn observations_are_truncated() {
         let r = ToolResult::success("a".repeat(10_000), serde_json::Value::Null);
         let o = observation(&r);
-        assert!(o.chars().count() < 6200 && o.contains("truncated"));
+        assert!(o.chars().count() < 6200, "{}", o.chars().count());
+        assert!(o.contains("omitted of 1 lines / 9.8 KiB"), "{o}");
+        assert!(o.starts_with(&"a".repeat(3000)) && o.ends_with(&"a".repeat(3000)));
         let f = ToolResult::failure("路径不允许");
         assert!(observation(&f).contains("路径不允许"));
+    }
+
+    #[test]
+    fn observations_keep_head_and_tail_with_exact_counts() {
+        // 20,000 lines of "line N": the model sees the first and the last lines and how
+        // much is in between.
+        let text: String = (1..=20_000).map(|i| format!("line {i}\n")).collect();
+        let o = head_tail(&text, 1000);
+        assert!(o.starts_with("line 1\nline 2\n"), "{o}");
+        assert!(o.ends_with("line 19999\nline 20000"), "{o}");
+        let shown: Vec<&str> = o.lines().filter(|l| l.starts_with("line ")).collect();
+        let omitted = 20_000 - shown.len();
+        let shown_bytes: usize = shown.iter().map(|l| l.len() + 1).sum();
+        let ob = crate::tools::human_size((text.len() - shown_bytes) as u64);
+        let marker = format!(
+            "… {} lines / {ob} omitted of 20,000 lines / {} …",
+            crate::tools::follow::thousands(omitted as u64),
+            crate::tools::human_size(text.len() as u64)
+        );
+        assert!(o.contains(&marker), "{marker}\n{o}");
+        assert!(o.contains(&format!(
+            "中间省略 {} 行",
+            crate::tools::follow::thousands(omitted as u64)
+        )));
+        assert!(o.chars().count() <= 1000 + 120);
+        // Short texts are untouched.
+        assert_eq!(head_tail("a\nb\n", 100), "a\nb\n");
     }
 }

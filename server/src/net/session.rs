@@ -11,8 +11,8 @@ use futures::{SinkExt, StreamExt};
 use protocol::{
     Ack, AgentEvent, AgentEventKind, AgentThought, EndStatus, FileInfo, FileListReply, History,
     HistoryMessage, Inbound, Message, MessageCodec, ModelInfo, SessionInfo, SessionOp,
-    SessionReply, StreamDelta, StreamEnd, StreamStart, ToolCallRecord, UploadResult, UploadStatus,
-    Welcome, LEGACY_HEARTBEAT, PROTOCOL_VERSION,
+    SessionReply, StreamDelta, StreamEnd, StreamStart, ToolCallRecord, ToolOutput, UploadResult,
+    UploadStatus, Welcome, LEGACY_HEARTBEAT, PROTOCOL_VERSION,
 };
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
@@ -591,6 +591,7 @@ impl Conn {
                 }
             }
             Message::Search(q) => out.push(self.search(q).await),
+            Message::OutputGet(g) => out.push(self.output_page(g).await),
             Message::DownloadRequest(d) => out.push(self.download_request(d).await),
             Message::OfferAccept(a) => {
                 if let Some(m) = self.accept_offer(a).await {
@@ -652,6 +653,33 @@ impl Conn {
                 }
             }
         });
+    }
+
+    /// A page of a stored tool output of this session (OUTPUT_GET).
+    async fn output_page(&self, g: protocol::OutputGet) -> Message {
+        let store = self.ctx.outputs.clone();
+        let sid = self.session_id.clone();
+        let (id, offset, count) = (g.output_id.clone(), g.offset, g.count);
+        match tokio::task::spawn_blocking(move || store.page(&sid, &id, offset, count)).await {
+            Ok(Ok(p)) => Message::OutputPage(protocol::OutputPage {
+                request_id: g.request_id,
+                output_id: g.output_id,
+                offset: p.offset,
+                lines: p.lines,
+                total_lines: p.total_lines,
+                total_bytes: p.total_bytes,
+                truncated: p.truncated,
+            }),
+            Ok(Err(e)) => Message::error(e.code(), e.to_string(), Some(g.request_id)),
+            Err(e) => {
+                tracing::warn!("output page task failed: {e}");
+                Message::error(
+                    "internal",
+                    "读取输出失败 / reading the output failed",
+                    Some(g.request_id),
+                )
+            }
+        }
     }
 
     async fn search(&self, q: protocol::SearchReq) -> Message {
@@ -999,12 +1027,27 @@ impl Conn {
                 rid,
                 AgentEventKind::ToolCall { step, tool, args },
             )),
+            TurnEvent::ToolOutput {
+                step,
+                tool,
+                lines,
+                dropped,
+                total,
+            } => out.push(Message::ToolOutput(ToolOutput {
+                request_id: rid,
+                step,
+                tool,
+                lines,
+                dropped,
+                total,
+            })),
             TurnEvent::ToolResult {
                 step,
                 tool,
                 ok,
                 duration_ms,
                 summary,
+                output,
             } => out.push(agent_event(
                 rid,
                 AgentEventKind::ToolResult {
@@ -1013,6 +1056,7 @@ impl Conn {
                     ok,
                     duration_ms,
                     summary,
+                    output,
                 },
             )),
             TurnEvent::AnswerStart => {
@@ -1069,7 +1113,8 @@ impl Conn {
                     out.push(Message::ChatText(std::mem::take(&mut self.legacy_pending)));
                 }
             }
-            TurnEvent::Search(_) => {}
+            // Legacy clients get no live lines: the final result is all they see.
+            TurnEvent::Search(_) | TurnEvent::ToolOutput { .. } => {}
             TurnEvent::Offer(o) => {
                 // Legacy clients can only be told about offers in text: their RDT deadlocks
                 // and their offer frame carries an MD5 we do not compute.
@@ -1433,6 +1478,12 @@ impl Conn {
         for u in uploads {
             self.ctx.remove_upload_files(&u).await;
         }
+        let (outputs, i) = (self.ctx.outputs.clone(), id.clone());
+        match tokio::task::spawn_blocking(move || outputs.delete_session(&i)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!("cannot remove the tool outputs of session {id}: {e}"),
+            Err(e) => tracing::warn!("tool output removal of session {id} panicked: {e}"),
+        }
         Ok(id)
     }
 
@@ -1608,6 +1659,7 @@ fn history_message(m: crate::store::MessageRow) -> HistoryMessage {
                 ok: c.ok,
                 duration_ms: c.duration_ms,
                 summary: c.summary,
+                output: c.output,
             })
             .collect(),
     }

@@ -144,12 +144,24 @@ impl Tool for CommandExecutorTool {
             }
             let max_output = ctx.commands.max_output_bytes();
             let follow = pipeline.follow();
-            let out = if follow {
-                run_follow(ctx, &pipeline, timeout, max_output).await
+            if let [single] = pipeline.stages.as_slice() {
+                if single.follow {
+                    // Streams live until the operator cancels or the follow cap.
+                    return super::follow::run_tool(single, &shown, ctx).await;
+                }
+            }
+            // Captured up to the per-step store cap (kept whole for paging); the model and
+            // `data` get `max_output`.
+            let capture = max_output.max(crate::outputs::STEP_CAP);
+            let mut out = if follow {
+                run_follow(ctx, &pipeline, timeout, capture).await
             } else {
-                execute_pipeline(&pipeline, timeout, max_output, &ctx.cancel).await
+                execute_pipeline(&pipeline, timeout, capture, &ctx.cancel).await
             };
-            report(ctx, &pipeline, &out, timeout, max_output, follow)
+            let full = super::FullOutput::split(&mut out.stdout, &mut out.truncated, max_output);
+            let mut r = report(ctx, &pipeline, &out, timeout, max_output, follow);
+            r.full = full;
+            r
         })
     }
 }
@@ -302,10 +314,9 @@ fn answer_exit(last: &ValidatedCommand, code: i32, stderr: &str) -> Option<&'sta
     }
 }
 
-/// FOLLOW: the one place follow commands (`tail -f`, `journalctl -f`, `dmesg -w`) run. The
-/// follow runner (`crate::tools::follow`: lines streamed live until cancel or its cap) replaces
-/// this body; until then they run with the normal timeout, and the lines collected before it
-/// are returned, marked as cut off (never thrown away).
+/// A pipeline with a follow stage (`tail -f app.log | grep ERROR`): runs with the normal
+/// timeout and returns the lines collected before it, marked as cut off (never thrown away).
+/// A single follow command streams live through `crate::tools::follow` instead.
 async fn run_follow(
     ctx: &ToolCtx,
     pipeline: &Pipeline,

@@ -151,6 +151,7 @@ pub fn cpu_tool_step(a: &mut App, id: u64, summary: &str) {
             ok: true,
             duration_ms: 3,
             summary: summary.into(),
+            output: None,
         }),
     );
 }

@@ -4,8 +4,9 @@
 //! `rows` (invalidated here whenever an entry changes) so a frame re-wraps only what changed.
 
 use std::cell::RefCell;
+use std::collections::VecDeque;
 
-use protocol::{HistoryMessage, RequestId};
+use protocol::{HistoryMessage, OutputPage, OutputRef, RequestId};
 use ratatui::text::Line;
 
 use crate::markdown::{MdDoc, MdStyles};
@@ -24,6 +25,37 @@ pub struct ToolResult {
     pub ok: bool,
     pub duration_ms: u64,
     pub summary: String,
+    /// The server keeps the whole output: it can be opened (OUTPUT_GET).
+    pub output: Option<OutputRef>,
+}
+
+/// Live lines kept per tool entry (follow mode); the oldest go first.
+pub const LIVE_KEEP: usize = 200;
+/// Live lines shown under a tool line.
+pub const LIVE_VISIBLE: usize = 10;
+/// Lines asked for per OUTPUT_GET.
+pub const PAGE_LINES: u32 = 500;
+
+/// What a tool entry shows besides its line: live lines while it runs, and its stored
+/// output once opened.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolOut {
+    /// The last live lines (at most `LIVE_KEEP`).
+    pub live: VecDeque<String>,
+    /// Lines the tool produced so far, and those the server did not send live.
+    pub live_total: u64,
+    pub live_dropped: u64,
+    /// The stored output, fetched from line 0, when opened.
+    pub opened: Option<Opened>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Opened {
+    pub lines: Vec<String>,
+    pub total: u64,
+    /// A page request is in flight.
+    pub loading: bool,
+    pub truncated: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -45,6 +77,7 @@ pub enum Entry {
         /// Compact JSON of the arguments.
         args: String,
         result: Option<ToolResult>,
+        out: ToolOut,
     },
     System {
         level: Level,
@@ -184,6 +217,7 @@ impl Transcript {
             tool: sanitize(tool),
             args: sanitize(&args.to_string()),
             result: None,
+            out: ToolOut::default(),
         });
     }
 
@@ -211,8 +245,129 @@ impl Transcript {
                 tool,
                 args: String::new(),
                 result: Some(r),
+                out: ToolOut::default(),
             }),
         }
+    }
+
+    /// Live lines of a running tool call (TOOL_OUTPUT), kept bounded.
+    pub fn tool_output(
+        &mut self,
+        id: Option<RequestId>,
+        step: u32,
+        tool: &str,
+        lines: &[String],
+        dropped: u64,
+        total: u64,
+    ) {
+        let tool = sanitize(tool);
+        let slot = self.entries.iter().rposition(|e| {
+            matches!(e, Entry::Tool { request_id, step: s, tool: t, .. }
+                if *request_id == id && *s == step && *t == tool)
+        });
+        let Some(i) = slot else { return };
+        if let Entry::Tool { out, .. } = &mut self.entries[i] {
+            for l in lines {
+                if out.live.len() == LIVE_KEEP {
+                    out.live.pop_front();
+                }
+                out.live.push_back(sanitize(l));
+            }
+            out.live_dropped += dropped;
+            out.live_total = out.live_total.max(total);
+        }
+        self.touch(i);
+    }
+
+    /// Whether entry `i` has a stored output that can be opened or closed.
+    pub fn has_output(&self, i: usize) -> bool {
+        matches!(
+            self.entries.get(i),
+            Some(Entry::Tool {
+                result: Some(ToolResult {
+                    output: Some(_),
+                    ..
+                }),
+                ..
+            })
+        )
+    }
+
+    /// Enter on entry `i`: opens its stored output (first page), loads the next page of an
+    /// open one, or closes a fully loaded one. Returns the page to ask for.
+    pub fn open_output(&mut self, i: usize) -> Option<(String, u64)> {
+        let Some(Entry::Tool {
+            result: Some(ToolResult {
+                output: Some(r), ..
+            }),
+            out,
+            ..
+        }) = self.entries.get_mut(i)
+        else {
+            return None;
+        };
+        let ask = match &mut out.opened {
+            None => {
+                out.opened = Some(Opened {
+                    total: r.lines,
+                    loading: true,
+                    truncated: r.truncated,
+                    ..Default::default()
+                });
+                Some((r.output_id.clone(), 0))
+            }
+            Some(o) if o.loading => None,
+            Some(o) if (o.lines.len() as u64) < o.total => {
+                o.loading = true;
+                Some((r.output_id.clone(), o.lines.len() as u64))
+            }
+            Some(_) => {
+                out.opened = None;
+                None
+            }
+        };
+        self.touch(i);
+        ask
+    }
+
+    /// A page of a stored output arrived (OUTPUT_PAGE).
+    pub fn output_page(&mut self, p: &OutputPage) {
+        let Some(i) = self.output_entry(&p.output_id) else {
+            return;
+        };
+        if let Entry::Tool { out, .. } = &mut self.entries[i] {
+            if let Some(o) = &mut out.opened {
+                if p.offset == o.lines.len() as u64 {
+                    o.lines.extend(p.lines.iter().map(|l| sanitize(l)));
+                }
+                o.total = p.total_lines;
+                o.truncated = p.truncated;
+                o.loading = false;
+            }
+        }
+        self.touch(i);
+    }
+
+    /// A page request failed: the entry can be asked again.
+    pub fn output_failed(&mut self, output_id: &str) {
+        let Some(i) = self.output_entry(output_id) else {
+            return;
+        };
+        if let Entry::Tool { out, .. } = &mut self.entries[i] {
+            if out.opened.as_ref().is_some_and(|o| o.lines.is_empty()) {
+                out.opened = None;
+            } else if let Some(o) = &mut out.opened {
+                o.loading = false;
+            }
+        }
+        self.touch(i);
+    }
+
+    fn output_entry(&self, output_id: &str) -> Option<usize> {
+        self.entries.iter().rposition(|e| {
+            matches!(e, Entry::Tool { result: Some(ToolResult { output: Some(r), .. }), .. }
+                if r.output_id == output_id)
+        })
     }
 
     /// Replaces the transcript with a session's stored history.
@@ -233,7 +388,9 @@ impl Transcript {
                         ok: t.ok,
                         duration_ms: t.duration_ms,
                         summary: sanitize(&t.summary),
+                        output: t.output.clone(),
                     }),
+                    out: ToolOut::default(),
                 });
             }
             let mut doc = MdDoc::new(self.md);

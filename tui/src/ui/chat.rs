@@ -11,7 +11,7 @@ use ratatui::Frame;
 
 use std::cell::RefMut;
 
-use crate::app::transcript::{CachedRows, Entry, Level, RowKey};
+use crate::app::transcript::{CachedRows, Entry, Level, RowKey, ToolOut, ToolResult, LIVE_VISIBLE};
 use crate::app::App;
 use crate::keymap::Pane;
 use crate::markdown::LineKind;
@@ -138,7 +138,11 @@ fn entry_rows(app: &App, e: &Entry, key: RowKey) -> Vec<Line<'static>> {
             }
         }
         Entry::Tool {
-            tool, args, result, ..
+            tool,
+            args,
+            result,
+            out: tool_out,
+            ..
         } => {
             let expanded = key.tools_expanded;
             let mut head = vec![
@@ -189,6 +193,7 @@ fn entry_rows(app: &App, e: &Entry, key: RowKey) -> Vec<Line<'static>> {
                     out.push(Line::styled(cut, th.dim));
                 }
             }
+            output_rows(app, result.as_ref(), tool_out, width, &g, &mut out);
         }
         Entry::System { level, text } => {
             let mark = match level {
@@ -209,6 +214,85 @@ fn entry_rows(app: &App, e: &Entry, key: RowKey) -> Vec<Line<'static>> {
             let st = level_style(app, *level);
             plain(&mut out, text, Span::styled(mark, st), st);
         }
+    }
+    out
+}
+
+/// Rows under a tool line: its opened output, or its last live lines, and a fold line
+/// saying how much more there is and that Enter (on an empty input) opens it.
+fn output_rows(
+    app: &App,
+    result: Option<&ToolResult>,
+    o: &ToolOut,
+    width: usize,
+    g: &Glyphs,
+    out: &mut Vec<Line<'static>>,
+) {
+    let th = &app.theme;
+    let row = |out: &mut Vec<Line<'static>>, l: &str| {
+        let s = format!("{}{l}", g.v);
+        out.push(Line::styled(text::truncate(&s, width), th.dim));
+    };
+    let fold = |out: &mut Vec<Line<'static>>, s: String| {
+        out.push(Line::styled(
+            text::truncate(&format!("  {s}"), width),
+            th.warn,
+        ));
+    };
+    let stored = result.and_then(|r| r.output.as_ref());
+    if let Some(op) = &o.opened {
+        for l in &op.lines {
+            row(out, l);
+        }
+        let more = op.total.saturating_sub(op.lines.len() as u64);
+        if op.loading {
+            fold(out, "… loading".into());
+        } else if more > 0 {
+            fold(out, format!("… {more} more lines · Enter loads more"));
+        } else {
+            let cut = if op.truncated {
+                " (server kept the first 8 MiB)"
+            } else {
+                ""
+            };
+            fold(
+                out,
+                format!("end of output, {} lines{cut} · Enter closes", op.total),
+            );
+        }
+        return;
+    }
+    let shown = o.live.len().min(LIVE_VISIBLE);
+    for l in o.live.iter().skip(o.live.len() - shown) {
+        row(out, l);
+    }
+    if result.is_none() && o.live_total > shown as u64 {
+        let mut s = format!("… {} lines so far", o.live_total);
+        if o.live_dropped > 0 {
+            s.push_str(&format!(", {} not shown live (rate limit)", o.live_dropped));
+        }
+        fold(out, s);
+    }
+    if let Some(r) = stored {
+        let more = r.lines.saturating_sub(shown as u64);
+        if more > 0 {
+            fold(out, format!("… {more} more lines · Enter opens"));
+        }
+    }
+}
+
+/// Entries with at least one row in `[top, top + h)` at `width` columns.
+pub fn visible_entries(app: &App, width: usize, top: usize, h: usize) -> Vec<usize> {
+    let cache = cached(app, width);
+    let end = top.saturating_add(h);
+    let mut at = 0;
+    let mut out = Vec::new();
+    for (i, c) in cache.iter().enumerate() {
+        let n = c.as_ref().map_or(0, |c| c.rows.len());
+        if n > 0 && at + n > top && at < end {
+            out.push(i);
+        }
+        at += n;
     }
     out
 }

@@ -318,6 +318,7 @@ fn cached_rows_match_a_fresh_render_after_every_change() {
                 ok: true,
                 duration_ms: 4,
                 summary: "/ 60%".into(),
+                output: None,
             },
         }),
     );
