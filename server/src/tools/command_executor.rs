@@ -204,6 +204,7 @@ fn report(
         "stdout": out.stdout,
         "stderr": out.stderr,
         "truncated": out.truncated,
+        "stopped_at_cap": out.stopped_at_cap,
         "cwd": first.cwd.display().to_string(),
         "timed_out": out.timed_out,
         "pid": out.pid,
@@ -259,7 +260,10 @@ fn report(
     }
     // grep's 1 means "no match", a normal answer rather than a failure.
     let last_is_grep = pipeline.stages.last().is_some_and(|s| s.grep.is_some());
-    let ok = out.exit_code == Some(0) || (last_is_grep && out.exit_code == Some(1));
+    // Stopped at the output cap: the kept head of the output is the answer (marked cut).
+    let ok = out.exit_code == Some(0)
+        || (last_is_grep && out.exit_code == Some(1))
+        || out.stopped_at_cap;
     if ok {
         ToolResult::success(text, data)
     } else {
@@ -577,6 +581,82 @@ mod tests {
         assert_eq!(r.data["truncated"], true);
         assert_eq!(r.data["stdout"].as_str().map(str::len), Some(100 * 1024));
         assert!(r.output.contains("[输出已截断"));
+    }
+
+    #[tokio::test]
+    async fn tools_cmd_full_output_cap_stops_every_stage() {
+        let env = Env::new();
+        let big = up(&env, "big.log", &"0123456789\n".repeat(30_000));
+        // `tail -f` never ends by itself: only the cap (100 KB) can stop it before the timeout.
+        let ctx = with_timeout(&env, 60_000);
+        let r = CommandExecutorTool
+            .call(
+                json!({"command": format!("tail -n +1 -f {big} | cat")}),
+                &ctx,
+            )
+            .await;
+        assert!(r.ok, "{r:?}");
+        assert_eq!(r.data["timed_out"], false);
+        assert_eq!(r.data["stopped_at_cap"], true);
+        assert_eq!(r.data["truncated"], true);
+        assert_eq!(r.data["stdout"].as_str().map(str::len), Some(100 * 1024));
+        if let Some(pid) = r.data["pid"].as_u64() {
+            assert!(!alive(pid));
+        }
+    }
+
+    /// A listening socket planted by the test, seen by `ss` and `lsof` (when installed).
+    #[tokio::test]
+    async fn tools_cmd_network_listing_sees_a_planted_listener() {
+        let env = Env::new();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let search: Vec<std::path::PathBuf> =
+            SAFE_PATH.split(':').map(std::path::PathBuf::from).collect();
+        let r = call(
+            &env,
+            json!({"command": format!("ss -H -t -l -n sport = :{port}")}),
+        )
+        .await;
+        if locate("ss", &search).is_some() {
+            assert!(r.ok, "{r:?}");
+            let out = r.data["stdout"].as_str().unwrap_or("");
+            assert_eq!(out.lines().count(), 1, "{out}");
+            assert!(out.contains(&format!("127.0.0.1:{port}")), "{out}");
+        } else {
+            assert_eq!(
+                r.error.as_deref(),
+                Some(not_installed_message("ss").as_str())
+            );
+        }
+        let me = std::process::id();
+        let r = call(
+            &env,
+            json!({"command": format!("lsof -n -P -p {me} -i :{port}")}),
+        )
+        .await;
+        if locate("lsof", &search).is_some() {
+            assert!(r.ok, "{r:?}");
+            let out = r.data["stdout"].as_str().unwrap_or("");
+            let rows: Vec<&str> = out.lines().skip(1).collect();
+            assert_eq!(rows.len(), 1, "{out}");
+            assert!(
+                rows[0].contains(&format!("127.0.0.1:{port} (LISTEN)")),
+                "{out}"
+            );
+            assert!(
+                rows[0].split_whitespace().nth(1) == Some(me.to_string().as_str()),
+                "{out}"
+            );
+            // One row: -p is ANDed with -i, so none of this process's many open files (test
+            // binary, libraries, pipes) are listed.
+        } else {
+            assert_eq!(
+                r.error.as_deref(),
+                Some(not_installed_message("lsof").as_str())
+            );
+        }
+        drop(listener);
     }
 
     /// Stores a file as this session's upload; returns its path relative to the working dir.
