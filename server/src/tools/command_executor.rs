@@ -796,6 +796,35 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn tools_cmd_timeout_of_a_finite_command_is_a_failure_that_keeps_output() {
+        let env = Env::new();
+        let p = env
+            .ctx
+            .commands
+            .validate_pipeline("du -h /var/log | sort -h", &[], &env.ctx.paths, &[])
+            .expect("valid");
+        let out = ExecOutcome {
+            stdout: "4.0K\t/var/log/a\n".into(),
+            timed_out: true,
+            stage_exit_codes: vec![None, None],
+            ..Default::default()
+        };
+        let r = report(&env.ctx, &p, &out, Duration::from_secs(5), 1024, false);
+        assert!(!r.ok);
+        assert_eq!(
+            r.error.as_deref(),
+            Some("命令执行超时: du -h /var/log | sort -h（5 秒后已终止 / killed after timeout）")
+        );
+        assert!(
+            r.output
+                .starts_with("$ du -h /var/log | sort -h\n4.0K\t/var/log/a\n[已在 5 秒后终止"),
+            "{}",
+            r.output
+        );
+        assert_eq!(r.data["stdout"], "4.0K\t/var/log/a\n");
+    }
+
+    #[tokio::test]
     async fn tools_cmd_execute_is_reusable_without_the_tool() {
         let env = Env::new();
         let v = env
