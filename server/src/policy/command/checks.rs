@@ -251,6 +251,15 @@ fn check_ps(p: &Parsed) -> Result<(), CommandError> {
             // BSD-style `ps e` / `ps aeux` prints every process's environment.
             return Err(CommandError::PsEnvironment { arg: op.clone() });
         }
+        if op.find('o').is_some_and(|k| k + 1 != op.len()) {
+            return Err(CommandError::UnsupportedOption {
+                command: "ps".into(),
+                option: op.clone(),
+                hint:
+                    "（BSD 的 o 必须在最后，后跟字段列表 / BSD `o` goes last, then a field list）"
+                        .into(),
+            });
+        }
         if let Some(c) = op.chars().find(|c| !PS_BSD.contains(*c)) {
             return Err(CommandError::UnsupportedOption {
                 command: "ps".into(),

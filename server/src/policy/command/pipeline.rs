@@ -1,8 +1,9 @@
 //! Splits a command line into pipeline stages without a shell: words separated by blanks,
 //! simple '…' and "…" quoting, and a plain `|` between stages. Every other shell operator is
-//! refused: `; & > < ` $` anywhere, `( )` outside quotes, `||` and `|&`.
+//! refused: `; & > < ` $` and line breaks anywhere, `( )` outside quotes (`FORBIDDEN_ARG_CHARS`),
+//! `||` and `|&`. Backslashes outside double quotes are plain characters.
 
-use super::CommandError;
+use super::{CommandError, FORBIDDEN_ARG_CHARS};
 
 /// At most this many stages in one pipeline.
 pub const MAX_STAGES: usize = 5;
@@ -10,9 +11,6 @@ pub const MAX_STAGES: usize = 5;
 /// Refused in every word, quoted or not: they mean something to a shell even inside double
 /// quotes, or separate commands, and no supported command needs them.
 pub const ALWAYS_FORBIDDEN: &[char] = &[';', '&', '>', '<', '`', '$', '\n', '\r', '\0'];
-
-/// Refused outside quotes only (inside quotes they are plain text, e.g. a grep alternation).
-const UNQUOTED_FORBIDDEN: &[char] = &['(', ')'];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Token {
@@ -76,7 +74,8 @@ fn tokenize(line: &str) -> Result<Vec<Token>, CommandError> {
                     return Err(CommandError::UnterminatedQuote { quote: c });
                 }
             }
-            c if ALWAYS_FORBIDDEN.contains(&c) || UNQUOTED_FORBIDDEN.contains(&c) => {
+            // Outside quotes (`|` was handled above); inside quotes only ALWAYS_FORBIDDEN.
+            c if ALWAYS_FORBIDDEN.contains(&c) || FORBIDDEN_ARG_CHARS.contains(&c) => {
                 return Err(illegal(c, line));
             }
             c => {

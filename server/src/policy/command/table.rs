@@ -3,6 +3,12 @@
 //! which flags are refused and why). `argv.rs` interprets it; commands whose syntax is not
 //! GNU-style (grep, ip, find) have their own parsers.
 
+mod files;
+mod system;
+
+pub use files::*;
+pub use system::*;
+
 /// Every command the policy knows. `Cmd::ALL` is the one command table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Cmd {
@@ -306,12 +312,6 @@ pub struct Grammar {
     /// `head -20` means `head -n 20`.
     pub numeric_short: Option<char>,
 }
-
-mod files;
-mod system;
-
-pub use files::*;
-pub use system::*;
 
 pub(super) const WRITES_FILE: &str = "会写文件 (would write a file)";
 pub(super) const READS_NAMED_FILES: &str =

@@ -155,6 +155,7 @@ fn policy_grammar_ps() {
         ("ps auxq", "unsupported_option"),
         ("ps -W", "unsupported_option"),
         ("ps axo", "missing_option_value"),
+        ("ps oax pid", "unsupported_option"),
     ] {
         assert_eq!(code(&f, l), c, "{l}");
     }

@@ -1,8 +1,8 @@
 //! Runs a validated pipeline without a shell: every program located in a fixed search path
 //! first (a missing one is reported as not installed before anything starts), explicit argv,
 //! cleared environment, stdout of each stage piped straight into stdin of the next (in-process
-//! grep stages stream through an in-memory pipe), stdout/stderr capped. Timeout and
-//! cancellation kill and reap every stage; what was collected until then is kept.
+//! grep stages stream through an in-memory pipe), stdout/stderr capped. Timeout, cancellation
+//! and a full output cap kill and reap every stage; what was collected until then is kept.
 
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
@@ -44,6 +44,8 @@ pub struct ExecOutcome {
     pub truncated: bool,
     pub timed_out: bool,
     pub cancelled: bool,
+    /// The output cap was reached and every stage was stopped there (`truncated` is set).
+    pub stopped_at_cap: bool,
     /// Process id of the first external stage (None when every stage is in-process grep).
     pub pid: Option<u32>,
     /// Process ids of every external stage.
@@ -87,7 +89,13 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-async fn drain<R: AsyncRead + Unpin>(mut r: R, into: Shared<Capture>) {
+/// Reads `r` into `into`. When `full` is given it is raised once the cap is exceeded (the
+/// pipeline output: the run stops there); otherwise the rest is drained so no writer blocks.
+async fn drain<R: AsyncRead + Unpin>(
+    mut r: R,
+    into: Shared<Capture>,
+    full: Option<CancellationToken>,
+) {
     let mut chunk = vec![0u8; 16 * 1024];
     loop {
         match r.read(&mut chunk).await {
@@ -97,6 +105,9 @@ async fn drain<R: AsyncRead + Unpin>(mut r: R, into: Shared<Capture>) {
                 let room = c.cap.saturating_sub(c.buf.len());
                 if n > room {
                     c.truncated = true;
+                    if let Some(f) = &full {
+                        f.cancel();
+                    }
                 }
                 c.buf.extend_from_slice(&chunk[..n.min(room)]);
             }
@@ -309,7 +320,7 @@ pub(crate) async fn run_stages(
             });
         }
         if let Some(err) = child.stderr.take() {
-            tasks.spawn(drain(err, err_caps[i].clone()));
+            tasks.spawn(drain(err, err_caps[i].clone(), None));
         }
         upstream = match child.stdout.take() {
             Some(o) => Upstream::Child(o),
@@ -318,12 +329,13 @@ pub(crate) async fn run_stages(
         children.push(child);
         child_stage.push(i);
     }
+    let full = CancellationToken::new();
     match upstream {
         Upstream::Child(o) => {
-            tasks.spawn(drain(o, out_cap.clone()));
+            tasks.spawn(drain(o, out_cap.clone(), Some(full.clone())));
         }
         Upstream::Stream(d) => {
-            tasks.spawn(drain(d, out_cap.clone()));
+            tasks.spawn(drain(d, out_cap.clone(), Some(full.clone())));
         }
         Upstream::None => {}
     }
@@ -333,6 +345,7 @@ pub(crate) async fn run_stages(
         Done,
         TimedOut,
         Cancelled,
+        Full,
     }
     let mut statuses: Vec<Option<ExitStatus>> = vec![None; children.len()];
     let end = {
@@ -347,6 +360,7 @@ pub(crate) async fn run_stages(
             () = cancel.cancelled() => End::Cancelled,
             () = tokio::time::sleep(timeout) => End::TimedOut,
             () = run => End::Done,
+            () = full.cancelled() => End::Full,
         }
     };
     if !matches!(end, End::Done) {
@@ -409,6 +423,7 @@ pub(crate) async fn run_stages(
         stderr,
         truncated: out_trunc || err_trunc,
         timed_out: matches!(end, End::TimedOut),
+        stopped_at_cap: matches!(end, End::Full),
         cancelled: matches!(end, End::Cancelled),
         pid: pids.first().copied(),
         pids,
