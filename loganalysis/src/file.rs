@@ -242,7 +242,8 @@ pub fn analyze_file(
                 .collect::<Result<Vec<_>, _>>()
         })?
     };
-    progress(done.load(Ordering::Relaxed), end);
+    // Every part finished: all `end` bytes are analysed (`done` may lag by a last step).
+    progress(end, end);
     let mut whole = analyzers.remove(0);
     for later in analyzers {
         whole.merge(later);

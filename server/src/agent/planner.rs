@@ -5,6 +5,7 @@
 
 pub mod answer;
 pub mod classify;
+pub mod context;
 pub mod incident;
 pub mod knowledge;
 pub mod safety;

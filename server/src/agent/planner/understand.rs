@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::classify::{classify, Intent};
+use super::context::{about_attachments, doc_request, level_follow_up, log_target};
 use super::incident::{incident_task, log_question, names_a_file, ProcSort};
 use super::knowledge::{chat_reply, explain, Chat};
 use super::safety::{check_command, destructive_words, refusal_text, secret_in, Refusal};
@@ -512,7 +513,7 @@ fn history_upload<'a>(ctx: &Ctx<'a>) -> Option<&'a UploadRef> {
 }
 
 /// File a clause points at: typed absolute path, a named upload, or a referenced upload.
-fn target_path(clause: &str, ctx: &Ctx) -> Option<String> {
+pub(super) fn target_path(clause: &str, ctx: &Ctx) -> Option<String> {
     // A file attached to this very message beats a fuzzy name match ("这个配置").
     if ctx.referenced.len() == 1 && typed_file_names(clause).is_empty() {
         return ctx
@@ -947,95 +948,6 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
         }
         None => vec![Task::Reply(chat_reply(Chat::Unknown, lang))],
     }
-}
-
-/// Words that point at the files attached to this message ("this", "这个", "analyse").
-fn about_attachments(clause: &str) -> bool {
-    let lower = clause.to_lowercase();
-    let words = ascii_words(&lower);
-    [
-        "this",
-        "these",
-        "it",
-        "attached",
-        "attachment",
-        "file",
-        "files",
-        "log",
-        "logs",
-    ]
-    .iter()
-    .any(|w| has_word(&words, w))
-        || contains_any(
-            &lower,
-            &[
-                "这个",
-                "这些",
-                "这份",
-                "它",
-                "附件",
-                "该文件",
-                "文件",
-                "日志",
-                "分析",
-                "总结",
-                "analy",
-                "summar",
-            ],
-        )
-}
-
-/// "WARN 呢？", "and warnings?" right after a log analysis: the same question for another
-/// level, about the same log.
-fn level_follow_up(clause: &str, ctx: &Ctx) -> bool {
-    let lower = clause.to_lowercase();
-    let words = ascii_words(&lower);
-    let level = [
-        "warn", "warning", "warnings", "error", "errors", "info", "debug", "fatal",
-    ]
-    .iter()
-    .any(|w| has_word(&words, w))
-        || contains_any(&lower, &["告警", "警告", "错误", "报错"]);
-    let after_analysis = ctx
-        .history
-        .iter()
-        .rev()
-        .find(|h| h.role == "assistant")
-        .is_some_and(|h| h.text.contains("各级别行数") || h.text.contains("Lines by level"));
-    level && after_analysis && clause.chars().count() <= 24
-}
-
-/// "查找关于错误处理的文档": a request for documents, not for a log's numbers.
-fn doc_request(clause: &str) -> bool {
-    let lower = clause.to_lowercase();
-    contains_any(
-        &lower,
-        &[
-            "文档",
-            "资料",
-            "手册",
-            "说明书",
-            "documentation",
-            "docs",
-            "manual",
-        ],
-    )
-}
-
-/// The log a log question is about: the file it names, else the log the conversation was
-/// about, else this session's newest log upload.
-fn log_target(clause: &str, ctx: &Ctx) -> Option<String> {
-    if let Some(p) = target_path(clause, ctx) {
-        return Some(p);
-    }
-    let is_log = |u: &&UploadRef| super::incident::is_log_name(&u.filename);
-    ctx.history
-        .iter()
-        .rev()
-        .take(6)
-        .find_map(|h| best_upload(&h.text, ctx.uploads).filter(is_log))
-        .or_else(|| ctx.uploads.iter().rev().find(is_log))
-        .map(|u| u.path.to_string_lossy().into_owned())
 }
 
 /// The log part of a diagnosis: analyse the newest uploaded log, else search for logs.

@@ -14,8 +14,8 @@ use llmops_loganalysis::{
 use super::FileReadTool;
 use crate::audit::AuditOp;
 use crate::tools::{
-    human_size, resolve_user_path, run_blocking, truncate_chars, BlockingError, Tool, ToolCtx,
-    ToolResult,
+    human_size, resolve_user_path, run_blocking, truncate_chars, BlockingError, LiveChunk, Tool,
+    ToolCtx, ToolResult,
 };
 
 /// Templates listed in the text (the data carries the full top list).
@@ -47,6 +47,21 @@ fn is_upload(ctx: &ToolCtx, path: &Path) -> bool {
     crate::policy::path::resolve(&ctx.uploads_root()).is_ok_and(|root| path.starts_with(root))
 }
 
+/// Files at least this big report their progress live.
+const PROGRESS_MIN_BYTES: u64 = 64 << 20;
+
+/// `已分析 512.0 MiB / 1.0 GiB（50%） / analysed 512.0 MiB of 1.0 GiB`.
+fn progress_line(done: u64, total: u64) -> String {
+    let pct = done.saturating_mul(100) / total.max(1);
+    format!(
+        "已分析 {} / {}（{pct}%）/ analysed {} of {}",
+        human_size(done),
+        human_size(total),
+        human_size(done),
+        human_size(total)
+    )
+}
+
 /// Runs mode "analyze" for `raw` (a path or this session's upload name).
 pub(super) async fn run(tool: &FileReadTool, raw: &str, ctx: &ToolCtx) -> ToolResult {
     let path = match resolve_user_path(ctx, raw) {
@@ -63,14 +78,25 @@ pub(super) async fn run(tool: &FileReadTool, raw: &str, ctx: &ToolCtx) -> ToolRe
         ..AnalyzeOptions::default()
     };
     let p2 = path.clone();
+    let live = ctx.live.clone();
     let res = run_blocking(&ctx.cancel, move |flag: &AtomicBool| {
         let mut last_pct = 0;
+        let mut sent = 0u64;
         analyze_file(&p2, &opts, flag, &mut |done, total| {
-            // Progress hook: logged every 10%; a client sink can be wired here.
+            // Every 10%; shown live under the running call for files big enough to take a
+            // while (a small file is done before anyone could read it).
             let pct = done.saturating_mul(100) / total.max(1);
-            if pct >= last_pct + 10 {
+            if pct >= last_pct + 10 || (pct == 100 && last_pct < 100) {
                 last_pct = pct;
                 tracing::debug!(path = %p2.display(), done, total, "analyze progress");
+                if total >= PROGRESS_MIN_BYTES {
+                    sent += 1;
+                    live.send(LiveChunk {
+                        lines: vec![progress_line(done, total)],
+                        dropped: 0,
+                        total: sent,
+                    });
+                }
             }
         })
     })
@@ -342,6 +368,50 @@ mod tests {
             .contains("connect to <ip>:<num> failed after <dur>"));
         assert!(r.output.len() < 4000, "compact: {}", r.output.len());
         assert!(env.audit_log().contains("mode=analyze"));
+    }
+
+    #[tokio::test]
+    async fn big_files_report_progress_live() {
+        let env = Env::new();
+        // ~70 MB, past PROGRESS_MIN_BYTES.
+        let line = b"2025-01-01 10:00:00 INFO worker 7 handled request in 12ms\n";
+        let n = (PROGRESS_MIN_BYTES as usize / line.len()) + 100_000;
+        let path = env.docs.join("big.log");
+        std::fs::write(&path, line.repeat(n)).expect("write");
+        let (live, mut rx) = crate::tools::LiveSink::channel();
+        let mut ctx = env.ctx.clone();
+        ctx.live = live;
+        let r = FileReadTool::default()
+            .call(json!({"path": path, "mode": "analyze"}), &ctx)
+            .await;
+        assert!(r.ok, "{r:?}");
+        assert_eq!(r.data["lines"], n as u64);
+        let mut pcts = Vec::new();
+        while let Ok(c) = rx.try_recv() {
+            for l in c.lines {
+                let pct: u64 = l
+                    .split('（')
+                    .nth(1)
+                    .and_then(|x| x.split('%').next())
+                    .and_then(|x| x.parse().ok())
+                    .expect("a percentage");
+                pcts.push(pct);
+            }
+        }
+        // How many depends on speed (the workers are polled every 100 ms); the end is 100%.
+        assert!(!pcts.is_empty(), "{pcts:?}");
+        assert!(pcts.windows(2).all(|w| w[0] < w[1]), "{pcts:?}");
+        assert_eq!(pcts.last(), Some(&100), "{pcts:?}");
+        // Small files finish before anyone could read a progress line: none is sent.
+        let (live, mut rx) = crate::tools::LiveSink::channel();
+        ctx.live = live;
+        let small = env.docs.join("small.log");
+        std::fs::write(&small, line.repeat(1000)).expect("write");
+        let r = FileReadTool::default()
+            .call(json!({"path": small, "mode": "analyze"}), &ctx)
+            .await;
+        assert!(r.ok);
+        assert!(rx.try_recv().is_err());
     }
 
     #[tokio::test]
