@@ -9,6 +9,22 @@ use super::super::text::{ascii_words, contains_any, has_word, human_bytes, Lang}
 
 const ERROR_LEVELS: [&str; 3] = ["FATAL", "CRITICAL", "ERROR"];
 
+/// A report timestamp as operators read it in their logs: `2026-11-20 10:00:16`, not the
+/// normalised `2026-11-20T10:00:16` (other forms are shown as given).
+fn show_ts(ts: &str) -> String {
+    let b = ts.as_bytes();
+    if b.len() >= 13 && b[4] == b'-' && b[7] == b'-' && b[10] == b'T' {
+        format!("{} {}", &ts[..10], &ts[11..])
+    } else {
+        ts.to_string()
+    }
+}
+
+/// A JSON timestamp field, shown with [`show_ts`].
+fn ts_of(v: &Value) -> Option<String> {
+    v.as_str().map(show_ts)
+}
+
 fn count_of(report: &Value, level: &str) -> u64 {
     report["levels"]
         .as_array()
@@ -137,7 +153,7 @@ fn template_line(t: &Value, lang: Lang) -> String {
         .chars()
         .take(160)
         .collect();
-    let span = match (t["first_ts"].as_str(), t["last_ts"].as_str()) {
+    let span = match (ts_of(&t["first_ts"]), ts_of(&t["last_ts"])) {
         (Some(a), Some(b)) if a != b => match lang {
             Lang::Zh => format!("，{a} 至 {b}"),
             Lang::En => format!(", {a} to {b}"),
@@ -170,7 +186,7 @@ fn peak(report: &Value, lang: Lang) -> Option<String> {
         )
     })?;
     let n = best[key].as_u64().unwrap_or(0);
-    let start = best["start"].as_str()?;
+    let start = ts_of(&best["start"])?;
     if n == 0 || buckets.len() < 2 {
         return None;
     }
@@ -194,7 +210,7 @@ pub fn render_report(report: &Value, question: &str, lang: Lang) -> String {
         .or_else(|| report["path"].as_str().and_then(|p| p.rsplit('/').next()))
         .unwrap_or("?");
     let mut out = scope(report, name, lang);
-    if let (Some(a), Some(b)) = (report["first_ts"].as_str(), report["last_ts"].as_str()) {
+    if let (Some(a), Some(b)) = (ts_of(&report["first_ts"]), ts_of(&report["last_ts"])) {
         out.push_str(&match lang {
             Lang::Zh => format!("，时间 {a} 至 {b}"),
             Lang::En => format!(", from {a} to {b}"),
@@ -220,13 +236,13 @@ pub fn render_report(report: &Value, question: &str, lang: Lang) -> String {
             String::new()
         };
         out.push_str(&match (lang, partial) {
-            (Lang::Zh, false) => format!("\n{level} 级别的日志共 **{n}** 行{family_note}。"),
-            (Lang::Zh, true) => format!("\n在已分析的这部分中，{level} 级别的日志有 **{n}** 行{family_note}（不是全文总数）。"),
-            (Lang::En, false) => format!("\n**{n}** lines at level {level}{family_note}."),
-            (Lang::En, true) => format!("\n**{n}** lines at level {level}{family_note} in the analysed part (not a total for the file)."),
+            (Lang::Zh, false) => format!("\n\n{level} 级别的日志共 **{n}** 行{family_note}。"),
+            (Lang::Zh, true) => format!("\n\n在已分析的这部分中，{level} 级别的日志有 **{n}** 行{family_note}（不是全文总数）。"),
+            (Lang::En, false) => format!("\n\n**{n}** lines at level {level}{family_note}."),
+            (Lang::En, true) => format!("\n\n**{n}** lines at level {level}{family_note} in the analysed part (not a total for the file)."),
         });
         if let Some(e) = level_entry(report, level) {
-            if let (Some(a), Some(b)) = (e["first_ts"].as_str(), e["last_ts"].as_str()) {
+            if let (Some(a), Some(b)) = (ts_of(&e["first_ts"]), ts_of(&e["last_ts"])) {
                 let first_line = e["first_line"].as_u64();
                 out.push_str(&match (lang, wants_start(question)) {
                     (Lang::Zh, true) => format!(
@@ -250,8 +266,8 @@ pub fn render_report(report: &Value, question: &str, lang: Lang) -> String {
     let levels = levels_line(report, lang);
     if !levels.is_empty() {
         out.push_str(&match lang {
-            Lang::Zh => format!("\n各级别行数：{levels}。"),
-            Lang::En => format!("\nLines by level: {levels}."),
+            Lang::Zh => format!("\n\n各级别行数：{levels}。"),
+            Lang::En => format!("\n\nLines by level: {levels}."),
         });
     }
     let want: Vec<&str> = match asked {
@@ -264,16 +280,16 @@ pub fn render_report(report: &Value, question: &str, lang: Lang) -> String {
     if tops.is_empty() {
         if want.contains(&"ERROR") && asked.is_none() {
             out.push_str(lang.pick(
-                "\n没有 ERROR 或更严重级别的日志。",
-                "\nNo ERROR (or worse) lines.",
+                "\n\n没有 ERROR 或更严重级别的日志。",
+                "\n\nNo ERROR (or worse) lines.",
             ));
         }
     } else {
         let distinct = report["distinct_templates"].as_u64();
         out.push_str(&match lang {
-            Lang::Zh => "\n最常见的消息（数字、ID、IP、耗时已归一）：".to_string(),
+            Lang::Zh => "\n\n最常见的消息（数字、ID、IP、耗时已归一）：".to_string(),
             Lang::En => {
-                "\nMost frequent messages (numbers, ids, IPs, durations masked):".to_string()
+                "\n\nMost frequent messages (numbers, ids, IPs, durations masked):".to_string()
             }
         });
         for t in tops.iter().take(5) {
@@ -283,14 +299,14 @@ pub fn render_report(report: &Value, question: &str, lang: Lang) -> String {
         if let Some(d) = distinct.filter(|d| *d > 0) {
             if report["templates_capped"].as_bool() == Some(true) {
                 out.push_str(&match lang {
-                    Lang::Zh => format!("\n（不同消息模板超过 {d} 种，之后出现的新模板未单独统计）"),
-                    Lang::En => format!("\n(more than {d} distinct templates; later new ones were not tracked separately)"),
+                    Lang::Zh => format!("\n\n（不同消息模板超过 {d} 种，之后出现的新模板未单独统计）"),
+                    Lang::En => format!("\n\n(more than {d} distinct templates; later new ones were not tracked separately)"),
                 });
             }
         }
     }
     if let Some(p) = peak(report, lang) {
-        out.push_str(&format!("\n{p}{}", lang.pick("。", ".")));
+        out.push_str(&format!("\n\n{p}{}", lang.pick("。", ".")));
     }
     out
 }
@@ -334,7 +350,7 @@ mod tests {
         );
         assert!(t.contains("200 次"), "{t}");
         assert!(
-            t.contains("错误最集中的一小时：2026-03-02T02:00（120 条）"),
+            t.contains("错误最集中的一小时：2026-03-02 02:00（120 条）"),
             "{t}"
         );
     }
