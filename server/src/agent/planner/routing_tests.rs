@@ -198,3 +198,18 @@ fn attachments_are_context_not_the_intent() {
     let (tool, _) = ask("这些文件有什么问题");
     assert!(tool == "file_read" || tool == "file_upload", "{tool}");
 }
+
+#[test]
+fn refused_command_lines_reach_the_policy() {
+    // Typed commands the policy refuses are still command lines: the policy's reason is the
+    // answer, never a search or a download.
+    for text in [
+        "ps e",
+        "ps -eo pid,environ",
+        "ip link set lo down",
+        "ip route add default via 10.0.0.1",
+    ] {
+        let (tool, args) = first_call(text, &[]);
+        assert_eq!(tool, "command_executor", "{text}: {args}");
+    }
+}

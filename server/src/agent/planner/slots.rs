@@ -338,8 +338,10 @@ pub fn explicit_command(text: &str, uploads: &[UploadRef]) -> Option<CommandLine
     let ok = match first.as_str() {
         "pwd" | "whoami" | "uptime" | "hostname" | "id" | "w" | "uname" | "dmesg" | "ss"
         | "netstat" => args.iter().all(|a| a.starts_with('-')),
+        // `ip` is a command line when its object is one of ip's; the policy then decides
+        // (and refuses `ip link set ...` with its reason rather than the planner guessing).
         "ip" => {
-            const IP_WORDS: &[&str] = &[
+            const IP_OBJECTS: &[&str] = &[
                 "a",
                 "addr",
                 "address",
@@ -350,18 +352,19 @@ pub fn explicit_command(text: &str, uploads: &[UploadRef]) -> Option<CommandLine
                 "n",
                 "neigh",
                 "neighbour",
-                "show",
-                "list",
-                "ls",
-                "dev",
+                "rule",
+                "maddr",
+                "tunnel",
+                "netns",
+                "monitor",
+                "tuntap",
+                "xfrm",
                 "help",
             ];
-            let mut after_dev = false;
-            args.iter().all(|a| {
-                let ok = a.starts_with('-') || IP_WORDS.contains(&a.as_str()) || after_dev;
-                after_dev = a == "dev";
-                ok
-            })
+            args.iter()
+                .find(|a| !a.starts_with('-'))
+                .is_none_or(|obj| IP_OBJECTS.contains(&obj.as_str()))
+                && !args.iter().any(|a| a.chars().any(is_cjk))
         }
         "systemctl" => {
             args.iter()
@@ -369,9 +372,6 @@ pub fn explicit_command(text: &str, uploads: &[UploadRef]) -> Option<CommandLine
                 && args.iter().any(|a| !a.starts_with('-'))
         }
         "free" => args.iter().all(|a| a.starts_with('-')),
-        "ps" => args
-            .iter()
-            .all(|a| a.starts_with('-') || ["aux", "axu", "ef", "ax", "au"].contains(&a.as_str())),
         "df" => args
             .iter()
             .all(|a| a.starts_with('-') || a.starts_with('/') || a == "."),
