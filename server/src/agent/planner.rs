@@ -163,9 +163,15 @@ fn read_call(path: &str) -> Call {
     if incident::is_log_name(path) {
         return analyze_call(path);
     }
+    // A config is answered from all of it (up to the tool's page maximum), not a prefix.
+    let limit = if answer::config::is_config_name(path) {
+        2000
+    } else {
+        200
+    };
     Call {
         tool: "file_read",
-        args: json!({"file_path": path, "offset": 0, "limit": 200}),
+        args: json!({"file_path": path, "offset": 0, "limit": limit}),
     }
 }
 

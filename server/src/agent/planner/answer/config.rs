@@ -42,6 +42,30 @@ fn flatten_json(v: &serde_json::Value, prefix: &str, out: &mut Vec<Setting>) {
     }
 }
 
+fn flatten_toml(v: &toml::Value, prefix: &str, out: &mut Vec<Setting>) {
+    let join = |k: &str| {
+        if prefix.is_empty() {
+            k.to_string()
+        } else {
+            format!("{prefix}.{k}")
+        }
+    };
+    match v {
+        toml::Value::Table(t) => {
+            for (k, x) in t {
+                flatten_toml(x, &join(k), out);
+            }
+        }
+        toml::Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                flatten_toml(x, &format!("{prefix}[{i}]"), out);
+            }
+        }
+        toml::Value::String(s) => push(out, prefix.to_string(), s),
+        other => push(out, prefix.to_string(), &other.to_string()),
+    }
+}
+
 fn strip_comment(line: &str) -> &str {
     // A `#` after whitespace (or at the start) starts a comment in YAML/TOML/INI/nginx.
     let bytes = line.as_bytes();
@@ -159,7 +183,13 @@ pub fn flatten(content: &str, filename: &str) -> Vec<Setting> {
                 flatten_json(&v, "", &mut out);
             }
         }
-        "toml" | "ini" | "cfg" | "cnf" | "properties" | "env" => flatten_ini(content, &mut out),
+        // A real TOML parser for nested tables, inline tables and arrays; a file it cannot
+        // parse (a fragment, a template) still gets the line-based reading.
+        "toml" => match content.parse::<toml::Table>() {
+            Ok(t) => flatten_toml(&toml::Value::Table(t), "", &mut out),
+            Err(_) => flatten_ini(content, &mut out),
+        },
+        "ini" | "cfg" | "cnf" | "properties" | "env" => flatten_ini(content, &mut out),
         "conf" if content.contains('{') => flatten_nginx(content, &mut out),
         "conf" => flatten_ini(content, &mut out),
         _ => flatten_yaml(content, &mut out),
@@ -502,6 +532,30 @@ mod tests {
         assert!(!e.iter().any(|x| x.value == "pw"), "{e:?}");
         let a = render(&e, "redis port?", "app.env", Lang::En).unwrap();
         assert!(a.contains("6380"), "{a}");
+    }
+
+    #[test]
+    fn toml_nested_tables_and_arrays() {
+        let s = flatten(
+            "title = \"orders\"\n[database]\nhost = \"pg-1\"\n[database.pool]\nmax = 20\n\n[[upstreams]]\nurl = \"http://10.0.0.5:8081/api\"\n[cache]\nredis = { host = \"r1\", port = 6381 }\n",
+            "app.toml",
+        );
+        for (path, value) in [
+            ("database.pool.max", "20"),
+            ("upstreams[0].url.port", "8081"),
+            ("cache.redis.port", "6381"),
+            ("title", "orders"),
+        ] {
+            assert!(
+                s.contains(&Setting {
+                    path: path.into(),
+                    value: value.into()
+                }),
+                "{path}: {s:?}"
+            );
+        }
+        let a = render(&s, "redis 端口是多少", "app.toml", Lang::Zh).expect("answer");
+        assert!(a.contains("6381"), "{a}");
     }
 
     #[test]
