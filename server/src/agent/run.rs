@@ -553,7 +553,8 @@ impl Turn<'_> {
                     tool_steps += 1;
                     let status = tool_status(&call.name, &call.args, lang);
                     let result = self.tool_step(&call.name, call.args.clone(), status).await;
-                    let obs = prompt::observation(&result);
+                    let stored = self.calls.last().and_then(|c| c.output.clone());
+                    let obs = prompt::observation(&result, stored.as_ref());
                     self.steps.push(StepRecord {
                         tool: call.name.clone(),
                         args: call.args.clone(),

@@ -157,8 +157,10 @@ pub fn history_messages(rows: &[MessageRow], budget: usize) -> Vec<ChatMessage> 
     out
 }
 
-/// What the model sees of a tool result: its text (or error), cut to the budget.
-pub fn observation(r: &ToolResult) -> String {
+/// What the model sees of a tool result: its text (or error), cut to the budget. When the
+/// model does not see all of it and the whole output was stored, the last line says how to
+/// page through it (`file_read {output_id, offset, limit}`).
+pub fn observation(r: &ToolResult, stored: Option<&protocol::OutputRef>) -> String {
     let text = if r.ok {
         r.output.clone()
     } else {
@@ -167,7 +169,15 @@ pub fn observation(r: &ToolResult) -> String {
             r.error.as_deref().unwrap_or(r.output.as_str())
         )
     };
-    head_tail(&text, OBSERVATION_CHAR_BUDGET)
+    let mut obs = head_tail(&text, OBSERVATION_CHAR_BUDGET);
+    let cut = obs.len() < text.len() || r.full.is_some();
+    if let Some(o) = stored.filter(|_| cut) {
+        obs.push_str(&format!(
+            "\n[完整输出共 {} 行已保存，用 file_read {{\"output_id\": \"{}\", \"offset\": N, \"limit\": M}} 翻页 / the whole output ({} lines) is stored: page it with file_read {{\"output_id\": \"{}\", \"offset\": N, \"limit\": M}}]",
+            o.lines, o.output_id, o.lines, o.output_id
+        ));
+    }
+    obs
 }
 
 /// A text that fits `budget` characters: itself, or its first and last lines (about half
@@ -323,12 +333,23 @@ mod tests {
     #[test]
     fn observations_are_truncated() {
         let r = ToolResult::success("a".repeat(10_000), serde_json::Value::Null);
-        let o = observation(&r);
+        let o = observation(&r, None);
         assert!(o.chars().count() < 6200, "{}", o.chars().count());
         assert!(o.contains("omitted of 1 lines / 9.8 KiB"), "{o}");
         assert!(o.starts_with(&"a".repeat(3000)) && o.ends_with(&"a".repeat(3000)));
         let f = ToolResult::failure("路径不允许");
-        assert!(observation(&f).contains("路径不允许"));
+        assert!(observation(&f, None).contains("路径不允许"));
+        // A cut observation of a stored output says how to page it; a whole one does not.
+        let stored = protocol::OutputRef {
+            output_id: "o7".into(),
+            lines: 20_000,
+            bytes: 300_000,
+            truncated: false,
+        };
+        let long = ToolResult::success("x\n".repeat(20_000), serde_json::Value::Null);
+        assert!(observation(&long, Some(&stored)).contains(r#"file_read {"output_id": "o7""#));
+        let short = ToolResult::success("ok", serde_json::Value::Null);
+        assert_eq!(observation(&short, Some(&stored)), "ok");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! `file_read/analyze.rs`) analyses the whole file instead of returning a page.
 
 mod analyze;
+mod stored;
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
@@ -45,8 +46,11 @@ pub enum ReadMode {
 #[derive(Debug, Deserialize)]
 struct Args {
     /// `path` is accepted too (the analyze contract's name).
-    #[serde(alias = "path")]
+    #[serde(alias = "path", default)]
     file_path: String,
+    /// A stored output of this session (from an earlier step) instead of a file.
+    #[serde(default)]
+    output_id: Option<String>,
     #[serde(default)]
     mode: ReadMode,
     #[serde(default)]
@@ -307,9 +311,12 @@ impl Tool for FileReadTool {
                     "maximum": MAX_LIMIT,
                     "default": DEFAULT_LIMIT,
                     "description": "最多读取的行数 / maximum lines"
+                },
+                "output_id": {
+                    "type": "string",
+                    "description": "读取本会话之前某一步保存的完整输出（观察结果被截断时会给出编号）而不是文件 / page through a stored output of an earlier step (its id is given when an observation was cut) instead of a file"
                 }
-            },
-            "required": ["file_path"]
+            }
         })
     }
 
@@ -319,13 +326,21 @@ impl Tool for FileReadTool {
                 Ok(a) => a,
                 Err(e) => return ToolResult::failure(e),
             };
-            if args.mode == ReadMode::Analyze {
-                return analyze::run(self, &args.file_path, ctx).await;
-            }
             let offset = args.offset.unwrap_or(0);
             let limit = args.limit.unwrap_or(DEFAULT_LIMIT);
             if limit == 0 || limit > MAX_LIMIT {
                 return ToolResult::failure(format!("limit 必须在 1-{MAX_LIMIT} 之间: {limit}"));
+            }
+            if let Some(id) = args.output_id.as_deref() {
+                return stored::run(id, offset, limit, ctx).await;
+            }
+            if args.file_path.trim().is_empty() {
+                return ToolResult::failure(
+                    "缺少参数 file_path（或 output_id）/ missing file_path (or output_id)",
+                );
+            }
+            if args.mode == ReadMode::Analyze {
+                return analyze::run(self, &args.file_path, ctx).await;
             }
             let raw = args.file_path.clone();
             let path: PathBuf = match resolve_user_path(ctx, &raw) {
