@@ -326,6 +326,42 @@ pub fn incident_task(text: &str, file_named: bool) -> Option<Task> {
         }
     }
 
+    // Following a log live: `tail -f` on the named file, `journalctl -f` for the journal.
+    let follow = contains_any(
+        &lower,
+        &[
+            "实时",
+            "跟踪",
+            "持续查看",
+            "盯着",
+            "滚动查看",
+            "tail -f",
+            "live",
+            "in real time",
+        ],
+    ) || w("follow")
+        || w("watch")
+        || w("stream");
+    if follow {
+        let file = typed_paths(text)
+            .into_iter()
+            .find(|p| p.starts_with('/') && p.len() > 1)
+            .or_else(|| typed_file_names(text).into_iter().next());
+        if let Some(f) = file {
+            return Some(exec("tail", &["-n", "20", "-f", &f]));
+        }
+        if w("journal") || w("journalctl") || contains_any(&lower, &["系统日志"]) {
+            let mut args = vec!["-f".to_string(), "-n".to_string(), "20".to_string()];
+            if let Some(unit) = journal_unit(&lower) {
+                args.extend(["-u".to_string(), unit]);
+            }
+            return Some(Task::Exec {
+                command: "journalctl".into(),
+                args,
+            });
+        }
+    }
+
     // What is listening / which ports are open (not a port inside a config file).
     let config_words = contains_any(&lower, &["配置", "config", "conf"]) || file_named;
     let listening = contains_any(

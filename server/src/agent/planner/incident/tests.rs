@@ -175,3 +175,19 @@ fn log_questions_and_log_names() {
     assert!(!is_log_name("/var/log/syslog.2.gz"));
     assert!(!is_log_name("nginx.conf"));
 }
+
+#[test]
+fn following_a_log_live() {
+    assert_eq!(
+        exec_line(&task("实时查看 /var/log/nginx/error.log")).as_deref(),
+        Some("tail -n 20 -f /var/log/nginx/error.log")
+    );
+    assert_eq!(
+        exec_line(&task("follow worker.log for me")).as_deref(),
+        Some("tail -n 20 -f worker.log")
+    );
+    assert_eq!(
+        exec_line(&task("watch the journal for sshd")).as_deref(),
+        Some("journalctl -f -n 20 -u sshd")
+    );
+}
