@@ -4,6 +4,7 @@
 //! `Command`s that the executor runs, whose results come back as events.
 
 pub mod dest;
+pub mod quit;
 pub mod slash;
 pub mod transcript;
 
@@ -171,6 +172,8 @@ pub enum Command {
     Request(Req),
     /// Fire-and-forget message (cancel, offer answers, monitor subscription).
     Send(Message),
+    /// Remember this session as the last one used on this server (reopened next launch).
+    RememberSession(String),
     Quit,
     Suspend,
     Redraw,
@@ -336,6 +339,8 @@ pub struct App {
     /// Default folder for downloads (the save-as prompt starts here).
     pub download_dir: PathBuf,
     pub quit: bool,
+    /// When the first idle Ctrl+C was pressed (a second within 2 s quits).
+    pub quit_armed: Option<Instant>,
     connected_once: bool,
 }
 
@@ -389,6 +394,7 @@ impl App {
             browse_dir: std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
             download_dir: default_download_dir(),
             quit: false,
+            quit_armed: None,
             connected_once: false,
         }
     }
@@ -615,7 +621,11 @@ fn page(app: &App) -> isize {
 fn on_key(app: &mut App, key: KeyEvent, out: &mut Vec<Command>) {
     let ctx = app.ctx();
     let st = app.input_state();
-    match app.keymap.lookup(ctx, &key, &st) {
+    let action = app.keymap.lookup(ctx, &key, &st);
+    if action != Some(Action::Interrupt) {
+        app.quit_armed = None;
+    }
+    match action {
         Some(a) => on_action(app, a, out),
         None => match &mut app.modal {
             Some(Modal::Note { input, .. }) => {
@@ -669,16 +679,7 @@ fn on_key(app: &mut App, key: KeyEvent, out: &mut Vec<Command>) {
 
 fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
     match a {
-        Action::Interrupt => {
-            if app.turn.is_some() {
-                cancel_turn(app, out);
-            } else if app.modal.is_some() {
-                app.modal = None;
-            } else {
-                app.quit = true;
-                out.push(Command::Quit);
-            }
-        }
+        Action::Interrupt => quit::interrupt(app, out),
         Action::Suspend => out.push(Command::Suspend),
         Action::Redraw => out.push(Command::Redraw),
         Action::Help => app.modal = Some(Modal::Help { scroll: 0 }),
@@ -1220,6 +1221,7 @@ fn on_client(app: &mut App, e: ClientEvent, out: &mut Vec<Command>) {
                 );
             }
             app.welcome = Some(w);
+            out.push(Command::RememberSession(app.session_id.clone()));
             out.push(Command::Send(Message::MonitorSubscribe(MonitorSubscribe {
                 interval_ms: app.gauge_interval_ms,
             })));
@@ -1496,6 +1498,9 @@ fn on_reply(app: &mut App, req: Req, result: Result<Message, String>, out: &mut 
             app.transcript.system(Level::Ok, &a.message);
         }
         Message::SessionReply(r) => {
+            if r.current.id != app.session_id && !r.current.id.is_empty() {
+                out.push(Command::RememberSession(r.current.id.clone()));
+            }
             set_session(app, &r.current);
             match r.op.as_str() {
                 "list" => {

@@ -37,7 +37,7 @@ impl Pane {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
-    /// Ctrl+C: cancel the running turn, or quit when idle.
+    /// Ctrl+C: cancel the running turn; when idle, a second press within 2 s quits.
     Interrupt,
     Suspend,
     Redraw,
@@ -194,7 +194,7 @@ impl Default for Keymap {
             })
         };
         let al = Cond::Always;
-        add(Ctx::Any, K::Char('c'), CTRL, al, A::Interrupt, "cancel turn / quit when idle", false);
+        add(Ctx::Any, K::Char('c'), CTRL, al, A::Interrupt, "cancel turn / idle: twice in 2 s quits", false);
         add(Ctx::Any, K::Char('z'), CTRL, al, A::Suspend, "suspend to the shell", false);
         add(Ctx::Any, K::Char('l'), CTRL, al, A::Redraw, "redraw the screen", false);
         add(Ctx::Panes, K::F(1), NONE, al, A::Help, "help (all bindings)", false);

@@ -338,6 +338,9 @@ fn ctrl_c_cancels_a_running_turn_and_quits_when_idle() {
     assert!(
         matches!(a.transcript.entries.last(), Some(Entry::System { text, .. }) if text == "turn cancelled")
     );
+    // Idle now: the first Ctrl+C asks, the second quits.
+    assert!(update(&mut a, ctrl('c')).is_empty());
+    assert!(!a.quit);
     let cmds = update(&mut a, ctrl('c'));
     assert_eq!(cmds, vec![Command::Quit]);
     assert!(a.quit);
@@ -1050,4 +1053,47 @@ fn transfer_view_merges_progress_and_gives_way_to_the_next_offer() {
     );
     update(&mut a, key(KeyCode::Enter));
     assert!(matches!(&a.modal, Some(Modal::Transfer { offer_id }) if offer_id == "o1"));
+}
+
+#[test]
+fn the_session_in_use_is_remembered_on_connect_and_switch() {
+    let mut a = App::new("127.0.0.1:9999", Theme::dark());
+    let cmds = update(&mut a, AppEvent::Client(ClientEvent::Connected(welcome())));
+    assert!(cmds.contains(&Command::RememberSession(welcome().session_id)));
+    let mut other = protocol::SessionInfo {
+        id: "99999999-aaaa".into(),
+        name: "db".into(),
+        created_at: String::new(),
+        updated_at: String::new(),
+        messages: 0,
+    };
+    let reply = |cur: &protocol::SessionInfo| {
+        Ok(Message::SessionReply(protocol::SessionReply {
+            request_id: 1,
+            op: "switch".into(),
+            current: cur.clone(),
+            sessions: vec![],
+        }))
+    };
+    let cmds = update(
+        &mut a,
+        AppEvent::Reply {
+            req: Req::Session(SessionOp::Switch { id: "9999".into() }),
+            result: reply(&other),
+        },
+    );
+    assert!(cmds.contains(&Command::RememberSession("99999999-aaaa".into())));
+    // The same session again: nothing new to remember.
+    other.name = "db2".into();
+    let cmds = update(
+        &mut a,
+        AppEvent::Reply {
+            req: Req::Session(SessionOp::Rename {
+                id: None,
+                name: "db2".into(),
+            }),
+            result: reply(&other),
+        },
+    );
+    assert!(!cmds.iter().any(|c| matches!(c, Command::RememberSession(_))));
 }

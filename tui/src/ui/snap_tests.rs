@@ -220,3 +220,10 @@ fn one_by_one_and_too_small() {
     insta::assert_snapshot!("one_by_one", draw(&a, 1, 1));
     insta::assert_snapshot!("too_small", draw(&a, 30, 8));
 }
+
+#[test]
+fn quit_confirmation() {
+    let mut a = base();
+    update(&mut a, crate::app::tests::ctrl('c'));
+    insta::assert_snapshot!(draw(&a, 80, 24));
+}

@@ -246,7 +246,7 @@ fn help_overlay_lists_bindings() {
     let s = screen(&draw(&a, 100, 60));
     assert!(s.contains("/upload <path> [text]"), "{s}");
     assert!(s.contains("Ctrl+C"), "{s}");
-    assert!(s.contains("cancel turn / quit when idle"), "{s}");
+    assert!(s.contains("cancel turn / idle: twice in 2 s quits"), "{s}");
     let all = crate::ui::dialogs::help_lines(&a)
         .iter()
         .map(text::line_text)
