@@ -29,6 +29,9 @@ use crate::theme::Theme;
 use slash::Slash;
 use transcript::{Level, ToolResult, Transcript};
 
+/// The notice when a message cannot be sent; a reconnect clears it.
+pub const NOT_SENT: &str = "未连接，消息没有发送 / not connected: the message was not sent";
+
 /// CPU samples kept for the sparkline.
 pub const CPU_HISTORY: usize = 120;
 
@@ -963,7 +966,7 @@ fn submit(app: &mut App, out: &mut Vec<Command>) {
             return;
         }
         if app.conn != Conn::Connected {
-            app.note(Level::Warn, "not connected: the message was not sent");
+            app.note(Level::Warn, NOT_SENT);
             return;
         }
     }
@@ -1198,6 +1201,9 @@ fn on_client(app: &mut App, e: ClientEvent, out: &mut Vec<Command>) {
             let first = !app.connected_once;
             app.connected_once = true;
             app.conn = Conn::Connected;
+            if app.notice.as_ref().is_some_and(|n| n.1 == NOT_SENT) {
+                app.notice = None;
+            }
             app.session_id = w.session_id.clone();
             app.session_name = sanitize(&w.session_name);
             app.model = sanitize(&w.model);

@@ -299,7 +299,10 @@ pub async fn run(common: Common, config: Config, warning: Option<String>) -> u8 
                     Command::RememberSession(id) => {
                         if let Some(p) = &state_file {
                             if let Err(e) = crate::last_session::save(p, &common.server, &id) {
-                                tracing::warn!("cannot remember the session in {}: {e}", p.display());
+                                tracing::warn!(
+                                    "cannot remember the session in {}: {e}",
+                                    p.display()
+                                );
                             }
                         }
                     }

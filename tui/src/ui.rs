@@ -192,6 +192,18 @@ fn draw_tabs(app: &App, frame: &mut Frame, r: Rect) {
     frame.render_widget(Paragraph::new(Line::from(spans)), r);
 }
 
+/// The cause in a connection error, without the address and errno noise:
+/// `…cannot reach the server at 127.0.0.1:9: Connection refused (os error 111)` gives
+/// `Connection refused`.
+pub fn short_reason(reason: &str) -> String {
+    let tail = reason.rsplit(": ").next().unwrap_or(reason).trim();
+    let tail = match tail.find(" (os error") {
+        Some(i) => &tail[..i],
+        None => tail,
+    };
+    tail.to_string()
+}
+
 pub fn spinner(app: &App) -> &'static str {
     const UNI: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
     const ASC: [&str; 4] = ["|", "/", "-", "\\"];
@@ -207,16 +219,25 @@ fn draw_bar(app: &App, frame: &mut Frame, r: Rect) {
     let (dot, conn, st) = match &app.conn {
         Conn::Connected => ("●", "connected".to_string(), th.ok),
         Conn::Connecting => ("◌", "connecting".to_string(), th.warn),
-        Conn::Reconnecting { attempt, until, .. } => {
+        Conn::Reconnecting {
+            attempt,
+            until,
+            reason,
+        } => {
             let secs = until
                 .saturating_duration_since(app.now)
                 .as_secs_f32()
                 .ceil() as u64;
-            (
-                "◌",
-                format!("reconnecting in {secs}s (attempt {attempt})"),
-                th.warn,
-            )
+            let why = short_reason(reason);
+            let conn = if why.is_empty() {
+                format!("reconnecting in {secs}s (attempt {attempt})")
+            } else {
+                // The reason is what the user needs at a dead address; the attempt count
+                // gives way on narrow terminals.
+                let why = text::truncate(&why, usize::from(r.width / 3).max(12));
+                format!("reconnecting in {secs}s (attempt {attempt}): {why}")
+            };
+            ("◌", conn, th.warn)
         }
     };
     let dot = if th.ascii { "*" } else { dot };

@@ -565,7 +565,7 @@ impl Conn {
                     .await
                 {
                     Err(e) => {
-                        out.push(Message::error(e.code(), e.to_string(), Some(u.request_id)));
+                        out.push(Message::error(e.code(), e.message(), Some(u.request_id)));
                         self.upload = UploadSlot::Discarding { remaining: u.size };
                     }
                     Ok(()) if u.size == 0 => self.finish_upload(out).await,
@@ -1215,7 +1215,7 @@ impl Conn {
             Err(e) => {
                 self.ctx
                     .audit_upload_refused(&self.session_id, &u.filename, &e);
-                return Message::error(e.code(), e.to_string(), Some(u.request_id));
+                return Message::error(e.code(), e.message(), Some(u.request_id));
             }
         };
         let token = self.ctx.transfers.issue_upload(
@@ -1299,7 +1299,7 @@ impl Conn {
 
     fn upload_error(&self, rid: Option<u64>, e: &UploadError) -> Message {
         match rid {
-            Some(r) => Message::error(e.code(), e.to_string(), Some(r)),
+            Some(r) => Message::error(e.code(), e.message(), Some(r)),
             None => Message::ChatText(format!("文件上传失败: {e}")),
         }
     }

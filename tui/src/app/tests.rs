@@ -200,6 +200,10 @@ fn not_connected_keeps_the_message() {
         .notice
         .as_ref()
         .is_some_and(|n| n.1.contains("not connected")));
+    // Reconnected: the stale notice goes, the message is still in the editor.
+    update(&mut a, AppEvent::Client(ClientEvent::Connected(welcome())));
+    assert!(a.notice.is_none());
+    assert_eq!(a.input_text(), "hello");
 }
 
 #[test]
@@ -1095,5 +1099,7 @@ fn the_session_in_use_is_remembered_on_connect_and_switch() {
             result: reply(&other),
         },
     );
-    assert!(!cmds.iter().any(|c| matches!(c, Command::RememberSession(_))));
+    assert!(!cmds
+        .iter()
+        .any(|c| matches!(c, Command::RememberSession(_))));
 }

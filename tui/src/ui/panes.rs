@@ -300,13 +300,33 @@ fn gauges(app: &App, frame: &mut Frame, area: Rect) {
         f64::from(m.usage_percent),
         format!("{}/{}", compact(m.used_bytes), compact(m.total_bytes)),
     ));
-    rows.push(Line::from(vec![
-        Span::styled(text::pad("Load", label_w), th.dim),
-        Span::raw(format!(
-            "{:.2} {:.2} {:.2}",
-            c.load_avg[0], c.load_avg[1], c.load_avg[2]
-        )),
-    ]));
+    // Load per core: above 1 (more runnable tasks than cores) is a warning, above 2 an error.
+    let cores = f64::from(c.cores.max(1));
+    let load_style = |l: f64| {
+        let per = l / cores;
+        if per > 2.0 {
+            th.error
+        } else if per > 1.0 {
+            th.warn
+        } else {
+            th.ok
+        }
+    };
+    let mut load = vec![Span::styled(text::pad("Load", label_w), th.dim)];
+    for (i, l) in c.load_avg.iter().enumerate() {
+        let l = *l;
+        let sep = if i == 0 { "" } else { " " };
+        load.push(Span::styled(format!("{sep}{l:.2}"), load_style(l)));
+    }
+    let now = c.load_avg[0];
+    load.push(Span::styled(
+        format!("  {:.2}/core", now / cores),
+        load_style(now),
+    ));
+    if now > cores {
+        load.push(Span::styled(" > cores", load_style(now)));
+    }
+    rows.push(Line::from(load));
     for d in &s.disks {
         rows.push(row(
             &d.mount,

@@ -227,3 +227,32 @@ fn quit_confirmation() {
     update(&mut a, crate::app::tests::ctrl('c'));
     insta::assert_snapshot!(draw(&a, 80, 24));
 }
+
+#[test]
+fn reconnecting_shows_the_reason() {
+    let mut a = base();
+    update(
+        &mut a,
+        AppEvent::Client(ClientEvent::Reconnecting {
+            attempt: 3,
+            retry_in: std::time::Duration::from_secs(2),
+            reason: "无法连接服务器 / cannot reach the server at 127.0.0.1:9: Connection refused (os error 111)".into(),
+        }),
+    );
+    insta::assert_snapshot!(draw(&a, 100, 24));
+}
+
+#[test]
+fn load_above_cores_is_flagged() {
+    let mut a = base();
+    if let Some(s) = &mut a.gauges.snap {
+        s.cpu.load_avg = [6.0, 4.5, 1.0];
+    }
+    update(
+        &mut a,
+        AppEvent::Key(KeyEvent::new(KeyCode::Char('4'), KeyModifiers::ALT)),
+    );
+    let screen = draw(&a, 80, 24);
+    assert!(screen.contains("3.00/core > cores"), "{screen}");
+    insta::assert_snapshot!(screen);
+}

@@ -352,3 +352,15 @@ fn cached_rows_match_a_fresh_render_after_every_change() {
     assert_eq!(super::chat::visible(&a, 50, 3, 5), all[3..8].to_vec());
     assert_eq!(super::chat::line_count(&a, 50), all.len());
 }
+
+#[test]
+fn short_reason_keeps_the_cause() {
+    assert_eq!(
+        crate::ui::short_reason(
+            "无法连接服务器 / cannot reach the server at 127.0.0.1:9: Connection refused (os error 111)"
+        ),
+        "Connection refused"
+    );
+    assert_eq!(crate::ui::short_reason("timed out"), "timed out");
+    assert_eq!(crate::ui::short_reason(""), "");
+}
