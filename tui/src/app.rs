@@ -4,6 +4,7 @@
 //! `Command`s that the executor runs, whose results come back as events.
 
 pub mod dest;
+pub mod editing;
 pub mod quit;
 pub mod slash;
 pub mod transcript;
@@ -448,8 +449,15 @@ impl App {
     }
 
     fn set_input(&mut self, text: &str) {
-        self.input = new_input();
+        self.clear_input();
         self.input.insert_str(text);
+    }
+
+    /// A fresh editor that keeps what Ctrl+Y would paste.
+    fn clear_input(&mut self) {
+        let yank = self.input.yank_text();
+        self.input = new_input();
+        self.input.set_yank_text(yank);
     }
 
     pub fn offer(&self, id: &str) -> Option<&Transfer> {
@@ -635,17 +643,8 @@ fn on_key(app: &mut App, key: KeyEvent, out: &mut Vec<Command>) {
                 input.input(key);
             }
             Some(Modal::SaveAs { input, error, .. }) => {
-                use ratatui::crossterm::event::{KeyCode, KeyModifiers};
                 // One line only: Enter is bound (confirm), so input never gets a newline.
-                // Ctrl+U clears to the start of the line as in a shell (not undo).
-                let changed = if key.code == KeyCode::Char('u')
-                    && key.modifiers.contains(KeyModifiers::CONTROL)
-                {
-                    input.delete_line_by_head()
-                } else {
-                    input.input(key)
-                };
-                if changed {
+                if input.input(key) {
                     *error = None;
                 }
             }
@@ -723,18 +722,8 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
         }
         Action::HistoryPrev => history_step(app, -1),
         Action::HistoryNext => history_step(app, 1),
-        Action::Complete => {
-            let text = app.input_text();
-            let c = slash::complete(&text);
-            if let Some(t) = &c.text {
-                app.set_input(t);
-            }
-            if !c.candidates.is_empty() {
-                app.note(Level::Info, c.candidates.join("  "));
-            } else if c.text.is_none() && !text.contains(' ') {
-                app.note(Level::Warn, format!("no command starts with {text}"));
-            }
-        }
+        Action::Complete => editing::complete(app),
+        Action::Edit(e) => editing::edit(app, e),
         Action::PageUp | Action::PageDown | Action::ScrollUp | Action::ScrollDown => {
             if let Some(Modal::Help { scroll }) = &mut app.modal {
                 *scroll = match a {
@@ -974,7 +963,7 @@ fn submit(app: &mut App, out: &mut Vec<Command>) {
         app.history.push(text.clone());
     }
     app.history_pos = None;
-    app.input = new_input();
+    app.clear_input();
     app.notice = None;
     if is_cmd {
         match slash::parse(&text) {

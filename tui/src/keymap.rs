@@ -35,8 +35,22 @@ impl Pane {
     }
 }
 
+/// Shell-style editing of the focused input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edit {
+    KillToStart,
+    KillToEnd,
+    KillWord,
+    Yank,
+    Undo,
+    Redo,
+    LineStart,
+    LineEnd,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
+    Edit(Edit),
     /// Ctrl+C: cancel the running turn; when idle, a second press within 2 s quits.
     Interrupt,
     Suspend,
@@ -141,8 +155,10 @@ pub enum Cond {
     InputEmpty,
     /// The editor holds one line (so Up/Down are free for history).
     SingleLine,
-    /// The editor starts with `/` (Tab completes instead of moving focus).
+    /// The editor starts with `/`.
     Slash,
+    /// The editor has text (Tab completes instead of moving focus).
+    NonEmpty,
 }
 
 /// Editor facts the conditions look at.
@@ -217,17 +233,28 @@ impl Default for Keymap {
         add(Ctx::Chat, K::Enter, NONE, al, A::Send, "send", true);
         add(Ctx::Chat, K::Enter, ALT, al, A::Newline, "newline", true);
         add(Ctx::Chat, K::Enter, SHIFT, al, A::Newline, "newline (when reported)", false);
-        add(Ctx::Chat, K::Tab, NONE, Cond::Slash, A::Complete, "complete /command", false);
+        add(Ctx::Chat, K::Tab, NONE, Cond::NonEmpty, A::Complete, "complete /command or /upload path", false);
         add(Ctx::Chat, K::Up, NONE, Cond::SingleLine, A::HistoryPrev, "previous input", false);
         add(Ctx::Chat, K::Down, NONE, Cond::SingleLine, A::HistoryNext, "next input", false);
         add(Ctx::Chat, K::PageUp, NONE, al, A::PageUp, "scroll transcript up", true);
         add(Ctx::Chat, K::PageDown, NONE, al, A::PageDown, "scroll transcript down", false);
         add(Ctx::Chat, K::Home, NONE, Cond::InputEmpty, A::Top, "transcript top (empty input)", false);
         add(Ctx::Chat, K::End, NONE, Cond::InputEmpty, A::Bottom, "follow the tail (empty input)", false);
+        add(Ctx::Chat, K::Home, NONE, al, A::Edit(Edit::LineStart), "start of line", false);
+        add(Ctx::Chat, K::End, NONE, al, A::Edit(Edit::LineEnd), "end of line", false);
         add(Ctx::Chat, K::Home, CTRL, al, A::Top, "transcript top", false);
         add(Ctx::Chat, K::End, CTRL, al, A::Bottom, "follow the tail", false);
         add(Ctx::Chat, K::Char('?'), NONE, Cond::InputEmpty, A::Help, "help (empty input)", true);
         add(Ctx::Chat, K::Esc, NONE, al, A::Close, "dismiss the notice", false);
+        // Readline editing in every text input.
+        for ctx in [Ctx::Chat, Ctx::Note, Ctx::SaveAs] {
+            add(ctx, K::Char('u'), CTRL, al, A::Edit(Edit::KillToStart), "delete to line start", false);
+            add(ctx, K::Char('k'), CTRL, al, A::Edit(Edit::KillToEnd), "delete to line end", false);
+            add(ctx, K::Char('w'), CTRL, al, A::Edit(Edit::KillWord), "delete the word before", false);
+            add(ctx, K::Char('y'), CTRL, al, A::Edit(Edit::Yank), "paste what was deleted", false);
+            add(ctx, K::Char('u'), ALT, al, A::Edit(Edit::Undo), "undo", false);
+            add(ctx, K::Char('r'), CTRL, al, A::Edit(Edit::Redo), "redo", false);
+        }
         // Files pane.
         add(Ctx::Files, K::Up, NONE, al, A::Up, "select previous", false);
         add(Ctx::Files, K::Down, NONE, al, A::Down, "select next", false);
@@ -308,6 +335,7 @@ fn cond_ok(c: Cond, s: &InputState) -> bool {
         Cond::InputEmpty => s.empty,
         Cond::SingleLine => s.single_line,
         Cond::Slash => s.slash,
+        Cond::NonEmpty => !s.empty,
     }
 }
 
@@ -447,8 +475,14 @@ mod tests {
             Some(Action::Complete)
         );
         let st2 = InputState { slash: false, ..st };
+        // Text in the editor: Tab completes (never moves focus); empty: next pane.
         assert_eq!(
             km.lookup(Ctx::Chat, &key(KeyCode::Tab, NONE), &st2),
+            Some(Action::Complete)
+        );
+        let empty = InputState { empty: true, ..st2 };
+        assert_eq!(
+            km.lookup(Ctx::Chat, &key(KeyCode::Tab, NONE), &empty),
             Some(Action::FocusNext)
         );
         // '?' types a character while the editor has text.
