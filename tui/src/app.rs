@@ -5,6 +5,7 @@
 
 pub mod dest;
 pub mod editing;
+pub mod procs;
 pub mod quit;
 pub mod slash;
 pub mod transcript;
@@ -326,6 +327,8 @@ pub struct App {
     pub files: FilesPane,
     pub search: SearchPane,
     pub gauges: Gauges,
+    /// The processes list of the System pane.
+    pub procs: procs::ProcsPane,
     pub transfers: Vec<Transfer>,
     pub transfer_selected: usize,
     pub modal: Option<Modal>,
@@ -384,6 +387,7 @@ impl App {
             files: FilesPane::default(),
             search: SearchPane::default(),
             gauges: Gauges::default(),
+            procs: procs::ProcsPane::default(),
             transfers: Vec::new(),
             transfer_selected: 0,
             modal: None,
@@ -666,7 +670,15 @@ fn on_key(app: &mut App, key: KeyEvent, out: &mut Vec<Command>) {
                     && !key
                         .modifiers
                         .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
-                // Typing in a side pane goes to the chat editor rather than nowhere.
+                // Typing in the System pane filters its processes.
+                if app.focus == Pane::Gauges {
+                    match key.code {
+                        KeyCode::Char(c) if printable => return procs::type_char(app, c),
+                        KeyCode::Backspace => return procs::backspace(app),
+                        _ => {}
+                    }
+                }
+                // Typing in another side pane goes to the chat editor rather than nowhere.
                 if app.focus != Pane::Chat && printable {
                     app.focus = Pane::Chat;
                 }
@@ -723,6 +735,9 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
         Action::HistoryPrev => history_step(app, -1),
         Action::HistoryNext => history_step(app, 1),
         Action::Complete => editing::complete(app),
+        Action::ToggleSort => procs::toggle_sort(app),
+        Action::AskAbout => procs::ask(app, out),
+        Action::ClearFilter => procs::escape(app),
         Action::Edit(e) => editing::edit(app, e),
         Action::PageUp | Action::PageDown | Action::ScrollUp | Action::ScrollDown => {
             if let Some(Modal::Help { scroll }) = &mut app.modal {
@@ -899,7 +914,8 @@ fn select_step(app: &mut App, d: isize) {
         Pane::Files => app.files.selected = step(app.files.selected, app.files.files.len()),
         Pane::Search => app.search.selected = step(app.search.selected, app.search.hits.len()),
         Pane::Transfers => app.transfer_selected = step(app.transfer_selected, app.transfers.len()),
-        _ => {}
+        Pane::Gauges => procs::step(app, d),
+        Pane::Chat => {}
     }
 }
 

@@ -51,6 +51,12 @@ pub enum Edit {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     Edit(Edit),
+    /// Processes list: sort by CPU or by memory.
+    ToggleSort,
+    /// Processes list: ask the agent about the selected process.
+    AskAbout,
+    /// Processes list: clear the filter, or back to chat when there is none.
+    ClearFilter,
     /// Ctrl+C: cancel the running turn; when idle, a second press within 2 s quits.
     Interrupt,
     Suspend,
@@ -277,6 +283,13 @@ impl Default for Keymap {
         add(Ctx::Transfers, K::Up, NONE, al, A::Up, "select previous", false);
         add(Ctx::Transfers, K::Down, NONE, al, A::Down, "select next", false);
         add(Ctx::Transfers, K::Enter, NONE, al, A::ShowOffer, "open the offer or its progress", true);
+        // System pane: the processes list (typing filters it).
+        add(Ctx::Gauges, K::Up, NONE, al, A::Up, "previous process", false);
+        add(Ctx::Gauges, K::Down, NONE, al, A::Down, "next process", false);
+        add(Ctx::Gauges, K::Enter, NONE, al, A::AskAbout, "ask the agent about the process", false);
+        add(Ctx::Gauges, K::F(2), NONE, al, A::ToggleSort, "sort by CPU / memory", false);
+        add(Ctx::Gauges, K::Char('s'), CTRL, al, A::ToggleSort, "sort by CPU / memory", false);
+        add(Ctx::Gauges, K::Esc, NONE, al, A::ClearFilter, "clear the filter, then back to chat", false);
         for ctx in [Ctx::Files, Ctx::Search, Ctx::Gauges, Ctx::Transfers] {
             add(ctx, K::Char('?'), NONE, al, A::Help, "help", true);
             add(ctx, K::Esc, NONE, al, A::Focus(Pane::Chat), "back to chat", false);

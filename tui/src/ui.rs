@@ -6,6 +6,7 @@
 pub mod chat;
 pub mod dialogs;
 pub mod panes;
+pub mod procs;
 pub mod transfer;
 
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -76,7 +77,7 @@ pub fn layout(app: &App, area: Rect) -> Areas {
             6
         };
         let [g, f, s, t] = Layout::vertical([
-            Constraint::Length(9),
+            gauges_height(app),
             Constraint::Fill(1),
             Constraint::Fill(1),
             Constraint::Length(tr_h),
@@ -99,6 +100,19 @@ pub fn layout(app: &App, area: Rect) -> Areas {
         }
     }
     a
+}
+
+/// Height of the System pane on a wide screen: the gauges, then (when the server reports
+/// processes) a few of the top processes; most of the column while it has the focus.
+fn gauges_height(app: &App) -> Constraint {
+    if app.focus == Pane::Gauges {
+        return Constraint::Percentage(60);
+    }
+    let snap = app.gauges.snap.as_ref();
+    let disks = snap.map_or(1, |s| s.disks.len()) as u16;
+    let procs = snap.map_or(0, |s| s.top_processes.len()).min(5) as u16;
+    let procs_rows = if procs > 0 { 3 + procs } else { 0 };
+    Constraint::Length((2 + 4 + disks + procs_rows).clamp(9, 20))
 }
 
 /// Inner size of the transcript for the current terminal size (used by `update` to scroll).

@@ -68,6 +68,15 @@ pub fn submit(a: &mut App, s: &str) -> Vec<Command> {
 
 /// Delivers a monitor snapshot at `cpu_pct` CPU, 25% memory and one 60%-full ext4 disk.
 pub fn monitor(a: &mut App, cpu_pct: f32) {
+    monitor_snap(a, cpu_pct, Vec::new());
+}
+
+/// A monitor snapshot at 42% CPU carrying these processes.
+pub fn monitor_with(a: &mut App, procs: Vec<protocol::ProcessStats>) {
+    monitor_snap(a, 42.0, procs);
+}
+
+fn monitor_snap(a: &mut App, cpu_pct: f32, procs: Vec<protocol::ProcessStats>) {
     let snap = MonitorSnapshot {
         ts_ms: 1,
         cpu: CpuStats {
@@ -90,6 +99,8 @@ pub fn monitor(a: &mut App, cpu_pct: f32) {
             available_bytes: 40 << 30,
             usage_percent: 60.0,
         }],
+        process_count: (!procs.is_empty()).then_some(212),
+        top_processes: procs,
     };
     update(
         a,

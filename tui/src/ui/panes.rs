@@ -48,7 +48,7 @@ pub fn sparkline(vals: &[u64], w: usize, ascii: bool) -> String {
 }
 
 /// Short sizes for gauges: `828M`, `23.5G`.
-fn compact(n: u64) -> String {
+pub(crate) fn compact(n: u64) -> String {
     let s = human_size(n);
     match s.split_once(' ') {
         Some((v, u)) => format!("{v}{}", &u[..1]),
@@ -77,7 +77,7 @@ fn progress_text(p: &protocol::TransferProgress, pct: f64, ascii: bool) -> Strin
     s
 }
 
-fn window(n: usize, sel: usize, h: usize) -> (usize, usize) {
+pub(crate) fn window(n: usize, sel: usize, h: usize) -> (usize, usize) {
     if h == 0 || n <= h {
         return (0, n);
     }
@@ -334,7 +334,14 @@ fn gauges(app: &App, frame: &mut Frame, area: Rect) {
             format!("{}/{}", compact(d.used_bytes), compact(d.total_bytes)),
         ));
     }
+    let used = u16::try_from(rows.len()).unwrap_or(u16::MAX);
     frame.render_widget(Paragraph::new(rows), inner);
+    // The processes list takes the room left under the gauges (one blank line between).
+    if inner.height > used.saturating_add(3) {
+        let top = inner.y + used + 1;
+        let procs = Rect::new(inner.x, top, inner.width, inner.bottom() - top);
+        crate::ui::procs::render(app, frame, procs);
+    }
 }
 
 fn transfers(app: &App, frame: &mut Frame, area: Rect) {
