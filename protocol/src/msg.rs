@@ -231,6 +231,11 @@ pub struct Hello {
     pub auth_token: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub udp_port: Option<u16>,
+    /// Read-only clients (`status`, `search`, `files`, `sessions`): when no session is
+    /// resumed, do not create one until the connection sends something that needs it.
+    /// The WELCOME then has an empty `session_id`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_new_session: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -991,7 +996,7 @@ messages! {
     0x18 ClientUdpPort(UdpPort) "CLIENT_UDP_PORT" ClientToServer true
         "Legacy `{\"udp_port\"}`.";
     0x20 Hello(Hello) "HELLO" ClientToServer false
-        "First frame of an extension client: `{proto, client, client_version, resume_session?, auth_token?, udp_port?}`.";
+        "First frame of an extension client: `{proto, client, client_version, resume_session?, auth_token?, udp_port?, no_new_session?}`.";
     0x21 Welcome(Welcome) "WELCOME" ServerToClient false
         "Answer to HELLO: `{proto, session_id, session_name, resumed, server_version, heartbeat_secs, model, models, features, planner, egress, motd}`.";
     0x22 Heartbeat(Empty) "HEARTBEAT" Both false

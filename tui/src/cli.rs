@@ -130,6 +130,16 @@ pub enum Cmd {
     },
 }
 
+impl Cmd {
+    /// Commands that only read: they never create a session on the server.
+    pub fn read_only(&self) -> bool {
+        matches!(
+            self,
+            Cmd::Files | Cmd::Sessions | Cmd::Status | Cmd::Search { .. }
+        )
+    }
+}
+
 #[derive(Debug, Default, serde::Serialize)]
 pub struct Step {
     pub tool: String,
@@ -155,6 +165,7 @@ pub async fn run(common: Common, cmd: Cmd) -> u8 {
         common.session.clone()
     };
     opts.auth_token = common.token.clone();
+    opts.no_new_session = cmd.read_only();
     let (client, mut _events) = match Client::connect(opts).await {
         Ok(c) => c,
         Err(e) => return fail(&common, &e),

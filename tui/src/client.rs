@@ -95,6 +95,9 @@ pub struct ClientOptions {
     /// Reconnect after losing the connection (the TUI); subcommands fail fast instead.
     pub reconnect: bool,
     pub connect_timeout: Duration,
+    /// Read-only use (`status`, `search`, `files`, `sessions`): the server creates no
+    /// session for this connection unless one is resumed.
+    pub no_new_session: bool,
 }
 
 impl ClientOptions {
@@ -106,6 +109,7 @@ impl ClientOptions {
             client_name: "llmops-tui".into(),
             reconnect: false,
             connect_timeout: Duration::from_secs(5),
+            no_new_session: false,
         }
     }
 }
@@ -179,6 +183,7 @@ async fn open(
             resume_session: resume,
             auth_token: opts.auth_token.clone(),
             udp_port: None,
+            no_new_session: opts.no_new_session,
         }))
         .await
         .map_err(|e| unreachable(e.to_string()))?;
