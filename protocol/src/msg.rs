@@ -231,6 +231,11 @@ pub struct Hello {
     pub auth_token: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub udp_port: Option<u16>,
+    /// Read-only clients (`status`, `search`, `files`, `sessions`): when no session is
+    /// resumed, do not create one until the connection sends something that needs it.
+    /// The WELCOME then has an empty `session_id`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_new_session: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -692,6 +697,36 @@ pub struct MonitorSnapshot {
     pub cpu: CpuStats,
     pub memory: MemoryStats,
     pub disks: Vec<DiskStats>,
+    /// The top processes by CPU and the top by memory (their union, from the same sample);
+    /// absent from older servers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub top_processes: Vec<ProcessStats>,
+    /// How many processes exist (all of them, not only `top_processes`); absent from
+    /// older servers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub process_count: Option<u32>,
+}
+
+/// One process of a monitor snapshot, with the numbers `ps`/`top` show.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(test, derive(Arbitrary))]
+pub struct ProcessStats {
+    pub pid: u32,
+    /// Effective user name (or the numeric uid).
+    pub user: String,
+    /// Kernel command name (`comm`, what `top` shows).
+    pub name: String,
+    /// CPU over the last sampling interval, 100 = one full core (like top).
+    #[cfg_attr(test, proptest(strategy = "0.0f64..=400.0"))]
+    pub cpu_percent: f64,
+    /// Resident set size in bytes.
+    pub rss_bytes: u64,
+    /// RSS / MemTotal in percent (like `ps -o %mem`).
+    #[cfg_attr(test, proptest(strategy = "0.0f64..=100.0"))]
+    pub mem_percent: f64,
+    /// Command line (cut by the server), `[name]` for kernel threads.
+    #[serde(default)]
+    pub command: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -961,7 +996,7 @@ messages! {
     0x18 ClientUdpPort(UdpPort) "CLIENT_UDP_PORT" ClientToServer true
         "Legacy `{\"udp_port\"}`.";
     0x20 Hello(Hello) "HELLO" ClientToServer false
-        "First frame of an extension client: `{proto, client, client_version, resume_session?, auth_token?, udp_port?}`.";
+        "First frame of an extension client: `{proto, client, client_version, resume_session?, auth_token?, udp_port?, no_new_session?}`.";
     0x21 Welcome(Welcome) "WELCOME" ServerToClient false
         "Answer to HELLO: `{proto, session_id, session_name, resumed, server_version, heartbeat_secs, model, models, features, planner, egress, motd}`.";
     0x22 Heartbeat(Empty) "HEARTBEAT" Both false
@@ -1033,7 +1068,7 @@ messages! {
     0x51 MonitorUnsubscribe(Empty) "MONITOR_UNSUBSCRIBE" ClientToServer false
         "Stop monitor snapshots.";
     0x52 MonitorSnapshot(MonitorSnapshot) "MONITOR_SNAPSHOT" ServerToClient false
-        "`{ts_ms, cpu: {usage_percent, cores, frequency_mhz, load_avg}, memory: {...}, disks: [...]}`.";
+        "`{ts_ms, cpu: {usage_percent, cores, frequency_mhz, load_avg}, memory: {...}, disks: [...], top_processes?: [{pid, user, name, cpu_percent, rss_bytes, mem_percent, command}], process_count?}`.";
     0x58 DownloadRequest(DownloadRequest) "DOWNLOAD_REQUEST" ClientToServer false
         "`{request_id, target, mode}`: ask for an offer of a file id or path.";
     0x59 Offer(Offer) "OFFER" ServerToClient false
@@ -1097,6 +1132,29 @@ pub fn type_table_markdown() -> String {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_monitor_snapshot_without_processes_still_decodes() {
+        let old = r#"{"ts_ms":5,"cpu":{"usage_percent":1.0,"cores":2,"frequency_mhz":0,"load_avg":[0.0,0.0,0.0]},"memory":{"total_bytes":1,"used_bytes":0,"available_bytes":1,"usage_percent":0.0},"disks":[]}"#;
+        let s: MonitorSnapshot = serde_json::from_str(old).expect("old payload");
+        assert!(s.top_processes.is_empty());
+        assert_eq!(s.process_count, None);
+        // And a new one carries them.
+        let mut n = s.clone();
+        n.process_count = Some(212);
+        n.top_processes.push(ProcessStats {
+            pid: 42,
+            user: "www".into(),
+            name: "nginx".into(),
+            cpu_percent: 87.5,
+            rss_bytes: 1 << 20,
+            mem_percent: 0.1,
+            command: "nginx: worker process".into(),
+        });
+        let back: MonitorSnapshot =
+            serde_json::from_str(&serde_json::to_string(&n).expect("ser")).expect("de");
+        assert_eq!(back, n);
+    }
 
     #[test]
     fn codes_are_unique_and_legacy_codes_exact() {

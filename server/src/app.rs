@@ -406,6 +406,20 @@ pub fn snapshot_msg(s: &crate::tools::Snapshot) -> protocol::MonitorSnapshot {
                 usage_percent: d.usage_percent as f32,
             })
             .collect(),
+        top_processes: s
+            .top_processes
+            .iter()
+            .map(|p| protocol::ProcessStats {
+                pid: p.pid,
+                user: p.user.clone(),
+                name: p.name.clone(),
+                cpu_percent: p.cpu_percent,
+                rss_bytes: p.rss_bytes,
+                mem_percent: p.mem_percent,
+                command: p.command.clone(),
+            })
+            .collect(),
+        process_count: u32::try_from(s.process_count).ok(),
     }
 }
 
@@ -568,5 +582,40 @@ pub fn offer_msg(o: &OfferRow) -> Offer {
         request_id: o.request_id,
         tool_call: o.tool_call.clone(),
         mode: o.mode.clone(),
+    }
+}
+
+#[cfg(test)]
+mod snapshot_msg_tests {
+    use crate::tools::sys_monitor::ProcessInfo;
+
+    #[test]
+    fn processes_go_on_the_wire_unchanged() {
+        let s = crate::tools::Snapshot {
+            process_count: 312,
+            top_processes: vec![ProcessInfo {
+                pid: 4242,
+                user: "root".into(),
+                name: "burn-cpu".into(),
+                cpu_percent: 99.5,
+                rss_bytes: 3 << 20,
+                mem_percent: 0.1,
+                command: "/usr/bin/burn-cpu --serve".into(),
+            }],
+            ..Default::default()
+        };
+        let m = super::snapshot_msg(&s);
+        assert_eq!(m.process_count, Some(312));
+        assert_eq!(m.top_processes.len(), 1);
+        let p = &m.top_processes[0];
+        assert_eq!(
+            (p.pid, p.name.as_str(), p.user.as_str()),
+            (4242, "burn-cpu", "root")
+        );
+        assert_eq!(
+            (p.cpu_percent, p.rss_bytes, p.mem_percent),
+            (99.5, 3 << 20, 0.1)
+        );
+        assert_eq!(p.command, "/usr/bin/burn-cpu --serve");
     }
 }

@@ -27,6 +27,24 @@ pub enum UploadError {
 }
 
 impl UploadError {
+    /// The text for extension clients: sizes human-readable (`12.3 MiB > 10.0 MiB`). The
+    /// legacy reply keeps the seed's raw byte counts (`Display`).
+    pub fn message(&self) -> String {
+        match self {
+            UploadError::TooLarge { size, limit } => format!(
+                "文件大小超过限制 ({} > {}) / file too large",
+                crate::tools::human_size(*size),
+                crate::tools::human_size(*limit)
+            ),
+            UploadError::Overrun { got, announced } => format!(
+                "文件数据超出声明的大小 / more data than announced ({} > {})",
+                crate::tools::human_size(*got),
+                crate::tools::human_size(*announced)
+            ),
+            other => other.to_string(),
+        }
+    }
+
     pub fn code(&self) -> &'static str {
         match self {
             UploadError::BadName(_) => "bad_filename",
@@ -463,6 +481,15 @@ mod tests {
                 limit: 100
             })
         ));
+        let big = UploadError::TooLarge {
+            size: 12_889_750,
+            limit: 10_485_760,
+        };
+        assert_eq!(
+            big.message(),
+            "文件大小超过限制 (12.3 MiB > 10.0 MiB) / file too large"
+        );
+        assert_eq!(big.to_string(), "文件大小超过限制 (12889750 > 10485760)");
         // Binary content.
         let mut inc = Incoming::begin(&up, "c.bin", 4, 100, None)
             .await

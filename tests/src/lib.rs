@@ -373,6 +373,7 @@ impl ExtConn {
             resume_session: resume.map(str::to_string),
             auth_token: token.map(str::to_string),
             udp_port: None,
+            no_new_session: false,
         }))?;
         loop {
             match c.recv()? {

@@ -14,13 +14,25 @@ pub struct Tui {
     writer: Box<dyn Write + Send>,
     child: Box<dyn Child + Send + Sync>,
     parser: Arc<Mutex<vt100::Parser>>,
-    _home: tempfile::TempDir,
+    /// Always `Some` until `take_home` (a relaunch in the same HOME).
+    home: Option<tempfile::TempDir>,
 }
 
 impl Tui {
     /// Starts the TUI against `server` in a `cols`x`rows` terminal, with a private HOME
     /// and XDG dirs so no user config leaks in.
     pub fn start(server: &str, cols: u16, rows: u16, extra: &[&str]) -> anyhow::Result<Tui> {
+        Tui::start_in(server, cols, rows, extra, tempfile::tempdir()?)
+    }
+
+    /// Like `start`, in the HOME (and XDG dirs) of an earlier run: a relaunch.
+    pub fn start_in(
+        server: &str,
+        cols: u16,
+        rows: u16,
+        extra: &[&str],
+        home: tempfile::TempDir,
+    ) -> anyhow::Result<Tui> {
         let pty = native_pty_system();
         let pair = pty
             .openpty(PtySize {
@@ -30,7 +42,6 @@ impl Tui {
                 pixel_height: 0,
             })
             .map_err(|e| anyhow!("openpty: {e}"))?;
-        let home = tempfile::tempdir()?;
         let mut cmd = CommandBuilder::new(crate::bin("llmops-tui"));
         cmd.arg("--server");
         cmd.arg(server);
@@ -77,13 +88,20 @@ impl Tui {
             writer,
             child,
             parser,
-            _home: home,
+            home: Some(home),
         })
     }
 
     /// The private HOME the TUI runs in (its cwd, and where downloads land).
     pub fn home(&self) -> &std::path::Path {
-        self._home.path()
+        self.home
+            .as_ref()
+            .map_or(std::path::Path::new("/nonexistent"), |h| h.path())
+    }
+
+    /// Hands the HOME over for a relaunch (`start_in`); call after the TUI exited.
+    pub fn take_home(&mut self) -> Option<tempfile::TempDir> {
+        self.home.take()
     }
 
     /// The screen as text, one line per row, trailing spaces trimmed.

@@ -124,3 +124,93 @@ fn upload_and_search_subcommands() {
     assert_eq!(code, 1);
     assert!(out.contains("scope"), "{out}");
 }
+
+fn session_count(addr: &str) -> usize {
+    let (code, out, err) = run_tui(&["sessions", "--server", addr, "--json"]).expect("run");
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
+    v["sessions"].as_array().expect("sessions").len()
+}
+
+#[test]
+fn read_only_subcommands_create_no_session() {
+    let server = ServerProc::start().expect("server");
+    let addr = server.addr.to_string();
+    for args in [
+        vec!["status"],
+        vec!["files"],
+        vec!["sessions"],
+        vec!["search", "nginx"],
+        vec!["files", "--json"],
+    ] {
+        let mut a = args.clone();
+        a.extend(["--server", &addr]);
+        let (code, _, err) = run_tui(&a).expect("run");
+        assert_eq!(code, 0, "{args:?}: {err}");
+    }
+    assert_eq!(session_count(&addr), 0);
+    // A question does make one.
+    let (code, _, err) = run_tui(&["ask", "--server", &addr, "hello"]).expect("run");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(session_count(&addr), 1);
+}
+
+#[test]
+fn upload_json_carries_the_answer_to_the_note() {
+    let server = ServerProc::start().expect("server");
+    let addr = server.addr.to_string();
+    let fixture = llmops_tests::fixtures_dir().join("app.log");
+    let (code, out, err) = run_tui(&[
+        "upload",
+        "--server",
+        &addr,
+        "--json",
+        fixture.to_str().expect("utf8 path"),
+        "这个日志有多少行？",
+    ])
+    .expect("run");
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert_eq!(v["filename"], "app.log");
+    assert!(!v["answer"].as_str().expect("answer").is_empty(), "{v}");
+}
+
+#[test]
+fn ask_into_a_closed_pipe_exits_zero_quietly() {
+    use std::process::{Command, Stdio};
+    let server = ServerProc::start().expect("server");
+    let exe = llmops_tests::bin("llmops-tui");
+    let mut child = Command::new(exe)
+        .args(["ask", "--server", &server.addr.to_string(), "ps -ef"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    // `| head -0`: the reader goes away before anything is read.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("Broken pipe"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_peer_that_is_not_nplt_exits_69_with_a_sentence() {
+    use std::io::{Read, Write};
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = l.local_addr().expect("addr").to_string();
+    std::thread::spawn(move || {
+        if let Ok((mut s, _)) = l.accept() {
+            let mut buf = [0u8; 512];
+            let _ = s.read(&mut buf);
+            let _ = s.write_all(b"HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+        }
+    });
+    let (code, _, err) = run_tui(&["status", "--server", &addr]).expect("run");
+    assert_eq!(code, 69, "{err}");
+    assert!(err.contains("is not an llmops (NPLT) server"), "{err}");
+}

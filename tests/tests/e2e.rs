@@ -286,9 +286,99 @@ fn resize_small_and_back() -> anyhow::Result<()> {
         s.contains("● connected") && !s.contains("thinking")
     })?;
     std::thread::sleep(Duration::from_millis(300));
+    // Ctrl+C when idle asks first; the second one within 2 s quits.
+    tui.keys(b"\x03")?;
+    tui.wait_for("Ctrl+C again", T)?;
     tui.keys(b"\x03")?;
     anyhow::ensure!(tui.wait_exit(T)?, "llmops-tui exited with an error");
     Ok(())
+}
+
+/// The session name in the status bar.
+fn bar_session(s: &str) -> Option<String> {
+    s.lines()
+        .find(|l| l.contains("session:") && l.contains("connected"))
+        .and_then(|l| l.split("session:").nth(1))
+        .map(|x| x.split('│').next().unwrap_or_default().trim().to_string())
+}
+
+fn quit_asks_and_relaunch_resumes_the_session() -> anyhow::Result<()> {
+    let server = ServerProc::start()?;
+    let addr = server.addr.to_string();
+    let mut tui = Tui::start(&addr, 120, 36, &[])?;
+    tui.wait_for("connected", T)?;
+    ask(&mut tui, "/rename incident-42")?;
+    tui.wait_for("session renamed to incident-42", T)?;
+    ask(&mut tui, "内存够用吗")?;
+    tui.wait_for("▸ sys_monitor", T)?;
+    tui.wait_until("the turn to finish", T, |s| !s.contains("Ctrl+C cancels"))?;
+    tui.keys(b"\x03")?;
+    let s = tui.wait_for("Ctrl+C again", T)?;
+    anyhow::ensure!(s.contains("/quit"), "the hint names /quit\n{s}");
+    tui.keys(b"\x03")?;
+    anyhow::ensure!(tui.wait_exit(T)?, "llmops-tui exited with an error");
+    let home = tui
+        .take_home()
+        .ok_or_else(|| anyhow::anyhow!("no home to relaunch in"))?;
+    drop(tui);
+    // Relaunched: the same session, its history reloaded.
+    let mut again = Tui::start_in(&addr, 120, 36, &[], home)?;
+    let s = again.wait_for("❯ 内存够用吗", T)?;
+    anyhow::ensure!(
+        bar_session(&s).as_deref() == Some("incident-42"),
+        "not the same session\n{s}"
+    );
+    // --new-session starts fresh.
+    let home = again
+        .take_home()
+        .ok_or_else(|| anyhow::anyhow!("no home to relaunch in"))?;
+    drop(again);
+    let fresh = Tui::start_in(&addr, 120, 36, &["--new-session"], home)?;
+    let s = fresh.wait_for("connected", T)?;
+    anyhow::ensure!(
+        bar_session(&s).as_deref() != Some("incident-42"),
+        "--new-session resumed\n{s}"
+    );
+    Ok(())
+}
+
+fn processes_pane_shows_a_busy_process() -> anyhow::Result<()> {
+    // A CPU-busy process with a name to look for (comm is the name it was run as).
+    let dir = tempfile::tempdir()?;
+    let burner = dir.path().join("llmops-burner");
+    std::os::unix::fs::symlink("/bin/sh", &burner)?;
+    let mut child = std::process::Command::new(&burner)
+        .args(["-c", "while :; do :; done"])
+        .spawn()?;
+    let pid = child.id();
+    let result = (|| {
+        let (_s, mut tui) = start(120, 36)?;
+        tui.keys(b"\x1b4")?;
+        tui.type_text("burner")?;
+        tui.wait_until("the planted process in the list", T, |s| {
+            s.lines()
+                .any(|l| l.contains(&pid.to_string()) && l.contains("llmops-burner"))
+        })?;
+        // Enter asks the agent about it.
+        tui.keys(ENTER)?;
+        // The question is at the top of the transcript (Home on the empty input); the
+        // answer may still be growing below it, so Home is pressed until it shows.
+        let want = format!("❯ 进程 llmops-burner (pid {pid})");
+        let deadline = Instant::now() + T;
+        while !tui.screen().contains(&want) {
+            anyhow::ensure!(
+                Instant::now() < deadline,
+                "the question never showed\n{}",
+                tui.dump()
+            );
+            tui.keys(b"\x1b[H")?;
+            std::thread::sleep(Duration::from_millis(300));
+        }
+        Ok(())
+    })();
+    let _ = child.kill();
+    let _ = child.wait();
+    result
 }
 
 fn reconnects_and_resumes_after_server_restart() -> anyhow::Result<()> {
@@ -470,6 +560,14 @@ fn main() {
         (
             "resize to 60x20, too small, and back",
             resize_small_and_back,
+        ),
+        (
+            "Ctrl+C when idle asks, a second quits; relaunch resumes the session",
+            quit_asks_and_relaunch_resumes_the_session,
+        ),
+        (
+            "processes pane: a planted CPU-busy process, Enter asks about it",
+            processes_pane_shows_a_busy_process,
         ),
         (
             "server restart: reconnect and resume",

@@ -230,7 +230,10 @@ fn uploads_are_verified_and_listed() {
     let Message::Error(e) = reply(&mut c) else {
         panic!()
     };
-    assert_eq!(e.message, "文件大小超过限制 (5000 > 1000)");
+    assert_eq!(
+        e.message,
+        "文件大小超过限制 (4.9 KiB > 1000 B) / file too large"
+    );
     let rid = c.next_id();
     c.send(&Message::UploadStart(UploadStart {
         request_id: rid,

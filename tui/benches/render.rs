@@ -1,5 +1,6 @@
 //! Render-time benchmark of the chat transcript: a ~10k-line conversation drawn at 120x40
-//! on ratatui's TestBackend while scrolled, median time per frame. Writes its section of
+//! on ratatui's TestBackend while scrolled, and at 160x45 with every pane and the processes
+//! list, median time per frame. Writes its section of
 //! docs/benchmarks.md between `<!-- tui-render -->` and `<!-- /tui-render -->`.
 //! Run: `cargo bench -p llmops-tui --bench render` (`--quick` for fewer frames).
 
@@ -131,6 +132,46 @@ fn build() -> App {
     a
 }
 
+/// A monitor snapshot with 40 processes (the server's top 20 by CPU and top 20 by memory).
+fn snapshot(i: usize) -> protocol::MonitorSnapshot {
+    let top_processes = (0..40u32)
+        .map(|p| protocol::ProcessStats {
+            pid: 1000 + p,
+            user: if p % 3 == 0 { "postgres" } else { "www-data" }.into(),
+            name: format!("worker-{p}"),
+            cpu_percent: f64::from((p * 7 + i as u32) % 100),
+            rss_bytes: u64::from(p + 1) << 24,
+            mem_percent: f64::from(p) / 10.0,
+            command: format!("/usr/bin/worker-{p} --serve"),
+        })
+        .collect();
+    protocol::MonitorSnapshot {
+        ts_ms: i as u64,
+        cpu: protocol::CpuStats {
+            usage_percent: (i % 100) as f32,
+            cores: 2,
+            frequency_mhz: 2400,
+            load_avg: [2.5, 1.0, 0.5],
+        },
+        memory: protocol::MemoryStats {
+            total_bytes: 8 << 30,
+            used_bytes: 3 << 30,
+            available_bytes: 5 << 30,
+            usage_percent: 37.5,
+        },
+        disks: vec![protocol::DiskStats {
+            mount: "/".into(),
+            fs: "ext4".into(),
+            total_bytes: 100 << 30,
+            used_bytes: 61 << 30,
+            available_bytes: 39 << 30,
+            usage_percent: 61.0,
+        }],
+        top_processes,
+        process_count: Some(212),
+    }
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -180,6 +221,41 @@ fn main() {
     }
     let scroll = median(times);
 
+    // 3. The widest case users see: 160x45, every pane, the System pane focused with its
+    // processes list (40 processes, as the server sends), the same transcript beside it.
+    const WW: u16 = 160;
+    const WH: u16 = 45;
+    app.size = (WW, WH);
+    update(&mut app, AppEvent::Resize(WW, WH));
+    for i in 0..5 {
+        update(
+            &mut app,
+            AppEvent::Client(ClientEvent::Message(Message::MonitorSnapshot(snapshot(i)))),
+        );
+    }
+    update(
+        &mut app,
+        AppEvent::Key(KeyEvent::new(KeyCode::Char('4'), KeyModifiers::ALT)),
+    );
+    let mut wide = Terminal::new(TestBackend::new(WW, WH)).expect("test backend");
+    let mut times = Vec::with_capacity(frames);
+    for i in 0..frames {
+        // A new snapshot and a selection move between frames, as at the gauge rate.
+        update(
+            &mut app,
+            AppEvent::Client(ClientEvent::Message(Message::MonitorSnapshot(snapshot(i)))),
+        );
+        update(
+            &mut app,
+            AppEvent::Key(KeyEvent::new(KeyCode::Down, KeyModifiers::NONE)),
+        );
+        let t = Instant::now();
+        wide.draw(|f| llmops_tui::ui::render(&app, f))
+            .expect("draw");
+        times.push(t.elapsed());
+    }
+    let all_panes = median(times);
+
     let report = format!(
         "<!-- tui-render -->\n\
          Command: `cargo bench -p llmops-tui --bench render` (release, in `make bench`). A transcript of \
@@ -188,12 +264,14 @@ fn main() {
          (transcript view {w}x{h}), {frames} frames each, medians.\n\n\
          | what | median per frame |\n|---|---|\n\
          | frame at a scattered scroll position | {:.3} ms |\n\
-         | PageUp (through `update`) + frame | {:.3} ms |\n\n\
+         | PageUp (through `update`) + frame | {:.3} ms |\n\
+         | {WW}x{WH}, every pane, System focused with 40 processes | {:.3} ms |\n\n\
          Building the transcript (streamed in 24-character deltas): {:.0} ms.\n\
          <!-- /tui-render -->",
         app.transcript.entries.len(),
         ms(frame),
         ms(scroll),
+        ms(all_panes),
         ms(built),
     );
     println!("{report}");

@@ -4,6 +4,9 @@
 //! `Command`s that the executor runs, whose results come back as events.
 
 pub mod dest;
+pub mod editing;
+pub mod procs;
+pub mod quit;
 pub mod slash;
 pub mod transcript;
 
@@ -27,6 +30,9 @@ use crate::sanitize::sanitize;
 use crate::theme::Theme;
 use slash::Slash;
 use transcript::{Level, ToolResult, Transcript};
+
+/// The notice when a message cannot be sent; a reconnect clears it.
+pub const NOT_SENT: &str = "未连接，消息没有发送 / not connected: the message was not sent";
 
 /// CPU samples kept for the sparkline.
 pub const CPU_HISTORY: usize = 120;
@@ -171,6 +177,8 @@ pub enum Command {
     Request(Req),
     /// Fire-and-forget message (cancel, offer answers, monitor subscription).
     Send(Message),
+    /// Remember this session as the last one used on this server (reopened next launch).
+    RememberSession(String),
     Quit,
     Suspend,
     Redraw,
@@ -319,6 +327,8 @@ pub struct App {
     pub files: FilesPane,
     pub search: SearchPane,
     pub gauges: Gauges,
+    /// The processes list of the System pane.
+    pub procs: procs::ProcsPane,
     pub transfers: Vec<Transfer>,
     pub transfer_selected: usize,
     pub modal: Option<Modal>,
@@ -336,6 +346,8 @@ pub struct App {
     /// Default folder for downloads (the save-as prompt starts here).
     pub download_dir: PathBuf,
     pub quit: bool,
+    /// When the first idle Ctrl+C was pressed (a second within 2 s quits).
+    pub quit_armed: Option<Instant>,
     connected_once: bool,
 }
 
@@ -375,6 +387,7 @@ impl App {
             files: FilesPane::default(),
             search: SearchPane::default(),
             gauges: Gauges::default(),
+            procs: procs::ProcsPane::default(),
             transfers: Vec::new(),
             transfer_selected: 0,
             modal: None,
@@ -389,6 +402,7 @@ impl App {
             browse_dir: std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
             download_dir: default_download_dir(),
             quit: false,
+            quit_armed: None,
             connected_once: false,
         }
     }
@@ -439,8 +453,15 @@ impl App {
     }
 
     fn set_input(&mut self, text: &str) {
-        self.input = new_input();
+        self.clear_input();
         self.input.insert_str(text);
+    }
+
+    /// A fresh editor that keeps what Ctrl+Y would paste.
+    fn clear_input(&mut self) {
+        let yank = self.input.yank_text();
+        self.input = new_input();
+        self.input.set_yank_text(yank);
     }
 
     pub fn offer(&self, id: &str) -> Option<&Transfer> {
@@ -615,24 +636,19 @@ fn page(app: &App) -> isize {
 fn on_key(app: &mut App, key: KeyEvent, out: &mut Vec<Command>) {
     let ctx = app.ctx();
     let st = app.input_state();
-    match app.keymap.lookup(ctx, &key, &st) {
+    let action = app.keymap.lookup(ctx, &key, &st);
+    if action != Some(Action::Interrupt) {
+        app.quit_armed = None;
+    }
+    match action {
         Some(a) => on_action(app, a, out),
         None => match &mut app.modal {
             Some(Modal::Note { input, .. }) => {
                 input.input(key);
             }
             Some(Modal::SaveAs { input, error, .. }) => {
-                use ratatui::crossterm::event::{KeyCode, KeyModifiers};
                 // One line only: Enter is bound (confirm), so input never gets a newline.
-                // Ctrl+U clears to the start of the line as in a shell (not undo).
-                let changed = if key.code == KeyCode::Char('u')
-                    && key.modifiers.contains(KeyModifiers::CONTROL)
-                {
-                    input.delete_line_by_head()
-                } else {
-                    input.input(key)
-                };
-                if changed {
+                if input.input(key) {
                     *error = None;
                 }
             }
@@ -654,7 +670,15 @@ fn on_key(app: &mut App, key: KeyEvent, out: &mut Vec<Command>) {
                     && !key
                         .modifiers
                         .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
-                // Typing in a side pane goes to the chat editor rather than nowhere.
+                // Typing in the System pane filters its processes.
+                if app.focus == Pane::Gauges {
+                    match key.code {
+                        KeyCode::Char(c) if printable => return procs::type_char(app, c),
+                        KeyCode::Backspace => return procs::backspace(app),
+                        _ => {}
+                    }
+                }
+                // Typing in another side pane goes to the chat editor rather than nowhere.
                 if app.focus != Pane::Chat && printable {
                     app.focus = Pane::Chat;
                 }
@@ -669,16 +693,7 @@ fn on_key(app: &mut App, key: KeyEvent, out: &mut Vec<Command>) {
 
 fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
     match a {
-        Action::Interrupt => {
-            if app.turn.is_some() {
-                cancel_turn(app, out);
-            } else if app.modal.is_some() {
-                app.modal = None;
-            } else {
-                app.quit = true;
-                out.push(Command::Quit);
-            }
-        }
+        Action::Interrupt => quit::interrupt(app, out),
         Action::Suspend => out.push(Command::Suspend),
         Action::Redraw => out.push(Command::Redraw),
         Action::Help => app.modal = Some(Modal::Help { scroll: 0 }),
@@ -719,18 +734,11 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
         }
         Action::HistoryPrev => history_step(app, -1),
         Action::HistoryNext => history_step(app, 1),
-        Action::Complete => {
-            let text = app.input_text();
-            let c = slash::complete(&text);
-            if let Some(t) = &c.text {
-                app.set_input(t);
-            }
-            if !c.candidates.is_empty() {
-                app.note(Level::Info, c.candidates.join("  "));
-            } else if c.text.is_none() && !text.contains(' ') {
-                app.note(Level::Warn, format!("no command starts with {text}"));
-            }
-        }
+        Action::Complete => editing::complete(app),
+        Action::ToggleSort => procs::toggle_sort(app),
+        Action::AskAbout => procs::ask(app, out),
+        Action::ClearFilter => procs::escape(app),
+        Action::Edit(e) => editing::edit(app, e),
         Action::PageUp | Action::PageDown | Action::ScrollUp | Action::ScrollDown => {
             if let Some(Modal::Help { scroll }) = &mut app.modal {
                 *scroll = match a {
@@ -906,7 +914,8 @@ fn select_step(app: &mut App, d: isize) {
         Pane::Files => app.files.selected = step(app.files.selected, app.files.files.len()),
         Pane::Search => app.search.selected = step(app.search.selected, app.search.hits.len()),
         Pane::Transfers => app.transfer_selected = step(app.transfer_selected, app.transfers.len()),
-        _ => {}
+        Pane::Gauges => procs::step(app, d),
+        Pane::Chat => {}
     }
 }
 
@@ -962,7 +971,7 @@ fn submit(app: &mut App, out: &mut Vec<Command>) {
             return;
         }
         if app.conn != Conn::Connected {
-            app.note(Level::Warn, "not connected: the message was not sent");
+            app.note(Level::Warn, NOT_SENT);
             return;
         }
     }
@@ -970,7 +979,7 @@ fn submit(app: &mut App, out: &mut Vec<Command>) {
         app.history.push(text.clone());
     }
     app.history_pos = None;
-    app.input = new_input();
+    app.clear_input();
     app.notice = None;
     if is_cmd {
         match slash::parse(&text) {
@@ -1197,6 +1206,9 @@ fn on_client(app: &mut App, e: ClientEvent, out: &mut Vec<Command>) {
             let first = !app.connected_once;
             app.connected_once = true;
             app.conn = Conn::Connected;
+            if app.notice.as_ref().is_some_and(|n| n.1 == NOT_SENT) {
+                app.notice = None;
+            }
             app.session_id = w.session_id.clone();
             app.session_name = sanitize(&w.session_name);
             app.model = sanitize(&w.model);
@@ -1220,6 +1232,7 @@ fn on_client(app: &mut App, e: ClientEvent, out: &mut Vec<Command>) {
                 );
             }
             app.welcome = Some(w);
+            out.push(Command::RememberSession(app.session_id.clone()));
             out.push(Command::Send(Message::MonitorSubscribe(MonitorSubscribe {
                 interval_ms: app.gauge_interval_ms,
             })));
@@ -1496,6 +1509,9 @@ fn on_reply(app: &mut App, req: Req, result: Result<Message, String>, out: &mut 
             app.transcript.system(Level::Ok, &a.message);
         }
         Message::SessionReply(r) => {
+            if r.current.id != app.session_id && !r.current.id.is_empty() {
+                out.push(Command::RememberSession(r.current.id.clone()));
+            }
             set_session(app, &r.current);
             match r.op.as_str() {
                 "list" => {

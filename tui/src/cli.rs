@@ -2,7 +2,6 @@
 //! and the line-mode chat used when no subcommand is given. Exit codes: 0 success, 69 the
 //! server is unreachable, 1 any other error.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -11,6 +10,25 @@ use protocol::{AgentEventKind, EndStatus, Message, Req, SessionCmd, SessionOp};
 use serde_json::json;
 
 use crate::client::{Client, ClientError, ClientOptions, UploadMode};
+
+pub mod stdout;
+
+/// `eprintln!` through `stdout::err_line`: a closed pipe ends the process with 0.
+macro_rules! errln {
+    ($($t:tt)*) => {
+        stdout::err_line(&format!($($t)*))
+    };
+}
+
+/// `println!` through `stdout::line`: a closed pipe ends the process with 0.
+macro_rules! outln {
+    () => {
+        stdout::line("")
+    };
+    ($($t:tt)*) => {
+        stdout::line(&format!($($t)*))
+    };
+}
 
 pub const EXIT_UNREACHABLE: u8 = 69;
 
@@ -112,6 +130,16 @@ pub enum Cmd {
     },
 }
 
+impl Cmd {
+    /// Commands that only read: they never create a session on the server.
+    pub fn read_only(&self) -> bool {
+        matches!(
+            self,
+            Cmd::Files | Cmd::Sessions | Cmd::Status | Cmd::Search { .. }
+        )
+    }
+}
+
 #[derive(Debug, Default, serde::Serialize)]
 pub struct Step {
     pub tool: String,
@@ -137,6 +165,7 @@ pub async fn run(common: Common, cmd: Cmd) -> u8 {
         common.session.clone()
     };
     opts.auth_token = common.token.clone();
+    opts.no_new_session = cmd.read_only();
     let (client, mut _events) = match Client::connect(opts).await {
         Ok(c) => c,
         Err(e) => return fail(&common, &e),
@@ -191,18 +220,19 @@ pub async fn run(common: Common, cmd: Cmd) -> u8 {
 
 fn fail(common: &Common, e: &ClientError) -> u8 {
     let code = match e {
-        ClientError::Unreachable { .. } => EXIT_UNREACHABLE,
+        ClientError::Unreachable { .. } | ClientError::NotNplt { .. } => EXIT_UNREACHABLE,
         _ => 1,
     };
     if common.json {
         let kind = match e {
             ClientError::Server { code, .. } => code.clone(),
             ClientError::Unreachable { .. } => "unreachable".into(),
+            ClientError::NotNplt { .. } => "not_nplt".into(),
             _ => "error".into(),
         };
-        println!("{}", json!({"error": e.to_string(), "code": kind}));
+        outln!("{}", json!({"error": e.to_string(), "code": kind}));
     } else {
-        eprintln!("llmops-tui: {e}");
+        errln!("llmops-tui: {e}");
     }
     code
 }
@@ -258,7 +288,7 @@ async fn ask(
     for p in uploads {
         let f = client.upload(p).await?;
         if !common.json {
-            eprintln!("已上传 / uploaded {} ({})", f.filename, f.file_id);
+            errln!("已上传 / uploaded {} ({})", f.filename, f.file_id);
         }
         file_ids.push(f.file_id);
     }
@@ -269,12 +299,11 @@ async fn ask(
         }
         match m {
             Message::StreamDelta(d) => {
-                print!("{}", d.text);
-                let _ = std::io::stdout().flush();
+                stdout::text(&d.text);
             }
             Message::AgentEvent(e) => {
                 if let AgentEventKind::ToolCall { tool, args, .. } = &e.event {
-                    eprintln!("→ {tool} {args}");
+                    errln!("→ {tool} {args}");
                 }
             }
             _ => {}
@@ -282,18 +311,18 @@ async fn ask(
     })
     .await?;
     if json_mode {
-        println!(
+        outln!(
             "{}",
             json!({"session_id": client.session_id(), "answer": r.answer, "steps": r.steps})
         );
     } else {
-        println!();
+        outln!();
     }
     Ok(match r.status {
         Some(EndStatus::Ok) => 0,
         _ => {
             if !json_mode {
-                eprintln!(
+                errln!(
                     "llmops-tui: turn ended: {}",
                     r.error.unwrap_or_else(|| "cancelled or failed".into())
                 );
@@ -311,25 +340,37 @@ async fn upload(
     note: &str,
 ) -> Result<u8, ClientError> {
     let f = client.upload_with(file, mode, &mut |_, _| {}).await?;
-    if common.json {
-        println!(
-            "{}",
-            json!({"session_id": client.session_id(), "file_id": f.file_id, "filename": f.filename,
-                   "size": f.size, "sha256": f.sha256, "state": f.state})
-        );
-    } else {
-        println!(
+    if !common.json {
+        outln!(
             "已上传 / uploaded {} ({} bytes) id={} sha256={} state={}",
-            f.filename, f.size, f.file_id, f.sha256, f.state
+            f.filename,
+            f.size,
+            f.file_id,
+            f.sha256,
+            f.state
         );
     }
-    if !note.trim().is_empty() {
-        let r = collect_turn(client, note, vec![f.file_id.clone()], |_| {}).await?;
-        if !common.json {
-            println!("{}", r.answer);
+    // The note is a question about the file: its answer belongs to the result.
+    let turn = if note.trim().is_empty() {
+        None
+    } else {
+        Some(collect_turn(client, note, vec![f.file_id.clone()], |_| {}).await?)
+    };
+    if common.json {
+        let mut v = json!({"session_id": client.session_id(), "file_id": f.file_id,
+            "filename": f.filename, "size": f.size, "sha256": f.sha256, "state": f.state});
+        if let Some(r) = &turn {
+            v["answer"] = json!(r.answer);
+            v["steps"] = json!(r.steps);
         }
+        outln!("{v}");
+    } else if let Some(r) = &turn {
+        outln!("{}", r.answer);
     }
-    Ok(0)
+    Ok(match turn.map(|r| r.status) {
+        None | Some(Some(EndStatus::Ok)) => 0,
+        Some(_) => 1,
+    })
 }
 
 async fn download(
@@ -343,7 +384,7 @@ async fn download(
 ) -> Result<u8, ClientError> {
     let offer = crate::download::request_offer(client, target, mode).await?;
     if !common.json {
-        eprintln!(
+        errln!(
             "下载 / downloading {} ({} bytes, sha256 {}…)",
             offer.filename,
             offer.size,
@@ -352,9 +393,9 @@ async fn download(
     }
     let d = crate::download::receive(client, events, &offer, mode, out, force, |_, _| {}).await?;
     if common.json {
-        println!("{}", serde_json::to_string(&d).unwrap_or_default());
+        outln!("{}", serde_json::to_string(&d).unwrap_or_default());
     } else {
-        println!("{}", d.path.display());
+        outln!("{}", d.path.display());
     }
     Ok(0)
 }
@@ -381,12 +422,12 @@ async fn search(
         .await?;
     if let Message::SearchResults(r) = reply {
         if common.json {
-            println!("{}", json!({ "results": r.results }));
+            outln!("{}", json!({ "results": r.results }));
         } else if r.results.is_empty() {
-            println!("没有找到相关结果 / no results for {query:?}");
+            outln!("没有找到相关结果 / no results for {query:?}");
         } else {
             for (i, h) in r.results.iter().enumerate() {
-                println!(
+                outln!(
                     "{}. {:.2} [{}] {} ({})\n   {}",
                     i + 1,
                     h.similarity,
@@ -416,9 +457,9 @@ async fn reindex(client: &Client, common: &Common, file_id: &str) -> Result<u8, 
         .await?;
     if let Message::Ack(a) = reply {
         if common.json {
-            println!("{}", json!({"file_id": file_id, "message": a.message}));
+            outln!("{}", json!({"file_id": file_id, "message": a.message}));
         } else {
-            println!("{}", a.message);
+            outln!("{}", a.message);
         }
     }
     Ok(0)
@@ -433,15 +474,15 @@ async fn files(client: &Client, common: &Common) -> Result<u8, ClientError> {
         .await?;
     if let Message::FileListReply(r) = reply {
         if common.json {
-            println!(
+            outln!(
                 "{}",
                 json!({"session_id": client.session_id(), "files": r.files})
             );
         } else if r.files.is_empty() {
-            println!("本会话还没有上传文件 / no files uploaded in this session");
+            outln!("本会话还没有上传文件 / no files uploaded in this session");
         } else {
             for f in r.files {
-                println!(
+                outln!(
                     "{}  {:>10}  {}  {}  {}",
                     &f.file_id,
                     f.size,
@@ -469,13 +510,16 @@ async fn sessions(client: &Client, common: &Common) -> Result<u8, ClientError> {
         .await?;
     if let Message::SessionReply(r) = reply {
         if common.json {
-            println!("{}", json!({"current": r.current, "sessions": r.sessions}));
+            outln!("{}", json!({"current": r.current, "sessions": r.sessions}));
         } else {
             for s in r.sessions {
                 let mark = if s.id == r.current.id { "*" } else { " " };
-                println!(
+                outln!(
                     "{mark} {}  {}  ({} messages, {})",
-                    s.id, s.name, s.messages, s.updated_at
+                    s.id,
+                    s.name,
+                    s.messages,
+                    s.updated_at
                 );
             }
         }
@@ -492,9 +536,9 @@ async fn status(client: &Client, common: &Common) -> Result<u8, ClientError> {
         .await?;
     if let Message::ServerStatus(s) = reply {
         if common.json {
-            println!("{}", serde_json::to_string(&s).unwrap_or_default());
+            outln!("{}", serde_json::to_string(&s).unwrap_or_default());
         } else {
-            println!(
+            outln!(
                 "server {} up {}s, {} connections; index: {} files, {} chunks, backlog {}, {}",
                 s.server_version,
                 s.uptime_secs,
@@ -521,13 +565,12 @@ pub async fn line_chat(common: Common) -> u8 {
         Err(e) => return fail(&common, &e),
     };
     let w = client.welcome();
-    println!("{}", w.motd);
-    println!("(输入问题后回车；/upload <文件> [说明] 上传；/quit 退出 / type a question; /quit to leave)");
+    outln!("{}", w.motd);
+    outln!("(输入问题后回车；/upload <文件> [说明] 上传；/quit 退出 / type a question; /quit to leave)");
     let stdin = tokio::io::BufReader::new(tokio::io::stdin());
     let mut lines = tokio::io::AsyncBufReadExt::lines(stdin);
     loop {
-        print!("> ");
-        let _ = std::io::stdout().flush();
+        stdout::text("> ");
         let Ok(Some(line)) = lines.next_line().await else {
             return 0;
         };
@@ -544,14 +587,14 @@ pub async fn line_chat(common: Common) -> u8 {
             let note = parts.next().unwrap_or("").to_string();
             match client.upload(&path).await {
                 Ok(f) => {
-                    println!("已上传 / uploaded {} ({})", f.filename, f.file_id);
+                    outln!("已上传 / uploaded {} ({})", f.filename, f.file_id);
                     if note.trim().is_empty() {
                         continue;
                     }
                     (note, vec![f.file_id])
                 }
                 Err(e) => {
-                    println!("上传失败 / upload failed: {e}");
+                    outln!("上传失败 / upload failed: {e}");
                     continue;
                 }
             }
@@ -560,11 +603,10 @@ pub async fn line_chat(common: Common) -> u8 {
         };
         let r = collect_turn(&client, &text, files, |m| match m {
             Message::StreamDelta(d) => {
-                print!("{}", d.text);
-                let _ = std::io::stdout().flush();
+                stdout::text(&d.text);
             }
             Message::AgentEvent(e) => match &e.event {
-                AgentEventKind::ToolCall { tool, args, .. } => println!("  → {tool} {args}"),
+                AgentEventKind::ToolCall { tool, args, .. } => outln!("  → {tool} {args}"),
                 AgentEventKind::ToolResult {
                     tool,
                     ok,
@@ -572,28 +614,28 @@ pub async fn line_chat(common: Common) -> u8 {
                     summary,
                     ..
                 } => {
-                    println!(
+                    outln!(
                         "  {} {tool} ({duration_ms} ms) {summary}",
                         if *ok { "✓" } else { "✗" }
                     )
                 }
-                AgentEventKind::Status { text } => println!("  … {text}"),
+                AgentEventKind::Status { text } => outln!("  … {text}"),
             },
             // Live lines of a follow (`tail -f`): printed as they arrive.
             Message::ToolOutput(o) => {
                 for l in &o.lines {
-                    println!("  │ {}", crate::sanitize::sanitize(l));
+                    outln!("  │ {}", crate::sanitize::sanitize(l));
                 }
                 if o.dropped > 0 {
-                    println!("  │ … {} lines not shown live (rate limit)", o.dropped);
+                    outln!("  │ … {} lines not shown live (rate limit)", o.dropped);
                 }
             }
             _ => {}
         })
         .await;
         match r {
-            Ok(_) => println!(),
-            Err(e) => println!("\n错误 / error: {e}"),
+            Ok(_) => outln!(),
+            Err(e) => outln!("\n错误 / error: {e}"),
         }
     }
 }

@@ -57,6 +57,9 @@ enum RdtTry {
 pub enum ClientError {
     #[error("无法连接服务器 / cannot reach the server at {addr}: {err}")]
     Unreachable { addr: String, err: String },
+    /// Something answered on the port, but not an llmops (NPLT) server.
+    #[error("{addr} 不是 llmops (NPLT) 服务器 / {addr} is not an llmops (NPLT) server: {detail}")]
+    NotNplt { addr: String, detail: String },
     #[error("connection lost / 连接已断开")]
     Disconnected,
     #[error("{message} ({code})")]
@@ -92,6 +95,9 @@ pub struct ClientOptions {
     /// Reconnect after losing the connection (the TUI); subcommands fail fast instead.
     pub reconnect: bool,
     pub connect_timeout: Duration,
+    /// Read-only use (`status`, `search`, `files`, `sessions`): the server creates no
+    /// session for this connection unless one is resumed.
+    pub no_new_session: bool,
 }
 
 impl ClientOptions {
@@ -103,6 +109,7 @@ impl ClientOptions {
             client_name: "llmops-tui".into(),
             reconnect: false,
             connect_timeout: Duration::from_secs(5),
+            no_new_session: false,
         }
     }
 }
@@ -176,20 +183,33 @@ async fn open(
             resume_session: resume,
             auth_token: opts.auth_token.clone(),
             udp_port: None,
+            no_new_session: opts.no_new_session,
         }))
         .await
         .map_err(|e| unreachable(e.to_string()))?;
     let deadline = tokio::time::Instant::now() + opts.connect_timeout;
+    let not_nplt = |detail: String| ClientError::NotNplt {
+        addr: opts.server.clone(),
+        detail,
+    };
+    let mut frames = 0u32;
     loop {
         let next = tokio::time::timeout_at(deadline, framed.next())
             .await
-            .map_err(|_| ClientError::Timeout)?;
+            .map_err(|_| {
+                not_nplt(format!(
+                    "no WELCOME within {} s of HELLO",
+                    opts.connect_timeout.as_secs()
+                ))
+            })?;
         match next {
             // A legacy welcome may precede ours on a slow link: skip anything before WELCOME.
             Some(Ok(Inbound::Msg(Message::Welcome(w)))) => return Ok((framed, w)),
             Some(Ok(Inbound::Msg(Message::Error(e)))) => return Err(ClientError::from(e)),
-            Some(Ok(_)) => continue,
-            Some(Err(e)) => return Err(ClientError::Protocol(e.to_string())),
+            Some(Ok(_)) if frames < 8 => frames += 1,
+            Some(Ok(_)) => return Err(not_nplt("no WELCOME in its first frames".into())),
+            // Bytes that do not frame as NPLT (an HTTP or SSH banner, a half frame at close).
+            Some(Err(e)) => return Err(not_nplt(format!("unexpected bytes ({e})"))),
             None => return Err(unreachable("connection closed during handshake".into())),
         }
     }
@@ -637,4 +657,56 @@ pub async fn sha256_file(path: &Path) -> Result<String, std::io::Error> {
     tokio::task::spawn_blocking(move || crate::rdt::sha256_of(&p))
         .await
         .map_err(std::io::Error::other)?
+}
+
+#[cfg(test)]
+mod handshake_tests {
+    use super::*;
+    use tokio::io::AsyncWriteExt;
+
+    /// A peer that answers HELLO with `reply` (then closes, unless `hold`).
+    async fn peer(reply: &'static [u8], hold: bool) -> String {
+        let l = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = l.local_addr().expect("addr").to_string();
+        tokio::spawn(async move {
+            if let Ok((mut s, _)) = l.accept().await {
+                let mut buf = [0u8; 256];
+                let _ = s.read(&mut buf).await;
+                let _ = s.write_all(reply).await;
+                if hold {
+                    tokio::time::sleep(Duration::from_secs(30)).await;
+                }
+            }
+        });
+        addr
+    }
+
+    #[tokio::test]
+    async fn an_http_server_is_not_an_nplt_server() {
+        let addr = peer(
+            b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            false,
+        )
+        .await;
+        let err = Client::connect(ClientOptions::new(addr.clone()))
+            .await
+            .err()
+            .expect("must fail");
+        assert!(
+            matches!(&err, ClientError::NotNplt { addr: a, .. } if *a == addr),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("is not an llmops (NPLT) server"));
+    }
+
+    #[tokio::test]
+    async fn a_silent_peer_is_reported_after_the_handshake_timeout() {
+        let addr = peer(b"", true).await;
+        let mut o = ClientOptions::new(addr);
+        o.connect_timeout = Duration::from_millis(200);
+        let err = Client::connect(o).await.err().expect("must fail");
+        assert!(matches!(err, ClientError::NotNplt { .. }), "{err:?}");
+    }
 }

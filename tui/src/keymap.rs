@@ -35,9 +35,29 @@ impl Pane {
     }
 }
 
+/// Shell-style editing of the focused input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edit {
+    KillToStart,
+    KillToEnd,
+    KillWord,
+    Yank,
+    Undo,
+    Redo,
+    LineStart,
+    LineEnd,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
-    /// Ctrl+C: cancel the running turn, or quit when idle.
+    Edit(Edit),
+    /// Processes list: sort by CPU or by memory.
+    ToggleSort,
+    /// Processes list: ask the agent about the selected process.
+    AskAbout,
+    /// Processes list: clear the filter, or back to chat when there is none.
+    ClearFilter,
+    /// Ctrl+C: cancel the running turn; when idle, a second press within 2 s quits.
     Interrupt,
     Suspend,
     Redraw,
@@ -141,8 +161,10 @@ pub enum Cond {
     InputEmpty,
     /// The editor holds one line (so Up/Down are free for history).
     SingleLine,
-    /// The editor starts with `/` (Tab completes instead of moving focus).
+    /// The editor starts with `/`.
     Slash,
+    /// The editor has text (Tab completes instead of moving focus).
+    NonEmpty,
 }
 
 /// Editor facts the conditions look at.
@@ -194,7 +216,7 @@ impl Default for Keymap {
             })
         };
         let al = Cond::Always;
-        add(Ctx::Any, K::Char('c'), CTRL, al, A::Interrupt, "cancel turn / quit when idle", false);
+        add(Ctx::Any, K::Char('c'), CTRL, al, A::Interrupt, "cancel turn / idle: twice in 2 s quits", false);
         add(Ctx::Any, K::Char('z'), CTRL, al, A::Suspend, "suspend to the shell", false);
         add(Ctx::Any, K::Char('l'), CTRL, al, A::Redraw, "redraw the screen", false);
         add(Ctx::Panes, K::F(1), NONE, al, A::Help, "help (all bindings)", false);
@@ -217,17 +239,28 @@ impl Default for Keymap {
         add(Ctx::Chat, K::Enter, NONE, al, A::Send, "send", true);
         add(Ctx::Chat, K::Enter, ALT, al, A::Newline, "newline", true);
         add(Ctx::Chat, K::Enter, SHIFT, al, A::Newline, "newline (when reported)", false);
-        add(Ctx::Chat, K::Tab, NONE, Cond::Slash, A::Complete, "complete /command", false);
+        add(Ctx::Chat, K::Tab, NONE, Cond::NonEmpty, A::Complete, "complete /command or /upload path", false);
         add(Ctx::Chat, K::Up, NONE, Cond::SingleLine, A::HistoryPrev, "previous input", false);
         add(Ctx::Chat, K::Down, NONE, Cond::SingleLine, A::HistoryNext, "next input", false);
         add(Ctx::Chat, K::PageUp, NONE, al, A::PageUp, "scroll transcript up", true);
         add(Ctx::Chat, K::PageDown, NONE, al, A::PageDown, "scroll transcript down", false);
         add(Ctx::Chat, K::Home, NONE, Cond::InputEmpty, A::Top, "transcript top (empty input)", false);
         add(Ctx::Chat, K::End, NONE, Cond::InputEmpty, A::Bottom, "follow the tail (empty input)", false);
+        add(Ctx::Chat, K::Home, NONE, al, A::Edit(Edit::LineStart), "start of line", false);
+        add(Ctx::Chat, K::End, NONE, al, A::Edit(Edit::LineEnd), "end of line", false);
         add(Ctx::Chat, K::Home, CTRL, al, A::Top, "transcript top", false);
         add(Ctx::Chat, K::End, CTRL, al, A::Bottom, "follow the tail", false);
         add(Ctx::Chat, K::Char('?'), NONE, Cond::InputEmpty, A::Help, "help (empty input)", true);
         add(Ctx::Chat, K::Esc, NONE, al, A::Close, "dismiss the notice", false);
+        // Readline editing in every text input.
+        for ctx in [Ctx::Chat, Ctx::Note, Ctx::SaveAs] {
+            add(ctx, K::Char('u'), CTRL, al, A::Edit(Edit::KillToStart), "delete to line start", false);
+            add(ctx, K::Char('k'), CTRL, al, A::Edit(Edit::KillToEnd), "delete to line end", false);
+            add(ctx, K::Char('w'), CTRL, al, A::Edit(Edit::KillWord), "delete the word before", false);
+            add(ctx, K::Char('y'), CTRL, al, A::Edit(Edit::Yank), "paste what was deleted", false);
+            add(ctx, K::Char('u'), ALT, al, A::Edit(Edit::Undo), "undo", false);
+            add(ctx, K::Char('r'), CTRL, al, A::Edit(Edit::Redo), "redo", false);
+        }
         // Files pane.
         add(Ctx::Files, K::Up, NONE, al, A::Up, "select previous", false);
         add(Ctx::Files, K::Down, NONE, al, A::Down, "select next", false);
@@ -250,6 +283,13 @@ impl Default for Keymap {
         add(Ctx::Transfers, K::Up, NONE, al, A::Up, "select previous", false);
         add(Ctx::Transfers, K::Down, NONE, al, A::Down, "select next", false);
         add(Ctx::Transfers, K::Enter, NONE, al, A::ShowOffer, "open the offer or its progress", true);
+        // System pane: the processes list (typing filters it).
+        add(Ctx::Gauges, K::Up, NONE, al, A::Up, "previous process", false);
+        add(Ctx::Gauges, K::Down, NONE, al, A::Down, "next process", false);
+        add(Ctx::Gauges, K::Enter, NONE, al, A::AskAbout, "ask the agent about the process", false);
+        add(Ctx::Gauges, K::F(2), NONE, al, A::ToggleSort, "sort by CPU / memory", false);
+        add(Ctx::Gauges, K::Char('s'), CTRL, al, A::ToggleSort, "sort by CPU / memory", false);
+        add(Ctx::Gauges, K::Esc, NONE, al, A::ClearFilter, "clear the filter, then back to chat", false);
         for ctx in [Ctx::Files, Ctx::Search, Ctx::Gauges, Ctx::Transfers] {
             add(ctx, K::Char('?'), NONE, al, A::Help, "help", true);
             add(ctx, K::Esc, NONE, al, A::Focus(Pane::Chat), "back to chat", false);
@@ -308,6 +348,7 @@ fn cond_ok(c: Cond, s: &InputState) -> bool {
         Cond::InputEmpty => s.empty,
         Cond::SingleLine => s.single_line,
         Cond::Slash => s.slash,
+        Cond::NonEmpty => !s.empty,
     }
 }
 
@@ -447,8 +488,14 @@ mod tests {
             Some(Action::Complete)
         );
         let st2 = InputState { slash: false, ..st };
+        // Text in the editor: Tab completes (never moves focus); empty: next pane.
         assert_eq!(
             km.lookup(Ctx::Chat, &key(KeyCode::Tab, NONE), &st2),
+            Some(Action::Complete)
+        );
+        let empty = InputState { empty: true, ..st2 };
+        assert_eq!(
+            km.lookup(Ctx::Chat, &key(KeyCode::Tab, NONE), &empty),
             Some(Action::FocusNext)
         );
         // '?' types a character while the editor has text.

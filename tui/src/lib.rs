@@ -8,6 +8,7 @@ pub mod client;
 pub mod config;
 pub mod download;
 pub mod keymap;
+pub mod last_session;
 pub mod markdown;
 pub mod rdt;
 pub mod run;

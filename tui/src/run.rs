@@ -235,8 +235,17 @@ pub async fn run(common: Common, config: Config, warning: Option<String>) -> u8 
     let (cmd_tx, cmd_rx) = mpsc::unbounded_channel::<Command>();
     spawn_input(ev_tx.clone());
     spawn_signals(ev_tx.clone());
+    let state_file = crate::last_session::default_path();
     let mut opts = ClientOptions::new(common.server.clone());
-    opts.resume_session = common.session.clone();
+    opts.resume_session = if common.new_session {
+        None
+    } else {
+        common.session.clone().or_else(|| {
+            state_file
+                .as_deref()
+                .and_then(|p| crate::last_session::load(p, &common.server))
+        })
+    };
     opts.auth_token = common.token.clone();
     opts.reconnect = true;
     let router = Router::default();
@@ -287,6 +296,16 @@ pub async fn run(common: Common, config: Config, warning: Option<String>) -> u8 
             for cmd in update(&mut app, ev) {
                 match cmd {
                     Command::Quit => app.quit = true,
+                    Command::RememberSession(id) => {
+                        if let Some(p) = &state_file {
+                            if let Err(e) = crate::last_session::save(p, &common.server, &id) {
+                                tracing::warn!(
+                                    "cannot remember the session in {}: {e}",
+                                    p.display()
+                                );
+                            }
+                        }
+                    }
                     Command::Redraw => {
                         let _ = terminal.clear();
                     }
@@ -546,6 +565,6 @@ async fn run_command(
                 tracing::warn!("send failed: {e}");
             }
         }
-        Command::Quit | Command::Suspend | Command::Redraw => {}
+        Command::Quit | Command::Suspend | Command::Redraw | Command::RememberSession(_) => {}
     }
 }

@@ -6,6 +6,7 @@
 pub mod chat;
 pub mod dialogs;
 pub mod panes;
+pub mod procs;
 pub mod transfer;
 
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -76,7 +77,7 @@ pub fn layout(app: &App, area: Rect) -> Areas {
             6
         };
         let [g, f, s, t] = Layout::vertical([
-            Constraint::Length(9),
+            gauges_height(app),
             Constraint::Fill(1),
             Constraint::Fill(1),
             Constraint::Length(tr_h),
@@ -99,6 +100,19 @@ pub fn layout(app: &App, area: Rect) -> Areas {
         }
     }
     a
+}
+
+/// Height of the System pane on a wide screen: the gauges, then (when the server reports
+/// processes) a few of the top processes; most of the column while it has the focus.
+fn gauges_height(app: &App) -> Constraint {
+    if app.focus == Pane::Gauges {
+        return Constraint::Percentage(60);
+    }
+    let snap = app.gauges.snap.as_ref();
+    let disks = snap.map_or(1, |s| s.disks.len()) as u16;
+    let procs = snap.map_or(0, |s| s.top_processes.len()).min(5) as u16;
+    let procs_rows = if procs > 0 { 3 + procs } else { 0 };
+    Constraint::Length((2 + 4 + disks + procs_rows).clamp(9, 20))
 }
 
 /// Inner size of the transcript for the current terminal size (used by `update` to scroll).
@@ -192,6 +206,18 @@ fn draw_tabs(app: &App, frame: &mut Frame, r: Rect) {
     frame.render_widget(Paragraph::new(Line::from(spans)), r);
 }
 
+/// The cause in a connection error, without the address and errno noise:
+/// `…cannot reach the server at 127.0.0.1:9: Connection refused (os error 111)` gives
+/// `Connection refused`.
+pub fn short_reason(reason: &str) -> String {
+    let tail = reason.rsplit(": ").next().unwrap_or(reason).trim();
+    let tail = match tail.find(" (os error") {
+        Some(i) => &tail[..i],
+        None => tail,
+    };
+    tail.to_string()
+}
+
 pub fn spinner(app: &App) -> &'static str {
     const UNI: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
     const ASC: [&str; 4] = ["|", "/", "-", "\\"];
@@ -207,16 +233,25 @@ fn draw_bar(app: &App, frame: &mut Frame, r: Rect) {
     let (dot, conn, st) = match &app.conn {
         Conn::Connected => ("●", "connected".to_string(), th.ok),
         Conn::Connecting => ("◌", "connecting".to_string(), th.warn),
-        Conn::Reconnecting { attempt, until, .. } => {
+        Conn::Reconnecting {
+            attempt,
+            until,
+            reason,
+        } => {
             let secs = until
                 .saturating_duration_since(app.now)
                 .as_secs_f32()
                 .ceil() as u64;
-            (
-                "◌",
-                format!("reconnecting in {secs}s (attempt {attempt})"),
-                th.warn,
-            )
+            let why = short_reason(reason);
+            let conn = if why.is_empty() {
+                format!("reconnecting in {secs}s (attempt {attempt})")
+            } else {
+                // The reason is what the user needs at a dead address; the attempt count
+                // gives way on narrow terminals.
+                let why = text::truncate(&why, usize::from(r.width / 3).max(12));
+                format!("reconnecting in {secs}s (attempt {attempt}): {why}")
+            };
+            ("◌", conn, th.warn)
         }
     };
     let dot = if th.ascii { "*" } else { dot };

@@ -335,14 +335,19 @@ impl Conn {
         self.mode = Mode::Extension;
         let store = self.ctx.store.clone();
         let resume = h.resume_session.clone();
+        let lazy = h.no_new_session;
         let res = store
             .run(move |s| {
                 if let Some(r) = resume {
                     if let Ok(id) = s.resolve_session(&r) {
-                        return Ok((s.session(&id)?, true));
+                        return Ok((Some(s.session(&id)?), true));
                     }
                 }
-                Ok((s.create_session(None)?, false))
+                // A read-only client gets no session until it needs one.
+                if lazy {
+                    return Ok((None, false));
+                }
+                Ok((Some(s.create_session(None)?), false))
             })
             .await;
         let (sess, resumed) = match res {
@@ -352,24 +357,25 @@ impl Conn {
                 return Flow::Close;
             }
         };
-        self.session_id = sess.id.clone();
+        let (sid, sname, smodel) = match sess {
+            Some(s) => (s.id, s.name, s.model),
+            None => (String::new(), String::new(), None),
+        };
+        self.session_id = sid.clone();
         let planner = self.ctx.planner_name();
         out.push(Message::Welcome(Welcome {
             proto: PROTOCOL_VERSION,
-            session_id: sess.id.clone(),
-            session_name: sess.name.clone(),
+            session_id: sid.clone(),
+            session_name: sname,
             resumed,
             server_version: env!("CARGO_PKG_VERSION").into(),
             heartbeat_secs: self.ctx.cfg.heartbeat_secs as u32,
-            model: sess
-                .model
-                .clone()
-                .unwrap_or_else(|| self.ctx.default_model()),
+            model: smodel.unwrap_or_else(|| self.ctx.default_model()),
             models: self.ctx.models(),
             features: crate::app::FEATURES.iter().map(|s| s.to_string()).collect(),
             planner: planner.clone(),
             egress: self.ctx.egress(),
-            motd: self.ctx.welcome_text(&sess.id),
+            motd: self.ctx.welcome_text(&sid),
         }));
         Flow::Continue
     }
@@ -481,6 +487,16 @@ impl Conn {
     // ----- extension -----------------------------------------------------------------
 
     async fn on_extension(&mut self, m: Message, out: &mut Vec<Message>) -> Flow {
+        // A read-only connection (HELLO no_new_session) gets its session on first need.
+        if self.session_id.is_empty() && needs_session(&m) {
+            match self.ctx.store.run(|s| s.create_session(None)).await {
+                Ok(s) => self.session_id = s.id,
+                Err(e) => {
+                    out.push(Message::error("internal", e.to_string(), None));
+                    return Flow::Continue;
+                }
+            }
+        }
         match m {
             Message::Hello(_) => out.push(Message::error(
                 "protocol",
@@ -565,7 +581,7 @@ impl Conn {
                     .await
                 {
                     Err(e) => {
-                        out.push(Message::error(e.code(), e.to_string(), Some(u.request_id)));
+                        out.push(Message::error(e.code(), e.message(), Some(u.request_id)));
                         self.upload = UploadSlot::Discarding { remaining: u.size };
                     }
                     Ok(()) if u.size == 0 => self.finish_upload(out).await,
@@ -1215,7 +1231,7 @@ impl Conn {
             Err(e) => {
                 self.ctx
                     .audit_upload_refused(&self.session_id, &u.filename, &e);
-                return Message::error(e.code(), e.to_string(), Some(u.request_id));
+                return Message::error(e.code(), e.message(), Some(u.request_id));
             }
         };
         let token = self.ctx.transfers.issue_upload(
@@ -1299,7 +1315,7 @@ impl Conn {
 
     fn upload_error(&self, rid: Option<u64>, e: &UploadError) -> Message {
         match rid {
-            Some(r) => Message::error(e.code(), e.to_string(), Some(r)),
+            Some(r) => Message::error(e.code(), e.message(), Some(r)),
             None => Message::ChatText(format!("文件上传失败: {e}")),
         }
     }
@@ -1534,11 +1550,28 @@ impl Conn {
         let (current, sessions) = self
             .ctx
             .store
-            .run(move |s| Ok((s.session(&cur)?, s.list_sessions()?)))
+            .run(move |s| {
+                let current = if cur.is_empty() {
+                    None
+                } else {
+                    Some(s.session(&cur)?)
+                };
+                Ok((current, s.list_sessions()?))
+            })
             .await?;
         Ok(SessionReplyParts {
             op: op_name.into(),
-            current: session_info(&current),
+            // A read-only connection without a session has an empty current one.
+            current: current.as_ref().map_or_else(
+                || SessionInfo {
+                    id: String::new(),
+                    name: String::new(),
+                    created_at: String::new(),
+                    updated_at: String::new(),
+                    messages: 0,
+                },
+                session_info,
+            ),
             sessions: sessions.iter().map(session_info).collect(),
         })
     }
@@ -1583,6 +1616,31 @@ impl Conn {
             planner: self.ctx.planner_name(),
         })
     }
+}
+
+/// Whether a message of a connection without a session makes one first: everything but
+/// reading (status, search, files, history, the session list) and housekeeping.
+fn needs_session(m: &Message) -> bool {
+    !matches!(
+        m,
+        Message::Heartbeat(_)
+            | Message::ChatText(_)
+            | Message::StatusRequest(_)
+            | Message::Search(_)
+            | Message::FileList(_)
+            | Message::HistoryGet(_)
+            | Message::ModelList(_)
+            | Message::MonitorSubscribe(_)
+            | Message::MonitorUnsubscribe(_)
+            | Message::Cancel(_)
+            | Message::SessionCmd(protocol::SessionCmd {
+                op: protocol::SessionOp::List
+                    | protocol::SessionOp::New { .. }
+                    | protocol::SessionOp::Switch { .. }
+                    | protocol::SessionOp::Delete { .. },
+                ..
+            })
+    )
 }
 
 struct SessionReplyParts {

@@ -68,6 +68,15 @@ pub fn submit(a: &mut App, s: &str) -> Vec<Command> {
 
 /// Delivers a monitor snapshot at `cpu_pct` CPU, 25% memory and one 60%-full ext4 disk.
 pub fn monitor(a: &mut App, cpu_pct: f32) {
+    monitor_snap(a, cpu_pct, Vec::new());
+}
+
+/// A monitor snapshot at 42% CPU carrying these processes.
+pub fn monitor_with(a: &mut App, procs: Vec<protocol::ProcessStats>) {
+    monitor_snap(a, 42.0, procs);
+}
+
+fn monitor_snap(a: &mut App, cpu_pct: f32, procs: Vec<protocol::ProcessStats>) {
     let snap = MonitorSnapshot {
         ts_ms: 1,
         cpu: CpuStats {
@@ -90,6 +99,8 @@ pub fn monitor(a: &mut App, cpu_pct: f32) {
             available_bytes: 40 << 30,
             usage_percent: 60.0,
         }],
+        process_count: (!procs.is_empty()).then_some(212),
+        top_processes: procs,
     };
     update(
         a,
@@ -200,6 +211,10 @@ fn not_connected_keeps_the_message() {
         .notice
         .as_ref()
         .is_some_and(|n| n.1.contains("not connected")));
+    // Reconnected: the stale notice goes, the message is still in the editor.
+    update(&mut a, AppEvent::Client(ClientEvent::Connected(welcome())));
+    assert!(a.notice.is_none());
+    assert_eq!(a.input_text(), "hello");
 }
 
 #[test]
@@ -338,6 +353,9 @@ fn ctrl_c_cancels_a_running_turn_and_quits_when_idle() {
     assert!(
         matches!(a.transcript.entries.last(), Some(Entry::System { text, .. }) if text == "turn cancelled")
     );
+    // Idle now: the first Ctrl+C asks, the second quits.
+    assert!(update(&mut a, ctrl('c')).is_empty());
+    assert!(!a.quit);
     let cmds = update(&mut a, ctrl('c'));
     assert_eq!(cmds, vec![Command::Quit]);
     assert!(a.quit);
@@ -1050,4 +1068,49 @@ fn transfer_view_merges_progress_and_gives_way_to_the_next_offer() {
     );
     update(&mut a, key(KeyCode::Enter));
     assert!(matches!(&a.modal, Some(Modal::Transfer { offer_id }) if offer_id == "o1"));
+}
+
+#[test]
+fn the_session_in_use_is_remembered_on_connect_and_switch() {
+    let mut a = App::new("127.0.0.1:9999", Theme::dark());
+    let cmds = update(&mut a, AppEvent::Client(ClientEvent::Connected(welcome())));
+    assert!(cmds.contains(&Command::RememberSession(welcome().session_id)));
+    let mut other = protocol::SessionInfo {
+        id: "99999999-aaaa".into(),
+        name: "db".into(),
+        created_at: String::new(),
+        updated_at: String::new(),
+        messages: 0,
+    };
+    let reply = |cur: &protocol::SessionInfo| {
+        Ok(Message::SessionReply(protocol::SessionReply {
+            request_id: 1,
+            op: "switch".into(),
+            current: cur.clone(),
+            sessions: vec![],
+        }))
+    };
+    let cmds = update(
+        &mut a,
+        AppEvent::Reply {
+            req: Req::Session(SessionOp::Switch { id: "9999".into() }),
+            result: reply(&other),
+        },
+    );
+    assert!(cmds.contains(&Command::RememberSession("99999999-aaaa".into())));
+    // The same session again: nothing new to remember.
+    other.name = "db2".into();
+    let cmds = update(
+        &mut a,
+        AppEvent::Reply {
+            req: Req::Session(SessionOp::Rename {
+                id: None,
+                name: "db2".into(),
+            }),
+            result: reply(&other),
+        },
+    );
+    assert!(!cmds
+        .iter()
+        .any(|c| matches!(c, Command::RememberSession(_))));
 }

@@ -48,7 +48,7 @@ pub fn sparkline(vals: &[u64], w: usize, ascii: bool) -> String {
 }
 
 /// Short sizes for gauges: `828M`, `23.5G`.
-fn compact(n: u64) -> String {
+pub(crate) fn compact(n: u64) -> String {
     let s = human_size(n);
     match s.split_once(' ') {
         Some((v, u)) => format!("{v}{}", &u[..1]),
@@ -77,7 +77,7 @@ fn progress_text(p: &protocol::TransferProgress, pct: f64, ascii: bool) -> Strin
     s
 }
 
-fn window(n: usize, sel: usize, h: usize) -> (usize, usize) {
+pub(crate) fn window(n: usize, sel: usize, h: usize) -> (usize, usize) {
     if h == 0 || n <= h {
         return (0, n);
     }
@@ -300,13 +300,33 @@ fn gauges(app: &App, frame: &mut Frame, area: Rect) {
         f64::from(m.usage_percent),
         format!("{}/{}", compact(m.used_bytes), compact(m.total_bytes)),
     ));
-    rows.push(Line::from(vec![
-        Span::styled(text::pad("Load", label_w), th.dim),
-        Span::raw(format!(
-            "{:.2} {:.2} {:.2}",
-            c.load_avg[0], c.load_avg[1], c.load_avg[2]
-        )),
-    ]));
+    // Load per core: above 1 (more runnable tasks than cores) is a warning, above 2 an error.
+    let cores = f64::from(c.cores.max(1));
+    let load_style = |l: f64| {
+        let per = l / cores;
+        if per > 2.0 {
+            th.error
+        } else if per > 1.0 {
+            th.warn
+        } else {
+            th.ok
+        }
+    };
+    let mut load = vec![Span::styled(text::pad("Load", label_w), th.dim)];
+    for (i, l) in c.load_avg.iter().enumerate() {
+        let l = *l;
+        let sep = if i == 0 { "" } else { " " };
+        load.push(Span::styled(format!("{sep}{l:.2}"), load_style(l)));
+    }
+    let now = c.load_avg[0];
+    load.push(Span::styled(
+        format!("  {:.2}/core", now / cores),
+        load_style(now),
+    ));
+    if now > cores {
+        load.push(Span::styled(" > cores", load_style(now)));
+    }
+    rows.push(Line::from(load));
     for d in &s.disks {
         rows.push(row(
             &d.mount,
@@ -314,7 +334,14 @@ fn gauges(app: &App, frame: &mut Frame, area: Rect) {
             format!("{}/{}", compact(d.used_bytes), compact(d.total_bytes)),
         ));
     }
+    let used = u16::try_from(rows.len()).unwrap_or(u16::MAX);
     frame.render_widget(Paragraph::new(rows), inner);
+    // The processes list takes the room left under the gauges (one blank line between).
+    if inner.height > used.saturating_add(3) {
+        let top = inner.y + used + 1;
+        let procs = Rect::new(inner.x, top, inner.width, inner.bottom() - top);
+        crate::ui::procs::render(app, frame, procs);
+    }
 }
 
 fn transfers(app: &App, frame: &mut Frame, area: Rect) {

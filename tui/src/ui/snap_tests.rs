@@ -220,3 +220,85 @@ fn one_by_one_and_too_small() {
     insta::assert_snapshot!("one_by_one", draw(&a, 1, 1));
     insta::assert_snapshot!("too_small", draw(&a, 30, 8));
 }
+
+#[test]
+fn quit_confirmation() {
+    let mut a = base();
+    update(&mut a, crate::app::tests::ctrl('c'));
+    insta::assert_snapshot!(draw(&a, 80, 24));
+}
+
+#[test]
+fn reconnecting_shows_the_reason() {
+    let mut a = base();
+    update(
+        &mut a,
+        AppEvent::Client(ClientEvent::Reconnecting {
+            attempt: 3,
+            retry_in: std::time::Duration::from_secs(2),
+            reason: "无法连接服务器 / cannot reach the server at 127.0.0.1:9: Connection refused (os error 111)".into(),
+        }),
+    );
+    insta::assert_snapshot!(draw(&a, 100, 24));
+}
+
+#[test]
+fn load_above_cores_is_flagged() {
+    let mut a = base();
+    if let Some(s) = &mut a.gauges.snap {
+        s.cpu.load_avg = [6.0, 4.5, 1.0];
+    }
+    update(
+        &mut a,
+        AppEvent::Key(KeyEvent::new(KeyCode::Char('4'), KeyModifiers::ALT)),
+    );
+    let screen = draw(&a, 80, 24);
+    assert!(screen.contains("3.00/core > cores"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+fn with_processes() -> App {
+    let mut a = base();
+    crate::app::tests::monitor_with(&mut a, crate::app::procs::tests::planted());
+    a
+}
+
+#[test]
+fn processes_narrow_tab_sorted_by_cpu() {
+    let mut a = with_processes();
+    update(
+        &mut a,
+        AppEvent::Key(KeyEvent::new(KeyCode::Char('4'), KeyModifiers::ALT)),
+    );
+    let s = draw(&a, 80, 24);
+    // The planted CPU burner is first, with top's numbers.
+    assert!(s.contains("  4242 root     burn-cpu"), "{s}");
+    assert!(s.contains("99.0   3.0M"), "{s}");
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn processes_by_memory_filtered_wide() {
+    let mut a = with_processes();
+    update(
+        &mut a,
+        AppEvent::Key(KeyEvent::new(KeyCode::Char('4'), KeyModifiers::ALT)),
+    );
+    update(&mut a, key(KeyCode::F(2)));
+    type_str(&mut a, "a");
+    insta::assert_snapshot!(draw(&a, 160, 45));
+}
+
+#[test]
+fn processes_never_panic_at_any_size() {
+    let mut a = with_processes();
+    update(
+        &mut a,
+        AppEvent::Key(KeyEvent::new(KeyCode::Char('4'), KeyModifiers::ALT)),
+    );
+    for w in [1u16, 10, 20, 30, 45, 80, 120] {
+        for h in [1u16, 5, 10, 24, 45] {
+            draw(&a, w, h);
+        }
+    }
+}

@@ -246,7 +246,7 @@ fn help_overlay_lists_bindings() {
     let s = screen(&draw(&a, 100, 60));
     assert!(s.contains("/upload <path> [text]"), "{s}");
     assert!(s.contains("Ctrl+C"), "{s}");
-    assert!(s.contains("cancel turn / quit when idle"), "{s}");
+    assert!(s.contains("cancel turn / idle: twice in 2 s quits"), "{s}");
     let all = crate::ui::dialogs::help_lines(&a)
         .iter()
         .map(text::line_text)
@@ -351,4 +351,16 @@ fn cached_rows_match_a_fresh_render_after_every_change() {
     let all = super::chat::lines(&a, 50);
     assert_eq!(super::chat::visible(&a, 50, 3, 5), all[3..8].to_vec());
     assert_eq!(super::chat::line_count(&a, 50), all.len());
+}
+
+#[test]
+fn short_reason_keeps_the_cause() {
+    assert_eq!(
+        crate::ui::short_reason(
+            "无法连接服务器 / cannot reach the server at 127.0.0.1:9: Connection refused (os error 111)"
+        ),
+        "Connection refused"
+    );
+    assert_eq!(crate::ui::short_reason("timed out"), "timed out");
+    assert_eq!(crate::ui::short_reason(""), "");
 }
