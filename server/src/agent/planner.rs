@@ -6,6 +6,8 @@
 pub mod answer;
 pub mod classify;
 pub mod context;
+pub mod conversation;
+pub mod follow;
 pub mod incident;
 pub mod knowledge;
 pub mod safety;
@@ -23,6 +25,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use self::conversation::Conversation;
 use self::slots::hit_name_score;
 use self::text::Lang;
 use self::understand::{strip_file_refs, understand, Ctx, Task, Then};
@@ -71,6 +74,8 @@ pub struct PlannerInput<'a> {
     /// This session's uploads, oldest first.
     pub uploads: &'a [UploadRef],
     pub history: &'a [HistoryTurn],
+    /// What the recent turns showed (lists, files, read positions), for follow-ups.
+    pub conversation: &'a Conversation,
     pub steps: &'a [StepRecord],
 }
 
@@ -241,6 +246,11 @@ fn next_call(
             [page] => partial_log_read(page).map(|p| analyze_call(&p)),
             _ => None,
         },
+        Task::ReadPage { path, offset } => own.is_empty().then(|| Call {
+            tool: "file_read",
+            args: json!({"file_path": path, "offset": offset, "limit": 200}),
+        }),
+        Task::Analyse { path, .. } => own.is_empty().then(|| analyze_call(path)),
         Task::ReadListed { name, .. } => match own {
             [] => listed_path(before, name, uploads).map(|p| read_call(&p)),
             [page] => partial_log_read(page).map(|p| analyze_call(&p)),
@@ -385,6 +395,7 @@ fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
     }
     let question = match task {
         Task::Read { question, .. }
+        | Task::Analyse { question, .. }
         | Task::ReadListed { question, .. }
         | Task::Search { question, .. }
         | Task::Uploads { question, .. } => question.as_str(),
@@ -458,6 +469,12 @@ fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
             _ => s.output.clone(),
         });
     }
+    if let Task::Analyse {
+        note: Some(note), ..
+    } = task
+    {
+        parts.insert(0, note.clone());
+    }
     parts.join("\n\n")
 }
 
@@ -478,6 +495,7 @@ pub fn plan(input: &PlannerInput) -> PlannerAction {
         uploads: input.uploads,
         referenced,
         history: input.history,
+        conv: input.conversation,
     };
     let tasks = understand(&clean, &ctx);
     let steps = input.steps;
@@ -544,6 +562,7 @@ pub(crate) mod tests {
             referenced_files: &[],
             uploads: ups,
             history: &[],
+            conversation: &Conversation::default(),
             steps: &[],
         })
     }
@@ -562,6 +581,7 @@ pub(crate) mod tests {
                 referenced_files: &ups[..1],
                 uploads: &ups,
                 history: &[],
+                conversation: &Conversation::default(),
                 steps: &[],
             });
             let PlannerAction::Call { tool, args, .. } = a else {
@@ -576,6 +596,7 @@ pub(crate) mod tests {
             referenced_files: &ups[..1],
             uploads: &ups,
             history: &[],
+            conversation: &Conversation::default(),
             steps: &[],
         });
         assert!(
@@ -608,6 +629,7 @@ pub(crate) mod tests {
             referenced_files: &[],
             uploads: &ups,
             history: &[],
+            conversation: &Conversation::default(),
             steps: &steps,
         });
         let PlannerAction::Call { tool, args, .. } = a else {
@@ -634,6 +656,7 @@ pub(crate) mod tests {
             referenced_files: &[],
             uploads: &ups,
             history: &[],
+            conversation: &Conversation::default(),
             steps: &steps,
         });
         let PlannerAction::Final { text } = a else {
@@ -654,6 +677,7 @@ pub(crate) mod tests {
             referenced_files: &refd,
             uploads: &ups,
             history: &[],
+            conversation: &Conversation::default(),
             steps: &[],
         });
         let PlannerAction::Call { tool, args, .. } = a else {
@@ -687,6 +711,7 @@ pub(crate) mod tests {
             referenced_files: &[],
             uploads: &ups,
             history: &[],
+            conversation: &Conversation::default(),
             steps: &steps,
         });
         assert!(matches!(a, PlannerAction::Final { .. }), "{a:?}");

@@ -77,6 +77,25 @@ pub fn referenced_ids(text: &str, explicit: &[String]) -> Vec<String> {
     ids
 }
 
+/// The conversation state from stored history: each user message with the facts of the
+/// tool calls of the assistant message answering it, the last `STATE_TURNS` turns.
+pub fn conversation_from(rows: &[crate::store::MessageRow]) -> planner::conversation::Conversation {
+    let mut turns: Vec<(&str, Vec<planner::conversation::StepFacts>)> = Vec::new();
+    for m in rows {
+        match m.role.as_str() {
+            "user" => turns.push((m.text.as_str(), Vec::new())),
+            "assistant" => {
+                if let Some(last) = turns.last_mut() {
+                    last.1
+                        .extend(m.tool_calls.iter().filter_map(|c| c.facts.clone()));
+                }
+            }
+            _ => {}
+        }
+    }
+    planner::conversation::Conversation::from_turns(turns)
+}
+
 /// Keeps the newest messages that fit the character budget, oldest first.
 pub fn budget_history(rows: &[crate::store::MessageRow], budget: usize) -> Vec<HistoryTurn> {
     let mut out = Vec::new();
@@ -223,8 +242,9 @@ pub async fn run_turn(
     }
     if !answered && !cancel.is_cancelled() {
         let history = budget_history(&history_rows, HISTORY_CHAR_BUDGET);
+        let conversation = conversation_from(&history_rows);
         let text = turn
-            .offline_steps(&history, &all_uploads, &referenced)
+            .offline_steps(&history, &conversation, &all_uploads, &referenced)
             .await;
         if let Some(text) = text {
             let text = match &note {
@@ -384,6 +404,7 @@ impl Turn<'_> {
         if result.ok {
             side_effects(&self.ctx, self.req, tool, &args, &result, self.tx).await;
         }
+        let facts = planner::conversation::facts_of(tool, &args, result.ok, &result.data);
         self.calls.push(ToolCallRow {
             tool: tool.to_string(),
             args,
@@ -391,6 +412,7 @@ impl Turn<'_> {
             duration_ms: result.duration_ms,
             summary: result.summary(),
             output,
+            facts,
         });
         result
     }
@@ -430,6 +452,7 @@ impl Turn<'_> {
     async fn offline_steps(
         &mut self,
         history: &[HistoryTurn],
+        conversation: &planner::conversation::Conversation,
         uploads: &[planner::UploadRef],
         referenced: &[planner::UploadRef],
     ) -> Option<String> {
@@ -445,6 +468,7 @@ impl Turn<'_> {
                 referenced_files: referenced,
                 uploads,
                 history,
+                conversation,
                 steps: &steps,
             };
             match planner::plan(&input) {

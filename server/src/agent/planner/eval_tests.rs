@@ -284,6 +284,7 @@ fn run_turn(text: &str, fx: &[Fixture]) -> (Vec<StepRecord>, String) {
             referenced_files: &[],
             uploads: &uploads,
             history: &history,
+            conversation: &super::conversation::Conversation::default(),
             steps: &steps,
         };
         match plan(&input) {

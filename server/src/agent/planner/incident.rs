@@ -23,7 +23,8 @@ fn exec(command: &str, args: &[&str]) -> Task {
 }
 
 /// Which resource a "top process" question ranks by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ProcSort {
     Cpu,
     Memory,

@@ -60,6 +60,17 @@ pub enum Task {
         path: String,
         question: String,
     },
+    /// The next page of a file read earlier in the conversation.
+    ReadPage {
+        path: String,
+        offset: u64,
+    },
+    /// A file analysed whole (log analysis) whatever its name; `note` goes before the report.
+    Analyse {
+        path: String,
+        question: String,
+        note: Option<String>,
+    },
     /// Read a file named in an earlier `ls` listing (or an upload of that name).
     ReadListed {
         name: String,
@@ -81,6 +92,7 @@ pub struct Ctx<'a> {
     pub uploads: &'a [UploadRef],
     pub referenced: Vec<&'a UploadRef>,
     pub history: &'a [HistoryTurn],
+    pub conv: &'a super::conversation::Conversation,
 }
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
@@ -238,7 +250,7 @@ fn natural_command(text: &str) -> Option<Task> {
     None
 }
 
-fn wants_download(text: &str) -> bool {
+pub fn wants_download(text: &str) -> bool {
     let lower = text.to_lowercase();
     let words = ascii_words(&lower);
     if contains_any(&lower, &["给你", "传给你", "send you"]) {
@@ -636,18 +648,16 @@ fn download_task(clause: &str, ctx: &Ctx) -> Task {
         || contains_any(clause, &["它", "这个", "那个"])
         || has_word(&ascii_words(clause), "it");
     if pronoun {
-        if let Some(u) = ctx
-            .referenced
-            .first()
-            .copied()
-            .or_else(|| history_upload(ctx))
-        {
+        if let Some(u) = ctx.referenced.first() {
             return Task::Download {
                 path: u.path.to_string_lossy().into_owned(),
             };
         }
     }
-    let bare = content_terms(clause).chars().count() <= 1;
+    // "send it" / "把这个文件发给我": bare, so it follows this message's previous task or,
+    // failing that, the conversation's file (see `resolve_bare`).
+    let bare = content_terms(clause).chars().count() <= 1
+        || (pronoun && content_terms(&strip_pronouns(clause)).chars().count() <= 1);
     Task::Search {
         query: if bare {
             String::new()
@@ -660,6 +670,34 @@ fn download_task(clause: &str, ctx: &Ctx) -> Task {
         hint: clause.to_string(),
         question: clause.to_string(),
     }
+}
+
+/// The clause without words that point at "the file" ("that file", "这个文件", "它").
+fn strip_pronouns(clause: &str) -> String {
+    let mut t = clause.to_lowercase();
+    for w in [
+        "这个文件",
+        "那个文件",
+        "该文件",
+        "这份文件",
+        "这个日志",
+        "那个日志",
+        "这个",
+        "那个",
+        "这份",
+        "那份",
+        "它",
+        "that file",
+        "this file",
+        "the file",
+        "that log",
+        "this log",
+        "that one",
+        "this one",
+    ] {
+        t = t.replace(w, " ");
+    }
+    t
 }
 
 fn read_task(clause: &str, ctx: &Ctx) -> Task {
@@ -682,7 +720,9 @@ fn read_task(clause: &str, ctx: &Ctx) -> Task {
     if refers_to_uploads(clause) && !ctx.uploads.is_empty() {
         return uploads_task(clause, true);
     }
-    let bare = content_terms(clause).chars().count() <= 1;
+    let bare = content_terms(clause).chars().count() <= 1
+        || (super::follow::pronoun(clause)
+            && content_terms(&strip_pronouns(clause)).chars().count() <= 1);
     Task::Search {
         query: if bare {
             String::new()
@@ -1019,12 +1059,16 @@ fn resolve_bare(task: Task, ctx: &Ctx) -> Task {
             let file = ctx
                 .referenced
                 .first()
-                .copied()
-                .or_else(|| history_upload(ctx))
-                .or(lone);
+                .map(|u| u.path.to_string_lossy().into_owned())
+                .or_else(|| super::follow::conversation_file(ctx.conv))
+                .or_else(|| {
+                    history_upload(ctx)
+                        .or(lone)
+                        .map(|u| u.path.to_string_lossy().into_owned())
+                });
             match (file, then) {
-                (Some(u), Then::Download) => Task::Download { path: u.path.to_string_lossy().into_owned() },
-                (Some(u), _) => Task::Read { path: u.path.to_string_lossy().into_owned(), question: question.clone() },
+                (Some(path), Then::Download) => Task::Download { path },
+                (Some(path), _) => Task::Read { path, question: question.clone() },
                 (None, _) => Task::Reply(
                     ctx.lang
                         .pick(
@@ -1091,6 +1135,12 @@ pub fn understand(text: &str, ctx: &Ctx) -> Vec<Task> {
         let pred = classify(&text).map(|p| p.intent);
         if !matches!(pred, Some(Intent::Search | Intent::Explain)) || !search_verb(&text) {
             return vec![Task::Reply(refusal_text(&Refusal::Destructive, lang))];
+        }
+    }
+    // A follow-up of the conversation ("第二个", "继续", "内存呢") is one unit too.
+    if explicit_command(&text, ctx.uploads).is_none() {
+        if let Some(t) = super::follow::resolve(&text, ctx) {
+            return vec![t];
         }
     }
     let mut tasks: Vec<Task> = Vec::new();
