@@ -13,6 +13,7 @@ pub mod knowledge;
 pub mod safety;
 pub mod slots;
 pub mod text;
+pub mod trace;
 pub mod understand;
 
 #[cfg(test)]
@@ -246,6 +247,10 @@ fn next_call(
             [page] => partial_log_read(page).map(|p| analyze_call(&p)),
             _ => None,
         },
+        Task::ExplainError(report) => own.is_empty().then(|| Call {
+            tool: "semantic_search",
+            args: json!({"query": report.search_terms(), "scope": "all", "top_k": 3}),
+        }),
         Task::ReadPage { path, offset } => own.is_empty().then(|| Call {
             tool: "file_read",
             args: json!({"file_path": path, "offset": offset, "limit": 200}),
@@ -378,6 +383,10 @@ fn status(call: &Call, lang: Lang) -> String {
 fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
     if let Task::Reply(text) = task {
         return text.clone();
+    }
+    if let Task::ExplainError(report) = task {
+        let hits = own.first().filter(|s| s.ok).map(data_of);
+        return answer::error::render(report, hits.as_ref(), lang);
     }
     if own.is_empty() {
         return match task {

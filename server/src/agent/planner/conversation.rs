@@ -114,15 +114,13 @@ fn s(v: &Value) -> Option<String> {
     v.as_str().filter(|x| !x.is_empty()).map(str::to_string)
 }
 
+/// Entries in the order shown (numbered lists in the answers), so ordinals match them.
 fn file_items(files: &Value, name_key: &str, path_keys: &[&str]) -> Vec<ListItem> {
     let mut out: Vec<ListItem> = Vec::new();
     for f in files.as_array().into_iter().flatten() {
         let Some(path) = path_keys.iter().find_map(|k| s(&f[*k])) else {
             continue;
         };
-        if out.iter().any(|i| i.path.as_deref() == Some(path.as_str())) {
-            continue;
-        }
         let name =
             s(&f[name_key]).unwrap_or_else(|| path.rsplit('/').next().unwrap_or(&path).to_string());
         out.push(ListItem {

@@ -32,6 +32,8 @@ pub enum Then {
 pub enum Task {
     /// Answer without tools.
     Reply(String),
+    /// A pasted error or stack trace: search its key terms, then explain it in one answer.
+    ExplainError(super::trace::ErrorReport),
     Monitor {
         metric: &'static str,
     },
@@ -1100,6 +1102,10 @@ pub fn understand(text: &str, ctx: &Ctx) -> Vec<Task> {
                 .collect();
         }
         return vec![Task::Reply(chat_reply(Chat::Unknown, lang))];
+    }
+    // A pasted error or stack trace is one question about that error, whatever its lines say.
+    if let Some(report) = super::trace::pasted_error(&text) {
+        return vec![Task::ExplainError(report)];
     }
     // Whole-message checks first: a typed command line or a concept question is one unit.
     if let Some(cl) = explicit_command(&text, ctx.uploads) {
