@@ -110,8 +110,9 @@ fn path_str(p: &str) -> String {
     p.to_string()
 }
 
-/// The hit a follow-up should use: the best name match for the user's words, then rank.
-fn pick_hit(data: &Value, hint: &str) -> Option<String> {
+/// The hit a follow-up should use: the best name match for the user's words, then (for a
+/// download, which needs a file on disk) a hit with an absolute path, then rank.
+fn pick_hit(data: &Value, hint: &str, download: bool) -> Option<String> {
     let hits = data["results"].as_array()?;
     hits.iter()
         .enumerate()
@@ -120,10 +121,11 @@ fn pick_hit(data: &Value, hint: &str) -> Option<String> {
             let name = h["filename"]
                 .as_str()
                 .unwrap_or_else(|| path.rsplit('/').next().unwrap_or(path));
-            Some((hit_name_score(hint, name), i, path.to_string()))
+            let on_disk = download && path.starts_with('/');
+            Some((hit_name_score(hint, name), on_disk, i, path.to_string()))
         })
-        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
-        .map(|x| x.2)
+        .max_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(b.2.cmp(&a.2)))
+        .map(|x| x.3)
 }
 
 /// The path of a file named in the most recent `ls` output (joined to its cwd).
@@ -275,9 +277,11 @@ fn next_call(
             }),
             1 if *then != Then::Nothing && own[0].ok => {
                 // No usable hit: a session upload matching the user's words still counts.
-                let path = pick_hit(&data_of(&own[0]), hint).or_else(|| {
-                    slots::best_upload(hint, uploads).map(|u| u.path.to_string_lossy().into_owned())
-                })?;
+                let path =
+                    pick_hit(&data_of(&own[0]), hint, *then == Then::Download).or_else(|| {
+                        slots::best_upload(hint, uploads)
+                            .map(|u| u.path.to_string_lossy().into_owned())
+                    })?;
                 Some(match then {
                     Then::Download => Call {
                         tool: "file_download",

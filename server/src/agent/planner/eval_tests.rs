@@ -291,10 +291,22 @@ struct Session {
 
 impl Session {
     /// Runs one turn; returns the steps and the final text.
-    fn ask(&mut self, text: &str, fx: &[Fixture]) -> (Vec<StepRecord>, String) {
+    fn ask(
+        &mut self,
+        text: &str,
+        fx: &[Fixture],
+        attach: &[UploadRef],
+    ) -> (Vec<StepRecord>, String) {
         let conv =
             Conversation::from_turns(self.turns.iter().map(|(u, f)| (u.as_str(), f.clone())));
-        let (steps, answer) = run_turn_with(text, fx, &self.history, &conv);
+        let (steps, answer) = run_turn_with(text, fx, attach, &self.history, &conv);
+        if std::env::var_os("PLANNER_SHOW").is_some() {
+            let trace: Vec<String> = steps
+                .iter()
+                .map(|s| format!("{}{}{}", s.tool, s.args, if s.ok { "" } else { "!" }))
+                .collect();
+            println!("  turn {text:?} {trace:?}");
+        }
         self.history.push(HistoryTurn {
             role: "user".into(),
             text: text.to_string(),
@@ -314,12 +326,13 @@ impl Session {
 
 /// Runs one turn in a fresh session; returns the steps and the final text.
 fn run_turn(text: &str, fx: &[Fixture]) -> (Vec<StepRecord>, String) {
-    run_turn_with(text, fx, &[], &Conversation::default())
+    run_turn_with(text, fx, &[], &[], &Conversation::default())
 }
 
 fn run_turn_with(
     text: &str,
     fx: &[Fixture],
+    attach: &[UploadRef],
     history: &[HistoryTurn],
     conversation: &Conversation,
 ) -> (Vec<StepRecord>, String) {
@@ -328,7 +341,7 @@ fn run_turn_with(
     for _ in 0..=MAX_STEPS {
         let input = PlannerInput {
             text,
-            referenced_files: &[],
+            referenced_files: attach,
             uploads: &uploads,
             history,
             conversation,
@@ -483,9 +496,22 @@ fn run_set(cases_path: &str, fixtures: &Path, label: &str) -> Option<f64> {
         // Earlier turns of the same session; only the last one is scored.
         let mut session = Session::default();
         for t in case["turns"].as_array().into_iter().flatten() {
-            session.ask(t.as_str().expect("turns are strings"), &fx);
+            session.ask(t.as_str().expect("turns are strings"), &fx, &[]);
         }
-        let (steps, answer) = session.ask(text, &fx);
+        // Files attached to the scored message (`ask --upload`), by fixture name.
+        let attach: Vec<UploadRef> = case["attach"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(|n| {
+                fx.iter()
+                    .find(|f| f.upload.filename == n)
+                    .map(|f| f.upload.clone())
+                    .unwrap_or_else(|| panic!("attach: no fixture {n}"))
+            })
+            .collect();
+        let (steps, answer) = session.ask(text, &fx, &attach);
         assert!(!answer.trim().is_empty(), "empty answer for {text}");
         let bad = score(&case, &steps, &answer);
         let cat = case["cat"].as_str().unwrap_or("?").to_string();

@@ -6,11 +6,11 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::conversation::{Conversation, FileRef, ListItem, ListKind, ListShown};
-use super::incident::{is_log_name, ProcSort};
+use super::conversation::{Conversation, FileRef, ListItem, ListKind, ListShown, Topic};
+use super::incident::{is_log_name, log_question, ProcSort};
 use super::slots::{best_upload, monitor_mention, typed_file_names, typed_paths};
 use super::text::{ascii_words, contains_any, has_word, Lang};
-use super::understand::{wants_download, Ctx, Task};
+use super::understand::{content_question, read_verb, wants_download, Ctx, Task};
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pat).expect("follow-up regex literal is valid"))
@@ -374,6 +374,43 @@ fn repeat_task(text: &str, ctx: &Ctx) -> Option<Task> {
         }
     }
     None
+}
+
+/// The conversation's file when the last step showed a file or a list of files (not after
+/// a process table or a metric: "它" then means something else).
+fn pronoun_file(conv: &Conversation) -> Option<String> {
+    match conv.last_topic {
+        Some(Topic::File) | Some(Topic::List) => conversation_file(conv),
+        _ => None,
+    }
+}
+
+/// A clause that points at "the file" with a pronoun and nothing attached: send or read the
+/// conversation's file.
+pub fn pronoun_task(clause: &str, ctx: &Ctx) -> Option<Task> {
+    if !ctx.referenced.is_empty() || names_something(clause) || !pronoun(clause) {
+        return None;
+    }
+    let path = pronoun_file(ctx.conv)?;
+    if wants_download(clause) {
+        return Some(Task::Download { path });
+    }
+    let asks = read_verb(clause)
+        || content_question(clause)
+        || log_question(clause)
+        || contains_any(
+            &clause.to_lowercase(),
+            &[
+                "多少行",
+                "几行",
+                "how many lines",
+                "端口",
+                "port",
+                "listen",
+                "监听",
+            ],
+        );
+    asks.then(|| read_task(path, clause))
 }
 
 /// Resolves a follow-up against the conversation; `None` when the message stands alone.

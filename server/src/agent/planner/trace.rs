@@ -289,6 +289,16 @@ pub fn pasted_error(text: &str) -> Option<ErrorReport> {
             (!src.iter().any(|s| host.ends_with(s))).then_some((Some(host), Some(port)))
         })
         .unwrap_or((None, None));
+    // "port 5432", ":::8080": a port without a host.
+    static PORT: OnceLock<Regex> = OnceLock::new();
+    let port = port.or_else(|| {
+        let r = re(
+            &PORT,
+            r"(?i)(?:\bport\s+|:::|\[::\]:|\*:|0\.0\.0\.0:)(\d{2,5})\b",
+        );
+        body.iter()
+            .find_map(|l| r.captures(l)?.get(1)?.as_str().parse().ok())
+    });
     let kind = kind_of(&format!("{} {}", class.as_deref().unwrap_or(""), message));
     let kind = if kind == ErrorKind::Other {
         kind_of(&body.join("\n"))

@@ -373,25 +373,28 @@ fn refers_to_uploads(text: &str) -> bool {
             "have i upload",
             "did i send",
             "what i upload",
+            "本会话的文件",
+            "会话中的文件",
         ],
-    ) || (file_word
-        && (contains_any(
-            &lower,
-            &[
-                "这个文件",
-                "这份文件",
-                "这些文件",
-                "这两个",
-                "这俩",
-                "那个文件",
-                "刚刚",
-                "刚才",
-            ],
-        ) || ((has_word(&words, "this") || has_word(&words, "these"))
-            && (has_word(&words, "file") || has_word(&words, "files")))))
+    ) || has_word(&words, "uploads")
+        || (file_word
+            && (contains_any(
+                &lower,
+                &[
+                    "这个文件",
+                    "这份文件",
+                    "这些文件",
+                    "这两个",
+                    "这俩",
+                    "那个文件",
+                    "刚刚",
+                    "刚才",
+                ],
+            ) || ((has_word(&words, "this") || has_word(&words, "these"))
+                && (has_word(&words, "file") || has_word(&words, "files")))))
 }
 
-fn content_question(text: &str) -> bool {
+pub fn content_question(text: &str) -> bool {
     let lower = text.to_lowercase();
     contains_any(
         &lower,
@@ -433,7 +436,7 @@ fn content_question(text: &str) -> bool {
     )
 }
 
-fn read_verb(text: &str) -> bool {
+pub fn read_verb(text: &str) -> bool {
     let lower = text.to_lowercase();
     contains_any(
         &lower,
@@ -648,7 +651,7 @@ fn download_task(clause: &str, ctx: &Ctx) -> Task {
     }
     let pronoun = refers_to_uploads(clause)
         || contains_any(clause, &["它", "这个", "那个"])
-        || has_word(&ascii_words(clause), "it");
+        || super::follow::pronoun(clause);
     if pronoun {
         if let Some(u) = ctx.referenced.first() {
             return Task::Download {
@@ -839,6 +842,11 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
                 args: vec!["-n".into(), n.to_string(), p],
             }];
         }
+    }
+    // "它监听哪个端口", "send that file": with nothing attached, the file the conversation
+    // is about.
+    if let Some(t) = super::follow::pronoun_task(clause, ctx) {
+        return vec![t];
     }
     // Incident questions in words: processes, services, ports, journal, uptime, sizes.
     let file_named =
