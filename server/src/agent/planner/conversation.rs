@@ -22,8 +22,12 @@ pub enum ListKind {
     Uploads,
     /// Search hits for a query.
     SearchHits { query: String },
-    /// A process table sorted by CPU or memory.
-    Processes { sort: ProcSort },
+    /// A process table sorted by CPU or memory, filtered by `name` when asked about one.
+    Processes {
+        sort: ProcSort,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
     /// Files of an `ls` listing.
     Files { dir: String },
 }
@@ -203,7 +207,10 @@ pub fn facts_of(tool: &str, args: &Value, ok: bool, data: &Value) -> Option<Step
                 .take(MAX_ITEMS)
                 .collect();
             Some(StepFacts::List(ListShown {
-                kind: ListKind::Processes { sort },
+                kind: ListKind::Processes {
+                    sort,
+                    name: s(&args["name"]),
+                },
                 items,
             }))
         }
@@ -306,7 +313,9 @@ impl Conversation {
             });
             match f {
                 StepFacts::List(l) => {
-                    if !l.items.is_empty() {
+                    // A name lookup that found nothing ("redis 没在跑") is still the topic.
+                    let lookup = matches!(l.kind, ListKind::Processes { name: Some(_), .. });
+                    if !l.items.is_empty() || lookup {
                         self.last_list = Some(l.clone());
                     }
                 }
@@ -428,6 +437,7 @@ mod tests {
         let f = StepFacts::List(ListShown {
             kind: ListKind::Processes {
                 sort: ProcSort::Memory,
+                name: None,
             },
             items: vec![ListItem {
                 name: "mysqld".into(),

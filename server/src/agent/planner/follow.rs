@@ -81,13 +81,22 @@ pub fn ordinal(text: &str) -> Option<Ordinal> {
     }
     let en = re(
         &EN,
-        r"\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|1st|2nd|3rd|[4-9]th|10th)\b(?:\s+(?:one|file|result|hit|item|match|entry|upload|log|process|link|path)s?\b|\s*$|\s+(?:to|please|on|in|from)\b|\s*[?.!])",
+        r"\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|top|1st|2nd|3rd|[4-9]th|10th)\b(?:\s+(?:one|file|result|hit|item|match|entry|upload|log|process|link|path)s?\b|\s*$|\s+(?:to|please|on|in|from)\b|\s*[?.!])",
     );
     if let Some(c) = en.captures(&lower) {
         let w = c.get(1).map_or("", |m| m.as_str());
+        // "top" is an entry only as "the top one/result/hit" (else it is the command).
+        let whole = c.get(0).map_or("", |m| m.as_str());
+        if w == "top"
+            && !["one", "result", "hit", "match", "file"]
+                .iter()
+                .any(|n| whole.contains(n))
+        {
+            return None;
+        }
         let n = match w {
             "last" => return Some(Ordinal::Last),
-            "first" | "1st" => 1,
+            "first" | "top" | "1st" => 1,
             "second" | "2nd" => 2,
             "third" | "3rd" => 3,
             "fourth" => 4,
@@ -108,7 +117,7 @@ pub fn ordinal(text: &str) -> Option<Ordinal> {
         .map(Ordinal::Nth)
 }
 
-fn pick<'a>(list: &'a ListShown, o: Ordinal) -> Option<&'a ListItem> {
+fn pick(list: &ListShown, o: Ordinal) -> Option<&ListItem> {
     match o {
         Ordinal::Last => list.items.last(),
         Ordinal::Nth(n) => list.items.get(n - 1),
@@ -131,7 +140,7 @@ fn continue_words(text: &str) -> bool {
             "接着看",
             "接着读",
             "下一页",
-            "往下看",
+            "往下",
             "余下",
             "其余",
         ],
@@ -212,7 +221,10 @@ fn read_task(path: String, question: &str) -> Task {
 /// "继续" after a partial read: the next page (a log is analysed whole instead, since a page
 /// of counts would be a partial figure).
 fn continue_task(text: &str, ctx: &Ctx) -> Option<Task> {
-    if !continue_words(text) || names_something(text) || text.chars().count() > 40 {
+    // "剩余内存", "search the rest api docs": other questions that share a word.
+    let other = monitor_mention(&text.to_lowercase()).any()
+        || contains_any(&text.to_lowercase(), &["搜索", "查找", "search", "find "]);
+    if !continue_words(text) || other || names_something(text) || text.chars().count() > 40 {
         return None;
     }
     let conv = ctx.conv;
@@ -260,10 +272,20 @@ fn continue_task(text: &str, ctx: &Ctx) -> Option<Task> {
 /// "第二个" / "the last one": an entry of the last list; the words decide what to do with it.
 fn ordinal_task(text: &str, ctx: &Ctx) -> Option<Task> {
     let o = ordinal(text)?;
-    if names_something(text) {
+    // "第一个报错是什么时候": the first error of a log, not an entry of a list.
+    if names_something(text) || level_of(text) || log_question(text) {
         return None;
     }
-    let list = ctx.conv.last_list.as_ref()?;
+    let Some(list) = ctx.conv.last_list.as_ref() else {
+        return Some(Task::Reply(
+            ctx.lang
+                .pick(
+                    "前面没有列出可以按序号选择的内容。可以先让我列出上传的文件（“我上传了哪些文件”）或搜索文档，再说“第几个”。",
+                    "There is no earlier list to pick from. Ask me to list your uploads or search the docs first, then say which one.",
+                )
+                .to_string(),
+        ));
+    };
     let Some(item) = pick(list, o) else {
         let n = list.items.len();
         return Some(Task::Reply(match ctx.lang {
@@ -271,7 +293,7 @@ fn ordinal_task(text: &str, ctx: &Ctx) -> Option<Task> {
             Lang::En => format!("The last list has only {n} entries; pick another number."),
         }));
     };
-    if let ListKind::Processes { sort } = &list.kind {
+    if let ListKind::Processes { sort, .. } = &list.kind {
         return Some(Task::Processes {
             sort: *sort,
             name: Some(item.name.clone()),
@@ -315,6 +337,74 @@ fn repeat_target(text: &str) -> Option<String> {
     None
 }
 
+const FILLER: &[&str] = &[
+    "的",
+    "呢",
+    "级别",
+    "日志",
+    "行",
+    "条",
+    "情况",
+    "使用率",
+    "占用",
+    "用量",
+    "怎么样",
+    "如何",
+    "lines",
+    "line",
+    "level",
+    "logs",
+    "the",
+    "usage",
+    "use",
+    "used",
+    "ones",
+    "too",
+    "then",
+    "now",
+];
+const LEVEL_WORDS: &[&str] = &[
+    "warnings", "warning", "warn", "errors", "error", "info", "debug", "fatal", "critical", "告警",
+    "警告", "错误", "报错", "调试",
+];
+const METRIC_WORDS: &[&str] = &[
+    "memory",
+    "mem",
+    "ram",
+    "swap",
+    "cpu",
+    "processor",
+    "load",
+    "disks",
+    "disk",
+    "storage",
+    "space",
+    "内存",
+    "处理器",
+    "负载",
+    "磁盘",
+    "硬盘",
+    "存储",
+    "空间",
+];
+
+/// The target is only `vocab` words and filler ("WARN 的", "内存使用率"): a bare
+/// follow-up, not a new question that happens to end in "呢".
+fn only_vocabulary(target: &str, vocab: &[&str]) -> bool {
+    let mut t = format!(" {} ", target.to_lowercase());
+    for w in vocab.iter().chain(FILLER) {
+        t = if w.is_ascii() {
+            t.split(|c: char| !c.is_ascii_alphanumeric() && !super::text::is_cjk(c))
+                .filter(|x| x != w)
+                .collect::<Vec<_>>()
+                .join(" ")
+        } else {
+            t.replace(w, " ")
+        };
+    }
+    !t.chars().any(char::is_alphanumeric)
+}
+
 fn level_of(target: &str) -> bool {
     let lower = target.to_lowercase();
     let words = ascii_words(&lower);
@@ -331,7 +421,7 @@ fn repeat_task(text: &str, ctx: &Ctx) -> Option<Task> {
     let target = repeat_target(text)?;
     let conv = ctx.conv;
     let last = conv.last_user.as_deref()?;
-    if level_of(&target) && !names_something(&target) {
+    if level_of(&target) && only_vocabulary(&target, LEVEL_WORDS) {
         let log = conversation_log(conv)?;
         return Some(Task::Analyse {
             path: log.path.clone(),
@@ -340,7 +430,7 @@ fn repeat_task(text: &str, ctx: &Ctx) -> Option<Task> {
         });
     }
     let m = monitor_mention(&target.to_lowercase());
-    if m.cpu || m.memory || m.disk {
+    if (m.cpu || m.memory || m.disk) && only_vocabulary(&target, METRIC_WORDS) {
         if let Some(ListShown {
             kind: ListKind::Processes { .. },
             ..
@@ -359,6 +449,30 @@ fn repeat_task(text: &str, ctx: &Ctx) -> Option<Task> {
             }
         }
         return Some(Task::Monitor { metric: m.metric() });
+    }
+    // "redis 呢" after "is nginx running": the same process question for another name.
+    if let Some(ListShown {
+        kind: ListKind::Processes {
+            sort,
+            name: Some(_),
+        },
+        ..
+    }) = conv
+        .last_list
+        .as_ref()
+        .filter(|_| conv.last_topic_is_processes())
+    {
+        let name_like = target.len() >= 2
+            && target.len() <= 40
+            && target
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.@".contains(c));
+        if name_like {
+            return Some(Task::Processes {
+                sort: *sort,
+                name: Some(target),
+            });
+        }
     }
     // Another file: the same question about it.
     let file = best_upload(&target, ctx.uploads)
@@ -413,14 +527,53 @@ pub fn pronoun_task(clause: &str, ctx: &Ctx) -> Option<Task> {
     asks.then(|| read_task(path, clause))
 }
 
+/// "再看看", "再查一次", "again", "refresh": the previous question once more.
+pub fn asks_again(text: &str) -> bool {
+    let t: String = text
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || c.is_whitespace())
+        .collect();
+    let t = t.trim();
+    [
+        "再看看",
+        "再看一下",
+        "再看下",
+        "再查一下",
+        "再查查",
+        "再查一次",
+        "再来一次",
+        "再试一次",
+        "再试试",
+        "刷新",
+        "刷新一下",
+        "重新查一下",
+        "重新看一下",
+        "again",
+        "once more",
+        "refresh",
+        "try again",
+        "check again",
+        "do it again",
+        "one more time",
+        "same again",
+    ]
+    .contains(&t)
+}
+
 /// Resolves a follow-up against the conversation; `None` when the message stands alone.
+/// Whole-message repeats ("再看看") are handled by the caller, which re-reads the previous
+/// question.
 pub fn resolve(text: &str, ctx: &Ctx) -> Option<Task> {
+    if ordinal(text).is_some() {
+        if let Some(t) = ordinal_task(text, ctx) {
+            return Some(t);
+        }
+    }
     if ctx.conv.turns == 0 {
         return None;
     }
-    continue_task(text, ctx)
-        .or_else(|| ordinal_task(text, ctx))
-        .or_else(|| repeat_task(text, ctx))
+    continue_task(text, ctx).or_else(|| repeat_task(text, ctx))
 }
 
 #[cfg(test)]
@@ -450,6 +603,9 @@ mod tests {
         assert_eq!(repeat_target("what about disk?").as_deref(), Some("disk"));
         assert_eq!(repeat_target("那 WARN 呢").as_deref(), Some("WARN"));
         assert_eq!(repeat_target("how is the disk"), None);
+        assert!(only_vocabulary("WARN 的", LEVEL_WORDS));
+        assert!(only_vocabulary("内存使用率", METRIC_WORDS));
+        assert!(!only_vocabulary("nginx 的日志里 ERROR 有多少", LEVEL_WORDS));
     }
 
     #[test]

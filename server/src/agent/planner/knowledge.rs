@@ -181,6 +181,72 @@ pub fn chat_reply(kind: Chat, lang: Lang) -> String {
     }
 }
 
+/// "what tools do you have", "你能执行哪些命令", "what can you do": a question about the
+/// assistant's capabilities (answered from what it is, never by running or searching).
+pub fn asks_capabilities(text: &str) -> bool {
+    use super::text::{ascii_words, contains_any, has_word};
+    let lower = text.to_lowercase();
+    let words = ascii_words(&lower);
+    let w = |x: &str| has_word(&words, x);
+    if super::incident::names_a_file(text)
+        || words.iter().any(|x| super::slots::is_known_command(x))
+        || contains_any(
+            &lower,
+            &["文档", "手册", "runbook", "docs", "documentation", "manual"],
+        )
+    {
+        return false;
+    }
+    let thing = [
+        "tool",
+        "tools",
+        "command",
+        "commands",
+        "capabilities",
+        "features",
+        "functions",
+    ]
+    .iter()
+    .any(|x| w(x))
+        || contains_any(&lower, &["工具", "命令", "功能", "能力"]);
+    let asking = [
+        "what",
+        "which",
+        "list",
+        "available",
+        "allowed",
+        "support",
+        "supported",
+    ]
+    .iter()
+    .any(|x| w(x))
+        || contains_any(
+            &lower,
+            &[
+                "do you have",
+                "can you use",
+                "can you run",
+                "哪些",
+                "什么",
+                "能用",
+                "可以用",
+                "支持",
+            ],
+        );
+    (thing && asking)
+        || contains_any(
+            &lower,
+            &[
+                "what can you do",
+                "what are you able to do",
+                "你能做什么",
+                "你会什么",
+                "你能干什么",
+                "你可以做什么",
+            ],
+        )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

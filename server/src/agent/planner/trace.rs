@@ -63,7 +63,11 @@ impl ErrorReport {
         let msg: String = self
             .message
             .split_whitespace()
-            .filter(|w| !w.chars().any(|c| c.is_ascii_digit()) && w.len() > 2)
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .filter(|w| {
+                w.chars().count() > 2
+                    && w.chars().all(|c| c.is_alphabetic() || c == '-' || c == '_')
+            })
             .take(6)
             .collect::<Vec<_>>()
             .join(" ");
@@ -271,7 +275,7 @@ pub fn pasted_error(text: &str) -> Option<ErrorReport> {
         };
         Some(format!("{}:{n}", f.rsplit('/').next().unwrap_or(f)))
     });
-    let location = if python { locs.last() } else { locs.next() };
+    let location = if python { locs.next_back() } else { locs.next() };
     let hp = re(
         &HOSTPORT,
         r"(?:^|[\s/@(\[])((?:\d{1,3}\.){3}\d{1,3}|[a-zA-Z][\w.-]*\.[a-zA-Z][\w-]*|localhost|[a-z][\w-]+)(?:/[\d.]+)?:(\d{2,5})\b",

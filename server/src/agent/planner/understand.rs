@@ -394,6 +394,37 @@ fn refers_to_uploads(text: &str) -> bool {
                 && (has_word(&words, "file") || has_word(&words, "files")))))
 }
 
+/// "show my uploads", "列出上传的文件", "which files did I upload": a list, not contents.
+fn listing_request(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words = ascii_words(&lower);
+    let w = |x: &str| has_word(&words, x);
+    let about_content = contains_any(
+        &lower,
+        &[
+            "内容", "写了", "分析", "总结", "content", "analy", "summar", "inside", "端口", "port",
+        ],
+    );
+    !about_content
+        && (contains_any(
+            &lower,
+            &[
+                "列出",
+                "列一下",
+                "哪些",
+                "什么文件",
+                "清单",
+                "列表",
+                "which files",
+                "what files",
+                "show my",
+                "show me my",
+                "show the upload",
+                "show what i",
+            ],
+        ) || w("list"))
+}
+
 pub fn content_question(text: &str) -> bool {
     let lower = text.to_lowercase();
     contains_any(
@@ -538,14 +569,16 @@ pub(super) fn target_path(clause: &str, ctx: &Ctx) -> Option<String> {
             .first()
             .map(|u| u.path.to_string_lossy().into_owned());
     }
-    if let Some(u) = best_upload(clause, ctx.uploads) {
-        return Some(u.path.to_string_lossy().into_owned());
-    }
+    // A typed absolute path is explicit: it beats any fuzzy upload-name match
+    // ("/var/log/syslog" is not the upload "checkout.log").
     if let Some(p) = typed_paths(clause)
         .into_iter()
         .find(|p| p.starts_with('/') && p.len() > 1)
     {
         return Some(p);
+    }
+    if let Some(u) = best_upload(clause, ctx.uploads) {
+        return Some(u.path.to_string_lossy().into_owned());
     }
     if ctx.referenced.len() == 1 && typed_file_names(clause).is_empty() {
         return ctx
@@ -865,7 +898,10 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
     }
     let mention = monitor_mention(clause);
     let pred = classify(clause);
-    let intent = pred.filter(|p| p.best_sim >= 0.12).map(|p| p.intent);
+    let intent = pred
+        .filter(|p| p.best_sim >= 0.12)
+        .map(|p| p.intent)
+        .filter(|i| small_talk_cue(*i, clause));
     let lower = clause.to_lowercase();
 
     // Rules whose slots are unambiguous win over the classifier.
@@ -893,7 +929,7 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
                 question: clause.to_string(),
             }];
         }
-        let then_read = content_question(clause);
+        let then_read = content_question(clause) && !listing_request(clause);
         return vec![uploads_task(clause, then_read)];
     }
     let searchy = search_verb(clause);
@@ -997,6 +1033,78 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
             vec![search_task(clause)]
         }
         None => vec![Task::Reply(chat_reply(Chat::Unknown, lang))],
+    }
+}
+
+/// Greetings, thanks and goodbyes need a word that says so: "为什么会这样呢" is not a
+/// goodbye, whatever the classifier's nearest example was.
+fn small_talk_cue(intent: Intent, clause: &str) -> bool {
+    let lower = clause.to_lowercase();
+    let words = ascii_words(&lower);
+    let any_word = |ws: &[&str]| ws.iter().any(|w| has_word(&words, w));
+    match intent {
+        Intent::Greet => {
+            contains_any(
+                &lower,
+                &[
+                    "你好",
+                    "您好",
+                    "嗨",
+                    "哈喽",
+                    "早上好",
+                    "下午好",
+                    "晚上好",
+                    "在吗",
+                    "早安",
+                ],
+            ) || any_word(&[
+                "hi",
+                "hello",
+                "hey",
+                "morning",
+                "evening",
+                "afternoon",
+                "yo",
+                "greetings",
+                "howdy",
+            ])
+        }
+        Intent::Thanks => {
+            contains_any(
+                &lower,
+                &["谢", "感谢", "多亏", "辛苦", "太好了", "好的", "棒"],
+            ) || any_word(&[
+                "thanks",
+                "thank",
+                "thx",
+                "ty",
+                "cheers",
+                "appreciate",
+                "great",
+                "awesome",
+                "perfect",
+                "nice",
+            ])
+        }
+        Intent::Bye => {
+            contains_any(
+                &lower,
+                &[
+                    "再见",
+                    "拜拜",
+                    "回头见",
+                    "下次见",
+                    "先这样",
+                    "走了",
+                    "下线",
+                    "晚安",
+                    "结束",
+                ],
+            ) || any_word(&[
+                "bye", "goodbye", "later", "cya", "exit", "quit", "done", "night", "farewell",
+            ])
+        }
+        _ => true,
     }
 }
 
@@ -1127,6 +1235,9 @@ pub fn understand(text: &str, ctx: &Ctx) -> Vec<Task> {
             }
         }
     }
+    if super::knowledge::asks_capabilities(&text) {
+        return vec![Task::Reply(chat_reply(Chat::Identity, lang))];
+    }
     if let Some(answer) = explain(&text, lang) {
         return vec![Task::Reply(answer)];
     }
@@ -1149,6 +1260,22 @@ pub fn understand(text: &str, ctx: &Ctx) -> Vec<Task> {
         let pred = classify(&text).map(|p| p.intent);
         if !matches!(pred, Some(Intent::Search | Intent::Explain)) || !search_verb(&text) {
             return vec![Task::Reply(refusal_text(&Refusal::Destructive, lang))];
+        }
+    }
+    // "再看看" / "again": the previous question once more (its own follow-ups resolved
+    // without it, so a repeat of a repeat cannot loop).
+    if super::follow::asks_again(&text) {
+        if let Some(last) = ctx.conv.last_user.clone() {
+            let mut conv = ctx.conv.clone();
+            conv.last_user = None;
+            let inner = Ctx {
+                lang: ctx.lang,
+                uploads: ctx.uploads,
+                referenced: ctx.referenced.clone(),
+                history: ctx.history,
+                conv: &conv,
+            };
+            return understand(&last, &inner);
         }
     }
     // A follow-up of the conversation ("第二个", "继续", "内存呢") is one unit too.
