@@ -12,6 +12,7 @@ pub mod incident;
 pub mod knowledge;
 pub mod safety;
 pub mod slots;
+pub mod task;
 pub mod text;
 pub mod trace;
 pub mod understand;

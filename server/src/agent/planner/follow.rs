@@ -142,11 +142,24 @@ fn continue_words(text: &str) -> bool {
             "下一页",
             "往下",
             "余下",
+            "后面还有",
+            "还有吗",
+            "后续",
             "其余",
         ],
     ) || w("continue")
         || w("rest")
         || w("remaining")
+        || (w("next") && (w("lines") || w("page") || w("part")))
+        || [
+            "more",
+            "show more",
+            "more please",
+            "read more",
+            "more lines",
+            "some more",
+        ]
+        .contains(&lower.trim_matches(|c: char| !c.is_alphanumeric()))
         || contains_any(
             &lower,
             &[
@@ -316,7 +329,7 @@ fn repeat_target(text: &str) -> Option<String> {
         .trim_end_matches(['?', '.', '!', ' ', '？', '！', '。']);
     let en = re(
         &EN,
-        r"(?i)^(?:ok[, ]+|and\s+)?(?:(?:now\s+)?(?:do\s+)?(?:the\s+)?same\s+(?:thing\s+)?(?:for|with)|what\s+about|how\s+about|and\s+(?:for|now)|now\s+for|also\s+for|same\s+question\s+for|check|now\s+check|and)\s+(?:the\s+)?(.{1,40})$",
+        r"(?i)^(?:ok[, ]+|and\s+)?(?:(?:now\s+)?(?:do\s+)?(?:the\s+)?same\s+(?:thing\s+)?(?:for|with)|what\s+about|how\s+about|and\s+(?:for|now|by)|now\s+for|also\s+for|same\s+question\s+for|check|now\s+check|by|sorted\s+by|and)\s+(?:the\s+)?(.{1,40})$",
     );
     let zh = re(
         &ZH,

@@ -247,6 +247,80 @@ pub fn asks_capabilities(text: &str) -> bool {
         )
 }
 
+/// Greetings, thanks and goodbyes need a word that says so: "为什么会这样呢" is not a
+/// goodbye, whatever the classifier's nearest example was.
+pub fn small_talk_cue(intent: super::classify::Intent, clause: &str) -> bool {
+    use super::classify::Intent;
+    use super::text::{ascii_words, contains_any, has_word};
+    let lower = clause.to_lowercase();
+    let words = ascii_words(&lower);
+    let any_word = |ws: &[&str]| ws.iter().any(|w| has_word(&words, w));
+    match intent {
+        Intent::Greet => {
+            contains_any(
+                &lower,
+                &[
+                    "你好",
+                    "您好",
+                    "嗨",
+                    "哈喽",
+                    "早上好",
+                    "下午好",
+                    "晚上好",
+                    "在吗",
+                    "早安",
+                ],
+            ) || any_word(&[
+                "hi",
+                "hello",
+                "hey",
+                "morning",
+                "evening",
+                "afternoon",
+                "yo",
+                "greetings",
+                "howdy",
+            ])
+        }
+        Intent::Thanks => {
+            contains_any(
+                &lower,
+                &["谢", "感谢", "多亏", "辛苦", "太好了", "好的", "棒"],
+            ) || any_word(&[
+                "thanks",
+                "thank",
+                "thx",
+                "ty",
+                "cheers",
+                "appreciate",
+                "great",
+                "awesome",
+                "perfect",
+                "nice",
+            ])
+        }
+        Intent::Bye => {
+            contains_any(
+                &lower,
+                &[
+                    "再见",
+                    "拜拜",
+                    "回头见",
+                    "下次见",
+                    "先这样",
+                    "走了",
+                    "下线",
+                    "晚安",
+                    "结束",
+                ],
+            ) || any_word(&[
+                "bye", "goodbye", "later", "cya", "exit", "quit", "done", "night", "farewell",
+            ])
+        }
+        _ => true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

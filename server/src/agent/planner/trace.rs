@@ -131,6 +131,32 @@ fn error_phrase(lower: &str) -> bool {
     .any(|p| lower.contains(p))
 }
 
+/// A log line at error level: `... ERROR [svc] text`, `npm ERR! code ENOENT`, `FATAL: ...`.
+fn level_line(line: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"(?:^|\s|\[)(?:ERROR|ERR!|FATAL|CRITICAL|SEVERE|PANIC)(?:\]|:|\s)",
+    );
+    line.trim().chars().count() >= 12 && r.is_match(line)
+}
+
+/// The text after a log line's level token (`payment-gateway call failed: ...`).
+fn after_level(line: &str) -> String {
+    for tok in ["ERROR", "ERR!", "FATAL", "CRITICAL", "SEVERE", "PANIC"] {
+        if let Some(i) = line.find(tok) {
+            let rest = line[i + tok.len()..].trim_start_matches([']', ':', ' ']);
+            // Drop a `[component]` tag.
+            let rest = match rest.strip_prefix('[').and_then(|r| r.split_once(']')) {
+                Some((_, after)) => after,
+                None => rest,
+            };
+            return rest.trim().to_string();
+        }
+    }
+    line.trim().to_string()
+}
+
 fn kind_of(text: &str) -> ErrorKind {
     let t = text.to_lowercase();
     let has = |ws: &[&str]| ws.iter().any(|w| t.contains(w));
@@ -203,12 +229,13 @@ pub fn pasted_error(text: &str) -> Option<ErrorReport> {
     let marked: Vec<usize> = (0..lines.len()).filter(|i| trace_line(lines[*i])).collect();
     let lower = text.to_lowercase();
     let multi = lines.len() >= 2;
+    // Lines that are part of the error: trace lines, error phrases, log lines at ERROR level.
+    let err_line = |i: usize| {
+        marked.contains(&i) || error_phrase(&lines[i].to_lowercase()) || level_line(lines[i])
+    };
+    let err_lines: Vec<usize> = (0..lines.len()).filter(|i| err_line(*i)).collect();
     let is_error = if multi {
-        !marked.is_empty()
-            || lines
-                .iter()
-                .skip(1)
-                .any(|l| error_phrase(&l.to_lowercase()))
+        !err_lines.is_empty()
     } else {
         // One line: an exception with a message, or a well-known error phrase with a colon
         // ("psql: error: connection ... failed: Connection refused").
@@ -218,14 +245,17 @@ pub fn pasted_error(text: &str) -> Option<ErrorReport> {
     if !is_error {
         return None;
     }
-    // The question is the text before the first error line.
-    let first_err = marked
-        .first()
-        .copied()
-        .or_else(|| lines.iter().position(|l| error_phrase(&l.to_lowercase())))
-        .unwrap_or(0);
-    let question = lines[..first_err].join(" ").trim().to_string();
-    let body = &lines[first_err..];
+    let first_err = err_lines.first().copied().unwrap_or(0);
+    let last_err = err_lines.last().copied().unwrap_or(first_err);
+    // The question: prose before the error, or a short line after it ("这是什么问题").
+    let mut question_lines: Vec<&str> = lines[..first_err].to_vec();
+    question_lines.extend(
+        lines[last_err + 1..]
+            .iter()
+            .filter(|l| !l.starts_with(char::is_whitespace)),
+    );
+    let question = question_lines.join(" ").trim().to_string();
+    let body = &lines[first_err..=last_err.max(first_err)];
 
     let class_msg = re(
         &CLASS_MSG,
@@ -253,9 +283,14 @@ pub fn pasted_error(text: &str) -> Option<ErrorReport> {
     if message.is_empty() {
         message = body
             .iter()
-            .find(|l| error_phrase(&l.to_lowercase()))
-            .or(body.last())
-            .map(|l| l.trim().to_string())
+            .find(|l| level_line(l))
+            .map(|l| after_level(l))
+            .or_else(|| {
+                body.iter()
+                    .find(|l| error_phrase(&l.to_lowercase()))
+                    .or(body.last())
+                    .map(|l| l.trim().to_string())
+            })
             .unwrap_or_default();
     }
     let loc = re(
@@ -275,7 +310,11 @@ pub fn pasted_error(text: &str) -> Option<ErrorReport> {
         };
         Some(format!("{}:{n}", f.rsplit('/').next().unwrap_or(f)))
     });
-    let location = if python { locs.next_back() } else { locs.next() };
+    let location = if python {
+        locs.next_back()
+    } else {
+        locs.next()
+    };
     let hp = re(
         &HOSTPORT,
         r"(?:^|[\s/@(\[])((?:\d{1,3}\.){3}\d{1,3}|[a-zA-Z][\w.-]*\.[a-zA-Z][\w-]*|localhost|[a-z][\w-]+)(?:/[\d.]+)?:(\d{2,5})\b",
@@ -376,5 +415,28 @@ mod tests {
             assert!(pasted_error(t).is_none(), "{t}");
         }
         assert!(pasted_error("java.lang.OutOfMemoryError: Java heap space").is_some());
+        for t in ["分析 checkout.log\n有多少 ERROR", "先看 CPU\n再看内存"] {
+            assert!(pasted_error(t).is_none(), "{t}");
+        }
+    }
+
+    #[test]
+    fn a_log_line_with_a_question_after_it() {
+        let r = pasted_error(
+            "2026-11-10 08:00:07 ERROR [checkout] payment-gateway call failed: connect timeout after 162ms\n这是什么问题",
+        )
+        .expect("an error line");
+        assert_eq!(r.question, "这是什么问题");
+        assert_eq!(r.kind, ErrorKind::Timeout);
+        assert!(
+            r.message.starts_with("payment-gateway call failed"),
+            "{}",
+            r.message
+        );
+        let r = pasted_error(
+            "npm ERR! code ENOENT\nnpm ERR! syscall open\nnpm ERR! path /app/package.json",
+        )
+        .expect("npm error");
+        assert_eq!(r.kind, ErrorKind::FileNotFound);
     }
 }

@@ -19,74 +19,7 @@ use super::slots::{
 use super::text::{ascii_words, contains_any, has_word, normalize, Lang};
 use super::{HistoryTurn, UploadRef};
 
-/// What to do after a search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Then {
-    Nothing,
-    Download,
-    Read,
-}
-
-/// One unit of work; a message becomes one or more tasks, executed in order.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Task {
-    /// Answer without tools.
-    Reply(String),
-    /// A pasted error or stack trace: search its key terms, then explain it in one answer.
-    ExplainError(super::trace::ErrorReport),
-    Monitor {
-        metric: &'static str,
-    },
-    /// Top processes by CPU or memory, optionally only those matching a name.
-    Processes {
-        sort: ProcSort,
-        name: Option<String>,
-    },
-    Exec {
-        command: String,
-        args: Vec<String>,
-    },
-    /// `hint` is the user's wording, used to pick among hits for the follow-up.
-    Search {
-        query: String,
-        scope: &'static str,
-        top_k: u32,
-        then: Then,
-        hint: String,
-        question: String,
-    },
-    Download {
-        path: String,
-    },
-    Read {
-        path: String,
-        question: String,
-    },
-    /// The next page of a file read earlier in the conversation.
-    ReadPage {
-        path: String,
-        offset: u64,
-    },
-    /// A file analysed whole (log analysis) whatever its name; `note` goes before the report.
-    Analyse {
-        path: String,
-        question: String,
-        note: Option<String>,
-    },
-    /// Read a file named in an earlier `ls` listing (or an upload of that name).
-    ReadListed {
-        name: String,
-        question: String,
-    },
-    Uploads {
-        reference: &'static str,
-        count: Option<u32>,
-        file_type: Option<String>,
-        time_range: Option<&'static str>,
-        then_read: bool,
-        question: String,
-    },
-}
+pub use super::task::{Task, Then};
 
 /// Context shared by all clauses of one message.
 pub struct Ctx<'a> {
@@ -609,8 +542,11 @@ fn strip_download_words(text: &str) -> String {
         "传给我",
         "发送给我",
         "给我发一份",
+        "发我一份",
+        "给我一份",
         "给我发",
         "发一份",
+        "一份",
         "导出",
         "拷贝到本地",
         "传过来",
@@ -901,7 +837,7 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
     let intent = pred
         .filter(|p| p.best_sim >= 0.12)
         .map(|p| p.intent)
-        .filter(|i| small_talk_cue(*i, clause));
+        .filter(|i| super::knowledge::small_talk_cue(*i, clause));
     let lower = clause.to_lowercase();
 
     // Rules whose slots are unambiguous win over the classifier.
@@ -1036,78 +972,6 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
     }
 }
 
-/// Greetings, thanks and goodbyes need a word that says so: "为什么会这样呢" is not a
-/// goodbye, whatever the classifier's nearest example was.
-fn small_talk_cue(intent: Intent, clause: &str) -> bool {
-    let lower = clause.to_lowercase();
-    let words = ascii_words(&lower);
-    let any_word = |ws: &[&str]| ws.iter().any(|w| has_word(&words, w));
-    match intent {
-        Intent::Greet => {
-            contains_any(
-                &lower,
-                &[
-                    "你好",
-                    "您好",
-                    "嗨",
-                    "哈喽",
-                    "早上好",
-                    "下午好",
-                    "晚上好",
-                    "在吗",
-                    "早安",
-                ],
-            ) || any_word(&[
-                "hi",
-                "hello",
-                "hey",
-                "morning",
-                "evening",
-                "afternoon",
-                "yo",
-                "greetings",
-                "howdy",
-            ])
-        }
-        Intent::Thanks => {
-            contains_any(
-                &lower,
-                &["谢", "感谢", "多亏", "辛苦", "太好了", "好的", "棒"],
-            ) || any_word(&[
-                "thanks",
-                "thank",
-                "thx",
-                "ty",
-                "cheers",
-                "appreciate",
-                "great",
-                "awesome",
-                "perfect",
-                "nice",
-            ])
-        }
-        Intent::Bye => {
-            contains_any(
-                &lower,
-                &[
-                    "再见",
-                    "拜拜",
-                    "回头见",
-                    "下次见",
-                    "先这样",
-                    "走了",
-                    "下线",
-                    "晚安",
-                    "结束",
-                ],
-            ) || any_word(&[
-                "bye", "goodbye", "later", "cya", "exit", "quit", "done", "night", "farewell",
-            ])
-        }
-        _ => true,
-    }
-}
-
 /// The log part of a diagnosis: analyse the newest uploaded log, else search for logs.
 fn log_check(ctx: &Ctx) -> Task {
     match ctx
@@ -1204,6 +1068,11 @@ fn resolve_bare(task: Task, ctx: &Ctx) -> Task {
 /// The tasks for a whole message.
 pub fn understand(text: &str, ctx: &Ctx) -> Vec<Task> {
     let text = normalize(text);
+    let text = if text.contains('\n') {
+        text
+    } else {
+        super::text::strip_politeness(&text)
+    };
     let lang = ctx.lang;
     if text.is_empty() {
         if !ctx.referenced.is_empty() {
@@ -1222,6 +1091,15 @@ pub fn understand(text: &str, ctx: &Ctx) -> Vec<Task> {
     // A pasted error or stack trace is one question about that error, whatever its lines say.
     if let Some(report) = super::trace::pasted_error(&text) {
         return vec![Task::ExplainError(report)];
+    }
+    // "more"/"next" after a partial read: the pager word means "continue", not the command.
+    if matches!(
+        text.to_lowercase().trim_end_matches(['?', '.', '!']),
+        "more" | "next"
+    ) {
+        if let Some(t) = super::follow::resolve(&text, ctx) {
+            return vec![t];
+        }
     }
     // Whole-message checks first: a typed command line or a concept question is one unit.
     if let Some(cl) = explicit_command(&text, ctx.uploads) {
