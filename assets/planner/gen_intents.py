@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-# Usage: python3 gen_intents.py ../../../shared/eval/agent-dev.jsonl intents.jsonl  (eval lines are excluded)
+# Usage: python3 gen_intents.py ../../../shared/eval/agent-dev.jsonl intents.jsonl [more sets...]
+# Every dev/test set's phrasings are excluded: the one named first, the project's own sets
+# under assets/eval/*/ (their `text` and `turns`), and any further sets named after the output.
 """Generates assets/planner/intents.jsonl: labelled example phrasings per intent.
 
-Templates x fillers, deduplicated, eval lines removed, capped per intent with a fixed seed.
+Templates x fillers, deduplicated, anything within a small edit distance of an evaluation
+phrasing removed (see `near_eval`), capped per intent with a fixed seed.
 """
-import itertools, json, random, sys
+import glob, itertools, json, os, random, string, sys
 
 rng = random.Random(20261001)
 CAP = 260
@@ -163,13 +166,55 @@ I["danger"] = expand(
     "delete everything in /tmp", "erase the disk", "drop the database",
 ]
 
-eval_texts = set()
-try:
-    for line in open(sys.argv[1], encoding="utf-8"):
-        if line.strip():
-            eval_texts.add(json.loads(line)["text"].strip().lower())
-except (IndexError, FileNotFoundError):
-    pass
+# Same normalisation and distance as the overlap guard in server/src/agent/planner/classify.rs.
+CJK_PUNCT = "，。！？、；：“”‘’（）【】《》〈〉「」『』…—·～"
+MAX_EDIT = 2
+
+def norm(t):
+    return "".join(c for c in t.lower()
+                   if not c.isspace() and c not in string.punctuation and c not in CJK_PUNCT)
+
+def within(a, b, k):
+    """Levenshtein distance of a and b is at most k (banded)."""
+    if abs(len(a) - len(b)) > k:
+        return False
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+        if min(cur) > k:
+            return False
+        prev = cur
+    return prev[-1] <= k
+
+here = os.path.dirname(os.path.abspath(__file__))
+set_files = sys.argv[1:2] + sys.argv[3:] + sorted(glob.glob(os.path.join(here, "..", "eval", "*", "*.jsonl")))
+eval_norm = set()
+for path in set_files:
+    try:
+        for line in open(path, encoding="utf-8"):
+            if line.strip():
+                case = json.loads(line)
+                for t in [case.get("text", "")] + list(case.get("turns", [])):
+                    if norm(t):
+                        eval_norm.add(norm(t))
+    except FileNotFoundError:
+        print(f"note: {path} absent", file=sys.stderr)
+eval_by_len = {}
+for e in eval_norm:
+    eval_by_len.setdefault(len(e), []).append(e)
+
+def max_edit(a, b):
+    """The distance that counts as near: 2, less for very short phrasings (any two 2-character
+    phrasings are within 2 edits, so they only count when equal)."""
+    return min(MAX_EDIT, (min(len(a), len(b)) - 1) // 2)
+
+def near_eval(t):
+    n = norm(t)
+    return any(within(n, e, max_edit(n, e))
+               for L in range(len(n) - MAX_EDIT, len(n) + MAX_EDIT + 1)
+               for e in eval_by_len.get(L, ()))
 
 out = []
 for intent in sorted(I):
@@ -178,7 +223,7 @@ for intent in sorted(I):
     for t in I[intent]:
         t = " ".join(t.split())
         k = t.lower()
-        if not t or k in seen or k in eval_texts:
+        if not t or k in seen or near_eval(t):
             continue
         seen.add(k)
         items.append(t)

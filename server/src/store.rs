@@ -43,6 +43,10 @@ pub struct ToolCallRow {
     /// The step's stored output (rows written before outputs were kept have none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<protocol::OutputRef>,
+    /// What the step showed that a follow-up may refer to (the offline planner's
+    /// conversation state); absent on rows written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<crate::agent::planner::conversation::StepFacts>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -557,6 +561,7 @@ mod tests {
                 duration_ms: 3,
                 summary: "CPU 5%".into(),
                 output: None,
+                facts: None,
             };
             s.append_message(&sess.id, "assistant", "CPU 5%", &[call])
                 .expect("append");

@@ -2,8 +2,10 @@
 //! describes: a fresh server, a new session per case with every fixture uploaded (sorted
 //! by name), the text sent, the tool steps recorded and scored. Prints accuracy overall and
 //! per category. `LLMOPS_EVAL_DIR` points at another set in the same format (held-out).
-//! The project's own incident set (`assets/eval/incident`) runs too; it adds one rule,
-//! `answer_has`: every listed string appears in the final answer (planted numbers, names).
+//! The project's own sets run too (`assets/eval/incident`, `assets/eval/dev2`,
+//! `assets/eval/conversation`); they add `answer_has` (every listed string appears in the
+//! final answer), `turns` (earlier messages sent in the same session first; only the last
+//! turn is scored) and `attach` (fixtures attached to the scored message).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -25,7 +27,8 @@ fn eval_dir() -> PathBuf {
         .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/eval"))
 }
 
-fn upload(c: &mut ExtConn, name: &str, body: &[u8]) {
+/// Uploads one fixture; returns its file id.
+fn upload(c: &mut ExtConn, name: &str, body: &[u8]) -> String {
     let rid = c.next_id();
     c.send(&Message::UploadStart(UploadStart {
         request_id: rid,
@@ -43,18 +46,18 @@ fn upload(c: &mut ExtConn, name: &str, body: &[u8]) {
     let msgs = c
         .recv_until(|m| matches!(m, Message::UploadResult(_) | Message::Error(_)))
         .expect("upload reply");
-    assert!(
-        matches!(msgs.last(), Some(Message::UploadResult(_))),
-        "upload of {name} failed: {msgs:?}"
-    );
+    match msgs.last() {
+        Some(Message::UploadResult(r)) => r.file.file_id.clone(),
+        _ => panic!("upload of {name} failed: {msgs:?}"),
+    }
 }
 
-fn run_case(c: &mut ExtConn, text: &str) -> (Vec<Step>, String) {
+fn run_case(c: &mut ExtConn, text: &str, file_ids: Vec<String>) -> (Vec<Step>, String) {
     let rid = c.next_id();
     c.send(&Message::Chat(ChatSend {
         request_id: rid,
         text: text.into(),
-        file_ids: vec![],
+        file_ids,
     }))
     .expect("send");
     let msgs = c
@@ -145,8 +148,11 @@ fn score(case: &Value, steps: &[Step], answer: &str) -> Result<(), String> {
         }
     }
     if let Some(cmd) = case["cmd"].as_object() {
-        let command = cmd["command"].as_str().unwrap_or_default();
-        let any = str_args(&cmd["args_any"]);
+        let command = cmd
+            .get("command")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let any = cmd.get("args_any").map(str_args).unwrap_or_default();
         let base = cmd.get("file_basename").and_then(|b| b.as_str());
         let ok = steps.iter().any(|s| {
             if s.tool != "command_executor" || !s.ok || s.args["command"] != command {
@@ -196,6 +202,19 @@ fn incident_eval_set() {
     run_set(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/eval/incident"));
 }
 
+/// The planner's second dev set (written with the rules, so a dev set, not a held-out one).
+#[test]
+fn dev2_eval_set() {
+    run_set(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/eval/dev2"));
+}
+
+/// Multi-turn conversations: follow-ups, ordinals, continued reads, pasted traces,
+/// attachments (`turns` and `attach`, see `assets/eval/conversation/README.md`).
+#[test]
+fn conversation_eval_set() {
+    run_set(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/eval/conversation"));
+}
+
 fn run_set(dir: &std::path::Path) {
     let cases_path = std::fs::read_dir(dir).ok().and_then(|rd| {
         rd.flatten()
@@ -241,10 +260,24 @@ fn run_set(dir: &std::path::Path) {
         .expect("send");
         c.recv_until(|m| matches!(m, Message::SessionReply(_)))
             .expect("new session");
+        let mut ids = BTreeMap::new();
         for (name, body) in &fixtures {
-            upload(&mut c, name, body);
+            ids.insert(name.clone(), upload(&mut c, name, body));
         }
-        let (steps, answer) = run_case(&mut c, case["text"].as_str().unwrap_or_default());
+        // Earlier turns of the same session; only the last one is scored.
+        for t in str_args(&case["turns"]) {
+            run_case(&mut c, &t, vec![]);
+        }
+        // Files attached to the scored message (`ask --upload`), by fixture name.
+        let attach: Vec<String> = str_args(&case["attach"])
+            .iter()
+            .map(|n| {
+                ids.get(n)
+                    .cloned()
+                    .unwrap_or_else(|| panic!("attach: no fixture {n}"))
+            })
+            .collect();
+        let (steps, answer) = run_case(&mut c, case["text"].as_str().unwrap_or_default(), attach);
         let cat = case["cat"].as_str().unwrap_or("?").to_string();
         let e = per_cat.entry(cat).or_default();
         e.1 += 1;

@@ -6,11 +6,15 @@
 pub mod answer;
 pub mod classify;
 pub mod context;
+pub mod conversation;
+pub mod follow;
 pub mod incident;
 pub mod knowledge;
 pub mod safety;
 pub mod slots;
+pub mod task;
 pub mod text;
+pub mod trace;
 pub mod understand;
 
 #[cfg(test)]
@@ -23,6 +27,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use self::conversation::Conversation;
 use self::slots::hit_name_score;
 use self::text::Lang;
 use self::understand::{strip_file_refs, understand, Ctx, Task, Then};
@@ -71,6 +76,8 @@ pub struct PlannerInput<'a> {
     /// This session's uploads, oldest first.
     pub uploads: &'a [UploadRef],
     pub history: &'a [HistoryTurn],
+    /// What the recent turns showed (lists, files, read positions), for follow-ups.
+    pub conversation: &'a Conversation,
     pub steps: &'a [StepRecord],
 }
 
@@ -104,8 +111,9 @@ fn path_str(p: &str) -> String {
     p.to_string()
 }
 
-/// The hit a follow-up should use: the best name match for the user's words, then rank.
-fn pick_hit(data: &Value, hint: &str) -> Option<String> {
+/// The hit a follow-up should use: the best name match for the user's words, then (for a
+/// download, which needs a file on disk) a hit with an absolute path, then rank.
+fn pick_hit(data: &Value, hint: &str, download: bool) -> Option<String> {
     let hits = data["results"].as_array()?;
     hits.iter()
         .enumerate()
@@ -114,10 +122,11 @@ fn pick_hit(data: &Value, hint: &str) -> Option<String> {
             let name = h["filename"]
                 .as_str()
                 .unwrap_or_else(|| path.rsplit('/').next().unwrap_or(path));
-            Some((hit_name_score(hint, name), i, path.to_string()))
+            let on_disk = download && path.starts_with('/');
+            Some((hit_name_score(hint, name), on_disk, i, path.to_string()))
         })
-        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
-        .map(|x| x.2)
+        .max_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(b.2.cmp(&a.2)))
+        .map(|x| x.3)
 }
 
 /// The path of a file named in the most recent `ls` output (joined to its cwd).
@@ -247,6 +256,15 @@ fn next_call(
             [page] => partial_log_read(page).map(|p| analyze_call(&p)),
             _ => None,
         },
+        Task::ExplainError(report) => own.is_empty().then(|| Call {
+            tool: "semantic_search",
+            args: json!({"query": report.search_terms(), "scope": "all", "top_k": 3}),
+        }),
+        Task::ReadPage { path, offset } => own.is_empty().then(|| Call {
+            tool: "file_read",
+            args: json!({"file_path": path, "offset": offset, "limit": 200}),
+        }),
+        Task::Analyse { path, .. } => own.is_empty().then(|| analyze_call(path)),
         Task::ReadListed { name, .. } => match own {
             [] => listed_path(before, name, uploads).map(|p| read_call(&p)),
             [page] => partial_log_read(page).map(|p| analyze_call(&p)),
@@ -266,9 +284,11 @@ fn next_call(
             }),
             1 if *then != Then::Nothing && own[0].ok => {
                 // No usable hit: a session upload matching the user's words still counts.
-                let path = pick_hit(&data_of(&own[0]), hint).or_else(|| {
-                    slots::best_upload(hint, uploads).map(|u| u.path.to_string_lossy().into_owned())
-                })?;
+                let path =
+                    pick_hit(&data_of(&own[0]), hint, *then == Then::Download).or_else(|| {
+                        slots::best_upload(hint, uploads)
+                            .map(|u| u.path.to_string_lossy().into_owned())
+                    })?;
                 Some(match then {
                     Then::Download => Call {
                         tool: "file_download",
@@ -375,6 +395,10 @@ fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
     if let Task::Reply(text) = task {
         return text.clone();
     }
+    if let Task::ExplainError(report) = task {
+        let hits = own.first().filter(|s| s.ok).map(data_of);
+        return answer::error::render(report, hits.as_ref(), lang);
+    }
     if own.is_empty() {
         return match task {
             Task::ReadListed { name, .. } => match lang {
@@ -391,6 +415,7 @@ fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
     }
     let question = match task {
         Task::Read { question, .. }
+        | Task::Analyse { question, .. }
         | Task::ReadListed { question, .. }
         | Task::Search { question, .. }
         | Task::Uploads { question, .. } => question.as_str(),
@@ -464,6 +489,12 @@ fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
             _ => s.output.clone(),
         });
     }
+    if let Task::Analyse {
+        note: Some(note), ..
+    } = task
+    {
+        parts.insert(0, note.clone());
+    }
     parts.join("\n\n")
 }
 
@@ -484,6 +515,7 @@ pub fn plan(input: &PlannerInput) -> PlannerAction {
         uploads: input.uploads,
         referenced,
         history: input.history,
+        conv: input.conversation,
     };
     let tasks = understand(&clean, &ctx);
     let steps = input.steps;
@@ -550,6 +582,7 @@ pub(crate) mod tests {
             referenced_files: &[],
             uploads: ups,
             history: &[],
+            conversation: &Conversation::default(),
             steps: &[],
         })
     }
@@ -568,6 +601,7 @@ pub(crate) mod tests {
                 referenced_files: &ups[..1],
                 uploads: &ups,
                 history: &[],
+                conversation: &Conversation::default(),
                 steps: &[],
             });
             let PlannerAction::Call { tool, args, .. } = a else {
@@ -582,6 +616,7 @@ pub(crate) mod tests {
             referenced_files: &ups[..1],
             uploads: &ups,
             history: &[],
+            conversation: &Conversation::default(),
             steps: &[],
         });
         assert!(
@@ -614,6 +649,7 @@ pub(crate) mod tests {
             referenced_files: &[],
             uploads: &ups,
             history: &[],
+            conversation: &Conversation::default(),
             steps: &steps,
         });
         let PlannerAction::Call { tool, args, .. } = a else {
@@ -640,6 +676,7 @@ pub(crate) mod tests {
             referenced_files: &[],
             uploads: &ups,
             history: &[],
+            conversation: &Conversation::default(),
             steps: &steps,
         });
         let PlannerAction::Final { text } = a else {
@@ -660,6 +697,7 @@ pub(crate) mod tests {
             referenced_files: &refd,
             uploads: &ups,
             history: &[],
+            conversation: &Conversation::default(),
             steps: &[],
         });
         let PlannerAction::Call { tool, args, .. } = a else {
@@ -693,6 +731,7 @@ pub(crate) mod tests {
             referenced_files: &[],
             uploads: &ups,
             history: &[],
+            conversation: &Conversation::default(),
             steps: &steps,
         });
         assert!(matches!(a, PlannerAction::Final { .. }), "{a:?}");

@@ -77,6 +77,25 @@ pub fn referenced_ids(text: &str, explicit: &[String]) -> Vec<String> {
     ids
 }
 
+/// The conversation state from stored history: each user message with the facts of the
+/// tool calls of the assistant message answering it, the last `STATE_TURNS` turns.
+pub fn conversation_from(rows: &[crate::store::MessageRow]) -> planner::conversation::Conversation {
+    let mut turns: Vec<(&str, Vec<planner::conversation::StepFacts>)> = Vec::new();
+    for m in rows {
+        match m.role.as_str() {
+            "user" => turns.push((m.text.as_str(), Vec::new())),
+            "assistant" => {
+                if let Some(last) = turns.last_mut() {
+                    last.1
+                        .extend(m.tool_calls.iter().filter_map(|c| c.facts.clone()));
+                }
+            }
+            _ => {}
+        }
+    }
+    planner::conversation::Conversation::from_turns(turns)
+}
+
 /// Keeps the newest messages that fit the character budget, oldest first.
 pub fn budget_history(rows: &[crate::store::MessageRow], budget: usize) -> Vec<HistoryTurn> {
     let mut out = Vec::new();
@@ -223,8 +242,9 @@ pub async fn run_turn(
     }
     if !answered && !cancel.is_cancelled() {
         let history = budget_history(&history_rows, HISTORY_CHAR_BUDGET);
+        let conversation = conversation_from(&history_rows);
         let text = turn
-            .offline_steps(&history, &all_uploads, &referenced)
+            .offline_steps(&history, &conversation, &all_uploads, &referenced)
             .await;
         if let Some(text) = text {
             let text = match &note {
@@ -384,6 +404,7 @@ impl Turn<'_> {
         if result.ok {
             side_effects(&self.ctx, self.req, tool, &args, &result, self.tx).await;
         }
+        let facts = planner::conversation::facts_of(tool, &args, result.ok, &result.data);
         self.calls.push(ToolCallRow {
             tool: tool.to_string(),
             args,
@@ -391,6 +412,7 @@ impl Turn<'_> {
             duration_ms: result.duration_ms,
             summary: result.summary(),
             output,
+            facts,
         });
         result
     }
@@ -430,6 +452,7 @@ impl Turn<'_> {
     async fn offline_steps(
         &mut self,
         history: &[HistoryTurn],
+        conversation: &planner::conversation::Conversation,
         uploads: &[planner::UploadRef],
         referenced: &[planner::UploadRef],
     ) -> Option<String> {
@@ -445,6 +468,7 @@ impl Turn<'_> {
                 referenced_files: referenced,
                 uploads,
                 history,
+                conversation,
                 steps: &steps,
             };
             match planner::plan(&input) {
@@ -746,6 +770,64 @@ mod tests {
         );
         assert!(referenced_ids("[file_ref:", &[]).is_empty());
         assert!(referenced_ids("no refs", &[" ".into()]).is_empty());
+    }
+
+    #[test]
+    fn conversation_state_comes_from_stored_tool_calls() {
+        use crate::agent::planner::conversation::{facts_of, ListKind};
+        let msg = |role: &str, text: &str, calls: Vec<ToolCallRow>| crate::store::MessageRow {
+            role: role.into(),
+            text: text.into(),
+            time: String::new(),
+            tool_calls: calls,
+        };
+        let call = |tool: &str, args: Value, data: Value| ToolCallRow {
+            tool: tool.into(),
+            facts: facts_of(tool, &args, true, &data),
+            args,
+            ok: true,
+            duration_ms: 1,
+            summary: String::new(),
+            output: None,
+        };
+        let list = call(
+            "file_upload",
+            serde_json::json!({"action": "list"}),
+            serde_json::json!({"files": [{"filename": "a.log", "path": "/u/1/a.log"}, {"filename": "b.md", "path": "/u/2/b.md"}]}),
+        );
+        let read = call(
+            "file_read",
+            serde_json::json!({"file_path": "/u/2/b.md", "offset": 0, "limit": 200}),
+            serde_json::json!({"path": "/u/2/b.md", "offset": 0, "limit": 200, "total_lines": 450, "lines": vec!["x"; 200], "more_lines": 250}),
+        );
+        // Rows stored before facts existed carry none and are simply skipped.
+        let mut old = call(
+            "sys_monitor",
+            serde_json::json!({"metric": "cpu"}),
+            Value::Null,
+        );
+        old.facts = None;
+        let rows = vec![
+            msg("user", "cpu?", vec![]),
+            msg("assistant", "CPU 5%", vec![old]),
+            msg("user", "my uploads", vec![]),
+            msg("assistant", "1. a.log 2. b.md", vec![list]),
+            msg("user", "open the second one", vec![]),
+            msg("assistant", "b.md …", vec![read]),
+        ];
+        let c = conversation_from(&rows);
+        assert_eq!(c.last_user.as_deref(), Some("open the second one"));
+        assert_eq!(
+            c.last_list.as_ref().map(|l| &l.kind),
+            Some(&ListKind::Uploads)
+        );
+        let r = c.last_read.expect("a partial read");
+        assert_eq!((r.next_offset(), r.remaining()), (200, 250));
+        assert!(c.last_metric.is_none());
+        // The facts survive the store's JSON round trip.
+        let json = serde_json::to_string(&rows[3].tool_calls).expect("serialises");
+        let back: Vec<ToolCallRow> = serde_json::from_str(&json).expect("parses");
+        assert_eq!(back, rows[3].tool_calls);
     }
 
     #[test]

@@ -289,6 +289,7 @@ mod tests {
             duration_ms: 3,
             summary: "找到 1 个结果".into(),
             output: None,
+            facts: None,
         });
         let rows = vec![row("assistant", "orphan"), row("user", "找 nginx 配置"), a];
         let h = history_messages(&rows, 1000);

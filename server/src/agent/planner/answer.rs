@@ -3,6 +3,7 @@
 //! Reads only the step records it is given.
 
 pub mod config;
+pub mod error;
 pub mod log_report;
 pub mod logs;
 pub mod procs;
@@ -438,18 +439,23 @@ pub fn read(data: &Value, question: &str, lang: Lang) -> String {
     } else {
         excerpt(name, content, question, total, lang)
     };
-    if more {
+    let offset = data["offset"].as_u64().unwrap_or(0);
+    let shown = data["lines"].as_array().map(|a| a.len() as u64);
+    if offset > 0 {
+        // A continued read: say which lines this page holds and what is left.
+        let first = offset + 1;
+        let last = offset + shown.unwrap_or(0);
+        let total = total.unwrap_or(last);
+        let rest = total.saturating_sub(last);
         out.push_str(&match lang {
-            Lang::Zh => format!(
-                "\n（只读取了前 {} 行，共 {} 行）",
-                data["limit"].as_u64().unwrap_or(200),
-                total.unwrap_or(0)
-            ),
-            Lang::En => format!(
-                "\n(read the first {} of {} lines)",
-                data["limit"].as_u64().unwrap_or(200),
-                total.unwrap_or(0)
-            ),
+            Lang::Zh => format!("\n（第 {first}–{last} 行，共 {total} 行，还剩 {rest} 行）"),
+            Lang::En => format!("\n(lines {first}–{last} of {total}; {rest} left)"),
+        });
+    } else if more {
+        let limit = shown.unwrap_or_else(|| data["limit"].as_u64().unwrap_or(200));
+        out.push_str(&match lang {
+            Lang::Zh => format!("\n（只读取了前 {limit} 行，共 {} 行）", total.unwrap_or(0)),
+            Lang::En => format!("\n(read the first {limit} of {} lines)", total.unwrap_or(0)),
         });
     }
     out

@@ -53,12 +53,13 @@ pub fn level_follow_up(clause: &str, ctx: &Ctx) -> bool {
     .iter()
     .any(|w| has_word(&words, w))
         || contains_any(&lower, &["告警", "警告", "错误", "报错"]);
-    let after_analysis = ctx
-        .history
-        .iter()
-        .rev()
-        .find(|h| h.role == "assistant")
-        .is_some_and(|h| h.text.contains("各级别行数") || h.text.contains("Lines by level"));
+    let after_analysis = super::follow::conversation_log(ctx.conv).is_some_and(|f| f.analysed)
+        || ctx
+            .history
+            .iter()
+            .rev()
+            .find(|h| h.role == "assistant")
+            .is_some_and(|h| h.text.contains("各级别行数") || h.text.contains("Lines by level"));
     level && after_analysis && clause.chars().count() <= 24
 }
 
@@ -84,6 +85,9 @@ pub fn doc_request(clause: &str) -> bool {
 pub fn log_target(clause: &str, ctx: &Ctx) -> Option<String> {
     if let Some(p) = target_path(clause, ctx) {
         return Some(p);
+    }
+    if let Some(f) = super::follow::conversation_log(ctx.conv) {
+        return Some(f.path.clone());
     }
     let is_log = |u: &&UploadRef| super::incident::is_log_name(&u.filename);
     ctx.history

@@ -23,7 +23,8 @@ fn exec(command: &str, args: &[&str]) -> Task {
 }
 
 /// Which resource a "top process" question ranks by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ProcSort {
     Cpu,
     Memory,
@@ -100,8 +101,8 @@ fn top_process(lower: &str, words: &[String]) -> Option<ProcSort> {
     let ranking = contains_any(
         lower,
         &[
-            "最多", "最高", "最大", "最猛", "占用", "占了", "吃", "消耗", "耗", "排行", "排名",
-            "前几", "前十", "前5", "前 5", "top",
+            "最多", "最高", "最大", "最猛", "最占", "占用", "占了", "吃", "消耗", "耗", "排行",
+            "排名", "前几", "前十", "前5", "前 5", "top",
         ],
     ) || w("most")
         || w("highest")

@@ -181,6 +181,146 @@ pub fn chat_reply(kind: Chat, lang: Lang) -> String {
     }
 }
 
+/// "what tools do you have", "你能执行哪些命令", "what can you do": a question about the
+/// assistant's capabilities (answered from what it is, never by running or searching).
+pub fn asks_capabilities(text: &str) -> bool {
+    use super::text::{ascii_words, contains_any, has_word};
+    let lower = text.to_lowercase();
+    let words = ascii_words(&lower);
+    let w = |x: &str| has_word(&words, x);
+    if super::incident::names_a_file(text)
+        || words.iter().any(|x| super::slots::is_known_command(x))
+        || contains_any(
+            &lower,
+            &["文档", "手册", "runbook", "docs", "documentation", "manual"],
+        )
+    {
+        return false;
+    }
+    let thing = [
+        "tool",
+        "tools",
+        "command",
+        "commands",
+        "capabilities",
+        "features",
+        "functions",
+    ]
+    .iter()
+    .any(|x| w(x))
+        || contains_any(&lower, &["工具", "命令", "功能", "能力"]);
+    let asking = [
+        "what",
+        "which",
+        "list",
+        "available",
+        "allowed",
+        "support",
+        "supported",
+    ]
+    .iter()
+    .any(|x| w(x))
+        || contains_any(
+            &lower,
+            &[
+                "do you have",
+                "can you use",
+                "can you run",
+                "哪些",
+                "什么",
+                "能用",
+                "可以用",
+                "支持",
+            ],
+        );
+    (thing && asking)
+        || contains_any(
+            &lower,
+            &[
+                "what can you do",
+                "what are you able to do",
+                "你能做什么",
+                "你会什么",
+                "你能干什么",
+                "你可以做什么",
+            ],
+        )
+}
+
+/// Greetings, thanks and goodbyes need a word that says so: "为什么会这样呢" is not a
+/// goodbye, whatever the classifier's nearest example was.
+pub fn small_talk_cue(intent: super::classify::Intent, clause: &str) -> bool {
+    use super::classify::Intent;
+    use super::text::{ascii_words, contains_any, has_word};
+    let lower = clause.to_lowercase();
+    let words = ascii_words(&lower);
+    let any_word = |ws: &[&str]| ws.iter().any(|w| has_word(&words, w));
+    match intent {
+        Intent::Greet => {
+            contains_any(
+                &lower,
+                &[
+                    "你好",
+                    "您好",
+                    "嗨",
+                    "哈喽",
+                    "早上好",
+                    "下午好",
+                    "晚上好",
+                    "在吗",
+                    "早安",
+                ],
+            ) || any_word(&[
+                "hi",
+                "hello",
+                "hey",
+                "morning",
+                "evening",
+                "afternoon",
+                "yo",
+                "greetings",
+                "howdy",
+            ])
+        }
+        Intent::Thanks => {
+            contains_any(
+                &lower,
+                &["谢", "感谢", "多亏", "辛苦", "太好了", "好的", "棒"],
+            ) || any_word(&[
+                "thanks",
+                "thank",
+                "thx",
+                "ty",
+                "cheers",
+                "appreciate",
+                "great",
+                "awesome",
+                "perfect",
+                "nice",
+            ])
+        }
+        Intent::Bye => {
+            contains_any(
+                &lower,
+                &[
+                    "再见",
+                    "拜拜",
+                    "回头见",
+                    "下次见",
+                    "先这样",
+                    "走了",
+                    "下线",
+                    "晚安",
+                    "结束",
+                ],
+            ) || any_word(&[
+                "bye", "goodbye", "later", "cya", "exit", "quit", "done", "night", "farewell",
+            ])
+        }
+        _ => true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

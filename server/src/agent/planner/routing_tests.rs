@@ -14,6 +14,7 @@ fn first_call(text: &str, names: &[&str]) -> (String, Value) {
         referenced_files: &[],
         uploads: &ups,
         history: &[],
+        conversation: &super::conversation::Conversation::default(),
         steps: &[],
     }) {
         PlannerAction::Call { tool, args, .. } => (tool, args),
@@ -161,6 +162,7 @@ fn a_level_follow_up_reuses_the_analysed_log() {
         referenced_files: &[],
         uploads: &ups,
         history: &history,
+        conversation: &super::conversation::Conversation::default(),
         steps: &[],
     });
     let PlannerAction::Call { tool, args, .. } = a else {
@@ -179,6 +181,7 @@ fn attachments_are_context_not_the_intent() {
         referenced_files: &ups,
         uploads: &ups,
         history: &[],
+        conversation: &super::conversation::Conversation::default(),
         steps: &[],
     }) {
         PlannerAction::Call { tool, args, .. } => (tool, args),

@@ -1080,7 +1080,7 @@ pub fn upload_reference(text: &str) -> (&'static str, Option<u32>) {
             "最后上传",
             "上一个",
         ],
-    ) || w("this")
+    ) || (w("this") && !contains_any(text, &["this session", "this conversation", "this chat"]))
         || w("just")
         || w("latest")
         || w("newest")

@@ -155,9 +155,50 @@ pub fn trim_block(text: &str, max_lines: usize, max_chars: usize, lang: Lang) ->
     out
 }
 
+/// Drops politeness around a request ("cat /etc/hostname please", "请 df -h"), so a
+/// command line typed with it still parses as one.
+pub fn strip_politeness(text: &str) -> String {
+    let mut t = text.trim();
+    for _ in 0..2 {
+        let lower = t.to_lowercase();
+        for p in [
+            "please",
+            "pls",
+            "plz",
+            "thanks",
+            "thank you",
+            "谢谢",
+            "请",
+            "麻烦",
+        ] {
+            if lower.ends_with(p) && t.len() > p.len() {
+                let cut = t.len() - p.len();
+                if t.is_char_boundary(cut) {
+                    t = t[..cut].trim_end_matches([' ', ',', '!', '.']);
+                }
+            }
+            if lower.starts_with(p) && t.len() > p.len() && t.is_char_boundary(p.len()) {
+                t = t[p.len()..].trim_start_matches([' ', ',']);
+            }
+        }
+    }
+    t.to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strips_politeness() {
+        assert_eq!(
+            strip_politeness("cat /etc/hostname please"),
+            "cat /etc/hostname"
+        );
+        assert_eq!(strip_politeness("请 df -h"), "df -h");
+        assert_eq!(strip_politeness("please, uptime, thanks"), "uptime");
+        assert_eq!(strip_politeness("please"), "please");
+    }
 
     #[test]
     fn detects_language() {

@@ -19,61 +19,7 @@ use super::slots::{
 use super::text::{ascii_words, contains_any, has_word, normalize, Lang};
 use super::{HistoryTurn, UploadRef};
 
-/// What to do after a search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Then {
-    Nothing,
-    Download,
-    Read,
-}
-
-/// One unit of work; a message becomes one or more tasks, executed in order.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Task {
-    /// Answer without tools.
-    Reply(String),
-    Monitor {
-        metric: &'static str,
-    },
-    /// Top processes by CPU or memory, optionally only those matching a name.
-    Processes {
-        sort: ProcSort,
-        name: Option<String>,
-    },
-    Exec {
-        command: String,
-        args: Vec<String>,
-    },
-    /// `hint` is the user's wording, used to pick among hits for the follow-up.
-    Search {
-        query: String,
-        scope: &'static str,
-        top_k: u32,
-        then: Then,
-        hint: String,
-        question: String,
-    },
-    Download {
-        path: String,
-    },
-    Read {
-        path: String,
-        question: String,
-    },
-    /// Read a file named in an earlier `ls` listing (or an upload of that name).
-    ReadListed {
-        name: String,
-        question: String,
-    },
-    Uploads {
-        reference: &'static str,
-        count: Option<u32>,
-        file_type: Option<String>,
-        time_range: Option<&'static str>,
-        then_read: bool,
-        question: String,
-    },
-}
+pub use super::task::{Task, Then};
 
 /// Context shared by all clauses of one message.
 pub struct Ctx<'a> {
@@ -81,6 +27,7 @@ pub struct Ctx<'a> {
     pub uploads: &'a [UploadRef],
     pub referenced: Vec<&'a UploadRef>,
     pub history: &'a [HistoryTurn],
+    pub conv: &'a super::conversation::Conversation,
 }
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
@@ -238,7 +185,7 @@ fn natural_command(text: &str) -> Option<Task> {
     None
 }
 
-fn wants_download(text: &str) -> bool {
+pub fn wants_download(text: &str) -> bool {
     let lower = text.to_lowercase();
     let words = ascii_words(&lower);
     if contains_any(&lower, &["给你", "传给你", "send you"]) {
@@ -359,25 +306,59 @@ fn refers_to_uploads(text: &str) -> bool {
             "have i upload",
             "did i send",
             "what i upload",
+            "本会话的文件",
+            "会话中的文件",
         ],
-    ) || (file_word
+    ) || has_word(&words, "uploads")
+        || (file_word
+            && (contains_any(
+                &lower,
+                &[
+                    "这个文件",
+                    "这份文件",
+                    "这些文件",
+                    "这两个",
+                    "这俩",
+                    "那个文件",
+                    "刚刚",
+                    "刚才",
+                ],
+            ) || ((has_word(&words, "this") || has_word(&words, "these"))
+                && (has_word(&words, "file") || has_word(&words, "files")))))
+}
+
+/// "show my uploads", "列出上传的文件", "which files did I upload": a list, not contents.
+fn listing_request(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words = ascii_words(&lower);
+    let w = |x: &str| has_word(&words, x);
+    let about_content = contains_any(
+        &lower,
+        &[
+            "内容", "写了", "分析", "总结", "content", "analy", "summar", "inside", "端口", "port",
+        ],
+    );
+    !about_content
         && (contains_any(
             &lower,
             &[
-                "这个文件",
-                "这份文件",
-                "这些文件",
-                "这两个",
-                "这俩",
-                "那个文件",
-                "刚刚",
-                "刚才",
+                "列出",
+                "列一下",
+                "哪些",
+                "什么文件",
+                "清单",
+                "列表",
+                "which files",
+                "what files",
+                "show my",
+                "show me my",
+                "show the upload",
+                "show what i",
             ],
-        ) || ((has_word(&words, "this") || has_word(&words, "these"))
-            && (has_word(&words, "file") || has_word(&words, "files")))))
+        ) || w("list"))
 }
 
-fn content_question(text: &str) -> bool {
+pub fn content_question(text: &str) -> bool {
     let lower = text.to_lowercase();
     contains_any(
         &lower,
@@ -419,7 +400,7 @@ fn content_question(text: &str) -> bool {
     )
 }
 
-fn read_verb(text: &str) -> bool {
+pub fn read_verb(text: &str) -> bool {
     let lower = text.to_lowercase();
     contains_any(
         &lower,
@@ -521,14 +502,16 @@ pub(super) fn target_path(clause: &str, ctx: &Ctx) -> Option<String> {
             .first()
             .map(|u| u.path.to_string_lossy().into_owned());
     }
-    if let Some(u) = best_upload(clause, ctx.uploads) {
-        return Some(u.path.to_string_lossy().into_owned());
-    }
+    // A typed absolute path is explicit: it beats any fuzzy upload-name match
+    // ("/var/log/syslog" is not the upload "checkout.log").
     if let Some(p) = typed_paths(clause)
         .into_iter()
         .find(|p| p.starts_with('/') && p.len() > 1)
     {
         return Some(p);
+    }
+    if let Some(u) = best_upload(clause, ctx.uploads) {
+        return Some(u.path.to_string_lossy().into_owned());
     }
     if ctx.referenced.len() == 1 && typed_file_names(clause).is_empty() {
         return ctx
@@ -559,8 +542,11 @@ fn strip_download_words(text: &str) -> String {
         "传给我",
         "发送给我",
         "给我发一份",
+        "发我一份",
+        "给我一份",
         "给我发",
         "发一份",
+        "一份",
         "导出",
         "拷贝到本地",
         "传过来",
@@ -634,20 +620,18 @@ fn download_task(clause: &str, ctx: &Ctx) -> Task {
     }
     let pronoun = refers_to_uploads(clause)
         || contains_any(clause, &["它", "这个", "那个"])
-        || has_word(&ascii_words(clause), "it");
+        || super::follow::pronoun(clause);
     if pronoun {
-        if let Some(u) = ctx
-            .referenced
-            .first()
-            .copied()
-            .or_else(|| history_upload(ctx))
-        {
+        if let Some(u) = ctx.referenced.first() {
             return Task::Download {
                 path: u.path.to_string_lossy().into_owned(),
             };
         }
     }
-    let bare = content_terms(clause).chars().count() <= 1;
+    // "send it" / "把这个文件发给我": bare, so it follows this message's previous task or,
+    // failing that, the conversation's file (see `resolve_bare`).
+    let bare = content_terms(clause).chars().count() <= 1
+        || (pronoun && content_terms(&strip_pronouns(clause)).chars().count() <= 1);
     Task::Search {
         query: if bare {
             String::new()
@@ -660,6 +644,34 @@ fn download_task(clause: &str, ctx: &Ctx) -> Task {
         hint: clause.to_string(),
         question: clause.to_string(),
     }
+}
+
+/// The clause without words that point at "the file" ("that file", "这个文件", "它").
+fn strip_pronouns(clause: &str) -> String {
+    let mut t = clause.to_lowercase();
+    for w in [
+        "这个文件",
+        "那个文件",
+        "该文件",
+        "这份文件",
+        "这个日志",
+        "那个日志",
+        "这个",
+        "那个",
+        "这份",
+        "那份",
+        "它",
+        "that file",
+        "this file",
+        "the file",
+        "that log",
+        "this log",
+        "that one",
+        "this one",
+    ] {
+        t = t.replace(w, " ");
+    }
+    t
 }
 
 fn read_task(clause: &str, ctx: &Ctx) -> Task {
@@ -682,7 +694,9 @@ fn read_task(clause: &str, ctx: &Ctx) -> Task {
     if refers_to_uploads(clause) && !ctx.uploads.is_empty() {
         return uploads_task(clause, true);
     }
-    let bare = content_terms(clause).chars().count() <= 1;
+    let bare = content_terms(clause).chars().count() <= 1
+        || (super::follow::pronoun(clause)
+            && content_terms(&strip_pronouns(clause)).chars().count() <= 1);
     Task::Search {
         query: if bare {
             String::new()
@@ -798,6 +812,11 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
             }];
         }
     }
+    // "它监听哪个端口", "send that file": with nothing attached, the file the conversation
+    // is about.
+    if let Some(t) = super::follow::pronoun_task(clause, ctx) {
+        return vec![t];
+    }
     // Incident questions in words: processes, services, ports, journal, uptime, sizes.
     let file_named =
         names_a_file(clause) || (!ctx.referenced.is_empty() && about_attachments(clause));
@@ -815,7 +834,10 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
     }
     let mention = monitor_mention(clause);
     let pred = classify(clause);
-    let intent = pred.filter(|p| p.best_sim >= 0.12).map(|p| p.intent);
+    let intent = pred
+        .filter(|p| p.best_sim >= 0.12)
+        .map(|p| p.intent)
+        .filter(|i| super::knowledge::small_talk_cue(*i, clause));
     let lower = clause.to_lowercase();
 
     // Rules whose slots are unambiguous win over the classifier.
@@ -843,7 +865,7 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
                 question: clause.to_string(),
             }];
         }
-        let then_read = content_question(clause);
+        let then_read = content_question(clause) && !listing_request(clause);
         return vec![uploads_task(clause, then_read)];
     }
     let searchy = search_verb(clause);
@@ -1019,12 +1041,16 @@ fn resolve_bare(task: Task, ctx: &Ctx) -> Task {
             let file = ctx
                 .referenced
                 .first()
-                .copied()
-                .or_else(|| history_upload(ctx))
-                .or(lone);
+                .map(|u| u.path.to_string_lossy().into_owned())
+                .or_else(|| super::follow::conversation_file(ctx.conv))
+                .or_else(|| {
+                    history_upload(ctx)
+                        .or(lone)
+                        .map(|u| u.path.to_string_lossy().into_owned())
+                });
             match (file, then) {
-                (Some(u), Then::Download) => Task::Download { path: u.path.to_string_lossy().into_owned() },
-                (Some(u), _) => Task::Read { path: u.path.to_string_lossy().into_owned(), question: question.clone() },
+                (Some(path), Then::Download) => Task::Download { path },
+                (Some(path), _) => Task::Read { path, question: question.clone() },
                 (None, _) => Task::Reply(
                     ctx.lang
                         .pick(
@@ -1042,6 +1068,11 @@ fn resolve_bare(task: Task, ctx: &Ctx) -> Task {
 /// The tasks for a whole message.
 pub fn understand(text: &str, ctx: &Ctx) -> Vec<Task> {
     let text = normalize(text);
+    let text = if text.contains('\n') {
+        text
+    } else {
+        super::text::strip_politeness(&text)
+    };
     let lang = ctx.lang;
     if text.is_empty() {
         if !ctx.referenced.is_empty() {
@@ -1057,6 +1088,19 @@ pub fn understand(text: &str, ctx: &Ctx) -> Vec<Task> {
         }
         return vec![Task::Reply(chat_reply(Chat::Unknown, lang))];
     }
+    // A pasted error or stack trace is one question about that error, whatever its lines say.
+    if let Some(report) = super::trace::pasted_error(&text) {
+        return vec![Task::ExplainError(report)];
+    }
+    // "more"/"next" after a partial read: the pager word means "continue", not the command.
+    if matches!(
+        text.to_lowercase().trim_end_matches(['?', '.', '!']),
+        "more" | "next"
+    ) {
+        if let Some(t) = super::follow::resolve(&text, ctx) {
+            return vec![t];
+        }
+    }
     // Whole-message checks first: a typed command line or a concept question is one unit.
     if let Some(cl) = explicit_command(&text, ctx.uploads) {
         if let Some(r) = check_command(&cl) {
@@ -1068,6 +1112,9 @@ pub fn understand(text: &str, ctx: &Ctx) -> Vec<Task> {
                 return vec![Task::Reply(refusal_text(&r, lang))];
             }
         }
+    }
+    if super::knowledge::asks_capabilities(&text) {
+        return vec![Task::Reply(chat_reply(Chat::Identity, lang))];
     }
     if let Some(answer) = explain(&text, lang) {
         return vec![Task::Reply(answer)];
@@ -1091,6 +1138,28 @@ pub fn understand(text: &str, ctx: &Ctx) -> Vec<Task> {
         let pred = classify(&text).map(|p| p.intent);
         if !matches!(pred, Some(Intent::Search | Intent::Explain)) || !search_verb(&text) {
             return vec![Task::Reply(refusal_text(&Refusal::Destructive, lang))];
+        }
+    }
+    // "再看看" / "again": the previous question once more (its own follow-ups resolved
+    // without it, so a repeat of a repeat cannot loop).
+    if super::follow::asks_again(&text) {
+        if let Some(last) = ctx.conv.last_user.clone() {
+            let mut conv = ctx.conv.clone();
+            conv.last_user = None;
+            let inner = Ctx {
+                lang: ctx.lang,
+                uploads: ctx.uploads,
+                referenced: ctx.referenced.clone(),
+                history: ctx.history,
+                conv: &conv,
+            };
+            return understand(&last, &inner);
+        }
+    }
+    // A follow-up of the conversation ("第二个", "继续", "内存呢") is one unit too.
+    if explicit_command(&text, ctx.uploads).is_none() {
+        if let Some(t) = super::follow::resolve(&text, ctx) {
+            return vec![t];
         }
     }
     let mut tasks: Vec<Task> = Vec::new();

@@ -1,0 +1,451 @@
+//! Conversation state: what the session's recent turns showed (the last list, the last file
+//! read or analysed and where a partial read stopped, the last metric, the last question),
+//! distilled from their tool steps so follow-ups ("第二个", "continue", "内存呢") resolve.
+//! Pure: the agent loop stores each step's [`StepFacts`] with the tool call and folds the
+//! stored facts of the last few turns into a [`Conversation`].
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::incident::ProcSort;
+
+/// Turns of history folded into the state (older turns are forgotten).
+pub const STATE_TURNS: usize = 6;
+/// Items of a list kept (ordinals beyond this are not resolved).
+const MAX_ITEMS: usize = 50;
+
+/// What kind of list a turn showed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ListKind {
+    /// This session's uploads.
+    Uploads,
+    /// Search hits for a query.
+    SearchHits { query: String },
+    /// A process table sorted by CPU or memory, filtered by `name` when asked about one.
+    Processes {
+        sort: ProcSort,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// Files of an `ls` listing.
+    Files { dir: String },
+}
+
+/// One entry of a list shown to the user, in the order shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ListItem {
+    pub name: String,
+    /// The file's absolute path (files, uploads, hits); `None` for processes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pid: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ListShown {
+    #[serde(flatten)]
+    pub kind: ListKind,
+    pub items: Vec<ListItem>,
+}
+
+/// A page of a file that was read: where it started, how many lines were shown, how many
+/// the file has.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadState {
+    pub path: String,
+    pub offset: u64,
+    pub limit: u64,
+    /// Lines shown by this page.
+    pub shown: u64,
+    pub total_lines: u64,
+}
+
+impl ReadState {
+    /// Where the next page starts.
+    pub fn next_offset(&self) -> u64 {
+        self.offset + self.shown
+    }
+
+    /// Lines after this page.
+    pub fn remaining(&self) -> u64 {
+        self.total_lines.saturating_sub(self.next_offset())
+    }
+}
+
+/// The file a turn was about.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileRef {
+    pub path: String,
+    /// Analysed whole (log analysis) rather than read page by page.
+    pub analysed: bool,
+    /// Lines in the file, when the tool said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_lines: Option<u64>,
+}
+
+impl FileRef {
+    pub fn name(&self) -> &str {
+        self.path.rsplit('/').next().unwrap_or(&self.path)
+    }
+}
+
+/// What one tool step showed, as far as follow-ups care. Stored with the tool call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "fact", rename_all = "snake_case")]
+pub enum StepFacts {
+    List(ListShown),
+    /// A page read of a file.
+    Read(ReadState),
+    /// A file analysed whole.
+    Analysed {
+        path: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        total_lines: Option<u64>,
+    },
+    /// A file offered for download.
+    Offered {
+        path: String,
+    },
+    /// A system metric shown (`cpu`, `memory`, `disk`, `all`).
+    Metric {
+        metric: String,
+    },
+}
+
+fn s(v: &Value) -> Option<String> {
+    v.as_str().filter(|x| !x.is_empty()).map(str::to_string)
+}
+
+/// Entries in the order shown (numbered lists in the answers), so ordinals match them.
+fn file_items(files: &Value, name_key: &str, path_keys: &[&str]) -> Vec<ListItem> {
+    let mut out: Vec<ListItem> = Vec::new();
+    for f in files.as_array().into_iter().flatten() {
+        let Some(path) = path_keys.iter().find_map(|k| s(&f[*k])) else {
+            continue;
+        };
+        let name =
+            s(&f[name_key]).unwrap_or_else(|| path.rsplit('/').next().unwrap_or(&path).to_string());
+        out.push(ListItem {
+            name,
+            path: Some(path),
+            pid: None,
+        });
+    }
+    out.truncate(MAX_ITEMS);
+    out
+}
+
+/// Files of an `ls` output (plain or `-l`), joined to the listed directory.
+fn ls_items(stdout: &str, dir: &str) -> Vec<ListItem> {
+    let dir = dir.trim_end_matches('/');
+    stdout
+        .lines()
+        .filter(|l| !l.starts_with("total "))
+        .filter_map(|l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            let name = *cols.last()?;
+            // `ls -l` rows: skip directories, keep regular files and links' names.
+            if cols.len() >= 9 && cols[0].starts_with('d') {
+                return None;
+            }
+            if name == "." || name == ".." || cols.len() > 1 && cols.len() < 9 {
+                return None;
+            }
+            let path = if name.starts_with('/') {
+                name.to_string()
+            } else {
+                format!("{dir}/{name}")
+            };
+            Some(ListItem {
+                name: name.to_string(),
+                path: Some(path),
+                pid: None,
+            })
+        })
+        .take(MAX_ITEMS)
+        .collect()
+}
+
+/// Distils one tool step (its arguments and the tool's JSON data) into facts; `None` when
+/// nothing in it can be referred to later.
+pub fn facts_of(tool: &str, args: &Value, ok: bool, data: &Value) -> Option<StepFacts> {
+    if !ok {
+        return None;
+    }
+    match tool {
+        "file_upload" => Some(StepFacts::List(ListShown {
+            kind: ListKind::Uploads,
+            items: file_items(&data["files"], "filename", &["path", "file_path"]),
+        })),
+        "semantic_search" => Some(StepFacts::List(ListShown {
+            kind: ListKind::SearchHits {
+                query: s(&data["query"])
+                    .or_else(|| s(&args["query"]))
+                    .unwrap_or_default(),
+            },
+            items: file_items(&data["results"], "filename", &["filepath"]),
+        })),
+        "sys_monitor" if args["metric"] == "processes" => {
+            let sort = if args["sort"] == "memory" || data["sort"] == "memory" {
+                ProcSort::Memory
+            } else {
+                ProcSort::Cpu
+            };
+            let items = data["processes"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|p| {
+                    Some(ListItem {
+                        name: s(&p["name"])?,
+                        path: None,
+                        pid: p["pid"].as_u64().and_then(|x| u32::try_from(x).ok()),
+                    })
+                })
+                .take(MAX_ITEMS)
+                .collect();
+            Some(StepFacts::List(ListShown {
+                kind: ListKind::Processes {
+                    sort,
+                    name: s(&args["name"]),
+                },
+                items,
+            }))
+        }
+        "sys_monitor" => Some(StepFacts::Metric {
+            metric: s(&args["metric"]).unwrap_or_else(|| "all".into()),
+        }),
+        "command_executor" if data["command"] == "ls" || args["command"] == "ls" => {
+            let dir = args["args"]
+                .as_array()
+                .and_then(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .find(|x| !x.starts_with('-'))
+                        .map(str::to_string)
+                })
+                .or_else(|| s(&data["cwd"]))
+                .unwrap_or_else(|| ".".into());
+            let items = ls_items(data["stdout"].as_str().unwrap_or(""), &dir);
+            (!items.is_empty()).then_some(StepFacts::List(ListShown {
+                kind: ListKind::Files { dir },
+                items,
+            }))
+        }
+        "file_read" if args["mode"] == "analyze" => Some(StepFacts::Analysed {
+            path: s(&data["path"]).or_else(|| s(&args["file_path"]))?,
+            total_lines: data["report"]["lines"].as_u64(),
+        }),
+        "file_read" => {
+            let path = s(&data["path"]).or_else(|| s(&args["file_path"]))?;
+            let shown = data["lines"]
+                .as_array()
+                .map(|a| a.len() as u64)
+                .unwrap_or(0);
+            Some(StepFacts::Read(ReadState {
+                path,
+                offset: data["offset"].as_u64().unwrap_or(0),
+                limit: data["limit"].as_u64().unwrap_or(shown),
+                shown,
+                total_lines: data["total_lines"].as_u64().unwrap_or(shown),
+            }))
+        }
+        "file_download" => Some(StepFacts::Offered {
+            path: s(&data["offer"]["file_path"]).or_else(|| s(&args["file_path"]))?,
+        }),
+        _ => None,
+    }
+}
+
+/// What kind of thing the most recent step showed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Topic {
+    List,
+    Processes,
+    File,
+    Metric,
+}
+
+/// The state of the conversation before this turn.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Conversation {
+    /// The most recent list shown (uploads, search hits, processes, files).
+    pub last_list: Option<ListShown>,
+    /// The most recent file read, analysed or offered.
+    pub last_file: Option<FileRef>,
+    /// The most recent page read (for "continue").
+    pub last_read: Option<ReadState>,
+    /// The most recent system metric shown.
+    pub last_metric: Option<String>,
+    /// The previous user message.
+    pub last_user: Option<String>,
+    /// What the most recent tool step showed.
+    pub last_topic: Option<Topic>,
+    /// Turns folded in.
+    pub turns: usize,
+}
+
+impl Conversation {
+    /// Starts a turn: the user's message.
+    pub fn push_user(&mut self, text: &str) {
+        self.last_user = Some(text.to_string());
+        self.turns += 1;
+    }
+
+    /// The most recent step showed a process table.
+    pub fn last_topic_is_processes(&self) -> bool {
+        self.last_topic == Some(Topic::Processes)
+    }
+
+    /// The facts of the turn's tool steps, in order.
+    pub fn apply(&mut self, facts: &[StepFacts]) {
+        for f in facts {
+            self.last_topic = Some(match f {
+                StepFacts::List(ListShown {
+                    kind: ListKind::Processes { .. },
+                    ..
+                }) => Topic::Processes,
+                StepFacts::List(_) => Topic::List,
+                StepFacts::Metric { .. } => Topic::Metric,
+                _ => Topic::File,
+            });
+            match f {
+                StepFacts::List(l) => {
+                    // A name lookup that found nothing ("redis 没在跑") is still the topic.
+                    let lookup = matches!(l.kind, ListKind::Processes { name: Some(_), .. });
+                    if !l.items.is_empty() || lookup {
+                        self.last_list = Some(l.clone());
+                    }
+                }
+                StepFacts::Read(r) => {
+                    self.last_file = Some(FileRef {
+                        path: r.path.clone(),
+                        analysed: false,
+                        total_lines: Some(r.total_lines),
+                    });
+                    self.last_read = Some(r.clone());
+                }
+                StepFacts::Analysed { path, total_lines } => {
+                    self.last_file = Some(FileRef {
+                        path: path.clone(),
+                        analysed: true,
+                        total_lines: *total_lines,
+                    });
+                    if self.last_read.as_ref().is_some_and(|r| &r.path == path) {
+                        self.last_read = None;
+                    }
+                }
+                StepFacts::Offered { path } => {
+                    let same = self.last_file.as_ref().is_some_and(|f| &f.path == path);
+                    if !same {
+                        self.last_file = Some(FileRef {
+                            path: path.clone(),
+                            analysed: false,
+                            total_lines: None,
+                        });
+                    }
+                }
+                StepFacts::Metric { metric } => self.last_metric = Some(metric.clone()),
+            }
+        }
+    }
+
+    /// Folds the last [`STATE_TURNS`] turns: `(user message, that turn's facts)`, oldest first.
+    pub fn from_turns<'a>(turns: impl IntoIterator<Item = (&'a str, Vec<StepFacts>)>) -> Self {
+        let all: Vec<(&str, Vec<StepFacts>)> = turns.into_iter().collect();
+        let mut c = Conversation::default();
+        for (user, facts) in all.iter().skip(all.len().saturating_sub(STATE_TURNS)) {
+            c.push_user(user);
+            c.apply(facts);
+        }
+        c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn facts_from_tool_data() {
+        let f = facts_of(
+            "file_upload",
+            &json!({"action": "list"}),
+            true,
+            &json!({"files": [{"filename": "a.log", "path": "/u/1/a.log"}, {"filename": "b.yml", "path": "/u/2/b.yml"}]}),
+        );
+        let Some(StepFacts::List(l)) = f else {
+            panic!("{f:?}")
+        };
+        assert_eq!(l.kind, ListKind::Uploads);
+        assert_eq!(l.items[1].path.as_deref(), Some("/u/2/b.yml"));
+
+        let f = facts_of(
+            "file_read",
+            &json!({"file_path": "/srv/x.md", "offset": 0, "limit": 200}),
+            true,
+            &json!({"path": "/srv/x.md", "offset": 0, "limit": 200, "total_lines": 442, "lines": vec!["l"; 200], "more_lines": 242}),
+        );
+        let Some(StepFacts::Read(r)) = f else {
+            panic!("{f:?}")
+        };
+        assert_eq!((r.next_offset(), r.remaining()), (200, 242));
+
+        let ls = "total 8\n-rw-r--r-- 1 u u 10 Nov 1 10:00 app.log\ndrwxr-xr-x 2 u u 4096 Nov 1 10:00 sub\n-rw-r--r-- 1 u u 10 Nov 1 10:00 notes.md";
+        let f = facts_of(
+            "command_executor",
+            &json!({"command": "ls", "args": ["-la", "/srv/app"]}),
+            true,
+            &json!({"command": "ls", "stdout": ls, "cwd": "/"}),
+        );
+        let Some(StepFacts::List(l)) = f else {
+            panic!("{f:?}")
+        };
+        let paths: Vec<_> = l.items.iter().filter_map(|i| i.path.as_deref()).collect();
+        assert_eq!(paths, ["/srv/app/app.log", "/srv/app/notes.md"]);
+        assert!(facts_of("file_read", &json!({}), false, &Value::Null).is_none());
+    }
+
+    #[test]
+    fn state_keeps_the_latest_and_forgets_old_turns() {
+        let read = StepFacts::Read(ReadState {
+            path: "/a.md".into(),
+            offset: 0,
+            limit: 200,
+            shown: 200,
+            total_lines: 300,
+        });
+        let analysed = StepFacts::Analysed {
+            path: "/b.log".into(),
+            total_lines: Some(1500),
+        };
+        let c = Conversation::from_turns([("read a", vec![read.clone()]), ("b", vec![analysed])]);
+        assert_eq!(c.last_file.as_ref().map(|f| f.name()), Some("b.log"));
+        assert_eq!(c.last_read.as_ref().map(|r| r.path.as_str()), Some("/a.md"));
+        assert_eq!(c.last_user.as_deref(), Some("b"));
+        let many: Vec<(&str, Vec<StepFacts>)> = std::iter::once(("old", vec![read]))
+            .chain((0..STATE_TURNS).map(|_| ("x", vec![])))
+            .collect();
+        assert!(Conversation::from_turns(many).last_read.is_none());
+    }
+
+    #[test]
+    fn facts_round_trip_as_json() {
+        let f = StepFacts::List(ListShown {
+            kind: ListKind::Processes {
+                sort: ProcSort::Memory,
+                name: None,
+            },
+            items: vec![ListItem {
+                name: "mysqld".into(),
+                path: None,
+                pid: Some(812),
+            }],
+        });
+        let v = serde_json::to_value(&f).expect("serialises");
+        assert_eq!(serde_json::from_value::<StepFacts>(v).expect("parses"), f);
+    }
+}

@@ -1,0 +1,72 @@
+//! The planner's units of work: what one part of a message asks for, before any tool runs.
+
+use super::incident::ProcSort;
+
+/// What to do after a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Then {
+    Nothing,
+    Download,
+    Read,
+}
+
+/// One unit of work; a message becomes one or more tasks, executed in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Task {
+    /// Answer without tools.
+    Reply(String),
+    /// A pasted error or stack trace: search its key terms, then explain it in one answer.
+    ExplainError(super::trace::ErrorReport),
+    Monitor {
+        metric: &'static str,
+    },
+    /// Top processes by CPU or memory, optionally only those matching a name.
+    Processes {
+        sort: ProcSort,
+        name: Option<String>,
+    },
+    Exec {
+        command: String,
+        args: Vec<String>,
+    },
+    /// `hint` is the user's wording, used to pick among hits for the follow-up.
+    Search {
+        query: String,
+        scope: &'static str,
+        top_k: u32,
+        then: Then,
+        hint: String,
+        question: String,
+    },
+    Download {
+        path: String,
+    },
+    Read {
+        path: String,
+        question: String,
+    },
+    /// The next page of a file read earlier in the conversation.
+    ReadPage {
+        path: String,
+        offset: u64,
+    },
+    /// A file analysed whole (log analysis) whatever its name; `note` goes before the report.
+    Analyse {
+        path: String,
+        question: String,
+        note: Option<String>,
+    },
+    /// Read a file named in an earlier `ls` listing (or an upload of that name).
+    ReadListed {
+        name: String,
+        question: String,
+    },
+    Uploads {
+        reference: &'static str,
+        count: Option<u32>,
+        file_type: Option<String>,
+        time_range: Option<&'static str>,
+        then_read: bool,
+        question: String,
+    },
+}
