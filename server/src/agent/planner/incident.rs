@@ -115,7 +115,15 @@ fn top_process(lower: &str, words: &[String]) -> Option<ProcSort> {
         || w("biggest")
         || w("using")
         || w("uses");
+    // "为什么 CPU 这么高", "why is memory so high": the answer is who is using it.
+    let why_high = (contains_any(lower, &["为什么", "为啥", "怎么这么", "咋这么"]) || w("why"))
+        && (contains_any(lower, &["高", "满", "爆", "飙"])
+            || w("high")
+            || w("full")
+            || w("spiking")
+            || w("maxed"));
     let eating = contains_any(lower, &["what's eating", "whats eating", "what is eating"])
+        || (why_high && (memory || cpu))
         || (w("eating") && (memory || cpu))
         || contains_any(lower, &["谁在吃", "谁吃", "谁占"]);
     if !((proc_word && ranking) || eating) || !(memory || cpu || proc_word) {

@@ -28,6 +28,8 @@ fn top_processes_by_memory_and_cpu() {
         ("what process is hogging the cpu right now", ProcSort::Cpu),
         ("what's eating memory on this box", ProcSort::Memory),
         ("进程 CPU 排行", ProcSort::Cpu),
+        ("为什么 CPU 一直这么高", ProcSort::Cpu),
+        ("why is memory usage so high?", ProcSort::Memory),
     ] {
         match task(text) {
             Some(Task::Processes { sort, name: None }) => assert_eq!(sort, want, "{text}"),
