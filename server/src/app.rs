@@ -75,6 +75,10 @@ pub struct Ctx {
     pub outputs: crate::outputs::OutputStore,
     /// The document index; None when it could not open (search falls back to raw text).
     pub index: Option<Arc<crate::index::IndexHandle>>,
+    /// Memory all NPLT connections together may hold for fragment reassembly.
+    pub reassembly: Arc<protocol::ByteBudget>,
+    /// Returns freed memory to the OS after connections close (see memory.rs).
+    pub trimmer: Arc<crate::memory::Trimmer>,
 }
 
 impl Ctx {
@@ -126,6 +130,8 @@ impl Ctx {
         }
         Ctx {
             outputs: crate::outputs::OutputStore::new(&cfg.data_dir),
+            reassembly: protocol::ByteBudget::new(cfg.reassembly_budget_bytes),
+            trimmer: Arc::default(),
             cfg: Arc::new(cfg),
             store,
             audit,

@@ -96,6 +96,11 @@ pub struct Cli {
     /// Lines a follow keeps for its result (the last N; default 200).
     #[arg(long, env = "LLMOPS_FOLLOW_KEEP_LINES")]
     pub follow_keep_lines: Option<usize>,
+    /// Memory all connections together may hold for reassembling fragmented messages, in
+    /// MiB (default 64; one connection's share is at most one 8 MiB message, and 64 KiB
+    /// before it completed HELLO).
+    #[arg(long, env = "LLMOPS_REASSEMBLY_BUDGET_MIB")]
+    pub reassembly_budget_mib: Option<usize>,
 }
 
 /// The TOML file: same keys as the flags, snake_case.
@@ -139,6 +144,7 @@ pub struct FileConfig {
     pub llm: Option<crate::llm::provider::LlmFileConfig>,
     pub follow_max_secs: Option<u64>,
     pub follow_keep_lines: Option<usize>,
+    pub reassembly_budget_mib: Option<usize>,
 }
 
 #[derive(Debug, Clone)]
@@ -174,6 +180,8 @@ pub struct Config {
     pub follow_max_secs: u64,
     /// Lines a follow keeps for its result.
     pub follow_keep_lines: usize,
+    /// Bytes all connections together may hold for fragment reassembly.
+    pub reassembly_budget_bytes: usize,
 }
 
 /// Index settings: embedder, model files, vector store, result threshold.
@@ -309,6 +317,11 @@ impl Config {
                 .follow_keep_lines
                 .or(file.follow_keep_lines)
                 .unwrap_or(200),
+            reassembly_budget_bytes: cli
+                .reassembly_budget_mib
+                .or(file.reassembly_budget_mib)
+                .unwrap_or(64)
+                .saturating_mul(1 << 20),
             index: {
                 let d = IndexConfig::default();
                 IndexConfig {
@@ -376,6 +389,11 @@ impl Config {
                 "follow_keep_lines must be in 1..=100000: {}",
                 self.follow_keep_lines
             )));
+        }
+        if self.reassembly_budget_bytes == 0 {
+            return Err(ConfigError::Invalid(
+                "reassembly_budget_mib must be at least 1".into(),
+            ));
         }
         if self.idle_timeout_secs <= self.heartbeat_secs {
             return Err(ConfigError::Invalid(format!(

@@ -52,6 +52,8 @@ pub async fn accept_loop(ctx: Arc<Ctx>, listener: TcpListener) {
                 ctx.tracker.spawn(async move {
                     session::serve(c.clone(), stream, peer).await;
                     c.connections.fetch_sub(1, Ordering::Relaxed);
+                    // Its buffers are freed now; give them back to the OS soon.
+                    c.trimmer.request();
                     drop(permit);
                 });
             }

@@ -169,6 +169,21 @@ impl ServerProc {
         })
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The server's resident set size in KiB (`VmRSS` of /proc/PID/status).
+    pub fn rss_kib(&self) -> anyhow::Result<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))?;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .ok_or_else(|| anyhow!("no VmRSS in /proc/{}/status", self.child.id()))
+    }
+
     pub fn data_path(&self) -> &Path {
         self.data_dir.path()
     }

@@ -28,6 +28,9 @@ use crate::uploads::{Incoming, UploadError};
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long a server that requires a token waits for the first frame.
 const AUTH_HELLO_GRACE_MS: u64 = 10_000;
+/// Reassembly share of a peer that has not completed HELLO (or speaks legacy, which never
+/// fragments): far more than any HELLO needs, so unauthenticated peers hold almost nothing.
+pub const PRE_AUTH_REASSEMBLY_BYTES: usize = 64 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -79,7 +82,11 @@ pub struct Conn {
 
 pub async fn serve(ctx: Arc<Ctx>, stream: TcpStream, peer: SocketAddr) {
     let _ = stream.set_nodelay(true);
-    let mut framed = Framed::new(stream, MessageCodec::new());
+    let mut framed = Framed::new(
+        stream,
+        MessageCodec::with_budget(ctx.reassembly.clone(), PRE_AUTH_REASSEMBLY_BYTES),
+    );
+    let mut share_raised = false;
     let (push_tx, mut push_rx) = mpsc::channel::<Message>(256);
     let mut conn = Conn {
         ctx: ctx.clone(),
@@ -119,6 +126,20 @@ pub async fn serve(ctx: Arc<Ctx>, stream: TcpStream, peer: SocketAddr) {
             }
             frame = framed.next() => match frame {
                 None => Flow::Close,
+                Some(Err(protocol::FrameError::OverBudget { scope, limit })) => {
+                    tracing::warn!(%peer, %scope, limit, mode = ?conn.mode,
+                        "fragment reassembly over budget; closing");
+                    out.push(Message::error(
+                        "too_large",
+                        format!(
+                            "分片消息超出内存预算 ({scope}, {limit} 字节)，连接关闭 / \
+                             fragmented message over the {scope} reassembly budget of \
+                             {limit} bytes; closing"
+                        ),
+                        None,
+                    ));
+                    Flow::Close
+                }
                 Some(Err(e)) => {
                     tracing::debug!(%peer, "frame error: {e}");
                     Flow::Close
@@ -141,6 +162,13 @@ pub async fn serve(ctx: Arc<Ctx>, stream: TcpStream, peer: SocketAddr) {
             }
             _ = sleep_until(deadline) => conn.on_timer(welcome_deadline, &mut out).await,
         };
+        if !share_raised && conn.mode == Mode::Extension {
+            // Authenticated (or no token required and HELLO done): one message's share.
+            share_raised = true;
+            framed
+                .codec_mut()
+                .set_conn_cap(protocol::MAX_MESSAGE_BYTES.min(ctx.reassembly.limit()));
+        }
         // Track a header that arrived without its payload (stalled peer).
         conn.partial_since = if framed.read_buffer().is_empty() {
             None
