@@ -517,10 +517,11 @@ async fn record_outcome(
     let state = if ok { "transferred" } else { "failed" };
     let id = offer.offer_id.clone();
     let err = error.clone();
-    let _ = ctx
+    let res = ctx
         .store
         .run(move |s| s.set_offer_state(&id, state, err.as_deref()))
         .await;
+    crate::store::log_unsaved(res, session_id, &format!("offer state `{state}`"));
     let report = protocol::TransferComplete {
         offer_id: offer.offer_id.clone(),
         ok,

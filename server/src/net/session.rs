@@ -851,11 +851,12 @@ impl Conn {
             .clone()
             .unwrap_or_else(|| "用户拒绝 / declined".into());
         let rs = reason.clone();
-        let _ = self
+        let res = self
             .ctx
             .store
             .run(move |s| s.set_offer_state(&id, "rejected", Some(&rs)))
             .await;
+        crate::store::log_unsaved(res, &self.session_id, "offer state `rejected`");
         self.ctx.audit.record(
             crate::audit::AuditOp::DownloadReject,
             &[
@@ -871,11 +872,12 @@ impl Conn {
             "（用户拒绝了下载 {} / the user declined the download）",
             o.filename
         );
-        let _ = self
+        let res = self
             .ctx
             .store
             .run(move |s| s.append_message(&sid, "assistant", &note, &[]))
             .await;
+        crate::store::log_unsaved(res, &self.session_id, "history note of a declined download");
         Message::Ack(Ack {
             request_id: o.request_id.unwrap_or(0),
             message: format!("已拒绝下载 {} / download declined", o.filename),
@@ -939,11 +941,12 @@ impl Conn {
             ));
         }
         let id = o.offer_id.clone();
-        let _ = self
+        let res = self
             .ctx
             .store
             .run(move |s| s.set_offer_state(&id, "accepted", None))
             .await;
+        crate::store::log_unsaved(res, &self.session_id, "offer state `accepted`");
         let now = std::time::Instant::now();
         let mut start = protocol::TransferStart {
             offer_id: o.offer_id.clone(),
@@ -1155,12 +1158,13 @@ impl Conn {
             }
             TurnEvent::Done(outcome) => {
                 self.turn = None;
-                let note = match outcome.status {
-                    EndStatus::Ok => None,
-                    EndStatus::Cancelled => Some("（已取消 / cancelled）"),
-                    EndStatus::Error => Some("（出错 / error）"),
+                let note = match (outcome.status, outcome.message) {
+                    (EndStatus::Ok, _) => None,
+                    (EndStatus::Cancelled, _) => Some("（已取消 / cancelled）".to_string()),
+                    (EndStatus::Error, Some(m)) => Some(format!("\n（{m}）")),
+                    (EndStatus::Error, None) => Some("（出错 / error）".to_string()),
                 };
-                self.legacy_flush_end(out, note);
+                self.legacy_flush_end(out, note.as_deref());
             }
         }
     }
