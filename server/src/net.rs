@@ -1,6 +1,7 @@
 //! The NPLT listener: accept loop with a connection limit, one task per connection, and
 //! graceful shutdown (stop accepting, cancel turns, let sessions close their files).
 
+mod activity;
 pub mod session;
 
 use std::net::SocketAddr;

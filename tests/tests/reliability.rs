@@ -75,3 +75,28 @@ fn a_failed_history_write_reaches_the_client_after_the_answer() {
     };
     assert!(logged, "no log line for session {sid}");
 }
+
+#[test]
+fn a_stalled_frame_on_an_established_connection_is_closed_by_the_stall_timer() {
+    // Stall timeout 2 s, heartbeat 90 s: before the fix the stall timer was only armed when
+    // the heartbeat woke the loop, 90 s later, so the hang guard below would fire.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cfg = dir.path().join("server.toml");
+    std::fs::write(&cfg, "partial_frame_timeout_secs = 2\n").expect("config");
+    let cfg = cfg.to_string_lossy().to_string();
+    let server = ServerProc::start_with(&["--config", &cfg]).expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    // A CHAT header announcing 100 bytes, then 3 of them, then nothing.
+    c.send_raw(&[0x24, 0x00, 0x09, 0x00, 100, b'{', b'"', b'r'])
+        .expect("partial frame");
+    // Hang guard: the server must close within 20 s (RawConn's read timeout).
+    match c.recv() {
+        Err(e) => assert!(
+            e.to_string().contains("connection closed")
+                || e.to_string().contains("reset")
+                || e.to_string().contains("Connection reset"),
+            "expected a close, got {e}"
+        ),
+        Ok(m) => panic!("expected the connection to close, got {m:?}"),
+    }
+}

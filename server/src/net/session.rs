@@ -82,6 +82,8 @@ pub struct Conn {
 
 pub async fn serve(ctx: Arc<Ctx>, stream: TcpStream, peer: SocketAddr) {
     let _ = stream.set_nodelay(true);
+    // Reads wake the loop even mid-frame, so the stall timer starts at a frame's first byte.
+    let (stream, activity) = super::activity::Watched::new(stream);
     let mut framed = Framed::new(
         stream,
         MessageCodec::with_budget(ctx.reassembly.clone(), PRE_AUTH_REASSEMBLY_BYTES),
@@ -161,6 +163,8 @@ pub async fn serve(ctx: Arc<Ctx>, stream: TcpStream, peer: SocketAddr) {
                 Flow::Continue
             }
             _ = sleep_until(deadline) => conn.on_timer(welcome_deadline, &mut out).await,
+            // Bytes of an incomplete frame arrived: only the stall tracking below runs.
+            _ = activity.notified() => Flow::Continue,
         };
         if !share_raised && conn.mode == Mode::Extension {
             // Authenticated (or no token required and HELLO done): one message's share.
