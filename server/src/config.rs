@@ -221,15 +221,26 @@ pub enum ConfigError {
     #[error("invalid config file {path}: {err}")]
     Parse { path: PathBuf, err: String },
     #[error(
-        "listening on {0} (beyond loopback) requires an auth token: set --auth-token, \
+        "{flag} {addr} listens beyond loopback and requires an auth token: set --auth-token, \
          LLMOPS_AUTH_TOKEN or auth_token in the config file / 非本机地址监听必须配置访问令牌"
     )]
-    TokenRequired(SocketAddr),
+    TokenRequired {
+        flag: &'static str,
+        addr: SocketAddr,
+    },
+    #[error(
+        "访问令牌太弱: 至少需要 {MIN_TOKEN_CHARS} 个非空白字符，当前 {0} 个 / auth token too \
+         weak: it needs at least {MIN_TOKEN_CHARS} non-space characters, it has {0}"
+    )]
+    WeakToken(usize),
     #[error("{0}")]
     Invalid(String),
     #[error(transparent)]
     Llm(#[from] crate::llm::provider::LlmConfigError),
 }
+
+/// Fewest non-space characters an auth token may have.
+pub const MIN_TOKEN_CHARS: usize = 16;
 
 pub fn default_config_path() -> Option<PathBuf> {
     dirs::config_dir().map(|d| d.join("llmops").join("server.toml"))
@@ -347,8 +358,20 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if !self.listen.ip().is_loopback() && self.auth_token.is_none() {
-            return Err(ConfigError::TokenRequired(self.listen));
+        if let Some(t) = &self.auth_token {
+            let strong = t.chars().filter(|c| !c.is_whitespace()).count();
+            if strong < MIN_TOKEN_CHARS {
+                return Err(ConfigError::WeakToken(strong));
+            }
+        }
+        for (flag, addr) in [
+            ("--listen", self.listen),
+            ("--http-listen", self.http_listen),
+            ("--rdt-listen", self.rdt_listen),
+        ] {
+            if !addr.ip().is_loopback() && self.auth_token.is_none() {
+                return Err(ConfigError::TokenRequired { flag, addr });
+            }
         }
         if self.max_connections == 0 {
             return Err(ConfigError::Invalid(
@@ -525,11 +548,90 @@ mod tests {
         };
         assert!(matches!(
             Config::resolve(cli),
-            Err(ConfigError::TokenRequired(_))
+            Err(ConfigError::TokenRequired {
+                flag: "--listen",
+                ..
+            })
         ));
         let cli = Cli {
             listen: Some("0.0.0.0:9999".parse().expect("addr")),
-            auth_token: Some("s3cret".into()),
+            auth_token: Some("s3cret-0123456789".into()),
+            config: Some(PathBuf::from("/dev/null")),
+            ..Default::default()
+        };
+        assert!(Config::resolve(cli).is_ok());
+    }
+
+    #[test]
+    fn http_and_rdt_beyond_loopback_need_a_token_too() {
+        let any: SocketAddr = "0.0.0.0:0".parse().expect("addr");
+        for (flag, cli) in [
+            (
+                "--http-listen",
+                Cli {
+                    http_listen: Some(any),
+                    ..Default::default()
+                },
+            ),
+            (
+                "--rdt-listen",
+                Cli {
+                    rdt_listen: Some(any),
+                    ..Default::default()
+                },
+            ),
+        ] {
+            let cli = Cli {
+                config: Some(PathBuf::from("/dev/null")),
+                ..cli
+            };
+            match Config::resolve(cli) {
+                Err(e @ ConfigError::TokenRequired { flag: f, .. }) => {
+                    assert_eq!(f, flag);
+                    assert!(e.to_string().starts_with(&format!("{flag} 0.0.0.0:0 ")));
+                }
+                other => panic!("{flag}: expected TokenRequired, got {other:?}"),
+            }
+        }
+        let cli = Cli {
+            http_listen: Some(any),
+            rdt_listen: Some(any),
+            auth_token: Some("0123456789abcdef".into()),
+            config: Some(PathBuf::from("/dev/null")),
+            ..Default::default()
+        };
+        assert!(Config::resolve(cli).is_ok());
+    }
+
+    #[test]
+    fn weak_tokens_are_refused_with_the_rule() {
+        for (token, strong) in [("   ", 0), ("s3cret", 6), ("abc def ghi jkl mn", 14)] {
+            let cli = Cli {
+                auth_token: Some(token.into()),
+                config: Some(PathBuf::from("/dev/null")),
+                ..Default::default()
+            };
+            match Config::resolve(cli) {
+                Err(e @ ConfigError::WeakToken(n)) => {
+                    assert_eq!(n, strong, "{token:?}");
+                    assert!(e.to_string().contains("at least 16 non-space characters"));
+                }
+                other => panic!("{token:?}: expected WeakToken, got {other:?}"),
+            }
+        }
+        // A file token is held to the same rule; 16 non-space characters pass.
+        let d = tempfile::tempdir().expect("tempdir");
+        let p = d.path().join("s.toml");
+        std::fs::write(&p, "auth_token = \"   \"\nlisten = \"0.0.0.0:9999\"\n").expect("write");
+        assert!(matches!(
+            Config::resolve(Cli {
+                config: Some(p),
+                ..Default::default()
+            }),
+            Err(ConfigError::WeakToken(0))
+        ));
+        let cli = Cli {
+            auth_token: Some("0123456789abcdef".into()),
             config: Some(PathBuf::from("/dev/null")),
             ..Default::default()
         };
