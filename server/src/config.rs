@@ -32,6 +32,12 @@ pub struct Cli {
     /// Maximum concurrent connections.
     #[arg(long, env = "LLMOPS_MAX_CONNECTIONS")]
     pub max_connections: Option<usize>,
+    /// Maximum concurrent NPLT connections from one peer address (default 32).
+    #[arg(long, env = "LLMOPS_MAX_CONNECTIONS_PER_IP")]
+    pub max_connections_per_ip: Option<usize>,
+    /// Maximum NPLT connections that have not completed HELLO yet (default 64).
+    #[arg(long, env = "LLMOPS_MAX_PREAUTH_CONNECTIONS")]
+    pub max_preauth_connections: Option<usize>,
     /// Upload size limit in bytes.
     #[arg(long, env = "LLMOPS_UPLOAD_LIMIT")]
     pub upload_limit: Option<u64>,
@@ -112,6 +118,8 @@ pub struct FileConfig {
     pub log_level: Option<String>,
     pub auth_token: Option<String>,
     pub max_connections: Option<usize>,
+    pub max_connections_per_ip: Option<usize>,
+    pub max_preauth_connections: Option<usize>,
     pub upload_limit: Option<u64>,
     pub analyze_max_bytes: Option<u64>,
     #[serde(default)]
@@ -154,6 +162,10 @@ pub struct Config {
     pub log_level: String,
     pub auth_token: Option<String>,
     pub max_connections: usize,
+    /// NPLT connections one peer address may hold at once.
+    pub max_connections_per_ip: usize,
+    /// NPLT connections that may be open before completing HELLO.
+    pub max_preauth_connections: usize,
     pub upload_limit: u64,
     /// Cap of `file_read` mode "analyze" on local files (uploads are analysed whole).
     pub analyze_max_bytes: u64,
@@ -293,6 +305,14 @@ impl Config {
                 .unwrap_or_else(|| "info".into()),
             auth_token: cli.auth_token.or(file.auth_token).filter(|t| !t.is_empty()),
             max_connections: cli.max_connections.or(file.max_connections).unwrap_or(256),
+            max_connections_per_ip: cli
+                .max_connections_per_ip
+                .or(file.max_connections_per_ip)
+                .unwrap_or(32),
+            max_preauth_connections: cli
+                .max_preauth_connections
+                .or(file.max_preauth_connections)
+                .unwrap_or(64),
             upload_limit: cli
                 .upload_limit
                 .or(file.upload_limit)
@@ -376,6 +396,11 @@ impl Config {
         if self.max_connections == 0 {
             return Err(ConfigError::Invalid(
                 "max_connections must be at least 1".into(),
+            ));
+        }
+        if self.max_connections_per_ip == 0 || self.max_preauth_connections == 0 {
+            return Err(ConfigError::Invalid(
+                "max_connections_per_ip and max_preauth_connections must be at least 1".into(),
             ));
         }
         if self.analyze_max_bytes == 0 {

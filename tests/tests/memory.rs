@@ -86,7 +86,9 @@ fn idle_rss(server: &ServerProc) -> u64 {
 
 #[test]
 fn pre_auth_fragments_are_refused_early_and_rss_stays_bounded() {
-    let server = ServerProc::start_with(&["--auth-token", TOKEN]).expect("server");
+    let server =
+        ServerProc::start_with(&["--auth-token", TOKEN, "--max-connections-per-ip", "100"])
+            .expect("server");
     let idle = idle_rss(&server);
 
     // One peer that stops after two fragments hears why it is closed.
@@ -123,7 +125,9 @@ fn pre_auth_fragments_are_refused_early_and_rss_stays_bounded() {
 
 #[test]
 fn authenticated_fragments_share_a_global_budget_and_memory_comes_back() {
-    let server = ServerProc::start_with(&["--auth-token", TOKEN]).expect("server");
+    let server =
+        ServerProc::start_with(&["--auth-token", TOKEN, "--max-connections-per-ip", "100"])
+            .expect("server");
     let idle = idle_rss(&server);
     let addr: SocketAddr = server.addr;
     let peak = peak_during(&server, move || {

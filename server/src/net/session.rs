@@ -80,7 +80,16 @@ pub struct Conn {
     transfer: Option<tokio_util::sync::CancellationToken>,
 }
 
-pub async fn serve(ctx: Arc<Ctx>, stream: TcpStream, peer: SocketAddr) {
+/// Serves one connection. `preauth` is its place in the budget of peers before HELLO,
+/// given back as soon as the peer completed HELLO or was greeted as a legacy client; if a
+/// newer peer evicts it first, the connection is refused as busy.
+pub async fn serve(
+    ctx: Arc<Ctx>,
+    stream: TcpStream,
+    peer: SocketAddr,
+    preauth: super::limits::PreAuthPass,
+) {
+    let mut preauth = Some(preauth);
     let _ = stream.set_nodelay(true);
     // Reads wake the loop even mid-frame, so the stall timer starts at a frame's first byte.
     let (stream, activity) = super::activity::Watched::new(stream);
@@ -163,9 +172,18 @@ pub async fn serve(ctx: Arc<Ctx>, stream: TcpStream, peer: SocketAddr) {
                 Flow::Continue
             }
             _ = sleep_until(deadline) => conn.on_timer(welcome_deadline, &mut out).await,
+            _ = evicted(&preauth) => {
+                tracing::info!(%peer, "evicted before HELLO to make room for a newer peer");
+                let n = ctx.cfg.max_preauth_connections;
+                out.push(Message::error("busy", super::limits::Refusal::PreAuth(n).text(), None));
+                Flow::Close
+            }
             // Bytes of an incomplete frame arrived: only the stall tracking below runs.
             _ = activity.notified() => Flow::Continue,
         };
+        if preauth.is_some() && (conn.mode != Mode::Pending || conn.legacy_welcome_sent) {
+            preauth = None;
+        }
         if !share_raised && conn.mode == Mode::Extension {
             // Authenticated (or no token required and HELLO done): one message's share.
             share_raised = true;
@@ -205,6 +223,14 @@ pub async fn serve(ctx: Arc<Ctx>, stream: TcpStream, peer: SocketAddr) {
     .await;
     conn.close().await;
     tracing::debug!(%peer, "connection closed");
+}
+
+/// Resolves when a newer peer evicted this one from the pre-HELLO budget.
+async fn evicted(preauth: &Option<super::limits::PreAuthPass>) {
+    match preauth {
+        Some(p) => p.evicted.cancelled().await,
+        None => std::future::pending().await,
+    }
 }
 
 async fn recv_turn(turn: &mut Option<RunningTurn>) -> Option<TurnEvent> {
