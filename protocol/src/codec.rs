@@ -604,13 +604,9 @@ mod tests {
         let budget = ByteBudget::new(64 << 20);
         let mut c = MessageCodec::with_budget(budget.clone(), 64 * 1024);
         let mut bytes = fragment_bytes(3);
-        let err = loop {
-            match c.decode(&mut bytes) {
-                Ok(Some(i)) => panic!("no item expected: {i:?}"),
-                Ok(None) => panic!("the second fragment must be refused"),
-                Err(e) => break e,
-            }
-        };
+        let err = c
+            .decode(&mut bytes)
+            .expect_err("the second fragment must be refused");
         assert!(matches!(
             err,
             FrameError::OverBudget {
