@@ -3,10 +3,12 @@
 //! never panics and never allocates a frame's claimed length before the bytes arrive.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use bytes::{Buf, Bytes, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
+use crate::budget::{BudgetScope, ByteBudget};
 use crate::frame::{Frame, FrameError, HEADER_LEN, MAX_PAYLOAD};
 use crate::msg::{DecodeError, EncodeError, Message, MsgType, FRAGMENT_TYPE, MAX_MESSAGE_BYTES};
 
@@ -89,13 +91,69 @@ pub enum Inbound {
     Bad { ty: u8, error: DecodeError },
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Reassembly {
     ty: u8,
     buf: Vec<u8>,
     /// Bytes seen in total, also after we stopped keeping them (over the cap).
     seen: usize,
+    /// Capacity of `buf` taken from the shared budget, given back on drop.
+    reserved: usize,
+    budget: Option<Arc<ByteBudget>>,
 }
+
+impl Reassembly {
+    /// Makes room for `n` more kept bytes within `cap` and the shared budget. On refusal
+    /// nothing is allocated.
+    fn grow(&mut self, n: usize, cap: usize) -> Result<(), FrameError> {
+        let need = self.buf.len() + n;
+        if need > cap {
+            return Err(FrameError::OverBudget {
+                scope: BudgetScope::Connection,
+                limit: cap,
+            });
+        }
+        if need <= self.buf.capacity() {
+            return Ok(());
+        }
+        // Doubling like Vec does, but never past the cap, and accounted before allocating.
+        let target = need.max(self.buf.capacity().saturating_mul(2).min(cap));
+        let extra = target.saturating_sub(self.reserved);
+        if let Some(b) = &self.budget {
+            if !b.try_reserve(extra) {
+                return Err(FrameError::OverBudget {
+                    scope: BudgetScope::Global,
+                    limit: b.limit(),
+                });
+            }
+        }
+        self.reserved += extra;
+        self.buf.reserve_exact(target - self.buf.len());
+        Ok(())
+    }
+
+    /// Drops the kept bytes (the message went over the size cap) and returns their budget.
+    fn forget_bytes(&mut self) {
+        self.buf = Vec::new();
+        self.give_back();
+    }
+
+    fn give_back(&mut self) {
+        if let Some(b) = &self.budget {
+            b.release(self.reserved);
+        }
+        self.reserved = 0;
+    }
+}
+
+impl Drop for Reassembly {
+    fn drop(&mut self) {
+        self.give_back();
+    }
+}
+
+/// Default per-connection reassembly share: one maximal message.
+const DEFAULT_CONN_CAP: usize = MAX_MESSAGE_BYTES;
 
 /// Message-level codec over NPLT frames.
 ///
@@ -104,16 +162,52 @@ struct Reassembly {
 /// client can show), raw data into consecutive data frames, and extension JSON into
 /// `FRAGMENT` frames (`inner type u8 + bytes`) closed by a frame of the inner type carrying
 /// the last piece. Decoding reassembles fragments up to `MAX_MESSAGE_BYTES`.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct MessageCodec {
     frames: NpltCodec,
     partial: Option<Reassembly>,
     queued: VecDeque<Inbound>,
+    /// Most bytes this connection may hold for reassembly; beyond: `FrameError::OverBudget`.
+    conn_cap: usize,
+    budget: Option<Arc<ByteBudget>>,
+}
+
+impl Default for MessageCodec {
+    fn default() -> Self {
+        MessageCodec {
+            frames: NpltCodec::default(),
+            partial: None,
+            queued: VecDeque::new(),
+            conn_cap: DEFAULT_CONN_CAP,
+            budget: None,
+        }
+    }
 }
 
 impl MessageCodec {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A codec whose reassembly holds at most `conn_cap` bytes and reserves them from the
+    /// shared `budget` first. Going over either is a hard `FrameError::OverBudget`.
+    pub fn with_budget(budget: Arc<ByteBudget>, conn_cap: usize) -> Self {
+        MessageCodec {
+            conn_cap,
+            budget: Some(budget),
+            ..Self::default()
+        }
+    }
+
+    /// Changes this connection's share (e.g. raised once the peer authenticated). Bytes
+    /// already kept count against the new cap from the next fragment on.
+    pub fn set_conn_cap(&mut self, conn_cap: usize) {
+        self.conn_cap = conn_cap;
+    }
+
+    /// Bytes currently kept for a message being reassembled.
+    pub fn reassembly_held(&self) -> usize {
+        self.partial.as_ref().map_or(0, |p| p.buf.len())
     }
 
     /// Encodes one message into complete frames (what `encode` writes, for tests and tools).
@@ -174,14 +268,14 @@ impl MessageCodec {
         Ok(out)
     }
 
-    fn on_frame(&mut self, f: Frame) {
+    fn on_frame(&mut self, f: Frame) -> Result<(), FrameError> {
         if f.ty == FRAGMENT_TYPE {
             let Some((&inner, data)) = f.payload.split_first() else {
                 self.queued.push_back(Inbound::Bad {
                     ty: FRAGMENT_TYPE,
                     error: DecodeError::BadFragment("empty fragment".into()),
                 });
-                return;
+                return Ok(());
             };
             let valid_inner = MsgType::from_code(inner).is_some_and(|t| !t.is_legacy());
             if !valid_inner {
@@ -191,7 +285,7 @@ impl MessageCodec {
                         "type 0x{inner:02x} cannot be fragmented"
                     )),
                 });
-                return;
+                return Ok(());
             }
             if let Some(p) = &self.partial {
                 if p.ty != inner {
@@ -205,21 +299,29 @@ impl MessageCodec {
                     });
                 }
             }
+            let budget = self.budget.clone();
             let p = self.partial.get_or_insert_with(|| Reassembly {
                 ty: inner,
-                ..Default::default()
+                buf: Vec::new(),
+                seen: 0,
+                reserved: 0,
+                budget,
             });
             p.seen += data.len();
             // Past the cap we stop keeping bytes but keep counting, and report at the end.
             if p.seen <= MAX_MESSAGE_BYTES {
+                if let Err(e) = p.grow(data.len(), self.conn_cap) {
+                    self.partial = None;
+                    return Err(e);
+                }
                 p.buf.extend_from_slice(data);
             } else {
-                p.buf = Vec::new();
+                p.forget_bytes();
             }
-            return;
+            return Ok(());
         }
         let item = match self.partial.take() {
-            Some(p) if p.ty == f.ty => {
+            Some(mut p) if p.ty == f.ty => {
                 let total = p.seen + f.payload.len();
                 if total > MAX_MESSAGE_BYTES {
                     Inbound::Bad {
@@ -230,7 +332,8 @@ impl MessageCodec {
                         },
                     }
                 } else {
-                    let mut buf = p.buf;
+                    let mut buf = std::mem::take(&mut p.buf);
+                    drop(p);
                     buf.extend_from_slice(&f.payload);
                     decode_item(f.ty, &buf)
                 }
@@ -248,6 +351,7 @@ impl MessageCodec {
             None => decode_item(f.ty, &f.payload),
         };
         self.queued.push_back(item);
+        Ok(())
     }
 }
 
@@ -291,7 +395,7 @@ impl Decoder for MessageCodec {
                 return Ok(Some(item));
             }
             match self.frames.decode(src)? {
-                Some(f) => self.on_frame(f),
+                Some(f) => self.on_frame(f)?,
                 None => return Ok(None),
             }
         }
@@ -480,6 +584,81 @@ mod tests {
         let items = decode_all(bytes);
         assert!(matches!(items[0], Inbound::Bad { ty: 0x26, .. }));
         assert_eq!(items[1], Inbound::Msg(Message::Heartbeat(Empty)));
+    }
+
+    fn fragment_bytes(n: usize) -> BytesMut {
+        // `7f seq ffff 26` + 65,534 bytes, never the closing frame.
+        let mut bytes = BytesMut::new();
+        for i in 0..n {
+            let mut p = vec![0x26u8];
+            p.extend_from_slice(&vec![b'x'; MAX_PAYLOAD - 1]);
+            Frame::new(FRAGMENT_TYPE, i as u16, p)
+                .write_to(&mut bytes)
+                .expect("fits");
+        }
+        bytes
+    }
+
+    #[test]
+    fn connection_share_stops_fragments_before_keeping_them() {
+        let budget = ByteBudget::new(64 << 20);
+        let mut c = MessageCodec::with_budget(budget.clone(), 64 * 1024);
+        let mut bytes = fragment_bytes(3);
+        let err = c
+            .decode(&mut bytes)
+            .expect_err("the second fragment must be refused");
+        assert!(matches!(
+            err,
+            FrameError::OverBudget {
+                scope: BudgetScope::Connection,
+                limit: 65536
+            }
+        ));
+        assert_eq!(c.reassembly_held(), 0);
+        assert_eq!(budget.used(), 0);
+    }
+
+    #[test]
+    fn global_budget_is_shared_and_returned_on_drop() {
+        let budget = ByteBudget::new(100 * 1024);
+        let mut a = MessageCodec::with_budget(budget.clone(), MAX_MESSAGE_BYTES);
+        let mut b = MessageCodec::with_budget(budget.clone(), MAX_MESSAGE_BYTES);
+        assert!(a.decode(&mut fragment_bytes(1)).expect("fits").is_none());
+        assert_eq!(a.reassembly_held(), MAX_PAYLOAD - 1);
+        assert!(budget.used() >= MAX_PAYLOAD - 1);
+        assert!(matches!(
+            b.decode(&mut fragment_bytes(1)),
+            Err(FrameError::OverBudget {
+                scope: BudgetScope::Global,
+                ..
+            })
+        ));
+        drop(a);
+        assert_eq!(budget.used(), 0);
+        let mut b = MessageCodec::with_budget(budget.clone(), MAX_MESSAGE_BYTES);
+        assert!(b.decode(&mut fragment_bytes(1)).expect("fits").is_none());
+    }
+
+    #[test]
+    fn budgeted_codec_reassembles_and_gives_the_budget_back() {
+        let budget = ByteBudget::new(64 << 20);
+        let m = Message::StreamDelta(StreamDelta {
+            request_id: 3,
+            text: "日志".repeat(100_000),
+        });
+        let mut bytes = encode_all(std::slice::from_ref(&m));
+        let mut c = MessageCodec::with_budget(budget.clone(), MAX_MESSAGE_BYTES);
+        assert_eq!(
+            c.decode(&mut bytes).expect("within budget"),
+            Some(Inbound::Msg(m))
+        );
+        assert_eq!(budget.used(), 0);
+        // Raising the share later (after HELLO) lets a big message through.
+        let mut c = MessageCodec::with_budget(budget.clone(), 64 * 1024);
+        c.set_conn_cap(MAX_MESSAGE_BYTES);
+        let mut bytes = fragment_bytes(4);
+        assert!(c.decode(&mut bytes).expect("fits").is_none());
+        assert_eq!(c.reassembly_held(), 4 * (MAX_PAYLOAD - 1));
     }
 
     #[test]

@@ -19,6 +19,12 @@ pub struct Frame {
 pub enum FrameError {
     #[error("frame payload of {len} bytes exceeds the limit of {max} bytes (type 0x{ty:02x})")]
     TooLarge { ty: u8, len: usize, max: usize },
+    /// Fragment reassembly would exceed this connection's share or the global budget.
+    #[error("reassembly over the {scope} budget of {limit} bytes")]
+    OverBudget {
+        scope: crate::budget::BudgetScope,
+        limit: usize,
+    },
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
 }

@@ -75,6 +75,10 @@ pub struct Ctx {
     pub outputs: crate::outputs::OutputStore,
     /// The document index; None when it could not open (search falls back to raw text).
     pub index: Option<Arc<crate::index::IndexHandle>>,
+    /// Memory all NPLT connections together may hold for fragment reassembly.
+    pub reassembly: Arc<protocol::ByteBudget>,
+    /// Returns freed memory to the OS after connections close (see memory.rs).
+    pub trimmer: Arc<crate::memory::Trimmer>,
 }
 
 impl Ctx {
@@ -126,6 +130,8 @@ impl Ctx {
         }
         Ctx {
             outputs: crate::outputs::OutputStore::new(&cfg.data_dir),
+            reassembly: protocol::ByteBudget::new(cfg.reassembly_budget_bytes),
+            trimmer: Arc::default(),
             cfg: Arc::new(cfg),
             store,
             audit,
@@ -525,10 +531,11 @@ async fn record_outcome(
     let state = if ok { "transferred" } else { "failed" };
     let id = offer.offer_id.clone();
     let err = error.clone();
-    let _ = ctx
+    let res = ctx
         .store
         .run(move |s| s.set_offer_state(&id, state, err.as_deref()))
         .await;
+    crate::store::log_unsaved(res, session_id, &format!("offer state `{state}`"));
     let report = protocol::TransferComplete {
         offer_id: offer.offer_id.clone(),
         ok,

@@ -32,6 +32,12 @@ pub struct Cli {
     /// Maximum concurrent connections.
     #[arg(long, env = "LLMOPS_MAX_CONNECTIONS")]
     pub max_connections: Option<usize>,
+    /// Maximum concurrent NPLT connections from one peer address (default 32).
+    #[arg(long, env = "LLMOPS_MAX_CONNECTIONS_PER_IP")]
+    pub max_connections_per_ip: Option<usize>,
+    /// Maximum NPLT connections that have not completed HELLO yet (default 64).
+    #[arg(long, env = "LLMOPS_MAX_PREAUTH_CONNECTIONS")]
+    pub max_preauth_connections: Option<usize>,
     /// Upload size limit in bytes.
     #[arg(long, env = "LLMOPS_UPLOAD_LIMIT")]
     pub upload_limit: Option<u64>,
@@ -96,6 +102,11 @@ pub struct Cli {
     /// Lines a follow keeps for its result (the last N; default 200).
     #[arg(long, env = "LLMOPS_FOLLOW_KEEP_LINES")]
     pub follow_keep_lines: Option<usize>,
+    /// Memory all connections together may hold for reassembling fragmented messages, in
+    /// MiB (default 64; one connection's share is at most one 8 MiB message, and 64 KiB
+    /// before it completed HELLO).
+    #[arg(long, env = "LLMOPS_REASSEMBLY_BUDGET_MIB")]
+    pub reassembly_budget_mib: Option<usize>,
 }
 
 /// The TOML file: same keys as the flags, snake_case.
@@ -107,6 +118,8 @@ pub struct FileConfig {
     pub log_level: Option<String>,
     pub auth_token: Option<String>,
     pub max_connections: Option<usize>,
+    pub max_connections_per_ip: Option<usize>,
+    pub max_preauth_connections: Option<usize>,
     pub upload_limit: Option<u64>,
     pub analyze_max_bytes: Option<u64>,
     #[serde(default)]
@@ -139,6 +152,7 @@ pub struct FileConfig {
     pub llm: Option<crate::llm::provider::LlmFileConfig>,
     pub follow_max_secs: Option<u64>,
     pub follow_keep_lines: Option<usize>,
+    pub reassembly_budget_mib: Option<usize>,
 }
 
 #[derive(Debug, Clone)]
@@ -148,6 +162,10 @@ pub struct Config {
     pub log_level: String,
     pub auth_token: Option<String>,
     pub max_connections: usize,
+    /// NPLT connections one peer address may hold at once.
+    pub max_connections_per_ip: usize,
+    /// NPLT connections that may be open before completing HELLO.
+    pub max_preauth_connections: usize,
     pub upload_limit: u64,
     /// Cap of `file_read` mode "analyze" on local files (uploads are analysed whole).
     pub analyze_max_bytes: u64,
@@ -174,6 +192,8 @@ pub struct Config {
     pub follow_max_secs: u64,
     /// Lines a follow keeps for its result.
     pub follow_keep_lines: usize,
+    /// Bytes all connections together may hold for fragment reassembly.
+    pub reassembly_budget_bytes: usize,
 }
 
 /// Index settings: embedder, model files, vector store, result threshold.
@@ -213,15 +233,26 @@ pub enum ConfigError {
     #[error("invalid config file {path}: {err}")]
     Parse { path: PathBuf, err: String },
     #[error(
-        "listening on {0} (beyond loopback) requires an auth token: set --auth-token, \
+        "{flag} {addr} listens beyond loopback and requires an auth token: set --auth-token, \
          LLMOPS_AUTH_TOKEN or auth_token in the config file / 非本机地址监听必须配置访问令牌"
     )]
-    TokenRequired(SocketAddr),
+    TokenRequired {
+        flag: &'static str,
+        addr: SocketAddr,
+    },
+    #[error(
+        "访问令牌太弱: 至少需要 {MIN_TOKEN_CHARS} 个非空白字符，当前 {0} 个 / auth token too \
+         weak: it needs at least {MIN_TOKEN_CHARS} non-space characters, it has {0}"
+    )]
+    WeakToken(usize),
     #[error("{0}")]
     Invalid(String),
     #[error(transparent)]
     Llm(#[from] crate::llm::provider::LlmConfigError),
 }
+
+/// Fewest non-space characters an auth token may have.
+pub const MIN_TOKEN_CHARS: usize = 16;
 
 pub fn default_config_path() -> Option<PathBuf> {
     dirs::config_dir().map(|d| d.join("llmops").join("server.toml"))
@@ -274,6 +305,14 @@ impl Config {
                 .unwrap_or_else(|| "info".into()),
             auth_token: cli.auth_token.or(file.auth_token).filter(|t| !t.is_empty()),
             max_connections: cli.max_connections.or(file.max_connections).unwrap_or(256),
+            max_connections_per_ip: cli
+                .max_connections_per_ip
+                .or(file.max_connections_per_ip)
+                .unwrap_or(32),
+            max_preauth_connections: cli
+                .max_preauth_connections
+                .or(file.max_preauth_connections)
+                .unwrap_or(64),
             upload_limit: cli
                 .upload_limit
                 .or(file.upload_limit)
@@ -309,6 +348,11 @@ impl Config {
                 .follow_keep_lines
                 .or(file.follow_keep_lines)
                 .unwrap_or(200),
+            reassembly_budget_bytes: cli
+                .reassembly_budget_mib
+                .or(file.reassembly_budget_mib)
+                .unwrap_or(64)
+                .saturating_mul(1 << 20),
             index: {
                 let d = IndexConfig::default();
                 IndexConfig {
@@ -334,12 +378,29 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if !self.listen.ip().is_loopback() && self.auth_token.is_none() {
-            return Err(ConfigError::TokenRequired(self.listen));
+        if let Some(t) = &self.auth_token {
+            let strong = t.chars().filter(|c| !c.is_whitespace()).count();
+            if strong < MIN_TOKEN_CHARS {
+                return Err(ConfigError::WeakToken(strong));
+            }
+        }
+        for (flag, addr) in [
+            ("--listen", self.listen),
+            ("--http-listen", self.http_listen),
+            ("--rdt-listen", self.rdt_listen),
+        ] {
+            if !addr.ip().is_loopback() && self.auth_token.is_none() {
+                return Err(ConfigError::TokenRequired { flag, addr });
+            }
         }
         if self.max_connections == 0 {
             return Err(ConfigError::Invalid(
                 "max_connections must be at least 1".into(),
+            ));
+        }
+        if self.max_connections_per_ip == 0 || self.max_preauth_connections == 0 {
+            return Err(ConfigError::Invalid(
+                "max_connections_per_ip and max_preauth_connections must be at least 1".into(),
             ));
         }
         if self.analyze_max_bytes == 0 {
@@ -376,6 +437,11 @@ impl Config {
                 "follow_keep_lines must be in 1..=100000: {}",
                 self.follow_keep_lines
             )));
+        }
+        if self.reassembly_budget_bytes == 0 {
+            return Err(ConfigError::Invalid(
+                "reassembly_budget_mib must be at least 1".into(),
+            ));
         }
         if self.idle_timeout_secs <= self.heartbeat_secs {
             return Err(ConfigError::Invalid(format!(
@@ -507,11 +573,90 @@ mod tests {
         };
         assert!(matches!(
             Config::resolve(cli),
-            Err(ConfigError::TokenRequired(_))
+            Err(ConfigError::TokenRequired {
+                flag: "--listen",
+                ..
+            })
         ));
         let cli = Cli {
             listen: Some("0.0.0.0:9999".parse().expect("addr")),
-            auth_token: Some("s3cret".into()),
+            auth_token: Some("s3cret-0123456789".into()),
+            config: Some(PathBuf::from("/dev/null")),
+            ..Default::default()
+        };
+        assert!(Config::resolve(cli).is_ok());
+    }
+
+    #[test]
+    fn http_and_rdt_beyond_loopback_need_a_token_too() {
+        let any: SocketAddr = "0.0.0.0:0".parse().expect("addr");
+        for (flag, cli) in [
+            (
+                "--http-listen",
+                Cli {
+                    http_listen: Some(any),
+                    ..Default::default()
+                },
+            ),
+            (
+                "--rdt-listen",
+                Cli {
+                    rdt_listen: Some(any),
+                    ..Default::default()
+                },
+            ),
+        ] {
+            let cli = Cli {
+                config: Some(PathBuf::from("/dev/null")),
+                ..cli
+            };
+            match Config::resolve(cli) {
+                Err(e @ ConfigError::TokenRequired { flag: f, .. }) => {
+                    assert_eq!(f, flag);
+                    assert!(e.to_string().starts_with(&format!("{flag} 0.0.0.0:0 ")));
+                }
+                other => panic!("{flag}: expected TokenRequired, got {other:?}"),
+            }
+        }
+        let cli = Cli {
+            http_listen: Some(any),
+            rdt_listen: Some(any),
+            auth_token: Some("0123456789abcdef".into()),
+            config: Some(PathBuf::from("/dev/null")),
+            ..Default::default()
+        };
+        assert!(Config::resolve(cli).is_ok());
+    }
+
+    #[test]
+    fn weak_tokens_are_refused_with_the_rule() {
+        for (token, strong) in [("   ", 0), ("s3cret", 6), ("abc def ghi jkl mn", 14)] {
+            let cli = Cli {
+                auth_token: Some(token.into()),
+                config: Some(PathBuf::from("/dev/null")),
+                ..Default::default()
+            };
+            match Config::resolve(cli) {
+                Err(e @ ConfigError::WeakToken(n)) => {
+                    assert_eq!(n, strong, "{token:?}");
+                    assert!(e.to_string().contains("at least 16 non-space characters"));
+                }
+                other => panic!("{token:?}: expected WeakToken, got {other:?}"),
+            }
+        }
+        // A file token is held to the same rule; 16 non-space characters pass.
+        let d = tempfile::tempdir().expect("tempdir");
+        let p = d.path().join("s.toml");
+        std::fs::write(&p, "auth_token = \"   \"\nlisten = \"0.0.0.0:9999\"\n").expect("write");
+        assert!(matches!(
+            Config::resolve(Cli {
+                config: Some(p),
+                ..Default::default()
+            }),
+            Err(ConfigError::WeakToken(0))
+        ));
+        let cli = Cli {
+            auth_token: Some("0123456789abcdef".into()),
             config: Some(PathBuf::from("/dev/null")),
             ..Default::default()
         };

@@ -23,6 +23,9 @@ const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 /// Concurrent HTTP connections; more are closed at once.
 const MAX_CONNS: usize = 64;
+/// Concurrent HTTP connections from one peer address, so idle sockets from one address
+/// cannot keep `/api/health` and download URLs from everyone else.
+const MAX_CONNS_PER_IP: usize = 16;
 
 /// Host part for URLs naming `addr`: an unspecified bind address is shown as loopback
 /// (the URL is meant for a client on this box unless `--http-listen` names an address).
@@ -37,8 +40,14 @@ pub fn url_host(addr: SocketAddr) -> String {
 
 pub async fn serve(ctx: Arc<Ctx>, listener: TcpListener) {
     let slots = Arc::new(Semaphore::new(MAX_CONNS));
+    let peers = crate::net::limits::PeerLimits::new(MAX_CONNS_PER_IP);
     while let Some((stream, peer)) = crate::net::accept_next(&ctx, &listener, "http").await {
+        let Some(peer_permit) = peers.try_admit(peer.ip()) else {
+            tracing::debug!(%peer, "http: per-address limit ({MAX_CONNS_PER_IP}) reached");
+            continue;
+        };
         let Ok(permit) = slots.clone().try_acquire_owned() else {
+            tracing::debug!(%peer, "http: connection limit ({MAX_CONNS}) reached");
             continue;
         };
         let c = ctx.clone();
@@ -46,7 +55,7 @@ pub async fn serve(ctx: Arc<Ctx>, listener: TcpListener) {
             if let Err(e) = handle(&c, stream).await {
                 tracing::debug!(%peer, "http: {e}");
             }
-            drop(permit);
+            drop((permit, peer_permit));
         });
     }
 }

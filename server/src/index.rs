@@ -174,9 +174,10 @@ impl IndexHandle {
         let key = Engine::upload_key(&row.session_id, &row.sha256);
         match self.engine.state_of(&key) {
             Some((st @ (State::Ready | State::Failed), d)) if state == "indexed" => {
-                let _ = self
+                let res = self
                     .store
                     .set_upload_state(&row.file_id, st.as_str(), d.as_deref());
+                crate::store::log_unsaved(res, &row.file_id, "upload index state");
                 (st.as_str().into(), d)
             }
             _ => (state, detail),
@@ -204,7 +205,8 @@ impl IndexHandle {
                     .state_of(&key)
                     .map(|(s, d)| (s.as_str().to_string(), d))
                     .unwrap_or(("indexed".into(), None));
-                let _ = self.store.set_upload_state(&row.file_id, &st, d.as_deref());
+                let res = self.store.set_upload_state(&row.file_id, &st, d.as_deref());
+                crate::store::log_unsaved(res, &row.file_id, "upload index state (retry)");
                 (st, d)
             }
             Some((st, d)) => (st.as_str().into(), d),
@@ -369,7 +371,11 @@ impl IndexHandle {
             .collect();
         for key in self.engine.keys() {
             if key.starts_with("u:") && !live.contains(&key) {
-                let _ = self.engine.remove(&key);
+                if let Err(e) = self.engine.remove(&key) {
+                    tracing::warn!(
+                        "orphan index entry {key} not removed (kept until next start): {e}"
+                    );
+                }
             }
         }
         // Uploads saved but never indexed (a crash right after the rename) get indexed now.
@@ -377,9 +383,10 @@ impl IndexHandle {
             let key = Engine::upload_key(&r.session_id, &r.sha256);
             if r.state == "saved" && self.engine.state_of(&key).is_none() {
                 let (state, detail) = self.index_upload(&r, None);
-                let _ = self
+                let res = self
                     .store
                     .set_upload_state(&r.file_id, &state, detail.as_deref());
+                crate::store::log_unsaved(res, &r.file_id, "upload index state (catch-up)");
             }
         }
     }

@@ -8,6 +8,7 @@ pub mod http;
 pub mod index;
 pub mod llm;
 pub mod logging;
+pub mod memory;
 pub mod net;
 pub mod outputs;
 pub mod policy;
@@ -59,6 +60,12 @@ pub async fn start(cfg: Config) -> anyhow::Result<Running> {
     if let Some(ix) = &ctx.index {
         ix.start_background(&ctx.cfg);
     }
+    // Closed connections may leave freed buffers in malloc's arenas: trim at most 1/s.
+    tokio::spawn(
+        ctx.trimmer
+            .clone()
+            .run(std::time::Duration::from_secs(1), ctx.shutdown.clone()),
+    );
     let accept = tokio::spawn(net::accept_loop(ctx.clone(), listener));
     tracing::info!(%addr, "listening");
     let mut services = Vec::new();

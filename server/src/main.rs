@@ -16,6 +16,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    llmops_server::memory::tune_allocator();
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -1,6 +1,9 @@
-//! The NPLT listener: accept loop with a connection limit, one task per connection, and
-//! graceful shutdown (stop accepting, cancel turns, let sessions close their files).
+//! The NPLT listener: accept loop with connection limits (total, per peer address, and
+//! peers still before HELLO), one task per connection, and graceful shutdown (stop
+//! accepting, cancel turns, let sessions close their files).
 
+mod activity;
+pub mod limits;
 pub mod session;
 
 use std::net::SocketAddr;
@@ -11,10 +14,11 @@ use std::time::Duration;
 use futures::{SinkExt, StreamExt};
 use protocol::{Inbound, Message, MessageCodec};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::codec::Framed;
 
 use crate::app::Ctx;
+use limits::{PeerLimits, PeerPermit, PreAuthBudget, Refusal};
 
 /// Refusals in flight at once; beyond this an over-limit connection is simply closed.
 const MAX_REFUSALS: usize = 64;
@@ -41,26 +45,68 @@ pub async fn accept_next(
     }
 }
 
+/// How long a newcomer waits for an evicted pre-HELLO peer to leave its place.
+const PREAUTH_WAIT: Duration = Duration::from_secs(2);
+
+/// The limits a new connection must pass, checked per address first so one address at
+/// its limit never takes a shared slot.
+struct Gate {
+    slots: Arc<Semaphore>,
+    peers: Arc<PeerLimits>,
+}
+
+impl Gate {
+    fn admit(
+        &self,
+        ctx: &Ctx,
+        peer: SocketAddr,
+    ) -> Result<(OwnedSemaphorePermit, PeerPermit), Refusal> {
+        let peer_permit = self
+            .peers
+            .try_admit(peer.ip())
+            .ok_or(Refusal::PerAddress(self.peers.per_ip()))?;
+        let slot = self
+            .slots
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| Refusal::Total(ctx.cfg.max_connections))?;
+        Ok((slot, peer_permit))
+    }
+}
+
 pub async fn accept_loop(ctx: Arc<Ctx>, listener: TcpListener) {
-    let slots = Arc::new(Semaphore::new(ctx.cfg.max_connections));
+    let gate = Gate {
+        slots: Arc::new(Semaphore::new(ctx.cfg.max_connections)),
+        peers: PeerLimits::new(ctx.cfg.max_connections_per_ip),
+    };
+    let preauth = PreAuthBudget::new(ctx.cfg.max_preauth_connections);
     let refusals = Arc::new(Semaphore::new(MAX_REFUSALS));
     while let Some((stream, peer)) = accept_next(&ctx, &listener, "nplt").await {
-        match slots.clone().try_acquire_owned() {
-            Ok(permit) => {
+        match gate.admit(&ctx, peer) {
+            Ok((slot, peer_permit)) => {
                 let c = ctx.clone();
+                let preauth = preauth.clone();
                 ctx.connections.fetch_add(1, Ordering::Relaxed);
                 ctx.tracker.spawn(async move {
-                    session::serve(c.clone(), stream, peer).await;
+                    match preauth.enter(PREAUTH_WAIT).await {
+                        Some(pass) => session::serve(c.clone(), stream, peer, pass).await,
+                        None => {
+                            let refusal = Refusal::PreAuth(preauth.limit());
+                            tracing::warn!(%peer, ?refusal, "connection refused");
+                            refuse_busy(stream, peer, refusal).await;
+                        }
+                    }
                     c.connections.fetch_sub(1, Ordering::Relaxed);
-                    drop(permit);
+                    // Its buffers are freed now; give them back to the OS soon.
+                    c.trimmer.request();
+                    drop((slot, peer_permit));
                 });
             }
-            Err(_) => {
-                tracing::warn!(%peer, "connection limit reached ({})", ctx.cfg.max_connections);
+            Err(refusal) => {
+                tracing::warn!(%peer, ?refusal, "connection refused");
                 if let Ok(p) = refusals.clone().try_acquire_owned() {
-                    let max = ctx.cfg.max_connections;
                     tokio::spawn(async move {
-                        refuse_busy(stream, peer, max).await;
+                        refuse_busy(stream, peer, refusal).await;
                         drop(p);
                     });
                 }
@@ -70,16 +116,15 @@ pub async fn accept_loop(ctx: Arc<Ctx>, listener: TcpListener) {
 }
 
 /// Tells an over-limit peer why it is refused, in the frame type it understands.
-async fn refuse_busy(stream: TcpStream, peer: SocketAddr, max: usize) {
+async fn refuse_busy(stream: TcpStream, peer: SocketAddr, refusal: Refusal) {
     let mut framed = Framed::new(stream, MessageCodec::new());
-    let text = format!(
-        "服务器繁忙：连接数已达上限 ({max})，请稍后重试 / server busy: connection limit reached"
-    );
+    let text = refusal.text();
     let first = tokio::time::timeout(Duration::from_millis(500), framed.next()).await;
     let msg = match first {
         Ok(Some(Ok(Inbound::Msg(Message::Hello(_))))) => Message::error("busy", text, None),
         _ => Message::ChatText(text),
     };
+    // Best effort: the peer may already be gone, and nothing is lost if it is.
     let _ = tokio::time::timeout(Duration::from_secs(2), framed.send(msg)).await;
     tracing::debug!(%peer, "refused: busy");
 }

@@ -96,6 +96,14 @@ pub struct Store {
     conn: Arc<Mutex<Connection>>,
 }
 
+/// Logs a store write the caller carries on without, naming the session (or file) and
+/// what is not saved. Use instead of dropping the result of a write.
+pub fn log_unsaved<T>(res: Result<T, StoreError>, owner: &str, lost: &str) {
+    if let Err(e) = res {
+        tracing::warn!(owner = %owner, "store write failed; not saved: {lost}: {e}");
+    }
+}
+
 pub fn now_rfc3339() -> String {
     chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, false)
 }
@@ -171,6 +179,16 @@ impl Store {
         tokio::task::spawn_blocking(move || f(&me))
             .await
             .map_err(|e| StoreError::Join(e.to_string()))?
+    }
+
+    /// Caps the database at its current size, so the next write that needs a page fails
+    /// with SQLITE_FULL (a full disk, simulated).
+    #[cfg(test)]
+    pub fn set_max_pages_for_test(&self) -> Result<(), StoreError> {
+        self.with(|c| {
+            let n: i64 = c.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+            c.query_row(&format!("PRAGMA max_page_count = {n}"), [], |_| Ok(()))
+        })
     }
 
     fn with<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {

@@ -7,7 +7,7 @@ use protocol::{EndStatus, SearchResults};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::store::{OfferRow, ToolCallRow};
+use crate::store::{OfferRow, Store, ToolCallRow};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum TurnEvent {
@@ -65,6 +65,66 @@ pub struct RunningTurn {
     pub events: mpsc::Receiver<TurnEvent>,
 }
 
+/// Who wrote a history message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    User,
+    Assistant,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        }
+    }
+}
+
+/// Appends one message of a turn to the session's history. A failure is logged with the
+/// session id and what was lost, and returned as the reason for the client.
+pub async fn save_history(
+    store: &Store,
+    session_id: &str,
+    role: Role,
+    text: &str,
+    calls: &[ToolCallRow],
+) -> Result<(), String> {
+    let (sid, t, c) = (session_id.to_string(), text.to_string(), calls.to_vec());
+    let res = store
+        .run(move |st| st.append_message(&sid, role.as_str(), &t, &c))
+        .await;
+    res.map_err(|e| {
+        tracing::error!(
+            session = %session_id,
+            role = role.as_str(),
+            chars = text.chars().count(),
+            tool_calls = calls.len(),
+            "history write failed; this message is not saved: {e}"
+        );
+        e.to_string()
+    })
+}
+
+/// The end of a turn: `unsaved` (why its history could not be written) turns an answered
+/// turn into an error the client shows, after the answer it already saw.
+pub fn end_of_turn(
+    status: EndStatus,
+    message: Option<String>,
+    unsaved: Option<String>,
+) -> (EndStatus, Option<String>) {
+    match unsaved {
+        None => (status, message),
+        Some(reason) => (
+            EndStatus::Error,
+            Some(format!(
+                "对话已显示但未能保存到历史: {reason} / the answer was shown but could not be \
+                 saved to the history: {reason}"
+            )),
+        ),
+    }
+}
+
 /// Splits an answer into small pieces for streaming: word by word for Latin text and a few
 /// characters at a time for CJK, never cutting a character.
 pub fn stream_pieces(text: &str) -> Vec<String> {
@@ -92,6 +152,39 @@ pub fn stream_pieces(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_full_database_fails_the_history_write_with_its_reason() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = Store::open(&dir.path().join("db.sqlite")).expect("open");
+        let sid = store
+            .run(|s| s.create_session(None))
+            .await
+            .expect("session")
+            .id;
+        save_history(&store, &sid, Role::User, "hi", &[])
+            .await
+            .expect("room left");
+        // No room for one more page: the next message cannot be written (SQLITE_FULL).
+        store
+            .run(|s| s.set_max_pages_for_test())
+            .await
+            .expect("pragma");
+        let big = "满".repeat(20_000);
+        let err = save_history(&store, &sid, Role::Assistant, &big, &[])
+            .await
+            .expect_err("database is full");
+        assert!(err.contains("full"), "{err}");
+        let (status, msg) = end_of_turn(EndStatus::Ok, None, Some(err.clone()));
+        assert_eq!(status, EndStatus::Error);
+        let msg = msg.expect("message");
+        assert!(msg.starts_with("对话已显示但未能保存到历史: "));
+        assert!(msg.contains("could not be saved") && msg.contains(&err));
+        assert_eq!(
+            end_of_turn(EndStatus::Cancelled, Some("x".into()), None),
+            (EndStatus::Cancelled, Some("x".into()))
+        );
+    }
 
     #[test]
     fn pieces_rejoin_to_the_text() {

@@ -169,6 +169,21 @@ impl ServerProc {
         })
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The server's resident set size in KiB (`VmRSS` of /proc/PID/status).
+    pub fn rss_kib(&self) -> anyhow::Result<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))?;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .ok_or_else(|| anyhow!("no VmRSS in /proc/{}/status", self.child.id()))
+    }
+
     pub fn data_path(&self) -> &Path {
         self.data_dir.path()
     }
@@ -219,7 +234,22 @@ pub struct RawConn {
 
 impl RawConn {
     pub fn connect(addr: SocketAddr) -> anyhow::Result<RawConn> {
-        let stream = TcpStream::connect(addr)?;
+        Self::from_stream(TcpStream::connect(addr)?)
+    }
+
+    /// Connects from the local address `src` (e.g. 127.0.0.2, a second loopback peer).
+    pub fn connect_from(src: std::net::IpAddr, addr: SocketAddr) -> anyhow::Result<RawConn> {
+        let sock = socket2::Socket::new(
+            socket2::Domain::for_address(addr),
+            socket2::Type::STREAM,
+            Some(socket2::Protocol::TCP),
+        )?;
+        sock.bind(&SocketAddr::new(src, 0).into())?;
+        sock.connect(&addr.into())?;
+        Self::from_stream(sock.into())
+    }
+
+    pub fn from_stream(stream: TcpStream) -> anyhow::Result<RawConn> {
         stream.set_read_timeout(Some(Duration::from_secs(20)))?;
         stream.set_nodelay(true)?;
         Ok(RawConn { stream, seq: 0 })
@@ -359,8 +389,17 @@ impl ExtConn {
         resume: Option<&str>,
         token: Option<&str>,
     ) -> anyhow::Result<ExtConn> {
+        Self::handshake(RawConn::connect(addr)?, resume, token)
+    }
+
+    /// Completes HELLO/WELCOME on an open connection (e.g. from [`RawConn::connect_from`]).
+    pub fn handshake(
+        raw: RawConn,
+        resume: Option<&str>,
+        token: Option<&str>,
+    ) -> anyhow::Result<ExtConn> {
         let mut c = ExtConn {
-            raw: RawConn::connect(addr)?,
+            raw,
             codec: protocol::MessageCodec::new(),
             buf: bytes::BytesMut::new(),
             welcome: None,

@@ -269,7 +269,7 @@ fn auth_token_required_beyond_loopback() {
         .err()
         .expect("refused");
     assert!(err.to_string().contains("auth token"), "{err}");
-    let server = ServerProc::start_with(&["--auth-token", "s3cret-token"]).expect("server");
+    let server = ServerProc::start_with(&["--auth-token", "s3cret-token-0123456"]).expect("server");
     let e = ExtConn::connect(server.addr, None, Some("wrong"))
         .err()
         .expect("refused");
@@ -278,7 +278,8 @@ fn auth_token_required_beyond_loopback() {
     legacy.send(0x01, b"hi").expect("send");
     let (_, text) = legacy.recv_text().expect("refusal");
     assert!(text.contains("令牌"), "{text}");
-    let mut c = ExtConn::connect(server.addr, None, Some("s3cret-token")).expect("accepted");
+    let mut c =
+        ExtConn::connect(server.addr, None, Some("s3cret-token-0123456")).expect("accepted");
     let (answer, _) = chat(&mut c, "hi");
     assert!(!answer.is_empty());
 }

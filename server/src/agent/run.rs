@@ -18,7 +18,7 @@ use crate::app::Ctx;
 use crate::llm::{prompt, Availability, ChatMessage, ChatReply, ChatRequest, LlmClient, LlmError};
 use crate::store::{now_rfc3339, OfferRow, ToolCallRow, UploadRow};
 use crate::tools::{LiveChunk, LiveSink, ToolCtx, ToolResult, UploadRef};
-use crate::turn::{stream_pieces, TurnEvent, TurnOutcome, TurnRequest};
+use crate::turn::{stream_pieces, Role, TurnEvent, TurnOutcome, TurnRequest};
 
 mod tool_call;
 use tool_call::{call_tool, store_output};
@@ -171,14 +171,10 @@ pub async fn run_turn(
             .unwrap_or_default()
     };
     let user_text = req.text.clone();
-    {
-        let s = sid.clone();
-        let t = user_text.clone();
-        let _ = ctx
-            .store
-            .run(move |st| st.append_message(&s, "user", &t, &[]))
-            .await;
-    }
+    // Why this turn's history could not be saved (the client is told at the end).
+    let mut unsaved = crate::turn::save_history(&ctx.store, &sid, Role::User, &user_text, &[])
+        .await
+        .err();
     let wanted = referenced_ids(&req.text, &req.file_ids);
     let referenced: Vec<planner::UploadRef> = uploads
         .iter()
@@ -268,16 +264,15 @@ pub async fn run_turn(
     } else {
         sent.clone()
     };
-    {
-        let c = calls.clone();
-        let _ = ctx
-            .store
-            .run(move |st| st.append_message(&sid, "assistant", &stored, &c))
-            .await;
+    let saved = crate::turn::save_history(&ctx.store, &sid, Role::Assistant, &stored, &calls);
+    if let Err(e) = saved.await {
+        unsaved.get_or_insert(e);
     }
+    let cancelled = (final_status == EndStatus::Cancelled).then(|| "已取消 / cancelled".into());
+    let (status, message) = crate::turn::end_of_turn(final_status, cancelled, unsaved);
     TurnOutcome {
-        status: final_status,
-        message: (final_status == EndStatus::Cancelled).then(|| "已取消 / cancelled".to_string()),
+        status,
+        message,
         answer: sent,
         tool_calls: calls,
     }

@@ -28,6 +28,9 @@ use crate::uploads::{Incoming, UploadError};
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long a server that requires a token waits for the first frame.
 const AUTH_HELLO_GRACE_MS: u64 = 10_000;
+/// Reassembly share of a peer that has not completed HELLO (or speaks legacy, which never
+/// fragments): far more than any HELLO needs, so unauthenticated peers hold almost nothing.
+pub const PRE_AUTH_REASSEMBLY_BYTES: usize = 64 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -77,9 +80,24 @@ pub struct Conn {
     transfer: Option<tokio_util::sync::CancellationToken>,
 }
 
-pub async fn serve(ctx: Arc<Ctx>, stream: TcpStream, peer: SocketAddr) {
+/// Serves one connection. `preauth` is its place in the budget of peers before HELLO,
+/// given back as soon as the peer completed HELLO or was greeted as a legacy client; if a
+/// newer peer evicts it first, the connection is refused as busy.
+pub async fn serve(
+    ctx: Arc<Ctx>,
+    stream: TcpStream,
+    peer: SocketAddr,
+    preauth: super::limits::PreAuthPass,
+) {
+    let mut preauth = Some(preauth);
     let _ = stream.set_nodelay(true);
-    let mut framed = Framed::new(stream, MessageCodec::new());
+    // Reads wake the loop even mid-frame, so the stall timer starts at a frame's first byte.
+    let (stream, activity) = super::activity::Watched::new(stream);
+    let mut framed = Framed::new(
+        stream,
+        MessageCodec::with_budget(ctx.reassembly.clone(), PRE_AUTH_REASSEMBLY_BYTES),
+    );
+    let mut share_raised = false;
     let (push_tx, mut push_rx) = mpsc::channel::<Message>(256);
     let mut conn = Conn {
         ctx: ctx.clone(),
@@ -119,6 +137,20 @@ pub async fn serve(ctx: Arc<Ctx>, stream: TcpStream, peer: SocketAddr) {
             }
             frame = framed.next() => match frame {
                 None => Flow::Close,
+                Some(Err(protocol::FrameError::OverBudget { scope, limit })) => {
+                    tracing::warn!(%peer, %scope, limit, mode = ?conn.mode,
+                        "fragment reassembly over budget; closing");
+                    out.push(Message::error(
+                        "too_large",
+                        format!(
+                            "分片消息超出内存预算 ({scope}, {limit} 字节)，连接关闭 / \
+                             fragmented message over the {scope} reassembly budget of \
+                             {limit} bytes; closing"
+                        ),
+                        None,
+                    ));
+                    Flow::Close
+                }
                 Some(Err(e)) => {
                     tracing::debug!(%peer, "frame error: {e}");
                     Flow::Close
@@ -140,7 +172,25 @@ pub async fn serve(ctx: Arc<Ctx>, stream: TcpStream, peer: SocketAddr) {
                 Flow::Continue
             }
             _ = sleep_until(deadline) => conn.on_timer(welcome_deadline, &mut out).await,
+            _ = evicted(&preauth) => {
+                tracing::info!(%peer, "evicted before HELLO to make room for a newer peer");
+                let n = ctx.cfg.max_preauth_connections;
+                out.push(Message::error("busy", super::limits::Refusal::PreAuth(n).text(), None));
+                Flow::Close
+            }
+            // Bytes of an incomplete frame arrived: only the stall tracking below runs.
+            _ = activity.notified() => Flow::Continue,
         };
+        if preauth.is_some() && (conn.mode != Mode::Pending || conn.legacy_welcome_sent) {
+            preauth = None;
+        }
+        if !share_raised && conn.mode == Mode::Extension {
+            // Authenticated (or no token required and HELLO done): one message's share.
+            share_raised = true;
+            framed
+                .codec_mut()
+                .set_conn_cap(protocol::MAX_MESSAGE_BYTES.min(ctx.reassembly.limit()));
+        }
         // Track a header that arrived without its payload (stalled peer).
         conn.partial_since = if framed.read_buffer().is_empty() {
             None
@@ -173,6 +223,14 @@ pub async fn serve(ctx: Arc<Ctx>, stream: TcpStream, peer: SocketAddr) {
     .await;
     conn.close().await;
     tracing::debug!(%peer, "connection closed");
+}
+
+/// Resolves when a newer peer evicted this one from the pre-HELLO budget.
+async fn evicted(preauth: &Option<super::limits::PreAuthPass>) {
+    match preauth {
+        Some(p) => p.evicted.cancelled().await,
+        None => std::future::pending().await,
+    }
 }
 
 async fn recv_turn(turn: &mut Option<RunningTurn>) -> Option<TurnEvent> {
@@ -839,11 +897,12 @@ impl Conn {
             .clone()
             .unwrap_or_else(|| "用户拒绝 / declined".into());
         let rs = reason.clone();
-        let _ = self
+        let res = self
             .ctx
             .store
             .run(move |s| s.set_offer_state(&id, "rejected", Some(&rs)))
             .await;
+        crate::store::log_unsaved(res, &self.session_id, "offer state `rejected`");
         self.ctx.audit.record(
             crate::audit::AuditOp::DownloadReject,
             &[
@@ -859,11 +918,12 @@ impl Conn {
             "（用户拒绝了下载 {} / the user declined the download）",
             o.filename
         );
-        let _ = self
+        let res = self
             .ctx
             .store
             .run(move |s| s.append_message(&sid, "assistant", &note, &[]))
             .await;
+        crate::store::log_unsaved(res, &self.session_id, "history note of a declined download");
         Message::Ack(Ack {
             request_id: o.request_id.unwrap_or(0),
             message: format!("已拒绝下载 {} / download declined", o.filename),
@@ -927,11 +987,12 @@ impl Conn {
             ));
         }
         let id = o.offer_id.clone();
-        let _ = self
+        let res = self
             .ctx
             .store
             .run(move |s| s.set_offer_state(&id, "accepted", None))
             .await;
+        crate::store::log_unsaved(res, &self.session_id, "offer state `accepted`");
         let now = std::time::Instant::now();
         let mut start = protocol::TransferStart {
             offer_id: o.offer_id.clone(),
@@ -1143,12 +1204,13 @@ impl Conn {
             }
             TurnEvent::Done(outcome) => {
                 self.turn = None;
-                let note = match outcome.status {
-                    EndStatus::Ok => None,
-                    EndStatus::Cancelled => Some("（已取消 / cancelled）"),
-                    EndStatus::Error => Some("（出错 / error）"),
+                let note = match (outcome.status, outcome.message) {
+                    (EndStatus::Ok, _) => None,
+                    (EndStatus::Cancelled, _) => Some("（已取消 / cancelled）".to_string()),
+                    (EndStatus::Error, Some(m)) => Some(format!("\n（{m}）")),
+                    (EndStatus::Error, None) => Some("（出错 / error）".to_string()),
                 };
-                self.legacy_flush_end(out, note);
+                self.legacy_flush_end(out, note.as_deref());
             }
         }
     }

@@ -1,0 +1,217 @@
+//! No silent loss, fair timers and fair admission, on the real server binary: a turn whose
+//! history write fails ends with an error the client sees (after the answer); a stalled
+//! frame closes an established connection after the stall timeout; idle sockets from one
+//! address, or before HELLO, cannot lock other clients out; `/api/health` answers while
+//! the NPLT port is saturated.
+
+use std::io::{Read, Write};
+use std::net::{IpAddr, SocketAddr, TcpStream};
+
+use llmops_tests::{ExtConn, RawConn, ServerProc};
+use protocol::*;
+
+const TOKEN: &str = "reliability-test-token-0123";
+
+fn second_peer() -> IpAddr {
+    "127.0.0.2".parse().expect("ip")
+}
+
+/// The ERROR a refused extension client gets for its HELLO.
+fn refused_text(e: anyhow::Error) -> String {
+    let t = e.to_string();
+    assert!(t.starts_with("refused: busy"), "{t}");
+    t
+}
+
+/// `GET /api/health` from `src`; the status code.
+fn health_from(src: IpAddr, http: SocketAddr) -> u16 {
+    let mut s = RawConn::connect_from(src, http)
+        .expect("http connect")
+        .stream;
+    s.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .expect("request");
+    let mut all = Vec::new();
+    s.read_to_end(&mut all).expect("response");
+    let head = String::from_utf8_lossy(&all);
+    head.split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0)
+}
+
+fn chat(c: &mut ExtConn, text: &str) -> (String, StreamEnd) {
+    let rid = c.next_id();
+    c.send(&Message::Chat(ChatSend {
+        request_id: rid,
+        text: text.into(),
+        file_ids: vec![],
+    }))
+    .expect("send");
+    let msgs = c
+        .recv_until(|m| matches!(m, Message::StreamEnd(e) if e.request_id == rid))
+        .expect("turn");
+    let answer = msgs
+        .iter()
+        .filter_map(|m| match m {
+            Message::StreamDelta(d) if d.request_id == rid => Some(d.text.clone()),
+            _ => None,
+        })
+        .collect();
+    match msgs.last() {
+        Some(Message::StreamEnd(e)) => (answer, e.clone()),
+        other => panic!("turn did not end: {other:?}"),
+    }
+}
+
+#[test]
+fn a_failed_history_write_reaches_the_client_after_the_answer() {
+    let server = ServerProc::start().expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    let (_, end) = chat(&mut c, "你好");
+    assert_eq!(end.status, EndStatus::Ok);
+
+    // Every history write now fails, as on a full disk (set from another connection; the
+    // server's connection sees the schema change on its next statement).
+    let db = rusqlite::Connection::open(server.data_path().join("llmops.sqlite")).expect("db");
+    db.execute_batch(
+        "CREATE TRIGGER refuse_history BEFORE INSERT ON messages \
+         BEGIN SELECT RAISE(FAIL, 'database or disk is full (simulated)'); END;",
+    )
+    .expect("trigger");
+    let (answer, end) = chat(&mut c, "现在几点了，CPU 怎么样");
+    assert!(!answer.trim().is_empty(), "the answer is still shown");
+    assert_eq!(end.status, EndStatus::Error);
+    let msg = end.message.expect("reason");
+    assert!(
+        msg.starts_with("对话已显示但未能保存到历史: ")
+            && msg.contains("could not be saved")
+            && msg.contains("database or disk is full (simulated)"),
+        "{msg}"
+    );
+
+    // The log names the session whose turn was lost.
+    drop(db);
+    let sid = c.session_id();
+    // The log writer is asynchronous: poll (hang guard 10 s).
+    let guard = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let logged = loop {
+        let logs = std::fs::read_dir(server.data_path().join("logs")).expect("logs dir");
+        let text: String = logs
+            .filter_map(|e| std::fs::read_to_string(e.ok()?.path()).ok())
+            .collect();
+        let found = text
+            .lines()
+            .any(|l| l.contains("history write failed") && l.contains(&sid));
+        if found || std::time::Instant::now() > guard {
+            break found;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert!(logged, "no log line for session {sid}");
+}
+
+#[test]
+fn a_stalled_frame_on_an_established_connection_is_closed_by_the_stall_timer() {
+    // Stall timeout 2 s, heartbeat 90 s: before the fix the stall timer was only armed when
+    // the heartbeat woke the loop, 90 s later, so the hang guard below would fire.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cfg = dir.path().join("server.toml");
+    std::fs::write(&cfg, "partial_frame_timeout_secs = 2\n").expect("config");
+    let cfg = cfg.to_string_lossy().to_string();
+    let server = ServerProc::start_with(&["--config", &cfg]).expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    // A CHAT header announcing 100 bytes, then 3 of them, then nothing.
+    c.send_raw(&[0x24, 0x00, 0x09, 0x00, 100, b'{', b'"', b'r'])
+        .expect("partial frame");
+    // Hang guard: the server must close within 20 s (RawConn's read timeout).
+    match c.recv() {
+        Err(e) => assert!(
+            e.to_string().contains("connection closed")
+                || e.to_string().contains("reset")
+                || e.to_string().contains("Connection reset"),
+            "expected a close, got {e}"
+        ),
+        Ok(m) => panic!("expected the connection to close, got {m:?}"),
+    }
+}
+
+#[test]
+fn one_address_cannot_take_every_slot() {
+    let server = ServerProc::start_with(&["--max-connections-per-ip", "3"]).expect("server");
+    let held: Vec<ExtConn> = (0..3)
+        .map(|_| ExtConn::connect(server.addr, None, None).expect("within the limit"))
+        .collect();
+    let e = ExtConn::connect(server.addr, None, None)
+        .err()
+        .expect("fourth from the same address refused");
+    assert!(refused_text(e).contains("too many connections from your address (limit 3)"));
+    // Another address is served; the first one gets a slot back when one closes.
+    let raw = RawConn::connect_from(second_peer(), server.addr).expect("connect");
+    ExtConn::handshake(raw, None, None).expect("another address is served");
+    drop(held);
+    let guard = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        match ExtConn::connect(server.addr, None, None) {
+            Ok(_) => break,
+            Err(e) if std::time::Instant::now() < guard => {
+                let _ = refused_text(e);
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            Err(e) => panic!("slots not given back: {e}"),
+        }
+    }
+}
+
+#[test]
+fn silent_peers_before_hello_are_evicted_for_new_clients() {
+    let server = ServerProc::start_with(&[
+        "--auth-token",
+        TOKEN,
+        "--max-preauth-connections",
+        "4",
+        "--max-connections",
+        "16",
+    ])
+    .expect("server");
+    // Eight silent sockets: each newcomer evicts the oldest silent one.
+    let mut silent: Vec<RawConn> = (0..8)
+        .map(|_| RawConn::connect(server.addr).expect("connect"))
+        .collect();
+    // A real client still gets in (evicting one more silent peer) ...
+    let mut c = ExtConn::connect(server.addr, None, Some(TOKEN)).expect("client served");
+    c.files().expect("served");
+    // ... and the oldest silent peer was told why it was closed.
+    let (ty, payload) = silent[0].recv().expect("eviction notice");
+    assert_eq!(ty, MsgType::Error.code());
+    let text = String::from_utf8_lossy(&payload);
+    assert!(
+        text.contains("busy") && text.contains("completed HELLO (limit 4)"),
+        "{text}"
+    );
+    // Authenticated clients do not count against the pre-HELLO budget.
+    let many: Vec<ExtConn> = (0..6)
+        .map(|_| ExtConn::connect(server.addr, None, Some(TOKEN)).expect("authenticated"))
+        .collect();
+    assert_eq!(many.len(), 6);
+    silent.clear();
+}
+
+#[test]
+fn health_answers_while_nplt_and_http_are_flooded() {
+    let server = ServerProc::start_with(&["--max-connections", "8"]).expect("server");
+    let http = server.http_addr.expect("http address");
+    // NPLT saturated: every slot taken by idle clients, the next one refused.
+    let _held: Vec<ExtConn> = (0..8)
+        .map(|_| ExtConn::connect(server.addr, None, None).expect("slot"))
+        .collect();
+    let e = ExtConn::connect(server.addr, None, None)
+        .err()
+        .expect("NPLT full");
+    assert!(refused_text(e).contains("connection limit reached (8)"));
+    assert_eq!(health_from("127.0.0.1".parse().expect("ip"), http), 200);
+    // 70 idle HTTP sockets from one address take at most its share of the HTTP slots.
+    let _idle: Vec<TcpStream> = (0..70)
+        .map(|_| TcpStream::connect(http).expect("http connect"))
+        .collect();
+    assert_eq!(health_from(second_peer(), http), 200);
+}
