@@ -216,3 +216,20 @@ fn refused_command_lines_reach_the_policy() {
         assert_eq!(tool, "command_executor", "{text}: {args}");
     }
 }
+
+#[test]
+fn filler_is_not_a_request() {
+    // A key held down is no question about CPU or anything else: it is searched for (and
+    // the answer says nothing matched), never routed to a tool by n-gram similarity.
+    for text in [
+        "大".repeat(500),
+        "a".repeat(40),
+        "哈哈哈哈哈哈哈哈哈哈哈哈哈".to_string(),
+    ] {
+        let (tool, _) = first_call(&text, &[]);
+        assert!(
+            tool == "semantic_search" || tool == "<final>",
+            "{text}: {tool}"
+        );
+    }
+}

@@ -833,7 +833,9 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
         }
     }
     let mention = monitor_mention(clause);
-    let pred = classify(clause);
+    // A run of one or two characters ("大大大…", "aaaa…") is no sentence: the classifier's
+    // n-gram similarity would still pick an intent for it.
+    let pred = classify(clause).filter(|_| !degenerate(clause));
     let intent = pred
         .filter(|p| p.best_sim >= 0.12)
         .map(|p| p.intent)
@@ -970,6 +972,15 @@ fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
         }
         None => vec![Task::Reply(chat_reply(Chat::Unknown, lang))],
     }
+}
+
+/// A long text made of very few distinct characters (a key held down, a paste of filler).
+fn degenerate(text: &str) -> bool {
+    let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut distinct: Vec<char> = chars.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    chars.len() >= 12 && distinct.len() <= 3
 }
 
 /// The log part of a diagnosis: analyse the newest uploaded log, else search for logs.
