@@ -89,7 +89,19 @@ impl Ctx {
             // Canonical doc roots, so policy and search agree on what a doc path is.
             docs.push(std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()));
         }
-        let paths = Arc::new(PathPolicy::new(&cfg.path_policy_config(&docs)));
+        // The built-in manual as a real file, so its search hits can be read and offered.
+        let builtin = crate::index::builtin_docs_dir(&cfg);
+        if let Err(e) = crate::index::materialize_builtin_docs(&builtin) {
+            tracing::warn!(
+                "built-in docs not written to {} ({e}); their hits cannot be opened",
+                builtin.display()
+            );
+        }
+        let mut path_cfg = cfg.path_policy_config(&docs);
+        path_cfg
+            .allow
+            .push(std::fs::canonicalize(&builtin).unwrap_or(builtin));
+        let paths = Arc::new(PathPolicy::new(&path_cfg));
         let commands = Arc::new(CommandPolicy::new(CommandPolicyConfig::with_defaults(
             &cfg.data_dir,
         )));

@@ -27,6 +27,27 @@ const BUILTIN_DOCS: &[(&str, &str)] = &[(
     include_str!("../../assets/docs/llmops-manual.md"),
 )];
 
+/// Where the built-in documents are written at start, so a search hit on them is a real
+/// file the tools can read and offer (`{data_dir}/docs`).
+pub fn builtin_docs_dir(cfg: &Config) -> PathBuf {
+    cfg.data_dir.join("docs")
+}
+
+/// Writes the built-in documents into `dir` (atomically, only when they differ).
+pub fn materialize_builtin_docs(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for (name, text) in BUILTIN_DOCS {
+        let path = dir.join(name);
+        if std::fs::read(&path).is_ok_and(|b| b == text.as_bytes()) {
+            continue;
+        }
+        let tmp = dir.join(format!(".{name}.tmp"));
+        std::fs::write(&tmp, text)?;
+        std::fs::rename(&tmp, &path)?;
+    }
+    Ok(())
+}
+
 /// Largest system document indexed (bigger files are logs or data, not docs).
 const MAX_DOC_BYTES: u64 = 4 * 1024 * 1024;
 const MAX_DOC_FILES: usize = 20_000;
@@ -37,6 +58,8 @@ pub struct IndexHandle {
     store: Store,
     doc_dirs: Vec<PathBuf>,
     paths: Arc<PathPolicy>,
+    /// Where the built-in documents live on disk (see [`materialize_builtin_docs`]).
+    builtin_dir: PathBuf,
     exclude: PathBuf,
     /// Where to push state changes of an upload: its uploader's connection.
     watchers: Mutex<HashMap<String, mpsc::Sender<Message>>>,
@@ -64,6 +87,8 @@ impl IndexHandle {
             store,
             doc_dirs,
             paths,
+            builtin_dir: crate::policy::path::resolve(&builtin_docs_dir(cfg))
+                .unwrap_or_else(|_| builtin_docs_dir(cfg)),
             exclude: crate::policy::path::resolve(&cfg.uploads_dir())
                 .unwrap_or_else(|_| cfg.uploads_dir()),
             watchers: Mutex::new(HashMap::new()),
@@ -277,16 +302,17 @@ impl IndexHandle {
     /// Finds the system documents: the built-in manual plus every allowed file under the
     /// doc folders (hidden files skipped, symlinks not followed, the uploads root excluded).
     pub fn scan_system_docs(&self) -> Vec<SysFile> {
-        let mut out: Vec<SysFile> = BUILTIN_DOCS
+        let builtin: Vec<SysFile> = BUILTIN_DOCS
             .iter()
             .map(|(name, text)| SysFile {
-                path: PathBuf::from(format!("assets/docs/{name}")),
+                path: self.builtin_dir.join(name),
                 filename: (*name).into(),
                 mtime: 0,
                 size: text.len() as u64,
                 content: Some((*text).into()),
             })
             .collect();
+        let mut out: Vec<SysFile> = Vec::new();
         let mut files = Vec::new();
         for d in &self.doc_dirs {
             crate::tools::semantic_search::walk_files(
@@ -314,6 +340,18 @@ impl IndexHandle {
                 path: resolved,
                 content: None,
             });
+        }
+        // A doc folder holding the same document (the repo's assets/docs under `make run`)
+        // already lists it: one copy, not two.
+        for b in builtin {
+            let text = b.content.as_deref().unwrap_or("");
+            let dup = out.iter().any(|f| {
+                f.size == b.size
+                    && std::fs::read(&f.path).is_ok_and(|bytes| bytes == text.as_bytes())
+            });
+            if !dup {
+                out.insert(0, b);
+            }
         }
         out
     }

@@ -144,6 +144,14 @@ fn index_upload_search_delete_and_restart() {
     );
     let hits = search(&mut c, "上传文件", "system");
     assert_eq!(hits[0].filename, "llmops-manual.md", "{hits:?}");
+    // The built-in manual is a real file under the data dir: its hit can be read.
+    let manual = std::path::Path::new(&hits[0].filepath);
+    assert!(manual.is_absolute(), "{}", hits[0].filepath);
+    assert!(
+        std::fs::read_to_string(manual).is_ok_and(|t| t.contains("llmops")),
+        "{}",
+        hits[0].filepath
+    );
     let hits = search(&mut c, "database", "all");
     let names: Vec<&str> = hits.iter().map(|h| h.filename.as_str()).collect();
     assert!(
