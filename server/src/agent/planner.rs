@@ -5,11 +5,14 @@
 
 pub mod answer;
 pub mod classify;
+pub mod command_line;
 pub mod context;
 pub mod conversation;
+pub mod cues;
 pub mod follow;
 pub mod incident;
 pub mod knowledge;
+pub mod query;
 pub mod safety;
 pub mod slots;
 pub mod task;

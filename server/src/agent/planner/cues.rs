@@ -1,0 +1,421 @@
+//! Cue words of a clause: which request verbs it uses (read, search, download, upload),
+//! whether it points at this session's uploads, and the plain-word phrasings of simple
+//! commands ("查看进程", "who am I"). Each is a yes/no (or a command) about the words only.
+
+use super::text::{ascii_words, contains_any, has_word};
+use super::understand::Task;
+
+fn cmd(command: &str, args: &[&str]) -> Task {
+    Task::Exec {
+        command: command.to_string(),
+        args: args.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+/// Natural-language phrasing of a whitelisted command ("查看进程", "当前目录", "who am I").
+pub(super) fn natural_command(text: &str) -> Option<Task> {
+    let lower = text.to_lowercase();
+    let words = ascii_words(&lower);
+    let w = |x: &str| has_word(&words, x);
+    if contains_any(
+        &lower,
+        &[
+            "进程",
+            "process",
+            "在跑什么",
+            "跑着什么",
+            "运行的程序",
+            "running program",
+        ],
+    ) {
+        return Some(cmd("ps", &["aux"]));
+    }
+    if contains_any(
+        &lower,
+        &["挂载", "文件系统", "mounted", "filesystem", "mount point"],
+    ) {
+        return Some(cmd("df", &["-h"]));
+    }
+    if contains_any(
+        &lower,
+        &[
+            "哪个目录",
+            "什么目录",
+            "哪个路径",
+            "什么路径",
+            "where am i",
+            "which directory",
+            "working directory",
+        ],
+    ) || w("pwd")
+    {
+        return Some(cmd("pwd", &[]));
+    }
+    if contains_any(
+        &lower,
+        &[
+            "列出",
+            "列一下",
+            "目录的文件",
+            "目录中",
+            "哪些文件",
+            "文件列表",
+            "目录下",
+            "目录里",
+            "有哪些文件",
+            "有什么文件",
+            "什么东西",
+            "list files",
+            "list the files",
+            "directory contents",
+            "directory listing",
+            "folder",
+            "list everything",
+        ],
+    ) || w("ls")
+        || (w("list") && (w("directory") || w("dir") || w("files")))
+    {
+        return Some(cmd("ls", &["-la"]));
+    }
+    if contains_any(
+        &lower,
+        &[
+            "当前目录",
+            "当前路径",
+            "所在目录",
+            "工作目录",
+            "哪个目录",
+            "什么路径",
+            "在哪个路径",
+            "working directory",
+            "current directory",
+            "which directory",
+            "where am i",
+            "current path",
+            "current folder",
+        ],
+    ) {
+        return Some(cmd("pwd", &[]));
+    }
+    if contains_any(
+        &lower,
+        &[
+            "我是谁",
+            "当前用户",
+            "哪个用户",
+            "登录用户",
+            "用户名是",
+            "以什么用户",
+            "who am i",
+            "current user",
+            "logged in as",
+            "running as",
+            "which user",
+            "what user",
+            "whoami",
+        ],
+    ) {
+        return Some(cmd("whoami", &[]));
+    }
+    None
+}
+
+pub fn wants_download(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words = ascii_words(&lower);
+    if contains_any(&lower, &["给你", "传给你", "send you"]) {
+        return false;
+    }
+    contains_any(
+        &lower,
+        &[
+            "下载",
+            "发给我",
+            "发我",
+            "传给我",
+            "发送给我",
+            "给我发",
+            "发一份",
+            "导出",
+            "拷贝到本地",
+            "传过来",
+            "发过来",
+            "拿一份",
+            "要一份",
+            "副本",
+            "send me",
+            "send it",
+            "send over",
+            "copy of",
+            "to my machine",
+            "download",
+            "send the",
+            "send this",
+            "send that",
+        ],
+    ) || (has_word(&words, "send") && has_word(&words, "me"))
+        || ((has_word(&words, "fetch") || has_word(&words, "grab") || has_word(&words, "export"))
+            && !contains_any(&lower, &["search", "find"]))
+}
+
+pub(super) fn upload_howto(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let past = contains_any(
+        &lower,
+        &[
+            "上传的",
+            "上传过",
+            "上传了",
+            "已上传",
+            "刚上传",
+            "之前上传",
+            "传的",
+            "传过",
+            "uploaded",
+            "my uploads",
+            "my upload",
+            "上传记录",
+            "did i upload",
+            "have i upload",
+            "what i upload",
+            "i've uploaded",
+        ],
+    );
+    if past {
+        return false;
+    }
+    contains_any(
+        &lower,
+        &[
+            "上传",
+            "分享",
+            "传到服务器",
+            "传输文件到",
+            "传上去",
+            "传文件",
+            "文件怎么传",
+            "给你发",
+            "发给你",
+            "要给你",
+            "给你文件",
+            "传给你",
+            "发你",
+            "给你传",
+            "upload",
+            "share",
+            "send you",
+            "to the server",
+        ],
+    ) && !wants_download(&lower)
+}
+
+pub(super) fn refers_to_uploads(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words = ascii_words(&lower);
+    let file_word = contains_any(
+        &lower,
+        &[
+            "文件", "文档", "日志", "那个", "这个", "这份", "这些", "这两", "这俩",
+        ],
+    ) || has_word(&words, "file")
+        || has_word(&words, "files");
+    contains_any(
+        &lower,
+        &[
+            "上传的",
+            "上传过",
+            "上传了",
+            "已上传",
+            "刚上传",
+            "刚传",
+            "我传的",
+            "传过的",
+            "发过来的",
+            "给你的文件",
+            "uploaded",
+            "my uploads",
+            "my upload",
+            "上传记录",
+            "会话里",
+            "did i upload",
+            "have i upload",
+            "did i send",
+            "what i upload",
+            "本会话的文件",
+            "会话中的文件",
+        ],
+    ) || has_word(&words, "uploads")
+        || (file_word
+            && (contains_any(
+                &lower,
+                &[
+                    "这个文件",
+                    "这份文件",
+                    "这些文件",
+                    "这两个",
+                    "这俩",
+                    "那个文件",
+                    "刚刚",
+                    "刚才",
+                ],
+            ) || ((has_word(&words, "this") || has_word(&words, "these"))
+                && (has_word(&words, "file") || has_word(&words, "files")))))
+}
+
+/// "show my uploads", "列出上传的文件", "which files did I upload": a list, not contents.
+pub(super) fn listing_request(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words = ascii_words(&lower);
+    let w = |x: &str| has_word(&words, x);
+    let about_content = contains_any(
+        &lower,
+        &[
+            "内容", "写了", "分析", "总结", "content", "analy", "summar", "inside", "端口", "port",
+        ],
+    );
+    !about_content
+        && (contains_any(
+            &lower,
+            &[
+                "列出",
+                "列一下",
+                "哪些",
+                "什么文件",
+                "清单",
+                "列表",
+                "which files",
+                "what files",
+                "show my",
+                "show me my",
+                "show the upload",
+                "show what i",
+            ],
+        ) || w("list"))
+}
+
+pub fn content_question(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    contains_any(
+        &lower,
+        &[
+            "是什么",
+            "什么内容",
+            "内容",
+            "讲什么",
+            "讲了",
+            "写了",
+            "分析",
+            "总结",
+            "多少",
+            "哪些错误",
+            "报错",
+            "错误",
+            "端口",
+            "对比",
+            "比较",
+            "区别",
+            "解读",
+            "看看",
+            "读",
+            "打开",
+            "what is",
+            "what's",
+            "what does",
+            "analy",
+            "summar",
+            "content",
+            "error",
+            "port",
+            "compare",
+            "read",
+            "open",
+            "show",
+            "explain",
+        ],
+    )
+}
+
+pub fn read_verb(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    contains_any(
+        &lower,
+        &[
+            "看看",
+            "看下",
+            "看一下",
+            "查看",
+            "读",
+            "分析",
+            "打开",
+            "内容",
+            "总结",
+            "解读",
+            "写了",
+            "讲了",
+            "讲什么",
+            "里有",
+            "里的",
+            "中的",
+            "里面",
+            "多少",
+            "有哪些",
+            "是什么",
+            "显示",
+            "过一遍",
+            "统计",
+            "写的啥",
+            "检查",
+            "read",
+            "analy",
+            "open",
+            "show",
+            "what's in",
+            "whats in",
+            "contents",
+            "summar",
+            "what does",
+            "what port",
+            "explain",
+            "go through",
+            "look at",
+            "check",
+            "count",
+            "inside",
+            "in ",
+        ],
+    )
+}
+
+pub(super) fn search_verb(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words = ascii_words(&lower);
+    contains_any(
+        &lower,
+        &[
+            "搜索",
+            "搜一下",
+            "搜搜",
+            "查找",
+            "检索",
+            "找一下",
+            "找找",
+            "寻找",
+            "帮我找",
+            "有没有",
+            "哪里",
+            "在哪",
+            "哪个文件",
+            "资料",
+            "文档",
+            "search",
+            "look up",
+            "where is",
+            "where are",
+            "which file",
+            "locate",
+            "documentation",
+            "docs",
+        ],
+    ) || has_word(&words, "find")
+        || lower.starts_with('找')
+}
