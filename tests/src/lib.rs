@@ -373,6 +373,14 @@ pub fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
 
+/// A chat turn as the client saw it.
+pub struct ChatTurn {
+    /// The turn's STREAM_DELTA texts, joined.
+    pub answer: String,
+    /// Every message up to and including the turn's STREAM_END.
+    pub msgs: Vec<protocol::Message>,
+}
+
 /// A synchronous extension-protocol connection built on the protocol crate's codec.
 pub struct ExtConn {
     raw: RawConn,
@@ -485,6 +493,27 @@ impl ExtConn {
                 return Ok(seen);
             }
         }
+    }
+
+    /// One chat turn: sends `text` (with `file_ids`) and collects the streamed answer and
+    /// every message up to and including the turn's STREAM_END.
+    pub fn chat(&mut self, text: &str, file_ids: Vec<String>) -> anyhow::Result<ChatTurn> {
+        let rid = self.next_id();
+        self.send(&protocol::Message::Chat(protocol::ChatSend {
+            request_id: rid,
+            text: text.into(),
+            file_ids,
+        }))?;
+        let msgs = self
+            .recv_until(|m| matches!(m, protocol::Message::StreamEnd(e) if e.request_id == rid))?;
+        let answer = msgs
+            .iter()
+            .filter_map(|m| match m {
+                protocol::Message::StreamDelta(d) if d.request_id == rid => Some(d.text.as_str()),
+                _ => None,
+            })
+            .collect();
+        Ok(ChatTurn { answer, msgs })
     }
 
     /// This session's files (FILE_LIST), skipping pushes that arrive first.

@@ -2,33 +2,13 @@
 //! uploaded files, download offers accepted (verified on disk via `llmops-tui download`)
 //! and rejected, refusals with audit lines, monitor snapshots and search requests.
 
-use llmops_tests::{fixtures_dir, run_tui, ExtConn, ServerProc};
+use llmops_tests::{fixtures_dir, run_tui, ChatTurn, ExtConn, ServerProc};
 use protocol::*;
 
-struct Turn {
-    answer: String,
-    msgs: Vec<Message>,
-}
+type Turn = ChatTurn;
 
 fn chat(c: &mut ExtConn, text: &str, file_ids: Vec<String>) -> Turn {
-    let rid = c.next_id();
-    c.send(&Message::Chat(ChatSend {
-        request_id: rid,
-        text: text.into(),
-        file_ids,
-    }))
-    .expect("send");
-    let msgs = c
-        .recv_until(|m| matches!(m, Message::StreamEnd(e) if e.request_id == rid))
-        .expect("turn");
-    let answer = msgs
-        .iter()
-        .filter_map(|m| match m {
-            Message::StreamDelta(d) => Some(d.text.as_str()),
-            _ => None,
-        })
-        .collect();
-    Turn { answer, msgs }
+    c.chat(text, file_ids).expect("turn")
 }
 
 fn tool_calls(t: &Turn) -> Vec<(String, serde_json::Value)> {

@@ -53,24 +53,9 @@ fn upload(c: &mut ExtConn, name: &str, body: &[u8]) -> String {
 }
 
 fn run_case(c: &mut ExtConn, text: &str, file_ids: Vec<String>) -> (Vec<Step>, String) {
-    let rid = c.next_id();
-    c.send(&Message::Chat(ChatSend {
-        request_id: rid,
-        text: text.into(),
-        file_ids,
-    }))
-    .expect("send");
-    let msgs = c
-        .recv_until(|m| matches!(m, Message::StreamEnd(e) if e.request_id == rid))
-        .expect("turn");
+    let turn = c.chat(text, file_ids).expect("turn");
     let mut steps: Vec<Step> = Vec::new();
-    let mut answer = String::new();
-    for m in msgs {
-        if let Message::StreamDelta(d) = &m {
-            if d.request_id == rid {
-                answer.push_str(&d.text);
-            }
-        }
+    for m in turn.msgs {
         if let Message::AgentEvent(e) = m {
             match e.event {
                 AgentEventKind::ToolCall { tool, args, .. } => steps.push(Step {
@@ -87,7 +72,7 @@ fn run_case(c: &mut ExtConn, text: &str, file_ids: Vec<String>) -> (Vec<Step>, S
             }
         }
     }
-    (steps, answer)
+    (steps, turn.answer)
 }
 
 fn str_args(v: &Value) -> Vec<String> {

@@ -6,24 +6,8 @@ use llmops_tests::{ExtConn, RawConn, ServerProc};
 use protocol::*;
 
 fn chat(c: &mut ExtConn, text: &str) -> (String, Vec<Message>) {
-    let rid = c.next_id();
-    c.send(&Message::Chat(ChatSend {
-        request_id: rid,
-        text: text.into(),
-        file_ids: vec![],
-    }))
-    .expect("send");
-    let msgs = c
-        .recv_until(|m| matches!(m, Message::StreamEnd(e) if e.request_id == rid))
-        .expect("turn");
-    let answer: String = msgs
-        .iter()
-        .filter_map(|m| match m {
-            Message::StreamDelta(d) if d.request_id == rid => Some(d.text.clone()),
-            _ => None,
-        })
-        .collect();
-    (answer, msgs)
+    let t = c.chat(text, vec![]).expect("turn");
+    (t.answer, t.msgs)
 }
 
 #[test]

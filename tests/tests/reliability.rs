@@ -40,25 +40,9 @@ fn health_from(src: IpAddr, http: SocketAddr) -> u16 {
 }
 
 fn chat(c: &mut ExtConn, text: &str) -> (String, StreamEnd) {
-    let rid = c.next_id();
-    c.send(&Message::Chat(ChatSend {
-        request_id: rid,
-        text: text.into(),
-        file_ids: vec![],
-    }))
-    .expect("send");
-    let msgs = c
-        .recv_until(|m| matches!(m, Message::StreamEnd(e) if e.request_id == rid))
-        .expect("turn");
-    let answer = msgs
-        .iter()
-        .filter_map(|m| match m {
-            Message::StreamDelta(d) if d.request_id == rid => Some(d.text.clone()),
-            _ => None,
-        })
-        .collect();
-    match msgs.last() {
-        Some(Message::StreamEnd(e)) => (answer, e.clone()),
+    let t = c.chat(text, vec![]).expect("turn");
+    match t.msgs.last() {
+        Some(Message::StreamEnd(e)) => (t.answer, e.clone()),
         other => panic!("turn did not end: {other:?}"),
     }
 }
