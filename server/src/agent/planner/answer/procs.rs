@@ -9,6 +9,9 @@ fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or(0.0)
 }
 
+/// Characters of the command line shown in the answer's table.
+const COMMAND_CHARS: usize = 36;
+
 /// The command line with its program shown by name (`rustc --crate-name x`), not by a long
 /// install path that would use up the column.
 fn short_command(p: &Value) -> String {
@@ -24,8 +27,9 @@ fn short_command(p: &Value) -> String {
     } else {
         format!("{prog} {rest}")
     };
-    let mut out: String = line.chars().take(60).collect();
-    if line.chars().count() > 60 {
+    // The row stays within an 80-column chat pane (42 columns before the command).
+    let mut out: String = line.chars().take(COMMAND_CHARS).collect();
+    if line.chars().count() > COMMAND_CHARS {
         out.push('…');
     }
     out
