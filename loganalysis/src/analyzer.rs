@@ -547,31 +547,21 @@ impl LogAnalyzer {
         let lo = self.min_key.div_euclid(gran);
         let hi = self.max_key.div_euclid(gran);
         let continuous = usize::try_from(hi - lo).is_ok_and(|n| n < MAX_BUCKETS);
+        let bucket = |i: i64, c: Counts| Bucket {
+            start: start(i),
+            total: c.total,
+            errors: c.errors,
+            warns: c.warns,
+        };
         let buckets = if continuous {
             (lo..=hi)
-                .map(|i| {
-                    let c = self.hist.cells.get(&i).copied().unwrap_or_default();
-                    Bucket {
-                        start: start(i),
-                        total: c.total,
-                        errors: c.errors,
-                        warns: c.warns,
-                    }
-                })
+                .map(|i| bucket(i, self.hist.cells.get(&i).copied().unwrap_or_default()))
                 .collect()
         } else {
             let mut idx: Vec<i64> = self.hist.cells.keys().copied().collect();
             idx.sort_unstable();
             idx.into_iter()
-                .map(|i| {
-                    let c = self.hist.cells[&i];
-                    Bucket {
-                        start: start(i),
-                        total: c.total,
-                        errors: c.errors,
-                        warns: c.warns,
-                    }
-                })
+                .map(|i| bucket(i, self.hist.cells[&i]))
                 .collect()
         };
         Some(Histogram {

@@ -57,6 +57,14 @@ fn refused(cmd: Cmd, g: &Grammar, spelled: &str) -> Option<CommandError> {
         })
 }
 
+/// `--name=value` or `--name`: the option's name and its inline value (both parsers).
+pub(super) fn split_long(long: &str) -> (&str, Option<String>) {
+    match long.split_once('=') {
+        Some((n, v)) => (n, Some(v.to_string())),
+        None => (long, None),
+    }
+}
+
 /// Splits `args` by grammar `g`. Values are validated; paths are not resolved yet.
 pub fn parse(cmd: Cmd, g: &'static Grammar, args: &[String]) -> Result<Parsed, CommandError> {
     let mut p = Parsed::default();
@@ -82,10 +90,7 @@ pub fn parse(cmd: Cmd, g: &'static Grammar, args: &[String]) -> Result<Parsed, C
             continue;
         }
         if let Some(long) = arg.strip_prefix("--") {
-            let (name, inline) = match long.split_once('=') {
-                Some((n, v)) => (n, Some(v.to_string())),
-                None => (long, None),
-            };
+            let (name, inline) = split_long(long);
             let spelled = format!("--{name}");
             if let Some(e) = refused(cmd, g, &spelled) {
                 return Err(e);

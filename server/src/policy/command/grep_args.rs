@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use regex::{Regex, RegexBuilder};
 
+use super::argv::split_long;
 use super::resolve::Resolver;
 use super::CommandError;
 
@@ -83,10 +84,7 @@ pub fn parse_grep(
             continue;
         }
         if let Some(long) = arg.strip_prefix("--") {
-            let (name, inline) = match long.split_once('=') {
-                Some((n, v)) => (n, Some(v.to_string())),
-                None => (long, None),
-            };
+            let (name, inline) = split_long(long);
             match name {
                 "ignore-case" => ignore_case = true,
                 "no-ignore-case" => ignore_case = false,
