@@ -4,7 +4,8 @@
 
 use protocol::ProcessStats;
 
-use super::{send_chat, App, Command, Conn, Level, NOT_SENT};
+use super::submit::{can_send, send_chat};
+use super::{App, Command, Level};
 use crate::keymap::Pane;
 
 /// What the list is sorted by.
@@ -145,15 +146,7 @@ pub(super) fn ask(app: &mut App, out: &mut Vec<Command>) {
         return;
     };
     let q = question(p, user_writes_chinese(app));
-    if app.turn.is_some() {
-        app.note(
-            Level::Warn,
-            "a turn is running: wait for it or press Ctrl+C to cancel",
-        );
-        return;
-    }
-    if app.conn != Conn::Connected {
-        app.note(Level::Warn, NOT_SENT);
+    if !can_send(app) {
         return;
     }
     app.focus = Pane::Chat;

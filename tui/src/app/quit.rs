@@ -3,7 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use super::{cancel_turn, App, Command, Level};
+use super::keys::cancel_turn;
+use super::{App, Command, Level};
 
 /// How long an idle Ctrl+C waits for the second one.
 pub const QUIT_WINDOW: Duration = Duration::from_secs(2);

@@ -1,0 +1,411 @@
+//! Keyboard, paste and mouse handling: keys go through the keymap to `Action`s, which
+//! `on_action` applies (focus, scrolling, selection, history, cancelling a turn).
+
+use protocol::{Cancel, Message, RequestId};
+use ratatui::crossterm::event::{KeyEvent, MouseEvent, MouseEventKind};
+use tui_textarea::TextArea;
+
+use super::submit::{answer_offer, ask_destination, confirm_destination, start_upload, submit};
+use super::transcript::Level;
+use super::{editing, procs, quit, short, App, Command, Confirm, Modal, Req, TransferState};
+use crate::browser::Browser;
+use crate::keymap::{Action, Pane};
+use crate::sanitize::sanitize;
+
+/// Enter on an empty input: opens (or pages, or closes) the stored output of the lowest
+/// tool entry in view that has one.
+fn open_output(app: &mut App, out: &mut Vec<Command>) {
+    let (w, h) = crate::ui::transcript_size(app);
+    let total = crate::ui::chat::line_count(app, w);
+    let top = app
+        .scroll
+        .map_or(total.saturating_sub(h), |t| t.min(total.saturating_sub(h)));
+    let target = crate::ui::chat::visible_entries(app, w, top, h)
+        .into_iter()
+        .rev()
+        .find(|&i| app.transcript.has_output(i));
+    match target {
+        Some(i) => {
+            if let Some((output_id, offset)) = app.transcript.open_output(i) {
+                out.push(Command::Request(Req::OutputPage { output_id, offset }));
+            }
+        }
+        None => app.note(
+            Level::Info,
+            "no folded tool output in view: scroll to one (PageUp) and press Enter",
+        ),
+    }
+}
+
+pub(super) fn cancel_msg(id: Option<RequestId>) -> Command {
+    Command::Send(Message::Cancel(Cancel { request_id: id }))
+}
+
+pub(super) fn on_paste(app: &mut App, s: &str) {
+    // Pasted text keeps its newlines but loses control sequences and carriage returns.
+    let clean = sanitize(&s.replace("\r\n", "\n").replace('\r', "\n"));
+    match &mut app.modal {
+        Some(Modal::Note { input, .. }) | Some(Modal::SaveAs { input, .. }) => {
+            input.insert_str(clean.replace('\n', " "));
+        }
+        Some(Modal::Browser(b)) => {
+            for c in clean.chars().filter(|c| !c.is_control()) {
+                b.type_char(c);
+            }
+        }
+        Some(_) => {}
+        None => {
+            app.focus = Pane::Chat;
+            app.input.insert_str(clean);
+        }
+    }
+}
+
+pub(super) fn on_mouse(app: &mut App, m: MouseEvent) {
+    match m.kind {
+        MouseEventKind::ScrollUp => scroll_by(app, -3),
+        MouseEventKind::ScrollDown => scroll_by(app, 3),
+        _ => {}
+    }
+}
+
+/// Transcript metrics for scrolling: (total wrapped lines, view height).
+fn chat_metrics(app: &App) -> (usize, usize) {
+    let (w, h) = crate::ui::transcript_size(app);
+    (crate::ui::chat::line_count(app, w), h)
+}
+
+fn scroll_by(app: &mut App, delta: isize) {
+    let (total, h) = chat_metrics(app);
+    let max_top = total.saturating_sub(h);
+    let top = app.scroll.unwrap_or(max_top).min(max_top);
+    let new = top.saturating_add_signed(delta).min(max_top);
+    app.scroll = if new >= max_top { None } else { Some(new) };
+}
+
+fn page(app: &App) -> isize {
+    let (_, h) = crate::ui::transcript_size(app);
+    h.saturating_sub(2).max(1) as isize
+}
+
+pub(super) fn on_key(app: &mut App, key: KeyEvent, out: &mut Vec<Command>) {
+    let ctx = app.ctx();
+    let st = app.input_state();
+    let action = app.keymap.lookup(ctx, &key, &st);
+    if action != Some(Action::Interrupt) {
+        app.quit_armed = None;
+    }
+    match action {
+        Some(a) => on_action(app, a, out),
+        None => match &mut app.modal {
+            Some(Modal::Note { input, .. }) => {
+                input.input(key);
+            }
+            Some(Modal::SaveAs { input, error, .. }) => {
+                // One line only: Enter is bound (confirm), so input never gets a newline.
+                if input.input(key) {
+                    *error = None;
+                }
+            }
+            Some(Modal::Browser(b)) => {
+                use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+                let plain = !key
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+                match key.code {
+                    KeyCode::Char(c) if plain => b.type_char(c),
+                    KeyCode::Backspace => b.backspace(),
+                    _ => {}
+                }
+            }
+            Some(_) => {}
+            None => {
+                use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+                let printable = matches!(key.code, KeyCode::Char(_))
+                    && !key
+                        .modifiers
+                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+                // Typing in the System pane filters its processes.
+                if app.focus == Pane::Gauges {
+                    match key.code {
+                        KeyCode::Char(c) if printable => return procs::type_char(app, c),
+                        KeyCode::Backspace => return procs::backspace(app),
+                        _ => {}
+                    }
+                }
+                // Typing in another side pane goes to the chat editor rather than nowhere.
+                if app.focus != Pane::Chat && printable {
+                    app.focus = Pane::Chat;
+                }
+                if app.focus == Pane::Chat {
+                    app.history_pos = None;
+                    app.input.input(key);
+                }
+            }
+        },
+    }
+}
+
+fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
+    match a {
+        Action::Interrupt => quit::interrupt(app, out),
+        Action::Suspend => out.push(Command::Suspend),
+        Action::Redraw => out.push(Command::Redraw),
+        Action::Help => app.modal = Some(Modal::Help { scroll: 0 }),
+        Action::FocusNext | Action::FocusPrev => {
+            let i = Pane::ALL.iter().position(|p| *p == app.focus).unwrap_or(0);
+            let n = Pane::ALL.len();
+            let j = if a == Action::FocusNext {
+                (i + 1) % n
+            } else {
+                (i + n - 1) % n
+            };
+            app.focus = Pane::ALL[j];
+        }
+        Action::Focus(p) => {
+            app.focus = p;
+            if p == Pane::Files && app.files.files.is_empty() {
+                out.push(Command::Request(Req::FileList));
+            }
+        }
+        Action::Send => match app.modal.take() {
+            Some(Modal::Note { path, input }) => {
+                let note = input.lines().join(" ").trim().to_string();
+                start_upload(app, path, note, out);
+            }
+            Some(Modal::SaveAs {
+                offer_id, input, ..
+            }) => {
+                let typed = input.lines().join("");
+                confirm_destination(app, offer_id, &typed, *input, out);
+            }
+            other => {
+                app.modal = other;
+                submit(app, out);
+            }
+        },
+        Action::Newline => {
+            app.input.insert_newline();
+        }
+        Action::HistoryPrev => history_step(app, -1),
+        Action::HistoryNext => history_step(app, 1),
+        Action::Complete => editing::complete(app),
+        Action::ToggleSort => procs::toggle_sort(app),
+        Action::AskAbout => procs::ask(app, out),
+        Action::ClearFilter => procs::escape(app),
+        Action::Edit(e) => editing::edit(app, e),
+        Action::PageUp | Action::PageDown | Action::ScrollUp | Action::ScrollDown => {
+            if let Some(Modal::Help { scroll }) = &mut app.modal {
+                *scroll = match a {
+                    Action::PageUp => scroll.saturating_sub(10),
+                    Action::PageDown => scroll.saturating_add(10),
+                    Action::ScrollUp => scroll.saturating_sub(1),
+                    _ => scroll.saturating_add(1),
+                };
+            } else {
+                let p = page(app);
+                let d = match a {
+                    Action::PageUp => -p,
+                    Action::PageDown => p,
+                    Action::ScrollUp => -1,
+                    _ => 1,
+                };
+                scroll_by(app, d);
+            }
+        }
+        Action::Top => {
+            let (total, h) = chat_metrics(app);
+            app.scroll = (total > h).then_some(0);
+        }
+        Action::Bottom => app.scroll = None,
+        Action::ToggleTools => {
+            app.transcript.tools_expanded = !app.transcript.tools_expanded;
+        }
+        Action::OpenOutput => open_output(app, out),
+        Action::Close => match app.modal.take() {
+            Some(Modal::Note { path, .. }) => {
+                app.note(
+                    Level::Info,
+                    format!("upload of {} cancelled", path.display()),
+                );
+            }
+            Some(Modal::Offer { offer_id }) => {
+                app.note(
+                    Level::Info,
+                    format!("offer {offer_id} is waiting in the Transfers pane (Alt+5)"),
+                );
+            }
+            // Back from the path prompt to the offer: nothing was accepted yet.
+            Some(Modal::SaveAs { offer_id, .. }) => app.modal = Some(Modal::Offer { offer_id }),
+            Some(Modal::Transfer { .. }) => {
+                app.note(
+                    Level::Info,
+                    "the download continues in the Transfers pane (Alt+5)",
+                );
+            }
+            Some(_) => {}
+            None => app.notice = None,
+        },
+        Action::Up | Action::Down => select_step(app, if a == Action::Up { -1 } else { 1 }),
+        Action::Reference => {
+            if let Some(f) = app.files.files.get(app.files.selected) {
+                let id = f.file_id.clone();
+                let name = f.filename.clone();
+                if let Some(i) = app.files.referenced.iter().position(|r| *r == id) {
+                    app.files.referenced.remove(i);
+                    app.note(Level::Info, format!("{name} will not be referenced"));
+                } else {
+                    app.files.referenced.push(id);
+                    app.note(
+                        Level::Info,
+                        format!("{name} will be referenced by your next message"),
+                    );
+                }
+            }
+        }
+        Action::Delete => {
+            if let Some(f) = app.files.files.get(app.files.selected) {
+                app.modal = Some(Modal::Confirm(Confirm {
+                    prompt: format!(
+                        "Delete the upload {} ({}) and its index entries?",
+                        sanitize(&f.filename),
+                        short(&f.file_id)
+                    ),
+                    on_yes: vec![Command::Request(Req::FileDelete(f.file_id.clone()))],
+                }));
+            }
+        }
+        Action::Download => {
+            if let Some(f) = app.files.files.get(app.files.selected) {
+                out.push(Command::Request(Req::Download(f.file_id.clone())));
+                app.note(
+                    Level::Info,
+                    format!("asking for a download offer of {}", sanitize(&f.filename)),
+                );
+            }
+        }
+        Action::OpenBrowser => {
+            app.modal = Some(Modal::Browser(Browser::open(&app.browse_dir)));
+        }
+        Action::Refresh => out.push(Command::Request(Req::FileList)),
+        Action::Accept | Action::Reject => {
+            if let Some(Modal::Offer { offer_id }) = app.modal.take() {
+                if a == Action::Accept {
+                    ask_destination(app, offer_id, None);
+                } else {
+                    answer_offer(app, &offer_id, false, None, out);
+                }
+            }
+        }
+        Action::Yes => match app.modal.take() {
+            Some(Modal::Confirm(c)) => out.extend(c.on_yes),
+            Some(Modal::Overwrite { offer_id, path, .. }) => {
+                answer_offer(app, &offer_id, true, Some((path, true)), out);
+            }
+            other => app.modal = other,
+        },
+        Action::No => match app.modal.take() {
+            Some(Modal::Confirm(_)) => app.note(Level::Info, "cancelled"),
+            Some(Modal::Overwrite { offer_id, path, .. }) => {
+                // Back to the prompt with the same path, to pick another name.
+                ask_destination(app, offer_id, Some(path.display().to_string()));
+            }
+            other => app.modal = other,
+        },
+        Action::Open => {
+            if let Some(Modal::Browser(b)) = &mut app.modal {
+                if let Some(path) = b.enter() {
+                    app.browse_dir = b.dir.clone();
+                    let mut input = TextArea::default();
+                    input.set_placeholder_text("optional: what should the agent do with it?");
+                    input.set_cursor_line_style(ratatui::style::Style::default());
+                    app.modal = Some(Modal::Note {
+                        path,
+                        input: Box::new(input),
+                    });
+                }
+            }
+        }
+        Action::Parent => {
+            if let Some(Modal::Browser(b)) = &mut app.modal {
+                b.parent();
+            }
+        }
+        Action::ToggleHidden => {
+            if let Some(Modal::Browser(b)) = &mut app.modal {
+                b.toggle_hidden();
+            }
+        }
+        Action::ShowOffer => {
+            if let Some(t) = app.transfers.get(app.transfer_selected) {
+                let offer_id = t.offer.offer_id.clone();
+                app.modal = Some(match t.state {
+                    TransferState::Offered => Modal::Offer { offer_id },
+                    // Anything else has a progress or result to look at.
+                    _ => Modal::Transfer { offer_id },
+                });
+            }
+        }
+    }
+}
+
+fn select_step(app: &mut App, d: isize) {
+    let step = |i: usize, n: usize| -> usize {
+        if n == 0 {
+            0
+        } else {
+            i.saturating_add_signed(d).min(n - 1)
+        }
+    };
+    if let Some(Modal::Browser(b)) = &mut app.modal {
+        if d < 0 {
+            b.up()
+        } else {
+            b.down()
+        }
+        return;
+    }
+    match app.focus {
+        Pane::Files => app.files.selected = step(app.files.selected, app.files.files.len()),
+        Pane::Search => app.search.selected = step(app.search.selected, app.search.hits.len()),
+        Pane::Transfers => app.transfer_selected = step(app.transfer_selected, app.transfers.len()),
+        Pane::Gauges => procs::step(app, d),
+        Pane::Chat => {}
+    }
+}
+
+fn history_step(app: &mut App, d: isize) {
+    if app.history.is_empty() {
+        return;
+    }
+    let n = app.history.len();
+    let pos = match (app.history_pos, d < 0) {
+        (None, true) => {
+            app.draft = app.input_text();
+            Some(n - 1)
+        }
+        (None, false) => None,
+        (Some(p), true) => Some(p.saturating_sub(1)),
+        (Some(p), false) if p + 1 < n => Some(p + 1),
+        (Some(_), false) => None,
+    };
+    app.history_pos = pos;
+    let text = match pos {
+        Some(p) => app.history[p].clone(),
+        None => std::mem::take(&mut app.draft),
+    };
+    app.set_input(&text);
+}
+
+pub(super) fn cancel_turn(app: &mut App, out: &mut Vec<Command>) {
+    if let Some(t) = &mut app.turn {
+        if !t.cancelling {
+            t.cancelling = true;
+            t.status = "cancelling…".into();
+            // Without an id yet, TurnStarted sends the cancel once the id is known.
+            if t.request_id.is_some() {
+                out.push(cancel_msg(t.request_id));
+            }
+        }
+    }
+}

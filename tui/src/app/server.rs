@@ -1,0 +1,466 @@
+//! Handling what the server sends: client connection events, pushed messages, turn
+//! messages, replies to requests, and finished uploads.
+
+use std::path::PathBuf;
+
+use protocol::{
+    AgentEventKind, EndStatus, FileInfo, Message, MonitorSubscribe, SearchHit, SessionInfo,
+    UploadStatus,
+};
+
+use super::submit::send_chat;
+use super::transcript::{Level, ToolResult};
+use super::{
+    human_size, short, App, Command, Conn, FilesPane, Modal, Req, Transfer, TransferState,
+    CPU_HISTORY, NOT_SENT,
+};
+use crate::client::ClientEvent;
+use crate::sanitize::sanitize;
+
+pub(super) fn on_client(app: &mut App, e: ClientEvent, out: &mut Vec<Command>) {
+    match e {
+        ClientEvent::Connected(w) => {
+            let first = !app.connected_once;
+            app.connected_once = true;
+            app.conn = Conn::Connected;
+            if app.notice.as_ref().is_some_and(|n| n.1 == NOT_SENT) {
+                app.notice = None;
+            }
+            app.session_id = w.session_id.clone();
+            app.session_name = sanitize(&w.session_name);
+            app.model = sanitize(&w.model);
+            app.planner = sanitize(&w.planner);
+            app.egress = sanitize(&w.egress);
+            if first {
+                if !w.motd.is_empty() {
+                    app.transcript.system(Level::Info, &w.motd);
+                }
+                if w.resumed {
+                    out.push(Command::Request(Req::History));
+                }
+            } else {
+                app.transcript.system(
+                    Level::Ok,
+                    if w.resumed {
+                        "reconnected; session resumed"
+                    } else {
+                        "reconnected in a new session (the old one was not found)"
+                    },
+                );
+            }
+            app.welcome = Some(w);
+            out.push(Command::RememberSession(app.session_id.clone()));
+            out.push(Command::Send(Message::MonitorSubscribe(MonitorSubscribe {
+                interval_ms: app.gauge_interval_ms,
+            })));
+            out.push(Command::Request(Req::FileList));
+        }
+        ClientEvent::Reconnecting {
+            attempt,
+            retry_in,
+            reason,
+        } => {
+            app.conn = Conn::Reconnecting {
+                attempt,
+                until: app.now + retry_in,
+                reason: sanitize(&reason),
+            };
+        }
+        ClientEvent::Message(m) => on_message(app, m),
+    }
+}
+
+fn on_message(app: &mut App, m: Message) {
+    match m {
+        Message::UploadStatus(s) => upload_status(app, s),
+        Message::SearchResults(r) => {
+            app.search.from_agent = r
+                .request_id
+                .is_some_and(|id| app.turn.as_ref().and_then(|t| t.request_id) == Some(id))
+                || r.request_id.is_none();
+            set_search(app, r.query, r.scope, r.results);
+        }
+        Message::MonitorSnapshot(s) => {
+            app.gauges
+                .cpu
+                .push_back(s.cpu.usage_percent.clamp(0.0, 100.0).round() as u64);
+            while app.gauges.cpu.len() > CPU_HISTORY {
+                app.gauges.cpu.pop_front();
+            }
+            app.gauges.snap = Some(s);
+        }
+        Message::Offer(o) => {
+            let id = o.offer_id.clone();
+            if app.offer(&id).is_none() {
+                app.transfers.push(Transfer {
+                    offer: o,
+                    state: TransferState::Offered,
+                    dest: None,
+                });
+            }
+            // A finished transfer's view gives way; anything else is not interrupted.
+            let finished = match &app.modal {
+                Some(Modal::Transfer { offer_id }) => {
+                    app.offer(offer_id).is_some_and(Transfer::finished)
+                }
+                _ => false,
+            };
+            if app.modal.is_none() || finished {
+                app.modal = Some(Modal::Offer { offer_id: id });
+            } else {
+                app.note(
+                    Level::Info,
+                    "a download offer is waiting in the Transfers pane (Alt+5)",
+                );
+            }
+        }
+        Message::TransferStart(s) => {
+            if let Some(t) = app.transfer_mut(&s.offer_id).filter(|t| !t.finished()) {
+                t.state = TransferState::Started { mode: s.mode };
+            }
+        }
+        Message::TransferProgress(p) => {
+            let id = p.offer_id.clone();
+            // The sender's last report can arrive after our verification: a result stays.
+            if let Some(t) = app.transfer_mut(&id).filter(|t| !t.finished()) {
+                t.state = TransferState::Progress(p);
+            }
+        }
+        Message::TransferComplete(c) => {
+            if let Some(t) = app.transfer_mut(&c.offer_id) {
+                // The server's "sent it all" is not our verification: only failures count.
+                let ours = matches!(t.state, TransferState::Saved { .. });
+                if !ours && (!c.ok || c.side == "client") {
+                    t.state = TransferState::Done {
+                        ok: c.ok,
+                        error: c.error.map(|e| sanitize(&e)),
+                    };
+                }
+            }
+        }
+        Message::Error(e) => {
+            app.notice = None;
+            app.transcript.system(
+                Level::Error,
+                &format!("server error ({}): {}", e.code, e.message),
+            );
+        }
+        Message::SessionReply(r) => set_session(app, &r.current),
+        Message::ModelInfo(i) => {
+            app.model = sanitize(&i.current);
+            app.planner = sanitize(&i.planner);
+        }
+        Message::FileListReply(r) => {
+            app.files.files = r.files;
+            clamp_files(app);
+        }
+        Message::ChatText(t) if !t.is_empty() => app.transcript.system(Level::Info, &t),
+        // Unsolicited acknowledgements (e.g. a declined offer) are the server speaking.
+        Message::Ack(a) => app.transcript.system(Level::Info, &sanitize(&a.message)),
+        _ => {}
+    }
+}
+
+fn set_search(app: &mut App, query: String, scope: String, hits: Vec<SearchHit>) {
+    app.search.query = sanitize(&query);
+    app.search.scope = sanitize(&scope);
+    app.search.hits = hits
+        .into_iter()
+        .map(|h| SearchHit {
+            filename: sanitize(&h.filename),
+            filepath: sanitize(&h.filepath),
+            chunk: sanitize(&h.chunk),
+            position: sanitize(&h.position),
+            match_type: sanitize(&h.match_type),
+            ..h
+        })
+        .collect();
+    app.search.selected = 0;
+    app.search.pending = false;
+}
+
+fn clamp_files(app: &mut App) {
+    let n = app.files.files.len();
+    app.files.selected = app.files.selected.min(n.saturating_sub(1));
+    let ids: Vec<String> = app.files.files.iter().map(|f| f.file_id.clone()).collect();
+    app.files.referenced.retain(|r| ids.contains(r));
+}
+
+fn upload_status(app: &mut App, s: UploadStatus) {
+    if !s.file_id.is_empty() {
+        if let Some(f) = app.files.files.iter_mut().find(|f| f.file_id == s.file_id) {
+            f.state = s.state.clone();
+            f.detail = s.detail.clone();
+        }
+    }
+    let done = matches!(s.state.as_str(), "ready" | "failed");
+    if let Some(i) =
+        app.files.uploading.iter().position(|u| {
+            u.filename == s.filename || (!s.file_id.is_empty() && u.file_id == s.file_id)
+        })
+    {
+        if done && !s.file_id.is_empty() {
+            app.files.uploading.remove(i);
+        } else {
+            app.files.uploading[i] = s;
+        }
+    }
+}
+
+fn set_session(app: &mut App, s: &SessionInfo) {
+    app.session_id = s.id.clone();
+    app.session_name = sanitize(&s.name);
+}
+
+pub(super) fn on_turn_msg(app: &mut App, m: Message) {
+    let Some(turn) = &mut app.turn else { return };
+    let id = turn.request_id;
+    match m {
+        Message::AgentEvent(e) if Some(e.request_id) == id => match e.event {
+            AgentEventKind::Status { text } => {
+                if !turn.cancelling {
+                    turn.status = sanitize(&text);
+                }
+            }
+            AgentEventKind::ToolCall { step, tool, args } => {
+                if !turn.cancelling {
+                    turn.status = format!("running {}…", sanitize(&tool));
+                }
+                app.transcript.tool_call(id, step, &tool, &args);
+            }
+            AgentEventKind::ToolResult {
+                step,
+                tool,
+                ok,
+                duration_ms,
+                summary,
+                output,
+            } => app.transcript.tool_result(
+                id,
+                step,
+                &tool,
+                ToolResult {
+                    ok,
+                    duration_ms,
+                    summary,
+                    output,
+                },
+            ),
+        },
+        Message::ToolOutput(o) if Some(o.request_id) == id => {
+            if !turn.cancelling {
+                turn.status = format!(
+                    "following {}: {} lines (Ctrl+C stops)",
+                    sanitize(&o.tool),
+                    o.total
+                );
+            }
+            app.transcript
+                .tool_output(id, o.step, &o.tool, &o.lines, o.dropped, o.total);
+        }
+        Message::StreamStart(s) if Some(s.request_id) == id => {
+            if !turn.cancelling {
+                turn.status = "answering…".into();
+            }
+            app.transcript.start_answer(s.request_id);
+        }
+        Message::StreamDelta(d) if Some(d.request_id) == id => {
+            app.transcript.delta(d.request_id, &d.text)
+        }
+        Message::StreamEnd(e) if Some(e.request_id) == id => {
+            app.transcript.finish_answer(e.request_id);
+            match e.status {
+                EndStatus::Ok => {}
+                EndStatus::Cancelled => app.transcript.system(Level::Warn, "turn cancelled"),
+                EndStatus::Error => app.transcript.system(
+                    Level::Error,
+                    &format!(
+                        "turn failed: {}",
+                        e.message.as_deref().unwrap_or("unknown error")
+                    ),
+                ),
+            }
+            app.turn = None;
+        }
+        Message::Error(e) if e.request_id == id => {
+            app.transcript.system(
+                Level::Error,
+                &format!("the server refused the message ({}): {}", e.code, e.message),
+            );
+            app.turn = None;
+        }
+        // Search hits and offers also arrive as client events; handled there.
+        _ => {}
+    }
+}
+
+pub(super) fn on_reply(
+    app: &mut App,
+    req: Req,
+    result: Result<Message, String>,
+    out: &mut Vec<Command>,
+) {
+    let m = match result {
+        Ok(m) => m,
+        Err(e) => {
+            if matches!(req, Req::Search { .. }) {
+                app.search.pending = false;
+            }
+            if let Req::OutputPage { output_id, .. } = &req {
+                app.transcript.output_failed(output_id);
+            }
+            app.transcript
+                .system(Level::Error, &format!("{} failed: {e}", req.label()));
+            return;
+        }
+    };
+    match m {
+        Message::FileListReply(r) => {
+            app.files.files = r.files;
+            clamp_files(app);
+        }
+        Message::Ack(a) => {
+            match &req {
+                Req::ClearHistory => app.transcript.clear(),
+                Req::FileDelete(id) => {
+                    app.files.files.retain(|f| f.file_id != *id);
+                    clamp_files(app);
+                }
+                _ => {}
+            }
+            app.transcript.system(Level::Ok, &a.message);
+        }
+        Message::SessionReply(r) => {
+            if r.current.id != app.session_id && !r.current.id.is_empty() {
+                out.push(Command::RememberSession(r.current.id.clone()));
+            }
+            set_session(app, &r.current);
+            match r.op.as_str() {
+                "list" => {
+                    let mut s = String::from("sessions:");
+                    for x in &r.sessions {
+                        let mark = if x.id == r.current.id { '*' } else { ' ' };
+                        s.push_str(&format!(
+                            "\n{mark} {}  {}  ({} messages, {})",
+                            short(&x.id),
+                            x.name,
+                            x.messages,
+                            x.updated_at
+                        ));
+                    }
+                    app.transcript.system(Level::Info, &s);
+                }
+                "new" | "switch" => {
+                    app.transcript.clear();
+                    app.files = FilesPane::default();
+                    app.scroll = None;
+                    app.transcript.system(
+                        Level::Ok,
+                        &format!("session {} ({})", r.current.name, short(&r.current.id)),
+                    );
+                    if r.op == "switch" {
+                        out.push(Command::Request(Req::History));
+                    }
+                    out.push(Command::Request(Req::FileList));
+                }
+                "delete" => app.transcript.system(Level::Ok, "session deleted"),
+                "rename" => app
+                    .transcript
+                    .system(Level::Ok, &format!("session renamed to {}", r.current.name)),
+                _ => {}
+            }
+        }
+        Message::History(h) => {
+            app.transcript.load_history(&h.messages);
+            app.scroll = None;
+            if h.messages.is_empty() {
+                app.transcript
+                    .system(Level::Info, "no history in this session yet");
+            }
+        }
+        Message::ModelInfo(i) => {
+            app.model = sanitize(&i.current);
+            app.planner = sanitize(&i.planner);
+            let list = i
+                .models
+                .iter()
+                .map(|m| {
+                    if *m == i.current {
+                        format!("* {m}")
+                    } else {
+                        format!("  {m}")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            app.transcript.system(
+                Level::Info,
+                &format!("model {} (planner {}):\n{list}", i.current, i.planner),
+            );
+        }
+        Message::SearchResults(r) => {
+            app.search.from_agent = false;
+            set_search(app, r.query, r.scope, r.results);
+        }
+        Message::OutputPage(p) => app.transcript.output_page(&p),
+        _ => {}
+    }
+}
+
+pub(super) fn on_uploaded(
+    app: &mut App,
+    path: PathBuf,
+    note: String,
+    result: Result<FileInfo, String>,
+    out: &mut Vec<Command>,
+) {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match result {
+        Ok(f) => {
+            // Received and stored: later index states show on the file's own row.
+            app.files
+                .uploading
+                .retain(|u| u.filename != f.filename && u.filename != name);
+            app.notice = None;
+            app.transcript.system(
+                Level::Ok,
+                &format!(
+                    "uploaded {} ({}, sha256 {}) id {}",
+                    f.filename,
+                    human_size(f.size),
+                    &f.sha256[..f.sha256.len().min(12)],
+                    f.file_id
+                ),
+            );
+            let id = f.file_id.clone();
+            match app.files.files.iter_mut().find(|x| x.file_id == id) {
+                Some(x) => *x = f,
+                None => app.files.files.push(f),
+            }
+            out.push(Command::Request(Req::FileList));
+            if !note.is_empty() {
+                if app.turn.is_none() && app.conn == Conn::Connected {
+                    send_chat(app, note, vec![id], out);
+                } else {
+                    // Not lost: the note waits in the editor with the file referenced.
+                    app.files.referenced.push(id);
+                    app.set_input(&note);
+                    app.note(
+                        Level::Warn,
+                        "a turn is running: your note is in the editor, send it when ready",
+                    );
+                }
+            }
+        }
+        Err(e) => {
+            app.files.uploading.retain(|u| u.filename != name);
+            app.transcript.system(
+                Level::Error,
+                &format!("upload of {} failed: {e}", path.display()),
+            );
+        }
+    }
+}
