@@ -430,8 +430,15 @@ pub fn read(data: &Value, question: &str, lang: Lang) -> String {
     let more = data["more_lines"].as_bool() == Some(true)
         || data["more_lines"].as_u64().is_some_and(|n| n > 0);
     let ext = extension(name);
-    let mut out = if ext == "log" || logs::looks_like_log(content) {
-        logs::render(&logs::summarize(content), name, lang)
+    let offset = data["offset"].as_u64().unwrap_or(0);
+    let shown = data["lines"].as_array().map(|a| a.len() as u64);
+    let is_log = ext == "log" || logs::looks_like_log(content);
+    let page = (more || offset > 0).then(|| {
+        let last = offset + shown.unwrap_or_else(|| content.lines().count() as u64);
+        (offset + 1, last, total.unwrap_or(last))
+    });
+    let mut out = if is_log {
+        logs::render(&logs::summarize(content), name, page, lang)
     } else if config::is_config_name(name) {
         let settings = config::flatten(content, name);
         config::render(&settings, question, name, lang)
@@ -439,9 +446,9 @@ pub fn read(data: &Value, question: &str, lang: Lang) -> String {
     } else {
         excerpt(name, content, question, total, lang)
     };
-    let offset = data["offset"].as_u64().unwrap_or(0);
-    let shown = data["lines"].as_array().map(|a| a.len() as u64);
-    if offset > 0 {
+    if is_log {
+        // The first sentence already says which lines the figures cover.
+    } else if offset > 0 {
         // A continued read: say which lines this page holds and what is left.
         let first = offset + 1;
         let last = offset + shown.unwrap_or(0);
@@ -578,6 +585,28 @@ mod tests {
             t.contains("ERROR 2") && t.contains("INFO 1") && t.contains("a failed（2 次）"),
             "{t}"
         );
+    }
+
+    #[test]
+    fn a_log_page_is_never_reported_as_the_whole_file() {
+        let lines: Vec<String> = (0..200)
+            .map(|i| {
+                format!(
+                    "2026-01-01 00:00:{:02} {} step {i}",
+                    i % 60,
+                    if i % 10 == 0 { "ERROR" } else { "INFO" }
+                )
+            })
+            .collect();
+        let d = json!({"path": "/u/1/app.log", "lines": lines, "offset": 0, "limit": 200, "total_lines": 13000, "more_lines": 12800});
+        let t = read(&d, "有多少个 ERROR", Lang::Zh);
+        assert!(t.starts_with("app.log 只读取了第 1–200 行（全文 13000 行），以下统计只针对这 200 行，不是全文总数"), "{t}");
+        assert!(
+            t.contains("ERROR 20") && !t.contains("共 200 行日志"),
+            "{t}"
+        );
+        let t = read(&d, "how many errors", Lang::En);
+        assert!(t.contains("only lines 1-200 of 13000 were read"), "{t}");
     }
 
     #[test]

@@ -125,7 +125,12 @@ pub fn summarize(content: &str) -> LogSummary {
     }
 }
 
-pub fn render(s: &LogSummary, name: &str, lang: Lang) -> String {
+/// Which lines a summary covers when it is not the whole file: `(first, last, file_lines)`.
+pub type Page = Option<(u64, u64, u64)>;
+
+/// A summary of log text. For a page of a longer file (`page`), the first sentence says
+/// which lines were counted, so no figure reads as a total for the file.
+pub fn render(s: &LogSummary, name: &str, page: Page, lang: Lang) -> String {
     let mut out = String::new();
     let levels = s
         .levels
@@ -135,7 +140,13 @@ pub fn render(s: &LogSummary, name: &str, lang: Lang) -> String {
         .join(lang.pick("，", ", "));
     match lang {
         Lang::Zh => {
-            out.push_str(&format!("{name} 共 {} 行日志", s.lines));
+            out.push_str(&match page {
+                Some((a, b, total)) => format!(
+                    "{name} 只读取了第 {a}–{b} 行（全文 {total} 行），以下统计只针对这 {} 行，不是全文总数",
+                    s.lines
+                ),
+                None => format!("{name} 共 {} 行日志", s.lines),
+            });
             if let (Some(a), Some(b)) = (&s.first_ts, &s.last_ts) {
                 out.push_str(&format!("，时间范围 {a} 至 {b}"));
             }
@@ -153,7 +164,13 @@ pub fn render(s: &LogSummary, name: &str, lang: Lang) -> String {
             }
         }
         Lang::En => {
-            out.push_str(&format!("{name}: {} log lines", s.lines));
+            out.push_str(&match page {
+                Some((a, b, total)) => format!(
+                    "{name}: only lines {a}-{b} of {total} were read; the figures below cover those {} lines, not the whole file",
+                    s.lines
+                ),
+                None => format!("{name}: {} log lines", s.lines),
+            });
             if let (Some(a), Some(b)) = (&s.first_ts, &s.last_ts) {
                 out.push_str(&format!(" from {a} to {b}"));
             }
@@ -203,7 +220,7 @@ mod tests {
         assert_eq!(s.first_ts.as_deref(), Some("2026-10-01 10:00:00"));
         assert_eq!(s.last_ts.as_deref(), Some("2026-10-01 11:00:00"));
         assert!(looks_like_log(LOG));
-        let text = render(&s, "server.log", Lang::Zh);
+        let text = render(&s, "server.log", None, Lang::Zh);
         assert!(
             text.contains("ERROR 2") && text.contains("（2 次）"),
             "{text}"
