@@ -1,13 +1,15 @@
 //! Answers from a whole-file log analysis (`file_read {mode: "analyze"}`): exact counts per
 //! level, the most frequent message templates, when errors started and peaked. Every figure
-//! comes from the report; a report that covers only part of the file says so in the
-//! sentence that gives the figures.
+//! comes from the typed report (`llmops_loganalysis::FileAnalysis`); a report that covers
+//! only part of the file says so in the sentence that gives the figures.
 
+use llmops_loganalysis::{BucketSize, FileAnalysis, Level, LogReport, TemplateCount};
 use serde_json::Value;
 
 use super::super::text::{ascii_words, contains_any, has_word, human_bytes, Lang};
 
-const ERROR_LEVELS: [&str; 3] = ["FATAL", "CRITICAL", "ERROR"];
+/// "errors" in a question: the error family, most severe first.
+const ERROR_LEVELS: [Level; 3] = [Level::Fatal, Level::Critical, Level::Error];
 
 /// A report timestamp as operators read it in their logs: `2026-11-20 10:00:16`, not the
 /// normalised `2026-11-20T10:00:16` (other forms are shown as given).
@@ -20,38 +22,20 @@ fn show_ts(ts: &str) -> String {
     }
 }
 
-/// A JSON timestamp field, shown with [`show_ts`].
-fn ts_of(v: &Value) -> Option<String> {
-    v.as_str().map(show_ts)
-}
-
-fn count_of(report: &Value, level: &str) -> u64 {
-    report["levels"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|l| l["level"] == level)
-        .and_then(|l| l["count"].as_u64())
-        .unwrap_or(0)
-}
-
-fn level_entry<'a>(report: &'a Value, level: &str) -> Option<&'a Value> {
-    report["levels"]
-        .as_array()?
-        .iter()
-        .find(|l| l["level"] == level)
+fn ts_of(ts: &Option<String>) -> Option<String> {
+    ts.as_deref().map(show_ts)
 }
 
 /// The level a question asks about ("多少个 WARN", "how many errors"), if any.
-fn asked_level(question: &str) -> Option<&'static str> {
+fn asked_level(question: &str) -> Option<Level> {
     let lower = question.to_lowercase();
     let words = ascii_words(&lower);
     let w = |x: &str| has_word(&words, x);
     if w("fatal") || lower.contains("致命") {
-        Some("FATAL")
+        Some(Level::Fatal)
     } else if w("warn") || w("warning") || w("warnings") || contains_any(&lower, &["警告", "告警"])
     {
-        Some("WARN")
+        Some(Level::Warn)
     } else if w("error")
         || w("errors")
         || w("err")
@@ -59,11 +43,11 @@ fn asked_level(question: &str) -> Option<&'static str> {
         || w("exception")
         || w("exceptions")
     {
-        Some("ERROR")
+        Some(Level::Error)
     } else if w("info") {
-        Some("INFO")
+        Some(Level::Info)
     } else if w("debug") {
-        Some("DEBUG")
+        Some(Level::Debug)
     } else {
         None
     }
@@ -83,77 +67,55 @@ fn wants_start(question: &str) -> bool {
 }
 
 /// The scope phrase: the whole file, or exactly which part of it.
-fn scope(report: &Value, name: &str, lang: Lang) -> String {
-    let lines = report["lines"].as_u64().unwrap_or(0);
-    let bytes = report["bytes"].as_u64().unwrap_or(0);
-    let read = report["bytes_read"].as_u64().unwrap_or(bytes);
-    if report["complete"].as_bool() == Some(false) {
+fn scope(r: &LogReport, name: &str, lang: Lang) -> String {
+    let lines = r.lines;
+    if !r.complete {
         return match lang {
             Lang::Zh => format!(
                 "{name} 只分析了前 {}（共 {}），这部分有 {lines} 行",
-                human_bytes(read),
-                human_bytes(bytes)
+                human_bytes(r.bytes_read),
+                human_bytes(r.bytes)
             ),
             Lang::En => format!(
                 "{name}: only the first {} of {} were analysed, {lines} lines in that part",
-                human_bytes(read),
-                human_bytes(bytes)
+                human_bytes(r.bytes_read),
+                human_bytes(r.bytes)
             ),
         };
     }
     match lang {
         Lang::Zh => format!(
             "{name} 全文共 {lines} 行（{}，已完整分析）",
-            human_bytes(bytes)
+            human_bytes(r.bytes)
         ),
         Lang::En => format!(
             "{name} has {lines} lines in total ({}, analysed whole)",
-            human_bytes(bytes)
+            human_bytes(r.bytes)
         ),
     }
 }
 
-fn levels_line(report: &Value, lang: Lang) -> String {
-    let parts: Vec<String> = report["levels"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|l| {
-            let name = l["level"].as_str()?;
-            let c = l["count"].as_u64()?;
-            Some(if name == "NONE" {
-                match lang {
-                    Lang::Zh => format!("无级别 {c}"),
-                    Lang::En => format!("no level {c}"),
-                }
-            } else {
-                format!("{name} {c}")
-            })
+fn levels_line(r: &LogReport, lang: Lang) -> String {
+    let parts: Vec<String> = r
+        .levels
+        .iter()
+        .map(|l| match (l.level, lang) {
+            (Level::None, Lang::Zh) => format!("无级别 {}", l.count),
+            (Level::None, Lang::En) => format!("no level {}", l.count),
+            (level, _) => format!("{} {}", level.name(), l.count),
         })
         .collect();
     parts.join(lang.pick("，", ", "))
 }
 
-fn templates_of<'a>(report: &'a Value, levels: &[&str]) -> Vec<&'a Value> {
-    report["templates"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|t| t["level"].as_str().is_some_and(|l| levels.contains(&l)))
-        .collect()
-}
-
-fn template_line(t: &Value, lang: Lang) -> String {
-    let count = t["count"].as_u64().unwrap_or(0);
-    let example: String = t["example"]
-        .as_str()
-        .or(t["template"].as_str())
-        .unwrap_or("")
-        .trim()
-        .chars()
-        .take(160)
-        .collect();
-    let span = match (ts_of(&t["first_ts"]), ts_of(&t["last_ts"])) {
+fn template_line(t: &TemplateCount, lang: Lang) -> String {
+    let shown = if t.example.trim().is_empty() {
+        &t.template
+    } else {
+        &t.example
+    };
+    let example: String = shown.trim().chars().take(160).collect();
+    let span = match (ts_of(&t.first_ts), ts_of(&t.last_ts)) {
         (Some(a), Some(b)) if a != b => match lang {
             Lang::Zh => format!("，{a} 至 {b}"),
             Lang::En => format!(", {a} to {b}"),
@@ -164,6 +126,7 @@ fn template_line(t: &Value, lang: Lang) -> String {
         },
         _ => String::new(),
     };
+    let count = t.count;
     match lang {
         Lang::Zh => format!("- {count} 次{span}：`{example}`"),
         Lang::En => format!("- {count}x{span}: `{example}`"),
@@ -171,29 +134,21 @@ fn template_line(t: &Value, lang: Lang) -> String {
 }
 
 /// The busiest histogram bucket for errors (or for all lines when there are no errors).
-fn peak(report: &Value, lang: Lang) -> Option<String> {
-    let h = &report["histogram"];
-    let buckets = h["buckets"].as_array()?;
-    let unit = h["bucket"].as_str().unwrap_or("minute");
-    let by_errors = buckets
-        .iter()
-        .any(|b| b["errors"].as_u64().unwrap_or(0) > 0);
-    let key = if by_errors { "errors" } else { "total" };
-    let best = buckets.iter().max_by_key(|b| {
-        (
-            b[key].as_u64().unwrap_or(0),
-            std::cmp::Reverse(b["start"].as_str().map(str::to_string)),
-        )
-    })?;
-    let n = best[key].as_u64().unwrap_or(0);
-    let start = ts_of(&best["start"])?;
-    if n == 0 || buckets.len() < 2 {
+fn peak(r: &LogReport, lang: Lang) -> Option<String> {
+    let h = r.histogram.as_ref().filter(|h| h.buckets.len() >= 2)?;
+    let (best, n, by_errors) = match h.peak_errors() {
+        Some(b) => (b, b.errors, true),
+        None => h.peak().map(|b| (b, b.total, false))?,
+    };
+    if n == 0 {
         return None;
     }
-    let unit_zh = match unit {
-        "hour" => "小时",
-        "day" => "天",
-        _ => "分钟",
+    let start = show_ts(&best.start);
+    let unit = h.bucket.name();
+    let unit_zh = match h.bucket {
+        BucketSize::Hour => "小时",
+        BucketSize::Day => "天",
+        BucketSize::Minute => "分钟",
     };
     Some(match (lang, by_errors) {
         (Lang::Zh, true) => format!("错误最集中的一{unit_zh}：{start}（{n} 条）"),
@@ -203,31 +158,42 @@ fn peak(report: &Value, lang: Lang) -> Option<String> {
     })
 }
 
-/// The answer for an analysed log, shaped by what the question asks.
-pub fn render_report(report: &Value, question: &str, lang: Lang) -> String {
-    let name = report["file"]
-        .as_str()
-        .or_else(|| report["path"].as_str().and_then(|p| p.rsplit('/').next()))
-        .unwrap_or("?");
-    let mut out = scope(report, name, lang);
-    if let (Some(a), Some(b)) = (ts_of(&report["first_ts"]), ts_of(&report["last_ts"])) {
+/// The answer for an analysed log (the tool's `data`), shaped by what the question asks.
+pub fn render_report(data: &Value, question: &str, lang: Lang) -> String {
+    let Ok(a) = serde_json::from_value::<FileAnalysis>(data.clone()) else {
+        return lang
+            .pick(
+                "日志分析的结果无法读取（格式不符）。",
+                "The log analysis result could not be read (unexpected shape).",
+            )
+            .to_string();
+    };
+    let r = &a.report;
+    let name = if a.file.is_empty() {
+        a.path.rsplit('/').next().unwrap_or(&a.path)
+    } else {
+        a.file.as_str()
+    };
+    let mut out = scope(r, name, lang);
+    if let (Some(x), Some(y)) = (ts_of(&r.first_ts), ts_of(&r.last_ts)) {
         out.push_str(&match lang {
-            Lang::Zh => format!("，时间 {a} 至 {b}"),
-            Lang::En => format!(", from {a} to {b}"),
+            Lang::Zh => format!("，时间 {x} 至 {y}"),
+            Lang::En => format!(", from {x} to {y}"),
         });
     }
     out.push_str(lang.pick("。", "."));
-    let partial = report["complete"].as_bool() == Some(false);
+    let partial = !r.complete;
     let asked = asked_level(question);
     if let Some(level) = asked {
-        let n = if level == "ERROR" {
+        let name = level.name();
+        let n: u64 = if level == Level::Error {
             // "errors" means the error family: ERROR plus anything more severe.
-            ERROR_LEVELS.iter().map(|l| count_of(report, l)).sum()
+            ERROR_LEVELS.iter().map(|l| r.count(*l)).sum()
         } else {
-            count_of(report, level)
+            r.count(level)
         };
-        let exact_error = count_of(report, "ERROR");
-        let family_note = if level == "ERROR" && n != exact_error {
+        let exact_error = r.count(Level::Error);
+        let family_note = if level == Level::Error && n != exact_error {
             match lang {
                 Lang::Zh => format!("（其中 ERROR {exact_error}，其余为 FATAL/CRITICAL）"),
                 Lang::En => format!(" (ERROR {exact_error}, the rest FATAL/CRITICAL)"),
@@ -236,76 +202,68 @@ pub fn render_report(report: &Value, question: &str, lang: Lang) -> String {
             String::new()
         };
         out.push_str(&match (lang, partial) {
-            (Lang::Zh, false) => format!("\n\n{level} 级别的日志共 **{n}** 行{family_note}。"),
-            (Lang::Zh, true) => format!("\n\n在已分析的这部分中，{level} 级别的日志有 **{n}** 行{family_note}（不是全文总数）。"),
-            (Lang::En, false) => format!("\n\n**{n}** lines at level {level}{family_note}."),
-            (Lang::En, true) => format!("\n\n**{n}** lines at level {level}{family_note} in the analysed part (not a total for the file)."),
+            (Lang::Zh, false) => format!("\n\n{name} 级别的日志共 **{n}** 行{family_note}。"),
+            (Lang::Zh, true) => format!("\n\n在已分析的这部分中，{name} 级别的日志有 **{n}** 行{family_note}（不是全文总数）。"),
+            (Lang::En, false) => format!("\n\n**{n}** lines at level {name}{family_note}."),
+            (Lang::En, true) => format!("\n\n**{n}** lines at level {name}{family_note} in the analysed part (not a total for the file)."),
         });
-        if let Some(e) = level_entry(report, level) {
-            if let (Some(a), Some(b)) = (ts_of(&e["first_ts"]), ts_of(&e["last_ts"])) {
-                let first_line = e["first_line"].as_u64();
+        if let Some(e) = r.level(level) {
+            if let (Some(x), Some(y)) = (ts_of(&e.first_ts), ts_of(&e.last_ts)) {
+                let line = e.first_line;
                 out.push_str(&match (lang, wants_start(question)) {
-                    (Lang::Zh, true) => format!(
-                        "\n第一条 {level} 出现在 **{a}**{}，最后一条在 {b}。",
-                        first_line
-                            .map(|l| format!("（第 {l} 行）"))
-                            .unwrap_or_default()
-                    ),
-                    (Lang::Zh, false) => format!("\n第一条在 {a}，最后一条在 {b}。"),
+                    (Lang::Zh, true) => {
+                        format!("\n第一条 {name} 出现在 **{x}**（第 {line} 行），最后一条在 {y}。")
+                    }
+                    (Lang::Zh, false) => format!("\n第一条在 {x}，最后一条在 {y}。"),
                     (Lang::En, true) => format!(
-                        "\nThe first {level} line is at **{a}**{}; the last at {b}.",
-                        first_line
-                            .map(|l| format!(" (line {l})"))
-                            .unwrap_or_default()
+                        "\nThe first {name} line is at **{x}** (line {line}); the last at {y}."
                     ),
-                    (Lang::En, false) => format!("\nFirst at {a}, last at {b}."),
+                    (Lang::En, false) => format!("\nFirst at {x}, last at {y}."),
                 });
             }
         }
     }
-    let levels = levels_line(report, lang);
+    let levels = levels_line(r, lang);
     if !levels.is_empty() {
         out.push_str(&match lang {
             Lang::Zh => format!("\n\n各级别行数：{levels}。"),
             Lang::En => format!("\n\nLines by level: {levels}."),
         });
     }
-    let want: Vec<&str> = match asked {
-        Some("WARN") => vec!["WARN"],
-        Some("INFO") => vec!["INFO"],
-        Some("DEBUG") => vec!["DEBUG"],
+    let want: Vec<Level> = match asked {
+        Some(l @ (Level::Warn | Level::Info | Level::Debug)) => vec![l],
         _ => ERROR_LEVELS.to_vec(),
     };
-    let tops = templates_of(report, &want);
+    let tops: Vec<&TemplateCount> = r
+        .templates
+        .iter()
+        .filter(|t| want.contains(&t.level))
+        .collect();
     if tops.is_empty() {
-        if want.contains(&"ERROR") && asked.is_none() {
+        if want.contains(&Level::Error) && asked.is_none() {
             out.push_str(lang.pick(
                 "\n\n没有 ERROR 或更严重级别的日志。",
                 "\n\nNo ERROR (or worse) lines.",
             ));
         }
     } else {
-        let distinct = report["distinct_templates"].as_u64();
-        out.push_str(&match lang {
-            Lang::Zh => "\n\n最常见的消息（数字、ID、IP、耗时已归一）：".to_string(),
-            Lang::En => {
-                "\n\nMost frequent messages (numbers, ids, IPs, durations masked):".to_string()
-            }
-        });
+        out.push_str(lang.pick(
+            "\n\n最常见的消息（数字、ID、IP、耗时已归一）：",
+            "\n\nMost frequent messages (numbers, ids, IPs, durations masked):",
+        ));
         for t in tops.iter().take(5) {
             out.push('\n');
             out.push_str(&template_line(t, lang));
         }
-        if let Some(d) = distinct.filter(|d| *d > 0) {
-            if report["templates_capped"].as_bool() == Some(true) {
-                out.push_str(&match lang {
-                    Lang::Zh => format!("\n\n（不同消息模板超过 {d} 种，之后出现的新模板未单独统计）"),
-                    Lang::En => format!("\n\n(more than {d} distinct templates; later new ones were not tracked separately)"),
-                });
-            }
+        if r.templates_capped && r.distinct_templates > 0 {
+            let d = r.distinct_templates;
+            out.push_str(&match lang {
+                Lang::Zh => format!("\n\n（不同消息模板超过 {d} 种，之后出现的新模板未单独统计）"),
+                Lang::En => format!("\n\n(more than {d} distinct templates; later new ones were not tracked separately)"),
+            });
         }
     }
-    if let Some(p) = peak(report, lang) {
+    if let Some(p) = peak(r, lang) {
         out.push_str(&format!("\n\n{p}{}", lang.pick("。", ".")));
     }
     out
@@ -325,14 +283,14 @@ mod tests {
                 {"level": "FATAL", "count": 2, "first_ts": "2026-03-02 04:10:00", "last_ts": "2026-03-02 04:11:00", "first_line": 900},
                 {"level": "ERROR", "count": 311, "first_ts": "2026-03-02 01:07:13", "last_ts": "2026-03-02 05:59:00", "first_line": 41},
                 {"level": "WARN", "count": 57, "first_ts": "2026-03-02 00:30:00", "last_ts": "2026-03-02 05:00:00", "first_line": 3},
-                {"level": "INFO", "count": 12_634u64}
+                {"level": "INFO", "count": 12_634u64, "first_ts": null, "last_ts": null, "first_line": 1}
             ],
             "templates": [
                 {"template": "db timeout after <dur>", "level": "ERROR", "count": 200, "example": "db timeout after 30s", "first_ts": "2026-03-02 01:07:13", "last_ts": "2026-03-02 05:59:00", "first_line": 41},
                 {"template": "queue depth <num>", "level": "WARN", "count": 57, "example": "queue depth 901", "first_ts": "2026-03-02 00:30:00", "last_ts": "2026-03-02 05:00:00", "first_line": 3}
             ],
             "distinct_templates": 19, "templates_capped": false,
-            "first_ts": "2026-03-02 00:00:01", "last_ts": "2026-03-02 06:00:00",
+            "first_ts": "2026-03-02 00:00:01", "last_ts": "2026-03-02 06:00:00", "ts_lines": 13_004u64,
             "histogram": {"bucket": "hour", "buckets": [
                 {"start": "2026-03-02T01:00", "total": 2000, "errors": 90, "warns": 10},
                 {"start": "2026-03-02T02:00", "total": 2100, "errors": 120, "warns": 9}
