@@ -1,0 +1,288 @@
+//! Extension-mode request dispatch, plus the read-only requests it answers directly:
+//! monitor subscription, output pages and search.
+
+use std::time::Duration;
+
+use protocol::{Ack, FileListReply, History, Message, LEGACY_HEARTBEAT};
+use tokio::sync::mpsc;
+
+use super::requests::history_message;
+use super::{file_info, store_error, Conn, Flow, UploadSlot};
+
+impl Conn {
+    pub(super) async fn on_extension(&mut self, m: Message, out: &mut Vec<Message>) -> Flow {
+        // A read-only connection (HELLO no_new_session) gets its session on first need.
+        if self.session_id.is_empty() && needs_session(&m) {
+            match self.ctx.store.run(|s| s.create_session(None)).await {
+                Ok(s) => self.session_id = s.id,
+                Err(e) => {
+                    out.push(Message::error("internal", e.to_string(), None));
+                    return Flow::Continue;
+                }
+            }
+        }
+        match m {
+            Message::Hello(_) => out.push(Message::error(
+                "protocol",
+                "HELLO 只能是第一帧 / HELLO must be the first frame",
+                None,
+            )),
+            Message::Heartbeat(_) => self.on_client_heartbeat(false, out),
+            Message::ChatText(t) if t.trim() == LEGACY_HEARTBEAT => {
+                self.on_client_heartbeat(false, out)
+            }
+            Message::Chat(c) => {
+                if c.text.trim().is_empty() && c.file_ids.is_empty() {
+                    out.push(Message::error(
+                        "empty",
+                        "消息为空 / empty message",
+                        Some(c.request_id),
+                    ));
+                } else if let Some(t) = &self.turn {
+                    out.push(Message::error(
+                        "busy",
+                        format!(
+                            "上一个请求 ({}) 仍在处理中；可发送取消 / turn {} is still running; cancel it first",
+                            t.request_id, t.request_id
+                        ),
+                        Some(c.request_id),
+                    ));
+                } else {
+                    self.start_turn(c.request_id, c.text, c.file_ids);
+                }
+            }
+            Message::Cancel(c) => {
+                if let Some(t) = &self.turn {
+                    if c.request_id.is_none_or(|r| r == t.request_id) {
+                        t.cancel.cancel();
+                    }
+                }
+            }
+            Message::SessionCmd(cmd) => {
+                let rid = cmd.request_id;
+                match self.session_cmd(cmd.op).await {
+                    Ok(reply) => out.push(Message::SessionReply(reply.with_request(rid))),
+                    Err(e) => out.push(store_error(e, rid)),
+                }
+            }
+            Message::HistoryGet(h) => match self.history(h.limit.unwrap_or(200) as usize).await {
+                Ok(rows) => out.push(Message::History(History {
+                    request_id: h.request_id,
+                    session_id: self.session_id.clone(),
+                    messages: rows.into_iter().map(history_message).collect(),
+                })),
+                Err(e) => out.push(store_error(e, h.request_id)),
+            },
+            Message::ClearHistory(r) => {
+                let id = self.session_id.clone();
+                match self.ctx.store.run(move |s| s.clear_history(&id)).await {
+                    Ok(n) => out.push(Message::Ack(Ack {
+                        request_id: r.request_id,
+                        message: format!("历史记录已清空 ({n} 条消息) / history cleared"),
+                    })),
+                    Err(e) => out.push(store_error(e, r.request_id)),
+                }
+            }
+            Message::ModelList(r) => out.push(self.model_info(r.request_id).await),
+            Message::ModelSet(m) => match self.set_model(&m.model).await {
+                Ok(()) => out.push(self.model_info(m.request_id).await),
+                Err(e) => out.push(Message::error("bad_model", e, Some(m.request_id))),
+            },
+            Message::UploadStart(u) => {
+                // A new start ends the discarding of a refused upload's data; a clean client
+                // stops sending after the error, a streaming one may not.
+                if matches!(self.upload, UploadSlot::Receiving { .. }) {
+                    out.push(Message::error(
+                        "busy",
+                        "已有上传正在进行 / another upload is in progress on this connection",
+                        Some(u.request_id),
+                    ));
+                    // Its data must not be mistaken for the running upload's.
+                    return Flow::Close;
+                }
+                match self
+                    .begin_upload(Some(u.request_id), &u.filename, u.size, u.sha256.clone())
+                    .await
+                {
+                    Err(e) => {
+                        out.push(Message::error(e.code(), e.message(), Some(u.request_id)));
+                        self.upload = UploadSlot::Discarding { remaining: u.size };
+                    }
+                    Ok(()) if u.size == 0 => self.finish_upload(out).await,
+                    Ok(()) => {}
+                }
+            }
+            Message::UploadRdtStart(u) => out.push(self.rdt_upload_grant(&u).await),
+            Message::UploadData(raw) => self.upload_data(&raw.0, out).await,
+            Message::FileList(r) => match self.uploads().await {
+                Ok(rows) => out.push(Message::FileListReply(FileListReply {
+                    request_id: r.request_id,
+                    files: rows.iter().map(file_info).collect(),
+                })),
+                Err(e) => out.push(store_error(e, r.request_id)),
+            },
+            Message::FileDelete(d) => out.push(self.delete_file(d).await),
+            Message::IndexRetry(d) => out.push(self.retry_index(d).await),
+            Message::StatusRequest(r) => out.push(self.ctx.status(r.request_id).await),
+            Message::MonitorSubscribe(m) => self.subscribe_monitor(m.interval_ms),
+            Message::MonitorUnsubscribe(_) => {
+                if let Some(t) = self.monitor.take() {
+                    t.cancel();
+                }
+            }
+            Message::Search(q) => out.push(self.search(q).await),
+            Message::OutputGet(g) => out.push(self.output_page(g).await),
+            Message::DownloadRequest(d) => out.push(self.download_request(d).await),
+            Message::OfferAccept(a) => {
+                if let Some(m) = self.accept_offer(a).await {
+                    out.push(m);
+                }
+            }
+            Message::OfferReject(r) => out.push(self.reject_offer(r).await),
+            Message::TransferComplete(c) => self.ctx.transfer_reported(&self.session_id, &c),
+            Message::TransferProgress(_) => {}
+            other => {
+                let t = other.msg_type();
+                let (code, text) = if t.direction() == protocol::Direction::ServerToClient {
+                    (
+                        "unexpected",
+                        format!(
+                            "{} 是服务器发往客户端的消息 / is a server-to-client message",
+                            t.wire_name()
+                        ),
+                    )
+                } else {
+                    (
+                        "unsupported",
+                        format!(
+                            "{} 尚未支持 / is not supported by this server yet",
+                            t.wire_name()
+                        ),
+                    )
+                };
+                out.push(Message::error(code, text, None));
+            }
+        }
+        Flow::Continue
+    }
+
+    fn subscribe_monitor(&mut self, interval_ms: u32) {
+        if let Some(t) = self.monitor.take() {
+            t.cancel();
+        }
+        let interval = Duration::from_millis(u64::from(interval_ms).clamp(250, 60_000));
+        let tok = self.ctx.shutdown.child_token();
+        self.monitor = Some(tok.clone());
+        let tx = self.push_tx.clone();
+        let sampler = self.ctx.sampler.clone();
+        self.ctx.tracker.spawn(async move {
+            let mut tick = tokio::time::interval(interval);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            loop {
+                tokio::select! {
+                    _ = tok.cancelled() => break,
+                    _ = tick.tick() => {}
+                }
+                let snap = crate::app::snapshot_msg(&sampler.latest());
+                // A full queue means the peer is slow: skip this sample rather than pile up.
+                match tx.try_send(Message::MonitorSnapshot(snap)) {
+                    Ok(()) | Err(mpsc::error::TrySendError::Full(_)) => {}
+                    Err(mpsc::error::TrySendError::Closed(_)) => break,
+                }
+            }
+        });
+    }
+
+    /// A page of a stored tool output of this session (OUTPUT_GET).
+    async fn output_page(&self, g: protocol::OutputGet) -> Message {
+        let store = self.ctx.outputs.clone();
+        let sid = self.session_id.clone();
+        let (id, offset, count) = (g.output_id.clone(), g.offset, g.count);
+        match tokio::task::spawn_blocking(move || store.page(&sid, &id, offset, count)).await {
+            Ok(Ok(p)) => Message::OutputPage(protocol::OutputPage {
+                request_id: g.request_id,
+                output_id: g.output_id,
+                offset: p.offset,
+                lines: p.lines,
+                total_lines: p.total_lines,
+                total_bytes: p.total_bytes,
+                truncated: p.truncated,
+            }),
+            Ok(Err(e)) => Message::error(e.code(), e.to_string(), Some(g.request_id)),
+            Err(e) => {
+                tracing::warn!("output page task failed: {e}");
+                Message::error(
+                    "internal",
+                    "读取输出失败 / reading the output failed",
+                    Some(g.request_id),
+                )
+            }
+        }
+    }
+
+    async fn search(&self, q: protocol::SearchReq) -> Message {
+        let args = serde_json::json!({"query": q.query, "scope": q.scope, "top_k": q.top_k});
+        let Ok(_permit) = self.ctx.search_slots.clone().try_acquire_owned() else {
+            return Message::error(
+                "busy",
+                "搜索请求过多，请稍后重试 / too many concurrent searches",
+                Some(q.request_id),
+            );
+        };
+        let r = self
+            .ctx
+            .tools
+            .call(
+                "semantic_search",
+                args,
+                &self.ctx.tool_ctx(&self.session_id),
+            )
+            .await;
+        if !r.ok {
+            return Message::error(
+                "search_failed",
+                r.error.unwrap_or_else(|| "search failed".into()),
+                Some(q.request_id),
+            );
+        }
+        let results = r.data["results"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|h| serde_json::from_value(h.clone()).ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        Message::SearchResults(protocol::SearchResults {
+            request_id: Some(q.request_id),
+            query: q.query,
+            scope: q.scope,
+            results,
+        })
+    }
+}
+
+/// Whether a message of a connection without a session makes one first: everything but
+/// reading (status, search, files, history, the session list) and housekeeping.
+fn needs_session(m: &Message) -> bool {
+    !matches!(
+        m,
+        Message::Heartbeat(_)
+            | Message::ChatText(_)
+            | Message::StatusRequest(_)
+            | Message::Search(_)
+            | Message::FileList(_)
+            | Message::HistoryGet(_)
+            | Message::ModelList(_)
+            | Message::MonitorSubscribe(_)
+            | Message::MonitorUnsubscribe(_)
+            | Message::Cancel(_)
+            | Message::SessionCmd(protocol::SessionCmd {
+                op: protocol::SessionOp::List
+                    | protocol::SessionOp::New { .. }
+                    | protocol::SessionOp::Switch { .. }
+                    | protocol::SessionOp::Delete { .. },
+                ..
+            })
+    )
+}

@@ -1,0 +1,215 @@
+//! Legacy (old-client) mode: plain-text request dispatch, turns rendered as a chat-text
+//! stream, and the text renderings of history and the session list.
+
+use protocol::{AgentThought, EndStatus, Message, LEGACY_HEARTBEAT};
+
+use crate::store::SessionRow;
+use crate::turn::TurnEvent;
+
+use super::{Conn, Flow};
+
+impl Conn {
+    pub(super) async fn on_legacy(&mut self, m: Message, out: &mut Vec<Message>) -> Flow {
+        match m {
+            Message::ChatText(t) if t.trim() == LEGACY_HEARTBEAT => {
+                self.on_client_heartbeat(true, out)
+            }
+            Message::ChatText(t) if t.trim().is_empty() => {}
+            Message::ChatText(t) => {
+                if self.turn.is_some() {
+                    tracing::debug!("legacy chat during a turn ignored");
+                } else {
+                    self.start_turn(0, t, Vec::new());
+                }
+            }
+            // The legacy client's UDP port is not used: downloads are client-initiated
+            // over RDT, so the server never pushes to a registered port.
+            Message::ClientUdpPort(_) => {}
+            Message::FileMetadata(meta) => {
+                let r = self
+                    .begin_upload(None, &meta.filename, meta.size, None)
+                    .await;
+                if let Err(e) = r {
+                    out.push(Message::ChatText(format!("文件上传失败: {e}")));
+                } else if meta.size == 0 {
+                    self.finish_upload(out).await;
+                }
+            }
+            Message::FileData(raw) => self.upload_data(&raw.0, out).await,
+            Message::HistoryRequest(_) => {
+                let text = match self.history(50).await {
+                    Ok(h) => legacy_history_text(&h),
+                    Err(e) => format!("获取历史记录失败: {e}"),
+                };
+                out.push(Message::ChatText(text));
+            }
+            Message::ClearRequest(_) => {
+                let id = self.session_id.clone();
+                let text = match self.ctx.store.run(move |s| s.clear_history(&id)).await {
+                    Ok(n) => format!("历史记录已清空 ({n} 条消息)"),
+                    Err(e) => format!("清空历史记录失败: {e}"),
+                };
+                out.push(Message::ChatText(text));
+            }
+            Message::SessionList(_) => {
+                let text = match self.ctx.store.run(|s| s.list_sessions()).await {
+                    Ok(list) => legacy_sessions_text(&list, &self.session_id),
+                    Err(e) => format!("获取会话列表失败: {e}"),
+                };
+                out.push(Message::ChatText(text));
+            }
+            Message::SessionNew(_) => {
+                let text = match self.ctx.store.run(|s| s.create_session(None)).await {
+                    Ok(s) => {
+                        self.session_id = s.id.clone();
+                        format!("已创建新会话: {} ({})", s.name, s.id)
+                    }
+                    Err(e) => format!("创建会话失败: {e}"),
+                };
+                out.push(Message::ChatText(text));
+            }
+            Message::SessionSwitch(r) => {
+                let text = match self.switch_session(&r.session_id).await {
+                    Ok(s) => format!("已切换到会话: {} ({})", s.name, s.id),
+                    Err(e) => format!("切换会话失败: {e}"),
+                };
+                out.push(Message::ChatText(text));
+            }
+            Message::SessionDelete(r) => {
+                let text = match self.delete_session(&r.session_id).await {
+                    Ok(id) => format!("已删除会话: {id}"),
+                    Err(e) => format!("删除会话失败: {e}"),
+                };
+                out.push(Message::ChatText(text));
+            }
+            Message::ModelSwitch(m) => {
+                let text = match self.set_model(&m.model).await {
+                    Ok(()) => format!("已切换模型: {}", m.model),
+                    Err(e) => format!("切换模型失败: {e}"),
+                };
+                out.push(Message::ChatText(text));
+            }
+            other => {
+                // Extension or server-only types from a legacy client: ignored, as the
+                // legacy server did with anything it did not know.
+                tracing::debug!("legacy client sent {:?}; ignored", other.msg_type());
+            }
+        }
+        Flow::Continue
+    }
+
+    pub(super) fn legacy_turn_event(&mut self, ev: TurnEvent, out: &mut Vec<Message>) {
+        let thought = |kind: &str, content: String| {
+            Message::AgentThought(AgentThought {
+                kind: kind.into(),
+                content: Some(content),
+            })
+        };
+        match ev {
+            TurnEvent::Status(t) => out.push(thought("thinking", t)),
+            TurnEvent::ToolCall { tool, args, .. } => {
+                out.push(thought("tool_call", format!("调用工具 {tool} {args}")))
+            }
+            TurnEvent::ToolResult {
+                tool, ok, summary, ..
+            } => out.push(thought(
+                "thinking",
+                format!("{tool} {}: {summary}", if ok { "完成" } else { "失败" }),
+            )),
+            TurnEvent::AnswerStart => {
+                out.push(thought("generating", "正在生成回答…".into()));
+                out.push(Message::AgentThought(AgentThought {
+                    kind: "stream_start".into(),
+                    content: None,
+                }));
+            }
+            TurnEvent::Delta(d) => {
+                self.legacy_pending.push_str(&d);
+                if legacy_chunk_ok(&self.legacy_pending) {
+                    out.push(Message::ChatText(std::mem::take(&mut self.legacy_pending)));
+                }
+            }
+            // Legacy clients get no live lines: the final result is all they see.
+            TurnEvent::Search(_) | TurnEvent::ToolOutput { .. } => {}
+            TurnEvent::Offer(o) => {
+                // Legacy clients can only be told about offers in text: their RDT deadlocks
+                // and their offer frame carries an MD5 we do not compute.
+                self.legacy_pending.push_str(&format!(
+                    "\n[下载] {} ({} 字节) 可通过 `llmops-tui download {}` 获取\n",
+                    o.filename,
+                    o.size,
+                    o.file_id.clone().unwrap_or_else(|| o.file_path.clone())
+                ));
+            }
+            TurnEvent::Done(outcome) => {
+                self.turn = None;
+                let note = match (outcome.status, outcome.message) {
+                    (EndStatus::Ok, _) => None,
+                    (EndStatus::Cancelled, _) => Some("（已取消 / cancelled）".to_string()),
+                    (EndStatus::Error, Some(m)) => Some(format!("\n（{m}）")),
+                    (EndStatus::Error, None) => Some("（出错 / error）".to_string()),
+                };
+                self.legacy_flush_end(out, note.as_deref());
+            }
+        }
+    }
+
+    /// Ends a legacy stream: flushes held-back text and sends the empty end marker.
+    pub(super) fn legacy_flush_end(&mut self, out: &mut Vec<Message>, note: Option<&str>) {
+        if let Some(n) = note {
+            self.legacy_pending.push_str(n);
+        }
+        let rest = std::mem::take(&mut self.legacy_pending);
+        if !rest.trim().is_empty() {
+            let rest = if rest.trim() == LEGACY_HEARTBEAT {
+                format!("{rest}.")
+            } else {
+                rest
+            };
+            out.push(Message::ChatText(rest));
+        }
+        out.push(Message::ChatText(String::new()));
+    }
+}
+
+/// A legacy stream chunk must not be blank (ends the stream) or exactly `HEARTBEAT`
+/// (swallowed).
+pub(super) fn legacy_chunk_ok(s: &str) -> bool {
+    !s.trim().is_empty() && s.trim() != LEGACY_HEARTBEAT
+}
+
+fn legacy_history_text(rows: &[crate::store::MessageRow]) -> String {
+    if rows.is_empty() {
+        return "暂无历史记录".into();
+    }
+    let mut s = String::from("历史记录:\n");
+    for m in rows {
+        let who = if m.role == "user" { "用户" } else { "助手" };
+        s.push_str(&format!("[{}] {}: {}\n", m.time, who, m.text));
+        for c in &m.tool_calls {
+            s.push_str(&format!(
+                "    工具 {} {} ({} ms): {}\n",
+                c.tool,
+                if c.ok { "成功" } else { "失败" },
+                c.duration_ms,
+                c.summary
+            ));
+        }
+    }
+    s
+}
+
+fn legacy_sessions_text(list: &[SessionRow], current: &str) -> String {
+    let mut s = String::from("会话列表:\n");
+    for r in list {
+        s.push_str(&format!(
+            "{} {} {} ({} 条消息, 更新于 {})\n",
+            if r.id == current { "*" } else { " " },
+            &r.id,
+            r.name,
+            r.messages,
+            r.updated_at
+        ));
+    }
+    s
+}

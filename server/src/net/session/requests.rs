@@ -1,0 +1,220 @@
+//! Session, history and model requests: switching, deleting and listing sessions,
+//! reading history, choosing and describing models.
+
+use protocol::{
+    HistoryMessage, Message, ModelInfo, SessionInfo, SessionOp, SessionReply, ToolCallRecord,
+};
+
+use crate::store::{SessionRow, StoreError};
+
+use super::{session_info, Conn};
+
+impl Conn {
+    pub(super) async fn history(
+        &self,
+        limit: usize,
+    ) -> Result<Vec<crate::store::MessageRow>, StoreError> {
+        let id = self.session_id.clone();
+        self.ctx.store.run(move |s| s.history(&id, limit)).await
+    }
+
+    pub(super) async fn switch_session(&mut self, prefix: &str) -> Result<SessionRow, StoreError> {
+        let p = prefix.to_string();
+        let s = self
+            .ctx
+            .store
+            .run(move |s| {
+                let id = s.resolve_session(&p)?;
+                s.session(&id)
+            })
+            .await?;
+        self.session_id = s.id.clone();
+        Ok(s)
+    }
+
+    /// Deletes a session other than the current one; returns its id.
+    pub(super) async fn delete_session(&mut self, prefix: &str) -> Result<String, StoreError> {
+        let p = prefix.to_string();
+        let id = self.ctx.store.run(move |s| s.resolve_session(&p)).await?;
+        if id == self.session_id {
+            return Err(StoreError::Forbidden(
+                "不能删除当前会话，请先切换到其他会话 / cannot delete the current session".into(),
+            ));
+        }
+        let i = id.clone();
+        let uploads = self.ctx.store.run(move |s| s.delete_session(&i)).await?;
+        // Its chunks and vectors go now, not at the next restart's orphan sweep.
+        if let Some(h) = &self.ctx.index {
+            let (h, i) = (h.clone(), id.clone());
+            match tokio::task::spawn_blocking(move || h.engine.remove_session(&i)).await {
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => tracing::warn!("cannot remove session {id} from the index: {e}"),
+                Err(e) => tracing::warn!("index removal of session {id} panicked: {e}"),
+            }
+        }
+        for u in uploads {
+            self.ctx.remove_upload_files(&u).await;
+        }
+        let (outputs, i) = (self.ctx.outputs.clone(), id.clone());
+        match tokio::task::spawn_blocking(move || outputs.delete_session(&i)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!("cannot remove the tool outputs of session {id}: {e}"),
+            Err(e) => tracing::warn!("tool output removal of session {id} panicked: {e}"),
+        }
+        Ok(id)
+    }
+
+    pub(super) async fn session_cmd(
+        &mut self,
+        op: SessionOp,
+    ) -> Result<SessionReplyParts, StoreError> {
+        let op_name = match &op {
+            SessionOp::List => "list",
+            SessionOp::New { .. } => "new",
+            SessionOp::Switch { .. } => "switch",
+            SessionOp::Delete { .. } => "delete",
+            SessionOp::Rename { .. } => "rename",
+        };
+        match op {
+            SessionOp::List => {}
+            SessionOp::New { name } => {
+                let s = self
+                    .ctx
+                    .store
+                    .run(move |s| s.create_session(name.as_deref()))
+                    .await?;
+                self.session_id = s.id;
+            }
+            SessionOp::Switch { id } => {
+                self.switch_session(&id).await?;
+            }
+            SessionOp::Delete { id } => {
+                self.delete_session(&id).await?;
+            }
+            SessionOp::Rename { id, name } => {
+                if name.trim().is_empty() {
+                    return Err(StoreError::Forbidden(
+                        "会话名称不能为空 / name must not be empty".into(),
+                    ));
+                }
+                let current = self.session_id.clone();
+                self.ctx
+                    .store
+                    .run(move |s| {
+                        let target = match id {
+                            Some(p) => s.resolve_session(&p)?,
+                            None => current,
+                        };
+                        s.rename_session(&target, &name)
+                    })
+                    .await?;
+            }
+        }
+        let cur = self.session_id.clone();
+        let (current, sessions) = self
+            .ctx
+            .store
+            .run(move |s| {
+                let current = if cur.is_empty() {
+                    None
+                } else {
+                    Some(s.session(&cur)?)
+                };
+                Ok((current, s.list_sessions()?))
+            })
+            .await?;
+        Ok(SessionReplyParts {
+            op: op_name.into(),
+            // A read-only connection without a session has an empty current one.
+            current: current.as_ref().map_or_else(
+                || SessionInfo {
+                    id: String::new(),
+                    name: String::new(),
+                    created_at: String::new(),
+                    updated_at: String::new(),
+                    messages: 0,
+                },
+                session_info,
+            ),
+            sessions: sessions.iter().map(session_info).collect(),
+        })
+    }
+
+    pub(super) async fn set_model(&self, model: &str) -> Result<(), String> {
+        let models = self.ctx.models();
+        if !models.iter().any(|m| m == model) {
+            return Err(format!(
+                "未知模型 / unknown model '{model}'; 可用 / available: {}",
+                models.join(", ")
+            ));
+        }
+        let id = self.session_id.clone();
+        let m = model.to_string();
+        self.ctx
+            .store
+            .run(move |s| s.set_session_model(&id, &m))
+            .await
+            .map_err(|e| e.to_string())?;
+        // The next turn reads the stored model; a deliberate switch also gives the LLM a
+        // fresh start after earlier failures.
+        self.ctx.llm_health.success(&self.session_id);
+        Ok(())
+    }
+
+    pub(super) async fn model_info(&self, request_id: u64) -> Message {
+        let id = self.session_id.clone();
+        let current = self
+            .ctx
+            .store
+            .run(move |s| s.session(&id))
+            .await
+            .ok()
+            .and_then(|s| s.model)
+            // A stored model the configuration no longer offers is not what turns use.
+            .filter(|m| self.ctx.models().contains(m))
+            .unwrap_or_else(|| self.ctx.default_model());
+        Message::ModelInfo(ModelInfo {
+            request_id,
+            current,
+            models: self.ctx.models(),
+            planner: self.ctx.planner_name(),
+        })
+    }
+}
+
+pub(super) struct SessionReplyParts {
+    op: String,
+    current: SessionInfo,
+    sessions: Vec<SessionInfo>,
+}
+
+impl SessionReplyParts {
+    pub(super) fn with_request(self, request_id: u64) -> SessionReply {
+        SessionReply {
+            request_id,
+            op: self.op,
+            current: self.current,
+            sessions: self.sessions,
+        }
+    }
+}
+
+pub(super) fn history_message(m: crate::store::MessageRow) -> HistoryMessage {
+    HistoryMessage {
+        role: m.role,
+        text: m.text,
+        time: m.time,
+        tool_calls: m
+            .tool_calls
+            .into_iter()
+            .map(|c| ToolCallRecord {
+                tool: c.tool,
+                args: c.args,
+                ok: c.ok,
+                duration_ms: c.duration_ms,
+                summary: c.summary,
+                output: c.output,
+            })
+            .collect(),
+    }
+}

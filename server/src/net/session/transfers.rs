@@ -1,0 +1,561 @@
+//! File transfers: uploads (start, data, finish, retry, delete), downloads and offers.
+
+use protocol::{Ack, Message, UploadResult, UploadStatus};
+
+use crate::store::{StoreError, UploadRow};
+use crate::uploads::{Incoming, UploadError};
+
+use super::{file_info, store_error, Conn, Mode, UploadSlot};
+
+impl Conn {
+    pub(super) async fn download_request(&self, d: protocol::DownloadRequest) -> Message {
+        // A target is an upload id (or unique prefix) of this session, else a path.
+        let path = match self.uploads().await {
+            Ok(rows) => {
+                let t = d.target.trim();
+                let hits: Vec<&UploadRow> = rows
+                    .iter()
+                    .filter(|u| !t.is_empty() && u.file_id.starts_with(t))
+                    .collect();
+                match hits.as_slice() {
+                    [one] => one.path.clone(),
+                    _ => t.to_string(),
+                }
+            }
+            Err(e) => return store_error(e, d.request_id),
+        };
+        let args = serde_json::json!({"file_path": path, "transport_mode": d.mode});
+        let r = self
+            .ctx
+            .tools
+            .call(
+                "file_download",
+                args.clone(),
+                &self.ctx.tool_ctx(&self.session_id),
+            )
+            .await;
+        if !r.ok {
+            return Message::error(
+                "refused",
+                r.error.unwrap_or_else(|| "download refused".into()),
+                Some(d.request_id),
+            );
+        }
+        let o = &r.data["offer"];
+        let row = crate::agent::run::new_offer(
+            &self.ctx,
+            &self.session_id,
+            o["file_path"].as_str().unwrap_or_default(),
+            o["filename"].as_str().unwrap_or_default(),
+            o["size"].as_u64().unwrap_or(0),
+            o["sha256"].as_str().unwrap_or_default(),
+            &d.mode,
+            Some(d.request_id),
+            Some(format!("download {}", d.target)),
+        );
+        let rr = row.clone();
+        match self.ctx.store.run(move |s| s.insert_offer(&rr)).await {
+            Ok(()) => Message::Offer(crate::app::offer_msg(&row)),
+            Err(e) => store_error(e, d.request_id),
+        }
+    }
+
+    /// Loads an offer of this session that is still pending, or explains why not.
+    async fn pending_offer(&self, offer_id: &str) -> Result<crate::store::OfferRow, Message> {
+        let id = offer_id.to_string();
+        let now = chrono::Utc::now().timestamp().max(0) as u64;
+        let row = self
+            .ctx
+            .store
+            .run(move |s| {
+                s.expire_offers(now)?;
+                s.offer(&id)
+            })
+            .await
+            .map_err(|e| Message::error("internal", e.to_string(), None))?;
+        match row {
+            Some(o) if o.session_id != self.session_id => Err(Message::error(
+                "not_found",
+                format!("没有这个下载邀请 / no offer {offer_id} in this session"),
+                None,
+            )),
+            Some(o) if o.state == "pending" => Ok(o),
+            Some(o) => Err(Message::error(
+                "offer_closed",
+                format!(
+                    "下载邀请已{} / offer is {}",
+                    offer_state_zh(&o.state),
+                    o.state
+                ),
+                None,
+            )),
+            None => Err(Message::error(
+                "not_found",
+                format!("没有这个下载邀请 / no offer {offer_id}"),
+                None,
+            )),
+        }
+    }
+
+    pub(super) async fn reject_offer(&self, r: protocol::OfferReject) -> Message {
+        let o = match self.pending_offer(&r.offer_id).await {
+            Ok(o) => o,
+            Err(m) => return m,
+        };
+        let id = o.offer_id.clone();
+        let reason = r
+            .reason
+            .clone()
+            .unwrap_or_else(|| "用户拒绝 / declined".into());
+        let rs = reason.clone();
+        let res = self
+            .ctx
+            .store
+            .run(move |s| s.set_offer_state(&id, "rejected", Some(&rs)))
+            .await;
+        crate::store::log_unsaved(res, &self.session_id, "offer state `rejected`");
+        self.ctx.audit.record(
+            crate::audit::AuditOp::DownloadReject,
+            &[
+                ("session", self.session_id.as_str()),
+                ("offer", o.offer_id.as_str()),
+                ("file", o.file_path.as_str()),
+                ("reason", reason.as_str()),
+            ],
+        );
+        // Told to the session's history so the agent's next answer knows.
+        let sid = self.session_id.clone();
+        let note = format!(
+            "（用户拒绝了下载 {} / the user declined the download）",
+            o.filename
+        );
+        let res = self
+            .ctx
+            .store
+            .run(move |s| s.append_message(&sid, "assistant", &note, &[]))
+            .await;
+        crate::store::log_unsaved(res, &self.session_id, "history note of a declined download");
+        Message::Ack(Ack {
+            request_id: o.request_id.unwrap_or(0),
+            message: format!("已拒绝下载 {} / download declined", o.filename),
+        })
+    }
+
+    /// Loads an offer of this session that may be accepted: pending, or accepted/failed
+    /// before its expiry (a retry or resume of an interrupted transfer).
+    async fn acceptable_offer(&self, offer_id: &str) -> Result<crate::store::OfferRow, Message> {
+        let o = match self.pending_offer(offer_id).await {
+            Ok(o) => return Ok(o),
+            Err(m) => m,
+        };
+        let id = offer_id.to_string();
+        let now = chrono::Utc::now().timestamp().max(0) as u64;
+        match self.ctx.store.run(move |s| s.offer(&id)).await {
+            Ok(Some(row))
+                if row.session_id == self.session_id
+                    && (row.state == "accepted" || row.state == "failed")
+                    && row.expires_at > now =>
+            {
+                Ok(row)
+            }
+            _ => Err(o),
+        }
+    }
+
+    pub(super) async fn accept_offer(&mut self, a: protocol::OfferAccept) -> Option<Message> {
+        use crate::rdt::GrantKind;
+        let o = match self.acceptable_offer(&a.offer_id).await {
+            Ok(o) => o,
+            Err(m) => return Some(m),
+        };
+        let transfers = self.ctx.transfers.clone();
+        let rdt_addr = transfers.rdt_addr.get().copied();
+        let http_addr = transfers.http_addr.get().copied();
+        let mode = match (a.mode.as_str(), rdt_addr, http_addr) {
+            ("auto" | "rdt", Some(_), _) => "rdt",
+            ("auto" | "nplt", _, _) => "nplt",
+            ("http", _, Some(_)) => "http",
+            (other @ ("rdt" | "http"), _, _) => {
+                return Some(Message::error(
+                    "unsupported_mode",
+                    format!("传输模式 {other} 未启用 / mode {other} is not running on this server; use nplt"),
+                    o.request_id,
+                ))
+            }
+            (other, _, _) => {
+                return Some(Message::error(
+                    "unsupported_mode",
+                    format!("未知传输模式 {other} / unknown mode {other}; use auto, rdt, nplt or http"),
+                    o.request_id,
+                ))
+            }
+        };
+        if mode == "nplt" && self.transfer.as_ref().is_some_and(|t| !t.is_cancelled()) {
+            return Some(Message::error(
+                "busy",
+                "已有传输正在进行 / a transfer is already running on this connection",
+                o.request_id,
+            ));
+        }
+        let id = o.offer_id.clone();
+        let res = self
+            .ctx
+            .store
+            .run(move |s| s.set_offer_state(&id, "accepted", None))
+            .await;
+        crate::store::log_unsaved(res, &self.session_id, "offer state `accepted`");
+        let now = std::time::Instant::now();
+        let mut start = protocol::TransferStart {
+            offer_id: o.offer_id.clone(),
+            mode: mode.into(),
+            token: String::new(),
+            rdt_addr: None,
+            url: None,
+            size: o.size,
+            sha256: o.sha256.clone(),
+        };
+        match (mode, rdt_addr, http_addr) {
+            ("rdt", Some(addr), _) => {
+                let (token, _) = transfers.issue(
+                    GrantKind::Rdt,
+                    &o,
+                    &self.session_id,
+                    self.push_tx.clone(),
+                    &self.ctx.shutdown,
+                    now,
+                );
+                start.token = token;
+                start.rdt_addr = Some(addr.to_string());
+                return Some(Message::TransferStart(start));
+            }
+            ("http", _, Some(addr)) => {
+                let (token, _) = transfers.issue(
+                    GrantKind::Http,
+                    &o,
+                    &self.session_id,
+                    self.push_tx.clone(),
+                    &self.ctx.shutdown,
+                    now,
+                );
+                start.url = Some(format!(
+                    "http://{}/api/files/download/{token}",
+                    crate::http::url_host(addr)
+                ));
+                start.token = token;
+                return Some(Message::TransferStart(start));
+            }
+            _ => {}
+        }
+        let attempt = transfers.begin_attempt(&o.offer_id, &self.ctx.shutdown);
+        let tok = attempt.cancel.clone();
+        self.transfer = Some(tok.clone());
+        start.token = hex::encode(rand::random::<[u8; 16]>());
+        // TRANSFER_START must precede the data: send it through the same queue.
+        if self
+            .push_tx
+            .send(Message::TransferStart(start))
+            .await
+            .is_err()
+        {
+            return None;
+        }
+        let ctx = self.ctx.clone();
+        let tx = self.push_tx.clone();
+        let resume = a.resume_from.min(o.size);
+        self.ctx.tracker.spawn(async move {
+            let offer_id = o.offer_id.clone();
+            crate::app::send_file_nplt(ctx.clone(), o, resume, tx, tok).await;
+            ctx.transfers.end_attempt(&offer_id, attempt.id);
+        });
+        None
+    }
+
+    pub(super) async fn begin_upload(
+        &mut self,
+        request_id: Option<u64>,
+        filename: &str,
+        size: u64,
+        sha256: Option<String>,
+    ) -> Result<(), UploadError> {
+        let res = Incoming::begin(
+            &self.ctx.cfg.uploads_dir(),
+            filename,
+            size,
+            self.ctx.cfg.upload_limit,
+            sha256,
+        )
+        .await;
+        match res {
+            Ok(inc) => {
+                self.upload = UploadSlot::Receiving {
+                    inc: Box::new(inc),
+                    request_id,
+                    last_status: 0,
+                };
+                Ok(())
+            }
+            Err(e) => {
+                self.ctx
+                    .audit_upload_refused(&self.session_id, filename, &e);
+                if request_id.is_none() {
+                    // Legacy: discard the data frames that follow the refused metadata.
+                    self.upload = UploadSlot::Discarding { remaining: size };
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// UPLOAD_RDT_START: the same checks as UPLOAD_START, then a grant the client redeems on
+    /// the RDT port; the RDT receiver task answers with UPLOAD_RESULT through `push_tx`.
+    pub(super) async fn rdt_upload_grant(&mut self, u: &protocol::UploadStart) -> Message {
+        let Some(addr) = self.ctx.transfers.rdt_addr.get().copied() else {
+            return Message::error(
+                "rdt_unavailable",
+                "服务器未开启 RDT / the server's RDT port is not running; upload with nplt",
+                Some(u.request_id),
+            );
+        };
+        let inc = match Incoming::begin(
+            &self.ctx.cfg.uploads_dir(),
+            &u.filename,
+            u.size,
+            self.ctx.cfg.upload_limit,
+            u.sha256.clone(),
+        )
+        .await
+        {
+            Ok(inc) => inc,
+            Err(e) => {
+                self.ctx
+                    .audit_upload_refused(&self.session_id, &u.filename, &e);
+                return Message::error(e.code(), e.message(), Some(u.request_id));
+            }
+        };
+        let token = self.ctx.transfers.issue_upload(
+            inc,
+            &self.session_id,
+            u.request_id,
+            self.push_tx.clone(),
+            self.mode == Mode::Extension,
+            std::time::Instant::now(),
+        );
+        Message::UploadGrant(protocol::UploadGrant {
+            request_id: u.request_id,
+            token,
+            rdt_addr: addr.to_string(),
+            size: u.size,
+        })
+    }
+
+    pub(super) async fn upload_data(&mut self, data: &[u8], out: &mut Vec<Message>) {
+        match &mut self.upload {
+            UploadSlot::None => {
+                if self.mode == Mode::Extension {
+                    out.push(Message::error(
+                        "no_upload",
+                        "没有正在进行的上传 / data without UPLOAD_START",
+                        None,
+                    ));
+                }
+            }
+            UploadSlot::Discarding { remaining } => {
+                *remaining = remaining.saturating_sub(data.len() as u64);
+                if *remaining == 0 {
+                    self.upload = UploadSlot::None;
+                }
+            }
+            UploadSlot::Receiving {
+                inc,
+                request_id,
+                last_status,
+            } => {
+                if let Err(e) = inc.write(data).await {
+                    let rid = *request_id;
+                    let remaining = inc
+                        .announced
+                        .saturating_sub(inc.received + data.len() as u64);
+                    let filename = inc.filename.clone();
+                    if let UploadSlot::Receiving { inc, .. } =
+                        std::mem::replace(&mut self.upload, UploadSlot::Discarding { remaining })
+                    {
+                        inc.abort().await;
+                    }
+                    if remaining == 0 {
+                        self.upload = UploadSlot::None;
+                    }
+                    self.ctx
+                        .audit_upload_refused(&self.session_id, &filename, &e);
+                    out.push(self.upload_error(rid, &e));
+                    return;
+                }
+                // Progress for the files pane about every 5% (extension clients only).
+                if self.mode == Mode::Extension && inc.announced > 0 {
+                    let pct = inc.received * 20 / inc.announced;
+                    if pct > *last_status && !inc.is_complete() {
+                        *last_status = pct;
+                        out.push(Message::UploadStatus(UploadStatus {
+                            file_id: String::new(),
+                            filename: inc.filename.clone(),
+                            state: "receiving".into(),
+                            detail: None,
+                            done: inc.received,
+                            total: inc.announced,
+                        }));
+                    }
+                }
+                if inc.is_complete() {
+                    self.finish_upload(out).await;
+                }
+            }
+        }
+    }
+
+    fn upload_error(&self, rid: Option<u64>, e: &UploadError) -> Message {
+        match rid {
+            Some(r) => Message::error(e.code(), e.message(), Some(r)),
+            None => Message::ChatText(format!("文件上传失败: {e}")),
+        }
+    }
+
+    pub(super) async fn finish_upload(&mut self, out: &mut Vec<Message>) {
+        let UploadSlot::Receiving {
+            inc, request_id, ..
+        } = std::mem::replace(&mut self.upload, UploadSlot::None)
+        else {
+            return;
+        };
+        // Extension clients get the index states (indexed, embedding n/m, ready).
+        let push = (self.mode == Mode::Extension).then(|| self.push_tx.clone());
+        match crate::uploads::complete(&self.ctx, &self.session_id, *inc, push).await {
+            Ok(row) => match request_id {
+                Some(r) => out.push(Message::UploadResult(UploadResult {
+                    request_id: r,
+                    file: file_info(&row),
+                })),
+                None => out.push(Message::ChatText(format!(
+                    "文件上传成功: {} (ID: {})",
+                    row.filename, row.file_id
+                ))),
+            },
+            Err(e) => out.push(self.upload_error(request_id, &e)),
+        }
+    }
+
+    pub(super) async fn uploads(&self) -> Result<Vec<UploadRow>, StoreError> {
+        let id = self.session_id.clone();
+        self.ctx.store.run(move |s| s.list_uploads(&id)).await
+    }
+
+    /// INDEX_RETRY: a `failed` upload of this session is indexed / embedded again.
+    pub(super) async fn retry_index(&self, d: protocol::FileDelete) -> Message {
+        let rows = match self.uploads().await {
+            Ok(r) => r,
+            Err(e) => return store_error(e, d.request_id),
+        };
+        let p = d.file_id.trim();
+        let found: Vec<&UploadRow> = rows
+            .iter()
+            .filter(|u| !p.is_empty() && u.file_id.starts_with(p))
+            .collect();
+        let row = match found.as_slice() {
+            [one] => (*one).clone(),
+            [] => {
+                return Message::error(
+                    "not_found",
+                    format!("本会话没有文件 {p} / no such file in this session"),
+                    Some(d.request_id),
+                )
+            }
+            many => {
+                return Message::error(
+                    "ambiguous",
+                    format!(
+                        "文件 ID 前缀 {p} 匹配 {} 个文件 / ambiguous prefix",
+                        many.len()
+                    ),
+                    Some(d.request_id),
+                )
+            }
+        };
+        if row.state != "failed" {
+            return Message::error(
+                "not_failed",
+                format!(
+                    "文件 {} 的索引状态是 {}，无需重试 / only a failed file can be retried",
+                    row.filename, row.state
+                ),
+                Some(d.request_id),
+            );
+        }
+        let Some(h) = self.ctx.index.clone() else {
+            return Message::error(
+                "unavailable",
+                "文档索引未启用 / the document index is off".to_string(),
+                Some(d.request_id),
+            );
+        };
+        let push = (self.mode == Mode::Extension).then(|| self.push_tx.clone());
+        let r = row.clone();
+        let (state, _) = tokio::task::spawn_blocking(move || h.retry_upload(&r, push))
+            .await
+            .unwrap_or_else(|_| ("failed".into(), Some("indexing panicked".into())));
+        Message::Ack(Ack {
+            request_id: d.request_id,
+            message: format!("已重新开始索引 {} ({state}) / retrying", row.filename),
+        })
+    }
+
+    pub(super) async fn delete_file(&self, d: protocol::FileDelete) -> Message {
+        let rows = match self.uploads().await {
+            Ok(r) => r,
+            Err(e) => return store_error(e, d.request_id),
+        };
+        let matches: Vec<&UploadRow> = rows
+            .iter()
+            .filter(|u| u.file_id.starts_with(d.file_id.trim()) && !d.file_id.trim().is_empty())
+            .collect();
+        let row = match matches.as_slice() {
+            [one] => (*one).clone(),
+            [] => {
+                return Message::error(
+                    "not_found",
+                    format!(
+                        "本会话没有文件 {} / no such file in this session",
+                        d.file_id
+                    ),
+                    Some(d.request_id),
+                )
+            }
+            many => {
+                return Message::error(
+                    "ambiguous",
+                    format!(
+                        "文件 ID 前缀 {} 匹配 {} 个文件 / ambiguous prefix",
+                        d.file_id,
+                        many.len()
+                    ),
+                    Some(d.request_id),
+                )
+            }
+        };
+        match self.ctx.delete_upload(&row).await {
+            Ok(()) => Message::Ack(Ack {
+                request_id: d.request_id,
+                message: format!("已删除文件 {} / deleted", row.filename),
+            }),
+            Err(e) => Message::error("io_error", e, Some(d.request_id)),
+        }
+    }
+}
+
+fn offer_state_zh(state: &str) -> &'static str {
+    match state {
+        "accepted" => "接受",
+        "rejected" => "拒绝",
+        "expired" => "过期",
+        "transferred" => "完成传输",
+        "failed" => "失败",
+        _ => "关闭",
+    }
+}

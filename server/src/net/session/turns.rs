@@ -1,0 +1,113 @@
+//! Starting a turn and rendering its events as extension-mode frames.
+
+use protocol::{
+    AgentEvent, AgentEventKind, EndStatus, Message, StreamDelta, StreamEnd, StreamStart, ToolOutput,
+};
+
+use crate::turn::{TurnEvent, TurnRequest};
+
+use super::{Conn, Mode};
+
+impl Conn {
+    pub(super) fn start_turn(&mut self, request_id: u64, text: String, file_ids: Vec<String>) {
+        let req = TurnRequest {
+            request_id,
+            session_id: self.session_id.clone(),
+            text,
+            file_ids,
+        };
+        self.turn = Some(self.ctx.spawn_turn(req));
+        self.legacy_pending.clear();
+    }
+
+    pub(super) async fn on_turn_event(&mut self, ev: Option<TurnEvent>, out: &mut Vec<Message>) {
+        let Some(rid) = self.turn.as_ref().map(|t| t.request_id) else {
+            return;
+        };
+        let legacy = self.mode == Mode::Legacy;
+        let ev = match ev {
+            Some(ev) => ev,
+            None => {
+                // The turn task ended without a Done event (it panicked): say so.
+                self.turn = None;
+                if legacy {
+                    self.legacy_flush_end(out, Some("内部错误，本轮对话中止 / internal error"));
+                } else {
+                    out.push(Message::StreamEnd(StreamEnd {
+                        request_id: rid,
+                        status: EndStatus::Error,
+                        message: Some("内部错误，本轮对话中止 / internal error".into()),
+                    }));
+                }
+                return;
+            }
+        };
+        if legacy {
+            self.legacy_turn_event(ev, out);
+            return;
+        }
+        match ev {
+            TurnEvent::Status(text) => out.push(agent_event(rid, AgentEventKind::Status { text })),
+            TurnEvent::ToolCall { step, tool, args } => out.push(agent_event(
+                rid,
+                AgentEventKind::ToolCall { step, tool, args },
+            )),
+            TurnEvent::ToolOutput {
+                step,
+                tool,
+                lines,
+                dropped,
+                total,
+            } => out.push(Message::ToolOutput(ToolOutput {
+                request_id: rid,
+                step,
+                tool,
+                lines,
+                dropped,
+                total,
+            })),
+            TurnEvent::ToolResult {
+                step,
+                tool,
+                ok,
+                duration_ms,
+                summary,
+                output,
+            } => out.push(agent_event(
+                rid,
+                AgentEventKind::ToolResult {
+                    step,
+                    tool,
+                    ok,
+                    duration_ms,
+                    summary,
+                    output,
+                },
+            )),
+            TurnEvent::AnswerStart => {
+                out.push(Message::StreamStart(StreamStart { request_id: rid }))
+            }
+            TurnEvent::Delta(text) => out.push(Message::StreamDelta(StreamDelta {
+                request_id: rid,
+                text,
+            })),
+            TurnEvent::Search(mut s) => {
+                s.request_id = Some(rid);
+                out.push(Message::SearchResults(s));
+            }
+            TurnEvent::Offer(o) => out.push(Message::Offer(crate::app::offer_msg(&o))),
+            TurnEvent::Done(outcome) => {
+                self.turn = None;
+                out.push(Message::StreamEnd(StreamEnd {
+                    request_id: rid,
+                    status: outcome.status,
+                    message: outcome.message,
+                }));
+            }
+        }
+    }
+}
+
+fn agent_event(request_id: u64, event: AgentEventKind) -> Message {
+    Message::AgentEvent(AgentEvent { request_id, event })
+}
