@@ -1,0 +1,93 @@
+//! Tests of the turn runner pieces: upload references, history budgeting, the conversation
+//! state rebuilt from stored rows.
+
+use super::*;
+
+#[test]
+fn file_refs_from_markers_and_ids() {
+    assert_eq!(
+        referenced_ids(
+            "看看 [file_ref:abc123] 和 [file_ref: def ]",
+            &["xyz".into()]
+        ),
+        vec!["xyz", "abc123", "def"]
+    );
+    assert!(referenced_ids("[file_ref:", &[]).is_empty());
+    assert!(referenced_ids("no refs", &[" ".into()]).is_empty());
+}
+
+#[test]
+fn conversation_state_comes_from_stored_tool_calls() {
+    use crate::agent::planner::conversation::{facts_of, ListKind};
+    let msg = |role: &str, text: &str, calls: Vec<ToolCallRow>| crate::store::MessageRow {
+        role: role.into(),
+        text: text.into(),
+        time: String::new(),
+        tool_calls: calls,
+    };
+    let call = |tool: &str, args: Value, data: Value| ToolCallRow {
+        tool: tool.into(),
+        facts: facts_of(tool, &args, true, &data),
+        args,
+        ok: true,
+        duration_ms: 1,
+        summary: String::new(),
+        output: None,
+    };
+    let list = call(
+        "file_upload",
+        serde_json::json!({"action": "list"}),
+        serde_json::json!({"files": [{"filename": "a.log", "path": "/u/1/a.log"}, {"filename": "b.md", "path": "/u/2/b.md"}]}),
+    );
+    let read = call(
+        "file_read",
+        serde_json::json!({"file_path": "/u/2/b.md", "offset": 0, "limit": 200}),
+        serde_json::json!({"path": "/u/2/b.md", "offset": 0, "limit": 200, "total_lines": 450, "lines": vec!["x"; 200], "more_lines": 250}),
+    );
+    // Rows stored before facts existed carry none and are simply skipped.
+    let mut old = call(
+        "sys_monitor",
+        serde_json::json!({"metric": "cpu"}),
+        Value::Null,
+    );
+    old.facts = None;
+    let rows = vec![
+        msg("user", "cpu?", vec![]),
+        msg("assistant", "CPU 5%", vec![old]),
+        msg("user", "my uploads", vec![]),
+        msg("assistant", "1. a.log 2. b.md", vec![list]),
+        msg("user", "open the second one", vec![]),
+        msg("assistant", "b.md …", vec![read]),
+    ];
+    let c = conversation_from(&rows);
+    assert_eq!(c.last_user.as_deref(), Some("open the second one"));
+    assert_eq!(
+        c.last_list.as_ref().map(|l| &l.kind),
+        Some(&ListKind::Uploads)
+    );
+    let r = c.last_read.expect("a partial read");
+    assert_eq!((r.next_offset(), r.remaining()), (200, 250));
+    assert!(c.last_metric.is_none());
+    // The facts survive the store's JSON round trip.
+    let json = serde_json::to_string(&rows[3].tool_calls).expect("serialises");
+    let back: Vec<ToolCallRow> = serde_json::from_str(&json).expect("parses");
+    assert_eq!(back, rows[3].tool_calls);
+}
+
+#[test]
+fn history_budget_keeps_newest() {
+    let row = |t: &str| crate::store::MessageRow {
+        role: "user".into(),
+        text: t.into(),
+        time: String::new(),
+        tool_calls: vec![],
+    };
+    let rows = vec![row("aaaa"), row("bbbb"), row("cccc")];
+    let h = budget_history(&rows, 8);
+    assert_eq!(
+        h.iter().map(|t| t.text.as_str()).collect::<Vec<_>>(),
+        ["bbbb", "cccc"]
+    );
+    // A single message longer than the budget is still kept (the latest context).
+    assert_eq!(budget_history(&rows, 1).len(), 1);
+}
