@@ -1,4 +1,3 @@
-//! The agent: ReAct loop, prompt assembly and the offline planner.
+//! The agent: the ReAct loop over the LLM or the offline planner (`llmops_planner`).
 
-pub mod planner;
 pub mod run;

@@ -11,13 +11,13 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::audit::{Audit, AuditOp};
 use crate::config::Config;
-use crate::policy::{CommandPolicy, CommandPolicyConfig, PathPolicy};
 use crate::store::{OfferRow, Store, UploadRow};
-use crate::tools::{RawTextSearch, Sampler, SamplerHandle, ToolRegistry, UploadCatalog, UploadRef};
 use crate::turn::{RunningTurn, TurnEvent, TurnRequest};
 use crate::uploads::UploadError;
+use llmops_policy::{CommandPolicy, CommandPolicyConfig, PathPolicy};
+use llmops_tools::audit::{Audit, AuditOp};
+use llmops_tools::{RawTextSearch, Sampler, SamplerHandle, ToolRegistry, UploadCatalog, UploadRef};
 
 /// The session catalog the tools see, read from SQLite.
 pub struct StoreCatalog(pub Store);
@@ -72,7 +72,7 @@ pub struct Ctx {
     /// Download grants (RDT/HTTP tokens), transfer attempts and transfer counters.
     pub transfers: Arc<crate::rdt::Transfers>,
     /// Whole tool outputs per session, for paging (OUTPUT_GET).
-    pub outputs: crate::outputs::OutputStore,
+    pub outputs: llmops_tools::outputs::OutputStore,
     /// The document index; None when it could not open (search falls back to raw text).
     pub index: Option<Arc<crate::index::IndexHandle>>,
     /// Memory all NPLT connections together may hold for fragment reassembly.
@@ -116,7 +116,7 @@ impl Ctx {
                 None
             }
         };
-        let search: Arc<dyn crate::tools::SearchBackend> = match &index {
+        let search: Arc<dyn llmops_tools::SearchBackend> = match &index {
             Some(h) => Arc::new(crate::index::IndexSearch(h.clone())),
             None => Arc::new(RawTextSearch::new(
                 catalog.clone(),
@@ -128,7 +128,7 @@ impl Ctx {
         let sampler = Sampler::spawn(std::time::Duration::from_secs(1));
         let mut tools = ToolRegistry::standard(sampler.clone(), search);
         // file_read carries the analyze cap of local files (uploads are analysed whole).
-        tools.register(Arc::new(crate::tools::FileReadTool::new(
+        tools.register(Arc::new(llmops_tools::FileReadTool::new(
             cfg.analyze_max_bytes,
         )));
         let max_searches = cfg.max_concurrent_searches.max(1);
@@ -141,7 +141,7 @@ impl Ctx {
             tracing::info!(provider = %b.provider, model = %b.default_model, egress = %b.egress, "llm configured");
         }
         Ctx {
-            outputs: crate::outputs::OutputStore::new(&cfg.data_dir),
+            outputs: llmops_tools::outputs::OutputStore::new(&cfg.data_dir),
             reassembly: protocol::ByteBudget::new(cfg.reassembly_budget_bytes),
             trimmer: Arc::default(),
             cfg: Arc::new(cfg),
@@ -165,8 +165,8 @@ impl Ctx {
     }
 
     /// Tool context for requests made outside a turn (search, download requests).
-    pub fn tool_ctx(&self, session_id: &str) -> crate::tools::ToolCtx {
-        crate::tools::ToolCtx {
+    pub fn tool_ctx(&self, session_id: &str) -> llmops_tools::ToolCtx {
+        llmops_tools::ToolCtx {
             session_id: session_id.to_string(),
             paths: self.paths.clone(),
             commands: self.commands.clone(),
@@ -174,8 +174,8 @@ impl Ctx {
             data_dir: self.cfg.data_dir.clone(),
             cancel: self.shutdown.child_token(),
             uploads: self.catalog.clone(),
-            live: crate::tools::LiveSink::none(),
-            budget: crate::tools::TimeBudget::default(),
+            live: llmops_tools::LiveSink::none(),
+            budget: llmops_tools::TimeBudget::default(),
             follow: self.cfg.follow_limits(),
         }
     }
@@ -395,7 +395,7 @@ impl Ctx {
 }
 
 /// The wire form of a sampler snapshot.
-pub fn snapshot_msg(s: &crate::tools::Snapshot) -> protocol::MonitorSnapshot {
+pub fn snapshot_msg(s: &llmops_tools::Snapshot) -> protocol::MonitorSnapshot {
     protocol::MonitorSnapshot {
         ts_ms: chrono::DateTime::parse_from_rfc3339(&s.taken_at)
             .map(|t| t.timestamp_millis().max(0) as u64)
@@ -606,11 +606,11 @@ pub fn offer_msg(o: &OfferRow) -> Offer {
 
 #[cfg(test)]
 mod snapshot_msg_tests {
-    use crate::tools::sys_monitor::ProcessInfo;
+    use llmops_tools::sys_monitor::ProcessInfo;
 
     #[test]
     fn processes_go_on_the_wire_unchanged() {
-        let s = crate::tools::Snapshot {
+        let s = llmops_tools::Snapshot {
             process_count: 312,
             top_processes: vec![ProcessInfo {
                 pid: 4242,

@@ -137,7 +137,7 @@ pub struct FileConfig {
     pub allow_paths: Vec<PathBuf>,
     /// The `[path_policy]` table: system roots, deny patterns, exceptions.
     #[serde(default)]
-    pub path_policy: crate::policy::PathPolicyOverrides,
+    pub path_policy: llmops_policy::PathPolicyOverrides,
     pub embedder: Option<String>,
     pub model_dir: Option<PathBuf>,
     pub vector_store: Option<String>,
@@ -180,7 +180,7 @@ pub struct Config {
     pub max_concurrent_searches: usize,
     pub allow_paths: Vec<PathBuf>,
     /// Overrides of the path policy's defaults (`[path_policy]` in the file).
-    pub path_policy: crate::policy::PathPolicyOverrides,
+    pub path_policy: llmops_policy::PathPolicyOverrides,
     /// How long a silent new connection is given to send HELLO before it is treated as a
     /// legacy client and sent the legacy welcome.
     pub legacy_welcome_delay_ms: u64,
@@ -320,7 +320,7 @@ impl Config {
             analyze_max_bytes: cli
                 .analyze_max_bytes
                 .or(file.analyze_max_bytes)
-                .unwrap_or(crate::tools::file_read::DEFAULT_ANALYZE_MAX_BYTES),
+                .unwrap_or(llmops_tools::file_read::DEFAULT_ANALYZE_MAX_BYTES),
             docs,
             rdt_listen: cli
                 .rdt_listen
@@ -453,8 +453,8 @@ impl Config {
     }
 
     /// Follow-mode limits for tool calls.
-    pub fn follow_limits(&self) -> crate::tools::FollowLimits {
-        crate::tools::FollowLimits {
+    pub fn follow_limits(&self) -> llmops_tools::FollowLimits {
+        llmops_tools::FollowLimits {
             max: std::time::Duration::from_secs(self.follow_max_secs),
             keep_lines: self.follow_keep_lines,
             ..Default::default()
@@ -463,8 +463,8 @@ impl Config {
 
     /// The path policy this configuration asks for: uploads, `docs` (as given; pass
     /// canonical ones), `allow_paths`, and the defaults with `[path_policy]` applied.
-    pub fn path_policy_config(&self, docs: &[PathBuf]) -> crate::policy::PathPolicyConfig {
-        let mut cfg = crate::policy::PathPolicyConfig::with_overrides(
+    pub fn path_policy_config(&self, docs: &[PathBuf]) -> llmops_policy::PathPolicyConfig {
+        let mut cfg = llmops_policy::PathPolicyConfig::with_overrides(
             &self.data_dir,
             docs,
             &self.path_policy,

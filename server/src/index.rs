@@ -17,9 +17,9 @@ use protocol::{Message, UploadStatus};
 use tokio::sync::mpsc;
 
 use crate::config::Config;
-use crate::policy::PathPolicy;
 use crate::store::{Store, UploadRow};
-use crate::tools::{SearchBackend, SearchHit, SearchScope};
+use llmops_policy::PathPolicy;
+use llmops_tools::{SearchBackend, SearchHit, SearchScope};
 
 /// The product manual, shipped inside the binary so an installed server has it too.
 const BUILTIN_DOCS: &[(&str, &str)] = &[(
@@ -87,9 +87,9 @@ impl IndexHandle {
             store,
             doc_dirs,
             paths,
-            builtin_dir: crate::policy::path::resolve(&builtin_docs_dir(cfg))
+            builtin_dir: llmops_policy::path::resolve(&builtin_docs_dir(cfg))
                 .unwrap_or_else(|_| builtin_docs_dir(cfg)),
-            exclude: crate::policy::path::resolve(&cfg.uploads_dir())
+            exclude: llmops_policy::path::resolve(&cfg.uploads_dir())
                 .unwrap_or_else(|_| cfg.uploads_dir()),
             watchers: Mutex::new(HashMap::new()),
             scanning: AtomicBool::new(false),
@@ -315,7 +315,7 @@ impl IndexHandle {
         let mut out: Vec<SysFile> = Vec::new();
         let mut files = Vec::new();
         for d in &self.doc_dirs {
-            crate::tools::semantic_search::walk_files(
+            llmops_tools::semantic_search::walk_files(
                 d,
                 0,
                 MAX_DOC_FILES,
@@ -334,7 +334,7 @@ impl IndexHandle {
                 continue;
             }
             out.push(SysFile {
-                filename: crate::policy::path::display_name(&resolved),
+                filename: llmops_policy::path::display_name(&resolved),
                 mtime: llmops_index::engine::mtime_secs(&resolved),
                 size: meta.len(),
                 path: resolved,

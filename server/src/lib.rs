@@ -2,7 +2,6 @@
 
 pub mod agent;
 pub mod app;
-pub mod audit;
 pub mod config;
 pub mod http;
 pub mod index;
@@ -10,11 +9,8 @@ pub mod llm;
 pub mod logging;
 pub mod memory;
 pub mod net;
-pub mod outputs;
-pub mod policy;
 pub mod rdt;
 pub mod store;
-pub mod tools;
 pub mod turn;
 pub mod uploads;
 
@@ -50,7 +46,8 @@ pub async fn start(cfg: Config) -> anyhow::Result<Running> {
     if swept > 0 {
         tracing::info!("removed {swept} partial or orphaned uploads");
     }
-    let audit = audit::Audit::open(&cfg.data_dir).context("cannot open the audit log")?;
+    let audit =
+        llmops_tools::audit::Audit::open(&cfg.data_dir).context("cannot open the audit log")?;
     let listener = tokio::net::TcpListener::bind(cfg.listen)
         .await
         .with_context(|| format!("cannot listen on {}", cfg.listen))?;

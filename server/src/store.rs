@@ -46,7 +46,7 @@ pub struct ToolCallRow {
     /// What the step showed that a follow-up may refer to (the offline planner's
     /// conversation state); absent on rows written before it was kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub facts: Option<crate::agent::planner::conversation::StepFacts>,
+    pub facts: Option<llmops_planner::conversation::StepFacts>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -33,13 +33,13 @@ impl UploadError {
         match self {
             UploadError::TooLarge { size, limit } => format!(
                 "文件大小超过限制 ({} > {}) / file too large",
-                crate::tools::human_size(*size),
-                crate::tools::human_size(*limit)
+                llmops_tools::human_size(*size),
+                llmops_tools::human_size(*limit)
             ),
             UploadError::Overrun { got, announced } => format!(
                 "文件数据超出声明的大小 / more data than announced ({} > {})",
-                crate::tools::human_size(*got),
-                crate::tools::human_size(*announced)
+                llmops_tools::human_size(*got),
+                llmops_tools::human_size(*announced)
             ),
             other => other.to_string(),
         }

@@ -474,7 +474,7 @@ async fn server(llm: Option<LlmBackend>) -> TestServer {
     let cfg = Config::resolve(cli).expect("config");
     std::fs::create_dir_all(cfg.uploads_dir()).expect("uploads");
     let store = llmops_server::store::Store::open(&cfg.db_path()).expect("db");
-    let audit = llmops_server::audit::Audit::open(&cfg.data_dir).expect("audit");
+    let audit = llmops_tools::audit::Audit::open(&cfg.data_dir).expect("audit");
     let mut ctx = Ctx::new(cfg, store, audit);
     ctx.llm = llm;
     TestServer {

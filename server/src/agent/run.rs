@@ -12,13 +12,13 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::planner::text::Lang;
-use crate::agent::planner::{self, HistoryTurn, PlannerAction, PlannerInput, StepRecord};
 use crate::app::Ctx;
 use crate::llm::{prompt, Availability, ChatMessage, ChatReply, ChatRequest, LlmClient, LlmError};
 use crate::store::{now_rfc3339, OfferRow, ToolCallRow, UploadRow};
-use crate::tools::{LiveChunk, LiveSink, ToolCtx, ToolResult, UploadRef};
 use crate::turn::{stream_pieces, Role, TurnEvent, TurnOutcome, TurnRequest};
+use llmops_planner::text::Lang;
+use llmops_planner::{self as planner, HistoryTurn, PlannerAction, PlannerInput, StepRecord};
+use llmops_tools::{LiveChunk, LiveSink, ToolCtx, ToolResult, UploadRef};
 
 mod tool_call;
 use tool_call::{call_tool, store_output};
@@ -191,8 +191,8 @@ pub async fn run_turn(
         data_dir: ctx.cfg.data_dir.clone(),
         cancel: cancel.clone(),
         uploads: ctx.catalog.clone(),
-        live: crate::tools::LiveSink::none(),
-        budget: crate::tools::TimeBudget::default(),
+        live: llmops_tools::LiveSink::none(),
+        budget: llmops_tools::TimeBudget::default(),
         follow: ctx.cfg.follow_limits(),
     };
     let mut turn = Turn {

@@ -367,7 +367,7 @@ fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
 /// At most 200 characters on one line.
 fn excerpt(s: &str) -> String {
     let one_line: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    crate::tools::truncate_chars(&one_line, 200)
+    llmops_tools::truncate_chars(&one_line, 200)
 }
 
 fn native_message(m: &ChatMessage) -> Value {

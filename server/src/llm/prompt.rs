@@ -2,9 +2,9 @@
 //! recent history within a token budget (earlier tool calls included, so follow-ups work),
 //! and tool observations truncated to a budget. Pure functions.
 
-use crate::agent::planner::UploadRef;
 use crate::store::MessageRow;
-use crate::tools::{human_size, truncate_chars, ToolResult};
+use llmops_planner::UploadRef;
+use llmops_tools::{human_size, truncate_chars, ToolResult};
 
 use super::{estimate_tokens, ChatMessage, ToolCall};
 
@@ -231,12 +231,12 @@ pub fn head_tail(text: &str, budget: usize) -> String {
     let omitted_bytes = text.len().saturating_sub(shown_bytes) as u64;
     let omitted_lines = total_lines - head_full - tail_full;
     let (ol, tl) = (
-        crate::tools::follow::thousands(omitted_lines as u64),
-        crate::tools::follow::thousands(total_lines as u64),
+        llmops_tools::follow::thousands(omitted_lines as u64),
+        llmops_tools::follow::thousands(total_lines as u64),
     );
     let (ob, tb) = (
-        crate::tools::human_size(omitted_bytes),
-        crate::tools::human_size(text.len() as u64),
+        llmops_tools::human_size(omitted_bytes),
+        llmops_tools::human_size(text.len() as u64),
     );
     let mut out = head.join("\n");
     out.push_str(&format!(
@@ -364,16 +364,16 @@ mod tests {
         let shown: Vec<&str> = o.lines().filter(|l| l.starts_with("line ")).collect();
         let omitted = 20_000 - shown.len();
         let shown_bytes: usize = shown.iter().map(|l| l.len() + 1).sum();
-        let ob = crate::tools::human_size((text.len() - shown_bytes) as u64);
+        let ob = llmops_tools::human_size((text.len() - shown_bytes) as u64);
         let marker = format!(
             "… {} lines / {ob} omitted of 20,000 lines / {} …",
-            crate::tools::follow::thousands(omitted as u64),
-            crate::tools::human_size(text.len() as u64)
+            llmops_tools::follow::thousands(omitted as u64),
+            llmops_tools::human_size(text.len() as u64)
         );
         assert!(o.contains(&marker), "{marker}\n{o}");
         assert!(o.contains(&format!(
             "中间省略 {} 行",
-            crate::tools::follow::thousands(omitted as u64)
+            llmops_tools::follow::thousands(omitted as u64)
         )));
         assert!(o.chars().count() <= 1000 + 120);
         // Short texts are untouched.

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
+use llmops_common::constant_time_eq;
 use protocol::{
     FileInfo, Inbound, Message, MessageCodec, SessionInfo, Welcome, LEGACY_HEARTBEAT,
     PROTOCOL_VERSION,
@@ -490,11 +491,4 @@ pub fn file_info(u: &UploadRow) -> FileInfo {
         state: u.state.clone(),
         detail: u.detail.clone(),
     }
-}
-
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use llmops_common::constant_time_eq;
 use protocol::rdt::conn_id_from_token;
 use protocol::Message;
 use tokio::sync::mpsc;
@@ -316,13 +317,6 @@ impl Transfers {
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     // A poisoned lock only means a thread panicked mid-update of a plain map; keep going.
     m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ fn file_refs_from_markers_and_ids() {
 
 #[test]
 fn conversation_state_comes_from_stored_tool_calls() {
-    use crate::agent::planner::conversation::{facts_of, ListKind};
+    use llmops_planner::conversation::{facts_of, ListKind};
     let msg = |role: &str, text: &str, calls: Vec<ToolCallRow>| crate::store::MessageRow {
         role: role.into(),
         text: text.into(),

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::TOOL_TIMEOUT;
 use crate::app::Ctx;
-use crate::tools::{TimeBudget, ToolCtx, ToolResult};
+use llmops_tools::{TimeBudget, ToolCtx, ToolResult};
 
 /// Runs one tool under the global timeout (or the longer time the tool asked for through
 /// its budget: a follow runs up to its own cap); on timeout its token is cancelled and its

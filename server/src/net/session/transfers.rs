@@ -115,7 +115,7 @@ impl Conn {
             .await;
         crate::store::log_unsaved(res, &self.session_id, "offer state `rejected`");
         self.ctx.audit.record(
-            crate::audit::AuditOp::DownloadReject,
+            llmops_tools::audit::AuditOp::DownloadReject,
             &[
                 ("session", self.session_id.as_str()),
                 ("offer", o.offer_id.as_str()),

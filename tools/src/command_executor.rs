@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use super::{check_session_isolation, parse_args, Tool, ToolCtx, ToolFuture, ToolResult};
 use crate::audit::AuditOp;
-use crate::policy::{CommandError, Pipeline, UploadFile, ValidatedCommand};
+use llmops_policy::{CommandError, Pipeline, UploadFile, ValidatedCommand};
 
 pub use run::{execute, execute_pipeline, locate, not_installed_message, ExecOutcome, SAFE_PATH};
 
@@ -34,7 +34,7 @@ pub struct CommandExecutorTool;
 /// walk (`find`, `ls -R`, `du -a`) starting at the shared uploads root or above it.
 fn check_paths(ctx: &ToolCtx, p: &Pipeline) -> Result<(), Box<dyn super::DenyReason>> {
     let mine = ctx.session_uploads();
-    let uploads_root = crate::policy::path::resolve(&ctx.uploads_root()).ok();
+    let uploads_root = llmops_policy::path::resolve(&ctx.uploads_root()).ok();
     for stage in &p.stages {
         for path in &stage.paths {
             check_session_isolation(ctx, &mine, path, &path.display().to_string())
@@ -318,7 +318,7 @@ fn answer_exit(last: &ValidatedCommand, code: i32, stderr: &str) -> Option<&'sta
 
 /// A pipeline with a follow stage (`tail -f app.log | grep ERROR`): runs with the normal
 /// timeout and returns the lines collected before it, marked as cut off (never thrown away).
-/// A single follow command streams live through `crate::tools::follow` instead.
+/// A single follow command streams live through `crate::follow` instead.
 async fn run_follow(
     ctx: &ToolCtx,
     pipeline: &Pipeline,

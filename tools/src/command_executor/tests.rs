@@ -2,8 +2,8 @@
 //! counts, upload-first names, session privacy, caps, timeouts, cancellation, not installed.
 
 use super::*;
-use crate::policy::{CommandPolicy, CommandPolicyConfig};
-use crate::tools::testutil::Env;
+use crate::testutil::Env;
+use llmops_policy::{CommandPolicy, CommandPolicyConfig};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
@@ -223,7 +223,7 @@ async fn tools_cmd_other_sessions_uploads_are_private() {
     let env = Env::new();
     let mine = env.upload("s1", "mine.txt", b"mine\n", "2025-01-01T00:00:00Z");
     let theirs = env.upload("s2", "theirs.txt", b"theirs\n", "2025-01-01T00:00:00Z");
-    let rel = |u: &crate::tools::UploadRef| format!("{}/{}", u.file_id, u.filename);
+    let rel = |u: &crate::UploadRef| format!("{}/{}", u.file_id, u.filename);
     let r = call(&env, json!({"command": "cat", "args": [rel(&mine)]})).await;
     assert_eq!(r.data["stdout"], "mine\n");
     for args in [

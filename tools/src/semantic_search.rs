@@ -14,7 +14,7 @@ use super::{
     parse_args, run_blocking, truncate_chars, BlockingError, Tool, ToolCtx, ToolFuture, ToolResult,
     UploadCatalog,
 };
-use crate::policy::PathPolicy;
+use llmops_policy::PathPolicy;
 
 /// Where to search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -168,7 +168,7 @@ impl RawTextSearch {
             uploads,
             doc_dirs,
             paths,
-            exclude: exclude.and_then(|p| crate::policy::path::resolve(&p).ok()),
+            exclude: exclude.and_then(|p| llmops_policy::path::resolve(&p).ok()),
             max_files: 5000,
             max_file_bytes: 2 * 1024 * 1024,
         }
@@ -264,7 +264,7 @@ impl SearchBackend for RawTextSearch {
                 walk_files(d, 0, self.max_files, self.exclude.as_deref(), &mut files);
             }
             for p in files {
-                let name = crate::policy::path::display_name(&p);
+                let name = llmops_policy::path::display_name(&p);
                 if let Some(h) = self.score_file(&p, &name, query, &tokens, None) {
                     hits.push(h);
                 }
@@ -389,7 +389,7 @@ impl Tool for SemanticSearchTool {
 /// Regular files under `dir` in name order, up to `max` and 8 levels deep, skipping dot
 /// entries and anything under `exclude`. Symlinks are not followed while walking (no loops,
 /// no escapes); callers check every path against the policy anyway.
-pub(crate) fn walk_files(
+pub fn walk_files(
     dir: &Path,
     depth: usize,
     max: usize,
@@ -427,7 +427,7 @@ pub(crate) fn walk_files(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::testutil::Env;
+    use crate::testutil::Env;
 
     fn backend(env: &Env) -> RawTextSearch {
         RawTextSearch::new(

@@ -14,8 +14,8 @@ use tokio::process::{Child, ChildStdout};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use crate::policy::{Pipeline, ValidatedCommand};
-use crate::tools::grep::{self, GrepStatus};
+use crate::grep::{self, GrepStatus};
+use llmops_policy::{Pipeline, ValidatedCommand};
 
 /// PATH for executed commands: system directories only, so a file dropped in the working dir
 /// (or a poisoned server PATH) is never what runs. `ip` lives in sbin.

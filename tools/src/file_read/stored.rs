@@ -62,8 +62,8 @@ pub(super) async fn run(id: &str, offset: u64, limit: u64, ctx: &ToolCtx) -> Too
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::testutil::Env;
-    use crate::tools::{FileReadTool, Tool};
+    use crate::testutil::Env;
+    use crate::{FileReadTool, Tool};
 
     #[tokio::test]
     async fn the_agent_pages_through_a_stored_output() {

@@ -2,7 +2,7 @@
 //! forms, attack strings, upload-first resolution.
 
 use super::*;
-use crate::policy::path::{PathError, PathPolicyConfig};
+use crate::path::{PathError, PathPolicyConfig};
 use std::fs;
 use std::os::unix::fs::symlink;
 

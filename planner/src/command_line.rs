@@ -18,7 +18,7 @@ fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
 /// Commands the command tool knows (the command policy's one table): a message starting
 /// with one of these is a command line, not a sentence.
 pub fn whitelist() -> &'static [&'static str] {
-    crate::policy::command::command_names()
+    llmops_policy::command_names()
 }
 
 /// True when `name` is a command the command tool knows.

@@ -215,7 +215,7 @@ impl Tool for FileUploadTool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::testutil::Env;
+    use crate::testutil::Env;
 
     fn names(r: &ToolResult) -> Vec<String> {
         r.data["files"]

@@ -100,8 +100,8 @@ fn cut_to_cap(text: &str, produced: u64, cap: usize) -> (String, bool) {
         kept.push('\n');
     }
     let rest = produced.max(text.len() as u64) - end as u64;
-    let cap_h = crate::tools::human_size(cap as u64);
-    let rest_h = crate::tools::human_size(rest);
+    let cap_h = crate::human_size(cap as u64);
+    let rest_h = crate::human_size(rest);
     kept.push_str(&format!(
         "[输出超过 {cap_h} 上限，其余 {rest_h} 未保存 / output over the {cap_h} cap, {rest_h} more not kept]\n"
     ));

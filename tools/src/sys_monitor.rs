@@ -414,7 +414,7 @@ impl Tool for SysMonitorTool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::testutil::Env;
+    use crate::testutil::Env;
 
     fn snap() -> Snapshot {
         Snapshot {

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use super::procs::{cut, matches_name, sort, ProcSort, ProcessInfo, ProcessTable, COMMAND_WIDTH};
 use super::{CpuStats, DiskStats, MemoryStats, Snapshot};
-use crate::tools::{human_size, ToolResult};
+use crate::{human_size, ToolResult};
 
 pub(super) fn cpu_line(c: &CpuStats) -> String {
     format!(

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use super::*;
-use crate::tools::testutil::Env;
+use crate::testutil::Env;
 
 fn row(pid: u32, name: &str, user: &str, cpu: f64, rss: u64, cmd: &str) -> ProcessInfo {
     ProcessInfo {

@@ -13,7 +13,7 @@ use llmops_loganalysis::{
 
 use super::FileReadTool;
 use crate::audit::AuditOp;
-use crate::tools::{
+use crate::{
     human_size, resolve_user_path, run_blocking, truncate_chars, BlockingError, LiveChunk, Tool,
     ToolCtx, ToolResult,
 };
@@ -44,7 +44,7 @@ fn error_text(e: &AnalyzeError, shown: &str) -> String {
 
 /// Whether `path` (resolved) is under the uploads root.
 fn is_upload(ctx: &ToolCtx, path: &Path) -> bool {
-    crate::policy::path::resolve(&ctx.uploads_root()).is_ok_and(|root| path.starts_with(root))
+    llmops_policy::path::resolve(&ctx.uploads_root()).is_ok_and(|root| path.starts_with(root))
 }
 
 /// Files at least this big report their progress live.
@@ -303,7 +303,7 @@ pub(crate) fn summary(a: &FileAnalysis) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::testutil::Env;
+    use crate::testutil::Env;
     use llmops_loganalysis::synth::{generate, SynthFormat, SynthSpec};
     use serde_json::json;
 
@@ -378,7 +378,7 @@ mod tests {
         let n = (PROGRESS_MIN_BYTES as usize / line.len()) + 100_000;
         let path = env.docs.join("big.log");
         std::fs::write(&path, line.repeat(n)).expect("write");
-        let (live, mut rx) = crate::tools::LiveSink::channel();
+        let (live, mut rx) = crate::LiveSink::channel();
         let mut ctx = env.ctx.clone();
         ctx.live = live;
         let r = FileReadTool::default()
@@ -403,7 +403,7 @@ mod tests {
         assert!(pcts.windows(2).all(|w| w[0] < w[1]), "{pcts:?}");
         assert_eq!(pcts.last(), Some(&100), "{pcts:?}");
         // Small files finish before anyone could read a progress line: none is sent.
-        let (live, mut rx) = crate::tools::LiveSink::channel();
+        let (live, mut rx) = crate::LiveSink::channel();
         ctx.live = live;
         let small = env.docs.join("small.log");
         std::fs::write(&small, line.repeat(1000)).expect("write");

@@ -17,7 +17,7 @@ use super::command_executor::SAFE_PATH;
 use super::live::{LiveChunk, LiveSink};
 use super::{FullOutput, ToolCtx, ToolResult};
 use crate::audit::AuditOp;
-use crate::policy::ValidatedCommand;
+use llmops_policy::ValidatedCommand;
 
 /// Limits of one follow run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -495,9 +495,9 @@ pub async fn run_tool(cmd: &ValidatedCommand, shown: &str, ctx: &ToolCtx) -> Too
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::command_executor::CommandExecutorTool;
-    use crate::tools::testutil::Env;
-    use crate::tools::Tool;
+    use crate::command_executor::CommandExecutorTool;
+    use crate::testutil::Env;
+    use crate::Tool;
     use std::io::Write as _;
     use tokio::sync::mpsc::UnboundedReceiver;
 

@@ -17,7 +17,7 @@ use super::{
     ToolFuture, ToolResult,
 };
 use crate::audit::AuditOp;
-use crate::policy::path::display_name;
+use llmops_policy::path::display_name;
 
 const MODES: &[&str] = &["auto", "rdt", "nplt", "http"];
 
@@ -181,7 +181,7 @@ impl Tool for FileDownloadTool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::testutil::Env;
+    use crate::testutil::Env;
 
     #[tokio::test]
     async fn tools_download_offer_has_size_and_sha256_not_content() {

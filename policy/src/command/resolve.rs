@@ -150,7 +150,7 @@ impl<'a> Resolver<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::policy::path::PathPolicyConfig;
+    use crate::path::PathPolicyConfig;
     use std::fs;
 
     #[test]

@@ -420,7 +420,7 @@ impl Tool for FileReadTool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::testutil::Env;
+    use crate::testutil::Env;
     use std::os::unix::fs::symlink;
 
     fn numbered(n: usize) -> String {

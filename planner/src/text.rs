@@ -27,10 +27,7 @@ impl Lang {
     }
 }
 
-/// CJK unified ideographs (the ranges Chinese operators actually type).
-pub fn is_cjk(c: char) -> bool {
-    matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '\u{F900}'..='\u{FAFF}')
-}
+pub use llmops_common::is_cjk;
 
 /// Maps full-width ASCII and common CJK punctuation to ASCII so rules see one alphabet.
 pub fn normalize(text: &str) -> String {

@@ -3,6 +3,7 @@
 //! cancellable blocking work). Tools never touch sockets: anything that must reach the client
 //! (an offer, search hits, gauges) comes back as `ToolResult::data`.
 
+pub mod audit;
 pub mod command_executor;
 pub mod file_download;
 pub mod file_read;
@@ -11,6 +12,7 @@ pub mod follow;
 pub mod full_output;
 pub mod grep;
 pub mod live;
+pub mod outputs;
 pub mod semantic_search;
 pub mod sys_monitor;
 
@@ -29,7 +31,7 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::audit::Audit;
-use crate::policy::{CommandPolicy, PathError, PathPolicy};
+use llmops_policy::{CommandPolicy, PathError, PathPolicy};
 
 pub use command_executor::{execute, CommandExecutorTool, ExecOutcome};
 pub use file_download::FileDownloadTool;
@@ -123,16 +125,6 @@ impl ToolResult {
         };
         truncate_chars(text.trim(), 120)
     }
-}
-
-/// Truncates to `max` characters, ending with `…` when cut.
-pub fn truncate_chars(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
-    out
 }
 
 /// One uploaded file of a session, as recorded by the store.
@@ -247,9 +239,9 @@ impl DenyReason for PathError {
     }
 }
 
-impl DenyReason for crate::policy::CommandError {
+impl DenyReason for llmops_policy::CommandError {
     fn code(&self) -> &'static str {
-        crate::policy::CommandError::code(self)
+        llmops_policy::CommandError::code(self)
     }
 }
 
@@ -313,7 +305,7 @@ pub fn check_session_isolation(
     resolved: &Path,
     shown: &str,
 ) -> Result<(), ResolveError> {
-    let Ok(root) = crate::policy::path::resolve(&ctx.uploads_root()) else {
+    let Ok(root) = llmops_policy::path::resolve(&ctx.uploads_root()) else {
         return Ok(());
     };
     if !resolved.starts_with(&root) || resolved == root || !resolved.exists() {
@@ -321,7 +313,7 @@ pub fn check_session_isolation(
     }
     let is_dir = resolved.is_dir();
     let mine = uploads.iter().any(|u| {
-        crate::policy::path::resolve(&u.path)
+        llmops_policy::path::resolve(&u.path)
             .map(|r| r == resolved || (is_dir && r.starts_with(resolved)))
             .unwrap_or(false)
     });
@@ -376,20 +368,7 @@ where
     }
 }
 
-/// Human-readable byte size (binary units).
-pub fn human_size(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    if bytes < 1024 {
-        return format!("{bytes} B");
-    }
-    let mut v = bytes as f64;
-    let mut unit = 0;
-    while v >= 1024.0 && unit < UNITS.len() - 1 {
-        v /= 1024.0;
-        unit += 1;
-    }
-    format!("{v:.1} {}", UNITS[unit])
-}
+pub use llmops_common::{human_size, truncate_chars};
 
 /// How long a cancelled tool may take to return its own result before it is dropped.
 pub const CANCEL_GRACE: std::time::Duration = std::time::Duration::from_millis(1500);
@@ -499,7 +478,7 @@ pub(crate) mod testutil {
     //! Shared fixtures for tool tests: a temp data dir, policies, a Vec-backed catalog.
 
     use super::*;
-    use crate::policy::{CommandPolicyConfig, PathPolicyConfig};
+    use llmops_policy::{CommandPolicyConfig, PathPolicyConfig};
     use std::sync::Mutex;
 
     #[derive(Default)]

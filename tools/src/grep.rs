@@ -7,7 +7,7 @@ use tokio::io::{
     AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader, BufWriter,
 };
 
-use crate::policy::GrepOptions;
+use llmops_policy::GrepOptions;
 
 /// How a grep run ended (mirrors a process: exit 0 = selected lines, 1 = none, 2 = error).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -220,7 +220,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::policy::{CommandPolicy, CommandPolicyConfig, PathPolicy, PathPolicyConfig};
+    use llmops_policy::{CommandPolicy, CommandPolicyConfig, PathPolicy, PathPolicyConfig};
     use std::fs;
     use std::path::PathBuf;
 

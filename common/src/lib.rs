@@ -1,0 +1,86 @@
+//! Small helpers shared by every llmops crate, each defined once: human-readable sizes, CJK
+//! detection, char-safe truncation and a constant-time byte compare for secrets.
+
+/// Human-readable byte size in binary units (`1.5 MiB`), the way `ls -lh` and `df -h` count.
+pub fn human_size(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut v = bytes as f64;
+    let mut unit = 0;
+    while v >= 1024.0 && unit < UNITS.len() - 1 {
+        v /= 1024.0;
+        unit += 1;
+    }
+    format!("{v:.1} {}", UNITS[unit])
+}
+
+/// CJK script characters: the unified ideographs (with extension A/B and compatibility
+/// ideographs), kana and hangul. Used for language detection and tokenisation alike, so a
+/// message the planner calls Chinese is also the text the index splits per character.
+pub fn is_cjk(c: char) -> bool {
+    matches!(c,
+        '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '\u{F900}'..='\u{FAFF}'
+        | '\u{3040}'..='\u{30FF}' | '\u{AC00}'..='\u{D7AF}' | '\u{20000}'..='\u{2A6DF}')
+}
+
+/// At most `max` characters of `s`; a cut string ends with `…` (counted in `max`).
+pub fn truncate_chars(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// Compares secrets (tokens, grant keys) without an early exit, so the time taken does not
+/// reveal how many leading bytes matched.
+pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_match_binary_units() {
+        assert_eq!(human_size(0), "0 B");
+        assert_eq!(human_size(1023), "1023 B");
+        assert_eq!(human_size(1024), "1.0 KiB");
+        assert_eq!(human_size(1536), "1.5 KiB");
+        assert_eq!(human_size(10 * 1024 * 1024), "10.0 MiB");
+        assert_eq!(human_size(3 * 1024u64.pow(4)), "3.0 TiB");
+        assert_eq!(human_size(5 * 1024u64.pow(5)), "5120.0 TiB");
+    }
+
+    #[test]
+    fn cjk_covers_han_kana_hangul_not_ascii() {
+        for c in ['中', '㐀', '豈', 'あ', 'カ', '한', '\u{20000}'] {
+            assert!(is_cjk(c), "{c}");
+        }
+        for c in ['a', '1', '，', ' ', 'é'] {
+            assert!(!is_cjk(c), "{c}");
+        }
+    }
+
+    #[test]
+    fn truncation_counts_chars_not_bytes() {
+        assert_eq!(truncate_chars("日志文件", 4), "日志文件");
+        assert_eq!(truncate_chars("日志文件很大", 4), "日志文…");
+        assert_eq!(truncate_chars("", 0), "");
+    }
+
+    #[test]
+    fn constant_time_eq_is_equality() {
+        assert!(constant_time_eq(b"secret", b"secret"));
+        assert!(!constant_time_eq(b"secret", b"secreT"));
+        assert!(!constant_time_eq(b"secret", b"secret2"));
+        assert!(constant_time_eq(b"", b""));
+    }
+}
