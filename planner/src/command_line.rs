@@ -6,7 +6,6 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::slots::stem;
 use super::text::is_cjk;
 use super::UploadRef;
 
@@ -351,4 +350,12 @@ pub fn resolve_command_args(command: &str, args: &[String], uploads: &[UploadRef
         }
     }
     out
+}
+
+/// A file name without its extension (`README` for `README.md`).
+pub fn stem(name: &str) -> &str {
+    match name.rfind('.') {
+        Some(i) if i > 0 => &name[..i],
+        _ => name,
+    }
 }

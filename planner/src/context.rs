@@ -1,9 +1,9 @@
 //! What a message refers to beyond its own words: the files attached to it, the log the
 //! conversation is about, a follow-up that repeats the last question for another level.
 
-use super::slots::best_upload;
+use super::ctx::Ctx;
+use super::slots::{best_upload, typed_file_names, typed_paths};
 use super::text::{ascii_words, contains_any, has_word};
-use super::understand::{target_path, Ctx};
 use super::UploadRef;
 
 /// Words that point at the files attached to this message ("this", "这个", "analyse").
@@ -97,4 +97,33 @@ pub fn log_target(clause: &str, ctx: &Ctx) -> Option<String> {
         .find_map(|h| best_upload(&h.text, ctx.uploads).filter(is_log))
         .or_else(|| ctx.uploads.iter().rev().find(is_log))
         .map(|u| u.path.to_string_lossy().into_owned())
+}
+
+/// File a clause points at: typed absolute path, a named upload, or a referenced upload.
+pub(super) fn target_path(clause: &str, ctx: &Ctx) -> Option<String> {
+    // A file attached to this very message beats a fuzzy name match ("这个配置").
+    if ctx.referenced.len() == 1 && typed_file_names(clause).is_empty() {
+        return ctx
+            .referenced
+            .first()
+            .map(|u| u.path.to_string_lossy().into_owned());
+    }
+    // A typed absolute path is explicit: it beats any fuzzy upload-name match
+    // ("/var/log/syslog" is not the upload "checkout.log").
+    if let Some(p) = typed_paths(clause)
+        .into_iter()
+        .find(|p| p.starts_with('/') && p.len() > 1)
+    {
+        return Some(p);
+    }
+    if let Some(u) = best_upload(clause, ctx.uploads) {
+        return Some(u.path.to_string_lossy().into_owned());
+    }
+    if ctx.referenced.len() == 1 && typed_file_names(clause).is_empty() {
+        return ctx
+            .referenced
+            .first()
+            .map(|u| u.path.to_string_lossy().into_owned());
+    }
+    None
 }

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::incident::ProcSort;
+use super::task::ProcSort;
 
 /// Turns of history folded into the state (older turns are forgotten).
 pub const STATE_TURNS: usize = 6;

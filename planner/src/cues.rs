@@ -2,8 +2,8 @@
 //! whether it points at this session's uploads, and the plain-word phrasings of simple
 //! commands ("查看进程", "who am I"). Each is a yes/no (or a command) about the words only.
 
+use super::task::Task;
 use super::text::{ascii_words, contains_any, has_word};
-use super::understand::Task;
 
 fn cmd(command: &str, args: &[&str]) -> Task {
     Task::Exec {

@@ -7,11 +7,12 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::conversation::{Conversation, FileRef, ListItem, ListKind, ListShown, Topic};
+use super::ctx::Ctx;
 use super::cues::{content_question, read_verb, wants_download};
 use super::incident::{is_log_name, log_question, ProcSort};
 use super::slots::{best_upload, monitor_mention, typed_file_names, typed_paths};
+use super::task::Task;
 use super::text::{ascii_words, contains_any, has_word, Lang};
-use super::understand::{Ctx, Task};
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pat).expect("follow-up regex literal is valid"))

@@ -8,8 +8,8 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::slots::{typed_file_names, typed_paths};
+use super::task::Task;
 use super::text::{ascii_words, contains_any, has_word};
-use super::understand::Task;
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pat).expect("incident regex literal is valid"))
@@ -22,22 +22,7 @@ fn exec(command: &str, args: &[&str]) -> Task {
     }
 }
 
-/// Which resource a "top process" question ranks by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ProcSort {
-    Cpu,
-    Memory,
-}
-
-impl ProcSort {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProcSort::Cpu => "cpu",
-            ProcSort::Memory => "memory",
-        }
-    }
-}
+pub use super::task::ProcSort;
 
 /// Words that are never a service or process name in "is X running".
 const NOT_A_NAME: &[&str] = &[

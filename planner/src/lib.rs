@@ -8,6 +8,7 @@ pub mod classify;
 pub mod command_line;
 pub mod context;
 pub mod conversation;
+pub mod ctx;
 pub mod cues;
 pub mod follow;
 pub mod incident;

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 pub use super::command_line::{
-    explicit_command, is_known_command, resolve_command_args, shell_operator, split_pipeline,
+    explicit_command, is_known_command, resolve_command_args, shell_operator, split_pipeline, stem,
     whitelist, CommandLine, OTHER_COMMANDS,
 };
 pub use super::query::{expand_query, search_query, search_scope, top_k};
@@ -209,13 +209,6 @@ pub fn parse_count(s: &str) -> u32 {
 }
 
 // ---------------------------------------------------------------- files
-
-pub fn stem(name: &str) -> &str {
-    match name.rfind('.') {
-        Some(i) if i > 0 => &name[..i],
-        _ => name,
-    }
-}
 
 pub fn extension(name: &str) -> String {
     match name.rfind('.') {

@@ -1,7 +1,5 @@
 //! The planner's units of work: what one part of a message asks for, before any tool runs.
 
-use super::incident::ProcSort;
-
 /// What to do after a search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Then {
@@ -69,4 +67,21 @@ pub enum Task {
         then_read: bool,
         question: String,
     },
+}
+
+/// Which resource a "top process" question ranks by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProcSort {
+    Cpu,
+    Memory,
+}
+
+impl ProcSort {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProcSort::Cpu => "cpu",
+            ProcSort::Memory => "memory",
+        }
+    }
 }

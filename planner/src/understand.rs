@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::classify::{classify, Intent};
-use super::context::{about_attachments, doc_request, level_follow_up, log_target};
+use super::context::{about_attachments, doc_request, level_follow_up, log_target, target_path};
 use super::cues::{
     content_question, listing_request, natural_command, read_verb, refers_to_uploads, search_verb,
     upload_howto, wants_download,
@@ -20,19 +20,12 @@ use super::slots::{
     resolve_command_args, search_query, search_scope, top_k, typed_file_names, typed_paths,
     upload_reference, CommandLine,
 };
-use super::text::{contains_any, normalize, Lang};
-use super::{HistoryTurn, UploadRef};
+use super::text::{contains_any, normalize};
+use super::UploadRef;
 
 pub use super::task::{Task, Then};
 
-/// Context shared by all clauses of one message.
-pub struct Ctx<'a> {
-    pub lang: Lang,
-    pub uploads: &'a [UploadRef],
-    pub referenced: Vec<&'a UploadRef>,
-    pub history: &'a [HistoryTurn],
-    pub conv: &'a super::conversation::Conversation,
-}
+pub use super::ctx::Ctx;
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pat).expect("planner regex literal is valid"))
@@ -87,35 +80,6 @@ fn history_upload<'a>(ctx: &Ctx<'a>) -> Option<&'a UploadRef> {
         .rev()
         .take(6)
         .find_map(|h| best_upload(&h.text, ctx.uploads))
-}
-
-/// File a clause points at: typed absolute path, a named upload, or a referenced upload.
-pub(super) fn target_path(clause: &str, ctx: &Ctx) -> Option<String> {
-    // A file attached to this very message beats a fuzzy name match ("这个配置").
-    if ctx.referenced.len() == 1 && typed_file_names(clause).is_empty() {
-        return ctx
-            .referenced
-            .first()
-            .map(|u| u.path.to_string_lossy().into_owned());
-    }
-    // A typed absolute path is explicit: it beats any fuzzy upload-name match
-    // ("/var/log/syslog" is not the upload "checkout.log").
-    if let Some(p) = typed_paths(clause)
-        .into_iter()
-        .find(|p| p.starts_with('/') && p.len() > 1)
-    {
-        return Some(p);
-    }
-    if let Some(u) = best_upload(clause, ctx.uploads) {
-        return Some(u.path.to_string_lossy().into_owned());
-    }
-    if ctx.referenced.len() == 1 && typed_file_names(clause).is_empty() {
-        return ctx
-            .referenced
-            .first()
-            .map(|u| u.path.to_string_lossy().into_owned());
-    }
-    None
 }
 
 /// The clause's words for a search, without request verbs.

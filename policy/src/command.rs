@@ -32,6 +32,10 @@ pub use table::Cmd;
 /// Every command the policy knows (the one command table); all of them are allowed by default.
 pub const DEFAULT_ALLOWED_COMMANDS: &[&str] = &table::NAMES;
 
+/// PATH for executed commands: system directories only, so a file dropped in the working dir
+/// (or a poisoned server PATH) is never what runs. `ip` lives in sbin.
+pub const SAFE_PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
 /// Every command the grammar knows.
 pub fn command_names() -> &'static [&'static str] {
     &table::NAMES

@@ -8,7 +8,7 @@ pub mod path;
 pub use command::{
     command_names, Cmd, CommandError, CommandPolicy, CommandPolicyConfig, GrepOptions, PathSource,
     Pipeline, ResolvedArg, UploadFile, ValidatedCommand, DEFAULT_ALLOWED_COMMANDS,
-    FORBIDDEN_ARG_CHARS, MAX_STAGES,
+    FORBIDDEN_ARG_CHARS, MAX_STAGES, SAFE_PATH,
 };
 pub use path::{
     PathError, PathPolicy, PathPolicyConfig, PathPolicyOverrides, DEFAULT_DENY_PATTERNS,

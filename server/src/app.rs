@@ -6,17 +6,17 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use protocol::{IndexProgress, Message, Offer, ServerStatus};
+use protocol::{IndexProgress, Message, ServerStatus};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::agent::AgentEnv;
 use crate::config::Config;
-use crate::store::{OfferRow, Store, UploadRow};
+use crate::store::Store;
 use crate::turn::{RunningTurn, TurnEvent, TurnRequest};
-use crate::uploads::UploadError;
 use llmops_policy::{CommandPolicy, CommandPolicyConfig, PathPolicy};
-use llmops_tools::audit::{Audit, AuditOp};
+use llmops_tools::audit::Audit;
 use llmops_tools::{RawTextSearch, Sampler, SamplerHandle, ToolRegistry, UploadCatalog, UploadRef};
 
 /// The session catalog the tools see, read from SQLite.
@@ -58,21 +58,16 @@ pub struct Ctx {
     pub tracker: TaskTracker,
     pub started: Instant,
     pub connections: AtomicUsize,
-    pub tools: ToolRegistry,
-    pub paths: Arc<PathPolicy>,
-    pub commands: Arc<CommandPolicy>,
-    pub catalog: Arc<dyn UploadCatalog>,
+    /// What turns run with: tools, their policies, the LLM backend, the output store.
+    pub agent: Arc<AgentEnv>,
     pub sampler: SamplerHandle,
     pub search_slots: Arc<tokio::sync::Semaphore>,
-    /// The configured LLM; `None`: every turn uses the offline planner. Tests may replace
-    /// it before wrapping the `Ctx` in an `Arc`.
-    pub llm: Option<crate::llm::LlmBackend>,
-    /// Per-session LLM failure counts and offline cool-downs.
-    pub llm_health: Arc<crate::llm::LlmHealth>,
     /// Download grants (RDT/HTTP tokens), transfer attempts and transfer counters.
-    pub transfers: Arc<crate::rdt::Transfers>,
-    /// Whole tool outputs per session, for paging (OUTPUT_GET).
-    pub outputs: llmops_tools::outputs::OutputStore,
+    pub transfers: Arc<crate::transfer::Transfers>,
+    /// Uploaded files: completion, indexing, deletion.
+    pub uploads: crate::uploads::Uploads,
+    /// Offers and transfer outcomes, recorded in the store and the audit log.
+    pub offers: crate::transfer::offers::OfferBook,
     /// The document index; None when it could not open (search falls back to raw text).
     pub index: Option<Arc<crate::index::IndexHandle>>,
     /// Memory all NPLT connections together may hold for fragment reassembly.
@@ -140,8 +135,39 @@ impl Ctx {
         if let Some(b) = &llm {
             tracing::info!(provider = %b.provider, model = %b.default_model, egress = %b.egress, "llm configured");
         }
-        Ctx {
+        let offers = crate::transfer::offers::OfferBook::new(
+            store.clone(),
+            audit.clone(),
+            cfg.uploads_dir(),
+        );
+        let uploads = crate::uploads::Uploads::new(
+            store.clone(),
+            audit.clone(),
+            index.clone(),
+            cfg.uploads_dir(),
+        );
+        let agent = Arc::new(AgentEnv {
+            store: Arc::new(store.clone()),
+            tools,
+            tool_base: llmops_tools::ToolCtx {
+                session_id: String::new(),
+                paths,
+                commands,
+                audit: audit.clone(),
+                data_dir: cfg.data_dir.clone(),
+                cancel: CancellationToken::new(),
+                uploads: catalog,
+                live: llmops_tools::LiveSink::none(),
+                budget: llmops_tools::TimeBudget::default(),
+                follow: cfg.follow_limits(),
+            },
             outputs: llmops_tools::outputs::OutputStore::new(&cfg.data_dir),
+            uploads_dir: cfg.uploads_dir(),
+            llm,
+            llm_health: Arc::new(crate::llm::LlmHealth::default()),
+        });
+        Ctx {
+            agent,
             reassembly: protocol::ByteBudget::new(cfg.reassembly_budget_bytes),
             trimmer: Arc::default(),
             cfg: Arc::new(cfg),
@@ -151,15 +177,11 @@ impl Ctx {
             tracker: TaskTracker::new(),
             started: Instant::now(),
             connections: AtomicUsize::new(0),
-            tools,
-            paths,
-            commands,
-            catalog,
             sampler,
             search_slots: Arc::new(tokio::sync::Semaphore::new(max_searches)),
-            llm,
-            llm_health: Arc::new(crate::llm::LlmHealth::default()),
-            transfers: Arc::new(crate::rdt::Transfers::default()),
+            transfers: Arc::new(crate::transfer::Transfers::default()),
+            offers,
+            uploads,
             index,
         }
     }
@@ -168,38 +190,21 @@ impl Ctx {
     pub fn tool_ctx(&self, session_id: &str) -> llmops_tools::ToolCtx {
         llmops_tools::ToolCtx {
             session_id: session_id.to_string(),
-            paths: self.paths.clone(),
-            commands: self.commands.clone(),
-            audit: self.audit.clone(),
-            data_dir: self.cfg.data_dir.clone(),
             cancel: self.shutdown.child_token(),
-            uploads: self.catalog.clone(),
-            live: llmops_tools::LiveSink::none(),
-            budget: llmops_tools::TimeBudget::default(),
-            follow: self.cfg.follow_limits(),
+            ..self.agent.tool_base.clone()
         }
     }
 
-    /// A client's completion report, recorded in the audit log.
-    pub fn transfer_reported(&self, session_id: &str, c: &protocol::TransferComplete) {
-        let bytes = c.bytes.to_string();
-        let ok = c.ok.to_string();
-        self.audit.record(
-            AuditOp::DownloadDone,
-            &[
-                ("session", session_id),
-                ("offer", c.offer_id.as_str()),
-                ("side", c.side.as_str()),
-                ("ok", ok.as_str()),
-                ("bytes", bytes.as_str()),
-                ("sha256", c.sha256.as_str()),
-                ("error", c.error.as_deref().unwrap_or("")),
-            ],
-        );
+    /// Replaces the LLM backend before the server starts (tests plug in fake providers).
+    pub fn set_llm(&mut self, llm: Option<crate::llm::LlmBackend>) {
+        match Arc::get_mut(&mut self.agent) {
+            Some(env) => env.llm = llm,
+            None => tracing::error!("set_llm after the server started: ignored"),
+        }
     }
 
     pub fn welcome_text(&self, session_id: &str) -> String {
-        let egress_note = match &self.llm {
+        let egress_note = match &self.agent.llm {
             Some(_) => "（对话内容会发送到该服务 / conversation text is sent there）",
             None => "",
         };
@@ -209,141 +214,27 @@ impl Ctx {
             session_id,
             self.planner_name(),
             self.default_model(),
-            self.egress(),
+            self.agent.egress(),
             egress_note
         )
     }
 
-    /// `offline`, or the LLM provider's name (`zhipu`).
     pub fn planner_name(&self) -> String {
-        self.llm
-            .as_ref()
-            .map_or_else(|| "offline".into(), |b| b.provider.clone())
+        self.agent.planner_name()
     }
 
-    /// The provider's default model when an LLM is configured, else `offline`.
     pub fn default_model(&self) -> String {
-        self.llm
-            .as_ref()
-            .map_or_else(|| "offline".into(), |b| b.default_model.clone())
+        self.agent.default_model()
     }
 
-    /// `offline` plus the provider's models.
     pub fn models(&self) -> Vec<String> {
-        let mut m = vec!["offline".to_string()];
-        if let Some(b) = &self.llm {
-            m.extend(b.models.iter().filter(|x| *x != "offline").cloned());
-        }
-        m
-    }
-
-    /// Where data can leave this box: nowhere with the offline planner, else the LLM
-    /// endpoint's host.
-    pub fn egress(&self) -> String {
-        self.llm
-            .as_ref()
-            .map_or_else(|| "none".into(), |b| b.egress.clone())
+        self.agent.models()
     }
 
     pub fn audit_denial(&self, peer: &SocketAddr, what: &str, reason: &str) {
         let p = peer.to_string();
         self.audit
             .deny(&[("peer", p.as_str()), ("target", what)], reason);
-    }
-
-    pub fn audit_upload_refused(&self, session_id: &str, filename: &str, e: &UploadError) {
-        let reason = e.to_string();
-        self.audit.record(
-            AuditOp::Deny,
-            &[
-                ("action", "upload"),
-                ("session", session_id),
-                ("filename", filename),
-                ("reason", reason.as_str()),
-            ],
-        );
-    }
-
-    /// Called once an upload is on disk and recorded: audit, and make it searchable (indexed
-    /// lexically before this returns; dense embedding continues in the background and its
-    /// states are pushed to `push`, the uploader's connection, when given).
-    pub async fn after_upload(
-        &self,
-        mut row: UploadRow,
-        push: Option<mpsc::Sender<Message>>,
-    ) -> UploadRow {
-        let size = row.size.to_string();
-        self.audit.record(
-            AuditOp::Upload,
-            &[
-                ("session", row.session_id.as_str()),
-                ("file_id", row.file_id.as_str()),
-                ("filename", row.filename.as_str()),
-                ("size", size.as_str()),
-                ("sha256", row.sha256.as_str()),
-            ],
-        );
-        if let Some(h) = &self.index {
-            // Indexes and records the state itself (ordered against the embedding thread).
-            let (h, r) = (h.clone(), row.clone());
-            let (state, detail) = tokio::task::spawn_blocking(move || h.index_upload(&r, push))
-                .await
-                .unwrap_or_else(|_| ("failed".into(), Some("indexing panicked".into())));
-            row.state = state;
-            row.detail = detail;
-            return row;
-        }
-        // Raw-text search reads the file directly: searchable as soon as it is saved.
-        let (state, detail) = ("indexed".to_string(), None::<String>);
-        let id = row.file_id.clone();
-        let (st, d) = (state.clone(), detail.clone());
-        if self
-            .store
-            .run(move |s| s.set_upload_state(&id, &st, d.as_deref()))
-            .await
-            .is_ok()
-        {
-            row.state = state;
-            row.detail = detail;
-        }
-        row
-    }
-
-    pub async fn remove_upload_files(&self, row: &UploadRow) {
-        let dir = self.cfg.uploads_dir().join(&row.file_id);
-        // Only ever delete inside the uploads root, whatever the database says.
-        if dir.starts_with(self.cfg.uploads_dir())
-            && row.file_id.chars().all(|c| c.is_ascii_alphanumeric())
-        {
-            let _ = tokio::fs::remove_dir_all(&dir).await;
-        }
-    }
-
-    pub async fn delete_upload(&self, row: &UploadRow) -> Result<(), String> {
-        let id = row.file_id.clone();
-        self.store
-            .run(move |s| s.delete_upload(&id))
-            .await
-            .map_err(|e| e.to_string())?;
-        if let Some(h) = &self.index {
-            let (h, r) = (h.clone(), row.clone());
-            let res = tokio::task::spawn_blocking(move || h.remove_upload(&r))
-                .await
-                .unwrap_or_else(|_| Err("index removal panicked".into()));
-            if let Err(e) = res {
-                tracing::warn!("cannot remove {} from the index: {e}", row.file_id);
-            }
-        }
-        self.remove_upload_files(row).await;
-        self.audit.record(
-            AuditOp::Upload,
-            &[
-                ("action", "delete"),
-                ("file_id", row.file_id.as_str()),
-                ("filename", row.filename.as_str()),
-            ],
-        );
-        Ok(())
     }
 
     pub async fn status(&self, request_id: u64) -> Message {
@@ -383,7 +274,7 @@ impl Ctx {
         let ctx = self.clone();
         let c = cancel.clone();
         self.tracker.spawn(async move {
-            let outcome = crate::agent::run::run_turn(ctx, req, &tx, c).await;
+            let outcome = crate::agent::run::run_turn(ctx.agent.clone(), req, &tx, c).await;
             let _ = tx.send(TurnEvent::Done(outcome)).await;
         });
         RunningTurn {
@@ -391,250 +282,5 @@ impl Ctx {
             cancel,
             events: rx,
         }
-    }
-}
-
-/// The wire form of a sampler snapshot.
-pub fn snapshot_msg(s: &llmops_tools::Snapshot) -> protocol::MonitorSnapshot {
-    protocol::MonitorSnapshot {
-        ts_ms: chrono::DateTime::parse_from_rfc3339(&s.taken_at)
-            .map(|t| t.timestamp_millis().max(0) as u64)
-            .unwrap_or(0),
-        cpu: protocol::CpuStats {
-            usage_percent: s.cpu.usage_percent,
-            cores: s.cpu.cores as u32,
-            frequency_mhz: s.cpu.frequency_mhz,
-            load_avg: s.cpu.load_avg,
-        },
-        memory: protocol::MemoryStats {
-            total_bytes: s.memory.total_bytes,
-            used_bytes: s.memory.used_bytes,
-            available_bytes: s.memory.available_bytes,
-            usage_percent: s.memory.usage_percent as f32,
-        },
-        disks: s
-            .disks
-            .iter()
-            .map(|d| protocol::DiskStats {
-                mount: d.mount.clone(),
-                fs: d.fs.clone(),
-                total_bytes: d.total_bytes,
-                used_bytes: d.used_bytes,
-                available_bytes: d.available_bytes,
-                usage_percent: d.usage_percent as f32,
-            })
-            .collect(),
-        top_processes: s
-            .top_processes
-            .iter()
-            .map(|p| protocol::ProcessStats {
-                pid: p.pid,
-                user: p.user.clone(),
-                name: p.name.clone(),
-                cpu_percent: p.cpu_percent,
-                rss_bytes: p.rss_bytes,
-                mem_percent: p.mem_percent,
-                command: p.command.clone(),
-            })
-            .collect(),
-        process_count: u32::try_from(s.process_count).ok(),
-    }
-}
-
-/// Streams an accepted offer's file over this connection (`nplt` mode) from `resume`,
-/// hashing what is sent, and reports completion. Reads from disk as it goes: memory stays
-/// flat whatever the file size, and the bounded queue paces it to the peer.
-pub async fn send_file_nplt(
-    ctx: Arc<Ctx>,
-    offer: OfferRow,
-    resume: u64,
-    tx: mpsc::Sender<Message>,
-    cancel: CancellationToken,
-) {
-    use sha2::Digest;
-    use tokio::io::{AsyncReadExt, AsyncSeekExt};
-    let started = Instant::now();
-    let result: Result<(u64, String), String> = async {
-        let mut f = tokio::fs::File::open(&offer.file_path)
-            .await
-            .map_err(|e| format!("无法打开文件 / cannot open: {e}"))?;
-        let mut hasher = sha2::Sha256::new();
-        // The whole-file hash is verified by the receiver; hash the skipped prefix too so
-        // the server's report covers the file, not just the resumed part.
-        let mut buf = vec![0u8; protocol::MAX_PAYLOAD];
-        let mut pos = 0u64;
-        while pos < resume {
-            let want = ((resume - pos) as usize).min(buf.len());
-            let n = f.read(&mut buf[..want]).await.map_err(|e| e.to_string())?;
-            if n == 0 {
-                break;
-            }
-            hasher.update(&buf[..n]);
-            pos += n as u64;
-        }
-        f.seek(std::io::SeekFrom::Start(pos))
-            .await
-            .map_err(|e| e.to_string())?;
-        let mut sent = 0u64;
-        let mut last_progress = Instant::now();
-        loop {
-            if cancel.is_cancelled() {
-                return Err("已取消 / cancelled".into());
-            }
-            let n = f.read(&mut buf).await.map_err(|e| e.to_string())?;
-            if n == 0 {
-                break;
-            }
-            hasher.update(&buf[..n]);
-            sent += n as u64;
-            let data = protocol::Raw(bytes::Bytes::copy_from_slice(&buf[..n]));
-            tx.send(Message::TransferData(data))
-                .await
-                .map_err(|_| "连接已断开 / connection closed".to_string())?;
-            if last_progress.elapsed() >= std::time::Duration::from_millis(250) {
-                last_progress = Instant::now();
-                let secs = started.elapsed().as_secs_f64().max(1e-3);
-                let _ = tx.try_send(Message::TransferProgress(protocol::TransferProgress {
-                    offer_id: offer.offer_id.clone(),
-                    bytes: pos + sent,
-                    total: offer.size,
-                    bytes_per_sec: (sent as f64 / secs) as u64,
-                    ..Default::default()
-                }));
-            }
-        }
-        Ok((pos + sent, hex::encode(hasher.finalize())))
-    }
-    .await;
-    let (ok, bytes, sha, error) = match result {
-        Ok((b, sha)) if sha == offer.sha256 => (true, b, sha, None),
-        Ok((b, sha)) => (
-            false,
-            b,
-            sha,
-            Some("文件在提供下载后被修改 / file changed since the offer".to_string()),
-        ),
-        Err(e) => (false, 0, String::new(), Some(e)),
-    };
-    let m = &ctx.transfers.metrics.nplt;
-    m.bytes_sent
-        .fetch_add(bytes.saturating_sub(resume), Ordering::Relaxed);
-    if ok {
-        m.completed.fetch_add(1, Ordering::Relaxed);
-    } else {
-        m.failed.fetch_add(1, Ordering::Relaxed);
-    }
-    let report = record_outcome(&ctx, &offer, &offer.session_id, ok, bytes, sha, error).await;
-    let _ = tx.send(Message::TransferComplete(report)).await;
-    cancel.cancel();
-}
-
-/// The end of a transfer as the server records it: offer state, audit line
-/// (DOWNLOAD_DONE, side server), and the report to send to the session.
-async fn record_outcome(
-    ctx: &Ctx,
-    offer: &OfferRow,
-    session_id: &str,
-    ok: bool,
-    bytes: u64,
-    sha256: String,
-    error: Option<String>,
-) -> protocol::TransferComplete {
-    let state = if ok { "transferred" } else { "failed" };
-    let id = offer.offer_id.clone();
-    let err = error.clone();
-    let res = ctx
-        .store
-        .run(move |s| s.set_offer_state(&id, state, err.as_deref()))
-        .await;
-    crate::store::log_unsaved(res, session_id, &format!("offer state `{state}`"));
-    let report = protocol::TransferComplete {
-        offer_id: offer.offer_id.clone(),
-        ok,
-        bytes,
-        sha256,
-        side: "server".into(),
-        error,
-    };
-    ctx.transfer_reported(session_id, &report);
-    report
-}
-
-/// Records the end of an RDT or HTTP transfer attempt: offer state, audit line
-/// (DOWNLOAD_DONE, side server) and TRANSFER_COMPLETE to the session. An attempt that a
-/// retry superseded reports nothing (the client is already on the new attempt).
-pub async fn finish_transfer(
-    ctx: &Ctx,
-    g: &crate::rdt::Grant,
-    ok: bool,
-    bytes: u64,
-    error: Option<String>,
-) {
-    let offer = &g.offer;
-    if ctx.transfers.superseded(&offer.offer_id, g.attempt) {
-        return;
-    }
-    ctx.transfers.end_attempt(&offer.offer_id, g.attempt);
-    // The server sends what it hashed when offering (and checked the size at open); the
-    // client verifies the bytes it wrote.
-    let sha = if ok {
-        offer.sha256.clone()
-    } else {
-        String::new()
-    };
-    let report = record_outcome(ctx, offer, &g.session_id, ok, bytes, sha, error).await;
-    let _ = tokio::time::timeout(
-        std::time::Duration::from_secs(2),
-        g.push.send(Message::TransferComplete(report)),
-    )
-    .await;
-}
-
-pub fn offer_msg(o: &OfferRow) -> Offer {
-    Offer {
-        offer_id: o.offer_id.clone(),
-        file_id: o.file_id.clone(),
-        filename: o.filename.clone(),
-        size: o.size,
-        sha256: o.sha256.clone(),
-        expires_at: o.expires_at,
-        request_id: o.request_id,
-        tool_call: o.tool_call.clone(),
-        mode: o.mode.clone(),
-    }
-}
-
-#[cfg(test)]
-mod snapshot_msg_tests {
-    use llmops_tools::sys_monitor::ProcessInfo;
-
-    #[test]
-    fn processes_go_on_the_wire_unchanged() {
-        let s = llmops_tools::Snapshot {
-            process_count: 312,
-            top_processes: vec![ProcessInfo {
-                pid: 4242,
-                user: "root".into(),
-                name: "burn-cpu".into(),
-                cpu_percent: 99.5,
-                rss_bytes: 3 << 20,
-                mem_percent: 0.1,
-                command: "/usr/bin/burn-cpu --serve".into(),
-            }],
-            ..Default::default()
-        };
-        let m = super::snapshot_msg(&s);
-        assert_eq!(m.process_count, Some(312));
-        assert_eq!(m.top_processes.len(), 1);
-        let p = &m.top_processes[0];
-        assert_eq!(
-            (p.pid, p.name.as_str(), p.user.as_str()),
-            (4242, "burn-cpu", "root")
-        );
-        assert_eq!(
-            (p.cpu_percent, p.rss_bytes, p.mem_percent),
-            (99.5, 3 << 20, 0.1)
-        );
-        assert_eq!(p.command, "/usr/bin/burn-cpu --serve");
     }
 }

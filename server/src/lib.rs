@@ -3,16 +3,16 @@
 pub mod agent;
 pub mod app;
 pub mod config;
-pub mod http;
 pub mod index;
 pub mod llm;
 pub mod logging;
 pub mod memory;
 pub mod net;
-pub mod rdt;
 pub mod store;
+pub mod transfer;
 pub mod turn;
 pub mod uploads;
+pub mod wire;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -68,11 +68,11 @@ pub async fn start(cfg: Config) -> anyhow::Result<Running> {
     let mut services = Vec::new();
     // UDP and HTTP are optional services: a busy port is logged and the server runs
     // without them (offers in `auto` mode fall back to nplt).
-    let rdt_addr = match rdt::bind(ctx.cfg.rdt_listen) {
+    let rdt_addr = match net::rdt::bind(ctx.cfg.rdt_listen) {
         Ok((sock, bound)) => {
             let advertised = ctx.cfg.rdt_advertise.unwrap_or(bound);
             let _ = ctx.transfers.rdt_addr.set(advertised);
-            services.push(tokio::spawn(rdt::serve(ctx.clone(), sock)));
+            services.push(tokio::spawn(net::rdt::serve(ctx.clone(), sock)));
             tracing::info!(%bound, %advertised, "rdt listening");
             Some(bound)
         }
@@ -88,7 +88,7 @@ pub async fn start(cfg: Config) -> anyhow::Result<Running> {
         Ok(l) => {
             let bound = l.local_addr()?;
             let _ = ctx.transfers.http_addr.set(bound);
-            services.push(tokio::spawn(http::serve(ctx.clone(), l)));
+            services.push(tokio::spawn(net::http::serve(ctx.clone(), l)));
             tracing::info!(%bound, "http listening");
             Some(bound)
         }

@@ -10,6 +10,9 @@ use tokio::io::AsyncWriteExt;
 
 use crate::store::{now_rfc3339, Store, UploadRow};
 
+mod service;
+pub use service::Uploads;
+
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum UploadError {
     #[error("文件名包含非法字符: {0}")]
@@ -349,28 +352,6 @@ impl Incoming {
     pub async fn abort(mut self) {
         self.file.take();
         let _ = tokio::fs::remove_file(&self.tmp_path).await;
-    }
-}
-
-/// The one way an upload ends, whether its bytes came in NPLT frames or over RDT: verify
-/// (sha256, text), rename into place, record, audit and index. Refusals are audited and the
-/// temp file is gone.
-pub async fn complete(
-    ctx: &crate::app::Ctx,
-    session_id: &str,
-    inc: Incoming,
-    push: Option<tokio::sync::mpsc::Sender<protocol::Message>>,
-) -> Result<UploadRow, UploadError> {
-    let filename = inc.filename.clone();
-    match inc
-        .finish(&ctx.cfg.uploads_dir(), &ctx.store, session_id)
-        .await
-    {
-        Ok(row) => Ok(ctx.after_upload(row, push).await),
-        Err(e) => {
-            ctx.audit_upload_refused(session_id, &filename, &e);
-            Err(e)
-        }
     }
 }
 

@@ -476,7 +476,7 @@ async fn server(llm: Option<LlmBackend>) -> TestServer {
     let store = llmops_server::store::Store::open(&cfg.db_path()).expect("db");
     let audit = llmops_tools::audit::Audit::open(&cfg.data_dir).expect("audit");
     let mut ctx = Ctx::new(cfg, store, audit);
-    ctx.llm = llm;
+    ctx.set_llm(llm);
     TestServer {
         ctx: Arc::new(ctx),
         docs,
@@ -515,7 +515,7 @@ async fn turn_with(
         text: text.to_string(),
         file_ids: vec![],
     };
-    let out = llmops_server::agent::run::run_turn(ctx.clone(), req, &tx, cancel).await;
+    let out = llmops_server::agent::run::run_turn(ctx.agent.clone(), req, &tx, cancel).await;
     drop(tx);
     let mut evs = Vec::new();
     while let Some(e) = rx.recv().await {
@@ -791,7 +791,7 @@ async fn offline_model_and_switching() {
     );
     assert_eq!(srv.ctx.default_model(), "glm-4-flash");
     assert_eq!(srv.ctx.planner_name(), "fake");
-    assert_eq!(srv.ctx.egress(), "127.0.0.1");
+    assert_eq!(srv.ctx.agent.egress(), "127.0.0.1");
     let sid = new_session(&srv.ctx);
     srv.ctx
         .store
@@ -815,7 +815,7 @@ async fn without_llm_everything_is_offline() {
     assert_eq!(srv.ctx.models(), ["offline"]);
     assert_eq!(srv.ctx.default_model(), "offline");
     assert_eq!(srv.ctx.planner_name(), "offline");
-    assert_eq!(srv.ctx.egress(), "none");
+    assert_eq!(srv.ctx.agent.egress(), "none");
 }
 
 #[tokio::test]
@@ -855,7 +855,7 @@ async fn follow_streams_live_lines_and_cancel_keeps_them() {
     };
     let task = tokio::spawn({
         let (ctx, cancel) = (srv.ctx.clone(), cancel.clone());
-        async move { llmops_server::agent::run::run_turn(ctx, req, &tx, cancel).await }
+        async move { llmops_server::agent::run::run_turn(ctx.agent.clone(), req, &tx, cancel).await }
     });
     // The file's 4 lines arrive live, under step 1, before the call ends.
     let mut live = Vec::new();
@@ -894,6 +894,7 @@ async fn follow_streams_live_lines_and_cancel_keeps_them() {
     assert_eq!((r.lines, r.truncated), (4, false));
     let page = srv
         .ctx
+        .agent
         .outputs
         .page(&sid, &r.output_id, 1, 2)
         .expect("page");

@@ -13,11 +13,11 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, BufReader};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use super::command_executor::SAFE_PATH;
 use super::live::{LiveChunk, LiveSink};
 use super::{FullOutput, ToolCtx, ToolResult};
 use crate::audit::AuditOp;
 use llmops_policy::ValidatedCommand;
+use llmops_policy::SAFE_PATH;
 
 /// Limits of one follow run.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,9 +12,10 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::app::Ctx;
+use super::env::{AgentEnv, HISTORY_LOAD};
 use crate::llm::{prompt, Availability, ChatMessage, ChatReply, ChatRequest, LlmClient, LlmError};
-use crate::store::{now_rfc3339, OfferRow, ToolCallRow, UploadRow};
+use crate::store::{ToolCallRow, UploadRow};
+use crate::transfer::offers::{new_offer, OfferFile};
 use crate::turn::{stream_pieces, Role, TurnEvent, TurnOutcome, TurnRequest};
 use llmops_planner::text::Lang;
 use llmops_planner::{self as planner, HistoryTurn, PlannerAction, PlannerInput, StepRecord};
@@ -27,8 +28,6 @@ use tool_call::{call_tool, store_output};
 pub const TOOL_TIMEOUT: Duration = Duration::from_secs(30);
 /// History given to the planner, newest kept first, by characters (not a fixed turn count).
 pub const HISTORY_CHAR_BUDGET: usize = 8000;
-/// Offers expire after this long.
-pub const OFFER_TTL_SECS: u64 = 600;
 
 pub fn upload_ref(u: &UploadRow) -> UploadRef {
     UploadRef {
@@ -129,7 +128,7 @@ enum Planner {
 }
 
 /// The planner for this session's model: `offline`, or the LLM unless it is cooling down.
-fn choose_planner(ctx: &Ctx, session_id: &str, stored_model: Option<String>) -> Planner {
+fn choose_planner(ctx: &AgentEnv, session_id: &str, stored_model: Option<String>) -> Planner {
     let Some(backend) = ctx.llm.clone() else {
         return Planner::Offline;
     };
@@ -154,25 +153,19 @@ const NOTE_TURN: &str =
     "LLM 请求失败，本轮由离线规划器回答 / LLM request failed, the offline planner answers this turn";
 
 pub async fn run_turn(
-    ctx: Arc<Ctx>,
+    ctx: Arc<AgentEnv>,
     req: TurnRequest,
     tx: &mpsc::Sender<TurnEvent>,
     cancel: CancellationToken,
 ) -> TurnOutcome {
     let sid = req.session_id.clone();
-    let (history_rows, uploads, stored_model) = {
-        let s = sid.clone();
-        ctx.store
-            .run(move |st| {
-                let model = st.session(&s).ok().and_then(|r| r.model);
-                Ok((st.history(&s, 60)?, st.list_uploads(&s)?, model))
-            })
-            .await
-            .unwrap_or_default()
-    };
+    let loaded = ctx.store.load(&sid, HISTORY_LOAD).await;
+    let (history_rows, uploads, stored_model) = (loaded.history, loaded.uploads, loaded.model);
     let user_text = req.text.clone();
     // Why this turn's history could not be saved (the client is told at the end).
-    let mut unsaved = crate::turn::save_history(&ctx.store, &sid, Role::User, &user_text, &[])
+    let mut unsaved = ctx
+        .store
+        .append(&sid, Role::User, &user_text, &[])
         .await
         .err();
     let wanted = referenced_ids(&req.text, &req.file_ids);
@@ -185,15 +178,8 @@ pub async fn run_turn(
 
     let tool_ctx = ToolCtx {
         session_id: sid.clone(),
-        paths: ctx.paths.clone(),
-        commands: ctx.commands.clone(),
-        audit: ctx.audit.clone(),
-        data_dir: ctx.cfg.data_dir.clone(),
         cancel: cancel.clone(),
-        uploads: ctx.catalog.clone(),
-        live: llmops_tools::LiveSink::none(),
-        budget: llmops_tools::TimeBudget::default(),
-        follow: ctx.cfg.follow_limits(),
+        ..ctx.tool_base.clone()
     };
     let mut turn = Turn {
         ctx: ctx.clone(),
@@ -264,7 +250,7 @@ pub async fn run_turn(
     } else {
         sent.clone()
     };
-    let saved = crate::turn::save_history(&ctx.store, &sid, Role::Assistant, &stored, &calls);
+    let saved = ctx.store.append(&sid, Role::Assistant, &stored, &calls);
     if let Err(e) = saved.await {
         unsaved.get_or_insert(e);
     }
@@ -307,7 +293,7 @@ const LLM_STEP_LIMIT_NOTE: &str =
 
 /// One turn's mutable state: events out, tool calls made, the answer so far.
 struct Turn<'a> {
-    ctx: Arc<Ctx>,
+    ctx: Arc<AgentEnv>,
     req: &'a TurnRequest,
     tx: &'a mpsc::Sender<TurnEvent>,
     tool_ctx: ToolCtx,
@@ -642,7 +628,7 @@ fn tool_status(tool: &str, args: &Value, lang: Lang) -> String {
 /// What a successful tool call means for the client: search hits for the search pane, an
 /// offer for the download dialog.
 async fn side_effects(
-    ctx: &Arc<Ctx>,
+    ctx: &AgentEnv,
     req: &TurnRequest,
     tool: &str,
     args: &Value,
@@ -675,61 +661,25 @@ async fn side_effects(
             let Some(path) = o["file_path"].as_str() else {
                 return;
             };
-            let row = new_offer(
-                ctx,
-                &req.session_id,
+            let file = OfferFile {
                 path,
-                o["filename"].as_str().unwrap_or_default(),
-                o["size"].as_u64().unwrap_or(0),
-                o["sha256"].as_str().unwrap_or_default(),
-                o["transport_mode"].as_str().unwrap_or("auto"),
+                filename: o["filename"].as_str().unwrap_or_default(),
+                size: o["size"].as_u64().unwrap_or(0),
+                sha256: o["sha256"].as_str().unwrap_or_default(),
+                mode: o["transport_mode"].as_str().unwrap_or("auto"),
+            };
+            let row = new_offer(
+                &ctx.uploads_dir,
+                &req.session_id,
+                file,
                 Some(req.request_id),
                 Some(format!("file_download {args}")),
             );
-            let r = row.clone();
-            if ctx.store.run(move |s| s.insert_offer(&r)).await.is_ok() {
+            if ctx.store.insert_offer(&row).await.is_ok() {
                 emit(tx, TurnEvent::Offer(Box::new(row))).await;
             }
         }
         _ => {}
-    }
-}
-
-/// Builds a pending offer; the file id is set when the path is an upload.
-#[allow(clippy::too_many_arguments)]
-pub fn new_offer(
-    ctx: &Ctx,
-    session_id: &str,
-    path: &str,
-    filename: &str,
-    size: u64,
-    sha256: &str,
-    mode: &str,
-    request_id: Option<u64>,
-    tool_call: Option<String>,
-) -> OfferRow {
-    let uploads = ctx.cfg.uploads_dir();
-    let file_id = std::path::Path::new(path)
-        .strip_prefix(&uploads)
-        .ok()
-        .and_then(|rest| rest.components().next())
-        .map(|c| c.as_os_str().to_string_lossy().into_owned());
-    let now = chrono::Utc::now().timestamp().max(0) as u64;
-    OfferRow {
-        offer_id: uuid::Uuid::new_v4().simple().to_string(),
-        session_id: session_id.to_string(),
-        file_id,
-        file_path: path.to_string(),
-        filename: filename.to_string(),
-        size,
-        sha256: sha256.to_string(),
-        mode: mode.to_string(),
-        state: "pending".into(),
-        created_at: now_rfc3339(),
-        expires_at: now + OFFER_TTL_SECS,
-        request_id,
-        tool_call,
-        reason: None,
     }
 }
 

@@ -17,9 +17,7 @@ use tokio_util::sync::CancellationToken;
 use crate::grep::{self, GrepStatus};
 use llmops_policy::{Pipeline, ValidatedCommand};
 
-/// PATH for executed commands: system directories only, so a file dropped in the working dir
-/// (or a poisoned server PATH) is never what runs. `ip` lives in sbin.
-pub const SAFE_PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+pub use llmops_policy::SAFE_PATH;
 
 /// How long, after a timeout or cancellation killed the stages, the readers may take to
 /// collect what is still in the pipes.

@@ -5,14 +5,14 @@ use protocol::OutputRef;
 use serde_json::Value;
 
 use super::TOOL_TIMEOUT;
-use crate::app::Ctx;
+use crate::agent::AgentEnv;
 use llmops_tools::{TimeBudget, ToolCtx, ToolResult};
 
 /// Runs one tool under the global timeout (or the longer time the tool asked for through
 /// its budget: a follow runs up to its own cap); on timeout its token is cancelled and its
 /// future dropped, which kills any child process (`kill_on_drop`).
 pub(super) async fn call_tool(
-    ctx: &Ctx,
+    ctx: &AgentEnv,
     tool: &str,
     args: Value,
     tool_ctx: &ToolCtx,
@@ -46,7 +46,7 @@ pub(super) async fn call_tool(
 /// Keeps the step's whole output in the session's output store (for paging); a failure to
 /// store is logged and the step goes on without a reference.
 pub(super) async fn store_output(
-    ctx: &Ctx,
+    ctx: &AgentEnv,
     session_id: &str,
     result: &ToolResult,
 ) -> Option<OutputRef> {

@@ -15,9 +15,9 @@ use protocol::{Message, UploadResult, UploadStatus};
 use tokio::net::UdpSocket;
 use tokio::sync::mpsc;
 
-use super::grant::UploadGrant;
-use super::transfer::drive_error_text;
+use super::download::drive_error_text;
 use crate::app::Ctx;
+use crate::transfer::UploadGrant;
 use crate::uploads::UploadError;
 
 const TICK: Duration = Duration::from_millis(250);
@@ -56,7 +56,7 @@ pub(super) async fn run(
     let reply = match outcome {
         Ok(row) => Message::UploadResult(UploadResult {
             request_id,
-            file: crate::net::session::file_info(&row),
+            file: crate::wire::file_info(&row),
         }),
         Err(e) => Message::error(e.code(), e.to_string(), Some(request_id)),
     };
@@ -166,11 +166,11 @@ async fn receive(
                 drive_error_text(&other)
             )),
         };
-        ctx.audit_upload_refused(&session_id, &filename, &e);
+        ctx.uploads.audit_refused(&session_id, &filename, &e);
         return Err(e);
     }
     let push = extension.then_some(push);
-    crate::uploads::complete(ctx, &session_id, *incoming, push).await
+    ctx.uploads.complete(&session_id, *incoming, push).await
 }
 
 async fn abort_peer(socket: &UdpSocket, conn: u64, peer: SocketAddr, code: AbortCode) {

@@ -15,8 +15,8 @@ use protocol::{Message, TransferProgress};
 use tokio::net::UdpSocket;
 use tokio::sync::mpsc;
 
-use super::grant::Grant;
 use crate::app::Ctx;
+use crate::transfer::Grant;
 
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 
@@ -64,7 +64,9 @@ pub(super) async fn run(
         "rdt transfer end"
     );
     let delivered = stats.map(|s| s.bytes_acked + s.bytes_skipped).unwrap_or(0);
-    crate::app::finish_transfer(&ctx, &g, ok, delivered, error).await;
+    ctx.offers
+        .finish(&ctx.transfers, &g, ok, delivered, error)
+        .await;
 }
 
 /// Human reason for an abort, as stored in the offer and shown to the user.

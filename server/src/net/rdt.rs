@@ -4,8 +4,7 @@
 //! bound to the address that presented it; anything else gets a rate-limited ABORT
 //! NotFound and nothing more. Garbage is counted and dropped, never fatal.
 
-pub mod grant;
-mod transfer;
+mod download;
 mod upload;
 
 use std::collections::HashMap;
@@ -22,7 +21,7 @@ use tokio::io::Interest;
 use tokio::net::UdpSocket;
 use tokio::sync::mpsc;
 
-pub use grant::{Grant, GrantKind, Transfers, UploadGrant};
+pub use crate::transfer::grants::{Grant, GrantKind, Transfers, UploadGrant};
 
 use crate::app::Ctx;
 
@@ -144,7 +143,7 @@ impl Demux {
         // A REQUEST for a running transfer from another address presents a used token.
         let now = Instant::now();
         let redeemed = if self.routes.contains_key(&id) {
-            Err(grant::RedeemError::Unknown)
+            Err(crate::transfer::grants::RedeemError::Unknown)
         } else if req.mode == Mode::Push {
             ctx.transfers
                 .redeem_upload(req.token, now)
@@ -164,7 +163,7 @@ impl Demux {
                 let done = self.done.0.clone();
                 ctx.tracker.spawn(async move {
                     match g {
-                        Redeemed::Download(g) => transfer::run(c, s, *g, id, from, rx).await,
+                        Redeemed::Download(g) => download::run(c, s, *g, id, from, rx).await,
                         Redeemed::Upload(g) => upload::run(c, s, g, id, from, rx).await,
                     }
                     let _ = done.send(id);

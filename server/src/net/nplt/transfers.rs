@@ -5,7 +5,9 @@ use protocol::{Ack, Message, UploadResult, UploadStatus};
 use crate::store::{StoreError, UploadRow};
 use crate::uploads::{Incoming, UploadError};
 
-use super::{file_info, store_error, Conn, Mode, UploadSlot};
+use super::{Conn, Mode, UploadSlot};
+use crate::transfer::offers::OfferFile;
+use crate::wire::{file_info, store_error};
 
 impl Conn {
     pub(super) async fn download_request(&self, d: protocol::DownloadRequest) -> Message {
@@ -27,6 +29,7 @@ impl Conn {
         let args = serde_json::json!({"file_path": path, "transport_mode": d.mode});
         let r = self
             .ctx
+            .agent
             .tools
             .call(
                 "file_download",
@@ -42,20 +45,21 @@ impl Conn {
             );
         }
         let o = &r.data["offer"];
-        let row = crate::agent::run::new_offer(
-            &self.ctx,
+        let file = OfferFile {
+            path: o["file_path"].as_str().unwrap_or_default(),
+            filename: o["filename"].as_str().unwrap_or_default(),
+            size: o["size"].as_u64().unwrap_or(0),
+            sha256: o["sha256"].as_str().unwrap_or_default(),
+            mode: &d.mode,
+        };
+        let row = self.ctx.offers.new_offer(
             &self.session_id,
-            o["file_path"].as_str().unwrap_or_default(),
-            o["filename"].as_str().unwrap_or_default(),
-            o["size"].as_u64().unwrap_or(0),
-            o["sha256"].as_str().unwrap_or_default(),
-            &d.mode,
+            file,
             Some(d.request_id),
             Some(format!("download {}", d.target)),
         );
-        let rr = row.clone();
-        match self.ctx.store.run(move |s| s.insert_offer(&rr)).await {
-            Ok(()) => Message::Offer(crate::app::offer_msg(&row)),
+        match self.ctx.offers.insert(&row).await {
+            Ok(()) => Message::Offer(crate::wire::offer_msg(&row)),
             Err(e) => store_error(e, d.request_id),
         }
     }
@@ -163,7 +167,7 @@ impl Conn {
     }
 
     pub(super) async fn accept_offer(&mut self, a: protocol::OfferAccept) -> Option<Message> {
-        use crate::rdt::GrantKind;
+        use crate::transfer::GrantKind;
         let o = match self.acceptable_offer(&a.offer_id).await {
             Ok(o) => o,
             Err(m) => return Some(m),
@@ -239,7 +243,7 @@ impl Conn {
                 );
                 start.url = Some(format!(
                     "http://{}/api/files/download/{token}",
-                    crate::http::url_host(addr)
+                    crate::net::http::url_host(addr)
                 ));
                 start.token = token;
                 return Some(Message::TransferStart(start));
@@ -264,7 +268,7 @@ impl Conn {
         let resume = a.resume_from.min(o.size);
         self.ctx.tracker.spawn(async move {
             let offer_id = o.offer_id.clone();
-            crate::app::send_file_nplt(ctx.clone(), o, resume, tx, tok).await;
+            super::download::send_file_nplt(ctx.clone(), o, resume, tx, tok).await;
             ctx.transfers.end_attempt(&offer_id, attempt.id);
         });
         None
@@ -296,7 +300,8 @@ impl Conn {
             }
             Err(e) => {
                 self.ctx
-                    .audit_upload_refused(&self.session_id, filename, &e);
+                    .uploads
+                    .audit_refused(&self.session_id, filename, &e);
                 if request_id.is_none() {
                     // Legacy: discard the data frames that follow the refused metadata.
                     self.upload = UploadSlot::Discarding { remaining: size };
@@ -328,7 +333,8 @@ impl Conn {
             Ok(inc) => inc,
             Err(e) => {
                 self.ctx
-                    .audit_upload_refused(&self.session_id, &u.filename, &e);
+                    .uploads
+                    .audit_refused(&self.session_id, &u.filename, &e);
                 return Message::error(e.code(), e.message(), Some(u.request_id));
             }
         };
@@ -385,7 +391,8 @@ impl Conn {
                         self.upload = UploadSlot::None;
                     }
                     self.ctx
-                        .audit_upload_refused(&self.session_id, &filename, &e);
+                        .uploads
+                        .audit_refused(&self.session_id, &filename, &e);
                     out.push(self.upload_error(rid, &e));
                     return;
                 }
@@ -427,7 +434,12 @@ impl Conn {
         };
         // Extension clients get the index states (indexed, embedding n/m, ready).
         let push = (self.mode == Mode::Extension).then(|| self.push_tx.clone());
-        match crate::uploads::complete(&self.ctx, &self.session_id, *inc, push).await {
+        match self
+            .ctx
+            .uploads
+            .complete(&self.session_id, *inc, push)
+            .await
+        {
             Ok(row) => match request_id {
                 Some(r) => out.push(Message::UploadResult(UploadResult {
                     request_id: r,
@@ -539,7 +551,7 @@ impl Conn {
                 )
             }
         };
-        match self.ctx.delete_upload(&row).await {
+        match self.ctx.uploads.delete(&row).await {
             Ok(()) => Message::Ack(Ack {
                 request_id: d.request_id,
                 message: format!("已删除文件 {} / deleted", row.filename),

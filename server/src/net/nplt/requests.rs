@@ -1,13 +1,12 @@
 //! Session, history and model requests: switching, deleting and listing sessions,
 //! reading history, choosing and describing models.
 
-use protocol::{
-    HistoryMessage, Message, ModelInfo, SessionInfo, SessionOp, SessionReply, ToolCallRecord,
-};
+use protocol::{Message, ModelInfo, SessionInfo, SessionOp, SessionReply};
 
 use crate::store::{SessionRow, StoreError};
 
-use super::{session_info, Conn};
+use super::Conn;
+use crate::wire::session_info;
 
 impl Conn {
     pub(super) async fn history(
@@ -53,9 +52,9 @@ impl Conn {
             }
         }
         for u in uploads {
-            self.ctx.remove_upload_files(&u).await;
+            self.ctx.uploads.remove_files(&u).await;
         }
-        let (outputs, i) = (self.ctx.outputs.clone(), id.clone());
+        let (outputs, i) = (self.ctx.agent.outputs.clone(), id.clone());
         match tokio::task::spawn_blocking(move || outputs.delete_session(&i)).await {
             Ok(Ok(())) => {}
             Ok(Err(e)) => tracing::warn!("cannot remove the tool outputs of session {id}: {e}"),
@@ -157,7 +156,7 @@ impl Conn {
             .map_err(|e| e.to_string())?;
         // The next turn reads the stored model; a deliberate switch also gives the LLM a
         // fresh start after earlier failures.
-        self.ctx.llm_health.success(&self.session_id);
+        self.ctx.agent.llm_health.success(&self.session_id);
         Ok(())
     }
 
@@ -196,25 +195,5 @@ impl SessionReplyParts {
             current: self.current,
             sessions: self.sessions,
         }
-    }
-}
-
-pub(super) fn history_message(m: crate::store::MessageRow) -> HistoryMessage {
-    HistoryMessage {
-        role: m.role,
-        text: m.text,
-        time: m.time,
-        tool_calls: m
-            .tool_calls
-            .into_iter()
-            .map(|c| ToolCallRecord {
-                tool: c.tool,
-                args: c.args,
-                ok: c.ok,
-                duration_ms: c.duration_ms,
-                summary: c.summary,
-                output: c.output,
-            })
-            .collect(),
     }
 }

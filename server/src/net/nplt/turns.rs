@@ -95,7 +95,7 @@ impl Conn {
                 s.request_id = Some(rid);
                 out.push(Message::SearchResults(s));
             }
-            TurnEvent::Offer(o) => out.push(Message::Offer(crate::app::offer_msg(&o))),
+            TurnEvent::Offer(o) => out.push(Message::Offer(crate::wire::offer_msg(&o))),
             TurnEvent::Done(outcome) => {
                 self.turn = None;
                 out.push(Message::StreamEnd(StreamEnd {

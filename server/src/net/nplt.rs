@@ -9,20 +9,18 @@ use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
 use llmops_common::constant_time_eq;
-use protocol::{
-    FileInfo, Inbound, Message, MessageCodec, SessionInfo, Welcome, LEGACY_HEARTBEAT,
-    PROTOCOL_VERSION,
-};
+use protocol::{Inbound, Message, MessageCodec, Welcome, LEGACY_HEARTBEAT, PROTOCOL_VERSION};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio::time::{sleep_until, Instant};
 use tokio_util::codec::Framed;
 
 use crate::app::Ctx;
-use crate::store::{SessionRow, StoreError, UploadRow};
+use crate::store::StoreError;
 use crate::turn::{RunningTurn, TurnEvent};
 use crate::uploads::Incoming;
 
+mod download;
 mod extension;
 mod legacy;
 mod requests;
@@ -440,7 +438,7 @@ impl Conn {
             models: self.ctx.models(),
             features: crate::app::FEATURES.iter().map(|s| s.to_string()).collect(),
             planner: planner.clone(),
-            egress: self.ctx.egress(),
+            egress: self.ctx.agent.egress(),
             motd: self.ctx.welcome_text(&sid),
         }));
         Flow::Continue
@@ -457,38 +455,5 @@ impl Conn {
         } else {
             Message::Heartbeat(protocol::Empty)
         });
-    }
-}
-
-fn store_error(e: StoreError, request_id: u64) -> Message {
-    let (code, msg) = match &e {
-        StoreError::NotFound(_) => ("not_found", e.to_string()),
-        StoreError::Ambiguous { .. } => ("ambiguous", e.to_string()),
-        StoreError::Forbidden(m) => ("forbidden", m.clone()),
-        _ => ("internal", e.to_string()),
-    };
-    Message::error(code, msg, Some(request_id))
-}
-
-pub fn session_info(s: &SessionRow) -> SessionInfo {
-    SessionInfo {
-        id: s.id.clone(),
-        name: s.name.clone(),
-        created_at: s.created_at.clone(),
-        updated_at: s.updated_at.clone(),
-        messages: s.messages,
-    }
-}
-
-pub fn file_info(u: &UploadRow) -> FileInfo {
-    FileInfo {
-        file_id: u.file_id.clone(),
-        filename: u.filename.clone(),
-        size: u.size,
-        sha256: u.sha256.clone(),
-        content_type: u.content_type.clone(),
-        uploaded_at: u.uploaded_at.clone(),
-        state: u.state.clone(),
-        detail: u.detail.clone(),
     }
 }

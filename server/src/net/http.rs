@@ -13,7 +13,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 
 use crate::app::Ctx;
-use crate::rdt::GrantKind;
+use crate::transfer::GrantKind;
 
 /// Largest request head (request line + headers) we read.
 const MAX_HEAD: usize = 8 * 1024;
@@ -40,8 +40,8 @@ pub fn url_host(addr: SocketAddr) -> String {
 
 pub async fn serve(ctx: Arc<Ctx>, listener: TcpListener) {
     let slots = Arc::new(Semaphore::new(MAX_CONNS));
-    let peers = crate::net::limits::PeerLimits::new(MAX_CONNS_PER_IP);
-    while let Some((stream, peer)) = crate::net::accept_next(&ctx, &listener, "http").await {
+    let peers = super::limits::PeerLimits::new(MAX_CONNS_PER_IP);
+    while let Some((stream, peer)) = super::accept::accept_next(&ctx, &listener, "http").await {
         let Some(peer_permit) = peers.try_admit(peer.ip()) else {
             tracing::debug!(%peer, "http: per-address limit ({MAX_CONNS_PER_IP}) reached");
             continue;
@@ -395,11 +395,14 @@ async fn download(ctx: &Arc<Ctx>, stream: &mut TcpStream, token_hex: &str) -> st
     } else {
         m.failed.fetch_add(1, Ordering::Relaxed);
     }
-    crate::app::finish_transfer(ctx, &g, ok, sent, err).await;
+    ctx.offers.finish(&ctx.transfers, &g, ok, sent, err).await;
     Ok(())
 }
 
-async fn send_file(stream: &mut TcpStream, g: &crate::rdt::Grant) -> Result<u64, (u64, String)> {
+async fn send_file(
+    stream: &mut TcpStream,
+    g: &crate::transfer::Grant,
+) -> Result<u64, (u64, String)> {
     let o = &g.offer;
     let file = match tokio::fs::File::open(&o.file_path).await {
         Ok(f) => f,

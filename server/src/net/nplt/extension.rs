@@ -6,8 +6,8 @@ use std::time::Duration;
 use protocol::{Ack, FileListReply, History, Message, LEGACY_HEARTBEAT};
 use tokio::sync::mpsc;
 
-use super::requests::history_message;
-use super::{file_info, store_error, Conn, Flow, UploadSlot};
+use super::{Conn, Flow, UploadSlot};
+use crate::wire::{file_info, history_message, store_error};
 
 impl Conn {
     pub(super) async fn on_extension(&mut self, m: Message, out: &mut Vec<Message>) -> Flow {
@@ -139,7 +139,7 @@ impl Conn {
                 }
             }
             Message::OfferReject(r) => out.push(self.reject_offer(r).await),
-            Message::TransferComplete(c) => self.ctx.transfer_reported(&self.session_id, &c),
+            Message::TransferComplete(c) => self.ctx.offers.reported(&self.session_id, &c),
             Message::TransferProgress(_) => {}
             other => {
                 let t = other.msg_type();
@@ -183,7 +183,7 @@ impl Conn {
                     _ = tok.cancelled() => break,
                     _ = tick.tick() => {}
                 }
-                let snap = crate::app::snapshot_msg(&sampler.latest());
+                let snap = crate::wire::snapshot_msg(&sampler.latest());
                 // A full queue means the peer is slow: skip this sample rather than pile up.
                 match tx.try_send(Message::MonitorSnapshot(snap)) {
                     Ok(()) | Err(mpsc::error::TrySendError::Full(_)) => {}
@@ -195,7 +195,7 @@ impl Conn {
 
     /// A page of a stored tool output of this session (OUTPUT_GET).
     async fn output_page(&self, g: protocol::OutputGet) -> Message {
-        let store = self.ctx.outputs.clone();
+        let store = self.ctx.agent.outputs.clone();
         let sid = self.session_id.clone();
         let (id, offset, count) = (g.output_id.clone(), g.offset, g.count);
         match tokio::task::spawn_blocking(move || store.page(&sid, &id, offset, count)).await {
@@ -231,6 +231,7 @@ impl Conn {
         };
         let r = self
             .ctx
+            .agent
             .tools
             .call(
                 "semantic_search",

@@ -1,0 +1,151 @@
+//! The uploads service: what happens to a file once its bytes are in, whatever the
+//! transport (NPLT frames or RDT): verify and record it, audit it, index it; delete it with
+//! its files and index entries; audit refusals.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use llmops_tools::audit::{Audit, AuditOp};
+use protocol::Message;
+use tokio::sync::mpsc;
+
+use super::{Incoming, UploadError};
+use crate::index::IndexHandle;
+use crate::store::{Store, UploadRow};
+
+/// Uploads on disk, in the store and in the index. Cheap to clone.
+#[derive(Clone)]
+pub struct Uploads {
+    store: Store,
+    audit: Audit,
+    index: Option<Arc<IndexHandle>>,
+    dir: PathBuf,
+}
+
+impl Uploads {
+    pub fn new(store: Store, audit: Audit, index: Option<Arc<IndexHandle>>, dir: PathBuf) -> Self {
+        Self {
+            store,
+            audit,
+            index,
+            dir,
+        }
+    }
+
+    /// The uploads root.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The one way an upload ends, whether its bytes came in NPLT frames or over RDT: verify
+    /// (sha256, text), rename into place, record, audit and index. Refusals are audited and the
+    /// temp file is gone.
+    pub async fn complete(
+        &self,
+        session_id: &str,
+        inc: Incoming,
+        push: Option<tokio::sync::mpsc::Sender<protocol::Message>>,
+    ) -> Result<UploadRow, UploadError> {
+        let filename = inc.filename.clone();
+        match inc.finish(&self.dir, &self.store, session_id).await {
+            Ok(row) => Ok(self.after_upload(row, push).await),
+            Err(e) => {
+                self.audit_refused(session_id, &filename, &e);
+                Err(e)
+            }
+        }
+    }
+
+    /// Called once an upload is on disk and recorded: audit, and make it searchable (indexed
+    /// lexically before this returns; dense embedding continues in the background and its
+    /// states are pushed to `push`, the uploader's connection, when given).
+    pub async fn after_upload(
+        &self,
+        mut row: UploadRow,
+        push: Option<mpsc::Sender<Message>>,
+    ) -> UploadRow {
+        let size = row.size.to_string();
+        self.audit.record(
+            AuditOp::Upload,
+            &[
+                ("session", row.session_id.as_str()),
+                ("file_id", row.file_id.as_str()),
+                ("filename", row.filename.as_str()),
+                ("size", size.as_str()),
+                ("sha256", row.sha256.as_str()),
+            ],
+        );
+        if let Some(h) = &self.index {
+            // Indexes and records the state itself (ordered against the embedding thread).
+            let (h, r) = (h.clone(), row.clone());
+            let (state, detail) = tokio::task::spawn_blocking(move || h.index_upload(&r, push))
+                .await
+                .unwrap_or_else(|_| ("failed".into(), Some("indexing panicked".into())));
+            row.state = state;
+            row.detail = detail;
+            return row;
+        }
+        // Raw-text search reads the file directly: searchable as soon as it is saved.
+        let (state, detail) = ("indexed".to_string(), None::<String>);
+        let id = row.file_id.clone();
+        let (st, d) = (state.clone(), detail.clone());
+        if self
+            .store
+            .run(move |s| s.set_upload_state(&id, &st, d.as_deref()))
+            .await
+            .is_ok()
+        {
+            row.state = state;
+            row.detail = detail;
+        }
+        row
+    }
+
+    pub async fn remove_files(&self, row: &UploadRow) {
+        let dir = self.dir.join(&row.file_id);
+        // Only ever delete inside the uploads root, whatever the database says.
+        if dir.starts_with(&self.dir) && row.file_id.chars().all(|c| c.is_ascii_alphanumeric()) {
+            let _ = tokio::fs::remove_dir_all(&dir).await;
+        }
+    }
+
+    pub async fn delete(&self, row: &UploadRow) -> Result<(), String> {
+        let id = row.file_id.clone();
+        self.store
+            .run(move |s| s.delete_upload(&id))
+            .await
+            .map_err(|e| e.to_string())?;
+        if let Some(h) = &self.index {
+            let (h, r) = (h.clone(), row.clone());
+            let res = tokio::task::spawn_blocking(move || h.remove_upload(&r))
+                .await
+                .unwrap_or_else(|_| Err("index removal panicked".into()));
+            if let Err(e) = res {
+                tracing::warn!("cannot remove {} from the index: {e}", row.file_id);
+            }
+        }
+        self.remove_files(row).await;
+        self.audit.record(
+            AuditOp::Upload,
+            &[
+                ("action", "delete"),
+                ("file_id", row.file_id.as_str()),
+                ("filename", row.filename.as_str()),
+            ],
+        );
+        Ok(())
+    }
+
+    pub fn audit_refused(&self, session_id: &str, filename: &str, e: &UploadError) {
+        let reason = e.to_string();
+        self.audit.record(
+            AuditOp::Deny,
+            &[
+                ("action", "upload"),
+                ("session", session_id),
+                ("filename", filename),
+                ("reason", reason.as_str()),
+            ],
+        );
+    }
+}
