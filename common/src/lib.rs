@@ -1,5 +1,24 @@
 //! Small helpers shared by every llmops crate, each defined once: human-readable sizes, CJK
-//! detection, char-safe truncation and a constant-time byte compare for secrets.
+//! detection, char-safe truncation, a constant-time byte compare for secrets, and the
+//! upload record every layer shares.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// One uploaded file of a session, as the store records it and the tools and the planner
+/// see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UploadRef {
+    pub file_id: String,
+    pub filename: String,
+    pub path: PathBuf,
+    pub size: u64,
+    pub sha256: String,
+    /// RFC 3339.
+    pub uploaded_at: String,
+    pub content_type: String,
+}
 
 /// Human-readable byte size in binary units (`1.5 MiB`), the way `ls -lh` and `df -h` count.
 pub fn human_size(bytes: u64) -> String {

@@ -1,7 +1,7 @@
 //! What a message refers to beyond its own words: the files attached to it, the log the
 //! conversation is about, a follow-up that repeats the last question for another level.
 
-use super::ctx::Ctx;
+use super::ctx::MessageCtx;
 use super::slots::{best_upload, typed_file_names, typed_paths};
 use super::text::{ascii_words, contains_any, has_word};
 use super::UploadRef;
@@ -44,7 +44,7 @@ pub fn about_attachments(clause: &str) -> bool {
 
 /// "WARN 呢？", "and warnings?" right after a log analysis: the same question for another
 /// level, about the same log.
-pub fn level_follow_up(clause: &str, ctx: &Ctx) -> bool {
+pub fn level_follow_up(clause: &str, ctx: &MessageCtx) -> bool {
     let lower = clause.to_lowercase();
     let words = ascii_words(&lower);
     let level = [
@@ -82,7 +82,7 @@ pub fn doc_request(clause: &str) -> bool {
 
 /// The log a log question is about: the file it names, else the log the conversation was
 /// about, else this session's newest log upload.
-pub fn log_target(clause: &str, ctx: &Ctx) -> Option<String> {
+pub fn log_target(clause: &str, ctx: &MessageCtx) -> Option<String> {
     if let Some(p) = target_path(clause, ctx) {
         return Some(p);
     }
@@ -100,7 +100,7 @@ pub fn log_target(clause: &str, ctx: &Ctx) -> Option<String> {
 }
 
 /// File a clause points at: typed absolute path, a named upload, or a referenced upload.
-pub(super) fn target_path(clause: &str, ctx: &Ctx) -> Option<String> {
+pub(super) fn target_path(clause: &str, ctx: &MessageCtx) -> Option<String> {
     // A file attached to this very message beats a fuzzy name match ("这个配置").
     if ctx.referenced.len() == 1 && typed_file_names(clause).is_empty() {
         return ctx

@@ -6,7 +6,7 @@ use super::text::Lang;
 use super::{HistoryTurn, UploadRef};
 
 /// Context shared by all clauses of one message.
-pub struct Ctx<'a> {
+pub struct MessageCtx<'a> {
     pub lang: Lang,
     pub uploads: &'a [UploadRef],
     pub referenced: Vec<&'a UploadRef>,

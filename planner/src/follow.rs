@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::conversation::{Conversation, FileRef, ListItem, ListKind, ListShown, Topic};
-use super::ctx::Ctx;
+use super::ctx::MessageCtx;
 use super::cues::{content_question, read_verb, wants_download};
 use super::incident::{is_log_name, log_question, ProcSort};
 use super::slots::{best_upload, monitor_mention, typed_file_names, typed_paths};
@@ -235,7 +235,7 @@ fn read_task(path: String, question: &str) -> Task {
 
 /// "继续" after a partial read: the next page (a log is analysed whole instead, since a page
 /// of counts would be a partial figure).
-fn continue_task(text: &str, ctx: &Ctx) -> Option<Task> {
+fn continue_task(text: &str, ctx: &MessageCtx) -> Option<Task> {
     // "剩余内存", "search the rest api docs": other questions that share a word.
     let other = monitor_mention(&text.to_lowercase()).any()
         || contains_any(&text.to_lowercase(), &["搜索", "查找", "search", "find "]);
@@ -285,7 +285,7 @@ fn continue_task(text: &str, ctx: &Ctx) -> Option<Task> {
 }
 
 /// "第二个" / "the last one": an entry of the last list; the words decide what to do with it.
-fn ordinal_task(text: &str, ctx: &Ctx) -> Option<Task> {
+fn ordinal_task(text: &str, ctx: &MessageCtx) -> Option<Task> {
     let o = ordinal(text)?;
     // "第一个报错是什么时候": the first error of a log, not an entry of a list.
     if names_something(text) || level_of(text) || log_question(text) {
@@ -432,7 +432,7 @@ fn level_of(target: &str) -> bool {
 }
 
 /// "the same for WARN", "内存呢", "再看看 CPU", "what about nginx.log".
-fn repeat_task(text: &str, ctx: &Ctx) -> Option<Task> {
+fn repeat_task(text: &str, ctx: &MessageCtx) -> Option<Task> {
     let target = repeat_target(text)?;
     let conv = ctx.conv;
     let last = conv.last_user.as_deref()?;
@@ -516,7 +516,7 @@ fn pronoun_file(conv: &Conversation) -> Option<String> {
 
 /// A clause that points at "the file" with a pronoun and nothing attached: send or read the
 /// conversation's file.
-pub fn pronoun_task(clause: &str, ctx: &Ctx) -> Option<Task> {
+pub fn pronoun_task(clause: &str, ctx: &MessageCtx) -> Option<Task> {
     if !ctx.referenced.is_empty() || names_something(clause) || !pronoun(clause) {
         return None;
     }
@@ -579,7 +579,7 @@ pub fn asks_again(text: &str) -> bool {
 /// Resolves a follow-up against the conversation; `None` when the message stands alone.
 /// Whole-message repeats ("再看看") are handled by the caller, which re-reads the previous
 /// question.
-pub fn resolve(text: &str, ctx: &Ctx) -> Option<Task> {
+pub fn resolve(text: &str, ctx: &MessageCtx) -> Option<Task> {
     if ordinal(text).is_some() {
         if let Some(t) = ordinal_task(text, ctx) {
             return Some(t);

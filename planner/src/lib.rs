@@ -26,7 +26,6 @@ mod eval_tests;
 #[cfg(test)]
 mod routing_tests;
 
-use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -34,22 +33,12 @@ use serde_json::{json, Value};
 use self::conversation::Conversation;
 use self::slots::hit_name_score;
 use self::text::Lang;
-use self::understand::{strip_file_refs, understand, Ctx, Task, Then};
+use self::understand::{strip_file_refs, understand, MessageCtx, Task, Then};
 
 /// At most this many tool steps per turn (the agent loop enforces it too).
 pub const MAX_STEPS: usize = 5;
 
-/// A file uploaded in this session (same fields as the `tools` module's record).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct UploadRef {
-    pub file_id: String,
-    pub filename: String,
-    pub path: PathBuf,
-    pub size: u64,
-    pub sha256: String,
-    pub uploaded_at: String,
-    pub content_type: String,
-}
+pub use llmops_common::UploadRef;
 
 /// One earlier turn of the conversation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -514,7 +503,7 @@ pub fn plan(input: &PlannerInput) -> PlannerAction {
             }
         }
     }
-    let ctx = Ctx {
+    let ctx = MessageCtx {
         lang,
         uploads: input.uploads,
         referenced,
@@ -563,6 +552,7 @@ pub fn plan(input: &PlannerInput) -> PlannerAction {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     pub(crate) fn uploads(names: &[&str]) -> Vec<UploadRef> {
         names

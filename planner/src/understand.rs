@@ -25,7 +25,7 @@ use super::UploadRef;
 
 pub use super::task::{Task, Then};
 
-pub use super::ctx::Ctx;
+pub use super::ctx::MessageCtx;
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pat).expect("planner regex literal is valid"))
@@ -74,7 +74,7 @@ fn cmd(command: &str, args: &[&str]) -> Task {
     }
 }
 
-fn history_upload<'a>(ctx: &Ctx<'a>) -> Option<&'a UploadRef> {
+fn history_upload<'a>(ctx: &MessageCtx<'a>) -> Option<&'a UploadRef> {
     ctx.history
         .iter()
         .rev()
@@ -174,7 +174,7 @@ fn content_terms(clause: &str) -> String {
 
 /// A task for a clause that wants a file sent. Without any target words it becomes a search
 /// with an empty query, which the merge step attaches to the previous task.
-fn download_task(clause: &str, ctx: &Ctx) -> Task {
+fn download_task(clause: &str, ctx: &MessageCtx) -> Task {
     if let Some(p) = target_path(clause, ctx) {
         return Task::Download { path: p };
     }
@@ -234,7 +234,7 @@ fn strip_pronouns(clause: &str) -> String {
     t
 }
 
-fn read_task(clause: &str, ctx: &Ctx) -> Task {
+fn read_task(clause: &str, ctx: &MessageCtx) -> Task {
     if let Some(p) = target_path(clause, ctx) {
         return Task::Read {
             path: p,
@@ -308,7 +308,7 @@ fn search_task(clause: &str) -> Task {
 }
 
 /// Turns a typed command line into a task (refusal, monitor for `top`, or an exec).
-fn command_line_task(cl: &CommandLine, ctx: &Ctx) -> Task {
+fn command_line_task(cl: &CommandLine, ctx: &MessageCtx) -> Task {
     let not_allowed =
         || check_command(cl).is_some_and(|r| matches!(r, Refusal::NotWhitelisted { .. }));
     match cl.command.as_str() {
@@ -357,7 +357,7 @@ fn command_line_task(cl: &CommandLine, ctx: &Ctx) -> Task {
 }
 
 /// The tasks of one clause.
-fn clause_tasks(clause: &str, ctx: &Ctx) -> Vec<Task> {
+fn clause_tasks(clause: &str, ctx: &MessageCtx) -> Vec<Task> {
     let lang = ctx.lang;
     if let Some(cl) = explicit_command(clause, ctx.uploads) {
         return vec![command_line_task(&cl, ctx)];
@@ -544,7 +544,7 @@ fn degenerate(text: &str) -> bool {
 }
 
 /// The log part of a diagnosis: analyse the newest uploaded log, else search for logs.
-fn log_check(ctx: &Ctx) -> Task {
+fn log_check(ctx: &MessageCtx) -> Task {
     match ctx
         .uploads
         .iter()
@@ -594,7 +594,7 @@ fn attach_to_previous(tasks: &mut [Task], next: Task) -> Option<Task> {
 }
 
 /// A follow-up with nothing to follow: use the file the conversation is about, or ask.
-fn resolve_bare(task: Task, ctx: &Ctx) -> Task {
+fn resolve_bare(task: Task, ctx: &MessageCtx) -> Task {
     match task {
         Task::Search {
             ref query,
@@ -637,7 +637,7 @@ fn resolve_bare(task: Task, ctx: &Ctx) -> Task {
 }
 
 /// The tasks for a whole message.
-pub fn understand(text: &str, ctx: &Ctx) -> Vec<Task> {
+pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
     let text = normalize(text);
     let text = if text.contains('\n') {
         text
@@ -717,7 +717,7 @@ pub fn understand(text: &str, ctx: &Ctx) -> Vec<Task> {
         if let Some(last) = ctx.conv.last_user.clone() {
             let mut conv = ctx.conv.clone();
             conv.last_user = None;
-            let inner = Ctx {
+            let inner = MessageCtx {
                 lang: ctx.lang,
                 uploads: ctx.uploads,
                 referenced: ctx.referenced.clone(),

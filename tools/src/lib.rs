@@ -127,18 +127,7 @@ impl ToolResult {
     }
 }
 
-/// One uploaded file of a session, as recorded by the store.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct UploadRef {
-    pub file_id: String,
-    pub filename: String,
-    pub path: PathBuf,
-    pub size: u64,
-    pub sha256: String,
-    /// RFC 3339.
-    pub uploaded_at: String,
-    pub content_type: String,
-}
+pub use llmops_common::UploadRef;
 
 /// This session's uploads, oldest first (implemented over SQLite by the store).
 pub trait UploadCatalog: Send + Sync {

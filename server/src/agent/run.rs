@@ -41,18 +41,6 @@ pub fn upload_ref(u: &UploadRow) -> UploadRef {
     }
 }
 
-fn planner_ref(u: &UploadRow) -> planner::UploadRef {
-    planner::UploadRef {
-        file_id: u.file_id.clone(),
-        filename: u.filename.clone(),
-        path: u.path.clone().into(),
-        size: u.size,
-        sha256: u.sha256.clone(),
-        uploaded_at: u.uploaded_at.clone(),
-        content_type: u.content_type.clone(),
-    }
-}
-
 /// File ids a message refers to: explicit ids (or unique prefixes) plus legacy
 /// `[file_ref:ID]` markers in the text.
 pub fn referenced_ids(text: &str, explicit: &[String]) -> Vec<String> {
@@ -172,9 +160,9 @@ pub async fn run_turn(
     let referenced: Vec<planner::UploadRef> = uploads
         .iter()
         .filter(|u| wanted.iter().any(|w| u.file_id.starts_with(w.as_str())))
-        .map(planner_ref)
+        .map(upload_ref)
         .collect();
-    let all_uploads: Vec<planner::UploadRef> = uploads.iter().map(planner_ref).collect();
+    let all_uploads: Vec<planner::UploadRef> = uploads.iter().map(upload_ref).collect();
 
     let tool_ctx = ToolCtx {
         session_id: sid.clone(),
@@ -700,5 +688,7 @@ fn step_limit_answer(steps: &[StepRecord]) -> String {
     s
 }
 
+#[cfg(test)]
+mod env_tests;
 #[cfg(test)]
 mod tests;

@@ -39,7 +39,7 @@ const AUTH_HELLO_GRACE_MS: u64 = 10_000;
 pub const PRE_AUTH_REASSEMBLY_BYTES: usize = 64 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
+enum Dialect {
     /// Nothing received yet; the legacy welcome may or may not have been sent.
     Pending,
     Legacy,
@@ -68,7 +68,7 @@ enum Flow {
 pub struct Conn {
     ctx: Arc<Ctx>,
     peer: SocketAddr,
-    mode: Mode,
+    mode: Dialect,
     legacy_welcome_sent: bool,
     session_id: String,
     upload: UploadSlot,
@@ -108,7 +108,7 @@ pub async fn serve(
     let mut conn = Conn {
         ctx: ctx.clone(),
         peer,
-        mode: Mode::Pending,
+        mode: Dialect::Pending,
         legacy_welcome_sent: false,
         session_id: String::new(),
         upload: UploadSlot::None,
@@ -174,7 +174,7 @@ pub async fn serve(
                 Flow::Continue
             }
             Some(msg) = push_rx.recv() => {
-                if conn.mode == Mode::Extension { out.push(msg); }
+                if conn.mode == Dialect::Extension { out.push(msg); }
                 Flow::Continue
             }
             _ = sleep_until(deadline) => conn.on_timer(welcome_deadline, &mut out).await,
@@ -187,10 +187,10 @@ pub async fn serve(
             // Bytes of an incomplete frame arrived: only the stall tracking below runs.
             _ = activity.notified() => Flow::Continue,
         };
-        if preauth.is_some() && (conn.mode != Mode::Pending || conn.legacy_welcome_sent) {
+        if preauth.is_some() && (conn.mode != Dialect::Pending || conn.legacy_welcome_sent) {
             preauth = None;
         }
-        if !share_raised && conn.mode == Mode::Extension {
+        if !share_raised && conn.mode == Dialect::Extension {
             // Authenticated (or no token required and HELLO done): one message's share.
             share_raised = true;
             framed
@@ -254,7 +254,7 @@ impl Conn {
         } else {
             self.last_inbound + Duration::from_secs(cfg.heartbeat_secs)
         };
-        if self.mode == Mode::Pending && !self.legacy_welcome_sent {
+        if self.mode == Dialect::Pending && !self.legacy_welcome_sent {
             d = d.min(welcome_deadline);
         }
         if let Some(p) = self.partial_since {
@@ -289,7 +289,7 @@ impl Conn {
                 return Flow::Close;
             }
         }
-        if self.mode == Mode::Pending && !self.legacy_welcome_sent && now >= welcome_deadline {
+        if self.mode == Dialect::Pending && !self.legacy_welcome_sent && now >= welcome_deadline {
             // A silent peer is a legacy client waiting for the welcome.
             if self.ctx.cfg.auth_token.is_some() {
                 out.push(Message::ChatText(
@@ -312,7 +312,7 @@ impl Conn {
             self.heartbeat_sent = true;
             self.awaiting_heartbeat_reply = true;
             match self.mode {
-                Mode::Extension => out.push(Message::Heartbeat(protocol::Empty)),
+                Dialect::Extension => out.push(Message::Heartbeat(protocol::Empty)),
                 // Never inside a legacy stream: the client would swallow it as a chunk.
                 _ if self.turn.is_none() => out.push(Message::ChatText(LEGACY_HEARTBEAT.into())),
                 _ => {}
@@ -334,7 +334,7 @@ impl Conn {
     }
 
     async fn on_inbound(&mut self, item: Inbound, out: &mut Vec<Message>) -> Flow {
-        if self.mode == Mode::Pending {
+        if self.mode == Dialect::Pending {
             match &item {
                 Inbound::Msg(Message::Hello(h)) => {
                     let h = h.clone();
@@ -347,7 +347,7 @@ impl Conn {
                         ));
                         return Flow::Close;
                     }
-                    self.mode = Mode::Legacy;
+                    self.mode = Dialect::Legacy;
                     if !self.legacy_welcome_sent {
                         if let Err(e) = self.start_legacy(out).await {
                             tracing::warn!("legacy session setup failed: {e}");
@@ -360,7 +360,7 @@ impl Conn {
         match item {
             Inbound::Bad { ty, error } => {
                 tracing::debug!(peer = %self.peer, "bad frame 0x{ty:02x}: {error}");
-                if self.mode == Mode::Extension {
+                if self.mode == Dialect::Extension {
                     out.push(Message::error(
                         error.code(),
                         format!("无法解析的帧 / bad frame 0x{ty:02x}: {error}"),
@@ -370,7 +370,7 @@ impl Conn {
                 Flow::Continue
             }
             Inbound::Msg(m) => match self.mode {
-                Mode::Legacy => self.on_legacy(m, out).await,
+                Dialect::Legacy => self.on_legacy(m, out).await,
                 _ => self.on_extension(m, out).await,
             },
         }
@@ -396,7 +396,7 @@ impl Conn {
         if h.proto != PROTOCOL_VERSION {
             tracing::info!(peer = %self.peer, "client speaks proto {}; serving {}", h.proto, PROTOCOL_VERSION);
         }
-        self.mode = Mode::Extension;
+        self.mode = Dialect::Extension;
         let store = self.ctx.store.clone();
         let resume = h.resume_session.clone();
         let lazy = h.no_new_session;

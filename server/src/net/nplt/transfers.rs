@@ -5,7 +5,7 @@ use protocol::{Ack, Message, UploadResult, UploadStatus};
 use crate::store::{StoreError, UploadRow};
 use crate::uploads::{Incoming, UploadError};
 
-use super::{Conn, Mode, UploadSlot};
+use super::{Conn, Dialect, UploadSlot};
 use crate::transfer::offers::OfferFile;
 use crate::wire::{file_info, store_error};
 
@@ -343,7 +343,7 @@ impl Conn {
             &self.session_id,
             u.request_id,
             self.push_tx.clone(),
-            self.mode == Mode::Extension,
+            self.mode == Dialect::Extension,
             std::time::Instant::now(),
         );
         Message::UploadGrant(protocol::UploadGrant {
@@ -357,7 +357,7 @@ impl Conn {
     pub(super) async fn upload_data(&mut self, data: &[u8], out: &mut Vec<Message>) {
         match &mut self.upload {
             UploadSlot::None => {
-                if self.mode == Mode::Extension {
+                if self.mode == Dialect::Extension {
                     out.push(Message::error(
                         "no_upload",
                         "没有正在进行的上传 / data without UPLOAD_START",
@@ -397,7 +397,7 @@ impl Conn {
                     return;
                 }
                 // Progress for the files pane about every 5% (extension clients only).
-                if self.mode == Mode::Extension && inc.announced > 0 {
+                if self.mode == Dialect::Extension && inc.announced > 0 {
                     let pct = inc.received * 20 / inc.announced;
                     if pct > *last_status && !inc.is_complete() {
                         *last_status = pct;
@@ -433,7 +433,7 @@ impl Conn {
             return;
         };
         // Extension clients get the index states (indexed, embedding n/m, ready).
-        let push = (self.mode == Mode::Extension).then(|| self.push_tx.clone());
+        let push = (self.mode == Dialect::Extension).then(|| self.push_tx.clone());
         match self
             .ctx
             .uploads
@@ -507,7 +507,7 @@ impl Conn {
                 Some(d.request_id),
             );
         };
-        let push = (self.mode == Mode::Extension).then(|| self.push_tx.clone());
+        let push = (self.mode == Dialect::Extension).then(|| self.push_tx.clone());
         let r = row.clone();
         let (state, _) = tokio::task::spawn_blocking(move || h.retry_upload(&r, push))
             .await

@@ -6,7 +6,7 @@ use protocol::{
 
 use crate::turn::{TurnEvent, TurnRequest};
 
-use super::{Conn, Mode};
+use super::{Conn, Dialect};
 
 impl Conn {
     pub(super) fn start_turn(&mut self, request_id: u64, text: String, file_ids: Vec<String>) {
@@ -24,7 +24,7 @@ impl Conn {
         let Some(rid) = self.turn.as_ref().map(|t| t.request_id) else {
             return;
         };
-        let legacy = self.mode == Mode::Legacy;
+        let legacy = self.mode == Dialect::Legacy;
         let ev = match ev {
             Some(ev) => ev,
             None => {
