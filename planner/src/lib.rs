@@ -26,7 +26,6 @@ mod eval_tests;
 #[cfg(test)]
 mod routing_tests;
 
-
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 

@@ -23,6 +23,7 @@ use crate::uploads::Incoming;
 mod download;
 mod extension;
 mod legacy;
+mod request;
 mod requests;
 mod transfers;
 mod turns;

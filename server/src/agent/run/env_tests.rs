@@ -97,7 +97,11 @@ fn fixture(lines: usize, errors: usize) -> Fixture {
             i % 7
         ));
     }
-    assert_eq!(log.matches(" ERROR ").count(), errors, "planted ground truth");
+    assert_eq!(
+        log.matches(" ERROR ").count(),
+        errors,
+        "planted ground truth"
+    );
     let path = dir.join("app.log");
     std::fs::write(&path, &log).expect("write");
     let upload = UploadRow {
@@ -113,7 +117,10 @@ fn fixture(lines: usize, errors: usize) -> Fixture {
         detail: None,
     };
     let catalog: Arc<dyn UploadCatalog> = Arc::new(Catalog(vec![super::upload_ref(&upload)]));
-    let paths = Arc::new(PathPolicy::new(&PathPolicyConfig::with_defaults(&data, &[])));
+    let paths = Arc::new(PathPolicy::new(&PathPolicyConfig::with_defaults(
+        &data,
+        &[],
+    )));
     let search = Arc::new(RawTextSearch::new(
         catalog.clone(),
         vec![],
@@ -130,7 +137,9 @@ fn fixture(lines: usize, errors: usize) -> Fixture {
         tool_base: ToolCtx {
             session_id: String::new(),
             paths,
-            commands: Arc::new(CommandPolicy::new(CommandPolicyConfig::with_defaults(&data))),
+            commands: Arc::new(CommandPolicy::new(CommandPolicyConfig::with_defaults(
+                &data,
+            ))),
             audit: Audit::open(&data).expect("audit"),
             data_dir: data.clone(),
             cancel: CancellationToken::new(),
@@ -174,7 +183,9 @@ async fn a_turn_counts_a_planted_log_exactly_without_socket_or_database() {
     let (out, events) = ask(&f, "app.log 里有多少个 ERROR？").await;
     assert_eq!(out.status, EndStatus::Ok, "{:?}", out.message);
     assert!(
-        events.iter().any(|e| matches!(e, TurnEvent::ToolCall { tool, .. } if tool == "file_read")),
+        events
+            .iter()
+            .any(|e| matches!(e, TurnEvent::ToolCall { tool, .. } if tool == "file_read")),
         "{events:?}"
     );
     assert!(out.answer.contains("37"), "{}", out.answer);
@@ -182,7 +193,10 @@ async fn a_turn_counts_a_planted_log_exactly_without_socket_or_database() {
     // Both messages went to the store, the answer with the tool call that produced it.
     let saved = f.store.messages.lock().expect("lock").clone();
     assert_eq!(saved.len(), 2);
-    assert_eq!((saved[0].role.as_str(), saved[1].role.as_str()), ("user", "assistant"));
+    assert_eq!(
+        (saved[0].role.as_str(), saved[1].role.as_str()),
+        ("user", "assistant")
+    );
     assert_eq!(saved[1].text, out.answer);
     assert_eq!(saved[1].tool_calls.len(), out.tool_calls.len());
     assert!(saved[1].tool_calls.iter().all(|c| c.ok));
@@ -196,8 +210,13 @@ async fn a_download_request_records_the_offer_before_announcing_it() {
     let offers = f.store.offers.lock().expect("lock").clone();
     assert_eq!(offers.len(), 1, "{events:?}");
     let o = &offers[0];
-    assert_eq!((o.filename.as_str(), o.file_id.as_deref()), ("app.log", Some("f1")));
+    assert_eq!(
+        (o.filename.as_str(), o.file_id.as_deref()),
+        ("app.log", Some("f1"))
+    );
     let size = std::fs::metadata(&o.file_path).expect("offered file").len();
     assert_eq!(o.size, size);
-    assert!(events.iter().any(|e| matches!(e, TurnEvent::Offer(r) if r.offer_id == o.offer_id)));
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, TurnEvent::Offer(r) if r.offer_id == o.offer_id)));
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 use protocol::{Ack, FileListReply, History, Message, LEGACY_HEARTBEAT};
 use tokio::sync::mpsc;
 
+use super::request::{Outcome, Request, RequestError};
 use super::{Conn, Flow, UploadSlot};
 use crate::wire::{file_info, history_message, store_error};
 
@@ -21,6 +22,17 @@ impl Conn {
                 }
             }
         }
+        // Requests the legacy dialect shares are applied in one place (request.rs).
+        let m = match Request::from_extension(m) {
+            Ok((rid, req)) => {
+                let res = self.apply(req).await;
+                if let Some(reply) = self.extension_reply(rid, res).await {
+                    out.push(reply);
+                }
+                return Flow::Continue;
+            }
+            Err(m) => m,
+        };
         match m {
             Message::Hello(_) => out.push(Message::error(
                 "protocol",
@@ -31,26 +43,6 @@ impl Conn {
             Message::ChatText(t) if t.trim() == LEGACY_HEARTBEAT => {
                 self.on_client_heartbeat(false, out)
             }
-            Message::Chat(c) => {
-                if c.text.trim().is_empty() && c.file_ids.is_empty() {
-                    out.push(Message::error(
-                        "empty",
-                        "消息为空 / empty message",
-                        Some(c.request_id),
-                    ));
-                } else if let Some(t) = &self.turn {
-                    out.push(Message::error(
-                        "busy",
-                        format!(
-                            "上一个请求 ({}) 仍在处理中；可发送取消 / turn {} is still running; cancel it first",
-                            t.request_id, t.request_id
-                        ),
-                        Some(c.request_id),
-                    ));
-                } else {
-                    self.start_turn(c.request_id, c.text, c.file_ids);
-                }
-            }
             Message::Cancel(c) => {
                 if let Some(t) = &self.turn {
                     if c.request_id.is_none_or(|r| r == t.request_id) {
@@ -58,36 +50,7 @@ impl Conn {
                     }
                 }
             }
-            Message::SessionCmd(cmd) => {
-                let rid = cmd.request_id;
-                match self.session_cmd(cmd.op).await {
-                    Ok(reply) => out.push(Message::SessionReply(reply.with_request(rid))),
-                    Err(e) => out.push(store_error(e, rid)),
-                }
-            }
-            Message::HistoryGet(h) => match self.history(h.limit.unwrap_or(200) as usize).await {
-                Ok(rows) => out.push(Message::History(History {
-                    request_id: h.request_id,
-                    session_id: self.session_id.clone(),
-                    messages: rows.into_iter().map(history_message).collect(),
-                })),
-                Err(e) => out.push(store_error(e, h.request_id)),
-            },
-            Message::ClearHistory(r) => {
-                let id = self.session_id.clone();
-                match self.ctx.store.run(move |s| s.clear_history(&id)).await {
-                    Ok(n) => out.push(Message::Ack(Ack {
-                        request_id: r.request_id,
-                        message: format!("历史记录已清空 ({n} 条消息) / history cleared"),
-                    })),
-                    Err(e) => out.push(store_error(e, r.request_id)),
-                }
-            }
             Message::ModelList(r) => out.push(self.model_info(r.request_id).await),
-            Message::ModelSet(m) => match self.set_model(&m.model).await {
-                Ok(()) => out.push(self.model_info(m.request_id).await),
-                Err(e) => out.push(Message::error("bad_model", e, Some(m.request_id))),
-            },
             Message::UploadStart(u) => {
                 // A new start ends the discarding of a refused upload's data; a clean client
                 // stops sending after the error, a streaming one may not.
@@ -164,6 +127,37 @@ impl Conn {
             }
         }
         Flow::Continue
+    }
+
+    /// A shared request's outcome as the extension client sees it: a typed reply, an ERROR
+    /// frame, or nothing (a started turn streams its own frames).
+    async fn extension_reply(
+        &self,
+        request_id: u64,
+        res: Result<Outcome, RequestError>,
+    ) -> Option<Message> {
+        Some(match res {
+            Ok(Outcome::TurnStarted) => return None,
+            Ok(Outcome::History(rows)) => Message::History(History {
+                request_id,
+                session_id: self.session_id.clone(),
+                messages: rows.into_iter().map(history_message).collect(),
+            }),
+            Ok(Outcome::Cleared(n)) => Message::Ack(Ack {
+                request_id,
+                message: format!("历史记录已清空 ({n} 条消息) / history cleared"),
+            }),
+            Ok(Outcome::Session(parts)) => Message::SessionReply(parts.with_request(request_id)),
+            Ok(Outcome::ModelSet(_)) => self.model_info(request_id).await,
+            Err(e @ RequestError::Empty) => {
+                Message::error("empty", e.to_string(), Some(request_id))
+            }
+            Err(e @ RequestError::Busy(_)) => {
+                Message::error("busy", e.to_string(), Some(request_id))
+            }
+            Err(RequestError::BadModel(e)) => Message::error("bad_model", e, Some(request_id)),
+            Err(RequestError::Store(e)) => store_error(e, request_id),
+        })
     }
 
     fn subscribe_monitor(&mut self, interval_ms: u32) {

@@ -1,11 +1,11 @@
 //! Legacy (old-client) mode: plain-text request dispatch, turns rendered as a chat-text
 //! stream, and the text renderings of history and the session list.
 
-use protocol::{AgentThought, EndStatus, Message, LEGACY_HEARTBEAT};
+use protocol::{AgentThought, EndStatus, Message, SessionInfo, SessionOp, LEGACY_HEARTBEAT};
 
-use crate::store::SessionRow;
 use crate::turn::TurnEvent;
 
+use super::request::{Outcome, Request, RequestError};
 use super::{Conn, Flow};
 
 impl Conn {
@@ -13,14 +13,6 @@ impl Conn {
         match m {
             Message::ChatText(t) if t.trim() == LEGACY_HEARTBEAT => {
                 self.on_client_heartbeat(true, out)
-            }
-            Message::ChatText(t) if t.trim().is_empty() => {}
-            Message::ChatText(t) => {
-                if self.turn.is_some() {
-                    tracing::debug!("legacy chat during a turn ignored");
-                } else {
-                    self.start_turn(0, t, Vec::new());
-                }
             }
             // The legacy client's UDP port is not used: downloads are client-initiated
             // over RDT, so the server never pushes to a registered port.
@@ -36,64 +28,20 @@ impl Conn {
                 }
             }
             Message::FileData(raw) => self.upload_data(&raw.0, out).await,
-            Message::HistoryRequest(_) => {
-                let text = match self.history(50).await {
-                    Ok(h) => legacy_history_text(&h),
-                    Err(e) => format!("获取历史记录失败: {e}"),
-                };
-                out.push(Message::ChatText(text));
-            }
-            Message::ClearRequest(_) => {
-                let id = self.session_id.clone();
-                let text = match self.ctx.store.run(move |s| s.clear_history(&id)).await {
-                    Ok(n) => format!("历史记录已清空 ({n} 条消息)"),
-                    Err(e) => format!("清空历史记录失败: {e}"),
-                };
-                out.push(Message::ChatText(text));
-            }
-            Message::SessionList(_) => {
-                let text = match self.ctx.store.run(|s| s.list_sessions()).await {
-                    Ok(list) => legacy_sessions_text(&list, &self.session_id),
-                    Err(e) => format!("获取会话列表失败: {e}"),
-                };
-                out.push(Message::ChatText(text));
-            }
-            Message::SessionNew(_) => {
-                let text = match self.ctx.store.run(|s| s.create_session(None)).await {
-                    Ok(s) => {
-                        self.session_id = s.id.clone();
-                        format!("已创建新会话: {} ({})", s.name, s.id)
+            m => match Request::from_legacy(m) {
+                Ok(req) => {
+                    let kind = LegacyKind::of(&req);
+                    let res = self.apply(req).await;
+                    if let Some(text) = legacy_reply(kind, res, &self.session_id) {
+                        out.push(Message::ChatText(text));
                     }
-                    Err(e) => format!("创建会话失败: {e}"),
-                };
-                out.push(Message::ChatText(text));
-            }
-            Message::SessionSwitch(r) => {
-                let text = match self.switch_session(&r.session_id).await {
-                    Ok(s) => format!("已切换到会话: {} ({})", s.name, s.id),
-                    Err(e) => format!("切换会话失败: {e}"),
-                };
-                out.push(Message::ChatText(text));
-            }
-            Message::SessionDelete(r) => {
-                let text = match self.delete_session(&r.session_id).await {
-                    Ok(id) => format!("已删除会话: {id}"),
-                    Err(e) => format!("删除会话失败: {e}"),
-                };
-                out.push(Message::ChatText(text));
-            }
-            Message::ModelSwitch(m) => {
-                let text = match self.set_model(&m.model).await {
-                    Ok(()) => format!("已切换模型: {}", m.model),
-                    Err(e) => format!("切换模型失败: {e}"),
-                };
-                out.push(Message::ChatText(text));
-            }
-            other => {
-                // Extension or server-only types from a legacy client: ignored, as the
-                // legacy server did with anything it did not know.
-                tracing::debug!("legacy client sent {:?}; ignored", other.msg_type());
-            }
+                }
+                Err(m) => {
+                    // Extension or server-only types from a legacy client: ignored, as the
+                    // legacy server did with anything it did not know.
+                    tracing::debug!("legacy client sent {:?}; ignored", m.msg_type());
+                }
+            },
         }
         Flow::Continue
     }
@@ -199,7 +147,7 @@ fn legacy_history_text(rows: &[crate::store::MessageRow]) -> String {
     s
 }
 
-fn legacy_sessions_text(list: &[SessionRow], current: &str) -> String {
+fn legacy_sessions_text(list: &[SessionInfo], current: &str) -> String {
     let mut s = String::from("会话列表:\n");
     for r in list {
         s.push_str(&format!(
@@ -212,4 +160,90 @@ fn legacy_sessions_text(list: &[SessionRow], current: &str) -> String {
         ));
     }
     s
+}
+
+/// Which legacy request an outcome answers (its texts differ per kind).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LegacyKind {
+    Chat,
+    History,
+    Clear,
+    List,
+    New,
+    Switch,
+    Delete,
+    Rename,
+    Model,
+}
+
+impl LegacyKind {
+    fn of(req: &Request) -> LegacyKind {
+        match req {
+            Request::Chat { .. } => LegacyKind::Chat,
+            Request::History { .. } => LegacyKind::History,
+            Request::ClearHistory => LegacyKind::Clear,
+            Request::Session(SessionOp::List) => LegacyKind::List,
+            Request::Session(SessionOp::New { .. }) => LegacyKind::New,
+            Request::Session(SessionOp::Switch { .. }) => LegacyKind::Switch,
+            Request::Session(SessionOp::Delete { .. }) => LegacyKind::Delete,
+            Request::Session(SessionOp::Rename { .. }) => LegacyKind::Rename,
+            Request::SetModel(_) => LegacyKind::Model,
+        }
+    }
+
+    /// How a failure of this request reads in the legacy chat.
+    fn failed(self) -> &'static str {
+        match self {
+            LegacyKind::Chat => "发送失败",
+            LegacyKind::History => "获取历史记录失败",
+            LegacyKind::Clear => "清空历史记录失败",
+            LegacyKind::List => "获取会话列表失败",
+            LegacyKind::New => "创建会话失败",
+            LegacyKind::Switch => "切换会话失败",
+            LegacyKind::Delete => "删除会话失败",
+            LegacyKind::Rename => "重命名会话失败",
+            LegacyKind::Model => "切换模型失败",
+        }
+    }
+}
+
+/// A request's outcome as the legacy client sees it: one chat line, or nothing (a chat
+/// starts a stream of its own; an empty or overlapping chat line is ignored, as the legacy
+/// server did).
+fn legacy_reply(
+    kind: LegacyKind,
+    res: Result<Outcome, RequestError>,
+    current: &str,
+) -> Option<String> {
+    let outcome = match res {
+        Ok(o) => o,
+        Err(RequestError::Empty) => return None,
+        Err(RequestError::Busy(_)) => {
+            tracing::debug!("legacy chat during a turn ignored");
+            return None;
+        }
+        Err(e) => return Some(format!("{}: {e}", kind.failed())),
+    };
+    Some(match outcome {
+        Outcome::TurnStarted => return None,
+        Outcome::History(rows) => legacy_history_text(&rows),
+        Outcome::Cleared(n) => format!("历史记录已清空 ({n} 条消息)"),
+        Outcome::ModelSet(m) => format!("已切换模型: {m}"),
+        Outcome::Session(parts) => match kind {
+            LegacyKind::List => legacy_sessions_text(&parts.sessions, current),
+            LegacyKind::New => format!(
+                "已创建新会话: {} ({})",
+                parts.current.name, parts.current.id
+            ),
+            LegacyKind::Switch => format!(
+                "已切换到会话: {} ({})",
+                parts.current.name, parts.current.id
+            ),
+            LegacyKind::Delete => format!("已删除会话: {}", parts.deleted.unwrap_or_default()),
+            _ => format!(
+                "会话 / session: {} ({})",
+                parts.current.name, parts.current.id
+            ),
+        },
+    })
 }

@@ -74,6 +74,7 @@ impl Conn {
             SessionOp::Delete { .. } => "delete",
             SessionOp::Rename { .. } => "rename",
         };
+        let mut deleted = None;
         match op {
             SessionOp::List => {}
             SessionOp::New { name } => {
@@ -88,7 +89,7 @@ impl Conn {
                 self.switch_session(&id).await?;
             }
             SessionOp::Delete { id } => {
-                self.delete_session(&id).await?;
+                deleted = Some(self.delete_session(&id).await?);
             }
             SessionOp::Rename { id, name } => {
                 if name.trim().is_empty() {
@@ -136,6 +137,7 @@ impl Conn {
                 session_info,
             ),
             sessions: sessions.iter().map(session_info).collect(),
+            deleted,
         })
     }
 
@@ -181,10 +183,13 @@ impl Conn {
     }
 }
 
+#[derive(Debug)]
 pub(super) struct SessionReplyParts {
-    op: String,
-    current: SessionInfo,
-    sessions: Vec<SessionInfo>,
+    pub(super) op: String,
+    pub(super) current: SessionInfo,
+    pub(super) sessions: Vec<SessionInfo>,
+    /// The session a delete removed.
+    pub(super) deleted: Option<String>,
 }
 
 impl SessionReplyParts {
