@@ -243,7 +243,7 @@ impl Incoming {
     ) -> Result<UploadRow, UploadError> {
         let result = self.finish_inner(uploads_dir, store, session_id).await;
         if result.is_err() {
-            let _ = tokio::fs::remove_file(&self.tmp_path).await;
+            removed(tokio::fs::remove_file(&self.tmp_path).await, &self.tmp_path);
         }
         result
     }
@@ -303,7 +303,7 @@ impl Incoming {
         let r = row.clone();
         if let Err(e) = store.run(move |s| s.insert_upload(&r)).await {
             // No record, no file: the upload simply did not happen.
-            let _ = tokio::fs::remove_dir_all(&dir).await;
+            removed(tokio::fs::remove_dir_all(&dir).await, &dir);
             return Err(UploadError::Io(e.to_string()));
         }
         Ok(row)
@@ -312,7 +312,7 @@ impl Incoming {
     /// Like [`abort`](Self::abort), from synchronous code (an expired RDT upload grant).
     pub fn discard(mut self) {
         self.file.take();
-        let _ = std::fs::remove_file(&self.tmp_path);
+        removed(std::fs::remove_file(&self.tmp_path), &self.tmp_path);
     }
 
     /// A handle for positioned writes (RDT uploads write chunks where they belong, out of
@@ -351,7 +351,17 @@ impl Incoming {
 
     pub async fn abort(mut self) {
         self.file.take();
-        let _ = tokio::fs::remove_file(&self.tmp_path).await;
+        removed(tokio::fs::remove_file(&self.tmp_path).await, &self.tmp_path);
+    }
+}
+
+/// Logs a failed removal of an upload's file or folder (it stays on disk until the next
+/// start-up sweep); one already gone is fine.
+pub(crate) fn removed(res: std::io::Result<()>, path: &Path) {
+    if let Err(e) = res {
+        if e.kind() != std::io::ErrorKind::NotFound {
+            tracing::warn!(path = %path.display(), "cannot remove upload file, left for the start-up sweep: {e}");
+        }
     }
 }
 

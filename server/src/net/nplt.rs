@@ -97,7 +97,9 @@ pub async fn serve(
     preauth: super::limits::PreAuthPass,
 ) {
     let mut preauth = Some(preauth);
-    let _ = stream.set_nodelay(true);
+    if let Err(e) = stream.set_nodelay(true) {
+        tracing::debug!(%peer, "TCP_NODELAY not set: {e}");
+    }
     // Reads wake the loop even mid-frame, so the stall timer starts at a frame's first byte.
     let (stream, activity) = super::activity::Watched::new(stream);
     let mut framed = Framed::new(

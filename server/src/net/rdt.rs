@@ -44,8 +44,12 @@ pub fn bind(addr: SocketAddr) -> std::io::Result<(UdpSocket, SocketAddr)> {
     };
     let s = socket2::Socket::new(domain, socket2::Type::DGRAM, Some(socket2::Protocol::UDP))?;
     // Best effort: the kernel caps these at net.core.[rw]mem_max.
-    let _ = s.set_recv_buffer_size(SOCKET_BUFFER);
-    let _ = s.set_send_buffer_size(SOCKET_BUFFER);
+    if let Err(e) = s
+        .set_recv_buffer_size(SOCKET_BUFFER)
+        .and_then(|()| s.set_send_buffer_size(SOCKET_BUFFER))
+    {
+        tracing::warn!("rdt socket buffers not enlarged ({e}); bursts may look like loss");
+    }
     s.set_nonblocking(true)?;
     s.bind(&addr.into())?;
     let std_sock: std::net::UdpSocket = s.into();

@@ -105,7 +105,7 @@ impl Uploads {
         let dir = self.dir.join(&row.file_id);
         // Only ever delete inside the uploads root, whatever the database says.
         if dir.starts_with(&self.dir) && row.file_id.chars().all(|c| c.is_ascii_alphanumeric()) {
-            let _ = tokio::fs::remove_dir_all(&dir).await;
+            super::removed(tokio::fs::remove_dir_all(&dir).await, &dir);
         }
     }
 
