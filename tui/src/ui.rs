@@ -5,7 +5,9 @@
 
 pub mod chat;
 pub mod dialogs;
+pub mod pager;
 pub mod panes;
+pub mod picker;
 pub mod procs;
 pub mod transfer;
 

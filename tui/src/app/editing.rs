@@ -42,6 +42,16 @@ pub(super) fn edit(app: &mut App, e: Edit) {
                 *error = None;
             }
         }
+        Some(Modal::Pager(p)) => {
+            if let Some(pr) = &mut p.prompt {
+                apply_to(&mut pr.input, e);
+            }
+        }
+        Some(Modal::Sessions(p)) => {
+            if let Some(input) = &mut p.rename {
+                apply_to(input, e);
+            }
+        }
         Some(_) => {}
         None => {
             app.focus = Pane::Chat;

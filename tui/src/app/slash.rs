@@ -161,6 +161,36 @@ pub fn parse(line: &str) -> Result<Slash, String> {
     }
 }
 
+/// Levenshtein distance in characters.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The known command a mistyped first word is closest to, when it is 1 or 2 edits away
+/// (`/serch` -> `/search`); `None` for known commands and for anything further off.
+pub fn suggest(line: &str) -> Option<&'static str> {
+    let first = line.split_whitespace().next()?;
+    if COMMANDS.iter().any(|c| c.0 == first) || first == "/?" || first.len() < 3 {
+        return None;
+    }
+    COMMANDS
+        .iter()
+        .map(|c| (distance(first, c.0), c.0))
+        .filter(|(d, _)| (1..=2).contains(d))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
 fn expand_home(p: &str) -> PathBuf {
     if let Some(rest) = p.strip_prefix("~/") {
         if let Some(h) = dirs::home_dir() {
@@ -295,6 +325,16 @@ mod tests {
             assert!(!is_path_message(line), "{line}");
         }
         assert!(e.contains("/search"), "{e}");
+    }
+
+    #[test]
+    fn mistyped_commands_get_a_suggestion() {
+        assert_eq!(suggest("/serch disk full"), Some("/search"));
+        assert_eq!(suggest("/sesions"), Some("/sessions"));
+        assert_eq!(suggest("/hlep"), Some("/help"));
+        assert_eq!(suggest("/search x"), None);
+        assert_eq!(suggest("/frobnicate now"), None);
+        assert_eq!(distance("kitten", "sitting"), 3);
     }
 
     #[test]

@@ -324,6 +324,21 @@ fn cached(app: &App, width: usize) -> RefMut<'_, Vec<Option<CachedRows>>> {
     cache
 }
 
+/// First row and row count of entry `i` at `width` columns.
+pub fn entry_span(app: &App, width: usize, i: usize) -> (usize, usize) {
+    let cache = cached(app, width);
+    let start = cache
+        .iter()
+        .take(i)
+        .map(|c| c.as_ref().map_or(0, |c| c.rows.len()))
+        .sum();
+    let len = cache
+        .get(i)
+        .and_then(|c| c.as_ref())
+        .map_or(0, |c| c.rows.len());
+    (start, len)
+}
+
 /// Number of rows after dropping the blank rows at the very end.
 fn total_rows(cache: &[Option<CachedRows>]) -> usize {
     let all: usize = cache.iter().flatten().map(|c| c.rows.len()).sum();
@@ -387,7 +402,18 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect, agent: Option<Rect>, inp
     let total = line_count(app, w);
     let max_top = total.saturating_sub(h);
     let top = app.scroll.map_or(max_top, |t| t.min(max_top));
-    let view = visible(app, w, top, h);
+    let mut view = visible(app, w, top, h);
+    // The selected entry (Alt+Up/Down): a marker in the first column of its rows.
+    if let Some(sel) = app.selected.filter(|i| *i < app.transcript.entries.len()) {
+        let (start, len) = entry_span(app, w, sel);
+        for r in start.max(top)..(start + len).min(top + view.len()) {
+            let line = &mut view[r - top];
+            if line.spans.is_empty() {
+                continue;
+            }
+            line.style = line.style.patch(th.selected);
+        }
+    }
     frame.render_widget(Paragraph::new(view), inner);
     if top < max_top && inner.height > 0 {
         let more = max_top - top;

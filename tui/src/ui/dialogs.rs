@@ -117,6 +117,11 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             frame.render_widget(Paragraph::new(hint_line(app, Ctx::Note)), h);
         }
         Some(Modal::Help { scroll }) => help(app, frame, area, *scroll),
+        Some(Modal::Pager(p)) => crate::ui::pager::render(app, frame, area, p),
+        Some(Modal::Sessions(p)) => crate::ui::picker::render(app, frame, area, p),
+        Some(Modal::DidYouMean { text, suggestion }) => {
+            crate::ui::picker::did_you_mean(app, frame, area, text, suggestion)
+        }
     }
 }
 
