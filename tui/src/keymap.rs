@@ -170,6 +170,31 @@ impl Ctx {
         }
     }
 
+    /// The Chinese title shown before the English one in the help overlay.
+    pub fn title_zh(self) -> &'static str {
+        match self {
+            Ctx::Any => "全局",
+            Ctx::Panes => "窗格",
+            Ctx::Chat => "输入框",
+            Ctx::Files => "文件",
+            Ctx::Search => "搜索",
+            Ctx::Gauges => "系统",
+            Ctx::Transfers => "传输",
+            Ctx::Browser => "本地文件",
+            Ctx::Confirm => "确认",
+            Ctx::Offer => "下载请求",
+            Ctx::SaveAs => "另存为",
+            Ctx::Transfer => "下载进度",
+            Ctx::Note => "上传备注",
+            Ctx::Help => "帮助",
+            Ctx::Pager => "全屏查看",
+            Ctx::PagerPrompt => "查看器输入",
+            Ctx::Picker => "会话",
+            Ctx::Rename => "重命名会话",
+            Ctx::DidYouMean => "命令提示",
+        }
+    }
+
     fn is_modal(self) -> bool {
         matches!(
             self,

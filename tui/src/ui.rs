@@ -322,6 +322,8 @@ fn draw_bar(app: &App, frame: &mut Frame, r: Rect) {
 }
 
 #[cfg(test)]
+mod snap_pager_tests;
+#[cfg(test)]
 mod snap_tests;
 #[cfg(test)]
 mod tests;

@@ -646,4 +646,4 @@ pub fn output_page(app: &mut App, p: &protocol::OutputPage) -> Option<Req> {
 
 #[cfg(test)]
 #[path = "pager_tests.rs"]
-mod tests;
+pub(crate) mod tests;

@@ -24,26 +24,26 @@ pub enum Slash {
 
 /// `(name, arguments, description)` for every command, in `/help` order.
 pub const COMMANDS: &[(&str, &str, &str)] = &[
-    ("/help", "", "list commands and keys"),
+    ("/help", "", "命令与按键 / list commands and keys"),
     (
         "/upload",
         "<path> [text]",
-        "upload a file; the text is asked about it",
+        "上传文件，可附问题 / upload a file; the text is asked about it",
     ),
-    ("/files", "", "this session's uploads"),
-    ("/search", "<query>", "search system docs and uploads"),
-    ("/sessions", "", "list sessions"),
-    ("/new", "", "start a new session"),
-    ("/switch", "<id-prefix>", "switch to another session"),
-    ("/delete", "<id-prefix>", "delete a session (asks first)"),
-    ("/rename", "<name>", "rename this session"),
-    ("/history", "", "reload this session's history"),
-    ("/clear", "", "clear this session's history"),
-    ("/model", "[name]", "show models or switch model"),
-    ("/cancel", "", "cancel the running turn"),
-    ("/download", "<file-id>", "ask for a download offer"),
-    ("/quit", "", "leave"),
-    ("/exit", "", "leave"),
+    ("/files", "", "本会话的文件 / this session's uploads"),
+    ("/search", "<query>", "搜索文档与上传 / search system docs and uploads"),
+    ("/sessions", "", "会话列表 / pick a session (switch, delete, rename)"),
+    ("/new", "", "新会话 / start a new session"),
+    ("/switch", "<id-prefix>", "切换会话 / switch to another session"),
+    ("/delete", "<id-prefix>", "删除会话 / delete a session (asks first)"),
+    ("/rename", "<name>", "重命名 / rename this session"),
+    ("/history", "", "重新加载历史 / reload this session's history"),
+    ("/clear", "", "清空历史 / clear this session's history"),
+    ("/model", "[name]", "查看或切换模型 / show models or switch model"),
+    ("/cancel", "", "取消当前回合 / cancel the running turn"),
+    ("/download", "<file-id>", "请求下载 / ask for a download offer"),
+    ("/quit", "", "退出 / leave"),
+    ("/exit", "", "退出 / leave"),
 ];
 
 /// Splits one shell-like word off the front: `"a b"`, `'a b'` or `a\ b`. Returns the word
