@@ -597,14 +597,25 @@ mod tests {
         let a = s.create_session(None).expect("create");
         s.append_message(&a.id, "user", "\n  /var/log 目录占了多少空间？\nmore", &[])
             .expect("append");
-        assert_eq!(s.session(&a.id).expect("get").name, "/var/log 目录占了多少空间？");
+        assert_eq!(
+            s.session(&a.id).expect("get").name,
+            "/var/log 目录占了多少空间？"
+        );
         // Later questions and named sessions keep their names.
-        s.append_message(&a.id, "user", "second", &[]).expect("append");
-        assert_eq!(s.session(&a.id).expect("get").name, "/var/log 目录占了多少空间？");
+        s.append_message(&a.id, "user", "second", &[])
+            .expect("append");
+        assert_eq!(
+            s.session(&a.id).expect("get").name,
+            "/var/log 目录占了多少空间？"
+        );
         let named = s.create_session(Some("incident 42")).expect("create");
-        s.append_message(&named.id, "user", "CPU?", &[]).expect("append");
+        s.append_message(&named.id, "user", "CPU?", &[])
+            .expect("append");
         assert_eq!(s.session(&named.id).expect("get").name, "incident 42");
-        assert_eq!(title_from(&"x".repeat(50)).map(|t| t.chars().count()), Some(41));
+        assert_eq!(
+            title_from(&"x".repeat(50)).map(|t| t.chars().count()),
+            Some(41)
+        );
         // An empty session idle for two days goes; a fresh empty one and used ones stay.
         let old = s.create_session(None).expect("create");
         let fresh = s.create_session(None).expect("create");

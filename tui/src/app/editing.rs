@@ -138,9 +138,9 @@ const TAB_HELP: &str = "Tab 补全 /命令、/upload 路径和上传的文件名
 /// server resolves upload names in questions). Command names are not completed: the client
 /// does not know the server's command whitelist.
 fn complete_upload_name(app: &mut App, text: &str) {
-    let start = text
-        .rfind(char::is_whitespace)
-        .map_or(0, |i| i + text[i..].chars().next().map_or(1, char::len_utf8));
+    let start = text.rfind(char::is_whitespace).map_or(0, |i| {
+        i + text[i..].chars().next().map_or(1, char::len_utf8)
+    });
     let word = &text[start..];
     if word.is_empty() {
         app.note(Level::Info, TAB_HELP);

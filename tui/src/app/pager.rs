@@ -137,7 +137,8 @@ impl Pager {
 
     /// Appends a page of a stored output; true when more should be fetched.
     pub fn append(&mut self, lines: &[String], total: u64) -> bool {
-        self.lines.extend(lines.iter().map(|l| crate::sanitize::sanitize(l)));
+        self.lines
+            .extend(lines.iter().map(|l| crate::sanitize::sanitize(l)));
         self.code_blocks = code_blocks(&self.lines);
         if !self.terms.is_empty() {
             let cur = self.current;
@@ -374,13 +375,20 @@ pub fn prompt_enter(app: &mut App) {
         PromptKind::Search => {
             let size = view_size_of(app.size, p);
             let q = typed.trim().to_string();
-            p.set_terms(if q.is_empty() { vec![] } else { vec![q.clone()] });
+            p.set_terms(if q.is_empty() {
+                vec![]
+            } else {
+                vec![q.clone()]
+            });
             if p.matches.is_empty() && !q.is_empty() {
                 app.note(Level::Warn, format!("没有匹配 / no match for {q}"));
             } else if !q.is_empty() {
                 step_match(p, true, size.0, size.1);
                 let n = p.matches.len();
-                app.note(Level::Info, format!("{n} matches for {q} · n next · N previous"));
+                app.note(
+                    Level::Info,
+                    format!("{n} matches for {q} · n next · N previous"),
+                );
             }
         }
         PromptKind::Save => {
@@ -413,10 +421,7 @@ pub fn prompt_enter(app: &mut App) {
                     );
                 }
                 Err(e) => {
-                    pr.error = Some(format!(
-                        "保存失败 / cannot write {}: {e}",
-                        path.display()
-                    ));
+                    pr.error = Some(format!("保存失败 / cannot write {}: {e}", path.display()));
                     p.prompt = Some(pr);
                 }
             }

@@ -167,7 +167,10 @@ fn search_counts_matches_and_n_and_shift_n_move_between_them() {
     assert_eq!(p.matches.len(), 14);
     assert_eq!(p.current, Some(0));
     assert_eq!(p.matches[0].line, 7);
-    assert!(a.notice.as_ref().is_some_and(|n| n.1.contains("14 matches")));
+    assert!(a
+        .notice
+        .as_ref()
+        .is_some_and(|n| n.1.contains("14 matches")));
     update(&mut a, key(KeyCode::Char('n')));
     assert_eq!(pager(&a).current, Some(1));
     assert!(pager(&a).top <= 57 && 57 < pager(&a).top + 28);
@@ -202,7 +205,10 @@ fn copy_writes_osc52_and_a_fallback_file_and_save_asks_before_replacing() {
     let file = d.path().join("state/clipboard.txt");
     assert_eq!(std::fs::read_to_string(&file).expect("fallback"), src);
     let n = a.notice.clone().expect("notice").1;
-    assert!(n.contains("OSC 52") && n.contains(&file.display().to_string()), "{n}");
+    assert!(
+        n.contains("OSC 52") && n.contains(&file.display().to_string()),
+        "{n}"
+    );
     // Y: only the code block.
     let cmds = update(&mut a, key(KeyCode::Char('Y')));
     assert_eq!(
@@ -272,14 +278,16 @@ fn enter_on_a_hit_shows_its_region_with_terms_and_d_asks_for_a_download() {
     let mut a = connected();
     update(
         &mut a,
-        AppEvent::Client(ClientEvent::Message(Message::SearchResults(SearchResults {
-            request_id: None,
-            query: "worker processes".into(),
-            scope: "all".into(),
-            results: vec![hit(
-                "# Tuning\nworker_processes auto;\nSet worker processes to the cores.\nend",
-            )],
-        }))),
+        AppEvent::Client(ClientEvent::Message(Message::SearchResults(
+            SearchResults {
+                request_id: None,
+                query: "worker processes".into(),
+                scope: "all".into(),
+                results: vec![hit(
+                    "# Tuning\nworker_processes auto;\nSet worker processes to the cores.\nend",
+                )],
+            },
+        ))),
     );
     a.focus = crate::keymap::Pane::Search;
     update(&mut a, key(KeyCode::Enter));
@@ -330,9 +338,24 @@ fn list_reply(op: &str, current: &str, sessions: Vec<SessionInfo>) -> AppEvent {
 pub(crate) fn sessions() -> Vec<SessionInfo> {
     vec![
         info("3f2a9c0e11", "ops", 4, "2026-11-24T03:10:00+00:00"),
-        info("aa11bb22cc", "磁盘满了怎么办", 12, "2026-11-23T22:41:09+00:00"),
-        info("bb22cc33dd", "会话 11-23 20:00", 0, "2026-11-23T20:00:00+00:00"),
-        info("cc33dd44ee", "nginx 502 排查", 6, "2026-11-22T09:05:00+00:00"),
+        info(
+            "aa11bb22cc",
+            "磁盘满了怎么办",
+            12,
+            "2026-11-23T22:41:09+00:00",
+        ),
+        info(
+            "bb22cc33dd",
+            "会话 11-23 20:00",
+            0,
+            "2026-11-23T20:00:00+00:00",
+        ),
+        info(
+            "cc33dd44ee",
+            "nginx 502 排查",
+            6,
+            "2026-11-22T09:05:00+00:00",
+        ),
     ]
 }
 

@@ -116,7 +116,10 @@ pub fn enter(app: &mut App, out: &mut Vec<Command>) {
             return;
         };
         if name.is_empty() {
-            app.note(Level::Warn, "会话名称不能为空 / the title must not be empty");
+            app.note(
+                Level::Warn,
+                "会话名称不能为空 / the title must not be empty",
+            );
             return;
         }
         // The reply carries the updated list (every SESSION_REPLY does).

@@ -57,12 +57,7 @@ pub(super) fn send_anyway(app: &mut App, text: String, out: &mut Vec<Command>) {
 }
 
 /// "Did you mean" answered with `y`: the suggested command with the typed arguments.
-pub(super) fn run_suggestion(
-    app: &mut App,
-    text: &str,
-    suggestion: &str,
-    out: &mut Vec<Command>,
-) {
+pub(super) fn run_suggestion(app: &mut App, text: &str, suggestion: &str, out: &mut Vec<Command>) {
     let rest = text
         .trim_start()
         .split_once(char::is_whitespace)

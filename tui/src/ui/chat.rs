@@ -140,11 +140,10 @@ fn entry_rows(app: &App, e: &Entry, key: RowKey) -> Vec<Line<'static>> {
                         for mut row in wrap(&l.spans, inner, &l.first, &l.cont) {
                             let used = row.width();
                             if width >= 4 {
-                                row.spans.push(Span::raw(" ".repeat(inner.saturating_sub(used))));
-                                row.spans.push(Span::styled(
-                                    format!(" {}", g.vr),
-                                    th.md.border,
-                                ));
+                                row.spans
+                                    .push(Span::raw(" ".repeat(inner.saturating_sub(used))));
+                                row.spans
+                                    .push(Span::styled(format!(" {}", g.vr), th.md.border));
                             }
                             out.push(row);
                         }

@@ -347,10 +347,7 @@ fn help(app: &App, frame: &mut Frame, area: Rect, scroll: u16) {
     frame.render_widget(b, r);
     let rows = help_lines(app);
     let iw = usize::from(inner.width.max(1));
-    let total: usize = rows
-        .iter()
-        .map(|l| l.width().div_ceil(iw).max(1))
-        .sum();
+    let total: usize = rows.iter().map(|l| l.width().div_ceil(iw).max(1)).sum();
     let max = total.saturating_sub(usize::from(inner.height));
     let p = Paragraph::new(rows).wrap(Wrap { trim: false });
     let s = usize::from(scroll).min(max) as u16;

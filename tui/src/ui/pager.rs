@@ -54,7 +54,9 @@ pub fn rows(app: &App, p: &Pager, w: usize, h: usize) -> Vec<Line<'static>> {
     let gw = gutter_width(p);
     let tw = w.saturating_sub(gw).max(1);
     let hl = th.highlight;
-    let cur = th.highlight.add_modifier(Modifier::REVERSED | Modifier::BOLD);
+    let cur = th
+        .highlight
+        .add_modifier(Modifier::REVERSED | Modifier::BOLD);
     let mut out = Vec::with_capacity(h);
     // Matches are sorted by line: start at the first one at or after the top.
     let mut mi = p.matches.partition_point(|m| m.line < p.top);
@@ -122,7 +124,10 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect, p: &Pager) {
         Span::styled(format!(" {right} "), th.dim),
     ])
     .style(th.selected);
-    frame.render_widget(Paragraph::new(head), Rect::new(area.x, area.y, area.width, 1));
+    frame.render_widget(
+        Paragraph::new(head),
+        Rect::new(area.x, area.y, area.width, 1),
+    );
     // Text.
     let body = rows(app, p, w, h);
     frame.render_widget(

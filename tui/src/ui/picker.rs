@@ -87,7 +87,11 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect, p: &Picker) {
         }
         (None, Some(input)) => {
             let mut ta = input.as_ref().clone();
-            ta.set_block(Block::bordered().title(" new title ").border_style(th.border));
+            ta.set_block(
+                Block::bordered()
+                    .title(" new title ")
+                    .border_style(th.border),
+            );
             frame.render_widget(&ta, extra);
         }
         (None, None) => {}

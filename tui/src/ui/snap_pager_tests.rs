@@ -19,7 +19,10 @@ fn draw(app: &App, w: u16, h: u16) -> String {
 }
 
 fn alt_up(a: &mut App) {
-    update(a, AppEvent::Key(KeyEvent::new(KeyCode::Up, KeyModifiers::ALT)));
+    update(
+        a,
+        AppEvent::Key(KeyEvent::new(KeyCode::Up, KeyModifiers::ALT)),
+    );
 }
 
 #[test]
