@@ -104,6 +104,17 @@ pub fn log_unsaved<T>(res: Result<T, StoreError>, owner: &str, lost: &str) {
     }
 }
 
+/// A session title from its first question: the first non-empty line, at most 40
+/// characters (an ellipsis marks a cut).
+pub fn title_from(text: &str) -> Option<String> {
+    let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let mut t: String = line.chars().take(40).collect();
+    if line.chars().count() > 40 {
+        t.push('…');
+    }
+    Some(t)
+}
+
 pub fn now_rfc3339() -> String {
     chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, false)
 }
@@ -201,6 +212,12 @@ impl Store {
     // ----- sessions ------------------------------------------------------------------
 
     pub fn create_session(&self, name: Option<&str>) -> Result<SessionRow, StoreError> {
+        // Empty sessions are not kept: one left idle for a day goes when the next is made.
+        match self.prune_empty_sessions() {
+            Ok(0) => {}
+            Ok(n) => tracing::info!("removed {n} empty sessions idle for over a day"),
+            Err(e) => tracing::warn!("cannot remove empty sessions: {e}"),
+        }
         let id = uuid::Uuid::new_v4().simple().to_string();
         let now = now_rfc3339();
         let name = match name {
@@ -214,6 +231,20 @@ impl Store {
             )
         })?;
         self.session(&id)
+    }
+
+    /// Deletes sessions with no messages, uploads or offers that were not touched for a
+    /// day (a connection that is still using one keeps it fresh by writing to it).
+    pub fn prune_empty_sessions(&self) -> Result<usize, StoreError> {
+        self.with(|c| {
+            c.execute(
+                "DELETE FROM sessions WHERE julianday(updated_at) < julianday('now', '-1 day')
+                   AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.session_id = sessions.id)
+                   AND NOT EXISTS (SELECT 1 FROM uploads u WHERE u.session_id = sessions.id)
+                   AND NOT EXISTS (SELECT 1 FROM offers o WHERE o.session_id = sessions.id)",
+                [],
+            )
+        })
     }
 
     pub fn session(&self, id: &str) -> Result<SessionRow, StoreError> {
@@ -323,10 +354,25 @@ impl Store {
         let calls = serde_json::to_string(tool_calls).unwrap_or_else(|_| "[]".into());
         let now = now_rfc3339();
         self.with(|c| {
+            let first: i64 = c.query_row(
+                "SELECT COUNT(*) FROM messages WHERE session_id = ?1",
+                params![session_id],
+                |r| r.get(0),
+            )?;
             c.execute(
                 "INSERT INTO messages (session_id, role, text, time, tool_calls) VALUES (?1, ?2, ?3, ?4, ?5)",
                 params![session_id, role, text, now, calls],
             )?;
+            // A session still under its default name is titled from its first question.
+            if first == 0 && role == "user" {
+                if let Some(title) = title_from(text) {
+                    c.execute(
+                        "UPDATE sessions SET name = ?2 WHERE id = ?1
+                           AND name GLOB '会话 [0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]'",
+                        params![session_id, title],
+                    )?;
+                }
+            }
             c.execute(
                 "UPDATE sessions SET updated_at = ?2 WHERE id = ?1",
                 params![session_id, now],
@@ -543,6 +589,48 @@ mod tests {
         let d = tempfile::tempdir().expect("tempdir");
         let s = Store::open(&d.path().join("db.sqlite")).expect("open");
         (d, s)
+    }
+
+    #[test]
+    fn a_new_session_is_titled_from_its_first_question_and_empty_ones_are_pruned() {
+        let (_d, s) = store();
+        let a = s.create_session(None).expect("create");
+        s.append_message(&a.id, "user", "\n  /var/log 目录占了多少空间？\nmore", &[])
+            .expect("append");
+        assert_eq!(
+            s.session(&a.id).expect("get").name,
+            "/var/log 目录占了多少空间？"
+        );
+        // Later questions and named sessions keep their names.
+        s.append_message(&a.id, "user", "second", &[])
+            .expect("append");
+        assert_eq!(
+            s.session(&a.id).expect("get").name,
+            "/var/log 目录占了多少空间？"
+        );
+        let named = s.create_session(Some("incident 42")).expect("create");
+        s.append_message(&named.id, "user", "CPU?", &[])
+            .expect("append");
+        assert_eq!(s.session(&named.id).expect("get").name, "incident 42");
+        assert_eq!(
+            title_from(&"x".repeat(50)).map(|t| t.chars().count()),
+            Some(41)
+        );
+        // An empty session idle for two days goes; a fresh empty one and used ones stay.
+        let old = s.create_session(None).expect("create");
+        let fresh = s.create_session(None).expect("create");
+        s.with(|c| {
+            c.execute(
+                "UPDATE sessions SET updated_at = '2020-01-01T00:00:00+00:00' WHERE id IN (?1, ?2)",
+                params![old.id, a.id],
+            )
+        })
+        .expect("age");
+        assert_eq!(s.prune_empty_sessions().expect("prune"), 1);
+        assert!(s.session(&old.id).is_err());
+        for id in [&a.id, &fresh.id, &named.id] {
+            assert!(s.session(id).is_ok());
+        }
     }
 
     #[test]

@@ -16,6 +16,9 @@ const CTRL_U: &[u8] = b"\x15";
 
 type Scenario = fn() -> anyhow::Result<()>;
 
+#[path = "e2e/long_nights.rs"]
+mod long_nights;
+
 fn start(cols: u16, rows: u16) -> anyhow::Result<(ServerProc, Tui)> {
     let server = ServerProc::start()?;
     let tui = Tui::start(&server.addr.to_string(), cols, rows, &[])?;
@@ -580,6 +583,10 @@ fn main() {
         (
             "incident: the memory hog is named, the log's counts are exact",
             incident_answers_name_the_process_and_exact_counts,
+        ),
+        (
+            "pager: a tool output opened full-screen, searched with / and n",
+            long_nights::pager_search_over_a_tool_output,
         ),
     ];
     let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));

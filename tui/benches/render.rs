@@ -256,6 +256,25 @@ fn main() {
     }
     let all_panes = median(times);
 
+    // 4. The pager at 160x45 over the whole transcript (Ctrl+F), a search with matches on
+    // many lines, `n` (jump and highlight) between frames.
+    let key = |c: KeyCode, m: KeyModifiers| AppEvent::Key(KeyEvent::new(c, m));
+    update(&mut app, key(KeyCode::Esc, KeyModifiers::NONE));
+    update(&mut app, key(KeyCode::Char('f'), KeyModifiers::CONTROL));
+    for c in "load".chars() {
+        update(&mut app, key(KeyCode::Char(c), KeyModifiers::NONE));
+    }
+    update(&mut app, key(KeyCode::Enter, KeyModifiers::NONE));
+    let mut times = Vec::with_capacity(frames);
+    for _ in 0..frames {
+        update(&mut app, key(KeyCode::Char('n'), KeyModifiers::NONE));
+        let t = Instant::now();
+        wide.draw(|f| llmops_tui::ui::render(&app, f))
+            .expect("draw");
+        times.push(t.elapsed());
+    }
+    let pager = median(times);
+
     let report = format!(
         "<!-- tui-render -->\n\
          Command: `cargo bench -p llmops-tui --bench render` (release, in `make bench`). A transcript of \
@@ -265,13 +284,15 @@ fn main() {
          | what | median per frame |\n|---|---|\n\
          | frame at a scattered scroll position | {:.3} ms |\n\
          | PageUp (through `update`) + frame | {:.3} ms |\n\
-         | {WW}x{WH}, every pane, System focused with 40 processes | {:.3} ms |\n\n\
+         | {WW}x{WH}, every pane, System focused with 40 processes | {:.3} ms |\n\
+         | {WW}x{WH}, pager over the whole transcript, search `load`, `n` between frames | {:.3} ms |\n\n\
          Building the transcript (streamed in 24-character deltas): {:.0} ms.\n\
          <!-- /tui-render -->",
         app.transcript.entries.len(),
         ms(frame),
         ms(scroll),
         ms(all_panes),
+        ms(pager),
         ms(built),
     );
     println!("{report}");

@@ -5,7 +5,10 @@
 
 pub mod dest;
 pub mod editing;
+pub mod hits;
 mod keys;
+pub mod pager;
+pub mod picker;
 pub mod procs;
 pub mod quit;
 mod server;
@@ -180,6 +183,8 @@ pub enum Command {
     Request(Req),
     /// Fire-and-forget message (cancel, offer answers, monitor subscription).
     Send(Message),
+    /// Put this text on the system clipboard (OSC 52 to the terminal).
+    Clipboard(String),
     /// Remember this session as the last one used on this server (reopened next launch).
     RememberSession(String),
     Quit,
@@ -307,6 +312,15 @@ pub enum Modal {
         path: PathBuf,
         input: Box<TextArea<'static>>,
     },
+    /// Full-screen reading of a tool output, answer, the transcript or a search hit.
+    Pager(Box<pager::Pager>),
+    /// The `/sessions` picker.
+    Sessions(Box<picker::Picker>),
+    /// A mistyped command: run the close one, or send the text as a message?
+    DidYouMean {
+        text: String,
+        suggestion: &'static str,
+    },
 }
 
 pub struct App {
@@ -351,7 +365,19 @@ pub struct App {
     pub quit: bool,
     /// When the first idle Ctrl+C was pressed (a second within 2 s quits).
     pub quit_armed: Option<Instant>,
+    /// The transcript entry selected with Alt+Up/Down (Enter opens it in the pager).
+    pub selected: Option<usize>,
+    /// Where copied text is also written (`clipboard.txt`), for terminals without OSC 52.
+    pub clip_dir: PathBuf,
     connected_once: bool,
+}
+
+/// The XDG state folder for llmops (else the cache folder, else the temp folder).
+pub fn default_state_dir() -> PathBuf {
+    dirs::state_dir()
+        .or_else(dirs::cache_dir)
+        .unwrap_or_else(std::env::temp_dir)
+        .join("llmops")
 }
 
 /// The user's download folder, else home, else the current folder.
@@ -406,6 +432,8 @@ impl App {
             download_dir: default_download_dir(),
             quit: false,
             quit_armed: None,
+            selected: None,
+            clip_dir: default_state_dir(),
             connected_once: false,
         }
     }
@@ -432,6 +460,12 @@ impl App {
             Some(Modal::Transfer { .. }) => Ctx::Transfer,
             Some(Modal::Browser(_)) => Ctx::Browser,
             Some(Modal::Note { .. }) => Ctx::Note,
+            Some(Modal::Pager(p)) if p.prompt.is_some() => Ctx::PagerPrompt,
+            Some(Modal::Pager(_)) => Ctx::Pager,
+            Some(Modal::Sessions(p)) if p.confirm_delete.is_some() => Ctx::Confirm,
+            Some(Modal::Sessions(p)) if p.rename.is_some() => Ctx::Rename,
+            Some(Modal::Sessions(_)) => Ctx::Picker,
+            Some(Modal::DidYouMean { .. }) => Ctx::DidYouMean,
             None => match self.focus {
                 Pane::Chat => Ctx::Chat,
                 Pane::Files => Ctx::Files,

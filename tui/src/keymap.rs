@@ -5,6 +5,8 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+pub use crate::app::pager::PagerOp;
+
 /// Which pane a focus action targets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Pane {
@@ -51,6 +53,20 @@ pub enum Edit {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     Edit(Edit),
+    /// A key of the full-screen pager.
+    Pager(PagerOp),
+    /// Chat: select the previous / next transcript entry (Enter then opens it in the pager).
+    SelectPrev,
+    SelectNext,
+    /// Chat: search the whole transcript (opens the pager with its search prompt).
+    SearchTranscript,
+    /// Search pane: open the selected hit (its region in the pager).
+    OpenHit,
+    /// Session picker: delete (asks first) / rename the selected session.
+    PickerDelete,
+    PickerRename,
+    /// Mistyped command: run the suggested one.
+    RunSuggestion,
     /// Processes list: sort by CPU or by memory.
     ToggleSort,
     /// Processes list: ask the agent about the selected process.
@@ -117,6 +133,16 @@ pub enum Ctx {
     Transfer,
     Note,
     Help,
+    /// The full-screen pager (tool output, answer, transcript, search hit).
+    Pager,
+    /// The pager's search or save-as prompt.
+    PagerPrompt,
+    /// The `/sessions` picker.
+    Picker,
+    /// Typing a new session title in the picker.
+    Rename,
+    /// "Did you mean /xyz?" after a mistyped command.
+    DidYouMean,
 }
 
 impl Ctx {
@@ -136,6 +162,36 @@ impl Ctx {
             Ctx::Transfer => "Download progress",
             Ctx::Note => "Upload note",
             Ctx::Help => "Help",
+            Ctx::Pager => "Pager",
+            Ctx::PagerPrompt => "Pager prompt",
+            Ctx::Picker => "Sessions",
+            Ctx::Rename => "Rename session",
+            Ctx::DidYouMean => "Did you mean",
+        }
+    }
+
+    /// The Chinese title shown before the English one in the help overlay.
+    pub fn title_zh(self) -> &'static str {
+        match self {
+            Ctx::Any => "全局",
+            Ctx::Panes => "窗格",
+            Ctx::Chat => "输入框",
+            Ctx::Files => "文件",
+            Ctx::Search => "搜索",
+            Ctx::Gauges => "系统",
+            Ctx::Transfers => "传输",
+            Ctx::Browser => "本地文件",
+            Ctx::Confirm => "确认",
+            Ctx::Offer => "下载请求",
+            Ctx::SaveAs => "另存为",
+            Ctx::Transfer => "下载进度",
+            Ctx::Note => "上传备注",
+            Ctx::Help => "帮助",
+            Ctx::Pager => "全屏查看",
+            Ctx::PagerPrompt => "查看器输入",
+            Ctx::Picker => "会话",
+            Ctx::Rename => "重命名会话",
+            Ctx::DidYouMean => "命令提示",
         }
     }
 
@@ -149,6 +205,11 @@ impl Ctx {
                 | Ctx::Transfer
                 | Ctx::Note
                 | Ctx::Help
+                | Ctx::Pager
+                | Ctx::PagerPrompt
+                | Ctx::Picker
+                | Ctx::Rename
+                | Ctx::DidYouMean
         )
     }
 }
@@ -251,9 +312,12 @@ impl Default for Keymap {
         add(Ctx::Chat, K::Home, CTRL, al, A::Top, "transcript top", false);
         add(Ctx::Chat, K::End, CTRL, al, A::Bottom, "follow the tail", false);
         add(Ctx::Chat, K::Char('?'), NONE, Cond::InputEmpty, A::Help, "help (empty input)", true);
-        add(Ctx::Chat, K::Esc, NONE, al, A::Close, "dismiss the notice", false);
+        add(Ctx::Chat, K::Esc, NONE, al, A::Close, "dismiss the notice / clear the selection", false);
+        add(Ctx::Chat, K::Up, ALT, al, A::SelectPrev, "select the previous message (Enter opens it)", false);
+        add(Ctx::Chat, K::Down, ALT, al, A::SelectNext, "select the next message", false);
+        add(Ctx::Chat, K::Char('f'), CTRL, al, A::SearchTranscript, "search the transcript", true);
         // Readline editing in every text input.
-        for ctx in [Ctx::Chat, Ctx::Note, Ctx::SaveAs] {
+        for ctx in [Ctx::Chat, Ctx::Note, Ctx::SaveAs, Ctx::PagerPrompt, Ctx::Rename] {
             add(ctx, K::Char('u'), CTRL, al, A::Edit(Edit::KillToStart), "delete to line start", false);
             add(ctx, K::Char('k'), CTRL, al, A::Edit(Edit::KillToEnd), "delete to line end", false);
             add(ctx, K::Char('w'), CTRL, al, A::Edit(Edit::KillWord), "delete the word before", false);
@@ -279,6 +343,7 @@ impl Default for Keymap {
         add(Ctx::Search, K::Down, NONE, al, A::Down, "next hit", true);
         add(Ctx::Search, K::Char('k'), NONE, al, A::Up, "previous hit", false);
         add(Ctx::Search, K::Char('j'), NONE, al, A::Down, "next hit", false);
+        add(Ctx::Search, K::Enter, NONE, al, A::OpenHit, "open the hit (region, matches, download)", true);
         // Transfers pane.
         add(Ctx::Transfers, K::Up, NONE, al, A::Up, "select previous", false);
         add(Ctx::Transfers, K::Down, NONE, al, A::Down, "select next", false);
@@ -321,6 +386,48 @@ impl Default for Keymap {
         add(Ctx::Transfer, K::Esc, NONE, al, A::Close, "close (a running download goes on)", true);
         add(Ctx::Transfer, K::Enter, NONE, al, A::Close, "close (a running download goes on)", false);
         add(Ctx::Transfer, K::Char('q'), NONE, al, A::Close, "close (a running download goes on)", false);
+        // Pager.
+        {
+            use PagerOp as P;
+            add(Ctx::Pager, K::Char('j'), NONE, al, A::Pager(P::Down(1)), "scroll down", false);
+            add(Ctx::Pager, K::Down, NONE, al, A::Pager(P::Down(1)), "scroll down", false);
+            add(Ctx::Pager, K::Char('k'), NONE, al, A::Pager(P::Up(1)), "scroll up", false);
+            add(Ctx::Pager, K::Up, NONE, al, A::Pager(P::Up(1)), "scroll up", false);
+            add(Ctx::Pager, K::PageDown, NONE, al, A::Pager(P::PageDown), "page down", false);
+            add(Ctx::Pager, K::Char(' '), NONE, al, A::Pager(P::PageDown), "page down", false);
+            add(Ctx::Pager, K::PageUp, NONE, al, A::Pager(P::PageUp), "page up", false);
+            add(Ctx::Pager, K::Char('g'), NONE, al, A::Pager(P::Top), "top", false);
+            add(Ctx::Pager, K::Home, NONE, al, A::Pager(P::Top), "top", false);
+            add(Ctx::Pager, K::Char('G'), NONE, al, A::Pager(P::Bottom), "bottom", false);
+            add(Ctx::Pager, K::End, NONE, al, A::Pager(P::Bottom), "bottom", false);
+            add(Ctx::Pager, K::Char('/'), NONE, al, A::Pager(P::Find), "search", true);
+            add(Ctx::Pager, K::Char('n'), NONE, al, A::Pager(P::Next), "next match", true);
+            add(Ctx::Pager, K::Char('N'), NONE, al, A::Pager(P::Prev), "previous match", false);
+            add(Ctx::Pager, K::Char('p'), NONE, al, A::Pager(P::Prev), "previous match", false);
+            add(Ctx::Pager, K::Char('y'), NONE, al, A::Pager(P::Copy), "copy the text", true);
+            add(Ctx::Pager, K::Char('Y'), NONE, al, A::Pager(P::CopyBlock), "copy the code block", false);
+            add(Ctx::Pager, K::Char('s'), NONE, al, A::Pager(P::Save), "save to a file", true);
+            add(Ctx::Pager, K::Char('d'), NONE, al, A::Pager(P::Download), "download the file (search hit)", false);
+            add(Ctx::Pager, K::Char('q'), NONE, al, A::Close, "close", true);
+            add(Ctx::Pager, K::Esc, NONE, al, A::Close, "close", false);
+            add(Ctx::PagerPrompt, K::Enter, NONE, al, A::Send, "search / save", true);
+            add(Ctx::PagerPrompt, K::Esc, NONE, al, A::Close, "cancel", true);
+        }
+        // Session picker (typing filters).
+        add(Ctx::Picker, K::Up, NONE, al, A::Up, "select previous", false);
+        add(Ctx::Picker, K::Down, NONE, al, A::Down, "select next", false);
+        add(Ctx::Picker, K::Enter, NONE, al, A::Send, "switch to it", true);
+        add(Ctx::Picker, K::Char('d'), CTRL, al, A::PickerDelete, "delete (asks first)", true);
+        add(Ctx::Picker, K::Delete, NONE, al, A::PickerDelete, "delete (asks first)", false);
+        add(Ctx::Picker, K::Char('r'), CTRL, al, A::PickerRename, "rename", true);
+        add(Ctx::Picker, K::F(2), NONE, al, A::PickerRename, "rename", false);
+        add(Ctx::Picker, K::Esc, NONE, al, A::Close, "clear the filter, then close", true);
+        add(Ctx::Rename, K::Enter, NONE, al, A::Send, "save the title", true);
+        add(Ctx::Rename, K::Esc, NONE, al, A::Close, "cancel", true);
+        // Mistyped command.
+        add(Ctx::DidYouMean, K::Char('y'), NONE, al, A::RunSuggestion, "run the suggested command", true);
+        add(Ctx::DidYouMean, K::Enter, NONE, al, A::Send, "send it as a message", true);
+        add(Ctx::DidYouMean, K::Esc, NONE, al, A::Close, "edit it", true);
         // Help overlay.
         add(Ctx::Help, K::Esc, NONE, al, A::Close, "close help", true);
         add(Ctx::Help, K::Char('?'), NONE, al, A::Close, "close help", false);
@@ -409,6 +516,11 @@ impl Keymap {
             Ctx::Offer,
             Ctx::SaveAs,
             Ctx::Transfer,
+            Ctx::Pager,
+            Ctx::PagerPrompt,
+            Ctx::Picker,
+            Ctx::Rename,
+            Ctx::DidYouMean,
             Ctx::Help,
         ];
         order

@@ -309,6 +309,14 @@ pub async fn run(common: Common, config: Config, warning: Option<String>) -> u8 
                     Command::Redraw => {
                         let _ = terminal.clear();
                     }
+                    Command::Clipboard(text) => {
+                        use std::io::Write;
+                        let mut o = std::io::stdout();
+                        let seq = crate::app::pager::osc52(&text);
+                        if let Err(e) = o.write_all(seq.as_bytes()).and_then(|()| o.flush()) {
+                            tracing::warn!("cannot write the OSC 52 copy to the terminal: {e}");
+                        }
+                    }
                     Command::Suspend => {
                         suspend();
                         let _ = terminal.clear();
@@ -565,6 +573,10 @@ async fn run_command(
                 tracing::warn!("send failed: {e}");
             }
         }
-        Command::Quit | Command::Suspend | Command::Redraw | Command::RememberSession(_) => {}
+        Command::Quit
+        | Command::Suspend
+        | Command::Redraw
+        | Command::Clipboard(_)
+        | Command::RememberSession(_) => {}
     }
 }

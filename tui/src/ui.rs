@@ -5,7 +5,9 @@
 
 pub mod chat;
 pub mod dialogs;
+pub mod pager;
 pub mod panes;
+pub mod picker;
 pub mod procs;
 pub mod transfer;
 
@@ -319,6 +321,8 @@ fn draw_bar(app: &App, frame: &mut Frame, r: Rect) {
     frame.render_widget(Paragraph::new(Line::from(spans)).style(Style::default()), r);
 }
 
+#[cfg(test)]
+mod snap_pager_tests;
 #[cfg(test)]
 mod snap_tests;
 #[cfg(test)]

@@ -42,6 +42,16 @@ pub(super) fn edit(app: &mut App, e: Edit) {
                 *error = None;
             }
         }
+        Some(Modal::Pager(p)) => {
+            if let Some(pr) = &mut p.prompt {
+                apply_to(&mut pr.input, e);
+            }
+        }
+        Some(Modal::Sessions(p)) => {
+            if let Some(input) = &mut p.rename {
+                apply_to(input, e);
+            }
+        }
         Some(_) => {}
         None => {
             app.focus = Pane::Chat;
@@ -76,11 +86,39 @@ pub(super) fn complete(app: &mut App) {
         }
         return;
     }
-    if !text.starts_with('/') || text.contains(char::is_whitespace) {
-        app.note(
-            Level::Info,
-            "Tab 补全 /命令 与 /upload 路径 / Tab completes /commands and /upload paths",
-        );
+    if let Some(partial) = text.strip_prefix("/download ") {
+        let names: Vec<(String, String)> = app
+            .files
+            .files
+            .iter()
+            .map(|f| (f.filename.clone(), f.file_id.clone()))
+            .collect();
+        let p = partial.trim();
+        let hits: Vec<&(String, String)> = names
+            .iter()
+            .filter(|(n, id)| n.starts_with(p) || id.starts_with(p))
+            .collect();
+        match hits.as_slice() {
+            [] => app.note(
+                Level::Warn,
+                format!("没有匹配的上传 / no upload matches {p}"),
+            ),
+            [(name, id)] => {
+                app.set_input(&format!("/download {id}"));
+                app.note(Level::Info, format!("{name} ({id})"));
+            }
+            many => {
+                let shown: Vec<String> = many.iter().map(|(n, _)| n.clone()).collect();
+                app.note(Level::Info, shown.join("  "));
+            }
+        }
+        return;
+    }
+    if !text.starts_with('/') {
+        return complete_upload_name(app, &text);
+    }
+    if text.contains(char::is_whitespace) {
+        app.note(Level::Info, TAB_HELP);
         return;
     }
     let c = slash::complete(&text);
@@ -91,6 +129,51 @@ pub(super) fn complete(app: &mut App) {
         app.note(Level::Info, c.candidates.join("  "));
     } else if c.text.is_none() {
         app.note(Level::Warn, format!("no command starts with {text}"));
+    }
+}
+
+const TAB_HELP: &str = "Tab 补全 /命令、/upload 路径和上传的文件名 / Tab completes /commands, /upload paths and upload names";
+
+/// Tab in a message: completes the last word to the name of an upload of this session (the
+/// server resolves upload names in questions). Command names are not completed: the client
+/// does not know the server's command whitelist.
+fn complete_upload_name(app: &mut App, text: &str) {
+    let start = text.rfind(char::is_whitespace).map_or(0, |i| {
+        i + text[i..].chars().next().map_or(1, char::len_utf8)
+    });
+    let word = &text[start..];
+    if word.is_empty() {
+        app.note(Level::Info, TAB_HELP);
+        return;
+    }
+    let mut names: Vec<String> = app
+        .files
+        .files
+        .iter()
+        .map(|f| f.filename.clone())
+        .filter(|n| n.starts_with(word))
+        .collect();
+    names.sort();
+    names.dedup();
+    match names.as_slice() {
+        [] => app.note(Level::Info, TAB_HELP),
+        [one] => app.set_input(&format!("{}{one} ", &text[..start])),
+        many => {
+            let first = &many[0];
+            let n = many[1..].iter().fold(first.len(), |n, m| {
+                first
+                    .char_indices()
+                    .zip(m.chars())
+                    .take_while(|((_, a), b)| a == b)
+                    .last()
+                    .map_or(0, |((i, a), _)| i + a.len_utf8())
+                    .min(n)
+            });
+            if n > word.len() {
+                app.set_input(&format!("{}{}", &text[..start], &first[..n]));
+            }
+            app.note(Level::Info, many.join("  "));
+        }
     }
 }
 
@@ -265,6 +348,44 @@ mod tests {
         type_str(&mut c, "/up");
         update(&mut c, key(KeyCode::Tab));
         assert_eq!(c.input_text(), "/upload ");
+    }
+
+    fn file(id: &str, name: &str) -> protocol::FileInfo {
+        protocol::FileInfo {
+            file_id: id.into(),
+            filename: name.into(),
+            size: 10,
+            sha256: "00".into(),
+            content_type: "text/plain".into(),
+            uploaded_at: String::new(),
+            state: "ready".into(),
+            detail: None,
+        }
+    }
+
+    #[test]
+    fn tab_completes_upload_names_in_messages_and_after_download() {
+        let mut a = connected();
+        a.files.files = vec![
+            file("f1aa", "app.log"),
+            file("f2bb", "app.log.1"),
+            file("f3cc", "nginx.conf"),
+        ];
+        type_str(&mut a, "how many ERROR in ng");
+        update(&mut a, key(KeyCode::Tab));
+        assert_eq!(a.input_text(), "how many ERROR in nginx.conf ");
+        let mut b = connected();
+        b.files.files = a.files.files.clone();
+        type_str(&mut b, "summarise ap");
+        update(&mut b, key(KeyCode::Tab));
+        assert_eq!(b.input_text(), "summarise app.log");
+        assert!(b.notice.as_ref().is_some_and(|n| n.1.contains("app.log.1")));
+        let mut c = connected();
+        c.files.files = a.files.files.clone();
+        type_str(&mut c, "/download ngi");
+        update(&mut c, key(KeyCode::Tab));
+        assert_eq!(c.input_text(), "/download f3cc");
+        assert_eq!(c.focus, Pane::Chat);
     }
 
     #[test]

@@ -7,7 +7,9 @@ use tui_textarea::TextArea;
 
 use super::submit::{answer_offer, ask_destination, confirm_destination, start_upload, submit};
 use super::transcript::Level;
-use super::{editing, procs, quit, short, App, Command, Confirm, Modal, Req, TransferState};
+use super::{
+    editing, pager, picker, procs, quit, short, App, Command, Confirm, Modal, Req, TransferState,
+};
 use crate::browser::Browser;
 use crate::keymap::{Action, Pane};
 use crate::sanitize::sanitize;
@@ -15,6 +17,9 @@ use crate::sanitize::sanitize;
 /// Enter on an empty input: opens (or pages, or closes) the stored output of the lowest
 /// tool entry in view that has one.
 fn open_output(app: &mut App, out: &mut Vec<Command>) {
+    if let Some(i) = app.selected {
+        return open_pager(app, i, out);
+    }
     let (w, h) = crate::ui::transcript_size(app);
     let total = crate::ui::chat::line_count(app, w);
     let top = app
@@ -37,6 +42,47 @@ fn open_output(app: &mut App, out: &mut Vec<Command>) {
     }
 }
 
+/// Opens transcript entry `i` in the pager (a stored tool output starts loading).
+fn open_pager(app: &mut App, i: usize, out: &mut Vec<Command>) {
+    match pager::for_entry(app, i) {
+        Some((p, req)) => {
+            app.modal = Some(Modal::Pager(Box::new(p)));
+            out.extend(req.map(Command::Request));
+        }
+        None => app.selected = None,
+    }
+}
+
+/// Alt+Up / Alt+Down: moves the selection through the transcript and scrolls it into view.
+fn select_entry(app: &mut App, d: isize) {
+    let n = app.transcript.entries.len();
+    if n == 0 {
+        return;
+    }
+    let i = match app.selected.filter(|i| *i < n) {
+        Some(i) => i.saturating_add_signed(d).min(n - 1),
+        None => n - 1,
+    };
+    app.selected = Some(i);
+    let (w, h) = crate::ui::transcript_size(app);
+    let (start, len) = crate::ui::chat::entry_span(app, w, i);
+    let (total, _) = chat_metrics(app);
+    let max_top = total.saturating_sub(h);
+    let top = app.scroll.unwrap_or(max_top).min(max_top);
+    let new = if start < top {
+        start
+    } else if start + len > top + h {
+        (start + len).saturating_sub(h).min(start)
+    } else {
+        top
+    };
+    app.scroll = if new >= max_top { None } else { Some(new) };
+    app.note(
+        Level::Info,
+        "Enter 打开 / Enter opens it full-screen · Esc clears the selection",
+    );
+}
+
 pub(super) fn cancel_msg(id: Option<RequestId>) -> Command {
     Command::Send(Message::Cancel(Cancel { request_id: id }))
 }
@@ -48,6 +94,17 @@ pub(super) fn on_paste(app: &mut App, s: &str) {
         Some(Modal::Note { input, .. }) | Some(Modal::SaveAs { input, .. }) => {
             input.insert_str(clean.replace('\n', " "));
         }
+        Some(Modal::Pager(p)) => {
+            if let Some(pr) = &mut p.prompt {
+                pr.input.insert_str(clean.replace('\n', " "));
+            }
+        }
+        Some(Modal::Sessions(p)) => match &mut p.rename {
+            Some(input) => {
+                input.insert_str(clean.replace('\n', " "));
+            }
+            None => p.filter.push_str(&clean.replace('\n', " ")),
+        },
         Some(Modal::Browser(b)) => {
             for c in clean.chars().filter(|c| !c.is_control()) {
                 b.type_char(c);
@@ -105,6 +162,30 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent, out: &mut Vec<Command>) {
                 // One line only: Enter is bound (confirm), so input never gets a newline.
                 if input.input(key) {
                     *error = None;
+                }
+            }
+            Some(Modal::Pager(p)) => {
+                if let Some(pr) = &mut p.prompt {
+                    if pr.input.input(key) {
+                        pr.error = None;
+                        pr.confirm = None;
+                    }
+                }
+            }
+            Some(Modal::Sessions(p)) if p.rename.is_some() => {
+                if let Some(input) = &mut p.rename {
+                    input.input(key);
+                }
+            }
+            Some(Modal::Sessions(_)) => {
+                use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+                let plain = !key
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+                match key.code {
+                    KeyCode::Char(c) if plain => picker::type_char(app, c),
+                    KeyCode::Backspace => picker::backspace(app),
+                    _ => {}
                 }
             }
             Some(Modal::Browser(b)) => {
@@ -179,11 +260,34 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
                 let typed = input.lines().join("");
                 confirm_destination(app, offer_id, &typed, *input, out);
             }
+            Some(Modal::Pager(p)) => {
+                app.modal = Some(Modal::Pager(p));
+                pager::prompt_enter(app);
+            }
+            Some(Modal::Sessions(p)) => {
+                app.modal = Some(Modal::Sessions(p));
+                picker::enter(app, out);
+            }
+            Some(Modal::DidYouMean { text, .. }) => {
+                super::submit::send_anyway(app, text, out);
+            }
             other => {
                 app.modal = other;
                 submit(app, out);
             }
         },
+        Action::RunSuggestion => {
+            if let Some(Modal::DidYouMean { text, suggestion }) = app.modal.take() {
+                super::submit::run_suggestion(app, &text, suggestion, out);
+            }
+        }
+        Action::Pager(o) => pager::op(app, o, out),
+        Action::SelectPrev => select_entry(app, -1),
+        Action::SelectNext => select_entry(app, 1),
+        Action::SearchTranscript => pager::search_transcript(app),
+        Action::OpenHit => super::hits::open(app),
+        Action::PickerDelete => picker::ask_delete(app),
+        Action::PickerRename => picker::start_rename(app),
         Action::Newline => {
             app.input.insert_newline();
         }
@@ -243,8 +347,22 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
                     "the download continues in the Transfers pane (Alt+5)",
                 );
             }
+            // Esc in a pager prompt closes the prompt, not the pager.
+            Some(Modal::Pager(mut p)) => {
+                if p.prompt.take().is_some() {
+                    app.modal = Some(Modal::Pager(p));
+                }
+            }
+            Some(Modal::Sessions(p)) => {
+                app.modal = Some(Modal::Sessions(p));
+                picker::escape(app);
+            }
+            Some(Modal::DidYouMean { text, .. }) => app.set_input(&text),
             Some(_) => {}
-            None => app.notice = None,
+            None => {
+                app.notice = None;
+                app.selected = None;
+            }
         },
         Action::Up | Action::Down => select_step(app, if a == Action::Up { -1 } else { 1 }),
         Action::Reference => {
@@ -296,6 +414,9 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
                     answer_offer(app, &offer_id, false, None, out);
                 }
             }
+        }
+        Action::Yes | Action::No if matches!(app.modal, Some(Modal::Sessions(_))) => {
+            picker::answer_delete(app, a == Action::Yes, out);
         }
         Action::Yes => match app.modal.take() {
             Some(Modal::Confirm(c)) => out.extend(c.on_yes),
@@ -357,6 +478,9 @@ fn select_step(app: &mut App, d: isize) {
             i.saturating_add_signed(d).min(n - 1)
         }
     };
+    if matches!(app.modal, Some(Modal::Sessions(_))) {
+        return picker::step(app, d);
+    }
     if let Some(Modal::Browser(b)) = &mut app.modal {
         if d < 0 {
             b.up()

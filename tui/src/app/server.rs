@@ -308,6 +308,21 @@ pub(super) fn on_reply(
             }
             if let Req::OutputPage { output_id, .. } = &req {
                 app.transcript.output_failed(output_id);
+                if let Some(Modal::Pager(p)) = &mut app.modal {
+                    if let super::pager::Source::Output {
+                        output_id: o,
+                        loading,
+                        ..
+                    } = &mut p.source
+                    {
+                        if o == output_id {
+                            *loading = false;
+                        }
+                    }
+                }
+            }
+            if let (Req::Session(_), Some(Modal::Sessions(p))) = (&req, &mut app.modal) {
+                p.loading = false;
             }
             app.transcript
                 .system(Level::Error, &format!("{} failed: {e}", req.label()));
@@ -321,7 +336,10 @@ pub(super) fn on_reply(
         }
         Message::Ack(a) => {
             match &req {
-                Req::ClearHistory => app.transcript.clear(),
+                Req::ClearHistory => {
+                    app.transcript.clear();
+                    app.selected = None;
+                }
                 Req::FileDelete(id) => {
                     app.files.files.retain(|f| f.file_id != *id);
                     clamp_files(app);
@@ -335,7 +353,12 @@ pub(super) fn on_reply(
                 out.push(Command::RememberSession(r.current.id.clone()));
             }
             set_session(app, &r.current);
+            // Every reply carries the list: an open picker shows the new state.
+            if matches!(r.op.as_str(), "delete" | "rename") {
+                super::picker::on_list(app, &r.current.id, &r.sessions);
+            }
             match r.op.as_str() {
+                "list" if super::picker::on_list(app, &r.current.id, &r.sessions) => {}
                 "list" => {
                     let mut s = String::from("sessions:");
                     for x in &r.sessions {
@@ -352,6 +375,7 @@ pub(super) fn on_reply(
                 }
                 "new" | "switch" => {
                     app.transcript.clear();
+                    app.selected = None;
                     app.files = FilesPane::default();
                     app.scroll = None;
                     app.transcript.system(
@@ -372,6 +396,7 @@ pub(super) fn on_reply(
         }
         Message::History(h) => {
             app.transcript.load_history(&h.messages);
+            app.selected = None;
             app.scroll = None;
             if h.messages.is_empty() {
                 app.transcript
@@ -402,7 +427,12 @@ pub(super) fn on_reply(
             app.search.from_agent = false;
             set_search(app, r.query, r.scope, r.results);
         }
-        Message::OutputPage(p) => app.transcript.output_page(&p),
+        Message::OutputPage(p) => {
+            app.transcript.output_page(&p);
+            if let Some(next) = super::pager::output_page(app, &p) {
+                out.push(Command::Request(next));
+            }
+        }
         _ => {}
     }
 }

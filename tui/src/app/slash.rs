@@ -24,26 +24,54 @@ pub enum Slash {
 
 /// `(name, arguments, description)` for every command, in `/help` order.
 pub const COMMANDS: &[(&str, &str, &str)] = &[
-    ("/help", "", "list commands and keys"),
+    ("/help", "", "命令与按键 / list commands and keys"),
     (
         "/upload",
         "<path> [text]",
-        "upload a file; the text is asked about it",
+        "上传文件，可附问题 / upload a file; the text is asked about it",
     ),
-    ("/files", "", "this session's uploads"),
-    ("/search", "<query>", "search system docs and uploads"),
-    ("/sessions", "", "list sessions"),
-    ("/new", "", "start a new session"),
-    ("/switch", "<id-prefix>", "switch to another session"),
-    ("/delete", "<id-prefix>", "delete a session (asks first)"),
-    ("/rename", "<name>", "rename this session"),
-    ("/history", "", "reload this session's history"),
-    ("/clear", "", "clear this session's history"),
-    ("/model", "[name]", "show models or switch model"),
-    ("/cancel", "", "cancel the running turn"),
-    ("/download", "<file-id>", "ask for a download offer"),
-    ("/quit", "", "leave"),
-    ("/exit", "", "leave"),
+    ("/files", "", "本会话的文件 / this session's uploads"),
+    (
+        "/search",
+        "<query>",
+        "搜索文档与上传 / search system docs and uploads",
+    ),
+    (
+        "/sessions",
+        "",
+        "会话列表 / pick a session (switch, delete, rename)",
+    ),
+    ("/new", "", "新会话 / start a new session"),
+    (
+        "/switch",
+        "<id-prefix>",
+        "切换会话 / switch to another session",
+    ),
+    (
+        "/delete",
+        "<id-prefix>",
+        "删除会话 / delete a session (asks first)",
+    ),
+    ("/rename", "<name>", "重命名 / rename this session"),
+    (
+        "/history",
+        "",
+        "重新加载历史 / reload this session's history",
+    ),
+    ("/clear", "", "清空历史 / clear this session's history"),
+    (
+        "/model",
+        "[name]",
+        "查看或切换模型 / show models or switch model",
+    ),
+    ("/cancel", "", "取消当前回合 / cancel the running turn"),
+    (
+        "/download",
+        "<file-id>",
+        "请求下载 / ask for a download offer",
+    ),
+    ("/quit", "", "退出 / leave"),
+    ("/exit", "", "退出 / leave"),
 ];
 
 /// Splits one shell-like word off the front: `"a b"`, `'a b'` or `a\ b`. Returns the word
@@ -159,6 +187,36 @@ pub fn parse(line: &str) -> Result<Slash, String> {
             ))
         }
     }
+}
+
+/// Levenshtein distance in characters.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The known command a mistyped first word is closest to, when it is 1 or 2 edits away
+/// (`/serch` -> `/search`); `None` for known commands and for anything further off.
+pub fn suggest(line: &str) -> Option<&'static str> {
+    let first = line.split_whitespace().next()?;
+    if COMMANDS.iter().any(|c| c.0 == first) || first == "/?" || first.len() < 3 {
+        return None;
+    }
+    COMMANDS
+        .iter()
+        .map(|c| (distance(first, c.0), c.0))
+        .filter(|(d, _)| (1..=2).contains(d))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
 }
 
 fn expand_home(p: &str) -> PathBuf {
@@ -295,6 +353,16 @@ mod tests {
             assert!(!is_path_message(line), "{line}");
         }
         assert!(e.contains("/search"), "{e}");
+    }
+
+    #[test]
+    fn mistyped_commands_get_a_suggestion() {
+        assert_eq!(suggest("/serch disk full"), Some("/search"));
+        assert_eq!(suggest("/sesions"), Some("/sessions"));
+        assert_eq!(suggest("/hlep"), Some("/help"));
+        assert_eq!(suggest("/search x"), None);
+        assert_eq!(suggest("/frobnicate now"), None);
+        assert_eq!(distance("kitten", "sitting"), 3);
     }
 
     #[test]

@@ -32,7 +32,11 @@ pub(super) fn submit(app: &mut App, out: &mut Vec<Command>) {
     if is_cmd {
         match slash::parse(&text) {
             Ok(cmd) => run_slash(app, cmd, out),
-            Err(e) => app.note(Level::Error, e),
+            Err(e) => match slash::suggest(&text) {
+                // A close miss asks; Enter then sends the text as a message.
+                Some(suggestion) => app.modal = Some(Modal::DidYouMean { text, suggestion }),
+                None => app.note(Level::Error, e),
+            },
         }
     } else {
         let text = text
@@ -40,6 +44,31 @@ pub(super) fn submit(app: &mut App, out: &mut Vec<Command>) {
             .filter(|_| text.starts_with("//"))
             .unwrap_or(&text);
         send_chat(app, text.to_string(), Vec::new(), out);
+    }
+}
+
+/// "Did you mean" answered with Enter: the text goes out as a message.
+pub(super) fn send_anyway(app: &mut App, text: String, out: &mut Vec<Command>) {
+    if can_send(app) {
+        send_chat(app, text, Vec::new(), out);
+    } else {
+        app.set_input(&text);
+    }
+}
+
+/// "Did you mean" answered with `y`: the suggested command with the typed arguments.
+pub(super) fn run_suggestion(app: &mut App, text: &str, suggestion: &str, out: &mut Vec<Command>) {
+    let rest = text
+        .trim_start()
+        .split_once(char::is_whitespace)
+        .map_or("", |(_, r)| r);
+    let line = format!("{suggestion} {rest}");
+    match slash::parse(line.trim_end()) {
+        Ok(cmd) => run_slash(app, cmd, out),
+        Err(e) => {
+            app.set_input(line.trim_end());
+            app.note(Level::Error, e);
+        }
     }
 }
 
@@ -135,7 +164,7 @@ fn run_slash(app: &mut App, cmd: Slash, out: &mut Vec<Command>) {
                 },
             );
         }
-        Slash::Sessions => req(out, Req::Session(SessionOp::List)),
+        Slash::Sessions => super::picker::open(app, out),
         Slash::New => req(out, Req::Session(SessionOp::New { name: None })),
         Slash::Switch(id) => req(out, Req::Session(SessionOp::Switch { id })),
         Slash::Delete(id) => {

@@ -28,6 +28,9 @@ struct Glyphs {
     v: &'static str,
     tl: &'static str,
     bl: &'static str,
+    tr: &'static str,
+    br: &'static str,
+    vr: &'static str,
     file: &'static str,
 }
 
@@ -43,6 +46,9 @@ fn glyphs(ascii: bool) -> Glyphs {
             v: "| ",
             tl: "+",
             bl: "+",
+            tr: "+",
+            br: "+",
+            vr: "|",
             file: "file: ",
         }
     } else {
@@ -56,6 +62,9 @@ fn glyphs(ascii: bool) -> Glyphs {
             v: "│ ",
             tl: "┌",
             bl: "└",
+            tr: "┐",
+            br: "┘",
+            vr: "│",
             file: "📎 ",
         }
     }
@@ -88,6 +97,17 @@ fn entry_rows(app: &App, e: &Entry, key: RowKey) -> Vec<Line<'static>> {
             ));
         }
     };
+    // Every row (each line and its wrapped continuation) keeps the gutter.
+    let guttered = |out: &mut Vec<Line<'static>>, t: &str, gutter: Span<'static>, st: Style| {
+        for l in t.split('\n') {
+            out.extend(wrap(
+                &[Span::styled(l.to_string(), st)],
+                width,
+                std::slice::from_ref(&gutter),
+                std::slice::from_ref(&gutter),
+            ));
+        }
+    };
     match e {
         Entry::User { text, files } => {
             if key.after_rows {
@@ -113,8 +133,20 @@ fn entry_rows(app: &App, e: &Entry, key: RowKey) -> Vec<Line<'static>> {
             }
             for l in doc.lines() {
                 match &l.kind {
-                    LineKind::Text | LineKind::Code => {
-                        out.extend(wrap(&l.spans, width, &l.first, &l.cont))
+                    LineKind::Text => out.extend(wrap(&l.spans, width, &l.first, &l.cont)),
+                    // Code rows end with the block's right border.
+                    LineKind::Code => {
+                        let inner = width.saturating_sub(2).max(1);
+                        for mut row in wrap(&l.spans, inner, &l.first, &l.cont) {
+                            let used = row.width();
+                            if width >= 4 {
+                                row.spans
+                                    .push(Span::raw(" ".repeat(inner.saturating_sub(used))));
+                                row.spans
+                                    .push(Span::styled(format!(" {}", g.vr), th.md.border));
+                            }
+                            out.push(row);
+                        }
                     }
                     LineKind::Blank => out.push(Line::default()),
                     LineKind::Rule => out.push(Line::styled(g.h.repeat(width), th.md.border)),
@@ -124,14 +156,14 @@ fn entry_rows(app: &App, e: &Entry, key: RowKey) -> Vec<Line<'static>> {
                         } else {
                             format!("{}{} {lang} ", g.tl, g.h)
                         };
-                        let rest = width.saturating_sub(text::width(&head));
+                        let rest = width.saturating_sub(text::width(&head) + 1);
                         out.push(Line::styled(
-                            text::truncate(&format!("{head}{}", g.h.repeat(rest)), width),
+                            text::truncate(&format!("{head}{}{}", g.h.repeat(rest), g.tr), width),
                             th.md.border,
                         ));
                     }
                     LineKind::CodeBottom => out.push(Line::styled(
-                        format!("{}{}", g.bl, g.h.repeat(width.saturating_sub(1))),
+                        format!("{}{}{}", g.bl, g.h.repeat(width.saturating_sub(2)), g.br),
                         th.md.border,
                     )),
                 }
@@ -173,10 +205,10 @@ fn entry_rows(app: &App, e: &Entry, key: RowKey) -> Vec<Line<'static>> {
                         .ok()
                         .and_then(|v| serde_json::to_string_pretty(&v).ok())
                         .unwrap_or_else(|| args.clone());
-                    plain(&mut out, &pretty, Span::styled(g.v, th.dim), th.dim);
+                    guttered(&mut out, &pretty, Span::styled(g.v, th.dim), th.dim);
                 }
                 if let Some(r) = result {
-                    plain(
+                    guttered(
                         &mut out,
                         &r.summary,
                         Span::styled(g.v, th.dim),
@@ -324,6 +356,21 @@ fn cached(app: &App, width: usize) -> RefMut<'_, Vec<Option<CachedRows>>> {
     cache
 }
 
+/// First row and row count of entry `i` at `width` columns.
+pub fn entry_span(app: &App, width: usize, i: usize) -> (usize, usize) {
+    let cache = cached(app, width);
+    let start = cache
+        .iter()
+        .take(i)
+        .map(|c| c.as_ref().map_or(0, |c| c.rows.len()))
+        .sum();
+    let len = cache
+        .get(i)
+        .and_then(|c| c.as_ref())
+        .map_or(0, |c| c.rows.len());
+    (start, len)
+}
+
 /// Number of rows after dropping the blank rows at the very end.
 fn total_rows(cache: &[Option<CachedRows>]) -> usize {
     let all: usize = cache.iter().flatten().map(|c| c.rows.len()).sum();
@@ -387,7 +434,18 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect, agent: Option<Rect>, inp
     let total = line_count(app, w);
     let max_top = total.saturating_sub(h);
     let top = app.scroll.map_or(max_top, |t| t.min(max_top));
-    let view = visible(app, w, top, h);
+    let mut view = visible(app, w, top, h);
+    // The selected entry (Alt+Up/Down): a marker in the first column of its rows.
+    if let Some(sel) = app.selected.filter(|i| *i < app.transcript.entries.len()) {
+        let (start, len) = entry_span(app, w, sel);
+        for r in start.max(top)..(start + len).min(top + view.len()) {
+            let line = &mut view[r - top];
+            if line.spans.is_empty() {
+                continue;
+            }
+            line.style = line.style.patch(th.selected);
+        }
+    }
     frame.render_widget(Paragraph::new(view), inner);
     if top < max_top && inner.height > 0 {
         let more = max_top - top;

@@ -117,6 +117,11 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             frame.render_widget(Paragraph::new(hint_line(app, Ctx::Note)), h);
         }
         Some(Modal::Help { scroll }) => help(app, frame, area, *scroll),
+        Some(Modal::Pager(p)) => crate::ui::pager::render(app, frame, area, p),
+        Some(Modal::Sessions(p)) => crate::ui::picker::render(app, frame, area, p),
+        Some(Modal::DidYouMean { text, suggestion }) => {
+            crate::ui::picker::did_you_mean(app, frame, area, text, suggestion)
+        }
     }
 }
 
@@ -301,7 +306,7 @@ fn browser(app: &App, frame: &mut Frame, area: Rect) {
 pub fn help_lines(app: &App) -> Vec<Line<'static>> {
     let th = &app.theme;
     let mut rows = vec![Line::styled(
-        "Commands",
+        "命令 / Commands",
         th.accent.add_modifier(Modifier::BOLD),
     )];
     for (c, args, d) in COMMANDS {
@@ -316,7 +321,7 @@ pub fn help_lines(app: &App) -> Vec<Line<'static>> {
         }
         rows.push(Line::default());
         rows.push(Line::styled(
-            ctx.title(),
+            format!("{} / {}", ctx.title_zh(), ctx.title()),
             th.accent.add_modifier(Modifier::BOLD),
         ));
         for (k, d) in binds {
@@ -330,13 +335,21 @@ pub fn help_lines(app: &App) -> Vec<Line<'static>> {
 }
 
 fn help(app: &App, frame: &mut Frame, area: Rect, scroll: u16) {
-    let r = centered(area, 76, area.height.saturating_sub(2));
+    // As wide as the terminal allows (up to 110 columns); long rows wrap, never cut.
+    let r = centered(
+        area,
+        area.width.saturating_sub(4).clamp(40, 110),
+        area.height.saturating_sub(2),
+    );
     frame.render_widget(Clear, r);
-    let b = dialog(app, " Help: Esc closes, Up/Down scroll ");
+    let b = dialog(app, " 帮助 / Help: Esc closes, Up/Down scroll ");
     let inner = b.inner(r);
     frame.render_widget(b, r);
     let rows = help_lines(app);
-    let max = rows.len().saturating_sub(usize::from(inner.height));
+    let iw = usize::from(inner.width.max(1));
+    let total: usize = rows.iter().map(|l| l.width().div_ceil(iw).max(1)).sum();
+    let max = total.saturating_sub(usize::from(inner.height));
+    let p = Paragraph::new(rows).wrap(Wrap { trim: false });
     let s = usize::from(scroll).min(max) as u16;
-    frame.render_widget(Paragraph::new(rows).scroll((s, 0)), inner);
+    frame.render_widget(p.scroll((s, 0)), inner);
 }
