@@ -602,20 +602,7 @@ pub fn short(id: &str) -> &str {
     }
 }
 
-pub fn human_size(n: u64) -> String {
-    const U: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = n as f64;
-    let mut i = 0;
-    while v >= 1024.0 && i < U.len() - 1 {
-        v /= 1024.0;
-        i += 1;
-    }
-    if i == 0 {
-        format!("{n} B")
-    } else {
-        format!("{v:.1} {}", U[i])
-    }
-}
+pub use llmops_common::human_size;
 
 #[cfg(test)]
 mod output_tests;
