@@ -460,7 +460,6 @@ impl ExtConn {
 
     /// Next decoded message; a bad frame from the server is a test failure.
     pub fn recv(&mut self) -> anyhow::Result<protocol::Message> {
-        use tokio_util::codec::Decoder;
         loop {
             if let Some(item) = self.codec.decode(&mut self.buf)? {
                 return match item {

@@ -11,9 +11,9 @@ use std::time::Duration;
 use bytes::Bytes;
 use futures::{SinkExt, StreamExt};
 use protocol::{
-    ChatSend, FileInfo, Hello, Inbound, Message, MessageCodec, Raw, UploadStart, Welcome,
-    PROTOCOL_VERSION,
+    ChatSend, FileInfo, Hello, Inbound, Message, Raw, UploadStart, Welcome, PROTOCOL_VERSION,
 };
+use rdt_io::MessageCodec;
 use tokio::io::AsyncReadExt;
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, oneshot};
