@@ -5,7 +5,6 @@
 use bytes::BytesMut;
 use libfuzzer_sys::fuzz_target;
 use protocol::{MessageCodec, NpltCodec};
-use tokio_util::codec::Decoder;
 
 fuzz_target!(|data: &[u8]| {
     let cut = data.first().map_or(0, |b| *b as usize % (data.len() + 1));

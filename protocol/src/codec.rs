@@ -1,12 +1,12 @@
-//! tokio-util codecs: `NpltCodec` for raw frames and `MessageCodec` for typed messages
-//! (sequence numbering, splitting of large messages, reassembly with a size cap). Decoding
-//! never panics and never allocates a frame's claimed length before the bytes arrive.
+//! Sans-IO codecs over `BytesMut`: `NpltCodec` for raw frames and `MessageCodec` for typed
+//! messages (sequence numbering, splitting of large messages, reassembly with a size cap).
+//! Decoding never panics and never allocates a frame's claimed length before the bytes
+//! arrive. The tokio-util `Framed` adapter lives in the `rdt-io` crate (`rdt_io::nplt`).
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 
 use bytes::{Buf, Bytes, BytesMut};
-use tokio_util::codec::{Decoder, Encoder};
 
 use crate::budget::{BudgetScope, ByteBudget};
 use crate::frame::{Frame, FrameError, HEADER_LEN, MAX_PAYLOAD};
@@ -46,11 +46,9 @@ impl NpltCodec {
     }
 }
 
-impl Decoder for NpltCodec {
-    type Item = Frame;
-    type Error = FrameError;
-
-    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Frame>, FrameError> {
+impl NpltCodec {
+    /// Takes one whole frame off the front of `src`; `None` until it has fully arrived.
+    pub fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Frame>, FrameError> {
         if src.len() < HEADER_LEN {
             return Ok(None);
         }
@@ -75,10 +73,9 @@ impl Decoder for NpltCodec {
     }
 }
 
-impl Encoder<Frame> for NpltCodec {
-    type Error = FrameError;
-
-    fn encode(&mut self, item: Frame, dst: &mut BytesMut) -> Result<(), FrameError> {
+impl NpltCodec {
+    /// Appends `item` to `dst` as it is (the caller chose its seq).
+    pub fn encode(&mut self, item: Frame, dst: &mut BytesMut) -> Result<(), FrameError> {
         item.write_to(dst)
     }
 }
@@ -385,11 +382,10 @@ pub fn split_utf8(s: &str, max: usize) -> Vec<&str> {
     out
 }
 
-impl Decoder for MessageCodec {
-    type Item = Inbound;
-    type Error = FrameError;
-
-    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Inbound>, FrameError> {
+impl MessageCodec {
+    /// Takes the next message off the front of `src` (reassembling fragments); `None` until
+    /// one is complete. A malformed message is `Inbound::Bad`, not an error.
+    pub fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Inbound>, FrameError> {
         loop {
             if let Some(item) = self.queued.pop_front() {
                 return Ok(Some(item));
@@ -402,18 +398,9 @@ impl Decoder for MessageCodec {
     }
 }
 
-impl Encoder<Message> for MessageCodec {
-    type Error = EncodeError;
-
-    fn encode(&mut self, item: Message, dst: &mut BytesMut) -> Result<(), EncodeError> {
-        self.encode(&item, dst)
-    }
-}
-
-impl Encoder<&Message> for MessageCodec {
-    type Error = EncodeError;
-
-    fn encode(&mut self, item: &Message, dst: &mut BytesMut) -> Result<(), EncodeError> {
+impl MessageCodec {
+    /// Appends `item` to `dst` as one or more frames (see the type's doc on splitting).
+    pub fn encode(&mut self, item: &Message, dst: &mut BytesMut) -> Result<(), EncodeError> {
         for f in self.encode_frames(item)? {
             f.write_to(dst).map_err(|e| match e {
                 FrameError::Io(io) => EncodeError::Io(io),
@@ -434,7 +421,7 @@ mod tests {
         let mut c = MessageCodec::new();
         let mut out = BytesMut::new();
         for m in msgs {
-            Encoder::<&Message>::encode(&mut c, m, &mut out).expect("encodes");
+            c.encode(m, &mut out).expect("encodes");
         }
         out
     }

@@ -1,5 +1,8 @@
 //! llmops wire protocols, sans-IO: NPLT framing and typed messages over TCP, and the RDT
-//! reliable-transfer state machines over UDP. No sockets, no clock, no global RNG here.
+//! reliable-transfer state machines over UDP. No sockets, no clock, no global RNG, no tokio
+//! and no `unsafe` here: the drivers and syscalls live in the `rdt-io` crate.
+
+#![forbid(unsafe_code)]
 
 pub mod budget;
 pub mod codec;

@@ -1,15 +1,12 @@
 //! RDT: reliable transfer over UDP (packets, sender and receiver state machines). Sans-IO:
 //! no sockets, no clock (every call takes `now`), no RNG. Design and wire format: docs/rdt.md.
+//! The tokio drivers that run these over real sockets are in the `rdt-io` crate.
 
 pub mod bitmap;
 pub mod packet;
 pub mod receiver;
 mod rtt;
 pub mod sender;
-#[cfg(all(feature = "udp", target_os = "linux"))]
-pub mod sys;
-#[cfg(all(feature = "udp", target_os = "linux"))]
-pub mod udp;
 
 use std::time::Duration;
 

@@ -12,6 +12,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context};
+use llmops_client::{HandshakeReply, Turn};
 
 /// Path of a workspace binary next to the running test executable
 /// (`target/<profile>/deps/test-xxxx` -> `target/<profile>/NAME`).
@@ -381,7 +382,9 @@ pub struct ChatTurn {
     pub msgs: Vec<protocol::Message>,
 }
 
-/// A synchronous extension-protocol connection built on the protocol crate's codec.
+/// A synchronous extension-protocol connection built on the protocol crate's codec, for
+/// tests that must see (or send) every frame; the handshake and the turn bookkeeping are
+/// `llmops-client`'s, the same the TUI uses.
 pub struct ExtConn {
     raw: RawConn,
     codec: protocol::MessageCodec,
@@ -413,23 +416,21 @@ impl ExtConn {
             welcome: None,
             next_id: 1,
         };
-        c.send(&protocol::Message::Hello(protocol::Hello {
-            proto: protocol::PROTOCOL_VERSION,
-            client: "e2e".into(),
-            client_version: "0".into(),
-            resume_session: resume.map(str::to_string),
-            auth_token: token.map(str::to_string),
-            udp_port: None,
-            no_new_session: false,
-        }))?;
+        c.send(&llmops_client::hello(
+            "e2e",
+            "0",
+            resume.map(str::to_string),
+            token.map(str::to_string),
+            false,
+        ))?;
         loop {
-            match c.recv()? {
-                protocol::Message::Welcome(w) => {
+            match HandshakeReply::from(c.recv()?) {
+                HandshakeReply::Welcome(w) => {
                     c.welcome = Some(w);
                     return Ok(c);
                 }
-                protocol::Message::Error(e) => bail!("refused: {} {}", e.code, e.message),
-                _ => continue,
+                HandshakeReply::Refused(e) => bail!("refused: {} {}", e.code, e.message),
+                HandshakeReply::Other => continue,
             }
         }
     }
@@ -460,7 +461,6 @@ impl ExtConn {
 
     /// Next decoded message; a bad frame from the server is a test failure.
     pub fn recv(&mut self) -> anyhow::Result<protocol::Message> {
-        use tokio_util::codec::Decoder;
         loop {
             if let Some(item) = self.codec.decode(&mut self.buf)? {
                 return match item {
@@ -504,16 +504,12 @@ impl ExtConn {
             text: text.into(),
             file_ids,
         }))?;
-        let msgs = self
-            .recv_until(|m| matches!(m, protocol::Message::StreamEnd(e) if e.request_id == rid))?;
-        let answer = msgs
-            .iter()
-            .filter_map(|m| match m {
-                protocol::Message::StreamDelta(d) if d.request_id == rid => Some(d.text.as_str()),
-                _ => None,
-            })
-            .collect();
-        Ok(ChatTurn { answer, msgs })
+        let mut turn = Turn::new(rid);
+        let msgs = self.recv_until(|m| turn.push(m))?;
+        Ok(ChatTurn {
+            answer: turn.answer,
+            msgs,
+        })
     }
 
     /// This session's files (FILE_LIST), skipping pushes that arrive first.

@@ -248,6 +248,8 @@ pub async fn run(common: Common, config: Config, warning: Option<String>) -> u8 
     };
     opts.auth_token = common.token.clone();
     opts.reconnect = true;
+    // The full screen owns the terminal: transport notices go to the log only.
+    opts.stderr_notices = false;
     let router = Router::default();
     let clients = spawn_network(opts, ev_tx.clone(), router.clone());
     tokio::spawn(executor(cmd_rx, clients, ev_tx.clone(), router));

@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
 use llmops_common::constant_time_eq;
-use protocol::{Inbound, Message, MessageCodec, Welcome, LEGACY_HEARTBEAT, PROTOCOL_VERSION};
+use protocol::{Inbound, Message, Welcome, LEGACY_HEARTBEAT, PROTOCOL_VERSION};
+use rdt_io::MessageCodec;
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio::time::{sleep_until, Instant};

@@ -12,12 +12,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use std::os::fd::AsRawFd;
-
 use bytes::{Bytes, BytesMut};
-use protocol::rdt::sys::{self, RecvBatch};
 use protocol::rdt::{decode, encode_abort, peek_conn_id, AbortCode, Mode, Packet, MAX_DATAGRAM};
-use tokio::io::Interest;
+use rdt_io::{RecvBatch, RECV_BATCH, SOCKET_BUFFER};
 use tokio::net::UdpSocket;
 use tokio::sync::mpsc;
 
@@ -25,9 +22,6 @@ pub use crate::transfer::grants::{Grant, GrantKind, Transfers, UploadGrant};
 
 use crate::app::Ctx;
 
-/// Socket buffers we ask for: a full window of 1420-byte datagrams (2048 packets, about
-/// 3 MB) must fit, or loopback bursts overflow the default 208 KB and look like loss.
-pub const SOCKET_BUFFER: usize = 4 * 1024 * 1024;
 /// Datagrams queued per transfer between the demux task and the transfer task; beyond
 /// this they are dropped like any other loss.
 const ROUTE_QUEUE: usize = 4096;
@@ -78,7 +72,6 @@ pub async fn serve(ctx: Arc<Ctx>, socket: UdpSocket) {
     // Routed datagrams are copied into one shared buffer per batch: one allocation per
     // recvmmsg, not per datagram.
     let mut pool = BytesMut::new();
-    let fd = socket.as_raw_fd();
     loop {
         tokio::select! {
             _ = ctx.shutdown.cancelled() => break,
@@ -90,7 +83,7 @@ pub async fn serve(ctx: Arc<Ctx>, socket: UdpSocket) {
                     continue;
                 }
                 for _ in 0..8 {
-                    let n = match socket.try_io(Interest::READABLE, || sys::recv_batch(fd, &mut batch)) {
+                    let n = match batch.try_recv(&socket) {
                         Ok(n) => n,
                         Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
                         Err(e) => {
@@ -100,12 +93,12 @@ pub async fn serve(ctx: Arc<Ctx>, socket: UdpSocket) {
                             break;
                         }
                     };
-                    pool.reserve(sys::RECV_BATCH * (MAX_DATAGRAM + 1));
+                    pool.reserve(RECV_BATCH * (MAX_DATAGRAM + 1));
                     for i in 0..n {
                         let Some(from) = batch.addr(i) else { continue };
                         d.datagram(batch.get(i), from, &mut pool).await;
                     }
-                    if n < sys::RECV_BATCH {
+                    if n < RECV_BATCH {
                         break;
                     }
                 }

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use protocol::rdt::udp::{send_file, DriveError, Inbox, Link};
 use protocol::rdt::{AbortCode, AbortReason, Config, Sender, SenderStats};
 use protocol::{Message, TransferProgress};
+use rdt_io::{send_file, DriveError, Inbox, Link};
 use tokio::net::UdpSocket;
 use tokio::sync::mpsc;
 

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use protocol::rdt::udp::{receive_file, DriveError, Inbox, Link, RecvOptions};
 use protocol::rdt::{decode, encode_abort, AbortCode, Config, Packet, Receiver};
 use protocol::{Message, UploadResult, UploadStatus};
+use rdt_io::{receive_file, DriveError, Inbox, Link, RecvOptions};
 use tokio::net::UdpSocket;
 use tokio::sync::mpsc;
 

@@ -17,15 +17,13 @@ use tokio::net::UdpSocket;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::sys::{self, RecvBatch, MAX_SEGMENTS};
-use super::{
+use protocol::rdt::{
     decode, seal_data, AbortCode, AbortReason, Packet, Receiver, ReceiverEvent, ReceiverState,
     Sender, SenderEvent, SenderState, SenderStats, Transmit, DATA_HEADER_LEN, MAX_DATAGRAM,
 };
 
-/// Socket buffers we ask for: a full window of datagrams must fit, or loopback bursts
-/// overflow the default 208 KB and look like loss.
-pub const SOCKET_BUFFER: usize = 4 * 1024 * 1024;
+use crate::sys::{self, RecvBatch, MAX_SEGMENTS};
+use crate::SOCKET_BUFFER;
 /// File bytes read per read-ahead refill.
 const READ_AHEAD: usize = 512 * 1024;
 /// Largest coalesced write.
@@ -130,10 +128,9 @@ impl Link {
                         if r.is_err() {
                             return Wake::Input;
                         }
-                        let fd = sock.as_raw_fd();
                         let mut taken = 0;
                         while taken < INBOX_BURST {
-                            match sock.try_io(Interest::READABLE, || sys::recv_batch(fd, batch)) {
+                            match batch.try_recv(sock) {
                                 Ok(n) => {
                                     for i in 0..n {
                                         feed(batch.get(i));
@@ -174,6 +171,16 @@ impl Link {
                 }
             }
         }
+    }
+}
+
+impl RecvBatch {
+    /// One `recvmmsg` on `socket` without blocking, through tokio's readiness tracking:
+    /// up to [`sys::RECV_BATCH`] datagrams, then [`RecvBatch::get`] / [`RecvBatch::addr`]
+    /// read them. `WouldBlock` when nothing is queued (and the readiness is cleared).
+    pub fn try_recv(&mut self, socket: &UdpSocket) -> std::io::Result<usize> {
+        let fd = socket.as_raw_fd();
+        socket.try_io(Interest::READABLE, || sys::recv_batch(fd, self))
     }
 }
 

@@ -1,7 +1,7 @@
 //! Batched UDP syscalls for the RDT drivers (Linux): GSO sends (one `sendmsg` with a
 //! `UDP_SEGMENT` control message carries up to [`MAX_SEGMENTS`] datagrams), a `sendmmsg`
 //! fallback when the kernel or the route refuses GSO, and `recvmmsg` receives. All of the
-//! drivers' `unsafe` lives here; every call passes pointers to live, correctly sized
+//! RDT drivers' `unsafe` lives here; every call passes pointers to live, correctly sized
 //! buffers owned by the caller for the duration of the call.
 
 use std::io;
@@ -10,7 +10,7 @@ use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
 use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::MAX_DATAGRAM;
+use protocol::rdt::MAX_DATAGRAM;
 
 /// Datagrams per GSO send: 44 x 1472 stays under the 64 KiB UDP payload limit.
 pub const MAX_SEGMENTS: usize = 44;

@@ -10,14 +10,14 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use futures::{SinkExt, StreamExt};
-use protocol::{
-    ChatSend, FileInfo, Hello, Inbound, Message, MessageCodec, Raw, UploadStart, Welcome,
-    PROTOCOL_VERSION,
-};
+use protocol::{ChatSend, FileInfo, Inbound, Message, Raw, UploadStart, Welcome};
+use rdt_io::MessageCodec;
 use tokio::io::AsyncReadExt;
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::codec::Framed;
+
+use crate::handshake::{hello, HandshakeReply, MAX_FRAMES_BEFORE_WELCOME};
 
 /// Upload data frame size: 64 KiB less nothing, sent back to back with no pacing.
 pub const UPLOAD_CHUNK: usize = 64 * 1024 - 1;
@@ -98,6 +98,10 @@ pub struct ClientOptions {
     /// Read-only use (`status`, `search`, `files`, `sessions`): the server creates no
     /// session for this connection unless one is resumed.
     pub no_new_session: bool,
+    /// Print transport notices (a download falling back from RDT to NPLT) on stderr as well
+    /// as in the log: on for the script commands, off while a full-screen UI owns the
+    /// terminal.
+    pub stderr_notices: bool,
 }
 
 impl ClientOptions {
@@ -110,6 +114,7 @@ impl ClientOptions {
             reconnect: false,
             connect_timeout: Duration::from_secs(5),
             no_new_session: false,
+            stderr_notices: true,
         }
     }
 }
@@ -125,6 +130,7 @@ pub struct Client {
     pending: Pending,
     streams: Streams,
     welcome: Arc<Mutex<Welcome>>,
+    stderr_notices: bool,
 }
 
 /// Request id a reply answers, if it is a reply.
@@ -176,15 +182,13 @@ async fn open(
     let _ = stream.set_nodelay(true);
     let mut framed = Framed::new(stream, MessageCodec::new());
     framed
-        .send(Message::Hello(Hello {
-            proto: PROTOCOL_VERSION,
-            client: opts.client_name.clone(),
-            client_version: env!("CARGO_PKG_VERSION").into(),
-            resume_session: resume,
-            auth_token: opts.auth_token.clone(),
-            udp_port: None,
-            no_new_session: opts.no_new_session,
-        }))
+        .send(hello(
+            &opts.client_name,
+            env!("CARGO_PKG_VERSION"),
+            resume,
+            opts.auth_token.clone(),
+            opts.no_new_session,
+        ))
         .await
         .map_err(|e| unreachable(e.to_string()))?;
     let deadline = tokio::time::Instant::now() + opts.connect_timeout;
@@ -204,9 +208,15 @@ async fn open(
             })?;
         match next {
             // A legacy welcome may precede ours on a slow link: skip anything before WELCOME.
-            Some(Ok(Inbound::Msg(Message::Welcome(w)))) => return Ok((framed, w)),
-            Some(Ok(Inbound::Msg(Message::Error(e)))) => return Err(ClientError::from(e)),
-            Some(Ok(_)) if frames < 8 => frames += 1,
+            Some(Ok(Inbound::Msg(m))) => match HandshakeReply::from(m) {
+                HandshakeReply::Welcome(w) => return Ok((framed, w)),
+                HandshakeReply::Refused(e) => return Err(ClientError::from(e)),
+                HandshakeReply::Other if frames < MAX_FRAMES_BEFORE_WELCOME => frames += 1,
+                HandshakeReply::Other => {
+                    return Err(not_nplt("no WELCOME in its first frames".into()))
+                }
+            },
+            Some(Ok(_)) if frames < MAX_FRAMES_BEFORE_WELCOME => frames += 1,
             Some(Ok(_)) => return Err(not_nplt("no WELCOME in its first frames".into())),
             // Bytes that do not frame as NPLT (an HTTP or SSH banner, a half frame at close).
             Some(Err(e)) => return Err(not_nplt(format!("unexpected bytes ({e})"))),
@@ -229,6 +239,7 @@ impl Client {
             pending: Arc::default(),
             streams: Arc::default(),
             welcome: Arc::new(Mutex::new(welcome.clone())),
+            stderr_notices: opts.stderr_notices,
         };
         let _ = ev_tx.send(ClientEvent::Connected(welcome));
         let c = client.clone();
@@ -245,6 +256,11 @@ impl Client {
 
     pub fn session_id(&self) -> String {
         self.welcome().session_id
+    }
+
+    /// Whether transport notices also go to stderr (see [`ClientOptions::stderr_notices`]).
+    pub fn stderr_notices(&self) -> bool {
+        self.stderr_notices
     }
 
     pub fn next_request_id(&self) -> u64 {

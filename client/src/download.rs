@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use tokio::io::AsyncWriteExt;
 use tokio::sync::mpsc;
 
-use crate::client::{Client, ClientError, ClientEvent};
+use crate::connection::{Client, ClientError, ClientEvent};
 
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Downloaded {
@@ -73,10 +73,10 @@ pub async fn request_offer(
 const RDT_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// Tells the user about a fallback: on stderr for the script commands, only in the log
-/// while the full-screen UI owns the terminal (raw mode).
-fn notice(msg: &str) {
+/// while the full-screen UI owns the terminal (`ClientOptions::stderr_notices` off).
+fn notice(client: &Client, msg: &str) {
     tracing::warn!("{msg}");
-    if !ratatui::crossterm::terminal::is_raw_mode_enabled().unwrap_or(false) {
+    if client.stderr_notices() {
         eprintln!("{msg}");
     }
 }
@@ -300,7 +300,10 @@ async fn receive_into(
     match start.mode.as_str() {
         "nplt" => {
             if mode == "auto" {
-                notice("服务器未提供 RDT，改用 nplt / the server offers no RDT; using nplt (TCP)");
+                notice(
+                    client,
+                    "服务器未提供 RDT，改用 nplt / the server offers no RDT; using nplt (TCP)",
+                );
             }
             nplt_loop(events, offer, tmp, progress)
                 .await
@@ -313,7 +316,7 @@ async fn receive_into(
             let r = rdt_receive(&start, offer, mode, tmp, bitmap, progress).await;
             match r {
                 Err(crate::rdt::RdtError::NoAnswer(addr)) if mode == "auto" => {
-                    notice(&format!(
+                    notice(client, &format!(
                         "RDT 端口 {addr} 无应答，改用 nplt / no answer from the RDT port {addr} within {}s; falling back to nplt (TCP)",
                         RDT_HANDSHAKE_TIMEOUT.as_secs()
                     ));

@@ -1,18 +1,18 @@
 //! Client-side RDT: downloads (a `Receiver` writing into a pre-sized temp file, a persisted
 //! chunk bitmap for resume, sha256 of the prefix while receiving) and uploads (a pushing
 //! `Sender`), both over one UDP socket connected to the server's RDT address and driven by
-//! the shared `protocol::rdt::udp` loops. File data is never held in memory as a whole and
+//! the shared `rdt_io` loops. File data is never held in memory as a whole and
 //! the NPLT connection is never touched.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use protocol::rdt::udp::{receive_file, send_file, DriveError, Link, RecvOptions};
 use protocol::rdt::{
     conn_id_from_token, total_chunks, ChunkBitmap, Config, Receiver, Sender, SenderStats,
     DEFAULT_CHUNK_SIZE,
 };
+use rdt_io::{receive_file, send_file, DriveError, Link, RecvOptions};
 use sha2::{Digest, Sha256};
 use tokio_util::sync::CancellationToken;
 /// How often the bitmap is persisted while receiving (after an fdatasync of the data it

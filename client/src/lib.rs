@@ -1,0 +1,18 @@
+//! llmops client library, shared by the TUI, its script subcommands and the end-to-end
+//! tests: the connection actor ([`Client`]: HELLO/WELCOME, heartbeats, reconnect that resumes
+//! the session, request/reply by id), uploads (RDT or NPLT frames), downloads (RDT, NPLT or a
+//! one-time HTTP URL; verified, then renamed into place), and the sans-IO pieces of the
+//! handshake and of a chat turn. No terminal code here: the TUI draws, this crate talks.
+
+pub mod connection;
+pub mod download;
+pub mod handshake;
+pub mod rdt;
+pub mod turn;
+
+pub use connection::{
+    sha256_file, Client, ClientError, ClientEvent, ClientOptions, UploadMode, RDT_UPLOAD_THRESHOLD,
+    UPLOAD_CHUNK,
+};
+pub use handshake::{hello, HandshakeReply, MAX_FRAMES_BEFORE_WELCOME};
+pub use turn::Turn;
