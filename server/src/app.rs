@@ -240,8 +240,6 @@ impl Ctx {
     pub async fn status(&self, request_id: u64) -> Message {
         let index = match &self.index {
             Some(h) => {
-                // Doc folders are re-scanned on request; status is that request.
-                h.request_rescan();
                 let s = h.engine.stats();
                 IndexProgress {
                     files: s.files,

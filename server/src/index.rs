@@ -356,8 +356,8 @@ impl IndexHandle {
         out
     }
 
-    /// Re-scans the doc folders in the background (status requests call this: a changed,
-    /// added or removed doc shows up without a restart). Rate-limited, one scan at a time.
+    /// Re-scans the doc folders in the background (the periodic re-scan calls this).
+    /// Rate-limited, one scan at a time.
     pub fn request_rescan(self: &Arc<Self>) {
         let due = self
             .last_scan
@@ -581,6 +581,27 @@ impl SearchBackend for IndexSearch {
                 file_id: h.file_id,
             })
             .collect())
+    }
+}
+
+
+/// How often the doc folders are re-scanned (a scan compares sizes and times first, so an
+/// unchanged folder costs a directory walk).
+pub const DOC_RESCAN_EVERY: Duration = Duration::from_secs(5);
+
+/// Re-scans the doc folders every [`DOC_RESCAN_EVERY`] until shutdown.
+pub async fn rescan_periodically(
+    h: Arc<IndexHandle>,
+    shutdown: tokio_util::sync::CancellationToken,
+) {
+    let mut tick = tokio::time::interval(DOC_RESCAN_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    tick.tick().await;
+    loop {
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            _ = tick.tick() => h.request_rescan(),
+        }
     }
 }
 

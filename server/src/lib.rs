@@ -56,6 +56,9 @@ pub async fn start(cfg: Config) -> anyhow::Result<Running> {
     // System docs indexing and the embedder load run in the background.
     if let Some(ix) = &ctx.index {
         ix.start_background(&ctx.cfg);
+        // Doc folders are watched by a periodic re-scan, so an added, changed or removed doc
+        // shows up without a restart and without any request having to trigger it.
+        tokio::spawn(index::rescan_periodically(ix.clone(), ctx.shutdown.clone()));
     }
     // Closed connections may leave freed buffers in malloc's arenas: trim at most 1/s.
     tokio::spawn(
