@@ -4,7 +4,7 @@ CARGO ?= cargo
 DATA_DIR ?= storage
 LISTEN ?= 127.0.0.1:9999
 
-.PHONY: run setup build release test e2e bench eval lint fmt fuzz-build fuzz clean
+.PHONY: run setup build release test cycles e2e bench eval lint fmt fuzz-build fuzz clean
 
 ## run: build release binaries, set up, start the server on storage/ and open the client
 run: release setup
@@ -22,8 +22,12 @@ release:
 
 ## test: the full suite: unit, property and end-to-end tests of the real binaries
 ## (setup first: the dense index tests need the embedding model)
-test: setup build
+test: setup build cycles
 	$(CARGO) test --workspace
+
+## cycles: no import cycles among the modules of the server-side and protocol crates
+cycles:
+	@python3 scripts/modcycles.py server/src tools/src planner/src policy/src protocol/src rdt-io/src client/src common/src index/src loganalysis/src
 
 ## e2e: the real server and the real TUI in a pseudo-terminal, scenario by scenario
 e2e: build
@@ -38,7 +42,7 @@ bench:
 	@scripts/bench.sh
 
 ## lint: formatting and clippy, warnings are errors
-lint:
+lint: cycles
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
