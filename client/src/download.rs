@@ -224,6 +224,10 @@ pub async fn receive_to(
     }
 }
 
+/// Why an RDT transfer stopped when its control connection closed.
+const SERVER_LOST: &str =
+    "服务器连接已断开 / server connection lost (the partial file is kept for a resume)";
+
 /// A verified file in the temp path.
 struct Received {
     size: u64,
@@ -313,7 +317,25 @@ async fn receive_into(
             .await
             .map_err(drop_partial),
         "rdt" => {
-            let r = rdt_receive(&start, offer, mode, tmp, bitmap, progress).await;
+            let r = {
+                let transfer = rdt_receive(&start, offer, mode, tmp, bitmap, progress);
+                tokio::pin!(transfer);
+                // The control connection is watched while the datagrams flow: when it dies
+                // (the server is gone), the transfer stops at once instead of idling out, and
+                // keeps what it has for a resume.
+                loop {
+                    tokio::select! {
+                        r = &mut transfer => break r,
+                        ev = events.recv() => match ev {
+                            None | Some(ClientEvent::Reconnecting { .. }) => {
+                                return Err((ClientError::Protocol(SERVER_LOST.into()), true));
+                            }
+                            // Nothing else is waited for during an RDT transfer.
+                            Some(_) => {}
+                        },
+                    }
+                }
+            };
             match r {
                 Err(crate::rdt::RdtError::NoAnswer(addr)) if mode == "auto" => {
                     notice(client, &format!(

@@ -584,7 +584,6 @@ impl SearchBackend for IndexSearch {
     }
 }
 
-
 /// How often the doc folders are re-scanned (a scan compares sizes and times first, so an
 /// unchanged folder costs a directory walk).
 pub const DOC_RESCAN_EVERY: Duration = Duration::from_secs(5);

@@ -498,6 +498,50 @@ fn auto_mode_falls_back_to_nplt_when_udp_gets_no_answer() {
     f.assert_same("fb.bin", out.path());
 }
 
+#[test]
+fn rdt_download_stops_at_once_when_the_server_dies() {
+    // The datagrams go nowhere (a relay that drops everything), so the client is waiting on
+    // RDT when the server process is killed: the closed control connection must end the
+    // download with its own reason, not an idle timeout much later.
+    let dead = Impairment {
+        loss: 1.0,
+        ..Default::default()
+    };
+    let (f, _relay) = fixture_behind_relay(&[("gone.bin", 300_000)], dead, 4);
+    let out = tempfile::tempdir().expect("tempdir");
+    let exe = llmops_tests::bin("llmops-tui");
+    let child = std::process::Command::new(exe)
+        .args(["download", "--server", &f.server.addr.to_string(), "--out"])
+        .arg(out.path())
+        .args(["--mode", "rdt", "--force", "--json"])
+        .arg(f.path("gone.bin"))
+        .env_remove("LLMOPS_SERVER")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn llmops-tui");
+    // Wait until the transfer has started: its temp file exists in the output folder.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::fs::read_dir(out.path()).expect("dir").next().is_none() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the transfer never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let Fixture {
+        docs: _docs,
+        server,
+    } = f;
+    let _data = server.kill9();
+    let o = child.wait_with_output().expect("llmops-tui exits");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_ne!(o.status.code(), Some(0), "{err}");
+    let report = format!("{err}{}", String::from_utf8_lossy(&o.stdout));
+    assert!(report.contains("server connection lost"), "{report}");
+    assert!(!report.contains("IdleTimeout"), "{report}");
+}
+
 /// Seeded multi-line UTF-8 text (uploads must pass the server's text sniff).
 fn text_bytes(n: usize, seed: u64) -> Vec<u8> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
