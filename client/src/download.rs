@@ -229,6 +229,7 @@ const SERVER_LOST: &str =
     "服务器连接已断开 / server connection lost (the partial file is kept for a resume)";
 
 /// A verified file in the temp path.
+#[derive(Debug)]
 struct Received {
     size: u64,
     sha256: String,
@@ -556,8 +557,15 @@ async fn http_get(
     }
     f.flush().await?;
     f.sync_all().await?;
+    if got < offer.size {
+        // A short body is a lost connection, not corrupted data: say so.
+        return Err(proto(format!(
+            "传输中断 / the HTTP body ended after {got} of {} bytes: server connection lost",
+            offer.size
+        )));
+    }
     let sha = hex::encode(hasher.finalize());
-    if got != offer.size || sha != offer.sha256 {
+    if sha != offer.sha256 {
         return Err(proto(format!(
             "校验失败 / verification failed: {got} bytes sha256 {sha}, offer said {} bytes sha256 {}",
             offer.size, offer.sha256
@@ -582,6 +590,62 @@ pub fn error_concerns_offer(e: &protocol::ErrorMsg, offer: &Offer) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An HTTP peer that sends the response head and `body` and then closes.
+    async fn short_http(size: u64, sha: &str, body: Vec<u8>) -> String {
+        use tokio::io::AsyncReadExt;
+        let l = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = l.local_addr().expect("addr");
+        let sha = sha.to_string();
+        tokio::spawn(async move {
+            let (mut s, _) = l.accept().await.expect("accept");
+            let mut req = [0u8; 1024];
+            let _n = s.read(&mut req).await.expect("request");
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Length: {size}\r\nX-Checksum-Sha256: {sha}\r\n\r\n"
+            );
+            s.write_all(head.as_bytes()).await.expect("head");
+            s.write_all(&body).await.expect("body");
+        });
+        format!("http://{addr}/d/token")
+    }
+
+    #[tokio::test]
+    async fn a_short_http_body_is_a_lost_connection_not_a_checksum_failure() {
+        let full = vec![7u8; 1000];
+        let sha = hex::encode(Sha256::digest(&full));
+        let offer = Offer {
+            offer_id: "o".into(),
+            file_id: None,
+            filename: "a.bin".into(),
+            size: 1000,
+            sha256: sha.clone(),
+            expires_at: 0,
+            request_id: None,
+            tool_call: None,
+            mode: "http".into(),
+        };
+        let url = short_http(1000, &sha, full[..400].to_vec()).await;
+        let start = TransferStart {
+            offer_id: "o".into(),
+            mode: "http".into(),
+            token: String::new(),
+            rdt_addr: None,
+            url: Some(url),
+            size: 1000,
+            sha256: sha,
+        };
+        let dir = tempfile::tempdir().expect("tempdir");
+        let err = http_get(&start, &offer, &dir.path().join("a.part"), &mut |_, _| {})
+            .await
+            .expect_err("a short body fails");
+        let text = err.to_string();
+        assert!(text.contains("after 400 of 1000 bytes"), "{text}");
+        assert!(text.contains("server connection lost"), "{text}");
+        assert!(!text.contains("verification failed"), "{text}");
+    }
 
     #[test]
     fn only_errors_about_this_offer_abort_a_download() {
