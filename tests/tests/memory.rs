@@ -151,3 +151,69 @@ fn authenticated_fragments_share_a_global_budget_and_memory_comes_back() {
     eprintln!("authenticated fragment flood: after {after} KiB");
     assert!(after <= bound, "idle {idle} KiB, after {after} KiB");
 }
+
+#[test]
+fn clients_that_never_read_an_nplt_download_pin_little_memory() {
+    // A 16 MiB file offered to 40 clients that accept an `nplt` download and then never read
+    // (issue 16, finding 4: each pinned a 16.5 MiB queue until the write timeout).
+    let docs = tempfile::tempdir().expect("tempdir");
+    let file = docs.path().join("big.bin");
+    let mut data = vec![0u8; 16 << 20];
+    for (i, b) in data.iter_mut().enumerate() {
+        *b = (i.wrapping_mul(2654435761) >> 13) as u8;
+    }
+    std::fs::write(&file, &data).expect("write");
+    let d = docs.path().to_str().expect("utf8").to_string();
+    let server = ServerProc::start_with(&[
+        "--auth-token",
+        TOKEN,
+        "--max-connections-per-ip",
+        "100",
+        "--docs",
+        &d,
+    ])
+    .expect("server");
+    let idle = idle_rss(&server);
+    let target = file.to_str().expect("utf8").to_string();
+    let mut stalled = Vec::new();
+    for _ in 0..40 {
+        let mut c = ExtConn::connect(server.addr, None, Some(TOKEN)).expect("connect");
+        let rid = c.next_id();
+        c.send(&Message::DownloadRequest(DownloadRequest {
+            request_id: rid,
+            target: target.clone(),
+            mode: "nplt".into(),
+        }))
+        .expect("send");
+        let offer = match c
+            .recv_until(|m| matches!(m, Message::Offer(_) | Message::Error(_)))
+            .expect("reply")
+            .pop()
+        {
+            Some(Message::Offer(o)) => o,
+            other => panic!("no offer: {other:?}"),
+        };
+        c.send(&Message::OfferAccept(OfferAccept {
+            offer_id: offer.offer_id,
+            mode: "nplt".into(),
+            resume_from: 0,
+        }))
+        .expect("send");
+        // From here on this client reads nothing.
+        stalled.push(c);
+    }
+    // Let every sender fill what it may (hang guard: 3 s of sampling).
+    let mut peak = 0;
+    for _ in 0..30 {
+        peak = peak.max(server.rss_kib().expect("rss"));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    eprintln!("40 stalled nplt downloads: idle {idle} KiB, peak {peak} KiB");
+    // Each connection may hold its 1 MiB transfer queue plus one frame being written.
+    let allowance = 40 * 2 * 1024 + 32 * 1024;
+    assert!(
+        peak <= idle + allowance,
+        "idle {idle} KiB, peak {peak} KiB, allowance {allowance} KiB"
+    );
+    drop(stalled);
+}

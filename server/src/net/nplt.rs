@@ -34,6 +34,8 @@ mod tests;
 
 /// Upper bound on a single write to a slow peer before the connection is dropped.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+/// Frames of an `nplt`-mode download queued ahead of the socket (16 x 64 KiB = 1 MiB).
+const TRANSFER_QUEUE: usize = 16;
 /// How long a server that requires a token waits for the first frame.
 const AUTH_HELLO_GRACE_MS: u64 = 10_000;
 /// Reassembly share of a peer that has not completed HELLO (or speaks legacy, which never
@@ -82,6 +84,9 @@ pub struct Conn {
     heartbeat_sent: bool,
     partial_since: Option<Instant>,
     push_tx: mpsc::Sender<Message>,
+    /// The `nplt`-mode transfer's frames (start, data, progress, end), in order, through a
+    /// short queue: a peer that stops reading pins at most `TRANSFER_QUEUE` data frames.
+    transfer_tx: mpsc::Sender<Message>,
     /// Stops the monitor forwarder of this connection.
     monitor: Option<tokio_util::sync::CancellationToken>,
     /// The `nplt`-mode transfer in progress (one at a time: data frames carry no id).
@@ -109,6 +114,7 @@ pub async fn serve(
     );
     let mut share_raised = false;
     let (push_tx, mut push_rx) = mpsc::channel::<Message>(256);
+    let (transfer_tx, mut transfer_rx) = mpsc::channel::<Message>(TRANSFER_QUEUE);
     let mut conn = Conn {
         ctx: ctx.clone(),
         peer,
@@ -123,6 +129,7 @@ pub async fn serve(
         heartbeat_sent: false,
         partial_since: None,
         push_tx,
+        transfer_tx,
         monitor: None,
         transfer: None,
     };
@@ -178,6 +185,10 @@ pub async fn serve(
                 Flow::Continue
             }
             Some(msg) = push_rx.recv() => {
+                if conn.mode == Dialect::Extension { out.push(msg); }
+                Flow::Continue
+            }
+            Some(msg) = transfer_rx.recv() => {
                 if conn.mode == Dialect::Extension { out.push(msg); }
                 Flow::Continue
             }

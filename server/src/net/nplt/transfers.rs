@@ -256,7 +256,7 @@ impl Conn {
         start.token = hex::encode(rand::random::<[u8; 16]>());
         // TRANSFER_START must precede the data: send it through the same queue.
         if self
-            .push_tx
+            .transfer_tx
             .send(Message::TransferStart(start))
             .await
             .is_err()
@@ -264,7 +264,7 @@ impl Conn {
             return None;
         }
         let ctx = self.ctx.clone();
-        let tx = self.push_tx.clone();
+        let tx = self.transfer_tx.clone();
         let resume = a.resume_from.min(o.size);
         self.ctx.tracker.spawn(async move {
             let offer_id = o.offer_id.clone();
