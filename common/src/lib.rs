@@ -1,5 +1,12 @@
 //! Small helpers shared by every llmops crate, each defined once: human-readable sizes, CJK
-//! detection, char-safe truncation and a constant-time byte compare for secrets.
+//! detection, char-safe truncation, a constant-time byte compare for secrets, the tools'
+//! names ([`ToolName`]) and the transfer modes ([`TransferMode`]).
+
+mod tool_name;
+mod transfer_mode;
+
+pub use tool_name::{ToolName, UnknownTool};
+pub use transfer_mode::{TransferMode, UnknownMode};
 
 /// Human-readable byte size in binary units (`1.5 MiB`), the way `ls -lh` and `df -h` count.
 pub fn human_size(bytes: u64) -> String {
