@@ -128,10 +128,7 @@ mod tests {
                 "file_upload"
             ]
         );
-        assert_eq!(
-            "rm".parse::<ToolName>(),
-            Err(UnknownTool("rm".to_string()))
-        );
+        assert_eq!("rm".parse::<ToolName>(), Err(UnknownTool("rm".to_string())));
         assert_eq!(ToolName::parse("File_Read"), None, "names are exact");
         assert!(ToolName::FileRead == "file_read");
         assert!("file_read" == ToolName::FileRead);

@@ -102,7 +102,10 @@ mod tests {
             assert_eq!(m.as_str().parse::<TransferMode>(), Ok(m));
             assert_eq!(m.to_string(), m.as_str());
         }
-        assert_eq!(TransferMode::parse_lenient(" RDT "), Some(TransferMode::Rdt));
+        assert_eq!(
+            TransferMode::parse_lenient(" RDT "),
+            Some(TransferMode::Rdt)
+        );
         assert_eq!(TransferMode::parse("RDT"), None, "the table is exact");
         assert!("ftp".parse::<TransferMode>().is_err());
         assert_eq!(TransferMode::default(), TransferMode::Auto);

@@ -64,7 +64,9 @@ fn describe_call(step: &StepRecord, lang: Lang) -> String {
             lang.pick("执行 `", "Running `").to_string() + &line + "` "
         }
         (Some(ToolName::FileDownload), Lang::Zh) => format!("准备下载 {} ", s("file_path")),
-        (Some(ToolName::FileDownload), Lang::En) => format!("Preparing the download of {} ", s("file_path")),
+        (Some(ToolName::FileDownload), Lang::En) => {
+            format!("Preparing the download of {} ", s("file_path"))
+        }
         (Some(ToolName::FileRead), Lang::Zh) => format!("读取 {} ", s("file_path")),
         (Some(ToolName::FileRead), Lang::En) => format!("Reading {} ", s("file_path")),
         (Some(ToolName::SemanticSearch), Lang::Zh) => format!("搜索“{}”", s("query")),

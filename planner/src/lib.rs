@@ -346,7 +346,9 @@ fn status(call: &Call, lang: Lang) -> String {
     let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
     match (call.tool, lang) {
         (ToolName::SysMonitor, Lang::Zh) if a["metric"] == "processes" => "正在查看进程…".into(),
-        (ToolName::SysMonitor, Lang::En) if a["metric"] == "processes" => "Looking at processes…".into(),
+        (ToolName::SysMonitor, Lang::En) if a["metric"] == "processes" => {
+            "Looking at processes…".into()
+        }
         (ToolName::FileRead, Lang::Zh) if a["mode"] == "analyze" => format!(
             "正在分析整个 {}…",
             base(a["file_path"].as_str().unwrap_or(""))
@@ -436,9 +438,13 @@ fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
             Some(ToolName::SysMonitor) if s.args["metric"] == "processes" => {
                 answer::procs::render(&d, &s.args, lang)
             }
-            Some(ToolName::SysMonitor) => answer::monitor(&d, s.args["metric"].as_str().unwrap_or("all"), lang),
+            Some(ToolName::SysMonitor) => {
+                answer::monitor(&d, s.args["metric"].as_str().unwrap_or("all"), lang)
+            }
             // A page superseded by the whole-file analysis that follows it.
-            Some(ToolName::FileRead) if own.get(i + 1).is_some_and(|n| n.args["mode"] == "analyze") => {
+            Some(ToolName::FileRead)
+                if own.get(i + 1).is_some_and(|n| n.args["mode"] == "analyze") =>
+            {
                 continue;
             }
             Some(ToolName::FileRead) if s.args["mode"] == "analyze" => {

@@ -450,7 +450,10 @@ mod tests {
             .await;
         assert!(r.ok, "{r:?}");
         assert_eq!(r.data.to_value()["total_lines"], 1000);
-        assert_eq!(r.data.to_value()["lines"].as_array().map(Vec::len), Some(200));
+        assert_eq!(
+            r.data.to_value()["lines"].as_array().map(Vec::len),
+            Some(200)
+        );
         assert_eq!(r.data.to_value()["more_lines"], 800);
         assert!(r.output.contains("还有 800 行 / 800 more lines"));
         assert!(r.output.starts_with("     1\tline 1\n"));
@@ -507,7 +510,10 @@ mod tests {
             .call(json!({"file_path": "bom.txt"}), &env.ctx)
             .await;
         assert_eq!(
-            (r.data.to_value()["encoding"].clone(), r.data.to_value()["lines"].clone()),
+            (
+                r.data.to_value()["encoding"].clone(),
+                r.data.to_value()["lines"].clone()
+            ),
             (json!("utf-8-bom"), json!(["你好", "b"]))
         );
         let r = FileReadTool::default()

@@ -2,10 +2,10 @@
 //! resolve "this file", "these two", "the previous log". It does not upload anything: uploads
 //! arrive through the protocol layer.
 
-use serde::Deserialize;
-use serde_json::{json, Value};
 use crate::data::ToolData;
 use llmops_common::ToolName;
+use serde::Deserialize;
+use serde_json::{json, Value};
 
 use super::{
     human_size, parse_args, upload_time, Tool, ToolCtx, ToolFuture, ToolResult, UploadRef,

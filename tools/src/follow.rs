@@ -630,7 +630,10 @@ mod tests {
         assert_eq!(r.data.to_value()["follow"]["ended"], "cap");
         assert_eq!(r.data.to_value()["follow"]["lines"], 30);
         assert_eq!(r.data.to_value()["follow"]["shown_lines"], 4);
-        assert_eq!(r.data.to_value()["stdout"], "line 27\nline 28\nline 29\nline 30\n");
+        assert_eq!(
+            r.data.to_value()["stdout"],
+            "line 27\nline 28\nline 29\nline 30\n"
+        );
         assert!(
             r.output.contains("收到 30 行，以下是最后 4 行"),
             "{}",

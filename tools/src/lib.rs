@@ -39,13 +39,13 @@ pub use data::{
     CommandData, Denial, DownloadOffer, FollowData, FollowStats, MonitorData, PageData,
     ProcessesData, ProcessesMetric, SearchData, StoredPageData, ToolData,
 };
-pub use llmops_common::{ToolName, TransferMode};
 pub use file_download::FileDownloadTool;
 pub use file_read::FileReadTool;
 pub use file_upload::FileUploadTool;
 pub use follow::FollowLimits;
 pub use full_output::FullOutput;
 pub use live::{LiveChunk, LiveSink, TimeBudget};
+pub use llmops_common::{ToolName, TransferMode};
 pub use semantic_search::{
     RawTextSearch, SearchBackend, SearchHit, SearchScope, SemanticSearchTool,
 };

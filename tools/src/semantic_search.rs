@@ -14,9 +14,9 @@ use super::{
     parse_args, run_blocking, truncate_chars, BlockingError, Tool, ToolCtx, ToolFuture, ToolResult,
     UploadCatalog,
 };
-use llmops_policy::PathPolicy;
 use crate::data::{SearchData, ToolData};
 use llmops_common::ToolName;
+use llmops_policy::PathPolicy;
 
 /// Where to search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

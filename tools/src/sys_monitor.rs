@@ -458,7 +458,9 @@ mod tests {
         );
         assert_eq!(r.data.to_value()["cpu"]["cores"], 8);
         assert_eq!(r.data.to_value()["cpu"]["load_avg"][2], 0.35);
-        assert!(r.data.to_value().get("memory").is_none() && r.data.to_value().get("disks").is_none());
+        assert!(
+            r.data.to_value().get("memory").is_none() && r.data.to_value().get("disks").is_none()
+        );
 
         let r = tool.call(json!({"metric": "memory"}), &env.ctx).await;
         assert_eq!(r.data.to_value()["memory"]["usage_percent"], 50.0);
@@ -468,11 +470,16 @@ mod tests {
 
         let r = tool.call(json!({"metric": "disk"}), &env.ctx).await;
         assert_eq!(r.data.to_value()["disks"][0]["mount"], "/");
-        assert_eq!(r.data.to_value()["disks"][0]["available_bytes"], 60u64 << 30);
+        assert_eq!(
+            r.data.to_value()["disks"][0]["available_bytes"],
+            60u64 << 30
+        );
 
         let r = tool.call(json!({}), &env.ctx).await;
         assert!(
-            r.data.to_value()["cpu"].is_object() && r.data.to_value()["memory"].is_object() && r.data.to_value()["disks"].is_array()
+            r.data.to_value()["cpu"].is_object()
+                && r.data.to_value()["memory"].is_object()
+                && r.data.to_value()["disks"].is_array()
         );
         assert_eq!(r.output.lines().count(), 3);
 

@@ -71,9 +71,15 @@ async fn tools_cmd_runs_real_processes_in_working_dir() {
     let notes = up(&env, "notes.txt", "one\ntwo\nthree\n");
     let r = call(&env, json!({"command": "ls"})).await;
     assert!(r.ok, "{r:?}");
-    assert!(r.data.to_value()["stdout"].as_str().unwrap_or("").contains("id-s1-0"));
+    assert!(r.data.to_value()["stdout"]
+        .as_str()
+        .unwrap_or("")
+        .contains("id-s1-0"));
     assert_eq!(r.data.to_value()["exit_code"], 0);
-    assert_eq!(r.data.to_value()["cwd"], env.ctx.uploads_root().display().to_string());
+    assert_eq!(
+        r.data.to_value()["cwd"],
+        env.ctx.uploads_root().display().to_string()
+    );
 
     let r = call(&env, json!({"command": "head", "args": ["-n", "2", notes]})).await;
     assert_eq!(r.data.to_value()["stdout"], "one\ntwo\n");
@@ -152,7 +158,11 @@ async fn tools_cmd_pipelines_connect_real_processes() {
     )
     .await;
     let ends_in_zero = (0..1000).filter(|i| i % 7 == 0 && i % 10 == 0).count();
-    assert_eq!(r.data.to_value()["stdout"], format!("{ends_in_zero}\n"), "{r:?}");
+    assert_eq!(
+        r.data.to_value()["stdout"],
+        format!("{ends_in_zero}\n"),
+        "{r:?}"
+    );
     // A five-stage pipeline with sort/uniq/head: the most common level.
     let r = call(
         &env,
@@ -160,7 +170,10 @@ async fn tools_cmd_pipelines_connect_real_processes() {
     )
     .await;
     assert!(r.ok, "{r:?}");
-    assert_eq!(r.data.to_value()["stdout"].as_str().map(str::trim), Some("857 INFO"));
+    assert_eq!(
+        r.data.to_value()["stdout"].as_str().map(str::trim),
+        Some("857 INFO")
+    );
     // `head` exits early; the stages before it end too and the answer is still right.
     let r = call(&env, json!({"command": "cat app.log | head -n 2 | wc -l"})).await;
     assert_eq!(r.data.to_value()["stdout"], "2\n");
@@ -197,7 +210,11 @@ async fn tools_cmd_relative_names_use_this_sessions_upload() {
     )
     .await;
     assert!(r.ok, "{r:?}");
-    assert_eq!(r.data.to_value()["stdout"], "3\n", "the newest upload of that name");
+    assert_eq!(
+        r.data.to_value()["stdout"],
+        "3\n",
+        "the newest upload of that name"
+    );
     assert_eq!(r.data.to_value()["resolved"][0]["arg"], "app.log");
     assert_eq!(r.data.to_value()["resolved"][0]["source"], "upload");
     assert_eq!(
@@ -252,7 +269,11 @@ async fn tools_cmd_other_sessions_uploads_are_private() {
     // Recursive walks from the shared uploads root would list other sessions' files.
     for cmd in ["find . -name '*.txt'", "find", "ls -R", "du -a"] {
         let r = call(&env, json!({ "command": cmd })).await;
-        assert_eq!(r.data.to_value()["code"], "shared_uploads_root", "{cmd}: {r:?}");
+        assert_eq!(
+            r.data.to_value()["code"],
+            "shared_uploads_root",
+            "{cmd}: {r:?}"
+        );
     }
     let r = call(
         &env,
@@ -290,7 +311,10 @@ async fn tools_cmd_output_is_capped() {
     let r = call(&env, json!({"command": "cat", "args": [big]})).await;
     assert!(r.ok);
     assert_eq!(r.data.to_value()["truncated"], true);
-    assert_eq!(r.data.to_value()["stdout"].as_str().map(str::len), Some(100 * 1024));
+    assert_eq!(
+        r.data.to_value()["stdout"].as_str().map(str::len),
+        Some(100 * 1024)
+    );
     assert!(r.output.contains("[输出已截断"));
     // The whole output is kept for the session's store.
     let full = r.full.expect("whole output");
@@ -315,7 +339,10 @@ async fn tools_cmd_full_output_cap_stops_every_stage() {
     assert_eq!(r.data.to_value()["stopped_at_cap"], true);
     assert_eq!(r.data.to_value()["truncated"], true);
     // The model and `data` see the 100 KB head; the store keeps the captured 8 MiB.
-    assert_eq!(r.data.to_value()["stdout"].as_str().map(str::len), Some(100 * 1024));
+    assert_eq!(
+        r.data.to_value()["stdout"].as_str().map(str::len),
+        Some(100 * 1024)
+    );
     let full = r.full.as_ref().expect("whole output");
     let (kept, note) = full
         .text

@@ -92,7 +92,10 @@ async fn tools_sys_monitor_processes_names_the_top_process() {
         .map(|p| p["pid"].as_u64().expect("pid"))
         .collect();
     assert_eq!(pids, vec![4242, 900, 778]);
-    assert_eq!(r.data.to_value()["processes"][0]["rss_bytes"], 1288490189u64);
+    assert_eq!(
+        r.data.to_value()["processes"][0]["rss_bytes"],
+        1288490189u64
+    );
     assert_eq!(r.data.to_value()["processes"][0]["user"], "app");
     assert_eq!(
         r.data.to_value()["processes"][0]["command"],
@@ -107,7 +110,10 @@ async fn tools_sys_monitor_processes_names_the_top_process() {
         "占用 CPU 最多的进程: python3 (pid 900, 用户 app) CPU 80.0%（最近 1.0 秒，100% = 1 个核，共 2 核）"
     ), "{}", r.output);
     assert!(r.output.contains("按CPU排序，全部 5 个:"), "{}", r.output);
-    assert_eq!(r.data.to_value()["processes"].as_array().map(Vec::len), Some(5));
+    assert_eq!(
+        r.data.to_value()["processes"].as_array().map(Vec::len),
+        Some(5)
+    );
 }
 
 #[tokio::test]
@@ -165,15 +171,24 @@ async fn tools_sys_monitor_processes_arguments() {
     let r = tool
         .call(json!({"metric": "processes", "limit": "2"}), &env.ctx)
         .await;
-    assert_eq!(r.data.to_value()["processes"].as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        r.data.to_value()["processes"].as_array().map(Vec::len),
+        Some(2)
+    );
     let r = tool
         .call(json!({"metric": "processes", "limit": 500}), &env.ctx)
         .await;
-    assert_eq!(r.data.to_value()["processes"].as_array().map(Vec::len), Some(5));
+    assert_eq!(
+        r.data.to_value()["processes"].as_array().map(Vec::len),
+        Some(5)
+    );
     let r = tool
         .call(json!({"metric": "processes", "limit": 0}), &env.ctx)
         .await;
-    assert_eq!(r.data.to_value()["processes"].as_array().map(Vec::len), Some(1));
+    assert_eq!(
+        r.data.to_value()["processes"].as_array().map(Vec::len),
+        Some(1)
+    );
     let r = tool
         .call(json!({"metric": "processes", "sort": "io"}), &env.ctx)
         .await;
@@ -367,7 +382,12 @@ async fn tools_sys_monitor_processes_find_planted_memory_and_cpu_hogs() {
             &env.ctx,
         )
         .await;
-    assert_eq!(r.data.to_value()["processes"][0]["pid"], cpu_pid, "{}", r.output);
+    assert_eq!(
+        r.data.to_value()["processes"][0]["pid"],
+        cpu_pid,
+        "{}",
+        r.output
+    );
     assert!(
         r.output
             .starts_with(&format!("名称或命令行包含 \"{marker}\" 的进程共 2 个；其中占用 CPU 最多的进程: sh (pid {cpu_pid}")),

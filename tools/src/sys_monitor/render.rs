@@ -1,9 +1,9 @@
 //! Text and JSON answers of `sys_monitor`: the summary lines (CPU, memory like `free`, disks
 //! like `df`) and the process answer that names the top process, then a small table.
 
-use crate::data::{MonitorData, ProcessesData, ProcessesMetric, ToolData};
 use super::procs::{cut, matches_name, sort, ProcSort, ProcessInfo, ProcessTable, COMMAND_WIDTH};
 use super::{CpuStats, DiskStats, MemoryStats, Snapshot};
+use crate::data::{MonitorData, ProcessesData, ProcessesMetric, ToolData};
 use crate::{human_size, ToolResult};
 
 pub(super) fn cpu_line(c: &CpuStats) -> String {

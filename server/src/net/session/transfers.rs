@@ -29,7 +29,7 @@ impl Conn {
             .ctx
             .tools
             .call(
-                "file_download",
+                llmops_tools::ToolName::FileDownload.as_str(),
                 args.clone(),
                 &self.ctx.tool_ctx(&self.session_id),
             )
@@ -41,14 +41,20 @@ impl Conn {
                 Some(d.request_id),
             );
         }
-        let o = &r.data["offer"];
+        let Some(o) = r.data.as_offer() else {
+            return Message::error(
+                "internal",
+                "下载工具没有给出下载提议 / the download tool returned no offer",
+                Some(d.request_id),
+            );
+        };
         let row = crate::agent::run::new_offer(
             &self.ctx,
             &self.session_id,
-            o["file_path"].as_str().unwrap_or_default(),
-            o["filename"].as_str().unwrap_or_default(),
-            o["size"].as_u64().unwrap_or(0),
-            o["sha256"].as_str().unwrap_or_default(),
+            &o.file_path,
+            &o.filename,
+            o.size,
+            &o.sha256,
             &d.mode,
             Some(d.request_id),
             Some(format!("download {}", d.target)),
