@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
-use crate::store::{OfferRow, Store, UploadRow};
+use crate::store::{OfferRow, OfferState, Store, UploadRow, UploadState};
 use crate::turn::{RunningTurn, TurnEvent, TurnRequest};
 use crate::uploads::UploadError;
 use llmops_policy::{CommandPolicy, CommandPolicyConfig, PathPolicy};
@@ -288,18 +288,18 @@ impl Ctx {
             let (h, r) = (h.clone(), row.clone());
             let (state, detail) = tokio::task::spawn_blocking(move || h.index_upload(&r, push))
                 .await
-                .unwrap_or_else(|_| ("failed".into(), Some("indexing panicked".into())));
+                .unwrap_or_else(|_| (UploadState::Failed, Some("indexing panicked".into())));
             row.state = state;
             row.detail = detail;
             return row;
         }
         // Raw-text search reads the file directly: searchable as soon as it is saved.
-        let (state, detail) = ("indexed".to_string(), None::<String>);
+        let (state, detail) = (UploadState::Indexed, None::<String>);
         let id = row.file_id.clone();
-        let (st, d) = (state.clone(), detail.clone());
+        let d = detail.clone();
         if self
             .store
-            .run(move |s| s.set_upload_state(&id, &st, d.as_deref()))
+            .run(move |s| s.set_upload_state(&id, state, d.as_deref()))
             .await
             .is_ok()
         {
@@ -540,7 +540,11 @@ async fn record_outcome(
     sha256: String,
     error: Option<String>,
 ) -> protocol::TransferComplete {
-    let state = if ok { "transferred" } else { "failed" };
+    let state = if ok {
+        OfferState::Transferred
+    } else {
+        OfferState::Failed
+    };
     let id = offer.offer_id.clone();
     let err = error.clone();
     let res = ctx
@@ -600,7 +604,7 @@ pub fn offer_msg(o: &OfferRow) -> Offer {
         expires_at: o.expires_at,
         request_id: o.request_id,
         tool_call: o.tool_call.clone(),
-        mode: o.mode.clone(),
+        mode: o.mode.as_str().into(),
     }
 }
 

@@ -14,11 +14,13 @@ use tokio_util::sync::CancellationToken;
 
 use crate::app::Ctx;
 use crate::llm::{prompt, Availability, ChatMessage, ChatReply, ChatRequest, LlmClient, LlmError};
-use crate::store::{now_rfc3339, OfferRow, ToolCallRow, UploadRow};
+use crate::store::{now_rfc3339, OfferRow, OfferState, ToolCallRow, UploadRow};
 use crate::turn::{stream_pieces, Role, TurnEvent, TurnOutcome, TurnRequest};
 use llmops_planner::text::Lang;
 use llmops_planner::{self as planner, HistoryTurn, PlannerAction, PlannerInput, StepRecord};
-use llmops_tools::{LiveChunk, LiveSink, ToolCtx, ToolData, ToolName, ToolResult, UploadRef};
+use llmops_tools::{
+    LiveChunk, LiveSink, ToolCtx, ToolData, ToolName, ToolResult, TransferMode, UploadRef,
+};
 
 mod tool_call;
 use tool_call::{call_tool, store_output};
@@ -662,7 +664,7 @@ async fn side_effects(
                 &o.filename,
                 o.size,
                 &o.sha256,
-                o.transport_mode.as_str(),
+                o.transport_mode,
                 Some(req.request_id),
                 Some(format!("{tool} {args}")),
             );
@@ -684,7 +686,7 @@ pub fn new_offer(
     filename: &str,
     size: u64,
     sha256: &str,
-    mode: &str,
+    mode: TransferMode,
     request_id: Option<u64>,
     tool_call: Option<String>,
 ) -> OfferRow {
@@ -703,8 +705,8 @@ pub fn new_offer(
         filename: filename.to_string(),
         size,
         sha256: sha256.to_string(),
-        mode: mode.to_string(),
-        state: "pending".into(),
+        mode,
+        state: OfferState::Pending,
         created_at: now_rfc3339(),
         expires_at: now + OFFER_TTL_SECS,
         request_id,

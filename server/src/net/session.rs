@@ -488,7 +488,7 @@ pub fn file_info(u: &UploadRow) -> FileInfo {
         sha256: u.sha256.clone(),
         content_type: u.content_type.clone(),
         uploaded_at: u.uploaded_at.clone(),
-        state: u.state.clone(),
+        state: u.state.as_str().into(),
         detail: u.detail.clone(),
     }
 }

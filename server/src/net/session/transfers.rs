@@ -2,7 +2,7 @@
 
 use protocol::{Ack, Message, UploadResult, UploadStatus};
 
-use crate::store::{StoreError, UploadRow};
+use crate::store::{OfferState, StoreError, UploadRow, UploadState};
 use crate::uploads::{Incoming, UploadError};
 
 use super::{file_info, store_error, Conn, Mode, UploadSlot};
@@ -55,7 +55,7 @@ impl Conn {
             &o.filename,
             o.size,
             &o.sha256,
-            &d.mode,
+            o.transport_mode,
             Some(d.request_id),
             Some(format!("download {}", d.target)),
         );
@@ -85,14 +85,10 @@ impl Conn {
                 format!("没有这个下载邀请 / no offer {offer_id} in this session"),
                 None,
             )),
-            Some(o) if o.state == "pending" => Ok(o),
+            Some(o) if o.state == OfferState::Pending => Ok(o),
             Some(o) => Err(Message::error(
                 "offer_closed",
-                format!(
-                    "下载邀请已{} / offer is {}",
-                    offer_state_zh(&o.state),
-                    o.state
-                ),
+                format!("下载邀请已{} / offer is {}", o.state.verb_zh(), o.state),
                 None,
             )),
             None => Err(Message::error(
@@ -117,7 +113,7 @@ impl Conn {
         let res = self
             .ctx
             .store
-            .run(move |s| s.set_offer_state(&id, "rejected", Some(&rs)))
+            .run(move |s| s.set_offer_state(&id, OfferState::Rejected, Some(&rs)))
             .await;
         crate::store::log_unsaved(res, &self.session_id, "offer state `rejected`");
         self.ctx.audit.record(
@@ -159,7 +155,7 @@ impl Conn {
         match self.ctx.store.run(move |s| s.offer(&id)).await {
             Ok(Some(row))
                 if row.session_id == self.session_id
-                    && (row.state == "accepted" || row.state == "failed")
+                    && matches!(row.state, OfferState::Accepted | OfferState::Failed)
                     && row.expires_at > now =>
             {
                 Ok(row)
@@ -207,7 +203,7 @@ impl Conn {
         let res = self
             .ctx
             .store
-            .run(move |s| s.set_offer_state(&id, "accepted", None))
+            .run(move |s| s.set_offer_state(&id, OfferState::Accepted, None))
             .await;
         crate::store::log_unsaved(res, &self.session_id, "offer state `accepted`");
         let now = std::time::Instant::now();
@@ -484,7 +480,7 @@ impl Conn {
                 )
             }
         };
-        if row.state != "failed" {
+        if row.state != UploadState::Failed {
             return Message::error(
                 "not_failed",
                 format!(
@@ -505,7 +501,7 @@ impl Conn {
         let r = row.clone();
         let (state, _) = tokio::task::spawn_blocking(move || h.retry_upload(&r, push))
             .await
-            .unwrap_or_else(|_| ("failed".into(), Some("indexing panicked".into())));
+            .unwrap_or_else(|_| (UploadState::Failed, Some("indexing panicked".into())));
         Message::Ack(Ack {
             request_id: d.request_id,
             message: format!("已重新开始索引 {} ({state}) / retrying", row.filename),
@@ -552,16 +548,5 @@ impl Conn {
             }),
             Err(e) => Message::error("io_error", e, Some(d.request_id)),
         }
-    }
-}
-
-fn offer_state_zh(state: &str) -> &'static str {
-    match state {
-        "accepted" => "接受",
-        "rejected" => "拒绝",
-        "expired" => "过期",
-        "transferred" => "完成传输",
-        "failed" => "失败",
-        _ => "关闭",
     }
 }
