@@ -106,7 +106,7 @@ impl Tool for FileDownloadTool {
                 "transport_mode": {
                     "type": "string",
                     "enum": modes(),
-                    "default": "auto",
+                    "default": TransferMode::Auto.as_str(),
                     "description": "传输方式 / transport: auto, rdt (UDP), nplt (TCP), http"
                 }
             },
@@ -120,12 +120,17 @@ impl Tool for FileDownloadTool {
                 Ok(a) => a,
                 Err(e) => return ToolResult::failure(e),
             };
-            let raw_mode = args.transport_mode.as_deref().unwrap_or("auto");
-            let Some(mode) = TransferMode::parse_lenient(raw_mode) else {
-                return ToolResult::failure(format!(
-                    "transport_mode 必须是 auto、rdt、nplt 或 http 之一: {}",
-                    raw_mode.trim().to_lowercase()
-                ));
+            let mode = match args.transport_mode.as_deref() {
+                None => TransferMode::Auto,
+                Some(raw) => match TransferMode::parse_lenient(raw) {
+                    Some(m) => m,
+                    None => {
+                        return ToolResult::failure(format!(
+                            "transport_mode 必须是 auto、rdt、nplt 或 http 之一: {}",
+                            raw.trim().to_lowercase()
+                        ))
+                    }
+                },
             };
             let raw = args.file_path;
             let path: PathBuf = match resolve_user_path(ctx, &raw) {

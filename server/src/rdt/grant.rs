@@ -31,9 +31,14 @@ pub enum GrantKind {
 
 impl GrantKind {
     pub fn label(self) -> &'static str {
+        self.mode().as_str()
+    }
+
+    /// The transfer mode this grant serves.
+    pub fn mode(self) -> crate::store::TransferMode {
         match self {
-            GrantKind::Rdt => "rdt",
-            GrantKind::Http => "http",
+            GrantKind::Rdt => crate::store::TransferMode::Rdt,
+            GrantKind::Http => crate::store::TransferMode::Http,
         }
     }
 }

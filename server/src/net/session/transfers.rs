@@ -2,7 +2,7 @@
 
 use protocol::{Ack, Message, UploadResult, UploadStatus};
 
-use crate::store::{OfferState, StoreError, UploadRow, UploadState};
+use crate::store::{OfferState, StoreError, TransferMode, UploadRow, UploadState};
 use crate::uploads::{Incoming, UploadError};
 
 use super::{file_info, store_error, Conn, Mode, UploadSlot};
@@ -173,18 +173,19 @@ impl Conn {
         let transfers = self.ctx.transfers.clone();
         let rdt_addr = transfers.rdt_addr.get().copied();
         let http_addr = transfers.http_addr.get().copied();
-        let mode = match (a.mode.as_str(), rdt_addr, http_addr) {
-            ("auto" | "rdt", Some(_), _) => "rdt",
-            ("auto" | "nplt", _, _) => "nplt",
-            ("http", _, Some(_)) => "http",
-            (other @ ("rdt" | "http"), _, _) => {
+        let mode = match (TransferMode::parse(&a.mode), rdt_addr, http_addr) {
+            (Some(TransferMode::Auto | TransferMode::Rdt), Some(_), _) => TransferMode::Rdt,
+            (Some(TransferMode::Auto | TransferMode::Nplt), _, _) => TransferMode::Nplt,
+            (Some(TransferMode::Http), _, Some(_)) => TransferMode::Http,
+            (Some(other @ (TransferMode::Rdt | TransferMode::Http)), _, _) => {
                 return Some(Message::error(
                     "unsupported_mode",
                     format!("传输模式 {other} 未启用 / mode {other} is not running on this server; use nplt"),
                     o.request_id,
                 ))
             }
-            (other, _, _) => {
+            (None, _, _) => {
+                let other = &a.mode;
                 return Some(Message::error(
                     "unsupported_mode",
                     format!("未知传输模式 {other} / unknown mode {other}; use auto, rdt, nplt or http"),
@@ -192,7 +193,7 @@ impl Conn {
                 ))
             }
         };
-        if mode == "nplt" && self.transfer.as_ref().is_some_and(|t| !t.is_cancelled()) {
+        if mode == TransferMode::Nplt && self.transfer.as_ref().is_some_and(|t| !t.is_cancelled()) {
             return Some(Message::error(
                 "busy",
                 "已有传输正在进行 / a transfer is already running on this connection",
@@ -209,7 +210,7 @@ impl Conn {
         let now = std::time::Instant::now();
         let mut start = protocol::TransferStart {
             offer_id: o.offer_id.clone(),
-            mode: mode.into(),
+            mode: mode.as_str().into(),
             token: String::new(),
             rdt_addr: None,
             url: None,
@@ -217,7 +218,7 @@ impl Conn {
             sha256: o.sha256.clone(),
         };
         match (mode, rdt_addr, http_addr) {
-            ("rdt", Some(addr), _) => {
+            (TransferMode::Rdt, Some(addr), _) => {
                 let (token, _) = transfers.issue(
                     GrantKind::Rdt,
                     &o,
@@ -230,7 +231,7 @@ impl Conn {
                 start.rdt_addr = Some(addr.to_string());
                 return Some(Message::TransferStart(start));
             }
-            ("http", _, Some(addr)) => {
+            (TransferMode::Http, _, Some(addr)) => {
                 let (token, _) = transfers.issue(
                     GrantKind::Http,
                     &o,
@@ -399,7 +400,7 @@ impl Conn {
                         out.push(Message::UploadStatus(UploadStatus {
                             file_id: String::new(),
                             filename: inc.filename.clone(),
-                            state: "receiving".into(),
+                            state: UploadState::Receiving.as_str().into(),
                             detail: None,
                             done: inc.received,
                             total: inc.announced,
