@@ -1,6 +1,13 @@
 //! Small helpers shared by every llmops crate, each defined once: human-readable sizes, CJK
-//! detection, char-safe truncation, a constant-time byte compare for secrets, and the
-//! upload record every layer shares.
+//! detection, char-safe truncation, a constant-time byte compare for secrets, the upload
+//! record every layer shares, the tools' names ([`ToolName`]) and the transfer modes
+//! ([`TransferMode`]).
+
+mod tool_name;
+mod transfer_mode;
+
+pub use tool_name::{ToolName, UnknownTool};
+pub use transfer_mode::{TransferMode, UnknownMode};
 
 use std::path::PathBuf;
 

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::slots::extension;
 use super::text::{human_bytes, trim_block, Lang};
-use super::StepRecord;
+use super::{StepRecord, ToolName};
 
 fn f64_of(v: &Value) -> Option<f64> {
     v.as_f64().or_else(|| {
@@ -51,8 +51,8 @@ pub fn failure(step: &StepRecord, lang: Lang) -> String {
 fn describe_call(step: &StepRecord, lang: Lang) -> String {
     let a = &step.args;
     let s = |k: &str| a[k].as_str().unwrap_or("").to_string();
-    match (step.tool.as_str(), lang) {
-        ("command_executor", _) => {
+    match (ToolName::parse(&step.tool), lang) {
+        (Some(ToolName::CommandExecutor), _) => {
             let args: Vec<&str> = a["args"]
                 .as_array()
                 .map(|x| x.iter().filter_map(Value::as_str).collect())
@@ -63,15 +63,17 @@ fn describe_call(step: &StepRecord, lang: Lang) -> String {
                 .join(" ");
             lang.pick("执行 `", "Running `").to_string() + &line + "` "
         }
-        ("file_download", Lang::Zh) => format!("准备下载 {} ", s("file_path")),
-        ("file_download", Lang::En) => format!("Preparing the download of {} ", s("file_path")),
-        ("file_read", Lang::Zh) => format!("读取 {} ", s("file_path")),
-        ("file_read", Lang::En) => format!("Reading {} ", s("file_path")),
-        ("semantic_search", Lang::Zh) => format!("搜索“{}”", s("query")),
-        ("semantic_search", Lang::En) => format!("Searching for \"{}\" ", s("query")),
-        ("sys_monitor", Lang::Zh) => "查询系统资源".to_string(),
-        ("sys_monitor", Lang::En) => "Reading system resources ".to_string(),
-        ("file_upload", Lang::Zh) => "查询上传文件".to_string(),
+        (Some(ToolName::FileDownload), Lang::Zh) => format!("准备下载 {} ", s("file_path")),
+        (Some(ToolName::FileDownload), Lang::En) => {
+            format!("Preparing the download of {} ", s("file_path"))
+        }
+        (Some(ToolName::FileRead), Lang::Zh) => format!("读取 {} ", s("file_path")),
+        (Some(ToolName::FileRead), Lang::En) => format!("Reading {} ", s("file_path")),
+        (Some(ToolName::SemanticSearch), Lang::Zh) => format!("搜索“{}”", s("query")),
+        (Some(ToolName::SemanticSearch), Lang::En) => format!("Searching for \"{}\" ", s("query")),
+        (Some(ToolName::SysMonitor), Lang::Zh) => "查询系统资源".to_string(),
+        (Some(ToolName::SysMonitor), Lang::En) => "Reading system resources ".to_string(),
+        (Some(ToolName::FileUpload), Lang::Zh) => "查询上传文件".to_string(),
         (_, Lang::Zh) => format!("{} ", step.tool),
         (_, Lang::En) => format!("{} ", step.tool),
     }

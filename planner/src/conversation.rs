@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::task::ProcSort;
+use super::ToolName;
 
 /// Turns of history folded into the state (older turns are forgotten).
 pub const STATE_TURNS: usize = 6;
@@ -174,12 +175,12 @@ pub fn facts_of(tool: &str, args: &Value, ok: bool, data: &Value) -> Option<Step
     if !ok {
         return None;
     }
-    match tool {
-        "file_upload" => Some(StepFacts::List(ListShown {
+    match ToolName::parse(tool)? {
+        ToolName::FileUpload => Some(StepFacts::List(ListShown {
             kind: ListKind::Uploads,
             items: file_items(&data["files"], "filename", &["path", "file_path"]),
         })),
-        "semantic_search" => Some(StepFacts::List(ListShown {
+        ToolName::SemanticSearch => Some(StepFacts::List(ListShown {
             kind: ListKind::SearchHits {
                 query: s(&data["query"])
                     .or_else(|| s(&args["query"]))
@@ -187,7 +188,7 @@ pub fn facts_of(tool: &str, args: &Value, ok: bool, data: &Value) -> Option<Step
             },
             items: file_items(&data["results"], "filename", &["filepath"]),
         })),
-        "sys_monitor" if args["metric"] == "processes" => {
+        ToolName::SysMonitor if args["metric"] == "processes" => {
             let sort = if args["sort"] == "memory" || data["sort"] == "memory" {
                 ProcSort::Memory
             } else {
@@ -214,10 +215,10 @@ pub fn facts_of(tool: &str, args: &Value, ok: bool, data: &Value) -> Option<Step
                 items,
             }))
         }
-        "sys_monitor" => Some(StepFacts::Metric {
+        ToolName::SysMonitor => Some(StepFacts::Metric {
             metric: s(&args["metric"]).unwrap_or_else(|| "all".into()),
         }),
-        "command_executor" if data["command"] == "ls" || args["command"] == "ls" => {
+        ToolName::CommandExecutor if data["command"] == "ls" || args["command"] == "ls" => {
             let dir = args["args"]
                 .as_array()
                 .and_then(|a| {
@@ -234,11 +235,11 @@ pub fn facts_of(tool: &str, args: &Value, ok: bool, data: &Value) -> Option<Step
                 items,
             }))
         }
-        "file_read" if args["mode"] == "analyze" => Some(StepFacts::Analysed {
+        ToolName::FileRead if args["mode"] == "analyze" => Some(StepFacts::Analysed {
             path: s(&data["path"]).or_else(|| s(&args["file_path"]))?,
             total_lines: data["report"]["lines"].as_u64(),
         }),
-        "file_read" => {
+        ToolName::FileRead => {
             let path = s(&data["path"]).or_else(|| s(&args["file_path"]))?;
             let shown = data["lines"]
                 .as_array()
@@ -252,7 +253,7 @@ pub fn facts_of(tool: &str, args: &Value, ok: bool, data: &Value) -> Option<Step
                 total_lines: data["total_lines"].as_u64().unwrap_or(shown),
             }))
         }
-        "file_download" => Some(StepFacts::Offered {
+        ToolName::FileDownload => Some(StepFacts::Offered {
             path: s(&data["offer"]["file_path"]).or_else(|| s(&args["file_path"]))?,
         }),
         _ => None,

@@ -355,9 +355,9 @@ fn run_turn_with(
                     steps.len() < MAX_STEPS,
                     "planner asked for a step past the budget: {text}"
                 );
-                let (ok, data, error) = run_tool(&tool, &args, fx);
+                let (ok, data, error) = run_tool(tool.as_str(), &args, fx);
                 steps.push(StepRecord {
-                    tool,
+                    tool: tool.to_string(),
                     args,
                     ok,
                     output: data.to_string(),

@@ -33,6 +33,7 @@ use self::conversation::Conversation;
 use self::slots::hit_name_score;
 use self::text::Lang;
 use self::understand::{strip_file_refs, understand, MessageCtx, Task, Then};
+pub use llmops_common::ToolName;
 
 /// At most this many tool steps per turn (the agent loop enforces it too).
 pub const MAX_STEPS: usize = 5;
@@ -77,7 +78,7 @@ pub struct PlannerInput<'a> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlannerAction {
     Call {
-        tool: String,
+        tool: ToolName,
         args: Value,
         status: String,
     },
@@ -87,7 +88,7 @@ pub enum PlannerAction {
 }
 
 struct Call {
-    tool: &'static str,
+    tool: ToolName,
     args: Value,
 }
 
@@ -127,7 +128,7 @@ fn listed_path(before: &[StepRecord], name: &str, uploads: &[UploadRef]) -> Opti
     for s in before
         .iter()
         .rev()
-        .filter(|s| s.ok && s.tool == "command_executor")
+        .filter(|s| s.ok && s.tool == ToolName::CommandExecutor)
     {
         let d = data_of(s);
         if d["command"].as_str().or(s.args["command"].as_str()) != Some("ls") {
@@ -171,14 +172,14 @@ fn read_call(path: &str) -> Call {
         200
     };
     Call {
-        tool: "file_read",
+        tool: ToolName::FileRead,
         args: json!({"file_path": path, "offset": 0, "limit": limit}),
     }
 }
 
 fn analyze_call(path: &str) -> Call {
     Call {
-        tool: "file_read",
+        tool: ToolName::FileRead,
         args: json!({"file_path": path, "mode": "analyze"}),
     }
 }
@@ -186,7 +187,7 @@ fn analyze_call(path: &str) -> Call {
 /// A page read that turned out to be part of a longer log: its numbers would describe only
 /// the page, so the whole file is analysed next.
 fn partial_log_read(step: &StepRecord) -> Option<String> {
-    if !step.ok || step.tool != "file_read" || step.args["mode"] == "analyze" {
+    if !step.ok || step.tool != ToolName::FileRead || step.args["mode"] == "analyze" {
         return None;
     }
     let d = data_of(step);
@@ -222,7 +223,7 @@ fn next_call(
     match task {
         Task::Reply(_) => None,
         Task::Monitor { metric } => own.is_empty().then(|| Call {
-            tool: "sys_monitor",
+            tool: ToolName::SysMonitor,
             args: json!({"metric": metric}),
         }),
         Task::Processes { sort, name } => own.is_empty().then(|| {
@@ -231,16 +232,16 @@ fn next_call(
                 args["name"] = json!(n);
             }
             Call {
-                tool: "sys_monitor",
+                tool: ToolName::SysMonitor,
                 args,
             }
         }),
         Task::Exec { command, args } => own.is_empty().then(|| Call {
-            tool: "command_executor",
+            tool: ToolName::CommandExecutor,
             args: json!({"command": command, "args": args}),
         }),
         Task::Download { path } => own.is_empty().then(|| Call {
-            tool: "file_download",
+            tool: ToolName::FileDownload,
             args: json!({"file_path": path_str(path), "transport_mode": "auto"}),
         }),
         Task::Read { path, .. } => match own {
@@ -249,11 +250,11 @@ fn next_call(
             _ => None,
         },
         Task::ExplainError(report) => own.is_empty().then(|| Call {
-            tool: "semantic_search",
+            tool: ToolName::SemanticSearch,
             args: json!({"query": report.search_terms(), "scope": "all", "top_k": 3}),
         }),
         Task::ReadPage { path, offset } => own.is_empty().then(|| Call {
-            tool: "file_read",
+            tool: ToolName::FileRead,
             args: json!({"file_path": path, "offset": offset, "limit": 200}),
         }),
         Task::Analyse { path, .. } => own.is_empty().then(|| analyze_call(path)),
@@ -271,7 +272,7 @@ fn next_call(
             ..
         } => match own.len() {
             0 => Some(Call {
-                tool: "semantic_search",
+                tool: ToolName::SemanticSearch,
                 args: json!({"query": query, "scope": scope, "top_k": top_k}),
             }),
             1 if *then != Then::Nothing && own[0].ok => {
@@ -283,7 +284,7 @@ fn next_call(
                     })?;
                 Some(match then {
                     Then::Download => Call {
-                        tool: "file_download",
+                        tool: ToolName::FileDownload,
                         args: json!({"file_path": path, "transport_mode": "auto"}),
                     },
                     _ => read_call(&path),
@@ -312,7 +313,7 @@ fn next_call(
                     args["time_range"] = json!(t);
                 }
                 return Some(Call {
-                    tool: "file_upload",
+                    tool: ToolName::FileUpload,
                     args,
                 });
             }
@@ -333,19 +334,21 @@ fn status(call: &Call, lang: Lang) -> String {
     let a = &call.args;
     let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
     match (call.tool, lang) {
-        ("sys_monitor", Lang::Zh) if a["metric"] == "processes" => "正在查看进程…".into(),
-        ("sys_monitor", Lang::En) if a["metric"] == "processes" => "Looking at processes…".into(),
-        ("file_read", Lang::Zh) if a["mode"] == "analyze" => format!(
+        (ToolName::SysMonitor, Lang::Zh) if a["metric"] == "processes" => "正在查看进程…".into(),
+        (ToolName::SysMonitor, Lang::En) if a["metric"] == "processes" => {
+            "Looking at processes…".into()
+        }
+        (ToolName::FileRead, Lang::Zh) if a["mode"] == "analyze" => format!(
             "正在分析整个 {}…",
             base(a["file_path"].as_str().unwrap_or(""))
         ),
-        ("file_read", Lang::En) if a["mode"] == "analyze" => format!(
+        (ToolName::FileRead, Lang::En) if a["mode"] == "analyze" => format!(
             "Analysing all of {}…",
             base(a["file_path"].as_str().unwrap_or(""))
         ),
-        ("sys_monitor", Lang::Zh) => "正在查询系统资源…".into(),
-        ("sys_monitor", Lang::En) => "Checking system resources…".into(),
-        ("command_executor", _) => {
+        (ToolName::SysMonitor, Lang::Zh) => "正在查询系统资源…".into(),
+        (ToolName::SysMonitor, Lang::En) => "Checking system resources…".into(),
+        (ToolName::CommandExecutor, _) => {
             let args: Vec<&str> = a["args"]
                 .as_array()
                 .map(|x| x.iter().filter_map(Value::as_str).collect())
@@ -356,29 +359,28 @@ fn status(call: &Call, lang: Lang) -> String {
                 .join(" ");
             format!("{}`{line}`…", lang.pick("正在执行 ", "Running "))
         }
-        ("semantic_search", Lang::Zh) => {
+        (ToolName::SemanticSearch, Lang::Zh) => {
             format!("正在搜索“{}”…", a["query"].as_str().unwrap_or(""))
         }
-        ("semantic_search", Lang::En) => {
+        (ToolName::SemanticSearch, Lang::En) => {
             format!("Searching for \"{}\"…", a["query"].as_str().unwrap_or(""))
         }
-        ("file_read", Lang::Zh) => {
+        (ToolName::FileRead, Lang::Zh) => {
             format!("正在读取 {}…", base(a["file_path"].as_str().unwrap_or("")))
         }
-        ("file_read", Lang::En) => {
+        (ToolName::FileRead, Lang::En) => {
             format!("Reading {}…", base(a["file_path"].as_str().unwrap_or("")))
         }
-        ("file_upload", Lang::Zh) => "正在查看本会话的上传文件…".into(),
-        ("file_upload", Lang::En) => "Looking up this session's uploads…".into(),
-        ("file_download", Lang::Zh) => format!(
+        (ToolName::FileUpload, Lang::Zh) => "正在查看本会话的上传文件…".into(),
+        (ToolName::FileUpload, Lang::En) => "Looking up this session's uploads…".into(),
+        (ToolName::FileDownload, Lang::Zh) => format!(
             "正在准备下载 {}…",
             base(a["file_path"].as_str().unwrap_or(""))
         ),
-        ("file_download", Lang::En) => format!(
+        (ToolName::FileDownload, Lang::En) => format!(
             "Preparing download of {}…",
             base(a["file_path"].as_str().unwrap_or(""))
         ),
-        (t, _) => format!("{t}…"),
     }
 }
 
@@ -421,20 +423,24 @@ fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
             continue;
         }
         let d = data_of(s);
-        parts.push(match s.tool.as_str() {
-            "sys_monitor" if s.args["metric"] == "processes" => {
+        parts.push(match ToolName::parse(&s.tool) {
+            Some(ToolName::SysMonitor) if s.args["metric"] == "processes" => {
                 answer::procs::render(&d, &s.args, lang)
             }
-            "sys_monitor" => answer::monitor(&d, s.args["metric"].as_str().unwrap_or("all"), lang),
+            Some(ToolName::SysMonitor) => {
+                answer::monitor(&d, s.args["metric"].as_str().unwrap_or("all"), lang)
+            }
             // A page superseded by the whole-file analysis that follows it.
-            "file_read" if own.get(i + 1).is_some_and(|n| n.args["mode"] == "analyze") => {
+            Some(ToolName::FileRead)
+                if own.get(i + 1).is_some_and(|n| n.args["mode"] == "analyze") =>
+            {
                 continue;
             }
-            "file_read" if s.args["mode"] == "analyze" => {
+            Some(ToolName::FileRead) if s.args["mode"] == "analyze" => {
                 answer::log_report::render_report(&d, question, lang)
             }
-            "command_executor" => answer::command(s, lang),
-            "semantic_search" if followed => {
+            Some(ToolName::CommandExecutor) => answer::command(s, lang),
+            Some(ToolName::SemanticSearch) if followed => {
                 let n = d["results"].as_array().map(|a| a.len()).unwrap_or(0);
                 match lang {
                     Lang::Zh => format!(
@@ -447,7 +453,7 @@ fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
                     ),
                 }
             }
-            "semantic_search" => {
+            Some(ToolName::SemanticSearch) => {
                 let mut t = answer::search(&d, lang);
                 if let Task::Search {
                     then: Then::Download | Then::Read,
@@ -463,8 +469,8 @@ fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
                 }
                 t
             }
-            "file_read" => answer::read(&d, question, lang),
-            "file_upload" if i + 1 < own.len() => {
+            Some(ToolName::FileRead) => answer::read(&d, question, lang),
+            Some(ToolName::FileUpload) if i + 1 < own.len() => {
                 let names: Vec<&str> = d["files"]
                     .as_array()
                     .into_iter()
@@ -476,8 +482,8 @@ fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
                     Lang::En => format!("Matching upload(s): {}.", names.join(", ")),
                 }
             }
-            "file_upload" => answer::uploads(&d, lang),
-            "file_download" => answer::download(&d, lang),
+            Some(ToolName::FileUpload) => answer::uploads(&d, lang),
+            Some(ToolName::FileDownload) => answer::download(&d, lang),
             _ => s.output.clone(),
         });
     }
@@ -531,7 +537,7 @@ pub fn plan(input: &PlannerInput) -> PlannerAction {
                 break;
             }
             return PlannerAction::Call {
-                tool: call.tool.to_string(),
+                tool: call.tool,
                 status: status(&call, lang),
                 args: call.args,
             };
@@ -627,7 +633,7 @@ pub(crate) mod tests {
         };
         assert_eq!(tool, "semantic_search");
         let step = StepRecord {
-            tool,
+            tool: tool.to_string(),
             args,
             ok: true,
             output: String::new(),

@@ -17,7 +17,7 @@ fn first_call(text: &str, names: &[&str]) -> (String, Value) {
         conversation: &super::conversation::Conversation::default(),
         steps: &[],
     }) {
-        PlannerAction::Call { tool, args, .. } => (tool, args),
+        PlannerAction::Call { tool, args, .. } => (tool.to_string(), args),
         PlannerAction::Final { text: t } => ("<final>".into(), json!(t)),
     }
 }

@@ -17,7 +17,7 @@ use protocol::{Message, UploadStatus};
 use tokio::sync::mpsc;
 
 use crate::config::Config;
-use crate::store::{Store, UploadRow};
+use crate::store::{Store, UploadRow, UploadState};
 use llmops_policy::PathPolicy;
 use llmops_tools::{SearchBackend, SearchHit, SearchScope};
 
@@ -131,7 +131,7 @@ impl IndexHandle {
             for id in &ids {
                 if let Err(e) = self
                     .store
-                    .set_upload_state(id, p.state.as_str(), detail.as_deref())
+                    .set_upload_state(id, p.state.into(), detail.as_deref())
                 {
                     tracing::warn!("cannot record index state of {id}: {e}");
                 }
@@ -169,12 +169,12 @@ impl IndexHandle {
         &self,
         row: &UploadRow,
         push: Option<mpsc::Sender<Message>>,
-    ) -> (String, Option<String>) {
+    ) -> (UploadState, Option<String>) {
         // Every state is pushed, in order, through the uploader's connection: `saved` now,
         // `indexed` by the engine's listener before embedding is queued (so it always
         // precedes `embedding`), then embedding n/m and ready or failed.
         if let Some(tx) = &push {
-            let _ = tx.try_send(state_msg(row, "saved", None));
+            let _ = tx.try_send(state_msg(row, UploadState::Saved, None));
         }
         if let (Some(tx), Ok(mut w)) = (push.clone(), self.watchers.lock()) {
             w.insert(row.file_id.clone(), tx);
@@ -185,12 +185,12 @@ impl IndexHandle {
         let dup = detail
             .as_deref()
             .is_some_and(|d| d.starts_with("same content"));
-        if let (Some(tx), true) = (&push, state == "failed" || dup) {
-            let _ = tx.try_send(state_msg(row, &state, detail.clone()));
+        if let (Some(tx), true) = (&push, state == UploadState::Failed || dup) {
+            let _ = tx.try_send(state_msg(row, state, detail.clone()));
         }
         if let Err(e) = self
             .store
-            .set_upload_state(&row.file_id, &state, detail.as_deref())
+            .set_upload_state(&row.file_id, state, detail.as_deref())
         {
             tracing::warn!("cannot record the state of {}: {e}", row.file_id);
         }
@@ -198,12 +198,12 @@ impl IndexHandle {
         // above: re-read the engine's state so the table never goes backwards.
         let key = Engine::upload_key(&row.session_id, &row.sha256);
         match self.engine.state_of(&key) {
-            Some((st @ (State::Ready | State::Failed), d)) if state == "indexed" => {
+            Some((st @ (State::Ready | State::Failed), d)) if state == UploadState::Indexed => {
                 let res = self
                     .store
-                    .set_upload_state(&row.file_id, st.as_str(), d.as_deref());
+                    .set_upload_state(&row.file_id, st.into(), d.as_deref());
                 crate::store::log_unsaved(res, &row.file_id, "upload index state");
-                (st.as_str().into(), d)
+                (st.into(), d)
             }
             _ => (state, detail),
         }
@@ -216,7 +216,7 @@ impl IndexHandle {
         &self,
         row: &UploadRow,
         push: Option<mpsc::Sender<Message>>,
-    ) -> (String, Option<String>) {
+    ) -> (UploadState, Option<String>) {
         let key = Engine::upload_key(&row.session_id, &row.sha256);
         match self.engine.state_of(&key) {
             Some((State::Failed, _)) => {
@@ -228,21 +228,26 @@ impl IndexHandle {
                 let (st, d) = self
                     .engine
                     .state_of(&key)
-                    .map(|(s, d)| (s.as_str().to_string(), d))
-                    .unwrap_or(("indexed".into(), None));
-                let res = self.store.set_upload_state(&row.file_id, &st, d.as_deref());
+                    .map(|(s, d)| (UploadState::from(s), d))
+                    .unwrap_or((UploadState::Indexed, None));
+                let res = self.store.set_upload_state(&row.file_id, st, d.as_deref());
                 crate::store::log_unsaved(res, &row.file_id, "upload index state (retry)");
                 (st, d)
             }
-            Some((st, d)) => (st.as_str().into(), d),
+            Some((st, d)) => (st.into(), d),
             None => self.index_upload(row, push),
         }
     }
 
-    fn index_text(&self, row: &UploadRow) -> (String, Option<String>) {
+    fn index_text(&self, row: &UploadRow) -> (UploadState, Option<String>) {
         let text = match std::fs::read(&row.path) {
             Ok(b) => decode_text(&b),
-            Err(e) => return ("failed".into(), Some(format!("cannot read the file: {e}"))),
+            Err(e) => {
+                return (
+                    UploadState::Failed,
+                    Some(format!("cannot read the file: {e}")),
+                )
+            }
         };
         match self.engine.index_upload(
             &row.session_id,
@@ -253,16 +258,16 @@ impl IndexHandle {
             &text,
         ) {
             // Searchable now; embedding (if on) follows in the background.
-            Ok(None) => ("indexed".into(), None),
+            Ok(None) => (UploadState::Indexed, None),
             Ok(Some(first)) => {
                 let key = Engine::upload_key(&row.session_id, &row.sha256);
                 let (st, d) = self.engine.state_of(&key).unwrap_or((State::Indexed, None));
                 (
-                    st.as_str().into(),
+                    st.into(),
                     d.or(Some(format!("same content as {first}, indexed once"))),
                 )
             }
-            Err(e) => ("failed".into(), Some(e.to_string())),
+            Err(e) => (UploadState::Failed, Some(e.to_string())),
         }
     }
 
@@ -419,11 +424,11 @@ impl IndexHandle {
         // Uploads saved but never indexed (a crash right after the rename) get indexed now.
         for r in rows {
             let key = Engine::upload_key(&r.session_id, &r.sha256);
-            if r.state == "saved" && self.engine.state_of(&key).is_none() {
+            if r.state == UploadState::Saved && self.engine.state_of(&key).is_none() {
                 let (state, detail) = self.index_upload(&r, None);
                 let res = self
                     .store
-                    .set_upload_state(&r.file_id, &state, detail.as_deref());
+                    .set_upload_state(&r.file_id, state, detail.as_deref());
                 crate::store::log_unsaved(res, &r.file_id, "upload index state (catch-up)");
             }
         }
@@ -463,11 +468,11 @@ impl IndexHandle {
 }
 
 /// An UPLOAD_STATUS with one of the coarse states of a stored upload.
-fn state_msg(row: &UploadRow, state: &str, detail: Option<String>) -> Message {
+fn state_msg(row: &UploadRow, state: UploadState, detail: Option<String>) -> Message {
     Message::UploadStatus(UploadStatus {
         file_id: row.file_id.clone(),
         filename: row.filename.clone(),
-        state: state.into(),
+        state: state.as_str().into(),
         detail,
         done: row.size,
         total: row.size,

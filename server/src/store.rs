@@ -8,6 +8,11 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
+mod states;
+
+pub use llmops_common::TransferMode;
+pub use states::{OfferState, UnknownState, UploadState};
+
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("数据库错误 / database error: {0}")]
@@ -67,7 +72,7 @@ pub struct UploadRow {
     pub sha256: String,
     pub path: String,
     pub uploaded_at: String,
-    pub state: String,
+    pub state: UploadState,
     pub detail: Option<String>,
 }
 
@@ -80,9 +85,8 @@ pub struct OfferRow {
     pub filename: String,
     pub size: u64,
     pub sha256: String,
-    pub mode: String,
-    /// pending, accepted, rejected, expired, transferred, failed
-    pub state: String,
+    pub mode: TransferMode,
+    pub state: OfferState,
     pub created_at: String,
     pub expires_at: u64,
     pub request_id: Option<u64>,
@@ -428,7 +432,7 @@ impl Store {
     pub fn set_upload_state(
         &self,
         file_id: &str,
-        state: &str,
+        state: UploadState,
         detail: Option<&str>,
     ) -> Result<(), StoreError> {
         self.with(|c| {
@@ -494,7 +498,7 @@ impl Store {
             c.execute(
                 "INSERT INTO offers (offer_id, session_id, file_id, file_path, filename, size, sha256, mode, state, created_at, expires_at, request_id, tool_call, reason)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-                params![o.offer_id, o.session_id, o.file_id, o.file_path, o.filename, o.size as i64, o.sha256, o.mode, o.state, o.created_at, o.expires_at as i64, o.request_id.map(|r| r as i64), o.tool_call, o.reason],
+                params![o.offer_id, o.session_id, o.file_id, o.file_path, o.filename, o.size as i64, o.sha256, o.mode.as_str(), o.state, o.created_at, o.expires_at as i64, o.request_id.map(|r| r as i64), o.tool_call, o.reason],
             )
         })?;
         Ok(())
@@ -515,7 +519,7 @@ impl Store {
                         filename: r.get(4)?,
                         size: r.get::<_, i64>(5)? as u64,
                         sha256: r.get(6)?,
-                        mode: r.get(7)?,
+                        mode: states::mode_column(r, 7)?,
                         state: r.get(8)?,
                         created_at: r.get(9)?,
                         expires_at: r.get::<_, i64>(10)? as u64,
@@ -532,7 +536,7 @@ impl Store {
     pub fn set_offer_state(
         &self,
         offer_id: &str,
-        state: &str,
+        state: OfferState,
         reason: Option<&str>,
     ) -> Result<(), StoreError> {
         self.with(|c| {
@@ -548,8 +552,8 @@ impl Store {
     pub fn expire_offers(&self, now_unix: u64) -> Result<usize, StoreError> {
         self.with(|c| {
             c.execute(
-                "UPDATE offers SET state = 'expired' WHERE state = 'pending' AND expires_at <= ?1",
-                params![now_unix as i64],
+                "UPDATE offers SET state = ?2 WHERE state = ?3 AND expires_at <= ?1",
+                params![now_unix as i64, OfferState::Expired, OfferState::Pending],
             )
         })
     }
@@ -697,7 +701,7 @@ mod tests {
             sha256: "00".into(),
             path: "/x/a.txt".into(),
             uploaded_at: now_rfc3339(),
-            state: "indexed".into(),
+            state: UploadState::Indexed,
             detail: None,
         })
         .expect("upload");
@@ -723,8 +727,8 @@ mod tests {
             filename: "x".into(),
             size: 0,
             sha256: String::new(),
-            mode: "auto".into(),
-            state: "pending".into(),
+            mode: TransferMode::Auto,
+            state: OfferState::Pending,
             created_at: now_rfc3339(),
             expires_at: 100,
             request_id: Some(3),

@@ -297,7 +297,7 @@ impl Incoming {
             sha256: sha,
             path: final_path.to_string_lossy().into_owned(),
             uploaded_at: now_rfc3339(),
-            state: "saved".into(),
+            state: crate::store::UploadState::Saved,
             detail: None,
         };
         let r = row.clone();
@@ -527,7 +527,7 @@ mod tests {
                 sha256: String::new(),
                 path: String::new(),
                 uploaded_at: now_rfc3339(),
-                state: "saved".into(),
+                state: crate::store::UploadState::Saved,
                 detail: None,
             })
             .expect("insert");

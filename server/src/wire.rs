@@ -34,7 +34,7 @@ pub fn file_info(u: &UploadRow) -> FileInfo {
         sha256: u.sha256.clone(),
         content_type: u.content_type.clone(),
         uploaded_at: u.uploaded_at.clone(),
-        state: u.state.clone(),
+        state: u.state.as_str().into(),
         detail: u.detail.clone(),
     }
 }
@@ -70,7 +70,7 @@ pub fn offer_msg(o: &OfferRow) -> Offer {
         expires_at: o.expires_at,
         request_id: o.request_id,
         tool_call: o.tool_call.clone(),
-        mode: o.mode.clone(),
+        mode: o.mode.as_str().into(),
     }
 }
 

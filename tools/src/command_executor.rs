@@ -12,6 +12,8 @@ use serde_json::{json, Value};
 
 use super::{check_session_isolation, parse_args, Tool, ToolCtx, ToolFuture, ToolResult};
 use crate::audit::AuditOp;
+use crate::data::{CommandData, ToolData};
+use llmops_common::ToolName;
 use llmops_policy::{CommandError, Pipeline, UploadFile, ValidatedCommand};
 
 pub use run::{execute, execute_pipeline, locate, not_installed_message, ExecOutcome, SAFE_PATH};
@@ -67,7 +69,7 @@ fn stage_words(p: &Pipeline) -> Vec<Vec<String>> {
 
 impl Tool for CommandExecutorTool {
     fn name(&self) -> &'static str {
-        "command_executor"
+        ToolName::CommandExecutor.as_str()
     }
 
     fn description(&self) -> &'static str {
@@ -209,21 +211,21 @@ fn report(
         ],
     );
     let resolved = pipeline.resolved();
-    let data = json!({
-        "command": first.program,
-        "args": first.display_args,
-        "exit_code": out.exit_code,
-        "stdout": out.stdout,
-        "stderr": out.stderr,
-        "truncated": out.truncated,
-        "stopped_at_cap": out.stopped_at_cap,
-        "cwd": first.cwd.display().to_string(),
-        "timed_out": out.timed_out,
-        "pid": out.pid,
-        "stages": stage_words(pipeline),
-        "stage_exit_codes": out.stage_exit_codes,
-        "resolved": resolved,
-        "follow": follow,
+    let data = ToolData::Command(CommandData {
+        command: first.program.clone(),
+        args: first.display_args.clone(),
+        exit_code: out.exit_code,
+        stdout: out.stdout.clone(),
+        stderr: out.stderr.clone(),
+        truncated: out.truncated,
+        stopped_at_cap: out.stopped_at_cap,
+        cwd: first.cwd.display().to_string(),
+        timed_out: out.timed_out,
+        pid: out.pid,
+        stages: stage_words(pipeline),
+        stage_exit_codes: out.stage_exit_codes.clone(),
+        resolved: resolved.clone(),
+        follow,
     });
     if let Some(msg) = &out.not_installed {
         return ToolResult::failure_with_data(msg.clone(), data);

@@ -17,9 +17,14 @@ use super::{
     ToolFuture, ToolResult,
 };
 use crate::audit::AuditOp;
+use crate::data::{DownloadOffer, ToolData};
+use llmops_common::{ToolName, TransferMode};
 use llmops_policy::path::display_name;
 
-const MODES: &[&str] = &["auto", "rdt", "nplt", "http"];
+/// The modes a model may ask for, in the schema's order.
+fn modes() -> Vec<&'static str> {
+    TransferMode::ALL.iter().map(|m| m.as_str()).collect()
+}
 
 #[derive(Debug, Deserialize)]
 struct Args {
@@ -80,7 +85,7 @@ pub struct FileDownloadTool;
 
 impl Tool for FileDownloadTool {
     fn name(&self) -> &'static str {
-        "file_download"
+        ToolName::FileDownload.as_str()
     }
 
     fn description(&self) -> &'static str {
@@ -100,8 +105,8 @@ impl Tool for FileDownloadTool {
                 },
                 "transport_mode": {
                     "type": "string",
-                    "enum": MODES,
-                    "default": "auto",
+                    "enum": modes(),
+                    "default": TransferMode::Auto.as_str(),
                     "description": "传输方式 / transport: auto, rdt (UDP), nplt (TCP), http"
                 }
             },
@@ -115,16 +120,18 @@ impl Tool for FileDownloadTool {
                 Ok(a) => a,
                 Err(e) => return ToolResult::failure(e),
             };
-            let mode = args
-                .transport_mode
-                .unwrap_or_else(|| "auto".into())
-                .trim()
-                .to_lowercase();
-            if !MODES.contains(&mode.as_str()) {
-                return ToolResult::failure(format!(
-                    "transport_mode 必须是 auto、rdt、nplt 或 http 之一: {mode}"
-                ));
-            }
+            let mode = match args.transport_mode.as_deref() {
+                None => TransferMode::Auto,
+                Some(raw) => match TransferMode::parse_lenient(raw) {
+                    Some(m) => m,
+                    None => {
+                        return ToolResult::failure(format!(
+                            "transport_mode 必须是 auto、rdt、nplt 或 http 之一: {}",
+                            raw.trim().to_lowercase()
+                        ))
+                    }
+                },
+            };
             let raw = args.file_path;
             let path: PathBuf = match resolve_user_path(ctx, &raw) {
                 Ok(p) => p,
@@ -153,7 +160,7 @@ impl Tool for FileDownloadTool {
                     ("filename", &filename),
                     ("size", &size.to_string()),
                     ("sha256", &sha256),
-                    ("transport_mode", &mode),
+                    ("transport_mode", mode.as_str()),
                 ],
             );
             let output = format!(
@@ -164,14 +171,12 @@ impl Tool for FileDownloadTool {
             );
             ToolResult::success(
                 output,
-                json!({
-                    "offer": {
-                        "file_path": path_s,
-                        "filename": filename,
-                        "size": size,
-                        "sha256": sha256,
-                        "transport_mode": mode,
-                    }
+                ToolData::Offer(DownloadOffer {
+                    file_path: path_s,
+                    filename,
+                    size,
+                    sha256,
+                    transport_mode: mode,
                 }),
             )
         })
@@ -196,7 +201,8 @@ mod tests {
             .call(json!({"file_path": "config.yaml"}), &env.ctx)
             .await;
         assert!(r.ok, "{r:?}");
-        let offer = &r.data["offer"];
+        let data = r.data.to_value();
+        let offer = &data["offer"];
         assert_eq!(offer["filename"], "config.yaml");
         assert_eq!(offer["size"], 23);
         assert_eq!(offer["file_path"], u.path.display().to_string());
@@ -218,7 +224,7 @@ mod tests {
                 &env.ctx,
             )
             .await;
-        assert_eq!(r.data["offer"]["transport_mode"], "rdt");
+        assert_eq!(r.data.to_value()["offer"]["transport_mode"], "rdt");
     }
 
     #[tokio::test]

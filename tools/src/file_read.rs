@@ -20,6 +20,8 @@ use super::{
     ToolResult,
 };
 use crate::audit::AuditOp;
+use crate::data::{PageData, ToolData};
+use llmops_common::ToolName;
 
 const DEFAULT_LIMIT: u64 = 200;
 const MAX_LIMIT: u64 = 2000;
@@ -59,16 +61,23 @@ struct Args {
     limit: Option<u64>,
 }
 
+/// The text encoding a file was read in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Encoding {
+pub enum Encoding {
     Utf8,
     Utf8Bom,
     Utf16Le,
     Utf16Be,
 }
 
+impl serde::Serialize for Encoding {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
 impl Encoding {
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Encoding::Utf8 => "utf-8",
             Encoding::Utf8Bom => "utf-8-bom",
@@ -271,7 +280,7 @@ impl FileReadTool {
 
 impl Tool for FileReadTool {
     fn name(&self) -> &'static str {
-        "file_read"
+        ToolName::FileRead.as_str()
     }
 
     fn description(&self) -> &'static str {
@@ -401,16 +410,16 @@ impl Tool for FileReadTool {
                     page.encoding.name()
                 ));
             }
-            let data = json!({
-                "path": path.display().to_string(),
-                "offset": offset,
-                "limit": limit,
-                "total_lines": page.total_lines,
-                "lines": page.lines,
-                "more_lines": more,
-                "encoding": page.encoding.name(),
-                "lossy": page.lossy,
-                "cut_lines": page.cut_lines,
+            let data = ToolData::Page(PageData {
+                path: path.display().to_string(),
+                offset,
+                limit,
+                total_lines: page.total_lines,
+                lines: page.lines,
+                more_lines: more,
+                encoding: page.encoding,
+                lossy: page.lossy,
+                cut_lines: page.cut_lines,
             });
             ToolResult::success(text.trim_end().to_string(), data)
         })
@@ -440,9 +449,12 @@ mod tests {
             .call(json!({"file_path": "big.log"}), &env.ctx)
             .await;
         assert!(r.ok, "{r:?}");
-        assert_eq!(r.data["total_lines"], 1000);
-        assert_eq!(r.data["lines"].as_array().map(Vec::len), Some(200));
-        assert_eq!(r.data["more_lines"], 800);
+        assert_eq!(r.data.to_value()["total_lines"], 1000);
+        assert_eq!(
+            r.data.to_value()["lines"].as_array().map(Vec::len),
+            Some(200)
+        );
+        assert_eq!(r.data.to_value()["more_lines"], 800);
         assert!(r.output.contains("还有 800 行 / 800 more lines"));
         assert!(r.output.starts_with("     1\tline 1\n"));
 
@@ -453,10 +465,10 @@ mod tests {
             )
             .await;
         assert_eq!(
-            r.data["lines"],
+            r.data.to_value()["lines"],
             json!(["line 996", "line 997", "line 998", "line 999", "line 1000"])
         );
-        assert_eq!(r.data["more_lines"], 0);
+        assert_eq!(r.data.to_value()["more_lines"], 0);
         assert!(!r.output.contains("more lines"));
 
         let r = FileReadTool::default()
@@ -498,24 +510,27 @@ mod tests {
             .call(json!({"file_path": "bom.txt"}), &env.ctx)
             .await;
         assert_eq!(
-            (r.data["encoding"].clone(), r.data["lines"].clone()),
+            (
+                r.data.to_value()["encoding"].clone(),
+                r.data.to_value()["lines"].clone()
+            ),
             (json!("utf-8-bom"), json!(["你好", "b"]))
         );
         let r = FileReadTool::default()
             .call(json!({"file_path": "le.txt"}), &env.ctx)
             .await;
-        assert_eq!(r.data["lines"], json!(["数据库", "port: 5432"]));
-        assert_eq!(r.data["encoding"], "utf-16le");
+        assert_eq!(r.data.to_value()["lines"], json!(["数据库", "port: 5432"]));
+        assert_eq!(r.data.to_value()["encoding"], "utf-16le");
         let r = FileReadTool::default()
             .call(json!({"file_path": "be.txt"}), &env.ctx)
             .await;
-        assert_eq!(r.data["lines"], json!(["hello", "world"]));
+        assert_eq!(r.data.to_value()["lines"], json!(["hello", "world"]));
         let r = FileReadTool::default()
             .call(json!({"file_path": "latin1.txt"}), &env.ctx)
             .await;
         assert!(r.ok);
-        assert_eq!(r.data["lossy"], true);
-        assert_eq!(r.data["lines"][0], "caf\u{FFFD}");
+        assert_eq!(r.data.to_value()["lossy"], true);
+        assert_eq!(r.data.to_value()["lines"][0], "caf\u{FFFD}");
         assert!(r.output.contains("替换字符"));
     }
 

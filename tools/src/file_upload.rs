@@ -2,6 +2,8 @@
 //! resolve "this file", "these two", "the previous log". It does not upload anything: uploads
 //! arrive through the protocol layer.
 
+use crate::data::ToolData;
+use llmops_common::ToolName;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -142,7 +144,7 @@ impl FileUploadTool {
 
 impl Tool for FileUploadTool {
     fn name(&self) -> &'static str {
-        "file_upload"
+        ToolName::FileUpload.as_str()
     }
 
     fn description(&self) -> &'static str {
@@ -182,7 +184,7 @@ impl Tool for FileUploadTool {
             if all.is_empty() {
                 return ToolResult::success(
                     "本会话还没有上传文件 / no files uploaded in this session",
-                    json!({"files": []}),
+                    ToolData::Uploads(Vec::new()),
                 );
             }
             let files = match Self::select(&args, all, chrono::Local::now()) {
@@ -192,7 +194,7 @@ impl Tool for FileUploadTool {
             if files.is_empty() {
                 return ToolResult::success(
                     "没有符合条件的上传文件 / no uploaded file matches",
-                    json!({"files": []}),
+                    ToolData::Uploads(Vec::new()),
                 );
             }
             let mut text = format!("本会话上传的文件（{} 个）/ uploaded files:\n", files.len());
@@ -207,7 +209,7 @@ impl Tool for FileUploadTool {
                     u.file_id
                 ));
             }
-            ToolResult::success(text.trim_end().to_string(), json!({ "files": files }))
+            ToolResult::success(text.trim_end().to_string(), ToolData::Uploads(files))
         })
     }
 }
@@ -218,7 +220,7 @@ mod tests {
     use crate::testutil::Env;
 
     fn names(r: &ToolResult) -> Vec<String> {
-        r.data["files"]
+        r.data.to_value()["files"]
             .as_array()
             .map(|a| {
                 a.iter()
@@ -239,7 +241,7 @@ mod tests {
             r.output,
             "本会话还没有上传文件 / no files uploaded in this session"
         );
-        assert_eq!(r.data, json!({"files": []}));
+        assert_eq!(r.data.to_value(), json!({"files": []}));
     }
 
     #[tokio::test]
@@ -295,8 +297,8 @@ mod tests {
             "{}",
             r.output
         );
-        assert_eq!(r.data["files"][0]["size"], 2);
-        assert!(r.data["files"][0]["path"]
+        assert_eq!(r.data.to_value()["files"][0]["size"], 2);
+        assert!(r.data.to_value()["files"][0]["path"]
             .as_str()
             .unwrap_or("")
             .ends_with("config_old.yaml"));

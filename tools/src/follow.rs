@@ -8,7 +8,6 @@
 use std::process::Stdio;
 use std::time::Duration;
 
-use serde_json::json;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, BufReader};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -16,6 +15,7 @@ use tokio_util::sync::CancellationToken;
 use super::live::{LiveChunk, LiveSink};
 use super::{FullOutput, ToolCtx, ToolResult};
 use crate::audit::AuditOp;
+use crate::data::{FollowData, FollowStats, ToolData};
 use llmops_policy::ValidatedCommand;
 use llmops_policy::SAFE_PATH;
 
@@ -70,6 +70,12 @@ impl FollowEnd {
             FollowEnd::Cap => "cap",
             FollowEnd::Exited(_) => "exited",
         }
+    }
+}
+
+impl serde::Serialize for FollowEnd {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
 
@@ -378,24 +384,27 @@ pub fn to_result(
     o: FollowOutcome,
 ) -> ToolResult {
     let kept = o.last.len() as u64;
-    let data = json!({
-        "command": cmd.program,
-        "args": cmd.display_args,
-        "exit_code": match o.end { FollowEnd::Exited(c) => c, _ => None },
-        "stdout": o.last.iter().map(|l| format!("{l}\n")).collect::<String>(),
-        "stderr": o.stderr.clone(),
-        "truncated": kept < o.lines,
-        "cwd": cmd.cwd.display().to_string(),
-        "timed_out": false,
-        "pid": o.pid,
-        "follow": {
-            "ended": o.end.as_str(),
-            "elapsed_ms": u64::try_from(o.elapsed.as_millis()).unwrap_or(u64::MAX),
-            "lines": o.lines,
-            "bytes": o.bytes,
-            "shown_lines": kept,
-            "not_live": o.not_live,
-            "cap_secs": limits.max.as_secs(),
+    let data = ToolData::Follow(FollowData {
+        command: cmd.program.clone(),
+        args: cmd.display_args.clone(),
+        exit_code: match o.end {
+            FollowEnd::Exited(c) => c,
+            _ => None,
+        },
+        stdout: o.last.iter().map(|l| format!("{l}\n")).collect::<String>(),
+        stderr: o.stderr.clone(),
+        truncated: kept < o.lines,
+        cwd: cmd.cwd.display().to_string(),
+        timed_out: false,
+        pid: o.pid,
+        follow: FollowStats {
+            ended: o.end,
+            elapsed_ms: u64::try_from(o.elapsed.as_millis()).unwrap_or(u64::MAX),
+            lines: o.lines,
+            bytes: o.bytes,
+            shown_lines: kept,
+            not_live: o.not_live,
+            cap_secs: limits.max.as_secs(),
         },
     });
     if let Some(e) = o.spawn_error {
@@ -573,9 +582,9 @@ mod tests {
         cancel.cancel();
         let r = task.await.expect("join");
         assert!(r.ok, "{r:?}");
-        assert_eq!(r.data["follow"]["ended"], "cancelled");
-        assert_eq!(r.data["follow"]["lines"], 5);
-        assert_eq!(r.data["stdout"], "one\ntwo\nthree\nfour\nfive\n");
+        assert_eq!(r.data.to_value()["follow"]["ended"], "cancelled");
+        assert_eq!(r.data.to_value()["follow"]["lines"], 5);
+        assert_eq!(r.data.to_value()["stdout"], "one\ntwo\nthree\nfour\nfive\n");
         assert!(
             r.output.contains("收到 5 行，以下是全部 5 行"),
             "{}",
@@ -593,7 +602,7 @@ mod tests {
         let full = r.full.expect("whole output");
         assert_eq!(full.text, "one\ntwo\nthree\nfour\nfive\n");
         assert_eq!(full.produced, 24);
-        let pid = r.data["pid"].as_u64().expect("pid");
+        let pid = r.data.to_value()["pid"].as_u64().expect("pid");
         assert!(!alive(pid), "child {pid} must be killed and reaped");
         let log = env.audit_log();
         assert!(log.contains("status=cancelled"), "{log}");
@@ -618,10 +627,13 @@ mod tests {
         assert!(v.follow);
         let r = run_tool(&v, "tail -n 30 -f f.log", &ctx).await;
         assert!(r.ok, "{r:?}");
-        assert_eq!(r.data["follow"]["ended"], "cap");
-        assert_eq!(r.data["follow"]["lines"], 30);
-        assert_eq!(r.data["follow"]["shown_lines"], 4);
-        assert_eq!(r.data["stdout"], "line 27\nline 28\nline 29\nline 30\n");
+        assert_eq!(r.data.to_value()["follow"]["ended"], "cap");
+        assert_eq!(r.data.to_value()["follow"]["lines"], 30);
+        assert_eq!(r.data.to_value()["follow"]["shown_lines"], 4);
+        assert_eq!(
+            r.data.to_value()["stdout"],
+            "line 27\nline 28\nline 29\nline 30\n"
+        );
         assert!(
             r.output.contains("收到 30 行，以下是最后 4 行"),
             "{}",
@@ -641,7 +653,7 @@ mod tests {
         );
         let (live, dropped) = live_until(&mut rx, 30).await;
         assert_eq!((live.len(), dropped), (30, 0));
-        assert!(!alive(r.data["pid"].as_u64().expect("pid")));
+        assert!(!alive(r.data.to_value()["pid"].as_u64().expect("pid")));
     }
 
     #[tokio::test]
@@ -670,7 +682,7 @@ mod tests {
             "at most 50 lines a second go live: {dropped}"
         );
         assert_eq!(live[0], "1");
-        assert_eq!(r.data["follow"]["not_live"], dropped);
+        assert_eq!(r.data.to_value()["follow"]["not_live"], dropped);
         let n = thousands(dropped);
         assert!(
             r.output.contains(&format!("{n} lines not shown live")),
@@ -695,13 +707,13 @@ mod tests {
             .expect("valid");
         let r = run_tool(&v, "tail -f missing.log", &ctx).await;
         assert!(!r.ok);
-        assert_eq!(r.data["follow"]["ended"], "exited");
+        assert_eq!(r.data.to_value()["follow"]["ended"], "exited");
         assert!(r
             .error
             .as_deref()
             .unwrap_or("")
             .starts_with("命令已退出: tail -f missing.log"));
-        assert!(r.data["stderr"]
+        assert!(r.data.to_value()["stderr"]
             .as_str()
             .unwrap_or("")
             .contains("missing.log"));

@@ -1,10 +1,11 @@
 //! Agent tools: the `Tool` trait, its result and call context, the registry the agent loop
 //! uses, and shared helpers (argument parsing, upload-aware path resolution, audited denials,
 //! cancellable blocking work). Tools never touch sockets: anything that must reach the client
-//! (an offer, search hits, gauges) comes back as `ToolResult::data`.
+//! (an offer, search hits, gauges) comes back as typed `ToolResult::data` ([`ToolData`]).
 
 pub mod audit;
 pub mod command_executor;
+pub mod data;
 pub mod file_download;
 pub mod file_read;
 pub mod file_upload;
@@ -26,7 +27,7 @@ use std::time::Instant;
 
 use futures::FutureExt;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
@@ -34,12 +35,17 @@ use crate::audit::Audit;
 use llmops_policy::{CommandPolicy, PathError, PathPolicy};
 
 pub use command_executor::{execute, CommandExecutorTool, ExecOutcome};
+pub use data::{
+    CommandData, Denial, DownloadOffer, FollowData, FollowStats, MonitorData, PageData,
+    ProcessesData, ProcessesMetric, SearchData, StoredPageData, ToolData,
+};
 pub use file_download::FileDownloadTool;
 pub use file_read::FileReadTool;
 pub use file_upload::FileUploadTool;
 pub use follow::FollowLimits;
 pub use full_output::FullOutput;
 pub use live::{LiveChunk, LiveSink, TimeBudget};
+pub use llmops_common::{ToolName, TransferMode};
 pub use semantic_search::{
     RawTextSearch, SearchBackend, SearchHit, SearchScope, SemanticSearchTool,
 };
@@ -62,13 +68,14 @@ pub trait Tool: Send + Sync {
 }
 
 /// What a tool returns.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolResult {
     pub ok: bool,
     /// Readable text for the model / the answer.
     pub output: String,
-    /// Structured result (schema per tool).
-    pub data: Value,
+    /// Structured result, typed per result kind; its JSON (`data.to_value()`) is what the
+    /// model and the planner see.
+    pub data: ToolData,
     /// Specific error message when `ok` is false.
     pub error: Option<String>,
     pub duration_ms: u64,
@@ -79,7 +86,7 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
-    pub fn success(output: impl Into<String>, data: Value) -> Self {
+    pub fn success(output: impl Into<String>, data: ToolData) -> Self {
         ToolResult {
             ok: true,
             output: output.into(),
@@ -92,10 +99,10 @@ impl ToolResult {
 
     /// A failure; the error is also the output so the model sees it.
     pub fn failure(error: impl Into<String>) -> Self {
-        Self::failure_with_data(error, Value::Null)
+        Self::failure_with_data(error, ToolData::None)
     }
 
-    pub fn failure_with_data(error: impl Into<String>, data: Value) -> Self {
+    pub fn failure_with_data(error: impl Into<String>, data: ToolData) -> Self {
         let error = error.into();
         ToolResult {
             ok: false,
@@ -208,7 +215,10 @@ impl ToolCtx {
         );
         ToolResult::failure_with_data(
             message,
-            json!({"blocked": true, "code": err.code(), "target": target}),
+            ToolData::Denied(Denial {
+                code: err.code(),
+                target: target.to_string(),
+            }),
         )
     }
 }
@@ -585,7 +595,7 @@ mod tests {
         fn call<'a>(&'a self, _args: Value, _ctx: &'a ToolCtx) -> ToolFuture<'a> {
             Box::pin(async {
                 tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
-                ToolResult::success("done", Value::Null)
+                ToolResult::success("done", ToolData::None)
             })
         }
     }
@@ -608,7 +618,7 @@ mod tests {
 
     #[test]
     fn tools_result_summary_is_short_and_specific() {
-        let r = ToolResult::success(format!("\n{}\nsecond", "x".repeat(300)), Value::Null);
+        let r = ToolResult::success(format!("\n{}\nsecond", "x".repeat(300)), ToolData::None);
         assert_eq!(r.summary().chars().count(), 120);
         assert!(r.summary().ends_with('…'));
         let f = ToolResult::failure("路径不在白名单中: /etc");
@@ -676,7 +686,7 @@ mod tests {
 
     #[test]
     fn tools_parse_args_accepts_null_and_string_json() {
-        #[derive(Deserialize)]
+        #[derive(serde::Deserialize)]
         struct A {
             #[serde(default)]
             x: u32,

@@ -14,6 +14,8 @@ use super::{
     parse_args, run_blocking, truncate_chars, BlockingError, Tool, ToolCtx, ToolFuture, ToolResult,
     UploadCatalog,
 };
+use crate::data::{SearchData, ToolData};
+use llmops_common::ToolName;
 use llmops_policy::PathPolicy;
 
 /// Where to search.
@@ -60,6 +62,20 @@ pub struct SearchHit {
     /// filename | lexical | semantic | hybrid.
     pub match_type: String,
     pub file_id: Option<String>,
+}
+
+impl From<&SearchHit> for protocol::SearchHit {
+    fn from(h: &SearchHit) -> Self {
+        protocol::SearchHit {
+            filename: h.filename.clone(),
+            filepath: h.filepath.clone(),
+            similarity: h.similarity,
+            chunk: h.chunk.clone(),
+            position: h.position.clone(),
+            match_type: h.match_type.clone(),
+            file_id: h.file_id.clone(),
+        }
+    }
 }
 
 /// A search engine over this session's uploads and the system docs. Blocking: the tool calls
@@ -304,7 +320,7 @@ impl SemanticSearchTool {
 
 impl Tool for SemanticSearchTool {
     fn name(&self) -> &'static str {
-        "semantic_search"
+        ToolName::SemanticSearch.as_str()
     }
 
     fn description(&self) -> &'static str {
@@ -362,7 +378,11 @@ impl Tool for SemanticSearchTool {
                 Err(BlockingError::Cancelled) => return ToolResult::cancelled(),
                 Err(BlockingError::Panicked) => return ToolResult::failure("检索失败: 内部错误"),
             };
-            let data = json!({"query": query, "scope": scope.as_str(), "results": hits});
+            let data = ToolData::Search(SearchData {
+                query: query.clone(),
+                scope,
+                results: hits.clone(),
+            });
             if hits.is_empty() {
                 return ToolResult::success(
                     format!("没有找到与「{query}」相关的内容 / no results"),
@@ -553,15 +573,15 @@ mod tests {
             )
             .await;
         assert!(r.ok, "{r:?}");
-        assert_eq!(r.data["query"], "disk full error");
-        assert_eq!(r.data["scope"], "uploads");
-        assert_eq!(r.data["results"][0]["filename"], "app.log");
-        assert_eq!(r.data["results"][0]["position"], "lines 2-2");
+        assert_eq!(r.data.to_value()["query"], "disk full error");
+        assert_eq!(r.data.to_value()["scope"], "uploads");
+        assert_eq!(r.data.to_value()["results"][0]["filename"], "app.log");
+        assert_eq!(r.data.to_value()["results"][0]["position"], "lines 2-2");
         assert!(r.output.starts_with("找到 1 个结果"));
 
         let r = tool.call(json!({"query": "zzzz qqqq"}), &env.ctx).await;
         assert!(r.ok);
-        assert_eq!(r.data["results"], json!([]));
+        assert_eq!(r.data.to_value()["results"], json!([]));
         for (args, msg) in [
             (json!({"query": "  "}), "查询文本不能为空 (empty query)"),
             (

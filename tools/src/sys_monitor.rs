@@ -20,6 +20,7 @@ use sysinfo::{Disks, System, MINIMUM_CPU_UPDATE_INTERVAL};
 use tokio::sync::watch;
 
 use super::{parse_args, Tool, ToolCtx, ToolFuture, ToolResult};
+use llmops_common::ToolName;
 
 pub use procs::{ProcSort, ProcessInfo, ProcessTable, COMMAND_WIDTH, SNAPSHOT_TOP};
 use render::{Parts, ProcQuery};
@@ -343,7 +344,7 @@ impl SysMonitorTool {
 
 impl Tool for SysMonitorTool {
     fn name(&self) -> &'static str {
-        "sys_monitor"
+        ToolName::SysMonitor.as_str()
     }
 
     fn description(&self) -> &'static str {
@@ -455,23 +456,30 @@ mod tests {
             r.output,
             "CPU 使用率 12.5%（8 核，2400 MHz），负载 0.52 / 0.40 / 0.35"
         );
-        assert_eq!(r.data["cpu"]["cores"], 8);
-        assert_eq!(r.data["cpu"]["load_avg"][2], 0.35);
-        assert!(r.data.get("memory").is_none() && r.data.get("disks").is_none());
+        assert_eq!(r.data.to_value()["cpu"]["cores"], 8);
+        assert_eq!(r.data.to_value()["cpu"]["load_avg"][2], 0.35);
+        assert!(
+            r.data.to_value().get("memory").is_none() && r.data.to_value().get("disks").is_none()
+        );
 
         let r = tool.call(json!({"metric": "memory"}), &env.ctx).await;
-        assert_eq!(r.data["memory"]["usage_percent"], 50.0);
+        assert_eq!(r.data.to_value()["memory"]["usage_percent"], 50.0);
         assert!(r
             .output
             .starts_with("内存 已用 8.0 GiB / 共 16.0 GiB（50.0%）"));
 
         let r = tool.call(json!({"metric": "disk"}), &env.ctx).await;
-        assert_eq!(r.data["disks"][0]["mount"], "/");
-        assert_eq!(r.data["disks"][0]["available_bytes"], 60u64 << 30);
+        assert_eq!(r.data.to_value()["disks"][0]["mount"], "/");
+        assert_eq!(
+            r.data.to_value()["disks"][0]["available_bytes"],
+            60u64 << 30
+        );
 
         let r = tool.call(json!({}), &env.ctx).await;
         assert!(
-            r.data["cpu"].is_object() && r.data["memory"].is_object() && r.data["disks"].is_array()
+            r.data.to_value()["cpu"].is_object()
+                && r.data.to_value()["memory"].is_object()
+                && r.data.to_value()["disks"].is_array()
         );
         assert_eq!(r.output.lines().count(), 3);
 

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use protocol::{EndStatus, SearchHit as WireHit, SearchResults};
+use protocol::EndStatus;
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -19,7 +19,7 @@ use crate::transfer::offers::{new_offer, OfferFile};
 use crate::turn::{stream_pieces, Role, TurnEvent, TurnOutcome, TurnRequest};
 use llmops_planner::text::Lang;
 use llmops_planner::{self as planner, HistoryTurn, PlannerAction, PlannerInput, StepRecord};
-use llmops_tools::{LiveChunk, LiveSink, ToolCtx, ToolResult, UploadRef};
+use llmops_tools::{LiveChunk, LiveSink, ToolCtx, ToolData, ToolName, ToolResult, UploadRef};
 
 mod tool_call;
 use tool_call::{call_tool, store_output};
@@ -373,7 +373,8 @@ impl Turn<'_> {
         if result.ok {
             side_effects(&self.ctx, self.req, tool, &args, &result, self.tx).await;
         }
-        let facts = planner::conversation::facts_of(tool, &args, result.ok, &result.data);
+        let facts =
+            planner::conversation::facts_of(tool, &args, result.ok, &result.data.to_value());
         self.calls.push(ToolCallRow {
             tool: tool.to_string(),
             args,
@@ -447,13 +448,13 @@ impl Turn<'_> {
                     return Some(step_limit_answer(&steps));
                 }
                 PlannerAction::Call { tool, args, status } => {
-                    let result = self.tool_step(&tool, args.clone(), status).await;
+                    let result = self.tool_step(tool.as_str(), args.clone(), status).await;
                     steps.push(StepRecord {
-                        tool,
+                        tool: tool.to_string(),
                         args,
                         ok: result.ok,
                         output: result.output,
-                        data: result.data,
+                        data: result.data.to_value(),
                         error: result.error,
                     });
                 }
@@ -553,7 +554,7 @@ impl Turn<'_> {
                         args: call.args.clone(),
                         ok: result.ok,
                         output: result.output,
-                        data: result.data,
+                        data: result.data.to_value(),
                         error: result.error,
                     });
                     obs
@@ -575,11 +576,11 @@ impl Turn<'_> {
 fn tool_status(tool: &str, args: &Value, lang: Lang) -> String {
     let arg = |k: &str| args[k].as_str().unwrap_or("").to_string();
     let base = |p: String| p.rsplit('/').next().unwrap_or(&p).to_string();
-    match tool {
-        "sys_monitor" => lang
+    match ToolName::parse(tool) {
+        Some(ToolName::SysMonitor) => lang
             .pick("正在查询系统资源…", "Checking system resources…")
             .into(),
-        "command_executor" => {
+        Some(ToolName::CommandExecutor) => {
             let mut line = arg("command");
             for a in args["args"].as_array().into_iter().flatten() {
                 if let Some(a) = a.as_str() {
@@ -589,27 +590,27 @@ fn tool_status(tool: &str, args: &Value, lang: Lang) -> String {
             }
             format!("{}`{line}`…", lang.pick("正在执行 ", "Running "))
         }
-        "semantic_search" => match lang {
+        Some(ToolName::SemanticSearch) => match lang {
             Lang::Zh => format!("正在搜索“{}”…", arg("query")),
             Lang::En => format!("Searching for \"{}\"…", arg("query")),
         },
-        "file_read" => format!(
+        Some(ToolName::FileRead) => format!(
             "{}{}…",
             lang.pick("正在读取 ", "Reading "),
             base(arg("file_path"))
         ),
-        "file_download" => format!(
+        Some(ToolName::FileDownload) => format!(
             "{}{}…",
             lang.pick("正在准备下载 ", "Preparing download of "),
             base(arg("file_path"))
         ),
-        "file_upload" => lang
+        Some(ToolName::FileUpload) => lang
             .pick(
                 "正在查看本会话的上传文件…",
                 "Looking up this session's uploads…",
             )
             .into(),
-        other => format!("{}{other}…", lang.pick("正在调用 ", "Calling ")),
+        None => format!("{}{tool}…", lang.pick("正在调用 ", "Calling ")),
     }
 }
 
@@ -623,45 +624,24 @@ async fn side_effects(
     result: &ToolResult,
     tx: &mpsc::Sender<TurnEvent>,
 ) {
-    match tool {
-        "semantic_search" => {
-            let hits: Vec<WireHit> = result.data["results"]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|h| serde_json::from_value(h.clone()).ok())
-                        .collect()
-                })
-                .unwrap_or_default();
-            emit(
-                tx,
-                TurnEvent::Search(SearchResults {
-                    request_id: Some(req.request_id),
-                    query: result.data["query"].as_str().unwrap_or_default().into(),
-                    scope: result.data["scope"].as_str().unwrap_or("all").into(),
-                    results: hits,
-                }),
-            )
-            .await;
+    match &result.data {
+        ToolData::Search(hits) => {
+            emit(tx, TurnEvent::Search(hits.to_wire(Some(req.request_id)))).await;
         }
-        "file_download" => {
-            let o = &result.data["offer"];
-            let Some(path) = o["file_path"].as_str() else {
-                return;
-            };
+        ToolData::Offer(o) => {
             let file = OfferFile {
-                path,
-                filename: o["filename"].as_str().unwrap_or_default(),
-                size: o["size"].as_u64().unwrap_or(0),
-                sha256: o["sha256"].as_str().unwrap_or_default(),
-                mode: o["transport_mode"].as_str().unwrap_or("auto"),
+                path: &o.file_path,
+                filename: &o.filename,
+                size: o.size,
+                sha256: &o.sha256,
+                mode: o.transport_mode,
             };
             let row = new_offer(
                 &ctx.uploads_dir,
                 &req.session_id,
                 file,
                 Some(req.request_id),
-                Some(format!("file_download {args}")),
+                Some(format!("{tool} {args}")),
             );
             if ctx.store.insert_offer(&row).await.is_ok() {
                 emit(tx, TurnEvent::Offer(Box::new(row))).await;

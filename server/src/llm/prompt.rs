@@ -333,7 +333,7 @@ mod tests {
 
     #[test]
     fn observations_are_truncated() {
-        let r = ToolResult::success("a".repeat(10_000), serde_json::Value::Null);
+        let r = ToolResult::success("a".repeat(10_000), llmops_tools::ToolData::None);
         let o = observation(&r, None);
         assert!(o.chars().count() < 6200, "{}", o.chars().count());
         assert!(o.contains("omitted of 1 lines / 9.8 KiB"), "{o}");
@@ -347,9 +347,9 @@ mod tests {
             bytes: 300_000,
             truncated: false,
         };
-        let long = ToolResult::success("x\n".repeat(20_000), serde_json::Value::Null);
+        let long = ToolResult::success("x\n".repeat(20_000), llmops_tools::ToolData::None);
         assert!(observation(&long, Some(&stored)).contains(r#"file_read {"output_id": "o7""#));
-        let short = ToolResult::success("ok", serde_json::Value::Null);
+        let short = ToolResult::success("ok", llmops_tools::ToolData::None);
         assert_eq!(observation(&short, Some(&stored)), "ok");
     }
 

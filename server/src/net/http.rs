@@ -284,7 +284,12 @@ async fn metrics(ctx: &Ctx) -> String {
         "llmops_connections {}",
         ctx.connections.load(Ordering::Relaxed)
     );
-    let modes = [("rdt", &m.rdt), ("http", &m.http), ("nplt", &m.nplt)];
+    use crate::store::TransferMode;
+    let modes = [
+        (TransferMode::Rdt.as_str(), &m.rdt),
+        (TransferMode::Http.as_str(), &m.http),
+        (TransferMode::Nplt.as_str(), &m.nplt),
+    ];
     for (name, help, kind, get) in [
         (
             "llmops_transfers_active",
@@ -349,14 +354,7 @@ async fn metrics(ctx: &Ctx) -> String {
         s,
         "# HELP llmops_offers Download offers by state.\n# TYPE llmops_offers gauge"
     );
-    for state in [
-        "pending",
-        "accepted",
-        "rejected",
-        "expired",
-        "transferred",
-        "failed",
-    ] {
+    for state in crate::store::OfferState::ALL.iter().map(|s| s.as_str()) {
         let n = offers
             .iter()
             .find(|(s, _)| s == state)

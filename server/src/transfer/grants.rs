@@ -31,9 +31,14 @@ pub enum GrantKind {
 
 impl GrantKind {
     pub fn label(self) -> &'static str {
+        self.mode().as_str()
+    }
+
+    /// The transfer mode this grant serves.
+    pub fn mode(self) -> crate::store::TransferMode {
         match self {
-            GrantKind::Rdt => "rdt",
-            GrantKind::Http => "http",
+            GrantKind::Rdt => crate::store::TransferMode::Rdt,
+            GrantKind::Http => crate::store::TransferMode::Http,
         }
     }
 }
@@ -332,8 +337,8 @@ mod tests {
             filename: "x".into(),
             size: 1,
             sha256: String::new(),
-            mode: "auto".into(),
-            state: "accepted".into(),
+            mode: crate::store::TransferMode::Auto,
+            state: crate::store::OfferState::Accepted,
             created_at: String::new(),
             expires_at: 0,
             request_id: None,

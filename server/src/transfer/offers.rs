@@ -10,7 +10,8 @@ use llmops_tools::audit::{Audit, AuditOp};
 use protocol::{Message, TransferComplete};
 
 use super::grants::{Grant, Transfers};
-use crate::store::{now_rfc3339, OfferRow, Store};
+use crate::store::{now_rfc3339, OfferRow, OfferState, Store};
+use llmops_common::TransferMode;
 
 /// Offers expire after this long.
 pub const OFFER_TTL_SECS: u64 = 600;
@@ -22,8 +23,8 @@ pub struct OfferFile<'a> {
     pub filename: &'a str,
     pub size: u64,
     pub sha256: &'a str,
-    /// Transport the client should use (`auto`, `rdt`, `nplt`, `http`).
-    pub mode: &'a str,
+    /// Transport the client should use.
+    pub mode: TransferMode,
 }
 
 /// Where offers are recorded: their rows in the store and the audit log. Cheap to clone.
@@ -90,7 +91,11 @@ impl OfferBook {
         sha256: String,
         error: Option<String>,
     ) -> TransferComplete {
-        let state = if ok { "transferred" } else { "failed" };
+        let state = if ok {
+            OfferState::Transferred
+        } else {
+            OfferState::Failed
+        };
         let id = offer.offer_id.clone();
         let err = error.clone();
         let res = self
@@ -170,8 +175,8 @@ pub fn new_offer(
         filename: file.filename.to_string(),
         size: file.size,
         sha256: file.sha256.to_string(),
-        mode: file.mode.to_string(),
-        state: "pending".into(),
+        mode: file.mode,
+        state: OfferState::Pending,
         created_at: now_rfc3339(),
         expires_at: now + OFFER_TTL_SECS,
         request_id,

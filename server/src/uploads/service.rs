@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 
 use super::{Incoming, UploadError};
 use crate::index::IndexHandle;
-use crate::store::{Store, UploadRow};
+use crate::store::{Store, UploadRow, UploadState};
 
 /// Uploads on disk, in the store and in the index. Cheap to clone.
 #[derive(Clone)]
@@ -80,18 +80,18 @@ impl Uploads {
             let (h, r) = (h.clone(), row.clone());
             let (state, detail) = tokio::task::spawn_blocking(move || h.index_upload(&r, push))
                 .await
-                .unwrap_or_else(|_| ("failed".into(), Some("indexing panicked".into())));
+                .unwrap_or_else(|_| (UploadState::Failed, Some("indexing panicked".into())));
             row.state = state;
             row.detail = detail;
             return row;
         }
         // Raw-text search reads the file directly: searchable as soon as it is saved.
-        let (state, detail) = ("indexed".to_string(), None::<String>);
+        let (state, detail) = (UploadState::Indexed, None::<String>);
         let id = row.file_id.clone();
-        let (st, d) = (state.clone(), detail.clone());
+        let d = detail.clone();
         if self
             .store
-            .run(move |s| s.set_upload_state(&id, &st, d.as_deref()))
+            .run(move |s| s.set_upload_state(&id, state, d.as_deref()))
             .await
             .is_ok()
         {

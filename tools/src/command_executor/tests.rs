@@ -53,7 +53,7 @@ async fn tools_cmd_refusals_are_specific_and_audited() {
             let r = call(&env, args.clone()).await;
             assert!(!r.ok, "{args}");
             assert_eq!(r.error.as_deref(), Some(msg), "{args}");
-            assert_eq!(r.data["blocked"], true);
+            assert_eq!(r.data.to_value()["blocked"], true);
         }
     let log = env.audit_log();
     let denies: Vec<&str> = log.lines().filter(|l| l.contains("[DENY]")).collect();
@@ -71,30 +71,36 @@ async fn tools_cmd_runs_real_processes_in_working_dir() {
     let notes = up(&env, "notes.txt", "one\ntwo\nthree\n");
     let r = call(&env, json!({"command": "ls"})).await;
     assert!(r.ok, "{r:?}");
-    assert!(r.data["stdout"].as_str().unwrap_or("").contains("id-s1-0"));
-    assert_eq!(r.data["exit_code"], 0);
-    assert_eq!(r.data["cwd"], env.ctx.uploads_root().display().to_string());
+    assert!(r.data.to_value()["stdout"]
+        .as_str()
+        .unwrap_or("")
+        .contains("id-s1-0"));
+    assert_eq!(r.data.to_value()["exit_code"], 0);
+    assert_eq!(
+        r.data.to_value()["cwd"],
+        env.ctx.uploads_root().display().to_string()
+    );
 
     let r = call(&env, json!({"command": "head", "args": ["-n", "2", notes]})).await;
-    assert_eq!(r.data["stdout"], "one\ntwo\n");
+    assert_eq!(r.data.to_value()["stdout"], "one\ntwo\n");
     assert!(r.output.contains("[退出码 exit code: 0]"));
 
     let r = call(&env, json!({"command": "pwd"})).await;
     assert_eq!(
-        r.data["stdout"].as_str().map(str::trim),
+        r.data.to_value()["stdout"].as_str().map(str::trim),
         Some(env.ctx.uploads_root().to_str().unwrap_or(""))
     );
 
     // A nonzero exit is reported with stderr.
     let r = call(&env, json!({"command": "cat", "args": ["missing.txt"]})).await;
     assert!(!r.ok);
-    assert_eq!(r.data["exit_code"], 1);
+    assert_eq!(r.data.to_value()["exit_code"], 1);
     assert!(r
         .error
         .as_deref()
         .unwrap_or("")
         .starts_with("命令返回非零退出码 1: "));
-    assert!(r.data["stderr"]
+    assert!(r.data.to_value()["stderr"]
         .as_str()
         .unwrap_or("")
         .contains("missing.txt"));
@@ -104,11 +110,11 @@ async fn tools_cmd_runs_real_processes_in_working_dir() {
     let r = call(&env, json!({"command": format!("ps -p {me} -o pid=")})).await;
     assert!(r.ok, "{r:?}");
     assert_eq!(
-        r.data["stdout"].as_str().map(str::trim),
+        r.data.to_value()["stdout"].as_str().map(str::trim),
         Some(me.to_string().as_str())
     );
     let r = call(&env, json!({"command": "uname -s"})).await;
-    assert_eq!(r.data["stdout"], "Linux\n");
+    assert_eq!(r.data.to_value()["stdout"], "Linux\n");
 
     let log = env.audit_log();
     assert!(
@@ -136,15 +142,15 @@ async fn tools_cmd_pipelines_connect_real_processes() {
     env.upload("s1", "app.log", log.as_bytes(), "2025-01-01T00:00:00Z");
     let r = call(&env, json!({"command": "cat app.log | grep ERROR | wc -l"})).await;
     assert!(r.ok, "{r:?}");
-    assert_eq!(r.data["stdout"], "143\n");
+    assert_eq!(r.data.to_value()["stdout"], "143\n");
     assert_eq!(
-        r.data["stages"],
+        r.data.to_value()["stages"],
         json!([["cat", "app.log"], ["grep", "ERROR"], ["wc", "-l"]])
     );
-    assert_eq!(r.data["stage_exit_codes"], json!([0, 0, 0]));
+    assert_eq!(r.data.to_value()["stage_exit_codes"], json!([0, 0, 0]));
     // grep first (files, in-process) into a process.
     let r = call(&env, json!({"command": "grep -v ERROR app.log | wc -l"})).await;
-    assert_eq!(r.data["stdout"], "857\n", "{r:?}");
+    assert_eq!(r.data.to_value()["stdout"], "857\n", "{r:?}");
     // Process into grep into grep into process.
     let r = call(
         &env,
@@ -152,7 +158,11 @@ async fn tools_cmd_pipelines_connect_real_processes() {
     )
     .await;
     let ends_in_zero = (0..1000).filter(|i| i % 7 == 0 && i % 10 == 0).count();
-    assert_eq!(r.data["stdout"], format!("{ends_in_zero}\n"), "{r:?}");
+    assert_eq!(
+        r.data.to_value()["stdout"],
+        format!("{ends_in_zero}\n"),
+        "{r:?}"
+    );
     // A five-stage pipeline with sort/uniq/head: the most common level.
     let r = call(
         &env,
@@ -160,14 +170,17 @@ async fn tools_cmd_pipelines_connect_real_processes() {
     )
     .await;
     assert!(r.ok, "{r:?}");
-    assert_eq!(r.data["stdout"].as_str().map(str::trim), Some("857 INFO"));
+    assert_eq!(
+        r.data.to_value()["stdout"].as_str().map(str::trim),
+        Some("857 INFO")
+    );
     // `head` exits early; the stages before it end too and the answer is still right.
     let r = call(&env, json!({"command": "cat app.log | head -n 2 | wc -l"})).await;
-    assert_eq!(r.data["stdout"], "2\n");
+    assert_eq!(r.data.to_value()["stdout"], "2\n");
     // A last grep without a match is exit 1, a normal answer.
     let r = call(&env, json!({"command": "cat app.log | grep NOPE"})).await;
     assert!(r.ok, "{r:?}");
-    assert_eq!(r.data["exit_code"], 1);
+    assert_eq!(r.data.to_value()["exit_code"], 1);
     let audit = env.audit_log();
     assert!(
         audit.contains("command=cat args=\"app.log | grep ERROR | wc -l\""),
@@ -197,11 +210,15 @@ async fn tools_cmd_relative_names_use_this_sessions_upload() {
     )
     .await;
     assert!(r.ok, "{r:?}");
-    assert_eq!(r.data["stdout"], "3\n", "the newest upload of that name");
-    assert_eq!(r.data["resolved"][0]["arg"], "app.log");
-    assert_eq!(r.data["resolved"][0]["source"], "upload");
     assert_eq!(
-        r.data["resolved"][0]["path"],
+        r.data.to_value()["stdout"],
+        "3\n",
+        "the newest upload of that name"
+    );
+    assert_eq!(r.data.to_value()["resolved"][0]["arg"], "app.log");
+    assert_eq!(r.data.to_value()["resolved"][0]["source"], "upload");
+    assert_eq!(
+        r.data.to_value()["resolved"][0]["path"],
         newest.path.display().to_string()
     );
     let line = format!(
@@ -212,7 +229,7 @@ async fn tools_cmd_relative_names_use_this_sessions_upload() {
     // Another session's upload is never found by its name.
     let r = call(&env, json!({"command": "grep -c ERROR other.log"})).await;
     assert!(!r.ok);
-    assert!(r.data["stderr"]
+    assert!(r.data.to_value()["stderr"]
         .as_str()
         .unwrap_or("")
         .contains("other.log: 没有那个文件或目录"));
@@ -225,7 +242,7 @@ async fn tools_cmd_other_sessions_uploads_are_private() {
     let theirs = env.upload("s2", "theirs.txt", b"theirs\n", "2025-01-01T00:00:00Z");
     let rel = |u: &crate::UploadRef| format!("{}/{}", u.file_id, u.filename);
     let r = call(&env, json!({"command": "cat", "args": [rel(&mine)]})).await;
-    assert_eq!(r.data["stdout"], "mine\n");
+    assert_eq!(r.data.to_value()["stdout"], "mine\n");
     for args in [
         json!({"command": "cat", "args": [rel(&theirs)]}),
         json!({"command": "ls", "args": [theirs.file_id.clone()]}),
@@ -252,7 +269,11 @@ async fn tools_cmd_other_sessions_uploads_are_private() {
     // Recursive walks from the shared uploads root would list other sessions' files.
     for cmd in ["find . -name '*.txt'", "find", "ls -R", "du -a"] {
         let r = call(&env, json!({ "command": cmd })).await;
-        assert_eq!(r.data["code"], "shared_uploads_root", "{cmd}: {r:?}");
+        assert_eq!(
+            r.data.to_value()["code"],
+            "shared_uploads_root",
+            "{cmd}: {r:?}"
+        );
     }
     let r = call(
         &env,
@@ -261,7 +282,7 @@ async fn tools_cmd_other_sessions_uploads_are_private() {
     .await;
     assert!(r.ok, "{r:?}");
     assert_eq!(
-        r.data["stdout"].as_str().map(str::trim),
+        r.data.to_value()["stdout"].as_str().map(str::trim),
         Some(mine.path.to_str().unwrap_or(""))
     );
 }
@@ -276,11 +297,11 @@ async fn tools_cmd_grep_runs_in_process() {
     )
     .await;
     assert!(r.ok, "{r:?}");
-    assert_eq!(r.data["stdout"], "2:ERROR a\n3:error b\n");
-    assert_eq!(r.data["pid"], Value::Null);
+    assert_eq!(r.data.to_value()["stdout"], "2:ERROR a\n3:error b\n");
+    assert_eq!(r.data.to_value()["pid"], Value::Null);
     let r = call(&env, json!({"command": "grep", "args": ["zzz", app]})).await;
     assert!(r.ok, "no match is not a failure");
-    assert_eq!(r.data["exit_code"], 1);
+    assert_eq!(r.data.to_value()["exit_code"], 1);
 }
 
 #[tokio::test]
@@ -289,8 +310,11 @@ async fn tools_cmd_output_is_capped() {
     let big = up(&env, "big.txt", &"x".repeat(300 * 1024));
     let r = call(&env, json!({"command": "cat", "args": [big]})).await;
     assert!(r.ok);
-    assert_eq!(r.data["truncated"], true);
-    assert_eq!(r.data["stdout"].as_str().map(str::len), Some(100 * 1024));
+    assert_eq!(r.data.to_value()["truncated"], true);
+    assert_eq!(
+        r.data.to_value()["stdout"].as_str().map(str::len),
+        Some(100 * 1024)
+    );
     assert!(r.output.contains("[输出已截断"));
     // The whole output is kept for the session's store.
     let full = r.full.expect("whole output");
@@ -311,11 +335,14 @@ async fn tools_cmd_full_output_cap_stops_every_stage() {
         )
         .await;
     assert!(r.ok, "{r:?}");
-    assert_eq!(r.data["timed_out"], false);
-    assert_eq!(r.data["stopped_at_cap"], true);
-    assert_eq!(r.data["truncated"], true);
+    assert_eq!(r.data.to_value()["timed_out"], false);
+    assert_eq!(r.data.to_value()["stopped_at_cap"], true);
+    assert_eq!(r.data.to_value()["truncated"], true);
     // The model and `data` see the 100 KB head; the store keeps the captured 8 MiB.
-    assert_eq!(r.data["stdout"].as_str().map(str::len), Some(100 * 1024));
+    assert_eq!(
+        r.data.to_value()["stdout"].as_str().map(str::len),
+        Some(100 * 1024)
+    );
     let full = r.full.as_ref().expect("whole output");
     let (kept, note) = full
         .text
@@ -326,7 +353,7 @@ async fn tools_cmd_full_output_cap_stops_every_stage() {
         "the cap plus the added newline"
     );
     assert!(note.contains("the rest was not kept"), "{note}");
-    if let Some(pid) = r.data["pid"].as_u64() {
+    if let Some(pid) = r.data.to_value()["pid"].as_u64() {
         assert!(!alive(pid));
     }
 }
@@ -346,7 +373,8 @@ async fn tools_cmd_network_listing_sees_a_planted_listener() {
     .await;
     if locate("ss", &search).is_some() {
         assert!(r.ok, "{r:?}");
-        let out = r.data["stdout"].as_str().unwrap_or("");
+        let data = r.data.to_value();
+        let out = data["stdout"].as_str().unwrap_or("");
         assert_eq!(out.lines().count(), 1, "{out}");
         assert!(out.contains(&format!("127.0.0.1:{port}")), "{out}");
     } else {
@@ -363,7 +391,8 @@ async fn tools_cmd_network_listing_sees_a_planted_listener() {
     .await;
     if locate("lsof", &search).is_some() {
         assert!(r.ok, "{r:?}");
-        let out = r.data["stdout"].as_str().unwrap_or("");
+        let data = r.data.to_value();
+        let out = data["stdout"].as_str().unwrap_or("");
         let rows: Vec<&str> = out.lines().skip(1).collect();
         assert_eq!(rows.len(), 1, "{out}");
         assert!(
@@ -411,9 +440,9 @@ async fn tools_cmd_follow_cap_keeps_collected_output_and_kills_the_child() {
         .call(json!({"command": "tail", "args": ["-f", f]}), &ctx)
         .await;
     assert!(r.ok, "a follow ending at its cap is its normal end: {r:?}");
-    assert_eq!(r.data["follow"]["ended"], "cap", "{r:?}");
-    assert_eq!(r.data["stdout"], "line one\nline two\n");
-    let pid = r.data["pid"].as_u64().expect("pid");
+    assert_eq!(r.data.to_value()["follow"]["ended"], "cap", "{r:?}");
+    assert_eq!(r.data.to_value()["stdout"], "line one\nline two\n");
+    let pid = r.data.to_value()["pid"].as_u64().expect("pid");
     assert!(!alive(pid), "child {pid} must be killed and reaped");
     assert!(env
         .audit_log()
@@ -423,8 +452,8 @@ async fn tools_cmd_follow_cap_keeps_collected_output_and_kills_the_child() {
     let r = CommandExecutorTool
         .call(json!({"command": "tail -f f.log | grep two | cat"}), &ctx)
         .await;
-    assert_eq!(r.data["timed_out"], true);
-    assert_eq!(r.data["stdout"], "line two\n", "{r:?}");
+    assert_eq!(r.data.to_value()["timed_out"], true);
+    assert_eq!(r.data.to_value()["stdout"], "line two\n", "{r:?}");
     assert!(
         r.output.contains("以上是终止前收集到的输出（不完整）"),
         "{}",
@@ -444,7 +473,7 @@ async fn tools_cmd_no_match_exits_are_answers() {
     )
     .await;
     assert!(r.ok, "{r:?}");
-    assert_eq!(r.data["stdout"], "0\n");
+    assert_eq!(r.data.to_value()["stdout"], "0\n");
     assert!(r.output.contains("no matching lines"), "{}", r.output);
     // Nothing listens on port 1: lsof's 1 means "nothing matched", not a failure.
     let r = call(&env, json!({"command": "lsof", "args": ["-i", ":1"]})).await;
@@ -492,8 +521,8 @@ async fn tools_cmd_follow_cancellation_kills_the_child_and_keeps_the_lines() {
     cancel.cancel();
     let r = task.await.expect("join");
     assert!(r.ok, "{r:?}");
-    assert_eq!(r.data["follow"]["ended"], "cancelled");
-    if let Some(pid) = r.data["pid"].as_u64() {
+    assert_eq!(r.data.to_value()["follow"]["ended"], "cancelled");
+    if let Some(pid) = r.data.to_value()["pid"].as_u64() {
         assert!(!alive(pid));
     }
 }
@@ -568,7 +597,7 @@ async fn tools_cmd_timeout_of_a_finite_command_is_a_failure_that_keeps_output() 
         "{}",
         r.output
     );
-    assert_eq!(r.data["stdout"], "4.0K\t/var/log/a\n");
+    assert_eq!(r.data.to_value()["stdout"], "4.0K\t/var/log/a\n");
 }
 
 #[tokio::test]

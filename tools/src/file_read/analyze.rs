@@ -13,6 +13,7 @@ use llmops_loganalysis::{
 
 use super::FileReadTool;
 use crate::audit::AuditOp;
+use crate::data::ToolData;
 use crate::{
     human_size, resolve_user_path, run_blocking, truncate_chars, BlockingError, LiveChunk, Tool,
     ToolCtx, ToolResult,
@@ -130,10 +131,7 @@ pub(super) async fn run(tool: &FileReadTool, raw: &str, ctx: &ToolCtx) -> ToolRe
         report,
     };
     let text = summary(&analysis);
-    match serde_json::to_value(&analysis) {
-        Ok(data) => ToolResult::success(text, data),
-        Err(e) => ToolResult::failure(format!("分析结果序列化失败: {e}")),
-    }
+    ToolResult::success(text, ToolData::Analysis(Box::new(analysis)))
 }
 
 /// `1 小时 5 分 / 1h5m`-style span.
@@ -332,7 +330,7 @@ mod tests {
             .call(json!({"path": "app.log", "mode": "analyze"}), &env.ctx)
             .await;
         assert!(r.ok, "{r:?}");
-        let a: FileAnalysis = serde_json::from_value(r.data.clone()).expect("contract");
+        let a: FileAnalysis = serde_json::from_value(r.data.to_value()).expect("contract");
         assert_eq!(a.file, "app.log");
         assert!(a.path.ends_with("/app.log") && a.path.starts_with('/'));
         assert!(a.report.complete);
@@ -345,7 +343,7 @@ mod tests {
         let warns = count(&truth, Level::Warn);
         assert_eq!(a.report.count(Level::Error), errors);
         assert_eq!(a.report.count(Level::Warn), warns);
-        assert_eq!(r.data["mode"], "analyze");
+        assert_eq!(r.data.to_value()["mode"], "analyze");
         assert!(
             r.output.contains(&format!("ERROR {errors}"))
                 && r.output.contains(&format!("WARN {warns}")),
@@ -385,7 +383,7 @@ mod tests {
             .call(json!({"path": path, "mode": "analyze"}), &ctx)
             .await;
         assert!(r.ok, "{r:?}");
-        assert_eq!(r.data["lines"], n as u64);
+        assert_eq!(r.data.to_value()["lines"], n as u64);
         let mut pcts = Vec::new();
         while let Ok(c) = rx.try_recv() {
             for l in c.lines {
@@ -429,7 +427,7 @@ mod tests {
             )
             .await;
         assert!(r.ok, "{r:?}");
-        let a: FileAnalysis = serde_json::from_value(r.data.clone()).expect("contract");
+        let a: FileAnalysis = serde_json::from_value(r.data.to_value()).expect("contract");
         assert!(!a.report.complete);
         assert!(a.report.bytes_read <= cap);
         let prefix = &log[..a.report.bytes_read as usize];
@@ -461,7 +459,7 @@ mod tests {
                 &env.ctx,
             )
             .await;
-        assert_eq!(r.data["complete"], true);
+        assert_eq!(r.data.to_value()["complete"], true);
     }
 
     #[tokio::test]

@@ -1,9 +1,8 @@
 //! `file_read {output_id, offset, limit}`: a page of a stored tool output of this session
 //! (what the model saw only the head and tail of), so the agent can read the rest.
 
-use serde_json::json;
-
 use super::super::{run_blocking, BlockingError, ToolCtx, ToolResult};
+use crate::data::{StoredPageData, ToolData};
 use crate::outputs::{OutputStore, PAGE_MAX_LINES};
 
 /// Reads lines `[offset, offset + limit)` of output `id` of this session.
@@ -47,14 +46,14 @@ pub(super) async fn run(id: &str, offset: u64, limit: u64, ctx: &ToolCtx) -> Too
     }
     ToolResult::success(
         text,
-        json!({
-            "output_id": id,
-            "offset": page.offset,
-            "lines": page.lines,
-            "total_lines": page.total_lines,
-            "total_bytes": page.total_bytes,
-            "more_lines": more,
-            "truncated": page.truncated,
+        ToolData::StoredPage(StoredPageData {
+            output_id: id.to_string(),
+            offset: page.offset,
+            lines: page.lines,
+            total_lines: page.total_lines,
+            total_bytes: page.total_bytes,
+            more_lines: more,
+            truncated: page.truncated,
         }),
     )
 }
@@ -64,6 +63,7 @@ mod tests {
     use super::*;
     use crate::testutil::Env;
     use crate::{FileReadTool, Tool};
+    use serde_json::json;
 
     #[tokio::test]
     async fn the_agent_pages_through_a_stored_output() {
@@ -80,10 +80,10 @@ mod tests {
             )
             .await;
         assert!(page.ok, "{page:?}");
-        assert_eq!(page.data["total_lines"], 1200);
-        assert_eq!(page.data["lines"][0], "row 1001");
-        assert_eq!(page.data["lines"][149], "row 1150");
-        assert_eq!(page.data["more_lines"], 50);
+        assert_eq!(page.data.to_value()["total_lines"], 1200);
+        assert_eq!(page.data.to_value()["lines"][0], "row 1001");
+        assert_eq!(page.data.to_value()["lines"][149], "row 1150");
+        assert_eq!(page.data.to_value()["more_lines"], 50);
         assert!(page.output.contains("offset=1150"), "{}", page.output);
         // Another session's output is not reachable by its id.
         let mut other = env.ctx.clone();

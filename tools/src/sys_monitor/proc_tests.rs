@@ -80,22 +80,25 @@ async fn tools_sys_monitor_processes_names_the_top_process() {
         "{}",
         r.output
     );
-    assert_eq!(r.data["metric"], "processes");
-    assert_eq!(r.data["sort"], "memory");
-    assert_eq!(r.data["total_processes"], 5);
-    assert_eq!(r.data["memory_total_bytes"], 8u64 << 30);
-    assert_eq!(r.data["cores"], 2);
-    let pids: Vec<u64> = r.data["processes"]
+    assert_eq!(r.data.to_value()["metric"], "processes");
+    assert_eq!(r.data.to_value()["sort"], "memory");
+    assert_eq!(r.data.to_value()["total_processes"], 5);
+    assert_eq!(r.data.to_value()["memory_total_bytes"], 8u64 << 30);
+    assert_eq!(r.data.to_value()["cores"], 2);
+    let pids: Vec<u64> = r.data.to_value()["processes"]
         .as_array()
         .expect("array")
         .iter()
         .map(|p| p["pid"].as_u64().expect("pid"))
         .collect();
     assert_eq!(pids, vec![4242, 900, 778]);
-    assert_eq!(r.data["processes"][0]["rss_bytes"], 1288490189u64);
-    assert_eq!(r.data["processes"][0]["user"], "app");
     assert_eq!(
-        r.data["processes"][0]["command"],
+        r.data.to_value()["processes"][0]["rss_bytes"],
+        1288490189u64
+    );
+    assert_eq!(r.data.to_value()["processes"][0]["user"], "app");
+    assert_eq!(
+        r.data.to_value()["processes"][0]["command"],
         "java -Xmx2g -jar orders.jar"
     );
     // Table: header plus three rows.
@@ -107,7 +110,10 @@ async fn tools_sys_monitor_processes_names_the_top_process() {
         "占用 CPU 最多的进程: python3 (pid 900, 用户 app) CPU 80.0%（最近 1.0 秒，100% = 1 个核，共 2 核）"
     ), "{}", r.output);
     assert!(r.output.contains("按CPU排序，全部 5 个:"), "{}", r.output);
-    assert_eq!(r.data["processes"].as_array().map(Vec::len), Some(5));
+    assert_eq!(
+        r.data.to_value()["processes"].as_array().map(Vec::len),
+        Some(5)
+    );
 }
 
 #[tokio::test]
@@ -128,8 +134,8 @@ async fn tools_sys_monitor_processes_filter_by_name() {
         "{}",
         r.output
     );
-    assert_eq!(r.data["matched"], 2);
-    let pids: Vec<u64> = r.data["processes"]
+    assert_eq!(r.data.to_value()["matched"], 2);
+    let pids: Vec<u64> = r.data.to_value()["processes"]
         .as_array()
         .expect("array")
         .iter()
@@ -143,7 +149,7 @@ async fn tools_sys_monitor_processes_filter_by_name() {
             &env.ctx,
         )
         .await;
-    assert_eq!(r.data["processes"][0]["pid"], 4242);
+    assert_eq!(r.data.to_value()["processes"][0]["pid"], 4242);
 
     let r = tool
         .call(json!({"metric": "processes", "name": "redis"}), &env.ctx)
@@ -154,8 +160,8 @@ async fn tools_sys_monitor_processes_filter_by_name() {
         "没有名称或命令行包含 \"redis\" 的进程（共检查 5 个进程）。\
          No process matched \"redis\" (5 processes checked)."
     );
-    assert_eq!(r.data["matched"], 0);
-    assert_eq!(r.data["processes"], json!([]));
+    assert_eq!(r.data.to_value()["matched"], 0);
+    assert_eq!(r.data.to_value()["processes"], json!([]));
 }
 
 #[tokio::test]
@@ -165,15 +171,24 @@ async fn tools_sys_monitor_processes_arguments() {
     let r = tool
         .call(json!({"metric": "processes", "limit": "2"}), &env.ctx)
         .await;
-    assert_eq!(r.data["processes"].as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        r.data.to_value()["processes"].as_array().map(Vec::len),
+        Some(2)
+    );
     let r = tool
         .call(json!({"metric": "processes", "limit": 500}), &env.ctx)
         .await;
-    assert_eq!(r.data["processes"].as_array().map(Vec::len), Some(5));
+    assert_eq!(
+        r.data.to_value()["processes"].as_array().map(Vec::len),
+        Some(5)
+    );
     let r = tool
         .call(json!({"metric": "processes", "limit": 0}), &env.ctx)
         .await;
-    assert_eq!(r.data["processes"].as_array().map(Vec::len), Some(1));
+    assert_eq!(
+        r.data.to_value()["processes"].as_array().map(Vec::len),
+        Some(1)
+    );
     let r = tool
         .call(json!({"metric": "processes", "sort": "io"}), &env.ctx)
         .await;
@@ -187,7 +202,7 @@ async fn tools_sys_monitor_processes_arguments() {
     assert!(!r.ok);
     // `all` stays the summary, without processes.
     let r = tool.call(json!({"metric": "all"}), &env.ctx).await;
-    assert!(r.data.get("processes").is_none());
+    assert!(r.data.to_value().get("processes").is_none());
     // No table yet (fixed handle without processes): a clear failure, not an empty answer.
     let bare = SysMonitorTool::new(SamplerHandle::fixed(Snapshot {
         seq: 1,
@@ -349,8 +364,8 @@ async fn tools_sys_monitor_processes_find_planted_memory_and_cpu_hogs() {
         )
         .await;
     assert!(r.ok, "{r:?}");
-    assert_eq!(r.data["matched"], 2, "{}", r.output);
-    assert_eq!(r.data["processes"][0]["pid"], mem_pid);
+    assert_eq!(r.data.to_value()["matched"], 2, "{}", r.output);
+    assert_eq!(r.data.to_value()["processes"][0]["pid"], mem_pid);
     assert!(
         r.output.contains("占用内存最多的进程: python"),
         "{}",
@@ -367,7 +382,12 @@ async fn tools_sys_monitor_processes_find_planted_memory_and_cpu_hogs() {
             &env.ctx,
         )
         .await;
-    assert_eq!(r.data["processes"][0]["pid"], cpu_pid, "{}", r.output);
+    assert_eq!(
+        r.data.to_value()["processes"][0]["pid"],
+        cpu_pid,
+        "{}",
+        r.output
+    );
     assert!(
         r.output
             .starts_with(&format!("名称或命令行包含 \"{marker}\" 的进程共 2 个；其中占用 CPU 最多的进程: sh (pid {cpu_pid}")),
@@ -383,7 +403,8 @@ async fn tools_sys_monitor_processes_find_planted_memory_and_cpu_hogs() {
             &env.ctx,
         )
         .await;
-    let rows = r.data["processes"].as_array().expect("array");
+    let data = r.data.to_value();
+    let rows = data["processes"].as_array().expect("array");
     let rss: Vec<u64> = rows
         .iter()
         .map(|p| p["rss_bytes"].as_u64().expect("rss"))

@@ -1,10 +1,9 @@
 //! Text and JSON answers of `sys_monitor`: the summary lines (CPU, memory like `free`, disks
 //! like `df`) and the process answer that names the top process, then a small table.
 
-use serde_json::{json, Value};
-
 use super::procs::{cut, matches_name, sort, ProcSort, ProcessInfo, ProcessTable, COMMAND_WIDTH};
 use super::{CpuStats, DiskStats, MemoryStats, Snapshot};
+use crate::data::{MonitorData, ProcessesData, ProcessesMetric, ToolData};
 use crate::{human_size, ToolResult};
 
 pub(super) fn cpu_line(c: &CpuStats) -> String {
@@ -62,24 +61,24 @@ pub(super) struct Parts {
 
 /// The summary answer (`cpu`, `memory`, `disk`, `all`).
 pub(super) fn summary(snap: &Snapshot, parts: Parts) -> ToolResult {
-    let mut data = serde_json::Map::new();
+    let mut data = MonitorData::default();
     let mut lines = Vec::new();
     if parts.cpu {
-        data.insert("cpu".into(), json!(snap.cpu));
+        data.cpu = Some(snap.cpu.clone());
         lines.push(cpu_line(&snap.cpu));
     }
     if parts.memory {
-        data.insert("memory".into(), json!(snap.memory));
+        data.memory = Some(snap.memory.clone());
         lines.push(memory_line(&snap.memory));
     }
     if parts.disk {
-        data.insert("disks".into(), json!(snap.disks));
+        data.disks = Some(snap.disks.clone());
         if snap.disks.is_empty() {
             lines.push("磁盘: 未找到可报告的文件系统 (no real file systems found)".into());
         }
         lines.extend(snap.disks.iter().map(disk_line));
     }
-    ToolResult::success(lines.join("\n"), Value::Object(data))
+    ToolResult::success(lines.join("\n"), ToolData::Monitor(data))
 }
 
 /// A `processes` request.
@@ -161,16 +160,16 @@ pub(super) fn processes(table_: &ProcessTable, cores: usize, q: &ProcQuery) -> T
     let matched = rows.len();
     sort(&mut rows, q.sort);
     rows.truncate(q.limit);
-    let data = json!({
-        "metric": "processes",
-        "sort": q.sort.as_str(),
-        "name": q.name,
-        "total_processes": total,
-        "matched": matched,
-        "memory_total_bytes": table_.memory_total_bytes,
-        "cores": cores,
-        "interval_ms": table_.interval_ms,
-        "processes": rows,
+    let data = ToolData::Processes(ProcessesData {
+        metric: ProcessesMetric::Processes,
+        sort: q.sort,
+        name: q.name.clone(),
+        total_processes: total,
+        matched,
+        memory_total_bytes: table_.memory_total_bytes,
+        cores,
+        interval_ms: table_.interval_ms,
+        processes: rows.clone(),
     });
     let order = match q.sort {
         ProcSort::Cpu => "CPU",

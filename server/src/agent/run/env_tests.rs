@@ -113,7 +113,7 @@ fn fixture(lines: usize, errors: usize) -> Fixture {
         sha256: String::new(),
         path: path.to_string_lossy().into_owned(),
         uploaded_at: "2026-11-24T03:00:00Z".into(),
-        state: "indexed".into(),
+        state: crate::store::UploadState::Indexed,
         detail: None,
     };
     let catalog: Arc<dyn UploadCatalog> = Arc::new(Catalog(vec![super::upload_ref(&upload)]));

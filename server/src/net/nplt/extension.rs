@@ -228,7 +228,7 @@ impl Conn {
             .agent
             .tools
             .call(
-                "semantic_search",
+                llmops_tools::ToolName::SemanticSearch.as_str(),
                 args,
                 &self.ctx.tool_ctx(&self.session_id),
             )
@@ -240,13 +240,10 @@ impl Conn {
                 Some(q.request_id),
             );
         }
-        let results = r.data["results"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|h| serde_json::from_value(h.clone()).ok())
-                    .collect()
-            })
+        let results = r
+            .data
+            .as_search()
+            .map(|s| s.wire_hits())
             .unwrap_or_default();
         Message::SearchResults(protocol::SearchResults {
             request_id: Some(q.request_id),

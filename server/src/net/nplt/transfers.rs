@@ -2,7 +2,7 @@
 
 use protocol::{Ack, Message, UploadResult, UploadStatus};
 
-use crate::store::{StoreError, UploadRow};
+use crate::store::{OfferState, StoreError, TransferMode, UploadRow, UploadState};
 use crate::uploads::{Incoming, UploadError};
 
 use super::{Conn, Dialect, UploadSlot};
@@ -32,7 +32,7 @@ impl Conn {
             .agent
             .tools
             .call(
-                "file_download",
+                llmops_tools::ToolName::FileDownload.as_str(),
                 args.clone(),
                 &self.ctx.tool_ctx(&self.session_id),
             )
@@ -44,13 +44,19 @@ impl Conn {
                 Some(d.request_id),
             );
         }
-        let o = &r.data["offer"];
+        let Some(o) = r.data.as_offer() else {
+            return Message::error(
+                "internal",
+                "下载工具没有给出下载提议 / the download tool returned no offer",
+                Some(d.request_id),
+            );
+        };
         let file = OfferFile {
-            path: o["file_path"].as_str().unwrap_or_default(),
-            filename: o["filename"].as_str().unwrap_or_default(),
-            size: o["size"].as_u64().unwrap_or(0),
-            sha256: o["sha256"].as_str().unwrap_or_default(),
-            mode: &d.mode,
+            path: &o.file_path,
+            filename: &o.filename,
+            size: o.size,
+            sha256: &o.sha256,
+            mode: o.transport_mode,
         };
         let row = self.ctx.offers.new_offer(
             &self.session_id,
@@ -83,14 +89,10 @@ impl Conn {
                 format!("没有这个下载邀请 / no offer {offer_id} in this session"),
                 None,
             )),
-            Some(o) if o.state == "pending" => Ok(o),
+            Some(o) if o.state == OfferState::Pending => Ok(o),
             Some(o) => Err(Message::error(
                 "offer_closed",
-                format!(
-                    "下载邀请已{} / offer is {}",
-                    offer_state_zh(&o.state),
-                    o.state
-                ),
+                format!("下载邀请已{} / offer is {}", o.state.verb_zh(), o.state),
                 None,
             )),
             None => Err(Message::error(
@@ -115,7 +117,7 @@ impl Conn {
         let res = self
             .ctx
             .store
-            .run(move |s| s.set_offer_state(&id, "rejected", Some(&rs)))
+            .run(move |s| s.set_offer_state(&id, OfferState::Rejected, Some(&rs)))
             .await;
         crate::store::log_unsaved(res, &self.session_id, "offer state `rejected`");
         self.ctx.audit.record(
@@ -157,7 +159,7 @@ impl Conn {
         match self.ctx.store.run(move |s| s.offer(&id)).await {
             Ok(Some(row))
                 if row.session_id == self.session_id
-                    && (row.state == "accepted" || row.state == "failed")
+                    && matches!(row.state, OfferState::Accepted | OfferState::Failed)
                     && row.expires_at > now =>
             {
                 Ok(row)
@@ -175,18 +177,19 @@ impl Conn {
         let transfers = self.ctx.transfers.clone();
         let rdt_addr = transfers.rdt_addr.get().copied();
         let http_addr = transfers.http_addr.get().copied();
-        let mode = match (a.mode.as_str(), rdt_addr, http_addr) {
-            ("auto" | "rdt", Some(_), _) => "rdt",
-            ("auto" | "nplt", _, _) => "nplt",
-            ("http", _, Some(_)) => "http",
-            (other @ ("rdt" | "http"), _, _) => {
+        let mode = match (TransferMode::parse(&a.mode), rdt_addr, http_addr) {
+            (Some(TransferMode::Auto | TransferMode::Rdt), Some(_), _) => TransferMode::Rdt,
+            (Some(TransferMode::Auto | TransferMode::Nplt), _, _) => TransferMode::Nplt,
+            (Some(TransferMode::Http), _, Some(_)) => TransferMode::Http,
+            (Some(other @ (TransferMode::Rdt | TransferMode::Http)), _, _) => {
                 return Some(Message::error(
                     "unsupported_mode",
                     format!("传输模式 {other} 未启用 / mode {other} is not running on this server; use nplt"),
                     o.request_id,
                 ))
             }
-            (other, _, _) => {
+            (None, _, _) => {
+                let other = &a.mode;
                 return Some(Message::error(
                     "unsupported_mode",
                     format!("未知传输模式 {other} / unknown mode {other}; use auto, rdt, nplt or http"),
@@ -194,7 +197,7 @@ impl Conn {
                 ))
             }
         };
-        if mode == "nplt" && self.transfer.as_ref().is_some_and(|t| !t.is_cancelled()) {
+        if mode == TransferMode::Nplt && self.transfer.as_ref().is_some_and(|t| !t.is_cancelled()) {
             return Some(Message::error(
                 "busy",
                 "已有传输正在进行 / a transfer is already running on this connection",
@@ -205,13 +208,13 @@ impl Conn {
         let res = self
             .ctx
             .store
-            .run(move |s| s.set_offer_state(&id, "accepted", None))
+            .run(move |s| s.set_offer_state(&id, OfferState::Accepted, None))
             .await;
         crate::store::log_unsaved(res, &self.session_id, "offer state `accepted`");
         let now = std::time::Instant::now();
         let mut start = protocol::TransferStart {
             offer_id: o.offer_id.clone(),
-            mode: mode.into(),
+            mode: mode.as_str().into(),
             token: String::new(),
             rdt_addr: None,
             url: None,
@@ -219,7 +222,7 @@ impl Conn {
             sha256: o.sha256.clone(),
         };
         match (mode, rdt_addr, http_addr) {
-            ("rdt", Some(addr), _) => {
+            (TransferMode::Rdt, Some(addr), _) => {
                 let (token, _) = transfers.issue(
                     GrantKind::Rdt,
                     &o,
@@ -232,7 +235,7 @@ impl Conn {
                 start.rdt_addr = Some(addr.to_string());
                 return Some(Message::TransferStart(start));
             }
-            ("http", _, Some(addr)) => {
+            (TransferMode::Http, _, Some(addr)) => {
                 let (token, _) = transfers.issue(
                     GrantKind::Http,
                     &o,
@@ -404,7 +407,7 @@ impl Conn {
                         out.push(Message::UploadStatus(UploadStatus {
                             file_id: String::new(),
                             filename: inc.filename.clone(),
-                            state: "receiving".into(),
+                            state: UploadState::Receiving.as_str().into(),
                             detail: None,
                             done: inc.received,
                             total: inc.announced,
@@ -490,7 +493,7 @@ impl Conn {
                 )
             }
         };
-        if row.state != "failed" {
+        if row.state != UploadState::Failed {
             return Message::error(
                 "not_failed",
                 format!(
@@ -511,7 +514,7 @@ impl Conn {
         let r = row.clone();
         let (state, _) = tokio::task::spawn_blocking(move || h.retry_upload(&r, push))
             .await
-            .unwrap_or_else(|_| ("failed".into(), Some("indexing panicked".into())));
+            .unwrap_or_else(|_| (UploadState::Failed, Some("indexing panicked".into())));
         Message::Ack(Ack {
             request_id: d.request_id,
             message: format!("已重新开始索引 {} ({state}) / retrying", row.filename),
@@ -558,16 +561,5 @@ impl Conn {
             }),
             Err(e) => Message::error("io_error", e, Some(d.request_id)),
         }
-    }
-}
-
-fn offer_state_zh(state: &str) -> &'static str {
-    match state {
-        "accepted" => "接受",
-        "rejected" => "拒绝",
-        "expired" => "过期",
-        "transferred" => "完成传输",
-        "failed" => "失败",
-        _ => "关闭",
     }
 }

@@ -131,7 +131,7 @@ async fn receive(
                 let _ = push.try_send(Message::UploadStatus(UploadStatus {
                     file_id: String::new(),
                     filename: filename.clone(),
-                    state: "receiving".into(),
+                    state: crate::store::UploadState::Receiving.as_str().into(),
                     detail: None,
                     done: held,
                     total: size,
