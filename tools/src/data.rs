@@ -4,12 +4,9 @@
 //! documented in docs/tools.md (each kind serializes exactly as the tool's JSON always did).
 
 use serde::ser::{SerializeMap, Serializer};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::file_read::Encoding;
-use crate::follow::FollowEnd;
-use crate::semantic_search::{SearchHit, SearchScope};
 use crate::sys_monitor::{CpuStats, DiskStats, MemoryStats, ProcSort, ProcessInfo};
 use crate::UploadRef;
 use llmops_common::TransferMode;
@@ -286,6 +283,56 @@ pub struct DownloadOffer {
     pub size: u64,
     pub sha256: String,
     pub transport_mode: TransferMode,
+}
+
+// Value types of the tools' results, kept here (below the tools) so the tools build them
+// and this module describes them without importing the tools.
+
+/// The text encoding a file was read in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    Utf8,
+    Utf8Bom,
+    Utf16Le,
+    Utf16Be,
+}
+
+/// Why a follow ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FollowEnd {
+    /// The operator cancelled (Ctrl+C).
+    Cancelled,
+    /// The cap was reached.
+    Cap,
+    /// The command exited by itself (a file that cannot be read, a unit with no journal).
+    Exited(Option<i32>),
+}
+
+/// One search result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchHit {
+    pub filename: String,
+    pub filepath: String,
+    /// In [0, 1].
+    pub similarity: f32,
+    /// At most 200 characters.
+    pub chunk: String,
+    /// e.g. "lines 3-7".
+    pub position: String,
+    /// filename | lexical | semantic | hybrid.
+    pub match_type: String,
+    pub file_id: Option<String>,
+}
+
+/// Where to search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchScope {
+    All,
+    /// The doc folders (system documentation).
+    System,
+    /// This session's uploads.
+    Uploads,
 }
 
 #[cfg(test)]

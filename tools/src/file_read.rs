@@ -20,6 +20,7 @@ use super::{
     ToolResult,
 };
 use crate::audit::AuditOp;
+pub use crate::data::Encoding;
 use crate::data::{PageData, ToolData};
 use llmops_common::ToolName;
 
@@ -59,15 +60,6 @@ struct Args {
     offset: Option<u64>,
     #[serde(default)]
     limit: Option<u64>,
-}
-
-/// The text encoding a file was read in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Encoding {
-    Utf8,
-    Utf8Bom,
-    Utf16Le,
-    Utf16Be,
 }
 
 impl serde::Serialize for Encoding {

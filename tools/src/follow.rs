@@ -15,6 +15,7 @@ use tokio_util::sync::CancellationToken;
 use super::live::{LiveChunk, LiveSink};
 use super::{FullOutput, ToolCtx, ToolResult};
 use crate::audit::AuditOp;
+pub use crate::data::FollowEnd;
 use crate::data::{FollowData, FollowStats, ToolData};
 use llmops_policy::ValidatedCommand;
 use llmops_policy::SAFE_PATH;
@@ -51,17 +52,6 @@ pub const FOLLOW_GRACE: Duration = Duration::from_secs(5);
 /// A live line longer than this is cut (the stored output keeps it whole).
 pub const LIVE_LINE_MAX: usize = 2000;
 const STDERR_CAP: usize = 16 * 1024;
-
-/// Why a follow ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FollowEnd {
-    /// The operator cancelled (Ctrl+C).
-    Cancelled,
-    /// The cap was reached.
-    Cap,
-    /// The command exited by itself (a file that cannot be read, a unit with no journal).
-    Exited(Option<i32>),
-}
 
 impl FollowEnd {
     pub fn as_str(self) -> &'static str {

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{
@@ -15,19 +15,9 @@ use super::{
     UploadCatalog,
 };
 use crate::data::{SearchData, ToolData};
+pub use crate::data::{SearchHit, SearchScope};
 use llmops_common::ToolName;
 use llmops_policy::PathPolicy;
-
-/// Where to search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SearchScope {
-    All,
-    /// The doc folders (system documentation).
-    System,
-    /// This session's uploads.
-    Uploads,
-}
 
 impl SearchScope {
     pub fn parse(s: &str) -> Option<SearchScope> {
@@ -46,22 +36,6 @@ impl SearchScope {
             SearchScope::Uploads => "uploads",
         }
     }
-}
-
-/// One search result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SearchHit {
-    pub filename: String,
-    pub filepath: String,
-    /// In [0, 1].
-    pub similarity: f32,
-    /// At most 200 characters.
-    pub chunk: String,
-    /// e.g. "lines 3-7".
-    pub position: String,
-    /// filename | lexical | semantic | hybrid.
-    pub match_type: String,
-    pub file_id: Option<String>,
 }
 
 impl From<&SearchHit> for protocol::SearchHit {
