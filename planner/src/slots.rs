@@ -335,7 +335,11 @@ pub fn name_score(text: &str, u: &UploadRef) -> u32 {
             (false, false) => 0,
         };
     }
-    score.max(cat_score.min(85))
+    let cat_score = cat_score.min(85);
+    // Two kinds of evidence beat one: a name that shares words with the text and is also of
+    // the kind of file mentioned ranks above a file that is only of that kind.
+    let both = if score > 0 && cat_score > 0 { 5 } else { 0 };
+    score.max(cat_score) + both
 }
 
 /// The upload a text names, when exactly one upload is the clear best match.
@@ -532,6 +536,17 @@ pub fn upload_reference(text: &str) -> (&'static str, Option<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn partial_name_and_kind_beat_kind_alone() {
+        // Both are documents; only one shares words with the request.
+        let text = "找一下备份相关的文档然后发给我";
+        let named = hit_name_score(text, "数据备份指南.md");
+        let other = hit_name_score(text, "operations-handbook.md");
+        assert!(named > other, "{named} vs {other}");
+        // A name that matches outright still wins over partial evidence.
+        assert!(hit_name_score("发我 数据备份指南.md", "数据备份指南.md") >= 100);
+    }
     use std::path::PathBuf;
 
     pub(crate) fn up(names: &[&str]) -> Vec<UploadRef> {
