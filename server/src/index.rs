@@ -421,16 +421,22 @@ impl IndexHandle {
                 }
             }
         }
-        // Uploads saved but never indexed (a crash right after the rename) get indexed now.
+        // Uploads still recorded as `saved`: never indexed (a crash right after the rename)
+        // get indexed now; indexed ones whose state write was lost (a crash between indexing
+        // and the write) get the index's state, so none stays `saved` forever.
         for r in rows {
-            let key = Engine::upload_key(&r.session_id, &r.sha256);
-            if r.state == UploadState::Saved && self.engine.state_of(&key).is_none() {
-                let (state, detail) = self.index_upload(&r, None);
-                let res = self
-                    .store
-                    .set_upload_state(&r.file_id, state, detail.as_deref());
-                crate::store::log_unsaved(res, &r.file_id, "upload index state (catch-up)");
+            if r.state != UploadState::Saved {
+                continue;
             }
+            let key = Engine::upload_key(&r.session_id, &r.sha256);
+            let (state, detail) = match self.engine.state_of(&key) {
+                None => self.index_upload(&r, None),
+                Some((s, d)) => (UploadState::from(s), d),
+            };
+            let res = self
+                .store
+                .set_upload_state(&r.file_id, state, detail.as_deref());
+            crate::store::log_unsaved(res, &r.file_id, "upload index state (catch-up)");
         }
     }
 
@@ -612,6 +618,62 @@ pub async fn rescan_periodically(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_upload_left_saved_gets_its_state_at_start_up() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cli = crate::config::Cli {
+            config: Some(PathBuf::from("/dev/null")),
+            data_dir: Some(dir.path().join("data")),
+            llm_provider: Some("offline".into()),
+            ..Default::default()
+        };
+        let cfg = Config::resolve(cli).expect("config");
+        std::fs::create_dir_all(cfg.uploads_dir()).expect("uploads dir");
+        let store = Store::open(&cfg.db_path()).expect("db");
+        let sid = store.create_session(None).expect("session").id;
+        let paths = Arc::new(PathPolicy::new(&cfg.path_policy_config(&[])));
+        let mk = |id: &str, text: &str| {
+            let path = cfg.uploads_dir().join(id).join("app.log");
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&path, text).expect("write");
+            let row = UploadRow {
+                file_id: id.into(),
+                session_id: sid.clone(),
+                filename: "app.log".into(),
+                size: text.len() as u64,
+                content_type: "text/plain".into(),
+                sha256: format!("{id}-sha"),
+                path: path.to_string_lossy().into_owned(),
+                uploaded_at: crate::store::now_rfc3339(),
+                state: UploadState::Saved,
+                detail: None,
+            };
+            store.insert_upload(&row).expect("insert");
+            row
+        };
+        // One indexed but whose state write was lost, one never indexed at all.
+        let indexed = mk("aaa111", "disk quota exceeded on /var\n");
+        let never = mk("bbb222", "connection refused by upstream\n");
+        let h = IndexHandle::open(&cfg, store.clone(), vec![], paths).expect("index");
+        let (state, _) = h.index_upload(&indexed, None);
+        assert_eq!(state, UploadState::Indexed);
+        store
+            .set_upload_state(&indexed.file_id, UploadState::Saved, None)
+            .expect("simulate the lost write");
+        h.drop_orphans();
+        let states: Vec<(String, UploadState)> = store
+            .list_uploads(&sid)
+            .expect("list")
+            .into_iter()
+            .map(|u| (u.file_id, u.state))
+            .collect();
+        assert!(
+            states.iter().all(|(_, s)| *s == UploadState::Indexed),
+            "{states:?} (never: {})",
+            never.file_id
+        );
+    }
 
     #[test]
     fn index_glue_decodes_text_encodings() {
