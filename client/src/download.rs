@@ -88,6 +88,39 @@ fn temp_paths(out_dir: &Path, name: &str, offer_id: &str) -> (PathBuf, PathBuf) 
     (part, bitmap)
 }
 
+/// Temp and resume files (`.NAME.OFFER.part`, `.NAME.OFFER.part.bitmap`) untouched for this
+/// long are abandoned attempts; the next download into the folder removes them.
+const STALE_PART_AGE: Duration = Duration::from_secs(24 * 3600);
+
+/// Removes abandoned temp and resume files of earlier downloads from `out_dir` (hidden
+/// files ending `.part` or `.bitmap`, older than [`STALE_PART_AGE`]); returns how many.
+fn sweep_stale_parts(out_dir: &Path, now: std::time::SystemTime) -> usize {
+    let Ok(dir) = std::fs::read_dir(out_dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for e in dir.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.starts_with('.') || !(name.ends_with(".part") || name.ends_with(".bitmap")) {
+            continue;
+        }
+        let old = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| now.duration_since(t).ok())
+            .is_some_and(|age| age >= STALE_PART_AGE);
+        if !old || !e.file_type().is_ok_and(|t| t.is_file()) {
+            continue;
+        }
+        match std::fs::remove_file(e.path()) {
+            Ok(()) => removed += 1,
+            Err(err) => tracing::debug!("stale {} not removed: {err}", e.path().display()),
+        }
+    }
+    removed
+}
+
 /// A re-run gets a new offer id; an interrupted earlier attempt at the same file (same
 /// name, size and sha256) is adopted by renaming its temp and resume files.
 fn adopt_partial(out_dir: &Path, name: &str, offer: &Offer, part: &Path, bitmap: &Path) {
@@ -177,6 +210,13 @@ pub async fn receive_to(
             "目标文件已存在 / {} exists (use --force to overwrite)",
             dest.display()
         )));
+    }
+    let swept = sweep_stale_parts(out_dir, std::time::SystemTime::now());
+    if swept > 0 {
+        tracing::info!(
+            "removed {swept} abandoned partial downloads from {}",
+            out_dir.display()
+        );
     }
     let (tmp, bitmap) = temp_paths(out_dir, &name, &offer.offer_id);
     if matches!(mode, "auto" | "rdt") {
@@ -590,6 +630,34 @@ pub fn error_concerns_offer(e: &protocol::ErrorMsg, offer: &Offer) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn abandoned_partial_downloads_are_swept_after_a_day() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = |n: &str| dir.path().join(n);
+        for n in [
+            ".a.log.o1.part",
+            ".a.log.o1.part.bitmap",
+            ".b.bin.o2.part",
+            "keep.part",
+            ".notes",
+        ] {
+            std::fs::write(p(n), b"x").expect("write");
+        }
+        let now = std::time::SystemTime::now();
+        // Fresh files stay (a download may be resumed).
+        assert_eq!(sweep_stale_parts(dir.path(), now), 0);
+        // A day later the hidden temp and resume files go; other files stay.
+        let later = now + STALE_PART_AGE + Duration::from_secs(60);
+        assert_eq!(sweep_stale_parts(dir.path(), later), 3);
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .expect("dir")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, vec![".notes", "keep.part"]);
+    }
 
     /// An HTTP peer that sends the response head and `body` and then closes.
     async fn short_http(size: u64, sha: &str, body: Vec<u8>) -> String {
