@@ -33,6 +33,9 @@ const DEFAULT_HISTORY: u32 = 200;
 impl Request {
     /// The request a legacy frame makes, or the frame back when it is not one of the shared
     /// kinds. Heartbeat lines are handled by the caller first.
+    // The frame comes back by value when it is not a shared request; boxing it would
+    // allocate for every upload data frame.
+    #[allow(clippy::result_large_err)]
     pub(super) fn from_legacy(m: Message) -> Result<Request, Message> {
         Ok(match m {
             Message::ChatText(text) => Request::Chat {
@@ -55,6 +58,7 @@ impl Request {
 
     /// The request (and the id it answers) an extension frame makes, or the frame back when
     /// it is not one of the shared kinds.
+    #[allow(clippy::result_large_err)]
     pub(super) fn from_extension(m: Message) -> Result<(u64, Request), Message> {
         Ok(match m {
             Message::Chat(c) => (
