@@ -78,7 +78,8 @@ pub type Listener = Arc<dyn Fn(&Progress) + Send + Sync>;
 /// An embedder with the store its vectors go to.
 pub type DenseParts = (Arc<dyn Embedder>, Arc<dyn VectorStore>);
 
-/// One search result (one per file).
+/// One search result: a chunk of a file (several chunks of one file may be returned, up
+/// to the per-file cap).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hit {
     pub key: String,
@@ -116,6 +117,8 @@ pub struct SyncReport {
     pub unchanged: usize,
     pub removed: usize,
     pub failed: usize,
+    /// Files skipped because another entry of the list is the same file.
+    pub duplicates: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -129,6 +132,8 @@ pub struct EngineConfig {
     /// doubling, before the file is marked failed (an explicit retry starts over).
     pub embed_retries: u32,
     pub embed_backoff: Duration,
+    /// Most chunks of one file in one result list (`Engine::search`).
+    pub per_file: usize,
 }
 
 impl EngineConfig {
@@ -139,6 +144,7 @@ impl EngineConfig {
             chunker: ChunkerConfig::default(),
             embed_retries: 3,
             embed_backoff: Duration::from_millis(500),
+            per_file: 3,
         }
     }
 }

@@ -192,13 +192,34 @@ impl Engine {
 
     /// Brings system docs in line with `files`: new or changed (mtime/size, then sha256)
     /// files are indexed, unchanged ones skipped, vanished ones removed.
+    /// A file on disk reached twice (two roots, a symlinked or nested root, a hard link:
+    /// same canonical path or same device and inode) is indexed and listed once, under its
+    /// canonical path.
     pub fn sync_system(&self, files: &[SysFile]) -> Result<SyncReport, IndexError> {
         use sha2::Digest;
+        use std::os::unix::fs::MetadataExt;
         let mut report = SyncReport::default();
         let mut seen = std::collections::HashSet::new();
+        let mut inodes = std::collections::HashSet::new();
         for f in files {
-            let key = format!("s:{}", f.path.display());
-            seen.insert(key.clone());
+            // Built-in documents carry their text and have no file behind their path.
+            let path = match &f.content {
+                Some(_) => f.path.clone(),
+                None => std::fs::canonicalize(&f.path).unwrap_or_else(|_| f.path.clone()),
+            };
+            if f.content.is_none() {
+                if let Ok(m) = std::fs::metadata(&path) {
+                    if !inodes.insert((m.dev(), m.ino())) {
+                        report.duplicates += 1;
+                        continue;
+                    }
+                }
+            }
+            let key = format!("s:{}", path.display());
+            if !seen.insert(key.clone()) {
+                report.duplicates += 1;
+                continue;
+            }
             let existing = self.read_catalog()?.get(&key).cloned();
             if let Some(e) = &existing {
                 if e.mtime == f.mtime && e.size == f.size && f.content.is_none() {
@@ -208,7 +229,7 @@ impl Engine {
             }
             let text = match &f.content {
                 Some(t) => t.clone(),
-                None => match std::fs::read(&f.path) {
+                None => match std::fs::read(&path) {
                     Ok(b) => String::from_utf8_lossy(
                         b.strip_prefix(&[0xEF, 0xBB, 0xBF][..]).unwrap_or(&b),
                     )
@@ -238,7 +259,7 @@ impl Engine {
                 session: None,
                 file_id: None,
                 filename: f.filename.clone(),
-                path: f.path.display().to_string(),
+                path: path.display().to_string(),
                 sha256: sha,
                 mtime: f.mtime,
                 size: f.size,
@@ -267,5 +288,70 @@ impl Engine {
         }
         self.save()?;
         Ok(report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{EngineConfig, Mode, Scope};
+
+    fn sys(path: std::path::PathBuf) -> SysFile {
+        let m = std::fs::metadata(&path).expect("meta");
+        SysFile {
+            filename: path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            mtime: super::super::mtime_secs(&path),
+            size: m.len(),
+            path,
+            content: None,
+        }
+    }
+
+    #[test]
+    fn index_sync_same_file_under_two_roots_is_one_file() {
+        let d = tempfile::tempdir().expect("tmp");
+        let docs = d.path().join("docs");
+        std::fs::create_dir_all(docs.join("sub")).expect("mkdir");
+        std::fs::write(docs.join("a.md"), "alpha quokka notes\n").expect("write");
+        std::fs::write(docs.join("sub/b.md"), "beta wombat notes\n").expect("write");
+        std::fs::write(docs.join("c.md"), "gamma numbat notes\n").expect("write");
+        std::fs::hard_link(docs.join("c.md"), docs.join("c-link.md")).expect("hard link");
+        let link = d.path().join("docs-link");
+        std::os::unix::fs::symlink(&docs, &link).expect("symlink");
+        // Roots: docs, docs/sub (nested) and docs-link (a symlink to docs).
+        let files = vec![
+            sys(docs.join("a.md")),
+            sys(docs.join("sub/b.md")),
+            sys(docs.join("c.md")),
+            sys(docs.join("c-link.md")),
+            sys(docs.join("sub/b.md")),
+            sys(link.join("a.md")),
+            sys(link.join("sub/b.md")),
+        ];
+        let e = Engine::open(EngineConfig::new(d.path().join("index")), None, None).expect("open");
+        let r = e.sync_system(&files).expect("sync");
+        assert_eq!((r.indexed, r.duplicates, r.failed), (3, 4, 0), "{r:?}");
+        assert_eq!(e.keys().len(), 3, "{:?}", e.keys());
+        let canon = std::fs::canonicalize(docs.join("a.md")).expect("canon");
+        assert!(e.keys().contains(&format!("s:{}", canon.display())));
+        for q in ["quokka", "wombat", "numbat"] {
+            let hits = e
+                .search("x", q, Scope::System, 10, Mode::Lexical)
+                .expect("search");
+            assert_eq!(hits.len(), 1, "{q}: {hits:?}");
+        }
+        let hits = e
+            .search("x", "quokka", Scope::System, 10, Mode::Lexical)
+            .expect("search");
+        assert_eq!(hits[0].filepath, canon.display().to_string());
+        // The same list again: nothing re-indexed, nothing removed.
+        let r = e.sync_system(&files).expect("sync");
+        assert_eq!(
+            (r.indexed, r.unchanged, r.removed, r.duplicates),
+            (0, 3, 0, 4)
+        );
     }
 }
