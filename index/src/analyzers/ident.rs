@@ -37,6 +37,19 @@ pub struct Compound<'a> {
     pub hidden: Vec<&'a str>,
 }
 
+/// `a.b.c.d` or `a.b.c.d:port`, every part a number.
+fn is_ipv4(s: &str) -> bool {
+    let host = s.split(':').next().unwrap_or(s);
+    let parts: Vec<&str> = host.split('.').collect();
+    parts.len() == 4
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit()))
+        && s[host.len()..]
+            .strip_prefix(':')
+            .is_none_or(|port| !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()))
+}
+
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() && !is_cjk(c)
 }
@@ -105,11 +118,23 @@ pub fn compounds(text: &str) -> Vec<Compound<'_>> {
         let raw = &text[s..e];
         let lead = raw.len() - raw.trim_start_matches(['_', '.', '-', ':']).len();
         let whole = raw[lead..].trim_end_matches(JOINERS);
-        if whole.is_empty() || !whole.chars().any(is_word_char) {
+        // Most runs are plain words: no joiner and no lower -> upper hump, no work.
+        let b = whole.as_bytes();
+        let hump = b.windows(2).any(|w| {
+            (w[0].is_ascii_lowercase() || w[0].is_ascii_digit()) && w[1].is_ascii_uppercase()
+        });
+        if whole.is_empty() || !(hump || whole.contains(JOINERS) || !whole.is_ascii()) {
             return;
         }
         let words = words_of(whole);
-        if words.len() < 2 {
+        // Two words at least, and a name: some word of 2+ letters, or an IPv4 address
+        // (timestamps, numbers and versions would each add a term nobody searches for).
+        if words.len() < 2
+            || !(words
+                .iter()
+                .any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+                || is_ipv4(whole))
+        {
             return;
         }
         let segments: Vec<&str> = if whole.contains(SEGMENT) {
@@ -288,6 +313,8 @@ mod tests {
             ["db-01.prod.example.com"]
         );
         assert_eq!(idents("DPKG_ROOT=/srv"), ["dpkg_root", "dpkg", "root"]);
+        // Timestamps, numbers and versions are not names.
+        assert!(idents("2024-05-01T10:00:00.022 took 1.5 s, v1.0.8 rc-1").is_empty());
         // Plain words, sentence punctuation, YAML keys, prose compounds and CJK are not.
         assert!(idents("The timeout. database: port 5432 write-ahead and/or 数据库").is_empty());
     }
