@@ -9,9 +9,13 @@ use tantivy::tokenizer::{
 
 use crate::chunker::is_cjk;
 
+pub mod ident;
+pub use ident::ident_analyzer;
+
 pub const ZH: &str = "llmops_zh";
 pub const BIGRAM: &str = "llmops_bigram";
 pub const EN: &str = "llmops_en";
+pub const IDENT: &str = "llmops_ident";
 
 pub const STOPWORDS: &[&str] = &[
     "a", "an", "the", "of", "to", "in", "on", "for", "and", "or", "is", "are", "be", "by", "it",

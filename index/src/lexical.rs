@@ -17,7 +17,7 @@ use tantivy::schema::{
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
-use crate::analyzers::{self, BIGRAM, EN, ZH};
+use crate::analyzers::{self, BIGRAM, EN, IDENT, ZH};
 use crate::IndexError;
 
 /// One chunk as stored in the lexical index.
@@ -52,6 +52,7 @@ struct Fields {
     zh: Field,
     bigram: Field,
     en: Field,
+    ident: Field,
 }
 
 /// Query tokens per analyzer, kept for coverage computations.
@@ -60,13 +61,29 @@ pub struct QueryTokens {
     pub zh: Vec<String>,
     pub bigram: Vec<String>,
     pub en: Vec<String>,
+    /// Whole identifiers of the query (and their segments), against indexed identifiers.
+    pub ident: Vec<String>,
+    /// The query's words, plain and split from identifiers, against the words of indexed
+    /// identifiers.
+    pub ident_words: Vec<String>,
 }
 
 impl QueryTokens {
     pub fn is_empty(&self) -> bool {
-        self.zh.is_empty() && self.bigram.is_empty() && self.en.is_empty()
+        self.zh.is_empty()
+            && self.bigram.is_empty()
+            && self.en.is_empty()
+            && self.ident.is_empty()
+            && self.ident_words.is_empty()
     }
 }
+
+/// Boost of a query's whole identifier: the exact `proxy_read_timeout` outranks prose
+/// that merely has its words.
+const IDENT_WHOLE_BOOST: f32 = 1.0;
+/// Boost of a query word matching a word inside an indexed identifier: found, but below the
+/// same word as a word.
+const IDENT_WORD_BOOST: f32 = 0.5;
 
 pub struct Lexical {
     index: Index,
@@ -79,6 +96,25 @@ pub struct Lexical {
 }
 
 const MAX_QUERY_TOKENS: usize = 48;
+
+fn to_chunk(f: &Fields, d: &TantivyDocument) -> ChunkDoc {
+    let s = |f: Field| {
+        d.get_first(f)
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
+    let u = |f: Field| d.get_first(f).and_then(|v| v.as_u64()).unwrap_or(0);
+    ChunkDoc {
+        chunk_id: u(f.chunk_id),
+        doc_key: s(f.doc_key),
+        tag: s(f.tag),
+        ord: u(f.ord) as u32,
+        first_line: u(f.first_line) as u32,
+        last_line: u(f.last_line) as u32,
+        text: s(f.body),
+    }
+}
 
 fn schema() -> (Schema, Fields) {
     let mut b = Schema::builder();
@@ -100,18 +136,103 @@ fn schema() -> (Schema, Fields) {
         zh: b.add_text_field("zh", text(ZH)),
         bigram: b.add_text_field("bigram", text(BIGRAM)),
         en: b.add_text_field("en", text(EN)),
+        ident: b.add_text_field("ident", text(IDENT)),
     };
     (b.build(), f)
 }
 
 impl Lexical {
-    /// Opens (or creates) the index in `dir`.
+    /// Opens (or creates) the index in `dir`. An index written with an older schema (before
+    /// the identifier field) is rebuilt from its stored chunks first.
     pub fn open(dir: &Path) -> Result<Lexical, IndexError> {
+        let old = dir.with_extension("old");
+        if !dir.exists() && old.exists() {
+            // A crash between the two renames of a migration: take the old one back.
+            std::fs::rename(&old, dir)?;
+        }
         std::fs::create_dir_all(dir)?;
         let (schema, f) = schema();
         let mmap = MmapDirectory::open(dir).map_err(|e| IndexError::Lexical(e.to_string()))?;
+        if Index::exists(&mmap).map_err(|e| IndexError::Lexical(e.to_string()))? {
+            let existing = Index::open(mmap.clone())?;
+            if existing.schema() != schema {
+                drop(existing);
+                drop(mmap);
+                Self::migrate(dir)?;
+                return Self::open(dir);
+            }
+        }
         let index = Index::open_or_create(mmap, schema)?;
         Self::with_index(index, f)
+    }
+
+    /// Rewrites the index in `dir` with the current schema from the stored chunk texts:
+    /// built beside it, then swapped in by two renames.
+    fn migrate(dir: &Path) -> Result<(), IndexError> {
+        let chunks = {
+            let index = Index::open_in_dir(dir)?;
+            let sch = index.schema();
+            let field = |n: &str| {
+                sch.get_field(n)
+                    .map_err(|e| IndexError::Lexical(e.to_string()))
+            };
+            let f = Fields {
+                chunk_id: field("chunk_id")?,
+                doc_key: field("doc_key")?,
+                tag: field("tag")?,
+                ord: field("ord")?,
+                first_line: field("first_line")?,
+                last_line: field("last_line")?,
+                body: field("body")?,
+                zh: field("zh")?,
+                bigram: field("bigram")?,
+                en: field("en")?,
+                // Not read: only the stored fields above are.
+                ident: field("en")?,
+            };
+            let reader = index.reader()?;
+            let searcher = reader.searcher();
+            let addrs = searcher.search(&tantivy::query::AllQuery, &DocSetCollector)?;
+            let mut out = Vec::with_capacity(addrs.len());
+            for a in addrs {
+                let d: TantivyDocument = searcher.doc(a)?;
+                out.push(to_chunk(&f, &d));
+            }
+            out
+        };
+        tracing::info!(
+            "lexical index {}: new schema, re-indexing {} stored chunks",
+            dir.display(),
+            chunks.len()
+        );
+        let fresh = dir.with_extension("migrating");
+        if fresh.exists() {
+            std::fs::remove_dir_all(&fresh)?;
+        }
+        std::fs::create_dir_all(&fresh)?;
+        {
+            let (schema, f) = schema();
+            let index = Index::create_in_dir(&fresh, schema)?;
+            let lex = Self::with_index(index, f)?;
+            let mut by_key: std::collections::BTreeMap<&str, Vec<ChunkDoc>> = Default::default();
+            for c in &chunks {
+                by_key
+                    .entry(c.doc_key.as_str())
+                    .or_default()
+                    .push(c.clone());
+            }
+            for (key, docs) in by_key {
+                lex.replace(key, &docs)?;
+            }
+        }
+        let old = dir.with_extension("old");
+        if old.exists() {
+            std::fs::remove_dir_all(&old)?;
+        }
+        std::fs::rename(dir, &old)?;
+        std::fs::rename(&fresh, dir)?;
+        std::fs::remove_dir_all(&old)?;
+        Ok(())
     }
 
     /// An in-memory index (tests, benchmarks).
@@ -126,6 +247,9 @@ impl Lexical {
             .tokenizers()
             .register(BIGRAM, analyzers::bigram_analyzer());
         index.tokenizers().register(EN, analyzers::en_analyzer());
+        index
+            .tokenizers()
+            .register(IDENT, analyzers::ident_analyzer());
         // Two indexing threads: this machine kind has two cores.
         let writer: IndexWriter = index.writer_with_num_threads(2, 96_000_000)?;
         // Merge as soon as 3 segments share a size level (tantivy waits for 8): a query
@@ -171,6 +295,7 @@ impl Lexical {
                 f.zh => c.text.as_str(),
                 f.bigram => c.text.as_str(),
                 f.en => c.text.as_str(),
+                f.ident => c.text.as_str(),
             ))?;
         }
         w.commit()?;
@@ -199,10 +324,20 @@ impl Lexical {
             self.analyzers.1.clone(),
             self.analyzers.2.clone(),
         );
+        let id = analyzers::ident::query_idents(query, MAX_QUERY_TOKENS);
+        let mut en_tokens = analyzers::tokens(&mut en, query, MAX_QUERY_TOKENS);
+        // `proxy_read_timeout` / `readTimeout` also find the prose `proxy read timeout`.
+        for t in analyzers::tokens(&mut en, &id.split_text, MAX_QUERY_TOKENS) {
+            if !en_tokens.contains(&t) && en_tokens.len() < MAX_QUERY_TOKENS {
+                en_tokens.push(t);
+            }
+        }
         QueryTokens {
             zh: analyzers::tokens(&mut zh, query, MAX_QUERY_TOKENS),
             bigram: analyzers::tokens(&mut bi, query, MAX_QUERY_TOKENS),
-            en: analyzers::tokens(&mut en, query, MAX_QUERY_TOKENS),
+            en: en_tokens,
+            ident: id.wholes,
+            ident_words: id.words,
         }
     }
 
@@ -305,6 +440,8 @@ impl Lexical {
             (self.f.zh, &qt.zh, 1.0f32),
             (self.f.bigram, &qt.bigram, 0.6),
             (self.f.en, &qt.en, 1.0),
+            (self.f.ident, &qt.ident, IDENT_WHOLE_BOOST),
+            (self.f.ident, &qt.ident_words, IDENT_WORD_BOOST),
         ] {
             for t in toks {
                 let q = TermQuery::new(
@@ -330,22 +467,7 @@ impl Lexical {
     }
 
     fn to_chunk(&self, d: &TantivyDocument) -> ChunkDoc {
-        let s = |f: Field| {
-            d.get_first(f)
-                .and_then(|v| v.as_str())
-                .unwrap_or_default()
-                .to_string()
-        };
-        let u = |f: Field| d.get_first(f).and_then(|v| v.as_u64()).unwrap_or(0);
-        ChunkDoc {
-            chunk_id: u(self.f.chunk_id),
-            doc_key: s(self.f.doc_key),
-            tag: s(self.f.tag),
-            ord: u(self.f.ord) as u32,
-            first_line: u(self.f.first_line) as u32,
-            last_line: u(self.f.last_line) as u32,
-            text: s(self.f.body),
-        }
+        to_chunk(&self.f, d)
     }
 
     fn collect(&self, query: &dyn Query) -> Result<Vec<ChunkDoc>, IndexError> {
@@ -428,6 +550,69 @@ mod tests {
             last_line: 1,
             text: text.into(),
         }
+    }
+
+    #[test]
+    fn index_lexical_old_schema_is_rebuilt_with_identifiers() {
+        let d = tempfile::tempdir().expect("tmp");
+        let dir = d.path().join("lexical");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        {
+            // The schema before the identifier field, with two chunks in it.
+            let mut b = Schema::builder();
+            let text = |name: &str| {
+                TextOptions::default().set_indexing_options(
+                    TextFieldIndexing::default()
+                        .set_tokenizer(name)
+                        .set_index_option(IndexRecordOption::WithFreqs),
+                )
+            };
+            let chunk_id = b.add_u64_field("chunk_id", INDEXED | STORED | FAST);
+            let doc_key = b.add_text_field("doc_key", STRING | STORED);
+            let tag = b.add_text_field("tag", STRING | STORED);
+            let ord = b.add_u64_field("ord", STORED);
+            let first = b.add_u64_field("first_line", STORED);
+            let last = b.add_u64_field("last_line", STORED);
+            let body = b.add_text_field("body", STORED);
+            b.add_text_field("zh", text(ZH));
+            b.add_text_field("bigram", text(BIGRAM));
+            b.add_text_field("en", text(EN));
+            let index = Index::create_in_dir(&dir, b.build()).expect("create");
+            index.tokenizers().register(ZH, analyzers::zh_analyzer());
+            index
+                .tokenizers()
+                .register(BIGRAM, analyzers::bigram_analyzer());
+            index.tokenizers().register(EN, analyzers::en_analyzer());
+            let mut w: IndexWriter = index.writer(15_000_000).expect("writer");
+            for (i, t) in ["proxy_read_timeout 60s;", "gzip on;"].iter().enumerate() {
+                w.add_document(doc!(
+                    chunk_id => crate::chunk_id("k", i as u32),
+                    doc_key => "k",
+                    tag => "sys",
+                    ord => i as u64,
+                    first => 1u64 + i as u64,
+                    last => 1u64 + i as u64,
+                    body => *t,
+                ))
+                .expect("add");
+            }
+            w.commit().expect("commit");
+        }
+        let l = Lexical::open(&dir).expect("open migrates");
+        assert_eq!(l.num_chunks(), 2);
+        assert_eq!(l.doc_keys().expect("keys"), ["k"]);
+        let hits = l
+            .search(&l.query_tokens("proxy read timeout"), &["sys".into()], 10)
+            .expect("search");
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].chunk.text, "proxy_read_timeout 60s;");
+        assert_eq!(hits[0].chunk.first_line, 1);
+        assert!(!dir.with_extension("old").exists());
+        assert!(!dir.with_extension("migrating").exists());
+        // Opening again does not migrate again (same schema): same content.
+        drop(l);
+        let l = Lexical::open(&dir).expect("reopen");
+        assert_eq!(l.num_chunks(), 2);
     }
 
     #[test]

@@ -73,6 +73,18 @@ pub fn simple_tokens(query: &str) -> Vec<String> {
             i += 1;
         }
     }
+    // The words of identifiers too (`readTimeout` -> `read`, `timeout`): a chunk with the
+    // prose form covers them.
+    for c in crate::analyzers::ident::compounds(query) {
+        for w in c.words {
+            let w = w.to_lowercase();
+            if (w.chars().count() >= 2 || w.chars().all(|c| c.is_ascii_digit()))
+                && !crate::analyzers::STOPWORDS.contains(&w.as_str())
+            {
+                push(w);
+            }
+        }
+    }
     out
 }
 
@@ -223,5 +235,19 @@ mod tests {
         assert!(dense_weight(0.8) < 0.5);
         assert!(rrf(1.0, 0) > rrf(1.0, 1));
         assert_eq!(simple_tokens("数据库 the nginx"), ["数据", "据库", "nginx"]);
+    }
+
+    #[test]
+    fn index_rank_identifier_tokens_cover_both_forms() {
+        let t = simple_tokens("readTimeout");
+        assert_eq!(t, ["readtimeout", "read", "timeout"]);
+        // The prose form covers the identifier's words, the identifier covers all.
+        assert!((coverage("the read timeout is 30s", &t) - 2.0 / 3.0).abs() < 1e-6);
+        assert_eq!(coverage("readtimeout = 30", &t), 1.0);
+        let t = simple_tokens("proxy_read_timeout");
+        assert_eq!(t, ["proxy_read_timeout", "proxy", "read", "timeout"]);
+        assert_eq!(coverage("proxy_read_timeout 60s;", &t), 1.0);
+        let t = simple_tokens("proxy read timeout");
+        assert_eq!(coverage("proxy_read_timeout 60s;", &t), 1.0);
     }
 }

@@ -1,7 +1,7 @@
 //! Engine tests with the toy hash embedder and the in-process store (no model needed).
 
 use super::*;
-use crate::embed::HashEmbedder;
+use crate::embed::{HashEmbedder, InputKind};
 use crate::vectors::InProcessStore;
 
 fn dense(dir: &Path, dim: usize) -> Option<(Arc<dyn Embedder>, Arc<dyn VectorStore>)> {

@@ -1,0 +1,378 @@
+//! Identifier analysis: snake_case, camelCase, kebab-case, dotted keys, paths, hostnames,
+//! IPs and ports are indexed whole (and by multi-word segment: `host:port`, path
+//! components) in an identifier field, and split into words: the English field already
+//! splits on `. - / :`, so the identifier field adds the words it keeps glued
+//! (`proxy_read_timeout`, `readTimeout`). Either form then finds the other, and the exact
+//! identifier still matches its whole token.
+
+use tantivy::tokenizer::{LowerCaser, RemoveLongFilter, TextAnalyzer, Token, Tokenizer};
+
+use super::VecStream;
+use crate::chunker::is_cjk;
+
+/// Characters that join the words of one identifier.
+const JOINERS: &[char] = &['_', '.', '-', '/', ':'];
+/// Joiners that separate segments (path components, host and port); the rest join words.
+const SEGMENT: &[char] = &['/', ':'];
+
+/// One identifier found in a text: the whole, its segments and its words, as written
+/// (callers lower-case them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compound<'a> {
+    /// Byte offset of `whole` in the text.
+    pub offset: usize,
+    pub whole: &'a str,
+    /// Looks like a name rather than prose: has `_` or `.` or `:`, starts with `/`, is
+    /// lowerCamel, or joins three words or more. Prose compounds (`write-ahead`,
+    /// `encode/decode`) and brand names (`PostgreSQL`) are not: their whole would only
+    /// add weight to words the English field already matches (measured: English man-page
+    /// recall fell when they were indexed whole).
+    pub strong: bool,
+    /// Multi-word path components / host and port (`error.log`, `10.0.0.5`), when the
+    /// whole has `/` or `:`.
+    pub segments: Vec<&'a str>,
+    /// Words: split on `_ . - / :` and camelCase humps (`HTTPServer` -> `HTTP`, `Server`).
+    pub words: Vec<&'a str>,
+    /// The words the English field keeps glued: those of snake_case and camelCase pieces.
+    pub hidden: Vec<&'a str>,
+}
+
+/// `a.b.c.d` or `a.b.c.d:port`, every part a number.
+fn is_ipv4(s: &str) -> bool {
+    let host = s.split(':').next().unwrap_or(s);
+    let parts: Vec<&str> = host.split('.').collect();
+    parts.len() == 4
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit()))
+        && s[host.len()..]
+            .strip_prefix(':')
+            .is_none_or(|port| !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()))
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() && !is_cjk(c)
+}
+
+/// Splits one joiner-free word on camelCase humps: lower/digit -> upper, and the last
+/// upper of an upper run followed by a lower (`HTTPServer`). Digits never split.
+pub fn camel_words(w: &str) -> Vec<&str> {
+    let cs: Vec<(usize, char)> = w.char_indices().collect();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 1..cs.len() {
+        let (o, c) = cs[i];
+        let p = cs[i - 1].1;
+        let next_lower = cs.get(i + 1).is_some_and(|x| x.1.is_lowercase());
+        let hump = c.is_uppercase()
+            && (p.is_lowercase() || p.is_ascii_digit() || (p.is_uppercase() && next_lower));
+        if hump {
+            out.push(&w[start..o]);
+            start = o;
+        }
+    }
+    out.push(&w[start..]);
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+/// The words of a letters/digits/underscore piece that the English field keeps glued:
+/// snake_case (`DPKG_ROOT` too) and lowerCamel (`readTimeout`). PascalCase (`PostgreSQL`,
+/// `OpenSSL`) is left alone: mostly product names, whose split words only added noise
+/// to English queries (measured on man pages).
+fn glued_words(piece: &str) -> Vec<&str> {
+    let lower_camel = |p: &str| p.starts_with(char::is_lowercase) && camel_words(p).len() >= 2;
+    if piece.contains('_') {
+        piece
+            .split('_')
+            .filter(|x| !x.is_empty())
+            .flat_map(|p| {
+                if lower_camel(p) {
+                    camel_words(p)
+                } else {
+                    vec![p]
+                }
+            })
+            .collect()
+    } else if lower_camel(piece) {
+        camel_words(piece)
+    } else {
+        Vec::new()
+    }
+}
+
+fn words_of(s: &str) -> Vec<&str> {
+    s.split(JOINERS)
+        .filter(|x| !x.is_empty())
+        .flat_map(camel_words)
+        .collect()
+}
+
+/// The identifiers of `text`: maximal runs of letters/digits joined by `_ . - / :`
+/// (leading `. - : _` and trailing joiners trimmed, so sentence punctuation is not part of
+/// a name) that split into two words or more. Plain words are not identifiers.
+pub fn compounds(text: &str) -> Vec<Compound<'_>> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut push = |s: usize, e: usize| {
+        let raw = &text[s..e];
+        let lead = raw.len() - raw.trim_start_matches(['_', '.', '-', ':']).len();
+        let whole = raw[lead..].trim_end_matches(JOINERS);
+        // Most runs are plain words: no joiner and no lower -> upper hump, no work.
+        let b = whole.as_bytes();
+        let hump = b.windows(2).any(|w| {
+            (w[0].is_ascii_lowercase() || w[0].is_ascii_digit()) && w[1].is_ascii_uppercase()
+        });
+        if whole.is_empty() || !(hump || whole.contains(JOINERS) || !whole.is_ascii()) {
+            return;
+        }
+        let words = words_of(whole);
+        // Two words at least, and a name: some word of 2+ letters, or an IPv4 address
+        // (timestamps, numbers and versions would each add a term nobody searches for).
+        if words.len() < 2
+            || !(words
+                .iter()
+                .any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+                || is_ipv4(whole))
+        {
+            return;
+        }
+        let segments: Vec<&str> = if whole.contains(SEGMENT) {
+            whole
+                .split(SEGMENT)
+                .filter(|x| words_of(x).len() >= 2)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let hidden: Vec<&str> = whole
+            .split(|c: char| !(is_word_char(c) || c == '_'))
+            .flat_map(glued_words)
+            .collect();
+        let lower_camel = whole
+            .split(JOINERS)
+            .any(|p| p.starts_with(char::is_lowercase) && camel_words(p).len() >= 2);
+        let strong = whole.contains(['_', '.', ':'])
+            || whole.starts_with('/')
+            || lower_camel
+            || words.len() >= 3;
+        out.push(Compound {
+            offset: s + lead,
+            whole,
+            strong,
+            segments,
+            words,
+            hidden,
+        });
+    };
+    for (o, c) in text.char_indices() {
+        let part = is_word_char(c) || JOINERS.contains(&c);
+        match (part, start) {
+            (true, None) => start = Some(o),
+            (false, Some(s)) => {
+                push(s, o);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        push(s, text.len());
+    }
+    out
+}
+
+/// Tokens of the identifier field: for each identifier its whole and multi-word segments
+/// (strong ones only) and its hidden words (the analyzer lower-cases them); nothing for
+/// plain words or for words the English field already splits out.
+#[derive(Clone, Default)]
+pub struct IdentTokenizer;
+
+impl Tokenizer for IdentTokenizer {
+    type TokenStream<'a> = VecStream;
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> VecStream {
+        let mut out: Vec<Token> = Vec::new();
+        for c in compounds(text) {
+            let end = c.offset + c.whole.len();
+            let mut seen: Vec<&str> = Vec::new();
+            let named = if c.strong {
+                std::iter::once(c.whole)
+                    .chain(c.segments.iter().copied())
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            for t in named.into_iter().chain(c.hidden.iter().copied()) {
+                if seen.contains(&t) {
+                    continue;
+                }
+                seen.push(t);
+                let p = out.len();
+                out.push(super::token(t.to_string(), c.offset, end, p));
+            }
+        }
+        VecStream::new(out)
+    }
+}
+
+pub fn ident_analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(IdentTokenizer)
+        .filter(RemoveLongFilter::limit(100))
+        .filter(LowerCaser)
+        .build()
+}
+
+/// A query's identifier view: `wholes` (each strong identifier and its segments,
+/// lower-cased: weighted up, so the exact identifier ranks first) and `words` (every plain
+/// word and every identifier word, lower-cased, stop words dropped: matched against the
+/// hidden words of indexed identifiers, so `proxy read timeout` finds
+/// `proxy_read_timeout`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct QueryIdents {
+    pub wholes: Vec<String>,
+    pub words: Vec<String>,
+    /// The identifiers' words joined by spaces (for the English analyzer: `readTimeout`
+    /// must also find the prose `read timeout`).
+    pub split_text: String,
+}
+
+pub fn query_idents(query: &str, limit: usize) -> QueryIdents {
+    let mut q = QueryIdents::default();
+    let push = |v: &mut Vec<String>, t: &str| {
+        let t = t.to_lowercase();
+        if !t.is_empty() && t.chars().count() <= 100 && !v.contains(&t) && v.len() < limit {
+            v.push(t);
+        }
+    };
+    let found = compounds(query);
+    for c in &found {
+        if c.strong {
+            push(&mut q.wholes, c.whole);
+            for s in &c.segments {
+                push(&mut q.wholes, s);
+            }
+        }
+        for w in &c.hidden {
+            q.split_text.push_str(w);
+            q.split_text.push(' ');
+        }
+    }
+    // Plain words and identifier words alike, in query order.
+    for w in query
+        .split(|c: char| !is_word_char(c))
+        .filter(|w| !w.is_empty())
+        .flat_map(|w| match glued_words(w) {
+            v if v.is_empty() => vec![w],
+            v => v,
+        })
+    {
+        let lw = w.to_lowercase();
+        if !super::STOPWORDS.contains(&lw.as_str()) {
+            push(&mut q.words, &lw);
+        }
+    }
+    q
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyzers::tokens;
+
+    fn idents(text: &str) -> Vec<String> {
+        tokens(&mut ident_analyzer(), text, 100)
+    }
+
+    #[test]
+    fn index_ident_splits_every_identifier_kind() {
+        assert_eq!(
+            idents("set proxy_read_timeout 60s;"),
+            ["proxy_read_timeout", "proxy", "read", "timeout"]
+        );
+        // lowerCamel is a name; PascalCase is left to the English field (brand names).
+        assert_eq!(
+            idents("readTimeout and HTTPServer PostgreSQL"),
+            ["readtimeout", "read", "timeout"]
+        );
+        // The English field splits these; the identifier field keeps them whole.
+        assert_eq!(idents("--proxy-read-timeout."), ["proxy-read-timeout"]);
+        assert_eq!(
+            idents("spring.datasource.url=jdbc"),
+            ["spring.datasource.url"]
+        );
+        assert_eq!(
+            idents("see /var/log/nginx/error.log:"),
+            ["/var/log/nginx/error.log", "error.log"]
+        );
+        assert_eq!(
+            idents("connect 10.0.0.5:8080 failed"),
+            ["10.0.0.5:8080", "10.0.0.5"]
+        );
+        assert_eq!(
+            idents("host db-01.prod.example.com"),
+            ["db-01.prod.example.com"]
+        );
+        assert_eq!(idents("DPKG_ROOT=/srv"), ["dpkg_root", "dpkg", "root"]);
+        // Timestamps, numbers and versions are not names.
+        assert!(idents("2024-05-01T10:00:00.022 took 1.5 s, v1.0.8 rc-1").is_empty());
+        // Plain words, sentence punctuation, YAML keys, prose compounds and CJK are not.
+        assert!(idents("The timeout. database: port 5432 write-ahead and/or 数据库").is_empty());
+    }
+
+    fn en(text: &str) -> Vec<String> {
+        tokens(&mut crate::analyzers::en_analyzer(), text, 100)
+    }
+
+    /// Every word of the query matches the text in some field: as a hidden identifier word
+    /// (identifier field) or as an English word.
+    fn found(query: &str, text: &str) -> bool {
+        let (id, en_text) = (idents(text), en(text));
+        query_idents(query, 48)
+            .words
+            .iter()
+            .all(|w| id.contains(w) || en(w).iter().all(|t| en_text.contains(t)))
+    }
+
+    #[test]
+    fn index_ident_query_view_both_directions() {
+        // Split query -> words that match an indexed identifier's words.
+        let q = query_idents("proxy read timeout", 48);
+        assert!(q.wholes.is_empty());
+        assert_eq!(q.words, ["proxy", "read", "timeout"]);
+        // Identifier query -> its whole (weighted up), its words, and prose words for the
+        // English field.
+        let q = query_idents("proxy_read_timeout", 48);
+        assert_eq!(q.wholes, ["proxy_read_timeout"]);
+        assert_eq!(q.words, ["proxy", "read", "timeout"]);
+        assert_eq!(q.split_text.trim(), "proxy read timeout");
+        let q = query_idents("readTimeout", 48);
+        assert_eq!(q.wholes, ["readtimeout"]);
+        assert_eq!(q.words, ["read", "timeout"]);
+        let q = query_idents("what is at 10.0.0.5:8080", 48);
+        assert_eq!(q.wholes, ["10.0.0.5:8080", "10.0.0.5"]);
+        for (a, b) in [
+            ("proxy read timeout", "proxy_read_timeout"),
+            ("read timeout", "readTimeout"),
+            ("proxy read timeout", "--proxy-read-timeout"),
+        ] {
+            assert!(found(a, b), "{a} -> {b}");
+            assert!(found(b, a), "{b} -> {a}");
+        }
+        // One way: the identifier says more than the query.
+        assert!(found("datasource url", "spring.datasource.url"));
+        assert!(found("nginx error log", "/var/log/nginx/error.log"));
+        assert!(!found("proxy write timeout", "proxy_read_timeout"));
+        // The whole is an indexed token: the exact identifier matches it.
+        assert!(idents("x proxy_read_timeout y").contains(&"proxy_read_timeout".into()));
+        assert!(!idents("the proxy read timeout").contains(&"proxy_read_timeout".into()));
+    }
+
+    #[test]
+    fn index_ident_camel_words() {
+        assert_eq!(camel_words("readTimeout"), ["read", "Timeout"]);
+        assert_eq!(camel_words("HTTPServer"), ["HTTP", "Server"]);
+        assert_eq!(camel_words("ipv4Addr"), ["ipv4", "Addr"]);
+        assert_eq!(camel_words("ALLCAPS"), ["ALLCAPS"]);
+        assert_eq!(camel_words("x"), ["x"]);
+    }
+}

@@ -1,0 +1,637 @@
+//! Hybrid search: the query vector (cached or micro-batched), the batched vector scan, the
+//! gate, lexical candidates, and the fusion of lexical, dense and file-name evidence into
+//! ranked hits with similarities, snippets and positions.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::{Dense, Engine, Hit, Mode, Scope};
+use crate::embed::Embedder;
+use crate::lexical::ChunkDoc;
+use crate::rank;
+use crate::vectors::VectorStore;
+use crate::{chunk_id, IndexError};
+
+/// (doc key, chunk id, score) in rank order.
+type Ranked = Vec<(String, u64, f32)>;
+
+/// Each retriever's ranked chunks.
+pub(super) struct Evidence {
+    lex: Ranked,
+    bm25_max: f32,
+    dense: Ranked,
+    /// Weight of the dense votes (query coverage of the embedder).
+    wd: f32,
+}
+
+/// Each extra chunk of a file ranks at this fraction of the one before it (on top of its
+/// own evidence relative to the file's best chunk): extras follow the files that match
+/// about as well, so one file with many matching chunks does not push the others out.
+const EXTRA_DECAY: f32 = 0.9;
+
+/// One chunk's own evidence: its file, its fused score from chunk-level ranks, and the
+/// retrievers' raw scores.
+struct ChunkEv<'a> {
+    key: &'a str,
+    rrf: f32,
+    bm25: Option<f32>,
+    cos: Option<f32>,
+}
+
+/// Every ranked chunk's evidence, by chunk id.
+fn chunk_evidence<'a>(lex: &'a Ranked, dense: &'a Ranked, wd: f32) -> HashMap<u64, ChunkEv<'a>> {
+    let mut by_id: HashMap<u64, ChunkEv> = HashMap::new();
+    let blank = |k: &'a str| ChunkEv {
+        key: k,
+        rrf: 0.0,
+        bm25: None,
+        cos: None,
+    };
+    for (r, (k, id, score)) in lex.iter().enumerate() {
+        let e = by_id.entry(*id).or_insert_with(|| blank(k));
+        e.rrf += rank::rrf(1.0, r);
+        e.bm25 = Some(*score);
+    }
+    for (r, (k, id, cos)) in dense.iter().enumerate() {
+        let e = by_id.entry(*id).or_insert_with(|| blank(k));
+        e.rrf += rank::rrf(wd, r);
+        e.cos = Some(*cos);
+    }
+    by_id
+}
+
+/// The first (best) chunk of each file, in rank order.
+fn best_per_file(all: &[(String, u64, f32)]) -> Ranked {
+    let mut seen = std::collections::HashSet::new();
+    all.iter()
+        .filter(|(k, _, _)| seen.insert(k.as_str()))
+        .cloned()
+        .collect()
+}
+
+impl Engine {
+    pub(super) fn tags(scope: Scope, session: &str) -> Vec<String> {
+        let up = format!("u:{session}");
+        match scope {
+            Scope::All => vec!["sys".into(), up],
+            Scope::System => vec!["sys".into()],
+            Scope::Uploads => vec![up],
+        }
+    }
+
+    /// The query's vector: from the LRU cache, or embedded together with whatever other
+    /// queries arrive meanwhile (one forward pass for a burst of concurrent searches).
+    pub(super) fn query_vector(
+        &self,
+        embedder: &Arc<dyn Embedder>,
+        query: &str,
+    ) -> Result<Vec<f32>, IndexError> {
+        if let Some(v) = self.qcache.get(query) {
+            return Ok(v);
+        }
+        let v = self.qbatch.embed(embedder, query)?;
+        self.qcache.put(query, &v);
+        Ok(v)
+    }
+
+    /// Hybrid search: at most `top_k` chunks, best first, similarity in [0, 1], none below
+    /// the threshold, at most `EngineConfig::per_file` of them from one file.
+    pub fn search(
+        &self,
+        session: &str,
+        query: &str,
+        scope: Scope,
+        top_k: usize,
+        mode: Mode,
+    ) -> Result<Vec<Hit>, IndexError> {
+        self.search_per_file(session, query, scope, top_k, self.cfg.per_file, mode)
+    }
+
+    /// `search` with an explicit per-file cap: each file's best chunk ranks as the file
+    /// (file-level fusion of lexical, dense and file-name evidence); up to `per_file - 1`
+    /// further distinct chunks of it follow, each ranked by its own evidence relative to
+    /// the file's best chunk and decayed (`EXTRA_DECAY` per extra), so they come after the
+    /// other files that match about as well. `per_file` 1 gives one hit per file.
+    pub fn search_per_file(
+        &self,
+        session: &str,
+        query: &str,
+        scope: Scope,
+        top_k: usize,
+        per_file: usize,
+        mode: Mode,
+    ) -> Result<Vec<Hit>, IndexError> {
+        let query = query.trim();
+        if query.is_empty() || top_k == 0 {
+            return Ok(vec![]);
+        }
+        let ticket = self.gate.ticket();
+        let tags = Self::tags(scope, session);
+        let pool = (top_k * 10).max(50);
+        let simple = rank::simple_tokens(query);
+
+        // The query embedding first, outside the gate below, so concurrent searches batch.
+        let mut wd = 0.0f32;
+        let mut qdense: Option<(Vec<f32>, Arc<dyn VectorStore>)> = None;
+        if let (
+            Some(Dense {
+                embedder: e,
+                vectors: v,
+            }),
+            true,
+        ) = (self.dense(), mode != Mode::Lexical)
+        {
+            wd = if mode == Mode::Dense {
+                1.0
+            } else {
+                rank::dense_weight(e.coverage(query))
+            };
+            if wd > 0.0 {
+                // A failing embedder (endpoint down) degrades the search to lexical.
+                match self.query_vector(&e, query) {
+                    Ok(q) => qdense = Some((q, v)),
+                    Err(err) => tracing::warn!("dense search skipped: {err}"),
+                }
+            }
+        }
+        // The vector scan too (batched with concurrent searches: one pass over the rows).
+        let found = qdense.map(|(q, v)| self.scans.search(&v, q, &tags, pool, &self.gate, ticket));
+        // At most one search per core computes at a time: 50 threads time-slicing two
+        // cores made every search as slow as the slowest; queued, each runs to completion.
+        let _permit = self.gate.acquire(ticket);
+
+        // Lexical candidates, every chunk in rank order (ids only: no stored text is read
+        // yet); the best chunk per file is the file's.
+        let mut lex: Ranked = Vec::new();
+        if mode != Mode::Dense {
+            let qt = self.lexical.query_tokens(query);
+            let ids = self.ids.read().map_err(|_| IndexError::Poisoned)?;
+            let hits = self.lexical.search_ids(&qt, &tags, pool)?;
+            for (score, id) in hits {
+                if let Some(k) = ids.get(&id) {
+                    lex.push((k.to_string(), id, score));
+                }
+            }
+        }
+        let bm25_max = lex.first().map(|x| x.2).unwrap_or(1.0).max(1e-6);
+
+        // Dense candidates, weighted by how much of the query the embedder can represent.
+        let mut dense: Ranked = Vec::new();
+        if let Some(found) = found {
+            match found {
+                Ok(found) => {
+                    let ids = self.ids.read().map_err(|_| IndexError::Poisoned)?;
+                    for (id, s) in found {
+                        if let Some(k) = ids.get(&id) {
+                            dense.push((k.to_string(), id, s));
+                        }
+                    }
+                }
+                // Chroma gone: lexical only.
+                Err(err) => tracing::warn!("dense search skipped: {err}"),
+            }
+        }
+        let ev = Evidence {
+            lex,
+            bm25_max,
+            dense,
+            wd,
+        };
+        self.fuse(query, &simple, ev, &tags, top_k, per_file.max(1), mode)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn fuse(
+        &self,
+        query: &str,
+        simple: &[String],
+        ev: Evidence,
+        tags: &[String],
+        top_k: usize,
+        per_file: usize,
+        mode: Mode,
+    ) -> Result<Vec<Hit>, IndexError> {
+        let Evidence {
+            lex: lex_all,
+            bm25_max,
+            dense: dense_all,
+            wd,
+        } = ev;
+        let lex = best_per_file(&lex_all);
+        let dense = best_per_file(&dense_all);
+        struct Cand {
+            key: String,
+            rrf: f32,
+            /// The part of `rrf` that comes from the file name (extras do not inherit it).
+            fname_rrf: f32,
+            fname: f32,
+            bm25: Option<f32>,
+            lexical: Option<f32>,
+            dense: Option<f32>,
+            chunk: u64,
+            abs: f32,
+        }
+        let mut cands: HashMap<String, Cand> = HashMap::new();
+        let blank = |k: &str| Cand {
+            key: k.to_string(),
+            rrf: 0.0,
+            fname_rrf: 0.0,
+            fname: 0.0,
+            bm25: None,
+            lexical: None,
+            dense: None,
+            chunk: chunk_id(k, 0),
+            abs: 0.0,
+        };
+        let catalog = self.read_catalog()?;
+        for (r, (k, id, score)) in lex.into_iter().enumerate() {
+            let e = cands.entry(k.clone()).or_insert_with(|| blank(&k));
+            e.rrf += rank::rrf(1.0, r);
+            e.bm25 = Some(score);
+            e.chunk = id;
+        }
+        for (r, (k, id, cos)) in dense.into_iter().enumerate() {
+            let e = cands.entry(k.clone()).or_insert_with(|| blank(&k));
+            e.rrf += rank::rrf(wd, r);
+            e.dense = Some(rank::dense_evidence(cos) * wd.min(1.0));
+            if e.bm25.is_none() {
+                e.chunk = id;
+            }
+        }
+        if mode != Mode::Dense {
+            let mut fnames: Vec<(String, f32)> = catalog
+                .values()
+                .filter(|e| tags.contains(&e.tag))
+                .map(|e| {
+                    (
+                        e.key.clone(),
+                        rank::filename_score(&e.filename, query, simple),
+                    )
+                })
+                .filter(|(_, s)| *s >= 0.3)
+                .collect();
+            fnames.sort_by(|a, b| b.1.total_cmp(&a.1));
+            fnames.truncate(50);
+            for (r, (k, s)) in fnames.into_iter().enumerate() {
+                let e = cands.entry(k.clone()).or_insert_with(|| blank(&k));
+                // A file-name match outranks content: `config.yaml` finds that file first.
+                e.rrf += rank::rrf(3.0 * s, r);
+                e.fname_rrf = rank::rrf(3.0 * s, r);
+                e.fname = s;
+            }
+        }
+        // Further chunks of each candidate file, each ranked by its own evidence (its
+        // chunk-level fused score relative to the file's best chunk's), decayed per extra.
+        let mut extras: Vec<Cand> = Vec::new();
+        if per_file > 1 {
+            let by_id = chunk_evidence(&lex_all, &dense_all, wd);
+            let mut per_key: HashMap<&str, Vec<(u64, &ChunkEv)>> = HashMap::new();
+            for (id, ev) in &by_id {
+                per_key.entry(ev.key).or_default().push((*id, ev));
+            }
+            for (k, mut chunks) in per_key {
+                let Some(file) = cands.get(k) else { continue };
+                let best = by_id.get(&file.chunk).map(|e| e.rrf).unwrap_or(0.0);
+                if best <= 0.0 {
+                    continue;
+                }
+                chunks.retain(|c| c.0 != file.chunk);
+                chunks.sort_by(|a, b| b.1.rrf.total_cmp(&a.1.rrf).then_with(|| a.0.cmp(&b.0)));
+                // Content evidence only: a file-name match ranks the file, not its chunks.
+                let mut f = file.rrf - file.fname_rrf;
+                // A few spare ones: an extra whose snippet repeats a kept one is skipped.
+                for (id, ev) in chunks.into_iter().take(per_file + 1) {
+                    f *= EXTRA_DECAY;
+                    extras.push(Cand {
+                        key: k.to_string(),
+                        rrf: f * (ev.rrf / best).min(1.0),
+                        fname_rrf: 0.0,
+                        fname: 0.0,
+                        bm25: ev.bm25,
+                        lexical: None,
+                        dense: ev.cos.map(|c| rank::dense_evidence(c) * wd.min(1.0)),
+                        chunk: id,
+                        abs: 0.0,
+                    });
+                }
+            }
+        }
+        let mut order: Vec<Cand> = cands
+            .into_values()
+            .chain(extras)
+            .filter(|c| catalog.contains_key(&c.key))
+            .collect();
+        order.sort_by(|a, b| {
+            b.rrf
+                .total_cmp(&a.rrf)
+                .then_with(|| a.key.cmp(&b.key))
+                .then_with(|| a.chunk.cmp(&b.chunk))
+        });
+        // The similarity (and the threshold) needs each candidate's chunk text: read it for
+        // candidates in rank order, a batch at a time, until `top_k` pass and no candidate
+        // with the same fused score as the last one is left unread (ties order by
+        // similarity). Usually one batch: a handful of stored documents, not hundreds.
+        let mut texts: HashMap<u64, ChunkDoc> = HashMap::new();
+        let mut kept: Vec<Cand> = Vec::new();
+        // Snippet line ranges kept per file: at most `per_file`, none overlapping (chunks
+        // overlap a little, so two of them may show the same lines).
+        let mut shown: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+        let mut rest = order.into_iter().peekable();
+        let batch = (top_k * 2).max(8);
+        loop {
+            let mut next: Vec<Cand> = Vec::new();
+            while let Some(c) =
+                rest.next_if(|c| next.len() < batch || next.last().is_some_and(|l| l.rrf == c.rrf))
+            {
+                next.push(c);
+            }
+            if next.is_empty() {
+                break;
+            }
+            let want: Vec<u64> = next
+                .iter()
+                .map(|c| c.chunk)
+                .filter(|id| !texts.contains_key(id))
+                .collect();
+            for c in self.lexical.chunks_by_id(&want)? {
+                texts.insert(c.chunk_id, c);
+            }
+            for mut c in next {
+                if let Some(score) = c.bm25 {
+                    let cov = texts
+                        .get(&c.chunk)
+                        .map(|ch| rank::coverage(&ch.text.to_lowercase(), simple))
+                        .unwrap_or(0.0);
+                    c.lexical = Some(0.9 * cov * (0.7 + 0.3 * (score / bm25_max).min(1.0)));
+                }
+                let l = c.lexical.unwrap_or(0.0);
+                let d = c.dense.unwrap_or(0.0);
+                let content = l.max(d) + 0.15 * l.min(d);
+                c.abs = c.fname.max(content).min(1.0);
+                if c.abs < self.cfg.threshold {
+                    continue;
+                }
+                let lines = texts
+                    .get(&c.chunk)
+                    .map(|ch| {
+                        let (_, a, b) = rank::snippet(&ch.text, ch.first_line, simple, 200);
+                        (a, b)
+                    })
+                    .unwrap_or((1, 1));
+                let ranges = shown.entry(c.key.clone()).or_default();
+                if ranges.len() >= per_file
+                    || ranges.iter().any(|r| r.0 <= lines.1 && lines.0 <= r.1)
+                {
+                    continue;
+                }
+                ranges.push(lines);
+                kept.push(c);
+            }
+            let last_rrf = kept.last().map(|c| c.rrf);
+            if kept.len() >= top_k && rest.peek().map(|c| Some(c.rrf) != last_rrf).unwrap_or(true) {
+                break;
+            }
+        }
+        kept.sort_by(|a, b| {
+            b.rrf
+                .total_cmp(&a.rrf)
+                .then_with(|| b.abs.total_cmp(&a.abs))
+                .then_with(|| a.key.cmp(&b.key))
+                .then_with(|| a.chunk.cmp(&b.chunk))
+        });
+        kept.truncate(top_k);
+        let mut out = Vec::with_capacity(kept.len());
+        let mut cap = 1.0f32;
+        for c in kept {
+            let Some(entry) = catalog.get(&c.key) else {
+                continue;
+            };
+            let (text, a, b) = match texts.get(&c.chunk) {
+                Some(ch) => rank::snippet(&ch.text, ch.first_line, simple, 200),
+                None => (String::new(), 1, 1),
+            };
+            let content = c.lexical.unwrap_or(0.0).max(c.dense.unwrap_or(0.0));
+            let match_type = if c.fname >= content && c.fname > 0.0 {
+                "filename"
+            } else if c.lexical.is_some() && c.dense.is_some() {
+                "hybrid"
+            } else if c.dense.is_some() {
+                "semantic"
+            } else {
+                "lexical"
+            };
+            // Shown similarities never increase down the list.
+            let sim = c.abs.min(cap);
+            cap = sim;
+            out.push(Hit {
+                key: c.key.clone(),
+                filename: entry.filename.clone(),
+                filepath: entry.path.clone(),
+                similarity: (sim * 1000.0).round() / 1000.0,
+                chunk: text,
+                position: format!("lines {a}-{b}"),
+                match_type: match_type.into(),
+                file_id: entry.file_id.clone(),
+            });
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::EngineConfig;
+
+    fn engine(dir: &std::path::Path, files: &[(&str, &str)]) -> Arc<Engine> {
+        let e = Engine::open(EngineConfig::new(dir.join("index")), None, None).expect("open");
+        for (i, (name, text)) in files.iter().enumerate() {
+            let sha = format!("sha{i}");
+            e.index_upload("s1", &format!("f{i}"), name, name, &sha, text)
+                .expect("index");
+        }
+        e
+    }
+
+    fn names(hits: &[Hit]) -> Vec<&str> {
+        hits.iter().map(|h| h.filename.as_str()).collect()
+    }
+
+    #[test]
+    fn index_search_identifiers_found_from_either_form() {
+        let d = tempfile::tempdir().expect("tmp");
+        let e = engine(
+            d.path(),
+            &[
+                (
+                    "nginx.conf",
+                    "http {\n    proxy_read_timeout 60s;\n    gzip on;\n}\n",
+                ),
+                (
+                    "notes.md",
+                    "We raised the proxy read timeout after the outage.\n",
+                ),
+                (
+                    "app.yaml",
+                    "spring.datasource.url: jdbc:postgresql://db:5432/app\n",
+                ),
+                (
+                    "Client.java",
+                    "class Client {\n    int readTimeout = 30;\n}\n",
+                ),
+                (
+                    "howto.txt",
+                    "How to change the read timeout of the client.\n",
+                ),
+                (
+                    "hosts.txt",
+                    "backend at 10.0.0.5:8080 and cache at 10.0.0.7:6379\n",
+                ),
+                ("disks.txt", "df shows the disks and their usage.\n"),
+            ],
+        );
+        let search = |q: &str| {
+            e.search("s1", q, Scope::Uploads, 10, Mode::Lexical)
+                .expect("search")
+        };
+
+        // Split words find the identifier, and the prose as well.
+        let hits = search("proxy read timeout");
+        let n = names(&hits);
+        assert!(
+            n.contains(&"nginx.conf") && n.contains(&"notes.md"),
+            "{n:?}"
+        );
+        // The identifier finds the prose too, but ranks the exact identifier first.
+        let hits = search("proxy_read_timeout");
+        assert_eq!(hits[0].filename, "nginx.conf", "{hits:?}");
+        assert!(hits[0].position.starts_with("lines 2-"), "{hits:?}");
+        assert!(names(&hits).contains(&"notes.md"), "{hits:?}");
+        // Dotted keys.
+        let hits = search("datasource url");
+        assert_eq!(hits[0].filename, "app.yaml", "{hits:?}");
+        // camelCase <-> words, both ways, the exact form first.
+        let hits = search("readTimeout");
+        assert_eq!(hits[0].filename, "Client.java", "{hits:?}");
+        assert!(names(&hits).contains(&"howto.txt"), "{hits:?}");
+        let hits = search("read timeout");
+        assert!(names(&hits).contains(&"Client.java"), "{hits:?}");
+        assert!(names(&hits).contains(&"howto.txt"), "{hits:?}");
+        // IP and port: the whole address, the host alone.
+        let hits = search("10.0.0.5:8080");
+        assert_eq!(hits[0].filename, "hosts.txt", "{hits:?}");
+        let hits = search("10.0.0.5");
+        assert_eq!(hits[0].filename, "hosts.txt", "{hits:?}");
+        assert!(!names(&search("proxy read timeout")).contains(&"disks.txt"));
+    }
+
+    /// A log with 7 separate "Connection refused" blocks, each far enough from the next
+    /// to be its own chunk.
+    fn refused_log() -> String {
+        let mut s = String::new();
+        for b in 0..7 {
+            for i in 0..12 {
+                s.push_str(&format!(
+                    "2024-05-01T10:{b:02}:{i:02} INFO worker {i} served request batch {b} in {} ms with status ok\n",
+                    10 + i
+                ));
+            }
+            s.push_str(&format!(
+                "2024-05-01T10:{b:02}:59 ERROR upstream db{b}: Connection refused (retry {b})\n"
+            ));
+        }
+        s
+    }
+
+    #[test]
+    fn index_search_returns_chunks_with_a_per_file_cap() {
+        let d = tempfile::tempdir().expect("tmp");
+        let log = refused_log();
+        let e = engine(
+            d.path(),
+            &[
+                ("app.log", &log),
+                ("a.txt", "the client saw Connection refused once\n"),
+                ("b.txt", "Connection refused by the firewall\n"),
+                (
+                    "c.md",
+                    "# Troubleshooting\n\nConnection refused means nothing listens.\n",
+                ),
+                ("d.log", "ERROR Connection refused on port 5432\n"),
+                ("e.txt", "disk usage is fine\n"),
+            ],
+        );
+        let chunks = e
+            .lexical
+            .chunks_of(&Engine::upload_key("s1", "sha0"))
+            .expect("chunks");
+        let blocks = chunks
+            .iter()
+            .filter(|c| c.text.contains("Connection refused"))
+            .count();
+        assert!(
+            blocks >= 7,
+            "the fixture puts the blocks in separate chunks: {blocks}"
+        );
+
+        let hits = e
+            .search(
+                "s1",
+                "Connection refused",
+                Scope::Uploads,
+                10,
+                Mode::Lexical,
+            )
+            .expect("search");
+        let n = names(&hits);
+        // Several chunks of the log, up to the default cap of 3, and every other file.
+        assert_eq!(n.iter().filter(|x| **x == "app.log").count(), 3, "{hits:?}");
+        for f in ["a.txt", "b.txt", "c.md", "d.log"] {
+            assert!(n.contains(&f), "{f} in {n:?}");
+        }
+        assert!(!n.contains(&"e.txt"));
+        // Distinct blocks: each log hit shows another "Connection refused" line.
+        let mut pos: Vec<&str> = hits
+            .iter()
+            .filter(|h| h.filename == "app.log")
+            .map(|h| h.position.as_str())
+            .collect();
+        assert!(hits
+            .iter()
+            .filter(|h| h.filename == "app.log")
+            .all(|h| h.chunk.contains("Connection refused")));
+        pos.sort();
+        pos.dedup();
+        assert_eq!(pos.len(), 3, "{hits:?}");
+        // Similarities never increase down the list.
+        assert!(hits.windows(2).all(|w| w[0].similarity >= w[1].similarity));
+
+        // A larger cap lets more blocks through, top_k still bounds the list.
+        let hits = e
+            .search_per_file(
+                "s1",
+                "Connection refused",
+                Scope::Uploads,
+                10,
+                7,
+                Mode::Lexical,
+            )
+            .expect("search");
+        let logs = names(&hits).iter().filter(|x| **x == "app.log").count();
+        assert_eq!(hits.len(), 10, "{hits:?}");
+        assert_eq!(logs, 6, "{hits:?}");
+        // Cap 1: one hit per file, as before.
+        let hits = e
+            .search_per_file(
+                "s1",
+                "Connection refused",
+                Scope::Uploads,
+                10,
+                1,
+                Mode::Lexical,
+            )
+            .expect("search");
+        assert_eq!(names(&hits).iter().filter(|x| **x == "app.log").count(), 1);
+        assert_eq!(hits.len(), 5, "{hits:?}");
+    }
+}
