@@ -32,11 +32,7 @@ pub struct Chunk {
     pub text: String,
 }
 
-pub fn is_cjk(c: char) -> bool {
-    matches!(c,
-        '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '\u{F900}'..='\u{FAFF}'
-        | '\u{3040}'..='\u{30FF}' | '\u{AC00}'..='\u{D7AF}' | '\u{20000}'..='\u{2A6DF}')
-}
+pub use llmops_common::is_cjk;
 
 /// Approximate word-piece cost of one character: ASCII letters/digits come about four to a
 /// token, CJK characters and punctuation one each, other non-ASCII (emoji, accents) up to
