@@ -12,6 +12,7 @@ pub mod picker;
 pub mod procs;
 pub mod quit;
 mod server;
+pub mod session;
 pub mod slash;
 mod submit;
 pub mod transcript;
@@ -97,6 +98,8 @@ pub enum Req {
     ModelSet(String),
     /// Answered by an OFFER (an event), so the executor only sends it.
     Download(String),
+    /// The current session's row, quietly (the status bar's title after a first question).
+    SessionTitle,
     /// A page of a stored tool output (OUTPUT_GET).
     OutputPage {
         output_id: String,
@@ -126,6 +129,10 @@ impl Req {
                 request_id,
                 limit: Some(200),
             }),
+            Req::SessionTitle => Message::SessionCmd(SessionCmd {
+                request_id,
+                op: SessionOp::List,
+            }),
             Req::ClearHistory => Message::ClearHistory(ReqMsg { request_id }),
             Req::ModelList => Message::ModelList(ReqMsg { request_id }),
             Req::ModelSet(m) => Message::ModelSet(ModelSet {
@@ -152,6 +159,7 @@ impl Req {
             Req::FileDelete(_) => "deleting the file",
             Req::Search { .. } => "search",
             Req::Session(_) => "session command",
+            Req::SessionTitle => "refreshing the session title",
             Req::History => "loading history",
             Req::ClearHistory => "clearing history",
             Req::ModelList => "listing models",
@@ -369,6 +377,8 @@ pub struct App {
     pub selected: Option<usize>,
     /// Where copied text is also written (`clipboard.txt`), for terminals without OSC 52.
     pub clip_dir: PathBuf,
+    /// A `/new` or `/switch` on its way (a question typed meanwhile waits for it).
+    pub session_change: Option<session::SessionChange>,
     connected_once: bool,
 }
 
@@ -434,6 +444,7 @@ impl App {
             quit_armed: None,
             selected: None,
             clip_dir: default_state_dir(),
+            session_change: None,
             connected_once: false,
         }
     }
@@ -532,7 +543,7 @@ pub fn update(app: &mut App, ev: AppEvent) -> Vec<Command> {
                 }
             }
         }
-        AppEvent::TurnMsg(m) => on_turn_msg(app, m),
+        AppEvent::TurnMsg(m) => on_turn_msg(app, m, &mut out),
         AppEvent::TurnLost(reason) => {
             if app.turn.take().is_some() {
                 app.transcript

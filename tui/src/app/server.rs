@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use protocol::{
     AgentEventKind, EndStatus, FileInfo, Message, MonitorSubscribe, SearchHit, SessionInfo,
-    UploadStatus,
+    SessionOp, UploadStatus,
 };
 
 use super::submit::send_chat;
@@ -212,7 +212,7 @@ fn set_session(app: &mut App, s: &SessionInfo) {
     app.session_name = sanitize(&s.name);
 }
 
-pub(super) fn on_turn_msg(app: &mut App, m: Message) {
+pub(super) fn on_turn_msg(app: &mut App, m: Message, out: &mut Vec<Command>) {
     let Some(turn) = &mut app.turn else { return };
     let id = turn.request_id;
     match m {
@@ -281,6 +281,7 @@ pub(super) fn on_turn_msg(app: &mut App, m: Message) {
                 ),
             }
             app.turn = None;
+            super::session::after_turn(app, out);
         }
         Message::Error(e) if e.request_id == id => {
             app.transcript.system(
@@ -324,6 +325,19 @@ pub(super) fn on_reply(
             if let (Req::Session(_), Some(Modal::Sessions(p))) = (&req, &mut app.modal) {
                 p.loading = false;
             }
+            match &req {
+                Req::Session(SessionOp::New { .. } | SessionOp::Switch { .. }) => {
+                    super::session::failed(app)
+                }
+                // The history of a switch failed: the session did change.
+                Req::History => super::session::ready(app, out),
+                // Quiet: the title shows at the next refresh.
+                Req::SessionTitle => {
+                    tracing::debug!("session title refresh failed: {e}");
+                    return;
+                }
+                _ => {}
+            }
             app.transcript
                 .system(Level::Error, &format!("{} failed: {e}", req.label()));
             return;
@@ -347,6 +361,12 @@ pub(super) fn on_reply(
                 _ => {}
             }
             app.transcript.system(Level::Ok, &a.message);
+        }
+        Message::SessionReply(r) if req == Req::SessionTitle => {
+            // Only if nothing changed the session meanwhile.
+            if r.current.id == app.session_id {
+                set_session(app, &r.current);
+            }
         }
         Message::SessionReply(r) => {
             if r.current.id != app.session_id && !r.current.id.is_empty() {
@@ -382,10 +402,13 @@ pub(super) fn on_reply(
                         Level::Ok,
                         &format!("session {} ({})", r.current.name, short(&r.current.id)),
                     );
+                    out.push(Command::Request(Req::FileList));
                     if r.op == "switch" {
                         out.push(Command::Request(Req::History));
+                        super::session::switched(app);
+                    } else {
+                        super::session::ready(app, out);
                     }
-                    out.push(Command::Request(Req::FileList));
                 }
                 "delete" => app.transcript.system(Level::Ok, "session deleted"),
                 "rename" => app
@@ -402,6 +425,7 @@ pub(super) fn on_reply(
                 app.transcript
                     .system(Level::Info, "no history in this session yet");
             }
+            super::session::ready(app, out);
         }
         Message::ModelInfo(i) => {
             app.model = sanitize(&i.current);
