@@ -183,6 +183,7 @@ fn reply_id(m: &Message) -> Option<u64> {
         Message::FileListReply(r) => Some(r.request_id),
         Message::ServerStatus(r) => Some(r.request_id),
         Message::OutputPage(r) => Some(r.request_id),
+        Message::FileRegionReply(r) => Some(r.request_id),
         Message::SearchResults(r) => r.request_id,
         Message::Offer(o) => o.request_id,
         _ => None,

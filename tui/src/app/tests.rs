@@ -33,6 +33,18 @@ pub fn welcome() -> Welcome {
         planner: "offline".into(),
         egress: "none".into(),
         motd: "欢迎使用 llmops".into(),
+        commands: [
+            "cat",
+            "df",
+            "du",
+            "free",
+            "journalctl",
+            "ps",
+            "ss",
+            "systemctl",
+        ]
+        .map(String::from)
+        .to_vec(),
     }
 }
 
