@@ -100,6 +100,12 @@ pub enum Req {
     Download(String),
     /// The current session's row, quietly (the status bar's title after a first question).
     SessionTitle,
+    /// Lines of a file around a search hit (FILE_REGION), 1-based and inclusive.
+    FileRegion {
+        target: String,
+        first_line: u64,
+        last_line: u64,
+    },
     /// A page of a stored tool output (OUTPUT_GET).
     OutputPage {
         output_id: String,
@@ -144,6 +150,16 @@ impl Req {
                 target: t.clone(),
                 mode: "auto".into(),
             }),
+            Req::FileRegion {
+                target,
+                first_line,
+                last_line,
+            } => Message::FileRegion(protocol::FileRegion {
+                request_id,
+                target: target.clone(),
+                first_line: *first_line,
+                last_line: *last_line,
+            }),
             Req::OutputPage { output_id, offset } => Message::OutputGet(OutputGet {
                 request_id,
                 output_id: output_id.clone(),
@@ -165,6 +181,7 @@ impl Req {
             Req::ModelList => "listing models",
             Req::ModelSet(_) => "switching model",
             Req::Download(_) => "download request",
+            Req::FileRegion { .. } => "reading the file region",
             Req::OutputPage { .. } => "loading the tool output",
         }
     }

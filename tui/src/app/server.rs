@@ -326,6 +326,10 @@ pub(super) fn on_reply(
                 p.loading = false;
             }
             match &req {
+                Req::FileRegion { target, .. } => {
+                    super::hits::region_failed(app, target, &e);
+                    return;
+                }
                 Req::Session(SessionOp::New { .. } | SessionOp::Switch { .. }) => {
                     super::session::failed(app)
                 }
@@ -450,6 +454,11 @@ pub(super) fn on_reply(
         Message::SearchResults(r) => {
             app.search.from_agent = false;
             set_search(app, r.query, r.scope, r.results);
+        }
+        Message::FileRegionReply(r) => {
+            if let Req::FileRegion { target, .. } = &req {
+                super::hits::on_region(app, target, &r);
+            }
         }
         Message::OutputPage(p) => {
             app.transcript.output_page(&p);
