@@ -177,7 +177,8 @@ json_payloads!(
     SessionRef,
     UdpPort,
     Hello,
-    Welcome,
+    // Boxed in `Message`: the largest payload, it would set the size of every message.
+    Box<Welcome>,
     ErrorMsg,
     ChatSend,
     StreamStart,
@@ -323,7 +324,7 @@ messages! {
         "Legacy `{\"udp_port\"}`.";
     0x20 Hello(Hello) "HELLO" ClientToServer false
         "First frame of an extension client: `{proto, client, client_version, resume_session?, auth_token?, udp_port?, no_new_session?}`.";
-    0x21 Welcome(Welcome) "WELCOME" ServerToClient false
+    0x21 Welcome(Box<Welcome>) "WELCOME" ServerToClient false
         "Answer to HELLO: `{proto, session_id, session_name, resumed, server_version, heartbeat_secs, model, models, features, planner, egress, motd, commands?}`; `commands` is the command whitelist, for completion.";
     0x22 Heartbeat(Empty) "HEARTBEAT" Both false
         "Keep-alive; answered with a HEARTBEAT. Empty payload.";

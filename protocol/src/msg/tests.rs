@@ -225,7 +225,7 @@ fn welcome_commands_are_optional_both_ways() {
         commands: vec![],
     };
     // No commands: the old shape, which an older client reads.
-    let old = Message::Welcome(w.clone())
+    let old = Message::Welcome(Box::new(w.clone()))
         .encode_payload()
         .expect("encodes");
     let text = String::from_utf8(old.to_vec()).expect("utf8");
@@ -233,12 +233,12 @@ fn welcome_commands_are_optional_both_ways() {
     // An older server's WELCOME (no commands) decodes with an empty list.
     assert_eq!(
         Message::decode(0x21, &old).expect("decodes"),
-        Message::Welcome(w.clone())
+        Message::Welcome(Box::new(w.clone()))
     );
-    let with = Message::Welcome(Welcome {
+    let with = Message::Welcome(Box::new(Welcome {
         commands: vec!["ps".into(), "df".into()],
         ..w
-    });
+    }));
     let text = String::from_utf8(with.encode_payload().expect("encodes").to_vec()).expect("utf8");
     assert!(
         text.ends_with(r#""motd":"","commands":["ps","df"]}"#),

@@ -443,7 +443,7 @@ impl Conn {
         };
         self.session_id = sid.clone();
         let planner = self.ctx.planner_name();
-        out.push(Message::Welcome(Welcome {
+        out.push(Message::Welcome(Box::new(Welcome {
             proto: PROTOCOL_VERSION,
             session_id: sid.clone(),
             session_name: sname,
@@ -457,7 +457,7 @@ impl Conn {
             egress: self.ctx.agent.egress(),
             motd: self.ctx.welcome_text(&sid),
             commands: self.allowed_commands(),
-        }));
+        })));
         Flow::Continue
     }
 

@@ -347,6 +347,15 @@ pub(super) fn on_reply(
             return;
         }
     };
+    // The title refresh is quiet, and applies only if nothing changed the session meanwhile.
+    if req == Req::SessionTitle {
+        if let Message::SessionReply(r) = &m {
+            if r.current.id == app.session_id {
+                set_session(app, &r.current);
+            }
+        }
+        return;
+    }
     match m {
         Message::FileListReply(r) => {
             app.files.files = r.files;
@@ -365,12 +374,6 @@ pub(super) fn on_reply(
                 _ => {}
             }
             app.transcript.system(Level::Ok, &a.message);
-        }
-        Message::SessionReply(r) if req == Req::SessionTitle => {
-            // Only if nothing changed the session meanwhile.
-            if r.current.id == app.session_id {
-                set_session(app, &r.current);
-            }
         }
         Message::SessionReply(r) => {
             if r.current.id != app.session_id && !r.current.id.is_empty() {
