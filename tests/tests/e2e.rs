@@ -594,6 +594,10 @@ fn main() {
             "picker switch: two sessions, filter, Enter switches, history shown",
             long_nights::picker_switch,
         ),
+        (
+            "hit viewer: Enter on a search hit shows the file region around it",
+            long_nights::hit_viewer_shows_the_region,
+        ),
     ];
     let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
     let (mut passed, mut failed) = (0, 0);

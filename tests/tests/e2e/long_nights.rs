@@ -1,5 +1,7 @@
 //! e2e scenario for reading long output: the pager with a search over a real tool output.
 
+use llmops_tests::fixtures_dir;
+
 use super::{ask, bar_session, start, ENTER, T};
 
 const ALT_UP: &[u8] = b"\x1b[1;3A";
@@ -90,5 +92,52 @@ pub fn picker_switch() -> anyhow::Result<()> {
         bar_session(&s).as_deref() == Some("内存够用吗"),
         "the status bar does not name the session switched to\n{s}"
     );
+    Ok(())
+}
+
+/// `/search` over an uploaded log, Enter on the hit: the file region around the chunk from
+/// FILE_REGION: every line of the (short) file, the hit's lines marked ┃ in the gutter.
+pub fn hit_viewer_shows_the_region() -> anyhow::Result<()> {
+    let (_s, mut tui) = start(120, 36)?;
+    let p = fixtures_dir().join("app.log");
+    let total = std::fs::read_to_string(&p)?.lines().count();
+    ask(&mut tui, &format!("/upload {}", p.display()))?;
+    tui.wait_for("uploaded app.log", T)?;
+    ask(&mut tui, "/search inventory timeout")?;
+    tui.wait_until("a hit for app.log", T, |s| {
+        s.lines()
+            .skip_while(|l| !l.contains("Search"))
+            .any(|l| l.contains("app.log"))
+    })?;
+    tui.keys(b"\x1b3")?;
+    tui.keys(ENTER)?;
+    // The whole (short) file comes back: every line numbered, the hit's lines (from the
+    // title's `lines A-B`) marked ┃ and the others │, each row the file's own text.
+    let s = tui.wait_until("the region with the marked hit", T, |s| {
+        s.lines().any(|l| l.starts_with(&format!("{total:>4} ")))
+    })?;
+    let (a, b) = s
+        .lines()
+        .next()
+        .and_then(|l| l.split(" · lines ").nth(1))
+        .and_then(|r| r.split(' ').next())
+        .and_then(|r| r.split_once('-'))
+        .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
+        .ok_or_else(|| anyhow::anyhow!("no hit position in the title\n{s}"))?;
+    let file = std::fs::read_to_string(&p)?;
+    for (i, text) in file.lines().enumerate() {
+        let n = i + 1;
+        let bar = if (a..=b).contains(&n) { '┃' } else { '│' };
+        let want = format!("{n:>4} {bar} {text}");
+        anyhow::ensure!(
+            s.lines().any(|l| l.starts_with(&want)),
+            "line {n} is not shown as {want:?}\n{s}"
+        );
+    }
+    anyhow::ensure!(s.contains("matches"), "no match count\n{s}");
+    tui.keys(b"q")?;
+    tui.wait_until("the pager closed", T, |s| {
+        !s.lines().next().is_some_and(|l| l.contains(" · lines "))
+    })?;
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! detection and the audit log are the tool's own. At most `MAX_REGION_LINES` per reply.
 //! Tested against the real binary in `tests/tests/extension.rs` (planted file, refusals).
 
+use llmops_tools::{ToolData, ToolName};
 use protocol::{FileRegion, FileRegionReply, Message, MAX_REGION_LINES};
 
 use super::Conn;
@@ -47,35 +48,32 @@ impl Conn {
             .ctx
             .agent
             .tools
-            .call("file_read", args, &self.ctx.tool_ctx(&self.session_id))
+            .call(
+                ToolName::FileRead.as_str(),
+                args,
+                &self.ctx.tool_ctx(&self.session_id),
+            )
             .await;
-        if !res.ok {
-            let code = if res.data["blocked"].as_bool() == Some(true) {
-                "denied"
-            } else {
-                "read_failed"
-            };
-            return Message::error(
-                code,
-                res.error
-                    .unwrap_or_else(|| "读取文件失败 / reading the file failed".into()),
-                Some(r.request_id),
-            );
+        match res.data {
+            ToolData::Page(p) if res.ok => Message::FileRegionReply(FileRegionReply {
+                request_id: r.request_id,
+                path: p.path,
+                first_line: first,
+                lines: p.lines,
+                total_lines: p.total_lines,
+            }),
+            data => {
+                let code = match data {
+                    ToolData::Denied(_) => "denied",
+                    _ => "read_failed",
+                };
+                Message::error(
+                    code,
+                    res.error
+                        .unwrap_or_else(|| "读取文件失败 / reading the file failed".into()),
+                    Some(r.request_id),
+                )
+            }
         }
-        let lines = res.data["lines"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .map(|l| l.as_str().unwrap_or_default().to_string())
-                    .collect()
-            })
-            .unwrap_or_default();
-        Message::FileRegionReply(FileRegionReply {
-            request_id: r.request_id,
-            path: res.data["path"].as_str().unwrap_or(&target).to_string(),
-            first_line: first,
-            lines,
-            total_lines: res.data["total_lines"].as_u64().unwrap_or(0),
-        })
     }
 }
