@@ -133,6 +133,43 @@ pub struct Client {
     stderr_notices: bool,
 }
 
+/// A request that was sent; [`PendingReply::wait`] gives its reply.
+pub struct PendingReply {
+    client: Client,
+    id: u64,
+    rx: oneshot::Receiver<Message>,
+}
+
+impl PendingReply {
+    /// The request id it was sent under.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Waits for the reply (an `ERROR` reply becomes `ClientError::Server`).
+    pub async fn wait(self, timeout: Duration) -> Result<Message, ClientError> {
+        let PendingReply { client, id, rx } = self;
+        let reply = tokio::time::timeout(timeout, rx)
+            .await
+            .map_err(|_| {
+                client
+                    .pending
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(&id);
+                ClientError::Timeout
+            })?
+            .map_err(|_| ClientError::Disconnected)?;
+        if let Message::SessionReply(r) = &reply {
+            client.set_session(&r.current.id, &r.current.name);
+        }
+        match reply {
+            Message::Error(e) => Err(ClientError::from(e)),
+            other => Ok(other),
+        }
+    }
+}
+
 /// Request id a reply answers, if it is a reply.
 fn reply_id(m: &Message) -> Option<u64> {
     match m {
@@ -146,6 +183,7 @@ fn reply_id(m: &Message) -> Option<u64> {
         Message::FileListReply(r) => Some(r.request_id),
         Message::ServerStatus(r) => Some(r.request_id),
         Message::OutputPage(r) => Some(r.request_id),
+        Message::FileRegionReply(r) => Some(r.request_id),
         Message::SearchResults(r) => r.request_id,
         Message::Offer(o) => o.request_id,
         _ => None,
@@ -418,30 +456,35 @@ impl Client {
         build: impl FnOnce(u64) -> Message,
         timeout: Duration,
     ) -> Result<Message, ClientError> {
+        self.send_request(build).await?.wait(timeout).await
+    }
+
+    /// Sends a request built with a fresh id and returns at once with the wait for its
+    /// reply. A caller that sends its requests one after another this way keeps them in
+    /// the order it made them (the server handles a connection's frames in order), while
+    /// the replies are awaited concurrently.
+    pub async fn send_request(
+        &self,
+        build: impl FnOnce(u64) -> Message,
+    ) -> Result<PendingReply, ClientError> {
         let id = self.next_request_id();
         let (tx, rx) = oneshot::channel();
         self.pending
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .insert(id, tx);
-        self.send(build(id)).await?;
-        let reply = tokio::time::timeout(timeout, rx)
-            .await
-            .map_err(|_| {
-                self.pending
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .remove(&id);
-                ClientError::Timeout
-            })?
-            .map_err(|_| ClientError::Disconnected)?;
-        if let Message::SessionReply(r) = &reply {
-            self.set_session(&r.current.id, &r.current.name);
+        if let Err(e) = self.send(build(id)).await {
+            self.pending
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&id);
+            return Err(e);
         }
-        match reply {
-            Message::Error(e) => Err(ClientError::from(e)),
-            other => Ok(other),
-        }
+        Ok(PendingReply {
+            client: self.clone(),
+            id,
+            rx,
+        })
     }
 
     /// Starts a chat turn; the receiver yields its events through `STREAM_END`.

@@ -41,7 +41,7 @@ pub enum HandshakeReply {
 impl From<Message> for HandshakeReply {
     fn from(m: Message) -> Self {
         match m {
-            Message::Welcome(w) => HandshakeReply::Welcome(w),
+            Message::Welcome(w) => HandshakeReply::Welcome(*w),
             Message::Error(e) => HandshakeReply::Refused(e),
             _ => HandshakeReply::Other,
         }

@@ -11,8 +11,8 @@ pub mod rdt;
 pub mod turn;
 
 pub use connection::{
-    sha256_file, Client, ClientError, ClientEvent, ClientOptions, UploadMode, RDT_UPLOAD_THRESHOLD,
-    UPLOAD_CHUNK,
+    sha256_file, Client, ClientError, ClientEvent, ClientOptions, PendingReply, UploadMode,
+    RDT_UPLOAD_THRESHOLD, UPLOAD_CHUNK,
 };
 pub use handshake::{hello, HandshakeReply, MAX_FRAMES_BEFORE_WELCOME};
 pub use turn::Turn;

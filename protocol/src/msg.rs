@@ -177,7 +177,8 @@ json_payloads!(
     SessionRef,
     UdpPort,
     Hello,
-    Welcome,
+    // Boxed in `Message`: the largest payload, it would set the size of every message.
+    Box<Welcome>,
     ErrorMsg,
     ChatSend,
     StreamStart,
@@ -187,6 +188,8 @@ json_payloads!(
     ToolOutput,
     OutputGet,
     OutputPage,
+    FileRegion,
+    FileRegionReply,
     Cancel,
     SessionCmd,
     SessionReply,
@@ -321,8 +324,8 @@ messages! {
         "Legacy `{\"udp_port\"}`.";
     0x20 Hello(Hello) "HELLO" ClientToServer false
         "First frame of an extension client: `{proto, client, client_version, resume_session?, auth_token?, udp_port?, no_new_session?}`.";
-    0x21 Welcome(Welcome) "WELCOME" ServerToClient false
-        "Answer to HELLO: `{proto, session_id, session_name, resumed, server_version, heartbeat_secs, model, models, features, planner, egress, motd}`.";
+    0x21 Welcome(Box<Welcome>) "WELCOME" ServerToClient false
+        "Answer to HELLO: `{proto, session_id, session_name, resumed, server_version, heartbeat_secs, model, models, features, planner, egress, motd, commands?}`; `commands` is the command whitelist, for completion.";
     0x22 Heartbeat(Empty) "HEARTBEAT" Both false
         "Keep-alive; answered with a HEARTBEAT. Empty payload.";
     0x23 Error(ErrorMsg) "ERROR" ServerToClient false
@@ -345,6 +348,10 @@ messages! {
         "`{request_id, output_id, offset, count}`: lines of a stored tool output of this session; answered with OUTPUT_PAGE or ERROR.";
     0x2C OutputPage(OutputPage) "OUTPUT_PAGE" ServerToClient false
         "`{request_id, output_id, offset, lines, total_lines, total_bytes, truncated}`: a page of a stored tool output.";
+    0x2D FileRegion(FileRegion) "FILE_REGION" ClientToServer false
+        "`{request_id, target, first_line, last_line}`: lines of a text file (1-based, inclusive; at most 400), target an upload id of this session or a path, under the path policy; answered with FILE_REGION_REPLY or ERROR.";
+    0x2E FileRegionReply(FileRegionReply) "FILE_REGION_REPLY" ServerToClient false
+        "`{request_id, path, first_line, lines, total_lines}`: the lines read, `lines[i]` being line `first_line + i`.";
     0x30 SessionCmd(SessionCmd) "SESSION_CMD" ClientToServer false
         "`{request_id, op: list|new|switch|delete|rename, id?, name?}`; ids by unique prefix.";
     0x31 SessionReply(SessionReply) "SESSION_REPLY" ServerToClient false

@@ -48,6 +48,7 @@ pub const FEATURES: &[&str] = &[
     "offers",
     "tool_output",
     "output_pages",
+    "file_region",
 ];
 
 pub struct Ctx {

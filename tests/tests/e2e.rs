@@ -182,13 +182,25 @@ fn offer_overwrite_needs_confirmation_then_reject_another() -> anyhow::Result<()
     Ok(())
 }
 
-/// The id prefix of the session marked `*` (current) in a `/sessions` listing.
+/// The id prefix of the session marked `●` (current) in the `/sessions` picker.
 fn current_session_prefix(screen: &str) -> Option<String> {
     screen.lines().find_map(|l| {
-        let rest = l.split("* ").nth(1)?;
-        l.contains("messages")
-            .then(|| rest.chars().take(8).collect())
+        // "● title   2 msg  2026-11-24 04:29  8583d4e2│…": the word after the time.
+        let meta = l.split('●').nth(1)?.split(" msg ").nth(1)?;
+        let id = meta.split_whitespace().nth(2)?;
+        Some(id.split('│').next()?.chars().take(8).collect())
     })
+}
+
+/// Opens the picker, reads the current session's id prefix and closes it again.
+fn picker_current(tui: &mut Tui) -> anyhow::Result<String> {
+    ask(tui, "/sessions")?;
+    let s = tui.wait_until("the picker with the current session", T, |s| {
+        current_session_prefix(s).is_some()
+    })?;
+    tui.keys(ESC)?;
+    tui.wait_until("the picker closed", T, |s| !s.contains("Sessions ─"))?;
+    current_session_prefix(&s).ok_or_else(|| anyhow::anyhow!("no current session\n{s}"))
 }
 
 fn switch_sessions_restores_history() -> anyhow::Result<()> {
@@ -196,28 +208,18 @@ fn switch_sessions_restores_history() -> anyhow::Result<()> {
     ask(&mut tui, "内存够用吗")?;
     tui.wait_for("▸ sys_monitor", T)?;
     tui.wait_until("the turn to finish", T, |s| !s.contains("Ctrl+C cancels"))?;
-    ask(&mut tui, "/sessions")?;
-    let s = tui.wait_for("sessions:", T)?;
-    let first = current_session_prefix(&s)
-        .ok_or_else(|| anyhow::anyhow!("no current session in the list\n{s}"))?;
+    let first = picker_current(&mut tui)?;
     ask(&mut tui, "/new")?;
     tui.wait_until("a new, empty session", T, |s| {
         !s.contains("❯ 内存够用吗") && s.contains("✓ session ")
     })?;
-    ask(&mut tui, "/sessions")?;
-    let s = tui.wait_for("sessions:", T)?;
-    let second = current_session_prefix(&s)
-        .ok_or_else(|| anyhow::anyhow!("no current session in the list\n{s}"))?;
+    let second = picker_current(&mut tui)?;
     anyhow::ensure!(first != second, "/new kept the session {first}");
     ask(&mut tui, &format!("/switch {first}"))?;
     // The switch reloads that session's history (the new one has none).
     tui.wait_for("❯ 内存够用吗", T)?;
-    ask(&mut tui, "/sessions")?;
-    let s = tui.wait_for("sessions:", T)?;
-    anyhow::ensure!(
-        current_session_prefix(&s).as_deref() == Some(first.as_str()),
-        "not back in session {first}\n{s}"
-    );
+    let s = picker_current(&mut tui)?;
+    anyhow::ensure!(s == first, "not back in session {first} but {s}");
     Ok(())
 }
 
@@ -587,6 +589,14 @@ fn main() {
         (
             "pager: a tool output opened full-screen, searched with / and n",
             long_nights::pager_search_over_a_tool_output,
+        ),
+        (
+            "picker switch: two sessions, filter, Enter switches, history shown",
+            long_nights::picker_switch,
+        ),
+        (
+            "hit viewer: Enter on a search hit shows the file region around it",
+            long_nights::hit_viewer_shows_the_region,
         ),
     ];
     let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));

@@ -305,3 +305,113 @@ fn session_resumes_after_restart_and_sigterm_is_clean() {
     };
     assert_eq!(h.messages.last().expect("answer").text, answer);
 }
+
+/// FILE_REGION against a planted file in a doc folder: exactly the lines asked for (checked
+/// against the file), the end of the file, the 400-line cap, an upload by its id, refused
+/// paths (deny list, outside every root) with a DENY audit line, and a bad range. The
+/// WELCOME lists the allowed commands.
+#[test]
+fn file_regions_read_through_the_path_policy() {
+    let docs = tempfile::tempdir().expect("tempdir");
+    let planted = docs.path().join("planted.log");
+    let text: String = (1..=1000)
+        .map(|i| format!("2026-11-24 line {i} payload\n"))
+        .collect();
+    std::fs::write(&planted, &text).expect("plant");
+    let server =
+        ServerProc::start_with(&["--docs", &docs.path().display().to_string()]).expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    let w = c.welcome.clone().expect("welcome");
+    assert!(w.commands.iter().any(|n| n == "ps"), "{:?}", w.commands);
+    assert!(!w.commands.iter().any(|n| n == "rm"), "{:?}", w.commands);
+    let region = |c: &mut ExtConn, target: &str, first: u64, last: u64| {
+        let rid = c.next_id();
+        c.send(&Message::FileRegion(FileRegion {
+            request_id: rid,
+            target: target.into(),
+            first_line: first,
+            last_line: last,
+        }))
+        .expect("send");
+        let m = reply(c);
+        match &m {
+            Message::FileRegionReply(r) => assert_eq!(r.request_id, rid),
+            Message::Error(e) => assert_eq!(e.request_id, Some(rid)),
+            other => panic!("not an answer: {other:?}"),
+        }
+        m
+    };
+    let path = planted.display().to_string();
+    let want = |first: usize, n: usize| -> Vec<String> {
+        text.lines()
+            .skip(first - 1)
+            .take(n)
+            .map(str::to_string)
+            .collect()
+    };
+    let Message::FileRegionReply(r) = region(&mut c, &path, 90, 150) else {
+        panic!("refused")
+    };
+    assert_eq!((r.first_line, r.total_lines), (90, 1000));
+    assert_eq!(r.lines, want(90, 61));
+    assert_eq!(r.lines[0], "2026-11-24 line 90 payload");
+    assert!(r.path.ends_with("planted.log"), "{}", r.path);
+    let Message::FileRegionReply(r) = region(&mut c, &path, 990, 2000) else {
+        panic!("refused")
+    };
+    assert_eq!(r.lines, want(990, 11));
+    let Message::FileRegionReply(r) = region(&mut c, &path, 1, 1000) else {
+        panic!("refused")
+    };
+    assert_eq!(r.lines.len() as u64, MAX_REGION_LINES);
+    assert_eq!(r.lines, want(1, 400));
+    let Message::FileRegionReply(r) = region(&mut c, &path, 2000, 2010) else {
+        panic!("refused")
+    };
+    assert!(r.lines.is_empty());
+    assert_eq!(r.total_lines, 1000);
+
+    // An upload of this session, by its file id.
+    let body = std::fs::read(llmops_tests::fixtures_dir().join("app.log")).expect("fixture");
+    let rid = c.next_id();
+    c.send(&Message::UploadStart(UploadStart {
+        request_id: rid,
+        filename: "app.log".into(),
+        size: body.len() as u64,
+        sha256: None,
+    }))
+    .expect("send");
+    c.send(&Message::UploadData(Raw(bytes::Bytes::from(body.clone()))))
+        .expect("send");
+    let msgs = c
+        .recv_until(|m| matches!(m, Message::UploadResult(_) | Message::Error(_)))
+        .expect("result");
+    let Some(Message::UploadResult(up)) = msgs.last() else {
+        panic!("{msgs:?}")
+    };
+    let Message::FileRegionReply(r) = region(&mut c, &up.file.file_id, 2, 4) else {
+        panic!("refused")
+    };
+    let body = String::from_utf8(body).expect("utf8");
+    let lines: Vec<&str> = body.lines().collect();
+    assert_eq!(r.lines, lines[1..4].to_vec());
+    assert_eq!(r.total_lines, lines.len() as u64);
+
+    for denied in ["/etc/shadow", "/usr/bin/ls"] {
+        let Message::Error(e) = region(&mut c, denied, 1, 10) else {
+            panic!("{denied} was read")
+        };
+        assert_eq!(e.code, "denied", "{denied}: {}", e.message);
+        assert!(e.message.contains(denied), "{}", e.message);
+    }
+    let Message::Error(e) = region(&mut c, &path, 20, 10) else {
+        panic!("a reversed range was read")
+    };
+    assert_eq!(e.code, "bad_request");
+    let audit = std::fs::read_to_string(server.data_path().join("logs/file_operations.log"))
+        .expect("audit log");
+    assert!(
+        audit.contains("tool=file_read target=/etc/shadow code=denied_pattern"),
+        "{audit}"
+    );
+}

@@ -33,6 +33,7 @@ fn welcome() -> protocol::Welcome {
         planner: "offline".into(),
         egress: "none".into(),
         motd: String::new(),
+        commands: vec!["df".into(), "ps".into()],
     }
 }
 

@@ -12,6 +12,7 @@ pub mod picker;
 pub mod procs;
 pub mod quit;
 mod server;
+pub mod session;
 pub mod slash;
 mod submit;
 pub mod transcript;
@@ -97,6 +98,14 @@ pub enum Req {
     ModelSet(String),
     /// Answered by an OFFER (an event), so the executor only sends it.
     Download(String),
+    /// The current session's row, quietly (the status bar's title after a first question).
+    SessionTitle,
+    /// Lines of a file around a search hit (FILE_REGION), 1-based and inclusive.
+    FileRegion {
+        target: String,
+        first_line: u64,
+        last_line: u64,
+    },
     /// A page of a stored tool output (OUTPUT_GET).
     OutputPage {
         output_id: String,
@@ -126,6 +135,10 @@ impl Req {
                 request_id,
                 limit: Some(200),
             }),
+            Req::SessionTitle => Message::SessionCmd(SessionCmd {
+                request_id,
+                op: SessionOp::List,
+            }),
             Req::ClearHistory => Message::ClearHistory(ReqMsg { request_id }),
             Req::ModelList => Message::ModelList(ReqMsg { request_id }),
             Req::ModelSet(m) => Message::ModelSet(ModelSet {
@@ -136,6 +149,16 @@ impl Req {
                 request_id,
                 target: t.clone(),
                 mode: "auto".into(),
+            }),
+            Req::FileRegion {
+                target,
+                first_line,
+                last_line,
+            } => Message::FileRegion(protocol::FileRegion {
+                request_id,
+                target: target.clone(),
+                first_line: *first_line,
+                last_line: *last_line,
             }),
             Req::OutputPage { output_id, offset } => Message::OutputGet(OutputGet {
                 request_id,
@@ -152,11 +175,13 @@ impl Req {
             Req::FileDelete(_) => "deleting the file",
             Req::Search { .. } => "search",
             Req::Session(_) => "session command",
+            Req::SessionTitle => "refreshing the session title",
             Req::History => "loading history",
             Req::ClearHistory => "clearing history",
             Req::ModelList => "listing models",
             Req::ModelSet(_) => "switching model",
             Req::Download(_) => "download request",
+            Req::FileRegion { .. } => "reading the file region",
             Req::OutputPage { .. } => "loading the tool output",
         }
     }
@@ -369,6 +394,8 @@ pub struct App {
     pub selected: Option<usize>,
     /// Where copied text is also written (`clipboard.txt`), for terminals without OSC 52.
     pub clip_dir: PathBuf,
+    /// A `/new` or `/switch` on its way (a question typed meanwhile waits for it).
+    pub session_change: Option<session::SessionChange>,
     connected_once: bool,
 }
 
@@ -434,6 +461,7 @@ impl App {
             quit_armed: None,
             selected: None,
             clip_dir: default_state_dir(),
+            session_change: None,
             connected_once: false,
         }
     }
@@ -532,7 +560,7 @@ pub fn update(app: &mut App, ev: AppEvent) -> Vec<Command> {
                 }
             }
         }
-        AppEvent::TurnMsg(m) => on_turn_msg(app, m),
+        AppEvent::TurnMsg(m) => on_turn_msg(app, m, &mut out),
         AppEvent::TurnLost(reason) => {
             if app.turn.take().is_some() {
                 app.transcript

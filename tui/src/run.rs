@@ -444,8 +444,11 @@ fn spawn_network(
     client_rx
 }
 
-/// Runs commands against the client, each in its own task so a long upload never blocks
-/// a chat or a cancel; results come back as events.
+/// Runs commands against the client. Whatever goes to the server (requests, chat turns,
+/// plain sends) is queued on the connection here, in the order `update` made it, so a
+/// question typed after `/new` is never sent before the `/new`; the waiting (replies, a
+/// turn's stream, uploads, downloads) happens in a task per command, so a long upload never
+/// blocks a chat or a cancel. Results come back as events.
 async fn executor(
     mut rx: mpsc::UnboundedReceiver<Command>,
     clients: watch::Receiver<Option<Client>>,
@@ -456,9 +459,7 @@ async fn executor(
         let client = clients.borrow().clone();
         let tx = tx.clone();
         match client {
-            Some(c) => {
-                tokio::spawn(run_command(c, cmd, tx, router.clone()));
-            }
+            Some(c) => run_command(c, cmd, tx, router.clone()).await,
             None => not_connected(cmd, &tx),
         }
     }
@@ -498,58 +499,65 @@ async fn run_command(
             dest,
             overwrite,
         } => {
-            let id = offer.offer_id.clone();
-            let mut rx = router.add(&id);
-            let dir = dest
-                .parent()
-                .map_or_else(|| PathBuf::from("."), PathBuf::from);
-            let mut last_pct = u64::MAX;
-            let progress = |bytes: u64, total: u64| {
-                // One event per percent, not per data frame.
-                let pct = (bytes * 100).checked_div(total).unwrap_or(0);
-                if pct != last_pct {
-                    last_pct = pct;
-                    let _ = tx.send(AppEvent::DownloadProgress {
-                        offer_id: id.clone(),
-                        bytes,
-                        total,
-                    });
-                }
-            };
-            let result = match tokio::fs::create_dir_all(&dir).await {
-                Ok(()) => crate::download::receive_to(
-                    &client, &mut rx, &offer, "auto", &dest, overwrite, progress,
-                )
-                .await
-                .map(|d| d.path)
-                .map_err(|e| e.to_string()),
-                Err(e) => Err(format!("{}: {e}", dir.display())),
-            };
-            router.remove(&id);
-            let _ = tx.send(AppEvent::Downloaded {
-                offer_id: id,
-                result,
+            // The offer id is routed to this download before the accept goes out.
+            let mut rx = router.add(&offer.offer_id);
+            tokio::spawn(async move {
+                let id = offer.offer_id.clone();
+                let dir = dest
+                    .parent()
+                    .map_or_else(|| PathBuf::from("."), PathBuf::from);
+                let mut last_pct = u64::MAX;
+                let progress = |bytes: u64, total: u64| {
+                    // One event per percent, not per data frame.
+                    let pct = (bytes * 100).checked_div(total).unwrap_or(0);
+                    if pct != last_pct {
+                        last_pct = pct;
+                        let _ = tx.send(AppEvent::DownloadProgress {
+                            offer_id: id.clone(),
+                            bytes,
+                            total,
+                        });
+                    }
+                };
+                let result = match tokio::fs::create_dir_all(&dir).await {
+                    Ok(()) => crate::download::receive_to(
+                        &client, &mut rx, &offer, "auto", &dest, overwrite, progress,
+                    )
+                    .await
+                    .map(|d| d.path)
+                    .map_err(|e| e.to_string()),
+                    Err(e) => Err(format!("{}: {e}", dir.display())),
+                };
+                router.remove(&id);
+                let _ = tx.send(AppEvent::Downloaded {
+                    offer_id: id,
+                    result,
+                });
             });
         }
         Command::Chat { text, file_ids } => match client.chat(&text, file_ids).await {
             Ok((id, mut rx)) => {
                 let _ = tx.send(AppEvent::TurnStarted(id));
-                while let Some(m) = rx.recv().await {
-                    let end = matches!(m, Message::StreamEnd(_) | Message::Error(_));
-                    let _ = tx.send(AppEvent::TurnMsg(m));
-                    if end {
-                        return;
+                tokio::spawn(async move {
+                    while let Some(m) = rx.recv().await {
+                        let end = matches!(m, Message::StreamEnd(_) | Message::Error(_));
+                        let _ = tx.send(AppEvent::TurnMsg(m));
+                        if end {
+                            return;
+                        }
                     }
-                }
-                let _ = tx.send(AppEvent::TurnLost("connection lost".into()));
+                    let _ = tx.send(AppEvent::TurnLost("connection lost".into()));
+                });
             }
             Err(e) => {
                 let _ = tx.send(AppEvent::TurnLost(e.to_string()));
             }
         },
         Command::Upload { path, note } => {
-            let result = client.upload(&path).await.map_err(|e| e.to_string());
-            let _ = tx.send(AppEvent::Uploaded { path, note, result });
+            tokio::spawn(async move {
+                let result = client.upload(&path).await.map_err(|e| e.to_string());
+                let _ = tx.send(AppEvent::Uploaded { path, note, result });
+            });
         }
         Command::Request(Req::Download(target)) => {
             // The answer is an OFFER event, not a reply.
@@ -564,11 +572,23 @@ async fn run_command(
         }
         Command::Request(req) => {
             let r2 = req.clone();
-            let result = client
-                .request(move |id| r2.build(id), Duration::from_secs(20))
-                .await
-                .map_err(|e| e.to_string());
-            let _ = tx.send(AppEvent::Reply { req, result });
+            match client.send_request(move |id| r2.build(id)).await {
+                Ok(pending) => {
+                    tokio::spawn(async move {
+                        let result = pending
+                            .wait(Duration::from_secs(20))
+                            .await
+                            .map_err(|e| e.to_string());
+                        let _ = tx.send(AppEvent::Reply { req, result });
+                    });
+                }
+                Err(e) => {
+                    let _ = tx.send(AppEvent::Reply {
+                        req,
+                        result: Err(e.to_string()),
+                    });
+                }
+            }
         }
         Command::Send(m) => {
             if let Err(e) = client.send(m).await {

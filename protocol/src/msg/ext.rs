@@ -44,6 +44,10 @@ pub struct Welcome {
     pub egress: String,
     /// Human welcome text (same as the legacy welcome).
     pub motd: String,
+    /// Command names the server's `command_executor` allows (its whitelist), for a
+    /// client's completion. Absent from older servers; an empty list is not sent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -179,6 +183,37 @@ pub struct OutputPage {
     pub total_bytes: u64,
     #[serde(default)]
     pub truncated: bool,
+}
+
+/// Most lines one `FILE_REGION_REPLY` carries; a longer span is cut to this many.
+pub const MAX_REGION_LINES: u64 = 400;
+
+/// `FILE_REGION`: lines `first_line..=last_line` (1-based, inclusive) of a text file, read
+/// through the same path policy and upload resolution as the `file_read` tool. `target` is
+/// an upload's file id (of this session) or a path (a bare name matches this session's
+/// uploads first).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(Arbitrary))]
+pub struct FileRegion {
+    pub request_id: RequestId,
+    pub target: String,
+    pub first_line: u64,
+    pub last_line: u64,
+}
+
+/// `FILE_REGION_REPLY`: the answer to `FILE_REGION`. `lines[i]` is line `first_line + i`;
+/// fewer lines than asked at the end of the file or past [`MAX_REGION_LINES`]; none when
+/// `first_line` is past the end.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(Arbitrary))]
+pub struct FileRegionReply {
+    pub request_id: RequestId,
+    /// The file read, as the path policy resolved it.
+    pub path: String,
+    pub first_line: u64,
+    pub lines: Vec<String>,
+    /// Lines in the whole file.
+    pub total_lines: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

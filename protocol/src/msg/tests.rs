@@ -176,6 +176,76 @@ fn tool_output_and_output_pages_have_stable_shapes() {
     );
 }
 
+#[test]
+fn file_regions_have_stable_shapes() {
+    let get = Message::decode(
+        0x2D,
+        br#"{"request_id":4,"target":"ab12","first_line":90,"last_line":150}"#,
+    )
+    .expect("decodes");
+    assert_eq!(
+        get,
+        Message::FileRegion(FileRegion {
+            request_id: 4,
+            target: "ab12".into(),
+            first_line: 90,
+            last_line: 150,
+        })
+    );
+    let reply = Message::FileRegionReply(FileRegionReply {
+        request_id: 4,
+        path: "/var/log/app.log".into(),
+        first_line: 90,
+        lines: vec!["a".into(), "b".into()],
+        total_lines: 91,
+    });
+    assert_eq!(reply.msg_type().code(), 0x2E);
+    assert_eq!(
+        reply.encode_payload().expect("encodes").as_ref(),
+        br#"{"request_id":4,"path":"/var/log/app.log","first_line":90,"lines":["a","b"],"total_lines":91}"#
+    );
+    assert_eq!(MsgType::FileRegion.wire_name(), "FILE_REGION");
+}
+
+#[test]
+fn welcome_commands_are_optional_both_ways() {
+    let w = Welcome {
+        proto: 1,
+        session_id: "s".into(),
+        session_name: "n".into(),
+        resumed: false,
+        server_version: "0.1.0".into(),
+        heartbeat_secs: 15,
+        model: "offline".into(),
+        models: vec![],
+        features: vec![],
+        planner: "offline".into(),
+        egress: "none".into(),
+        motd: String::new(),
+        commands: vec![],
+    };
+    // No commands: the old shape, which an older client reads.
+    let old = Message::Welcome(Box::new(w.clone()))
+        .encode_payload()
+        .expect("encodes");
+    let text = String::from_utf8(old.to_vec()).expect("utf8");
+    assert!(!text.contains("commands"), "{text}");
+    // An older server's WELCOME (no commands) decodes with an empty list.
+    assert_eq!(
+        Message::decode(0x21, &old).expect("decodes"),
+        Message::Welcome(Box::new(w.clone()))
+    );
+    let with = Message::Welcome(Box::new(Welcome {
+        commands: vec!["ps".into(), "df".into()],
+        ..w
+    }));
+    let text = String::from_utf8(with.encode_payload().expect("encodes").to_vec()).expect("utf8");
+    assert!(
+        text.ends_with(r#""motd":"","commands":["ps","df"]}"#),
+        "{text}"
+    );
+}
+
 proptest! {
     #[test]
     fn every_message_round_trips_through_its_payload(m in any::<Message>()) {

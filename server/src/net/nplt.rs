@@ -24,6 +24,7 @@ use crate::uploads::Incoming;
 mod download;
 mod extension;
 mod legacy;
+mod region;
 mod request;
 mod requests;
 mod transfers;
@@ -442,7 +443,7 @@ impl Conn {
         };
         self.session_id = sid.clone();
         let planner = self.ctx.planner_name();
-        out.push(Message::Welcome(Welcome {
+        out.push(Message::Welcome(Box::new(Welcome {
             proto: PROTOCOL_VERSION,
             session_id: sid.clone(),
             session_name: sname,
@@ -455,8 +456,29 @@ impl Conn {
             planner: planner.clone(),
             egress: self.ctx.agent.egress(),
             motd: self.ctx.welcome_text(&sid),
-        }));
+            commands: self.allowed_commands(),
+        })));
         Flow::Continue
+    }
+
+    /// The command names `command_executor` runs here: the configured whitelist, only names
+    /// with a grammar (what the policy enforces), sorted.
+    fn allowed_commands(&self) -> Vec<String> {
+        let known = llmops_policy::command_names();
+        let mut names: Vec<String> = self
+            .ctx
+            .agent
+            .tool_base
+            .commands
+            .config()
+            .allowed
+            .iter()
+            .filter(|n| known.contains(&n.as_str()))
+            .cloned()
+            .collect();
+        names.sort();
+        names.dedup();
+        names
     }
 
     fn on_client_heartbeat(&mut self, legacy: bool, out: &mut Vec<Message>) {

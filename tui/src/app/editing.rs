@@ -132,11 +132,18 @@ pub(super) fn complete(app: &mut App) {
     }
 }
 
-const TAB_HELP: &str = "Tab 补全 /命令、/upload 路径和上传的文件名 / Tab completes /commands, /upload paths and upload names";
+const TAB_HELP: &str = "Tab 补全 /命令、允许的命令名、/upload 路径和上传的文件名 / Tab completes /commands, allowed command names, /upload paths and upload names";
+
+/// Whether the word starting at byte `start` of `text` is where a command name goes: the
+/// first word of the message, or the first after a `|`.
+fn command_position(text: &str, start: usize) -> bool {
+    let before = text[..start].trim_end();
+    before.is_empty() || before.ends_with('|')
+}
 
 /// Tab in a message: completes the last word to the name of an upload of this session (the
-/// server resolves upload names in questions). Command names are not completed: the client
-/// does not know the server's command whitelist.
+/// server resolves upload names in questions) or, where a command goes (the start of the
+/// message or after `|`), to a command the server allows (its whitelist, from WELCOME).
 fn complete_upload_name(app: &mut App, text: &str) {
     let start = text.rfind(char::is_whitespace).map_or(0, |i| {
         i + text[i..].chars().next().map_or(1, char::len_utf8)
@@ -146,11 +153,16 @@ fn complete_upload_name(app: &mut App, text: &str) {
         app.note(Level::Info, TAB_HELP);
         return;
     }
+    let commands: &[String] = match &app.welcome {
+        Some(w) if command_position(text, start) => &w.commands,
+        _ => &[],
+    };
     let mut names: Vec<String> = app
         .files
         .files
         .iter()
         .map(|f| f.filename.clone())
+        .chain(commands.iter().cloned())
         .filter(|n| n.starts_with(word))
         .collect();
     names.sort();
@@ -386,6 +398,45 @@ mod tests {
         update(&mut c, key(KeyCode::Tab));
         assert_eq!(c.input_text(), "/download f3cc");
         assert_eq!(c.focus, Pane::Chat);
+    }
+
+    #[test]
+    fn tab_completes_allowed_command_names_where_a_command_goes() {
+        // The welcome of `connected()` allows cat, df, du, free, journalctl, ps, ss, systemctl.
+        let mut a = connected();
+        type_str(&mut a, "journ");
+        update(&mut a, key(KeyCode::Tab));
+        assert_eq!(a.input_text(), "journalctl ");
+        // Ambiguous: the common prefix, and the candidates in the notice.
+        let mut b = connected();
+        type_str(&mut b, "s");
+        update(&mut b, key(KeyCode::Tab));
+        assert_eq!(b.input_text(), "s");
+        assert!(b.notice.as_ref().is_some_and(|n| n.1 == "ss  systemctl"));
+        // After a pipe a command goes again; elsewhere in a sentence it does not.
+        let mut c = connected();
+        type_str(&mut c, "ps aux | fr");
+        update(&mut c, key(KeyCode::Tab));
+        assert_eq!(c.input_text(), "ps aux | free ");
+        let mut d = connected();
+        type_str(&mut d, "is the disk fr");
+        update(&mut d, key(KeyCode::Tab));
+        assert_eq!(d.input_text(), "is the disk fr");
+        // A command the server does not allow is never offered.
+        let mut e = connected();
+        type_str(&mut e, "rm");
+        update(&mut e, key(KeyCode::Tab));
+        assert_eq!(e.input_text(), "rm");
+        // An older server sends no list: nothing to complete, uploads still are.
+        let mut f = connected();
+        if let Some(w) = &mut f.welcome {
+            w.commands.clear();
+        }
+        f.files.files = vec![file("f1", "df-report.txt")];
+        type_str(&mut f, "df");
+        update(&mut f, key(KeyCode::Tab));
+        assert_eq!(f.input_text(), "df-report.txt ");
+        assert_eq!(f.focus, Pane::Chat);
     }
 
     #[test]

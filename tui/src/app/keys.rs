@@ -285,7 +285,7 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
         Action::SelectPrev => select_entry(app, -1),
         Action::SelectNext => select_entry(app, 1),
         Action::SearchTranscript => pager::search_transcript(app),
-        Action::OpenHit => super::hits::open(app),
+        Action::OpenHit => super::hits::open(app, out),
         Action::PickerDelete => picker::ask_delete(app),
         Action::PickerRename => picker::start_rename(app),
         Action::Newline => {

@@ -26,8 +26,9 @@ pub enum Source {
         total: u64,
         loading: bool,
     },
-    /// A search hit's chunk; `target` is what a download offer asks for.
-    Hit { target: String },
+    /// A search hit: its chunk, then the file region around it (FILE_REGION) once it
+    /// arrives; `target` is what the region and a download offer ask for.
+    Hit { target: String, loading: bool },
 }
 
 /// A search match: line index and byte range in that line.
@@ -60,6 +61,8 @@ pub struct Pager {
     pub source: Source,
     /// Line number of the first line (shown in a gutter), if the lines are a file region.
     pub first_line: Option<u64>,
+    /// Lines marked in the gutter (a search hit's chunk inside its file region).
+    pub marked: Option<Range<usize>>,
     /// First visible line.
     pub top: usize,
     /// Terms highlighted and searched (the `/` query, or a search hit's query words).
@@ -82,6 +85,7 @@ impl Pager {
             source_text: None,
             source,
             first_line: None,
+            marked: None,
             top: 0,
             terms: Vec::new(),
             matches: Vec::new(),
@@ -244,6 +248,11 @@ fn max_top(p: &Pager, w: usize, h: usize) -> usize {
     0
 }
 
+/// Keeps `top` where the view is still full (after the lines changed).
+pub(crate) fn clamp_top(p: &mut Pager, w: usize, h: usize) {
+    p.top = p.top.min(max_top(p, w, h));
+}
+
 /// What the pager does for a key (from the keymap).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PagerOp {
@@ -298,7 +307,7 @@ pub fn op(app: &mut App, o: PagerOp, out: &mut Vec<Command>) {
             None => app.note(Level::Info, "没有代码块 / no code block here: y copies all"),
         },
         PagerOp::Download => {
-            if let Source::Hit { target } = &p.source {
+            if let Source::Hit { target, .. } = &p.source {
                 let t = target.clone();
                 app.note(Level::Info, format!("asking for a download offer of {t}"));
                 out.push(Command::Request(Req::Download(t)));
@@ -429,7 +438,7 @@ pub fn prompt_enter(app: &mut App) {
     }
 }
 
-fn view_size_of(size: (u16, u16), p: &Pager) -> (usize, usize) {
+pub(crate) fn view_size_of(size: (u16, u16), p: &Pager) -> (usize, usize) {
     (
         usize::from(size.0).saturating_sub(gutter_width(p)).max(1),
         usize::from(size.1).saturating_sub(2).max(1),

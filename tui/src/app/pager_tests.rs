@@ -308,6 +308,133 @@ fn enter_on_a_hit_shows_its_region_with_terms_and_d_asks_for_a_download() {
     );
 }
 
+/// Opens the hit of `hit(...)` for "worker processes"; returns the commands of Enter.
+pub(crate) fn open_hit(a: &mut App) -> Vec<Command> {
+    update(
+        a,
+        AppEvent::Client(ClientEvent::Message(Message::SearchResults(
+            SearchResults {
+                request_id: None,
+                query: "worker processes".into(),
+                scope: "all".into(),
+                results: vec![hit(
+                    "# Tuning\nworker_processes auto;\nSet worker processes to the cores.\nend",
+                )],
+            },
+        ))),
+    );
+    a.focus = crate::keymap::Pane::Search;
+    update(a, key(KeyCode::Enter))
+}
+
+/// The region the server would send for lines 10..=73 of a file whose lines 40-43 are
+/// the chunk and whose line 20 and 60 mention a worker.
+pub(crate) fn region_reply() -> AppEvent {
+    let lines: Vec<String> = (10..=73)
+        .map(|n| match n {
+            20 => "worker_connections 1024;".to_string(),
+            40 => "# Tuning".to_string(),
+            41 => "worker_processes auto;".to_string(),
+            42 => "Set worker processes to the cores.".to_string(),
+            43 => "end".to_string(),
+            60 => "# one worker per core".to_string(),
+            n => format!("line {n}"),
+        })
+        .collect();
+    AppEvent::Reply {
+        req: Req::FileRegion {
+            target: "/srv/docs/nginx.md".into(),
+            first_line: 10,
+            last_line: 73,
+        },
+        result: Ok(Message::FileRegionReply(protocol::FileRegionReply {
+            request_id: 9,
+            path: "/srv/docs/nginx.md".into(),
+            first_line: 10,
+            lines,
+            total_lines: 120,
+        })),
+    }
+}
+
+#[test]
+fn a_hit_asks_for_its_region_and_marks_the_chunk_in_it() {
+    let mut a = connected();
+    let cmds = open_hit(&mut a);
+    // ±30 lines around lines 40-43.
+    assert_eq!(
+        cmds,
+        vec![Command::Request(Req::FileRegion {
+            target: "/srv/docs/nginx.md".into(),
+            first_line: 10,
+            last_line: 73,
+        })]
+    );
+    assert!(matches!(
+        pager(&a).source,
+        Source::Hit { loading: true, .. }
+    ));
+    update(&mut a, region_reply());
+    let p = pager(&a);
+    assert_eq!(p.lines.len(), 64);
+    assert_eq!(p.first_line, Some(10));
+    assert_eq!(p.lines[30], "# Tuning");
+    // The chunk's four lines (40-43) are marked.
+    assert_eq!(p.marked, Some(30..34));
+    assert!(matches!(p.source, Source::Hit { loading: false, .. }));
+    // worker (20), worker + processes (41), worker + processes (42), worker (60).
+    assert_eq!(p.matches.len(), 6, "{:?}", p.matches);
+    // The first match inside the chunk is current, and the chunk is in view.
+    let cur = p.current.expect("a current match");
+    assert_eq!(p.matches[cur].line, 31);
+    assert!(p.top <= 30);
+    assert!(p.title.ends_with("· 120 lines in the file"), "{}", p.title);
+    // n/p move between matches, across the whole region.
+    update(&mut a, key(KeyCode::Char('p')));
+    assert_eq!(pager(&a).matches[pager(&a).current.expect("cur")].line, 10);
+    update(&mut a, key(KeyCode::Char('p')));
+    assert_eq!(pager(&a).matches[pager(&a).current.expect("cur")].line, 50);
+    let cmds = update(&mut a, key(KeyCode::Char('d')));
+    assert_eq!(
+        cmds,
+        vec![Command::Request(Req::Download("/srv/docs/nginx.md".into()))]
+    );
+}
+
+#[test]
+fn a_refused_region_leaves_the_chunk_with_the_reason() {
+    let mut a = connected();
+    open_hit(&mut a);
+    update(
+        &mut a,
+        AppEvent::Reply {
+            req: Req::FileRegion {
+                target: "/srv/docs/nginx.md".into(),
+                first_line: 10,
+                last_line: 73,
+            },
+            result: Err("server error (denied): 路径不在白名单中: /srv/docs/nginx.md".into()),
+        },
+    );
+    let p = pager(&a);
+    assert_eq!(p.lines.len(), 4);
+    assert_eq!(p.first_line, Some(40));
+    assert_eq!(p.marked, None);
+    assert!(matches!(p.source, Source::Hit { loading: false, .. }));
+    let notice = a.notice.as_ref().map(|n| n.1.clone()).unwrap_or_default();
+    assert!(notice.contains("路径不在白名单中"), "{notice}");
+    assert!(notice.contains("chunk only"), "{notice}");
+    // Not repeated in the transcript as a failed request.
+    assert!(!a.transcript.entries.iter().any(|e| matches!(
+        e,
+        crate::app::transcript::Entry::System { text, .. } if text.contains("reading the file region")
+    )));
+    // A late region for a closed viewer changes nothing.
+    update(&mut a, key(KeyCode::Char('q')));
+    update(&mut a, region_reply());
+    assert!(a.modal.is_none());
+}
+
 fn info(id: &str, name: &str, messages: u64, at: &str) -> SessionInfo {
     SessionInfo {
         id: id.into(),

@@ -137,7 +137,7 @@ pub fn enter(app: &mut App, out: &mut Vec<Command>) {
     if current {
         app.note(Level::Info, "already in this session");
     } else {
-        out.push(Command::Request(Req::Session(SessionOp::Switch { id })));
+        super::session::change(app, SessionOp::Switch { id }, out);
     }
 }
 

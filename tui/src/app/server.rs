@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use protocol::{
     AgentEventKind, EndStatus, FileInfo, Message, MonitorSubscribe, SearchHit, SessionInfo,
-    UploadStatus,
+    SessionOp, UploadStatus,
 };
 
 use super::submit::send_chat;
@@ -212,7 +212,7 @@ fn set_session(app: &mut App, s: &SessionInfo) {
     app.session_name = sanitize(&s.name);
 }
 
-pub(super) fn on_turn_msg(app: &mut App, m: Message) {
+pub(super) fn on_turn_msg(app: &mut App, m: Message, out: &mut Vec<Command>) {
     let Some(turn) = &mut app.turn else { return };
     let id = turn.request_id;
     match m {
@@ -281,6 +281,7 @@ pub(super) fn on_turn_msg(app: &mut App, m: Message) {
                 ),
             }
             app.turn = None;
+            super::session::after_turn(app, out);
         }
         Message::Error(e) if e.request_id == id => {
             app.transcript.system(
@@ -324,11 +325,37 @@ pub(super) fn on_reply(
             if let (Req::Session(_), Some(Modal::Sessions(p))) = (&req, &mut app.modal) {
                 p.loading = false;
             }
+            match &req {
+                Req::FileRegion { target, .. } => {
+                    super::hits::region_failed(app, target, &e);
+                    return;
+                }
+                Req::Session(SessionOp::New { .. } | SessionOp::Switch { .. }) => {
+                    super::session::failed(app)
+                }
+                // The history of a switch failed: the session did change.
+                Req::History => super::session::ready(app, out),
+                // Quiet: the title shows at the next refresh.
+                Req::SessionTitle => {
+                    tracing::debug!("session title refresh failed: {e}");
+                    return;
+                }
+                _ => {}
+            }
             app.transcript
                 .system(Level::Error, &format!("{} failed: {e}", req.label()));
             return;
         }
     };
+    // The title refresh is quiet, and applies only if nothing changed the session meanwhile.
+    if req == Req::SessionTitle {
+        if let Message::SessionReply(r) = &m {
+            if r.current.id == app.session_id {
+                set_session(app, &r.current);
+            }
+        }
+        return;
+    }
     match m {
         Message::FileListReply(r) => {
             app.files.files = r.files;
@@ -382,10 +409,13 @@ pub(super) fn on_reply(
                         Level::Ok,
                         &format!("session {} ({})", r.current.name, short(&r.current.id)),
                     );
+                    out.push(Command::Request(Req::FileList));
                     if r.op == "switch" {
                         out.push(Command::Request(Req::History));
+                        super::session::switched(app);
+                    } else {
+                        super::session::ready(app, out);
                     }
-                    out.push(Command::Request(Req::FileList));
                 }
                 "delete" => app.transcript.system(Level::Ok, "session deleted"),
                 "rename" => app
@@ -402,6 +432,7 @@ pub(super) fn on_reply(
                 app.transcript
                     .system(Level::Info, "no history in this session yet");
             }
+            super::session::ready(app, out);
         }
         Message::ModelInfo(i) => {
             app.model = sanitize(&i.current);
@@ -426,6 +457,11 @@ pub(super) fn on_reply(
         Message::SearchResults(r) => {
             app.search.from_agent = false;
             set_search(app, r.query, r.scope, r.results);
+        }
+        Message::FileRegionReply(r) => {
+            if let Req::FileRegion { target, .. } = &req {
+                super::hits::on_region(app, target, &r);
+            }
         }
         Message::OutputPage(p) => {
             app.transcript.output_page(&p);

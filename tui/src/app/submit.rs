@@ -86,10 +86,24 @@ pub(super) fn can_send(app: &mut App) -> bool {
         app.note(Level::Warn, NOT_SENT);
         return false;
     }
+    if app
+        .session_change
+        .as_ref()
+        .is_some_and(|c| c.queued.is_some())
+    {
+        app.note(
+            Level::Warn,
+            "上一条消息正等待会话切换 / a message is already waiting for the session change",
+        );
+        return false;
+    }
     true
 }
 
 pub(super) fn send_chat(app: &mut App, text: String, extra: Vec<String>, out: &mut Vec<Command>) {
+    if super::session::hold(app, &text, &extra) {
+        return;
+    }
     let mut file_ids: Vec<String> = std::mem::take(&mut app.files.referenced);
     for id in extra {
         if !file_ids.contains(&id) {
@@ -165,8 +179,8 @@ fn run_slash(app: &mut App, cmd: Slash, out: &mut Vec<Command>) {
             );
         }
         Slash::Sessions => super::picker::open(app, out),
-        Slash::New => req(out, Req::Session(SessionOp::New { name: None })),
-        Slash::Switch(id) => req(out, Req::Session(SessionOp::Switch { id })),
+        Slash::New => super::session::change(app, SessionOp::New { name: None }, out),
+        Slash::Switch(id) => super::session::change(app, SessionOp::Switch { id }, out),
         Slash::Delete(id) => {
             app.modal = Some(Modal::Confirm(Confirm {
                 prompt: format!(

@@ -75,12 +75,19 @@ pub fn rows(app: &App, p: &Pager, w: usize, h: usize) -> Vec<Line<'static>> {
             }
             let mut spans = Vec::new();
             if let Some(first) = p.first_line {
-                let label = if k == 0 {
-                    format!("{:>width$} │ ", first + i as u64, width = gw - 3)
+                // A search hit's chunk is marked with a heavy bar in the accent colour.
+                let marked = p.marked.as_ref().is_some_and(|r| r.contains(&i));
+                let (bar, style) = if marked {
+                    ("┃", th.accent)
                 } else {
-                    format!("{:>width$} │ ", "", width = gw - 3)
+                    ("│", th.dim)
                 };
-                spans.push(Span::styled(label, th.dim));
+                let label = if k == 0 {
+                    format!("{:>width$} {bar} ", first + i as u64, width = gw - 3)
+                } else {
+                    format!("{:>width$} {bar} ", "", width = gw - 3)
+                };
+                spans.push(Span::styled(label, style));
             }
             spans.extend(spans_for(line, a, b, &ms, p.current, hl, cur));
             out.push(Line::from(spans));
@@ -99,10 +106,15 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect, p: &Pager) {
     let h = usize::from(area.height) - 2;
     // Title row.
     let shown_to = (p.top + h).min(p.lines.len());
-    let mut right = if p.lines.is_empty() {
-        "empty".to_string()
-    } else {
-        format!("lines {}–{} of {}", p.top + 1, shown_to, p.lines.len())
+    let mut right = match p.first_line {
+        _ if p.lines.is_empty() => "empty".to_string(),
+        // A file region: the file's own line numbers, as in the gutter.
+        Some(f) => format!(
+            "lines {}–{}",
+            f + p.top as u64,
+            f + shown_to.saturating_sub(1) as u64
+        ),
+        None => format!("lines {}–{} of {}", p.top + 1, shown_to, p.lines.len()),
     };
     if let Source::Output { total, loading, .. } = &p.source {
         if *loading {

@@ -51,7 +51,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect, p: &Picker) {
     } else if vis.is_empty() {
         rows.push(Line::styled("no session matches", th.dim));
     }
-    let meta_w = 34;
+    let meta_w = 38;
     for (i, s) in vis.iter().enumerate().skip(first).take(rows_h) {
         let mark = if s.id == p.current { "● " } else { "  " };
         let title = text::pad(&format!("{mark}{}", s.name), w.saturating_sub(meta_w));

@@ -106,6 +106,14 @@ fn search_hit_viewer() {
 }
 
 #[test]
+fn search_hit_region_with_the_chunk_marked() {
+    let mut a = connected();
+    crate::app::pager::tests::open_hit(&mut a);
+    update(&mut a, crate::app::pager::tests::region_reply());
+    insta::assert_snapshot!(draw(&a, 100, 20));
+}
+
+#[test]
 fn did_you_mean_question() {
     let mut a = connected();
     submit(&mut a, "/serch disk full");

@@ -95,6 +95,7 @@ impl Conn {
             }
             Message::Search(q) => out.push(self.search(q).await),
             Message::OutputGet(g) => out.push(self.output_page(g).await),
+            Message::FileRegion(r) => out.push(self.file_region(r).await),
             Message::DownloadRequest(d) => out.push(self.download_request(d).await),
             Message::OfferAccept(a) => {
                 if let Some(m) = self.accept_offer(a).await {
@@ -263,6 +264,7 @@ fn needs_session(m: &Message) -> bool {
             | Message::ChatText(_)
             | Message::StatusRequest(_)
             | Message::Search(_)
+            | Message::FileRegion(_)
             | Message::FileList(_)
             | Message::HistoryGet(_)
             | Message::ModelList(_)
