@@ -399,7 +399,12 @@ fn reconnects_and_resumes_after_server_restart() -> anyhow::Result<()> {
             .and_then(|l| l.split("session:").nth(1))
             .map(|x| x.split('│').next().unwrap_or_default().trim().to_string())
     };
-    let before = session_line(&tui.screen()).unwrap_or_default();
+    // A new session is titled from its first question once the turn ends: read the name
+    // after that, so the comparison below is about resuming, not about the title.
+    let titled = tui.wait_until("the session titled from its question", T, |s| {
+        session_line(s).is_some_and(|n| n.contains("CPU"))
+    })?;
+    let before = session_line(&titled).unwrap_or_default();
     let dir = server.kill9();
     tui.wait_until("the reconnecting state", T, |s| {
         s.to_lowercase().contains("reconnect")
