@@ -317,9 +317,10 @@ impl Default for Keymap {
         add(Ctx::Chat, K::Down, ALT, al, A::SelectNext, "select the next message", false);
         add(Ctx::Chat, K::Char('f'), CTRL, al, A::SearchTranscript, "search the transcript", true);
         // Readline editing in every text input.
-        for ctx in [Ctx::Chat, Ctx::Note, Ctx::SaveAs, Ctx::PagerPrompt, Ctx::Rename] {
+        for ctx in TEXT_INPUTS {
             add(ctx, K::Char('u'), CTRL, al, A::Edit(Edit::KillToStart), "delete to line start", false);
             add(ctx, K::Char('k'), CTRL, al, A::Edit(Edit::KillToEnd), "delete to line end", false);
+            add(ctx, K::Char('e'), CTRL, al, A::Edit(Edit::LineEnd), "end of line", false);
             add(ctx, K::Char('w'), CTRL, al, A::Edit(Edit::KillWord), "delete the word before", false);
             add(ctx, K::Char('y'), CTRL, al, A::Edit(Edit::Yank), "paste what was deleted", false);
             add(ctx, K::Char('u'), ALT, al, A::Edit(Edit::Undo), "undo", false);
@@ -459,7 +460,38 @@ fn cond_ok(c: Cond, s: &InputState) -> bool {
     }
 }
 
+/// Text inputs that take readline keys.
+const TEXT_INPUTS: [Ctx; 5] = [
+    Ctx::Chat,
+    Ctx::Note,
+    Ctx::SaveAs,
+    Ctx::PagerPrompt,
+    Ctx::Rename,
+];
+
 impl Keymap {
+    /// The default keys plus Ctrl+A (start of line) when no terminal multiplexer runs:
+    /// GNU screen (`STY`) and tmux (`TMUX`, whose prefix is often rebound to Ctrl+A) keep it.
+    /// Home works everywhere.
+    pub fn for_terminal(env: impl Fn(&str) -> Option<String>) -> Keymap {
+        let mut km = Keymap::default();
+        let multiplexed = env("STY").is_some() || env("TMUX").is_some();
+        if !multiplexed {
+            for ctx in TEXT_INPUTS {
+                km.bindings.push(Binding {
+                    ctx,
+                    code: KeyCode::Char('a'),
+                    mods: CTRL,
+                    cond: Cond::Always,
+                    action: Action::Edit(Edit::LineStart),
+                    desc: "start of line (not under screen/tmux)",
+                    hint: false,
+                });
+            }
+        }
+        km
+    }
+
     /// The action for a key in `ctx`: the context's own bindings first, then the pane-wide
     /// ones (not inside dialogs), then those that apply everywhere.
     pub fn lookup(&self, ctx: Ctx, key: &KeyEvent, st: &InputState) -> Option<Action> {
@@ -628,6 +660,29 @@ mod tests {
             km.lookup(Ctx::Confirm, &key(KeyCode::Tab, NONE), &st2),
             None
         );
+    }
+
+    #[test]
+    fn ctrl_a_starts_the_line_only_outside_a_multiplexer() {
+        let ctrl_a = |km: &Keymap| {
+            km.bindings.iter().any(|b| {
+                b.code == KeyCode::Char('a')
+                    && b.mods == CTRL
+                    && b.action == Action::Edit(Edit::LineStart)
+            })
+        };
+        assert!(ctrl_a(&Keymap::for_terminal(|_| None)));
+        assert!(!ctrl_a(&Keymap::for_terminal(
+            |k| (k == "TMUX").then(|| "/tmp/tmux-0/default,1,0".into())
+        )));
+        assert!(!ctrl_a(&Keymap::for_terminal(
+            |k| (k == "STY").then(|| "123.pts-0".into())
+        )));
+        // Ctrl+E and Home/End are always there.
+        let km = Keymap::default();
+        assert!(km.bindings.iter().any(|b| b.code == KeyCode::Char('e')
+            && b.mods == CTRL
+            && b.action == Action::Edit(Edit::LineEnd)));
     }
 
     #[test]

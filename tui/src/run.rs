@@ -207,6 +207,7 @@ pub async fn run(common: Common, config: Config, warning: Option<String>) -> u8 
     init_logging();
     let theme = theme_from(&config);
     let mut app = App::new(&common.server, theme);
+    app.keymap = crate::keymap::Keymap::for_terminal(|k| std::env::var(k).ok());
     app.gauge_interval_ms = config.gauge_interval_ms();
     if let Some(w) = warning {
         app.transcript
