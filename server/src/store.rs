@@ -358,17 +358,20 @@ impl Store {
         let calls = serde_json::to_string(tool_calls).unwrap_or_else(|_| "[]".into());
         let now = now_rfc3339();
         self.with(|c| {
-            let first: i64 = c.query_row(
-                "SELECT COUNT(*) FROM messages WHERE session_id = ?1",
-                params![session_id],
-                |r| r.get(0),
-            )?;
+            // Whether this is the session's first message: an index probe, not a count (a
+            // count grows with the session and showed in every turn's latency).
+            let first = role == "user"
+                && !c.query_row(
+                    "SELECT EXISTS(SELECT 1 FROM messages WHERE session_id = ?1)",
+                    params![session_id],
+                    |r| r.get::<_, bool>(0),
+                )?;
             c.execute(
                 "INSERT INTO messages (session_id, role, text, time, tool_calls) VALUES (?1, ?2, ?3, ?4, ?5)",
                 params![session_id, role, text, now, calls],
             )?;
             // A session still under its default name is titled from its first question.
-            if first == 0 && role == "user" {
+            if first {
                 if let Some(title) = title_from(text) {
                     c.execute(
                         "UPDATE sessions SET name = ?2 WHERE id = ?1
