@@ -178,10 +178,9 @@ fn reply(c: &mut ExtConn) -> Message {
     }
 }
 
-#[test]
-fn uploads_are_verified_and_listed() {
-    let server = ServerProc::start_with(&["--upload-limit", "1000"]).expect("server");
-    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+/// Uploads the `app.log` fixture in one frame; returns its bytes and the messages up to the
+/// result (or an error).
+fn upload_app_log(c: &mut ExtConn) -> (Vec<u8>, Vec<Message>) {
     let body = std::fs::read(llmops_tests::fixtures_dir().join("app.log")).expect("fixture");
     let rid = c.next_id();
     c.send(&Message::UploadStart(UploadStart {
@@ -196,6 +195,14 @@ fn uploads_are_verified_and_listed() {
     let msgs = c
         .recv_until(|m| matches!(m, Message::UploadResult(_) | Message::Error(_)))
         .expect("result");
+    (body, msgs)
+}
+
+#[test]
+fn uploads_are_verified_and_listed() {
+    let server = ServerProc::start_with(&["--upload-limit", "1000"]).expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    let (body, msgs) = upload_app_log(&mut c);
     let Some(Message::UploadResult(r)) = msgs.last() else {
         panic!("{msgs:?}")
     };
@@ -372,20 +379,7 @@ fn file_regions_read_through_the_path_policy() {
     assert_eq!(r.total_lines, 1000);
 
     // An upload of this session, by its file id.
-    let body = std::fs::read(llmops_tests::fixtures_dir().join("app.log")).expect("fixture");
-    let rid = c.next_id();
-    c.send(&Message::UploadStart(UploadStart {
-        request_id: rid,
-        filename: "app.log".into(),
-        size: body.len() as u64,
-        sha256: None,
-    }))
-    .expect("send");
-    c.send(&Message::UploadData(Raw(bytes::Bytes::from(body.clone()))))
-        .expect("send");
-    let msgs = c
-        .recv_until(|m| matches!(m, Message::UploadResult(_) | Message::Error(_)))
-        .expect("result");
+    let (body, msgs) = upload_app_log(&mut c);
     let Some(Message::UploadResult(up)) = msgs.last() else {
         panic!("{msgs:?}")
     };
