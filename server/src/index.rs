@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use llmops_index::embed::{Embedder, HttpEmbedder, HttpEmbedderConfig, MiniLm};
 use llmops_index::vectors::{ChromaStore, InProcessStore, VectorStore};
@@ -65,11 +65,7 @@ pub struct IndexHandle {
     watchers: Mutex<HashMap<String, mpsc::Sender<Message>>>,
     /// A doc scan is running (at most one at a time).
     scanning: AtomicBool,
-    last_scan: Mutex<Option<Instant>>,
 }
-
-/// Status requests re-scan the doc folders at most this often.
-const RESCAN_INTERVAL: Duration = Duration::from_secs(3);
 
 impl IndexHandle {
     /// Opens the lexical index (fast; dense search is attached later by `start_background`).
@@ -93,7 +89,6 @@ impl IndexHandle {
                 .unwrap_or_else(|_| cfg.uploads_dir()),
             watchers: Mutex::new(HashMap::new()),
             scanning: AtomicBool::new(false),
-            last_scan: Mutex::new(None),
         });
         let weak = Arc::downgrade(&h);
         h.engine.set_listener(Arc::new(move |p: &Progress| {
@@ -361,34 +356,18 @@ impl IndexHandle {
         out
     }
 
-    /// Re-scans the doc folders in the background (the periodic re-scan calls this).
-    /// Rate-limited, one scan at a time.
-    pub fn request_rescan(self: &Arc<Self>) {
-        let due = self
-            .last_scan
-            .lock()
-            .map(|g| g.is_none_or(|t| t.elapsed() >= RESCAN_INTERVAL))
-            .unwrap_or(false);
-        if !due || self.scanning.swap(true, Ordering::SeqCst) {
+    /// One doc scan (blocking), unless one is already running (the start-up scan or an
+    /// earlier tick of the periodic re-scan).
+    fn scan_once(&self) {
+        if self.scanning.swap(true, Ordering::SeqCst) {
             return;
         }
-        let h = self.clone();
-        let spawned = std::thread::Builder::new()
-            .name("llmops-doc-scan".into())
-            .spawn(move || {
-                h.rescan();
-                h.scanning.store(false, Ordering::SeqCst);
-            });
-        if spawned.is_err() {
-            self.scanning.store(false, Ordering::SeqCst);
-        }
+        self.rescan();
+        self.scanning.store(false, Ordering::SeqCst);
     }
 
-    /// Re-scans the system docs (blocking): at start and on request.
+    /// Re-scans the system docs (blocking): at start and periodically.
     pub fn rescan(&self) {
-        if let Ok(mut g) = self.last_scan.lock() {
-            *g = Some(Instant::now());
-        }
         let files = self.scan_system_docs();
         // The built-in manual changes only with the binary: compare by content.
         match self.engine.sync_system(&files) {
@@ -450,9 +429,7 @@ impl IndexHandle {
             .name("llmops-index-start".into())
             .spawn(move || {
                 h.drop_orphans();
-                h.scanning.store(true, Ordering::SeqCst);
-                h.rescan();
-                h.scanning.store(false, Ordering::SeqCst);
+                h.scan_once();
                 match load_dense(&cfg) {
                     Ok((e, v)) => {
                         tracing::info!("dense search on: {} in {}", e.fingerprint(), v.kind());
@@ -595,9 +572,9 @@ impl SearchBackend for IndexSearch {
     }
 }
 
-/// How often the doc folders are re-scanned (a scan compares sizes and times first, so an
-/// unchanged folder costs a directory walk).
-pub const DOC_RESCAN_EVERY: Duration = Duration::from_secs(5);
+/// How often the doc folders are re-scanned. A scan walks the folders and compares sizes
+/// and times; it is cheap but not free on a large man-page tree, so not every few seconds.
+pub const DOC_RESCAN_EVERY: Duration = Duration::from_secs(15);
 
 /// Re-scans the doc folders every [`DOC_RESCAN_EVERY`] until shutdown.
 pub async fn rescan_periodically(
@@ -610,7 +587,12 @@ pub async fn rescan_periodically(
     loop {
         tokio::select! {
             () = shutdown.cancelled() => return,
-            _ = tick.tick() => h.request_rescan(),
+            _ = tick.tick() => {
+                let scan = h.clone();
+                if let Err(e) = tokio::task::spawn_blocking(move || scan.scan_once()).await {
+                    tracing::warn!("doc re-scan failed: {e}");
+                }
+            }
         }
     }
 }

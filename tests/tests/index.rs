@@ -165,7 +165,8 @@ fn index_upload_search_delete_and_restart() {
         assert!((0.0..=1.0).contains(&h.similarity) && h.chunk.chars().count() <= 200);
     }
 
-    // Docs folders are re-scanned periodically: a new doc appears, a removed one goes.
+    // Docs folders are re-scanned periodically (every 15 s): a new doc appears, a removed
+    // one goes.
     std::fs::write(
         docs.path().join("firewall.md"),
         "nftables firewall rules for the bastion host\n",

@@ -342,8 +342,10 @@ impl Turn<'_> {
         }
     }
 
-    /// Runs one tool call with the same events and records as every planner.
-    async fn tool_step(&mut self, tool: &str, args: Value, status: String) -> ToolResult {
+    /// Runs one tool call with the same events and records as every planner. Returns the
+    /// result and its data as JSON (made once: the call record and the planner's step both
+    /// read it).
+    async fn tool_step(&mut self, tool: &str, args: Value, status: String) -> (ToolResult, Value) {
         self.step += 1;
         let step = self.step;
         emit(self.tx, TurnEvent::Status(status)).await;
@@ -358,6 +360,7 @@ impl Turn<'_> {
         .await;
         let result = self.call_streaming(step, tool, args.clone()).await;
         let output = store_output(&self.ctx, &self.req.session_id, &result).await;
+        let summary = result.summary();
         emit(
             self.tx,
             TurnEvent::ToolResult {
@@ -365,7 +368,7 @@ impl Turn<'_> {
                 tool: tool.to_string(),
                 ok: result.ok,
                 duration_ms: result.duration_ms,
-                summary: result.summary(),
+                summary: summary.clone(),
                 output: output.clone(),
             },
         )
@@ -373,18 +376,18 @@ impl Turn<'_> {
         if result.ok {
             side_effects(&self.ctx, self.req, tool, &args, &result, self.tx).await;
         }
-        let facts =
-            planner::conversation::facts_of(tool, &args, result.ok, &result.data.to_value());
+        let data = result.data.to_value();
+        let facts = planner::conversation::facts_of(tool, &args, result.ok, &data);
         self.calls.push(ToolCallRow {
             tool: tool.to_string(),
             args,
             ok: result.ok,
             duration_ms: result.duration_ms,
-            summary: result.summary(),
+            summary,
             output,
             facts,
         });
-        result
+        (result, data)
     }
 
     /// Runs one tool call, forwarding its live lines (follow mode) as `ToolOutput` events
@@ -448,13 +451,13 @@ impl Turn<'_> {
                     return Some(step_limit_answer(&steps));
                 }
                 PlannerAction::Call { tool, args, status } => {
-                    let result = self.tool_step(tool.as_str(), args.clone(), status).await;
+                    let (result, data) = self.tool_step(tool.as_str(), args.clone(), status).await;
                     steps.push(StepRecord {
                         tool: tool.to_string(),
                         args,
                         ok: result.ok,
                         output: result.output,
-                        data: result.data.to_value(),
+                        data,
                         error: result.error,
                     });
                 }
@@ -546,7 +549,8 @@ impl Turn<'_> {
                 } else {
                     tool_steps += 1;
                     let status = tool_status(&call.name, &call.args, lang);
-                    let result = self.tool_step(&call.name, call.args.clone(), status).await;
+                    let (result, data) =
+                        self.tool_step(&call.name, call.args.clone(), status).await;
                     let stored = self.calls.last().and_then(|c| c.output.clone());
                     let obs = prompt::observation(&result, stored.as_ref());
                     self.steps.push(StepRecord {
@@ -554,7 +558,7 @@ impl Turn<'_> {
                         args: call.args.clone(),
                         ok: result.ok,
                         output: result.output,
-                        data: result.data.to_value(),
+                        data,
                         error: result.error,
                     });
                     obs
