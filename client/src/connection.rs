@@ -657,19 +657,16 @@ impl Client {
         sha: String,
     ) -> Result<FileInfo, ClientError> {
         let meta_len = size;
-        let id = self.next_request_id();
-        let (tx, rx) = oneshot::channel();
-        self.pending
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(id, tx);
-        self.send(Message::UploadStart(UploadStart {
-            request_id: id,
-            filename,
-            size: meta_len,
-            sha256: Some(sha),
-        }))
-        .await?;
+        let reply = self
+            .send_request(|id| {
+                Message::UploadStart(UploadStart {
+                    request_id: id,
+                    filename,
+                    size: meta_len,
+                    sha256: Some(sha),
+                })
+            })
+            .await?;
         let mut f = tokio::fs::File::open(path).await?;
         let mut sent = 0u64;
         let mut buf = vec![0u8; UPLOAD_CHUNK];
@@ -682,11 +679,7 @@ impl Client {
             self.send(Message::UploadData(Raw(Bytes::copy_from_slice(&buf[..n]))))
                 .await?;
         }
-        let reply = tokio::time::timeout(Duration::from_secs(120), rx)
-            .await
-            .map_err(|_| ClientError::Timeout)?
-            .map_err(|_| ClientError::Disconnected)?;
-        match reply {
+        match reply.wait(Duration::from_secs(120)).await? {
             Message::UploadResult(r) => Ok(r.file),
             other => Err(reply_error(other)),
         }

@@ -51,6 +51,13 @@ pub fn is_cjk(c: char) -> bool {
         | '\u{3040}'..='\u{30FF}' | '\u{AC00}'..='\u{D7AF}' | '\u{20000}'..='\u{2A6DF}')
 }
 
+/// Characters that take a column pair and a token each: CJK and everything from U+2E80 on
+/// (radicals, CJK punctuation, kana, hangul, full-width forms, emoji). Used where text is
+/// split or counted per character rather than per word.
+pub fn is_wide(c: char) -> bool {
+    (c as u32) >= 0x2E80
+}
+
 /// At most `max` characters of `s`; a cut string ends with `…` (counted in `max`).
 pub fn truncate_chars(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
@@ -93,6 +100,16 @@ mod tests {
         for c in ['a', '1', '，', ' ', 'é'] {
             assert!(!is_cjk(c), "{c}");
         }
+    }
+
+    #[test]
+    fn wide_covers_every_cjk_char() {
+        for c in ['中', 'あ', '한', '，', '😀'] {
+            assert!(is_wide(c), "{c}");
+        }
+        assert!(!is_wide('a') && !is_wide('é'));
+        // Every CJK script character is wide.
+        assert!(('\u{3040}'..='\u{9FFF}').all(|c| !is_cjk(c) || is_wide(c)));
     }
 
     #[test]

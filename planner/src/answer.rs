@@ -11,7 +11,7 @@ pub mod procs;
 use serde_json::Value;
 
 use super::slots::extension;
-use super::text::{human_bytes, trim_block, Lang};
+use super::text::{human_size, trim_block, Lang};
 use super::{StepRecord, ToolName};
 
 fn f64_of(v: &Value) -> Option<f64> {
@@ -29,7 +29,7 @@ fn pct(v: &Value) -> String {
 
 fn bytes(v: &Value) -> String {
     match v.as_u64() {
-        Some(n) => human_bytes(n),
+        Some(n) => human_size(n),
         None => v.as_str().map(str::to_string).unwrap_or_else(|| "?".into()),
     }
 }
@@ -332,7 +332,7 @@ pub fn uploads(data: &Value, lang: Lang) -> String {
     };
     for (i, f) in files.iter().enumerate() {
         let name = f["filename"].as_str().unwrap_or("?");
-        let size = f["size"].as_u64().map(human_bytes).unwrap_or_default();
+        let size = f["size"].as_u64().map(human_size).unwrap_or_default();
         let at = f["uploaded_at"].as_str().unwrap_or("");
         out.push_str(&format!(
             "\n{}. {name} ({size}{}{at})",
@@ -349,7 +349,7 @@ pub fn download(data: &Value, lang: Lang) -> String {
     let name = o["filename"].as_str().unwrap_or("?");
     let size = o["size"]
         .as_u64()
-        .map(human_bytes)
+        .map(human_size)
         .unwrap_or_else(|| "?".into());
     let mode = o["transport_mode"].as_str().unwrap_or("auto");
     let sha: String = o["sha256"]

@@ -342,16 +342,22 @@ pub fn name_score(text: &str, u: &UploadRef) -> u32 {
     score.max(cat_score) + both
 }
 
-/// The upload a text names, when exactly one upload is the clear best match.
-pub fn best_upload<'a>(text: &str, uploads: &'a [UploadRef]) -> Option<&'a UploadRef> {
+/// (score, index) of the uploads a text plausibly names: highest score first, among equals
+/// the newest upload first.
+fn scored_uploads(text: &str, uploads: &[UploadRef]) -> Vec<(u32, usize)> {
     let mut scored: Vec<(u32, usize)> = uploads
         .iter()
         .enumerate()
         .map(|(i, u)| (name_score(text, u), i))
         .filter(|(s, _)| *s >= 30)
         .collect();
-    // Highest score first; among equals the newest upload first.
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+    scored
+}
+
+/// The upload a text names, when exactly one upload is the clear best match.
+pub fn best_upload<'a>(text: &str, uploads: &'a [UploadRef]) -> Option<&'a UploadRef> {
+    let scored = scored_uploads(text, uploads);
     let (top, idx) = *scored.first()?;
     let second = scored.get(1).map(|s| s.0).unwrap_or(0);
     let exact_dup = top >= 90 && second >= 90 && {
@@ -369,14 +375,7 @@ pub fn best_upload<'a>(text: &str, uploads: &'a [UploadRef]) -> Option<&'a Uploa
 
 /// All uploads a phrase plausibly names, best first.
 pub fn matching_uploads<'a>(text: &str, uploads: &'a [UploadRef]) -> Vec<&'a UploadRef> {
-    let mut scored: Vec<(u32, usize)> = uploads
-        .iter()
-        .enumerate()
-        .map(|(i, u)| (name_score(text, u), i))
-        .filter(|(s, _)| *s >= 30)
-        .collect();
-    scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
-    scored
+    scored_uploads(text, uploads)
         .into_iter()
         .filter_map(|(_, i)| uploads.get(i))
         .collect()

@@ -111,23 +111,7 @@ pub fn features(text: &str) -> Vec<String> {
     feats
 }
 
-/// Human byte size: `155 B`, `1.2 KiB`, `3.4 GiB`.
-pub fn human_bytes(n: u64) -> String {
-    const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
-    if n < 1024 {
-        return format!("{n} B");
-    }
-    let mut v = n as f64 / 1024.0;
-    let mut unit = UNITS[0];
-    for u in UNITS.iter().skip(1) {
-        if v < 1024.0 {
-            break;
-        }
-        v /= 1024.0;
-        unit = u;
-    }
-    format!("{v:.1} {unit}")
-}
+pub use llmops_common::human_size;
 
 /// Keeps at most `max_lines` lines and `max_chars` characters, saying how much was cut.
 pub fn trim_block(text: &str, max_lines: usize, max_chars: usize, lang: Lang) -> String {
@@ -220,9 +204,9 @@ mod tests {
 
     #[test]
     fn formats_bytes() {
-        assert_eq!(human_bytes(155), "155 B");
-        assert_eq!(human_bytes(2048), "2.0 KiB");
-        assert_eq!(human_bytes(3 * 1024 * 1024 * 1024), "3.0 GiB");
+        assert_eq!(human_size(155), "155 B");
+        assert_eq!(human_size(2048), "2.0 KiB");
+        assert_eq!(human_size(3 * 1024 * 1024 * 1024), "3.0 GiB");
     }
 
     #[test]

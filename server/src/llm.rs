@@ -231,7 +231,7 @@ pub fn estimate_tokens(s: &str) -> usize {
     let mut cjk = 0usize;
     let mut other = 0usize;
     for c in s.chars() {
-        if llmops_planner::text::is_cjk(c) || (c as u32) >= 0x2E80 {
+        if llmops_common::is_wide(c) {
             cjk += 1;
         } else {
             other += 1;

@@ -133,11 +133,11 @@ pub fn stream_pieces(text: &str) -> Vec<String> {
     let mut cjk_run = 0;
     for ch in text.chars() {
         cur.push(ch);
-        let is_cjk = (ch as u32) >= 0x2E80;
-        if is_cjk {
+        let wide = llmops_common::is_wide(ch);
+        if wide {
             cjk_run += 1;
         }
-        let boundary = ch.is_whitespace() || (is_cjk && cjk_run >= 3) || cur.len() >= 24;
+        let boundary = ch.is_whitespace() || (wide && cjk_run >= 3) || cur.len() >= 24;
         if boundary {
             out.push(std::mem::take(&mut cur));
             cjk_run = 0;

@@ -6,7 +6,7 @@
 use llmops_loganalysis::{BucketSize, FileAnalysis, Level, LogReport, TemplateCount};
 use serde_json::Value;
 
-use super::super::text::{ascii_words, contains_any, has_word, human_bytes, Lang};
+use super::super::text::{ascii_words, contains_any, has_word, human_size, Lang};
 
 /// "errors" in a question: the error family, most severe first.
 const ERROR_LEVELS: [Level; 3] = [Level::Fatal, Level::Critical, Level::Error];
@@ -73,24 +73,24 @@ fn scope(r: &LogReport, name: &str, lang: Lang) -> String {
         return match lang {
             Lang::Zh => format!(
                 "{name} 只分析了前 {}（共 {}），这部分有 {lines} 行",
-                human_bytes(r.bytes_read),
-                human_bytes(r.bytes)
+                human_size(r.bytes_read),
+                human_size(r.bytes)
             ),
             Lang::En => format!(
                 "{name}: only the first {} of {} were analysed, {lines} lines in that part",
-                human_bytes(r.bytes_read),
-                human_bytes(r.bytes)
+                human_size(r.bytes_read),
+                human_size(r.bytes)
             ),
         };
     }
     match lang {
         Lang::Zh => format!(
             "{name} 全文共 {lines} 行（{}，已完整分析）",
-            human_bytes(r.bytes)
+            human_size(r.bytes)
         ),
         Lang::En => format!(
             "{name} has {lines} lines in total ({}, analysed whole)",
-            human_bytes(r.bytes)
+            human_size(r.bytes)
         ),
     }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::super::text::{human_bytes, Lang};
+use super::super::text::{human_size, Lang};
 
 fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or(0.0)
@@ -47,7 +47,7 @@ fn row(p: &Value) -> String {
             .take(10)
             .collect::<String>(),
         f(&p["cpu_percent"]),
-        human_bytes(p["rss_bytes"].as_u64().unwrap_or(0)),
+        human_size(p["rss_bytes"].as_u64().unwrap_or(0)),
         f(&p["mem_percent"]),
         if cmd.is_empty() {
             p["name"].as_str().unwrap_or("?").to_string()
@@ -110,12 +110,12 @@ pub fn render(data: &Value, args: &Value, lang: Lang) -> String {
             Lang::Zh => format!(
                 "{name} 正在运行：{n} 个匹配的进程（pid {}{more}），合计 CPU {cpu:.1}%、RSS {}。",
                 pids.join(", "),
-                human_bytes(rss)
+                human_size(rss)
             ),
             Lang::En => format!(
                 "{name} is running: {n} matching process(es) (pid {}{more}), {cpu:.1}% CPU and {} RSS in total.",
                 pids.join(", "),
-                human_bytes(rss)
+                human_size(rss)
             ),
         };
         return head + &table(&list);
@@ -127,7 +127,7 @@ pub fn render(data: &Value, args: &Value, lang: Lang) -> String {
     };
     let cores = data["cores"].as_u64();
     let cpu = f(&top["cpu_percent"]);
-    let rss = human_bytes(top["rss_bytes"].as_u64().unwrap_or(0));
+    let rss = human_size(top["rss_bytes"].as_u64().unwrap_or(0));
     let mem = f(&top["mem_percent"]);
     let mut head = match (lang, by_memory) {
         (Lang::Zh, true) => format!(
