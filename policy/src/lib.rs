@@ -1,8 +1,10 @@
 //! Security policies: which paths the tools may touch (`path`) and which commands with which
-//! arguments the command executor may run (`command`). Pure decisions with typed errors; the
+//! arguments the command executor may run (`command`), and
+//! the argv rules a standing approval grants (`grant`). Pure decisions with typed errors; the
 //! tools layer records every denial in the audit log. No I/O besides resolving paths.
 
 pub mod command;
+pub mod grant;
 pub mod path;
 
 pub use command::{
@@ -10,6 +12,7 @@ pub use command::{
     Pipeline, ResolvedArg, UploadFile, ValidatedCommand, DEFAULT_ALLOWED_COMMANDS,
     FORBIDDEN_ARG_CHARS, MAX_STAGES, SAFE_PATH,
 };
+pub use grant::{is_pid, GrantRule, GrantRuleError, RuleToken};
 pub use path::{
     PathError, PathPolicy, PathPolicyConfig, PathPolicyOverrides, DEFAULT_DENY_PATTERNS,
     DEFAULT_EXCEPTIONS, DEFAULT_SYSTEM_ROOTS, MAX_PATH_LEN,

@@ -670,36 +670,53 @@ mod tests {
             let mut b = BytesMut::from(&data[..]);
             while let Ok(Some(_)) = c.decode(&mut b) {}
         }
+    }
 
-        #[test]
-        fn same_messages_at_any_split_point(
-            msgs in proptest::collection::vec(any::<Message>(), 1..6),
-            cut_seed in any::<u64>(),
-        ) {
-            let whole = encode_all(&msgs);
-            let expected = decode_all(whole.clone());
-            // Feed the stream in two pieces cut at an arbitrary index, then byte by byte.
-            let cut = (cut_seed % (whole.len() as u64 + 1)) as usize;
-            let mut c = MessageCodec::new();
-            let mut buf = BytesMut::new();
-            let mut got = Vec::new();
-            for piece in [&whole[..cut], &whole[cut..]] {
-                buf.extend_from_slice(piece);
-                while let Some(i) = c.decode(&mut buf).expect("ok") { got.push(i); }
-            }
-            prop_assert_eq!(&got, &expected);
-            let mut c = MessageCodec::new();
-            let mut got = Vec::new();
-            for byte in whole.iter() {
-                buf.extend_from_slice(&[*byte]);
-                while let Some(i) = c.decode(&mut buf).expect("ok") { got.push(i); }
-            }
-            prop_assert_eq!(&got, &expected);
-            // Every message survives the trip (data frames split by size reassemble by type).
-            prop_assert_eq!(expected.len(), msgs.len());
-            for (i, m) in expected.iter().zip(&msgs) {
-                prop_assert_eq!(i, &Inbound::Msg(m.clone()));
+    #[test]
+    fn same_messages_at_any_split_point() {
+        let strategy = || {
+            (
+                proptest::collection::vec(any::<Message>(), 1..6),
+                any::<u64>(),
+            )
+        };
+        crate::big_stack::check(200, strategy, |(msgs, cut_seed)| {
+            split_point_property(&msgs, cut_seed)
+        });
+    }
+
+    fn split_point_property(
+        msgs: &[Message],
+        cut_seed: u64,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        let whole = encode_all(msgs);
+        let expected = decode_all(whole.clone());
+        // Feed the stream in two pieces cut at an arbitrary index, then byte by byte.
+        let cut = (cut_seed % (whole.len() as u64 + 1)) as usize;
+        let mut c = MessageCodec::new();
+        let mut buf = BytesMut::new();
+        let mut got = Vec::new();
+        for piece in [&whole[..cut], &whole[cut..]] {
+            buf.extend_from_slice(piece);
+            while let Some(i) = c.decode(&mut buf).expect("ok") {
+                got.push(i);
             }
         }
+        prop_assert_eq!(&got, &expected);
+        let mut c = MessageCodec::new();
+        let mut got = Vec::new();
+        for byte in whole.iter() {
+            buf.extend_from_slice(&[*byte]);
+            while let Some(i) = c.decode(&mut buf).expect("ok") {
+                got.push(i);
+            }
+        }
+        prop_assert_eq!(&got, &expected);
+        // Every message survives the trip (data frames split by size reassemble by type).
+        prop_assert_eq!(expected.len(), msgs.len());
+        for (i, m) in expected.iter().zip(msgs) {
+            prop_assert_eq!(i, &Inbound::Msg(m.clone()));
+        }
+        Ok(())
     }
 }

@@ -4,6 +4,8 @@
 
 #![forbid(unsafe_code)]
 
+#[cfg(test)]
+mod big_stack;
 pub mod budget;
 pub mod codec;
 pub mod frame;

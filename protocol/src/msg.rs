@@ -161,15 +161,22 @@ macro_rules! json_payloads {
     )*};
 }
 
+mod approval;
 mod ext;
 mod files;
 mod legacy;
 
+pub use approval::*;
 pub use ext::*;
 pub use files::*;
 pub use legacy::*;
 
 json_payloads!(
+    Box<ApprovalRequest>,
+    ApprovalReply,
+    ApprovalState,
+    Grants,
+    GrantRevoke,
     AgentThought,
     LegacyDownloadOffer,
     FileMetadata,
@@ -420,6 +427,18 @@ messages! {
         "`{request_id}`: server and index status.";
     0x61 ServerStatus(ServerStatus) "SERVER_STATUS" ServerToClient false
         "`{request_id, server_version, uptime_secs, connections, index: {files, chunks, embedding_backlog, mode}}`.";
+    0x68 ApprovalRequest(Box<ApprovalRequest>) "APPROVAL_REQUEST" ServerToClient false
+        "`{approval_id, request_id?, argv, action, tool, args, user_request, reason, risk, always: {rule, text}, expires_at}`: a mutating action waits for the operator; nothing runs without an APPROVAL_REPLY.";
+    0x69 ApprovalReply(ApprovalReply) "APPROVAL_REPLY" ClientToServer false
+        "`{approval_id, decision: approve_once|approve_always|reject, lifetime?: session|until_revoked}`; `lifetime` only with approve_always.";
+    0x6A ApprovalState(ApprovalState) "APPROVAL_STATE" ServerToClient false
+        "`{approval_id, request_id?, argv, state: approved|rejected|expired|denied, grant_id?, detail?}`: how each proposed action of a turn ended, also those a grant approved or a deny rule refused.";
+    0x6B GrantsList(Req) "GRANTS_LIST" ClientToServer false
+        "`{request_id}`: the standing grants this session can see; answered with GRANTS.";
+    0x6C Grants(Grants) "GRANTS" ServerToClient false
+        "`{request_id, grants: [{grant_id, scope: {rule, text}, lifetime, session_id, created_at, uses}]}`.";
+    0x6D GrantRevoke(GrantRevoke) "GRANT_REVOKE" ClientToServer false
+        "`{request_id, grant_id}`: revoke a standing grant; answered with ACK or ERROR `not_found`.";
 }
 
 impl Message {

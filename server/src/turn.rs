@@ -3,6 +3,10 @@
 //! task turns these into frames for legacy or extension clients; the turn itself never
 //! touches a socket.
 
+mod approval;
+
+pub use approval::{ApprovalAsk, ApprovalOutcome, ApprovalReplySlot};
+
 use protocol::{EndStatus, SearchResults};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -39,6 +43,12 @@ pub enum TurnEvent {
     Delta(String),
     Search(SearchResults),
     Offer(Box<OfferRow>),
+    /// A mutating action waits for the operator: the connection asks the client (or a
+    /// standing grant answers) and replies through `ApprovalAsk::reply`.
+    Approval(Box<ApprovalAsk>),
+    /// A proposed action a deny rule refuses: never offered for approval, but reported
+    /// (`APPROVAL_STATE` denied) and audited.
+    ApprovalDenied { argv: Vec<String>, detail: String },
     Done(TurnOutcome),
 }
 

@@ -536,6 +536,8 @@ fn shape(evs: &[TurnEvent]) -> Vec<String> {
             TurnEvent::Delta(d) => format!("delta {d}"),
             TurnEvent::Search(s) => format!("search {}", s.query),
             TurnEvent::Offer(o) => format!("offer {}", o.filename),
+            TurnEvent::Approval(a) => format!("approval {}", a.argv.join(" ")),
+            TurnEvent::ApprovalDenied { argv, .. } => format!("denied {}", argv.join(" ")),
             TurnEvent::Done(_) => "done".into(),
         })
         .collect()

@@ -1,4 +1,4 @@
-//! Audit log of file operations and access denials: one line per event appended to
+//! Audit log of file operations, access denials and approved actions: one line per event appended to
 //! `{data_dir}/logs/file_operations.log`. It never records file contents or secrets.
 //!
 //! Line format: `[YYYY-MM-DD HH:MM:SS] [OP] key=value key="value with spaces" ...` (local time).
@@ -20,6 +20,19 @@ pub enum AuditOp {
     Exec,
     Search,
     Deny,
+    /// A mutating action was proposed and sent for approval.
+    ApprovalRequest,
+    /// Approved by the operator (once or always) or by a standing grant (`grant=`).
+    Approved,
+    Rejected,
+    /// Nobody answered before the request expired.
+    Expired,
+    /// A deny rule refused a proposed action: it was never offered for approval.
+    ActionDenied,
+    /// An approved action ran: argv, exit code, duration.
+    ActionExec,
+    GrantAdded,
+    GrantRevoked,
 }
 
 impl AuditOp {
@@ -33,6 +46,14 @@ impl AuditOp {
             AuditOp::Exec => "EXEC",
             AuditOp::Search => "SEARCH",
             AuditOp::Deny => "DENY",
+            AuditOp::ApprovalRequest => "APPROVAL_REQUEST",
+            AuditOp::Approved => "APPROVED",
+            AuditOp::Rejected => "REJECTED",
+            AuditOp::Expired => "EXPIRED",
+            AuditOp::ActionDenied => "ACTION_DENIED",
+            AuditOp::ActionExec => "ACTION_EXEC",
+            AuditOp::GrantAdded => "GRANT_ADDED",
+            AuditOp::GrantRevoked => "GRANT_REVOKED",
         }
     }
 }

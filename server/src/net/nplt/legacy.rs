@@ -3,7 +3,7 @@
 
 use protocol::{AgentThought, EndStatus, Message, SessionInfo, SessionOp, LEGACY_HEARTBEAT};
 
-use crate::turn::TurnEvent;
+use crate::turn::{ApprovalOutcome, TurnEvent};
 
 use super::request::{Outcome, Request, RequestError};
 use super::{Conn, Flow};
@@ -87,6 +87,23 @@ impl Conn {
                     o.filename,
                     o.size,
                     o.file_id.clone().unwrap_or_else(|| o.file_path.clone())
+                ));
+            }
+            TurnEvent::Approval(ask) => {
+                // A legacy client has no approval frame: the action never runs.
+                self.legacy_pending.push_str(&format!(
+                    "\n[需要批准 / needs approval] {} —— 旧版客户端无法批准操作，未执行 / \
+                     a legacy client cannot approve actions: not run\n",
+                    ask.argv.join(" ")
+                ));
+                ask.reply.send(ApprovalOutcome::Unsupported {
+                    approval_id: uuid::Uuid::new_v4().simple().to_string(),
+                });
+            }
+            TurnEvent::ApprovalDenied { argv, detail } => {
+                self.legacy_pending.push_str(&format!(
+                    "\n[禁止 / denied] {}: {detail}\n",
+                    argv.join(" ")
                 ));
             }
             TurnEvent::Done(outcome) => {

@@ -4,7 +4,7 @@ use protocol::{
     AgentEvent, AgentEventKind, EndStatus, Message, StreamDelta, StreamEnd, StreamStart, ToolOutput,
 };
 
-use crate::turn::{TurnEvent, TurnRequest};
+use crate::turn::{ApprovalOutcome, TurnEvent, TurnRequest};
 
 use super::{Conn, Dialect};
 
@@ -96,6 +96,22 @@ impl Conn {
                 out.push(Message::SearchResults(s));
             }
             TurnEvent::Offer(o) => out.push(Message::Offer(crate::wire::offer_msg(&o))),
+            TurnEvent::Approval(ask) => {
+                // Not wired to the client yet: the action never runs.
+                ask.reply.send(ApprovalOutcome::Unsupported {
+                    approval_id: uuid::Uuid::new_v4().simple().to_string(),
+                });
+            }
+            TurnEvent::ApprovalDenied { argv, detail } => {
+                out.push(Message::ApprovalState(protocol::ApprovalState {
+                    approval_id: uuid::Uuid::new_v4().simple().to_string(),
+                    request_id: Some(rid),
+                    argv,
+                    state: protocol::ApprovalStateKind::Denied,
+                    grant_id: None,
+                    detail: Some(detail),
+                }))
+            }
             TurnEvent::Done(outcome) => {
                 self.turn = None;
                 out.push(Message::StreamEnd(StreamEnd {
