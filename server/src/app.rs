@@ -49,6 +49,7 @@ pub const FEATURES: &[&str] = &[
     "tool_output",
     "output_pages",
     "file_region",
+    "approvals",
 ];
 
 pub struct Ctx {
@@ -75,6 +76,8 @@ pub struct Ctx {
     pub reassembly: Arc<protocol::ByteBudget>,
     /// Returns freed memory to the OS after connections close (see memory.rs).
     pub trimmer: Arc<crate::memory::Trimmer>,
+    /// Standing grants, the approval timeout and the approval audit records.
+    pub approvals: crate::approvals::Approvals,
 }
 
 impl Ctx {
@@ -167,8 +170,14 @@ impl Ctx {
             llm,
             llm_health: Arc::new(crate::llm::LlmHealth::default()),
         });
+        let approvals = crate::approvals::Approvals::new(
+            store.clone(),
+            audit.clone(),
+            std::time::Duration::from_secs(cfg.approval_timeout_secs),
+        );
         Ctx {
             agent,
+            approvals,
             reassembly: protocol::ByteBudget::new(cfg.reassembly_budget_bytes),
             trimmer: Arc::default(),
             cfg: Arc::new(cfg),

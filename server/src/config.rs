@@ -153,6 +153,8 @@ pub struct FileConfig {
     pub follow_max_secs: Option<u64>,
     pub follow_keep_lines: Option<usize>,
     pub reassembly_budget_mib: Option<usize>,
+    /// Seconds an approval request waits for the operator (default 120).
+    pub approval_timeout_secs: Option<u64>,
 }
 
 #[derive(Debug, Clone)]
@@ -194,6 +196,8 @@ pub struct Config {
     pub follow_keep_lines: usize,
     /// Bytes all connections together may hold for fragment reassembly.
     pub reassembly_budget_bytes: usize,
+    /// Seconds an approval request waits for the operator before it expires.
+    pub approval_timeout_secs: u64,
 }
 
 /// Index settings: embedder, model files, vector store, result threshold.
@@ -353,6 +357,9 @@ impl Config {
                 .or(file.reassembly_budget_mib)
                 .unwrap_or(64)
                 .saturating_mul(1 << 20),
+            approval_timeout_secs: file
+                .approval_timeout_secs
+                .unwrap_or(crate::approvals::DEFAULT_APPROVAL_TIMEOUT_SECS),
             index: {
                 let d = IndexConfig::default();
                 IndexConfig {
@@ -436,6 +443,12 @@ impl Config {
             return Err(ConfigError::Invalid(format!(
                 "follow_keep_lines must be in 1..=100000: {}",
                 self.follow_keep_lines
+            )));
+        }
+        if !(1..=86_400).contains(&self.approval_timeout_secs) {
+            return Err(ConfigError::Invalid(format!(
+                "approval_timeout_secs must be in 1..=86400: {}",
+                self.approval_timeout_secs
             )));
         }
         if self.reassembly_budget_bytes == 0 {

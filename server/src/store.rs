@@ -8,8 +8,10 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
+mod grants;
 mod states;
 
+pub use grants::GrantRow;
 pub use llmops_common::TransferMode;
 pub use states::{OfferState, UnknownState, UploadState};
 
@@ -179,6 +181,7 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
+        conn.execute_batch(grants::SCHEMA)?;
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),
         })

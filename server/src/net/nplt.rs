@@ -21,6 +21,7 @@ use crate::store::StoreError;
 use crate::turn::{RunningTurn, TurnEvent};
 use crate::uploads::Incoming;
 
+mod approvals;
 mod download;
 mod extension;
 mod legacy;
@@ -92,6 +93,8 @@ pub struct Conn {
     monitor: Option<tokio_util::sync::CancellationToken>,
     /// The `nplt`-mode transfer in progress (one at a time: data frames carry no id).
     transfer: Option<tokio_util::sync::CancellationToken>,
+    /// Approval requests waiting for this client's answer.
+    approvals: approvals::ApprovalBroker,
 }
 
 /// Serves one connection. `preauth` is its place in the budget of peers before HELLO,
@@ -133,6 +136,7 @@ pub async fn serve(
         transfer_tx,
         monitor: None,
         transfer: None,
+        approvals: approvals::ApprovalBroker::default(),
     };
     // With a token required, a silent peer cannot be a legacy client we must greet (legacy
     // clients can't authenticate), so give a HELLO delayed by TCP retransmissions on a lossy
@@ -276,10 +280,33 @@ impl Conn {
         if let Some(p) = self.partial_since {
             d = d.min(p + Duration::from_secs(cfg.partial_frame_timeout_secs));
         }
+        if let Some(a) = self.approvals.next_deadline() {
+            d = d.min(a);
+        }
         d
     }
 
+    /// Who an approval audit record is about.
+    fn who(&self) -> crate::approvals::Who<'_> {
+        crate::approvals::Who {
+            session_id: &self.session_id,
+            peer: &self.peer,
+        }
+    }
+
     async fn close(&mut self) {
+        // Pending approvals end rejected (audited); the frames have nowhere to go.
+        let who = crate::approvals::Who {
+            session_id: &self.session_id,
+            peer: &self.peer,
+        };
+        self.approvals.abandon(
+            &self.ctx.approvals,
+            who,
+            None,
+            approvals::Abandon::Disconnected,
+            &mut Vec::new(),
+        );
         if let Some(t) = self.turn.take() {
             t.cancel.cancel();
         }
@@ -299,6 +326,12 @@ impl Conn {
     async fn on_timer(&mut self, welcome_deadline: Instant, out: &mut Vec<Message>) -> Flow {
         let now = Instant::now();
         let cfg = self.ctx.cfg.clone();
+        let who = crate::approvals::Who {
+            session_id: &self.session_id,
+            peer: &self.peer,
+        };
+        self.approvals
+            .expire_due(&self.ctx.approvals, who, now, out);
         if let Some(p) = self.partial_since {
             if now >= p + Duration::from_secs(cfg.partial_frame_timeout_secs) {
                 tracing::info!(peer = %self.peer, "partial frame timed out; closing");

@@ -6,6 +6,7 @@ use std::time::Duration;
 use protocol::{Ack, FileListReply, History, Message, LEGACY_HEARTBEAT};
 use tokio::sync::mpsc;
 
+use super::approvals::Abandon;
 use super::request::{Outcome, Request, RequestError};
 use super::{Conn, Flow, UploadSlot};
 use crate::wire::{file_info, history_message, store_error};
@@ -47,9 +48,31 @@ impl Conn {
                 if let Some(t) = &self.turn {
                     if c.request_id.is_none_or(|r| r == t.request_id) {
                         t.cancel.cancel();
+                        // Its pending approvals end now, not at their expiry.
+                        let rid = t.request_id;
+                        let who = crate::approvals::Who {
+                            session_id: &self.session_id,
+                            peer: &self.peer,
+                        };
+                        self.approvals.abandon(
+                            &self.ctx.approvals,
+                            who,
+                            Some(rid),
+                            Abandon::Cancelled,
+                            out,
+                        );
                     }
                 }
             }
+            Message::ApprovalReply(r) => {
+                let who = crate::approvals::Who {
+                    session_id: &self.session_id,
+                    peer: &self.peer,
+                };
+                self.approvals.reply(&self.ctx.approvals, who, r, out).await;
+            }
+            Message::GrantsList(r) => out.push(self.grants_list(r.request_id).await),
+            Message::GrantRevoke(r) => out.push(self.grant_revoke(r).await),
             Message::ModelList(r) => out.push(self.model_info(r.request_id).await),
             Message::UploadStart(u) => {
                 // A new start ends the discarding of a refused upload's data; a clean client
@@ -271,6 +294,9 @@ fn needs_session(m: &Message) -> bool {
             | Message::MonitorSubscribe(_)
             | Message::MonitorUnsubscribe(_)
             | Message::Cancel(_)
+            | Message::ApprovalReply(_)
+            | Message::GrantsList(_)
+            | Message::GrantRevoke(_)
             | Message::SessionCmd(protocol::SessionCmd {
                 op: protocol::SessionOp::List
                     | protocol::SessionOp::New { .. }

@@ -3,6 +3,8 @@
 
 use protocol::{AgentThought, EndStatus, Message, SessionInfo, SessionOp, LEGACY_HEARTBEAT};
 
+use llmops_tools::audit::AuditOp;
+
 use crate::turn::{ApprovalOutcome, TurnEvent};
 
 use super::request::{Outcome, Request, RequestError};
@@ -96,15 +98,40 @@ impl Conn {
                      a legacy client cannot approve actions: not run\n",
                     ask.argv.join(" ")
                 ));
-                ask.reply.send(ApprovalOutcome::Unsupported {
-                    approval_id: uuid::Uuid::new_v4().simple().to_string(),
-                });
+                let approval_id = uuid::Uuid::new_v4().simple().to_string();
+                let rid = self
+                    .turn
+                    .as_ref()
+                    .map(|t| t.request_id.to_string())
+                    .unwrap_or_default();
+                self.ctx.approvals.record_action(
+                    AuditOp::Rejected,
+                    self.who(),
+                    &ask.argv,
+                    &approval_id,
+                    &[
+                        ("request", &rid),
+                        ("action", &ask.action),
+                        ("reason", "legacy_client"),
+                    ],
+                );
+                ask.reply.send(ApprovalOutcome::Unsupported { approval_id });
             }
             TurnEvent::ApprovalDenied { argv, detail } => {
-                self.legacy_pending.push_str(&format!(
-                    "\n[禁止 / denied] {}: {detail}\n",
-                    argv.join(" ")
-                ));
+                self.legacy_pending
+                    .push_str(&format!("\n[禁止 / denied] {}: {detail}\n", argv.join(" ")));
+                let rid = self
+                    .turn
+                    .as_ref()
+                    .map(|t| t.request_id.to_string())
+                    .unwrap_or_default();
+                self.ctx.approvals.record_action(
+                    AuditOp::ActionDenied,
+                    self.who(),
+                    &argv,
+                    &uuid::Uuid::new_v4().simple().to_string(),
+                    &[("request", &rid), ("reason", &detail)],
+                );
             }
             TurnEvent::Done(outcome) => {
                 self.turn = None;

@@ -4,8 +4,9 @@ use protocol::{
     AgentEvent, AgentEventKind, EndStatus, Message, StreamDelta, StreamEnd, StreamStart, ToolOutput,
 };
 
-use crate::turn::{ApprovalOutcome, TurnEvent, TurnRequest};
+use crate::turn::{TurnEvent, TurnRequest};
 
+use super::approvals::{Abandon, ApprovalBroker};
 use super::{Conn, Dialect};
 
 impl Conn {
@@ -30,6 +31,17 @@ impl Conn {
             None => {
                 // The turn task ended without a Done event (it panicked): say so.
                 self.turn = None;
+                let who = crate::approvals::Who {
+                    session_id: &self.session_id,
+                    peer: &self.peer,
+                };
+                self.approvals.abandon(
+                    &self.ctx.approvals,
+                    who,
+                    Some(rid),
+                    Abandon::TurnEnded,
+                    out,
+                );
                 if legacy {
                     self.legacy_flush_end(out, Some("内部错误，本轮对话中止 / internal error"));
                 } else {
@@ -97,23 +109,31 @@ impl Conn {
             }
             TurnEvent::Offer(o) => out.push(Message::Offer(crate::wire::offer_msg(&o))),
             TurnEvent::Approval(ask) => {
-                // Not wired to the client yet: the action never runs.
-                ask.reply.send(ApprovalOutcome::Unsupported {
-                    approval_id: uuid::Uuid::new_v4().simple().to_string(),
-                });
+                let who = crate::approvals::Who {
+                    session_id: &self.session_id,
+                    peer: &self.peer,
+                };
+                self.approvals
+                    .ask(&self.ctx.approvals, who, rid, ask, out)
+                    .await;
             }
             TurnEvent::ApprovalDenied { argv, detail } => {
-                out.push(Message::ApprovalState(protocol::ApprovalState {
-                    approval_id: uuid::Uuid::new_v4().simple().to_string(),
-                    request_id: Some(rid),
-                    argv,
-                    state: protocol::ApprovalStateKind::Denied,
-                    grant_id: None,
-                    detail: Some(detail),
-                }))
+                ApprovalBroker::denied(&self.ctx.approvals, self.who(), rid, argv, detail, out)
             }
             TurnEvent::Done(outcome) => {
                 self.turn = None;
+                // A turn that ends stops waiting: anything still pending never runs.
+                let who = crate::approvals::Who {
+                    session_id: &self.session_id,
+                    peer: &self.peer,
+                };
+                self.approvals.abandon(
+                    &self.ctx.approvals,
+                    who,
+                    Some(rid),
+                    Abandon::TurnEnded,
+                    out,
+                );
                 out.push(Message::StreamEnd(StreamEnd {
                     request_id: rid,
                     status: outcome.status,
