@@ -186,6 +186,7 @@ fn reply_id(m: &Message) -> Option<u64> {
         Message::FileRegionReply(r) => Some(r.request_id),
         Message::SearchResults(r) => r.request_id,
         Message::Offer(o) => o.request_id,
+        Message::Grants(r) => Some(r.request_id),
         _ => None,
     }
 }
@@ -200,6 +201,8 @@ fn turn_id(m: &Message) -> Option<u64> {
         Message::ToolOutput(s) => Some(s.request_id),
         Message::SearchResults(s) => s.request_id,
         Message::Offer(o) => o.request_id,
+        Message::ApprovalRequest(a) => a.request_id,
+        Message::ApprovalState(a) => a.request_id,
         Message::Error(e) => e.request_id,
         _ => None,
     }
@@ -485,6 +488,66 @@ impl Client {
             id,
             rx,
         })
+    }
+
+    /// Answers an approval request (`APPROVAL_REPLY`). The outcome arrives in the turn's
+    /// stream as `APPROVAL_STATE`; a reply to an unknown or finished id gets an `ERROR`
+    /// `not_found` without a request id (a `ClientEvent::Message`).
+    pub async fn reply_approval(
+        &self,
+        approval_id: &str,
+        decision: protocol::ApprovalDecision,
+    ) -> Result<(), ClientError> {
+        self.send(Message::ApprovalReply(protocol::ApprovalReply {
+            approval_id: approval_id.to_string(),
+            decision,
+        }))
+        .await
+    }
+
+    /// The standing grants this session can see (`GRANTS_LIST`).
+    pub async fn grants(&self, timeout: Duration) -> Result<Vec<protocol::GrantInfo>, ClientError> {
+        match self
+            .request(
+                |id| Message::GrantsList(protocol::Req { request_id: id }),
+                timeout,
+            )
+            .await?
+        {
+            Message::Grants(g) => Ok(g.grants),
+            other => Err(ClientError::Protocol(format!(
+                "GRANTS_LIST answered with {}",
+                other.msg_type().wire_name()
+            ))),
+        }
+    }
+
+    /// Revokes a standing grant (`GRANT_REVOKE`); returns the server's acknowledgement text.
+    /// An unknown id is `ClientError::Server { code: "not_found", .. }`.
+    pub async fn revoke_grant(
+        &self,
+        grant_id: &str,
+        timeout: Duration,
+    ) -> Result<String, ClientError> {
+        let gid = grant_id.to_string();
+        match self
+            .request(
+                move |id| {
+                    Message::GrantRevoke(protocol::GrantRevoke {
+                        request_id: id,
+                        grant_id: gid,
+                    })
+                },
+                timeout,
+            )
+            .await?
+        {
+            Message::Ack(a) => Ok(a.message),
+            other => Err(ClientError::Protocol(format!(
+                "GRANT_REVOKE answered with {}",
+                other.msg_type().wire_name()
+            ))),
+        }
     }
 
     /// Starts a chat turn; the receiver yields its events through `STREAM_END`.

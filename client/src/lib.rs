@@ -15,4 +15,4 @@ pub use connection::{
     RDT_UPLOAD_THRESHOLD, UPLOAD_CHUNK,
 };
 pub use handshake::{hello, HandshakeReply, MAX_FRAMES_BEFORE_WELCOME};
-pub use turn::Turn;
+pub use turn::{fold_approval, Approval, Turn};

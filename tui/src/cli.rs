@@ -11,6 +11,7 @@ use serde_json::json;
 
 use crate::client::{Client, ClientError, ClientOptions, UploadMode};
 
+pub mod approve;
 pub mod stdout;
 
 /// `eprintln!` through `stdout::err_line`: a closed pipe ends the process with 0.
@@ -76,6 +77,11 @@ pub enum Cmd {
         /// Files to upload before asking; the question refers to them.
         #[arg(long = "upload", value_name = "FILE")]
         uploads: Vec<PathBuf>,
+        /// Approve exactly this action once if the agent proposes it, e.g.
+        /// `--yes-to 'kill -TERM 4242'` (split like a shell, no globbing; repeatable).
+        /// Without it every approval request is rejected.
+        #[arg(long = "yes-to", value_name = "ARGV")]
+        yes_to: Vec<String>,
         /// The question.
         #[arg(required = true, num_args = 1..)]
         text: Vec<String>,
@@ -154,6 +160,25 @@ pub struct TurnResult {
     pub steps: Vec<Step>,
     pub status: Option<EndStatus>,
     pub error: Option<String>,
+    /// Every approval of the turn and how it ended.
+    pub approvals: Vec<llmops_client::Approval>,
+}
+
+impl TurnResult {
+    /// `ask --json`'s `approvals`: `[{approval_id, argv, state, grant_id?}]`.
+    pub fn approvals_json(&self) -> serde_json::Value {
+        self.approvals
+            .iter()
+            .map(|a| {
+                let mut v =
+                    json!({"approval_id": a.approval_id, "argv": a.argv, "state": a.state_word()});
+                if let Some(g) = &a.grant_id {
+                    v["grant_id"] = json!(g);
+                }
+                v
+            })
+            .collect()
+    }
 }
 
 /// Runs a subcommand and returns the process exit code.
@@ -180,7 +205,19 @@ pub async fn run(common: Common, cmd: Cmd) -> u8 {
         }
     }
     let res = match cmd {
-        Cmd::Ask { uploads, text } => ask(&client, &common, &uploads, &text.join(" ")).await,
+        Cmd::Ask {
+            uploads,
+            yes_to,
+            text,
+        } => match approve::Approver::new(&yes_to) {
+            Ok(mut approver) => {
+                ask(&client, &common, &uploads, &mut approver, &text.join(" ")).await
+            }
+            Err(e) => Err(ClientError::Server {
+                code: "bad_argument".into(),
+                message: e.to_string(),
+            }),
+        },
         Cmd::Upload {
             mode,
             rdt_threshold,
@@ -237,18 +274,36 @@ fn fail(common: &Common, e: &ClientError) -> u8 {
     code
 }
 
-/// Collects one turn's events; `live` prints answer text as it streams.
+/// Collects one turn's events; `live` prints answer text as it streams. Approval requests
+/// are all rejected (script mode never approves by itself; see `collect_turn_with`).
 pub async fn collect_turn(
     client: &Client,
     text: &str,
     file_ids: Vec<String>,
+    live: impl FnMut(&Message),
+) -> Result<TurnResult, ClientError> {
+    collect_turn_with(client, text, file_ids, &mut approve::Approver::none(), live).await
+}
+
+/// `collect_turn` answering approval requests with `approver` (each answer said on stderr).
+pub async fn collect_turn_with(
+    client: &Client,
+    text: &str,
+    file_ids: Vec<String>,
+    approver: &mut approve::Approver,
     mut live: impl FnMut(&Message),
 ) -> Result<TurnResult, ClientError> {
-    let (_id, mut rx) = client.chat(text, file_ids).await?;
+    let (id, mut rx) = client.chat(text, file_ids).await?;
     let mut r = TurnResult::default();
     while let Some(m) = rx.recv().await {
         live(&m);
+        llmops_client::fold_approval(&mut r.approvals, id, &m);
         match m {
+            Message::ApprovalRequest(a) => {
+                let d = approver.decide(&a.argv);
+                errln!("{}", approve::decision_line(&a.argv, &d));
+                client.reply_approval(&a.approval_id, d).await?;
+            }
             Message::StreamDelta(d) => r.answer.push_str(&d.text),
             Message::AgentEvent(e) => match e.event {
                 AgentEventKind::ToolCall { tool, args, .. } => r.steps.push(Step {
@@ -282,6 +337,7 @@ async fn ask(
     client: &Client,
     common: &Common,
     uploads: &[PathBuf],
+    approver: &mut approve::Approver,
     text: &str,
 ) -> Result<u8, ClientError> {
     let mut file_ids = Vec::new();
@@ -293,7 +349,7 @@ async fn ask(
         file_ids.push(f.file_id);
     }
     let json_mode = common.json;
-    let r = collect_turn(client, text, file_ids, |m| {
+    let r = collect_turn_with(client, text, file_ids, approver, |m| {
         if json_mode {
             return;
         }
@@ -313,7 +369,8 @@ async fn ask(
     if json_mode {
         outln!(
             "{}",
-            json!({"session_id": client.session_id(), "answer": r.answer, "steps": r.steps})
+            json!({"session_id": client.session_id(), "answer": r.answer, "steps": r.steps,
+                   "approvals": r.approvals_json()})
         );
     } else {
         outln!();
