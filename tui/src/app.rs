@@ -3,6 +3,7 @@
 //! go through the keymap to `Action`s first. `update` never does network I/O: it returns
 //! `Command`s that the executor runs, whose results come back as events.
 
+pub mod approval;
 pub mod dest;
 pub mod editing;
 pub mod hits;
@@ -111,6 +112,10 @@ pub enum Req {
         output_id: String,
         offset: u64,
     },
+    /// The standing grants this session sees (GRANTS_LIST).
+    Grants,
+    /// Revoke a standing grant (GRANT_REVOKE).
+    GrantRevoke(String),
 }
 
 impl Req {
@@ -166,6 +171,11 @@ impl Req {
                 offset: *offset,
                 count: transcript::PAGE_LINES,
             }),
+            Req::Grants => Message::GrantsList(ReqMsg { request_id }),
+            Req::GrantRevoke(id) => Message::GrantRevoke(protocol::GrantRevoke {
+                request_id,
+                grant_id: id.clone(),
+            }),
         }
     }
 
@@ -183,6 +193,8 @@ impl Req {
             Req::Download(_) => "download request",
             Req::FileRegion { .. } => "reading the file region",
             Req::OutputPage { .. } => "loading the tool output",
+            Req::Grants => "listing standing grants",
+            Req::GrantRevoke(_) => "revoking the grant",
         }
     }
 }
@@ -346,6 +358,10 @@ pub enum Modal {
         text: String,
         suggestion: &'static str,
     },
+    /// The first pending approval request (`App::approvals`).
+    Approval,
+    /// The `/grants` list.
+    Grants(approval::GrantsView),
 }
 
 pub struct App {
@@ -396,6 +412,8 @@ pub struct App {
     pub clip_dir: PathBuf,
     /// A `/new` or `/switch` on its way (a question typed meanwhile waits for it).
     pub session_change: Option<session::SessionChange>,
+    /// Approval requests waiting for the operator.
+    pub approvals: approval::ApprovalQueue,
     connected_once: bool,
 }
 
@@ -462,6 +480,7 @@ impl App {
             selected: None,
             clip_dir: default_state_dir(),
             session_change: None,
+            approvals: approval::ApprovalQueue::default(),
             connected_once: false,
         }
     }
@@ -471,7 +490,10 @@ impl App {
         self.turn.is_some()
             || !self.files.uploading.is_empty()
             || !matches!(self.conn, Conn::Connected)
-            || matches!(self.modal, Some(Modal::Offer { .. }))
+            || matches!(
+                self.modal,
+                Some(Modal::Offer { .. }) | Some(Modal::Approval)
+            )
     }
 
     pub fn input_text(&self) -> String {
@@ -494,6 +516,8 @@ impl App {
             Some(Modal::Sessions(p)) if p.rename.is_some() => Ctx::Rename,
             Some(Modal::Sessions(_)) => Ctx::Picker,
             Some(Modal::DidYouMean { .. }) => Ctx::DidYouMean,
+            Some(Modal::Approval) => Ctx::Approval,
+            Some(Modal::Grants(_)) => Ctx::Grants,
             None => match self.focus {
                 Pane::Chat => Ctx::Chat,
                 Pane::Files => Ctx::Files,
@@ -619,6 +643,8 @@ pub fn update(app: &mut App, ev: AppEvent) -> Vec<Command> {
             out.push(Command::Quit);
         }
     }
+    // A pending approval comes back as soon as nothing else is on screen.
+    approval::open_next(app);
     out
 }
 

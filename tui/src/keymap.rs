@@ -111,6 +111,11 @@ pub enum Action {
     Parent,
     ToggleHidden,
     ShowOffer,
+    /// Approval modal: approve once / always (then choose the lifetime).
+    ApproveOnce,
+    ApproveAlways,
+    GrantSession,
+    GrantUntilRevoked,
 }
 
 /// Where a binding applies. `Any` also applies inside modal dialogs; `Panes` in any pane
@@ -143,6 +148,10 @@ pub enum Ctx {
     Rename,
     /// "Did you mean /xyz?" after a mistyped command.
     DidYouMean,
+    /// An action waits for the operator's approval.
+    Approval,
+    /// The `/grants` list.
+    Grants,
 }
 
 impl Ctx {
@@ -167,6 +176,8 @@ impl Ctx {
             Ctx::Picker => "Sessions",
             Ctx::Rename => "Rename session",
             Ctx::DidYouMean => "Did you mean",
+            Ctx::Approval => "Approval needed",
+            Ctx::Grants => "Standing grants",
         }
     }
 
@@ -192,6 +203,8 @@ impl Ctx {
             Ctx::Picker => "会话",
             Ctx::Rename => "重命名会话",
             Ctx::DidYouMean => "命令提示",
+            Ctx::Approval => "需要批准",
+            Ctx::Grants => "长期授权",
         }
     }
 
@@ -210,6 +223,8 @@ impl Ctx {
                 | Ctx::Picker
                 | Ctx::Rename
                 | Ctx::DidYouMean
+                | Ctx::Approval
+                | Ctx::Grants
         )
     }
 }
@@ -382,6 +397,20 @@ impl Default for Keymap {
         add(Ctx::Offer, K::Char('r'), NONE, al, A::Reject, "reject", true);
         add(Ctx::Offer, K::Char('n'), NONE, al, A::Reject, "reject", false);
         add(Ctx::Offer, K::Esc, NONE, al, A::Close, "decide later (Transfers pane)", true);
+        // Approval: nothing is selected by default; Enter does nothing, Esc does not reject.
+        add(Ctx::Approval, K::Char('o'), NONE, al, A::ApproveOnce, "approve once", true);
+        add(Ctx::Approval, K::Char('a'), NONE, al, A::ApproveAlways, "always (then s/u)", true);
+        add(Ctx::Approval, K::Char('s'), NONE, al, A::GrantSession, "always: this session", false);
+        add(Ctx::Approval, K::Char('u'), NONE, al, A::GrantUntilRevoked, "always: until revoked", false);
+        add(Ctx::Approval, K::Char('r'), NONE, al, A::Reject, "reject", true);
+        add(Ctx::Approval, K::Esc, NONE, al, A::Close, "back from the lifetime choice", false);
+        // Standing grants.
+        add(Ctx::Grants, K::Up, NONE, al, A::Up, "previous", false);
+        add(Ctx::Grants, K::Down, NONE, al, A::Down, "next", false);
+        add(Ctx::Grants, K::Char('d'), NONE, al, A::Delete, "revoke", true);
+        add(Ctx::Grants, K::Delete, NONE, al, A::Delete, "revoke", false);
+        add(Ctx::Grants, K::Char('r'), NONE, al, A::Refresh, "refresh", true);
+        add(Ctx::Grants, K::Esc, NONE, al, A::Close, "close", true);
         add(Ctx::SaveAs, K::Enter, NONE, al, A::Send, "download to this path", true);
         add(Ctx::SaveAs, K::Esc, NONE, al, A::Close, "back to the offer", true);
         add(Ctx::Transfer, K::Esc, NONE, al, A::Close, "close (a running download goes on)", true);
@@ -546,6 +575,8 @@ impl Keymap {
             Ctx::Note,
             Ctx::Confirm,
             Ctx::Offer,
+            Ctx::Approval,
+            Ctx::Grants,
             Ctx::SaveAs,
             Ctx::Transfer,
             Ctx::Pager,

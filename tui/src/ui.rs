@@ -3,6 +3,7 @@
 //! tabs when narrow, a notice below the minimum size. Under NO_COLOR colours are dropped
 //! after drawing.
 
+pub mod approval;
 pub mod chat;
 pub mod dialogs;
 pub mod pager;
@@ -321,6 +322,8 @@ fn draw_bar(app: &App, frame: &mut Frame, r: Rect) {
     frame.render_widget(Paragraph::new(Line::from(spans)).style(Style::default()), r);
 }
 
+#[cfg(test)]
+mod snap_approval_tests;
 #[cfg(test)]
 mod snap_pager_tests;
 #[cfg(test)]

@@ -228,6 +228,12 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent, out: &mut Vec<Command>) {
 }
 
 fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
+    if matches!(app.modal, Some(Modal::Approval)) && super::approval::on_action(app, a, out) {
+        return;
+    }
+    if super::approval::on_grants_action(app, a, out) {
+        return;
+    }
     match a {
         Action::Interrupt => quit::interrupt(app, out),
         Action::Suspend => out.push(Command::Suspend),
@@ -457,6 +463,11 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
                 b.toggle_hidden();
             }
         }
+        // Only the approval modal uses these (handled above).
+        Action::ApproveOnce
+        | Action::ApproveAlways
+        | Action::GrantSession
+        | Action::GrantUntilRevoked => {}
         Action::ShowOffer => {
             if let Some(t) = app.transfers.get(app.transfer_selected) {
                 let offer_id = t.offer.offer_id.clone();

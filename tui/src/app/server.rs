@@ -72,6 +72,8 @@ pub(super) fn on_client(app: &mut App, e: ClientEvent, out: &mut Vec<Command>) {
 
 fn on_message(app: &mut App, m: Message) {
     match m {
+        Message::ApprovalRequest(r) => super::approval::on_request(app, *r),
+        Message::ApprovalState(s) => super::approval::on_state(app, s),
         Message::UploadStatus(s) => upload_status(app, s),
         Message::SearchResults(r) => {
             app.search.from_agent = r
@@ -290,6 +292,8 @@ pub(super) fn on_turn_msg(app: &mut App, m: Message, out: &mut Vec<Command>) {
             );
             app.turn = None;
         }
+        Message::ApprovalRequest(r) => super::approval::on_request(app, *r),
+        Message::ApprovalState(s) => super::approval::on_state(app, s),
         // Search hits and offers also arrive as client events; handled there.
         _ => {}
     }
@@ -360,6 +364,10 @@ pub(super) fn on_reply(
         Message::FileListReply(r) => {
             app.files.files = r.files;
             clamp_files(app);
+        }
+        Message::Grants(g) => super::approval::on_grants(app, g.grants),
+        Message::Ack(a) if matches!(req, Req::GrantRevoke(_)) => {
+            super::approval::on_revoked(app, &a.message, out)
         }
         Message::Ack(a) => {
             match &req {

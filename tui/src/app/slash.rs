@@ -19,6 +19,7 @@ pub enum Slash {
     Model(Option<String>),
     Cancel,
     Download(String),
+    Grants,
     Quit,
 }
 
@@ -65,6 +66,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "查看或切换模型 / show models or switch model",
     ),
     ("/cancel", "", "取消当前回合 / cancel the running turn"),
+    (
+        "/grants",
+        "",
+        "长期授权列表，可撤销 / standing approval grants (d revokes)",
+    ),
     (
         "/download",
         "<file-id>",
@@ -169,6 +175,7 @@ pub fn parse(line: &str) -> Result<Slash, String> {
             Ok(Slash::Model((!m.is_empty()).then(|| m.to_string())))
         }
         "/cancel" => no_args(Slash::Cancel),
+        "/grants" => no_args(Slash::Grants),
         "/download" => Ok(Slash::Download(arg(cmd, rest, "<file-id>")?)),
         "/quit" | "/exit" => Ok(Slash::Quit),
         other => {

@@ -179,6 +179,7 @@ fn run_slash(app: &mut App, cmd: Slash, out: &mut Vec<Command>) {
             );
         }
         Slash::Sessions => super::picker::open(app, out),
+        Slash::Grants => super::approval::open_grants(out),
         Slash::New => super::session::change(app, SessionOp::New { name: None }, out),
         Slash::Switch(id) => super::session::change(app, SessionOp::Switch { id }, out),
         Slash::Delete(id) => {

@@ -15,6 +15,7 @@ use super::*;
 use crate::client::ClientEvent;
 use crate::theme::Theme;
 
+pub(crate) mod approvals;
 mod input;
 mod offers;
 mod sessions;

@@ -49,6 +49,8 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     match &app.modal {
         None => {}
         Some(Modal::Offer { offer_id }) => offer(app, frame, area, offer_id),
+        Some(Modal::Approval) => super::approval::approval(app, frame, area),
+        Some(Modal::Grants(v)) => super::approval::grants(app, frame, area, v),
         Some(Modal::SaveAs {
             offer_id,
             input,

@@ -105,7 +105,8 @@ fn state_word(s: ApprovalStateKind) -> &'static str {
 }
 
 impl ApprovalBroker {
-    /// Pending requests (for tests and status).
+    /// Pending requests (tests look at the queue).
+    #[cfg(test)]
     pub fn pending_ids(&self) -> Vec<String> {
         self.pending.keys().cloned().collect()
     }
