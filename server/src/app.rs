@@ -49,6 +49,7 @@ pub const FEATURES: &[&str] = &[
     "tool_output",
     "output_pages",
     "file_region",
+    "upload_lookup",
 ];
 
 pub struct Ctx {

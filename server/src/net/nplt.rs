@@ -55,7 +55,7 @@ enum UploadSlot {
     None,
     Receiving {
         inc: Box<Incoming>,
-        request_id: Option<u64>,
+        reply: transfers::UploadReply,
         last_status: u64,
     },
     /// A refused upload: swallow this many more data bytes silently.

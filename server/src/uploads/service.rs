@@ -46,14 +46,31 @@ impl Uploads {
         inc: Incoming,
         push: Option<tokio::sync::mpsc::Sender<protocol::Message>>,
     ) -> Result<UploadRow, UploadError> {
+        let row = self.save(session_id, inc).await?;
+        Ok(self.after_upload(row, push).await)
+    }
+
+    /// The first half of [`complete`](Self::complete): verify (sha256, text), rename into
+    /// place and record. When this returns `Ok` the file is durable (file and folder
+    /// fsync'd, row committed) in state `saved`; [`after_upload`](Self::after_upload) audits
+    /// and indexes it. Refusals are audited and the temp file is gone.
+    pub async fn save(&self, session_id: &str, inc: Incoming) -> Result<UploadRow, UploadError> {
         let filename = inc.filename.clone();
-        match inc.finish(&self.dir, &self.store, session_id).await {
-            Ok(row) => Ok(self.after_upload(row, push).await),
-            Err(e) => {
-                self.audit_refused(session_id, &filename, &e);
-                Err(e)
-            }
-        }
+        inc.finish(&self.dir, &self.store, session_id)
+            .await
+            .inspect_err(|e| self.audit_refused(session_id, &filename, e))
+    }
+
+    /// This session's uploads whose content has `sha256`, oldest first (UPLOAD_LOOKUP).
+    pub async fn with_sha256(
+        &self,
+        session_id: &str,
+        sha256: &str,
+    ) -> Result<Vec<UploadRow>, crate::store::StoreError> {
+        let (sid, sha) = (session_id.to_string(), sha256.trim().to_ascii_lowercase());
+        let rows = self.store.run(move |s| s.list_uploads(&sid)).await?;
+        // `list_uploads` is in upload order already.
+        Ok(rows.into_iter().filter(|u| u.sha256 == sha).collect())
     }
 
     /// Called once an upload is on disk and recorded: audit, and make it searchable (indexed
