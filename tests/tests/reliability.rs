@@ -199,3 +199,107 @@ fn health_answers_while_nplt_and_http_are_flooded() {
         .collect();
     assert_eq!(health_from(second_peer(), http), 200);
 }
+
+/// Issue 16 finding 7: the server is killed after an upload is saved (file fsync'd, row
+/// committed) but before its result reached the client (held there by the
+/// `LLMOPS_FAULT_AFTER_SAVE_MS` fault point). The client reconnects to the restarted
+/// server, asks with UPLOAD_LOOKUP, and does not send the file again: one copy, byte-exact,
+/// indexed by the start-up catch-up. A later upload of the same content is a new file (the
+/// lookup taken before the first attempt tells the two apart).
+#[test]
+fn an_upload_saved_before_a_crash_is_found_not_duplicated_by_the_retry() {
+    use llmops_client::upload::{upload_retrying, RetryPolicy};
+    use llmops_client::{Client, ClientOptions, UploadMode};
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    let fault = ["env", "LLMOPS_FAULT_AFTER_SAVE_MS=10000"];
+    let flags = ["--embedder", "none"];
+    let server = ServerProc::start_wrapped(&fault, tempfile::tempdir().expect("dir"), &flags)
+        .expect("server");
+    let files = tempfile::tempdir().expect("dir");
+    let path = files.path().join("kept.log");
+    let body = "2024-05-01 12:00:00 ERROR disk sdb1 nearly full\n".repeat(20_000);
+    std::fs::write(&path, &body).expect("write");
+    let addr = Arc::new(Mutex::new(server.addr));
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let connect = |a: Arc<Mutex<SocketAddr>>, session: Option<String>| async move {
+        let at = *a.lock().expect("addr");
+        let mut o = ClientOptions::new(at.to_string());
+        o.resume_session = session;
+        Client::connect(o).await.map(|(c, _)| c)
+    };
+    let client = rt
+        .block_on(connect(addr.clone(), None))
+        .expect("connect");
+    let session = client.session_id();
+    let (a, p) = (addr.clone(), path.clone());
+    let task = rt.spawn(async move {
+        let reconnect = move |s: String| connect(a.clone(), Some(s));
+        let policy = RetryPolicy::default();
+        let (_c, res) = upload_retrying(client, &p, UploadMode::Nplt, policy, reconnect).await;
+        res
+    });
+
+    // Wait for the committed row, then kill the server inside the held window.
+    let db_path = server.data_path().join("llmops.sqlite");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(Instant::now() < deadline, "the upload was never saved");
+        let n: i64 = rusqlite::Connection::open(&db_path)
+            .and_then(|db| db.query_row("SELECT count(*) FROM uploads", [], |r| r.get(0)))
+            .unwrap_or(0);
+        if n == 1 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!task.is_finished(), "the result must still be held");
+    let data = server.kill9();
+    let server = ServerProc::start_in(data, &flags).expect("restart");
+    *addr.lock().expect("addr") = server.addr;
+    let up = rt
+        .block_on(task)
+        .expect("join")
+        .expect("the upload is found after the crash");
+    assert!(up.found_after_loss, "{up:?}");
+    assert_eq!(up.attempts, 1);
+
+    let mut c = ExtConn::connect(server.addr, Some(&session), None).expect("resume");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let listed = loop {
+        let listed = c.files().expect("files");
+        if listed.iter().all(|f| f.state != "saved") || Instant::now() > deadline {
+            break listed;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0].file_id, up.file.file_id);
+    assert_eq!(listed[0].size, body.len() as u64);
+    // Indexed by the start-up catch-up, and byte-exact on disk.
+    assert_eq!(listed[0].state, "indexed");
+    let stored = server
+        .data_path()
+        .join("uploads")
+        .join(&up.file.file_id)
+        .join("kept.log");
+    assert_eq!(std::fs::read(stored).expect("stored"), body.as_bytes());
+
+    // The same content uploaded again on purpose is a second file, not "found".
+    let again = rt.block_on(async {
+        let client = connect(addr.clone(), Some(session.clone()))
+            .await
+            .expect("connect");
+        let a = addr.clone();
+        let reconnect = move |s: String| connect(a.clone(), Some(s));
+        let policy = RetryPolicy::default();
+        upload_retrying(client, &path, UploadMode::Nplt, policy, reconnect)
+            .await
+            .1
+    });
+    let again = again.expect("second upload");
+    assert!(!again.found_after_loss);
+    assert_ne!(again.file.file_id, up.file.file_id);
+    assert_eq!(c.files().expect("files").len(), 2);
+}

@@ -56,9 +56,14 @@ impl Uploads {
     /// and indexes it. Refusals are audited and the temp file is gone.
     pub async fn save(&self, session_id: &str, inc: Incoming) -> Result<UploadRow, UploadError> {
         let filename = inc.filename.clone();
-        inc.finish(&self.dir, &self.store, session_id)
+        let row = inc
+            .finish(&self.dir, &self.store, session_id)
             .await
-            .inspect_err(|e| self.audit_refused(session_id, &filename, e))
+            .inspect_err(|e| self.audit_refused(session_id, &filename, e))?;
+        if let Some(hold) = fault_after_save() {
+            tokio::time::sleep(hold).await;
+        }
+        Ok(row)
     }
 
     /// This session's uploads whose content has `sha256`, oldest first (UPLOAD_LOOKUP).
@@ -165,4 +170,16 @@ impl Uploads {
             ],
         );
     }
+}
+
+/// Fault point for the crash tests and `make chaos`: with `LLMOPS_FAULT_AFTER_SAVE_MS` set,
+/// a saved upload is held this long after its row is committed, before its result is sent
+/// and before indexing starts (the window of issue 16, finding 7). Unset in production.
+fn fault_after_save() -> Option<std::time::Duration> {
+    static HOLD: std::sync::OnceLock<Option<std::time::Duration>> = std::sync::OnceLock::new();
+    *HOLD.get_or_init(|| {
+        let ms: u64 = std::env::var("LLMOPS_FAULT_AFTER_SAVE_MS").ok()?.parse().ok()?;
+        tracing::warn!(ms, "fault point on: saved uploads are held before their result");
+        Some(std::time::Duration::from_millis(ms))
+    })
 }
