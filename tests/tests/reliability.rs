@@ -303,3 +303,52 @@ fn an_upload_saved_before_a_crash_is_found_not_duplicated_by_the_retry() {
     assert_ne!(again.file.file_id, up.file.file_id);
     assert_eq!(c.files().expect("files").len(), 2);
 }
+
+/// Issue 16 finding 8: `nplt` and `http` downloads resume from the `.part` an interrupted
+/// run left (here, with a new offer id, as a re-run gets): only the rest is sent (OFFER_ACCEPT
+/// `resume_from` for nplt, `Range: bytes=N-` on a fresh one-time URL for http), and the whole
+/// file's sha256 is verified. A `.part` recorded for different content is not resumed.
+#[test]
+fn nplt_and_http_downloads_resume_from_the_part() {
+    use llmops_client::download::resume;
+    use rand::{Rng, SeedableRng};
+    let docs = tempfile::tempdir().expect("docs");
+    let size = 3 * 1024 * 1024 + 17;
+    let mut body = vec![0u8; size];
+    rand::rngs::StdRng::seed_from_u64(16).fill(&mut body[..]);
+    let src = docs.path().join("big.bin");
+    std::fs::write(&src, &body).expect("write");
+    let sha = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&body));
+    let d = docs.path().to_str().expect("utf8");
+    let server = ServerProc::start_with(&["--docs", d]).expect("server");
+    let held = 1024 * 1024 + 5;
+    for mode in ["nplt", "http"] {
+        let out = tempfile::tempdir().expect("out");
+        let part = out.path().join(".big.bin.0123abcd.part");
+        std::fs::write(&part, &body[..held]).expect("part");
+        resume::record(&part, size as u64, &sha).expect("record");
+        let (code, v, err) =
+            llmops_tests::tui_download(server.addr, &src, mode, out.path()).expect("run");
+        assert_eq!(code, 0, "{mode}: {err}");
+        assert_eq!(v["resumed"], held as u64, "{mode}: {v}");
+        assert_eq!(v["received"], (size - held) as u64, "{mode}: {v}");
+        assert_eq!(v["mode"], mode);
+        let got = std::fs::read(out.path().join("big.bin")).expect("downloaded");
+        assert!(got == body, "{mode}: content differs");
+        let left = std::fs::read_dir(out.path()).expect("dir").count();
+        assert_eq!(left, 1, "{mode}: temp or resume files left");
+
+        // A `.part` of other content (same name and size) is not resumed.
+        let out = tempfile::tempdir().expect("out");
+        let part = out.path().join(".big.bin.0123abcd.part");
+        std::fs::write(&part, vec![b'z'; held]).expect("part");
+        resume::record(&part, size as u64, &"0".repeat(64)).expect("record");
+        let (code, v, err) =
+            llmops_tests::tui_download(server.addr, &src, mode, out.path()).expect("run");
+        assert_eq!(code, 0, "{mode}: {err}");
+        assert_eq!(v["resumed"], 0, "{mode}: {v}");
+        assert_eq!(v["received"], size as u64, "{mode}: {v}");
+        let got = std::fs::read(out.path().join("big.bin")).expect("downloaded");
+        assert!(got == body, "{mode}: content differs");
+    }
+}
