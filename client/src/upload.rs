@@ -98,7 +98,9 @@ impl Client {
             let Some(f) = r.files.into_iter().find(|f| f.file_id == file_id) else {
                 return Err(ClientError::Server {
                     code: "not_found".into(),
-                    message: format!("上传的文件已不在会话中 / upload {file_id} is no longer in this session"),
+                    message: format!(
+                        "上传的文件已不在会话中 / upload {file_id} is no longer in this session"
+                    ),
                 });
             };
             if !matches!(f.state.as_str(), "saved" | "receiving") {

@@ -229,9 +229,7 @@ fn an_upload_saved_before_a_crash_is_found_not_duplicated_by_the_retry() {
         o.resume_session = session;
         Client::connect(o).await.map(|(c, _)| c)
     };
-    let client = rt
-        .block_on(connect(addr.clone(), None))
-        .expect("connect");
+    let client = rt.block_on(connect(addr.clone(), None)).expect("connect");
     let session = client.session_id();
     let (a, p) = (addr.clone(), path.clone());
     let task = rt.spawn(async move {
@@ -351,4 +349,108 @@ fn nplt_and_http_downloads_resume_from_the_part() {
         let got = std::fs::read(out.path().join("big.bin")).expect("downloaded");
         assert!(got == body, "{mode}: content differs");
     }
+}
+
+/// Whether this machine lets an unprivileged user mount a tmpfs in a user namespace.
+fn can_mount_tmpfs() -> bool {
+    std::process::Command::new("unshare")
+        .args(["-rm", "sh", "-c", "mount -t tmpfs -o size=1m tmpfs /mnt"])
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Uploads `body` as `name`; the result or the error.
+fn try_upload(c: &mut ExtConn, name: &str, body: &[u8]) -> Result<FileInfo, ErrorMsg> {
+    let rid = c.next_id();
+    c.send(&Message::UploadStart(UploadStart {
+        request_id: rid,
+        filename: name.into(),
+        size: body.len() as u64,
+        sha256: None,
+        result_on_save: false,
+    }))
+    .expect("send");
+    for part in body.chunks(60_000) {
+        c.send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(
+            part,
+        ))))
+        .expect("send");
+    }
+    let msgs = c
+        .recv_until(|m| match m {
+            Message::UploadResult(r) => r.request_id == rid,
+            Message::Error(e) => e.request_id == Some(rid),
+            _ => false,
+        })
+        .expect("result");
+    match msgs.last() {
+        Some(Message::UploadResult(r)) => Ok(r.file.clone()),
+        Some(Message::Error(e)) => Err(e.clone()),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Issue 16 finding 10: on a full disk (a 24 MiB tmpfs in a user namespace, filled by
+/// uploads) deleting an upload works (the store's reserve file is released for it) and frees
+/// space for new uploads; a session that cannot be created is refused with `disk_full`,
+/// never `internal`.
+#[test]
+fn on_a_full_disk_uploads_can_be_deleted_and_sessions_say_disk_full() {
+    if !can_mount_tmpfs() {
+        eprintln!("skipped: no unprivileged tmpfs mount here (unshare -rm)");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let script = format!(
+        "mount -t tmpfs -o size=24m tmpfs '{}' && exec \"$0\" \"$@\"",
+        dir.path().display()
+    );
+    let wrapper = ["unshare", "-rm", "sh", "-c", script.as_str()];
+    let server = ServerProc::start_wrapped(&wrapper, dir, &["--embedder", "none"]).expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    let mut kept = vec![];
+    // Fill the disk: 1 MiB uploads, then smaller ones, until even 1 byte fails.
+    let mut size = 1024 * 1024;
+    let mut failures = 0;
+    while size > 0 {
+        let body = vec![b'x'; size];
+        match try_upload(&mut c, &format!("fill-{}.txt", kept.len()), &body) {
+            Ok(f) => kept.push(f),
+            Err(e) => {
+                assert_ne!(e.code, "internal", "{e:?}");
+                failures += 1;
+                size /= 4;
+            }
+        }
+        assert!(kept.len() < 64, "the 24 MiB disk never filled");
+    }
+    assert!(failures > 0 && kept.len() > 4, "{failures} {}", kept.len());
+
+    // A new session: made (SQLite may reuse its WAL's space) or refused as disk_full.
+    if let Err(e) = ExtConn::connect(server.addr, None, None) {
+        let t = e.to_string();
+        assert!(t.contains("disk_full"), "{t}");
+        assert!(t.contains("磁盘已满 / disk full"), "{t}");
+    }
+
+    // Deleting works on the full disk, and frees the space for a new 1 MiB upload.
+    for f in &kept[..3] {
+        let rid = c.next_id();
+        c.send(&Message::FileDelete(FileDelete {
+            request_id: rid,
+            file_id: f.file_id.clone(),
+        }))
+        .expect("send");
+        let reply = c
+            .recv_until(|m| match m {
+                Message::Ack(a) => a.request_id == rid,
+                Message::Error(e) => e.request_id == Some(rid),
+                _ => false,
+            })
+            .expect("reply");
+        assert!(matches!(reply.last(), Some(Message::Ack(_))), "{reply:?}");
+    }
+    let again = try_upload(&mut c, "after.txt", &vec![b'y'; 1024 * 1024]);
+    assert!(again.is_ok(), "{again:?}");
+    assert_eq!(c.files().expect("files").len(), kept.len() - 3 + 1);
 }

@@ -182,9 +182,7 @@ pub async fn run(common: Common, cmd: Cmd) -> u8 {
         }
     }
     let res = match cmd {
-        Cmd::Ask { uploads, text } => {
-            ask(client.clone(), &common, &uploads, &text.join(" ")).await
-        }
+        Cmd::Ask { uploads, text } => ask(client.clone(), &common, &uploads, &text.join(" ")).await,
         Cmd::Upload {
             mode,
             rdt_threshold,

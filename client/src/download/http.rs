@@ -41,9 +41,12 @@ fn parse_head(head: &str, asked_from: u64, size: u64) -> Result<Head, ClientErro
     let from = match code {
         "200" => 0,
         // Only the range asked for, of this file's size, is acceptable.
-        "206" if asked_from > 0
-            && range.as_deref()
-                == Some(format!("bytes {asked_from}-{}/{size}", size.saturating_sub(1)).as_str()) =>
+        "206"
+            if asked_from > 0
+                && range.as_deref()
+                    == Some(
+                        format!("bytes {asked_from}-{}/{size}", size.saturating_sub(1)).as_str(),
+                    ) =>
         {
             asked_from
         }
@@ -270,5 +273,4 @@ mod tests {
         assert!(text.contains("server connection lost"), "{text}");
         assert!(!text.contains("verification failed"), "{text}");
     }
-
 }

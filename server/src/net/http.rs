@@ -420,7 +420,8 @@ async fn download(
         Err((n, e)) => (false, n, Some(e)),
     };
     // The outcome counts the bytes the client holds (the resumed prefix too).
-    m.bytes_sent.fetch_add(sent.saturating_sub(from), Ordering::Relaxed);
+    m.bytes_sent
+        .fetch_add(sent.saturating_sub(from), Ordering::Relaxed);
     if ok {
         m.completed.fetch_add(1, Ordering::Relaxed);
     } else {
@@ -475,7 +476,10 @@ async fn send_file(
         .await;
         return Err((
             from,
-            format!("续传起点超出文件 / resume offset {from} is not below the size {}", o.size),
+            format!(
+                "续传起点超出文件 / resume offset {from} is not below the size {}",
+                o.size
+            ),
         ));
     }
     let status = if from > 0 {
@@ -556,7 +560,10 @@ mod tests {
     #[test]
     fn only_an_open_ended_byte_range_resumes() {
         let head = |r: &str| format!("GET /x HTTP/1.1\r\nHost: a\r\n{r}\r\n");
-        assert_eq!(range_start(head("Range: bytes=1048576-\r\n").as_bytes()), Some(1_048_576));
+        assert_eq!(
+            range_start(head("Range: bytes=1048576-\r\n").as_bytes()),
+            Some(1_048_576)
+        );
         assert_eq!(range_start(head("range:bytes=0-\r\n").as_bytes()), Some(0));
         assert_eq!(range_start(head("").as_bytes()), None);
         for ignored in [

@@ -433,7 +433,8 @@ impl Conn {
         let (sess, resumed) = match res {
             Ok(v) => v,
             Err(e) => {
-                out.push(Message::error("internal", e.to_string(), None));
+                let code = crate::wire::store_error_code(&e);
+                out.push(Message::error(code, e.to_string(), None));
                 return Flow::Close;
             }
         };

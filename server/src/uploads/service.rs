@@ -147,6 +147,11 @@ impl Uploads {
             }
         }
         self.remove_files(row).await;
+        // Space was freed: make the reserve again if a full disk used it.
+        let store = self.store.clone();
+        if let Err(e) = tokio::task::spawn_blocking(move || store.restore_reserve()).await {
+            tracing::warn!("restoring the disk reserve failed: {e}");
+        }
         self.audit.record(
             AuditOp::Upload,
             &[
@@ -178,8 +183,14 @@ impl Uploads {
 fn fault_after_save() -> Option<std::time::Duration> {
     static HOLD: std::sync::OnceLock<Option<std::time::Duration>> = std::sync::OnceLock::new();
     *HOLD.get_or_init(|| {
-        let ms: u64 = std::env::var("LLMOPS_FAULT_AFTER_SAVE_MS").ok()?.parse().ok()?;
-        tracing::warn!(ms, "fault point on: saved uploads are held before their result");
+        let ms: u64 = std::env::var("LLMOPS_FAULT_AFTER_SAVE_MS")
+            .ok()?
+            .parse()
+            .ok()?;
+        tracing::warn!(
+            ms,
+            "fault point on: saved uploads are held before their result"
+        );
         Some(std::time::Duration::from_millis(ms))
     })
 }

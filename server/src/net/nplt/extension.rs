@@ -17,7 +17,8 @@ impl Conn {
             match self.ctx.store.run(|s| s.create_session(None)).await {
                 Ok(s) => self.session_id = s.id,
                 Err(e) => {
-                    out.push(Message::error("internal", e.to_string(), None));
+                    let code = crate::wire::store_error_code(&e);
+                    out.push(Message::error(code, e.to_string(), None));
                     return Flow::Continue;
                 }
             }

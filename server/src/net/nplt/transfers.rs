@@ -507,7 +507,12 @@ impl Conn {
 
     /// UPLOAD_LOOKUP: this session's uploads with the given sha256.
     pub(super) async fn upload_lookup(&self, q: protocol::UploadLookup) -> Message {
-        match self.ctx.uploads.with_sha256(&self.session_id, &q.sha256).await {
+        match self
+            .ctx
+            .uploads
+            .with_sha256(&self.session_id, &q.sha256)
+            .await
+        {
             Ok(rows) => Message::UploadLookupReply(protocol::UploadLookupReply {
                 request_id: q.request_id,
                 sha256: q.sha256,
