@@ -55,7 +55,7 @@ pub fn ensure_reserve(db: &Path) {
 }
 
 fn make_reserve(p: &Path) {
-    if std::fs::metadata(&p).is_ok_and(|m| m.len() == RESERVE_BYTES) {
+    if std::fs::metadata(p).is_ok_and(|m| m.len() == RESERVE_BYTES) {
         return;
     }
     let res = (|| {
