@@ -180,6 +180,7 @@ fn reply_id(m: &Message) -> Option<u64> {
         Message::ModelInfo(r) => Some(r.request_id),
         Message::UploadResult(r) => Some(r.request_id),
         Message::UploadGrant(r) => Some(r.request_id),
+        Message::UploadLookupReply(r) => Some(r.request_id),
         Message::FileListReply(r) => Some(r.request_id),
         Message::ServerStatus(r) => Some(r.request_id),
         Message::OutputPage(r) => Some(r.request_id),
@@ -640,6 +641,7 @@ impl Client {
             filename: filename.to_string(),
             size,
             sha256: Some(sha.to_string()),
+            result_on_save: true,
         }))
         .await?;
         let grant = match self.await_reply(rx, Duration::from_secs(30)).await? {
@@ -727,6 +729,9 @@ impl Client {
                     filename,
                     size: meta_len,
                     sha256: Some(sha),
+                    // The result as soon as the file is durable (indexing can take a
+                    // while, and a crash during it must not look like a lost upload).
+                    result_on_save: true,
                 })
             })
             .await?;

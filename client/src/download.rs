@@ -13,6 +13,9 @@ use tokio::sync::mpsc;
 
 use crate::connection::{Client, ClientError, ClientEvent};
 
+mod http;
+pub mod resume;
+
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Downloaded {
     pub offer_id: String,
@@ -88,12 +91,12 @@ fn temp_paths(out_dir: &Path, name: &str, offer_id: &str) -> (PathBuf, PathBuf) 
     (part, bitmap)
 }
 
-/// Temp and resume files (`.NAME.OFFER.part`, `.NAME.OFFER.part.bitmap`) untouched for this
+/// Temp and resume files (`.NAME.OFFER.part`, `.bitmap`, `.resume`) untouched for this
 /// long are abandoned attempts; the next download into the folder removes them.
 const STALE_PART_AGE: Duration = Duration::from_secs(24 * 3600);
 
 /// Removes abandoned temp and resume files of earlier downloads from `out_dir` (hidden
-/// files ending `.part` or `.bitmap`, older than [`STALE_PART_AGE`]); returns how many.
+/// files ending `.part`, `.bitmap` or `.resume`, older than [`STALE_PART_AGE`]); returns how many.
 fn sweep_stale_parts(out_dir: &Path, now: std::time::SystemTime) -> usize {
     let Ok(dir) = std::fs::read_dir(out_dir) else {
         return 0;
@@ -101,7 +104,10 @@ fn sweep_stale_parts(out_dir: &Path, now: std::time::SystemTime) -> usize {
     let mut removed = 0;
     for e in dir.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        if !name.starts_with('.') || !(name.ends_with(".part") || name.ends_with(".bitmap")) {
+        let ours = [".part", ".bitmap", ".resume"]
+            .iter()
+            .any(|s| name.ends_with(s));
+        if !name.starts_with('.') || !ours {
             continue;
         }
         let old = e
@@ -219,10 +225,31 @@ pub async fn receive_to(
         );
     }
     let (tmp, bitmap) = temp_paths(out_dir, &name, &offer.offer_id);
-    if matches!(mode, "auto" | "rdt") {
+    // What an interrupted earlier attempt left: an RDT bitmap, or (nplt, http) a prefix
+    // bound to this file by its resume file. The server is asked for the rest only.
+    let held = if matches!(mode, "auto" | "rdt") {
         adopt_partial(out_dir, &name, offer, &tmp, &bitmap);
-    }
-    let res = receive_into(client, events, offer, mode, &tmp, &bitmap, &mut progress).await;
+        0
+    } else {
+        // A sparse RDT `.part` is no prefix.
+        if bitmap.exists() {
+            for p in [&tmp, &bitmap] {
+                let _ = std::fs::remove_file(p);
+            }
+        }
+        resume::adopt(out_dir, &name, offer, &tmp);
+        resume::held(&tmp, offer)
+    };
+    let res = receive_into(
+        client,
+        events,
+        offer,
+        mode,
+        (&tmp, &bitmap, held),
+        &mut progress,
+    )
+    .await;
+    let resume_file = resume::resume_path(&tmp);
     let report = |ok: bool, bytes: u64, sha: String, error: Option<String>| {
         Message::TransferComplete(TransferComplete {
             offer_id: offer.offer_id.clone(),
@@ -237,6 +264,7 @@ pub async fn receive_to(
         Ok(r) => {
             tokio::fs::rename(&tmp, &dest).await?;
             let _ = tokio::fs::remove_file(&bitmap).await;
+            let _ = tokio::fs::remove_file(&resume_file).await;
             let _ = client
                 .send(report(true, r.size, r.sha256.clone(), None))
                 .await;
@@ -251,10 +279,11 @@ pub async fn receive_to(
             })
         }
         Err((e, keep)) => {
-            // An interrupted RDT transfer keeps its temp file and bitmap for a resume.
+            // An interrupted transfer keeps its temp file and bitmap or resume file.
             if !keep {
                 let _ = tokio::fs::remove_file(&tmp).await;
                 let _ = tokio::fs::remove_file(&bitmap).await;
+                let _ = tokio::fs::remove_file(&resume_file).await;
             }
             let _ = client
                 .send(report(false, 0, String::new(), Some(e.to_string())))
@@ -285,17 +314,20 @@ fn drop_partial(e: ClientError) -> Failure {
     (e, false)
 }
 
+/// OFFER_ACCEPT; `resume_from` is the prefix already held (the server starts an `nplt`
+/// transfer there; `http` asks for it with a Range, RDT uses its bitmap).
 async fn accept(
     client: &Client,
     events: &mut mpsc::UnboundedReceiver<ClientEvent>,
     offer: &Offer,
     mode: &str,
+    resume_from: u64,
 ) -> Result<TransferStart, ClientError> {
     client
         .send(Message::OfferAccept(OfferAccept {
             offer_id: offer.offer_id.clone(),
             mode: mode.to_string(),
-            resume_from: 0,
+            resume_from,
         }))
         .await?;
     loop {
@@ -330,13 +362,13 @@ async fn receive_into(
     events: &mut mpsc::UnboundedReceiver<ClientEvent>,
     offer: &Offer,
     mode: &str,
-    tmp: &Path,
-    bitmap: &Path,
+    (tmp, bitmap, held): (&Path, &Path, u64),
     progress: &mut (impl FnMut(u64, u64) + Send),
 ) -> Result<Received, Failure> {
-    let start = accept(client, events, offer, mode)
+    // A failure before any byte moved keeps the prefix held.
+    let start = accept(client, events, offer, mode, held)
         .await
-        .map_err(drop_partial)?;
+        .map_err(|e| (e, held > 0))?;
     if start.size != offer.size || start.sha256 != offer.sha256 {
         return Err(drop_partial(ClientError::Protocol(
             "TRANSFER_START does not match the offer".into(),
@@ -350,13 +382,11 @@ async fn receive_into(
                     "服务器未提供 RDT，改用 nplt / the server offers no RDT; using nplt (TCP)",
                 );
             }
-            nplt_loop(events, offer, tmp, progress)
-                .await
-                .map_err(drop_partial)
+            // `auto` sent no offset (it may have become RDT): only `nplt` asked resumes.
+            let from = if mode == "nplt" { held } else { 0 };
+            nplt_loop(events, offer, tmp, from, progress).await
         }
-        "http" => http_get(&start, offer, tmp, progress)
-            .await
-            .map_err(drop_partial),
+        "http" => http::http_get(&start, offer, tmp, held, progress).await,
         "rdt" => {
             let r = {
                 let transfer = rdt_receive(&start, offer, mode, tmp, bitmap, progress);
@@ -384,7 +414,7 @@ async fn receive_into(
                         RDT_HANDSHAKE_TIMEOUT.as_secs()
                     ));
                     let _ = std::fs::remove_file(bitmap);
-                    let s = accept(client, events, offer, "nplt")
+                    let s = accept(client, events, offer, "nplt", 0)
                         .await
                         .map_err(drop_partial)?;
                     if s.mode != "nplt" {
@@ -393,9 +423,7 @@ async fn receive_into(
                             s.mode
                         ))));
                     }
-                    nplt_loop(events, offer, tmp, progress)
-                        .await
-                        .map_err(drop_partial)
+                    nplt_loop(events, offer, tmp, 0, progress).await
                 }
                 Err(e) => {
                     let keep = e.resumable();
@@ -443,182 +471,103 @@ async fn rdt_receive(
     crate::rdt::download(&target, progress).await
 }
 
-/// `nplt` mode: TRANSFER_DATA frames on this connection, written in order while hashing.
+/// Opens the temp file for a streamed download holding `from` bytes already: records
+/// which file it is a prefix of (the resume file), hashes the held prefix, and positions
+/// at its end (`from` 0: a new, empty file).
+async fn open_part(
+    tmp: &Path,
+    offer: &Offer,
+    from: u64,
+) -> Result<(tokio::fs::File, Sha256), ClientError> {
+    use tokio::io::{AsyncReadExt, AsyncSeekExt};
+    resume::record(tmp, offer.size, &offer.sha256)?;
+    let mut hasher = Sha256::new();
+    if from == 0 {
+        return Ok((tokio::fs::File::create(tmp).await?, hasher));
+    }
+    let mut f = tokio::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(tmp)
+        .await?;
+    f.set_len(from).await?;
+    let mut buf = vec![0u8; 256 * 1024];
+    let mut left = from;
+    while left > 0 {
+        let want = (left as usize).min(buf.len());
+        let n = f.read(&mut buf[..want]).await?;
+        if n == 0 {
+            return Err(ClientError::Protocol(format!(
+                "临时文件变短了 / the partial file shrank below {from} bytes"
+            )));
+        }
+        hasher.update(&buf[..n]);
+        left -= n as u64;
+    }
+    f.seek(std::io::SeekFrom::Start(from)).await?;
+    Ok((f, hasher))
+}
+
+/// `nplt` mode: TRANSFER_DATA frames on this connection (from `from`, the prefix held),
+/// written in order while hashing the whole file.
 async fn nplt_loop(
     events: &mut mpsc::UnboundedReceiver<ClientEvent>,
     offer: &Offer,
     tmp: &Path,
+    from: u64,
     progress: &mut (impl FnMut(u64, u64) + Send),
-) -> Result<Received, ClientError> {
-    let mut f = tokio::fs::File::create(tmp).await?;
-    let mut hasher = Sha256::new();
-    let mut got = 0u64;
+) -> Result<Received, Failure> {
+    // Lost connections keep the prefix for a resume; bad data does not.
+    let keep = |e: ClientError| (e, true);
+    let (mut f, mut hasher) = open_part(tmp, offer, from).await.map_err(keep)?;
+    let mut got = from;
     loop {
-        match next_message(events).await? {
+        match next_message(events).await.map_err(keep)? {
             Message::TransferData(d) => {
                 got += d.0.len() as u64;
                 if got > offer.size {
-                    return Err(ClientError::Protocol(format!(
+                    return Err(drop_partial(ClientError::Protocol(format!(
                         "收到的数据超过文件大小 / more data than the offered {} bytes",
                         offer.size
-                    )));
+                    ))));
                 }
                 hasher.update(&d.0);
-                f.write_all(&d.0).await?;
+                f.write_all(&d.0).await.map_err(|e| keep(e.into()))?;
             }
             Message::TransferProgress(p) if p.offer_id == offer.offer_id => {
                 progress(p.bytes, p.total)
             }
             Message::TransferComplete(c) if c.offer_id == offer.offer_id => {
                 if !c.ok {
-                    return Err(ClientError::Server {
+                    return Err(keep(ClientError::Server {
                         code: "transfer_failed".into(),
                         message: c.error.unwrap_or_else(|| "transfer failed".into()),
-                    });
+                    }));
                 }
-                f.flush().await?;
-                f.sync_all().await?;
+                f.flush().await.map_err(|e| keep(e.into()))?;
+                f.sync_all().await.map_err(|e| keep(e.into()))?;
                 let sha = hex::encode(hasher.finalize());
                 if got != offer.size || sha != offer.sha256 {
-                    return Err(ClientError::Protocol(format!(
+                    return Err(drop_partial(ClientError::Protocol(format!(
                         "校验失败 / verification failed: {got} bytes sha256 {sha}, offer said {} bytes sha256 {}",
                         offer.size, offer.sha256
-                    )));
+                    ))));
                 }
                 progress(got, offer.size);
                 return Ok(Received {
                     size: got,
                     sha256: sha,
                     mode: "nplt".into(),
-                    received: got,
-                    resumed: 0,
+                    received: got - from,
+                    resumed: from,
                 });
             }
             Message::Error(e) if error_concerns_offer(&e, offer) => {
-                return Err(ClientError::from(e))
+                return Err(keep(ClientError::from(e)))
             }
             _ => {}
         }
     }
-}
-
-/// `http` mode: a minimal HTTP/1.1 GET of the one-time URL, streamed to the temp file
-/// while hashing; the length, the `X-Checksum-Sha256` header and the offer must agree.
-async fn http_get(
-    start: &TransferStart,
-    offer: &Offer,
-    tmp: &Path,
-    progress: &mut (impl FnMut(u64, u64) + Send),
-) -> Result<Received, ClientError> {
-    use tokio::io::AsyncReadExt;
-    let proto = |m: String| ClientError::Protocol(m);
-    let url = start
-        .url
-        .as_deref()
-        .ok_or_else(|| proto("no url in TRANSFER_START".into()))?;
-    let rest = url
-        .strip_prefix("http://")
-        .ok_or_else(|| proto(format!("unsupported url {url}")))?;
-    let (host, path) = match rest.find('/') {
-        Some(i) => (&rest[..i], &rest[i..]),
-        None => (rest, "/"),
-    };
-    let io_timeout = Duration::from_secs(30);
-    let mut s = tokio::time::timeout(io_timeout, tokio::net::TcpStream::connect(host))
-        .await
-        .map_err(|_| ClientError::Timeout)??;
-    let req = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: llmops-tui\r\nConnection: close\r\n\r\n");
-    s.write_all(req.as_bytes()).await?;
-    // Read the head (bounded), keep whatever body bytes came with it.
-    let mut buf = Vec::with_capacity(4096);
-    let mut chunk = vec![0u8; 256 * 1024];
-    let head_end = loop {
-        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break i + 4;
-        }
-        if buf.len() > 16 * 1024 {
-            return Err(proto("HTTP response head too large".into()));
-        }
-        let n = tokio::time::timeout(io_timeout, s.read(&mut chunk))
-            .await
-            .map_err(|_| ClientError::Timeout)??;
-        if n == 0 {
-            return Err(proto(
-                "HTTP connection closed before the response head".into(),
-            ));
-        }
-        buf.extend_from_slice(&chunk[..n]);
-    };
-    let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
-    let mut lines = head.split("\r\n");
-    let status = lines.next().unwrap_or_default();
-    let code = status.split(' ').nth(1).unwrap_or_default();
-    if code != "200" {
-        return Err(ClientError::Server {
-            code: "http".into(),
-            message: format!("HTTP {}", status.trim()),
-        });
-    }
-    let mut length = None;
-    let mut checksum = None;
-    for l in lines {
-        if let Some((k, v)) = l.split_once(':') {
-            let v = v.trim();
-            if k.eq_ignore_ascii_case("content-length") {
-                length = v.parse::<u64>().ok();
-            } else if k.eq_ignore_ascii_case("x-checksum-sha256") {
-                checksum = Some(v.to_ascii_lowercase());
-            }
-        }
-    }
-    if length != Some(offer.size) || checksum.as_deref() != Some(offer.sha256.as_str()) {
-        return Err(proto(format!(
-            "HTTP headers disagree with the offer (length {length:?}, sha256 {checksum:?})"
-        )));
-    }
-    let mut f = tokio::fs::File::create(tmp).await?;
-    let mut hasher = Sha256::new();
-    let body = &buf[head_end..];
-    let mut got = body.len() as u64;
-    hasher.update(body);
-    f.write_all(body).await?;
-    while got < offer.size {
-        let n = tokio::time::timeout(io_timeout, s.read(&mut chunk))
-            .await
-            .map_err(|_| ClientError::Timeout)??;
-        if n == 0 {
-            break;
-        }
-        let n = n.min((offer.size - got) as usize);
-        hasher.update(&chunk[..n]);
-        f.write_all(&chunk[..n]).await?;
-        got += n as u64;
-        progress(got, offer.size);
-    }
-    f.flush().await?;
-    f.sync_all().await?;
-    if got < offer.size {
-        // A short body is a lost connection, not corrupted data: say so.
-        return Err(proto(format!(
-            "传输中断 / the HTTP body ended after {got} of {} bytes: server connection lost",
-            offer.size
-        )));
-    }
-    let sha = hex::encode(hasher.finalize());
-    if sha != offer.sha256 {
-        return Err(proto(format!(
-            "校验失败 / verification failed: {got} bytes sha256 {sha}, offer said {} bytes sha256 {}",
-            offer.size, offer.sha256
-        )));
-    }
-    progress(got, offer.size);
-    Ok(Received {
-        size: got,
-        sha256: sha,
-        mode: "http".into(),
-        received: got,
-        resumed: 0,
-    })
 }
 
 /// Whether an ERROR frame is about this download: refusals of an accept carry the offer's
@@ -657,62 +606,6 @@ mod tests {
             .collect();
         left.sort();
         assert_eq!(left, vec![".notes", "keep.part"]);
-    }
-
-    /// An HTTP peer that sends the response head and `body` and then closes.
-    async fn short_http(size: u64, sha: &str, body: Vec<u8>) -> String {
-        use tokio::io::AsyncReadExt;
-        let l = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
-        let addr = l.local_addr().expect("addr");
-        let sha = sha.to_string();
-        tokio::spawn(async move {
-            let (mut s, _) = l.accept().await.expect("accept");
-            let mut req = [0u8; 1024];
-            let _n = s.read(&mut req).await.expect("request");
-            let head = format!(
-                "HTTP/1.1 200 OK\r\nContent-Length: {size}\r\nX-Checksum-Sha256: {sha}\r\n\r\n"
-            );
-            s.write_all(head.as_bytes()).await.expect("head");
-            s.write_all(&body).await.expect("body");
-        });
-        format!("http://{addr}/d/token")
-    }
-
-    #[tokio::test]
-    async fn a_short_http_body_is_a_lost_connection_not_a_checksum_failure() {
-        let full = vec![7u8; 1000];
-        let sha = hex::encode(Sha256::digest(&full));
-        let offer = Offer {
-            offer_id: "o".into(),
-            file_id: None,
-            filename: "a.bin".into(),
-            size: 1000,
-            sha256: sha.clone(),
-            expires_at: 0,
-            request_id: None,
-            tool_call: None,
-            mode: "http".into(),
-        };
-        let url = short_http(1000, &sha, full[..400].to_vec()).await;
-        let start = TransferStart {
-            offer_id: "o".into(),
-            mode: "http".into(),
-            token: String::new(),
-            rdt_addr: None,
-            url: Some(url),
-            size: 1000,
-            sha256: sha,
-        };
-        let dir = tempfile::tempdir().expect("tempdir");
-        let err = http_get(&start, &offer, &dir.path().join("a.part"), &mut |_, _| {})
-            .await
-            .expect_err("a short body fails");
-        let text = err.to_string();
-        assert!(text.contains("after 400 of 1000 bytes"), "{text}");
-        assert!(text.contains("server connection lost"), "{text}");
-        assert!(!text.contains("verification failed"), "{text}");
     }
 
     #[test]

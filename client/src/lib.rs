@@ -9,6 +9,7 @@ pub mod download;
 pub mod handshake;
 pub mod rdt;
 pub mod turn;
+pub mod upload;
 
 pub use connection::{
     sha256_file, Client, ClientError, ClientEvent, ClientOptions, PendingReply, UploadMode,
@@ -16,3 +17,4 @@ pub use connection::{
 };
 pub use handshake::{hello, HandshakeReply, MAX_FRAMES_BEFORE_WELCOME};
 pub use turn::{fold_approval, Approval, Turn};
+pub use upload::{upload_retrying, RetryPolicy, Uploaded, LOOKUP_FEATURE};

@@ -160,9 +160,14 @@ pub async fn download(
     )
     .map_err(|e| RdtError::Aborted(e.to_string()))?;
     let header = resume_header(t.size, DEFAULT_CHUNK_SIZE, t.sha256);
+    // The resume file exists from the start and is first refreshed at the first tick: a
+    // transfer killed in its first second can be resumed too (issue 16, finding 8).
+    if !t.bitmap.exists() {
+        persist(&file, t.bitmap, &header, &rx.bitmap().to_bytes())?;
+    }
     let mut hasher = Sha256::new();
     let mut persisting: Option<tokio::task::JoinHandle<std::io::Result<()>>> = None;
-    let mut next_persist = Instant::now() + PERSIST_EVERY;
+    let mut next_persist = Instant::now();
     let opts = RecvOptions {
         handshake_timeout: t.handshake_timeout,
         fin_linger: FIN_LINGER,

@@ -210,6 +210,8 @@ json_payloads!(
     UploadGrant,
     UploadResult,
     UploadStatus,
+    UploadLookup,
+    UploadLookupReply,
     FileListReply,
     FileDelete,
     SearchReq,
@@ -378,7 +380,7 @@ messages! {
     0x38 ModelSet(ModelSet) "MODEL_SET" ClientToServer false
         "`{request_id, model}`: switch this session's model (persisted).";
     0x40 UploadStart(UploadStart) "UPLOAD_START" ClientToServer false
-        "`{request_id, filename, size, sha256?}`; UPLOAD_DATA frames follow until `size` bytes.";
+        "`{request_id, filename, size, sha256?, result_on_save?}`; UPLOAD_DATA frames follow until `size` bytes. With `result_on_save` the UPLOAD_RESULT (state `saved`) comes once the file is durably saved and the index states follow as UPLOAD_STATUS; without it the result waits for the lexical index.";
     0x41 UploadData(Raw) "UPLOAD_DATA" ClientToServer false
         "Raw bytes of the upload in progress (one upload at a time per connection).";
     0x42 UploadResult(UploadResult) "UPLOAD_RESULT" ServerToClient false
@@ -401,6 +403,10 @@ messages! {
         "Same fields as UPLOAD_START; the bytes go over RDT instead of UPLOAD_DATA frames: answered with UPLOAD_GRANT or ERROR.";
     0x4B UploadGrant(UploadGrant) "UPLOAD_GRANT" ServerToClient false
         "`{request_id, token, rdt_addr, size}`: push the file over RDT (docs/rdt.md), then UPLOAD_RESULT or ERROR.";
+    0x4C UploadLookup(UploadLookup) "UPLOAD_LOOKUP" ClientToServer false
+        "`{request_id, sha256}`: did an upload with this sha256 land in this session (asked after a lost connection, before a retry); answered with UPLOAD_LOOKUP_REPLY.";
+    0x4D UploadLookupReply(UploadLookupReply) "UPLOAD_LOOKUP_REPLY" ServerToClient false
+        "`{request_id, sha256, files: [file]}`: this session's uploads with that sha256, oldest first; empty when none landed.";
     0x50 MonitorSubscribe(MonitorSubscribe) "MONITOR_SUBSCRIBE" ClientToServer false
         "`{interval_ms}`: start (or re-rate) monitor snapshots.";
     0x51 MonitorUnsubscribe(Empty) "MONITOR_UNSUBSCRIBE" ClientToServer false

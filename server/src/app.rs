@@ -50,6 +50,7 @@ pub const FEATURES: &[&str] = &[
     "output_pages",
     "file_region",
     "approvals",
+    "upload_lookup",
 ];
 
 pub struct Ctx {

@@ -28,6 +28,50 @@ pub enum StoreError {
     /// A refusal that is not a database failure (e.g. deleting the current session).
     #[error("{0}")]
     Forbidden(String),
+    /// SQLITE_FULL: the data dir's disk (or the database's page cap) is full.
+    #[error("磁盘已满 / disk full: {0}")]
+    DiskFull(rusqlite::Error),
+}
+
+impl StoreError {
+    fn from_db(e: rusqlite::Error) -> StoreError {
+        match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DiskFull) => StoreError::DiskFull(e),
+            _ => StoreError::Db(e),
+        }
+    }
+}
+
+/// Space kept free in the data dir for deletes on a full disk (see [`Store::with_reserve`]).
+pub const RESERVE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The reserve file beside the database.
+fn reserve_path(db: &Path) -> std::path::PathBuf {
+    db.with_file_name(".llmops-reserve")
+}
+
+/// Creates the reserve file (`RESERVE_BYTES` of zeros, fsync'd) if it is missing; a disk
+/// too full for it leaves none (logged), to be made on a later call.
+pub fn ensure_reserve(db: &Path) {
+    make_reserve(&reserve_path(db));
+}
+
+fn make_reserve(p: &Path) {
+    if std::fs::metadata(p).is_ok_and(|m| m.len() == RESERVE_BYTES) {
+        return;
+    }
+    let res = (|| {
+        use std::io::Write;
+        let mut f = std::fs::File::create(p)?;
+        f.write_all(&vec![0u8; RESERVE_BYTES as usize])?;
+        f.sync_all()
+    })();
+    if let Err(e) = res {
+        tracing::warn!(path = %p.display(), "cannot keep the disk reserve: {e}");
+        if let Err(e) = std::fs::remove_file(p) {
+            tracing::debug!("partial reserve not removed: {e}");
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -100,6 +144,8 @@ pub struct OfferRow {
 #[derive(Clone)]
 pub struct Store {
     conn: Arc<Mutex<Connection>>,
+    /// The reserve file released for deletes on a full disk (`None`: in-memory stores).
+    reserve: Option<std::path::PathBuf>,
 }
 
 /// Logs a store write the caller carries on without, naming the session (or file) and
@@ -175,6 +221,7 @@ CREATE TABLE IF NOT EXISTS offers (
 
 impl Store {
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        ensure_reserve(path);
         let conn = Connection::open(path)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
@@ -184,7 +231,40 @@ impl Store {
         conn.execute_batch(grants::SCHEMA)?;
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),
+            reserve: Some(reserve_path(path)),
         })
+    }
+
+    /// Like `with`, for writes that free space or must work on a full disk (deleting an
+    /// upload, a session): on SQLITE_FULL the reserve file is released and the write tried
+    /// once more. The reserve is made again by [`ensure_reserve`] once space was freed.
+    fn with_reserve<T>(
+        &self,
+        f: impl Fn(&Connection) -> rusqlite::Result<T>,
+    ) -> Result<T, StoreError> {
+        match self.with(&f) {
+            Err(StoreError::DiskFull(e)) => {
+                let Some(p) = self.reserve.as_ref().filter(|p| p.exists()) else {
+                    return Err(StoreError::DiskFull(e));
+                };
+                tracing::warn!("disk full: releasing the reserve so a delete can proceed");
+                if let Err(re) = std::fs::remove_file(p) {
+                    tracing::warn!(path = %p.display(), "cannot release the disk reserve: {re}");
+                    return Err(StoreError::DiskFull(e));
+                }
+                self.with(&f)
+            }
+            other => other,
+        }
+    }
+
+    /// Makes the reserve again if it was released (after space was freed).
+    pub fn restore_reserve(&self) {
+        if let Some(p) = &self.reserve {
+            if !p.exists() {
+                make_reserve(p);
+            }
+        }
     }
 
     /// Runs `f` with the connection on the blocking pool.
@@ -213,7 +293,7 @@ impl Store {
         // A poisoned lock only means another thread panicked mid-call; SQLite's own
         // transactions keep the data consistent, so carry on with the inner connection.
         let guard = self.conn.lock().unwrap_or_else(|p| p.into_inner());
-        Ok(f(&guard)?)
+        f(&guard).map_err(StoreError::from_db)
     }
 
     // ----- sessions ------------------------------------------------------------------
@@ -334,7 +414,7 @@ impl Store {
     /// caller can remove their files.
     pub fn delete_session(&self, id: &str) -> Result<Vec<UploadRow>, StoreError> {
         let uploads = self.list_uploads(id)?;
-        let n = self.with(|c| {
+        let n = self.with_reserve(|c| {
             let tx = c.unchecked_transaction()?;
             tx.execute("DELETE FROM messages WHERE session_id = ?1", params![id])?;
             tx.execute("DELETE FROM uploads WHERE session_id = ?1", params![id])?;
@@ -493,7 +573,9 @@ impl Store {
 
     pub fn delete_upload(&self, file_id: &str) -> Result<Option<UploadRow>, StoreError> {
         let row = self.upload(file_id)?;
-        self.with(|c| c.execute("DELETE FROM uploads WHERE file_id = ?1", params![file_id]))?;
+        self.with_reserve(|c| {
+            c.execute("DELETE FROM uploads WHERE file_id = ?1", params![file_id])
+        })?;
         Ok(row)
     }
 

@@ -288,6 +288,8 @@ impl Incoming {
         tokio::fs::rename(&self.tmp_path, &final_path)
             .await
             .map_err(|e| UploadError::Io(e.to_string()))?;
+        // The new name must survive a crash too: the row below points at it.
+        sync_dir(&dir).await?;
         let row = UploadRow {
             file_id: file_id.clone(),
             session_id: session_id.to_string(),
@@ -353,6 +355,15 @@ impl Incoming {
         self.file.take();
         removed(tokio::fs::remove_file(&self.tmp_path).await, &self.tmp_path);
     }
+}
+
+/// fsyncs a directory, so that a name just created in it is durable.
+async fn sync_dir(dir: &Path) -> Result<(), UploadError> {
+    let d = dir.to_path_buf();
+    tokio::task::spawn_blocking(move || std::fs::File::open(&d)?.sync_all())
+        .await
+        .map_err(|e| UploadError::Io(e.to_string()))?
+        .map_err(|e| UploadError::Io(e.to_string()))
 }
 
 /// Logs a failed removal of an upload's file or folder (it stays on disk until the next

@@ -6,11 +6,21 @@ use protocol::{FileInfo, HistoryMessage, Message, Offer, SessionInfo, ToolCallRe
 use crate::store::{MessageRow, OfferRow, SessionRow, StoreError, UploadRow};
 
 /// A store failure as an ERROR frame answering `request_id`.
+/// The ERROR code of a store failure that is not a reply to a request (a session made at
+/// HELLO or on first use): `disk_full` when the disk is full, else `internal`.
+pub fn store_error_code(e: &StoreError) -> &'static str {
+    match e {
+        StoreError::DiskFull(_) => "disk_full",
+        _ => "internal",
+    }
+}
+
 pub fn store_error(e: StoreError, request_id: u64) -> Message {
     let (code, msg) = match &e {
         StoreError::NotFound(_) => ("not_found", e.to_string()),
         StoreError::Ambiguous { .. } => ("ambiguous", e.to_string()),
         StoreError::Forbidden(m) => ("forbidden", m.clone()),
+        StoreError::DiskFull(_) => ("disk_full", e.to_string()),
         _ => ("internal", e.to_string()),
     };
     Message::error(code, msg, Some(request_id))

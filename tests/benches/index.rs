@@ -57,6 +57,7 @@ fn bench_upload(out: &mut String) {
             filename: format!("big{n}.log"),
             size: text.len() as u64,
             sha256: None,
+            result_on_save: false,
         }))
         .expect("send");
         for part in text.as_bytes().chunks(64 * 1024) {

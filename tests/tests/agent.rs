@@ -32,6 +32,7 @@ fn upload(c: &mut ExtConn, name: &str) -> FileInfo {
         filename: name.into(),
         size: body.len() as u64,
         sha256: None,
+        result_on_save: false,
     }))
     .expect("send");
     c.send(&Message::UploadData(Raw(bytes::Bytes::from(body))))

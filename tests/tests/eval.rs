@@ -35,6 +35,7 @@ fn upload(c: &mut ExtConn, name: &str, body: &[u8]) -> String {
         filename: name.into(),
         size: body.len() as u64,
         sha256: None,
+        result_on_save: false,
     }))
     .expect("send");
     for chunk in body.chunks(60_000) {

@@ -188,6 +188,7 @@ fn upload_app_log(c: &mut ExtConn) -> (Vec<u8>, Vec<Message>) {
         filename: "app.log".into(),
         size: body.len() as u64,
         sha256: None,
+        result_on_save: false,
     }))
     .expect("send");
     c.send(&Message::UploadData(Raw(bytes::Bytes::from(body.clone()))))
@@ -216,6 +217,7 @@ fn uploads_are_verified_and_listed() {
         filename: "big.log".into(),
         size: 5000,
         sha256: None,
+        result_on_save: false,
     }))
     .expect("send");
     let Message::Error(e) = reply(&mut c) else {
@@ -231,6 +233,7 @@ fn uploads_are_verified_and_listed() {
         filename: "x.bin".into(),
         size: 4,
         sha256: None,
+        result_on_save: false,
     }))
     .expect("send");
     c.send(&Message::UploadData(Raw(bytes::Bytes::from_static(

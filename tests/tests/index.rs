@@ -20,6 +20,7 @@ fn upload_seen(c: &mut ExtConn, name: &str, body: &[u8]) -> (protocol::FileInfo,
         filename: name.into(),
         size: body.len() as u64,
         sha256: None,
+        result_on_save: false,
     }))
     .expect("send");
     for part in body.chunks(64 * 1024) {
@@ -245,6 +246,7 @@ fn index_kill9_during_upload_leaves_nothing_partial() {
         filename: "big.log".into(),
         size: body.len() as u64,
         sha256: None,
+        result_on_save: false,
     }))
     .expect("send");
     c.send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(

@@ -199,3 +199,258 @@ fn health_answers_while_nplt_and_http_are_flooded() {
         .collect();
     assert_eq!(health_from(second_peer(), http), 200);
 }
+
+/// Issue 16 finding 7: the server is killed after an upload is saved (file fsync'd, row
+/// committed) but before its result reached the client (held there by the
+/// `LLMOPS_FAULT_AFTER_SAVE_MS` fault point). The client reconnects to the restarted
+/// server, asks with UPLOAD_LOOKUP, and does not send the file again: one copy, byte-exact,
+/// indexed by the start-up catch-up. A later upload of the same content is a new file (the
+/// lookup taken before the first attempt tells the two apart).
+#[test]
+fn an_upload_saved_before_a_crash_is_found_not_duplicated_by_the_retry() {
+    use llmops_client::upload::{upload_retrying, RetryPolicy};
+    use llmops_client::{Client, ClientOptions, UploadMode};
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    let fault = ["env", "LLMOPS_FAULT_AFTER_SAVE_MS=10000"];
+    let flags = ["--embedder", "none"];
+    let server = ServerProc::start_wrapped(&fault, tempfile::tempdir().expect("dir"), &flags)
+        .expect("server");
+    let files = tempfile::tempdir().expect("dir");
+    let path = files.path().join("kept.log");
+    let body = "2024-05-01 12:00:00 ERROR disk sdb1 nearly full\n".repeat(20_000);
+    std::fs::write(&path, &body).expect("write");
+    let addr = Arc::new(Mutex::new(server.addr));
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let connect = |a: Arc<Mutex<SocketAddr>>, session: Option<String>| async move {
+        let at = *a.lock().expect("addr");
+        let mut o = ClientOptions::new(at.to_string());
+        o.resume_session = session;
+        Client::connect(o).await.map(|(c, _)| c)
+    };
+    let client = rt.block_on(connect(addr.clone(), None)).expect("connect");
+    let session = client.session_id();
+    let (a, p) = (addr.clone(), path.clone());
+    let task = rt.spawn(async move {
+        let reconnect = move |s: String| connect(a.clone(), Some(s));
+        let policy = RetryPolicy::default();
+        let (_c, res) = upload_retrying(client, &p, UploadMode::Nplt, policy, reconnect).await;
+        res
+    });
+
+    // Wait for the committed row, then kill the server inside the held window.
+    let db_path = server.data_path().join("llmops.sqlite");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(Instant::now() < deadline, "the upload was never saved");
+        let n: i64 = rusqlite::Connection::open(&db_path)
+            .and_then(|db| db.query_row("SELECT count(*) FROM uploads", [], |r| r.get(0)))
+            .unwrap_or(0);
+        if n == 1 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!task.is_finished(), "the result must still be held");
+    let data = server.kill9();
+    let server = ServerProc::start_in(data, &flags).expect("restart");
+    *addr.lock().expect("addr") = server.addr;
+    let up = rt
+        .block_on(task)
+        .expect("join")
+        .expect("the upload is found after the crash");
+    assert!(up.found_after_loss, "{up:?}");
+    assert_eq!(up.attempts, 1);
+
+    let mut c = ExtConn::connect(server.addr, Some(&session), None).expect("resume");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let listed = loop {
+        let listed = c.files().expect("files");
+        if listed.iter().all(|f| f.state != "saved") || Instant::now() > deadline {
+            break listed;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0].file_id, up.file.file_id);
+    assert_eq!(listed[0].size, body.len() as u64);
+    // Indexed by the start-up catch-up, and byte-exact on disk.
+    assert_eq!(listed[0].state, "indexed");
+    let stored = server
+        .data_path()
+        .join("uploads")
+        .join(&up.file.file_id)
+        .join("kept.log");
+    assert_eq!(std::fs::read(stored).expect("stored"), body.as_bytes());
+
+    // The same content uploaded again on purpose is a second file, not "found".
+    let again = rt.block_on(async {
+        let client = connect(addr.clone(), Some(session.clone()))
+            .await
+            .expect("connect");
+        let a = addr.clone();
+        let reconnect = move |s: String| connect(a.clone(), Some(s));
+        let policy = RetryPolicy::default();
+        upload_retrying(client, &path, UploadMode::Nplt, policy, reconnect)
+            .await
+            .1
+    });
+    let again = again.expect("second upload");
+    assert!(!again.found_after_loss);
+    assert_ne!(again.file.file_id, up.file.file_id);
+    assert_eq!(c.files().expect("files").len(), 2);
+}
+
+/// Issue 16 finding 8: `nplt` and `http` downloads resume from the `.part` an interrupted
+/// run left (here, with a new offer id, as a re-run gets): only the rest is sent (OFFER_ACCEPT
+/// `resume_from` for nplt, `Range: bytes=N-` on a fresh one-time URL for http), and the whole
+/// file's sha256 is verified. A `.part` recorded for different content is not resumed.
+#[test]
+fn nplt_and_http_downloads_resume_from_the_part() {
+    use llmops_client::download::resume;
+    use rand::{Rng, SeedableRng};
+    let docs = tempfile::tempdir().expect("docs");
+    let size = 3 * 1024 * 1024 + 17;
+    let mut body = vec![0u8; size];
+    rand::rngs::StdRng::seed_from_u64(16).fill(&mut body[..]);
+    let src = docs.path().join("big.bin");
+    std::fs::write(&src, &body).expect("write");
+    let sha = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&body));
+    let d = docs.path().to_str().expect("utf8");
+    let server = ServerProc::start_with(&["--docs", d]).expect("server");
+    let held = 1024 * 1024 + 5;
+    for mode in ["nplt", "http"] {
+        let out = tempfile::tempdir().expect("out");
+        let part = out.path().join(".big.bin.0123abcd.part");
+        std::fs::write(&part, &body[..held]).expect("part");
+        resume::record(&part, size as u64, &sha).expect("record");
+        let (code, v, err) =
+            llmops_tests::tui_download(server.addr, &src, mode, out.path()).expect("run");
+        assert_eq!(code, 0, "{mode}: {err}");
+        assert_eq!(v["resumed"], held as u64, "{mode}: {v}");
+        assert_eq!(v["received"], (size - held) as u64, "{mode}: {v}");
+        assert_eq!(v["mode"], mode);
+        let got = std::fs::read(out.path().join("big.bin")).expect("downloaded");
+        assert!(got == body, "{mode}: content differs");
+        let left = std::fs::read_dir(out.path()).expect("dir").count();
+        assert_eq!(left, 1, "{mode}: temp or resume files left");
+
+        // A `.part` of other content (same name and size) is not resumed.
+        let out = tempfile::tempdir().expect("out");
+        let part = out.path().join(".big.bin.0123abcd.part");
+        std::fs::write(&part, vec![b'z'; held]).expect("part");
+        resume::record(&part, size as u64, &"0".repeat(64)).expect("record");
+        let (code, v, err) =
+            llmops_tests::tui_download(server.addr, &src, mode, out.path()).expect("run");
+        assert_eq!(code, 0, "{mode}: {err}");
+        assert_eq!(v["resumed"], 0, "{mode}: {v}");
+        assert_eq!(v["received"], size as u64, "{mode}: {v}");
+        let got = std::fs::read(out.path().join("big.bin")).expect("downloaded");
+        assert!(got == body, "{mode}: content differs");
+    }
+}
+
+/// Whether this machine lets an unprivileged user mount a tmpfs in a user namespace.
+fn can_mount_tmpfs() -> bool {
+    std::process::Command::new("unshare")
+        .args(["-rm", "sh", "-c", "mount -t tmpfs -o size=1m tmpfs /mnt"])
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Uploads `body` as `name`; the result or the error.
+fn try_upload(c: &mut ExtConn, name: &str, body: &[u8]) -> Result<FileInfo, ErrorMsg> {
+    let rid = c.next_id();
+    c.send(&Message::UploadStart(UploadStart {
+        request_id: rid,
+        filename: name.into(),
+        size: body.len() as u64,
+        sha256: None,
+        result_on_save: false,
+    }))
+    .expect("send");
+    for part in body.chunks(60_000) {
+        c.send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(
+            part,
+        ))))
+        .expect("send");
+    }
+    let msgs = c
+        .recv_until(|m| match m {
+            Message::UploadResult(r) => r.request_id == rid,
+            Message::Error(e) => e.request_id == Some(rid),
+            _ => false,
+        })
+        .expect("result");
+    match msgs.last() {
+        Some(Message::UploadResult(r)) => Ok(r.file.clone()),
+        Some(Message::Error(e)) => Err(e.clone()),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Issue 16 finding 10: on a full disk (a 24 MiB tmpfs in a user namespace, filled by
+/// uploads) deleting an upload works (the store's reserve file is released for it) and frees
+/// space for new uploads; a session that cannot be created is refused with `disk_full`,
+/// never `internal`.
+#[test]
+fn on_a_full_disk_uploads_can_be_deleted_and_sessions_say_disk_full() {
+    if !can_mount_tmpfs() {
+        eprintln!("skipped: no unprivileged tmpfs mount here (unshare -rm)");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let script = format!(
+        "mount -t tmpfs -o size=24m tmpfs '{}' && exec \"$0\" \"$@\"",
+        dir.path().display()
+    );
+    let wrapper = ["unshare", "-rm", "sh", "-c", script.as_str()];
+    let server = ServerProc::start_wrapped(&wrapper, dir, &["--embedder", "none"]).expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    let mut kept = vec![];
+    // Fill the disk: 1 MiB uploads, then smaller ones, until even 1 byte fails.
+    let mut size = 1024 * 1024;
+    let mut failures = 0;
+    while size > 0 {
+        let body = vec![b'x'; size];
+        match try_upload(&mut c, &format!("fill-{}.txt", kept.len()), &body) {
+            Ok(f) => kept.push(f),
+            Err(e) => {
+                assert_ne!(e.code, "internal", "{e:?}");
+                failures += 1;
+                size /= 4;
+            }
+        }
+        assert!(kept.len() < 64, "the 24 MiB disk never filled");
+    }
+    assert!(failures > 0 && kept.len() > 4, "{failures} {}", kept.len());
+
+    // A new session: made (SQLite may reuse its WAL's space) or refused as disk_full.
+    if let Err(e) = ExtConn::connect(server.addr, None, None) {
+        let t = e.to_string();
+        assert!(t.contains("disk_full"), "{t}");
+        assert!(t.contains("磁盘已满 / disk full"), "{t}");
+    }
+
+    // Deleting works on the full disk, and frees the space for a new 1 MiB upload.
+    for f in &kept[..3] {
+        let rid = c.next_id();
+        c.send(&Message::FileDelete(FileDelete {
+            request_id: rid,
+            file_id: f.file_id.clone(),
+        }))
+        .expect("send");
+        let reply = c
+            .recv_until(|m| match m {
+                Message::Ack(a) => a.request_id == rid,
+                Message::Error(e) => e.request_id == Some(rid),
+                _ => false,
+            })
+            .expect("reply");
+        assert!(matches!(reply.last(), Some(Message::Ack(_))), "{reply:?}");
+    }
+    let again = try_upload(&mut c, "after.txt", &vec![b'y'; 1024 * 1024]);
+    assert!(again.is_ok(), "{again:?}");
+    assert_eq!(c.files().expect("files").len(), kept.len() - 3 + 1);
+}

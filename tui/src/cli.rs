@@ -10,6 +10,8 @@ use protocol::{AgentEventKind, EndStatus, Message, Req, SessionCmd, SessionOp};
 use serde_json::json;
 
 use crate::client::{Client, ClientError, ClientOptions, UploadMode};
+use llmops_client::upload::{upload_retrying, RetryPolicy};
+use protocol::FileInfo;
 
 pub mod approve;
 pub mod stdout;
@@ -211,7 +213,7 @@ pub async fn run(common: Common, cmd: Cmd) -> u8 {
             text,
         } => match approve::Approver::new(&yes_to) {
             Ok(mut approver) => {
-                ask(&client, &common, &uploads, &mut approver, &text.join(" ")).await
+                ask(client.clone(), &common, &uploads, &mut approver, &text.join(" ")).await
             }
             Err(e) => Err(ClientError::Server {
                 code: "bad_argument".into(),
@@ -231,7 +233,7 @@ pub async fn run(common: Common, cmd: Cmd) -> u8 {
                     threshold: rdt_threshold,
                 },
             };
-            upload(&client, &common, &file, mode, &text.join(" ")).await
+            upload(client.clone(), &common, &file, mode, &text.join(" ")).await
         }
         Cmd::Files => files(&client, &common).await,
         Cmd::Sessions => sessions(&client, &common).await,
@@ -333,8 +335,41 @@ pub async fn collect_turn_with(
     Err(ClientError::Disconnected)
 }
 
+/// Uploads `file`; when the connection is lost it reconnects to the same session, asks
+/// whether the file landed (UPLOAD_LOOKUP) and sends it again only if not. Returns once the
+/// file is indexed (a script searches right after), with the client to go on with.
+async fn upload_file(
+    client: Client,
+    common: &Common,
+    file: &std::path::Path,
+    mode: UploadMode,
+) -> (Client, Result<FileInfo, ClientError>) {
+    let reconnect = |session: String| {
+        let mut o = ClientOptions::new(common.server.clone());
+        o.resume_session = Some(session);
+        o.auth_token = common.token.clone();
+        async move { Client::connect(o).await.map(|(c, _events)| c) }
+    };
+    let (client, res) =
+        upload_retrying(client, file, mode, RetryPolicy::default(), reconnect).await;
+    let up = match res {
+        Ok(up) => up,
+        Err(e) => return (client, Err(e)),
+    };
+    if up.found_after_loss && !common.json {
+        errln!(
+            "连接中断，服务器已保存该文件，未重复上传 / the connection was lost after the server saved {}; not sent again",
+            up.file.filename
+        );
+    }
+    let res = client
+        .wait_indexed(&up.file.file_id, Duration::from_secs(600))
+        .await;
+    (client, res)
+}
+
 async fn ask(
-    client: &Client,
+    mut client: Client,
     common: &Common,
     uploads: &[PathBuf],
     approver: &mut approve::Approver,
@@ -342,14 +377,16 @@ async fn ask(
 ) -> Result<u8, ClientError> {
     let mut file_ids = Vec::new();
     for p in uploads {
-        let f = client.upload(p).await?;
+        let (c, res) = upload_file(client, common, p, UploadMode::default()).await;
+        client = c;
+        let f = res?;
         if !common.json {
             errln!("已上传 / uploaded {} ({})", f.filename, f.file_id);
         }
         file_ids.push(f.file_id);
     }
     let json_mode = common.json;
-    let r = collect_turn_with(client, text, file_ids, approver, |m| {
+    let r = collect_turn_with(&client, text, file_ids, approver, |m| {
         if json_mode {
             return;
         }
@@ -390,13 +427,14 @@ async fn ask(
 }
 
 async fn upload(
-    client: &Client,
+    client: Client,
     common: &Common,
     file: &std::path::Path,
     mode: UploadMode,
     note: &str,
 ) -> Result<u8, ClientError> {
-    let f = client.upload_with(file, mode, &mut |_, _| {}).await?;
+    let (client, res) = upload_file(client, common, file, mode).await;
+    let f = res?;
     if !common.json {
         outln!(
             "已上传 / uploaded {} ({} bytes) id={} sha256={} state={}",
@@ -411,7 +449,7 @@ async fn upload(
     let turn = if note.trim().is_empty() {
         None
     } else {
-        Some(collect_turn(client, note, vec![f.file_id.clone()], |_| {}).await?)
+        Some(collect_turn(&client, note, vec![f.file_id.clone()], |_| {}).await?)
     };
     if common.json {
         let mut v = json!({"session_id": client.session_id(), "file_id": f.file_id,

@@ -11,6 +11,30 @@ pub struct UploadStart {
     pub size: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
+    /// Send UPLOAD_RESULT (state `saved`) as soon as the file is durably saved, before it
+    /// is indexed; the index states follow as UPLOAD_STATUS. Without it (older clients) the
+    /// result waits for the lexical index, as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub result_on_save: bool,
+}
+
+/// UPLOAD_LOOKUP: did an upload with this sha256 land in this session? A client that lost
+/// its connection during an upload asks before sending the file again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(Arbitrary))]
+pub struct UploadLookup {
+    pub request_id: RequestId,
+    pub sha256: String,
+}
+
+/// The answer to UPLOAD_LOOKUP: this session's uploads with that sha256, oldest first
+/// (empty: none landed).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(Arbitrary))]
+pub struct UploadLookupReply {
+    pub request_id: RequestId,
+    pub sha256: String,
+    pub files: Vec<FileInfo>,
 }
 
 /// Answer to an UPLOAD_RDT_START whose name and size passed: push the file to

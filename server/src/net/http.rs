@@ -110,6 +110,31 @@ fn parse_head(head: &[u8]) -> Result<Request, HeadError> {
     })
 }
 
+/// The start of a `Range: bytes=N-` header (a resumed download), if the head has exactly
+/// that form. Other range forms (`bytes=a-b`, suffixes, several ranges) are ignored, as
+/// RFC 9110 allows: the whole file is sent with 200.
+fn range_start(head: &[u8]) -> Option<u64> {
+    let text = std::str::from_utf8(head).ok()?;
+    let mut found = None;
+    for l in text.split("\r\n").skip(1) {
+        let Some((k, v)) = l.split_once(':') else {
+            continue;
+        };
+        if !k.trim().eq_ignore_ascii_case("range") {
+            continue;
+        }
+        if found.is_some() {
+            return None;
+        }
+        let n = v.trim().strip_prefix("bytes=")?.strip_suffix('-')?;
+        if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        found = Some(n.parse().ok()?);
+    }
+    found
+}
+
 /// Reads the request head within the size and time limits.
 async fn read_head(stream: &mut TcpStream) -> Result<Vec<u8>, HeadError> {
     let mut buf = Vec::with_capacity(1024);
@@ -173,9 +198,9 @@ async fn error(
 }
 
 async fn handle(ctx: &Arc<Ctx>, mut stream: TcpStream) -> std::io::Result<()> {
-    let req = match read_head(&mut stream).await {
-        Ok(h) => parse_head(&h),
-        Err(e) => Err(e),
+    let (req, range) = match read_head(&mut stream).await {
+        Ok(h) => (parse_head(&h), range_start(&h)),
+        Err(e) => (Err(e), None),
     };
     let req = match req {
         Ok(r) => r,
@@ -223,7 +248,7 @@ async fn handle(ctx: &Arc<Ctx>, mut stream: TcpStream) -> std::io::Result<()> {
             )
             .await
         }
-        Route::Download(tok) => download(ctx, &mut stream, &tok).await,
+        Route::Download(tok) => download(ctx, &mut stream, &tok, range.unwrap_or(0)).await,
     }
 }
 
@@ -365,8 +390,15 @@ async fn metrics(ctx: &Ctx) -> String {
     s
 }
 
-/// Streams the file of a one-time download URL.
-async fn download(ctx: &Arc<Ctx>, stream: &mut TcpStream, token_hex: &str) -> std::io::Result<()> {
+/// Streams the file of a one-time download URL, from byte `from` for a resumed download
+/// (`Range: bytes=N-`). Each OFFER_ACCEPT issues a fresh grant, so a resume accepts the
+/// offer again and gets a new URL; a URL is still good for one request only.
+async fn download(
+    ctx: &Arc<Ctx>,
+    stream: &mut TcpStream,
+    token_hex: &str,
+    from: u64,
+) -> std::io::Result<()> {
     let grant = hex::decode(token_hex).ok().and_then(|t| {
         ctx.transfers
             .redeem(GrantKind::Http, &t, Instant::now())
@@ -381,13 +413,15 @@ async fn download(ctx: &Arc<Ctx>, stream: &mut TcpStream, token_hex: &str) -> st
     };
     let m = &ctx.transfers.metrics.http;
     m.active.fetch_add(1, Ordering::Relaxed);
-    let result = send_file(stream, &g).await;
+    let result = send_file(stream, &g, from).await;
     m.active.fetch_sub(1, Ordering::Relaxed);
     let (ok, sent, err) = match result {
         Ok(n) => (true, n, None),
         Err((n, e)) => (false, n, Some(e)),
     };
-    m.bytes_sent.fetch_add(sent, Ordering::Relaxed);
+    // The outcome counts the bytes the client holds (the resumed prefix too).
+    m.bytes_sent
+        .fetch_add(sent.saturating_sub(from), Ordering::Relaxed);
     if ok {
         m.completed.fetch_add(1, Ordering::Relaxed);
     } else {
@@ -397,12 +431,16 @@ async fn download(ctx: &Arc<Ctx>, stream: &mut TcpStream, token_hex: &str) -> st
     Ok(())
 }
 
+/// Sends the file from `from` (0: all of it, 200; else 206 with `Content-Range`); returns
+/// the end offset reached (`from` + bytes sent).
 async fn send_file(
     stream: &mut TcpStream,
     g: &crate::transfer::Grant,
+    from: u64,
 ) -> Result<u64, (u64, String)> {
+    use tokio::io::AsyncSeekExt;
     let o = &g.offer;
-    let file = match tokio::fs::File::open(&o.file_path).await {
+    let mut file = match tokio::fs::File::open(&o.file_path).await {
         Ok(f) => f,
         Err(e) => {
             let _ = error(stream, "410 Gone", &[]).await;
@@ -429,18 +467,47 @@ async fn send_file(
             }
         })
         .collect();
+    if from > 0 && from >= o.size {
+        let _ = error(
+            stream,
+            "416 Range Not Satisfiable",
+            &[("Content-Range", format!("bytes */{}", o.size))],
+        )
+        .await;
+        return Err((
+            from,
+            format!(
+                "续传起点超出文件 / resume offset {from} is not below the size {}",
+                o.size
+            ),
+        ));
+    }
+    let status = if from > 0 {
+        file.seek(std::io::SeekFrom::Start(from))
+            .await
+            .map_err(|e| (from, e.to_string()))?;
+        format!(
+            "206 Partial Content\r\nContent-Range: bytes {from}-{}/{}",
+            o.size - 1,
+            o.size
+        )
+    } else {
+        "200 OK".to_string()
+    };
+    // X-Checksum-Sha256 is always the whole file's: the client verifies the whole file.
     let head = format!(
-        "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: {}\r\nX-Checksum-Sha256: {}\r\nContent-Disposition: attachment; filename=\"{ascii_name}\"\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n",
-        o.size, o.sha256
+        "HTTP/1.1 {status}\r\nContent-Type: application/octet-stream\r\nContent-Length: {}\r\nX-Checksum-Sha256: {}\r\nContent-Disposition: attachment; filename=\"{ascii_name}\"\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n",
+        o.size - from,
+        o.sha256
     );
     let io = |e: std::io::Error| e.to_string();
     tokio::time::timeout(WRITE_TIMEOUT, stream.write_all(head.as_bytes()))
         .await
         .map_err(|_| (0, "写超时 / write timeout".to_string()))?
         .map_err(|e| (0, io(e)))?;
-    let mut reader = tokio::io::BufReader::with_capacity(256 * 1024, file.take(o.size));
+    let mut reader = tokio::io::BufReader::with_capacity(256 * 1024, file.take(o.size - from));
     let mut buf = vec![0u8; 256 * 1024];
-    let mut sent = 0u64;
+    let mut sent = from;
     loop {
         if g.cancel.is_cancelled() {
             return Err((sent, "已取消 / cancelled".into()));
@@ -487,6 +554,28 @@ mod tests {
             b"",
         ] {
             assert!(parse_head(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn only_an_open_ended_byte_range_resumes() {
+        let head = |r: &str| format!("GET /x HTTP/1.1\r\nHost: a\r\n{r}\r\n");
+        assert_eq!(
+            range_start(head("Range: bytes=1048576-\r\n").as_bytes()),
+            Some(1_048_576)
+        );
+        assert_eq!(range_start(head("range:bytes=0-\r\n").as_bytes()), Some(0));
+        assert_eq!(range_start(head("").as_bytes()), None);
+        for ignored in [
+            "Range: bytes=0-99\r\n",
+            "Range: bytes=-500\r\n",
+            "Range: bytes=1-,5-\r\n",
+            "Range: items=5-\r\n",
+            "Range: bytes=+5-\r\n",
+            "Range: bytes=5-\r\nRange: bytes=6-\r\n",
+            "Range: bytes=99999999999999999999999-\r\n",
+        ] {
+            assert_eq!(range_start(head(ignored).as_bytes()), None, "{ignored}");
         }
     }
 

@@ -56,7 +56,7 @@ enum UploadSlot {
     None,
     Receiving {
         inc: Box<Incoming>,
-        request_id: Option<u64>,
+        reply: transfers::UploadReply,
         last_status: u64,
     },
     /// A refused upload: swallow this many more data bytes silently.
@@ -466,7 +466,8 @@ impl Conn {
         let (sess, resumed) = match res {
             Ok(v) => v,
             Err(e) => {
-                out.push(Message::error("internal", e.to_string(), None));
+                let code = crate::wire::store_error_code(&e);
+                out.push(Message::error(code, e.to_string(), None));
                 return Flow::Close;
             }
         };

@@ -71,6 +71,8 @@ pub struct UploadGrant {
     pub push: mpsc::Sender<Message>,
     /// Whether the session speaks the extension protocol (index status frames).
     pub extension: bool,
+    /// UPLOAD_RESULT as soon as the file is durable, before indexing (`result_on_save`).
+    pub result_on_save: bool,
     pub expires: Instant,
 }
 
@@ -256,6 +258,7 @@ impl Transfers {
         request_id: u64,
         push: mpsc::Sender<Message>,
         extension: bool,
+        result_on_save: bool,
         now: Instant,
     ) -> String {
         let mut uploads = lock(&self.uploads);
@@ -285,6 +288,7 @@ impl Transfers {
                 incoming: Box::new(incoming),
                 push,
                 extension,
+                result_on_save,
                 expires: now + GRANT_TTL,
             },
         );

@@ -46,14 +46,36 @@ impl Uploads {
         inc: Incoming,
         push: Option<tokio::sync::mpsc::Sender<protocol::Message>>,
     ) -> Result<UploadRow, UploadError> {
+        let row = self.save(session_id, inc).await?;
+        Ok(self.after_upload(row, push).await)
+    }
+
+    /// The first half of [`complete`](Self::complete): verify (sha256, text), rename into
+    /// place and record. When this returns `Ok` the file is durable (file and folder
+    /// fsync'd, row committed) in state `saved`; [`after_upload`](Self::after_upload) audits
+    /// and indexes it. Refusals are audited and the temp file is gone.
+    pub async fn save(&self, session_id: &str, inc: Incoming) -> Result<UploadRow, UploadError> {
         let filename = inc.filename.clone();
-        match inc.finish(&self.dir, &self.store, session_id).await {
-            Ok(row) => Ok(self.after_upload(row, push).await),
-            Err(e) => {
-                self.audit_refused(session_id, &filename, &e);
-                Err(e)
-            }
+        let row = inc
+            .finish(&self.dir, &self.store, session_id)
+            .await
+            .inspect_err(|e| self.audit_refused(session_id, &filename, e))?;
+        if let Some(hold) = fault_after_save() {
+            tokio::time::sleep(hold).await;
         }
+        Ok(row)
+    }
+
+    /// This session's uploads whose content has `sha256`, oldest first (UPLOAD_LOOKUP).
+    pub async fn with_sha256(
+        &self,
+        session_id: &str,
+        sha256: &str,
+    ) -> Result<Vec<UploadRow>, crate::store::StoreError> {
+        let (sid, sha) = (session_id.to_string(), sha256.trim().to_ascii_lowercase());
+        let rows = self.store.run(move |s| s.list_uploads(&sid)).await?;
+        // `list_uploads` is in upload order already.
+        Ok(rows.into_iter().filter(|u| u.sha256 == sha).collect())
     }
 
     /// Called once an upload is on disk and recorded: audit, and make it searchable (indexed
@@ -125,6 +147,11 @@ impl Uploads {
             }
         }
         self.remove_files(row).await;
+        // Space was freed: make the reserve again if a full disk used it.
+        let store = self.store.clone();
+        if let Err(e) = tokio::task::spawn_blocking(move || store.restore_reserve()).await {
+            tracing::warn!("restoring the disk reserve failed: {e}");
+        }
         self.audit.record(
             AuditOp::Upload,
             &[
@@ -148,4 +175,22 @@ impl Uploads {
             ],
         );
     }
+}
+
+/// Fault point for the crash tests and `make chaos`: with `LLMOPS_FAULT_AFTER_SAVE_MS` set,
+/// a saved upload is held this long after its row is committed, before its result is sent
+/// and before indexing starts (the window of issue 16, finding 7). Unset in production.
+fn fault_after_save() -> Option<std::time::Duration> {
+    static HOLD: std::sync::OnceLock<Option<std::time::Duration>> = std::sync::OnceLock::new();
+    *HOLD.get_or_init(|| {
+        let ms: u64 = std::env::var("LLMOPS_FAULT_AFTER_SAVE_MS")
+            .ok()?
+            .parse()
+            .ok()?;
+        tracing::warn!(
+            ms,
+            "fault point on: saved uploads are held before their result"
+        );
+        Some(std::time::Duration::from_millis(ms))
+    })
 }

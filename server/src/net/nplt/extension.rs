@@ -18,7 +18,8 @@ impl Conn {
             match self.ctx.store.run(|s| s.create_session(None)).await {
                 Ok(s) => self.session_id = s.id,
                 Err(e) => {
-                    out.push(Message::error("internal", e.to_string(), None));
+                    let code = crate::wire::store_error_code(&e);
+                    out.push(Message::error(code, e.to_string(), None));
                     return Flow::Continue;
                 }
             }
@@ -86,8 +87,9 @@ impl Conn {
                     // Its data must not be mistaken for the running upload's.
                     return Flow::Close;
                 }
+                let reply = super::transfers::UploadReply::extension(&u);
                 match self
-                    .begin_upload(Some(u.request_id), &u.filename, u.size, u.sha256.clone())
+                    .begin_upload(reply, &u.filename, u.size, u.sha256.clone())
                     .await
                 {
                     Err(e) => {
@@ -108,6 +110,7 @@ impl Conn {
                 Err(e) => out.push(store_error(e, r.request_id)),
             },
             Message::FileDelete(d) => out.push(self.delete_file(d).await),
+            Message::UploadLookup(q) => out.push(self.upload_lookup(q).await),
             Message::IndexRetry(d) => out.push(self.retry_index(d).await),
             Message::StatusRequest(r) => out.push(self.ctx.status(r.request_id).await),
             Message::MonitorSubscribe(m) => self.subscribe_monitor(m.interval_ms),
@@ -289,6 +292,7 @@ fn needs_session(m: &Message) -> bool {
             | Message::Search(_)
             | Message::FileRegion(_)
             | Message::FileList(_)
+            | Message::UploadLookup(_)
             | Message::HistoryGet(_)
             | Message::ModelList(_)
             | Message::MonitorSubscribe(_)

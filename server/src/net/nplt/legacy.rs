@@ -21,7 +21,12 @@ impl Conn {
             Message::ClientUdpPort(_) => {}
             Message::FileMetadata(meta) => {
                 let r = self
-                    .begin_upload(None, &meta.filename, meta.size, None)
+                    .begin_upload(
+                        super::transfers::UploadReply::Legacy,
+                        &meta.filename,
+                        meta.size,
+                        None,
+                    )
                     .await;
                 if let Err(e) = r {
                     out.push(Message::ChatText(format!("文件上传失败: {e}")));

@@ -9,6 +9,35 @@ use super::{Conn, Dialect, UploadSlot};
 use crate::transfer::offers::OfferFile;
 use crate::wire::{file_info, store_error};
 
+/// How, and when, the outcome of an upload on this connection is told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum UploadReply {
+    /// A legacy client: a chat line once the upload is indexed.
+    Legacy,
+    /// UPLOAD_RESULT once the lexical index has it (clients that did not ask otherwise).
+    AfterIndex(u64),
+    /// UPLOAD_RESULT (state `saved`) as soon as the file is durable; the index states
+    /// follow as UPLOAD_STATUS (`result_on_save`).
+    OnSave(u64),
+}
+
+impl UploadReply {
+    pub(super) fn extension(u: &protocol::UploadStart) -> Self {
+        if u.result_on_save {
+            UploadReply::OnSave(u.request_id)
+        } else {
+            UploadReply::AfterIndex(u.request_id)
+        }
+    }
+
+    fn request_id(self) -> Option<u64> {
+        match self {
+            UploadReply::Legacy => None,
+            UploadReply::AfterIndex(r) | UploadReply::OnSave(r) => Some(r),
+        }
+    }
+}
+
 impl Conn {
     pub(super) async fn download_request(&self, d: protocol::DownloadRequest) -> Message {
         // A target is an upload id (or unique prefix) of this session, else a path.
@@ -279,7 +308,7 @@ impl Conn {
 
     pub(super) async fn begin_upload(
         &mut self,
-        request_id: Option<u64>,
+        reply: UploadReply,
         filename: &str,
         size: u64,
         sha256: Option<String>,
@@ -296,7 +325,7 @@ impl Conn {
             Ok(inc) => {
                 self.upload = UploadSlot::Receiving {
                     inc: Box::new(inc),
-                    request_id,
+                    reply,
                     last_status: 0,
                 };
                 Ok(())
@@ -305,7 +334,7 @@ impl Conn {
                 self.ctx
                     .uploads
                     .audit_refused(&self.session_id, filename, &e);
-                if request_id.is_none() {
+                if reply == UploadReply::Legacy {
                     // Legacy: discard the data frames that follow the refused metadata.
                     self.upload = UploadSlot::Discarding { remaining: size };
                 }
@@ -347,6 +376,7 @@ impl Conn {
             u.request_id,
             self.push_tx.clone(),
             self.mode == Dialect::Extension,
+            u.result_on_save,
             std::time::Instant::now(),
         );
         Message::UploadGrant(protocol::UploadGrant {
@@ -376,11 +406,11 @@ impl Conn {
             }
             UploadSlot::Receiving {
                 inc,
-                request_id,
+                reply,
                 last_status,
             } => {
                 if let Err(e) = inc.write(data).await {
-                    let rid = *request_id;
+                    let rid = reply.request_id();
                     let remaining = inc
                         .announced
                         .saturating_sub(inc.received + data.len() as u64);
@@ -429,31 +459,66 @@ impl Conn {
     }
 
     pub(super) async fn finish_upload(&mut self, out: &mut Vec<Message>) {
-        let UploadSlot::Receiving {
-            inc, request_id, ..
-        } = std::mem::replace(&mut self.upload, UploadSlot::None)
+        let UploadSlot::Receiving { inc, reply, .. } =
+            std::mem::replace(&mut self.upload, UploadSlot::None)
         else {
             return;
         };
-        // Extension clients get the index states (indexed, embedding n/m, ready).
+        // Extension clients get the index states (saved, indexed, embedding n/m, ready).
         let push = (self.mode == Dialect::Extension).then(|| self.push_tx.clone());
+        let uploads = &self.ctx.uploads;
+        let row = match uploads.save(&self.session_id, *inc).await {
+            Ok(row) => row,
+            Err(e) => {
+                out.push(self.upload_error(reply.request_id(), &e));
+                return;
+            }
+        };
+        match reply {
+            UploadReply::OnSave(r) => {
+                // Durable now: say so before indexing, which a crash may interrupt (the
+                // start-up catch-up indexes it then). `out` is written before the pushed
+                // index states, which only the connection loop forwards.
+                out.push(Message::UploadResult(UploadResult {
+                    request_id: r,
+                    file: file_info(&row),
+                }));
+                let uploads = uploads.clone();
+                self.ctx.tracker.spawn(async move {
+                    uploads.after_upload(row, push).await;
+                });
+            }
+            UploadReply::AfterIndex(r) => {
+                let row = uploads.after_upload(row, push).await;
+                out.push(Message::UploadResult(UploadResult {
+                    request_id: r,
+                    file: file_info(&row),
+                }));
+            }
+            UploadReply::Legacy => {
+                let row = uploads.after_upload(row, push).await;
+                out.push(Message::ChatText(format!(
+                    "文件上传成功: {} (ID: {})",
+                    row.filename, row.file_id
+                )));
+            }
+        }
+    }
+
+    /// UPLOAD_LOOKUP: this session's uploads with the given sha256.
+    pub(super) async fn upload_lookup(&self, q: protocol::UploadLookup) -> Message {
         match self
             .ctx
             .uploads
-            .complete(&self.session_id, *inc, push)
+            .with_sha256(&self.session_id, &q.sha256)
             .await
         {
-            Ok(row) => match request_id {
-                Some(r) => out.push(Message::UploadResult(UploadResult {
-                    request_id: r,
-                    file: file_info(&row),
-                })),
-                None => out.push(Message::ChatText(format!(
-                    "文件上传成功: {} (ID: {})",
-                    row.filename, row.file_id
-                ))),
-            },
-            Err(e) => out.push(self.upload_error(request_id, &e)),
+            Ok(rows) => Message::UploadLookupReply(protocol::UploadLookupReply {
+                request_id: q.request_id,
+                sha256: q.sha256,
+                files: rows.iter().map(file_info).collect(),
+            }),
+            Err(e) => store_error(e, q.request_id),
         }
     }
 

@@ -40,6 +40,7 @@ pub(super) async fn run(
     let filename = g.incoming.filename.clone();
     tracing::info!(%peer, %filename, size = g.incoming.announced, "rdt upload start");
     let (request_id, push) = (g.request_id, g.push.clone());
+    let (index_push, on_save) = (g.extension.then(|| g.push.clone()), g.result_on_save);
     let outcome = receive(&ctx, &socket, g, conn, peer, rx).await;
     m.active.fetch_sub(1, Ordering::Relaxed);
     if outcome.is_ok() {
@@ -53,15 +54,29 @@ pub(super) async fn run(
         secs = started.elapsed().as_secs_f64(),
         "rdt upload end"
     );
-    let reply = match outcome {
-        Ok(row) => Message::UploadResult(UploadResult {
+    let result = |row: &crate::store::UploadRow| {
+        Message::UploadResult(UploadResult {
             request_id,
-            file: crate::wire::file_info(&row),
-        }),
+            file: crate::wire::file_info(row),
+        })
+    };
+    // The file is durable (state `saved`) here; indexing follows, and the result goes out
+    // before it or after it as the client asked. The session may be gone; then nobody is
+    // left to tell.
+    let reply = match outcome {
+        Ok(row) if on_save => {
+            if push.send(result(&row)).await.is_err() {
+                tracing::debug!(%filename, "upload saved; its session is gone, result not sent");
+            }
+            ctx.uploads.after_upload(row, index_push).await;
+            return;
+        }
+        Ok(row) => result(&ctx.uploads.after_upload(row, index_push).await),
         Err(e) => Message::error(e.code(), e.to_string(), Some(request_id)),
     };
-    // The session may be gone; then nobody is left to tell.
-    let _ = push.send(reply).await;
+    if push.send(reply).await.is_err() {
+        tracing::debug!(%filename, "upload ended; its session is gone, result not sent");
+    }
 }
 
 async fn receive(
@@ -169,8 +184,7 @@ async fn receive(
         ctx.uploads.audit_refused(&session_id, &filename, &e);
         return Err(e);
     }
-    let push = extension.then_some(push);
-    ctx.uploads.complete(&session_id, *incoming, push).await
+    ctx.uploads.save(&session_id, *incoming).await
 }
 
 async fn abort_peer(socket: &UdpSocket, conn: u64, peer: SocketAddr, code: AbortCode) {
