@@ -655,7 +655,15 @@ fn rdt_upload_resumes_after_a_killed_client() {
         .session_id();
     let addr = f.server.addr.to_string();
     let args = |json: bool| {
-        let mut v = vec!["upload", "--server", &addr, "--session", &session, "--mode", "rdt"];
+        let mut v = vec![
+            "upload",
+            "--server",
+            &addr,
+            "--session",
+            &session,
+            "--mode",
+            "rdt",
+        ];
         if json {
             v.push("--json");
         }
@@ -723,9 +731,16 @@ fn rdt_upload_resumes_after_a_killed_client() {
         .join("uploads")
         .join(id)
         .join("resume-log.txt");
-    assert!(std::fs::read(&stored).expect("stored") == body, "stored upload differs");
+    assert!(
+        std::fs::read(&stored).expect("stored") == body,
+        "stored upload differs"
+    );
     // The resume state is gone once the upload is recorded.
-    assert!(!resume_dir.exists(), "resume files left in {}", resume_dir.display());
+    assert!(
+        !resume_dir.exists(),
+        "resume files left in {}",
+        resume_dir.display()
+    );
 }
 
 #[test]

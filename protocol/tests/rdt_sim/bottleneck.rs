@@ -58,7 +58,9 @@ impl RenoFlow {
     }
 
     fn rto(&self) -> Duration {
-        self.srtt.map_or(Duration::from_secs(1), |s| s * 2).max(200 * MS)
+        self.srtt
+            .map_or(Duration::from_secs(1), |s| s * 2)
+            .max(200 * MS)
     }
 
     /// Datagrams to send now (as many as the window allows).
@@ -145,8 +147,16 @@ impl RdtFlow {
             conn,
             size,
             sender: Sender::new(conn, size, cfg.clone(), start).expect("sender"),
-            receiver: Receiver::initiate(conn, token, size, cfg.chunk_size, None, cfg.clone(), start)
-                .expect("receiver"),
+            receiver: Receiver::initiate(
+                conn,
+                token,
+                size,
+                cfg.chunk_size,
+                None,
+                cfg.clone(),
+                start,
+            )
+            .expect("receiver"),
             start,
             started: false,
             dropped: 0,
@@ -301,11 +311,13 @@ impl Net {
                 }
             }
             let el = self.elapsed();
-            if el >= until || (until_done
+            if el >= until
+                || (until_done
                     && self
                         .rdt
                         .iter()
-                        .all(|f| f.sender_event.is_some() && f.receiver_event.is_some())) {
+                        .all(|f| f.sender_event.is_some() && f.receiver_event.is_some()))
+            {
                 return;
             }
             let next = [self.a2b.next_at(), self.b2a.next_at()]
@@ -437,7 +449,11 @@ fn rdt_sim_bottleneck_alone_fills_the_link_and_backs_off() {
         f.dropped,
         s.cwnd
     );
-    assert!(util >= 0.90, "RDT alone used {:.1}% of the bottleneck", util * 100.0);
+    assert!(
+        util >= 0.90,
+        "RDT alone used {:.1}% of the bottleneck",
+        util * 100.0
+    );
     assert!(f.dropped > 0, "the queue must have overflowed");
     assert!(s.congestion_events > 0, "overflow must read as congestion");
     assert!(
@@ -476,7 +492,10 @@ fn rdt_sim_random_loss_keeps_the_window() {
             "random loss {loss}: congestion events {}, cwnd {}, retx {} for {} dropped, queue max {:?}",
             s.congestion_events, s.cwnd, s.retransmissions, f.dropped, net.q_max
         );
-        assert_eq!(s.congestion_events, 0, "loss {loss}: random loss read as congestion");
+        assert_eq!(
+            s.congestion_events, 0,
+            "loss {loss}: random loss read as congestion"
+        );
         assert_eq!(s.cwnd, 128, "loss {loss}: the window shrank");
     }
 }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::{
     AckScratch, Sender, SenderState, Undo, BURST_ODDS, DUPTHRESH, MIN_REO_WND, PROBE_GAIN,
-    QUEUE_THRESH_MAX, QUEUE_THRESH_MIN, REO_MULT_MAX, RENO_FRIENDLY_GAIN,
+    QUEUE_THRESH_MAX, QUEUE_THRESH_MIN, RENO_FRIENDLY_GAIN, REO_MULT_MAX,
 };
 use crate::rdt::chunk_len;
 use crate::rdt::packet::Ack;

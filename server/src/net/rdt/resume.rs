@@ -204,9 +204,7 @@ impl ResumeRegistry {
     /// waits out any earlier attempt of the same upload.
     pub async fn claim(&self, key: &UploadKey, parent: &CancellationToken) -> Claim<'_> {
         let stem = key.stem();
-        let attempt = self
-            .next
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let attempt = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let cancel = parent.child_token();
         let lock = {
             let mut m = lock(&self.running);
