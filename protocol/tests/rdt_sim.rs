@@ -14,6 +14,9 @@ use protocol::rdt::{
 use rand::rngs::StdRng;
 use rand::{Rng, RngCore, SeedableRng};
 
+#[path = "rdt_sim/bottleneck.rs"]
+mod bottleneck;
+
 const MS: Duration = Duration::from_millis(1);
 /// DATA packet type byte (offset 0 of the header, docs/rdt.md).
 const DATA_TYPE: u8 = 0x03;

@@ -220,6 +220,12 @@ impl Incoming {
         self.received >= self.announced
     }
 
+    /// The temp file [`finish`](Self::finish) verifies and renames (an RDT upload resumed
+    /// from its own partial file moves that file here first).
+    pub fn temp_path(&self) -> &Path {
+        &self.tmp_path
+    }
+
     /// Appends data. On error the caller must `abort`.
     pub async fn write(&mut self, data: &[u8]) -> Result<(), UploadError> {
         // Size, hash and text sniff first: binary content is refused as soon as it shows up

@@ -637,6 +637,113 @@ fn rdt_upload_through_a_lossy_relay_is_recorded_like_nplt() {
 }
 
 #[test]
+fn rdt_upload_resumes_after_a_killed_client() {
+    // A slow link (about 1 MB/s) so the upload is still running when the client is killed.
+    let slow = Impairment {
+        rate: Some(1_000_000),
+        queue: Duration::from_millis(50),
+        ..Default::default()
+    };
+    let (f, relay) = fixture_behind_relay(&[], slow, 9);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("resume-log.txt");
+    let body = text_bytes(4 * 1024 * 1024 + 5, 6);
+    std::fs::write(&path, &body).expect("write");
+    // Resume state belongs to the session: both runs use the same one.
+    let session = ExtConn::connect(f.server.addr, None, None)
+        .expect("connect")
+        .session_id();
+    let addr = f.server.addr.to_string();
+    let args = |json: bool| {
+        let mut v = vec![
+            "upload",
+            "--server",
+            &addr,
+            "--session",
+            &session,
+            "--mode",
+            "rdt",
+        ];
+        if json {
+            v.push("--json");
+        }
+        v.push(path.to_str().expect("utf8"));
+        v.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let mut child = Command::new(bin("llmops-tui"))
+        .args(args(false))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    // Wait until the server persisted what it holds, then kill the client mid-transfer.
+    let resume_dir = f.server.data_dir.path().join("uploads/.tmp/rdt-resume");
+    let has_bitmap = || {
+        std::fs::read_dir(&resume_dir)
+            .map(|d| {
+                d.flatten()
+                    .any(|e| e.file_name().to_string_lossy().ends_with(".bitmap"))
+            })
+            .unwrap_or(false)
+    };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !has_bitmap() {
+        assert!(Instant::now() < deadline, "no server resume state appeared");
+        assert!(
+            child.try_wait().expect("wait").is_none(),
+            "client ended before it was killed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(700));
+    let _ = child.kill();
+    let _ = child.wait();
+
+    // The link recovers; the re-run sends only what the server does not hold.
+    relay.set(Impairment::default());
+    let up = || {
+        relay
+            .stats
+            .up_bytes
+            .load(std::sync::atomic::Ordering::Relaxed)
+    };
+    let before = up();
+    let a = args(true);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let (code, out, err) = llmops_tests::run_tui(&a).expect("run llmops-tui");
+    assert_eq!(code, 0, "{out} {err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
+    let want = hex::encode(sha2::Sha256::digest(&body));
+    assert_eq!(v["sha256"], want.as_str(), "{v}");
+    assert_eq!(v["size"], body.len() as u64, "{v}");
+    let sent = up() - before;
+    assert!(
+        sent < body.len() as u64,
+        "the re-run sent {sent} bytes for a {} byte file: nothing was resumed",
+        body.len()
+    );
+    let id = v["file_id"].as_str().expect("file id");
+    let stored = f
+        .server
+        .data_dir
+        .path()
+        .join("uploads")
+        .join(id)
+        .join("resume-log.txt");
+    assert!(
+        std::fs::read(&stored).expect("stored") == body,
+        "stored upload differs"
+    );
+    // The resume state is gone once the upload is recorded.
+    assert!(
+        !resume_dir.exists(),
+        "resume files left in {}",
+        resume_dir.display()
+    );
+}
+
+#[test]
 fn rdt_upload_refusals_and_auto_mode() {
     let f = Fixture::start(&[], &["--upload-limit", "1000000"]);
     let dir = tempfile::tempdir().expect("tempdir");

@@ -25,6 +25,17 @@ const DUPTHRESH: u64 = 3;
 const MIN_REO_WND: Duration = Duration::from_millis(1);
 /// Largest reordering window, in quarters of the minimum RTT (capped by SRTT anyway).
 const REO_MULT_MAX: u32 = 8;
+/// Window growth per round trip, as a fraction of the window, while no queue stands.
+const PROBE_GAIN: f64 = 1.0 / 8.0;
+/// Packets added per round trip while a queue stands: with the 0.7 decrease this matches
+/// Reno's one packet per round with halving, 3 (1 - 0.7) / (1 + 0.7) (RFC 8312, 4.2).
+const RENO_FRIENDLY_GAIN: f64 = 0.53;
+/// Bounds of the queueing delay that counts as a standing queue (a quarter of min RTT).
+const QUEUE_THRESH_MIN: Duration = Duration::from_millis(2);
+const QUEUE_THRESH_MAX: Duration = Duration::from_millis(25);
+/// A run of losses random loss would produce in a round with lower odds than this is a
+/// burst, i.e. congestion.
+const BURST_ODDS: f64 = 1e-4;
 
 /// What the driver must put on the wire next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,6 +91,12 @@ pub struct SenderStats {
     pub peer_window: u32,
     /// Smoothed per-round loss rate (0..1).
     pub loss_rate: f64,
+    /// Rounds whose losses were read as congestion (a standing queue or a burst) and shrank
+    /// the window; random loss never counts here.
+    pub congestion_events: u64,
+    /// Queueing delay seen in the last complete round: its smallest RTT sample minus the
+    /// path's minimum RTT.
+    pub queue_delay: Option<Duration>,
     /// Datagrams dropped as corrupt, foreign or out of place.
     pub dropped: u64,
 }
@@ -168,8 +185,24 @@ pub struct Sender {
     /// `tx_counter` at the last decrease: older packets' losses don't count again.
     cwr_tx_order: u64,
     undo: Option<Undo>,
-    rtt_samples: u32,
     spurious: u64,
+    /// Smallest unambiguous RTT sample of the current round (jitter filtered out: a
+    /// standing queue lifts every sample, random delay only some).
+    round_min_rtt: Option<Duration>,
+    /// `round_min_rtt - min_rtt` of the last round that had a sample.
+    queue_delay: Option<Duration>,
+    /// Largest recent `queue_delay` in seconds, decaying by 1% per round.
+    max_queue_delay: f64,
+    /// Longest run of consecutively transmitted packets declared lost in this round
+    /// (tail drops at a full queue come in runs; random loss rarely does).
+    round_max_run: u32,
+    /// RTT samples in the current round (HyStart++ waits for 8).
+    round_samples: u32,
+    loss_run: u32,
+    last_lost_order: u64,
+    congestion_events: u64,
+    /// Window when congestion last shrank it: growth stays Reno-friendly below it.
+    w_max: f64,
 
     rtt: RttEstimator,
     rto_deadline: Option<Instant>,
@@ -272,8 +305,16 @@ impl Sender {
             loss_ewma: 0.0,
             cwr_tx_order: 0,
             undo: None,
-            rtt_samples: 0,
             spurious: 0,
+            round_min_rtt: None,
+            queue_delay: None,
+            max_queue_delay: 0.0,
+            round_max_run: 0,
+            round_samples: 0,
+            loss_run: 0,
+            last_lost_order: 0,
+            congestion_events: 0,
+            w_max: 0.0,
             rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
             rto_deadline: None,
             timeouts_in_row: 0,
@@ -341,6 +382,8 @@ impl Sender {
                 .count() as u32,
             peer_window: self.peer_window,
             loss_rate: self.loss_ewma,
+            congestion_events: self.congestion_events,
+            queue_delay: self.queue_delay,
             dropped: self.dropped,
         }
     }

@@ -5,6 +5,7 @@
 //! NotFound and nothing more. Garbage is counted and dropped, never fatal.
 
 mod download;
+pub mod resume;
 mod upload;
 
 use std::collections::HashMap;

@@ -142,6 +142,8 @@ pub struct Transfers {
     attempts: Mutex<HashMap<String, Attempt>>,
     next_attempt: AtomicU64,
     pub metrics: Metrics,
+    /// Running RDT uploads by resume key (a retry of the same upload supersedes the old).
+    pub upload_resumes: crate::net::rdt::resume::ResumeRegistry,
     /// Address put in TRANSFER_START (`--rdt-advertise` or the bound one); unset when the
     /// UDP service is not running.
     pub rdt_addr: OnceLock<SocketAddr>,

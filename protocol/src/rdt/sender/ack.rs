@@ -1,9 +1,13 @@
 //! Sender, acknowledgements: ACK processing, RACK-style loss detection with an adaptive
-//! reordering window, spurious-loss undo, and the loss-tolerant congestion window.
+//! reordering window, spurious-loss undo, and the congestion window (loss-tolerant on
+//! random loss, backing off when a queue stands or losses come in bursts).
 
 use std::time::{Duration, Instant};
 
-use super::{AckScratch, Sender, SenderState, Undo, DUPTHRESH, MIN_REO_WND, REO_MULT_MAX};
+use super::{
+    AckScratch, Sender, SenderState, Undo, BURST_ODDS, DUPTHRESH, MIN_REO_WND, PROBE_GAIN,
+    QUEUE_THRESH_MAX, QUEUE_THRESH_MIN, RENO_FRIENDLY_GAIN, REO_MULT_MAX,
+};
 use crate::rdt::chunk_len;
 use crate::rdt::packet::Ack;
 
@@ -42,7 +46,8 @@ impl Sender {
             if tx_count == 1 {
                 // Karn: only first transmissions give unambiguous samples.
                 self.rtt.sample(rtt);
-                self.hystart(rtt);
+                self.round_min_rtt = Some(self.round_min_rtt.map_or(rtt, |m| m.min(rtt)));
+                self.hystart();
             }
             if order > self.rack_tx_order {
                 self.rack_tx_order = order;
@@ -157,6 +162,15 @@ impl Sender {
                 // it: one burst must not shrink the window twice.
                 if s.tx_order > self.cwr_tx_order {
                     self.round_lost += 1;
+                    // Runs in transmission order: a full drop-tail queue drops the rest of
+                    // a burst; independent random drops rarely line up.
+                    if s.tx_order == self.last_lost_order + 1 {
+                        self.loss_run += 1;
+                    } else {
+                        self.loss_run = 1;
+                    }
+                    self.last_lost_order = s.tx_order;
+                    self.round_max_run = self.round_max_run.max(self.loss_run);
                 }
                 self.retx.push_back(self.snd_una + idx as u32);
             } else {
@@ -177,21 +191,59 @@ impl Sender {
         w.min(cap).max(MIN_REO_WND)
     }
 
-    /// Slow start below `ssthresh`; above it, grow by 1/16 of the window per round trip
-    /// (at least one packet), so the window regains its size within a few dozen round trips
-    /// after a decrease instead of hundreds (plain additive increase).
+    /// Slow start below `ssthresh`. Above it the gain depends on the queue (in the spirit
+    /// of TCP Illinois) and on the last congestion: with a standing queue, or below the
+    /// window at which congestion last struck (`w_max`, as CUBIC remembers it), it adds
+    /// `RENO_FRIENDLY_GAIN` packets per round trip, the increase that makes a 0.7 decrease
+    /// as aggressive as Reno's halving (RFC 8312, 4.2); otherwise the path has room and the
+    /// window probes fast (`PROBE_GAIN` of itself per round trip). The minimum RTT alone
+    /// cannot decide: a flow that starts behind someone else's standing queue measures
+    /// that queue as its base (LEDBAT's latecomer problem).
     pub(super) fn grow_window(&mut self, newly: u64) {
         let n = newly as f64;
         if self.cwnd < self.ssthresh {
             self.cwnd += n;
+        } else if self.standing_queue() || self.cwnd < self.w_max {
+            self.cwnd += n * RENO_FRIENDLY_GAIN / self.cwnd;
         } else {
-            self.cwnd += n * (1.0 / self.cwnd).max(1.0 / 16.0);
+            self.cwnd += n * (1.0 / self.cwnd).max(PROBE_GAIN);
         }
         self.cwnd = self.cwnd.min(f64::from(self.cfg.max_window.max(1)));
     }
 
-    /// Once per round trip: loss below the threshold is treated as random and ignored; above
-    /// it, the window shrinks once for the whole round (never below `min_window`).
+    /// Queueing delay above which the path counts as having a standing queue: a quarter of
+    /// the minimum RTT or half the largest standing queue seen lately (a shallow buffer
+    /// never adds a quarter RTT, TCP Illinois scales by the maximum queueing delay in the
+    /// same way), within [`QUEUE_THRESH_MIN`, `QUEUE_THRESH_MAX`].
+    pub(super) fn queue_threshold(&self) -> Duration {
+        let m = self.rtt.min_rtt().unwrap_or(Duration::ZERO);
+        let seen = Duration::from_secs_f64(self.max_queue_delay / 2.0);
+        (m / 4).min(seen).clamp(QUEUE_THRESH_MIN, QUEUE_THRESH_MAX)
+    }
+
+    /// True when the last round's smallest RTT sample sat above the path's minimum by more
+    /// than [`queue_threshold`](Self::queue_threshold): every packet waited in a queue.
+    pub(super) fn standing_queue(&self) -> bool {
+        self.queue_delay.is_some_and(|q| q > self.queue_threshold())
+    }
+
+    /// Shortest run of consecutive losses that random loss at rate `p` (the larger of the
+    /// smoothed and this round's rate: the average is still warming up early on) would
+    /// produce in a round of `n` packets with odds below [`BURST_ODDS`] (at least 3).
+    pub(super) fn burst_len(&self, n: u64, rate: f64) -> u32 {
+        let p = self.loss_ewma.max(rate).max(0.001);
+        let mut k = 3;
+        while k < 32 && n as f64 * p.powi(k as i32) > BURST_ODDS {
+            k += 1;
+        }
+        k
+    }
+
+    /// Once per round trip: decides whether this round's losses were congestion. Loss while
+    /// a queue stands (delay up) or in a burst (a full drop-tail queue) is congestion and
+    /// shrinks the window once by `decrease_factor`; loss with an empty queue, scattered, is
+    /// random and ignored unless its smoothed rate passes `loss_threshold` (or a single
+    /// round loses twice that: an overflow the delay signal could not see).
     pub(super) fn end_round(&mut self) {
         let n = self.round_acked + self.round_lost;
         // A decrease stays undoable for one more round (late spurious-loss evidence).
@@ -200,14 +252,19 @@ impl Sender {
         } else if let Some(u) = &mut self.undo {
             u.rounds_left -= 1;
         }
+        if let (Some(r), Some(m)) = (self.round_min_rtt, self.rtt.min_rtt()) {
+            let q = r.saturating_sub(m);
+            self.queue_delay = Some(q);
+            // Forget old peaks slowly (half-life about 70 rounds): the path may change.
+            self.max_queue_delay = (self.max_queue_delay * 0.99).max(q.as_secs_f64());
+        }
         if n >= 4 {
             let rate = self.round_lost as f64 / n as f64;
             self.loss_ewma = 0.875 * self.loss_ewma + 0.125 * rate;
-            // Random loss near the threshold makes single rounds cross it by chance (ACK
-            // loss and lost retransmissions inflate the count): decide on the smoothed rate,
-            // and react at once only to a round losing twice the threshold (an overflow).
             let th = self.cfg.loss_threshold;
-            if self.loss_ewma > th || rate > 2.0 * th {
+            let congested = self.round_lost > 0
+                && (self.standing_queue() || self.round_max_run >= self.burst_len(n, rate));
+            if congested || self.loss_ewma > th || rate > 2.0 * th {
                 self.undo = Some(Undo {
                     cwnd: self.cwnd,
                     ssthresh: self.ssthresh,
@@ -215,9 +272,18 @@ impl Sender {
                     n,
                     rounds_left: 1,
                 });
+                // CUBIC's fast convergence: a flow whose window keeps shrinking yields
+                // room to newcomers by remembering less than it had.
+                let beta = self.cfg.decrease_factor;
+                self.w_max = if self.cwnd < self.w_max {
+                    self.cwnd * (1.0 + beta) / 2.0
+                } else {
+                    self.cwnd
+                };
                 self.cwnd = (self.cwnd * self.cfg.decrease_factor).max(self.min_window());
                 self.ssthresh = self.cwnd;
                 self.cwr_tx_order = self.tx_counter;
+                self.congestion_events += 1;
             }
         }
         self.quiet_rounds += 1;
@@ -228,24 +294,27 @@ impl Sender {
         self.round_start = self.delivered;
         self.round_acked = 0;
         self.round_lost = 0;
+        self.round_max_run = 0;
+        self.round_samples = 0;
+        self.round_min_rtt = None;
     }
 
-    /// Delay-based slow-start exit in the spirit of HyStart++ (RFC 9406): once an RTT
-    /// sample exceeds the minimum by max(4 ms, min/8), a queue is building; stop doubling
-    /// before it overflows (the loss threshold alone would let slow start overshoot).
-    pub(super) fn hystart(&mut self, sample: Duration) {
-        self.rtt_samples += 1;
-        let Some(min) = self.rtt.min_rtt() else {
+    /// Delay-based slow-start exit after HyStart++ (RFC 9406): once this round's smallest
+    /// RTT (at least 8 samples, so jitter is filtered) exceeds the minimum by max(4 ms,
+    /// min/8), a queue is building; stop doubling before it overflows.
+    pub(super) fn hystart(&mut self) {
+        self.round_samples += 1;
+        let (Some(min), Some(round_min)) = (self.rtt.min_rtt(), self.round_min_rtt) else {
             return;
         };
         let eta = (min / 8).clamp(Duration::from_millis(4), Duration::from_millis(16));
         // Only the initial slow start (ssthresh still unset): after an RTO, slow start
         // climbs back to the remembered ssthresh, and RTT noise on a jittery path must not
         // end it at the minimum window (growth above ssthresh is slow from there).
-        if self.rtt_samples >= 8
+        if self.round_samples >= 8
             && self.ssthresh.is_infinite()
             && self.cwnd < self.ssthresh
-            && sample >= min + eta
+            && round_min >= min + eta
         {
             self.ssthresh = self.cwnd;
         }

@@ -2,6 +2,8 @@
 //! routes here (the same UDP driver as downloads, reversed), writes chunks into the upload's
 //! temp file where they belong, feeds the in-order prefix to the upload's sha256 and text
 //! sniffer while receiving, and ends through the one finishing path NPLT uploads use.
+//! With the client's sha256 the chunks go to the upload's resume state (`resume.rs`), so a
+//! later attempt of the same upload in the same session only receives what is missing.
 
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
@@ -16,6 +18,7 @@ use tokio::net::UdpSocket;
 use tokio::sync::mpsc;
 
 use super::download::drive_error_text;
+use super::resume::{self, UploadKey};
 use crate::app::Ctx;
 use crate::transfer::UploadGrant;
 use crate::uploads::UploadError;
@@ -23,6 +26,8 @@ use crate::uploads::UploadError;
 const TICK: Duration = Duration::from_millis(250);
 /// After the last chunk, answer the client's FIN this long at most.
 const FIN_LINGER: Duration = Duration::from_secs(1);
+/// How often the resume bitmap is persisted (after an fdatasync of the data it describes).
+const PERSIST_EVERY: Duration = Duration::from_millis(500);
 
 /// Receives the upload, then verifies, records and indexes it; the client hears the
 /// outcome on its NPLT connection (UPLOAD_RESULT or ERROR with the grant's request id).
@@ -101,16 +106,49 @@ async fn receive(
         Some(Ok((_, Packet::Request(r)))) if r.file_size == size => Some(r.chunk_size),
         _ => None,
     };
-    let file = match incoming.positioned_file().await {
-        Ok(f) => f,
-        Err(e) => {
-            abort_peer(socket, conn, peer, AbortCode::Io).await;
-            incoming.abort().await;
-            return Err(e);
-        }
+    let key = incoming.expected_sha256.clone().map(|sha256| UploadKey {
+        session_id: session_id.clone(),
+        sha256,
+        size,
+    });
+    // A newer attempt of the same upload cancels this one (and waits until it let go).
+    let claim = match &key {
+        Some(k) => Some(ctx.transfers.upload_resumes.claim(k, &ctx.shutdown).await),
+        None => None,
     };
+    let opened = match (&key, chunk_size) {
+        (Some(k), Some(cs)) => {
+            let dir = ctx.cfg.uploads_dir().join(".tmp").join("rdt-resume");
+            match resume::open(&dir, k, cs) {
+                Ok(o) => Some(o),
+                Err(e) => {
+                    tracing::warn!(filename = %incoming.filename, "RDT upload resume state unavailable, receiving from the start: {e}");
+                    None
+                }
+            }
+        }
+        _ => None,
+    };
+    let (file, resume_files, held) = match opened {
+        Some(o) => (o.file, Some(o.files), o.held),
+        None => match incoming.positioned_file().await {
+            Ok(f) => (f, None, None),
+            Err(e) => {
+                abort_peer(socket, conn, peer, AbortCode::Io).await;
+                incoming.abort().await;
+                return Err(e);
+            }
+        },
+    };
+    if let Some(h) = &held {
+        tracing::info!(
+            filename = %incoming.filename,
+            held_chunks = h.count(),
+            "rdt upload resumes"
+        );
+    }
     let rxm = chunk_size
-        .and_then(|cs| Receiver::new(conn, size, cs, None, Config::default(), Instant::now()).ok());
+        .and_then(|cs| Receiver::new(conn, size, cs, held, Config::default(), Instant::now()).ok());
     let (Some(mut rxm), Some(first)) = (rxm, first) else {
         abort_peer(socket, conn, peer, AbortCode::Mismatch).await;
         incoming.abort().await;
@@ -124,7 +162,9 @@ async fn receive(
         peer: Some(peer),
         inbox: Inbox::Channel(rx),
     };
-    let cancel = ctx.shutdown.child_token();
+    let cancel = claim
+        .as_ref()
+        .map_or_else(|| ctx.shutdown.child_token(), |c| c.cancel.clone());
     let mut refused: Option<UploadError> = None;
     let filename = incoming.filename.clone();
     let result = {
@@ -138,7 +178,18 @@ async fn receive(
             })
         };
         let mut last_pct = 0;
+        let mut persisted = Instant::now();
+        let (rf, f) = (&resume_files, &file);
         let mut tick = |r: &Receiver| {
+            // Every written chunk is in the file when `tick` runs.
+            if let Some(rf) = rf {
+                if persisted.elapsed() >= PERSIST_EVERY {
+                    persisted = Instant::now();
+                    if let Err(e) = rf.persist(f, r.bitmap()) {
+                        tracing::warn!("cannot persist the RDT upload resume bitmap: {e}");
+                    }
+                }
+            }
             let held = r.stats().bytes_held;
             let pct = held * 20 / size.max(1);
             if extension && pct > last_pct && held < size {
@@ -170,9 +221,18 @@ async fn receive(
         )
         .await
     };
-    drop(file);
     if let Err(e) = result {
+        drop(file);
         incoming.abort().await;
+        if let Some(rf) = resume_files {
+            if refused.is_some() {
+                // Refused content is not worth resuming.
+                rf.discard();
+            } else {
+                // Kept with the bitmap last persisted (it never claims unwritten bytes).
+                tracing::info!(%filename, "rdt upload interrupted; resume state kept");
+            }
+        }
         let e = match (refused, e) {
             (Some(u), _) => u,
             (None, DriveError::Io(io)) => UploadError::Io(io.to_string()),
@@ -184,6 +244,16 @@ async fn receive(
         ctx.uploads.audit_refused(&session_id, &filename, &e);
         return Err(e);
     }
+    match resume_files {
+        Some(rf) => {
+            if let Err(e) = rf.complete_into(file, incoming.temp_path()) {
+                incoming.abort().await;
+                return Err(UploadError::Io(e.to_string()));
+            }
+        }
+        None => drop(file),
+    }
+    drop(claim);
     ctx.uploads.save(&session_id, *incoming).await
 }
 

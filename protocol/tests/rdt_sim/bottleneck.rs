@@ -1,0 +1,636 @@
+//! Shared-bottleneck simulation: RDT flows and Reno-like AIMD flows through one drop-tail
+//! queue (rate in bytes per virtual second, a queue of about one bandwidth-delay product,
+//! propagation delay), with an uncongested return path. Measures each flow's share, Jain's
+//! index, the queueing delay the flows cause and the drops per flow.
+
+use std::collections::BTreeMap;
+
+use super::*;
+
+/// Type byte of the AIMD flow's data packets and of its ACKs (no RDT type uses them).
+const TCP_DATA: u8 = 0xE0;
+const TCP_ACK: u8 = 0xE1;
+/// Datagram size of the AIMD flow: the same as a full RDT DATA datagram (1400 + 20).
+const TCP_PKT: usize = 1420;
+const TCP_PAYLOAD: u64 = 1400;
+
+/// The byte an RDT test file holds at `offset` (so no file is kept in memory: every
+/// `Write` is checked against it).
+fn pattern(offset: u64) -> u8 {
+    (offset.wrapping_mul(0x9E37_79B1) >> 11) as u8
+}
+
+/// Reno-like AIMD flow (a model of a TCP bulk transfer): slow start, one packet per round
+/// trip of additive increase, halving once per loss episode, loss by three later
+/// deliveries (SACK-style), RTO with a 200 ms floor. Lost packets are replaced by new
+/// sequence numbers (goodput is what counts, not which bytes).
+struct RenoFlow {
+    id: u8,
+    cwnd: f64,
+    ssthresh: f64,
+    next_seq: u64,
+    in_flight: BTreeMap<u64, Instant>,
+    /// Losses of packets below this were part of the last decrease's episode.
+    recover: u64,
+    srtt: Option<Duration>,
+    rto_at: Option<Instant>,
+    /// Payload bytes the receiving end got (each sequence number arrives once).
+    delivered: u64,
+    decreases: u64,
+    start: Instant,
+}
+
+impl RenoFlow {
+    fn new(id: u8, start: Instant) -> Self {
+        Self {
+            id,
+            cwnd: 10.0,
+            ssthresh: f64::INFINITY,
+            next_seq: 0,
+            in_flight: BTreeMap::new(),
+            recover: 0,
+            srtt: None,
+            rto_at: None,
+            delivered: 0,
+            decreases: 0,
+            start,
+        }
+    }
+
+    fn rto(&self) -> Duration {
+        self.srtt
+            .map_or(Duration::from_secs(1), |s| s * 2)
+            .max(200 * MS)
+    }
+
+    /// Datagrams to send now (as many as the window allows).
+    fn poll(&mut self, now: Instant) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        if now < self.start {
+            return out;
+        }
+        while (self.in_flight.len() as f64) < self.cwnd.floor().max(1.0) {
+            let mut b = vec![0u8; TCP_PKT];
+            b[0] = TCP_DATA;
+            b[1] = self.id;
+            b[2..10].copy_from_slice(&self.next_seq.to_be_bytes());
+            self.in_flight.insert(self.next_seq, now);
+            self.next_seq += 1;
+            out.push(b);
+        }
+        if self.rto_at.is_none() && !self.in_flight.is_empty() {
+            self.rto_at = Some(now + self.rto());
+        }
+        out
+    }
+
+    fn on_ack(&mut self, seq: u64, now: Instant) {
+        let Some(sent) = self.in_flight.remove(&seq) else {
+            return;
+        };
+        let r = now - sent;
+        self.srtt = Some(self.srtt.map_or(r, |s| (s * 7 + r) / 8));
+        let lost: Vec<u64> = self
+            .in_flight
+            .range(..seq.saturating_sub(2))
+            .map(|(s, _)| *s)
+            .collect();
+        let mut episode = false;
+        for s in lost {
+            self.in_flight.remove(&s);
+            episode |= s >= self.recover;
+        }
+        if episode {
+            self.cwnd = (self.cwnd / 2.0).max(2.0);
+            self.ssthresh = self.cwnd;
+            self.recover = self.next_seq;
+            self.decreases += 1;
+        } else if self.cwnd < self.ssthresh {
+            self.cwnd += 1.0;
+        } else {
+            self.cwnd += 1.0 / self.cwnd;
+        }
+        self.rto_at = (!self.in_flight.is_empty()).then(|| now + self.rto());
+    }
+
+    fn on_timeout(&mut self, now: Instant) {
+        if self.rto_at.is_some_and(|t| now >= t) {
+            self.in_flight.clear();
+            self.ssthresh = (self.cwnd / 2.0).max(2.0);
+            self.cwnd = 1.0;
+            self.recover = self.next_seq;
+            self.decreases += 1;
+            self.rto_at = None;
+        }
+    }
+}
+
+/// One RDT download whose file is [`pattern`]; the receiver checks every byte it writes.
+struct RdtFlow {
+    conn: u64,
+    size: u64,
+    sender: Sender,
+    receiver: Receiver,
+    start: Instant,
+    started: bool,
+    /// DATA datagrams of this flow the bottleneck dropped (random or tail drop).
+    dropped: u64,
+    sender_event: Option<SenderEvent>,
+    receiver_event: Option<ReceiverEvent>,
+    done_at: Option<Duration>,
+}
+
+impl RdtFlow {
+    fn new(token: &[u8], size: u64, cfg: &Config, start: Instant) -> Self {
+        let conn = conn_id_from_token(token);
+        Self {
+            conn,
+            size,
+            sender: Sender::new(conn, size, cfg.clone(), start).expect("sender"),
+            receiver: Receiver::initiate(
+                conn,
+                token,
+                size,
+                cfg.chunk_size,
+                None,
+                cfg.clone(),
+                start,
+            )
+            .expect("receiver"),
+            start,
+            started: false,
+            dropped: 0,
+            sender_event: None,
+            receiver_event: None,
+            done_at: None,
+        }
+    }
+
+    fn delivered(&self) -> u64 {
+        self.receiver.stats().bytes_held
+    }
+
+    fn verified(&self) -> bool {
+        self.sender_event == Some(SenderEvent::Done)
+            && self.receiver_event == Some(ReceiverEvent::Done)
+            && self.delivered() == self.size
+    }
+}
+
+/// The bottleneck and its flows. A→B carries data through the rate-limited drop-tail queue;
+/// B→A (ACKs) only has the propagation delay.
+pub(crate) struct Net {
+    start: Instant,
+    now: Instant,
+    a2b: Link,
+    b2a: Link,
+    rdt: Vec<RdtFlow>,
+    tcp: Vec<RenoFlow>,
+    /// Queueing delay each accepted A→B datagram met (sum, count, max), from `from` on.
+    q_sum: Duration,
+    q_n: u64,
+    q_max: Duration,
+    measure_from: Duration,
+}
+
+/// Bottleneck parameters: `rate` bytes/s, `delay` one way, a queue of `queue_bdp` times the
+/// bandwidth-delay product, uniform random loss `loss` ahead of the queue, `jitter` on top.
+#[derive(Clone, Copy)]
+pub(crate) struct Bottleneck {
+    pub rate: u64,
+    pub delay: Duration,
+    pub queue_bdp: f64,
+    pub loss: f64,
+    pub jitter: Duration,
+}
+
+impl Bottleneck {
+    fn queue_packets(&self) -> u32 {
+        let bdp = self.rate as f64 * 2.0 * self.delay.as_secs_f64();
+        ((bdp * self.queue_bdp) / TCP_PKT as f64).ceil().max(2.0) as u32
+    }
+}
+
+impl Net {
+    pub(crate) fn new(b: Bottleneck, seed: u64) -> Self {
+        let start = Instant::now();
+        let fwd = LinkCfg {
+            loss: b.loss,
+            delay: b.delay,
+            jitter: b.jitter,
+            rate: Some(b.rate),
+            queue: b.queue_packets(),
+            ..LinkCfg::default()
+        };
+        let back = LinkCfg {
+            delay: b.delay,
+            jitter: b.jitter,
+            rate: None,
+            ..LinkCfg::default()
+        };
+        Self {
+            start,
+            now: start,
+            a2b: Link::new(fwd, seed, start),
+            b2a: Link::new(back, seed ^ 0x5151, start),
+            rdt: Vec::new(),
+            tcp: Vec::new(),
+            q_sum: Duration::ZERO,
+            q_n: 0,
+            q_max: Duration::ZERO,
+            measure_from: Duration::ZERO,
+        }
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.now - self.start
+    }
+
+    fn add_rdt(&mut self, token: &[u8], size: u64, cfg: &Config, at: Duration) {
+        let f = RdtFlow::new(token, size, cfg, self.start + at);
+        self.rdt.push(f);
+    }
+
+    fn add_tcp(&mut self, at: Duration) {
+        let id = self.tcp.len() as u8;
+        self.tcp.push(RenoFlow::new(id, self.start + at));
+    }
+
+    /// Sends on the bottleneck, recording the queueing delay of accepted datagrams.
+    /// Returns false when the datagram was dropped.
+    fn send_fwd(&mut self, bytes: &[u8]) -> bool {
+        let wait = self.a2b.busy_until.saturating_duration_since(self.now);
+        let before = self.a2b.queue.len();
+        self.a2b.send(self.now, bytes);
+        let accepted = self.a2b.queue.len() > before;
+        if accepted && self.elapsed() >= self.measure_from {
+            self.q_sum += wait;
+            self.q_n += 1;
+            self.q_max = self.q_max.max(wait);
+        }
+        accepted
+    }
+
+    /// Runs until `until` of virtual time, or (with `until_done`) until every RDT flow
+    /// finished. Panics if an RDT flow has not finished by `limit`.
+    fn run(&mut self, until: Duration, until_done: bool) {
+        let mut buf = vec![0u8; MAX_DATAGRAM];
+        loop {
+            let now = self.now;
+            for i in 0..self.rdt.len() {
+                if now < self.rdt[i].start {
+                    continue;
+                }
+                self.rdt[i].started = true;
+                while let Some(t) = self.rdt[i].sender.poll_transmit(now, &mut buf) {
+                    let f = &self.rdt[i];
+                    let (n, data) = match t {
+                        Transmit::Control { len } => (len, false),
+                        Transmit::Data { seq, offset, len } => {
+                            for (k, b) in buf[DATA_HEADER_LEN..DATA_HEADER_LEN + len]
+                                .iter_mut()
+                                .enumerate()
+                            {
+                                *b = pattern(offset + k as u64);
+                            }
+                            (seal_data(f.conn, seq, len, &mut buf).expect("fits"), true)
+                        }
+                    };
+                    let pkt = buf[..n].to_vec();
+                    if !self.send_fwd(&pkt) && data {
+                        self.rdt[i].dropped += 1;
+                    }
+                }
+                while let Some(n) = self.rdt[i].receiver.poll_transmit(now, &mut buf) {
+                    self.b2a.send(now, &buf[..n]);
+                }
+            }
+            for i in 0..self.tcp.len() {
+                for pkt in self.tcp[i].poll(now) {
+                    self.send_fwd(&pkt);
+                }
+            }
+            let el = self.elapsed();
+            if el >= until
+                || (until_done
+                    && self
+                        .rdt
+                        .iter()
+                        .all(|f| f.sender_event.is_some() && f.receiver_event.is_some()))
+            {
+                return;
+            }
+            let next = [self.a2b.next_at(), self.b2a.next_at()]
+                .into_iter()
+                .chain(self.rdt.iter().flat_map(|f| {
+                    if f.started {
+                        [f.sender.poll_timeout(), f.receiver.poll_timeout()]
+                    } else {
+                        [Some(f.start), None]
+                    }
+                }))
+                .chain(self.tcp.iter().map(|t| t.rto_at))
+                .chain(self.tcp.iter().map(|t| Some(t.start).filter(|s| *s > now)))
+                .flatten()
+                .min()
+                .unwrap_or(self.start + until);
+            self.now = next.min(self.start + until).max(now);
+            let now = self.now;
+            while let Some(d) = self.a2b.pop_due(now) {
+                if d[0] == TCP_DATA {
+                    let f = &mut self.tcp[d[1] as usize];
+                    f.delivered += TCP_PAYLOAD;
+                    let mut ack = d[..10].to_vec();
+                    ack[0] = TCP_ACK;
+                    self.b2a.send(now, &ack);
+                    continue;
+                }
+                let Some(f) = self.route(&d) else { continue };
+                if let Some(w) = f.receiver.handle(&d, now) {
+                    for (k, b) in w.data.iter().enumerate() {
+                        assert_eq!(*b, pattern(w.offset + k as u64), "corrupt write");
+                    }
+                }
+            }
+            while let Some(d) = self.b2a.pop_due(now) {
+                if d[0] == TCP_ACK {
+                    let seq = u64::from_be_bytes(d[2..10].try_into().expect("8 bytes"));
+                    self.tcp[d[1] as usize].on_ack(seq, now);
+                    continue;
+                }
+                let Some(f) = self.route(&d) else { continue };
+                f.sender.handle(&d, now);
+            }
+            let el = self.elapsed();
+            for f in &mut self.rdt {
+                if !f.started {
+                    continue;
+                }
+                if f.sender.poll_timeout().is_some_and(|t| t <= now) {
+                    f.sender.handle_timeout(now);
+                }
+                if f.receiver.poll_timeout().is_some_and(|t| t <= now) {
+                    f.receiver.handle_timeout(now);
+                }
+                while let Some(e) = f.sender.poll_event() {
+                    f.sender_event = Some(e);
+                }
+                while let Some(e) = f.receiver.poll_event() {
+                    f.receiver_event = Some(e);
+                    f.done_at = Some(el);
+                }
+            }
+            for t in &mut self.tcp {
+                t.on_timeout(now);
+            }
+        }
+    }
+
+    fn route(&mut self, d: &[u8]) -> Option<&mut RdtFlow> {
+        let id = peek_conn_id(d)?;
+        self.rdt.iter_mut().find(|f| f.conn == id)
+    }
+
+    fn mean_queue_delay(&self) -> Duration {
+        if self.q_n == 0 {
+            return Duration::ZERO;
+        }
+        self.q_sum / self.q_n as u32
+    }
+}
+
+/// Jain's fairness index of the given throughputs: 1 = equal shares, 1/n = one flow has all.
+fn jain(x: &[f64]) -> f64 {
+    let s: f64 = x.iter().sum();
+    let q: f64 = x.iter().map(|v| v * v).sum();
+    s * s / (x.len() as f64 * q)
+}
+
+/// 50 Mbit/s, 10 ms each way (20 ms RTT): a BDP of 125 kB, 88 packets.
+const RATE: u64 = 6_250_000;
+
+fn path(loss: f64) -> Bottleneck {
+    Bottleneck {
+        rate: RATE,
+        delay: 10 * MS,
+        queue_bdp: 1.0,
+        loss,
+        jitter: Duration::ZERO,
+    }
+}
+
+#[test]
+fn rdt_sim_bottleneck_alone_fills_the_link_and_backs_off() {
+    // RDT alone: its window (up to 2048 packets) is far above BDP + queue (176), so the
+    // queue overflows; the controller must read that as congestion and back off, keep the
+    // link busy (>= 90% of the rate, slow start and handshake included) and keep the
+    // queueing delay below the full queue's.
+    let size = 30_000_000;
+    let b = path(0.0);
+    let mut net = Net::new(b, 61);
+    net.measure_from = Duration::from_secs(1);
+    net.add_rdt(b"alone", size, &Config::default(), Duration::ZERO);
+    net.run(Duration::from_secs(60), true);
+    let f = &net.rdt[0];
+    assert!(f.verified(), "transfer not verified: {:?}", f.sender_event);
+    let t = f.done_at.expect("done");
+    let s = f.sender.stats();
+    let util = size as f64 / t.as_secs_f64() / RATE as f64;
+    let full = Duration::from_secs_f64(b.queue_packets() as f64 * TCP_PKT as f64 / RATE as f64);
+    println!(
+        "alone: {:.1}% of the bottleneck ({t:?}), queueing delay mean {:?} max {:?} (full queue {:?}), \
+         congestion events {}, retx {} for {} dropped, final cwnd {}",
+        util * 100.0,
+        net.mean_queue_delay(),
+        net.q_max,
+        full,
+        s.congestion_events,
+        s.retransmissions,
+        f.dropped,
+        s.cwnd
+    );
+    assert!(
+        util >= 0.90,
+        "RDT alone used {:.1}% of the bottleneck",
+        util * 100.0
+    );
+    assert!(f.dropped > 0, "the queue must have overflowed");
+    assert!(s.congestion_events > 0, "overflow must read as congestion");
+    assert!(
+        net.mean_queue_delay() < full * 3 / 4,
+        "standing queue: mean {:?} of {full:?}",
+        net.mean_queue_delay()
+    );
+    assert!(
+        s.retransmissions * 10 <= f.dropped * 11,
+        "{} retransmissions for {} drops",
+        s.retransmissions,
+        f.dropped
+    );
+}
+
+#[test]
+fn rdt_sim_random_loss_keeps_the_window() {
+    // Uniform drops at a queue that never fills (the window cap, 128 packets, is below the
+    // BDP of 176): loss is random and the window must stay at its cap.
+    for (loss, seed) in [(0.01, 71), (0.05, 72), (0.10, 73)] {
+        let b = Bottleneck {
+            rate: 12_500_000,
+            ..path(loss)
+        };
+        let cfg = Config {
+            max_window: 128,
+            ..Config::default()
+        };
+        let mut net = Net::new(b, seed);
+        net.add_rdt(b"random", 8_000_000, &cfg, Duration::ZERO);
+        net.run(Duration::from_secs(60), true);
+        let f = &net.rdt[0];
+        assert!(f.verified(), "loss {loss}: not verified");
+        let s = f.sender.stats();
+        println!(
+            "random loss {loss}: congestion events {}, cwnd {}, retx {} for {} dropped, queue max {:?}",
+            s.congestion_events, s.cwnd, s.retransmissions, f.dropped, net.q_max
+        );
+        assert_eq!(
+            s.congestion_events, 0,
+            "loss {loss}: random loss read as congestion"
+        );
+        assert_eq!(s.cwnd, 128, "loss {loss}: the window shrank");
+    }
+}
+
+/// RDT and one AIMD flow (or a second RDT flow) share the bottleneck for `secs`; returns
+/// (RDT share, Jain's index) over the last `secs - warmup` seconds.
+fn share_run(label: &str, second_is_rdt: bool, rdt_first: bool, seed: u64) -> (f64, f64) {
+    share_run_on(path(0.0), label, second_is_rdt, rdt_first, seed)
+}
+
+fn share_run_on(
+    b: Bottleneck,
+    label: &str,
+    second_is_rdt: bool,
+    rdt_first: bool,
+    seed: u64,
+) -> (f64, f64) {
+    let mut net = Net::new(b, seed);
+    let warm = Duration::from_secs(5);
+    let end = Duration::from_secs(25);
+    let late = Duration::from_secs(1);
+    let (rdt_at, other_at) = if rdt_first {
+        (Duration::ZERO, late)
+    } else {
+        (late, Duration::ZERO)
+    };
+    let big = 1 << 40;
+    net.add_rdt(b"shared-rdt", big, &Config::default(), rdt_at);
+    if second_is_rdt {
+        net.add_rdt(b"shared-rdt-2", big, &Config::default(), other_at);
+    } else {
+        net.add_tcp(other_at);
+    }
+    net.run(warm, false);
+    net.measure_from = warm;
+    let a0 = net.rdt[0].delivered();
+    let b0 = if second_is_rdt {
+        net.rdt[1].delivered()
+    } else {
+        net.tcp[0].delivered
+    };
+    net.run(end, false);
+    let a = (net.rdt[0].delivered() - a0) as f64;
+    let o = if second_is_rdt {
+        net.rdt[1].delivered()
+    } else {
+        net.tcp[0].delivered
+    } - b0;
+    let o = o as f64;
+    let secs = (end - warm).as_secs_f64();
+    let share = a / (a + o);
+    let j = jain(&[a, o]);
+    let s = net.rdt[0].sender.stats();
+    println!(
+        "{label}: RDT {:.2} MB/s, other {:.2} MB/s, RDT share {:.3}, Jain {:.3}, link use {:.1}%, \
+         queueing delay mean {:?} max {:?}, RDT congestion events {}, retx {} for {} dropped, \
+         other decreases {}",
+        a / secs / 1e6,
+        o / secs / 1e6,
+        share,
+        j,
+        (a + o) / secs / RATE as f64 * 100.0,
+        net.mean_queue_delay(),
+        net.q_max,
+        s.congestion_events,
+        s.retransmissions,
+        net.rdt[0].dropped,
+        net.tcp.first().map_or(0, |t| t.decreases),
+    );
+    assert!(o > 0.0 && a > 0.0, "{label}: both flows must progress");
+    (share, j)
+}
+
+#[test]
+fn rdt_sim_shares_a_bottleneck_with_aimd() {
+    for (label, first, seed) in [("RDT first", true, 81), ("AIMD first", false, 82)] {
+        let (share, j) = share_run(label, false, first, seed);
+        assert!(
+            (1.0 / 3.0..=2.0 / 3.0).contains(&share),
+            "{label}: RDT share {share:.3} (Jain {j:.3})"
+        );
+    }
+}
+
+#[test]
+fn rdt_sim_two_rdt_flows_share_a_bottleneck() {
+    let (share, j) = share_run("RDT + RDT", true, true, 91);
+    assert!(
+        (1.0 / 3.0..=2.0 / 3.0).contains(&share),
+        "RDT + RDT: first flow's share {share:.3} (Jain {j:.3})"
+    );
+}
+
+#[test]
+fn rdt_sim_shallow_queue_shares_with_aimd() {
+    // A quarter-BDP queue: full, it adds only 5 ms, about the standing-queue threshold, so
+    // the burst signal (tail drops in runs) has to do part of the work.
+    let b = Bottleneck {
+        queue_bdp: 0.25,
+        ..path(0.0)
+    };
+    let (share, j) = share_run_on(b, "shallow queue", false, false, 83);
+    assert!(
+        (1.0 / 3.0..=2.0 / 3.0).contains(&share),
+        "shallow queue: RDT share {share:.3} (Jain {j:.3})"
+    );
+}
+
+#[test]
+fn rdt_sim_retransmissions_at_most_1_1x_drops() {
+    // Every drop the link made (random loss each way, tail drops) is counted; the sender
+    // may retransmit at most 1.1 times that many DATA packets.
+    for (loss, seed) in [(0.01, 141), (0.05, 142), (0.10, 143)] {
+        let (dropped, s) = retx_run(loss, Duration::ZERO, seed);
+        assert!(
+            s.retransmissions * 10 <= dropped * 11,
+            "loss {loss}: {} retransmissions for {dropped} dropped",
+            s.retransmissions
+        );
+        // The same random loss at a congested bottleneck (tail drops too).
+        let mut net = Net::new(path(loss), seed);
+        net.add_rdt(b"retx", 6_000_000, &Config::default(), Duration::ZERO);
+        net.run(Duration::from_secs(60), true);
+        let f = &net.rdt[0];
+        assert!(f.verified(), "loss {loss}: not verified");
+        let st = f.sender.stats();
+        println!(
+            "bottleneck + loss {loss}: retx {} for {} dropped, congestion events {}",
+            st.retransmissions, f.dropped, st.congestion_events
+        );
+        assert!(
+            st.retransmissions * 10 <= f.dropped * 11,
+            "bottleneck, loss {loss}: {} retransmissions for {} dropped",
+            st.retransmissions,
+            f.dropped
+        );
+    }
+}
