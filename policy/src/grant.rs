@@ -55,7 +55,9 @@ pub enum GrantRuleError {
     Empty,
     #[error("授权规则过长 ({0} 个参数) / grant rule too long ({0} arguments)")]
     TooLong(usize),
-    #[error("授权规则的命令必须是字面量: {0} / a grant rule must start with a literal command: {0}")]
+    #[error(
+        "授权规则的命令必须是字面量: {0} / a grant rule must start with a literal command: {0}"
+    )]
     CommandNotLiteral(String),
     #[error("未知占位符: {0} / unknown placeholder: {0}")]
     UnknownPlaceholder(String),
@@ -81,7 +83,9 @@ impl GrantRule {
             None => return Err(GrantRuleError::Empty),
             Some(RuleToken::Literal(_)) => {}
             Some(other) => {
-                return Err(GrantRuleError::CommandNotLiteral(other.as_str().to_string()))
+                return Err(GrantRuleError::CommandNotLiteral(
+                    other.as_str().to_string(),
+                ))
             }
         }
         if tokens.len() > MAX_RULE_TOKENS {
@@ -119,20 +123,23 @@ impl GrantRule {
     /// Whether `argv` is covered: same number of arguments, each literal equal, each
     /// placeholder matching exactly one argument of its type.
     pub fn matches(&self, argv: &[String]) -> bool {
-        argv.len() == self.tokens.len()
-            && self.tokens.iter().zip(argv).all(|(t, a)| t.matches(a))
+        argv.len() == self.tokens.len() && self.tokens.iter().zip(argv).all(|(t, a)| t.matches(a))
     }
 
     /// Whether everything `other` matches is also matched by `self` (so granting `other`
     /// when `self` exists widens nothing).
     pub fn covers(&self, other: &GrantRule) -> bool {
         self.tokens.len() == other.tokens.len()
-            && self.tokens.iter().zip(&other.tokens).all(|(a, b)| match (a, b) {
-                (RuleToken::Literal(x), RuleToken::Literal(y)) => x == y,
-                (RuleToken::Literal(_), _) => false,
-                (p, RuleToken::Literal(y)) => p.matches(y),
-                (p, q) => p == q,
-            })
+            && self
+                .tokens
+                .iter()
+                .zip(&other.tokens)
+                .all(|(a, b)| match (a, b) {
+                    (RuleToken::Literal(x), RuleToken::Literal(y)) => x == y,
+                    (RuleToken::Literal(_), _) => false,
+                    (p, RuleToken::Literal(y)) => p.matches(y),
+                    (p, q) => p == q,
+                })
     }
 }
 

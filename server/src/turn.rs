@@ -48,7 +48,10 @@ pub enum TurnEvent {
     Approval(Box<ApprovalAsk>),
     /// A proposed action a deny rule refuses: never offered for approval, but reported
     /// (`APPROVAL_STATE` denied) and audited.
-    ApprovalDenied { argv: Vec<String>, detail: String },
+    ApprovalDenied {
+        argv: Vec<String>,
+        detail: String,
+    },
     Done(TurnOutcome),
 }
 

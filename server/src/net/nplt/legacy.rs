@@ -101,10 +101,8 @@ impl Conn {
                 });
             }
             TurnEvent::ApprovalDenied { argv, detail } => {
-                self.legacy_pending.push_str(&format!(
-                    "\n[禁止 / denied] {}: {detail}\n",
-                    argv.join(" ")
-                ));
+                self.legacy_pending
+                    .push_str(&format!("\n[禁止 / denied] {}: {detail}\n", argv.join(" ")));
             }
             TurnEvent::Done(outcome) => {
                 self.turn = None;
