@@ -170,7 +170,11 @@ pub fn verify_lines(lines: &[String]) -> ChainReport {
             report.first_bad = Some((n, ChainBreak::Edited));
             return report;
         }
-        let expected = if i == 0 { GENESIS } else { links[i - 1].as_str() };
+        let expected = if i == 0 {
+            GENESIS
+        } else {
+            links[i - 1].as_str()
+        };
         if prev != expected {
             let why = match by_link.get(prev) {
                 Some(&j) if j != n - 1 => ChainBreak::Reordered { follows_line: j },
@@ -191,10 +195,19 @@ mod tests {
     fn write_mixed(dir: &Path) -> std::path::PathBuf {
         let audit = Audit::open(dir).expect("open");
         audit.record(AuditOp::Upload, &[("file_id", "a"), ("size", "10")]);
-        audit.deny(&[("tool", "file_read"), ("path", "/etc/shadow")], "路径匹配禁止模式");
+        audit.deny(
+            &[("tool", "file_read"), ("path", "/etc/shadow")],
+            "路径匹配禁止模式",
+        );
         audit.record(AuditOp::ApprovalRequest, &[("argv", "kill -TERM 4242")]);
-        audit.record(AuditOp::ActionExec, &[("argv", "kill -TERM 4242"), ("exit_code", "0")]);
-        audit.record(AuditOp::Exec, &[("command", "ps"), ("note", "x = \"y\"\nz")]);
+        audit.record(
+            AuditOp::ActionExec,
+            &[("argv", "kill -TERM 4242"), ("exit_code", "0")],
+        );
+        audit.record(
+            AuditOp::Exec,
+            &[("command", "ps"), ("note", "x = \"y\"\nz")],
+        );
         audit.path().expect("path").to_path_buf()
     }
 
@@ -294,7 +307,12 @@ mod tests {
             r.first_bad,
             Some((2, ChainBreak::Reordered { follows_line: 3 }))
         );
-        assert!(r.first_bad.expect("bad").1.to_string().contains("reordered"));
+        assert!(r
+            .first_bad
+            .expect("bad")
+            .1
+            .to_string()
+            .contains("reordered"));
     }
 
     #[test]
