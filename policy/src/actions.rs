@@ -131,6 +131,14 @@ impl ActionPolicy {
         Ok(ActionPolicy { deny, custom })
     }
 
+    /// The built-in grammar and the default deny rules only (no configured actions).
+    pub fn defaults(own_pid: u32, parent_pid: Option<u32>) -> ActionPolicy {
+        ActionPolicy {
+            deny: DenyRules::defaults(own_pid, parent_pid),
+            custom: Vec::new(),
+        }
+    }
+
     /// The configured actions.
     pub fn custom(&self) -> &[CustomAction] {
         &self.custom

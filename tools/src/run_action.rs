@@ -17,6 +17,7 @@ use serde::Serialize;
 
 use crate::audit::AuditOp;
 use crate::{ToolCtx, ToolData, ToolResult};
+
 use llmops_policy::{ActionKind, ActionPolicy, ProposedAction};
 
 pub use exec::{run_argv, ExecResult};
@@ -160,28 +161,44 @@ impl ActionData {
         }
     }
 
-    /// This data as a tool result (ok only when it ran with exit code 0).
+    /// Whether it ran and exited 0.
+    pub fn succeeded(&self) -> bool {
+        self.state == ActionState::Ran && self.exit_code == Some(0) && !self.timed_out
+    }
+}
+
+/// `ToolData::Actions`: every stage of one `run_action` call, in order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ActionsData {
+    pub actions: Vec<ActionData>,
+}
+
+impl ActionsData {
+    /// The step's result: ok when every stage ran and exited 0; the output says, per
+    /// stage, what ran with its exit code and verification, or why it did not run.
     pub fn into_result(self) -> ToolResult {
-        let text = self.summary();
-        let ok = self.state == ActionState::Ran && self.exit_code == Some(0);
+        let text = self
+            .actions
+            .iter()
+            .map(ActionData::summary)
+            .collect::<Vec<_>>()
+            .join("\n");
+        let ok = !self.actions.is_empty() && self.actions.iter().all(ActionData::succeeded);
+        let duration: u64 = self.actions.iter().map(|a| a.duration_ms).sum();
         let mut r = if ok {
-            ToolResult::success(text, ToolData::Action(Box::new(self)))
+            ToolResult::success(text, ToolData::Actions(self))
         } else {
-            let mut r =
-                ToolResult::failure_with_data(text.clone(), ToolData::Action(Box::new(self)));
+            let mut r = ToolResult::failure_with_data(text.clone(), ToolData::Actions(self));
             r.output = text;
             r
         };
-        r.duration_ms = match &r.data {
-            ToolData::Action(a) => a.duration_ms,
-            _ => 0,
-        };
+        r.duration_ms = duration;
         r
     }
 }
 
 /// Runs an approved action: re-check, run, audit `ACTION_EXEC`, verify.
-pub async fn run_approved(approved: Approved, policy: &ActionPolicy, ctx: &ToolCtx) -> ToolResult {
+pub async fn run_approved(approved: Approved, policy: &ActionPolicy, ctx: &ToolCtx) -> ActionData {
     let Approved {
         proposal,
         approval_id,
@@ -206,8 +223,7 @@ pub async fn run_approved(approved: Approved, policy: &ActionPolicy, ctx: &ToolC
             ActionState::Failed
         };
         let detail = format!("执行前复查未通过 / refused by the check right before running: {e}");
-        return ActionData::not_run(name, proposal.argv, state, Some(approval_id), detail)
-            .into_result();
+        return ActionData::not_run(name, proposal.argv, state, Some(approval_id), detail);
     }
     let before = verify::before(&proposal.action, &ctx.cancel).await;
     let res = run_argv(
@@ -248,7 +264,7 @@ pub async fn run_approved(approved: Approved, policy: &ActionPolicy, ctx: &ToolC
             e,
         );
         d.grant_id = grant_id;
-        return d.into_result();
+        return d;
     }
     let verification = if res.timed_out || ctx.cancel.is_cancelled() {
         None
@@ -275,7 +291,6 @@ pub async fn run_approved(approved: Approved, policy: &ActionPolicy, ctx: &ToolC
         verification,
         detail: None,
     }
-    .into_result()
 }
 
 /// Whether a proposal's kind is one this module verifies (configured actions are not).

@@ -90,6 +90,32 @@ impl DenyRules {
         })
     }
 
+    /// The default rules only.
+    pub fn defaults(own_pid: u32, parent_pid: Option<u32>) -> DenyRules {
+        let mut units: Vec<String> = DEFAULT_DENY_UNITS.iter().map(|u| u.to_string()).collect();
+        units.push(DEFAULT_SERVER_UNIT.to_string());
+        DenyRules {
+            units,
+            pids: Self::pid_rules(own_pid, parent_pid),
+            extra_pids: Vec::new(),
+            names: DEFAULT_DENY_PROCESS_NAMES
+                .iter()
+                .map(|n| n.to_string())
+                .collect(),
+        }
+    }
+
+    fn pid_rules(own_pid: u32, parent_pid: Option<u32>) -> Vec<(u32, &'static str)> {
+        let mut pids = vec![
+            (1, "init / pid 1"),
+            (own_pid, "llmops-server 自身 / the server itself"),
+        ];
+        if let Some(p) = parent_pid.filter(|p| *p > 1) {
+            pids.push((p, "llmops-server 的父进程 / the server's parent"));
+        }
+        pids
+    }
+
     /// Refuses a denied unit (as systemctl would resolve it).
     pub fn check_unit(&self, unit: &str) -> Result<(), ActionError> {
         let canon = canonical_unit(unit);

@@ -39,10 +39,12 @@ async fn an_approved_kill_runs_is_audited_and_verified_gone() {
     let proposal = propose(&p, &format!("kill {pid}"));
     assert_eq!(proposal.argv, ["kill", "-TERM", &pid.to_string()]);
     let approved = Approved::new(proposal, "ap-1".into(), None);
-    let r = run_approved(approved, &p, &env.ctx).await;
-    let ToolData::Action(a) = &r.data else {
-        panic!("action data: {r:?}")
-    };
+    let a = run_approved(approved, &p, &env.ctx).await;
+    let r = ActionsData {
+        actions: vec![a.clone()],
+    }
+    .into_result();
+    assert_eq!(r.data.to_value()["actions"][0]["state"], "ran");
     assert_eq!(a.state, ActionState::Ran);
     assert_eq!(a.exit_code, Some(0), "{a:?}");
     assert!(r.ok, "{r:?}");
@@ -89,11 +91,8 @@ async fn a_process_gone_since_the_approval_is_not_signalled() {
     let proposal = propose(&p, &format!("kill -KILL {pid}"));
     child.kill().expect("kill");
     child.wait().expect("reap");
-    let r = run_approved(Approved::new(proposal, "ap-2".into(), None), &p, &env.ctx).await;
-    let ToolData::Action(a) = &r.data else {
-        panic!("action data")
-    };
-    assert!(!r.ok);
+    let a = run_approved(Approved::new(proposal, "ap-2".into(), None), &p, &env.ctx).await;
+    assert!(!a.succeeded());
     assert_eq!(a.state, ActionState::Failed);
     assert!(
         a.detail
@@ -115,8 +114,8 @@ async fn a_forged_proposal_is_refused_before_running() {
     let mut proposal = propose(&p, &format!("kill {}", child.id()));
     // Someone edits the argv after the check: the re-check refuses it.
     proposal.argv = vec!["kill".into(), "-KILL".into(), "1".into()];
-    let r = run_approved(Approved::new(proposal, "ap-3".into(), None), &p, &env.ctx).await;
-    assert!(!r.ok);
+    let a = run_approved(Approved::new(proposal, "ap-3".into(), None), &p, &env.ctx).await;
+    assert_eq!(a.state, ActionState::Denied, "{a:?}");
     assert!(!audit_text(&env).contains("[ACTION_EXEC]"));
     assert!(matches!(proc_state(child.id()), ProcState::Alive { .. }));
     child.kill().expect("kill");

@@ -154,6 +154,10 @@ fn fixture(lines: usize, errors: usize) -> Fixture {
         uploads_dir: data.join("uploads"),
         llm: None,
         llm_health: Arc::new(LlmHealth::default()),
+        actions: Arc::new(llmops_policy::ActionPolicy::defaults(
+            std::process::id(),
+            Some(std::os::unix::process::parent_id()),
+        )),
     });
     Fixture {
         _tmp: tmp,
