@@ -2,6 +2,7 @@
 
 pub mod agent;
 pub mod app;
+pub mod audit_cmd;
 pub mod config;
 pub mod index;
 pub mod llm;

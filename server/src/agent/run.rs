@@ -503,7 +503,8 @@ impl Turn<'_> {
         input: &LlmInput<'_>,
     ) -> Result<(), LlmError> {
         let lang = Lang::detect(&self.req.text);
-        let tools = self.ctx.tools.schemas();
+        let mut tools = self.ctx.tools.schemas();
+        tools.push(prompt::run_action_schema());
         let mut messages = vec![ChatMessage::System(prompt::system_message(input.uploads))];
         messages.extend(prompt::history_messages(
             input.history,
