@@ -166,3 +166,33 @@ fn the_registry_cannot_run_actions() {
     );
     assert!(!llmops_common::ToolName::ALL.contains(&llmops_common::ToolName::RunAction));
 }
+
+/// A transient unit the test starts itself: restart → active, stop → inactive. Only where
+/// systemd runs (and the test may start units); elsewhere it says why it skipped.
+#[tokio::test]
+async fn a_restarted_then_stopped_transient_unit_is_verified() {
+    if !std::path::Path::new("/run/systemd/system").is_dir() {
+        eprintln!("skipped: systemd is not running here (/run/systemd/system absent)");
+        return;
+    }
+    let unit = format!("llmops-act-test-{}.service", std::process::id());
+    let started = Command::new("systemd-run")
+        .args(["--unit", &unit, "--quiet", "sleep", "300"])
+        .status();
+    if !started.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: cannot start a transient unit with systemd-run (not root?)");
+        return;
+    }
+    let env = Env::new();
+    let p = policy();
+    let restart = propose(&p, &format!("systemctl restart {unit}"));
+    let a = run_approved(Approved::new(restart, "ap-r".into(), None), &p, &env.ctx).await;
+    assert_eq!(a.exit_code, Some(0), "{a:?}");
+    let v = a.verification.expect("verified");
+    assert_eq!(v.verdict, Verdict::Confirmed, "{v:?}");
+    assert!(v.detail.starts_with(&format!("systemctl is-active {unit}: active")), "{}", v.detail);
+    let stop = propose(&p, &format!("systemctl stop {unit}"));
+    let a = run_approved(Approved::new(stop, "ap-s".into(), None), &p, &env.ctx).await;
+    let v = a.verification.expect("verified");
+    assert_eq!(v.verdict, Verdict::Confirmed, "{v:?}");
+}
