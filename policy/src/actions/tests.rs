@@ -382,7 +382,7 @@ fn compound_requests_become_one_proposal_per_stage() {
             .expect_err(line);
         assert_eq!(e.code(), "injection", "{line}");
     }
-    let many = vec!["systemctl restart a"; MAX_STAGES + 1].join(" ; ");
+    let many = ["systemctl restart a"; MAX_STAGES + 1].join(" ; ");
     assert_eq!(check(&many).expect_err("many").code(), "too_many_stages");
 }
 
@@ -585,7 +585,8 @@ fn configured_actions_are_validated_at_load() {
         let cfg: ActionsConfig = toml::from_str(s).expect("toml");
         ActionPolicy::new(&cfg, OWN, None)
     };
-    let cases: &[(&str, fn(&ActionConfigError) -> bool)] = &[
+    type IsError = fn(&ActionConfigError) -> bool;
+    let cases: &[(&str, IsError)] = &[
         (
             "[[custom]]\nname='x'\nargv=['logrotate','{f}']\n[custom.params]\nf={kind='name'}",
             |e| matches!(e, ActionConfigError::ProgramNotAbsolute { .. }),

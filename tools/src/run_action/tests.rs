@@ -190,7 +190,12 @@ async fn a_restarted_then_stopped_transient_unit_is_verified() {
     assert_eq!(a.exit_code, Some(0), "{a:?}");
     let v = a.verification.expect("verified");
     assert_eq!(v.verdict, Verdict::Confirmed, "{v:?}");
-    assert!(v.detail.starts_with(&format!("systemctl is-active {unit}: active")), "{}", v.detail);
+    assert!(
+        v.detail
+            .starts_with(&format!("systemctl is-active {unit}: active")),
+        "{}",
+        v.detail
+    );
     let stop = propose(&p, &format!("systemctl stop {unit}"));
     let a = run_approved(Approved::new(stop, "ap-s".into(), None), &p, &env.ctx).await;
     let v = a.verification.expect("verified");
