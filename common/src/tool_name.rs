@@ -13,6 +13,9 @@ pub enum ToolName {
     FileRead,
     FileDownload,
     FileUpload,
+    /// Proposes a mutating action for the operator's approval. Not in `ALL`: it is never a
+    /// registry tool; the agent runs it only after an approval.
+    RunAction,
 }
 
 impl ToolName {
@@ -35,12 +38,16 @@ impl ToolName {
             ToolName::FileRead => "file_read",
             ToolName::FileDownload => "file_download",
             ToolName::FileUpload => "file_upload",
+            ToolName::RunAction => "run_action",
         }
     }
 
     /// The tool of a name, `None` for a name no tool has (a model may invent one).
     pub fn parse(name: &str) -> Option<ToolName> {
-        ToolName::ALL.into_iter().find(|t| t.as_str() == name)
+        ToolName::ALL
+            .into_iter()
+            .chain([ToolName::RunAction])
+            .find(|t| t.as_str() == name)
     }
 }
 

@@ -3,6 +3,7 @@
 //! decides the next tool call or writes the final answer. Pure and deterministic: no I/O,
 //! no clock, no randomness.
 
+pub mod act;
 pub mod answer;
 pub mod classify;
 pub mod command_line;
@@ -222,6 +223,7 @@ fn next_call(
 ) -> Option<Call> {
     match task {
         Task::Reply(_) => None,
+        Task::Act(intent) => act_call(intent, own),
         Task::Monitor { metric } => own.is_empty().then(|| Call {
             tool: ToolName::SysMonitor,
             args: json!({"metric": metric}),
@@ -381,11 +383,44 @@ fn status(call: &Call, lang: Lang) -> String {
             "Preparing download of {}…",
             base(a["file_path"].as_str().unwrap_or(""))
         ),
+        (ToolName::RunAction, Lang::Zh) => "正在提交操作审批…".into(),
+        (ToolName::RunAction, Lang::En) => "Asking for approval of an action…".into(),
+    }
+}
+
+/// The next step of an action request: look first when the target is "the top process",
+/// then propose `run_action` once.
+fn act_call(intent: &act::ActIntent, own: &[StepRecord]) -> Option<Call> {
+    let reason = "the user asked for it";
+    match (intent, own) {
+        (act::ActIntent::Argv(argv), []) => Some(Call {
+            tool: ToolName::RunAction,
+            args: act::call_args(argv, reason),
+        }),
+        (act::ActIntent::KillTop { sort, .. }, []) => Some(Call {
+            tool: ToolName::SysMonitor,
+            args: json!({"metric": "processes", "sort": sort.as_str(), "limit": 5}),
+        }),
+        (act::ActIntent::KillTop { sort, signal }, [look]) if look.ok => {
+            let (pid, name) = act::top_process(look)?;
+            let argv = vec!["kill".to_string(), signal.to_string(), pid.to_string()];
+            let why = format!("{name} (PID {pid}) uses the most {}", sort.as_str());
+            Some(Call {
+                tool: ToolName::RunAction,
+                args: act::call_args(&argv, &why),
+            })
+        }
+        _ => None,
     }
 }
 
 /// The answer for one task from its own steps.
 fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
+    if let Task::Act(_) = task {
+        if !own.is_empty() {
+            return act::answer(own, lang);
+        }
+    }
     if let Task::Reply(text) = task {
         return text.clone();
     }

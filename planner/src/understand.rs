@@ -663,6 +663,11 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
     if let Some(report) = super::trace::pasted_error(&text) {
         return vec![Task::ExplainError(report)];
     }
+    // A request to change something (restart a unit, end a process, shrink the journal)
+    // is one proposal the operator approves; questions about it are not.
+    if let Some(intent) = super::act::intent(&text) {
+        return vec![Task::Act(intent)];
+    }
     // "more"/"next" after a partial read: the pager word means "continue", not the command.
     if matches!(
         text.to_lowercase().trim_end_matches(['?', '.', '!']),

@@ -1,12 +1,18 @@
 //! Security policies: which paths the tools may touch (`path`) and which commands with which
 //! arguments the command executor may run (`command`), and
-//! the argv rules a standing approval grants (`grant`). Pure decisions with typed errors; the
+//! the argv rules a standing approval grants (`grant`), and the mutating actions the agent may
+//! propose for approval with their deny rules (`actions`). Pure decisions with typed errors; the
 //! tools layer records every denial in the audit log. No I/O besides resolving paths.
 
+pub mod actions;
 pub mod command;
 pub mod grant;
 pub mod path;
 
+pub use actions::{
+    ActionConfigError, ActionError, ActionKind, ActionPolicy, ActionRequest, ActionsConfig,
+    ProcInfo, ProposedAction, Signal, SystemctlVerb, Vacuum,
+};
 pub use command::{
     command_names, Cmd, CommandError, CommandPolicy, CommandPolicyConfig, GrepOptions, PathSource,
     Pipeline, ResolvedArg, UploadFile, ValidatedCommand, DEFAULT_ALLOWED_COMMANDS,

@@ -170,6 +170,13 @@ impl Ctx {
             uploads_dir: cfg.uploads_dir(),
             llm,
             llm_health: Arc::new(crate::llm::LlmHealth::default()),
+            actions: Arc::new(cfg.action_policy().unwrap_or_else(|e| {
+                tracing::error!("{e}; only the built-in actions and default deny rules apply");
+                llmops_policy::ActionPolicy::defaults(
+                    std::process::id(),
+                    Some(std::os::unix::process::parent_id()),
+                )
+            })),
         });
         let approvals = crate::approvals::Approvals::new(
             store.clone(),

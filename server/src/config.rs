@@ -107,6 +107,30 @@ pub struct Cli {
     /// before it completed HELLO).
     #[arg(long, env = "LLMOPS_REASSEMBLY_BUDGET_MIB")]
     pub reassembly_budget_mib: Option<usize>,
+    /// A maintenance command instead of running the server (`audit verify`).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// `llmops-server <command>`: without one, the server runs.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
+pub enum Command {
+    /// The audit log.
+    Audit {
+        #[command(subcommand)]
+        cmd: AuditCommand,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
+pub enum AuditCommand {
+    /// Checks the hash chain of DATA_DIR/logs/file_operations.log: exit 0 when intact, 1 with
+    /// the first bad record otherwise.
+    Verify {
+        /// Data directory (default: as the server resolves it).
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
+    },
 }
 
 /// The TOML file: same keys as the flags, snake_case.
@@ -155,6 +179,9 @@ pub struct FileConfig {
     pub reassembly_budget_mib: Option<usize>,
     /// Seconds an approval request waits for the operator (default 120).
     pub approval_timeout_secs: Option<u64>,
+    /// The `[actions]` table: deny rules and configured actions (docs/tools.md).
+    #[serde(default)]
+    pub actions: llmops_policy::ActionsConfig,
 }
 
 #[derive(Debug, Clone)]
@@ -198,6 +225,8 @@ pub struct Config {
     pub reassembly_budget_bytes: usize,
     /// Seconds an approval request waits for the operator before it expires.
     pub approval_timeout_secs: u64,
+    /// Deny rules and configured actions (`[actions]`), validated by `resolve`.
+    pub actions: llmops_policy::ActionsConfig,
 }
 
 /// Index settings: embedder, model files, vector store, result threshold.
@@ -346,6 +375,7 @@ impl Config {
             allow_paths: file.allow_paths,
             path_policy: file.path_policy,
             legacy_welcome_delay_ms: 300,
+            actions: file.actions,
             llm,
             follow_max_secs: cli.follow_max_secs.or(file.follow_max_secs).unwrap_or(600),
             follow_keep_lines: cli
@@ -384,7 +414,18 @@ impl Config {
         Ok(cfg)
     }
 
+    /// The action policy of `[actions]` for this process (its pid and its parent denied).
+    pub fn action_policy(&self) -> Result<llmops_policy::ActionPolicy, ConfigError> {
+        llmops_policy::ActionPolicy::new(
+            &self.actions,
+            std::process::id(),
+            Some(std::os::unix::process::parent_id()),
+        )
+        .map_err(|e| ConfigError::Invalid(format!("[actions]: {e}")))
+    }
+
     pub fn validate(&self) -> Result<(), ConfigError> {
+        self.action_policy()?;
         if let Some(t) = &self.auth_token {
             let strong = t.chars().filter(|c| !c.is_whitespace()).count();
             if strong < MIN_TOKEN_CHARS {

@@ -3,6 +3,7 @@
 pub mod agent;
 pub mod app;
 pub mod approvals;
+pub mod audit_cmd;
 pub mod config;
 pub mod index;
 pub mod llm;

@@ -5,10 +5,14 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
+use llmops_server::config::{AuditCommand, Command};
 use llmops_server::{Cli, Config};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
+    if let Some(cmd) = cli.command.take() {
+        return run_command(cmd, cli);
+    }
     let cfg = match Config::resolve(cli) {
         Ok(c) => c,
         Err(e) => {
@@ -32,6 +36,33 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("llmops-server: {e:#}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// A maintenance command (no server starts).
+fn run_command(cmd: Command, cli: Cli) -> ExitCode {
+    match cmd {
+        Command::Audit {
+            cmd: AuditCommand::Verify { data_dir },
+        } => {
+            let dir = match data_dir.or_else(|| cli.data_dir.clone()) {
+                Some(d) => d,
+                None => match Config::resolve(cli) {
+                    Ok(c) => c.data_dir,
+                    Err(e) => {
+                        eprintln!("llmops-server: {e}");
+                        return ExitCode::from(2);
+                    }
+                },
+            };
+            let (code, line) = llmops_server::audit_cmd::verify(&dir);
+            if code == 0 {
+                println!("{line}");
+            } else {
+                eprintln!("{line}");
+            }
+            ExitCode::from(code)
         }
     }
 }

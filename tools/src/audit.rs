@@ -1,13 +1,18 @@
 //! Audit log of file operations, access denials and approved actions: one line per event appended to
 //! `{data_dir}/logs/file_operations.log`. It never records file contents or secrets.
 //!
-//! Line format: `[YYYY-MM-DD HH:MM:SS] [OP] key=value key="value with spaces" ...` (local time).
+//! Line format: `[YYYY-MM-DD HH:MM:SS] [OP] key=value key="value with spaces" ... prev=<hex>
+//! hash=<hex>` (local time). The last two fields chain the records (`chain`): `audit verify`
+//! finds an edited, deleted or reordered record.
 
+pub mod chain;
+
+use std::collections::HashMap;
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 /// The kinds of audited events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -71,11 +76,26 @@ pub enum AuditError {
     CreateDir { path: PathBuf, source: io::Error },
     #[error("无法打开审计日志 {path}: {source}")]
     Open { path: PathBuf, source: io::Error },
+    #[error("无法读取审计日志的最后一条记录 {path}: {source}")]
+    ReadTail { path: PathBuf, source: io::Error },
+}
+
+/// The open file and the hash the next record names in `prev=`.
+struct Writer {
+    out: BufWriter<File>,
+    last: String,
 }
 
 struct Inner {
     path: Option<PathBuf>,
-    writer: Mutex<Option<BufWriter<File>>>,
+    writer: Mutex<Option<Writer>>,
+}
+
+/// Handles open in this process, by path: two `open`s of one file share one writer, so
+/// the chain has one head.
+fn open_logs() -> &'static Mutex<HashMap<PathBuf, Weak<Inner>>> {
+    static OPEN: OnceLock<Mutex<HashMap<PathBuf, Weak<Inner>>>> = OnceLock::new();
+    OPEN.get_or_init(Mutex::default)
 }
 
 /// Cheap cloneable, thread-safe audit log handle.
@@ -106,8 +126,24 @@ impl Audit {
         Audit::open_file(&dir.join("file_operations.log"))
     }
 
-    /// Opens an explicit log file for appending (its parent must exist).
+    /// Opens an explicit log file for appending (its parent must exist); the chain goes on
+    /// from its last record.
     pub fn open_file(path: &Path) -> Result<Audit, AuditError> {
+        let key = std::fs::canonicalize(path.parent().unwrap_or(Path::new(".")))
+            .map(|d| d.join(path.file_name().unwrap_or_default()))
+            .unwrap_or_else(|_| path.to_path_buf());
+        let mut open = match open_logs().lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        open.retain(|_, w| w.strong_count() > 0);
+        if let Some(inner) = open.get(&key).and_then(Weak::upgrade) {
+            return Ok(Audit { inner });
+        }
+        let last = chain::last_link(path).map_err(|source| AuditError::ReadTail {
+            path: path.to_path_buf(),
+            source,
+        })?;
         let file = OpenOptions::new()
             .create(true)
             .append(true)
@@ -116,12 +152,15 @@ impl Audit {
                 path: path.to_path_buf(),
                 source,
             })?;
-        Ok(Audit {
-            inner: Arc::new(Inner {
-                path: Some(path.to_path_buf()),
-                writer: Mutex::new(Some(BufWriter::new(file))),
-            }),
-        })
+        let inner = Arc::new(Inner {
+            path: Some(path.to_path_buf()),
+            writer: Mutex::new(Some(Writer {
+                out: BufWriter::new(file),
+                last,
+            })),
+        });
+        open.insert(key, Arc::downgrade(&inner));
+        Ok(Audit { inner })
     }
 
     /// A handle that drops every record (for callers that have no data dir).
@@ -148,13 +187,18 @@ impl Audit {
             Ok(g) => g,
             Err(poisoned) => poisoned.into_inner(),
         };
-        if let Some(writer) = guard.as_mut() {
-            let res = writer
-                .write_all(line.as_bytes())
-                .and_then(|()| writer.write_all(b"\n"))
-                .and_then(|()| writer.flush());
-            if let Err(e) = res {
-                tracing::warn!(error = %e, "audit log write failed");
+        if let Some(w) = guard.as_mut() {
+            let (sealed, hash) = chain::seal(&line, &w.last);
+            let res = w
+                .out
+                .write_all(sealed.as_bytes())
+                .and_then(|()| w.out.write_all(b"\n"))
+                .and_then(|()| w.out.flush());
+            match res {
+                Ok(()) => w.last = hash,
+                // The record may be partly written; the next one still names the last
+                // complete record, so `audit verify` shows where the write failed.
+                Err(e) => tracing::warn!(error = %e, op = %op, "audit log write failed"),
             }
         }
     }
@@ -284,7 +328,7 @@ mod tests {
         let text = read_log(&audit);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 2);
-        let re = regex::Regex::new(r"^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\] \[UPLOAD\] file_id=abc filename=config.yaml size=1024$")
+        let re = regex::Regex::new(r"^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\] \[UPLOAD\] file_id=abc filename=config.yaml size=1024 prev=0{64} hash=[0-9a-f]{64}$")
             .expect("regex");
         assert!(re.is_match(lines[0]), "{}", lines[0]);
         assert!(lines[1].contains(

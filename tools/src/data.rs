@@ -41,6 +41,8 @@ pub enum ToolData {
     Search(SearchData),
     /// `file_download`: `{"offer": {...}}`.
     Offer(DownloadOffer),
+    /// `run_action`: `{"actions": [...]}`, each stage and where it ended (ran, denied, ...).
+    Actions(crate::run_action::ActionsData),
 }
 
 impl ToolData {
@@ -89,6 +91,7 @@ impl Serialize for ToolData {
             ToolData::Uploads(files) => one_entry(s, "files", files),
             ToolData::Search(d) => d.serialize(s),
             ToolData::Offer(o) => one_entry(s, "offer", o),
+            ToolData::Actions(a) => a.serialize(s),
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod full_output;
 pub mod grep;
 pub mod live;
 pub mod outputs;
+pub mod run_action;
 pub mod semantic_search;
 pub mod sys_monitor;
 

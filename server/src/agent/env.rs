@@ -100,6 +100,9 @@ pub struct AgentEnv {
     pub uploads_dir: PathBuf,
     pub llm: Option<LlmBackend>,
     pub llm_health: Arc<LlmHealth>,
+    /// The grammar, configured actions and deny rules `run_action` proposals are checked
+    /// against (`[actions]`).
+    pub actions: Arc<llmops_policy::ActionPolicy>,
 }
 
 impl AgentEnv {

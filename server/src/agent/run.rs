@@ -21,6 +21,7 @@ use llmops_planner::text::Lang;
 use llmops_planner::{self as planner, HistoryTurn, PlannerAction, PlannerInput, StepRecord};
 use llmops_tools::{LiveChunk, LiveSink, ToolCtx, ToolData, ToolName, ToolResult, UploadRef};
 
+mod action;
 mod tool_call;
 use tool_call::{call_tool, store_output};
 
@@ -358,7 +359,12 @@ impl Turn<'_> {
             },
         )
         .await;
-        let result = self.call_streaming(step, tool, args.clone()).await;
+        let result = if ToolName::parse(tool) == Some(ToolName::RunAction) {
+            // Never through the registry: a proposal that runs only when approved.
+            self.action_step(&args).await
+        } else {
+            self.call_streaming(step, tool, args.clone()).await
+        };
         let output = store_output(&self.ctx, &self.req.session_id, &result).await;
         let summary = result.summary();
         emit(
@@ -497,7 +503,8 @@ impl Turn<'_> {
         input: &LlmInput<'_>,
     ) -> Result<(), LlmError> {
         let lang = Lang::detect(&self.req.text);
-        let tools = self.ctx.tools.schemas();
+        let mut tools = self.ctx.tools.schemas();
+        tools.push(prompt::run_action_schema());
         let mut messages = vec![ChatMessage::System(prompt::system_message(input.uploads))];
         messages.extend(prompt::history_messages(
             input.history,
@@ -613,6 +620,9 @@ fn tool_status(tool: &str, args: &Value, lang: Lang) -> String {
                 "正在查看本会话的上传文件…",
                 "Looking up this session's uploads…",
             )
+            .into(),
+        Some(ToolName::RunAction) => lang
+            .pick("正在提交操作审批…", "Asking for approval of an action…")
             .into(),
         None => format!("{}{tool}…", lang.pick("正在调用 ", "Calling ")),
     }

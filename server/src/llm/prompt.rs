@@ -42,6 +42,30 @@ pub fn system_message(uploads: &[UploadRef]) -> String {
     s
 }
 
+/// The `run_action` tool as the model sees it (OpenAI function-calling form). It is not a
+/// registry tool: the agent checks each call and asks the operator before anything runs.
+pub fn run_action_schema() -> serde_json::Value {
+    serde_json::json!({
+        "type": "function",
+        "function": {
+            "name": "run_action",
+            "description": "提议一个会改变系统的操作，操作员批准后才执行 / Propose a mutating action; it runs only after the operator approves. \
+                Give `argv` (systemctl restart|reload|start|stop|reset-failed UNIT; kill [-TERM|-HUP|-INT|-KILL] PID...; \
+                journalctl --vacuum-size=N[K|M|G] or --vacuum-time=N[s|min|h|d|weeks|months]) or `action` + `params` for a configured action, and a `reason`.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "argv": {"type": "array", "items": {"type": "string"}, "description": "the exact command, one element per argument (no shell)"},
+                    "action": {"type": "string", "description": "a configured action's name"},
+                    "params": {"type": "object", "additionalProperties": {"type": "string"}},
+                    "reason": {"type": "string", "description": "why, in one sentence, for the operator"}
+                },
+                "required": ["reason"]
+            }
+        }
+    })
+}
+
 /// This turn's user message, with the files it references spelled out.
 pub fn user_message(text: &str, referenced: &[UploadRef]) -> String {
     if referenced.is_empty() {

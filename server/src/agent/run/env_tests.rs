@@ -154,6 +154,10 @@ fn fixture(lines: usize, errors: usize) -> Fixture {
         uploads_dir: data.join("uploads"),
         llm: None,
         llm_health: Arc::new(LlmHealth::default()),
+        actions: Arc::new(llmops_policy::ActionPolicy::defaults(
+            std::process::id(),
+            Some(std::os::unix::process::parent_id()),
+        )),
     });
     Fixture {
         _tmp: tmp,
@@ -221,4 +225,242 @@ async fn a_download_request_records_the_offer_before_announcing_it() {
     assert!(events
         .iter()
         .any(|e| matches!(e, TurnEvent::Offer(r) if r.offer_id == o.offer_id)));
+}
+
+/// Runs a turn, answering each approval with `answer(argv)` (None: leave it unanswered
+/// until the turn is cancelled by the caller's token).
+async fn ask_with_approvals(
+    f: &Fixture,
+    text: &str,
+    answer: impl Fn(&[String], &str) -> Option<crate::turn::ApprovalOutcome>,
+) -> (crate::turn::TurnOutcome, Vec<TurnEvent>) {
+    let (tx, mut rx) = mpsc::channel(1024);
+    let req = TurnRequest {
+        request_id: 1,
+        session_id: "s1".into(),
+        text: text.into(),
+        file_ids: vec![],
+    };
+    let env = f.env.clone();
+    let turn = tokio::spawn(async move { run_turn(env, req, &tx, CancellationToken::new()).await });
+    let mut events = Vec::new();
+    let mut n = 0;
+    while let Some(e) = rx.recv().await {
+        if let TurnEvent::Approval(ask) = &e {
+            n += 1;
+            match answer(&ask.argv, &format!("ap-{n}")) {
+                Some(o) => assert!(ask.reply.send(o), "the agent is waiting"),
+                // Unanswered: the event (and its reply slot) is dropped, as when the
+                // connection is gone.
+                None => continue,
+            }
+        }
+        events.push(e);
+    }
+    (turn.await.expect("turn task"), events)
+}
+
+fn alive(pid: u32) -> bool {
+    matches!(
+        llmops_tools::run_action::proc_state(pid),
+        llmops_tools::run_action::ProcState::Alive { .. }
+    )
+}
+
+#[tokio::test]
+async fn an_approved_kill_ends_the_process_and_the_answer_says_so() {
+    let f = fixture(100, 4);
+    let mut child = std::process::Command::new("sleep")
+        .arg("300")
+        .spawn()
+        .expect("spawn sleep");
+    let pid = child.id();
+    let (out, events) = ask_with_approvals(&f, &format!("kill process {pid}"), |argv, id| {
+        assert_eq!(argv, ["kill", "-TERM", &pid.to_string()]);
+        Some(crate::turn::ApprovalOutcome::Approved {
+            approval_id: id.into(),
+            grant_id: None,
+        })
+    })
+    .await;
+    assert_eq!(out.status, EndStatus::Ok, "{:?}", out.message);
+    let ask = events
+        .iter()
+        .find_map(|e| match e {
+            TurnEvent::Approval(a) => Some(a),
+            _ => None,
+        })
+        .expect("an approval was asked");
+    assert_eq!(ask.action, "kill");
+    assert_eq!(ask.tool, "run_action");
+    assert_eq!(ask.always.rule, ask.argv, "always = the exact argv");
+    assert_eq!(ask.user_request, format!("kill process {pid}"));
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(
+        child.wait().expect("reap").signal(),
+        Some(15),
+        "SIGTERM reached it"
+    );
+    assert!(
+        out.answer.contains(&format!("`kill -TERM {pid}`")) && out.answer.contains("exit code 0"),
+        "{}",
+        out.answer
+    );
+    assert!(
+        out.answer.contains(&format!("pid {pid} is gone")),
+        "{}",
+        out.answer
+    );
+    let log = std::fs::read_to_string(f.env.tool_base.data_dir.join("logs/file_operations.log"))
+        .expect("audit");
+    assert!(log.contains(&format!("[ACTION_EXEC] session=s1 action=kill argv=\"kill -TERM {pid}\" approval=ap-1 exit_code=0")), "{log}");
+}
+
+#[tokio::test]
+async fn a_rejected_kill_runs_nothing_and_the_answer_says_not_run() {
+    let f = fixture(100, 4);
+    let mut child = std::process::Command::new("sleep")
+        .arg("300")
+        .spawn()
+        .expect("spawn sleep");
+    let pid = child.id();
+    for (outcome, word) in [
+        (
+            crate::turn::ApprovalOutcome::Rejected {
+                approval_id: "x".into(),
+            },
+            "rejected",
+        ),
+        (
+            crate::turn::ApprovalOutcome::Expired {
+                approval_id: "x".into(),
+            },
+            "expired",
+        ),
+        (
+            crate::turn::ApprovalOutcome::Unsupported {
+                approval_id: "x".into(),
+            },
+            "cannot approve",
+        ),
+    ] {
+        let (out, events) = ask_with_approvals(&f, &format!("结束进程 {pid}"), |_, _| {
+            Some(outcome.clone())
+        })
+        .await;
+        assert!(events.iter().any(|e| matches!(e, TurnEvent::Approval(_))));
+        assert!(alive(pid), "still running after {word}");
+        assert!(
+            out.answer.contains(&format!("`kill -TERM {pid}` 未执行")),
+            "{}",
+            out.answer
+        );
+        assert!(out.answer.contains(word), "{word}: {}", out.answer);
+    }
+    // The connection gone (the slot dropped unanswered) is a rejection too.
+    let (out, _) = ask_with_approvals(&f, &format!("kill {pid}"), |_, _| None).await;
+    assert!(alive(pid));
+    assert!(out.answer.contains("connection is gone"), "{}", out.answer);
+    let log = std::fs::read_to_string(f.env.tool_base.data_dir.join("logs/file_operations.log"))
+        .unwrap_or_default();
+    assert!(!log.contains("[ACTION_EXEC]"), "{log}");
+    child.kill().expect("kill");
+    child.wait().expect("reap");
+}
+
+#[tokio::test]
+async fn denied_pids_are_reported_never_offered_and_never_run() {
+    let f = fixture(100, 4);
+    for pid in [1, std::process::id()] {
+        let (out, events) = ask_with_approvals(&f, &format!("kill -9 {pid}"), |_, _| {
+            panic!("a denied action must never be offered for approval")
+        })
+        .await;
+        let denied = events
+            .iter()
+            .find_map(|e| match e {
+                TurnEvent::ApprovalDenied { argv, detail } => Some((argv, detail)),
+                _ => None,
+            })
+            .expect("denied event");
+        assert_eq!(denied.0, &["kill", "-9", &pid.to_string()]);
+        assert!(denied.1.starts_with("禁止的操作目标: pid"), "{}", denied.1);
+        assert!(out.answer.contains("deny rule"), "{}", out.answer);
+        assert!(!events.iter().any(|e| matches!(e, TurnEvent::Approval(_))));
+    }
+    let log = std::fs::read_to_string(f.env.tool_base.data_dir.join("logs/file_operations.log"))
+        .unwrap_or_default();
+    assert!(!log.contains("[ACTION_EXEC]"), "{log}");
+}
+
+#[tokio::test]
+async fn a_cancelled_turn_stops_waiting_and_runs_nothing() {
+    let f = fixture(100, 4);
+    let mut child = std::process::Command::new("sleep")
+        .arg("300")
+        .spawn()
+        .expect("spawn sleep");
+    let pid = child.id();
+    let (tx, mut rx) = mpsc::channel(1024);
+    let req = TurnRequest {
+        request_id: 1,
+        session_id: "s1".into(),
+        text: format!("kill {pid}"),
+        file_ids: vec![],
+    };
+    let cancel = CancellationToken::new();
+    let env = f.env.clone();
+    let c2 = cancel.clone();
+    let turn = tokio::spawn(async move { run_turn(env, req, &tx, c2).await });
+    let mut slots = Vec::new();
+    while let Some(e) = rx.recv().await {
+        if let TurnEvent::Approval(ask) = e {
+            // Keep the slot alive (the operator has not answered) and cancel the turn.
+            slots.push(ask.reply.clone());
+            cancel.cancel();
+        }
+    }
+    let out = turn.await.expect("turn");
+    assert_eq!(out.status, EndStatus::Cancelled);
+    assert_eq!(slots.len(), 1);
+    assert!(
+        !slots[0].send(crate::turn::ApprovalOutcome::Approved {
+            approval_id: "late".into(),
+            grant_id: None
+        }),
+        "nobody waits any more"
+    );
+    assert!(alive(pid));
+    child.kill().expect("kill");
+    child.wait().expect("reap");
+}
+
+#[tokio::test]
+async fn the_top_memory_process_is_looked_up_before_the_kill_is_proposed() {
+    let f = fixture(100, 4);
+    let (out, events) = ask_with_approvals(&f, "stop the process eating memory", |_, id| {
+        Some(crate::turn::ApprovalOutcome::Rejected {
+            approval_id: id.into(),
+        })
+    })
+    .await;
+    let tools: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            TurnEvent::ToolCall { tool, .. } => Some(tool.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tools, ["sys_monitor", "run_action"], "{events:?}");
+    // The proposal names the pid sys_monitor ranked first (or a deny rule refused it).
+    let top = out.tool_calls[0].summary.clone();
+    assert!(
+        events.iter().any(
+            |e| matches!(e, TurnEvent::Approval(a) if a.argv[0] == "kill" && a.argv[1] == "-TERM")
+        ) || events
+            .iter()
+            .any(|e| matches!(e, TurnEvent::ApprovalDenied { .. })),
+        "{top} {events:?}"
+    );
+    assert!(out.answer.contains("The top process is"), "{}", out.answer);
 }

@@ -1,0 +1,496 @@
+//! Requests to change something (restart a service, end a process, shrink the journal): the
+//! planner only proposes a `run_action`; the agent checks it and asks the operator, and the
+//! answer says what ran and what was seen, or that nothing ran and why. Rules, in Chinese and
+//! English: an imperative verb with a concrete target (a unit-like name, a pid, a journal
+//! size or age). Questions about the past ("why did nginx restart") and targets that are not
+//! a unit ("restart the server") are left to the other rules (a whole-machine restart stays
+//! refused there).
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde_json::{json, Value};
+
+use super::task::ProcSort;
+use super::text::Lang;
+use super::{data_of, StepRecord};
+
+/// What the user wants changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ActIntent {
+    /// A fully specified action (`systemctl restart nginx`, `kill -TERM 4242`, ...).
+    Argv(Vec<String>),
+    /// End the process using the most memory or CPU: look first, then propose.
+    KillTop {
+        sort: ProcSort,
+        signal: &'static str,
+    },
+}
+
+fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pat).expect("planner regex literal is valid"))
+}
+
+/// Words that look like unit names but are not one.
+const NOT_UNITS: &[&str] = &[
+    "it",
+    "the",
+    "a",
+    "an",
+    "this",
+    "that",
+    "service",
+    "services",
+    "server",
+    "servers",
+    "system",
+    "machine",
+    "computer",
+    "box",
+    "host",
+    "os",
+    "everything",
+    "all",
+    "process",
+    "processes",
+    "pid",
+    "now",
+    "please",
+    "again",
+    "and",
+    "then",
+    "up",
+    "down",
+    "linux",
+    "me",
+    "my",
+    "again",
+    "journal",
+    "logs",
+    "log",
+    "is",
+    "was",
+    "restart",
+    "reload",
+    "start",
+    "stop",
+    "kill",
+    "to",
+    "of",
+    "for",
+    "on",
+    "in",
+    "with",
+    "k8s",
+    "docker-compose",
+    "cpu",
+    "memory",
+    "ram",
+    "disk",
+];
+
+/// Question forms about the past or the state: never an action.
+const QUESTION_CUES: &[&str] = &[
+    "为什么",
+    "为何",
+    "几次",
+    "多少次",
+    "什么时候",
+    "是否",
+    "有没有",
+    "怎么",
+    "如何",
+    "状态",
+    "why",
+    "when ",
+    "did ",
+    "was ",
+    "has ",
+    "have ",
+    "how ",
+    "is ",
+    "are ",
+    "does ",
+    "status",
+    "should i",
+    "what ",
+];
+
+/// The intent of a message, when it asks to change something.
+pub fn intent(text: &str) -> Option<ActIntent> {
+    let t = text.trim().to_lowercase();
+    let t = t.trim_end_matches(['.', '!', '。', '！', '?', '？']).trim();
+    if let Some(argv) = typed_command(t) {
+        return Some(ActIntent::Argv(argv));
+    }
+    // Cues ending in a space open a question ("is nginx running"); inside a message
+    // ("nginx is down, restart it") they are a statement.
+    let asks = QUESTION_CUES.iter().any(|q| {
+        if q.ends_with(' ') {
+            t.starts_with(q)
+        } else {
+            t.contains(q)
+        }
+    });
+    if asks {
+        return None;
+    }
+    kill_top(t)
+        .or_else(|| kill_pids(t))
+        .or_else(|| vacuum(t))
+        .or_else(|| unit_verb(t))
+}
+
+/// A typed action line: `systemctl restart nginx`, `kill -9 4242`, `journalctl --vacuum-…`.
+fn typed_command(t: &str) -> Option<Vec<String>> {
+    let words: Vec<&str> = t.split_whitespace().collect();
+    let mutating = match words.as_slice() {
+        ["systemctl", verb, _, ..] => {
+            matches!(
+                *verb,
+                "restart" | "reload" | "start" | "stop" | "reset-failed"
+            )
+        }
+        ["kill", rest @ ..] => {
+            !rest.is_empty()
+                && rest
+                    .iter()
+                    .all(|w| w.starts_with('-') || w.bytes().all(|b| b.is_ascii_digit()))
+        }
+        ["journalctl", opt, ..] => opt.starts_with("--vacuum-"),
+        _ => false,
+    };
+    mutating.then(|| words.iter().map(|w| w.to_string()).collect())
+}
+
+fn signal_of(t: &str) -> &'static str {
+    if t.contains("-9") || t.contains("强制") || t.contains("force") || t.contains("sigkill") {
+        "-KILL"
+    } else {
+        "-TERM"
+    }
+}
+
+/// `kill process 4242`, `结束进程 4242`, `terminate pid 4242 and 4243`.
+fn kill_pids(t: &str) -> Option<ActIntent> {
+    static EN: OnceLock<Regex> = OnceLock::new();
+    static ZH: OnceLock<Regex> = OnceLock::new();
+    let en = re(
+        &EN,
+        r"^(?:please |can you |could you |pls )?(?:kill|terminate|end|stop)(?: -9)? (?:the )?(?:process(?:es)?|pid|pids)?\s*(?:with pid )?(\d+(?:(?:\s*,\s*|\s+and\s+|\s+)\d+)*)$",
+    );
+    let zh = re(
+        &ZH,
+        r"(?:结束|杀掉|杀死|终止|干掉|停掉|kill掉?)(?:一下)?\s*(?:掉)?\s*(?:进程|pid)?\s*(?:号)?\s*(\d+(?:(?:\s*[,，、和]\s*|\s+)\d+)*)\s*(?:号)?\s*(?:进程)?(?:吧|一下)?$",
+    );
+    let caps = en.captures(t).or_else(|| zh.captures(t))?;
+    let pids: Vec<String> = caps[1]
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect();
+    if pids.is_empty() {
+        return None;
+    }
+    let mut argv = vec!["kill".to_string(), signal_of(t).to_string()];
+    argv.extend(pids);
+    Some(ActIntent::Argv(argv))
+}
+
+/// "stop the process eating memory", "结束占用内存最多的进程".
+fn kill_top(t: &str) -> Option<ActIntent> {
+    let verb = [
+        "kill",
+        "stop",
+        "end",
+        "terminate",
+        "结束",
+        "杀掉",
+        "杀死",
+        "终止",
+        "干掉",
+        "停掉",
+    ]
+    .iter()
+    .any(|v| t.contains(v));
+    let process = t.contains("process") || t.contains("进程");
+    if !verb || !process {
+        return None;
+    }
+    let memory = ["memory", "ram", "内存"].iter().any(|w| t.contains(w));
+    let cpu = t.contains("cpu");
+    let top = [
+        "eating", "using", "hogging", "most", "top", "biggest", "heaviest", "最多", "最大", "最高",
+        "占用", "吃",
+    ]
+    .iter()
+    .any(|w| t.contains(w));
+    if !top || memory == cpu {
+        return None;
+    }
+    let sort = if memory {
+        ProcSort::Memory
+    } else {
+        ProcSort::Cpu
+    };
+    Some(ActIntent::KillTop {
+        sort,
+        signal: signal_of(t),
+    })
+}
+
+/// "clean journal logs down to 500M", "把 journal 日志清理到 1G", "删除 7 天前的系统日志".
+fn vacuum(t: &str) -> Option<ActIntent> {
+    let journal = t.contains("journal") || t.contains("系统日志");
+    let verb = [
+        "clean", "vacuum", "shrink", "trim", "reduce", "清理", "清除", "压缩", "缩减", "删除",
+    ]
+    .iter()
+    .any(|v| t.contains(v));
+    if !journal || !verb {
+        return None;
+    }
+    static SIZE: OnceLock<Regex> = OnceLock::new();
+    static AGE: OnceLock<Regex> = OnceLock::new();
+    let size = re(&SIZE, r"(?:to|到|至|保留)\s*(\d{1,9})\s*(k|m|g)(?:b|ib)?\b");
+    let age = re(
+        &AGE,
+        r"(\d{1,6})\s*(days?|天|weeks?|周|months?|个月|hours?|小时)",
+    );
+    if let Some(c) = size.captures(t) {
+        let arg = format!("--vacuum-size={}{}", &c[1], c[2].to_uppercase());
+        return Some(ActIntent::Argv(vec!["journalctl".into(), arg]));
+    }
+    let c = age.captures(t)?;
+    let unit = match &c[2] {
+        u if u.starts_with("day") || u == "天" => "d",
+        u if u.starts_with("week") || u == "周" => "weeks",
+        u if u.starts_with("month") || u == "个月" => "months",
+        _ => "h",
+    };
+    let arg = format!("--vacuum-time={}{unit}", &c[1]);
+    Some(ActIntent::Argv(vec!["journalctl".into(), arg]))
+}
+
+/// "restart nginx", "重启 nginx 服务", "nginx 挂了，重启一下", "reload php-fpm": the verb with
+/// the unit right after it (or the unit, a complaint, then the verb), the whole clause.
+fn unit_verb(t: &str) -> Option<ActIntent> {
+    const U: &str = r"([a-z0-9][a-z0-9@._:-]*)";
+    static PATS: OnceLock<Vec<Regex>> = OnceLock::new();
+    let pats = PATS.get_or_init(|| {
+        [
+            format!(r"(?:^|[,;]\s*|then |and )(?:please |pls |can you |could you |just )?(restart|reload|start|stop|reset-failed) (?:the )?(?:service )?{U}(?: service)?(?:(?: and |, ?| ){U}(?: service)?)?(?: now| please| for me)?$"),
+            format!(r"^{U}(?: service)? (?:is down|is dead|is stuck|crashed|died|is not responding|hangs|is hanging)[,;]? (?:please |pls |so )?(restart|reload|start|stop)(?: it)?(?: please| now)?$"),
+            format!(r"(?:^|[,，;；]\s*)(?:请|帮我|麻烦|帮忙|你)?\s*(重新启动|重新加载|重启|重载|启动|停止|停掉|关掉)(?:一下|下)?\s*(?:服务)?\s*{U}(?:\s*服务)?(?:\s*(?:和|、|,|，|与)\s*{U}(?:\s*服务)?)?\s*(?:吧|吗|呢)?$"),
+            format!(r"^(?:把\s*)?{U}\s*(?:服务)?\s*(?:挂了|挂掉了|down了|宕了|有问题|不响应了|卡住了|卡死了)?\s*[,，]?\s*(?:请|帮我|麻烦)?\s*(重新启动|重新加载|重启|重载|启动|停止|停掉|关掉)(?:一下|下)?\s*(?:吧|它)?$"),
+        ]
+        .iter()
+        .map(|p| Regex::new(p).expect("planner regex literal is valid"))
+        .collect()
+    });
+    let verb_of = |w: &str| -> Option<&'static str> {
+        Some(match w {
+            "restart" | "重启" | "重新启动" => "restart",
+            "reload" | "重载" | "重新加载" => "reload",
+            "start" | "启动" => "start",
+            "stop" | "停止" | "停掉" | "关掉" => "stop",
+            "reset-failed" => "reset-failed",
+            _ => return None,
+        })
+    };
+    for (i, p) in pats.iter().enumerate() {
+        let Some(c) = p.captures(t) else { continue };
+        let groups: Vec<&str> = c.iter().skip(1).flatten().map(|m| m.as_str()).collect();
+        // Pattern 0 and 2: verb first; 1 and 3: unit first.
+        let (verb, units) = if i % 2 == 0 {
+            (groups.first().copied(), groups[1..].to_vec())
+        } else {
+            (groups.last().copied(), groups[..groups.len() - 1].to_vec())
+        };
+        let Some(verb) = verb.and_then(verb_of) else {
+            continue;
+        };
+        let units: Vec<String> = units
+            .into_iter()
+            .map(|u| u.trim_end_matches(['.', ':']).to_string())
+            .collect();
+        let real = |u: &String| {
+            !NOT_UNITS.contains(&u.as_str()) && u.bytes().any(|b| b.is_ascii_alphabetic())
+        };
+        if units.is_empty() || !units.iter().all(real) {
+            continue;
+        }
+        let mut argv = vec!["systemctl".to_string(), verb.to_string()];
+        argv.extend(units);
+        return Some(ActIntent::Argv(argv));
+    }
+    None
+}
+
+/// The `run_action` arguments for an argv.
+pub fn call_args(argv: &[String], reason: &str) -> Value {
+    json!({"argv": argv, "reason": reason})
+}
+
+/// The pid and name of the top process from a `sys_monitor` processes step.
+pub fn top_process(step: &StepRecord) -> Option<(u64, String)> {
+    let d = data_of(step);
+    let p = d["processes"].as_array()?.first()?;
+    Some((
+        p["pid"].as_u64()?,
+        p["name"].as_str().unwrap_or("?").to_string(),
+    ))
+}
+
+/// The answer from a `run_action` step: per stage, what ran (exact argv, exit code, what
+/// verification saw) or that it did not run and why.
+pub fn answer(steps: &[StepRecord], lang: Lang) -> String {
+    let mut parts = Vec::new();
+    for s in steps {
+        if s.tool != "run_action" {
+            if let Some((pid, name)) = top_process(s) {
+                parts.push(match lang {
+                    Lang::Zh => format!("占用最多的进程是 {name} (PID {pid})。"),
+                    Lang::En => format!("The top process is {name} (PID {pid})."),
+                });
+            }
+            continue;
+        }
+        let d = data_of(s);
+        let Some(actions) = d["actions"].as_array() else {
+            let why = s.error.clone().unwrap_or_else(|| s.output.clone());
+            parts.push(match lang {
+                Lang::Zh => format!("操作未执行: {why}"),
+                Lang::En => format!("The action did not run: {why}"),
+            });
+            continue;
+        };
+        for a in actions {
+            parts.push(stage_line(a, lang));
+        }
+    }
+    parts.join("\n")
+}
+
+fn stage_line(a: &Value, lang: Lang) -> String {
+    let argv: Vec<&str> = a["argv"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let cmd = argv.join(" ");
+    let detail = a["detail"].as_str().unwrap_or("");
+    let seen = a["verification"]["detail"].as_str();
+    match (a["state"].as_str().unwrap_or(""), lang) {
+        ("ran", _) => {
+            let code = match (
+                a["exit_code"].as_i64(),
+                a["timed_out"].as_bool() == Some(true),
+            ) {
+                (_, true) => lang
+                    .pick("超时被终止", "timed out and was stopped")
+                    .to_string(),
+                (Some(c), _) => format!("{} {c}", lang.pick("退出码", "exit code")),
+                (None, _) => lang.pick("被信号终止", "ended by a signal").to_string(),
+            };
+            let mut line = match lang {
+                Lang::Zh => format!("已执行 `{cmd}`，{code}。"),
+                Lang::En => format!("Ran `{cmd}`: {code}."),
+            };
+            if let Some(v) = seen {
+                line.push_str(&format!(" {}{v}", lang.pick("验证: ", "Verification: ")));
+            }
+            let out = a["output"].as_str().unwrap_or("").trim();
+            if !out.is_empty() && a["exit_code"].as_i64() != Some(0) {
+                line.push_str(&format!("\n```\n{out}\n```"));
+            }
+            line
+        }
+        ("denied", Lang::Zh) => format!("`{cmd}` 被禁止规则拒绝，无法审批，未执行: {detail}"),
+        ("denied", Lang::En) => {
+            format!("`{cmd}` is refused by a deny rule and cannot be approved; not run: {detail}")
+        }
+        (_, Lang::Zh) => format!("`{cmd}` 未执行: {detail}"),
+        (_, Lang::En) => format!("`{cmd}` was not run: {detail}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(t: &str) -> Option<String> {
+        match intent(t)? {
+            ActIntent::Argv(a) => Some(a.join(" ")),
+            ActIntent::KillTop { .. } => Some("top".into()),
+        }
+    }
+
+    #[test]
+    fn imperative_requests_become_proposals() {
+        for (t, want) in [
+            ("restart nginx", "systemctl restart nginx"),
+            ("Please restart nginx.", "systemctl restart nginx"),
+            ("重启 nginx 服务", "systemctl restart nginx"),
+            ("帮我重启一下nginx", "systemctl restart nginx"),
+            ("nginx 挂了，重启一下", "systemctl restart nginx"),
+            ("nginx is down, restart it", "systemctl restart nginx"),
+            ("reload php-fpm", "systemctl reload php-fpm"),
+            (
+                "restart nginx and php-fpm",
+                "systemctl restart nginx php-fpm",
+            ),
+            ("停止 redis-server", "systemctl stop redis-server"),
+            ("kill process 4242", "kill -TERM 4242"),
+            ("kill 4242", "kill 4242"),
+            ("kill -9 4242", "kill -9 4242"),
+            ("结束进程 4242", "kill -TERM 4242"),
+            ("强制结束进程 4242", "kill -KILL 4242"),
+            ("terminate pids 4242 and 4243", "kill -TERM 4242 4243"),
+            (
+                "clean journal logs down to 500M",
+                "journalctl --vacuum-size=500M",
+            ),
+            ("把 journal 日志清理到 1g", "journalctl --vacuum-size=1G"),
+            ("清理 7 天前的系统日志", "journalctl --vacuum-time=7d"),
+            ("systemctl restart nginx", "systemctl restart nginx"),
+            ("stop the process eating memory", "top"),
+            ("结束占用内存最多的进程", "top"),
+        ] {
+            assert_eq!(argv(t).as_deref(), Some(want), "{t}");
+        }
+        assert_eq!(
+            intent("stop the process using the most cpu"),
+            Some(ActIntent::KillTop {
+                sort: ProcSort::Cpu,
+                signal: "-TERM"
+            })
+        );
+    }
+
+    #[test]
+    fn questions_and_non_unit_targets_are_not_actions() {
+        for t in [
+            "is nginx running",
+            "systemctl status nginx",
+            "nginx 状态怎么样",
+            "why did nginx restart",
+            "nginx 为什么重启了",
+            "nginx 重启了几次",
+            "重启服务器",
+            "restart the server",
+            "reboot",
+            "how do i restart nginx",
+            "哪个进程占用内存最多",
+            "show the journal",
+            "journalctl -u nginx",
+            "kill all",
+            "start",
+            "ps aux | grep nginx",
+            "what does systemctl restart do",
+        ] {
+            assert_eq!(intent(t), None, "{t}");
+        }
+    }
+}

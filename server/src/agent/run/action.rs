@@ -1,0 +1,226 @@
+//! A `run_action` step: the model or planner proposes a mutating action; the turn checks it
+//! (grammar, configured actions, deny rules), reports a denial (`TurnEvent::ApprovalDenied`)
+//! or asks the operator for each stage in turn (`TurnEvent::Approval`, waiting on the reply
+//! slot; a cancelled turn stops waiting and nothing runs), and runs a stage only with an
+//! `ApprovalOutcome::Approved` in hand: that is the one place an `Approved` is made. Stages
+//! after one that did not run or failed are not asked (as `&&` would).
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::{emit, Turn};
+use crate::turn::{ApprovalAsk, ApprovalOutcome, ApprovalReplySlot, TurnEvent};
+use llmops_policy::{ActionRequest, ProposedAction};
+use llmops_tools::run_action::{
+    proc_info, run_approved, ActionData, ActionState, ActionsData, Approved,
+};
+use llmops_tools::{ToolName, ToolResult};
+
+/// The request in a `run_action` call: `{"argv": [...]}`, `{"command": "..."}` or
+/// `{"action": NAME, "params": {...}}`.
+pub(super) fn parse_request(args: &Value) -> Result<ActionRequest, String> {
+    let args = match args {
+        Value::String(s) => serde_json::from_str(s).unwrap_or(Value::Null),
+        other => other.clone(),
+    };
+    if let Some(name) = args["action"].as_str() {
+        let mut params = BTreeMap::new();
+        for (k, v) in args["params"].as_object().into_iter().flatten() {
+            let v = match v {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => n.to_string(),
+                other => {
+                    return Err(format!(
+                        "参数 {k} 必须是字符串或数字: {other} / parameter {k} must be a string or a number"
+                    ))
+                }
+            };
+            params.insert(k.clone(), v);
+        }
+        return Ok(ActionRequest::Configured {
+            name: name.to_string(),
+            params,
+        });
+    }
+    if let Some(list) = args["argv"].as_array() {
+        let argv: Option<Vec<String>> = list.iter().map(|a| a.as_str().map(String::from)).collect();
+        return argv
+            .filter(|a| !a.is_empty())
+            .map(ActionRequest::Argv)
+            .ok_or_else(|| {
+                "argv 必须是非空的字符串数组 / argv must be a non-empty array of strings".into()
+            });
+    }
+    if let Some(line) = args["command"].as_str() {
+        return Ok(ActionRequest::Argv(vec![line.to_string()]));
+    }
+    Err("run_action 需要 argv、command 或 action / run_action needs argv, command or action".into())
+}
+
+/// The request as the operator would read it (for a denial).
+fn shown(req: &ActionRequest) -> (String, Vec<String>) {
+    match req {
+        ActionRequest::Argv(argv) => (
+            argv.first().cloned().unwrap_or_default(),
+            argv.iter()
+                .flat_map(|a| a.split_whitespace().map(String::from).collect::<Vec<_>>())
+                .collect(),
+        ),
+        ActionRequest::Configured { name, params } => (
+            name.clone(),
+            std::iter::once(name.clone())
+                .chain(params.iter().map(|(k, v)| format!("{k}={v}")))
+                .collect(),
+        ),
+    }
+}
+
+impl Turn<'_> {
+    /// One `run_action` step (its `ToolCall` event is already out).
+    pub(super) async fn action_step(&mut self, args: &Value) -> ToolResult {
+        let tool = ToolName::RunAction.as_str();
+        let req = match parse_request(args) {
+            Ok(r) => r,
+            Err(e) => return ToolResult::failure(e),
+        };
+        let reason = args["reason"]
+            .as_str()
+            .filter(|r| !r.trim().is_empty())
+            .map(String::from)
+            .unwrap_or_else(|| self.req.text.clone());
+        let policy = self.ctx.actions.clone();
+        let proposals = match policy.check(&req, &proc_info) {
+            Ok(p) => p,
+            Err(e) => {
+                let (name, argv) = shown(&req);
+                let detail = e.to_string();
+                let state = if e.is_denied() {
+                    // The connection reports and audits the denial.
+                    emit(
+                        self.tx,
+                        TurnEvent::ApprovalDenied {
+                            argv: argv.clone(),
+                            detail: detail.clone(),
+                        },
+                    )
+                    .await;
+                    ActionState::Denied
+                } else {
+                    self.tool_ctx.audit.deny(
+                        &[
+                            ("session", &self.req.session_id),
+                            ("tool", tool),
+                            ("target", &argv.join(" ")),
+                            ("code", e.code()),
+                        ],
+                        &detail,
+                    );
+                    ActionState::Failed
+                };
+                let data = ActionData::not_run(name, argv, state, None, detail);
+                return ActionsData {
+                    actions: vec![data],
+                }
+                .into_result();
+            }
+        };
+        let mut done: Vec<ActionData> = Vec::new();
+        let mut go_on = true;
+        for p in proposals {
+            if !go_on {
+                done.push(ActionData::not_run(
+                    p.action.name(),
+                    p.argv,
+                    ActionState::Cancelled,
+                    None,
+                    "前一步没有成功执行，这一步未提交审批 / an earlier stage did not run successfully; \
+                     this one was not asked"
+                        .into(),
+                ));
+                continue;
+            }
+            let data = self.approve_and_run(p, args, &reason).await;
+            go_on = data.succeeded() && !self.cancel.is_cancelled();
+            done.push(data);
+        }
+        ActionsData { actions: done }.into_result()
+    }
+
+    /// Asks for one stage and runs it when approved.
+    async fn approve_and_run(
+        &mut self,
+        p: ProposedAction,
+        args: &Value,
+        reason: &str,
+    ) -> ActionData {
+        let (slot, rx) = ApprovalReplySlot::new();
+        let ask = ApprovalAsk {
+            argv: p.argv.clone(),
+            action: p.action.name(),
+            tool: ToolName::RunAction.as_str().to_string(),
+            args: args.clone(),
+            user_request: self.req.text.clone(),
+            reason: reason.to_string(),
+            risk: p.risk.clone(),
+            always: protocol::GrantScope {
+                rule: p.always.to_tokens(),
+                text: p.always_text.clone(),
+            },
+            reply: slot,
+        };
+        emit(self.tx, TurnEvent::Approval(Box::new(ask))).await;
+        let outcome = tokio::select! {
+            r = rx => r.ok(),
+            () = self.cancel.cancelled() => {
+                return ActionData::not_run(
+                    p.action.name(),
+                    p.argv,
+                    ActionState::Cancelled,
+                    None,
+                    "本轮已取消，操作未执行 / the turn was cancelled; not run".into(),
+                );
+            }
+        };
+        let not_run = |state, id: String, why: &str| {
+            ActionData::not_run(
+                p.action.name(),
+                p.argv.clone(),
+                state,
+                Some(id),
+                why.to_string(),
+            )
+        };
+        match outcome {
+            Some(ApprovalOutcome::Approved {
+                approval_id,
+                grant_id,
+            }) => {
+                let approved = Approved::new(p, approval_id, grant_id);
+                run_approved(approved, &self.ctx.actions, &self.tool_ctx).await
+            }
+            Some(ApprovalOutcome::Rejected { approval_id }) => not_run(
+                ActionState::Rejected,
+                approval_id,
+                "操作员拒绝了 / the operator rejected it",
+            ),
+            Some(ApprovalOutcome::Expired { approval_id }) => not_run(
+                ActionState::Expired,
+                approval_id,
+                "审批请求已过期，无人应答 / the approval request expired unanswered",
+            ),
+            Some(ApprovalOutcome::Unsupported { approval_id }) => not_run(
+                ActionState::Unsupported,
+                approval_id,
+                "此客户端不支持审批，操作不会执行 / this client cannot approve actions; nothing runs",
+            ),
+            None => ActionData::not_run(
+                p.action.name(),
+                p.argv,
+                ActionState::Rejected,
+                None,
+                "连接已断开，视为拒绝 / the connection is gone: treated as rejected".into(),
+            ),
+        }
+    }
+}
