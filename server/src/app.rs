@@ -156,6 +156,7 @@ impl Ctx {
             tools,
             tool_base: llmops_tools::ToolCtx {
                 session_id: String::new(),
+                client: None,
                 paths,
                 commands,
                 audit: audit.clone(),
@@ -208,6 +209,7 @@ impl Ctx {
     pub fn tool_ctx(&self, session_id: &str) -> llmops_tools::ToolCtx {
         llmops_tools::ToolCtx {
             session_id: session_id.to_string(),
+            client: None,
             cancel: self.shutdown.child_token(),
             ..self.agent.tool_base.clone()
         }

@@ -69,6 +69,8 @@ pub struct TurnRequest {
     pub session_id: String,
     pub text: String,
     pub file_ids: Vec<String>,
+    /// The peer address of the connection that sent it (audited with what the turn runs).
+    pub client: Option<String>,
 }
 
 /// Handle on a running turn held by the session task.

@@ -514,6 +514,7 @@ async fn turn_with(
         session_id: sid.to_string(),
         text: text.to_string(),
         file_ids: vec![],
+        client: None,
     };
     let out = llmops_server::agent::run::run_turn(ctx.agent.clone(), req, &tx, cancel).await;
     drop(tx);
@@ -855,6 +856,7 @@ async fn follow_streams_live_lines_and_cancel_keeps_them() {
         session_id: sid.clone(),
         text: "tail -f nginx.conf".into(),
         file_ids: vec![],
+        client: None,
     };
     let task = tokio::spawn({
         let (ctx, cancel) = (srv.ctx.clone(), cancel.clone());

@@ -38,8 +38,8 @@ impl Target {
         // Until the exec, a HUP would hit the shell's default; wait for the sleep image.
         let deadline = Instant::now() + Duration::from_secs(10);
         while Instant::now() < deadline {
-            let comm = std::fs::read_to_string(format!("/proc/{}/comm", t.pid()))
-                .unwrap_or_default();
+            let comm =
+                std::fs::read_to_string(format!("/proc/{}/comm", t.pid())).unwrap_or_default();
             if comm.trim() == "sleep" {
                 return t;
             }
@@ -142,8 +142,7 @@ fn argv(s: &str) -> Vec<String> {
 }
 
 fn audit_log(server: &ServerProc) -> String {
-    std::fs::read_to_string(server.data_path().join("logs/file_operations.log"))
-        .expect("audit log")
+    std::fs::read_to_string(server.data_path().join("logs/file_operations.log")).expect("audit log")
 }
 
 fn audit_verify(data_dir: &std::path::Path) -> (i32, String) {
@@ -196,10 +195,17 @@ fn approve_once_runs_exactly_the_argv_verifies_it_and_audits_a_verifiable_chain(
     let log = audit_log(&server);
     for op in ["APPROVAL_REQUEST", "APPROVED", "ACTION_EXEC"] {
         assert!(
-            log.lines().any(|l| l.contains(&format!("[{op}]")) && l.contains(&pid)),
+            log.lines()
+                .any(|l| l.contains(&format!("[{op}]")) && l.contains(&pid)),
             "{op} with the pid in the audit log:\n{log}"
         );
     }
+    assert!(
+        log.lines().any(|l| l.contains("[ACTION_EXEC]")
+            && l.contains("exit_code=0")
+            && l.contains("client=127.0.0.1")),
+        "the execution is audited with its exit code and the client address:\n{log}"
+    );
     let (code, out) = audit_verify(server.data_path());
     assert_eq!(code, 0, "an untouched log verifies: {out}");
 
@@ -240,7 +246,10 @@ fn reject_and_expiry_never_run_the_action() {
         .duration_since(std::time::UNIX_EPOCH)
         .expect("clock")
         .as_secs();
-    assert!(req.expires_at <= now + 2, "expires after the configured second");
+    assert!(
+        req.expires_at <= now + 2,
+        "expires after the configured second"
+    );
     finish(&mut c, rid, &mut seen);
     assert!(t.running(), "an expired request never runs");
     let st = states(&seen);
@@ -403,8 +412,7 @@ fn ask_approves_only_the_yes_to_argv_and_reports_every_approval() {
     let kill = format!("kill -TERM {}", t.pid());
 
     // Without --yes-to, script mode never approves.
-    let (code, out, err) =
-        run_tui(&["ask", "--server", &addr, "--json", &kill]).expect("run");
+    let (code, out, err) = run_tui(&["ask", "--server", &addr, "--json", &kill]).expect("run");
     assert_eq!(code, 0, "{out}{err}");
     assert!(t.running(), "ask never approves by itself");
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
@@ -412,8 +420,10 @@ fn ask_approves_only_the_yes_to_argv_and_reports_every_approval() {
 
     // --yes-to with another argv approves nothing.
     let other = format!("kill -TERM {}", t.pid() + 1);
-    let (_, out, _) =
-        run_tui(&["ask", "--server", &addr, "--json", "--yes-to", &other, &kill]).expect("run");
+    let (_, out, _) = run_tui(&[
+        "ask", "--server", &addr, "--json", "--yes-to", &other, &kill,
+    ])
+    .expect("run");
     assert!(t.running());
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert_eq!(v["approvals"][0]["state"], "rejected", "{v}");

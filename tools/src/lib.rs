@@ -156,6 +156,9 @@ impl UploadCatalog for NoUploads {
 #[derive(Clone)]
 pub struct ToolCtx {
     pub session_id: String,
+    /// The address of the client whose turn this is (for the audit log); `None` for calls
+    /// no client started.
+    pub client: Option<String>,
     pub paths: Arc<PathPolicy>,
     pub commands: Arc<CommandPolicy>,
     pub audit: Audit,
@@ -518,6 +521,7 @@ pub(crate) mod testutil {
             let catalog = Arc::new(VecCatalog::default());
             let ctx = ToolCtx {
                 session_id: "s1".into(),
+                client: None,
                 paths: Arc::new(PathPolicy::new(&PathPolicyConfig::with_defaults(
                     &data,
                     std::slice::from_ref(&docs),

@@ -248,6 +248,9 @@ pub async fn run_approved(approved: Approved, policy: &ActionPolicy, ctx: &ToolC
     if let Some(g) = &grant_id {
         fields.push(("grant", g));
     }
+    if let Some(c) = &ctx.client {
+        fields.push(("client", c));
+    }
     if res.timed_out {
         fields.push(("timed_out", "true"));
     }

@@ -167,6 +167,7 @@ pub async fn run_turn(
 
     let tool_ctx = ToolCtx {
         session_id: sid.clone(),
+        client: req.client.clone(),
         cancel: cancel.clone(),
         ..ctx.tool_base.clone()
     };

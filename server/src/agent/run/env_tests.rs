@@ -138,6 +138,7 @@ fn fixture(lines: usize, errors: usize) -> Fixture {
         tools: ToolRegistry::standard(Sampler::spawn(std::time::Duration::from_secs(1)), search),
         tool_base: ToolCtx {
             session_id: String::new(),
+            client: None,
             paths,
             commands: Arc::new(CommandPolicy::new(CommandPolicyConfig::with_defaults(
                 &data,
@@ -173,6 +174,7 @@ async fn ask(f: &Fixture, text: &str) -> (crate::turn::TurnOutcome, Vec<TurnEven
         session_id: "s1".into(),
         text: text.into(),
         file_ids: vec![],
+        client: None,
     };
     let out = run_turn(f.env.clone(), req, &tx, CancellationToken::new()).await;
     drop(tx);
@@ -240,6 +242,7 @@ async fn ask_with_approvals(
         session_id: "s1".into(),
         text: text.into(),
         file_ids: vec![],
+        client: None,
     };
     let env = f.env.clone();
     let turn = tokio::spawn(async move { run_turn(env, req, &tx, CancellationToken::new()).await });
@@ -407,6 +410,7 @@ async fn a_cancelled_turn_stops_waiting_and_runs_nothing() {
         session_id: "s1".into(),
         text: format!("kill {pid}"),
         file_ids: vec![],
+        client: None,
     };
     let cancel = CancellationToken::new();
     let env = f.env.clone();

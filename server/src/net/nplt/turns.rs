@@ -16,6 +16,7 @@ impl Conn {
             session_id: self.session_id.clone(),
             text,
             file_ids,
+            client: Some(self.peer.to_string()),
         };
         self.turn = Some(self.ctx.spawn_turn(req));
         self.legacy_pending.clear();
