@@ -722,6 +722,60 @@ mod tests {
     }
 
     #[test]
+    fn named_tokens_from_flags_or_the_file_and_their_owners() {
+        let cli = Cli {
+            auth_token: vec![
+                "alice=aaaaaaaaaaaaaaaa1".into(),
+                "bob=bbbbbbbbbbbbbbbb2".into(),
+            ],
+            config: Some(PathBuf::from("/dev/null")),
+            ..Default::default()
+        };
+        let c = Config::resolve(cli).expect("valid");
+        assert!(c.token_required());
+        assert_eq!(c.owner_for(Some("bbbbbbbbbbbbbbbb2")), Some(Owner::named("bob")));
+        assert_eq!(c.owner_for(Some("wrong")), None);
+        assert_eq!(c.owner_for(None), None);
+        let d = tempfile::tempdir().expect("tempdir");
+        let p = d.path().join("s.toml");
+        std::fs::write(
+            &p,
+            "auth_tokens = { alice = \"aaaaaaaaaaaaaaaa1\", bob = \"short\" }\n",
+        )
+        .expect("write");
+        match Config::resolve(Cli {
+            config: Some(p.clone()),
+            ..Default::default()
+        }) {
+            Err(ConfigError::WeakNamedToken { name, chars }) => {
+                assert_eq!((name.as_str(), chars), ("bob", 5))
+            }
+            other => panic!("expected WeakNamedToken, got {other:?}"),
+        }
+        std::fs::write(
+            &p,
+            "auth_tokens = { alice = \"aaaaaaaaaaaaaaaa1\" }\nshared_sessions = true\n",
+        )
+        .expect("write");
+        let c = Config::resolve(Cli {
+            config: Some(p),
+            ..Default::default()
+        })
+        .expect("valid");
+        // Shared: the token still admits, every session is the unnamed owner's.
+        assert_eq!(c.owner_for(Some("aaaaaaaaaaaaaaaa1")), Some(Owner::unnamed()));
+        assert_eq!(c.owner_for(Some("x")), None);
+        // No token configured: everyone is the unnamed owner.
+        let c = Config::resolve(Cli {
+            config: Some(PathBuf::from("/dev/null")),
+            ..Default::default()
+        })
+        .expect("valid");
+        assert!(!c.token_required());
+        assert_eq!(c.owner_for(None), Some(Owner::unnamed()));
+    }
+
+    #[test]
     fn llm_table_and_flags() {
         let d = tempfile::tempdir().expect("tempdir");
         let p = d.path().join("s.toml");
