@@ -733,7 +733,10 @@ mod tests {
         };
         let c = Config::resolve(cli).expect("valid");
         assert!(c.token_required());
-        assert_eq!(c.owner_for(Some("bbbbbbbbbbbbbbbb2")), Some(Owner::named("bob")));
+        assert_eq!(
+            c.owner_for(Some("bbbbbbbbbbbbbbbb2")),
+            Some(Owner::named("bob"))
+        );
         assert_eq!(c.owner_for(Some("wrong")), None);
         assert_eq!(c.owner_for(None), None);
         let d = tempfile::tempdir().expect("tempdir");
@@ -763,7 +766,10 @@ mod tests {
         })
         .expect("valid");
         // Shared: the token still admits, every session is the unnamed owner's.
-        assert_eq!(c.owner_for(Some("aaaaaaaaaaaaaaaa1")), Some(Owner::unnamed()));
+        assert_eq!(
+            c.owner_for(Some("aaaaaaaaaaaaaaaa1")),
+            Some(Owner::unnamed())
+        );
         assert_eq!(c.owner_for(Some("x")), None);
         // No token configured: everyone is the unnamed owner.
         let c = Config::resolve(Cli {

@@ -13,8 +13,8 @@ mod sessions;
 mod states;
 
 pub use grants::GrantRow;
-pub use sessions::{new_session_id, Owner};
 pub use llmops_common::TransferMode;
+pub use sessions::{new_session_id, Owner};
 pub use states::{OfferState, UnknownState, UploadState};
 
 #[derive(Debug, thiserror::Error)]

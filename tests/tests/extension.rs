@@ -281,8 +281,11 @@ fn auth_token_required_beyond_loopback() {
 /// A session command's reply: SESSION_REPLY or ERROR.
 fn session_op(c: &mut ExtConn, op: SessionOp) -> Message {
     let rid = c.next_id();
-    c.send(&Message::SessionCmd(SessionCmd { request_id: rid, op }))
-        .expect("send");
+    c.send(&Message::SessionCmd(SessionCmd {
+        request_id: rid,
+        op,
+    }))
+    .expect("send");
     c.recv().expect("reply")
 }
 
@@ -337,8 +340,7 @@ fn named_tokens_see_only_their_own_sessions() {
     }
     // A short prefix resolves among bob's sessions only, never to alice's.
     for p in [&a1[..3], &a2[..3]] {
-        if let Message::SessionReply(r) = session_op(&mut bob, SessionOp::Switch { id: p.into() })
-        {
+        if let Message::SessionReply(r) = session_op(&mut bob, SessionOp::Switch { id: p.into() }) {
             assert_eq!(r.current.id, b1, "{p}");
         }
     }

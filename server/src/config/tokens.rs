@@ -184,7 +184,10 @@ mod tests {
             owner_of(&tokens, "bbbbbbbbbbbbbbbb2"),
             Some(Owner::named("bob"))
         );
-        assert_eq!(owner_of(&tokens, "cccccccccccccccc3"), Some(Owner::unnamed()));
+        assert_eq!(
+            owner_of(&tokens, "cccccccccccccccc3"),
+            Some(Owner::unnamed())
+        );
         assert_eq!(owner_of(&tokens, "bob=bbbbbbbbbbbbbbbb2"), None);
         assert_eq!(owner_of(&tokens, ""), None);
         assert_eq!(owner_of(&[], "x"), None);
@@ -209,11 +212,17 @@ mod tests {
             AuthToken::parse_arg("0123456789abcdef"),
             AuthToken::parse_arg("fedcba9876543210"),
         ];
-        assert!(matches!(validate(&two_unnamed), Err(ConfigError::Invalid(_))));
+        assert!(matches!(
+            validate(&two_unnamed),
+            Err(ConfigError::Invalid(_))
+        ));
         let same_secret = [
             AuthToken::parse_arg("alice=0123456789abcdef"),
             AuthToken::parse_arg("bob=0123456789abcdef"),
         ];
-        assert!(matches!(validate(&same_secret), Err(ConfigError::Invalid(_))));
+        assert!(matches!(
+            validate(&same_secret),
+            Err(ConfigError::Invalid(_))
+        ));
     }
 }

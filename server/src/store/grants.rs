@@ -406,7 +406,10 @@ mod tests {
                 .use_matching_grant(other, &restart)
                 .expect("match")
                 .is_none());
-            assert!(s.revoke_grant(other, &g.grant_id).expect("revoke").is_none());
+            assert!(s
+                .revoke_grant(other, &g.grant_id)
+                .expect("revoke")
+                .is_none());
         }
         // The grant stays its owner's after the granting session is gone.
         s.delete_session(&a1).expect("delete");
@@ -414,7 +417,10 @@ mod tests {
             .use_matching_grant(&a2, &restart)
             .expect("match")
             .expect("alice's grant");
-        assert_eq!((used.grant_id.as_str(), used.uses), (g.grant_id.as_str(), 1));
+        assert_eq!(
+            (used.grant_id.as_str(), used.uses),
+            (g.grant_id.as_str(), 1)
+        );
         assert!(s.visible_grants(&b1).expect("list").is_empty());
     }
 }

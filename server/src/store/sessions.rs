@@ -232,7 +232,6 @@ impl Store {
         }
         Ok(uploads)
     }
-
 }
 
 #[cfg(test)]
@@ -252,7 +251,9 @@ mod tests {
         let b = new_session_id();
         for id in [&a, &b] {
             assert_eq!(id.len(), 32, "{id}");
-            assert!(id.bytes().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+            assert!(id
+                .bytes()
+                .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
         }
         assert_ne!(a, b);
         // Not a v4 UUID: the version nibble is random (over 64 ids, not all '4').
@@ -328,10 +329,13 @@ mod tests {
         }
         let s = Store::open(&path).expect("migrate");
         assert_eq!(
-            s.resolve_session_of(&Owner::unnamed(), "0123").expect("unnamed"),
+            s.resolve_session_of(&Owner::unnamed(), "0123")
+                .expect("unnamed"),
             "0123456789abcdef0123456789abcdef"
         );
-        assert!(s.resolve_session_of(&Owner::named("alice"), "0123").is_err());
+        assert!(s
+            .resolve_session_of(&Owner::named("alice"), "0123")
+            .is_err());
         drop(s);
         // Opening again does not add the column twice.
         Store::open(&path).expect("reopen");
