@@ -4,7 +4,7 @@ CARGO ?= cargo
 DATA_DIR ?= storage
 LISTEN ?= 127.0.0.1:9999
 
-.PHONY: run setup build release test cycles e2e bench eval lint fmt fuzz-build fuzz clean
+.PHONY: run setup build release test cycles e2e bench eval lint fmt fuzz-build fuzz clean chaos
 
 ## run: build release binaries, set up, start the server on storage/ and open the client
 run: release setup
@@ -19,6 +19,12 @@ build:
 
 release:
 	$(CARGO) build --release --bins
+
+## chaos: fault injection against the release binaries (kill -9 during uploads and chats,
+## hostile peers, full disk); prints a table. KILLS=10 kill -9 trials by default.
+KILLS ?= 10
+chaos:
+	@scripts/chaos.sh "$(KILLS)"
 
 ## test: the full suite: unit, property and end-to-end tests of the real binaries
 ## (setup first: the dense index tests need the embedding model)

@@ -5,7 +5,13 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 use clap::Parser;
+
+use crate::store::Owner;
 use serde::Deserialize;
+
+mod tokens;
+
+pub use tokens::AuthToken;
 
 #[derive(Debug, Parser, Default)]
 #[command(
@@ -27,8 +33,13 @@ pub struct Cli {
     #[arg(long, env = "LLMOPS_LOG_LEVEL")]
     pub log_level: Option<String>,
     /// Token clients must present in HELLO; required when listening beyond loopback.
+    /// Repeatable as `NAME=TOKEN` (e.g. `--auth-token alice=T1 --auth-token bob=T2`):
+    /// each named token sees only its own sessions.
     #[arg(long, env = "LLMOPS_AUTH_TOKEN", hide_env_values = true)]
-    pub auth_token: Option<String>,
+    pub auth_token: Vec<String>,
+    /// Every token sees every session (turns the per-token session boundary off).
+    #[arg(long, env = "LLMOPS_SHARED_SESSIONS")]
+    pub shared_sessions: bool,
     /// Maximum concurrent connections.
     #[arg(long, env = "LLMOPS_MAX_CONNECTIONS")]
     pub max_connections: Option<usize>,
@@ -140,7 +151,12 @@ pub struct FileConfig {
     pub listen: Option<SocketAddr>,
     pub data_dir: Option<PathBuf>,
     pub log_level: Option<String>,
+    /// One token, `TOKEN` or `NAME=TOKEN`.
     pub auth_token: Option<String>,
+    /// Named tokens: `auth_tokens = { alice = "…", bob = "…" }`.
+    #[serde(default)]
+    pub auth_tokens: std::collections::BTreeMap<String, String>,
+    pub shared_sessions: Option<bool>,
     pub max_connections: Option<usize>,
     pub max_connections_per_ip: Option<usize>,
     pub max_preauth_connections: Option<usize>,
@@ -189,7 +205,10 @@ pub struct Config {
     pub listen: SocketAddr,
     pub data_dir: PathBuf,
     pub log_level: String,
-    pub auth_token: Option<String>,
+    /// Tokens a HELLO must present one of (none: no token required).
+    pub auth_tokens: Vec<AuthToken>,
+    /// All tokens see all sessions (else each token name sees only its own).
+    pub shared_sessions: bool,
     pub max_connections: usize,
     /// NPLT connections one peer address may hold at once.
     pub max_connections_per_ip: usize,
@@ -278,6 +297,12 @@ pub enum ConfigError {
          weak: it needs at least {MIN_TOKEN_CHARS} non-space characters, it has {0}"
     )]
     WeakToken(usize),
+    #[error(
+        "访问令牌 {name} 太弱: 至少需要 {MIN_TOKEN_CHARS} 个非空白字符，当前 {chars} 个 / auth \
+         token {name} too weak: it needs at least {MIN_TOKEN_CHARS} non-space characters, it \
+         has {chars}"
+    )]
+    WeakNamedToken { name: String, chars: usize },
     #[error("{0}")]
     Invalid(String),
     #[error(transparent)]
@@ -336,7 +361,12 @@ impl Config {
                 .log_level
                 .or(file.log_level)
                 .unwrap_or_else(|| "info".into()),
-            auth_token: cli.auth_token.or(file.auth_token).filter(|t| !t.is_empty()),
+            auth_tokens: tokens::collect(
+                &cli.auth_token,
+                file.auth_token.as_deref(),
+                &file.auth_tokens,
+            )?,
+            shared_sessions: cli.shared_sessions || file.shared_sessions.unwrap_or(false),
             max_connections: cli.max_connections.or(file.max_connections).unwrap_or(256),
             max_connections_per_ip: cli
                 .max_connections_per_ip
@@ -426,18 +456,13 @@ impl Config {
 
     pub fn validate(&self) -> Result<(), ConfigError> {
         self.action_policy()?;
-        if let Some(t) = &self.auth_token {
-            let strong = t.chars().filter(|c| !c.is_whitespace()).count();
-            if strong < MIN_TOKEN_CHARS {
-                return Err(ConfigError::WeakToken(strong));
-            }
-        }
+        tokens::validate(&self.auth_tokens)?;
         for (flag, addr) in [
             ("--listen", self.listen),
             ("--http-listen", self.http_listen),
             ("--rdt-listen", self.rdt_listen),
         ] {
-            if !addr.ip().is_loopback() && self.auth_token.is_none() {
+            if !addr.ip().is_loopback() && !self.token_required() {
                 return Err(ConfigError::TokenRequired { flag, addr });
             }
         }
@@ -504,6 +529,26 @@ impl Config {
             )));
         }
         Ok(())
+    }
+
+    /// Whether a HELLO must present a token (legacy clients, which cannot, are refused).
+    pub fn token_required(&self) -> bool {
+        !self.auth_tokens.is_empty()
+    }
+
+    /// The owner a HELLO's token makes the connection: `None` when a token is required
+    /// and this is not one of them. Without a token, or with sessions shared, the unnamed
+    /// owner.
+    pub fn owner_for(&self, presented: Option<&str>) -> Option<Owner> {
+        if !self.token_required() {
+            return Some(Owner::unnamed());
+        }
+        let owner = tokens::owner_of(&self.auth_tokens, presented?)?;
+        Some(if self.shared_sessions {
+            Owner::unnamed()
+        } else {
+            owner
+        })
     }
 
     /// Follow-mode limits for tool calls.
@@ -634,7 +679,7 @@ mod tests {
         ));
         let cli = Cli {
             listen: Some("0.0.0.0:9999".parse().expect("addr")),
-            auth_token: Some("s3cret-0123456789".into()),
+            auth_token: vec!["s3cret-0123456789".into()],
             config: Some(PathBuf::from("/dev/null")),
             ..Default::default()
         };
@@ -675,7 +720,7 @@ mod tests {
         let cli = Cli {
             http_listen: Some(any),
             rdt_listen: Some(any),
-            auth_token: Some("0123456789abcdef".into()),
+            auth_token: vec!["0123456789abcdef".into()],
             config: Some(PathBuf::from("/dev/null")),
             ..Default::default()
         };
@@ -686,7 +731,7 @@ mod tests {
     fn weak_tokens_are_refused_with_the_rule() {
         for (token, strong) in [("   ", 0), ("s3cret", 6), ("abc def ghi jkl mn", 14)] {
             let cli = Cli {
-                auth_token: Some(token.into()),
+                auth_token: vec![token.into()],
                 config: Some(PathBuf::from("/dev/null")),
                 ..Default::default()
             };
@@ -710,11 +755,71 @@ mod tests {
             Err(ConfigError::WeakToken(0))
         ));
         let cli = Cli {
-            auth_token: Some("0123456789abcdef".into()),
+            auth_token: vec!["0123456789abcdef".into()],
             config: Some(PathBuf::from("/dev/null")),
             ..Default::default()
         };
         assert!(Config::resolve(cli).is_ok());
+    }
+
+    #[test]
+    fn named_tokens_from_flags_or_the_file_and_their_owners() {
+        let cli = Cli {
+            auth_token: vec![
+                "alice=aaaaaaaaaaaaaaaa1".into(),
+                "bob=bbbbbbbbbbbbbbbb2".into(),
+            ],
+            config: Some(PathBuf::from("/dev/null")),
+            ..Default::default()
+        };
+        let c = Config::resolve(cli).expect("valid");
+        assert!(c.token_required());
+        assert_eq!(
+            c.owner_for(Some("bbbbbbbbbbbbbbbb2")),
+            Some(Owner::named("bob"))
+        );
+        assert_eq!(c.owner_for(Some("wrong")), None);
+        assert_eq!(c.owner_for(None), None);
+        let d = tempfile::tempdir().expect("tempdir");
+        let p = d.path().join("s.toml");
+        std::fs::write(
+            &p,
+            "auth_tokens = { alice = \"aaaaaaaaaaaaaaaa1\", bob = \"short\" }\n",
+        )
+        .expect("write");
+        match Config::resolve(Cli {
+            config: Some(p.clone()),
+            ..Default::default()
+        }) {
+            Err(ConfigError::WeakNamedToken { name, chars }) => {
+                assert_eq!((name.as_str(), chars), ("bob", 5))
+            }
+            other => panic!("expected WeakNamedToken, got {other:?}"),
+        }
+        std::fs::write(
+            &p,
+            "auth_tokens = { alice = \"aaaaaaaaaaaaaaaa1\" }\nshared_sessions = true\n",
+        )
+        .expect("write");
+        let c = Config::resolve(Cli {
+            config: Some(p),
+            ..Default::default()
+        })
+        .expect("valid");
+        // Shared: the token still admits, every session is the unnamed owner's.
+        assert_eq!(
+            c.owner_for(Some("aaaaaaaaaaaaaaaa1")),
+            Some(Owner::unnamed())
+        );
+        assert_eq!(c.owner_for(Some("x")), None);
+        // No token configured: everyone is the unnamed owner.
+        let c = Config::resolve(Cli {
+            config: Some(PathBuf::from("/dev/null")),
+            ..Default::default()
+        })
+        .expect("valid");
+        assert!(!c.token_required());
+        assert_eq!(c.owner_for(None), Some(Owner::unnamed()));
     }
 
     #[test]

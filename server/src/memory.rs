@@ -5,6 +5,11 @@
 /// Allocations of at least this many bytes get their own mapping, returned on free.
 pub const MMAP_THRESHOLD: usize = 256 * 1024;
 
+/// glibc malloc arenas at most. By default up to 8 per core, one per busy thread: the
+/// blocking pool's threads (file writes, indexing) each filled and kept their own, so
+/// freed upload memory stayed spread over many partly used arenas (issue 16, finding 3).
+pub const ARENA_MAX: usize = 4;
+
 /// Fixes glibc's mmap threshold (setting it also turns off the dynamic threshold, which
 /// otherwise climbs to 32 MiB after the first large free and keeps later buffers in arenas
 /// for good). Call once, before threads start. A no-op on other C libraries.
@@ -15,6 +20,13 @@ pub fn tune_allocator() {
         let ok = unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD as libc::c_int) };
         if ok != 1 {
             eprintln!("llmops-server: mallopt(M_MMAP_THRESHOLD) refused; large buffers may be kept after bursts");
+        }
+        // SAFETY: as above.
+        let ok = unsafe { libc::mallopt(libc::M_ARENA_MAX, ARENA_MAX as libc::c_int) };
+        if ok != 1 {
+            eprintln!(
+                "llmops-server: mallopt(M_ARENA_MAX) refused; freed memory may stay in many arenas"
+            );
         }
     }
 }

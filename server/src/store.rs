@@ -9,10 +9,12 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 mod grants;
+mod sessions;
 mod states;
 
 pub use grants::GrantRow;
 pub use llmops_common::TransferMode;
+pub use sessions::{new_session_id, Owner};
 pub use states::{OfferState, UnknownState, UploadState};
 
 #[derive(Debug, thiserror::Error)]
@@ -229,6 +231,8 @@ impl Store {
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
         conn.execute_batch(grants::SCHEMA)?;
+        sessions::migrate(&conn)?;
+        grants::migrate(&conn)?;
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),
             reserve: Some(reserve_path(path)),
@@ -294,139 +298,6 @@ impl Store {
         // transactions keep the data consistent, so carry on with the inner connection.
         let guard = self.conn.lock().unwrap_or_else(|p| p.into_inner());
         f(&guard).map_err(StoreError::from_db)
-    }
-
-    // ----- sessions ------------------------------------------------------------------
-
-    pub fn create_session(&self, name: Option<&str>) -> Result<SessionRow, StoreError> {
-        // Empty sessions are not kept: one left idle for a day goes when the next is made.
-        match self.prune_empty_sessions() {
-            Ok(0) => {}
-            Ok(n) => tracing::info!("removed {n} empty sessions idle for over a day"),
-            Err(e) => tracing::warn!("cannot remove empty sessions: {e}"),
-        }
-        let id = uuid::Uuid::new_v4().simple().to_string();
-        let now = now_rfc3339();
-        let name = match name {
-            Some(n) if !n.trim().is_empty() => n.trim().to_string(),
-            _ => format!("会话 {}", chrono::Local::now().format("%m-%d %H:%M")),
-        };
-        self.with(|c| {
-            c.execute(
-                "INSERT INTO sessions (id, name, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)",
-                params![id, name, now],
-            )
-        })?;
-        self.session(&id)
-    }
-
-    /// Deletes sessions with no messages, uploads or offers that were not touched for a
-    /// day (a connection that is still using one keeps it fresh by writing to it).
-    pub fn prune_empty_sessions(&self) -> Result<usize, StoreError> {
-        self.with(|c| {
-            c.execute(
-                "DELETE FROM sessions WHERE julianday(updated_at) < julianday('now', '-1 day')
-                   AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.session_id = sessions.id)
-                   AND NOT EXISTS (SELECT 1 FROM uploads u WHERE u.session_id = sessions.id)
-                   AND NOT EXISTS (SELECT 1 FROM offers o WHERE o.session_id = sessions.id)",
-                [],
-            )
-        })
-    }
-
-    pub fn session(&self, id: &str) -> Result<SessionRow, StoreError> {
-        self.with(|c| {
-            c.query_row(
-                "SELECT s.id, s.name, s.created_at, s.updated_at, s.model,
-                        (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)
-                 FROM sessions s WHERE s.id = ?1",
-                params![id],
-                session_from_row,
-            )
-            .optional()
-        })?
-        .ok_or_else(|| StoreError::NotFound(id.to_string()))
-    }
-
-    /// Newest first.
-    pub fn list_sessions(&self) -> Result<Vec<SessionRow>, StoreError> {
-        self.with(|c| {
-            let mut st = c.prepare(
-                "SELECT s.id, s.name, s.created_at, s.updated_at, s.model,
-                        (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)
-                 FROM sessions s ORDER BY s.updated_at DESC, s.created_at DESC",
-            )?;
-            let rows = st.query_map([], session_from_row)?;
-            rows.collect()
-        })
-    }
-
-    /// Resolves a full id or a unique prefix.
-    pub fn resolve_session(&self, prefix: &str) -> Result<String, StoreError> {
-        let p = prefix.trim();
-        if p.is_empty() {
-            return Err(StoreError::NotFound(prefix.to_string()));
-        }
-        let ids: Vec<String> = self.with(|c| {
-            let mut st = c.prepare(
-                "SELECT id FROM sessions WHERE id = ?1 OR substr(id, 1, length(?1)) = ?1 LIMIT 10",
-            )?;
-            let rows = st.query_map(params![p], |r| r.get(0))?;
-            rows.collect()
-        })?;
-        if let Some(exact) = ids.iter().find(|i| i.as_str() == p) {
-            return Ok(exact.clone());
-        }
-        match ids.len() {
-            0 => Err(StoreError::NotFound(p.to_string())),
-            1 => Ok(ids[0].clone()),
-            n => Err(StoreError::Ambiguous {
-                prefix: p.to_string(),
-                count: n,
-            }),
-        }
-    }
-
-    pub fn rename_session(&self, id: &str, name: &str) -> Result<(), StoreError> {
-        let n = self.with(|c| {
-            c.execute(
-                "UPDATE sessions SET name = ?2, updated_at = ?3 WHERE id = ?1",
-                params![id, name.trim(), now_rfc3339()],
-            )
-        })?;
-        if n == 0 {
-            return Err(StoreError::NotFound(id.to_string()));
-        }
-        Ok(())
-    }
-
-    pub fn set_session_model(&self, id: &str, model: &str) -> Result<(), StoreError> {
-        self.with(|c| {
-            c.execute(
-                "UPDATE sessions SET model = ?2 WHERE id = ?1",
-                params![id, model],
-            )
-        })?;
-        Ok(())
-    }
-
-    /// Deletes the session with its messages; returns the upload rows it owned so the
-    /// caller can remove their files.
-    pub fn delete_session(&self, id: &str) -> Result<Vec<UploadRow>, StoreError> {
-        let uploads = self.list_uploads(id)?;
-        let n = self.with_reserve(|c| {
-            let tx = c.unchecked_transaction()?;
-            tx.execute("DELETE FROM messages WHERE session_id = ?1", params![id])?;
-            tx.execute("DELETE FROM uploads WHERE session_id = ?1", params![id])?;
-            tx.execute("DELETE FROM offers WHERE session_id = ?1", params![id])?;
-            let n = tx.execute("DELETE FROM sessions WHERE id = ?1", params![id])?;
-            tx.commit()?;
-            Ok(n)
-        })?;
-        if n == 0 {
-            return Err(StoreError::NotFound(id.to_string()));
-        }
-        Ok(uploads)
     }
 
     // ----- messages ------------------------------------------------------------------
@@ -645,6 +516,25 @@ impl Store {
             )
         })
     }
+}
+
+/// Adds `column` to `table` unless it is there (databases made by older versions).
+fn add_column_if_missing(
+    c: &Connection,
+    table: &str,
+    column: &str,
+    decl: &str,
+) -> rusqlite::Result<()> {
+    let mut st = c.prepare(&format!("PRAGMA table_info({table})"))?;
+    let has = st
+        .query_map([], |r| r.get::<_, String>(1))?
+        .collect::<rusqlite::Result<Vec<_>>>()?
+        .iter()
+        .any(|n| n == column);
+    if !has {
+        c.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {decl}"))?;
+    }
+    Ok(())
 }
 
 fn session_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRow> {

@@ -278,6 +278,104 @@ fn auth_token_required_beyond_loopback() {
     assert!(!answer.is_empty());
 }
 
+/// A session command's reply: SESSION_REPLY or ERROR.
+fn session_op(c: &mut ExtConn, op: SessionOp) -> Message {
+    let rid = c.next_id();
+    c.send(&Message::SessionCmd(SessionCmd {
+        request_id: rid,
+        op,
+    }))
+    .expect("send");
+    c.recv().expect("reply")
+}
+
+fn listed(c: &mut ExtConn) -> Vec<SessionInfo> {
+    match session_op(c, SessionOp::List) {
+        Message::SessionReply(r) => r.sessions,
+        other => panic!("not a session list: {other:?}"),
+    }
+}
+
+/// Finding 13: two named tokens cannot list, switch to (by full id or prefix), resume,
+/// delete or rename each other's sessions; legacy clients are refused.
+#[test]
+fn named_tokens_see_only_their_own_sessions() {
+    const ALICE: &str = "alice-token-0123456789";
+    const BOB: &str = "bob-token-9876543210";
+    let server = ServerProc::start_with(&[
+        "--auth-token",
+        &format!("alice={ALICE}"),
+        "--auth-token",
+        &format!("bob={BOB}"),
+    ])
+    .expect("server");
+    let mut alice = ExtConn::connect(server.addr, None, Some(ALICE)).expect("alice");
+    chat(&mut alice, "hi from alice");
+    let a1 = alice.session_id();
+    assert_eq!(a1.len(), 32);
+    let Message::SessionReply(r) = session_op(
+        &mut alice,
+        SessionOp::New {
+            name: Some("alice-2".into()),
+        },
+    ) else {
+        panic!("no new session")
+    };
+    let a2 = r.current.id.clone();
+    let mut bob = ExtConn::connect(server.addr, None, Some(BOB)).expect("bob");
+    chat(&mut bob, "hi from bob");
+    let b1 = bob.session_id();
+    let bob_ids: Vec<String> = listed(&mut bob).into_iter().map(|s| s.id).collect();
+    assert_eq!(bob_ids, vec![b1.clone()]);
+    let alice_ids: Vec<String> = listed(&mut alice).into_iter().map(|s| s.id).collect();
+    assert_eq!(alice_ids.len(), 2);
+    assert!(alice_ids.contains(&a1) && alice_ids.contains(&a2) && !alice_ids.contains(&b1));
+
+    // Switch by full id, by a long prefix: not found; bob stays where he was.
+    for p in [a1.clone(), a1[..31].to_string(), a2[..8].to_string()] {
+        match session_op(&mut bob, SessionOp::Switch { id: p.clone() }) {
+            Message::Error(e) => assert_eq!(e.code, "not_found", "{p}: {e:?}"),
+            other => panic!("{p}: bob switched: {other:?}"),
+        }
+    }
+    // A short prefix resolves among bob's sessions only, never to alice's.
+    for p in [&a1[..3], &a2[..3]] {
+        if let Message::SessionReply(r) = session_op(&mut bob, SessionOp::Switch { id: p.into() }) {
+            assert_eq!(r.current.id, b1, "{p}");
+        }
+    }
+    match session_op(&mut bob, SessionOp::Delete { id: a2.clone() }) {
+        Message::Error(e) => assert_eq!(e.code, "not_found"),
+        other => panic!("bob deleted alice's session: {other:?}"),
+    }
+    match session_op(
+        &mut bob,
+        SessionOp::Rename {
+            id: Some(a2.clone()),
+            name: "stolen".into(),
+        },
+    ) {
+        Message::Error(e) => assert_eq!(e.code, "not_found"),
+        other => panic!("bob renamed alice's session: {other:?}"),
+    }
+    let still: Vec<SessionInfo> = listed(&mut alice);
+    assert_eq!(still.len(), 2);
+    assert!(still.iter().any(|s| s.id == a2 && s.name == "alice-2"));
+    // Resuming alice's session with bob's token starts a new session of bob's instead.
+    let b2 = ExtConn::connect(server.addr, Some(&a1), Some(BOB)).expect("bob again");
+    let w = b2.welcome.clone().expect("welcome");
+    assert!(!w.resumed);
+    assert_ne!(w.session_id, a1);
+    // Alice resumes her own by prefix.
+    let a = ExtConn::connect(server.addr, Some(&a1[..6]), Some(ALICE)).expect("alice again");
+    assert_eq!(a.welcome.clone().expect("welcome").session_id, a1);
+    // A legacy client cannot present a token: refused.
+    let mut legacy = RawConn::connect(server.addr).expect("connect");
+    legacy.send(0x01, b"hi").expect("send");
+    let (_, text) = legacy.recv_text().expect("refusal");
+    assert!(text.contains("令牌"), "{text}");
+}
+
 #[test]
 fn connection_limit_refuses_with_an_error() {
     let server = ServerProc::start_with(&["--max-connections", "2"]).expect("server");

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
-use llmops_common::constant_time_eq;
 use protocol::{Inbound, Message, Welcome, LEGACY_HEARTBEAT, PROTOCOL_VERSION};
 use rdt_io::MessageCodec;
 use tokio::net::TcpStream;
@@ -77,6 +76,8 @@ pub struct Conn {
     mode: Dialect,
     legacy_welcome_sent: bool,
     session_id: String,
+    /// Whose sessions this connection sees (its token's name; set at HELLO).
+    owner: crate::store::Owner,
     upload: UploadSlot,
     turn: Option<RunningTurn>,
     /// Legacy stream text held back so no chunk is blank or exactly `HEARTBEAT`.
@@ -125,6 +126,7 @@ pub async fn serve(
         mode: Dialect::Pending,
         legacy_welcome_sent: false,
         session_id: String::new(),
+        owner: crate::store::Owner::unnamed(),
         upload: UploadSlot::None,
         turn: None,
         legacy_pending: String::new(),
@@ -141,7 +143,7 @@ pub async fn serve(
     // With a token required, a silent peer cannot be a legacy client we must greet (legacy
     // clients can't authenticate), so give a HELLO delayed by TCP retransmissions on a lossy
     // link time to arrive instead of refusing after the legacy welcome delay.
-    let wait_ms = if ctx.cfg.auth_token.is_some() {
+    let wait_ms = if ctx.cfg.token_required() {
         ctx.cfg.legacy_welcome_delay_ms.max(AUTH_HELLO_GRACE_MS)
     } else {
         ctx.cfg.legacy_welcome_delay_ms
@@ -340,7 +342,7 @@ impl Conn {
         }
         if self.mode == Dialect::Pending && !self.legacy_welcome_sent && now >= welcome_deadline {
             // A silent peer is a legacy client waiting for the welcome.
-            if self.ctx.cfg.auth_token.is_some() {
+            if self.ctx.cfg.token_required() {
                 out.push(Message::ChatText(
                     "连接被拒绝：需要访问令牌 / access token required".into(),
                 ));
@@ -374,7 +376,12 @@ impl Conn {
 
     async fn start_legacy(&mut self, out: &mut Vec<Message>) -> Result<(), StoreError> {
         if self.session_id.is_empty() {
-            let s = self.ctx.store.run(|s| s.create_session(None)).await?;
+            let owner = self.owner.clone();
+            let s = self
+                .ctx
+                .store
+                .run(move |s| s.create_session_for(&owner, None))
+                .await?;
             self.session_id = s.id;
         }
         self.legacy_welcome_sent = true;
@@ -390,7 +397,7 @@ impl Conn {
                     return self.on_hello(h, out).await;
                 }
                 _ => {
-                    if self.ctx.cfg.auth_token.is_some() {
+                    if self.ctx.cfg.token_required() {
                         out.push(Message::ChatText(
                             "连接被拒绝：需要访问令牌 / access token required".into(),
                         ));
@@ -426,12 +433,9 @@ impl Conn {
     }
 
     async fn on_hello(&mut self, h: protocol::Hello, out: &mut Vec<Message>) -> Flow {
-        if let Some(expected) = &self.ctx.cfg.auth_token {
-            let ok = h
-                .auth_token
-                .as_deref()
-                .is_some_and(|t| constant_time_eq(t.as_bytes(), expected.as_bytes()));
-            if !ok {
+        match self.ctx.cfg.owner_for(h.auth_token.as_deref()) {
+            Some(owner) => self.owner = owner,
+            None => {
                 self.ctx
                     .audit_denial(&self.peer, "auth", "bad or missing auth token");
                 out.push(Message::error(
@@ -449,10 +453,12 @@ impl Conn {
         let store = self.ctx.store.clone();
         let resume = h.resume_session.clone();
         let lazy = h.no_new_session;
+        let owner = self.owner.clone();
         let res = store
             .run(move |s| {
+                // Only among this token's sessions: another owner's id starts a new one.
                 if let Some(r) = resume {
-                    if let Ok(id) = s.resolve_session(&r) {
+                    if let Ok(id) = s.resolve_session_of(&owner, &r) {
                         return Ok((Some(s.session(&id)?), true));
                     }
                 }
@@ -460,7 +466,7 @@ impl Conn {
                 if lazy {
                     return Ok((None, false));
                 }
-                Ok((Some(s.create_session(None)?), false))
+                Ok((Some(s.create_session_for(&owner, None)?), false))
             })
             .await;
         let (sess, resumed) = match res {

@@ -1,9 +1,10 @@
 //! Standing grants in SQLite: the rule an operator's "approve always" granted, its lifetime,
 //! the session that granted it and how often it approved an action without asking.
 //!
-//! Visibility: a session sees its own session-lifetime grants and every until-revoked grant
-//! (the server has one auth identity, its token, so until-revoked grants are that
-//! identity's). Session-lifetime grants are deleted with their session (a trigger, so every
+//! Visibility: a session sees its own session-lifetime grants and the until-revoked grants
+//! of its owner (the auth token's name, see `store/sessions.rs`): a grant is stamped with
+//! the granting session's owner, so it outlives that session and stays its owner's. Grants
+//! made before owners existed are the unnamed owner's. Session-lifetime grants are deleted with their session (a trigger, so every
 //! way a session row goes takes them along); until-revoked grants stay until revoked.
 
 use llmops_policy::grant::GrantRule;
@@ -30,6 +31,11 @@ BEGIN
     DELETE FROM grants WHERE session_id = old.id AND lifetime = 'session';
 END;
 "#;
+
+/// Adds the `owner` column to a `grants` table made before owners existed.
+pub(super) fn migrate(c: &rusqlite::Connection) -> rusqlite::Result<()> {
+    super::add_column_if_missing(c, "grants", "owner", "TEXT NOT NULL DEFAULT ''")
+}
 
 /// One stored grant. `rule` was validated (`GrantRule::parse`) when it was read.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,7 +86,9 @@ type RawGrant = (String, String, String, String, String, String, i64);
 
 const VISIBLE: &str =
     "SELECT grant_id, session_id, rule, text, lifetime, created_at, uses FROM grants
-     WHERE lifetime = 'until_revoked' OR (lifetime = 'session' AND session_id = ?1)
+     WHERE (lifetime = 'until_revoked'
+            AND owner = COALESCE((SELECT owner FROM sessions WHERE id = ?1), ''))
+        OR (lifetime = 'session' AND session_id = ?1)
      ORDER BY created_at, rowid";
 
 /// A row whose rule or lifetime no longer parses is skipped with a warning: it never
@@ -138,8 +146,9 @@ impl Store {
             .map_err(|e| StoreError::Forbidden(format!("grant rule not storable: {e}")))?;
         self.with(|c| {
             c.execute(
-                "INSERT INTO grants (grant_id, session_id, rule, text, lifetime, created_at, uses)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0)",
+                "INSERT INTO grants (grant_id, session_id, rule, text, lifetime, created_at, uses, owner)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0,
+                         COALESCE((SELECT owner FROM sessions WHERE id = ?2), ''))",
                 params![
                     row.grant_id,
                     row.session_id,
@@ -227,6 +236,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Owner;
 
     fn argv(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
@@ -369,5 +379,48 @@ mod tests {
             .use_matching_grant("s", &argv("{anything}"))
             .expect("match")
             .is_none());
+    }
+
+    #[test]
+    fn until_revoked_grants_are_seen_only_by_sessions_of_the_same_owner() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let s = Store::open(&d.path().join("db.sqlite")).expect("open");
+        let (alice, bob) = (Owner::named("alice"), Owner::named("bob"));
+        let a1 = s.create_session_for(&alice, None).expect("a1").id;
+        let a2 = s.create_session_for(&alice, None).expect("a2").id;
+        let b1 = s.create_session_for(&bob, None).expect("b1").id;
+        let u1 = s.create_session(None).expect("u1").id;
+        let g = s
+            .insert_grant(
+                &a1,
+                &rule("systemctl restart nginx.service"),
+                "systemctl restart nginx.service",
+                GrantLifetime::UntilRevoked,
+            )
+            .expect("insert");
+        let restart = argv("systemctl restart nginx.service");
+        assert_eq!(s.visible_grants(&a2).expect("list").len(), 1);
+        for other in [&b1, &u1] {
+            assert!(s.visible_grants(other).expect("list").is_empty());
+            assert!(s
+                .use_matching_grant(other, &restart)
+                .expect("match")
+                .is_none());
+            assert!(s
+                .revoke_grant(other, &g.grant_id)
+                .expect("revoke")
+                .is_none());
+        }
+        // The grant stays its owner's after the granting session is gone.
+        s.delete_session(&a1).expect("delete");
+        let used = s
+            .use_matching_grant(&a2, &restart)
+            .expect("match")
+            .expect("alice's grant");
+        assert_eq!(
+            (used.grant_id.as_str(), used.uses),
+            (g.grant_id.as_str(), 1)
+        );
+        assert!(s.visible_grants(&b1).expect("list").is_empty());
     }
 }

@@ -15,7 +15,13 @@ impl Conn {
     pub(super) async fn on_extension(&mut self, m: Message, out: &mut Vec<Message>) -> Flow {
         // A read-only connection (HELLO no_new_session) gets its session on first need.
         if self.session_id.is_empty() && needs_session(&m) {
-            match self.ctx.store.run(|s| s.create_session(None)).await {
+            let owner = self.owner.clone();
+            match self
+                .ctx
+                .store
+                .run(move |s| s.create_session_for(&owner, None))
+                .await
+            {
                 Ok(s) => self.session_id = s.id,
                 Err(e) => {
                     let code = crate::wire::store_error_code(&e);

@@ -18,12 +18,12 @@ impl Conn {
     }
 
     pub(super) async fn switch_session(&mut self, prefix: &str) -> Result<SessionRow, StoreError> {
-        let p = prefix.to_string();
+        let (p, owner) = (prefix.to_string(), self.owner.clone());
         let s = self
             .ctx
             .store
             .run(move |s| {
-                let id = s.resolve_session(&p)?;
+                let id = s.resolve_session_of(&owner, &p)?;
                 s.session(&id)
             })
             .await?;
@@ -33,8 +33,12 @@ impl Conn {
 
     /// Deletes a session other than the current one; returns its id.
     pub(super) async fn delete_session(&mut self, prefix: &str) -> Result<String, StoreError> {
-        let p = prefix.to_string();
-        let id = self.ctx.store.run(move |s| s.resolve_session(&p)).await?;
+        let (p, owner) = (prefix.to_string(), self.owner.clone());
+        let id = self
+            .ctx
+            .store
+            .run(move |s| s.resolve_session_of(&owner, &p))
+            .await?;
         if id == self.session_id {
             return Err(StoreError::Forbidden(
                 "不能删除当前会话，请先切换到其他会话 / cannot delete the current session".into(),
@@ -78,10 +82,11 @@ impl Conn {
         match op {
             SessionOp::List => {}
             SessionOp::New { name } => {
+                let owner = self.owner.clone();
                 let s = self
                     .ctx
                     .store
-                    .run(move |s| s.create_session(name.as_deref()))
+                    .run(move |s| s.create_session_for(&owner, name.as_deref()))
                     .await?;
                 self.session_id = s.id;
             }
@@ -97,12 +102,12 @@ impl Conn {
                         "会话名称不能为空 / name must not be empty".into(),
                     ));
                 }
-                let current = self.session_id.clone();
+                let (current, owner) = (self.session_id.clone(), self.owner.clone());
                 self.ctx
                     .store
                     .run(move |s| {
                         let target = match id {
-                            Some(p) => s.resolve_session(&p)?,
+                            Some(p) => s.resolve_session_of(&owner, &p)?,
                             None => current,
                         };
                         s.rename_session(&target, &name)
@@ -110,7 +115,7 @@ impl Conn {
                     .await?;
             }
         }
-        let cur = self.session_id.clone();
+        let (cur, owner) = (self.session_id.clone(), self.owner.clone());
         let (current, sessions) = self
             .ctx
             .store
@@ -120,7 +125,7 @@ impl Conn {
                 } else {
                     Some(s.session(&cur)?)
                 };
-                Ok((current, s.list_sessions()?))
+                Ok((current, s.list_sessions_of(&owner)?))
             })
             .await?;
         Ok(SessionReplyParts {

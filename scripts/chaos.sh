@@ -1,0 +1,247 @@
+#!/usr/bin/env bash
+# make chaos: fault injection against the release binaries (issue 16). Scenarios:
+#   kill9      N kill -9s of the server during uploads and chats; every acknowledged upload
+#              (file id printed) and turn (answer printed) must be in the database after a
+#              restart, and PRAGMA integrity_check must say ok
+#   fragments  200 pre-HELLO peers x 128 FRAGMENTs; RSS under 300 MB, a client still served
+#   idle       300 silent sockets; a client still served, RSS under 300 MB
+#   noread     40 clients accept a 16 MiB nplt download and never read; RSS under 300 MB
+#   diskfull   a 24 MiB tmpfs (unshare -rm) filled by uploads: refusals never `internal`,
+#              a turn on the full disk is saved or ends with an error (never silent loss)
+# Prints a table: scenario, trials, failures, data lost. Exit 1 when any trial failed.
+# Usage: scripts/chaos.sh [KILLS]   (default 10; CHAOS_SKIP_BUILD=1 uses existing binaries)
+set -uo pipefail
+
+KILLS=${1:-10}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BIN=${CARGO_TARGET_DIR:-$ROOT/target}/release
+SERVER=$BIN/llmops-server
+TUI=$BIN/llmops-tui
+TOKEN=chaos-token-0123456789abcdef
+CEILING_KIB=$((300 * 1024))
+WORK=$(mktemp -d /tmp/llmops-chaos.XXXXXX)
+SERVER_PID=""
+declare -a ROWS=()
+
+cleanup() {
+    [[ -n $SERVER_PID ]] && kill -9 "$SERVER_PID" 2>/dev/null
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+if [[ ${CHAOS_SKIP_BUILD:-0} != 1 ]]; then
+    (cd "$ROOT" && cargo build --release --bins) || exit 1
+fi
+for b in "$SERVER" "$TUI"; do
+    [[ -x $b ]] || { echo "missing $b (build release first)" >&2; exit 1; }
+done
+
+# start_server DATA_DIR LOG [EXTRA...]: starts the server on free loopback ports; sets
+# SERVER_PID and ADDR. A wrapper command may be given in WRAP (an array).
+start_server() {
+    local data=$1 log=$2
+    shift 2
+    local port=$((20000 + RANDOM % 20000))
+    ADDR=127.0.0.1:$port
+    "${WRAP[@]}" "$SERVER" --config /dev/null --data-dir "$data" --auth-token "$TOKEN" \
+        --listen "$ADDR" --rdt-listen 127.0.0.1:$((port + 1)) \
+        --http-listen 127.0.0.1:$((port + 2)) --embedder none "$@" >"$log" 2>&1 &
+    SERVER_PID=$!
+    for _ in $(seq 1 300); do
+        grep -q '^llmops-server ready' "$log" 2>/dev/null && return 0
+        kill -0 "$SERVER_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    echo "server did not start; log:" >&2
+    tail -20 "$log" >&2
+    return 1
+}
+
+# The server's own pid under a wrapper (unshare execs it, so it is the same process).
+server_rss_pid() { echo "$SERVER_PID"; }
+
+stop_server() {
+    [[ -n $SERVER_PID ]] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
+    SERVER_PID=""
+}
+
+# check_db DB LEDGER: prints "lost=N integrity=ok|..." for the acknowledged items in LEDGER
+# (lines `upload FILE_ID` and `turn SESSION_ID ANSWER_COUNT`).
+check_db() {
+    python3 - "$1" "$2" <<'PY'
+import sqlite3, sys
+db, ledger = sys.argv[1], sys.argv[2]
+c = sqlite3.connect(db)
+integrity = c.execute("PRAGMA integrity_check").fetchone()[0]
+lost = 0
+turns = {}
+for line in open(ledger):
+    parts = line.split()
+    if parts[0] == "upload":
+        if c.execute("SELECT 1 FROM uploads WHERE file_id = ?", (parts[1],)).fetchone() is None:
+            lost += 1
+    elif parts[0] == "turn":
+        turns[parts[1]] = turns.get(parts[1], 0) + 1
+for sid, n in turns.items():
+    have = c.execute(
+        "SELECT COUNT(*) FROM messages WHERE session_id = ? AND role = 'assistant'", (sid,)
+    ).fetchone()[0]
+    lost += max(0, n - have)
+print(f"lost={lost} integrity={integrity}")
+PY
+}
+
+json_field() { python3 -c 'import json,sys
+try: print(json.loads(sys.stdin.read().strip().splitlines()[-1]).get(sys.argv[1], ""))
+except Exception: print("")' "$1"; }
+
+WRAP=()
+
+# ----- kill -9 during uploads and chats ----------------------------------------------
+scenario_kill9() {
+    local data=$WORK/kill9 ledger=$WORK/kill9.ledger failures=0 lost_total=0
+    mkdir -p "$data"
+    : >"$ledger"
+    for i in 1 2 3 4; do
+        python3 -c "import sys; sys.stdout.write(''.join(f'2026-01-01 00:00:{n%60:02d} w$i line {n} status {200 + n%3}\n' for n in range(60000)))" >"$WORK/up$i.log"
+    done
+    for trial in $(seq 1 "$KILLS"); do
+        start_server "$data" "$WORK/kill9-$trial.log" || { failures=$((failures + 1)); continue; }
+        local sid
+        sid=$("$TUI" --server "$ADDR" --token "$TOKEN" --json ask "磁盘使用情况" | json_field session_id)
+        [[ -n $sid ]] && echo "turn $sid" >>"$ledger"
+        local pids=()
+        for w in 1 2 3 4; do
+            (
+                while true; do
+                    out=$("$TUI" --server "$ADDR" --token "$TOKEN" --json upload --mode nplt \
+                        "$WORK/up$w.log" 2>/dev/null) || exit 0
+                    fid=$(json_field file_id <<<"$out")
+                    [[ -n $fid ]] && echo "upload $fid" >>"$ledger"
+                done
+            ) &
+            pids+=($!)
+            (
+                while [[ -n $sid ]]; do
+                    out=$("$TUI" --server "$ADDR" --token "$TOKEN" --session "$sid" --json \
+                        ask "内存使用情况" 2>/dev/null) || exit 0
+                    [[ -n $(json_field answer <<<"$out") ]] && echo "turn $sid" >>"$ledger"
+                done
+            ) &
+            pids+=($!)
+        done
+        sleep "$(python3 -c 'import random; print(round(random.uniform(1.0, 4.0), 2))')"
+        kill -9 "$SERVER_PID"
+        wait "$SERVER_PID" 2>/dev/null
+        SERVER_PID=""
+        sleep 1
+        # The loops and the clients they started (retrying against the dead server).
+        for p in "${pids[@]}"; do
+            pkill -P "$p" 2>/dev/null
+            kill "$p" 2>/dev/null
+        done
+        wait "${pids[@]}" 2>/dev/null
+        local res lost integ
+        res=$(check_db "$data/llmops.sqlite" "$ledger")
+        lost=${res#lost=}; lost=${lost%% *}
+        integ=${res#*integrity=}
+        lost_total=$((lost_total + lost))
+        if [[ $lost != 0 || $integ != ok ]]; then
+            failures=$((failures + 1))
+            echo "kill9 trial $trial: $res" >&2
+        fi
+    done
+    local acked
+    acked=$(wc -l <"$ledger")
+    ROWS+=("kill -9 during uploads and chats ($acked acknowledged)|$KILLS|$failures|$lost_total")
+}
+
+# ----- hostile peers --------------------------------------------------------------------
+scenario_flood() {
+    local kind=$1 label=$2 extra=()
+    local data=$WORK/flood-$kind
+    mkdir -p "$data"
+    local args=()
+    if [[ $kind == noread ]]; then
+        mkdir -p "$WORK/docs"
+        head -c $((16 << 20)) /dev/urandom >"$WORK/docs/big.bin"
+        extra=(--docs "$WORK/docs")
+        args=("$WORK/docs/big.bin")
+    fi
+    start_server "$data" "$WORK/flood-$kind.log" --max-connections-per-ip 1000 \
+        --max-connections 1000 "${extra[@]}" || { ROWS+=("$label|1|1|-"); return; }
+    local out peak served failures=0
+    out=$(python3 "$ROOT/scripts/chaos_peers.py" "$kind" "$ADDR" "$(server_rss_pid)" "$TOKEN" "${args[@]}")
+    peak=$(sed -n 's/.*peak_kib=\([0-9]*\).*/\1/p' <<<"$out")
+    served=$(sed -n 's/.*served=\([01]\).*/\1/p' <<<"$out")
+    if [[ -z $peak || $peak -ge $CEILING_KIB || $served != 1 ]]; then
+        failures=1
+        echo "$kind: $out" >&2
+    fi
+    stop_server
+    ROWS+=("$label (peak $((${peak:-0} / 1024)) MB, served=${served:-?})|1|$failures|0")
+}
+
+# ----- disk full ------------------------------------------------------------------------
+scenario_diskfull() {
+    if ! unshare -rm sh -c 'mount -t tmpfs -o size=1m tmpfs /mnt' 2>/dev/null; then
+        ROWS+=("disk full (skipped: no unprivileged tmpfs)|0|0|-")
+        return
+    fi
+    local data=$WORK/full failures=0 lost=0
+    mkdir -p "$data"
+    WRAP=(unshare -rm sh -c "mount -t tmpfs -o size=24m tmpfs '$data' && exec \"\$0\" \"\$@\"")
+    start_server "$data" "$WORK/full.log" || { WRAP=(); ROWS+=("disk full|1|1|-"); return; }
+    WRAP=()
+    local ledger=$WORK/full.ledger
+    : >"$ledger"
+    head -c $((1 << 20)) /dev/zero | tr '\0' 'x' >"$WORK/fill.txt"
+    local n=0 code
+    while ((n < 40)); do
+        out=$("$TUI" --server "$ADDR" --token "$TOKEN" --json upload --mode nplt "$WORK/fill.txt" 2>/dev/null)
+        fid=$(json_field file_id <<<"$out")
+        if [[ -z $fid ]]; then
+            code=$(json_field code <<<"$out")
+            [[ $code == internal ]] && { failures=$((failures + 1)); echo "diskfull: $out" >&2; }
+            break
+        fi
+        echo "upload $fid" >>"$ledger"
+        n=$((n + 1))
+    done
+    out=$("$TUI" --server "$ADDR" --token "$TOKEN" --json ask "磁盘使用情况" 2>/dev/null)
+    sid=$(json_field session_id <<<"$out")
+    # An answer printed without an error must be in the history after a restart.
+    if [[ -n $(json_field answer <<<"$out") && -z $(json_field error <<<"$out") && -n $sid ]]; then
+        echo "turn $sid" >>"$ledger"
+    fi
+    # The database lives on the tmpfs, inside the namespace: check it through the
+    # server's own mount view (/proc/PID/root).
+    local db=/proc/$SERVER_PID/root$data/llmops.sqlite
+    kill -STOP "$SERVER_PID" 2>/dev/null
+    res=$(check_db "$db" "$ledger" 2>&1)
+    kill -CONT "$SERVER_PID" 2>/dev/null
+    stop_server
+    lost=${res#lost=}; lost=${lost%% *}
+    [[ $lost =~ ^[0-9]+$ ]] || lost=0
+    if [[ $lost != 0 || $res != *integrity=ok* ]]; then
+        failures=$((failures + 1))
+        echo "diskfull: $res" >&2
+    fi
+    ROWS+=("disk full: $n uploads filled 24 MiB, refusals not internal|1|$failures|$lost")
+}
+
+scenario_kill9
+scenario_flood fragments "200 pre-HELLO peers x 128 FRAGMENTs"
+scenario_flood idle "300 idle sockets"
+scenario_flood noread "40 never-reading nplt downloads of 16 MiB"
+scenario_diskfull
+
+total_fail=0
+printf '\n| %-70s | %6s | %8s | %9s |\n' scenario trials failures "data lost"
+printf '|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..72})" "--------" "----------" "-----------"
+for r in "${ROWS[@]}"; do
+    IFS='|' read -r name trials fails lost <<<"$r"
+    printf '| %-70s | %6s | %8s | %9s |\n' "$name" "$trials" "$fails" "$lost"
+    total_fail=$((total_fail + fails))
+done
+((total_fail == 0))
