@@ -1,4 +1,5 @@
-//! Dense embedders behind one trait: the local all-MiniLM-L6-v2 (candle, CPU, mean pooling +
+//! Dense embedders behind one trait: multilingual-e5-small in-process (`embed/e5.rs`, the
+//! default), the local all-MiniLM-L6-v2 (candle, CPU, mean pooling +
 //! L2 normalisation, inputs truncated at 256 word pieces) and any OpenAI-compatible
 //! `/v1/embeddings` endpoint. Both are blocking: call them from blocking threads only.
 
@@ -10,6 +11,9 @@ use candle_transformers::models::bert::{BertModel, Config as BertConfig};
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 
 use crate::IndexError;
+
+pub mod e5;
+pub use e5::E5;
 
 /// What a text is embedded as (some models, e5 for one, want a prefix per kind).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
