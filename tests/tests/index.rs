@@ -295,7 +295,7 @@ fn model_dir() -> Option<PathBuf> {
 fn dense_scenario(extra: &[&str]) {
     let Some(model) = model_dir() else { return };
     let model = model.to_string_lossy().into_owned();
-    let mut args = vec!["--model-dir", model.as_str()];
+    let mut args = vec!["--embedder", "minilm", "--model-dir", model.as_str()];
     args.extend_from_slice(extra);
     let server = ServerProc::start_with(&args).expect("server");
     let mut c = ExtConn::connect(server.addr, None, None).expect("connect");

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{Dense, Engine, Hit, Mode, Scope};
+use crate::analyzers::glossary::glossary;
 use crate::embed::Embedder;
 use crate::lexical::ChunkDoc;
 use crate::rank;
@@ -129,6 +130,9 @@ impl Engine {
         let tags = Self::tags(scope, session);
         let pool = (top_k * 10).max(50);
         let simple = rank::simple_tokens(query);
+        // The query as the glossary says it in the other language: a Chinese question
+        // about an English text is covered by the English words it was translated to.
+        let tr_simple = rank::simple_tokens(&glossary().translate(query).text);
 
         // The query embedding first, outside the gate below, so concurrent searches batch.
         let mut wd = 0.0f32;
@@ -164,7 +168,7 @@ impl Engine {
         // yet); the best chunk per file is the file's.
         let mut lex: Ranked = Vec::new();
         if mode != Mode::Dense {
-            let qt = self.lexical.query_tokens(query);
+            let qt = self.lexical.query_tokens_bilingual(query);
             let ids = self.ids.read().map_err(|_| IndexError::Poisoned)?;
             let hits = self.lexical.search_ids(&qt, &tags, pool)?;
             for (score, id) in hits {
@@ -197,20 +201,30 @@ impl Engine {
             dense,
             wd,
         };
-        self.fuse(query, &simple, ev, &tags, top_k, per_file.max(1), mode)
+        self.fuse(
+            query,
+            (&simple, &tr_simple),
+            ev,
+            &tags,
+            top_k,
+            per_file.max(1),
+            mode,
+        )
     }
 
     #[allow(clippy::too_many_arguments)]
     pub(super) fn fuse(
         &self,
         query: &str,
-        simple: &[String],
+        (simple, tr_simple): (&[String], &[String]),
         ev: Evidence,
         tags: &[String],
         top_k: usize,
         per_file: usize,
         mode: Mode,
     ) -> Result<Vec<Hit>, IndexError> {
+        // Snippets look for the query's words in either language.
+        let snip: Vec<String> = simple.iter().chain(tr_simple).cloned().collect();
         let Evidence {
             lex: lex_all,
             bm25_max,
@@ -360,7 +374,10 @@ impl Engine {
                 if let Some(score) = c.bm25 {
                     let cov = texts
                         .get(&c.chunk)
-                        .map(|ch| rank::coverage(&ch.text.to_lowercase(), simple))
+                        .map(|ch| {
+                            let low = ch.text.to_lowercase();
+                            rank::coverage(&low, simple).max(rank::coverage(&low, tr_simple))
+                        })
                         .unwrap_or(0.0);
                     c.lexical = Some(0.9 * cov * (0.7 + 0.3 * (score / bm25_max).min(1.0)));
                 }
@@ -374,7 +391,7 @@ impl Engine {
                 let lines = texts
                     .get(&c.chunk)
                     .map(|ch| {
-                        let (_, a, b) = rank::snippet(&ch.text, ch.first_line, simple, 200);
+                        let (_, a, b) = rank::snippet(&ch.text, ch.first_line, &snip, 200);
                         (a, b)
                     })
                     .unwrap_or((1, 1));
@@ -407,7 +424,7 @@ impl Engine {
                 continue;
             };
             let (text, a, b) = match texts.get(&c.chunk) {
-                Some(ch) => rank::snippet(&ch.text, ch.first_line, simple, 200),
+                Some(ch) => rank::snippet(&ch.text, ch.first_line, &snip, 200),
                 None => (String::new(), 1, 1),
             };
             let content = c.lexical.unwrap_or(0.0).max(c.dense.unwrap_or(0.0));
