@@ -36,6 +36,12 @@ pub trait Embedder: Send + Sync {
     fn batch_size(&self) -> usize {
         16
     }
+    /// The cosine of unrelated texts and of a close match: dense evidence (and so the
+    /// similarity shown and the threshold) is the cosine's place between the two. Models
+    /// differ: MiniLM spreads over 0.1-0.7, e5 packs everything into 0.7-0.95.
+    fn cos_scale(&self) -> (f32, f32) {
+        (0.1, 0.7)
+    }
 }
 
 /// The directory layout `make setup` produces.

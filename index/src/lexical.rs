@@ -386,7 +386,11 @@ impl Lexical {
             }
         }
         QueryTokens {
-            zh: analyzers::tokens(&mut zh, query, MAX_QUERY_TOKENS),
+            // Particles and question words (了, 的, 什么) match every Chinese text.
+            zh: analyzers::tokens(&mut zh, query, MAX_QUERY_TOKENS)
+                .into_iter()
+                .filter(|t| !analyzers::glossary::is_zh_filler(t))
+                .collect(),
             bigram: analyzers::tokens(&mut bi, query, MAX_QUERY_TOKENS),
             en: en_tokens,
             ident: id.wholes,

@@ -20,6 +20,11 @@ const ZH_FILLER: &[&str] = &[
     "请", "将", "从", "给", "对", "被", "让", "所", "有", "个", "些", "下", "上", "来", "去",
 ];
 
+/// A Chinese function or question word (a query word that says nothing about the topic).
+pub fn is_zh_filler(word: &str) -> bool {
+    ZH_FILLER.contains(&word)
+}
+
 /// English words that are not worth a Chinese term.
 const EN_FILLER: &[&str] = &[
     "the", "a", "an", "of", "to", "in", "on", "for", "and", "or", "is", "are", "how", "what",

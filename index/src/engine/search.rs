@@ -223,6 +223,10 @@ impl Engine {
         per_file: usize,
         mode: Mode,
     ) -> Result<Vec<Hit>, IndexError> {
+        let scale = self
+            .dense()
+            .map(|d| d.embedder.cos_scale())
+            .unwrap_or((0.1, 0.7));
         // Snippets look for the query's words in either language.
         let snip: Vec<String> = simple.iter().chain(tr_simple).cloned().collect();
         let Evidence {
@@ -267,7 +271,7 @@ impl Engine {
         for (r, (k, id, cos)) in dense.into_iter().enumerate() {
             let e = cands.entry(k.clone()).or_insert_with(|| blank(&k));
             e.rrf += rank::rrf(wd, r);
-            e.dense = Some(rank::dense_evidence(cos) * wd.min(1.0));
+            e.dense = Some(rank::dense_evidence_in(cos, scale) * wd.min(1.0));
             if e.bm25.is_none() {
                 e.chunk = id;
             }
@@ -323,7 +327,7 @@ impl Engine {
                         fname: 0.0,
                         bm25: ev.bm25,
                         lexical: None,
-                        dense: ev.cos.map(|c| rank::dense_evidence(c) * wd.min(1.0)),
+                        dense: ev.cos.map(|c| rank::dense_evidence_in(c, scale) * wd.min(1.0)),
                         chunk: id,
                         abs: 0.0,
                     });
