@@ -501,7 +501,11 @@ impl Lexical {
             (self.f.ident, &qt.ident, IDENT_WHOLE_BOOST),
             (self.f.ident, &qt.ident_words, IDENT_WORD_BOOST),
             (self.f.en, &qt.tr_en, TR_BOOST),
-            (self.f.ident, &qt.tr_ident_words, TR_BOOST * IDENT_WORD_BOOST),
+            (
+                self.f.ident,
+                &qt.tr_ident_words,
+                TR_BOOST * IDENT_WORD_BOOST,
+            ),
             (self.f.zh, &qt.tr_zh, TR_BOOST),
             (self.f.bigram, &qt.tr_bigram, TR_BOOST * 0.6),
         ] {

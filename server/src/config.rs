@@ -395,9 +395,7 @@ impl Config {
                     embedding_model: file.embedding_model,
                     embedding_key_env: file.embedding_key_env,
                     embedding_query_prefix: file.embedding_query_prefix.unwrap_or_default(),
-                    embedding_passage_prefix: file
-                        .embedding_passage_prefix
-                        .unwrap_or_default(),
+                    embedding_passage_prefix: file.embedding_passage_prefix.unwrap_or_default(),
                     embedding_input_type: file.embedding_input_type.unwrap_or(false),
                 }
             },
@@ -525,16 +523,13 @@ impl Config {
     }
     /// The local model's files.
     pub fn model_dir(&self) -> PathBuf {
-        self.index
-            .model_dir
-            .clone()
-            .unwrap_or_else(|| {
-                let name = match self.index.embedder.as_str() {
-                    "minilm" => "all-MiniLM-L6-v2",
-                    _ => "multilingual-e5-small-q4",
-                };
-                self.data_dir.join("models").join(name)
-            })
+        self.index.model_dir.clone().unwrap_or_else(|| {
+            let name = match self.index.embedder.as_str() {
+                "minilm" => "all-MiniLM-L6-v2",
+                _ => "multilingual-e5-small-q4",
+            };
+            self.data_dir.join("models").join(name)
+        })
     }
 }
 

@@ -744,9 +744,14 @@ fn index_session_delete_drops_its_entries_at_once() {
 /// outside CI (`make setup` installs it).
 #[test]
 fn index_cross_lingual_with_default_embedder() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../storage/models/multilingual-e5-small-q4");
+    let dir =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../storage/models/multilingual-e5-small-q4");
     if !dir.join("e5-small-q4.bin").is_file() {
-        assert!(std::env::var("CI").is_err(), "CI must run `make setup` first: {} missing", dir.display());
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must run `make setup` first: {} missing",
+            dir.display()
+        );
         eprintln!("SKIP: {} missing; run `make setup`", dir.display());
         return;
     }

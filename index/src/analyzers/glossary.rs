@@ -14,10 +14,59 @@ const GLOSSARY: &str = include_str!("../../data/glossary.tsv");
 /// Function words and question words of a Chinese query that carry no topic: a query's
 /// untranslated rest is what remains once they are gone.
 const ZH_FILLER: &[&str] = &[
-    "是多少", "多少", "怎么", "怎样", "如何", "什么", "哪些", "哪个", "哪里", "是否", "一下",
-    "一个", "这个", "那个", "可以", "能否", "需要", "我们", "我的", "请问", "的", "了", "吗",
-    "呢", "是", "把", "用", "在", "和", "与", "及", "或", "中", "里", "我", "要", "想", "能",
-    "请", "将", "从", "给", "对", "被", "让", "所", "有", "个", "些", "下", "上", "来", "去",
+    "是多少",
+    "多少",
+    "怎么",
+    "怎样",
+    "如何",
+    "什么",
+    "哪些",
+    "哪个",
+    "哪里",
+    "是否",
+    "一下",
+    "一个",
+    "这个",
+    "那个",
+    "可以",
+    "能否",
+    "需要",
+    "我们",
+    "我的",
+    "请问",
+    "的",
+    "了",
+    "吗",
+    "呢",
+    "是",
+    "把",
+    "用",
+    "在",
+    "和",
+    "与",
+    "及",
+    "或",
+    "中",
+    "里",
+    "我",
+    "要",
+    "想",
+    "能",
+    "请",
+    "将",
+    "从",
+    "给",
+    "对",
+    "被",
+    "让",
+    "所",
+    "有",
+    "个",
+    "些",
+    "下",
+    "上",
+    "来",
+    "去",
 ];
 
 /// A Chinese function or question word (a query word that says nothing about the topic).
@@ -157,7 +206,10 @@ impl Glossary {
                 }
                 let cand: String = chars[i..i + n].iter().collect();
                 // One-character terms only alone: inside a word they are usually part of it.
-                if n == 1 && (i > 0 && is_cjk(chars[i - 1]) || chars.get(i + 1).is_some_and(|c| is_cjk(*c))) {
+                if n == 1
+                    && (i > 0 && is_cjk(chars[i - 1])
+                        || chars.get(i + 1).is_some_and(|c| is_cjk(*c)))
+                {
                     continue;
                 }
                 if let Some(en) = self.zh_en.get(&cand) {

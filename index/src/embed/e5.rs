@@ -186,7 +186,11 @@ mod tests {
         let d = m.embed(&docs, InputKind::Passage).expect("passages");
         let q = m
             .embed(
-                &["用 bz2 格式压缩文件", "显示 CPU 架构信息", "查看磁盘剩余空间"],
+                &[
+                    "用 bz2 格式压缩文件",
+                    "显示 CPU 架构信息",
+                    "查看磁盘剩余空间",
+                ],
                 InputKind::Query,
             )
             .expect("queries");

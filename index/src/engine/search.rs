@@ -327,7 +327,9 @@ impl Engine {
                         fname: 0.0,
                         bm25: ev.bm25,
                         lexical: None,
-                        dense: ev.cos.map(|c| rank::dense_evidence_in(c, scale) * wd.min(1.0)),
+                        dense: ev
+                            .cos
+                            .map(|c| rank::dense_evidence_in(c, scale) * wd.min(1.0)),
                         chunk: id,
                         abs: 0.0,
                     });

@@ -376,13 +376,25 @@ fn index_engine_glossary_translates_queries_both_ways() {
             .expect("search")
     };
     let hits = top("数据库端口是多少");
-    assert_eq!(hits.first().map(|h| h.filename.as_str()), Some("config.yaml"), "{hits:?}");
+    assert_eq!(
+        hits.first().map(|h| h.filename.as_str()),
+        Some("config.yaml"),
+        "{hits:?}"
+    );
     assert!(hits[0].chunk.contains("5432"), "{hits:?}");
     let hits = top("nginx 超时设置");
-    assert_eq!(hits.first().map(|h| h.filename.as_str()), Some("nginx.conf"), "{hits:?}");
+    assert_eq!(
+        hits.first().map(|h| h.filename.as_str()),
+        Some("nginx.conf"),
+        "{hits:?}"
+    );
     assert!(hits[0].chunk.contains("timeout"), "{hits:?}");
     let hits = top("disk space database backup");
-    assert_eq!(hits.first().map(|h| h.filename.as_str()), Some("笔记.md"), "{hits:?}");
+    assert_eq!(
+        hits.first().map(|h| h.filename.as_str()),
+        Some("笔记.md"),
+        "{hits:?}"
+    );
     // A question the glossary cannot translate finds nothing across languages.
     assert!(top("天气很好").is_empty());
 }

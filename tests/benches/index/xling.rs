@@ -20,8 +20,8 @@ fn e5() -> Option<Arc<E5>> {
 
 /// (man page name, Chinese question) pairs of the fixture.
 fn xling_set() -> Vec<(String, String)> {
-    let text = std::fs::read_to_string(root().join("tests/fixtures/xling/zh_en.tsv"))
-        .unwrap_or_default();
+    let text =
+        std::fs::read_to_string(root().join("tests/fixtures/xling/zh_en.tsv")).unwrap_or_default();
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| l.split_once('\t'))
@@ -141,8 +141,7 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
     let mut cfg = EngineConfig::new(d.path().join("index"));
     cfg.threshold = 0.0;
     let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(m.dim()));
-    let e = Engine::open(cfg, Some((m.clone() as Arc<dyn Embedder>, store)), None)
-        .expect("engine");
+    let e = Engine::open(cfg, Some((m.clone() as Arc<dyn Embedder>, store)), None).expect("engine");
     let t = Instant::now();
     for (i, (name, body, _)) in corpus.iter().enumerate() {
         e.index_upload(
@@ -156,8 +155,15 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         .expect("index");
     }
     for (i, (name, text)) in OPS_FILES.iter().enumerate() {
-        e.index_upload("bench", &format!("o{i}"), name, name, &format!("ops{i}"), text)
-            .expect("index");
+        e.index_upload(
+            "bench",
+            &format!("o{i}"),
+            name,
+            name,
+            &format!("ops{i}"),
+            text,
+        )
+        .expect("index");
     }
     let lex_time = t.elapsed();
     e.wait_idle(Duration::from_secs(7200));
