@@ -489,7 +489,10 @@ fn render_page(p: &Path) -> Option<(String, String, String)> {
         }
     }
     let lines: Vec<&str> = text.lines().collect();
-    let ni = lines.iter().position(|l| l.trim() == "NAME")?;
+    // manpages-zh titles the section 名称.
+    let ni = lines
+        .iter()
+        .position(|l| matches!(l.trim(), "NAME" | "名称"))?;
     let mut desc = String::new();
     let mut j = ni + 1;
     while j < lines.len() && (lines[j].starts_with(' ') || lines[j].trim().is_empty()) {
@@ -505,7 +508,9 @@ fn render_page(p: &Path) -> Option<(String, String, String)> {
     if d.split_whitespace().count() < 2 {
         return None;
     }
-    while j < lines.len() && !lines[j].starts_with(|c: char| c.is_ascii_uppercase()) {
+    while j < lines.len()
+        && !lines[j].starts_with(|c: char| c.is_ascii_uppercase() || c >= '\u{2E80}')
+    {
         j += 1;
     }
     let body: String = lines[j.min(lines.len())..].join("\n");
@@ -681,7 +686,7 @@ fn main() {
         .collect();
     let sizes: &[usize] = if !picked.is_empty() {
         &picked
-    } else if only_quality {
+    } else if only_quality || only == "xling" {
         &[]
     } else if quick {
         &[1_000, 10_000]
@@ -705,7 +710,7 @@ fn main() {
         println!("{out}");
         return;
     }
-    if let Some(m) = model() {
+    if let Some(m) = model().filter(|_| only != "xling") {
         let mut lat = vec![];
         for q in [
             "database connection timeout",

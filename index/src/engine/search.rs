@@ -95,6 +95,33 @@ impl Engine {
         Ok(v)
     }
 
+    /// A Chinese question's vector averaged with its glossary translation's: e5 matches
+    /// Chinese against English text far worse than English against English (man pages:
+    /// recall@3 0.21 for Chinese questions, 0.92 for English ones), and the translation
+    /// moves the query towards the documents' language. English queries (and queries the
+    /// glossary cannot translate) keep their own vector.
+    fn mix_translation(
+        &self,
+        e: &Arc<dyn Embedder>,
+        q: Vec<f32>,
+        query: &str,
+        tr_text: &str,
+    ) -> Vec<f32> {
+        if tr_text.is_empty() || !query.chars().any(llmops_common::is_cjk) {
+            return q;
+        }
+        match self.query_vector(e, tr_text) {
+            Ok(t) if t.len() == q.len() => {
+                crate::embed::normalize(q.iter().zip(&t).map(|(a, b)| a + b).collect())
+            }
+            Ok(_) => q,
+            Err(err) => {
+                tracing::warn!("translated query vector skipped: {err}");
+                q
+            }
+        }
+    }
+
     /// Hybrid search: at most `top_k` chunks, best first, similarity in [0, 1], none below
     /// the threshold, at most `EngineConfig::per_file` of them from one file.
     pub fn search(
@@ -132,7 +159,8 @@ impl Engine {
         let simple = rank::simple_tokens(query);
         // The query as the glossary says it in the other language: a Chinese question
         // about an English text is covered by the English words it was translated to.
-        let tr_simple = rank::simple_tokens(&glossary().translate(query).text);
+        let tr = glossary().translate(query);
+        let tr_simple = rank::simple_tokens(&tr.text);
 
         // The query embedding first, outside the gate below, so concurrent searches batch.
         let mut wd = 0.0f32;
@@ -153,7 +181,7 @@ impl Engine {
             if wd > 0.0 {
                 // A failing embedder (endpoint down) degrades the search to lexical.
                 match self.query_vector(&e, query) {
-                    Ok(q) => qdense = Some((q, v)),
+                    Ok(q) => qdense = Some((self.mix_translation(&e, q, query, &tr.text), v)),
                     Err(err) => tracing::warn!("dense search skipped: {err}"),
                 }
             }
