@@ -604,6 +604,36 @@ mod tests {
     }
 
     #[test]
+    fn index_embedder_default_model_dir_and_per_file() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let c = Config::resolve(Cli::default()).expect("valid");
+        assert_eq!(c.index.embedder, "e5");
+        assert!(c.model_dir().ends_with("models/multilingual-e5-small-q4"));
+        assert_eq!(c.index.per_file, 3);
+        let p = d.path().join("s.toml");
+        std::fs::write(
+            &p,
+            "embedder = \"minilm\"\nsearch_per_file = 5\nembedding_input_type = true\n",
+        )
+        .expect("write");
+        let cli = Cli {
+            config: Some(p.clone()),
+            ..Default::default()
+        };
+        let c = Config::resolve(cli).expect("valid");
+        assert!(c.model_dir().ends_with("models/all-MiniLM-L6-v2"));
+        assert_eq!(c.index.per_file, 5);
+        assert!(c.index.embedding_input_type);
+        for bad in [Some(0), Some(101)] {
+            let cli = Cli {
+                search_per_file: bad,
+                ..Default::default()
+            };
+            assert!(Config::resolve(cli).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
     fn public_listen_needs_a_token() {
         let cli = Cli {
             listen: Some("0.0.0.0:9999".parse().expect("addr")),

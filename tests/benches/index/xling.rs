@@ -23,7 +23,11 @@ fn e5() -> Option<Arc<E5>> {
 /// description of the same command's English page when there is one).
 fn zh_pages(limit: usize, chars: usize) -> Vec<(String, String, String, Option<String>)> {
     let zh = Path::new("/usr/share/man/zh_CN");
-    let count = |d: &str| std::fs::read_dir(zh.join(d)).map(|r| r.count()).unwrap_or(0);
+    let count = |d: &str| {
+        std::fs::read_dir(zh.join(d))
+            .map(|r| r.count())
+            .unwrap_or(0)
+    };
     if count("man1") < 100 {
         let _ = std::process::Command::new("apt-get")
             .args(["install", "-y", "-qq", "manpages-zh"])
@@ -293,11 +297,18 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         let mut cfg = EngineConfig::new(d2.path().join("index"));
         cfg.threshold = 0.0;
         let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(m.dim()));
-        let ez = Engine::open(cfg, Some((m.clone() as Arc<dyn Embedder>, store)), None)
-            .expect("engine");
+        let ez =
+            Engine::open(cfg, Some((m.clone() as Arc<dyn Embedder>, store)), None).expect("engine");
         for (i, (name, body, _, _)) in zh.iter().enumerate() {
-            ez.index_upload("bench", &format!("z{i}"), name, name, &format!("zh{i}"), body)
-                .expect("index");
+            ez.index_upload(
+                "bench",
+                &format!("z{i}"),
+                name,
+                name,
+                &format!("zh{i}"),
+                body,
+            )
+            .expect("index");
         }
         ez.wait_idle(Duration::from_secs(7200));
         let zz: Vec<(String, String)> = zh.iter().map(|p| (p.0.clone(), p.2.clone())).collect();
