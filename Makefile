@@ -10,7 +10,8 @@ LISTEN ?= 127.0.0.1:9999
 run: release setup
 	@scripts/run.sh "$(DATA_DIR)" "$(LISTEN)"
 
-## setup: idempotent: data dir layout (and, with the index issue, the embedding model)
+## setup: idempotent: data dir layout and the embedding models (multilingual e5, the
+## default, and MiniLM), each skipped when present
 setup:
 	@scripts/setup.sh "$(DATA_DIR)"
 

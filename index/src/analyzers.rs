@@ -9,6 +9,7 @@ use tantivy::tokenizer::{
 
 use crate::chunker::is_cjk;
 
+pub mod glossary;
 pub mod ident;
 pub use ident::ident_analyzer;
 

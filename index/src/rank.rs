@@ -26,7 +26,12 @@ pub fn dense_weight(coverage: f32) -> f32 {
 /// Maps a cosine similarity of unit vectors to [0, 1] evidence. Sentence embeddings put
 /// unrelated texts around 0-0.2 and close paraphrases at 0.7+.
 pub fn dense_evidence(cos: f32) -> f32 {
-    ((cos - 0.1) / 0.6).clamp(0.0, 1.0)
+    dense_evidence_in(cos, (0.1, 0.7))
+}
+
+/// `dense_evidence` on an embedder's own scale (`Embedder::cos_scale`: unrelated, close).
+pub fn dense_evidence_in(cos: f32, (lo, hi): (f32, f32)) -> f32 {
+    ((cos - lo) / (hi - lo).max(1e-3)).clamp(0.0, 1.0)
 }
 
 /// Simple query words (lower-cased, 2+ chars or digits) and CJK bigrams, for file names

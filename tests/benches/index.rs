@@ -458,61 +458,72 @@ fn man_pages(limit: usize) -> Vec<(String, String, String)> {
         if out.len() >= limit {
             break;
         }
-        let Ok(o) = std::process::Command::new("man")
-            .env("MANWIDTH", "100")
-            .env("MAN_KEEP_FORMATTING", "0")
-            .args(["-E", "UTF-8", "-P", "cat", "-l"])
-            .arg(p)
-            .output()
-        else {
+        let Some((name, body, d)) = render_page(p) else {
             continue;
         };
-        let raw = String::from_utf8_lossy(&o.stdout).into_owned();
-        // Strip backspace overstrikes (bold/underline).
-        let mut text = String::new();
-        for c in raw.chars() {
-            if c == '\u{8}' {
-                text.pop();
-            } else {
-                text.push(c);
-            }
-        }
-        let lines: Vec<&str> = text.lines().collect();
-        let Some(ni) = lines.iter().position(|l| l.trim() == "NAME") else {
-            continue;
-        };
-        let mut desc = String::new();
-        let mut j = ni + 1;
-        while j < lines.len() && (lines[j].starts_with(' ') || lines[j].trim().is_empty()) {
-            desc.push_str(lines[j].trim());
-            desc.push(' ');
-            j += 1;
-            if !desc.trim().is_empty() && lines.get(j).is_some_and(|l| l.trim().is_empty()) {
-                break;
-            }
-        }
-        let Some((_, d)) = desc.split_once(" - ").or_else(|| desc.split_once(" — ")) else {
-            continue;
-        };
-        let d = d.trim().to_string();
-        if d.split_whitespace().count() < 2 || !seen_desc.insert(d.clone()) {
+        if !seen_desc.insert(d.clone()) {
             continue;
         }
-        while j < lines.len() && !lines[j].starts_with(|c: char| c.is_ascii_uppercase()) {
-            j += 1;
-        }
-        let body: String = lines[j.min(lines.len())..].join("\n");
-        let body: String = body.chars().take(6000).collect();
-        if body.len() < 200 {
-            continue;
-        }
-        let name = p
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
         out.push((name, body, d));
     }
     out
+}
+
+/// One man page rendered as plain text: (file name, text after NAME, first 6000 chars;
+/// NAME description), or None when it has no usable NAME line or too little text.
+fn render_page(p: &Path) -> Option<(String, String, String)> {
+    let o = std::process::Command::new("man")
+        .env("MANWIDTH", "100")
+        .env("MAN_KEEP_FORMATTING", "0")
+        .args(["-E", "UTF-8", "-P", "cat", "-l"])
+        .arg(p)
+        .output()
+        .ok()?;
+    let raw = String::from_utf8_lossy(&o.stdout).into_owned();
+    // Strip backspace overstrikes (bold/underline).
+    let mut text = String::new();
+    for c in raw.chars() {
+        if c == '\u{8}' {
+            text.pop();
+        } else {
+            text.push(c);
+        }
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    // manpages-zh titles the section 名称.
+    let ni = lines
+        .iter()
+        .position(|l| matches!(l.trim(), "NAME" | "名称"))?;
+    let mut desc = String::new();
+    let mut j = ni + 1;
+    while j < lines.len() && (lines[j].starts_with(' ') || lines[j].trim().is_empty()) {
+        desc.push_str(lines[j].trim());
+        desc.push(' ');
+        j += 1;
+        if !desc.trim().is_empty() && lines.get(j).is_some_and(|l| l.trim().is_empty()) {
+            break;
+        }
+    }
+    let (_, d) = desc.split_once(" - ").or_else(|| desc.split_once(" — "))?;
+    let d = d.trim().to_string();
+    if d.split_whitespace().count() < 2 {
+        return None;
+    }
+    while j < lines.len()
+        && !lines[j].starts_with(|c: char| c.is_ascii_uppercase() || c >= '\u{2E80}')
+    {
+        j += 1;
+    }
+    let body: String = lines[j.min(lines.len())..].join("\n");
+    let body: String = body.chars().take(6000).collect();
+    if body.len() < 200 {
+        return None;
+    }
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Some((name, body, d))
 }
 
 fn quality(e: &Engine, pages: &[(String, String, String)], mode: Mode) -> (f64, f64, f64) {
@@ -652,6 +663,9 @@ fn bench_quality(out: &mut String, pages_wanted: usize) {
 /// What the search rows measure (printed under the table).
 const SEARCH_NOTE: &str = "\nA search in the rows above is `Engine::search(session, query, all, top 5, hybrid)` (or the mode named) on one of two synthetic corpora of 110-word chunks (half the chunks belong to another session): the *Zipf corpus* draws words by Zipf's law (s = 1) from a 20k-word vocabulary with the query terms at mid-frequency ranks, as in real prose and logs; the *uniform 53-word corpus* is the worst case, where every query term occurs in about 90% of the chunks and BM25 scores nearly every chunk in scope. It includes query analysis, BM25 with the scope filter, the int8 vector scan with exact f32 re-scoring of the candidates, fusion, and reading the shown chunks. *Without the model*, query vectors come from the hash embedder (microseconds) or the query-vector cache; *with MiniLM query embedding* every distinct query is embedded by the model (micro-batched with concurrent ones) against the same 100k stored vectors. *50 concurrent* = 50 threads x 10 searches started together on this 2-core machine; with 50 searches in flight, latency = 50 / throughput (Little's law).\n";
 
+#[path = "index/xling.rs"]
+mod xling;
+
 fn main() {
     let quick = std::env::var("LLMOPS_BENCH_QUICK").is_ok();
     let mut out = String::new();
@@ -673,7 +687,7 @@ fn main() {
         .collect();
     let sizes: &[usize] = if !picked.is_empty() {
         &picked
-    } else if only_quality {
+    } else if only_quality || only == "xling" {
         &[]
     } else if quick {
         &[1_000, 10_000]
@@ -697,7 +711,7 @@ fn main() {
         println!("{out}");
         return;
     }
-    if let Some(m) = model() {
+    if let Some(m) = model().filter(|_| only != "xling") {
         let mut lat = vec![];
         for q in [
             "database connection timeout",
@@ -718,9 +732,16 @@ fn main() {
     if !sizes.is_empty() {
         out.push_str(SEARCH_NOTE);
     }
-    bench_quality(&mut out, if quick { 60 } else { 300 });
+    if only != "xling" {
+        bench_quality(&mut out, if quick { 60 } else { 300 });
+    }
+    // LLMOPS_BENCH_ONLY=xling runs just the e5 part: cross-lingual and same-language
+    // known-item search, identifier queries, embedding throughput.
+    if only.is_empty() || only == "xling" {
+        xling::bench_e5(&mut out, if quick { 60 } else { 300 });
+    }
     println!("{out}");
-    if only_quality {
+    if only_quality || only == "xling" {
         return;
     }
     // Replace this benchmark's previous section (if any), keep everything else.

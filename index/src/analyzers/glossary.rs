@@ -1,0 +1,323 @@
+//! Query translation for the lexical side: a bilingual operations glossary
+//! (`data/glossary.tsv`, compiled into the binary, parsed once in well under a millisecond)
+//! turns the Chinese terms of a query into English ones and the English words into Chinese
+//! ones, so BM25 sees both languages (`数据库端口` also searches `database port`). Queries
+//! only: documents are indexed as written.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use llmops_common::is_cjk;
+
+const GLOSSARY: &str = include_str!("../../data/glossary.tsv");
+
+/// Function words and question words of a Chinese query that carry no topic: a query's
+/// untranslated rest is what remains once they are gone.
+const ZH_FILLER: &[&str] = &[
+    "是多少",
+    "多少",
+    "怎么",
+    "怎样",
+    "如何",
+    "什么",
+    "哪些",
+    "哪个",
+    "哪里",
+    "是否",
+    "一下",
+    "一个",
+    "这个",
+    "那个",
+    "可以",
+    "能否",
+    "需要",
+    "我们",
+    "我的",
+    "请问",
+    "的",
+    "了",
+    "吗",
+    "呢",
+    "是",
+    "把",
+    "用",
+    "在",
+    "和",
+    "与",
+    "及",
+    "或",
+    "中",
+    "里",
+    "我",
+    "要",
+    "想",
+    "能",
+    "请",
+    "将",
+    "从",
+    "给",
+    "对",
+    "被",
+    "让",
+    "所",
+    "有",
+    "个",
+    "些",
+    "下",
+    "上",
+    "来",
+    "去",
+];
+
+/// A Chinese function or question word (a query word that says nothing about the topic).
+pub fn is_zh_filler(word: &str) -> bool {
+    ZH_FILLER.contains(&word)
+}
+
+/// English words that are not worth a Chinese term.
+const EN_FILLER: &[&str] = &[
+    "the", "a", "an", "of", "to", "in", "on", "for", "and", "or", "is", "are", "how", "what",
+    "which", "with", "by", "from", "at", "as", "do", "does", "my", "i", "it", "its", "this",
+    "that", "be", "can", "show", "me",
+];
+
+pub struct Glossary {
+    zh_en: HashMap<String, Vec<String>>,
+    en_zh: HashMap<String, Vec<String>>,
+    /// Longest Chinese term, in characters (the greedy match window).
+    max_zh: usize,
+    /// Longest English term, in words.
+    max_en: usize,
+}
+
+/// What a query means in the other language.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Translation {
+    /// Terms in the other language, each once, in query order.
+    pub terms: Vec<String>,
+    /// The query as the other language would say it (terms plus the untranslated words
+    /// that still matter), for coverage and snippets.
+    pub text: String,
+}
+
+impl Translation {
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+}
+
+/// The glossary compiled into the binary.
+pub fn glossary() -> &'static Glossary {
+    static G: OnceLock<Glossary> = OnceLock::new();
+    G.get_or_init(|| Glossary::parse(GLOSSARY))
+}
+
+fn push_unique(v: &mut Vec<String>, t: &str) {
+    if !v.iter().any(|x| x == t) {
+        v.push(t.to_string());
+    }
+}
+
+impl Glossary {
+    /// Parses `zh<TAB>en|en...` lines; `#` lines and malformed lines are skipped.
+    pub fn parse(text: &str) -> Glossary {
+        let mut g = Glossary {
+            zh_en: HashMap::new(),
+            en_zh: HashMap::new(),
+            max_zh: 1,
+            max_en: 1,
+        };
+        for line in text.lines() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let Some((zh, en)) = line.split_once('\t') else {
+                continue;
+            };
+            let zh = zh.trim().to_lowercase();
+            if zh.is_empty() {
+                continue;
+            }
+            for e in en.split('|').map(|e| e.trim().to_lowercase()) {
+                if e.is_empty() {
+                    continue;
+                }
+                push_unique(g.zh_en.entry(zh.clone()).or_default(), &e);
+                g.max_en = g.max_en.max(e.split_whitespace().count());
+                push_unique(g.en_zh.entry(e).or_default(), &zh);
+            }
+            g.max_zh = g.max_zh.max(zh.chars().count());
+        }
+        g
+    }
+
+    pub fn len(&self) -> usize {
+        self.zh_en.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.zh_en.is_empty()
+    }
+
+    /// The query in the other language: Chinese terms (longest match first) to English
+    /// when the query has CJK, else English words and word pairs to Chinese.
+    pub fn translate(&self, query: &str) -> Translation {
+        if query.chars().any(is_cjk) {
+            self.zh_to_en(query)
+        } else {
+            self.en_to_zh(query)
+        }
+    }
+
+    fn zh_to_en(&self, query: &str) -> Translation {
+        let chars: Vec<char> = query.to_lowercase().chars().collect();
+        let mut t = Translation::default();
+        let mut rest: Vec<String> = Vec::new();
+        let mut run = String::new();
+        let mut i = 0;
+        let flush = |run: &mut String, rest: &mut Vec<String>| {
+            let mut r = std::mem::take(run);
+            for f in ZH_FILLER {
+                r = r.replace(f, " ");
+            }
+            rest.extend(
+                r.split_whitespace()
+                    .filter(|w| w.chars().count() >= 2)
+                    .map(str::to_string),
+            );
+        };
+        while i < chars.len() {
+            if !is_cjk(chars[i]) {
+                flush(&mut run, &mut rest);
+                // ASCII words (`nginx`, `bz2`) stay as they are.
+                let s = i;
+                while i < chars.len() && !is_cjk(chars[i]) {
+                    i += 1;
+                }
+                let w: String = chars[s..i].iter().collect();
+                rest.extend(w.split_whitespace().map(str::to_string));
+                continue;
+            }
+            let mut matched = 0;
+            for n in (1..=self.max_zh.min(chars.len() - i)).rev() {
+                if !chars[i..i + n].iter().all(|c| is_cjk(*c)) {
+                    continue;
+                }
+                let cand: String = chars[i..i + n].iter().collect();
+                // One-character terms only alone: inside a word they are usually part of it.
+                if n == 1
+                    && (i > 0 && is_cjk(chars[i - 1])
+                        || chars.get(i + 1).is_some_and(|c| is_cjk(*c)))
+                {
+                    continue;
+                }
+                if let Some(en) = self.zh_en.get(&cand) {
+                    flush(&mut run, &mut rest);
+                    for e in en {
+                        push_unique(&mut t.terms, e);
+                    }
+                    rest.push(en[0].clone());
+                    matched = n;
+                    break;
+                }
+            }
+            if matched == 0 {
+                run.push(chars[i]);
+                i += 1;
+            } else {
+                i += matched;
+            }
+        }
+        flush(&mut run, &mut rest);
+        if !t.terms.is_empty() {
+            t.text = rest.join(" ");
+        }
+        t
+    }
+
+    fn en_to_zh(&self, query: &str) -> Translation {
+        let lower = query.to_lowercase();
+        let words: Vec<&str> = lower
+            .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mut t = Translation::default();
+        let mut rest: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            let mut matched = 0;
+            for n in (1..=self.max_en.min(words.len() - i)).rev() {
+                let cand = words[i..i + n].join(" ");
+                if n == 1 && EN_FILLER.contains(&cand.as_str()) {
+                    break;
+                }
+                if let Some(zh) = self.en_zh.get(&cand) {
+                    for z in zh {
+                        push_unique(&mut t.terms, z);
+                    }
+                    rest.push(zh[0].clone());
+                    matched = n;
+                    break;
+                }
+            }
+            if matched == 0 {
+                if !EN_FILLER.contains(&words[i]) {
+                    rest.push(words[i].to_string());
+                }
+                i += 1;
+            } else {
+                i += matched;
+            }
+        }
+        if !t.terms.is_empty() {
+            t.text = rest.join(" ");
+        }
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_glossary_loads_fast_and_whole() {
+        let t0 = std::time::Instant::now();
+        let g = Glossary::parse(GLOSSARY);
+        // Not a timing assertion: the size says the whole file was read.
+        assert!(g.len() > 300, "{}", g.len());
+        eprintln!("glossary: {} terms parsed in {:?}", g.len(), t0.elapsed());
+        assert!(!glossary().is_empty());
+    }
+
+    #[test]
+    fn index_glossary_chinese_query_to_english() {
+        let g = glossary();
+        let t = g.translate("数据库端口是多少");
+        assert!(t.terms.contains(&"database".to_string()), "{t:?}");
+        assert!(t.terms.contains(&"port".to_string()), "{t:?}");
+        // Question words are not left over as untranslated topic words.
+        assert_eq!(t.text, "database port");
+        let t = g.translate("nginx 超时设置");
+        assert!(t.terms.contains(&"timeout".to_string()), "{t:?}");
+        assert!(t.text.starts_with("nginx timeout"), "{t:?}");
+        // Longest match first: 文件系统 is one term, not 文件 + 系统.
+        let t = g.translate("文件系统");
+        assert_eq!(t.terms[0], "filesystem");
+        // Nothing known: no translation.
+        assert!(g.translate("天气很好").is_empty());
+    }
+
+    #[test]
+    fn index_glossary_english_query_to_chinese() {
+        let g = glossary();
+        let t = g.translate("disk usage of the database");
+        assert!(t.terms.contains(&"磁盘".to_string()), "{t:?}");
+        assert!(t.terms.contains(&"数据库".to_string()), "{t:?}");
+        // Two-word terms are matched whole.
+        let t = g.translate("show the load average");
+        assert!(t.terms.contains(&"负载".to_string()), "{t:?}");
+        assert!(g.translate("the of and").is_empty());
+    }
+}

