@@ -296,7 +296,9 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         zh_pages(pages_wanted, 3000)
     };
     if zh.is_empty() {
-        out.push_str("| Chinese pages | skipped (LLMOPS_BENCH_XLING_ZH=0, or manpages-zh missing) | | | |\n");
+        out.push_str(
+            "| Chinese pages | skipped (LLMOPS_BENCH_XLING_ZH=0, or manpages-zh missing) | | | |\n",
+        );
     } else {
         let d2 = tempfile::tempdir().expect("tmp");
         let mut cfg = EngineConfig::new(d2.path().join("index"));
