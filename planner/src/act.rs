@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::{json, Value};
 
-use super::task::ProcSort;
+use super::procsort::ProcSort;
 use super::text::Lang;
 use super::{data_of, StepRecord};
 

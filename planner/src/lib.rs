@@ -14,6 +14,7 @@ pub mod cues;
 pub mod follow;
 pub mod incident;
 pub mod knowledge;
+mod procsort;
 pub mod query;
 pub mod safety;
 pub mod slots;

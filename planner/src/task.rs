@@ -71,19 +71,4 @@ pub enum Task {
     },
 }
 
-/// Which resource a "top process" question ranks by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ProcSort {
-    Cpu,
-    Memory,
-}
-
-impl ProcSort {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProcSort::Cpu => "cpu",
-            ProcSort::Memory => "memory",
-        }
-    }
-}
+pub use super::procsort::ProcSort;
