@@ -10,6 +10,12 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use anyhow::{anyhow, bail, Context};
 
+mod bottleneck;
+pub use bottleneck::{
+    in_namespace, jain_index, quantile, shares, Bottleneck, Flow, FlowCounters, NsSide,
+    QdiscStats, Transport, UdpPing, UdpSnmp,
+};
+
 /// Server-side and client-side addresses (fixed in `scripts/netns.sh`; each pair has its
 /// own namespaces, so pairs never clash).
 pub const SERVER_IP: IpAddr = IpAddr::V4(Ipv4Addr::new(10, 203, 0, 1));
