@@ -11,11 +11,14 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-use llmops_tests::netns::{self, NetnsPair};
+use llmops_tests::netns::{self, NetnsPair, NsSide};
 use llmops_tests::relay::{Impairment, Relay};
 use llmops_tests::{bin, http_get, run_tui, ExtConn, ServerProc};
 use protocol::*;
 use rand::{RngCore, SeedableRng};
+
+#[path = "e2e/bottleneck.rs"]
+mod bottleneck;
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
@@ -566,13 +569,13 @@ fn ns_row(
     [rdt, tcp]: [Cell; 2],
     q: Option<Cell>,
     runs: usize,
-    dropped: u64,
+    (rdt_drops, dropped): (String, u64),
 ) {
     let quic = q
         .map(|c| c.text(runs))
         .unwrap_or_else(|| "not built".into());
     s.push_str(&format!(
-        "| {label} | {cond} | {} | {} | {} | {quic} | {dropped} |\n",
+        "| {label} | {cond} | {} | {} | {rdt_drops} | {} | {quic} | {dropped} |\n",
         rdt.text(runs),
         rdt.retx_text(),
         tcp.text(runs),
@@ -604,6 +607,19 @@ fn rdt_cell(
 }
 
 const LOSSES: [u8; 5] = [0, 1, 5, 10, 20];
+
+/// Drops of RDT's DATA per run (`drops` counted over all of the cell's attempts) and the
+/// cell's retransmissions per run divided by it.
+fn drops_text(rdt: &Cell, drops: u64) -> String {
+    if rdt.skipped {
+        return "-".into();
+    }
+    let per = drops / rdt.attempts().max(1) as u64;
+    match rdt.retx {
+        Some(r) if per > 0 => format!("{per} ({:.2})", r as f64 / per as f64),
+        _ => per.to_string(),
+    }
+}
 
 /// Everything the chart needs: goodput per loss for one protocol on one path.
 struct Series {
@@ -707,7 +723,9 @@ fn downloads_bench() -> (String, String) {
         "\n### Through the userspace impairment relay: 10 ms one-way delay, random loss each way\n\n\
          `tests/src/relay.rs` (seeded) between client and server. TCP (nplt, http) cannot go through this UDP relay: \
          see the network-namespace table below for TCP under loss.\n\n\
-         | file | loss | RDT | RDT retx/run | QUIC | TCP |\n|---|---|---|---|---|---|\n",
+         RDT DATA drops/run: the relay's count of server-to-client datagrams it dropped during the RDT runs, per run, \
+         and RDT's retransmissions divided by it.\n\n\
+         | file | loss | RDT | RDT retx/run | RDT DATA drops/run (retx ÷ drops) | QUIC | TCP |\n|---|---|---|---|---|---|---|\n",
     );
     let mut relay_rdt = Vec::new();
     let mut relay_quic = Vec::new();
@@ -722,11 +740,13 @@ fn downloads_bench() -> (String, String) {
             relay.set(imp.clone());
             qrelay.set(imp);
             let runs = 3;
+            let d0 = relay.stats.down_dropped.load(Ordering::Relaxed);
             let rdt = unless_dnf(&mut rdt_dnf, size, || {
                 rdt_cell(&behind, Side::Host, size, runs, |cap| {
                     tui_get(Side::Host, behind.addr, file, "rdt", out.path(), cap)
                 })
             });
+            let rdt_drops = relay.stats.down_dropped.load(Ordering::Relaxed) - d0;
             let q = quic.as_ref().map(|q| {
                 unless_dnf(&mut quic_dnf, size, || {
                     measure(size, runs, |cap| {
@@ -735,9 +755,10 @@ fn downloads_bench() -> (String, String) {
                 })
             });
             s.push_str(&format!(
-                "| {label} | {loss}% | {} | {} | {} | n/a |\n",
+                "| {label} | {loss}% | {} | {} | {} | {} | n/a |\n",
                 rdt.text(runs),
                 rdt.retx_text(),
+                drops_text(&rdt, rdt_drops),
                 q.map(|c| c.text(runs)).unwrap_or_else(na)
             ));
             eprintln!(
@@ -780,6 +801,19 @@ fn downloads_bench() -> (String, String) {
             let (text, mut more) = netns_rows(docs.path(), &d, &files, out.path(), quic_built);
             s.push_str(&text);
             series.append(&mut more);
+            let big = docs.path().join("share.bin");
+            random_file(&big, bottleneck::share_file_size(), 3);
+            s.push_str(&bottleneck::bottleneck_rows(
+                docs.path(),
+                &d,
+                &f100,
+                &big,
+                out.path(),
+                quic_built,
+            ));
+            if let Err(e) = std::fs::remove_file(&big) {
+                eprintln!("remove {}: {e}", big.display());
+            }
         }
     }
 
@@ -855,7 +889,10 @@ fn netns_rows(
          packets through the veth is costly on this VM (TCP's 64 KiB segments become ~45 packets each), so the \
          last rows repeat 0% loss with GSO allowed, for reference: there a drop would hit a whole burst, so no \
          loss is applied.\n\n\
-         | file | loss | RDT | RDT retx/run | TCP (nplt) | QUIC | packets dropped/run |\n|---|---|---|---|---|---|---|\n",
+         RDT DATA drops/run: the client namespace's drop-rule counter (what the server sent) during the RDT runs, \
+         per run, and RDT's retransmissions divided by it; the last column is both rules, all protocols, per \
+         transfer.\n\n\
+         | file | loss | RDT | RDT retx/run | RDT DATA drops/run (retx ÷ drops) | TCP (nplt) | QUIC | packets dropped/run |\n|---|---|---|---|---|---|---|---|\n",
     );
     let (mut rdt_pts, mut tcp_pts, mut quic_pts) = (Vec::new(), Vec::new(), Vec::new());
     for &(file, size, label) in files {
@@ -864,11 +901,16 @@ fn netns_rows(
             pair.set_loss(loss).expect("set nftables loss");
             let side = Side::Ns(&pair);
             let runs = 3;
+            let d0 = pair.dropped_on(NsSide::Client).unwrap_or(0);
             let rdt = unless_dnf(&mut rdt_dnf, size, || {
                 rdt_cell(&server, side, size, runs, |cap| {
                     tui_get(side, server.addr, file, "rdt", out, cap)
                 })
             });
+            let rdt_drops = pair
+                .dropped_on(NsSide::Client)
+                .unwrap_or(0)
+                .saturating_sub(d0);
             let tcp = unless_dnf(&mut tcp_dnf, size, || {
                 measure(size, runs, |cap| {
                     tui_get(side, server.addr, file, "nplt", out, cap)
@@ -889,7 +931,7 @@ fn netns_rows(
                 [rdt, tcp],
                 q,
                 runs,
-                dropped,
+                (drops_text(&rdt, rdt_drops), dropped),
             );
             if size == 100 * MIB {
                 rdt_pts.push((loss, rdt));
@@ -923,7 +965,7 @@ fn netns_rows(
             [rdt, tcp],
             q,
             runs,
-            0,
+            ("0".into(), 0),
         );
     }
     drop(quic);

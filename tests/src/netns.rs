@@ -12,8 +12,8 @@ use anyhow::{anyhow, bail, Context};
 
 mod bottleneck;
 pub use bottleneck::{
-    in_namespace, jain_index, quantile, shares, Bottleneck, Flow, FlowCounters, NsSide,
-    QdiscStats, Transport, UdpPing, UdpSnmp,
+    in_namespace, jain_index, quantile, shares, Bottleneck, Flow, FlowCounters, NsSide, QdiscStats,
+    Transport, UdpPing, UdpSnmp,
 };
 
 /// Server-side and client-side addresses (fixed in `scripts/netns.sh`; each pair has its

@@ -65,3 +65,115 @@ fn rdt_download_through_nftables_loss_is_byte_exact() {
         );
     }
 }
+
+/// A drop-tail `tbf` bottleneck (50 Mbit/s, a 10 ms queue) between the namespaces: RDT
+/// alone, then RDT and TCP (nplt) downloading at the same time. Correctness only: every
+/// file is byte-exact, the bottleneck carried the traffic, and when the first of the two
+/// shared downloads finished, both had received data (neither waited for the other).
+#[test]
+fn rdt_alone_and_with_tcp_through_a_tbf_bottleneck_are_byte_exact() {
+    use llmops_tests::netns::{Bottleneck, Flow, FlowCounters, Transport};
+    if let Some(why) = netns::unavailable() {
+        eprintln!("SKIPPED rdt_alone_and_with_tcp_through_a_tbf_bottleneck_are_byte_exact: {why}");
+        return;
+    }
+    let docs = tempfile::tempdir().expect("tempdir");
+    let mut body = vec![0u8; 8 * 1024 * 1024 + 333];
+    rand::rngs::StdRng::seed_from_u64(18).fill(&mut body[..]);
+    let src = docs.path().join("shared.bin");
+    std::fs::write(&src, &body).expect("write");
+
+    let pair = NetnsPair::create(0).expect("namespaces (scripts/netns.sh up)");
+    // tbf cuts GSO bursts into frames itself; no nftables loss on this pair.
+    pair.set_gso_max_segs(65535).expect("gso");
+    pair.set_bottleneck(Bottleneck::with_queue(50, Duration::from_millis(10)))
+        .expect("tbf bottleneck (scripts/netns.sh rate)");
+    let d = docs.path().to_str().expect("utf8");
+    let server = netns::start_server(&pair, &["--docs", d]).expect("server in the namespace");
+    let rdt_port = server.rdt_addr.expect("rdt addr").port();
+    let counters = FlowCounters::install(
+        &pair,
+        &[
+            Flow {
+                transport: Transport::Udp,
+                server_port: rdt_port,
+            },
+            Flow {
+                transport: Transport::Tcp,
+                server_port: server.addr.port(),
+            },
+        ],
+    )
+    .expect("flow counters");
+    let check = |dir: &Path, mode: &str, (code, v, err): (i32, serde_json::Value, String)| {
+        assert_eq!(code, 0, "{mode} download failed: {v} {err}");
+        assert_eq!(v["mode"], mode, "{v}");
+        let got = std::fs::read(dir.join("shared.bin")).expect("downloaded file");
+        assert!(got == body, "{mode}: content differs");
+    };
+
+    // RDT alone.
+    let before = pair.qdisc_stats().expect("tbf counters");
+    let alone = tempfile::tempdir().expect("tempdir");
+    let r = netns::tui_download(
+        &pair,
+        server.addr,
+        &src,
+        "rdt",
+        alone.path(),
+        Duration::from_secs(120),
+    )
+    .expect("run llmops-tui");
+    check(alone.path(), "rdt", r);
+    let through = pair.qdisc_stats().expect("tbf counters").since(&before);
+    assert!(
+        through.sent_bytes >= body.len() as u64,
+        "the bottleneck carried the file: {through:?}"
+    );
+
+    // RDT and TCP at once.
+    let base = counters.bytes().expect("flow counters");
+    let (o_rdt, o_tcp) = (
+        tempfile::tempdir().expect("tempdir"),
+        tempfile::tempdir().expect("tempdir"),
+    );
+    let at_first_finish = std::sync::Mutex::new(None);
+    let run = |mode: &'static str, out: &Path| {
+        let r = netns::tui_download(
+            &pair,
+            server.addr,
+            &src,
+            mode,
+            out,
+            Duration::from_secs(120),
+        )
+        .expect("run llmops-tui");
+        let mut first = at_first_finish.lock().expect("lock");
+        if first.is_none() {
+            *first = Some(counters.bytes().expect("flow counters"));
+        }
+        r
+    };
+    let (p_rdt, p_tcp) = (o_rdt.path(), o_tcp.path());
+    let (r_rdt, r_tcp) = std::thread::scope(|s| {
+        let a = s.spawn(|| run("rdt", p_rdt));
+        let b = s.spawn(|| run("nplt", p_tcp));
+        (a.join().expect("rdt thread"), b.join().expect("tcp thread"))
+    });
+    check(o_rdt.path(), "rdt", r_rdt);
+    check(o_tcp.path(), "nplt", r_tcp);
+    let first = at_first_finish
+        .into_inner()
+        .expect("lock")
+        .expect("a download finished");
+    let moved: Vec<u64> = first.iter().zip(&base).map(|(a, b)| a - b).collect();
+    eprintln!("bottleneck: bytes per flow when the first finished (rdt, tcp): {moved:?}");
+    assert!(
+        moved[0] > 256 * 1024,
+        "RDT progressed while sharing: {moved:?}"
+    );
+    assert!(
+        moved[1] > 256 * 1024,
+        "TCP progressed while sharing: {moved:?}"
+    );
+}

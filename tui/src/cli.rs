@@ -213,7 +213,14 @@ pub async fn run(common: Common, cmd: Cmd) -> u8 {
             text,
         } => match approve::Approver::new(&yes_to) {
             Ok(mut approver) => {
-                ask(client.clone(), &common, &uploads, &mut approver, &text.join(" ")).await
+                ask(
+                    client.clone(),
+                    &common,
+                    &uploads,
+                    &mut approver,
+                    &text.join(" "),
+                )
+                .await
             }
             Err(e) => Err(ClientError::Server {
                 code: "bad_argument".into(),

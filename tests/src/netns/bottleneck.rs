@@ -209,6 +209,7 @@ pub struct Flow {
 
 /// nftables byte counters, one per flow, on what the client namespace receives from the
 /// server (IP bytes: headers included, no Ethernet header).
+#[derive(Debug, Clone)]
 pub struct FlowCounters {
     ns: String,
     flows: Vec<Flow>,
@@ -238,7 +239,9 @@ impl FlowCounters {
         {
             use std::io::Write;
             let mut stdin = child.stdin.take().ok_or_else(|| anyhow!("nft stdin"))?;
-            stdin.write_all(script.as_bytes()).context("write nft rules")?;
+            stdin
+                .write_all(script.as_bytes())
+                .context("write nft rules")?;
         }
         let out = child.wait_with_output().context("nft -f")?;
         if !out.status.success() {
@@ -255,7 +258,10 @@ impl FlowCounters {
 
     /// Bytes received per flow so far, in the order given to `install`.
     pub fn bytes(&self) -> anyhow::Result<Vec<u64>> {
-        let text = ns_output(&self.ns, &["nft", "list", "chain", "inet", "llmops_flows", "in"])?;
+        let text = ns_output(
+            &self.ns,
+            &["nft", "list", "chain", "inet", "llmops_flows", "in"],
+        )?;
         let v = counter_values(&text, "bytes");
         if v.len() != self.flows.len() {
             bail!(
@@ -277,8 +283,8 @@ pub fn in_namespace<T: Send>(
     let path = std::path::Path::new("/run/netns").join(ns);
     std::thread::scope(|s| {
         s.spawn(move || {
-            let file = std::fs::File::open(&path)
-                .with_context(|| format!("open {}", path.display()))?;
+            let file =
+                std::fs::File::open(&path).with_context(|| format!("open {}", path.display()))?;
             use std::os::fd::AsRawFd;
             // SAFETY: setns on a valid namespace fd changes only this thread's network
             // namespace; the thread ends when the scope does.

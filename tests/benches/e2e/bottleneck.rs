@@ -1,0 +1,408 @@
+//! The shared-bottleneck section of `make bench`: network namespaces joined through a `tbf`
+//! drop-tail queue (`scripts/netns.sh rate`), each protocol alone (goodput, rate while
+//! sending, queueing delay by UDP ping, queue drops vs RDT retransmissions), then RDT
+//! sharing the bottleneck with one TCP and with one QUIC flow for 20 s (shares, Jain's
+//! index, ping).
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use llmops_tests::netns::{
+    self, jain_index, quantile, shares, Bottleneck, Flow, FlowCounters, NetnsPair, QdiscStats,
+    Transport, UdpPing,
+};
+use llmops_tests::{bin, ServerProc};
+
+use super::{measure, metric, ms, tui_get, QuicServer, Side, MIB};
+
+/// Bottleneck rates, Mbit/s.
+const RATES: [u32; 2] = [100, 500];
+/// The queue holds this much time at the rate: one bandwidth-delay product of a 10 ms
+/// RTT path (the veth itself adds tens of microseconds).
+const QUEUE: Duration = Duration::from_millis(10);
+/// How long two flows share the bottleneck.
+const SHARE: Duration = Duration::from_secs(20);
+const PING_EVERY: Duration = Duration::from_millis(50);
+
+/// The protocols measured at the bottleneck.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Proto {
+    Rdt,
+    Tcp,
+    Quic,
+}
+
+impl Proto {
+    fn label(self) -> &'static str {
+        match self {
+            Proto::Rdt => "RDT",
+            Proto::Tcp => "TCP (nplt)",
+            Proto::Quic => "QUIC",
+        }
+    }
+
+    /// Index of its flow counter (the order given to `FlowCounters::install`).
+    fn counter(self) -> usize {
+        match self {
+            Proto::Rdt => 0,
+            Proto::Tcp => 1,
+            Proto::Quic => 2,
+        }
+    }
+}
+
+/// The namespace pair with its servers and counters for one bottleneck rate.
+struct Rig<'a> {
+    pair: &'a NetnsPair,
+    server: &'a ServerProc,
+    quic: Option<&'a QuicServer>,
+    counters: FlowCounters,
+    out: &'a Path,
+}
+
+impl Rig<'_> {
+    /// The download client of `p` for `file`, not yet started (output discarded: the bench
+    /// kills it when the sharing window ends).
+    fn command(&self, p: Proto, file: &Path, out: &Path) -> Option<Command> {
+        let side = Side::Ns(self.pair);
+        match p {
+            Proto::Rdt | Proto::Tcp => {
+                let mut cmd = side.command(&bin("llmops-tui"));
+                let mode = if p == Proto::Rdt { "rdt" } else { "nplt" };
+                cmd.args([
+                    "download",
+                    "--server",
+                    &self.server.addr.to_string(),
+                    "--out",
+                ])
+                .arg(out)
+                .args(["--mode", mode, "--force", "--json", "--token", netns::TOKEN])
+                .arg(file)
+                .env_remove("LLMOPS_SERVER")
+                .env_remove("LLMOPS_AUTH_TOKEN");
+                Some(cmd)
+            }
+            Proto::Quic => {
+                let q = self.quic?;
+                let mut cmd = side.command(&bin("quic-bench"));
+                cmd.args(["get", "--server", &q.addr.to_string(), "--cert"])
+                    .arg(&q.cert)
+                    .arg("--out")
+                    .arg(out)
+                    .arg(file);
+                Some(cmd)
+            }
+        }
+    }
+
+    fn rdt_retx(&self) -> u64 {
+        metric(
+            self.server,
+            Side::Ns(self.pair),
+            "llmops_rdt_retransmissions_total",
+        )
+    }
+
+    fn qdisc(&self) -> QdiscStats {
+        self.pair.qdisc_stats().unwrap_or_default()
+    }
+}
+
+/// Flow counter samples every 100 ms on a thread, to find the rate while a flow sends.
+struct Sampler {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    handle: std::thread::JoinHandle<Vec<(Instant, Vec<u64>)>>,
+}
+
+impl Sampler {
+    fn start(counters: &FlowCounters) -> Sampler {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let st = stop.clone();
+        let c = counters.clone();
+        let handle = std::thread::spawn(move || {
+            let mut v = Vec::new();
+            while !st.load(std::sync::atomic::Ordering::Relaxed) {
+                if let Ok(b) = c.bytes() {
+                    v.push((Instant::now(), b));
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            v
+        });
+        Sampler { stop, handle }
+    }
+
+    fn finish(self) -> Vec<(Instant, Vec<u64>)> {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.handle.join().unwrap_or_default()
+    }
+}
+
+/// IP bytes per second of flow `i` between the first and the last sample that saw it grow
+/// (both inside the transfer), or None with fewer than two such samples.
+fn rate_while_sending(samples: &[(Instant, Vec<u64>)], i: usize) -> Option<f64> {
+    let grew: Vec<usize> = (1..samples.len())
+        .filter(|&k| samples[k].1[i] > samples[k - 1].1[i])
+        .collect();
+    let (&a, &b) = (grew.first()?, grew.last()?);
+    if b <= a {
+        return None;
+    }
+    let dt = samples[b].0.duration_since(samples[a].0).as_secs_f64();
+    Some((samples[b].1[i] - samples[a].1[i]) as f64 / dt)
+}
+
+fn ping_text(rtts: &[Duration], sent: u64) -> String {
+    match (quantile(rtts, 0.5), quantile(rtts, 0.9)) {
+        (Some(m), Some(p)) => format!("{:.2} / {:.2} ms ({} of {sent})", ms(m), ms(p), rtts.len()),
+        _ => format!("no replies (of {sent})"),
+    }
+}
+
+/// The bottleneck tables. `f100` is the 100 MiB file; `big` a file large enough that no
+/// flow finishes within the sharing window at the highest rate.
+pub(super) fn bottleneck_rows(
+    dir: &Path,
+    docs: &str,
+    f100: &Path,
+    big: &Path,
+    out: &Path,
+    quic_built: bool,
+) -> String {
+    let mut alone = String::from(
+        "| bottleneck | protocol | goodput (wall, median of 3) | IP rate while sending | of the bottleneck | ping median / p90 (replies) | queue drops/run | RDT retx/run |\n\
+         |---|---|---|---|---|---|---|---|\n",
+    );
+    let mut shared = String::from(
+        "| bottleneck | RDT with | RDT | other | RDT share | other share | Jain's index | ping median / p90 (replies) | queue drops | RDT retx |\n\
+         |---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    let mut idle = Vec::new();
+    for mbit in RATES {
+        let b = Bottleneck::with_queue(mbit, QUEUE);
+        let pair = NetnsPair::create(0).expect("network namespaces (scripts/netns.sh)");
+        pair.set_gso_max_segs(65535).expect("veth gso_max_segs");
+        pair.set_bottleneck(b)
+            .expect("tbf bottleneck (scripts/netns.sh rate)");
+        let server =
+            netns::start_server(&pair, &["--docs", docs]).expect("server in the namespace");
+        let listen = format!("{}:0", netns::SERVER_IP);
+        let quic = quic_built.then(|| {
+            QuicServer::start(Side::Ns(&pair), &listen, dir).expect("quic server in the namespace")
+        });
+        let mut flows = vec![
+            Flow {
+                transport: Transport::Udp,
+                server_port: server.rdt_addr.expect("rdt addr").port(),
+            },
+            Flow {
+                transport: Transport::Tcp,
+                server_port: server.addr.port(),
+            },
+        ];
+        if let Some(q) = &quic {
+            flows.push(Flow {
+                transport: Transport::Udp,
+                server_port: q.addr.port(),
+            });
+        }
+        let counters = FlowCounters::install(&pair, &flows).expect("flow counters");
+        let rig = Rig {
+            pair: &pair,
+            server: &server,
+            quic: quic.as_ref(),
+            counters,
+            out,
+        };
+        let label = format!("{mbit} Mbit/s, {} KB queue", b.limit_bytes / 1000);
+
+        // Idle round trip through the empty queue.
+        let ping = UdpPing::start(&pair, PING_EVERY).expect("udp ping");
+        std::thread::sleep(Duration::from_secs(2));
+        let (sent, rtts) = ping.finish();
+        idle.push(format!("{mbit} Mbit/s: {}", ping_text(&rtts, sent)));
+
+        // (a) each protocol alone: 3 downloads of 100 MiB.
+        for p in [Proto::Rdt, Proto::Tcp, Proto::Quic] {
+            if p == Proto::Quic && rig.quic.is_none() {
+                continue;
+            }
+            let (q0, r0) = (rig.qdisc(), rig.rdt_retx());
+            let sampler = Sampler::start(&rig.counters);
+            let ping = UdpPing::start(&pair, PING_EVERY).expect("udp ping");
+            let side = Side::Ns(&pair);
+            let cell = measure(100 * MIB, 3, |cap| match p {
+                Proto::Rdt => tui_get(side, server.addr, f100, "rdt", out, cap),
+                Proto::Tcp => tui_get(side, server.addr, f100, "nplt", out, cap),
+                Proto::Quic => {
+                    let q = rig.quic.expect("checked above");
+                    q.get(side, q.addr, f100, out, cap)
+                }
+            });
+            let (sent, rtts) = ping.finish();
+            let samples = sampler.finish();
+            std::thread::sleep(Duration::from_millis(100));
+            let (q1, r1) = (rig.qdisc(), rig.rdt_retx());
+            let runs = cell.attempts().max(1) as u64;
+            let drops = q1.since(&q0).dropped;
+            let rate = rate_while_sending(&samples, p.counter());
+            let (rate_text, pct) = match rate {
+                Some(r) => (
+                    format!("{:.1} Mbit/s", r * 8.0 / 1e6),
+                    format!("{:.1}%", 100.0 * r / b.bytes_per_sec()),
+                ),
+                None => ("-".into(), "-".into()),
+            };
+            let retx = if p == Proto::Rdt {
+                format!("{}", r1.saturating_sub(r0) / runs)
+            } else {
+                "-".into()
+            };
+            alone.push_str(&format!(
+                "| {label} | {} | {} | {rate_text} | {pct} | {} | {} | {retx} |\n",
+                p.label(),
+                cell.text(3),
+                ping_text(&rtts, sent),
+                drops / runs,
+            ));
+            eprintln!(
+                "bottleneck {label} {} alone: {} rate {rate_text} ({pct}) ping {} drops/run {} retx/run {retx}",
+                p.label(),
+                cell.text(3),
+                ping_text(&rtts, sent),
+                drops / runs
+            );
+        }
+
+        // (b), (c) RDT with one TCP flow, then with one QUIC flow, for 20 s.
+        for other in [Proto::Tcp, Proto::Quic] {
+            let row = share_row(&rig, other, big);
+            if let Some(r) = row {
+                shared.push_str(&format!("| {label} | {r}\n"));
+                eprintln!("bottleneck {label} RDT + {}: {r}", other.label());
+            }
+        }
+        drop(quic);
+        drop(server);
+    }
+    format!(
+        "\n### Shared bottleneck: `tbf` between network namespaces\n\n\
+         `scripts/netns.sh rate`: the namespace pair of the table above, without nftables loss, GSO allowed (tbf cuts \
+         bursts into frames itself), and a `tc qdisc tbf` on the server's veth egress (the direction downloads flow): \
+         rate R, burst 1 ms of R, a drop-tail queue of R x {} ms (one bandwidth-delay product of a {} ms RTT path; \
+         the veth adds no delay, so the queue is the only delay there is). The rate counts whole frames (Ethernet \
+         header included); RDT's 1400-byte chunks in 1462-byte IP packets put at most 94.8% of it in file bytes. \
+         Ping: a UDP probe every {} ms from the client namespace to an echo socket in the server namespace; the \
+         reply waits in the bottleneck's queue, so the median minus the idle median is the queueing delay a \
+         transfer adds. Idle: {}. IP rate while sending: nftables byte counters per flow in the client namespace, \
+         sampled every 100 ms, between the first and last sample that saw the flow grow. Queue drops: the tbf \
+         qdisc's `dropped` counter.\n\n\
+         Each protocol alone, 100 MiB:\n\n{alone}\n\
+         RDT sharing the bottleneck with one other flow: both downloads of a {} MiB file start together; once both \
+         have received data, the flow counters are read, and again {} s later, when both clients are killed (the \
+         files are not completed; `tests/tests/netns.rs` checks completed shared transfers byte for byte). Shares \
+         and rates are of the bytes each flow received in those {} s; queue drops and RDT retransmissions are for \
+         the same window, all flows together.\n\n{shared}",
+        QUEUE.as_millis(),
+        QUEUE.as_millis(),
+        PING_EVERY.as_millis(),
+        idle.join("; "),
+        std::fs::metadata(big).map(|m| m.len() as usize / MIB).unwrap_or(0),
+        SHARE.as_secs(),
+        SHARE.as_secs(),
+    )
+}
+
+/// The size the sharing file needs: the highest rate for the window and then some, so
+/// no flow finishes inside it.
+pub(super) fn share_file_size() -> usize {
+    let top = RATES.iter().copied().max().unwrap_or(100);
+    let bytes = f64::from(top) * 1e6 / 8.0 * (SHARE.as_secs_f64() + 4.0);
+    (bytes as usize).div_ceil(MIB) * MIB
+}
+
+fn kill(mut c: Child) -> bool {
+    let finished = matches!(c.try_wait(), Ok(Some(_)));
+    if !finished {
+        if let Err(e) = c.kill() {
+            eprintln!("bottleneck: kill client: {e}");
+        }
+    }
+    if let Err(e) = c.wait() {
+        eprintln!("bottleneck: wait for client: {e}");
+    }
+    finished
+}
+
+/// RDT and `other` sharing for [`SHARE`]; the row's cells after the bottleneck label, or
+/// None when `other` is not available.
+fn share_row(rig: &Rig, other: Proto, big: &Path) -> Option<String> {
+    let o_rdt = tempfile::tempdir_in(rig.out).ok()?;
+    let o_other = tempfile::tempdir_in(rig.out).ok()?;
+    let mut other_cmd = rig.command(other, big, o_other.path())?;
+    let mut rdt_cmd = rig.command(Proto::Rdt, big, o_rdt.path())?;
+    let quiet = |c: &mut Command| {
+        c.stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+    };
+    quiet(&mut rdt_cmd);
+    quiet(&mut other_cmd);
+    let (ri, oi) = (Proto::Rdt.counter(), other.counter());
+    let rdt = rdt_cmd.spawn().expect("spawn the RDT client");
+    let oth = other_cmd.spawn().expect("spawn the other client");
+    // Both start by hashing the file on the server; wait until both receive data.
+    let begin = rig.counters.bytes().unwrap_or_default();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let start = loop {
+        let b = rig.counters.bytes().unwrap_or_default();
+        if b.len() > oi && b[ri] > begin[ri] + 64 * 1024 && b[oi] > begin[oi] + 64 * 1024 {
+            break Some(b);
+        }
+        if Instant::now() > deadline {
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let Some(start) = start else {
+        kill(rdt);
+        kill(oth);
+        return Some(format!(
+            "{} | both flows did not start within 60 s | | | | | | | | |",
+            other.label()
+        ));
+    };
+    let (q0, r0) = (rig.qdisc(), rig.rdt_retx());
+    let ping = UdpPing::start(rig.pair, PING_EVERY).expect("udp ping");
+    let t0 = Instant::now();
+    std::thread::sleep(SHARE);
+    let end = rig.counters.bytes().unwrap_or_default();
+    let secs = t0.elapsed().as_secs_f64();
+    let (sent, rtts) = ping.finish();
+    let finished = [kill(rdt), kill(oth)];
+    std::thread::sleep(Duration::from_millis(100));
+    let (q1, r1) = (rig.qdisc(), rig.rdt_retx());
+    let got = [
+        end[ri].saturating_sub(start[ri]) as f64,
+        end[oi].saturating_sub(start[oi]) as f64,
+    ];
+    let sh = shares(&got);
+    let note = if finished.iter().any(|f| *f) {
+        " (a client exited inside the window)"
+    } else {
+        ""
+    };
+    Some(format!(
+        "{} | {:.1} Mbit/s | {:.1} Mbit/s | {:.2} | {:.2} | {:.3}{note} | {} | {} | {} |",
+        other.label(),
+        got[0] * 8.0 / 1e6 / secs,
+        got[1] * 8.0 / 1e6 / secs,
+        sh[0],
+        sh[1],
+        jain_index(&got),
+        ping_text(&rtts, sent),
+        q1.since(&q0).dropped,
+        r1.saturating_sub(r0),
+    ))
+}
