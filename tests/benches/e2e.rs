@@ -90,6 +90,12 @@ fn timed_turn(c: &mut ExtConn, text: &str) -> Duration {
 }
 
 fn main() {
+    // `LLMOPS_BENCH_ONLY=bottleneck`: only the shared-bottleneck section, printed (not
+    // written to docs/), to try it alone.
+    if std::env::var("LLMOPS_BENCH_ONLY").as_deref() == Ok("bottleneck") {
+        bottleneck_only();
+        return;
+    }
     let runs = 7;
     let server = ServerProc::start().expect("server (build with `cargo build --release --bins`)");
     let addr = server.addr.to_string();
@@ -202,6 +208,24 @@ fn main() {
     std::fs::write(&path, format!("{header}{report}{others}")).expect("write docs/benchmarks.md");
     std::fs::write(docs.join("benchmarks-goodput.svg"), chart).expect("write the chart");
     eprintln!("wrote {}", path.display());
+}
+
+/// The shared-bottleneck section alone, printed.
+fn bottleneck_only() {
+    if let Some(why) = netns::unavailable() {
+        eprintln!("bottleneck rows skipped: {why}");
+        return;
+    }
+    let docs = tempfile::tempdir().expect("tempdir");
+    let out = tempfile::tempdir().expect("tempdir");
+    let f100 = docs.path().join("hundred.bin");
+    random_file(&f100, 100 * MIB, 2);
+    let big = docs.path().join("share.bin");
+    random_file(&big, bottleneck::share_file_size(), 3);
+    let d = docs.path().to_str().expect("utf8");
+    let quic_built = bin("quic-bench").is_file();
+    let text = bottleneck::bottleneck_rows(docs.path(), d, &f100, &big, out.path(), quic_built);
+    println!("{text}");
 }
 
 /// What other benches own in docs/benchmarks.md and must survive this rewrite: the TUI
