@@ -297,7 +297,10 @@ pub(super) fn bottleneck_rows(
          reply waits in the bottleneck's queue, so the median minus the idle median is the queueing delay a \
          transfer adds. Idle: {}. IP rate while sending: nftables byte counters per flow in the client namespace, \
          sampled every 100 ms, between the first and last sample that saw the flow grow. Queue drops: the tbf \
-         qdisc's `dropped` counter.\n\n\
+         qdisc's `dropped` counter, which counts a GSO burst dropped whole (up to 10 packets at these burst sizes) \
+         as one, so with GSO on it undercounts packets and RDT retx ÷ queue drops overstates waste; the exact \
+         retransmission-vs-drop counts are on the nftables rows above (single packets there) and in \
+         `tests/tests/netns.rs`.\n\n\
          Each protocol alone, 100 MiB:\n\n{alone}\n\
          RDT sharing the bottleneck with one other flow: both downloads of a {} MiB file start together; once both \
          have received data, the flow counters are read, and again {} s later, when both clients are killed (the \

@@ -40,7 +40,9 @@ impl Bottleneck {
 }
 
 /// The `tbf` qdisc's counters (`tc -s qdisc show`): frames it sent (bytes include the
-/// 14-byte Ethernet header) and frames its full queue dropped.
+/// 14-byte Ethernet header) and what its full queue dropped. A GSO burst no larger than
+/// the burst size is enqueued (and dropped) whole and counts as one drop, so with GSO on
+/// `dropped` undercounts packets; count lost packets as sent minus received instead.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct QdiscStats {
     pub sent_bytes: u64,
@@ -258,11 +260,21 @@ impl FlowCounters {
 
     /// Bytes received per flow so far, in the order given to `install`.
     pub fn bytes(&self) -> anyhow::Result<Vec<u64>> {
+        self.read("bytes")
+    }
+
+    /// Packets received per flow so far (single packets: GSO bursts are cut into packets
+    /// before they reach the client), in the order given to `install`.
+    pub fn packets(&self) -> anyhow::Result<Vec<u64>> {
+        self.read("packets")
+    }
+
+    fn read(&self, what: &str) -> anyhow::Result<Vec<u64>> {
         let text = ns_output(
             &self.ns,
             &["nft", "list", "chain", "inet", "llmops_flows", "in"],
         )?;
-        let v = counter_values(&text, "bytes");
+        let v = counter_values(&text, what);
         if v.len() != self.flows.len() {
             bail!(
                 "expected {} flow counters, found {}: {text}",
