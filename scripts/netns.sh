@@ -18,7 +18,7 @@
 #                                     `tc qdisc tbf rate MBITmbit limit LIMIT` (queue bytes),
 #                                     burst 1 ms of the rate (at least 16 KB); MBIT 0 removes
 #                                     it. tbf works in namespaces here (netem does not); it
-#                                     segments GSO bursts, so `gso NAME 65535` is fine with it
+#                                     sees GSO bursts whole (the veth cuts them after it)
 #   scripts/netns.sh down NAME        delete both namespaces (and so the veth pair)
 #
 # Run programs inside with `ip netns exec NAME-s CMD`. Needs root. The veth advertises

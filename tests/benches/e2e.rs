@@ -632,6 +632,15 @@ fn rdt_cell(
 
 const LOSSES: [u8; 5] = [0, 1, 5, 10, 20];
 
+/// UDP datagrams this namespace's kernel dropped for a full socket receive buffer so far.
+fn host_rcvbuf_errors() -> u64 {
+    std::fs::read_to_string("/proc/net/snmp")
+        .ok()
+        .and_then(|t| netns::UdpSnmp::parse(&t))
+        .map(|u| u.rcvbuf_errors)
+        .unwrap_or(0)
+}
+
 /// Drops of RDT's DATA per run (`drops` counted over all of the cell's attempts) and the
 /// cell's retransmissions per run divided by it.
 fn drops_text(rdt: &Cell, drops: u64) -> String {
@@ -748,8 +757,10 @@ fn downloads_bench() -> (String, String) {
          `tests/src/relay.rs` (seeded) between client and server. TCP (nplt, http) cannot go through this UDP relay: \
          see the network-namespace table below for TCP under loss.\n\n\
          RDT DATA drops/run: the relay's count of server-to-client datagrams it dropped during the RDT runs, per run, \
-         and RDT's retransmissions divided by it.\n\n\
-         | file | loss | RDT | RDT retx/run | RDT DATA drops/run (retx ÷ drops) | QUIC | TCP |\n|---|---|---|---|---|---|---|\n",
+         and RDT's retransmissions divided by it. UDP rcvbuf drops/run: this namespace's `RcvbufErrors` \
+         (/proc/net/snmp) during the RDT runs, per run: datagrams the kernel dropped because a socket's receive \
+         buffer was full (the relay's, the client's or the server's), which the relay cannot count.\n\n\
+         | file | loss | RDT | RDT retx/run | RDT DATA drops/run (retx ÷ drops) | UDP rcvbuf drops/run | QUIC | TCP |\n|---|---|---|---|---|---|---|---|\n",
     );
     let mut relay_rdt = Vec::new();
     let mut relay_quic = Vec::new();
@@ -765,12 +776,14 @@ fn downloads_bench() -> (String, String) {
             qrelay.set(imp);
             let runs = 3;
             let d0 = relay.stats.down_dropped.load(Ordering::Relaxed);
+            let k0 = host_rcvbuf_errors();
             let rdt = unless_dnf(&mut rdt_dnf, size, || {
                 rdt_cell(&behind, Side::Host, size, runs, |cap| {
                     tui_get(Side::Host, behind.addr, file, "rdt", out.path(), cap)
                 })
             });
             let rdt_drops = relay.stats.down_dropped.load(Ordering::Relaxed) - d0;
+            let kernel = host_rcvbuf_errors().saturating_sub(k0) / rdt.attempts().max(1) as u64;
             let q = quic.as_ref().map(|q| {
                 unless_dnf(&mut quic_dnf, size, || {
                     measure(size, runs, |cap| {
@@ -779,7 +792,7 @@ fn downloads_bench() -> (String, String) {
                 })
             });
             s.push_str(&format!(
-                "| {label} | {loss}% | {} | {} | {} | {} | n/a |\n",
+                "| {label} | {loss}% | {} | {} | {} | {kernel} | {} | n/a |\n",
                 rdt.text(runs),
                 rdt.retx_text(),
                 drops_text(&rdt, rdt_drops),

@@ -84,8 +84,6 @@ fn rdt_alone_and_with_tcp_through_a_tbf_bottleneck_are_byte_exact() {
     std::fs::write(&src, &body).expect("write");
 
     let pair = NetnsPair::create(0).expect("namespaces (scripts/netns.sh up)");
-    // tbf cuts GSO bursts into frames itself; no nftables loss on this pair.
-    pair.set_gso_max_segs(65535).expect("gso");
     pair.set_bottleneck(Bottleneck::with_queue(50, Duration::from_millis(10)))
         .expect("tbf bottleneck (scripts/netns.sh rate)");
     let d = docs.path().to_str().expect("utf8");

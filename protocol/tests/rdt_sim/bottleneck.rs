@@ -634,3 +634,41 @@ fn rdt_sim_retransmissions_at_most_1_1x_drops() {
         );
     }
 }
+
+#[test]
+fn rdt_sim_delay_only_path_ramps_to_the_rate() {
+    // The relay rows' path (issue 18, goal 4): 10 ms each way, no loss, a link faster than
+    // RDT's 2048-packet window needs and a deep queue (the relay's buffers), so nothing is
+    // ever dropped. What is left is slow start, the initial window, pacing and the ACK
+    // clock over a 20 ms RTT.
+    let size = 50_000_000;
+    let rate = 100_000_000;
+    let b = Bottleneck {
+        rate,
+        delay: 10 * MS,
+        queue_bdp: 4.0,
+        loss: 0.0,
+        jitter: Duration::ZERO,
+    };
+    let mut net = Net::new(b, 71);
+    net.add_rdt(b"delay", size, &Config::default(), Duration::ZERO);
+    net.run(Duration::from_secs(60), true);
+    let f = &net.rdt[0];
+    assert!(f.verified(), "transfer not verified: {:?}", f.sender_event);
+    let t = f.done_at.expect("done");
+    let s = f.sender.stats();
+    let ideal = Duration::from_secs_f64(size as f64 / rate as f64) + 4 * b.delay;
+    println!(
+        "delay-only: {t:?} for {size} B (ideal {ideal:?}: {:.1}% of it), mean queueing {:?} max {:?}, \
+         congestion events {}, retx {}, dropped {}, final cwnd {}",
+        100.0 * ideal.as_secs_f64() / t.as_secs_f64(),
+        net.mean_queue_delay(),
+        net.q_max,
+        s.congestion_events,
+        s.retransmissions,
+        f.dropped,
+        s.cwnd
+    );
+    assert_eq!(f.dropped, 0, "the deep queue never overflows");
+    assert_eq!(s.retransmissions, 0, "nothing lost, nothing re-sent");
+}

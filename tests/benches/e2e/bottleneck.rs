@@ -16,6 +16,12 @@ use llmops_tests::{bin, ServerProc};
 
 use super::{measure, metric, ms, tui_get, QuicServer, Side, MIB};
 
+/// DATA datagrams of a fresh 100 MiB RDT download: ceil(100 MiB / 1400).
+const CHUNKS_100MIB: u64 = (100 * 1024 * 1024 + 1399) / 1400;
+/// Other datagrams the server sends the client per download on a path without random loss:
+/// one ACCEPT and one FIN (repeated only if its FIN-ACK is lost).
+const CONTROL_TO_CLIENT: u64 = 2;
+
 /// Bottleneck rates, Mbit/s.
 const RATES: [u32; 2] = [100, 500];
 /// The queue holds this much time at the rate: one bandwidth-delay product of a 10 ms
@@ -171,8 +177,8 @@ pub(super) fn bottleneck_rows(
     quic_built: bool,
 ) -> String {
     let mut alone = String::from(
-        "| bottleneck | protocol | goodput (wall, median of 3) | IP rate while sending | of the bottleneck | ping median / p90 (replies) | queue drops/run | RDT retx/run |\n\
-         |---|---|---|---|---|---|---|---|\n",
+        "| bottleneck | protocol | goodput (wall, median of 3) | IP rate while sending | of the bottleneck | ping median / p90 (replies) | queue drops/run | RDT retx/run | RDT packets lost/run | retx ÷ lost |\n\
+         |---|---|---|---|---|---|---|---|---|---|\n",
     );
     let mut shared = String::from(
         "| bottleneck | RDT with | RDT | other | RDT share | other share | Jain's index | ping median / p90 (replies) | queue drops |\n\
@@ -182,7 +188,8 @@ pub(super) fn bottleneck_rows(
     for mbit in RATES {
         let b = Bottleneck::with_queue(mbit, QUEUE);
         let pair = NetnsPair::create(0).expect("network namespaces (scripts/netns.sh)");
-        pair.set_gso_max_segs(65535).expect("veth gso_max_segs");
+        // gso_max_segs stays 1 (as made): bursts are cut into packets before they cross
+        // the veth, so the client's counters count single packets.
         pair.set_bottleneck(b)
             .expect("tbf bottleneck (scripts/netns.sh rate)");
         let server =
@@ -229,6 +236,7 @@ pub(super) fn bottleneck_rows(
                 continue;
             }
             let (q0, r0) = (rig.qdisc(), rig.rdt_retx());
+            let pk0 = rig.counters.packets().unwrap_or_default();
             let sampler = Sampler::start(&rig.counters);
             let ping = UdpPing::start(&pair, PING_EVERY).expect("udp ping");
             let side = Side::Ns(&pair);
@@ -244,6 +252,7 @@ pub(super) fn bottleneck_rows(
             let samples = sampler.finish();
             std::thread::sleep(Duration::from_millis(100));
             let (q1, r1) = (rig.qdisc(), rig.rdt_retx());
+            let pk1 = rig.counters.packets().unwrap_or_default();
             let runs = cell.attempts().max(1) as u64;
             let drops = q1.since(&q0).dropped;
             let rate = rate_while_sending(&samples, p.counter());
@@ -255,9 +264,28 @@ pub(super) fn bottleneck_rows(
                 None => ("-".into(), "-".into()),
             };
             let retx = if p == Proto::Rdt {
-                format!("{}", r1.saturating_sub(r0) / runs)
+                let r = r1.saturating_sub(r0);
+                // Only when every run finished: a killed one's counters are not all in.
+                let all_done = cell.median.is_some() && cell.runs as u64 == runs;
+                let received = pk1
+                    .get(p.counter())
+                    .zip(pk0.get(p.counter()))
+                    .map(|(a, b)| a - b);
+                match received {
+                    Some(got) if all_done => {
+                        let sent = (CHUNKS_100MIB + CONTROL_TO_CLIENT) * runs + r;
+                        let lost = sent.saturating_sub(got);
+                        let ratio = if lost > 0 {
+                            format!("{:.2}", r as f64 / lost as f64)
+                        } else {
+                            "-".into()
+                        };
+                        format!("{} | {} | {ratio}", r / runs, lost / runs)
+                    }
+                    _ => format!("{} | - | -", r / runs),
+                }
             } else {
-                "-".into()
+                "- | - | -".into()
             };
             alone.push_str(&format!(
                 "| {label} | {} | {} | {rate_text} | {pct} | {} | {} | {retx} |\n",
@@ -288,8 +316,8 @@ pub(super) fn bottleneck_rows(
     }
     format!(
         "\n### Shared bottleneck: `tbf` between network namespaces\n\n\
-         `scripts/netns.sh rate`: the namespace pair of the table above, without nftables loss, GSO allowed (tbf cuts \
-         bursts into frames itself), and a `tc qdisc tbf` on the server's veth egress (the direction downloads flow): \
+         `scripts/netns.sh rate`: the namespace pair of the table above, without nftables loss, the veth still cutting GSO \
+         bursts into single packets (so the client's counters count packets), and a `tc qdisc tbf` on the server's veth egress (the direction downloads flow): \
          rate R, burst 1 ms of R, a drop-tail queue of R x {} ms (one bandwidth-delay product of a {} ms RTT path; \
          the veth adds no delay, so the queue is the only delay there is). The rate counts whole frames (Ethernet \
          header included); RDT's 1400-byte chunks in 1462-byte IP packets put at most 94.8% of it in file bytes. \
@@ -297,10 +325,12 @@ pub(super) fn bottleneck_rows(
          reply waits in the bottleneck's queue, so the median minus the idle median is the queueing delay a \
          transfer adds. Idle: {}. IP rate while sending: nftables byte counters per flow in the client namespace, \
          sampled every 100 ms, between the first and last sample that saw the flow grow. Queue drops: the tbf \
-         qdisc's `dropped` counter, which counts a GSO burst dropped whole (up to 10 packets at these burst sizes) \
-         as one, so with GSO on it undercounts packets and RDT retx ÷ queue drops overstates waste; the exact \
+         qdisc's `dropped` counter, which counts a GSO burst dropped whole (up to 10 packets at these burst sizes; the \
+         qdisc sits before the veth cuts bursts) as one, so it undercounts packets and RDT retx ÷ queue drops overstates waste; the exact \
          retransmission-vs-drop counts are on the nftables rows above (single packets there) and in \
-         `tests/tests/netns.rs`.\n\n\
+         `tests/tests/netns.rs`. RDT packets lost: what the server sent (its chunks, its retransmissions from \
+         `llmops_rdt_retransmissions_total`, one ACCEPT and one FIN per run) minus the packets the client's flow \
+         counter received; exact per packet, and what retransmissions should match.\n\n\
          Each protocol alone, 100 MiB:\n\n{alone}\n\
          RDT sharing the bottleneck with one other flow: both downloads of a {} MiB file start together; once both \
          have received data, the flow counters are read, and again {} s later, when both clients are killed (the \

@@ -41,8 +41,9 @@ impl Bottleneck {
 
 /// The `tbf` qdisc's counters (`tc -s qdisc show`): frames it sent (bytes include the
 /// 14-byte Ethernet header) and what its full queue dropped. A GSO burst no larger than
-/// the burst size is enqueued (and dropped) whole and counts as one drop, so with GSO on
-/// `dropped` undercounts packets; count lost packets as sent minus received instead.
+/// the burst size is enqueued (and dropped) whole and counts as one drop (the qdisc sits
+/// before the veth cuts bursts), so `dropped` undercounts packets; count lost packets as
+/// sent minus received instead.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct QdiscStats {
     pub sent_bytes: u64,
@@ -263,8 +264,8 @@ impl FlowCounters {
         self.read("bytes")
     }
 
-    /// Packets received per flow so far (single packets: GSO bursts are cut into packets
-    /// before they reach the client), in the order given to `install`.
+    /// Packets received per flow so far, in the order given to `install` (single packets
+    /// while the veth's gso_max_segs is 1, as made; with GSO allowed a burst counts once).
     pub fn packets(&self) -> anyhow::Result<Vec<u64>> {
         self.read("packets")
     }
