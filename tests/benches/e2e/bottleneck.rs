@@ -17,7 +17,7 @@ use llmops_tests::{bin, ServerProc};
 use super::{measure, metric, ms, tui_get, QuicServer, Side, MIB};
 
 /// DATA datagrams of a fresh 100 MiB RDT download: ceil(100 MiB / 1400).
-const CHUNKS_100MIB: u64 = (100 * 1024 * 1024 + 1399) / 1400;
+const CHUNKS_100MIB: u64 = (100 * 1024 * 1024u64).div_ceil(1400);
 /// Other datagrams the server sends the client per download on a path without random loss:
 /// one ACCEPT and one FIN (repeated only if its FIN-ACK is lost).
 const CONTROL_TO_CLIENT: u64 = 2;
