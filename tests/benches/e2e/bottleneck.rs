@@ -233,6 +233,9 @@ pub(super) fn bottleneck_rows(
         // (a) each protocol alone: 3 downloads of 100 MiB.
         for p in [Proto::Rdt, Proto::Tcp, Proto::Quic] {
             if p == Proto::Quic && rig.quic.is_none() {
+                alone.push_str(&format!(
+                    "| {label} | QUIC | not built (scripts/bench.sh builds bench/quic) | | | | | | | |\n"
+                ));
                 continue;
             }
             let (q0, r0) = (rig.qdisc(), rig.rdt_retx());
@@ -306,9 +309,15 @@ pub(super) fn bottleneck_rows(
         // (b), (c) RDT with one TCP flow, then with one QUIC flow, for 20 s.
         for other in [Proto::Tcp, Proto::Quic] {
             let row = share_row(&rig, other, big);
-            if let Some(r) = row {
-                shared.push_str(&format!("| {label} | {r}\n"));
-                eprintln!("bottleneck {label} RDT + {}: {r}", other.label());
+            match row {
+                Some(r) => {
+                    shared.push_str(&format!("| {label} | {r}\n"));
+                    eprintln!("bottleneck {label} RDT + {}: {r}", other.label());
+                }
+                None => shared.push_str(&format!(
+                    "| {label} | {} | not built (scripts/bench.sh builds bench/quic) | | | | | | |\n",
+                    other.label()
+                )),
             }
         }
         drop(quic);
