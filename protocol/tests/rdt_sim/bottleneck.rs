@@ -672,3 +672,24 @@ fn rdt_sim_delay_only_path_ramps_to_the_rate() {
     assert_eq!(f.dropped, 0, "the deep queue never overflows");
     assert_eq!(s.retransmissions, 0, "nothing lost, nothing re-sent");
 }
+
+#[test]
+fn rdt_sim_veth_like_bottleneck_with_a_deep_queue() {
+    // The namespaces' bottleneck shape (the bench's tbf rows): 50 µs each way (the veth),
+    // a queue of 10 ms at the rate, i.e. 100 bandwidth-delay products, so the queue is
+    // nearly all of the RTT and the minimum RTT says almost nothing about the queue's size.
+    let b = Bottleneck {
+        rate: RATE,
+        delay: Duration::from_micros(50),
+        queue_bdp: 100.0,
+        loss: 0.0,
+        jitter: Duration::ZERO,
+    };
+    for (label, first, seed) in [("veth RDT first", true, 83), ("veth AIMD first", false, 84)] {
+        let (share, j) = share_run_on(b, label, false, first, seed);
+        assert!(
+            (1.0 / 3.0..=2.0 / 3.0).contains(&share),
+            "{label}: RDT share {share:.3} (Jain {j:.3})"
+        );
+    }
+}

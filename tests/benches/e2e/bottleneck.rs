@@ -381,8 +381,8 @@ fn kill(mut c: Child) -> bool {
 /// RDT and `other` sharing for [`SHARE`]; the row's cells after the bottleneck label, or
 /// None when `other` is not available.
 fn share_row(rig: &Rig, other: Proto, big: &Path) -> Option<String> {
-    let o_rdt = tempfile::tempdir_in(rig.out).ok()?;
-    let o_other = tempfile::tempdir_in(rig.out).ok()?;
+    let o_rdt = tempfile::tempdir_in(rig.out).expect("tempdir");
+    let o_other = tempfile::tempdir_in(rig.out).expect("tempdir");
     let mut other_cmd = rig.command(other, big, o_other.path())?;
     let mut rdt_cmd = rig.command(Proto::Rdt, big, o_rdt.path())?;
     let quiet = |c: &mut Command| {
