@@ -196,7 +196,7 @@ fn main() {
         ms(t),
         ms(during_med), ms(during_max),
     );
-    let (downloads, chart) = downloads_bench();
+    let (downloads, chart, bottleneck_chart) = downloads_bench();
     let report = format!("{report}\n{downloads}");
     println!("{report}");
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
@@ -207,6 +207,10 @@ fn main() {
     let others = kept_sections(&old);
     std::fs::write(&path, format!("{header}{report}{others}")).expect("write docs/benchmarks.md");
     std::fs::write(docs.join("benchmarks-goodput.svg"), chart).expect("write the chart");
+    if let Some(svg) = bottleneck_chart {
+        std::fs::write(docs.join("benchmarks-bottleneck.svg"), svg)
+            .expect("write the bottleneck chart");
+    }
     eprintln!("wrote {}", path.display());
 }
 
@@ -224,8 +228,15 @@ fn bottleneck_only() {
     random_file(&big, bottleneck::share_file_size(), 3);
     let d = docs.path().to_str().expect("utf8");
     let quic_built = bin("quic-bench").is_file();
-    let text = bottleneck::bottleneck_rows(docs.path(), d, &f100, &big, out.path(), quic_built);
+    let (text, svg) =
+        bottleneck::bottleneck_rows(docs.path(), d, &f100, &big, out.path(), quic_built);
     println!("{text}");
+    // A trial run: the chart goes to the temp dir, not into docs/.
+    let chart = std::env::temp_dir().join("llmops-benchmarks-bottleneck.svg");
+    match std::fs::write(&chart, svg) {
+        Ok(()) => eprintln!("bottleneck chart: {}", chart.display()),
+        Err(e) => eprintln!("write {}: {e}", chart.display()),
+    }
 }
 
 /// What other benches own in docs/benchmarks.md and must survive this rewrite: the TUI
@@ -664,7 +675,7 @@ struct Series {
 /// Goodput of RDT, the TCP fallbacks and QUIC: loopback, the impairment relay (10 ms delay,
 /// loss), nftables loss in network namespaces, and 20 concurrent downloads. Returns the
 /// markdown and the SVG chart.
-fn downloads_bench() -> (String, String) {
+fn downloads_bench() -> (String, String, Option<String>) {
     let docs = tempfile::tempdir().expect("tempdir");
     let out = tempfile::tempdir().expect("tempdir");
     let small = 10 * MIB;
@@ -827,6 +838,7 @@ fn downloads_bench() -> (String, String) {
             points: relay_quic,
         },
     ];
+    let mut bottleneck_svg = None;
     match netns::unavailable() {
         Some(why) => {
             s.push_str(&format!(
@@ -840,14 +852,10 @@ fn downloads_bench() -> (String, String) {
             series.append(&mut more);
             let big = docs.path().join("share.bin");
             random_file(&big, bottleneck::share_file_size(), 3);
-            s.push_str(&bottleneck::bottleneck_rows(
-                docs.path(),
-                &d,
-                &f100,
-                &big,
-                out.path(),
-                quic_built,
-            ));
+            let (text, svg) =
+                bottleneck::bottleneck_rows(docs.path(), &d, &f100, &big, out.path(), quic_built);
+            s.push_str(&text);
+            bottleneck_svg = Some(svg);
             if let Err(e) = std::fs::remove_file(&big) {
                 eprintln!("remove {}: {e}", big.display());
             }
@@ -898,7 +906,15 @@ fn downloads_bench() -> (String, String) {
          panel is the relay (10 ms one-way delay), the right one the namespaces (no delay). A hollow marker is a run \
          that did not finish (killed at the cap, or failed): the true goodput is below it.\n",
     );
-    (s, chart)
+    if bottleneck_svg.is_some() {
+        s.push_str(
+            "\n![tbf bottleneck: rate alone and shares](benchmarks-bottleneck.svg)\n\n\
+             `docs/benchmarks-bottleneck.svg` (same run): per bottleneck rate, each protocol's IP rate alone as a \
+             fraction of the bottleneck (dashed line at 90%), then RDT's and the other flow's shares while they \
+             compete (lines at 1/3 and 2/3).\n",
+        );
+    }
+    (s, chart, bottleneck_svg)
 }
 
 /// The namespace table: RDT, TCP (nplt) and QUIC at each nftables drop rate.

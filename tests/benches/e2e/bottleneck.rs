@@ -175,7 +175,8 @@ pub(super) fn bottleneck_rows(
     big: &Path,
     out: &Path,
     quic_built: bool,
-) -> String {
+) -> (String, String) {
+    let mut bars: Vec<Bar> = Vec::new();
     let mut alone = String::from(
         "| bottleneck | protocol | goodput (wall, median of 3) | IP rate while sending | of the bottleneck | ping median / p90 (replies) | queue drops/run | RDT retx/run | RDT packets lost/run | retx ÷ lost |\n\
          |---|---|---|---|---|---|---|---|---|---|\n",
@@ -259,6 +260,13 @@ pub(super) fn bottleneck_rows(
             let runs = cell.attempts().max(1) as u64;
             let drops = q1.since(&q0).dropped;
             let rate = rate_while_sending(&samples, p.counter());
+            if let Some(r) = rate {
+                bars.push(Bar {
+                    group: format!("{mbit} Mbit/s"),
+                    label: format!("{} alone", p.label()),
+                    value: r / b.bytes_per_sec(),
+                });
+            }
             let (rate_text, pct) = match rate {
                 Some(r) => (
                     format!("{:.1} Mbit/s", r * 8.0 / 1e6),
@@ -310,7 +318,19 @@ pub(super) fn bottleneck_rows(
         for other in [Proto::Tcp, Proto::Quic] {
             let row = share_row(&rig, other, big);
             match row {
-                Some(r) => {
+                Some((r, sh)) => {
+                    if let Some([a, o]) = sh {
+                        for (label, value) in [
+                            (format!("RDT with {}", other.label()), a),
+                            (format!("{} with RDT", other.label()), o),
+                        ] {
+                            bars.push(Bar {
+                                group: format!("{mbit} Mbit/s"),
+                                label,
+                                value,
+                            });
+                        }
+                    }
                     shared.push_str(&format!("| {label} | {r}\n"));
                     eprintln!("bottleneck {label} RDT + {}: {r}", other.label());
                 }
@@ -323,7 +343,7 @@ pub(super) fn bottleneck_rows(
         drop(quic);
         drop(server);
     }
-    format!(
+    let text = format!(
         "\n### Shared bottleneck: `tbf` between network namespaces\n\n\
          `scripts/netns.sh rate`: the namespace pair of the table above, without nftables loss, the veth still cutting GSO \
          bursts into single packets (so the client's counters count packets), and a `tc qdisc tbf` on the server's veth egress (the direction downloads flow): \
@@ -354,7 +374,99 @@ pub(super) fn bottleneck_rows(
         std::fs::metadata(big).map(|m| m.len() as usize / MIB).unwrap_or(0),
         SHARE.as_secs(),
         SHARE.as_secs(),
-    )
+    );
+    (text, svg_bars(&bars))
+}
+
+/// One bar of the bottleneck chart: a fraction of the bottleneck (alone) or a share.
+struct Bar {
+    group: String,
+    label: String,
+    value: f64,
+}
+
+/// A plain SVG bar chart (no dependency) of the bottleneck results, grouped by rate:
+/// each protocol's rate alone as a fraction of the bottleneck (90% line), then the shares
+/// of RDT and the other flow (1/3 and 2/3 lines).
+fn svg_bars(bars: &[Bar]) -> String {
+    let (left, top, ph, bw, gap) = (60.0, 50.0, 260.0, 26.0, 30.0);
+    let mut groups: Vec<&str> = Vec::new();
+    for b in bars {
+        if !groups.contains(&b.group.as_str()) {
+            groups.push(&b.group);
+        }
+    }
+    let width =
+        left + bars.len() as f64 * (bw + 4.0) + groups.len().saturating_sub(1) as f64 * gap + 40.0;
+    let height = top + ph + 170.0;
+    let y = |v: f64| top + ph * (1.0 - v.clamp(0.0, 1.0));
+    let mut o = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" font-family=\"sans-serif\" font-size=\"11\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"{left}\" y=\"24\" font-size=\"14\">tbf bottleneck: rate alone (fraction of the bottleneck) and shares when two flows compete</text>\n"
+    );
+    for (v, label) in [
+        (0.0, "0"),
+        (1.0 / 3.0, "1/3"),
+        (2.0 / 3.0, "2/3"),
+        (0.9, "90%"),
+        (1.0, "100%"),
+    ] {
+        let yv = y(v);
+        o.push_str(&format!(
+            "<line x1=\"{left}\" x2=\"{:.0}\" y1=\"{yv:.1}\" y2=\"{yv:.1}\" stroke=\"#bbb\" stroke-dasharray=\"4 3\"/>\n\
+             <text x=\"{:.0}\" y=\"{:.1}\" text-anchor=\"end\">{label}</text>\n",
+            width - 20.0,
+            left - 6.0,
+            yv + 4.0,
+        ));
+    }
+    let mut x = left + 4.0;
+    let mut last_group: Option<&str> = None;
+    let mut group_start = x;
+    for b in bars {
+        if last_group.is_some_and(|g| g != b.group) {
+            o.push_str(&format!(
+                "<text x=\"{:.1}\" y=\"{:.0}\" text-anchor=\"middle\" font-size=\"13\">{}</text>\n",
+                (group_start + x) / 2.0,
+                top + ph + 160.0,
+                last_group.unwrap_or_default()
+            ));
+            x += gap;
+            group_start = x;
+        }
+        last_group = Some(&b.group);
+        let color = if b.label.starts_with("RDT") {
+            "#d62728"
+        } else if b.label.starts_with("TCP") {
+            "#1f77b4"
+        } else {
+            "#2ca02c"
+        };
+        o.push_str(&format!(
+            "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{bw}\" height=\"{:.1}\" fill=\"{color}\"/>\n\
+             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"9\">{:.0}%</text>\n\
+             <text transform=\"translate({:.1},{:.0}) rotate(60)\" font-size=\"10\">{}</text>\n",
+            y(b.value),
+            top + ph - y(b.value),
+            x + bw / 2.0,
+            y(b.value) - 3.0,
+            b.value * 100.0,
+            x + bw / 2.0 - 3.0,
+            top + ph + 8.0,
+            b.label
+        ));
+        x += bw + 4.0;
+    }
+    if let Some(g) = last_group {
+        o.push_str(&format!(
+            "<text x=\"{:.1}\" y=\"{:.0}\" text-anchor=\"middle\" font-size=\"13\">{g}</text>\n",
+            (group_start + x) / 2.0,
+            top + ph + 160.0
+        ));
+    }
+    o.push_str("</svg>\n");
+    o
 }
 
 /// The size the sharing file needs: the highest rate for the window and then some, so
@@ -380,7 +492,7 @@ fn kill(mut c: Child) -> bool {
 
 /// RDT and `other` sharing for [`SHARE`]; the row's cells after the bottleneck label, or
 /// None when `other` is not available.
-fn share_row(rig: &Rig, other: Proto, big: &Path) -> Option<String> {
+fn share_row(rig: &Rig, other: Proto, big: &Path) -> Option<(String, Option<[f64; 2]>)> {
     let o_rdt = tempfile::tempdir_in(rig.out).expect("tempdir");
     let o_other = tempfile::tempdir_in(rig.out).expect("tempdir");
     let mut other_cmd = rig.command(other, big, o_other.path())?;
@@ -411,9 +523,12 @@ fn share_row(rig: &Rig, other: Proto, big: &Path) -> Option<String> {
     let Some(start) = start else {
         kill(rdt);
         kill(oth);
-        return Some(format!(
-            "{} | both flows did not start within 60 s | | | | | | |",
-            other.label()
+        return Some((
+            format!(
+                "{} | both flows did not start within 60 s | | | | | | |",
+                other.label()
+            ),
+            None,
         ));
     };
     let q0 = rig.qdisc();
@@ -435,7 +550,7 @@ fn share_row(rig: &Rig, other: Proto, big: &Path) -> Option<String> {
     } else {
         ""
     };
-    Some(format!(
+    let text = format!(
         "{} | {:.1} Mbit/s | {:.1} Mbit/s | {:.2} | {:.2} | {:.3}{note} | {} | {} |",
         other.label(),
         got[0] * 8.0 / 1e6 / secs,
@@ -445,5 +560,6 @@ fn share_row(rig: &Rig, other: Proto, big: &Path) -> Option<String> {
         jain_index(&got),
         ping_text(&rtts, sent),
         q1.since(&q0).dropped,
-    ))
+    );
+    Some((text, Some([sh[0], sh[1]])))
 }
