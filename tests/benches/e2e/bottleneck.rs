@@ -35,7 +35,8 @@ const PING_EVERY: Duration = Duration::from_millis(50);
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Proto {
     Rdt,
-    Tcp,
+    /// nplt over TCP with this congestion control (set in both namespaces).
+    Tcp(&'static str),
     Quic,
 }
 
@@ -43,7 +44,9 @@ impl Proto {
     fn label(self) -> &'static str {
         match self {
             Proto::Rdt => "RDT",
-            Proto::Tcp => "TCP (nplt)",
+            Proto::Tcp("cubic") => "TCP cubic (nplt)",
+            Proto::Tcp("bbr") => "TCP bbr (nplt)",
+            Proto::Tcp(_) => "TCP (nplt)",
             Proto::Quic => "QUIC",
         }
     }
@@ -52,7 +55,7 @@ impl Proto {
     fn counter(self) -> usize {
         match self {
             Proto::Rdt => 0,
-            Proto::Tcp => 1,
+            Proto::Tcp(_) => 1,
             Proto::Quic => 2,
         }
     }
@@ -73,7 +76,7 @@ impl Rig<'_> {
     fn command(&self, p: Proto, file: &Path, out: &Path) -> Option<Command> {
         let side = Side::Ns(self.pair);
         match p {
-            Proto::Rdt | Proto::Tcp => {
+            Proto::Rdt | Proto::Tcp(_) => {
                 let mut cmd = side.command(&bin("llmops-tui"));
                 let mode = if p == Proto::Rdt { "rdt" } else { "nplt" };
                 cmd.args([
@@ -232,7 +235,15 @@ pub(super) fn bottleneck_rows(
         idle.push(format!("{mbit} Mbit/s: {}", ping_text(&rtts, sent)));
 
         // (a) each protocol alone: 3 downloads of 100 MiB.
-        for p in [Proto::Rdt, Proto::Tcp, Proto::Quic] {
+        for p in [
+            Proto::Rdt,
+            Proto::Tcp("cubic"),
+            Proto::Tcp("bbr"),
+            Proto::Quic,
+        ] {
+            if let Proto::Tcp(cc) = p {
+                pair.set_tcp_cc(cc).expect("tcp congestion control");
+            }
             if p == Proto::Quic && rig.quic.is_none() {
                 alone.push_str(&format!(
                     "| {label} | QUIC | not built (scripts/bench.sh builds bench/quic) | | | | | | | |\n"
@@ -246,7 +257,7 @@ pub(super) fn bottleneck_rows(
             let side = Side::Ns(&pair);
             let cell = measure(100 * MIB, 3, |cap| match p {
                 Proto::Rdt => tui_get(side, server.addr, f100, "rdt", out, cap),
-                Proto::Tcp => tui_get(side, server.addr, f100, "nplt", out, cap),
+                Proto::Tcp(_) => tui_get(side, server.addr, f100, "nplt", out, cap),
                 Proto::Quic => {
                     let q = rig.quic.expect("checked above");
                     q.get(side, q.addr, f100, out, cap)
@@ -315,7 +326,10 @@ pub(super) fn bottleneck_rows(
         }
 
         // (b), (c) RDT with one TCP flow, then with one QUIC flow, for 20 s.
-        for other in [Proto::Tcp, Proto::Quic] {
+        for other in [Proto::Tcp("cubic"), Proto::Tcp("bbr"), Proto::Quic] {
+            if let Proto::Tcp(cc) = other {
+                pair.set_tcp_cc(cc).expect("tcp congestion control");
+            }
             let row = share_row(&rig, other, big);
             match row {
                 Some((r, sh)) => {
@@ -360,6 +374,8 @@ pub(super) fn bottleneck_rows(
          `tests/tests/netns.rs`. RDT packets lost: what the server sent (its chunks, its retransmissions from \
          `llmops_rdt_retransmissions_total`, one ACCEPT and one FIN per run) minus the packets the client's flow \
          counter received; exact per packet, and what retransmissions should match.\n\n\
+         TCP runs once with cubic (the Linux default) and once with bbr (this host's default, which new \
+         namespaces inherit), set with `scripts/netns.sh cc` in both namespaces. \
          Each protocol alone, 100 MiB:\n\n{alone}\n\
          RDT sharing the bottleneck with one other flow: both downloads of a {} MiB file start together; once both \
          have received data, the flow counters are read, and again {} s later, when both clients are killed (the \
@@ -509,7 +525,7 @@ fn share_row(rig: &Rig, other: Proto, big: &Path) -> Option<(String, Option<[f64
     let oth = other_cmd.spawn().expect("spawn the other client");
     // Both start by hashing the file on the server; wait until both receive data.
     let begin = rig.counters.bytes().unwrap_or_default();
-    let deadline = Instant::now() + Duration::from_secs(60);
+    let deadline = Instant::now() + Duration::from_secs(120);
     let start = loop {
         let b = rig.counters.bytes().unwrap_or_default();
         if b.len() > oi && b[ri] > begin[ri] + 64 * 1024 && b[oi] > begin[oi] + 64 * 1024 {
@@ -525,7 +541,7 @@ fn share_row(rig: &Rig, other: Proto, big: &Path) -> Option<(String, Option<[f64
         kill(oth);
         return Some((
             format!(
-                "{} | both flows did not start within 60 s | | | | | | |",
+                "{} | both flows did not start within 120 s | | | | | | |",
                 other.label()
             ),
             None,

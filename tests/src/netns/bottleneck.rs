@@ -142,6 +142,11 @@ impl NetnsPair {
         ])
     }
 
+    /// Sets the TCP congestion control in both namespaces (`cubic`, `bbr`, `reno`).
+    pub fn set_tcp_cc(&self, algo: &str) -> anyhow::Result<()> {
+        run_script(&["cc", &self.name, algo])
+    }
+
     /// The bottleneck's counters (zero when there is none).
     pub fn qdisc_stats(&self) -> anyhow::Result<QdiscStats> {
         let text = ns_output(
