@@ -242,7 +242,13 @@ pub(super) fn bottleneck_rows(
             Proto::Quic,
         ] {
             if let Proto::Tcp(cc) = p {
-                pair.set_tcp_cc(cc).expect("tcp congestion control");
+                if let Err(e) = pair.set_tcp_cc(cc) {
+                    alone.push_str(&format!(
+                        "| {label} | {} | not run: {e:#} | | | | | | | |\n",
+                        p.label()
+                    ));
+                    continue;
+                }
             }
             if p == Proto::Quic && rig.quic.is_none() {
                 alone.push_str(&format!(
@@ -328,7 +334,13 @@ pub(super) fn bottleneck_rows(
         // (b), (c) RDT with one TCP flow, then with one QUIC flow, for 20 s.
         for other in [Proto::Tcp("cubic"), Proto::Tcp("bbr"), Proto::Quic] {
             if let Proto::Tcp(cc) = other {
-                pair.set_tcp_cc(cc).expect("tcp congestion control");
+                if let Err(e) = pair.set_tcp_cc(cc) {
+                    shared.push_str(&format!(
+                        "| {label} | {} | not run: {e:#} | | | | | | |\n",
+                        other.label()
+                    ));
+                    continue;
+                }
             }
             let row = share_row(&rig, other, big);
             match row {
@@ -375,7 +387,10 @@ pub(super) fn bottleneck_rows(
          `llmops_rdt_retransmissions_total`, one ACCEPT and one FIN per run) minus the packets the client's flow \
          counter received; exact per packet, and what retransmissions should match.\n\n\
          TCP runs once with cubic (the Linux default) and once with bbr (this host's default, which new \
-         namespaces inherit), set with `scripts/netns.sh cc` in both namespaces. \
+         namespaces inherit), set with `scripts/netns.sh cc` in both namespaces; a namespace may only pick an \
+         algorithm in the host's `net.ipv4.tcp_allowed_congestion_control` (`sysctl -w \
+         net.ipv4.tcp_allowed_congestion_control=\"reno bbr cubic\"` as root allows cubic), else that row says \
+         why it did not run. \
          Each protocol alone, 100 MiB:\n\n{alone}\n\
          RDT sharing the bottleneck with one other flow: both downloads of a {} MiB file start together; once both \
          have received data, the flow counters are read, and again {} s later, when both clients are killed (the \
