@@ -40,12 +40,19 @@ enum Proto {
     Quic,
 }
 
+/// TCP competitors: loss-based (cubic, Linux's default; reno, always allowed in a
+/// namespace) and model-based (bbr, this host's default).
+const TCP_CUBIC: Proto = Proto::Tcp("cubic");
+const TCP_RENO: Proto = Proto::Tcp("reno");
+const TCP_BBR: Proto = Proto::Tcp("bbr");
+
 impl Proto {
     fn label(self) -> &'static str {
         match self {
             Proto::Rdt => "RDT",
             Proto::Tcp("cubic") => "TCP cubic (nplt)",
             Proto::Tcp("bbr") => "TCP bbr (nplt)",
+            Proto::Tcp("reno") => "TCP reno (nplt)",
             Proto::Tcp(_) => "TCP (nplt)",
             Proto::Quic => "QUIC",
         }
@@ -332,7 +339,7 @@ pub(super) fn bottleneck_rows(
         }
 
         // (b), (c) RDT with one TCP flow, then with one QUIC flow, for 20 s.
-        for other in [Proto::Tcp("cubic"), Proto::Tcp("bbr"), Proto::Quic] {
+        for other in [TCP_CUBIC, TCP_RENO, TCP_BBR, Proto::Quic] {
             if let Proto::Tcp(cc) = other {
                 if let Err(e) = pair.set_tcp_cc(cc) {
                     shared.push_str(&format!(
@@ -386,8 +393,8 @@ pub(super) fn bottleneck_rows(
          `tests/tests/netns.rs`. RDT packets lost: what the server sent (its chunks, its retransmissions from \
          `llmops_rdt_retransmissions_total`, one ACCEPT and one FIN per run) minus the packets the client's flow \
          counter received; exact per packet, and what retransmissions should match.\n\n\
-         TCP runs once with cubic (the Linux default) and once with bbr (this host's default, which new \
-         namespaces inherit), set with `scripts/netns.sh cc` in both namespaces; a namespace may only pick an \
+         TCP runs with cubic (the Linux default), reno and bbr (this host's default, which new namespaces \
+         inherit), set with `scripts/netns.sh cc` in both namespaces; a namespace may only pick an \
          algorithm in the host's `net.ipv4.tcp_allowed_congestion_control` (`sysctl -w \
          net.ipv4.tcp_allowed_congestion_control=\"reno bbr cubic\"` as root allows cubic), else that row says \
          why it did not run. \
