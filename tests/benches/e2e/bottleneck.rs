@@ -242,12 +242,7 @@ pub(super) fn bottleneck_rows(
         idle.push(format!("{mbit} Mbit/s: {}", ping_text(&rtts, sent)));
 
         // (a) each protocol alone: 3 downloads of 100 MiB.
-        for p in [
-            Proto::Rdt,
-            Proto::Tcp("cubic"),
-            Proto::Tcp("bbr"),
-            Proto::Quic,
-        ] {
+        for p in [Proto::Rdt, TCP_CUBIC, TCP_RENO, TCP_BBR, Proto::Quic] {
             if let Proto::Tcp(cc) = p {
                 if let Err(e) = pair.set_tcp_cc(cc) {
                     alone.push_str(&format!(
