@@ -12,6 +12,16 @@
 #   scripts/netns.sh gso NAME SEGS    set the veth's gso_max_segs (1 as made by `up`; 65535
 #                                     lets TCP and UDP send 64 KiB GSO bursts again, which a
 #                                     drop rule would drop whole: only meaningful at 0% loss)
+#   scripts/netns.sh rate NAME MBIT LIMIT
+#                                     a drop-tail bottleneck on the server's veth egress
+#                                     (server -> client, the direction downloads flow):
+#                                     `tc qdisc tbf rate MBITmbit limit LIMIT` (queue bytes),
+#                                     burst 1 ms of the rate (at least 16 KB); MBIT 0 removes
+#                                     it. tbf works in namespaces here (netem does not); it
+#                                     sees GSO bursts whole (the veth cuts them after it)
+#   scripts/netns.sh cc NAME ALGO     TCP congestion control in both namespaces (cubic, bbr,
+#                                     reno: what `net.ipv4.tcp_available_congestion_control`
+#                                     offers); a new namespace starts with the host's default
 #   scripts/netns.sh down NAME        delete both namespaces (and so the veth pair)
 #
 # Run programs inside with `ip netns exec NAME-s CMD`. Needs root. The veth advertises
@@ -98,12 +108,37 @@ cmd_gso() {
     ip -n "$name-c" link set veth-c gso_max_segs "$segs"
 }
 
-[[ $# -ge 1 ]] || die "usage: netns.sh install | up NAME [LOSS] | loss NAME LOSS | gso NAME SEGS | down NAME"
+cmd_rate() {
+    local name="$1" mbit="$2" limit="$3"
+    [[ "$mbit" =~ ^[0-9]+$ ]] && (( mbit <= 100000 )) || die "MBIT must be an integer 0-100000, got '$mbit'"
+    [[ "$limit" =~ ^[0-9]+$ ]] && (( limit >= 3000 )) || die "LIMIT must be a byte count >= 3000, got '$limit'"
+    if (( mbit == 0 )); then
+        ip netns exec "$name-s" tc qdisc del dev veth-s root 2>/dev/null || true
+        return 0
+    fi
+    # 1 ms worth of tokens: small enough to keep the rate smooth, large enough for a
+    # full-size frame even at low rates.
+    local burst=$(( mbit * 1000000 / 8 / 1000 ))
+    (( burst >= 16000 )) || burst=16000
+    ip netns exec "$name-s" tc qdisc replace dev veth-s root tbf rate "${mbit}mbit" burst "$burst" limit "$limit"
+}
+
+cmd_cc() {
+    local name="$1" algo="$2"
+    [[ "$algo" =~ ^[a-z0-9_]+$ ]] || die "ALGO must be a congestion control name, got '$algo'"
+    for side in s c; do
+        ip netns exec "$name-$side" sysctl -q -w "net.ipv4.tcp_congestion_control=$algo" >/dev/null
+    done
+}
+
+[[ $# -ge 1 ]] || die "usage: netns.sh install | up NAME [LOSS] | loss NAME LOSS | gso NAME SEGS | rate NAME MBIT LIMIT | cc NAME ALGO | down NAME"
 case "$1" in
     install) install_nft ;;
     up) [[ $# -ge 2 ]] || die "usage: netns.sh up NAME [LOSS]"; cmd_up "$2" "${3:-0}" ;;
     loss) [[ $# -eq 3 ]] || die "usage: netns.sh loss NAME LOSS"; need_root; cmd_loss "$2" "$3" ;;
     gso) [[ $# -eq 3 ]] || die "usage: netns.sh gso NAME SEGS"; need_root; cmd_gso "$2" "$3" ;;
+    rate) [[ $# -eq 4 ]] || die "usage: netns.sh rate NAME MBIT LIMIT"; need_root; cmd_rate "$2" "$3" "$4" ;;
+    cc) [[ $# -eq 3 ]] || die "usage: netns.sh cc NAME ALGO"; need_root; cmd_cc "$2" "$3" ;;
     down) [[ $# -eq 2 ]] || die "usage: netns.sh down NAME"; need_root; cmd_down "$2" ;;
-    *) die "unknown command '$1' (install | up | loss | gso | down)" ;;
+    *) die "unknown command '$1' (install | up | loss | gso | rate | cc | down)" ;;
 esac

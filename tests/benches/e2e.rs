@@ -11,11 +11,14 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-use llmops_tests::netns::{self, NetnsPair};
+use llmops_tests::netns::{self, NetnsPair, NsSide};
 use llmops_tests::relay::{Impairment, Relay};
 use llmops_tests::{bin, http_get, run_tui, ExtConn, ServerProc};
 use protocol::*;
 use rand::{RngCore, SeedableRng};
+
+#[path = "e2e/bottleneck.rs"]
+mod bottleneck;
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
@@ -87,6 +90,12 @@ fn timed_turn(c: &mut ExtConn, text: &str) -> Duration {
 }
 
 fn main() {
+    // `LLMOPS_BENCH_ONLY=bottleneck`: only the shared-bottleneck section, printed (not
+    // written to docs/), to try it alone.
+    if std::env::var("LLMOPS_BENCH_ONLY").as_deref() == Ok("bottleneck") {
+        bottleneck_only();
+        return;
+    }
     let runs = 7;
     let server = ServerProc::start().expect("server (build with `cargo build --release --bins`)");
     let addr = server.addr.to_string();
@@ -187,7 +196,7 @@ fn main() {
         ms(t),
         ms(during_med), ms(during_max),
     );
-    let (downloads, chart) = downloads_bench();
+    let (downloads, chart, bottleneck_chart) = downloads_bench();
     let report = format!("{report}\n{downloads}");
     println!("{report}");
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
@@ -198,7 +207,36 @@ fn main() {
     let others = kept_sections(&old);
     std::fs::write(&path, format!("{header}{report}{others}")).expect("write docs/benchmarks.md");
     std::fs::write(docs.join("benchmarks-goodput.svg"), chart).expect("write the chart");
+    if let Some(svg) = bottleneck_chart {
+        std::fs::write(docs.join("benchmarks-bottleneck.svg"), svg)
+            .expect("write the bottleneck chart");
+    }
     eprintln!("wrote {}", path.display());
+}
+
+/// The shared-bottleneck section alone, printed.
+fn bottleneck_only() {
+    if let Some(why) = netns::unavailable() {
+        eprintln!("bottleneck rows skipped: {why}");
+        return;
+    }
+    let docs = tempfile::tempdir().expect("tempdir");
+    let out = tempfile::tempdir().expect("tempdir");
+    let f100 = docs.path().join("hundred.bin");
+    random_file(&f100, 100 * MIB, 2);
+    let big = docs.path().join("share.bin");
+    random_file(&big, bottleneck::share_file_size(), 3);
+    let d = docs.path().to_str().expect("utf8");
+    let quic_built = bin("quic-bench").is_file();
+    let (text, svg) =
+        bottleneck::bottleneck_rows(docs.path(), d, &f100, &big, out.path(), quic_built);
+    println!("{text}");
+    // A trial run: the chart goes to the temp dir, not into docs/.
+    let chart = std::env::temp_dir().join("llmops-benchmarks-bottleneck.svg");
+    match std::fs::write(&chart, svg) {
+        Ok(()) => eprintln!("bottleneck chart: {}", chart.display()),
+        Err(e) => eprintln!("write {}: {e}", chart.display()),
+    }
 }
 
 /// What other benches own in docs/benchmarks.md and must survive this rewrite: the TUI
@@ -566,13 +604,13 @@ fn ns_row(
     [rdt, tcp]: [Cell; 2],
     q: Option<Cell>,
     runs: usize,
-    dropped: u64,
+    (rdt_drops, dropped): (String, u64),
 ) {
     let quic = q
         .map(|c| c.text(runs))
         .unwrap_or_else(|| "not built".into());
     s.push_str(&format!(
-        "| {label} | {cond} | {} | {} | {} | {quic} | {dropped} |\n",
+        "| {label} | {cond} | {} | {} | {rdt_drops} | {} | {quic} | {dropped} |\n",
         rdt.text(runs),
         rdt.retx_text(),
         tcp.text(runs),
@@ -605,6 +643,28 @@ fn rdt_cell(
 
 const LOSSES: [u8; 5] = [0, 1, 5, 10, 20];
 
+/// UDP datagrams this namespace's kernel dropped for a full socket receive buffer so far.
+fn host_rcvbuf_errors() -> u64 {
+    std::fs::read_to_string("/proc/net/snmp")
+        .ok()
+        .and_then(|t| netns::UdpSnmp::parse(&t))
+        .map(|u| u.rcvbuf_errors)
+        .unwrap_or(0)
+}
+
+/// Drops of RDT's DATA per run (`drops` counted over all of the cell's attempts) and the
+/// cell's retransmissions per run divided by it.
+fn drops_text(rdt: &Cell, drops: u64) -> String {
+    if rdt.skipped {
+        return "-".into();
+    }
+    let per = drops / rdt.attempts().max(1) as u64;
+    match rdt.retx {
+        Some(r) if per > 0 => format!("{per} ({:.2})", r as f64 / per as f64),
+        _ => per.to_string(),
+    }
+}
+
 /// Everything the chart needs: goodput per loss for one protocol on one path.
 struct Series {
     path: &'static str,
@@ -615,7 +675,7 @@ struct Series {
 /// Goodput of RDT, the TCP fallbacks and QUIC: loopback, the impairment relay (10 ms delay,
 /// loss), nftables loss in network namespaces, and 20 concurrent downloads. Returns the
 /// markdown and the SVG chart.
-fn downloads_bench() -> (String, String) {
+fn downloads_bench() -> (String, String, Option<String>) {
     let docs = tempfile::tempdir().expect("tempdir");
     let out = tempfile::tempdir().expect("tempdir");
     let small = 10 * MIB;
@@ -707,7 +767,11 @@ fn downloads_bench() -> (String, String) {
         "\n### Through the userspace impairment relay: 10 ms one-way delay, random loss each way\n\n\
          `tests/src/relay.rs` (seeded) between client and server. TCP (nplt, http) cannot go through this UDP relay: \
          see the network-namespace table below for TCP under loss.\n\n\
-         | file | loss | RDT | RDT retx/run | QUIC | TCP |\n|---|---|---|---|---|---|\n",
+         RDT DATA drops/run: the relay's count of server-to-client datagrams it dropped during the RDT runs, per run, \
+         and RDT's retransmissions divided by it. UDP rcvbuf drops/run: this namespace's `RcvbufErrors` \
+         (/proc/net/snmp) during the RDT runs, per run: datagrams the kernel dropped because a socket's receive \
+         buffer was full (the relay's, the client's or the server's), which the relay cannot count.\n\n\
+         | file | loss | RDT | RDT retx/run | RDT DATA drops/run (retx ÷ drops) | UDP rcvbuf drops/run | QUIC | TCP |\n|---|---|---|---|---|---|---|---|\n",
     );
     let mut relay_rdt = Vec::new();
     let mut relay_quic = Vec::new();
@@ -722,11 +786,15 @@ fn downloads_bench() -> (String, String) {
             relay.set(imp.clone());
             qrelay.set(imp);
             let runs = 3;
+            let d0 = relay.stats.down_dropped.load(Ordering::Relaxed);
+            let k0 = host_rcvbuf_errors();
             let rdt = unless_dnf(&mut rdt_dnf, size, || {
                 rdt_cell(&behind, Side::Host, size, runs, |cap| {
                     tui_get(Side::Host, behind.addr, file, "rdt", out.path(), cap)
                 })
             });
+            let rdt_drops = relay.stats.down_dropped.load(Ordering::Relaxed) - d0;
+            let kernel = host_rcvbuf_errors().saturating_sub(k0) / rdt.attempts().max(1) as u64;
             let q = quic.as_ref().map(|q| {
                 unless_dnf(&mut quic_dnf, size, || {
                     measure(size, runs, |cap| {
@@ -735,9 +803,10 @@ fn downloads_bench() -> (String, String) {
                 })
             });
             s.push_str(&format!(
-                "| {label} | {loss}% | {} | {} | {} | n/a |\n",
+                "| {label} | {loss}% | {} | {} | {} | {kernel} | {} | n/a |\n",
                 rdt.text(runs),
                 rdt.retx_text(),
+                drops_text(&rdt, rdt_drops),
                 q.map(|c| c.text(runs)).unwrap_or_else(na)
             ));
             eprintln!(
@@ -769,6 +838,7 @@ fn downloads_bench() -> (String, String) {
             points: relay_quic,
         },
     ];
+    let mut bottleneck_svg = None;
     match netns::unavailable() {
         Some(why) => {
             s.push_str(&format!(
@@ -780,6 +850,15 @@ fn downloads_bench() -> (String, String) {
             let (text, mut more) = netns_rows(docs.path(), &d, &files, out.path(), quic_built);
             s.push_str(&text);
             series.append(&mut more);
+            let big = docs.path().join("share.bin");
+            random_file(&big, bottleneck::share_file_size(), 3);
+            let (text, svg) =
+                bottleneck::bottleneck_rows(docs.path(), &d, &f100, &big, out.path(), quic_built);
+            s.push_str(&text);
+            bottleneck_svg = Some(svg);
+            if let Err(e) = std::fs::remove_file(&big) {
+                eprintln!("remove {}: {e}", big.display());
+            }
         }
     }
 
@@ -827,7 +906,15 @@ fn downloads_bench() -> (String, String) {
          panel is the relay (10 ms one-way delay), the right one the namespaces (no delay). A hollow marker is a run \
          that did not finish (killed at the cap, or failed): the true goodput is below it.\n",
     );
-    (s, chart)
+    if bottleneck_svg.is_some() {
+        s.push_str(
+            "\n![tbf bottleneck: rate alone and shares](benchmarks-bottleneck.svg)\n\n\
+             `docs/benchmarks-bottleneck.svg` (same run): per bottleneck rate, each protocol's IP rate alone as a \
+             fraction of the bottleneck (dashed line at 90%), then RDT's and the other flow's shares while they \
+             compete (lines at 1/3 and 2/3).\n",
+        );
+    }
+    (s, chart, bottleneck_svg)
 }
 
 /// The namespace table: RDT, TCP (nplt) and QUIC at each nftables drop rate.
@@ -855,7 +942,10 @@ fn netns_rows(
          packets through the veth is costly on this VM (TCP's 64 KiB segments become ~45 packets each), so the \
          last rows repeat 0% loss with GSO allowed, for reference: there a drop would hit a whole burst, so no \
          loss is applied.\n\n\
-         | file | loss | RDT | RDT retx/run | TCP (nplt) | QUIC | packets dropped/run |\n|---|---|---|---|---|---|---|\n",
+         RDT DATA drops/run: the client namespace's drop-rule counter (what the server sent) during the RDT runs, \
+         per run, and RDT's retransmissions divided by it; the last column is both rules, all protocols, per \
+         transfer.\n\n\
+         | file | loss | RDT | RDT retx/run | RDT DATA drops/run (retx ÷ drops) | TCP (nplt) | QUIC | packets dropped/run |\n|---|---|---|---|---|---|---|---|\n",
     );
     let (mut rdt_pts, mut tcp_pts, mut quic_pts) = (Vec::new(), Vec::new(), Vec::new());
     for &(file, size, label) in files {
@@ -864,11 +954,16 @@ fn netns_rows(
             pair.set_loss(loss).expect("set nftables loss");
             let side = Side::Ns(&pair);
             let runs = 3;
+            let d0 = pair.dropped_on(NsSide::Client).unwrap_or(0);
             let rdt = unless_dnf(&mut rdt_dnf, size, || {
                 rdt_cell(&server, side, size, runs, |cap| {
                     tui_get(side, server.addr, file, "rdt", out, cap)
                 })
             });
+            let rdt_drops = pair
+                .dropped_on(NsSide::Client)
+                .unwrap_or(0)
+                .saturating_sub(d0);
             let tcp = unless_dnf(&mut tcp_dnf, size, || {
                 measure(size, runs, |cap| {
                     tui_get(side, server.addr, file, "nplt", out, cap)
@@ -889,7 +984,7 @@ fn netns_rows(
                 [rdt, tcp],
                 q,
                 runs,
-                dropped,
+                (drops_text(&rdt, rdt_drops), dropped),
             );
             if size == 100 * MIB {
                 rdt_pts.push((loss, rdt));
@@ -923,7 +1018,7 @@ fn netns_rows(
             [rdt, tcp],
             q,
             runs,
-            0,
+            ("0".into(), 0),
         );
     }
     drop(quic);

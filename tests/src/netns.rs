@@ -10,6 +10,12 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use anyhow::{anyhow, bail, Context};
 
+mod bottleneck;
+pub use bottleneck::{
+    in_namespace, jain_index, quantile, shares, Bottleneck, Flow, FlowCounters, NsSide, QdiscStats,
+    Transport, UdpPing, UdpSnmp,
+};
+
 /// Server-side and client-side addresses (fixed in `scripts/netns.sh`; each pair has its
 /// own namespaces, so pairs never clash).
 pub const SERVER_IP: IpAddr = IpAddr::V4(Ipv4Addr::new(10, 203, 0, 1));
@@ -173,6 +179,25 @@ pub fn start_server(pair: &NetnsPair, extra: &[&str]) -> anyhow::Result<crate::S
     ];
     args.extend_from_slice(extra);
     crate::ServerProc::start_wrapped(&w, tempfile::tempdir()?, &args)
+}
+
+/// A counter from the server's `/metrics`, fetched inside the server's namespace (bash's
+/// /dev/tcp there, no extra tool); 0 when the server has no HTTP listener or no such line.
+pub fn server_metric(pair: &NetnsPair, server: &crate::ServerProc, name: &str) -> u64 {
+    let Some(h) = server.http_addr else { return 0 };
+    let script = format!(
+        "exec 3<>/dev/tcp/{}/{} && printf 'GET /metrics HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n' >&3 && cat <&3",
+        h.ip(),
+        h.port()
+    );
+    let body = Command::new("ip")
+        .args(["netns", "exec", &pair.server_ns(), "bash", "-c", &script])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    body.lines()
+        .find_map(|l| l.strip_prefix(name).and_then(|r| r.trim().parse().ok()))
+        .unwrap_or(0)
 }
 
 /// `llmops-tui download --force --json` run in the client namespace; returns (exit code,

@@ -634,3 +634,62 @@ fn rdt_sim_retransmissions_at_most_1_1x_drops() {
         );
     }
 }
+
+#[test]
+fn rdt_sim_delay_only_path_ramps_to_the_rate() {
+    // The relay rows' path (issue 18, goal 4): 10 ms each way, no loss, a link faster than
+    // RDT's 2048-packet window needs and a deep queue (the relay's buffers), so nothing is
+    // ever dropped. What is left is slow start, the initial window, pacing and the ACK
+    // clock over a 20 ms RTT.
+    let size = 50_000_000;
+    let rate = 100_000_000;
+    let b = Bottleneck {
+        rate,
+        delay: 10 * MS,
+        queue_bdp: 4.0,
+        loss: 0.0,
+        jitter: Duration::ZERO,
+    };
+    let mut net = Net::new(b, 71);
+    net.add_rdt(b"delay", size, &Config::default(), Duration::ZERO);
+    net.run(Duration::from_secs(60), true);
+    let f = &net.rdt[0];
+    assert!(f.verified(), "transfer not verified: {:?}", f.sender_event);
+    let t = f.done_at.expect("done");
+    let s = f.sender.stats();
+    let ideal = Duration::from_secs_f64(size as f64 / rate as f64) + 4 * b.delay;
+    println!(
+        "delay-only: {t:?} for {size} B (ideal {ideal:?}: {:.1}% of it), mean queueing {:?} max {:?}, \
+         congestion events {}, retx {}, dropped {}, final cwnd {}",
+        100.0 * ideal.as_secs_f64() / t.as_secs_f64(),
+        net.mean_queue_delay(),
+        net.q_max,
+        s.congestion_events,
+        s.retransmissions,
+        f.dropped,
+        s.cwnd
+    );
+    assert_eq!(f.dropped, 0, "the deep queue never overflows");
+    assert_eq!(s.retransmissions, 0, "nothing lost, nothing re-sent");
+}
+
+#[test]
+fn rdt_sim_veth_like_bottleneck_with_a_deep_queue() {
+    // The namespaces' bottleneck shape (the bench's tbf rows): 50 µs each way (the veth),
+    // a queue of 10 ms at the rate, i.e. 100 bandwidth-delay products, so the queue is
+    // nearly all of the RTT and the minimum RTT says almost nothing about the queue's size.
+    let b = Bottleneck {
+        rate: RATE,
+        delay: Duration::from_micros(50),
+        queue_bdp: 100.0,
+        loss: 0.0,
+        jitter: Duration::ZERO,
+    };
+    for (label, first, seed) in [("veth RDT first", true, 83), ("veth AIMD first", false, 84)] {
+        let (share, j) = share_run_on(b, label, false, first, seed);
+        assert!(
+            (1.0 / 3.0..=2.0 / 3.0).contains(&share),
+            "{label}: RDT share {share:.3} (Jain {j:.3})"
+        );
+    }
+}
