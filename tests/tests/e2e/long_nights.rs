@@ -9,7 +9,11 @@ const ALT_UP: &[u8] = b"\x1b[1;3A";
 pub fn pager_search_over_a_tool_output() -> anyhow::Result<()> {
     let (_s, mut tui) = start(120, 36)?;
     ask(&mut tui, "ps -ef")?;
-    tui.wait_for("▸ command_executor", T)?;
+    // The step line scrolls away under a long listing (how long depends on how many
+    // processes the machine runs): the listing's fold marker shows the output arrived too.
+    tui.wait_until("the command's output", T, |s| {
+        s.contains("▸ command_executor") || s.contains("more lines)")
+    })?;
     tui.wait_until("the turn to finish", T, |s| !s.contains("Ctrl+C cancels"))?;
     // The last entry is the answer; one more Alt+Up selects the tool line.
     tui.keys(ALT_UP)?;
