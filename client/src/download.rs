@@ -130,38 +130,11 @@ fn sweep_stale_parts(out_dir: &Path, now: std::time::SystemTime) -> usize {
 /// A re-run gets a new offer id; an interrupted earlier attempt at the same file (same
 /// name, size and sha256) is adopted by renaming its temp and resume files.
 fn adopt_partial(out_dir: &Path, name: &str, offer: &Offer, part: &Path, bitmap: &Path) {
-    if bitmap.exists() {
-        return;
-    }
-    let Ok(dir) = std::fs::read_dir(out_dir) else {
-        return;
-    };
-    let prefix = format!(".{name}.");
-    for e in dir.flatten() {
-        let fname = e.file_name().to_string_lossy().into_owned();
-        let Some(mid) = fname
-            .strip_prefix(&prefix)
-            .and_then(|r| r.strip_suffix(".bitmap"))
-        else {
-            continue;
-        };
-        if mid.is_empty() || mid.contains('.') {
-            continue;
-        }
-        let old_bitmap = e.path();
-        let old_part = out_dir.join(format!("{prefix}{mid}.part"));
-        let matches = std::fs::read(&old_bitmap)
+    resume::adopt_earlier(out_dir, name, "bitmap", part, bitmap, |old_bitmap, _| {
+        std::fs::read(old_bitmap)
             .map(|b| crate::rdt::resume_matches(&b, offer.size, &offer.sha256))
-            .unwrap_or(false);
-        if matches && old_part.is_file() {
-            if std::fs::rename(&old_part, part).is_ok()
-                && std::fs::rename(&old_bitmap, bitmap).is_ok()
-            {
-                tracing::info!("resuming {} from {}", name, old_part.display());
-            }
-            return;
-        }
-    }
+            .unwrap_or(false)
+    });
 }
 
 /// Accepts `offer` and receives it into `out_dir`. `progress` sees each progress report.

@@ -496,8 +496,19 @@ impl ExtConn {
     }
 
     /// One chat turn: sends `text` (with `file_ids`) and collects the streamed answer and
-    /// every message up to and including the turn's STREAM_END.
+    /// every message up to and including the turn's STREAM_END. Like `llmops-tui ask`
+    /// without `--yes-to`, it rejects every approval request the turn makes.
     pub fn chat(&mut self, text: &str, file_ids: Vec<String>) -> anyhow::Result<ChatTurn> {
+        self.chat_deciding(text, file_ids, |_| protocol::ApprovalDecision::Reject)
+    }
+
+    /// A chat turn whose approval requests are answered by `decide`.
+    pub fn chat_deciding(
+        &mut self,
+        text: &str,
+        file_ids: Vec<String>,
+        mut decide: impl FnMut(&protocol::ApprovalRequest) -> protocol::ApprovalDecision,
+    ) -> anyhow::Result<ChatTurn> {
         let rid = self.next_id();
         self.send(&protocol::Message::Chat(protocol::ChatSend {
             request_id: rid,
@@ -505,11 +516,25 @@ impl ExtConn {
             file_ids,
         }))?;
         let mut turn = Turn::new(rid);
-        let msgs = self.recv_until(|m| turn.push(m))?;
-        Ok(ChatTurn {
-            answer: turn.answer,
-            msgs,
-        })
+        let mut msgs = Vec::new();
+        loop {
+            let m = self.recv()?;
+            let done = turn.push(&m);
+            if let protocol::Message::ApprovalRequest(r) = &m {
+                let decision = decide(r);
+                self.send(&protocol::Message::ApprovalReply(protocol::ApprovalReply {
+                    approval_id: r.approval_id.clone(),
+                    decision,
+                }))?;
+            }
+            msgs.push(m);
+            if done {
+                return Ok(ChatTurn {
+                    answer: turn.answer,
+                    msgs,
+                });
+            }
+        }
     }
 
     /// This session's files (FILE_LIST), skipping pushes that arrive first.

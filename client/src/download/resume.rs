@@ -51,28 +51,50 @@ pub fn held(part: &Path, offer: &Offer) -> u64 {
 /// name, size and sha256 in its resume file) is adopted by renaming it and its resume file
 /// to `part`. Nothing happens when `part` already has a resume file.
 pub fn adopt(out_dir: &Path, name: &str, offer: &Offer, part: &Path) {
-    if resume_path(part).exists() {
+    adopt_earlier(
+        out_dir,
+        name,
+        "resume",
+        part,
+        &resume_path(part),
+        |_, old_part| describes(old_part, offer.size, &offer.sha256),
+    );
+}
+
+/// Finds `.NAME.OTHER_OFFER.part` whose sidecar `.NAME.OTHER_OFFER.SUFFIX` (resume file or
+/// RDT bitmap) `matches` and renames both to `part` and `sidecar`. Nothing happens when
+/// `sidecar` already exists (this attempt has its own state).
+pub(crate) fn adopt_earlier(
+    out_dir: &Path,
+    name: &str,
+    suffix: &str,
+    part: &Path,
+    sidecar: &Path,
+    matches: impl Fn(&Path, &Path) -> bool,
+) {
+    if sidecar.exists() {
         return;
     }
     let Ok(dir) = std::fs::read_dir(out_dir) else {
         return;
     };
     let prefix = format!(".{name}.");
+    let dot_suffix = format!(".{suffix}");
     for e in dir.flatten() {
         let fname = e.file_name().to_string_lossy().into_owned();
         let Some(mid) = fname
             .strip_prefix(&prefix)
-            .and_then(|r| r.strip_suffix(".resume"))
+            .and_then(|r| r.strip_suffix(dot_suffix.as_str()))
         else {
             continue;
         };
         if mid.is_empty() || mid.contains('.') {
             continue;
         }
-        let old_part = out_dir.join(format!("{prefix}{mid}.part"));
-        if old_part.is_file() && describes(&old_part, offer.size, &offer.sha256) {
+        let (old_sidecar, old_part) = (e.path(), out_dir.join(format!("{prefix}{mid}.part")));
+        if old_part.is_file() && matches(&old_sidecar, &old_part) {
             if std::fs::rename(&old_part, part).is_ok()
-                && std::fs::rename(e.path(), resume_path(part)).is_ok()
+                && std::fs::rename(&old_sidecar, sidecar).is_ok()
             {
                 tracing::info!("resuming {name} from {}", old_part.display());
             }
