@@ -537,6 +537,44 @@ impl ExtConn {
         }
     }
 
+    /// Sends UPLOAD_START and `body` as UPLOAD_DATA frames; returns the request id.
+    pub fn send_upload(&mut self, name: &str, body: &[u8]) -> anyhow::Result<u64> {
+        let request_id = self.next_id();
+        self.send(&protocol::Message::UploadStart(protocol::UploadStart {
+            request_id,
+            filename: name.into(),
+            size: body.len() as u64,
+            sha256: None,
+            result_on_save: false,
+        }))?;
+        for part in body.chunks(60_000) {
+            self.send(&protocol::Message::UploadData(protocol::Raw(
+                bytes::Bytes::copy_from_slice(part),
+            )))?;
+        }
+        Ok(request_id)
+    }
+
+    /// Uploads `body` as `name` and waits for this upload's result (after the lexical
+    /// index) or its error.
+    pub fn upload_bytes(
+        &mut self,
+        name: &str,
+        body: &[u8],
+    ) -> anyhow::Result<Result<protocol::FileInfo, protocol::ErrorMsg>> {
+        let rid = self.send_upload(name, body)?;
+        let msgs = self.recv_until(|m| match m {
+            protocol::Message::UploadResult(r) => r.request_id == rid,
+            protocol::Message::Error(e) => e.request_id == Some(rid),
+            _ => false,
+        })?;
+        match msgs.last() {
+            Some(protocol::Message::UploadResult(r)) => Ok(Ok(r.file.clone())),
+            Some(protocol::Message::Error(e)) => Ok(Err(e.clone())),
+            other => bail!("expected UPLOAD_RESULT or ERROR, got {other:?}"),
+        }
+    }
+
     /// This session's files (FILE_LIST), skipping pushes that arrive first.
     pub fn files(&mut self) -> anyhow::Result<Vec<protocol::FileInfo>> {
         let request_id = self.next_id();

@@ -29,27 +29,9 @@ fn eval_dir() -> PathBuf {
 
 /// Uploads one fixture; returns its file id.
 fn upload(c: &mut ExtConn, name: &str, body: &[u8]) -> String {
-    let rid = c.next_id();
-    c.send(&Message::UploadStart(UploadStart {
-        request_id: rid,
-        filename: name.into(),
-        size: body.len() as u64,
-        sha256: None,
-        result_on_save: false,
-    }))
-    .expect("send");
-    for chunk in body.chunks(60_000) {
-        c.send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(
-            chunk,
-        ))))
-        .expect("send");
-    }
-    let msgs = c
-        .recv_until(|m| matches!(m, Message::UploadResult(_) | Message::Error(_)))
-        .expect("upload reply");
-    match msgs.last() {
-        Some(Message::UploadResult(r)) => r.file.file_id.clone(),
-        _ => panic!("upload of {name} failed: {msgs:?}"),
+    match c.upload_bytes(name, body).expect("upload reply") {
+        Ok(f) => f.file_id,
+        Err(e) => panic!("upload of {name} failed: {e:?}"),
     }
 }
 

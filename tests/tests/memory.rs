@@ -257,21 +257,7 @@ fn log_text(seed: u64, size: usize) -> Vec<u8> {
 /// Uploads `body` over NPLT frames and waits for its result (after the lexical index).
 fn upload(addr: SocketAddr, name: &str, body: &[u8]) -> FileInfo {
     let mut c = ExtConn::connect(addr, None, Some(TOKEN)).expect("connect");
-    let rid = c.next_id();
-    c.send(&Message::UploadStart(UploadStart {
-        request_id: rid,
-        filename: name.into(),
-        size: body.len() as u64,
-        sha256: None,
-        result_on_save: false,
-    }))
-    .expect("send");
-    for part in body.chunks(60_000) {
-        c.send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(
-            part,
-        ))))
-        .expect("send");
-    }
+    let rid = c.send_upload(name, body).expect("send");
     // 30 files indexed two at a time take a while in a debug build: read timeouts (20 s
     // each) are retried up to a hang guard of 30 minutes.
     let guard = Instant::now() + Duration::from_secs(1800);

@@ -361,33 +361,7 @@ fn can_mount_tmpfs() -> bool {
 
 /// Uploads `body` as `name`; the result or the error.
 fn try_upload(c: &mut ExtConn, name: &str, body: &[u8]) -> Result<FileInfo, ErrorMsg> {
-    let rid = c.next_id();
-    c.send(&Message::UploadStart(UploadStart {
-        request_id: rid,
-        filename: name.into(),
-        size: body.len() as u64,
-        sha256: None,
-        result_on_save: false,
-    }))
-    .expect("send");
-    for part in body.chunks(60_000) {
-        c.send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(
-            part,
-        ))))
-        .expect("send");
-    }
-    let msgs = c
-        .recv_until(|m| match m {
-            Message::UploadResult(r) => r.request_id == rid,
-            Message::Error(e) => e.request_id == Some(rid),
-            _ => false,
-        })
-        .expect("result");
-    match msgs.last() {
-        Some(Message::UploadResult(r)) => Ok(r.file.clone()),
-        Some(Message::Error(e)) => Err(e.clone()),
-        other => panic!("{other:?}"),
-    }
+    c.upload_bytes(name, body).expect("result")
 }
 
 /// Issue 16 finding 10: on a full disk (a 24 MiB tmpfs in a user namespace, filled by
@@ -397,6 +371,10 @@ fn try_upload(c: &mut ExtConn, name: &str, body: &[u8]) -> Result<FileInfo, Erro
 #[test]
 fn on_a_full_disk_uploads_can_be_deleted_and_sessions_say_disk_full() {
     if !can_mount_tmpfs() {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must allow an unprivileged tmpfs mount (unshare -rm) for the disk-full test"
+        );
         eprintln!("skipped: no unprivileged tmpfs mount here (unshare -rm)");
         return;
     }
