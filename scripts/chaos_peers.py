@@ -1,26 +1,41 @@
 #!/usr/bin/env python3
-"""Hostile NPLT peers for `make chaos` (scripts/chaos.sh): floods a running server and
-prints one line `peak_kib=N served=0|1` (RSS of PID sampled during the attack, and whether
-a normal client got a WELCOME while it lasted).
+"""Hostile and heavy NPLT peers for `make chaos` (scripts/chaos.sh): loads a running server
+and prints one line `idle_kib=N peak_kib=N after_kib=N settle_s=S served=0|1`: the server's
+RSS before (settled), its peak during the load, the first reading within 10 s after the load
+ended that is at most 1.2 x idle (or the last reading when none is: settle_s=-1), and
+whether a normal client got a WELCOME while the load lasted.
 
-  chaos_peers.py fragments ADDR PID TOKEN   200 peers, 128 FRAGMENTs each, never a HELLO
-  chaos_peers.py idle ADDR PID TOKEN        300 silent sockets
-  chaos_peers.py noread ADDR PID TOKEN FILE 40 clients accept an nplt download, never read
+  chaos_peers.py fragments ADDR PID TOKEN    200 peers, 128 FRAGMENTs each, never a HELLO
+  chaos_peers.py idle ADDR PID TOKEN         300 silent sockets
+  chaos_peers.py noread ADDR PID TOKEN FILE  40 clients accept an nplt download, never read
+  chaos_peers.py httpidle ADDR PID TOKEN     150 idle sockets on the HTTP port (NPLT port + 2)
+                                             from 127.0.0.1; served = /api/health still
+                                             answers a client at 127.0.0.2
+  chaos_peers.py uploads ADDR PID TOKEN TUI DIR N SIZE CONC
+                                             N uploads of SIZE-byte logs through the real
+                                             client, CONC at a time (issue 16 finding 3)
 """
 import json
+import os
+import random
 import socket
 import struct
+import subprocess
 import sys
 import threading
 import time
 
 FRAGMENT, HELLO, WELCOME, DOWNLOAD_REQUEST, OFFER, OFFER_ACCEPT = 0x7F, 0x20, 0x21, 0x58, 0x59, 0x5A
+SESSION_CMD, SESSION_REPLY = 0x30, 0x31
+ERROR = 0x23
 
 
-def rss_kib(pid):
+def rss_kib(pid, field="VmRSS"):
+    """VmRSS (all resident pages), or RssAnon (the heap: excludes the index's mmapped
+    files, which are page cache the kernel reclaims) with field="RssAnon"."""
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1])
     return 0
 
@@ -29,9 +44,10 @@ def frame(ty, seq, payload):
     return struct.pack(">BHH", ty, seq, len(payload)) + payload
 
 
-def connect(addr):
+def connect(addr, source=None):
     host, port = addr.rsplit(":", 1)
-    s = socket.create_connection((host, int(port)), timeout=20)
+    src = (source, 0) if source else None
+    s = socket.create_connection((host, int(port)), timeout=20, source_address=src)
     return s
 
 
@@ -71,10 +87,102 @@ def served(addr, token):
         return False
 
 
+def health(http):
+    """GET /api/health answers 200 while the HTTP port is flooded (asked from another
+    loopback address than the flood's: the per-address limit is what keeps it reachable)."""
+    try:
+        s = connect(http, "127.0.0.2")
+        s.settimeout(10)
+        s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        head = s.recv(64)
+        s.close()
+        return head.startswith(b"HTTP/1.1 200")
+    except OSError:
+        return False
+
+
 def sample(pid, stop, out):
     while not stop.is_set():
         out[0] = max(out[0], rss_kib(pid))
+        out[1] = max(out[1], rss_kib(pid, "RssAnon"))
         time.sleep(0.02)
+
+
+def settled_idle(pid):
+    """The idle level: the first reading that holds within 2% over 2 s (guard 60 s)."""
+    window, guard = [], time.time() + 60
+    while True:
+        window = (window + [rss_kib(pid)])[-5:]
+        if len(window) == 5 and (max(window) - min(window) <= max(window) // 50 or time.time() > guard):
+            return max(window)
+        time.sleep(0.5)
+
+
+def settle(pid, idle):
+    """Polls for 10 s after the load: (first reading <= 1.2 x idle, seconds) or (last, -1)."""
+    start = time.time()
+    while True:
+        now = rss_kib(pid)
+        if now * 5 <= idle * 6:
+            return now, round(time.time() - start, 1)
+        if time.time() - start > 10:
+            return now, -1
+        time.sleep(0.1)
+
+
+def log_file(path, seed, size):
+    """A realistic log of exactly `size` bytes (varied words, so the index has work)."""
+    rng = random.Random(seed)
+    words = ["GET", "POST", "/api/v1/orders", "/health", "timeout", "upstream", "refused",
+             "db-primary", "cache", "worker", "retry", "200", "404", "500", "503", "ms"]
+    out, n = [], 0
+    while n < size:
+        line = f"2026-01-01T00:{n % 60:02d}:{rng.randrange(60):02d} {rng.choice(['INFO', 'WARN', 'ERROR'])} " \
+            + " ".join(rng.choice(words) + str(rng.randrange(10000)) for _ in range(8)) + "\n"
+        out.append(line)
+        n += len(line)
+    data = "".join(out).encode()[:size]
+    with open(path, "wb") as f:
+        f.write(data[:-1] + b"\n")
+
+
+def uploads(addr, token, tui, paths, conc):
+    """Uploads through the real client, `conc` at a time; each returns once its file is
+    indexed. True when all of them succeeded."""
+    ok, pending = True, list(paths)
+    while pending:
+        batch, pending = pending[:conc], pending[conc:]
+        procs = [subprocess.Popen([tui, "--server", addr, "--token", token, "--json", "upload",
+                                   "--mode", "nplt", p], stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL) for p in batch]
+        for p in procs:
+            out, _ = p.communicate()
+            ok = ok and p.returncode == 0 and b"file_id" in out
+    return ok
+
+
+def delete_sessions(addr, token):
+    """Deletes every other session of this token (with their uploads and index entries)."""
+    s = hello(addr, token)
+    s.sendall(frame(SESSION_CMD, 1, json.dumps({"request_id": 1, "op": "list"}).encode()))
+    while True:
+        ty, body = recv_frame(s)
+        if ty == SESSION_REPLY:
+            reply = json.loads(body)
+            break
+    current = (reply.get("current") or {}).get("id")
+    for i, sess in enumerate(reply["sessions"]):
+        if sess["id"] == current:
+            continue
+        rid = 10 + i
+        s.sendall(frame(SESSION_CMD, rid, json.dumps({"request_id": rid, "op": "delete", "id": sess["id"]}).encode()))
+        while True:
+            ty, body = recv_frame(s)
+            if ty in (SESSION_REPLY, ERROR) and json.loads(body).get("request_id") == rid:
+                if ty == ERROR:
+                    raise RuntimeError(f"session delete refused: {body[:200]!r}")
+                break
+    s.close()
 
 
 def fragments(addr):
@@ -90,7 +198,17 @@ def fragments(addr):
 
 def main():
     kind, addr, pid, token = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-    peak, stop = [rss_kib(pid)], threading.Event()
+    if kind == "uploads":
+        tui, work, n, size = sys.argv[5], sys.argv[6], int(sys.argv[7]), int(sys.argv[8])
+        conc = int(sys.argv[9])
+        # Written before the idle reading, so the files' page cache is not the server's.
+        os.makedirs(work, exist_ok=True)
+        paths = [os.path.join(work, f"load-{i}.log") for i in range(n)]
+        for i, p in enumerate(paths):
+            log_file(p, i, size)
+    idle = settled_idle(pid)
+    idle_anon = rss_kib(pid, "RssAnon")
+    peak, stop = [idle, idle_anon], threading.Event()
     sampler = threading.Thread(target=sample, args=(pid, stop, peak))
     sampler.start()
     held, ok = [], False
@@ -127,6 +245,20 @@ def main():
                 held.append(s)  # never read again
             time.sleep(3)
             ok = served(addr, token)
+        elif kind == "httpidle":
+            # chaos.sh puts the HTTP listener on the NPLT port + 2.
+            host, port = addr.rsplit(":", 1)
+            http = f"{host}:{int(port) + 2}"
+            for _ in range(150):
+                try:
+                    held.append(connect(http))
+                except OSError:
+                    pass
+            time.sleep(1)
+            ok = health(http)
+        elif kind == "uploads":
+            # served: every upload got its result (the load itself is the client here)
+            ok = uploads(addr, token, tui, paths, conc)
         else:
             sys.exit(f"unknown flood {kind}")
     finally:
@@ -134,7 +266,16 @@ def main():
         sampler.join()
         for s in held:
             s.close()
-    print(f"peak_kib={peak[0]} served={int(ok)}")
+    note = ""
+    if kind == "uploads":
+        # What the index holds for the data (its in-memory state), then the data deleted:
+        # what is left after that is what the load itself kept.
+        time.sleep(3)
+        note = f"held_kib={rss_kib(pid)} anon_held_kib={rss_kib(pid, 'RssAnon')} "
+        delete_sessions(addr, token)
+    after, secs = settle(pid, idle)
+    print(note + f"idle_kib={idle} peak_kib={peak[0]} after_kib={after} settle_s={secs} served={int(ok)} "
+          f"anon_idle_kib={idle_anon} anon_peak_kib={peak[1]} anon_after_kib={rss_kib(pid, 'RssAnon')}")
 
 
 if __name__ == "__main__":

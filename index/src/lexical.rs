@@ -265,8 +265,9 @@ impl Lexical {
         index
             .tokenizers()
             .register(IDENT, analyzers::ident_analyzer());
-        // Two indexing threads: this machine kind has two cores.
-        let writer: IndexWriter = index.writer_with_num_threads(2, 96_000_000)?;
+        // Two indexing threads: this machine kind has two cores. 40 MB of arenas (20 per
+        // thread; tantivy's floor is 15): the budget is heap held while a file is indexed.
+        let writer: IndexWriter = index.writer_with_num_threads(2, 40_000_000)?;
         // Merge as soon as 3 segments share a size level (tantivy waits for 8): a query
         // looks every term up once per segment, so at 100k chunks 14 segments made it
         // about a third slower. Merges run on tantivy's threads, not the upload's.

@@ -237,7 +237,7 @@ impl IndexHandle {
 
     fn index_text(&self, row: &UploadRow) -> (UploadState, Option<String>) {
         let text = match std::fs::read(&row.path) {
-            Ok(b) => decode_text(&b),
+            Ok(b) => decode_text(b),
             Err(e) => {
                 return (
                     UploadState::Failed,
@@ -409,8 +409,14 @@ impl IndexHandle {
                 continue;
             }
             let key = Engine::upload_key(&r.session_id, &r.sha256);
+            // One at a time on this thread, so with the uploads' limit of two at most three
+            // files are in memory at once; each one's text is given back right after.
             let (state, detail) = match self.engine.state_of(&key) {
-                None => self.index_upload(&r, None),
+                None => {
+                    let res = self.index_upload(&r, None);
+                    crate::memory::trim();
+                    res
+                }
                 Some((s, d)) => (UploadState::from(s), d),
             };
             let res = self
@@ -510,7 +516,9 @@ fn load_dense(cfg: &Config) -> Result<llmops_index::DenseParts, String> {
     Ok((embedder, store))
 }
 
-fn decode_text(b: &[u8]) -> String {
+/// The file's bytes as text. Takes the bytes by value: valid UTF-8 (the usual log) becomes
+/// the String without a second copy of the file in memory.
+fn decode_text(mut b: Vec<u8>) -> String {
     if let Some(rest) = b.strip_prefix(&[0xFF, 0xFE]) {
         let u: Vec<u16> = rest
             .chunks_exact(2)
@@ -525,8 +533,13 @@ fn decode_text(b: &[u8]) -> String {
             .collect();
         return String::from_utf16_lossy(&u);
     }
-    let body = b.strip_prefix(&[0xEF, 0xBB, 0xBF][..]).unwrap_or(b);
-    String::from_utf8_lossy(body).into_owned()
+    if b.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        b.drain(..3);
+    }
+    match String::from_utf8(b) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }
 }
 
 fn looks_like_text(p: &Path) -> bool {
@@ -662,8 +675,9 @@ mod tests {
 
     #[test]
     fn index_glue_decodes_text_encodings() {
-        assert_eq!(decode_text(b"\xEF\xBB\xBFhi"), "hi");
-        assert_eq!(decode_text(&[0xFF, 0xFE, b'h', 0, b'i', 0]), "hi");
-        assert_eq!(decode_text(&[0xFE, 0xFF, 0, b'h', 0, b'i']), "hi");
+        assert_eq!(decode_text(b"\xEF\xBB\xBFhi".to_vec()), "hi");
+        assert_eq!(decode_text(vec![0xFF, 0xFE, b'h', 0, b'i', 0]), "hi");
+        assert_eq!(decode_text(vec![0xFE, 0xFF, 0, b'h', 0, b'i']), "hi");
+        assert_eq!(decode_text(b"ok \xFF end".to_vec()), "ok \u{FFFD} end");
     }
 }

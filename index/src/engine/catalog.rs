@@ -174,6 +174,11 @@ impl Engine {
         for i in new..old {
             ids.remove(&chunk_id(key, i));
         }
+        // A map that grew for a large file keeps its table after the file goes: give the
+        // memory back once it is mostly empty (deleting a big upload must free its RAM).
+        if ids.capacity() > 4096 && ids.len() < ids.capacity() / 4 {
+            ids.shrink_to_fit();
+        }
         let k: Arc<str> = Arc::from(key);
         for i in 0..new {
             ids.insert(chunk_id(key, i), k.clone());

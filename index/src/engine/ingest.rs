@@ -20,8 +20,9 @@ impl Engine {
         durable: bool,
     ) -> Result<u32, IndexError> {
         let chunks = chunker::chunk(text, &self.cfg.chunker);
+        // The chunks' text moves into the docs: one copy of the file's text, not two.
         let docs: Vec<ChunkDoc> = chunks
-            .iter()
+            .into_iter()
             .enumerate()
             .map(|(i, c)| ChunkDoc {
                 chunk_id: chunk_id(&entry.key, i as u32),
@@ -30,7 +31,7 @@ impl Engine {
                 ord: i as u32,
                 first_line: c.first_line as u32,
                 last_line: c.last_line as u32,
-                text: c.text.clone(),
+                text: c.text,
             })
             .collect();
         // Vectors of the previous version go first (ids are reused by position).

@@ -15,8 +15,10 @@ use crate::store::{Store, UploadRow, UploadState};
 
 /// Uploads lexically indexed at once. Indexing holds a file's whole text and its tokens
 /// (tens of MB for a 9 MB log); unbounded, 30 concurrent 9 MB uploads peaked at 1.27 GB
-/// (issue 16, finding 3). Later uploads wait their turn, already saved.
-pub const CONCURRENT_INDEXING: usize = 2;
+/// (issue 16, finding 3). Later uploads wait their turn, already saved. One at a time: the
+/// lexical writer is one lock anyway, so a second turn only overlapped the chunking and
+/// doubled the peak.
+pub const CONCURRENT_INDEXING: usize = 1;
 
 /// Uploads on disk, in the store and in the index. Cheap to clone.
 #[derive(Clone)]
@@ -155,9 +157,14 @@ impl Uploads {
             .map_err(|e| e.to_string())?;
         if let Some(h) = &self.index {
             let (h, r) = (h.clone(), row.clone());
-            let res = tokio::task::spawn_blocking(move || h.remove_upload(&r))
-                .await
-                .unwrap_or_else(|_| Err("index removal panicked".into()));
+            let res = tokio::task::spawn_blocking(move || {
+                let res = h.remove_upload(&r);
+                // The file's share of the catalog and reader caches was freed here.
+                crate::memory::trim();
+                res
+            })
+            .await
+            .unwrap_or_else(|_| Err("index removal panicked".into()));
             if let Err(e) = res {
                 tracing::warn!("cannot remove {} from the index: {e}", row.file_id);
             }

@@ -49,7 +49,13 @@ impl Conn {
         // Its chunks and vectors go now, not at the next restart's orphan sweep.
         if let Some(h) = &self.ctx.index {
             let (h, i) = (h.clone(), id.clone());
-            match tokio::task::spawn_blocking(move || h.engine.remove_session(&i)).await {
+            let removal = tokio::task::spawn_blocking(move || {
+                let res = h.engine.remove_session(&i);
+                // The session's share of the catalog and reader caches was freed here.
+                crate::memory::trim();
+                res
+            });
+            match removal.await {
                 Ok(Ok(_)) => {}
                 Ok(Err(e)) => tracing::warn!("cannot remove session {id} from the index: {e}"),
                 Err(e) => tracing::warn!("index removal of session {id} panicked: {e}"),
