@@ -229,10 +229,14 @@ scenario_diskfull() {
     fi
     # The database lives on the tmpfs, inside the namespace: check it through the
     # server's own mount view (/proc/PID/root).
-    local db=/proc/$SERVER_PID/root$data/llmops.sqlite
+    # SQLite resolves symlinks in a database path, and /proc/PID/root is one (to "/" in our
+    # own view): copy the database and its WAL out while the server is stopped.
+    local snap=$WORK/full-snapshot
+    mkdir -p "$snap"
     kill -STOP "$SERVER_PID" 2>/dev/null
-    res=$(check_db "$db" "$ledger" 2>&1)
+    cp /proc/$SERVER_PID/root$data/llmops.sqlite* "$snap/"
     kill -CONT "$SERVER_PID" 2>/dev/null
+    res=$(check_db "$snap/llmops.sqlite" "$ledger" 2>&1)
     stop_server
     lost=${res#lost=}; lost=${lost%% *}
     [[ $lost =~ ^[0-9]+$ ]] || lost=0
