@@ -21,6 +21,11 @@ void      e5_free(e5_model *m);
 /* Token count (incl. specials) for usage reporting. */
 int e5_token_count(e5_model *m, const char *text, int is_query);
 
+/* llmops: 1 = use the AVX-512 VNNI kernels (the default when the build targets them), 0 =
+ * the original AVX2 / scalar kernels. Call before sharing the model; returns the kernels
+ * now in use (0 when VNNI is not compiled in). */
+int e5_set_vnni(e5_model *m, int on);
+
 /* Embedding dimension (384). */
 int       e5_dim(const e5_model *m);
 

