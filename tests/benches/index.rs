@@ -666,6 +666,9 @@ const SEARCH_NOTE: &str = "\nA search in the rows above is `Engine::search(sessi
 #[path = "index/xling.rs"]
 mod xling;
 
+#[path = "index/e5speed.rs"]
+mod e5speed;
+
 fn main() {
     let quick = std::env::var("LLMOPS_BENCH_QUICK").is_ok();
     let mut out = String::new();

@@ -20,6 +20,7 @@ extern "C" {
     fn e5_free(m: *mut c_void);
     fn e5_dim(m: *const c_void) -> c_int;
     fn e5_set_vnni(m: *mut c_void, on: c_int) -> c_int;
+    fn e5_token_count(m: *mut c_void, text: *const c_char, is_query: c_int) -> c_int;
     fn e5_embed_batch(
         m: *mut c_void,
         texts: *const *const c_char,
@@ -115,6 +116,21 @@ impl E5 {
     /// True when the AVX-512 VNNI kernels run (shown in status and the bench).
     pub fn vnni(&self) -> bool {
         self.vnni
+    }
+
+    /// The tokens the model reads for `text` (prefix, `<s>` and `</s>` included, before
+    /// the 512-token windowing).
+    pub fn token_count(&self, text: &str, kind: InputKind) -> usize {
+        let c = CString::new(text.replace('\0', " ")).expect("NULs were replaced");
+        // SAFETY: a live model and a valid C string; the call only reads both.
+        let n = unsafe {
+            e5_token_count(
+                self.model,
+                c.as_ptr(),
+                c_int::from(kind == InputKind::Query),
+            )
+        };
+        usize::try_from(n).unwrap_or(0)
     }
 }
 
@@ -271,6 +287,14 @@ mod tests {
                 assert!(c > 0.999, "text {i} {kind:?}: cosine {c}");
             }
         }
+        // Token counts: the prefix and <s></s> are counted, windows are not applied.
+        let short = fast.token_count("x", InputKind::Passage);
+        assert!((4..10).contains(&short), "{short}");
+        assert!(fast.token_count(&long, InputKind::Passage) > 512);
+        assert_eq!(
+            fast.token_count(texts[2], InputKind::Query),
+            reference.token_count(texts[2], InputKind::Query)
+        );
         eprintln!("VNNI kernels in use: {}", fast.vnni());
     }
 
