@@ -22,6 +22,7 @@ extern "C" {
     fn e5_set_vnni(m: *mut c_void, on: c_int) -> c_int;
     fn e5_token_count(m: *mut c_void, text: *const c_char, is_query: c_int) -> c_int;
     fn e5_piece_score(m: *const c_void, id: c_int) -> f32;
+    fn e5_vocab_size(m: *const c_void) -> c_int;
     fn e5_tokenize(m: *mut c_void, text: *const c_char, ids: *mut i32, cap: c_int) -> c_int;
     fn e5_token_vectors(m: *mut c_void, ids: *const i32, n: c_int, out: *mut f32) -> c_int;
     fn e5_embed_batch(
@@ -132,6 +133,12 @@ impl E5 {
         let n = unsafe { e5_tokenize(self.model, c.as_ptr(), ids.as_mut_ptr(), cap_c) };
         ids.truncate(usize::try_from(n).unwrap_or(0));
         ids.into_iter().map(|i| i.max(0) as u32).collect()
+    }
+
+    /// How many tokens the vocabulary has.
+    pub fn vocab_size(&self) -> usize {
+        // SAFETY: a live model; the call only reads it.
+        usize::try_from(unsafe { e5_vocab_size(self.model) }).unwrap_or(0)
     }
 
     /// The SentencePiece unigram log-probability of token `id`.
