@@ -18,12 +18,15 @@ const SIF_A: f32 = 1e-3;
 /// Tokens sampled evenly over the vocabulary for the common direction.
 const CENTER_SAMPLE: usize = 2048;
 
+/// A distilled token: its SIF weight and its vector (common direction removed).
+type TokenVec = (f32, Arc<[f32]>);
+
 pub struct StaticE5 {
     e5: Arc<E5>,
     /// The mean unit token vector of the sample: subtracted from every token vector.
     center: Vec<f32>,
     /// token id -> (SIF weight, unit vector).
-    table: RwLock<HashMap<u32, (f32, Arc<[f32]>)>>,
+    table: RwLock<HashMap<u32, TokenVec>>,
 }
 
 impl StaticE5 {
