@@ -471,7 +471,9 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
         MAT(k, ly->kb, k, H, H);
         MAT(v, ly->vb, v, H, H);
         /* scaled dot-product attention, restricted to each text's own tokens */
-#ifdef E5_VNNI
+#if defined(E5_VNNI) && defined(__AVX512BF16__)
+        if (vnni && hd == 32) attention_bf16(q, k, v, ctx, segoff, nseg, H, NH, scale); else
+#elif defined(E5_VNNI)
         if (vnni && hd == 32) attention_vnni(q, k, v, ctx, segoff, nseg, H, NH, scale); else
 #endif
 #pragma omp parallel
