@@ -187,6 +187,12 @@ static void matmul_q4q8(const block_q4_0 *W, const float *bias,
 }
 #undef RO
 
+/* llmops: AVX-512 VNNI kernels (weights repacked at load; see e5_vnni.h). */
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512VNNI__) && !defined(E5_NO_VNNI)
+#define E5_VNNI 1
+#include "e5_vnni.h"
+#endif
+
 /* x[L,H] = layernorm(x + y).  If y==NULL, layernorm(x) in place. */
 static void add_layernorm(float *x, const float *y, const float *w,
                           const float *b, int L, int H, float eps) {
@@ -213,6 +219,9 @@ static inline float gelu(float x) {
 typedef struct {
     const block_q4_0 *qw, *kw, *vw, *aow, *fiw, *fow;
     const float *qb, *kb, *vb, *aob, *aln_w, *aln_b, *fib, *fob, *oln_w, *oln_b;
+#ifdef E5_VNNI
+    packed_w pq, pk, pv, pao, pfi, pfo;
+#endif
 } layer_t;
 
 typedef struct {
@@ -245,6 +254,7 @@ struct e5_model {
     const block_q4_0 *sae_W;      /* [sae_N][sae_nb] 4-bit encoder rows */
     const float *sae_bias;        /* [sae_N] folded bias (incl. centering) */
     void *sae_map; size_t sae_map_size;
+    int use_vnni;                 /* llmops: 1 = the AVX-512 VNNI kernels (e5_vnni.h) */
 };
 
 /* --------------------------- file directory --------------------------- */
@@ -432,8 +442,16 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
     int8_t  *aq = (int8_t *)malloc((size_t)T * FF);
     float   *ad = (float *)malloc((size_t)T * nbmax * sizeof(float));
     int32_t *as = (int32_t *)malloc((size_t)T * nbmax * sizeof(int32_t));
+#ifdef E5_VNNI
+    const int vnni = m->use_vnni;
+#define QUANT(X, NIN) (vnni ? quantize_acts_vnni((X), T, (NIN), aq, ad, as) \
+                            : quantize_acts((X), T, (NIN), aq, ad, as))
+#define MAT(W, B, Y, NOUT, NIN) (vnni ? matmul_vnni(&ly->p##W, (B), aq, ad, as, (Y), T) \
+                                      : matmul_q4q8(ly->W##w, (B), aq, ad, as, (Y), T, (NOUT), (NIN)))
+#else
 #define QUANT(X, NIN) quantize_acts((X), T, (NIN), aq, ad, as)
-#define MAT(W, B, Y, NOUT, NIN) matmul_q4q8((W), (B), aq, ad, as, (Y), T, (NOUT), (NIN))
+#define MAT(W, B, Y, NOUT, NIN) matmul_q4q8(ly->W##w, (B), aq, ad, as, (Y), T, (NOUT), (NIN))
+#endif
 
     /* embeddings: word + position + token_type(0), then LayerNorm */
 #pragma omp parallel for schedule(static)
@@ -449,10 +467,15 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
     for (int l = 0; l < m->NL; l++) {
         layer_t *ly = &m->layers[l];
         QUANT(x, H);                       /* Q/K/V share the same input */
-        MAT(ly->qw, ly->qb, q, H, H);
-        MAT(ly->kw, ly->kb, k, H, H);
-        MAT(ly->vw, ly->vb, v, H, H);
+        MAT(q, ly->qb, q, H, H);
+        MAT(k, ly->kb, k, H, H);
+        MAT(v, ly->vb, v, H, H);
         /* scaled dot-product attention, restricted to each text's own tokens */
+#if defined(E5_VNNI) && defined(__AVX512BF16__)
+        if (vnni && hd == 32) attention_bf16(q, k, v, ctx, segoff, nseg, H, NH, scale); else
+#elif defined(E5_VNNI)
+        if (vnni && hd == 32) attention_vnni(q, k, v, ctx, segoff, nseg, H, NH, scale); else
+#endif
 #pragma omp parallel
         {
             float *prob = (float *)malloc(sizeof(float) * (size_t)m->MAXP);
@@ -481,13 +504,16 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
                 }
             free(prob);
         }
-        QUANT(ctx, H); MAT(ly->aow, ly->aob, ao, H, H);
+        QUANT(ctx, H); MAT(ao, ly->aob, ao, H, H);
         add_layernorm(x, ao, ly->aln_w, ly->aln_b, T, H, m->eps);   /* x = LN(x+attn) */
 
-        QUANT(x, H); MAT(ly->fiw, ly->fib, mid, FF, H);
+        QUANT(x, H); MAT(fi, ly->fib, mid, FF, H);
+#ifdef E5_VNNI
+        if (vnni) gelu_vnni(mid, (size_t)T * FF); else
+#endif
 #pragma omp parallel for schedule(static)
         for (size_t i = 0; i < (size_t)T * FF; i++) mid[i] = gelu(mid[i]);
-        QUANT(mid, FF); MAT(ly->fow, ly->fob, fo, H, FF);
+        QUANT(mid, FF); MAT(fo, ly->fob, fo, H, FF);
         add_layernorm(x, fo, ly->oln_w, ly->oln_b, T, H, m->eps);   /* x = LN(x+ffn) */
     }
 
@@ -570,15 +596,39 @@ static int embed_n(e5_model *m, const char **texts, int n, int is_query, float *
 
     int budget = E5_CHUNK_TOKENS;
     if (budget < m->MAXP) budget = m->MAXP;     /* always fit >=1 window */
-    int rc = 0;
+    /* llmops: the windows are cut into jobs of consecutive windows (about two per thread,
+     * each under the token budget) that run in parallel, one thread per job with serial
+     * kernels inside: one barrier per call instead of several per layer, which on a busy
+     * machine (more runnable threads than cores) costs more than the work. A window's
+     * vector does not depend on its job (every kernel is per token or per window). */
+    int nthr = 1;
+#ifdef _OPENMP
+    nthr = omp_get_max_threads();
+#endif
+    long total = 0;
+    for (int w = 0; w < W; w++) total += (wb[w] - wa[w]) + 2;
+    long target = total / (2L * nthr) + 1;
+    if (target > budget) target = budget;
+    int *jstart = (int *)malloc(sizeof(int) * (size_t)(W + 1));
+    int nj = 0;
     for (int w0 = 0; w0 < W; ) {
-        /* gather windows into a chunk under the token budget (>=1 window) */
         int w1 = w0; long Tc = 0;
         while (w1 < W) {
             int len = (wb[w1] - wa[w1]) + 2;
-            if (w1 > w0 && Tc + len > budget) break;
+            if (w1 > w0 && Tc + len > target) break;
             Tc += len; w1++;
         }
+        jstart[nj++] = w0;
+        w0 = w1;
+    }
+    jstart[nj] = W;
+    float *wmean = (float *)malloc(sizeof(float) * (size_t)W * H);
+    int rc = 0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(| : rc) if (nj > 1)
+    for (int j = 0; j < nj; j++) {
+        int w0 = jstart[j], w1 = jstart[j + 1];
+        long Tc = 0;
+        for (int w = w0; w < w1; w++) Tc += (wb[w] - wa[w]) + 2;
         int segc = w1 - w0;
         int *ids = (int *)malloc(sizeof(int) * (size_t)Tc);
         int *pos = (int *)malloc(sizeof(int) * (size_t)Tc);
@@ -589,27 +639,26 @@ static int embed_n(e5_model *m, const char **texts, int n, int is_query, float *
         for (int s = 0; s < segc; s++) {
             int wi = w0 + s, a = wa[wi], b = wb[wi], p = 0;
             ids[T2] = m->tok.bos; pos[T2] = p++; T2++;
-            for (int j = a; j < b; j++) { ids[T2] = content[wt[wi]][j]; pos[T2] = p++; T2++; }
+            for (int jj = a; jj < b; jj++) { ids[T2] = content[wt[wi]][jj]; pos[T2] = p++; T2++; }
             ids[T2] = m->tok.eos; pos[T2] = p++; T2++;
             segoff[s + 1] = T2;
         }
         for (int s = 0; s < segc; s++)
             for (int t = segoff[s]; t < segoff[s + 1]; t++) { sstart[t] = segoff[s]; send[t] = segoff[s + 1]; }
-
-        float *segmean = (float *)malloc(sizeof(float) * (size_t)segc * H);
-        rc |= forward_batch(m, ids, pos, sstart, send, segoff, segc, (int)Tc, segmean, NULL);
-
-        for (int s = 0; s < segc; s++) {
-            int wi = w0 + s, i = wt[wi];
-            float wgt = (float)((wb[wi] - wa[wi]) > 0 ? (wb[wi] - wa[wi]) : 1);
-            float *d = out + (size_t)i * H;
-            const float *sm = segmean + (size_t)s * H;
-            for (int kk = 0; kk < H; kk++) d[kk] += wgt * sm[kk];
-            wsum[i] += wgt;
-        }
-        free(ids); free(pos); free(segoff); free(sstart); free(send); free(segmean);
-        w0 = w1;
+        rc |= forward_batch(m, ids, pos, sstart, send, segoff, segc, (int)Tc,
+                            wmean + (size_t)w0 * H, NULL);
+        free(ids); free(pos); free(segoff); free(sstart); free(send);
     }
+    /* combine in window order (deterministic whatever the thread count) */
+    for (int wi = 0; wi < W; wi++) {
+        int i = wt[wi];
+        float wgt = (float)((wb[wi] - wa[wi]) > 0 ? (wb[wi] - wa[wi]) : 1);
+        float *d = out + (size_t)i * H;
+        const float *sm = wmean + (size_t)wi * H;
+        for (int kk = 0; kk < H; kk++) d[kk] += wgt * sm[kk];
+        wsum[i] += wgt;
+    }
+    free(wmean); free(jstart);
 
     /* 3. divide by total weight and L2-normalize each text */
     for (int i = 0; i < n; i++) {
@@ -634,6 +683,17 @@ int e5_embed_batch(e5_model *m, const char **texts, int n, int is_query, float *
 }
 
 int e5_dim(const e5_model *m) { return m->H; }
+
+/* llmops: choose the kernels (1 = AVX-512 VNNI when compiled in, 0 = the original AVX2 /
+ * scalar ones). Call before sharing the model. Returns the kernels now in use. */
+int e5_set_vnni(e5_model *m, int on) {
+#ifdef E5_VNNI
+    m->use_vnni = on ? 1 : 0;
+#else
+    (void)on;
+#endif
+    return m->use_vnni;
+}
 
 /* ================== sparse "latent terms" (trained SAE) ================
  * A TopK sparse autoencoder (sae.bin), trained on e5 token embeddings, maps
@@ -867,6 +927,19 @@ static e5_model *e5_parse(const uint8_t *base, size_t size, void *map, size_t ma
 #undef T
     }
     free(dir);
+#ifdef E5_VNNI
+    for (int l = 0; l < m->NL; l++) {
+        layer_t *ly = &m->layers[l];
+        int bad = !ly->qw || !ly->kw || !ly->vw || !ly->aow || !ly->fiw || !ly->fow
+            || m->H % 16 || m->FF % 16;
+        if (!bad)
+            bad = pack_q4(ly->qw, m->H, m->H, &ly->pq) | pack_q4(ly->kw, m->H, m->H, &ly->pk)
+                | pack_q4(ly->vw, m->H, m->H, &ly->pv) | pack_q4(ly->aow, m->H, m->H, &ly->pao)
+                | pack_q4(ly->fiw, m->FF, m->H, &ly->pfi) | pack_q4(ly->fow, m->H, m->FF, &ly->pfo);
+        if (bad) { fprintf(stderr, "e5: cannot repack layer %d\n", l); e5_free(m); return NULL; }
+    }
+    m->use_vnni = 1;
+#endif
 
 #ifdef _OPENMP
     omp_set_max_active_levels(1);   /* batch parallel -> inner matmuls serial */
@@ -906,10 +979,67 @@ void e5_free(e5_model *m) {
     if (!m) return;
     free(m->tok.offs); free(m->tok.scores); free(m->tok.ht);
     free(m->tok.norm_cp); free(m->tok.norm_off); free(m->tok.norm_out);
+#ifdef E5_VNNI
+    for (int l = 0; m->layers && l < m->NL; l++) {
+        layer_t *ly = &m->layers[l];
+        free_packed(&ly->pq); free_packed(&ly->pk); free_packed(&ly->pv);
+        free_packed(&ly->pao); free_packed(&ly->pfi); free_packed(&ly->pfo);
+    }
+#endif
     free(m->layers);
     if (m->sae_map) munmap(m->sae_map, m->sae_map_size);
     if (m->map) munmap(m->map, m->map_size);
     free(m);
+}
+
+/* ---------------- llmops: token-level API for the static tier -----------------
+ * A static embedding (model2vec style) averages per-token vectors; each token's vector is
+ * e5's own mean-pooled output for the input "<s> token </s>". */
+
+int e5_vocab_size(const e5_model *m) { return m->tok.n_pieces; }
+
+/* The unigram log-probability of piece `id` (SentencePiece score), for token weights. */
+float e5_piece_score(const e5_model *m, int id) {
+    return (id >= 0 && id < m->tok.n_pieces) ? m->tok.scores[id] : m->tok.unk_score;
+}
+
+/* Content token ids of `text` (no prefix, no <s></s>), at most `cap`; returns the count. */
+int e5_tokenize(e5_model *m, const char *text, int32_t *ids, int cap) {
+    size_t tl = strlen(text);
+    int tcap = (int)tl + 4;
+    int *tmp = (int *)malloc(sizeof(int) * (size_t)(tcap > 1 ? tcap : 1));
+    int n = tok_content(&m->tok, text, tmp, tcap);
+    if (n > cap) n = cap;
+    for (int i = 0; i < n; i++) ids[i] = tmp[i];
+    free(tmp);
+    return n;
+}
+
+/* out[i*H..] = the mean-pooled (not normalised) output for "<s> ids[i] </s>", n ids,
+ * in parallel jobs of 256 ids. Returns 0 on success. */
+int e5_token_vectors(e5_model *m, const int32_t *idlist, int n, float *out) {
+    const int per = 256;
+    int H = m->H, nj = (n + per - 1) / per, rc = 0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(| : rc)
+    for (int j = 0; j < nj; j++) {
+        int a = j * per, b = a + per < n ? a + per : n, segc = b - a, T = 3 * segc;
+        int *ids = (int *)malloc(sizeof(int) * (size_t)T);
+        int *pos = (int *)malloc(sizeof(int) * (size_t)T);
+        int *ss = (int *)malloc(sizeof(int) * (size_t)T);
+        int *se = (int *)malloc(sizeof(int) * (size_t)T);
+        int *segoff = (int *)malloc(sizeof(int) * (size_t)(segc + 1));
+        for (int s = 0; s < segc; s++) {
+            int id = idlist[a + s];
+            if (id < 0 || id >= m->tok.n_pieces) id = m->tok.unk;
+            ids[3 * s] = m->tok.bos; ids[3 * s + 1] = id; ids[3 * s + 2] = m->tok.eos;
+            for (int k = 0; k < 3; k++) { pos[3 * s + k] = k; ss[3 * s + k] = 3 * s; se[3 * s + k] = 3 * s + 3; }
+            segoff[s] = 3 * s;
+        }
+        segoff[segc] = T;
+        rc |= forward_batch(m, ids, pos, ss, se, segoff, segc, T, out + (size_t)a * H, NULL);
+        free(ids); free(pos); free(ss); free(se); free(segoff);
+    }
+    return rc;
 }
 
 /* ------------------------------- CLI ---------------------------------- */

@@ -21,6 +21,19 @@ void      e5_free(e5_model *m);
 /* Token count (incl. specials) for usage reporting. */
 int e5_token_count(e5_model *m, const char *text, int is_query);
 
+/* llmops: 1 = use the AVX-512 VNNI kernels (the default when the build targets them), 0 =
+ * the original AVX2 / scalar kernels. Call before sharing the model; returns the kernels
+ * now in use (0 when VNNI is not compiled in). */
+int e5_set_vnni(e5_model *m, int on);
+
+/* llmops: token-level API for a static (model2vec-style) tier: vocabulary size, a piece's
+ * unigram log-probability, content token ids of a text (no prefix, no specials), and the
+ * mean-pooled unnormalised output of "<s> id </s>" for each of n ids (n*dim floats). */
+int   e5_vocab_size(const e5_model *m);
+float e5_piece_score(const e5_model *m, int id);
+int   e5_tokenize(e5_model *m, const char *text, int32_t *ids, int cap);
+int   e5_token_vectors(e5_model *m, const int32_t *ids, int n, float *out);
+
 /* Embedding dimension (384). */
 int       e5_dim(const e5_model *m);
 

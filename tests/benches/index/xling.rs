@@ -193,6 +193,8 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         out.push_str("\ne5 rows skipped: no model (run `make setup`).\n");
         return;
     };
+    // LLMOPS_BENCH_E5_TIER=static measures the rows with the static tier over e5.
+    let dense = super::e5speed::dense_for_rows(&m);
     if !ensure_man() {
         out.push_str("\ne5 rows skipped: man is not installed.\n");
         return;
@@ -215,8 +217,12 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
     let d = tempfile::tempdir().expect("tmp");
     let mut cfg = EngineConfig::new(d.path().join("index"));
     cfg.threshold = 0.0;
+    // LLMOPS_BENCH_CHUNK_TOKENS=128 measures the rows at another chunk size.
+    if let Some(t) = super::e5speed::chunk_tokens() {
+        cfg.chunker = super::e5speed::chunker_cfg(t);
+    }
     let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(m.dim()));
-    let e = Engine::open(cfg, Some((m.clone() as Arc<dyn Embedder>, store)), None).expect("engine");
+    let e = Engine::open(cfg, Some((dense.clone(), store)), None).expect("engine");
     let t = Instant::now();
     for (i, (name, body, _)) in corpus.iter().enumerate() {
         e.index_upload(
@@ -303,9 +309,11 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         let d2 = tempfile::tempdir().expect("tmp");
         let mut cfg = EngineConfig::new(d2.path().join("index"));
         cfg.threshold = 0.0;
+        if let Some(t) = super::e5speed::chunk_tokens() {
+            cfg.chunker = super::e5speed::chunker_cfg(t);
+        }
         let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(m.dim()));
-        let ez =
-            Engine::open(cfg, Some((m.clone() as Arc<dyn Embedder>, store)), None).expect("engine");
+        let ez = Engine::open(cfg, Some((dense.clone(), store)), None).expect("engine");
         for (i, (name, body, _, _)) in zh.iter().enumerate() {
             ez.index_upload(
                 "bench",
@@ -364,31 +372,12 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         "| identifier and Chinese questions over 5 ops files among the pages ({}) | hybrid | {a:.3} | {b:.3} | {c:.3} |\n",
         ops.len()
     ));
-    // Throughput of the model alone at two passage lengths (the same 48 chunks' text).
-    let texts: Vec<String> = corpus
-        .iter()
-        .take(48)
-        .map(|c| c.1.chars().take(700).collect())
-        .collect();
-    let short: Vec<String> = texts
-        .iter()
-        .map(|t| t.split_whitespace().take(40).collect::<Vec<_>>().join(" "))
-        .collect();
-    for (label, set) in [
-        ("chunk-size passages (~700 chars)", &texts),
-        ("short passages (40 words)", &short),
-    ] {
-        let refs: Vec<&str> = set.iter().map(String::as_str).collect();
-        let t = Instant::now();
-        for b in refs.chunks(16) {
-            let _ = m.embed(b, InputKind::Passage);
-        }
-        let s = t.elapsed().as_secs_f64();
-        out.push_str(&format!(
-            "\ne5 alone, {label}: {:.1} passages/s (48 in batches of 16).",
-            refs.len() as f64 / s.max(1e-3)
-        ));
-    }
+    // Throughput on real chunks, the original kernels next to the fast ones.
+    super::e5speed::bench_throughput(
+        out,
+        &root().join("storage/models/multilingual-e5-small-q4"),
+        &corpus,
+    );
     let mut lat = vec![];
     for q in ["数据库连接超时", "how do I restart nginx", "查看磁盘空间"] {
         for _ in 0..10 {
