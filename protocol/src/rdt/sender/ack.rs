@@ -258,6 +258,9 @@ impl Sender {
             // Forget old peaks slowly (half-life about 70 rounds): the path may change.
             self.max_queue_delay = (self.max_queue_delay * 0.99).max(q.as_secs_f64());
         }
+        if self.round_lost > 0 {
+            self.loss_rounds += 1;
+        }
         if n >= 4 {
             let rate = self.round_lost as f64 / n as f64;
             self.loss_ewma = 0.875 * self.loss_ewma + 0.125 * rate;
