@@ -207,6 +207,11 @@ pub struct Sender {
     congestion_events: u64,
     /// Rounds with at least one loss (for the stats).
     loss_rounds: u64,
+    /// When the current round began (for the delivery rate).
+    round_began: Option<Instant>,
+    /// Largest recent delivery rate in packets per second (acknowledged per round over the
+    /// round's length), decaying by 1% per round.
+    max_delivery_rate: f64,
     /// Window when congestion last shrank it: growth stays Reno-friendly below it.
     w_max: f64,
 
@@ -321,6 +326,8 @@ impl Sender {
             last_lost_order: 0,
             congestion_events: 0,
             loss_rounds: 0,
+            round_began: None,
+            max_delivery_rate: 0.0,
             w_max: 0.0,
             rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
             rto_deadline: None,

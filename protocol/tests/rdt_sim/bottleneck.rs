@@ -5,6 +5,8 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
+use protocol::rdt::BASE_WINDOW_CAP;
+
 use super::*;
 
 /// Type byte of the AIMD flow's data packets and of its ACKs (no RDT type uses them).
@@ -662,7 +664,7 @@ fn rdt_sim_retransmissions_at_most_1_1x_drops() {
 #[test]
 fn rdt_sim_delay_only_path_ramps_to_the_rate() {
     // The relay rows' path (issue 18, goal 4): 10 ms each way, no loss, a link faster than
-    // RDT's 2048-packet window needs and a deep queue (the relay's buffers), so nothing is
+    // a 2048-packet window needs and a deep queue (the relay's buffers), so nothing is
     // ever dropped. What is left is slow start, the initial window, pacing and the ACK
     // clock over a 20 ms RTT.
     let size = 50_000_000;
@@ -695,6 +697,12 @@ fn rdt_sim_delay_only_path_ramps_to_the_rate() {
     );
     assert_eq!(f.dropped, 0, "the deep queue never overflows");
     assert_eq!(s.retransmissions, 0, "nothing lost, nothing re-sent");
+    // The BDP (1428 packets) lifts the window cap above the base 2048 (to twice the BDP).
+    assert!(
+        s.cwnd > BASE_WINDOW_CAP,
+        "window {} held at the base cap on a 1428-packet BDP",
+        s.cwnd
+    );
 }
 
 #[test]
