@@ -13,16 +13,23 @@
 #                                     lets TCP and UDP send 64 KiB GSO bursts again, which a
 #                                     drop rule would drop whole: only meaningful at 0% loss)
 #   scripts/netns.sh rate NAME MBIT LIMIT
-#                                     a drop-tail bottleneck on the server's veth egress
-#                                     (server -> client, the direction downloads flow):
-#                                     `tc qdisc tbf rate MBITmbit limit LIMIT` (queue bytes),
-#                                     burst 1 ms of the rate (at least 16 KB); MBIT 0 removes
-#                                     it. tbf works in namespaces here (netem does not); it
-#                                     sees GSO bursts whole (the veth cuts them after it)
+#                                     a drop-tail bottleneck server -> client (the direction
+#                                     downloads flow) in a router namespace NAME-r that the
+#                                     first call puts between the two (veth-s <-> rs, rc <->
+#                                     veth-c, IP forwarding, proxy ARP; addresses, device
+#                                     names and nftables rules of NAME-s / NAME-c unchanged):
+#                                     `tc qdisc tbf rate MBITmbit limit LIMIT` (queue bytes)
+#                                     on rc, burst 1 ms of the rate (at least 16 KB); MBIT 0
+#                                     removes it (the router stays). tbf works in namespaces
+#                                     here (netem does not). Not on the server's own veth: a
+#                                     queue in the sender's qdisc throttles TCP through TCP
+#                                     Small Queues (a socket may keep only ~1 ms of its rate
+#                                     there), which no remote bottleneck does; a routed hop
+#                                     orphans the packets before they queue
 #   scripts/netns.sh cc NAME ALGO     TCP congestion control in both namespaces (cubic, bbr,
 #                                     reno: what `net.ipv4.tcp_available_congestion_control`
 #                                     offers); a new namespace starts with the host's default
-#   scripts/netns.sh down NAME        delete both namespaces (and so the veth pair)
+#   scripts/netns.sh down NAME        delete the namespaces (and so the veth pairs)
 #
 # Run programs inside with `ip netns exec NAME-s CMD`. Needs root. The veth advertises
 # gso_max_segs 1 so the kernel segments TCP and UDP-GSO super-packets before they cross
@@ -79,6 +86,7 @@ cmd_down() {
     local name="$1"
     ip netns del "$name-s" 2>/dev/null || true
     ip netns del "$name-c" 2>/dev/null || true
+    ip netns del "$name-r" 2>/dev/null || true
 }
 
 cmd_up() {
@@ -113,14 +121,45 @@ cmd_rate() {
     [[ "$mbit" =~ ^[0-9]+$ ]] && (( mbit <= 100000 )) || die "MBIT must be an integer 0-100000, got '$mbit'"
     [[ "$limit" =~ ^[0-9]+$ ]] && (( limit >= 3000 )) || die "LIMIT must be a byte count >= 3000, got '$limit'"
     if (( mbit == 0 )); then
-        ip netns exec "$name-s" tc qdisc del dev veth-s root 2>/dev/null || true
+        ip netns exec "$name-r" tc qdisc del dev rc root 2>/dev/null || true
         return 0
     fi
+    add_router "$name"
     # 1 ms worth of tokens: small enough to keep the rate smooth, large enough for a
     # full-size frame even at low rates.
     local burst=$(( mbit * 1000000 / 8 / 1000 ))
     (( burst >= 16000 )) || burst=16000
-    ip netns exec "$name-s" tc qdisc replace dev veth-s root tbf rate "${mbit}mbit" burst "$burst" limit "$limit"
+    ip netns exec "$name-r" tc qdisc replace dev rc root tbf rate "${mbit}mbit" burst "$burst" limit "$limit"
+}
+
+# Puts a router namespace NAME-r between NAME-s and NAME-c (once): the direct veth pair
+# is replaced by veth-s <-> rs and rc <-> veth-c, same addresses and names on the ends.
+add_router() {
+    local name="$1" r="$1-r"
+    ip netns list | grep -qx "$r\( .*\)\?" && return 0
+    local segs
+    segs=$(ip -d -n "$name-s" link show veth-s | grep -o 'gso_max_segs [0-9]*' | awk '{print $2}')
+    ip netns add "$r"
+    ip -n "$name-s" link del veth-s
+    ip link add veth-s netns "$name-s" type veth peer name rs netns "$r"
+    ip link add veth-c netns "$name-c" type veth peer name rc netns "$r"
+    ip -n "$name-s" addr add "$SERVER_IP/24" dev veth-s
+    ip -n "$name-c" addr add "$CLIENT_IP/24" dev veth-c
+    ip netns exec "$r" sysctl -q -w net.ipv4.ip_forward=1 net.ipv4.conf.all.rp_filter=0 \
+        net.ipv4.conf.default.rp_filter=0 >/dev/null
+    for d in rs rc; do
+        ip netns exec "$r" sysctl -q -w "net.ipv4.conf.$d.proxy_arp=1" "net.ipv4.conf.$d.rp_filter=0" >/dev/null
+        # The router's own ARP requests need a source address on the subnet.
+        ip -n "$r" addr add 10.203.0.254/32 dev "$d"
+        ip -n "$r" link set "$d" up
+    done
+    ip -n "$r" link set lo up
+    ip -n "$r" route add "$SERVER_IP/32" dev rs
+    ip -n "$r" route add "$CLIENT_IP/32" dev rc
+    for side in s c; do
+        ip -n "$name-$side" link set "veth-$side" gso_max_segs "${segs:-1}"
+        ip -n "$name-$side" link set "veth-$side" up
+    done
 }
 
 cmd_cc() {

@@ -94,13 +94,21 @@ pub(crate) fn check_chunk_size(cs: u16) -> Result<(), RdtError> {
     Ok(())
 }
 
+/// The window cap that holds whatever the path's bandwidth-delay product: 2048 packets
+/// (about 3 MB, what the 4 MiB socket buffers take in one burst on loopback). A path whose
+/// BDP is larger (the relay: 20 ms at about 100 MB/s) may grow to twice its BDP, up to
+/// `Config::max_window`.
+pub const BASE_WINDOW_CAP: u32 = 2048;
+
 /// Tunables shared by both ends; each side reads the fields it needs. Defaults suit both
 /// loopback and WAN paths.
 #[derive(Debug, Clone)]
 pub struct Config {
     /// Payload bytes per DATA packet (initiator's choice; the responder adopts it).
     pub chunk_size: u16,
-    /// Hard cap on the congestion window, in packets in flight.
+    /// Hard cap on the congestion window, in packets in flight. Below it the window is
+    /// held to twice the path's bandwidth-delay product (largest delivery rate of recent
+    /// rounds x minimum RTT), but never below [`BASE_WINDOW_CAP`] (or this cap if smaller).
     pub max_window: u32,
     /// Floor of the congestion window: random loss never pushes it lower.
     pub min_window: u32,
@@ -142,7 +150,7 @@ impl Default for Config {
     fn default() -> Self {
         Self {
             chunk_size: DEFAULT_CHUNK_SIZE,
-            max_window: 2048,
+            max_window: 4096,
             min_window: 16,
             initial_window: 32,
             max_rate: None,

@@ -17,6 +17,7 @@ pub use sys::{RecvBatch, MAX_SEGMENTS, RECV_BATCH};
 pub use udp::{grow_buffers, receive_file, send_file, DriveError, Inbox, Link, RecvOptions};
 
 /// Socket buffers RDT sockets ask for (both directions): a full window of 1420-byte
-/// datagrams (2048 packets, about 3 MB) must fit, or loopback bursts overflow the default
-/// 208 KB and look like loss. The kernel caps it at net.core.[rw]mem_max.
+/// datagrams at the base cap (`protocol::rdt::BASE_WINDOW_CAP`, 2048 packets, about 3 MB;
+/// only paths with a larger BDP go beyond it) must fit, or loopback bursts overflow the
+/// default 208 KB and look like loss. The kernel caps it at net.core.[rw]mem_max.
 pub const SOCKET_BUFFER: usize = 4 * 1024 * 1024;

@@ -19,6 +19,8 @@ use rand::{RngCore, SeedableRng};
 
 #[path = "e2e/bottleneck.rs"]
 mod bottleneck;
+#[path = "e2e/relay.rs"]
+mod relay;
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
@@ -94,6 +96,11 @@ fn main() {
     // written to docs/), to try it alone.
     if std::env::var("LLMOPS_BENCH_ONLY").as_deref() == Ok("bottleneck") {
         bottleneck_only();
+        return;
+    }
+    // `LLMOPS_BENCH_ONLY=relay`: only the relay rows without loss, printed.
+    if std::env::var("LLMOPS_BENCH_ONLY").as_deref() == Ok("relay") {
+        relay::relay_only();
         return;
     }
     let runs = 7;

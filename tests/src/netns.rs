@@ -110,6 +110,11 @@ impl NetnsPair {
         format!("{}-c", self.name)
     }
 
+    /// The router namespace `set_bottleneck` puts between the two.
+    pub fn router_ns(&self) -> String {
+        format!("{}-r", self.name)
+    }
+
     /// Sets the veth's `gso_max_segs` on both sides (1 as created: drops hit single packets).
     pub fn set_gso_max_segs(&self, segs: u32) -> anyhow::Result<()> {
         run_script(&["gso", &self.name, &segs.to_string()])

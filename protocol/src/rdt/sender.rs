@@ -97,6 +97,10 @@ pub struct SenderStats {
     /// Queueing delay seen in the last complete round: its smallest RTT sample minus the
     /// path's minimum RTT.
     pub queue_delay: Option<Duration>,
+    /// Smallest RTT sample of the transfer (the path's base RTT as far as the sender knows).
+    pub min_rtt: Option<Duration>,
+    /// Rounds that lost packets, read as congestion or as random loss.
+    pub loss_rounds: u64,
     /// Datagrams dropped as corrupt, foreign or out of place.
     pub dropped: u64,
 }
@@ -201,6 +205,13 @@ pub struct Sender {
     loss_run: u32,
     last_lost_order: u64,
     congestion_events: u64,
+    /// Rounds with at least one loss (for the stats).
+    loss_rounds: u64,
+    /// When the current round began (for the delivery rate).
+    round_began: Option<Instant>,
+    /// Largest recent delivery rate in packets per second (acknowledged per round over the
+    /// round's length), decaying by 1% per round.
+    max_delivery_rate: f64,
     /// Window when congestion last shrank it: growth stays Reno-friendly below it.
     w_max: f64,
 
@@ -314,6 +325,9 @@ impl Sender {
             loss_run: 0,
             last_lost_order: 0,
             congestion_events: 0,
+            loss_rounds: 0,
+            round_began: None,
+            max_delivery_rate: 0.0,
             w_max: 0.0,
             rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
             rto_deadline: None,
@@ -384,6 +398,8 @@ impl Sender {
             loss_rate: self.loss_ewma,
             congestion_events: self.congestion_events,
             queue_delay: self.queue_delay,
+            min_rtt: self.rtt.min_rtt(),
+            loss_rounds: self.loss_rounds,
             dropped: self.dropped,
         }
     }

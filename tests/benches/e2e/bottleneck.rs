@@ -373,19 +373,21 @@ pub(super) fn bottleneck_rows(
     }
     let text = format!(
         "\n### Shared bottleneck: `tbf` between network namespaces\n\n\
-         `scripts/netns.sh rate`: the namespace pair of the table above, without nftables loss, the veth still cutting GSO \
-         bursts into single packets (so the client's counters count packets), and a `tc qdisc tbf` on the server's veth egress (the direction downloads flow): \
+         `scripts/netns.sh rate`: the namespace pair of the table above, without nftables loss, the veths still cutting GSO \
+         bursts into single packets (so the counters count packets), with a router namespace between the two whose \
+         egress towards the client (the direction downloads flow) is a `tc qdisc tbf`: \
          rate R, burst 1 ms of R, a drop-tail queue of R x {} ms (one bandwidth-delay product of a {} ms RTT path; \
-         the veth adds no delay, so the queue is the only delay there is). The rate counts whole frames (Ethernet \
+         the veths add no delay, so the queue is the only delay there is). The queue sits in a router, not in the \
+         server's own qdisc: there TCP Small Queues let a TCP socket keep only about 1 ms of its rate queued, so \
+         TCP throttled itself to 2-3 packets in flight behind any standing queue (cwnd 16-26 unused, 0.04-0.11 \
+         shares against RDT in earlier runs) while UDP senders are not held back; a routed hop frees the packets \
+         before they queue, as any remote bottleneck does. The rate counts whole frames (Ethernet \
          header included); RDT's 1400-byte chunks in 1462-byte IP packets put at most 94.8% of it in file bytes. \
          Ping: a UDP probe every {} ms from the client namespace to an echo socket in the server namespace; the \
          reply waits in the bottleneck's queue, so the median minus the idle median is the queueing delay a \
          transfer adds. Idle: {}. IP rate while sending: nftables byte counters per flow in the client namespace, \
          sampled every 100 ms, between the first and last sample that saw the flow grow. Queue drops: the tbf \
-         qdisc's `dropped` counter, which counts a GSO burst dropped whole (up to 10 packets at these burst sizes; the \
-         qdisc sits before the veth cuts bursts) as one, so it undercounts packets and RDT retx ÷ queue drops overstates waste; the exact \
-         retransmission-vs-drop counts are on the nftables rows above (single packets there) and in \
-         `tests/tests/netns.rs`. RDT packets lost: what the server sent (its chunks, its retransmissions from \
+         qdisc's `dropped` counter (single packets: the server's veth cut the bursts before the router). RDT packets lost: what the server sent (its chunks, its retransmissions from \
          `llmops_rdt_retransmissions_total`, one ACCEPT and one FIN per run) minus the packets the client's flow \
          counter received; exact per packet, and what retransmissions should match.\n\n\
          TCP runs with cubic (the Linux default), reno and bbr (this host's default, which new namespaces \

@@ -40,10 +40,10 @@ impl Bottleneck {
 }
 
 /// The `tbf` qdisc's counters (`tc -s qdisc show`): frames it sent (bytes include the
-/// 14-byte Ethernet header) and what its full queue dropped. A GSO burst no larger than
-/// the burst size is enqueued (and dropped) whole and counts as one drop (the qdisc sits
-/// before the veth cuts bursts), so `dropped` undercounts packets; count lost packets as
-/// sent minus received instead.
+/// 14-byte Ethernet header) and what its full queue dropped. The server's veth cuts GSO
+/// bursts into packets before they reach the router (gso_max_segs 1, as made), so these
+/// are packets; with GSO allowed a burst no larger than tbf's burst size is enqueued (and
+/// dropped) whole and counts once.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct QdiscStats {
     pub sent_bytes: u64,
@@ -132,7 +132,10 @@ pub enum NsSide {
 }
 
 impl NetnsPair {
-    /// Puts (or replaces) a `tbf` bottleneck on the server's veth egress.
+    /// Puts (or replaces) a `tbf` bottleneck on the server -> client direction, in a router
+    /// namespace the first call inserts between the two (`scripts/netns.sh rate`): a queue
+    /// in the server's own qdisc would throttle TCP through TCP Small Queues, which no
+    /// remote bottleneck does.
     pub fn set_bottleneck(&self, b: Bottleneck) -> anyhow::Result<()> {
         run_script(&[
             "rate",
@@ -150,8 +153,8 @@ impl NetnsPair {
     /// The bottleneck's counters (zero when there is none).
     pub fn qdisc_stats(&self) -> anyhow::Result<QdiscStats> {
         let text = ns_output(
-            &self.server_ns(),
-            &["tc", "-s", "qdisc", "show", "dev", "veth-s"],
+            &self.router_ns(),
+            &["tc", "-s", "qdisc", "show", "dev", "rc"],
         )?;
         QdiscStats::parse(&text).ok_or_else(|| anyhow!("no counters in `tc -s qdisc`: {text}"))
     }

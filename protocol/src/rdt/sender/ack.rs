@@ -8,8 +8,8 @@ use super::{
     AckScratch, Sender, SenderState, Undo, BURST_ODDS, DUPTHRESH, MIN_REO_WND, PROBE_GAIN,
     QUEUE_THRESH_MAX, QUEUE_THRESH_MIN, RENO_FRIENDLY_GAIN, REO_MULT_MAX,
 };
-use crate::rdt::chunk_len;
 use crate::rdt::packet::Ack;
+use crate::rdt::{chunk_len, BASE_WINDOW_CAP};
 
 impl Sender {
     pub(super) fn on_ack(&mut self, a: &Ack<'_>, now: Instant) {
@@ -60,7 +60,7 @@ impl Sender {
         }
         self.detect_losses(now);
         if acc.round_done {
-            self.end_round();
+            self.end_round(now);
         }
         self.maybe_finish(now);
     }
@@ -208,7 +208,19 @@ impl Sender {
         } else {
             self.cwnd += n * (1.0 / self.cwnd).max(PROBE_GAIN);
         }
-        self.cwnd = self.cwnd.min(f64::from(self.cfg.max_window.max(1)));
+        self.cwnd = self.cwnd.min(self.window_cap());
+    }
+
+    /// Cap of the window: twice the path's bandwidth-delay product (largest recent
+    /// delivery rate x minimum RTT), at least [`BASE_WINDOW_CAP`] and at most
+    /// `max_window`. On loopback or a LAN the BDP is a few packets and the base cap holds;
+    /// on a long fast path (the relay's 20 ms at ~100 MB/s: ~1500 packets) the window may
+    /// exceed it, where a fixed 2048 bound the rate to 2048 packets per RTT.
+    pub(super) fn window_cap(&self) -> f64 {
+        let hard = f64::from(self.cfg.max_window.max(1));
+        let floor = f64::from(BASE_WINDOW_CAP).min(hard);
+        let bdp = self.max_delivery_rate * self.rtt.min_rtt().map_or(0.0, |m| m.as_secs_f64());
+        (2.0 * bdp).clamp(floor, hard)
     }
 
     /// Queueing delay above which the path counts as having a standing queue: a quarter of
@@ -244,8 +256,16 @@ impl Sender {
     /// shrinks the window once by `decrease_factor`; loss with an empty queue, scattered, is
     /// random and ignored unless its smoothed rate passes `loss_threshold` (or a single
     /// round loses twice that: an overflow the delay signal could not see).
-    pub(super) fn end_round(&mut self) {
+    pub(super) fn end_round(&mut self, now: Instant) {
         let n = self.round_acked + self.round_lost;
+        if let Some(began) = self.round_began {
+            let dt = now.saturating_duration_since(began).as_secs_f64();
+            if dt > 0.0 {
+                let rate = self.round_acked as f64 / dt;
+                self.max_delivery_rate = (self.max_delivery_rate * 0.99).max(rate);
+            }
+        }
+        self.round_began = Some(now);
         // A decrease stays undoable for one more round (late spurious-loss evidence).
         if self.undo.as_ref().is_some_and(|u| u.rounds_left == 0) {
             self.undo = None;
@@ -257,6 +277,9 @@ impl Sender {
             self.queue_delay = Some(q);
             // Forget old peaks slowly (half-life about 70 rounds): the path may change.
             self.max_queue_delay = (self.max_queue_delay * 0.99).max(q.as_secs_f64());
+        }
+        if self.round_lost > 0 {
+            self.loss_rounds += 1;
         }
         if n >= 4 {
             let rate = self.round_lost as f64 / n as f64;

@@ -61,6 +61,9 @@ pub(super) async fn run(
         timeouts = stats.map(|s| s.timeouts).unwrap_or(0),
         spurious = stats.map(|s| s.spurious_losses).unwrap_or(0),
         cwnd = stats.map(|s| s.cwnd).unwrap_or(0),
+        congestion_events = stats.map(|s| s.congestion_events).unwrap_or(0),
+        loss_rounds = stats.map(|s| s.loss_rounds).unwrap_or(0),
+        min_rtt_us = stats.and_then(|s| s.min_rtt).map(|d| d.as_micros() as u64).unwrap_or(0),
         "rdt transfer end"
     );
     let delivered = stats.map(|s| s.bytes_acked + s.bytes_skipped).unwrap_or(0);
@@ -117,6 +120,7 @@ async fn drive(
     let offer_id = g.offer.offer_id.clone();
     let push = g.push.clone();
     let mut on_progress = |s: &SenderStats| {
+        trace_controller(&offer_id, s, started);
         let _ = push.try_send(progress(&offer_id, s, started));
     };
     let r = send_file(
@@ -161,6 +165,29 @@ fn progress(offer_id: &str, s: &SenderStats, started: Instant) -> Message {
         window: s.cwnd,
         lost: s.lost_pending,
     })
+}
+
+/// The congestion controller's state at each progress tick, at debug level
+/// (`--log-level llmops_server::net::rdt=debug`): window over time, the queueing delay it
+/// sees, and how many loss rounds it read as congestion.
+fn trace_controller(offer_id: &str, s: &SenderStats, started: Instant) {
+    let us = |d: Option<std::time::Duration>| d.map(|d| d.as_micros() as u64).unwrap_or(0);
+    tracing::debug!(
+        offer = offer_id,
+        t_ms = started.elapsed().as_millis() as u64,
+        acked = s.bytes_acked,
+        cwnd = s.cwnd,
+        in_flight = s.in_flight,
+        srtt_us = us(s.srtt),
+        min_rtt_us = us(s.min_rtt),
+        queue_us = us(s.queue_delay),
+        loss_rate = s.loss_rate,
+        loss_rounds = s.loss_rounds,
+        congestion_events = s.congestion_events,
+        retx = s.retransmissions,
+        timeouts = s.timeouts,
+        "rdt cc"
+    );
 }
 
 /// Opens the offered file and checks it still has the offered size.
