@@ -134,6 +134,8 @@ pub struct EngineConfig {
     pub embed_backoff: Duration,
     /// Most chunks of one file in one result list (`Engine::search`).
     pub per_file: usize,
+    /// Query translation (`analyzers/translate.rs`): glossary and dictionary by default.
+    pub translator: crate::analyzers::translate::Translator,
 }
 
 impl EngineConfig {
@@ -145,6 +147,7 @@ impl EngineConfig {
             embed_retries: 3,
             embed_backoff: Duration::from_millis(500),
             per_file: 3,
+            translator: Default::default(),
         }
     }
 }

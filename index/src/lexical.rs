@@ -4,6 +4,7 @@
 //! the analyzers' tokens (a user's `"`, `:` or `AND` is just text). Blocking: call from
 //! blocking threads.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -17,6 +18,7 @@ use tantivy::schema::{
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
+use crate::analyzers::glossary::Translation;
 use crate::analyzers::{self, BIGRAM, EN, IDENT, ZH};
 use crate::IndexError;
 
@@ -76,6 +78,9 @@ pub struct QueryTokens {
     pub tr_bigram: Vec<String>,
     /// The translated query as text (for coverage and snippets); empty when none.
     pub tr_text: String,
+    /// Weight in (0, 1] of each translated token (any `tr_` field; 1 when absent): the
+    /// glossary's terms 1, dictionary senses by their rank.
+    pub tr_weights: HashMap<String, f32>,
 }
 
 impl QueryTokens {
@@ -332,11 +337,17 @@ impl Lexical {
         self.reader.searcher().num_docs()
     }
 
-    /// Analyzer tokens of a query and of its glossary translation (what the engine
-    /// searches with: a Chinese question also finds English text and the reverse).
+    /// Analyzer tokens of a query and of its translation (glossary and dictionary,
+    /// `analyzers/translate.rs`): a Chinese question also finds English text and the
+    /// reverse.
     pub fn query_tokens_bilingual(&self, query: &str) -> QueryTokens {
+        self.query_tokens_translated(query, &analyzers::translate::translate(query))
+    }
+
+    /// Analyzer tokens of a query and of a given translation of it, each translated token
+    /// weighted by its term's weight (the strongest when several terms give it).
+    pub fn query_tokens_translated(&self, query: &str, tr: &Translation) -> QueryTokens {
         let mut qt = self.query_tokens(query);
-        let tr = analyzers::glossary::glossary().translate(query);
         if tr.is_empty() {
             return qt;
         }
@@ -345,28 +356,59 @@ impl Lexical {
             self.analyzers.1.clone(),
             self.analyzers.2.clone(),
         );
-        let terms = tr.terms.join(" ; ");
-        let fresh = |v: Vec<String>, own: &[String]| -> Vec<String> {
-            v.into_iter().filter(|t| !own.contains(t)).collect()
+        let mut weights: HashMap<String, f32> = HashMap::new();
+        let mut weighted = |toks: Vec<String>, w: f32, out: &mut Vec<String>, own: &[String]| {
+            for t in toks {
+                if own.contains(&t) {
+                    continue;
+                }
+                let e = weights.entry(t.clone()).or_insert(0.0);
+                *e = e.max(w);
+                if !out.contains(&t) && out.len() < MAX_QUERY_TOKENS {
+                    out.push(t);
+                }
+            }
         };
-        qt.tr_en = fresh(analyzers::tokens(&mut en, &terms, MAX_QUERY_TOKENS), &qt.en);
-        qt.tr_ident_words = fresh(
-            terms
-                .split(|c: char| !c.is_alphanumeric())
-                .filter(|w| w.len() >= 2 && w.is_ascii())
-                .map(str::to_lowercase)
-                .collect(),
-            &qt.ident_words,
-        );
-        qt.tr_zh = fresh(analyzers::tokens(&mut zh, &terms, MAX_QUERY_TOKENS), &qt.zh)
-            .into_iter()
-            .filter(|t| t.chars().any(llmops_common::is_cjk))
-            .collect();
-        qt.tr_bigram = fresh(
-            analyzers::tokens(&mut bi, &terms, MAX_QUERY_TOKENS),
-            &qt.bigram,
-        );
-        qt.tr_text = tr.text;
+        let (mut tr_en, mut tr_iw, mut tr_zh, mut tr_bi) = (vec![], vec![], vec![], vec![]);
+        for (i, term) in tr.terms.iter().enumerate() {
+            let w = tr.weight(i);
+            weighted(
+                analyzers::tokens(&mut en, term, MAX_QUERY_TOKENS),
+                w,
+                &mut tr_en,
+                &qt.en,
+            );
+            weighted(
+                term.split(|c: char| !c.is_alphanumeric())
+                    .filter(|w| w.len() >= 2 && w.is_ascii())
+                    .map(str::to_lowercase)
+                    .collect(),
+                w,
+                &mut tr_iw,
+                &qt.ident_words,
+            );
+            weighted(
+                analyzers::tokens(&mut zh, term, MAX_QUERY_TOKENS)
+                    .into_iter()
+                    .filter(|t| t.chars().any(llmops_common::is_cjk))
+                    .collect(),
+                w,
+                &mut tr_zh,
+                &qt.zh,
+            );
+            weighted(
+                analyzers::tokens(&mut bi, term, MAX_QUERY_TOKENS),
+                w,
+                &mut tr_bi,
+                &qt.bigram,
+            );
+        }
+        qt.tr_en = tr_en;
+        qt.tr_ident_words = tr_iw;
+        qt.tr_zh = tr_zh;
+        qt.tr_bigram = tr_bi;
+        qt.tr_weights = weights;
+        qt.tr_text = tr.text.clone();
         qt
     }
 
@@ -494,22 +536,28 @@ impl Lexical {
     fn union_query(&self, qt: &QueryTokens) -> BooleanQuery {
         let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         // Bigrams repeat what jieba words say in a coarser way: weigh them lower.
-        for (field, toks, boost) in [
-            (self.f.zh, &qt.zh, 1.0f32),
-            (self.f.bigram, &qt.bigram, 0.6),
-            (self.f.en, &qt.en, 1.0),
-            (self.f.ident, &qt.ident, IDENT_WHOLE_BOOST),
-            (self.f.ident, &qt.ident_words, IDENT_WORD_BOOST),
-            (self.f.en, &qt.tr_en, TR_BOOST),
+        for (field, toks, boost, translated) in [
+            (self.f.zh, &qt.zh, 1.0f32, false),
+            (self.f.bigram, &qt.bigram, 0.6, false),
+            (self.f.en, &qt.en, 1.0, false),
+            (self.f.ident, &qt.ident, IDENT_WHOLE_BOOST, false),
+            (self.f.ident, &qt.ident_words, IDENT_WORD_BOOST, false),
+            (self.f.en, &qt.tr_en, TR_BOOST, true),
             (
                 self.f.ident,
                 &qt.tr_ident_words,
                 TR_BOOST * IDENT_WORD_BOOST,
+                true,
             ),
-            (self.f.zh, &qt.tr_zh, TR_BOOST),
-            (self.f.bigram, &qt.tr_bigram, TR_BOOST * 0.6),
+            (self.f.zh, &qt.tr_zh, TR_BOOST, true),
+            (self.f.bigram, &qt.tr_bigram, TR_BOOST * 0.6, true),
         ] {
             for t in toks {
+                let boost = if translated {
+                    boost * qt.tr_weights.get(t).copied().unwrap_or(1.0)
+                } else {
+                    boost
+                };
                 let q = TermQuery::new(
                     Term::from_field_text(field, t),
                     IndexRecordOption::WithFreqs,

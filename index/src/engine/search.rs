@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{Dense, Engine, Hit, Mode, Scope};
-use crate::analyzers::glossary::glossary;
 use crate::embed::Embedder;
 use crate::lexical::ChunkDoc;
 use crate::rank;
@@ -157,9 +156,9 @@ impl Engine {
         let tags = Self::tags(scope, session);
         let pool = (top_k * 10).max(50);
         let simple = rank::simple_tokens(query);
-        // The query as the glossary says it in the other language: a Chinese question
+        // The query in the other language (glossary and dictionary): a Chinese question
         // about an English text is covered by the English words it was translated to.
-        let tr = glossary().translate(query);
+        let tr = self.cfg.translator.translate(query);
         let tr_simple = rank::simple_tokens(&tr.text);
 
         // The query embedding first, outside the gate below, so concurrent searches batch.
@@ -196,7 +195,7 @@ impl Engine {
         // yet); the best chunk per file is the file's.
         let mut lex: Ranked = Vec::new();
         if mode != Mode::Dense {
-            let qt = self.lexical.query_tokens_bilingual(query);
+            let qt = self.lexical.query_tokens_translated(query, &tr);
             let ids = self.ids.read().map_err(|_| IndexError::Poisoned)?;
             let hits = self.lexical.search_ids(&qt, &tags, pool)?;
             for (score, id) in hits {
