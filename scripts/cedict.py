@@ -9,7 +9,8 @@ output path in argv[2]. One line per simplified headword:
 
     headword<TAB>gloss|gloss|...
 
-Each gloss is reduced to its content words (lower case, space separated): parentheticals,
+Each gloss is reduced to its content words (lower case, space separated; particles like
+`out` in `log out` stay): parentheticals,
 classifiers (CL:), cross-references (variant of, see, abbr. for), `sb`/`sth` and English
 stop words are dropped. Glosses keep the dictionary's order (the first sense is the
 commonest), except that computing senses (`(computing) to mount`, `directory (on computer
@@ -27,7 +28,7 @@ import sys
 
 STOP = set(
     """a an the of to in on for and or is are be been being by it its as at this that these
-    those with from into onto out up down off over under about above below than then so such
+    those with from into onto under about above below than then so such
     very too also just only not no nor any some all each every both either neither one ones
     oneself one's sb sth sb's sth's etc e.g i.e something somebody someone certain kind sort
     type way thing things person people used use using make makes made do does did get gets

@@ -10,7 +10,9 @@ use std::sync::Mutex;
 
 use tantivy::collector::{DocSetCollector, TopDocs};
 use tantivy::directory::MmapDirectory;
-use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, TermQuery};
+use tantivy::query::{
+    BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, Occur, Query, TermQuery,
+};
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, FAST, INDEXED, STORED,
     STRING,
@@ -81,6 +83,19 @@ pub struct QueryTokens {
     /// Weight in (0, 1] of each translated token (any `tr_` field; 1 when absent): the
     /// glossary's terms 1, dictionary senses by their rank.
     pub tr_weights: HashMap<String, f32>,
+    /// The translated tokens of each translated query word, with their weights
+    /// (`Translation::groups`): each group is one disjunction-max clause. Empty: the
+    /// `tr_` lists are plain clauses.
+    pub tr_groups: Vec<Vec<(TrField, String, f32)>>,
+}
+
+/// The index field a translated token is searched in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrField {
+    En,
+    IdentWord,
+    Zh,
+    Bigram,
 }
 
 impl QueryTokens {
@@ -104,6 +119,8 @@ const IDENT_WORD_BOOST: f32 = 0.5;
 /// Boost of a glossary translation of a query term: it finds the other language's text,
 /// but the words the user typed weigh more.
 const TR_BOOST: f32 = 0.7;
+/// Share of a translated word's other matching alternatives added to its best one.
+const TR_TIE_BREAKER: f32 = 0.1;
 
 pub struct Lexical {
     index: Index,
@@ -403,6 +420,46 @@ impl Lexical {
                 &qt.bigram,
             );
         }
+        // Per translated word: its terms' tokens in each field, once, at the term's weight.
+        let mut groups: Vec<Vec<(TrField, String, f32)>> = Vec::new();
+        for g in &tr.groups {
+            let mut group: Vec<(TrField, String, f32)> = Vec::new();
+            for &i in g {
+                let Some(term) = tr.terms.get(i) else { continue };
+                let w = tr.weight(i);
+                for (field, list) in [
+                    (TrField::En, &tr_en),
+                    (TrField::IdentWord, &tr_iw),
+                    (TrField::Zh, &tr_zh),
+                    (TrField::Bigram, &tr_bi),
+                ] {
+                    let toks = match field {
+                        TrField::En => analyzers::tokens(&mut en, term, MAX_QUERY_TOKENS),
+                        TrField::IdentWord => term
+                            .split(|c: char| !c.is_alphanumeric())
+                            .filter(|w| w.len() >= 2 && w.is_ascii())
+                            .map(str::to_lowercase)
+                            .collect(),
+                        TrField::Zh => analyzers::tokens(&mut zh, term, MAX_QUERY_TOKENS),
+                        TrField::Bigram => analyzers::tokens(&mut bi, term, MAX_QUERY_TOKENS),
+                    };
+                    for t in toks {
+                        // Only tokens the flat lists kept (not the query's own words).
+                        if !list.contains(&t) {
+                            continue;
+                        }
+                        match group.iter_mut().find(|x| x.0 == field && x.1 == t) {
+                            Some(x) => x.2 = x.2.max(w),
+                            None => group.push((field, t, w)),
+                        }
+                    }
+                }
+            }
+            if !group.is_empty() {
+                groups.push(group);
+            }
+        }
+        qt.tr_groups = groups;
         qt.tr_en = tr_en;
         qt.tr_ident_words = tr_iw;
         qt.tr_zh = tr_zh;
@@ -535,6 +592,7 @@ impl Lexical {
     /// The BM25 OR query over the analyzers' tokens (no scope filter).
     fn union_query(&self, qt: &QueryTokens) -> BooleanQuery {
         let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        let grouped = !qt.tr_groups.is_empty();
         // Bigrams repeat what jieba words say in a coarser way: weigh them lower.
         for (field, toks, boost, translated) in [
             (self.f.zh, &qt.zh, 1.0f32, false),
@@ -552,6 +610,10 @@ impl Lexical {
             (self.f.zh, &qt.tr_zh, TR_BOOST, true),
             (self.f.bigram, &qt.tr_bigram, TR_BOOST * 0.6, true),
         ] {
+            // Grouped translations are added below, one clause per translated word.
+            if translated && grouped {
+                continue;
+            }
             for t in toks {
                 let boost = if translated {
                     boost * qt.tr_weights.get(t).copied().unwrap_or(1.0)
@@ -564,6 +626,28 @@ impl Lexical {
                 );
                 should.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), boost))));
             }
+        }
+        for group in &qt.tr_groups {
+            let alts: Vec<Box<dyn Query>> = group
+                .iter()
+                .map(|(field, t, w)| {
+                    let (f, boost) = match field {
+                        TrField::En => (self.f.en, TR_BOOST),
+                        TrField::IdentWord => (self.f.ident, TR_BOOST * IDENT_WORD_BOOST),
+                        TrField::Zh => (self.f.zh, TR_BOOST),
+                        TrField::Bigram => (self.f.bigram, TR_BOOST * 0.6),
+                    };
+                    let q = TermQuery::new(
+                        Term::from_field_text(f, t),
+                        IndexRecordOption::WithFreqs,
+                    );
+                    Box::new(BoostQuery::new(Box::new(q), boost * w)) as Box<dyn Query>
+                })
+                .collect();
+            should.push((
+                Occur::Should,
+                Box::new(DisjunctionMaxQuery::with_tie_breaker(alts, TR_TIE_BREAKER)),
+            ));
         }
         BooleanQuery::new(should)
     }

@@ -129,10 +129,37 @@ pub fn weigh(glosses: &str) -> Vec<(String, f32)> {
     acc
 }
 
-/// Segments a run of CJK characters into known words: the split with the fewest pieces,
-/// an unknown single character costing a little more than a known one (so `压缩率比` is
-/// `压缩率` + `比`). `known(w)` says whether a word (2+ characters, or one) is in the lexicon.
-pub fn segment(run: &[char], known: &dyn Fn(&str) -> bool) -> Vec<String> {
+/// How a lexicon knows a piece of a query, for segmentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Known {
+    /// Not a word of any lexicon.
+    No,
+    /// A word of the dictionary.
+    Word,
+    /// An ops glossary term (preferred on ties).
+    Term,
+    /// A function word (split off first: `在后台` is `在` + `后台`, not `在后` + `台`).
+    Function,
+}
+
+impl Known {
+    /// The cost of a piece: the fewest pieces win, ties go to function words split off,
+    /// then to glossary terms; an unknown single character costs more than any word.
+    fn cost(self, chars: usize) -> Option<f32> {
+        match self {
+            Known::Function => Some(0.9),
+            Known::Term => Some(0.95),
+            Known::Word => Some(1.0),
+            Known::No if chars == 1 => Some(1.2),
+            Known::No => None,
+        }
+    }
+}
+
+/// Segments a run of CJK characters into known words: the split with the fewest pieces
+/// (`Known::cost`; so `压缩率比` is `压缩率` + `比`). `known(w)` says how the lexicon knows
+/// a piece.
+pub fn segment(run: &[char], known: &dyn Fn(&str) -> Known) -> Vec<String> {
     let n = run.len();
     if n == 0 {
         return vec![];
@@ -146,16 +173,11 @@ pub fn segment(run: &[char], known: &dyn Fn(&str) -> bool) -> Vec<String> {
         }
         for len in 1..=MAX_WORD.min(n - i) {
             let w: String = run[i..i + len].iter().collect();
-            let cost = if known(&w) {
-                1.0
-            } else if len == 1 {
-                1.2
-            } else {
+            let Some(cost) = known(&w).cost(len) else {
                 continue;
             };
             let c = best[i].0 + cost;
-            // `<=` prefers the longer last piece on ties (it is found later).
-            if c <= best[i + len].0 {
+            if c < best[i + len].0 {
                 best[i + len] = (c, i);
             }
         }
@@ -230,8 +252,16 @@ mod tests {
 
     #[test]
     fn index_dict_segments_with_fewest_pieces() {
-        let lex = ["压缩", "压缩率", "文件", "保留", "原始", "并"];
-        let known = |w: &str| lex.contains(&w);
+        let lex = ["压缩", "压缩率", "文件", "保留", "原始", "后台", "在后", "台"];
+        let known = |w: &str| {
+            if w == "并" || w == "在" {
+                Known::Function
+            } else if lex.contains(&w) {
+                Known::Word
+            } else {
+                Known::No
+            }
+        };
         let chars = |s: &str| s.chars().collect::<Vec<_>>();
         assert_eq!(
             segment(&chars("压缩文件并保留原始文件"), &known),
@@ -239,10 +269,12 @@ mod tests {
         );
         assert_eq!(segment(&chars("压缩率比"), &known), ["压缩率", "比"]);
         assert_eq!(segment(&chars("天"), &known), ["天"]);
+        // Equal piece counts: the function word is split off.
+        assert_eq!(segment(&chars("在后台"), &known), ["在", "后台"]);
         assert!(segment(&[], &known).is_empty());
         // The real dictionary: a common ops sentence.
         let d = dict();
-        let real = |w: &str| d.contains(w);
+        let real = |w: &str| if d.contains(w) { Known::Word } else { Known::No };
         assert_eq!(
             segment(&chars("查看内存使用情况"), &real),
             ["查看", "内存", "使用", "情况"]

@@ -101,6 +101,10 @@ pub struct Translation {
     /// Weight of each of `terms` in (0, 1] (same order): 1 for glossary terms, less for
     /// dictionary senses (`analyzers/translate.rs`). Empty means all 1.
     pub weights: Vec<f32>,
+    /// The alternatives of each translated query word (indices into `terms`): BM25 scores
+    /// a word once, by its best-matching alternative, so a word with many synonyms does not
+    /// outweigh the others. Empty: every term on its own (the glossary alone).
+    pub groups: Vec<Vec<usize>>,
 }
 
 impl Translation {

@@ -7,13 +7,16 @@
 
 use llmops_common::is_cjk;
 
-use super::dict::{dict, segment};
+use super::dict::{dict, segment, Known};
 use super::glossary::{glossary, is_zh_filler, Translation};
 
 /// Weight of a dictionary word's strongest sense, relative to a glossary term.
 pub const DICT_WEIGHT: f32 = 0.8;
-/// Weight of a single-character dictionary word's strongest sense.
+/// Weight of a single-character dictionary word's strongest sense (a lone character inside
+/// a sentence is often a morpheme of a word the dictionary lacks).
 pub const DICT_CHAR_WEIGHT: f32 = 0.4;
+/// Senses kept for a single-character dictionary word.
+const CHAR_SENSES: usize = 2;
 
 /// General Chinese function words (conjunctions, adverbs of degree and time, pronouns,
 /// structural particles) that the dictionary would translate into noise; the glossary's
@@ -25,6 +28,11 @@ const ZH_STOP: &[&str] = &[
     "某", "等", "只", "然后", "如果", "时候", "其中", "这样", "那样", "这么", "那么", "为了",
     "因为", "所以", "但是", "可是", "不", "没有", "没", "别", "到", "向", "往", "至",
     "就是", "还有", "一些", "有些", "哪", "啊", "吧", "呀", "嘛",
+    // Single characters that are mostly grammar: prepositions, resultative and light
+    // verbs, classifiers.
+    "按", "成", "另", "向", "往", "跟", "同", "已", "正", "所", "做", "弄", "搞", "使",
+    "叫", "个", "只", "条", "台", "张", "件", "份", "位", "次", "种", "样", "批", "套",
+    "项", "段", "些", "里面",
 ];
 
 /// A function word of a Chinese query: no terms.
@@ -58,16 +66,31 @@ pub fn translate(query: &str) -> Translation {
     }
     let g = glossary();
     let d = dict();
-    let known = |w: &str| is_zh_stop(w) || g.zh_terms(w).is_some() || d.contains(w);
+    let known = |w: &str| {
+        if is_zh_stop(w) {
+            Known::Function
+        } else if g.zh_terms(w).is_some() {
+            Known::Term
+        } else if d.contains(w) {
+            Known::Word
+        } else {
+            Known::No
+        }
+    };
     let chars: Vec<char> = query.to_lowercase().chars().collect();
     let mut t = Translation::default();
     let mut text: Vec<String> = Vec::new();
-    let mut add = |t: &mut Translation, term: &str, w: f32| {
+    // Adds a term (or raises its weight) and returns its index.
+    let add = |t: &mut Translation, term: &str, w: f32| -> usize {
         match t.terms.iter().position(|x| x == term) {
-            Some(i) => t.weights[i] = t.weights[i].max(w),
+            Some(i) => {
+                t.weights[i] = t.weights[i].max(w);
+                i
+            }
             None => {
                 t.terms.push(term.to_string());
                 t.weights.push(w);
+                t.terms.len() - 1
             }
         }
     };
@@ -97,15 +120,17 @@ pub fn translate(query: &str) -> Translation {
             // One-character glossary terms only alone: inside a word they are usually part
             // of it (as the glossary itself matches them).
             if let Some(en) = g.zh_terms(&piece).filter(|_| !single || run.len() == 1) {
-                for e in en {
-                    add(&mut t, e, 1.0);
-                }
+                let group = en.iter().map(|e| add(&mut t, e, 1.0)).collect();
+                t.groups.push(group);
                 if let Some(e) = en.first() {
                     text.push(e.clone());
                 }
                 continue;
             }
-            let senses = d.terms(&piece);
+            let mut senses = d.terms(&piece);
+            if single {
+                senses.truncate(CHAR_SENSES);
+            }
             if senses.is_empty() {
                 if !single {
                     text.push(piece);
@@ -117,9 +142,8 @@ pub fn translate(query: &str) -> Translation {
             } else {
                 DICT_WEIGHT
             };
-            for (e, w) in &senses {
-                add(&mut t, e, base * w);
-            }
+            let group = senses.iter().map(|(e, w)| add(&mut t, e, base * w)).collect();
+            t.groups.push(group);
             text.push(senses[0].0.clone());
         }
     }
@@ -155,6 +179,9 @@ mod tests {
         assert!(w(&t, "original") > 0.0, "{t:?}");
         // Later senses weigh less than the first.
         assert!(w(&t, "retain") < keep, "{t:?}");
+        // One group per word, its alternatives together.
+        assert!(t.groups.iter().all(|g| !g.is_empty()), "{t:?}");
+        assert_eq!(t.groups.len(), 3, "{t:?}");
         // Function words give nothing; ASCII words stay in the text.
         let t = translate("比 gzip 更高");
         assert!(t.text.starts_with("gzip"), "{t:?}");

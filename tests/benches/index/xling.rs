@@ -245,18 +245,22 @@ const OPS_QUERIES: &[(&str, &str)] = &[
     ("缓存地址", "config.yaml"),
 ];
 
-/// An engine over `docs` (name, text) with the memoised e5 model and `translator`.
+/// An engine over `docs` (name, text) with the memoised e5 model (none: lexical only) and
+/// `translator`.
 fn engine_over(
-    m: &Arc<Memo>,
+    m: Option<&Arc<Memo>>,
     translator: Translator,
     docs: &[(String, String)],
-) -> (tempfile::TempDir, Engine, Duration) {
+) -> (tempfile::TempDir, Arc<Engine>, Duration) {
     let d = tempfile::tempdir().expect("tmp");
     let mut cfg = EngineConfig::new(d.path().join("index"));
     cfg.threshold = 0.0;
     cfg.translator = translator;
-    let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(m.dim()));
-    let e = Engine::open(cfg, Some((m.clone() as Arc<dyn Embedder>, store)), None).expect("engine");
+    let dense = m.map(|m| {
+        let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(m.dim()));
+        (m.clone() as Arc<dyn Embedder>, store)
+    });
+    let e = Engine::open(cfg, dense, None).expect("engine");
     let t = Instant::now();
     for (i, (name, text)) in docs.iter().enumerate() {
         e.index_upload("bench", &format!("d{i}"), name, name, &format!("sha{i}"), text)
@@ -265,6 +269,11 @@ fn engine_over(
     let lex_time = t.elapsed();
     e.wait_idle(Duration::from_secs(7200));
     (d, e, lex_time)
+}
+
+/// LLMOPS_BENCH_XLING_LEXICAL=1: no embedding, lexical rows only (while iterating).
+fn lexical_only() -> bool {
+    std::env::var("LLMOPS_BENCH_XLING_LEXICAL").is_ok_and(|v| v == "1")
 }
 
 /// Rows of one query set on the engines of each translator: lexical, dense, hybrid and
@@ -276,10 +285,16 @@ fn rows(out: &mut String, set: &str, pairs: &[(String, String)], engines: &[(&st
             ("dense (e5)", Mode::Dense),
             ("hybrid", Mode::Hybrid),
         ] {
+            if lexical_only() && mode != Mode::Lexical {
+                continue;
+            }
             let (a, b, c) = known_item(e, pairs, mode);
             out.push_str(&format!(
                 "| {set} | {tr} | {label} | {a:.3} | {b:.3} | {c:.3} |\n"
             ));
+        }
+        if lexical_only() {
+            continue;
         }
         let (a, b, c) = plain_rrf(e, pairs);
         out.push_str(&format!(
@@ -304,6 +319,7 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         inner: m.clone(),
         seen: Mutex::new(HashMap::new()),
     });
+    let memo = (!lexical_only()).then_some(&memo);
     let sample = man_pages(pages_wanted);
     let mut corpus: Vec<(String, String, String)> = sample.clone();
     // (label, pairs, pages missing on this machine) of each cross-lingual set.
@@ -333,9 +349,9 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         .chain(OPS_FILES.iter().map(|(n, t)| (n.to_string(), t.to_string())))
         .collect();
     let t = Instant::now();
-    let (_d_new, e, lex_time) = engine_over(&memo, Translator::Dictionary, &docs);
+    let (_d_new, e, lex_time) = engine_over(memo, Translator::Dictionary, &docs);
     let embed_time = t.elapsed().saturating_sub(lex_time);
-    let (_d_old, e_old, _) = engine_over(&memo, Translator::Glossary, &docs);
+    let (_d_old, e_old, _) = engine_over(memo, Translator::Glossary, &docs);
     let chunks = e.stats().chunks;
     let same: Vec<(String, String)> = sample
         .iter()
@@ -350,7 +366,7 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         embed_time.as_secs_f64(),
         chunks as f64 / embed_time.as_secs_f64().max(1e-3)
     ));
-    let engines = [(GLOSSARY_ONLY, &e_old), (WITH_DICT, &e)];
+    let engines = [(GLOSSARY_ONLY, &*e_old), (WITH_DICT, &*e)];
     rows(
         out,
         &format!("English NAME description -> English page ({})", same.len()),
@@ -386,14 +402,14 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         );
     } else {
         let zdocs: Vec<(String, String)> = zh.iter().map(|p| (p.0.clone(), p.1.clone())).collect();
-        let (_dz, ez, _) = engine_over(&memo, Translator::Dictionary, &zdocs);
-        let (_dzo, ez_old, _) = engine_over(&memo, Translator::Glossary, &zdocs);
+        let (_dz, ez, _) = engine_over(memo, Translator::Dictionary, &zdocs);
+        let (_dzo, ez_old, _) = engine_over(memo, Translator::Glossary, &zdocs);
         let zz: Vec<(String, String)> = zh.iter().map(|p| (p.0.clone(), p.2.clone())).collect();
         let ez_pairs: Vec<(String, String)> = zh
             .iter()
             .filter_map(|p| p.3.clone().map(|en| (p.0.clone(), en)))
             .collect();
-        let zengines = [(GLOSSARY_ONLY, &ez_old), (WITH_DICT, &ez)];
+        let zengines = [(GLOSSARY_ONLY, &*ez_old), (WITH_DICT, &*ez)];
         rows(
             out,
             &format!(
@@ -425,6 +441,9 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
             "| identifier and Chinese questions over 5 ops files among the pages ({}) | {tr} | hybrid | {a:.3} | {b:.3} | {c:.3} |\n",
             ops.len()
         ));
+    }
+    if lexical_only() {
+        return;
     }
     // Throughput of the model alone at two passage lengths (the same 48 chunks' text).
     let texts: Vec<String> = corpus
