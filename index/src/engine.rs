@@ -136,6 +136,9 @@ pub struct EngineConfig {
     pub per_file: usize,
     /// Query translation (`analyzers/translate.rs`): glossary and dictionary by default.
     pub translator: crate::analyzers::translate::Translator,
+    /// Weight of dense votes for chunks in the other language than the query (hybrid
+    /// search; 1 = same as in the query's language). Default `rank::CROSS_DENSE_WEIGHT`.
+    pub cross_dense: f32,
 }
 
 impl EngineConfig {
@@ -148,6 +151,7 @@ impl EngineConfig {
             embed_backoff: Duration::from_millis(500),
             per_file: 3,
             translator: Default::default(),
+            cross_dense: crate::rank::CROSS_DENSE_WEIGHT,
         }
     }
 }

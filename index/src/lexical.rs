@@ -702,6 +702,41 @@ impl Lexical {
         self.collect(&self.any_term(terms))
     }
 
+    /// Of the given chunks, those written mostly in CJK (more CJK bigrams than English
+    /// words, read from the fields' token counts: no stored text is read). The engine
+    /// weighs dense evidence across languages by it.
+    pub fn cjk_chunks(&self, ids: &[u64]) -> Result<std::collections::HashSet<u64>, IndexError> {
+        use tantivy::{DocSet, TERMINATED};
+        let mut out = std::collections::HashSet::new();
+        if ids.is_empty() {
+            return Ok(out);
+        }
+        let searcher = self.reader.searcher();
+        for seg in searcher.segment_readers() {
+            let inv = seg.inverted_index(self.f.chunk_id)?;
+            let bigram = seg.get_fieldnorms_reader(self.f.bigram)?;
+            let en = seg.get_fieldnorms_reader(self.f.en)?;
+            for &id in ids {
+                let term = Term::from_field_u64(self.f.chunk_id, id);
+                let Some(mut postings) = inv.read_postings(&term, IndexRecordOption::Basic)?
+                else {
+                    continue;
+                };
+                let mut doc = postings.doc();
+                while doc != TERMINATED {
+                    if seg.alive_bitset().is_none_or(|a| a.is_alive(doc)) {
+                        if bigram.fieldnorm(doc) > en.fieldnorm(doc) {
+                            out.insert(id);
+                        }
+                        break;
+                    }
+                    doc = postings.advance();
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// Every doc key present in the index (used to drop orphans at start).
     pub fn doc_keys(&self) -> Result<Vec<String>, IndexError> {
         let searcher = self.reader.searcher();
@@ -811,6 +846,27 @@ mod tests {
         drop(l);
         let l = Lexical::open(&dir).expect("reopen");
         assert_eq!(l.num_chunks(), 2);
+    }
+
+    #[test]
+    fn index_lexical_tells_cjk_chunks_from_english_ones() {
+        let l = Lexical::in_memory().expect("index");
+        l.replace(
+            "k1",
+            &[
+                doc("k1", "sys", 0, "磁盘空间不足时先清理日志目录，再检查数据库备份。"),
+                doc("k1", "sys", 1, "The disk is full: clean the log directory first."),
+                // Mixed: English words outnumber the CJK bigrams.
+                doc("k1", "sys", 2, "Run df -h to see disk usage per filesystem (磁盘)."),
+            ],
+        )
+        .expect("write");
+        let ids: Vec<u64> = (0..3).map(|o| crate::chunk_id("k1", o)).collect();
+        let cjk = l.cjk_chunks(&ids).expect("langs");
+        assert!(cjk.contains(&ids[0]));
+        assert!(!cjk.contains(&ids[1]) && !cjk.contains(&ids[2]), "{cjk:?}");
+        // Unknown ids are not CJK.
+        assert!(l.cjk_chunks(&[12345]).expect("langs").is_empty());
     }
 
     #[test]

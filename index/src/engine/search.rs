@@ -2,7 +2,7 @@
 //! gate, lexical candidates, and the fusion of lexical, dense and file-name evidence into
 //! ranked hits with similarities, snippets and positions.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::{Dense, Engine, Hit, Mode, Scope};
@@ -22,6 +22,21 @@ pub(super) struct Evidence {
     dense: Ranked,
     /// Weight of the dense votes (query coverage of the embedder).
     wd: f32,
+    /// Dense hits in the other language than the query: their votes weigh
+    /// `EngineConfig::cross_dense` times `wd`.
+    cross: HashSet<u64>,
+    cross_dense: f32,
+}
+
+impl Evidence {
+    /// The weight of a dense vote for chunk `id`.
+    fn dense_weight(&self, id: u64) -> f32 {
+        if self.cross.contains(&id) {
+            self.wd * self.cross_dense
+        } else {
+            self.wd
+        }
+    }
 }
 
 /// Each extra chunk of a file ranks at this fraction of the one before it (on top of its
@@ -38,8 +53,12 @@ struct ChunkEv<'a> {
     cos: Option<f32>,
 }
 
-/// Every ranked chunk's evidence, by chunk id.
-fn chunk_evidence<'a>(lex: &'a Ranked, dense: &'a Ranked, wd: f32) -> HashMap<u64, ChunkEv<'a>> {
+/// Every ranked chunk's evidence, by chunk id (`wd(id)`: the weight of its dense vote).
+fn chunk_evidence<'a>(
+    lex: &'a Ranked,
+    dense: &'a Ranked,
+    wd: &dyn Fn(u64) -> f32,
+) -> HashMap<u64, ChunkEv<'a>> {
     let mut by_id: HashMap<u64, ChunkEv> = HashMap::new();
     let blank = |k: &'a str| ChunkEv {
         key: k,
@@ -54,7 +73,7 @@ fn chunk_evidence<'a>(lex: &'a Ranked, dense: &'a Ranked, wd: f32) -> HashMap<u6
     }
     for (r, (k, id, cos)) in dense.iter().enumerate() {
         let e = by_id.entry(*id).or_insert_with(|| blank(k));
-        e.rrf += rank::rrf(wd, r);
+        e.rrf += rank::rrf(wd(*id), r);
         e.cos = Some(*cos);
     }
     by_id
@@ -222,11 +241,22 @@ impl Engine {
                 Err(err) => tracing::warn!("dense search skipped: {err}"),
             }
         }
+        // Dense votes across languages weigh less (hybrid only: dense mode is dense).
+        let cross = if mode == Mode::Hybrid && self.cfg.cross_dense != 1.0 && !dense.is_empty() {
+            let ids: Vec<u64> = dense.iter().map(|d| d.1).collect();
+            let cjk = self.lexical.cjk_chunks(&ids)?;
+            let q = rank::query_is_cjk(query);
+            ids.into_iter().filter(|id| cjk.contains(id) != q).collect()
+        } else {
+            HashSet::new()
+        };
         let ev = Evidence {
             lex,
             bm25_max,
             dense,
             wd,
+            cross,
+            cross_dense: self.cfg.cross_dense,
         };
         self.fuse(
             query,
@@ -256,14 +286,11 @@ impl Engine {
             .unwrap_or((0.1, 0.7));
         // Snippets look for the query's words in either language.
         let snip: Vec<String> = simple.iter().chain(tr_simple).cloned().collect();
-        let Evidence {
-            lex: lex_all,
-            bm25_max,
-            dense: dense_all,
-            wd,
-        } = ev;
-        let lex = best_per_file(&lex_all);
-        let dense = best_per_file(&dense_all);
+        let wd = ev.wd;
+        let dense_w = |id: u64| ev.dense_weight(id);
+        let (lex_all, bm25_max, dense_all) = (&ev.lex, ev.bm25_max, &ev.dense);
+        let lex = best_per_file(lex_all);
+        let dense = best_per_file(dense_all);
         struct Cand {
             key: String,
             rrf: f32,
@@ -297,7 +324,7 @@ impl Engine {
         }
         for (r, (k, id, cos)) in dense.into_iter().enumerate() {
             let e = cands.entry(k.clone()).or_insert_with(|| blank(&k));
-            e.rrf += rank::rrf(wd, r);
+            e.rrf += rank::rrf(dense_w(id), r);
             e.dense = Some(rank::dense_evidence_in(cos, scale) * wd.min(1.0));
             if e.bm25.is_none() {
                 e.chunk = id;
@@ -329,7 +356,7 @@ impl Engine {
         // chunk-level fused score relative to the file's best chunk's), decayed per extra.
         let mut extras: Vec<Cand> = Vec::new();
         if per_file > 1 {
-            let by_id = chunk_evidence(&lex_all, &dense_all, wd);
+            let by_id = chunk_evidence(lex_all, dense_all, &dense_w);
             let mut per_key: HashMap<&str, Vec<(u64, &ChunkEv)>> = HashMap::new();
             for (id, ev) in &by_id {
                 per_key.entry(ev.key).or_default().push((*id, ev));
