@@ -425,7 +425,9 @@ impl Lexical {
         for g in &tr.groups {
             let mut group: Vec<(TrField, String, f32)> = Vec::new();
             for &i in g {
-                let Some(term) = tr.terms.get(i) else { continue };
+                let Some(term) = tr.terms.get(i) else {
+                    continue;
+                };
                 let w = tr.weight(i);
                 for (field, list) in [
                     (TrField::En, &tr_en),
@@ -637,10 +639,8 @@ impl Lexical {
                         TrField::Zh => (self.f.zh, TR_BOOST),
                         TrField::Bigram => (self.f.bigram, TR_BOOST * 0.6),
                     };
-                    let q = TermQuery::new(
-                        Term::from_field_text(f, t),
-                        IndexRecordOption::WithFreqs,
-                    );
+                    let q =
+                        TermQuery::new(Term::from_field_text(f, t), IndexRecordOption::WithFreqs);
                     Box::new(BoostQuery::new(Box::new(q), boost * w)) as Box<dyn Query>
                 })
                 .collect();
@@ -718,8 +718,7 @@ impl Lexical {
             let en = seg.get_fieldnorms_reader(self.f.en)?;
             for &id in ids {
                 let term = Term::from_field_u64(self.f.chunk_id, id);
-                let Some(mut postings) = inv.read_postings(&term, IndexRecordOption::Basic)?
-                else {
+                let Some(mut postings) = inv.read_postings(&term, IndexRecordOption::Basic)? else {
                     continue;
                 };
                 let mut doc = postings.doc();
@@ -854,10 +853,25 @@ mod tests {
         l.replace(
             "k1",
             &[
-                doc("k1", "sys", 0, "磁盘空间不足时先清理日志目录，再检查数据库备份。"),
-                doc("k1", "sys", 1, "The disk is full: clean the log directory first."),
+                doc(
+                    "k1",
+                    "sys",
+                    0,
+                    "磁盘空间不足时先清理日志目录，再检查数据库备份。",
+                ),
+                doc(
+                    "k1",
+                    "sys",
+                    1,
+                    "The disk is full: clean the log directory first.",
+                ),
                 // Mixed: English words outnumber the CJK bigrams.
-                doc("k1", "sys", 2, "Run df -h to see disk usage per filesystem (磁盘)."),
+                doc(
+                    "k1",
+                    "sys",
+                    2,
+                    "Run df -h to see disk usage per filesystem (磁盘).",
+                ),
             ],
         )
         .expect("write");

@@ -208,7 +208,11 @@ mod tests {
             .collect();
         assert!(heads.len() > 90_000, "{}", heads.len());
         assert!(heads.windows(2).all(|w| w[0] < w[1]), "sorted, unique");
-        for h in heads.iter().step_by(997).chain([heads[0], heads[heads.len() - 1]].iter()) {
+        for h in heads
+            .iter()
+            .step_by(997)
+            .chain([heads[0], heads[heads.len() - 1]].iter())
+        {
             assert!(d.contains(h), "{h}");
         }
         assert_eq!(d.glosses("挂载"), Some("mount"));
@@ -238,7 +242,10 @@ mod tests {
         assert_eq!(t[0].0, "compress");
         assert_eq!(t[0].1, 1.0);
         let w = |x: &str| t.iter().find(|(a, _)| a == x).map(|p| p.1);
-        assert!((w("compression").unwrap_or(0.0) - 0.7).abs() < 1e-6, "{t:?}");
+        assert!(
+            (w("compression").unwrap_or(0.0) - 0.7).abs() < 1e-6,
+            "{t:?}"
+        );
         assert!(w("squeeze").unwrap_or(0.0) < 0.7, "{t:?}");
         assert!(t.len() <= MAX_TERMS);
         // Repetition: `process` in two later glosses outweighs the first sense alone.
@@ -252,7 +259,16 @@ mod tests {
 
     #[test]
     fn index_dict_segments_with_fewest_pieces() {
-        let lex = ["压缩", "压缩率", "文件", "保留", "原始", "后台", "在后", "台"];
+        let lex = [
+            "压缩",
+            "压缩率",
+            "文件",
+            "保留",
+            "原始",
+            "后台",
+            "在后",
+            "台",
+        ];
         let known = |w: &str| {
             if w == "并" || w == "在" {
                 Known::Function
@@ -274,7 +290,13 @@ mod tests {
         assert!(segment(&[], &known).is_empty());
         // The real dictionary: a common ops sentence.
         let d = dict();
-        let real = |w: &str| if d.contains(w) { Known::Word } else { Known::No };
+        let real = |w: &str| {
+            if d.contains(w) {
+                Known::Word
+            } else {
+                Known::No
+            }
+        };
         assert_eq!(
             segment(&chars("查看内存使用情况"), &real),
             ["查看", "内存", "使用", "情况"]

@@ -22,17 +22,17 @@ const CHAR_SENSES: usize = 2;
 /// structural particles) that the dictionary would translate into noise; the glossary's
 /// filler list covers the question words.
 const ZH_STOP: &[&str] = &[
-    "并", "并且", "而", "而且", "且", "以及", "或者", "还是", "比", "更", "最", "很", "非常",
-    "都", "也", "就", "还", "再", "又", "才", "已经", "正在", "这些", "那些", "它", "它们",
-    "他", "她", "他们", "其", "之", "以", "为", "于", "得", "地", "着", "过", "会", "该",
-    "某", "等", "只", "然后", "如果", "时候", "其中", "这样", "那样", "这么", "那么", "为了",
-    "因为", "所以", "但是", "可是", "不", "没有", "没", "别", "到", "向", "往", "至",
-    "就是", "还有", "一些", "有些", "哪", "啊", "吧", "呀", "嘛",
+    "并", "并且", "而", "而且", "且", "以及", "或者", "还是", "比", "更", "最", "很", "非常", "都",
+    "也", "就", "还", "再", "又", "才", "已经", "正在", "这些", "那些", "它", "它们", "他", "她",
+    "他们", "其", "之", "以", "为", "于", "得", "地", "着", "过", "会", "该", "某", "等", "只",
+    "然后", "如果", "时候", "其中", "这样", "那样", "这么", "那么", "为了", "因为", "所以", "但是",
+    "可是", "不", "没有", "没", "别", "到", "向", "往", "至", "就是", "还有", "一些", "有些", "哪",
+    "啊", "吧", "呀", "嘛",
     // Single characters that are mostly grammar: prepositions, resultative and light
     // verbs, classifiers.
-    "按", "成", "另", "向", "往", "跟", "同", "已", "正", "所", "做", "弄", "搞", "使",
-    "叫", "个", "只", "条", "台", "张", "件", "份", "位", "次", "种", "样", "批", "套",
-    "项", "段", "些", "里面",
+    "按", "成", "另", "向", "往", "跟", "同", "已", "正", "所", "做", "弄", "搞", "使", "叫", "个",
+    "只", "条", "台", "张", "件", "份", "位", "次", "种", "样", "批", "套", "项", "段", "些",
+    "里面",
 ];
 
 /// A function word of a Chinese query: no terms.
@@ -142,7 +142,10 @@ pub fn translate(query: &str) -> Translation {
             } else {
                 DICT_WEIGHT
             };
-            let group = senses.iter().map(|(e, w)| add(&mut t, e, base * w)).collect();
+            let group = senses
+                .iter()
+                .map(|(e, w)| add(&mut t, e, base * w))
+                .collect();
             t.groups.push(group);
             text.push(senses[0].0.clone());
         }
@@ -185,7 +188,10 @@ mod tests {
         // Function words give nothing; ASCII words stay in the text.
         let t = translate("比 gzip 更高");
         assert!(t.text.starts_with("gzip"), "{t:?}");
-        assert!(!t.terms.iter().any(|x| x == "compare" || x == "ratio"), "{t:?}");
+        assert!(
+            !t.terms.iter().any(|x| x == "compare" || x == "ratio"),
+            "{t:?}"
+        );
         // A sentence no lexicon knows: nothing.
         assert!(translate("").is_empty());
         // English queries: the glossary only, as before.

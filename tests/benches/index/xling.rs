@@ -122,8 +122,8 @@ fn zh_pages(limit: usize, chars: usize) -> Vec<(String, String, String, Option<S
 
 /// (man page name, Chinese question) pairs of a fixture file in `tests/fixtures/xling`.
 fn xling_set(file: &str) -> Vec<(String, String)> {
-    let text = std::fs::read_to_string(root().join("tests/fixtures/xling").join(file))
-        .unwrap_or_default();
+    let text =
+        std::fs::read_to_string(root().join("tests/fixtures/xling").join(file)).unwrap_or_default();
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| l.split_once('\t'))
@@ -267,8 +267,15 @@ fn engine_over(
     let e = Engine::open(cfg, dense, None).expect("engine");
     let t = Instant::now();
     for (i, (name, text)) in docs.iter().enumerate() {
-        e.index_upload("bench", &format!("d{i}"), name, name, &format!("sha{i}"), text)
-            .expect("index");
+        e.index_upload(
+            "bench",
+            &format!("d{i}"),
+            name,
+            name,
+            &format!("sha{i}"),
+            text,
+        )
+        .expect("index");
     }
     let lex_time = t.elapsed();
     e.wait_idle(Duration::from_secs(7200));
@@ -331,7 +338,10 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
     for (file, what) in [
         ("zh_en.tsv", "tuning part"),
         ("zh_en_heldout.tsv", "held-out part"),
-        ("zh_en_fresh.tsv", "fresh held-out set, commands outside the others"),
+        (
+            "zh_en_fresh.tsv",
+            "fresh held-out set, commands outside the others",
+        ),
     ] {
         let mut pairs = Vec::new();
         let mut missing = 0;
@@ -350,7 +360,11 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
     let docs: Vec<(String, String)> = corpus
         .iter()
         .map(|(n, b, _)| (n.clone(), b.clone()))
-        .chain(OPS_FILES.iter().map(|(n, t)| (n.to_string(), t.to_string())))
+        .chain(
+            OPS_FILES
+                .iter()
+                .map(|(n, t)| (n.to_string(), t.to_string())),
+        )
         .collect();
     let t = Instant::now();
     let (_d_new, e, lex_time) = engine_over(memo, Translator::Dictionary, &docs);
