@@ -334,7 +334,8 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
     let sample = man_pages(pages_wanted);
     let mut corpus: Vec<(String, String, String)> = sample.clone();
     // (label, pairs, pages missing on this machine) of each cross-lingual set.
-    let mut xsets: Vec<(String, Vec<(String, String)>, usize)> = Vec::new();
+    type Pairs = Vec<(String, String)>;
+    let mut xsets: Vec<(String, Pairs, usize)> = Vec::new();
     for (file, what) in [
         ("zh_en.tsv", "tuning part"),
         ("zh_en_heldout.tsv", "held-out part"),
