@@ -602,6 +602,47 @@ mod tests {
         assert!(!names(&search("proxy read timeout")).contains(&"disks.txt"));
     }
 
+    /// Chinese words the ops glossary does not list (天气, 湿度, 预报) reach an English
+    /// file through the dictionary; the glossary alone finds nothing, and function words
+    /// alone translate to nothing either way.
+    #[test]
+    fn index_search_dictionary_translates_words_outside_the_glossary() {
+        let files: &[(&str, &str)] = &[
+            (
+                "station.txt",
+                "The station logs the weather forecast: humidity and wind every hour.\n",
+            ),
+            ("backup.txt", "Nightly backups of the orders database.\n"),
+            (
+                "readme.md",
+                "Build with make; run the tests with make test.\n",
+            ),
+        ];
+        let d = tempfile::tempdir().expect("tmp");
+        let e = engine(d.path(), files);
+        let hits = e
+            .search("s1", "天气预报和湿度", Scope::Uploads, 3, Mode::Lexical)
+            .expect("search");
+        assert_eq!(names(&hits), ["station.txt"], "{hits:?}");
+        assert!(hits[0].chunk.contains("humidity"), "{hits:?}");
+        assert!(e
+            .search("s1", "而且已经", Scope::Uploads, 3, Mode::Lexical)
+            .expect("search")
+            .is_empty());
+        let d2 = tempfile::tempdir().expect("tmp");
+        let mut cfg = EngineConfig::new(d2.path().join("index"));
+        cfg.translator = crate::analyzers::translate::Translator::Glossary;
+        let old = Engine::open(cfg, None, None).expect("open");
+        for (i, (name, text)) in files.iter().enumerate() {
+            old.index_upload("s1", &format!("f{i}"), name, name, &format!("sha{i}"), text)
+                .expect("index");
+        }
+        assert!(old
+            .search("s1", "天气预报和湿度", Scope::Uploads, 3, Mode::Lexical)
+            .expect("search")
+            .is_empty());
+    }
+
     /// A log with 7 separate "Connection refused" blocks, each far enough from the next
     /// to be its own chunk.
     fn refused_log() -> String {
