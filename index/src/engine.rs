@@ -136,8 +136,8 @@ pub struct EngineConfig {
     pub per_file: usize,
     /// Query translation (`analyzers/translate.rs`): glossary and dictionary by default.
     pub translator: crate::analyzers::translate::Translator,
-    /// Weight of dense votes for chunks in the other language than the query (hybrid
-    /// search; 1 = same as in the query's language). Default `rank::CROSS_DENSE_WEIGHT`.
+    /// Weight of dense votes for English (non-CJK) chunks on a Chinese question (hybrid
+    /// search; 1 = as for Chinese chunks). Default `rank::CROSS_DENSE_WEIGHT`.
     pub cross_dense: f32,
 }
 

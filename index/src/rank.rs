@@ -23,7 +23,7 @@ pub fn dense_weight(coverage: f32) -> f32 {
     }
 }
 
-/// Default weight of dense evidence for a chunk in the other language than the query
+/// Default weight of dense evidence for an English chunk on a Chinese question
 /// (`EngineConfig::cross_dense`): e5 finds English pages from Chinese questions about half
 /// as well as BM25 over the translated query does (xling bench: dense recall@3 0.35,
 /// lexical 0.66), so its votes across languages count half.
