@@ -9,8 +9,10 @@ use tantivy::tokenizer::{
 
 use crate::chunker::is_cjk;
 
+pub mod dict;
 pub mod glossary;
 pub mod ident;
+pub mod translate;
 pub use ident::ident_analyzer;
 
 pub const ZH: &str = "llmops_zh";

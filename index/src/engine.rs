@@ -134,6 +134,11 @@ pub struct EngineConfig {
     pub embed_backoff: Duration,
     /// Most chunks of one file in one result list (`Engine::search`).
     pub per_file: usize,
+    /// Query translation (`analyzers/translate.rs`): glossary and dictionary by default.
+    pub translator: crate::analyzers::translate::Translator,
+    /// Weight of dense votes for English (non-CJK) chunks on a Chinese question (hybrid
+    /// search; 1 = as for Chinese chunks). Default `rank::CROSS_DENSE_WEIGHT`.
+    pub cross_dense: f32,
 }
 
 impl EngineConfig {
@@ -145,6 +150,8 @@ impl EngineConfig {
             embed_retries: 3,
             embed_backoff: Duration::from_millis(500),
             per_file: 3,
+            translator: Default::default(),
+            cross_dense: crate::rank::CROSS_DENSE_WEIGHT,
         }
     }
 }

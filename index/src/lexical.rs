@@ -9,7 +9,9 @@ use std::sync::Mutex;
 
 use tantivy::collector::{DocSetCollector, TopDocs};
 use tantivy::directory::MmapDirectory;
-use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, TermQuery};
+use tantivy::query::{
+    BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, Occur, Query, TermQuery,
+};
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, FAST, INDEXED, STORED,
     STRING,
@@ -19,6 +21,9 @@ use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocumen
 
 use crate::analyzers::{self, BIGRAM, EN, IDENT, ZH};
 use crate::IndexError;
+
+mod query;
+pub use query::{QueryTokens, TrField};
 
 /// One chunk as stored in the lexical index.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,41 +60,6 @@ struct Fields {
     ident: Field,
 }
 
-/// Query tokens per analyzer, kept for coverage computations.
-#[derive(Debug, Clone, Default)]
-pub struct QueryTokens {
-    pub zh: Vec<String>,
-    pub bigram: Vec<String>,
-    pub en: Vec<String>,
-    /// Whole identifiers of the query (and their segments), against indexed identifiers.
-    pub ident: Vec<String>,
-    /// The query's words, plain and split from identifiers, against the words of indexed
-    /// identifiers.
-    pub ident_words: Vec<String>,
-    /// The glossary's translation of the query (`analyzers/glossary.rs`), analysed like the
-    /// query's own words: English terms of a Chinese query (English field and identifier
-    /// words), Chinese terms of an English one (jieba and bigram fields). Weighted below
-    /// the query's own words.
-    pub tr_en: Vec<String>,
-    pub tr_ident_words: Vec<String>,
-    pub tr_zh: Vec<String>,
-    pub tr_bigram: Vec<String>,
-    /// The translated query as text (for coverage and snippets); empty when none.
-    pub tr_text: String,
-}
-
-impl QueryTokens {
-    pub fn is_empty(&self) -> bool {
-        self.zh.is_empty()
-            && self.bigram.is_empty()
-            && self.en.is_empty()
-            && self.ident.is_empty()
-            && self.ident_words.is_empty()
-            && self.tr_en.is_empty()
-            && self.tr_zh.is_empty()
-    }
-}
-
 /// Boost of a query's whole identifier: the exact `proxy_read_timeout` outranks prose
 /// that merely has its words.
 const IDENT_WHOLE_BOOST: f32 = 1.0;
@@ -99,6 +69,8 @@ const IDENT_WORD_BOOST: f32 = 0.5;
 /// Boost of a glossary translation of a query term: it finds the other language's text,
 /// but the words the user typed weigh more.
 const TR_BOOST: f32 = 0.7;
+/// Share of a translated word's other matching alternatives added to its best one.
+const TR_TIE_BREAKER: f32 = 0.1;
 
 pub struct Lexical {
     index: Index,
@@ -333,73 +305,6 @@ impl Lexical {
         self.reader.searcher().num_docs()
     }
 
-    /// Analyzer tokens of a query and of its glossary translation (what the engine
-    /// searches with: a Chinese question also finds English text and the reverse).
-    pub fn query_tokens_bilingual(&self, query: &str) -> QueryTokens {
-        let mut qt = self.query_tokens(query);
-        let tr = analyzers::glossary::glossary().translate(query);
-        if tr.is_empty() {
-            return qt;
-        }
-        let (mut zh, mut bi, mut en) = (
-            self.analyzers.0.clone(),
-            self.analyzers.1.clone(),
-            self.analyzers.2.clone(),
-        );
-        let terms = tr.terms.join(" ; ");
-        let fresh = |v: Vec<String>, own: &[String]| -> Vec<String> {
-            v.into_iter().filter(|t| !own.contains(t)).collect()
-        };
-        qt.tr_en = fresh(analyzers::tokens(&mut en, &terms, MAX_QUERY_TOKENS), &qt.en);
-        qt.tr_ident_words = fresh(
-            terms
-                .split(|c: char| !c.is_alphanumeric())
-                .filter(|w| w.len() >= 2 && w.is_ascii())
-                .map(str::to_lowercase)
-                .collect(),
-            &qt.ident_words,
-        );
-        qt.tr_zh = fresh(analyzers::tokens(&mut zh, &terms, MAX_QUERY_TOKENS), &qt.zh)
-            .into_iter()
-            .filter(|t| t.chars().any(llmops_common::is_cjk))
-            .collect();
-        qt.tr_bigram = fresh(
-            analyzers::tokens(&mut bi, &terms, MAX_QUERY_TOKENS),
-            &qt.bigram,
-        );
-        qt.tr_text = tr.text;
-        qt
-    }
-
-    /// Analyzer tokens of a query (as typed, no translation).
-    pub fn query_tokens(&self, query: &str) -> QueryTokens {
-        let (mut zh, mut bi, mut en) = (
-            self.analyzers.0.clone(),
-            self.analyzers.1.clone(),
-            self.analyzers.2.clone(),
-        );
-        let id = analyzers::ident::query_idents(query, MAX_QUERY_TOKENS);
-        let mut en_tokens = analyzers::tokens(&mut en, query, MAX_QUERY_TOKENS);
-        // `proxy_read_timeout` / `readTimeout` also find the prose `proxy read timeout`.
-        for t in analyzers::tokens(&mut en, &id.split_text, MAX_QUERY_TOKENS) {
-            if !en_tokens.contains(&t) && en_tokens.len() < MAX_QUERY_TOKENS {
-                en_tokens.push(t);
-            }
-        }
-        QueryTokens {
-            // Particles and question words (了, 的, 什么) match every Chinese text.
-            zh: analyzers::tokens(&mut zh, query, MAX_QUERY_TOKENS)
-                .into_iter()
-                .filter(|t| !analyzers::glossary::is_zh_filler(t))
-                .collect(),
-            bigram: analyzers::tokens(&mut bi, query, MAX_QUERY_TOKENS),
-            en: en_tokens,
-            ident: id.wholes,
-            ident_words: id.words,
-            ..QueryTokens::default()
-        }
-    }
-
     fn tag_filter(&self, tags: &[String]) -> Box<dyn Query> {
         Box::new(ConstScoreQuery::new(
             Box::new(
@@ -494,29 +399,60 @@ impl Lexical {
     /// The BM25 OR query over the analyzers' tokens (no scope filter).
     fn union_query(&self, qt: &QueryTokens) -> BooleanQuery {
         let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        let grouped = !qt.tr_groups.is_empty();
         // Bigrams repeat what jieba words say in a coarser way: weigh them lower.
-        for (field, toks, boost) in [
-            (self.f.zh, &qt.zh, 1.0f32),
-            (self.f.bigram, &qt.bigram, 0.6),
-            (self.f.en, &qt.en, 1.0),
-            (self.f.ident, &qt.ident, IDENT_WHOLE_BOOST),
-            (self.f.ident, &qt.ident_words, IDENT_WORD_BOOST),
-            (self.f.en, &qt.tr_en, TR_BOOST),
+        for (field, toks, boost, translated) in [
+            (self.f.zh, &qt.zh, 1.0f32, false),
+            (self.f.bigram, &qt.bigram, 0.6, false),
+            (self.f.en, &qt.en, 1.0, false),
+            (self.f.ident, &qt.ident, IDENT_WHOLE_BOOST, false),
+            (self.f.ident, &qt.ident_words, IDENT_WORD_BOOST, false),
+            (self.f.en, &qt.tr_en, TR_BOOST, true),
             (
                 self.f.ident,
                 &qt.tr_ident_words,
                 TR_BOOST * IDENT_WORD_BOOST,
+                true,
             ),
-            (self.f.zh, &qt.tr_zh, TR_BOOST),
-            (self.f.bigram, &qt.tr_bigram, TR_BOOST * 0.6),
+            (self.f.zh, &qt.tr_zh, TR_BOOST, true),
+            (self.f.bigram, &qt.tr_bigram, TR_BOOST * 0.6, true),
         ] {
+            // Grouped translations are added below, one clause per translated word.
+            if translated && grouped {
+                continue;
+            }
             for t in toks {
+                let boost = if translated {
+                    boost * qt.tr_weights.get(t).copied().unwrap_or(1.0)
+                } else {
+                    boost
+                };
                 let q = TermQuery::new(
                     Term::from_field_text(field, t),
                     IndexRecordOption::WithFreqs,
                 );
                 should.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), boost))));
             }
+        }
+        for group in &qt.tr_groups {
+            let alts: Vec<Box<dyn Query>> = group
+                .iter()
+                .map(|(field, t, w)| {
+                    let (f, boost) = match field {
+                        TrField::En => (self.f.en, TR_BOOST),
+                        TrField::IdentWord => (self.f.ident, TR_BOOST * IDENT_WORD_BOOST),
+                        TrField::Zh => (self.f.zh, TR_BOOST),
+                        TrField::Bigram => (self.f.bigram, TR_BOOST * 0.6),
+                    };
+                    let q =
+                        TermQuery::new(Term::from_field_text(f, t), IndexRecordOption::WithFreqs);
+                    Box::new(BoostQuery::new(Box::new(q), boost * w)) as Box<dyn Query>
+                })
+                .collect();
+            should.push((
+                Occur::Should,
+                Box::new(DisjunctionMaxQuery::with_tie_breaker(alts, TR_TIE_BREAKER)),
+            ));
         }
         BooleanQuery::new(should)
     }
@@ -569,6 +505,40 @@ impl Lexical {
             .map(|&i| Term::from_field_u64(self.f.chunk_id, i))
             .collect();
         self.collect(&self.any_term(terms))
+    }
+
+    /// Of the given chunks, those written mostly in CJK (more CJK bigrams than English
+    /// words, read from the fields' token counts: no stored text is read). The engine
+    /// weighs dense evidence across languages by it.
+    pub fn cjk_chunks(&self, ids: &[u64]) -> Result<std::collections::HashSet<u64>, IndexError> {
+        use tantivy::{DocSet, TERMINATED};
+        let mut out = std::collections::HashSet::new();
+        if ids.is_empty() {
+            return Ok(out);
+        }
+        let searcher = self.reader.searcher();
+        for seg in searcher.segment_readers() {
+            let inv = seg.inverted_index(self.f.chunk_id)?;
+            let bigram = seg.get_fieldnorms_reader(self.f.bigram)?;
+            let en = seg.get_fieldnorms_reader(self.f.en)?;
+            for &id in ids {
+                let term = Term::from_field_u64(self.f.chunk_id, id);
+                let Some(mut postings) = inv.read_postings(&term, IndexRecordOption::Basic)? else {
+                    continue;
+                };
+                let mut doc = postings.doc();
+                while doc != TERMINATED {
+                    if seg.alive_bitset().is_none_or(|a| a.is_alive(doc)) {
+                        if bigram.fieldnorm(doc) > en.fieldnorm(doc) {
+                            out.insert(id);
+                        }
+                        break;
+                    }
+                    doc = postings.advance();
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Every doc key present in the index (used to drop orphans at start).
@@ -680,6 +650,42 @@ mod tests {
         drop(l);
         let l = Lexical::open(&dir).expect("reopen");
         assert_eq!(l.num_chunks(), 2);
+    }
+
+    #[test]
+    fn index_lexical_tells_cjk_chunks_from_english_ones() {
+        let l = Lexical::in_memory().expect("index");
+        l.replace(
+            "k1",
+            &[
+                doc(
+                    "k1",
+                    "sys",
+                    0,
+                    "磁盘空间不足时先清理日志目录，再检查数据库备份。",
+                ),
+                doc(
+                    "k1",
+                    "sys",
+                    1,
+                    "The disk is full: clean the log directory first.",
+                ),
+                // Mixed: English words outnumber the CJK bigrams.
+                doc(
+                    "k1",
+                    "sys",
+                    2,
+                    "Run df -h to see disk usage per filesystem (磁盘).",
+                ),
+            ],
+        )
+        .expect("write");
+        let ids: Vec<u64> = (0..3).map(|o| crate::chunk_id("k1", o)).collect();
+        let cjk = l.cjk_chunks(&ids).expect("langs");
+        assert!(cjk.contains(&ids[0]));
+        assert!(!cjk.contains(&ids[1]) && !cjk.contains(&ids[2]), "{cjk:?}");
+        // Unknown ids are not CJK.
+        assert!(l.cjk_chunks(&[12345]).expect("langs").is_empty());
     }
 
     #[test]

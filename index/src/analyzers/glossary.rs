@@ -98,11 +98,23 @@ pub struct Translation {
     /// The query as the other language would say it (terms plus the untranslated words
     /// that still matter), for coverage and snippets.
     pub text: String,
+    /// Weight of each of `terms` in (0, 1] (same order): 1 for glossary terms, less for
+    /// dictionary senses (`analyzers/translate.rs`). Empty means all 1.
+    pub weights: Vec<f32>,
+    /// The alternatives of each translated query word (indices into `terms`): BM25 scores
+    /// a word once, by its best-matching alternative, so a word with many synonyms does not
+    /// outweigh the others. Empty: every term on its own (the glossary alone).
+    pub groups: Vec<Vec<usize>>,
 }
 
 impl Translation {
     pub fn is_empty(&self) -> bool {
         self.terms.is_empty()
+    }
+
+    /// The weight of `terms[i]` (1 when none was given).
+    pub fn weight(&self, i: usize) -> f32 {
+        self.weights.get(i).copied().unwrap_or(1.0)
     }
 }
 
@@ -154,6 +166,11 @@ impl Glossary {
 
     pub fn len(&self) -> usize {
         self.zh_en.len()
+    }
+
+    /// The English terms of one Chinese glossary term (lower-cased), as written.
+    pub fn zh_terms(&self, zh: &str) -> Option<&[String]> {
+        self.zh_en.get(zh).map(Vec::as_slice)
     }
 
     pub fn is_empty(&self) -> bool {

@@ -2,11 +2,10 @@
 //! gate, lexical candidates, and the fusion of lexical, dense and file-name evidence into
 //! ranked hits with similarities, snippets and positions.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::{Dense, Engine, Hit, Mode, Scope};
-use crate::analyzers::glossary::glossary;
 use crate::embed::Embedder;
 use crate::lexical::ChunkDoc;
 use crate::rank;
@@ -23,6 +22,21 @@ pub(super) struct Evidence {
     dense: Ranked,
     /// Weight of the dense votes (query coverage of the embedder).
     wd: f32,
+    /// English dense hits on a Chinese question: their votes weigh
+    /// `EngineConfig::cross_dense` times `wd`.
+    cross: HashSet<u64>,
+    cross_dense: f32,
+}
+
+impl Evidence {
+    /// The weight of a dense vote for chunk `id`.
+    fn dense_weight(&self, id: u64) -> f32 {
+        if self.cross.contains(&id) {
+            self.wd * self.cross_dense
+        } else {
+            self.wd
+        }
+    }
 }
 
 /// Each extra chunk of a file ranks at this fraction of the one before it (on top of its
@@ -39,8 +53,12 @@ struct ChunkEv<'a> {
     cos: Option<f32>,
 }
 
-/// Every ranked chunk's evidence, by chunk id.
-fn chunk_evidence<'a>(lex: &'a Ranked, dense: &'a Ranked, wd: f32) -> HashMap<u64, ChunkEv<'a>> {
+/// Every ranked chunk's evidence, by chunk id (`wd(id)`: the weight of its dense vote).
+fn chunk_evidence<'a>(
+    lex: &'a Ranked,
+    dense: &'a Ranked,
+    wd: &dyn Fn(u64) -> f32,
+) -> HashMap<u64, ChunkEv<'a>> {
     let mut by_id: HashMap<u64, ChunkEv> = HashMap::new();
     let blank = |k: &'a str| ChunkEv {
         key: k,
@@ -55,7 +73,7 @@ fn chunk_evidence<'a>(lex: &'a Ranked, dense: &'a Ranked, wd: f32) -> HashMap<u6
     }
     for (r, (k, id, cos)) in dense.iter().enumerate() {
         let e = by_id.entry(*id).or_insert_with(|| blank(k));
-        e.rrf += rank::rrf(wd, r);
+        e.rrf += rank::rrf(wd(*id), r);
         e.cos = Some(*cos);
     }
     by_id
@@ -157,9 +175,9 @@ impl Engine {
         let tags = Self::tags(scope, session);
         let pool = (top_k * 10).max(50);
         let simple = rank::simple_tokens(query);
-        // The query as the glossary says it in the other language: a Chinese question
+        // The query in the other language (glossary and dictionary): a Chinese question
         // about an English text is covered by the English words it was translated to.
-        let tr = glossary().translate(query);
+        let tr = self.cfg.translator.translate(query);
         let tr_simple = rank::simple_tokens(&tr.text);
 
         // The query embedding first, outside the gate below, so concurrent searches batch.
@@ -196,7 +214,7 @@ impl Engine {
         // yet); the best chunk per file is the file's.
         let mut lex: Ranked = Vec::new();
         if mode != Mode::Dense {
-            let qt = self.lexical.query_tokens_bilingual(query);
+            let qt = self.lexical.query_tokens_translated(query, &tr);
             let ids = self.ids.read().map_err(|_| IndexError::Poisoned)?;
             let hits = self.lexical.search_ids(&qt, &tags, pool)?;
             for (score, id) in hits {
@@ -223,11 +241,28 @@ impl Engine {
                 Err(err) => tracing::warn!("dense search skipped: {err}"),
             }
         }
+        // Dense votes for English chunks weigh less on a Chinese question (hybrid only:
+        // dense mode is dense). Measured there: BM25 over the translated question beats e5
+        // across languages. English questions about Chinese text keep full dense votes:
+        // their translation is the glossary's alone.
+        let cross = if mode == Mode::Hybrid
+            && self.cfg.cross_dense != 1.0
+            && !dense.is_empty()
+            && rank::query_is_cjk(query)
+        {
+            let ids: Vec<u64> = dense.iter().map(|d| d.1).collect();
+            let cjk = self.lexical.cjk_chunks(&ids)?;
+            ids.into_iter().filter(|id| !cjk.contains(id)).collect()
+        } else {
+            HashSet::new()
+        };
         let ev = Evidence {
             lex,
             bm25_max,
             dense,
             wd,
+            cross,
+            cross_dense: self.cfg.cross_dense,
         };
         self.fuse(
             query,
@@ -257,14 +292,11 @@ impl Engine {
             .unwrap_or((0.1, 0.7));
         // Snippets look for the query's words in either language.
         let snip: Vec<String> = simple.iter().chain(tr_simple).cloned().collect();
-        let Evidence {
-            lex: lex_all,
-            bm25_max,
-            dense: dense_all,
-            wd,
-        } = ev;
-        let lex = best_per_file(&lex_all);
-        let dense = best_per_file(&dense_all);
+        let wd = ev.wd;
+        let dense_w = |id: u64| ev.dense_weight(id);
+        let (lex_all, bm25_max, dense_all) = (&ev.lex, ev.bm25_max, &ev.dense);
+        let lex = best_per_file(lex_all);
+        let dense = best_per_file(dense_all);
         struct Cand {
             key: String,
             rrf: f32,
@@ -298,7 +330,7 @@ impl Engine {
         }
         for (r, (k, id, cos)) in dense.into_iter().enumerate() {
             let e = cands.entry(k.clone()).or_insert_with(|| blank(&k));
-            e.rrf += rank::rrf(wd, r);
+            e.rrf += rank::rrf(dense_w(id), r);
             e.dense = Some(rank::dense_evidence_in(cos, scale) * wd.min(1.0));
             if e.bm25.is_none() {
                 e.chunk = id;
@@ -330,7 +362,7 @@ impl Engine {
         // chunk-level fused score relative to the file's best chunk's), decayed per extra.
         let mut extras: Vec<Cand> = Vec::new();
         if per_file > 1 {
-            let by_id = chunk_evidence(&lex_all, &dense_all, wd);
+            let by_id = chunk_evidence(lex_all, dense_all, &dense_w);
             let mut per_key: HashMap<&str, Vec<(u64, &ChunkEv)>> = HashMap::new();
             for (id, ev) in &by_id {
                 per_key.entry(ev.key).or_default().push((*id, ev));
@@ -574,6 +606,47 @@ mod tests {
         let hits = search("10.0.0.5");
         assert_eq!(hits[0].filename, "hosts.txt", "{hits:?}");
         assert!(!names(&search("proxy read timeout")).contains(&"disks.txt"));
+    }
+
+    /// Chinese words the ops glossary does not list (天气, 湿度, 预报) reach an English
+    /// file through the dictionary; the glossary alone finds nothing, and function words
+    /// alone translate to nothing either way.
+    #[test]
+    fn index_search_dictionary_translates_words_outside_the_glossary() {
+        let files: &[(&str, &str)] = &[
+            (
+                "station.txt",
+                "The station logs the weather forecast: humidity and wind every hour.\n",
+            ),
+            ("backup.txt", "Nightly backups of the orders database.\n"),
+            (
+                "readme.md",
+                "Build with make; run the tests with make test.\n",
+            ),
+        ];
+        let d = tempfile::tempdir().expect("tmp");
+        let e = engine(d.path(), files);
+        let hits = e
+            .search("s1", "天气预报和湿度", Scope::Uploads, 3, Mode::Lexical)
+            .expect("search");
+        assert_eq!(names(&hits), ["station.txt"], "{hits:?}");
+        assert!(hits[0].chunk.contains("humidity"), "{hits:?}");
+        assert!(e
+            .search("s1", "而且已经", Scope::Uploads, 3, Mode::Lexical)
+            .expect("search")
+            .is_empty());
+        let d2 = tempfile::tempdir().expect("tmp");
+        let mut cfg = EngineConfig::new(d2.path().join("index"));
+        cfg.translator = crate::analyzers::translate::Translator::Glossary;
+        let old = Engine::open(cfg, None, None).expect("open");
+        for (i, (name, text)) in files.iter().enumerate() {
+            old.index_upload("s1", &format!("f{i}"), name, name, &format!("sha{i}"), text)
+                .expect("index");
+        }
+        assert!(old
+            .search("s1", "天气预报和湿度", Scope::Uploads, 3, Mode::Lexical)
+            .expect("search")
+            .is_empty());
     }
 
     /// A log with 7 separate "Connection refused" blocks, each far enough from the next

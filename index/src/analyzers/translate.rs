@@ -1,0 +1,215 @@
+//! Query translation as search uses it: the ops glossary (`glossary.rs`, hand-written, high
+//! precision) on top of the general dictionary (`dict.rs`, CC-CEDICT). A Chinese query is
+//! segmented into words over both lexicons (fewest pieces); a word the glossary knows takes
+//! the glossary's terms at full weight, any other word the dictionary's senses, weighted
+//! (a single character, usually ambiguous, at a lower weight); function words give nothing.
+//! English queries go through the glossary only.
+
+use llmops_common::is_cjk;
+
+use super::dict::{dict, segment, Known};
+use super::glossary::{glossary, is_zh_filler, Translation};
+
+/// Weight of a dictionary word's strongest sense, relative to a glossary term.
+pub const DICT_WEIGHT: f32 = 0.8;
+/// Weight of a single-character dictionary word's strongest sense (a lone character inside
+/// a sentence is often a morpheme of a word the dictionary lacks).
+pub const DICT_CHAR_WEIGHT: f32 = 0.4;
+/// Senses kept for a single-character dictionary word.
+const CHAR_SENSES: usize = 2;
+
+/// General Chinese function words (conjunctions, adverbs of degree and time, pronouns,
+/// structural particles) that the dictionary would translate into noise; the glossary's
+/// filler list covers the question words.
+const ZH_STOP: &[&str] = &[
+    "并", "并且", "而", "而且", "且", "以及", "或者", "还是", "比", "更", "最", "很", "非常", "都",
+    "也", "就", "还", "再", "又", "才", "已经", "正在", "这些", "那些", "它", "它们", "他", "她",
+    "他们", "其", "之", "以", "为", "于", "得", "地", "着", "过", "会", "该", "某", "等", "只",
+    "然后", "如果", "时候", "其中", "这样", "那样", "这么", "那么", "为了", "因为", "所以", "但是",
+    "可是", "不", "没有", "没", "别", "到", "向", "往", "至", "就是", "还有", "一些", "有些", "哪",
+    "啊", "吧", "呀", "嘛",
+    // Single characters that are mostly grammar: prepositions, resultative and light
+    // verbs, classifiers.
+    "按", "成", "另", "向", "往", "跟", "同", "已", "正", "所", "做", "弄", "搞", "使", "叫", "个",
+    "只", "条", "台", "张", "件", "份", "位", "次", "种", "样", "批", "套", "项", "段", "些",
+    "里面",
+];
+
+/// A function word of a Chinese query: no terms.
+pub fn is_zh_stop(word: &str) -> bool {
+    is_zh_filler(word) || ZH_STOP.contains(&word)
+}
+
+/// Which lexicons translate queries (`EngineConfig::translator`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Translator {
+    /// The ops glossary alone (longest match; before the dictionary existed).
+    Glossary,
+    /// The glossary on top of the CC-CEDICT dictionary.
+    #[default]
+    Dictionary,
+}
+
+impl Translator {
+    pub fn translate(self, query: &str) -> Translation {
+        match self {
+            Translator::Glossary => glossary().translate(query),
+            Translator::Dictionary => translate(query),
+        }
+    }
+}
+
+/// The query in the other language, with a weight per term (see the module doc).
+pub fn translate(query: &str) -> Translation {
+    if !query.chars().any(is_cjk) {
+        return glossary().translate(query);
+    }
+    let g = glossary();
+    let d = dict();
+    let known = |w: &str| {
+        if is_zh_stop(w) {
+            Known::Function
+        } else if g.zh_terms(w).is_some() {
+            Known::Term
+        } else if d.contains(w) {
+            Known::Word
+        } else {
+            Known::No
+        }
+    };
+    let chars: Vec<char> = query.to_lowercase().chars().collect();
+    let mut t = Translation::default();
+    let mut text: Vec<String> = Vec::new();
+    // Adds a term (or raises its weight) and returns its index.
+    let add = |t: &mut Translation, term: &str, w: f32| -> usize {
+        match t.terms.iter().position(|x| x == term) {
+            Some(i) => {
+                t.weights[i] = t.weights[i].max(w);
+                i
+            }
+            None => {
+                t.terms.push(term.to_string());
+                t.weights.push(w);
+                t.terms.len() - 1
+            }
+        }
+    };
+    let mut i = 0;
+    while i < chars.len() {
+        let s = i;
+        let cjk = is_cjk(chars[i]);
+        while i < chars.len() && is_cjk(chars[i]) == cjk {
+            i += 1;
+        }
+        if !cjk {
+            // ASCII words (`nginx`, `bz2`) stay as they are.
+            let part: String = chars[s..i].iter().collect();
+            text.extend(
+                part.split(|c: char| !(c.is_alphanumeric() || "_-.".contains(c)))
+                    .filter(|w| w.chars().any(char::is_alphanumeric))
+                    .map(str::to_string),
+            );
+            continue;
+        }
+        let run = &chars[s..i];
+        for piece in segment(run, &known) {
+            if is_zh_stop(&piece) {
+                continue;
+            }
+            let single = piece.chars().count() == 1;
+            // One-character glossary terms only alone: inside a word they are usually part
+            // of it (as the glossary itself matches them).
+            if let Some(en) = g.zh_terms(&piece).filter(|_| !single || run.len() == 1) {
+                let group = en.iter().map(|e| add(&mut t, e, 1.0)).collect();
+                t.groups.push(group);
+                if let Some(e) = en.first() {
+                    text.push(e.clone());
+                }
+                continue;
+            }
+            let mut senses = d.terms(&piece);
+            if single {
+                senses.truncate(CHAR_SENSES);
+            }
+            if senses.is_empty() {
+                if !single {
+                    text.push(piece);
+                }
+                continue;
+            }
+            let base = if single {
+                DICT_CHAR_WEIGHT
+            } else {
+                DICT_WEIGHT
+            };
+            let group = senses
+                .iter()
+                .map(|(e, w)| add(&mut t, e, base * w))
+                .collect();
+            t.groups.push(group);
+            text.push(senses[0].0.clone());
+        }
+    }
+    if !t.terms.is_empty() {
+        t.text = text.join(" ");
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(t: &Translation, term: &str) -> f32 {
+        t.terms
+            .iter()
+            .position(|x| x == term)
+            .map(|i| t.weight(i))
+            .unwrap_or(0.0)
+    }
+
+    #[test]
+    fn index_translate_glossary_first_dictionary_below() {
+        // 数据库 and 端口 are glossary terms: full weight, the glossary's words.
+        let t = translate("数据库端口是多少");
+        assert_eq!(w(&t, "database"), 1.0, "{t:?}");
+        assert_eq!(w(&t, "port"), 1.0, "{t:?}");
+        assert_eq!(t.text, "database port");
+        // 保留 and 原始 are not ops terms: the dictionary's first senses, below 1.
+        let t = translate("保留原始文件");
+        let keep = w(&t, "keep");
+        assert!(keep > 0.5 && keep <= DICT_WEIGHT, "{t:?}");
+        assert!(w(&t, "original") > 0.0, "{t:?}");
+        // Later senses weigh less than the first.
+        assert!(w(&t, "retain") < keep, "{t:?}");
+        // One group per word, its alternatives together.
+        assert!(t.groups.iter().all(|g| !g.is_empty()), "{t:?}");
+        assert_eq!(t.groups.len(), 3, "{t:?}");
+        // Function words give nothing; ASCII words stay in the text.
+        let t = translate("比 gzip 更高");
+        assert!(t.text.starts_with("gzip"), "{t:?}");
+        assert!(
+            !t.terms.iter().any(|x| x == "compare" || x == "ratio"),
+            "{t:?}"
+        );
+        // A sentence no lexicon knows: nothing.
+        assert!(translate("").is_empty());
+        // English queries: the glossary only, as before.
+        let t = translate("disk usage");
+        assert!(t.terms.contains(&"磁盘".to_string()), "{t:?}");
+    }
+
+    #[test]
+    fn index_translate_words_outside_the_glossary() {
+        // Everyday words of an operator's question that the glossary never listed.
+        let t = translate("天气很好");
+        assert!(w(&t, "weather") > 0.5, "{t:?}");
+        // 删掉 is not a glossary term (the dictionary gives `delete`); 临时文件 is.
+        let t = translate("删掉三天前的临时文件");
+        assert!(w(&t, "delete") > 0.5, "{t:?}");
+        assert_eq!(w(&t, "temporary file"), 1.0, "{t:?}");
+        // Single characters inside a run weigh at most DICT_CHAR_WEIGHT unless the
+        // glossary has the word.
+        assert!(t.weights.iter().all(|x| *x <= 1.0 && *x > 0.0), "{t:?}");
+    }
+}

@@ -1,0 +1,207 @@
+//! Query-side tokens of the lexical index: a query's analyzer tokens per field, and those
+//! of its translation (weighted, one group per translated word), which `Lexical` turns
+//! into the BM25 query.
+
+use std::collections::HashMap;
+
+use super::{Lexical, MAX_QUERY_TOKENS};
+use crate::analyzers::{self, glossary::Translation};
+
+/// Query tokens per analyzer, kept for coverage computations.
+#[derive(Debug, Clone, Default)]
+pub struct QueryTokens {
+    pub zh: Vec<String>,
+    pub bigram: Vec<String>,
+    pub en: Vec<String>,
+    /// Whole identifiers of the query (and their segments), against indexed identifiers.
+    pub ident: Vec<String>,
+    /// The query's words, plain and split from identifiers, against the words of indexed
+    /// identifiers.
+    pub ident_words: Vec<String>,
+    /// The glossary's translation of the query (`analyzers/glossary.rs`), analysed like the
+    /// query's own words: English terms of a Chinese query (English field and identifier
+    /// words), Chinese terms of an English one (jieba and bigram fields). Weighted below
+    /// the query's own words.
+    pub tr_en: Vec<String>,
+    pub tr_ident_words: Vec<String>,
+    pub tr_zh: Vec<String>,
+    pub tr_bigram: Vec<String>,
+    /// The translated query as text (for coverage and snippets); empty when none.
+    pub tr_text: String,
+    /// Weight in (0, 1] of each translated token (any `tr_` field; 1 when absent): the
+    /// glossary's terms 1, dictionary senses by their rank.
+    pub tr_weights: HashMap<String, f32>,
+    /// The translated tokens of each translated query word, with their weights
+    /// (`Translation::groups`): each group is one disjunction-max clause. Empty: the
+    /// `tr_` lists are plain clauses.
+    pub tr_groups: Vec<Vec<(TrField, String, f32)>>,
+}
+
+/// The index field a translated token is searched in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrField {
+    En,
+    IdentWord,
+    Zh,
+    Bigram,
+}
+
+impl QueryTokens {
+    pub fn is_empty(&self) -> bool {
+        self.zh.is_empty()
+            && self.bigram.is_empty()
+            && self.en.is_empty()
+            && self.ident.is_empty()
+            && self.ident_words.is_empty()
+            && self.tr_en.is_empty()
+            && self.tr_zh.is_empty()
+    }
+}
+
+impl Lexical {
+    /// Analyzer tokens of a query and of its translation (glossary and dictionary,
+    /// `analyzers/translate.rs`): a Chinese question also finds English text and the
+    /// reverse.
+    pub fn query_tokens_bilingual(&self, query: &str) -> QueryTokens {
+        self.query_tokens_translated(query, &analyzers::translate::translate(query))
+    }
+
+    /// Analyzer tokens of a query and of a given translation of it, each translated token
+    /// weighted by its term's weight (the strongest when several terms give it).
+    pub fn query_tokens_translated(&self, query: &str, tr: &Translation) -> QueryTokens {
+        let mut qt = self.query_tokens(query);
+        if tr.is_empty() {
+            return qt;
+        }
+        let (mut zh, mut bi, mut en) = (
+            self.analyzers.0.clone(),
+            self.analyzers.1.clone(),
+            self.analyzers.2.clone(),
+        );
+        let mut weights: HashMap<String, f32> = HashMap::new();
+        let mut weighted = |toks: Vec<String>, w: f32, out: &mut Vec<String>, own: &[String]| {
+            for t in toks {
+                if own.contains(&t) {
+                    continue;
+                }
+                let e = weights.entry(t.clone()).or_insert(0.0);
+                *e = e.max(w);
+                if !out.contains(&t) && out.len() < MAX_QUERY_TOKENS {
+                    out.push(t);
+                }
+            }
+        };
+        let (mut tr_en, mut tr_iw, mut tr_zh, mut tr_bi) = (vec![], vec![], vec![], vec![]);
+        for (i, term) in tr.terms.iter().enumerate() {
+            let w = tr.weight(i);
+            weighted(
+                analyzers::tokens(&mut en, term, MAX_QUERY_TOKENS),
+                w,
+                &mut tr_en,
+                &qt.en,
+            );
+            weighted(
+                term.split(|c: char| !c.is_alphanumeric())
+                    .filter(|w| w.len() >= 2 && w.is_ascii())
+                    .map(str::to_lowercase)
+                    .collect(),
+                w,
+                &mut tr_iw,
+                &qt.ident_words,
+            );
+            weighted(
+                analyzers::tokens(&mut zh, term, MAX_QUERY_TOKENS)
+                    .into_iter()
+                    .filter(|t| t.chars().any(llmops_common::is_cjk))
+                    .collect(),
+                w,
+                &mut tr_zh,
+                &qt.zh,
+            );
+            weighted(
+                analyzers::tokens(&mut bi, term, MAX_QUERY_TOKENS),
+                w,
+                &mut tr_bi,
+                &qt.bigram,
+            );
+        }
+        // Per translated word: its terms' tokens in each field, once, at the term's weight.
+        let mut groups: Vec<Vec<(TrField, String, f32)>> = Vec::new();
+        for g in &tr.groups {
+            let mut group: Vec<(TrField, String, f32)> = Vec::new();
+            for &i in g {
+                let Some(term) = tr.terms.get(i) else {
+                    continue;
+                };
+                let w = tr.weight(i);
+                for (field, list) in [
+                    (TrField::En, &tr_en),
+                    (TrField::IdentWord, &tr_iw),
+                    (TrField::Zh, &tr_zh),
+                    (TrField::Bigram, &tr_bi),
+                ] {
+                    let toks = match field {
+                        TrField::En => analyzers::tokens(&mut en, term, MAX_QUERY_TOKENS),
+                        TrField::IdentWord => term
+                            .split(|c: char| !c.is_alphanumeric())
+                            .filter(|w| w.len() >= 2 && w.is_ascii())
+                            .map(str::to_lowercase)
+                            .collect(),
+                        TrField::Zh => analyzers::tokens(&mut zh, term, MAX_QUERY_TOKENS),
+                        TrField::Bigram => analyzers::tokens(&mut bi, term, MAX_QUERY_TOKENS),
+                    };
+                    for t in toks {
+                        // Only tokens the flat lists kept (not the query's own words).
+                        if !list.contains(&t) {
+                            continue;
+                        }
+                        match group.iter_mut().find(|x| x.0 == field && x.1 == t) {
+                            Some(x) => x.2 = x.2.max(w),
+                            None => group.push((field, t, w)),
+                        }
+                    }
+                }
+            }
+            if !group.is_empty() {
+                groups.push(group);
+            }
+        }
+        qt.tr_groups = groups;
+        qt.tr_en = tr_en;
+        qt.tr_ident_words = tr_iw;
+        qt.tr_zh = tr_zh;
+        qt.tr_bigram = tr_bi;
+        qt.tr_weights = weights;
+        qt.tr_text = tr.text.clone();
+        qt
+    }
+
+    /// Analyzer tokens of a query (as typed, no translation).
+    pub fn query_tokens(&self, query: &str) -> QueryTokens {
+        let (mut zh, mut bi, mut en) = (
+            self.analyzers.0.clone(),
+            self.analyzers.1.clone(),
+            self.analyzers.2.clone(),
+        );
+        let id = analyzers::ident::query_idents(query, MAX_QUERY_TOKENS);
+        let mut en_tokens = analyzers::tokens(&mut en, query, MAX_QUERY_TOKENS);
+        // `proxy_read_timeout` / `readTimeout` also find the prose `proxy read timeout`.
+        for t in analyzers::tokens(&mut en, &id.split_text, MAX_QUERY_TOKENS) {
+            if !en_tokens.contains(&t) && en_tokens.len() < MAX_QUERY_TOKENS {
+                en_tokens.push(t);
+            }
+        }
+        QueryTokens {
+            // Particles and question words (了, 的, 什么) match every Chinese text.
+            zh: analyzers::tokens(&mut zh, query, MAX_QUERY_TOKENS)
+                .into_iter()
+                .filter(|t| !analyzers::glossary::is_zh_filler(t))
+                .collect(),
+            bigram: analyzers::tokens(&mut bi, query, MAX_QUERY_TOKENS),
+            en: en_tokens,
+            ident: id.wholes,
+            ident_words: id.words,
+            ..QueryTokens::default()
+        }
+    }
+}
