@@ -472,13 +472,19 @@ fn man_pages(limit: usize) -> Vec<(String, String, String)> {
 /// One man page rendered as plain text: (file name, text after NAME, first 6000 chars;
 /// NAME description), or None when it has no usable NAME line or too little text.
 fn render_page(p: &Path) -> Option<(String, String, String)> {
-    let o = std::process::Command::new("man")
+    // Under `timeout`: troff spun for minutes on one manpages-zh page (df.1); a page that
+    // does not render in 30 s is left out of the set.
+    let o = std::process::Command::new("timeout")
         .env("MANWIDTH", "100")
         .env("MAN_KEEP_FORMATTING", "0")
-        .args(["-E", "UTF-8", "-P", "cat", "-l"])
+        .args(["-k", "5", "30", "man", "-E", "UTF-8", "-P", "cat", "-l"])
         .arg(p)
         .output()
         .ok()?;
+    if matches!(o.status.code(), Some(124) | Some(137)) {
+        eprintln!("{}: man timed out, page left out", p.display());
+        return None;
+    }
     let raw = String::from_utf8_lossy(&o.stdout).into_owned();
     // Strip backspace overstrikes (bold/underline).
     let mut text = String::new();
