@@ -250,7 +250,16 @@ impl Engine {
             && !dense.is_empty()
             && rank::query_is_cjk(query)
         {
-            let ids: Vec<u64> = dense.iter().map(|d| d.1).collect();
+            // A chunk BM25 also found (through the translation) keeps its full dense vote:
+            // the discount is for e5 alone across languages, not for two retrievers that
+            // agree (a Chinese question about a YAML key found by both must not lose to a
+            // Chinese note sharing one word with it).
+            let lexical: HashSet<u64> = lex.iter().map(|l| l.1).collect();
+            let ids: Vec<u64> = dense
+                .iter()
+                .map(|d| d.1)
+                .filter(|id| !lexical.contains(id))
+                .collect();
             let cjk = self.lexical.cjk_chunks(&ids)?;
             ids.into_iter().filter(|id| !cjk.contains(id)).collect()
         } else {
