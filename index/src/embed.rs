@@ -321,32 +321,36 @@ impl Embedder for HashEmbedder {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use std::path::PathBuf;
 
-    /// The model dir from `make setup`, or None (with the reason printed) when it is absent
-    /// outside CI. In CI the model must be there: the test fails instead of skipping.
-    pub fn model_dir() -> Option<std::path::PathBuf> {
-        let root = std::env::var("LLMOPS_MODEL_DIR")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|_| {
-                Path::new(env!("CARGO_MANIFEST_DIR"))
-                    .join("../storage/models")
-                    .join(MINILM_DIR)
-            });
-        if root.join("model.safetensors").is_file() {
+    /// A model dir from `make setup` (`env` overrides `storage/models/NAME`) when `file` is
+    /// in it, or None (with the reason printed) outside CI. In CI the model must be there:
+    /// the test fails instead of skipping.
+    pub(crate) fn setup_model_dir(env: &str, name: &str, file: &str) -> Option<PathBuf> {
+        let root = std::env::var(env).map(PathBuf::from).unwrap_or_else(|_| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../storage/models")
+                .join(name)
+        });
+        if root.join(file).is_file() {
             return Some(root);
         }
         assert!(
             std::env::var("CI").is_err(),
             "CI must have the model: run `make setup` first ({} missing)",
-            root.display()
+            root.join(file).display()
         );
         eprintln!("SKIP: {} missing; run `make setup`", root.display());
         None
     }
 
-    fn cos(a: &[f32], b: &[f32]) -> f32 {
+    pub fn model_dir() -> Option<PathBuf> {
+        setup_model_dir("LLMOPS_MODEL_DIR", MINILM_DIR, "model.safetensors")
+    }
+
+    pub(crate) fn cos(a: &[f32], b: &[f32]) -> f32 {
         a.iter().zip(b).map(|(x, y)| x * y).sum()
     }
 

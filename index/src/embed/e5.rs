@@ -238,30 +238,11 @@ impl Embedder for E5 {
 pub(crate) mod tests {
     use super::*;
 
-    /// The model dir from `make setup`, or None (with the reason printed) when it is absent
-    /// outside CI. In CI the model must be there: the test fails instead of skipping.
-    pub fn e5_dir() -> Option<PathBuf> {
-        let root = std::env::var("LLMOPS_E5_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|_| {
-                Path::new(env!("CARGO_MANIFEST_DIR"))
-                    .join("../storage/models")
-                    .join(E5_DIR)
-            });
-        if root.join(E5_FILE).is_file() {
-            return Some(root);
-        }
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI must have the e5 model: run `make setup` first ({} missing)",
-            root.display()
-        );
-        eprintln!("SKIP: {} missing; run `make setup`", root.display());
-        None
-    }
+    use crate::embed::tests::{cos, setup_model_dir};
 
-    fn cos(a: &[f32], b: &[f32]) -> f32 {
-        a.iter().zip(b).map(|(x, y)| x * y).sum()
+    /// The e5 model dir from `make setup` (`LLMOPS_E5_DIR` overrides it).
+    pub fn e5_dir() -> Option<PathBuf> {
+        setup_model_dir("LLMOPS_E5_DIR", E5_DIR, E5_FILE)
     }
 
     #[test]
