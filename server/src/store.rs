@@ -564,10 +564,11 @@ fn upload_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<UploadRow> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn store() -> (tempfile::TempDir, Store) {
+    /// A store on a fresh database in a temp dir (kept alive by the returned guard).
+    pub(crate) fn store() -> (tempfile::TempDir, Store) {
         let d = tempfile::tempdir().expect("tempdir");
         let s = Store::open(&d.path().join("db.sqlite")).expect("open");
         (d, s)

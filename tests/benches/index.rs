@@ -431,11 +431,12 @@ fn ensure_man() -> bool {
     Path::new("/usr/bin/man").exists()
 }
 
-/// Renders man pages of sections 1 and 8: (name, text without NAME, NAME description).
-fn man_pages(limit: usize) -> Vec<(String, String, String)> {
+/// The page files of sections 1 and 8 under `root` (`/usr/share/man` or a language's
+/// directory), sorted.
+fn section_files(root: &Path) -> Vec<PathBuf> {
     let mut files = vec![];
     for sec in ["man1", "man8"] {
-        if let Ok(rd) = std::fs::read_dir(Path::new("/usr/share/man").join(sec)) {
+        if let Ok(rd) = std::fs::read_dir(root.join(sec)) {
             // The Google Cloud SDK ships ~17k generated `gcloud_*` pages on this image: they
             // would be most of any sample, so they are left out.
             let mut v: Vec<PathBuf> = rd
@@ -450,6 +451,12 @@ fn man_pages(limit: usize) -> Vec<(String, String, String)> {
             files.extend(v);
         }
     }
+    files
+}
+
+/// Renders man pages of sections 1 and 8: (name, text without NAME, NAME description).
+fn man_pages(limit: usize) -> Vec<(String, String, String)> {
+    let files = section_files(Path::new("/usr/share/man"));
     // A deterministic spread over the whole list.
     let step = (files.len() / limit.max(1)).max(1);
     let mut out = vec![];
@@ -532,24 +539,26 @@ fn render_page(p: &Path) -> Option<(String, String, String)> {
     Some((name, body, d))
 }
 
-fn quality(e: &Engine, pages: &[(String, String, String)], mode: Mode) -> (f64, f64, f64) {
+/// recall@1, recall@3 and MRR from each query's 0-based rank of the right file (None:
+/// not in the list).
+fn ranks_to_recall(ranks: impl ExactSizeIterator<Item = Option<usize>>) -> (f64, f64, f64) {
+    let n = ranks.len().max(1) as f64;
     let (mut r1, mut r3, mut mrr) = (0.0, 0.0, 0.0);
-    for (name, _, desc) in pages {
-        let hits = e
-            .search("bench", desc, Scope::All, 10, mode)
-            .unwrap_or_default();
-        if let Some(i) = hits.iter().position(|h| &h.filename == name) {
-            if i == 0 {
-                r1 += 1.0;
-            }
-            if i < 3 {
-                r3 += 1.0;
-            }
-            mrr += 1.0 / (i as f64 + 1.0);
-        }
+    for i in ranks.flatten() {
+        r1 += f64::from(u8::from(i == 0));
+        r3 += f64::from(u8::from(i < 3));
+        mrr += 1.0 / (i as f64 + 1.0);
     }
-    let n = pages.len().max(1) as f64;
     (r1 / n, r3 / n, mrr / n)
+}
+
+fn quality(e: &Engine, pages: &[(String, String, String)], mode: Mode) -> (f64, f64, f64) {
+    ranks_to_recall(pages.iter().map(|(name, _, desc)| {
+        e.search("bench", desc, Scope::All, 10, mode)
+            .unwrap_or_default()
+            .iter()
+            .position(|h| &h.filename == name)
+    }))
 }
 
 fn bench_quality(out: &mut String, pages_wanted: usize) {

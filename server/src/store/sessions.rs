@@ -237,12 +237,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn store() -> (tempfile::TempDir, Store) {
-        let d = tempfile::tempdir().expect("tempdir");
-        let s = Store::open(&d.path().join("db.sqlite")).expect("open");
-        (d, s)
-    }
+    use crate::store::tests::store;
 
     #[test]
     fn ids_are_128_random_bits() {

@@ -90,14 +90,7 @@ fn zh_pages(limit: usize, chars: usize) -> Vec<(String, String, String, Option<S
             .args(["install", "-y", "-qq", "manpages-zh"])
             .status();
     }
-    let mut files = vec![];
-    for sec in ["man1", "man8"] {
-        if let Ok(rd) = std::fs::read_dir(zh.join(sec)) {
-            let mut v: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
-            v.sort();
-            files.extend(v);
-        }
-    }
+    let files = super::section_files(zh);
     let step = (files.len() / limit.max(1)).max(1);
     let mut out = vec![];
     let mut seen = std::collections::HashSet::new();
@@ -157,30 +150,18 @@ fn page_file(name: &str) -> Option<PathBuf> {
 
 /// recall@1, recall@3, MRR of (expected file name, query) pairs, top 10.
 fn known_item(e: &Engine, pairs: &[(String, String)], mode: Mode) -> (f64, f64, f64) {
-    let (mut r1, mut r3, mut mrr) = (0.0, 0.0, 0.0);
-    for (name, q) in pairs {
-        let hits = e
-            .search_per_file("bench", q, Scope::All, 10, 1, mode)
-            .unwrap_or_default();
-        if let Some(i) = hits.iter().position(|h| &h.filename == name) {
-            if i == 0 {
-                r1 += 1.0;
-            }
-            if i < 3 {
-                r3 += 1.0;
-            }
-            mrr += 1.0 / (i as f64 + 1.0);
-        }
-    }
-    let n = pairs.len().max(1) as f64;
-    (r1 / n, r3 / n, mrr / n)
+    super::ranks_to_recall(pairs.iter().map(|(name, q)| {
+        e.search_per_file("bench", q, Scope::All, 10, 1, mode)
+            .unwrap_or_default()
+            .iter()
+            .position(|h| &h.filename == name)
+    }))
 }
 
 /// The plain baseline: reciprocal rank fusion (k = 60, equal weights) of the lexical and
 /// the dense file rankings, nothing else (no file names, no coverage weights).
 fn plain_rrf(e: &Engine, pairs: &[(String, String)]) -> (f64, f64, f64) {
-    let (mut r1, mut r3, mut mrr) = (0.0, 0.0, 0.0);
-    for (name, q) in pairs {
+    super::ranks_to_recall(pairs.iter().map(|(name, q)| {
         let mut score: HashMap<String, f64> = HashMap::new();
         for mode in [Mode::Lexical, Mode::Dense] {
             let hits = e
@@ -192,18 +173,8 @@ fn plain_rrf(e: &Engine, pairs: &[(String, String)]) -> (f64, f64, f64) {
         }
         let mut ranked: Vec<(String, f64)> = score.into_iter().collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        if let Some(i) = ranked.iter().take(10).position(|(f, _)| f == name) {
-            if i == 0 {
-                r1 += 1.0;
-            }
-            if i < 3 {
-                r3 += 1.0;
-            }
-            mrr += 1.0 / (i as f64 + 1.0);
-        }
-    }
-    let n = pairs.len().max(1) as f64;
-    (r1 / n, r3 / n, mrr / n)
+        ranked.iter().take(10).position(|(f, _)| f == name)
+    }))
 }
 
 /// Small ops files (written here) and questions whose answer is one of them: identifiers

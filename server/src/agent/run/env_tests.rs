@@ -263,6 +263,20 @@ async fn ask_with_approvals(
     (turn.await.expect("turn task"), events)
 }
 
+/// A process to act on: `sleep 300`, killed by the test or reaped at its end.
+fn sleeper() -> std::process::Child {
+    std::process::Command::new("sleep")
+        .arg("300")
+        .spawn()
+        .expect("spawn sleep")
+}
+
+/// The audit log of file operations and actions (empty when none was written).
+fn action_log(f: &Fixture) -> String {
+    std::fs::read_to_string(f.env.tool_base.data_dir.join("logs/file_operations.log"))
+        .unwrap_or_default()
+}
+
 fn alive(pid: u32) -> bool {
     matches!(
         llmops_tools::run_action::proc_state(pid),
@@ -273,10 +287,7 @@ fn alive(pid: u32) -> bool {
 #[tokio::test]
 async fn an_approved_kill_ends_the_process_and_the_answer_says_so() {
     let f = fixture(100, 4);
-    let mut child = std::process::Command::new("sleep")
-        .arg("300")
-        .spawn()
-        .expect("spawn sleep");
+    let mut child = sleeper();
     let pid = child.id();
     let (out, events) = ask_with_approvals(&f, &format!("kill process {pid}"), |argv, id| {
         assert_eq!(argv, ["kill", "-TERM", &pid.to_string()]);
@@ -314,18 +325,14 @@ async fn an_approved_kill_ends_the_process_and_the_answer_says_so() {
         "{}",
         out.answer
     );
-    let log = std::fs::read_to_string(f.env.tool_base.data_dir.join("logs/file_operations.log"))
-        .expect("audit");
+    let log = action_log(&f);
     assert!(log.contains(&format!("[ACTION_EXEC] session=s1 action=kill argv=\"kill -TERM {pid}\" approval=ap-1 exit_code=0")), "{log}");
 }
 
 #[tokio::test]
 async fn a_rejected_kill_runs_nothing_and_the_answer_says_not_run() {
     let f = fixture(100, 4);
-    let mut child = std::process::Command::new("sleep")
-        .arg("300")
-        .spawn()
-        .expect("spawn sleep");
+    let mut child = sleeper();
     let pid = child.id();
     for (outcome, word) in [
         (
@@ -364,8 +371,7 @@ async fn a_rejected_kill_runs_nothing_and_the_answer_says_not_run() {
     let (out, _) = ask_with_approvals(&f, &format!("kill {pid}"), |_, _| None).await;
     assert!(alive(pid));
     assert!(out.answer.contains("connection is gone"), "{}", out.answer);
-    let log = std::fs::read_to_string(f.env.tool_base.data_dir.join("logs/file_operations.log"))
-        .unwrap_or_default();
+    let log = action_log(&f);
     assert!(!log.contains("[ACTION_EXEC]"), "{log}");
     child.kill().expect("kill");
     child.wait().expect("reap");
@@ -391,18 +397,14 @@ async fn denied_pids_are_reported_never_offered_and_never_run() {
         assert!(out.answer.contains("deny rule"), "{}", out.answer);
         assert!(!events.iter().any(|e| matches!(e, TurnEvent::Approval(_))));
     }
-    let log = std::fs::read_to_string(f.env.tool_base.data_dir.join("logs/file_operations.log"))
-        .unwrap_or_default();
+    let log = action_log(&f);
     assert!(!log.contains("[ACTION_EXEC]"), "{log}");
 }
 
 #[tokio::test]
 async fn a_cancelled_turn_stops_waiting_and_runs_nothing() {
     let f = fixture(100, 4);
-    let mut child = std::process::Command::new("sleep")
-        .arg("300")
-        .spawn()
-        .expect("spawn sleep");
+    let mut child = sleeper();
     let pid = child.id();
     let (tx, mut rx) = mpsc::channel(1024);
     let req = TurnRequest {
