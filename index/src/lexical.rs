@@ -17,12 +17,14 @@ use tantivy::schema::{
     STRING,
 };
 use tantivy::tokenizer::TextAnalyzer;
-use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
 use crate::analyzers::{self, BIGRAM, EN, IDENT, ZH};
 use crate::IndexError;
 
+mod chunk_doc;
 mod query;
+use chunk_doc::IndexedChunk;
 pub use query::{QueryTokens, TrField};
 
 /// One chunk as stored in the lexical index.
@@ -74,7 +76,7 @@ const TR_TIE_BREAKER: f32 = 0.1;
 
 pub struct Lexical {
     index: Index,
-    writer: Mutex<IndexWriter>,
+    writer: Mutex<IndexWriter<IndexedChunk>>,
     reader: IndexReader,
     f: Fields,
     /// Prototypes cloned per query: a shared analyzer behind a lock serialised every
@@ -209,7 +211,7 @@ impl Lexical {
                     .push(c.clone());
             }
             for (key, docs) in by_key {
-                lex.replace(key, &docs)?;
+                lex.replace(key, docs)?;
             }
         }
         let old = dir.with_extension("old");
@@ -239,7 +241,7 @@ impl Lexical {
             .register(IDENT, analyzers::ident_analyzer());
         // Two indexing threads: this machine kind has two cores. 40 MB of arenas (20 per
         // thread; tantivy's floor is 15): the budget is heap held while a file is indexed.
-        let writer: IndexWriter = index.writer_with_num_threads(2, 40_000_000)?;
+        let writer: IndexWriter<IndexedChunk> = index.writer_with_num_threads(2, 40_000_000)?;
         // Merge as soon as 3 segments share a size level (tantivy waits for 8): a query
         // looks every term up once per segment, so at 100k chunks 14 segments made it
         // about a third slower. Merges run on tantivy's threads, not the upload's.
@@ -266,25 +268,13 @@ impl Lexical {
     }
 
     /// Replaces all chunks of `doc_key` with `chunks`, commits and reloads the reader, so
-    /// the new text is searchable when this returns.
-    pub fn replace(&self, doc_key: &str, chunks: &[ChunkDoc]) -> Result<(), IndexError> {
+    /// the new text is searchable when this returns. The chunks move into the writer: each
+    /// one's text is read by every field from that one copy.
+    pub fn replace(&self, doc_key: &str, chunks: Vec<ChunkDoc>) -> Result<(), IndexError> {
         let mut w = self.writer.lock().map_err(|_| IndexError::Poisoned)?;
         w.delete_term(Term::from_field_text(self.f.doc_key, doc_key));
         for c in chunks {
-            let f = &self.f;
-            w.add_document(doc!(
-                f.chunk_id => c.chunk_id,
-                f.doc_key => c.doc_key.as_str(),
-                f.tag => c.tag.as_str(),
-                f.ord => c.ord as u64,
-                f.first_line => c.first_line as u64,
-                f.last_line => c.last_line as u64,
-                f.body => c.text.as_str(),
-                f.zh => c.text.as_str(),
-                f.bigram => c.text.as_str(),
-                f.en => c.text.as_str(),
-                f.ident => c.text.as_str(),
-            ))?;
+            w.add_document(IndexedChunk { f: self.f, c })?;
         }
         w.commit()?;
         drop(w);
@@ -294,7 +284,7 @@ impl Lexical {
 
     /// Removes every chunk of `doc_key`.
     pub fn remove(&self, doc_key: &str) -> Result<(), IndexError> {
-        self.replace(doc_key, &[])
+        self.replace(doc_key, Vec::new())
     }
 
     pub fn segments(&self) -> usize {
@@ -576,6 +566,7 @@ impl Lexical {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tantivy::doc;
 
     fn doc(key: &str, tag: &str, ord: u32, text: &str) -> ChunkDoc {
         ChunkDoc {
@@ -653,11 +644,37 @@ mod tests {
     }
 
     #[test]
+    fn index_lexical_stores_every_field_of_a_chunk_from_its_one_text() {
+        let l = Lexical::in_memory().expect("index");
+        let c = ChunkDoc {
+            chunk_id: 0xDEAD_BEEF_0000_0007,
+            doc_key: "u:s9:abc".into(),
+            tag: "u:s9".into(),
+            ord: 7,
+            first_line: 120,
+            last_line: 131,
+            text: "proxy_read_timeout 60s; 上游超时".into(),
+        };
+        l.replace("u:s9:abc", vec![c.clone()]).expect("replace");
+        assert_eq!(l.chunks_of("u:s9:abc").expect("chunks"), vec![c.clone()]);
+        // Each analyzed view was indexed from that text: whole identifier, word, bigram.
+        for q in ["proxy_read_timeout", "timeout", "超时"] {
+            let hits = l
+                .search(&l.query_tokens(q), &["u:s9".to_string()], 5)
+                .expect("search");
+            assert_eq!(hits.len(), 1, "{q}");
+            assert_eq!(hits[0].chunk, c, "{q}");
+        }
+        l.remove("u:s9:abc").expect("remove");
+        assert_eq!(l.num_chunks(), 0);
+    }
+
+    #[test]
     fn index_lexical_tells_cjk_chunks_from_english_ones() {
         let l = Lexical::in_memory().expect("index");
         l.replace(
             "k1",
-            &[
+            vec![
                 doc(
                     "k1",
                     "sys",
@@ -693,7 +710,7 @@ mod tests {
         let l = Lexical::in_memory().expect("open");
         l.replace(
             "a",
-            &[
+            vec![
                 doc(
                     "a",
                     "sys",
@@ -706,7 +723,7 @@ mod tests {
         .expect("add");
         l.replace(
             "b",
-            &[doc("b", "u:s1", 0, "Configuring the databases of nginx")],
+            vec![doc("b", "u:s1", 0, "Configuring the databases of nginx")],
         )
         .expect("add");
         assert_eq!(l.num_chunks(), 3);

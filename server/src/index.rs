@@ -172,9 +172,7 @@ impl IndexHandle {
         if let Some(tx) = &push {
             let _ = tx.try_send(state_msg(row, UploadState::Saved, None));
         }
-        if let (Some(tx), Ok(mut w)) = (push.clone(), self.watchers.lock()) {
-            w.insert(row.file_id.clone(), tx);
-        }
+        self.watch(&row.file_id, push.clone());
         let (state, detail) = self.index_text(row);
         // No engine event for these two: lexical indexing failed, or the content was
         // already indexed in this session (its state is shared).
@@ -193,7 +191,7 @@ impl IndexHandle {
         // The embedding thread may have finished (and recorded `ready`) before the write
         // above: re-read the engine's state so the table never goes backwards.
         let key = Engine::upload_key(&row.session_id, &row.sha256);
-        match self.engine.state_of(&key) {
+        let (state, detail) = match self.engine.state_of(&key) {
             Some((st @ (State::Ready | State::Failed), d)) if state == UploadState::Indexed => {
                 let res = self
                     .store
@@ -202,7 +200,35 @@ impl IndexHandle {
                 (st.into(), d)
             }
             _ => (state, detail),
+        };
+        // No later state will come (no embedder, or the last one was just recorded): the
+        // uploader's sender would otherwise keep its connection's queue allocated for good.
+        if dup || state != UploadState::Indexed || !self.engine.has_dense() {
+            self.unwatch(&row.file_id);
         }
+        (state, detail)
+    }
+
+    /// Pushes this upload's later states to `push`. Senders of closed connections are
+    /// dropped here, so the table holds only live uploaders.
+    fn watch(&self, file_id: &str, push: Option<mpsc::Sender<Message>>) {
+        let (Some(tx), Ok(mut w)) = (push, self.watchers.lock()) else {
+            return;
+        };
+        w.retain(|_, t| !t.is_closed());
+        w.insert(file_id.to_string(), tx);
+    }
+
+    fn unwatch(&self, file_id: &str) {
+        if let Ok(mut w) = self.watchers.lock() {
+            w.remove(file_id);
+        }
+    }
+
+    /// Uploads whose states are still pushed (tests).
+    #[cfg(test)]
+    fn watched(&self) -> usize {
+        self.watchers.lock().map(|w| w.len()).unwrap_or(0)
     }
 
     /// Retries a `failed` upload (blocking): re-queues its embedding, or indexes it again
@@ -216,9 +242,7 @@ impl IndexHandle {
         let key = Engine::upload_key(&row.session_id, &row.sha256);
         match self.engine.state_of(&key) {
             Some((State::Failed, _)) => {
-                if let (Some(tx), Ok(mut w)) = (push, self.watchers.lock()) {
-                    w.insert(row.file_id.clone(), tx);
-                }
+                self.watch(&row.file_id, push);
                 self.engine.retry(&key);
                 // Lexically searchable all along; embedding n/m and ready follow.
                 let (st, d) = self
@@ -270,9 +294,7 @@ impl IndexHandle {
     /// Removes an upload's index entries unless another upload of the session has the same
     /// content, in which case the entry is pointed at that one.
     pub fn remove_upload(&self, row: &UploadRow) -> Result<(), String> {
-        if let Ok(mut w) = self.watchers.lock() {
-            w.remove(&row.file_id);
-        }
+        self.unwatch(&row.file_id);
         let others: Vec<UploadRow> = self
             .store
             .list_uploads(&row.session_id)
@@ -617,8 +639,15 @@ pub async fn rescan_periodically(
 mod tests {
     use super::*;
 
-    #[test]
-    fn an_upload_left_saved_gets_its_state_at_start_up() {
+    struct Fixture {
+        _dir: tempfile::TempDir,
+        cfg: Config,
+        store: Store,
+        sid: String,
+        paths: Arc<PathPolicy>,
+    }
+
+    fn fixture() -> Fixture {
         let dir = tempfile::tempdir().expect("tempdir");
         let cli = crate::config::Cli {
             config: Some(PathBuf::from("/dev/null")),
@@ -631,13 +660,24 @@ mod tests {
         let store = Store::open(&cfg.db_path()).expect("db");
         let sid = store.create_session(None).expect("session").id;
         let paths = Arc::new(PathPolicy::new(&cfg.path_policy_config(&[])));
-        let mk = |id: &str, text: &str| {
-            let path = cfg.uploads_dir().join(id).join("app.log");
+        Fixture {
+            _dir: dir,
+            cfg,
+            store,
+            sid,
+            paths,
+        }
+    }
+
+    impl Fixture {
+        /// A saved upload `id` with `text`, recorded in the uploads table.
+        fn upload(&self, id: &str, text: &str) -> UploadRow {
+            let path = self.cfg.uploads_dir().join(id).join("app.log");
             std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
             std::fs::write(&path, text).expect("write");
             let row = UploadRow {
                 file_id: id.into(),
-                session_id: sid.clone(),
+                session_id: self.sid.clone(),
                 filename: "app.log".into(),
                 size: text.len() as u64,
                 content_type: "text/plain".into(),
@@ -647,13 +687,24 @@ mod tests {
                 state: UploadState::Saved,
                 detail: None,
             };
-            store.insert_upload(&row).expect("insert");
+            self.store.insert_upload(&row).expect("insert");
             row
-        };
+        }
+
+        fn handle(&self) -> Arc<IndexHandle> {
+            IndexHandle::open(&self.cfg, self.store.clone(), vec![], self.paths.clone())
+                .expect("index")
+        }
+    }
+
+    #[test]
+    fn an_upload_left_saved_gets_its_state_at_start_up() {
+        let f = fixture();
+        let (store, sid) = (&f.store, &f.sid);
         // One indexed but whose state write was lost, one never indexed at all.
-        let indexed = mk("aaa111", "disk quota exceeded on /var\n");
-        let never = mk("bbb222", "connection refused by upstream\n");
-        let h = IndexHandle::open(&cfg, store.clone(), vec![], paths).expect("index");
+        let indexed = f.upload("aaa111", "disk quota exceeded on /var\n");
+        let never = f.upload("bbb222", "connection refused by upstream\n");
+        let h = f.handle();
         let (state, _) = h.index_upload(&indexed, None);
         assert_eq!(state, UploadState::Indexed);
         store
@@ -661,7 +712,7 @@ mod tests {
             .expect("simulate the lost write");
         h.drop_orphans();
         let states: Vec<(String, UploadState)> = store
-            .list_uploads(&sid)
+            .list_uploads(sid)
             .expect("list")
             .into_iter()
             .map(|u| (u.file_id, u.state))
@@ -671,6 +722,31 @@ mod tests {
             "{states:?} (never: {})",
             never.file_id
         );
+    }
+
+    /// Issue 16: every upload's sender stayed in the table when no state followed
+    /// `indexed` (no embedder), keeping each closed connection's queue allocated.
+    #[test]
+    fn pushed_states_stop_holding_the_uploader_once_final() {
+        let f = fixture();
+        let h = f.handle();
+        assert!(!h.engine.has_dense(), "this test needs lexical-only");
+        let (tx, mut rx) = mpsc::channel(16);
+        let row = f.upload("ccc333", "upstream timed out while reading\n");
+        let (state, _) = h.index_upload(&row, Some(tx.clone()));
+        assert_eq!(state, UploadState::Indexed);
+        assert_eq!(h.watched(), 0, "no embedder: indexed is final");
+        let mut states = vec![];
+        while let Ok(Message::UploadStatus(s)) = rx.try_recv() {
+            states.push(s.state);
+        }
+        assert_eq!(states, ["saved", "indexed"]);
+        // Senders of closed connections go at the next upload's registration.
+        let (open_tx, _open_rx) = mpsc::channel(16);
+        h.watch("gone", Some(tx));
+        drop(rx);
+        h.watch("live", Some(open_tx));
+        assert_eq!(h.watched(), 1);
     }
 
     #[test]

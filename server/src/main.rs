@@ -13,6 +13,8 @@ fn main() -> ExitCode {
     if let Some(cmd) = cli.command.take() {
         return run_command(cmd, cli);
     }
+    // Before any thread: the serving process runs without glibc's per-thread caches.
+    llmops_server::memory::reexec_without_tcache();
     let cfg = match Config::resolve(cli) {
         Ok(c) => c,
         Err(e) => {

@@ -84,6 +84,31 @@ fn idle_rss(server: &ServerProc) -> u64 {
     }
 }
 
+/// Issue 16, finding 3: glibc's per-thread caches pinned about 10 MB after an upload burst;
+/// the server re-executes itself with them off, keeping its pid (what supervisors track).
+#[test]
+fn the_server_runs_without_per_thread_malloc_caches() {
+    let server = ServerProc::start().expect("server");
+    let env = std::fs::read(format!("/proc/{}/environ", server.pid())).expect("environ");
+    let tunables: Vec<String> = env
+        .split(|b| *b == 0)
+        .filter_map(|v| v.strip_prefix(b"GLIBC_TUNABLES="))
+        .map(|v| String::from_utf8_lossy(v).into_owned())
+        .collect();
+    assert!(
+        tunables.len() == 1
+            && tunables[0]
+                .split(':')
+                .any(|t| t == "glibc.malloc.tcache_count=0"),
+        "{tunables:?}"
+    );
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", server.pid())).expect("cmdline");
+    assert!(
+        String::from_utf8_lossy(&cmdline).contains("--data-dir"),
+        "arguments kept across the exec"
+    );
+}
+
 #[test]
 fn pre_auth_fragments_are_refused_early_and_rss_stays_bounded() {
     let server =

@@ -53,20 +53,15 @@ impl Engine {
                 self.delete_vectors_locked(&entry.key, n)?;
             }
         }
-        self.lexical.replace(&entry.key, &docs)?;
-        self.map_ids(&entry.key, old_n, docs.len() as u32)?;
-        entry.chunks = docs.len() as u32;
+        let n = docs.len() as u32;
+        self.lexical.replace(&entry.key, docs)?;
+        self.map_ids(&entry.key, old_n, n)?;
+        entry.chunks = n;
         entry.embedded = None;
         entry.failed = None;
         entry.generation = new_gen;
         let key = entry.key.clone();
-        let progress = Self::progress_of(
-            &entry,
-            State::Indexed,
-            docs.len() as u64,
-            docs.len() as u64,
-            None,
-        );
+        let progress = Self::progress_of(&entry, State::Indexed, u64::from(n), u64::from(n), None);
         self.write_catalog()?.insert(key.clone(), entry);
         if durable {
             self.save()?;
@@ -74,10 +69,10 @@ impl Engine {
             self.save_debounced();
         }
         self.emit(progress);
-        if self.has_dense() && !docs.is_empty() {
+        if self.has_dense() && n > 0 {
             self.enqueue(&key);
         }
-        Ok(docs.len() as u32)
+        Ok(n)
     }
 
     /// Indexes an upload. Returns `Some(file_id)` of an earlier upload with the same
