@@ -13,7 +13,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use llmops_index::chunker::{chunk, ChunkerConfig};
-use llmops_index::embed::log_text::{dense_text, fields, looks_like_log, Field};
+use llmops_index::embed::log_text::{fields, looks_like_log, Field};
+use llmops_index::embed::passage_cache::dense_texts;
 use llmops_index::embed::{Embedder, InputKind, E5};
 
 /// CPU seconds (user + system) this process has used, from /proc/self/stat.
@@ -72,10 +73,16 @@ fn main() {
         let (mut raw, mut dense, mut logs) = (0usize, 0usize, 0usize);
         let mut by_field: HashMap<Field, (usize, usize)> = HashMap::new();
         let mut distinct: HashSet<String> = HashSet::new();
-        for c in &chunks {
+        let refs: Vec<&str> = chunks.iter().map(|c| c.text.as_str()).collect();
+        // Batches of 16 consecutive chunks, as the embedding worker sends them.
+        let file_dense: Vec<String> = refs
+            .chunks(16)
+            .flat_map(dense_texts)
+            .map(|d| d.into_owned())
+            .collect();
+        for (c, d) in chunks.iter().zip(&file_dense) {
             raw += m.token_count(&c.text, InputKind::Passage);
-            let d = dense_text(&c.text);
-            dense += m.token_count(&d, InputKind::Passage);
+            dense += m.token_count(d, InputKind::Passage);
             if looks_like_log(&c.text) {
                 logs += 1;
                 for line in c.text.lines() {
@@ -86,7 +93,7 @@ fn main() {
                     }
                 }
             }
-            distinct.insert(d.into_owned());
+            distinct.insert(d.clone());
         }
         all_chunks += n;
         let hits = n - distinct.len();
@@ -114,8 +121,7 @@ fn main() {
                 .take(time_n)
                 .map(|c| c.text.as_str())
                 .collect();
-            let dense: Vec<String> = texts.iter().map(|t| dense_text(t).into_owned()).collect();
-            let dense: Vec<&str> = dense.iter().map(String::as_str).collect();
+            let dense: Vec<&str> = file_dense.iter().take(time_n).map(String::as_str).collect();
             let cpu_rates = std::cell::RefCell::new(vec![]);
             let rate = |t: &[&str]| {
                 let s = Instant::now();
@@ -123,7 +129,9 @@ fn main() {
                 for b in t.chunks(m.batch_size()) {
                     m.embed(b, InputKind::Passage).expect("embed");
                 }
-                cpu_rates.borrow_mut().push(t.len() as f64 / (cpu_secs() - c).max(1e-2));
+                cpu_rates
+                    .borrow_mut()
+                    .push(t.len() as f64 / (cpu_secs() - c).max(1e-2));
                 t.len() as f64 / s.elapsed().as_secs_f64()
             };
             // Alternate raw / dense three times: a shared machine's load hits both.

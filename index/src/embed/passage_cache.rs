@@ -5,11 +5,12 @@
 //! (as their dense text too, so a pasted log line meets log chunks on equal terms). The
 //! vector space is the inner model's: same fingerprint, same dimension.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::log_text::dense_text;
+use super::log_text::{dense_text, looks_like_log};
 use super::{Embedder, InputKind};
 use crate::IndexError;
 
@@ -26,6 +27,8 @@ pub struct CacheStats {
     pub hits: u64,
     /// Passages whose text the log normalisation changed.
     pub normalised: u64,
+    /// Log chunks read without the lines they share with the chunk before them.
+    pub overlaps: u64,
 }
 
 #[derive(Default)]
@@ -57,6 +60,7 @@ pub struct CachedPassages {
     passages: AtomicU64,
     hits: AtomicU64,
     normalised: AtomicU64,
+    overlaps: AtomicU64,
 }
 
 impl CachedPassages {
@@ -67,6 +71,7 @@ impl CachedPassages {
             passages: AtomicU64::new(0),
             hits: AtomicU64::new(0),
             normalised: AtomicU64::new(0),
+            overlaps: AtomicU64::new(0),
         }
     }
 
@@ -75,11 +80,16 @@ impl CachedPassages {
             passages: self.passages.load(Ordering::Relaxed),
             hits: self.hits.load(Ordering::Relaxed),
             normalised: self.normalised.load(Ordering::Relaxed),
+            overlaps: self.overlaps.load(Ordering::Relaxed),
         }
     }
 
     fn passages(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, IndexError> {
-        let dense: Vec<_> = texts.iter().map(|t| dense_text(t)).collect();
+        let dense = dense_texts(texts);
+        let trimmed = texts
+            .windows(2)
+            .filter(|w| log_overlap(w[0], w[1]) > 0)
+            .count() as u64;
         let changed = dense.iter().zip(texts).filter(|(d, t)| d != *t).count();
         // Each text's vector: known already, or the index of the model input it takes.
         enum Slot {
@@ -128,6 +138,7 @@ impl CachedPassages {
         self.hits
             .fetch_add((texts.len() - inputs.len()) as u64, Ordering::Relaxed);
         self.normalised.fetch_add(changed as u64, Ordering::Relaxed);
+        self.overlaps.fetch_add(trimmed, Ordering::Relaxed);
         Ok(slots
             .into_iter()
             .map(|s| match s {
@@ -136,6 +147,42 @@ impl CachedPassages {
             })
             .collect())
     }
+}
+
+/// How much of log chunk `next` repeats the end of log chunk `prev` (the chunker's overlap
+/// between neighbours of one file): the longest start of `next` ending at a line end that
+/// `prev` ends with, at most half of `next`; 0 unless both look like logs. Each line of a
+/// log stands alone, so the dense side reads those lines once, in `prev`; BM25 still has
+/// them in both chunks.
+pub fn log_overlap(prev: &str, next: &str) -> usize {
+    if !looks_like_log(prev) || !looks_like_log(next) {
+        return 0;
+    }
+    let mut best = 0;
+    for (e, _) in next.match_indices('\n') {
+        if e > next.len() / 2 {
+            break;
+        }
+        for k in [e, e + 1] {
+            if k > best && prev.ends_with(&next[..k]) {
+                best = k;
+            }
+        }
+    }
+    best
+}
+
+/// What the model reads of a batch of passages (consecutive chunks of a file, usually):
+/// each one's dense text, a log chunk without the lines it shares with the one before.
+pub fn dense_texts<'a>(texts: &[&'a str]) -> Vec<Cow<'a, str>> {
+    texts
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| {
+            let k = i.checked_sub(1).map_or(0, |p| log_overlap(texts[p], t));
+            dense_text(&t[k..])
+        })
+        .collect()
 }
 
 impl Embedder for CachedPassages {
@@ -234,12 +281,52 @@ mod tests {
             CacheStats {
                 passages: 5,
                 hits: 3,
-                normalised: 3
+                normalised: 3,
+                overlaps: 0
             }
         );
         // Queries are not cached (the engine has its own query cache).
         c.embed(&[man], InputKind::Query).expect("query");
         assert_eq!(counting.seen.lock().expect("lock").len(), 3);
+    }
+
+    #[test]
+    fn index_passage_cache_reads_log_overlap_once() {
+        use crate::chunker::{chunk, ChunkerConfig};
+        let log: String = (0..40)
+            .map(|i| {
+                format!(
+                    "2025-01-01 10:00:{:02} worker[{i}]: job step {i} finished ok\n",
+                    i % 60
+                )
+            })
+            .collect();
+        let chunks = chunk(&log, &ChunkerConfig::default());
+        assert!(chunks.len() >= 3);
+        let texts: Vec<&str> = chunks.iter().map(|c| c.text.as_str()).collect();
+        let counting = Arc::new(Counting {
+            inner: HashEmbedder { dim: 16 },
+            seen: Mutex::new(vec![]),
+        });
+        let c = CachedPassages::new(counting.clone());
+        c.embed(&texts, InputKind::Passage).expect("embed");
+        let seen = counting.seen.lock().expect("lock").clone();
+        // Every log line is read exactly once over all chunks, none cut in half.
+        let lines: Vec<&str> = seen.iter().flat_map(|t| t.lines()).collect();
+        let want: Vec<String> = (0..40)
+            .map(|i| format!("worker[{i}]: job step {i} finished ok"))
+            .collect();
+        assert_eq!(lines, want);
+        assert_eq!(c.stats().overlaps, texts.len() as u64 - 1);
+        // Text that is not a log keeps its overlap.
+        assert_eq!(log_overlap("a b c\nd e f\n", "d e f\ng h i\n"), 0);
+        assert_eq!(
+            log_overlap(
+                "10:00:00 a\n10:00:01 b\n",
+                "10:00:01 b\n10:00:02 c\n10:00:03 d\n"
+            ),
+            11
+        );
     }
 
     #[test]
