@@ -10,9 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use llmops_index::embed::{
-    CachedPassages, Embedder, HttpEmbedder, HttpEmbedderConfig, MiniLm, E5,
-};
+use llmops_index::embed::{CachedPassages, Embedder, HttpEmbedder, HttpEmbedderConfig, MiniLm, E5};
 use llmops_index::vectors::{ChromaStore, InProcessStore, VectorStore};
 use llmops_index::{Engine, EngineConfig, Mode, Progress, Scope, State, SysFile};
 use protocol::{Message, UploadStatus};

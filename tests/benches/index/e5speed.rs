@@ -162,11 +162,20 @@ fn bench_dense_text(out: &mut String, m: &E5, texts: &[(String, &str)], n: usize
 /// that answers it (a chunk holding it is a hit). Written from what the logs record, in
 /// English and Chinese; the package names and subsystems are the ones a user would type.
 const LOG_QUESTIONS: &[(&str, &str)] = &[
-    ("when was the Kubernetes command-line client installed", " install kubectl:"),
-    ("Google Cloud SDK installation", " install google-cloud-cli:"),
+    (
+        "when was the Kubernetes command-line client installed",
+        " install kubectl:",
+    ),
+    (
+        "Google Cloud SDK installation",
+        " install google-cloud-cli:",
+    ),
     ("installing the GNU C compiler", " install gcc-12:"),
     ("Java development kit set up", " install openjdk-17-jdk:"),
-    ("PostgreSQL database server installed", " install postgresql-15:"),
+    (
+        "PostgreSQL database server installed",
+        " install postgresql-15:",
+    ),
     ("git version control installed", " install git:"),
     ("command-line JSON processor installed", " install jq:"),
     ("GNU debugger installed", " install gdb:"),
@@ -291,6 +300,11 @@ fn rate(m: &E5, texts: &[&str]) -> (f64, f64, Vec<Vec<f32>>) {
 }
 
 pub fn bench_throughput(out: &mut String, dir: &Path, pages: &[(String, String, String)]) {
+    // LLMOPS_BENCH_E5_SPEED=0 skips these rows (recall runs while iterating).
+    if std::env::var("LLMOPS_BENCH_E5_SPEED").is_ok_and(|v| v == "0") {
+        out.push_str("\ne5 throughput rows skipped (LLMOPS_BENCH_E5_SPEED=0).\n");
+        return;
+    }
     let (Ok(fast), Ok(reference)) = (E5::load(dir), E5::load_with(dir, E5Kernels::Avx2)) else {
         out.push_str("\ne5 throughput rows skipped: no model.\n");
         return;
