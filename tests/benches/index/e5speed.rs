@@ -415,6 +415,9 @@ Static tier over e5 (SIF-weighted e5 token vectors, distilled on first use), {la
             Arc::new(StaticE5::new(fast.clone())),
         ),
     ];
+    let cores = std::thread::available_parallelism()
+        .map(|c| c.get())
+        .unwrap_or(1);
     for (tier, embedder) in tiers {
         let d = tempfile::tempdir().expect("tmp");
         let mut cfg = EngineConfig::new(d.path().join("index"));
@@ -427,17 +430,21 @@ Static tier over e5 (SIF-weighted e5 token vectors, distilled on first use), {la
         e.index_upload("bench", "log", "app.log", "app.log", "sha-log", &text)
             .expect("index");
         let lex = t.elapsed();
+        let cpu0 = cpu_secs();
         e.wait_idle(Duration::from_secs(3600));
+        let cpu = cpu_secs() - cpu0;
         let total = t.elapsed().as_secs_f64();
         let chunks = e.stats().chunks;
         let per_s = chunks as f64 / (total - lex.as_secs_f64()).max(1e-3);
         let five_mb = chunks as f64 * 5.0 * 1024.0 * 1024.0 / text.len() as f64;
         out.push_str(&format!(
-            "\nEnd to end with {tier}, `{path}` ({} KB, {chunks} chunks of up to {:.0} tokens) indexed by the engine: lexical {:.1} s, dense-ready after {total:.1} s (**{per_s:.1} chunks/s** through the embedding worker). At that rate a 5 MB log (about {five_mb:.0} chunks, scaled from this file's chunks per byte) is dense-ready after about {:.0} s.\n",
+            "\nEnd to end with {tier}, `{path}` ({} KB, {chunks} chunks of up to {:.0} tokens) indexed by the engine: lexical {:.1} s, dense-ready after {total:.1} s (**{per_s:.1} chunks/s** through the embedding worker, {:.1} chunks per CPU second). At that rate a 5 MB log (about {five_mb:.0} chunks, scaled from this file's chunks per byte) is dense-ready after about {:.0} s; with this machine's {cores} cores free for it, after at least {:.0} s (its CPU seconds spread over the cores).\n",
             text.len() / 1024,
             chunk_tokens().unwrap_or(ChunkerConfig::default().max_tokens),
             lex.as_secs_f64(),
-            five_mb / per_s.max(1e-9)
+            chunks as f64 / cpu.max(1e-2),
+            five_mb / per_s.max(1e-9),
+            five_mb * cpu / chunks.max(1) as f64 / cores as f64
         ));
     }
     let st = cached.stats();
