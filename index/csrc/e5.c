@@ -444,11 +444,14 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
     int32_t *as = (int32_t *)malloc((size_t)T * nbmax * sizeof(int32_t));
 #ifdef E5_VNNI
     const int vnni = m->use_vnni;
+#define LNORM(Y, W, B) (vnni && H % 16 == 0 ? add_layernorm_vnni(x, (Y), (W), (B), T, H, m->eps) \
+                              : add_layernorm(x, (Y), (W), (B), T, H, m->eps))
 #define QUANT(X, NIN) (vnni ? quantize_acts_vnni((X), T, (NIN), aq, ad, as) \
                             : quantize_acts((X), T, (NIN), aq, ad, as))
 #define MAT(W, B, Y, NOUT, NIN) (vnni ? matmul_vnni(&ly->p##W, (B), aq, ad, as, (Y), T) \
                                       : matmul_q4q8(ly->W##w, (B), aq, ad, as, (Y), T, (NOUT), (NIN)))
 #else
+#define LNORM(Y, W, B) add_layernorm(x, (Y), (W), (B), T, H, m->eps)
 #define QUANT(X, NIN) quantize_acts((X), T, (NIN), aq, ad, as)
 #define MAT(W, B, Y, NOUT, NIN) matmul_q4q8(ly->W##w, (B), aq, ad, as, (Y), T, (NOUT), (NIN))
 #endif
@@ -461,7 +464,7 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
         float *r = x + (size_t)t * H;
         for (int i = 0; i < H; i++) r[i] += pp[i] + m->type[i];
     }
-    add_layernorm(x, NULL, m->eln_w, m->eln_b, T, H, m->eps);
+    LNORM(NULL, m->eln_w, m->eln_b);
 
     float scale = 1.f / sqrtf((float)hd);
     for (int l = 0; l < m->NL; l++) {
@@ -505,7 +508,7 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
             free(prob);
         }
         QUANT(ctx, H); MAT(ao, ly->aob, ao, H, H);
-        add_layernorm(x, ao, ly->aln_w, ly->aln_b, T, H, m->eps);   /* x = LN(x+attn) */
+        LNORM(ao, ly->aln_w, ly->aln_b);                            /* x = LN(x+attn) */
 
         QUANT(x, H); MAT(fi, ly->fib, mid, FF, H);
 #ifdef E5_VNNI
@@ -514,7 +517,7 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
 #pragma omp parallel for schedule(static)
         for (size_t i = 0; i < (size_t)T * FF; i++) mid[i] = gelu(mid[i]);
         QUANT(mid, FF); MAT(fo, ly->fob, fo, H, FF);
-        add_layernorm(x, fo, ly->oln_w, ly->oln_b, T, H, m->eps);   /* x = LN(x+ffn) */
+        LNORM(fo, ly->oln_w, ly->oln_b);                            /* x = LN(x+ffn) */
     }
 
     if (hidden_out) {
@@ -539,6 +542,7 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
     free(x); free(q); free(k); free(v); free(ctx); free(ao); free(mid); free(fo);
     free(aq); free(ad); free(as);
     return 0;
+#undef LNORM
 #undef QUANT
 #undef MAT
 }
@@ -566,6 +570,8 @@ static int embed_n(e5_model *m, const char **texts, int n, int is_query, float *
     int **content = (int **)malloc(sizeof(int *) * n);
     int  *clen    = (int *)malloc(sizeof(int) * n);
     int W = 0;                               /* total windows across all texts */
+    /* llmops: the texts are tokenised in parallel (the tokenizer is read-only). */
+#pragma omp parallel for schedule(dynamic, 1) if (n > 1)
     for (int i = 0; i < n; i++) {
         size_t tl = strlen(texts[i]);
         char *buf = (char *)malloc(plen + tl + 1);
@@ -574,6 +580,8 @@ static int embed_n(e5_model *m, const char **texts, int n, int is_query, float *
         content[i] = (int *)malloc(sizeof(int) * (capc > 1 ? capc : 1));
         clen[i] = tok_content(&m->tok, buf, content[i], capc);
         free(buf);
+    }
+    for (int i = 0; i < n; i++) {
         int nw = clen[i] / WMAX + (clen[i] % WMAX ? 1 : 0);
         if (nw < 1) nw = 1;
         W += nw;

@@ -90,8 +90,9 @@ tile_vnni(const packed_w *P, const float *bias, const int8_t *aq, const float *a
     __m512 facc[8];
     for (int j = 0; j < TT; j++) facc[j] = _mm512_setzero_ps();
     for (int b = 0; b < nb; b++) {
+        /* the unsigned nibbles carry +8: start each sum at -8 * (sum of the activations) */
         __m512i acc[8];
-        for (int j = 0; j < TT; j++) acc[j] = _mm512_setzero_si512();
+        for (int j = 0; j < TT; j++) acc[j] = _mm512_set1_epi32(-8 * as[(size_t)(t0 + j) * nb + b]);
         const uint8_t *wb = wg + (size_t)b * 512;
         for (int k = 0; k < 8; k++) {
             __m512i wv = _mm512_load_si512((const void *)(wb + k * 64));
@@ -104,8 +105,7 @@ tile_vnni(const packed_w *P, const float *bias, const int8_t *aq, const float *a
         __m512 dw = _mm512_load_ps(dg + (size_t)b * 16);
         for (int j = 0; j < TT; j++) {
             size_t ib = (size_t)(t0 + j) * nb + b;
-            __m512i corr = _mm512_sub_epi32(acc[j], _mm512_set1_epi32(8 * as[ib]));
-            facc[j] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(corr),
+            facc[j] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(acc[j]),
                                       _mm512_mul_ps(dw, _mm512_set1_ps(ad[ib])), facc[j]);
         }
     }
@@ -124,6 +124,33 @@ static void matmul_vnni(const packed_w *P, const float *bias, const int8_t *aq,
         for (; t + 8 <= L; t += 8) tile_vnni(P, bias, aq, ad, as, Y, t, 8, g);
         for (; t + 4 <= L; t += 4) tile_vnni(P, bias, aq, ad, as, Y, t, 4, g);
         for (; t < L; t++) tile_vnni(P, bias, aq, ad, as, Y, t, 1, g);
+    }
+}
+
+/* x = LayerNorm(x + y) per row (y may be NULL), 16 lanes at a time (H a multiple of 16):
+ * the scalar add_layernorm's arithmetic in another summation order. */
+static void add_layernorm_vnni(float *RESTRICT x, const float *RESTRICT y, const float *RESTRICT w,
+                               const float *RESTRICT b, int L, int H, float eps) {
+    for (int t = 0; t < L; t++) {
+        float *r = x + (size_t)t * H;
+        const float *yy = y ? y + (size_t)t * H : NULL;
+        __m512 sm = _mm512_setzero_ps();
+        for (int i = 0; i < H; i += 16) {
+            __m512 v = _mm512_loadu_ps(r + i);
+            if (yy) { v = _mm512_add_ps(v, _mm512_loadu_ps(yy + i)); _mm512_storeu_ps(r + i, v); }
+            sm = _mm512_add_ps(sm, v);
+        }
+        __m512 mean = _mm512_set1_ps(_mm512_reduce_add_ps(sm) / H);
+        __m512 sq = _mm512_setzero_ps();
+        for (int i = 0; i < H; i += 16) {
+            __m512 d = _mm512_sub_ps(_mm512_loadu_ps(r + i), mean);
+            sq = _mm512_fmadd_ps(d, d, sq);
+        }
+        __m512 inv = _mm512_set1_ps(1.f / sqrtf(_mm512_reduce_add_ps(sq) / H + eps));
+        for (int i = 0; i < H; i += 16) {
+            __m512 d = _mm512_mul_ps(_mm512_sub_ps(_mm512_loadu_ps(r + i), mean), inv);
+            _mm512_storeu_ps(r + i, _mm512_fmadd_ps(d, _mm512_loadu_ps(w + i), _mm512_loadu_ps(b + i)));
+        }
     }
 }
 
@@ -263,15 +290,6 @@ static void attention_vnni(const float *q, const float *k, const float *v, float
 }
 
 #if defined(__AVX512BF16__)
-static inline uint16_t bf16_of(float f) {
-    uint32_t u; memcpy(&u, &f, 4);
-    u += 0x7FFFu + ((u >> 16) & 1u);          /* round to nearest even */
-    return (uint16_t)(u >> 16);
-}
-static inline __m512bh bf16_pair(float lo, float hi) {
-    return (__m512bh)_mm512_set1_epi32((int)((uint32_t)bf16_of(lo) | ((uint32_t)bf16_of(hi) << 16)));
-}
-
 /* attention_vnni with bf16 dot products (_mm512_dpbf16_ps: 32 multiply-adds per
  * instruction, fp32 accumulation): keys packed per head as [e pair][key][2], values as
  * [key pair][e][2]; softmax stays fp32. */
@@ -281,40 +299,72 @@ static void attention_bf16(const float *q, const float *k, const float *v, float
     for (int sg = 0; sg < nseg; sg++)
         if (segoff[sg + 1] - segoff[sg] > maxl) maxl = segoff[sg + 1] - segoff[sg];
     int lp = (maxl + 15) & ~15; if (lp < 16) lp = 16;
-    uint16_t *k2 = (uint16_t *)aligned_alloc(64, sizeof(uint16_t) * 32 * (size_t)lp);
-    uint16_t *v2 = (uint16_t *)aligned_alloc(64, sizeof(uint16_t) * 32 * (size_t)(lp + 2));
+    /* every head's packed keys, values and queries of one segment (each row of q/k/v is
+     * read once, in order: reading one head's 128 bytes per 1.5 KB row, head after head,
+     * missed the cache on every row) */
+    size_t vstride = (size_t)(lp / 2 + 1) * 64;
+    uint16_t *k2 = (uint16_t *)aligned_alloc(64, sizeof(uint16_t) * 32 * (size_t)lp * NH);
+    uint16_t *v2 = (uint16_t *)aligned_alloc(64, sizeof(uint16_t) * vstride * NH);
+    uint32_t *qa = (uint32_t *)aligned_alloc(64, sizeof(uint32_t) * 16 * (size_t)lp * NH);
     float *prob = (float *)aligned_alloc(64, sizeof(float) * (size_t)(lp + 16));
+    /* the probabilities as bf16 pairs: pw[j] = (prob[2j], prob[2j+1]) */
+    uint32_t *pw = (uint32_t *)aligned_alloc(64, sizeof(uint32_t) * (size_t)(lp / 2 + 16));
+    /* word indexes of the a/b interleave (16-bit elements; 32 + i picks b[i]) */
+    uint16_t ix0[32], ix1[32];
+    for (int e = 0; e < 16; e++) {
+        ix0[2 * e] = (uint16_t)e; ix0[2 * e + 1] = (uint16_t)(32 + e);
+        ix1[2 * e] = (uint16_t)(16 + e); ix1[2 * e + 1] = (uint16_t)(48 + e);
+    }
+    const __m512i vidx0 = _mm512_loadu_si512((const void *)ix0);
+    const __m512i vidx1 = _mm512_loadu_si512((const void *)ix1);
     for (int sg = 0; sg < nseg; sg++) {
         int s0 = segoff[sg], L = segoff[sg + 1] - s0, L16 = (L + 15) & ~15, L2 = (L + 1) & ~1;
+        /* k2[h][p][s][2] = k[s][h*32 + 2p], k[s][h*32 + 2p + 1] (padded keys are 0);
+         * qa[s][h][p] the same pairs of q */
+        for (int s = 0; s < L; s++) {
+            const float *kr = k + (size_t)(s0 + s) * H, *qr = q + (size_t)(s0 + s) * H;
+            for (int h = 0; h < NH; h++) {
+                uint32_t *k2w = (uint32_t *)k2 + (size_t)h * 16 * L16;
+                uint32_t kw[16];
+                _mm512_storeu_si512((void *)kw, (__m512i)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(kr + h * 32 + 16), _mm512_loadu_ps(kr + h * 32)));
+                for (int p = 0; p < 16; p++) k2w[(size_t)p * L16 + s] = kw[p];
+                _mm512_storeu_si512((void *)(qa + ((size_t)s * NH + h) * 16),
+                                    (__m512i)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(qr + h * 32 + 16), _mm512_loadu_ps(qr + h * 32)));
+            }
+        }
         for (int h = 0; h < NH; h++) {
-            /* k2[p][s][2] = k[s][2p], k[s][2p+1]; padded keys are 0 */
-            for (int p = 0; p < 16; p++) {
-                uint16_t *row = k2 + (size_t)p * L16 * 2;
-                for (int s = 0; s < L; s++) {
-                    const float *kh = k + (size_t)(s0 + s) * H + h * 32;
-                    row[2 * s] = bf16_of(kh[2 * p]); row[2 * s + 1] = bf16_of(kh[2 * p + 1]);
-                }
-                for (int s = L; s < L16; s++) { row[2 * s] = 0; row[2 * s + 1] = 0; }
+            uint32_t *k2w = (uint32_t *)k2 + (size_t)h * 16 * L16;
+            for (int p = 0; p < 16; p++)
+                for (int s = L; s < L16; s++) k2w[(size_t)p * L16 + s] = 0;
+        }
+        /* v2[h][j][e][2] = v[2j][h*32 + e], v[2j+1][h*32 + e]; a missing odd key is 0 */
+        for (int j = 0; j < L2 / 2; j++) {
+            const float *ra = v + (size_t)(s0 + 2 * j) * H;
+            const float *rb = 2 * j + 1 < L ? ra + H : NULL;
+            for (int h = 0; h < NH; h++) {
+                uint16_t *row = v2 + (size_t)h * vstride + (size_t)j * 64;
+                const float *va = ra + h * 32;
+                __m512i a = (__m512i)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(va + 16), _mm512_loadu_ps(va));
+                __m512i b = rb ? (__m512i)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(rb + h * 32 + 16), _mm512_loadu_ps(rb + h * 32))
+                               : _mm512_setzero_si512();
+                /* interleave: row[2e] = a[e], row[2e + 1] = b[e] */
+                _mm512_store_si512((void *)row, _mm512_permutex2var_epi16(a, vidx0, b));
+                _mm512_store_si512((void *)(row + 32), _mm512_permutex2var_epi16(a, vidx1, b));
             }
-            /* v2[j][e][2] = v[2j][e], v[2j+1][e]; a missing odd key is 0 */
-            for (int j = 0; j < L2 / 2; j++) {
-                uint16_t *row = v2 + (size_t)j * 64;
-                const float *va = v + (size_t)(s0 + 2 * j) * H + h * 32;
-                const float *vb = 2 * j + 1 < L ? va + H : NULL;
-                for (int e = 0; e < 32; e++) {
-                    row[2 * e] = bf16_of(va[e]); row[2 * e + 1] = vb ? bf16_of(vb[e]) : 0;
-                }
-            }
+        }
+        for (int h = 0; h < NH; h++) {
+            const uint16_t *k2h = k2 + (size_t)h * 32 * L16;
+            const uint16_t *v2h = v2 + (size_t)h * vstride;
             for (int t = 0; t < L; t++) {
-                const float *qh = q + (size_t)(s0 + t) * H + h * 32;
+                const uint32_t *qw = qa + ((size_t)t * NH + h) * 16;
                 __m512bh qp[16];
-                for (int p = 0; p < 16; p++) qp[p] = bf16_pair(qh[2 * p], qh[2 * p + 1]);
+                for (int p = 0; p < 16; p++) qp[p] = (__m512bh)_mm512_set1_epi32((int)qw[p]);
                 __m512 mx = _mm512_set1_ps(-1e30f);
                 for (int sb = 0; sb < L16; sb += 16) {
                     __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps();
                     for (int p = 0; p < 16; p += 2) {
-                        a0 = _mm512_dpbf16_ps(a0, qp[p], (__m512bh)_mm512_load_si512((const void *)(k2 + ((size_t)p * L16 + sb) * 2)));
-                        a1 = _mm512_dpbf16_ps(a1, qp[p + 1], (__m512bh)_mm512_load_si512((const void *)(k2 + ((size_t)(p + 1) * L16 + sb) * 2)));
+                        a0 = _mm512_dpbf16_ps(a0, qp[p], (__m512bh)_mm512_load_si512((const void *)(k2h + ((size_t)p * L16 + sb) * 2)));
+                        a1 = _mm512_dpbf16_ps(a1, qp[p + 1], (__m512bh)_mm512_load_si512((const void *)(k2h + ((size_t)(p + 1) * L16 + sb) * 2)));
                     }
                     __m512 a = _mm512_mul_ps(_mm512_add_ps(a0, a1), _mm512_set1_ps(scale));
                     __mmask16 live = L - sb >= 16 ? 0xFFFF : (__mmask16)((1u << (L - sb)) - 1);
@@ -331,21 +381,26 @@ static void attention_bf16(const float *q, const float *k, const float *v, float
                     sum = _mm512_add_ps(sum, e);
                 }
                 __m512 inv = _mm512_set1_ps(1.f / _mm512_reduce_add_ps(sum));
+                for (int sb = 0; sb < L16; sb += 32) {
+                    __m512 hi = sb + 16 < L16 ? _mm512_load_ps(prob + sb + 16) : _mm512_setzero_ps();
+                    _mm512_store_si512((void *)(pw + sb / 2), (__m512i)_mm512_cvtne2ps_pbh(hi, _mm512_load_ps(prob + sb)));
+                }
                 __m512 c0 = _mm512_setzero_ps(), c1 = _mm512_setzero_ps();
                 __m512 c2 = _mm512_setzero_ps(), c3 = _mm512_setzero_ps();
                 int j = 0;
                 for (; j + 2 <= L2 / 2; j += 2) {
-                    const uint16_t *r0 = v2 + (size_t)j * 64, *r1 = r0 + 64;
-                    __m512bh p0 = bf16_pair(prob[2 * j], prob[2 * j + 1]);
-                    __m512bh p1 = bf16_pair(prob[2 * j + 2], prob[2 * j + 3]);
+                    const uint16_t *r0 = v2h + (size_t)j * 64, *r1 = r0 + 64;
+                    __m512bh p0 = (__m512bh)_mm512_set1_epi32((int)pw[j]);
+                    __m512bh p1 = (__m512bh)_mm512_set1_epi32((int)pw[j + 1]);
                     c0 = _mm512_dpbf16_ps(c0, p0, (__m512bh)_mm512_load_si512((const void *)r0));
                     c1 = _mm512_dpbf16_ps(c1, p0, (__m512bh)_mm512_load_si512((const void *)(r0 + 32)));
                     c2 = _mm512_dpbf16_ps(c2, p1, (__m512bh)_mm512_load_si512((const void *)r1));
                     c3 = _mm512_dpbf16_ps(c3, p1, (__m512bh)_mm512_load_si512((const void *)(r1 + 32)));
                 }
                 for (; j < L2 / 2; j++) {
-                    const uint16_t *r0 = v2 + (size_t)j * 64;
-                    __m512bh p0 = bf16_pair(prob[2 * j], 2 * j + 1 < L ? prob[2 * j + 1] : 0.f);
+                    const uint16_t *r0 = v2h + (size_t)j * 64;
+                    /* prob past L is 0 (masked above) */
+                    __m512bh p0 = (__m512bh)_mm512_set1_epi32((int)pw[j]);
                     c0 = _mm512_dpbf16_ps(c0, p0, (__m512bh)_mm512_load_si512((const void *)r0));
                     c1 = _mm512_dpbf16_ps(c1, p0, (__m512bh)_mm512_load_si512((const void *)(r0 + 32)));
                 }
@@ -355,7 +410,7 @@ static void attention_bf16(const float *q, const float *k, const float *v, float
             }
         }
     }
-    free(k2); free(v2); free(prob);
+    free(k2); free(v2); free(qa); free(prob); free(pw);
 }
 #endif
 

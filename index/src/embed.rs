@@ -14,8 +14,11 @@ use crate::IndexError;
 
 pub mod e5;
 pub mod e5_static;
+pub mod log_text;
+pub mod passage_cache;
 pub use e5::{E5Kernels, E5};
 pub use e5_static::StaticE5;
+pub use passage_cache::{CacheStats, CachedPassages};
 
 /// What a text is embedded as (some models, e5 for one, want a prefix per kind).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

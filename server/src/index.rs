@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use llmops_index::embed::{Embedder, HttpEmbedder, HttpEmbedderConfig, MiniLm, E5};
+use llmops_index::embed::{CachedPassages, Embedder, HttpEmbedder, HttpEmbedderConfig, MiniLm, E5};
 use llmops_index::vectors::{ChromaStore, InProcessStore, VectorStore};
 use llmops_index::{Engine, EngineConfig, Mode, Progress, Scope, State, SysFile};
 use protocol::{Message, UploadStatus};
@@ -525,6 +525,8 @@ fn load_dense(cfg: &Config) -> Result<llmops_index::DenseParts, String> {
         "minilm" => Arc::new(MiniLm::load(&cfg.model_dir()).map_err(|e| e.to_string())?),
         _ => Arc::new(E5::load(&cfg.model_dir()).map_err(|e| e.to_string())?),
     };
+    // Log chunks are embedded without their volatile fields, identical chunks once.
+    let embedder: Arc<dyn Embedder> = Arc::new(CachedPassages::new(embedder));
     let store: Arc<dyn VectorStore> = match cfg.index.vector_store.as_str() {
         "chroma" => Arc::new(
             ChromaStore::connect(&cfg.index.chroma_url, &embedder.fingerprint())
