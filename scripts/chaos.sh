@@ -7,7 +7,9 @@
 #   idle       300 silent sockets; a client still served, heap under 300 MB
 #   httpidle   150 idle HTTP sockets; /api/health still answers
 #   noread     40 clients accept a 16 MiB nplt download and never read; heap under 300 MB
-#   uploads    30 concurrent 9 MB uploads, then 100 sequential 2 MB ones (lexical index)
+#   uploads    30 concurrent 9 MB uploads, then 100 sequential 2 MB ones (lexical index);
+#              once the index's merges for them are done, their sessions are deleted;
+#              RSS must be back within 10 s of the merges the deletes cause
 #   (each flood: RSS back within 20% of idle within 10 s of the load ending)
 #   diskfull   a 24 MiB tmpfs (unshare -rm) filled by uploads: refusals never `internal`,
 #              a turn on the full disk is saved or ends with an error (never silent loss)
@@ -191,7 +193,7 @@ scenario_flood() {
     echo "$label: $out" >&2
     stop_server
     local kept=""
-    [[ -n $held ]] && kept=", index of the data $((held / 1024)) MB, after deleting it"
+    [[ -n $held ]] && kept=", merges done $(kv merging_s) s after the last upload, index of the data $((held / 1024)) MB, after deleting it (merges done $(kv purging_s) s after the deletes)"
     ROWS+=("$label: RSS idle $((${idle:-0} / 1024)) MB, peak $((${peak:-0} / 1024)) MB (heap $((${apeak:-0} / 1024)) MB)$kept $((${after:-0} / 1024)) MB (${settle:-?} s), served=${served:-?}|1|$failures|0")
 }
 

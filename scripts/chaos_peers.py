@@ -130,6 +130,40 @@ def settle(pid, idle):
         time.sleep(0.1)
 
 
+def index_quiet(pid, quiet_s=3.0, guard_s=180.0):
+    """Waits until the server's lexical index files stop changing for `quiet_s` (its
+    segment merges for the load are done) and returns the seconds waited. The data dir is
+    read from the server's command line (`--data-dir`)."""
+    args = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+    data = args[args.index(b"--data-dir") + 1].decode()
+    lex = os.path.join(data, "index", "lexical")
+
+    def signature():
+        try:
+            names = sorted(os.listdir(lex))
+        except OSError:
+            return None
+        out = []
+        for n in names:
+            try:
+                st = os.stat(os.path.join(lex, n))
+                out.append((n, st.st_size, st.st_mtime_ns))
+            except OSError:
+                pass
+        return out
+
+    start = time.time()
+    last, since = signature(), time.time()
+    while time.time() - start < guard_s:
+        time.sleep(0.25)
+        now = signature()
+        if now != last:
+            last, since = now, time.time()
+        elif time.time() - since >= quiet_s:
+            break
+    return round(time.time() - start - quiet_s, 1)
+
+
 def log_file(path, seed, size):
     """A realistic log of exactly `size` bytes (varied words, so the index has work)."""
     rng = random.Random(seed)
@@ -276,11 +310,16 @@ def main():
             s.close()
     note = ""
     if kind == "uploads":
-        # What the index holds for the data (its in-memory state), then the data deleted:
+        # What the index holds for the data (its in-memory state) once the index work the
+        # load caused is over (the last segment merges run on after the last upload was
+        # acknowledged, reading the segments through mapped files), then the data deleted:
         # what is left after that is what the load itself kept.
-        time.sleep(3)
-        note = f"held_kib={rss_kib(pid)} anon_held_kib={rss_kib(pid, 'RssAnon')} "
+        merging = index_quiet(pid)
+        note = f"merging_s={merging} held_kib={rss_kib(pid)} anon_held_kib={rss_kib(pid, 'RssAnon')} "
         delete_sessions(addr, token)
+        # The deletes make tantivy merge the segments they emptied (purging the deleted
+        # text from disk); the 10 s start once that is done too.
+        note += f"purging_s={index_quiet(pid)} "
     after, secs = settle(pid, idle)
     print(note + f"idle_kib={idle} peak_kib={peak[0]} after_kib={after} settle_s={secs} served={int(ok)} "
           f"anon_idle_kib={idle_anon} anon_peak_kib={peak[1]} anon_after_kib={rss_kib(pid, 'RssAnon')}")

@@ -36,8 +36,14 @@ pub fn reexec_without_tcache() {
         };
         let mut args = std::env::args_os();
         let argv0 = args.next().unwrap_or_else(|| "llmops-server".into());
-        // /proc/self/exe: this very binary, even when its path was replaced since.
-        let err = std::process::Command::new("/proc/self/exe")
+        // The binary's own path, so the process keeps its name (`ps`, `pgrep
+        // llmops-server`); /proc/self/exe (this very file, even if its path was replaced
+        // since) only when that path is gone, at the cost of the name `exe`.
+        let exe = std::env::current_exe()
+            .ok()
+            .filter(|p| p.is_file())
+            .unwrap_or_else(|| "/proc/self/exe".into());
+        let err = std::process::Command::new(exe)
             .arg0(argv0)
             .args(args)
             .env("GLIBC_TUNABLES", tunables)

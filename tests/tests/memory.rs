@@ -102,6 +102,8 @@ fn the_server_runs_without_per_thread_malloc_caches() {
                 .any(|t| t == "glibc.malloc.tcache_count=0"),
         "{tunables:?}"
     );
+    let comm = std::fs::read_to_string(format!("/proc/{}/comm", server.pid())).expect("comm");
+    assert_eq!(comm.trim(), "llmops-server", "the process keeps its name");
     let cmdline = std::fs::read(format!("/proc/{}/cmdline", server.pid())).expect("cmdline");
     assert!(
         String::from_utf8_lossy(&cmdline).contains("--data-dir"),

@@ -266,6 +266,10 @@ pub struct SearchPane {
     pub pending: bool,
     /// Hits came from the agent's semantic_search rather than `/search`.
     pub from_agent: bool,
+    /// The last `/search` ran while uploads of this session were not yet searchable: it is
+    /// run again when one becomes so (an upload's result comes once the file is saved;
+    /// indexing follows).
+    pub awaiting_index: usize,
 }
 
 #[derive(Debug, Clone, Default)]

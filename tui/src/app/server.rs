@@ -66,15 +66,15 @@ pub(super) fn on_client(app: &mut App, e: ClientEvent, out: &mut Vec<Command>) {
                 reason: sanitize(&reason),
             };
         }
-        ClientEvent::Message(m) => on_message(app, m),
+        ClientEvent::Message(m) => on_message(app, m, out),
     }
 }
 
-fn on_message(app: &mut App, m: Message) {
+fn on_message(app: &mut App, m: Message, out: &mut Vec<Command>) {
     match m {
         Message::ApprovalRequest(r) => super::approval::on_request(app, *r),
         Message::ApprovalState(s) => super::approval::on_state(app, s),
-        Message::UploadStatus(s) => upload_status(app, s),
+        Message::UploadStatus(s) => upload_status(app, s, out),
         Message::SearchResults(r) => {
             app.search.from_agent = r
                 .request_id
@@ -188,7 +188,35 @@ fn clamp_files(app: &mut App) {
     app.files.referenced.retain(|r| ids.contains(r));
 }
 
-fn upload_status(app: &mut App, s: UploadStatus) {
+/// Uploads of this session not yet searchable: saved (or still arriving) but not indexed.
+fn not_yet_searchable(app: &App) -> usize {
+    let indexing = |state: &str| matches!(state, "" | "uploading" | "saved");
+    app.files
+        .files
+        .iter()
+        .filter(|f| indexing(&f.state))
+        .count()
+        + app
+            .files
+            .uploading
+            .iter()
+            .filter(|u| {
+                indexing(&u.state) && !app.files.files.iter().any(|f| f.file_id == u.file_id)
+            })
+            .count()
+}
+
+fn upload_status(app: &mut App, s: UploadStatus, out: &mut Vec<Command>) {
+    let searchable = matches!(s.state.as_str(), "indexed" | "ready");
+    if searchable && app.search.awaiting_index > 0 && !app.search.from_agent {
+        // The last /search could not see this file yet: run it again.
+        app.search.awaiting_index = 0;
+        app.search.pending = true;
+        out.push(Command::Request(Req::Search {
+            query: app.search.query.clone(),
+            scope: app.search.scope.clone(),
+        }));
+    }
     if !s.file_id.is_empty() {
         if let Some(f) = app.files.files.iter_mut().find(|f| f.file_id == s.file_id) {
             f.state = s.state.clone();
@@ -465,6 +493,7 @@ pub(super) fn on_reply(
         Message::SearchResults(r) => {
             app.search.from_agent = false;
             set_search(app, r.query, r.scope, r.results);
+            app.search.awaiting_index = not_yet_searchable(app);
         }
         Message::FileRegionReply(r) => {
             if let Req::FileRegion { target, .. } = &req {

@@ -208,9 +208,14 @@ fn search(app: &App, frame: &mut Frame, area: Rect) {
         rows.push(Line::styled(format!("{} searching…", spinner(app)), th.dim));
     } else if s.hits.is_empty() {
         let msg = if s.query.is_empty() {
-            "/search <query> · agent searches show here"
+            "/search <query> · agent searches show here".to_string()
+        } else if s.awaiting_index > 0 {
+            format!(
+                "no hits yet: {} upload(s) still indexing, searching again when ready / 文件索引中，完成后自动重新搜索",
+                s.awaiting_index
+            )
         } else {
-            "no hits"
+            "no hits".to_string()
         };
         rows.push(Line::styled(msg, th.dim));
     } else if s.from_agent {

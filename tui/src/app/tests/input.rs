@@ -263,3 +263,67 @@ fn typing_in_a_side_pane_goes_to_the_chat_editor() {
     assert_eq!(a.focus, Pane::Chat);
     assert_eq!(a.input_text(), "hi");
 }
+
+/// An upload's result comes once it is saved; a `/search` right after cannot see it yet.
+/// The search runs again when the file is indexed, and says so meanwhile.
+#[test]
+fn a_search_before_an_upload_is_indexed_runs_again_once_it_is() {
+    let mut a = connected();
+    let mut saved = file("new1", "app.log");
+    saved.state = "saved".into();
+    a.files.files.push(saved);
+    assert_eq!(
+        submit(&mut a, "/search inventory timeout"),
+        vec![Command::Request(Req::Search {
+            query: "inventory timeout".into(),
+            scope: "all".into()
+        })]
+    );
+    let empty = |request_id| {
+        Ok(Message::SearchResults(protocol::SearchResults {
+            request_id: Some(request_id),
+            query: "inventory timeout".into(),
+            scope: "all".into(),
+            results: vec![],
+        }))
+    };
+    let search = Req::Search {
+        query: "inventory timeout".into(),
+        scope: "all".into(),
+    };
+    update(
+        &mut a,
+        AppEvent::Reply {
+            req: search.clone(),
+            result: empty(1),
+        },
+    );
+    assert_eq!(a.search.awaiting_index, 1);
+    let status = |state: &str| {
+        AppEvent::Client(ClientEvent::Message(Message::UploadStatus(
+            protocol::UploadStatus {
+                file_id: "new1".into(),
+                filename: "app.log".into(),
+                state: state.into(),
+                detail: None,
+                done: 0,
+                total: 0,
+            },
+        )))
+    };
+    assert_eq!(
+        update(&mut a, status("indexed")),
+        vec![Command::Request(search.clone())]
+    );
+    assert!(a.search.pending);
+    // Once every upload is searchable, an empty answer is final: no search loop.
+    update(
+        &mut a,
+        AppEvent::Reply {
+            req: search,
+            result: empty(2),
+        },
+    );
+    assert_eq!(a.search.awaiting_index, 0);
+    assert!(update(&mut a, status("ready")).is_empty());
+}
