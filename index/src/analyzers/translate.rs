@@ -33,7 +33,29 @@ const ZH_STOP: &[&str] = &[
     "按", "成", "另", "向", "往", "跟", "同", "已", "正", "所", "做", "弄", "搞", "使", "叫", "个",
     "只", "条", "台", "张", "件", "份", "位", "次", "种", "样", "批", "套", "项", "段", "些",
     "里面",
+    // A numeral in a question counts (`一行`, `另一台`, `一次`), and `几` asks how many;
+    // degree adverbs (`较低`).
+    "一", "几", "较", "先",
 ];
+
+/// Numerals that form a count with a classifier (`一行` one line, `每行` each line).
+const NUMERALS: &[char] = &['一', '两', '几', '每'];
+/// Classifiers (and measure words) that follow a numeral.
+const CLASSIFIERS: &[char] = &[
+    '个', '条', '台', '张', '件', '份', '位', '次', '种', '样', '批', '套', '项', '段', '些', '行',
+    '下', '点', '块', '组', '层', '遍', '堆', '列', '页', '步', '句', '回',
+];
+
+/// A numeral and a classifier (`一行`, `一批`): a count, not a word, even where the
+/// dictionary lists the pair with another sense (`一行` "delegation"); segmentation
+/// splits it so the classifier's noun sense (`行` line) is what translates.
+pub fn is_count(word: &str) -> bool {
+    let mut c = word.chars();
+    matches!(
+        (c.next(), c.next(), c.next()),
+        (Some(n), Some(k), None) if NUMERALS.contains(&n) && CLASSIFIERS.contains(&k)
+    )
+}
 
 /// A function word of a Chinese query: no terms.
 pub fn is_zh_stop(word: &str) -> bool {
@@ -69,6 +91,8 @@ pub fn translate(query: &str) -> Translation {
     let known = |w: &str| {
         if is_zh_stop(w) {
             Known::Function
+        } else if is_count(w) {
+            Known::No
         } else if g.zh_terms(w).is_some() {
             Known::Term
         } else if d.contains(w) {
@@ -197,6 +221,23 @@ mod tests {
         // English queries: the glossary only, as before.
         let t = translate("disk usage");
         assert!(t.terms.contains(&"磁盘".to_string()), "{t:?}");
+    }
+
+    #[test]
+    fn index_translate_counts_and_degree_words_give_nothing() {
+        assert!(is_count("一行") && is_count("每行") && is_count("一批"));
+        assert!(!is_count("一致") && !is_count("行") && !is_count("一行人"));
+        // `一行` is a count (one line), not the dictionary's `delegation`; `一` and `较`
+        // translate to nothing.
+        let t = translate("最后一行");
+        assert!(w(&t, "line") > 0.0 || w(&t, "row") > 0.0, "{t:?}");
+        assert_eq!(w(&t, "party"), 0.0, "{t:?}");
+        assert_eq!(w(&t, "delegation"), 0.0, "{t:?}");
+        let t = translate("用较低的优先级");
+        assert_eq!(w(&t, "compare"), 0.0, "{t:?}");
+        assert!(w(&t, "low") > 0.0, "{t:?}");
+        // A word the counts do not touch.
+        assert!(w(&translate("统一"), "unify") > 0.0);
     }
 
     #[test]
