@@ -79,6 +79,24 @@ fn chunk_evidence<'a>(
     by_id
 }
 
+/// `own` hits of the chunks in `cjk`, `mixed` hits of the others; best first, at most
+/// `pool`.
+fn merge_by_language(
+    own: Vec<(u64, f32)>,
+    mixed: Vec<(u64, f32)>,
+    cjk: &HashSet<u64>,
+    pool: usize,
+) -> Vec<(u64, f32)> {
+    let mut out: Vec<(u64, f32)> = own
+        .into_iter()
+        .filter(|h| cjk.contains(&h.0))
+        .chain(mixed.into_iter().filter(|h| !cjk.contains(&h.0)))
+        .collect();
+    out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    out.truncate(pool);
+    out
+}
+
 /// The first (best) chunk of each file, in rank order.
 fn best_per_file(all: &[(String, u64, f32)]) -> Ranked {
     let mut seen = std::collections::HashSet::new();
@@ -113,7 +131,8 @@ impl Engine {
         Ok(v)
     }
 
-    /// A Chinese question's vector averaged with its glossary translation's: e5 matches
+    /// A Chinese question's vector averaged with its translation's, for the chunks in the
+    /// other language (`by_chunk_language`): e5 matches
     /// Chinese against English text far worse than English against English (man pages:
     /// recall@3 0.21 for Chinese questions, 0.92 for English ones), and the translation
     /// moves the query towards the documents' language. English queries (and queries the
@@ -138,6 +157,24 @@ impl Engine {
                 q
             }
         }
+    }
+
+    /// The dense hits of a question with a translation mixed into its vector: Chinese
+    /// (CJK) chunks from the scan with the question's own vector (the translation only
+    /// blurs a Chinese question about Chinese text), the others from the scan with the
+    /// mixed vector; best first, at most `pool`. Without a mixed scan: `own`.
+    fn by_chunk_language(
+        &self,
+        own: Vec<(u64, f32)>,
+        mixed: Option<Vec<(u64, f32)>>,
+        pool: usize,
+    ) -> Result<Vec<(u64, f32)>, IndexError> {
+        let Some(mixed) = mixed else {
+            return Ok(own);
+        };
+        let ids: Vec<u64> = own.iter().chain(&mixed).map(|h| h.0).collect();
+        let cjk = self.lexical.cjk_chunks(&ids)?;
+        Ok(merge_by_language(own, mixed, &cjk, pool))
     }
 
     /// Hybrid search: at most `top_k` chunks, best first, similarity in [0, 1], none below
@@ -182,7 +219,10 @@ impl Engine {
 
         // The query embedding first, outside the gate below, so concurrent searches batch.
         let mut wd = 0.0f32;
-        let mut qdense: Option<(Vec<f32>, Arc<dyn VectorStore>)> = None;
+        // (the query's own vector, the one mixed with its translation when it differs,
+        // the store).
+        type QDense = (Vec<f32>, Option<Vec<f32>>, Arc<dyn VectorStore>);
+        let mut qdense: Option<QDense> = None;
         if let (
             Some(Dense {
                 embedder: e,
@@ -199,13 +239,22 @@ impl Engine {
             if wd > 0.0 {
                 // A failing embedder (endpoint down) degrades the search to lexical.
                 match self.query_vector(&e, query) {
-                    Ok(q) => qdense = Some((self.mix_translation(&e, q, query, &tr.text), v)),
+                    Ok(q) => {
+                        let mixed = self.mix_translation(&e, q.clone(), query, &tr.text);
+                        let mixed = (mixed != q).then_some(mixed);
+                        qdense = Some((q, mixed, v));
+                    }
                     Err(err) => tracing::warn!("dense search skipped: {err}"),
                 }
             }
         }
-        // The vector scan too (batched with concurrent searches: one pass over the rows).
-        let found = qdense.map(|(q, v)| self.scans.search(&v, q, &tags, pool, &self.gate, ticket));
+        // The vector scan too (batched with concurrent searches: one pass over the rows);
+        // a second one with the translation mixed in, for the chunks in the other language.
+        let found = qdense.map(|(q, mixed, v)| {
+            let own = self.scans.search(&v, q, &tags, pool, &self.gate, ticket);
+            let mixed = mixed.map(|m| self.scans.search(&v, m, &tags, pool, &self.gate, ticket));
+            (own, mixed)
+        });
         // At most one search per core computes at a time: 50 threads time-slicing two
         // cores made every search as slow as the slowest; queued, each runs to completion.
         let _permit = self.gate.acquire(ticket);
@@ -227,9 +276,10 @@ impl Engine {
 
         // Dense candidates, weighted by how much of the query the embedder can represent.
         let mut dense: Ranked = Vec::new();
-        if let Some(found) = found {
-            match found {
-                Ok(found) => {
+        if let Some((own, mixed)) = found {
+            match (own, mixed.transpose()) {
+                (Ok(own), Ok(mixed)) => {
+                    let found = self.by_chunk_language(own, mixed, pool)?;
                     let ids = self.ids.read().map_err(|_| IndexError::Poisoned)?;
                     for (id, s) in found {
                         if let Some(k) = ids.get(&id) {
@@ -238,7 +288,7 @@ impl Engine {
                     }
                 }
                 // Chroma gone: lexical only.
-                Err(err) => tracing::warn!("dense search skipped: {err}"),
+                (Err(err), _) | (_, Err(err)) => tracing::warn!("dense search skipped: {err}"),
             }
         }
         // Dense votes for English chunks weigh less on a Chinese question (hybrid only:
@@ -547,6 +597,20 @@ mod tests {
 
     fn names(hits: &[Hit]) -> Vec<&str> {
         hits.iter().map(|h| h.filename.as_str()).collect()
+    }
+
+    #[test]
+    fn index_search_dense_hits_by_chunk_language() {
+        // Chunks 1, 2 are Chinese, 3, 4 English: Chinese chunks keep the question's own
+        // cosine, English ones take the translated question's; best first, cut at pool.
+        let own = vec![(1, 0.9), (3, 0.8), (2, 0.3)];
+        let mixed = vec![(3, 0.6), (4, 0.5), (1, 0.2)];
+        let cjk: HashSet<u64> = [1, 2].into_iter().collect();
+        assert_eq!(
+            merge_by_language(own.clone(), mixed.clone(), &cjk, 10),
+            [(1, 0.9), (3, 0.6), (4, 0.5), (2, 0.3)]
+        );
+        assert_eq!(merge_by_language(own, mixed, &cjk, 2), [(1, 0.9), (3, 0.6)]);
     }
 
     #[test]
