@@ -354,7 +354,8 @@ impl Engine {
         let wd = ev.wd;
         let dense_w = |id: u64| ev.dense_weight(id);
         let (lex_all, bm25_max, dense_all) = (&ev.lex, ev.bm25_max, &ev.dense);
-        let lex = best_per_file(lex_all);
+        // Files by page-level lexical evidence (their best chunks combined).
+        let lex = rank::page_scores(lex_all, rank::PAGE_SHARE);
         let dense = best_per_file(dense_all);
         struct Cand {
             key: String,
