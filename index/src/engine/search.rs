@@ -79,18 +79,18 @@ fn chunk_evidence<'a>(
     by_id
 }
 
-/// `own` hits of the chunks in `cjk`, `mixed` hits of the others; best first, at most
-/// `pool`.
+/// `own` hits of the chunks in the question's language (`same(id)`), `mixed` hits of the
+/// others; best first, at most `pool`.
 fn merge_by_language(
     own: Vec<(u64, f32)>,
     mixed: Vec<(u64, f32)>,
-    cjk: &HashSet<u64>,
+    same: &dyn Fn(u64) -> bool,
     pool: usize,
 ) -> Vec<(u64, f32)> {
     let mut out: Vec<(u64, f32)> = own
         .into_iter()
-        .filter(|h| cjk.contains(&h.0))
-        .chain(mixed.into_iter().filter(|h| !cjk.contains(&h.0)))
+        .filter(|h| same(h.0))
+        .chain(mixed.into_iter().filter(|h| !same(h.0)))
         .collect();
     out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     out.truncate(pool);
@@ -131,12 +131,11 @@ impl Engine {
         Ok(v)
     }
 
-    /// A Chinese question's vector averaged with its translation's, for the chunks in the
-    /// other language (`by_chunk_language`): e5 matches
-    /// Chinese against English text far worse than English against English (man pages:
-    /// recall@3 0.21 for Chinese questions, 0.92 for English ones), and the translation
-    /// moves the query towards the documents' language. English queries (and queries the
-    /// glossary cannot translate) keep their own vector.
+    /// A question's vector averaged with its translation's, for the chunks in the other
+    /// language (`by_chunk_language`): e5 matches Chinese against English text far worse
+    /// than English against English (man pages: recall@3 0.21 for Chinese questions, 0.92
+    /// for English ones), and the translation moves the query towards the documents'
+    /// language. A question without translation keeps its own vector.
     fn mix_translation(
         &self,
         e: &Arc<dyn Embedder>,
@@ -144,7 +143,7 @@ impl Engine {
         query: &str,
         tr_text: &str,
     ) -> Vec<f32> {
-        if tr_text.is_empty() || !query.chars().any(llmops_common::is_cjk) {
+        if tr_text.is_empty() || tr_text == query {
             return q;
         }
         match self.query_vector(e, tr_text) {
@@ -159,14 +158,16 @@ impl Engine {
         }
     }
 
-    /// The dense hits of a question with a translation mixed into its vector: Chinese
-    /// (CJK) chunks from the scan with the question's own vector (the translation only
-    /// blurs a Chinese question about Chinese text), the others from the scan with the
-    /// mixed vector; best first, at most `pool`. Without a mixed scan: `own`.
+    /// The dense hits of a question with a translation mixed into its vector: chunks in
+    /// the question's language (`cjk_query`: Chinese) from the scan with its own vector
+    /// (the translation only blurs a Chinese question about Chinese text), the others from
+    /// the scan with the mixed vector; best first, at most `pool`. Without a mixed scan:
+    /// `own`.
     fn by_chunk_language(
         &self,
         own: Vec<(u64, f32)>,
         mixed: Option<Vec<(u64, f32)>>,
+        cjk_query: bool,
         pool: usize,
     ) -> Result<Vec<(u64, f32)>, IndexError> {
         let Some(mixed) = mixed else {
@@ -174,7 +175,7 @@ impl Engine {
         };
         let ids: Vec<u64> = own.iter().chain(&mixed).map(|h| h.0).collect();
         let cjk = self.lexical.cjk_chunks(&ids)?;
-        Ok(merge_by_language(own, mixed, &cjk, pool))
+        Ok(merge_by_language(own, mixed, &|id| cjk.contains(&id) == cjk_query, pool))
     }
 
     /// Hybrid search: at most `top_k` chunks, best first, similarity in [0, 1], none below
@@ -279,7 +280,8 @@ impl Engine {
         if let Some((own, mixed)) = found {
             match (own, mixed.transpose()) {
                 (Ok(own), Ok(mixed)) => {
-                    let found = self.by_chunk_language(own, mixed, pool)?;
+                    let cjk_query = query.chars().any(llmops_common::is_cjk);
+                    let found = self.by_chunk_language(own, mixed, cjk_query, pool)?;
                     let ids = self.ids.read().map_err(|_| IndexError::Poisoned)?;
                     for (id, s) in found {
                         if let Some(k) = ids.get(&id) {
@@ -607,11 +609,21 @@ mod tests {
         let own = vec![(1, 0.9), (3, 0.8), (2, 0.3)];
         let mixed = vec![(3, 0.6), (4, 0.5), (1, 0.2)];
         let cjk: HashSet<u64> = [1, 2].into_iter().collect();
+        let zh_question = |id: u64| cjk.contains(&id);
         assert_eq!(
-            merge_by_language(own.clone(), mixed.clone(), &cjk, 10),
+            merge_by_language(own.clone(), mixed.clone(), &zh_question, 10),
             [(1, 0.9), (3, 0.6), (4, 0.5), (2, 0.3)]
         );
-        assert_eq!(merge_by_language(own, mixed, &cjk, 2), [(1, 0.9), (3, 0.6)]);
+        assert_eq!(
+            merge_by_language(own.clone(), mixed.clone(), &zh_question, 2),
+            [(1, 0.9), (3, 0.6)]
+        );
+        // An English question: English chunks keep its own cosine.
+        let en_question = |id: u64| !cjk.contains(&id);
+        assert_eq!(
+            merge_by_language(own, mixed, &en_question, 10),
+            [(3, 0.8), (1, 0.2)]
+        );
     }
 
     #[test]
