@@ -62,6 +62,15 @@ pub fn is_zh_stop(word: &str) -> bool {
     is_zh_filler(word) || ZH_STOP.contains(&word)
 }
 
+/// The English compound of two adjacent pieces of a word the lexicons lack, when one of
+/// them is a single character (a bound morpheme: `文件名` = `文件` file + `名` name ->
+/// `filename`, `用户名` -> `username`): their first senses joined, if both are single
+/// English words. A compound the documents never use matches nothing.
+fn compound(a: &str, b: &str, bound: bool) -> Option<String> {
+    let word = |w: &str| w.len() >= 2 && w.chars().all(|c| c.is_ascii_alphabetic());
+    (bound && word(a) && word(b)).then(|| format!("{a}{b}"))
+}
+
 /// Which lexicons translate queries (`EngineConfig::translator`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Translator {
@@ -136,22 +145,32 @@ pub fn translate(query: &str) -> Translation {
             continue;
         }
         let run = &chars[s..i];
+        // The previous piece of this run: its first English word and whether it was a
+        // single character (for compounds, below).
+        let mut prev: Option<(String, bool)> = None;
         for piece in segment(run, &known) {
             if is_zh_stop(&piece) {
+                prev = None;
                 continue;
             }
             let single = piece.chars().count() == 1;
-            // One-character glossary terms only alone: inside a word they are usually part
-            // of it (as the glossary itself matches them).
-            if let Some(en) = g.zh_terms(&piece).filter(|_| !single || run.len() == 1) {
-                let group = en.iter().map(|e| add(&mut t, e, 1.0)).collect();
-                t.groups.push(group);
-                if let Some(e) = en.first() {
-                    text.push(e.clone());
+            // One-character glossary terms at full weight only alone: inside a word they
+            // are usually part of it (as the glossary itself matches them); there they
+            // still pick the operations sense, at a single character's weight.
+            let senses: Vec<(String, f32)> = match g.zh_terms(&piece) {
+                Some(en) if !single || run.len() == 1 => {
+                    let group = en.iter().map(|e| add(&mut t, e, 1.0)).collect();
+                    t.groups.push(group);
+                    if let Some(e) = en.first() {
+                        text.push(e.clone());
+                    }
+                    prev = en.first().map(|e| (e.clone(), single));
+                    continue;
                 }
-                continue;
-            }
-            let mut senses = d.terms(&piece);
+                Some(en) => en.iter().map(|e| (e.clone(), 1.0)).collect(),
+                None => d.terms(&piece),
+            };
+            let mut senses = senses;
             if single {
                 senses.truncate(CHAR_SENSES);
             }
@@ -159,6 +178,7 @@ pub fn translate(query: &str) -> Translation {
                 if !single {
                     text.push(piece);
                 }
+                prev = None;
                 continue;
             }
             let base = if single {
@@ -172,6 +192,15 @@ pub fn translate(query: &str) -> Translation {
                 .collect();
             t.groups.push(group);
             text.push(senses[0].0.clone());
+            let first = senses[0].0.clone();
+            if let Some(c) = prev
+                .take()
+                .and_then(|(p, p_single)| compound(&p, &first, p_single || single))
+            {
+                let i = add(&mut t, &c, DICT_WEIGHT);
+                t.groups.push(vec![i]);
+            }
+            prev = Some((first, single));
         }
     }
     if !t.terms.is_empty() {
@@ -238,6 +267,28 @@ mod tests {
         assert!(w(&t, "low") > 0.0, "{t:?}");
         // A word the counts do not touch.
         assert!(w(&translate("统一"), "unify") > 0.0);
+    }
+
+    #[test]
+    fn index_translate_compounds_of_a_word_and_a_bound_character() {
+        assert_eq!(compound("file", "name", true).as_deref(), Some("filename"));
+        assert_eq!(compound("file", "name", false), None);
+        assert_eq!(compound("log out", "name", true), None);
+        // 文件名 is in neither lexicon: 文件 + 名, and the compound `filename`.
+        let t = translate("修改文件名");
+        assert!(w(&t, "filename") > 0.5, "{t:?}");
+        assert!(w(&t, "file") > 0.5, "{t:?}");
+        // Not across a function word or between two whole words.
+        assert_eq!(w(&translate("文件的名"), "filename"), 0.0);
+        assert!(!translate("查看内存")
+            .terms
+            .iter()
+            .any(|x| x == "viewmemory"));
+        // A one-character glossary term inside a run picks the glossary's sense at a
+        // character's weight (组 `group`, not the dictionary's first sense `organize`).
+        let t = translate("所属组");
+        assert!((w(&t, "group") - DICT_CHAR_WEIGHT).abs() < 1e-6, "{t:?}");
+        assert_eq!(w(&t, "organize"), 0.0, "{t:?}");
     }
 
     #[test]
