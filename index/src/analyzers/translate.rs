@@ -62,10 +62,10 @@ pub fn is_zh_stop(word: &str) -> bool {
     is_zh_filler(word) || ZH_STOP.contains(&word)
 }
 
-/// The English compound of two adjacent pieces of a word the lexicons lack, when one of
-/// them is a single character (a bound morpheme: `文件名` = `文件` file + `名` name ->
-/// `filename`, `用户名` -> `username`): their first senses joined, if both are single
-/// English words. A compound the documents never use matches nothing.
+/// The English compound of two adjacent pieces of a word the lexicons lack, a word and
+/// a single character after it (`bound`: a suffix morpheme, `文件名` = `文件` file + `名`
+/// name -> `filename`, `用户名` -> `username`): their first senses joined, if both are
+/// single English words. A compound the documents never use matches nothing.
 fn compound(a: &str, b: &str, bound: bool) -> Option<String> {
     let word = |w: &str| w.len() >= 2 && w.chars().all(|c| c.is_ascii_alphabetic());
     (bound && word(a) && word(b)).then(|| format!("{a}{b}"))
@@ -195,7 +195,7 @@ pub fn translate(query: &str) -> Translation {
             let first = senses[0].0.clone();
             if let Some(c) = prev
                 .take()
-                .and_then(|(p, p_single)| compound(&p, &first, p_single || single))
+                .and_then(|(p, p_single)| compound(&p, &first, !p_single && single))
             {
                 let i = add(&mut t, &c, DICT_WEIGHT);
                 t.groups.push(vec![i]);
