@@ -136,8 +136,7 @@ fn en_zh_set(zdocs: &mut Vec<(String, String)>) -> (Vec<(String, String)>, usize
             hits.into_iter().next()
         });
         // Chinese NAME descriptions have no spaces: one word is enough here.
-        let Some((name, body, _)) = file.and_then(|p| super::render_page_min_words(&p, 1))
-        else {
+        let Some((name, body, _)) = file.and_then(|p| super::render_page_min_words(&p, 1)) else {
             missing += 1;
             continue;
         };
@@ -538,7 +537,8 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
             ops.len()
         ));
     }
-    if lexical_only() {
+    // LLMOPS_BENCH_XLING_SPEED=0 leaves the throughput rows out (recall work).
+    if lexical_only() || std::env::var("LLMOPS_BENCH_XLING_SPEED").is_ok_and(|v| v == "0") {
         return;
     }
     // Throughput on real chunks, the original kernels next to the fast ones.
