@@ -14,8 +14,11 @@ Each gloss is reduced to its content words (lower case, space separated; particl
 classifiers (CL:), cross-references (variant of, see, abbr. for), `sb`/`sth` and English
 stop words are dropped. Glosses keep the dictionary's order (the first sense is the
 commonest), except that computing senses (`(computing) to mount`, `directory (on computer
-hard drive)`) move to the front: this index serves operators. Senses of proper-noun
-readings (capitalised pinyin: place and family names) come after the common ones. At most
+hard drive)`) move to the front: this index serves operators. A simplified headword of
+several traditional forms (后 `empress` and 後 `after`) lists the senses of its commonest
+form first (the one most other headwords contain, `productivity`).
+Senses of proper-noun readings (capitalised pinyin: place and family names) come after the
+common ones. At most
 8 glosses per headword, each at most 5 words; headwords of 4+ characters only when their
 first gloss has at most 3 words (terms like 负载均衡 `load balancing`, not idioms).
 
@@ -110,9 +113,26 @@ def clean(gloss):
     return " ".join(words), computing
 
 
+def productivity(trads):
+    """How many longer headwords contain each traditional form: a measure of how common a
+    form is. `后` has two entries, 后 `empress` and 後 `back, after`; 後 is in hundreds of
+    words (以後, 後來, 然後...), 后 in a few (皇后, 王后), so `after` is the commoner sense
+    (likewise 發 `send` over 髮 `hair`, 幹 `do` over 乾 `dry`). Readings of one form
+    (打 da3 `beat`, da2 `dozen`) keep the dictionary's order."""
+    counts = {}
+    for trad in trads:
+        for i in range(len(trad)):
+            for j in range(i + 1, min(len(trad), i + MAX_HEAD) + 1):
+                if j - i < len(trad):
+                    counts[trad[i:j]] = counts.get(trad[i:j], 0) + 1
+    return lambda trad: counts.get(trad, 0)
+
+
 def main(src, dst):
     opener = gzip.open if src.endswith(".gz") else open
-    entries = {}  # simplified -> (common glosses, computing glosses, proper-noun glosses)
+    # simplified -> [(traditional, proper, common, computing)] in file order
+    entries = {}
+    trads = set()
     with opener(src, "rt", encoding="utf-8") as f:
         for line in f:
             if line.startswith("#"):
@@ -120,17 +140,19 @@ def main(src, dst):
             m = re.match(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$", line)
             if not m:
                 continue
-            simp, pinyin, body = m.group(2), m.group(3), m.group(4)
+            trad, simp, pinyin, body = m.group(1), m.group(2), m.group(3), m.group(4)
+            trads.add(trad)
             if len(simp) > MAX_HEAD or not all(is_cjk(c) for c in simp):
                 continue
             proper = pinyin[:1].isupper()
-            slot = entries.setdefault(simp, ([], [], []))
+            entry = (trad, proper, [], [])
+            entries.setdefault(simp, []).append(entry)
             for gloss in re.split(r"[/;]", body):
                 g, computing = clean(gloss)
                 if g is None:
                     continue
-                target = slot[2] if proper else (slot[1] if computing else slot[0])
-                target.append(g)
+                (entry[3] if computing else entry[2]).append(g)
+    count = productivity(trads)
     n = 0
     with open(dst, "w", encoding="utf-8") as out:
         out.write(
@@ -142,7 +164,12 @@ def main(src, dst):
             "# computing senses first.\n"
         )
         for simp in sorted(entries):
-            common, computing, proper = entries[simp]
+            # A headword with several traditional forms: the commonest form's senses first
+            # (stable: one form's readings keep their order).
+            readings = sorted(entries[simp], key=lambda e: -count(e[0]))
+            computing = [g for e in readings if not e[1] for g in e[3]]
+            common = [g for e in readings if not e[1] for g in e[2]]
+            proper = [g for e in readings if e[1] for g in e[2] + e[3]]
             seen = []
             for g in computing + common + proper:
                 if g not in seen:

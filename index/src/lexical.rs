@@ -25,6 +25,7 @@ use crate::IndexError;
 mod chunk_doc;
 mod query;
 use chunk_doc::IndexedChunk;
+use query::{bm25_idf, sense_boost};
 pub use query::{QueryTokens, TrField};
 
 /// One chunk as stored in the lexical index.
@@ -424,8 +425,14 @@ impl Lexical {
                 should.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), boost))));
             }
         }
+        let searcher = self.reader.searcher();
+        let docs = searcher.num_docs();
+        let idf = |term: &Term| {
+            let df = searcher.doc_freq(term).unwrap_or(0);
+            bm25_idf(df, docs)
+        };
         for group in &qt.tr_groups {
-            let alts: Vec<Box<dyn Query>> = group
+            let alts: Vec<(TrField, Term, f32, f32)> = group
                 .iter()
                 .map(|(field, t, w)| {
                     let (f, boost) = match field {
@@ -434,9 +441,22 @@ impl Lexical {
                         TrField::Zh => (self.f.zh, TR_BOOST),
                         TrField::Bigram => (self.f.bigram, TR_BOOST * 0.6),
                     };
-                    let q =
-                        TermQuery::new(Term::from_field_text(f, t), IndexRecordOption::WithFreqs);
-                    Box::new(BoostQuery::new(Box::new(q), boost * w)) as Box<dyn Query>
+                    let term = Term::from_field_text(f, t);
+                    let i = idf(&term);
+                    (*field, term, boost * w, i)
+                })
+                .collect();
+            let alts: Vec<Box<dyn Query>> = alts
+                .iter()
+                .map(|(field, term, boost, i)| {
+                    // The word's strongest sense in this field, and its IDF.
+                    let top = alts
+                        .iter()
+                        .filter(|a| a.0 == *field)
+                        .max_by(|a, b| a.2.total_cmp(&b.2));
+                    let boost = top.map_or(*boost, |t| sense_boost(*boost, *i, t.2, t.3));
+                    let q = TermQuery::new(term.clone(), IndexRecordOption::WithFreqs);
+                    Box::new(BoostQuery::new(Box::new(q), boost)) as Box<dyn Query>
                 })
                 .collect();
             should.push((

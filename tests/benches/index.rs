@@ -479,6 +479,12 @@ fn man_pages(limit: usize) -> Vec<(String, String, String)> {
 /// One man page rendered as plain text: (file name, text after NAME, first 6000 chars;
 /// NAME description), or None when it has no usable NAME line or too little text.
 fn render_page(p: &Path) -> Option<(String, String, String)> {
+    render_page_min_words(p, 2)
+}
+
+/// `render_page` with the NAME description at least `min_words` words long (a Chinese
+/// description is one "word": no spaces).
+fn render_page_min_words(p: &Path, min_words: usize) -> Option<(String, String, String)> {
     // Under `timeout`: troff spun for minutes on one manpages-zh page (df.1); a page that
     // does not render in 30 s is left out of the set.
     let o = std::process::Command::new("timeout")
@@ -519,7 +525,7 @@ fn render_page(p: &Path) -> Option<(String, String, String)> {
     }
     let (_, d) = desc.split_once(" - ").or_else(|| desc.split_once(" — "))?;
     let d = d.trim().to_string();
-    if d.split_whitespace().count() < 2 {
+    if d.split_whitespace().count() < min_words {
         return None;
     }
     while j < lines.len()

@@ -33,11 +33,42 @@ const ZH_STOP: &[&str] = &[
     "按", "成", "另", "向", "往", "跟", "同", "已", "正", "所", "做", "弄", "搞", "使", "叫", "个",
     "只", "条", "台", "张", "件", "份", "位", "次", "种", "样", "批", "套", "项", "段", "些",
     "里面",
+    // A numeral in a question counts (`一行`, `另一台`, `一次`), and `几` asks how many;
+    // degree adverbs (`较低`).
+    "一", "几", "较", "先",
 ];
+
+/// Numerals that form a count with a classifier (`一行` one line, `每行` each line).
+const NUMERALS: &[char] = &['一', '两', '几', '每'];
+/// Classifiers (and measure words) that follow a numeral.
+const CLASSIFIERS: &[char] = &[
+    '个', '条', '台', '张', '件', '份', '位', '次', '种', '样', '批', '套', '项', '段', '些', '行',
+    '下', '点', '块', '组', '层', '遍', '堆', '列', '页', '步', '句', '回',
+];
+
+/// A numeral and a classifier (`一行`, `一批`): a count, not a word, even where the
+/// dictionary lists the pair with another sense (`一行` "delegation"); segmentation
+/// splits it so the classifier's noun sense (`行` line) is what translates.
+pub fn is_count(word: &str) -> bool {
+    let mut c = word.chars();
+    matches!(
+        (c.next(), c.next(), c.next()),
+        (Some(n), Some(k), None) if NUMERALS.contains(&n) && CLASSIFIERS.contains(&k)
+    )
+}
 
 /// A function word of a Chinese query: no terms.
 pub fn is_zh_stop(word: &str) -> bool {
     is_zh_filler(word) || ZH_STOP.contains(&word)
+}
+
+/// The English compound of two adjacent pieces of a word the lexicons lack, a word and
+/// a single character after it (`bound`: a suffix morpheme, `文件名` = `文件` file + `名`
+/// name -> `filename`, `用户名` -> `username`): their first senses joined, if both are
+/// single English words. A compound the documents never use matches nothing.
+fn compound(a: &str, b: &str, bound: bool) -> Option<String> {
+    let word = |w: &str| w.len() >= 2 && w.chars().all(|c| c.is_ascii_alphabetic());
+    (bound && word(a) && word(b)).then(|| format!("{a}{b}"))
 }
 
 /// Which lexicons translate queries (`EngineConfig::translator`).
@@ -69,6 +100,8 @@ pub fn translate(query: &str) -> Translation {
     let known = |w: &str| {
         if is_zh_stop(w) {
             Known::Function
+        } else if is_count(w) {
+            Known::No
         } else if g.zh_terms(w).is_some() {
             Known::Term
         } else if d.contains(w) {
@@ -112,22 +145,32 @@ pub fn translate(query: &str) -> Translation {
             continue;
         }
         let run = &chars[s..i];
+        // The previous piece of this run: its first English word and whether it was a
+        // single character (for compounds, below).
+        let mut prev: Option<(String, bool)> = None;
         for piece in segment(run, &known) {
             if is_zh_stop(&piece) {
+                prev = None;
                 continue;
             }
             let single = piece.chars().count() == 1;
-            // One-character glossary terms only alone: inside a word they are usually part
-            // of it (as the glossary itself matches them).
-            if let Some(en) = g.zh_terms(&piece).filter(|_| !single || run.len() == 1) {
-                let group = en.iter().map(|e| add(&mut t, e, 1.0)).collect();
-                t.groups.push(group);
-                if let Some(e) = en.first() {
-                    text.push(e.clone());
+            // One-character glossary terms at full weight only alone: inside a word they
+            // are usually part of it (as the glossary itself matches them); there they
+            // still pick the operations sense, at a single character's weight.
+            let senses: Vec<(String, f32)> = match g.zh_terms(&piece) {
+                Some(en) if !single || run.len() == 1 => {
+                    let group = en.iter().map(|e| add(&mut t, e, 1.0)).collect();
+                    t.groups.push(group);
+                    if let Some(e) = en.first() {
+                        text.push(e.clone());
+                    }
+                    prev = en.first().map(|e| (e.clone(), single));
+                    continue;
                 }
-                continue;
-            }
-            let mut senses = d.terms(&piece);
+                Some(en) => en.iter().map(|e| (e.clone(), 1.0)).collect(),
+                None => d.terms(&piece),
+            };
+            let mut senses = senses;
             if single {
                 senses.truncate(CHAR_SENSES);
             }
@@ -135,6 +178,7 @@ pub fn translate(query: &str) -> Translation {
                 if !single {
                     text.push(piece);
                 }
+                prev = None;
                 continue;
             }
             let base = if single {
@@ -148,6 +192,15 @@ pub fn translate(query: &str) -> Translation {
                 .collect();
             t.groups.push(group);
             text.push(senses[0].0.clone());
+            let first = senses[0].0.clone();
+            if let Some(c) = prev
+                .take()
+                .and_then(|(p, p_single)| compound(&p, &first, !p_single && single))
+            {
+                let i = add(&mut t, &c, DICT_WEIGHT);
+                t.groups.push(vec![i]);
+            }
+            prev = Some((first, single));
         }
     }
     if !t.terms.is_empty() {
@@ -197,6 +250,45 @@ mod tests {
         // English queries: the glossary only, as before.
         let t = translate("disk usage");
         assert!(t.terms.contains(&"磁盘".to_string()), "{t:?}");
+    }
+
+    #[test]
+    fn index_translate_counts_and_degree_words_give_nothing() {
+        assert!(is_count("一行") && is_count("每行") && is_count("一批"));
+        assert!(!is_count("一致") && !is_count("行") && !is_count("一行人"));
+        // `一行` is a count (one line), not the dictionary's `delegation`; `一` and `较`
+        // translate to nothing.
+        let t = translate("最后一行");
+        assert!(w(&t, "line") > 0.0 || w(&t, "row") > 0.0, "{t:?}");
+        assert_eq!(w(&t, "party"), 0.0, "{t:?}");
+        assert_eq!(w(&t, "delegation"), 0.0, "{t:?}");
+        let t = translate("用较低的优先级");
+        assert_eq!(w(&t, "compare"), 0.0, "{t:?}");
+        assert!(w(&t, "low") > 0.0, "{t:?}");
+        // A word the counts do not touch.
+        assert!(w(&translate("统一"), "unify") > 0.0);
+    }
+
+    #[test]
+    fn index_translate_compounds_of_a_word_and_a_bound_character() {
+        assert_eq!(compound("file", "name", true).as_deref(), Some("filename"));
+        assert_eq!(compound("file", "name", false), None);
+        assert_eq!(compound("log out", "name", true), None);
+        // 文件名 is in neither lexicon: 文件 + 名, and the compound `filename`.
+        let t = translate("修改文件名");
+        assert!(w(&t, "filename") > 0.5, "{t:?}");
+        assert!(w(&t, "file") > 0.5, "{t:?}");
+        // Not across a function word or between two whole words.
+        assert_eq!(w(&translate("文件的名"), "filename"), 0.0);
+        assert!(!translate("查看内存")
+            .terms
+            .iter()
+            .any(|x| x == "viewmemory"));
+        // A one-character glossary term inside a run picks the glossary's sense at a
+        // character's weight (组 `group`, not the dictionary's first sense `organize`).
+        let t = translate("所属组");
+        assert!((w(&t, "group") - DICT_CHAR_WEIGHT).abs() < 1e-6, "{t:?}");
+        assert_eq!(w(&t, "organize"), 0.0, "{t:?}");
     }
 
     #[test]

@@ -205,3 +205,75 @@ impl Lexical {
         }
     }
 }
+
+/// BM25's inverse document frequency of a term in `df` of `docs` documents.
+pub(super) fn bm25_idf(df: u64, docs: u64) -> f32 {
+    let (df, n) = (df as f32, docs as f32);
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+}
+
+/// The boost of a weaker sense (`boost`, IDF `idf`) of a translated word whose strongest
+/// sense in the same field has `top_boost` and `top_idf`: BM25 scores a rare word high, so
+/// a rarely used weak sense (`保留` -> `reservations`) would outscore the word's common
+/// first sense (`keep`) wherever it occurs. A weaker sense scales by `top_idf / idf` when
+/// it is rarer: it scores at most its weight's share of what the first sense would.
+pub(super) fn sense_boost(boost: f32, idf: f32, top_boost: f32, top_idf: f32) -> f32 {
+    if boost >= top_boost || idf <= top_idf || idf <= 0.0 {
+        boost
+    } else {
+        boost * top_idf / idf
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(key: &str, ord: u32, text: &str) -> crate::lexical::ChunkDoc {
+        crate::lexical::ChunkDoc {
+            chunk_id: crate::chunk_id(key, ord),
+            doc_key: key.into(),
+            tag: "sys".into(),
+            ord,
+            first_line: 1,
+            last_line: 1,
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn index_lexical_weak_rare_senses_do_not_outscore_the_first() {
+        // Planted numbers: a weaker, rarer sense scales by the IDF ratio; a stronger or a
+        // commoner one keeps its boost.
+        assert!((sense_boost(0.4, 4.0, 0.8, 1.0) - 0.1).abs() < 1e-6);
+        assert_eq!(sense_boost(0.4, 0.5, 0.8, 1.0), 0.4);
+        assert_eq!(sense_boost(0.8, 4.0, 0.8, 1.0), 0.8);
+        assert!(bm25_idf(1, 100) > bm25_idf(50, 100));
+        // One word, two senses: `keep` (first, in many chunks) and `reservations` (weak,
+        // in one). The chunk with the first sense ranks above the one with the rare sense.
+        let l = Lexical::in_memory().expect("open");
+        let mut docs = vec![
+            doc("a", 0, "keep the original file"),
+            doc("b", 0, "reservations of the original file"),
+        ];
+        for i in 0..8 {
+            docs.push(doc(&format!("k{i}"), 0, &format!("keep note {i}")));
+        }
+        for d in docs {
+            let key = d.doc_key.clone();
+            l.replace(&key, vec![d]).expect("add");
+        }
+        let tr = Translation {
+            terms: vec!["keep".into(), "reservations".into(), "original".into()],
+            text: "keep original".into(),
+            weights: vec![0.8, 0.4, 0.8],
+            groups: vec![vec![0, 1], vec![2]],
+        };
+        let qt = l.query_tokens_translated("保留原始", &tr);
+        let all = ["sys".to_string()];
+        let hits = l.search(&qt, &all, 10).expect("search");
+        let rank = |k: &str| hits.iter().position(|h| h.chunk.doc_key == k);
+        assert!(rank("a").is_some() && rank("b").is_some(), "{hits:?}");
+        assert!(rank("a") < rank("b"), "{hits:?}");
+    }
+}
