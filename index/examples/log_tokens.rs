@@ -13,21 +13,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use llmops_index::chunker::{chunk, ChunkerConfig};
+use llmops_index::cpu::process_cpu_secs;
 use llmops_index::embed::log_text::{fields, looks_like_log, Field};
 use llmops_index::embed::passage_cache::dense_texts;
 use llmops_index::embed::{Embedder, InputKind, E5};
-
-/// CPU seconds (user + system) this process has used, from /proc/self/stat.
-fn cpu_secs() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let rest = stat.rsplit_once(") ").map(|(_, r)| r).unwrap_or("");
-    let f: Vec<f64> = rest.split(' ').filter_map(|x| x.parse().ok()).collect();
-    // The state field is not a number: utime and stime are the 11th and 12th numbers.
-    match (f.get(10), f.get(11)) {
-        (Some(u), Some(s)) => (u + s) / 100.0,
-        _ => 0.0,
-    }
-}
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -125,13 +114,13 @@ fn main() {
             let cpu_rates = std::cell::RefCell::new(vec![]);
             let rate = |t: &[&str]| {
                 let s = Instant::now();
-                let c = cpu_secs();
+                let c = process_cpu_secs();
                 for b in t.chunks(m.batch_size()) {
                     m.embed(b, InputKind::Passage).expect("embed");
                 }
                 cpu_rates
                     .borrow_mut()
-                    .push(t.len() as f64 / (cpu_secs() - c).max(1e-2));
+                    .push(t.len() as f64 / (process_cpu_secs() - c).max(1e-2));
                 t.len() as f64 / s.elapsed().as_secs_f64()
             };
             // Alternate raw / dense three times: a shared machine's load hits both.

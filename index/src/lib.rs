@@ -5,6 +5,7 @@
 
 pub mod analyzers;
 pub mod chunker;
+pub mod cpu;
 pub mod embed;
 pub mod engine;
 pub mod lexical;

@@ -9,6 +9,7 @@
 
 use super::*;
 use llmops_index::chunker::{chunk, ChunkerConfig};
+use llmops_index::cpu::process_cpu_secs;
 use llmops_index::embed::log_text::looks_like_log;
 use llmops_index::embed::passage_cache::dense_texts;
 use llmops_index::embed::{CachedPassages, E5Kernels, StaticE5, E5};
@@ -269,24 +270,11 @@ pub fn chunker_cfg(max_tokens: f32) -> ChunkerConfig {
     }
 }
 
-/// CPU seconds (user + system) this process has used, from /proc/self/stat.
-fn cpu_secs() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    // Fields after the command name (which may hold spaces) start at ") ".
-    let rest = stat.rsplit_once(") ").map(|(_, r)| r).unwrap_or("");
-    let f: Vec<f64> = rest.split(' ').filter_map(|x| x.parse().ok()).collect();
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name and state.
-    match (f.get(10), f.get(11)) {
-        (Some(u), Some(s)) => (u + s) / 100.0,
-        _ => 0.0,
-    }
-}
-
 /// (chunks per wall second, chunks per CPU second) of `m` over `texts` in batches of its
 /// batch size, and the vectors.
 fn rate(m: &E5, texts: &[&str]) -> (f64, f64, Vec<Vec<f32>>) {
     let t = Instant::now();
-    let c = cpu_secs();
+    let c = process_cpu_secs();
     let mut vecs = Vec::with_capacity(texts.len());
     for b in texts.chunks(m.batch_size().max(1)) {
         vecs.extend(m.embed(b, InputKind::Passage).expect("embed"));
@@ -294,7 +282,7 @@ fn rate(m: &E5, texts: &[&str]) -> (f64, f64, Vec<Vec<f32>>) {
     let n = texts.len() as f64;
     (
         n / t.elapsed().as_secs_f64().max(1e-6),
-        n / (cpu_secs() - c).max(1e-2),
+        n / (process_cpu_secs() - c).max(1e-2),
         vecs,
     )
 }
@@ -430,9 +418,9 @@ Static tier over e5 (SIF-weighted e5 token vectors, distilled on first use), {la
         e.index_upload("bench", "log", "app.log", "app.log", "sha-log", &text)
             .expect("index");
         let lex = t.elapsed();
-        let cpu0 = cpu_secs();
+        let cpu0 = process_cpu_secs();
         e.wait_idle(Duration::from_secs(3600));
-        let cpu = cpu_secs() - cpu0;
+        let cpu = process_cpu_secs() - cpu0;
         let total = t.elapsed().as_secs_f64();
         let chunks = e.stats().chunks;
         let per_s = chunks as f64 / (total - lex.as_secs_f64()).max(1e-3);
