@@ -275,7 +275,7 @@ impl IndexHandle {
             &row.filename,
             &row.path,
             &row.sha256,
-            &text,
+            text,
         ) {
             // Searchable now; embedding (if on) follows in the background.
             Ok(None) => (UploadState::Indexed, None),

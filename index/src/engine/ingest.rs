@@ -16,10 +16,12 @@ impl Engine {
     pub(super) fn index_entry(
         &self,
         mut entry: Entry,
-        text: &str,
+        text: String,
         durable: bool,
     ) -> Result<u32, IndexError> {
-        let chunks = chunker::chunk(text, &self.cfg.chunker);
+        let chunks = chunker::chunk(&text, &self.cfg.chunker);
+        // The chunks hold the text now: a large file's is not kept twice while it is indexed.
+        drop(text);
         // The chunks' text moves into the docs: one copy of the file's text, not two.
         let docs: Vec<ChunkDoc> = chunks
             .into_iter()
@@ -84,7 +86,7 @@ impl Engine {
         filename: &str,
         path: &str,
         sha256: &str,
-        text: &str,
+        text: impl Into<String>,
     ) -> Result<Option<String>, IndexError> {
         let key = Self::upload_key(session, sha256);
         if let Some(e) = self.read_catalog()?.get(&key) {
@@ -92,6 +94,7 @@ impl Engine {
                 return Ok(e.file_id.clone());
             }
         }
+        let text: String = text.into();
         let entry = Entry {
             key,
             tag: format!("u:{session}"),
@@ -264,7 +267,7 @@ impl Engine {
                 failed: None,
                 generation: 0,
             };
-            match self.index_entry(entry, &text, false) {
+            match self.index_entry(entry, text, false) {
                 Ok(_) => report.indexed += 1,
                 Err(e) => {
                     tracing::warn!("cannot index doc {}: {e}", f.path.display());

@@ -534,7 +534,7 @@ mod tests {
         let e = Engine::open(EngineConfig::new(dir.join("index")), None, None).expect("open");
         for (i, (name, text)) in files.iter().enumerate() {
             let sha = format!("sha{i}");
-            e.index_upload("s1", &format!("f{i}"), name, name, &sha, text)
+            e.index_upload("s1", &format!("f{i}"), name, name, &sha, *text)
                 .expect("index");
         }
         e
@@ -644,7 +644,7 @@ mod tests {
         cfg.translator = crate::analyzers::translate::Translator::Glossary;
         let old = Engine::open(cfg, None, None).expect("open");
         for (i, (name, text)) in files.iter().enumerate() {
-            old.index_upload("s1", &format!("f{i}"), name, name, &format!("sha{i}"), text)
+            old.index_upload("s1", &format!("f{i}"), name, name, &format!("sha{i}"), *text)
                 .expect("index");
         }
         assert!(old

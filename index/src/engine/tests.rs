@@ -368,7 +368,7 @@ fn index_engine_glossary_translates_queries_both_ways() {
     .iter()
     .enumerate()
     {
-        e.index_upload("s1", &format!("f{i}"), name, name, &format!("sha{i}"), text)
+        e.index_upload("s1", &format!("f{i}"), name, name, &format!("sha{i}"), *text)
             .expect("index");
     }
     let top = |q: &str| -> Vec<Hit> {
