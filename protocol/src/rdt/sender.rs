@@ -101,8 +101,30 @@ pub struct SenderStats {
     pub min_rtt: Option<Duration>,
     /// Rounds that lost packets, read as congestion or as random loss.
     pub loss_rounds: u64,
+    /// Retransmissions by what called the loss: RACK by time (overdue behind a later
+    /// delivery), RACK by count (three later deliveries, before reordering was seen), an
+    /// RTO (everything in flight), a tail loss probe. They add up to `retransmissions`.
+    pub retx_by: RetxCauses,
     /// Datagrams dropped as corrupt, foreign or out of place.
     pub dropped: u64,
+}
+
+/// Retransmissions counted by the loss detector that called them (see
+/// [`SenderStats::retx_by`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RetxCauses {
+    pub rack_time: u64,
+    pub rack_count: u64,
+    pub rto: u64,
+    pub probe: u64,
+}
+
+/// Which detector declared a slot lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LossCause {
+    RackTime,
+    RackCount,
+    Rto,
 }
 
 /// What one ACK confirmed, gathered while walking its ranges.
@@ -137,6 +159,8 @@ struct Slot {
     acked: bool,
     /// Declared lost and queued for retransmission (not counted in flight).
     lost: bool,
+    /// Who declared it lost (meaningful while `lost`).
+    cause: LossCause,
 }
 
 /// The sending end of one transfer.
@@ -234,6 +258,7 @@ pub struct Sender {
     bytes_sent: u64,
     packets_sent: u64,
     retransmissions: u64,
+    retx_by: RetxCauses,
     timeouts: u64,
     dropped: u64,
 }
@@ -345,6 +370,7 @@ impl Sender {
             bytes_sent: 0,
             packets_sent: 0,
             retransmissions: 0,
+            retx_by: RetxCauses::default(),
             timeouts: 0,
             dropped: 0,
             cfg,
@@ -400,6 +426,7 @@ impl Sender {
             queue_delay: self.queue_delay,
             min_rtt: self.rtt.min_rtt(),
             loss_rounds: self.loss_rounds,
+            retx_by: self.retx_by,
             dropped: self.dropped,
         }
     }
@@ -569,6 +596,7 @@ impl Sender {
                     tx_count: 0,
                     acked: true,
                     lost: false,
+                    cause: LossCause::RackTime,
                 });
                 self.snd_nxt += 1;
             } else {

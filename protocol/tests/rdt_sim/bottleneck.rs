@@ -792,3 +792,52 @@ fn rdt_sim_tsq_held_competitor_starves_whoever_the_rival_is() {
         "AIMD's share against the TSQ-held flow: {by_aimd:.3}"
     );
 }
+
+#[test]
+fn rdt_sim_fast_veth_bottleneck_retransmissions_match_drops() {
+    // The bench's 500 Mbit/s tbf row in the model: 50 µs each way, a 10 ms queue.
+    for (mbit, seed) in [(100u64, 151), (500, 152)] {
+        let rate = mbit * 1_000_000 / 8;
+        let b = Bottleneck {
+            rate,
+            delay: Duration::from_micros(50),
+            queue_bdp: 100.0,
+            loss: 0.0,
+            jitter: Duration::ZERO,
+        };
+        let size = 50_000_000;
+        let mut net = Net::new(b, seed);
+        net.add_rdt(b"fast-veth", size, &Config::default(), Duration::ZERO);
+        net.run(Duration::from_secs(60), true);
+        let f = &net.rdt[0];
+        assert!(f.verified(), "{mbit} Mbit/s: not verified");
+        let s = f.sender.stats();
+        let t = f.done_at.expect("done");
+        println!(
+            "veth {mbit} Mbit/s: {:.1}% of the rate, retx {} for {} dropped, RTOs {}, spurious {}, \
+             congestion events {}, loss rounds {}, cwnd {}, mean queue {:?}, by cause {:?}",
+            100.0 * size as f64 / t.as_secs_f64() / rate as f64,
+            s.retransmissions,
+            f.dropped,
+            s.timeouts,
+            s.spurious_losses,
+            s.congestion_events,
+            s.loss_rounds,
+            s.cwnd,
+            net.mean_queue_delay(),
+            s.retx_by
+        );
+        let by = s.retx_by;
+        assert_eq!(
+            by.rack_time + by.rack_count + by.rto + by.probe,
+            s.retransmissions,
+            "{mbit} Mbit/s: every retransmission has one cause"
+        );
+        assert!(
+            s.retransmissions * 10 <= f.dropped * 11,
+            "{mbit} Mbit/s: {} retransmissions for {} drops",
+            s.retransmissions,
+            f.dropped
+        );
+    }
+}

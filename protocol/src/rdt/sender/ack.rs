@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use super::{
-    AckScratch, Sender, SenderState, Undo, BURST_ODDS, DUPTHRESH, MIN_REO_WND, PROBE_GAIN,
+    AckScratch, LossCause, Sender, SenderState, Undo, BURST_ODDS, DUPTHRESH, MIN_REO_WND, PROBE_GAIN,
     QUEUE_THRESH_MAX, QUEUE_THRESH_MIN, RENO_FRIENDLY_GAIN, REO_MULT_MAX,
 };
 use crate::rdt::packet::Ack;
@@ -157,6 +157,11 @@ impl Sender {
             let deadline = s.sent_at + wait;
             if by_count || now >= deadline {
                 self.slots[idx].lost = true;
+                self.slots[idx].cause = if now >= deadline {
+                    LossCause::RackTime
+                } else {
+                    LossCause::RackCount
+                };
                 self.in_flight = self.in_flight.saturating_sub(1);
                 // Packets sent before the last decrease belong to the episode that caused
                 // it: one burst must not shrink the window twice.

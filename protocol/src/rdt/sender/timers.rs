@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::{Sender, SenderState};
+use super::{LossCause, Sender, SenderState};
 use crate::rdt::AbortReason;
 
 impl Sender {
@@ -134,6 +134,7 @@ impl Sender {
             let s = self.slots[idx];
             if !s.acked && !s.lost && s.tx_count > 0 {
                 self.slots[idx].lost = true;
+                self.slots[idx].cause = LossCause::Rto;
                 self.retx.push_back(self.snd_una + idx as u32);
             }
         }

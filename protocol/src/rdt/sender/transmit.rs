@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::{Sender, SenderState, Slot, Transmit};
+use super::{LossCause, Sender, SenderState, Slot, Transmit};
 use crate::rdt::packet::{Accept, Fin, Have, Mode, Packet, Ranges, Request, MAX_DATAGRAM};
 use crate::rdt::{chunk_len, AbortReason, DATA_HEADER_LEN};
 
@@ -133,6 +133,7 @@ impl Sender {
             tx_count: 0,
             acked: false,
             lost: true,
+            cause: LossCause::RackTime,
         });
         self.snd_nxt += 1;
         self.send_slot(self.slots.len() - 1, now)
@@ -155,9 +156,17 @@ impl Sender {
             tx_count: s.tx_count + 1,
             acked: false,
             lost: false,
+            cause: s.cause,
         };
         if s.tx_count > 0 {
             self.retransmissions += 1;
+            let by = &mut self.retx_by;
+            match (s.lost, s.cause) {
+                (false, _) => by.probe += 1,
+                (true, LossCause::RackTime) => by.rack_time += 1,
+                (true, LossCause::RackCount) => by.rack_count += 1,
+                (true, LossCause::Rto) => by.rto += 1,
+            }
         }
 
         if s.tx_count == 0 || s.lost {
