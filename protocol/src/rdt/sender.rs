@@ -119,6 +119,17 @@ pub struct RetxCauses {
     pub probe: u64,
 }
 
+/// F-RTO progress after an RTO (RFC 5682).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Frto {
+    Off,
+    /// One retransmission is out; nothing more until an ACK arrives.
+    Retransmitted,
+    /// The first ACK covered only that retransmission: up to two new chunks (never
+    /// retransmissions) until the next ACK, whose content decides.
+    NewData { sent: u8 },
+}
+
 /// Which detector declared a slot lost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum LossCause {
@@ -134,6 +145,22 @@ struct AckScratch {
     latest: Option<(u64, Instant, u32)>,
     newly: u64,
     round_done: bool,
+    /// An original transmission the last RTO had declared lost was acknowledged: the RTO
+    /// was spurious (a stall, not an outage).
+    rto_spurious: bool,
+    /// (tx_order, sent_at) of the latest original transmission (sent once) confirmed.
+    latest_original: Option<(u64, Instant)>,
+}
+
+/// The window before an RTO, restored if the RTO proves spurious (RFC 5682's F-RTO
+/// response, RFC 8985's undo).
+#[derive(Debug, Clone, Copy)]
+struct RtoUndo {
+    cwnd: f64,
+    ssthresh: f64,
+    /// `tx_counter` when the RTO fired: new data sent after it, acknowledged, closes the
+    /// window in which the RTO can still be undone.
+    at_order: u64,
 }
 
 /// Window before a loss-triggered decrease, restored if the losses prove spurious.
@@ -213,6 +240,10 @@ pub struct Sender {
     /// `tx_counter` at the last decrease: older packets' losses don't count again.
     cwr_tx_order: u64,
     undo: Option<Undo>,
+    rto_undo: Option<RtoUndo>,
+    /// F-RTO (RFC 5682) after an RTO: an ACK for originals shows the RTO was spurious
+    /// before the rest of the window is re-sent.
+    frto: Frto,
     spurious: u64,
     /// Smallest unambiguous RTT sample of the current round (jitter filtered out: a
     /// standing queue lifts every sample, random delay only some).
@@ -341,6 +372,8 @@ impl Sender {
             loss_ewma: 0.0,
             cwr_tx_order: 0,
             undo: None,
+            rto_undo: None,
+            frto: Frto::Off,
             spurious: 0,
             round_min_rtt: None,
             queue_delay: None,
