@@ -127,7 +127,9 @@ enum Frto {
     Retransmitted,
     /// The first ACK covered only that retransmission: up to two new chunks (never
     /// retransmissions) until the next ACK, whose content decides.
-    NewData { sent: u8 },
+    NewData {
+        sent: u8,
+    },
 }
 
 /// Which detector declared a slot lost.

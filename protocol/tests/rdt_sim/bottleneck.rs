@@ -384,7 +384,11 @@ impl Net {
                 .chain(self.tcp.iter().map(|t| t.rto_at))
                 .chain(self.tcp.iter().map(|t| t.tsq_wake(now)))
                 .chain(self.tcp.iter().map(|t| Some(t.start).filter(|s| *s > now)))
-                .chain(self.stalls.iter().map(|(_, b)| Some(self.start + *b).filter(|e| *e > now)))
+                .chain(
+                    self.stalls
+                        .iter()
+                        .map(|(_, b)| Some(self.start + *b).filter(|e| *e > now)),
+                )
                 .chain(self.releasing.front().map(|(t, _)| Some(*t)))
                 .flatten()
                 .min()

@@ -5,8 +5,8 @@
 use std::time::{Duration, Instant};
 
 use super::{
-    AckScratch, Frto, LossCause, Sender, SenderState, Undo, BURST_ODDS, DUPTHRESH, MIN_REO_WND, PROBE_GAIN,
-    QUEUE_THRESH_MAX, QUEUE_THRESH_MIN, RENO_FRIENDLY_GAIN, REO_MULT_MAX,
+    AckScratch, Frto, LossCause, Sender, SenderState, Undo, BURST_ODDS, DUPTHRESH, MIN_REO_WND,
+    PROBE_GAIN, QUEUE_THRESH_MAX, QUEUE_THRESH_MIN, RENO_FRIENDLY_GAIN, REO_MULT_MAX,
 };
 use crate::rdt::packet::Ack;
 use crate::rdt::{chunk_len, BASE_WINDOW_CAP};
