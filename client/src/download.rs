@@ -27,6 +27,9 @@ pub struct Downloaded {
     pub received: u64,
     /// Bytes already held from an interrupted earlier attempt.
     pub resumed: u64,
+    /// RDT DATA datagrams that arrived for chunks already held (spurious
+    /// retransmissions that reached us); 0 for the other modes.
+    pub duplicates: u64,
 }
 
 /// Only a plain final component is acceptable as a local file name.
@@ -249,6 +252,7 @@ pub async fn receive_to(
                 mode: r.mode,
                 received: r.received,
                 resumed: r.resumed,
+                duplicates: r.duplicates,
             })
         }
         Err((e, keep)) => {
@@ -278,6 +282,7 @@ struct Received {
     mode: String,
     received: u64,
     resumed: u64,
+    duplicates: u64,
 }
 
 /// An error, and whether the partial files are worth keeping.
@@ -408,6 +413,7 @@ async fn receive_into(
                     mode: "rdt".into(),
                     received: o.received,
                     resumed: o.resumed,
+                    duplicates: o.duplicates,
                 }),
             }
         }
@@ -533,6 +539,7 @@ async fn nplt_loop(
                     mode: "nplt".into(),
                     received: got - from,
                     resumed: from,
+                    duplicates: 0,
                 });
             }
             Message::Error(e) if error_concerns_offer(&e, offer) => {

@@ -18,7 +18,7 @@ pub use packet::{
     EncodeError, Mode, Packet, DATA_HEADER_LEN, DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_DATAGRAM,
 };
 pub use receiver::{Receiver, ReceiverEvent, ReceiverState, ReceiverStats, Write};
-pub use sender::{Sender, SenderEvent, SenderState, SenderStats, Transmit};
+pub use sender::{RetxCauses, Sender, SenderEvent, SenderState, SenderStats, Transmit};
 
 /// Connection id for a transfer, derived from its download/upload token so both ends agree
 /// without extra round trips: high half = CRC32C of the token's first half, low half =

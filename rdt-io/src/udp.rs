@@ -426,6 +426,10 @@ pub async fn receive_file(
         start: 0,
     };
     let mut ctrl = [0u8; MAX_DATAGRAM];
+    let mut ack_buf = [0u8; MAX_DATAGRAM];
+    // ACKs taken while a batch of datagrams is fed (sent back to back after it).
+    let mut acks: Vec<u8> = Vec::new();
+    let mut ack_lens: Vec<usize> = Vec::new();
     let mut batch = RecvBatch::default();
     let started = Instant::now();
     let handshake_deadline = opts.handshake_timeout.map(|d| started + d);
@@ -487,6 +491,18 @@ pub async fn receive_file(
         }
         let w = link
             .wait(wake, cancel, &mut batch, &mut |d| {
+                // The ACK the previous datagram called for, taken now: one ACK per batch
+                // would list only the newest SACK runs, and runs that arrived in the
+                // middle of a large batch would never reach the sender (which then re-sends
+                // what we hold).
+                // Only while holes exist: in order, one cumulative ACK per batch says it all.
+                if rx.stats().bytes_held > rx.contiguous_bytes() {
+                    let t = Instant::now();
+                    while let Some(n) = rx.poll_transmit(t, &mut ack_buf) {
+                        acks.extend_from_slice(&ack_buf[..n]);
+                        ack_lens.push(n);
+                    }
+                }
                 if failure.is_some() {
                     return;
                 }
@@ -510,6 +526,12 @@ pub async fn receive_file(
                 }
             })
             .await;
+        let mut off = 0;
+        for n in ack_lens.drain(..) {
+            link.send(&acks[off..off + n], n).await;
+            off += n;
+        }
+        acks.clear();
         if let Wake::Cancelled = w {
             if !cancelled {
                 cancelled = true;

@@ -182,6 +182,7 @@ pub(super) async fn http_get(
         mode: "http".into(),
         received: got - h.from,
         resumed: h.from,
+        duplicates: 0,
     })
 }
 

@@ -101,8 +101,43 @@ pub struct SenderStats {
     pub min_rtt: Option<Duration>,
     /// Rounds that lost packets, read as congestion or as random loss.
     pub loss_rounds: u64,
+    /// Retransmissions by what called the loss: RACK by time (overdue behind a later
+    /// delivery), RACK by count (three later deliveries, before reordering was seen), an
+    /// RTO (everything in flight), a tail loss probe. They add up to `retransmissions`.
+    pub retx_by: RetxCauses,
     /// Datagrams dropped as corrupt, foreign or out of place.
     pub dropped: u64,
+}
+
+/// Retransmissions counted by the loss detector that called them (see
+/// [`SenderStats::retx_by`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RetxCauses {
+    pub rack_time: u64,
+    pub rack_count: u64,
+    pub rto: u64,
+    pub probe: u64,
+}
+
+/// F-RTO progress after an RTO (RFC 5682).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Frto {
+    Off,
+    /// One retransmission is out; nothing more until an ACK arrives.
+    Retransmitted,
+    /// The first ACK covered only that retransmission: up to two new chunks (never
+    /// retransmissions) until the next ACK, whose content decides.
+    NewData {
+        sent: u8,
+    },
+}
+
+/// Which detector declared a slot lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LossCause {
+    RackTime,
+    RackCount,
+    Rto,
 }
 
 /// What one ACK confirmed, gathered while walking its ranges.
@@ -112,6 +147,22 @@ struct AckScratch {
     latest: Option<(u64, Instant, u32)>,
     newly: u64,
     round_done: bool,
+    /// An original transmission the last RTO had declared lost was acknowledged: the RTO
+    /// was spurious (a stall, not an outage).
+    rto_spurious: bool,
+    /// (tx_order, sent_at) of the latest original transmission (sent once) confirmed.
+    latest_original: Option<(u64, Instant)>,
+}
+
+/// The window before an RTO, restored if the RTO proves spurious (RFC 5682's F-RTO
+/// response, RFC 8985's undo).
+#[derive(Debug, Clone, Copy)]
+struct RtoUndo {
+    cwnd: f64,
+    ssthresh: f64,
+    /// `tx_counter` when the RTO fired: new data sent after it, acknowledged, closes the
+    /// window in which the RTO can still be undone.
+    at_order: u64,
 }
 
 /// Window before a loss-triggered decrease, restored if the losses prove spurious.
@@ -137,6 +188,8 @@ struct Slot {
     acked: bool,
     /// Declared lost and queued for retransmission (not counted in flight).
     lost: bool,
+    /// Who declared it lost (meaningful while `lost`).
+    cause: LossCause,
 }
 
 /// The sending end of one transfer.
@@ -189,6 +242,10 @@ pub struct Sender {
     /// `tx_counter` at the last decrease: older packets' losses don't count again.
     cwr_tx_order: u64,
     undo: Option<Undo>,
+    rto_undo: Option<RtoUndo>,
+    /// F-RTO (RFC 5682) after an RTO: an ACK for originals shows the RTO was spurious
+    /// before the rest of the window is re-sent.
+    frto: Frto,
     spurious: u64,
     /// Smallest unambiguous RTT sample of the current round (jitter filtered out: a
     /// standing queue lifts every sample, random delay only some).
@@ -234,6 +291,7 @@ pub struct Sender {
     bytes_sent: u64,
     packets_sent: u64,
     retransmissions: u64,
+    retx_by: RetxCauses,
     timeouts: u64,
     dropped: u64,
 }
@@ -316,6 +374,8 @@ impl Sender {
             loss_ewma: 0.0,
             cwr_tx_order: 0,
             undo: None,
+            rto_undo: None,
+            frto: Frto::Off,
             spurious: 0,
             round_min_rtt: None,
             queue_delay: None,
@@ -345,6 +405,7 @@ impl Sender {
             bytes_sent: 0,
             packets_sent: 0,
             retransmissions: 0,
+            retx_by: RetxCauses::default(),
             timeouts: 0,
             dropped: 0,
             cfg,
@@ -400,6 +461,7 @@ impl Sender {
             queue_delay: self.queue_delay,
             min_rtt: self.rtt.min_rtt(),
             loss_rounds: self.loss_rounds,
+            retx_by: self.retx_by,
             dropped: self.dropped,
         }
     }
@@ -569,6 +631,7 @@ impl Sender {
                     tx_count: 0,
                     acked: true,
                     lost: false,
+                    cause: LossCause::RackTime,
                 });
                 self.snd_nxt += 1;
             } else {

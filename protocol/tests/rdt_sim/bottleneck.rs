@@ -213,7 +213,18 @@ pub(crate) struct Net {
     q_n: u64,
     q_max: Duration,
     measure_from: Duration,
+    /// Receiver stalls `[from, to)` (a descheduled client): RDT datagrams arriving at B
+    /// wait, as in a socket buffer, and the receivers neither read, ACK nor run timers
+    /// until the stall ends.
+    stalls: Vec<(Duration, Duration)>,
+    held: Vec<Vec<u8>>,
+    /// After a stall the backlog is read at [`CATCH_UP`] per datagram (a real client
+    /// reads batches and ACKs as it goes), not all in one instant.
+    releasing: VecDeque<(Instant, Vec<u8>)>,
 }
+
+/// Time a receiver that catches up after a stall spends per datagram of its backlog.
+const CATCH_UP: Duration = Duration::from_micros(5);
 
 /// Bottleneck parameters: `rate` bytes/s, `delay` one way, a queue of `queue_bdp` times the
 /// bandwidth-delay product, uniform random loss `loss` ahead of the queue, `jitter` on top.
@@ -261,7 +272,15 @@ impl Net {
             q_n: 0,
             q_max: Duration::ZERO,
             measure_from: Duration::ZERO,
+            stalls: Vec::new(),
+            held: Vec::new(),
+            releasing: VecDeque::new(),
         }
+    }
+
+    fn stalled(&self) -> bool {
+        let t = self.elapsed();
+        self.stalls.iter().any(|(a, b)| t >= *a && t < *b)
     }
 
     fn elapsed(&self) -> Duration {
@@ -323,6 +342,9 @@ impl Net {
                         self.rdt[i].dropped += 1;
                     }
                 }
+                if self.stalled() {
+                    continue;
+                }
                 while let Some(n) = self.rdt[i].receiver.poll_transmit(now, &mut buf) {
                     self.b2a.send(now, &buf[..n]);
                 }
@@ -345,11 +367,16 @@ impl Net {
             {
                 return;
             }
+            let stalled = self.stalled();
             let next = [self.a2b.next_at(), self.b2a.next_at()]
                 .into_iter()
                 .chain(self.rdt.iter().flat_map(|f| {
                     if f.started {
-                        [f.sender.poll_timeout(), f.receiver.poll_timeout()]
+                        // A stalled receiver's timers wait for the stall's end.
+                        [
+                            f.sender.poll_timeout(),
+                            f.receiver.poll_timeout().filter(|_| !stalled),
+                        ]
                     } else {
                         [Some(f.start), None]
                     }
@@ -357,12 +384,40 @@ impl Net {
                 .chain(self.tcp.iter().map(|t| t.rto_at))
                 .chain(self.tcp.iter().map(|t| t.tsq_wake(now)))
                 .chain(self.tcp.iter().map(|t| Some(t.start).filter(|s| *s > now)))
+                .chain(
+                    self.stalls
+                        .iter()
+                        .map(|(_, b)| Some(self.start + *b).filter(|e| *e > now)),
+                )
+                .chain(self.releasing.front().map(|(t, _)| Some(*t)))
                 .flatten()
                 .min()
                 .unwrap_or(self.start + until);
             self.now = next.min(self.start + until).max(now);
             let now = self.now;
+            let stalled = self.stalled();
+            if !stalled {
+                let mut t = self.releasing.back().map_or(now, |(t, _)| (*t).max(now));
+                for d in std::mem::take(&mut self.held) {
+                    t += CATCH_UP;
+                    self.releasing.push_back((t, d));
+                }
+            }
+            let mut arrived = Vec::new();
+            while self.releasing.front().is_some_and(|(t, _)| *t <= now) && !stalled {
+                if let Some((_, d)) = self.releasing.pop_front() {
+                    arrived.push(d);
+                }
+            }
             while let Some(d) = self.a2b.pop_due(now) {
+                if (stalled || !self.releasing.is_empty()) && d[0] != TCP_DATA {
+                    // Behind the backlog, as in a socket buffer.
+                    self.held.push(d);
+                    continue;
+                }
+                arrived.push(d);
+            }
+            for d in arrived {
                 if d[0] == TCP_DATA {
                     let f = &mut self.tcp[d[1] as usize];
                     f.delivered += TCP_PAYLOAD;
@@ -390,6 +445,13 @@ impl Net {
             let el = self.elapsed();
             for f in &mut self.rdt {
                 if !f.started {
+                    continue;
+                }
+                if stalled {
+                    // The sender's timers still run; the receiver is descheduled.
+                    if f.sender.poll_timeout().is_some_and(|t| t <= now) {
+                        f.sender.handle_timeout(now);
+                    }
                     continue;
                 }
                 if f.sender.poll_timeout().is_some_and(|t| t <= now) {
@@ -790,5 +852,101 @@ fn rdt_sim_tsq_held_competitor_starves_whoever_the_rival_is() {
     assert!(
         by_aimd > 0.8,
         "AIMD's share against the TSQ-held flow: {by_aimd:.3}"
+    );
+}
+
+#[test]
+fn rdt_sim_fast_veth_bottleneck_retransmissions_match_drops() {
+    // The bench's 500 Mbit/s tbf row in the model: 50 µs each way, a 10 ms queue.
+    for (mbit, seed) in [(100u64, 151), (500, 152)] {
+        let rate = mbit * 1_000_000 / 8;
+        let b = Bottleneck {
+            rate,
+            delay: Duration::from_micros(50),
+            queue_bdp: 100.0,
+            loss: 0.0,
+            jitter: Duration::ZERO,
+        };
+        let size = 50_000_000;
+        let mut net = Net::new(b, seed);
+        net.add_rdt(b"fast-veth", size, &Config::default(), Duration::ZERO);
+        net.run(Duration::from_secs(60), true);
+        let f = &net.rdt[0];
+        assert!(f.verified(), "{mbit} Mbit/s: not verified");
+        let s = f.sender.stats();
+        let t = f.done_at.expect("done");
+        println!(
+            "veth {mbit} Mbit/s: {:.1}% of the rate, retx {} for {} dropped, RTOs {}, spurious {}, \
+             congestion events {}, loss rounds {}, cwnd {}, mean queue {:?}, by cause {:?}",
+            100.0 * size as f64 / t.as_secs_f64() / rate as f64,
+            s.retransmissions,
+            f.dropped,
+            s.timeouts,
+            s.spurious_losses,
+            s.congestion_events,
+            s.loss_rounds,
+            s.cwnd,
+            net.mean_queue_delay(),
+            s.retx_by
+        );
+        let by = s.retx_by;
+        assert_eq!(
+            by.rack_time + by.rack_count + by.rto + by.probe,
+            s.retransmissions,
+            "{mbit} Mbit/s: every retransmission has one cause"
+        );
+        assert!(
+            s.retransmissions * 10 <= f.dropped * 11,
+            "{mbit} Mbit/s: {} retransmissions for {} drops",
+            s.retransmissions,
+            f.dropped
+        );
+    }
+}
+
+#[test]
+fn rdt_sim_receiver_stalls_do_not_multiply_retransmissions() {
+    // A CPU-starved client (the bench's 500 Mbit/s row on a loaded 2-core box): twice the
+    // receiver stops for 250 ms, longer than an RTO, while the sender's packets keep
+    // arriving into its socket buffer. The RTO that fires meanwhile is spurious: the
+    // packets it declares lost are delivered, and re-sending them all as the ACKs come
+    // back is what pushed the real row to 1.35 retransmissions per drop (here, before
+    // F-RTO and the RTO undo: 857 retransmissions for 162 drops, 695 duplicates).
+    let rate = 62_500_000;
+    let b = Bottleneck {
+        rate,
+        delay: Duration::from_micros(50),
+        queue_bdp: 100.0,
+        loss: 0.0,
+        jitter: Duration::ZERO,
+    };
+    let size = 60_000_000;
+    let mut net = Net::new(b, 161);
+    net.stalls = vec![
+        (Duration::from_millis(300), Duration::from_millis(550)),
+        (Duration::from_millis(700), Duration::from_millis(950)),
+    ];
+    net.add_rdt(b"stalls", size, &Config::default(), Duration::ZERO);
+    net.run(Duration::from_secs(60), true);
+    let f = &net.rdt[0];
+    assert!(f.verified(), "not verified: {:?}", f.sender_event);
+    let s = f.sender.stats();
+    let dups = f.receiver.stats().duplicates;
+    println!(
+        "receiver stalls: retx {} for {} dropped, duplicates at the receiver {dups}, RTOs {}, \
+         spurious {}, by cause {:?}, {:.1}% of the rate",
+        s.retransmissions,
+        f.dropped,
+        s.timeouts,
+        s.spurious_losses,
+        s.retx_by,
+        100.0 * size as f64 / f.done_at.expect("done").as_secs_f64() / rate as f64
+    );
+    assert!(s.timeouts > 0, "the stalls must outlast the RTO");
+    assert!(
+        s.retransmissions * 10 <= f.dropped * 11,
+        "{} retransmissions for {} drops ({dups} duplicates)",
+        s.retransmissions,
+        f.dropped
     );
 }

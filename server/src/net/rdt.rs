@@ -57,6 +57,8 @@ pub fn bind(addr: SocketAddr) -> std::io::Result<(UdpSocket, SocketAddr)> {
 struct Route {
     peer: SocketAddr,
     tx: mpsc::Sender<Bytes>,
+    /// Datagrams lost because the transfer's queue was full.
+    full: u64,
 }
 
 /// Runs the RDT service until shutdown: receives, routes, starts transfers.
@@ -124,11 +126,19 @@ impl Demux {
             count_stray(ctx);
             return;
         };
-        if let Some(r) = self.routes.get(&id) {
+        if let Some(r) = self.routes.get_mut(&id) {
             if r.peer == from {
                 pool.extend_from_slice(dgram);
-                // A full queue is loss, which the protocol recovers from.
-                let _ = r.tx.try_send(pool.split().freeze());
+                // A full queue is loss, which the protocol recovers from (traced: lost
+                // ACKs make the sender re-send what the receiver holds).
+                if let Err(mpsc::error::TrySendError::Full(_)) =
+                    r.tx.try_send(pool.split().freeze())
+                {
+                    r.full += 1;
+                    if r.full.is_power_of_two() {
+                        tracing::debug!(conn = id, lost = r.full, "rdt route queue full");
+                    }
+                }
                 return;
             }
         }
@@ -155,7 +165,14 @@ impl Demux {
             Ok(g) => {
                 let (tx, rx) = mpsc::channel(ROUTE_QUEUE);
                 let _ = tx.try_send(Bytes::copy_from_slice(dgram));
-                self.routes.insert(id, Route { peer: from, tx });
+                self.routes.insert(
+                    id,
+                    Route {
+                        peer: from,
+                        tx,
+                        full: 0,
+                    },
+                );
                 let c = ctx.clone();
                 let s = self.socket.clone();
                 let done = self.done.0.clone();

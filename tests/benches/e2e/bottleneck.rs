@@ -176,6 +176,15 @@ fn ping_text(rtts: &[Duration], sent: u64) -> String {
     }
 }
 
+/// The queueing delay the flows add: the ping's median during the run minus its median
+/// through the idle queue.
+fn queueing_text(rtts: &[Duration], idle: Option<Duration>) -> String {
+    match (quantile(rtts, 0.5), idle) {
+        (Some(m), Some(i)) => format!("{:.2} ms", ms(m.saturating_sub(i))),
+        _ => "-".into(),
+    }
+}
+
 /// The bottleneck tables. `f100` is the 100 MiB file; `big` a file large enough that no
 /// flow finishes within the sharing window at the highest rate.
 pub(super) fn bottleneck_rows(
@@ -188,12 +197,12 @@ pub(super) fn bottleneck_rows(
 ) -> (String, String) {
     let mut bars: Vec<Bar> = Vec::new();
     let mut alone = String::from(
-        "| bottleneck | protocol | goodput (wall, median of 3) | IP rate while sending | of the bottleneck | ping median / p90 (replies) | queue drops/run | RDT retx/run | RDT packets lost/run | retx ÷ lost |\n\
-         |---|---|---|---|---|---|---|---|---|---|\n",
+        "| bottleneck | protocol | goodput (wall, median of 3) | IP rate while sending | of the bottleneck | ping median / p90 (replies) | queueing delay added | queue drops/run | RDT retx/run | RDT packets lost/run | retx ÷ lost |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     let mut shared = String::from(
-        "| bottleneck | RDT with | RDT | other | RDT share | other share | Jain's index | ping median / p90 (replies) | queue drops |\n\
-         |---|---|---|---|---|---|---|---|---|\n",
+        "| bottleneck | RDT with | RDT | other | RDT share | other share | Jain's index | ping median / p90 (replies) | queueing delay added | queue drops |\n\
+         |---|---|---|---|---|---|---|---|---|---|\n",
     );
     let mut idle = Vec::new();
     for mbit in RATES {
@@ -240,13 +249,14 @@ pub(super) fn bottleneck_rows(
         std::thread::sleep(Duration::from_secs(2));
         let (sent, rtts) = ping.finish();
         idle.push(format!("{mbit} Mbit/s: {}", ping_text(&rtts, sent)));
+        let idle_median = quantile(&rtts, 0.5);
 
         // (a) each protocol alone: 3 downloads of 100 MiB.
         for p in [Proto::Rdt, TCP_CUBIC, TCP_RENO, TCP_BBR, Proto::Quic] {
             if let Proto::Tcp(cc) = p {
                 if let Err(e) = pair.set_tcp_cc(cc) {
                     alone.push_str(&format!(
-                        "| {label} | {} | not run: {e:#} | | | | | | | |\n",
+                        "| {label} | {} | not run: {e:#} | | | | | | | | |\n",
                         p.label()
                     ));
                     continue;
@@ -254,7 +264,7 @@ pub(super) fn bottleneck_rows(
             }
             if p == Proto::Quic && rig.quic.is_none() {
                 alone.push_str(&format!(
-                    "| {label} | QUIC | not built (scripts/bench.sh builds bench/quic) | | | | | | | |\n"
+                    "| {label} | QUIC | not built (scripts/bench.sh builds bench/quic) | | | | | | | | |\n"
                 ));
                 continue;
             }
@@ -318,10 +328,11 @@ pub(super) fn bottleneck_rows(
                 "- | - | -".into()
             };
             alone.push_str(&format!(
-                "| {label} | {} | {} | {rate_text} | {pct} | {} | {} | {retx} |\n",
+                "| {label} | {} | {} | {rate_text} | {pct} | {} | {} | {} | {retx} |\n",
                 p.label(),
                 cell.text(3),
                 ping_text(&rtts, sent),
+                queueing_text(&rtts, idle_median),
                 drops / runs,
             ));
             eprintln!(
@@ -338,13 +349,13 @@ pub(super) fn bottleneck_rows(
             if let Proto::Tcp(cc) = other {
                 if let Err(e) = pair.set_tcp_cc(cc) {
                     shared.push_str(&format!(
-                        "| {label} | {} | not run: {e:#} | | | | | | |\n",
+                        "| {label} | {} | not run: {e:#} | | | | | | | |\n",
                         other.label()
                     ));
                     continue;
                 }
             }
-            let row = share_row(&rig, other, big);
+            let row = share_row(&rig, other, big, idle_median);
             match row {
                 Some((r, sh)) => {
                     if let Some([a, o]) = sh {
@@ -363,7 +374,7 @@ pub(super) fn bottleneck_rows(
                     eprintln!("bottleneck {label} RDT + {}: {r}", other.label());
                 }
                 None => shared.push_str(&format!(
-                    "| {label} | {} | not built (scripts/bench.sh builds bench/quic) | | | | | | |\n",
+                    "| {label} | {} | not built (scripts/bench.sh builds bench/quic) | | | | | | | |\n",
                     other.label()
                 )),
             }
@@ -385,7 +396,7 @@ pub(super) fn bottleneck_rows(
          header included); RDT's 1400-byte chunks in 1462-byte IP packets put at most 94.8% of it in file bytes. \
          Ping: a UDP probe every {} ms from the client namespace to an echo socket in the server namespace; the \
          reply waits in the bottleneck's queue, so the median minus the idle median is the queueing delay a \
-         transfer adds. Idle: {}. IP rate while sending: nftables byte counters per flow in the client namespace, \
+         transfer adds (the queueing-delay column). Idle: {}. IP rate while sending: nftables byte counters per flow in the client namespace, \
          sampled every 100 ms, between the first and last sample that saw the flow grow. Queue drops: the tbf \
          qdisc's `dropped` counter (single packets: the server's veth cut the bursts before the router). RDT packets lost: what the server sent (its chunks, its retransmissions from \
          `llmops_rdt_retransmissions_total`, one ACCEPT and one FIN per run) minus the packets the client's flow \
@@ -527,7 +538,12 @@ fn kill(mut c: Child) -> bool {
 
 /// RDT and `other` sharing for [`SHARE`]; the row's cells after the bottleneck label, or
 /// None when `other` is not available.
-fn share_row(rig: &Rig, other: Proto, big: &Path) -> Option<(String, Option<[f64; 2]>)> {
+fn share_row(
+    rig: &Rig,
+    other: Proto,
+    big: &Path,
+    idle: Option<Duration>,
+) -> Option<(String, Option<[f64; 2]>)> {
     let o_rdt = tempfile::tempdir_in(rig.out).expect("tempdir");
     let o_other = tempfile::tempdir_in(rig.out).expect("tempdir");
     let mut other_cmd = rig.command(other, big, o_other.path())?;
@@ -560,7 +576,7 @@ fn share_row(rig: &Rig, other: Proto, big: &Path) -> Option<(String, Option<[f64
         kill(oth);
         return Some((
             format!(
-                "{} | both flows did not start within 120 s | | | | | | |",
+                "{} | both flows did not start within 120 s | | | | | | | |",
                 other.label()
             ),
             None,
@@ -586,7 +602,7 @@ fn share_row(rig: &Rig, other: Proto, big: &Path) -> Option<(String, Option<[f64
         ""
     };
     let text = format!(
-        "{} | {:.1} Mbit/s | {:.1} Mbit/s | {:.2} | {:.2} | {:.3}{note} | {} | {} |",
+        "{} | {:.1} Mbit/s | {:.1} Mbit/s | {:.2} | {:.2} | {:.3}{note} | {} | {} | {} |",
         other.label(),
         got[0] * 8.0 / 1e6 / secs,
         got[1] * 8.0 / 1e6 / secs,
@@ -594,6 +610,7 @@ fn share_row(rig: &Rig, other: Proto, big: &Path) -> Option<(String, Option<[f64
         sh[1],
         jain_index(&got),
         ping_text(&rtts, sent),
+        queueing_text(&rtts, idle),
         q1.since(&q0).dropped,
     );
     Some((text, Some([sh[0], sh[1]])))

@@ -5,8 +5,8 @@
 use std::time::{Duration, Instant};
 
 use super::{
-    AckScratch, Sender, SenderState, Undo, BURST_ODDS, DUPTHRESH, MIN_REO_WND, PROBE_GAIN,
-    QUEUE_THRESH_MAX, QUEUE_THRESH_MIN, RENO_FRIENDLY_GAIN, REO_MULT_MAX,
+    AckScratch, Frto, LossCause, Sender, SenderState, Undo, BURST_ODDS, DUPTHRESH, MIN_REO_WND,
+    PROBE_GAIN, QUEUE_THRESH_MAX, QUEUE_THRESH_MIN, RENO_FRIENDLY_GAIN, REO_MULT_MAX,
 };
 use crate::rdt::packet::Ack;
 use crate::rdt::{chunk_len, BASE_WINDOW_CAP};
@@ -40,7 +40,32 @@ impl Sender {
             self.snd_nxt = a.cum;
         }
 
+        if acc.rto_spurious {
+            self.undo_rto();
+            // RACK's reference moves back to the originals: the RTO's retransmission was
+            // acknowledged by its original, and measured against it every packet the RTO
+            // put back in flight would look overdue.
+            if let Some((order, sent_at)) = acc.latest_original {
+                self.rack_tx_order = order;
+                self.rack_rtt = now.saturating_duration_since(sent_at);
+            }
+        }
+        if acc.newly > 0 {
+            // F-RTO (RFC 5682): the first ACK after the RTO's one retransmission may only
+            // cover that retransmission; then two new chunks go out and the next ACK
+            // decides. An ACK for originals the RTO declared lost undid it above.
+            self.frto = match self.frto {
+                Frto::Retransmitted if !acc.rto_spurious && self.snd_nxt < self.total => {
+                    Frto::NewData { sent: 0 }
+                }
+                _ => Frto::Off,
+            };
+        }
         if let Some((order, sent_at, tx_count)) = acc.latest {
+            if tx_count == 1 && self.rto_undo.is_some_and(|u| order > u.at_order) {
+                // New data sent after the RTO got through: too late to call it spurious.
+                self.rto_undo = None;
+            }
             self.timeouts_in_row = 0;
             let rtt = now.saturating_duration_since(sent_at);
             if tx_count == 1 {
@@ -80,7 +105,13 @@ impl Sender {
         // An ACK sooner than the minimum RTT after a retransmission is for the original:
         // ambiguous for RTT and RACK purposes (RFC 8985, step 2).
         let ambiguous = slot.tx_count > 1 && age < min_rtt;
-        if slot.lost {
+        if slot.lost && slot.cause == LossCause::Rto {
+            // The RTO declared it lost, yet the original arrived: the RTO was spurious (a
+            // stall, not an outage). Not reordering evidence; `on_ack` puts the rest of
+            // what the RTO declared lost back in flight.
+            self.spurious += 1;
+            acc.rto_spurious = true;
+        } else if slot.lost {
             // Delivered before we even retransmitted: the loss call was wrong.
             self.spurious_loss();
         } else {
@@ -108,6 +139,27 @@ impl Sender {
         };
         if !ambiguous && later {
             acc.latest = Some((slot.tx_order, slot.sent_at, slot.tx_count));
+        }
+        if slot.tx_count == 1 && acc.latest_original.is_none_or(|(o, _)| slot.tx_order > o) {
+            acc.latest_original = Some((slot.tx_order, slot.sent_at));
+        }
+    }
+
+    /// An RTO proved spurious (an original it declared lost was acknowledged): the
+    /// packets it declared lost and that were not retransmitted yet are in flight again,
+    /// so they are not re-sent while their ACKs are on the way (RACK declares the ones
+    /// really lost, overdue behind later deliveries), and the window before the RTO comes
+    /// back unless new data sent since was already acknowledged.
+    pub(super) fn undo_rto(&mut self) {
+        for s in self.slots.iter_mut() {
+            if s.lost && !s.acked && s.cause == LossCause::Rto {
+                s.lost = false;
+                self.in_flight += 1;
+            }
+        }
+        if let Some(u) = self.rto_undo.take() {
+            self.cwnd = self.cwnd.max(u.cwnd);
+            self.ssthresh = u.ssthresh;
         }
     }
 
@@ -157,6 +209,11 @@ impl Sender {
             let deadline = s.sent_at + wait;
             if by_count || now >= deadline {
                 self.slots[idx].lost = true;
+                self.slots[idx].cause = if now >= deadline {
+                    LossCause::RackTime
+                } else {
+                    LossCause::RackCount
+                };
                 self.in_flight = self.in_flight.saturating_sub(1);
                 // Packets sent before the last decrease belong to the episode that caused
                 // it: one burst must not shrink the window twice.

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::{Sender, SenderState};
+use super::{Frto, LossCause, RtoUndo, Sender, SenderState};
 use crate::rdt::AbortReason;
 
 impl Sender {
@@ -123,6 +123,11 @@ impl Sender {
             return;
         }
         if self.timeouts_in_row == 1 {
+            self.rto_undo = Some(RtoUndo {
+                cwnd: self.cwnd,
+                ssthresh: self.ssthresh,
+                at_order: self.tx_counter,
+            });
             // Remember the pre-outage window: slow start climbs back to it quickly.
             self.ssthresh = (self.cwnd * self.cfg.decrease_factor).max(self.min_window());
             self.cwnd = self.min_window();
@@ -130,10 +135,12 @@ impl Sender {
             self.undo = None;
         }
         self.rtt.back_off();
+        self.frto = Frto::Retransmitted;
         for idx in 0..self.slots.len() {
             let s = self.slots[idx];
             if !s.acked && !s.lost && s.tx_count > 0 {
                 self.slots[idx].lost = true;
+                self.slots[idx].cause = LossCause::Rto;
                 self.retx.push_back(self.snd_una + idx as u32);
             }
         }

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::{Sender, SenderState, Slot, Transmit};
+use super::{Frto, LossCause, Sender, SenderState, Slot, Transmit};
 use crate::rdt::packet::{Accept, Fin, Have, Mode, Packet, Ranges, Request, MAX_DATAGRAM};
 use crate::rdt::{chunk_len, AbortReason, DATA_HEADER_LEN};
 
@@ -110,10 +110,26 @@ impl Sender {
                 return self.send_slot(idx, now);
             }
         }
-        if f64::from(self.in_flight) >= self.cwnd.max(1.0) || !self.pacing_allows(now) {
+        // F-RTO: one retransmission after an RTO, then (if needed) two new chunks, each
+        // step waiting for an ACK.
+        let window = match self.frto {
+            Frto::Off => self.cwnd.max(1.0),
+            Frto::Retransmitted => 1.0,
+            Frto::NewData { sent } if sent < 2 => f64::from(self.in_flight) + 1.0,
+            Frto::NewData { .. } => 0.0,
+        };
+        if f64::from(self.in_flight) >= window || !self.pacing_allows(now) {
             return None;
         }
+        if let Frto::NewData { sent } = self.frto {
+            self.frto = Frto::NewData { sent: sent + 1 };
+        }
         while let Some(seq) = self.retx.pop_front() {
+            if matches!(self.frto, Frto::NewData { .. }) {
+                // Retransmissions wait for the deciding ACK.
+                self.retx.push_front(seq);
+                break;
+            }
             let Some(idx) = seq.checked_sub(self.snd_una).map(|i| i as usize) else {
                 continue;
             };
@@ -133,6 +149,7 @@ impl Sender {
             tx_count: 0,
             acked: false,
             lost: true,
+            cause: LossCause::RackTime,
         });
         self.snd_nxt += 1;
         self.send_slot(self.slots.len() - 1, now)
@@ -155,9 +172,17 @@ impl Sender {
             tx_count: s.tx_count + 1,
             acked: false,
             lost: false,
+            cause: s.cause,
         };
         if s.tx_count > 0 {
             self.retransmissions += 1;
+            let by = &mut self.retx_by;
+            match (s.lost, s.cause) {
+                (false, _) => by.probe += 1,
+                (true, LossCause::RackTime) => by.rack_time += 1,
+                (true, LossCause::RackCount) => by.rack_count += 1,
+                (true, LossCause::Rto) => by.rto += 1,
+            }
         }
 
         if s.tx_count == 0 || s.lost {

@@ -64,6 +64,10 @@ pub(super) async fn run(
         congestion_events = stats.map(|s| s.congestion_events).unwrap_or(0),
         loss_rounds = stats.map(|s| s.loss_rounds).unwrap_or(0),
         min_rtt_us = stats.and_then(|s| s.min_rtt).map(|d| d.as_micros() as u64).unwrap_or(0),
+        retx_rack_time = stats.map(|s| s.retx_by.rack_time).unwrap_or(0),
+        retx_rack_count = stats.map(|s| s.retx_by.rack_count).unwrap_or(0),
+        retx_rto = stats.map(|s| s.retx_by.rto).unwrap_or(0),
+        retx_probe = stats.map(|s| s.retx_by.probe).unwrap_or(0),
         "rdt transfer end"
     );
     let delivered = stats.map(|s| s.bytes_acked + s.bytes_skipped).unwrap_or(0);
