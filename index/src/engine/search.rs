@@ -644,8 +644,15 @@ mod tests {
         cfg.translator = crate::analyzers::translate::Translator::Glossary;
         let old = Engine::open(cfg, None, None).expect("open");
         for (i, (name, text)) in files.iter().enumerate() {
-            old.index_upload("s1", &format!("f{i}"), name, name, &format!("sha{i}"), *text)
-                .expect("index");
+            old.index_upload(
+                "s1",
+                &format!("f{i}"),
+                name,
+                name,
+                &format!("sha{i}"),
+                *text,
+            )
+            .expect("index");
         }
         assert!(old
             .search("s1", "天气预报和湿度", Scope::Uploads, 3, Mode::Lexical)

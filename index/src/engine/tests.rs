@@ -368,8 +368,15 @@ fn index_engine_glossary_translates_queries_both_ways() {
     .iter()
     .enumerate()
     {
-        e.index_upload("s1", &format!("f{i}"), name, name, &format!("sha{i}"), *text)
-            .expect("index");
+        e.index_upload(
+            "s1",
+            &format!("f{i}"),
+            name,
+            name,
+            &format!("sha{i}"),
+            *text,
+        )
+        .expect("index");
     }
     let top = |q: &str| -> Vec<Hit> {
         e.search("s1", q, Scope::Uploads, 3, Mode::Hybrid)
