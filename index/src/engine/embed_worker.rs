@@ -452,7 +452,7 @@ mod tests {
                 &format!("{w}.txt"),
                 &format!("/u/{w}.txt"),
                 &format!("sha{i}"),
-                &format!("{w} {w} {w} service notes"),
+                format!("{w} {w} {w} service notes"),
             )
             .expect("index");
         };
