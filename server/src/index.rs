@@ -65,6 +65,9 @@ pub struct IndexHandle {
     watchers: Mutex<HashMap<String, mpsc::Sender<Message>>>,
     /// A doc scan is running (at most one at a time).
     scanning: AtomicBool,
+    /// The start-up thread has attached the embedder or turned dense search off for good;
+    /// before that, an `indexed` upload may still be embedded once the model loads.
+    dense_settled: AtomicBool,
 }
 
 impl IndexHandle {
@@ -90,6 +93,7 @@ impl IndexHandle {
                 .unwrap_or_else(|_| cfg.uploads_dir()),
             watchers: Mutex::new(HashMap::new()),
             scanning: AtomicBool::new(false),
+            dense_settled: AtomicBool::new(false),
         });
         let weak = Arc::downgrade(&h);
         h.engine.set_listener(Arc::new(move |p: &Progress| {
@@ -201,9 +205,11 @@ impl IndexHandle {
             }
             _ => (state, detail),
         };
-        // No later state will come (no embedder, or the last one was just recorded): the
-        // uploader's sender would otherwise keep its connection's queue allocated for good.
-        if dup || state != UploadState::Indexed || !self.engine.has_dense() {
+        // No later state will come (no embedder for good, or the last one was just
+        // recorded): the uploader's sender would otherwise keep its connection's queue
+        // allocated for good. While the model loads, embedding states may still follow.
+        let no_embedder = self.dense_settled.load(Ordering::Acquire) && !self.engine.has_dense();
+        if dup || state != UploadState::Indexed || no_embedder {
             self.unwatch(&row.file_id);
         }
         (state, detail)
@@ -472,6 +478,7 @@ impl IndexHandle {
                         h.engine.set_dense_off(reason);
                     }
                 }
+                h.dense_settled.store(true, Ordering::Release);
             });
         if let Err(e) = spawned {
             tracing::warn!("cannot start index background work: {e}");
@@ -733,6 +740,18 @@ mod tests {
         let f = fixture();
         let h = f.handle();
         assert!(!h.engine.has_dense(), "this test needs lexical-only");
+        // While the model may still load, embedding states can follow `indexed`.
+        let (early_tx, _early_rx) = mpsc::channel(16);
+        let early = f.upload("bbb222", "connection reset by peer\n");
+        h.index_upload(&early, Some(early_tx));
+        assert_eq!(
+            h.watched(),
+            1,
+            "the model may still load: keep the uploader"
+        );
+        h.unwatch("bbb222");
+        // Dense search off for good (as the start-up thread decides).
+        h.dense_settled.store(true, Ordering::Release);
         let (tx, mut rx) = mpsc::channel(16);
         let row = f.upload("ccc333", "upstream timed out while reading\n");
         let (state, _) = h.index_upload(&row, Some(tx.clone()));
