@@ -488,6 +488,14 @@ impl Net {
 }
 
 /// Jain's fairness index of the given throughputs: 1 = equal shares, 1/n = one flow has all.
+/// Issue 18's waste bound: every drop needs one retransmission, at most 10% more.
+fn assert_retx_within_1_1x(label: &str, retransmissions: u64, dropped: u64) {
+    assert!(
+        retransmissions * 10 <= dropped * 11,
+        "{label}: {retransmissions} retransmissions for {dropped} drops"
+    );
+}
+
 fn jain(x: &[f64]) -> f64 {
     let s: f64 = x.iter().sum();
     let q: f64 = x.iter().map(|v| v * v).sum();
@@ -549,12 +557,7 @@ fn rdt_sim_bottleneck_alone_fills_the_link_and_backs_off() {
         "standing queue: mean {:?} of {full:?}",
         net.mean_queue_delay()
     );
-    assert!(
-        s.retransmissions * 10 <= f.dropped * 11,
-        "{} retransmissions for {} drops",
-        s.retransmissions,
-        f.dropped
-    );
+    assert_retx_within_1_1x("alone", s.retransmissions, f.dropped);
 }
 
 #[test]
@@ -698,11 +701,7 @@ fn rdt_sim_retransmissions_at_most_1_1x_drops() {
     // may retransmit at most 1.1 times that many DATA packets.
     for (loss, seed) in [(0.01, 141), (0.05, 142), (0.10, 143)] {
         let (dropped, s) = retx_run(loss, Duration::ZERO, seed);
-        assert!(
-            s.retransmissions * 10 <= dropped * 11,
-            "loss {loss}: {} retransmissions for {dropped} dropped",
-            s.retransmissions
-        );
+        assert_retx_within_1_1x(&format!("loss {loss}"), s.retransmissions, dropped);
         // The same random loss at a congested bottleneck (tail drops too).
         let mut net = Net::new(path(loss), seed);
         net.add_rdt(b"retx", 6_000_000, &Config::default(), Duration::ZERO);
@@ -714,11 +713,10 @@ fn rdt_sim_retransmissions_at_most_1_1x_drops() {
             "bottleneck + loss {loss}: retx {} for {} dropped, congestion events {}",
             st.retransmissions, f.dropped, st.congestion_events
         );
-        assert!(
-            st.retransmissions * 10 <= f.dropped * 11,
-            "bottleneck, loss {loss}: {} retransmissions for {} dropped",
+        assert_retx_within_1_1x(
+            &format!("bottleneck, loss {loss}"),
             st.retransmissions,
-            f.dropped
+            f.dropped,
         );
     }
 }
@@ -895,12 +893,7 @@ fn rdt_sim_fast_veth_bottleneck_retransmissions_match_drops() {
             s.retransmissions,
             "{mbit} Mbit/s: every retransmission has one cause"
         );
-        assert!(
-            s.retransmissions * 10 <= f.dropped * 11,
-            "{mbit} Mbit/s: {} retransmissions for {} drops",
-            s.retransmissions,
-            f.dropped
-        );
+        assert_retx_within_1_1x(&format!("{mbit} Mbit/s"), s.retransmissions, f.dropped);
     }
 }
 
@@ -943,10 +936,5 @@ fn rdt_sim_receiver_stalls_do_not_multiply_retransmissions() {
         100.0 * size as f64 / f.done_at.expect("done").as_secs_f64() / rate as f64
     );
     assert!(s.timeouts > 0, "the stalls must outlast the RTO");
-    assert!(
-        s.retransmissions * 10 <= f.dropped * 11,
-        "{} retransmissions for {} drops ({dups} duplicates)",
-        s.retransmissions,
-        f.dropped
-    );
+    assert_retx_within_1_1x(&format!("{dups} duplicates"), s.retransmissions, f.dropped);
 }
