@@ -330,6 +330,12 @@ impl Engine {
         }
     }
 
+    /// Index housekeeping between requests (blocking): see [`Lexical::housekeep`]. True when
+    /// memory or disk was freed since the last call.
+    pub fn housekeep(&self) -> Result<bool, IndexError> {
+        self.lexical.housekeep()
+    }
+
     /// Segments of the lexical index (each costs every query a little).
     pub fn lexical_segments(&self) -> usize {
         self.lexical.segments()

@@ -23,6 +23,7 @@ use crate::analyzers::{self, BIGRAM, EN, IDENT, ZH};
 use crate::IndexError;
 
 mod chunk_doc;
+mod compact;
 mod query;
 use chunk_doc::IndexedChunk;
 use query::{bm25_idf, sense_boost};
@@ -83,9 +84,14 @@ pub struct Lexical {
     /// Prototypes cloned per query: a shared analyzer behind a lock serialised every
     /// search (and stalled them all whenever its holder was descheduled).
     analyzers: (TextAnalyzer, TextAnalyzer, TextAnalyzer),
+    /// The segments at the last `housekeep` (to tell when merges changed them).
+    seen: Mutex<Vec<tantivy::index::SegmentId>>,
 }
 
 const MAX_QUERY_TOKENS: usize = 48;
+
+/// Segments above this many chunks are left out of merges (see `with_index`).
+const MAX_MERGED_CHUNKS: usize = 50_000;
 
 fn to_chunk(f: &Fields, d: &TantivyDocument) -> ChunkDoc {
     let s = |f: Field| {
@@ -242,12 +248,31 @@ impl Lexical {
             .register(IDENT, analyzers::ident_analyzer());
         // Two indexing threads: this machine kind has two cores. 40 MB of arenas (20 per
         // thread; tantivy's floor is 15): the budget is heap held while a file is indexed.
-        let writer: IndexWriter<IndexedChunk> = index.writer_with_num_threads(2, 40_000_000)?;
+        // One merge at a time (tantivy runs up to 4): a merge reads its segments through
+        // mapped files, which count in the server's RSS while it runs, so concurrent merges
+        // after a burst of uploads added up (issue 16); two cores cannot run four anyway.
+        let writer: IndexWriter<IndexedChunk> = index.writer_with_options(
+            tantivy::indexer::IndexWriterOptions::builder()
+                .num_worker_threads(2)
+                .memory_budget_per_thread(20_000_000)
+                .num_merge_threads(1)
+                .build(),
+        )?;
         // Merge as soon as 3 segments share a size level (tantivy waits for 8): a query
         // looks every term up once per segment, so at 100k chunks 14 segments made it
         // about a third slower. Merges run on tantivy's threads, not the upload's.
         let mut policy = tantivy::merge_policy::LogMergePolicy::default();
         policy.set_min_num_segments(3);
+        // A segment more than half deleted is merged (purged) even alone: tantivy's default
+        // never purges for deletes, so a deleted file's text stayed on disk. Segments left
+        // with few chunks are emptied without a merge (`compact`).
+        policy.set_del_docs_ratio_before_merge(0.5);
+        // Segments above this many chunks are not merged further: a merge reads its inputs
+        // through mapped files (counted in RSS while it runs), and without a cap the last
+        // merges of a large upload burst read the whole index at once (issue 16: 180 MB
+        // mapped at the end of 30 concurrent 9 MB uploads). 50k chunks is about 25 MB of
+        // text; a merge reads at most three such segments.
+        policy.set_max_docs_before_merge(MAX_MERGED_CHUNKS);
         writer.set_merge_policy(Box::new(policy));
         // Commits reload the reader at once (`replace`); a finished background merge is
         // picked up by the directory watch.
@@ -265,16 +290,31 @@ impl Lexical {
                 analyzers::bigram_analyzer(),
                 analyzers::en_analyzer(),
             ),
+            seen: Mutex::default(),
         })
     }
 
     /// Replaces all chunks of `doc_key` with `chunks`, commits and reloads the reader, so
     /// the new text is searchable when this returns. The chunks move into the writer: each
     /// one's text is read by every field from that one copy.
+    /// Segments the delete leaves nearly empty lose their other chunks too, re-added in the
+    /// same commit, so their files go at once (`compact`).
     pub fn replace(&self, doc_key: &str, chunks: Vec<ChunkDoc>) -> Result<(), IndexError> {
         let mut w = self.writer.lock().map_err(|_| IndexError::Poisoned)?;
+        // Read under the writer's lock: no other commit can change what is alive meanwhile.
+        let moved = compact::survivors(&self.reader.searcher(), &self.f, doc_key)?;
         w.delete_term(Term::from_field_text(self.f.doc_key, doc_key));
-        for c in chunks {
+        for c in &moved {
+            w.delete_term(Term::from_field_u64(self.f.chunk_id, c.chunk_id));
+        }
+        if !moved.is_empty() {
+            tracing::info!(
+                "lexical index: {} chunks of other files re-added to free the segments {doc_key} leaves nearly empty",
+                moved.len()
+            );
+        }
+        // Added after the deletes: a delete only hits documents added before it.
+        for c in chunks.into_iter().chain(moved) {
             w.add_document(IndexedChunk { f: self.f, c })?;
         }
         w.commit()?;
@@ -286,6 +326,26 @@ impl Lexical {
     /// Removes every chunk of `doc_key`.
     pub fn remove(&self, doc_key: &str) -> Result<(), IndexError> {
         self.replace(doc_key, Vec::new())
+    }
+
+    /// Deletes the files of segments nothing uses any more and says whether the index
+    /// changed since the last call (files deleted or segments merged: memory was freed).
+    /// tantivy collects garbage after commits and successful merges only, so the segments of
+    /// a merge whose inputs were deleted meanwhile stayed on disk until the next upload (468 MB
+    /// after deleting 30 uploads). Does nothing while a write holds the writer: its commit
+    /// collects.
+    pub fn housekeep(&self) -> Result<bool, IndexError> {
+        let gc = match self.writer.try_lock() {
+            Ok(w) => w.garbage_collect_files(),
+            Err(std::sync::TryLockError::WouldBlock) => return Ok(false),
+            Err(std::sync::TryLockError::Poisoned(_)) => return Err(IndexError::Poisoned),
+        };
+        let deleted = gc.wait()?.deleted_files.len();
+        let now = self.index.searchable_segment_ids()?;
+        let mut seen = self.seen.lock().map_err(|_| IndexError::Poisoned)?;
+        let merged = *seen != now;
+        *seen = now;
+        Ok(deleted > 0 || merged)
     }
 
     pub fn segments(&self) -> usize {

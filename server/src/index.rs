@@ -644,6 +644,34 @@ pub async fn rescan_periodically(
     }
 }
 
+/// How often the index is tidied after background merges (see [`housekeep_periodically`]).
+pub const HOUSEKEEP_EVERY: Duration = Duration::from_secs(2);
+
+/// Deletes index files background merges left behind and, when merges or deletes freed
+/// something, asks `trimmer` to give the freed heap back to the OS: a merge's memory is freed
+/// on tantivy's thread, long after the request that caused it has trimmed (issue 16).
+pub async fn housekeep_periodically(
+    h: Arc<IndexHandle>,
+    trimmer: Arc<crate::memory::Trimmer>,
+    shutdown: tokio_util::sync::CancellationToken,
+) {
+    let mut tick = tokio::time::interval(HOUSEKEEP_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            _ = tick.tick() => {}
+        }
+        let engine = h.engine.clone();
+        match tokio::task::spawn_blocking(move || engine.housekeep()).await {
+            Ok(Ok(true)) => trimmer.request(),
+            Ok(Ok(false)) => {}
+            Ok(Err(e)) => tracing::warn!("index housekeeping failed: {e}"),
+            Err(e) => tracing::warn!("index housekeeping task failed: {e}"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -61,6 +61,11 @@ pub async fn start(cfg: Config) -> anyhow::Result<Running> {
         // Doc folders are watched by a periodic re-scan, so an added, changed or removed doc
         // shows up without a restart and without any request having to trigger it.
         tokio::spawn(index::rescan_periodically(ix.clone(), ctx.shutdown.clone()));
+        tokio::spawn(index::housekeep_periodically(
+            ix.clone(),
+            ctx.trimmer.clone(),
+            ctx.shutdown.clone(),
+        ));
     }
     // Closed connections may leave freed buffers in malloc's arenas: trim at most 1/s.
     tokio::spawn(
