@@ -6,7 +6,7 @@ use std::future::Future;
 use std::path::Path;
 use std::time::Duration;
 
-use protocol::{FileInfo, Message, UploadLookup};
+use protocol::{FileInfo, Message, UploadLookup, UploadLookupReply};
 
 use crate::connection::{sha256_file, Client, ClientError, UploadMode};
 
@@ -42,9 +42,13 @@ pub struct Uploaded {
 }
 
 impl Client {
-    /// UPLOAD_LOOKUP: this session's uploads with `sha256`, oldest first; `None` when the
-    /// server does not answer lookups (it does not announce [`LOOKUP_FEATURE`]).
-    pub async fn upload_lookup(&self, sha256: &str) -> Result<Option<Vec<FileInfo>>, ClientError> {
+    /// UPLOAD_LOOKUP: this session's uploads with `sha256`, oldest first (and how many the
+    /// server is still receiving); `None` when the server does not answer lookups (it does
+    /// not announce [`LOOKUP_FEATURE`]).
+    pub async fn upload_lookup(
+        &self,
+        sha256: &str,
+    ) -> Result<Option<UploadLookupReply>, ClientError> {
         if !self.welcome().features.iter().any(|f| f == LOOKUP_FEATURE) {
             return Ok(None);
         }
@@ -61,7 +65,7 @@ impl Client {
             )
             .await?;
         match reply {
-            Message::UploadLookupReply(r) => Ok(Some(r.files)),
+            Message::UploadLookupReply(r) => Ok(Some(r)),
             other => Err(ClientError::Protocol(format!(
                 "unexpected reply {:?} to UPLOAD_LOOKUP",
                 other.msg_type()
@@ -174,13 +178,21 @@ where
         }
         match client.upload_lookup(sha).await {
             Ok(Some(now)) => {
-                if let Some(file) = landed(before, now) {
+                let pending = now.in_flight;
+                if let Some(file) = landed(before, now.files) {
                     let up = Uploaded {
                         file,
                         attempts,
                         found_after_loss: true,
                     };
                     return (client, Ok(up));
+                }
+                if pending > 0 {
+                    // The lost attempt may still land: sending again could make two copies.
+                    let e = ClientError::Protocol(format!(
+                        "服务器仍在接收上次的上传，未重新发送；稍后用 files 查看 / the server is still receiving the lost attempt ({pending} in flight); not sending again, check `files` later"
+                    ));
+                    return (client, Err(e));
                 }
             }
             // The server after the restart no longer answers lookups: do not risk it.
@@ -197,7 +209,7 @@ async fn sha_and_lookup(
     path: &Path,
 ) -> Result<Option<(String, Vec<FileInfo>)>, ClientError> {
     let sha = sha256_file(path).await?;
-    Ok(client.upload_lookup(&sha).await?.map(|files| (sha, files)))
+    Ok(client.upload_lookup(&sha).await?.map(|r| (sha, r.files)))
 }
 
 /// The upload among `now` that was not there `before` (the newest such one).

@@ -406,7 +406,7 @@ messages! {
     0x4C UploadLookup(UploadLookup) "UPLOAD_LOOKUP" ClientToServer false
         "`{request_id, sha256}`: did an upload with this sha256 land in this session (asked after a lost connection, before a retry); answered with UPLOAD_LOOKUP_REPLY.";
     0x4D UploadLookupReply(UploadLookupReply) "UPLOAD_LOOKUP_REPLY" ServerToClient false
-        "`{request_id, sha256, files: [file]}`: this session's uploads with that sha256, oldest first; empty when none landed.";
+        "`{request_id, sha256, files: [file], in_flight?}`: this session's uploads with that sha256, oldest first; empty when none landed. The server first waits (up to 20 s) for uploads of that content it is still receiving or saving on another connection; `in_flight` counts those still going after the wait.";
     0x50 MonitorSubscribe(MonitorSubscribe) "MONITOR_SUBSCRIBE" ClientToServer false
         "`{interval_ms}`: start (or re-rate) monitor snapshots.";
     0x51 MonitorUnsubscribe(Empty) "MONITOR_UNSUBSCRIBE" ClientToServer false

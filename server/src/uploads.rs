@@ -10,8 +10,10 @@ use tokio::io::AsyncWriteExt;
 
 use crate::store::{now_rfc3339, Store, UploadRow};
 
+mod in_flight;
 mod service;
-pub use service::Uploads;
+pub use in_flight::{InFlight, InFlightGuard};
+pub use service::{Uploads, LOOKUP_WAIT};
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum UploadError {
@@ -181,6 +183,8 @@ pub struct Incoming {
     file: Option<tokio::fs::File>,
     hasher: Sha256,
     sniffer: TextSniffer,
+    /// Held until the upload is saved or dropped (UPLOAD_LOOKUP waits for it).
+    in_flight: Option<InFlightGuard>,
 }
 
 impl Incoming {
@@ -213,7 +217,14 @@ impl Incoming {
             file: Some(file),
             hasher: Sha256::new(),
             sniffer: TextSniffer::default(),
+            in_flight: None,
         })
+    }
+
+    /// Marks the upload in flight until it is saved (after its row commits: `finish` drops
+    /// it with `self`) or dropped.
+    pub fn track(&mut self, guard: InFlightGuard) {
+        self.in_flight = Some(guard);
     }
 
     pub fn is_complete(&self) -> bool {

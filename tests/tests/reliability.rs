@@ -302,6 +302,88 @@ fn an_upload_saved_before_a_crash_is_found_not_duplicated_by_the_retry() {
     assert_eq!(c.files().expect("files").len(), 2);
 }
 
+/// Issue 16 finding 7, the connection-only loss: the client's connection drops after it sent
+/// the whole file while the server is still saving it (held before the commit by a fault
+/// point). The lookup from the resumed session waits for that save and finds the file, so
+/// the client does not send it again.
+#[test]
+fn a_lookup_waits_for_the_same_upload_still_saving_on_a_lost_connection() {
+    use sha2::{Digest, Sha256};
+    use std::time::{Duration, Instant};
+
+    let fault = ["env", "LLMOPS_FAULT_BEFORE_SAVE_MS=3000"];
+    let flags = ["--embedder", "none"];
+    let server = ServerProc::start_wrapped(&fault, tempfile::tempdir().expect("dir"), &flags)
+        .expect("server");
+    let body = "2024-05-01 12:00:00 WARN pool exhausted, waiting\n".repeat(5_000);
+    let sha = hex::encode(Sha256::digest(body.as_bytes()));
+    let mut c1 = ExtConn::connect(server.addr, None, None).expect("connect");
+    let session = c1.session_id();
+    c1.send(&Message::UploadStart(UploadStart {
+        request_id: 1,
+        filename: "pool.log".into(),
+        size: body.len() as u64,
+        sha256: Some(sha.clone()),
+        result_on_save: true,
+    }))
+    .expect("start");
+    for part in body.as_bytes().chunks(60_000) {
+        c1.send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(
+            part,
+        ))))
+        .expect("data");
+    }
+    // Every byte is in the server's temp file: it is saving (held) now. Then the loss.
+    let tmp = server.data_path().join("uploads").join(".tmp");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !std::fs::read_dir(&tmp)
+        .map(|d| {
+            d.filter_map(|e| e.ok()?.metadata().ok())
+                .any(|m| m.len() == body.len() as u64)
+        })
+        .unwrap_or(false)
+    {
+        assert!(Instant::now() < deadline, "the upload never fully arrived");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(c1);
+
+    let mut c2 = ExtConn::connect(server.addr, Some(&session), None).expect("resume");
+    c2.send(&Message::UploadLookup(UploadLookup {
+        request_id: 7,
+        sha256: sha.clone(),
+    }))
+    .expect("lookup");
+    let reply = match c2
+        .recv_until(|m| matches!(m, Message::UploadLookupReply(_)))
+        .expect("reply")
+        .pop()
+    {
+        Some(Message::UploadLookupReply(r)) => r,
+        other => panic!("expected UPLOAD_LOOKUP_REPLY, got {other:?}"),
+    };
+    assert_eq!(reply.in_flight, 0);
+    assert_eq!(reply.files.len(), 1, "{reply:?}");
+    assert_eq!(reply.files[0].sha256, sha);
+    assert_eq!(reply.files[0].size, body.len() as u64);
+    // A lookup of content nobody is sending answers at once, empty.
+    let t = Instant::now();
+    c2.send(&Message::UploadLookup(UploadLookup {
+        request_id: 8,
+        sha256: "00".repeat(32),
+    }))
+    .expect("lookup");
+    match c2
+        .recv_until(|m| matches!(m, Message::UploadLookupReply(_)))
+        .expect("reply")
+        .pop()
+    {
+        Some(Message::UploadLookupReply(r)) => assert!(r.files.is_empty() && r.in_flight == 0),
+        other => panic!("expected UPLOAD_LOOKUP_REPLY, got {other:?}"),
+    }
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+}
+
 /// Issue 16 finding 8: `nplt` and `http` downloads resume from the `.part` an interrupted
 /// run left (here, with a new offer id, as a re-run gets): only the rest is sent (OFFER_ACCEPT
 /// `resume_from` for nplt, `Range: bytes=N-` on a fresh one-time URL for http), and the whole

@@ -35,6 +35,15 @@ pub struct UploadLookupReply {
     pub request_id: RequestId,
     pub sha256: String,
     pub files: Vec<FileInfo>,
+    /// Uploads of this content the server is still receiving or saving for the session
+    /// (another connection's), after waiting a while for them: the file may still land,
+    /// so a client should not send it again yet. Absent (0) from older servers.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub in_flight: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Answer to an UPLOAD_RDT_START whose name and size passed: push the file to

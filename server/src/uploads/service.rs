@@ -9,7 +9,7 @@ use llmops_tools::audit::{Audit, AuditOp};
 use protocol::Message;
 use tokio::sync::mpsc;
 
-use super::{Incoming, UploadError};
+use super::{InFlight, Incoming, UploadError};
 use crate::index::IndexHandle;
 use crate::store::{Store, UploadRow, UploadState};
 
@@ -20,6 +20,11 @@ use crate::store::{Store, UploadRow, UploadState};
 /// doubled the peak.
 pub const CONCURRENT_INDEXING: usize = 1;
 
+/// How long UPLOAD_LOOKUP waits for an upload of the same content still in flight on another
+/// connection (its last bytes being read or its row committed). Under the client's 30 s
+/// request timeout.
+pub const LOOKUP_WAIT: std::time::Duration = std::time::Duration::from_secs(20);
+
 /// Uploads on disk, in the store and in the index. Cheap to clone.
 #[derive(Clone)]
 pub struct Uploads {
@@ -29,6 +34,8 @@ pub struct Uploads {
     dir: PathBuf,
     /// Turns to index (`CONCURRENT_INDEXING`).
     indexing: Arc<tokio::sync::Semaphore>,
+    /// Uploads announcing a sha256, from their start until saved or dropped.
+    in_flight: InFlight,
 }
 
 impl Uploads {
@@ -39,6 +46,7 @@ impl Uploads {
             index,
             dir,
             indexing: Arc::new(tokio::sync::Semaphore::new(CONCURRENT_INDEXING)),
+            in_flight: InFlight::default(),
         }
     }
 
@@ -66,6 +74,9 @@ impl Uploads {
     /// and indexes it. Refusals are audited and the temp file is gone.
     pub async fn save(&self, session_id: &str, inc: Incoming) -> Result<UploadRow, UploadError> {
         let filename = inc.filename.clone();
+        if let Some(hold) = fault_before_save() {
+            tokio::time::sleep(hold).await;
+        }
         let row = inc
             .finish(&self.dir, &self.store, session_id)
             .await
@@ -76,16 +87,31 @@ impl Uploads {
         Ok(row)
     }
 
-    /// This session's uploads whose content has `sha256`, oldest first (UPLOAD_LOOKUP).
+    /// Marks an upload of `session_id` that announced its sha256 as in flight until it is
+    /// saved or dropped.
+    pub fn track(&self, session_id: &str, inc: &mut Incoming) {
+        if let Some(sha) = inc.expected_sha256.clone() {
+            inc.track(self.in_flight.start(session_id, &sha));
+        }
+    }
+
+    /// This session's uploads whose content has `sha256`, oldest first (UPLOAD_LOOKUP), once
+    /// no upload of that content is in flight for the session (waiting at most `wait`), and
+    /// how many still are.
     pub async fn with_sha256(
         &self,
         session_id: &str,
         sha256: &str,
-    ) -> Result<Vec<UploadRow>, crate::store::StoreError> {
+        wait: std::time::Duration,
+    ) -> Result<(Vec<UploadRow>, usize), crate::store::StoreError> {
+        let pending = self.in_flight.settled(session_id, sha256, wait).await;
         let (sid, sha) = (session_id.to_string(), sha256.trim().to_ascii_lowercase());
         let rows = self.store.run(move |s| s.list_uploads(&sid)).await?;
         // `list_uploads` is in upload order already.
-        Ok(rows.into_iter().filter(|u| u.sha256 == sha).collect())
+        Ok((
+            rows.into_iter().filter(|u| u.sha256 == sha).collect(),
+            pending,
+        ))
     }
 
     /// Called once an upload is on disk and recorded: audit, and make it searchable (indexed
@@ -200,20 +226,28 @@ impl Uploads {
     }
 }
 
-/// Fault point for the crash tests and `make chaos`: with `LLMOPS_FAULT_AFTER_SAVE_MS` set,
-/// a saved upload is held this long after its row is committed, before its result is sent
-/// and before indexing starts (the window of issue 16, finding 7). Unset in production.
-fn fault_after_save() -> Option<std::time::Duration> {
-    static HOLD: std::sync::OnceLock<Option<std::time::Duration>> = std::sync::OnceLock::new();
-    *HOLD.get_or_init(|| {
-        let ms: u64 = std::env::var("LLMOPS_FAULT_AFTER_SAVE_MS")
-            .ok()?
-            .parse()
-            .ok()?;
-        tracing::warn!(
-            ms,
-            "fault point on: saved uploads are held before their result"
-        );
+/// Fault points for the crash tests and `make chaos` (unset in production), each read once:
+/// `LLMOPS_FAULT_AFTER_SAVE_MS` holds a saved upload this long after its row is committed,
+/// before its result is sent and before indexing starts (the window of issue 16, finding 7);
+/// `LLMOPS_FAULT_BEFORE_SAVE_MS` holds a fully received upload before it is verified and
+/// committed (a lookup from another connection must wait for it).
+fn fault_hold(
+    var: &'static str,
+    cell: &'static std::sync::OnceLock<Option<std::time::Duration>>,
+) -> Option<std::time::Duration> {
+    *cell.get_or_init(|| {
+        let ms: u64 = std::env::var(var).ok()?.parse().ok()?;
+        tracing::warn!(ms, var, "fault point on: uploads are held while saving");
         Some(std::time::Duration::from_millis(ms))
     })
+}
+
+fn fault_after_save() -> Option<std::time::Duration> {
+    static HOLD: std::sync::OnceLock<Option<std::time::Duration>> = std::sync::OnceLock::new();
+    fault_hold("LLMOPS_FAULT_AFTER_SAVE_MS", &HOLD)
+}
+
+fn fault_before_save() -> Option<std::time::Duration> {
+    static HOLD: std::sync::OnceLock<Option<std::time::Duration>> = std::sync::OnceLock::new();
+    fault_hold("LLMOPS_FAULT_BEFORE_SAVE_MS", &HOLD)
 }

@@ -3,7 +3,7 @@
 use protocol::{Ack, Message, UploadResult, UploadStatus};
 
 use crate::store::{OfferState, StoreError, TransferMode, UploadRow, UploadState};
-use crate::uploads::{Incoming, UploadError};
+use crate::uploads::{Incoming, UploadError, LOOKUP_WAIT};
 
 use super::{Conn, Dialect, UploadSlot};
 use crate::transfer::offers::OfferFile;
@@ -322,7 +322,8 @@ impl Conn {
         )
         .await;
         match res {
-            Ok(inc) => {
+            Ok(mut inc) => {
+                self.ctx.uploads.track(&self.session_id, &mut inc);
                 self.upload = UploadSlot::Receiving {
                     inc: Box::new(inc),
                     reply,
@@ -362,7 +363,10 @@ impl Conn {
         )
         .await
         {
-            Ok(inc) => inc,
+            Ok(mut inc) => {
+                self.ctx.uploads.track(&self.session_id, &mut inc);
+                inc
+            }
             Err(e) => {
                 self.ctx
                     .uploads
@@ -510,13 +514,14 @@ impl Conn {
         match self
             .ctx
             .uploads
-            .with_sha256(&self.session_id, &q.sha256)
+            .with_sha256(&self.session_id, &q.sha256, LOOKUP_WAIT)
             .await
         {
-            Ok(rows) => Message::UploadLookupReply(protocol::UploadLookupReply {
+            Ok((rows, pending)) => Message::UploadLookupReply(protocol::UploadLookupReply {
                 request_id: q.request_id,
                 sha256: q.sha256,
                 files: rows.iter().map(file_info).collect(),
+                in_flight: u32::try_from(pending).unwrap_or(u32::MAX),
             }),
             Err(e) => store_error(e, q.request_id),
         }
