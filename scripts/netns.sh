@@ -165,6 +165,15 @@ add_router() {
 cmd_cc() {
     local name="$1" algo="$2"
     [[ "$algo" =~ ^[a-z0-9_]+$ ]] || die "ALGO must be a congestion control name, got '$algo'"
+    # A namespace may only default to an algorithm in the host's allowed list (the host's
+    # default and reno unless configured): add it there (loading its module) when missing.
+    local allowed
+    allowed="$(sysctl -n net.ipv4.tcp_allowed_congestion_control)"
+    if [[ " $allowed " != *" $algo "* ]]; then
+        modprobe -q "tcp_$algo" 2>/dev/null || true
+        sysctl -q -w net.ipv4.tcp_allowed_congestion_control="$allowed $algo" >/dev/null \
+            || die "cannot allow TCP congestion control '$algo' (net.ipv4.tcp_allowed_congestion_control)"
+    fi
     for side in s c; do
         ip netns exec "$name-$side" sysctl -q -w "net.ipv4.tcp_congestion_control=$algo" >/dev/null
     done

@@ -9,12 +9,12 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use llmops_tests::netns::{
-    self, jain_index, quantile, shares, Bottleneck, Flow, FlowCounters, NetnsPair, QdiscStats,
-    Transport, UdpPing,
+    self, jain_index, quantile, rate_while_sending, shares, Bottleneck, Flow, FlowCounters,
+    NetnsPair, QdiscStats, Transport, UdpPing,
 };
 use llmops_tests::{bin, ServerProc};
 
-use super::{measure, metric, ms, tui_get, QuicServer, Side, MIB};
+use super::{measure, metric, ms, tui_get, QuicBench, QuicServer, Side, MIB};
 
 /// DATA datagrams of a fresh 100 MiB RDT download: ceil(100 MiB / 1400).
 const CHUNKS_100MIB: u64 = (100 * 1024 * 1024u64).div_ceil(1400);
@@ -101,13 +101,8 @@ impl Rig<'_> {
             }
             Proto::Quic => {
                 let q = self.quic?;
-                let mut cmd = side.command(&bin("quic-bench"));
-                cmd.args(["get", "--server", &q.addr.to_string(), "--cert"])
-                    .arg(&q.cert)
-                    .arg("--out")
-                    .arg(out)
-                    .arg(file);
-                Some(cmd)
+                let ns = self.pair.client_ns();
+                Some(q.get_command(Some(&ns), q.addr, file, out))
             }
         }
     }
@@ -155,9 +150,9 @@ impl Sampler {
     }
 }
 
-/// IP bytes per second of flow `i` between the first and the last sample that saw it grow
-/// (both inside the transfer), or None with fewer than two such samples.
-fn rate_while_sending(samples: &[(Instant, Vec<u64>)], i: usize) -> Option<f64> {
+/// The earlier reading of the same samples, for comparison on stderr: from the first to
+/// the last sample that saw the flow grow, gaps between runs included.
+fn rate_first_to_last(samples: &[(Instant, Vec<u64>)], i: usize) -> Option<f64> {
     let grew: Vec<usize> = (1..samples.len())
         .filter(|&k| samples[k].1[i] > samples[k - 1].1[i])
         .collect();
@@ -216,7 +211,8 @@ pub(super) fn bottleneck_rows(
             netns::start_server(&pair, &["--docs", docs]).expect("server in the namespace");
         let listen = format!("{}:0", netns::SERVER_IP);
         let quic = quic_built.then(|| {
-            QuicServer::start(Side::Ns(&pair), &listen, dir).expect("quic server in the namespace")
+            QuicServer::start_on(Side::Ns(&pair), &listen, dir)
+                .expect("quic server in the namespace")
         });
         let mut flows = vec![
             Flow {
@@ -289,6 +285,14 @@ pub(super) fn bottleneck_rows(
             let runs = cell.attempts().max(1) as u64;
             let drops = q1.since(&q0).dropped;
             let rate = rate_while_sending(&samples, p.counter());
+            if let (Some(r), Some(span)) = (rate, rate_first_to_last(&samples, p.counter())) {
+                eprintln!(
+                    "bottleneck {label} {} alone: {:.1}% of the rate while sending, {:.1}% first to last growth",
+                    p.label(),
+                    100.0 * r / b.bytes_per_sec(),
+                    100.0 * span / b.bytes_per_sec()
+                );
+            }
             if let Some(r) = rate {
                 bars.push(Bar {
                     group: format!("{mbit} Mbit/s"),
@@ -397,15 +401,16 @@ pub(super) fn bottleneck_rows(
          Ping: a UDP probe every {} ms from the client namespace to an echo socket in the server namespace; the \
          reply waits in the bottleneck's queue, so the median minus the idle median is the queueing delay a \
          transfer adds (the queueing-delay column). Idle: {}. IP rate while sending: nftables byte counters per flow in the client namespace, \
-         sampled every 100 ms, between the first and last sample that saw the flow grow. Queue drops: the tbf \
+         sampled every 100 ms, over the 100 ms intervals inside a transfer (the interval and both its neighbours \
+         saw the flow grow: the gaps between the 3 runs and the partial intervals at each run's start and end \
+         are left out). Queue drops: the tbf \
          qdisc's `dropped` counter (single packets: the server's veth cut the bursts before the router). RDT packets lost: what the server sent (its chunks, its retransmissions from \
          `llmops_rdt_retransmissions_total`, one ACCEPT and one FIN per run) minus the packets the client's flow \
          counter received; exact per packet, and what retransmissions should match.\n\n\
          TCP runs with cubic (the Linux default), reno and bbr (this host's default, which new namespaces \
          inherit), set with `scripts/netns.sh cc` in both namespaces; a namespace may only pick an \
-         algorithm in the host's `net.ipv4.tcp_allowed_congestion_control` (`sysctl -w \
-         net.ipv4.tcp_allowed_congestion_control=\"reno bbr cubic\"` as root allows cubic), else that row says \
-         why it did not run. \
+         algorithm in the host's `net.ipv4.tcp_allowed_congestion_control`, so the script adds a missing one \
+         there (and loads its module); if that fails, the row says why it did not run. \
          Each protocol alone, 100 MiB:\n\n{alone}\n\
          RDT sharing the bottleneck with one other flow: both downloads of a {} MiB file start together; once both \
          have received data, the flow counters are read, and again {} s later, when both clients are killed (the \

@@ -8,7 +8,7 @@ use std::time::Duration;
 use llmops_tests::relay::{Impairment, Relay};
 use llmops_tests::ServerProc;
 
-use super::{bin, random_file, rdt_cell, tui_get, QuicServer, Side, MIB};
+use super::{bin, random_file, rdt_cell, tui_get, QuicBench, QuicServer, Side, MIB};
 
 pub(super) fn relay_only() {
     let docs = tempfile::tempdir().expect("tempdir");
@@ -18,9 +18,9 @@ pub(super) fn relay_only() {
     random_file(&f10, 10 * MIB, 1);
     random_file(&f100, 100 * MIB, 2);
     let d = docs.path().to_str().expect("utf8");
-    let quic = bin("quic-bench")
-        .is_file()
-        .then(|| QuicServer::start(Side::Host, "127.0.0.1:0", docs.path()).expect("quic server"));
+    let quic = bin("quic-bench").is_file().then(|| {
+        QuicServer::start_on(Side::Host, "127.0.0.1:0", docs.path()).expect("quic server")
+    });
     let imp = Impairment {
         delay: Duration::from_millis(10),
         ..Default::default()
