@@ -31,6 +31,42 @@ const QUEUE: Duration = Duration::from_millis(10);
 const SHARE: Duration = Duration::from_secs(20);
 const PING_EVERY: Duration = Duration::from_millis(50);
 
+/// What to run: everything by default; for trials, `LLMOPS_BENCH_RATES=500` (Mbit/s, comma
+/// separated), `LLMOPS_BENCH_PROTOS=rdt,quic` (rdt, cubic, reno, bbr, quic: the alone rows,
+/// and the competitors of the shared ones), `LLMOPS_BENCH_SHARE=0` (no shared rows) and
+/// `LLMOPS_BENCH_RUNS=5` (downloads per alone row, 3 by default).
+struct Selection {
+    rates: Vec<u32>,
+    protos: Vec<Proto>,
+    share: bool,
+    runs: usize,
+}
+
+impl Selection {
+    fn from_env() -> Selection {
+        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+        let rates = var("LLMOPS_BENCH_RATES")
+            .map(|v| v.split(',').filter_map(|r| r.trim().parse().ok()).collect())
+            .unwrap_or_else(|| RATES.to_vec());
+        let all = [Proto::Rdt, TCP_CUBIC, TCP_RENO, TCP_BBR, Proto::Quic];
+        let protos = match var("LLMOPS_BENCH_PROTOS") {
+            Some(v) => all
+                .into_iter()
+                .filter(|p| v.split(',').any(|n| n.trim() == p.key()))
+                .collect(),
+            None => all.to_vec(),
+        };
+        Selection {
+            rates,
+            protos,
+            share: var("LLMOPS_BENCH_SHARE").as_deref() != Some("0"),
+            runs: var("LLMOPS_BENCH_RUNS")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(3),
+        }
+    }
+}
+
 /// The protocols measured at the bottleneck.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Proto {
@@ -47,6 +83,15 @@ const TCP_RENO: Proto = Proto::Tcp("reno");
 const TCP_BBR: Proto = Proto::Tcp("bbr");
 
 impl Proto {
+    /// Its name in `LLMOPS_BENCH_PROTOS`.
+    fn key(self) -> &'static str {
+        match self {
+            Proto::Rdt => "rdt",
+            Proto::Tcp(cc) => cc,
+            Proto::Quic => "quic",
+        }
+    }
+
     fn label(self) -> &'static str {
         match self {
             Proto::Rdt => "RDT",
@@ -192,7 +237,7 @@ pub(super) fn bottleneck_rows(
 ) -> (String, String) {
     let mut bars: Vec<Bar> = Vec::new();
     let mut alone = String::from(
-        "| bottleneck | protocol | goodput (wall, median of 3) | IP rate while sending | of the bottleneck | ping median / p90 (replies) | queueing delay added | queue drops/run | RDT retx/run | RDT packets lost/run | retx ÷ lost |\n\
+        "| bottleneck | protocol | goodput (wall, median of the runs) | IP rate while sending | of the bottleneck | ping median / p90 (replies) | queueing delay added | queue drops/run | RDT retx/run | RDT packets lost/run | retx ÷ lost |\n\
          |---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     let mut shared = String::from(
@@ -200,7 +245,9 @@ pub(super) fn bottleneck_rows(
          |---|---|---|---|---|---|---|---|---|---|\n",
     );
     let mut idle = Vec::new();
-    for mbit in RATES {
+    let sel = Selection::from_env();
+    let runs_alone = sel.runs;
+    for &mbit in &sel.rates {
         let b = Bottleneck::with_queue(mbit, QUEUE);
         let pair = NetnsPair::create(0).expect("network namespaces (scripts/netns.sh)");
         // gso_max_segs stays 1 (as made): bursts are cut into packets before they cross
@@ -248,7 +295,7 @@ pub(super) fn bottleneck_rows(
         let idle_median = quantile(&rtts, 0.5);
 
         // (a) each protocol alone: 3 downloads of 100 MiB.
-        for p in [Proto::Rdt, TCP_CUBIC, TCP_RENO, TCP_BBR, Proto::Quic] {
+        for &p in &sel.protos {
             if let Proto::Tcp(cc) = p {
                 if let Err(e) = pair.set_tcp_cc(cc) {
                     alone.push_str(&format!(
@@ -269,7 +316,7 @@ pub(super) fn bottleneck_rows(
             let sampler = Sampler::start(&rig.counters);
             let ping = UdpPing::start(&pair, PING_EVERY).expect("udp ping");
             let side = Side::Ns(&pair);
-            let cell = measure(100 * MIB, 3, |cap| match p {
+            let cell = measure(100 * MIB, runs_alone, |cap| match p {
                 Proto::Rdt => tui_get(side, server.addr, f100, "rdt", out, cap),
                 Proto::Tcp(_) => tui_get(side, server.addr, f100, "nplt", out, cap),
                 Proto::Quic => {
@@ -334,7 +381,7 @@ pub(super) fn bottleneck_rows(
             alone.push_str(&format!(
                 "| {label} | {} | {} | {rate_text} | {pct} | {} | {} | {} | {retx} |\n",
                 p.label(),
-                cell.text(3),
+                cell.text(runs_alone),
                 ping_text(&rtts, sent),
                 queueing_text(&rtts, idle_median),
                 drops / runs,
@@ -342,14 +389,15 @@ pub(super) fn bottleneck_rows(
             eprintln!(
                 "bottleneck {label} {} alone: {} rate {rate_text} ({pct}) ping {} drops/run {} retx/run {retx}",
                 p.label(),
-                cell.text(3),
+                cell.text(runs_alone),
                 ping_text(&rtts, sent),
                 drops / runs
             );
         }
 
         // (b), (c) RDT with one TCP flow, then with one QUIC flow, for 20 s.
-        for other in [TCP_CUBIC, TCP_RENO, TCP_BBR, Proto::Quic] {
+        let others = sel.protos.iter().filter(|p| sel.share && **p != Proto::Rdt);
+        for &other in others {
             if let Proto::Tcp(cc) = other {
                 if let Err(e) = pair.set_tcp_cc(cc) {
                     shared.push_str(&format!(
@@ -402,7 +450,7 @@ pub(super) fn bottleneck_rows(
          reply waits in the bottleneck's queue, so the median minus the idle median is the queueing delay a \
          transfer adds (the queueing-delay column). Idle: {}. IP rate while sending: nftables byte counters per flow in the client namespace, \
          sampled every 100 ms, over the 100 ms intervals inside a transfer (the interval and both its neighbours \
-         saw the flow grow: the gaps between the 3 runs and the partial intervals at each run's start and end \
+         saw the flow grow: the gaps between the runs and the partial intervals at each run's start and end \
          are left out). Queue drops: the tbf \
          qdisc's `dropped` counter (single packets: the server's veth cut the bursts before the router). RDT packets lost: what the server sent (its chunks, its retransmissions from \
          `llmops_rdt_retransmissions_total`, one ACCEPT and one FIN per run) minus the packets the client's flow \
