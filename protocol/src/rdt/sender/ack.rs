@@ -338,7 +338,7 @@ impl Sender {
         if let (Some(r), Some(m)) = (self.round_min_rtt, self.rtt.min_rtt()) {
             let q = r.saturating_sub(m);
             if let Some(p) = self.prev_queue_delay {
-                let d = if q > p { q - p } else { p - q };
+                let d = q.abs_diff(p);
                 self.queue_noise = 0.875 * self.queue_noise + 0.125 * d.as_secs_f64();
             }
             self.prev_queue_delay = Some(q);
@@ -442,7 +442,7 @@ mod tests {
         // A millisecond-timer relay: the round's smallest RTT jumps between 1 and 3.5 ms
         // above the minimum from round to round. 3.5 ms is above the 2 ms floor of the
         // threshold, but within the noise: no queue.
-        let noisy = |i: usize| if i % 2 == 0 { MS } else { 7 * MS / 2 };
+        let noisy = |i: usize| if i.is_multiple_of(2) { MS } else { 7 * MS / 2 };
         assert!(!standing_after(32, noisy), "relay noise read as a queue");
         // A queue that stands: 6 ms, moving by 0.1 ms per round (a competitor's sawtooth).
         let standing = |i: usize| 6 * MS + Duration::from_micros(100 * (i as u64 % 5));
