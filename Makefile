@@ -4,7 +4,7 @@ CARGO ?= cargo
 DATA_DIR ?= storage
 LISTEN ?= 127.0.0.1:9999
 
-.PHONY: run setup build release test cycles e2e bench eval lint fmt fuzz-build fuzz clean chaos
+.PHONY: run setup build release test cycles e2e bench eval lint fmt fuzz-build fuzz clean chaos quic-bench
 
 ## run: build release binaries, set up, start the server on storage/ and open the client
 run: release setup
@@ -29,8 +29,13 @@ chaos:
 
 ## test: the full suite: unit, property and end-to-end tests of the real binaries
 ## (setup first: the dense index tests need the embedding model)
-test: setup build cycles
+test: setup build quic-bench cycles
 	$(CARGO) test --workspace
+
+## quic-bench: the QUIC comparison program (bench/quic, its own workspace) into the shared
+## target dir: the RDT + QUIC bottleneck test in tests/tests/netns.rs runs it
+quic-bench:
+	$(CARGO) build --manifest-path bench/quic/Cargo.toml --target-dir "$${CARGO_TARGET_DIR:-target}"
 
 ## cycles: no import cycles among the modules of the server-side and protocol crates
 cycles:

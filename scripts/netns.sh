@@ -148,7 +148,10 @@ add_router() {
     ip netns exec "$r" sysctl -q -w net.ipv4.ip_forward=1 net.ipv4.conf.all.rp_filter=0 \
         net.ipv4.conf.default.rp_filter=0 >/dev/null
     for d in rs rc; do
-        ip netns exec "$r" sysctl -q -w "net.ipv4.conf.$d.proxy_arp=1" "net.ipv4.conf.$d.rp_filter=0" >/dev/null
+        # proxy_delay 0: proxy ARP answers at once (the default delays them up to 0.8 s, which
+        # held the first second of traffic, idle pings included, behind address resolution).
+        ip netns exec "$r" sysctl -q -w "net.ipv4.conf.$d.proxy_arp=1" "net.ipv4.conf.$d.rp_filter=0" \
+            "net.ipv4.neigh.$d.proxy_delay=0" >/dev/null
         # The router's own ARP requests need a source address on the subnet.
         ip -n "$r" addr add 10.203.0.254/32 dev "$d"
         ip -n "$r" link set "$d" up
@@ -165,6 +168,15 @@ add_router() {
 cmd_cc() {
     local name="$1" algo="$2"
     [[ "$algo" =~ ^[a-z0-9_]+$ ]] || die "ALGO must be a congestion control name, got '$algo'"
+    # A namespace may only default to an algorithm in the host's allowed list (the host's
+    # default and reno unless configured): add it there (loading its module) when missing.
+    local allowed
+    allowed="$(sysctl -n net.ipv4.tcp_allowed_congestion_control)"
+    if [[ " $allowed " != *" $algo "* ]]; then
+        modprobe -q "tcp_$algo" 2>/dev/null || true
+        sysctl -q -w net.ipv4.tcp_allowed_congestion_control="$allowed $algo" >/dev/null \
+            || die "cannot allow TCP congestion control '$algo' (net.ipv4.tcp_allowed_congestion_control)"
+    fi
     for side in s c; do
         ip netns exec "$name-$side" sysctl -q -w "net.ipv4.tcp_congestion_control=$algo" >/dev/null
     done

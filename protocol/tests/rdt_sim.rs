@@ -28,6 +28,10 @@ struct LinkCfg {
     corrupt: f64,
     delay: Duration,
     jitter: Duration,
+    /// Delivery times rounded up to a multiple of this since the start (zero: exact): a
+    /// userspace relay whose delay line sleeps on a millisecond timer releases the packets
+    /// that arrived within one tick together, so every packet of a burst shares the delay.
+    tick: Duration,
     /// Bottleneck rate in bytes/s with a tail-drop queue of `queue` packets.
     rate: Option<u64>,
     queue: u32,
@@ -43,6 +47,7 @@ impl Default for LinkCfg {
             corrupt: 0.0,
             delay: 10 * MS,
             jitter: Duration::ZERO,
+            tick: Duration::ZERO,
             rate: Some(12_500_000), // 100 Mbit/s
             queue: 400,
             outages: Vec::new(),
@@ -115,9 +120,14 @@ impl Link {
                 b[bit / 8] ^= 1 << (bit % 8);
             }
             let jitter = self.cfg.jitter.mul_f64(self.rng.gen::<f64>());
+            let mut at = depart + self.cfg.delay + jitter;
+            if !self.cfg.tick.is_zero() {
+                let tick = self.cfg.tick.as_nanos();
+                let since = (at - self.start).as_nanos();
+                at = self.start + Duration::from_nanos((since.div_ceil(tick) * tick) as u64);
+            }
             self.counter += 1;
-            self.queue
-                .push(Reverse((depart + self.cfg.delay + jitter, self.counter, b)));
+            self.queue.push(Reverse((at, self.counter, b)));
         }
     }
 
@@ -889,6 +899,7 @@ fn rdt_sim_random_links_always_terminate() {
             corrupt: pick.gen_range(0.0..0.05),
             delay: Duration::from_micros(pick.gen_range(50..40_000)),
             jitter: Duration::from_micros(pick.gen_range(0..20_000)),
+            tick: Duration::ZERO,
             rate: if pick.gen_bool(0.5) {
                 Some(pick.gen_range(200_000..20_000_000))
             } else {

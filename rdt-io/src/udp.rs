@@ -28,6 +28,10 @@ use crate::SOCKET_BUFFER;
 const READ_AHEAD: usize = 512 * 1024;
 /// Largest coalesced write.
 const WRITE_COALESCE: usize = 512 * 1024;
+/// Written bytes after which their writeback to disk is started (see
+/// [`sys::start_writeback`]): the fsync that ends a download then finds most of the file
+/// already on its way to disk instead of all of it (about 5 ms per 10 MiB here).
+const WRITEBACK_EVERY: u64 = 4 * 1024 * 1024;
 /// Datagrams taken from the inbox per wake-up before transmitting again.
 const INBOX_BURST: usize = 256;
 
@@ -377,14 +381,32 @@ pub struct RecvOptions {
     pub tick: Duration,
 }
 
-/// Coalesces adjacent chunk writes into one `pwrite`.
+/// Coalesces adjacent chunk writes into one `pwrite`, and starts the writeback of what
+/// it wrote every [`WRITEBACK_EVERY`] bytes.
 struct Coalesce<'a> {
     file: &'a std::fs::File,
     buf: Vec<u8>,
     start: u64,
+    /// Byte span written since the last writeback started (retransmissions fill holes
+    /// behind the forward pass, so it is the span, not the sum).
+    dirty: Option<(u64, u64)>,
+    dirty_bytes: u64,
+    /// Cleared when the file system refuses `sync_file_range` (the fsync does it all).
+    writeback: bool,
 }
 
-impl Coalesce<'_> {
+impl<'a> Coalesce<'a> {
+    fn new(file: &'a std::fs::File) -> Self {
+        Coalesce {
+            file,
+            buf: Vec::with_capacity(WRITE_COALESCE),
+            start: 0,
+            dirty: None,
+            dirty_bytes: 0,
+            writeback: true,
+        }
+    }
+
     fn write(&mut self, offset: u64, data: &[u8]) -> std::io::Result<()> {
         let end = self.start + self.buf.len() as u64;
         if !self.buf.is_empty() && (offset != end || self.buf.len() + data.len() > WRITE_COALESCE) {
@@ -398,9 +420,25 @@ impl Coalesce<'_> {
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        if !self.buf.is_empty() {
-            self.file.write_all_at(&self.buf, self.start)?;
-            self.buf.clear();
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        self.file.write_all_at(&self.buf, self.start)?;
+        let (a, b) = (self.start, self.start + self.buf.len() as u64);
+        self.dirty = Some(self.dirty.map_or((a, b), |(x, y)| (x.min(a), y.max(b))));
+        self.dirty_bytes += self.buf.len() as u64;
+        self.buf.clear();
+        if self.writeback && self.dirty_bytes >= WRITEBACK_EVERY {
+            if let Some((x, y)) = self.dirty.take() {
+                if let Err(e) = sys::start_writeback(self.file.as_raw_fd(), x, y - x) {
+                    // Only an early start of the final fsync's work is lost.
+                    tracing::debug!(
+                        "rdt: sync_file_range refused ({e}); the final fsync writes all"
+                    );
+                    self.writeback = false;
+                }
+            }
+            self.dirty_bytes = 0;
         }
         Ok(())
     }
@@ -420,11 +458,7 @@ pub async fn receive_file(
     prefix: &mut (dyn FnMut(&[u8]) -> Result<(), String> + Send),
     tick: &mut (dyn FnMut(&Receiver) + Send),
 ) -> Result<(), DriveError> {
-    let mut writer = Coalesce {
-        file,
-        buf: Vec::with_capacity(WRITE_COALESCE),
-        start: 0,
-    };
+    let mut writer = Coalesce::new(file);
     let mut ctrl = [0u8; MAX_DATAGRAM];
     let mut ack_buf = [0u8; MAX_DATAGRAM];
     // ACKs taken while a batch of datagrams is fed (sent back to back after it).

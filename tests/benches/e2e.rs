@@ -4,14 +4,13 @@
 //! impairment relay and through nftables loss in network namespaces. Writes
 //! docs/benchmarks.md (keeping the sections other benches own) and the goodput chart.
 
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::process::Command;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use llmops_tests::netns::{self, NetnsPair, NsSide};
+use llmops_tests::netns::{self, NetnsPair, NsSide, QuicServer};
 use llmops_tests::relay::{Impairment, Relay};
 use llmops_tests::{bin, http_get, run_tui, ExtConn, ServerProc};
 use protocol::*;
@@ -461,6 +460,13 @@ enum Side<'a> {
 }
 
 impl Side<'_> {
+    fn pair(&self) -> Option<&NetnsPair> {
+        match self {
+            Side::Host => None,
+            Side::Ns(p) => Some(p),
+        }
+    }
+
     fn command(&self, program: &Path) -> Command {
         match self {
             Side::Host => Command::new(program),
@@ -494,62 +500,10 @@ fn tui_get(
     Ok(d)
 }
 
-/// A running `quic-bench serve` (bench/quic), killed on drop.
-struct QuicServer {
-    child: Child,
-    addr: SocketAddr,
-    cert: PathBuf,
-}
-
-impl QuicServer {
-    fn start(side: Side, listen: &str, dir: &Path) -> anyhow::Result<QuicServer> {
-        static N: AtomicU32 = AtomicU32::new(0);
-        let cert = dir.join(format!(
-            "quic-cert-{}.der",
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        let exe = bin("quic-bench");
-        let mut cmd = match side {
-            Side::Host => Command::new(&exe),
-            // The server runs in the server namespace, not the client's.
-            Side::Ns(p) => {
-                let mut c = Command::new("ip");
-                c.args(["netns", "exec", &p.server_ns()]).arg(&exe);
-                c
-            }
-        };
-        let mut child = cmd
-            .args(["serve", "--listen", listen, "--cert-out"])
-            .arg(&cert)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()?;
-        let stdout = child
-            .stdout
-            .take()
-            .ok_or_else(|| anyhow::anyhow!("stdout"))?;
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                let _ = tx.send(line);
-            }
-        });
-        let line = rx.recv_timeout(Duration::from_secs(30));
-        let addr = line
-            .ok()
-            .and_then(|l| l.rsplit(' ').next().and_then(|a| a.parse().ok()));
-        match addr {
-            Some(addr) => Ok(QuicServer { child, addr, cert }),
-            None => {
-                let _ = child.kill();
-                let _ = child.wait();
-                anyhow::bail!("quic-bench serve did not report its address")
-            }
-        }
-    }
-
+/// The QUIC server of the comparison rows (`llmops_tests::netns::QuicServer`), started on
+/// the host or in a pair's server namespace, and its timed `quic-bench get`.
+trait QuicBench: Sized {
+    fn start_on(side: Side, listen: &str, dir: &Path) -> anyhow::Result<Self>;
     /// `quic-bench get` of `file` through `to` (the server itself or a relay).
     fn get(
         &self,
@@ -558,21 +512,27 @@ impl QuicServer {
         file: &Path,
         out: &Path,
         cap: Duration,
-    ) -> Result<Duration, Stop> {
-        let mut cmd = side.command(&bin("quic-bench"));
-        cmd.args(["get", "--server", &to.to_string(), "--cert"])
-            .arg(&self.cert)
-            .arg("--out")
-            .arg(out)
-            .arg(file);
-        timed(cmd, cap, "quic-bench get").map(|(d, _)| d)
-    }
+    ) -> Result<Duration, Stop>;
 }
 
-impl Drop for QuicServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+impl QuicBench for QuicServer {
+    fn start_on(side: Side, listen: &str, dir: &Path) -> anyhow::Result<QuicServer> {
+        // The server runs in the server namespace, not the client's.
+        let ns = side.pair().map(NetnsPair::server_ns);
+        QuicServer::start(ns.as_deref(), listen, dir)
+    }
+
+    fn get(
+        &self,
+        side: Side,
+        to: SocketAddr,
+        file: &Path,
+        out: &Path,
+        cap: Duration,
+    ) -> Result<Duration, Stop> {
+        let ns = side.pair().map(NetnsPair::client_ns);
+        let cmd = self.get_command(ns.as_deref(), to, file, out);
+        timed(cmd, cap, "quic-bench get").map(|(d, _)| d)
     }
 }
 
@@ -721,8 +681,9 @@ fn downloads_bench() -> (String, String, Option<String>) {
 
     // --- Loopback ---------------------------------------------------------------------
     let direct = ServerProc::start_with(&["--docs", &d]).expect("server");
-    let quic = quic_built
-        .then(|| QuicServer::start(Side::Host, "127.0.0.1:0", docs.path()).expect("quic server"));
+    let quic = quic_built.then(|| {
+        QuicServer::start_on(Side::Host, "127.0.0.1:0", docs.path()).expect("quic server")
+    });
     s.push_str(
         "### Loopback\n\n| file | RDT | RDT retx/run | nplt (TCP) | http (TCP) | QUIC |\n|---|---|---|---|---|---|\n",
     );
@@ -936,7 +897,7 @@ fn netns_rows(
     let server = netns::start_server(&pair, &["--docs", docs]).expect("server in the namespace");
     let listen = format!("{}:0", netns::SERVER_IP);
     let quic = quic_built.then(|| {
-        QuicServer::start(Side::Ns(&pair), &listen, dir).expect("quic server in the namespace")
+        QuicServer::start_on(Side::Ns(&pair), &listen, dir).expect("quic server in the namespace")
     });
     let mut s = String::from(
         "\n### Network namespaces, kernel-level loss (nftables), no added delay\n\n\

@@ -11,10 +11,12 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use anyhow::{anyhow, bail, Context};
 
 mod bottleneck;
+mod quic;
 pub use bottleneck::{
-    in_namespace, jain_index, quantile, shares, Bottleneck, Flow, FlowCounters, NsSide, QdiscStats,
-    Transport, UdpPing, UdpSnmp,
+    in_namespace, jain_index, quantile, rate_while_sending, shares, Bottleneck, Flow, FlowCounters,
+    NsSide, QdiscStats, Transport, UdpPing, UdpSnmp,
 };
+pub use quic::{quic_bench_bin, QuicServer};
 
 /// Server-side and client-side addresses (fixed in `scripts/netns.sh`; each pair has its
 /// own namespaces, so pairs never clash).

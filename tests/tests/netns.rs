@@ -250,3 +250,129 @@ fn rdt_retransmissions_stay_within_1_1x_of_nftables_drops() {
         "retransmissions {retx} > 1.1 x drops {data_drops}"
     );
 }
+
+/// RDT and one QUIC flow (`quic-bench` from bench/quic: quinn with its Cubic controller)
+/// through the same drop-tail `tbf` bottleneck as the TCP test above (50 Mbit/s, a 10 ms
+/// queue), started together. Correctness only: both files are byte-exact (QUIC's client
+/// checks size and sha256 against its server's too), and when the first of the two
+/// finished, both had received data. Skips when `quic-bench` is not built, except under
+/// `CI=true`, where that is a failure (`make test` builds it).
+#[test]
+fn rdt_with_quic_through_a_tbf_bottleneck_are_byte_exact() {
+    let _serial = serial();
+    use llmops_tests::netns::{Bottleneck, Flow, FlowCounters, QuicServer, Transport};
+    use sha2::Digest;
+    if let Some(why) = netns::unavailable() {
+        eprintln!("SKIPPED rdt_with_quic_through_a_tbf_bottleneck_are_byte_exact: {why}");
+        return;
+    }
+    if netns::quic_bench_bin().is_none() {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must build bench/quic (`make test` does): quic-bench is missing"
+        );
+        eprintln!(
+            "SKIPPED rdt_with_quic_through_a_tbf_bottleneck_are_byte_exact: quic-bench is not \
+             built (make test or make bench builds bench/quic)"
+        );
+        return;
+    }
+    let docs = tempfile::tempdir().expect("tempdir");
+    let mut body = vec![0u8; 8 * 1024 * 1024 + 4321];
+    rand::rngs::StdRng::seed_from_u64(1819).fill(&mut body[..]);
+    let src = docs.path().join("shared-quic.bin");
+    std::fs::write(&src, &body).expect("write");
+    let want_sha = hex::encode(sha2::Sha256::digest(&body));
+
+    let pair = NetnsPair::create(0).expect("namespaces (scripts/netns.sh up)");
+    pair.set_bottleneck(Bottleneck::with_queue(50, Duration::from_millis(10)))
+        .expect("tbf bottleneck (scripts/netns.sh rate)");
+    let d = docs.path().to_str().expect("utf8");
+    let server = netns::start_server(&pair, &["--docs", d]).expect("server in the namespace");
+    let listen = format!("{}:0", netns::SERVER_IP);
+    let quic = QuicServer::start(Some(&pair.server_ns()), &listen, docs.path())
+        .expect("quic-bench serve in the namespace");
+    let counters = FlowCounters::install(
+        &pair,
+        &[
+            Flow {
+                transport: Transport::Udp,
+                server_port: server.rdt_addr.expect("rdt addr").port(),
+            },
+            Flow {
+                transport: Transport::Udp,
+                server_port: quic.addr.port(),
+            },
+        ],
+    )
+    .expect("flow counters");
+
+    let base = counters.bytes().expect("flow counters");
+    let (o_rdt, o_quic) = (
+        tempfile::tempdir().expect("tempdir"),
+        tempfile::tempdir().expect("tempdir"),
+    );
+    let at_first_finish = std::sync::Mutex::new(None);
+    let first_finish = || {
+        let mut first = at_first_finish.lock().expect("lock");
+        if first.is_none() {
+            *first = Some(counters.bytes().expect("flow counters"));
+        }
+    };
+    let (p_rdt, p_quic) = (o_rdt.path(), o_quic.path());
+    let client_ns = pair.client_ns();
+    let (r_rdt, r_quic) = std::thread::scope(|s| {
+        let a = s.spawn(|| {
+            let r = netns::tui_download(
+                &pair,
+                server.addr,
+                &src,
+                "rdt",
+                p_rdt,
+                Duration::from_secs(120),
+            )
+            .expect("run llmops-tui");
+            first_finish();
+            r
+        });
+        let b = s.spawn(|| {
+            let cmd = quic.get_command(Some(&client_ns), quic.addr, &src, p_quic);
+            let r =
+                netns::run_with_timeout(cmd, Duration::from_secs(120)).expect("run quic-bench get");
+            first_finish();
+            r
+        });
+        (
+            a.join().expect("rdt thread"),
+            b.join().expect("quic thread"),
+        )
+    });
+
+    let (code, v, err) = r_rdt;
+    assert_eq!(code, 0, "rdt download failed: {v} {err}");
+    assert_eq!(v["mode"], "rdt", "{v}");
+    let got = std::fs::read(o_rdt.path().join("shared-quic.bin")).expect("RDT's file");
+    assert!(got == body, "rdt: content differs");
+    let (code, out, err) = r_quic;
+    assert_eq!(code, 0, "quic download failed: {out} {err}");
+    let q: serde_json::Value = serde_json::from_str(out.trim()).expect("quic-bench json");
+    assert_eq!(q["bytes"], body.len() as u64, "{q}");
+    assert_eq!(q["sha256"], want_sha.as_str(), "{q}");
+    let got = std::fs::read(o_quic.path().join("shared-quic.bin")).expect("QUIC's file");
+    assert!(got == body, "quic: content differs");
+
+    let first = at_first_finish
+        .into_inner()
+        .expect("lock")
+        .expect("a download finished");
+    let moved: Vec<u64> = first.iter().zip(&base).map(|(a, b)| a - b).collect();
+    eprintln!("bottleneck: bytes per flow when the first finished (rdt, quic): {moved:?}");
+    assert!(
+        moved[0] > 256 * 1024,
+        "RDT progressed while sharing: {moved:?}"
+    );
+    assert!(
+        moved[1] > 256 * 1024,
+        "QUIC progressed while sharing: {moved:?}"
+    );
+}

@@ -254,6 +254,12 @@ pub struct Sender {
     queue_delay: Option<Duration>,
     /// Largest recent `queue_delay` in seconds, decaying by 1% per round.
     max_queue_delay: f64,
+    /// The queueing delay of the previous round, and the smoothed difference between
+    /// consecutive rounds' (seconds): the RTT noise of the path. A queue that stands has a
+    /// level that moves slowly from round to round; the phase of a userspace relay's
+    /// millisecond timer, or scheduling, moves every round's smallest RTT at random.
+    prev_queue_delay: Option<Duration>,
+    queue_noise: f64,
     /// Longest run of consecutively transmitted packets declared lost in this round
     /// (tail drops at a full queue come in runs; random loss rarely does).
     round_max_run: u32,
@@ -380,6 +386,8 @@ impl Sender {
             round_min_rtt: None,
             queue_delay: None,
             max_queue_delay: 0.0,
+            prev_queue_delay: None,
+            queue_noise: 0.0,
             round_max_run: 0,
             round_samples: 0,
             loss_run: 0,

@@ -9,12 +9,12 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use llmops_tests::netns::{
-    self, jain_index, quantile, shares, Bottleneck, Flow, FlowCounters, NetnsPair, QdiscStats,
-    Transport, UdpPing,
+    self, jain_index, quantile, rate_while_sending, shares, Bottleneck, Flow, FlowCounters,
+    NetnsPair, QdiscStats, Transport, UdpPing,
 };
 use llmops_tests::{bin, ServerProc};
 
-use super::{measure, metric, ms, tui_get, QuicServer, Side, MIB};
+use super::{measure, metric, ms, tui_get, QuicBench, QuicServer, Side, MIB};
 
 /// DATA datagrams of a fresh 100 MiB RDT download: ceil(100 MiB / 1400).
 const CHUNKS_100MIB: u64 = (100 * 1024 * 1024u64).div_ceil(1400);
@@ -30,6 +30,42 @@ const QUEUE: Duration = Duration::from_millis(10);
 /// How long two flows share the bottleneck.
 const SHARE: Duration = Duration::from_secs(20);
 const PING_EVERY: Duration = Duration::from_millis(50);
+
+/// What to run: everything by default; for trials, `LLMOPS_BENCH_RATES=500` (Mbit/s, comma
+/// separated), `LLMOPS_BENCH_PROTOS=rdt,quic` (rdt, cubic, reno, bbr, quic: the alone rows,
+/// and the competitors of the shared ones), `LLMOPS_BENCH_SHARE=0` (no shared rows) and
+/// `LLMOPS_BENCH_RUNS=5` (downloads per alone row, 3 by default).
+struct Selection {
+    rates: Vec<u32>,
+    protos: Vec<Proto>,
+    share: bool,
+    runs: usize,
+}
+
+impl Selection {
+    fn from_env() -> Selection {
+        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+        let rates = var("LLMOPS_BENCH_RATES")
+            .map(|v| v.split(',').filter_map(|r| r.trim().parse().ok()).collect())
+            .unwrap_or_else(|| RATES.to_vec());
+        let all = [Proto::Rdt, TCP_CUBIC, TCP_RENO, TCP_BBR, Proto::Quic];
+        let protos = match var("LLMOPS_BENCH_PROTOS") {
+            Some(v) => all
+                .into_iter()
+                .filter(|p| v.split(',').any(|n| n.trim() == p.key()))
+                .collect(),
+            None => all.to_vec(),
+        };
+        Selection {
+            rates,
+            protos,
+            share: var("LLMOPS_BENCH_SHARE").as_deref() != Some("0"),
+            runs: var("LLMOPS_BENCH_RUNS")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(3),
+        }
+    }
+}
 
 /// The protocols measured at the bottleneck.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -47,6 +83,15 @@ const TCP_RENO: Proto = Proto::Tcp("reno");
 const TCP_BBR: Proto = Proto::Tcp("bbr");
 
 impl Proto {
+    /// Its name in `LLMOPS_BENCH_PROTOS`.
+    fn key(self) -> &'static str {
+        match self {
+            Proto::Rdt => "rdt",
+            Proto::Tcp(cc) => cc,
+            Proto::Quic => "quic",
+        }
+    }
+
     fn label(self) -> &'static str {
         match self {
             Proto::Rdt => "RDT",
@@ -101,13 +146,8 @@ impl Rig<'_> {
             }
             Proto::Quic => {
                 let q = self.quic?;
-                let mut cmd = side.command(&bin("quic-bench"));
-                cmd.args(["get", "--server", &q.addr.to_string(), "--cert"])
-                    .arg(&q.cert)
-                    .arg("--out")
-                    .arg(out)
-                    .arg(file);
-                Some(cmd)
+                let ns = self.pair.client_ns();
+                Some(q.get_command(Some(&ns), q.addr, file, out))
             }
         }
     }
@@ -155,9 +195,9 @@ impl Sampler {
     }
 }
 
-/// IP bytes per second of flow `i` between the first and the last sample that saw it grow
-/// (both inside the transfer), or None with fewer than two such samples.
-fn rate_while_sending(samples: &[(Instant, Vec<u64>)], i: usize) -> Option<f64> {
+/// The earlier reading of the same samples, for comparison on stderr: from the first to
+/// the last sample that saw the flow grow, gaps between runs included.
+fn rate_first_to_last(samples: &[(Instant, Vec<u64>)], i: usize) -> Option<f64> {
     let grew: Vec<usize> = (1..samples.len())
         .filter(|&k| samples[k].1[i] > samples[k - 1].1[i])
         .collect();
@@ -197,7 +237,7 @@ pub(super) fn bottleneck_rows(
 ) -> (String, String) {
     let mut bars: Vec<Bar> = Vec::new();
     let mut alone = String::from(
-        "| bottleneck | protocol | goodput (wall, median of 3) | IP rate while sending | of the bottleneck | ping median / p90 (replies) | queueing delay added | queue drops/run | RDT retx/run | RDT packets lost/run | retx ÷ lost |\n\
+        "| bottleneck | protocol | goodput (wall, median of the runs) | IP rate while sending | of the bottleneck | ping median / p90 (replies) | queueing delay added | queue drops/run | RDT retx/run | RDT packets lost/run | retx ÷ lost |\n\
          |---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     let mut shared = String::from(
@@ -205,7 +245,9 @@ pub(super) fn bottleneck_rows(
          |---|---|---|---|---|---|---|---|---|---|\n",
     );
     let mut idle = Vec::new();
-    for mbit in RATES {
+    let sel = Selection::from_env();
+    let runs_alone = sel.runs;
+    for &mbit in &sel.rates {
         let b = Bottleneck::with_queue(mbit, QUEUE);
         let pair = NetnsPair::create(0).expect("network namespaces (scripts/netns.sh)");
         // gso_max_segs stays 1 (as made): bursts are cut into packets before they cross
@@ -216,7 +258,8 @@ pub(super) fn bottleneck_rows(
             netns::start_server(&pair, &["--docs", docs]).expect("server in the namespace");
         let listen = format!("{}:0", netns::SERVER_IP);
         let quic = quic_built.then(|| {
-            QuicServer::start(Side::Ns(&pair), &listen, dir).expect("quic server in the namespace")
+            QuicServer::start_on(Side::Ns(&pair), &listen, dir)
+                .expect("quic server in the namespace")
         });
         let mut flows = vec![
             Flow {
@@ -252,7 +295,7 @@ pub(super) fn bottleneck_rows(
         let idle_median = quantile(&rtts, 0.5);
 
         // (a) each protocol alone: 3 downloads of 100 MiB.
-        for p in [Proto::Rdt, TCP_CUBIC, TCP_RENO, TCP_BBR, Proto::Quic] {
+        for &p in &sel.protos {
             if let Proto::Tcp(cc) = p {
                 if let Err(e) = pair.set_tcp_cc(cc) {
                     alone.push_str(&format!(
@@ -273,7 +316,7 @@ pub(super) fn bottleneck_rows(
             let sampler = Sampler::start(&rig.counters);
             let ping = UdpPing::start(&pair, PING_EVERY).expect("udp ping");
             let side = Side::Ns(&pair);
-            let cell = measure(100 * MIB, 3, |cap| match p {
+            let cell = measure(100 * MIB, runs_alone, |cap| match p {
                 Proto::Rdt => tui_get(side, server.addr, f100, "rdt", out, cap),
                 Proto::Tcp(_) => tui_get(side, server.addr, f100, "nplt", out, cap),
                 Proto::Quic => {
@@ -289,6 +332,14 @@ pub(super) fn bottleneck_rows(
             let runs = cell.attempts().max(1) as u64;
             let drops = q1.since(&q0).dropped;
             let rate = rate_while_sending(&samples, p.counter());
+            if let (Some(r), Some(span)) = (rate, rate_first_to_last(&samples, p.counter())) {
+                eprintln!(
+                    "bottleneck {label} {} alone: {:.1}% of the rate while sending, {:.1}% first to last growth",
+                    p.label(),
+                    100.0 * r / b.bytes_per_sec(),
+                    100.0 * span / b.bytes_per_sec()
+                );
+            }
             if let Some(r) = rate {
                 bars.push(Bar {
                     group: format!("{mbit} Mbit/s"),
@@ -330,7 +381,7 @@ pub(super) fn bottleneck_rows(
             alone.push_str(&format!(
                 "| {label} | {} | {} | {rate_text} | {pct} | {} | {} | {} | {retx} |\n",
                 p.label(),
-                cell.text(3),
+                cell.text(runs_alone),
                 ping_text(&rtts, sent),
                 queueing_text(&rtts, idle_median),
                 drops / runs,
@@ -338,14 +389,15 @@ pub(super) fn bottleneck_rows(
             eprintln!(
                 "bottleneck {label} {} alone: {} rate {rate_text} ({pct}) ping {} drops/run {} retx/run {retx}",
                 p.label(),
-                cell.text(3),
+                cell.text(runs_alone),
                 ping_text(&rtts, sent),
                 drops / runs
             );
         }
 
         // (b), (c) RDT with one TCP flow, then with one QUIC flow, for 20 s.
-        for other in [TCP_CUBIC, TCP_RENO, TCP_BBR, Proto::Quic] {
+        let others = sel.protos.iter().filter(|p| sel.share && **p != Proto::Rdt);
+        for &other in others {
             if let Proto::Tcp(cc) = other {
                 if let Err(e) = pair.set_tcp_cc(cc) {
                     shared.push_str(&format!(
@@ -397,15 +449,16 @@ pub(super) fn bottleneck_rows(
          Ping: a UDP probe every {} ms from the client namespace to an echo socket in the server namespace; the \
          reply waits in the bottleneck's queue, so the median minus the idle median is the queueing delay a \
          transfer adds (the queueing-delay column). Idle: {}. IP rate while sending: nftables byte counters per flow in the client namespace, \
-         sampled every 100 ms, between the first and last sample that saw the flow grow. Queue drops: the tbf \
+         sampled every 100 ms, over the 100 ms intervals inside a transfer (the interval and both its neighbours \
+         saw the flow grow: the gaps between the runs and the partial intervals at each run's start and end \
+         are left out). Queue drops: the tbf \
          qdisc's `dropped` counter (single packets: the server's veth cut the bursts before the router). RDT packets lost: what the server sent (its chunks, its retransmissions from \
          `llmops_rdt_retransmissions_total`, one ACCEPT and one FIN per run) minus the packets the client's flow \
          counter received; exact per packet, and what retransmissions should match.\n\n\
          TCP runs with cubic (the Linux default), reno and bbr (this host's default, which new namespaces \
          inherit), set with `scripts/netns.sh cc` in both namespaces; a namespace may only pick an \
-         algorithm in the host's `net.ipv4.tcp_allowed_congestion_control` (`sysctl -w \
-         net.ipv4.tcp_allowed_congestion_control=\"reno bbr cubic\"` as root allows cubic), else that row says \
-         why it did not run. \
+         algorithm in the host's `net.ipv4.tcp_allowed_congestion_control`, so the script adds a missing one \
+         there (and loads its module); if that fails, the row says why it did not run. \
          Each protocol alone, 100 MiB:\n\n{alone}\n\
          RDT sharing the bottleneck with one other flow: both downloads of a {} MiB file start together; once both \
          have received data, the flow counters are read, and again {} s later, when both clients are killed (the \

@@ -1,6 +1,8 @@
 //! `LLMOPS_BENCH_ONLY=relay`: only the relay rows without loss (10 ms one-way delay, RDT
 //! against QUIC, the transfer table's 0% rows), printed, with each RDT transfer's
 //! congestion-controller summary from the server's log, to try the relay gap alone.
+//! `LLMOPS_BENCH_RELAY_LOSS=1` (percent, each way) runs a lossy row instead;
+//! `LLMOPS_BENCH_RELAY_QUIC=0` leaves QUIC out.
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -8,7 +10,7 @@ use std::time::Duration;
 use llmops_tests::relay::{Impairment, Relay};
 use llmops_tests::ServerProc;
 
-use super::{bin, random_file, rdt_cell, tui_get, QuicServer, Side, MIB};
+use super::{bin, random_file, rdt_cell, tui_get, QuicBench, QuicServer, Side, MIB};
 
 pub(super) fn relay_only() {
     let docs = tempfile::tempdir().expect("tempdir");
@@ -18,11 +20,17 @@ pub(super) fn relay_only() {
     random_file(&f10, 10 * MIB, 1);
     random_file(&f100, 100 * MIB, 2);
     let d = docs.path().to_str().expect("utf8");
-    let quic = bin("quic-bench")
-        .is_file()
-        .then(|| QuicServer::start(Side::Host, "127.0.0.1:0", docs.path()).expect("quic server"));
+    let var = |k: &str| std::env::var(k).ok();
+    let loss: f64 = var("LLMOPS_BENCH_RELAY_LOSS")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0);
+    let with_quic = var("LLMOPS_BENCH_RELAY_QUIC").as_deref() != Some("0");
+    let quic = (with_quic && bin("quic-bench").is_file()).then(|| {
+        QuicServer::start_on(Side::Host, "127.0.0.1:0", docs.path()).expect("quic server")
+    });
     let imp = Impairment {
         delay: Duration::from_millis(10),
+        loss: loss / 100.0,
         ..Default::default()
     };
     let relay = Relay::bind(imp.clone(), 99).expect("relay");
@@ -57,7 +65,7 @@ pub(super) fn relay_only() {
             })
         });
         println!(
-            "relay 0% {label}: RDT {} (retx/run {}, relay drops {drops}) | QUIC {}",
+            "relay {loss}% {label}: RDT {} (retx/run {}, relay drops {drops}) | QUIC {}",
             rdt.text(runs),
             rdt.retx_text(),
             q.map(|c| c.text(runs))

@@ -413,6 +413,24 @@ impl Drop for UdpPing {
     }
 }
 
+/// Bytes per second of counter `i` of timed samples (e.g. [`FlowCounters::bytes`] every
+/// 100 ms) while the flow sends: over the sampling intervals that lie
+/// inside a transfer (the interval and both its neighbours saw the flow grow, so it was
+/// sending at both ends), or None without such an interval. The runs of a cell follow
+/// one another with gaps (process start, the server hashing the file per offer): a rate
+/// from the first to the last growth would count those gaps as sending time.
+pub fn rate_while_sending(samples: &[(Instant, Vec<u64>)], i: usize) -> Option<f64> {
+    let grew = |k: usize| k >= 1 && k < samples.len() && samples[k].1[i] > samples[k - 1].1[i];
+    let (mut bytes, mut secs) = (0u64, 0f64);
+    for k in 2..samples.len().saturating_sub(1) {
+        if grew(k - 1) && grew(k) && grew(k + 1) {
+            bytes += samples[k].1[i] - samples[k - 1].1[i];
+            secs += samples[k].0.duration_since(samples[k - 1].0).as_secs_f64();
+        }
+    }
+    (secs > 0.0).then(|| bytes as f64 / secs)
+}
+
 /// Each value's share of the total (all zero when the total is).
 pub fn shares(x: &[f64]) -> Vec<f64> {
     let total: f64 = x.iter().sum();
@@ -508,6 +526,32 @@ mod tests {
             625_000
         );
         assert_eq!(b.bytes_per_sec(), 12_500_000.0);
+    }
+
+    #[test]
+    fn rate_while_sending_leaves_out_gaps_and_partial_intervals() {
+        let t0 = Instant::now();
+        let ms = |m: u64| t0 + Duration::from_millis(m);
+        // Two runs of the flow (index 1; index 0 is another flow): 1000 bytes per 100 ms
+        // inside each, partial intervals of 300 bytes at their edges, an idle gap of 500 ms.
+        let mut v = Vec::new();
+        let mut b = 0u64;
+        let mut t = 0u64;
+        let mut push = |add: u64, t: &mut u64, b: &mut u64| {
+            *b += add;
+            v.push((ms(*t), vec![7, *b]));
+            *t += 100;
+        };
+        for add in [
+            0, 0, 300, 1000, 1000, 1000, 300, 0, 0, 0, 0, 0, 300, 1000, 1000, 300, 0,
+        ] {
+            push(add, &mut t, &mut b);
+        }
+        let r = rate_while_sending(&v, 1).expect("a rate");
+        // Interior intervals: 3 + 2 of 1000 bytes, 100 ms each.
+        assert!((r - 10_000.0).abs() < 1e-6, "{r}");
+        assert_eq!(rate_while_sending(&v, 0), None, "a flow that never grew");
+        assert_eq!(rate_while_sending(&v[..4], 1), None, "no interior interval");
     }
 
     #[test]

@@ -291,9 +291,15 @@ impl Sender {
     }
 
     /// True when the last round's smallest RTT sample sat above the path's minimum by more
-    /// than [`queue_threshold`](Self::queue_threshold): every packet waited in a queue.
+    /// than [`queue_threshold`](Self::queue_threshold) plus twice the path's RTT noise
+    /// (`queue_noise`): every packet waited in a queue, and by more than chance. Through
+    /// the test relay (a delay line on a millisecond timer) a round's smallest RTT moves
+    /// 0-4 ms by chance; read as a queue, every random loss became congestion and 1% loss
+    /// held the window to tens of packets.
     pub(super) fn standing_queue(&self) -> bool {
-        self.queue_delay.is_some_and(|q| q > self.queue_threshold())
+        let noise = Duration::from_secs_f64(2.0 * self.queue_noise);
+        self.queue_delay
+            .is_some_and(|q| q > self.queue_threshold() + noise)
     }
 
     /// Shortest run of consecutive losses that random loss at rate `p` (the larger of the
@@ -331,6 +337,11 @@ impl Sender {
         }
         if let (Some(r), Some(m)) = (self.round_min_rtt, self.rtt.min_rtt()) {
             let q = r.saturating_sub(m);
+            if let Some(p) = self.prev_queue_delay {
+                let d = q.abs_diff(p);
+                self.queue_noise = 0.875 * self.queue_noise + 0.125 * d.as_secs_f64();
+            }
+            self.prev_queue_delay = Some(q);
             self.queue_delay = Some(q);
             // Forget old peaks slowly (half-life about 70 rounds): the path may change.
             self.max_queue_delay = (self.max_queue_delay * 0.99).max(q.as_secs_f64());
@@ -402,5 +413,42 @@ impl Sender {
 
     pub(super) fn min_window(&self) -> f64 {
         f64::from(self.cfg.min_window.max(1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use crate::rdt::{Config, Sender};
+
+    const MS: Duration = Duration::from_millis(1);
+
+    /// A sender whose minimum RTT is 20 ms, then `rounds` rounds whose smallest RTT is
+    /// 20 ms plus `queue(i)`; whether the last one reads as a standing queue.
+    fn standing_after(rounds: usize, queue: impl Fn(usize) -> Duration) -> bool {
+        let now = Instant::now();
+        let mut s = Sender::new(7, 10_000_000, Config::default(), now).expect("sender");
+        s.rtt.sample(20 * MS);
+        for i in 0..rounds {
+            s.round_min_rtt = Some(20 * MS + queue(i));
+            s.end_round(now + 25 * MS * (i as u32 + 1));
+        }
+        s.standing_queue()
+    }
+
+    #[test]
+    fn noise_is_no_standing_queue() {
+        // A millisecond-timer relay: the round's smallest RTT jumps between 1 and 3.5 ms
+        // above the minimum from round to round. 3.5 ms is above the 2 ms floor of the
+        // threshold, but within the noise: no queue.
+        let noisy = |i: usize| if i.is_multiple_of(2) { MS } else { 7 * MS / 2 };
+        assert!(!standing_after(32, noisy), "relay noise read as a queue");
+        // A queue that stands: 6 ms, moving by 0.1 ms per round (a competitor's sawtooth).
+        let standing = |i: usize| 6 * MS + Duration::from_micros(100 * (i as u64 % 5));
+        assert!(standing_after(31, standing), "a standing queue was missed");
+        // A queue that builds after a noisy start is seen once the level holds.
+        let later = |i: usize| if i < 20 { noisy(i) } else { 8 * MS };
+        assert!(standing_after(36, later), "a queue after noise was missed");
     }
 }
