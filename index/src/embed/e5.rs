@@ -127,8 +127,8 @@ impl E5 {
 
     /// The cap on tokens per parallel job `load` sets (see [`E5::with_job_tokens`]): with
     /// 64 texts a call, jobs of at most 512 tokens (5-6 log chunks) leave less idle time
-    /// at the end of a call than four jobs of 1,500 (issue 19, session 9: 47.0 -> 51.4
-    /// chunks/s on the wall clock with the other changes, the same CPU seconds).
+    /// at the end of a call than four jobs of 1,500 (issue 19, session 9, 256 KB of dpkg.log
+    /// through the worker: 36.1 -> 43.2 chunks/s on the wall clock, the same CPU seconds).
     pub const DEFAULT_JOB_TOKENS: usize = 512;
 
     /// The same model with at most `n` tokens per parallel job of a call (0: no cap, about
