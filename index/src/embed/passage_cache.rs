@@ -60,7 +60,9 @@ impl Generations {
 pub struct DenseOptions {
     /// A normalised log line is read once per batch: a line an earlier chunk of the batch
     /// already had is left out of the later chunk's dense text (unless all of its lines
-    /// were: then the chunk is read whole). BM25 still has every line in every chunk.
+    /// were: then the chunk is read whole). BM25 still has every line in every chunk. Off
+    /// by default: 2% fewer tokens on dpkg.log, and the planted-log recall@3 of the index
+    /// bench fell from 0.864 to 0.727 (session 9).
     pub lines_once: bool,
     /// Chunks per model call (the embedding worker's batch; the model splits a call into
     /// parallel jobs itself).
@@ -70,7 +72,7 @@ pub struct DenseOptions {
 impl Default for DenseOptions {
     fn default() -> Self {
         DenseOptions {
-            lines_once: true,
+            lines_once: false,
             batch: 64,
         }
     }
@@ -84,7 +86,7 @@ impl DenseOptions {
         batch: 16,
     };
     /// The names [`DenseOptions::named`] knows.
-    pub const NAMES: &'static [&'static str] = &["session8", "default", "batch64", "once16"];
+    pub const NAMES: &'static [&'static str] = &["session8", "default", "lines_once"];
 
     /// A setting by name (bench and example flags).
     pub fn named(name: &str) -> Option<DenseOptions> {
@@ -92,11 +94,10 @@ impl DenseOptions {
         Some(match name {
             "session8" => Self::SESSION8,
             "default" => d,
-            "batch64" => DenseOptions {
-                lines_once: false,
+            "lines_once" => DenseOptions {
+                lines_once: true,
                 ..d
             },
-            "once16" => DenseOptions { batch: 16, ..d },
             _ => return None,
         })
     }
@@ -425,7 +426,7 @@ mod tests {
         );
     }
 
-    /// With the default options a normalised line is read once per batch: later chunks
+    /// With `lines_once` a normalised line is read once per batch: later chunks
     /// leave out the lines an earlier chunk had, a chunk of nothing new is read whole,
     /// and text that is not a log is untouched; session 8's options keep every line.
     #[test]
@@ -434,7 +435,8 @@ mod tests {
         let b = "2025-01-01 11:00:01 cron[7]: job backup started\n2025-01-01 11:00:02 disk: /var is 97% full\n2025-01-01 11:00:03 sshd[9]: Connection refused from 10.0.0.9\n";
         let c = "2025-01-01 12:00:01 cron[7]: job backup started\n2025-01-01 12:00:03 sshd[9]: Connection refused from 10.0.0.1\n";
         let man = "cron[7]: job backup started\ndf displays the amount of disk space";
-        let dense = dense_texts_with(&[a, man, b, c], DenseOptions::default());
+        let once = DenseOptions::named("lines_once").expect("known");
+        let dense = dense_texts_with(&[a, man, b, c], once);
         assert_eq!(
             dense,
             vec![
@@ -449,17 +451,18 @@ mod tests {
             s8[2],
             "cron[7]: job backup started\ndisk: /var is 97% full\nsshd[9]: Connection refused from IP"
         );
-        assert_eq!(dense_texts(&[a, b]), dense_texts_with(&[a, b], DenseOptions::default()));
-        // Through the cache: the worker's batch is the option's, the inner model's calls
-        // stay within its own batch size; c, whose lines were all read, is read whole
+        assert_eq!(dense_texts(&[a, man, b, c]), s8);
+        // Through the cache: the worker's batch is the option's; c, whose lines were all read, is read whole
         // (its text is not a's, so it is embedded too).
         let counting = Arc::new(Counting {
             inner: HashEmbedder { dim: 8 },
             seen: Mutex::new(vec![]),
         });
-        let cp = CachedPassages::new(counting.clone());
-        assert_eq!(cp.batch_size(), DenseOptions::default().batch);
-        let v = cp.embed(&[a, man, b, c], InputKind::Passage).expect("embed");
+        let cp = CachedPassages::with_options(counting.clone(), once);
+        assert_eq!(cp.batch_size(), 64);
+        let v = cp
+            .embed(&[a, man, b, c], InputKind::Passage)
+            .expect("embed");
         assert_eq!(v.len(), 4);
         assert_eq!(*counting.seen.lock().expect("lock"), dense);
         assert_eq!(
@@ -469,7 +472,10 @@ mod tests {
         for n in DenseOptions::NAMES {
             assert!(DenseOptions::named(n).is_some(), "{n}");
         }
-        assert_eq!(DenseOptions::named("default"), Some(DenseOptions::default()));
+        assert_eq!(
+            DenseOptions::named("default"),
+            Some(DenseOptions::default())
+        );
     }
 
     #[test]

@@ -166,10 +166,17 @@ pub fn bench_planted_log_recall(out: &mut String, dir: &Path) {
             )),
         ),
         (
-            "the default dense text (+ each line once per batch of 64)",
+            "the default dense text (batches of 64)",
             Arc::new(CachedPassages::with_options(
                 m64.clone(),
                 DenseOptions::default(),
+            )),
+        ),
+        (
+            "with each line once per batch (`lines_once`, not the default)",
+            Arc::new(CachedPassages::with_options(
+                m64.clone(),
+                DenseOptions::named("lines_once").unwrap_or_default(),
             )),
         ),
     ];
