@@ -364,6 +364,42 @@ pub(crate) mod tests {
         eprintln!("VNNI kernels in use: {}", fast.vnni());
     }
 
+    /// Session 9's speed changes keep the vectors: the 32-row tiles compute the 16-row
+    /// tiles' sums, and neither the call size nor the job split changes a text's vector.
+    #[test]
+    fn index_embed_e5_wide_tiles_and_jobs_keep_the_vectors() {
+        let Some(dir) = e5_dir() else { return };
+        let now = E5::load(&dir).expect("load");
+        assert_eq!(now.batch_size(), 64);
+        let s8 = E5::load_with(&dir, E5Kernels::Vnni16)
+            .expect("load 16-row")
+            .with_batch_size(16)
+            .with_job_tokens(0);
+        let long =
+            "mount attaches the filesystem found on a device to the directory tree. ".repeat(40);
+        let texts = [
+            "bzip2 compresses files using the Burrows-Wheeler block sorting algorithm",
+            "数据库连接超时，请检查 proxy_read_timeout 设置",
+            "server {\n  listen 10.0.0.1:8080;\n  proxy_read_timeout 300;\n}",
+            "x",
+            long.as_str(),
+        ];
+        // 20 texts (odd lengths: the 6-, 3- and 1-token tails of the wide tile) in one call.
+        let many: Vec<&str> = texts.iter().cycle().take(20).copied().collect();
+        for kind in [InputKind::Passage, InputKind::Query] {
+            let a = now.embed(&many, kind).expect("now");
+            let b = s8.embed(&many, kind).expect("session 8");
+            for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+                let c = cos(x, y);
+                assert!(c > 0.9999, "text {i} {kind:?}: cosine {c}");
+            }
+            for (i, t) in texts.iter().enumerate() {
+                let one = now.embed(&[t], kind).expect("one");
+                assert!(cos(&one[0], &a[i]) > 0.9999, "text {i} alone");
+            }
+        }
+    }
+
     #[test]
     fn index_embed_e5_missing_model_is_a_clear_error() {
         let d = tempfile::tempdir().expect("tmp");
