@@ -254,7 +254,8 @@ struct e5_model {
     const block_q4_0 *sae_W;      /* [sae_N][sae_nb] 4-bit encoder rows */
     const float *sae_bias;        /* [sae_N] folded bias (incl. centering) */
     void *sae_map; size_t sae_map_size;
-    int use_vnni;                 /* llmops: 1 = the AVX-512 VNNI kernels (e5_vnni.h) */
+    int use_vnni;                 /* llmops: 1 = the AVX-512 VNNI kernels (e5_vnni.h), 2 = with 32-row tiles */
+    int job_tokens;               /* llmops: most tokens per parallel job (0: no cap) */
 };
 
 /* --------------------------- file directory --------------------------- */
@@ -448,7 +449,7 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
                               : add_layernorm(x, (Y), (W), (B), T, H, m->eps))
 #define QUANT(X, NIN) (vnni ? quantize_acts_vnni((X), T, (NIN), aq, ad, as) \
                             : quantize_acts((X), T, (NIN), aq, ad, as))
-#define MAT(W, B, Y, NOUT, NIN) (vnni ? matmul_vnni(&ly->p##W, (B), aq, ad, as, (Y), T) \
+#define MAT(W, B, Y, NOUT, NIN) (vnni ? matmul_vnni(&ly->p##W, (B), aq, ad, as, (Y), T, vnni == 2) \
                                       : matmul_q4q8(ly->W##w, (B), aq, ad, as, (Y), T, (NOUT), (NIN)))
 #else
 #define LNORM(Y, W, B) add_layernorm(x, (Y), (W), (B), T, H, m->eps)
@@ -617,6 +618,9 @@ static int embed_n(e5_model *m, const char **texts, int n, int is_query, float *
     for (int w = 0; w < W; w++) total += (wb[w] - wa[w]) + 2;
     long target = total / (2L * nthr) + 1;
     if (target > budget) target = budget;
+    /* llmops: smaller jobs keep a job's activations in the core's cache and end a call
+     * with less imbalance between the threads */
+    if (m->job_tokens > 0 && target > m->job_tokens) target = m->job_tokens;
     int *jstart = (int *)malloc(sizeof(int) * (size_t)(W + 1));
     int nj = 0;
     for (int w0 = 0; w0 < W; ) {
@@ -692,11 +696,18 @@ int e5_embed_batch(e5_model *m, const char **texts, int n, int is_query, float *
 
 int e5_dim(const e5_model *m) { return m->H; }
 
-/* llmops: choose the kernels (1 = AVX-512 VNNI when compiled in, 0 = the original AVX2 /
- * scalar ones). Call before sharing the model. Returns the kernels now in use. */
+/* llmops: at most n tokens per parallel job of a call (0: no cap). */
+int e5_set_job_tokens(e5_model *m, int n) {
+    m->job_tokens = n > 0 ? n : 0;
+    return m->job_tokens;
+}
+
+/* llmops: choose the kernels (2 = AVX-512 VNNI with 32-row tiles, 1 = VNNI with session
+ * 8's 16-row tiles, when compiled in; 0 = the original AVX2 / scalar ones). Call before
+ * sharing the model. Returns the kernels now in use. */
 int e5_set_vnni(e5_model *m, int on) {
 #ifdef E5_VNNI
-    m->use_vnni = on ? 1 : 0;
+    m->use_vnni = on == 2 ? 2 : on ? 1 : 0;
 #else
     (void)on;
 #endif
@@ -946,7 +957,7 @@ static e5_model *e5_parse(const uint8_t *base, size_t size, void *map, size_t ma
                 | pack_q4(ly->fiw, m->FF, m->H, &ly->pfi) | pack_q4(ly->fow, m->H, m->FF, &ly->pfo);
         if (bad) { fprintf(stderr, "e5: cannot repack layer %d\n", l); e5_free(m); return NULL; }
     }
-    m->use_vnni = 1;
+    m->use_vnni = 2;
 #endif
 
 #ifdef _OPENMP

@@ -26,6 +26,10 @@ int e5_token_count(e5_model *m, const char *text, int is_query);
  * now in use (0 when VNNI is not compiled in). */
 int e5_set_vnni(e5_model *m, int on);
 
+/* llmops: at most n tokens per parallel job of a call (0: no cap, about two jobs per
+ * thread). Call before sharing the model; returns the cap now set. */
+int e5_set_job_tokens(e5_model *m, int n);
+
 /* llmops: token-level API for a static (model2vec-style) tier: vocabulary size, a piece's
  * unigram log-probability, content token ids of a text (no prefix, no specials), and the
  * mean-pooled unnormalised output of "<s> id </s>" for each of n ids (n*dim floats). */

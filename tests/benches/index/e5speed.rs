@@ -11,7 +11,7 @@ use super::*;
 use llmops_index::chunker::{chunk, ChunkerConfig};
 use llmops_index::cpu::process_cpu_secs;
 use llmops_index::embed::log_text::looks_like_log;
-use llmops_index::embed::passage_cache::dense_texts;
+use llmops_index::embed::passage_cache::{dense_texts_with, DenseOptions};
 use llmops_index::embed::{CachedPassages, E5Kernels, StaticE5, E5};
 
 /// The dense embedder of the e5 recall rows: e5 behind the log normalisation and embed
@@ -111,7 +111,7 @@ fn median3(mut f: impl FnMut() -> (f64, f64)) -> (f64, f64) {
 /// chunks share a dense text with an earlier one (the embed cache's hits).
 fn bench_dense_text(out: &mut String, m: &E5, texts: &[(String, &str)], n: usize) {
     out.push_str(&format!(
-        "\nLog normalisation (`embed::passage_cache::dense_texts`, issue 19): the dense side reads a log chunk with its timestamps removed and uuids, long hex, IPv4 addresses, numbers of 5+ digits and dotted versions replaced by one-word placeholders, repeated lines kept once, and without the lines it shares with the chunk before it (the chunker's overlap; batches of 16 consecutive chunks as the worker sends them); chunks where fewer than half the lines start with a timestamp are embedded as they are; BM25 indexes the raw text. Whole text cut by the default chunker; rates on its first {n} chunks, VNNI kernels, raw and dense alternated three times (medians):\n\n| text | chunks (log-like) | e5 tokens/chunk raw -> dense | raw chunks/s (per CPU-s) | dense chunks/s (per CPU-s) | speed-up | chunks sharing a dense text (cache hits) |\n|---|---|---|---|---|---|---|\n"
+        "\nLog normalisation (`embed::passage_cache::dense_texts`, issue 19): the dense side reads a log chunk with its timestamps removed and uuids, long hex, IPv4 addresses, numbers of 5+ digits and dotted versions replaced by one-word placeholders, repeated lines kept once, and without the lines it shares with the chunk before it (the chunker's overlap; batches of 64 consecutive chunks as the worker sends them; in brackets the tokens with `lines_once`, not the default: also without the lines an earlier chunk of its batch had, a chunk whose lines were all read is read whole); chunks where fewer than half the lines start with a timestamp are embedded as they are; BM25 indexes the raw text. Whole text cut by the default chunker; rates on its first {n} chunks, VNNI kernels, raw and dense alternated three times (medians):\n\n| text | chunks (log-like) | e5 tokens/chunk raw -> dense (each line once per batch) | raw chunks/s (per CPU-s) | dense chunks/s (per CPU-s) | speed-up | chunks sharing a dense text (cache hits) |\n|---|---|---|---|---|---|---|\n"
     ));
     for (label, text) in texts {
         let chunks: Vec<String> = chunk(text, &ChunkerConfig::default())
@@ -119,12 +119,16 @@ fn bench_dense_text(out: &mut String, m: &E5, texts: &[(String, &str)], n: usize
             .map(|c| c.text)
             .collect();
         let refs: Vec<&str> = chunks.iter().map(String::as_str).collect();
-        // Batches of 16 consecutive chunks, as the embedding worker sends them.
-        let dense: Vec<String> = refs
-            .chunks(16)
-            .flat_map(dense_texts)
-            .map(|d| d.into_owned())
-            .collect();
+        // Consecutive chunks in the batches the embedding worker sends: session 8's
+        // settings (16, overlap read once) and the default (each line once per batch).
+        let dense_with = |o: DenseOptions| -> Vec<String> {
+            refs.chunks(o.batch)
+                .flat_map(|b| dense_texts_with(b, o))
+                .map(|d| d.into_owned())
+                .collect()
+        };
+        let dense = dense_with(DenseOptions::default());
+        let once = dense_with(DenseOptions::named("lines_once").unwrap_or_default());
         let logs = chunks.iter().filter(|c| looks_like_log(c)).count();
         let toks = |v: &[String]| -> f64 {
             v.iter()
@@ -132,7 +136,7 @@ fn bench_dense_text(out: &mut String, m: &E5, texts: &[(String, &str)], n: usize
                 .sum::<usize>() as f64
                 / v.len().max(1) as f64
         };
-        let (raw_toks, dense_toks) = (toks(&chunks), toks(&dense));
+        let (raw_toks, dense_toks, once_toks) = (toks(&chunks), toks(&dense), toks(&once));
         let distinct: std::collections::HashSet<&String> = dense.iter().collect();
         let hits = dense.len() - distinct.len();
         let raw: Vec<&str> = chunks.iter().take(n).map(String::as_str).collect();
@@ -150,7 +154,7 @@ fn bench_dense_text(out: &mut String, m: &E5, texts: &[(String, &str)], n: usize
         let mut it = dd.into_iter();
         let (d, dc) = median3(|| it.next().unwrap_or_default());
         out.push_str(&format!(
-            "| {label} | {} ({logs}) | {raw_toks:.0} -> {dense_toks:.0} | {r:.1} ({rc:.1}) | **{d:.1}** ({dc:.1}) | {:.2}x | {hits} ({:.1}%) |\n",
+            "| {label} | {} ({logs}) | {raw_toks:.0} -> {dense_toks:.0} ({once_toks:.0}) | {r:.1} ({rc:.1}) | **{d:.1}** ({dc:.1}) | {:.2}x | {hits} ({:.1}%) |\n",
             chunks.len(),
             d / r.max(1e-9),
             100.0 * hits as f64 / chunks.len().max(1) as f64
@@ -203,9 +207,17 @@ const LOG_QUESTIONS: &[(&str, &str)] = &[
 /// Dense-only recall@3 on LOG_QUESTIONS over each log's chunks (a question counts for a log
 /// holding its answer), e5 on the raw chunks and behind the normalisation and cache.
 fn bench_log_recall(out: &mut String, m: &Arc<E5>, logs: &[(String, String)]) {
-    let cached = CachedPassages::new(m.clone());
-    let sides: [(&str, &dyn Embedder); 2] = [("raw chunks", m.as_ref()), ("dense text", &cached)];
-    let mut hits = [0usize; 2];
+    let s8 = CachedPassages::with_options(m.clone(), DenseOptions::SESSION8);
+    let cached = CachedPassages::with_options(
+        m.clone(),
+        DenseOptions::named("lines_once").unwrap_or_default(),
+    );
+    let sides: [(&str, &dyn Embedder); 3] = [
+        ("raw chunks", m.as_ref()),
+        ("dense text", &s8),
+        ("lines once", &cached),
+    ];
+    let mut hits = [0usize; 3];
     let mut asked = 0usize;
     let mut which = vec![];
     for (label, text) in logs {
@@ -225,7 +237,7 @@ fn bench_log_recall(out: &mut String, m: &Arc<E5>, logs: &[(String, String)]) {
         let refs: Vec<&str> = chunks.iter().map(String::as_str).collect();
         for (side, (_, emb)) in sides.iter().enumerate() {
             let mut vecs = vec![];
-            for b in refs.chunks(16) {
+            for b in refs.chunks(emb.batch_size().max(1)) {
                 vecs.extend(emb.embed(b, InputKind::Passage).expect("embed"));
             }
             for (q, pat) in &qs {
@@ -248,10 +260,11 @@ fn bench_log_recall(out: &mut String, m: &Arc<E5>, logs: &[(String, String)]) {
         return;
     }
     out.push_str(&format!(
-        "\nDense-only recall@3 on {asked} questions about this machine's logs ({}; English and Chinese, a hit is a top-3 chunk holding the answering line): e5 on the raw chunks {:.3}, on their dense text {:.3}.\n",
+        "\nDense-only recall@3 on {asked} questions about this machine's logs ({}; English and Chinese, a hit is a top-3 chunk holding the answering line): e5 on the raw chunks {:.3}, on the dense text (batches of 16 as in session 8) {:.3}, with each line once per batch of 64 (`lines_once`, not the default) {:.3}.\n",
         which.join(", "),
         hits[0] as f64 / asked as f64,
-        hits[1] as f64 / asked as f64
+        hits[1] as f64 / asked as f64,
+        hits[2] as f64 / asked as f64
     ));
 }
 
@@ -358,6 +371,7 @@ pub fn bench_throughput(out: &mut String, dir: &Path, pages: &[(String, String, 
     dt.push(("man-page text".to_string(), man.as_str()));
     bench_dense_text(out, &fast, &dt, n);
     bench_log_recall(out, &fast, &all_logs);
+    super::planted_log::bench_planted_log_recall(out, dir);
     // The static tier over the VNNI model, on the same chunks: cold (every token new to
     // the table is distilled through e5 first) and warm.
     for (label, text) in &texts {
@@ -391,21 +405,48 @@ Static tier over e5 (SIF-weighted e5 token vectors, distilled on first use), {la
         out.push_str("\nNo log file of 20 KB or more on this machine: the end-to-end row is skipped (LLMOPS_BENCH_LOG=path).\n");
         return;
     };
+    // Session 8's model and setting next to the default, alternated over three trials
+    // (medians).
+    // Session 8's model: 16-row matmul tiles, 16 texts a call, about two jobs per thread.
+    let m16 = Arc::new(
+        E5::load_with(dir, E5Kernels::Vnni16)
+            .map(|m| m.with_batch_size(16).with_job_tokens(0))
+            .unwrap_or_else(|_| panic!("the model loaded above")),
+    );
     let cached = Arc::new(CachedPassages::new(fast.clone()));
-    let tiers: [(&str, Arc<dyn Embedder>); 3] = [
-        ("e5 (VNNI kernels)", fast.clone()),
-        (
-            "e5 behind the log normalisation and embed cache (the server's default)",
-            cached.clone(),
-        ),
-        (
-            "the static tier over e5",
-            Arc::new(StaticE5::new(fast.clone())),
-        ),
-    ];
+    let s8 = || -> Arc<dyn Embedder> {
+        Arc::new(CachedPassages::with_options(
+            m16.clone(),
+            DenseOptions::SESSION8,
+        ))
+    };
+    let now = || -> Arc<dyn Embedder> { Arc::new(CachedPassages::new(fast.clone())) };
+    let mut tiers: Vec<(&str, Arc<dyn Embedder>)> = vec![(
+        "e5 (VNNI kernels of session 8, no log normalisation)",
+        m16.clone(),
+    )];
+    for _ in 0..3 {
+        tiers.push((
+            "session 8's e5 (16-row tiles, 16 chunks a call) behind the log normalisation and embed cache",
+            s8(),
+        ));
+        tiers.push((
+            "the default e5 (32-row tiles, 64 chunks a call in jobs of at most 512 tokens) behind the log normalisation and embed cache (the server's default)",
+            now(),
+        ));
+    }
+    tiers.push((
+        "the default, counted (cache statistics below)",
+        cached.clone(),
+    ));
+    tiers.push((
+        "the static tier over e5",
+        Arc::new(StaticE5::new(fast.clone())),
+    ));
     let cores = std::thread::available_parallelism()
         .map(|c| c.get())
         .unwrap_or(1);
+    let mut medians: std::collections::BTreeMap<&str, Vec<(f64, f64, f64)>> = Default::default();
     for (tier, embedder) in tiers {
         let d = tempfile::tempdir().expect("tmp");
         let mut cfg = EngineConfig::new(d.path().join("index"));
@@ -425,6 +466,11 @@ Static tier over e5 (SIF-weighted e5 token vectors, distilled on first use), {la
         let chunks = e.stats().chunks;
         let per_s = chunks as f64 / (total - lex.as_secs_f64()).max(1e-3);
         let five_mb = chunks as f64 * 5.0 * 1024.0 * 1024.0 / text.len() as f64;
+        medians.entry(tier).or_default().push((
+            total - lex.as_secs_f64(),
+            cpu,
+            five_mb * cpu / chunks.max(1) as f64 / cores as f64,
+        ));
         out.push_str(&format!(
             "\nEnd to end with {tier}, `{path}` ({} KB, {chunks} chunks of up to {:.0} tokens) indexed by the engine: lexical {:.1} s, dense-ready after {total:.1} s (**{per_s:.1} chunks/s** through the embedding worker, {:.1} chunks per CPU second). At that rate a 5 MB log (about {five_mb:.0} chunks, scaled from this file's chunks per byte) is dense-ready after about {:.0} s; with this machine's {cores} cores free for it, after at least {:.0} s (its CPU seconds spread over the cores).\n",
             text.len() / 1024,
@@ -433,6 +479,18 @@ Static tier over e5 (SIF-weighted e5 token vectors, distilled on first use), {la
             chunks as f64 / cpu.max(1e-2),
             five_mb / per_s.max(1e-9),
             five_mb * cpu / chunks.max(1) as f64 / cores as f64
+        ));
+    }
+    for (tier, runs) in medians.iter().filter(|(_, r)| r.len() > 1) {
+        let mut w: Vec<f64> = runs.iter().map(|r| r.0).collect();
+        let mut c: Vec<f64> = runs.iter().map(|r| r.1).collect();
+        let mut f: Vec<f64> = runs.iter().map(|r| r.2).collect();
+        out.push_str(&format!(
+            "\nMedian of {} runs, {tier}: dense {:.1} s wall, {:.1} CPU-s; a 5 MB log of this kind on {cores} free cores after about **{:.0} s**.\n",
+            runs.len(),
+            pct(&mut w, 0.5),
+            pct(&mut c, 0.5),
+            pct(&mut f, 0.5)
         ));
     }
     let st = cached.stats();
