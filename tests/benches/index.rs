@@ -687,6 +687,34 @@ const SEARCH_NOTE: &str = "\nA search in the rows above is `Engine::search(sessi
 #[path = "index/xling.rs"]
 mod xling;
 
+/// Dense-only ranking for the log recall rows: every chunk embedded as a passage (in the
+/// embedder's batch size), then a query's chunk indexes by dot product, best first.
+struct DenseRank {
+    vecs: Vec<Vec<f32>>,
+}
+
+impl DenseRank {
+    fn new(emb: &dyn Embedder, chunks: &[&str]) -> DenseRank {
+        let mut vecs = vec![];
+        for b in chunks.chunks(emb.batch_size().max(1)) {
+            vecs.extend(emb.embed(b, InputKind::Passage).expect("embed"));
+        }
+        DenseRank { vecs }
+    }
+
+    fn order(&self, emb: &dyn Embedder, query: &str) -> Vec<usize> {
+        let qv = emb.embed(&[query], InputKind::Query).expect("query");
+        let mut order: Vec<(f32, usize)> = self
+            .vecs
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.iter().zip(&qv[0]).map(|(a, b)| a * b).sum(), i))
+            .collect();
+        order.sort_by(|a, b| b.0.total_cmp(&a.0));
+        order.into_iter().map(|(_, i)| i).collect()
+    }
+}
+
 #[path = "index/e5speed.rs"]
 mod e5speed;
 

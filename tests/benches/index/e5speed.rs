@@ -236,19 +236,10 @@ fn bench_log_recall(out: &mut String, m: &Arc<E5>, logs: &[(String, String)]) {
         asked += qs.len();
         let refs: Vec<&str> = chunks.iter().map(String::as_str).collect();
         for (side, (_, emb)) in sides.iter().enumerate() {
-            let mut vecs = vec![];
-            for b in refs.chunks(emb.batch_size().max(1)) {
-                vecs.extend(emb.embed(b, InputKind::Passage).expect("embed"));
-            }
+            let ranked = super::DenseRank::new(*emb, &refs);
             for (q, pat) in &qs {
-                let qv = emb.embed(&[q], InputKind::Query).expect("query");
-                let mut order: Vec<(f32, usize)> = vecs
-                    .iter()
-                    .enumerate()
-                    .map(|(i, v)| (v.iter().zip(&qv[0]).map(|(a, b)| a * b).sum(), i))
-                    .collect();
-                order.sort_by(|a, b| b.0.total_cmp(&a.0));
-                if order.iter().take(3).any(|&(_, i)| chunks[i].contains(pat)) {
+                let order = ranked.order(*emb, q);
+                if order.iter().take(3).any(|&i| chunks[i].contains(pat)) {
                     hits[side] += 1;
                 }
             }

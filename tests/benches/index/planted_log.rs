@@ -186,21 +186,12 @@ pub fn bench_planted_log_recall(out: &mut String, dir: &Path) {
         .collect();
     let mut cells = vec![];
     for (label, emb) in &sides {
-        let mut vecs = vec![];
-        for b in refs.chunks(emb.batch_size().max(1)) {
-            vecs.extend(emb.embed(b, InputKind::Passage).expect("embed"));
-        }
+        let ranked = super::DenseRank::new(emb.as_ref(), &refs);
         let mut hits = 0usize;
         let mut rr = 0.0f64;
         for (q, marker) in &questions {
-            let qv = emb.embed(&[q], InputKind::Query).expect("query");
-            let mut order: Vec<(f32, usize)> = vecs
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (v.iter().zip(&qv[0]).map(|(a, b)| a * b).sum(), i))
-                .collect();
-            order.sort_by(|a, b| b.0.total_cmp(&a.0));
-            if let Some(r) = order.iter().position(|&(_, i)| chunks[i].contains(marker)) {
+            let order = ranked.order(emb.as_ref(), q);
+            if let Some(r) = order.iter().position(|&i| chunks[i].contains(marker)) {
                 if r < 3 {
                     hits += 1;
                 }
