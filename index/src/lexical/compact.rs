@@ -11,14 +11,14 @@ use tantivy::{DocSet, Searcher, TantivyDocument, Term, TERMINATED};
 use super::{to_chunk, ChunkDoc, Fields};
 use crate::IndexError;
 
-/// Most chunks re-added to empty one segment: a second or so of indexing, against a merge
-/// that reads the whole segment.
+/// Most chunks re-added in one commit (over all the segments it empties): a second or so of
+/// indexing, against a merge that reads the whole segments.
 const MAX_SURVIVORS: u32 = 4096;
 /// Smallest segment worth it: small segments merge cheaply anyway.
 const MIN_SEGMENT_DOCS: u32 = 1024;
 
 /// The live chunks of other files in the segments that deleting `doc_key` leaves at least
-/// half deleted with at most `MAX_SURVIVORS` chunks. The caller deletes them by chunk id and
+/// half deleted, at most `MAX_SURVIVORS` chunks in all. The caller deletes them by chunk id and
 /// adds them again in the commit that deletes `doc_key`.
 pub(super) fn survivors(
     searcher: &Searcher,
@@ -51,8 +51,13 @@ pub(super) fn survivors(
             continue;
         }
         let left = seg.num_docs() - mine.len() as u32;
-        if left == 0 || left > MAX_SURVIVORS || left * 2 > max_doc {
+        if left == 0 || left * 2 > max_doc {
             // Emptied (tantivy drops it at the commit), or worth keeping as it is.
+            continue;
+        }
+        if out.len() + left as usize > MAX_SURVIVORS as usize {
+            // Over the budget of one commit (all segments together): left to tantivy's
+            // merges, which purge a segment more than half deleted.
             continue;
         }
         let store = seg.get_store_reader(4)?;
