@@ -532,11 +532,7 @@ mod tests {
 
     fn engine(dir: &std::path::Path, files: &[(&str, &str)]) -> Arc<Engine> {
         let e = Engine::open(EngineConfig::new(dir.join("index")), None, None).expect("open");
-        for (i, (name, text)) in files.iter().enumerate() {
-            let sha = format!("sha{i}");
-            e.index_upload("s1", &format!("f{i}"), name, name, &sha, *text)
-                .expect("index");
-        }
+        super::super::tests::upload_all(&e, files);
         e
     }
 
@@ -643,17 +639,7 @@ mod tests {
         let mut cfg = EngineConfig::new(d2.path().join("index"));
         cfg.translator = crate::analyzers::translate::Translator::Glossary;
         let old = Engine::open(cfg, None, None).expect("open");
-        for (i, (name, text)) in files.iter().enumerate() {
-            old.index_upload(
-                "s1",
-                &format!("f{i}"),
-                name,
-                name,
-                &format!("sha{i}"),
-                *text,
-            )
-            .expect("index");
-        }
+        super::super::tests::upload_all(&old, files);
         assert!(old
             .search("s1", "天气预报和湿度", Scope::Uploads, 3, Mode::Lexical)
             .expect("search")

@@ -349,6 +349,15 @@ fn index_engine_embedding_batches_retry_with_backoff() {
     assert_eq!(ev.last().map(|p| p.state), Some(State::Ready));
 }
 
+/// Indexes `files` (name, text) as uploads `f0`, `f1`... of session `s1`.
+pub(super) fn upload_all(e: &Engine, files: &[(&str, &str)]) {
+    for (i, (name, text)) in files.iter().enumerate() {
+        let sha = format!("sha{i}");
+        e.index_upload("s1", &format!("f{i}"), name, name, &sha, *text)
+            .expect("index");
+    }
+}
+
 /// Chinese questions over English files, lexical only (no embedder): the glossary's
 /// translation finds the YAML key and the nginx directives, above the threshold, with the
 /// snippet on the matching lines; English questions find Chinese notes the same way.
@@ -359,25 +368,15 @@ fn index_engine_glossary_translates_queries_both_ways() {
     let nginx = "http {\n    sendfile on;\n    keepalive_timeout 65;\n    server {\n        listen 80;\n        location / {\n            proxy_pass http://app:8080;\n            proxy_read_timeout 90s;\n        }\n    }\n}\n";
     let notes = "运维笔记\n磁盘空间不足时先清理日志目录，再检查数据库备份。\n";
     let unrelated = "Release notes: the theme of the web page is now blue.\n";
-    for (i, (name, text)) in [
-        ("config.yaml", CONFIG),
-        ("nginx.conf", nginx),
-        ("笔记.md", notes),
-        ("notes.txt", unrelated),
-    ]
-    .iter()
-    .enumerate()
-    {
-        e.index_upload(
-            "s1",
-            &format!("f{i}"),
-            name,
-            name,
-            &format!("sha{i}"),
-            *text,
-        )
-        .expect("index");
-    }
+    upload_all(
+        &e,
+        &[
+            ("config.yaml", CONFIG),
+            ("nginx.conf", nginx),
+            ("笔记.md", notes),
+            ("notes.txt", unrelated),
+        ],
+    );
     let top = |q: &str| -> Vec<Hit> {
         e.search("s1", q, Scope::Uploads, 3, Mode::Hybrid)
             .expect("search")
