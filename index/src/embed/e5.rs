@@ -276,6 +276,25 @@ pub(crate) mod tests {
 
     use crate::embed::tests::{cos, setup_model_dir};
 
+    /// Asserts that `a` and `b` embed every text of `texts` alike (cosine above `min`);
+    /// returns `a`'s vectors.
+    fn assert_same_vectors(
+        a: &E5,
+        b: &E5,
+        texts: &[&str],
+        kind: InputKind,
+        min: f32,
+    ) -> Vec<Vec<f32>> {
+        let va = a.embed(texts, kind).expect("embed a");
+        let vb = b.embed(texts, kind).expect("embed b");
+        assert_eq!((va.len(), vb.len()), (texts.len(), texts.len()));
+        for (i, (x, y)) in va.iter().zip(&vb).enumerate() {
+            let c = cos(x, y);
+            assert!(c > min, "text {i} {kind:?}: cosine {c}");
+        }
+        va
+    }
+
     /// The e5 model dir from `make setup` (`LLMOPS_E5_DIR` overrides it).
     pub fn e5_dir() -> Option<PathBuf> {
         setup_model_dir("LLMOPS_E5_DIR", E5_DIR, E5_FILE)
@@ -346,12 +365,7 @@ pub(crate) mod tests {
             long.as_str(),
         ];
         for kind in [InputKind::Passage, InputKind::Query] {
-            let a = fast.embed(&texts, kind).expect("fast");
-            let b = reference.embed(&texts, kind).expect("avx2");
-            for (i, (x, y)) in a.iter().zip(&b).enumerate() {
-                let c = cos(x, y);
-                assert!(c > 0.999, "text {i} {kind:?}: cosine {c}");
-            }
+            assert_same_vectors(&fast, &reference, &texts, kind, 0.999);
         }
         // Token counts: the prefix and <s></s> are counted, windows are not applied.
         let short = fast.token_count("x", InputKind::Passage);
@@ -387,12 +401,7 @@ pub(crate) mod tests {
         // 20 texts (odd lengths: the 6-, 3- and 1-token tails of the wide tile) in one call.
         let many: Vec<&str> = texts.iter().cycle().take(20).copied().collect();
         for kind in [InputKind::Passage, InputKind::Query] {
-            let a = now.embed(&many, kind).expect("now");
-            let b = s8.embed(&many, kind).expect("session 8");
-            for (i, (x, y)) in a.iter().zip(&b).enumerate() {
-                let c = cos(x, y);
-                assert!(c > 0.9999, "text {i} {kind:?}: cosine {c}");
-            }
+            let a = assert_same_vectors(&now, &s8, &many, kind, 0.9999);
             for (i, t) in texts.iter().enumerate() {
                 let one = now.embed(&[t], kind).expect("one");
                 assert!(cos(&one[0], &a[i]) > 0.9999, "text {i} alone");
