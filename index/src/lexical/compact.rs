@@ -93,6 +93,24 @@ mod tests {
         }
     }
 
+    /// Adds `docs` in one commit and merges the index into one segment (the writer's two
+    /// threads split a commit unevenly, which the tests must not depend on).
+    fn one_segment(l: &Lexical, docs: Vec<ChunkDoc>) {
+        let mut w = l.writer.lock().expect("writer");
+        for c in docs {
+            w.add_document(super::super::IndexedChunk { f: l.f, c })
+                .expect("add");
+        }
+        w.commit().expect("commit");
+        let ids = l.index.searchable_segment_ids().expect("segments");
+        if ids.len() > 1 {
+            w.merge(&ids).wait().expect("merge");
+        }
+        drop(w);
+        l.reader.reload().expect("reload");
+        assert_eq!(l.segments(), 1);
+    }
+
     fn dir_bytes(dir: &std::path::Path) -> u64 {
         std::fs::read_dir(dir)
             .expect("list")
@@ -120,19 +138,8 @@ mod tests {
                 )
             })
             .collect();
-        // One commit: the small file's chunks land in the big file's segments.
-        {
-            let mut w = l.writer.lock().expect("writer");
-            for c in small.iter().chain(&big) {
-                w.add_document(super::super::IndexedChunk {
-                    f: l.f,
-                    c: c.clone(),
-                })
-                .expect("add");
-            }
-            w.commit().expect("commit");
-        }
-        l.reader.reload().expect("reload");
+        // The small file's chunks in the big file's segment.
+        one_segment(&l, small.iter().chain(&big).cloned().collect());
         assert_eq!(l.num_chunks(), 6003);
         let full = dir_bytes(&dir);
         l.remove("big").expect("remove");
@@ -167,17 +174,9 @@ mod tests {
                 all.push(chunk("drop", i, format!("cache miss {i}")));
             }
         }
-        {
-            let mut w = l.writer.lock().expect("writer");
-            for c in all {
-                w.add_document(super::super::IndexedChunk { f: l.f, c })
-                    .expect("add");
-            }
-            w.commit().expect("commit");
-        }
-        l.reader.reload().expect("reload");
+        one_segment(&l, all);
         let searcher = l.reader.searcher();
-        // Big enough to be considered: the rule, not the size floor, keeps them.
+        // Big enough to be considered: the rule, not the size floor, keeps it.
         for seg in searcher.segment_readers() {
             assert!(seg.max_doc() >= MIN_SEGMENT_DOCS, "{}", seg.max_doc());
         }
