@@ -341,7 +341,14 @@ impl Lexical {
             Err(std::sync::TryLockError::Poisoned(_)) => return Err(IndexError::Poisoned),
         };
         let deleted = gc.wait()?.deleted_files.len();
-        let now = self.index.searchable_segment_ids()?;
+        // The reader's segments (it follows meta.json on its own): no file read per tick.
+        let now: Vec<tantivy::index::SegmentId> = self
+            .reader
+            .searcher()
+            .segment_readers()
+            .iter()
+            .map(|s| s.segment_id())
+            .collect();
         let mut seen = self.seen.lock().map_err(|_| IndexError::Poisoned)?;
         let merged = *seen != now;
         *seen = now;
