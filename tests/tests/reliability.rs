@@ -366,8 +366,8 @@ fn a_lookup_waits_for_the_same_upload_still_saving_on_a_lost_connection() {
     assert_eq!(reply.files.len(), 1, "{reply:?}");
     assert_eq!(reply.files[0].sha256, sha);
     assert_eq!(reply.files[0].size, body.len() as u64);
-    // A lookup of content nobody is sending answers at once, empty.
-    let t = Instant::now();
+    // A lookup of content nobody is sending answers empty (that it does not wait is
+    // checked on virtual time in `uploads/in_flight.rs`).
     c2.send(&Message::UploadLookup(UploadLookup {
         request_id: 8,
         sha256: "00".repeat(32),
@@ -381,7 +381,6 @@ fn a_lookup_waits_for_the_same_upload_still_saving_on_a_lost_connection() {
         Some(Message::UploadLookupReply(r)) => assert!(r.files.is_empty() && r.in_flight == 0),
         other => panic!("expected UPLOAD_LOOKUP_REPLY, got {other:?}"),
     }
-    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
 }
 
 /// Issue 16 finding 8: `nplt` and `http` downloads resume from the `.part` an interrupted

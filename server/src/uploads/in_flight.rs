@@ -117,11 +117,14 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_lookup_waits_for_the_same_content_in_flight_and_only_for_it() {
         let f = InFlight::default();
+        // Virtual time: a lookup that waited would move this clock.
+        let t0 = tokio::time::Instant::now();
         assert_eq!(f.settled("s1", "ab", Duration::from_secs(5)).await, 0);
         let g = f.start("s1", "AB");
         // Another session or another content does not wait.
         assert_eq!(f.settled("s2", "ab", Duration::from_secs(5)).await, 0);
         assert_eq!(f.settled("s1", "cd", Duration::from_secs(5)).await, 0);
+        assert_eq!(t0.elapsed(), Duration::ZERO);
         // Still in flight at the limit: said so.
         assert_eq!(f.settled("s1", "ab", Duration::from_secs(1)).await, 1);
         let waiter = {
