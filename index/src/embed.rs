@@ -47,6 +47,12 @@ pub trait Embedder: Send + Sync {
     fn cos_scale(&self) -> (f32, f32) {
         (0.1, 0.7)
     }
+    /// Whether the vectors of a Chinese word and of its English renderings are comparable
+    /// (a model trained on translation pairs, as e5 is): query translation then orders a
+    /// dictionary word's senses by them (`analyzers::translate::SenseScorer`).
+    fn orders_senses(&self) -> bool {
+        false
+    }
 }
 
 /// The directory layout `make setup` produces.

@@ -23,6 +23,7 @@ mod search;
 use catalog::Entry;
 use concurrency::{Gate, QueryBatcher, QueryCache, ScanBatcher};
 use embed_worker::Queue;
+pub use search::RetrieverFiles;
 
 /// Where to search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -139,6 +140,10 @@ pub struct EngineConfig {
     /// Weight of dense votes for English (non-CJK) chunks on a Chinese question (hybrid
     /// search; 1 = as for Chinese chunks). Default `rank::CROSS_DENSE_WEIGHT`.
     pub cross_dense: f32,
+    /// Weight of a head result's query coverage (the share of the query's words, or of its
+    /// translation's, in the chunk) added to its fused score before the final order
+    /// (`rank::COVERAGE_WEIGHT`; 0: fused score alone).
+    pub coverage_weight: f32,
 }
 
 impl EngineConfig {
@@ -152,6 +157,7 @@ impl EngineConfig {
             per_file: 3,
             translator: Default::default(),
             cross_dense: crate::rank::CROSS_DENSE_WEIGHT,
+            coverage_weight: crate::rank::COVERAGE_WEIGHT,
         }
     }
 }

@@ -687,6 +687,9 @@ const SEARCH_NOTE: &str = "\nA search in the rows above is `Engine::search(sessi
 #[path = "index/xling.rs"]
 mod xling;
 
+#[path = "index/fusion.rs"]
+mod fusion;
+
 /// Dense-only ranking for the log recall rows: every chunk embedded as a passage (in the
 /// embedder's batch size), then a query's chunk indexes by dot product, best first.
 struct DenseRank {

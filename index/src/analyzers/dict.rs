@@ -99,10 +99,28 @@ impl Dict {
         };
         weigh(glosses)
     }
+
+    /// Every English word of `word`'s glosses (at most `n`), weighted as `terms` weighs
+    /// them but none dropped: the candidates a sense scorer re-orders
+    /// (`translate::SenseScorer`).
+    pub fn candidates(&self, word: &str, n: usize) -> Vec<(String, f32)> {
+        let mut all = self.glosses(word).map(weigh_all).unwrap_or_default();
+        all.truncate(n);
+        all
+    }
 }
 
 /// Weighted terms of a `|`-separated gloss list (see `Dict::terms`).
 pub fn weigh(glosses: &str) -> Vec<(String, f32)> {
+    let mut acc = weigh_all(glosses);
+    acc.retain(|x| x.1 >= MIN_SHARE);
+    acc.truncate(MAX_TERMS);
+    acc
+}
+
+/// Each English word of a gloss list, weighted by the positions of the glosses it occurs
+/// in relative to the strongest word, strongest first.
+fn weigh_all(glosses: &str) -> Vec<(String, f32)> {
     let mut acc: Vec<(String, f32)> = Vec::new();
     for (i, g) in glosses.split('|').enumerate() {
         let gw = POSITION_WEIGHT[i.min(POSITION_WEIGHT.len() - 1)];
@@ -124,9 +142,31 @@ pub fn weigh(glosses: &str) -> Vec<(String, f32)> {
     }
     // Stable: equal weights keep the dictionary's order.
     acc.sort_by(|a, b| b.1.total_cmp(&a.1));
-    acc.retain(|x| x.1 >= MIN_SHARE);
-    acc.truncate(MAX_TERMS);
     acc
+}
+
+/// `senses` (weighted as `weigh` gives them) re-ordered by a scorer's `scores` (same
+/// order, higher = a better rendering of the word): the best-scored sense takes the first
+/// position's weight, the next the second's, and so on (`POSITION_WEIGHT`); equal scores
+/// keep the dictionary's order. At most `MAX_TERMS` are kept.
+pub fn reorder(senses: Vec<(String, f32)>, scores: &[f32]) -> Vec<(String, f32)> {
+    if scores.len() != senses.len() || scores.iter().any(|s| !s.is_finite()) {
+        let mut senses = senses;
+        senses.truncate(MAX_TERMS);
+        return senses;
+    }
+    let mut order: Vec<usize> = (0..senses.len()).collect();
+    order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+    order
+        .into_iter()
+        .take(MAX_TERMS)
+        .enumerate()
+        .map(|(rank, i)| {
+            let w = POSITION_WEIGHT[rank.min(POSITION_WEIGHT.len() - 1)];
+            (senses[i].0.clone(), w)
+        })
+        .filter(|x| x.1 >= MIN_SHARE)
+        .collect()
 }
 
 /// How a lexicon knows a piece of a query, for segmentation.
@@ -196,6 +236,35 @@ pub fn segment(run: &[char], known: &dyn Fn(&str) -> Known) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn index_dict_reorder_by_scores() {
+        let senses = vec![
+            ("arithmetic".to_string(), 1.0),
+            ("algorithm".to_string(), 0.7),
+            ("method".to_string(), 0.5),
+            ("calculation".to_string(), 0.4),
+            ("sum".to_string(), 0.3),
+        ];
+        // The best-scored sense takes the first position's weight; at most MAX_TERMS.
+        let r = reorder(senses.clone(), &[0.84, 0.87, 0.842, 0.837, 0.80]);
+        let names: Vec<&str> = r.iter().map(|x| x.0.as_str()).collect();
+        assert_eq!(names, ["algorithm", "method", "arithmetic", "calculation"]);
+        let weights: Vec<f32> = r.iter().map(|x| x.1).collect();
+        assert_eq!(weights, POSITION_WEIGHT[..4]);
+        // Equal scores keep the dictionary's order.
+        let r = reorder(senses.clone(), &[0.5; 5]);
+        assert_eq!(r[0].0, "arithmetic");
+        // Scores that do not fit: the dictionary's order, cut to MAX_TERMS.
+        assert_eq!(reorder(senses.clone(), &[0.1]), senses[..MAX_TERMS]);
+        assert_eq!(
+            reorder(senses.clone(), &[f32::NAN, 0.0, 0.0, 0.0, 0.0]),
+            senses[..MAX_TERMS]
+        );
+        // Candidates keep every word of the glosses (terms() cuts them).
+        let d = dict();
+        assert!(d.candidates("算法", 8).len() >= d.terms("算法").len());
+    }
 
     #[test]
     fn index_dict_lookup_is_a_binary_search_over_the_whole_file() {

@@ -3,11 +3,13 @@
 //! segmented into words over both lexicons (fewest pieces); a word the glossary knows takes
 //! the glossary's terms at full weight, any other word the dictionary's senses, weighted
 //! (a single character, usually ambiguous, at a lower weight); function words give nothing.
-//! English queries go through the glossary only.
+//! English queries go through the glossary only. With a sense scorer (the engine's
+//! multilingual embedder), a dictionary word's senses are ordered by how well each renders
+//! the word instead of by the dictionary's order (`算法`: `algorithm` before `arithmetic`).
 
 use llmops_common::is_cjk;
 
-use super::dict::{dict, segment, Known};
+use super::dict::{dict, reorder, segment, Known};
 use super::glossary::{glossary, is_zh_filler, Translation};
 
 /// Weight of a dictionary word's strongest sense, relative to a glossary term.
@@ -17,6 +19,16 @@ pub const DICT_WEIGHT: f32 = 0.8;
 pub const DICT_CHAR_WEIGHT: f32 = 0.4;
 /// Senses kept for a single-character dictionary word.
 const CHAR_SENSES: usize = 2;
+/// Candidate senses of a dictionary word a sense scorer orders (the dictionary's first
+/// ones): CC-CEDICT lists the commonest sense first, not always the one a technical text
+/// uses (`块` lump, chunk, block).
+const SENSE_POOL: usize = 8;
+
+/// Scores English renderings of a Chinese word: one score per sense, higher is better;
+/// `None` when it cannot (no model, the model failed): the dictionary's order stands.
+pub trait SenseScorer {
+    fn score(&self, word: &str, senses: &[String]) -> Option<Vec<f32>>;
+}
 
 /// General Chinese function words (conjunctions, adverbs of degree and time, pronouns,
 /// structural particles) that the dictionary would translate into noise; the glossary's
@@ -76,22 +88,34 @@ fn compound(a: &str, b: &str, bound: bool) -> Option<String> {
 pub enum Translator {
     /// The ops glossary alone (longest match; before the dictionary existed).
     Glossary,
-    /// The glossary on top of the CC-CEDICT dictionary.
+    /// The glossary on top of the CC-CEDICT dictionary, senses in the dictionary's order.
     #[default]
     Dictionary,
+    /// As `Dictionary`, each word's senses ordered by the engine's sense scorer when it
+    /// has one (a multilingual embedder), else as `Dictionary`. Not the default: on the
+    /// xling bench at 300 pages it changed no recall@3 on its own and lost one or two
+    /// questions per set once fused (docs/index.md).
+    DictionaryScored,
 }
 
 impl Translator {
-    pub fn translate(self, query: &str) -> Translation {
+    /// The translation of `query`; `scorer` is used by `DictionaryScored` only.
+    pub fn translate(self, query: &str, scorer: Option<&dyn SenseScorer>) -> Translation {
         match self {
             Translator::Glossary => glossary().translate(query),
             Translator::Dictionary => translate(query),
+            Translator::DictionaryScored => translate_with(query, scorer),
         }
     }
 }
 
 /// The query in the other language, with a weight per term (see the module doc).
 pub fn translate(query: &str) -> Translation {
+    translate_with(query, None)
+}
+
+/// `translate`, each dictionary word's senses ordered by `scorer` when given.
+pub fn translate_with(query: &str, scorer: Option<&dyn SenseScorer>) -> Translation {
     if !query.chars().any(is_cjk) {
         return glossary().translate(query);
     }
@@ -168,7 +192,17 @@ pub fn translate(query: &str) -> Translation {
                     continue;
                 }
                 Some(en) => en.iter().map(|e| (e.clone(), 1.0)).collect(),
-                None => d.terms(&piece),
+                None => match scorer {
+                    Some(sc) => {
+                        let cands = d.candidates(&piece, SENSE_POOL);
+                        let names: Vec<String> = cands.iter().map(|c| c.0.clone()).collect();
+                        match sc.score(&piece, &names) {
+                            Some(scores) if cands.len() > 1 => reorder(cands, &scores),
+                            _ => d.terms(&piece),
+                        }
+                    }
+                    None => d.terms(&piece),
+                },
             };
             let mut senses = senses;
             if single {
@@ -289,6 +323,56 @@ mod tests {
         let t = translate("所属组");
         assert!((w(&t, "group") - DICT_CHAR_WEIGHT).abs() < 1e-6, "{t:?}");
         assert_eq!(w(&t, "organize"), 0.0, "{t:?}");
+    }
+
+    /// Prefers one English word for every Chinese word.
+    struct Prefers(&'static str);
+
+    impl SenseScorer for Prefers {
+        fn score(&self, _word: &str, senses: &[String]) -> Option<Vec<f32>> {
+            Some(
+                senses
+                    .iter()
+                    .map(|s| if s == self.0 { 1.0 } else { 0.0 })
+                    .collect(),
+            )
+        }
+    }
+
+    /// Cannot score (no model).
+    struct Fails;
+
+    impl SenseScorer for Fails {
+        fn score(&self, _word: &str, _senses: &[String]) -> Option<Vec<f32>> {
+            None
+        }
+    }
+
+    #[test]
+    fn index_translate_senses_ordered_by_a_scorer() {
+        let plain = translate("算法");
+        assert!(
+            w(&plain, "arithmetic") > w(&plain, "algorithm"),
+            "{plain:?}"
+        );
+        // The scorer's choice takes the strongest weight and leads the text (the mixed
+        // dense query reads it).
+        let scored = translate_with("算法", Some(&Prefers("algorithm")));
+        assert_eq!(w(&scored, "algorithm"), DICT_WEIGHT, "{scored:?}");
+        assert!(w(&scored, "arithmetic") < DICT_WEIGHT, "{scored:?}");
+        assert_eq!(scored.text, "algorithm");
+        // A scorer that cannot score changes nothing.
+        assert_eq!(translate_with("算法", Some(&Fails)), plain);
+        // Glossary terms are not re-ordered (数据库 is the glossary's `database`).
+        let g = translate_with("数据库", Some(&Prefers("repository")));
+        assert_eq!(g, translate("数据库"));
+        // Through the enum: the dictionary order ignores the scorer.
+        let s: &dyn SenseScorer = &Prefers("algorithm");
+        assert_eq!(Translator::Dictionary.translate("算法", Some(s)), plain);
+        assert_eq!(
+            Translator::DictionaryScored.translate("算法", Some(s)),
+            scored
+        );
     }
 
     #[test]

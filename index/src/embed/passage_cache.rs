@@ -308,6 +308,9 @@ impl Embedder for CachedPassages {
     fn cos_scale(&self) -> (f32, f32) {
         self.inner.cos_scale()
     }
+    fn orders_senses(&self) -> bool {
+        self.inner.orders_senses()
+    }
 }
 
 #[cfg(test)]

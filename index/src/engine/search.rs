@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::{Dense, Engine, Hit, Mode, Scope};
+use crate::analyzers::translate::SenseScorer;
 use crate::embed::Embedder;
 use crate::lexical::ChunkDoc;
 use crate::rank;
@@ -16,6 +17,18 @@ mod language;
 
 /// (doc key, chunk id, score) in rank order.
 type Ranked = Vec<(String, u64, f32)>;
+
+/// Each retriever's files for a query before fusion (`Engine::retriever_files`), best
+/// chunk per file, in rank order.
+#[derive(Debug, Clone, Default)]
+pub struct RetrieverFiles {
+    /// (file name, BM25 score of its best chunk).
+    pub lexical: Vec<(String, f32)>,
+    /// (file name, cosine of its best chunk, the weight of its dense vote).
+    pub dense: Vec<(String, f32, f32)>,
+    /// (file name, file-name score).
+    pub names: Vec<(String, f32)>,
+}
 
 /// Each retriever's ranked chunks.
 pub(super) struct Evidence {
@@ -43,8 +56,8 @@ impl Evidence {
 
 /// Chunks each retriever returns at least: a file's best chunk is often outside the top
 /// 50 chunks of the retriever that ranks it lower, and a hit found by only one retriever
-/// loses its agreement vote (xling bench, tuning part: 200 gained recall@3 0.77 -> 0.80
-/// with `rank::RRF_K` 20; 400 no more).
+/// loses its agreement vote (xling bench, tuning part: 200 gained recall@3 0.77 -> 0.80;
+/// 400 no more). The dense scores are placed between the pool's best and worst files.
 const MIN_POOL: usize = 200;
 
 /// Each extra chunk of a file ranks at this fraction of the one before it (on top of its
@@ -52,36 +65,38 @@ const MIN_POOL: usize = 200;
 /// about as well, so one file with many matching chunks does not push the others out.
 const EXTRA_DECAY: f32 = 0.9;
 
-/// One chunk's own evidence: its file, its fused score from chunk-level ranks, and the
-/// retrievers' raw scores.
+/// One chunk's own evidence: its file, its fused score from its own retriever scores, and
+/// the retrievers' raw scores.
 struct ChunkEv<'a> {
     key: &'a str,
-    rrf: f32,
+    fused: f32,
     bm25: Option<f32>,
     cos: Option<f32>,
 }
 
-/// Every ranked chunk's evidence, by chunk id (`wd(id)`: the weight of its dense vote).
+/// Every ranked chunk's evidence, by chunk id (`wd(id)`: the weight of its dense vote;
+/// `scales`: where the lexical and the dense scores are placed in [0, 1]).
 fn chunk_evidence<'a>(
     lex: &'a Ranked,
     dense: &'a Ranked,
     wd: &dyn Fn(u64) -> f32,
+    (lex_scale, dense_scale): (rank::Scale, rank::Scale),
 ) -> HashMap<u64, ChunkEv<'a>> {
     let mut by_id: HashMap<u64, ChunkEv> = HashMap::new();
     let blank = |k: &'a str| ChunkEv {
         key: k,
-        rrf: 0.0,
+        fused: 0.0,
         bm25: None,
         cos: None,
     };
     for (r, (k, id, score)) in lex.iter().enumerate() {
         let e = by_id.entry(*id).or_insert_with(|| blank(k));
-        e.rrf += rank::rrf(1.0, r);
+        e.fused += lex_scale.place(*score) + rank::rrf(1.0, r);
         e.bm25 = Some(*score);
     }
     for (r, (k, id, cos)) in dense.iter().enumerate() {
         let e = by_id.entry(*id).or_insert_with(|| blank(k));
-        e.rrf += rank::rrf(wd(*id), r);
+        e.fused += wd(*id) * (dense_scale.place(*cos) + rank::rrf(1.0, r));
         e.cos = Some(*cos);
     }
     by_id
@@ -121,6 +136,41 @@ impl Engine {
         Ok(v)
     }
 
+    /// Query vectors of several short texts: cached ones from the cache, the others in one
+    /// call to the embedder (a translated word and its senses).
+    pub(super) fn query_vectors(
+        &self,
+        embedder: &Arc<dyn Embedder>,
+        texts: &[&str],
+    ) -> Result<Vec<Vec<f32>>, IndexError> {
+        let mut out: Vec<Option<Vec<f32>>> = texts.iter().map(|t| self.qcache.get(t)).collect();
+        let missing: Vec<&str> = texts
+            .iter()
+            .zip(&out)
+            .filter(|(_, v)| v.is_none())
+            .map(|(t, _)| *t)
+            .collect();
+        if !missing.is_empty() {
+            let got = embedder.embed(&missing, crate::embed::InputKind::Query)?;
+            if got.len() != missing.len() {
+                return Err(IndexError::Embed(format!(
+                    "{} vectors for {} texts",
+                    got.len(),
+                    missing.len()
+                )));
+            }
+            let mut got = got.into_iter();
+            for (t, slot) in texts.iter().zip(out.iter_mut()) {
+                if slot.is_none() {
+                    let v = got.next().unwrap_or_default();
+                    self.qcache.put(t, &v);
+                    *slot = Some(v);
+                }
+            }
+        }
+        Ok(out.into_iter().map(Option::unwrap_or_default).collect())
+    }
+
     /// Hybrid search: at most `top_k` chunks, best first, similarity in [0, 1], none below
     /// the threshold, at most `EngineConfig::per_file` of them from one file.
     pub fn search(
@@ -152,13 +202,77 @@ impl Engine {
         if query.is_empty() || top_k == 0 {
             return Ok(vec![]);
         }
-        let ticket = self.gate.ticket();
         let tags = Self::tags(scope, session);
         let pool = (top_k * 10).max(MIN_POOL);
+        let (ev, simple, tr_simple) = self.evidence(query, &tags, pool, mode)?;
+        self.fuse(
+            query,
+            (&simple, &tr_simple),
+            ev,
+            &tags,
+            top_k,
+            per_file.max(1),
+            mode,
+        )
+    }
+
+    /// Each retriever's files for `query` before fusion, best chunk per file, in rank order
+    /// (at most `MIN_POOL` chunks each): for diagnostics and the index bench, which compares
+    /// fusion rules on the same candidates.
+    pub fn retriever_files(
+        &self,
+        session: &str,
+        query: &str,
+        scope: Scope,
+    ) -> Result<RetrieverFiles, IndexError> {
+        let query = query.trim();
+        let tags = Self::tags(scope, session);
+        let (ev, simple, _) = self.evidence(query, &tags, MIN_POOL, Mode::Hybrid)?;
+        let catalog = self.read_catalog()?;
+        let name = |k: &str| catalog.get(k).map(|e| e.filename.clone());
+        Ok(RetrieverFiles {
+            lexical: best_per_file(&ev.lex)
+                .into_iter()
+                .filter_map(|(k, _, s)| Some((name(&k)?, s)))
+                .collect(),
+            dense: best_per_file(&ev.dense)
+                .into_iter()
+                .filter_map(|(k, id, c)| Some((name(&k)?, c, ev.dense_weight(id))))
+                .collect(),
+            names: self
+                .filename_matches(&catalog, &tags, query, &simple)
+                .into_iter()
+                .filter_map(|(k, s)| Some((name(&k)?, s)))
+                .collect(),
+        })
+    }
+
+    /// The retrievers' evidence for a query (and its simple tokens, and its translation's).
+    fn evidence(
+        &self,
+        query: &str,
+        tags: &[String],
+        pool: usize,
+        mode: Mode,
+    ) -> Result<(Evidence, Vec<String>, Vec<String>), IndexError> {
+        let ticket = self.gate.ticket();
+        let tags = tags.to_vec();
         let simple = rank::simple_tokens(query);
         // The query in the other language (glossary and dictionary): a Chinese question
         // about an English text is covered by the English words it was translated to.
-        let tr = self.cfg.translator.translate(query);
+        // A multilingual embedder orders each translated word's dictionary senses.
+        let dense = self.dense();
+        let scorer = dense
+            .as_ref()
+            .filter(|d| d.embedder.orders_senses())
+            .map(|d| language::EmbeddedSenses {
+                engine: self,
+                embedder: &d.embedder,
+            });
+        let tr = self
+            .cfg
+            .translator
+            .translate(query, scorer.as_ref().map(|s| s as &dyn SenseScorer));
         let tr_simple = rank::simple_tokens(&tr.text);
 
         // The query embedding first, outside the gate below, so concurrent searches batch.
@@ -268,15 +382,31 @@ impl Engine {
             cross,
             cross_dense: self.cfg.cross_dense,
         };
-        self.fuse(
-            query,
-            (&simple, &tr_simple),
-            ev,
-            &tags,
-            top_k,
-            per_file.max(1),
-            mode,
-        )
+        Ok((ev, simple, tr_simple))
+    }
+
+    /// Files whose names match the query (score >= 0.3), best first, at most 50.
+    fn filename_matches(
+        &self,
+        catalog: &std::collections::BTreeMap<String, super::Entry>,
+        tags: &[String],
+        query: &str,
+        simple: &[String],
+    ) -> Vec<(String, f32)> {
+        let mut fnames: Vec<(String, f32)> = catalog
+            .values()
+            .filter(|e| tags.contains(&e.tag))
+            .map(|e| {
+                (
+                    e.key.clone(),
+                    rank::filename_score(&e.filename, query, simple),
+                )
+            })
+            .filter(|(_, s)| *s >= 0.3)
+            .collect();
+        fnames.sort_by(|a, b| b.1.total_cmp(&a.1));
+        fnames.truncate(50);
+        fnames
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -301,64 +431,66 @@ impl Engine {
         let (lex_all, bm25_max, dense_all) = (&ev.lex, ev.bm25_max, &ev.dense);
         let lex = best_per_file(lex_all);
         let dense = best_per_file(dense_all);
+        // Each retriever's scores placed in [0, 1]: BM25 relative to the best, cosines
+        // between the best and the worst file of the pool (`rank::Scale`).
+        let scales = (
+            rank::Scale::new(0.0, bm25_max),
+            rank::Scale::new(
+                dense.last().map_or(0.0, |d| d.2),
+                dense.first().map_or(1.0, |d| d.2),
+            ),
+        );
         struct Cand {
             key: String,
-            rrf: f32,
-            /// The part of `rrf` that comes from the file name (extras do not inherit it).
-            fname_rrf: f32,
+            /// The fused score: the retrievers' placed scores and agreement terms, and the
+            /// file name's.
+            fused: f32,
+            /// The part of `fused` that comes from the file name (extras do not inherit it).
+            fname_part: f32,
             fname: f32,
             bm25: Option<f32>,
             lexical: Option<f32>,
             dense: Option<f32>,
             chunk: u64,
             abs: f32,
+            /// Share of the query's words (or its translation's) in the chunk, once read.
+            cov: f32,
         }
         let mut cands: HashMap<String, Cand> = HashMap::new();
         let blank = |k: &str| Cand {
             key: k.to_string(),
-            rrf: 0.0,
-            fname_rrf: 0.0,
+            fused: 0.0,
+            fname_part: 0.0,
             fname: 0.0,
             bm25: None,
             lexical: None,
             dense: None,
             chunk: chunk_id(k, 0),
             abs: 0.0,
+            cov: 0.0,
         };
         let catalog = self.read_catalog()?;
         for (r, (k, id, score)) in lex.into_iter().enumerate() {
             let e = cands.entry(k.clone()).or_insert_with(|| blank(&k));
-            e.rrf += rank::rrf(1.0, r);
+            e.fused += scales.0.place(score) + rank::rrf(1.0, r);
             e.bm25 = Some(score);
             e.chunk = id;
         }
         for (r, (k, id, cos)) in dense.into_iter().enumerate() {
             let e = cands.entry(k.clone()).or_insert_with(|| blank(&k));
-            e.rrf += rank::rrf(dense_w(id), r);
+            e.fused += dense_w(id) * (scales.1.place(cos) + rank::rrf(1.0, r));
             e.dense = Some(rank::dense_evidence_in(cos, scale) * wd.min(1.0));
             if e.bm25.is_none() {
                 e.chunk = id;
             }
         }
         if mode != Mode::Dense {
-            let mut fnames: Vec<(String, f32)> = catalog
-                .values()
-                .filter(|e| tags.contains(&e.tag))
-                .map(|e| {
-                    (
-                        e.key.clone(),
-                        rank::filename_score(&e.filename, query, simple),
-                    )
-                })
-                .filter(|(_, s)| *s >= 0.3)
-                .collect();
-            fnames.sort_by(|a, b| b.1.total_cmp(&a.1));
-            fnames.truncate(50);
-            for (r, (k, s)) in fnames.into_iter().enumerate() {
+            let fnames = self.filename_matches(&catalog, tags, query, simple);
+            for (k, s) in fnames {
                 let e = cands.entry(k.clone()).or_insert_with(|| blank(&k));
                 // A file-name match outranks content: `config.yaml` finds that file first.
-                e.rrf += rank::rrf(3.0 * s, r);
-                e.fname_rrf = rank::rrf(3.0 * s, r);
+                e.fused += rank::NAME_WEIGHT * s;
+                e.fname_part = rank::NAME_WEIGHT * s;
                 e.fname = s;
             }
         }
@@ -366,28 +498,28 @@ impl Engine {
         // chunk-level fused score relative to the file's best chunk's), decayed per extra.
         let mut extras: Vec<Cand> = Vec::new();
         if per_file > 1 {
-            let by_id = chunk_evidence(lex_all, dense_all, &dense_w);
+            let by_id = chunk_evidence(lex_all, dense_all, &dense_w, scales);
             let mut per_key: HashMap<&str, Vec<(u64, &ChunkEv)>> = HashMap::new();
             for (id, ev) in &by_id {
                 per_key.entry(ev.key).or_default().push((*id, ev));
             }
             for (k, mut chunks) in per_key {
                 let Some(file) = cands.get(k) else { continue };
-                let best = by_id.get(&file.chunk).map(|e| e.rrf).unwrap_or(0.0);
+                let best = by_id.get(&file.chunk).map(|e| e.fused).unwrap_or(0.0);
                 if best <= 0.0 {
                     continue;
                 }
                 chunks.retain(|c| c.0 != file.chunk);
-                chunks.sort_by(|a, b| b.1.rrf.total_cmp(&a.1.rrf).then_with(|| a.0.cmp(&b.0)));
+                chunks.sort_by(|a, b| b.1.fused.total_cmp(&a.1.fused).then_with(|| a.0.cmp(&b.0)));
                 // Content evidence only: a file-name match ranks the file, not its chunks.
-                let mut f = file.rrf - file.fname_rrf;
+                let mut f = file.fused - file.fname_part;
                 // A few spare ones: an extra whose snippet repeats a kept one is skipped.
                 for (id, ev) in chunks.into_iter().take(per_file + 1) {
                     f *= EXTRA_DECAY;
                     extras.push(Cand {
                         key: k.to_string(),
-                        rrf: f * (ev.rrf / best).min(1.0),
-                        fname_rrf: 0.0,
+                        fused: f * (ev.fused / best).min(1.0),
+                        fname_part: 0.0,
                         fname: 0.0,
                         bm25: ev.bm25,
                         lexical: None,
@@ -396,6 +528,7 @@ impl Engine {
                             .map(|c| rank::dense_evidence_in(c, scale) * wd.min(1.0)),
                         chunk: id,
                         abs: 0.0,
+                        cov: 0.0,
                     });
                 }
             }
@@ -406,8 +539,8 @@ impl Engine {
             .filter(|c| catalog.contains_key(&c.key))
             .collect();
         order.sort_by(|a, b| {
-            b.rrf
-                .total_cmp(&a.rrf)
+            b.fused
+                .total_cmp(&a.fused)
                 .then_with(|| a.key.cmp(&b.key))
                 .then_with(|| a.chunk.cmp(&b.chunk))
         });
@@ -424,8 +557,8 @@ impl Engine {
         let batch = (top_k * 2).max(8);
         loop {
             let mut next: Vec<Cand> = Vec::new();
-            while let Some(c) =
-                rest.next_if(|c| next.len() < batch || next.last().is_some_and(|l| l.rrf == c.rrf))
+            while let Some(c) = rest
+                .next_if(|c| next.len() < batch || next.last().is_some_and(|l| l.fused == c.fused))
             {
                 next.push(c);
             }
@@ -441,15 +574,15 @@ impl Engine {
                 texts.insert(c.chunk_id, c);
             }
             for mut c in next {
+                c.cov = texts
+                    .get(&c.chunk)
+                    .map(|ch| {
+                        let low = ch.text.to_lowercase();
+                        rank::coverage(&low, simple).max(rank::coverage(&low, tr_simple))
+                    })
+                    .unwrap_or(0.0);
                 if let Some(score) = c.bm25 {
-                    let cov = texts
-                        .get(&c.chunk)
-                        .map(|ch| {
-                            let low = ch.text.to_lowercase();
-                            rank::coverage(&low, simple).max(rank::coverage(&low, tr_simple))
-                        })
-                        .unwrap_or(0.0);
-                    c.lexical = Some(0.9 * cov * (0.7 + 0.3 * (score / bm25_max).min(1.0)));
+                    c.lexical = Some(0.9 * c.cov * (0.7 + 0.3 * (score / bm25_max).min(1.0)));
                 }
                 let l = c.lexical.unwrap_or(0.0);
                 let d = c.dense.unwrap_or(0.0);
@@ -474,14 +607,21 @@ impl Engine {
                 ranges.push(lines);
                 kept.push(c);
             }
-            let last_rrf = kept.last().map(|c| c.rrf);
-            if kept.len() >= top_k && rest.peek().map(|c| Some(c.rrf) != last_rrf).unwrap_or(true) {
+            let last = kept.last().map(|c| c.fused);
+            if kept.len() >= top_k && rest.peek().map(|c| Some(c.fused) != last).unwrap_or(true) {
                 break;
             }
         }
+        // The head in its final order: fused score plus query coverage (`rank::COVERAGE_WEIGHT`).
+        let cw = if mode == Mode::Dense {
+            0.0
+        } else {
+            self.cfg.coverage_weight
+        };
+        let key = |c: &Cand| c.fused + cw * c.cov;
         kept.sort_by(|a, b| {
-            b.rrf
-                .total_cmp(&a.rrf)
+            key(b)
+                .total_cmp(&key(a))
                 .then_with(|| b.abs.total_cmp(&a.abs))
                 .then_with(|| a.key.cmp(&b.key))
                 .then_with(|| a.chunk.cmp(&b.chunk))

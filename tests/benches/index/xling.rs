@@ -62,6 +62,9 @@ impl Embedder for Memo {
     fn cos_scale(&self) -> (f32, f32) {
         self.inner.cos_scale()
     }
+    fn orders_senses(&self) -> bool {
+        self.inner.orders_senses()
+    }
 }
 
 fn e5() -> Option<Arc<E5>> {
@@ -255,13 +258,16 @@ const OPS_QUERIES: &[(&str, &str)] = &[
 /// `translator`.
 fn engine_over(
     m: Option<&Arc<Memo>>,
-    translator: Translator,
+    (translator, coverage): (Translator, Option<f32>),
     docs: &[(String, String)],
 ) -> (tempfile::TempDir, Arc<Engine>, Duration) {
     let d = tempfile::tempdir().expect("tmp");
     let mut cfg = EngineConfig::new(d.path().join("index"));
     cfg.threshold = 0.0;
     cfg.translator = translator;
+    if let Some(c) = coverage {
+        cfg.coverage_weight = c;
+    }
     // LLMOPS_BENCH_CHUNK_TOKENS=128 measures the rows at another chunk size.
     if let Some(t) = super::e5speed::chunk_tokens() {
         cfg.chunker = super::e5speed::chunker_cfg(t);
@@ -313,7 +319,7 @@ fn print_misses(e: &Engine, pairs: &[(String, String)], translator: Translator) 
         if hy.iter().take(3).any(|h| &h.filename == name) {
             continue;
         }
-        let tr = translator.translate(q);
+        let tr = translator.translate(q, None);
         let terms: Vec<String> = tr
             .terms
             .iter()
@@ -368,6 +374,18 @@ fn rows(out: &mut String, set: &str, pairs: &[(String, String)], engines: &[(&st
 }
 
 const GLOSSARY_ONLY: &str = "before: glossary";
+
+/// The "before" engine: the glossary alone; or (LLMOPS_BENCH_XLING_BEFORE=dict) the
+/// dictionary in its own sense order; or (=nocover) the default translation without the
+/// coverage term in the final order.
+fn before() -> (Translator, Option<f32>) {
+    match std::env::var("LLMOPS_BENCH_XLING_BEFORE").as_deref() {
+        Ok("dict") => (Translator::Dictionary, None),
+        Ok("nocover") => (Translator::default(), Some(0.0)),
+        _ => (Translator::Glossary, None),
+    }
+}
+
 const WITH_DICT: &str =
     "now: glossary + CC-CEDICT, dense x0.5 for English chunks on Chinese questions";
 
@@ -424,9 +442,9 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         )
         .collect();
     let t = Instant::now();
-    let (_d_new, e, lex_time) = engine_over(memo, Translator::Dictionary, &docs);
+    let (_d_new, e, lex_time) = engine_over(memo, (Translator::default(), None), &docs);
     let embed_time = t.elapsed().saturating_sub(lex_time);
-    let (_d_old, e_old, _) = engine_over(memo, Translator::Glossary, &docs);
+    let (_d_old, e_old, _) = engine_over(memo, before(), &docs);
     let chunks = e.stats().chunks;
     let same: Vec<(String, String)> = sample
         .iter()
@@ -467,6 +485,19 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
             &engines,
         );
     }
+    let mut fusion_out = String::new();
+    let fengines = [("before", &*e_old), ("now", &*e)];
+    if super::fusion::enabled() {
+        super::fusion::rows(
+            &mut fusion_out,
+            "English NAME -> English page",
+            &same,
+            &fengines,
+        );
+        for (label, pairs, _) in &xsets {
+            super::fusion::rows(&mut fusion_out, label, pairs, &fengines);
+        }
+    }
     // Chinese pages in an engine of their own (their file names are the English ones').
     // LLMOPS_BENCH_XLING_ZH=0 leaves the Chinese pages out while iterating.
     let zh = if std::env::var("LLMOPS_BENCH_XLING_ZH").is_ok_and(|v| v == "0") {
@@ -483,8 +514,8 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
             zh.iter().map(|p| (p.0.clone(), p.1.clone())).collect();
         // English questions about Chinese pages: their pages join the Chinese corpus.
         let (en_zh, en_zh_missing) = en_zh_set(&mut zdocs);
-        let (_dz, ez, _) = engine_over(memo, Translator::Dictionary, &zdocs);
-        let (_dzo, ez_old, _) = engine_over(memo, Translator::Glossary, &zdocs);
+        let (_dz, ez, _) = engine_over(memo, (Translator::default(), None), &zdocs);
+        let (_dzo, ez_old, _) = engine_over(memo, before(), &zdocs);
         let zz: Vec<(String, String)> = zh.iter().map(|p| (p.0.clone(), p.2.clone())).collect();
         let ez_pairs: Vec<(String, String)> = zh
             .iter()
@@ -510,6 +541,22 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
             &ez_pairs,
             &zengines,
         );
+        let fz = [("before", &*ez_old), ("now", &*ez)];
+        if super::fusion::enabled() {
+            super::fusion::rows(&mut fusion_out, "Chinese NAME -> Chinese page", &zz, &fz);
+            super::fusion::rows(
+                &mut fusion_out,
+                "English NAME -> Chinese page",
+                &ez_pairs,
+                &fz,
+            );
+            super::fusion::rows(
+                &mut fusion_out,
+                "English question -> Chinese page",
+                &en_zh,
+                &fz,
+            );
+        }
         rows(
             out,
             &format!(
@@ -530,6 +577,12 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         .iter()
         .map(|(q, f)| (f.to_string(), q.to_string()))
         .collect();
+    if super::fusion::enabled() {
+        super::fusion::rows(&mut fusion_out, "ops files", &ops, &fengines);
+        out.push_str(&format!(
+            "\nFusion rules on the same candidates:\n\n| set | rule | recall@3 | MRR |\n|---|---|---|---|\n{fusion_out}"
+        ));
+    }
     for (tr, eng) in engines {
         let (a, b, c) = known_item(eng, &ops, Mode::Hybrid);
         out.push_str(&format!(

@@ -1,12 +1,43 @@
 //! The dense side of a question in two languages: its vector mixed with its
 //! translation's for chunks in the other language, its own vector for chunks in its
-//! language (`Engine::search_per_file` scans with both).
+//! language (`Engine::search_per_file` scans with both); and the embedder ordering a
+//! translated word's dictionary senses.
 
 use std::sync::Arc;
 
 use super::super::Engine;
+use crate::analyzers::translate::SenseScorer;
 use crate::embed::Embedder;
 use crate::IndexError;
+
+/// Orders a dictionary word's senses by the engine's multilingual embedder: the cosine of
+/// the word's query vector with each sense's (both cached like queries, so a word seen
+/// before costs nothing).
+pub(super) struct EmbeddedSenses<'a> {
+    pub engine: &'a Engine,
+    pub embedder: &'a Arc<dyn Embedder>,
+}
+
+impl SenseScorer for EmbeddedSenses<'_> {
+    fn score(&self, word: &str, senses: &[String]) -> Option<Vec<f32>> {
+        let texts: Vec<&str> = std::iter::once(word)
+            .chain(senses.iter().map(String::as_str))
+            .collect();
+        let vectors = match self.engine.query_vectors(self.embedder, &texts) {
+            Ok(v) => v,
+            Err(err) => {
+                tracing::warn!("dictionary senses kept in their order: {err}");
+                return None;
+            }
+        };
+        let (w, rest) = vectors.split_first()?;
+        Some(
+            rest.iter()
+                .map(|s| w.iter().zip(s).map(|(a, b)| a * b).sum())
+                .collect(),
+        )
+    }
+}
 
 impl Engine {
     /// A question's vector averaged with its translation's, for the chunks in the other
@@ -83,7 +114,47 @@ fn merge_by_language(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analyzers::translate::Translator;
+    use crate::vectors::{InProcessStore, VectorStore};
+    use crate::{EngineConfig, Mode, Scope};
     use std::collections::HashSet;
+
+    #[test]
+    fn index_search_embedder_orders_dictionary_senses() {
+        let Some(dir) = crate::embed::e5::tests::e5_dir() else {
+            return;
+        };
+        let e5: Arc<dyn Embedder> = Arc::new(crate::embed::E5::load(&dir).expect("load"));
+        // The dictionary lists `arithmetic` before `algorithm` for 算法.
+        let senses = crate::analyzers::dict::dict().candidates("算法", 8);
+        let pos = |w: &str| senses.iter().position(|s| s.0 == w);
+        assert!(pos("arithmetic") < pos("algorithm"), "{senses:?}");
+        let files: &[(&str, &str)] = &[
+            (
+                "scheduler.txt",
+                "Notes on the algorithm the scheduler uses to pick the next job.\n",
+            ),
+            (
+                "shell.txt",
+                "Notes on the arithmetic the shell evaluates inside $(( )).\n",
+            ),
+        ];
+        let first = |translator: Translator| {
+            let d = tempfile::tempdir().expect("tmp");
+            let mut cfg = EngineConfig::new(d.path().join("index"));
+            cfg.translator = translator;
+            let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(e5.dim()));
+            let e = Engine::open(cfg, Some((e5.clone(), store)), None).expect("open");
+            super::super::super::tests::upload_all(&e, files);
+            let hits = e
+                .search("s1", "算法", Scope::Uploads, 2, Mode::Lexical)
+                .expect("search");
+            hits.first().map(|h| h.filename.clone()).unwrap_or_default()
+        };
+        // In the dictionary's order the shell's arithmetic wins; e5 puts `algorithm` first.
+        assert_eq!(first(Translator::Dictionary), "shell.txt");
+        assert_eq!(first(Translator::DictionaryScored), "scheduler.txt");
+    }
 
     #[test]
     fn index_search_dense_hits_by_chunk_language() {
