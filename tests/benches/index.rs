@@ -625,7 +625,10 @@ fn bench_quality(out: &mut String, pages_wanted: usize) {
             Mode::Lexical,
         ),
         ("dense-only (MiniLM, in-process)", Mode::Dense),
-        ("hybrid (RRF, coverage-weighted)", Mode::Hybrid),
+        (
+            "hybrid (placed scores + rank term, coverage-weighted)",
+            Mode::Hybrid,
+        ),
     ] {
         let (a, b, c) = quality(&e, &pages, mode);
         out.push_str(&format!("| {label} | {a:.3} | {b:.3} | {c:.3} |\n"));

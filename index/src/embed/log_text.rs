@@ -43,7 +43,9 @@ pub fn dense_text(chunk: &str) -> Cow<'_, str> {
 
 /// True when at least half of the non-blank lines (and at least one) start with a
 /// timestamp: a date, a time of day or a kernel uptime stamp (optionally in brackets),
-/// or a syslog `Mon DD HH:MM:SS`.
+/// or a syslog `Mon DD HH:MM:SS`; or carry a full date and time within their first
+/// `EARLY_BYTES` (an access log's `[24/Nov/2026:10:00:00 +0000]` after the client address,
+/// a JSON or logfmt line's `"ts":"2026-11-24T10:00:00Z"`).
 pub fn looks_like_log(chunk: &str) -> bool {
     let (mut lines, mut stamped) = (0usize, 0usize);
     for line in chunk.lines() {
@@ -51,7 +53,7 @@ pub fn looks_like_log(chunk: &str) -> bool {
             continue;
         }
         lines += 1;
-        if has_leading_stamp(line) {
+        if has_leading_stamp(line) || has_early_stamp(line) {
             stamped += 1;
         }
     }
@@ -84,6 +86,40 @@ fn has_leading_stamp(line: &str) -> bool {
         }
     }
     false
+}
+
+/// How far into a line a date with a time still marks it as a log line (past the client
+/// address and identity of an access log, a JSON line's first key).
+const EARLY_BYTES: usize = 48;
+
+/// A full date and time (not a bare time of day, which prose has too) starting at a field
+/// boundary within the line's first `EARLY_BYTES`.
+fn has_early_stamp(line: &str) -> bool {
+    let b = line.as_bytes();
+    (1..b.len().min(EARLY_BYTES)).any(|i| {
+        boundary(b, i)
+            && b[i].is_ascii_digit()
+            && (clf_len(b, i).is_some() || stamp_len(b, i).is_some_and(|n| n > 10))
+    })
+}
+
+/// The Common Log Format's stamp `24/Nov/2026:10:00:00` (and its ` +0000` zone).
+fn clf_len(b: &[u8], i: usize) -> Option<usize> {
+    if !(digits(b, i, 2)
+        && b.get(i + 2) == Some(&b'/')
+        && b.get(i + 3..i + 6)
+            .is_some_and(|m| MONTHS.iter().any(|x| x.as_bytes() == m))
+        && b.get(i + 6) == Some(&b'/')
+        && digits(b, i + 7, 4)
+        && b.get(i + 11) == Some(&b':'))
+    {
+        return None;
+    }
+    let mut j = i + 12 + time_len(b, i + 12)?;
+    if b.get(j) == Some(&b' ') && matches!(b.get(j + 1), Some(b'+' | b'-')) && digits(b, j + 2, 4) {
+        j += 6;
+    }
+    Some(j - i)
 }
 
 /// A field can start at `i` when the byte before is not a letter or digit, nor a dot
@@ -299,6 +335,7 @@ pub fn fields(line: &str) -> Vec<(std::ops::Range<usize>, Field)> {
             continue;
         }
         let found: Option<(usize, Field)> = stamp_len(b, i)
+            .or_else(|| clf_len(b, i))
             .map(|n| (n, Field::Timestamp))
             .or_else(|| uuid_len(b, i).map(|n| (n, Field::Uuid)))
             .or_else(|| ipv4_len(b, i).map(|n| (n, Field::Ip)))
@@ -314,6 +351,8 @@ pub fn fields(line: &str) -> Vec<(std::ops::Range<usize>, Field)> {
                 out.push((i..i + n, f));
                 i += n;
             }
+            // A bracket that opens no kernel stamp: the field may start after it.
+            _ if b[i] == b'[' => i += 1,
             _ => {
                 // Skip the rest of this word.
                 i += 1;
@@ -377,6 +416,31 @@ mod tests {
             dense_text(chunk),
             "sshd[9]: Connection refused from IP\ncron[4]: job done"
         );
+    }
+
+    #[test]
+    fn index_log_text_access_and_json_logs_are_logs() {
+        // The stamp is not at the start of an access log's lines.
+        let access = "10.0.0.7 - - [24/Nov/2026:10:00:01 +0000] \"GET /api/orders?id=123456 HTTP/1.1\" 502 157 \"-\" \"curl/8.5.0\"\n\
+                      10.0.0.8 - alice [24/Nov/2026:10:00:02 +0000] \"POST /login HTTP/1.1\" 200 512 \"-\" \"Mozilla/5.0\"\n";
+        assert!(looks_like_log(access));
+        assert_eq!(
+            dense_text(access),
+            "IP - - [] \"GET /api/orders?id=N HTTP/1.1\" 502 157 \"-\" \"curl/V\"\n\
+             IP - alice [] \"POST /login HTTP/1.1\" 200 512 \"-\" \"Mozilla/5.0\""
+        );
+        let json = "{\"ts\":\"2026-11-24T10:00:01.120Z\",\"level\":\"error\",\"msg\":\"pool exhausted\"}\n\
+                    {\"ts\":\"2026-11-24T10:00:02.481Z\",\"level\":\"info\",\"msg\":\"retry\"}\n";
+        assert!(looks_like_log(json));
+        assert!(dense_text(json).starts_with("{\"ts\":\"\",\"level\":\"error\""));
+        // A date alone (no time) early in prose lines, or a time of day, is no log.
+        for text in [
+            "Released 2019-07-13 with the new block sorter.\nSee the changelog for 2019-07-13.\n",
+            "The job runs at 10:00:00 every day.\nIt ends by 11:30:00.\n",
+            "Backups from 24/Nov/2026 are kept for a week.\n",
+        ] {
+            assert!(!looks_like_log(text), "{text}");
+        }
     }
 
     #[test]
