@@ -14,6 +14,8 @@ use protocol::rdt::{
 use rand::rngs::StdRng;
 use rand::{Rng, RngCore, SeedableRng};
 
+#[path = "rdt_sim/acks.rs"]
+mod acks;
 #[path = "rdt_sim/bottleneck.rs"]
 mod bottleneck;
 
