@@ -608,3 +608,68 @@ impl Receiver {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use crate::rdt::packet::{decode, seal_data, Accept, Have, Packet, DATA_HEADER_LEN};
+    use crate::rdt::{conn_id_from_token, Config, Receiver, MAX_DATAGRAM};
+
+    /// Whether the ACK in `buf` lists `seq` in its cumulative part or a SACK range.
+    fn acks(buf: &[u8], seq: u32) -> bool {
+        match decode(buf) {
+            Ok((_, Packet::Ack(a))) => {
+                a.cum > seq || a.sacks.iter().any(|r| r.start <= seq && seq < r.end)
+            }
+            other => panic!("expected an ACK, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_filled_hole_far_below_the_top_is_repeated_in_the_next_acks() {
+        let now = Instant::now();
+        let token = b"fills";
+        let conn = conn_id_from_token(token);
+        let (chunk, total) = (1400u16, 400u32);
+        let size = u64::from(chunk) * u64::from(total);
+        let mut rx =
+            Receiver::initiate(conn, token, size, chunk, None, Config::default(), now).expect("rx");
+        let mut buf = vec![0u8; MAX_DATAGRAM];
+        assert!(rx.poll_transmit(now, &mut buf).is_some(), "REQUEST");
+        let accept = Packet::Accept(Accept {
+            file_size: size,
+            chunk_size: chunk,
+            total_chunks: total,
+            have: Have::NONE,
+        });
+        let n = accept.encode(conn, &mut buf).expect("encode ACCEPT");
+        rx.handle(&buf[..n], now);
+        let mut feed = |rx: &mut Receiver, seq: u32| {
+            let len = usize::from(chunk);
+            let n = seal_data(conn, seq, len, &mut buf[..DATA_HEADER_LEN + len]).expect("seal");
+            let pkt = buf[..n].to_vec();
+            assert!(rx.handle(&pkt, now).is_some(), "chunk {seq} is new");
+        };
+        // A hole every fifth chunk: 60 runs above the first hole, more than the 32 SACK
+        // ranges an ACK carries.
+        for seq in (0..300).filter(|s| s % 5 != 4) {
+            feed(&mut rx, seq);
+        }
+        let mut out = vec![0u8; MAX_DATAGRAM];
+        while rx.poll_transmit(now, &mut out).is_some() {}
+        // The retransmission of chunk 9 arrives; the ACK it triggers is lost.
+        feed(&mut rx, 9);
+        let n = rx.poll_transmit(now, &mut out).expect("ACK for the fill");
+        assert!(acks(&out[..n], 9));
+        // New chunks at the top: each ACK they trigger must still report chunk 9.
+        for seq in 300..304 {
+            feed(&mut rx, seq);
+            let n = rx.poll_transmit(now, &mut out).expect("ACK");
+            assert!(
+                acks(&out[..n], 9),
+                "the ACK after chunk {seq} forgot chunk 9"
+            );
+        }
+    }
+}
