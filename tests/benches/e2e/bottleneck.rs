@@ -14,7 +14,10 @@ use llmops_tests::netns::{
 };
 use llmops_tests::{bin, ServerProc};
 
-use super::{measure, metric, ms, tui_get, QuicBench, QuicServer, Side, MIB};
+use super::{
+    measure, metric, ms, rdt_transfers_ended, tui_get, wait_rdt_transfers_ended, QuicBench,
+    QuicServer, Side, MIB,
+};
 
 /// DATA datagrams of a fresh 100 MiB RDT download: ceil(100 MiB / 1400).
 const CHUNKS_100MIB: u64 = (100 * 1024 * 1024u64).div_ceil(1400);
@@ -315,6 +318,7 @@ pub(super) fn bottleneck_rows(
                 continue;
             }
             let (q0, r0) = (rig.qdisc(), rig.rdt_retx());
+            let e0 = rdt_transfers_ended(&server, Side::Ns(&pair));
             let pk0 = rig.counters.packets().unwrap_or_default();
             let sampler = Sampler::start(&rig.counters);
             let ping = UdpPing::start(&pair, PING_EVERY).expect("udp ping");
@@ -329,7 +333,13 @@ pub(super) fn bottleneck_rows(
             });
             let (sent, rtts) = ping.finish();
             let samples = sampler.finish();
-            std::thread::sleep(Duration::from_millis(100));
+            if p == Proto::Rdt {
+                // The server counts a transfer's retransmissions when it ends (FIN exchange).
+                let target = e0 + cell.attempts() as u64;
+                wait_rdt_transfers_ended(&server, Side::Ns(&pair), target);
+            } else {
+                std::thread::sleep(Duration::from_millis(100));
+            }
             let (q1, r1) = (rig.qdisc(), rig.rdt_retx());
             let pk1 = rig.counters.packets().unwrap_or_default();
             let runs = cell.attempts().max(1) as u64;
