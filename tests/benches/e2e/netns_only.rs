@@ -4,15 +4,17 @@
 //! after the server ended every transfer (the table's reading), the DATA packets the client
 //! side's rule dropped, and each transfer's retransmissions by cause from the server's log.
 //! `LLMOPS_BENCH_NETNS_LOSS=10,20` (percent, default 20), `LLMOPS_BENCH_NETNS_SIZES=10,100`
-//! (MiB, default 10), `LLMOPS_BENCH_RUNS` (default 3).
+//! (MiB, default 10), `LLMOPS_BENCH_RUNS` (default 3); `LLMOPS_BENCH_NETNS_QUIC=1` adds a
+//! QUIC cell after each RDT cell (`quic-bench` built), `LLMOPS_BENCH_NETNS_GSO=1` lets the
+//! veth carry GSO bursts (the table's last rows; loss then drops whole bursts).
 
 use std::time::Duration;
 
 use llmops_tests::netns::{self, NetnsPair, NsSide};
 
 use super::{
-    drops_text, metric, random_file, rdt_transfers_ended, tui_get, wait_rdt_transfers_ended, Side,
-    MIB,
+    bin, drops_text, metric, random_file, rdt_transfers_ended, tui_get, wait_rdt_transfers_ended,
+    QuicBench, QuicServer, Side, MIB,
 };
 
 pub(super) fn netns_only() {
@@ -36,6 +38,15 @@ pub(super) fn netns_only() {
     let d = docs.path().to_str().expect("utf8");
     let mut pair = NetnsPair::create(0).expect("network namespaces (scripts/netns.sh)");
     let server = netns::start_server(&pair, &["--docs", d]).expect("server in the namespace");
+    let with_quic = var("LLMOPS_BENCH_NETNS_QUIC").as_deref() == Some("1");
+    let quic = (with_quic && bin("quic-bench").is_file()).then(|| {
+        let listen = format!("{}:0", netns::SERVER_IP);
+        QuicServer::start_on(Side::Ns(&pair), &listen, docs.path())
+            .expect("quic server in the namespace")
+    });
+    if var("LLMOPS_BENCH_NETNS_GSO").as_deref() == Some("1") {
+        pair.set_gso_max_segs(65535).expect("veth gso_max_segs");
+    }
     for &mib in &sizes {
         let file = docs.path().join(format!("f{mib}.bin"));
         random_file(&file, mib as usize * MIB, u64::from(mib));
@@ -70,6 +81,12 @@ pub(super) fn netns_only() {
                 late / c.runs.max(1) as u64,
                 drops_text(&c, drops),
             );
+            if let Some(q) = &quic {
+                let qc = super::measure(mib as usize * MIB, runs, |cap| {
+                    q.get(side, q.addr, &file, out.path(), cap)
+                });
+                println!("netns {mib} MiB {loss}%: QUIC {}", qc.text(runs));
+            }
         }
     }
     let logs = server.data_dir.path().join("logs");
