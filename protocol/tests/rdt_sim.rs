@@ -18,6 +18,8 @@ use rand::{Rng, RngCore, SeedableRng};
 mod acks;
 #[path = "rdt_sim/bottleneck.rs"]
 mod bottleneck;
+#[path = "rdt_sim/finish.rs"]
+mod finish;
 
 const MS: Duration = Duration::from_millis(1);
 /// DATA packet type byte (offset 0 of the header, docs/rdt.md).
