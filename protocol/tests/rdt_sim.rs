@@ -14,8 +14,12 @@ use protocol::rdt::{
 use rand::rngs::StdRng;
 use rand::{Rng, RngCore, SeedableRng};
 
+#[path = "rdt_sim/acks.rs"]
+mod acks;
 #[path = "rdt_sim/bottleneck.rs"]
 mod bottleneck;
+#[path = "rdt_sim/finish.rs"]
+mod finish;
 
 const MS: Duration = Duration::from_millis(1);
 /// DATA packet type byte (offset 0 of the header, docs/rdt.md).

@@ -125,3 +125,121 @@ async fn pull_transfer_over_loopback_is_byte_exact() {
         "prefix hook did not see the file once, in order"
     );
 }
+
+#[tokio::test]
+async fn the_receiver_sends_its_fin_ack_three_times_on_the_way_out() {
+    // A scripted sender on a bare socket: ACCEPT, three chunks, FIN once the receiver's
+    // ACK covers them; then every datagram the receiver sends is counted. Nobody answers a
+    // sender's FIN once the receiver is gone, so one lost FIN-ACK kept the server's
+    // transfer open through all its FIN retries.
+    use protocol::rdt::packet::{Accept, Fin, Have};
+    use protocol::rdt::{decode, seal_data, Packet, DATA_HEADER_LEN, MAX_DATAGRAM};
+
+    let chunk = DEFAULT_CHUNK_SIZE as usize;
+    let data = seeded_bytes(2 * chunk + 200, 0xf1a);
+    let size = data.len() as u64;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dst_path = dir.path().join("dst.bin");
+    let dst = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&dst_path)
+        .expect("open destination");
+    dst.set_len(size).expect("size destination");
+
+    let any: SocketAddr = "127.0.0.1:0".parse().expect("valid address");
+    let a = UdpSocket::bind(any).await.expect("bind a");
+    let peer = UdpSocket::bind(any).await.expect("bind peer");
+    a.connect(peer.local_addr().expect("addr"))
+        .await
+        .expect("connect");
+    peer.connect(a.local_addr().expect("addr"))
+        .await
+        .expect("connect");
+    let mut rx_link = Link {
+        socket: Arc::new(a),
+        peer: None,
+        inbox: Inbox::Socket,
+    };
+    let token = b"fin-ack-test-token";
+    let conn = conn_id_from_token(token);
+    let mut rx = Receiver::initiate(
+        conn,
+        token,
+        size,
+        DEFAULT_CHUNK_SIZE,
+        None,
+        Config::default(),
+        Instant::now(),
+    )
+    .expect("receiver");
+    let cancel = CancellationToken::new();
+    let opts = RecvOptions {
+        handshake_timeout: Some(Duration::from_secs(10)),
+        fin_linger: Duration::from_secs(1),
+        tick: Duration::from_millis(100),
+    };
+    let mut prefix = |_: &[u8]| Ok(());
+    let mut tick = |_: &Receiver| {};
+    let script = async {
+        let mut buf = vec![0u8; MAX_DATAGRAM];
+        let n = peer.recv(&mut buf).await.expect("REQUEST");
+        assert!(matches!(decode(&buf[..n]), Ok((_, Packet::Request(_)))));
+        let accept = Packet::Accept(Accept {
+            file_size: size,
+            chunk_size: DEFAULT_CHUNK_SIZE,
+            total_chunks: 3,
+            have: Have::NONE,
+        });
+        let n = accept.encode(conn, &mut buf).expect("ACCEPT");
+        peer.send(&buf[..n]).await.expect("send ACCEPT");
+        for seq in 0..3u32 {
+            let off = seq as usize * chunk;
+            let part = &data[off..(off + chunk).min(data.len())];
+            buf[DATA_HEADER_LEN..DATA_HEADER_LEN + part.len()].copy_from_slice(part);
+            let n = seal_data(conn, seq, part.len(), &mut buf).expect("DATA");
+            peer.send(&buf[..n]).await.expect("send DATA");
+        }
+        let mut fin_acks = 0;
+        let mut fin_sent = false;
+        loop {
+            let wait = tokio::time::timeout(Duration::from_millis(500), peer.recv(&mut buf));
+            let Ok(r) = wait.await else { break };
+            let n = r.expect("recv");
+            match decode(&buf[..n]) {
+                Ok((_, Packet::Ack(ack))) if ack.cum == 3 && !fin_sent => {
+                    let fin = Packet::Fin(Fin {
+                        total_chunks: 3,
+                        file_size: size,
+                    });
+                    let mut out = vec![0u8; MAX_DATAGRAM];
+                    let m = fin.encode(conn, &mut out).expect("FIN");
+                    peer.send(&out[..m]).await.expect("send FIN");
+                    fin_sent = true;
+                }
+                Ok((_, Packet::FinAck(_))) => fin_acks += 1,
+                _ => {}
+            }
+        }
+        fin_acks
+    };
+    let (got, fin_acks) = tokio::join!(
+        receive_file(
+            &mut rx_link,
+            &mut rx,
+            conn,
+            &dst,
+            &cancel,
+            &opts,
+            &mut prefix,
+            &mut tick,
+        ),
+        script,
+    );
+    got.expect("received");
+    assert_eq!(fin_acks, 3, "FIN-ACKs sent for one FIN");
+    let on_disk = std::fs::read(&dst_path).expect("read destination");
+    assert!(on_disk == data, "file on disk differs from the source");
+}

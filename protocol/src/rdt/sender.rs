@@ -36,6 +36,11 @@ const QUEUE_THRESH_MAX: Duration = Duration::from_millis(25);
 /// A run of losses random loss would produce in a round with lower odds than this is a
 /// burst, i.e. congestion.
 const BURST_ODDS: f64 = 1e-4;
+/// FIN retries before a transfer whose every chunk was acknowledged ends without its
+/// FIN-ACK: at the 100 ms minimum RTO, doubling, the FIN leaves at 0, 0.1, 0.3 and 0.7 s
+/// (inside the receiver's linger after its last chunk, 1 s in `rdt-io`) and the transfer
+/// ends at 1.5 s; `max_timeouts` (8) kept it open for 11 s when the receiver had left.
+const FIN_TRIES: u32 = 3;
 
 /// What the driver must put on the wire next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,7 +14,10 @@ use llmops_tests::netns::{
 };
 use llmops_tests::{bin, ServerProc};
 
-use super::{measure, metric, ms, tui_get, QuicBench, QuicServer, Side, MIB};
+use super::{
+    measure, metric, ms, rdt_transfers_ended, tui_get, wait_rdt_transfers_ended, QuicBench,
+    QuicServer, Side, MIB,
+};
 
 /// DATA datagrams of a fresh 100 MiB RDT download: ceil(100 MiB / 1400).
 const CHUNKS_100MIB: u64 = (100 * 1024 * 1024u64).div_ceil(1400);
@@ -254,8 +257,11 @@ pub(super) fn bottleneck_rows(
         // the veth, so the client's counters count single packets.
         pair.set_bottleneck(b)
             .expect("tbf bottleneck (scripts/netns.sh rate)");
-        let server =
-            netns::start_server(&pair, &["--docs", docs]).expect("server in the namespace");
+        let mut args = vec!["--docs", docs];
+        if trace_enabled() {
+            args.extend(["--log-level", "info,llmops_server::net::rdt=debug"]);
+        }
+        let server = netns::start_server(&pair, &args).expect("server in the namespace");
         let listen = format!("{}:0", netns::SERVER_IP);
         let quic = quic_built.then(|| {
             QuicServer::start_on(Side::Ns(&pair), &listen, dir)
@@ -312,6 +318,7 @@ pub(super) fn bottleneck_rows(
                 continue;
             }
             let (q0, r0) = (rig.qdisc(), rig.rdt_retx());
+            let e0 = rdt_transfers_ended(&server, Side::Ns(&pair));
             let pk0 = rig.counters.packets().unwrap_or_default();
             let sampler = Sampler::start(&rig.counters);
             let ping = UdpPing::start(&pair, PING_EVERY).expect("udp ping");
@@ -326,7 +333,13 @@ pub(super) fn bottleneck_rows(
             });
             let (sent, rtts) = ping.finish();
             let samples = sampler.finish();
-            std::thread::sleep(Duration::from_millis(100));
+            if p == Proto::Rdt {
+                // The server counts a transfer's retransmissions when it ends (FIN exchange).
+                let target = e0 + cell.attempts() as u64;
+                wait_rdt_transfers_ended(&server, Side::Ns(&pair), target);
+            } else {
+                std::thread::sleep(Duration::from_millis(100));
+            }
             let (q1, r1) = (rig.qdisc(), rig.rdt_retx());
             let pk1 = rig.counters.packets().unwrap_or_default();
             let runs = cell.attempts().max(1) as u64;
@@ -638,7 +651,11 @@ fn share_row(
     let q0 = rig.qdisc();
     let ping = UdpPing::start(rig.pair, PING_EVERY).expect("udp ping");
     let t0 = Instant::now();
+    let tcp_trace = trace_enabled().then(|| TcpTrace::start(rig.pair));
     std::thread::sleep(SHARE);
+    if let Some(t) = tcp_trace {
+        t.finish();
+    }
     let end = rig.counters.bytes().unwrap_or_default();
     let secs = t0.elapsed().as_secs_f64();
     let (sent, rtts) = ping.finish();
@@ -666,5 +683,75 @@ fn share_row(
         queueing_text(&rtts, idle),
         q1.since(&q0).dropped,
     );
+    if trace_enabled() {
+        print_rdt_trace(rig.server);
+    }
     Some((text, Some([sh[0], sh[1]])))
+}
+
+/// `LLMOPS_BENCH_TRACE=1`: the server logs RDT's controller (`rdt cc` lines, printed after
+/// each shared row) and the TCP competitor's `ss -tin` is printed every second of the
+/// sharing window (bbr's bandwidth and min-RTT estimates, cwnd, pacing rate).
+fn trace_enabled() -> bool {
+    std::env::var("LLMOPS_BENCH_TRACE").as_deref() == Ok("1")
+}
+
+/// Prints the server's `rdt cc` / `rdt transfer end` lines logged since the last call.
+fn print_rdt_trace(server: &ServerProc) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static SEEN: AtomicUsize = AtomicUsize::new(0);
+    let logs = server.data_dir.path().join("logs");
+    let mut lines = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(&logs) {
+        for e in rd.flatten() {
+            let text = std::fs::read_to_string(e.path()).unwrap_or_default();
+            lines.extend(
+                text.lines()
+                    .filter(|l| l.contains("rdt cc") || l.contains("rdt transfer end"))
+                    .map(str::to_owned),
+            );
+        }
+    }
+    let from = SEEN.swap(lines.len(), Ordering::Relaxed);
+    for l in lines.iter().skip(from) {
+        println!("trace {l}");
+    }
+}
+
+/// `ss -tin` in the server's namespace once a second, printed, until `finish`.
+struct TcpTrace {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl TcpTrace {
+    fn start(pair: &NetnsPair) -> TcpTrace {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let ns = pair.server_ns();
+        let flag = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let t0 = Instant::now();
+            while !flag.load(Ordering::Relaxed) {
+                if let Ok(o) = Command::new("ip")
+                    .args(["netns", "exec", &ns, "ss", "-tinH", "state", "established"])
+                    .output()
+                {
+                    let text = String::from_utf8_lossy(&o.stdout);
+                    for l in text.lines().filter(|l| l.contains("cwnd")) {
+                        println!("trace ss {:.1}s {}", t0.elapsed().as_secs_f64(), l.trim());
+                    }
+                }
+                std::thread::sleep(Duration::from_secs(1));
+            }
+        });
+        TcpTrace { stop, thread }
+    }
+
+    fn finish(self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if self.thread.join().is_err() {
+            eprintln!("bottleneck: the ss trace thread panicked");
+        }
+    }
 }

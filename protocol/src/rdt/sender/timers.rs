@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::{Frto, LossCause, RtoUndo, Sender, SenderState};
+use super::{Frto, LossCause, RtoUndo, Sender, SenderState, FIN_TRIES};
 use crate::rdt::AbortReason;
 
 impl Sender {
@@ -61,7 +61,12 @@ impl Sender {
             self.ctrl_deadline = None;
             self.ctrl_tries += 1;
             self.rtt.back_off();
-            if self.ctrl_tries > self.cfg.max_timeouts {
+            let limit = if self.state == SenderState::Finishing {
+                FIN_TRIES.min(self.cfg.max_timeouts)
+            } else {
+                self.cfg.max_timeouts
+            };
+            if self.ctrl_tries > limit {
                 if self.state == SenderState::Finishing {
                     // Every chunk was acknowledged, so the data is delivered; only the
                     // FIN-ACK got lost (or the receiver already closed).
