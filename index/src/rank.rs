@@ -68,10 +68,19 @@ pub fn dense_weight(coverage: f32) -> f32 {
 }
 
 /// Default weight of dense evidence for an English chunk on a Chinese question
-/// (`EngineConfig::cross_dense`): e5 finds English pages from Chinese questions about half
-/// as well as BM25 over the translated query does (xling bench: dense recall@3 0.35,
-/// lexical 0.66), so its votes across languages count half.
-pub const CROSS_DENSE_WEIGHT: f32 = 0.5;
+/// (`EngineConfig::cross_dense`): e5 finds English pages from Chinese questions less well
+/// than BM25 over the translated query does (xling bench, tuning part, session 11: dense
+/// recall@3 0.57, lexical 0.62; 0.5 when dense scored 0.48), so its votes across languages
+/// count less.
+pub const CROSS_DENSE_WEIGHT: f32 = 0.7;
+
+/// Weight of a Chinese question's translation in the vector that scans English chunks
+/// (`mix_translation`; the question's own vector weighs 1): e5 reads a Chinese question
+/// against English text poorly and the dictionary renders nearly every word of it. xling
+/// bench, tuning part, dense recall@3 by weight: 1 -> 0.48, 2 -> 0.53, 3 -> 0.54,
+/// 6 -> 0.58, with hybrid MRR best at 2 to 3. An English question's translation (the
+/// glossary's few terms) keeps weight 1: it renders a fragment of the question.
+pub const TRANSLATION_WEIGHT: f32 = 3.0;
 
 /// Whether a query is Chinese (or another CJK language): at least as many CJK characters
 /// as other words (`nginx 超时设置` is a Chinese question naming an English program).

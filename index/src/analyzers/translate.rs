@@ -89,12 +89,13 @@ pub enum Translator {
     /// The ops glossary alone (longest match; before the dictionary existed).
     Glossary,
     /// The glossary on top of the CC-CEDICT dictionary, senses in the dictionary's order.
-    #[default]
     Dictionary,
     /// As `Dictionary`, each word's senses ordered by the engine's sense scorer when it
-    /// has one (a multilingual embedder), else as `Dictionary`. Not the default: on the
-    /// xling bench at 300 pages it changed no recall@3 on its own and lost one or two
-    /// questions per set once fused (docs/index.md).
+    /// has one (a multilingual embedder), else as `Dictionary`. The default since the
+    /// translation steers the dense scan too (`rank::TRANSLATION_WEIGHT`): the first sense
+    /// is what the translated question's vector is made of (xling bench, tuning part,
+    /// session 11: dense recall@3 0.54 -> 0.57, hybrid MRR 0.644 -> 0.653; docs/index.md).
+    #[default]
     DictionaryScored,
 }
 

@@ -40,11 +40,12 @@ impl SenseScorer for EmbeddedSenses<'_> {
 }
 
 impl Engine {
-    /// A question's vector averaged with its translation's, for the chunks in the other
+    /// A question's vector summed with its translation's, for the chunks in the other
     /// language (`by_chunk_language`): e5 matches Chinese against English text far worse
     /// than English against English (man pages: recall@3 0.21 for Chinese questions, 0.92
     /// for English ones), and the translation moves the query towards the documents'
-    /// language. A question without translation keeps its own vector.
+    /// language; a Chinese question's translation weighs `rank::TRANSLATION_WEIGHT`. A
+    /// question without translation keeps its own vector.
     pub(super) fn mix_translation(
         &self,
         e: &Arc<dyn Embedder>,
@@ -57,7 +58,12 @@ impl Engine {
         }
         match self.query_vector(e, tr_text) {
             Ok(t) if t.len() == q.len() => {
-                crate::embed::normalize(q.iter().zip(&t).map(|(a, b)| a + b).collect())
+                let tw = if query.chars().any(llmops_common::is_cjk) {
+                    crate::rank::TRANSLATION_WEIGHT
+                } else {
+                    1.0
+                };
+                crate::embed::normalize(q.iter().zip(&t).map(|(a, b)| a + tw * b).collect())
             }
             Ok(_) => q,
             Err(err) => {

@@ -1,0 +1,230 @@
+//! Tests of hybrid search: identifiers, dictionary translation, chunks with a per-file cap.
+
+use super::*;
+use crate::EngineConfig;
+
+fn engine(dir: &std::path::Path, files: &[(&str, &str)]) -> Arc<Engine> {
+    let e = Engine::open(EngineConfig::new(dir.join("index")), None, None).expect("open");
+    super::super::tests::upload_all(&e, files);
+    e
+}
+
+fn names(hits: &[Hit]) -> Vec<&str> {
+    hits.iter().map(|h| h.filename.as_str()).collect()
+}
+
+#[test]
+fn index_search_identifiers_found_from_either_form() {
+    let d = tempfile::tempdir().expect("tmp");
+    let e = engine(
+        d.path(),
+        &[
+            (
+                "nginx.conf",
+                "http {\n    proxy_read_timeout 60s;\n    gzip on;\n}\n",
+            ),
+            (
+                "notes.md",
+                "We raised the proxy read timeout after the outage.\n",
+            ),
+            (
+                "app.yaml",
+                "spring.datasource.url: jdbc:postgresql://db:5432/app\n",
+            ),
+            (
+                "Client.java",
+                "class Client {\n    int readTimeout = 30;\n}\n",
+            ),
+            (
+                "howto.txt",
+                "How to change the read timeout of the client.\n",
+            ),
+            (
+                "hosts.txt",
+                "backend at 10.0.0.5:8080 and cache at 10.0.0.7:6379\n",
+            ),
+            ("disks.txt", "df shows the disks and their usage.\n"),
+        ],
+    );
+    let search = |q: &str| {
+        e.search("s1", q, Scope::Uploads, 10, Mode::Lexical)
+            .expect("search")
+    };
+
+    // Split words find the identifier, and the prose as well.
+    let hits = search("proxy read timeout");
+    let n = names(&hits);
+    assert!(
+        n.contains(&"nginx.conf") && n.contains(&"notes.md"),
+        "{n:?}"
+    );
+    // The identifier finds the prose too, but ranks the exact identifier first.
+    let hits = search("proxy_read_timeout");
+    assert_eq!(hits[0].filename, "nginx.conf", "{hits:?}");
+    assert!(hits[0].position.starts_with("lines 2-"), "{hits:?}");
+    assert!(names(&hits).contains(&"notes.md"), "{hits:?}");
+    // Dotted keys.
+    let hits = search("datasource url");
+    assert_eq!(hits[0].filename, "app.yaml", "{hits:?}");
+    // camelCase <-> words, both ways, the exact form first.
+    let hits = search("readTimeout");
+    assert_eq!(hits[0].filename, "Client.java", "{hits:?}");
+    assert!(names(&hits).contains(&"howto.txt"), "{hits:?}");
+    let hits = search("read timeout");
+    assert!(names(&hits).contains(&"Client.java"), "{hits:?}");
+    assert!(names(&hits).contains(&"howto.txt"), "{hits:?}");
+    // IP and port: the whole address, the host alone.
+    let hits = search("10.0.0.5:8080");
+    assert_eq!(hits[0].filename, "hosts.txt", "{hits:?}");
+    let hits = search("10.0.0.5");
+    assert_eq!(hits[0].filename, "hosts.txt", "{hits:?}");
+    assert!(!names(&search("proxy read timeout")).contains(&"disks.txt"));
+}
+
+/// Chinese words the ops glossary does not list (天气, 湿度, 预报) reach an English
+/// file through the dictionary; the glossary alone finds nothing, and function words
+/// alone translate to nothing either way.
+#[test]
+fn index_search_dictionary_translates_words_outside_the_glossary() {
+    let files: &[(&str, &str)] = &[
+        (
+            "station.txt",
+            "The station logs the weather forecast: humidity and wind every hour.\n",
+        ),
+        ("backup.txt", "Nightly backups of the orders database.\n"),
+        (
+            "readme.md",
+            "Build with make; run the tests with make test.\n",
+        ),
+    ];
+    let d = tempfile::tempdir().expect("tmp");
+    let e = engine(d.path(), files);
+    let hits = e
+        .search("s1", "天气预报和湿度", Scope::Uploads, 3, Mode::Lexical)
+        .expect("search");
+    assert_eq!(names(&hits), ["station.txt"], "{hits:?}");
+    assert!(hits[0].chunk.contains("humidity"), "{hits:?}");
+    assert!(e
+        .search("s1", "而且已经", Scope::Uploads, 3, Mode::Lexical)
+        .expect("search")
+        .is_empty());
+    let d2 = tempfile::tempdir().expect("tmp");
+    let mut cfg = EngineConfig::new(d2.path().join("index"));
+    cfg.translator = crate::analyzers::translate::Translator::Glossary;
+    let old = Engine::open(cfg, None, None).expect("open");
+    super::super::tests::upload_all(&old, files);
+    assert!(old
+        .search("s1", "天气预报和湿度", Scope::Uploads, 3, Mode::Lexical)
+        .expect("search")
+        .is_empty());
+}
+
+/// A log with 7 separate "Connection refused" blocks, each far enough from the next
+/// to be its own chunk.
+fn refused_log() -> String {
+    let mut s = String::new();
+    for b in 0..7 {
+        for i in 0..12 {
+            s.push_str(&format!(
+                "2024-05-01T10:{b:02}:{i:02} INFO worker {i} served request batch {b} in {} ms with status ok\n",
+                10 + i
+            ));
+        }
+        s.push_str(&format!(
+            "2024-05-01T10:{b:02}:59 ERROR upstream db{b}: Connection refused (retry {b})\n"
+        ));
+    }
+    s
+}
+
+#[test]
+fn index_search_returns_chunks_with_a_per_file_cap() {
+    let d = tempfile::tempdir().expect("tmp");
+    let log = refused_log();
+    let e = engine(
+        d.path(),
+        &[
+            ("app.log", &log),
+            ("a.txt", "the client saw Connection refused once\n"),
+            ("b.txt", "Connection refused by the firewall\n"),
+            (
+                "c.md",
+                "# Troubleshooting\n\nConnection refused means nothing listens.\n",
+            ),
+            ("d.log", "ERROR Connection refused on port 5432\n"),
+            ("e.txt", "disk usage is fine\n"),
+        ],
+    );
+    let chunks = e
+        .lexical
+        .chunks_of(&Engine::upload_key("s1", "sha0"))
+        .expect("chunks");
+    let blocks = chunks
+        .iter()
+        .filter(|c| c.text.contains("Connection refused"))
+        .count();
+    assert!(
+        blocks >= 7,
+        "the fixture puts the blocks in separate chunks: {blocks}"
+    );
+
+    let hits = e
+        .search(
+            "s1",
+            "Connection refused",
+            Scope::Uploads,
+            10,
+            Mode::Lexical,
+        )
+        .expect("search");
+    let n = names(&hits);
+    // Several chunks of the log, up to the default cap of 3, and every other file.
+    assert_eq!(n.iter().filter(|x| **x == "app.log").count(), 3, "{hits:?}");
+    for f in ["a.txt", "b.txt", "c.md", "d.log"] {
+        assert!(n.contains(&f), "{f} in {n:?}");
+    }
+    assert!(!n.contains(&"e.txt"));
+    // Distinct blocks: each log hit shows another "Connection refused" line.
+    let mut pos: Vec<&str> = hits
+        .iter()
+        .filter(|h| h.filename == "app.log")
+        .map(|h| h.position.as_str())
+        .collect();
+    assert!(hits
+        .iter()
+        .filter(|h| h.filename == "app.log")
+        .all(|h| h.chunk.contains("Connection refused")));
+    pos.sort();
+    pos.dedup();
+    assert_eq!(pos.len(), 3, "{hits:?}");
+    // Similarities never increase down the list.
+    assert!(hits.windows(2).all(|w| w[0].similarity >= w[1].similarity));
+
+    // A larger cap lets more blocks through, top_k still bounds the list.
+    let hits = e
+        .search_per_file(
+            "s1",
+            "Connection refused",
+            Scope::Uploads,
+            10,
+            7,
+            Mode::Lexical,
+        )
+        .expect("search");
+    let logs = names(&hits).iter().filter(|x| **x == "app.log").count();
+    assert_eq!(hits.len(), 10, "{hits:?}");
+    assert_eq!(logs, 6, "{hits:?}");
+    // Cap 1: one hit per file, as before.
+    let hits = e
+        .search_per_file(
+            "s1",
+            "Connection refused",
+            Scope::Uploads,
+            10,
+            1,
+            Mode::Lexical,
+        )
+        .expect("search");
+    assert_eq!(names(&hits).iter().filter(|x| **x == "app.log").count(), 1);
+    assert_eq!(hits.len(), 5, "{hits:?}");
+}
