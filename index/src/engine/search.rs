@@ -489,8 +489,9 @@ impl Engine {
             for (k, s) in fnames {
                 let e = cands.entry(k.clone()).or_insert_with(|| blank(&k));
                 // A file-name match outranks content: `config.yaml` finds that file first.
-                e.fused += rank::NAME_WEIGHT * s;
-                e.fname_part = rank::NAME_WEIGHT * s;
+                let part = rank::name_part(s);
+                e.fused += part;
+                e.fname_part = part;
                 e.fname = s;
             }
         }

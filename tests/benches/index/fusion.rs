@@ -18,8 +18,10 @@ pub struct Rule {
     pub rrf: f32,
     /// File-name votes: weight times the name score over (k + rank) (0: none).
     pub names: f32,
-    /// File-name votes: weight times the name score, flat (the engine's rule).
+    /// File-name votes: weight times the name score (squared with `names_sq`), flat (the
+    /// engine's rule).
     pub names_flat: f32,
+    pub names_sq: bool,
     pub lex: f32,
     pub dense: f32,
     /// Dense scores on e5's scale (0.78 unrelated, 0.92 close) instead of min-max.
@@ -48,8 +50,9 @@ impl Rule {
                 w * (self.rrf / (self.k + r as f32 + 1.0) + self.dense * norm);
         }
         for (r, (name, sc)) in f.names.iter().enumerate() {
+            let flat = if self.names_sq { sc * sc } else { *sc };
             *s.entry(name).or_default() +=
-                self.names * sc / (self.k + r as f32 + 1.0) + self.names_flat * sc;
+                self.names * sc / (self.k + r as f32 + 1.0) + self.names_flat * flat;
         }
         let mut v: Vec<(&str, f32)> = s.into_iter().collect();
         v.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
@@ -64,6 +67,7 @@ pub const RULES: &[Rule] = &[
         rrf: 1.0,
         names: 3.0,
         names_flat: 0.0,
+        names_sq: false,
         lex: 0.0,
         dense: 0.0,
         absolute: false,
@@ -74,16 +78,29 @@ pub const RULES: &[Rule] = &[
         rrf: 1.0,
         names: 0.0,
         names_flat: 0.0,
+        names_sq: false,
         lex: 0.0,
         dense: 0.0,
         absolute: false,
     },
     Rule {
-        label: "placed scores + rank term, names x2 (the engine now)",
+        label: "placed scores + rank term, names x2 (session 10's engine)",
         k: 20.0,
         rrf: 1.0,
         names: 0.0,
         names_flat: 2.0,
+        names_sq: false,
+        lex: 1.0,
+        dense: 1.0,
+        absolute: false,
+    },
+    Rule {
+        label: "placed scores + rank term, names x2 squared score (the engine now)",
+        k: 20.0,
+        rrf: 1.0,
+        names: 0.0,
+        names_flat: 2.0,
+        names_sq: true,
         lex: 1.0,
         dense: 1.0,
         absolute: false,
@@ -94,6 +111,7 @@ pub const RULES: &[Rule] = &[
         rrf: 1.0,
         names: 3.0,
         names_flat: 0.0,
+        names_sq: false,
         lex: 1.0,
         dense: 1.0,
         absolute: false,
@@ -104,6 +122,7 @@ pub const RULES: &[Rule] = &[
         rrf: 1.0,
         names: 0.0,
         names_flat: 2.0,
+        names_sq: false,
         lex: 1.0,
         dense: 0.7,
         absolute: false,
@@ -114,6 +133,7 @@ pub const RULES: &[Rule] = &[
         rrf: 1.0,
         names: 0.0,
         names_flat: 2.0,
+        names_sq: false,
         lex: 1.0,
         dense: 1.0,
         absolute: true,

@@ -275,6 +275,16 @@ fn engine_over(
     // Before: dense votes weighed the same in either language.
     if translator == Translator::Glossary {
         cfg.cross_dense = 1.0;
+    } else {
+        // Measuring other weights on the engine now: LLMOPS_BENCH_XLING_CROSS=W (the
+        // cross-language dense weight), LLMOPS_BENCH_XLING_COVER=W (the coverage weight).
+        let knob = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<f32>().ok());
+        if let Some(w) = knob("LLMOPS_BENCH_XLING_CROSS") {
+            cfg.cross_dense = w;
+        }
+        if let (Some(w), None) = (knob("LLMOPS_BENCH_XLING_COVER"), coverage) {
+            cfg.coverage_weight = w;
+        }
     }
     let dense = m.map(|m| {
         let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(m.dim()));
@@ -298,7 +308,7 @@ fn engine_over(
     (d, e, lex_time)
 }
 
-/// LLMOPS_BENCH_XLING_MISSES=1: for each question of the tuning set missed at 3 by hybrid
+/// LLMOPS_BENCH_XLING_MISSES=1: for each question of the tuning set (and the ops set) missed at 3 by hybrid
 /// search, where each retriever ranked the page (top 50, `-` outside) and the weighted
 /// translation of the question (error analysis; stderr).
 fn print_misses(e: &Engine, pairs: &[(String, String)], translator: Translator) {
@@ -577,6 +587,7 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         .iter()
         .map(|(q, f)| (f.to_string(), q.to_string()))
         .collect();
+    print_misses(&e, &ops, Translator::default());
     if super::fusion::enabled() {
         super::fusion::rows(&mut fusion_out, "ops files", &ops, &fengines);
         out.push_str(&format!(

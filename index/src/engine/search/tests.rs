@@ -228,3 +228,36 @@ fn index_search_returns_chunks_with_a_per_file_cap() {
     assert_eq!(names(&hits).iter().filter(|x| **x == "app.log").count(), 1);
     assert_eq!(hits.len(), 5, "{hits:?}");
 }
+
+#[test]
+fn index_search_a_word_in_a_file_name_does_not_outweigh_content() {
+    // `timeout.txt` holds one of the question's words in its name and nothing the
+    // question asks about; the client's config holds both words (an identifier). An
+    // exact name still finds its file first. (The squared name score's gain is measured
+    // in the index bench's fusion table; on files this small coverage decides alone.)
+    let d = tempfile::tempdir().expect("tmp");
+    let e = engine(
+        d.path(),
+        &[
+            (
+                "timeout.txt",
+                "Run a command with a time limit and kill it when the limit passes.\n",
+            ),
+            (
+                "client.ts",
+                "export const client = createClient({ baseUrl, readTimeout: 3000 });\n",
+            ),
+            ("notes.md", "The disks were cleaned up on Monday.\n"),
+        ],
+    );
+    let first = |q: &str| {
+        e.search("s1", q, Scope::Uploads, 3, Mode::Hybrid)
+            .expect("search")
+            .first()
+            .map(|h| h.filename.clone())
+            .unwrap_or_default()
+    };
+    assert_eq!(first("read timeout"), "client.ts");
+    assert_eq!(first("timeout.txt"), "timeout.txt");
+    assert_eq!(first("notes.md"), "notes.md");
+}
