@@ -968,15 +968,22 @@ fn retx_run(loss: f64, jitter: Duration, seed: u64) -> (u64, protocol::rdt::Send
         Initiator::Receiver,
         &Config::default(),
     );
+    drops_and_retransmissions(&sim, &format!("loss {loss} jitter {jitter:?}"))
+}
+
+/// A finished one-transfer simulation's (data packets the link dropped, sender stats),
+/// printed under `label`.
+fn drops_and_retransmissions(sim: &Sim, label: &str) -> (u64, protocol::rdt::SenderStats) {
     let p = &sim.pairs[0];
     assert_delivered(p);
     let s = p.sender.stats();
     println!(
-        "loss {loss} jitter {jitter:?}: dropped {} retx {} spurious {} timeouts {} in {:?}",
+        "{label}: dropped {} retx {} spurious {} timeouts {} max in flight {} in {:?}",
         sim.a2b.data_dropped,
         s.retransmissions,
         s.spurious_losses,
         s.timeouts,
+        p.max_in_flight,
         p.receiver_done_at.expect("done")
     );
     (sim.a2b.data_dropped, s)

@@ -26,7 +26,8 @@ fn seeded_bytes(len: usize, mut seed: u64) -> Vec<u8> {
     out
 }
 
-async fn connected_pair() -> (Link, Link) {
+/// Two loopback UDP sockets connected to each other.
+async fn connected_sockets() -> (UdpSocket, UdpSocket) {
     let any: SocketAddr = "127.0.0.1:0".parse().expect("valid address");
     let a = UdpSocket::bind(any).await.expect("bind a");
     let b = UdpSocket::bind(any).await.expect("bind b");
@@ -36,6 +37,11 @@ async fn connected_pair() -> (Link, Link) {
     b.connect(a.local_addr().expect("addr a"))
         .await
         .expect("connect b");
+    (a, b)
+}
+
+async fn connected_pair() -> (Link, Link) {
+    let (a, b) = connected_sockets().await;
     grow_buffers(&a);
     grow_buffers(&b);
     let link = |s: UdpSocket| Link {
@@ -149,15 +155,7 @@ async fn the_receiver_sends_its_fin_ack_three_times_on_the_way_out() {
         .expect("open destination");
     dst.set_len(size).expect("size destination");
 
-    let any: SocketAddr = "127.0.0.1:0".parse().expect("valid address");
-    let a = UdpSocket::bind(any).await.expect("bind a");
-    let peer = UdpSocket::bind(any).await.expect("bind peer");
-    a.connect(peer.local_addr().expect("addr"))
-        .await
-        .expect("connect");
-    peer.connect(a.local_addr().expect("addr"))
-        .await
-        .expect("connect");
+    let (a, peer) = connected_sockets().await;
     let mut rx_link = Link {
         socket: Arc::new(a),
         peer: None,

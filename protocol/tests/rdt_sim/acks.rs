@@ -21,19 +21,7 @@ fn short_path_run(loss: f64, seed: u64) -> (u64, protocol::rdt::SenderStats) {
         Initiator::Receiver,
         &Config::default(),
     );
-    let p = &sim.pairs[0];
-    assert_delivered(p);
-    let s = p.sender.stats();
-    println!(
-        "short path, loss {loss}: dropped {} retx {} spurious {} timeouts {} max in flight {} in {:?}",
-        sim.a2b.data_dropped,
-        s.retransmissions,
-        s.spurious_losses,
-        s.timeouts,
-        p.max_in_flight,
-        p.receiver_done_at.expect("done")
-    );
-    (sim.a2b.data_dropped, s)
+    drops_and_retransmissions(&sim, &format!("short path, loss {loss}"))
 }
 
 #[test]

@@ -60,83 +60,57 @@ impl Rule {
     }
 }
 
+/// Placed scores plus a rank term, file names x2 flat: the base the rules below vary.
+const PLACED: Rule = Rule {
+    label: "placed scores + rank term, names x2 (session 10's engine)",
+    k: 20.0,
+    rrf: 1.0,
+    names: 0.0,
+    names_flat: 2.0,
+    names_sq: false,
+    lex: 1.0,
+    dense: 1.0,
+    absolute: false,
+};
+
 pub const RULES: &[Rule] = &[
     Rule {
         label: "rank fusion, k 20, names 3/(k+rank) (session 9's engine)",
-        k: 20.0,
-        rrf: 1.0,
         names: 3.0,
         names_flat: 0.0,
-        names_sq: false,
         lex: 0.0,
         dense: 0.0,
-        absolute: false,
+        ..PLACED
     },
     Rule {
         label: "plain rank fusion, k 60",
         k: 60.0,
-        rrf: 1.0,
-        names: 0.0,
         names_flat: 0.0,
-        names_sq: false,
         lex: 0.0,
         dense: 0.0,
-        absolute: false,
+        ..PLACED
     },
-    Rule {
-        label: "placed scores + rank term, names x2 (session 10's engine)",
-        k: 20.0,
-        rrf: 1.0,
-        names: 0.0,
-        names_flat: 2.0,
-        names_sq: false,
-        lex: 1.0,
-        dense: 1.0,
-        absolute: false,
-    },
+    PLACED,
     Rule {
         label: "placed scores + rank term, names x2 squared score (the engine now)",
-        k: 20.0,
-        rrf: 1.0,
-        names: 0.0,
-        names_flat: 2.0,
         names_sq: true,
-        lex: 1.0,
-        dense: 1.0,
-        absolute: false,
+        ..PLACED
     },
     Rule {
         label: "placed scores + rank term, names 3/(k+rank)",
-        k: 20.0,
-        rrf: 1.0,
         names: 3.0,
         names_flat: 0.0,
-        names_sq: false,
-        lex: 1.0,
-        dense: 1.0,
-        absolute: false,
+        ..PLACED
     },
     Rule {
         label: "placed scores, dense x0.7",
-        k: 20.0,
-        rrf: 1.0,
-        names: 0.0,
-        names_flat: 2.0,
-        names_sq: false,
-        lex: 1.0,
         dense: 0.7,
-        absolute: false,
+        ..PLACED
     },
     Rule {
         label: "placed scores, dense on e5's scale",
-        k: 20.0,
-        rrf: 1.0,
-        names: 0.0,
-        names_flat: 2.0,
-        names_sq: false,
-        lex: 1.0,
-        dense: 1.0,
         absolute: true,
+        ..PLACED
     },
 ];
 
