@@ -24,6 +24,7 @@ use crate::IndexError;
 
 mod chunk_doc;
 mod compact;
+mod language;
 mod query;
 use chunk_doc::IndexedChunk;
 use query::{bm25_idf, sense_boost};
@@ -86,6 +87,8 @@ pub struct Lexical {
     analyzers: (TextAnalyzer, TextAnalyzer, TextAnalyzer),
     /// The segments at the last `housekeep` (to tell when merges changed them).
     seen: Mutex<Vec<tantivy::index::SegmentId>>,
+    /// The CJK chunks of the current searcher generation (`cjk_chunks`).
+    cjk: language::CjkCache,
 }
 
 const MAX_QUERY_TOKENS: usize = 48;
@@ -291,6 +294,7 @@ impl Lexical {
                 analyzers::en_analyzer(),
             ),
             seen: Mutex::default(),
+            cjk: Default::default(),
         })
     }
 
@@ -584,40 +588,6 @@ impl Lexical {
         self.collect(&self.any_term(terms))
     }
 
-    /// Of the given chunks, those written mostly in CJK (more CJK bigrams than English
-    /// words, read from the fields' token counts: no stored text is read). The engine
-    /// weighs dense evidence across languages by it.
-    pub fn cjk_chunks(&self, ids: &[u64]) -> Result<std::collections::HashSet<u64>, IndexError> {
-        use tantivy::{DocSet, TERMINATED};
-        let mut out = std::collections::HashSet::new();
-        if ids.is_empty() {
-            return Ok(out);
-        }
-        let searcher = self.reader.searcher();
-        for seg in searcher.segment_readers() {
-            let inv = seg.inverted_index(self.f.chunk_id)?;
-            let bigram = seg.get_fieldnorms_reader(self.f.bigram)?;
-            let en = seg.get_fieldnorms_reader(self.f.en)?;
-            for &id in ids {
-                let term = Term::from_field_u64(self.f.chunk_id, id);
-                let Some(mut postings) = inv.read_postings(&term, IndexRecordOption::Basic)? else {
-                    continue;
-                };
-                let mut doc = postings.doc();
-                while doc != TERMINATED {
-                    if seg.alive_bitset().is_none_or(|a| a.is_alive(doc)) {
-                        if bigram.fieldnorm(doc) > en.fieldnorm(doc) {
-                            out.insert(id);
-                        }
-                        break;
-                    }
-                    doc = postings.advance();
-                }
-            }
-        }
-        Ok(out)
-    }
-
     /// Every doc key present in the index (used to drop orphans at start).
     pub fn doc_keys(&self) -> Result<Vec<String>, IndexError> {
         let searcher = self.reader.searcher();
@@ -790,6 +760,26 @@ mod tests {
         assert!(!cjk.contains(&ids[1]) && !cjk.contains(&ids[2]), "{cjk:?}");
         // Unknown ids are not CJK.
         assert!(l.cjk_chunks(&[12345]).expect("langs").is_empty());
+        // The answer is read once per searcher generation: a file written again (same
+        // chunk ids, other languages) is seen as it is now, a removed one not at all.
+        l.replace(
+            "k1",
+            vec![
+                doc("k1", "sys", 0, "The disk is full again."),
+                doc("k1", "sys", 1, "磁盘又满了，先清理日志目录。"),
+            ],
+        )
+        .expect("rewrite");
+        let cjk = l.cjk_chunks(&ids).expect("langs");
+        assert_eq!(cjk.into_iter().collect::<Vec<_>>(), vec![ids[1]]);
+        assert_eq!(l.languages().expect("langs"), (true, true));
+        // One language left: the search scans with one query vector (engine).
+        l.replace("k1", vec![doc("k1", "sys", 0, "The disk is full again.")])
+            .expect("rewrite");
+        assert_eq!(l.languages().expect("langs"), (false, true));
+        l.remove("k1").expect("remove");
+        assert!(l.cjk_chunks(&ids).expect("langs").is_empty());
+        assert_eq!(l.languages().expect("langs"), (false, false));
     }
 
     #[test]

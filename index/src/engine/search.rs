@@ -277,9 +277,9 @@ impl Engine {
 
         // The query embedding first, outside the gate below, so concurrent searches batch.
         let mut wd = 0.0f32;
-        // (the query's own vector, the one mixed with its translation when it differs,
-        // the store).
-        type QDense = (Vec<f32>, Option<Vec<f32>>, Arc<dyn VectorStore>);
+        // (the query's own vector and the one mixed with its translation when it differs,
+        // each when some chunk would take its hits; the store).
+        type QDense = (Option<Vec<f32>>, Option<Vec<f32>>, Arc<dyn VectorStore>);
         let mut qdense: Option<QDense> = None;
         if let (
             Some(Dense {
@@ -298,9 +298,22 @@ impl Engine {
                 // A failing embedder (endpoint down) degrades the search to lexical.
                 match self.query_vector(&e, query) {
                     Ok(q) => {
-                        let mixed = self.mix_translation(&e, q.clone(), query, &tr.text);
-                        let mixed = (mixed != q).then_some(mixed);
-                        qdense = Some((q, mixed, v));
+                        // Each scan serves the chunks of one language: the mixed vector
+                        // (a second query embedding) only when chunks in the other
+                        // language exist, the own one only when chunks in the question's
+                        // language do or there is nothing else (one scan in a
+                        // one-language index).
+                        let (has_cjk, has_other) = self.lexical.languages()?;
+                        let (same, other) = if query.chars().any(llmops_common::is_cjk) {
+                            (has_cjk, has_other)
+                        } else {
+                            (has_other, has_cjk)
+                        };
+                        let mixed = other
+                            .then(|| self.mix_translation(&e, q.clone(), query, &tr.text))
+                            .filter(|m| *m != q);
+                        let own = (same || mixed.is_none()).then_some(q);
+                        qdense = Some((own, mixed, v));
                     }
                     Err(err) => tracing::warn!("dense search skipped: {err}"),
                 }
@@ -308,8 +321,10 @@ impl Engine {
         }
         // The vector scan too (batched with concurrent searches: one pass over the rows);
         // a second one with the translation mixed in, for the chunks in the other language.
-        let found = qdense.map(|(q, mixed, v)| {
-            let own = self.scans.search(&v, q, &tags, pool, &self.gate, ticket);
+        let found = qdense.map(|(own, mixed, v)| {
+            let own = own.map_or(Ok(Vec::new()), |q| {
+                self.scans.search(&v, q, &tags, pool, &self.gate, ticket)
+            });
             let mixed = mixed.map(|m| self.scans.search(&v, m, &tags, pool, &self.gate, ticket));
             (own, mixed)
         });
