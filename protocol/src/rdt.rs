@@ -14,8 +14,9 @@ use thiserror::Error;
 
 pub use bitmap::ChunkBitmap;
 pub use packet::{
-    decode, encode_abort, encode_data, peek_conn_id, seal_data, AbortCode, ChunkRange, DecodeError,
-    EncodeError, Mode, Packet, DATA_HEADER_LEN, DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_DATAGRAM,
+    decode, encode_abort, encode_data, peek_conn_id, peek_type, seal_data, AbortCode, ChunkRange,
+    DecodeError, EncodeError, Mode, Packet, PacketType, DATA_HEADER_LEN, DEFAULT_CHUNK_SIZE,
+    MAX_CHUNK_SIZE, MAX_DATAGRAM,
 };
 pub use receiver::{Receiver, ReceiverEvent, ReceiverState, ReceiverStats, Write};
 pub use sender::{RetxCauses, Sender, SenderEvent, SenderState, SenderStats, Transmit};

@@ -18,8 +18,9 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use protocol::rdt::{
-    decode, seal_data, AbortCode, AbortReason, Packet, Receiver, ReceiverEvent, ReceiverState,
-    Sender, SenderEvent, SenderState, SenderStats, Transmit, DATA_HEADER_LEN, MAX_DATAGRAM,
+    decode, peek_type, seal_data, AbortCode, AbortReason, Packet, PacketType, Receiver,
+    ReceiverEvent, ReceiverState, Sender, SenderEvent, SenderState, SenderStats, Transmit,
+    DATA_HEADER_LEN, MAX_DATAGRAM,
 };
 
 use crate::sys::{self, RecvBatch, MAX_SEGMENTS};
@@ -501,7 +502,7 @@ pub async fn receive_file(
         }
         while let Some(n) = rx.poll_transmit(now, &mut ctrl) {
             link.send(&ctrl[..n], n).await;
-            if matches!(decode(&ctrl[..n]), Ok((_, Packet::FinAck(_)))) {
+            if peek_type(&ctrl[..n]) == Some(PacketType::FinAck) {
                 fin_ack = Some(ctrl[..n].to_vec());
             }
         }
@@ -574,7 +575,9 @@ pub async fn receive_file(
                 if failure.is_some() {
                     return;
                 }
-                fin_seen |= matches!(decode(d), Ok((c, Packet::Fin(_))) if c == conn);
+                // Only a FIN is decoded here (the receiver checks every datagram itself).
+                fin_seen |= peek_type(d) == Some(PacketType::Fin)
+                    && matches!(decode(d), Ok((c, Packet::Fin(_))) if c == conn);
                 let Some(w) = rx.handle(d, Instant::now()) else {
                     return;
                 };

@@ -8,7 +8,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-pub use decode::{decode, peek_conn_id};
+pub use decode::{decode, peek_conn_id, peek_type};
 pub use encode::{encode_abort, encode_data, seal_data};
 
 /// Wire version carried in every header; bumped on any incompatible layout change.

@@ -18,7 +18,7 @@ fn rdt_sim_sender_ends_soon_when_its_fin_goes_unanswered() {
     let mut rx =
         Receiver::initiate(conn, token, size, DEFAULT_CHUNK_SIZE, None, cfg, t0).expect("rx");
     let mut buf = vec![0u8; MAX_DATAGRAM];
-    // 50 us each way, no loss: packets are delivered at once, time moves by the timers.
+    // No loss, no delay: packets are delivered at once, time moves by the timers.
     let mut now = t0;
     let mut fin_at: Option<Instant> = None;
     let mut done_at: Option<Instant> = None;

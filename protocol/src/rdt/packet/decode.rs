@@ -18,6 +18,12 @@ pub fn peek_conn_id(dgram: &[u8]) -> Option<u64> {
     ]))
 }
 
+/// Reads the type byte of a datagram without checking anything else (a driver telling a
+/// FIN from DATA without decoding every datagram; decode the ones it cares about).
+pub fn peek_type(dgram: &[u8]) -> Option<PacketType> {
+    PacketType::from_u8(*dgram.first()?)
+}
+
 /// Decodes a datagram; returns the connection id and the packet, borrowing from `dgram`.
 pub fn decode(dgram: &[u8]) -> Result<(u64, Packet<'_>), DecodeError> {
     if dgram.len() < HEADER_LEN {

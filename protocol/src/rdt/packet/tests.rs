@@ -16,6 +16,7 @@ fn roundtrip(conn_id: u64, p: Packet<'_>) {
     let n = p.encode(conn_id, &mut buf).expect("fits");
     assert!(n <= MAX_DATAGRAM);
     assert_eq!(peek_conn_id(&buf[..n]), Some(conn_id));
+    assert_eq!(peek_type(&buf[..n]), Some(p.packet_type()));
     let (id, q) = decode(&buf[..n]).expect("decodes");
     assert_eq!(id, conn_id);
     assert_eq!(p, q);
@@ -26,6 +27,7 @@ proptest! {
     fn rdt_decode_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..1600)) {
         let _ = decode(&bytes);
         let _ = peek_conn_id(&bytes);
+        let _ = peek_type(&bytes);
     }
 
     #[test]
