@@ -66,6 +66,13 @@ impl Scale {
     }
 }
 
+/// A retriever's part of a fused score for a hit at 0-based `rank` with score `x`: the
+/// score placed on the retriever's `scale` plus the reciprocal-rank agreement term (the
+/// caller weighs it by the retriever's weight).
+pub fn placed(scale: Scale, x: f32, rank: usize) -> f32 {
+    scale.place(x) + rrf(1.0, rank)
+}
+
 /// How much dense evidence counts for a query the embedder represents `coverage` of.
 /// MiniLM turns most Chinese characters into [UNK]: below half coverage dense says nothing
 /// useful, and partial coverage weighs in steeply less.

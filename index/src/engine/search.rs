@@ -91,12 +91,12 @@ fn chunk_evidence<'a>(
     };
     for (r, (k, id, score)) in lex.iter().enumerate() {
         let e = by_id.entry(*id).or_insert_with(|| blank(k));
-        e.fused += lex_scale.place(*score) + rank::rrf(1.0, r);
+        e.fused += rank::placed(lex_scale, *score, r);
         e.bm25 = Some(*score);
     }
     for (r, (k, id, cos)) in dense.iter().enumerate() {
         let e = by_id.entry(*id).or_insert_with(|| blank(k));
-        e.fused += wd(*id) * (dense_scale.place(*cos) + rank::rrf(1.0, r));
+        e.fused += wd(*id) * rank::placed(dense_scale, *cos, r);
         e.cos = Some(*cos);
     }
     by_id
@@ -274,6 +274,9 @@ impl Engine {
             .translator
             .translate(query, scorer.as_ref().map(|s| s as &dyn SenseScorer));
         let tr_simple = rank::simple_tokens(&tr.text);
+        // A question with Chinese in it (translated by the dictionary into English): which
+        // chunks take its own vector and how much its translation weighs.
+        let cjk_query = query.chars().any(llmops_common::is_cjk);
 
         // The query embedding first, outside the gate below, so concurrent searches batch.
         let mut wd = 0.0f32;
@@ -299,19 +302,24 @@ impl Engine {
                 match self.query_vector(&e, query) {
                     Ok(q) => {
                         // Each scan serves the chunks of one language: the mixed vector
-                        // (a second query embedding) only when chunks in the other
-                        // language exist, the own one only when chunks in the question's
-                        // language do or there is nothing else (one scan in a
-                        // one-language index).
-                        let (has_cjk, has_other) = self.lexical.languages()?;
-                        let (same, other) = if query.chars().any(llmops_common::is_cjk) {
-                            (has_cjk, has_other)
+                        // (a second query embedding) only for a translated question and
+                        // when chunks in the other language exist, the own one only when
+                        // chunks in the question's language do or there is nothing else
+                        // (one scan in a one-language index).
+                        let translated = !tr.text.is_empty() && tr.text != query;
+                        let (same, other) = if !translated {
+                            (true, false)
                         } else {
-                            (has_other, has_cjk)
+                            let (has_cjk, has_other) = self.lexical.languages()?;
+                            if cjk_query {
+                                (has_cjk, has_other)
+                            } else {
+                                (has_other, has_cjk)
+                            }
                         };
                         let mixed = other
-                            .then(|| self.mix_translation(&e, q.clone(), query, &tr.text))
-                            .filter(|m| *m != q);
+                            .then(|| self.mix_translation(&e, &q, &tr.text, cjk_query))
+                            .flatten();
                         let own = (same || mixed.is_none()).then_some(q);
                         qdense = Some((own, mixed, v));
                     }
@@ -352,7 +360,6 @@ impl Engine {
         if let Some((own, mixed)) = found {
             match (own, mixed.transpose()) {
                 (Ok(own), Ok(mixed)) => {
-                    let cjk_query = query.chars().any(llmops_common::is_cjk);
                     let found = self.by_chunk_language(own, mixed, cjk_query, pool)?;
                     let ids = self.ids.read().map_err(|_| IndexError::Poisoned)?;
                     for (id, s) in found {
@@ -487,13 +494,13 @@ impl Engine {
         let catalog = self.read_catalog()?;
         for (r, (k, id, score)) in lex.into_iter().enumerate() {
             let e = cands.entry(k.clone()).or_insert_with(|| blank(&k));
-            e.fused += scales.0.place(score) + rank::rrf(1.0, r);
+            e.fused += rank::placed(scales.0, score, r);
             e.bm25 = Some(score);
             e.chunk = id;
         }
         for (r, (k, id, cos)) in dense.into_iter().enumerate() {
             let e = cands.entry(k.clone()).or_insert_with(|| blank(&k));
-            e.fused += dense_w(id) * (scales.1.place(cos) + rank::rrf(1.0, r));
+            e.fused += dense_w(id) * rank::placed(scales.1, cos, r);
             e.dense = Some(rank::dense_evidence_in(cos, scale) * wd.min(1.0));
             if e.bm25.is_none() {
                 e.chunk = id;

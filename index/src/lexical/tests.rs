@@ -155,8 +155,17 @@ fn index_lexical_tells_cjk_chunks_from_english_ones() {
     l.replace("k1", vec![doc("k1", "sys", 0, "The disk is full again.")])
         .expect("rewrite");
     assert_eq!(l.languages().expect("langs"), (false, true));
+    // Another file in a segment of its own: each segment is read for itself (the older
+    // one from the cache).
+    l.replace("k2", vec![doc("k2", "sys", 0, "日志目录已清理。")])
+        .expect("write");
+    let k2 = crate::chunk_id("k2", 0);
+    let both: Vec<u64> = [ids[0], k2].into();
+    assert_eq!(l.cjk_chunks(&both).expect("langs"), [k2].into());
+    assert_eq!(l.languages().expect("langs"), (true, true));
     l.remove("k1").expect("remove");
-    assert!(l.cjk_chunks(&ids).expect("langs").is_empty());
+    l.remove("k2").expect("remove");
+    assert!(l.cjk_chunks(&both).expect("langs").is_empty());
     assert_eq!(l.languages().expect("langs"), (false, false));
 }
 

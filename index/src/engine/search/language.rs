@@ -44,31 +44,31 @@ impl Engine {
     /// language (`by_chunk_language`): e5 matches Chinese against English text far worse
     /// than English against English (man pages: recall@3 0.21 for Chinese questions, 0.92
     /// for English ones), and the translation moves the query towards the documents'
-    /// language; a Chinese question's translation weighs `rank::TRANSLATION_WEIGHT`. A
-    /// question without translation keeps its own vector.
+    /// language; a Chinese question's (`cjk_query`) translation weighs
+    /// `rank::TRANSLATION_WEIGHT`. `None` when the translation's vector cannot be had (the
+    /// question keeps its own vector).
     pub(super) fn mix_translation(
         &self,
         e: &Arc<dyn Embedder>,
-        q: Vec<f32>,
-        query: &str,
+        q: &[f32],
         tr_text: &str,
-    ) -> Vec<f32> {
-        if tr_text.is_empty() || tr_text == query {
-            return q;
-        }
+        cjk_query: bool,
+    ) -> Option<Vec<f32>> {
         match self.query_vector(e, tr_text) {
             Ok(t) if t.len() == q.len() => {
-                let tw = if query.chars().any(llmops_common::is_cjk) {
+                let tw = if cjk_query {
                     crate::rank::TRANSLATION_WEIGHT
                 } else {
                     1.0
                 };
-                crate::embed::normalize(q.iter().zip(&t).map(|(a, b)| a + tw * b).collect())
+                Some(crate::embed::normalize(
+                    q.iter().zip(&t).map(|(a, b)| a + tw * b).collect(),
+                ))
             }
-            Ok(_) => q,
+            Ok(_) => None,
             Err(err) => {
                 tracing::warn!("translated query vector skipped: {err}");
-                q
+                None
             }
         }
     }
