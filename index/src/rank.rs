@@ -326,6 +326,18 @@ mod tests {
                 &simple_tokens("how to tune nginx")
             ) > 0.0
         );
+        // In fusion: a name sharing words with the question (at most 0.6) is worth less
+        // than one retriever's best file (placed score 1); an exact name as much as both
+        // retrievers' best, a stem nearly so.
+        let q = "read timeout";
+        let shared = filename_score("timeout.1", q, &simple_tokens(q));
+        assert!(shared > 0.0 && shared <= 0.6, "{shared}");
+        assert!(name_part(0.6) < 1.0);
+        assert_eq!(
+            name_part(filename_score("config.yaml", "config.yaml", &t)),
+            2.0
+        );
+        assert!(name_part(0.95) > 1.8);
     }
 
     #[test]

@@ -233,8 +233,8 @@ fn index_search_returns_chunks_with_a_per_file_cap() {
 fn index_search_a_word_in_a_file_name_does_not_outweigh_content() {
     // `timeout.txt` holds one of the question's words in its name and nothing the
     // question asks about; the client's config holds both words (an identifier). An
-    // exact name still finds its file first. (The squared name score's gain is measured
-    // in the index bench's fusion table; on files this small coverage decides alone.)
+    // exact name still finds its file first. (On files this small coverage decides; the
+    // weight rule itself is checked in `rank::tests::index_rank_filename_scores`.)
     let d = tempfile::tempdir().expect("tmp");
     let e = engine(
         d.path(),
