@@ -5,6 +5,7 @@ fn main() {
     println!("cargo:rerun-if-changed=csrc/e5.c");
     println!("cargo:rerun-if-changed=csrc/e5.h");
     println!("cargo:rerun-if-changed=csrc/e5_vnni.h");
+    println!("cargo:rerun-if-changed=csrc/e5_avx2.h");
     let mut b = cc::Build::new();
     b.file("csrc/e5.c")
         .opt_level(3)
@@ -13,7 +14,7 @@ fn main() {
         .warnings(false);
     // The machines this builds on (the developers', CI, `make run`) are the ones it runs
     // on, so the build machine's instruction set is used: the AVX-512 VNNI kernels
-    // (csrc/e5_vnni.h) where it has them, else the AVX2 ones.
+    // (csrc/e5_vnni.h) where it has them, else the AVX2 + FMA ones (csrc/e5_avx2.h).
     let target_arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     if target_arch == "x86_64" && std::env::var("LLMOPS_E5_PORTABLE").is_err() {
         b.flag_if_supported("-march=native");

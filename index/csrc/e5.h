@@ -21,9 +21,9 @@ void      e5_free(e5_model *m);
 /* Token count (incl. specials) for usage reporting. */
 int e5_token_count(e5_model *m, const char *text, int is_query);
 
-/* llmops: 1 = use the AVX-512 VNNI kernels (the default when the build targets them), 0 =
- * the original AVX2 / scalar kernels. Call before sharing the model; returns the kernels
- * now in use (0 when VNNI is not compiled in). */
+/* llmops: the kernels: 2 = the fastest built (AVX-512 VNNI, else AVX2 + FMA), 1 = VNNI
+ * with 16-row tiles, 3 = AVX2 + FMA, 0 = the original AVX2 / scalar kernels. Call before
+ * sharing the model; returns the kernels now in use (0 to 3). */
 int e5_set_vnni(e5_model *m, int on);
 
 /* llmops: at most n tokens per parallel job of a call (0: no cap, about two jobs per

