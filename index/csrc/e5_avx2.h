@@ -5,17 +5,19 @@
  * per 32-input block, scalar attention reading one head's 128 bytes of each 1.5 KB key
  * row per query token, and libm's erff / expf per element. This header ports the VNNI
  * path's structure to 256-bit AVX2:
- *   - weights repacked once (when these kernels are selected) to unsigned bytes, 8 output
- *     rows x 4 consecutive inputs per 32-byte vector, the rows' block scales next to each
- *     other: one maddubs gives 8 rows' partial sums for one broadcast activation word,
- *     eight of them add up in int16 without saturating (8 x 2 x 15 x 128 < 32767), and
- *     one convert and one FMA per token, block and 8 rows finish the block (the original
- *     did a convert, an FMA and scalar scale work per row);
+ *   - weights repacked once (when these kernels are selected) to signed bytes, 8 output
+ *     rows x 4 consecutive inputs per 32-byte vector, the rows' block scales and weight
+ *     sums next to each other, activations stored +128 as unsigned bytes: one maddubs
+ *     gives 8 rows' partial sums for one broadcast activation word, eight of them add up
+ *     in int16 without wrapping, and one subtraction (the weights' +128 correction, the
+ *     same vector for every token), one convert and one FMA per token, block and 8 rows
+ *     finish the block (the original did a convert, an FMA and scalar scale work per row);
  *   - tiles of 4 tokens x 8 rows so each weight vector feeds four tokens;
  *   - Q8 activation quantisation, layernorm, GELU (erf polynomial) and attention
  *     (keys transposed per head, 8 scores per FMA chain, polynomial exp) vectorised.
- * The integer dot products are the original path's (same unsigned nibbles, same int8
- * activations), so only the float summation order and the erf / exp polynomials differ:
+ * The integer dot products equal the original path's (the same 4-bit weights and int8
+ * activations, sum((q - 8) a) either way), so only the float summation order and the erf /
+ * exp polynomials differ:
  * vectors agree to cosine > 0.999 (test `index_embed_e5_avx2_fast_matches_reference`). */
 #ifndef E5_AVX2_H
 #define E5_AVX2_H
@@ -23,38 +25,47 @@
 #include <immintrin.h>
 
 /* One weight matrix [nout, nin] repacked: for row group g (8 rows) and block b (32
- * inputs): 8 vectors of 32 bytes, vector k holding rows 0..7 x inputs 4k..4k+3 of the
- * block; then d[g][b][8] the rows' fp32 block scales. nout must be a multiple of 8. */
+ * inputs): 8 vectors of 32 signed bytes (the nibbles minus 8), vector k holding rows 0..7
+ * x inputs 4k..4k+3 of the block; d[g][b][8] the rows' fp32 block scales and ws[g][b][8]
+ * 128 x the sum of each row's block weights. The activations are stored +128 as unsigned
+ * bytes (maddubs wants one unsigned side), so a block's dot product is
+ * sum((a + 128) w) - 128 sum(w): the correction is the weights', one vector per block for
+ * every token. nout must be a multiple of 8. */
 typedef struct {
-    uint8_t *w;
+    int8_t *w;
     float *d;
+    int32_t *ws;
     int nout, nin;
 } packed8_w;
 
 static int pack8_q4(const block_q4_0 *W, int nout, int nin, packed8_w *P) {
     int nb = nin / QK, ng = nout / 8;
     P->nout = nout; P->nin = nin;
-    P->w = (uint8_t *)aligned_alloc(32, (size_t)ng * nb * 256);
+    P->w = (int8_t *)aligned_alloc(32, (size_t)ng * nb * 256);
     P->d = (float *)aligned_alloc(32, (size_t)ng * nb * 8 * sizeof(float));
-    if (!P->w || !P->d) return -1;
+    P->ws = (int32_t *)aligned_alloc(32, (size_t)ng * nb * 8 * sizeof(int32_t));
+    if (!P->w || !P->d || !P->ws) return -1;
     for (int g = 0; g < ng; g++)
         for (int b = 0; b < nb; b++) {
-            uint8_t *dst = P->w + ((size_t)g * nb + b) * 256;
+            int8_t *dst = P->w + ((size_t)g * nb + b) * 256;
             for (int r = 0; r < 8; r++) {
                 const block_q4_0 *blk = W + (size_t)(g * 8 + r) * nb + b;
                 P->d[((size_t)g * nb + b) * 8 + r] = fp16_to_fp32(blk->d);
+                int32_t sum = 0;
                 for (int j = 0; j < QK; j++) {
-                    uint8_t q = j < 16 ? (blk->qs[j] & 0x0F) : (blk->qs[j - 16] >> 4);
-                    dst[(j / 4) * 32 + r * 4 + (j % 4)] = q;
+                    int q = (j < 16 ? (blk->qs[j] & 0x0F) : (blk->qs[j - 16] >> 4)) - 8;
+                    dst[(j / 4) * 32 + r * 4 + (j % 4)] = (int8_t)q;
+                    sum += q;
                 }
+                P->ws[((size_t)g * nb + b) * 8 + r] = 128 * sum;
             }
         }
     return 0;
 }
 
 static void free_packed8(packed8_w *P) {
-    free(P->w); free(P->d);
-    P->w = NULL; P->d = NULL;
+    free(P->w); free(P->d); free(P->ws);
+    P->w = NULL; P->d = NULL; P->ws = NULL;
 }
 
 static inline float hmax256(__m256 v) {
@@ -73,7 +84,7 @@ static inline int32_t hsum256_epi32(__m256i v) {
 
 /* Q8_0 activations: per 32-element block, d = amax / 127, q = round(x / d) (round half to
  * even, as lrintf in the default rounding mode; |x / d| <= 127 so nothing saturates),
- * s = sum q. */
+ * stored as the unsigned byte q + 128 (see packed8_w); s = sum q. */
 static void quantize_acts_avx2(const float *RESTRICT X, int L, int nin,
                                int8_t *RESTRICT q, float *RESTRICT d, int32_t *RESTRICT s) {
     int nb = nin / QK;
@@ -97,41 +108,45 @@ static void quantize_acts_avx2(const float *RESTRICT X, int L, int nin,
             /* int32 -> int8 in order: the packs interleave 128-bit lanes, the permute
              * puts the 4-byte groups back */
             __m256i p = _mm256_packs_epi16(_mm256_packs_epi32(i0, i1), _mm256_packs_epi32(i2, i3));
-            p = _mm256_permutevar8x32_epi32(p, perm);
+            p = _mm256_xor_si256(_mm256_permutevar8x32_epi32(p, perm), _mm256_set1_epi8((char)0x80));
             _mm256_storeu_si256((__m256i *)(q + ((size_t)t * nb + b) * QK), p);
             d[(size_t)t * nb + b] = dd;
             s[(size_t)t * nb + b] = hsum256_epi32(sum);
         }
 }
 
-/* One tile: TT tokens (at most 4) x 8 rows of group g. */
+/* One tile: TT tokens (at most 4) x 8 rows of group g. The int16 sums cannot wrap: each
+ * maddubs pair is at most 2 x 255 x 8 = 4080 in magnitude, eight of them 32640. */
 static inline __attribute__((always_inline)) void
 tile_avx2(const packed8_w *P, const float *bias, const int8_t *aq, const float *ad,
-          const int32_t *as, float *Y, int t0, int TT, int g) {
+          float *Y, int t0, int TT, int g) {
     int nin = P->nin, nout = P->nout, nb = nin / QK;
-    const uint8_t *wg = P->w + (size_t)g * nb * 256;
+    const int8_t *wg = P->w + (size_t)g * nb * 256;
     const float *dg = P->d + (size_t)g * nb * 8;
+    const int32_t *sg = P->ws + (size_t)g * nb * 8;
     const __m256i ones = _mm256_set1_epi16(1);
     __m256 facc[4];
     for (int j = 0; j < TT; j++) facc[j] = _mm256_setzero_ps();
     for (int b = 0; b < nb; b++) {
         __m256i acc[4];
         for (int j = 0; j < TT; j++) acc[j] = _mm256_setzero_si256();
-        const uint8_t *wb = wg + (size_t)b * 256;
+        const int8_t *wb = wg + (size_t)b * 256;
+        /* not unrolled further: 8 weight vectors live at once spill the accumulators */
+#pragma GCC unroll 2
         for (int k = 0; k < 8; k++) {
             __m256i wv = _mm256_load_si256((const __m256i *)(wb + k * 32));
             for (int j = 0; j < TT; j++) {
                 int32_t a4;
                 memcpy(&a4, aq + (size_t)(t0 + j) * nin + b * QK + k * 4, 4);
-                acc[j] = _mm256_add_epi16(acc[j], _mm256_maddubs_epi16(wv, _mm256_set1_epi32(a4)));
+                acc[j] = _mm256_add_epi16(acc[j], _mm256_maddubs_epi16(_mm256_set1_epi32(a4), wv));
             }
         }
         __m256 dw = _mm256_load_ps(dg + (size_t)b * 8);
+        __m256i ws = _mm256_load_si256((const __m256i *)(sg + (size_t)b * 8));
         for (int j = 0; j < TT; j++) {
-            size_t ib = (size_t)(t0 + j) * nb + b;
-            /* the unsigned nibbles carry +8: subtract 8 * (sum of the activations) */
-            __m256i i32 = _mm256_sub_epi32(_mm256_madd_epi16(acc[j], ones), _mm256_set1_epi32(8 * as[ib]));
-            facc[j] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(i32), _mm256_mul_ps(dw, _mm256_set1_ps(ad[ib])), facc[j]);
+            __m256i i32 = _mm256_sub_epi32(_mm256_madd_epi16(acc[j], ones), ws);
+            __m256 da = _mm256_broadcast_ss(ad + (size_t)(t0 + j) * nb + b);
+            facc[j] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(i32), _mm256_mul_ps(dw, da), facc[j]);
         }
     }
     __m256 bv = bias ? _mm256_loadu_ps(bias + g * 8) : _mm256_setzero_ps();
@@ -143,14 +158,14 @@ tile_avx2(const packed8_w *P, const float *bias, const int8_t *aq, const float *
  * caller parallelises across texts. Tokens in slabs of 32 so their activations stay in
  * cache while every row group passes over them. */
 static void matmul_avx2(const packed8_w *P, const float *bias, const int8_t *aq,
-                        const float *ad, const int32_t *as, float *Y, int L) {
+                        const float *ad, float *Y, int L) {
     int ng = P->nout / 8;
     for (int s0 = 0; s0 < L; s0 += 32) {
         int s1 = s0 + 32 < L ? s0 + 32 : L;
         for (int g = 0; g < ng; g++) {
             int t = s0;
-            for (; t + 4 <= s1; t += 4) tile_avx2(P, bias, aq, ad, as, Y, t, 4, g);
-            for (; t < s1; t++) tile_avx2(P, bias, aq, ad, as, Y, t, 1, g);
+            for (; t + 4 <= s1; t += 4) tile_avx2(P, bias, aq, ad, Y, t, 4, g);
+            for (; t < s1; t++) tile_avx2(P, bias, aq, ad, Y, t, 1, g);
         }
     }
 }
@@ -256,11 +271,24 @@ static void attention_avx2(const float *q, const float *k, const float *v, float
                     __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(),
                                      _mm256_setzero_ps(), _mm256_setzero_ps()};
                     const float *kb = kt + sb;
-                    for (int e = 0; e < 32; e++) {
-                        __m256 qe = _mm256_set1_ps(qh[e]);
-                        const float *kr = kb + (size_t)e * L8;
-                        for (int i = 0; i < nbk; i++)
-                            acc[i] = _mm256_fmadd_ps(qe, _mm256_load_ps(kr + 8 * i), acc[i]);
+                    if (nbk == 4) {
+                        /* the common case unrolled: the accumulators stay in registers */
+                        for (int e = 0; e < 32; e++) {
+                            __m256 qe = _mm256_broadcast_ss(qh + e);
+                            const float *kr = kb + (size_t)e * L8;
+                            acc[0] = _mm256_fmadd_ps(qe, _mm256_load_ps(kr), acc[0]);
+                            acc[1] = _mm256_fmadd_ps(qe, _mm256_load_ps(kr + 8), acc[1]);
+                            acc[2] = _mm256_fmadd_ps(qe, _mm256_load_ps(kr + 16), acc[2]);
+                            acc[3] = _mm256_fmadd_ps(qe, _mm256_load_ps(kr + 24), acc[3]);
+                        }
+                    } else {
+                        for (int i = 0; i < nbk; i++) {
+                            __m256 a = _mm256_setzero_ps();
+                            for (int e = 0; e < 32; e++)
+                                a = _mm256_fmadd_ps(_mm256_broadcast_ss(qh + e),
+                                                    _mm256_load_ps(kb + (size_t)e * L8 + 8 * i), a);
+                            acc[i] = a;
+                        }
                     }
                     for (int i = 0; i < nbk; i++) {
                         int b0 = sb + 8 * i;
