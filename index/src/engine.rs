@@ -144,10 +144,6 @@ pub struct EngineConfig {
     /// translation's, in the chunk) added to its fused score before the final order
     /// (`rank::COVERAGE_WEIGHT`; 0: fused score alone).
     pub coverage_weight: f32,
-    /// Weight of a file's further matching chunks in its file score (page-level evidence:
-    /// its second and third best chunks per retriever, `rank::page_evidence`; 0: the best
-    /// chunk alone).
-    pub page_weight: f32,
 }
 
 impl EngineConfig {
@@ -162,7 +158,6 @@ impl EngineConfig {
             translator: Default::default(),
             cross_dense: crate::rank::CROSS_DENSE_WEIGHT,
             coverage_weight: crate::rank::COVERAGE_WEIGHT,
-            page_weight: crate::rank::PAGE_WEIGHT,
         }
     }
 }

@@ -73,33 +73,6 @@ pub fn placed(scale: Scale, x: f32, rank: usize) -> f32 {
     scale.place(x) + rrf(1.0, rank)
 }
 
-/// Default weight of a file's further matching chunks (`EngineConfig::page_weight`).
-pub const PAGE_WEIGHT: f32 = 0.0;
-
-/// Decay of a file's further chunks in its page-level evidence: its second best chunk
-/// counts this much of its placed score, the third this squared.
-const PAGE_DECAY: [f32; 2] = [0.5, 0.25];
-
-/// Page-level evidence of each file from one retriever's ranked chunks: the placed scores
-/// (`scale`, times the chunk's vote weight `w`) of its second and third best chunks,
-/// decayed. A question whose words the page answers in several places gathers more than
-/// one that a single passage mentions; the best chunk itself is counted by the caller.
-pub fn page_evidence<'a>(
-    ranked: &'a [(String, u64, f32)],
-    scale: Scale,
-    w: &dyn Fn(u64) -> f32,
-) -> std::collections::HashMap<&'a str, f32> {
-    let mut seen: std::collections::HashMap<&str, (usize, f32)> = Default::default();
-    for (k, id, x) in ranked {
-        let e = seen.entry(k.as_str()).or_insert((0, 0.0));
-        if e.0 >= 1 && e.0 <= PAGE_DECAY.len() {
-            e.1 += PAGE_DECAY[e.0 - 1] * w(*id) * scale.place(*x);
-        }
-        e.0 += 1;
-    }
-    seen.into_iter().map(|(k, (_, s))| (k, s)).collect()
-}
-
 /// How much dense evidence counts for a query the embedder represents `coverage` of.
 /// MiniLM turns most Chinese characters into [UNK]: below half coverage dense says nothing
 /// useful, and partial coverage weighs in steeply less.

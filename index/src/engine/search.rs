@@ -506,21 +506,6 @@ impl Engine {
                 e.chunk = id;
             }
         }
-        // Page-level evidence: each file's further matching chunks.
-        if self.cfg.page_weight > 0.0 {
-            let one = |_: u64| 1.0;
-            let pages = [
-                rank::page_evidence(lex_all, scales.0, &one),
-                rank::page_evidence(dense_all, scales.1, &dense_w),
-            ];
-            for page in pages {
-                for (k, s) in page {
-                    if let Some(e) = cands.get_mut(k) {
-                        e.fused += self.cfg.page_weight * s;
-                    }
-                }
-            }
-        }
         if mode != Mode::Dense {
             let fnames = self.filename_matches(&catalog, tags, query, simple);
             for (k, s) in fnames {

@@ -277,17 +277,13 @@ fn engine_over(
         cfg.cross_dense = 1.0;
     } else {
         // Measuring other weights on the engine now: LLMOPS_BENCH_XLING_CROSS=W (the
-        // cross-language dense weight), LLMOPS_BENCH_XLING_COVER=W (the coverage weight),
-        // LLMOPS_BENCH_XLING_PAGE=W (the page-level evidence weight).
+        // cross-language dense weight), LLMOPS_BENCH_XLING_COVER=W (the coverage weight).
         let knob = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<f32>().ok());
         if let Some(w) = knob("LLMOPS_BENCH_XLING_CROSS") {
             cfg.cross_dense = w;
         }
         if let (Some(w), None) = (knob("LLMOPS_BENCH_XLING_COVER"), coverage) {
             cfg.coverage_weight = w;
-        }
-        if let Some(w) = knob("LLMOPS_BENCH_XLING_PAGE") {
-            cfg.page_weight = w;
         }
     }
     let dense = m.map(|m| {
