@@ -48,6 +48,10 @@ const ZH_STOP: &[&str] = &[
     // A numeral in a question counts (`一行`, `另一台`, `一次`), and `几` asks how many;
     // degree adverbs (`较低`).
     "一", "几", "较", "先",
+    // Time and place postpositions (`退出终端后` after leaving the terminal, `所在的目录`
+    // the directory one is in): the dictionary reads `后` as back / behind and joins it to
+    // the word before it (`terminalback`).
+    "后", "之后", "以后", "之前", "以前", "所在",
 ];
 
 /// Numerals that form a count with a classifier (`一行` one line, `每行` each line).
@@ -297,6 +301,13 @@ mod tests {
         assert!(w(&t, "line") > 0.0 || w(&t, "row") > 0.0, "{t:?}");
         assert_eq!(w(&t, "party"), 0.0, "{t:?}");
         assert_eq!(w(&t, "delegation"), 0.0, "{t:?}");
+        // Postpositions give nothing and join nothing: `终端后` is the terminal, then
+        // "after" (an English stop word), not `terminalback`.
+        let t = translate("退出终端后");
+        assert!(w(&t, "terminal") > 0.0, "{t:?}");
+        for noise in ["back", "behind", "terminalback"] {
+            assert_eq!(w(&t, noise), 0.0, "{t:?}");
+        }
         let t = translate("用较低的优先级");
         assert_eq!(w(&t, "compare"), 0.0, "{t:?}");
         assert!(w(&t, "low") > 0.0, "{t:?}");
