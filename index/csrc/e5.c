@@ -475,7 +475,7 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
 #endif
 #if defined(E5_AVX2F)
 #define LNORM_A(Y, W, B) add_layernorm_avx2(x, (Y), (W), (B), T, H, m->eps)
-#define QUANT_A(X, NIN) quantize_acts_avx2((X), T, (NIN), aq, ad, as)
+#define QUANT_A(X, NIN) quantize_acts_avx2((X), T, (NIN), aq, ad)
 #define MAT_A(W, B, Y) matmul_avx2(&ly->a8##W, (B), aq, ad, (Y), T)
 #else
 #define LNORM_A(Y, W, B) (void)0

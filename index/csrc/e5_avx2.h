@@ -75,18 +75,12 @@ static inline float hmax256(__m256 v) {
     return _mm_cvtss_f32(m);
 }
 
-static inline int32_t hsum256_epi32(__m256i v) {
-    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, _MM_SHUFFLE(1, 0, 3, 2)));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, _MM_SHUFFLE(2, 3, 0, 1)));
-    return _mm_cvtsi128_si32(s);
-}
-
 /* Q8_0 activations: per 32-element block, d = amax / 127, q = round(x / d) (round half to
  * even, as lrintf in the default rounding mode; |x / d| <= 127 so nothing saturates),
- * stored as the unsigned byte q + 128 (see packed8_w); s = sum q. */
+ * stored as the unsigned byte q + 128 (see packed8_w). No activation sums: the +128
+ * correction is the weights'. */
 static void quantize_acts_avx2(const float *RESTRICT X, int L, int nin,
-                               int8_t *RESTRICT q, float *RESTRICT d, int32_t *RESTRICT s) {
+                               int8_t *RESTRICT q, float *RESTRICT d) {
     int nb = nin / QK;
     const __m256 absmask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
     const __m256i perm = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
@@ -104,14 +98,12 @@ static void quantize_acts_avx2(const float *RESTRICT X, int L, int nin,
             __m256i i1 = _mm256_cvtps_epi32(_mm256_mul_ps(x1, idv));
             __m256i i2 = _mm256_cvtps_epi32(_mm256_mul_ps(x2, idv));
             __m256i i3 = _mm256_cvtps_epi32(_mm256_mul_ps(x3, idv));
-            __m256i sum = _mm256_add_epi32(_mm256_add_epi32(i0, i1), _mm256_add_epi32(i2, i3));
             /* int32 -> int8 in order: the packs interleave 128-bit lanes, the permute
              * puts the 4-byte groups back */
             __m256i p = _mm256_packs_epi16(_mm256_packs_epi32(i0, i1), _mm256_packs_epi32(i2, i3));
             p = _mm256_xor_si256(_mm256_permutevar8x32_epi32(p, perm), _mm256_set1_epi8((char)0x80));
             _mm256_storeu_si256((__m256i *)(q + ((size_t)t * nb + b) * QK), p);
             d[(size_t)t * nb + b] = dd;
-            s[(size_t)t * nb + b] = hsum256_epi32(sum);
         }
 }
 
