@@ -115,15 +115,17 @@ fn to_chunk(f: &Fields, d: &TantivyDocument) -> ChunkDoc {
     }
 }
 
+/// An analyzed, unstored text field on tokenizer `name` (term frequencies, no positions).
+fn text(name: &str) -> TextOptions {
+    TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(name)
+            .set_index_option(IndexRecordOption::WithFreqs),
+    )
+}
+
 fn schema() -> (Schema, Fields) {
     let mut b = Schema::builder();
-    let text = |name: &str| {
-        TextOptions::default().set_indexing_options(
-            TextFieldIndexing::default()
-                .set_tokenizer(name)
-                .set_index_option(IndexRecordOption::WithFreqs),
-        )
-    };
     let f = Fields {
         chunk_id: b.add_u64_field("chunk_id", INDEXED | STORED | FAST),
         doc_key: b.add_text_field("doc_key", STRING | STORED),

@@ -23,13 +23,6 @@ fn index_lexical_old_schema_is_rebuilt_with_identifiers() {
     {
         // The schema before the identifier field, with two chunks in it.
         let mut b = Schema::builder();
-        let text = |name: &str| {
-            TextOptions::default().set_indexing_options(
-                TextFieldIndexing::default()
-                    .set_tokenizer(name)
-                    .set_index_option(IndexRecordOption::WithFreqs),
-            )
-        };
         let chunk_id = b.add_u64_field("chunk_id", INDEXED | STORED | FAST);
         let doc_key = b.add_text_field("doc_key", STRING | STORED);
         let tag = b.add_text_field("tag", STRING | STORED);
