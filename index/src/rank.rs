@@ -2,6 +2,7 @@
 //! chunk, snippet choice, dense weighting by query coverage, and reciprocal rank fusion.
 //! Pure functions, no I/O.
 
+use crate::analyzers::glossary::Translation;
 use crate::chunker::is_cjk;
 
 /// Reciprocal rank constant of the agreement term fusion adds to each retriever's placed
@@ -243,6 +244,67 @@ pub fn coverage(text_lower: &str, tokens: &[String]) -> f32 {
     hit as f32 / tokens.len() as f32
 }
 
+/// The translated question's words for coverage, one unit per translated word: any of the
+/// word's senses covers it, a weaker one by its weight's share of the strongest's (`倒序
+/// 输出` translated `reverse output`: a page that says `print` for `output` covers that word
+/// at 0.7 instead of missing it), and one unit per other word of the translated text (an
+/// English word kept as typed). A sense of several words counts when all are present.
+#[derive(Debug, Clone, Default)]
+pub struct SenseUnits {
+    /// Per unit: its alternatives (simple tokens, share of the unit's strongest weight).
+    units: Vec<Vec<(Vec<String>, f32)>>,
+}
+
+impl SenseUnits {
+    pub fn new(tr: &Translation) -> SenseUnits {
+        let text = simple_tokens(&tr.text);
+        let mut claimed: Vec<&String> = Vec::new();
+        let mut units = Vec::new();
+        for g in &tr.groups {
+            let top = g.iter().map(|&i| tr.weight(i)).fold(0.0f32, f32::max);
+            let alts: Vec<(Vec<String>, f32)> = g
+                .iter()
+                .filter_map(|&i| {
+                    let toks = simple_tokens(tr.terms.get(i)?);
+                    (!toks.is_empty() && top > 0.0).then(|| (toks, tr.weight(i) / top))
+                })
+                .collect();
+            // Only words the translated text says (a compound of two pieces is an extra
+            // alternative of the query, not a word it asks for).
+            let Some(first) = alts.first() else { continue };
+            if !first.0.iter().all(|t| text.contains(t)) {
+                continue;
+            }
+            claimed.extend(text.iter().filter(|t| first.0.contains(t)));
+            units.push(alts);
+        }
+        for t in &text {
+            if !claimed.contains(&t) {
+                units.push(vec![(vec![t.clone()], 1.0)]);
+            }
+        }
+        SenseUnits { units }
+    }
+
+    /// Share of the units `text_lower` covers (lower-cased substring tests), in [0, 1].
+    pub fn coverage(&self, text_lower: &str) -> f32 {
+        if self.units.is_empty() {
+            return 0.0;
+        }
+        let covered: f32 = self
+            .units
+            .iter()
+            .map(|alts| {
+                alts.iter()
+                    .filter(|(toks, _)| toks.iter().all(|t| text_lower.contains(t.as_str())))
+                    .map(|a| a.1)
+                    .fold(0.0f32, f32::max)
+            })
+            .sum();
+        covered / self.units.len() as f32
+    }
+}
+
 /// The most relevant part of a chunk, at most `max_chars`, and its 1-based line range
 /// (the chunk's first non-blank line is `first_line`).
 pub fn snippet(
@@ -294,6 +356,50 @@ pub fn snippet(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn index_rank_sense_units_count_any_sense() {
+        // `reverse`, `output` (or `print`, its second sense at 0.56 / 0.8 = 0.7), `file`, a
+        // compound the text does not say, and `gzip` kept as typed.
+        let tr = Translation {
+            terms: ["reverse", "output", "print", "file", "outputfile"]
+                .map(String::from)
+                .to_vec(),
+            text: "reverse output file gzip".into(),
+            weights: vec![1.0, 0.8, 0.56, 1.0, 0.8],
+            groups: vec![vec![0], vec![1, 2], vec![3], vec![4]],
+        };
+        let u = SenseUnits::new(&tr);
+        let text = "print the file in reverse";
+        // 4 units: reverse 1 + print 0.7 + file 1 + gzip 0.
+        assert!(
+            (u.coverage(text) - 2.7 / 4.0).abs() < 1e-6,
+            "{}",
+            u.coverage(text)
+        );
+        // The text's tokens alone would give 2 of 4.
+        assert_eq!(coverage(text, &simple_tokens(&tr.text)), 0.5);
+        assert_eq!(u.coverage("reverse output file gzip"), 1.0);
+        assert_eq!(u.coverage("nothing here"), 0.0);
+        // A sense of several words counts only whole.
+        let tr = Translation {
+            terms: vec!["routing table".into(), "route".into()],
+            text: "routing table".into(),
+            weights: vec![1.0, 1.0],
+            groups: vec![vec![0, 1]],
+        };
+        let u = SenseUnits::new(&tr);
+        assert_eq!(u.coverage("the routing of packets"), 0.0);
+        assert_eq!(u.coverage("a route"), 1.0);
+        // Without groups (the glossary alone): the text's words.
+        let tr = Translation {
+            terms: vec!["磁盘".into()],
+            text: "磁盘 使用".into(),
+            ..Translation::default()
+        };
+        assert_eq!(SenseUnits::new(&tr).coverage("磁盘空间"), 0.5);
+        assert_eq!(SenseUnits::default().coverage("x"), 0.0);
+    }
 
     #[test]
     fn index_rank_scale_places_scores() {

@@ -52,6 +52,9 @@ const ZH_STOP: &[&str] = &[
     // the directory one is in): the dictionary reads `后` as back / behind and joins it to
     // the word before it (`terminalback`).
     "后", "之后", "以后", "之前", "以前", "所在",
+    // `日志中的错误`, `文件内的内容`: in / inside; alone `中` is the dictionary's
+    // target / hit, `内` within joined to the word before (`filewithin`).
+    "中", "内",
 ];
 
 /// Numerals that form a count with a classifier (`一行` one line, `每行` each line).
@@ -76,6 +79,17 @@ pub fn is_count(word: &str) -> bool {
 /// A function word of a Chinese query: no terms.
 pub fn is_zh_stop(word: &str) -> bool {
     is_zh_filler(word) || ZH_STOP.contains(&word)
+}
+
+/// A function word followed by the particle `的` (`中的` in `日志中的错误`), which the
+/// dictionary lists as a word of another reading (`中的` zhòngdì, to hit the target):
+/// segmentation splits it into the two function words.
+fn is_particle_pair(word: &str) -> bool {
+    let mut c = word.chars();
+    match (c.next(), c.next(), c.next()) {
+        (Some(a), Some('的'), None) => is_zh_stop(a.encode_utf8(&mut [0; 4])),
+        _ => false,
+    }
 }
 
 /// The English compound of two adjacent pieces of a word the lexicons lack, a word and
@@ -129,7 +143,7 @@ pub fn translate_with(query: &str, scorer: Option<&dyn SenseScorer>) -> Translat
     let known = |w: &str| {
         if is_zh_stop(w) {
             Known::Function
-        } else if is_count(w) {
+        } else if is_count(w) || is_particle_pair(w) {
             Known::No
         } else if g.zh_terms(w).is_some() {
             Known::Term
@@ -308,6 +322,17 @@ mod tests {
         for noise in ["back", "behind", "terminalback"] {
             assert_eq!(w(&t, noise), 0.0, "{t:?}");
         }
+        // `中的` is `中` (in) and the particle, not `中的` to hit the target; `内` (inside)
+        // joins nothing.
+        let t = translate("进程中的线程数");
+        assert!(w(&t, "threads") > 0.0 || w(&t, "thread") > 0.0, "{t:?}");
+        for noise in ["target", "hit", "nail"] {
+            assert_eq!(w(&t, noise), 0.0, "{t:?}");
+        }
+        assert!(is_particle_pair("中的") && !is_particle_pair("目的"));
+        let t = translate("文件内的内容");
+        assert!(w(&t, "content") > 0.0, "{t:?}");
+        assert!(t.terms.iter().all(|x| !x.contains("within")), "{t:?}");
         let t = translate("用较低的优先级");
         assert_eq!(w(&t, "compare"), 0.0, "{t:?}");
         assert!(w(&t, "low") > 0.0, "{t:?}");

@@ -41,6 +41,8 @@ pub(super) struct Evidence {
     /// `EngineConfig::cross_dense` times `wd`.
     cross: HashSet<u64>,
     cross_dense: f32,
+    /// The translated question's words for coverage (each word by any of its senses).
+    senses: rank::SenseUnits,
 }
 
 impl Evidence {
@@ -268,6 +270,7 @@ impl Engine {
             .map(|d| language::EmbeddedSenses {
                 engine: self,
                 embedder: &d.embedder,
+                context: query,
             });
         let tr = self
             .cfg
@@ -403,6 +406,7 @@ impl Engine {
             wd,
             cross,
             cross_dense: self.cfg.cross_dense,
+            senses: rank::SenseUnits::new(&tr),
         };
         Ok((ev, simple, tr_simple))
     }
@@ -601,7 +605,7 @@ impl Engine {
                     .get(&c.chunk)
                     .map(|ch| {
                         let low = ch.text.to_lowercase();
-                        rank::coverage(&low, simple).max(rank::coverage(&low, tr_simple))
+                        rank::coverage(&low, simple).max(ev.senses.coverage(&low))
                     })
                     .unwrap_or(0.0);
                 if let Some(score) = c.bm25 {
