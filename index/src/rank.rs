@@ -245,10 +245,11 @@ pub fn coverage(text_lower: &str, tokens: &[String]) -> f32 {
 }
 
 /// The translated question's words for coverage, one unit per translated word: any of the
-/// word's senses covers it, a weaker one by its weight's share of the strongest's (`倒序
-/// 输出` translated `reverse output`: a page that says `print` for `output` covers that word
-/// at 0.7 instead of missing it), and one unit per other word of the translated text (an
-/// English word kept as typed). A sense of several words counts when all are present.
+/// word's senses covers it, a weaker one by its weight's share of the strongest's (`最后`
+/// translated `final`, its second sense `last` at 0.56 against 0.8: a page that says
+/// `last` covers that word at 0.7 instead of missing it), and one unit per other word of
+/// the translated text (an English word kept as typed). A sense of several words counts
+/// when all are present.
 #[derive(Debug, Clone, Default)]
 pub struct SenseUnits {
     /// Per unit: its alternatives (simple tokens, share of the unit's strongest weight).
