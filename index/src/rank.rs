@@ -257,30 +257,37 @@ pub struct SenseUnits {
 }
 
 impl SenseUnits {
-    pub fn new(tr: &Translation) -> SenseUnits {
-        let text = simple_tokens(&tr.text);
-        let mut claimed: Vec<&String> = Vec::new();
+    /// `text`: the simple tokens of `tr.text` (`simple_tokens`), which the caller has.
+    pub fn new(tr: &Translation, text: &[String]) -> SenseUnits {
+        let mut claimed: Vec<String> = Vec::new();
         let mut units = Vec::new();
         for g in &tr.groups {
             let top = g.iter().map(|&i| tr.weight(i)).fold(0.0f32, f32::max);
+            if top <= 0.0 {
+                continue;
+            }
             let alts: Vec<(Vec<String>, f32)> = g
                 .iter()
                 .filter_map(|&i| {
                     let toks = simple_tokens(tr.terms.get(i)?);
-                    (!toks.is_empty() && top > 0.0).then(|| (toks, tr.weight(i) / top))
+                    (!toks.is_empty()).then(|| (toks, tr.weight(i) / top))
                 })
                 .collect();
             // Only words the translated text says (a compound of two pieces is an extra
-            // alternative of the query, not a word it asks for).
-            let Some(first) = alts.first() else { continue };
-            if !first.0.iter().all(|t| text.contains(t)) {
+            // alternative of the query, not a word it asks for), each once (`文件` twice
+            // in a question is one word to cover, as in `coverage`).
+            let Some((first, _)) = alts.first() else {
+                continue;
+            };
+            if !first.iter().all(|t| text.contains(t)) || first.iter().all(|t| claimed.contains(t))
+            {
                 continue;
             }
-            claimed.extend(text.iter().filter(|t| first.0.contains(t)));
+            claimed.extend(first.iter().cloned());
             units.push(alts);
         }
-        for t in &text {
-            if !claimed.contains(&t) {
+        for t in text {
+            if !claimed.contains(t) {
                 units.push(vec![(vec![t.clone()], 1.0)]);
             }
         }
@@ -370,7 +377,7 @@ mod tests {
             weights: vec![1.0, 0.8, 0.56, 1.0, 0.8],
             groups: vec![vec![0], vec![1, 2], vec![3], vec![4]],
         };
-        let u = SenseUnits::new(&tr);
+        let u = SenseUnits::new(&tr, &simple_tokens(&tr.text));
         let text = "print the file in reverse";
         // 4 units: reverse 1 + print 0.7 + file 1 + gzip 0.
         assert!(
@@ -389,7 +396,7 @@ mod tests {
             weights: vec![1.0, 1.0],
             groups: vec![vec![0, 1]],
         };
-        let u = SenseUnits::new(&tr);
+        let u = SenseUnits::new(&tr, &simple_tokens(&tr.text));
         assert_eq!(u.coverage("the routing of packets"), 0.0);
         assert_eq!(u.coverage("a route"), 1.0);
         // Without groups (the glossary alone): the text's words.
@@ -398,7 +405,24 @@ mod tests {
             text: "磁盘 使用".into(),
             ..Translation::default()
         };
-        assert_eq!(SenseUnits::new(&tr).coverage("磁盘空间"), 0.5);
+        assert_eq!(
+            SenseUnits::new(&tr, &simple_tokens(&tr.text)).coverage("磁盘空间"),
+            0.5
+        );
+        // A word the question says twice (`压缩文件并保留原始文件`) is one unit: `file`,
+        // `keep`, `original`; a text with `file` alone covers a third.
+        let tr = Translation {
+            terms: ["file", "keep", "original"].map(String::from).to_vec(),
+            text: "file keep original file".into(),
+            weights: vec![1.0; 3],
+            groups: vec![vec![0], vec![1], vec![2], vec![0]],
+        };
+        let u = SenseUnits::new(&tr, &simple_tokens(&tr.text));
+        assert!(
+            (u.coverage("a file") - 1.0 / 3.0).abs() < 1e-6,
+            "{}",
+            u.coverage("a file")
+        );
         assert_eq!(SenseUnits::default().coverage("x"), 0.0);
     }
 

@@ -406,7 +406,7 @@ impl Engine {
             wd,
             cross,
             cross_dense: self.cfg.cross_dense,
-            senses: rank::SenseUnits::new(&tr),
+            senses: rank::SenseUnits::new(&tr, &tr_simple),
         };
         Ok((ev, simple, tr_simple))
     }
