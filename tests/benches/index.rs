@@ -690,6 +690,9 @@ const SEARCH_NOTE: &str = "\nA search in the rows above is `Engine::search(sessi
 #[path = "index/xling.rs"]
 mod xling;
 
+#[path = "index/memo.rs"]
+mod memo;
+
 #[path = "index/fusion.rs"]
 mod fusion;
 
