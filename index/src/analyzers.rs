@@ -13,12 +13,13 @@ pub mod dict;
 pub mod glossary;
 pub mod ident;
 pub mod translate;
-pub use ident::ident_analyzer;
+pub use ident::{ident_analyzer, join_analyzer};
 
 pub const ZH: &str = "llmops_zh";
 pub const BIGRAM: &str = "llmops_bigram";
 pub const EN: &str = "llmops_en";
 pub const IDENT: &str = "llmops_ident";
+pub const IDENT_JOIN: &str = "llmops_ident_join";
 
 pub const STOPWORDS: &[&str] = &[
     "a", "an", "the", "of", "to", "in", "on", "for", "and", "or", "is", "are", "be", "by", "it",

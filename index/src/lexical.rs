@@ -19,7 +19,7 @@ use tantivy::schema::{
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
-use crate::analyzers::{self, BIGRAM, EN, IDENT, ZH};
+use crate::analyzers::{self, BIGRAM, EN, IDENT, IDENT_JOIN, ZH};
 use crate::IndexError;
 
 mod chunk_doc;
@@ -63,6 +63,8 @@ struct Fields {
     bigram: Field,
     en: Field,
     ident: Field,
+    /// Joined forms of identifiers' words (`analyzers::ident::joined`).
+    ident_join: Field,
 }
 
 /// Boost of a query's whole identifier: the exact `proxy_read_timeout` outranks prose
@@ -71,6 +73,9 @@ const IDENT_WHOLE_BOOST: f32 = 1.0;
 /// Boost of a query word matching a word inside an indexed identifier: found, but below the
 /// same word as a word.
 const IDENT_WORD_BOOST: f32 = 0.5;
+/// Boost of the query's adjacent words joined matching an identifier's joined words
+/// (`read timeout` and `readTimeout`): the words side by side in a name, as typed.
+const IDENT_JOIN_BOOST: f32 = 2.0;
 /// Boost of a glossary translation of a query term: it finds the other language's text,
 /// but the words the user typed weigh more.
 const TR_BOOST: f32 = 0.7;
@@ -138,6 +143,7 @@ fn schema() -> (Schema, Fields) {
         bigram: b.add_text_field("bigram", text(BIGRAM)),
         en: b.add_text_field("en", text(EN)),
         ident: b.add_text_field("ident", text(IDENT)),
+        ident_join: b.add_text_field("ident_join", text(IDENT_JOIN)),
     };
     (b.build(), f)
 }
@@ -190,6 +196,7 @@ impl Lexical {
                 en: field("en")?,
                 // Not read: only the stored fields above are.
                 ident: field("en")?,
+                ident_join: field("en")?,
             };
             let reader = index.reader()?;
             let searcher = reader.searcher();
@@ -251,6 +258,9 @@ impl Lexical {
         index
             .tokenizers()
             .register(IDENT, analyzers::ident_analyzer());
+        index
+            .tokenizers()
+            .register(IDENT_JOIN, analyzers::join_analyzer());
         // Two indexing threads: this machine kind has two cores. 40 MB of arenas (20 per
         // thread; tantivy's floor is 15): the budget is heap held while a file is indexed.
         // One merge at a time (tantivy runs up to 4): a merge reads its segments through
@@ -504,6 +514,20 @@ impl Lexical {
             let df = searcher.doc_freq(term).unwrap_or(0);
             bm25_idf(df, docs)
         };
+        // A joined form scores its presence (IDF x boost), not BM25's term frequency and
+        // length: most chunks hold no identifier at all, so the field's average length is
+        // near zero and BM25 would sink any chunk with a few identifiers.
+        for t in &qt.ident_joined {
+            let term = Term::from_field_text(self.f.ident_join, t);
+            let score = IDENT_JOIN_BOOST * idf(&term);
+            if score > 0.0 {
+                let q = TermQuery::new(term, IndexRecordOption::Basic);
+                should.push((
+                    Occur::Should,
+                    Box::new(ConstScoreQuery::new(Box::new(q), score)),
+                ));
+            }
+        }
         for group in &qt.tr_groups {
             let alts: Vec<(TrField, Term, f32, f32)> = group
                 .iter()

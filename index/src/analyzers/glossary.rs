@@ -330,7 +330,7 @@ mod tests {
     fn index_glossary_english_query_to_chinese() {
         let g = glossary();
         let t = g.translate("disk usage of the database");
-        assert!(t.terms.contains(&"磁盘".to_string()), "{t:?}");
+        assert!(t.terms.iter().any(|x| x.contains("磁盘")), "{t:?}");
         assert!(t.terms.contains(&"数据库".to_string()), "{t:?}");
         // Two-word terms are matched whole.
         let t = g.translate("show the load average");

@@ -108,6 +108,37 @@ fn words_of(s: &str) -> Vec<&str> {
         .collect()
 }
 
+/// Most consecutive words an identifier's joined forms (`joined`) take.
+const JOIN_MAX: usize = 4;
+/// Most joined forms one identifier (or one run of query words) adds.
+const JOIN_LIMIT: usize = 12;
+
+/// The joined forms of consecutive words (2 to `JOIN_MAX` of them, lower-cased, no
+/// separator): `proxy_read_timeout` -> `proxyread`, `readtimeout`, `proxyreadtimeout`.
+/// Queries join their adjacent words the same way, so `read timeout` meets
+/// `proxy_read_timeout`, `read-timeout` and `readTimeout` (whose lower-cased whole is
+/// already `readtimeout`) alike, and `datasource url` meets `spring.datasource.url`:
+/// identifiers hold exactly those words side by side, which a chunk with the words
+/// scattered in prose does not. Windows with a number (IP parts, ports, versions) or a
+/// one-letter word are left out.
+pub fn joined(words: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for n in 2..=JOIN_MAX.min(words.len()) {
+        for w in words.windows(n) {
+            if w.iter()
+                .any(|x| x.chars().count() < 2 || x.bytes().all(|b| b.is_ascii_digit()))
+            {
+                continue;
+            }
+            let j: String = w.iter().map(|x| x.to_lowercase()).collect();
+            if !out.contains(&j) && out.len() < JOIN_LIMIT {
+                out.push(j);
+            }
+        }
+    }
+    out
+}
+
 /// The identifiers of `text`: maximal runs of letters/digits joined by `_ . - / :`
 /// (leading `. - : _` and trailing joiners trimmed, so sentence punctuation is not part of
 /// a name) that split into two words or more. Plain words are not identifiers.
@@ -215,6 +246,35 @@ impl Tokenizer for IdentTokenizer {
     }
 }
 
+/// Tokens of the joined-identifier field: the joined forms of each identifier's words
+/// (`joined`), weak compounds too (`read-timeout` is a config key as often as
+/// `write-ahead` is prose, and either way a query only meets it with the same words side
+/// by side). A field of its own: in the identifier field they would lengthen every chunk's
+/// identifier text and so move the BM25 scores of its other terms.
+#[derive(Clone, Default)]
+pub struct JoinTokenizer;
+
+impl Tokenizer for JoinTokenizer {
+    type TokenStream<'a> = VecStream;
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> VecStream {
+        let mut out: Vec<Token> = Vec::new();
+        for c in compounds(text) {
+            let end = c.offset + c.whole.len();
+            for j in joined(&c.words) {
+                let p = out.len();
+                out.push(super::token(j, c.offset, end, p));
+            }
+        }
+        VecStream::new(out)
+    }
+}
+
+pub fn join_analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(JoinTokenizer)
+        .filter(RemoveLongFilter::limit(100))
+        .build()
+}
+
 pub fn ident_analyzer() -> TextAnalyzer {
     TextAnalyzer::builder(IdentTokenizer)
         .filter(RemoveLongFilter::limit(100))
@@ -234,6 +294,10 @@ pub struct QueryIdents {
     /// The identifiers' words joined by spaces (for the English analyzer: `readTimeout`
     /// must also find the prose `read timeout`).
     pub split_text: String,
+    /// Adjacent words of the query joined (`joined`): against the joined forms of indexed
+    /// identifiers, so `read timeout` finds `readTimeout` and `proxy_read_timeout` over
+    /// prose that merely has both words.
+    pub joined: Vec<String>,
 }
 
 pub fn query_idents(query: &str, limit: usize) -> QueryIdents {
@@ -269,6 +333,22 @@ pub fn query_idents(query: &str, limit: usize) -> QueryIdents {
         let lw = w.to_lowercase();
         if !super::STOPWORDS.contains(&lw.as_str()) {
             push(&mut q.words, &lw);
+        }
+    }
+    // Runs of words separated by spaces or joiners only (punctuation and CJK end a run; a
+    // stop word breaks it: `path of the file` is not `pathfile`).
+    for run in
+        query.split(|c: char| !(is_word_char(c) || c.is_whitespace() || JOINERS.contains(&c)))
+    {
+        let words: Vec<&str> = run
+            .split(|c: char| c.is_whitespace() || JOINERS.contains(&c))
+            .filter(|w| !w.is_empty())
+            .flat_map(camel_words)
+            .collect();
+        for seq in words.split(|w| super::STOPWORDS.contains(&w.to_lowercase().as_str())) {
+            for j in joined(seq) {
+                push(&mut q.joined, &j);
+            }
         }
     }
     q
@@ -365,6 +445,46 @@ mod tests {
         // The whole is an indexed token: the exact identifier matches it.
         assert!(idents("x proxy_read_timeout y").contains(&"proxy_read_timeout".into()));
         assert!(!idents("the proxy read timeout").contains(&"proxy_read_timeout".into()));
+    }
+
+    #[test]
+    fn index_ident_joined_forms_meet_from_either_side() {
+        assert_eq!(
+            joined(&["proxy", "read", "timeout"]),
+            ["proxyread", "readtimeout", "proxyreadtimeout"]
+        );
+        // Numbers and one-letter words make no joined form (IP parts, ports, versions).
+        assert!(joined(&["10", "0", "0", "5"]).is_empty());
+        assert_eq!(joined(&["db", "01", "prod"]), Vec::<String>::new());
+        let join = |text: &str| tokens(&mut join_analyzer(), text, 100);
+        // Every spelling of the same words gives the same joined form.
+        for text in [
+            "proxy_read_timeout 60s;",
+            "readTimeout: 3000",
+            "--read-timeout=5 -x",
+            "http.client.read.timeout=5",
+        ] {
+            assert!(join(text).contains(&"readtimeout".into()), "{text}");
+        }
+        // Prose gives none.
+        assert!(join("the read timeout; the write ahead log").is_empty());
+        // Queries: adjacent words, in order, a stop word breaking the run.
+        assert_eq!(query_idents("read timeout", 48).joined, ["readtimeout"]);
+        assert_eq!(
+            query_idents("datasource url?", 48).joined,
+            ["datasourceurl"]
+        );
+        assert!(query_idents("path of the file", 48).joined.is_empty());
+        assert!(query_idents("timeout read", 48)
+            .joined
+            .iter()
+            .all(|j| j != "readtimeout"));
+        // An identifier typed in another spelling joins to the same form.
+        assert!(query_idents("read_timeout", 48)
+            .joined
+            .contains(&"readtimeout".into()));
+        // CJK ends a run: `nginx 超时` has one English word.
+        assert!(query_idents("nginx 超时 设置", 48).joined.is_empty());
     }
 
     #[test]

@@ -302,7 +302,7 @@ mod tests {
         assert!(translate("").is_empty());
         // English queries: the glossary only, as before.
         let t = translate("disk usage");
-        assert!(t.terms.contains(&"磁盘".to_string()), "{t:?}");
+        assert!(t.terms.iter().any(|x| x.contains("磁盘")), "{t:?}");
     }
 
     #[test]
@@ -311,7 +311,7 @@ mod tests {
         assert!(!is_count("一致") && !is_count("行") && !is_count("一行人"));
         // `一行` is a count (one line), not the dictionary's `delegation`; `一` and `较`
         // translate to nothing.
-        let t = translate("最后一行");
+        let t = translate("打印一行");
         assert!(w(&t, "line") > 0.0 || w(&t, "row") > 0.0, "{t:?}");
         assert_eq!(w(&t, "party"), 0.0, "{t:?}");
         assert_eq!(w(&t, "delegation"), 0.0, "{t:?}");
@@ -345,19 +345,19 @@ mod tests {
         assert_eq!(compound("file", "name", true).as_deref(), Some("filename"));
         assert_eq!(compound("file", "name", false), None);
         assert_eq!(compound("log out", "name", true), None);
-        // 文件名 is in neither lexicon: 文件 + 名, and the compound `filename`.
-        let t = translate("修改文件名");
-        assert!(w(&t, "filename") > 0.5, "{t:?}");
-        assert!(w(&t, "file") > 0.5, "{t:?}");
+        // 服务名 is in neither lexicon: 服务 + 名, and the compound `servicename`.
+        let t = translate("修改服务名");
+        assert!(w(&t, "servicename") > 0.5, "{t:?}");
+        assert!(w(&t, "service") > 0.5, "{t:?}");
         // Not across a function word or between two whole words.
-        assert_eq!(w(&translate("文件的名"), "filename"), 0.0);
+        assert_eq!(w(&translate("服务的名"), "servicename"), 0.0);
         assert!(!translate("查看内存")
             .terms
             .iter()
             .any(|x| x == "viewmemory"));
         // A one-character glossary term inside a run picks the glossary's sense at a
         // character's weight (组 `group`, not the dictionary's first sense `organize`).
-        let t = translate("所属组");
+        let t = translate("所属旧组");
         assert!((w(&t, "group") - DICT_CHAR_WEIGHT).abs() < 1e-6, "{t:?}");
         assert_eq!(w(&t, "organize"), 0.0, "{t:?}");
     }

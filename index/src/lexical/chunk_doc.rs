@@ -1,5 +1,5 @@
 //! A chunk as a tantivy document without copies: its text is read by all five text fields
-//! (stored body, jieba, bigrams, English, identifiers) from the one `String` the chunker
+//! (stored body, jieba, bigrams, English, identifiers, joined identifier words) from the one `String` the chunker
 //! made, where `doc!` copied it into each field (five copies of a file's text held while
 //! it is indexed; issue 16, finding 3).
 
@@ -34,7 +34,7 @@ impl<'a> Value<'a> for ChunkValue<'a> {
 }
 
 /// Fields in schema order (tantivy sorts them anyway).
-const FIELDS: usize = 11;
+const FIELDS: usize = 12;
 
 impl Document for IndexedChunk {
     type Value<'a> = ChunkValue<'a>;
@@ -55,6 +55,7 @@ impl Document for IndexedChunk {
             (f.bigram, text),
             (f.en, text),
             (f.ident, text),
+            (f.ident_join, text),
         ]
         .into_iter()
     }

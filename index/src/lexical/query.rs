@@ -18,6 +18,9 @@ pub struct QueryTokens {
     /// The query's words, plain and split from identifiers, against the words of indexed
     /// identifiers.
     pub ident_words: Vec<String>,
+    /// The query's adjacent words joined (`ident::joined`), against the joined forms of
+    /// indexed identifiers.
+    pub ident_joined: Vec<String>,
     /// The glossary's translation of the query (`analyzers/glossary.rs`), analysed like the
     /// query's own words: English terms of a Chinese query (English field and identifier
     /// words), Chinese terms of an English one (jieba and bigram fields). Weighted below
@@ -53,6 +56,7 @@ impl QueryTokens {
             && self.en.is_empty()
             && self.ident.is_empty()
             && self.ident_words.is_empty()
+            && self.ident_joined.is_empty()
             && self.tr_en.is_empty()
             && self.tr_zh.is_empty()
     }
@@ -201,6 +205,7 @@ impl Lexical {
             en: en_tokens,
             ident: id.wholes,
             ident_words: id.words,
+            ident_joined: id.joined,
             ..QueryTokens::default()
         }
     }

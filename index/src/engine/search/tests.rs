@@ -81,6 +81,65 @@ fn index_search_identifiers_found_from_either_form() {
     assert!(!names(&search("proxy read timeout")).contains(&"disks.txt"));
 }
 
+/// Words typed side by side find the identifier that joins them, in any spelling, above
+/// prose that uses both words apart and above a file whose identifiers join other words
+/// (`writeTimeout`, `readBuffer`): without the joined forms the prose ranks first.
+#[test]
+fn index_search_adjacent_words_find_the_identifier_joining_them() {
+    let d = tempfile::tempdir().expect("tmp");
+    // A page using both words apart, as a man page about a command does.
+    let prose = "Run a command and kill it when its time limit passes; a timeout of 0 \
+                 disables it. The command may read its standard input meanwhile.\n";
+    // Unrelated notes, so that a word is rare when few files hold it.
+    let notes: Vec<(String, String)> = (0..12)
+        .map(|i| {
+            (
+                format!("note{i}.md"),
+                format!("Meeting {i}: the disks were cleaned and the backup job moved.\n"),
+            )
+        })
+        .collect();
+    let mut files: Vec<(&str, &str)> = notes
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    files.extend_from_slice(&[
+        ("runner.txt", prose),
+        (
+            "client.ts",
+            "export const client = createClient({ baseUrl, readTimeout: 3000 });\n",
+        ),
+        (
+            "writer.ts",
+            "export const w = { writeTimeout: 3000, readBuffer: 10 };\n",
+        ),
+        (
+            "nginx.conf",
+            "location / {\n    proxy_connect_timeout 5s;\n    proxy_read_timeout 90s;\n}\n",
+        ),
+    ]);
+    let e = engine(d.path(), &files);
+    let lexical = |q: &str| {
+        names(
+            &e.search("s1", q, Scope::Uploads, 4, Mode::Lexical)
+                .expect("search"),
+        )
+        .into_iter()
+        .map(str::to_string)
+        .collect::<Vec<_>>()
+    };
+    for q in ["read timeout", "read_timeout", "Read-Timeout"] {
+        let n = lexical(q);
+        assert!(
+            n[..2].contains(&"client.ts".to_string()) && n[..2].contains(&"nginx.conf".to_string()),
+            "{q}: {n:?}"
+        );
+    }
+    // Three words: the identifier with all three first.
+    assert_eq!(lexical("proxy read timeout")[0], "nginx.conf");
+    assert_eq!(lexical("connect timeout")[0], "nginx.conf");
+}
+
 /// Chinese words the ops glossary does not list (天气, 湿度, 预报) reach an English
 /// file through the dictionary; the glossary alone finds nothing, and function words
 /// alone translate to nothing either way.
