@@ -485,6 +485,32 @@ fn render_page(p: &Path) -> Option<(String, String, String)> {
 /// `render_page` with the NAME description at least `min_words` words long (a Chinese
 /// description is one "word": no spaces).
 fn render_page_min_words(p: &Path, min_words: usize) -> Option<(String, String, String)> {
+    let text = rendered(p)?;
+    split_page(p, &text, min_words)
+}
+
+/// `man`'s plain-text rendering of a page file; with `LLMOPS_BENCH_MAN_CACHE=DIR` (while
+/// iterating) kept in DIR between runs, a page that timed out as an empty file.
+fn rendered(p: &Path) -> Option<String> {
+    let cached = std::env::var_os("LLMOPS_BENCH_MAN_CACHE")
+        .map(|d| PathBuf::from(d).join(p.to_string_lossy().replace('/', "_")));
+    if let Some(text) = cached
+        .as_ref()
+        .and_then(|c| std::fs::read_to_string(c).ok())
+    {
+        return (!text.is_empty()).then_some(text);
+    }
+    let text = render(p);
+    if let Some(c) = &cached {
+        let _ = std::fs::create_dir_all(c.parent().unwrap_or(Path::new(".")));
+        if let Err(e) = std::fs::write(c, text.as_deref().unwrap_or("")) {
+            eprintln!("man cache not written ({}): {e}", c.display());
+        }
+    }
+    text
+}
+
+fn render(p: &Path) -> Option<String> {
     // Under `timeout`: troff spun for minutes on one manpages-zh page (df.1); a page that
     // does not render in 30 s is left out of the set.
     let o = std::process::Command::new("timeout")
@@ -508,6 +534,11 @@ fn render_page_min_words(p: &Path, min_words: usize) -> Option<(String, String, 
             text.push(c);
         }
     }
+    Some(text)
+}
+
+/// (file name, text after NAME cut at 6000 chars, NAME description) of a rendered page.
+fn split_page(p: &Path, text: &str, min_words: usize) -> Option<(String, String, String)> {
     let lines: Vec<&str> = text.lines().collect();
     // manpages-zh titles the section 名称.
     let ni = lines
@@ -689,6 +720,9 @@ const SEARCH_NOTE: &str = "\nA search in the rows above is `Engine::search(sessi
 
 #[path = "index/xling.rs"]
 mod xling;
+
+#[path = "index/ops.rs"]
+mod ops;
 
 #[path = "index/memo.rs"]
 mod memo;

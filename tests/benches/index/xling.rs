@@ -180,7 +180,7 @@ fn zh_name_pairs(corpus: &[Page]) -> (Vec<(String, String)>, Vec<Page>) {
 }
 
 /// recall@1, recall@3, MRR of (expected file name, query) pairs, top 10.
-fn known_item(e: &Engine, pairs: &[(String, String)], mode: Mode) -> (f64, f64, f64) {
+pub(super) fn known_item(e: &Engine, pairs: &[(String, String)], mode: Mode) -> (f64, f64, f64) {
     super::ranks_to_recall(pairs.iter().map(|(name, q)| {
         e.search_per_file("bench", q, Scope::All, 10, 1, mode)
             .unwrap_or_default()
@@ -249,7 +249,7 @@ const OPS_QUERIES: &[(&str, &str)] = &[
 
 /// An engine over `docs` (name, text) with the memoised e5 model (none: lexical only) and
 /// `translator`.
-fn engine_over(
+pub(super) fn engine_over(
     m: Option<&Arc<Memo>>,
     (translator, coverage): (Translator, Option<f32>),
     docs: &[(String, String)],
@@ -304,10 +304,13 @@ fn engine_over(
 /// LLMOPS_BENCH_XLING_MISSES=1: for each question of the tuning set (and the ops set) missed at 3 by hybrid
 /// search, where each retriever ranked the page (top 50, `-` outside) and the weighted
 /// translation of the question (error analysis; stderr).
-fn print_misses(e: &Engine, pairs: &[(String, String)], translator: Translator) {
-    if !std::env::var("LLMOPS_BENCH_XLING_MISSES").is_ok_and(|v| v == "1") {
-        return;
-    }
+pub(super) fn print_misses(e: &Engine, pairs: &[(String, String)], translator: Translator) {
+    // LLMOPS_BENCH_XLING_MISSES=all: every question, hits too (`RANK` lines).
+    let all = match std::env::var("LLMOPS_BENCH_XLING_MISSES").as_deref() {
+        Ok("1") => false,
+        Ok("all") => true,
+        _ => return,
+    };
     let rank = |q: &str, name: &str, mode: Mode| {
         e.search_per_file("bench", q, Scope::All, 50, 1, mode)
             .unwrap_or_default()
@@ -319,7 +322,8 @@ fn print_misses(e: &Engine, pairs: &[(String, String)], translator: Translator) 
         let hy = e
             .search_per_file("bench", q, Scope::All, 10, 1, Mode::Hybrid)
             .unwrap_or_default();
-        if hy.iter().take(3).any(|h| &h.filename == name) {
+        let hit = hy.iter().take(3).any(|h| &h.filename == name);
+        if hit && !all {
             continue;
         }
         let tr = translator.translate(q, None);
@@ -331,7 +335,8 @@ fn print_misses(e: &Engine, pairs: &[(String, String)], translator: Translator) 
             .collect();
         let top: Vec<&str> = hy.iter().take(3).map(|h| h.filename.as_str()).collect();
         eprintln!(
-            "MISS {name} | {q} | hybrid {} lexical {} dense {} | top {top:?} | {}",
+            "{} {name} | {q} | hybrid {} lexical {} dense {} | top {top:?} | {}",
+            if hit { "RANK" } else { "MISS" },
             rank(q, name, Mode::Hybrid),
             rank(q, name, Mode::Lexical),
             if lexical_only() {
@@ -351,7 +356,12 @@ fn lexical_only() -> bool {
 
 /// Rows of one query set on the engines of each translator: lexical, dense, hybrid and
 /// the plain RRF baseline.
-fn rows(out: &mut String, set: &str, pairs: &[(String, String)], engines: &[(&str, &Engine)]) {
+pub(super) fn rows(
+    out: &mut String,
+    set: &str,
+    pairs: &[(String, String)],
+    engines: &[(&str, &Engine)],
+) {
     for (tr, e) in engines {
         for (label, mode) in [
             ("lexical (BM25 + translation)", Mode::Lexical),
@@ -389,7 +399,7 @@ fn before() -> (Translator, Option<f32>) {
     }
 }
 
-const WITH_DICT: &str = "now: glossary + CC-CEDICT (senses ordered by e5), a Chinese \
+pub(super) const WITH_DICT: &str = "now: glossary + CC-CEDICT (senses ordered by e5), a Chinese \
      question's translation x3 in its dense query and dense x0.7 for English chunks";
 
 pub fn bench_e5(out: &mut String, pages_wanted: usize) {
@@ -426,13 +436,6 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
             "third fresh held-out set (session 14), commands outside the others",
         ),
     ] {
-        // LLMOPS_BENCH_XLING_HELDOUT=0: the tuning part only, while iterating (the held-out
-        // sets are read once a change is decided).
-        if file != "zh_en.tsv"
-            && std::env::var("LLMOPS_BENCH_XLING_HELDOUT").is_ok_and(|v| v == "0")
-        {
-            continue;
-        }
         let mut pairs = Vec::new();
         let mut missing = 0;
         for (page, q) in xling_set(file) {
@@ -488,6 +491,7 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         &same,
         &engines,
     );
+    print_misses(&e, &same, Translator::default());
     if let Some((_, pairs, _)) = xsets.first() {
         print_misses(&e, pairs, Translator::default());
     }
@@ -506,6 +510,14 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
             pairs,
             &engines,
         );
+    }
+    // Operators' documents, alone and among the pages (LLMOPS_BENCH_OPS=0: left out).
+    if !std::env::var("LLMOPS_BENCH_OPS").is_ok_and(|v| v == "0") {
+        let pages: Vec<(String, String)> = corpus
+            .iter()
+            .map(|(n, b, _)| (n.clone(), b.clone()))
+            .collect();
+        super::ops::bench_ops(out, memo, &pages);
     }
     // Chinese NAME lines for English pages, on an engine with those pages added to the
     // corpus (LLMOPS_BENCH_XLING_ZHNAME=0 leaves it out while iterating).

@@ -1,0 +1,111 @@
+//! Operators' documents in the multilingual bench: `tests/fixtures/ops/{tuning,heldout}`,
+//! each a small stack's configs, logs, scripts and runbooks (English and Chinese) with
+//! the questions an on-call operator would type (Chinese about English configs, English,
+//! identifiers in another spelling, either language about the runbooks), written for this
+//! bench by someone who did not see the ranking code. Each set is searched alone (a
+//! server holding one team's uploads) and among the man pages (a large index), on the
+//! default engine; recall per kind of question shows where it stands.
+
+use super::xling::{engine_over, known_item, print_misses, rows, WITH_DICT};
+use super::*;
+use llmops_index::analyzers::translate::Translator;
+
+/// One set: its documents (name, text) and (expected file, query, kind) triples.
+struct OpsSet {
+    label: &'static str,
+    docs: Vec<(String, String)>,
+    queries: Vec<(String, String, String)>,
+}
+
+fn load(dir: &str, label: &'static str) -> Option<OpsSet> {
+    let base = root().join("tests/fixtures/ops").join(dir);
+    let mut docs: Vec<(String, String)> = std::fs::read_dir(base.join("docs"))
+        .ok()?
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            std::fs::read_to_string(e.path()).ok().map(|t| (name, t))
+        })
+        .collect();
+    docs.sort();
+    let mut queries = Vec::new();
+    let mut kind = String::new();
+    for line in std::fs::read_to_string(base.join("queries.tsv"))
+        .ok()?
+        .lines()
+    {
+        if let Some(k) = line.strip_prefix("## kind:") {
+            kind = k.trim().to_string();
+        }
+        if line.starts_with('#') {
+            continue;
+        }
+        if let Some((file, q)) = line.split_once('\t') {
+            queries.push((file.trim().to_string(), q.trim().to_string(), kind.clone()));
+        }
+    }
+    Some(OpsSet {
+        label,
+        docs,
+        queries,
+    })
+}
+
+/// The rows of both sets: alone and among `pages` (the man-page corpus of the xling rows),
+/// overall (lexical, dense, hybrid, plain RRF) and hybrid recall per kind of question.
+pub fn bench_ops(
+    out: &mut String,
+    memo: Option<&Arc<super::memo::Memo>>,
+    pages: &[(String, String)],
+) {
+    // LLMOPS_BENCH_OPS_HELDOUT=0: the tuning set only, while iterating.
+    let heldout = !std::env::var("LLMOPS_BENCH_OPS_HELDOUT").is_ok_and(|v| v == "0");
+    for (dir, label) in [("tuning", "tuning set"), ("heldout", "held-out set")] {
+        if dir == "heldout" && !heldout {
+            continue;
+        }
+        let Some(set) = load(dir, label) else {
+            out.push_str(&format!("| ops documents, {label} | missing | | | | |\n"));
+            continue;
+        };
+        let pairs: Vec<(String, String)> = set
+            .queries
+            .iter()
+            .map(|(f, q, _)| (f.clone(), q.clone()))
+            .collect();
+        for (place, corpus) in [
+            ("alone", set.docs.clone()),
+            (
+                "among the man pages",
+                set.docs.iter().chain(pages).cloned().collect::<Vec<_>>(),
+            ),
+        ] {
+            let (_d, e, _) = engine_over(memo, (Translator::default(), None), &corpus);
+            let title = format!(
+                "ops documents, {} ({} files, {} questions), {place}",
+                set.label,
+                set.docs.len(),
+                pairs.len()
+            );
+            rows(out, &title, &pairs, &[(WITH_DICT, &*e)]);
+            let mut kinds: Vec<&str> = set.queries.iter().map(|q| q.2.as_str()).collect();
+            kinds.dedup();
+            for kind in kinds {
+                let sub: Vec<(String, String)> = set
+                    .queries
+                    .iter()
+                    .filter(|q| q.2 == kind)
+                    .map(|(f, q, _)| (f.clone(), q.clone()))
+                    .collect();
+                let (a, b, c) = known_item(&e, &sub, Mode::Hybrid);
+                out.push_str(&format!(
+                    "| {title}: {kind} ({}) | {WITH_DICT} | hybrid | {a:.3} | {b:.3} | {c:.3} |\n",
+                    sub.len()
+                ));
+            }
+            if dir == "tuning" {
+                print_misses(&e, &pairs, Translator::default());
+            }
+        }
+    }
+}
