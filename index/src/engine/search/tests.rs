@@ -320,3 +320,23 @@ fn index_search_a_word_in_a_file_name_does_not_outweigh_content() {
     assert_eq!(first("timeout.txt"), "timeout.txt");
     assert_eq!(first("notes.md"), "notes.md");
 }
+
+/// The dense scale is set by the first `MIN_POOL` chunks: a larger pool (a larger `top_k`)
+/// adds worse chunks below, which must not lower the mark every cosine is placed against.
+#[test]
+fn index_search_dense_scale_ignores_a_larger_pool() {
+    let ranked = |n: usize| -> Ranked {
+        (0..n)
+            .map(|i| (format!("f{}", i / 2), i as u64, 0.9 - i as f32 * 0.001))
+            .collect()
+    };
+    let (small, large) = (
+        dense_scale(&ranked(MIN_POOL)),
+        dense_scale(&ranked(3 * MIN_POOL)),
+    );
+    assert_eq!(small.place(0.85), large.place(0.85));
+    assert!((small.place(0.9) - 1.0).abs() < 1e-6);
+    // Fewer chunks than the pool: the last file of them.
+    let few = dense_scale(&ranked(10));
+    assert!(few.place(0.891) < 0.01, "{}", few.place(0.891));
+}
