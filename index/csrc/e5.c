@@ -473,6 +473,10 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
 #define MAT_X(W, B, Y) (kern == 5 ? matmul_amx(&ly->x##W, (B), (const uint8_t *)aq, ad, as, (Y), T) \
                         : matmul_amx_blocks(&ly->p##W, (B), aq, ad, as, (Y), T))
     if (AMX_ON) amx_begin(kern);   /* the tile configuration is per thread */
+    /* kernels 5 fuse the feed-forward block: the intermediate quantised here */
+    uint8_t *aq2 = kern == 5 ? (uint8_t *)malloc(TP * FF) : NULL;
+    float *ad2 = kern == 5 ? (float *)malloc(TP * sizeof(float)) : NULL;
+    int32_t *az2 = kern == 5 ? (int32_t *)malloc(TP * sizeof(int32_t)) : NULL;
 #else
 #define AMX_ON 0
 #define QUANT_X(X, NIN) (void)0
@@ -573,6 +577,15 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
         QUANT(ctx, H); MAT(ao, ly->aob, ao, H, H);
         LNORM(ao, ly->aln_w, ly->aln_b);                            /* x = LN(x+attn) */
 
+#ifdef E5_AMX
+        if (kern == 5) {
+            QUANT(x, H);
+            ffn_amx(&ly->xfi, ly->fib, &ly->xfo, ly->fob, (const uint8_t *)aq, ad, as, mid,
+                    aq2, ad2, az2, fo, T);
+            LNORM(fo, ly->oln_w, ly->oln_b);
+            continue;
+        }
+#endif
         QUANT(x, H); MAT(fi, ly->fib, mid, FF, H);
 #ifdef E5_VNNI
         if (VNNI_ON) gelu_vnni(mid, (size_t)T * FF); else
@@ -609,6 +622,7 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
     free(aq); free(ad); free(as);
 #if defined(E5_AMX)
     if (AMX_ON) amx_end();
+    free(aq2); free(ad2); free(az2);
 #endif
     return 0;
 #undef LNORM

@@ -111,16 +111,17 @@ static void free_amx(amx_w *P) {
     P->w = NULL; P->s = NULL; P->ws = NULL;
 }
 
-/* Per-token unsigned int8 with a zero point (the activations are skewed: GELU's output
- * lies in [-0.17, a few], layernorm's has one-signed outlier channels, so [min, max]
- * in 255 steps is up to twice as fine as [-amax, amax]): the range is widened to hold
- * 0, d[t] = (max - min) / 255, z[t] = round(-min / d), u = round(x / d) + z. Rows T..TP-1
- * (TP = T rounded up to 32) are zeros with d = z = 0. nin a multiple of 16. */
-static void quantize_acts_amx(const float *RESTRICT X, int T, int nin,
-                              uint8_t *RESTRICT q, float *RESTRICT d, int32_t *RESTRICT z) {
-    int TP = (T + 31) & ~31;
-    for (int t = 0; t < T; t++) {
-        const float *x = X + (size_t)t * nin;
+/* Per-token unsigned int8 with a zero point, rows t0..t1-1 of X (X points at row t0):
+ * the activations are skewed (GELU's output lies in [-0.17, a few], layernorm's has
+ * one-signed outlier channels), so [min, max] in 255 steps is up to twice as fine as
+ * [-amax, amax] in 254. The range is widened to hold 0, d[t] = (max - min) / 255, z[t] =
+ * round(-min / d), u = round(x / d) + z, stored in the A-tile layout: for token block
+ * t / 16 and K step j / 64 one 1 KB tile, row t % 16 holding inputs j..j+63 (tile loads
+ * then read 1 KB in a row instead of 16 lines nin bytes apart). nin a multiple of 64. */
+static void quant_rows_amx(const float *RESTRICT X, int t0, int t1, int nin,
+                           uint8_t *RESTRICT q, float *RESTRICT d, int32_t *RESTRICT z) {
+    for (int t = t0; t < t1; t++) {
+        const float *x = X + (size_t)(t - t0) * nin;
         __m512 mn = _mm512_setzero_ps(), mx = _mm512_setzero_ps();
         for (int j = 0; j < nin; j += 16) {
             __m512 v = _mm512_loadu_ps(x + j);
@@ -134,54 +135,93 @@ static void quantize_acts_amx(const float *RESTRICT X, int T, int nin,
         uint8_t *qq = q + (size_t)(t / 16) * 16 * nin + (t % 16) * 64;
         for (int j = 0; j < nin; j += 16) {
             __m512i u = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(x + j), idv)), zv);
-            _mm_storeu_si128((__m128i *)(qq + (j / 64) * 1024 + j % 64), _mm512_cvtusepi32_epi8(_mm512_max_epi32(u, zero)));
+            _mm_storeu_si128((__m128i *)(qq + (j / 64) * 1024 + j % 64),
+                             _mm512_cvtusepi32_epi8(_mm512_max_epi32(u, zero)));
         }
         d[t] = dd; z[t] = zp;
     }
-    for (int t = T; t < TP; t++) {
+}
+
+/* Rows T..TP-1 (TP = T rounded up to 32) as zeros with d = z = 0: whole tiles, no effect. */
+static void quant_pad_amx(int T, int nin, uint8_t *q, float *d, int32_t *z) {
+    for (int t = T; t < ((T + 31) & ~31); t++) {
         uint8_t *qq = q + (size_t)(t / 16) * 16 * nin + (t % 16) * 64;
         for (int j = 0; j < nin; j += 64) memset(qq + (j / 64) * 1024, 0, 64);
         d[t] = 0.f; z[t] = 0;
     }
 }
 
-/* Y[T,nout] = X * W^T + bias, kernels 5: 32 tokens x 32 rows per step, the K loop in
- * int32 tiles (tdpbusd: unsigned activations, signed weights), then for the real tokens
- * y = c d_t s_row - z_t d_t (s_row sum w) + bias. */
-static void matmul_amx(const amx_w *P, const float *bias, const uint8_t *aq, const float *ad,
-                       const int32_t *az, float *Y, int T) {
-    int nin = P->nin, nout = P->nout, nks = nin / 64, TP = (T + 31) & ~31;
+static void quantize_acts_amx(const float *RESTRICT X, int T, int nin,
+                              uint8_t *RESTRICT q, float *RESTRICT d, int32_t *RESTRICT z) {
+    quant_rows_amx(X, 0, T, nin, q, d, z);
+    quant_pad_amx(T, nin, q, d, z);
+}
+
+/* Tokens t..t+31 (rows t..n-1 stored, n <= t + 32) of Y = X * W^T + bias, kernels 5,
+ * row i at Y + (i - t) * nout: for each 32 rows of W, the K loop in 2 x 2 int32 tiles
+ * (tdpbusd: unsigned activations, signed weights), then y = c d_t s_row - z_t d_t
+ * (s_row sum w) + bias, GELU'd if `gelu`. Token blocks outermost: a block's activations
+ * stay in L1 while the weights stream from L2. */
+static inline __attribute__((always_inline)) void
+mm_block_amx(const amx_w *P, const float *bias, const uint8_t *aq, const float *ad,
+             const int32_t *az, float *Y, int t, int n, int gelu) {
+    int nin = P->nin, nout = P->nout, nks = nin / 64;
     int32_t cb[4][16][16] __attribute__((aligned(64)));
-    for (int t = 0; t < TP; t += 32) {
-        const uint8_t *a0 = aq + (size_t)t * nin, *a1 = a0 + (size_t)16 * nin;
-        for (int g = 0; g < nout / 16; g += 2) {
-            const int8_t *b0 = P->w + (size_t)g * nks * 1024, *b1 = b0 + (size_t)nks * 1024;
-            _tile_zero(0); _tile_zero(1); _tile_zero(2); _tile_zero(3);
-            for (int s = 0; s < nks; s++) {
-                _tile_loadd(4, a0 + s * 1024, 64);
-                _tile_loadd(5, a1 + s * 1024, 64);
-                _tile_loadd(6, b0 + (size_t)s * 1024, 64);
-                _tile_loadd(7, b1 + (size_t)s * 1024, 64);
-                _tile_dpbusd(0, 4, 6); _tile_dpbusd(1, 4, 7);
-                _tile_dpbusd(2, 5, 6); _tile_dpbusd(3, 5, 7);
-            }
-            _tile_stored(0, cb[0], 64); _tile_stored(1, cb[1], 64);
-            _tile_stored(2, cb[2], 64); _tile_stored(3, cb[3], 64);
-            __m512 sw0 = _mm512_loadu_ps(P->s + g * 16), sw1 = _mm512_loadu_ps(P->s + g * 16 + 16);
-            __m512 ws0 = _mm512_loadu_ps(P->ws + g * 16), ws1 = _mm512_loadu_ps(P->ws + g * 16 + 16);
-            __m512 bv0 = bias ? _mm512_loadu_ps(bias + g * 16) : _mm512_setzero_ps();
-            __m512 bv1 = bias ? _mm512_loadu_ps(bias + g * 16 + 16) : _mm512_setzero_ps();
-            for (int i = 0; i < 32 && t + i < T; i++) {
-                int hi = i / 16, r = i % 16;
-                __m512 sa = _mm512_set1_ps(ad[t + i]), nz = _mm512_set1_ps(-(float)az[t + i] * ad[t + i]);
-                float *y = Y + (size_t)(t + i) * nout + g * 16;
-                __m512 c0 = _mm512_cvtepi32_ps(_mm512_load_si512((const void *)cb[2 * hi][r]));
-                __m512 c1 = _mm512_cvtepi32_ps(_mm512_load_si512((const void *)cb[2 * hi + 1][r]));
-                _mm512_storeu_ps(y, _mm512_fmadd_ps(c0, _mm512_mul_ps(sw0, sa), _mm512_fmadd_ps(nz, ws0, bv0)));
-                _mm512_storeu_ps(y + 16, _mm512_fmadd_ps(c1, _mm512_mul_ps(sw1, sa), _mm512_fmadd_ps(nz, ws1, bv1)));
-            }
+    const uint8_t *a0 = aq + (size_t)t * nin, *a1 = a0 + (size_t)16 * nin;
+    for (int g = 0; g < nout / 16; g += 2) {
+        const int8_t *b0 = P->w + (size_t)g * nks * 1024, *b1 = b0 + (size_t)nks * 1024;
+        _tile_zero(0); _tile_zero(1); _tile_zero(2); _tile_zero(3);
+        for (int s = 0; s < nks; s++) {
+            _tile_loadd(4, a0 + s * 1024, 64);
+            _tile_loadd(5, a1 + s * 1024, 64);
+            _tile_loadd(6, b0 + (size_t)s * 1024, 64);
+            _tile_loadd(7, b1 + (size_t)s * 1024, 64);
+            _tile_dpbusd(0, 4, 6); _tile_dpbusd(1, 4, 7);
+            _tile_dpbusd(2, 5, 6); _tile_dpbusd(3, 5, 7);
+        }
+        _tile_stored(0, cb[0], 64); _tile_stored(1, cb[1], 64);
+        _tile_stored(2, cb[2], 64); _tile_stored(3, cb[3], 64);
+        __m512 sw0 = _mm512_loadu_ps(P->s + g * 16), sw1 = _mm512_loadu_ps(P->s + g * 16 + 16);
+        __m512 ws0 = _mm512_loadu_ps(P->ws + g * 16), ws1 = _mm512_loadu_ps(P->ws + g * 16 + 16);
+        __m512 bv0 = bias ? _mm512_loadu_ps(bias + g * 16) : _mm512_setzero_ps();
+        __m512 bv1 = bias ? _mm512_loadu_ps(bias + g * 16 + 16) : _mm512_setzero_ps();
+        for (int i = 0; i < 32 && t + i < n; i++) {
+            int hi = i / 16, r = i % 16;
+            __m512 sa = _mm512_set1_ps(ad[t + i]), nz = _mm512_set1_ps(-(float)az[t + i] * ad[t + i]);
+            float *y = Y + (size_t)i * nout + g * 16;
+            __m512 c0 = _mm512_cvtepi32_ps(_mm512_load_si512((const void *)cb[2 * hi][r]));
+            __m512 c1 = _mm512_cvtepi32_ps(_mm512_load_si512((const void *)cb[2 * hi + 1][r]));
+            __m512 y0 = _mm512_fmadd_ps(c0, _mm512_mul_ps(sw0, sa), _mm512_fmadd_ps(nz, ws0, bv0));
+            __m512 y1 = _mm512_fmadd_ps(c1, _mm512_mul_ps(sw1, sa), _mm512_fmadd_ps(nz, ws1, bv1));
+            if (gelu) { y0 = gelu512(y0); y1 = gelu512(y1); }
+            _mm512_storeu_ps(y, y0);
+            _mm512_storeu_ps(y + 16, y1);
         }
     }
+}
+
+/* Y[T,nout] = X * W^T + bias with X quantised by quantize_acts_amx. */
+static void matmul_amx(const amx_w *P, const float *bias, const uint8_t *aq, const float *ad,
+                       const int32_t *az, float *Y, int T) {
+    for (int t = 0; t < T; t += 32) mm_block_amx(P, bias, aq, ad, az, Y + (size_t)t * P->nout, t, T, 0);
+}
+
+/* The feed-forward block, out = GELU(X Wi^T + bi) Wo^T + bo with X quantised in aq/ad/az,
+ * fused per 32 tokens: the intermediate rows (32 x FF floats, in L2) are GELU'd in the
+ * matmul's epilogue and quantised for the second matmul at once (unfused, a 512-token
+ * job wrote and read the 3 MB intermediate matrix three times: matmul, GELU, quantise).
+ * mid holds 32 x FF floats; q2/d2/z2 the quantised intermediate, TP rows. */
+static void ffn_amx(const amx_w *Wi, const float *bi, const amx_w *Wo, const float *bo,
+                    const uint8_t *aq, const float *ad, const int32_t *az, float *mid,
+                    uint8_t *q2, float *d2, int32_t *z2, float *out, int T) {
+    int FF = Wi->nout;
+    for (int t = 0; t < T; t += 32) {
+        int n = T - t < 32 ? T - t : 32;
+        mm_block_amx(Wi, bi, aq, ad, az, mid, t, T, 1);
+        quant_rows_amx(mid, t, t + n, FF, q2, d2, z2);
+    }
+    quant_pad_amx(T, FF, q2, d2, z2);
+    matmul_amx(Wo, bo, q2, d2, z2, out, T);
 }
 
 /* Q8_0 activations (the VNNI quantisation) with the padding rows zeroed: quantised
