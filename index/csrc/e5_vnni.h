@@ -227,30 +227,30 @@ static inline __m512 exp512_ps(__m512 x) {
 }
 
 /* GELU(x) = x/2 (1 + erf(x / sqrt 2)), erf by Abramowitz & Stegun 7.1.26 (absolute
- * error 1.5e-7), in place over n floats. */
-static void gelu_vnni(float *v, size_t n) {
+ * error 1.5e-7), 16 lanes (also the AMX matmul's fused epilogue, e5_amx.h). */
+static inline __m512 gelu512(__m512 x) {
     const __m512 absmask = _mm512_castsi512_ps(_mm512_set1_epi32(0x7FFFFFFF));
+    __m512 z = _mm512_mul_ps(x, _mm512_set1_ps(0.70710678118654752440f));
+    __m512 az = _mm512_and_ps(z, absmask);
+    __m512 t = _mm512_div_ps(_mm512_set1_ps(1.f),
+                             _mm512_fmadd_ps(az, _mm512_set1_ps(0.3275911f), _mm512_set1_ps(1.f)));
+    __m512 p = _mm512_set1_ps(1.061405429f);
+    p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(-1.453152027f));
+    p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(1.421413741f));
+    p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(-0.284496736f));
+    p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(0.254829592f));
+    p = _mm512_mul_ps(p, t);
+    __m512 e = exp512_ps(_mm512_mul_ps(_mm512_sub_ps(_mm512_setzero_ps(), az), az));
+    __m512 erfa = _mm512_fnmadd_ps(p, e, _mm512_set1_ps(1.f));     /* erf(|z|) */
+    /* erf is odd: copy z's sign */
+    __m512 erfz = _mm512_or_ps(erfa, _mm512_andnot_ps(absmask, z));
+    return _mm512_mul_ps(_mm512_mul_ps(x, _mm512_set1_ps(0.5f)), _mm512_add_ps(erfz, _mm512_set1_ps(1.f)));
+}
+
+/* gelu512 in place over n floats. */
+static void gelu_vnni(float *v, size_t n) {
     size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m512 x = _mm512_loadu_ps(v + i);
-        __m512 z = _mm512_mul_ps(x, _mm512_set1_ps(0.70710678118654752440f));
-        __m512 az = _mm512_and_ps(z, absmask);
-        __m512 t = _mm512_div_ps(_mm512_set1_ps(1.f),
-                                 _mm512_fmadd_ps(az, _mm512_set1_ps(0.3275911f), _mm512_set1_ps(1.f)));
-        __m512 p = _mm512_set1_ps(1.061405429f);
-        p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(-1.453152027f));
-        p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(1.421413741f));
-        p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(-0.284496736f));
-        p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(0.254829592f));
-        p = _mm512_mul_ps(p, t);
-        __m512 e = exp512_ps(_mm512_mul_ps(_mm512_sub_ps(_mm512_setzero_ps(), az), az));
-        __m512 erfa = _mm512_fnmadd_ps(p, e, _mm512_set1_ps(1.f));     /* erf(|z|) */
-        /* erf is odd: copy z's sign */
-        __m512 erfz = _mm512_or_ps(erfa, _mm512_andnot_ps(absmask, z));
-        __m512 r = _mm512_mul_ps(_mm512_mul_ps(x, _mm512_set1_ps(0.5f)),
-                                 _mm512_add_ps(erfz, _mm512_set1_ps(1.f)));
-        _mm512_storeu_ps(v + i, r);
-    }
+    for (; i + 16 <= n; i += 16) _mm512_storeu_ps(v + i, gelu512(_mm512_loadu_ps(v + i)));
     for (; i < n; i++) v[i] = 0.5f * v[i] * (1.f + erff(v[i] * 0.70710678118654752440f));
 }
 
