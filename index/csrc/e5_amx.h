@@ -316,13 +316,8 @@ static void attention_amx(const float *q, const float *k, const float *v, float 
     float *sc = (float *)aligned_alloc(64, sizeof(float) * 16 * (size_t)lp);
     uint16_t *pb = (uint16_t *)aligned_alloc(64, sizeof(uint16_t) * 16 * (size_t)lp);
     float o[16][32] __attribute__((aligned(64)));
-    uint16_t ix0[32], ix1[32];
-    for (int e = 0; e < 16; e++) {
-        ix0[2 * e] = (uint16_t)e; ix0[2 * e + 1] = (uint16_t)(32 + e);
-        ix1[2 * e] = (uint16_t)(16 + e); ix1[2 * e + 1] = (uint16_t)(48 + e);
-    }
-    const __m512i vidx0 = _mm512_loadu_si512((const void *)ix0);
-    const __m512i vidx1 = _mm512_loadu_si512((const void *)ix1);
+    __m512i vidx0, vidx1;
+    bf16_interleave_idx(&vidx0, &vidx1);
     for (int sg = 0; sg < nseg; sg++) {
         int s0 = segoff[sg], L = segoff[sg + 1] - s0;
         int L16 = (L + 15) & ~15, L32 = (L + 31) & ~31;

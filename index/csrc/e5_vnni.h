@@ -348,6 +348,20 @@ static void attention_vnni(const float *q, const float *k, const float *v, float
 /* attention_vnni with bf16 dot products (_mm512_dpbf16_ps: 32 multiply-adds per
  * instruction, fp32 accumulation): keys packed per head as [e pair][key][2], values as
  * [key pair][e][2]; softmax stays fp32. */
+
+/* The word indexes of the a/b interleave of two vectors of 32 16-bit elements (`32 + i`
+ * picks b[i]): vidx0 interleaves their low halves, vidx1 their high halves (bf16 pairs for
+ * the attention here and in e5_amx.h). */
+static inline void bf16_interleave_idx(__m512i *vidx0, __m512i *vidx1) {
+    uint16_t ix0[32], ix1[32];
+    for (int e = 0; e < 16; e++) {
+        ix0[2 * e] = (uint16_t)e; ix0[2 * e + 1] = (uint16_t)(32 + e);
+        ix1[2 * e] = (uint16_t)(16 + e); ix1[2 * e + 1] = (uint16_t)(48 + e);
+    }
+    *vidx0 = _mm512_loadu_si512((const void *)ix0);
+    *vidx1 = _mm512_loadu_si512((const void *)ix1);
+}
+
 static void attention_bf16(const float *q, const float *k, const float *v, float *ctx,
                            const int *segoff, int nseg, int H, int NH, float scale) {
     int maxl = 0;
@@ -364,14 +378,8 @@ static void attention_bf16(const float *q, const float *k, const float *v, float
     float *prob = (float *)aligned_alloc(64, sizeof(float) * (size_t)(lp + 16));
     /* the probabilities as bf16 pairs: pw[j] = (prob[2j], prob[2j+1]) */
     uint32_t *pw = (uint32_t *)aligned_alloc(64, sizeof(uint32_t) * (size_t)(lp / 2 + 16));
-    /* word indexes of the a/b interleave (16-bit elements; 32 + i picks b[i]) */
-    uint16_t ix0[32], ix1[32];
-    for (int e = 0; e < 16; e++) {
-        ix0[2 * e] = (uint16_t)e; ix0[2 * e + 1] = (uint16_t)(32 + e);
-        ix1[2 * e] = (uint16_t)(16 + e); ix1[2 * e + 1] = (uint16_t)(48 + e);
-    }
-    const __m512i vidx0 = _mm512_loadu_si512((const void *)ix0);
-    const __m512i vidx1 = _mm512_loadu_si512((const void *)ix1);
+    __m512i vidx0, vidx1;
+    bf16_interleave_idx(&vidx0, &vidx1);
     for (int sg = 0; sg < nseg; sg++) {
         int s0 = segoff[sg], L = segoff[sg + 1] - s0, L16 = (L + 15) & ~15, L2 = (L + 1) & ~1;
         /* k2[h][p][s][2] = k[s][h*32 + 2p], k[s][h*32 + 2p + 1] (padded keys are 0);
