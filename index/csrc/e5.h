@@ -23,9 +23,9 @@ int e5_token_count(e5_model *m, const char *text, int is_query);
 
 /* llmops: the kernels: 2 = the fastest (AMX-INT8 where built and usable, else AVX-512
  * VNNI, else AVX2 + FMA), 1 = VNNI with 16-row tiles, 3 = AVX2 + FMA, 4 = VNNI with
- * 32-row tiles, 5 = AMX with int8 weight rows, 6 = AMX with Q4_0 block scales (5 and 6
- * fall back to 4), 0 = the original AVX2 / scalar kernels. Call before sharing the model;
- * returns the kernels now in use (0 to 3, 5, 6; 2 = VNNI with 32-row tiles). */
+ * 32-row tiles, 5 = AMX with int8 weight rows (falls back to 4), 0 = the original AVX2 /
+ * scalar kernels. Call before sharing the model; returns the kernels now in use (0 to 3,
+ * 5; 2 = VNNI with 32-row tiles). */
 int e5_set_vnni(e5_model *m, int on);
 
 /* llmops: at most n tokens per parallel job of a call (0: no cap, about two jobs per

@@ -16,11 +16,9 @@
  *     whole K loop accumulates in int32 tiles (tdpbssd, 32 tokens x 32 rows per step)
  *     and one float epilogue per output scales by s_token x s_row and adds the bias;
  *   - attention_amx: attention_bf16's packing and softmax, its dot products on tiles;
- *   - kernels 6 (kept for the A/B): Q4_0's per-32 block scales kept, the VNNI header's
- *     packed nibbles read directly as 8-row B tiles (tdpbsud, K = 32), and a float
- *     epilogue per block (store the tile, scale by the activation x weight block scales,
- *     accumulate): exact integer sums like VNNI, no extra memory, but one tile store and
- *     16 float operations per 16 x 16 x 32 products.
+ *   (Keeping Q4_0's per-32 block scales instead, the nibbles as 8-row B tiles with a
+ *   float epilogue per block, was measured in session 14 and removed: VNNI's exact sums
+ *   at VNNI's speed, the per-block tile store and float work eating the tiles' gain.)
  * The activation buffers hold the tokens rounded up to 32 rows (e5.c allocates them so),
  * the padding rows quantised as zeros: every tile is full and the padding is not stored. */
 #ifndef E5_AMX_H
@@ -48,20 +46,18 @@ static int amx_usable(void) {
 }
 
 /* Tiles 0-3: the 2 x 2 int32 accumulators (16 tokens x 16 rows each); 4-5: activations
- * (16 tokens x K bytes); 6-7: weights (K / 4 rows of 16 outputs x 4 bytes). K is 64 for
- * kernels 5, one Q4_0 block (32) for kernels 6. The 64-byte configuration (palette 1:
+ * (16 tokens x 64 bytes); 6-7: weights (16 rows of 16 outputs x 4 bytes). The 64-byte
+ * configuration (palette 1:
  * byte 0 the palette, 16 + 2i tile i's bytes per row, 48 + i its rows) is written byte
  * by byte with a compiler barrier: GCC 12 dropped the 16-bit stores of a struct before
  * ldtilecfg, which then faulted on rows without columns. */
-static void amx_begin(int kern) {
+static void amx_begin(void) {
     uint8_t cfg[64] __attribute__((aligned(64)));
     memset(cfg, 0, sizeof cfg);
     cfg[0] = 1;
-    int kb = kern == 6 ? 32 : 64;
     for (int i = 0; i < 8; i++) {
-        int colsb = i < 4 || i >= 6 ? 64 : kb;
-        cfg[16 + 2 * i] = (uint8_t)colsb;
-        cfg[48 + i] = (uint8_t)(i < 6 ? 16 : kb / 4);
+        cfg[16 + 2 * i] = 64;
+        cfg[48 + i] = 16;
     }
     __asm__ volatile("" : : "r"(cfg) : "memory");
     _tile_loadconfig(cfg);
@@ -224,66 +220,6 @@ static void ffn_amx(const amx_w *Wi, const float *bi, const amx_w *Wo, const flo
     }
     quant_pad_amx(T, FF, q2, d2, z2);
     matmul_amx(Wo, bo, q2, d2, z2, out, T);
-}
-
-/* Q8_0 activations (the VNNI quantisation) with the padding rows zeroed: quantised
- * zeros have zero scale and sum, so they add nothing. */
-static void quantize_acts_amx_blocks(const float *RESTRICT X, int T, int nin, int8_t *RESTRICT q,
-                                     float *RESTRICT d, int32_t *RESTRICT s) {
-    int nb = nin / QK, TP = (T + 31) & ~31;
-    quantize_acts_vnni(X, T, nin, q, d, s);
-    memset(q + (size_t)T * nin, 0, (size_t)(TP - T) * nin);
-    for (size_t i = (size_t)T * nb; i < (size_t)TP * nb; i++) { d[i] = 0.f; s[i] = 0; }
-}
-
-/* Y[T,nout] = X * W^T + bias, kernels 6, over the VNNI packed weights (packed_w: per row
- * group and block, 8 x 64 bytes = one 8-row B tile of unsigned nibbles, and the 16 rows'
- * block scales). Per block: c = tdpbsud(a, q), then acc += (c - 8 sum a) * d_a * d_w, the
- * VNNI path's integer sums and float operations, only in another order. */
-static void matmul_amx_blocks(const packed_w *P, const float *bias, const int8_t *aq,
-                              const float *ad, const int32_t *as, float *Y, int T) {
-    int nin = P->nin, nout = P->nout, nb = nin / QK, TP = (T + 31) & ~31;
-    int32_t cb[4][16][16] __attribute__((aligned(64)));
-    float acc[4][16][16] __attribute__((aligned(64)));
-    for (int g = 0; g < nout / 16; g += 2) {
-        const uint8_t *w0 = P->w + (size_t)g * nb * 512, *w1 = w0 + (size_t)nb * 512;
-        const float *d0 = P->d + (size_t)g * nb * 16, *d1 = d0 + (size_t)nb * 16;
-        for (int t = 0; t < TP; t += 32) {
-            const int8_t *a0 = aq + (size_t)t * nin, *a1 = a0 + (size_t)16 * nin;
-            memset(acc, 0, sizeof acc);
-            for (int b = 0; b < nb; b++) {
-                _tile_zero(0); _tile_zero(1); _tile_zero(2); _tile_zero(3);
-                _tile_loadd(4, a0 + b * QK, nin);
-                _tile_loadd(5, a1 + b * QK, nin);
-                _tile_loadd(6, w0 + (size_t)b * 512, 64);
-                _tile_loadd(7, w1 + (size_t)b * 512, 64);
-                _tile_dpbsud(0, 4, 6); _tile_dpbsud(1, 4, 7);
-                _tile_dpbsud(2, 5, 6); _tile_dpbsud(3, 5, 7);
-                _tile_stored(0, cb[0], 64); _tile_stored(1, cb[1], 64);
-                _tile_stored(2, cb[2], 64); _tile_stored(3, cb[3], 64);
-                __m512 dw0 = _mm512_load_ps(d0 + (size_t)b * 16), dw1 = _mm512_load_ps(d1 + (size_t)b * 16);
-                for (int i = 0; i < 32; i++) {
-                    int hi = i / 16, r = i % 16;
-                    size_t ib = (size_t)(t + i) * nb + b;
-                    __m512i corr = _mm512_set1_epi32(8 * as[ib]);
-                    __m512 sa = _mm512_set1_ps(ad[ib]);
-                    __m512i c0 = _mm512_sub_epi32(_mm512_load_si512((const void *)cb[2 * hi][r]), corr);
-                    __m512i c1 = _mm512_sub_epi32(_mm512_load_si512((const void *)cb[2 * hi + 1][r]), corr);
-                    float *f0 = acc[2 * hi][r], *f1 = acc[2 * hi + 1][r];
-                    _mm512_store_ps(f0, _mm512_fmadd_ps(_mm512_cvtepi32_ps(c0), _mm512_mul_ps(dw0, sa), _mm512_load_ps(f0)));
-                    _mm512_store_ps(f1, _mm512_fmadd_ps(_mm512_cvtepi32_ps(c1), _mm512_mul_ps(dw1, sa), _mm512_load_ps(f1)));
-                }
-            }
-            __m512 bv0 = bias ? _mm512_loadu_ps(bias + g * 16) : _mm512_setzero_ps();
-            __m512 bv1 = bias ? _mm512_loadu_ps(bias + g * 16 + 16) : _mm512_setzero_ps();
-            for (int i = 0; i < 32 && t + i < T; i++) {
-                int hi = i / 16, r = i % 16;
-                float *y = Y + (size_t)(t + i) * nout + g * 16;
-                _mm512_storeu_ps(y, _mm512_add_ps(_mm512_load_ps(acc[2 * hi][r]), bv0));
-                _mm512_storeu_ps(y + 16, _mm512_add_ps(_mm512_load_ps(acc[2 * hi + 1][r]), bv1));
-            }
-        }
-    }
 }
 
 #if defined(__AMX_BF16__) && defined(__AVX512BF16__)

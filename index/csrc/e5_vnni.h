@@ -345,9 +345,6 @@ static void attention_vnni(const float *q, const float *k, const float *v, float
 }
 
 #if defined(__AVX512BF16__)
-/* attention_vnni with bf16 dot products (_mm512_dpbf16_ps: 32 multiply-adds per
- * instruction, fp32 accumulation): keys packed per head as [e pair][key][2], values as
- * [key pair][e][2]; softmax stays fp32. */
 
 /* The word indexes of the a/b interleave of two vectors of 32 16-bit elements (`32 + i`
  * picks b[i]): vidx0 interleaves their low halves, vidx1 their high halves (bf16 pairs for
@@ -362,6 +359,9 @@ static inline void bf16_interleave_idx(__m512i *vidx0, __m512i *vidx1) {
     *vidx1 = _mm512_loadu_si512((const void *)ix1);
 }
 
+/* attention_vnni with bf16 dot products (_mm512_dpbf16_ps: 32 multiply-adds per
+ * instruction, fp32 accumulation): keys packed per head as [e pair][key][2], values as
+ * [key pair][e][2]; softmax stays fp32. */
 static void attention_bf16(const float *q, const float *k, const float *v, float *ctx,
                            const int *segoff, int nseg, int H, int NH, float scale) {
     int maxl = 0;

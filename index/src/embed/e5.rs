@@ -48,9 +48,6 @@ pub enum E5Kernels {
     /// The AMX matmuls with each weight row re-quantised to int8 and one scale per token
     /// (`Fastest` where AMX works); VNNI where it does not.
     Amx,
-    /// The AMX matmuls keeping Q4_0's per-32 block scales (a float epilogue per block;
-    /// the measured alternative to `Amx`); VNNI where AMX does not work.
-    AmxBlocks,
     /// The AVX2 + FMA kernels (`csrc/e5_avx2.h`; what `Fastest` runs on CPUs without
     /// AVX-512 VNNI), also where VNNI is built (to compare them there).
     Avx2Fma,
@@ -75,8 +72,6 @@ pub enum ActiveKernels {
     Avx2Fma,
     /// AMX-INT8 matmuls, int8 weight rows (`csrc/e5_amx.h`), VNNI for the rest.
     Amx,
-    /// AMX-INT8 matmuls with Q4_0's block scales, VNNI for the rest.
-    AmxBlocks,
 }
 
 impl ActiveKernels {
@@ -86,7 +81,6 @@ impl ActiveKernels {
             2 => ActiveKernels::Vnni,
             3 => ActiveKernels::Avx2Fma,
             5 => ActiveKernels::Amx,
-            6 => ActiveKernels::AmxBlocks,
             _ => ActiveKernels::Reference,
         }
     }
@@ -99,7 +93,6 @@ impl ActiveKernels {
             ActiveKernels::Vnni => "AVX-512 VNNI",
             ActiveKernels::Avx2Fma => "AVX2 + FMA",
             ActiveKernels::Amx => "AMX-INT8 (int8 rows)",
-            ActiveKernels::AmxBlocks => "AMX-INT8 (Q4_0 blocks)",
         }
     }
 }
@@ -172,7 +165,6 @@ impl E5 {
             E5Kernels::Avx2Fma => 3,
             E5Kernels::Vnni => 4,
             E5Kernels::Amx => 5,
-            E5Kernels::AmxBlocks => 6,
         };
         // SAFETY: `model` is live and not shared yet (the flag is read by embed calls).
         let kernels = ActiveKernels::from_mode(unsafe { e5_set_vnni(model, mode) });
@@ -498,9 +490,9 @@ pub(crate) mod tests {
     /// per token with a zero point, int32 accumulation over the whole row) round where the
     /// reference keeps Q4_0's block scales and Q8_0's per-32 activation scales: the vectors
     /// stay above cosine 0.999 (measured 0.9994) on short, Chinese, one-token and windowed
-    /// (600+ token) texts, both kinds, and retrieval keeps its answers; the per-block AMX
-    /// kernels (6) compute VNNI's integer sums; the default load picks AMX where the CPU
-    /// has it (this build targets it and Linux grants the tiles).
+    /// (600+ token) texts, both kinds, and retrieval keeps its answers; VNNI can still be
+    /// asked for; the default load picks AMX where the CPU has it (this build targets it
+    /// and Linux grants the tiles).
     #[cfg(all(target_arch = "x86_64", e5_native))]
     #[test]
     fn index_embed_e5_amx_matches_reference() {
@@ -512,8 +504,6 @@ pub(crate) mod tests {
             return;
         }
         assert_eq!(amx.kernels(), ActiveKernels::Amx);
-        let blocks = E5::load_with(&dir, E5Kernels::AmxBlocks).expect("load amx blocks");
-        assert_eq!(blocks.kernels(), ActiveKernels::AmxBlocks);
         let vnni = E5::load_with(&dir, E5Kernels::Vnni).expect("load vnni");
         assert_eq!(vnni.kernels(), ActiveKernels::Vnni);
         let reference = E5::load_with(&dir, E5Kernels::Avx2).expect("load reference");
@@ -530,8 +520,6 @@ pub(crate) mod tests {
         let many: Vec<&str> = texts.iter().cycle().take(20).copied().collect();
         for kind in [InputKind::Passage, InputKind::Query] {
             let a = assert_same_vectors(&amx, &reference, &texts, kind, 0.999);
-            assert_same_vectors(&blocks, &reference, &texts, kind, 0.999);
-            assert_same_vectors(&blocks, &vnni, &many, kind, 0.9999);
             let b = assert_same_vectors(&amx, &reference, &many, kind, 0.999);
             for (i, v) in a.iter().enumerate() {
                 assert!(cos(v, &b[i]) > 0.9999, "text {i} alone vs in a call");
