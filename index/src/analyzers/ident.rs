@@ -54,26 +54,42 @@ fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() && !is_cjk(c)
 }
 
-/// Splits one joiner-free word on camelCase humps: lower/digit -> upper, and the last
-/// upper of an upper run followed by a lower (`HTTPServer`). Digits never split.
+/// Byte offsets in a joiner-free word where a camelCase hump starts a new word:
+/// lower/digit -> upper, and the last upper of an upper run followed by a lower
+/// (`HTTPServer`). Digits never split. No allocation: `compounds` asks this of every piece
+/// of every identifier, on the indexing path.
+fn humps(w: &str) -> impl Iterator<Item = usize> + '_ {
+    let mut it = w.char_indices().peekable();
+    let mut prev: Option<char> = None;
+    std::iter::from_fn(move || loop {
+        let (o, c) = it.next()?;
+        let p = prev.replace(c);
+        let Some(p) = p else { continue };
+        let next_lower = it.peek().is_some_and(|x| x.1.is_lowercase());
+        if c.is_uppercase()
+            && (p.is_lowercase() || p.is_ascii_digit() || (p.is_uppercase() && next_lower))
+        {
+            return Some(o);
+        }
+    })
+}
+
+/// Splits one joiner-free word on camelCase humps (`humps`).
 pub fn camel_words(w: &str) -> Vec<&str> {
-    let cs: Vec<(usize, char)> = w.char_indices().collect();
     let mut out = Vec::new();
     let mut start = 0;
-    for i in 1..cs.len() {
-        let (o, c) = cs[i];
-        let p = cs[i - 1].1;
-        let next_lower = cs.get(i + 1).is_some_and(|x| x.1.is_lowercase());
-        let hump = c.is_uppercase()
-            && (p.is_lowercase() || p.is_ascii_digit() || (p.is_uppercase() && next_lower));
-        if hump {
-            out.push(&w[start..o]);
-            start = o;
-        }
+    for o in humps(w) {
+        out.push(&w[start..o]);
+        start = o;
     }
     out.push(&w[start..]);
     out.retain(|s| !s.is_empty());
     out
+}
+
+/// `readTimeout`: starts lower-case and has a hump (two camel words or more).
+fn is_lower_camel(p: &str) -> bool {
+    p.starts_with(char::is_lowercase) && humps(p).next().is_some()
 }
 
 /// The words of a letters/digits/underscore piece that the English field keeps glued:
@@ -81,31 +97,45 @@ pub fn camel_words(w: &str) -> Vec<&str> {
 /// `OpenSSL`) is left alone: mostly product names, whose split words only added noise
 /// to English queries (measured on man pages).
 fn glued_words(piece: &str) -> Vec<&str> {
-    let lower_camel = |p: &str| p.starts_with(char::is_lowercase) && camel_words(p).len() >= 2;
     if piece.contains('_') {
         piece
             .split('_')
             .filter(|x| !x.is_empty())
             .flat_map(|p| {
-                if lower_camel(p) {
+                if is_lower_camel(p) {
                     camel_words(p)
                 } else {
                     vec![p]
                 }
             })
             .collect()
-    } else if lower_camel(piece) {
+    } else if is_lower_camel(piece) {
         camel_words(piece)
     } else {
         Vec::new()
     }
 }
 
+/// The words of an identifier: split on joiners, then on camel humps.
 fn words_of(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for piece in s.split(JOINERS).filter(|x| !x.is_empty()) {
+        let mut start = 0;
+        for o in humps(piece) {
+            out.push(&piece[start..o]);
+            start = o;
+        }
+        out.push(&piece[start..]);
+    }
+    out
+}
+
+/// `words_of(s).len()`, without collecting them.
+fn word_count(s: &str) -> usize {
     s.split(JOINERS)
         .filter(|x| !x.is_empty())
-        .flat_map(camel_words)
-        .collect()
+        .map(|p| 1 + humps(p).count())
+        .sum()
 }
 
 /// Most consecutive words an identifier's joined forms (`joined`) take.
@@ -171,7 +201,7 @@ pub fn compounds(text: &str) -> Vec<Compound<'_>> {
         let segments: Vec<&str> = if whole.contains(SEGMENT) {
             whole
                 .split(SEGMENT)
-                .filter(|x| words_of(x).len() >= 2)
+                .filter(|x| word_count(x) >= 2)
                 .collect()
         } else {
             Vec::new()
@@ -180,9 +210,7 @@ pub fn compounds(text: &str) -> Vec<Compound<'_>> {
             .split(|c: char| !(is_word_char(c) || c == '_'))
             .flat_map(glued_words)
             .collect();
-        let lower_camel = whole
-            .split(JOINERS)
-            .any(|p| p.starts_with(char::is_lowercase) && camel_words(p).len() >= 2);
+        let lower_camel = whole.split(JOINERS).any(is_lower_camel);
         let strong = whole.contains(['_', '.', ':'])
             || whole.starts_with('/')
             || lower_camel
