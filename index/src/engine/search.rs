@@ -110,11 +110,15 @@ fn chunk_evidence<'a>(
 /// evidence more than lexical (xling bench, tuning part: recall@3 0.835 at top 10, 0.785
 /// at top 30 before this).
 fn dense_scale(dense_all: &[(String, u64, f32)]) -> rank::Scale {
-    let head = best_per_file(&dense_all[..dense_all.len().min(MIN_POOL)]);
-    rank::Scale::new(
-        head.last().map_or(0.0, |d| d.2),
-        head.first().map_or(1.0, |d| d.2),
-    )
+    let head = &dense_all[..dense_all.len().min(MIN_POOL)];
+    // The worst file's best chunk: the last chunk of the head whose file is new.
+    let mut seen = HashSet::new();
+    let lo = head
+        .iter()
+        .filter(|(k, _, _)| seen.insert(k.as_str()))
+        .last()
+        .map_or(0.0, |d| d.2);
+    rank::Scale::new(lo, head.first().map_or(1.0, |d| d.2))
 }
 
 /// The first (best) chunk of each file, in rank order.
