@@ -489,9 +489,28 @@ fn render_page_min_words(p: &Path, min_words: usize) -> Option<(String, String, 
     split_page(p, &text, min_words)
 }
 
-/// `man`'s plain-text rendering of a page file; with `LLMOPS_BENCH_MAN_CACHE=DIR` (while
-/// iterating) kept in DIR between runs, a page that timed out as an empty file.
+/// `man`'s plain-text rendering of a page file, once per run (the Chinese pages serve two
+/// sets, and a page that times out costs 30 s); with `LLMOPS_BENCH_MAN_CACHE=DIR` (while
+/// iterating) kept in DIR between runs too, a page that timed out as an empty file.
 fn rendered(p: &Path) -> Option<String> {
+    static SEEN: Mutex<Option<HashMap<PathBuf, Option<String>>>> = Mutex::new(None);
+    if let Some(text) = SEEN
+        .lock()
+        .expect("render memo")
+        .as_ref()
+        .and_then(|m| m.get(p).cloned())
+    {
+        return text;
+    }
+    let text = rendered_uncached(p);
+    SEEN.lock()
+        .expect("render memo")
+        .get_or_insert_with(HashMap::new)
+        .insert(p.to_path_buf(), text.clone());
+    text
+}
+
+fn rendered_uncached(p: &Path) -> Option<String> {
     let cached = std::env::var_os("LLMOPS_BENCH_MAN_CACHE")
         .map(|d| PathBuf::from(d).join(p.to_string_lossy().replace('/', "_")));
     if let Some(text) = cached
