@@ -84,6 +84,9 @@ const EN_FILLER: &[&str] = &[
 pub struct Glossary {
     zh_en: HashMap<String, Vec<String>>,
     en_zh: HashMap<String, Vec<String>>,
+    /// `en_zh` keyed by each English term's words stemmed (`stem_key`): a question says
+    /// `backups`, `alerted`, `sessions` where the glossary has `backup`, `alert`, `session`.
+    en_stems: HashMap<String, Vec<String>>,
     /// Longest Chinese term, in characters (the greedy match window).
     max_zh: usize,
     /// Longest English term, in words.
@@ -124,6 +127,18 @@ pub fn glossary() -> &'static Glossary {
     G.get_or_init(|| Glossary::parse(GLOSSARY))
 }
 
+/// English words stemmed (Porter, as the lexical index stems them) and joined by spaces.
+fn stem_key(words: &[&str]) -> String {
+    static STEMMER: OnceLock<rust_stemmers::Stemmer> = OnceLock::new();
+    let st =
+        STEMMER.get_or_init(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English));
+    words
+        .iter()
+        .map(|w| st.stem(w).into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn push_unique(v: &mut Vec<String>, t: &str) {
     if !v.iter().any(|x| x == t) {
         v.push(t.to_string());
@@ -136,6 +151,7 @@ impl Glossary {
         let mut g = Glossary {
             zh_en: HashMap::new(),
             en_zh: HashMap::new(),
+            en_stems: HashMap::new(),
             max_zh: 1,
             max_en: 1,
         };
@@ -157,6 +173,8 @@ impl Glossary {
                 }
                 push_unique(g.zh_en.entry(zh.clone()).or_default(), &e);
                 g.max_en = g.max_en.max(e.split_whitespace().count());
+                let words: Vec<&str> = e.split_whitespace().collect();
+                push_unique(g.en_stems.entry(stem_key(&words)).or_default(), &zh);
                 push_unique(g.en_zh.entry(e).or_default(), &zh);
             }
             g.max_zh = g.max_zh.max(zh.chars().count());
@@ -269,7 +287,12 @@ impl Glossary {
                 if n == 1 && EN_FILLER.contains(&cand.as_str()) {
                     break;
                 }
-                if let Some(zh) = self.en_zh.get(&cand) {
+                // The words as typed first, then their stems (an inflected form).
+                let found = self
+                    .en_zh
+                    .get(&cand)
+                    .or_else(|| self.en_stems.get(&stem_key(&words[i..i + n])));
+                if let Some(zh) = found {
                     for z in zh {
                         push_unique(&mut t.terms, z);
                     }
@@ -336,5 +359,16 @@ mod tests {
         let t = g.translate("show the load average");
         assert!(t.terms.contains(&"负载".to_string()), "{t:?}");
         assert!(g.translate("the of and").is_empty());
+        // Inflected forms find the glossary's base forms (the words as typed first).
+        for (typed, zh) in [
+            ("failed backups", "备份"),
+            ("alerted", "告警"),
+            ("sessions", "会话"),
+        ] {
+            let t = g.translate(typed);
+            assert!(t.terms.contains(&zh.to_string()), "{typed}: {t:?}");
+        }
+        // Words without a glossary stem stay untranslated.
+        assert!(g.translate("weather forecasts").is_empty());
     }
 }

@@ -400,6 +400,11 @@ mod tests {
         assert_eq!(scored.text, "algorithm");
         // A scorer that cannot score changes nothing.
         assert_eq!(translate_with("算法", Some(&Fails)), plain);
+        // A character the glossary lists takes its operations sense inside a run, at a
+        // single character's weight, whatever a scorer prefers (`块` block, not lump).
+        let t = translate_with("按块复制磁盘", Some(&Prefers("lump")));
+        assert_eq!(w(&t, "block"), DICT_CHAR_WEIGHT, "{t:?}");
+        assert_eq!(w(&t, "lump"), 0.0, "{t:?}");
         // Glossary terms are not re-ordered (数据库 is the glossary's `database`).
         let g = translate_with("数据库", Some(&Prefers("repository")));
         assert_eq!(g, translate("数据库"));

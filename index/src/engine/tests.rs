@@ -401,6 +401,13 @@ fn index_engine_glossary_translates_queries_both_ways() {
         Some("笔记.md"),
         "{hits:?}"
     );
+    // Inflected English words reach the glossary's base forms (`backups` 备份).
+    let hits = top("backups");
+    assert_eq!(
+        hits.first().map(|h| h.filename.as_str()),
+        Some("笔记.md"),
+        "{hits:?}"
+    );
     // A question the glossary cannot translate finds nothing across languages.
     assert!(top("天气很好").is_empty());
 }
