@@ -21,7 +21,7 @@ pub const DICT_CHAR_WEIGHT: f32 = 0.4;
 const CHAR_SENSES: usize = 2;
 /// Candidate senses of a dictionary word a sense scorer orders (the dictionary's first
 /// ones): CC-CEDICT lists the commonest sense first, not always the one a technical text
-/// uses (`块` lump, chunk, block).
+/// uses (`起` rise, raise, up, set, out, start: `把服务起起来` wants `start`).
 const SENSE_POOL: usize = 8;
 
 /// Scores English renderings of a Chinese word: one score per sense, higher is better;
