@@ -471,11 +471,11 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
 #define AMX_ON (kern == 5)
 #define QUANT_X(X, NIN) quantize_acts_amx((X), T, (NIN), (uint8_t *)aq, ad, as)
 #define MAT_X(W, B, Y) matmul_amx(&ly->x##W, (B), (const uint8_t *)aq, ad, as, (Y), T)
-    if (AMX_ON) amx_begin();   /* the tile configuration is per thread */
     /* kernels 5 fuse the feed-forward block: the intermediate quantised here */
     uint8_t *aq2 = AMX_ON ? (uint8_t *)malloc(TP * FF) : NULL;
     float *ad2 = AMX_ON ? (float *)malloc(TP * sizeof(float)) : NULL;
     int32_t *az2 = AMX_ON ? (int32_t *)malloc(TP * sizeof(int32_t)) : NULL;
+    int amx_oom = AMX_ON && (!aq2 || !ad2 || !az2);
 #else
 #define AMX_ON 0
 #define QUANT_X(X, NIN) (void)0
@@ -518,6 +518,16 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
 #define MAT(W, B, Y, NOUT, NIN) (AMX_ON ? MAT_X(W, B, Y) : VNNI_ON ? MAT_V(W, B, Y) \
                                  : AVX2F_ON ? MAT_A(W, B, Y) \
                                  : matmul_q4q8(ly->W##w, (B), aq, ad, as, (Y), T, (NOUT), (NIN)))
+
+    /* llmops: a buffer that could not be had fails the call (the caller reports it), not
+     * the process */
+    int rc = 0;
+    if (!x || !q || !k || !v || !ctx || !ao || !mid || !fo || !aq || !ad || !as) rc = -1;
+#if defined(E5_AMX)
+    if (amx_oom) rc = -1;
+    if (AMX_ON && rc == 0) amx_begin();   /* the tile configuration is per thread */
+#endif
+    if (rc != 0) goto done;
 
     /* embeddings: word + position + token_type(0), then LayerNorm */
 #pragma omp parallel for schedule(static)
@@ -620,13 +630,16 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
         }
     }
 
+#if defined(E5_AMX)
+    if (AMX_ON) amx_end();
+#endif
+done:
     free(x); free(q); free(k); free(v); free(ctx); free(ao); free(mid); free(fo);
     free(aq); free(ad); free(as);
 #if defined(E5_AMX)
-    if (AMX_ON) amx_end();
     free(aq2); free(ad2); free(az2);
 #endif
-    return 0;
+    return rc;
 #undef LNORM
 #undef QUANT
 #undef MAT
