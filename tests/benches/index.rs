@@ -16,6 +16,11 @@ use llmops_index::{Engine, EngineConfig, Mode, Scope};
 use llmops_tests::{ExtConn, ServerProc};
 use protocol::{Message, Raw, UploadStart};
 
+/// A bench knob set to `0` (`LLMOPS_BENCH_XLING_SPEED=0`): that part is left out.
+fn switched_off(var: &str) -> bool {
+    std::env::var(var).is_ok_and(|v| v == "0")
+}
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -521,8 +526,9 @@ fn rendered_uncached(p: &Path) -> Option<String> {
     }
     let text = render(p);
     if let Some(c) = &cached {
-        let _ = std::fs::create_dir_all(c.parent().unwrap_or(Path::new(".")));
-        if let Err(e) = std::fs::write(c, text.as_deref().unwrap_or("")) {
+        let written = std::fs::create_dir_all(c.parent().unwrap_or(Path::new(".")))
+            .and_then(|_| std::fs::write(c, text.as_deref().unwrap_or("")));
+        if let Err(e) = written {
             eprintln!("man cache not written ({}): {e}", c.display());
         }
     }

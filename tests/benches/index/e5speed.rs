@@ -294,7 +294,7 @@ fn rate(m: &E5, texts: &[&str]) -> (f64, f64, Vec<Vec<f32>>) {
 
 pub fn bench_throughput(out: &mut String, dir: &Path, pages: &[(String, String, String)]) {
     // LLMOPS_BENCH_E5_SPEED=0 skips these rows (recall runs while iterating).
-    if std::env::var("LLMOPS_BENCH_E5_SPEED").is_ok_and(|v| v == "0") {
+    if super::switched_off("LLMOPS_BENCH_E5_SPEED") {
         out.push_str("\ne5 throughput rows skipped (LLMOPS_BENCH_E5_SPEED=0).\n");
         return;
     }

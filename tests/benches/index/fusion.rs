@@ -116,7 +116,7 @@ pub const RULES: &[Rule] = &[
 
 /// Whether the fusion comparison runs (always, unless LLMOPS_BENCH_XLING_FUSION=0).
 pub fn enabled() -> bool {
-    !std::env::var("LLMOPS_BENCH_XLING_FUSION").is_ok_and(|v| v == "0")
+    !super::switched_off("LLMOPS_BENCH_XLING_FUSION")
 }
 
 /// Rows of every rule on one set: recall@3 and MRR.

@@ -59,7 +59,7 @@ pub fn bench_ops(
     pages: &[(String, String)],
 ) {
     // LLMOPS_BENCH_OPS_HELDOUT=0: the tuning set only, while iterating.
-    let heldout = !std::env::var("LLMOPS_BENCH_OPS_HELDOUT").is_ok_and(|v| v == "0");
+    let heldout = !super::switched_off("LLMOPS_BENCH_OPS_HELDOUT");
     for (dir, label) in [("tuning", "tuning set"), ("heldout", "held-out set")] {
         if dir == "heldout" && !heldout {
             continue;
@@ -88,8 +88,13 @@ pub fn bench_ops(
                 pairs.len()
             );
             rows(out, &title, &pairs, &[(WITH_DICT, &*e)]);
-            let mut kinds: Vec<&str> = set.queries.iter().map(|q| q.2.as_str()).collect();
-            kinds.dedup();
+            // Each kind once, in the file's order (a kind may come back in a later section).
+            let mut kinds: Vec<&str> = Vec::new();
+            for q in &set.queries {
+                if !kinds.contains(&q.2.as_str()) {
+                    kinds.push(&q.2);
+                }
+            }
             for kind in kinds {
                 let sub: Vec<(String, String)> = set
                     .queries

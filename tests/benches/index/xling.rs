@@ -161,7 +161,7 @@ fn zh_name_pairs(corpus: &[Page]) -> (Vec<(String, String)>, Vec<Page>) {
         let Some((_, _, desc)) = super::render_page_min_words(&p, 1) else {
             continue;
         };
-        if !desc.chars().any(|c| c >= '\u{2E80}') {
+        if !desc.chars().any(llmops_common::is_cjk) {
             continue;
         }
         let en_name = en
@@ -456,9 +456,7 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         }
         // LLMOPS_BENCH_XLING_HELDOUT=0: the tuning part's rows only, while iterating (the
         // held-out sets are read once a change is decided; their pages stay in the corpus).
-        if file != "zh_en.tsv"
-            && std::env::var("LLMOPS_BENCH_XLING_HELDOUT").is_ok_and(|v| v == "0")
-        {
+        if file != "zh_en.tsv" && super::switched_off("LLMOPS_BENCH_XLING_HELDOUT") {
             continue;
         }
         xsets.push((format!("`{file}`, {what}"), pairs, missing));
@@ -520,7 +518,7 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         );
     }
     // Operators' documents, alone and among the pages (LLMOPS_BENCH_OPS=0: left out).
-    if !std::env::var("LLMOPS_BENCH_OPS").is_ok_and(|v| v == "0") {
+    if !super::switched_off("LLMOPS_BENCH_OPS") {
         let pages: Vec<(String, String)> = corpus
             .iter()
             .map(|(n, b, _)| (n.clone(), b.clone()))
@@ -529,7 +527,7 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
     }
     // Chinese NAME lines for English pages, on an engine with those pages added to the
     // corpus (LLMOPS_BENCH_XLING_ZHNAME=0 leaves it out while iterating).
-    if !std::env::var("LLMOPS_BENCH_XLING_ZHNAME").is_ok_and(|v| v == "0") {
+    if !super::switched_off("LLMOPS_BENCH_XLING_ZHNAME") {
         let (zn, extra) = zh_name_pairs(&corpus);
         if !zn.is_empty() {
             let zn_docs: Vec<(String, String)> = docs
@@ -567,7 +565,7 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
     }
     // Chinese pages in an engine of their own (their file names are the English ones').
     // LLMOPS_BENCH_XLING_ZH=0 leaves the Chinese pages out while iterating.
-    let zh = if std::env::var("LLMOPS_BENCH_XLING_ZH").is_ok_and(|v| v == "0") {
+    let zh = if super::switched_off("LLMOPS_BENCH_XLING_ZH") {
         vec![]
     } else {
         zh_pages(pages_wanted, 3000)
@@ -662,7 +660,7 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         m.save();
     }
     // LLMOPS_BENCH_XLING_SPEED=0 leaves the throughput rows out (recall work).
-    if lexical_only() || std::env::var("LLMOPS_BENCH_XLING_SPEED").is_ok_and(|v| v == "0") {
+    if lexical_only() || super::switched_off("LLMOPS_BENCH_XLING_SPEED") {
         return;
     }
     // Throughput on real chunks, the original kernels next to the fast ones.
