@@ -4,7 +4,7 @@ CARGO ?= cargo
 DATA_DIR ?= storage
 LISTEN ?= 127.0.0.1:9999
 
-.PHONY: run setup build release test cycles e2e bench eval lint fmt fuzz-build fuzz clean chaos quic-bench
+.PHONY: run setup build release test cycles fixtures e2e bench eval lint fmt fuzz-build fuzz clean chaos quic-bench
 
 ## run: build release binaries, set up, start the server on storage/ and open the client
 run: release setup
@@ -29,7 +29,7 @@ chaos:
 
 ## test: the full suite: unit, property and end-to-end tests of the real binaries
 ## (setup first: the dense index tests need the embedding model)
-test: setup build quic-bench cycles
+test: setup build quic-bench cycles fixtures
 	$(CARGO) test --workspace
 
 ## quic-bench: the QUIC comparison program (bench/quic, its own workspace) into the shared
@@ -40,6 +40,11 @@ quic-bench:
 ## cycles: no import cycles among the modules of the server-side and protocol crates
 cycles:
 	@python3 scripts/modcycles.py server/src tools/src planner/src policy/src protocol/src rdt-io/src client/src common/src index/src loganalysis/src
+
+## fixtures: the ops search fixtures the index bench reads are whole (every question names
+## a file of its set, no duplicates, the tuning and held-out sets share no documents)
+fixtures:
+	@python3 tests/fixtures/ops/validate.py
 
 ## e2e: the real server and the real TUI in a pseudo-terminal, scenario by scenario
 e2e: build
