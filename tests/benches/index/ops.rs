@@ -1,4 +1,4 @@
-//! Operators' documents in the multilingual bench: `tests/fixtures/ops/{tuning,heldout}`,
+//! Operators' documents in the multilingual bench: `tests/fixtures/ops/{tuning,heldout,fresh}`,
 //! each a small stack's configs, logs, scripts and runbooks (English and Chinese) with
 //! the questions an on-call operator would type (Chinese about English configs, English,
 //! identifiers in another spelling, either language about the runbooks), written for this
@@ -60,8 +60,12 @@ pub fn bench_ops(
 ) {
     // LLMOPS_BENCH_OPS_HELDOUT=0: the tuning set only, while iterating.
     let heldout = !super::switched_off("LLMOPS_BENCH_OPS_HELDOUT");
-    for (dir, label) in [("tuning", "tuning set"), ("heldout", "held-out set")] {
-        if dir == "heldout" && !heldout {
+    for (dir, label) in [
+        ("tuning", "tuning set"),
+        ("heldout", "held-out set"),
+        ("fresh", "fresh held-out set (session 16)"),
+    ] {
+        if dir != "tuning" && !heldout {
             continue;
         }
         let Some(set) = load(dir, label) else {
