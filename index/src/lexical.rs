@@ -515,17 +515,35 @@ impl Lexical {
             bm25_idf(df, docs)
         };
         // A joined form scores its presence (IDF x boost), not BM25's term frequency and
-        // length: most chunks hold no identifier at all, so the field's average length is
-        // near zero and BM25 would sink any chunk with a few identifiers.
-        for t in &qt.ident_joined {
-            let term = Term::from_field_text(self.f.ident_join, t);
-            let score = IDENT_JOIN_BOOST * idf(&term);
-            if score > 0.0 {
-                let q = TermQuery::new(term, IndexRecordOption::Basic);
-                should.push((
+        // length: most chunks hold no identifier at all, so the identifier field's average
+        // length is near zero and BM25 would sink any chunk with a few identifiers.
+        // The same joined form as one word of prose or of a key written without separators
+        // (`stop wait secs` and `stopwaitsecs`, `max memory` and `maxmemory`), scored the
+        // same way; one clause with the identifier match, so `readTimeout` (in both
+        // fields) counts once. As BM25 (one typed word's score) it cost a man page at 3
+        // (xling bench, English NAME 0.923 -> 0.920); scored by presence it did not.
+        for (i, t) in qt.ident_joined.iter().enumerate() {
+            let word = qt.ident_joined_en.get(i).and_then(Option::as_ref);
+            let terms = [
+                Some(Term::from_field_text(self.f.ident_join, t)),
+                word.map(|w| Term::from_field_text(self.f.en, w)),
+            ];
+            let mut alts: Vec<Box<dyn Query>> = Vec::new();
+            for term in terms.into_iter().flatten() {
+                let df = searcher.doc_freq(&term).unwrap_or(0);
+                if df > 0 {
+                    let score = IDENT_JOIN_BOOST * bm25_idf(df, docs);
+                    let q = TermQuery::new(term, IndexRecordOption::Basic);
+                    alts.push(Box::new(ConstScoreQuery::new(Box::new(q), score)));
+                }
+            }
+            match alts.len() {
+                0 => {}
+                1 => should.push((Occur::Should, alts.remove(0))),
+                _ => should.push((
                     Occur::Should,
-                    Box::new(ConstScoreQuery::new(Box::new(q), score)),
-                ));
+                    Box::new(DisjunctionMaxQuery::with_tie_breaker(alts, 0.0)),
+                )),
             }
         }
         for group in &qt.tr_groups {

@@ -21,6 +21,11 @@ pub struct QueryTokens {
     /// The query's adjacent words joined (`ident::joined`), against the joined forms of
     /// indexed identifiers.
     pub ident_joined: Vec<String>,
+    /// Each joined form as the English field indexes a word (`stop wait secs` ->
+    /// `stopwaitsec`): configs write many keys as one lower-case word (`stopwaitsecs`,
+    /// `maxmemory`), and prose writes `timestamp`, `hostname`; `None` when the analyzer
+    /// drops it.
+    pub ident_joined_en: Vec<Option<String>>,
     /// The glossary's translation of the query (`analyzers/glossary.rs`), analysed like the
     /// query's own words: English terms of a Chinese query (English field and identifier
     /// words), Chinese terms of an English one (jieba and bigram fields). Weighted below
@@ -195,6 +200,11 @@ impl Lexical {
                 en_tokens.push(t);
             }
         }
+        let ident_joined_en = id
+            .joined
+            .iter()
+            .map(|j| analyzers::tokens(&mut en, j, 1).into_iter().next())
+            .collect();
         QueryTokens {
             // Particles and question words (了, 的, 什么) match every Chinese text.
             zh: analyzers::tokens(&mut zh, query, MAX_QUERY_TOKENS)
@@ -206,6 +216,7 @@ impl Lexical {
             ident: id.wholes,
             ident_words: id.words,
             ident_joined: id.joined,
+            ident_joined_en,
             ..QueryTokens::default()
         }
     }

@@ -140,6 +140,60 @@ fn index_search_adjacent_words_find_the_identifier_joining_them() {
     assert_eq!(lexical("connect timeout")[0], "nginx.conf");
 }
 
+/// Keys written as one lower-case word (supervisord's `stopwaitsecs`, redis's
+/// `maxmemory`) are found by their words typed apart, above prose that has the words
+/// apart (common words, as in man pages and notes), and `time stamp` finds the prose
+/// `timestamp`. Without the joined form in the English field the keys are not found at
+/// all: each is one token nobody types.
+#[test]
+fn index_search_spaced_words_find_a_key_written_as_one_word() {
+    let d = tempfile::tempdir().expect("tmp");
+    let notes: Vec<(String, String)> = (0..12)
+        .map(|i| {
+            (
+                format!("note{i}.md"),
+                format!(
+                    "Meeting {i}: we had to stop the job and wait for the disks; memory \
+                     stayed below the max.\n"
+                ),
+            )
+        })
+        .collect();
+    let mut files: Vec<(&str, &str)> = notes
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    files.extend_from_slice(&[
+        (
+            "stop.txt",
+            "To stop the service, wait a few secs for the workers; the memory they used \
+             and the max they reached are printed.\n",
+        ),
+        (
+            "supervisord.conf",
+            "[program:worker]\ncommand=/usr/bin/worker\nstopwaitsecs=600\nautorestart=true\n",
+        ),
+        (
+            "redis.conf",
+            "bind 127.0.0.1\nmaxmemory 2gb\nmaxmemory-policy allkeys-lru\n",
+        ),
+        ("log.txt", "Each line starts with a timestamp in UTC.\n"),
+    ]);
+    let e = engine(d.path(), &files);
+    let lexical = |q: &str| {
+        names(
+            &e.search("s1", q, Scope::Uploads, 4, Mode::Lexical)
+                .expect("search"),
+        )
+        .into_iter()
+        .map(str::to_string)
+        .collect::<Vec<_>>()
+    };
+    assert_eq!(lexical("stop wait secs")[0], "supervisord.conf");
+    assert_eq!(lexical("max memory")[0], "redis.conf");
+    assert_eq!(lexical("time stamp")[0], "log.txt");
+}
+
 /// Chinese words the ops glossary does not list (天气, 湿度, 预报) reach an English
 /// file through the dictionary; the glossary alone finds nothing, and function words
 /// alone translate to nothing either way.
