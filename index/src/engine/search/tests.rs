@@ -13,6 +13,33 @@ fn names(hits: &[Hit]) -> Vec<&str> {
     hits.iter().map(|h| h.filename.as_str()).collect()
 }
 
+/// An engine over `files` and 12 notes (`note(i)` their text), so that a word is rare when
+/// few files hold it.
+fn engine_with_notes(
+    dir: &std::path::Path,
+    note: impl Fn(usize) -> String,
+    files: &[(&str, &str)],
+) -> Arc<Engine> {
+    let notes: Vec<(String, String)> = (0..12).map(|i| (format!("note{i}.md"), note(i))).collect();
+    let mut all: Vec<(&str, &str)> = notes
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    all.extend_from_slice(files);
+    engine(dir, &all)
+}
+
+/// The file names of the lexical top 4 for `q`.
+fn lexical_top(e: &Engine, q: &str) -> Vec<String> {
+    names(
+        &e.search("s1", q, Scope::Uploads, 4, Mode::Lexical)
+            .expect("search"),
+    )
+    .into_iter()
+    .map(str::to_string)
+    .collect()
+}
+
 #[test]
 fn index_search_identifiers_found_from_either_form() {
     let d = tempfile::tempdir().expect("tmp");
@@ -90,20 +117,7 @@ fn index_search_adjacent_words_find_the_identifier_joining_them() {
     // A page using both words apart, as a man page about a command does.
     let prose = "Run a command and kill it when its time limit passes; a timeout of 0 \
                  disables it. The command may read its standard input meanwhile.\n";
-    // Unrelated notes, so that a word is rare when few files hold it.
-    let notes: Vec<(String, String)> = (0..12)
-        .map(|i| {
-            (
-                format!("note{i}.md"),
-                format!("Meeting {i}: the disks were cleaned and the backup job moved.\n"),
-            )
-        })
-        .collect();
-    let mut files: Vec<(&str, &str)> = notes
-        .iter()
-        .map(|(n, t)| (n.as_str(), t.as_str()))
-        .collect();
-    files.extend_from_slice(&[
+    let files = [
         ("runner.txt", prose),
         (
             "client.ts",
@@ -117,17 +131,10 @@ fn index_search_adjacent_words_find_the_identifier_joining_them() {
             "nginx.conf",
             "location / {\n    proxy_connect_timeout 5s;\n    proxy_read_timeout 90s;\n}\n",
         ),
-    ]);
-    let e = engine(d.path(), &files);
-    let lexical = |q: &str| {
-        names(
-            &e.search("s1", q, Scope::Uploads, 4, Mode::Lexical)
-                .expect("search"),
-        )
-        .into_iter()
-        .map(str::to_string)
-        .collect::<Vec<_>>()
-    };
+    ];
+    let note = |i| format!("Meeting {i}: the disks were cleaned and the backup job moved.\n");
+    let e = engine_with_notes(d.path(), note, &files);
+    let lexical = |q: &str| lexical_top(&e, q);
     for q in ["read timeout", "read_timeout", "Read-Timeout"] {
         let n = lexical(q);
         assert!(
@@ -148,22 +155,7 @@ fn index_search_adjacent_words_find_the_identifier_joining_them() {
 #[test]
 fn index_search_spaced_words_find_a_key_written_as_one_word() {
     let d = tempfile::tempdir().expect("tmp");
-    let notes: Vec<(String, String)> = (0..12)
-        .map(|i| {
-            (
-                format!("note{i}.md"),
-                format!(
-                    "Meeting {i}: we had to stop the job and wait for the disks; memory \
-                     stayed below the max.\n"
-                ),
-            )
-        })
-        .collect();
-    let mut files: Vec<(&str, &str)> = notes
-        .iter()
-        .map(|(n, t)| (n.as_str(), t.as_str()))
-        .collect();
-    files.extend_from_slice(&[
+    let files = [
         (
             "stop.txt",
             "To stop the service, wait a few secs for the workers; the memory they used \
@@ -178,17 +170,13 @@ fn index_search_spaced_words_find_a_key_written_as_one_word() {
             "bind 127.0.0.1\nmaxmemory 2gb\nmaxmemory-policy allkeys-lru\n",
         ),
         ("log.txt", "Each line starts with a timestamp in UTC.\n"),
-    ]);
-    let e = engine(d.path(), &files);
-    let lexical = |q: &str| {
-        names(
-            &e.search("s1", q, Scope::Uploads, 4, Mode::Lexical)
-                .expect("search"),
-        )
-        .into_iter()
-        .map(str::to_string)
-        .collect::<Vec<_>>()
+    ];
+    // Common words in the notes, as in man pages: stop, wait, memory, max.
+    let note = |i| {
+        format!("Meeting {i}: we had to stop the job and wait for the disks; memory stayed below the max.\n")
     };
+    let e = engine_with_notes(d.path(), note, &files);
+    let lexical = |q: &str| lexical_top(&e, q);
     assert_eq!(lexical("stop wait secs")[0], "supervisord.conf");
     assert_eq!(lexical("max memory")[0], "redis.conf");
     assert_eq!(lexical("time stamp")[0], "log.txt");
