@@ -28,7 +28,7 @@ mod language;
 mod query;
 use chunk_doc::IndexedChunk;
 use query::{bm25_idf, sense_boost};
-pub use query::{QueryTokens, TrField};
+pub use query::{JoinedForm, QueryTokens, TrField};
 
 /// One chunk as stored in the lexical index.
 #[derive(Debug, Clone, PartialEq)]
@@ -522,11 +522,12 @@ impl Lexical {
         // same way; one clause with the identifier match, so `readTimeout` (in both
         // fields) counts once. As BM25 (one typed word's score) it cost a man page at 3
         // (xling bench, English NAME 0.923 -> 0.920); scored by presence it did not.
-        for (i, t) in qt.ident_joined.iter().enumerate() {
-            let word = qt.ident_joined_en.get(i).and_then(Option::as_ref);
+        for form in &qt.ident_joined {
             let terms = [
-                Some(Term::from_field_text(self.f.ident_join, t)),
-                word.map(|w| Term::from_field_text(self.f.en, w)),
+                Some(Term::from_field_text(self.f.ident_join, &form.joined)),
+                form.en_word
+                    .as_ref()
+                    .map(|w| Term::from_field_text(self.f.en, w)),
             ];
             let mut alts: Vec<Box<dyn Query>> = Vec::new();
             for term in terms.into_iter().flatten() {

@@ -18,14 +18,8 @@ pub struct QueryTokens {
     /// The query's words, plain and split from identifiers, against the words of indexed
     /// identifiers.
     pub ident_words: Vec<String>,
-    /// The query's adjacent words joined (`ident::joined`), against the joined forms of
-    /// indexed identifiers.
-    pub ident_joined: Vec<String>,
-    /// Each joined form as the English field indexes a word (`stop wait secs` ->
-    /// `stopwaitsec`): configs write many keys as one lower-case word (`stopwaitsecs`,
-    /// `maxmemory`), and prose writes `timestamp`, `hostname`; `None` when the analyzer
-    /// drops it.
-    pub ident_joined_en: Vec<Option<String>>,
+    /// The query's adjacent words joined (`ident::joined`).
+    pub ident_joined: Vec<JoinedForm>,
     /// The glossary's translation of the query (`analyzers/glossary.rs`), analysed like the
     /// query's own words: English terms of a Chinese query (English field and identifier
     /// words), Chinese terms of an English one (jieba and bigram fields). Weighted below
@@ -43,6 +37,17 @@ pub struct QueryTokens {
     /// (`Translation::groups`): each group is one disjunction-max clause. Empty: the
     /// `tr_` lists are plain clauses.
     pub tr_groups: Vec<Vec<(TrField, String, f32)>>,
+}
+
+/// One joined form of a query's adjacent words, for two fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JoinedForm {
+    /// Against the joined forms of indexed identifiers (`read timeout` -> `readtimeout`).
+    pub joined: String,
+    /// As the English field indexes a word (`stop wait secs` -> `stopwaitsec`): configs
+    /// write many keys as one lower-case word (`stopwaitsecs`, `maxmemory`), prose writes
+    /// `timestamp`, `hostname`; `None` when the analyzer drops it.
+    pub en_word: Option<String>,
 }
 
 /// The index field a translated token is searched in.
@@ -200,10 +205,13 @@ impl Lexical {
                 en_tokens.push(t);
             }
         }
-        let ident_joined_en = id
+        let ident_joined = id
             .joined
-            .iter()
-            .map(|j| analyzers::tokens(&mut en, j, 1).into_iter().next())
+            .into_iter()
+            .map(|joined| JoinedForm {
+                en_word: analyzers::tokens(&mut en, &joined, 1).into_iter().next(),
+                joined,
+            })
             .collect();
         QueryTokens {
             // Particles and question words (了, 的, 什么) match every Chinese text.
@@ -215,8 +223,7 @@ impl Lexical {
             en: en_tokens,
             ident: id.wholes,
             ident_words: id.words,
-            ident_joined: id.joined,
-            ident_joined_en,
+            ident_joined,
             ..QueryTokens::default()
         }
     }
