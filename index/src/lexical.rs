@@ -522,6 +522,7 @@ impl Lexical {
         // same way; one clause with the identifier match, so `readTimeout` (in both
         // fields) counts once. As BM25 (one typed word's score) it cost a man page at 3
         // (xling bench, English NAME 0.923 -> 0.920); scored by presence it did not.
+        // A translation's joined forms (`最大内存` -> `maxmemory`) at their weight.
         for form in &qt.ident_joined {
             let terms = [
                 Some(Term::from_field_text(self.f.ident_join, &form.joined)),
@@ -533,7 +534,7 @@ impl Lexical {
             for term in terms.into_iter().flatten() {
                 let df = searcher.doc_freq(&term).unwrap_or(0);
                 if df > 0 {
-                    let score = IDENT_JOIN_BOOST * bm25_idf(df, docs);
+                    let score = IDENT_JOIN_BOOST * form.weight * bm25_idf(df, docs);
                     let q = TermQuery::new(term, IndexRecordOption::Basic);
                     alts.push(Box::new(ConstScoreQuery::new(Box::new(q), score)));
                 }

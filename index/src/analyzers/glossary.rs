@@ -109,6 +109,10 @@ pub struct Translation {
     /// a word once, by its best-matching alternative, so a word with many synonyms does not
     /// outweigh the others. Empty: every term on its own (the glossary alone).
     pub groups: Vec<Vec<usize>>,
+    /// Consecutive translated words of the query (indices into `groups`, two or more,
+    /// nothing untranslated or a function word between): `最大内存` -> max, memory. Their
+    /// senses joined are searched like a typed question's adjacent words (`maxmemory`).
+    pub runs: Vec<Vec<usize>>,
 }
 
 impl Translation {

@@ -191,9 +191,18 @@ pub fn translate_with(query: &str, scorer: Option<&dyn SenseScorer>) -> Translat
         // The previous piece of this run: its first English word and whether it was a
         // single character (for compounds, below).
         let mut prev: Option<(String, bool)> = None;
+        // The groups of this run's consecutive translated pieces so far (`runs`).
+        let mut adjacent: Vec<usize> = Vec::new();
+        let end_run = |t: &mut Translation, adjacent: &mut Vec<usize>| {
+            if adjacent.len() >= 2 {
+                t.runs.push(std::mem::take(adjacent));
+            }
+            adjacent.clear();
+        };
         for piece in segment(run, &known) {
             if is_zh_stop(&piece) {
                 prev = None;
+                end_run(&mut t, &mut adjacent);
                 continue;
             }
             let single = piece.chars().count() == 1;
@@ -204,6 +213,7 @@ pub fn translate_with(query: &str, scorer: Option<&dyn SenseScorer>) -> Translat
                 Some(en) if !single || run.len() == 1 => {
                     let group = en.iter().map(|e| add(&mut t, e, 1.0)).collect();
                     t.groups.push(group);
+                    adjacent.push(t.groups.len() - 1);
                     if let Some(e) = en.first() {
                         text.push(e.clone());
                     }
@@ -232,6 +242,7 @@ pub fn translate_with(query: &str, scorer: Option<&dyn SenseScorer>) -> Translat
                     text.push(piece);
                 }
                 prev = None;
+                end_run(&mut t, &mut adjacent);
                 continue;
             }
             let base = if single {
@@ -244,6 +255,7 @@ pub fn translate_with(query: &str, scorer: Option<&dyn SenseScorer>) -> Translat
                 .map(|(e, w)| add(&mut t, e, base * w))
                 .collect();
             t.groups.push(group);
+            adjacent.push(t.groups.len() - 1);
             text.push(senses[0].0.clone());
             let first = senses[0].0.clone();
             if let Some(c) = prev
@@ -255,6 +267,7 @@ pub fn translate_with(query: &str, scorer: Option<&dyn SenseScorer>) -> Translat
             }
             prev = Some((first, single));
         }
+        end_run(&mut t, &mut adjacent);
     }
     if !t.terms.is_empty() {
         t.text = text.join(" ");
@@ -303,6 +316,18 @@ mod tests {
         // English queries: the glossary only, as before.
         let t = translate("disk usage");
         assert!(t.terms.iter().any(|x| x.contains("磁盘")), "{t:?}");
+    }
+
+    #[test]
+    fn index_translate_runs_are_adjacent_translated_words() {
+        // Three translated words side by side: one run of their three groups.
+        let t = translate("停止等待时间");
+        assert_eq!(t.runs, vec![vec![0, 1, 2]], "{t:?}");
+        // A function word or an ASCII word between ends a run; one word alone is none.
+        let t = translate("文件的末尾");
+        assert!(t.runs.is_empty(), "{t:?}");
+        let t = translate("停止 nginx 等待");
+        assert!(t.runs.is_empty(), "{t:?}");
     }
 
     #[test]

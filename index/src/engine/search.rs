@@ -43,6 +43,9 @@ pub(super) struct Evidence {
     cross_dense: f32,
     /// The translated question's words for coverage (each word by any of its senses).
     senses: rank::SenseUnits,
+    /// The question's words a file name can share: a question with Chinese in it by its
+    /// translation (`senses`, which keeps the English words it had), else each word.
+    name_words: rank::SenseUnits,
 }
 
 impl Evidence {
@@ -246,7 +249,7 @@ impl Engine {
     ) -> Result<RetrieverFiles, IndexError> {
         let query = query.trim();
         let tags = Self::tags(scope, session);
-        let (ev, simple, _) = self.evidence(query, &tags, MIN_POOL, Mode::Hybrid)?;
+        let (ev, _, _) = self.evidence(query, &tags, MIN_POOL, Mode::Hybrid)?;
         let catalog = self.read_catalog()?;
         let name = |k: &str| catalog.get(k).map(|e| e.filename.clone());
         Ok(RetrieverFiles {
@@ -259,7 +262,7 @@ impl Engine {
                 .filter_map(|(k, id, c)| Some((name(&k)?, c, ev.dense_weight(id))))
                 .collect(),
             names: self
-                .filename_matches(&catalog, &tags, query, &simple)
+                .filename_matches(&catalog, &tags, query, &ev.name_words)
                 .into_iter()
                 .filter_map(|(k, s)| Some((name(&k)?, s)))
                 .collect(),
@@ -416,14 +419,21 @@ impl Engine {
         } else {
             HashSet::new()
         };
+        let senses = rank::SenseUnits::new(&tr, &tr_simple);
+        let name_words = if cjk_query {
+            senses.clone()
+        } else {
+            rank::SenseUnits::from_tokens(&simple)
+        };
         let ev = Evidence {
+            name_words,
             lex,
             bm25_max,
             dense,
             wd,
             cross,
             cross_dense: self.cfg.cross_dense,
-            senses: rank::SenseUnits::new(&tr, &tr_simple),
+            senses,
         };
         Ok((ev, simple, tr_simple))
     }
@@ -434,7 +444,7 @@ impl Engine {
         catalog: &std::collections::BTreeMap<String, super::Entry>,
         tags: &[String],
         query: &str,
-        simple: &[String],
+        words: &rank::SenseUnits,
     ) -> Vec<(String, f32)> {
         let mut fnames: Vec<(String, f32)> = catalog
             .values()
@@ -442,7 +452,7 @@ impl Engine {
             .map(|e| {
                 (
                     e.key.clone(),
-                    rank::filename_score(&e.filename, query, simple),
+                    rank::filename_score_units(&e.filename, query, words),
                 )
             })
             .filter(|(_, s)| *s >= 0.3)
@@ -522,7 +532,7 @@ impl Engine {
             }
         }
         if mode != Mode::Dense {
-            let fnames = self.filename_matches(&catalog, tags, query, simple);
+            let fnames = self.filename_matches(&catalog, tags, query, &ev.name_words);
             for (k, s) in fnames {
                 let e = cands.entry(k.clone()).or_insert_with(|| blank(&k));
                 // A file-name match outranks content: `config.yaml` finds that file first.

@@ -18,7 +18,8 @@ pub struct QueryTokens {
     /// The query's words, plain and split from identifiers, against the words of indexed
     /// identifiers.
     pub ident_words: Vec<String>,
-    /// The query's adjacent words joined (`ident::joined`).
+    /// The query's adjacent words joined (`ident::joined`), then its translation's
+    /// (`translated_joins`).
     pub ident_joined: Vec<JoinedForm>,
     /// The glossary's translation of the query (`analyzers/glossary.rs`), analysed like the
     /// query's own words: English terms of a Chinese query (English field and identifier
@@ -40,7 +41,7 @@ pub struct QueryTokens {
 }
 
 /// One joined form of a query's adjacent words, for two fields.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct JoinedForm {
     /// Against the joined forms of indexed identifiers (`read timeout` -> `readtimeout`).
     pub joined: String,
@@ -48,6 +49,62 @@ pub struct JoinedForm {
     /// write many keys as one lower-case word (`stopwaitsecs`, `maxmemory`), prose writes
     /// `timestamp`, `hostname`; `None` when the analyzer drops it.
     pub en_word: Option<String>,
+    /// 1 for the typed words; a translation's (`translated_joins`) weigh as its terms do.
+    pub weight: f32,
+}
+
+/// Most senses of each translated word a translated joined form tries.
+const JOIN_SENSES: usize = 3;
+/// Most joined forms a query's translation adds.
+const TR_JOIN_LIMIT: usize = 24;
+
+/// The joined forms of a translation's consecutive words (`Translation::runs`), two or
+/// three at a time, each word by one of its first `JOIN_SENSES` one-word senses:
+/// `最大内存` -> `maxmemory` (and `maximummemory`, ...), as `max memory` typed joins. Each
+/// weighs `TR_BOOST` times its weakest sense's weight, strongest first.
+fn translated_joins(tr: &Translation) -> Vec<(String, f32)> {
+    let senses = |g: usize| -> Vec<(&str, f32)> {
+        tr.groups
+            .get(g)
+            .map(|terms| {
+                terms
+                    .iter()
+                    .filter_map(|&i| Some((tr.terms.get(i)?.as_str(), tr.weight(i))))
+                    .filter(|(t, _)| t.len() >= 2 && t.chars().all(|c| c.is_ascii_alphabetic()))
+                    .take(JOIN_SENSES)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut out: Vec<(String, f32)> = Vec::new();
+    for run in &tr.runs {
+        for n in 2..=3 {
+            for window in run.windows(n) {
+                let mut forms: Vec<(String, f32)> = vec![(String::new(), f32::INFINITY)];
+                for &g in window {
+                    forms = forms
+                        .iter()
+                        .flat_map(|(j, w)| {
+                            senses(g)
+                                .into_iter()
+                                .map(move |(t, tw)| (format!("{j}{}", t.to_lowercase()), w.min(tw)))
+                        })
+                        .collect();
+                }
+                for (j, w) in forms {
+                    match out.iter_mut().find(|x| x.0 == j) {
+                        Some(x) => x.1 = x.1.max(w),
+                        None => out.push((j, w)),
+                    }
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| b.1.total_cmp(&a.1));
+    out.truncate(TR_JOIN_LIMIT);
+    out.into_iter()
+        .map(|(j, w)| (j, super::TR_BOOST * w))
+        .collect()
 }
 
 /// The index field a translated token is searched in.
@@ -180,6 +237,15 @@ impl Lexical {
                 groups.push(group);
             }
         }
+        for (joined, weight) in translated_joins(tr) {
+            if qt.ident_joined.iter().all(|f| f.joined != joined) {
+                qt.ident_joined.push(JoinedForm {
+                    en_word: analyzers::tokens(&mut en, &joined, 1).into_iter().next(),
+                    joined,
+                    weight,
+                });
+            }
+        }
         qt.tr_groups = groups;
         qt.tr_en = tr_en;
         qt.tr_ident_words = tr_iw;
@@ -211,6 +277,7 @@ impl Lexical {
             .map(|joined| JoinedForm {
                 en_word: analyzers::tokens(&mut en, &joined, 1).into_iter().next(),
                 joined,
+                weight: 1.0,
             })
             .collect();
         QueryTokens {
@@ -291,6 +358,7 @@ mod tests {
             text: "keep original".into(),
             weights: vec![0.8, 0.4, 0.8],
             groups: vec![vec![0, 1], vec![2]],
+            runs: vec![],
         };
         let qt = l.query_tokens_translated("保留原始", &tr);
         let all = ["sys".to_string()];

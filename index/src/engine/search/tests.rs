@@ -187,6 +187,41 @@ fn index_search_spaced_words_find_a_key_written_as_one_word() {
     }
 }
 
+/// A Chinese question's adjacent words, translated, are joined as typed English words
+/// are: `停止等待时间` (stop, wait, time) finds the key `stop_wait_time` before prose
+/// that says the three words apart, and a file name shares words with the translation,
+/// not with Chinese bigrams no name holds.
+#[test]
+fn index_search_translated_adjacent_words_find_a_key() {
+    let d = tempfile::tempdir().expect("tmp");
+    let files = [
+        (
+            "worker.yaml",
+            "worker:\n  replicas: 3\n  stop_wait_time: 30s\n  image: registry.local/worker:2.4\n",
+        ),
+        (
+            "runbook.md",
+            "Stop the worker first. Wait until the queue drains, then write down the time \
+             it took and the time the queue was empty.\n",
+        ),
+    ];
+    let note = |i| format!("Meeting {i}: the deploy waited on the stop of the old pods.\n");
+    let e = engine_with_notes(d.path(), note, &files);
+    let top = lexical_top(&e, "停止等待时间");
+    assert_eq!(
+        top.first().map(String::as_str),
+        Some("worker.yaml"),
+        "{top:?}"
+    );
+    // The typed English words find it the same way.
+    let top = lexical_top(&e, "stop wait time");
+    assert_eq!(
+        top.first().map(String::as_str),
+        Some("worker.yaml"),
+        "{top:?}"
+    );
+}
+
 /// Chinese words the ops glossary does not list (天气, 湿度, 预报) reach an English
 /// file through the dictionary; the glossary alone finds nothing, and function words
 /// alone translate to nothing either way.
