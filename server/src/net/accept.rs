@@ -83,9 +83,11 @@ pub async fn accept_loop(ctx: Arc<Ctx>, listener: TcpListener) {
             Ok((slot, peer_permit)) => {
                 let c = ctx.clone();
                 let preauth = preauth.clone();
+                // The eviction order is taken here, in accept order.
+                let ticket = preauth.ticket();
                 ctx.connections.fetch_add(1, Ordering::Relaxed);
                 ctx.tracker.spawn(async move {
-                    match preauth.enter(PREAUTH_WAIT).await {
+                    match preauth.enter(ticket, PREAUTH_WAIT).await {
                         Some(pass) => super::nplt::serve(c.clone(), stream, peer, pass).await,
                         None => {
                             let refusal = Refusal::PreAuth(preauth.limit());

@@ -5,6 +5,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
@@ -72,21 +73,48 @@ impl Drop for PeerPermit {
 }
 
 /// Places for NPLT peers that have not completed HELLO. When all are taken, the oldest
-/// waiting peer is evicted, so idle or silent sockets cannot keep new clients from trying.
+/// peer holding one is evicted, so idle or silent sockets cannot keep new clients from
+/// trying. "Oldest" is accept order: each peer takes its place in the queue in the accept
+/// loop (`ticket`), before its task runs; the tasks of a multi-threaded runtime may start
+/// in another order under load, and a newer silent peer must not outlive older ones.
 #[derive(Debug)]
 pub struct PreAuthBudget {
     limit: usize,
     permits: Arc<Semaphore>,
-    /// Eviction tokens of peers holding a place, oldest first (dead entries: left HELLO).
-    queue: Mutex<VecDeque<Weak<CancellationToken>>>,
+    /// The peers holding or awaiting a place, in accept order (dead entries: left HELLO
+    /// or gave up).
+    queue: Mutex<VecDeque<Weak<Waiting>>>,
 }
+
+/// One accepted peer in the eviction queue.
+#[derive(Debug, Default)]
+struct Waiting {
+    /// Cancelled when a newer peer needs the place: the holder should close.
+    evicted: CancellationToken,
+    /// Holds a place (only a holder's eviction frees one).
+    holding: AtomicBool,
+}
+
+/// A peer's place in the eviction order, taken when it was accepted.
+#[derive(Debug)]
+pub struct PreAuthTicket(Arc<Waiting>);
 
 /// A pre-HELLO place; drop it once the peer completed HELLO (or was greeted as legacy).
 #[derive(Debug)]
 pub struct PreAuthPass {
     _permit: OwnedSemaphorePermit,
-    /// Cancelled when a newer peer needs the place: the holder should close.
-    pub evicted: Arc<CancellationToken>,
+    peer: Arc<Waiting>,
+}
+
+impl PreAuthPass {
+    /// Resolves when a newer peer needs the place: the holder should close.
+    pub async fn evicted(&self) {
+        self.peer.evicted.cancelled().await
+    }
+
+    pub fn is_evicted(&self) -> bool {
+        self.peer.evicted.is_cancelled()
+    }
 }
 
 impl PreAuthBudget {
@@ -102,9 +130,20 @@ impl PreAuthBudget {
         self.limit
     }
 
-    /// A place for a new peer: a free one, or the oldest holder's after evicting it (waiting
-    /// up to `wait` for it to leave). `None` when no place came free in time.
-    pub async fn enter(&self, wait: Duration) -> Option<PreAuthPass> {
+    /// A newly accepted peer's place in the eviction order (call in accept order).
+    pub fn ticket(&self) -> PreAuthTicket {
+        let peer = Arc::new(Waiting::default());
+        let mut q = self.queue.lock().unwrap_or_else(|p| p.into_inner());
+        if q.len() > 2 * self.limit {
+            q.retain(|w| w.strong_count() > 0);
+        }
+        q.push_back(Arc::downgrade(&peer));
+        PreAuthTicket(peer)
+    }
+
+    /// A place for the ticket's peer: a free one, or the oldest holder's after evicting it
+    /// (waiting up to `wait` for it to leave). `None` when no place came free in time.
+    pub async fn enter(&self, ticket: PreAuthTicket, wait: Duration) -> Option<PreAuthPass> {
         let permit = match self.permits.clone().try_acquire_owned() {
             Ok(p) => p,
             Err(_) => {
@@ -115,25 +154,28 @@ impl PreAuthBudget {
                     .ok()?
             }
         };
-        let evicted = Arc::new(CancellationToken::new());
-        let mut q = self.queue.lock().unwrap_or_else(|p| p.into_inner());
-        if q.len() > 2 * self.limit {
-            q.retain(|w| w.strong_count() > 0);
-        }
-        q.push_back(Arc::downgrade(&evicted));
+        ticket.0.holding.store(true, Ordering::Release);
         Some(PreAuthPass {
             _permit: permit,
-            evicted,
+            peer: ticket.0,
         })
     }
 
+    /// Tells the oldest peer holding a place to leave.
     fn evict_oldest(&self) {
         let mut q = self.queue.lock().unwrap_or_else(|p| p.into_inner());
-        while let Some(w) = q.pop_front() {
-            if let Some(t) = w.upgrade() {
-                if !t.is_cancelled() {
-                    t.cancel();
+        let mut i = 0;
+        while i < q.len() {
+            match q[i].upgrade() {
+                // Still waiting for a place: keeps its turn.
+                Some(w) if !w.holding.load(Ordering::Acquire) => i += 1,
+                Some(w) if !w.evicted.is_cancelled() => {
+                    w.evicted.cancel();
+                    q.remove(i);
                     return;
+                }
+                _ => {
+                    q.remove(i);
                 }
             }
         }
@@ -178,22 +220,70 @@ mod tests {
     async fn a_full_pre_auth_budget_evicts_the_oldest_waiting_peer() {
         let b = PreAuthBudget::new(2);
         let wait = Duration::from_secs(5);
-        let first = b.enter(wait).await.expect("free place");
-        let second = b.enter(wait).await.expect("free place");
+        let first = b.enter(b.ticket(), wait).await.expect("free place");
+        let second = b.enter(b.ticket(), wait).await.expect("free place");
         // A third peer: the first is told to leave; its place is taken once it does.
         let third = {
             let b = b.clone();
-            tokio::spawn(async move { b.enter(Duration::from_secs(5)).await })
+            let t = b.ticket();
+            tokio::spawn(async move { b.enter(t, Duration::from_secs(5)).await })
         };
-        first.evicted.cancelled().await;
-        assert!(!second.evicted.is_cancelled());
+        first.evicted().await;
+        assert!(!second.is_evicted());
         drop(first);
         let third = third.await.expect("task").expect("place after eviction");
         // A peer that completed HELLO (pass dropped) is never evicted: the next eviction
         // skips it and picks the oldest still waiting.
         drop(second);
-        let fourth = b.enter(wait).await.expect("free place");
-        assert!(!third.evicted.is_cancelled() && !fourth.evicted.is_cancelled());
+        let fourth = b.enter(b.ticket(), wait).await.expect("free place");
+        assert!(!third.is_evicted() && !fourth.is_evicted());
+    }
+
+    #[tokio::test]
+    async fn eviction_follows_accept_order_not_task_start_order() {
+        let b = PreAuthBudget::new(2);
+        let wait = Duration::from_secs(5);
+        // Accepted as a, b; their tasks run in the other order.
+        let (ta, tb) = (b.ticket(), b.ticket());
+        let pb = b.enter(tb, wait).await.expect("free place");
+        let pa = b.enter(ta, wait).await.expect("free place");
+        // A third peer evicts the first accepted, not the first to start.
+        let third = {
+            let b = b.clone();
+            let t = b.ticket();
+            tokio::spawn(async move { b.enter(t, Duration::from_secs(5)).await })
+        };
+        pa.evicted().await;
+        assert!(!pb.is_evicted());
+        drop(pa);
+        let third = third.await.expect("task").expect("place after eviction");
+        assert!(!third.is_evicted());
+    }
+
+    #[tokio::test]
+    async fn a_peer_still_waiting_for_a_place_is_not_evicted() {
+        let b = PreAuthBudget::new(1);
+        let wait = Duration::from_secs(5);
+        // Accepted first, its task not started yet: it holds nothing, so a newer peer
+        // evicts the holder, which frees a place, and not the waiting one.
+        let early = b.ticket();
+        let holder = b.enter(b.ticket(), wait).await.expect("free place");
+        let newer = {
+            let b = b.clone();
+            let t = b.ticket();
+            tokio::spawn(async move { b.enter(t, Duration::from_secs(5)).await })
+        };
+        holder.evicted().await;
+        drop(holder);
+        let newer = newer.await.expect("task").expect("place after eviction");
+        // The early peer's task starts now: the full budget evicts the newer holder.
+        let early = {
+            let b = b.clone();
+            tokio::spawn(async move { b.enter(early, Duration::from_secs(5)).await })
+        };
+        newer.evicted().await;
+        drop(newer);
+        assert!(!early.await.expect("task").expect("place").is_evicted());
     }
 
     #[test]

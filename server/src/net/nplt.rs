@@ -256,7 +256,7 @@ pub async fn serve(
 /// Resolves when a newer peer evicted this one from the pre-HELLO budget.
 async fn evicted(preauth: &Option<super::limits::PreAuthPass>) {
     match preauth {
-        Some(p) => p.evicted.cancelled().await,
+        Some(p) => p.evicted().await,
         None => std::future::pending().await,
     }
 }
