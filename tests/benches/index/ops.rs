@@ -1,4 +1,4 @@
-//! Operators' documents in the multilingual bench: `tests/fixtures/ops/{tuning,heldout,fresh}`,
+//! Operators' documents in the multilingual bench: `tests/fixtures/ops/{tuning,heldout,fresh,fresh2}`,
 //! each a small stack's configs, logs, scripts and runbooks (English and Chinese) with
 //! the questions an on-call operator would type (Chinese about English configs, English,
 //! identifiers in another spelling, either language about the runbooks), written for this
@@ -64,6 +64,7 @@ pub fn bench_ops(
         ("tuning", "tuning set"),
         ("heldout", "held-out set"),
         ("fresh", "fresh held-out set (session 16)"),
+        ("fresh2", "second fresh held-out set (session 18)"),
     ] {
         if dir != "tuning" && !heldout {
             continue;
