@@ -236,13 +236,37 @@ pub fn filename_score_units(filename: &str, query: &str, words: &SenseUnits) -> 
 
 /// Share of the query's tokens present in `text` (lower-cased substring test), in [0, 1].
 pub fn coverage(text_lower: &str, tokens: &[String]) -> f32 {
+    coverage_in(&ChunkWords::new(text_lower, ""), tokens)
+}
+
+/// A chunk's words for coverage: its text and the name of its file, which says what the
+/// text is about when the text does not (`maxmemory 6gb` in `redis.conf` answers `redis 最大
+/// 内存`; nginx.conf's `proxy_read_timeout` never says `nginx`). A word counts in the name
+/// only with 3+ characters, as in `SenseUnits::name_share` (`db` inside a name is chance).
+pub struct ChunkWords<'a> {
+    text_lower: &'a str,
+    name_lower: &'a str,
+}
+
+impl<'a> ChunkWords<'a> {
+    pub fn new(text_lower: &'a str, name_lower: &'a str) -> ChunkWords<'a> {
+        ChunkWords {
+            text_lower,
+            name_lower,
+        }
+    }
+
+    fn has(&self, t: &str) -> bool {
+        self.text_lower.contains(t) || (t.chars().count() >= 3 && self.name_lower.contains(t))
+    }
+}
+
+/// `coverage` of a chunk with its file's name.
+pub fn coverage_in(words: &ChunkWords, tokens: &[String]) -> f32 {
     if tokens.is_empty() {
         return 0.0;
     }
-    let hit = tokens
-        .iter()
-        .filter(|t| text_lower.contains(t.as_str()))
-        .count();
+    let hit = tokens.iter().filter(|t| words.has(t)).count();
     hit as f32 / tokens.len() as f32
 }
 
@@ -308,7 +332,12 @@ impl SenseUnits {
 
     /// Share of the units `text_lower` covers (lower-cased substring tests), in [0, 1].
     pub fn coverage(&self, text_lower: &str) -> f32 {
-        self.share(|t| text_lower.contains(t))
+        self.coverage_in(&ChunkWords::new(text_lower, ""))
+    }
+
+    /// `coverage` of a chunk with its file's name.
+    pub fn coverage_in(&self, words: &ChunkWords) -> f32 {
+        self.share(|t| words.has(t))
     }
 
     /// Share of the units a lower-cased file name covers: only by words of 3+ characters

@@ -622,11 +622,17 @@ impl Engine {
                 texts.insert(c.chunk_id, c);
             }
             for mut c in next {
+                // The file's name is the chunk's context (`rank::ChunkWords`).
+                let name = catalog
+                    .get(&c.key)
+                    .map(|e| e.filename.to_lowercase())
+                    .unwrap_or_default();
                 c.cov = texts
                     .get(&c.chunk)
                     .map(|ch| {
                         let low = ch.text.to_lowercase();
-                        rank::coverage(&low, simple).max(ev.senses.coverage(&low))
+                        let words = rank::ChunkWords::new(&low, &name);
+                        rank::coverage_in(&words, simple).max(ev.senses.coverage_in(&words))
                     })
                     .unwrap_or(0.0);
                 if let Some(score) = c.bm25 {

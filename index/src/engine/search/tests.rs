@@ -422,3 +422,39 @@ fn index_search_dense_scale_ignores_a_larger_pool() {
     let few = dense_scale(&ranked(10));
     assert!(few.place(0.891) < 0.01, "{}", few.place(0.891));
 }
+
+/// A chunk's file name is its context: redis.conf's `maxmemory` lines never say `redis`,
+/// yet they answer `redis max memory` whole. Coverage (the head's order and the shown
+/// similarity, 0.9 x coverage x (0.7 + 0.3 x BM25 / best)) counts the name's words: all
+/// three words here, 0.9; without the name two of three, 0.6.
+#[test]
+fn index_search_file_name_counts_in_a_chunks_coverage() {
+    let d = tempfile::tempdir().expect("tmp");
+    // A header that names the program, then settings far enough below to be another chunk.
+    let mut conf = String::from("# Redis 7.0 configuration for the cache tier\nbind 10.0.0.5\n");
+    for i in 0..40 {
+        conf.push_str(&format!(
+            "# tuning note {i}: keep the defaults unless the runbook says so\n"
+        ));
+    }
+    conf.push_str(
+        "######## MEMORY MANAGEMENT ########\nmaxmemory 6gb\nmaxmemory-policy allkeys-lru\n",
+    );
+    let manifest = "containers:\n  - name: api\n    env:\n      - name: CACHE_URL\n        value: \"redis://cache:6379/2\"\n    resources:\n      limits:\n        memory: 768Mi\n";
+    let files = [("redis.conf", conf.as_str()), ("api-deploy.yaml", manifest)];
+    let note = |i| format!("Sprint {i}: the team reviewed dashboards and closed tickets.\n");
+    let e = engine_with_notes(d.path(), note, &files);
+    let hits = e
+        .search_per_file("s1", "redis max memory", Scope::Uploads, 5, 3, Mode::Hybrid)
+        .expect("search");
+    let first = hits.first().expect("a hit");
+    assert_eq!(first.filename, "redis.conf", "{:?}", names(&hits));
+    assert!(first.chunk.contains("maxmemory 6gb"), "{}", first.chunk);
+    assert!(first.similarity >= 0.85, "{}", first.similarity);
+    // A name's short word is chance, not context: `db` in `db.conf` covers nothing.
+    let words = rank::ChunkWords::new("port 5432", "db.conf");
+    assert_eq!(
+        rank::coverage_in(&words, &["db".to_string(), "port".to_string()]),
+        0.5
+    );
+}
