@@ -216,6 +216,12 @@ impl Refusal {
 mod tests {
     use super::*;
 
+    /// A peer accepted now whose task waits for a place (up to 5 s).
+    fn newcomer(b: &Arc<PreAuthBudget>) -> tokio::task::JoinHandle<Option<PreAuthPass>> {
+        let (b, t) = (b.clone(), b.ticket());
+        tokio::spawn(async move { b.enter(t, Duration::from_secs(5)).await })
+    }
+
     #[tokio::test]
     async fn a_full_pre_auth_budget_evicts_the_oldest_waiting_peer() {
         let b = PreAuthBudget::new(2);
@@ -223,11 +229,7 @@ mod tests {
         let first = b.enter(b.ticket(), wait).await.expect("free place");
         let second = b.enter(b.ticket(), wait).await.expect("free place");
         // A third peer: the first is told to leave; its place is taken once it does.
-        let third = {
-            let b = b.clone();
-            let t = b.ticket();
-            tokio::spawn(async move { b.enter(t, Duration::from_secs(5)).await })
-        };
+        let third = newcomer(&b);
         first.evicted().await;
         assert!(!second.is_evicted());
         drop(first);
@@ -248,11 +250,7 @@ mod tests {
         let pb = b.enter(tb, wait).await.expect("free place");
         let pa = b.enter(ta, wait).await.expect("free place");
         // A third peer evicts the first accepted, not the first to start.
-        let third = {
-            let b = b.clone();
-            let t = b.ticket();
-            tokio::spawn(async move { b.enter(t, Duration::from_secs(5)).await })
-        };
+        let third = newcomer(&b);
         pa.evicted().await;
         assert!(!pb.is_evicted());
         drop(pa);
@@ -268,11 +266,7 @@ mod tests {
         // evicts the holder, which frees a place, and not the waiting one.
         let early = b.ticket();
         let holder = b.enter(b.ticket(), wait).await.expect("free place");
-        let newer = {
-            let b = b.clone();
-            let t = b.ticket();
-            tokio::spawn(async move { b.enter(t, Duration::from_secs(5)).await })
-        };
+        let newer = newcomer(&b);
         holder.evicted().await;
         drop(holder);
         let newer = newer.await.expect("task").expect("place after eviction");
