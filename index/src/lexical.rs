@@ -505,7 +505,24 @@ impl Lexical {
                     Term::from_field_text(field, t),
                     IndexRecordOption::WithFreqs,
                 );
-                should.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), boost))));
+                let mut q: Box<dyn Query> = Box::new(q);
+                // An identifier's word in either number (`buffer` and `shared_buffers`),
+                // counted once.
+                if field == self.f.ident {
+                    let variants = analyzers::ident::number_variants(t);
+                    if !variants.is_empty() {
+                        let alts: Vec<Box<dyn Query>> = std::iter::once(q)
+                            .chain(variants.iter().map(|v| {
+                                Box::new(TermQuery::new(
+                                    Term::from_field_text(field, v),
+                                    IndexRecordOption::WithFreqs,
+                                )) as Box<dyn Query>
+                            }))
+                            .collect();
+                        q = Box::new(DisjunctionMaxQuery::with_tie_breaker(alts, 0.0));
+                    }
+                }
+                should.push((Occur::Should, Box::new(BoostQuery::new(q, boost))));
             }
         }
         let searcher = self.reader.searcher();
@@ -524,14 +541,19 @@ impl Lexical {
         // (xling bench, English NAME 0.923 -> 0.920); scored by presence it did not.
         // A translation's joined forms (`最大内存` -> `maxmemory`) at their weight.
         for form in &qt.ident_joined {
-            let terms = [
-                Some(Term::from_field_text(self.f.ident_join, &form.joined)),
-                form.en_word
-                    .as_ref()
-                    .map(|w| Term::from_field_text(self.f.en, w)),
-            ];
+            // The joined form with its last word in the other number too (`max connection`
+            // and `max_connections`).
+            let terms = std::iter::once(&form.joined)
+                .chain(&analyzers::ident::number_variants(&form.joined))
+                .map(|j| Term::from_field_text(self.f.ident_join, j))
+                .chain(
+                    form.en_word
+                        .as_ref()
+                        .map(|w| Term::from_field_text(self.f.en, w)),
+                )
+                .collect::<Vec<_>>();
             let mut alts: Vec<Box<dyn Query>> = Vec::new();
-            for term in terms.into_iter().flatten() {
+            for term in terms {
                 let df = searcher.doc_freq(&term).unwrap_or(0);
                 if df > 0 {
                     let score = IDENT_JOIN_BOOST * form.weight * bm25_idf(df, docs);

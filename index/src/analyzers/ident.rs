@@ -140,6 +140,36 @@ fn word_count(s: &str) -> usize {
         .sum()
 }
 
+/// The other grammatical number of an English word (`buffer` <-> `buffers`, `policy` <->
+/// `policies`, `process` <-> `processes`), for the identifier fields, which keep words as
+/// written: a question says `buffer cache` or `max connection`, the key `shared_buffers`
+/// or `max_connections` (the English field stems, so prose needs none of this). English
+/// is irregular, so a plural gives each plausible singular (`caches` -> `cache`, `cach`):
+/// a form no identifier holds matches nothing. Empty for short or non-alphabetic words.
+pub fn number_variants(w: &str) -> Vec<String> {
+    if w.len() < 3 || !w.bytes().all(|b| b.is_ascii_lowercase()) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if w.ends_with('s') && !w.ends_with("ss") {
+        out.push(w[..w.len() - 1].to_string());
+        if let Some(stem) = w.strip_suffix("es") {
+            out.push(stem.to_string());
+        }
+        if let Some(stem) = w.strip_suffix("ies") {
+            out.push(format!("{stem}y"));
+        }
+    } else if ["s", "x", "z", "ch", "sh"].iter().any(|e| w.ends_with(e)) {
+        out.push(format!("{w}es"));
+    } else if w.ends_with('y') && !w[..w.len() - 1].ends_with(['a', 'e', 'i', 'o', 'u']) {
+        out.push(format!("{}ies", &w[..w.len() - 1]));
+    } else {
+        out.push(format!("{w}s"));
+    }
+    out.retain(|v| v.len() >= 2);
+    out
+}
+
 /// Most consecutive words an identifier's joined forms (`joined`) take.
 const JOIN_MAX: usize = 4;
 /// Most joined forms one identifier (or one run of query words) adds.
@@ -387,6 +417,20 @@ pub fn query_idents(query: &str, limit: usize) -> QueryIdents {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn index_ident_number_variants_both_ways() {
+        assert_eq!(number_variants("buffer"), ["buffers"]);
+        assert_eq!(number_variants("buffers"), ["buffer"]);
+        assert_eq!(number_variants("connections"), ["connection"]);
+        assert_eq!(number_variants("process"), ["processes"]);
+        assert!(number_variants("processes").contains(&"process".to_string()));
+        assert!(number_variants("caches").contains(&"cache".to_string()));
+        assert_eq!(number_variants("policy"), ["policies"]);
+        assert!(number_variants("policies").contains(&"policy".to_string()));
+        assert_eq!(number_variants("key"), ["keys"]);
+        assert!(number_variants("db").is_empty() && number_variants("port_80").is_empty());
+    }
     use crate::analyzers::tokens;
 
     fn idents(text: &str) -> Vec<String> {

@@ -226,9 +226,16 @@ impl Lexical {
                         if !list.contains(&t) {
                             continue;
                         }
-                        match group.iter_mut().find(|x| x.0 == field && x.1 == t) {
-                            Some(x) => x.2 = x.2.max(w),
-                            None => group.push((field, t, w)),
+                        // An identifier's word in either number (`buffer`, `shared_buffers`).
+                        let variants = match field {
+                            TrField::IdentWord => analyzers::ident::number_variants(&t),
+                            _ => Vec::new(),
+                        };
+                        for t in std::iter::once(t).chain(variants) {
+                            match group.iter_mut().find(|x| x.0 == field && x.1 == t) {
+                                Some(x) => x.2 = x.2.max(w),
+                                None => group.push((field, t, w)),
+                            }
                         }
                     }
                 }

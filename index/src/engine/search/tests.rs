@@ -458,3 +458,31 @@ fn index_search_file_name_counts_in_a_chunks_coverage() {
         0.5
     );
 }
+
+/// A question's word meets an identifier's word in the other number: `buffer` and
+/// `shared_buffers`, `max connection` and `max_connections` (the identifier fields keep
+/// words as written; the English field's stemming does not reach inside a glued key).
+#[test]
+fn index_search_identifier_words_match_in_either_number() {
+    let d = tempfile::tempdir().expect("tmp");
+    let files = [
+        (
+            "postgresql.conf",
+            "shared_buffers = 4GB\nwork_mem = 64MB\nmax_connections = 300\n",
+        ),
+        (
+            "notes.md",
+            "The disk controller was replaced; its write cache is back on.\n",
+        ),
+    ];
+    let note = |i| format!("Standup {i}: the team reviewed dashboards and closed tickets.\n");
+    let e = engine_with_notes(d.path(), note, &files);
+    for q in ["buffer size", "max connection", "共享缓冲区"] {
+        let top = lexical_top(&e, q);
+        assert_eq!(
+            top.first().map(String::as_str),
+            Some("postgresql.conf"),
+            "{q}: {top:?}"
+        );
+    }
+}
