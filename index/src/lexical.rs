@@ -475,21 +475,23 @@ impl Lexical {
         let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         let grouped = !qt.tr_groups.is_empty();
         // Bigrams repeat what jieba words say in a coarser way: weigh them lower.
-        for (field, toks, boost, translated) in [
-            (self.f.zh, &qt.zh, 1.0f32, false),
-            (self.f.bigram, &qt.bigram, 0.6, false),
-            (self.f.en, &qt.en, 1.0, false),
-            (self.f.ident, &qt.ident, IDENT_WHOLE_BOOST, false),
-            (self.f.ident, &qt.ident_words, IDENT_WORD_BOOST, false),
-            (self.f.en, &qt.tr_en, TR_BOOST, true),
+        // (field, tokens, boost, translated, identifier words: either grammatical number)
+        for (field, toks, boost, translated, words) in [
+            (self.f.zh, &qt.zh, 1.0f32, false, false),
+            (self.f.bigram, &qt.bigram, 0.6, false, false),
+            (self.f.en, &qt.en, 1.0, false, false),
+            (self.f.ident, &qt.ident, IDENT_WHOLE_BOOST, false, false),
+            (self.f.ident, &qt.ident_words, IDENT_WORD_BOOST, false, true),
+            (self.f.en, &qt.tr_en, TR_BOOST, true, false),
             (
                 self.f.ident,
                 &qt.tr_ident_words,
                 TR_BOOST * IDENT_WORD_BOOST,
                 true,
+                true,
             ),
-            (self.f.zh, &qt.tr_zh, TR_BOOST, true),
-            (self.f.bigram, &qt.tr_bigram, TR_BOOST * 0.6, true),
+            (self.f.zh, &qt.tr_zh, TR_BOOST, true, false),
+            (self.f.bigram, &qt.tr_bigram, TR_BOOST * 0.6, true, false),
         ] {
             // Grouped translations are added below, one clause per translated word.
             if translated && grouped {
@@ -501,27 +503,27 @@ impl Lexical {
                 } else {
                     boost
                 };
-                let q = TermQuery::new(
-                    Term::from_field_text(field, t),
-                    IndexRecordOption::WithFreqs,
-                );
-                let mut q: Box<dyn Query> = Box::new(q);
                 // An identifier's word in either number (`buffer` and `shared_buffers`),
                 // counted once.
-                if field == self.f.ident {
-                    let variants = analyzers::ident::number_variants(t);
-                    if !variants.is_empty() {
-                        let alts: Vec<Box<dyn Query>> = std::iter::once(q)
-                            .chain(variants.iter().map(|v| {
-                                Box::new(TermQuery::new(
-                                    Term::from_field_text(field, v),
-                                    IndexRecordOption::WithFreqs,
-                                )) as Box<dyn Query>
-                            }))
-                            .collect();
-                        q = Box::new(DisjunctionMaxQuery::with_tie_breaker(alts, 0.0));
-                    }
-                }
+                let variants = if words {
+                    analyzers::ident::number_variants(t)
+                } else {
+                    Vec::new()
+                };
+                let mut alts: Vec<Box<dyn Query>> = std::iter::once(t.as_str())
+                    .chain(variants.iter().map(String::as_str))
+                    .map(|v| {
+                        Box::new(TermQuery::new(
+                            Term::from_field_text(field, v),
+                            IndexRecordOption::WithFreqs,
+                        )) as Box<dyn Query>
+                    })
+                    .collect();
+                let q: Box<dyn Query> = if alts.len() == 1 {
+                    alts.remove(0)
+                } else {
+                    Box::new(DisjunctionMaxQuery::with_tie_breaker(alts, 0.0))
+                };
                 should.push((Occur::Should, Box::new(BoostQuery::new(q, boost))));
             }
         }

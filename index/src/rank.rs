@@ -242,7 +242,7 @@ pub fn coverage(text_lower: &str, tokens: &[String]) -> f32 {
 /// A chunk's words for coverage: its text and the name of its file, which says what the
 /// text is about when the text does not (`maxmemory 6gb` in `redis.conf` answers `redis 最大
 /// 内存`; nginx.conf's `proxy_read_timeout` never says `nginx`). A word counts in the name
-/// only with 3+ characters, as in `SenseUnits::name_share` (`db` inside a name is chance).
+/// only with 3+ characters (`in_name`, as for the name share).
 pub struct ChunkWords<'a> {
     text_lower: &'a str,
     name_lower: &'a str,
@@ -257,8 +257,14 @@ impl<'a> ChunkWords<'a> {
     }
 
     fn has(&self, t: &str) -> bool {
-        self.text_lower.contains(t) || (t.chars().count() >= 3 && self.name_lower.contains(t))
+        self.text_lower.contains(t) || in_name(self.name_lower, t)
     }
+}
+
+/// Whether a lower-cased file name holds a query word: only words of 3+ characters count
+/// (`db` or `io` inside a name is chance).
+fn in_name(name_lower: &str, t: &str) -> bool {
+    t.chars().count() >= 3 && name_lower.contains(t)
 }
 
 /// `coverage` of a chunk with its file's name.
@@ -340,10 +346,9 @@ impl SenseUnits {
         self.share(|t| words.has(t))
     }
 
-    /// Share of the units a lower-cased file name covers: only by words of 3+ characters
-    /// (`db` or `io` inside a name is chance).
+    /// Share of the units a lower-cased file name covers (`in_name`).
     pub fn name_share(&self, name_lower: &str) -> f32 {
-        self.share(|t| t.chars().count() >= 3 && name_lower.contains(t))
+        self.share(|t| in_name(name_lower, t))
     }
 
     fn share(&self, has: impl Fn(&str) -> bool) -> f32 {

@@ -418,6 +418,8 @@ pub fn query_idents(query: &str, limit: usize) -> QueryIdents {
 mod tests {
     use super::*;
 
+    use crate::analyzers::tokens;
+
     #[test]
     fn index_ident_number_variants_both_ways() {
         assert_eq!(number_variants("buffer"), ["buffers"]);
@@ -431,7 +433,6 @@ mod tests {
         assert_eq!(number_variants("key"), ["keys"]);
         assert!(number_variants("db").is_empty() && number_variants("port_80").is_empty());
     }
-    use crate::analyzers::tokens;
 
     fn idents(text: &str) -> Vec<String> {
         tokens(&mut ident_analyzer(), text, 100)
