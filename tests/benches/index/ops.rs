@@ -1,4 +1,4 @@
-//! Operators' documents in the multilingual bench: `tests/fixtures/ops/{tuning,heldout,fresh,fresh2}`,
+//! Operators' documents in the multilingual bench: `tests/fixtures/ops/{tuning,heldout,fresh,fresh2,fresh3}`,
 //! each a small stack's configs, logs, scripts and runbooks (English and Chinese) with
 //! the questions an on-call operator would type (Chinese about English configs, English,
 //! identifiers in another spelling, either language about the runbooks), written for this
@@ -65,6 +65,7 @@ pub fn bench_ops(
         ("heldout", "held-out set"),
         ("fresh", "fresh held-out set (session 16)"),
         ("fresh2", "second fresh held-out set (session 18)"),
+        ("fresh3", "third fresh held-out set (session 19)"),
     ] {
         if dir != "tuning" && !heldout {
             continue;
