@@ -473,31 +473,44 @@ impl Lexical {
     /// The BM25 OR query over the analyzers' tokens (no scope filter).
     fn union_query(&self, qt: &QueryTokens) -> BooleanQuery {
         let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        let grouped = !qt.tr_groups.is_empty();
+        // Translated tokens some group holds are added below, one clause per group.
+        let grouped: std::collections::HashSet<(TrField, &str)> = qt
+            .tr_groups
+            .iter()
+            .flatten()
+            .map(|(f, t, _)| (*f, t.as_str()))
+            .collect();
         // Bigrams repeat what jieba words say in a coarser way: weigh them lower.
-        // (field, tokens, boost, translated, identifier words: either grammatical number)
+        // (field, tokens, boost, the translation's field, identifier words: either
+        // grammatical number)
         for (field, toks, boost, translated, words) in [
-            (self.f.zh, &qt.zh, 1.0f32, false, false),
-            (self.f.bigram, &qt.bigram, 0.6, false, false),
-            (self.f.en, &qt.en, 1.0, false, false),
-            (self.f.ident, &qt.ident, IDENT_WHOLE_BOOST, false, false),
-            (self.f.ident, &qt.ident_words, IDENT_WORD_BOOST, false, true),
-            (self.f.en, &qt.tr_en, TR_BOOST, true, false),
+            (self.f.zh, &qt.zh, 1.0f32, None, false),
+            (self.f.bigram, &qt.bigram, 0.6, None, false),
+            (self.f.en, &qt.en, 1.0, None, false),
+            (self.f.ident, &qt.ident, IDENT_WHOLE_BOOST, None, false),
+            (self.f.ident, &qt.ident_words, IDENT_WORD_BOOST, None, true),
+            (self.f.en, &qt.tr_en, TR_BOOST, Some(TrField::En), false),
             (
                 self.f.ident,
                 &qt.tr_ident_words,
                 TR_BOOST * IDENT_WORD_BOOST,
-                true,
+                Some(TrField::IdentWord),
                 true,
             ),
-            (self.f.zh, &qt.tr_zh, TR_BOOST, true, false),
-            (self.f.bigram, &qt.tr_bigram, TR_BOOST * 0.6, true, false),
+            (self.f.zh, &qt.tr_zh, TR_BOOST, Some(TrField::Zh), false),
+            (
+                self.f.bigram,
+                &qt.tr_bigram,
+                TR_BOOST * 0.6,
+                Some(TrField::Bigram),
+                false,
+            ),
         ] {
-            // Grouped translations are added below, one clause per translated word.
-            if translated && grouped {
-                continue;
-            }
             for t in toks {
+                if translated.is_some_and(|f| grouped.contains(&(f, t.as_str()))) {
+                    continue;
+                }
+                let translated = translated.is_some();
                 let boost = if translated {
                     boost * qt.tr_weights.get(t).copied().unwrap_or(1.0)
                 } else {

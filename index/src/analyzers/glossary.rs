@@ -82,6 +82,16 @@ const EN_FILLER: &[&str] = &[
     "that", "be", "can", "show", "me",
 ];
 
+/// Weight of an English question word's siblings in the glossary (the other English
+/// terms of the Chinese terms it translates to: `ram` -> 内存 -> `memory`, `mem`): a
+/// question says `RAM`, `backend`, `stale` where a config says `memory`, `upstream`,
+/// `age`. One disjunction-max clause per typed word, at this share of a translated term's
+/// weight (BM25 then scales it by `lexical::TR_BOOST`). xling bench, session 19, weight 0 ->
+/// 0.2 -> 0.3 -> 0.5: English NAME recall@3 0.920 -> 0.930 -> 0.933 -> 0.933, the fourth
+/// ops set's English questions 0.700 -> 0.700 -> 0.800 -> 0.800; at 0.5 two ops sets lost
+/// an English question among the man pages (docs/index.md, Query translation).
+pub const SIBLING_WEIGHT: f32 = 0.3;
+
 pub struct Glossary {
     zh_en: HashMap<String, Vec<String>>,
     en_zh: HashMap<String, Vec<String>>,
@@ -107,7 +117,8 @@ pub struct Translation {
     pub weights: Vec<f32>,
     /// The alternatives of each translated query word (indices into `terms`): BM25 scores
     /// a word once, by its best-matching alternative, so a word with many synonyms does not
-    /// outweigh the others. Empty: every term on its own (the glossary alone).
+    /// outweigh the others. A term in no group is a clause on its own (the glossary's
+    /// Chinese terms of an English question; its English siblings are grouped per word).
     pub groups: Vec<Vec<usize>>,
     /// Consecutive translated words of the query (indices into `groups`, two or more,
     /// nothing untranslated or a function word between): `最大内存` -> max, memory. Their
@@ -116,6 +127,23 @@ pub struct Translation {
 }
 
 impl Translation {
+    /// Adds `term` at weight `w` (or raises its weight to `w`) and returns its index.
+    pub fn add(&mut self, term: &str, w: f32) -> usize {
+        // Weights are implicit 1 until the first one is given.
+        self.weights.resize(self.terms.len(), 1.0);
+        match self.terms.iter().position(|x| x == term) {
+            Some(i) => {
+                self.weights[i] = self.weights[i].max(w);
+                i
+            }
+            None => {
+                self.terms.push(term.to_string());
+                self.weights.push(w);
+                self.terms.len() - 1
+            }
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.terms.is_empty()
     }
@@ -298,7 +326,24 @@ impl Glossary {
                     .or_else(|| self.en_stems.get(&word_stems[i..i + n].join(" ")));
                 if let Some(zh) = found {
                     for z in zh {
-                        push_unique(&mut t.terms, z);
+                        t.add(z, 1.0);
+                    }
+                    // The typed word's English siblings: the other English terms of its
+                    // Chinese terms (`backend` -> 后端 -> `upstream`), one group.
+                    let typed = &word_stems[i..i + n];
+                    let mut group: Vec<usize> = Vec::new();
+                    for e in zh.iter().filter_map(|z| self.zh_en.get(z)).flatten() {
+                        let words: Vec<&str> = e.split_whitespace().collect();
+                        if *e == cand || stems(&words) == typed {
+                            continue;
+                        }
+                        let k = t.add(e, SIBLING_WEIGHT);
+                        if !group.contains(&k) {
+                            group.push(k);
+                        }
+                    }
+                    if !group.is_empty() {
+                        t.groups.push(group);
                     }
                     rest.push(zh[0].clone());
                     matched = n;
@@ -372,6 +417,13 @@ mod tests {
             let t = g.translate(typed);
             assert!(t.terms.contains(&zh.to_string()), "{typed}: {t:?}");
         }
+        // A word's English siblings, grouped, at their weight; never the word itself.
+        let t = g.translate("ram usage");
+        let mem = t.terms.iter().position(|x| x == "memory").expect("memory");
+        assert_eq!(t.weight(mem), SIBLING_WEIGHT);
+        assert!(t.groups.iter().any(|grp| grp.contains(&mem)), "{t:?}");
+        assert!(!t.terms.contains(&"ram".to_string()), "{t:?}");
+        assert!(t.text.starts_with("内存"), "{t:?}");
         // Words without a glossary stem stay untranslated.
         assert!(g.translate("weather forecasts").is_empty());
     }

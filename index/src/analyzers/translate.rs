@@ -156,20 +156,6 @@ pub fn translate_with(query: &str, scorer: Option<&dyn SenseScorer>) -> Translat
     let chars: Vec<char> = query.to_lowercase().chars().collect();
     let mut t = Translation::default();
     let mut text: Vec<String> = Vec::new();
-    // Adds a term (or raises its weight) and returns its index.
-    let add = |t: &mut Translation, term: &str, w: f32| -> usize {
-        match t.terms.iter().position(|x| x == term) {
-            Some(i) => {
-                t.weights[i] = t.weights[i].max(w);
-                i
-            }
-            None => {
-                t.terms.push(term.to_string());
-                t.weights.push(w);
-                t.terms.len() - 1
-            }
-        }
-    };
     let mut i = 0;
     while i < chars.len() {
         let s = i;
@@ -211,7 +197,7 @@ pub fn translate_with(query: &str, scorer: Option<&dyn SenseScorer>) -> Translat
             // still pick the operations sense, at a single character's weight.
             let senses: Vec<(String, f32)> = match g.zh_terms(&piece) {
                 Some(en) if !single || run.len() == 1 => {
-                    let group = en.iter().map(|e| add(&mut t, e, 1.0)).collect();
+                    let group = en.iter().map(|e| t.add(e, 1.0)).collect();
                     t.groups.push(group);
                     adjacent.push(t.groups.len() - 1);
                     if let Some(e) = en.first() {
@@ -250,10 +236,7 @@ pub fn translate_with(query: &str, scorer: Option<&dyn SenseScorer>) -> Translat
             } else {
                 DICT_WEIGHT
             };
-            let group = senses
-                .iter()
-                .map(|(e, w)| add(&mut t, e, base * w))
-                .collect();
+            let group = senses.iter().map(|(e, w)| t.add(e, base * w)).collect();
             t.groups.push(group);
             adjacent.push(t.groups.len() - 1);
             text.push(senses[0].0.clone());
@@ -262,7 +245,7 @@ pub fn translate_with(query: &str, scorer: Option<&dyn SenseScorer>) -> Translat
                 .take()
                 .and_then(|(p, p_single)| compound(&p, &first, !p_single && single))
             {
-                let i = add(&mut t, &c, DICT_WEIGHT);
+                let i = t.add(&c, DICT_WEIGHT);
                 t.groups.push(vec![i]);
             }
             prev = Some((first, single));

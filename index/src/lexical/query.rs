@@ -35,8 +35,8 @@ pub struct QueryTokens {
     /// glossary's terms 1, dictionary senses by their rank.
     pub tr_weights: HashMap<String, f32>,
     /// The translated tokens of each translated query word, with their weights
-    /// (`Translation::groups`): each group is one disjunction-max clause. Empty: the
-    /// `tr_` lists are plain clauses.
+    /// (`Translation::groups`): each group is one disjunction-max clause; a `tr_` token
+    /// in no group is a plain clause.
     pub tr_groups: Vec<Vec<(TrField, String, f32)>>,
 }
 
@@ -108,7 +108,7 @@ fn translated_joins(tr: &Translation) -> Vec<(String, f32)> {
 }
 
 /// The index field a translated token is searched in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TrField {
     En,
     IdentWord,

@@ -216,6 +216,33 @@ fn index_search_translated_adjacent_words_find_a_key() {
     assert_lexical_first(&e, "stop wait time", "worker.yaml");
 }
 
+/// An English question's word reaches its glossary siblings (`backend` -> 后端 ->
+/// `upstream`, `ram` -> 内存 -> `memory`): the config that says the other word comes
+/// before prose that repeats the question's other words.
+#[test]
+fn index_search_english_words_reach_their_glossary_siblings() {
+    let d = tempfile::tempdir().expect("tmp");
+    let files = [
+        (
+            "lb.conf",
+            "upstream orders_pool {\n    server 10.0.0.5:8080;\n    server 10.0.0.6:8080;\n}\n",
+        ),
+        (
+            "cache.conf",
+            "# memory the cache may hold\nmaxmemory 512mb\nmaxmemory-policy allkeys-lru\n",
+        ),
+        (
+            "deploy.md",
+            "The orders servers are rebuilt by the pipeline; the cache servers keep their \
+             data.\n",
+        ),
+    ];
+    let note = |i| format!("Meeting {i}: the orders team moved two servers and a cache.\n");
+    let e = engine_with_notes(d.path(), note, &files);
+    assert_lexical_first(&e, "backend servers for orders", "lb.conf");
+    assert_lexical_first(&e, "ram for the cache", "cache.conf");
+}
+
 /// Chinese words the ops glossary does not list (天气, 湿度, 预报) reach an English
 /// file through the dictionary; the glossary alone finds nothing, and function words
 /// alone translate to nothing either way.
