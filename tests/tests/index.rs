@@ -342,14 +342,20 @@ fn dense_scenario(extra: &[&str]) {
         "{states:?}"
     );
     wait_status(&mut c, 120, |s| s.embedding_backlog == 0);
-    // No shared words with the text: only the dense side can find it.
-    let hits = search(&mut c, "reboot the webserver", "uploads");
+    // No shared words with the text, not even through the glossary: only the dense side
+    // can find it.
+    let hits = search(&mut c, "bounce the webserver", "uploads");
     assert_eq!(
         hits.first().map(|h| h.filename.as_str()),
         Some("ops-notes.txt"),
         "{hits:?}"
     );
     assert_eq!(hits[0].match_type, "semantic");
+    // `reboot` reaches the text's `restart` through the glossary (重启: restart, reboot),
+    // so both sides find it.
+    let hits = search(&mut c, "reboot the webserver", "uploads");
+    assert_eq!(hits[0].filename, "ops-notes.txt");
+    assert_eq!(hits[0].match_type, "hybrid");
     let hits = search(&mut c, "reload nginx configuration", "uploads");
     assert_eq!(hits[0].filename, "ops-notes.txt");
     assert_eq!(hits[0].match_type, "hybrid");
