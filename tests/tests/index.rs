@@ -302,7 +302,7 @@ fn dense_scenario(extra: &[&str]) {
     let server = ServerProc::start_with(&args).expect("server");
     let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
     wait_status(&mut c, 120, |s| s.mode.starts_with("hybrid"));
-    let guide = "How to restart the web server after changing its configuration: run systemctl reload nginx.\n";
+    let guide = "How to bring the web server back after changing its configuration: run systemctl reload nginx.\n";
     let (_, mut seen) = upload_seen(
         &mut c,
         "fruit.txt",
@@ -342,20 +342,15 @@ fn dense_scenario(extra: &[&str]) {
         "{states:?}"
     );
     wait_status(&mut c, 120, |s| s.embedding_backlog == 0);
-    // No shared words with the text, not even through the glossary: only the dense side
-    // can find it.
-    let hits = search(&mut c, "bounce the webserver", "uploads");
+    // No shared words with the text, not even through the glossary (`reboot` reaches
+    // `restart`, which the text does not say): only the dense side can find it.
+    let hits = search(&mut c, "reboot the webserver", "uploads");
     assert_eq!(
         hits.first().map(|h| h.filename.as_str()),
         Some("ops-notes.txt"),
         "{hits:?}"
     );
     assert_eq!(hits[0].match_type, "semantic");
-    // `reboot` reaches the text's `restart` through the glossary (重启: restart, reboot),
-    // so both sides find it.
-    let hits = search(&mut c, "reboot the webserver", "uploads");
-    assert_eq!(hits[0].filename, "ops-notes.txt");
-    assert_eq!(hits[0].match_type, "hybrid");
     let hits = search(&mut c, "reload nginx configuration", "uploads");
     assert_eq!(hits[0].filename, "ops-notes.txt");
     assert_eq!(hits[0].match_type, "hybrid");
