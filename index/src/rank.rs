@@ -234,11 +234,6 @@ pub fn filename_score_units(filename: &str, query: &str, words: &SenseUnits) -> 
     best.max(0.6 * words.name_share(&name))
 }
 
-/// Share of the query's tokens present in `text` (lower-cased substring test), in [0, 1].
-pub fn coverage(text_lower: &str, tokens: &[String]) -> f32 {
-    coverage_in(&ChunkWords::new(text_lower, ""), tokens)
-}
-
 /// A chunk's words for coverage: its text and the name of its file, which says what the
 /// text is about when the text does not (`maxmemory 6gb` in `redis.conf` answers `redis 最大
 /// 内存`; nginx.conf's `proxy_read_timeout` never says `nginx`). A word counts in the name
@@ -267,7 +262,8 @@ fn in_name(name_lower: &str, t: &str) -> bool {
     t.chars().count() >= 3 && name_lower.contains(t)
 }
 
-/// `coverage` of a chunk with its file's name.
+/// Share of the query's tokens among a chunk's words (lower-cased substring tests), in
+/// [0, 1].
 pub fn coverage_in(words: &ChunkWords, tokens: &[String]) -> f32 {
     if tokens.is_empty() {
         return 0.0;
@@ -307,7 +303,7 @@ impl SenseUnits {
                 .collect();
             // Only words the translated text says (a compound of two pieces is an extra
             // alternative of the query, not a word it asks for), each once (`文件` twice
-            // in a question is one word to cover, as in `coverage`).
+            // in a question is one word to cover, as in `coverage_in`).
             let Some((first, _)) = alts.first() else {
                 continue;
             };
@@ -336,12 +332,7 @@ impl SenseUnits {
         }
     }
 
-    /// Share of the units `text_lower` covers (lower-cased substring tests), in [0, 1].
-    pub fn coverage(&self, text_lower: &str) -> f32 {
-        self.coverage_in(&ChunkWords::new(text_lower, ""))
-    }
-
-    /// `coverage` of a chunk with its file's name.
+    /// Share of the units a chunk's words cover (lower-cased substring tests), in [0, 1].
     pub fn coverage_in(&self, words: &ChunkWords) -> f32 {
         self.share(|t| words.has(t))
     }
@@ -421,6 +412,16 @@ pub fn snippet(
 mod tests {
     use super::*;
 
+    /// `coverage_in` of a text without a file name.
+    fn coverage(text: &str, tokens: &[String]) -> f32 {
+        coverage_in(&ChunkWords::new(text, ""), tokens)
+    }
+
+    /// `SenseUnits::coverage_in` of a text without a file name.
+    fn units_coverage(u: &SenseUnits, text: &str) -> f32 {
+        u.coverage_in(&ChunkWords::new(text, ""))
+    }
+
     #[test]
     fn index_rank_sense_units_count_any_sense() {
         // `reverse`, `output` (or `print`, its second sense at 0.56 / 0.8 = 0.7), `file`, a
@@ -438,14 +439,14 @@ mod tests {
         let text = "print the file in reverse";
         // 4 units: reverse 1 + print 0.7 + file 1 + gzip 0.
         assert!(
-            (u.coverage(text) - 2.7 / 4.0).abs() < 1e-6,
+            (units_coverage(&u, text) - 2.7 / 4.0).abs() < 1e-6,
             "{}",
-            u.coverage(text)
+            units_coverage(&u, text)
         );
         // The text's tokens alone would give 2 of 4.
         assert_eq!(coverage(text, &simple_tokens(&tr.text)), 0.5);
-        assert_eq!(u.coverage("reverse output file gzip"), 1.0);
-        assert_eq!(u.coverage("nothing here"), 0.0);
+        assert_eq!(units_coverage(&u, "reverse output file gzip"), 1.0);
+        assert_eq!(units_coverage(&u, "nothing here"), 0.0);
         // A sense of several words counts only whole.
         let tr = Translation {
             terms: vec!["routing table".into(), "route".into()],
@@ -455,8 +456,8 @@ mod tests {
             runs: vec![],
         };
         let u = SenseUnits::new(&tr, &simple_tokens(&tr.text));
-        assert_eq!(u.coverage("the routing of packets"), 0.0);
-        assert_eq!(u.coverage("a route"), 1.0);
+        assert_eq!(units_coverage(&u, "the routing of packets"), 0.0);
+        assert_eq!(units_coverage(&u, "a route"), 1.0);
         // Without groups (the glossary alone): the text's words.
         let tr = Translation {
             terms: vec!["磁盘".into()],
@@ -464,7 +465,7 @@ mod tests {
             ..Translation::default()
         };
         assert_eq!(
-            SenseUnits::new(&tr, &simple_tokens(&tr.text)).coverage("磁盘空间"),
+            units_coverage(&SenseUnits::new(&tr, &simple_tokens(&tr.text)), "磁盘空间"),
             0.5
         );
         // A word the question says twice (`压缩文件并保留原始文件`) is one unit: `file`,
@@ -478,11 +479,11 @@ mod tests {
         };
         let u = SenseUnits::new(&tr, &simple_tokens(&tr.text));
         assert!(
-            (u.coverage("a file") - 1.0 / 3.0).abs() < 1e-6,
+            (units_coverage(&u, "a file") - 1.0 / 3.0).abs() < 1e-6,
             "{}",
-            u.coverage("a file")
+            units_coverage(&u, "a file")
         );
-        assert_eq!(SenseUnits::default().coverage("x"), 0.0);
+        assert_eq!(units_coverage(&SenseUnits::default(), "x"), 0.0);
     }
 
     #[test]

@@ -84,8 +84,8 @@ const EN_FILLER: &[&str] = &[
 
 /// Weight of an English question word's siblings in the glossary (the other English
 /// terms of the Chinese terms it translates to: `ram` -> 内存 -> `memory`, `mem`): a
-/// question says `RAM`, `backend`, `stale` where a config says `memory`, `upstream`,
-/// `age`. One disjunction-max clause per typed word, at this share of a translated term's
+/// question says `RAM`, `backend`, `reboot` where a config says `memory`, `upstream`,
+/// `restart`. One disjunction-max clause per typed word, at this share of a translated term's
 /// weight (BM25 then scales it by `lexical::TR_BOOST`). xling bench, session 19, weight 0 ->
 /// 0.2 -> 0.3 -> 0.5: English NAME recall@3 0.920 -> 0.930 -> 0.933 -> 0.933, the fourth
 /// ops set's English questions 0.700 -> 0.700 -> 0.800 -> 0.800; at 0.5 two ops sets lost
