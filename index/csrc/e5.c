@@ -249,6 +249,9 @@ typedef struct {
     float    *scores;    /* n_pieces (heap copy) */
     const char *blob;    /* piece bytes (mmap) */
     int *ht; int ht_mask;/* open-addressing: piece_index+1, 0 = empty */
+    uint64_t *pfx; uint64_t pfx_mask; /* llmops: bit set of the hashes of every byte prefix of
+                                       * every piece: a span whose bit is clear is no piece's
+                                       * prefix, so Viterbi stops extending it */
     /* normalization map (sorted by cp) */
     int n_norm;
     uint32_t *norm_cp;   /* n_norm sorted codepoints */
@@ -296,13 +299,23 @@ static float   rd_f32(cur *c){ float v; memcpy(&v,c->p,4); c->p+=4; return v; }
 static uint16_t rd_u16(cur *c){ uint16_t v; memcpy(&v,c->p,2); c->p+=2; return v; }
 
 /* ----------------------------- tokenizer ------------------------------ */
+#define FNV_OFF 1469598103934665603ULL
+#define FNV_PRIME 1099511628211ULL
 static uint64_t fnv1a(const char *s, int n) {
-    uint64_t h = 1469598103934665603ULL;
-    for (int i = 0; i < n; i++) { h ^= (uint8_t)s[i]; h *= 1099511628211ULL; }
+    uint64_t h = FNV_OFF;
+    for (int i = 0; i < n; i++) { h ^= (uint8_t)s[i]; h *= FNV_PRIME; }
     return h;
 }
-static int tok_lookup(const tokenizer *t, const char *s, int n) {
-    uint32_t i = (uint32_t)(fnv1a(s, n) & t->ht_mask);
+/* llmops: the prefix bit of a hash (high bits: the piece table uses the low ones). */
+static inline uint64_t pfx_bit(const tokenizer *t, uint64_t h) { return (h >> 29) & t->pfx_mask; }
+static inline int pfx_has(const tokenizer *t, uint64_t h) {
+    if (!t->pfx) return 1;      /* no bit set (allocation failed): every span is tried */
+    uint64_t b = pfx_bit(t, h);
+    return (int)((t->pfx[b >> 6] >> (b & 63)) & 1);
+}
+/* llmops: `h` is fnv1a(s, n), carried along by the caller as the span grows. */
+static int tok_lookup_h(const tokenizer *t, const char *s, int n, uint64_t h) {
+    uint32_t i = (uint32_t)(h & t->ht_mask);
     for (;;) {
         int v = t->ht[i];
         if (v == 0) return -1;
@@ -403,11 +416,17 @@ static int tok_content(const tokenizer *t, const char *text,
     for (int i = 0; i < n; i++) {
         if (best[i] <= -1e29f) continue;
         int bi = cs[i];
-        /* try every piece length in chars while byte span fits */
+        /* try every piece length in chars while byte span fits and is some piece's
+         * prefix (llmops: the hash grows with the span instead of being recomputed, and
+         * the prefix bit set ends the scan; the candidates are the same) */
+        uint64_t h = FNV_OFF;
+        int hb = bi;
         for (int e = i + 1; e <= n; e++) {
             int len = cs[e] - bi;
             if (len > t->max_piece_bytes) break;
-            int idx = tok_lookup(t, buf + bi, len);
+            for (; hb < cs[e]; hb++) { h ^= (uint8_t)buf[hb]; h *= FNV_PRIME; }
+            if (!pfx_has(t, h)) break;
+            int idx = tok_lookup_h(t, buf + bi, len, h);
             if (idx >= 0 && idx != t->unk) {
                 float sc = best[i] + t->scores[idx];
                 if (sc > best[e]) { best[e] = sc; bp[e] = idx; bf[e] = i; }
@@ -1078,6 +1097,22 @@ static e5_model *e5_parse(const uint8_t *base, size_t size, void *map, size_t ma
         while (t->ht[h]) h = (h + 1) & t->ht_mask;
         t->ht[h] = i + 1;
     }
+    /* llmops: the prefix bit set, 16 bits per piece (512 KB for XLM-R's 250k pieces): a
+     * span that is no piece's prefix usually finds its bit clear and ends the scan; one
+     * that passes by a collision only costs the table probe it had before */
+    int pbits = 6; while ((1ULL << pbits) < (uint64_t)t->n_pieces * 16) pbits++;
+    t->pfx_mask = (1ULL << pbits) - 1;
+    t->pfx = (uint64_t *)calloc((size_t)1 << (pbits - 6), sizeof(uint64_t));
+    for (int i = 0; t->pfx && i < t->n_pieces; i++) {
+        int len = (int)(t->offs[i + 1] - t->offs[i]);
+        const char *p = t->blob + t->offs[i];
+        uint64_t h = FNV_OFF;
+        for (int j = 0; j < len; j++) {
+            h ^= (uint8_t)p[j]; h *= FNV_PRIME;
+            uint64_t b = pfx_bit(t, h);
+            t->pfx[b >> 6] |= 1ULL << (b & 63);
+        }
+    }
 
     /* tensor directory */
     int ndir = rd_i32(&c);
@@ -1163,7 +1198,7 @@ int e5_token_count(e5_model *m, const char *text, int is_query) {
 
 void e5_free(e5_model *m) {
     if (!m) return;
-    free(m->tok.offs); free(m->tok.scores); free(m->tok.ht);
+    free(m->tok.offs); free(m->tok.scores); free(m->tok.ht); free(m->tok.pfx);
     free(m->tok.norm_cp); free(m->tok.norm_off); free(m->tok.norm_out);
 #ifdef E5_VNNI
     for (int l = 0; m->layers && l < m->NL; l++) {
