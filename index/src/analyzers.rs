@@ -192,6 +192,16 @@ pub fn en_analyzer() -> TextAnalyzer {
         .build()
 }
 
+/// An English word's Porter stem, as the lexical index stems it (one stemmer for the
+/// glossary's keys and for coverage).
+pub fn english_stem(word: &str) -> String {
+    static STEMMER: std::sync::OnceLock<rust_stemmers::Stemmer> = std::sync::OnceLock::new();
+    STEMMER
+        .get_or_init(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English))
+        .stem(word)
+        .into_owned()
+}
+
 /// Distinct tokens of `text` under `analyzer`, in order, at most `limit`.
 pub fn tokens(analyzer: &mut TextAnalyzer, text: &str, limit: usize) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();

@@ -254,6 +254,23 @@ impl<'a> ChunkWords<'a> {
     fn has(&self, t: &str) -> bool {
         self.text_lower.contains(t) || in_name(self.name_lower, t)
     }
+
+    /// A typed word as typed or, inflected, by its stem: the text says `server` where the
+    /// question says `servers` (a substring test already lets `server` cover `servers`,
+    /// not the other way round).
+    fn has_typed(&self, t: &str) -> bool {
+        self.has(t) || inflection_stem(t).is_some_and(|s| self.has(&s))
+    }
+}
+
+/// The Porter stem of an inflected English word of 4+ letters when it is shorter (and 3+
+/// letters): `servers` -> `server`, `timeouts` -> `timeout`, `logs` -> `log`.
+fn inflection_stem(t: &str) -> Option<String> {
+    if t.len() < 4 || !t.bytes().all(|b| b.is_ascii_lowercase()) {
+        return None;
+    }
+    let s = crate::analyzers::english_stem(t);
+    (s.len() >= 3 && s.len() < t.len()).then_some(s)
 }
 
 /// Whether a lower-cased file name holds a query word: only words of 3+ characters count
@@ -262,13 +279,13 @@ fn in_name(name_lower: &str, t: &str) -> bool {
     t.chars().count() >= 3 && name_lower.contains(t)
 }
 
-/// Share of the query's tokens among a chunk's words (lower-cased substring tests), in
-/// [0, 1].
+
+
 pub fn coverage_in(words: &ChunkWords, tokens: &[String]) -> f32 {
     if tokens.is_empty() {
         return 0.0;
     }
-    let hit = tokens.iter().filter(|t| words.has(t)).count();
+    let hit = tokens.iter().filter(|t| words.has_typed(t)).count();
     hit as f32 / tokens.len() as f32
 }
 
@@ -577,5 +594,22 @@ mod tests {
         assert_eq!(coverage("proxy_read_timeout 60s;", &t), 1.0);
         let t = simple_tokens("proxy read timeout");
         assert_eq!(coverage("proxy_read_timeout 60s;", &t), 1.0);
+    }
+
+    #[test]
+    fn index_rank_inflected_question_words_cover_their_stem() {
+        // The plural in the question, the singular in the config, and the other way round.
+        let t = simple_tokens("backend servers timeouts");
+        let text = "upstream orders_api { server 10.0.0.1:8081 max_fails=3 fail_timeout=10s; }";
+        assert!((coverage(text, &t) - 2.0 / 3.0).abs() < 1e-6);
+        assert_eq!(coverage("the servers' timeouts", &simple_tokens("server timeout")), 1.0);
+        // The file name counts as before (`nginx logs` and `access.log`).
+        let words = ChunkWords::new("combined format", "access.log");
+        assert_eq!(coverage_in(&words, &simple_tokens("nginx logs")), 0.5);
+        // Short words, identifiers and words the stemmer keeps are looked up as typed.
+        assert_eq!(inflection_stem("ssl"), None);
+        assert_eq!(inflection_stem("max_fails"), None);
+        assert_eq!(inflection_stem("nginx"), None);
+        assert_eq!(inflection_stem("servers").as_deref(), Some("server"));
     }
 }

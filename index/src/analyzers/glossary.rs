@@ -163,10 +163,7 @@ pub fn glossary() -> &'static Glossary {
 /// Each English word stemmed (Porter, as the lexical index stems them); a phrase's key in
 /// `en_stems` is its words' stems joined by spaces.
 fn stems(words: &[&str]) -> Vec<String> {
-    static STEMMER: OnceLock<rust_stemmers::Stemmer> = OnceLock::new();
-    let st =
-        STEMMER.get_or_init(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English));
-    words.iter().map(|w| st.stem(w).into_owned()).collect()
+    words.iter().map(|w| super::english_stem(w)).collect()
 }
 
 fn push_unique(v: &mut Vec<String>, t: &str) {
