@@ -279,8 +279,6 @@ fn in_name(name_lower: &str, t: &str) -> bool {
     t.chars().count() >= 3 && name_lower.contains(t)
 }
 
-
-
 pub fn coverage_in(words: &ChunkWords, tokens: &[String]) -> f32 {
     if tokens.is_empty() {
         return 0.0;
@@ -602,7 +600,10 @@ mod tests {
         let t = simple_tokens("backend servers timeouts");
         let text = "upstream orders_api { server 10.0.0.1:8081 max_fails=3 fail_timeout=10s; }";
         assert!((coverage(text, &t) - 2.0 / 3.0).abs() < 1e-6);
-        assert_eq!(coverage("the servers' timeouts", &simple_tokens("server timeout")), 1.0);
+        assert_eq!(
+            coverage("the servers' timeouts", &simple_tokens("server timeout")),
+            1.0
+        );
         // The file name counts as before (`nginx logs` and `access.log`).
         let words = ChunkWords::new("combined format", "access.log");
         assert_eq!(coverage_in(&words, &simple_tokens("nginx logs")), 0.5);
