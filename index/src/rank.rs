@@ -21,6 +21,20 @@ pub fn rrf(weight: f32, rank: usize) -> f32 {
 /// a Chinese note mentioning 数据库 over the YAML file with `database:` and `port:`).
 pub const COVERAGE_WEIGHT: f32 = 0.5;
 
+/// Weight of proximity in the head's final order (`window_coverage`: the best share of an
+/// English question's words within `PROXIMITY_LINES` adjacent lines of the chunk). A config
+/// answers in a line or two (`upstream orders_api {` over its `server` lines), a runbook
+/// or a man page that mentions everything spreads the words over a chunk; coverage alone
+/// cannot tell them apart. Not for questions with Chinese in them: proximity of their
+/// translated senses cost the Chinese -> English sets recall@3 (tuning part 0.835 ->
+/// 0.797), since a translation's senses are alternatives, not words written together.
+/// xling bench, session 20 (benchmarks.md): MRR up on every English row (English NAME
+/// 0.874 -> 0.885, fifth ops set among the pages 0.678 -> 0.699), recall@3 level or up.
+pub const PROXIMITY_WEIGHT: f32 = 0.5;
+
+/// Lines in a proximity window (2 and 4 measured: 3 best).
+pub const PROXIMITY_LINES: usize = 3;
+
 /// Weight of a file-name match in fusion, on the scale of the retrievers' placed scores
 /// (each at most 1): an exact name (score 1) counts as much as being both retrievers'
 /// best, so `config.yaml` finds that file first.
@@ -261,6 +275,30 @@ impl<'a> ChunkWords<'a> {
     fn has_typed(&self, t: &str) -> bool {
         self.has(t) || inflection_stem(t).is_some_and(|s| self.has(&s))
     }
+}
+
+/// The best coverage (`covered`) of any `PROXIMITY_LINES` adjacent lines of a chunk's
+/// lower-cased text (its file's name counts in each window, as in the whole chunk's).
+pub fn window_coverage(
+    text_lower: &str,
+    name_lower: &str,
+    covered: &dyn Fn(&ChunkWords) -> f32,
+) -> f32 {
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(text_lower.match_indices('\n').map(|(i, _)| i + 1))
+        .filter(|&i| i < text_lower.len())
+        .collect();
+    let mut best = 0.0f32;
+    for (k, &a) in starts.iter().enumerate() {
+        let b = starts
+            .get(k + PROXIMITY_LINES)
+            .map_or(text_lower.len(), |&e| e);
+        best = best.max(covered(&ChunkWords::new(&text_lower[a..b], name_lower)));
+        if b == text_lower.len() {
+            break;
+        }
+    }
+    best
 }
 
 /// The Porter stem of an inflected English word of 4+ letters when it is shorter (and 3+
@@ -592,6 +630,19 @@ mod tests {
         assert_eq!(coverage("proxy_read_timeout 60s;", &t), 1.0);
         let t = simple_tokens("proxy read timeout");
         assert_eq!(coverage("proxy_read_timeout 60s;", &t), 1.0);
+    }
+
+    #[test]
+    fn index_rank_window_coverage_takes_the_best_adjacent_lines() {
+        let t = simple_tokens("redis max memory");
+        let covered = |w: &ChunkWords| coverage_in(w, &t);
+        assert_eq!(window_coverage("", "", &covered), 0.0);
+        // Fewer lines than a window: the whole text, without a trailing newline too.
+        assert_eq!(window_coverage("maxmemory 6gb", "redis.conf", &covered), 1.0);
+        let far = "redis 7 config\nbind 10.0.0.5\nport 6379\ntimeout 0\nmaxmemory 6gb\n";
+        assert!((window_coverage(far, "", &covered) - 2.0 / 3.0).abs() < 1e-6);
+        // The file's name counts in every window, as in the chunk's coverage.
+        assert_eq!(window_coverage(far, "redis.conf", &covered), 1.0);
     }
 
     #[test]

@@ -502,6 +502,8 @@ impl Engine {
             abs: f32,
             /// Share of the query's words (or its translation's) in the chunk, once read.
             cov: f32,
+            /// The best share of the question's words within a few adjacent lines.
+            prox: f32,
         }
         let mut cands: HashMap<String, Cand> = HashMap::new();
         let blank = |k: &str| Cand {
@@ -515,6 +517,7 @@ impl Engine {
             chunk: chunk_id(k, 0),
             abs: 0.0,
             cov: 0.0,
+            prox: 0.0,
         };
         let catalog = self.read_catalog()?;
         for (r, (k, id, score)) in lex.into_iter().enumerate() {
@@ -577,6 +580,7 @@ impl Engine {
                         chunk: id,
                         abs: 0.0,
                         cov: 0.0,
+                        prox: 0.0,
                     });
                 }
             }
@@ -598,6 +602,12 @@ impl Engine {
         // similarity). Usually one batch: a handful of stored documents, not hundreds.
         let mut texts: HashMap<u64, ChunkDoc> = HashMap::new();
         let mut kept: Vec<Cand> = Vec::new();
+        // Proximity in the head's order: English questions only (`rank::PROXIMITY_WEIGHT`).
+        let pw = if mode == Mode::Dense || query.chars().any(llmops_common::is_cjk) {
+            0.0
+        } else {
+            rank::PROXIMITY_WEIGHT
+        };
         // Snippet line ranges kept per file: at most `per_file`, none overlapping (chunks
         // overlap a little, so two of them may show the same lines).
         let mut shown: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
@@ -627,14 +637,22 @@ impl Engine {
                     .get(&c.key)
                     .map(|e| e.filename.to_lowercase())
                     .unwrap_or_default();
-                c.cov = texts
+                let covered = |w: &rank::ChunkWords| {
+                    rank::coverage_in(w, simple).max(ev.senses.coverage_in(w))
+                };
+                (c.cov, c.prox) = texts
                     .get(&c.chunk)
                     .map(|ch| {
                         let low = ch.text.to_lowercase();
                         let words = rank::ChunkWords::new(&low, &name);
-                        rank::coverage_in(&words, simple).max(ev.senses.coverage_in(&words))
+                        let prox = if pw > 0.0 {
+                            rank::window_coverage(&low, &name, &covered)
+                        } else {
+                            0.0
+                        };
+                        (covered(&words), prox)
                     })
-                    .unwrap_or(0.0);
+                    .unwrap_or((0.0, 0.0));
                 if let Some(score) = c.bm25 {
                     c.lexical = Some(0.9 * c.cov * (0.7 + 0.3 * (score / bm25_max).min(1.0)));
                 }
@@ -666,13 +684,14 @@ impl Engine {
                 break;
             }
         }
-        // The head in its final order: fused score plus query coverage (`rank::COVERAGE_WEIGHT`).
+        // The head in its final order: fused score plus query coverage (`rank::COVERAGE_WEIGHT`)
+        // and proximity.
         let cw = if mode == Mode::Dense {
             0.0
         } else {
             self.cfg.coverage_weight
         };
-        let key = |c: &Cand| c.fused + cw * c.cov;
+        let key = |c: &Cand| c.fused + cw * c.cov + pw * c.prox;
         kept.sort_by(|a, b| {
             key(b)
                 .total_cmp(&key(a))

@@ -507,3 +507,40 @@ fn index_search_identifier_words_match_in_either_number() {
         assert_lexical_first(&e, q, "postgresql.conf");
     }
 }
+
+/// An English question's words together in a few lines (a config's block) outrank the
+/// same words spread over a note that repeats them (`rank::PROXIMITY_WEIGHT`: without it
+/// the note ranks first).
+#[test]
+fn index_search_words_written_together_outrank_words_spread_apart() {
+    let d = tempfile::tempdir().expect("tmp");
+    let conf = "logging:\n  level: info\nbilling:\n  backend:\n    server: 10.1.0.21:8080\n    timeout: 30s\ncache:\n  ttl: 600\n";
+    let note = "Server room migration notes.\nThe racks were moved on Monday.\nPower and cooling were checked twice.\nThe network team tested the uplinks.\nBilling backend errors rose after the backend deploy.\nThe billing team rolled back the billing release.\n";
+    let files = [("services.yml", conf), ("billing-review.md", note)];
+    let filler = |i| format!("Standup {i}: the team reviewed dashboards and closed tickets.\n");
+    let e = engine_with_notes(d.path(), filler, &files);
+    let hits = e
+        .search(
+            "s1",
+            "billing backend server",
+            Scope::Uploads,
+            3,
+            Mode::Hybrid,
+        )
+        .expect("search");
+    assert_eq!(
+        names(&hits).first().copied(),
+        Some("services.yml"),
+        "{:?}",
+        names(&hits)
+    );
+    // The window: the best three adjacent lines' share of the words.
+    let covered =
+        |w: &rank::ChunkWords| rank::coverage_in(w, &rank::simple_tokens("billing backend server"));
+    assert_eq!(
+        rank::window_coverage(&conf.to_lowercase(), "", &covered),
+        1.0
+    );
+    let spread = rank::window_coverage(&note.to_lowercase(), "", &covered);
+    assert!((spread - 2.0 / 3.0).abs() < 1e-6, "{spread}");
+}
