@@ -638,7 +638,10 @@ mod tests {
         let covered = |w: &ChunkWords| coverage_in(w, &t);
         assert_eq!(window_coverage("", "", &covered), 0.0);
         // Fewer lines than a window: the whole text, without a trailing newline too.
-        assert_eq!(window_coverage("maxmemory 6gb", "redis.conf", &covered), 1.0);
+        assert_eq!(
+            window_coverage("maxmemory 6gb", "redis.conf", &covered),
+            1.0
+        );
         let far = "redis 7 config\nbind 10.0.0.5\nport 6379\ntimeout 0\nmaxmemory 6gb\n";
         assert!((window_coverage(far, "", &covered) - 2.0 / 3.0).abs() < 1e-6);
         // The file's name counts in every window, as in the chunk's coverage.
