@@ -317,6 +317,8 @@ fn in_name(name_lower: &str, t: &str) -> bool {
     t.chars().count() >= 3 && name_lower.contains(t)
 }
 
+/// Share of the query's typed tokens among a chunk's words (lower-cased substring tests,
+/// an inflected word also by its stem: `ChunkWords::has_typed`), in [0, 1].
 pub fn coverage_in(words: &ChunkWords, tokens: &[String]) -> f32 {
     if tokens.is_empty() {
         return 0.0;
