@@ -1,11 +1,11 @@
 //! Operators' documents in the multilingual bench:
-//! `tests/fixtures/ops/{tuning,heldout,fresh,fresh2,fresh3}`, each a small stack's configs,
-//! logs, scripts and runbooks (English and Chinese) with the questions an on-call operator
-//! would type (Chinese about English configs, English, identifiers in another spelling,
-//! either language about the runbooks), written for this bench by someone who did not see
-//! the ranking code. Each set is searched alone (a server holding one team's uploads) and
-//! among the man pages (a large index), on the default engine; recall per kind of question
-//! shows where it stands.
+//! `tests/fixtures/ops/{tuning,heldout,fresh,fresh2,fresh3,fresh4}`, each a small stack's
+//! configs, logs, scripts and runbooks (English and Chinese) with the questions an on-call
+//! operator would type (Chinese about English configs, English, identifiers in another
+//! spelling, either language about the runbooks), written for this bench by someone who
+//! did not see the ranking code. Each set is searched alone (a server holding one team's
+//! uploads) and among the man pages (a large index), on the default engine; recall per
+//! kind of question shows where it stands.
 
 use super::xling::{engine_over, known_item, print_misses, rows, WITH_DICT};
 use super::*;
@@ -67,6 +67,7 @@ pub fn bench_ops(
         ("fresh", "fresh held-out set (session 16)"),
         ("fresh2", "second fresh held-out set (session 18)"),
         ("fresh3", "third fresh held-out set (session 19)"),
+        ("fresh4", "fourth fresh held-out set (session 20)"),
     ] {
         if dir != "tuning" && !heldout {
             continue;
