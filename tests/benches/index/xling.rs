@@ -196,9 +196,10 @@ pub(super) fn known_item(e: &Engine, pairs: &[(String, String)], mode: Mode) -> 
 }
 
 /// The plain baseline: reciprocal rank fusion (k = 60, equal weights) of the lexical and
-/// the dense file rankings, nothing else (no file names). The lexical ranking is the
-/// engine's lexical mode, whose head is ordered with coverage and, for English questions,
-/// proximity, as the "lexical" rows are.
+/// the dense file rankings, nothing added at fusion. The lexical ranking is the engine's
+/// lexical mode, as in the "lexical" rows: BM25 over the question and its translation plus
+/// file-name matches, the head ordered with coverage and, for English questions,
+/// proximity.
 fn plain_rrf(e: &Engine, pairs: &[(String, String)]) -> (f64, f64, f64) {
     super::ranks_to_recall(pairs.iter().map(|(name, q)| {
         let mut score: HashMap<String, f64> = HashMap::new();
