@@ -268,21 +268,51 @@ impl<'a> ChunkWords<'a> {
     fn has(&self, t: &str) -> bool {
         self.text_lower.contains(t) || in_name(self.name_lower, t)
     }
+}
 
-    /// A typed word as typed or, inflected, by its stem: the text says `server` where the
-    /// question says `servers` (a substring test already lets `server` cover `servers`,
-    /// not the other way round).
-    fn has_typed(&self, t: &str) -> bool {
-        self.has(t) || inflection_stem(t).is_some_and(|s| self.has(&s))
+/// The question's typed words for coverage, each with the stem an inflected one also
+/// counts by (`servers` covers a text that says `server`: a substring test already lets
+/// `server` cover `servers`, not the other way round). Built once per question: the
+/// stems are looked up for every chunk and window of the head.
+#[derive(Debug, Clone, Default)]
+pub struct TypedWords {
+    words: Vec<(String, Option<String>)>,
+}
+
+impl TypedWords {
+    /// `tokens`: the question's `simple_tokens`.
+    pub fn new(tokens: &[String]) -> TypedWords {
+        TypedWords {
+            words: tokens
+                .iter()
+                .map(|t| (t.clone(), inflection_stem(t)))
+                .collect(),
+        }
+    }
+
+    /// Share of the words among a chunk's words (lower-cased substring tests, an inflected
+    /// word also by its stem), in [0, 1].
+    pub fn coverage_in(&self, words: &ChunkWords) -> f32 {
+        if self.words.is_empty() {
+            return 0.0;
+        }
+        let hit = self
+            .words
+            .iter()
+            .filter(|(t, stem)| words.has(t) || stem.as_deref().is_some_and(|s| words.has(s)))
+            .count();
+        hit as f32 / self.words.len() as f32
     }
 }
 
 /// The best coverage (`covered`) of any `PROXIMITY_LINES` adjacent lines of a chunk's
 /// lower-cased text (its file's name counts in each window, as in the whole chunk's).
+/// `whole`: the whole chunk's coverage, which no window exceeds, so the scan stops there.
 pub fn window_coverage(
     text_lower: &str,
     name_lower: &str,
     covered: &dyn Fn(&ChunkWords) -> f32,
+    whole: f32,
 ) -> f32 {
     let starts: Vec<usize> = std::iter::once(0)
         .chain(text_lower.match_indices('\n').map(|(i, _)| i + 1))
@@ -290,6 +320,9 @@ pub fn window_coverage(
         .collect();
     let mut best = 0.0f32;
     for (k, &a) in starts.iter().enumerate() {
+        if best >= whole {
+            break;
+        }
         let b = starts
             .get(k + PROXIMITY_LINES)
             .map_or(text_lower.len(), |&e| e);
@@ -315,16 +348,6 @@ fn inflection_stem(t: &str) -> Option<String> {
 /// (`db` or `io` inside a name is chance).
 fn in_name(name_lower: &str, t: &str) -> bool {
     t.chars().count() >= 3 && name_lower.contains(t)
-}
-
-/// Share of the query's typed tokens among a chunk's words (lower-cased substring tests,
-/// an inflected word also by its stem: `ChunkWords::has_typed`), in [0, 1].
-pub fn coverage_in(words: &ChunkWords, tokens: &[String]) -> f32 {
-    if tokens.is_empty() {
-        return 0.0;
-    }
-    let hit = tokens.iter().filter(|t| words.has_typed(t)).count();
-    hit as f32 / tokens.len() as f32
 }
 
 /// The translated question's words for coverage, one unit per translated word: any of the
@@ -467,9 +490,9 @@ pub fn snippet(
 mod tests {
     use super::*;
 
-    /// `coverage_in` of a text without a file name.
+    /// `TypedWords::coverage_in` of a text without a file name.
     fn coverage(text: &str, tokens: &[String]) -> f32 {
-        coverage_in(&ChunkWords::new(text, ""), tokens)
+        TypedWords::new(tokens).coverage_in(&ChunkWords::new(text, ""))
     }
 
     /// `SenseUnits::coverage_in` of a text without a file name.
@@ -636,18 +659,20 @@ mod tests {
 
     #[test]
     fn index_rank_window_coverage_takes_the_best_adjacent_lines() {
-        let t = simple_tokens("redis max memory");
-        let covered = |w: &ChunkWords| coverage_in(w, &t);
-        assert_eq!(window_coverage("", "", &covered), 0.0);
+        let t = TypedWords::new(&simple_tokens("redis max memory"));
+        let covered = |w: &ChunkWords| t.coverage_in(w);
+        let windows = |text: &str, name: &str| {
+            window_coverage(text, name, &covered, covered(&ChunkWords::new(text, name)))
+        };
+        assert_eq!(windows("", ""), 0.0);
         // Fewer lines than a window: the whole text, without a trailing newline too.
-        assert_eq!(
-            window_coverage("maxmemory 6gb", "redis.conf", &covered),
-            1.0
-        );
+        assert_eq!(windows("maxmemory 6gb", "redis.conf"), 1.0);
         let far = "redis 7 config\nbind 10.0.0.5\nport 6379\ntimeout 0\nmaxmemory 6gb\n";
-        assert!((window_coverage(far, "", &covered) - 2.0 / 3.0).abs() < 1e-6);
+        assert!((windows(far, "") - 2.0 / 3.0).abs() < 1e-6);
         // The file's name counts in every window, as in the chunk's coverage.
-        assert_eq!(window_coverage(far, "redis.conf", &covered), 1.0);
+        assert_eq!(windows(far, "redis.conf"), 1.0);
+        // No window exceeds the ceiling it is given: the scan stops once one reaches it.
+        assert_eq!(window_coverage(far, "", &covered, 1.0 / 3.0), 1.0 / 3.0);
     }
 
     #[test]
@@ -662,7 +687,8 @@ mod tests {
         );
         // The file name counts as before (`nginx logs` and `access.log`).
         let words = ChunkWords::new("combined format", "access.log");
-        assert_eq!(coverage_in(&words, &simple_tokens("nginx logs")), 0.5);
+        let nginx_logs = TypedWords::new(&simple_tokens("nginx logs"));
+        assert_eq!(nginx_logs.coverage_in(&words), 0.5);
         // Short words, identifiers and words the stemmer keeps are looked up as typed.
         assert_eq!(inflection_stem("ssl"), None);
         assert_eq!(inflection_stem("max_fails"), None);

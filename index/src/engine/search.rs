@@ -46,6 +46,8 @@ pub(super) struct Evidence {
     /// The question's words a file name can share: a question with Chinese in it by its
     /// translation (`senses`, which keeps the English words it had), else each word.
     name_words: rank::SenseUnits,
+    /// The question has Chinese in it (translated by the dictionary into English).
+    cjk_query: bool,
 }
 
 impl Evidence {
@@ -434,6 +436,7 @@ impl Engine {
             cross,
             cross_dense: self.cfg.cross_dense,
             senses,
+            cjk_query,
         };
         Ok((ev, simple, tr_simple))
     }
@@ -603,11 +606,14 @@ impl Engine {
         let mut texts: HashMap<u64, ChunkDoc> = HashMap::new();
         let mut kept: Vec<Cand> = Vec::new();
         // Proximity in the head's order: English questions only (`rank::PROXIMITY_WEIGHT`).
-        let pw = if mode == Mode::Dense || query.chars().any(llmops_common::is_cjk) {
+        let pw = if mode == Mode::Dense || ev.cjk_query {
             0.0
         } else {
             rank::PROXIMITY_WEIGHT
         };
+        // The question's words (or its translation's) in a chunk or a few of its lines.
+        let typed = rank::TypedWords::new(simple);
+        let covered = |w: &rank::ChunkWords| typed.coverage_in(w).max(ev.senses.coverage_in(w));
         // Snippet line ranges kept per file: at most `per_file`, none overlapping (chunks
         // overlap a little, so two of them may show the same lines).
         let mut shown: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
@@ -637,20 +643,17 @@ impl Engine {
                     .get(&c.key)
                     .map(|e| e.filename.to_lowercase())
                     .unwrap_or_default();
-                let covered = |w: &rank::ChunkWords| {
-                    rank::coverage_in(w, simple).max(ev.senses.coverage_in(w))
-                };
                 (c.cov, c.prox) = texts
                     .get(&c.chunk)
                     .map(|ch| {
                         let low = ch.text.to_lowercase();
-                        let words = rank::ChunkWords::new(&low, &name);
-                        let prox = if pw > 0.0 {
-                            rank::window_coverage(&low, &name, &covered)
+                        let cov = covered(&rank::ChunkWords::new(&low, &name));
+                        let prox = if pw > 0.0 && cov > 0.0 {
+                            rank::window_coverage(&low, &name, &covered, cov)
                         } else {
                             0.0
                         };
-                        (covered(&words), prox)
+                        (cov, prox)
                     })
                     .unwrap_or((0.0, 0.0));
                 if let Some(score) = c.bm25 {

@@ -480,7 +480,7 @@ fn index_search_file_name_counts_in_a_chunks_coverage() {
     // A name's short word is chance, not context: `db` in `db.conf` covers nothing.
     let words = rank::ChunkWords::new("port 5432", "db.conf");
     assert_eq!(
-        rank::coverage_in(&words, &["db".to_string(), "port".to_string()]),
+        rank::TypedWords::new(&["db".to_string(), "port".to_string()]).coverage_in(&words),
         0.5
     );
 }
@@ -535,12 +535,15 @@ fn index_search_words_written_together_outrank_words_spread_apart() {
         names(&hits)
     );
     // The window: the best three adjacent lines' share of the words.
-    let covered =
-        |w: &rank::ChunkWords| rank::coverage_in(w, &rank::simple_tokens("billing backend server"));
-    assert_eq!(
-        rank::window_coverage(&conf.to_lowercase(), "", &covered),
-        1.0
-    );
-    let spread = rank::window_coverage(&note.to_lowercase(), "", &covered);
+    let typed = rank::TypedWords::new(&rank::simple_tokens("billing backend server"));
+    let covered = |w: &rank::ChunkWords| typed.coverage_in(w);
+    let windows = |text: &str| {
+        let low = text.to_lowercase();
+        let whole = covered(&rank::ChunkWords::new(&low, ""));
+        assert_eq!(whole, 1.0, "{text}");
+        rank::window_coverage(&low, "", &covered, whole)
+    };
+    assert_eq!(windows(conf), 1.0);
+    let spread = windows(note);
     assert!((spread - 2.0 / 3.0).abs() < 1e-6, "{spread}");
 }
