@@ -441,13 +441,29 @@ impl SenseUnits {
 }
 
 /// The most relevant part of a chunk, at most `max_chars`, and its 1-based line range
-/// (the chunk's first non-blank line is `first_line`).
+/// (the chunk's first non-blank line is `first_line`): the lines that fit in `max_chars`
+/// from a start line, the start whose lines `covered` scores best (the question's words
+/// in them, the file's name counting in each; none: every start alike), then whose first
+/// line holds the most of the distinct `tokens` (a token the lower-cased file name
+/// `name_lower` holds counting half: `nginx` on any line of nginx.conf says less than
+/// `timeout`), then the first.
 pub fn snippet(
     text: &str,
     first_line: u32,
     tokens: &[String],
+    name_lower: &str,
     max_chars: usize,
+    covered: Option<&dyn Fn(&ChunkWords) -> f32>,
 ) -> (String, u32, u32) {
+    // Each distinct token once (a question's word and the same word in its translation
+    // counted twice made `nginx` outweigh `timeout`), with its weight.
+    let mut weighted: Vec<(&str, f32)> = Vec::new();
+    for t in tokens {
+        if !weighted.iter().any(|(w, _)| *w == t.as_str()) {
+            let w = if in_name(name_lower, t) { 0.5 } else { 1.0 };
+            weighted.push((t.as_str(), w));
+        }
+    }
     // Start at the line holding the first non-blank character: that line is `first_line`.
     let lead = text.len() - text.trim_start().len();
     let line_start = text[..lead].rfind('\n').map(|i| i + 1).unwrap_or(0);
@@ -456,12 +472,35 @@ pub fn snippet(
     if lines.is_empty() {
         return (String::new(), first_line, first_line);
     }
-    let mut best = (0usize, 0usize);
-    for (i, l) in lines.iter().enumerate() {
-        let l = l.to_lowercase();
-        let n = tokens.iter().filter(|t| l.contains(t.as_str())).count();
-        if n > best.1 {
-            best = (i, n);
+    let low: Vec<String> = lines.iter().map(|l| l.trim().to_lowercase()).collect();
+    // The lines shown from start `i`: non-blank ones while they fit (the first always).
+    let window = |i: usize| -> String {
+        let mut w = String::new();
+        for l in low[i..].iter().filter(|l| !l.is_empty()) {
+            if !w.is_empty() && w.chars().count() + 1 + l.chars().count() > max_chars {
+                break;
+            }
+            if !w.is_empty() {
+                w.push('\n');
+            }
+            w.push_str(l);
+        }
+        w
+    };
+    let mut best = (0usize, (f32::MIN, f32::MIN));
+    for (i, l) in low.iter().enumerate() {
+        if l.is_empty() {
+            continue;
+        }
+        let first: f32 = weighted
+            .iter()
+            .filter(|(t, _)| l.contains(t))
+            .map(|(_, w)| w)
+            .sum();
+        let cov = covered.map_or(0.0, |c| c(&ChunkWords::new(&window(i), name_lower)));
+        let key = (cov, first);
+        if key.0 > best.1 .0 || (key.0 == best.1 .0 && key.1 > best.1 .1) {
+            best = (i, key);
         }
     }
     let mut out = String::new();
@@ -629,11 +668,33 @@ mod tests {
     #[test]
     fn index_rank_snippet_and_weights() {
         let text = "\n\nalpha\nbeta gamma\nport: 5432 database\nlast";
-        let (s, a, b) = snippet(text, 3, &simple_tokens("database port"), 200);
+        let (s, a, b) = snippet(text, 3, &simple_tokens("database port"), "", 200, None);
         assert_eq!(s, "port: 5432 database\nlast");
         assert_eq!((a, b), (5, 6));
-        let (s, _, _) = snippet(&"x".repeat(500), 1, &[], 200);
+        let (s, _, _) = snippet(&"x".repeat(500), 1, &[], "", 200, None);
         assert_eq!(s.chars().count(), 200);
+        // A word said twice (the question's and its translation's) counts once, and the
+        // file's own name counts half: the timeout line, not the line naming nginx.
+        let conf = "location / {\n    proxy_read_timeout 20s;\n}\nroot /usr/share/nginx/html;";
+        let toks: Vec<String> = ["nginx", "timeout", "nginx"].map(String::from).to_vec();
+        let (s, a, _) = snippet(conf, 10, &toks, "nginx.conf", 200, None);
+        assert!(s.starts_with("proxy_read_timeout"), "{s}");
+        assert_eq!(a, 11);
+        // With the question's coverage: the start whose 200 characters hold most of it.
+        // Line 1 names both words once each but the limit cuts the second one off; lines
+        // 3-4 hold both.
+        let text = format!(
+            "timeout notes {}\nfiller\nread timeout: 30s\nretries: 3\nmax retries apply",
+            "x".repeat(190)
+        );
+        let typed = TypedWords::new(&simple_tokens("timeout retries"));
+        let covered = |w: &ChunkWords| typed.coverage_in(w);
+        let toks = simple_tokens("timeout retries");
+        let (s, a, _) = snippet(&text, 1, &toks, "", 200, None);
+        assert_eq!(a, 1, "{s}");
+        let (s, a, _) = snippet(&text, 1, &toks, "", 200, Some(&covered));
+        assert_eq!(a, 3, "{s}");
+        assert!(s.starts_with("read timeout: 30s\nretries: 3"), "{s}");
         assert_eq!(dense_weight(0.3), 0.0);
         assert_eq!(dense_weight(1.0), 1.0);
         assert!(dense_weight(0.8) < 0.5);

@@ -14,6 +14,7 @@ use crate::vectors::VectorStore;
 use crate::{chunk_id, IndexError};
 
 mod language;
+mod represent;
 
 /// (doc key, chunk id, score) in rank order.
 type Ranked = Vec<(String, u64, f32)>;
@@ -548,15 +549,75 @@ impl Engine {
                 e.fname = s;
             }
         }
+        // Each file's chunks with their own evidence, best first.
+        let by_id = chunk_evidence(lex_all, dense_all, &dense_w, scales);
+        let mut per_key: HashMap<&str, Vec<(u64, &ChunkEv)>> = HashMap::new();
+        for (id, ev) in &by_id {
+            per_key.entry(ev.key).or_default().push((*id, ev));
+        }
+        for chunks in per_key.values_mut() {
+            chunks.sort_by(|a, b| b.1.fused.total_cmp(&a.1.fused).then_with(|| a.0.cmp(&b.0)));
+        }
+        // Proximity in the head's order: English questions only (`rank::PROXIMITY_WEIGHT`).
+        let pw = if mode == Mode::Dense || ev.cjk_query {
+            0.0
+        } else {
+            rank::PROXIMITY_WEIGHT
+        };
+        let cw = if mode == Mode::Dense {
+            0.0
+        } else {
+            self.cfg.coverage_weight
+        };
+        // The question's words (or its translation's) in a chunk or a few of its lines.
+        let typed = rank::TypedWords::new(simple);
+        let covered = |w: &rank::ChunkWords| typed.coverage_in(w).max(ev.senses.coverage_in(w));
+        let weigh = represent::Weigh {
+            covered: &covered,
+            cw,
+            pw,
+        };
+        let lower_name = |k: &str| {
+            catalog
+                .get(k)
+                .map(|e| e.filename.to_lowercase())
+                .unwrap_or_default()
+        };
+        let mut texts: HashMap<u64, ChunkDoc> = HashMap::new();
+        let batch = (top_k * 2).max(8);
+        // Snippets show the lines that hold most of the question (not in dense mode).
+        let win: Option<&dyn Fn(&rank::ChunkWords) -> f32> =
+            (mode != Mode::Dense).then_some(&covered);
+        // The chunk each file of the head shows: the one with the best evidence, coverage
+        // and proximity among its pooled chunks (`represent`).
+        if mode != Mode::Dense {
+            let mut files: Vec<&Cand> = cands.values().collect();
+            files.sort_by(|a, b| b.fused.total_cmp(&a.fused).then_with(|| a.key.cmp(&b.key)));
+            let head: Vec<(&str, u64, String)> = files
+                .iter()
+                .take(batch)
+                .map(|c| (c.key.as_str(), c.chunk, lower_name(&c.key)))
+                .collect();
+            let pooled: HashMap<&str, Vec<(u64, f32)>> = per_key
+                .iter()
+                .map(|(k, c)| (*k, c.iter().map(|(id, e)| (*id, e.fused)).collect()))
+                .collect();
+            let read = |ids: &[u64]| self.lexical.chunks_by_id(ids);
+            let chosen = represent::choose(&head, &pooled, &mut texts, &read, &weigh)?;
+            for (k, id) in chosen {
+                if let (Some(c), Some(e)) = (cands.get_mut(&k), by_id.get(&id)) {
+                    c.chunk = id;
+                    c.bm25 = e.bm25;
+                    c.dense = e
+                        .cos
+                        .map(|cos| rank::dense_evidence_in(cos, scale) * wd.min(1.0));
+                }
+            }
+        }
         // Further chunks of each candidate file, each ranked by its own evidence (its
         // chunk-level fused score relative to the file's best chunk's), decayed per extra.
         let mut extras: Vec<Cand> = Vec::new();
         if per_file > 1 {
-            let by_id = chunk_evidence(lex_all, dense_all, &dense_w, scales);
-            let mut per_key: HashMap<&str, Vec<(u64, &ChunkEv)>> = HashMap::new();
-            for (id, ev) in &by_id {
-                per_key.entry(ev.key).or_default().push((*id, ev));
-            }
             for (k, mut chunks) in per_key {
                 let Some(file) = cands.get(k) else { continue };
                 let best = by_id.get(&file.chunk).map(|e| e.fused).unwrap_or(0.0);
@@ -564,7 +625,6 @@ impl Engine {
                     continue;
                 }
                 chunks.retain(|c| c.0 != file.chunk);
-                chunks.sort_by(|a, b| b.1.fused.total_cmp(&a.1.fused).then_with(|| a.0.cmp(&b.0)));
                 // Content evidence only: a file-name match ranks the file, not its chunks.
                 let mut f = file.fused - file.fname_part;
                 // A few spare ones: an extra whose snippet repeats a kept one is skipped.
@@ -603,22 +663,11 @@ impl Engine {
         // candidates in rank order, a batch at a time, until `top_k` pass and no candidate
         // with the same fused score as the last one is left unread (ties order by
         // similarity). Usually one batch: a handful of stored documents, not hundreds.
-        let mut texts: HashMap<u64, ChunkDoc> = HashMap::new();
         let mut kept: Vec<Cand> = Vec::new();
-        // Proximity in the head's order: English questions only (`rank::PROXIMITY_WEIGHT`).
-        let pw = if mode == Mode::Dense || ev.cjk_query {
-            0.0
-        } else {
-            rank::PROXIMITY_WEIGHT
-        };
-        // The question's words (or its translation's) in a chunk or a few of its lines.
-        let typed = rank::TypedWords::new(simple);
-        let covered = |w: &rank::ChunkWords| typed.coverage_in(w).max(ev.senses.coverage_in(w));
         // Snippet line ranges kept per file: at most `per_file`, none overlapping (chunks
         // overlap a little, so two of them may show the same lines).
         let mut shown: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
         let mut rest = order.into_iter().peekable();
-        let batch = (top_k * 2).max(8);
         loop {
             let mut next: Vec<Cand> = Vec::new();
             while let Some(c) = rest
@@ -639,22 +688,10 @@ impl Engine {
             }
             for mut c in next {
                 // The file's name is the chunk's context (`rank::ChunkWords`).
-                let name = catalog
-                    .get(&c.key)
-                    .map(|e| e.filename.to_lowercase())
-                    .unwrap_or_default();
+                let name = lower_name(&c.key);
                 (c.cov, c.prox) = texts
                     .get(&c.chunk)
-                    .map(|ch| {
-                        let low = ch.text.to_lowercase();
-                        let cov = covered(&rank::ChunkWords::new(&low, &name));
-                        let prox = if pw > 0.0 && cov > 0.0 {
-                            rank::window_coverage(&low, &name, &covered, cov)
-                        } else {
-                            0.0
-                        };
-                        (cov, prox)
-                    })
+                    .map(|ch| weigh.cov_prox(&ch.text.to_lowercase(), &name))
                     .unwrap_or((0.0, 0.0));
                 if let Some(score) = c.bm25 {
                     c.lexical = Some(0.9 * c.cov * (0.7 + 0.3 * (score / bm25_max).min(1.0)));
@@ -669,7 +706,8 @@ impl Engine {
                 let lines = texts
                     .get(&c.chunk)
                     .map(|ch| {
-                        let (_, a, b) = rank::snippet(&ch.text, ch.first_line, &snip, 200);
+                        let (_, a, b) =
+                            rank::snippet(&ch.text, ch.first_line, &snip, &name, 200, win);
                         (a, b)
                     })
                     .unwrap_or((1, 1));
@@ -689,11 +727,6 @@ impl Engine {
         }
         // The head in its final order: fused score plus query coverage (`rank::COVERAGE_WEIGHT`)
         // and proximity.
-        let cw = if mode == Mode::Dense {
-            0.0
-        } else {
-            self.cfg.coverage_weight
-        };
         let key = |c: &Cand| c.fused + cw * c.cov + pw * c.prox;
         kept.sort_by(|a, b| {
             key(b)
@@ -710,7 +743,14 @@ impl Engine {
                 continue;
             };
             let (text, a, b) = match texts.get(&c.chunk) {
-                Some(ch) => rank::snippet(&ch.text, ch.first_line, &snip, 200),
+                Some(ch) => rank::snippet(
+                    &ch.text,
+                    ch.first_line,
+                    &snip,
+                    &entry.filename.to_lowercase(),
+                    200,
+                    win,
+                ),
                 None => (String::new(), 1, 1),
             };
             let content = c.lexical.unwrap_or(0.0).max(c.dense.unwrap_or(0.0));

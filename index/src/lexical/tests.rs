@@ -215,3 +215,41 @@ fn index_lexical_finds_chinese_english_and_filters_by_tag() {
     assert_eq!(l.num_chunks(), 1);
     assert_eq!(l.doc_keys().expect("keys"), ["b"]);
 }
+
+/// A word inside identifiers scores by its presence (IDF x boost), as a joined form does:
+/// a config chunk full of keys has a long identifier field, and BM25's length norm sank it
+/// below a chunk with one key (`timeout` found nginx.conf's timeouts block last). Each
+/// chunk below holds `timeout` in one key; the long one also has twenty other keys.
+#[test]
+fn index_lexical_identifier_words_score_by_presence() {
+    let l = Lexical::in_memory().expect("open");
+    let mut long = String::from("send_timeout 30s;\n");
+    for i in 0..20 {
+        long.push_str(&format!("worker_opt_{i} on;\n"));
+    }
+    l.replace("long", vec![doc("long", "sys", 0, &long)])
+        .expect("add");
+    l.replace("short", vec![doc("short", "sys", 0, "read_timeout 30s;\n")])
+        .expect("add");
+    for i in 0..6 {
+        let key = format!("n{i}");
+        let text = format!("note {i}: the dashboards were reviewed");
+        l.replace(&key, vec![doc(&key, "sys", 0, &text)])
+            .expect("add");
+    }
+    let hits = l
+        .search(&l.query_tokens("timeout"), &["sys".to_string()], 10)
+        .expect("search");
+    let score = |k: &str| {
+        hits.iter()
+            .find(|h| h.chunk.doc_key == k)
+            .map(|h| h.score)
+            .unwrap_or_else(|| panic!("{k} not found"))
+    };
+    assert!(
+        (score("long") - score("short")).abs() < 1e-4,
+        "{} {}",
+        score("long"),
+        score("short")
+    );
+}

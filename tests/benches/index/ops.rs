@@ -16,6 +16,74 @@ struct OpsSet {
     label: &'static str,
     docs: Vec<(String, String)>,
     queries: Vec<(String, String, String)>,
+    /// Per query, the expected file's lines that answer it (`answers.tsv`, written by an
+    /// annotator who did not see the ranking code); empty when the set has none.
+    answers: HashMap<String, Vec<(u32, u32)>>,
+}
+
+/// `12,15-17` as inclusive line ranges.
+fn parse_ranges(s: &str) -> Option<Vec<(u32, u32)>> {
+    s.split(',')
+        .map(|r| match r.split_once('-') {
+            Some((a, b)) => Some((a.trim().parse().ok()?, b.trim().parse().ok()?)),
+            None => r.trim().parse().ok().map(|a| (a, a)),
+        })
+        .collect()
+}
+
+/// `queries.tsv`'s sibling `answers.tsv`: query -> answer lines (comments skipped).
+fn load_answers(base: &Path) -> HashMap<String, Vec<(u32, u32)>> {
+    let Ok(text) = std::fs::read_to_string(base.join("answers.tsv")) else {
+        return HashMap::new();
+    };
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let (q, r) = l.split_once('\t')?;
+            Some((q.trim().to_string(), parse_ranges(r)?))
+        })
+        .collect()
+}
+
+/// Where a hit's snippet starts and ends (`Hit::position`, `lines a-b`).
+fn shown_lines(position: &str) -> Option<(u32, u32)> {
+    let (a, b) = position.strip_prefix("lines ")?.split_once('-')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+/// Whether an operator sees the answer: the rank (in the first 3 hits, the engine's own
+/// per-file cap) of the first hit of the expected file whose snippet's lines hold an
+/// answer line. Recall@1 / @3 / MRR over the questions with answer lines.
+fn answer_shown(
+    e: &Engine,
+    queries: &[(String, String, String)],
+    answers: &HashMap<String, Vec<(u32, u32)>>,
+    show_misses: bool,
+) -> (usize, (f64, f64, f64)) {
+    let with: Vec<&(String, String, String)> = queries
+        .iter()
+        .filter(|q| answers.contains_key(&q.1))
+        .collect();
+    let ranks = with.iter().map(|(file, q, _)| {
+        let lines = &answers[q];
+        let hits = e
+            .search("bench", q, Scope::All, 3, Mode::Hybrid)
+            .unwrap_or_default();
+        let rank = hits.iter().position(|h| {
+            &h.filename == file
+                && shown_lines(&h.position)
+                    .is_some_and(|(a, b)| lines.iter().any(|&(x, y)| x <= b && a <= y))
+        });
+        if show_misses && rank.is_none() {
+            let shown: Vec<String> = hits
+                .iter()
+                .map(|h| format!("{} {}", h.filename, h.position))
+                .collect();
+            eprintln!("ANSWER MISS {q} | {file} {lines:?} | {shown:?}");
+        }
+        rank
+    });
+    (with.len(), super::ranks_to_recall(ranks))
 }
 
 fn load(dir: &str, label: &'static str) -> Option<OpsSet> {
@@ -49,6 +117,7 @@ fn load(dir: &str, label: &'static str) -> Option<OpsSet> {
         label,
         docs,
         queries,
+        answers: load_answers(&base),
     })
 }
 
@@ -114,6 +183,15 @@ pub fn bench_ops(
                 out.push_str(&format!(
                     "| {title}: {kind} ({}) | {WITH_DICT} | hybrid | {a:.3} | {b:.3} | {c:.3} |\n",
                     sub.len()
+                ));
+            }
+            if !set.answers.is_empty() {
+                // LLMOPS_BENCH_XLING_MISSES set: the tuning set's misses on stderr.
+                let show =
+                    dir == "tuning" && std::env::var_os("LLMOPS_BENCH_XLING_MISSES").is_some();
+                let (n, (a, b, c)) = answer_shown(&e, &set.queries, &set.answers, show);
+                out.push_str(&format!(
+                    "| {title}: answer lines in a snippet of the top 3 ({n}) | {WITH_DICT} | hybrid | {a:.3} | {b:.3} | {c:.3} |\n"
                 ));
             }
             if dir == "tuning" {

@@ -547,3 +547,37 @@ fn index_search_words_written_together_outrank_words_spread_apart() {
     let spread = windows(note);
     assert!((spread - 2.0 / 3.0).abs() < 1e-6, "{spread}");
 }
+
+/// A file shows the chunk that holds the question's words, not the one BM25 ranks first
+/// for repeating one of them (`represent`): nginx.conf's status block says `nginx` four
+/// times, its timeouts block holds `timeout` inside keys; `nginx timeout` and `nginx 超时`
+/// show the timeouts, the snippet on a timeout line (not on a line that only names the
+/// file's own program).
+#[test]
+fn index_search_a_file_shows_its_chunk_that_holds_the_question() {
+    let d = tempfile::tempdir().expect("tmp");
+    let mut conf = String::from(
+        "# status page for nginx-prometheus-exporter\nserver {\n    listen 127.0.0.1:8080;\n    location /nginx_status { stub_status; }\n    root /usr/share/nginx/html;\n}\n",
+    );
+    for i in 0..40 {
+        conf.push_str(&format!("# site {i}: served from the edge pool\n"));
+    }
+    conf.push_str("http {\n    keepalive_timeout 65;\n    client_body_timeout 30s;\n    send_timeout 30s;\n    gzip on;\n}\n");
+    let files = [("nginx.conf", conf.as_str())];
+    let note = |i| format!("Sprint {i}: the team reviewed dashboards and closed tickets.\n");
+    let e = engine_with_notes(d.path(), note, &files);
+    for q in ["nginx timeout", "nginx 超时"] {
+        for mode in [Mode::Lexical, Mode::Hybrid] {
+            let hits = e
+                .search_per_file("s1", q, Scope::Uploads, 3, 1, mode)
+                .expect("search");
+            let first = hits.first().expect("a hit");
+            assert_eq!(first.filename, "nginx.conf", "{q}: {:?}", names(&hits));
+            assert!(
+                first.chunk.starts_with("keepalive_timeout 65;"),
+                "{q}: {}",
+                first.chunk
+            );
+        }
+    }
+}

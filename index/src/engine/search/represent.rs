@@ -1,0 +1,155 @@
+//! Which chunk stands for a file in the head of the results: among the file's pooled
+//! chunks, the one whose own evidence plus coverage and proximity of the question's words
+//! is best, instead of the chunk BM25 ranks first.
+
+use std::collections::HashMap;
+
+use crate::lexical::ChunkDoc;
+use crate::rank;
+
+/// Pooled chunks of a file read for its choice, by their own fused evidence: BM25 ranks
+/// first the chunk that repeats the question's rarest word (nginx.conf's status-page block
+/// says `nginx` four times), while the chunk that holds every word (its `*_timeout` lines)
+/// may rank several places lower in the same file.
+pub(super) const CHOICES: usize = 6;
+
+/// Reads stored chunks by id (`Lexical::chunks_by_id`).
+pub(super) type ReadChunks<'a> = &'a dyn Fn(&[u64]) -> Result<Vec<ChunkDoc>, crate::IndexError>;
+
+/// The question's words as the head weighs them: coverage (`covered`), its weight `cw`
+/// and proximity's `pw` (0 when proximity is off for the question).
+pub(super) struct Weigh<'a> {
+    pub covered: &'a dyn Fn(&rank::ChunkWords) -> f32,
+    pub cw: f32,
+    pub pw: f32,
+}
+
+impl Weigh<'_> {
+    /// A chunk's coverage and proximity (lower-cased text, the file's lower-cased name).
+    pub(super) fn cov_prox(&self, low: &str, name: &str) -> (f32, f32) {
+        let cov = (self.covered)(&rank::ChunkWords::new(low, name));
+        let prox = if self.pw > 0.0 && cov > 0.0 {
+            rank::window_coverage(low, name, self.covered, cov)
+        } else {
+            0.0
+        };
+        (cov, prox)
+    }
+}
+
+/// The chunk each file should show: for every file in `files` (doc key, its current
+/// chunk, its lower-cased name), the pooled chunk (`pooled`: the file's chunks with their
+/// own fused evidence, best first) with the best evidence + `cw` x coverage + `pw` x
+/// proximity; ties keep the current chunk. `texts` holds the chunks read so far and gets
+/// the ones this reads (`read`: chunk ids to stored chunks).
+pub(super) fn choose(
+    files: &[(&str, u64, String)],
+    pooled: &HashMap<&str, Vec<(u64, f32)>>,
+    texts: &mut HashMap<u64, ChunkDoc>,
+    read: ReadChunks,
+    weigh: &Weigh,
+) -> Result<HashMap<String, u64>, crate::IndexError> {
+    let choices = |key: &str| -> Vec<(u64, f32)> {
+        pooled
+            .get(key)
+            .map(|c| c.iter().take(CHOICES).copied().collect())
+            .unwrap_or_default()
+    };
+    let mut want: Vec<u64> = files
+        .iter()
+        .flat_map(|(k, current, _)| choices(k).into_iter().map(|c| c.0).chain([*current]))
+        .filter(|id| !texts.contains_key(id))
+        .collect();
+    want.sort_unstable();
+    want.dedup();
+    for c in read(&want)? {
+        texts.insert(c.chunk_id, c);
+    }
+    let mut out = HashMap::new();
+    for (key, current, name) in files {
+        // (the question's words in the chunk, its own evidence): compared in that order.
+        let score = |id: u64, own: f32| {
+            texts.get(&id).map(|ch| {
+                let (cov, prox) = weigh.cov_prox(&ch.text.to_lowercase(), name);
+                (weigh.cw * cov + weigh.pw * prox, own)
+            })
+        };
+        let all = choices(key);
+        let own_of = |id: u64| all.iter().find(|c| c.0 == id).map_or(0.0, |c| c.1);
+        let mut best = (
+            *current,
+            score(*current, own_of(*current)).unwrap_or((f32::MIN, f32::MIN)),
+        );
+        for (id, own) in &all {
+            if let Some(s) = score(*id, *own) {
+                if s.0 > best.1 .0 || (s.0 == best.1 .0 && s.1 > best.1 .1) {
+                    best = (*id, s);
+                }
+            }
+        }
+        if best.0 != *current {
+            out.insert(key.to_string(), best.0);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunk(id: u64, text: &str) -> ChunkDoc {
+        ChunkDoc {
+            chunk_id: id,
+            doc_key: "k".into(),
+            tag: "sys".into(),
+            ord: id as u32,
+            first_line: 1,
+            last_line: 1,
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn index_represent_prefers_coverage_then_evidence() {
+        let store = [
+            chunk(1, "status page of the exporter: /status /status /status"),
+            chunk(2, "client_body_timeout 30s; send_timeout 30s;"),
+            chunk(3, "send_timeout 60s;"),
+            chunk(4, "unrelated"),
+        ];
+        let read = |ids: &[u64]| -> Result<Vec<ChunkDoc>, crate::IndexError> {
+            Ok(store
+                .iter()
+                .filter(|c| ids.contains(&c.chunk_id))
+                .cloned()
+                .collect())
+        };
+        let typed = rank::TypedWords::new(&rank::simple_tokens("status timeout"));
+        let covered = |w: &rank::ChunkWords| typed.coverage_in(w);
+        let weigh = Weigh {
+            covered: &covered,
+            cw: 0.5,
+            pw: 0.0,
+        };
+        // Chunk 1 is BM25's first (own 1.5) and covers `status`; 2 and 3 cover `timeout`,
+        // 2 with more evidence. The name `web.conf` holds neither word.
+        let mut pooled = HashMap::new();
+        pooled.insert("k", vec![(1, 1.5), (2, 0.9), (3, 0.8), (4, 0.1)]);
+        let mut texts = HashMap::new();
+        let files = [("k", 1u64, "web.conf".to_string())];
+        let got = choose(&files, &pooled, &mut texts, &read, &weigh).expect("choose");
+        // Equal coverage (a half each): the current chunk stays.
+        assert!(got.is_empty(), "{got:?}");
+        assert_eq!(texts.len(), 4, "every choice read once");
+        // A name that holds `status` makes every chunk cover it: the timeouts win, the
+        // one with more evidence of the two.
+        let files = [("k", 1u64, "status.conf".to_string())];
+        let got = choose(&files, &pooled, &mut texts, &read, &weigh).expect("choose");
+        assert_eq!(got.get("k"), Some(&2));
+        // A file with no pooled chunks keeps its own.
+        let files = [("other", 9u64, "x.conf".to_string())];
+        let got = choose(&files, &pooled, &mut texts, &read, &weigh).expect("choose");
+        assert!(got.is_empty());
+    }
+}
