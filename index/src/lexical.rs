@@ -592,9 +592,8 @@ impl Lexical {
             for term in terms {
                 let df = searcher.doc_freq(&term).unwrap_or(0);
                 if df > 0 {
-                    let score = IDENT_JOIN_BOOST * form.weight * bm25_idf(df, docs);
-                    let q = TermQuery::new(term, IndexRecordOption::Basic);
-                    alts.push(Box::new(ConstScoreQuery::new(Box::new(q), score)));
+                    let boost = IDENT_JOIN_BOOST * form.weight;
+                    alts.push(presence_query(term, boost, bm25_idf(df, docs)));
                 }
             }
             match alts.len() {

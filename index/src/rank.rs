@@ -475,15 +475,18 @@ pub fn snippet(
     let low: Vec<String> = lines.iter().map(|l| l.trim().to_lowercase()).collect();
     // The lines shown from start `i`: non-blank ones while they fit (the first always).
     let window = |i: usize| -> String {
-        let mut w = String::new();
+        let (mut w, mut chars) = (String::new(), 0usize);
         for l in low[i..].iter().filter(|l| !l.is_empty()) {
-            if !w.is_empty() && w.chars().count() + 1 + l.chars().count() > max_chars {
-                break;
-            }
+            let n = l.chars().count();
             if !w.is_empty() {
+                if chars + 1 + n > max_chars {
+                    break;
+                }
                 w.push('\n');
+                chars += 1;
             }
             w.push_str(l);
+            chars += n;
         }
         w
     };
@@ -681,8 +684,8 @@ mod tests {
         assert!(s.starts_with("proxy_read_timeout"), "{s}");
         assert_eq!(a, 11);
         // With the question's coverage: the start whose 200 characters hold most of it.
-        // Line 1 names both words once each but the limit cuts the second one off; lines
-        // 3-4 hold both.
+        // Line 1 holds `timeout` and fills a window of its own (204 characters); lines 3-5
+        // hold both words.
         let text = format!(
             "timeout notes {}\nfiller\nread timeout: 30s\nretries: 3\nmax retries apply",
             "x".repeat(190)

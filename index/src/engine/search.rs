@@ -588,8 +588,8 @@ impl Engine {
         // Snippets show the lines that hold most of the question (not in dense mode).
         let win: Option<&dyn Fn(&rank::ChunkWords) -> f32> =
             (mode != Mode::Dense).then_some(&covered);
-        // The chunk each file of the head shows: the one with the best evidence, coverage
-        // and proximity among its pooled chunks (`represent`).
+        // The chunk each file of the head shows: of its pooled chunks, the one that holds
+        // most of the question, then the best evidence (`represent`).
         if mode != Mode::Dense {
             let mut files: Vec<&Cand> = cands.values().collect();
             files.sort_by(|a, b| b.fused.total_cmp(&a.fused).then_with(|| a.key.cmp(&b.key)));
@@ -600,6 +600,7 @@ impl Engine {
                 .collect();
             let pooled: HashMap<&str, Vec<(u64, f32)>> = per_key
                 .iter()
+                .filter(|(k, _)| head.iter().any(|h| h.0 == **k))
                 .map(|(k, c)| (*k, c.iter().map(|(id, e)| (*id, e.fused)).collect()))
                 .collect();
             let read = |ids: &[u64]| self.lexical.chunks_by_id(ids);
