@@ -508,6 +508,8 @@ impl Engine {
             cov: f32,
             /// The best share of the question's words within a few adjacent lines.
             prox: f32,
+            /// The snippet shown (text, first and last line), once the chunk is read.
+            snippet: Option<(String, u32, u32)>,
         }
         let mut cands: HashMap<String, Cand> = HashMap::new();
         let blank = |k: &str| Cand {
@@ -522,6 +524,7 @@ impl Engine {
             abs: 0.0,
             cov: 0.0,
             prox: 0.0,
+            snippet: None,
         };
         let catalog = self.read_catalog()?;
         for (r, (k, id, score)) in lex.into_iter().enumerate() {
@@ -584,6 +587,7 @@ impl Engine {
                 .unwrap_or_default()
         };
         let mut texts: HashMap<u64, ChunkDoc> = HashMap::new();
+        let mut scores = represent::Scores::new();
         let batch = (top_k * 2).max(8);
         // Snippets show the lines that hold most of the question (not in dense mode).
         let win: Option<&dyn Fn(&rank::ChunkWords) -> f32> =
@@ -604,7 +608,7 @@ impl Engine {
                 .map(|(k, c)| (*k, c.iter().map(|(id, e)| (*id, e.fused)).collect()))
                 .collect();
             let read = |ids: &[u64]| self.lexical.chunks_by_id(ids);
-            let chosen = represent::choose(&head, &pooled, &mut texts, &read, &weigh)?;
+            let chosen = represent::choose(&head, &pooled, &mut texts, &read, &weigh, &mut scores)?;
             for (k, id) in chosen {
                 if let (Some(c), Some(e)) = (cands.get_mut(&k), by_id.get(&id)) {
                     c.chunk = id;
@@ -645,6 +649,7 @@ impl Engine {
                         abs: 0.0,
                         cov: 0.0,
                         prox: 0.0,
+                        snippet: None,
                     });
                 }
             }
@@ -692,7 +697,7 @@ impl Engine {
                 let name = lower_name(&c.key);
                 (c.cov, c.prox) = texts
                     .get(&c.chunk)
-                    .map(|ch| weigh.cov_prox(&ch.text.to_lowercase(), &name))
+                    .map(|ch| weigh.cov_prox(&mut scores, ch, &name))
                     .unwrap_or((0.0, 0.0));
                 if let Some(score) = c.bm25 {
                     c.lexical = Some(0.9 * c.cov * (0.7 + 0.3 * (score / bm25_max).min(1.0)));
@@ -704,14 +709,12 @@ impl Engine {
                 if c.abs < self.cfg.threshold {
                     continue;
                 }
-                let lines = texts
+                let shot = texts
                     .get(&c.chunk)
-                    .map(|ch| {
-                        let (_, a, b) =
-                            rank::snippet(&ch.text, ch.first_line, &snip, &name, 200, win);
-                        (a, b)
-                    })
-                    .unwrap_or((1, 1));
+                    .map(|ch| rank::snippet(&ch.text, ch.first_line, &snip, &name, 200, win))
+                    .unwrap_or((String::new(), 1, 1));
+                let lines = (shot.1, shot.2);
+                c.snippet = Some(shot);
                 let ranges = shown.entry(c.key.clone()).or_default();
                 if ranges.len() >= per_file
                     || ranges.iter().any(|r| r.0 <= lines.1 && lines.0 <= r.1)
@@ -743,17 +746,7 @@ impl Engine {
             let Some(entry) = catalog.get(&c.key) else {
                 continue;
             };
-            let (text, a, b) = match texts.get(&c.chunk) {
-                Some(ch) => rank::snippet(
-                    &ch.text,
-                    ch.first_line,
-                    &snip,
-                    &entry.filename.to_lowercase(),
-                    200,
-                    win,
-                ),
-                None => (String::new(), 1, 1),
-            };
+            let (text, a, b) = c.snippet.unwrap_or((String::new(), 1, 1));
             let content = c.lexical.unwrap_or(0.0).max(c.dense.unwrap_or(0.0));
             let match_type = if c.fname >= content && c.fname > 0.0 {
                 "filename"

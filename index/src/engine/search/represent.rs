@@ -25,16 +25,25 @@ pub(super) struct Weigh<'a> {
     pub pw: f32,
 }
 
+/// Coverage and proximity of the chunks scored so far, by chunk id: the choice scores a
+/// file's chunks and the head scores the chosen one again, each text lower-cased and
+/// scanned once.
+pub(super) type Scores = HashMap<u64, (f32, f32)>;
+
 impl Weigh<'_> {
-    /// A chunk's coverage and proximity (lower-cased text, the file's lower-cased name).
-    pub(super) fn cov_prox(&self, low: &str, name: &str) -> (f32, f32) {
-        let cov = (self.covered)(&rank::ChunkWords::new(low, name));
-        let prox = if self.pw > 0.0 && cov > 0.0 {
-            rank::window_coverage(low, name, self.covered, cov)
-        } else {
-            0.0
-        };
-        (cov, prox)
+    /// A chunk's coverage and proximity (the file's lower-cased name is its context),
+    /// from `scores` when it was scored before.
+    pub(super) fn cov_prox(&self, scores: &mut Scores, ch: &ChunkDoc, name: &str) -> (f32, f32) {
+        *scores.entry(ch.chunk_id).or_insert_with(|| {
+            let low = ch.text.to_lowercase();
+            let cov = (self.covered)(&rank::ChunkWords::new(&low, name));
+            let prox = if self.pw > 0.0 && cov > 0.0 {
+                rank::window_coverage(&low, name, self.covered, cov)
+            } else {
+                0.0
+            };
+            (cov, prox)
+        })
     }
 }
 
@@ -45,13 +54,15 @@ impl Weigh<'_> {
 /// proximity, then the best evidence; full ties keep the current chunk. Coverage first:
 /// added to the evidence instead (`own + 0.5 x coverage`), the held-out ops set alone lost
 /// recall@3 0.943 -> 0.925 (benchmarks.md, session 21). `texts` holds the chunks read so
-/// far and gets the ones this reads (`read`: chunk ids to stored chunks).
+/// far and gets the ones this reads (`read`: chunk ids to stored chunks); `scores` gets
+/// each scored chunk's coverage and proximity.
 pub(super) fn choose(
     files: &[(&str, u64, String)],
     pooled: &HashMap<&str, Vec<(u64, f32)>>,
     texts: &mut HashMap<u64, ChunkDoc>,
     read: ReadChunks,
     weigh: &Weigh,
+    scores: &mut Scores,
 ) -> Result<HashMap<String, u64>, crate::IndexError> {
     let choices = |key: &str| -> Vec<(u64, f32)> {
         pooled
@@ -72,9 +83,9 @@ pub(super) fn choose(
     let mut out = HashMap::new();
     for (key, current, name) in files {
         // (the question's words in the chunk, its own evidence): compared in that order.
-        let score = |id: u64, own: f32| {
+        let mut score = |id: u64, own: f32| {
             texts.get(&id).map(|ch| {
-                let (cov, prox) = weigh.cov_prox(&ch.text.to_lowercase(), name);
+                let (cov, prox) = weigh.cov_prox(scores, ch, name);
                 (weigh.cw * cov + weigh.pw * prox, own)
             })
         };
@@ -143,19 +154,22 @@ mod tests {
         let mut pooled = HashMap::new();
         pooled.insert("k", vec![(1, 1.5), (2, 0.9), (3, 0.8), (4, 0.1)]);
         let mut texts = HashMap::new();
+        let mut scores = Scores::new();
         let files = [("k", 1u64, "web.conf".to_string())];
-        let got = choose(&files, &pooled, &mut texts, &read, &weigh).expect("choose");
+        let got = choose(&files, &pooled, &mut texts, &read, &weigh, &mut scores).expect("choose");
         // Equal coverage (a half each): the current chunk stays.
         assert!(got.is_empty(), "{got:?}");
         assert_eq!(texts.len(), 4, "every choice read once");
         // A name that holds `status` makes every chunk cover it: the timeouts win, the
         // one with more evidence of the two.
+        // Scores are per file: a chunk scored under another name is scored again.
+        scores.clear();
         let files = [("k", 1u64, "status.conf".to_string())];
-        let got = choose(&files, &pooled, &mut texts, &read, &weigh).expect("choose");
+        let got = choose(&files, &pooled, &mut texts, &read, &weigh, &mut scores).expect("choose");
         assert_eq!(got.get("k"), Some(&2));
         // A file with no pooled chunks keeps its own.
         let files = [("other", 9u64, "x.conf".to_string())];
-        let got = choose(&files, &pooled, &mut texts, &read, &weigh).expect("choose");
+        let got = choose(&files, &pooled, &mut texts, &read, &weigh, &mut scores).expect("choose");
         assert!(got.is_empty());
     }
 }
