@@ -12,6 +12,7 @@ use crate::chunker::is_cjk;
 pub mod dict;
 pub mod glossary;
 pub mod ident;
+pub mod keypath;
 pub mod translate;
 pub use ident::{ident_analyzer, join_analyzer};
 

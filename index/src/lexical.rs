@@ -41,6 +41,9 @@ pub struct ChunkDoc {
     pub first_line: u32,
     pub last_line: u32,
     pub text: String,
+    /// The key paths the chunk's lines set (`analyzers::keypath`, one per line; empty for
+    /// unstructured text), indexed as identifiers with the text.
+    pub context: String,
 }
 
 /// A lexical hit with its BM25 score.
@@ -65,6 +68,8 @@ struct Fields {
     ident: Field,
     /// Joined forms of identifiers' words (`analyzers::ident::joined`).
     ident_join: Field,
+    /// `ChunkDoc::context`, stored (compaction and migration re-add chunks from storage).
+    context: Field,
 }
 
 /// Boost of a query's whole identifier: the exact `proxy_read_timeout` outranks prose
@@ -129,6 +134,7 @@ fn to_chunk(f: &Fields, d: &TantivyDocument) -> ChunkDoc {
         first_line: u(f.first_line) as u32,
         last_line: u(f.last_line) as u32,
         text: s(f.body),
+        context: s(f.context),
     }
 }
 
@@ -156,6 +162,7 @@ fn schema() -> (Schema, Fields) {
         en: b.add_text_field("en", text(EN)),
         ident: b.add_text_field("ident", text(IDENT)),
         ident_join: b.add_text_field("ident_join", text(IDENT_JOIN)),
+        context: b.add_text_field("context", STORED),
     };
     (b.build(), f)
 }
@@ -209,6 +216,8 @@ impl Lexical {
                 // Not read: only the stored fields above are.
                 ident: field("en")?,
                 ident_join: field("en")?,
+                // An index from before key paths has none: a numeric field reads as "".
+                context: field("context").or_else(|_| field("chunk_id"))?,
             };
             let reader = index.reader()?;
             let searcher = reader.searcher();

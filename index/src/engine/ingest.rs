@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering;
 
 use super::catalog::Entry;
 use super::{Dense, Engine, State, SyncReport, SysFile};
+use crate::analyzers::keypath;
 use crate::chunker;
 use crate::lexical::ChunkDoc;
 use crate::{chunk_id, IndexError};
@@ -20,6 +21,10 @@ impl Engine {
         durable: bool,
     ) -> Result<u32, IndexError> {
         let chunks = chunker::chunk(&text, &self.cfg.chunker);
+        // Per line, the key path it sets (structured configs only).
+        let paths = keypath::nesting_of(&entry.filename, &text)
+            .map(|n| keypath::line_paths(&text, n))
+            .unwrap_or_default();
         // The chunks hold the text now: a large file's is not kept twice while it is indexed.
         drop(text);
         // The chunks' text moves into the docs: one copy of the file's text, not two.
@@ -33,6 +38,7 @@ impl Engine {
                 ord: i as u32,
                 first_line: c.first_line as u32,
                 last_line: c.last_line as u32,
+                context: keypath::chunk_context(&paths, c.first_line, c.last_line),
                 text: c.text,
             })
             .collect();

@@ -34,7 +34,7 @@ impl<'a> Value<'a> for ChunkValue<'a> {
 }
 
 /// Fields in schema order (tantivy sorts them anyway).
-const FIELDS: usize = 12;
+const FIELDS: usize = 15;
 
 impl Document for IndexedChunk {
     type Value<'a> = ChunkValue<'a>;
@@ -43,6 +43,7 @@ impl Document for IndexedChunk {
     fn iter_fields_and_values(&self) -> Self::FieldsValuesIter<'_> {
         let (f, c) = (&self.f, &self.c);
         let text = ChunkValue::Str(c.text.as_str());
+        let ctx = ChunkValue::Str(c.context.as_str());
         [
             (f.chunk_id, ChunkValue::U64(c.chunk_id)),
             (f.doc_key, ChunkValue::Str(c.doc_key.as_str())),
@@ -56,6 +57,11 @@ impl Document for IndexedChunk {
             (f.en, text),
             (f.ident, text),
             (f.ident_join, text),
+            // Key paths are identifiers of the chunk: whole, split (the English field
+            // splits dotted names) and joined.
+            (f.context, ctx),
+            (f.ident, ctx),
+            (f.ident_join, ctx),
         ]
         .into_iter()
     }

@@ -90,6 +90,7 @@ mod tests {
             first_line: ord * 3 + 1,
             last_line: ord * 3 + 3,
             text,
+            context: String::new(),
         }
     }
 

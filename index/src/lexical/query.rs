@@ -335,6 +335,7 @@ mod tests {
             first_line: 1,
             last_line: 1,
             text: text.into(),
+            context: String::new(),
         }
     }
 

@@ -12,6 +12,7 @@ fn doc(key: &str, tag: &str, ord: u32, text: &str) -> ChunkDoc {
         first_line: 1,
         last_line: 1,
         text: text.into(),
+        context: String::new(),
     }
 }
 
@@ -82,11 +83,24 @@ fn index_lexical_stores_every_field_of_a_chunk_from_its_one_text() {
         first_line: 120,
         last_line: 131,
         text: "proxy_read_timeout 60s; 上游超时".into(),
+        context: crate::analyzers::keypath::chunk_context(
+            &[Some("http.server.proxy_read_timeout".into())],
+            1,
+            1,
+        ),
     };
     l.replace("u:s9:abc", vec![c.clone()]).expect("replace");
     assert_eq!(l.chunks_of("u:s9:abc").expect("chunks"), vec![c.clone()]);
     // Each analyzed view was indexed from that text: whole identifier, word, bigram.
-    for q in ["proxy_read_timeout", "timeout", "超时"] {
+    // The key path is stored and indexed as an identifier: whole, split and joined.
+    for q in [
+        "proxy_read_timeout",
+        "timeout",
+        "超时",
+        "http.server.proxy_read_timeout",
+        "server",
+        "http server",
+    ] {
         let hits = l
             .search(&l.query_tokens(q), &["u:s9".to_string()], 5)
             .expect("search");
@@ -252,4 +266,18 @@ fn index_lexical_identifier_words_score_by_presence() {
         score("long"),
         score("short")
     );
+}
+#[test]
+fn zz_debug_query() {
+    let l = Lexical::in_memory().expect("open");
+    for q in [
+        "redis 的内存上限设置",
+        "缓存满了之后按什么策略淘汰 key",
+        "支付网关容器的内存限制是多少",
+    ] {
+        let tr = crate::analyzers::translate::translate(q);
+        eprintln!("{q}: {tr:?}");
+        let qt = l.query_tokens_translated(q, &tr);
+        eprintln!("  joined {:?}", qt.ident_joined);
+    }
 }

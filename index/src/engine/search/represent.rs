@@ -36,7 +36,14 @@ impl Weigh<'_> {
     pub(super) fn cov_prox(&self, scores: &mut Scores, ch: &ChunkDoc, name: &str) -> (f32, f32) {
         *scores.entry(ch.chunk_id).or_insert_with(|| {
             let low = ch.text.to_lowercase();
-            let cov = (self.covered)(&rank::ChunkWords::new(&low, name));
+            // Its key paths count as its words (`memory: 2Gi` under `containers:` is a
+            // container's memory); proximity reads the lines only.
+            let cov = if ch.context.is_empty() {
+                (self.covered)(&rank::ChunkWords::new(&low, name))
+            } else {
+                let with = format!("{low}\n{}", ch.context.to_lowercase());
+                (self.covered)(&rank::ChunkWords::new(&with, name))
+            };
             let prox = if self.pw > 0.0 && cov > 0.0 {
                 rank::window_coverage(&low, name, self.covered, cov)
             } else {
@@ -124,6 +131,7 @@ mod tests {
             first_line: 1,
             last_line: 1,
             text: text.into(),
+            context: String::new(),
         }
     }
 
@@ -167,6 +175,30 @@ mod tests {
         let files = [("k", 1u64, "status.conf".to_string())];
         let got = choose(&files, &pooled, &mut texts, &read, &weigh, &mut scores).expect("choose");
         assert_eq!(got.get("k"), Some(&2));
+        // A chunk's key paths count as its words: `memory: 2Gi` under `containers:` holds
+        // `container memory`, the chunk with `containers:` itself only half of it.
+        let mut nested = chunk(6, "limits:\n  memory: 2Gi");
+        nested.context = "containers.limits.memory containers_limits_memory".into();
+        let store2 = [chunk(5, "containers:\n  - name: gw"), nested];
+        let read2 = |ids: &[u64]| -> Result<Vec<ChunkDoc>, crate::IndexError> {
+            Ok(store2
+                .iter()
+                .filter(|c| ids.contains(&c.chunk_id))
+                .cloned()
+                .collect())
+        };
+        let typed2 = rank::TypedWords::new(&rank::simple_tokens("container memory"));
+        let covered2 = |w: &rank::ChunkWords| typed2.coverage_in(w);
+        let weigh2 = Weigh {
+            covered: &covered2,
+            cw: 0.5,
+            pw: 0.0,
+        };
+        pooled.insert("y", vec![(5, 1.2), (6, 0.7)]);
+        let files = [("y", 5u64, "deploy.yaml".to_string())];
+        let got =
+            choose(&files, &pooled, &mut texts, &read2, &weigh2, &mut scores).expect("choose");
+        assert_eq!(got.get("y"), Some(&6));
         // A file with no pooled chunks keeps its own.
         let files = [("other", 9u64, "x.conf".to_string())];
         let got = choose(&files, &pooled, &mut texts, &read, &weigh, &mut scores).expect("choose");

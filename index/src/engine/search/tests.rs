@@ -579,7 +579,11 @@ fn index_search_a_file_shows_its_chunk_that_holds_the_question() {
                 first.chunk
             );
             // The planted block: 6 header lines, 40 site lines, `http {` on line 47.
-            assert!(first.position.starts_with("lines 48-"), "{q}: {}", first.position);
+            assert!(
+                first.position.starts_with("lines 48-"),
+                "{q}: {}",
+                first.position
+            );
             // The similarity is the shown chunk's: it covers both words (`nginx` by the
             // file's name), so its lexical part is 0.9 x 1 x (0.7 + 0.3 x its BM25 share),
             // at least 0.63; the status block's coverage of one half would give at most
@@ -592,5 +596,52 @@ fn index_search_a_file_shows_its_chunk_that_holds_the_question() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn index_search_a_nested_key_finds_the_line_that_sets_it() {
+    // `spring:` on line 1, its `redis:` block 60 lines down, in another chunk.
+    let d = tempfile::tempdir().expect("tmp");
+    let mut yml = String::from("spring:\n  datasource:\n");
+    for i in 0..58 {
+        yml.push_str(&format!("    option-{i}: value {i}\n"));
+    }
+    yml.push_str("  redis:\n    host: redis-01\n    timeout: 2s\n");
+    let timeout_line = yml.lines().count();
+    // A decoy with every word of the question, not nested that way.
+    let decoy = "# cache client for the spring app\nredis:\n  timeout: 9s\n";
+    let unit =
+        "[Unit]\nDescription=orders\n\n[Service]\nExecStart=/opt/orders/run\nRestart=on-failure\n";
+    let files = [
+        ("cache.yml", decoy),
+        ("application.yml", yml.as_str()),
+        ("orders.service", unit),
+    ];
+    let note = |i| format!("Sprint {i}: the team reviewed dashboards and closed tickets.\n");
+    let e = engine_with_notes(d.path(), note, &files);
+    for mode in [Mode::Lexical, Mode::Hybrid] {
+        let hits = e
+            .search_per_file("s1", "spring.redis.timeout", Scope::Uploads, 3, 1, mode)
+            .expect("search");
+        let first = hits.first().expect("a hit");
+        assert_eq!(first.filename, "application.yml", "{:?}", names(&hits));
+        // The shown lines hold the line that sets the key.
+        let (a, b) = first
+            .position
+            .strip_prefix("lines ")
+            .and_then(|p| p.split_once('-'))
+            .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
+            .expect("a line range");
+        assert!(
+            (a..=b).contains(&timeout_line),
+            "{} vs line {timeout_line}",
+            first.position
+        );
+        // A unit file's section names its keys.
+        let hits = e
+            .search_per_file("s1", "Service.Restart", Scope::Uploads, 3, 1, mode)
+            .expect("search");
+        assert_eq!(names(&hits).first().copied(), Some("orders.service"));
     }
 }

@@ -1,0 +1,292 @@
+//! Key paths of structured config files: the dotted path of each key a line sets, from
+//! the nesting the file writes around it (YAML indentation, `[section]` headers of INI,
+//! TOML and systemd units). A chunk's lines say `timeout: 2s` under a `spring:` and
+//! `redis:` 35 lines up, often in another chunk; its key paths (`spring.redis.timeout`)
+//! are indexed with it, so `spring.redis.timeout` (and `redis 超时`) find the line that
+//! sets it. Index side only, linear in the text; anything that does not parse as a key is
+//! left alone.
+
+/// How a file nests its keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Nesting {
+    /// Indentation (`.yml`, `.yaml`).
+    Yaml,
+    /// `[section]` lines over `key = value` / `key: value` / `Key=value` lines.
+    Sections,
+}
+
+/// The nesting of a file by its name, and for sections by its text: a file with a
+/// `[section]` line followed by a key line (not markdown, where `[text]` is a link).
+pub fn nesting_of(filename: &str, text: &str) -> Option<Nesting> {
+    let lower = filename.to_ascii_lowercase();
+    if lower.ends_with(".yml") || lower.ends_with(".yaml") {
+        return Some(Nesting::Yaml);
+    }
+    if lower.ends_with(".md") || lower.ends_with(".markdown") {
+        return None;
+    }
+    let mut in_section = false;
+    for line in text.lines() {
+        if section_name(line).is_some() {
+            in_section = true;
+        } else if in_section && ini_key(line).is_some() {
+            return Some(Nesting::Sections);
+        }
+    }
+    None
+}
+
+/// Per line of `text` (0-based), the dotted key path the line sets, if it sets one.
+pub fn line_paths(text: &str, nesting: Nesting) -> Vec<Option<String>> {
+    match nesting {
+        Nesting::Yaml => yaml_paths(text),
+        Nesting::Sections => section_paths(text),
+    }
+}
+
+/// The key paths of lines `first..=last` (1-based), one per line, each once: the text a
+/// chunk's key paths are indexed from (as identifiers: whole, split and joined). Each
+/// path is written twice, dotted (the whole a query types) and with `_` (whose words the
+/// identifier analyzer indexes; it leaves a dotted name's words to the English field,
+/// which key paths are kept out of: there they lengthened config chunks and moved their
+/// BM25 scores, xling bench session 22).
+pub fn chunk_context(paths: &[Option<String>], first: usize, last: usize) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for p in paths
+        .iter()
+        .take(last)
+        .skip(first.saturating_sub(1))
+        .flatten()
+    {
+        // A path with one segment is the line's own key: nothing to add.
+        if p.contains('.') && !out.contains(&p.as_str()) {
+            out.push(p);
+        }
+    }
+    out.iter()
+        .map(|p| format!("{p} {}", p.replace(['.', '-'], "_")))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A YAML mapping key at the start of `s` (`key:` followed by a space or the end; quoted
+/// keys unquoted) and the rest after the colon.
+fn yaml_key(s: &str) -> Option<(&str, &str)> {
+    let (key, rest) = if let Some(q) = s.strip_prefix('"').or_else(|| s.strip_prefix('\'')) {
+        let close = q.find(['"', '\''])?;
+        (&q[..close], q[close + 1..].strip_prefix(':')?)
+    } else {
+        let colon = s.find(':')?;
+        (&s[..colon], &s[colon + 1..])
+    };
+    let ok = !key.is_empty()
+        && key.len() <= 100
+        && key
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_-./@$".contains(c));
+    (ok && (rest.is_empty() || rest.starts_with([' ', '\t']))).then_some((key, rest.trim()))
+}
+
+fn yaml_paths(text: &str) -> Vec<Option<String>> {
+    // Open mappings: (indent of their keys' column, key).
+    let mut stack: Vec<(usize, String)> = Vec::new();
+    // Inside a block scalar (`|`, `>`): lines indented deeper than this are its text.
+    let mut scalar_at: Option<usize> = None;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let body = line.trim_start_matches(' ');
+        let mut indent = line.len() - body.len();
+        let content = body.trim_end();
+        if content.is_empty() || content.starts_with('#') {
+            out.push(None);
+            continue;
+        }
+        if let Some(at) = scalar_at {
+            if indent > at {
+                out.push(None);
+                continue;
+            }
+            scalar_at = None;
+        }
+        if content == "---" || content == "..." {
+            stack.clear();
+            out.push(None);
+            continue;
+        }
+        // A list item's mapping starts after its dash: `- name: x` opens `name` at the
+        // column after `- `, where its siblings (`image:`) stand.
+        let mut item = content;
+        while let Some(rest) = item.strip_prefix("- ") {
+            indent += 2;
+            item = rest.trim_start_matches(' ');
+            indent += rest.len() - item.len();
+        }
+        while stack.last().is_some_and(|(i, _)| *i >= indent) {
+            stack.pop();
+        }
+        let Some((key, value)) = yaml_key(item) else {
+            out.push(None);
+            continue;
+        };
+        let mut path: String = stack.iter().map(|(_, k)| format!("{k}.")).collect();
+        path.push_str(key);
+        out.push(Some(path));
+        if value.starts_with('|') || value.starts_with('>') {
+            scalar_at = Some(indent);
+        }
+        stack.push((indent, key.to_string()));
+    }
+    out
+}
+
+/// `[name]` or `[[name]]` alone on a line: its name.
+fn section_name(line: &str) -> Option<&str> {
+    let t = line.trim();
+    let inner = t.strip_prefix('[')?.strip_suffix(']')?;
+    let inner = inner
+        .strip_prefix('[')
+        .and_then(|i| i.strip_suffix(']'))
+        .unwrap_or(inner)
+        .trim();
+    let ok = !inner.is_empty()
+        && inner
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_-.\"'".contains(c));
+    ok.then(|| inner.trim_matches(['"', '\'']))
+}
+
+/// The key of an INI / TOML / unit-file line (`key = value`, `Key=value`, `key: value`).
+fn ini_key(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    if t.starts_with(['#', ';']) {
+        return None;
+    }
+    let end = t.find(['=', ':'])?;
+    let key = t[..end].trim_end();
+    let ok = !key.is_empty()
+        && key.len() <= 100
+        && key
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_-.".contains(c));
+    ok.then_some(key)
+}
+
+fn section_paths(text: &str) -> Vec<Option<String>> {
+    let mut section: Option<&str> = None;
+    text.lines()
+        .map(|line| {
+            if let Some(s) = section_name(line) {
+                section = Some(s);
+                return None;
+            }
+            let key = ini_key(line)?;
+            section.map(|s| format!("{s}.{key}"))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paths(text: &str, n: Nesting) -> Vec<String> {
+        line_paths(text, n).into_iter().flatten().collect()
+    }
+
+    #[test]
+    fn index_keypath_yaml_nesting_lists_and_block_scalars() {
+        let yaml = "\
+# app config
+spring:
+  datasource:
+    url: jdbc:postgresql://db:5432/orders   # a comment
+    hikari:
+      maximum-pool-size: 20
+  redis:
+    host: redis-01
+    timeout: 2s
+containers:
+  - name: gw
+    image: gw:1.2
+    resources:
+      limits:
+        memory: 2Gi
+  - name: sidecar
+annotations:
+  description: |
+    summary: not a key
+    port: 9
+  after: 1
+'quoted.key': 3
+";
+        assert_eq!(
+            paths(yaml, Nesting::Yaml),
+            [
+                "spring",
+                "spring.datasource",
+                "spring.datasource.url",
+                "spring.datasource.hikari",
+                "spring.datasource.hikari.maximum-pool-size",
+                "spring.redis",
+                "spring.redis.host",
+                "spring.redis.timeout",
+                "containers",
+                "containers.name",
+                "containers.image",
+                "containers.resources",
+                "containers.resources.limits",
+                "containers.resources.limits.memory",
+                "containers.name",
+                "annotations",
+                "annotations.description",
+                "annotations.after",
+                "quoted.key",
+            ]
+        );
+        // Line numbers line up with the text's lines.
+        let per_line = line_paths(yaml, Nesting::Yaml);
+        assert_eq!(per_line.len(), yaml.lines().count());
+        assert_eq!(per_line[8].as_deref(), Some("spring.redis.timeout"));
+        // A chunk of lines 8-9 (1-based) carries its keys' full paths.
+        assert_eq!(
+            chunk_context(&per_line, 8, 9),
+            "spring.redis.host spring_redis_host\nspring.redis.timeout spring_redis_timeout"
+        );
+    }
+
+    #[test]
+    fn index_keypath_sections_of_ini_toml_and_units() {
+        let unit = "[Unit]\nDescription=Orders API\n\n[Service]\nExecStart=/usr/bin/java -jar x.jar\nRestart=on-failure\n# Restart=always\n";
+        assert_eq!(
+            nesting_of("orders-api.service", unit),
+            Some(Nesting::Sections)
+        );
+        assert_eq!(
+            paths(unit, Nesting::Sections),
+            ["Unit.Description", "Service.ExecStart", "Service.Restart"]
+        );
+        let toml = "title = \"x\"\n[server.http]\nport = 8080\n[[inputs.cpu]]\npercpu: true\n";
+        assert_eq!(
+            paths(toml, Nesting::Sections),
+            ["server.http.port", "inputs.cpu.percpu"]
+        );
+        assert_eq!(nesting_of("values.YAML", ""), Some(Nesting::Yaml));
+    }
+
+    #[test]
+    fn index_keypath_leaves_other_text_alone() {
+        // Markdown links, logs with bracketed levels, prose and code have no key paths.
+        assert_eq!(nesting_of("notes.md", "[Service]\nRestart=always\n"), None);
+        let log = "[INFO]\n2026-11-20 02:30:01 backup started\n[x for x in y]\n";
+        assert_eq!(nesting_of("backup.log", log), None);
+        assert_eq!(nesting_of("redis.conf", "maxmemory 6gb\nport 6379\n"), None);
+        // Hostile YAML: deep dashes, tabs, a colon in a value, keys too long.
+        let odd = format!(
+            "- - - a: 1\n\tb: 2\nurl: http://x:80\n{}: 1\n",
+            "k".repeat(200)
+        );
+        let p = paths(&odd, Nesting::Yaml);
+        assert_eq!(p, ["a", "url"]);
+        assert!(chunk_context(&line_paths(&odd, Nesting::Yaml), 1, 99).is_empty());
+    }
+}
