@@ -15,6 +15,7 @@ use crate::lexical::Lexical;
 use crate::vectors::VectorStore;
 use crate::IndexError;
 
+mod backfill;
 mod catalog;
 mod concurrency;
 mod embed_worker;
@@ -262,6 +263,10 @@ impl Engine {
             worker_started: AtomicBool::new(false),
         });
         engine.save()?;
+        // Older entries get what the current analysis adds; search works either way.
+        if let Err(e) = engine.backfill() {
+            tracing::warn!("cannot add key paths to older files: {e}");
+        }
         if let Some((e, v)) = dense {
             Self::attach_dense(&engine, e, v)?;
         }

@@ -31,6 +31,9 @@ pub(super) struct Entry {
     /// Fingerprint of the embedder whose vectors are stored for this file.
     pub(super) embedded: Option<String>,
     pub(super) failed: Option<String>,
+    /// Which analysis indexed the file (`backfill::ANALYSIS`; 0 before key paths).
+    #[serde(default)]
+    pub(super) analysis: u32,
     #[serde(skip)]
     pub(super) generation: u64,
 }

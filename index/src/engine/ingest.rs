@@ -67,6 +67,7 @@ impl Engine {
         entry.chunks = n;
         entry.embedded = None;
         entry.failed = None;
+        entry.analysis = super::backfill::ANALYSIS;
         entry.generation = new_gen;
         let key = entry.key.clone();
         let progress = Self::progress_of(&entry, State::Indexed, u64::from(n), u64::from(n), None);
@@ -114,6 +115,7 @@ impl Engine {
             chunks: 0,
             embedded: None,
             failed: None,
+            analysis: 0,
             generation: 0,
         };
         self.index_entry(entry, text, true)?;
@@ -271,6 +273,7 @@ impl Engine {
                 chunks: 0,
                 embedded: None,
                 failed: None,
+                analysis: 0,
                 generation: 0,
             };
             match self.index_entry(entry, text, false) {

@@ -411,3 +411,77 @@ fn index_engine_glossary_translates_queries_both_ways() {
     // A question the glossary cannot translate finds nothing across languages.
     assert!(top("天气很好").is_empty());
 }
+
+#[test]
+fn index_engine_gives_older_structured_files_their_key_paths() {
+    use sha2::Digest;
+    let d = tempfile::tempdir().expect("tmp");
+    let cfg = EngineConfig::new(d.path().join("index"));
+    let sha = |t: &str| hex::encode(sha2::Sha256::digest(t.as_bytes()));
+    let yml = "spring:\n  redis:\n    timeout: 2s\n";
+    let other = "a:\n  b: 1\n";
+    let (p1, p2) = (d.path().join("application.yml"), d.path().join("other.yml"));
+    std::fs::write(&p1, yml).expect("write");
+    std::fs::write(&p2, other).expect("write");
+    let (k1, k2) = (
+        Engine::upload_key("s1", &sha(yml)),
+        Engine::upload_key("s1", &sha(other)),
+    );
+    let has_paths = |e: &Engine, k: &str| {
+        e.lexical
+            .chunks_of(k)
+            .expect("chunks")
+            .iter()
+            .any(|c| !c.context.is_empty())
+    };
+    {
+        let e = Engine::open(cfg.clone(), None, None).expect("open");
+        for (id, name, p, t) in [
+            ("f1", "application.yml", &p1, yml),
+            ("f2", "other.yml", &p2, other),
+        ] {
+            e.index_upload("s1", id, name, &p.display().to_string(), &sha(t), t)
+                .expect("idx");
+        }
+        assert!(has_paths(&e, &k1) && has_paths(&e, &k2));
+        // As an index from before key paths: chunks without them, entries at analysis 0.
+        for k in [&k1, &k2] {
+            let mut docs = e.lexical.chunks_of(k).expect("chunks");
+            for c in &mut docs {
+                c.context.clear();
+            }
+            e.lexical.replace(k, docs).expect("replace");
+            e.write_catalog()
+                .expect("catalog")
+                .get_mut(k.as_str())
+                .expect("entry")
+                .analysis = 0;
+        }
+        e.save().expect("save");
+        assert!(!has_paths(&e, &k1));
+    }
+    // One file changed on disk since it was indexed: not this backfill's to redo.
+    std::fs::write(&p2, "a:\n  b: 2\n").expect("write");
+    let e = Engine::open(cfg, None, None).expect("reopen");
+    assert!(has_paths(&e, &k1), "the unchanged file has its paths again");
+    assert!(!has_paths(&e, &k2), "the changed file is left alone");
+    assert!(e
+        .read_catalog()
+        .expect("catalog")
+        .values()
+        .all(|x| x.analysis == super::backfill::ANALYSIS));
+    let hits = e
+        .search(
+            "s1",
+            "spring.redis.timeout",
+            Scope::Uploads,
+            1,
+            Mode::Lexical,
+        )
+        .expect("search");
+    assert_eq!(
+        hits.iter().map(|h| h.filename.as_str()).collect::<Vec<_>>(),
+        ["application.yml"]
+    );
+    assert_eq!(e.stats().chunks, 2, "chunks kept, not added");
+}

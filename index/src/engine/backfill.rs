@@ -1,0 +1,101 @@
+//! Bringing files indexed by an older analysis up to the current one at start, where the
+//! change only adds to what a chunk is indexed with: key paths (session 22) for the
+//! structured configs indexed before them. The chunks, their ids and their vectors stay;
+//! only their lexical documents are rewritten.
+
+use std::path::Path;
+
+use super::catalog::Entry;
+use super::Engine;
+use crate::analyzers::keypath;
+use crate::lexical::ChunkDoc;
+use crate::IndexError;
+
+/// The analysis new entries are indexed with: 1 = key paths stored with chunks.
+pub(super) const ANALYSIS: u32 = 1;
+
+/// File name endings that may hold key paths (`keypath::nesting_of` decides on the
+/// text): only these files are read again at start.
+const MAY_NEST: &[&str] = &[
+    ".yml", ".yaml", ".ini", ".toml", ".cfg", ".conf", ".cnf", ".service", ".socket", ".timer",
+    ".mount", ".path", ".target", ".network", ".netdev", ".repo", ".desktop",
+];
+
+impl Engine {
+    /// Gives the structured files of older entries their key paths; every older entry is
+    /// then marked current. A file whose content changed since (its sha256 differs) is
+    /// left to the doc sync or a new upload. Returns how many files were rewritten.
+    pub(super) fn backfill(&self) -> Result<usize, IndexError> {
+        let stale: Vec<Entry> = self
+            .read_catalog()?
+            .values()
+            .filter(|e| e.analysis < ANALYSIS)
+            .cloned()
+            .collect();
+        if stale.is_empty() {
+            return Ok(0);
+        }
+        let mut done = 0;
+        for e in &stale {
+            match self.with_key_paths(e) {
+                Ok(Some(docs)) => {
+                    self.lexical.replace(&e.key, docs)?;
+                    done += 1;
+                }
+                Ok(None) => {}
+                Err(err) => tracing::warn!("key paths of {}: {err}", e.path),
+            }
+        }
+        {
+            let mut c = self.write_catalog()?;
+            for e in &stale {
+                if let Some(x) = c.get_mut(&e.key) {
+                    x.analysis = ANALYSIS;
+                }
+            }
+        }
+        self.save()?;
+        if done > 0 {
+            tracing::info!("key paths added to {done} files indexed before them");
+        }
+        Ok(done)
+    }
+
+    /// `e`'s stored chunks with their key paths, when its file is on disk unchanged and
+    /// nests keys; `None` otherwise.
+    fn with_key_paths(&self, e: &Entry) -> Result<Option<Vec<ChunkDoc>>, IndexError> {
+        use sha2::Digest;
+        let lower = e.filename.to_ascii_lowercase();
+        if e.chunks == 0 || !MAY_NEST.iter().any(|x| lower.ends_with(x)) {
+            return Ok(None);
+        }
+        let Ok(bytes) = std::fs::read(Path::new(&e.path)) else {
+            return Ok(None);
+        };
+        // Uploads hash their bytes, docs their text (BOM stripped): either must match.
+        let body = bytes
+            .strip_prefix(&[0xEF, 0xBB, 0xBF][..])
+            .unwrap_or(&bytes);
+        let same = [&bytes[..], body]
+            .iter()
+            .any(|b| hex::encode(sha2::Sha256::digest(b)) == e.sha256);
+        let Ok(text) = std::str::from_utf8(body) else {
+            return Ok(None);
+        };
+        let Some(nesting) = same
+            .then(|| keypath::nesting_of(&e.filename, text))
+            .flatten()
+        else {
+            return Ok(None);
+        };
+        let paths = keypath::line_paths(text, nesting);
+        let mut docs = self.lexical.chunks_of(&e.key)?;
+        if docs.len() != e.chunks as usize {
+            return Ok(None);
+        }
+        for d in &mut docs {
+            d.context = keypath::chunk_context(&paths, d.first_line as usize, d.last_line as usize);
+        }
+        Ok(Some(docs))
+    }
+}
