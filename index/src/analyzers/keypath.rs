@@ -13,6 +13,8 @@ pub enum Nesting {
     Yaml,
     /// `[section]` lines over `key = value` / `key: value` / `Key=value` lines.
     Sections,
+    /// `name args {` ... `}` blocks of `directive args;` lines (nginx and its kind).
+    Braces,
 }
 
 /// The nesting of a file by its name, and for sections by its text: a file with a
@@ -33,6 +35,35 @@ pub fn nesting_of(filename: &str, text: &str) -> Option<Nesting> {
             return Some(Nesting::Sections);
         }
     }
+    // Braces only in config-named files: source code nests braces around statements too.
+    let base = lower.rsplit('/').next().unwrap_or(&lower);
+    // A name without extension (`default` in sites-available, but also `syslog`) only
+    // when its first line of content is a directive or a block.
+    let starts_as_config = || {
+        text.lines()
+            .map(|l| strip_hash_comment(l).trim())
+            .find(|t| !t.is_empty())
+            .is_some_and(|t| {
+                // Directives are lower-case (`user nginx;`); a log starts with a month.
+                t.starts_with(|c: char| c.is_ascii_lowercase())
+                    && (block_opener(t).is_some() || directive_key(t).is_some())
+            })
+    };
+    let config_name = [".conf", ".vhost", ".site", ".nginx"]
+        .iter()
+        .any(|x| base.ends_with(x))
+        || (!base.contains('.') && starts_as_config());
+    let (mut opens, mut directives) = (false, false);
+    if config_name {
+        for line in text.lines() {
+            let t = strip_hash_comment(line).trim();
+            opens |= block_opener(t).is_some();
+            directives |= directive_key(t).is_some();
+            if opens && directives {
+                return Some(Nesting::Braces);
+            }
+        }
+    }
     None
 }
 
@@ -41,6 +72,7 @@ pub fn line_paths(text: &str, nesting: Nesting) -> Vec<Option<String>> {
     match nesting {
         Nesting::Yaml => yaml_paths(text),
         Nesting::Sections => section_paths(text),
+        Nesting::Braces => brace_paths(text),
     }
 }
 
@@ -87,6 +119,18 @@ fn yaml_key(s: &str) -> Option<(&str, &str)> {
     (ok && (rest.is_empty() || rest.starts_with([' ', '\t']))).then_some((key, rest.trim()))
 }
 
+/// Most ancestors a path names: deeper nesting keeps its nearest ones, so a file nested
+/// thousands deep costs no more per line than one nested a few levels.
+const MAX_DEPTH: usize = 6;
+
+/// `key` under its ancestors (outermost first), dotted, at most `MAX_DEPTH` of them.
+fn dotted<'a>(ancestors: impl ExactSizeIterator<Item = &'a str>, key: &str) -> String {
+    let skip = ancestors.len().saturating_sub(MAX_DEPTH);
+    let mut p: String = ancestors.skip(skip).map(|k| format!("{k}.")).collect();
+    p.push_str(key);
+    p
+}
+
 fn yaml_paths(text: &str) -> Vec<Option<String>> {
     // Open mappings: (indent of their keys' column, key).
     let mut stack: Vec<(usize, String)> = Vec::new();
@@ -128,9 +172,7 @@ fn yaml_paths(text: &str) -> Vec<Option<String>> {
             out.push(None);
             continue;
         };
-        let mut path: String = stack.iter().map(|(_, k)| format!("{k}.")).collect();
-        path.push_str(key);
-        out.push(Some(path));
+        out.push(Some(dotted(stack.iter().map(|(_, k)| k.as_str()), key)));
         if value.starts_with('|') || value.starts_with('>') {
             scalar_at = Some(indent);
         }
@@ -181,6 +223,75 @@ fn section_paths(text: &str) -> Vec<Option<String>> {
             }
             let key = ini_key(line)?;
             section.map(|s| format!("{s}.{key}"))
+        })
+        .collect()
+}
+
+/// A line without its `#` comment (a `#` at the start or after whitespace).
+fn strip_hash_comment(line: &str) -> &str {
+    let b = line.as_bytes();
+    match (0..b.len()).find(|&i| b[i] == b'#' && (i == 0 || b[i - 1].is_ascii_whitespace())) {
+        Some(i) => &line[..i],
+        None => line,
+    }
+}
+
+/// A word that names a key or a block (`proxy_read_timeout`, `location`).
+fn is_name(w: &str) -> bool {
+    w.len() <= 100
+        && w.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
+}
+
+/// `name args {` (trimmed): the block's path segment, its name and the words of its
+/// arguments joined by `_` (`location /api/orders/ {` -> `location_api_orders`,
+/// `upstream orders_api {` -> `upstream_orders_api`).
+fn block_opener(t: &str) -> Option<String> {
+    let head = t.strip_suffix('{')?.trim();
+    let mut parts = head.split_whitespace();
+    let name = parts.next()?;
+    if !is_name(name) {
+        return None;
+    }
+    let mut seg = name.to_string();
+    for w in parts.flat_map(|a| a.split(|c: char| !(c.is_alphanumeric() || c == '_'))) {
+        if !w.is_empty() && seg.len() < 100 {
+            seg.push('_');
+            seg.push_str(w);
+        }
+    }
+    Some(seg)
+}
+
+/// `directive args;` (trimmed): the directive's name.
+fn directive_key(t: &str) -> Option<&str> {
+    let body = t.strip_suffix(';')?;
+    let name = body.split_whitespace().next()?;
+    (is_name(name) && !body.contains(['{', '}'])).then_some(name)
+}
+
+fn brace_paths(text: &str) -> Vec<Option<String>> {
+    let mut stack: Vec<String> = Vec::new();
+    let path = |stack: &[String], key: &str| dotted(stack.iter().map(String::as_str), key);
+    text.lines()
+        .map(|line| {
+            let t = strip_hash_comment(line).trim();
+            if let Some(seg) = block_opener(t) {
+                let p = path(&stack, &seg);
+                stack.push(seg);
+                return Some(p);
+            }
+            if t.starts_with('}') {
+                stack.pop();
+                return None;
+            }
+            if let Some(key) = directive_key(t) {
+                return Some(path(&stack, key));
+            }
+            // `location /x { stub_status; }` on one line: the block, not entered.
+            let (head, _) = t.split_once('{')?;
+            block_opener(&format!("{}{{", head.trim())).map(|seg| path(&stack, &seg))
         })
         .collect()
 }
@@ -274,6 +385,49 @@ annotations:
     }
 
     #[test]
+    fn index_keypath_brace_blocks_of_nginx_configs() {
+        let conf = "\
+user nginx;
+http {
+    # upstream of the orders API
+    upstream orders_api {
+        server 10.0.0.1:8080 weight=5;
+    }
+    server {
+        listen 443 ssl;
+        location /api/orders/ {
+            proxy_read_timeout 20s;   # slow reports
+        }
+        location /nginx_status { stub_status; }
+    }
+}
+";
+        assert_eq!(nesting_of("nginx.conf", conf), Some(Nesting::Braces));
+        assert_eq!(nesting_of("default", conf), Some(Nesting::Braces));
+        // Source code nests braces too: only config-named files are read this way.
+        assert_eq!(nesting_of("main.c", conf), None);
+        let log = "Nov 29 02:30:01 host cron[1]: job started {\nNov 29 02:30:02 host x: done;\n";
+        assert_eq!(nesting_of("syslog", log), None);
+        assert_eq!(
+            paths(conf, Nesting::Braces),
+            [
+                "user",
+                "http",
+                "http.upstream_orders_api",
+                "http.upstream_orders_api.server",
+                "http.server",
+                "http.server.listen",
+                "http.server.location_api_orders",
+                "http.server.location_api_orders.proxy_read_timeout",
+                "http.server.location_nginx_status",
+            ]
+        );
+        // Unbalanced braces never panic; a stray `}` pops nothing.
+        let odd = "}\n}\nserver {\nlisten 80;\n";
+        assert_eq!(paths(odd, Nesting::Braces), ["server", "server.listen"]);
+    }
+
+    #[test]
     fn index_keypath_leaves_other_text_alone() {
         // Markdown links, logs with bracketed levels, prose and code have no key paths.
         assert_eq!(nesting_of("notes.md", "[Service]\nRestart=always\n"), None);
@@ -287,6 +441,13 @@ annotations:
         );
         let p = paths(&odd, Nesting::Yaml);
         assert_eq!(p, ["a", "url"]);
+        // Nesting 2,000 deep: each path names its nearest 6 ancestors.
+        let deep: String = (0..2000)
+            .map(|i| format!("{}k{i}:\n", " ".repeat(i)))
+            .collect();
+        let p = paths(&deep, Nesting::Yaml);
+        assert_eq!(p.len(), 2000);
+        assert_eq!(p[1999], "k1993.k1994.k1995.k1996.k1997.k1998.k1999");
         assert!(chunk_context(&line_paths(&odd, Nesting::Yaml), 1, 99).is_empty());
     }
 }
