@@ -1,10 +1,10 @@
-//! Key paths of structured config files: the dotted path of each key a line sets, from
-//! the nesting the file writes around it (YAML indentation, `[section]` headers of INI,
-//! TOML and systemd units). A chunk's lines say `timeout: 2s` under a `spring:` and
-//! `redis:` 35 lines up, often in another chunk; its key paths (`spring.redis.timeout`)
-//! are indexed with it, so `spring.redis.timeout` (and `redis 超时`) find the line that
-//! sets it. Index side only, linear in the text; anything that does not parse as a key is
-//! left alone.
+//! Key paths of structured config files: the key each line sets and the keys it sits
+//! in, from the nesting the file writes around it (YAML indentation, `[section]` headers
+//! of INI, TOML and systemd units, nginx-style brace blocks). A chunk's lines say
+//! `timeout: 2s` under a `spring:` and `redis:` 35 lines up, often in another chunk; the
+//! chunk is indexed with the blocks its keys sit in (`spring.redis`), so
+//! `spring.redis.timeout` (and `redis 超时`) find the line that sets it. Index side only,
+//! linear in the text; anything that does not parse as a key is left alone.
 
 /// How a file nests its keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,8 +67,27 @@ pub fn nesting_of(filename: &str, text: &str) -> Option<Nesting> {
     None
 }
 
-/// Per line of `text` (0-based), the dotted key path the line sets, if it sets one.
-pub fn line_paths(text: &str, nesting: Nesting) -> Vec<Option<String>> {
+/// The key a line sets under its ancestors.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyPath {
+    /// The enclosing keys, dotted (`spring.redis`); empty at the top level.
+    pub parent: String,
+    pub key: String,
+}
+
+impl KeyPath {
+    /// `spring.redis.timeout`.
+    pub fn full(&self) -> String {
+        if self.parent.is_empty() {
+            self.key.clone()
+        } else {
+            format!("{}.{}", self.parent, self.key)
+        }
+    }
+}
+
+/// Per line of `text` (0-based), the key path the line sets, if it sets one.
+pub fn line_paths(text: &str, nesting: Nesting) -> Vec<Option<KeyPath>> {
     match nesting {
         Nesting::Yaml => yaml_paths(text),
         Nesting::Sections => section_paths(text),
@@ -76,29 +95,43 @@ pub fn line_paths(text: &str, nesting: Nesting) -> Vec<Option<String>> {
     }
 }
 
-/// The key paths of lines `first..=last` (1-based), one per line, each once: the text a
-/// chunk's key paths are indexed from (as identifiers: whole, split and joined). Each
-/// path is written twice, dotted (the whole a query types) and with `_` (whose words the
-/// identifier analyzer indexes; it leaves a dotted name's words to the English field,
-/// which key paths are kept out of: there they lengthened config chunks and moved their
-/// BM25 scores, xling bench session 22).
-pub fn chunk_context(paths: &[Option<String>], first: usize, last: usize) -> String {
-    let mut out: Vec<&str> = Vec::new();
+/// The key paths of lines `first..=last` (1-based), the text a chunk's keys are indexed
+/// with (identifier fields only): each line's full path once, dotted (`spring.redis.timeout`:
+/// the whole a query types, and its joined words), then the blocks they sit in with `_`
+/// (`spring_redis`: the identifier analyzer indexes the words of such a name, while it
+/// leaves a dotted name's to the English field, which key paths are kept out of: there
+/// they moved config chunks' BM25, xling bench session 22). Only the outermost-reaching
+/// blocks: `spring` inside `spring.redis` adds nothing. Each line's path also with `_`
+/// made a 5 MB YAML's indexing 7x slower than without paths (370 ms -> 2.7 s); the
+/// parents alone cost recall (docs/benchmarks.md, session 22).
+pub fn chunk_context(paths: &[Option<KeyPath>], first: usize, last: usize) -> String {
+    let mut full: Vec<String> = Vec::new();
+    let mut parents: Vec<&str> = Vec::new();
     for p in paths
         .iter()
         .take(last)
         .skip(first.saturating_sub(1))
         .flatten()
+        .filter(|p| !p.parent.is_empty())
     {
-        // A path with one segment is the line's own key: nothing to add.
-        if p.contains('.') && !out.contains(&p.as_str()) {
-            out.push(p);
+        let f = p.full();
+        if !full.contains(&f) {
+            full.push(f);
+        }
+        if !parents.contains(&p.parent.as_str()) {
+            parents.push(&p.parent);
         }
     }
-    out.iter()
-        .map(|p| format!("{p} {}", p.replace(['.', '-'], "_")))
-        .collect::<Vec<_>>()
-        .join("\n")
+    let inner = |a: &str| {
+        parents
+            .iter()
+            .any(|b| b.len() > a.len() && b.starts_with(a) && b.as_bytes()[a.len()] == b'.')
+    };
+    let words = parents
+        .iter()
+        .filter(|a| !inner(a) && a.contains(['.', '-']))
+        .map(|a| a.replace(['.', '-'], "_"));
+    full.into_iter().chain(words).collect::<Vec<_>>().join("\n")
 }
 
 /// A YAML mapping key at the start of `s` (`key:` followed by a space or the end; quoted
@@ -123,15 +156,16 @@ fn yaml_key(s: &str) -> Option<(&str, &str)> {
 /// thousands deep costs no more per line than one nested a few levels.
 const MAX_DEPTH: usize = 6;
 
-/// `key` under its ancestors (outermost first), dotted, at most `MAX_DEPTH` of them.
-fn dotted<'a>(ancestors: impl ExactSizeIterator<Item = &'a str>, key: &str) -> String {
+/// `key` under its ancestors (outermost first), at most `MAX_DEPTH` of them.
+fn dotted<'a>(ancestors: impl ExactSizeIterator<Item = &'a str>, key: &str) -> KeyPath {
     let skip = ancestors.len().saturating_sub(MAX_DEPTH);
-    let mut p: String = ancestors.skip(skip).map(|k| format!("{k}.")).collect();
-    p.push_str(key);
-    p
+    KeyPath {
+        parent: ancestors.skip(skip).collect::<Vec<_>>().join("."),
+        key: key.to_string(),
+    }
 }
 
-fn yaml_paths(text: &str) -> Vec<Option<String>> {
+fn yaml_paths(text: &str) -> Vec<Option<KeyPath>> {
     // Open mappings: (indent of their keys' column, key).
     let mut stack: Vec<(usize, String)> = Vec::new();
     // Inside a block scalar (`|`, `>`): lines indented deeper than this are its text.
@@ -213,7 +247,7 @@ fn ini_key(line: &str) -> Option<&str> {
     ok.then_some(key)
 }
 
-fn section_paths(text: &str) -> Vec<Option<String>> {
+fn section_paths(text: &str) -> Vec<Option<KeyPath>> {
     let mut section: Option<&str> = None;
     text.lines()
         .map(|line| {
@@ -222,7 +256,10 @@ fn section_paths(text: &str) -> Vec<Option<String>> {
                 return None;
             }
             let key = ini_key(line)?;
-            section.map(|s| format!("{s}.{key}"))
+            section.map(|s| KeyPath {
+                parent: s.to_string(),
+                key: key.to_string(),
+            })
         })
         .collect()
 }
@@ -271,7 +308,7 @@ fn directive_key(t: &str) -> Option<&str> {
     (is_name(name) && !body.contains(['{', '}'])).then_some(name)
 }
 
-fn brace_paths(text: &str) -> Vec<Option<String>> {
+fn brace_paths(text: &str) -> Vec<Option<KeyPath>> {
     let mut stack: Vec<String> = Vec::new();
     let path = |stack: &[String], key: &str| dotted(stack.iter().map(String::as_str), key);
     text.lines()
@@ -301,7 +338,11 @@ mod tests {
     use super::*;
 
     fn paths(text: &str, n: Nesting) -> Vec<String> {
-        line_paths(text, n).into_iter().flatten().collect()
+        line_paths(text, n)
+            .into_iter()
+            .flatten()
+            .map(|p| p.full())
+            .collect()
     }
 
     #[test]
@@ -357,11 +398,16 @@ annotations:
         // Line numbers line up with the text's lines.
         let per_line = line_paths(yaml, Nesting::Yaml);
         assert_eq!(per_line.len(), yaml.lines().count());
-        assert_eq!(per_line[8].as_deref(), Some("spring.redis.timeout"));
-        // A chunk of lines 8-9 (1-based) carries its keys' full paths.
         assert_eq!(
-            chunk_context(&per_line, 8, 9),
-            "spring.redis.host spring_redis_host\nspring.redis.timeout spring_redis_timeout"
+            per_line[8].as_ref().map(KeyPath::full).as_deref(),
+            Some("spring.redis.timeout")
+        );
+        // Lines 7-12 (1-based): the full paths of the keys under a block (line 10,
+        // `containers:`, has none), then the blocks they sit in with `_`, `spring` being
+        // inside `spring.redis`.
+        assert_eq!(
+            chunk_context(&per_line, 7, 12),
+            "spring.redis\nspring.redis.host\nspring.redis.timeout\ncontainers.name\ncontainers.image\nspring_redis"
         );
     }
 

@@ -57,8 +57,8 @@ impl Document for IndexedChunk {
             (f.en, text),
             (f.ident, text),
             (f.ident_join, text),
-            // Key paths are identifiers of the chunk: whole, split (the English field
-            // splits dotted names) and joined.
+            // The blocks a chunk's keys sit in (`analyzers::keypath::chunk_context`):
+            // identifiers (whole and joined) and words.
             (f.context, ctx),
             (f.ident, ctx),
             (f.ident_join, ctx),

@@ -83,16 +83,13 @@ fn index_lexical_stores_every_field_of_a_chunk_from_its_one_text() {
         first_line: 120,
         last_line: 131,
         text: "proxy_read_timeout 60s; 上游超时".into(),
-        context: crate::analyzers::keypath::chunk_context(
-            &[Some("http.server.proxy_read_timeout".into())],
-            1,
-            1,
-        ),
+        // The block the key sits in (`analyzers::keypath::chunk_context`).
+        context: "http.server.proxy_read_timeout\nhttp_server".into(),
     };
     l.replace("u:s9:abc", vec![c.clone()]).expect("replace");
     assert_eq!(l.chunks_of("u:s9:abc").expect("chunks"), vec![c.clone()]);
     // Each analyzed view was indexed from that text: whole identifier, word, bigram.
-    // The key path is stored and indexed as an identifier: whole, split and joined.
+    // The context is stored and indexed: whole, joined and by its words.
     for q in [
         "proxy_read_timeout",
         "timeout",

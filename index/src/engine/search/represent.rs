@@ -178,7 +178,7 @@ mod tests {
         // A chunk's key paths count as its words: `memory: 2Gi` under `containers:` holds
         // `container memory`, the chunk with `containers:` itself only half of it.
         let mut nested = chunk(6, "limits:\n  memory: 2Gi");
-        nested.context = "containers.limits.memory containers_limits_memory".into();
+        nested.context = "containers\ncontainers.limits".into();
         let store2 = [chunk(5, "containers:\n  - name: gw"), nested];
         let read2 = |ids: &[u64]| -> Result<Vec<ChunkDoc>, crate::IndexError> {
             Ok(store2
