@@ -41,8 +41,9 @@ pub struct ChunkDoc {
     pub first_line: u32,
     pub last_line: u32,
     pub text: String,
-    /// The key paths the chunk's lines set (`analyzers::keypath`, one per line; empty for
-    /// unstructured text), indexed as identifiers with the text.
+    /// The full paths of the keys the chunk's lines set under a block and the blocks they
+    /// sit in (`analyzers::keypath::chunk_context`; empty for unstructured text), indexed
+    /// as identifiers with the text.
     pub context: String,
 }
 

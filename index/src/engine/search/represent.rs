@@ -137,11 +137,16 @@ mod tests {
 
     #[test]
     fn index_represent_prefers_coverage_then_evidence() {
+        // Chunk 6's context: what `memory: 2Gi` under `containers:` is indexed with.
+        let mut nested = chunk(6, "limits:\n  memory: 2Gi");
+        nested.context = "containers.limits.memory\ncontainers_limits".into();
         let store = [
             chunk(1, "status page of the exporter: /status /status /status"),
             chunk(2, "client_body_timeout 30s; send_timeout 30s;"),
             chunk(3, "send_timeout 60s;"),
             chunk(4, "unrelated"),
+            chunk(5, "containers:\n  - name: gw"),
+            nested,
         ];
         let read = |ids: &[u64]| -> Result<Vec<ChunkDoc>, crate::IndexError> {
             Ok(store
@@ -177,16 +182,6 @@ mod tests {
         assert_eq!(got.get("k"), Some(&2));
         // A chunk's key paths count as its words: `memory: 2Gi` under `containers:` holds
         // `container memory`, the chunk with `containers:` itself only half of it.
-        let mut nested = chunk(6, "limits:\n  memory: 2Gi");
-        nested.context = "containers\ncontainers.limits".into();
-        let store2 = [chunk(5, "containers:\n  - name: gw"), nested];
-        let read2 = |ids: &[u64]| -> Result<Vec<ChunkDoc>, crate::IndexError> {
-            Ok(store2
-                .iter()
-                .filter(|c| ids.contains(&c.chunk_id))
-                .cloned()
-                .collect())
-        };
         let typed2 = rank::TypedWords::new(&rank::simple_tokens("container memory"));
         let covered2 = |w: &rank::ChunkWords| typed2.coverage_in(w);
         let weigh2 = Weigh {
@@ -196,8 +191,7 @@ mod tests {
         };
         pooled.insert("y", vec![(5, 1.2), (6, 0.7)]);
         let files = [("y", 5u64, "deploy.yaml".to_string())];
-        let got =
-            choose(&files, &pooled, &mut texts, &read2, &weigh2, &mut scores).expect("choose");
+        let got = choose(&files, &pooled, &mut texts, &read, &weigh2, &mut scores).expect("choose");
         assert_eq!(got.get("y"), Some(&6));
         // A file with no pooled chunks keeps its own.
         let files = [("other", 9u64, "x.conf".to_string())];
