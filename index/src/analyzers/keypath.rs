@@ -15,6 +15,8 @@ pub enum Nesting {
     Sections,
     /// `name args {` ... `}` blocks of `directive args;` lines (nginx and its kind).
     Braces,
+    /// XML elements (`.xml`, `.config`, or text that starts `<?xml`).
+    Xml,
 }
 
 /// The nesting of a file by its name, and for sections by its text: a file with a
@@ -23,6 +25,9 @@ pub fn nesting_of(filename: &str, text: &str) -> Option<Nesting> {
     let lower = filename.to_ascii_lowercase();
     if lower.ends_with(".yml") || lower.ends_with(".yaml") {
         return Some(Nesting::Yaml);
+    }
+    if lower.ends_with(".xml") || lower.ends_with(".config") || text.starts_with("<?xml") {
+        return Some(Nesting::Xml);
     }
     if lower.ends_with(".md") || lower.ends_with(".markdown") {
         return None;
@@ -92,6 +97,7 @@ pub fn line_paths(text: &str, nesting: Nesting) -> Vec<Option<KeyPath>> {
         Nesting::Yaml => yaml_paths(text),
         Nesting::Sections => section_paths(text),
         Nesting::Braces => brace_paths(text),
+        Nesting::Xml => xml_paths(text),
     }
 }
 
@@ -333,6 +339,88 @@ fn brace_paths(text: &str) -> Vec<Option<KeyPath>> {
         .collect()
 }
 
+/// The segment of an XML element: its name (`:` as `_`) and the words of its `name` or
+/// `id` attribute (`<appender name="FILE">` -> `appender_FILE`, `<logger
+/// name="com.shop.pay">` -> `logger_com_shop_pay`).
+fn xml_segment(name: &str, attrs: &str) -> String {
+    let mut seg = name.replace(':', "_");
+    let value = [" name=\"", " id=\""]
+        .iter()
+        .find_map(|k| attrs.find(k).map(|i| &attrs[i + k.len()..]))
+        .and_then(|v| v.split('"').next());
+    for w in value
+        .into_iter()
+        .flat_map(|v| v.split(|c: char| !(c.is_alphanumeric() || c == '_')))
+    {
+        if !w.is_empty() && seg.len() < 100 {
+            seg.push('_');
+            seg.push_str(w);
+        }
+    }
+    seg
+}
+
+/// Per line, the element the line opens (or opens and closes) first, under the elements
+/// open around it. A byte scan over the whole text: start tags may span lines, comments
+/// and declarations are skipped, an unmatched end tag closes nothing.
+fn xml_paths(text: &str) -> Vec<Option<KeyPath>> {
+    let mut out: Vec<Option<KeyPath>> = vec![None; text.lines().count()];
+    let b = text.as_bytes();
+    // Open elements: (name, segment).
+    let mut stack: Vec<(String, String)> = Vec::new();
+    let (mut i, mut line) = (0usize, 0usize);
+    // Moves `i` past the first `end` at or after it, counting the lines it crosses.
+    let skip_past = |i: &mut usize, line: &mut usize, end: &str| {
+        let stop = text[*i..].find(end).map_or(b.len(), |k| *i + k + end.len());
+        *line += b[*i..stop].iter().filter(|&&c| c == b'\n').count();
+        *i = stop;
+    };
+    while i < b.len() {
+        match b[i] {
+            b'\n' => {
+                line += 1;
+                i += 1;
+            }
+            b'<' if b[i..].starts_with(b"<!--") => skip_past(&mut i, &mut line, "-->"),
+            b'<' if b[i..].starts_with(b"<?") || b[i..].starts_with(b"<!") => {
+                skip_past(&mut i, &mut line, ">")
+            }
+            b'<' => {
+                let close = b.get(i + 1) == Some(&b'/');
+                let start = i + 1 + usize::from(close);
+                let len = b[start..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphanumeric() || b"_-.:".contains(c))
+                    .count();
+                let name = &text[start..start + len];
+                if name.is_empty() || !name.as_bytes()[0].is_ascii_alphabetic() {
+                    i += 1;
+                    continue;
+                }
+                let tag_line = line;
+                let from = i;
+                skip_past(&mut i, &mut line, ">");
+                if close {
+                    if let Some(k) = stack.iter().rposition(|(n, _)| n == name) {
+                        stack.truncate(k);
+                    }
+                    continue;
+                }
+                let tag = &text[from..i];
+                let seg = xml_segment(name, tag);
+                if let Some(slot) = out.get_mut(tag_line).filter(|s| s.is_none()) {
+                    *slot = Some(dotted(stack.iter().map(|(_, s)| s.as_str()), &seg));
+                }
+                if !tag.ends_with("/>") {
+                    stack.push((name.to_string(), seg));
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -471,6 +559,51 @@ http {
         // Unbalanced braces never panic; a stray `}` pops nothing.
         let odd = "}\n}\nserver {\nlisten 80;\n";
         assert_eq!(paths(odd, Nesting::Braces), ["server", "server.listen"]);
+    }
+
+    #[test]
+    fn index_keypath_xml_elements() {
+        let xml = r#"<?xml version="1.0"?>
+<configuration>
+  <!-- rolled daily
+       <notAnElement> -->
+  <appender name="FILE"
+            class="ch.qos.logback.core.rolling.RollingFileAppender">
+    <rollingPolicy class="x.SizeAndTimeBasedRollingPolicy">
+      <maxFileSize>200MB</maxFileSize>
+      <maxHistory>14</maxHistory>
+    </rollingPolicy>
+  </appender>
+  <logger name="com.shop.payments" level="DEBUG"/>
+  <root level="INFO"><appender-ref ref="FILE"/></root>
+</configuration>
+"#;
+        assert_eq!(nesting_of("logback.xml", xml), Some(Nesting::Xml));
+        assert_eq!(
+            nesting_of("web.config", "<configuration/>"),
+            Some(Nesting::Xml)
+        );
+        assert_eq!(
+            paths(xml, Nesting::Xml),
+            [
+                "configuration",
+                "configuration.appender_FILE",
+                "configuration.appender_FILE.rollingPolicy",
+                "configuration.appender_FILE.rollingPolicy.maxFileSize",
+                "configuration.appender_FILE.rollingPolicy.maxHistory",
+                "configuration.logger_com_shop_payments",
+                "configuration.root",
+            ]
+        );
+        let per_line = line_paths(xml, Nesting::Xml);
+        assert_eq!(per_line.len(), xml.lines().count());
+        assert_eq!(
+            per_line[7].as_ref().map(KeyPath::full).as_deref(),
+            Some("configuration.appender_FILE.rollingPolicy.maxFileSize")
+        );
+        // Broken XML: unmatched end tags, an unterminated tag, `<` in text.
+        let odd = "</a>\n<b>\n  <c x=\"1 < 2\">v</c>\n</z>\n<d";
+        assert_eq!(paths(odd, Nesting::Xml), ["b", "b.c", "b.d"]);
     }
 
     #[test]

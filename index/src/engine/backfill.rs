@@ -18,7 +18,7 @@ pub(super) const ANALYSIS: u32 = 1;
 /// text): only these files are read again at start.
 const MAY_NEST: &[&str] = &[
     ".yml", ".yaml", ".ini", ".toml", ".cfg", ".conf", ".cnf", ".service", ".socket", ".timer",
-    ".mount", ".path", ".target", ".network", ".netdev", ".repo", ".desktop",
+    ".mount", ".path", ".target", ".network", ".netdev", ".repo", ".desktop", ".xml", ".config",
 ];
 
 impl Engine {
