@@ -606,6 +606,21 @@ http {
         assert_eq!(paths(odd, Nesting::Xml), ["b", "b.c", "b.d"]);
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        /// Any text in any nesting: no panic, one entry per line, every chunk's context
+        /// built.
+        #[test]
+        fn index_keypath_any_text(s in "[ a-z0-9_:.\\-{};#\\[\\]=<>/!?\"'|\n\t数据]{0,600}") {
+            for n in [Nesting::Yaml, Nesting::Sections, Nesting::Braces, Nesting::Xml] {
+                let p = line_paths(&s, n);
+                proptest::prop_assert_eq!(p.len(), s.lines().count());
+                let _ = chunk_context(&p, 1, p.len());
+            }
+            let _ = nesting_of("x.conf", &s);
+        }
+    }
+
     #[test]
     fn index_keypath_leaves_other_text_alone() {
         // Markdown links, logs with bracketed levels, prose and code have no key paths.
