@@ -17,6 +17,8 @@ pub enum Nesting {
     Braces,
     /// XML elements (`.xml`, `.config`, or text that starts `<?xml`).
     Xml,
+    /// HCL (`.hcl`, `.tf`, `.nomad`): `type "label" {` blocks of `key = value` lines.
+    Hcl,
 }
 
 /// The nesting of a file by its name, and for sections by its text: a file with a
@@ -28,6 +30,9 @@ pub fn nesting_of(filename: &str, text: &str) -> Option<Nesting> {
     }
     if lower.ends_with(".xml") || lower.ends_with(".config") || text.starts_with("<?xml") {
         return Some(Nesting::Xml);
+    }
+    if [".hcl", ".tf", ".nomad"].iter().any(|x| lower.ends_with(x)) {
+        return Some(Nesting::Hcl);
     }
     if lower.ends_with(".md") || lower.ends_with(".markdown") {
         return None;
@@ -96,7 +101,8 @@ pub fn line_paths(text: &str, nesting: Nesting) -> Vec<Option<KeyPath>> {
     match nesting {
         Nesting::Yaml => yaml_paths(text),
         Nesting::Sections => section_paths(text),
-        Nesting::Braces => brace_paths(text),
+        Nesting::Braces => brace_paths(text, false),
+        Nesting::Hcl => brace_paths(text, true),
         Nesting::Xml => xml_paths(text),
     }
 }
@@ -314,12 +320,16 @@ fn directive_key(t: &str) -> Option<&str> {
     (is_name(name) && !body.contains(['{', '}'])).then_some(name)
 }
 
-fn brace_paths(text: &str) -> Vec<Option<KeyPath>> {
+/// Brace blocks; `assign`: HCL, whose keys are `key = value` lines (and `//` comments).
+fn brace_paths(text: &str, assign: bool) -> Vec<Option<KeyPath>> {
     let mut stack: Vec<String> = Vec::new();
     let path = |stack: &[String], key: &str| dotted(stack.iter().map(String::as_str), key);
     text.lines()
         .map(|line| {
-            let t = strip_hash_comment(line).trim();
+            let mut t = strip_hash_comment(line).trim();
+            if assign && t.starts_with("//") {
+                t = "";
+            }
             if let Some(seg) = block_opener(t) {
                 let p = path(&stack, &seg);
                 stack.push(seg);
@@ -329,7 +339,16 @@ fn brace_paths(text: &str) -> Vec<Option<KeyPath>> {
                 stack.pop();
                 return None;
             }
-            if let Some(key) = directive_key(t) {
+            let key = match assign {
+                // `key = value` (not `==`), the key a name or a quoted one.
+                true => t
+                    .split_once('=')
+                    .filter(|(_, v)| !v.starts_with('='))
+                    .map(|(k, _)| k.trim().trim_matches('"'))
+                    .filter(|k| is_name(k)),
+                false => directive_key(t),
+            };
+            if let Some(key) = key {
                 return Some(path(&stack, key));
             }
             // `location /x { stub_status; }` on one line: the block, not entered.
@@ -562,6 +581,42 @@ http {
     }
 
     #[test]
+    fn index_keypath_hcl_blocks() {
+        let hcl = r#"// payments job
+job "payments" {
+  datacenters = ["dc1"]
+  group "api" {
+    count = 3
+    task "server" {
+      resources {
+        memory = 2048   # MB
+      }
+      env = {
+        TIMEOUT = "20s"
+      }
+    }
+  }
+}
+"#;
+        assert_eq!(nesting_of("payments.nomad", hcl), Some(Nesting::Hcl));
+        assert_eq!(nesting_of("main.tf", ""), Some(Nesting::Hcl));
+        assert_eq!(
+            paths(hcl, Nesting::Hcl),
+            [
+                "job_payments",
+                "job_payments.datacenters",
+                "job_payments.group_api",
+                "job_payments.group_api.count",
+                "job_payments.group_api.task_server",
+                "job_payments.group_api.task_server.resources",
+                "job_payments.group_api.task_server.resources.memory",
+                "job_payments.group_api.task_server.env",
+                "job_payments.group_api.task_server.env.TIMEOUT",
+            ]
+        );
+    }
+
+    #[test]
     fn index_keypath_xml_elements() {
         let xml = r#"<?xml version="1.0"?>
 <configuration>
@@ -612,7 +667,7 @@ http {
         /// built.
         #[test]
         fn index_keypath_any_text(s in "[ a-z0-9_:.\\-{};#\\[\\]=<>/!?\"'|\n\t数据]{0,600}") {
-            for n in [Nesting::Yaml, Nesting::Sections, Nesting::Braces, Nesting::Xml] {
+            for n in [Nesting::Yaml, Nesting::Sections, Nesting::Braces, Nesting::Xml, Nesting::Hcl] {
                 let p = line_paths(&s, n);
                 proptest::prop_assert_eq!(p.len(), s.lines().count());
                 let _ = chunk_context(&p, 1, p.len());

@@ -19,6 +19,7 @@ pub(super) const ANALYSIS: u32 = 1;
 const MAY_NEST: &[&str] = &[
     ".yml", ".yaml", ".ini", ".toml", ".cfg", ".conf", ".cnf", ".service", ".socket", ".timer",
     ".mount", ".path", ".target", ".network", ".netdev", ".repo", ".desktop", ".xml", ".config",
+    ".hcl", ".tf", ".nomad",
 ];
 
 impl Engine {
