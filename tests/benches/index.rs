@@ -1,8 +1,9 @@
-//! Index benchmarks (`make bench`, release build): upload + lexical index of a 5 MB file
-//! through the real server, search latency p50/p99 at 1k/10k/100k chunks (alone and with 50
-//! concurrent searches), and retrieval quality on this machine's section 1 and 8 man pages
-//! (recall@1, recall@3, MRR) for lexical-only, dense-only, hybrid and dense via Chroma.
-//! Prints a markdown section and appends it to docs/benchmarks.md.
+//! Index benchmarks (`make bench`, release build): upload + lexical index of 5 MB files
+//! (a log and a YAML, `index/upload.rs`) through the real server, search latency p50/p99
+//! at 1k/10k/100k chunks (alone and with 50 concurrent searches), and retrieval quality on
+//! this machine's section 1 and 8 man pages (recall@1, recall@3, MRR) for lexical-only,
+//! dense-only, hybrid and dense via Chroma. Prints a markdown section and appends it to
+//! docs/benchmarks.md.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -13,8 +14,6 @@ use std::time::{Duration, Instant};
 use llmops_index::embed::{Embedder, HashEmbedder, InputKind, MiniLm};
 use llmops_index::vectors::{ChromaStore, InProcessStore, VectorStore};
 use llmops_index::{Engine, EngineConfig, Mode, Scope};
-use llmops_tests::{ExtConn, ServerProc};
-use protocol::{Message, Raw, UploadStart};
 
 /// A bench knob set to `0` (`LLMOPS_BENCH_XLING_SPEED=0`): that part is left out.
 fn switched_off(var: &str) -> bool {
@@ -31,97 +30,6 @@ fn pct(v: &mut [f64], p: f64) -> f64 {
         return 0.0;
     }
     v[((v.len() as f64 - 1.0) * p).round() as usize]
-}
-
-/// A 5 MB service log.
-fn log_body() -> String {
-    let mut body = String::new();
-    let mut i = 0u64;
-    while body.len() < 5 * 1024 * 1024 {
-        body.push_str(&format!(
-            "2025-01-01T00:00:{:02} host{} service[{}]: request {} took {} ms status {}\n",
-            i % 60,
-            i % 17,
-            i % 1000,
-            i,
-            i % 250,
-            if i.is_multiple_of(97) { 500 } else { 200 }
-        ));
-        i += 1;
-    }
-    body
-}
-
-/// A 5 MB YAML of nested service specs: every line sets a key 1-6 levels deep, so each
-/// chunk gets its key paths (`analyzers/keypath.rs`) on top of the log's work.
-fn yaml_body() -> String {
-    let mut body = String::new();
-    let mut i = 0u64;
-    while body.len() < 5 * 1024 * 1024 {
-        body.push_str(&format!(
-            "service-{i}:\n  spec:\n    replicas: {}\n    containers:\n      - name: app-{i}\n        image: registry.local/app:{}.{}\n        resources:\n          limits:\n            memory: {}Gi\n            cpu: \"{}\"\n        env:\n          - name: TIMEOUT_{i}\n            value: \"{}s\"\n",
-            i % 5 + 1,
-            i % 9,
-            i % 31,
-            i % 8 + 1,
-            i % 4 + 1,
-            i % 30 + 1
-        ));
-        i += 1;
-    }
-    body
-}
-
-/// Upload + lexical indexing of 5 MB text files through the real server (loopback): a
-/// log, and a YAML whose key paths are computed too.
-fn bench_upload(out: &mut String) {
-    for (label, ext, body) in [
-        ("log", "log", log_body()),
-        ("YAML (key paths)", "yaml", yaml_body()),
-    ] {
-        bench_upload_one(out, label, ext, &body);
-    }
-}
-
-fn bench_upload_one(out: &mut String, label: &str, ext: &str, body: &str) {
-    let server = ServerProc::start_with(&["--embedder", "none"]).expect("server");
-    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
-    let mut times = vec![];
-    for n in 0..3 {
-        // Different content each round: the same content is indexed once per session.
-        let text = format!("# round {n}\n{body}");
-        let t = Instant::now();
-        let rid = c.next_id();
-        c.send(&Message::UploadStart(UploadStart {
-            request_id: rid,
-            filename: format!("big{n}.{ext}"),
-            size: text.len() as u64,
-            sha256: None,
-            result_on_save: false,
-        }))
-        .expect("send");
-        for part in text.as_bytes().chunks(64 * 1024) {
-            c.send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(
-                part,
-            ))))
-            .expect("send");
-        }
-        let msgs = c
-            .recv_until(|m| matches!(m, Message::UploadResult(_) | Message::Error(_)))
-            .expect("result");
-        assert!(
-            matches!(msgs.last(), Some(Message::UploadResult(r)) if r.file.state == "indexed"),
-            "{:?}",
-            msgs.last()
-        );
-        times.push(t.elapsed().as_secs_f64() * 1000.0);
-    }
-    let best = times.iter().cloned().fold(f64::MAX, f64::min);
-    let med = pct(&mut times.clone(), 0.5);
-    out.push_str(&format!(
-        "| upload + lexical index, 5 MB {label} (searchable on return) | {:.0} ms median, {:.0} ms best (target < 1000 ms) |\n",
-        med, best
-    ));
 }
 
 /// The 53 bench words (43 English, then 10 Chinese), shared with the index crate's
@@ -778,6 +686,9 @@ fn bench_quality(out: &mut String, pages_wanted: usize) {
 /// What the search rows measure (printed under the table).
 const SEARCH_NOTE: &str = "\nA search in the rows above is `Engine::search(session, query, all, top 5, hybrid)` (or the mode named) on one of two synthetic corpora of 110-word chunks (half the chunks belong to another session): the *Zipf corpus* draws words by Zipf's law (s = 1) from a 20k-word vocabulary with the query terms at mid-frequency ranks, as in real prose and logs; the *uniform 53-word corpus* is the worst case, where every query term occurs in about 90% of the chunks and BM25 scores nearly every chunk in scope. It includes query analysis, BM25 with the scope filter, the int8 vector scan with exact f32 re-scoring of the candidates, fusion, and reading the shown chunks. *Without the model*, query vectors come from the hash embedder (microseconds) or the query-vector cache; *with MiniLM query embedding* every distinct query is embedded by the model (micro-batched with concurrent ones) against the same 100k stored vectors. *50 concurrent* = 50 threads x 10 searches started together on this 2-core machine; with 50 searches in flight, latency = 50 / throughput (Little's law).\n";
 
+#[path = "index/upload.rs"]
+mod upload;
+
 #[path = "index/xling.rs"]
 mod xling;
 
@@ -847,7 +758,7 @@ fn main() {
     let only_quality = only == "quality";
     // LLMOPS_BENCH_ONLY=upload runs just the upload rows.
     if only.is_empty() || only == "upload" {
-        bench_upload(&mut out);
+        upload::bench_upload(&mut out);
     }
     if only == "upload" {
         println!("{out}");
