@@ -89,7 +89,10 @@ pub struct Hit {
     pub filepath: String,
     pub similarity: f32,
     pub chunk: String,
+    /// `lines a-b`: the snippet's line range as the wire shows it.
     pub position: String,
+    /// The snippet's 1-based first and last line (what `position` says, as numbers).
+    pub lines: (u32, u32),
     pub match_type: String,
     pub file_id: Option<String>,
 }

@@ -250,13 +250,17 @@ pub fn filename_score_units(filename: &str, query: &str, words: &SenseUnits) -> 
     best.max(0.6 * words.name_share(&name))
 }
 
-/// A chunk's words for coverage: its text and the name of its file, which says what the
-/// text is about when the text does not (`maxmemory 6gb` in `redis.conf` answers `redis 最大
-/// 内存`; nginx.conf's `proxy_read_timeout` never says `nginx`). A word counts in the name
+/// A chunk's words for coverage: its text, its key paths (`with_context`) and the name of
+/// its file, which says what the text is about when the text does not (`maxmemory 6gb` in
+/// `redis.conf` answers `redis 最大内存`; nginx.conf's `proxy_read_timeout` never says
+/// `nginx`). A word counts in the name
 /// only with 3+ characters (`in_name`, as for the name share).
 pub struct ChunkWords<'a> {
     text_lower: &'a str,
     name_lower: &'a str,
+    /// The chunk's lower-cased key paths (`ChunkDoc::context`): the blocks its keys sit
+    /// in count as its words (`memory: 2Gi` under `containers:` is a container's memory).
+    context_lower: &'a str,
 }
 
 impl<'a> ChunkWords<'a> {
@@ -264,11 +268,20 @@ impl<'a> ChunkWords<'a> {
         ChunkWords {
             text_lower,
             name_lower,
+            context_lower: "",
+        }
+    }
+
+    /// The same words with the chunk's lower-cased key paths.
+    pub fn with_context(self, context_lower: &'a str) -> ChunkWords<'a> {
+        ChunkWords {
+            context_lower,
+            ..self
         }
     }
 
     fn has(&self, t: &str) -> bool {
-        self.text_lower.contains(t) || in_name(self.name_lower, t)
+        self.text_lower.contains(t) || self.context_lower.contains(t) || in_name(self.name_lower, t)
     }
 }
 

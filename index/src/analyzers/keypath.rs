@@ -21,17 +21,44 @@ pub enum Nesting {
     Hcl,
 }
 
+const YAML_NAMES: &[&str] = &[".yml", ".yaml"];
+const XML_NAMES: &[&str] = &[".xml", ".config"];
+const HCL_NAMES: &[&str] = &[".hcl", ".tf", ".nomad"];
+/// Config names whose braces are read as blocks (source code nests braces too).
+const BRACE_NAMES: &[&str] = &[".conf", ".vhost", ".site", ".nginx"];
+/// Names that usually hold `[section]`s. Sections are found by the text in any file (not
+/// markdown); these names only tell `may_nest`.
+const SECTION_NAMES: &[&str] = &[
+    ".ini", ".toml", ".cfg", ".cnf", ".service", ".socket", ".timer", ".mount", ".path", ".target",
+    ".network", ".netdev", ".repo", ".desktop",
+];
+
+fn named(lower: &str, endings: &[&str]) -> bool {
+    endings.iter().any(|x| lower.ends_with(x))
+}
+
+/// Whether a file of this name may nest keys: worth reading again to find out (the
+/// backfill of older entries; `nesting_of` decides on the text).
+pub fn may_nest(filename: &str) -> bool {
+    let lower = filename.to_ascii_lowercase();
+    let base = lower.rsplit('/').next().unwrap_or(&lower);
+    [YAML_NAMES, XML_NAMES, HCL_NAMES, BRACE_NAMES, SECTION_NAMES]
+        .iter()
+        .any(|e| named(&lower, e))
+        || !base.contains('.')
+}
+
 /// The nesting of a file by its name, and for sections by its text: a file with a
 /// `[section]` line followed by a key line (not markdown, where `[text]` is a link).
 pub fn nesting_of(filename: &str, text: &str) -> Option<Nesting> {
     let lower = filename.to_ascii_lowercase();
-    if lower.ends_with(".yml") || lower.ends_with(".yaml") {
+    if named(&lower, YAML_NAMES) {
         return Some(Nesting::Yaml);
     }
-    if lower.ends_with(".xml") || lower.ends_with(".config") || text.starts_with("<?xml") {
+    if named(&lower, XML_NAMES) || text.starts_with("<?xml") {
         return Some(Nesting::Xml);
     }
-    if [".hcl", ".tf", ".nomad"].iter().any(|x| lower.ends_with(x)) {
+    if named(&lower, HCL_NAMES) {
         return Some(Nesting::Hcl);
     }
     if lower.ends_with(".md") || lower.ends_with(".markdown") {
@@ -59,10 +86,7 @@ pub fn nesting_of(filename: &str, text: &str) -> Option<Nesting> {
                     && (block_opener(t).is_some() || directive_key(t).is_some())
             })
     };
-    let config_name = [".conf", ".vhost", ".site", ".nginx"]
-        .iter()
-        .any(|x| base.ends_with(x))
-        || (!base.contains('.') && starts_as_config());
+    let config_name = named(base, BRACE_NAMES) || (!base.contains('.') && starts_as_config());
     let (mut opens, mut directives) = (false, false);
     if config_name {
         for line in text.lines() {
@@ -559,6 +583,9 @@ http {
         assert_eq!(nesting_of("default", conf), Some(Nesting::Braces));
         // Source code nests braces too: only config-named files are read this way.
         assert_eq!(nesting_of("main.c", conf), None);
+        // What the backfill reads again: config names, not source or logs.
+        assert!(may_nest("nginx.conf") && may_nest("default") && may_nest("x.service"));
+        assert!(!may_nest("main.c") && !may_nest("app.log") && !may_nest("notes.md"));
         let log = "Nov 29 02:30:01 host cron[1]: job started {\nNov 29 02:30:02 host x: done;\n";
         assert_eq!(nesting_of("syslog", log), None);
         assert_eq!(

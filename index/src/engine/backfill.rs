@@ -14,13 +14,8 @@ use crate::IndexError;
 /// The analysis new entries are indexed with: 1 = key paths stored with chunks.
 pub(super) const ANALYSIS: u32 = 1;
 
-/// File name endings that may hold key paths (`keypath::nesting_of` decides on the
-/// text): only these files are read again at start.
-const MAY_NEST: &[&str] = &[
-    ".yml", ".yaml", ".ini", ".toml", ".cfg", ".conf", ".cnf", ".service", ".socket", ".timer",
-    ".mount", ".path", ".target", ".network", ".netdev", ".repo", ".desktop", ".xml", ".config",
-    ".hcl", ".tf", ".nomad",
-];
+/// Most chunks rewritten in one commit.
+const BATCH_CHUNKS: usize = 4096;
 
 impl Engine {
     /// Gives the structured files of older entries their key paths; every older entry is
@@ -36,17 +31,24 @@ impl Engine {
         if stale.is_empty() {
             return Ok(0);
         }
-        let mut done = 0;
+        let (mut done, mut batch, mut chunks) = (0, Vec::new(), 0);
         for e in &stale {
             match self.with_key_paths(e) {
                 Ok(Some(docs)) => {
-                    self.lexical.replace(&e.key, docs)?;
                     done += 1;
+                    chunks += docs.len();
+                    batch.push((e.key.clone(), docs));
                 }
                 Ok(None) => {}
                 Err(err) => tracing::warn!("key paths of {}: {err}", e.path),
             }
+            // One commit per batch, not per file; a batch's chunks held at most.
+            if chunks >= BATCH_CHUNKS {
+                self.lexical.replace_many(std::mem::take(&mut batch))?;
+                chunks = 0;
+            }
         }
+        self.lexical.replace_many(batch)?;
         {
             let mut c = self.write_catalog()?;
             for e in &stale {
@@ -66,8 +68,7 @@ impl Engine {
     /// nests keys; `None` otherwise.
     fn with_key_paths(&self, e: &Entry) -> Result<Option<Vec<ChunkDoc>>, IndexError> {
         use sha2::Digest;
-        let lower = e.filename.to_ascii_lowercase();
-        if e.chunks == 0 || !MAY_NEST.iter().any(|x| lower.ends_with(x)) {
+        if e.chunks == 0 || !keypath::may_nest(&e.filename) {
             return Ok(None);
         }
         let Ok(bytes) = std::fs::read(Path::new(&e.path)) else {

@@ -552,8 +552,13 @@ impl Engine {
                 e.fname = s;
             }
         }
-        // Each file's chunks with their own evidence, best first.
-        let by_id = chunk_evidence(lex_all, dense_all, &dense_w, scales);
+        // Each file's chunks with their own evidence, best first: for the chunk choice (not
+        // in dense mode) and the extra chunks of a file.
+        let by_id = if mode != Mode::Dense || per_file > 1 {
+            chunk_evidence(lex_all, dense_all, &dense_w, scales)
+        } else {
+            HashMap::new()
+        };
         let mut per_key: HashMap<&str, Vec<(u64, &ChunkEv)>> = HashMap::new();
         for (id, ev) in &by_id {
             per_key.entry(ev.key).or_default().push((*id, ev));
@@ -767,6 +772,7 @@ impl Engine {
                 similarity: (sim * 1000.0).round() / 1000.0,
                 chunk: text,
                 position: format!("lines {a}-{b}"),
+                lines: (a, b),
                 match_type: match_type.into(),
                 file_id: entry.file_id.clone(),
             });

@@ -45,12 +45,6 @@ fn load_answers(base: &Path) -> HashMap<String, Vec<(u32, u32)>> {
         .collect()
 }
 
-/// Where a hit's snippet starts and ends (`Hit::position`, `lines a-b`).
-fn shown_lines(position: &str) -> Option<(u32, u32)> {
-    let (a, b) = position.strip_prefix("lines ")?.split_once('-')?;
-    Some((a.parse().ok()?, b.parse().ok()?))
-}
-
 /// Whether an operator sees the answer: the rank (in the first 3 hits, the engine's own
 /// per-file cap) of the first hit of the expected file whose snippet's lines hold an
 /// answer line. Recall@1 / @3 / MRR over the questions with answer lines.
@@ -70,9 +64,8 @@ fn answer_shown(
             .search("bench", q, Scope::All, 3, Mode::Hybrid)
             .unwrap_or_default();
         let rank = hits.iter().position(|h| {
-            &h.filename == file
-                && shown_lines(&h.position)
-                    .is_some_and(|(a, b)| lines.iter().any(|&(x, y)| x <= b && a <= y))
+            let (a, b) = h.lines;
+            &h.filename == file && lines.iter().any(|&(x, y)| x <= b && a <= y)
         });
         if show_misses && rank.is_none() {
             let shown: Vec<String> = hits

@@ -36,14 +36,9 @@ impl Weigh<'_> {
     pub(super) fn cov_prox(&self, scores: &mut Scores, ch: &ChunkDoc, name: &str) -> (f32, f32) {
         *scores.entry(ch.chunk_id).or_insert_with(|| {
             let low = ch.text.to_lowercase();
-            // Its key paths count as its words (`memory: 2Gi` under `containers:` is a
-            // container's memory); proximity reads the lines only.
-            let cov = if ch.context.is_empty() {
-                (self.covered)(&rank::ChunkWords::new(&low, name))
-            } else {
-                let with = format!("{low}\n{}", ch.context.to_lowercase());
-                (self.covered)(&rank::ChunkWords::new(&with, name))
-            };
+            // Its key paths count as its words; proximity reads the lines only.
+            let ctx = ch.context.to_lowercase();
+            let cov = (self.covered)(&rank::ChunkWords::new(&low, name).with_context(&ctx));
             let prox = if self.pw > 0.0 && cov > 0.0 {
                 rank::window_coverage(&low, name, self.covered, cov)
             } else {

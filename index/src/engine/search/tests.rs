@@ -627,14 +627,10 @@ fn index_search_a_nested_key_finds_the_line_that_sets_it() {
         let first = hits.first().expect("a hit");
         assert_eq!(first.filename, "application.yml", "{:?}", names(&hits));
         // The shown lines hold the line that sets the key.
-        let (a, b) = first
-            .position
-            .strip_prefix("lines ")
-            .and_then(|p| p.split_once('-'))
-            .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
-            .expect("a line range");
+        let (a, b) = first.lines;
+        assert_eq!(first.position, format!("lines {a}-{b}"));
         assert!(
-            (a..=b).contains(&timeout_line),
+            (a as usize..=b as usize).contains(&timeout_line),
             "{} vs line {timeout_line}",
             first.position
         );
