@@ -579,11 +579,7 @@ fn index_search_a_file_shows_its_chunk_that_holds_the_question() {
                 first.chunk
             );
             // The planted block: 6 header lines, 40 site lines, `http {` on line 47.
-            assert!(
-                first.position.starts_with("lines 48-"),
-                "{q}: {}",
-                first.position
-            );
+            assert_eq!(first.lines.0, 48, "{q}: {}", first.position);
             // The similarity is the shown chunk's: it covers both words (`nginx` by the
             // file's name), so its lexical part is 0.9 x 1 x (0.7 + 0.3 x its BM25 share),
             // at least 0.63; the status block's coverage of one half would give at most
