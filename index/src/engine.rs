@@ -24,7 +24,7 @@ mod search;
 use catalog::Entry;
 use concurrency::{Gate, QueryBatcher, QueryCache, ScanBatcher};
 use embed_worker::Queue;
-pub use search::RetrieverFiles;
+pub use search::{AnswerLine, RetrieverFiles};
 
 /// Where to search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,6 +93,9 @@ pub struct Hit {
     pub position: String,
     /// The snippet's 1-based first and last line (what `position` says, as numbers).
     pub lines: (u32, u32),
+    /// The chunk's line that answers the question, with the key it sets
+    /// (`search::AnswerLine`); none in dense mode or when no line holds the question.
+    pub answer: Option<AnswerLine>,
     pub match_type: String,
     pub file_id: Option<String>,
 }

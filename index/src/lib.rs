@@ -13,8 +13,8 @@ pub mod rank;
 pub mod vectors;
 
 pub use engine::{
-    DenseParts, Engine, EngineConfig, Hit, Mode, Progress, RetrieverFiles, Scope, State, Stats,
-    SysFile,
+    AnswerLine, DenseParts, Engine, EngineConfig, Hit, Mode, Progress, RetrieverFiles, Scope,
+    State, Stats, SysFile,
 };
 
 #[derive(Debug, thiserror::Error)]

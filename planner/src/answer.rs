@@ -249,17 +249,39 @@ pub fn search(data: &Value, lang: Lang) -> String {
             ),
         };
     }
-    let mut out = match lang {
+    let mut out = String::new();
+    // The line the best hit answers with leads: the operator asked for a value, not a list.
+    if let Some(a) = hits.first().and_then(AnswerLine::of) {
+        let name = hits[0]["filename"].as_str().unwrap_or("?");
+        out = match lang {
+            Lang::Zh => format!("最相关的一行：**{name}** 第 {} 行 `{}`", a.line, a.text),
+            Lang::En => format!("Best match: **{name}** line {}: `{}`", a.line, a.text),
+        };
+        if let Some(k) = a.key {
+            out.push_str(&match lang {
+                Lang::Zh => format!("（键 `{k}`）"),
+                Lang::En => format!(" (key `{k}`)"),
+            });
+        }
+        out.push_str(lang.pick("。\n", ".\n"));
+    }
+    out.push_str(&match lang {
         Lang::Zh => format!("找到 {} 条与“{query}”相关的结果：", hits.len()),
         Lang::En => format!("{} result(s) for \"{query}\":", hits.len()),
-    };
+    });
     for (i, h) in hits.iter().enumerate().take(10) {
         let name = h["filename"].as_str().unwrap_or("?");
         let path = h["filepath"].as_str().unwrap_or("");
         let sim = f64_of(&h["similarity"])
             .map(|s| format!("{s:.2}"))
             .unwrap_or_default();
-        let chunk = best_line(h["chunk"].as_str().unwrap_or(""), query);
+        let chunk = match AnswerLine::of(h) {
+            Some(a) => match lang {
+                Lang::Zh => format!("第 {} 行 {}", a.line, a.text),
+                Lang::En => format!("line {}: {}", a.line, a.text),
+            },
+            None => best_line(h["chunk"].as_str().unwrap_or(""), query),
+        };
         let snippet: String = chunk.chars().take(80).collect();
         let ell = if chunk.chars().count() > 80 {
             "…"
@@ -276,6 +298,51 @@ pub fn search(data: &Value, lang: Lang) -> String {
         "\nI can read any of these or prepare a download.",
     ));
     out
+}
+
+/// The line of a hit that answers the question (the search tool's `answer`), its value
+/// masked when the line sets a secret.
+struct AnswerLine {
+    line: u64,
+    text: String,
+    key: Option<String>,
+}
+
+impl AnswerLine {
+    fn of(hit: &Value) -> Option<AnswerLine> {
+        let a = &hit["answer"];
+        let text = a["text"].as_str()?;
+        Some(AnswerLine {
+            line: a["line"].as_u64()?,
+            text: mask_secret(text),
+            key: a["key"].as_str().map(str::to_string),
+        })
+    }
+}
+
+/// `requirepass s3cret` -> `requirepass ******`: a quoted line never shows a secret.
+fn mask_secret(line: &str) -> String {
+    let lower = line.to_lowercase();
+    let secret = [
+        "password",
+        "passwd",
+        "secret",
+        "token",
+        "api_key",
+        "apikey",
+        "requirepass",
+        "masterauth",
+        "private_key",
+    ]
+    .iter()
+    .any(|k| lower.contains(k));
+    if !secret {
+        return line.to_string();
+    }
+    match line.find(['=', ':', ' ', '\t']) {
+        Some(i) => format!("{} ******", line[..=i].trim_end()),
+        None => "******".to_string(),
+    }
 }
 
 /// The chunk line that mentions the most query terms (whitespace collapsed), so a hit shows
@@ -443,8 +510,19 @@ pub fn read(data: &Value, question: &str, lang: Lang) -> String {
         logs::render(&logs::summarize(content), name, page, lang)
     } else if config::is_config_name(name) {
         let settings = config::flatten(content, name);
-        config::render(&settings, question, name, lang)
-            .unwrap_or_else(|| excerpt(name, content, question, total, lang))
+        // No setting matched, but lines say the question's words (`maxconn` in a
+        // haproxy.cfg this reader cannot nest): those lines, not a list of other keys.
+        let grep = config::answer_matches(&settings, question, name).is_empty() && {
+            let terms = question_terms(question);
+            content.lines().any(|l| {
+                let low = l.to_lowercase();
+                terms.iter().any(|t| low.contains(t.as_str()))
+            })
+        };
+        match config::render(&settings, question, name, lang) {
+            Some(a) if !grep => a,
+            _ => excerpt(name, content, question, total, lang),
+        }
     } else {
         excerpt(name, content, question, total, lang)
     };
@@ -483,16 +561,26 @@ fn excerpt(name: &str, content: &str, question: &str, total: Option<u64>, lang: 
         .find(|l| l.starts_with('#'))
         .map(|l| l.trim_start_matches('#').trim());
     let total = total.unwrap_or(content.lines().count() as u64);
-    let terms = question_terms(question);
-    let hits: Vec<&str> = lines
+    // The file's own name says nothing about a line (`haproxy` in haproxy.cfg): other
+    // words first. Lines holding more of them first, shown in file order.
+    let mut terms = question_terms(question);
+    let lname = name.to_lowercase();
+    if terms.iter().any(|t| !lname.contains(t.as_str())) {
+        terms.retain(|t| !lname.contains(t.as_str()));
+    }
+    let mut scored: Vec<(usize, usize)> = lines
         .iter()
-        .filter(|l| {
+        .enumerate()
+        .map(|(i, l)| {
             let low = l.to_lowercase();
-            terms.iter().any(|t| low.contains(t.as_str()))
+            (terms.iter().filter(|t| low.contains(t.as_str())).count(), i)
         })
-        .take(6)
-        .copied()
+        .filter(|(n, _)| *n > 0)
         .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored.truncate(6);
+    scored.sort_by_key(|s| s.1);
+    let hits: Vec<&str> = scored.iter().map(|s| lines[s.1]).collect();
     let mut out = match (lang, title) {
         (Lang::Zh, Some(t)) => format!("{name}（{total} 行），标题“{t}”。"),
         (Lang::Zh, None) => format!("{name}（{total} 行）。"),
@@ -565,6 +653,32 @@ mod tests {
                 && t.contains("25.0%")
                 && t.contains("16.0 GiB"),
             "{t}"
+        );
+    }
+
+    #[test]
+    fn search_answer_leads_with_the_line_that_sets_the_value() {
+        let d = json!({"query": "orders 容器 内存限制", "results": [
+            {"filename": "orders.yaml", "filepath": "/u/orders.yaml", "similarity": 0.9,
+             "chunk": "limits:\n  memory: 1536Mi", "position": "lines 87-88",
+             "answer": {"line": 88, "text": "memory: 1536Mi", "key": "spec.containers.resources.limits.memory"}},
+            {"filename": "cache.conf", "filepath": "/u/cache.conf", "similarity": 0.5,
+             "chunk": "requirepass hunter2", "position": "lines 3-3",
+             "answer": {"line": 3, "text": "requirepass hunter2"}}
+        ]});
+        let a = search(&d, Lang::Zh);
+        assert!(
+            a.starts_with("最相关的一行：**orders.yaml** 第 88 行 `memory: 1536Mi`（键 `spec.containers.resources.limits.memory`）"),
+            "{a}"
+        );
+        assert!(
+            a.contains("第 3 行 requirepass ******") && !a.contains("hunter2"),
+            "{a}"
+        );
+        let a = search(&d, Lang::En);
+        assert!(
+            a.starts_with("Best match: **orders.yaml** line 88: `memory: 1536Mi`"),
+            "{a}"
         );
     }
 

@@ -419,3 +419,180 @@ pub(super) fn search_verb(text: &str) -> bool {
     ) || has_word(&words, "find")
         || lower.starts_with('找')
 }
+
+/// A question about a configured value, not the machine's live state or an action: a
+/// limit, quota, policy, timeout or threshold asked for, a setting word, or a key typed by
+/// name (`RestartSec`, `max_connections`, `spring.redis.timeout`). With uploads in the
+/// session such a question is answered from the lines of the files that set it
+/// ("容器的内存限制" is a container's `limits.memory`, not this host's memory in use).
+pub fn setting_question(text: &str) -> bool {
+    // A typed file name's or path's words are not the question's (`settings.json`,
+    // `/etc/app_x`).
+    let text: String = without_file_names(text)
+        .split_whitespace()
+        .filter(|w| !w.contains('/'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let lower = text.to_lowercase();
+    let words = ascii_words(&lower);
+    let zh = contains_any(
+        &lower,
+        &[
+            "限制",
+            "上限",
+            "下限",
+            "限额",
+            "配额",
+            "策略",
+            "参数",
+            "阈值",
+            "配置的",
+            "配置成",
+            "配置为",
+            "配置了",
+            "配的",
+            "配了",
+            "配成",
+            "设置的",
+            "设置成",
+            "设置为",
+            "设置了",
+            "设的",
+            "设了",
+            "设成",
+            "设为",
+            "最多能",
+            "最多可以",
+            "允许",
+            "超时",
+            "间隔",
+            "级别",
+        ],
+    );
+    let en_word = [
+        "limit",
+        "limits",
+        "limited",
+        "cap",
+        "capped",
+        "quota",
+        "policy",
+        "threshold",
+        "timeout",
+        "timeouts",
+        "configured",
+        "setting",
+        "settings",
+        "allowed",
+        "max",
+        "maximum",
+        "interval",
+    ]
+    .iter()
+    .any(|w| has_word(&words, w));
+    // "memory request" is a container's reservation; "requests" alone is traffic.
+    let request = words
+        .windows(2)
+        .any(|p| matches!(p[0].as_str(), "memory" | "cpu" | "mem") && p[1].starts_with("request"));
+    zh || en_word || request || text.split_whitespace().any(typed_key)
+}
+
+/// A limit or quota asked for ("最多能用多少内存", "memory limit", "how much CPU is X
+/// allowed"): a setting even where its words also name a process or a service question.
+pub fn limit_question(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words = ascii_words(&lower);
+    contains_any(
+        &lower,
+        &["限制", "上限", "限额", "配额", "最多能", "最多可以", "允许"],
+    ) || ["limit", "limits", "limited", "capped", "quota", "allowed"]
+        .iter()
+        .any(|w| has_word(&words, w))
+}
+
+/// The text with typed file names blanked (`settings.json里` -> ` 里`).
+fn without_file_names(text: &str) -> String {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)[a-z0-9_.-]*[a-z0-9_-]\.(?:conf|ya?ml|json|log|md|txt|ini|cfg|properties|service|toml|xml|sh|py|env|cnf)([^a-z0-9]|$)",
+        )
+        .expect("file name regex literal is valid")
+    })
+    .replace_all(text, " $1")
+    .into_owned()
+}
+
+/// A config key typed by name: `snake_case`, `camelCase` / `PascalCase` with an inner
+/// capital, or a dotted key of 3+ parts (2 parts unless it reads as a file name).
+fn typed_key(word: &str) -> bool {
+    let w = word.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '_' && c != '.');
+    if w.is_empty() || !w.is_ascii() || !w.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return false;
+    }
+    let snake = w.contains('_') && w.split('_').all(|p| !p.is_empty());
+    let camel = w
+        .as_bytes()
+        .windows(2)
+        .any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase());
+    let parts: Vec<&str> = w.split('.').collect();
+    let file_ext = [
+        "conf",
+        "yml",
+        "yaml",
+        "json",
+        "log",
+        "md",
+        "txt",
+        "ini",
+        "cfg",
+        "properties",
+        "service",
+        "toml",
+        "xml",
+        "sh",
+        "py",
+        "env",
+        "gz",
+        "cnf",
+        "d",
+    ];
+    let dotted = parts.len() >= 2
+        && parts
+            .iter()
+            .all(|p| p.chars().any(|c| c.is_ascii_alphabetic()))
+        && (parts.len() >= 3
+            || !file_ext.contains(&parts[parts.len() - 1].to_ascii_lowercase().as_str()));
+    snake || camel || dotted
+}
+
+#[cfg(test)]
+mod setting_tests {
+    use super::*;
+
+    #[test]
+    fn settings_are_asked_by_limit_policy_or_key_not_by_file_names() {
+        for q in [
+            "订单服务容器的内存限制是多少",
+            "worker 的重启策略",
+            "how much memory is the api container allowed",
+            "RestartSec for the agent",
+            "what is max_connections",
+            "spring.redis.timeout 多少",
+            "redis.conf里 timeout 设的多少",
+        ] {
+            assert!(setting_question(q), "{q}");
+        }
+        for q in [
+            "settings.json里数据库端口是多少",
+            "读取 /etc/debian_version",
+            "内存使用率是多少",
+            "cat app_config.yaml",
+            "磁盘还剩多少",
+        ] {
+            assert!(!setting_question(q), "{q}");
+        }
+        assert!(limit_question("这个服务最多能用多少内存"));
+        assert!(!limit_question("哪个进程占内存最多"));
+    }
+}

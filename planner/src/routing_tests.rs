@@ -233,3 +233,37 @@ fn filler_is_not_a_request() {
         );
     }
 }
+
+/// A configured value asked about while configs are uploaded is searched in the uploads:
+/// not this host's live memory, a command, or a refusal for "restart" in "restart policy".
+#[test]
+fn settings_questions_search_the_uploads() {
+    let files = [
+        "orders-deploy.yaml",
+        "worker.service",
+        "cache.conf",
+        "ingest-agent.service",
+    ];
+    for text in [
+        "orders 容器的 CPU 限制给了多少",
+        "worker 最多能用多少内存",
+        "how much memory is the orders container allowed",
+        "worker restart policy",
+        "worker 的重启策略是什么",
+        "RestartSec of worker",
+        "worker.service 是用哪个用户跑的",
+        "ingest-agent 是用哪个用户跑的",
+        "上传接口的请求体大小上限在哪个文件里配的",
+    ] {
+        let (tool, args) = first_call(text, &files);
+        assert_eq!(tool, "semantic_search", "{text}: {args}");
+        assert_eq!(args["scope"], "uploads", "{text}");
+    }
+    // Without uploads, and for the live state, the host answers.
+    assert_eq!(first_call("内存使用率是多少", &files).0, "sys_monitor");
+    assert_eq!(
+        first_call("orders 容器的内存限制是多少", &[]).0,
+        "sys_monitor"
+    );
+    assert_eq!(first_call("who am i", &files).0, "command_executor");
+}

@@ -285,6 +285,16 @@ const CATEGORIES: &[Category] = &[
 ];
 
 /// Score of how well `text` names upload `u` (0 = not at all, 100 = exact file name).
+/// `ingest-agent` typed as a whole name (word splitting cuts it at the hyphen): not part
+/// of a longer name on either side.
+fn has_name(lower: &str, name: &str) -> bool {
+    let part =
+        |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    lower.match_indices(name).any(|(i, _)| {
+        !part(lower[..i].chars().next_back()) && !part(lower[i + name.len()..].chars().next())
+    })
+}
+
 pub fn name_score(text: &str, u: &UploadRef) -> u32 {
     let lower = text.to_lowercase();
     let words = ascii_words(&lower);
@@ -296,6 +306,7 @@ pub fn name_score(text: &str, u: &UploadRef) -> u32 {
     let cjk_stem = st.chars().any(is_cjk);
     if (cjk_stem && st.chars().count() >= 2 && lower.contains(&st))
         || (!cjk_stem && st.len() >= 3 && has_word(&words, &st))
+        || (!cjk_stem && st.contains(['-', '_']) && has_name(&lower, &st))
     {
         return 90;
     }

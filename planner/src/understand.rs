@@ -9,8 +9,8 @@ use regex::Regex;
 use super::classify::{classify, Intent};
 use super::context::{about_attachments, doc_request, level_follow_up, log_target, target_path};
 use super::cues::{
-    content_question, listing_request, natural_command, read_verb, refers_to_uploads, search_verb,
-    upload_howto, wants_download,
+    content_question, limit_question, listing_request, natural_command, read_verb,
+    refers_to_uploads, search_verb, setting_question, upload_howto, wants_download,
 };
 use super::incident::{incident_task, log_question, names_a_file, ProcSort};
 use super::knowledge::{chat_reply, explain, Chat};
@@ -296,6 +296,15 @@ fn uploads_task(clause: &str, then_read: bool) -> Task {
     }
 }
 
+/// A search of this session's uploads only: the files that set a value asked about.
+fn uploads_search(clause: &str) -> Task {
+    let mut task = search_task(clause);
+    if let Task::Search { scope, .. } = &mut task {
+        *scope = "uploads";
+    }
+    task
+}
+
 fn search_task(clause: &str) -> Task {
     Task::Search {
         query: expand_query(&search_query(clause)),
@@ -377,6 +386,11 @@ fn clause_tasks(clause: &str, ctx: &MessageCtx) -> Vec<Task> {
     if let Some(t) = super::follow::pronoun_task(clause, ctx) {
         return vec![t];
     }
+    // A limit asked for ("最多能用多少内存", "memory limit") is a setting before it is a
+    // process or service question.
+    if !ctx.uploads.is_empty() && limit_question(clause) && !wants_download(clause) {
+        return vec![uploads_search(clause)];
+    }
     // Incident questions in words: processes, services, ports, journal, uptime, sizes.
     let file_named =
         names_a_file(clause) || (!ctx.referenced.is_empty() && about_attachments(clause));
@@ -401,6 +415,17 @@ fn clause_tasks(clause: &str, ctx: &MessageCtx) -> Vec<Task> {
         .map(|p| p.intent)
         .filter(|i| super::knowledge::small_talk_cue(*i, clause));
     let lower = clause.to_lowercase();
+
+    // A configured value asked about while the session holds files: the line that sets
+    // it, found by searching the uploads, answers; not the live metric, a command or a
+    // refusal its words would otherwise pick ("容器的内存限制", "restart policy").
+    if !ctx.uploads.is_empty()
+        && setting_question(clause)
+        && !wants_download(clause)
+        && !refers_to_uploads(clause)
+    {
+        return vec![uploads_search(clause)];
+    }
 
     // Rules whose slots are unambiguous win over the classifier.
     if upload_howto(clause) && !refers_to_uploads(clause) {
@@ -487,7 +512,15 @@ fn clause_tasks(clause: &str, ctx: &MessageCtx) -> Vec<Task> {
             "which file",
         ],
     );
+    // "X 用哪个用户跑的" about an uploaded unit or config: the file says, not `whoami`.
+    let about_upload = |t: &Task| {
+        matches!(t, Task::Exec { command, .. } if command == "whoami" || command == "id")
+            && best_upload(clause, ctx.uploads).is_some()
+    };
     if let Some(t) = natural_command(clause).filter(|_| !searchy || !doc_words) {
+        if about_upload(&t) {
+            return vec![uploads_search(clause)];
+        }
         if intent == Some(Intent::Command)
             || !matches!(
                 intent,
@@ -710,7 +743,9 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
             ))];
         }
     }
-    if destructive_words(&text) && explicit_command(&text, ctx.uploads).is_none() {
+    // "restart policy" asks what a file sets, not for a restart.
+    let asks_setting = !ctx.uploads.is_empty() && setting_question(&text);
+    if destructive_words(&text) && explicit_command(&text, ctx.uploads).is_none() && !asks_setting {
         let pred = classify(&text).map(|p| p.intent);
         if !matches!(pred, Some(Intent::Search | Intent::Explain)) || !search_verb(&text) {
             return vec![Task::Reply(refusal_text(&Refusal::Destructive, lang))];
@@ -762,32 +797,4 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn splits_clauses() {
-        assert_eq!(
-            clauses("先列出文件,再查看README内容"),
-            vec!["列出文件", "查看README内容"]
-        );
-        assert_eq!(
-            clauses("找一下配置文件然后发给我"),
-            vec!["找一下配置文件", "发给我"]
-        );
-        assert_eq!(clauses("我需要配置文件,同时也想看看系统状态").len(), 2);
-        assert_eq!(clauses("诊断系统状态:CPU,磁盘和日志").len(), 1);
-        assert_eq!(clauses("再见"), vec!["再见"]);
-        assert_eq!(
-            clauses("find the nginx config and then send it to me").len(),
-            2
-        );
-    }
-
-    #[test]
-    fn strips_file_refs() {
-        let (t, ids) = strip_file_refs("分析这个文件\n\n[file_ref:abc-123]");
-        assert_eq!(t, "分析这个文件");
-        assert_eq!(ids, vec!["abc-123".to_string()]);
-    }
-}
+mod tests;

@@ -614,6 +614,7 @@ impl SearchBackend for IndexSearch {
                 position: h.position,
                 match_type: h.match_type,
                 file_id: h.file_id,
+                answer: h.answer,
             })
             .collect())
     }

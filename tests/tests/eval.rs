@@ -3,8 +3,8 @@
 //! by name), the text sent, the tool steps recorded and scored. Prints accuracy overall and
 //! per category. `LLMOPS_EVAL_DIR` points at another set in the same format (held-out).
 //! The project's own sets run too (`assets/eval/incident`, `assets/eval/dev2`,
-//! `assets/eval/conversation`); they add `answer_has` (every listed string appears in the
-//! final answer), `turns` (earlier messages sent in the same session first; only the last
+//! `assets/eval/conversation`, `assets/eval/settings*`); they add `answer_has` (every
+//! listed string appears in the final answer), `turns` (earlier messages sent in the same session first; only the last
 //! turn is scored) and `attach` (fixtures attached to the scored message).
 
 use std::collections::BTreeMap;
@@ -185,7 +185,22 @@ fn conversation_eval_set() {
     run_set(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/eval/conversation"));
 }
 
+/// Questions about configured values in uploaded configs (`assets/eval/settings`, a
+/// tuning set, and `settings-heldout`, whose lines nobody tunes on): the answer must hold
+/// the value the file sets. Both run below the 97% floor of the routing sets: a value is
+/// found only when the search ranks its line first; the floors keep what works.
+#[test]
+fn settings_eval_sets() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/eval");
+    run_set_min(&root.join("settings"), 65.0);
+    run_set_min(&root.join("settings-heldout"), 55.0);
+}
+
 fn run_set(dir: &std::path::Path) {
+    run_set_min(dir, 97.0)
+}
+
+fn run_set_min(dir: &std::path::Path, min_acc: f64) {
     let cases_path = std::fs::read_dir(dir).ok().and_then(|rd| {
         rd.flatten()
             .map(|e| e.path())
@@ -279,5 +294,5 @@ fn run_set(dir: &std::path::Path) {
     for f in &failures {
         println!("  FAIL {f}");
     }
-    assert!(acc >= 97.0, "accuracy {acc:.1}% is below 97%");
+    assert!(acc >= min_acc, "accuracy {acc:.1}% is below {min_acc}%");
 }

@@ -325,6 +325,9 @@ pub struct SearchHit {
     /// filename | lexical | semantic | hybrid.
     pub match_type: String,
     pub file_id: Option<String>,
+    /// The line that answers the question (and the key it sets), when the index found one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<llmops_index::AnswerLine>,
 }
 
 /// Where to search.

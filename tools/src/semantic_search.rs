@@ -221,6 +221,7 @@ impl RawTextSearch {
             position,
             match_type: match_type.to_string(),
             file_id,
+            answer: None,
         })
     }
 }

@@ -13,8 +13,11 @@ use crate::rank;
 use crate::vectors::VectorStore;
 use crate::{chunk_id, IndexError};
 
+mod answer;
 mod language;
 mod represent;
+
+pub use answer::AnswerLine;
 
 /// (doc key, chunk id, score) in rank order.
 type Ranked = Vec<(String, u64, f32)>;
@@ -752,6 +755,11 @@ impl Engine {
                 continue;
             };
             let (text, a, b) = c.snippet.unwrap_or((String::new(), 1, 1));
+            // The line that answers: only where the question's words were weighed.
+            let answer = texts
+                .get(&c.chunk)
+                .filter(|_| win.is_some())
+                .and_then(|ch| answer::answer_line(ch, &entry.filename, &snip, &covered));
             let content = c.lexical.unwrap_or(0.0).max(c.dense.unwrap_or(0.0));
             let match_type = if c.fname >= content && c.fname > 0.0 {
                 "filename"
@@ -773,6 +781,7 @@ impl Engine {
                 chunk: text,
                 position: format!("lines {a}-{b}"),
                 lines: (a, b),
+                answer,
                 match_type: match_type.into(),
                 file_id: entry.file_id.clone(),
             });

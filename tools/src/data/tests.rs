@@ -359,6 +359,7 @@ fn tool_data_search_shape_and_frame() {
             position: "lines 2-2".into(),
             match_type: "lexical".into(),
             file_id: Some("id0".into()),
+            answer: None,
         },
         SearchHit {
             filename: "ops.md".into(),
@@ -368,6 +369,7 @@ fn tool_data_search_shape_and_frame() {
             position: "lines 1-3".into(),
             match_type: "hybrid".into(),
             file_id: None,
+            answer: None,
         },
     ];
     for scope in [SearchScope::All, SearchScope::System, SearchScope::Uploads] {

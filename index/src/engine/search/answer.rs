@@ -1,0 +1,305 @@
+//! The line of a hit's chunk that answers the question: the line holding most of the
+//! question's words, a config key's words counting with the blocks it sits in and the
+//! comment written above it. `memory: 2Gi` under `limits:` answers "容器的内存限制", not
+//! `memory: 1Gi` under `requests:` two lines up; the agent quotes this line (and its key)
+//! instead of a chunk's first line.
+
+use serde::{Deserialize, Serialize};
+
+use crate::analyzers::keypath;
+use crate::lexical::ChunkDoc;
+use crate::rank::ChunkWords;
+
+/// The line of a chunk that answers a question.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnswerLine {
+    /// 1-based line number in the file.
+    pub line: u32,
+    /// The line, trimmed, at most `MAX_CHARS` characters.
+    pub text: String,
+    /// The key the line sets, with the blocks it sits in (`spec.containers.resources.limits.memory`),
+    /// when the file nests keys.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+}
+
+/// A quoted line is cut here: a minified JSON line must not fill the answer.
+const MAX_CHARS: usize = 240;
+
+/// A comment line of a config file (`#`, `;`, `//`, `<!--`).
+fn is_comment(trimmed: &str) -> bool {
+    ["#", ";", "//", "<!--"]
+        .iter()
+        .any(|p| trimmed.starts_with(p))
+}
+
+/// Markdown and plain prose: `#` starts a heading there, not a comment.
+fn prose(filename_lower: &str) -> bool {
+    [".md", ".markdown", ".rst", ".txt", ".adoc"]
+        .iter()
+        .any(|e| filename_lower.ends_with(e))
+}
+
+/// The name a `key = value`, `key: value` or `key value` line starts with.
+fn leading_key(line: &str) -> Option<&str> {
+    let end = line
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+        .unwrap_or(line.len());
+    let (key, rest) = line.split_at(end);
+    let after = rest.trim_start();
+    let sets =
+        after.starts_with(['=', ':']) || (rest.starts_with([' ', '\t']) && !after.is_empty());
+    (key.starts_with(|c: char| c.is_ascii_alphabetic()) && sets).then_some(key)
+}
+
+/// The full path of a key found inside the chunk (`limits.memory`, its blocks above the
+/// chunk's first line unknown): the one path of the chunk's context that ends with it, else
+/// the path as found.
+fn full_path(relative: String, context: &str) -> String {
+    let tail = format!(".{relative}");
+    let mut found: Option<&str> = None;
+    for p in context.split_whitespace().filter(|p| p.ends_with(&tail)) {
+        match found {
+            Some(f) if f != p => return relative,
+            _ => found = Some(p),
+        }
+    }
+    found.map_or(relative, str::to_string)
+}
+
+/// The chunk's line that holds most of the question (`covered`, the search's coverage of
+/// the question's words in either language), `None` when no line holds any. Ties go to a
+/// line that sets a value, then to the one whose own text holds more of `tokens`, then to
+/// the first. In config files a comment is read with the key line below it and never
+/// answers itself while a key line can.
+pub(crate) fn answer_line(
+    ch: &ChunkDoc,
+    filename: &str,
+    tokens: &[String],
+    covered: &dyn Fn(&ChunkWords) -> f32,
+) -> Option<AnswerLine> {
+    let name_lower = filename.to_lowercase();
+    // The chunk's first non-blank line is `first_line` (as in `rank::snippet`).
+    let lead = ch.text.len() - ch.text.trim_start().len();
+    let body = &ch.text[ch.text[..lead].rfind('\n').map_or(0, |i| i + 1)..];
+    let lines: Vec<&str> = body.lines().collect();
+    let nesting = keypath::nesting_of(filename, body);
+    let paths = nesting.map(|n| keypath::line_paths(body, n));
+    // A line's key: its path inside the chunk, else (a chunk below its file's `[Service]`
+    // shows no section) its leading name when the chunk's context has one path ending so.
+    let key_of = |i: usize| -> Option<String> {
+        match paths.as_ref().and_then(|p| p.get(i).cloned().flatten()) {
+            Some(p) => Some(full_path(p.full(), &ch.context)),
+            // `- "15672:15672"` under `ports:`: the list's key.
+            None if lines[i].trim_start().starts_with("- ") => {
+                list_key(&lines, i, &paths).map(|p| full_path(p, &ch.context))
+            }
+            None => {
+                let k = leading_key(lines[i].trim())?;
+                let full = full_path(k.to_string(), &ch.context);
+                (full.len() > k.len()).then_some(full)
+            }
+        }
+    };
+    let comments = !prose(&name_lower) && (nesting.is_some() || keypath::may_nest(filename));
+    // Per line: (coverage, sets a value, own tokens); comments kept apart.
+    let mut best: Option<(usize, (f32, bool, bool, usize))> = None;
+    let mut best_comment: Option<(usize, f32)> = None;
+    let mut above = String::new();
+    for (i, raw) in lines.iter().enumerate() {
+        let t = raw.trim();
+        if t.is_empty() {
+            above.clear();
+            continue;
+        }
+        let low = t.to_lowercase();
+        if comments && is_comment(t) {
+            let cov = covered(&ChunkWords::new(&low, &name_lower));
+            if best_comment.is_none_or(|b| cov > b.1) {
+                best_comment = Some((i, cov));
+            }
+            above.push(' ');
+            above.push_str(&low);
+            continue;
+        }
+        let path = key_of(i).map(|p| p.to_lowercase());
+        let words = format!("{low} {} {above}", path.as_deref().unwrap_or(""));
+        above.clear();
+        let cov = covered(&ChunkWords::new(&words, &name_lower));
+        // A key the question names whole (`timeout`, not `repl-timeout`).
+        let last = path
+            .as_deref()
+            .and_then(|p| p.rsplit('.').next())
+            .or_else(|| leading_key(&low));
+        let exact = last.is_some_and(|k| tokens.iter().any(|t| t == k));
+        // `limits:` or `server {` opens a block; `memory: 2Gi` sets a value.
+        let valued = path.is_some() && !low.ends_with(':') && !low.ends_with('{');
+        let own = tokens.iter().filter(|t| low.contains(t.as_str())).count();
+        let key = (cov, exact, valued, own);
+        let better = best.as_ref().is_none_or(|(_, b)| {
+            key.0 > b.0 || (key.0 == b.0 && (key.1, key.2, key.3) > (b.1, b.2, b.3))
+        });
+        if better {
+            best = Some((i, key));
+        }
+    }
+    let i = match (best, best_comment) {
+        (Some((i, k)), _) if k.0 > 0.0 => i,
+        (_, Some((i, cov))) if cov > 0.0 => i,
+        _ => return None,
+    };
+    let key = key_of(i);
+    let mut text = lines[i].trim().to_string();
+    // `- name: DRM_TIMEOUT_MS` says what, the `value:` line below it how much.
+    if key
+        .as_deref()
+        .is_some_and(|k| k == "name" || k.ends_with(".name"))
+    {
+        if let Some(next) = lines.get(i + 1).map(|l| l.trim()) {
+            if next.starts_with("value:") {
+                text = format!("{text} {next}");
+            }
+        }
+    }
+    Some(AnswerLine {
+        line: ch.first_line + i as u32,
+        text: text.chars().take(MAX_CHARS).collect(),
+        key,
+    })
+}
+
+/// The key of the YAML list a `- item` line belongs to: the nearest line above, no deeper
+/// than the item, that opens a block (`ports:`).
+fn list_key(
+    lines: &[&str],
+    i: usize,
+    paths: &Option<Vec<Option<keypath::KeyPath>>>,
+) -> Option<String> {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let own = indent(lines[i]);
+    for j in (0..i).rev() {
+        let l = lines[j];
+        if l.trim().is_empty()
+            || (indent(l) > own)
+            || (indent(l) == own && l.trim_start().starts_with("- "))
+        {
+            continue;
+        }
+        return (l.trim_end().ends_with(':'))
+            .then(|| paths.as_ref()?.get(j).cloned().flatten().map(|p| p.full()))
+            .flatten();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rank::TypedWords;
+
+    fn chunk(text: &str, first_line: u32, context: &str) -> ChunkDoc {
+        ChunkDoc {
+            chunk_id: 1,
+            doc_key: "k".into(),
+            tag: "sys".into(),
+            ord: 0,
+            first_line,
+            last_line: first_line + text.lines().count() as u32,
+            text: text.into(),
+            context: context.into(),
+        }
+    }
+
+    fn answer(ch: &ChunkDoc, filename: &str, words: &[&str]) -> Option<AnswerLine> {
+        let tokens: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        let typed = TypedWords::new(&tokens);
+        answer_line(ch, filename, &tokens, &|w| typed.coverage_in(w))
+    }
+
+    #[test]
+    fn a_limit_is_the_line_under_limits_not_the_request_above() {
+        let ch = chunk(
+            "        resources:\n          requests:\n            cpu: 500m\n            memory: 1Gi\n          limits:\n            cpu: \"2\"\n            memory: 2Gi\n",
+            40,
+            "spec.template.spec.containers.resources.requests.cpu spec.template.spec.containers.resources.requests.memory spec.template.spec.containers.resources.limits.cpu spec.template.spec.containers.resources.limits.memory spec",
+        );
+        let a = answer(&ch, "gateway.yaml", &["container", "memory", "limit"]).expect("a line");
+        assert_eq!(a.line, 46);
+        assert_eq!(a.text, "memory: 2Gi");
+        assert_eq!(
+            a.key.as_deref(),
+            Some("spec.template.spec.containers.resources.limits.memory")
+        );
+        // The request is the answer when the question says so.
+        let a = answer(&ch, "gateway.yaml", &["memory", "requests"]).expect("a line");
+        assert_eq!((a.line, a.text.as_str()), (43, "memory: 1Gi"));
+    }
+
+    #[test]
+    fn a_comment_leads_to_the_key_below_it() {
+        let ch = chunk(
+            "# close idle client connections after this many seconds\ntimeout 275\ntcp-keepalive 60\n",
+            10,
+            "",
+        );
+        let a = answer(&ch, "redis.conf", &["idle", "connections"]).expect("a line");
+        assert_eq!((a.line, a.text.as_str(), a.key), (11, "timeout 275", None));
+        // In markdown `#` is a heading, a line like any other.
+        let md = chunk("# Idle connections\nSee the runbook.\n", 1, "");
+        let a = answer(&md, "notes.md", &["idle", "connections"]).expect("a line");
+        assert_eq!(a.line, 1);
+    }
+
+    #[test]
+    fn a_unit_key_gets_its_section_from_the_context() {
+        // The chunk starts below `[Service]`: the section comes from the chunk's context.
+        let ch = chunk(
+            "User=orders\nRestart=on-failure\nRestartSec=7\n",
+            12,
+            "Service.User Service.Restart Service.RestartSec",
+        );
+        let a = answer(&ch, "orders.service", &["restartsec"]).expect("a line");
+        assert_eq!(a.line, 14);
+        assert_eq!(a.key.as_deref(), Some("Service.RestartSec"));
+    }
+
+    #[test]
+    fn the_key_a_question_names_whole_wins_a_tie() {
+        let ch = chunk("repl-timeout 60\ntimeout 275\n", 30, "");
+        let a = answer(&ch, "redis.conf", &["timeout"]).expect("a line");
+        assert_eq!((a.line, a.text.as_str()), (31, "timeout 275"));
+    }
+
+    #[test]
+    fn list_items_and_env_values_say_what_they_set() {
+        let ch = chunk(
+            "  rabbitmq:\n    image: rabbitmq:3\n    ports:\n      - \"5672:5672\"\n    environment:\n      RABBITMQ_VHOST: media\n",
+            60,
+            "services.rabbitmq.image services.rabbitmq.ports services.rabbitmq.environment.RABBITMQ_VHOST services",
+        );
+        let a = answer(&ch, "docker-compose.yml", &["rabbitmq", "ports"]).expect("a line");
+        assert_eq!(a.line, 63);
+        assert_eq!(a.key.as_deref(), Some("services.rabbitmq.ports"));
+        let env = chunk(
+            "        env:\n          - name: LICENSE_TIMEOUT_MS\n            value: \"2650\"\n          - name: LOG_LEVEL\n            value: info\n",
+            20,
+            "",
+        );
+        let a = answer(&env, "app.yaml", &["license", "timeout"]).expect("a line");
+        assert_eq!(a.text, "- name: LICENSE_TIMEOUT_MS value: \"2650\"");
+    }
+
+    #[test]
+    fn no_line_without_the_question_and_never_a_panic() {
+        let ch = chunk("alpha\nbeta\n", 1, "");
+        assert_eq!(answer(&ch, "a.log", &["gamma"]), None);
+        for text in ["", "\n\n", "  \n:\n{\n}}}\n<a><b>", "a: b: c:\n  - - -\n"] {
+            let ch = chunk(text, 1, "x.y");
+            let _ = answer(&ch, "odd.yaml", &["a", "b"]);
+            let _ = answer(&ch, "odd.conf", &["a"]);
+        }
+        let long = format!("key: {}\n", "v".repeat(1000));
+        let a = answer(&chunk(&long, 1, ""), "big.yaml", &["key"]).expect("a line");
+        assert_eq!(a.text.chars().count(), MAX_CHARS);
+    }
+}

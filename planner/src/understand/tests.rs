@@ -1,0 +1,29 @@
+//! Clause splitting and file-reference markers of `understand`.
+
+use super::*;
+
+#[test]
+fn splits_clauses() {
+    assert_eq!(
+        clauses("先列出文件,再查看README内容"),
+        vec!["列出文件", "查看README内容"]
+    );
+    assert_eq!(
+        clauses("找一下配置文件然后发给我"),
+        vec!["找一下配置文件", "发给我"]
+    );
+    assert_eq!(clauses("我需要配置文件,同时也想看看系统状态").len(), 2);
+    assert_eq!(clauses("诊断系统状态:CPU,磁盘和日志").len(), 1);
+    assert_eq!(clauses("再见"), vec!["再见"]);
+    assert_eq!(
+        clauses("find the nginx config and then send it to me").len(),
+        2
+    );
+}
+
+#[test]
+fn strips_file_refs() {
+    let (t, ids) = strip_file_refs("分析这个文件\n\n[file_ref:abc-123]");
+    assert_eq!(t, "分析这个文件");
+    assert_eq!(ids, vec!["abc-123".to_string()]);
+}
