@@ -1,7 +1,7 @@
 //! Small helpers shared by every llmops crate, each defined once: human-readable sizes, CJK
 //! detection, char-safe truncation, a constant-time byte compare for secrets, the upload
-//! record every layer shares, the tools' names ([`ToolName`]) and the transfer modes
-//! ([`TransferMode`]).
+//! record every layer shares, the line a search hit answers with ([`AnswerLine`]), the
+//! tools' names ([`ToolName`]) and the transfer modes ([`TransferMode`]).
 
 mod tool_name;
 mod transfer_mode;
@@ -25,6 +25,20 @@ pub struct UploadRef {
     /// RFC 3339.
     pub uploaded_at: String,
     pub content_type: String,
+}
+
+/// The line of a search hit's chunk that answers the question: the index picks it, the
+/// search tool returns it, the planner quotes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnswerLine {
+    /// 1-based line number in the file.
+    pub line: u32,
+    /// The line, trimmed (the index cuts it at 240 characters).
+    pub text: String,
+    /// The key the line sets with the blocks it sits in
+    /// (`spec.containers.resources.limits.memory`), when the file nests keys.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 /// Human-readable byte size in binary units (`1.5 MiB`), the way `ls -lh` and `df -h` count.

@@ -453,6 +453,13 @@ impl SenseUnits {
     }
 }
 
+/// A chunk's text from the start of the line holding its first non-blank character: the
+/// line a chunk's `first_line` numbers.
+pub(crate) fn from_first_line(text: &str) -> &str {
+    let lead = text.len() - text.trim_start().len();
+    &text[text[..lead].rfind('\n').map_or(0, |i| i + 1)..]
+}
+
 /// The most relevant part of a chunk, at most `max_chars`, and its 1-based line range
 /// (the chunk's first non-blank line is `first_line`): the lines that fit in `max_chars`
 /// from a start line, the start whose lines `covered` scores best (the question's words
@@ -477,10 +484,7 @@ pub fn snippet(
             weighted.push((t.as_str(), w));
         }
     }
-    // Start at the line holding the first non-blank character: that line is `first_line`.
-    let lead = text.len() - text.trim_start().len();
-    let line_start = text[..lead].rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let body = &text[line_start..];
+    let body = from_first_line(text);
     let lines: Vec<&str> = body.lines().collect();
     if lines.is_empty() {
         return (String::new(), first_line, first_line);

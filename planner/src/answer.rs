@@ -8,6 +8,7 @@ pub mod log_report;
 pub mod logs;
 pub mod procs;
 
+use llmops_common::AnswerLine;
 use serde_json::Value;
 
 use super::slots::extension;
@@ -251,7 +252,7 @@ pub fn search(data: &Value, lang: Lang) -> String {
     }
     let mut out = String::new();
     // The line the best hit answers with leads: the operator asked for a value, not a list.
-    if let Some(a) = hits.first().and_then(AnswerLine::of) {
+    if let Some(a) = hits.first().and_then(answer_line) {
         let name = hits[0]["filename"].as_str().unwrap_or("?");
         out = match lang {
             Lang::Zh => format!("最相关的一行：**{name}** 第 {} 行 `{}`", a.line, a.text),
@@ -275,7 +276,7 @@ pub fn search(data: &Value, lang: Lang) -> String {
         let sim = f64_of(&h["similarity"])
             .map(|s| format!("{s:.2}"))
             .unwrap_or_default();
-        let chunk = match AnswerLine::of(h) {
+        let chunk = match answer_line(h) {
             Some(a) => match lang {
                 Lang::Zh => format!("第 {} 行 {}", a.line, a.text),
                 Lang::En => format!("line {}: {}", a.line, a.text),
@@ -300,49 +301,17 @@ pub fn search(data: &Value, lang: Lang) -> String {
     out
 }
 
-/// The line of a hit that answers the question (the search tool's `answer`), its value
-/// masked when the line sets a secret.
-struct AnswerLine {
-    line: u64,
-    text: String,
-    key: Option<String>,
-}
-
-impl AnswerLine {
-    fn of(hit: &Value) -> Option<AnswerLine> {
-        let a = &hit["answer"];
-        let text = a["text"].as_str()?;
-        Some(AnswerLine {
-            line: a["line"].as_u64()?,
-            text: mask_secret(text),
-            key: a["key"].as_str().map(str::to_string),
-        })
+/// The line a hit answers with (the search tool's `answer`), its value masked when the
+/// line sets a secret (`requirepass s3cret` -> `requirepass ******`).
+fn answer_line(hit: &Value) -> Option<AnswerLine> {
+    let mut a: AnswerLine = serde_json::from_value(hit.get("answer")?.clone()).ok()?;
+    if config::secret_key(&a.text) {
+        a.text = match a.text.find(['=', ':', ' ', '\t']) {
+            Some(i) => format!("{} ******", a.text[..=i].trim_end()),
+            None => "******".to_string(),
+        };
     }
-}
-
-/// `requirepass s3cret` -> `requirepass ******`: a quoted line never shows a secret.
-fn mask_secret(line: &str) -> String {
-    let lower = line.to_lowercase();
-    let secret = [
-        "password",
-        "passwd",
-        "secret",
-        "token",
-        "api_key",
-        "apikey",
-        "requirepass",
-        "masterauth",
-        "private_key",
-    ]
-    .iter()
-    .any(|k| lower.contains(k));
-    if !secret {
-        return line.to_string();
-    }
-    match line.find(['=', ':', ' ', '\t']) {
-        Some(i) => format!("{} ******", line[..=i].trim_end()),
-        None => "******".to_string(),
-    }
+    Some(a)
 }
 
 /// The chunk line that mentions the most query terms (whitespace collapsed), so a hit shows
@@ -510,21 +479,17 @@ pub fn read(data: &Value, question: &str, lang: Lang) -> String {
         logs::render(&logs::summarize(content), name, page, lang)
     } else if config::is_config_name(name) {
         let settings = config::flatten(content, name);
+        let hits = relevant_lines(content, name, question);
         // No setting matched, but lines say the question's words (`maxconn` in a
         // haproxy.cfg this reader cannot nest): those lines, not a list of other keys.
-        let grep = config::answer_matches(&settings, question, name).is_empty() && {
-            let terms = question_terms(question);
-            content.lines().any(|l| {
-                let low = l.to_lowercase();
-                terms.iter().any(|t| low.contains(t.as_str()))
-            })
-        };
+        let grep = !hits.is_empty() && config::answer_matches(&settings, question, name).is_empty();
         match config::render(&settings, question, name, lang) {
             Some(a) if !grep => a,
-            _ => excerpt(name, content, question, total, lang),
+            _ => excerpt(name, content, &hits, total, lang),
         }
     } else {
-        excerpt(name, content, question, total, lang)
+        let hits = relevant_lines(content, name, question);
+        excerpt(name, content, &hits, total, lang)
     };
     if is_log {
         // The first sentence already says which lines the figures cover.
@@ -548,26 +513,16 @@ pub fn read(data: &Value, question: &str, lang: Lang) -> String {
     out
 }
 
-fn excerpt(name: &str, content: &str, question: &str, total: Option<u64>, lang: Lang) -> String {
-    let lines: Vec<&str> = content.lines().filter(|l| !l.trim().is_empty()).collect();
-    if lines.is_empty() {
-        return match lang {
-            Lang::Zh => format!("{name} 是空文件。"),
-            Lang::En => format!("{name} is empty."),
-        };
-    }
-    let title = lines
-        .iter()
-        .find(|l| l.starts_with('#'))
-        .map(|l| l.trim_start_matches('#').trim());
-    let total = total.unwrap_or(content.lines().count() as u64);
-    // The file's own name says nothing about a line (`haproxy` in haproxy.cfg): other
-    // words first. Lines holding more of them first, shown in file order.
+/// The non-blank lines of a file that hold most of the question's words, at most 6, in
+/// file order. The file's own name says nothing about a line (`haproxy` in haproxy.cfg):
+/// other words count first.
+fn relevant_lines<'a>(content: &'a str, name: &str, question: &str) -> Vec<&'a str> {
     let mut terms = question_terms(question);
     let lname = name.to_lowercase();
     if terms.iter().any(|t| !lname.contains(t.as_str())) {
         terms.retain(|t| !lname.contains(t.as_str()));
     }
+    let lines: Vec<&str> = content.lines().filter(|l| !l.trim().is_empty()).collect();
     let mut scored: Vec<(usize, usize)> = lines
         .iter()
         .enumerate()
@@ -580,7 +535,23 @@ fn excerpt(name: &str, content: &str, question: &str, total: Option<u64>, lang: 
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     scored.truncate(6);
     scored.sort_by_key(|s| s.1);
-    let hits: Vec<&str> = scored.iter().map(|s| lines[s.1]).collect();
+    scored.iter().map(|s| lines[s.1]).collect()
+}
+
+/// A file's size and title, then its `hits` (`relevant_lines`), or its first lines.
+fn excerpt(name: &str, content: &str, hits: &[&str], total: Option<u64>, lang: Lang) -> String {
+    let lines: Vec<&str> = content.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.is_empty() {
+        return match lang {
+            Lang::Zh => format!("{name} 是空文件。"),
+            Lang::En => format!("{name} is empty."),
+        };
+    }
+    let title = lines
+        .iter()
+        .find(|l| l.starts_with('#'))
+        .map(|l| l.trim_start_matches('#').trim());
+    let total = total.unwrap_or(content.lines().count() as u64);
     let mut out = match (lang, title) {
         (Lang::Zh, Some(t)) => format!("{name}（{total} 行），标题“{t}”。"),
         (Lang::Zh, None) => format!("{name}（{total} 行）。"),
@@ -598,7 +569,10 @@ fn excerpt(name: &str, content: &str, question: &str, total: Option<u64>, lang: 
                 .collect(),
         )
     } else {
-        (lang.pick("\n相关内容：", "\nRelevant lines:"), hits)
+        (
+            lang.pick("\n相关内容：", "\nRelevant lines:"),
+            hits.to_vec(),
+        )
     };
     out.push_str(label);
     for l in body {
@@ -688,6 +662,19 @@ mod tests {
             "content": "app:\n  name: billing\ndatabase:\n  host: 127.0.0.1\n  port: 3306\nqueue:\n  port: 5672\n", "more_lines": false});
         let t = read(&d, "数据库端口是多少", Lang::Zh);
         assert!(t.contains("3306") && t.contains("database.port"), "{t}");
+    }
+
+    #[test]
+    fn a_config_no_setting_matches_answers_with_the_lines_that_say_the_words() {
+        let cfg = "global\n    log /dev/log local0\n    user haproxy\n    chroot /var/lib/haproxy\n    maxconn 48000\n\ndefaults\n    timeout connect 5s\n";
+        let d = json!({"path": "/u/1/haproxy.cfg", "content": cfg, "total_lines": 8, "more_lines": false});
+        let t = read(&d, "haproxy 全局 maxconn 多少", Lang::Zh);
+        assert!(t.contains("> maxconn 48000"), "{t}");
+        // The file's name alone picks no line.
+        assert!(!t.contains("chroot"), "{t}");
+        // A question no line speaks to gets the file's first lines.
+        let t = read(&d, "看看这个配置", Lang::Zh);
+        assert!(t.contains("主要内容") && t.contains("> global"), "{t}");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! whether it points at this session's uploads, and the plain-word phrasings of simple
 //! commands ("查看进程", "who am I"). Each is a yes/no (or a command) about the words only.
 
+use super::slots::{extension, known_extension, typed_file_names};
 use super::task::Task;
 use super::text::{ascii_words, contains_any, has_word};
 
@@ -420,29 +421,52 @@ pub(super) fn search_verb(text: &str) -> bool {
         || lower.starts_with('找')
 }
 
-/// A question about a configured value, not the machine's live state or an action: a
-/// limit, quota, policy, timeout or threshold asked for, a setting word, or a key typed by
-/// name (`RestartSec`, `max_connections`, `spring.redis.timeout`). With uploads in the
-/// session such a question is answered from the lines of the files that set it
-/// ("容器的内存限制" is a container's `limits.memory`, not this host's memory in use).
-pub fn setting_question(text: &str) -> bool {
-    // A typed file name's or path's words are not the question's (`settings.json`,
-    // `/etc/app_x`).
-    let text: String = without_file_names(text)
-        .split_whitespace()
+/// The question's own words: typed file names of the kinds operators upload
+/// (`settings.json`, not `spring.redis.timeout`) and paths (`/etc/app_x`) blanked.
+fn question_words(text: &str) -> String {
+    let mut t = text.to_string();
+    for name in typed_file_names(text)
+        .iter()
+        .filter(|n| known_extension(&extension(n)))
+    {
+        t = t.replace(name.as_str(), " ");
+    }
+    t.split_whitespace()
         .filter(|w| !w.contains('/'))
         .collect::<Vec<_>>()
-        .join(" ");
+        .join(" ")
+}
+
+/// Limit words in a lower-cased question (`limit_question`).
+fn says_limit(lower: &str) -> bool {
+    let words = ascii_words(lower);
+    contains_any(
+        lower,
+        &["限制", "上限", "限额", "配额", "最多能", "最多可以", "允许"],
+    ) || ["limit", "limits", "limited", "capped", "quota", "allowed"]
+        .iter()
+        .any(|w| has_word(&words, w))
+}
+
+/// A limit or quota asked for ("最多能用多少内存", "memory limit", "how much CPU is X
+/// allowed"): a setting even where its words also name a process or a service question.
+pub fn limit_question(text: &str) -> bool {
+    says_limit(&question_words(text).to_lowercase())
+}
+
+/// A question about a configured value, not the machine's live state or an action: a
+/// limit (`limit_question`), a policy, timeout or threshold asked for, a setting word, or
+/// a key typed by name (`RestartSec`, `max_connections`, `spring.redis.timeout`). With
+/// uploads in the session such a question is answered from the lines of the files that
+/// set it ("容器的内存限制" is a container's `limits.memory`, not this host's memory in use).
+pub fn setting_question(text: &str) -> bool {
+    let text = question_words(text);
     let lower = text.to_lowercase();
     let words = ascii_words(&lower);
     let zh = contains_any(
         &lower,
         &[
-            "限制",
-            "上限",
             "下限",
-            "限额",
-            "配额",
             "策略",
             "参数",
             "阈值",
@@ -461,21 +485,13 @@ pub fn setting_question(text: &str) -> bool {
             "设了",
             "设成",
             "设为",
-            "最多能",
-            "最多可以",
-            "允许",
             "超时",
             "间隔",
             "级别",
         ],
     );
-    let en_word = [
-        "limit",
-        "limits",
-        "limited",
+    let en = [
         "cap",
-        "capped",
-        "quota",
         "policy",
         "threshold",
         "timeout",
@@ -483,7 +499,6 @@ pub fn setting_question(text: &str) -> bool {
         "configured",
         "setting",
         "settings",
-        "allowed",
         "max",
         "maximum",
         "interval",
@@ -494,33 +509,7 @@ pub fn setting_question(text: &str) -> bool {
     let request = words
         .windows(2)
         .any(|p| matches!(p[0].as_str(), "memory" | "cpu" | "mem") && p[1].starts_with("request"));
-    zh || en_word || request || text.split_whitespace().any(typed_key)
-}
-
-/// A limit or quota asked for ("最多能用多少内存", "memory limit", "how much CPU is X
-/// allowed"): a setting even where its words also name a process or a service question.
-pub fn limit_question(text: &str) -> bool {
-    let lower = text.to_lowercase();
-    let words = ascii_words(&lower);
-    contains_any(
-        &lower,
-        &["限制", "上限", "限额", "配额", "最多能", "最多可以", "允许"],
-    ) || ["limit", "limits", "limited", "capped", "quota", "allowed"]
-        .iter()
-        .any(|w| has_word(&words, w))
-}
-
-/// The text with typed file names blanked (`settings.json里` -> ` 里`).
-fn without_file_names(text: &str) -> String {
-    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    R.get_or_init(|| {
-        regex::Regex::new(
-            r"(?i)[a-z0-9_.-]*[a-z0-9_-]\.(?:conf|ya?ml|json|log|md|txt|ini|cfg|properties|service|toml|xml|sh|py|env|cnf)([^a-z0-9]|$)",
-        )
-        .expect("file name regex literal is valid")
-    })
-    .replace_all(text, " $1")
-    .into_owned()
+    says_limit(&lower) || zh || en || request || text.split_whitespace().any(typed_key)
 }
 
 /// A config key typed by name: `snake_case`, `camelCase` / `PascalCase` with an inner
@@ -536,33 +525,11 @@ fn typed_key(word: &str) -> bool {
         .windows(2)
         .any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase());
     let parts: Vec<&str> = w.split('.').collect();
-    let file_ext = [
-        "conf",
-        "yml",
-        "yaml",
-        "json",
-        "log",
-        "md",
-        "txt",
-        "ini",
-        "cfg",
-        "properties",
-        "service",
-        "toml",
-        "xml",
-        "sh",
-        "py",
-        "env",
-        "gz",
-        "cnf",
-        "d",
-    ];
     let dotted = parts.len() >= 2
         && parts
             .iter()
             .all(|p| p.chars().any(|c| c.is_ascii_alphabetic()))
-        && (parts.len() >= 3
-            || !file_ext.contains(&parts[parts.len() - 1].to_ascii_lowercase().as_str()));
+        && (parts.len() >= 3 || !known_extension(&extension(w)));
     snake || camel || dotted
 }
 

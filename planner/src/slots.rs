@@ -284,7 +284,13 @@ const CATEGORIES: &[Category] = &[
     },
 ];
 
-/// Score of how well `text` names upload `u` (0 = not at all, 100 = exact file name).
+/// Whether `ext` (lower-case, no dot) is a kind of file operators upload: a category's,
+/// or a unit's, an XML file's, an env file's, an archive's.
+pub fn known_extension(ext: &str) -> bool {
+    CATEGORIES.iter().any(|c| c.exts.contains(&ext))
+        || ["service", "socket", "timer", "xml", "env", "gz"].contains(&ext)
+}
+
 /// `ingest-agent` typed as a whole name (word splitting cuts it at the hyphen): not part
 /// of a longer name on either side.
 fn has_name(lower: &str, name: &str) -> bool {
@@ -295,6 +301,7 @@ fn has_name(lower: &str, name: &str) -> bool {
     })
 }
 
+/// Score of how well `text` names upload `u` (0 = not at all, 100 = exact file name).
 pub fn name_score(text: &str, u: &UploadRef) -> u32 {
     let lower = text.to_lowercase();
     let words = ascii_words(&lower);

@@ -298,17 +298,17 @@ fn uploads_task(clause: &str, then_read: bool) -> Task {
 
 /// A search of this session's uploads only: the files that set a value asked about.
 fn uploads_search(clause: &str) -> Task {
-    let mut task = search_task(clause);
-    if let Task::Search { scope, .. } = &mut task {
-        *scope = "uploads";
-    }
-    task
+    search_in(clause, "uploads")
 }
 
 fn search_task(clause: &str) -> Task {
+    search_in(clause, search_scope(clause))
+}
+
+fn search_in(clause: &str, scope: &'static str) -> Task {
     Task::Search {
         query: expand_query(&search_query(clause)),
-        scope: search_scope(clause),
+        scope,
         top_k: top_k(clause),
         then: Then::Nothing,
         hint: clause.to_string(),

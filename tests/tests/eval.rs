@@ -4,8 +4,9 @@
 //! per category. `LLMOPS_EVAL_DIR` points at another set in the same format (held-out).
 //! The project's own sets run too (`assets/eval/incident`, `assets/eval/dev2`,
 //! `assets/eval/conversation`, `assets/eval/settings*`); they add `answer_has` (every
-//! listed string appears in the final answer), `turns` (earlier messages sent in the same session first; only the last
-//! turn is scored) and `attach` (fixtures attached to the scored message).
+//! listed string appears in the final answer), `turns` (earlier messages sent in the same
+//! session first; only the last turn is scored) and `attach` (fixtures attached to the
+//! scored message).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

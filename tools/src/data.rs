@@ -327,7 +327,7 @@ pub struct SearchHit {
     pub file_id: Option<String>,
     /// The line that answers the question (and the key it sets), when the index found one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub answer: Option<llmops_index::AnswerLine>,
+    pub answer: Option<llmops_common::AnswerLine>,
 }
 
 /// Where to search.

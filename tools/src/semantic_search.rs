@@ -375,6 +375,19 @@ impl Tool for SemanticSearchTool {
                     h.filepath,
                     h.chunk.replace('\n', "\n   ")
                 ));
+                // The line that answers, for a model reading this text as the planner
+                // reads `answer`.
+                if let Some(a) = &h.answer {
+                    let key = a
+                        .key
+                        .as_deref()
+                        .map(|k| format!("（键 {k}）"))
+                        .unwrap_or_default();
+                    text.push_str(&format!(
+                        "   答案行 / answer line {}: {}{key}\n",
+                        a.line, a.text
+                    ));
+                }
             }
             ToolResult::success(text.trim_end().to_string(), data)
         })
@@ -529,6 +542,51 @@ mod tests {
             .search("s1", "database", SearchScope::All, 1)
             .expect("search");
         assert_eq!(hits.len(), 1);
+    }
+
+    /// A backend with one fixed hit: the tool's text for a hit the index gave a line.
+    struct OneHit(SearchHit);
+
+    impl SearchBackend for OneHit {
+        fn search(
+            &self,
+            _: &str,
+            _: &str,
+            _: SearchScope,
+            _: usize,
+        ) -> Result<Vec<SearchHit>, String> {
+            Ok(vec![self.0.clone()])
+        }
+    }
+
+    #[tokio::test]
+    async fn tools_search_text_names_the_answer_line() {
+        let env = Env::new();
+        let hit = SearchHit {
+            filename: "api.yaml".into(),
+            filepath: "/u/1/api.yaml".into(),
+            similarity: 0.9,
+            chunk: "limits:\n  memory: 1536Mi".into(),
+            position: "lines 16-17".into(),
+            match_type: "lexical".into(),
+            file_id: Some("1".into()),
+            answer: Some(llmops_common::AnswerLine {
+                line: 17,
+                text: "memory: 1536Mi".into(),
+                key: Some("spec.resources.limits.memory".into()),
+            }),
+        };
+        let tool = SemanticSearchTool::new(Arc::new(OneHit(hit)));
+        let r = tool.call(json!({"query": "memory limit"}), &env.ctx).await;
+        assert!(r.ok, "{r:?}");
+        assert!(
+            r.output.contains(
+                "答案行 / answer line 17: memory: 1536Mi（键 spec.resources.limits.memory）"
+            ),
+            "{}",
+            r.output
+        );
+        assert_eq!(r.data.to_value()["results"][0]["answer"]["line"], 17);
     }
 
     #[tokio::test]

@@ -268,7 +268,7 @@ fn section_name(line: &str) -> Option<&str> {
 }
 
 /// The key of an INI / TOML / unit-file line (`key = value`, `Key=value`, `key: value`).
-fn ini_key(line: &str) -> Option<&str> {
+pub(crate) fn ini_key(line: &str) -> Option<&str> {
     let t = line.trim_start();
     if t.starts_with(['#', ';']) {
         return None;

@@ -758,7 +758,7 @@ impl Engine {
             // The line that answers: only where the question's words were weighed.
             let answer = texts
                 .get(&c.chunk)
-                .filter(|_| win.is_some())
+                .filter(|_| mode != Mode::Dense)
                 .and_then(|ch| answer::answer_line(ch, &entry.filename, &snip, &covered));
             let content = c.lexical.unwrap_or(0.0).max(c.dense.unwrap_or(0.0));
             let match_type = if c.fname >= content && c.fname > 0.0 {

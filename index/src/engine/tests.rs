@@ -138,6 +138,12 @@ fn index_engine_persists_and_reembeds_on_new_fingerprint() {
             .search("s1", "database host", Scope::Uploads, 3, Mode::Dense)
             .expect("s");
         assert_eq!(hits.len(), 1, "vectors persisted");
+        // Dense mode weighs no words, so it claims no answer line; lexical mode does.
+        assert_eq!(hits[0].answer, None);
+        let lex = e
+            .search("s1", "database host", Scope::Uploads, 3, Mode::Lexical)
+            .expect("s");
+        assert!(lex[0].answer.is_some(), "{:?}", lex[0]);
         assert_eq!(
             e.state_of(&Engine::upload_key("s1", "sha1")).map(|s| s.0),
             Some(State::Ready)

@@ -329,10 +329,19 @@ const CONCEPTS: &[(&[&str], &[&str], bool)] = &[
     ),
 ];
 
-fn secret_key(path: &str) -> bool {
+/// A key (or a config line) that sets a secret: its value is never shown.
+pub(crate) fn secret_key(path: &str) -> bool {
     let p = path.to_lowercase();
     [
-        "password", "passwd", "secret", "token", "api_key", "apikey", "private",
+        "password",
+        "passwd",
+        "secret",
+        "token",
+        "api_key",
+        "apikey",
+        "private",
+        "requirepass",
+        "masterauth",
     ]
     .iter()
     .any(|k| p.contains(k))

@@ -4,24 +4,11 @@
 //! `memory: 1Gi` under `requests:` two lines up; the agent quotes this line (and its key)
 //! instead of a chunk's first line.
 
-use serde::{Deserialize, Serialize};
+pub use llmops_common::AnswerLine;
 
 use crate::analyzers::keypath;
 use crate::lexical::ChunkDoc;
-use crate::rank::ChunkWords;
-
-/// The line of a chunk that answers a question.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AnswerLine {
-    /// 1-based line number in the file.
-    pub line: u32,
-    /// The line, trimmed, at most `MAX_CHARS` characters.
-    pub text: String,
-    /// The key the line sets, with the blocks it sits in (`spec.containers.resources.limits.memory`),
-    /// when the file nests keys.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub key: Option<String>,
-}
+use crate::rank::{self, ChunkWords};
 
 /// A quoted line is cut here: a minified JSON line must not fill the answer.
 const MAX_CHARS: usize = 240;
@@ -40,16 +27,17 @@ fn prose(filename_lower: &str) -> bool {
         .any(|e| filename_lower.ends_with(e))
 }
 
-/// The name a `key = value`, `key: value` or `key value` line starts with.
+/// The name a `key = value`, `key: value` (`keypath::ini_key`) or `key value` line
+/// (redis.conf, sshd_config) starts with.
 fn leading_key(line: &str) -> Option<&str> {
-    let end = line
-        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
-        .unwrap_or(line.len());
-    let (key, rest) = line.split_at(end);
-    let after = rest.trim_start();
-    let sets =
-        after.starts_with(['=', ':']) || (rest.starts_with([' ', '\t']) && !after.is_empty());
-    (key.starts_with(|c: char| c.is_ascii_alphabetic()) && sets).then_some(key)
+    keypath::ini_key(line).or_else(|| {
+        let (key, value) = line.trim().split_once([' ', '\t'])?;
+        let name = key.starts_with(|c: char| c.is_ascii_alphabetic())
+            && key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c));
+        (name && !value.trim().is_empty()).then_some(key)
+    })
 }
 
 /// The full path of a key found inside the chunk (`limits.memory`, its blocks above the
@@ -67,11 +55,15 @@ fn full_path(relative: String, context: &str) -> String {
     found.map_or(relative, str::to_string)
 }
 
+/// How well a line answers, compared in order: coverage of the question, its key named
+/// whole, it sets a value, the question's tokens in its own text.
+type Rank = (f32, bool, bool, usize);
+
 /// The chunk's line that holds most of the question (`covered`, the search's coverage of
 /// the question's words in either language), `None` when no line holds any. Ties go to a
-/// line that sets a value, then to the one whose own text holds more of `tokens`, then to
-/// the first. In config files a comment is read with the key line below it and never
-/// answers itself while a key line can.
+/// key the question names whole, then to a line that sets a value, then to the one whose
+/// own text holds more of `tokens`, then to the first. In config files a comment is read
+/// with the key line below it and never answers itself while a key line can.
 pub(crate) fn answer_line(
     ch: &ChunkDoc,
     filename: &str,
@@ -79,9 +71,7 @@ pub(crate) fn answer_line(
     covered: &dyn Fn(&ChunkWords) -> f32,
 ) -> Option<AnswerLine> {
     let name_lower = filename.to_lowercase();
-    // The chunk's first non-blank line is `first_line` (as in `rank::snippet`).
-    let lead = ch.text.len() - ch.text.trim_start().len();
-    let body = &ch.text[ch.text[..lead].rfind('\n').map_or(0, |i| i + 1)..];
+    let body = rank::from_first_line(&ch.text);
     let lines: Vec<&str> = body.lines().collect();
     let nesting = keypath::nesting_of(filename, body);
     let paths = nesting.map(|n| keypath::line_paths(body, n));
@@ -102,8 +92,8 @@ pub(crate) fn answer_line(
         }
     };
     let comments = !prose(&name_lower) && (nesting.is_some() || keypath::may_nest(filename));
-    // Per line: (coverage, sets a value, own tokens); comments kept apart.
-    let mut best: Option<(usize, (f32, bool, bool, usize))> = None;
+    // The best line: its index, its key and its rank; comments kept apart.
+    let mut best: Option<(usize, Option<String>, Rank)> = None;
     let mut best_comment: Option<(usize, f32)> = None;
     let mut above = String::new();
     for (i, raw) in lines.iter().enumerate() {
@@ -122,7 +112,8 @@ pub(crate) fn answer_line(
             above.push_str(&low);
             continue;
         }
-        let path = key_of(i).map(|p| p.to_lowercase());
+        let key = key_of(i);
+        let path = key.as_deref().map(str::to_lowercase);
         let words = format!("{low} {} {above}", path.as_deref().unwrap_or(""));
         above.clear();
         let cov = covered(&ChunkWords::new(&words, &name_lower));
@@ -135,20 +126,16 @@ pub(crate) fn answer_line(
         // `limits:` or `server {` opens a block; `memory: 2Gi` sets a value.
         let valued = path.is_some() && !low.ends_with(':') && !low.ends_with('{');
         let own = tokens.iter().filter(|t| low.contains(t.as_str())).count();
-        let key = (cov, exact, valued, own);
-        let better = best.as_ref().is_none_or(|(_, b)| {
-            key.0 > b.0 || (key.0 == b.0 && (key.1, key.2, key.3) > (b.1, b.2, b.3))
-        });
-        if better {
-            best = Some((i, key));
+        let rank = (cov, exact, valued, own);
+        if best.as_ref().is_none_or(|b| rank > b.2) {
+            best = Some((i, key, rank));
         }
     }
-    let i = match (best, best_comment) {
-        (Some((i, k)), _) if k.0 > 0.0 => i,
-        (_, Some((i, cov))) if cov > 0.0 => i,
+    let (i, key) = match (best, best_comment) {
+        (Some((i, key, rank)), _) if rank.0 > 0.0 => (i, key),
+        (_, Some((i, cov))) if cov > 0.0 => (i, None),
         _ => return None,
     };
-    let key = key_of(i);
     let mut text = lines[i].trim().to_string();
     // `- name: DRM_TIMEOUT_MS` says what, the `value:` line below it how much.
     if key

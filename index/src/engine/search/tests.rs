@@ -630,10 +630,55 @@ fn index_search_a_nested_key_finds_the_line_that_sets_it() {
             "{} vs line {timeout_line}",
             first.position
         );
+        // The answer line is that line of the file, with its whole key.
+        let answer = first.answer.clone().expect("an answer line");
+        assert_eq!(answer.line as usize, timeout_line);
+        assert_eq!(answer.text, "timeout: 2s");
+        assert_eq!(answer.key.as_deref(), Some("spring.redis.timeout"));
         // A unit file's section names its keys.
         let hits = e
             .search_per_file("s1", "Service.Restart", Scope::Uploads, 3, 1, mode)
             .expect("search");
         assert_eq!(names(&hits).first().copied(), Some("orders.service"));
+        let answer = hits[0].answer.clone().expect("an answer line");
+        assert_eq!(
+            (answer.line, answer.text.as_str()),
+            (6, "Restart=on-failure")
+        );
+        assert_eq!(answer.key.as_deref(), Some("Service.Restart"));
     }
+}
+
+#[test]
+fn index_search_answers_a_limit_with_the_line_under_limits() {
+    // A deployment whose requests and limits both set `memory`, below blank lines (the
+    // chunk's first line is its first non-blank one).
+    let d = tempfile::tempdir().expect("tmp");
+    let mut yml = String::from("\n\napiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n        - name: api\n          image: api:1.4\n          resources:\n            requests:\n              cpu: 250m\n              memory: 896Mi\n            limits:\n              cpu: 1800m\n              memory: 1536Mi\n");
+    yml.push_str("          ports:\n            - containerPort: 8080\n");
+    let want = 1 + yml
+        .lines()
+        .position(|l| l.trim() == "memory: 1536Mi")
+        .expect("planted");
+    let note = |i| format!("Sprint {i}: the team reviewed dashboards and closed tickets.\n");
+    let e = engine_with_notes(d.path(), note, &[("api-deploy.yaml", yml.as_str())]);
+    let hits = e
+        .search_per_file(
+            "s1",
+            "api container memory limit",
+            Scope::Uploads,
+            3,
+            1,
+            Mode::Lexical,
+        )
+        .expect("search");
+    let a = hits
+        .first()
+        .and_then(|h| h.answer.clone())
+        .expect("an answer line");
+    assert_eq!((a.line as usize, a.text.as_str()), (want, "memory: 1536Mi"));
+    assert_eq!(
+        a.key.as_deref(),
+        Some("spec.template.spec.containers.resources.limits.memory")
+    );
 }
