@@ -127,34 +127,37 @@ pub fn wants_download(text: &str) -> bool {
     if contains_any(&lower, &["给你", "传给你", "send you"]) {
         return false;
     }
-    contains_any(
-        &lower,
-        &[
-            "下载",
-            "发给我",
-            "发我",
-            "传给我",
-            "发送给我",
-            "给我发",
-            "发一份",
-            "导出",
-            "拷贝到本地",
-            "传过来",
-            "发过来",
-            "拿一份",
-            "要一份",
-            "副本",
-            "send me",
-            "send it",
-            "send over",
-            "copy of",
-            "to my machine",
-            "download",
-            "send the",
-            "send this",
-            "send that",
-        ],
-    ) || (has_word(&words, "send") && has_word(&words, "me"))
+    // "几个副本" counts a deployment's replicas; "要一个副本" asks for a copy.
+    let replicas = contains_any(&lower, &["几个副本", "多少副本", "多少个副本", "副本数"]);
+    (contains_any(&lower, &["副本"]) && !replicas)
+        || contains_any(
+            &lower,
+            &[
+                "下载",
+                "发给我",
+                "发我",
+                "传给我",
+                "发送给我",
+                "给我发",
+                "发一份",
+                "导出",
+                "拷贝到本地",
+                "传过来",
+                "发过来",
+                "拿一份",
+                "要一份",
+                "send me",
+                "send it",
+                "send over",
+                "copy of",
+                "to my machine",
+                "download",
+                "send the",
+                "send this",
+                "send that",
+            ],
+        )
+        || (has_word(&words, "send") && has_word(&words, "me"))
         || ((has_word(&words, "fetch") || has_word(&words, "grab") || has_word(&words, "export"))
             && !contains_any(&lower, &["search", "find"]))
 }
@@ -443,9 +446,73 @@ fn says_limit(lower: &str) -> bool {
     contains_any(
         lower,
         &["限制", "上限", "限额", "配额", "最多能", "最多可以", "允许"],
-    ) || ["limit", "limits", "limited", "capped", "quota", "allowed"]
+    ) || (lower.contains("最多") && contains_any(lower, &["多少", "多大", "多久", "多长", "几"]))
+        || ["limit", "limits", "limited", "capped", "quota", "allowed"]
+            .iter()
+            .any(|w| has_word(&words, w))
+}
+
+/// A question asking for a value or a fact (`多少`, `哪个`, `吗`; what, which, how, is ...),
+/// not a request to do something.
+pub fn value_question(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words = ascii_words(&lower);
+    contains_any(
+        &lower,
+        &[
+            "多少",
+            "什么",
+            "哪",
+            "几",
+            "多久",
+            "多大",
+            "多长",
+            "吗",
+            "是否",
+            "有没有",
+            "怎么配",
+        ],
+    ) || ["what", "whats", "which", "where", "how", "when", "who"]
         .iter()
         .any(|w| has_word(&words, w))
+        || (lower.trim_end().ends_with('?')
+            && words
+                .first()
+                .is_some_and(|w| ["is", "are", "does", "do", "can", "will"].contains(&w.as_str())))
+}
+
+/// The machine's live state asked about (`用了多少内存`, "is it running"): the host
+/// answers, not a file that configures it.
+pub fn live_state(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words = ascii_words(&lower);
+    contains_any(
+        &lower,
+        &[
+            "用了",
+            "占用",
+            "使用率",
+            "使用了",
+            "正在",
+            "在跑",
+            "运行状态",
+            "活着",
+            "挂了",
+            "现在有",
+        ],
+    ) || [
+        "using",
+        "used",
+        "usage",
+        "running",
+        "alive",
+        "currently",
+        "now",
+        "consuming",
+        "eating",
+    ]
+    .iter()
+    .any(|w| has_word(&words, w))
 }
 
 /// A limit or quota asked for ("最多能用多少内存", "memory limit", "how much CPU is X
@@ -560,6 +627,33 @@ mod setting_tests {
             assert!(!setting_question(q), "{q}");
         }
         assert!(limit_question("这个服务最多能用多少内存"));
+        assert!(limit_question("wal 最多保留多大"));
         assert!(!limit_question("哪个进程占内存最多"));
+    }
+
+    #[test]
+    fn value_questions_and_the_live_state() {
+        for q in [
+            "worker 多久重启",
+            "which port",
+            "is anonymous access allowed?",
+            "副本数是几",
+        ] {
+            assert!(value_question(q), "{q}");
+        }
+        for q in ["restart worker", "把 nginx.conf 下载下来", "is fine."] {
+            assert!(!value_question(q), "{q}");
+        }
+        for q in [
+            "redis 用了多少内存",
+            "is redis running",
+            "what is nginx using now",
+        ] {
+            assert!(live_state(q), "{q}");
+        }
+        assert!(!live_state("redis 最多能用多少内存"));
+        // A deployment's replicas are counted, not downloaded; a copy is.
+        assert!(!wants_download("payments 部署了几个副本"));
+        assert!(wants_download("给我一个副本"));
     }
 }

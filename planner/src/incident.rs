@@ -330,10 +330,10 @@ pub fn incident_task(text: &str, file_named: bool) -> Option<Task> {
             "盯着",
             "滚动查看",
             "tail -f",
-            "live",
             "in real time",
         ],
-    ) || w("follow")
+    ) || w("live")
+        || w("follow")
         || w("watch")
         || w("stream");
     if follow {

@@ -267,3 +267,57 @@ fn settings_questions_search_the_uploads() {
     );
     assert_eq!(first_call("who am i", &files).0, "command_executor");
 }
+
+#[test]
+fn questions_about_an_uploaded_config_search_the_uploads() {
+    let files = [
+        "payments-deploy.yaml",
+        "redis.conf",
+        "nginx.conf",
+        "docker-compose.yml",
+        "worker.service",
+        "postgresql.conf",
+        "mosquitto.conf",
+    ];
+    // Each names a config (its stem, or a distinctive part of it) or points at "the
+    // config I sent", and asks for a value: not an upload how-to, a listing, `ps`, a
+    // refusal, the capabilities text, `pwd` or the monitor.
+    for text in [
+        "in the uploaded compose file, which port does grafana publish",
+        "according to the config I sent, how many worker processes does nginx run",
+        "worker 服务失败后多久重启",
+        "worker 的启动命令是什么",
+        "what command does the worker service start",
+        "payments 的 readiness 探针检查哪个路径",
+        "payments 部署了几个副本",
+        "compose 里 web 服务依赖哪些服务",
+        "mosquitto 监听哪个端口",
+        "wal 文件最多保留多大",
+        "where does redis write its dump file",
+    ] {
+        let (tool, args) = first_call(text, &files);
+        assert_eq!(tool, "semantic_search", "{text}: {args}");
+        assert_eq!(args["scope"], "uploads", "{text}");
+    }
+    // A sentence's function words stay out of the query.
+    let (_, args) = first_call(
+        "how long does nginx wait for the backend before it gives up",
+        &files,
+    );
+    assert_eq!(args["query"], "long nginx wait backend gives", "{args}");
+    // A key in a config named by its file is still read from it; the live state, a
+    // download and a howto stay what they were.
+    assert_eq!(
+        first_call("what's the keepalive timeout in nginx.conf", &files).0,
+        "semantic_search"
+    );
+    assert_eq!(first_call("redis 用了多少内存", &files).0, "sys_monitor");
+    assert_eq!(
+        first_call("download the redis config", &files).0,
+        "file_download"
+    );
+    assert_eq!(first_call("上传一个文件", &files).0, "<final>");
+    // `keepalive` is no "live" (follow a log with `tail -f`).
+    let (tool, args) = first_call("show the keepalive settings of nginx.conf", &[]);
+    assert!(line(&args).find("-f").is_none(), "{tool}: {args}");
+}

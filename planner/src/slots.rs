@@ -301,6 +301,73 @@ fn has_name(lower: &str, name: &str) -> bool {
     })
 }
 
+/// Parts of file names that many files share (`-deploy`, `-config`, `docker-`).
+fn generic_name_part(part: &str) -> bool {
+    const GENERIC: &[&str] = &[
+        "deploy",
+        "deployment",
+        "config",
+        "conf",
+        "configs",
+        "settings",
+        "service",
+        "services",
+        "values",
+        "prod",
+        "production",
+        "staging",
+        "test",
+        "main",
+        "default",
+        "defaults",
+        "local",
+        "application",
+        "server",
+        "client",
+        "backup",
+        "final",
+        "copy",
+        "docker",
+        "compose-file",
+        "manifest",
+        "manifests",
+        "site",
+        "sites",
+        "enabled",
+        "available",
+        "daemon",
+        "override",
+    ];
+    GENERIC.contains(&part) || crate::command_line::is_known_command(part)
+}
+
+/// A config file by its name: the kind whose questions ask what it sets.
+pub fn config_upload(u: &UploadRef) -> bool {
+    const CONFIG: &[&str] = &[
+        "yaml",
+        "yml",
+        "conf",
+        "cfg",
+        "ini",
+        "toml",
+        "properties",
+        "service",
+        "socket",
+        "timer",
+        "json",
+        "xml",
+        "cnf",
+        "hcl",
+        "tf",
+        "env",
+        "network",
+        "mount",
+        "repo",
+    ];
+    let ext = extension(&u.filename.to_lowercase());
+    CONFIG.contains(&ext.as_str()) || !u.filename.contains('.')
+}
+
 /// Score of how well `text` names upload `u` (0 = not at all, 100 = exact file name).
 pub fn name_score(text: &str, u: &UploadRef) -> u32 {
     let lower = text.to_lowercase();
@@ -316,6 +383,17 @@ pub fn name_score(text: &str, u: &UploadRef) -> u32 {
         || (!cjk_stem && st.contains(['-', '_']) && has_name(&lower, &st))
     {
         return 90;
+    }
+    // One distinctive part of a joined stem (`payments` of `payments-deploy.yaml`,
+    // `compose` of `docker-compose.yml`): a name, below the whole stem. Parts that name a
+    // command or a kind of file say nothing about which file.
+    if !cjk_stem
+        && st
+            .split(['-', '_', '.'])
+            .filter(|p| p.len() >= 4 && p.len() < st.len() && !generic_name_part(p))
+            .any(|p| has_word(&words, p))
+    {
+        return 75;
     }
     let mut score = 0;
     // Chinese stems mentioned in part ("部署手册" for "部署手册-v2.md"): bigram overlap.

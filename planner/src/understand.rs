@@ -9,8 +9,8 @@ use regex::Regex;
 use super::classify::{classify, Intent};
 use super::context::{about_attachments, doc_request, level_follow_up, log_target, target_path};
 use super::cues::{
-    content_question, limit_question, listing_request, natural_command, read_verb,
-    refers_to_uploads, search_verb, setting_question, upload_howto, wants_download,
+    content_question, listing_request, natural_command, read_verb, refers_to_uploads, search_verb,
+    setting_question, upload_howto, wants_download,
 };
 use super::incident::{incident_task, log_question, names_a_file, ProcSort};
 use super::knowledge::{chat_reply, explain, Chat};
@@ -22,6 +22,7 @@ use super::slots::{
 };
 use super::text::{contains_any, normalize};
 use super::UploadRef;
+use settings::uploads_search;
 
 pub use super::task::{Task, Then};
 
@@ -296,11 +297,6 @@ fn uploads_task(clause: &str, then_read: bool) -> Task {
     }
 }
 
-/// A search of this session's uploads only: the files that set a value asked about.
-fn uploads_search(clause: &str) -> Task {
-    search_in(clause, "uploads")
-}
-
 fn search_task(clause: &str) -> Task {
     search_in(clause, search_scope(clause))
 }
@@ -386,10 +382,10 @@ fn clause_tasks(clause: &str, ctx: &MessageCtx) -> Vec<Task> {
     if let Some(t) = super::follow::pronoun_task(clause, ctx) {
         return vec![t];
     }
-    // A limit asked for ("最多能用多少内存", "memory limit") is a setting before it is a
-    // process or service question.
-    if !ctx.uploads.is_empty() && limit_question(clause) && !wants_download(clause) {
-        return vec![uploads_search(clause)];
+    // A limit or a configured value asked for is a setting before it is a process,
+    // service or port question.
+    if let Some(tasks) = settings::config_tasks(clause, ctx) {
+        return tasks;
     }
     // Incident questions in words: processes, services, ports, journal, uptime, sizes.
     let file_named =
@@ -722,7 +718,7 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
             }
         }
     }
-    if super::knowledge::asks_capabilities(&text) {
+    if super::knowledge::asks_capabilities(&text) && !settings::about_config(&text, ctx) {
         return vec![Task::Reply(chat_reply(Chat::Identity, lang))];
     }
     if let Some(answer) = explain(&text, lang) {
@@ -744,7 +740,8 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
         }
     }
     // "restart policy" asks what a file sets, not for a restart.
-    let asks_setting = !ctx.uploads.is_empty() && setting_question(&text);
+    let asks_setting =
+        !ctx.uploads.is_empty() && (setting_question(&text) || settings::about_config(&text, ctx));
     if destructive_words(&text) && explicit_command(&text, ctx.uploads).is_none() && !asks_setting {
         let pred = classify(&text).map(|p| p.intent);
         if !matches!(pred, Some(Intent::Search | Intent::Explain)) || !search_verb(&text) {
@@ -796,5 +793,6 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
     tasks
 }
 
+mod settings;
 #[cfg(test)]
 mod tests;

@@ -19,6 +19,9 @@ pub enum Nesting {
     Xml,
     /// HCL (`.hcl`, `.tf`, `.nomad`): `type "label" {` blocks of `key = value` lines.
     Hcl,
+    /// HAProxy's sections: a `frontend fe_api` line at the margin over indented
+    /// `directive args` lines.
+    Stanzas,
 }
 
 const YAML_NAMES: &[&str] = &[".yml", ".yaml"];
@@ -71,6 +74,9 @@ pub fn nesting_of(filename: &str, text: &str) -> Option<Nesting> {
         } else if in_section && ini_key(line).is_some() {
             return Some(Nesting::Sections);
         }
+    }
+    if stanzas(text) {
+        return Some(Nesting::Stanzas);
     }
     // Braces only in config-named files: source code nests braces around statements too.
     let base = lower.rsplit('/').next().unwrap_or(&lower);
@@ -128,6 +134,7 @@ pub fn line_paths(text: &str, nesting: Nesting) -> Vec<Option<KeyPath>> {
         Nesting::Braces => brace_paths(text, false),
         Nesting::Hcl => brace_paths(text, true),
         Nesting::Xml => xml_paths(text),
+        Nesting::Stanzas => stanza_paths(text),
     }
 }
 
@@ -228,14 +235,17 @@ fn yaml_paths(text: &str) -> Vec<Option<KeyPath>> {
             continue;
         }
         // A list item's mapping starts after its dash: `- name: x` opens `name` at the
-        // column after `- `, where its siblings (`image:`) stand.
+        // column after `- `, where its siblings (`image:`) stand. A new item closes
+        // everything the previous one opened, its name included.
+        let dash = content.starts_with("- ").then_some(indent);
         let mut item = content;
         while let Some(rest) = item.strip_prefix("- ") {
             indent += 2;
             item = rest.trim_start_matches(' ');
             indent += rest.len() - item.len();
         }
-        while stack.last().is_some_and(|(i, _)| *i >= indent) {
+        let close = dash.map_or(indent, |d| d + 1);
+        while stack.last().is_some_and(|(i, _)| *i >= close) {
             stack.pop();
         }
         let Some((key, value)) = yaml_key(item) else {
@@ -246,9 +256,36 @@ fn yaml_paths(text: &str) -> Vec<Option<KeyPath>> {
         if value.starts_with('|') || value.starts_with('>') {
             scalar_at = Some(indent);
         }
+        // An item named by its first key (`- name: playback-api`) is a segment of its
+        // keys' paths, one column left of them so that its siblings keep it:
+        // `containers.playback-api.resources.limits.memory` tells the main container's
+        // limit from its sidecar's, which share every key.
+        if let Some(name) = dash.and_then(|_| item_name(key, value)) {
+            stack.push((indent - 1, name.to_string()));
+        }
         stack.push((indent, key.to_string()));
     }
     out
+}
+
+/// Keys whose value names a list item (k8s containers, env vars, ports and volumes;
+/// compose-style and CI lists).
+const ITEM_NAME_KEYS: &[&str] = &["name", "id", "key"];
+
+/// The name a list item's first key gives it: a short identifier, not a sentence (an
+/// Ansible task's `- name: restart nginx` is a description).
+fn item_name<'a>(key: &str, value: &'a str) -> Option<&'a str> {
+    let v = value
+        .split(" #")
+        .next()
+        .unwrap_or("")
+        .trim()
+        .trim_matches(['"', '\'']);
+    let ok = ITEM_NAME_KEYS.contains(&key)
+        && !v.is_empty()
+        && v.len() <= 64
+        && v.chars().all(|c| c.is_alphanumeric() || "_-./".contains(c));
+    ok.then_some(v)
 }
 
 /// `[name]` or `[[name]]` alone on a line: its name.
@@ -382,6 +419,99 @@ fn brace_paths(text: &str, assign: bool) -> Vec<Option<KeyPath>> {
         .collect()
 }
 
+/// HAProxy's section keywords.
+const STANZA_HEADS: &[&str] = &[
+    "global",
+    "defaults",
+    "frontend",
+    "backend",
+    "listen",
+    "userlist",
+    "peers",
+    "resolvers",
+    "mailers",
+    "cache",
+    "program",
+    "http-errors",
+    "ring",
+];
+
+/// Directives named by their first two words (`timeout client`, `stats uri`).
+const STANZA_PAIRS: &[&str] = &[
+    "timeout",
+    "stats",
+    "option",
+    "http-request",
+    "http-response",
+    "tcp-request",
+    "tcp-response",
+    "http-check",
+    "tcp-check",
+];
+
+/// A section line: a keyword at the margin and at most one name after it
+/// (`backend be_catalog`); its path segment (`backend_be_catalog`).
+fn stanza_head(line: &str) -> Option<String> {
+    if line.starts_with([' ', '\t']) {
+        return None;
+    }
+    let mut words = strip_hash_comment(line).split_whitespace();
+    let head = words.next().filter(|w| STANZA_HEADS.contains(w))?;
+    let name = words.next();
+    if words.next().is_some() || name.is_some_and(|n| !is_name(n)) {
+        return None;
+    }
+    Some(match name {
+        Some(n) => format!("{head}_{}", n.replace(['.', '-'], "_")),
+        None => head.to_string(),
+    })
+}
+
+/// Whether a text is written in sections (two section lines, each followed by an
+/// indented line): `global` alone opens many other formats' text.
+fn stanzas(text: &str) -> bool {
+    let mut heads = 0;
+    let mut lines = text
+        .lines()
+        .filter(|l| !strip_hash_comment(l).trim().is_empty())
+        .peekable();
+    while let Some(l) = lines.next() {
+        if stanza_head(l).is_some() && lines.peek().is_some_and(|n| n.starts_with([' ', '\t'])) {
+            heads += 1;
+            if heads == 2 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+fn stanza_paths(text: &str) -> Vec<Option<KeyPath>> {
+    let mut section: Option<String> = None;
+    text.lines()
+        .map(|line| {
+            if let Some(head) = stanza_head(line) {
+                let p = dotted(std::iter::empty(), &head);
+                section = Some(head);
+                return Some(p);
+            }
+            let t = strip_hash_comment(line).trim();
+            if !line.starts_with([' ', '\t']) || t.is_empty() {
+                return None;
+            }
+            let mut words = t.split_whitespace();
+            let first = words.next().filter(|w| is_name(w))?;
+            let key = match words.next() {
+                Some(second) if STANZA_PAIRS.contains(&first) && is_name(second) => {
+                    format!("{first}_{second}")
+                }
+                _ => first.to_string(),
+            };
+            Some(dotted(section.iter().map(String::as_str), &key))
+        })
+        .collect()
+}
+
 /// The segment of an XML element: its name (`:` as `_`) and the words of its `name` or
 /// `id` attribute (`<appender name="FILE">` -> `appender_FILE`, `<logger
 /// name="com.shop.pay">` -> `logger_com_shop_pay`).
@@ -494,7 +624,11 @@ containers:
     resources:
       limits:
         memory: 2Gi
-  - name: sidecar
+  - name: sidecar  # the log shipper
+    image: vector:0.34
+  - task: restart the service
+  - volumes:
+    - mountPath: /etc
 annotations:
   description: |
     summary: not a key
@@ -515,11 +649,15 @@ annotations:
                 "spring.redis.timeout",
                 "containers",
                 "containers.name",
-                "containers.image",
-                "containers.resources",
-                "containers.resources.limits",
-                "containers.resources.limits.memory",
+                "containers.gw.image",
+                "containers.gw.resources",
+                "containers.gw.resources.limits",
+                "containers.gw.resources.limits.memory",
                 "containers.name",
+                "containers.sidecar.image",
+                "containers.task",
+                "containers.volumes",
+                "containers.volumes.mountPath",
                 "annotations",
                 "annotations.description",
                 "annotations.after",
@@ -538,7 +676,7 @@ annotations:
         // inside `spring.redis`.
         assert_eq!(
             chunk_context(&per_line, 7, 12),
-            "spring.redis\nspring.redis.host\nspring.redis.timeout\ncontainers.name\ncontainers.image\nspring_redis"
+            "spring.redis\nspring.redis.host\nspring.redis.timeout\ncontainers.name\ncontainers.gw.image\nspring_redis\ncontainers_gw"
         );
     }
 
@@ -641,6 +779,43 @@ job "payments" {
                 "job_payments.group_api.task_server.env.TIMEOUT",
             ]
         );
+    }
+
+    #[test]
+    fn index_keypath_haproxy_sections() {
+        let cfg = "\
+# haproxy.cfg
+global
+    maxconn 48000
+    stats socket /run/haproxy/admin.sock mode 660
+
+defaults
+    timeout client 50s
+listen stats
+    bind :8404
+    stats uri /haproxy-stats
+backend be-catalog
+    server catalog-01 10.40.10.31:8271 check
+";
+        assert_eq!(nesting_of("haproxy.cfg", cfg), Some(Nesting::Stanzas));
+        assert_eq!(
+            paths(cfg, Nesting::Stanzas),
+            [
+                "global",
+                "global.maxconn",
+                "global.stats_socket",
+                "defaults",
+                "defaults.timeout_client",
+                "listen_stats",
+                "listen_stats.bind",
+                "listen_stats.stats_uri",
+                "backend_be_catalog",
+                "backend_be_catalog.server",
+            ]
+        );
+        // `global` over indented text of another kind is not a section file.
+        let prose = "global\n    settings apply everywhere\nlocal\n    settings apply here\n";
+        assert_eq!(nesting_of("notes.txt", prose), None);
     }
 
     #[test]

@@ -587,6 +587,7 @@ impl Engine {
             covered: &covered,
             cw,
             pw,
+            typed: simple,
         };
         let lower_name = |k: &str| {
             catalog

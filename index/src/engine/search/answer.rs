@@ -40,6 +40,21 @@ fn leading_key(line: &str) -> Option<&str> {
     })
 }
 
+/// Most words of a line read as `key value` (a directive, not a sentence of prose that
+/// starts with the word).
+const KEY_LINE_WORDS: usize = 6;
+
+/// Whether a line of `text` sets a key one of `typed` names whole (`timeout 275` for
+/// `timeout`; `repl-timeout 90` only holds it).
+pub(super) fn names_key(text: &str, typed: &[String]) -> bool {
+    text.lines().any(|l| {
+        let t = l.trim();
+        !is_comment(t)
+            && t.split_whitespace().nth(KEY_LINE_WORDS).is_none()
+            && leading_key(t).is_some_and(|k| typed.iter().any(|w| k.eq_ignore_ascii_case(w)))
+    })
+}
+
 /// The full path of a key found inside the chunk (`limits.memory`, its blocks above the
 /// chunk's first line unknown): the one path of the chunk's context that ends with it, else
 /// the path as found.
@@ -114,9 +129,18 @@ pub(crate) fn answer_line(
         }
         let key = key_of(i);
         let path = key.as_deref().map(str::to_lowercase);
-        let words = format!("{low} {} {above}", path.as_deref().unwrap_or(""));
+        let own_words = format!("{low} {}", path.as_deref().unwrap_or(""));
+        // The comment above counts at half: the line's own words and key say more about
+        // what it sets (`replicas: 14` against the `apiVersion:` under a header comment
+        // that happens to say `prod` and `runbook`).
+        let cov = if above.is_empty() {
+            covered(&ChunkWords::new(&own_words, &name_lower))
+        } else {
+            let all = format!("{own_words} {above}");
+            0.5 * (covered(&ChunkWords::new(&own_words, &name_lower))
+                + covered(&ChunkWords::new(&all, &name_lower)))
+        };
         above.clear();
-        let cov = covered(&ChunkWords::new(&words, &name_lower));
         // A key the question names whole (`timeout`, not `repl-timeout`).
         let last = path
             .as_deref()
@@ -231,6 +255,15 @@ mod tests {
         );
         let a = answer(&ch, "redis.conf", &["idle", "connections"]).expect("a line");
         assert_eq!((a.line, a.text.as_str(), a.key), (11, "timeout 275", None));
+        // A header comment that shares words with the question by chance counts at half
+        // for the key under it: the key the question names, in the line's own words, wins.
+        let head = chunk(
+            "# Owner: team-web   Runbook: wiki/web/runbook\napiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: 14\n",
+            1,
+            "",
+        );
+        let a = answer(&head, "web-deploy.yaml", &["replicas", "web", "run"]).expect("a line");
+        assert_eq!((a.line, a.text.as_str()), (5, "replicas: 14"));
         // In markdown `#` is a heading, a line like any other.
         let md = chunk("# Idle connections\nSee the runbook.\n", 1, "");
         let a = answer(&md, "notes.md", &["idle", "connections"]).expect("a line");

@@ -23,6 +23,9 @@ pub(super) struct Weigh<'a> {
     pub covered: &'a dyn Fn(&rank::ChunkWords) -> f32,
     pub cw: f32,
     pub pw: f32,
+    /// The question's typed words (`rank::simple_tokens`): a chunk with a key named by one
+    /// of them whole wins a tie of coverage (`answer::names_key`).
+    pub typed: &'a [String],
 }
 
 /// Coverage and proximity of the chunks scored so far, by chunk id: the choice scores a
@@ -53,7 +56,9 @@ impl Weigh<'_> {
 /// chunk: for every file in `files` (doc key, its current chunk, its lower-cased name),
 /// among its first `CHOICES` pooled chunks (`pooled`: the file's chunks with their own
 /// fused evidence, best first) and its current one, the best `cw` x coverage + `pw` x
-/// proximity, then the best evidence; full ties keep the current chunk. Coverage first:
+/// proximity, then one that sets a key the question names whole (redis.conf's `timeout
+/// 275`, not the chunk of `repl-timeout 90`, which covers `timeout` as well), then the
+/// best evidence; full ties keep the current chunk. Coverage first:
 /// added to the evidence instead (`own + 0.5 x coverage`), the held-out ops set alone lost
 /// recall@3 0.943 -> 0.925 (benchmarks.md, session 21). `texts` holds the chunks read so
 /// far and gets the ones this reads (`read`: chunk ids to stored chunks); `scores` gets
@@ -84,11 +89,13 @@ pub(super) fn choose(
     }
     let mut out = HashMap::new();
     for (key, current, name) in files {
-        // (the question's words in the chunk, its own evidence): compared in that order.
+        // (the question's words in the chunk, a key it names, its own evidence): compared
+        // in that order.
         let mut score = |id: u64, own: f32| {
             texts.get(&id).map(|ch| {
                 let (cov, prox) = weigh.cov_prox(scores, ch, name);
-                (weigh.cw * cov + weigh.pw * prox, own)
+                let named = super::answer::names_key(&ch.text, weigh.typed);
+                (weigh.cw * cov + weigh.pw * prox, named, own)
             })
         };
         let own_current = pooled
@@ -97,11 +104,12 @@ pub(super) fn choose(
             .map_or(0.0, |c| c.1);
         let mut best = (
             *current,
-            score(*current, own_current).unwrap_or((f32::MIN, f32::MIN)),
+            score(*current, own_current).unwrap_or((f32::MIN, false, f32::MIN)),
         );
         for (id, own) in choices(key).iter().filter(|c| c.0 != *current) {
             if let Some(s) = score(*id, *own) {
-                if s.0 > best.1 .0 || (s.0 == best.1 .0 && s.1 > best.1 .1) {
+                let b = best.1;
+                if s.0 > b.0 || (s.0 == b.0 && (s.1, s.2) > (b.1, b.2)) {
                     best = (*id, s);
                 }
             }
@@ -131,7 +139,7 @@ mod tests {
     }
 
     #[test]
-    fn index_represent_prefers_coverage_then_evidence() {
+    fn index_represent_prefers_coverage_then_a_named_key_then_evidence() {
         // Chunk 6's context: what `memory: 2Gi` under `containers:` is indexed with.
         let mut nested = chunk(6, "limits:\n  memory: 2Gi");
         nested.context = "containers.limits.memory\ncontainers_limits".into();
@@ -142,6 +150,8 @@ mod tests {
             chunk(4, "unrelated"),
             chunk(5, "containers:\n  - name: gw"),
             nested,
+            chunk(7, "# replication\nrepl-timeout 90\nrepl-backlog-size 64mb"),
+            chunk(8, "tcp-keepalive 300\ntimeout 275"),
         ];
         let read = |ids: &[u64]| -> Result<Vec<ChunkDoc>, crate::IndexError> {
             Ok(store
@@ -152,10 +162,12 @@ mod tests {
         };
         let typed = rank::TypedWords::new(&rank::simple_tokens("status timeout"));
         let covered = |w: &rank::ChunkWords| typed.coverage_in(w);
+        let typed_words = rank::simple_tokens("status timeout");
         let weigh = Weigh {
             covered: &covered,
             cw: 0.5,
             pw: 0.0,
+            typed: &typed_words,
         };
         // Chunk 1 is BM25's first (own 1.5) and covers `status`; 2 and 3 cover `timeout`,
         // 2 with more evidence. The name `web.conf` holds neither word.
@@ -179,15 +191,23 @@ mod tests {
         // `container memory`, the chunk with `containers:` itself only half of it.
         let typed2 = rank::TypedWords::new(&rank::simple_tokens("container memory"));
         let covered2 = |w: &rank::ChunkWords| typed2.coverage_in(w);
+        let typed_words2 = rank::simple_tokens("container memory");
         let weigh2 = Weigh {
             covered: &covered2,
             cw: 0.5,
             pw: 0.0,
+            typed: &typed_words2,
         };
         pooled.insert("y", vec![(5, 1.2), (6, 0.7)]);
         let files = [("y", 5u64, "deploy.yaml".to_string())];
         let got = choose(&files, &pooled, &mut texts, &read, &weigh2, &mut scores).expect("choose");
         assert_eq!(got.get("y"), Some(&6));
+        // Both cover `timeout`; the one that sets the key named whole wins over the
+        // evidence of the other.
+        pooled.insert("r", vec![(7, 1.0), (8, 0.5)]);
+        let files = [("r", 7u64, "redis.conf".to_string())];
+        let got = choose(&files, &pooled, &mut texts, &read, &weigh, &mut scores).expect("choose");
+        assert_eq!(got.get("r"), Some(&8));
         // A file with no pooled chunks keeps its own.
         let files = [("other", 9u64, "x.conf".to_string())];
         let got = choose(&files, &pooled, &mut texts, &read, &weigh, &mut scores).expect("choose");

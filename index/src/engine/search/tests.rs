@@ -656,6 +656,8 @@ fn index_search_answers_a_limit_with_the_line_under_limits() {
     let d = tempfile::tempdir().expect("tmp");
     let mut yml = String::from("\n\napiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n        - name: api\n          image: api:1.4\n          resources:\n            requests:\n              cpu: 250m\n              memory: 896Mi\n            limits:\n              cpu: 1800m\n              memory: 1536Mi\n");
     yml.push_str("          ports:\n            - containerPort: 8080\n");
+    // A sidecar with the same keys: its name in the key paths tells the two apart.
+    yml.push_str("        - name: log-shipper\n          image: vector:0.34\n          resources:\n            limits:\n              cpu: 150m\n              memory: 192Mi\n");
     let want = 1 + yml
         .lines()
         .position(|l| l.trim() == "memory: 1536Mi")
@@ -677,8 +679,24 @@ fn index_search_answers_a_limit_with_the_line_under_limits() {
         .and_then(|h| h.answer.clone())
         .expect("an answer line");
     assert_eq!((a.line as usize, a.text.as_str()), (want, "memory: 1536Mi"));
+    // The container's name is a segment of the path (the nearest six blocks are kept).
     assert_eq!(
         a.key.as_deref(),
-        Some("spec.template.spec.containers.resources.limits.memory")
+        Some("template.spec.containers.api.resources.limits.memory")
     );
+    let sidecar = hits_line(&e, "log-shipper memory limit");
+    assert_eq!(sidecar.0, want + 8, "{sidecar:?}");
+    assert_eq!(sidecar.1, "memory: 192Mi");
+}
+
+/// The first hit's answer line (number, text) for a question over the uploads.
+fn hits_line(e: &crate::engine::Engine, q: &str) -> (usize, String) {
+    let hits = e
+        .search_per_file("s1", q, Scope::Uploads, 3, 1, Mode::Lexical)
+        .expect("search");
+    let a = hits
+        .first()
+        .and_then(|h| h.answer.clone())
+        .expect("an answer line");
+    (a.line as usize, a.text)
 }

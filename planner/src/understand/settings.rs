@@ -1,0 +1,83 @@
+//! Questions about what the session's uploaded configs set, told apart from the host's
+//! live state and from requests: "worker 服务失败后多久重启" with `worker.service`
+//! uploaded asks for its `RestartSec=`, not for a restart (a refusal), the capabilities
+//! text ("启动命令是什么") or `pwd` ("探针检查哪个路径").
+
+use super::{incident_task, search_in, MessageCtx, Task};
+use crate::cues::{limit_question, live_state, value_question, wants_download};
+use crate::incident::log_question;
+use crate::slots::{config_upload, matching_uploads, name_score, typed_file_names};
+use crate::text::{ascii_words, contains_any, has_word};
+
+/// Lowest `slots::name_score` that counts as naming a file: a stem or a distinctive part
+/// of it, not only the kind of file.
+const NAMED: u32 = 75;
+
+/// Words that point at a config the operator gave ("the config I sent", "配置里").
+fn points_at_sent_config(lower: &str) -> bool {
+    let words = ascii_words(lower);
+    contains_any(
+        lower,
+        &[
+            "配置里",
+            "配置中",
+            "配置文件里",
+            "配置文件中",
+            "i sent",
+            "i gave",
+            "i shared",
+        ],
+    ) || (["config", "configs", "configuration"]
+        .iter()
+        .any(|w| has_word(&words, w))
+        && ["in", "from", "per", "according"]
+            .iter()
+            .any(|w| has_word(&words, w)))
+}
+
+/// A question whose answer is a line of an uploaded config: the session holds one, the
+/// clause asks for a value (not the live state, a log's numbers or a download) and names
+/// a config upload or points at "the config I sent". A typed file name or a file attached
+/// to the message is read instead.
+pub(super) fn about_config(clause: &str, ctx: &MessageCtx) -> bool {
+    if ctx.uploads.is_empty()
+        || !ctx.referenced.is_empty()
+        || !value_question(clause)
+        || live_state(clause)
+        || wants_download(clause)
+        || log_question(clause)
+        || !typed_file_names(clause).is_empty()
+    {
+        return false;
+    }
+    let lower = clause.to_lowercase();
+    let named = matching_uploads(clause, ctx.uploads)
+        .first()
+        .is_some_and(|u| config_upload(u) && name_score(clause, u) >= NAMED);
+    named || (points_at_sent_config(&lower) && ctx.uploads.iter().any(config_upload))
+}
+
+/// A search of this session's uploads only: the files that set a value asked about.
+pub(super) fn uploads_search(clause: &str) -> Task {
+    search_in(clause, "uploads")
+}
+
+/// The tasks for a limit ("最多能用多少内存", "memory limit") or a config question
+/// (`about_config`) while the session holds uploads: the uploads' search, and for a port
+/// asked about ("mosquitto 监听哪个端口") the live listeners as well, since the config
+/// says what should listen and `ss` what does. `None` for any other clause.
+pub(super) fn config_tasks(clause: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
+    if !ctx.uploads.is_empty() && limit_question(clause) && !wants_download(clause) {
+        return Some(vec![uploads_search(clause)]);
+    }
+    if !about_config(clause, ctx) {
+        return None;
+    }
+    let mut tasks = vec![uploads_search(clause)];
+    if let Some(t @ Task::Exec { .. }) = incident_task(clause, false) {
+        if matches!(&t, Task::Exec { command, .. } if command == "ss") {
+            tasks.push(t);
+        }
+    }
+    Some(tasks)
+}
