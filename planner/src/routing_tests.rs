@@ -321,3 +321,35 @@ fn questions_about_an_uploaded_config_search_the_uploads() {
     let (tool, args) = first_call("show the keepalive settings of nginx.conf", &[]);
     assert!(line(&args).find("-f").is_none(), "{tool}: {args}");
 }
+
+#[test]
+fn terse_settings_and_hypothetical_failures_search_the_uploads() {
+    let files = [
+        "billing-api-deploy.yaml",
+        "rabbitmq.conf",
+        "docker-compose.yml",
+        "exporter.service",
+        "application.yml",
+    ];
+    for text in [
+        "exporter 挂了多久会被拉起",
+        "compose 里 worker 挂了会重启吗",
+        "kafka bootstrap servers",
+        "nofile for exporter",
+        "rabbitmq 内存水位线",
+        "rabbitmq vm memory high watermark",
+        "the queue's max message size",
+    ] {
+        let (tool, args) = first_call(text, &files);
+        assert_eq!(tool, "semantic_search", "{text}: {args}");
+    }
+    // The live state and the file itself stay with the host and the download.
+    for (text, want) in [
+        ("rabbitmq 用了多少内存", "sys_monitor"),
+        ("exporter 挂了吗", "sys_monitor"),
+        ("show me the memory and cpu of the machine", "sys_monitor"),
+        ("send me the exporter file", "file_download"),
+    ] {
+        assert_eq!(first_call(text, &files).0, want, "{text}");
+    }
+}

@@ -474,7 +474,11 @@ fn clause_tasks(clause: &str, ctx: &MessageCtx) -> Vec<Task> {
             })
             .collect();
     }
-    if mention.any() && !searchy && typed_file_names(clause).is_empty() {
+    if mention.any()
+        && !searchy
+        && typed_file_names(clause).is_empty()
+        && !settings::names_a_setting(clause, ctx, settings::METRIC_WORDS)
+    {
         let mut tasks = vec![Task::Monitor {
             metric: mention.metric(),
         }];
@@ -540,6 +544,16 @@ fn clause_tasks(clause: &str, ctx: &MessageCtx) -> Vec<Task> {
         Some(Intent::Thanks) => vec![Task::Reply(chat_reply(Chat::Thanks, lang))],
         Some(Intent::Bye) => vec![Task::Reply(chat_reply(Chat::Bye, lang))],
         Some(Intent::Identity) => vec![Task::Reply(chat_reply(Chat::Identity, lang))],
+        // The classifier's guess alone: a key named with a config ("nofile for
+        // exporter", "kafka bootstrap servers", "rabbitmq 内存水位线") asks what it is set to.
+        Some(Intent::UploadHowto | Intent::Download)
+            if settings::names_a_setting(clause, ctx, &[]) =>
+        {
+            vec![uploads_search(clause)]
+        }
+        Some(Intent::Monitor) if settings::names_a_setting(clause, ctx, settings::METRIC_WORDS) => {
+            vec![uploads_search(clause)]
+        }
         Some(Intent::UploadHowto) => vec![Task::Reply(chat_reply(Chat::UploadHowto, lang))],
         Some(Intent::Danger) => vec![Task::Reply(refusal_text(&Refusal::Destructive, lang))],
         Some(Intent::Monitor) => vec![Task::Monitor {

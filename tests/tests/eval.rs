@@ -187,14 +187,16 @@ fn conversation_eval_set() {
 }
 
 /// Questions about configured values in uploaded configs (`assets/eval/settings`, a
-/// tuning set, and `settings-heldout`, whose lines nobody tunes on): the answer must hold
-/// the value the file sets. Both run below the 97% floor of the routing sets: a value is
-/// found only when the search ranks its line first; the floors keep what works.
+/// tuning set, and `settings-heldout` / `settings-heldout2`, whose lines nobody tunes
+/// on and whose misses are not printed): the answer must hold the value the file sets.
+/// They run below the 97% floor of the routing sets: a value is found only when the
+/// search ranks its line first; the floors keep what works.
 #[test]
 fn settings_eval_sets() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/eval");
     run_set_min(&root.join("settings"), 65.0);
     run_set_min(&root.join("settings-heldout"), 55.0);
+    run_set_min(&root.join("settings-heldout2"), 70.0);
 }
 
 fn run_set(dir: &std::path::Path) {
@@ -292,8 +294,17 @@ fn run_set_min(dir: &std::path::Path, min_acc: f64) {
     }
     let acc = 100.0 * pass as f64 / total.max(1) as f64;
     println!("  {:<14} {pass:>3}/{total:<3} {acc:>6.1}%", "overall");
-    for f in &failures {
-        println!("  FAIL {f}");
+    // A held-out set's misses stay unread (the set measures; tuning on its lines would
+    // spend it): its scores only, unless `LLMOPS_EVAL_SHOW_HELDOUT=1` asks for them.
+    let held_out = dir
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy().contains("heldout"));
+    if held_out && std::env::var_os("LLMOPS_EVAL_SHOW_HELDOUT").is_none() {
+        println!("  ({} misses not shown: held-out set)", failures.len());
+    } else {
+        for f in &failures {
+            println!("  FAIL {f}");
+        }
     }
     assert!(acc >= min_acc, "accuracy {acc:.1}% is below {min_acc}%");
 }

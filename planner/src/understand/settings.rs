@@ -6,7 +6,7 @@
 use super::{incident_task, search_in, MessageCtx, Task};
 use crate::cues::{limit_question, live_state, value_question, wants_download};
 use crate::incident::log_question;
-use crate::slots::{config_upload, matching_uploads, name_score, typed_file_names};
+use crate::slots::{best_upload, config_upload, matching_uploads, name_score, typed_file_names};
 use crate::text::{ascii_words, contains_any, has_word};
 
 /// Lowest `slots::name_score` that counts as naming a file: a stem or a distinctive part
@@ -80,4 +80,66 @@ pub(super) fn config_tasks(clause: &str, ctx: &MessageCtx) -> Option<Vec<Task>> 
         }
     }
     Some(tasks)
+}
+
+/// Words of a request for a file itself, not for something in it.
+const FILE_REQUEST_WORDS: &[&str] = &[
+    "give", "send", "get", "fetch", "grab", "want", "need", "please", "me", "the", "file", "copy",
+    "upload", "uploads", "share", "for", "of", "a", "my", "this", "that", "to", "it",
+];
+
+/// The host's metrics as a clause names them: "rabbitmq 内存" is its memory, "rabbitmq
+/// 内存水位线" a setting.
+pub(super) const METRIC_WORDS: &[&str] = &[
+    "memory", "mem", "ram", "cpu", "disk", "load", "swap", "内存", "磁盘", "负载", "硬盘",
+];
+
+/// A clause that, besides naming a config upload (and any of `extra`), names something
+/// else the file may set (`nofile` in "nofile for exporter"): with no request word
+/// (`wants_download`, `upload_howto`), the classifier's download or upload guess is a
+/// setting asked tersely; so is a metric word with more ("rabbitmq vm memory high
+/// watermark"). "give me the exporter file" names nothing else; the live state
+/// (`live_state`) is never a setting.
+pub(super) fn names_a_setting(clause: &str, ctx: &MessageCtx, extra: &[&str]) -> bool {
+    if live_state(clause) {
+        return false;
+    }
+    let Some(u) = best_upload(clause, ctx.uploads).filter(|u| config_upload(u)) else {
+        // No file named: any config upload, when the clause is a key in English words
+        // ("kafka bootstrap servers") and says nothing of uploading; never for a metric
+        // (`extra`), where "the memory and cpu of the machine" is the host's.
+        let lower = clause.to_lowercase();
+        return ctx.uploads.iter().any(config_upload)
+            && !lower.contains("上传")
+            && !lower.contains('传')
+            && extra.is_empty()
+            && leftover_words(&lower, &[]) >= 2;
+    };
+    let name = u.filename.to_lowercase();
+    let stem = crate::command_line::stem(&name);
+    let parts: Vec<&str> = stem
+        .split(['-', '_', '.'])
+        .chain([stem, name.as_str()])
+        .chain(extra.iter().copied())
+        .collect();
+    leftover_words(&clause.to_lowercase(), &parts) >= 1
+}
+
+/// Content words of a lower-cased clause outside `names` and the file-request words (a
+/// run of 2+ Chinese characters counts as one).
+fn leftover_words(lower: &str, names: &[&str]) -> usize {
+    let mut n = ascii_words(lower)
+        .iter()
+        .filter(|w| w.len() >= 3 && !names.contains(&w.as_str()))
+        .filter(|w| !FILE_REQUEST_WORDS.contains(&w.as_str()))
+        .count();
+    let cjk: String = lower
+        .chars()
+        .map(|c| if crate::text::is_cjk(c) { c } else { ' ' })
+        .collect();
+    n += cjk
+        .split_whitespace()
+        .filter(|r| r.chars().count() >= 2 && !names.contains(r))
+        .count();
+    n
 }
