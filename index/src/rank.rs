@@ -138,6 +138,10 @@ pub fn dense_evidence_in(cos: f32, (lo, hi): (f32, f32)) -> f32 {
     ((cos - lo) / (hi - lo).max(1e-3)).clamp(0.0, 1.0)
 }
 
+/// Words of a question the result threshold expects a relevant chunk to cover a share
+/// of; a longer question's content counts up to 1.5x against the threshold.
+pub const FULL_QUESTION_WORDS: f32 = 6.0;
+
 /// Simple query words (lower-cased, 2+ chars or digits) and CJK bigrams, for file names
 /// and snippets.
 pub fn simple_tokens(query: &str) -> Vec<String> {

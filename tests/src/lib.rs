@@ -394,6 +394,43 @@ pub struct ExtConn {
 }
 
 impl ExtConn {
+    /// The server's index status (files, chunks, embedding backlog, mode).
+    pub fn index_status(&mut self) -> protocol::IndexProgress {
+        let rid = self.next_id();
+        self.send(&protocol::Message::StatusRequest(protocol::Req {
+            request_id: rid,
+        }))
+        .expect("send");
+        let msgs = self
+            .recv_until(|m| matches!(m, protocol::Message::ServerStatus(s) if s.request_id == rid))
+            .expect("status");
+        match msgs.last() {
+            Some(protocol::Message::ServerStatus(s)) => s.index.clone(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Polls the index status until `pred` holds (background indexing), failing after
+    /// `secs`.
+    pub fn wait_index(
+        &mut self,
+        secs: u64,
+        pred: impl Fn(&protocol::IndexProgress) -> bool,
+    ) -> protocol::IndexProgress {
+        let deadline = std::time::Instant::now() + Duration::from_secs(secs);
+        loop {
+            let s = self.index_status();
+            if pred(&s) {
+                return s;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "index never reached the state: {s:?}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
     /// Connects and completes HELLO/WELCOME.
     pub fn connect(
         addr: SocketAddr,

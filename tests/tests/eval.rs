@@ -28,6 +28,26 @@ fn eval_dir() -> PathBuf {
         .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/eval"))
 }
 
+/// The default embedder's model dir (multilingual e5, what `make run` starts with), from
+/// `make setup`. Without it (outside CI) the sets run lexical-only.
+fn model_dir() -> Option<String> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../storage/models/multilingual-e5-small-q4");
+    if !dir.join("e5-small-q4.bin").is_file() {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must run `make setup` first: {} missing",
+            dir.display()
+        );
+        eprintln!(
+            "eval: {} missing, lexical-only (run `make setup`)",
+            dir.display()
+        );
+        return None;
+    }
+    Some(dir.to_string_lossy().into_owned())
+}
+
 /// Uploads one fixture; returns its file id.
 fn upload(c: &mut ExtConn, name: &str, body: &[u8]) -> String {
     match c.upload_bytes(name, body).expect("upload reply") {
@@ -234,7 +254,12 @@ fn run_set_min(dir: &std::path::Path, min_acc: f64) {
         .unwrap_or_default();
     fixtures.sort();
     let text = std::fs::read_to_string(&cases_path).expect("eval set");
-    let server = ServerProc::start().expect("server");
+    let model = model_dir();
+    let args: Vec<&str> = model
+        .as_deref()
+        .map(|d| vec!["--model-dir", d])
+        .unwrap_or_default();
+    let server = ServerProc::start_with(&args).expect("server");
     let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
     let mut per_cat: BTreeMap<String, (u32, u32)> = BTreeMap::new();
     let mut failures = Vec::new();
@@ -251,6 +276,11 @@ fn run_set_min(dir: &std::path::Path, min_acc: f64) {
         let mut ids = BTreeMap::new();
         for (name, body) in &fixtures {
             ids.insert(name.clone(), upload(&mut c, name, body));
+        }
+        // Asked once the files are searchable by meaning too, as an operator who uploads
+        // and then types a question gets them (a few seconds for a config set).
+        if !fixtures.is_empty() {
+            c.wait_index(600, |s| s.embedding_backlog == 0);
         }
         // Earlier turns of the same session; only the last one is scored.
         for t in str_args(&case["turns"]) {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use llmops_tests::{ExtConn, ServerProc};
-use protocol::{FileDelete, Message, Raw, Req, SearchReq, UploadStart};
+use protocol::{FileDelete, Message, Raw, SearchReq, UploadStart};
 
 fn upload(c: &mut ExtConn, name: &str, body: &[u8]) -> protocol::FileInfo {
     upload_seen(c, name, body).0
@@ -59,39 +59,6 @@ fn search(c: &mut ExtConn, q: &str, scope: &str) -> Vec<protocol::SearchHit> {
     }
 }
 
-fn status(c: &mut ExtConn) -> protocol::IndexProgress {
-    let rid = c.next_id();
-    c.send(&Message::StatusRequest(Req { request_id: rid }))
-        .expect("send");
-    let msgs = c
-        .recv_until(|m| matches!(m, Message::ServerStatus(s) if s.request_id == rid))
-        .expect("status");
-    match msgs.last() {
-        Some(Message::ServerStatus(s)) => s.index.clone(),
-        other => panic!("{other:?}"),
-    }
-}
-
-/// Polls status until `pred` holds (background indexing), failing after `secs`.
-fn wait_status(
-    c: &mut ExtConn,
-    secs: u64,
-    pred: impl Fn(&protocol::IndexProgress) -> bool,
-) -> protocol::IndexProgress {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    loop {
-        let s = status(c);
-        if pred(&s) {
-            return s;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "index never reached the state: {s:?}"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
 const CONFIG: &str =
     "server:\n  port: 8080\ndatabase:\n  host: db.internal\n  port: 5432\n  pool_size: 20\n";
 const LOG: &str = "2025-01-01 INFO service started\n2025-01-01 ERROR disk full on /var/lib/postgres\n2025-01-01 WARN retrying write\n";
@@ -134,7 +101,7 @@ fn index_upload_search_delete_and_restart() {
     );
 
     // System docs (shipped manual + --docs) are indexed in the background.
-    let st = wait_status(&mut c, 60, |s| s.files >= 4);
+    let st = c.wait_index(60, |s| s.files >= 4);
     assert!(st.mode.starts_with("lexical-only"), "{}", st.mode);
     assert!(st.chunks >= 4);
     let hits = search(&mut c, "数据库备份", "system");
@@ -176,7 +143,7 @@ fn index_upload_search_delete_and_restart() {
     std::fs::remove_file(docs.path().join("backup-guide.md")).expect("rm");
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        status(&mut c);
+        c.index_status();
         let found = search(&mut c, "nftables bastion", "system");
         let gone = search(&mut c, "数据库备份", "system").is_empty();
         if found.first().is_some_and(|h| h.filename == "firewall.md") && gone {
@@ -195,7 +162,7 @@ fn index_upload_search_delete_and_restart() {
 
     // Same content twice: indexed once; deleting one copy keeps the other searchable.
     let copy = upload(&mut c, "copy.log", LOG.as_bytes());
-    let files_before = status(&mut c).files;
+    let files_before = c.index_status().files;
     let rid = c.next_id();
     c.send(&Message::FileDelete(FileDelete {
         request_id: rid,
@@ -217,7 +184,7 @@ fn index_upload_search_delete_and_restart() {
     .expect("send");
     c.recv_until(|m| matches!(m, Message::Ack(_))).expect("ack");
     assert!(search(&mut c, "disk full error", "uploads").is_empty());
-    assert_eq!(status(&mut c).files, files_before - 1);
+    assert_eq!(c.index_status().files, files_before - 1);
     drop(c);
     drop(other);
 
@@ -301,7 +268,7 @@ fn dense_scenario(extra: &[&str]) {
     args.extend_from_slice(extra);
     let server = ServerProc::start_with(&args).expect("server");
     let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
-    wait_status(&mut c, 120, |s| s.mode.starts_with("hybrid"));
+    c.wait_index(120, |s| s.mode.starts_with("hybrid"));
     let guide = "How to bring the web server back after changing its configuration: run systemctl reload nginx.\n";
     let (_, mut seen) = upload_seen(
         &mut c,
@@ -341,7 +308,7 @@ fn dense_scenario(extra: &[&str]) {
         states[2..states.len() - 1].iter().all(|s| s == "embedding") && states.len() > 3,
         "{states:?}"
     );
-    wait_status(&mut c, 120, |s| s.embedding_backlog == 0);
+    c.wait_index(120, |s| s.embedding_backlog == 0);
     // No shared words with the text, not even through the glossary (`reboot` reaches
     // `restart`, which the text does not say): only the dense side can find it.
     let hits = search(&mut c, "reboot the webserver", "uploads");
@@ -527,7 +494,7 @@ impl EmbedEndpoint {
         let flags: Vec<&str> = args.iter().map(String::as_str).collect();
         let server = ServerProc::start_with(&flags).expect("server");
         let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
-        wait_status(&mut c, 60, |s| s.mode.starts_with("hybrid"));
+        c.wait_index(60, |s| s.mode.starts_with("hybrid"));
         (cfgdir, args, server, c)
     }
 }
@@ -689,14 +656,14 @@ fn index_session_delete_drops_its_entries_at_once() {
         "okapi.txt",
         b"The okapi inventory of the forest cluster.\n",
     );
-    wait_status(&mut a, 60, |s| s.embedding_backlog == 0);
+    a.wait_index(60, |s| s.embedding_backlog == 0);
     assert_eq!(
         search(&mut a, "zebra migration", "uploads")[0]
             .file_id
             .as_deref(),
         Some(fa.file_id.as_str())
     );
-    let chunks_before = status(&mut b).chunks;
+    let chunks_before = b.index_status().chunks;
     let tag = format!("u:{sa}");
     let vectors = server.data_path().join("index/vectors/vectors.log");
     let has_tag = |p: &Path, t: &str| {
@@ -716,7 +683,7 @@ fn index_session_delete_drops_its_entries_at_once() {
         .map(|m| assert!(matches!(m.last(), Some(Message::SessionReply(_))), "{m:?}"))
         .expect("reply");
     assert_eq!(
-        status(&mut b).chunks,
+        b.index_status().chunks,
         chunks_before - 1,
         "chunks gone at once"
     );
@@ -729,7 +696,7 @@ fn index_session_delete_drops_its_entries_at_once() {
     // The vector log is compacted at start: no vector of A survives.
     let vectors = server.data_path().join("index/vectors/vectors.log");
     let mut b = ExtConn::connect(server.addr, Some(&sb), None).expect("resume");
-    wait_status(&mut b, 60, |s| s.mode.starts_with("hybrid"));
+    b.wait_index(60, |s| s.mode.starts_with("hybrid"));
     assert!(
         !has_tag(&vectors, &tag),
         "vectors of the deleted session were dropped"
@@ -761,7 +728,7 @@ fn index_cross_lingual_with_default_embedder() {
     let dir = dir.to_string_lossy().into_owned();
     let server = ServerProc::start_with(&["--model-dir", &dir]).expect("server");
     let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
-    let s = wait_status(&mut c, 120, |s| s.mode.starts_with("hybrid"));
+    let s = c.wait_index(120, |s| s.mode.starts_with("hybrid"));
     assert!(s.mode.contains("multilingual-e5-small"), "{s:?}");
     for (name, body) in [
         ("bzip2.txt", "bzip2 compresses files using the Burrows-Wheeler block sorting text compression algorithm, and Huffman coding. Compression is generally considerably better than that achieved by more conventional LZ77/LZ78-based compressors.\n"),
@@ -771,7 +738,7 @@ fn index_cross_lingual_with_default_embedder() {
     ] {
         upload(&mut c, name, body.as_bytes());
     }
-    wait_status(&mut c, 300, |s| s.embedding_backlog == 0 && s.files >= 4);
+    c.wait_index(300, |s| s.embedding_backlog == 0 && s.files >= 4);
     let first = |c: &mut ExtConn, q: &str| {
         let hits = search(c, q, "uploads");
         (hits.first().map(|h| h.filename.clone()), hits)

@@ -580,6 +580,11 @@ impl Engine {
         } else {
             self.cfg.coverage_weight
         };
+        // A question asked as a sentence ("how long does nginx wait for the playback
+        // backend before it gives up") holds words no line says; its coverage, measured
+        // against all of them, kept every hit under the threshold. The threshold weighs
+        // its content as if it had `rank::FULL_QUESTION_WORDS` (the ranking is unchanged).
+        let long_q = (simple.len() as f32 / rank::FULL_QUESTION_WORDS).clamp(1.0, 1.5);
         // The question's words (or its translation's) in a chunk or a few of its lines.
         let typed = rank::TypedWords::new(simple);
         let covered = |w: &rank::ChunkWords| typed.coverage_in(w).max(ev.senses.coverage_in(w));
@@ -715,7 +720,7 @@ impl Engine {
                 let d = c.dense.unwrap_or(0.0);
                 let content = l.max(d) + 0.15 * l.min(d);
                 c.abs = c.fname.max(content).min(1.0);
-                if c.abs < self.cfg.threshold {
+                if c.fname.max(content * long_q) < self.cfg.threshold {
                     continue;
                 }
                 let shot = texts

@@ -700,3 +700,34 @@ fn hits_line(e: &crate::engine::Engine, q: &str) -> (usize, String) {
         .expect("an answer line");
     (a.line as usize, a.text)
 }
+
+#[test]
+fn index_search_a_question_asked_as_a_sentence_still_finds_its_block() {
+    // Nine content words, four of them in the block: under the threshold when measured
+    // against all nine.
+    let d = tempfile::tempdir().expect("tmp");
+    let conf = "upstream playback_api {\n    server 10.0.0.5:8080;\n}\nserver {\n    listen 443 ssl;\n    location /manifest/ {\n        proxy_pass http://playback_api;\n        proxy_read_timeout 33s;\n    }\n}\n";
+    let note = |i| format!("Sprint {i}: the team reviewed dashboards and closed tickets.\n");
+    let e = engine_with_notes(d.path(), note, &[("origin.conf", conf)]);
+    let q = "how long does nginx wait for the playback backend to answer a manifest request before it gives up";
+    let hits = e
+        .search("s1", q, Scope::Uploads, 3, Mode::Lexical)
+        .expect("search");
+    assert_eq!(
+        names(&hits).first().copied(),
+        Some("origin.conf"),
+        "{hits:?}"
+    );
+    // A question of a few words keeps the threshold as it was: nothing for words no file
+    // holds.
+    let hits = e
+        .search(
+            "s1",
+            "kafka consumer lag alert",
+            Scope::Uploads,
+            3,
+            Mode::Lexical,
+        )
+        .expect("search");
+    assert!(hits.is_empty(), "{hits:?}");
+}
