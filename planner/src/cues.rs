@@ -457,6 +457,25 @@ fn says_limit(lower: &str) -> bool {
 pub fn value_question(text: &str) -> bool {
     let lower = text.to_lowercase();
     let words = ascii_words(&lower);
+    // A cause ("为什么 worker 起不来") or a how-to ("how do I reload nginx") is no value.
+    if contains_any(
+        &lower,
+        &[
+            "为什么",
+            "为啥",
+            "怎么回事",
+            "怎么办",
+            "如何",
+            "怎么做",
+            "how do i",
+            "how to",
+            "how can i",
+            "how should i",
+        ],
+    ) || has_word(&words, "why")
+    {
+        return false;
+    }
     contains_any(
         &lower,
         &[
@@ -481,6 +500,27 @@ pub fn value_question(text: &str) -> bool {
                 .is_some_and(|w| ["is", "are", "does", "do", "can", "will"].contains(&w.as_str())))
 }
 
+/// A question about when something happened ("worker 什么时候启动的", "when did nginx last
+/// restart"): about the past, not a request to start or restart anything.
+pub fn past_event_question(text: &str) -> bool {
+    contains_any(
+        &text.to_lowercase(),
+        &[
+            "什么时候",
+            "何时",
+            "上次",
+            "上一次",
+            "最近一次",
+            "多久前",
+            "when did",
+            "when was",
+            "last time",
+            "how long ago",
+            "since when",
+        ],
+    )
+}
+
 /// The machine's live state asked about (`用了多少内存`, "is it running"): the host
 /// answers, not a file that configures it.
 pub fn live_state(text: &str) -> bool {
@@ -502,20 +542,39 @@ pub fn live_state(text: &str) -> bool {
             "是不是挂了",
             "崩了吗",
             "现在有",
+            "现在连",
+            "进程",
+            "状态",
+            "启动的",
+            "运行了多久",
+            "pid",
         ],
-    ) || [
-        "using",
-        "used",
-        "usage",
-        "running",
-        "alive",
-        "currently",
-        "now",
-        "consuming",
-        "eating",
+    ) || ([
+        "use", "uses", "taking", "take", "takes", "consume", "consumes",
     ]
     .iter()
     .any(|w| has_word(&words, w))
+        && ["memory", "mem", "ram", "cpu", "disk", "swap"]
+            .iter()
+            .any(|w| has_word(&words, w)))
+        || [
+            "using",
+            "used",
+            "usage",
+            "running",
+            "alive",
+            "currently",
+            "now",
+            "consuming",
+            "eating",
+            "process",
+            "processes",
+            "status",
+            "started",
+            "uptime",
+        ]
+        .iter()
+        .any(|w| has_word(&words, w))
 }
 
 /// A limit or quota asked for ("最多能用多少内存", "memory limit", "how much CPU is X
@@ -572,6 +631,10 @@ pub fn setting_question(text: &str) -> bool {
         "max",
         "maximum",
         "interval",
+        "delay",
+        "backoff",
+        "period",
+        "retries",
     ]
     .iter()
     .any(|w| has_word(&words, w));

@@ -161,7 +161,17 @@ fn service_status_name(lower: &str) -> Option<String> {
         &EN,
         r"\bstatus\s+of\s+(?:the\s+)?([a-z][a-z0-9_.@\-]*)(?:\s+(?:service|unit|daemon))?\b|\b([a-z][a-z0-9_.@\-]*)\s+(?:service|unit)\s+status\b",
     );
-    let caps = zh.captures(lower).or_else(|| en.captures(lower))?;
+    // "worker 什么时候启动的", "when did nginx last restart": `systemctl status` says since
+    // when it runs.
+    static SINCE: OnceLock<Regex> = OnceLock::new();
+    let since = re(
+        &SINCE,
+        r"([a-z][a-z0-9_.@\-]*)\s*(?:的)?\s*(?:服务)?\s*(?:是)?\s*(?:什么时候|何时|上次|上一次)\s*(?:被)?\s*(?:启动|重启|起来|拉起)|\bwhen\s+(?:did|was)\s+(?:the\s+)?([a-z][a-z0-9_.@\-]*)(?:\s+(?:service|unit|daemon))?\s+(?:last\s+)?(?:start|restart|boot|come\s+up)",
+    );
+    let caps = zh
+        .captures(lower)
+        .or_else(|| en.captures(lower))
+        .or_else(|| since.captures(lower))?;
     let name = caps.get(1).or(caps.get(2))?.as_str().to_string();
     is_name(&name).then_some(name)
 }

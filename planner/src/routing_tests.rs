@@ -349,7 +349,66 @@ fn terse_settings_and_hypothetical_failures_search_the_uploads() {
         ("exporter 挂了吗", "sys_monitor"),
         ("show me the memory and cpu of the machine", "sys_monitor"),
         ("send me the exporter file", "file_download"),
+        ("再发一次 exporter.service", "file_download"),
     ] {
         assert_eq!(first_call(text, &files).0, want, "{text}");
     }
+}
+
+#[test]
+fn host_commands_named_after_an_upload_read_the_upload() {
+    let files = [
+        "indexer.service",
+        "pgbouncer.ini",
+        "edge.conf",
+        "values.yaml",
+    ];
+    for text in [
+        "indexer 的工作目录",
+        "the indexer's working directory",
+        "the unit file's restart delay",
+        "which user does the indexer run as",
+        "max client conn on the bouncer",
+        "replicaCount?",
+        "is tls 1.0 disabled on the edge?",
+    ] {
+        let (tool, args) = first_call(text, &files);
+        assert_eq!(tool, "semantic_search", "{text}: {args}");
+    }
+    // Without an upload named, the host's own.
+    assert_eq!(line(&first_call("当前工作目录是什么", &files).1), "pwd");
+}
+
+#[test]
+fn the_live_state_of_a_service_named_like_an_upload_stays_live() {
+    let files = ["nginx.conf", "redis.conf", "worker.service"];
+    for (text, want) in [
+        ("how much memory does nginx use", "sys_monitor"),
+        ("how much cpu is redis taking", "sys_monitor"),
+        ("is nginx up", "sys_monitor"),
+        ("how many nginx processes are there", "command_executor"),
+        (
+            "which port is nginx listening on right now",
+            "command_executor",
+        ),
+    ] {
+        assert_eq!(first_call(text, &files).0, want, "{text}");
+    }
+    // When a service started is a question about the past, not a request to start it.
+    for ups in [&files[..], &[]] {
+        for text in ["worker 服务什么时候启动的", "when did worker start"] {
+            let (tool, args) = first_call(text, ups);
+            assert_eq!(
+                (tool.as_str(), line(&args)),
+                (
+                    "command_executor",
+                    "systemctl status worker --no-pager".into()
+                ),
+                "{text}"
+            );
+        }
+    }
+    // A cause is no value: not the uploads' lines alone.
+    let (_, args) = first_call("为什么 worker 起不来", &files);
+    assert_ne!(args["scope"], "uploads", "{args}");
 }

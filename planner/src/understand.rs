@@ -9,8 +9,8 @@ use regex::Regex;
 use super::classify::{classify, Intent};
 use super::context::{about_attachments, doc_request, level_follow_up, log_target, target_path};
 use super::cues::{
-    content_question, listing_request, natural_command, read_verb, refers_to_uploads, search_verb,
-    setting_question, upload_howto, wants_download,
+    content_question, listing_request, natural_command, past_event_question, read_verb,
+    refers_to_uploads, search_verb, setting_question, upload_howto, wants_download,
 };
 use super::incident::{incident_task, log_question, names_a_file, ProcSort};
 use super::knowledge::{chat_reply, explain, Chat};
@@ -512,9 +512,10 @@ fn clause_tasks(clause: &str, ctx: &MessageCtx) -> Vec<Task> {
             "which file",
         ],
     );
-    // "X 用哪个用户跑的" about an uploaded unit or config: the file says, not `whoami`.
+    // "X 用哪个用户跑的", "X 的工作目录" about an uploaded unit or config: the file says,
+    // not `whoami` or `pwd`.
     let about_upload = |t: &Task| {
-        matches!(t, Task::Exec { command, .. } if command == "whoami" || command == "id")
+        matches!(t, Task::Exec { command, .. } if ["whoami", "id", "pwd", "hostname"].contains(&command.as_str()))
             && best_upload(clause, ctx.uploads).is_some()
     };
     if let Some(t) = natural_command(clause).filter(|_| !searchy || !doc_words) {
@@ -756,7 +757,11 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
     // "restart policy" asks what a file sets, not for a restart.
     let asks_setting =
         !ctx.uploads.is_empty() && (setting_question(&text) || settings::about_config(&text, ctx));
-    if destructive_words(&text) && explicit_command(&text, ctx.uploads).is_none() && !asks_setting {
+    if destructive_words(&text)
+        && explicit_command(&text, ctx.uploads).is_none()
+        && !asks_setting
+        && !past_event_question(&text)
+    {
         let pred = classify(&text).map(|p| p.intent);
         if !matches!(pred, Some(Intent::Search | Intent::Explain)) || !search_verb(&text) {
             return vec![Task::Reply(refusal_text(&Refusal::Destructive, lang))];

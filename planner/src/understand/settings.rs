@@ -4,7 +4,9 @@
 //! text ("启动命令是什么") or `pwd` ("探针检查哪个路径").
 
 use super::{incident_task, search_in, MessageCtx, Task};
-use crate::cues::{limit_question, live_state, value_question, wants_download};
+use crate::cues::{
+    limit_question, live_state, past_event_question, value_question, wants_download,
+};
 use crate::incident::log_question;
 use crate::slots::{best_upload, config_upload, matching_uploads, name_score, typed_file_names};
 use crate::text::{ascii_words, contains_any, has_word};
@@ -40,21 +42,24 @@ fn points_at_sent_config(lower: &str) -> bool {
 /// a config upload or points at "the config I sent". A typed file name or a file attached
 /// to the message is read instead.
 pub(super) fn about_config(clause: &str, ctx: &MessageCtx) -> bool {
+    let lower = clause.to_lowercase();
+    // "according to the config I sent": the file, whatever else the words say.
+    let pointed = points_at_sent_config(&lower);
     if ctx.uploads.is_empty()
         || !ctx.referenced.is_empty()
         || !value_question(clause)
-        || live_state(clause)
+        || (live_state(clause) && !pointed)
+        || past_event_question(clause)
         || wants_download(clause)
         || log_question(clause)
         || !typed_file_names(clause).is_empty()
     {
         return false;
     }
-    let lower = clause.to_lowercase();
     let named = matching_uploads(clause, ctx.uploads)
         .first()
         .is_some_and(|u| config_upload(u) && name_score(clause, u) >= NAMED);
-    named || (points_at_sent_config(&lower) && ctx.uploads.iter().any(config_upload))
+    named || (pointed && ctx.uploads.iter().any(config_upload))
 }
 
 /// A search of this session's uploads only: the files that set a value asked about.
@@ -113,33 +118,38 @@ pub(super) fn names_a_setting(clause: &str, ctx: &MessageCtx, extra: &[&str]) ->
             && !lower.contains("上传")
             && !lower.contains('传')
             && extra.is_empty()
-            && leftover_words(&lower, &[]) >= 2;
+            && leftover_words(&lower, &[], false) >= 2;
     };
     let name = u.filename.to_lowercase();
     let stem = crate::command_line::stem(&name);
-    let parts: Vec<&str> = stem
+    // Its name's words, extension included (`exporter`, `service`).
+    let parts: Vec<&str> = name
         .split(['-', '_', '.'])
         .chain([stem, name.as_str()])
         .chain(extra.iter().copied())
         .collect();
-    leftover_words(&clause.to_lowercase(), &parts) >= 1
+    // Chinese words only beside a metric: "再发一次 nginx.conf" asks for the file again,
+    // "rabbitmq 内存水位线" for a setting.
+    leftover_words(&clause.to_lowercase(), &parts, !extra.is_empty()) >= 1
 }
 
-/// Content words of a lower-cased clause outside `names` and the file-request words (a
-/// run of 2+ Chinese characters counts as one).
-fn leftover_words(lower: &str, names: &[&str]) -> usize {
+/// Content words of a lower-cased clause outside `names` and the file-request words;
+/// with `cjk`, a run of 2+ Chinese characters counts as one.
+fn leftover_words(lower: &str, names: &[&str], cjk: bool) -> usize {
     let mut n = ascii_words(lower)
         .iter()
         .filter(|w| w.len() >= 3 && !names.contains(&w.as_str()))
         .filter(|w| !FILE_REQUEST_WORDS.contains(&w.as_str()))
         .count();
-    let cjk: String = lower
-        .chars()
-        .map(|c| if crate::text::is_cjk(c) { c } else { ' ' })
-        .collect();
-    n += cjk
-        .split_whitespace()
-        .filter(|r| r.chars().count() >= 2 && !names.contains(r))
-        .count();
+    if cjk {
+        let runs: String = lower
+            .chars()
+            .map(|c| if crate::text::is_cjk(c) { c } else { ' ' })
+            .collect();
+        n += runs
+            .split_whitespace()
+            .filter(|r| r.chars().count() >= 2 && !names.contains(r))
+            .count();
+    }
     n
 }
