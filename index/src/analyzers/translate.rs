@@ -77,6 +77,10 @@ pub fn is_count(word: &str) -> bool {
 }
 
 /// A function word of a Chinese query: no terms.
+/// Function words a run of translated words goes through (`runs`): modals and the
+/// quantity asked, which sit between a limit word and its resource ("最多能用多少内存").
+const RUN_TRANSPARENT: &[&str] = &["能", "可以", "能够", "用", "多少", "几"];
+
 pub fn is_zh_stop(word: &str) -> bool {
     is_zh_filler(word) || ZH_STOP.contains(&word)
 }
@@ -188,7 +192,11 @@ pub fn translate_with(query: &str, scorer: Option<&dyn SenseScorer>) -> Translat
         for piece in segment(run, &known) {
             if is_zh_stop(&piece) {
                 prev = None;
-                end_run(&mut t, &mut adjacent);
+                // "最多能用多少内存": a modal or a quantity between two words keeps
+                // them one run (`maxmemory`); other function words end it.
+                if !RUN_TRANSPARENT.contains(&piece.as_str()) {
+                    end_run(&mut t, &mut adjacent);
+                }
                 continue;
             }
             let single = piece.chars().count() == 1;
@@ -311,6 +319,16 @@ mod tests {
         assert!(t.runs.is_empty(), "{t:?}");
         let t = translate("停止 nginx 等待");
         assert!(t.runs.is_empty(), "{t:?}");
+        // A modal or the quantity asked between a limit and its resource keeps the run:
+        // `最多` and `内存` join (`maxmemory`).
+        let t = translate("最多能用多少内存");
+        assert_eq!(t.runs.len(), 1, "{t:?}");
+        assert_eq!(t.runs[0].len(), 2, "{t:?}");
+        // Open-file limits and eviction in the glossary's words.
+        let t = translate("能打开的文件句柄上限");
+        assert!(t.terms.iter().any(|x| x == "nofile"), "{t:?}");
+        let t = translate("按什么策略淘汰");
+        assert!(t.terms.iter().any(|x| x == "evict"), "{t:?}");
     }
 
     #[test]

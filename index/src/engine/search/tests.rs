@@ -216,6 +216,40 @@ fn index_search_translated_adjacent_words_find_a_key() {
     assert_lexical_first(&e, "stop wait time", "worker.yaml");
 }
 
+/// A modal and the quantity asked between a limit and its resource keep them one run
+/// (`最多` .. `内存` -> `maxmemory`), where the dictionary's `most` found notes.
+#[test]
+fn index_search_a_limit_asked_around_a_modal_finds_its_key() {
+    let d = tempfile::tempdir().expect("tmp");
+    let redis = "# network\nbind 10.0.0.7\nport 6391\npidfile /run/redis/cache.pid\n\n# memory\nmaxmemory 5632mb\nmaxmemory-policy allkeys-lfu\n";
+    let unit = "[Unit]\nDescription=ingest agent\n\n[Service]\nUser=ingest\nMemoryHigh=2G\nMemoryMax=3G\nLimitNOFILE=262144\nRestart=on-failure\n";
+    // Notes that say the dictionary's words (`most`, `file handle`) in prose.
+    let notes_md = "Redis memory graphs: most of the memory goes to the session cache.\n";
+    let files = [
+        ("redis.conf", redis),
+        ("ingest.service", unit),
+        ("capacity-notes.md", notes_md),
+    ];
+    let note = |i| format!("Meeting {i}: the team talked about memory on the old hosts.\n");
+    let e = engine_with_notes(d.path(), note, &files);
+    let answer = |q: &str| {
+        let hits = e
+            .search("s1", q, Scope::Uploads, 3, Mode::Lexical)
+            .expect("search");
+        hits.first()
+            .and_then(|h| h.answer.clone())
+            .map(|a| (hits[0].filename.clone(), a.text))
+    };
+    assert_eq!(
+        answer("redis 最多能用多少内存"),
+        Some(("redis.conf".into(), "maxmemory 5632mb".into()))
+    );
+    assert_eq!(
+        answer("redis 满了之后按什么策略淘汰 key"),
+        Some(("redis.conf".into(), "maxmemory-policy allkeys-lfu".into()))
+    );
+}
+
 /// An English question's word reaches its glossary siblings (`backend` -> 后端 ->
 /// `upstream`, `ram` -> 内存 -> `memory`): the config that says the other word comes
 /// before prose that repeats the question's other words.
