@@ -350,6 +350,7 @@ fn terse_settings_and_hypothetical_failures_search_the_uploads() {
         ("show me the memory and cpu of the machine", "sys_monitor"),
         ("send me the exporter file", "file_download"),
         ("再发一次 exporter.service", "file_download"),
+        ("give me the exporter config", "file_download"),
     ] {
         assert_eq!(first_call(text, &files).0, want, "{text}");
     }

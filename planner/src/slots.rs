@@ -224,6 +224,19 @@ struct Category {
     name_hints: &'static [&'static str],
 }
 
+/// Extensions of config files (the config category's).
+const CONFIG_EXTS: &[&str] = &[
+    "yaml",
+    "yml",
+    "toml",
+    "ini",
+    "conf",
+    "cfg",
+    "json",
+    "properties",
+    "cnf",
+];
+
 const CATEGORIES: &[Category] = &[
     Category {
         words: &[
@@ -235,17 +248,7 @@ const CATEGORIES: &[Category] = &[
             "cfg",
             "configuration",
         ],
-        exts: &[
-            "yaml",
-            "yml",
-            "toml",
-            "ini",
-            "conf",
-            "cfg",
-            "json",
-            "properties",
-            "cnf",
-        ],
+        exts: CONFIG_EXTS,
         name_hints: &["config", "conf", "settings", "配置", "cfg", "setting"],
     },
     Category {
@@ -328,7 +331,6 @@ fn generic_name_part(part: &str) -> bool {
         "final",
         "copy",
         "docker",
-        "compose-file",
         "manifest",
         "manifests",
         "site",
@@ -341,31 +343,14 @@ fn generic_name_part(part: &str) -> bool {
     GENERIC.contains(&part) || crate::command_line::is_known_command(part)
 }
 
-/// A config file by its name: the kind whose questions ask what it sets.
+/// A config file by its name (`CONFIG_EXTS`, systemd units, XML, HCL, env files, or no
+/// extension): the kind whose questions ask what it sets.
 pub fn config_upload(u: &UploadRef) -> bool {
-    const CONFIG: &[&str] = &[
-        "yaml",
-        "yml",
-        "conf",
-        "cfg",
-        "ini",
-        "toml",
-        "properties",
-        "service",
-        "socket",
-        "timer",
-        "json",
-        "xml",
-        "cnf",
-        "hcl",
-        "tf",
-        "env",
-        "network",
-        "mount",
-        "repo",
+    const MORE: &[&str] = &[
+        "service", "socket", "timer", "network", "mount", "xml", "hcl", "tf", "env", "repo",
     ];
     let ext = extension(&u.filename.to_lowercase());
-    CONFIG.contains(&ext.as_str()) || !u.filename.contains('.')
+    CONFIG_EXTS.contains(&ext.as_str()) || MORE.contains(&ext.as_str()) || !u.filename.contains('.')
 }
 
 /// Score of how well `text` names upload `u` (0 = not at all, 100 = exact file name).

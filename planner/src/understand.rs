@@ -23,6 +23,7 @@ use super::slots::{
 use super::text::{contains_any, normalize};
 use super::UploadRef;
 use settings::uploads_search;
+use words::{content_terms, strip_download_words, strip_pronouns};
 
 pub use super::task::{Task, Then};
 
@@ -93,86 +94,6 @@ fn query_for(clause: &str) -> String {
     expand_query(&search_query(&stripped))
 }
 
-fn strip_download_words(text: &str) -> String {
-    let mut t = text.to_string();
-    for w in [
-        "下载下来",
-        "下载",
-        "发给我",
-        "发我",
-        "传给我",
-        "发送给我",
-        "给我发一份",
-        "发我一份",
-        "给我一份",
-        "给我发",
-        "发一份",
-        "一份",
-        "导出",
-        "拷贝到本地",
-        "传过来",
-        "发过来",
-        "能",
-        "一下",
-        "把",
-        "我要",
-        "我想要",
-        "副本",
-        "send me",
-        "send over",
-        "send",
-        "download",
-        "a copy of",
-        "copy of",
-        "give me",
-        "fetch",
-        "grab",
-        "for me",
-        "to my machine",
-        "export",
-        "can i get",
-        "i want to",
-        "please",
-        "over",
-    ] {
-        t = t.replace(w, " ");
-    }
-    t.trim().to_string()
-}
-
-/// Words left after removing request verbs: empty for "发给我", "then show it".
-fn content_terms(clause: &str) -> String {
-    let mut t = strip_download_words(clause);
-    for w in [
-        "查看",
-        "看看",
-        "看下",
-        "看一下",
-        "读一下",
-        "读取",
-        "读",
-        "打开",
-        "显示",
-        "分析",
-        "内容",
-        "总结",
-        "它",
-        "里面",
-        "show",
-        "read",
-        "open",
-        "it",
-        "the",
-        "contents",
-        "content",
-        "display",
-        "me",
-    ] {
-        t = t.replace(w, " ");
-    }
-    search_query(&t).trim().to_string()
-}
-
 /// A task for a clause that wants a file sent. Without any target words it becomes a search
 /// with an empty query, which the merge step attaches to the previous task.
 fn download_task(clause: &str, ctx: &MessageCtx) -> Task {
@@ -205,34 +126,6 @@ fn download_task(clause: &str, ctx: &MessageCtx) -> Task {
         hint: clause.to_string(),
         question: clause.to_string(),
     }
-}
-
-/// The clause without words that point at "the file" ("that file", "这个文件", "它").
-fn strip_pronouns(clause: &str) -> String {
-    let mut t = clause.to_lowercase();
-    for w in [
-        "这个文件",
-        "那个文件",
-        "该文件",
-        "这份文件",
-        "这个日志",
-        "那个日志",
-        "这个",
-        "那个",
-        "这份",
-        "那份",
-        "它",
-        "that file",
-        "this file",
-        "the file",
-        "that log",
-        "this log",
-        "that one",
-        "this one",
-    ] {
-        t = t.replace(w, " ");
-    }
-    t
 }
 
 fn read_task(clause: &str, ctx: &MessageCtx) -> Task {
@@ -815,3 +708,4 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
 mod settings;
 #[cfg(test)]
 mod tests;
+mod words;

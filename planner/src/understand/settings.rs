@@ -87,10 +87,32 @@ pub(super) fn config_tasks(clause: &str, ctx: &MessageCtx) -> Option<Vec<Task>> 
     Some(tasks)
 }
 
-/// Words of a request for a file itself, not for something in it.
-const FILE_REQUEST_WORDS: &[&str] = &[
-    "give", "send", "get", "fetch", "grab", "want", "need", "please", "me", "the", "file", "copy",
-    "upload", "uploads", "share", "for", "of", "a", "my", "this", "that", "to", "it",
+/// Verbs of a request for a file itself ("give me the exporter config"): the download
+/// guess stands.
+const REQUEST_VERBS: &[&str] = &[
+    "give", "send", "get", "fetch", "grab", "want", "need", "copy", "share", "upload",
+];
+
+/// Words that name a file or its kind, not something set in it (3+ letters; shorter
+/// words never count).
+const FILE_WORDS: &[&str] = &[
+    "the",
+    "please",
+    "file",
+    "files",
+    "config",
+    "configs",
+    "configuration",
+    "conf",
+    "unit",
+    "manifest",
+    "yaml",
+    "yml",
+    "settings",
+    "uploads",
+    "for",
+    "this",
+    "that",
 ];
 
 /// The host's metrics as a clause names them: "rabbitmq 内存" is its memory, "rabbitmq
@@ -103,20 +125,22 @@ pub(super) const METRIC_WORDS: &[&str] = &[
 /// else the file may set (`nofile` in "nofile for exporter"): with no request word
 /// (`wants_download`, `upload_howto`), the classifier's download or upload guess is a
 /// setting asked tersely; so is a metric word with more ("rabbitmq vm memory high
-/// watermark"). "give me the exporter file" names nothing else; the live state
-/// (`live_state`) is never a setting.
+/// watermark"). "give me the exporter config" is a request (`REQUEST_VERBS`), "exporter
+/// config file" names nothing else; the live state (`live_state`) is never a setting.
 pub(super) fn names_a_setting(clause: &str, ctx: &MessageCtx, extra: &[&str]) -> bool {
-    if live_state(clause) {
+    let lower = clause.to_lowercase();
+    let words = ascii_words(&lower);
+    if live_state(clause)
+        || lower.contains('传')
+        || REQUEST_VERBS.iter().any(|v| has_word(&words, v))
+    {
         return false;
     }
     let Some(u) = best_upload(clause, ctx.uploads).filter(|u| config_upload(u)) else {
         // No file named: any config upload, when the clause is a key in English words
         // ("kafka bootstrap servers") and says nothing of uploading; never for a metric
         // (`extra`), where "the memory and cpu of the machine" is the host's.
-        let lower = clause.to_lowercase();
         return ctx.uploads.iter().any(config_upload)
-            && !lower.contains("上传")
-            && !lower.contains('传')
             && extra.is_empty()
             && leftover_words(&lower, &[], false) >= 2;
     };
@@ -130,16 +154,16 @@ pub(super) fn names_a_setting(clause: &str, ctx: &MessageCtx, extra: &[&str]) ->
         .collect();
     // Chinese words only beside a metric: "再发一次 nginx.conf" asks for the file again,
     // "rabbitmq 内存水位线" for a setting.
-    leftover_words(&clause.to_lowercase(), &parts, !extra.is_empty()) >= 1
+    leftover_words(&lower, &parts, !extra.is_empty()) >= 1
 }
 
-/// Content words of a lower-cased clause outside `names` and the file-request words;
+/// Content words (3+ letters) of a lower-cased clause outside `names` and `FILE_WORDS`;
 /// with `cjk`, a run of 2+ Chinese characters counts as one.
 fn leftover_words(lower: &str, names: &[&str], cjk: bool) -> usize {
     let mut n = ascii_words(lower)
         .iter()
         .filter(|w| w.len() >= 3 && !names.contains(&w.as_str()))
-        .filter(|w| !FILE_REQUEST_WORDS.contains(&w.as_str()))
+        .filter(|w| !FILE_WORDS.contains(&w.as_str()))
         .count();
     if cjk {
         let runs: String = lower
