@@ -524,7 +524,11 @@ pub fn past_event_question(text: &str) -> bool {
 /// The machine's live state asked about (`用了多少内存`, "is it running"): the host
 /// answers, not a file that configures it.
 pub fn live_state(text: &str) -> bool {
-    let lower = text.to_lowercase();
+    // A status page is a configured thing ("haproxy status page port").
+    let lower = text
+        .to_lowercase()
+        .replace("status page", " ")
+        .replace("状态页", " ");
     let words = ascii_words(&lower);
     contains_any(
         &lower,
@@ -573,6 +577,21 @@ pub fn live_state(text: &str) -> bool {
             "started",
             "uptime",
         ]
+        .iter()
+        .any(|w| has_word(&words, w))
+}
+
+/// Words that say the value asked is configured ("进程数配置", "how many worker processes
+/// does nginx set"): they outweigh the live-state words next to them.
+pub fn says_config(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words = ascii_words(&lower);
+    contains_any(
+        &lower,
+        &[
+            "配置", "设置", "配了", "配的", "设了", "设的", "配成", "设成",
+        ],
+    ) || ["config", "configured", "set", "sets", "setting", "settings"]
         .iter()
         .any(|w| has_word(&words, w))
 }

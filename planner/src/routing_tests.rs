@@ -413,3 +413,19 @@ fn the_live_state_of_a_service_named_like_an_upload_stays_live() {
     let (_, args) = first_call("为什么 worker 起不来", &files);
     assert_ne!(args["scope"], "uploads", "{args}");
 }
+
+#[test]
+fn configured_counts_and_status_pages_are_settings() {
+    let files = ["haproxy.cfg", "nginx.conf", "app.properties"];
+    for text in [
+        "haproxy status page port",
+        "app 的进程数配置",
+        "how many worker processes does nginx.conf set",
+        "nginx 配了几个 worker 进程",
+    ] {
+        let (tool, args) = first_call(text, &files);
+        assert_eq!(tool, "semantic_search", "{text}: {args}");
+    }
+    // Asking for the file itself still reads it.
+    assert_eq!(first_call("查看 nginx 配置", &files).0, "file_read");
+}

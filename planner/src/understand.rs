@@ -10,13 +10,13 @@ use super::classify::{classify, Intent};
 use super::context::{about_attachments, doc_request, level_follow_up, log_target, target_path};
 use super::cues::{
     content_question, listing_request, natural_command, past_event_question, read_verb,
-    refers_to_uploads, search_verb, setting_question, upload_howto, wants_download,
+    refers_to_uploads, says_config, search_verb, setting_question, upload_howto, wants_download,
 };
 use super::incident::{incident_task, log_question, names_a_file, ProcSort};
 use super::knowledge::{chat_reply, explain, Chat};
 use super::safety::{check_command, destructive_words, refusal_text, secret_in, Refusal};
 use super::slots::{
-    best_upload, expand_query, explicit_command, line_window, monitor_mention,
+    best_upload, config_upload, expand_query, explicit_command, line_window, monitor_mention,
     resolve_command_args, search_query, search_scope, top_k, typed_file_names, typed_paths,
     upload_reference, CommandLine,
 };
@@ -407,9 +407,13 @@ fn clause_tasks(clause: &str, ctx: &MessageCtx) -> Vec<Task> {
     );
     // "X 用哪个用户跑的", "X 的工作目录" about an uploaded unit or config: the file says,
     // not `whoami` or `pwd`.
+    // So is a command's word in a clause that says the value is configured in a config
+    // upload ("how many worker processes does nginx.conf set" is not `ps aux`).
     let about_upload = |t: &Task| {
-        matches!(t, Task::Exec { command, .. } if ["whoami", "id", "pwd", "hostname"].contains(&command.as_str()))
-            && best_upload(clause, ctx.uploads).is_some()
+        best_upload(clause, ctx.uploads).is_some_and(|u| {
+            matches!(t, Task::Exec { command, .. } if ["whoami", "id", "pwd", "hostname"].contains(&command.as_str()))
+                || (config_upload(u) && says_config(clause))
+        })
     };
     if let Some(t) = natural_command(clause).filter(|_| !searchy || !doc_words) {
         if about_upload(&t) {

@@ -5,7 +5,8 @@
 
 use super::{incident_task, search_in, MessageCtx, Task};
 use crate::cues::{
-    limit_question, live_state, past_event_question, value_question, wants_download,
+    limit_question, live_state, past_event_question, read_verb, says_config, value_question,
+    wants_download,
 };
 use crate::incident::log_question;
 use crate::slots::{best_upload, config_upload, matching_uploads, name_score, typed_file_names};
@@ -39,16 +40,17 @@ fn points_at_sent_config(lower: &str) -> bool {
 
 /// A question whose answer is a line of an uploaded config: the session holds one, the
 /// clause asks for a value (not the live state, a log's numbers or a download) and names
-/// a config upload or points at "the config I sent". A typed file name or a file attached
-/// to the message is read instead.
+/// a config upload or points at "the config I sent". A file typed by its full name or
+/// attached to the message is read instead.
 pub(super) fn about_config(clause: &str, ctx: &MessageCtx) -> bool {
     let lower = clause.to_lowercase();
-    // "according to the config I sent": the file, whatever else the words say.
+    // "according to the config I sent": the file, whatever else the words say; so do
+    // words that say the value is configured ("进程数配置").
     let pointed = points_at_sent_config(&lower);
     if ctx.uploads.is_empty()
         || !ctx.referenced.is_empty()
-        || !value_question(clause)
-        || (live_state(clause) && !pointed)
+        || !(value_question(clause) || (says_config(clause) && !asks_for_the_file(clause)))
+        || (live_state(clause) && !pointed && !says_config(clause))
         || past_event_question(clause)
         || wants_download(clause)
         || log_question(clause)
@@ -92,6 +94,13 @@ pub(super) fn config_tasks(clause: &str, ctx: &MessageCtx) -> Option<Vec<Task>> 
 const REQUEST_VERBS: &[&str] = &[
     "give", "send", "get", "fetch", "grab", "want", "need", "copy", "share", "upload",
 ];
+
+/// A request to read or get the file itself ("查看 nginx 配置", "give me the exporter
+/// config"), not a value in it.
+fn asks_for_the_file(clause: &str) -> bool {
+    let words = ascii_words(&clause.to_lowercase());
+    read_verb(clause) || REQUEST_VERBS.iter().any(|v| has_word(&words, v))
+}
 
 /// Words that name a file or its kind, not something set in it (3+ letters; shorter
 /// words never count).
