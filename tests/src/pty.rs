@@ -164,6 +164,15 @@ impl Tui {
     }
 
     pub fn resize(&mut self, cols: u16, rows: u16) -> anyhow::Result<()> {
+        // The screen first, then the terminal: the TUI answers SIGWINCH with a clear and a
+        // full redraw at the new size, and on a loaded machine the reader could parse that
+        // redraw before a screen resized second, leaving it garbled for good (nothing
+        // changes after, so nothing is drawn again). Old bytes still unread are parsed at
+        // the new size, and the redraw that follows them repaints the screen.
+        self.parser
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .set_size(rows, cols);
         self.master
             .resize(PtySize {
                 rows,
@@ -172,10 +181,6 @@ impl Tui {
                 pixel_height: 0,
             })
             .map_err(|e| anyhow!("resize: {e}"))?;
-        self.parser
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .set_size(rows, cols);
         Ok(())
     }
 
