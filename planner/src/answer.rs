@@ -254,9 +254,21 @@ pub fn search(data: &Value, lang: Lang) -> String {
     // The line the best hit answers with leads: the operator asked for a value, not a list.
     if let Some(a) = hits.first().and_then(answer_line) {
         let name = hits[0]["filename"].as_str().unwrap_or("?");
-        out = match lang {
-            Lang::Zh => format!("最相关的一行：**{name}** 第 {} 行 `{}`", a.line, a.text),
-            Lang::En => format!("Best match: **{name}** line {}: `{}`", a.line, a.text),
+        // A comment sets nothing: said so, not offered as the value.
+        let comment = ["#", ";", "//", "<!--"]
+            .iter()
+            .any(|m| a.text.starts_with(m));
+        out = match (lang, comment) {
+            (Lang::Zh, false) => format!("最相关的一行：**{name}** 第 {} 行 `{}`", a.line, a.text),
+            (Lang::En, false) => format!("Best match: **{name}** line {}: `{}`", a.line, a.text),
+            (Lang::Zh, true) => format!(
+                "没有找到直接设置它的行；最接近的是 **{name}** 第 {} 行的注释 `{}`",
+                a.line, a.text
+            ),
+            (Lang::En, true) => format!(
+                "No line that sets it matched; the closest is a comment, **{name}** line {}: `{}`",
+                a.line, a.text
+            ),
         };
         if let Some(k) = a.key {
             out.push_str(&match lang {
@@ -654,6 +666,16 @@ mod tests {
             a.starts_with("Best match: **orders.yaml** line 88: `memory: 1536Mi`"),
             "{a}"
         );
+        // A comment as the closest line is not offered as the value.
+        let d = json!({"query": "redis port", "results": [
+            {"filename": "app.properties", "filepath": "/u/app.properties", "similarity": 0.7,
+             "chunk": "# ---- Redis (shared cache) ----", "position": "lines 68-68",
+             "answer": {"line": 68, "text": "# ---- Redis (shared cache) ----"}}
+        ]});
+        let a = search(&d, Lang::En);
+        assert!(a.starts_with("No line that sets it matched; the closest is a comment, **app.properties** line 68"), "{a}");
+        let a = search(&d, Lang::Zh);
+        assert!(a.starts_with("没有找到直接设置它的行"), "{a}");
     }
 
     #[test]
