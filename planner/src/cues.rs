@@ -521,6 +521,27 @@ pub fn past_event_question(text: &str) -> bool {
     )
 }
 
+/// A question about how long or how often ("失败后多久重启", "how often does it retry"):
+/// never a request, whatever verb it names.
+pub fn quantity_question(text: &str) -> bool {
+    contains_any(
+        &text.to_lowercase(),
+        &[
+            "多久",
+            "多长时间",
+            "几秒",
+            "几分钟",
+            "几次",
+            "多少秒",
+            "多少次",
+            "how long",
+            "how often",
+            "how many times",
+            "after how",
+        ],
+    )
+}
+
 /// The machine's live state asked about (`用了多少内存`, "is it running"): the host
 /// answers, not a file that configures it.
 pub fn live_state(text: &str) -> bool {

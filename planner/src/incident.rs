@@ -54,6 +54,19 @@ const NOT_A_NAME: &[&str] = &[
     "job",
     "app",
     "still",
+    // Words before "memory usage" that are no program ("why is memory usage so high").
+    "is",
+    "are",
+    "was",
+    "why",
+    "how",
+    "total",
+    "overall",
+    "current",
+    "high",
+    "my",
+    "our",
+    "your",
 ];
 
 /// A service or program name as operators type it (`nginx`, `php-fpm`, `redis-server`,
@@ -147,6 +160,34 @@ fn running_name(text: &str, lower: &str) -> Option<String> {
     }?;
     let name = caps.get(1).or(caps.get(2))?.as_str().to_ascii_lowercase();
     is_name(&name).then_some(name)
+}
+
+/// "redis 用了多少内存", "how much memory is nginx using": the named
+/// processes by that resource, not the host's total (which says nothing of redis).
+fn usage_name(lower: &str) -> Option<(String, ProcSort)> {
+    static ZH: OnceLock<Regex> = OnceLock::new();
+    static EN: OnceLock<Regex> = OnceLock::new();
+    let zh = re(
+        &ZH,
+        r"([a-z][a-z0-9_.@\-]*)\s*(?:的)?\s*(?:服务|进程)?\s*(?:现在|目前|当前)?\s*(?:用了|占了|占用了?|吃了|使用了?)\s*(?:多少|多大)?\s*(内存|cpu)",
+    );
+    let en = re(
+        &EN,
+        r"\bhow\s+much\s+(memory|ram|cpu)\s+(?:is|does|do|are)\s+(?:the\s+)?([a-z][a-z0-9_.@\-]*)(?:\s+(?:service|process|processes|daemon))?\s+(?:use|using|take|taking|consume|consuming|eat|eating)\b",
+    );
+    // Not "X memory usage": "check memory usage" names no program.
+    let (name, res) = if let Some(c) = zh.captures(lower) {
+        (c.get(1)?.as_str(), c.get(2)?.as_str())
+    } else {
+        let c = en.captures(lower)?;
+        (c.get(2)?.as_str(), c.get(1)?.as_str())
+    };
+    let sort = if res == "cpu" {
+        ProcSort::Cpu
+    } else {
+        ProcSort::Memory
+    };
+    is_name(name).then(|| (name.to_string(), sort))
 }
 
 /// "nginx 服务状态", "status of the redis service", "systemd 里 nginx 怎么样".
@@ -315,6 +356,13 @@ pub fn incident_task(text: &str, file_named: bool) -> Option<Task> {
     let words = ascii_words(&lower);
     let w = |x: &str| has_word(&words, x);
 
+    // "redis 用了多少内存": the named processes, before "进程 ... CPU" reads as the top list.
+    if let Some((name, sort)) = usage_name(&lower).filter(|_| !file_named) {
+        return Some(Task::Processes {
+            sort,
+            name: Some(name),
+        });
+    }
     if let Some(sort) = top_process(&lower, &words).filter(|_| !file_named) {
         return Some(Task::Processes { sort, name: None });
     }

@@ -409,6 +409,12 @@ fn the_live_state_of_a_service_named_like_an_upload_stays_live() {
             );
         }
     }
+    // How long before a restart is a question, not a request to restart: not refused,
+    // with or without the unit uploaded.
+    for ups in [&files[..], &[]] {
+        let (tool, args) = first_call("worker 服务失败后多久重启", ups);
+        assert_ne!(tool, "<final>", "{args}");
+    }
     // A cause is no value: not the uploads' lines alone.
     let (_, args) = first_call("为什么 worker 起不来", &files);
     assert_ne!(args["scope"], "uploads", "{args}");

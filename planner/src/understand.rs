@@ -9,8 +9,9 @@ use regex::Regex;
 use super::classify::{classify, Intent};
 use super::context::{about_attachments, doc_request, level_follow_up, log_target, target_path};
 use super::cues::{
-    content_question, listing_request, natural_command, past_event_question, read_verb,
-    refers_to_uploads, says_config, search_verb, setting_question, upload_howto, wants_download,
+    content_question, listing_request, natural_command, past_event_question, quantity_question,
+    read_verb, refers_to_uploads, says_config, search_verb, setting_question, upload_howto,
+    wants_download,
 };
 use super::incident::{incident_task, log_question, names_a_file, ProcSort};
 use super::knowledge::{chat_reply, explain, Chat};
@@ -453,6 +454,10 @@ fn clause_tasks(clause: &str, ctx: &MessageCtx) -> Vec<Task> {
             vec![uploads_search(clause)]
         }
         Some(Intent::UploadHowto) => vec![Task::Reply(chat_reply(Chat::UploadHowto, lang))],
+        // "失败后多久重启" asks how long, "什么时候重启的" when: questions, searched.
+        Some(Intent::Danger) if quantity_question(clause) || past_event_question(clause) => {
+            vec![search_task(clause)]
+        }
         Some(Intent::Danger) => vec![Task::Reply(refusal_text(&Refusal::Destructive, lang))],
         Some(Intent::Monitor) => vec![Task::Monitor {
             metric: mention.metric(),
@@ -658,6 +663,7 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
         && explicit_command(&text, ctx.uploads).is_none()
         && !asks_setting
         && !past_event_question(&text)
+        && !quantity_question(&text)
     {
         let pred = classify(&text).map(|p| p.intent);
         if !matches!(pred, Some(Intent::Search | Intent::Explain)) || !search_verb(&text) {

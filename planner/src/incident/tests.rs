@@ -77,6 +77,39 @@ fn is_a_service_running() {
 }
 
 #[test]
+fn how_much_a_named_process_uses() {
+    for (text, name, want) in [
+        ("redis 用了多少内存", "redis", ProcSort::Memory),
+        ("java 进程占用了多少 CPU", "java", ProcSort::Cpu),
+        ("how much memory is nginx using", "nginx", ProcSort::Memory),
+        (
+            "how much cpu does the postgres process take",
+            "postgres",
+            ProcSort::Cpu,
+        ),
+    ] {
+        match task(text) {
+            Some(Task::Processes {
+                name: Some(n),
+                sort,
+            }) => assert_eq!((n.as_str(), sort), (name, want), "{text}"),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    // The whole machine is no process name.
+    for text in [
+        "how much memory is the server using",
+        "用了多少内存",
+        "check memory usage",
+    ] {
+        assert!(
+            !matches!(task(text), Some(Task::Processes { name: Some(_), .. })),
+            "{text}"
+        );
+    }
+}
+
+#[test]
 fn listening_ports_but_not_config_ports() {
     for text in [
         "现在有哪些端口在监听",
