@@ -39,6 +39,10 @@ pub struct AnswerLine {
     /// (`spec.containers.resources.limits.memory`), when the file nests keys.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    /// The line is a comment (no line that sets a value held the question): context, not
+    /// the value asked for.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub comment: bool,
 }
 
 /// Human-readable byte size in binary units (`1.5 MiB`), the way `ls -lh` and `df -h` count.

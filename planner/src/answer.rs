@@ -255,10 +255,7 @@ pub fn search(data: &Value, lang: Lang) -> String {
     if let Some(a) = hits.first().and_then(answer_line) {
         let name = hits[0]["filename"].as_str().unwrap_or("?");
         // A comment sets nothing: said so, not offered as the value.
-        let comment = ["#", ";", "//", "<!--"]
-            .iter()
-            .any(|m| a.text.starts_with(m));
-        out = match (lang, comment) {
+        out = match (lang, a.comment) {
             (Lang::Zh, false) => format!("最相关的一行：**{name}** 第 {} 行 `{}`", a.line, a.text),
             (Lang::En, false) => format!("Best match: **{name}** line {}: `{}`", a.line, a.text),
             (Lang::Zh, true) => format!(
@@ -670,7 +667,7 @@ mod tests {
         let d = json!({"query": "redis port", "results": [
             {"filename": "app.properties", "filepath": "/u/app.properties", "similarity": 0.7,
              "chunk": "# ---- Redis (shared cache) ----", "position": "lines 68-68",
-             "answer": {"line": 68, "text": "# ---- Redis (shared cache) ----"}}
+             "answer": {"line": 68, "text": "# ---- Redis (shared cache) ----", "comment": true}}
         ]});
         let a = search(&d, Lang::En);
         assert!(a.starts_with("No line that sets it matched; the closest is a comment, **app.properties** line 68"), "{a}");

@@ -383,10 +383,13 @@ impl Tool for SemanticSearchTool {
                         .as_deref()
                         .map(|k| format!("（键 {k}）"))
                         .unwrap_or_default();
-                    text.push_str(&format!(
-                        "   答案行 / answer line {}: {}{key}\n",
-                        a.line, a.text
-                    ));
+                    // A comment is the closest line, not a value set.
+                    let label = if a.comment {
+                        "最接近的注释 / closest comment"
+                    } else {
+                        "答案行 / answer line"
+                    };
+                    text.push_str(&format!("   {label} {}: {}{key}\n", a.line, a.text));
                 }
             }
             ToolResult::success(text.trim_end().to_string(), data)
@@ -574,6 +577,7 @@ mod tests {
                 line: 17,
                 text: "memory: 1536Mi".into(),
                 key: Some("spec.resources.limits.memory".into()),
+                comment: false,
             }),
         };
         let tool = SemanticSearchTool::new(Arc::new(OneHit(hit)));

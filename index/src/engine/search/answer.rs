@@ -155,9 +155,9 @@ pub(crate) fn answer_line(
             best = Some((i, key, rank));
         }
     }
-    let (i, key) = match (best, best_comment) {
-        (Some((i, key, rank)), _) if rank.0 > 0.0 => (i, key),
-        (_, Some((i, cov))) if cov > 0.0 => (i, None),
+    let (i, key, comment) = match (best, best_comment) {
+        (Some((i, key, rank)), _) if rank.0 > 0.0 => (i, key, false),
+        (_, Some((i, cov))) if cov > 0.0 => (i, None, true),
         _ => return None,
     };
     let mut text = lines[i].trim().to_string();
@@ -176,6 +176,7 @@ pub(crate) fn answer_line(
         line: ch.first_line + i as u32,
         text: text.chars().take(MAX_CHARS).collect(),
         key,
+        comment,
     })
 }
 
@@ -267,7 +268,15 @@ mod tests {
         // In markdown `#` is a heading, a line like any other.
         let md = chunk("# Idle connections\nSee the runbook.\n", 1, "");
         let a = answer(&md, "notes.md", &["idle", "connections"]).expect("a line");
-        assert_eq!(a.line, 1);
+        assert_eq!((a.line, a.comment), (1, false));
+        // A config whose only line with the question is a comment says so.
+        let only = chunk(
+            "# idle connections are closed by the proxy\n\nport 6379\n",
+            1,
+            "",
+        );
+        let a = answer(&only, "redis.conf", &["idle", "connections"]).expect("a line");
+        assert_eq!((a.line, a.comment), (1, true));
     }
 
     #[test]
