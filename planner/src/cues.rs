@@ -129,7 +129,7 @@ pub fn wants_download(text: &str) -> bool {
     }
     // "几个副本" counts a deployment's replicas; "要一个副本" asks for a copy.
     let replicas = contains_any(&lower, &["几个副本", "多少副本", "多少个副本", "副本数"]);
-    (contains_any(&lower, &["副本"]) && !replicas)
+    (lower.contains("副本") && !replicas)
         || contains_any(
             &lower,
             &[
@@ -542,6 +542,13 @@ pub fn quantity_question(text: &str) -> bool {
     )
 }
 
+/// The host's metrics as a clause names them: "rabbitmq 内存" is its memory, "rabbitmq
+/// 内存水位线" a setting (`understand::settings::names_a_setting`); "how much memory does
+/// X use" asks the live state (`live_state`).
+pub const METRIC_WORDS: &[&str] = &[
+    "memory", "mem", "ram", "cpu", "disk", "load", "swap", "内存", "磁盘", "负载", "硬盘",
+];
+
 /// The machine's live state asked about (`用了多少内存`, "is it running"): the host
 /// answers, not a file that configures it.
 pub fn live_state(text: &str) -> bool {
@@ -579,9 +586,7 @@ pub fn live_state(text: &str) -> bool {
     ]
     .iter()
     .any(|w| has_word(&words, w))
-        && ["memory", "mem", "ram", "cpu", "disk", "swap"]
-            .iter()
-            .any(|w| has_word(&words, w)))
+        && METRIC_WORDS.iter().any(|w| has_word(&words, w)))
         || [
             "using",
             "used",

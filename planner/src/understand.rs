@@ -11,7 +11,7 @@ use super::context::{about_attachments, doc_request, level_follow_up, log_target
 use super::cues::{
     content_question, listing_request, natural_command, past_event_question, quantity_question,
     read_verb, refers_to_uploads, says_config, search_verb, setting_question, upload_howto,
-    wants_download,
+    wants_download, METRIC_WORDS,
 };
 use super::incident::{incident_task, log_question, names_a_file, ProcSort};
 use super::knowledge::{chat_reply, explain, Chat};
@@ -371,7 +371,7 @@ fn clause_tasks(clause: &str, ctx: &MessageCtx) -> Vec<Task> {
     if mention.any()
         && !searchy
         && typed_file_names(clause).is_empty()
-        && !settings::names_a_setting(clause, ctx, settings::METRIC_WORDS)
+        && !settings::names_a_setting(clause, ctx, METRIC_WORDS)
     {
         let mut tasks = vec![Task::Monitor {
             metric: mention.metric(),
@@ -450,7 +450,7 @@ fn clause_tasks(clause: &str, ctx: &MessageCtx) -> Vec<Task> {
         {
             vec![uploads_search(clause)]
         }
-        Some(Intent::Monitor) if settings::names_a_setting(clause, ctx, settings::METRIC_WORDS) => {
+        Some(Intent::Monitor) if settings::names_a_setting(clause, ctx, METRIC_WORDS) => {
             vec![uploads_search(clause)]
         }
         Some(Intent::UploadHowto) => vec![Task::Reply(chat_reply(Chat::UploadHowto, lang))],

@@ -80,13 +80,13 @@ pub(super) fn config_tasks(clause: &str, ctx: &MessageCtx) -> Option<Vec<Task>> 
     if !about_config(clause, ctx) {
         return None;
     }
-    let mut tasks = vec![uploads_search(clause)];
-    if let Some(t @ Task::Exec { .. }) = incident_task(clause, false) {
-        if matches!(&t, Task::Exec { command, .. } if command == "ss") {
-            tasks.push(t);
-        }
-    }
-    Some(tasks)
+    let listeners = incident_task(clause, false)
+        .filter(|t| matches!(t, Task::Exec { command, .. } if command == "ss"));
+    Some(
+        std::iter::once(uploads_search(clause))
+            .chain(listeners)
+            .collect(),
+    )
 }
 
 /// Verbs of a request for a file itself ("give me the exporter config"): the download
@@ -95,11 +95,15 @@ const REQUEST_VERBS: &[&str] = &[
     "give", "send", "get", "fetch", "grab", "want", "need", "copy", "share", "upload",
 ];
 
+/// A request verb among lower-cased `words`.
+fn request_verb(words: &[String]) -> bool {
+    REQUEST_VERBS.iter().any(|v| has_word(words, v))
+}
+
 /// A request to read or get the file itself ("查看 nginx 配置", "give me the exporter
 /// config"), not a value in it.
 fn asks_for_the_file(clause: &str) -> bool {
-    let words = ascii_words(&clause.to_lowercase());
-    read_verb(clause) || REQUEST_VERBS.iter().any(|v| has_word(&words, v))
+    read_verb(clause) || request_verb(&ascii_words(&clause.to_lowercase()))
 }
 
 /// Words that name a file or its kind, not something set in it (3+ letters; shorter
@@ -124,12 +128,6 @@ const FILE_WORDS: &[&str] = &[
     "that",
 ];
 
-/// The host's metrics as a clause names them: "rabbitmq 内存" is its memory, "rabbitmq
-/// 内存水位线" a setting.
-pub(super) const METRIC_WORDS: &[&str] = &[
-    "memory", "mem", "ram", "cpu", "disk", "load", "swap", "内存", "磁盘", "负载", "硬盘",
-];
-
 /// A clause that, besides naming a config upload (and any of `extra`), names something
 /// else the file may set (`nofile` in "nofile for exporter"): with no request word
 /// (`wants_download`, `upload_howto`), the classifier's download or upload guess is a
@@ -139,10 +137,7 @@ pub(super) const METRIC_WORDS: &[&str] = &[
 pub(super) fn names_a_setting(clause: &str, ctx: &MessageCtx, extra: &[&str]) -> bool {
     let lower = clause.to_lowercase();
     let words = ascii_words(&lower);
-    if live_state(clause)
-        || lower.contains('传')
-        || REQUEST_VERBS.iter().any(|v| has_word(&words, v))
-    {
+    if live_state(clause) || lower.contains('传') || request_verb(&words) {
         return false;
     }
     let Some(u) = best_upload(clause, ctx.uploads).filter(|u| config_upload(u)) else {
