@@ -287,11 +287,18 @@ const CATEGORIES: &[Category] = &[
     },
 ];
 
+/// Config files outside the config category's extensions: systemd units, XML, HCL, env
+/// and repo files.
+const MORE_CONFIG_EXTS: &[&str] = &[
+    "service", "socket", "timer", "network", "mount", "xml", "hcl", "tf", "env", "repo",
+];
+
 /// Whether `ext` (lower-case, no dot) is a kind of file operators upload: a category's,
-/// or a unit's, an XML file's, an env file's, an archive's.
+/// another config's (`MORE_CONFIG_EXTS`), an archive's.
 pub fn known_extension(ext: &str) -> bool {
     CATEGORIES.iter().any(|c| c.exts.contains(&ext))
-        || ["service", "socket", "timer", "xml", "env", "gz"].contains(&ext)
+        || MORE_CONFIG_EXTS.contains(&ext)
+        || ext == "gz"
 }
 
 /// `ingest-agent` typed as a whole name (word splitting cuts it at the hyphen): not part
@@ -343,14 +350,13 @@ fn generic_name_part(part: &str) -> bool {
     GENERIC.contains(&part) || crate::command_line::is_known_command(part)
 }
 
-/// A config file by its name (`CONFIG_EXTS`, systemd units, XML, HCL, env files, or no
-/// extension): the kind whose questions ask what it sets.
+/// A config file by its name (`CONFIG_EXTS`, `MORE_CONFIG_EXTS`, or no extension): the
+/// kind whose questions ask what it sets.
 pub fn config_upload(u: &UploadRef) -> bool {
-    const MORE: &[&str] = &[
-        "service", "socket", "timer", "network", "mount", "xml", "hcl", "tf", "env", "repo",
-    ];
     let ext = extension(&u.filename.to_lowercase());
-    CONFIG_EXTS.contains(&ext.as_str()) || MORE.contains(&ext.as_str()) || !u.filename.contains('.')
+    CONFIG_EXTS.contains(&ext.as_str())
+        || MORE_CONFIG_EXTS.contains(&ext.as_str())
+        || !u.filename.contains('.')
 }
 
 /// Score of how well `text` names upload `u` (0 = not at all, 100 = exact file name).
