@@ -330,6 +330,11 @@ mod tests {
         assert!(t.terms.iter().any(|x| x == "nofile"), "{t:?}");
         let t = translate("按什么策略淘汰");
         assert!(t.terms.iter().any(|x| x == "evict"), "{t:?}");
+        // Operators' words for a supervisor's restart and a monitor's scrape.
+        let t = translate("挂了会自动拉起吗");
+        assert!(t.terms.iter().any(|x| x == "restart"), "{t:?}");
+        let t = translate("多久采集一次指标");
+        assert!(t.terms.iter().any(|x| x == "scrape"), "{t:?}");
     }
 
     #[test]

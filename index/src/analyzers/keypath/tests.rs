@@ -85,6 +85,40 @@ annotations:
 }
 
 #[test]
+fn index_keypath_prometheus_jobs_and_rules_name_their_items() {
+    let yaml = "\
+scrape_configs:
+  - job_name: redis
+    static_configs:
+      - targets: ['10.0.0.20:9121']
+  - job_name: 'node'
+    scrape_interval: 30s
+groups:
+  - name: storage
+    rules:
+      - alert: DiskAlmostFull
+        expr: disk_free < 0.1
+        for: 10m
+      - record: job:errors:rate5m
+        expr: sum(rate(errors[5m]))
+";
+    let got = paths(yaml, Nesting::Yaml);
+    for want in [
+        "scrape_configs.redis.static_configs.targets",
+        "scrape_configs.node.scrape_interval",
+        "groups.storage.rules.DiskAlmostFull.expr",
+        "groups.storage.rules.DiskAlmostFull.for",
+    ] {
+        assert!(got.iter().any(|p| p == want), "{want} not in {got:?}");
+    }
+    // A recording rule's name is not an identifier of the allowed kind (`:`): unnamed.
+    assert!(
+        got.iter().any(|p| p == "groups.storage.rules.expr"),
+        "{got:?}"
+    );
+}
+
+#[test]
 fn index_keypath_sections_of_ini_toml_and_units() {
     let unit = "[Unit]\nDescription=Orders API\n\n[Service]\nExecStart=/usr/bin/java -jar x.jar\nRestart=on-failure\n# Restart=always\n";
     assert_eq!(
