@@ -77,8 +77,8 @@ type Rank = (f32, bool, bool, usize);
 /// The chunk's line that holds most of the question (`covered`, the search's coverage of
 /// the question's words in either language), `None` when no line holds any. Ties go to a
 /// key the question names whole, then to a line that sets a value, then to the one whose
-/// own text holds more of `tokens`, then to the first. In config files a comment is read
-/// with the key line below it and never answers itself while a key line can.
+/// own text holds more of `tokens`, then to the first. Outside prose a comment is read
+/// with the line below it and never answers itself while another line can.
 pub(crate) fn answer_line(
     ch: &ChunkDoc,
     filename: &str,
@@ -106,7 +106,10 @@ pub(crate) fn answer_line(
             }
         }
     };
-    let comments = !prose(&name_lower) && (nesting.is_some() || keypath::may_nest(filename));
+    // Flat configs (`.properties`, `.env`, `gunicorn.conf.py`) and scripts comment the
+    // same way: their header comment says what the file is for, the line below it sets
+    // the value ("invoice API 开了几个 worker" is `workers = 6`, not `# ... invoice API`).
+    let comments = !prose(&name_lower);
     // The best line: its index, its key and its rank; comments kept apart.
     let mut best: Option<(usize, Option<String>, Rank)> = None;
     let mut best_comment: Option<(usize, f32)> = None;
@@ -277,6 +280,18 @@ mod tests {
         );
         let a = answer(&only, "redis.conf", &["idle", "connections"]).expect("a line");
         assert_eq!((a.line, a.comment), (1, true));
+        // Flat configs and scripts too: the header comment names the service, the line
+        // that sets the value answers.
+        let flat = chunk(
+            "# gunicorn settings for the invoice API\nbind = \"0.0.0.0:8040\"\nworkers = 6\n",
+            1,
+            "",
+        );
+        let a = answer(&flat, "gunicorn.conf.py", &["invoice", "api", "worker"]).expect("a line");
+        assert_eq!((a.line, a.text.as_str(), a.comment), (3, "workers = 6", false));
+        let props = chunk("# consumers of the billing pipeline\nmax.poll.records=250\n", 1, "");
+        let a = answer(&props, "consumer.properties", &["billing", "max"]).expect("a line");
+        assert_eq!(a.line, 2);
     }
 
     #[test]
