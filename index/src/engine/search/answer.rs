@@ -70,6 +70,78 @@ fn full_path(relative: String, context: &str) -> String {
     found.map_or(relative, str::to_string)
 }
 
+/// A chunk's lines (from its first line) and the keys they set.
+struct KeyedLines<'a> {
+    ch: &'a ChunkDoc,
+    lines: Vec<&'a str>,
+    paths: Option<Vec<Option<keypath::KeyPath>>>,
+}
+
+impl<'a> KeyedLines<'a> {
+    fn new(ch: &'a ChunkDoc, filename: &str) -> KeyedLines<'a> {
+        let body = rank::from_first_line(&ch.text);
+        let paths = keypath::nesting_of(filename, body).map(|n| keypath::line_paths(body, n));
+        KeyedLines {
+            ch,
+            lines: body.lines().collect(),
+            paths,
+        }
+    }
+
+    /// Line `i`'s key: its path inside the chunk, else (a chunk below its file's
+    /// `[Service]` shows no section) its leading name when the chunk's context has one
+    /// path ending so.
+    fn key_of(&self, i: usize) -> Option<String> {
+        let ctx = &self.ch.context;
+        match self
+            .paths
+            .as_ref()
+            .and_then(|p| p.get(i).cloned().flatten())
+        {
+            Some(p) => Some(full_path(p.full(), ctx)),
+            // `- "15672:15672"` under `ports:`: the list's key.
+            None if self.lines[i].trim_start().starts_with("- ") => {
+                list_key(&self.lines, i, &self.paths).map(|p| full_path(p, ctx))
+            }
+            None => {
+                let k = leading_key(self.lines[i].trim())?;
+                let full = full_path(k.to_string(), ctx);
+                (full.len() > k.len()).then_some(full)
+            }
+        }
+    }
+}
+
+/// The best coverage of the question (`covered`) by one line of a config chunk read with
+/// the full path of the key it sets, 0 for a chunk whose lines set no key
+/// (`name_lower`: the file's lower-cased name, for its format). The file's name does not
+/// count: it is every chunk's of the file, and it made the sidecar's `memory: 64Mi`
+/// (under `containers.log-shipper`) hold `playback-api` as much as the main container's
+/// `memory: 896Mi` under `containers.playback-api.resources.requests` does.
+pub(super) fn key_line_coverage(
+    ch: &ChunkDoc,
+    name_lower: &str,
+    covered: &dyn Fn(&ChunkWords) -> f32,
+) -> f32 {
+    let keyed = KeyedLines::new(ch, name_lower);
+    if keyed.paths.is_none() {
+        return 0.0;
+    }
+    let mut best = 0.0f32;
+    for (i, raw) in keyed.lines.iter().enumerate() {
+        let t = raw.trim();
+        if t.is_empty() || is_comment(t) {
+            continue;
+        }
+        let Some(path) = keyed.key_of(i) else {
+            continue;
+        };
+        let words = format!("{} {}", t.to_lowercase(), path.to_lowercase());
+        best = best.max(covered(&ChunkWords::new(&words, "")));
+    }
+    best
+}
+
 /// How well a line answers, compared in order: coverage of the question, its key named
 /// whole, it sets a value, the question's tokens in its own text.
 type Rank = (f32, bool, bool, usize);
@@ -86,26 +158,9 @@ pub(crate) fn answer_line(
     covered: &dyn Fn(&ChunkWords) -> f32,
 ) -> Option<AnswerLine> {
     let name_lower = filename.to_lowercase();
-    let body = rank::from_first_line(&ch.text);
-    let lines: Vec<&str> = body.lines().collect();
-    let nesting = keypath::nesting_of(filename, body);
-    let paths = nesting.map(|n| keypath::line_paths(body, n));
-    // A line's key: its path inside the chunk, else (a chunk below its file's `[Service]`
-    // shows no section) its leading name when the chunk's context has one path ending so.
-    let key_of = |i: usize| -> Option<String> {
-        match paths.as_ref().and_then(|p| p.get(i).cloned().flatten()) {
-            Some(p) => Some(full_path(p.full(), &ch.context)),
-            // `- "15672:15672"` under `ports:`: the list's key.
-            None if lines[i].trim_start().starts_with("- ") => {
-                list_key(&lines, i, &paths).map(|p| full_path(p, &ch.context))
-            }
-            None => {
-                let k = leading_key(lines[i].trim())?;
-                let full = full_path(k.to_string(), &ch.context);
-                (full.len() > k.len()).then_some(full)
-            }
-        }
-    };
+    let keyed = KeyedLines::new(ch, filename);
+    let lines = &keyed.lines;
+    let key_of = |i: usize| keyed.key_of(i);
     // Flat configs (`.properties`, `.env`, `gunicorn.conf.py`) and scripts comment the
     // same way: their header comment says what the file is for, the line below it sets
     // the value ("invoice API 开了几个 worker" is `workers = 6`, not `# ... invoice API`).
@@ -288,8 +343,15 @@ mod tests {
             "",
         );
         let a = answer(&flat, "gunicorn.conf.py", &["invoice", "api", "worker"]).expect("a line");
-        assert_eq!((a.line, a.text.as_str(), a.comment), (3, "workers = 6", false));
-        let props = chunk("# consumers of the billing pipeline\nmax.poll.records=250\n", 1, "");
+        assert_eq!(
+            (a.line, a.text.as_str(), a.comment),
+            (3, "workers = 6", false)
+        );
+        let props = chunk(
+            "# consumers of the billing pipeline\nmax.poll.records=250\n",
+            1,
+            "",
+        );
         let a = answer(&props, "consumer.properties", &["billing", "max"]).expect("a line");
         assert_eq!(a.line, 2);
     }

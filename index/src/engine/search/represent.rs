@@ -56,7 +56,10 @@ impl Weigh<'_> {
 /// chunk: for every file in `files` (doc key, its current chunk, its lower-cased name),
 /// among its first `CHOICES` pooled chunks (`pooled`: the file's chunks with their own
 /// fused evidence, best first) and its current one, the best `cw` x coverage + `pw` x
-/// proximity, then one that sets a key the question names whole (redis.conf's `timeout
+/// proximity, then the one with the line that holds most of the question with its key's
+/// path (`answer::key_line_coverage`: the main container's `memory` under
+/// `containers.playback-api`, not the sidecar's in a chunk that names `playback-api`
+/// elsewhere), then one that sets a key the question names whole (redis.conf's `timeout
 /// 275`, not the chunk of `repl-timeout 90`, which covers `timeout` as well), then the
 /// best evidence; full ties keep the current chunk. Coverage first:
 /// added to the evidence instead (`own + 0.5 x coverage`), the held-out ops set alone lost
@@ -95,7 +98,8 @@ pub(super) fn choose(
             texts.get(&id).map(|ch| {
                 let (cov, prox) = weigh.cov_prox(scores, ch, name);
                 let named = super::answer::names_key(&ch.text, weigh.typed);
-                (weigh.cw * cov + weigh.pw * prox, named, own)
+                let line = super::answer::key_line_coverage(ch, name, weigh.covered);
+                (weigh.cw * cov + weigh.pw * prox, line, named, own)
             })
         };
         let own_current = pooled
@@ -104,12 +108,12 @@ pub(super) fn choose(
             .map_or(0.0, |c| c.1);
         let mut best = (
             *current,
-            score(*current, own_current).unwrap_or((f32::MIN, false, f32::MIN)),
+            score(*current, own_current).unwrap_or((f32::MIN, 0.0, false, f32::MIN)),
         );
         for (id, own) in choices(key).iter().filter(|c| c.0 != *current) {
             if let Some(s) = score(*id, *own) {
                 let b = best.1;
-                if s.0 > b.0 || (s.0 == b.0 && (s.1, s.2) > (b.1, b.2)) {
+                if s.0 > b.0 || (s.0 == b.0 && (s.1, s.2, s.3) > (b.1, b.2, b.3)) {
                     best = (*id, s);
                 }
             }
@@ -139,7 +143,7 @@ mod tests {
     }
 
     #[test]
-    fn index_represent_prefers_coverage_then_a_named_key_then_evidence() {
+    fn index_represent_prefers_coverage_then_a_key_line_then_a_named_key_then_evidence() {
         // Chunk 6's context: what `memory: 2Gi` under `containers:` is indexed with.
         let mut nested = chunk(6, "limits:\n  memory: 2Gi");
         nested.context = "containers.limits.memory\ncontainers_limits".into();
@@ -208,6 +212,37 @@ mod tests {
         let files = [("r", 7u64, "redis.conf".to_string())];
         let got = choose(&files, &pooled, &mut texts, &read, &weigh, &mut scores).expect("choose");
         assert_eq!(got.get("r"), Some(&8));
+        // Both cover `memory`, `requests` and `api`; the main container's chunk holds all
+        // three in one line with its key's path, the sidecar's only two (its `api` is an
+        // env value), so it wins against the sidecar's better evidence.
+        let typed3 = rank::TypedWords::new(&rank::simple_tokens("memory requests api"));
+        let covered3 = |w: &rank::ChunkWords| typed3.coverage_in(w);
+        let typed_words3 = rank::simple_tokens("memory requests api");
+        let weigh3 = Weigh {
+            covered: &covered3,
+            cw: 0.5,
+            pw: 0.0,
+            typed: &typed_words3,
+        };
+        let main = chunk(
+            10,
+            "containers:\n  - name: api\n    resources:\n      requests:\n        memory: 896Mi\n",
+        );
+        let sidecar = chunk(
+            11,
+            "  - name: shipper\n    env:\n      - name: UPSTREAM\n        value: api\n    resources:\n      requests:\n        memory: 64Mi\n",
+        );
+        let read2 = |ids: &[u64]| -> Result<Vec<ChunkDoc>, crate::IndexError> {
+            Ok([main.clone(), sidecar.clone()]
+                .into_iter()
+                .filter(|c| ids.contains(&c.chunk_id))
+                .collect())
+        };
+        pooled.insert("d", vec![(11, 1.4), (10, 0.9)]);
+        let files = [("d", 11u64, "deploy.yaml".to_string())];
+        let got =
+            choose(&files, &pooled, &mut texts, &read2, &weigh3, &mut scores).expect("choose");
+        assert_eq!(got.get("d"), Some(&10));
         // A file with no pooled chunks keeps its own.
         let files = [("other", 9u64, "x.conf".to_string())];
         let got = choose(&files, &pooled, &mut texts, &read, &weigh, &mut scores).expect("choose");
