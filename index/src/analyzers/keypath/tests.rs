@@ -111,7 +111,7 @@ groups:
     ] {
         assert!(got.iter().any(|p| p == want), "{want} not in {got:?}");
     }
-    // A recording rule's name is not an identifier of the allowed kind (`:`): unnamed.
+    // A recording rule is not named (its name has colons).
     assert!(
         got.iter().any(|p| p == "groups.storage.rules.expr"),
         "{got:?}"

@@ -81,9 +81,10 @@ pub(super) fn yaml_paths(text: &str) -> Vec<Option<KeyPath>> {
 }
 
 /// Keys whose value names a list item (k8s containers, env vars, ports and volumes;
-/// compose-style and CI lists; Prometheus scrape jobs, alerting and recording rules:
+/// compose-style and CI lists; Prometheus scrape jobs and alerting rules:
 /// `scrape_configs.redis.static_configs.targets` says which job the targets are for).
-const ITEM_NAME_KEYS: &[&str] = &["name", "id", "key", "job_name", "alert", "record"];
+/// Not `record`: a recording rule's name has colons (`job:errors:rate5m`), no identifier.
+const ITEM_NAME_KEYS: &[&str] = &["name", "id", "key", "job_name", "alert"];
 
 /// The name a list item's first key gives it: a short identifier, not a sentence (an
 /// Ansible task's `- name: restart nginx` is a description).
