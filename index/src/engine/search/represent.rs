@@ -92,14 +92,21 @@ pub(super) fn choose(
     }
     let mut out = HashMap::new();
     for (key, current, name) in files {
-        // (the question's words in the chunk, a key it names, its own evidence): compared
-        // in that order.
+        // (the question's words in the chunk, a key it names, its own evidence); its best
+        // key line breaks a tie of the first, read only then (each chunk's key paths).
         let mut score = |id: u64, own: f32| {
             texts.get(&id).map(|ch| {
                 let (cov, prox) = weigh.cov_prox(scores, ch, name);
                 let named = super::answer::names_key(&ch.text, weigh.typed);
-                let line = super::answer::key_line_coverage(ch, name, weigh.covered);
-                (weigh.cw * cov + weigh.pw * prox, line, named, own)
+                (weigh.cw * cov + weigh.pw * prox, named, own)
+            })
+        };
+        let mut lines: HashMap<u64, f32> = HashMap::new();
+        let mut line = |id: u64| {
+            *lines.entry(id).or_insert_with(|| {
+                texts.get(&id).map_or(0.0, |ch| {
+                    super::answer::key_line_coverage(ch, name, weigh.covered)
+                })
             })
         };
         let own_current = pooled
@@ -108,12 +115,12 @@ pub(super) fn choose(
             .map_or(0.0, |c| c.1);
         let mut best = (
             *current,
-            score(*current, own_current).unwrap_or((f32::MIN, 0.0, false, f32::MIN)),
+            score(*current, own_current).unwrap_or((f32::MIN, false, f32::MIN)),
         );
         for (id, own) in choices(key).iter().filter(|c| c.0 != *current) {
             if let Some(s) = score(*id, *own) {
                 let b = best.1;
-                if s.0 > b.0 || (s.0 == b.0 && (s.1, s.2, s.3) > (b.1, b.2, b.3)) {
+                if s.0 > b.0 || (s.0 == b.0 && (line(*id), s.1, s.2) > (line(best.0), b.1, b.2)) {
                     best = (*id, s);
                 }
             }
