@@ -27,6 +27,13 @@ fn prose(filename_lower: &str) -> bool {
         .any(|e| filename_lower.ends_with(e))
 }
 
+/// C and C++ sources: `#define MAX_CONN 512` is what a header sets, not a comment.
+fn c_family(filename_lower: &str) -> bool {
+    [".c", ".h", ".cc", ".cpp", ".hpp", ".hh", ".cxx"]
+        .iter()
+        .any(|e| filename_lower.ends_with(e))
+}
+
 /// The name a `key = value`, `key: value` (`keypath::ini_key`) or `key value` line
 /// (redis.conf, sshd_config) starts with.
 fn leading_key(line: &str) -> Option<&str> {
@@ -164,7 +171,8 @@ pub(crate) fn answer_line(
     // Flat configs (`.properties`, `.env`, `gunicorn.conf.py`) and scripts comment the
     // same way: their header comment says what the file is for, the line below it sets
     // the value ("invoice API 开了几个 worker" is `workers = 6`, not `# ... invoice API`).
-    let comments = !prose(&name_lower);
+    // Not C sources, where `#` starts a directive.
+    let comments = !prose(&name_lower) && !c_family(&name_lower);
     // The best line: its index, its key and its rank; comments kept apart.
     let mut best: Option<(usize, Option<String>, Rank)> = None;
     let mut best_comment: Option<(usize, f32)> = None;
@@ -354,6 +362,14 @@ mod tests {
         );
         let a = answer(&props, "consumer.properties", &["billing", "max"]).expect("a line");
         assert_eq!(a.line, 2);
+        // In a C header `#` starts a directive: the `#define` answers.
+        let header = chunk(
+            "#define MAX_CONN 512\nstatic int conns_in_use; /* up to MAX_CONN */\n",
+            1,
+            "",
+        );
+        let a = answer(&header, "limits.h", &["max_conn"]).expect("a line");
+        assert_eq!((a.line, a.comment), (1, false));
     }
 
     #[test]
