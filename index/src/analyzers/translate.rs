@@ -76,12 +76,12 @@ pub fn is_count(word: &str) -> bool {
     )
 }
 
-/// A function word of a Chinese query: no terms.
 /// Function words (`is_zh_stop`) a run of translated words goes through (`runs`): modals
 /// and the quantity asked, which sit between a limit word and its resource
 /// ("最多能用多少内存").
 const RUN_TRANSPARENT: &[&str] = &["能", "可以", "用", "多少", "几"];
 
+/// A function word of a Chinese query: no terms.
 pub fn is_zh_stop(word: &str) -> bool {
     is_zh_filler(word) || ZH_STOP.contains(&word)
 }

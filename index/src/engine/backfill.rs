@@ -1,8 +1,8 @@
 //! Bringing files indexed by an older analysis up to the current one at start, where the
 //! change only adds to what a chunk is indexed with: key paths (session 22) for the
 //! structured configs indexed before them, named list items and HAProxy sections in them
-//! (session 24), Prometheus jobs and rules as named items (session 25). The chunks, their ids and their vectors stay; only their lexical
-//! documents are rewritten.
+//! (session 24), Prometheus scrape jobs and alerts as named items (session 25). The
+//! chunks, their ids and their vectors stay; only their lexical documents are rewritten.
 
 use std::path::Path;
 
@@ -14,7 +14,7 @@ use crate::IndexError;
 
 /// The analysis new entries are indexed with: 1 = key paths stored with chunks; 2 = YAML
 /// list items named in them (`containers.playback-api.resources`) and HAProxy sections;
-/// 3 = Prometheus jobs and rules naming theirs (`scrape_configs.redis.static_configs`).
+/// 3 = Prometheus scrape jobs and alerts naming theirs (`scrape_configs.redis.static_configs`).
 pub(super) const ANALYSIS: u32 = 3;
 
 /// Most chunks rewritten in one commit.

@@ -167,7 +167,6 @@ pub(crate) fn answer_line(
     let name_lower = filename.to_lowercase();
     let keyed = KeyedLines::new(ch, filename);
     let lines = &keyed.lines;
-    let key_of = |i: usize| keyed.key_of(i);
     // Flat configs (`.properties`, `.env`, `gunicorn.conf.py`) and scripts comment the
     // same way: their header comment says what the file is for, the line below it sets
     // the value ("invoice API 开了几个 worker" is `workers = 6`, not `# ... invoice API`).
@@ -193,7 +192,7 @@ pub(crate) fn answer_line(
             above.push_str(&low);
             continue;
         }
-        let key = key_of(i);
+        let key = keyed.key_of(i);
         let path = key.as_deref().map(str::to_lowercase);
         let own_words = format!("{low} {}", path.as_deref().unwrap_or(""));
         // The comment above counts at half: the line's own words and key say more about

@@ -92,20 +92,22 @@ pub(super) fn choose(
     }
     let mut out = HashMap::new();
     for (key, current, name) in files {
-        // (the question's words in the chunk, a key it names, its own evidence); its best
-        // key line breaks a tie of the first, read only then (each chunk's key paths).
+        // (the question's words in the chunk, its own evidence); a tie of the first goes
+        // to the best key line, then to a key the question names, read only then.
         let mut score = |id: u64, own: f32| {
             texts.get(&id).map(|ch| {
                 let (cov, prox) = weigh.cov_prox(scores, ch, name);
-                let named = super::answer::names_key(&ch.text, weigh.typed);
-                (weigh.cw * cov + weigh.pw * prox, named, own)
+                (weigh.cw * cov + weigh.pw * prox, own)
             })
         };
-        let mut lines: HashMap<u64, f32> = HashMap::new();
-        let mut line = |id: u64| {
-            *lines.entry(id).or_insert_with(|| {
-                texts.get(&id).map_or(0.0, |ch| {
-                    super::answer::key_line_coverage(ch, name, weigh.covered)
+        let mut ties: HashMap<u64, (f32, bool)> = HashMap::new();
+        let mut tie = |id: u64| {
+            *ties.entry(id).or_insert_with(|| {
+                texts.get(&id).map_or((0.0, false), |ch| {
+                    (
+                        super::answer::key_line_coverage(ch, name, weigh.covered),
+                        super::answer::names_key(&ch.text, weigh.typed),
+                    )
                 })
             })
         };
@@ -115,12 +117,12 @@ pub(super) fn choose(
             .map_or(0.0, |c| c.1);
         let mut best = (
             *current,
-            score(*current, own_current).unwrap_or((f32::MIN, false, f32::MIN)),
+            score(*current, own_current).unwrap_or((f32::MIN, f32::MIN)),
         );
         for (id, own) in choices(key).iter().filter(|c| c.0 != *current) {
             if let Some(s) = score(*id, *own) {
                 let b = best.1;
-                if s.0 > b.0 || (s.0 == b.0 && (line(*id), s.1, s.2) > (line(best.0), b.1, b.2)) {
+                if s.0 > b.0 || (s.0 == b.0 && (tie(*id), s.1) > (tie(best.0), b.1)) {
                     best = (*id, s);
                 }
             }
@@ -149,6 +151,20 @@ mod tests {
         }
     }
 
+    /// Runs `f` with question `q` weighed as the head weighs it (coverage by its typed
+    /// words at 0.5, no proximity).
+    fn with_weigh<R>(q: &str, f: impl FnOnce(&Weigh) -> R) -> R {
+        let words = rank::simple_tokens(q);
+        let typed = rank::TypedWords::new(&words);
+        let covered = |w: &rank::ChunkWords| typed.coverage_in(w);
+        f(&Weigh {
+            covered: &covered,
+            cw: 0.5,
+            pw: 0.0,
+            typed: &words,
+        })
+    }
+
     #[test]
     fn index_represent_prefers_coverage_then_a_key_line_then_a_named_key_then_evidence() {
         // Chunk 6's context: what `memory: 2Gi` under `containers:` is indexed with.
@@ -163,96 +179,84 @@ mod tests {
             nested,
             chunk(7, "# replication\nrepl-timeout 90\nrepl-backlog-size 64mb"),
             chunk(8, "tcp-keepalive 300\ntimeout 275"),
+            chunk(
+                10,
+                "containers:\n  - name: api\n    resources:\n      requests:\n        memory: 896Mi\n",
+            ),
+            chunk(
+                11,
+                "  - name: shipper\n    env:\n      - name: UPSTREAM\n        value: api\n    resources:\n      requests:\n        memory: 64Mi\n",
+            ),
         ];
+        // How many chunk ids were read, in all.
+        let reads = std::cell::Cell::new(0);
         let read = |ids: &[u64]| -> Result<Vec<ChunkDoc>, crate::IndexError> {
+            reads.set(reads.get() + ids.len());
             Ok(store
                 .iter()
                 .filter(|c| ids.contains(&c.chunk_id))
                 .cloned()
                 .collect())
         };
-        let typed = rank::TypedWords::new(&rank::simple_tokens("status timeout"));
-        let covered = |w: &rank::ChunkWords| typed.coverage_in(w);
-        let typed_words = rank::simple_tokens("status timeout");
-        let weigh = Weigh {
-            covered: &covered,
-            cw: 0.5,
-            pw: 0.0,
-            typed: &typed_words,
-        };
-        // Chunk 1 is BM25's first (own 1.5) and covers `status`; 2 and 3 cover `timeout`,
-        // 2 with more evidence. The name `web.conf` holds neither word.
-        let mut pooled = HashMap::new();
-        pooled.insert("k", vec![(1, 1.5), (2, 0.9), (3, 0.8), (4, 0.1)]);
         let mut texts = HashMap::new();
         let mut scores = Scores::new();
-        let files = [("k", 1u64, "web.conf".to_string())];
-        let got = choose(&files, &pooled, &mut texts, &read, &weigh, &mut scores).expect("choose");
-        // Equal coverage (a half each): the current chunk stays.
-        assert!(got.is_empty(), "{got:?}");
-        assert_eq!(texts.len(), 4, "every choice read once");
+        // The chunk `choose` picks for file `key` shown by chunk `current`, `None` when it
+        // keeps that one.
+        let mut choose_for =
+            |q: &str, key: &'static str, current: u64, pooled: Vec<(u64, f32)>, name: &str| {
+                // Scores are per file: a chunk scored under another name is scored again.
+                scores.clear();
+                let pooled = HashMap::from([(key, pooled)]);
+                let files = [(key, current, name.to_string())];
+                with_weigh(q, |w| {
+                    choose(&files, &pooled, &mut texts, &read, w, &mut scores)
+                })
+                .expect("choose")
+                .get(key)
+                .copied()
+            };
+        // Chunk 1 is BM25's first (own 1.5) and covers `status`; 2 and 3 cover `timeout`,
+        // 2 with more evidence. The name `web.conf` holds neither word: equal coverage
+        // (a half each), the current chunk stays.
+        let k = vec![(1, 1.5), (2, 0.9), (3, 0.8), (4, 0.1)];
+        assert_eq!(
+            choose_for("status timeout", "k", 1, k.clone(), "web.conf"),
+            None
+        );
         // A name that holds `status` makes every chunk cover it: the timeouts win, the
         // one with more evidence of the two.
-        // Scores are per file: a chunk scored under another name is scored again.
-        scores.clear();
-        let files = [("k", 1u64, "status.conf".to_string())];
-        let got = choose(&files, &pooled, &mut texts, &read, &weigh, &mut scores).expect("choose");
-        assert_eq!(got.get("k"), Some(&2));
+        assert_eq!(
+            choose_for("status timeout", "k", 1, k, "status.conf"),
+            Some(2)
+        );
         // A chunk's key paths count as its words: `memory: 2Gi` under `containers:` holds
         // `container memory`, the chunk with `containers:` itself only half of it.
-        let typed2 = rank::TypedWords::new(&rank::simple_tokens("container memory"));
-        let covered2 = |w: &rank::ChunkWords| typed2.coverage_in(w);
-        let typed_words2 = rank::simple_tokens("container memory");
-        let weigh2 = Weigh {
-            covered: &covered2,
-            cw: 0.5,
-            pw: 0.0,
-            typed: &typed_words2,
-        };
-        pooled.insert("y", vec![(5, 1.2), (6, 0.7)]);
-        let files = [("y", 5u64, "deploy.yaml".to_string())];
-        let got = choose(&files, &pooled, &mut texts, &read, &weigh2, &mut scores).expect("choose");
-        assert_eq!(got.get("y"), Some(&6));
+        let y = vec![(5, 1.2), (6, 0.7)];
+        assert_eq!(
+            choose_for("container memory", "y", 5, y, "deploy.yaml"),
+            Some(6)
+        );
         // Both cover `timeout`; the one that sets the key named whole wins over the
         // evidence of the other.
-        pooled.insert("r", vec![(7, 1.0), (8, 0.5)]);
-        let files = [("r", 7u64, "redis.conf".to_string())];
-        let got = choose(&files, &pooled, &mut texts, &read, &weigh, &mut scores).expect("choose");
-        assert_eq!(got.get("r"), Some(&8));
+        let r = vec![(7, 1.0), (8, 0.5)];
+        assert_eq!(
+            choose_for("status timeout", "r", 7, r, "redis.conf"),
+            Some(8)
+        );
         // Both cover `memory`, `requests` and `api`; the main container's chunk holds all
         // three in one line with its key's path, the sidecar's only two (its `api` is an
         // env value), so it wins against the sidecar's better evidence.
-        let typed3 = rank::TypedWords::new(&rank::simple_tokens("memory requests api"));
-        let covered3 = |w: &rank::ChunkWords| typed3.coverage_in(w);
-        let typed_words3 = rank::simple_tokens("memory requests api");
-        let weigh3 = Weigh {
-            covered: &covered3,
-            cw: 0.5,
-            pw: 0.0,
-            typed: &typed_words3,
-        };
-        let main = chunk(
-            10,
-            "containers:\n  - name: api\n    resources:\n      requests:\n        memory: 896Mi\n",
+        let d = vec![(11, 1.4), (10, 0.9)];
+        assert_eq!(
+            choose_for("memory requests api", "d", 11, d, "deploy.yaml"),
+            Some(10)
         );
-        let sidecar = chunk(
-            11,
-            "  - name: shipper\n    env:\n      - name: UPSTREAM\n        value: api\n    resources:\n      requests:\n        memory: 64Mi\n",
+        // A file with no pooled chunks keeps its own (chunk 9, which no store holds).
+        assert_eq!(
+            choose_for("status timeout", "other", 9, vec![], "x.conf"),
+            None
         );
-        let read2 = |ids: &[u64]| -> Result<Vec<ChunkDoc>, crate::IndexError> {
-            Ok([main.clone(), sidecar.clone()]
-                .into_iter()
-                .filter(|c| ids.contains(&c.chunk_id))
-                .collect())
-        };
-        pooled.insert("d", vec![(11, 1.4), (10, 0.9)]);
-        let files = [("d", 11u64, "deploy.yaml".to_string())];
-        let got =
-            choose(&files, &pooled, &mut texts, &read2, &weigh3, &mut scores).expect("choose");
-        assert_eq!(got.get("d"), Some(&10));
-        // A file with no pooled chunks keeps its own.
-        let files = [("other", 9u64, "x.conf".to_string())];
-        let got = choose(&files, &pooled, &mut texts, &read, &weigh, &mut scores).expect("choose");
-        assert!(got.is_empty());
+        // Every chunk read once, across the files (chunk 9 asked for once, never found).
+        assert_eq!(reads.get(), store.len() + 1);
     }
 }
