@@ -374,6 +374,30 @@ pub fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
 
+/// A model `make setup` installs under `storage/models/NAME`, when its file `file` is
+/// there; `None` (with the reason printed) only outside CI, where a test that needs it
+/// skips or runs without it. Under `CI=true` a missing model fails.
+pub fn setup_model(name: &str, file: &str) -> Option<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../storage/models")
+        .join(name);
+    if dir.join(file).is_file() {
+        return Some(dir.to_string_lossy().into_owned());
+    }
+    assert!(
+        std::env::var("CI").is_err(),
+        "CI must run `make setup` first: {} missing",
+        dir.display()
+    );
+    eprintln!("{} missing; run `make setup`", dir.display());
+    None
+}
+
+/// The default embedder's model (multilingual e5, what `make run` starts with).
+pub fn e5_model() -> Option<String> {
+    setup_model("multilingual-e5-small-q4", "e5-small-q4.bin")
+}
+
 /// A chat turn as the client saw it.
 pub struct ChatTurn {
     /// The turn's STREAM_DELTA texts, joined.

@@ -28,26 +28,6 @@ fn eval_dir() -> PathBuf {
         .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/eval"))
 }
 
-/// The default embedder's model dir (multilingual e5, what `make run` starts with), from
-/// `make setup`. Without it (outside CI) the sets run lexical-only.
-fn model_dir() -> Option<String> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../storage/models/multilingual-e5-small-q4");
-    if !dir.join("e5-small-q4.bin").is_file() {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI must run `make setup` first: {} missing",
-            dir.display()
-        );
-        eprintln!(
-            "eval: {} missing, lexical-only (run `make setup`)",
-            dir.display()
-        );
-        return None;
-    }
-    Some(dir.to_string_lossy().into_owned())
-}
-
 /// Uploads one fixture; returns its file id.
 fn upload(c: &mut ExtConn, name: &str, body: &[u8]) -> String {
     match c.upload_bytes(name, body).expect("upload reply") {
@@ -254,7 +234,8 @@ fn run_set_min(dir: &std::path::Path, min_acc: f64) {
         .unwrap_or_default();
     fixtures.sort();
     let text = std::fs::read_to_string(&cases_path).expect("eval set");
-    let model = model_dir();
+    // The default embedder; without it (outside CI) the sets run lexical-only.
+    let model = llmops_tests::e5_model();
     let args: Vec<&str> = model
         .as_deref()
         .map(|d| vec!["--model-dir", d])

@@ -245,25 +245,16 @@ fn walk(p: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// The model from `make setup`; None (with a printed reason) only outside CI.
-fn model_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../storage/models/all-MiniLM-L6-v2");
-    if dir.join("model.safetensors").is_file() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("CI").is_err(),
-        "CI must run `make setup` first: {} missing",
-        dir.display()
-    );
-    eprintln!("SKIP: {} missing; run `make setup`", dir.display());
-    None
+/// MiniLM from `make setup` (`llmops_tests::setup_model`).
+fn minilm_model() -> Option<String> {
+    llmops_tests::setup_model("all-MiniLM-L6-v2", "model.safetensors")
 }
 
 /// Uploads, follows the pushed states to `ready`, then searches by meaning.
 fn dense_scenario(extra: &[&str]) {
-    let Some(model) = model_dir() else { return };
-    let model = model.to_string_lossy().into_owned();
+    let Some(model) = minilm_model() else {
+        return;
+    };
     let mut args = vec!["--embedder", "minilm", "--model-dir", model.as_str()];
     args.extend_from_slice(extra);
     let server = ServerProc::start_with(&args).expect("server");
@@ -340,7 +331,7 @@ fn index_dense_with_local_model() {
 
 #[test]
 fn index_dense_with_chroma() {
-    if model_dir().is_none() {
+    if minilm_model().is_none() {
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -714,18 +705,9 @@ fn index_session_delete_drops_its_entries_at_once() {
 /// outside CI (`make setup` installs it).
 #[test]
 fn index_cross_lingual_with_default_embedder() {
-    let dir =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../storage/models/multilingual-e5-small-q4");
-    if !dir.join("e5-small-q4.bin").is_file() {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI must run `make setup` first: {} missing",
-            dir.display()
-        );
-        eprintln!("SKIP: {} missing; run `make setup`", dir.display());
+    let Some(dir) = llmops_tests::e5_model() else {
         return;
-    }
-    let dir = dir.to_string_lossy().into_owned();
+    };
     let server = ServerProc::start_with(&["--model-dir", &dir]).expect("server");
     let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
     let s = c.wait_index(120, |s| s.mode.starts_with("hybrid"));

@@ -580,7 +580,7 @@ mod tests {
                 comment: false,
             }),
         };
-        let tool = SemanticSearchTool::new(Arc::new(OneHit(hit)));
+        let tool = SemanticSearchTool::new(Arc::new(OneHit(hit.clone())));
         let r = tool.call(json!({"query": "memory limit"}), &env.ctx).await;
         assert!(r.ok, "{r:?}");
         assert!(
@@ -591,6 +591,25 @@ mod tests {
             r.output
         );
         assert_eq!(r.data.to_value()["results"][0]["answer"]["line"], 17);
+        // A comment as the closest line is named a comment, not an answer.
+        let mut commented = hit;
+        commented.answer = Some(llmops_common::AnswerLine {
+            line: 15,
+            text: "# limits agreed with the platform team".into(),
+            key: None,
+            comment: true,
+        });
+        let tool = SemanticSearchTool::new(Arc::new(OneHit(commented)));
+        let r = tool.call(json!({"query": "memory limit"}), &env.ctx).await;
+        assert!(
+            r.output.contains(
+                "最接近的注释 / closest comment 15: # limits agreed with the platform team"
+            ),
+            "{}",
+            r.output
+        );
+        assert!(!r.output.contains("answer line"), "{}", r.output);
+        assert_eq!(r.data.to_value()["results"][0]["answer"]["comment"], true);
     }
 
     #[tokio::test]
