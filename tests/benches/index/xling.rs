@@ -179,6 +179,14 @@ fn zh_name_pairs(corpus: &[Page]) -> (Vec<(String, String)>, Vec<Page>) {
     (pairs, extra)
 }
 
+/// The (name, text) of pages, as `engine_over` indexes them.
+fn page_texts(pages: &[Page]) -> Vec<(String, String)> {
+    pages
+        .iter()
+        .map(|(n, b, _)| (n.clone(), b.clone()))
+        .collect()
+}
+
 /// recall@1, recall@3, MRR of (expected file name, query) pairs, top 10.
 pub(super) fn known_item(e: &Engine, pairs: &[(String, String)], mode: Mode) -> (f64, f64, f64) {
     // LLMOPS_BENCH_XLING_TOPK=K asks for K hits (the rows read the first 10 of them).
@@ -464,9 +472,10 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
         }
         xsets.push((format!("`{file}`, {what}"), pairs, missing));
     }
-    let docs: Vec<(String, String)> = corpus
+    let pages = page_texts(&corpus);
+    let docs: Vec<(String, String)> = pages
         .iter()
-        .map(|(n, b, _)| (n.clone(), b.clone()))
+        .cloned()
         .chain(
             OPS_FILES
                 .iter()
@@ -503,10 +512,7 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
     // The same queries over the sample alone: the corpus of the MiniLM rows above (and of
     // issue 19's English baseline), without the cross-lingual sets' pages and the ops
     // files as extra candidates; like for like with MiniLM's hybrid row.
-    let sample_docs: Vec<(String, String)> = sample
-        .iter()
-        .map(|(n, b, _)| (n.clone(), b.clone()))
-        .collect();
+    let sample_docs = page_texts(&sample);
     let (_d_sample, e_sample, _) = engine_over(memo, (Translator::default(), None), &sample_docs);
     rows(
         out,
@@ -539,10 +545,6 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
     }
     // Operators' documents, alone and among the pages (LLMOPS_BENCH_OPS=0: left out).
     if !super::switched_off("LLMOPS_BENCH_OPS") {
-        let pages: Vec<(String, String)> = corpus
-            .iter()
-            .map(|(n, b, _)| (n.clone(), b.clone()))
-            .collect();
         super::ops::bench_ops(out, memo, &pages);
     }
     // Chinese NAME lines for English pages, on an engine with those pages added to the
@@ -550,11 +552,8 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
     if !super::switched_off("LLMOPS_BENCH_XLING_ZHNAME") {
         let (zn, extra) = zh_name_pairs(&corpus);
         if !zn.is_empty() {
-            let zn_docs: Vec<(String, String)> = docs
-                .iter()
-                .cloned()
-                .chain(extra.iter().map(|(n, b, _)| (n.clone(), b.clone())))
-                .collect();
+            let zn_docs: Vec<(String, String)> =
+                docs.iter().cloned().chain(page_texts(&extra)).collect();
             let (_dzn, ezn, _) = engine_over(memo, (Translator::default(), None), &zn_docs);
             rows(
                 out,
