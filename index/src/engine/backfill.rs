@@ -1,27 +1,29 @@
 //! Bringing files indexed by an older analysis up to the current one at start, where the
 //! change only adds to what a chunk is indexed with: key paths (session 22) for the
 //! structured configs indexed before them, named list items and HAProxy sections in them
-//! (session 24), Prometheus scrape jobs and alerts as named items (session 25). The
-//! chunks, their ids and their vectors stay; only their lexical documents are rewritten.
+//! (session 24), Prometheus scrape jobs and alerts as named items (session 25), a file's
+//! title with every chunk (session 26). The chunks, their ids and their vectors stay; only
+//! their lexical documents are rewritten.
 
 use std::path::Path;
 
 use super::catalog::Entry;
 use super::Engine;
-use crate::analyzers::keypath;
+use crate::analyzers::{keypath, title};
 use crate::lexical::ChunkDoc;
 use crate::IndexError;
 
 /// The analysis new entries are indexed with: 1 = key paths stored with chunks; 2 = YAML
 /// list items named in them (`containers.playback-api.resources`) and HAProxy sections;
-/// 3 = Prometheus scrape jobs and alerts naming theirs (`scrape_configs.redis.static_configs`).
-pub(super) const ANALYSIS: u32 = 3;
+/// 3 = Prometheus scrape jobs and alerts naming theirs (`scrape_configs.redis.static_configs`);
+/// 4 = the file's title (`analyzers::title`) in every chunk's context.
+pub(super) const ANALYSIS: u32 = 4;
 
 /// Most chunks rewritten in one commit.
 const BATCH_CHUNKS: usize = 4096;
 
 impl Engine {
-    /// Gives the structured files of older entries their key paths; every older entry is
+    /// Gives the structured files of older entries their key paths and title; every older entry is
     /// then marked current. A file whose content changed since (its sha256 differs) is
     /// left to the doc sync or a new upload. Returns how many files were rewritten.
     pub(super) fn backfill(&self) -> Result<usize, IndexError> {
@@ -36,14 +38,14 @@ impl Engine {
         }
         let (mut done, mut batch, mut chunks) = (0, Vec::new(), 0);
         for e in &stale {
-            match self.with_key_paths(e) {
+            match self.with_context(e) {
                 Ok(Some(docs)) => {
                     done += 1;
                     chunks += docs.len();
                     batch.push((e.key.clone(), docs));
                 }
                 Ok(None) => {}
-                Err(err) => tracing::warn!("key paths of {}: {err}", e.path),
+                Err(err) => tracing::warn!("key paths and title of {}: {err}", e.path),
             }
             // One commit per batch, not per file; a batch's chunks held at most.
             if chunks >= BATCH_CHUNKS {
@@ -62,16 +64,16 @@ impl Engine {
         }
         self.save()?;
         if done > 0 {
-            tracing::info!("key paths added to {done} files indexed before them");
+            tracing::info!("key paths and titles added to {done} files indexed before them");
         }
         Ok(done)
     }
 
-    /// `e`'s stored chunks with their key paths, when its file is on disk unchanged and
-    /// nests keys; `None` otherwise.
-    fn with_key_paths(&self, e: &Entry) -> Result<Option<Vec<ChunkDoc>>, IndexError> {
+    /// `e`'s stored chunks with their key paths and title, when its file is on disk
+    /// unchanged and nests keys or has a title; `None` otherwise.
+    fn with_context(&self, e: &Entry) -> Result<Option<Vec<ChunkDoc>>, IndexError> {
         use sha2::Digest;
-        if e.chunks == 0 || !keypath::may_nest(&e.filename) {
+        if e.chunks == 0 || !(keypath::may_nest(&e.filename) || title::may_have(&e.filename)) {
             return Ok(None);
         }
         let Ok(bytes) = std::fs::read(Path::new(&e.path)) else {
@@ -87,19 +89,24 @@ impl Engine {
         let Ok(text) = std::str::from_utf8(body) else {
             return Ok(None);
         };
-        let Some(nesting) = same
-            .then(|| keypath::nesting_of(&e.filename, text))
-            .flatten()
-        else {
+        if !same {
             return Ok(None);
-        };
-        let paths = keypath::line_paths(text, nesting);
+        }
+        let nesting = keypath::nesting_of(&e.filename, text);
+        let head = title::file_title(&e.filename, text);
+        if nesting.is_none() && head.is_none() {
+            return Ok(None);
+        }
+        let paths = nesting
+            .map(|n| keypath::line_paths(text, n))
+            .unwrap_or_default();
         let mut docs = self.lexical.chunks_of(&e.key)?;
         if docs.len() != e.chunks as usize {
             return Ok(None);
         }
         for d in &mut docs {
-            d.context = keypath::chunk_context(&paths, d.first_line as usize, d.last_line as usize);
+            let (a, b) = (d.first_line as usize, d.last_line as usize);
+            d.context = title::with_title(keypath::chunk_context(&paths, a, b), head.as_deref());
         }
         Ok(Some(docs))
     }

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use super::catalog::Entry;
 use super::{Dense, Engine, State, SyncReport, SysFile};
-use crate::analyzers::keypath;
+use crate::analyzers::{keypath, title};
 use crate::chunker;
 use crate::lexical::ChunkDoc;
 use crate::{chunk_id, IndexError};
@@ -25,6 +25,7 @@ impl Engine {
         let paths = keypath::nesting_of(&entry.filename, &text)
             .map(|n| keypath::line_paths(&text, n))
             .unwrap_or_default();
+        let title = title::file_title(&entry.filename, &text);
         // The chunks hold the text now: a large file's is not kept twice while it is indexed.
         drop(text);
         // The chunks' text moves into the docs: one copy of the file's text, not two.
@@ -38,7 +39,10 @@ impl Engine {
                 ord: i as u32,
                 first_line: c.first_line as u32,
                 last_line: c.last_line as u32,
-                context: keypath::chunk_context(&paths, c.first_line, c.last_line),
+                context: title::with_title(
+                    keypath::chunk_context(&paths, c.first_line, c.last_line),
+                    title.as_deref(),
+                ),
                 text: c.text,
             })
             .collect();

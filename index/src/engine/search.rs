@@ -725,7 +725,10 @@ impl Engine {
                 }
                 let shot = texts
                     .get(&c.chunk)
-                    .map(|ch| rank::snippet(&ch.text, ch.first_line, &snip, &name, 200, win))
+                    .map(|ch| {
+                        let named = represent::titled(&name, ch);
+                        rank::snippet(&ch.text, ch.first_line, &snip, &named, 200, win)
+                    })
                     .unwrap_or((String::new(), 1, 1));
                 let lines = (shot.1, shot.2);
                 c.snippet = Some(shot);

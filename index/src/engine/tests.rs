@@ -419,20 +419,29 @@ fn index_engine_glossary_translates_queries_both_ways() {
 }
 
 #[test]
-fn index_engine_gives_older_structured_files_their_key_paths() {
+fn index_engine_gives_older_files_their_key_paths_and_title() {
     use sha2::Digest;
     let d = tempfile::tempdir().expect("tmp");
     let cfg = EngineConfig::new(d.path().join("index"));
     let sha = |t: &str| hex::encode(sha2::Sha256::digest(t.as_bytes()));
     let yml = "spring:\n  redis:\n    timeout: 2s\n";
     let other = "a:\n  b: 1\n";
+    // A flat config nests no keys; its title is what it gets.
+    let flat = "# gunicorn for the invoice API\nworkers = 6\n";
     let (p1, p2) = (d.path().join("application.yml"), d.path().join("other.yml"));
+    let p3 = d.path().join("gunicorn.conf.py");
     std::fs::write(&p1, yml).expect("write");
     std::fs::write(&p2, other).expect("write");
-    let (k1, k2) = (
+    std::fs::write(&p3, flat).expect("write");
+    let (k1, k2, k3) = (
         Engine::upload_key("s1", &sha(yml)),
         Engine::upload_key("s1", &sha(other)),
+        Engine::upload_key("s1", &sha(flat)),
     );
+    let contexts = |e: &Engine, k: &str| -> Vec<String> {
+        let chunks = e.lexical.chunks_of(k).expect("chunks");
+        chunks.into_iter().map(|c| c.context).collect()
+    };
     let has_paths = |e: &Engine, k: &str| {
         e.lexical
             .chunks_of(k)
@@ -445,13 +454,15 @@ fn index_engine_gives_older_structured_files_their_key_paths() {
         for (id, name, p, t) in [
             ("f1", "application.yml", &p1, yml),
             ("f2", "other.yml", &p2, other),
+            ("f3", "gunicorn.conf.py", &p3, flat),
         ] {
             e.index_upload("s1", id, name, &p.display().to_string(), &sha(t), t)
                 .expect("idx");
         }
         assert!(has_paths(&e, &k1) && has_paths(&e, &k2));
+        assert_eq!(contexts(&e, &k3), ["# gunicorn for the invoice api"]);
         // As an index from before key paths: chunks without them, entries at analysis 0.
-        for k in [&k1, &k2] {
+        for k in [&k1, &k2, &k3] {
             let mut docs = e.lexical.chunks_of(k).expect("chunks");
             for c in &mut docs {
                 c.context.clear();
@@ -471,6 +482,7 @@ fn index_engine_gives_older_structured_files_their_key_paths() {
     let e = Engine::open(cfg, None, None).expect("reopen");
     assert!(has_paths(&e, &k1), "the unchanged file has its paths again");
     assert!(!has_paths(&e, &k2), "the changed file is left alone");
+    assert_eq!(contexts(&e, &k3), ["# gunicorn for the invoice api"]);
     assert!(e
         .read_catalog()
         .expect("catalog")
@@ -489,5 +501,5 @@ fn index_engine_gives_older_structured_files_their_key_paths() {
         hits.iter().map(|h| h.filename.as_str()).collect::<Vec<_>>(),
         ["application.yml"]
     );
-    assert_eq!(e.stats().chunks, 2, "chunks kept, not added");
+    assert_eq!(e.stats().chunks, 3, "chunks kept, not added");
 }

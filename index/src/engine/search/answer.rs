@@ -6,7 +6,7 @@
 
 pub use llmops_common::AnswerLine;
 
-use crate::analyzers::keypath;
+use crate::analyzers::{keypath, title};
 use crate::lexical::ChunkDoc;
 use crate::rank::{self, ChunkWords};
 
@@ -68,7 +68,7 @@ pub(super) fn names_key(text: &str, typed: &[String]) -> bool {
 fn full_path(relative: String, context: &str) -> String {
     let tail = format!(".{relative}");
     let mut found: Option<&str> = None;
-    for p in context.split_whitespace().filter(|p| p.ends_with(&tail)) {
+    for p in title::key_paths(context).filter(|p| p.ends_with(&tail)) {
         match found {
             Some(f) if f != p => return relative,
             _ => found = Some(p),
@@ -172,6 +172,9 @@ pub(crate) fn answer_line(
     // the value ("invoice API 开了几个 worker" is `workers = 6`, not `# ... invoice API`).
     // Not C sources, where `#` starts a directive.
     let comments = !prose(&name_lower) && !c_family(&name_lower);
+    // The file's title counts in every line, as its name does.
+    let title = title::of(&ch.context);
+    let words = |w: &str| covered(&ChunkWords::new(w, &name_lower).with_context(title));
     // The best line: its index, its key and its rank; comments kept apart.
     let mut best: Option<(usize, Option<String>, Rank)> = None;
     let mut best_comment: Option<(usize, f32)> = None;
@@ -184,7 +187,7 @@ pub(crate) fn answer_line(
         }
         let low = t.to_lowercase();
         if comments && is_comment(t) {
-            let cov = covered(&ChunkWords::new(&low, &name_lower));
+            let cov = words(&low);
             if best_comment.is_none_or(|b| cov > b.1) {
                 best_comment = Some((i, cov));
             }
@@ -199,11 +202,10 @@ pub(crate) fn answer_line(
         // what it sets (`replicas: 14` against the `apiVersion:` under a header comment
         // that happens to say `prod` and `runbook`).
         let cov = if above.is_empty() {
-            covered(&ChunkWords::new(&own_words, &name_lower))
+            words(&own_words)
         } else {
             let all = format!("{own_words} {above}");
-            0.5 * (covered(&ChunkWords::new(&own_words, &name_lower))
-                + covered(&ChunkWords::new(&all, &name_lower)))
+            0.5 * (words(&own_words) + words(&all))
         };
         above.clear();
         // A key the question names whole (`timeout`, not `repl-timeout`).

@@ -765,3 +765,34 @@ fn index_search_a_question_asked_as_a_sentence_still_finds_its_block() {
         .expect("search");
     assert!(hits.is_empty(), "{hits:?}");
 }
+
+/// A config's title names its subject for every line (`analyzers::title`): the port of
+/// the session-store redis is the `port` line, not the socket line that repeats the
+/// subject, nor another file's line that names it.
+#[test]
+fn index_search_a_files_title_names_the_subject_of_every_line() {
+    let d = tempfile::tempdir().expect("tmp");
+    let redis = "# Redis 7 — session-store (login sessions of the web tier)\n# owner: team-web\n\nbind 10.0.0.9\nport 6412\nunixsocket /run/redis/session-store.sock\ntimeout 120\n";
+    let props = "# web tier\nspring.redis.host=session-store.internal\nspring.redis.database=3\nserver.port=8080\n";
+    let note = |i| format!("Week {i}: the web tier team rotated the on-call pager.\n");
+    let e = engine_with_notes(
+        d.path(),
+        note,
+        &[("redis.conf", redis), ("web.properties", props)],
+    );
+    let hits = e
+        .search_per_file(
+            "s1",
+            "which port does the session-store redis listen on",
+            Scope::Uploads,
+            3,
+            1,
+            Mode::Lexical,
+        )
+        .expect("search");
+    let first = hits.first().expect("a hit");
+    assert_eq!(first.filename, "redis.conf", "{hits:?}");
+    let a = first.answer.clone().expect("an answer line");
+    assert_eq!((a.line, a.text.as_str()), (5, "port 6412"));
+    assert!(first.lines.0 <= 5 && 5 <= first.lines.1, "{first:?}");
+}

@@ -1,0 +1,188 @@
+//! A config's or script's title: the comment it opens with to say what the file is for
+//! (`# Redis 7.2 — manifest-cache (playback manifests + player session cache)`), and its
+//! place in a chunk's context. Every line of such a file is about that subject although
+//! few repeat it: `port 6391` answers "manifest-cache redis 的端口" only with the title
+//! read as its context, as the file's name is.
+
+/// Longest title kept: a title is a line, not a license block.
+const MAX_CHARS: usize = 160;
+/// Non-blank lines looked at for the title (shebangs and separators included).
+const LOOK_LINES: usize = 6;
+/// Marks the title's line in a chunk's context; key paths never start with it.
+const MARK: &str = "# ";
+
+/// Files whose first comment is not a title: prose (`#` is a heading), C sources (`#` is
+/// a directive, the first comment a license), logs, tables, JSON and compressed pages.
+fn no_title(lower: &str) -> bool {
+    [
+        ".md",
+        ".markdown",
+        ".rst",
+        ".txt",
+        ".adoc",
+        ".c",
+        ".h",
+        ".cc",
+        ".cpp",
+        ".hpp",
+        ".hh",
+        ".cxx",
+        ".log",
+        ".gz",
+        ".csv",
+        ".tsv",
+        ".json",
+    ]
+    .iter()
+    .any(|e| lower.ends_with(e))
+}
+
+/// Whether a file of this name may have a title (the backfill reads only those).
+pub fn may_have(filename: &str) -> bool {
+    !no_title(&filename.to_lowercase())
+}
+
+/// The text of a comment line without its marker; `None` for any other line.
+fn comment_text(t: &str) -> Option<&str> {
+    if let Some(rest) = t.strip_prefix("<!--") {
+        return Some(rest.trim_end_matches("-->"));
+    }
+    ["#", ";", "//", "--"]
+        .iter()
+        .find_map(|p| t.strip_prefix(p))
+}
+
+/// Whether a comment says what the file is for: two words of letters at least (not a
+/// rule of `#####`, not `vim: set ts=2`, not a license).
+fn says_something(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let boilerplate = ["copyright", "(c)", "licensed", "license", "spdx", "vim:"];
+    if boilerplate.iter().any(|b| lower.starts_with(b)) {
+        return false;
+    }
+    let words = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().any(char::is_alphabetic))
+        .count();
+    words >= 2 || lower.chars().filter(|c| crate::chunker::is_cjk(*c)).count() >= 2
+}
+
+/// The file's title, lower-cased: its first comment line that says something, when the
+/// file opens with comments (after a shebang, `---` or `<?xml ...?>`). `None` for prose,
+/// sources, logs and files that open with a setting.
+pub fn file_title(filename: &str, text: &str) -> Option<String> {
+    if !may_have(filename) {
+        return None;
+    }
+    let lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    for t in lines.take(LOOK_LINES) {
+        if t.starts_with("#!") || t == "---" || t.starts_with("<?xml") {
+            continue;
+        }
+        let raw = comment_text(t)?;
+        let c = raw.trim_matches(|ch: char| ch.is_whitespace() || "#;/-=*<>!~".contains(ch));
+        // `-*- coding: utf-8 -*-` is for the editor.
+        if !raw.contains("-*-") && says_something(c) {
+            return Some(c.chars().take(MAX_CHARS).collect::<String>().to_lowercase());
+        }
+    }
+    None
+}
+
+/// A chunk's context (its key paths, `keypath::chunk_context`) with its file's title.
+pub fn with_title(mut context: String, title: Option<&str>) -> String {
+    if let Some(t) = title {
+        if !context.is_empty() {
+            context.push('\n');
+        }
+        context.push_str(MARK);
+        context.push_str(t);
+    }
+    context
+}
+
+/// The title in a chunk's context, `""` without one.
+pub fn of(context: &str) -> &str {
+    context
+        .lines()
+        .find_map(|l| l.strip_prefix(MARK))
+        .unwrap_or("")
+}
+
+/// The key paths of a chunk's context, without its title.
+pub fn key_paths(context: &str) -> impl Iterator<Item = &str> {
+    context
+        .lines()
+        .filter(|l| !l.starts_with(MARK))
+        .flat_map(str::split_whitespace)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_comment_that_says_something_is_the_title() {
+        let redis =
+            "# Redis 7.2 — manifest-cache (playback cache)\n# hosts: cache-mf-01\n\nport 6391\n";
+        assert_eq!(
+            file_title("redis.conf", redis).as_deref(),
+            Some("redis 7.2 — manifest-cache (playback cache)")
+        );
+        // Shebangs, document markers, rules and modelines are passed over.
+        let script = "#!/bin/bash\n# -*- coding: utf-8 -*-\n########\n# Nightly pg_dump of the orders DB\nset -e\n";
+        assert_eq!(
+            file_title("backup.sh", script).as_deref(),
+            Some("nightly pg_dump of the orders db")
+        );
+        let yaml = "---\n# 订单服务的部署\napiVersion: apps/v1\n";
+        assert_eq!(
+            file_title("orders.yaml", yaml).as_deref(),
+            Some("订单服务的部署")
+        );
+        let xml =
+            "<?xml version=\"1.0\"?>\n<!-- logging for the orders API -->\n<configuration/>\n";
+        assert_eq!(
+            file_title("logback.xml", xml).as_deref(),
+            Some("logging for the orders api")
+        );
+        // A license is no title; the comment after it can be.
+        let lic = "# Copyright 2024 Example Corp\n# Gateway timeouts\nx = 1\n";
+        assert_eq!(
+            file_title("gw.ini", lic).as_deref(),
+            Some("gateway timeouts")
+        );
+    }
+
+    #[test]
+    fn no_title_without_a_leading_comment_or_in_prose_and_sources() {
+        assert_eq!(file_title("redis.conf", "port 6379\n# Redis cache\n"), None);
+        assert_eq!(file_title("notes.md", "# Incident notes\ntext\n"), None);
+        assert_eq!(file_title("limits.h", "// connection limits here\n"), None);
+        assert_eq!(file_title("app.log", "# started the server now\n"), None);
+        assert_eq!(file_title("a.conf", "#####\n#\n"), None);
+        assert_eq!(file_title("a.conf", ""), None);
+        let long = format!("# {}\n", "word ".repeat(100));
+        let t = file_title("a.conf", &long).expect("a title");
+        assert_eq!(t.chars().count(), MAX_CHARS);
+    }
+
+    #[test]
+    fn the_title_rides_in_the_context_apart_from_the_key_paths() {
+        let ctx = with_title(
+            "spring.redis.timeout\nspring_redis".into(),
+            Some("orders api"),
+        );
+        assert_eq!(of(&ctx), "orders api");
+        assert_eq!(
+            key_paths(&ctx).collect::<Vec<_>>(),
+            ["spring.redis.timeout", "spring_redis"]
+        );
+        assert_eq!(
+            with_title(String::new(), Some("orders api")),
+            "# orders api"
+        );
+        assert_eq!(with_title("a.b".into(), None), "a.b");
+        assert_eq!(of("a.b"), "");
+    }
+}
