@@ -8,6 +8,9 @@
 const MAX_CHARS: usize = 160;
 /// Non-blank lines looked at for the title (shebangs and separators included).
 const LOOK_LINES: usize = 6;
+/// Comment lines of the header block that make the title: a header's first line is often
+/// the file's path, its second what the file is for.
+const TITLE_LINES: usize = 2;
 /// Marks the title's line in a chunk's context; key paths never start with it.
 const MARK: &str = "# ";
 
@@ -67,26 +70,42 @@ fn says_something(text: &str) -> bool {
     words >= 2 || lower.chars().filter(|c| crate::chunker::is_cjk(*c)).count() >= 2
 }
 
-/// The file's title, lower-cased: its first comment line that says something, when the
-/// file opens with comments (after a shebang, `---` or `<?xml ...?>`). `None` for prose,
-/// sources, logs and files that open with a setting.
+/// The file's title, lower-cased: the first `TITLE_LINES` comment lines that say
+/// something in the comment block the file opens with (after a shebang, `---` or
+/// `<?xml ...?>`; a blank line ends the block). `None` for prose, sources, logs and files
+/// that open with a setting.
 pub fn file_title(filename: &str, text: &str) -> Option<String> {
     if !may_have(filename) {
         return None;
     }
-    let lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-    for t in lines.take(LOOK_LINES) {
+    let mut found: Vec<String> = Vec::new();
+    let mut seen = 0;
+    for t in text.lines().map(str::trim) {
+        if t.is_empty() {
+            // The header block ends at a blank line: the comment after it is a key's.
+            if found.is_empty() {
+                continue;
+            }
+            break;
+        }
+        seen += 1;
+        if seen > LOOK_LINES {
+            break;
+        }
         if t.starts_with("#!") || t == "---" || t.starts_with("<?xml") {
             continue;
         }
-        let raw = comment_text(t)?;
+        let Some(raw) = comment_text(t) else { break };
         let c = raw.trim_matches(|ch: char| ch.is_whitespace() || "#;/-=*<>!~".contains(ch));
         // `-*- coding: utf-8 -*-` is for the editor.
         if !raw.contains("-*-") && says_something(c) {
-            return Some(c.chars().take(MAX_CHARS).collect::<String>().to_lowercase());
+            found.push(c.chars().take(MAX_CHARS).collect::<String>().to_lowercase());
+            if found.len() == TITLE_LINES {
+                break;
+            }
         }
     }
-    None
+    (!found.is_empty()).then(|| found.join(" "))
 }
 
 /// A chunk's context (its key paths, `keypath::chunk_context`) with its file's title.
@@ -122,15 +141,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_first_comment_that_says_something_is_the_title() {
-        let redis =
-            "# Redis 7.2 — manifest-cache (playback cache)\n# hosts: cache-mf-01\n\nport 6391\n";
+    fn the_header_blocks_first_two_comments_that_say_something_are_the_title() {
+        let redis = "# Redis 7.2 — manifest-cache (playback cache)\n# hosts: cache-mf-01\n# owner: team-playback\n\nport 6391\n";
         assert_eq!(
             file_title("redis.conf", redis).as_deref(),
-            Some("redis 7.2 — manifest-cache (playback cache)")
+            Some("redis 7.2 — manifest-cache (playback cache) hosts: cache-mf-01")
         );
+        // The block ends at a blank line: the comment below it is a key's.
+        let gw = "# /etc/gw/gw.conf\n\n# close idle connections after N seconds\ntimeout 30\n";
+        assert_eq!(file_title("gw.conf", gw).as_deref(), Some("etc/gw/gw.conf"));
         // Shebangs, document markers, rules and modelines are passed over.
-        let script = "#!/bin/bash\n# -*- coding: utf-8 -*-\n########\n# Nightly pg_dump of the orders DB\nset -e\n";
+        let script = "#!/bin/bash\n\n# -*- coding: utf-8 -*-\n########\n# Nightly pg_dump of the orders DB\nset -e\n";
         assert_eq!(
             file_title("backup.sh", script).as_deref(),
             Some("nightly pg_dump of the orders db")
@@ -147,7 +168,7 @@ mod tests {
             Some("logging for the orders api")
         );
         // A license is no title; the comment after it can be.
-        let lic = "# Copyright 2024 Example Corp\n# Gateway timeouts\nx = 1\n";
+        let lic = "# Copyright 2024 Example Corp\n# Gateway timeouts\n# ##\nx = 1\n";
         assert_eq!(
             file_title("gw.ini", lic).as_deref(),
             Some("gateway timeouts")
@@ -162,9 +183,9 @@ mod tests {
         assert_eq!(file_title("app.log", "# started the server now\n"), None);
         assert_eq!(file_title("a.conf", "#####\n#\n"), None);
         assert_eq!(file_title("a.conf", ""), None);
-        let long = format!("# {}\n", "word ".repeat(100));
+        let long = format!("# {}\n# {0}\n# {0}\n", "word ".repeat(100));
         let t = file_title("a.conf", &long).expect("a title");
-        assert_eq!(t.chars().count(), MAX_CHARS);
+        assert_eq!(t.chars().count(), 2 * MAX_CHARS + 1);
     }
 
     #[test]
