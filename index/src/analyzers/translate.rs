@@ -330,6 +330,8 @@ mod tests {
         assert!(t.terms.iter().any(|x| x == "nofile"), "{t:?}");
         let t = translate("按什么策略淘汰");
         assert!(t.terms.iter().any(|x| x == "evict"), "{t:?}");
+        // An operator's 策略 is a policy (重启策略, 保留策略), not CC-CEDICT's tactics.
+        assert!(t.terms.iter().any(|x| x == "policy"), "{t:?}");
         // Operators' words for a supervisor's restart and a monitor's scrape.
         let t = translate("挂了会自动拉起吗");
         assert!(t.terms.iter().any(|x| x == "restart"), "{t:?}");
