@@ -4,7 +4,7 @@
 //! few repeat it: `port 6391` answers "manifest-cache redis 的端口" only with the title
 //! read as its context, as the file's name is.
 
-/// Longest title kept: a title is a line, not a license block.
+/// Longest line of a title kept: a title names, it does not explain.
 const MAX_CHARS: usize = 160;
 /// Non-blank lines looked at for the title (shebangs and separators included).
 const LOOK_LINES: usize = 6;
@@ -45,13 +45,16 @@ pub fn may_have(filename: &str) -> bool {
     !no_title(&filename.to_lowercase())
 }
 
-/// The text of a comment line without its marker; `None` for any other line.
-fn comment_text(t: &str) -> Option<&str> {
+/// The text of a comment line without its marker; `None` for any other line. `--`
+/// comments only where `dashes` (SQL, Lua): elsewhere `--port=8080` is a flag.
+fn comment_text(t: &str, dashes: bool) -> Option<&str> {
     if let Some(rest) = t.strip_prefix("<!--") {
         return Some(rest.trim_end_matches("-->"));
     }
-    ["#", ";", "//", "--"]
-        .iter()
+    let dash = dashes.then_some("--");
+    ["#", ";", "//"]
+        .into_iter()
+        .chain(dash)
         .find_map(|p| t.strip_prefix(p))
 }
 
@@ -78,6 +81,8 @@ pub fn file_title(filename: &str, text: &str) -> Option<String> {
     if !may_have(filename) {
         return None;
     }
+    let lower = filename.to_lowercase();
+    let dashes = lower.ends_with(".sql") || lower.ends_with(".lua");
     let mut found: Vec<String> = Vec::new();
     let mut seen = 0;
     for t in text.lines().map(str::trim) {
@@ -95,7 +100,9 @@ pub fn file_title(filename: &str, text: &str) -> Option<String> {
         if t.starts_with("#!") || t == "---" || t.starts_with("<?xml") {
             continue;
         }
-        let Some(raw) = comment_text(t) else { break };
+        let Some(raw) = comment_text(t, dashes) else {
+            break;
+        };
         let c = raw.trim_matches(|ch: char| ch.is_whitespace() || "#;/-=*<>!~".contains(ch));
         // `-*- coding: utf-8 -*-` is for the editor.
         if !raw.contains("-*-") && says_something(c) {
@@ -166,6 +173,16 @@ mod tests {
         assert_eq!(
             file_title("logback.xml", xml).as_deref(),
             Some("logging for the orders api")
+        );
+        // `--` is a comment in SQL, a flag elsewhere.
+        let sql = "-- schema of the orders database\nCREATE TABLE t (id int);\n";
+        assert_eq!(
+            file_title("orders.sql", sql).as_deref(),
+            Some("schema of the orders database")
+        );
+        assert_eq!(
+            file_title("server.flags", "--port=8080\n--log_dir=/var/log\n"),
+            None
         );
         // A license is no title; the comment after it can be.
         let lic = "# Copyright 2024 Example Corp\n# Gateway timeouts\n# ##\nx = 1\n";
