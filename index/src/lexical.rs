@@ -42,8 +42,9 @@ pub struct ChunkDoc {
     pub last_line: u32,
     pub text: String,
     /// The full paths of the keys the chunk's lines set under a block and the blocks they
-    /// sit in (`analyzers::keypath::chunk_context`; empty for unstructured text), indexed
-    /// as identifiers with the text.
+    /// sit in (`analyzers::keypath::chunk_context`; empty for unstructured text), and last
+    /// its file's title on a line of its own (`analyzers::title`), indexed as identifiers
+    /// with the text.
     pub context: String,
 }
 

@@ -23,9 +23,10 @@ pub(super) const ANALYSIS: u32 = 4;
 const BATCH_CHUNKS: usize = 4096;
 
 impl Engine {
-    /// Gives the structured files of older entries their key paths and title; every older entry is
-    /// then marked current. A file whose content changed since (its sha256 differs) is
-    /// left to the doc sync or a new upload. Returns how many files were rewritten.
+    /// Gives the structured and titled files of older entries their key paths and title;
+    /// every older entry is then marked current. A file whose content changed since (its
+    /// sha256 differs) is left to the doc sync or a new upload. Returns how many files were
+    /// rewritten.
     pub(super) fn backfill(&self) -> Result<usize, IndexError> {
         let stale: Vec<Entry> = self
             .read_catalog()?
