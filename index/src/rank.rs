@@ -325,11 +325,13 @@ impl TypedWords {
 }
 
 /// The best coverage (`covered`) of any `PROXIMITY_LINES` adjacent lines of a chunk's
-/// lower-cased text (its file's name counts in each window, as in the whole chunk's).
+/// lower-cased text (its file's name and title, `analyzers::title`, count in each window,
+/// as in the whole chunk's).
 /// `whole`: the whole chunk's coverage, which no window exceeds, so the scan stops there.
 pub fn window_coverage(
     text_lower: &str,
     name_lower: &str,
+    title_lower: &str,
     covered: &dyn Fn(&ChunkWords) -> f32,
     whole: f32,
 ) -> f32 {
@@ -345,7 +347,8 @@ pub fn window_coverage(
         let b = starts
             .get(k + PROXIMITY_LINES)
             .map_or(text_lower.len(), |&e| e);
-        best = best.max(covered(&ChunkWords::new(&text_lower[a..b], name_lower)));
+        let words = ChunkWords::new(&text_lower[a..b], name_lower).with_context(title_lower);
+        best = best.max(covered(&words));
         if b == text_lower.len() {
             break;
         }
@@ -467,15 +470,16 @@ pub(crate) fn from_first_line(text: &str) -> &str {
 /// The most relevant part of a chunk, at most `max_chars`, and its 1-based line range
 /// (the chunk's first non-blank line is `first_line`): the lines that fit in `max_chars`
 /// from a start line, the start whose lines `covered` scores best (the question's words
-/// in them, the file's name counting in each; none: every start alike), then whose first
-/// line holds the most of the distinct `tokens` (a token the lower-cased file name
-/// `name_lower` holds counting half: `nginx` on any line of nginx.conf says less than
-/// `timeout`), then the first.
+/// in them, the file's name and title counting in each; none: every start alike), then
+/// whose first line holds the most of the distinct `tokens` (a token the lower-cased file
+/// name `name_lower` or title `title_lower` holds counting half: `nginx` on any line of
+/// nginx.conf says less than `timeout`), then the first.
 pub fn snippet(
     text: &str,
     first_line: u32,
     tokens: &[String],
     name_lower: &str,
+    title_lower: &str,
     max_chars: usize,
     covered: Option<&dyn Fn(&ChunkWords) -> f32>,
 ) -> (String, u32, u32) {
@@ -484,7 +488,9 @@ pub fn snippet(
     let mut weighted: Vec<(&str, f32)> = Vec::new();
     for t in tokens {
         if !weighted.iter().any(|(w, _)| *w == t.as_str()) {
-            let w = if in_name(name_lower, t) { 0.5 } else { 1.0 };
+            let about =
+                in_name(name_lower, t) || (!t.is_empty() && title_lower.contains(t.as_str()));
+            let w = if about { 0.5 } else { 1.0 };
             weighted.push((t.as_str(), w));
         }
     }
@@ -521,7 +527,9 @@ pub fn snippet(
             .filter(|(t, _)| l.contains(t))
             .map(|(_, w)| w)
             .sum();
-        let cov = covered.map_or(0.0, |c| c(&ChunkWords::new(&window(i), name_lower)));
+        let cov = covered.map_or(0.0, |c| {
+            c(&ChunkWords::new(&window(i), name_lower).with_context(title_lower))
+        });
         let key = (cov, first);
         if key.0 > best.1 .0 || (key.0 == best.1 .0 && key.1 > best.1 .1) {
             best = (i, key);
@@ -692,16 +700,16 @@ mod tests {
     #[test]
     fn index_rank_snippet_and_weights() {
         let text = "\n\nalpha\nbeta gamma\nport: 5432 database\nlast";
-        let (s, a, b) = snippet(text, 3, &simple_tokens("database port"), "", 200, None);
+        let (s, a, b) = snippet(text, 3, &simple_tokens("database port"), "", "", 200, None);
         assert_eq!(s, "port: 5432 database\nlast");
         assert_eq!((a, b), (5, 6));
-        let (s, _, _) = snippet(&"x".repeat(500), 1, &[], "", 200, None);
+        let (s, _, _) = snippet(&"x".repeat(500), 1, &[], "", "", 200, None);
         assert_eq!(s.chars().count(), 200);
         // A word said twice (the question's and its translation's) counts once, and the
         // file's own name counts half: the timeout line, not the line naming nginx.
         let conf = "location / {\n    proxy_read_timeout 20s;\n}\nroot /usr/share/nginx/html;";
         let toks: Vec<String> = ["nginx", "timeout", "nginx"].map(String::from).to_vec();
-        let (s, a, _) = snippet(conf, 10, &toks, "nginx.conf", 200, None);
+        let (s, a, _) = snippet(conf, 10, &toks, "nginx.conf", "", 200, None);
         assert!(s.starts_with("proxy_read_timeout"), "{s}");
         assert_eq!(a, 11);
         // With the question's coverage: the start whose 200 characters hold most of it.
@@ -714,9 +722,9 @@ mod tests {
         let typed = TypedWords::new(&simple_tokens("timeout retries"));
         let covered = |w: &ChunkWords| typed.coverage_in(w);
         let toks = simple_tokens("timeout retries");
-        let (s, a, _) = snippet(&text, 1, &toks, "", 200, None);
+        let (s, a, _) = snippet(&text, 1, &toks, "", "", 200, None);
         assert_eq!(a, 1, "{s}");
-        let (s, a, _) = snippet(&text, 1, &toks, "", 200, Some(&covered));
+        let (s, a, _) = snippet(&text, 1, &toks, "", "", 200, Some(&covered));
         assert_eq!(a, 3, "{s}");
         assert!(s.starts_with("read timeout: 30s\nretries: 3"), "{s}");
         assert_eq!(dense_weight(0.3), 0.0);
@@ -749,7 +757,13 @@ mod tests {
         let t = TypedWords::new(&simple_tokens("redis max memory"));
         let covered = |w: &ChunkWords| t.coverage_in(w);
         let windows = |text: &str, name: &str| {
-            window_coverage(text, name, &covered, covered(&ChunkWords::new(text, name)))
+            window_coverage(
+                text,
+                name,
+                "",
+                &covered,
+                covered(&ChunkWords::new(text, name)),
+            )
         };
         assert_eq!(windows("", ""), 0.0);
         // Fewer lines than a window: the whole text, without a trailing newline too.
@@ -759,7 +773,7 @@ mod tests {
         // The file's name counts in every window, as in the chunk's coverage.
         assert_eq!(windows(far, "redis.conf"), 1.0);
         // No window exceeds the ceiling it is given: the scan stops once one reaches it.
-        assert_eq!(window_coverage(far, "", &covered, 1.0 / 3.0), 1.0 / 3.0);
+        assert_eq!(window_coverage(far, "", "", &covered, 1.0 / 3.0), 1.0 / 3.0);
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::{Dense, Engine, Hit, Mode, Scope};
+use crate::analyzers::title;
 use crate::analyzers::translate::SenseScorer;
 use crate::embed::Embedder;
 use crate::lexical::ChunkDoc;
@@ -726,8 +727,8 @@ impl Engine {
                 let shot = texts
                     .get(&c.chunk)
                     .map(|ch| {
-                        let named = represent::titled(&name, ch);
-                        rank::snippet(&ch.text, ch.first_line, &snip, &named, 200, win)
+                        let title = title::of(&ch.context);
+                        rank::snippet(&ch.text, ch.first_line, &snip, &name, title, 200, win)
                     })
                     .unwrap_or((String::new(), 1, 1));
                 let lines = (shot.1, shot.2);

@@ -44,19 +44,13 @@ impl Weigh<'_> {
             let ctx = ch.context.to_lowercase();
             let cov = (self.covered)(&rank::ChunkWords::new(&low, name).with_context(&ctx));
             let prox = if self.pw > 0.0 && cov > 0.0 {
-                rank::window_coverage(&low, &titled(name, ch), self.covered, cov)
+                rank::window_coverage(&low, name, title::of(&ctx), self.covered, cov)
             } else {
                 0.0
             };
             (cov, prox)
         })
     }
-}
-
-/// A chunk's file name with its file's title (`analyzers::title`): both say what every
-/// line of the file is about, so both count in each window of lines.
-pub(super) fn titled(name: &str, ch: &ChunkDoc) -> String {
-    format!("{name}\n{}", title::of(&ch.context))
 }
 
 /// The chunk each file should show, for the files whose choice differs from their current

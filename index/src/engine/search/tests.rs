@@ -575,7 +575,7 @@ fn index_search_words_written_together_outrank_words_spread_apart() {
         let low = text.to_lowercase();
         let whole = covered(&rank::ChunkWords::new(&low, ""));
         assert_eq!(whole, 1.0, "{text}");
-        rank::window_coverage(&low, "", &covered, whole)
+        rank::window_coverage(&low, "", "", &covered, whole)
     };
     assert_eq!(windows(conf), 1.0);
     let spread = windows(note);
