@@ -13,6 +13,7 @@ pub mod dict;
 pub mod glossary;
 pub mod ident;
 pub mod keypath;
+pub mod syntax;
 pub mod title;
 pub mod translate;
 pub use ident::{ident_analyzer, join_analyzer};

@@ -4,6 +4,8 @@
 //! few repeat it: `port 6391` answers "manifest-cache redis 的端口" only with the title
 //! read as its context, as the file's name is.
 
+use super::syntax;
+
 /// Longest line of a title kept: a title names, it does not explain.
 const MAX_CHARS: usize = 160;
 /// Non-blank lines looked at for the title (shebangs and separators included).
@@ -17,45 +19,16 @@ const MARK: &str = "# ";
 /// Files whose first comment is not a title: prose (`#` is a heading), C sources (`#` is
 /// a directive, the first comment a license), logs, tables, JSON and compressed pages.
 fn no_title(lower: &str) -> bool {
-    [
-        ".md",
-        ".markdown",
-        ".rst",
-        ".txt",
-        ".adoc",
-        ".c",
-        ".h",
-        ".cc",
-        ".cpp",
-        ".hpp",
-        ".hh",
-        ".cxx",
-        ".log",
-        ".gz",
-        ".csv",
-        ".tsv",
-        ".json",
-    ]
-    .iter()
-    .any(|e| lower.ends_with(e))
+    syntax::prose(lower)
+        || syntax::c_family(lower)
+        || [".log", ".gz", ".csv", ".tsv", ".json"]
+            .iter()
+            .any(|e| lower.ends_with(e))
 }
 
 /// Whether a file of this name may have a title (the backfill reads only those).
 pub fn may_have(filename: &str) -> bool {
     !no_title(&filename.to_lowercase())
-}
-
-/// The text of a comment line without its marker; `None` for any other line. `--`
-/// comments only where `dashes` (SQL, Lua): elsewhere `--port=8080` is a flag.
-fn comment_text(t: &str, dashes: bool) -> Option<&str> {
-    if let Some(rest) = t.strip_prefix("<!--") {
-        return Some(rest.trim_end_matches("-->"));
-    }
-    let dash = dashes.then_some("--");
-    ["#", ";", "//"]
-        .into_iter()
-        .chain(dash)
-        .find_map(|p| t.strip_prefix(p))
 }
 
 /// Whether a comment says what the file is for: two words of letters at least (not a
@@ -100,7 +73,7 @@ pub fn file_title(filename: &str, text: &str) -> Option<String> {
         if t.starts_with("#!") || t == "---" || t.starts_with("<?xml") {
             continue;
         }
-        let Some(raw) = comment_text(t, dashes) else {
+        let Some(raw) = syntax::comment_text(t, dashes) else {
             break;
         };
         let c = raw.trim_matches(|ch: char| ch.is_whitespace() || "#;/-=*<>!~".contains(ch));

@@ -6,33 +6,13 @@
 
 pub use llmops_common::AnswerLine;
 
+use crate::analyzers::syntax::{c_family, is_comment, prose};
 use crate::analyzers::{keypath, title};
 use crate::lexical::ChunkDoc;
 use crate::rank::{self, ChunkWords};
 
 /// A quoted line is cut here: a minified JSON line must not fill the answer.
 const MAX_CHARS: usize = 240;
-
-/// A comment line of a config file (`#`, `;`, `//`, `<!--`).
-fn is_comment(trimmed: &str) -> bool {
-    ["#", ";", "//", "<!--"]
-        .iter()
-        .any(|p| trimmed.starts_with(p))
-}
-
-/// Markdown and plain prose: `#` starts a heading there, not a comment.
-fn prose(filename_lower: &str) -> bool {
-    [".md", ".markdown", ".rst", ".txt", ".adoc"]
-        .iter()
-        .any(|e| filename_lower.ends_with(e))
-}
-
-/// C and C++ sources: `#define MAX_CONN 512` is what a header sets, not a comment.
-fn c_family(filename_lower: &str) -> bool {
-    [".c", ".h", ".cc", ".cpp", ".hpp", ".hh", ".cxx"]
-        .iter()
-        .any(|e| filename_lower.ends_with(e))
-}
 
 /// The name a `key = value`, `key: value` (`keypath::ini_key`) or `key value` line
 /// (redis.conf, sshd_config) starts with.
