@@ -122,47 +122,51 @@ mod tests {
 
     #[test]
     fn the_header_blocks_first_two_comments_that_say_something_are_the_title() {
-        let redis = "# Redis 7.2 — manifest-cache (playback cache)\n# hosts: cache-mf-01\n# owner: team-playback\n\nport 6391\n";
-        assert_eq!(
-            file_title("redis.conf", redis).as_deref(),
-            Some("redis 7.2 — manifest-cache (playback cache) hosts: cache-mf-01")
-        );
-        // The block ends at a blank line: the comment below it is a key's.
-        let gw = "# /etc/gw/gw.conf\n\n# close idle connections after N seconds\ntimeout 30\n";
-        assert_eq!(file_title("gw.conf", gw).as_deref(), Some("etc/gw/gw.conf"));
-        // Shebangs, document markers, rules and modelines are passed over.
-        let script = "#!/bin/bash\n\n# -*- coding: utf-8 -*-\n########\n# Nightly pg_dump of the orders DB\nset -e\n";
-        assert_eq!(
-            file_title("backup.sh", script).as_deref(),
-            Some("nightly pg_dump of the orders db")
-        );
-        let yaml = "---\n# 订单服务的部署\napiVersion: apps/v1\n";
-        assert_eq!(
-            file_title("orders.yaml", yaml).as_deref(),
-            Some("订单服务的部署")
-        );
-        let xml =
-            "<?xml version=\"1.0\"?>\n<!-- logging for the orders API -->\n<configuration/>\n";
-        assert_eq!(
-            file_title("logback.xml", xml).as_deref(),
-            Some("logging for the orders api")
-        );
-        // `--` is a comment in SQL, a flag elsewhere.
-        let sql = "-- schema of the orders database\nCREATE TABLE t (id int);\n";
-        assert_eq!(
-            file_title("orders.sql", sql).as_deref(),
-            Some("schema of the orders database")
-        );
-        assert_eq!(
-            file_title("server.flags", "--port=8080\n--log_dir=/var/log\n"),
-            None
-        );
-        // A license is no title; the comment after it can be.
-        let lic = "# Copyright 2024 Example Corp\n# Gateway timeouts\n# ##\nx = 1\n";
-        assert_eq!(
-            file_title("gw.ini", lic).as_deref(),
-            Some("gateway timeouts")
-        );
+        let cases: &[(&str, &str, Option<&str>)] = &[
+            (
+                "redis.conf",
+                "# Redis 7.2 — manifest-cache (playback cache)\n# hosts: cache-mf-01\n# owner: team-playback\n\nport 6391\n",
+                Some("redis 7.2 — manifest-cache (playback cache) hosts: cache-mf-01"),
+            ),
+            // The block ends at a blank line: the comment below it is a key's.
+            (
+                "gw.conf",
+                "# /etc/gw/gw.conf\n\n# close idle connections after N seconds\ntimeout 30\n",
+                Some("etc/gw/gw.conf"),
+            ),
+            // Shebangs, document markers, rules and modelines are passed over.
+            (
+                "backup.sh",
+                "#!/bin/bash\n\n# -*- coding: utf-8 -*-\n########\n# Nightly pg_dump of the orders DB\nset -e\n",
+                Some("nightly pg_dump of the orders db"),
+            ),
+            (
+                "orders.yaml",
+                "---\n# 订单服务的部署\napiVersion: apps/v1\n",
+                Some("订单服务的部署"),
+            ),
+            (
+                "logback.xml",
+                "<?xml version=\"1.0\"?>\n<!-- logging for the orders API -->\n<configuration/>\n",
+                Some("logging for the orders api"),
+            ),
+            // `--` is a comment in SQL, a flag elsewhere.
+            (
+                "orders.sql",
+                "-- schema of the orders database\nCREATE TABLE t (id int);\n",
+                Some("schema of the orders database"),
+            ),
+            ("server.flags", "--port=8080\n--log_dir=/var/log\n", None),
+            // A license is no title; the comment after it can be.
+            (
+                "gw.ini",
+                "# Copyright 2024 Example Corp\n# Gateway timeouts\n# ##\nx = 1\n",
+                Some("gateway timeouts"),
+            ),
+        ];
+        for (name, text, want) in cases {
+            assert_eq!(file_title(name, text).as_deref(), *want, "{name}");
+        }
     }
 
     #[test]
