@@ -1,24 +1,22 @@
-//! Hybrid search: the query vector (cached or micro-batched), the batched vector scan, the
-//! gate, lexical candidates, and the fusion of lexical, dense and file-name evidence into
-//! ranked hits with similarities, snippets and positions.
+//! Hybrid search: the fusion of lexical, dense and file-name evidence (`search/evidence.rs`
+//! gathers it) into ranked hits with similarities, snippets and positions, at most a few
+//! chunks per file.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
-use super::{Dense, Engine, Hit, Mode, Scope};
+use super::{Engine, Hit, Mode, Scope};
 use crate::analyzers::title;
-use crate::analyzers::translate::SenseScorer;
-use crate::embed::Embedder;
 use crate::lexical::ChunkDoc;
 use crate::rank;
-use crate::vectors::VectorStore;
 use crate::{chunk_id, IndexError};
 
 mod answer;
+mod evidence;
 mod language;
 mod represent;
 
 pub use answer::AnswerLine;
+use evidence::Evidence;
 
 /// (doc key, chunk id, score) in rank order.
 type Ranked = Vec<(String, u64, f32)>;
@@ -33,37 +31,6 @@ pub struct RetrieverFiles {
     pub dense: Vec<(String, f32, f32)>,
     /// (file name, file-name score).
     pub names: Vec<(String, f32)>,
-}
-
-/// Each retriever's ranked chunks.
-pub(super) struct Evidence {
-    lex: Ranked,
-    bm25_max: f32,
-    dense: Ranked,
-    /// Weight of the dense votes (query coverage of the embedder).
-    wd: f32,
-    /// English dense hits on a Chinese question that BM25 did not find: their votes weigh
-    /// `EngineConfig::cross_dense` times `wd`.
-    cross: HashSet<u64>,
-    cross_dense: f32,
-    /// The translated question's words for coverage (each word by any of its senses).
-    senses: rank::SenseUnits,
-    /// The question's words a file name can share: a question with Chinese in it by its
-    /// translation (`senses`, which keeps the English words it had), else each word.
-    name_words: rank::SenseUnits,
-    /// The question has Chinese in it (translated by the dictionary into English).
-    cjk_query: bool,
-}
-
-impl Evidence {
-    /// The weight of a dense vote for chunk `id`.
-    fn dense_weight(&self, id: u64) -> f32 {
-        if self.cross.contains(&id) {
-            self.wd * self.cross_dense
-        } else {
-            self.wd
-        }
-    }
 }
 
 /// Chunks each retriever returns at least: a file's best chunk is often outside the top
@@ -150,56 +117,6 @@ impl Engine {
         }
     }
 
-    /// The query's vector: from the LRU cache, or embedded together with whatever other
-    /// queries arrive meanwhile (one forward pass for a burst of concurrent searches).
-    pub(super) fn query_vector(
-        &self,
-        embedder: &Arc<dyn Embedder>,
-        query: &str,
-    ) -> Result<Vec<f32>, IndexError> {
-        if let Some(v) = self.qcache.get(query) {
-            return Ok(v);
-        }
-        let v = self.qbatch.embed(embedder, query)?;
-        self.qcache.put(query, &v);
-        Ok(v)
-    }
-
-    /// Query vectors of several short texts: cached ones from the cache, the others in one
-    /// call to the embedder (a translated word and its senses).
-    pub(super) fn query_vectors(
-        &self,
-        embedder: &Arc<dyn Embedder>,
-        texts: &[&str],
-    ) -> Result<Vec<Vec<f32>>, IndexError> {
-        let mut out: Vec<Option<Vec<f32>>> = texts.iter().map(|t| self.qcache.get(t)).collect();
-        let missing: Vec<&str> = texts
-            .iter()
-            .zip(&out)
-            .filter(|(_, v)| v.is_none())
-            .map(|(t, _)| *t)
-            .collect();
-        if !missing.is_empty() {
-            let got = embedder.embed(&missing, crate::embed::InputKind::Query)?;
-            if got.len() != missing.len() {
-                return Err(IndexError::Embed(format!(
-                    "{} vectors for {} texts",
-                    got.len(),
-                    missing.len()
-                )));
-            }
-            let mut got = got.into_iter();
-            for (t, slot) in texts.iter().zip(out.iter_mut()) {
-                if slot.is_none() {
-                    let v = got.next().unwrap_or_default();
-                    self.qcache.put(t, &v);
-                    *slot = Some(v);
-                }
-            }
-        }
-        Ok(out.into_iter().map(Option::unwrap_or_default).collect())
-    }
-
     /// Hybrid search: at most `top_k` chunks, best first, similarity in [0, 1], none below
     /// the threshold, at most `EngineConfig::per_file` of them from one file.
     pub fn search(
@@ -276,176 +193,6 @@ impl Engine {
         })
     }
 
-    /// The retrievers' evidence for a query (and its simple tokens, and its translation's).
-    fn evidence(
-        &self,
-        query: &str,
-        tags: &[String],
-        pool: usize,
-        mode: Mode,
-    ) -> Result<(Evidence, Vec<String>, Vec<String>), IndexError> {
-        let ticket = self.gate.ticket();
-        let tags = tags.to_vec();
-        let simple = rank::simple_tokens(query);
-        // The query in the other language (glossary and dictionary): a Chinese question
-        // about an English text is covered by the English words it was translated to.
-        // A multilingual embedder orders each translated word's dictionary senses.
-        let dense = self.dense();
-        let scorer = dense
-            .as_ref()
-            .filter(|d| d.embedder.orders_senses())
-            .map(|d| language::EmbeddedSenses {
-                engine: self,
-                embedder: &d.embedder,
-                context: query,
-            });
-        let tr = self
-            .cfg
-            .translator
-            .translate(query, scorer.as_ref().map(|s| s as &dyn SenseScorer));
-        let tr_simple = rank::simple_tokens(&tr.text);
-        // A question with Chinese in it (translated by the dictionary into English): which
-        // chunks take its own vector and how much its translation weighs.
-        let cjk_query = query.chars().any(llmops_common::is_cjk);
-
-        // The query embedding first, outside the gate below, so concurrent searches batch.
-        let mut wd = 0.0f32;
-        // (the query's own vector and the one mixed with its translation when it differs,
-        // each when some chunk would take its hits; the store).
-        type QDense = (Option<Vec<f32>>, Option<Vec<f32>>, Arc<dyn VectorStore>);
-        let mut qdense: Option<QDense> = None;
-        if let (
-            Some(Dense {
-                embedder: e,
-                vectors: v,
-            }),
-            true,
-        ) = (self.dense(), mode != Mode::Lexical)
-        {
-            wd = if mode == Mode::Dense {
-                1.0
-            } else {
-                rank::dense_weight(e.coverage(query))
-            };
-            if wd > 0.0 {
-                // A failing embedder (endpoint down) degrades the search to lexical.
-                match self.query_vector(&e, query) {
-                    Ok(q) => {
-                        // Each scan serves the chunks of one language: the mixed vector
-                        // (a second query embedding) only for a translated question and
-                        // when chunks in the other language exist, the own one only when
-                        // chunks in the question's language do or there is nothing else
-                        // (one scan in a one-language index).
-                        let translated = !tr.text.is_empty() && tr.text != query;
-                        let (same, other) = if !translated {
-                            (true, false)
-                        } else {
-                            let (has_cjk, has_other) = self.lexical.languages()?;
-                            if cjk_query {
-                                (has_cjk, has_other)
-                            } else {
-                                (has_other, has_cjk)
-                            }
-                        };
-                        let mixed = other
-                            .then(|| self.mix_translation(&e, &q, &tr.text, cjk_query))
-                            .flatten();
-                        let own = (same || mixed.is_none()).then_some(q);
-                        qdense = Some((own, mixed, v));
-                    }
-                    Err(err) => tracing::warn!("dense search skipped: {err}"),
-                }
-            }
-        }
-        // The vector scan too (batched with concurrent searches: one pass over the rows);
-        // a second one with the translation mixed in, for the chunks in the other language.
-        let found = qdense.map(|(own, mixed, v)| {
-            let own = own.map_or(Ok(Vec::new()), |q| {
-                self.scans.search(&v, q, &tags, pool, &self.gate, ticket)
-            });
-            let mixed = mixed.map(|m| self.scans.search(&v, m, &tags, pool, &self.gate, ticket));
-            (own, mixed)
-        });
-        // At most one search per core computes at a time: 50 threads time-slicing two
-        // cores made every search as slow as the slowest; queued, each runs to completion.
-        let _permit = self.gate.acquire(ticket);
-
-        // Lexical candidates, every chunk in rank order (ids only: no stored text is read
-        // yet); the best chunk per file is the file's.
-        let mut lex: Ranked = Vec::new();
-        if mode != Mode::Dense {
-            let qt = self.lexical.query_tokens_translated(query, &tr);
-            let ids = self.ids.read().map_err(|_| IndexError::Poisoned)?;
-            let hits = self.lexical.search_ids(&qt, &tags, pool)?;
-            for (score, id) in hits {
-                if let Some(k) = ids.get(&id) {
-                    lex.push((k.to_string(), id, score));
-                }
-            }
-        }
-        let bm25_max = lex.first().map(|x| x.2).unwrap_or(1.0).max(1e-6);
-
-        // Dense candidates, weighted by how much of the query the embedder can represent.
-        let mut dense: Ranked = Vec::new();
-        if let Some((own, mixed)) = found {
-            match (own, mixed.transpose()) {
-                (Ok(own), Ok(mixed)) => {
-                    let found = self.by_chunk_language(own, mixed, cjk_query, pool)?;
-                    let ids = self.ids.read().map_err(|_| IndexError::Poisoned)?;
-                    for (id, s) in found {
-                        if let Some(k) = ids.get(&id) {
-                            dense.push((k.to_string(), id, s));
-                        }
-                    }
-                }
-                // Chroma gone: lexical only.
-                (Err(err), _) | (_, Err(err)) => tracing::warn!("dense search skipped: {err}"),
-            }
-        }
-        // Dense votes for English chunks weigh less on a Chinese question (hybrid only:
-        // dense mode is dense). Measured there: BM25 over the translated question beats e5
-        // across languages. English questions about Chinese text keep full dense votes:
-        // their translation is the glossary's alone.
-        let cross = if mode == Mode::Hybrid
-            && self.cfg.cross_dense != 1.0
-            && !dense.is_empty()
-            && rank::query_is_cjk(query)
-        {
-            // A chunk BM25 also found (through the translation) keeps its full dense vote:
-            // the discount is for e5 alone across languages, not for two retrievers that
-            // agree (a Chinese question about a YAML key found by both must not lose to a
-            // Chinese note sharing one word with it).
-            let lexical: HashSet<u64> = lex.iter().map(|l| l.1).collect();
-            let ids: Vec<u64> = dense
-                .iter()
-                .map(|d| d.1)
-                .filter(|id| !lexical.contains(id))
-                .collect();
-            let cjk = self.lexical.cjk_chunks(&ids)?;
-            ids.into_iter().filter(|id| !cjk.contains(id)).collect()
-        } else {
-            HashSet::new()
-        };
-        let senses = rank::SenseUnits::new(&tr, &tr_simple);
-        let name_words = if cjk_query {
-            senses.clone()
-        } else {
-            rank::SenseUnits::from_tokens(&simple)
-        };
-        let ev = Evidence {
-            name_words,
-            lex,
-            bm25_max,
-            dense,
-            wd,
-            cross,
-            cross_dense: self.cfg.cross_dense,
-            senses,
-            cjk_query,
-        };
-        Ok((ev, simple, tr_simple))
-    }
-
     /// Files whose names match the query (score >= 0.3), best first, at most 50.
     fn filename_matches(
         &self,
@@ -471,7 +218,7 @@ impl Engine {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn fuse(
+    fn fuse(
         &self,
         query: &str,
         (simple, tr_simple): (&[String], &[String]),

@@ -1,6 +1,7 @@
 //! Tests of hybrid search: identifiers, dictionary translation, chunks with a per-file cap.
 
 use super::*;
+use std::sync::Arc;
 use crate::EngineConfig;
 
 fn engine(dir: &std::path::Path, files: &[(&str, &str)]) -> Arc<Engine> {
