@@ -1,8 +1,8 @@
 //! Tests of hybrid search: identifiers, dictionary translation, chunks with a per-file cap.
 
 use super::*;
-use std::sync::Arc;
 use crate::EngineConfig;
+use std::sync::Arc;
 
 fn engine(dir: &std::path::Path, files: &[(&str, &str)]) -> Arc<Engine> {
     let e = Engine::open(EngineConfig::new(dir.join("index")), None, None).expect("open");
