@@ -200,4 +200,21 @@ mod tests {
         assert_eq!(with_title("a.b".into(), None), "a.b");
         assert_eq!(of("a.b"), "");
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        /// Any text: no panic, a title of at most two cut lines on one line, and it rides
+        /// in a context and comes back out apart from the key paths.
+        #[test]
+        fn index_title_any_text(s in "[ a-z0-9#;/!*<>?=\\-\r\n\t数据库端口é]{0,400}") {
+            for name in ["a.conf", "run.sql", "x.yaml", "notes.md"] {
+                let Some(t) = file_title(name, &s) else { continue };
+                proptest::prop_assert!(!t.contains('\n'), "{t:?}");
+                proptest::prop_assert!(t.chars().count() <= 2 * MAX_CHARS + 1);
+                let ctx = with_title("a.b c_d".into(), Some(&t));
+                proptest::prop_assert_eq!(of(&ctx), t.as_str());
+                proptest::prop_assert_eq!(key_paths(&ctx).collect::<Vec<_>>(), ["a.b", "c_d"]);
+            }
+        }
+    }
 }
