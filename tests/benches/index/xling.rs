@@ -122,7 +122,14 @@ fn page_file(name: &str) -> Option<PathBuf> {
                 .filter(|p| {
                     p.file_name()
                         .map(|n| n.to_string_lossy().into_owned())
-                        .is_some_and(|n| n == want || n.starts_with(&format!("{want}.")))
+                        .is_some_and(|n| {
+                            // `name.1.gz`, or a section with a suffix (`name.1ssl.gz`).
+                            n.strip_prefix(&want).is_some_and(|rest| {
+                                rest.is_empty()
+                                    || rest.starts_with('.')
+                                    || rest.starts_with(|c: char| c.is_ascii_lowercase())
+                            })
+                        })
                 })
                 .collect();
             hits.sort();
