@@ -9,6 +9,7 @@ use tantivy::tokenizer::{
 
 use crate::chunker::is_cjk;
 
+pub mod context;
 pub mod dict;
 pub mod glossary;
 pub mod ident;

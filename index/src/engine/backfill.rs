@@ -9,6 +9,7 @@ use std::path::Path;
 
 use super::catalog::Entry;
 use super::Engine;
+use crate::analyzers::context::FileContext;
 use crate::analyzers::{keypath, title};
 use crate::lexical::ChunkDoc;
 use crate::IndexError;
@@ -93,21 +94,16 @@ impl Engine {
         if !same {
             return Ok(None);
         }
-        let nesting = keypath::nesting_of(&e.filename, text);
-        let head = title::file_title(&e.filename, text);
-        if nesting.is_none() && head.is_none() {
+        let context = FileContext::of(&e.filename, text);
+        if context.is_empty() {
             return Ok(None);
         }
-        let paths = nesting
-            .map(|n| keypath::line_paths(text, n))
-            .unwrap_or_default();
         let mut docs = self.lexical.chunks_of(&e.key)?;
         if docs.len() != e.chunks as usize {
             return Ok(None);
         }
         for d in &mut docs {
-            let (a, b) = (d.first_line as usize, d.last_line as usize);
-            d.context = title::with_title(keypath::chunk_context(&paths, a, b), head.as_deref());
+            d.context = context.chunk(d.first_line as usize, d.last_line as usize);
         }
         Ok(Some(docs))
     }

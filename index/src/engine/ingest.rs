@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use super::catalog::Entry;
 use super::{Dense, Engine, State, SyncReport, SysFile};
-use crate::analyzers::{keypath, title};
+use crate::analyzers::context::FileContext;
 use crate::chunker;
 use crate::lexical::ChunkDoc;
 use crate::{chunk_id, IndexError};
@@ -21,11 +21,8 @@ impl Engine {
         durable: bool,
     ) -> Result<u32, IndexError> {
         let chunks = chunker::chunk(&text, &self.cfg.chunker);
-        // Per line, the key path it sets (structured configs only).
-        let paths = keypath::nesting_of(&entry.filename, &text)
-            .map(|n| keypath::line_paths(&text, n))
-            .unwrap_or_default();
-        let title = title::file_title(&entry.filename, &text);
+        // Per line, the key path it sets (structured configs only), and the file's title.
+        let context = FileContext::of(&entry.filename, &text);
         // The chunks hold the text now: a large file's is not kept twice while it is indexed.
         drop(text);
         // The chunks' text moves into the docs: one copy of the file's text, not two.
@@ -39,10 +36,7 @@ impl Engine {
                 ord: i as u32,
                 first_line: c.first_line as u32,
                 last_line: c.last_line as u32,
-                context: title::with_title(
-                    keypath::chunk_context(&paths, c.first_line, c.last_line),
-                    title.as_deref(),
-                ),
+                context: context.chunk(c.first_line, c.last_line),
                 text: c.text,
             })
             .collect();

@@ -3,8 +3,8 @@
 //! the page's NAME description) and across languages (Chinese questions written from the
 //! pages' content: `tests/fixtures/xling/zh_en.tsv` (the tuning part),
 //! `zh_en_heldout.tsv`, `zh_en_fresh.tsv`, `zh_en_fresh2.tsv`, `zh_en_fresh3.tsv` and
-//! `zh_en_fresh4.tsv` (held out while tuning)), Chinese NAME lines (manpages-zh) for the English pages of the same commands,
-//! identifier and translated queries over small ops files, and the embedding throughput of
+//! `zh_en_fresh4.tsv` (held out while tuning)), Chinese NAME lines (manpages-zh) for the
+//! English pages of the same commands, identifier and translated queries over small ops files, and the embedding throughput of
 //! the model at two passage lengths. Query translation is compared in the same run: the ops glossary
 //! alone (before) against the glossary over the CC-CEDICT dictionary (now), on engines
 //! holding the same chunks and vectors.
