@@ -203,12 +203,19 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
-        /// Any text: no panic, a title of at most two cut lines on one line, and it rides
-        /// in a context and comes back out apart from the key paths.
+        /// Any text after a header comment of two words or more (so a title exists and
+        /// the checks always run), and any text alone: no panic, a title of at most two
+        /// cut lines on one line, and it rides in a context and comes back out apart from
+        /// the key paths.
         #[test]
-        fn index_title_any_text(s in "[ a-z0-9#;/!*<>?=\\-\r\n\t数据库端口é]{0,400}") {
-            for name in ["a.conf", "run.sql", "x.yaml", "notes.md"] {
-                let Some(t) = file_title(name, &s) else { continue };
+        fn index_title_any_text(
+            head in "[#;] [a-z数据]{2,9} [a-z]{2,9}[a-z端口é ]{0,300}",
+            s in "[ a-z0-9#;/!*<>?=\\-\r\n\t数据库端口é]{0,400}",
+        ) {
+            let headed = format!("{head}\n{s}");
+            proptest::prop_assert!(file_title("a.conf", &headed).is_some(), "{headed:?}");
+            for (name, text) in [("a.conf", &headed), ("a.conf", &s), ("run.sql", &s), ("x.yaml", &s), ("notes.md", &s)] {
+                let Some(t) = file_title(name, text) else { continue };
                 proptest::prop_assert!(!t.contains('\n'), "{t:?}");
                 proptest::prop_assert!(t.chars().count() <= 2 * MAX_CHARS + 1);
                 let ctx = with_title("a.b c_d".into(), Some(&t));
