@@ -545,7 +545,7 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
                 "Chinese question -> English page ({}, {label}{})",
                 pairs.len(),
                 if *missing > 0 {
-                    format!(", {missing} pages not on this machine")
+                    format!(", {missing} questions without their page (not installed here, or no page text the bench can split)")
                 } else {
                     String::new()
                 }
@@ -658,7 +658,7 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
                 "English question -> Chinese page ({}, `en_zh.tsv`, held out{})",
                 en_zh.len(),
                 if en_zh_missing > 0 {
-                    format!(", {en_zh_missing} pages not on this machine")
+                    format!(", {en_zh_missing} questions without their page (not installed here, or no page text the bench can split)")
                 } else {
                     String::new()
                 }
