@@ -1,0 +1,653 @@
+//! The typed query over tables: a log is events with fields, the system is processes,
+//! sockets, mounts and units; one query shape (filters, a window, a measure, grouping,
+//! order, limit) and one result shape serve both, for the offline planner, the tools and
+//! any LLM (whose tool schemas are generated from these types).
+
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Which table the rows come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// The events of the log files in `Query::files`.
+    #[default]
+    Log,
+    /// Running processes: pid, ppid, user, name, command, state, start_time, cpu_percent,
+    /// rss_bytes, mem_percent, threads.
+    Processes,
+    /// Sockets with their owning process: proto, state, local, local_port, peer, pid,
+    /// process, user.
+    Sockets,
+    /// Mounted filesystems as `df` shows them: mount, device, fstype, size_bytes,
+    /// used_bytes, avail_bytes, use_percent.
+    Mounts,
+    /// systemd units: unit, load, active, sub, description.
+    Units,
+}
+
+impl Source {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Source::Log => "log",
+            Source::Processes => "processes",
+            Source::Sockets => "sockets",
+            Source::Mounts => "mounts",
+            Source::Units => "units",
+        }
+    }
+}
+
+/// A field by name: a format's own field (`status`, `request_time`), a JSON key by dotted
+/// path (`http.status`), or a role every format maps to one of its fields (`time`, `level`,
+/// `message`, `client`, `method`, `path`, `status`, `bytes`, `duration`, `upstream`,
+/// `user`, `host`, `program`, `pid`, `logger`, `thread`, `exception`, `cause`). The engine
+/// resolves it against the table's schema and says which field it used.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct Field(pub String);
+
+impl Field {
+    pub fn new(name: impl Into<String>) -> Self {
+        Field(name.into())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A unit a number in a filter or a result is measured in. Durations are compared in
+/// seconds and sizes in bytes whatever unit the field is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    #[default]
+    None,
+    /// Nanoseconds, microseconds, milliseconds, seconds, minutes, hours.
+    Ns,
+    Us,
+    Ms,
+    S,
+    Min,
+    H,
+    /// Bytes and binary multiples (`KB` is read as KiB, like `ls -h`).
+    B,
+    Kib,
+    Mib,
+    Gib,
+    Percent,
+}
+
+impl Unit {
+    /// The dimension of the unit: what it can be compared with.
+    pub const fn dimension(self) -> Dimension {
+        match self {
+            Unit::None => Dimension::Plain,
+            Unit::Ns | Unit::Us | Unit::Ms | Unit::S | Unit::Min | Unit::H => Dimension::Time,
+            Unit::B | Unit::Kib | Unit::Mib | Unit::Gib => Dimension::Size,
+            Unit::Percent => Dimension::Percent,
+        }
+    }
+
+    /// Multiplier to the dimension's base unit (seconds, bytes; 1 otherwise).
+    pub const fn factor(self) -> f64 {
+        match self {
+            Unit::Ns => 1e-9,
+            Unit::Us => 1e-6,
+            Unit::Ms => 1e-3,
+            Unit::Min => 60.0,
+            Unit::H => 3600.0,
+            Unit::Kib => 1024.0,
+            Unit::Mib => 1024.0 * 1024.0,
+            Unit::Gib => 1024.0 * 1024.0 * 1024.0,
+            Unit::None | Unit::S | Unit::B | Unit::Percent => 1.0,
+        }
+    }
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Unit::None => "",
+            Unit::Ns => "ns",
+            Unit::Us => "us",
+            Unit::Ms => "ms",
+            Unit::S => "s",
+            Unit::Min => "min",
+            Unit::H => "h",
+            Unit::B => "B",
+            Unit::Kib => "KiB",
+            Unit::Mib => "MiB",
+            Unit::Gib => "GiB",
+            Unit::Percent => "%",
+        }
+    }
+}
+
+/// What a unit measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Dimension {
+    Plain,
+    Time,
+    Size,
+    Percent,
+}
+
+/// A literal in a filter: a number (with its unit) or text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Scalar {
+    Number(f64),
+    Text(String),
+}
+
+impl fmt::Display for Scalar {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Scalar::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => write!(f, "{}", *n as i64),
+            Scalar::Number(n) => write!(f, "{n}"),
+            Scalar::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+/// How a filter compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FilterOp {
+    /// Equal (numbers numerically, text case-insensitively unless `case_sensitive`).
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// The field (or the whole event when `field` is absent) contains the text.
+    Contains,
+    NotContains,
+    /// A regular expression (Rust `regex` syntax) matches the field or the event.
+    Regex,
+    /// A numeric class: `value` 5 keeps 500..=599 (`5xx`), 4 keeps 4xx.
+    Class,
+    /// A named predicate the log's format defines (`failed_login`, `slow_query`): `value`
+    /// is its name; `field` is unused.
+    Tag,
+}
+
+/// One condition rows must meet. All filters of a query must hold.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Filter {
+    /// The field compared; absent: the whole event text (for `contains`, `regex`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<Field>,
+    pub op: FilterOp,
+    pub value: Scalar,
+    /// The unit of a numeric `value` (`1` with `s` is one second, whatever unit the log
+    /// writes the field in).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub unit: Unit,
+    /// Text comparisons ignore case unless this is true.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub case_sensitive: bool,
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+impl Filter {
+    pub fn new(field: Option<Field>, op: FilterOp, value: Scalar) -> Self {
+        Filter {
+            field,
+            op,
+            value,
+            unit: Unit::None,
+            case_sensitive: false,
+        }
+    }
+}
+
+/// A point in a log's time: `HH:MM[:SS]` (on the log's last day that has that time, or
+/// the day before the log's end when it is later than the end's time of day) or a full
+/// `YYYY-MM-DD HH:MM[:SS]`. Times are compared as the log writes them (the zone is not
+/// applied), like the analyser.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct TimePoint(pub String);
+
+/// Which events by time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Window {
+    /// The last N seconds before the newest event of the log (or now, for the system).
+    Last { seconds: u64 },
+    /// From one time to another (both included; either may be open).
+    Between {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<TimePoint>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<TimePoint>,
+    },
+    /// N seconds either side of a time.
+    Around { at: TimePoint, seconds: u64 },
+}
+
+/// What the query computes over the rows that pass the filters and the window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Measure {
+    /// How many rows (per group when grouped).
+    #[default]
+    Count,
+    /// How many distinct values of `field`.
+    CountDistinct,
+    /// Statistics of the numeric `field` (per group when grouped; groups ordered by the
+    /// statistic the `order` names): one of these names it.
+    Min,
+    Max,
+    Mean,
+    Sum,
+    P50,
+    P90,
+    P95,
+    P99,
+    /// All of count, min, max, mean, p50, p90, p95, p99 of `field`, and the row holding
+    /// the maximum.
+    Stats,
+    /// Rows per time bucket, with the peak bucket.
+    Buckets,
+    /// The rows themselves: in file order, or sorted by `field` (with `order`), `limit` of
+    /// them. First/last event: sort by `time`, limit 1.
+    Rows,
+    /// The events of every file in `files` merged in time order, each tagged with its file,
+    /// with per-file counts per bucket side by side.
+    Timeline,
+    /// The table's schema: its format and fields with example values.
+    Fields,
+}
+
+impl Measure {
+    /// A single statistic of a numeric field.
+    pub const fn is_stat(self) -> bool {
+        matches!(
+            self,
+            Measure::Min
+                | Measure::Max
+                | Measure::Mean
+                | Measure::Sum
+                | Measure::P50
+                | Measure::P90
+                | Measure::P95
+                | Measure::P99
+        )
+    }
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Measure::Count => "count",
+            Measure::CountDistinct => "count_distinct",
+            Measure::Min => "min",
+            Measure::Max => "max",
+            Measure::Mean => "mean",
+            Measure::Sum => "sum",
+            Measure::P50 => "p50",
+            Measure::P90 => "p90",
+            Measure::P95 => "p95",
+            Measure::P99 => "p99",
+            Measure::Stats => "stats",
+            Measure::Buckets => "buckets",
+            Measure::Rows => "rows",
+            Measure::Timeline => "timeline",
+            Measure::Fields => "fields",
+        }
+    }
+}
+
+/// Most first or least first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    #[default]
+    Desc,
+    Asc,
+}
+
+/// The width of time buckets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum BucketWidth {
+    /// Minute up to 3 hours of span, hour up to 7 days, else day (the analyser's rule).
+    #[default]
+    Auto,
+    Second,
+    Minute,
+    #[serde(rename = "5min")]
+    FiveMinutes,
+    #[serde(rename = "10min")]
+    TenMinutes,
+    Hour,
+    Day,
+}
+
+impl BucketWidth {
+    /// Seconds per bucket; `None` for `Auto`.
+    pub const fn seconds(self) -> Option<u64> {
+        match self {
+            BucketWidth::Auto => None,
+            BucketWidth::Second => Some(1),
+            BucketWidth::Minute => Some(60),
+            BucketWidth::FiveMinutes => Some(300),
+            BucketWidth::TenMinutes => Some(600),
+            BucketWidth::Hour => Some(3600),
+            BucketWidth::Day => Some(86400),
+        }
+    }
+}
+
+/// One query over one table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+pub struct Query {
+    #[serde(default)]
+    pub source: Source,
+    /// Log files (paths, or names of this session's uploads) for `source: log`. Several
+    /// files: the measure runs over all of them, with per-file figures beside the total.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub filters: Vec<Filter>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<Window>,
+    #[serde(default)]
+    pub measure: Measure,
+    /// The field the measure reads: counted distinct, a statistic's field, or the rows'
+    /// sort key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<Field>,
+    /// Zero, one or two fields to group by (top N groups by the measure).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub group_by: Vec<Field>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub bucket: BucketWidth,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub order: Order,
+    /// Groups, rows or events to return (default 10, at most 1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+}
+
+impl Query {
+    /// The default and the ceiling of `limit`.
+    pub const DEFAULT_LIMIT: u32 = 10;
+    pub const MAX_LIMIT: u32 = 1000;
+
+    pub fn limit(&self) -> usize {
+        self.limit
+            .unwrap_or(Self::DEFAULT_LIMIT)
+            .clamp(1, Self::MAX_LIMIT) as usize
+    }
+}
+
+/// One field of a table's schema.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FieldInfo {
+    pub name: String,
+    pub kind: FieldKind,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub unit: Unit,
+    /// Roles this field answers for (`duration` for `request_time`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roles: Vec<String>,
+}
+
+/// The type of a field's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldKind {
+    Text,
+    Integer,
+    Number,
+    Time,
+    Ip,
+}
+
+/// What one source of rows held: a log file, or a system table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SourceInfo {
+    /// The file's name as the user knows it (the upload's name), or the table's name.
+    pub name: String,
+    /// The resolved path (logs only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// The detected format (`nginx_combined`, `json_lines`, `java_log4j`, ...), or the table.
+    pub format: String,
+    pub fields: Vec<FieldInfo>,
+    /// Lines read (exactly `wc -l` plus an unterminated last line), bytes read, and
+    /// whether that was the whole file.
+    pub lines: u64,
+    /// Events (a multi-line stack trace is one event) or rows.
+    pub events: u64,
+    pub bytes: u64,
+    pub complete: bool,
+    /// Lines the format did not parse (counted in no field, still in `lines`).
+    #[serde(default)]
+    pub unparsed: u64,
+}
+
+/// A field reference resolved to the field the engine used.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Resolved {
+    pub asked: Field,
+    pub used: String,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub unit: Unit,
+}
+
+/// One value of a row or event's field, as text (numbers as written).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct FieldValue {
+    pub name: String,
+    pub value: String,
+}
+
+/// One event of a log or one row of a system table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Row {
+    /// The file it came from (logs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// 1-based line of the event's first line (logs; 0 for system rows).
+    #[serde(default)]
+    pub line: u64,
+    /// The event's time as the log writes it, in ISO form.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<String>,
+    /// The event's text (its first line for a multi-line event, cut at 500 bytes), or a
+    /// system row rendered as one line.
+    pub text: String,
+    /// The fields the query used and the table's key fields.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<FieldValue>,
+}
+
+/// One group's figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GroupRow {
+    /// The group's values, one per `group_by` field.
+    pub key: Vec<String>,
+    pub count: u64,
+    /// The measure's value when it is not a count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
+}
+
+/// One time bucket.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BucketRow {
+    /// The bucket's start as the log writes time (`2024-05-01T10:05`).
+    pub start: String,
+    pub count: u64,
+    /// Per file, in `files` order, when several files were queried.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub per_file: Vec<u64>,
+}
+
+/// The statistics of a numeric field.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Stats {
+    /// Rows that had a value for the field.
+    pub n: u64,
+    pub min: f64,
+    pub max: f64,
+    pub mean: f64,
+    pub sum: f64,
+    /// Exact nearest-rank percentiles (the value at rank ceil(p/100 * n)).
+    pub p50: f64,
+    pub p90: f64,
+    pub p95: f64,
+    pub p99: f64,
+}
+
+/// The answer's value, by measure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum QueryValue {
+    Count {
+        count: u64,
+    },
+    Distinct {
+        count: u64,
+    },
+    /// One statistic (`measure` names which) in the field's `unit`, with the row holding
+    /// it for min and max.
+    Stat {
+        measure: Measure,
+        value: Option<f64>,
+        unit: Unit,
+        n: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        row: Option<Row>,
+    },
+    Stats {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stats: Option<Stats>,
+        unit: Unit,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_row: Option<Row>,
+    },
+    /// The top groups; `groups` is how many distinct groups there were, `rest` the rows in
+    /// groups not listed.
+    Groups {
+        by: Vec<String>,
+        rows: Vec<GroupRow>,
+        groups: u64,
+        rest: u64,
+        #[serde(default, skip_serializing_if = "is_default")]
+        unit: Unit,
+    },
+    Buckets {
+        width_seconds: u64,
+        buckets: Vec<BucketRow>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        peak: Option<BucketRow>,
+    },
+    Rows {
+        rows: Vec<Row>,
+        total: u64,
+    },
+    Timeline {
+        rows: Vec<Row>,
+        total: u64,
+        width_seconds: u64,
+        buckets: Vec<BucketRow>,
+    },
+    Fields,
+}
+
+/// What a query computed, and how to check it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct QueryResult {
+    /// The query as run (defaults filled in).
+    pub query: Query,
+    /// The query in words, Chinese and English.
+    pub described_zh: String,
+    pub described_en: String,
+    pub sources: Vec<SourceInfo>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resolved: Vec<Resolved>,
+    /// Rows that passed the filters and the window.
+    pub matched: u64,
+    /// The same figure per file, in `sources` order, when several files were queried.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub matched_per_file: Vec<u64>,
+    pub value: QueryValue,
+    /// A shell pipeline that computes the same figure with the standard tools, when one
+    /// exists.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pipeline: Option<String>,
+    /// Anything the reader must know (a field missing, part of a file read).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_query_round_trips_through_json_with_defaults_omitted() {
+        let q = Query {
+            files: vec!["access.log".into()],
+            filters: vec![Filter {
+                unit: Unit::S,
+                ..Filter::new(Some(Field::new("duration")), FilterOp::Gt, Scalar::Number(1.0))
+            }],
+            measure: Measure::Count,
+            group_by: vec![Field::new("path")],
+            ..Query::default()
+        };
+        let v = serde_json::to_value(&q).expect("serialises");
+        assert_eq!(
+            v,
+            serde_json::json!({"source": "log", "files": ["access.log"],
+                "filters": [{"field": "duration", "op": "gt", "value": 1.0, "unit": "s"}],
+                "measure": "count", "group_by": ["path"]})
+        );
+        let back: Query = serde_json::from_value(v).expect("parses");
+        assert_eq!(back, q);
+        let minimal: Query = serde_json::from_str(r#"{"files":["a.log"]}"#).expect("parses");
+        assert_eq!(minimal.measure, Measure::Count);
+        assert_eq!(minimal.limit(), 10);
+    }
+
+    #[test]
+    fn units_convert_to_their_dimension_base() {
+        assert_eq!(Unit::Ms.factor() * 1500.0, 1.5);
+        assert_eq!(Unit::Mib.dimension(), Dimension::Size);
+        assert_eq!(BucketWidth::FiveMinutes.seconds(), Some(300));
+        let w: Window = serde_json::from_str(r#"{"around":{"at":"02:47","seconds":300}}"#)
+            .expect("parses");
+        assert_eq!(
+            w,
+            Window::Around {
+                at: TimePoint("02:47".into()),
+                seconds: 300
+            }
+        );
+    }
+
+    #[test]
+    fn the_schema_names_every_measure() {
+        let schema = serde_json::to_string(&schemars::schema_for!(Query)).expect("schema");
+        for m in ["count_distinct", "p95", "timeline", "buckets", "rows"] {
+            assert!(schema.contains(m), "{m}");
+        }
+    }
+}
