@@ -395,6 +395,18 @@ impl Query {
     }
 }
 
+/// The arguments of the `log_query` and `system_query` tools: a query, plus filters that
+/// narrow only when something matches them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+pub struct QueryArgs {
+    #[serde(flatten)]
+    pub query: Query,
+    /// Filters applied only when at least one row passes them (and all other filters):
+    /// one that would leave nothing is dropped, and the result says so.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub soft: Vec<Filter>,
+}
+
 /// One field of a table's schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct FieldInfo {

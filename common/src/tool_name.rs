@@ -13,6 +13,11 @@ pub enum ToolName {
     FileRead,
     FileDownload,
     FileUpload,
+    /// A query over a log as a table of events (fields, filters, groups, statistics,
+    /// time buckets, timelines).
+    LogQuery,
+    /// The same query over the system as tables: processes, sockets, mounts, units.
+    SystemQuery,
     /// Proposes a mutating action for the operator's approval. Not in `ALL`: it is never a
     /// registry tool; the agent runs it only after an approval.
     RunAction,
@@ -20,13 +25,15 @@ pub enum ToolName {
 
 impl ToolName {
     /// Every tool, in the registry's order.
-    pub const ALL: [ToolName; 6] = [
+    pub const ALL: [ToolName; 8] = [
         ToolName::SysMonitor,
         ToolName::CommandExecutor,
         ToolName::SemanticSearch,
         ToolName::FileRead,
         ToolName::FileDownload,
         ToolName::FileUpload,
+        ToolName::LogQuery,
+        ToolName::SystemQuery,
     ];
 
     /// The name a model calls the tool by (the one string table).
@@ -38,6 +45,8 @@ impl ToolName {
             ToolName::FileRead => "file_read",
             ToolName::FileDownload => "file_download",
             ToolName::FileUpload => "file_upload",
+            ToolName::LogQuery => "log_query",
+            ToolName::SystemQuery => "system_query",
             ToolName::RunAction => "run_action",
         }
     }
@@ -132,7 +141,9 @@ mod tests {
                 "semantic_search",
                 "file_read",
                 "file_download",
-                "file_upload"
+                "file_upload",
+                "log_query",
+                "system_query"
             ]
         );
         assert_eq!("rm".parse::<ToolName>(), Err(UnknownTool("rm".to_string())));

@@ -25,6 +25,12 @@ pub enum ActIntent {
         sort: ProcSort,
         signal: &'static str,
     },
+    /// End the processes whose command line names this: look them up, then propose one
+    /// `kill` of every pid found (shown with its command line in the approval).
+    KillNamed {
+        name: String,
+        signal: &'static str,
+    },
 }
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
@@ -139,6 +145,58 @@ pub fn intent(text: &str) -> Option<ActIntent> {
         .or_else(|| kill_pids(t))
         .or_else(|| vacuum(t))
         .or_else(|| unit_verb(t))
+        .or_else(|| kill_named(t))
+}
+
+/// "kill the report-cruncher process", "把 report-cruncher 这个进程杀掉", "结束 celery 进程".
+fn kill_named(t: &str) -> Option<ActIntent> {
+    const N: &str = r"([a-z0-9][a-z0-9@._:/+-]*)";
+    static PATS: OnceLock<Vec<Regex>> = OnceLock::new();
+    let pats = PATS.get_or_init(|| {
+        [
+            format!(r"^(?:please |pls |can you |could you |just )?(?:kill|terminate|end|stop|shut down)(?: -9| -kill| -term)? (?:the |all |all the |every )?(?:process(?:es)? (?:named |called )?)?{N}(?: process(?:es)?| workers?| jobs?| daemons?| programs?)(?: now| please| for me)?$"),
+            format!(r"^(?:please |pls |can you |could you |just )?(?:kill|terminate)(?: -9| -kill| -term)? (?:the |all |all the |every )?{N}(?: now| please| for me)?$"),
+            format!(r"^(?:请|帮我|麻烦|帮忙)?\s*(?:强制|强行)?\s*(?:把|将)\s*{N}\s*(?:这个|那个|这些|那些)?\s*(?:进程|程序|任务)?\s*(?:给)?\s*(?:杀掉|杀死|干掉|结束掉?|终止掉?|kill掉?|停掉)(?:了)?\s*(?:一下|吧)*$"),
+            format!(r"^(?:请|帮我|麻烦|帮忙)?\s*(?:杀掉|杀死|干掉|结束|终止|kill掉?)(?:一下|掉)?\s*{N}\s*(?:这个|那个|这些|那些)?\s*(?:进程|程序|任务)\s*(?:吧)?$"),
+        ]
+        .iter()
+        .map(|p| Regex::new(p).expect("planner regex literal is valid"))
+        .collect()
+    });
+    let name = pats
+        .iter()
+        .find_map(|p| p.captures(t).map(|c| c[1].to_string()))?;
+    let real = !NOT_UNITS.contains(&name.as_str())
+        && name.bytes().any(|b| b.is_ascii_alphabetic())
+        && !name.starts_with('-');
+    real.then(|| ActIntent::KillNamed {
+        name,
+        signal: signal_of(t),
+    })
+}
+
+/// The processes a name lookup found: `(pid, command)`, from a `system_query` step.
+pub fn named_processes(step: &StepRecord) -> Vec<(u64, String)> {
+    use llmops_common::query::{QueryResult, QueryValue};
+    let Ok(r) = serde_json::from_value::<QueryResult>(data_of(step)) else {
+        return Vec::new();
+    };
+    let QueryValue::Rows { rows, .. } = r.value else {
+        return Vec::new();
+    };
+    rows.iter()
+        .filter_map(|row| {
+            let get = |n: &str| row.fields.iter().find(|f| f.name == n).map(|f| f.value.clone());
+            let pid = get("pid")?.parse::<u64>().ok()?;
+            Some((pid, get("command").unwrap_or_else(|| row.text.clone())))
+        })
+        .collect()
+}
+
+/// The `system_query` arguments that look a process up by its command line.
+pub fn lookup_args(name: &str) -> Value {
+    json!({"source": "processes", "measure": "rows", "limit": 50,
+           "filters": [{"field": "command", "op": "contains", "value": name}]})
 }
 
 /// A typed action line: `systemctl restart nginx`, `kill -9 4242`, `journalctl --vacuum-…`.
@@ -347,6 +405,22 @@ pub fn top_process(step: &StepRecord) -> Option<(u64, String)> {
 pub fn answer(steps: &[StepRecord], lang: Lang) -> String {
     let mut parts = Vec::new();
     for s in steps {
+        if s.tool == "system_query" {
+            let found = named_processes(s);
+            if found.is_empty() {
+                parts.push(lang.pick(
+                    "没有找到命令行匹配的进程，什么都没有执行。",
+                    "No process has that in its command line; nothing was run.",
+                ).to_string());
+            } else {
+                let list: Vec<String> = found.iter().map(|(p, c)| format!("{p} `{c}`")).collect();
+                parts.push(match lang {
+                    Lang::Zh => format!("匹配的进程（{} 个）：{}。", found.len(), list.join("；")),
+                    Lang::En => format!("Matching processes ({}): {}.", found.len(), list.join("; ")),
+                });
+            }
+            continue;
+        }
         if s.tool != "run_action" {
             if let Some((pid, name)) = top_process(s) {
                 parts.push(match lang {
@@ -424,6 +498,33 @@ mod tests {
         match intent(t)? {
             ActIntent::Argv(a) => Some(a.join(" ")),
             ActIntent::KillTop { .. } => Some("top".into()),
+            ActIntent::KillNamed { name, signal } => Some(format!("kill {signal} <{name}>")),
+        }
+    }
+
+    #[test]
+    fn a_process_named_in_words_is_looked_up_then_proposed() {
+        for (t, want) in [
+            ("kill the report-cruncher process", "kill -TERM <report-cruncher>"),
+            ("please terminate all celery workers", "kill -TERM <celery>"),
+            ("kill -9 the report-cruncher process", "kill -KILL <report-cruncher>"),
+            ("把 report-cruncher 这个进程杀掉", "kill -TERM <report-cruncher>"),
+            ("杀掉 celery 进程", "kill -TERM <celery>"),
+            ("强制把 java 进程杀掉", "kill -KILL <java>"),
+        ] {
+            assert_eq!(argv(t).as_deref(), Some(want), "{t}");
+        }
+        for t in [
+            "how do I kill the report-cruncher process",
+            "why was the report-cruncher process killed",
+            "kill the process",
+            "kill it",
+        ] {
+            assert!(
+                !matches!(intent(t), Some(ActIntent::KillNamed { .. })),
+                "{t}: {:?}",
+                intent(t)
+            );
         }
     }
 

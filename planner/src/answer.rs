@@ -7,6 +7,7 @@ pub mod error;
 pub mod log_report;
 pub mod logs;
 pub mod procs;
+pub mod query;
 
 use llmops_common::AnswerLine;
 use serde_json::Value;

@@ -56,50 +56,27 @@ pub struct CommandLine {
 
 /// Strips "执行"/"run"/"$ " style prefixes and "命令"/"一下" suffixes.
 fn strip_command_prefix(text: &str) -> &str {
+    static PREFIX: OnceLock<Regex> = OnceLock::new();
+    static SUFFIX: OnceLock<Regex> = OnceLock::new();
+    // A request verb in front ("帮我执行一下", "could you please run the command") and
+    // politeness behind ("for me", "谢谢") wrap a command line; they are not its words.
+    let prefix = re(
+        &PREFIX,
+        r"(?i)^(?:(?:please|pls|plz|can you|could you|would you|kindly|just|now|go ahead and|try)\s+)*(?:run|execute|exec|type|do)\s+(?:the\s+)?(?:command\s+)?[:：]?\s*|^(?:请|麻烦|帮忙|帮我|给我|你|再|先)*\s*(?:执行|运行|跑)(?:一下|下)?\s*(?:命令|一下)?\s*[:：]?\s*|^(?:command|命令)\s*[:：]\s*|^[$#]\s+",
+    );
+    let suffix = re(
+        &SUFFIX,
+        r"(?i)\s*(?:[,，]?\s*(?:for me|please|pls|plz|thanks|thank you|now|谢谢|一下|吧|看看|命令))+\s*[.!。！]?$",
+    );
     let mut t = text.trim();
-    const PREFIXES: &[&str] = &[
-        "请帮我执行",
-        "帮我执行一下",
-        "帮我执行",
-        "请执行",
-        "执行一下",
-        "执行命令",
-        "执行",
-        "帮我运行",
-        "运行一下",
-        "运行命令",
-        "运行",
-        "跑一下",
-        "please run ",
-        "run the command ",
-        "run command ",
-        "run ",
-        "execute ",
-        "exec ",
-        "command:",
-        "命令:",
-        "$ ",
-        "# ",
-    ];
-    loop {
-        let before = t;
-        for p in PREFIXES {
-            if t.len() >= p.len()
-                && t.is_char_boundary(p.len())
-                && t[..p.len()].eq_ignore_ascii_case(p)
-            {
-                t = t[p.len()..].trim_start();
-                break;
-            }
-        }
-        if t == before {
+    while let Some(m) = prefix.find(t) {
+        if m.end() == 0 {
             break;
         }
+        t = t[m.end()..].trim_start();
     }
-    for s in ["命令", "一下", "看看"] {
-        if let Some(x) = t.strip_suffix(s) {
-            t = x.trim_end();
-        }
+    if let Some(m) = suffix.find(t) {
+        t = t[..m.start()].trim_end();
     }
     t
 }
@@ -304,6 +281,10 @@ pub fn explicit_command(text: &str, uploads: &[UploadRef]) -> Option<CommandLine
 
 /// Replaces file arguments that name an upload with the upload's absolute path.
 pub fn resolve_command_args(command: &str, args: &[String], uploads: &[UploadRef]) -> Vec<String> {
+    let cmd = llmops_policy::command::Cmd::from_name(command);
+    if cmd.is_some_and(|c| !llmops_policy::command::operands_are_paths(c)) {
+        return args.to_vec();
+    }
     let mut out = Vec::with_capacity(args.len());
     let mut pattern_seen = command != "grep";
     let mut skip_value = false;

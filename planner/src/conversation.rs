@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::frame::LastQuery;
 use super::task::ProcSort;
 use super::ToolName;
 
@@ -93,7 +94,7 @@ impl FileRef {
 }
 
 /// What one tool step showed, as far as follow-ups care. Stored with the tool call.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "fact", rename_all = "snake_case")]
 pub enum StepFacts {
     List(ListShown),
@@ -113,6 +114,8 @@ pub enum StepFacts {
     Metric {
         metric: String,
     },
+    /// A query over a log or a system table, with its answer's top item.
+    Queried(LastQuery),
 }
 
 fn s(v: &Value) -> Option<String> {
@@ -253,11 +256,46 @@ pub fn facts_of(tool: &str, args: &Value, ok: bool, data: &Value) -> Option<Step
                 total_lines: data["total_lines"].as_u64().unwrap_or(shown),
             }))
         }
+        ToolName::LogQuery | ToolName::SystemQuery => {
+            let r: llmops_common::query::QueryResult = serde_json::from_value(data.clone()).ok()?;
+            Some(StepFacts::Queried(last_query(&r)))
+        }
         ToolName::FileDownload => Some(StepFacts::Offered {
             path: s(&data["offer"]["file_path"]).or_else(|| s(&args["file_path"]))?,
         }),
         _ => None,
     }
+}
+
+/// The query as run (files as resolved paths) and its answer's top item.
+fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
+    use llmops_common::query::QueryValue;
+    let mut query = r.query.clone();
+    let paths: Vec<String> = r.sources.iter().filter_map(|s| s.path.clone()).collect();
+    if !paths.is_empty() {
+        query.files = paths;
+    }
+    let top = match &r.value {
+        QueryValue::Groups { by, rows, .. } => rows
+            .first()
+            .map(|g| {
+                let asked = r.query.group_by.iter().map(|f| f.as_str().to_string());
+                let names: Vec<String> = if r.query.group_by.len() == by.len() {
+                    asked.collect()
+                } else {
+                    by.clone()
+                };
+                names.into_iter().zip(g.key.iter().cloned()).collect()
+            })
+            .unwrap_or_default(),
+        QueryValue::Rows { rows, .. } if r.query.source == llmops_common::query::Source::Processes => rows
+            .first()
+            .and_then(|row| row.fields.iter().find(|f| f.name == "pid"))
+            .map(|f| vec![("pid".to_string(), f.value.clone())])
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    LastQuery { query, top }
 }
 
 /// What kind of thing the most recent step showed.
@@ -267,10 +305,11 @@ pub enum Topic {
     Processes,
     File,
     Metric,
+    Query,
 }
 
 /// The state of the conversation before this turn.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Conversation {
     /// The most recent list shown (uploads, search hits, processes, files).
     pub last_list: Option<ListShown>,
@@ -284,6 +323,8 @@ pub struct Conversation {
     pub last_user: Option<String>,
     /// What the most recent tool step showed.
     pub last_topic: Option<Topic>,
+    /// The most recent query, for follow-ups that edit it.
+    pub last_query: Option<LastQuery>,
     /// Turns folded in.
     pub turns: usize,
 }
@@ -310,6 +351,7 @@ impl Conversation {
                 }) => Topic::Processes,
                 StepFacts::List(_) => Topic::List,
                 StepFacts::Metric { .. } => Topic::Metric,
+                StepFacts::Queried(_) => Topic::Query,
                 _ => Topic::File,
             });
             match f {
@@ -349,6 +391,19 @@ impl Conversation {
                     }
                 }
                 StepFacts::Metric { metric } => self.last_metric = Some(metric.clone()),
+                StepFacts::Queried(q) => {
+                    if let Some(path) = q.query.files.first() {
+                        let same = self.last_file.as_ref().is_some_and(|f| &f.path == path);
+                        if !same {
+                            self.last_file = Some(FileRef {
+                                path: path.clone(),
+                                analysed: true,
+                                total_lines: None,
+                            });
+                        }
+                    }
+                    self.last_query = Some(q.clone());
+                }
             }
         }
     }

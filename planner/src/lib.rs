@@ -12,8 +12,10 @@ pub mod conversation;
 pub mod ctx;
 pub mod cues;
 pub mod follow;
+pub mod frame;
 pub mod incident;
 pub mod knowledge;
+pub mod lexicon;
 mod procsort;
 pub mod query;
 pub mod safety;
@@ -224,6 +226,7 @@ fn next_call(
 ) -> Option<Call> {
     match task {
         Task::Reply(_) => None,
+        Task::Query(frame) => own.is_empty().then(|| query_call(frame)),
         Task::Act(intent) => act_call(intent, own),
         Task::Monitor { metric } => own.is_empty().then(|| Call {
             tool: ToolName::SysMonitor,
@@ -333,6 +336,24 @@ fn next_call(
     }
 }
 
+/// The query tool call of a frame.
+fn query_call(frame: &frame::Frame) -> Call {
+    let tool = if frame.query.source == llmops_common::query::Source::Log {
+        ToolName::LogQuery
+    } else {
+        ToolName::SystemQuery
+    };
+    let args = llmops_common::query::QueryArgs {
+        query: frame.query.clone(),
+        soft: frame.soft.clone(),
+    };
+    Call {
+        tool,
+        // Plain structs and enums with string keys: serialising cannot fail.
+        args: serde_json::to_value(&args).expect("a query serialises to JSON"),
+    }
+}
+
 fn status(call: &Call, lang: Lang) -> String {
     let a = &call.args;
     let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
@@ -384,6 +405,21 @@ fn status(call: &Call, lang: Lang) -> String {
             "Preparing download of {}…",
             base(a["file_path"].as_str().unwrap_or(""))
         ),
+        (ToolName::LogQuery, _) => {
+            let files: Vec<String> = a["files"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(base)
+                .collect();
+            match lang {
+                Lang::Zh => format!("正在查询 {}…", files.join("、")),
+                Lang::En => format!("Querying {}…", files.join(", ")),
+            }
+        }
+        (ToolName::SystemQuery, Lang::Zh) => "正在查询系统表…".into(),
+        (ToolName::SystemQuery, Lang::En) => "Querying the system tables…".into(),
         (ToolName::RunAction, Lang::Zh) => "正在提交操作审批…".into(),
         (ToolName::RunAction, Lang::En) => "Asking for approval of an action…".into(),
     }
@@ -402,6 +438,24 @@ fn act_call(intent: &act::ActIntent, own: &[StepRecord]) -> Option<Call> {
             tool: ToolName::SysMonitor,
             args: json!({"metric": "processes", "sort": sort.as_str(), "limit": 5}),
         }),
+        (act::ActIntent::KillNamed { name, .. }, []) => Some(Call {
+            tool: ToolName::SystemQuery,
+            args: act::lookup_args(name),
+        }),
+        (act::ActIntent::KillNamed { name, signal }, [look]) if look.ok => {
+            let found = act::named_processes(look);
+            if found.is_empty() {
+                return None;
+            }
+            let mut argv = vec!["kill".to_string(), signal.to_string()];
+            argv.extend(found.iter().map(|(pid, _)| pid.to_string()));
+            let list: Vec<String> = found.iter().map(|(p, c)| format!("{p} ({c})")).collect();
+            let why = format!("processes matching {name}: {}", list.join(", "));
+            Some(Call {
+                tool: ToolName::RunAction,
+                args: act::call_args(&argv, &why),
+            })
+        }
         (act::ActIntent::KillTop { sort, signal }, [look]) if look.ok => {
             let (pid, name) = act::top_process(look)?;
             let argv = vec!["kill".to_string(), signal.to_string(), pid.to_string()];
@@ -417,6 +471,9 @@ fn act_call(intent: &act::ActIntent, own: &[StepRecord]) -> Option<Call> {
 
 /// The answer for one task from its own steps.
 fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
+    if let (Task::Query(_), Some(step)) = (task, own.first()) {
+        return query_answer(step, lang);
+    }
     if let Task::Act(_) = task {
         if !own.is_empty() {
             return act::answer(own, lang);
@@ -532,62 +589,98 @@ fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
     parts.join("\n\n")
 }
 
-/// Decides the next step: a tool call, or the final answer.
-pub fn plan(input: &PlannerInput) -> PlannerAction {
-    let (clean, ref_ids) = strip_file_refs(input.text);
-    let lang = Lang::detect(&clean);
-    let mut referenced: Vec<&UploadRef> = input.referenced_files.iter().collect();
-    for id in &ref_ids {
-        if let Some(u) = input.uploads.iter().find(|u| &u.file_id == id) {
-            if !referenced.iter().any(|r| r.file_id == u.file_id) {
-                referenced.push(u);
-            }
-        }
+/// The answer of a query step, read as the typed result.
+fn query_answer(step: &StepRecord, lang: Lang) -> String {
+    if !step.ok {
+        return answer::failure(step, lang);
     }
-    let ctx = MessageCtx {
-        lang,
-        uploads: input.uploads,
-        referenced,
-        history: input.history,
-        conv: input.conversation,
-    };
-    let tasks = understand(&clean, &ctx);
-    let steps = input.steps;
+    match serde_json::from_value::<llmops_common::query::QueryResult>(data_of(step)) {
+        Ok(r) => answer::query::render(&r, lang),
+        Err(_) => step.output.clone(),
+    }
+}
 
-    // Replay: walk the tasks over the steps already taken to find where we are.
-    let mut cursor = 0;
-    let mut ranges = Vec::with_capacity(tasks.len());
-    for task in &tasks {
-        let start = cursor;
-        while let Some(call) =
-            next_call(task, &steps[start..cursor], &steps[..start], input.uploads)
-        {
-            if cursor < steps.len() {
-                cursor += 1;
-                continue;
+/// One turn of the offline planner: the message is understood once (its tasks, with their
+/// typed queries), then each step is decided from those tasks and the steps taken so far;
+/// no rule runs again after the first step.
+#[derive(Debug, Clone)]
+pub struct TurnPlan {
+    tasks: Vec<Task>,
+    lang: Lang,
+    uploads: Vec<UploadRef>,
+}
+
+impl TurnPlan {
+    /// Understands the turn's message.
+    pub fn new(input: &PlannerInput) -> TurnPlan {
+        let (clean, ref_ids) = strip_file_refs(input.text);
+        let lang = Lang::detect(&clean);
+        let mut referenced: Vec<&UploadRef> = input.referenced_files.iter().collect();
+        for id in &ref_ids {
+            if let Some(u) = input.uploads.iter().find(|u| &u.file_id == id) {
+                if !referenced.iter().any(|r| r.file_id == u.file_id) {
+                    referenced.push(u);
+                }
             }
-            let repeated_failure = steps
-                .iter()
-                .any(|s| !s.ok && s.tool == call.tool && s.args == call.args);
-            if steps.len() >= MAX_STEPS || repeated_failure {
-                break;
-            }
-            return PlannerAction::Call {
-                tool: call.tool,
-                status: status(&call, lang),
-                args: call.args,
-            };
         }
-        ranges.push(start..cursor);
+        let ctx = MessageCtx {
+            lang,
+            uploads: input.uploads,
+            referenced,
+            history: input.history,
+            conv: input.conversation,
+        };
+        TurnPlan {
+            tasks: understand(&clean, &ctx),
+            lang,
+            uploads: input.uploads.to_vec(),
+        }
     }
-    let text = tasks
-        .iter()
-        .zip(ranges)
-        .map(|(t, r)| task_answer(t, &steps[r], lang))
-        .filter(|s| !s.trim().is_empty())
-        .collect::<Vec<_>>()
-        .join("\n\n");
-    PlannerAction::Final { text }
+
+    /// The next step given the steps taken this turn: a tool call, or the final answer.
+    pub fn next(&self, steps: &[StepRecord]) -> PlannerAction {
+        let lang = self.lang;
+        let mut cursor = 0;
+        let mut ranges = Vec::with_capacity(self.tasks.len());
+        for task in &self.tasks {
+            let start = cursor;
+            while let Some(call) =
+                next_call(task, &steps[start..cursor], &steps[..start], &self.uploads)
+            {
+                if cursor < steps.len() {
+                    cursor += 1;
+                    continue;
+                }
+                let repeated_failure = steps
+                    .iter()
+                    .any(|s| !s.ok && s.tool == call.tool && s.args == call.args);
+                if steps.len() >= MAX_STEPS || repeated_failure {
+                    break;
+                }
+                return PlannerAction::Call {
+                    tool: call.tool,
+                    status: status(&call, lang),
+                    args: call.args,
+                };
+            }
+            ranges.push(start..cursor);
+        }
+        let text = self
+            .tasks
+            .iter()
+            .zip(ranges)
+            .map(|(t, r)| task_answer(t, &steps[r], lang))
+            .filter(|s| !s.trim().is_empty())
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        PlannerAction::Final { text }
+    }
+}
+
+/// Decides the next step of a turn in one call (understanding the message again): for
+/// tests and one-shot callers; the agent keeps a [`TurnPlan`] for the whole turn.
+pub fn plan(input: &PlannerInput) -> PlannerAction {
+    TurnPlan::new(input).next(input.steps)
 }
 
 #[cfg(test)]

@@ -117,16 +117,19 @@ fn plain_words_reach_the_incident_tools() {
 #[test]
 fn log_questions_analyse_the_whole_file() {
     let (tool, args) = first_call("worker.log 有多少条 WARN", &["worker.log", "a.yaml"]);
-    assert_eq!(tool, "file_read");
-    assert_eq!(args["mode"], "analyze");
-    assert_eq!(args["file_path"], "/data/uploads/id0/worker.log");
-    // No file named: the session's newest log.
+    assert_eq!(tool, "log_query");
+    assert_eq!(args["files"], json!(["/data/uploads/id0/worker.log"]));
+    assert_eq!(
+        args["filters"],
+        json!([{"field": "level", "op": "eq", "value": "WARN"}])
+    );
+    // No file named: the session's newest log; the kind of error is its masked message.
     let (tool, args) = first_call("最多的错误是哪一种？", &["old.log", "a.yaml", "new.log"]);
     assert_eq!(
-        (tool.as_str(), &args["file_path"]),
-        ("file_read", &json!("/data/uploads/id2/new.log"))
+        (tool.as_str(), &args["files"]),
+        ("log_query", &json!(["/data/uploads/id2/new.log"]))
     );
-    assert_eq!(args["mode"], "analyze");
+    assert_eq!(args["group_by"], json!(["template"]));
     // A log under /var/log by path.
     let (tool, args) = first_call("analyse /var/log/nginx/error.log", &[]);
     assert_eq!(
@@ -168,9 +171,12 @@ fn a_level_follow_up_reuses_the_analysed_log() {
     let PlannerAction::Call { tool, args, .. } = a else {
         panic!("{a:?}")
     };
-    assert_eq!(tool, "file_read");
-    assert_eq!(args["file_path"], "/data/uploads/id0/api.log");
-    assert_eq!(args["mode"], "analyze");
+    assert_eq!(tool, "log_query");
+    assert_eq!(args["files"], json!(["/data/uploads/id0/api.log"]));
+    assert_eq!(
+        args["filters"],
+        json!([{"field": "level", "op": "eq", "value": "WARN"}])
+    );
 }
 
 #[test]
@@ -387,11 +393,8 @@ fn the_live_state_of_a_service_named_like_an_upload_stays_live() {
         ("how much memory does nginx use", "sys_monitor"),
         ("how much cpu is redis taking", "sys_monitor"),
         ("is nginx up", "sys_monitor"),
-        ("how many nginx processes are there", "command_executor"),
-        (
-            "which port is nginx listening on right now",
-            "command_executor",
-        ),
+        ("how many nginx processes are there", "system_query"),
+        ("which port is nginx listening on right now", "system_query"),
     ] {
         assert_eq!(first_call(text, &files).0, want, "{text}");
     }
@@ -434,4 +437,52 @@ fn configured_counts_and_status_pages_are_settings() {
     }
     // Asking for the file itself still reads it.
     assert_eq!(first_call("查看 nginx 配置", &files).0, "file_read");
+}
+
+#[test]
+fn commands_run_as_typed_whatever_the_words_around_them() {
+    for (text, want) in [
+        ("帮我执行一下 df -h", "df -h"),
+        ("run free -m for me", "free -m"),
+        ("could you please run uptime", "uptime"),
+        ("执行 ss -tlnp，谢谢", "ss -tlnp"),
+        ("麻烦跑一下 ps aux", "ps aux"),
+    ] {
+        let (tool, args) = first_call(text, &[]);
+        assert_eq!((tool.as_str(), line(&args)), ("command_executor", want.into()), "{text}");
+    }
+}
+
+#[test]
+fn upload_names_resolve_only_where_a_file_is_expected() {
+    let files = ["nginx.conf", "app.log"];
+    for (text, want) in [
+        ("journalctl -u nginx", "journalctl -u nginx"),
+        ("systemctl status nginx", "systemctl status nginx"),
+        ("cat nginx.conf", "cat /data/uploads/id0/nginx.conf"),
+        ("tail -n 5 app.log", "tail -n 5 /data/uploads/id1/app.log"),
+    ] {
+        let (tool, args) = first_call(text, &files);
+        assert_eq!((tool.as_str(), line(&args)), ("command_executor", want.into()), "{text}");
+    }
+}
+
+#[test]
+fn read_only_questions_with_action_words_are_not_refused() {
+    for (text, files) in [
+        ("which client IP sent the most requests", &["access.log"][..]),
+        ("删除的文件有哪些", &["app.log"]),
+        ("nginx 重启次数是多少", &["app.log"]),
+        ("有多少请求失败了", &["access.log"]),
+        ("上次重启的原因是什么", &[]),
+    ] {
+        let (tool, args) = first_call(text, files);
+        assert_ne!(tool, "<final>", "{text}: {args}");
+    }
+    // Asked in words, an action becomes a proposal: the process is looked up by name.
+    let (tool, args) = first_call("kill the report-cruncher process", &[]);
+    assert_eq!(tool, "system_query", "{args}");
+    assert_eq!(args["filters"][0]["value"], "report-cruncher");
+    let (tool, args) = first_call("把 nginx 重启一下", &[]);
+    assert_eq!((tool.as_str(), &args["argv"]), ("run_action", &json!(["systemctl", "restart", "nginx"])));
 }

@@ -166,51 +166,63 @@ pub fn secret_in(text: &str) -> Option<String> {
 }
 
 /// A destructive request written as a sentence ("删掉所有日志", "reboot the server").
+const DESTRUCTIVE_WORDS: &[&str] = &[
+    "删除",
+    "删掉",
+    "清空",
+    "格式化",
+    "重启",
+    "关机",
+    "关掉服务器",
+    "杀掉",
+    "杀死",
+    "kill掉",
+    "卸载",
+    "停掉",
+    "提权",
+    "root权限",
+    "修改密码",
+    "改密码",
+    "抹掉",
+    "擦除",
+    "reboot",
+    "shutdown",
+    "shut down",
+    "restart the",
+    "format the",
+    "wipe",
+    "erase",
+    "delete ",
+    "remove the",
+    "kill all",
+    "kill the",
+    "drop the",
+    "drop database",
+    "root access",
+    "give me root",
+    "change the root password",
+    "chmod 777",
+    "disable the firewall",
+    "关闭防火墙",
+    "把防火墙关",
+];
+
+/// Whether the message asks for a destructive change: a destructive word used as a verb
+/// ("把日志都删除", "please reboot the server"). The same words as a noun or a modifier
+/// ("删除的文件", "重启次数", "被删除的", "重启记录") ask about the past, read-only.
 pub fn destructive_words(text: &str) -> bool {
     let lower = text.to_lowercase();
-    contains_any(
-        &lower,
-        &[
-            "删除",
-            "删掉",
-            "清空",
-            "格式化",
-            "重启",
-            "关机",
-            "关掉服务器",
-            "杀掉",
-            "杀死",
-            "kill掉",
-            "卸载",
-            "停掉",
-            "提权",
-            "root权限",
-            "修改密码",
-            "改密码",
-            "抹掉",
-            "擦除",
-            "reboot",
-            "shutdown",
-            "shut down",
-            "restart the",
-            "format the",
-            "wipe",
-            "erase",
-            "delete ",
-            "remove the",
-            "kill all",
-            "kill the",
-            "drop the",
-            "drop database",
-            "root access",
-            "give me root",
-            "change the root password",
-            "chmod 777",
-            "disable the firewall",
-            "关闭防火墙",
-            "把防火墙关",
-        ],
-    )
+    DESTRUCTIVE_WORDS.iter().any(|w| {
+        lower.match_indices(w).any(|(i, _)| {
+            let after = &lower[i + w.len()..];
+            let before = &lower[..i];
+            let nominal = ["的", "次数", "记录", "历史", "原因", "时间", "了几次", "了多少", "过", "失败", "日志里", "事件"]
+                .iter()
+                .any(|n| after.trim_start().starts_with(n));
+            let passive = before.trim_end().ends_with('被');
+            !(nominal || passive)
+        })
+    })
 }
 
 /// The reply for a refusal, in the user's language.
@@ -348,5 +360,10 @@ mod tests {
         assert!(destructive_words("把日志都删除"));
         assert!(destructive_words("please reboot the server"));
         assert!(!destructive_words("查看磁盘"));
+        // The words as nouns or modifiers ask about the past.
+        for t in ["删除的文件有哪些", "nginx 重启次数是多少", "被删除的用户", "看看重启记录", "上次重启的原因"] {
+            assert!(!destructive_words(t), "{t}");
+        }
+        assert!(destructive_words("帮我重启 nginx"));
     }
 }

@@ -13,6 +13,8 @@ pub enum Then {
 pub enum Task {
     /// Answer without tools.
     Reply(String),
+    /// A query over a log or a system table.
+    Query(super::frame::Frame),
     /// Change something: propose a `run_action` for the operator's approval.
     Act(super::act::ActIntent),
     /// A pasted error or stack trace: search its key terms, then explain it in one answer.

@@ -34,6 +34,54 @@ fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pat).expect("planner regex literal is valid"))
 }
 
+/// The question as a query over a table, if it is one; `follow_up` lets it edit the
+/// conversation's last query.
+fn query_task(text: &str, ctx: &MessageCtx, follow_up: bool) -> Option<Task> {
+    let named_before = history_upload(ctx).map(|u| u.path.to_string_lossy().into_owned());
+    let last_file = ctx
+        .conv
+        .last_file
+        .as_ref()
+        .map(|f| f.path.as_str())
+        .or(named_before.as_deref());
+    let fctx = super::frame::FrameCtx {
+        uploads: ctx.uploads,
+        referenced: &ctx.referenced,
+        last_file,
+        last_query: if follow_up {
+            ctx.conv.last_query.as_ref()
+        } else {
+            None
+        },
+    };
+    match super::frame::build::understand(text, &fctx)? {
+        // A configured value asked about an uploaded config is a setting, whatever
+        // process or port words it holds ("worker restart policy", "haproxy status page port").
+        super::frame::Understood::Query(frame)
+            if !follow_up
+                && frame.query.source != llmops_common::query::Source::Log
+                && (settings::config_tasks(text, ctx).is_some()
+                    || typed_file_names(text)
+                        .iter()
+                        .any(|n| best_upload(n, ctx.uploads).is_some_and(config_upload))
+                    || (ctx.uploads.iter().any(super::slots::config_upload)
+                        && setting_question(text))) =>
+        {
+            None
+        }
+        super::frame::Understood::Query(frame) if follow_up == frame.follow_up => {
+            Some(Task::Query(frame))
+        }
+        super::frame::Understood::Query(_) => None,
+        super::frame::Understood::Summary { path } if !follow_up => Some(Task::Analyse {
+            path,
+            question: text.to_string(),
+            note: None,
+        }),
+        super::frame::Understood::Summary { .. } => None,
+    }
+}
+
 /// Removes legacy `[file_ref:ID]` markers, returning the IDs.
 pub fn strip_file_refs(text: &str) -> (String, Vec<String>) {
     static R: OnceLock<Regex> = OnceLock::new();
@@ -458,7 +506,11 @@ fn clause_tasks(clause: &str, ctx: &MessageCtx) -> Vec<Task> {
         Some(Intent::Danger) if quantity_question(clause) || past_event_question(clause) => {
             vec![search_task(clause)]
         }
-        Some(Intent::Danger) => vec![Task::Reply(refusal_text(&Refusal::Destructive, lang))],
+        // The classifier hears danger in the words; only a destructive verb is a request.
+        Some(Intent::Danger) if destructive_words(clause) => {
+            vec![Task::Reply(refusal_text(&Refusal::Destructive, lang))]
+        }
+        Some(Intent::Danger) => vec![search_task(clause)],
         Some(Intent::Monitor) => vec![Task::Monitor {
             metric: mention.metric(),
         }],
@@ -686,9 +738,19 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
             return understand(&last, &inner);
         }
     }
-    // A follow-up of the conversation ("第二个", "继续", "内存呢") is one unit too.
+    // A follow-up of the conversation ("第二个", "继续", "内存呢") is one unit too; after a
+    // query, one that edits it ("那 4xx 呢", "按小时呢") first.
     if explicit_command(&text, ctx.uploads).is_none() {
+        if ctx.conv.last_topic == Some(super::conversation::Topic::Query) {
+            if let Some(t) = query_task(&text, ctx, true) {
+                return vec![t];
+            }
+        }
         if let Some(t) = super::follow::resolve(&text, ctx) {
+            return vec![t];
+        }
+        // A question over a log or a system table is one typed query.
+        if let Some(t) = query_task(&text, ctx, false) {
             return vec![t];
         }
     }

@@ -27,7 +27,7 @@ pub use error::CommandError;
 pub use grep_args::GrepOptions;
 pub use pipeline::{ALWAYS_FORBIDDEN, MAX_STAGES};
 pub use resolve::{PathSource, ResolvedArg, UploadFile};
-pub use table::Cmd;
+pub use table::{operands_are_paths, Cmd};
 
 /// Every command the policy knows (the one command table); all of them are allowed by default.
 pub const DEFAULT_ALLOWED_COMMANDS: &[&str] = &table::NAMES;

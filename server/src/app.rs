@@ -131,6 +131,9 @@ impl Ctx {
         tools.register(Arc::new(llmops_tools::FileReadTool::new(
             cfg.analyze_max_bytes,
         )));
+        tools.register(Arc::new(llmops_tools::LogQueryTool::new(
+            cfg.analyze_max_bytes,
+        )));
         let max_searches = cfg.max_concurrent_searches.max(1);
         let llm = cfg.llm.as_ref().and_then(|s| {
             crate::llm::LlmBackend::from_settings(s)

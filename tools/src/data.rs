@@ -43,6 +43,8 @@ pub enum ToolData {
     Offer(DownloadOffer),
     /// `run_action`: `{"actions": [...]}`, each stage and where it ended (ran, denied, ...).
     Actions(crate::run_action::ActionsData),
+    /// `log_query` and `system_query`: the query as run and its typed result.
+    Query(Box<llmops_common::query::QueryResult>),
 }
 
 impl ToolData {
@@ -92,6 +94,7 @@ impl Serialize for ToolData {
             ToolData::Search(d) => d.serialize(s),
             ToolData::Offer(o) => one_entry(s, "offer", o),
             ToolData::Actions(a) => a.serialize(s),
+            ToolData::Query(r) => r.serialize(s),
         }
     }
 }

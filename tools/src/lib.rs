@@ -13,10 +13,12 @@ pub mod follow;
 pub mod full_output;
 pub mod grep;
 pub mod live;
+pub mod log_query;
 pub mod outputs;
 pub mod run_action;
 pub mod semantic_search;
 pub mod sys_monitor;
+pub mod system_query;
 
 use std::fmt;
 use std::future::Future;
@@ -47,6 +49,8 @@ pub use follow::FollowLimits;
 pub use full_output::FullOutput;
 pub use live::{LiveChunk, LiveSink, TimeBudget};
 pub use llmops_common::{ToolName, TransferMode};
+pub use log_query::LogQueryTool;
+pub use system_query::SystemQueryTool;
 pub use semantic_search::{
     RawTextSearch, SearchBackend, SearchHit, SearchScope, SemanticSearchTool,
 };
@@ -393,15 +397,17 @@ impl ToolRegistry {
         Self::default()
     }
 
-    /// The six standard tools.
+    /// The standard tools.
     pub fn standard(sampler: SamplerHandle, search: Arc<dyn SearchBackend>) -> Self {
         let mut r = Self::new();
-        r.register(Arc::new(SysMonitorTool::new(sampler)));
+        r.register(Arc::new(SysMonitorTool::new(sampler.clone())));
         r.register(Arc::new(CommandExecutorTool));
         r.register(Arc::new(SemanticSearchTool::new(search)));
         r.register(Arc::new(FileReadTool::default()));
         r.register(Arc::new(FileDownloadTool));
         r.register(Arc::new(FileUploadTool));
+        r.register(Arc::new(LogQueryTool::default()));
+        r.register(Arc::new(SystemQueryTool::new(sampler)));
         r
     }
 

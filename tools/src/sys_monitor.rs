@@ -7,7 +7,7 @@
 
 #[cfg(test)]
 mod proc_tests;
-mod procs;
+pub(crate) mod procs;
 mod render;
 mod sample;
 

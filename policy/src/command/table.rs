@@ -319,6 +319,19 @@ pub(super) const READS_NAMED_FILES: &str =
 pub(super) const FOLLOWS_LINKS: &str =
     "会跟随符号链接离开允许的目录 (follows symlinks out of the allowed roots)";
 
+/// Whether `cmd`'s operands name files or directories, so that a bare name among them can
+/// mean an upload (`cat app.log`); a unit, a user or a pattern never does
+/// (`journalctl -u nginx` keeps the unit after an upload named `nginx.conf`).
+pub fn operands_are_paths(cmd: Cmd) -> bool {
+    match cmd {
+        Cmd::Grep | Cmd::Find => true,
+        _ => matches!(
+            grammar(cmd).map(|g| g.operands),
+            Some(Operands::Files { .. } | Operands::Values(Val::Path))
+        ),
+    }
+}
+
 /// The GNU-style grammar of `cmd` (None for grep, ip and find, which parse themselves).
 pub fn grammar(cmd: Cmd) -> Option<&'static Grammar> {
     Some(match cmd {

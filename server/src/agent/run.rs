@@ -22,6 +22,7 @@ use llmops_planner::{self as planner, HistoryTurn, PlannerAction, PlannerInput, 
 use llmops_tools::{LiveChunk, LiveSink, ToolCtx, ToolData, ToolName, ToolResult, UploadRef};
 
 mod action;
+mod planners;
 mod tool_call;
 use tool_call::{call_tool, store_output};
 
@@ -189,14 +190,14 @@ pub async fn run_turn(
         Planner::Offline => {}
         Planner::CoolingDown => note = Some(NOTE_COOLING.to_string()),
         Planner::Llm(backend, model) => {
-            let input = LlmInput {
-                model: &model,
-                history: &history_rows,
-                uploads: &all_uploads,
-                referenced: &referenced,
-            };
-            match turn.llm_steps(&backend, &input).await {
-                Ok(()) => {
+            let lang = Lang::detect(&req.text);
+            let mut tools = ctx.tools.schemas();
+            tools.push(prompt::run_action_schema());
+            let messages =
+                planners::first_messages(&req.text, &history_rows, &all_uploads, &referenced);
+            let mut llm = planners::LlmPlanner::new(&backend, &model, tools, messages, lang);
+            match turn.run_planner(&mut llm).await {
+                Ok(_) => {
                     ctx.llm_health.success(&sid);
                     answered = true;
                 }
@@ -215,10 +216,18 @@ pub async fn run_turn(
     if !answered && !cancel.is_cancelled() {
         let history = budget_history(&history_rows, HISTORY_CHAR_BUDGET);
         let conversation = conversation_from(&history_rows);
-        let text = turn
-            .offline_steps(&history, &conversation, &all_uploads, &referenced)
-            .await;
-        if let Some(text) = text {
+        // The offline planner starts from no steps even after an LLM took some this turn.
+        let plan = planner::TurnPlan::new(&PlannerInput {
+            text: &req.text,
+            referenced_files: &referenced,
+            uploads: &all_uploads,
+            history: &history,
+            conversation: &conversation,
+            steps: &[],
+        });
+        let mut offline = planners::OfflinePlanner::new(plan);
+        // The offline planner never fails: its only outcomes are an answer or cancellation.
+        if let Ok(Some(text)) = turn.run_planner(&mut offline).await {
             let text = match &note {
                 Some(n) if turn.answer.sent.is_empty() => format!("{n}\n\n{text}"),
                 Some(n) => format!("\n\n{n}\n\n{text}"),
@@ -252,14 +261,6 @@ pub async fn run_turn(
         answer: sent,
         tool_calls: calls,
     }
-}
-
-/// What an LLM turn is asked with besides this turn's message.
-struct LlmInput<'a> {
-    model: &'a str,
-    history: &'a [crate::store::MessageRow],
-    uploads: &'a [planner::UploadRef],
-    referenced: &'a [planner::UploadRef],
 }
 
 /// The answer as streamed so far.
@@ -428,51 +429,6 @@ impl Turn<'_> {
         result
     }
 
-    /// The offline planner's loop; returns its answer (None when cancelled).
-    async fn offline_steps(
-        &mut self,
-        history: &[HistoryTurn],
-        conversation: &planner::conversation::Conversation,
-        uploads: &[planner::UploadRef],
-        referenced: &[planner::UploadRef],
-    ) -> Option<String> {
-        // The planner replays its own steps by position, so it starts from none even
-        // after an LLM took some this turn.
-        let mut steps: Vec<StepRecord> = Vec::new();
-        for local in 1..=(planner::MAX_STEPS + 1) {
-            if self.cancel.is_cancelled() {
-                return None;
-            }
-            let input = PlannerInput {
-                text: &self.req.text,
-                referenced_files: referenced,
-                uploads,
-                history,
-                conversation,
-                steps: &steps,
-            };
-            match planner::plan(&input) {
-                PlannerAction::Final { text } => return Some(text),
-                PlannerAction::Call { .. } if local > planner::MAX_STEPS => {
-                    // The planner wants more than the step budget: answer with what we have.
-                    return Some(step_limit_answer(&steps));
-                }
-                PlannerAction::Call { tool, args, status } => {
-                    let (result, data) = self.tool_step(tool.as_str(), args.clone(), status).await;
-                    steps.push(StepRecord {
-                        tool: tool.to_string(),
-                        args,
-                        ok: result.ok,
-                        output: result.output,
-                        data,
-                        error: result.error,
-                    });
-                }
-            }
-        }
-        Some(step_limit_answer(&steps))
-    }
-
     /// One LLM call; text deltas reach the user while the request streams.
     async fn ask(&mut self, llm: &dyn LlmClient, req: &ChatRequest) -> Result<ChatReply, LlmError> {
         let (dtx, mut drx) = mpsc::unbounded_channel::<String>();
@@ -496,92 +452,6 @@ impl Turn<'_> {
         result
     }
 
-    /// The LLM's ReAct loop: at most `MAX_STEPS` tool steps, then one more call without
-    /// tools for the answer. `Err` leaves the turn to the offline planner.
-    async fn llm_steps(
-        &mut self,
-        backend: &crate::llm::LlmBackend,
-        input: &LlmInput<'_>,
-    ) -> Result<(), LlmError> {
-        let lang = Lang::detect(&self.req.text);
-        let mut tools = self.ctx.tools.schemas();
-        tools.push(prompt::run_action_schema());
-        let mut messages = vec![ChatMessage::System(prompt::system_message(input.uploads))];
-        messages.extend(prompt::history_messages(
-            input.history,
-            prompt::HISTORY_TOKEN_BUDGET,
-        ));
-        messages.push(ChatMessage::User(prompt::user_message(
-            &self.req.text,
-            input.referenced,
-        )));
-        let mut tool_steps = 0usize;
-        loop {
-            let last = tool_steps >= planner::MAX_STEPS;
-            let mut req = ChatRequest {
-                model: input.model.to_string(),
-                messages: messages.clone(),
-                tools: if last { vec![] } else { tools.clone() },
-            };
-            if last {
-                req.messages
-                    .push(ChatMessage::User(LLM_STEP_LIMIT_NOTE.to_string()));
-            }
-            self.answer.round_open = false;
-            self.answer.held.clear();
-            let reply = self.ask(backend.client.as_ref(), &req).await?;
-            if reply.is_final() || last {
-                // Whatever is still held is the (short) answer.
-                if !self.answer.held.is_empty() {
-                    self.release_held().await;
-                }
-                if !reply.is_final() {
-                    let text = step_limit_answer(&self.steps);
-                    self.answer_text(&text).await;
-                }
-                if self.answer.sent.trim().is_empty() {
-                    return Err(LlmError::Protocol("empty answer / 空回复".into()));
-                }
-                return Ok(());
-            }
-            // A held preamble stays with the model's message, not in the answer.
-            self.answer.held.clear();
-            messages.push(ChatMessage::Assistant {
-                content: reply.text.clone(),
-                tool_calls: reply.tool_calls.clone(),
-            });
-            for call in reply.tool_calls {
-                let content = if tool_steps >= planner::MAX_STEPS {
-                    // Every call needs a result message; this one is not run.
-                    "未执行：已达到每轮工具调用上限 / not run: step limit reached".to_string()
-                } else {
-                    tool_steps += 1;
-                    let status = tool_status(&call.name, &call.args, lang);
-                    let (result, data) =
-                        self.tool_step(&call.name, call.args.clone(), status).await;
-                    let stored = self.calls.last().and_then(|c| c.output.clone());
-                    let obs = prompt::observation(&result, stored.as_ref());
-                    self.steps.push(StepRecord {
-                        tool: call.name.clone(),
-                        args: call.args.clone(),
-                        ok: result.ok,
-                        output: result.output,
-                        data,
-                        error: result.error,
-                    });
-                    obs
-                };
-                messages.push(ChatMessage::Tool {
-                    tool_call_id: call.id,
-                    name: call.name,
-                    content,
-                });
-                if self.cancel.is_cancelled() {
-                    return Err(LlmError::Cancelled);
-                }
-            }
-        }
-    }
 }
 
 /// The status line before an LLM-chosen tool call (the offline planner writes its own).
@@ -624,6 +494,10 @@ fn tool_status(tool: &str, args: &Value, lang: Lang) -> String {
             .into(),
         Some(ToolName::RunAction) => lang
             .pick("正在提交操作审批…", "Asking for approval of an action…")
+            .into(),
+        Some(ToolName::LogQuery) => lang.pick("正在查询日志…", "Querying the log…").into(),
+        Some(ToolName::SystemQuery) => lang
+            .pick("正在查询系统表…", "Querying the system tables…")
             .into(),
         None => format!("{}{tool}…", lang.pick("正在调用 ", "Calling ")),
     }

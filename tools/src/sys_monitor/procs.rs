@@ -127,7 +127,7 @@ pub(super) fn cut(s: &str, width: usize) -> String {
 }
 
 /// User name of a uid via the system's user database (NSS), like ps.
-fn lookup_user(uid: u32) -> Option<String> {
+pub(crate) fn lookup_user(uid: u32) -> Option<String> {
     let mut buf: Vec<libc::c_char> = vec![0; 1024];
     loop {
         let mut pwd = MaybeUninit::<libc::passwd>::zeroed();
@@ -157,7 +157,7 @@ fn lookup_user(uid: u32) -> Option<String> {
     }
 }
 
-fn sysconf(name: libc::c_int, fallback: u64) -> u64 {
+pub(crate) fn sysconf(name: libc::c_int, fallback: u64) -> u64 {
     // SAFETY: sysconf has no memory-safety preconditions.
     let v = unsafe { libc::sysconf(name) };
     u64::try_from(v).ok().filter(|v| *v > 0).unwrap_or(fallback)

@@ -1,0 +1,451 @@
+//! The answer to a query: it leads with what was asked (the number, the name, the time,
+//! the line), then the evidence (what was read, the rows behind the figure) and the shell
+//! pipeline that computes the same figure. A figure computed from part of a file says so in
+//! the same sentence.
+
+use llmops_common::query::{
+    BucketRow, GroupRow, Measure, QueryResult, QueryValue, Row, Source, SourceInfo, Stats, Unit,
+};
+
+use crate::text::Lang;
+
+/// Rows, groups or buckets listed under the lead sentence.
+const LIST_MAX: usize = 10;
+
+/// The whole answer.
+pub fn render(r: &QueryResult, lang: Lang) -> String {
+    let mut out = vec![lead(r, lang)];
+    if let Some(list) = listing(r, lang) {
+        out.push(list);
+    }
+    out.push(scanned(r, lang));
+    for n in &r.notes {
+        out.push(format!("- {n}"));
+    }
+    if let Some(p) = &r.pipeline {
+        out.push(format!("{} `{p}`", lang.pick("核对命令：", "Check with:")));
+    }
+    out.join("\n")
+}
+
+/// `"access.log"`, or the table's name.
+fn where_(r: &QueryResult, lang: Lang) -> String {
+    match r.query.source {
+        Source::Log => {
+            let names: Vec<&str> = r.sources.iter().map(|s| s.name.as_str()).collect();
+            names.join(lang.pick("、", ", "))
+        }
+        s => super::super::frame::source_name(s, lang).to_string(),
+    }
+}
+
+/// "（只读了前 1.0 GiB，共 3.2 GiB）" when part of a file was read, else empty.
+fn partial(r: &QueryResult, lang: Lang) -> String {
+    let part: Vec<&SourceInfo> = r.sources.iter().filter(|s| !s.complete).collect();
+    if part.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = part
+        .iter()
+        .map(|s| format!("{} {}", s.name, crate::text::human_size(s.bytes)))
+        .collect();
+    match lang {
+        Lang::Zh => format!("（只统计了 {} 的已读部分，不是全文）", names.join("、")),
+        Lang::En => format!(
+            " (counting only the part read of {}, not the whole file)",
+            names.join(", ")
+        ),
+    }
+}
+
+fn described(r: &QueryResult, lang: Lang) -> &str {
+    match lang {
+        Lang::Zh => &r.described_zh,
+        Lang::En => &r.described_en,
+    }
+}
+
+/// The sentence that answers.
+fn lead(r: &QueryResult, lang: Lang) -> String {
+    let what = described(r, lang);
+    let at = where_(r, lang);
+    let part = partial(r, lang);
+    match &r.value {
+        QueryValue::Count { count } => match lang {
+            Lang::Zh => format!("{at}：{what} —— 共 **{count}** 条{part}。"),
+            Lang::En => format!("{at}: {what}: **{count}**{part}."),
+        },
+        QueryValue::Distinct { count } => match lang {
+            Lang::Zh => format!("{at}：{what} —— **{count}** 个不同的值{part}。"),
+            Lang::En => format!("{at}: {what}: **{count}** distinct values{part}."),
+        },
+        QueryValue::Stat {
+            measure,
+            value,
+            unit,
+            n,
+            row,
+        } => stat_lead(&at, what, *measure, *value, *unit, *n, row.as_ref(), &part, lang),
+        QueryValue::Stats {
+            stats,
+            unit,
+            max_row,
+        } => stats_lead(&at, what, stats.as_ref(), *unit, max_row.as_ref(), &part, lang),
+        QueryValue::Groups { rows, groups, .. } => {
+            groups_lead(r, &at, what, rows, *groups, &part, lang)
+        }
+        QueryValue::Buckets {
+            width_seconds,
+            peak,
+            ..
+        } => buckets_lead(&at, what, *width_seconds, peak.as_ref(), r.matched, &part, lang),
+        QueryValue::Rows { rows, total } => rows_lead(r, &at, what, rows, *total, &part, lang),
+        QueryValue::Timeline { total, .. } => match lang {
+            Lang::Zh => format!("{at}：{what} —— 按时间合并共 **{total}** 条事件{part}："),
+            Lang::En => format!("{at}: {what}: **{total}** events merged in time order{part}:"),
+        },
+        QueryValue::Fields => fields_lead(r, lang),
+    }
+}
+
+/// A number in its unit: `1.234 s`, `532 ms`, `12.5 MiB`, `87.5%`.
+pub fn with_unit(v: f64, unit: Unit) -> String {
+    let num = if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else if v.abs() >= 100.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.3}")
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string()
+    };
+    match unit {
+        Unit::None => num,
+        Unit::Percent => format!("{num}%"),
+        Unit::B if v >= 1024.0 => format!("{num} B ({})", crate::text::human_size(v as u64)),
+        u => format!("{num} {}", u.as_str()),
+    }
+}
+
+fn row_line(row: &Row, lang: Lang) -> String {
+    let mut s = String::new();
+    if let Some(f) = &row.file {
+        s.push_str(f);
+        s.push(':');
+    }
+    if row.line > 0 {
+        s.push_str(&format!("{}{} ", lang.pick("第", "line "), row.line));
+        if lang == Lang::Zh {
+            s.pop();
+            s.push_str("行 ");
+        }
+    }
+    if let Some(t) = &row.time {
+        s.push_str(&format!("[{t}] "));
+    }
+    s.push_str(&format!("`{}`", llmops_common::truncate_chars(&row.text.replace(['`', '\n'], " "), 300)));
+    s
+}
+
+#[allow(clippy::too_many_arguments)]
+fn stat_lead(
+    at: &str,
+    what: &str,
+    measure: Measure,
+    value: Option<f64>,
+    unit: Unit,
+    n: u64,
+    row: Option<&Row>,
+    part: &str,
+    lang: Lang,
+) -> String {
+    let Some(v) = value else {
+        return match lang {
+            Lang::Zh => format!("{at}：{what} —— 没有可计算的值（0 条事件带这个字段）{part}。"),
+            Lang::En => format!("{at}: {what}: no value to compute (no event has the field){part}."),
+        };
+    };
+    let v = with_unit(v, unit);
+    let mut s = match lang {
+        Lang::Zh => format!("{at}：{what} —— **{v}**（{n} 个值中的 {}）{part}。", measure.as_str()),
+        Lang::En => format!("{at}: {what}: **{v}** ({} of {n} values){part}.", measure.as_str()),
+    };
+    if let Some(r) = row {
+        s.push_str(&format!("\n{} {}", lang.pick("对应事件：", "The event:"), row_line(r, lang)));
+    }
+    s
+}
+
+fn stats_lead(
+    at: &str,
+    what: &str,
+    stats: Option<&Stats>,
+    unit: Unit,
+    max_row: Option<&Row>,
+    part: &str,
+    lang: Lang,
+) -> String {
+    let Some(st) = stats else {
+        return match lang {
+            Lang::Zh => format!("{at}：{what} —— 没有事件带这个字段{part}。"),
+            Lang::En => format!("{at}: {what}: no event has the field{part}."),
+        };
+    };
+    let u = |v: f64| with_unit(v, unit);
+    let mut s = format!(
+        "{at}: {what}{part}\n- n = {}\n- min {} · p50 **{}** · p90 {} · p95 **{}** · p99 **{}** · max **{}** · mean {}",
+        st.n,
+        u(st.min),
+        u(st.p50),
+        u(st.p90),
+        u(st.p95),
+        u(st.p99),
+        u(st.max),
+        u(st.mean)
+    );
+    if let Some(r) = max_row {
+        s.push_str(&format!(
+            "\n{} {}",
+            lang.pick("最大值所在事件：", "The max is:"),
+            row_line(r, lang)
+        ));
+    }
+    s
+}
+
+fn group_key(g: &GroupRow) -> String {
+    g.key.join(" / ")
+}
+
+fn groups_lead(
+    r: &QueryResult,
+    at: &str,
+    what: &str,
+    rows: &[GroupRow],
+    groups: u64,
+    part: &str,
+    lang: Lang,
+) -> String {
+    let Some(top) = rows.first() else {
+        return match lang {
+            Lang::Zh => format!("{at}：{what} —— 没有匹配的事件{part}。"),
+            Lang::En => format!("{at}: {what}: nothing matched{part}."),
+        };
+    };
+    let value = match (top.value, unit_of(r)) {
+        (Some(v), u) => with_unit(v, u),
+        (None, _) => top.count.to_string(),
+    };
+    let total = r.matched;
+    match lang {
+        Lang::Zh => format!(
+            "{at}：{what} —— 第一是 **{}**（{value}）；共 {total} 条匹配，{groups} 个分组{part}。",
+            group_key(top)
+        ),
+        Lang::En => format!(
+            "{at}: {what}: the top one is **{}** ({value}); {total} matching events in {groups} groups{part}.",
+            group_key(top)
+        ),
+    }
+}
+
+fn unit_of(r: &QueryResult) -> Unit {
+    match &r.value {
+        QueryValue::Groups { unit, .. } => *unit,
+        _ => Unit::None,
+    }
+}
+
+fn buckets_lead(
+    at: &str,
+    what: &str,
+    width: u64,
+    peak: Option<&BucketRow>,
+    matched: u64,
+    part: &str,
+    lang: Lang,
+) -> String {
+    let w = width_words(width, lang);
+    match (peak, lang) {
+        (None, Lang::Zh) => format!("{at}：{what} —— 没有带时间的匹配事件{part}。"),
+        (None, Lang::En) => format!("{at}: {what}: no matching event has a time{part}."),
+        (Some(p), Lang::Zh) => format!(
+            "{at}：{what} —— 峰值在 **{}**（该{w} {} 条；共 {matched} 条）{part}。",
+            p.start, p.count
+        ),
+        (Some(p), Lang::En) => format!(
+            "{at}: {what}: the peak is **{}** with {} in that {w} ({matched} in all){part}.",
+            p.start, p.count
+        ),
+    }
+}
+
+fn width_words(width: u64, lang: Lang) -> String {
+    match (width, lang) {
+        (1, Lang::Zh) => "秒".into(),
+        (60, Lang::Zh) => "分钟".into(),
+        (3600, Lang::Zh) => "小时".into(),
+        (86400, Lang::Zh) => "天".into(),
+        (1, Lang::En) => "second".into(),
+        (60, Lang::En) => "minute".into(),
+        (3600, Lang::En) => "hour".into(),
+        (86400, Lang::En) => "day".into(),
+        (w, Lang::Zh) => format!("{} 分钟", w / 60),
+        (w, Lang::En) => format!("{}-minute bucket", w / 60),
+    }
+}
+
+fn rows_lead(
+    r: &QueryResult,
+    at: &str,
+    what: &str,
+    rows: &[Row],
+    total: u64,
+    part: &str,
+    lang: Lang,
+) -> String {
+    let by_time = r.query.field.as_ref().is_some_and(|f| f.as_str() == "time");
+    match (rows.first(), by_time && rows.len() == 1) {
+        (None, _) => match lang {
+            Lang::Zh => format!("{at}：{what} —— 没有匹配的{}{part}。", lang.pick("事件", "")),
+            Lang::En => format!("{at}: {what}: nothing matched{part}."),
+        },
+        (Some(row), true) => {
+            let when = row.time.clone().unwrap_or_else(|| "?".into());
+            match lang {
+                Lang::Zh => format!(
+                    "{at}：{what} —— **{when}**（共 {total} 条匹配）{part}。\n{}",
+                    row_line(row, lang)
+                ),
+                Lang::En => format!(
+                    "{at}: {what}: **{when}** ({total} matching in all){part}.\n{}",
+                    row_line(row, lang)
+                ),
+            }
+        }
+        (Some(_), false) => match lang {
+            Lang::Zh => format!("{at}：{what} —— 共 **{total}** 条{part}："),
+            Lang::En => format!("{at}: {what}: **{total}**{part}:"),
+        },
+    }
+}
+
+fn fields_lead(r: &QueryResult, lang: Lang) -> String {
+    let mut s = String::new();
+    for src in &r.sources {
+        let fields: Vec<String> = src
+            .fields
+            .iter()
+            .map(|f| match f.unit {
+                Unit::None => f.name.clone(),
+                u => format!("{} ({})", f.name, u.as_str()),
+            })
+            .collect();
+        s.push_str(&match lang {
+            Lang::Zh => format!(
+                "{} 的格式是 **{}**，字段：{}。\n",
+                src.name,
+                src.format,
+                fields.join("、")
+            ),
+            Lang::En => format!(
+                "{} is **{}** with fields: {}.\n",
+                src.name,
+                src.format,
+                fields.join(", ")
+            ),
+        });
+    }
+    s.trim_end().to_string()
+}
+
+/// The rows, groups or buckets behind the lead, at most [`LIST_MAX`].
+fn listing(r: &QueryResult, lang: Lang) -> Option<String> {
+    let lines: Vec<String> = match &r.value {
+        QueryValue::Groups { rows, unit, .. } if rows.len() > 1 => rows
+            .iter()
+            .take(LIST_MAX)
+            .enumerate()
+            .map(|(i, g)| {
+                let v = g.value.map(|v| format!(" · {}", with_unit(v, *unit)));
+                format!("{}. {} — {}{}", i + 1, group_key(g), g.count, v.unwrap_or_default())
+            })
+            .collect(),
+        QueryValue::Buckets { buckets, .. } => top_buckets(buckets),
+        QueryValue::Rows { rows, .. } if rows.len() > 1 || r.query.field.is_none() => rows
+            .iter()
+            .take(LIST_MAX)
+            .map(|row| format!("- {}", row_line(row, lang)))
+            .collect(),
+        QueryValue::Timeline { rows, buckets, .. } => timeline_lines(r, rows, buckets, lang),
+        _ => return None,
+    };
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
+/// The busiest buckets, busiest first.
+fn top_buckets(buckets: &[BucketRow]) -> Vec<String> {
+    let mut b: Vec<&BucketRow> = buckets.iter().filter(|b| b.count > 0).collect();
+    b.sort_by(|x, y| y.count.cmp(&x.count).then(x.start.cmp(&y.start)));
+    b.iter()
+        .take(5)
+        .map(|b| {
+            if b.per_file.is_empty() {
+                format!("- {} — {}", b.start, b.count)
+            } else {
+                let per: Vec<String> = b.per_file.iter().map(u64::to_string).collect();
+                format!("- {} — {} ({})", b.start, b.count, per.join(" / "))
+            }
+        })
+        .collect()
+}
+
+fn timeline_lines(r: &QueryResult, rows: &[Row], buckets: &[BucketRow], lang: Lang) -> Vec<String> {
+    let mut out: Vec<String> = rows
+        .iter()
+        .take(LIST_MAX * 2)
+        .map(|row| format!("- {}", row_line(row, lang)))
+        .collect();
+    if r.sources.len() > 1 && !buckets.is_empty() {
+        let names: Vec<&str> = r.sources.iter().map(|s| s.name.as_str()).collect();
+        out.push(format!(
+            "{} ({}):",
+            lang.pick("各文件每个时间段的条数", "Per file, per bucket"),
+            names.join(" / ")
+        ));
+        out.extend(buckets.iter().filter(|b| b.count > 0).take(LIST_MAX * 2).map(|b| {
+            let per: Vec<String> = b.per_file.iter().map(u64::to_string).collect();
+            format!("  {} — {}", b.start, per.join(" / "))
+        }));
+    }
+    out
+}
+
+/// What was read: lines, events and whether that was all of it.
+fn scanned(r: &QueryResult, lang: Lang) -> String {
+    let parts: Vec<String> = r
+        .sources
+        .iter()
+        .map(|s| {
+            let whole = if s.complete {
+                lang.pick("全文", "whole file")
+            } else {
+                lang.pick("部分", "part of the file")
+            };
+            match (r.query.source, lang) {
+                (Source::Log, Lang::Zh) => format!(
+                    "{}（{}，格式 {}）：{} 行，{} 条事件",
+                    s.name, whole, s.format, s.lines, s.events
+                ),
+                (Source::Log, Lang::En) => format!(
+                    "{} ({}, format {}): {} lines, {} events",
+                    s.name, whole, s.format, s.lines, s.events
+                ),
+                (_, Lang::Zh) => format!("{}：共 {} 行", s.name, s.events),
+                (_, Lang::En) => format!("{}: {} rows in all", s.name, s.events),
+            }
+        })
+        .collect();
+    format!("{} {}", lang.pick("已读取", "Read:"), parts.join("; "))
+}

@@ -1,0 +1,89 @@
+//! A question understood as a typed query ([`Frame`]): which table, which rows, what to
+//! compute. Built from the lexicon's cues ([`crate::lexicon`]) and the question's literals
+//! ([`scan`]) by a few generic slot rules ([`build`]); a follow-up edits the last query
+//! ([`edit`]). Nothing here names a question: vocabulary lives in the lexicon's data.
+
+pub mod build;
+pub mod build_filters;
+pub mod edit;
+pub mod scan;
+#[cfg(test)]
+mod tests;
+
+use serde::{Deserialize, Serialize};
+
+use llmops_common::query::{Filter, Query, Source};
+
+use super::UploadRef;
+
+/// The query a question asks, ready to run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    pub query: Query,
+    /// Filters that narrow only when something matches them ("nginx workers": a master
+    /// process has no "worker" in its command line, a service without workers has none);
+    /// the tool drops one that would leave nothing and says so.
+    pub soft: Vec<Filter>,
+    /// Whether the frame edits the conversation's last query.
+    pub follow_up: bool,
+}
+
+/// What a question turned out to be.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Understood {
+    /// A query over a log or a system table.
+    Query(Frame),
+    /// The whole-file summary of a log ("analyse app.log").
+    Summary { path: String },
+}
+
+/// The last query of the conversation and the first item of its answer, for follow-ups.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LastQuery {
+    pub query: Query,
+    /// The top group's key, field by field (`[("client", "203.0.113.77")]`), or the first
+    /// row's identifying field.
+    #[serde(default)]
+    pub top: Vec<(String, String)>,
+}
+
+/// What a question is understood against.
+#[derive(Debug, Clone, Copy)]
+pub struct FrameCtx<'a> {
+    pub uploads: &'a [UploadRef],
+    pub referenced: &'a [&'a UploadRef],
+    /// The file the conversation is about.
+    pub last_file: Option<&'a str>,
+    pub last_query: Option<&'a LastQuery>,
+}
+
+/// Whether an upload holds events rather than settings or prose.
+pub fn is_log_upload(u: &UploadRef) -> bool {
+    let lower = u.filename.to_lowercase();
+    let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+    if super::incident::is_log_name(&lower) || matches!(ext, "jsonl" | "ndjson") {
+        return true;
+    }
+    let doc = matches!(
+        ext,
+        "md" | "txt" | "pdf" | "html" | "htm" | "rst" | "adoc" | "doc" | "docx" | "csv"
+    );
+    !doc && !super::slots::config_upload(u)
+}
+
+/// The table a source cue names, for the answer's wording.
+pub fn source_name(source: Source, lang: super::text::Lang) -> &'static str {
+    use super::text::Lang::{En, Zh};
+    match (source, lang) {
+        (Source::Log, Zh) => "日志",
+        (Source::Log, En) => "log",
+        (Source::Processes, Zh) => "进程",
+        (Source::Processes, En) => "processes",
+        (Source::Sockets, Zh) => "套接字",
+        (Source::Sockets, En) => "sockets",
+        (Source::Mounts, Zh) => "文件系统",
+        (Source::Mounts, En) => "filesystems",
+        (Source::Units, Zh) => "systemd 单元",
+        (Source::Units, En) => "systemd units",
+    }
+}

@@ -1,0 +1,411 @@
+//! From a question to a [`Frame`]: the lexicon's cues and the question's literals fill the
+//! query's slots by position (a field after "which"/"per"/"按" is grouped, a number after
+//! "over" is compared, a duration after "last" is a window). Each slot has one function.
+
+use llmops_common::query::{
+    BucketWidth, Dimension, Field, Filter, FilterOp, Measure, Order, Query, Scalar, Source, Unit,
+    Window,
+};
+
+use super::scan::{literals, Lit, Spanned};
+use super::{is_log_upload, Frame, FrameCtx, Understood};
+use crate::lexicon::{find, lexicon, Cue, Hit, Lexicon};
+use crate::slots::{best_upload, typed_file_names, typed_paths};
+use crate::text::normalize;
+
+/// A question with its cues and literals found.
+pub struct Parsed {
+    pub text: String,
+    pub lower: String,
+    pub hits: Vec<Hit>,
+    pub lits: Vec<Spanned>,
+    /// Log files the question names (resolved paths) and where.
+    pub files: Vec<String>,
+}
+
+impl Parsed {
+    pub fn new(text: &str, ctx: &FrameCtx) -> Parsed {
+        let lex = lexicon();
+        let text = normalize(text);
+        let (files, spans) = named_files(&text, ctx);
+        // File names are not cues: "error.log" says nothing about errors.
+        let mut lower = text.to_ascii_lowercase().into_bytes();
+        for &(s, e) in &spans {
+            lower[s..e].fill(b' ');
+        }
+        let lower = String::from_utf8(lower).unwrap_or_else(|_| text.to_ascii_lowercase());
+        let hits = find(lex, &lower);
+        let lits = literals(lex, &text, &lower, &hits, &spans);
+        Parsed {
+            text,
+            lower,
+            hits,
+            lits,
+            files,
+        }
+    }
+
+    pub fn has(&self, pred: impl Fn(Cue) -> bool) -> bool {
+        self.hits.iter().any(|h| pred(h.cue))
+    }
+
+    /// The text between two byte offsets, trimmed.
+    fn gap(&self, from: usize, to: usize) -> &str {
+        if from >= to {
+            return "";
+        }
+        self.lower.get(from..to).unwrap_or("").trim()
+    }
+
+    /// Whether `to` follows `from` with at most a filler word or two between them.
+    fn close(&self, from: usize, to: usize) -> bool {
+        if to < from {
+            return false;
+        }
+        let gap = self.gap(from, to);
+        let cjk = gap.chars().filter(|c| crate::text::is_cjk(*c)).count();
+        let words = gap.split_whitespace().count();
+        let no_content = !self
+            .hits
+            .iter()
+            .any(|h| h.cue.is_content() && h.start >= from && h.end <= to);
+        no_content && cjk <= 3 && words <= 2 && gap.len() <= 16
+    }
+}
+
+/// Log files named in the question: upload names and absolute paths, with their spans.
+fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>) {
+    let mut files = Vec::new();
+    let mut spans = Vec::new();
+    for name in typed_file_names(text) {
+        if let Some(u) = best_upload(&name, ctx.uploads).filter(|u| is_log_upload(u)) {
+            let path = u.path.to_string_lossy().into_owned();
+            if !files.contains(&path) {
+                files.push(path);
+            }
+        }
+        if let Some(i) = text.find(&name) {
+            spans.push((i, i + name.len()));
+        }
+    }
+    for p in typed_paths(text) {
+        if p.starts_with('/') && crate::incident::is_log_name(&p) && !files.contains(&p) {
+            files.push(p.clone());
+        }
+        if let Some(i) = text.find(&p) {
+            spans.push((i, i + p.len()));
+        }
+    }
+    (files, spans)
+}
+
+/// The log the conversation or the session is about when the question names none.
+fn context_log(ctx: &FrameCtx) -> Option<String> {
+    let path = |u: &&crate::UploadRef| u.path.to_string_lossy().into_owned();
+    if let Some(u) = ctx.referenced.iter().find(|u| is_log_upload(u)) {
+        return Some(path(u));
+    }
+    // A message sent with other files attached is about those files.
+    if !ctx.referenced.is_empty() {
+        return None;
+    }
+    if let Some(f) = ctx.last_file {
+        let known = ctx
+            .uploads
+            .iter()
+            .find(|u| u.path.to_string_lossy() == f)
+            .is_none_or(is_log_upload);
+        if known {
+            return Some(f.to_string());
+        }
+    }
+    let logs: Vec<_> = ctx.uploads.iter().filter(|u| is_log_upload(u)).collect();
+    logs.last().map(path)
+}
+
+/// Which table, and for a log which files.
+fn source_of(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<(Source, Vec<String>)> {
+    if !p.files.is_empty() {
+        return Some((Source::Log, p.files.clone()));
+    }
+    let cued = |s: Source| {
+        p.hits
+            .iter()
+            .any(|h| matches!(h.cue, Cue::Source(i) if lex.sources[i].source == s))
+    };
+    for s in [
+        Source::Sockets,
+        Source::Mounts,
+        Source::Units,
+        Source::Processes,
+    ] {
+        if cued(s) {
+            return Some((s, Vec::new()));
+        }
+    }
+    context_log(ctx).map(|f| (Source::Log, vec![f]))
+}
+
+fn field_cue_applies(lex: &Lexicon, i: usize, source: Source) -> bool {
+    lex.fields[i].source.is_none_or(|s| s == source)
+}
+
+/// The field hits that apply to this table, in order.
+fn field_hits<'a>(
+    lex: &'a Lexicon,
+    p: &'a Parsed,
+    source: Source,
+) -> impl Iterator<Item = (&'a Hit, &'a str)> + 'a {
+    p.hits.iter().filter_map(move |h| match h.cue {
+        Cue::Field(i) if field_cue_applies(lex, i, source) => Some((h, lex.fields[i].field.as_str())),
+        _ => None,
+    })
+}
+
+/// The measure cue that wins: highest weight, then longest.
+fn measure_cue(lex: &Lexicon, p: &Parsed) -> Option<usize> {
+    p.hits
+        .iter()
+        .filter_map(|h| match h.cue {
+            Cue::Measure(i) => Some((lex.measures[i].weight, h.end - h.start, i)),
+            _ => None,
+        })
+        .max()
+        .map(|(_, _, i)| i)
+}
+
+/// The field a literal or a comparison right after a field cue binds to.
+pub fn field_before_pub(lex: &Lexicon, p: &Parsed, source: Source, at: usize) -> Option<String> {
+    field_hits(lex, p, source)
+        .filter(|(h, _)| h.end <= at && p.close(h.end, at))
+        .last()
+        .map(|(_, f)| f.to_string())
+}
+
+/// Builds the frame of a question, or `None` when it is not a query over a table.
+pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
+    let lex = lexicon();
+    let p = Parsed::new(text, ctx);
+    if let Some(frame) = super::edit::follow_up(lex, &p, ctx) {
+        return Some(Understood::Query(frame));
+    }
+    let (source, files) = source_of(lex, &p, ctx)?;
+    let frame = frame_of(lex, &p, source, files.clone());
+    let q = &frame.query;
+    let narrowed = !q.filters.is_empty()
+        || !q.group_by.is_empty()
+        || q.window.is_some()
+        || p.has(|c| matches!(c, Cue::Bucket(_)));
+    let summary_named = !p.files.is_empty() || log_words(lex, &p);
+    if source == Source::Log && summary_named && wants_summary(lex, &p, &frame) {
+        return files.first().map(|f| Understood::Summary { path: f.clone() });
+    }
+    let asked = match source {
+        // A log the question does not name must be what it is about: a condition, a
+        // grouping, a window or a word for a log's contents, not a bare "how many".
+        Source::Log if p.files.is_empty() => {
+            narrowed || (log_words(lex, &p) && measure_cue(lex, &p).is_some())
+        }
+        Source::Log => narrowed || q.measure != Measure::Count || measure_cue(lex, &p).is_some(),
+        // A system table with no condition of its own (only what its name implies, like
+        // "listening") and no grouping is the monitor's overview.
+        _ => {
+            let implied = super::build_filters::source_filters(lex, &p, source, false);
+            q.filters.iter().any(|f| !implied.contains(f))
+                || (!q.group_by.is_empty() && measure_cue(lex, &p).is_some())
+        }
+    };
+    asked.then_some(Understood::Query(frame))
+}
+
+/// Words only a question about a log's contents has: a log source word or a log field.
+fn log_words(lex: &Lexicon, p: &Parsed) -> bool {
+    p.hits.iter().any(|h| match h.cue {
+        Cue::Source(i) => lex.sources[i].source == Source::Log,
+        Cue::Field(i) => lex.fields[i].source == Some(Source::Log),
+        _ => false,
+    })
+}
+
+/// "分析一下 app.log": the whole-file summary, when nothing narrower is asked.
+fn wants_summary(lex: &Lexicon, p: &Parsed, frame: &Frame) -> bool {
+    p.has(|c| c == Cue::Summary)
+        && measure_cue(lex, p).is_none()
+        && frame.query.group_by.is_empty()
+        && frame.query.filters.is_empty()
+        && frame.query.window.is_none()
+}
+
+/// Every slot of the query from the parsed question.
+pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -> Frame {
+    let cue = measure_cue(lex, p).map(|i| &lex.measures[i]);
+    let mut q = Query {
+        source,
+        files,
+        measure: cue.map_or(Measure::Count, |c| c.measure),
+        order: cue.and_then(|c| c.order).unwrap_or_default(),
+        limit: cue.and_then(|c| c.limit),
+        ..Query::default()
+    };
+    let stat_field = stat_field(lex, p, source, cue.and_then(|c| c.field.clone()));
+    q.field = stat_field.clone().map(Field);
+    q.group_by = groups(lex, p, source, stat_field.as_deref());
+    let (filters, soft) = super::build_filters::filters(lex, p, source);
+    q.filters = filters;
+    q.window = window(lex, p);
+    if let Some(b) = bucket(p) {
+        q.bucket = b;
+        if matches!(q.measure, Measure::Count | Measure::Rows) && q.group_by.is_empty() {
+            q.measure = Measure::Buckets;
+        }
+    }
+    if let Some(n) = limit(p) {
+        q.limit = Some(n);
+    }
+    settle(lex, &mut q);
+    Frame {
+        query: q,
+        soft,
+        follow_up: false,
+    }
+}
+
+/// The numeric field a statistic reads: the cue's own, or a numeric field named.
+fn stat_field(
+    lex: &Lexicon,
+    p: &Parsed,
+    source: Source,
+    from_cue: Option<String>,
+) -> Option<String> {
+    let named = field_hits(lex, p, source)
+        .map(|(_, f)| f)
+        .find(|f| lex.is_numeric(f));
+    match (named, from_cue) {
+        (Some(n), _) => Some(n.to_string()),
+        (None, Some(c)) => Some(c),
+        (None, None) => None,
+    }
+}
+
+/// Fields grouped by: a field next to a grouping word, other than the statistic's field
+/// and fields a literal is compared with.
+fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&str>) -> Vec<Field> {
+    let group_hits: Vec<&Hit> = p.hits.iter().filter(|h| h.cue == Cue::Group).collect();
+    let mut out: Vec<Field> = Vec::new();
+    for (h, f) in field_hits(lex, p, source) {
+        if Some(f) == stat || out.iter().any(|o| o.0 == f) {
+            continue;
+        }
+        let bound = p
+            .lits
+            .iter()
+            .any(|l| l.start >= h.end && p.close(h.end, l.start) && binds(&l.lit));
+        let own = matches!(h.cue, Cue::Field(i) if lex.fields[i].grouped);
+        let before = own || group_hits.iter().any(|g| g.end <= h.start && p.close(g.end, h.start));
+        let after = group_hits.iter().any(|g| g.start >= h.end && p.close(h.end, g.start));
+        if (before || after) && !bound && out.len() < 2 {
+            out.push(Field::new(f));
+        }
+    }
+    out
+}
+
+/// A literal that, right after a field's name, is that field's value ("status 503").
+fn binds(l: &Lit) -> bool {
+    matches!(
+        l,
+        Lit::Number { unit: None, .. } | Lit::Ip(_) | Lit::Quoted(_) | Lit::Ident(_) | Lit::Class(_)
+    )
+}
+
+/// A time window: "last 10 minutes", "between 02:40 and 02:50", "around 02:47".
+fn window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
+    for h in p.hits.iter().filter(|h| h.cue == Cue::Last) {
+        let dur = p.lits.iter().find_map(|l| match l.lit {
+            Lit::Number { value, unit: Some(u) }
+                if u.dimension() == Dimension::Time && l.start >= h.end && p.close(h.end, l.start) =>
+            {
+                Some(value * u.factor())
+            }
+            _ => None,
+        });
+        let bare_unit = p.hits.iter().find_map(|u| match u.cue {
+            Cue::Unit(unit)
+                if unit.dimension() == Dimension::Time && u.start >= h.end && p.close(h.end, u.start) =>
+            {
+                Some(unit.factor())
+            }
+            _ => None,
+        });
+        if let Some(secs) = dur.or(bare_unit) {
+            return Some(Window::Last {
+                seconds: secs.round().max(1.0) as u64,
+            });
+        }
+    }
+    super::build_filters::clock_window(lex, p)
+}
+
+fn bucket(p: &Parsed) -> Option<BucketWidth> {
+    p.hits.iter().find_map(|h| match h.cue {
+        Cue::Bucket(b) => Some(b),
+        _ => None,
+    })
+}
+
+/// "top 5", "前 10": the number right after a limit word.
+fn limit(p: &Parsed) -> Option<u32> {
+    p.hits.iter().filter(|h| h.cue == Cue::Limit).find_map(|h| {
+        p.lits.iter().find_map(|l| match l.lit {
+            Lit::Number { value, unit: None }
+                if l.start >= h.end && p.close(h.end, l.start) && value >= 1.0 =>
+            {
+                Some(value.min(f64::from(Query::MAX_LIMIT)) as u32)
+            }
+            _ => None,
+        })
+    })
+}
+
+/// Makes the slots agree: a statistic of a field that is not numeric groups by it; rows
+/// with a grouping count the groups; a grouping on a system table's row key lists rows.
+fn settle(lex: &Lexicon, q: &mut Query) {
+    let numeric = q.field.as_ref().is_some_and(|f| lex.is_numeric(f.as_str()));
+    if (q.measure.is_stat() || q.measure == Measure::Stats) && q.field.is_some() && !numeric {
+        if let Some(f) = q.field.take() {
+            if !q.group_by.contains(&f) {
+                q.group_by.insert(0, f);
+            }
+        }
+        q.measure = Measure::Count;
+    }
+    if q.measure == Measure::Rows && !q.group_by.is_empty() && q.field.as_ref().is_none_or(|f| f.0 != "time") {
+        q.measure = Measure::Count;
+        q.field = None;
+    }
+    if q.measure == Measure::Rows && q.field.as_ref().is_some_and(|f| f.0 == "time") {
+        q.group_by.clear();
+    }
+    let row_keys = ["pid", "command", "local_port", "mount", "unit"];
+    if q.source != Source::Log
+        && q.group_by.iter().any(|g| row_keys.contains(&g.as_str()))
+        && !q.measure.is_stat()
+    {
+        q.group_by.clear();
+        q.measure = Measure::Rows;
+    }
+    if q.measure == Measure::Count && q.field.is_some() && q.group_by.is_empty() && !numeric {
+        q.field = None;
+    }
+    if q.measure == Measure::Buckets || q.measure == Measure::CountDistinct {
+        q.order = Order::Desc;
+    }
+}
+
+/// Makes a filter with the usual defaults.
+pub fn filter(field: Option<&str>, op: FilterOp, value: Scalar, unit: Unit) -> Filter {
+    Filter {
+        unit,
+        ..Filter::new(field.map(Field::new), op, value)
+    }
+}

@@ -1,0 +1,354 @@
+//! The conditions of a question: the lexicon's filter cues (levels, tags, methods), and
+//! its literals bound to fields by position (a number after a field's name is its value, a
+//! number after "over" is compared with the field its unit measures, a bare 3-digit code in
+//! a log question is a status), plus time windows from times of day.
+
+use llmops_common::query::{Dimension, Filter, FilterOp, Scalar, Source, TimePoint, Unit, Window};
+
+use super::build::{filter, Parsed};
+use super::scan::{Clock, Lit};
+use crate::lexicon::{Cue, Lexicon};
+
+/// Hard filters and soft ones (kept only when something matches them).
+pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> (Vec<Filter>, Vec<Filter>) {
+    let mut hard = cue_filters(lex, p, source);
+    let mut soft = Vec::new();
+    let case = p.has(|c| c == Cue::Case);
+    let mut named = 0;
+    for l in &p.lits {
+        let negated = negated(p, l.start);
+        let Some((f, kind)) = literal_filter(lex, p, source, l, negated) else {
+            continue;
+        };
+        let f = Filter {
+            case_sensitive: case && matches!(f.value, Scalar::Text(_)),
+            ..f
+        };
+        match kind {
+            Kind::Hard => hard.push(f),
+            Kind::Name if named == 0 => {
+                named += 1;
+                hard.push(f);
+            }
+            Kind::Name => soft.push(f),
+        }
+    }
+    hard.extend(source_filters(lex, p, source, false));
+    soft.extend(source_filters(lex, p, source, true));
+    (merge_alternatives(hard), soft)
+}
+
+enum Kind {
+    Hard,
+    /// A process or unit name: the first is required, the rest narrow softly.
+    Name,
+}
+
+/// Whether a negation word stands right before `at`.
+fn negated(p: &Parsed, at: usize) -> bool {
+    p.hits
+        .iter()
+        .any(|h| h.cue == Cue::Negate && h.end <= at && at - h.end <= 12)
+}
+
+/// Filters the lexicon names outright (levels, tags, methods) that apply to the table.
+fn cue_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filter> {
+    let mut out = Vec::new();
+    for h in &p.hits {
+        let Cue::Filter(i) = h.cue else { continue };
+        if source != Source::Log {
+            continue;
+        }
+        let c = &lex.filters[i];
+        let op = match (c.op, negated(p, h.start)) {
+            (FilterOp::Eq, true) => FilterOp::Ne,
+            (FilterOp::Contains, true) => FilterOp::NotContains,
+            (op, _) => op,
+        };
+        let f = filter(c.field.as_deref(), op, c.value.clone(), Unit::None);
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// The conditions source cues of this table carry: hard (`soft` false) or soft.
+pub fn source_filters(lex: &Lexicon, p: &Parsed, source: Source, soft: bool) -> Vec<Filter> {
+    let mut out: Vec<Filter> = Vec::new();
+    for h in &p.hits {
+        let Cue::Source(i) = h.cue else { continue };
+        let c = &lex.sources[i];
+        let f = if soft { &c.soft } else { &c.filter };
+        if let (true, Some(f)) = (c.source == source, f) {
+            let f = filter(f.field.as_deref(), f.op, f.value.clone(), Unit::None);
+            if !out.contains(&f) {
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
+/// The field of a table a name or a quoted text is looked for in.
+fn name_field(source: Source) -> Option<&'static str> {
+    match source {
+        Source::Processes => Some("command"),
+        Source::Sockets => Some("process"),
+        Source::Units => Some("unit"),
+        Source::Mounts | Source::Log => None,
+    }
+}
+
+/// The comparison word right before `at`, if any.
+fn compare_before(p: &Parsed, at: usize) -> Option<(FilterOp, usize)> {
+    p.hits
+        .iter()
+        .filter(|h| h.end <= at && at - h.end <= 8)
+        .find_map(|h| match h.cue {
+            Cue::Compare(op) => Some((op, h.start)),
+            _ => None,
+        })
+}
+
+/// The field a number in a unit is compared with when the question names none.
+fn field_for_unit(source: Source, unit: Unit) -> Option<&'static str> {
+    match (source, unit.dimension()) {
+        (Source::Log, Dimension::Time) => Some("duration"),
+        (Source::Log, Dimension::Size) => Some("bytes"),
+        (Source::Processes, Dimension::Size) => Some("rss_bytes"),
+        (Source::Processes, Dimension::Percent) => Some("cpu_percent"),
+        (Source::Mounts, Dimension::Percent) => Some("use_percent"),
+        (Source::Mounts, Dimension::Size) => Some("avail_bytes"),
+        _ => None,
+    }
+}
+
+fn literal_filter(
+    lex: &Lexicon,
+    p: &Parsed,
+    source: Source,
+    l: &super::scan::Spanned,
+    negated: bool,
+) -> Option<(Filter, Kind)> {
+    let bound = super::build::field_before_pub(lex, p, source, l.start);
+    let text_op = if negated {
+        FilterOp::NotContains
+    } else {
+        FilterOp::Contains
+    };
+    let eq = if negated { FilterOp::Ne } else { FilterOp::Eq };
+    let hard = |f: Filter| Some((f, Kind::Hard));
+    match &l.lit {
+        Lit::Number { value, unit } => number_filter(p, source, l.start, *value, *unit, bound, eq),
+        Lit::Class(d) if source == Source::Log => hard(filter(
+            Some("status"),
+            FilterOp::Class,
+            Scalar::Number(f64::from(*d)),
+            Unit::None,
+        )),
+        Lit::Ip(ip) => {
+            let field = bound.or((source == Source::Log).then(|| "client".to_string()));
+            let op = if field.is_some() { eq } else { text_op };
+            hard(filter(field.as_deref(), op, Scalar::Text(ip.clone()), Unit::None))
+        }
+        Lit::UrlPath(path) if source == Source::Log => hard(filter(
+            Some("path"),
+            text_op,
+            Scalar::Text(path.clone()),
+            Unit::None,
+        )),
+        Lit::Quoted(t) | Lit::Ident(t) => {
+            let field = bound.as_deref().or(name_field(source));
+            let kind = if source == Source::Log {
+                Kind::Hard
+            } else {
+                Kind::Name
+            };
+            Some((filter(field, text_op, Scalar::Text(t.clone()), Unit::None), kind))
+        }
+        Lit::Word(w) => word_filter(lex, p, source, (l.start, l.end), w, text_op),
+        _ => None,
+    }
+}
+
+/// Whether a word of this table (its name, or one of its fields) stands right before or
+/// after the span: "nginx processes", "pid of redis", "postgres 进程".
+fn next_to_cue(lex: &Lexicon, p: &Parsed, source: Source, start: usize, end: usize) -> bool {
+    p.hits.iter().any(|h| {
+        let of_table = match h.cue {
+            Cue::Source(i) => lex.sources[i].source == source,
+            Cue::Field(i) => lex.fields[i].source.is_none_or(|s| s == source),
+            _ => false,
+        };
+        of_table
+            && ((h.end <= start && p.lower[h.end..start].trim().len() <= 1)
+                || (h.start >= end && p.lower[end..h.start].trim().len() <= 1))
+    })
+}
+
+/// A plain word: a name in a system table when it stands by a table or field word; in a
+/// log only after "containing"/"包含".
+fn word_filter(
+    lex: &Lexicon,
+    p: &Parsed,
+    source: Source,
+    (at, end): (usize, usize),
+    w: &str,
+    op: FilterOp,
+) -> Option<(Filter, Kind)> {
+    match name_field(source) {
+        Some(_) if !next_to_cue(lex, p, source, at, end) => None,
+        Some(field) => Some((
+            filter(Some(field), op, Scalar::Text(w.to_string()), Unit::None),
+            Kind::Name,
+        )),
+        None => {
+            let asked = p
+                .hits
+                .iter()
+                .any(|h| h.cue == Cue::Contains && h.end <= at && p.lower[h.end..at].trim().len() <= 8);
+            asked.then(|| {
+                (
+                    filter(None, op, Scalar::Text(w.to_string()), Unit::None),
+                    Kind::Hard,
+                )
+            })
+        }
+    }
+}
+
+fn number_filter(
+    p: &Parsed,
+    source: Source,
+    at: usize,
+    value: f64,
+    unit: Option<Unit>,
+    bound: Option<String>,
+    eq: FilterOp,
+) -> Option<(Filter, Kind)> {
+    let after_limit = p
+        .hits
+        .iter()
+        .any(|h| h.cue == Cue::Limit && h.end <= at && p.lower[h.end..at].trim().is_empty());
+    let after_last = p
+        .hits
+        .iter()
+        .any(|h| h.cue == Cue::Last && h.end <= at && p.lower[h.end..at].trim().len() <= 2);
+    if after_limit || after_last {
+        return None;
+    }
+    let unit = unit.unwrap_or(Unit::None);
+    if let Some((op, cmp_at)) = compare_before(p, at) {
+        let lex = crate::lexicon::lexicon();
+        let field = super::build::field_before_pub(lex, p, source, cmp_at)
+            .or(bound)
+            .or(field_for_unit(source, unit).map(str::to_string))?;
+        return Some((
+            filter(Some(&field), op, Scalar::Number(value), unit),
+            Kind::Hard,
+        ));
+    }
+    if let Some(field) = bound {
+        return Some((filter(Some(&field), eq, Scalar::Number(value), unit), Kind::Hard));
+    }
+    let int = value.fract() == 0.0;
+    match source {
+        Source::Log if unit == Unit::None && int && (100.0..600.0).contains(&value) => Some((
+            filter(Some("status"), eq, Scalar::Number(value), Unit::None),
+            Kind::Hard,
+        )),
+        Source::Sockets if unit == Unit::None && int && (1.0..65536.0).contains(&value) => Some((
+            filter(Some("local_port"), eq, Scalar::Number(value), Unit::None),
+            Kind::Hard,
+        )),
+        _ => None,
+    }
+}
+
+/// Several equalities on one field mean any of them ("502 and 504", "ERROR or WARN"):
+/// one regular expression of the alternatives.
+fn merge_alternatives(filters: Vec<Filter>) -> Vec<Filter> {
+    let mut out: Vec<Filter> = Vec::new();
+    for f in filters {
+        let same = out.iter_mut().find(|o| {
+            o.field.is_some() && o.field == f.field && o.op == FilterOp::Eq && f.op == FilterOp::Eq
+        });
+        match same {
+            Some(o) => {
+                let a = regex_escape(&o.value.to_string());
+                let b = regex_escape(&f.value.to_string());
+                o.op = FilterOp::Regex;
+                o.value = Scalar::Text(format!("^(?:{a}|{b})$"));
+            }
+            None => match out.iter_mut().find(|o| {
+                o.op == FilterOp::Regex && o.field == f.field && f.op == FilterOp::Eq
+            }) {
+                Some(o) => {
+                    let b = regex_escape(&f.value.to_string());
+                    if let Scalar::Text(t) = &mut o.value {
+                        if let Some(stripped) = t.strip_suffix(")$") {
+                            *t = format!("{stripped}|{b})$");
+                        }
+                    }
+                }
+                None => out.push(f),
+            },
+        }
+    }
+    out
+}
+
+fn regex_escape(s: &str) -> String {
+    s.chars()
+        .flat_map(|c| {
+            let special = "\\.+*?()|[]{}^$".contains(c);
+            special.then_some('\\').into_iter().chain(std::iter::once(c))
+        })
+        .collect()
+}
+
+/// A window from times of day: two times bound it; one time is a bound after "after"/
+/// "之前"-like words, else the middle of a window of the lexicon's default width.
+pub fn clock_window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
+    let clocks: Vec<(usize, usize, Clock)> = p
+        .lits
+        .iter()
+        .filter_map(|l| match l.lit {
+            Lit::Clock(c) => Some((l.start, l.end, c)),
+            _ => None,
+        })
+        .collect();
+    let point = |c: &Clock| TimePoint(c.point());
+    match clocks.as_slice() {
+        [] => None,
+        [(_, _, a), (_, _, b), ..] => Some(Window::Between {
+            from: Some(point(a)),
+            to: Some(point(b)),
+        }),
+        [(s, e, c)] => {
+            let near = |cue: Cue| {
+                p.hits.iter().any(|h| {
+                    h.cue == cue
+                        && ((h.end <= *s && *s - h.end <= 8) || (h.start >= *e && h.start - e <= 8))
+                })
+            };
+            if near(Cue::From) {
+                Some(Window::Between {
+                    from: Some(point(c)),
+                    to: None,
+                })
+            } else if near(Cue::To) {
+                Some(Window::Between {
+                    from: None,
+                    to: Some(point(c)),
+                })
+            } else {
+                Some(Window::Around {
+                    at: point(c),
+                    seconds: lex.grammar.window.around_default_seconds,
+                })
+            }
+        }
+    }
+}

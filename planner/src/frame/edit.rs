@@ -1,0 +1,121 @@
+//! Follow-ups edit the last query: "那 4xx 呢" swaps the status filter, "按小时呢" changes
+//! the bucket, "它呢 / and that one?" narrows to the last answer's top item, "when was the
+//! last one" keeps the rows and changes the measure. A question with its own table, or its
+//! own measure and condition, is a new query instead.
+
+use llmops_common::query::{Field, Filter, FilterOp, Measure, Query, Scalar, Source, Unit};
+
+use super::build::{filter, frame_of, Parsed};
+use super::{Frame, FrameCtx};
+use crate::lexicon::{Cue, Lexicon};
+
+/// Whether the question is a follow-up of the last query, and the edited frame if so.
+pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
+    let last = ctx.last_query?;
+    if !p.files.is_empty() || names_other_table(lex, p, last.query.source) {
+        return None;
+    }
+    let marked = p.has(|c| matches!(c, Cue::Follow | Cue::Refer));
+    let new = frame_of(lex, p, last.query.source, last.query.files.clone());
+    let own_measure = p.has(|c| matches!(c, Cue::Measure(_)));
+    let own_condition = !new.query.filters.is_empty() || !new.query.group_by.is_empty();
+    let own_content = own_measure
+        || own_condition
+        || new.query.window.is_some()
+        || p.has(|c| matches!(c, Cue::Bucket(_)));
+    if !own_content && !p.has(|c| c == Cue::Refer) {
+        return None;
+    }
+    if !marked && own_measure && own_condition {
+        return None;
+    }
+    let refers = p.has(|c| c == Cue::Refer);
+    let mut q = last.query.clone();
+    if refers {
+        for (field, value) in &last.top {
+            put_filter(&mut q.filters, refer_filter(field, value));
+            q.group_by.retain(|g| g.as_str() != field);
+        }
+        if q.group_by.is_empty() && q.measure != Measure::Rows && !own_measure {
+            q.measure = Measure::Count;
+        }
+    }
+    apply(&mut q, &new.query, own_measure, p);
+    Some(Frame {
+        query: q,
+        soft: new.soft,
+        follow_up: true,
+    })
+}
+
+/// The question names a table other than the last query's.
+fn names_other_table(lex: &Lexicon, p: &Parsed, source: Source) -> bool {
+    p.hits.iter().any(|h| match h.cue {
+        Cue::Source(i) => {
+            let s = lex.sources[i].source;
+            s != source && s != Source::Log
+        }
+        _ => false,
+    })
+}
+
+fn refer_filter(field: &str, value: &str) -> Filter {
+    let v = value
+        .parse::<f64>()
+        .map(Scalar::Number)
+        .unwrap_or_else(|_| Scalar::Text(value.to_string()));
+    filter(Some(field), FilterOp::Eq, v, Unit::None)
+}
+
+/// Adds a filter, replacing one on the same field (or the same kind of tag).
+fn put_filter(filters: &mut Vec<Filter>, f: Filter) {
+    filters.retain(|o| !same_subject(o, &f));
+    filters.push(f);
+}
+
+fn same_subject(a: &Filter, b: &Filter) -> bool {
+    match (a.op, b.op) {
+        (FilterOp::Tag, FilterOp::Tag) => true,
+        _ => a.field.is_some() && a.field == b.field,
+    }
+}
+
+/// The new question's slots over the last query's.
+fn apply(q: &mut Query, new: &Query, own_measure: bool, p: &Parsed) {
+    for f in &new.filters {
+        // A status class replaces a status code and the other way round.
+        let status = |x: &Filter| x.field.as_ref().is_some_and(|f| f.as_str() == "status");
+        if status(f) {
+            q.filters.retain(|o| !status(o));
+        }
+        put_filter(&mut q.filters, f.clone());
+    }
+    if own_measure {
+        q.measure = new.measure;
+        q.field = new.field.clone();
+        q.order = new.order;
+        q.limit = new.limit;
+        q.group_by = new.group_by.clone();
+    } else if !new.group_by.is_empty() {
+        q.group_by = new.group_by.clone();
+        if matches!(q.measure, Measure::Rows | Measure::Buckets) {
+            q.measure = Measure::Count;
+        }
+    }
+    if p.has(|c| matches!(c, Cue::Bucket(_))) {
+        q.bucket = new.bucket;
+        if !own_measure || new.measure == Measure::Buckets {
+            q.measure = Measure::Buckets;
+            q.group_by.clear();
+        }
+    }
+    if new.window.is_some() {
+        q.window = new.window.clone();
+    }
+    if new.limit.is_some() {
+        q.limit = new.limit;
+    }
+    if q.measure.is_stat() && q.field.is_none() {
+        q.field = Some(Field::new("duration"));
+    }
+}

@@ -1,0 +1,395 @@
+//! The literals of a question: numbers with their units, status codes and classes, IP
+//! addresses, times of day, URL paths, quoted text and identifier-like words
+//! (`OutOfMemoryError`, `redis-server`, `checkout-svc`). Spans index the normalised text
+//! the lexicon's hits index, so the two can be read side by side.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use llmops_common::query::Unit;
+
+use crate::lexicon::{Hit, Lexicon};
+
+fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pat).expect("frame regex literal is valid"))
+}
+
+/// A time of day, with a date when one was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clock {
+    pub date: Option<(u16, u8, u8)>,
+    pub h: u8,
+    pub m: u8,
+    pub s: Option<u8>,
+}
+
+impl Clock {
+    /// As the query's `TimePoint` writes it.
+    pub fn point(&self) -> String {
+        let hms = match self.s {
+            Some(s) => format!("{:02}:{:02}:{:02}", self.h, self.m, s),
+            None => format!("{:02}:{:02}", self.h, self.m),
+        };
+        match self.date {
+            Some((y, mo, d)) => format!("{y:04}-{mo:02}-{d:02} {hms}"),
+            None => hms,
+        }
+    }
+}
+
+/// One literal.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Lit {
+    /// A number, with the unit written right after it.
+    Number { value: f64, unit: Option<Unit> },
+    /// `5xx`: the hundreds digit.
+    Class(u8),
+    Ip(String),
+    Clock(Clock),
+    /// A URL path (`/api/orders`).
+    UrlPath(String),
+    /// Text in quotes or backticks.
+    Quoted(String),
+    /// A word shaped like a name in code or on a system (`OutOfMemoryError`, `redis-server`,
+    /// `ECONNRESET`, `com.acme.Db`).
+    Ident(String),
+    /// A plain lower-case word the lexicon does not know (`nginx`, `postgres`).
+    Word(String),
+}
+
+/// A literal and its span.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spanned {
+    pub start: usize,
+    pub end: usize,
+    pub lit: Lit,
+}
+
+fn overlaps(taken: &[(usize, usize)], s: usize, e: usize) -> bool {
+    taken.iter().any(|&(a, b)| a < e && s < b)
+}
+
+/// The literals of `text` (normalised; `lower` is its ASCII lower-case twin), skipping the
+/// spans in `skip` (file names the caller resolved) and the lexicon's own words.
+pub fn literals(
+    lex: &Lexicon,
+    text: &str,
+    lower: &str,
+    hits: &[Hit],
+    skip: &[(usize, usize)],
+) -> Vec<Spanned> {
+    let mut taken: Vec<(usize, usize)> = skip.to_vec();
+    let mut out = Vec::new();
+    quoted(text, &mut taken, &mut out);
+    clocks(text, &mut taken, &mut out);
+    ips(text, &mut taken, &mut out);
+    classes(lower, &mut taken, &mut out);
+    url_paths(text, &mut taken, &mut out);
+    numbers(lex, text, lower, &mut taken, &mut out);
+    words(lex, text, lower, hits, &mut taken, &mut out);
+    out.sort_by_key(|s| s.start);
+    out
+}
+
+fn quoted(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r#""([^"]{1,200})"|'([^'\s][^']{0,199})'|`([^`]{1,200})`"#);
+    for c in r.captures_iter(text) {
+        let whole = c.get(0).expect("group 0 always matches");
+        let inner = c.get(1).or(c.get(2)).or(c.get(3));
+        if let Some(m) = inner {
+            taken.push((whole.start(), whole.end()));
+            out.push(Spanned {
+                start: whole.start(),
+                end: whole.end(),
+                lit: Lit::Quoted(m.as_str().to_string()),
+            });
+        }
+    }
+}
+
+fn clocks(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"(?:(\d{4})-(\d{1,2})-(\d{1,2})[ T])?\b([01]?\d|2[0-3])[:：]([0-5]\d)(?:[:：]([0-5]\d))?\b",
+    );
+    for c in r.captures_iter(text) {
+        let whole = c.get(0).expect("group 0 always matches");
+        if overlaps(taken, whole.start(), whole.end()) {
+            continue;
+        }
+        let num = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<u16>().ok());
+        let date = match (num(1), num(2), num(3)) {
+            (Some(y), Some(mo), Some(d)) => Some((y, mo as u8, d as u8)),
+            _ => None,
+        };
+        let (Some(h), Some(m)) = (num(4), num(5)) else {
+            continue;
+        };
+        taken.push((whole.start(), whole.end()));
+        out.push(Spanned {
+            start: whole.start(),
+            end: whole.end(),
+            lit: Lit::Clock(Clock {
+                date,
+                h: h as u8,
+                m: m as u8,
+                s: num(6).map(|s| s as u8),
+            }),
+        });
+    }
+}
+
+fn ips(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"\b((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})\b");
+    for m in r.find_iter(text) {
+        if overlaps(taken, m.start(), m.end()) {
+            continue;
+        }
+        taken.push((m.start(), m.end()));
+        out.push(Spanned {
+            start: m.start(),
+            end: m.end(),
+            lit: Lit::Ip(m.as_str().to_string()),
+        });
+    }
+}
+
+fn classes(lower: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"\b([1-5])xx\b");
+    for c in r.captures_iter(lower) {
+        let whole = c.get(0).expect("group 0 always matches");
+        if overlaps(taken, whole.start(), whole.end()) {
+            continue;
+        }
+        let digit = c[1].parse::<u8>().unwrap_or(5);
+        taken.push((whole.start(), whole.end()));
+        out.push(Spanned {
+            start: whole.start(),
+            end: whole.end(),
+            lit: Lit::Class(digit),
+        });
+    }
+}
+
+fn url_paths(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"(?:^|[\s(（])(/[A-Za-z0-9._~%/\-]*[A-Za-z0-9_~%\-/])");
+    for c in r.captures_iter(text) {
+        let m = c.get(1).expect("group 1 always matches");
+        if overlaps(taken, m.start(), m.end()) || m.as_str() == "/" {
+            continue;
+        }
+        taken.push((m.start(), m.end()));
+        out.push(Spanned {
+            start: m.start(),
+            end: m.end(),
+            lit: Lit::UrlPath(m.as_str().to_string()),
+        });
+    }
+}
+
+/// The unit written right after `end` (spaces allowed, none needed: `1.5s`, `500 ms`):
+/// the longest unit word there that does not run on into a longer word.
+fn unit_after(lex: &Lexicon, lower: &str, end: usize) -> Option<(Unit, usize)> {
+    let rest = &lower[end..];
+    let gap = rest.len() - rest.trim_start().len();
+    let rest = &rest[gap..];
+    lex.grammar
+        .unit
+        .iter()
+        .flat_map(|u| u.words.all().map(move |w| (u.unit, w)))
+        .filter(|(_, w)| {
+            rest.starts_with(w)
+                && rest[w.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| !(c.is_ascii_alphanumeric() && w.is_ascii()))
+        })
+        .max_by_key(|(_, w)| w.len())
+        .map(|(u, w)| (u, end + gap + w.len()))
+}
+
+fn numbers(
+    lex: &Lexicon,
+    text: &str,
+    lower: &str,
+    taken: &mut Vec<(usize, usize)>,
+    out: &mut Vec<Spanned>,
+) {
+    static R: OnceLock<Regex> = OnceLock::new();
+    // Digits not glued to letters on the left (`user42` is a name, `p95` a cue).
+    let r = re(&R, r"(?:^|[^A-Za-z0-9_.])(\d+(?:\.\d+)?)");
+    for c in r.captures_iter(text) {
+        let m = c.get(1).expect("group 1 always matches");
+        if overlaps(taken, m.start(), m.end()) {
+            continue;
+        }
+        let Ok(value) = m.as_str().parse::<f64>() else {
+            continue;
+        };
+        push_number(lex, lower, taken, out, (m.start(), m.end()), value);
+    }
+    // Number words standing before a unit: "一秒", "a second", "two minutes".
+    let words = lex
+        .grammar
+        .numbers
+        .zh
+        .iter()
+        .chain(lex.grammar.numbers.en.iter());
+    for (w, v) in words {
+        for (s, e) in crate::lexicon::occurrences(lower, w) {
+            if overlaps(taken, s, e) || unit_after(lex, lower, e).is_none() {
+                continue;
+            }
+            push_number(lex, lower, taken, out, (s, e), *v);
+        }
+    }
+}
+
+fn push_number(
+    lex: &Lexicon,
+    lower: &str,
+    taken: &mut Vec<(usize, usize)>,
+    out: &mut Vec<Spanned>,
+    (start, end): (usize, usize),
+    value: f64,
+) {
+    let (unit, end) = match unit_after(lex, lower, end) {
+        Some((u, e)) => (Some(u), e),
+        None => (None, end),
+    };
+    taken.push((start, end));
+    out.push(Spanned {
+        start,
+        end,
+        lit: Lit::Number { value, unit },
+    });
+}
+
+/// Identifier-like: mixed case inside, a digit beside letters, `_`/`-`/`.`/`$` between
+/// letters, or upper case of three letters or more.
+fn ident_like(w: &str) -> bool {
+    let letters = w.chars().filter(|c| c.is_ascii_alphabetic()).count();
+    if letters == 0 {
+        return false;
+    }
+    let inner_upper = w
+        .char_indices()
+        .skip(1)
+        .any(|(i, c)| c.is_ascii_uppercase() && w[..i].chars().any(|p| p.is_ascii_lowercase()));
+    let digit = w.chars().any(|c| c.is_ascii_digit());
+    let joined = w.contains(['_', '-', '.', '$', ':']);
+    let caps = letters >= 3 && w.chars().all(|c| !c.is_ascii_lowercase());
+    inner_upper || (digit && letters >= 2) || joined || caps
+}
+
+fn words(
+    lex: &Lexicon,
+    text: &str,
+    lower: &str,
+    hits: &[Hit],
+    taken: &mut [(usize, usize)],
+    out: &mut Vec<Spanned>,
+) {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"[A-Za-z0-9][A-Za-z0-9_.:$\-]*[A-Za-z0-9]|[A-Za-z]{2,}");
+    let stop: Vec<&str> = lex.grammar.stop.en.iter().map(String::as_str).collect();
+    for m in r.find_iter(text) {
+        let (s, e) = (m.start(), m.end());
+        if overlaps(taken, s, e) {
+            continue;
+        }
+        // A lexicon word is a cue, not a name: skip words a content or grammar cue covers.
+        if hits.iter().any(|h| h.start <= s && e <= h.end) {
+            continue;
+        }
+        let w = m.as_str().trim_end_matches(['.', ':', '-']);
+        let lw = &lower[s..s + w.len()];
+        if stop.contains(&lw) || w.chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let lit = if ident_like(w) {
+            Lit::Ident(w.to_string())
+        } else if w.len() >= 2 {
+            Lit::Word(lw.to_string())
+        } else {
+            continue;
+        };
+        out.push(Spanned {
+            start: s,
+            end: s + w.len(),
+            lit,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexicon::{find, lexicon};
+
+    fn lits(text: &str) -> Vec<Lit> {
+        let lex = lexicon();
+        let lower = text.to_ascii_lowercase();
+        let hits = find(lex, &lower);
+        literals(lex, text, &lower, &hits, &[])
+            .into_iter()
+            .map(|s| s.lit)
+            .collect()
+    }
+
+    #[test]
+    fn numbers_take_the_unit_written_after_them() {
+        assert_eq!(
+            lits("queries over 1.5s"),
+            vec![Lit::Number {
+                value: 1.5,
+                unit: Some(Unit::S)
+            }]
+        );
+        assert_eq!(
+            lits("超过500毫秒的请求"),
+            vec![Lit::Number {
+                value: 500.0,
+                unit: Some(Unit::Ms)
+            }]
+        );
+        assert_eq!(
+            lits("took longer than a second"),
+            vec![Lit::Number {
+                value: 1.0,
+                unit: Some(Unit::S)
+            }]
+        );
+        assert_eq!(
+            lits("how many 503"),
+            vec![Lit::Number {
+                value: 503.0,
+                unit: None
+            }]
+        );
+    }
+
+    #[test]
+    fn names_times_addresses_and_classes_are_told_apart() {
+        let l = lits("OutOfMemoryError from 10.0.0.7 around 02:47, 5xx on /api/orders");
+        assert!(l.contains(&Lit::Ident("OutOfMemoryError".into())), "{l:?}");
+        assert!(l.contains(&Lit::Ip("10.0.0.7".into())), "{l:?}");
+        assert!(l.contains(&Lit::Class(5)), "{l:?}");
+        assert!(l.contains(&Lit::UrlPath("/api/orders".into())), "{l:?}");
+        assert!(
+            l.iter()
+                .any(|x| matches!(x, Lit::Clock(c) if c.h == 2 && c.m == 47)),
+            "{l:?}"
+        );
+        let l = lits("what is the pid of redis-server");
+        assert_eq!(l, vec![Lit::Ident("redis-server".into())]);
+        let l = lits("how many nginx workers are running");
+        assert_eq!(l, vec![Lit::Word("nginx".into())]);
+    }
+}

@@ -1,0 +1,248 @@
+//! The planner's lexicon: Chinese and English cue words for measures, fields, filters,
+//! sources and the small words that shape a query, kept in data
+//! (`assets/planner/lexicon/*.toml`, embedded at build time), and the matcher that finds
+//! them in a message. Understanding reads cues from here; it holds no word lists of its own.
+
+mod grammar;
+mod matcher;
+
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use llmops_common::query::{BucketWidth, FilterOp, Measure, Order, Scalar, Source, Unit};
+
+pub use grammar::{Grammar, Numbers, WindowWords};
+pub use matcher::{find, occurrences, Cue, Hit};
+
+/// Cue words in both languages: Chinese phrases match as text, English ones as whole words.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Words {
+    #[serde(default)]
+    pub zh: Vec<String>,
+    #[serde(default)]
+    pub en: Vec<String>,
+}
+
+impl Words {
+    pub fn all(&self) -> impl Iterator<Item = &str> {
+        self.zh.iter().chain(self.en.iter()).map(String::as_str)
+    }
+}
+
+/// Words that ask for a measure.
+#[derive(Debug, Clone, Deserialize)]
+pub struct MeasureCue {
+    pub measure: Measure,
+    /// The field the measure reads when the question names none (`slowest` -> `duration`).
+    #[serde(default)]
+    pub field: Option<String>,
+    #[serde(default)]
+    pub order: Option<Order>,
+    #[serde(default)]
+    pub limit: Option<u32>,
+    /// Which measure wins when several are cued.
+    pub weight: u8,
+    #[serde(flatten)]
+    pub words: Words,
+}
+
+/// Words that name a field of a table.
+#[derive(Debug, Clone, Deserialize)]
+pub struct FieldCue {
+    pub field: String,
+    /// Only for this kind of table.
+    #[serde(default)]
+    pub source: Option<Source>,
+    /// A statistic can read it.
+    #[serde(default)]
+    pub numeric: bool,
+    /// The words group by the field themselves ("哪种错误", "most common error").
+    #[serde(default)]
+    pub grouped: bool,
+    #[serde(flatten)]
+    pub words: Words,
+}
+
+/// Words that are a condition on rows.
+#[derive(Debug, Clone, Deserialize)]
+pub struct FilterCue {
+    #[serde(default)]
+    pub field: Option<String>,
+    pub op: FilterOp,
+    pub value: Scalar,
+    #[serde(flatten)]
+    pub words: Words,
+}
+
+/// A condition written in the lexicon.
+#[derive(Debug, Clone, Deserialize)]
+pub struct CueFilter {
+    #[serde(default)]
+    pub field: Option<String>,
+    pub op: FilterOp,
+    pub value: Scalar,
+}
+
+/// Words that name a table.
+#[derive(Debug, Clone, Deserialize)]
+pub struct SourceCue {
+    pub source: Source,
+    /// A condition the cue carries ("listening": the socket's state is LISTEN).
+    #[serde(default)]
+    pub filter: Option<CueFilter>,
+    /// A condition that narrows only when something matches it ("workers": the worker
+    /// processes, when a service has any).
+    #[serde(default)]
+    pub soft: Option<CueFilter>,
+    #[serde(flatten)]
+    pub words: Words,
+}
+
+/// Words for a bucket width.
+#[derive(Debug, Clone, Deserialize)]
+pub struct BucketCue {
+    pub bucket: BucketWidth,
+    #[serde(flatten)]
+    pub words: Words,
+}
+
+/// Words for a comparison.
+#[derive(Debug, Clone, Deserialize)]
+pub struct CompareCue {
+    pub op: FilterOp,
+    #[serde(flatten)]
+    pub words: Words,
+}
+
+/// Words for a unit.
+#[derive(Debug, Clone, Deserialize)]
+pub struct UnitCue {
+    pub unit: Unit,
+    #[serde(flatten)]
+    pub words: Words,
+}
+
+#[derive(Debug, Deserialize)]
+struct MeasuresFile {
+    measure: Vec<MeasureCue>,
+}
+
+#[derive(Debug, Deserialize)]
+struct FieldsFile {
+    field: Vec<FieldCue>,
+}
+
+#[derive(Debug, Deserialize)]
+struct FiltersFile {
+    filter: Vec<FilterCue>,
+}
+
+#[derive(Debug, Deserialize)]
+struct SourcesFile {
+    source: Vec<SourceCue>,
+}
+
+/// The whole lexicon.
+#[derive(Debug)]
+pub struct Lexicon {
+    pub measures: Vec<MeasureCue>,
+    pub fields: Vec<FieldCue>,
+    pub filters: Vec<FilterCue>,
+    pub sources: Vec<SourceCue>,
+    pub grammar: Grammar,
+}
+
+const MEASURES: &str = include_str!("../../assets/planner/lexicon/measures.toml");
+const FIELDS: &str = include_str!("../../assets/planner/lexicon/fields.toml");
+const FILTERS: &str = include_str!("../../assets/planner/lexicon/filters.toml");
+const SOURCES: &str = include_str!("../../assets/planner/lexicon/sources.toml");
+const GRAMMAR: &str = include_str!("../../assets/planner/lexicon/grammar.toml");
+
+/// Why a lexicon file could not be used.
+#[derive(Debug, thiserror::Error)]
+#[error("词典文件 {file} 无法解析 (lexicon file {file} does not parse): {source}")]
+pub struct LexiconError {
+    pub file: &'static str,
+    #[source]
+    pub source: toml::de::Error,
+}
+
+fn parse<T: serde::de::DeserializeOwned>(
+    file: &'static str,
+    text: &str,
+) -> Result<T, LexiconError> {
+    toml::from_str(text).map_err(|source| LexiconError { file, source })
+}
+
+impl Lexicon {
+    /// Parses the embedded files.
+    pub fn load() -> Result<Lexicon, LexiconError> {
+        let m: MeasuresFile = parse("measures.toml", MEASURES)?;
+        let f: FieldsFile = parse("fields.toml", FIELDS)?;
+        let fl: FiltersFile = parse("filters.toml", FILTERS)?;
+        let s: SourcesFile = parse("sources.toml", SOURCES)?;
+        let grammar: Grammar = parse("grammar.toml", GRAMMAR)?;
+        Ok(Lexicon {
+            measures: m.measure,
+            fields: f.field,
+            filters: fl.filter,
+            sources: s.source,
+            grammar,
+        })
+    }
+
+    /// The field cue for a role in a kind of table, if the lexicon knows it as numeric.
+    pub fn is_numeric(&self, field: &str) -> bool {
+        self.fields.iter().any(|f| f.field == field && f.numeric)
+    }
+}
+
+/// The embedded lexicon, parsed once.
+pub fn lexicon() -> &'static Lexicon {
+    static L: OnceLock<Lexicon> = OnceLock::new();
+    // The files are part of the binary and a unit test parses them: a failure here is a
+    // build of broken data, caught before release.
+    L.get_or_init(|| Lexicon::load().expect("the embedded lexicon parses (tested)"))
+}
+
+/// A literal number as the lexicon's numbers table or digits give it.
+pub fn scalar_number(s: &Scalar) -> Option<f64> {
+    match s {
+        Scalar::Number(n) => Some(*n),
+        Scalar::Text(t) => t.parse().ok(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_files_parse_and_every_entry_has_words() {
+        let l = Lexicon::load().expect("lexicon parses");
+        assert!(l.measures.iter().all(|m| m.words.all().next().is_some()));
+        assert!(l.fields.iter().all(|m| m.words.all().next().is_some()));
+        assert!(l.filters.iter().all(|m| m.words.all().next().is_some()));
+        assert!(l.sources.iter().all(|m| m.words.all().next().is_some()));
+        assert!(l.measures.iter().any(|m| m.measure == Measure::P95));
+        assert!(l.is_numeric("duration"));
+        assert!(!l.is_numeric("client"));
+    }
+
+    #[test]
+    fn cue_words_are_lower_case_so_matching_can_fold_the_message_only() {
+        let l = lexicon();
+        let words = l
+            .measures
+            .iter()
+            .map(|m| &m.words)
+            .chain(l.fields.iter().map(|f| &f.words))
+            .chain(l.filters.iter().map(|f| &f.words))
+            .chain(l.sources.iter().map(|f| &f.words));
+        for w in words.flat_map(Words::all) {
+            assert_eq!(w, w.to_lowercase(), "{w}");
+            assert_eq!(w, w.trim(), "{w:?}");
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! Finds the lexicon's cue words in a message: Chinese phrases as text, English phrases as
+//! whole words (a cue never matches inside a longer word), each hit with its byte span.
+//! Where content cues (measures, fields, filters, sources) overlap, the longest wins, so
+//! "failed login" is one filter and not "failed" plus a field.
+
+use llmops_common::query::{BucketWidth, FilterOp, Unit};
+
+use super::{Lexicon, Words};
+
+/// What a hit is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cue {
+    Measure(usize),
+    Field(usize),
+    Filter(usize),
+    Source(usize),
+    Group,
+    Compare(FilterOp),
+    Unit(Unit),
+    Bucket(BucketWidth),
+    Negate,
+    Contains,
+    Case,
+    Limit,
+    Follow,
+    Refer,
+    Summary,
+    Last,
+    Around,
+    Between,
+    From,
+    To,
+}
+
+impl Cue {
+    /// Measures, fields, filters and sources: the words that carry a query's content.
+    pub fn is_content(self) -> bool {
+        matches!(
+            self,
+            Cue::Measure(_) | Cue::Field(_) | Cue::Filter(_) | Cue::Source(_)
+        )
+    }
+}
+
+/// One cue found in the message: `text[start..end]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hit {
+    pub start: usize,
+    pub end: usize,
+    pub cue: Cue,
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Every occurrence of `phrase` in `text` (both lower-cased). A phrase of ASCII letters or
+/// digits at an edge must not continue a word there.
+pub fn occurrences(text: &str, phrase: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if phrase.is_empty() {
+        return out;
+    }
+    let bytes = text.as_bytes();
+    let p = phrase.as_bytes();
+    let head_word = is_word_byte(p[0]);
+    let tail_word = is_word_byte(p[p.len() - 1]);
+    let mut from = 0;
+    while let Some(i) = text[from..].find(phrase) {
+        let start = from + i;
+        let end = start + phrase.len();
+        let left_ok = !head_word || start == 0 || !is_word_byte(bytes[start - 1]);
+        let right_ok = !tail_word || end == bytes.len() || !is_word_byte(bytes[end]);
+        if left_ok && right_ok {
+            out.push((start, end));
+        }
+        from = start + phrase.chars().next().map_or(1, char::len_utf8);
+    }
+    out
+}
+
+fn push_words(out: &mut Vec<Hit>, text: &str, words: &Words, cue: Cue) {
+    for w in words.all() {
+        for (start, end) in occurrences(text, w) {
+            out.push(Hit { start, end, cue });
+        }
+    }
+}
+
+/// Every cue in `text` (lower-cased, normalised), content cues without overlaps, sorted by
+/// position.
+pub fn find(lex: &Lexicon, text: &str) -> Vec<Hit> {
+    let mut content = Vec::new();
+    for (i, m) in lex.measures.iter().enumerate() {
+        push_words(&mut content, text, &m.words, Cue::Measure(i));
+    }
+    for (i, f) in lex.fields.iter().enumerate() {
+        push_words(&mut content, text, &f.words, Cue::Field(i));
+    }
+    for (i, f) in lex.filters.iter().enumerate() {
+        push_words(&mut content, text, &f.words, Cue::Filter(i));
+    }
+    for (i, s) in lex.sources.iter().enumerate() {
+        push_words(&mut content, text, &s.words, Cue::Source(i));
+    }
+    let mut hits = longest_first(content);
+    let g = &lex.grammar;
+    push_words(&mut hits, text, &g.group, Cue::Group);
+    for c in &g.compare {
+        push_words(&mut hits, text, &c.words, Cue::Compare(c.op));
+    }
+    for u in &g.unit {
+        push_words(&mut hits, text, &u.words, Cue::Unit(u.unit));
+    }
+    for b in &g.bucket {
+        push_words(&mut hits, text, &b.words, Cue::Bucket(b.bucket));
+    }
+    push_words(&mut hits, text, &g.negate, Cue::Negate);
+    push_words(&mut hits, text, &g.contains, Cue::Contains);
+    push_words(&mut hits, text, &g.case, Cue::Case);
+    push_words(&mut hits, text, &g.limit.before, Cue::Limit);
+    push_words(&mut hits, text, &g.follow.markers, Cue::Follow);
+    push_words(&mut hits, text, &g.follow.refer(), Cue::Refer);
+    push_words(&mut hits, text, &g.summary, Cue::Summary);
+    push_words(&mut hits, text, &g.window.last(), Cue::Last);
+    push_words(&mut hits, text, &g.window.around(), Cue::Around);
+    push_words(&mut hits, text, &g.window.between(), Cue::Between);
+    push_words(&mut hits, text, &g.window.from(), Cue::From);
+    push_words(&mut hits, text, &g.window.to(), Cue::To);
+    hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
+    hits
+}
+
+/// Keeps the longest of overlapping hits (earlier first on equal length). Hits of the same
+/// span but different cues (a word that is both a field and a source) all stay.
+fn longest_first(mut hits: Vec<Hit>) -> Vec<Hit> {
+    hits.sort_by_key(|h| (std::cmp::Reverse(h.end - h.start), h.start));
+    let mut kept: Vec<Hit> = Vec::new();
+    for h in hits {
+        let clash = kept.iter().any(|k| {
+            k.start < h.end && h.start < k.end && !(k.start == h.start && k.end == h.end)
+        });
+        if !clash {
+            kept.push(h);
+        }
+    }
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexicon::lexicon;
+
+    #[test]
+    fn english_cues_match_whole_words_only() {
+        assert_eq!(occurrences("how many errors", "error"), vec![]);
+        assert_eq!(occurrences("an error here", "error"), vec![(3, 8)]);
+        assert_eq!(occurrences("per-minute p95", "p95"), vec![(11, 14)]);
+        assert_eq!(occurrences("5xx错误", "错误"), vec![(3, 9)]);
+    }
+
+    #[test]
+    fn the_longest_content_cue_wins_an_overlap() {
+        let lex = lexicon();
+        let hits = find(lex, "how many failed logins per ip");
+        let content: Vec<&str> = hits
+            .iter()
+            .filter(|h| h.cue.is_content())
+            .map(|h| &"how many failed logins per ip"[h.start..h.end])
+            .collect();
+        assert!(content.contains(&"failed logins"), "{content:?}");
+        assert!(!content.contains(&"failed"), "{content:?}");
+        assert!(content.contains(&"ip"), "{content:?}");
+    }
+}

@@ -1,0 +1,157 @@
+//! `system_query`: the typed query ([`llmops_common::query`]) over the system as tables —
+//! processes, sockets with their owners, mounts as `df` shows them, systemd units — run by
+//! the same engine as log queries (`llmops_loganalysis::run_table`). Soft filters narrow
+//! only when something matches them; one that would leave nothing is dropped and said.
+
+pub mod mounts;
+pub mod procs;
+pub mod sockets;
+pub mod table;
+pub mod units;
+
+use std::time::Duration;
+
+use llmops_common::query::{QueryArgs, QueryResult, Source};
+use llmops_loganalysis::{run_table, Cell, MemTable};
+use serde_json::Value;
+
+use crate::data::ToolData;
+use crate::sys_monitor::SamplerHandle;
+use crate::{parse_args, Tool, ToolCtx, ToolFuture, ToolName, ToolResult};
+use table::{SysCell, SysTable};
+
+/// How long `systemctl list-units` may take.
+const UNITS_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The `system_query` tool.
+#[derive(Clone)]
+pub struct SystemQueryTool {
+    sampler: SamplerHandle,
+}
+
+impl SystemQueryTool {
+    pub fn new(sampler: SamplerHandle) -> Self {
+        SystemQueryTool { sampler }
+    }
+
+    async fn table(&self, source: Source) -> Result<SysTable, String> {
+        match source {
+            Source::Processes => {
+                // %CPU needs two scans: wait for the sampler's first interval if needed.
+                self.sampler.ready().await;
+                Ok(procs::table(&self.sampler.processes()))
+            }
+            Source::Sockets => tokio::task::spawn_blocking(sockets::table)
+                .await
+                .map_err(|_| "读取套接字失败 (reading sockets failed)".to_string()),
+            Source::Mounts => Ok(mounts::table(&self.sampler.latest().disks)),
+            Source::Units => match tokio::time::timeout(UNITS_TIMEOUT, units::table()).await {
+                Ok(r) => r.map_err(|e| e.to_string()),
+                Err(_) => Err("systemctl 超时 (systemctl timed out)".to_string()),
+            },
+            Source::Log => Err(
+                "日志请用 log_query 查询 (logs are queried with log_query, not system_query)"
+                    .to_string(),
+            ),
+        }
+    }
+}
+
+/// The engine's table of a system table.
+pub fn mem_table(t: SysTable) -> MemTable {
+    MemTable {
+        name: t.name.to_string(),
+        fields: t.fields,
+        rows: t
+            .rows
+            .into_iter()
+            .map(|r| {
+                r.into_iter()
+                    .map(|c| match c {
+                        SysCell::Text(s) => Cell::Text(s),
+                        SysCell::Int(i) => Cell::Int(i),
+                        SysCell::Num(n) => Cell::Num(n),
+                        SysCell::Null => Cell::Empty,
+                    })
+                    .collect()
+            })
+            .collect(),
+    }
+}
+
+/// Runs the query with its soft filters, dropping those that would leave nothing (the
+/// last added first) and noting each one dropped.
+pub fn run_soft<E>(
+    args: &QueryArgs,
+    mut run: impl FnMut(&llmops_common::query::Query) -> Result<QueryResult, E>,
+) -> Result<QueryResult, E> {
+    let mut soft = args.soft.clone();
+    let mut dropped = Vec::new();
+    loop {
+        let mut q = args.query.clone();
+        q.filters.extend(soft.iter().cloned());
+        let mut r = run(&q)?;
+        if r.matched > 0 || soft.is_empty() {
+            r.query = args.query.clone();
+            r.query.filters.extend(soft.iter().cloned());
+            for f in &dropped {
+                r.notes.push(format!(
+                    "条件 {f} 没有匹配任何行，已忽略 / the condition {f} matched nothing and was left out"
+                ));
+            }
+            return Ok(r);
+        }
+        if let Some(f) = soft.pop() {
+            let field = f.field.as_ref().map(|x| x.to_string()).unwrap_or_default();
+            dropped.push(format!("{field} {:?} {}", f.op, f.value).to_lowercase());
+        }
+    }
+}
+
+/// The text output: the query in words and its figure (the planner writes the answer).
+pub fn summary_text(r: &QueryResult) -> String {
+    let mut s = format!("{} ({} matched)", r.described_en, r.matched);
+    if let Some(p) = &r.pipeline {
+        s.push_str(&format!("\ncheck: {p}"));
+    }
+    for n in &r.notes {
+        s.push_str(&format!("\nnote: {n}"));
+    }
+    s
+}
+
+impl Tool for SystemQueryTool {
+    fn name(&self) -> &'static str {
+        ToolName::SystemQuery.as_str()
+    }
+
+    fn description(&self) -> &'static str {
+        "查询系统表 / Query the system as tables: source=processes (pid, ppid, user, name, \
+         state, threads, start_time, cpu_percent, rss_bytes, mem_percent, command), \
+         sockets (proto, state, local, local_port, peer, peer_port, pid, process, user), \
+         mounts (mount, fstype, size_bytes, used_bytes, avail_bytes, use_percent) or units \
+         (unit, load, active, sub, description); filters, count, count_distinct, group_by \
+         with top N, min/max/mean/percentiles of a numeric field, rows sorted by a field."
+    }
+
+    fn schema(&self) -> Value {
+        crate::log_query::args_schema()
+    }
+
+    fn call<'a>(&'a self, args: Value, _ctx: &'a ToolCtx) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let args: QueryArgs = match parse_args(args) {
+                Ok(a) => a,
+                Err(e) => return ToolResult::failure(e),
+            };
+            let table = match self.table(args.query.source).await {
+                Ok(t) => mem_table(t),
+                Err(e) => return ToolResult::failure(e),
+            };
+            match run_soft(&args, |q| run_table(&table, q)) {
+                Ok(r) => ToolResult::success(summary_text(&r), ToolData::Query(Box::new(r))),
+                Err(e) => ToolResult::failure(e.to_string()),
+            }
+        })
+    }
+}

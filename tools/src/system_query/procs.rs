@@ -1,0 +1,144 @@
+//! The processes table: the sampler's last scan (pid, user, comm, %CPU over its interval,
+//! RSS, %MEM, command line) joined with what `/proc/PID/stat` says now (parent, state,
+//! threads, start time), as `ps -eo pid,ppid,user,stat,nlwp,lstart,pcpu,rss,args` shows it.
+
+use llmops_common::query::{FieldKind, Unit};
+
+use super::table::{col, SysCell, SysTable};
+use crate::sys_monitor::procs::{sysconf, ProcessTable};
+
+/// What `/proc/PID/stat` adds to the sampler's row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatExtra {
+    pub ppid: i64,
+    pub state: String,
+    pub threads: i64,
+    /// Start time after boot, in clock ticks.
+    pub start_ticks: u64,
+}
+
+/// Parses the fields the table adds from `/proc/PID/stat` (the comm may hold spaces and
+/// parentheses, so fields are counted after its last `)`).
+pub fn parse_extra(stat: &str) -> Option<StatExtra> {
+    let close = stat.rfind(')')?;
+    let rest: Vec<&str> = stat.get(close + 1..)?.split_whitespace().collect();
+    // After the comm: state is field 3, ppid 4, num_threads 20, starttime 22 (proc(5)).
+    Some(StatExtra {
+        state: rest.first()?.to_string(),
+        ppid: rest.get(1)?.parse().ok()?,
+        threads: rest.get(17)?.parse().ok()?,
+        start_ticks: rest.get(19)?.parse().ok()?,
+    })
+}
+
+/// Boot time in seconds since the epoch (`btime` of `/proc/stat`).
+fn boot_time() -> Option<i64> {
+    let text = std::fs::read_to_string("/proc/stat").ok()?;
+    text.lines()
+        .find_map(|l| l.strip_prefix("btime "))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+/// A start time as local `YYYY-MM-DDTHH:MM:SS`.
+fn start_iso(boot: i64, ticks: u64, clk_tck: u64) -> String {
+    let secs = boot + i64::try_from(ticks / clk_tck.max(1)).unwrap_or(0);
+    chrono::DateTime::from_timestamp(secs, 0)
+        .map(|t| {
+            t.with_timezone(&chrono::Local)
+                .format("%Y-%m-%dT%H:%M:%S")
+                .to_string()
+        })
+        .unwrap_or_default()
+}
+
+/// The processes table from the sampler's last scan.
+pub fn table(scan: &ProcessTable) -> SysTable {
+    let clk_tck = sysconf(libc::_SC_CLK_TCK, 100);
+    let boot = boot_time();
+    let fields = vec![
+        col("pid", FieldKind::Integer, Unit::None),
+        col("ppid", FieldKind::Integer, Unit::None),
+        col("user", FieldKind::Text, Unit::None),
+        col("name", FieldKind::Text, Unit::None),
+        col("state", FieldKind::Text, Unit::None),
+        col("threads", FieldKind::Integer, Unit::None),
+        col("start_time", FieldKind::Time, Unit::None),
+        col("cpu_percent", FieldKind::Number, Unit::Percent),
+        col("rss_bytes", FieldKind::Integer, Unit::B),
+        col("mem_percent", FieldKind::Number, Unit::Percent),
+        col("command", FieldKind::Text, Unit::None),
+    ];
+    let rows = scan
+        .processes
+        .iter()
+        .map(|p| {
+            let extra = std::fs::read_to_string(format!("/proc/{}/stat", p.pid))
+                .ok()
+                .and_then(|s| parse_extra(&s));
+            let (ppid, state, threads, start) = match (&extra, boot) {
+                (Some(e), Some(b)) => (
+                    SysCell::Int(e.ppid),
+                    SysCell::Text(e.state.clone()),
+                    SysCell::Int(e.threads),
+                    SysCell::Text(start_iso(b, e.start_ticks, clk_tck)),
+                ),
+                (Some(e), None) => (
+                    SysCell::Int(e.ppid),
+                    SysCell::Text(e.state.clone()),
+                    SysCell::Int(e.threads),
+                    SysCell::Null,
+                ),
+                _ => (SysCell::Null, SysCell::Null, SysCell::Null, SysCell::Null),
+            };
+            vec![
+                SysCell::Int(i64::from(p.pid)),
+                ppid,
+                SysCell::Text(p.user.clone()),
+                SysCell::Text(p.name.clone()),
+                state,
+                threads,
+                start,
+                SysCell::Num(p.cpu_percent),
+                SysCell::Int(i64::try_from(p.rss_bytes).unwrap_or(i64::MAX)),
+                SysCell::Num(p.mem_percent),
+                SysCell::Text(p.command.clone()),
+            ]
+        })
+        .collect();
+    SysTable {
+        name: "processes",
+        fields,
+        rows,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_fields_are_counted_after_the_last_parenthesis() {
+        let stat = "4242 (my (odd) proc) S 1 4242 4242 0 -1 4194560 100 0 0 0 7 3 0 0 20 0 \
+                    5 0 123456 1000000 250 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 0";
+        let e = parse_extra(stat).expect("parses");
+        assert_eq!(
+            e,
+            StatExtra {
+                ppid: 1,
+                state: "S".into(),
+                threads: 5,
+                start_ticks: 123456
+            }
+        );
+    }
+
+    #[test]
+    fn this_process_is_in_the_table_with_its_parent_and_threads() {
+        let me = std::process::id();
+        let stat = std::fs::read_to_string(format!("/proc/{me}/stat")).expect("own stat");
+        let e = parse_extra(&stat).expect("parses");
+        // The parent as the kernel reports it to the standard library.
+        assert_eq!(e.ppid, i64::from(std::os::unix::process::parent_id()));
+        assert!(e.threads >= 1);
+    }
+}
