@@ -1,0 +1,1 @@
+//! Synthetic logs in every shipped format with planted ground truth.
