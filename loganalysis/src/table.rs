@@ -31,3 +31,5 @@ pub use scan::{QueryFile, QueryOptions};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_truth;

@@ -426,8 +426,12 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
                 .ok_or_else(|| err(n, format!("{what} field `{n}` is not a field"))),
         }
     };
-    let time = find(&def.parse.time, "time")?;
+    let mut time = find(&def.parse.time, "time")?;
     let mut level = find(&def.parse.level, "level")?;
+    if def.parse.kind == ParseKind::Analyser {
+        time = Some(0);
+        level = Some(1);
+    }
     if def.parse.level.as_deref() == Some("@analyser") && def.parse.kind != ParseKind::Analyser
     {
         fields.push(spec("level", Origin::Analyser(AnalyserPart::Level)));

@@ -19,6 +19,8 @@ pub struct PipeCtx<'a> {
     pub window: Option<(String, String)>,
     /// Bucket width in seconds, for `buckets`.
     pub bucket: Option<u64>,
+    /// Lines of the file the format did not parse (awk columns are exact only without).
+    pub unparsed: u64,
 }
 
 /// Single-quotes `s` for sh.
@@ -162,7 +164,12 @@ fn num_lit(v: f64) -> String {
 }
 
 fn awk(c: &PipeCtx<'_>) -> Option<String> {
-    if c.window.is_some() || c.fmt.is_multiline() || !matches!(c.fmt.parser, Parser::Pattern(_)) {
+    // Columns say nothing about whether a line fits the format: only when every line did.
+    if c.window.is_some()
+        || c.unparsed > 0
+        || c.fmt.is_multiline()
+        || !matches!(c.fmt.parser, Parser::Pattern(_))
+    {
         return None;
     }
     let col = |f: &FieldRef| {
@@ -460,14 +467,32 @@ fn perl_str(s: &str) -> String {
     out
 }
 
+/// A Rust regex as the body of a Perl `/.../`: `/` and `@` escaped, and `$` wherever Perl
+/// would read a variable (inside a class, or before a name).
 fn perl_re(src: &str) -> String {
+    let chars: Vec<char> = src.chars().collect();
     let mut out = String::new();
     let mut esc = false;
-    for ch in src.chars() {
-        if ch == '/' && !esc {
-            out.push('\\');
+    let mut class = false;
+    for (i, &ch) in chars.iter().enumerate() {
+        if esc {
+            out.push(ch);
+            esc = false;
+            continue;
         }
-        esc = ch == '\\' && !esc;
+        match ch {
+            '\\' => esc = true,
+            '[' => class = true,
+            ']' => class = false,
+            '/' | '@' => out.push('\\'),
+            '$' => {
+                let next = chars.get(i + 1).copied().unwrap_or(')');
+                if class || next.is_alphanumeric() || matches!(next, '_' | '{' | '[' | ']' | '$') {
+                    out.push('\\');
+                }
+            }
+            _ => {}
+        }
         out.push(ch);
     }
     out

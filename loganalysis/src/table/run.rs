@@ -232,6 +232,7 @@ pub fn run_query_with(
             file: &o.file.name,
             window: window.map(|(a, b)| (iso_second(a), iso_second(b))),
             bucket: bucket_seconds(&value),
+            unparsed: sources[0].unparsed,
         };
         pipeline(&ctx)
     } else {
