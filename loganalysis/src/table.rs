@@ -32,4 +32,6 @@ pub use scan::{QueryFile, QueryOptions};
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_engine;
+#[cfg(test)]
 mod tests_truth;

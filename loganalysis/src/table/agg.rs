@@ -92,29 +92,18 @@ pub fn fmt_num(n: f64) -> String {
 #[derive(Debug, Default)]
 pub struct Values {
     pub n: u64,
-    pub sum: f64,
     pub min: Option<(f64, Option<Hit>)>,
     pub max: Option<(f64, Option<Hit>)>,
     pub counts: FxHashMap<u64, u64>,
-    pub keep_counts: bool,
 }
 
 impl Values {
-    fn new(keep_counts: bool) -> Self {
-        Values {
-            keep_counts,
-            ..Values::default()
-        }
-    }
 
     /// Adds `v`; `hit` builds the row when `v` is a new extreme (rows kept when
     /// `with_rows`).
     fn add(&mut self, v: f64, with_rows: bool, hit: &mut dyn FnMut() -> Hit) {
         self.n += 1;
-        self.sum += v;
-        if self.keep_counts {
-            *self.counts.entry(v.to_bits()).or_insert(0) += 1;
-        }
+        *self.counts.entry(v.to_bits()).or_insert(0) += 1;
         if self.max.as_ref().is_none_or_lt(v) {
             self.max = Some((v, with_rows.then(&mut *hit)));
         }
@@ -125,7 +114,6 @@ impl Values {
 
     fn merge(&mut self, o: Values) {
         self.n += o.n;
-        self.sum += o.sum;
         for (k, c) in o.counts {
             *self.counts.entry(k).or_insert(0) += c;
         }
@@ -158,6 +146,12 @@ impl Values {
         sorted.last().map(|x| x.0)
     }
 
+    /// The sum over the values in ascending order: the same whatever order the rows (or
+    /// the threads) came in.
+    pub fn exact_sum(&self) -> f64 {
+        self.sorted().iter().map(|&(v, c)| v * c as f64).sum()
+    }
+
     pub fn sorted(&self) -> Vec<(f64, u64)> {
         let mut v: Vec<(f64, u64)> = self
             .counts
@@ -176,8 +170,8 @@ impl Values {
         match m {
             Measure::Min => self.min.as_ref().map(|x| x.0),
             Measure::Max => self.max.as_ref().map(|x| x.0),
-            Measure::Sum => Some(self.sum),
-            Measure::Mean => Some(self.sum / self.n as f64),
+            Measure::Sum => Some(self.exact_sum()),
+            Measure::Mean => Some(self.exact_sum() / self.n as f64),
             Measure::P50 => pct(50),
             Measure::P90 => pct(90),
             Measure::P95 => pct(95),
@@ -364,10 +358,6 @@ pub fn collect_width(q: &Query) -> i64 {
 
 impl Acc {
     pub fn new(q: &Query, plan: &Plan) -> Acc {
-        let pct = matches!(
-            q.measure,
-            Measure::P50 | Measure::P90 | Measure::P95 | Measure::P99 | Measure::Stats
-        );
         let kind = match q.measure {
             _ if !plan.group.is_empty() && q.measure != Measure::Rows => {
                 AccKind::Groups(FxHashMap::default())
@@ -399,7 +389,7 @@ impl Acc {
                     ..Buckets::default()
                 },
             ),
-            _ => AccKind::Values(Values::new(pct)),
+            _ => AccKind::Values(Values::default()),
         };
         let kind = match kind {
             AccKind::Rows(mut r) => {
@@ -506,7 +496,7 @@ impl Acc {
                     let mine = a.entry(k).or_default();
                     mine.count += g.count;
                     if let Some(v) = g.values {
-                        mine.values.get_or_insert_with(|| Values::new(v.keep_counts)).merge(v);
+                        mine.values.get_or_insert_with(|| Values::default()).merge(v);
                     }
                     if let Some(d) = g.distinct {
                         mine.distinct.get_or_insert_with(FxHashSet::default).extend(d);
@@ -534,12 +524,8 @@ fn add_group_measure(g: &mut Group, row: &mut dyn RowAccess, plan: &Plan, q: &Qu
         }
     } else if q.measure.is_stat() || q.measure == Measure::Stats {
         if let Some(v) = row.val(f.id).and_then(|v| v.number()) {
-            let pct = matches!(
-                q.measure,
-                Measure::P50 | Measure::P90 | Measure::P95 | Measure::P99 | Measure::Stats
-            );
             g.values
-                .get_or_insert_with(|| Values::new(pct))
+                .get_or_insert_with(|| Values::default())
                 .add(v, false, &mut || unreachable_hit());
         }
     }

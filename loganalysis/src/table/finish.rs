@@ -31,12 +31,13 @@ pub fn finish(acc: Acc, q: &Query, unit: Unit, nfiles: usize, files: &[String]) 
         AccKind::Values(v) => {
             if q.measure == Measure::Stats {
                 let sorted = v.sorted();
+                let sum = v.exact_sum();
                 let stats = (v.n > 0).then(|| Stats {
                     n: v.n,
                     min: v.min.as_ref().map_or(0.0, |x| x.0),
                     max: v.max.as_ref().map_or(0.0, |x| x.0),
-                    mean: v.sum / v.n as f64,
-                    sum: v.sum,
+                    mean: sum / v.n as f64,
+                    sum,
                     p50: v.percentile(&sorted, 50).unwrap_or(0.0),
                     p90: v.percentile(&sorted, 90).unwrap_or(0.0),
                     p95: v.percentile(&sorted, 95).unwrap_or(0.0),

@@ -190,7 +190,13 @@ pub fn run_query_with(
             file: i,
             make_acc: &make,
         };
-        let out = scan_file(&o.file.path, o.end, opts.threads, &job, cancel)?;
+        let out = scan_file(
+            &o.file.path,
+            o.end,
+            (opts.threads, opts.split_min_bytes),
+            &job,
+            cancel,
+        )?;
         per_file.push(out.acc.matched);
         file_notes(o, fmt.name.as_str(), &out, &mut notes, &p);
         sources.push(SourceInfo {

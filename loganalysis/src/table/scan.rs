@@ -53,6 +53,8 @@ pub struct QueryOptions {
     pub threads: usize,
     /// Use this format instead of detecting one.
     pub format: Option<String>,
+    /// Files of this many bytes and more are split over the worker threads.
+    pub split_min_bytes: u64,
 }
 
 impl Default for QueryOptions {
@@ -61,6 +63,7 @@ impl Default for QueryOptions {
             max_bytes: u64::MAX,
             threads: 0,
             format: None,
+            split_min_bytes: PARALLEL_MIN,
         }
     }
 }
@@ -367,7 +370,7 @@ fn scan_part(
 pub fn scan_file(
     path: &Path,
     end: u64,
-    threads: usize,
+    (threads, split_min): (usize, u64),
     job: &ScanJob<'_>,
     cancel: &AtomicBool,
 ) -> Result<PartOut, QueryError> {
@@ -375,7 +378,7 @@ pub fn scan_file(
         0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(8)),
         t => t,
     };
-    let parts = if end >= PARALLEL_MIN && !job.fmt.is_multiline() {
+    let parts = if end >= split_min.max(1) && !job.fmt.is_multiline() {
         threads.max(1)
     } else {
         1
@@ -455,5 +458,5 @@ pub fn newest_time(
     if tail.max_time.is_some() || from == 0 {
         return Ok(tail.max_time);
     }
-    Ok(scan_file(path, end, 1, job, cancel)?.max_time)
+    Ok(scan_file(path, end, (1, u64::MAX), job, cancel)?.max_time)
 }
