@@ -417,6 +417,9 @@ pub struct FieldInfo {
     /// Roles this field answers for (`duration` for `request_time`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub roles: Vec<String>,
+    /// A value the field holds (from the first events read), for `measure: fields`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub example: Option<String>,
 }
 
 /// The type of a field's values.

@@ -81,7 +81,7 @@ const WORDS: [(&[u8], Level, bool); 16] = [
 const KEYS: [&[u8]; 5] = [b"level", b"lvl", b"severity", b"loglevel", b"levelname"];
 
 /// `word` (any case) as a level: (level, allowed bare).
-fn word_level(word: &[u8]) -> Option<(Level, bool)> {
+pub(crate) fn word_level(word: &[u8]) -> Option<(Level, bool)> {
     if word.len() < 3 || word.len() > 9 {
         return None;
     }

@@ -6,6 +6,8 @@
 //! - [`analyze_file`]: the whole file (up to [`AnalyzeOptions::max_bytes`]), split at line
 //!   boundaries over worker threads and merged exactly; cancellable, with progress.
 //! - [`synth`]: synthetic logs with planted ground truth.
+//! - [`table`]: logs (and system tables) as tables: formats in data, detection by content,
+//!   and the query engine ([`run_query`], [`run_table`]).
 //!
 //! The rules (levels, timestamps, templates) are documented in `docs/tools.md`.
 
@@ -15,12 +17,16 @@ mod level;
 mod mask;
 mod report;
 pub mod synth;
+pub mod table;
 mod ts;
 
 pub use analyzer::{AnalyzeOptions, LogAnalyzer, MAX_BUCKETS, MAX_EXAMPLE, MAX_LINE};
 pub use file::{analyze_file, AnalyzeError};
 pub use level::Level;
 pub use mask::MAX_TEMPLATE;
+pub use table::{
+    run_query, run_table, Cell, MemTable, QueryError, QueryFile, QueryOptions, Registry,
+};
 pub use report::{
     AnalyzeMode, Bucket, BucketSize, FileAnalysis, Histogram, LevelCount, LogReport, TemplateCount,
 };

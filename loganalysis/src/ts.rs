@@ -354,7 +354,7 @@ pub(crate) fn parse_at(b: &[u8], i: usize) -> Option<(Ts, usize)> {
 }
 
 /// Epoch seconds (10 digits, optional fraction) or milliseconds (13 digits) as UTC.
-fn epoch(b: &[u8], i: usize) -> Option<(Ts, usize)> {
+pub(crate) fn epoch(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     let mut j = i;
     let mut v: i64 = 0;
     while let Some(d) = digit(b, j) {

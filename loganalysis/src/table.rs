@@ -1,0 +1,37 @@
+//! Logs and system tables as queryable tables: a registry of log formats in data
+//! (`formats/*.toml`), detection by content, lazy field extraction, and one query engine
+//! (filters, windows, counts, groups, exact percentiles, buckets, rows, timelines) over log
+//! files ([`run_query`]) and in-memory tables ([`run_table`]). Every result says what it
+//! computed and, where one exists, the shell pipeline that computes the same.
+
+mod agg;
+mod assemble;
+mod def;
+mod describe;
+mod error;
+mod event;
+mod finish;
+mod memtable;
+mod pattern;
+mod pipeline;
+mod plan;
+mod registry;
+mod roles;
+mod run;
+mod scan;
+pub mod truth;
+mod window;
+
+pub use def::{Format, ParseKind};
+pub use error::QueryError;
+pub use memtable::{run_table, Cell, MemTable};
+pub use registry::{Detection, Registry, SAMPLE_LINES};
+pub use run::{builtin_registry, run_query, run_query_with};
+pub use scan::{QueryFile, QueryOptions};
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_engine;
+#[cfg(test)]
+mod tests_truth;

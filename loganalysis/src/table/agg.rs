@@ -1,0 +1,543 @@
+//! Accumulators for every measure, fed row by row, merged exactly across worker threads
+//! and files. Percentiles are exact: values are kept as a count per distinct value (memory
+//! grows with the number of distinct values, not with the number of rows).
+
+use std::cmp::Ordering;
+
+use llmops_common::query::{FieldKind, FieldValue, Measure, Order, Query, Row};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::event::Val;
+use super::plan::{FieldRef, Plan, RowAccess};
+use crate::ts::{self, Precision, Ts};
+
+/// The first line of an event's text is cut here in rows.
+pub const MAX_ROW_TEXT: usize = 500;
+
+/// A row kept for the result; `line` is part-relative until the part is merged.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    pub file: usize,
+    pub line: u64,
+    pub time: Option<Ts>,
+    pub text: String,
+    pub fields: Vec<FieldValue>,
+}
+
+impl Hit {
+    pub fn into_row(self, files: &[String]) -> Row {
+        Row {
+            file: files.get(self.file).cloned(),
+            line: self.line,
+            time: self.time.map(|t| ts::format(&t, Precision::Full)),
+            text: self.text,
+            fields: self.fields,
+        }
+    }
+}
+
+/// Builds a hit from the current row.
+pub fn make_hit(row: &mut dyn RowAccess, plan: &Plan, file: usize, line: u64) -> Hit {
+    let whole = row.whole();
+    let first = memchr::memchr(b'\n', whole).map_or(whole, |p| &whole[..p]);
+    let text = cut(first, MAX_ROW_TEXT);
+    let time = row.time();
+    let fields = plan
+        .show
+        .iter()
+        .filter_map(|f| {
+            row.val(f.id).map(|v| FieldValue {
+                name: f.name.clone(),
+                value: v.to_text(),
+            })
+        })
+        .collect();
+    Hit {
+        file,
+        line,
+        time,
+        text,
+        fields,
+    }
+}
+
+fn cut(b: &[u8], max: usize) -> String {
+    let mut end = b.len().min(max);
+    while end < b.len() && end > 0 && (b[end] & 0xC0) == 0x80 {
+        end -= 1;
+    }
+    String::from_utf8_lossy(&b[..end]).into_owned()
+}
+
+/// A value as a group / distinct key: numbers by value, text as written.
+pub fn key_of(v: &Val<'_>, f: &FieldRef) -> Vec<u8> {
+    if f.is_numeric() {
+        if let Some(n) = v.number() {
+            return fmt_num(n).into_bytes();
+        }
+    }
+    v.as_bytes().to_vec()
+}
+
+pub fn fmt_num(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n}")
+    }
+}
+
+/// Values of a numeric field: count, sum, extremes (with their rows) and a count per
+/// distinct value for exact percentiles.
+#[derive(Debug, Default)]
+pub struct Values {
+    pub n: u64,
+    pub min: Option<(f64, Option<Hit>)>,
+    pub max: Option<(f64, Option<Hit>)>,
+    pub counts: FxHashMap<u64, u64>,
+}
+
+impl Values {
+
+    /// Adds `v`; `hit` builds the row when `v` is a new extreme (rows kept when
+    /// `with_rows`).
+    fn add(&mut self, v: f64, with_rows: bool, hit: &mut dyn FnMut() -> Hit) {
+        self.n += 1;
+        *self.counts.entry(v.to_bits()).or_insert(0) += 1;
+        if self.max.as_ref().is_none_or_lt(v) {
+            self.max = Some((v, with_rows.then(&mut *hit)));
+        }
+        if self.min.as_ref().is_none_or_gt(v) {
+            self.min = Some((v, with_rows.then(hit)));
+        }
+    }
+
+    fn merge(&mut self, o: Values) {
+        self.n += o.n;
+        for (k, c) in o.counts {
+            *self.counts.entry(k).or_insert(0) += c;
+        }
+        if let Some((v, h)) = o.max {
+            if self.max.as_ref().is_none_or_lt(v) {
+                self.max = Some((v, h));
+            }
+        }
+        if let Some((v, h)) = o.min {
+            if self.min.as_ref().is_none_or_gt(v) {
+                self.min = Some((v, h));
+            }
+        }
+    }
+
+    /// Nearest-rank percentile: the value at rank ceil(p/100 * n) (integer arithmetic, so
+    /// 90% of 10 values is rank 9 exactly).
+    pub fn percentile(&self, sorted: &[(f64, u64)], p: u64) -> Option<f64> {
+        if self.n == 0 {
+            return None;
+        }
+        let rank = (p * self.n).div_ceil(100).max(1);
+        let mut seen = 0;
+        for &(v, c) in sorted {
+            seen += c;
+            if seen >= rank {
+                return Some(v);
+            }
+        }
+        sorted.last().map(|x| x.0)
+    }
+
+    /// The sum over the values in ascending order: the same whatever order the rows (or
+    /// the threads) came in.
+    pub fn exact_sum(&self) -> f64 {
+        self.sorted().iter().map(|&(v, c)| v * c as f64).sum()
+    }
+
+    pub fn sorted(&self) -> Vec<(f64, u64)> {
+        let mut v: Vec<(f64, u64)> = self
+            .counts
+            .iter()
+            .map(|(&k, &c)| (f64::from_bits(k), c))
+            .collect();
+        v.sort_by(|a, b| a.0.total_cmp(&b.0));
+        v
+    }
+
+    pub fn stat(&self, m: Measure) -> Option<f64> {
+        if self.n == 0 {
+            return None;
+        }
+        let pct = |p| self.percentile(&self.sorted(), p);
+        match m {
+            Measure::Min => self.min.as_ref().map(|x| x.0),
+            Measure::Max => self.max.as_ref().map(|x| x.0),
+            Measure::Sum => Some(self.exact_sum()),
+            Measure::Mean => Some(self.exact_sum() / self.n as f64),
+            Measure::P50 => pct(50),
+            Measure::P90 => pct(90),
+            Measure::P95 => pct(95),
+            Measure::P99 => pct(99),
+            _ => None,
+        }
+    }
+}
+
+trait Extreme {
+    fn is_none_or_lt(&self, v: f64) -> bool;
+    fn is_none_or_gt(&self, v: f64) -> bool;
+}
+
+impl Extreme for Option<&(f64, Option<Hit>)> {
+    fn is_none_or_lt(&self, v: f64) -> bool {
+        self.map_or(true, |x| x.0 < v)
+    }
+    fn is_none_or_gt(&self, v: f64) -> bool {
+        self.map_or(true, |x| x.0 > v)
+    }
+}
+
+/// One group's figures.
+#[derive(Debug, Default)]
+pub struct Group {
+    pub count: u64,
+    pub values: Option<Values>,
+    pub distinct: Option<FxHashSet<Vec<u8>>>,
+}
+
+/// A sort key for rows: numbers (and times) or text; rows without one sort last.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SortKey {
+    Num(f64),
+    Text(Vec<u8>),
+    Missing,
+}
+
+fn cmp_keys(a: &SortKey, b: &SortKey, order: Order) -> Ordering {
+    let o = match (a, b) {
+        (SortKey::Missing, SortKey::Missing) => return Ordering::Equal,
+        (SortKey::Missing, _) => return Ordering::Greater,
+        (_, SortKey::Missing) => return Ordering::Less,
+        (SortKey::Num(x), SortKey::Num(y)) => x.total_cmp(y),
+        (SortKey::Text(x), SortKey::Text(y)) => x.cmp(y),
+        (SortKey::Num(_), SortKey::Text(_)) => Ordering::Less,
+        (SortKey::Text(_), SortKey::Num(_)) => Ordering::Greater,
+    };
+    match order {
+        Order::Asc => o,
+        Order::Desc => o.reverse(),
+    }
+}
+
+/// The rows a query returns: the first `limit` in file order, or the best `limit` by key.
+#[derive(Debug)]
+pub struct Rows {
+    pub limit: usize,
+    /// Sort by time (Some(None)), by a field (Some(Some)), or file order (None).
+    pub sort: Option<Option<FieldRef>>,
+    pub order: Order,
+    pub hits: Vec<(SortKey, Hit)>,
+}
+
+impl Rows {
+    fn key(&self, row: &mut dyn RowAccess) -> SortKey {
+        match &self.sort {
+            None => SortKey::Missing,
+            Some(None) => row
+                .time()
+                .map_or(SortKey::Missing, |t| SortKey::Num(t.key as f64)),
+            Some(Some(f)) => match row.val(f.id) {
+                None => SortKey::Missing,
+                Some(v) if f.is_numeric() || f.kind == FieldKind::Time => {
+                    v.number().map_or(SortKey::Missing, SortKey::Num)
+                }
+                Some(v) => SortKey::Text(v.as_bytes().to_vec()),
+            },
+        }
+    }
+
+    fn add(&mut self, row: &mut dyn RowAccess, plan: &Plan, file: usize, line: u64) {
+        if self.sort.is_none() {
+            if self.hits.len() < self.limit {
+                let h = make_hit(row, plan, file, line);
+                self.hits.push((SortKey::Missing, h));
+            }
+            return;
+        }
+        let key = self.key(row);
+        if self.hits.len() >= self.limit {
+            let worst = &self.hits[self.limit - 1].0;
+            if cmp_keys(&key, worst, self.order) != Ordering::Less {
+                return;
+            }
+        }
+        let h = make_hit(row, plan, file, line);
+        // Insert after equal keys: ties stay in file order.
+        let at = self
+            .hits
+            .partition_point(|(k, _)| cmp_keys(k, &key, self.order) != Ordering::Greater);
+        self.hits.insert(at, (key, h));
+        self.hits.truncate(self.limit);
+    }
+
+    fn merge(&mut self, o: Rows) {
+        if self.sort.is_none() {
+            let room = self.limit.saturating_sub(self.hits.len());
+            self.hits.extend(o.hits.into_iter().take(room));
+            return;
+        }
+        for (k, h) in o.hits {
+            let at = self
+                .hits
+                .partition_point(|(x, _)| cmp_keys(x, &k, self.order) != Ordering::Greater);
+            self.hits.insert(at, (k, h));
+        }
+        self.hits.truncate(self.limit);
+    }
+}
+
+/// Matched rows per time bucket (micro-second bucket width), per file.
+#[derive(Debug, Default)]
+pub struct Buckets {
+    pub width: i64,
+    pub cells: FxHashMap<(i64, usize), u64>,
+    pub no_year: bool,
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+}
+
+impl Buckets {
+    fn add(&mut self, t: Ts, file: usize) {
+        *self
+            .cells
+            .entry((t.key.div_euclid(self.width), file))
+            .or_insert(0) += 1;
+        self.no_year |= t.no_year;
+        self.min = Some(self.min.map_or(t.key, |m| m.min(t.key)));
+        self.max = Some(self.max.map_or(t.key, |m| m.max(t.key)));
+    }
+
+    fn merge(&mut self, o: Buckets) {
+        for (k, c) in o.cells {
+            *self.cells.entry(k).or_insert(0) += c;
+        }
+        self.no_year |= o.no_year;
+        for v in [o.min, o.max].into_iter().flatten() {
+            self.min = Some(self.min.map_or(v, |m| m.min(v)));
+            self.max = Some(self.max.map_or(v, |m| m.max(v)));
+        }
+    }
+}
+
+/// What a measure accumulates.
+#[derive(Debug)]
+pub enum AccKind {
+    Count,
+    Distinct(FxHashSet<Vec<u8>>),
+    Groups(FxHashMap<Vec<Vec<u8>>, Group>),
+    Values(Values),
+    Buckets(Buckets),
+    Rows(Rows),
+    Timeline(Rows, Buckets),
+}
+
+/// The state of one part of one file (or of everything, once merged).
+#[derive(Debug)]
+pub struct Acc {
+    pub matched: u64,
+    /// Matched rows without a value for the measured field.
+    pub missing: u64,
+    /// Matched rows without a timestamp (buckets, timeline).
+    pub untimed: u64,
+    pub kind: AccKind,
+}
+
+/// The bucket width in microseconds to collect at: the asked width, or a minute for
+/// `auto` (regridded once the span is known).
+pub fn collect_width(q: &Query) -> i64 {
+    q.bucket.seconds().unwrap_or(60) as i64 * 1_000_000
+}
+
+impl Acc {
+    pub fn new(q: &Query, plan: &Plan) -> Acc {
+        let kind = match q.measure {
+            _ if !plan.group.is_empty() && q.measure != Measure::Rows => {
+                AccKind::Groups(FxHashMap::default())
+            }
+            Measure::Count | Measure::Fields => AccKind::Count,
+            Measure::CountDistinct => AccKind::Distinct(FxHashSet::default()),
+            Measure::Buckets => AccKind::Buckets(Buckets {
+                width: collect_width(q),
+                ..Buckets::default()
+            }),
+            Measure::Rows => AccKind::Rows(Rows {
+                limit: q.limit(),
+                sort: q.field.as_ref().map(|_| plan.field.clone()).or(
+                    // A sort on `time` resolves to the time field; keep it numeric.
+                    None,
+                ),
+                order: q.order,
+                hits: Vec::new(),
+            }),
+            Measure::Timeline => AccKind::Timeline(
+                Rows {
+                    limit: q.limit(),
+                    sort: Some(None),
+                    order: Order::Asc,
+                    hits: Vec::new(),
+                },
+                Buckets {
+                    width: collect_width(q),
+                    ..Buckets::default()
+                },
+            ),
+            _ => AccKind::Values(Values::default()),
+        };
+        let kind = match kind {
+            AccKind::Rows(mut r) => {
+                if let Some(Some(f)) = &r.sort {
+                    if plan.time == Some(f.id) {
+                        r.sort = Some(None);
+                    }
+                }
+                AccKind::Rows(r)
+            }
+            k => k,
+        };
+        Acc {
+            matched: 0,
+            missing: 0,
+            untimed: 0,
+            kind,
+        }
+    }
+
+    /// Adds a row that passed the plan.
+    pub fn add(&mut self, row: &mut dyn RowAccess, plan: &Plan, q: &Query, file: usize, line: u64) {
+        self.matched += 1;
+        match &mut self.kind {
+            AccKind::Count => {}
+            AccKind::Distinct(set) => {
+                let f = plan.field.as_ref().or(plan.group.first());
+                match f.and_then(|f| row.val(f.id).map(|v| key_of(&v, f))) {
+                    Some(k) => {
+                        set.insert(k);
+                    }
+                    None => self.missing += 1,
+                }
+            }
+            AccKind::Groups(map) => {
+                let mut key = Vec::with_capacity(plan.group.len());
+                for g in &plan.group {
+                    match row.val(g.id) {
+                        Some(v) => key.push(key_of(&v, g)),
+                        None => {
+                            self.missing += 1;
+                            return;
+                        }
+                    }
+                }
+                let g = map.entry(key).or_default();
+                g.count += 1;
+                add_group_measure(g, row, plan, q);
+            }
+            AccKind::Values(vals) => {
+                let f = plan.field.as_ref().expect("statistics have a field (checked in run)");
+                match row.val(f.id).and_then(|v| v.number()) {
+                    Some(v) => {
+                        let mut hit = || make_hit(row, plan, file, line);
+                        vals.add(v, true, &mut hit);
+                    }
+                    None => self.missing += 1,
+                }
+            }
+            AccKind::Buckets(b) => match row.time() {
+                Some(t) => b.add(t, file),
+                None => self.untimed += 1,
+            },
+            AccKind::Rows(r) => r.add(row, plan, file, line),
+            AccKind::Timeline(r, b) => match row.time() {
+                Some(t) => {
+                    b.add(t, file);
+                    r.add(row, plan, file, line);
+                }
+                None => self.untimed += 1,
+            },
+        }
+    }
+
+    /// Shifts part-relative line numbers by `offset` (the lines of the parts before).
+    pub fn shift_lines(&mut self, offset: u64) {
+        let shift = |hits: &mut Vec<(SortKey, Hit)>| {
+            for (_, h) in hits {
+                h.line += offset;
+            }
+        };
+        match &mut self.kind {
+            AccKind::Rows(r) | AccKind::Timeline(r, _) => shift(&mut r.hits),
+            AccKind::Values(v) => {
+                for h in [&mut v.min, &mut v.max].into_iter().flatten() {
+                    if let Some(h) = &mut h.1 {
+                        h.line += offset;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Merges a later part or file into this one.
+    pub fn merge(&mut self, o: Acc) {
+        self.matched += o.matched;
+        self.missing += o.missing;
+        self.untimed += o.untimed;
+        match (&mut self.kind, o.kind) {
+            (AccKind::Distinct(a), AccKind::Distinct(b)) => a.extend(b),
+            (AccKind::Groups(a), AccKind::Groups(b)) => {
+                for (k, g) in b {
+                    let mine = a.entry(k).or_default();
+                    mine.count += g.count;
+                    if let Some(v) = g.values {
+                        mine.values.get_or_insert_with(|| Values::default()).merge(v);
+                    }
+                    if let Some(d) = g.distinct {
+                        mine.distinct.get_or_insert_with(FxHashSet::default).extend(d);
+                    }
+                }
+            }
+            (AccKind::Values(a), AccKind::Values(b)) => a.merge(b),
+            (AccKind::Buckets(a), AccKind::Buckets(b)) => a.merge(b),
+            (AccKind::Rows(a), AccKind::Rows(b)) => a.merge(b),
+            (AccKind::Timeline(ar, ab), AccKind::Timeline(br, bb)) => {
+                ar.merge(br);
+                ab.merge(bb);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn add_group_measure(g: &mut Group, row: &mut dyn RowAccess, plan: &Plan, q: &Query) {
+    let Some(f) = plan.field.as_ref() else { return };
+    if q.measure == Measure::CountDistinct {
+        if let Some(v) = row.val(f.id) {
+            let k = key_of(&v, f);
+            g.distinct.get_or_insert_with(FxHashSet::default).insert(k);
+        }
+    } else if q.measure.is_stat() || q.measure == Measure::Stats {
+        if let Some(v) = row.val(f.id).and_then(|v| v.number()) {
+            g.values
+                .get_or_insert_with(|| Values::default())
+                .add(v, false, &mut || unreachable_hit());
+        }
+    }
+}
+
+/// Groups keep no rows; `add` never calls the builder when `with_rows` is false.
+fn unreachable_hit() -> Hit {
+    Hit {
+        file: 0,
+        line: 0,
+        time: None,
+        text: String::new(),
+        fields: Vec::new(),
+    }
+}

@@ -1,0 +1,503 @@
+//! Format definitions: the TOML shape of `formats/*.toml` and its compiled form
+//! ([`Format`]), with load errors that name the file and the line.
+
+use std::collections::BTreeMap;
+
+use llmops_common::query::{FieldKind, Filter, Unit};
+use regex::Regex;
+use serde::Deserialize;
+
+use super::error::QueryError;
+use super::pattern::Pattern;
+
+/// How a format's lines become fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParseKind {
+    /// nginx `log_format` style: literals and `$field`s.
+    Pattern,
+    /// A regular expression with named groups.
+    Regex,
+    /// One JSON object per line.
+    Json,
+    /// `key=value` pairs.
+    Logfmt,
+    /// The analyser's rule: a timestamp at the line start, then a level word, then the
+    /// message.
+    Analyser,
+}
+
+/// What follows the pattern on a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Tail {
+    /// Nothing may follow.
+    #[default]
+    Strict,
+    /// Anything may follow and is ignored.
+    Ignore,
+    /// `key=value` pairs may follow; each key becomes a field.
+    Extras,
+}
+
+/// How the level field is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum LevelFormat {
+    /// A level word (`ERROR`, `warning`, `E`...), or a key of `level_map`.
+    #[default]
+    Word,
+    /// A syslog priority or severity number: severity = value % 8 (journal `PRIORITY`,
+    /// RFC 5424 `<PRI>`).
+    SyslogPri,
+}
+
+/// How the time field is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeFormat {
+    /// Any form the analyser recognises (ISO, access log, syslog, ctime).
+    #[default]
+    Auto,
+    /// Only the BSD syslog form `May  1 10:00:00`.
+    Syslog,
+    Epoch,
+    EpochMs,
+    EpochUs,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ParseToml {
+    kind: ParseKind,
+    pattern: Option<String>,
+    regex: Option<String>,
+    #[serde(default)]
+    tail: Tail,
+    time: Option<String>,
+    #[serde(default)]
+    time_format: TimeFormat,
+    /// A field name, or `@analyser` for the analyser's level rule on the event.
+    level: Option<String>,
+    #[serde(default)]
+    level_map: BTreeMap<String, String>,
+    #[serde(default)]
+    level_format: LevelFormat,
+    /// JSON: keys every line must have to count as this format.
+    #[serde(default)]
+    require_keys: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MultilineToml {
+    start: Option<String>,
+    #[serde(rename = "continue")]
+    cont: Option<String>,
+    header: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FieldToml {
+    name: String,
+    #[serde(default = "text_kind")]
+    kind: FieldKind,
+    #[serde(default)]
+    unit: Unit,
+    #[serde(default)]
+    roles: Vec<String>,
+    /// Whitespace-separated words the value holds (for `awk` columns); 0: any number.
+    #[serde(default = "one")]
+    words: u8,
+    /// The field as an awk expression, for fields that are not a whole column
+    /// (`$7` for the path inside the quoted request).
+    awk: Option<String>,
+}
+
+fn text_kind() -> FieldKind {
+    FieldKind::Text
+}
+
+fn one() -> u8 {
+    1
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DerivedToml {
+    /// A field, or `@event` for the whole event text.
+    from: String,
+    regex: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TagToml {
+    name: String,
+    title: String,
+    filters: Vec<Filter>,
+}
+
+/// A check every definition carries: input lines, the events they make and field values
+/// of the first event.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FormatTest {
+    pub input: String,
+    pub events: u64,
+    #[serde(default)]
+    pub unparsed: u64,
+    #[serde(default)]
+    pub fields: BTreeMap<String, String>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FormatToml {
+    name: String,
+    title: String,
+    #[serde(default)]
+    priority: i32,
+    parse: ParseToml,
+    multiline: Option<MultilineToml>,
+    #[serde(default)]
+    fields: Vec<FieldToml>,
+    #[serde(default)]
+    derived: Vec<DerivedToml>,
+    #[serde(default)]
+    tags: Vec<TagToml>,
+    #[serde(default)]
+    tests: Vec<FormatTest>,
+}
+
+/// Where a field's value comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// Pattern field `i` or regex group `i`.
+    Capture(usize),
+    /// A group of a derived rule: the first (rule, group) that matched.
+    Derived(Vec<(usize, usize)>),
+    /// A JSON key (dotted path) or logfmt / tail key.
+    Key(String),
+    /// The analyser rule's time, level or message.
+    Analyser(AnalyserPart),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnalyserPart {
+    Time,
+    Level,
+    Message,
+}
+
+/// One field of a format's schema.
+#[derive(Debug, Clone)]
+pub struct FieldSpec {
+    pub name: String,
+    pub kind: FieldKind,
+    pub unit: Unit,
+    pub roles: Vec<String>,
+    pub words: u8,
+    /// The awk expression of the field, when the definition gives one.
+    pub awk: Option<String>,
+    pub origin: Origin,
+}
+
+/// The source of a derived rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DerivedFrom {
+    Field(usize),
+    Event,
+}
+
+#[derive(Debug, Clone)]
+pub struct Derived {
+    pub from: DerivedFrom,
+    pub regex: Regex,
+    /// (regex group index, field index)
+    pub groups: Vec<(usize, usize)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Tag {
+    pub name: String,
+    pub title: String,
+    pub filters: Vec<Filter>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Multiline {
+    pub start: Option<Regex>,
+    pub cont: Option<Regex>,
+    pub header: Option<Regex>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Parser {
+    Pattern(Pattern),
+    Regex(Regex),
+    Json,
+    Logfmt,
+    Analyser,
+}
+
+/// A compiled format definition.
+#[derive(Debug, Clone)]
+pub struct Format {
+    pub name: String,
+    pub title: String,
+    pub priority: i32,
+    pub kind: ParseKind,
+    pub parser: Parser,
+    /// The line regex in Perl-compatible syntax (patterns compiled to one), for pipelines.
+    pub line_regex: Option<String>,
+    pub tail: Tail,
+    pub fields: Vec<FieldSpec>,
+    pub time: Option<usize>,
+    pub time_format: TimeFormat,
+    pub level: Option<usize>,
+    pub level_map: BTreeMap<String, String>,
+    pub level_format: LevelFormat,
+    pub require_keys: Vec<String>,
+    pub multiline: Option<Multiline>,
+    pub derived: Vec<Derived>,
+    pub tags: Vec<Tag>,
+    pub tests: Vec<FormatTest>,
+    /// The definition file it came from.
+    pub file: String,
+}
+
+impl Format {
+    pub fn field(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|f| f.name == name)
+    }
+
+    pub fn is_multiline(&self) -> bool {
+        self.multiline.is_some()
+    }
+
+    pub fn is_dynamic(&self) -> bool {
+        matches!(self.kind, ParseKind::Json | ParseKind::Logfmt) || self.tail == Tail::Extras
+    }
+}
+
+/// 1-based line in `text` of the first occurrence of `needle` (else 1).
+fn line_of(text: &str, needle: &str) -> usize {
+    text.find(needle)
+        .map_or(1, |p| text[..p].matches('\n').count() + 1)
+}
+
+fn bad(file: &str, text: &str, needle: &str, msg: String) -> QueryError {
+    QueryError::BadFormat {
+        file: file.to_string(),
+        line: line_of(text, needle),
+        message: msg,
+    }
+}
+
+/// Parses and compiles one definition file.
+pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
+    let def: FormatToml = toml::from_str(text).map_err(|e| {
+        let line = e
+            .span()
+            .map_or(1, |s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+        QueryError::BadFormat {
+            file: file.to_string(),
+            line,
+            message: e.message().to_string(),
+        }
+    })?;
+    let err = |needle: &str, msg: String| bad(file, text, needle, msg);
+    let mut fields: Vec<FieldSpec> = Vec::new();
+    let declared = |name: &str| def.fields.iter().find(|f| f.name == name);
+    let spec = |name: &str, origin: Origin| {
+        let d = declared(name);
+        FieldSpec {
+            name: name.to_string(),
+            kind: d.map_or(FieldKind::Text, |d| d.kind),
+            unit: d.map_or(Unit::None, |d| d.unit),
+            roles: d.map_or_else(Vec::new, |d| d.roles.clone()),
+            words: d.map_or(1, |d| d.words),
+            awk: d.and_then(|d| d.awk.clone()),
+            origin,
+        }
+    };
+    let (parser, line_regex) = match def.parse.kind {
+        ParseKind::Pattern => {
+            let src = def.parse.pattern.as_deref().ok_or_else(|| {
+                err("[parse]", "kind = \"pattern\" needs `pattern`".into())
+            })?;
+            let kinds = |n: &str| declared(n).map_or(FieldKind::Text, |d| d.kind);
+            let p = Pattern::compile(src, def.parse.tail, &kinds)
+                .map_err(|m| err("pattern", m))?;
+            for (i, name) in p.names().iter().enumerate() {
+                fields.push(spec(name, Origin::Capture(i)));
+            }
+            let re = p.to_regex(&|n| declared(n).map_or(1, |d| d.words));
+            (Parser::Pattern(p), Some(re))
+        }
+        ParseKind::Regex => {
+            let src = def
+                .parse
+                .regex
+                .as_deref()
+                .ok_or_else(|| err("[parse]", "kind = \"regex\" needs `regex`".into()))?;
+            let re = Regex::new(src).map_err(|e| err(src, format!("bad regex: {e}")))?;
+            for (i, name) in re.capture_names().enumerate() {
+                if let Some(name) = name {
+                    fields.push(spec(name, Origin::Capture(i)));
+                }
+            }
+            (Parser::Regex(re), Some(src.to_string()))
+        }
+        ParseKind::Json | ParseKind::Logfmt => {
+            for d in &def.fields {
+                fields.push(spec(&d.name, Origin::Key(d.name.clone())));
+            }
+            let p = if def.parse.kind == ParseKind::Json {
+                Parser::Json
+            } else {
+                Parser::Logfmt
+            };
+            (p, None)
+        }
+        ParseKind::Analyser => {
+            fields.push(spec("time", Origin::Analyser(AnalyserPart::Time)));
+            fields.push(spec("level", Origin::Analyser(AnalyserPart::Level)));
+            fields.push(spec("message", Origin::Analyser(AnalyserPart::Message)));
+            (Parser::Analyser, None)
+        }
+    };
+    let mut derived = Vec::new();
+    for d in &def.derived {
+        let from = if d.from == "@event" {
+            DerivedFrom::Event
+        } else {
+            let i = fields.iter().position(|f| f.name == d.from).ok_or_else(|| {
+                err(&d.from, format!("derived from unknown field `{}`", d.from))
+            })?;
+            DerivedFrom::Field(i)
+        };
+        let re = Regex::new(&d.regex).map_err(|e| err(&d.regex, format!("bad regex: {e}")))?;
+        let mut groups = Vec::new();
+        for (g, name) in re.capture_names().enumerate() {
+            let Some(name) = name else { continue };
+            let rule = derived.len();
+            let idx = match fields.iter().position(|f| f.name == name) {
+                Some(i) => match &mut fields[i].origin {
+                    Origin::Derived(alts) => {
+                        alts.push((rule, g));
+                        i
+                    }
+                    _ => {
+                        return Err(err(
+                            name,
+                            format!("derived field `{name}` is already a field of the line"),
+                        ))
+                    }
+                },
+                None => {
+                    fields.push(spec(name, Origin::Derived(vec![(rule, g)])));
+                    fields.len() - 1
+                }
+            };
+            groups.push((g, idx));
+        }
+        derived.push(Derived { from, regex: re, groups });
+    }
+    for d in &def.fields {
+        if !fields.iter().any(|f| f.name == d.name) {
+            return Err(err(
+                &d.name,
+                format!("field `{}` is declared but no pattern, group or key makes it", d.name),
+            ));
+        }
+    }
+    let find = |name: &Option<String>, what: &str| -> Result<Option<usize>, QueryError> {
+        match name.as_deref() {
+            None | Some("@analyser") => Ok(None),
+            Some(n) => fields
+                .iter()
+                .position(|f| f.name == n)
+                .map(Some)
+                .ok_or_else(|| err(n, format!("{what} field `{n}` is not a field"))),
+        }
+    };
+    let mut time = find(&def.parse.time, "time")?;
+    let mut level = find(&def.parse.level, "level")?;
+    if def.parse.kind == ParseKind::Analyser {
+        time = Some(0);
+        level = Some(1);
+    }
+    if def.parse.level.as_deref() == Some("@analyser") && def.parse.kind != ParseKind::Analyser
+    {
+        fields.push(spec("level", Origin::Analyser(AnalyserPart::Level)));
+        level = Some(fields.len() - 1);
+    }
+    let multiline = match &def.multiline {
+        None => None,
+        Some(m) => {
+            let re = |s: &Option<String>| -> Result<Option<Regex>, QueryError> {
+                s.as_deref()
+                    .map(|s| Regex::new(s).map_err(|e| err(s, format!("bad regex: {e}"))))
+                    .transpose()
+            };
+            Some(Multiline {
+                start: re(&m.start)?,
+                cont: re(&m.cont)?,
+                header: re(&m.header)?,
+            })
+        }
+    };
+    if let Some(t) = time {
+        fields[t].kind = FieldKind::Time;
+        push_role(&mut fields[t], "time");
+    }
+    if let Some(l) = level {
+        push_role(&mut fields[l], "level");
+    }
+    if def.parse.kind == ParseKind::Analyser {
+        push_role(&mut fields[0], "time");
+        fields[0].kind = FieldKind::Time;
+        push_role(&mut fields[1], "level");
+        push_role(&mut fields[2], "message");
+    }
+    Ok(Format {
+        name: def.name,
+        title: def.title,
+        priority: def.priority,
+        kind: def.parse.kind,
+        parser,
+        line_regex,
+        tail: def.parse.tail,
+        fields,
+        time,
+        time_format: def.parse.time_format,
+        level,
+        level_map: def.parse.level_map,
+        level_format: def.parse.level_format,
+        require_keys: def.parse.require_keys,
+        multiline,
+        derived,
+        tags: def
+            .tags
+            .into_iter()
+            .map(|t| Tag {
+                name: t.name,
+                title: t.title,
+                filters: t.filters,
+            })
+            .collect(),
+        tests: def.tests,
+        file: file.to_string(),
+    })
+}
+
+fn push_role(f: &mut FieldSpec, role: &str) {
+    if !f.roles.iter().any(|r| r == role) {
+        f.roles.push(role.to_string());
+    }
+}

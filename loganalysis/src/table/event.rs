@@ -1,0 +1,534 @@
+//! One event's fields, extracted lazily: a line is split (pattern), matched (regex) or
+//! decoded (JSON, logfmt) once, and only the fields a query reads are turned into values.
+
+use std::borrow::Cow;
+
+use llmops_common::query::{FieldKind, Unit};
+use regex::CaptureLocations;
+use serde_json::{Map, Value};
+
+use super::def::{
+    AnalyserPart, DerivedFrom, FieldSpec, Format, LevelFormat, Origin, Parser, Tail, TimeFormat,
+};
+use crate::ts::{self, Ts};
+use crate::{level, Level};
+
+/// The fields of one file: the format's own, then keys found in its first events.
+#[derive(Debug, Clone)]
+pub struct Schema {
+    pub fields: Vec<FieldSpec>,
+    /// Example values, by field.
+    pub examples: Vec<Option<String>>,
+    pub time: Option<usize>,
+    pub level: Option<usize>,
+}
+
+impl Schema {
+    pub fn of(fmt: &Format) -> Schema {
+        Schema {
+            examples: vec![None; fmt.fields.len()],
+            fields: fmt.fields.clone(),
+            time: fmt.time,
+            level: fmt.level,
+        }
+    }
+
+    pub fn index(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|f| f.name == name)
+    }
+
+    /// Adds a key found in an event (JSON, logfmt, tail), its role and unit inferred from
+    /// the name.
+    pub fn add_key(&mut self, key: &str, example: &str) {
+        if let Some(i) = self.index(key) {
+            if self.examples[i].is_none() && !example.is_empty() {
+                self.examples[i] = Some(example.to_string());
+            }
+            return;
+        }
+        let inferred = super::roles::infer(key);
+        let (mut kind, unit, roles) = match &inferred {
+            Some(i) => (i.kind, i.unit, vec![i.role.clone()]),
+            None => (FieldKind::Text, Unit::None, Vec::new()),
+        };
+        if kind == FieldKind::Text && looks_numeric(example) {
+            kind = FieldKind::Number;
+        }
+        if matches!(kind, FieldKind::Integer | FieldKind::Number) && !looks_numeric(example) {
+            kind = FieldKind::Text;
+        }
+        self.fields.push(FieldSpec {
+            name: key.to_string(),
+            kind,
+            unit,
+            roles,
+            words: 0,
+            awk: None,
+            origin: Origin::Key(key.to_string()),
+        });
+        self.examples
+            .push((!example.is_empty()).then(|| example.to_string()));
+        let i = self.fields.len() - 1;
+        let role = |r: &str| inferred.as_ref().is_some_and(|x| x.role == r);
+        if self.time.is_none() && role("time") {
+            self.time = Some(i);
+            self.fields[i].kind = FieldKind::Time;
+        }
+        if self.level.is_none() && role("level") {
+            self.level = Some(i);
+        }
+    }
+}
+
+fn looks_numeric(s: &str) -> bool {
+    !s.is_empty() && s.parse::<f64>().is_ok_and(f64::is_finite)
+}
+
+/// A field's value: borrowed from the event text where possible.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Val<'a> {
+    Bytes(&'a [u8]),
+    Text(Cow<'a, str>),
+}
+
+impl Val<'_> {
+    pub fn as_bytes(&self) -> &[u8] {
+        match self {
+            Val::Bytes(b) => b,
+            Val::Text(t) => t.as_bytes(),
+        }
+    }
+
+    pub fn to_text(&self) -> String {
+        String::from_utf8_lossy(self.as_bytes()).into_owned()
+    }
+
+    /// The value as a number; `-` and empty are no value.
+    pub fn number(&self) -> Option<f64> {
+        parse_number(self.as_bytes())
+    }
+}
+
+pub fn parse_number(b: &[u8]) -> Option<f64> {
+    if b.is_empty() || b == b"-" {
+        return None;
+    }
+    // Fast path for plain non-negative integers (status codes, byte counts).
+    if b.len() <= 15 && b.iter().all(u8::is_ascii_digit) {
+        return Some(b.iter().fold(0u64, |v, d| v * 10 + u64::from(d - b'0')) as f64);
+    }
+    std::str::from_utf8(b)
+        .ok()?
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+}
+
+/// Parses a time value written in `fmt`.
+pub fn parse_time(b: &[u8], fmt: TimeFormat) -> Option<Ts> {
+    let epoch_scale = match fmt {
+        TimeFormat::Syslog => {
+            return ts::parse_at(b, 0)
+                .filter(|(t, _)| t.no_year)
+                .map(|(t, _)| t)
+        }
+        TimeFormat::Auto => {
+            if let Some((t, _)) = ts::parse_at(b, 0) {
+                return Some(t);
+            }
+            match b.iter().take_while(|c| c.is_ascii_digit()).count() {
+                10 | 13 => return ts::epoch(b, 0).map(|t| t.0),
+                16 => 1,
+                _ => return None,
+            }
+        }
+        TimeFormat::Epoch => 1_000_000,
+        TimeFormat::EpochMs => 1_000,
+        TimeFormat::EpochUs => 1,
+    };
+    let v = parse_number(b)?;
+    let key = (v * epoch_scale as f64).round() as i64
+        + ts::days_from_civil(1970, 1, 1) * 86_400 * 1_000_000;
+    Some(Ts {
+        key,
+        zone: ts::Zone::Utc,
+        frac_digits: if epoch_scale == 1 { 6 } else { 3 },
+        no_year: false,
+    })
+}
+
+/// Per-event extraction state, reused from event to event.
+pub struct Extractor<'f> {
+    fmt: &'f Format,
+    schema: &'f Schema,
+    parsed: Option<bool>,
+    spans: Vec<(u32, u32)>,
+    tail_at: usize,
+    locs: Option<CaptureLocations>,
+    dlocs: Vec<CaptureLocations>,
+    /// Per derived rule: not run yet (None), matched at offset (Some(Some)), no match.
+    dstate: Vec<Option<Option<usize>>>,
+    json: Option<Map<String, Value>>,
+    kv: Option<Vec<(u32, u32, u32, u32)>>,
+    analyser: Option<(Option<Ts>, Option<(Level, usize)>, usize)>,
+    time: Option<Option<Ts>>,
+}
+
+fn first_line(text: &[u8]) -> &[u8] {
+    memchr::memchr(b'\n', text).map_or(text, |p| &text[..p])
+}
+
+impl<'f> Extractor<'f> {
+    pub fn new(fmt: &'f Format, schema: &'f Schema) -> Self {
+        let locs = match &fmt.parser {
+            Parser::Regex(re) => Some(re.capture_locations()),
+            _ => None,
+        };
+        Extractor {
+            fmt,
+            schema,
+            parsed: None,
+            spans: Vec::with_capacity(16),
+            tail_at: 0,
+            locs,
+            dlocs: fmt.derived.iter().map(|d| d.regex.capture_locations()).collect(),
+            dstate: vec![None; fmt.derived.len()],
+            json: None,
+            kv: None,
+            analyser: None,
+            time: None,
+        }
+    }
+
+    /// Forgets the previous event.
+    pub fn reset(&mut self) {
+        self.parsed = None;
+        self.json = None;
+        self.kv = None;
+        self.analyser = None;
+        self.time = None;
+        for d in &mut self.dstate {
+            *d = None;
+        }
+    }
+
+    /// Whether the format parses the event (its first line for patterns).
+    pub fn parses(&mut self, text: &[u8]) -> bool {
+        if let Some(p) = self.parsed {
+            return p;
+        }
+        let ok = match &self.fmt.parser {
+            Parser::Pattern(p) => match p.split(first_line(text), &mut self.spans) {
+                Some(end) => {
+                    self.tail_at = end;
+                    true
+                }
+                None => false,
+            },
+            Parser::Regex(re) => {
+                let locs = self.locs.as_mut().expect("regex formats have locations");
+                let s = String::from_utf8_lossy(text);
+                re.captures_read(locs, &s).is_some() && matches!(s, Cow::Borrowed(_))
+            }
+            Parser::Json => self.decode_json(text),
+            Parser::Logfmt => {
+                let kv = logfmt_pairs(first_line(text), 0);
+                let ok = kv.as_ref().is_some_and(|v| v.len() >= 2);
+                self.kv = kv;
+                ok
+            }
+            Parser::Analyser => {
+                let line = first_line(text);
+                match ts::find(line) {
+                    Some((t, Some(end))) => {
+                        let lv = level::detect(line, end);
+                        self.analyser = Some((Some(t), lv, end));
+                        true
+                    }
+                    _ => false,
+                }
+            }
+        };
+        self.parsed = Some(ok);
+        ok
+    }
+
+    fn decode_json(&mut self, text: &[u8]) -> bool {
+        let t = trim_ascii(text);
+        if t.first() != Some(&b'{') {
+            return false;
+        }
+        match serde_json::from_slice::<Map<String, Value>>(t) {
+            Ok(m) => {
+                let ok = self.fmt.require_keys.iter().all(|k| m.contains_key(k));
+                self.json = Some(m);
+                ok
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// The span of a field inside `text`, for fields cut out of the text.
+    fn span(&mut self, text: &[u8], fid: usize) -> Option<(usize, usize)> {
+        let schema = self.schema;
+        match schema.fields.get(fid)?.origin {
+            Origin::Capture(i) => match &self.fmt.parser {
+                Parser::Pattern(_) => self.spans.get(i).map(|&(a, b)| (a as usize, b as usize)),
+                Parser::Regex(_) => self.locs.as_ref()?.get(i),
+                _ => None,
+            },
+            Origin::Derived(ref alts) => {
+                for &(rule, group) in alts {
+                    if let Some(base) = self.run_derived(text, rule) {
+                        if let Some((a, b)) = self.dlocs[rule].get(group) {
+                            return Some((a + base, b + base));
+                        }
+                    }
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// Runs derived rule `rule` once per event; the offset of its source in `text`.
+    fn run_derived(&mut self, text: &[u8], rule: usize) -> Option<usize> {
+        if let Some(state) = self.dstate[rule] {
+            return state;
+        }
+        let d = &self.fmt.derived[rule];
+        let (a, b) = match d.from {
+            DerivedFrom::Event => (0, text.len()),
+            DerivedFrom::Field(f) => self.span(text, f)?,
+        };
+        let src = std::str::from_utf8(&text[a..b]).ok();
+        let hit = src.and_then(|s| d.regex.captures_read(&mut self.dlocs[rule], s).map(|_| a));
+        self.dstate[rule] = Some(hit);
+        hit
+    }
+
+    /// The value of field `fid`, if the event has it.
+    pub fn value<'a>(&'a mut self, text: &'a [u8], fid: usize) -> Option<Val<'a>> {
+        if !self.parses(text) {
+            return None;
+        }
+        let spec = self.schema.fields.get(fid)?;
+        let is_level = self.schema.level == Some(fid);
+        let raw = match &spec.origin {
+            Origin::Capture(_) | Origin::Derived(_) => {
+                let (a, b) = self.span(text, fid)?;
+                Val::Bytes(&text[a..b])
+            }
+            Origin::Key(k) => match &self.fmt.parser {
+                Parser::Json => json_value(self.json.as_ref()?, k)?,
+                _ => self.kv_value(text, k)?,
+            },
+            Origin::Analyser(part) => {
+                let (_, lv, end) = self.analyser?;
+                match part {
+                    AnalyserPart::Time => {
+                        let (_, Some(e)) = ts::find(first_line(text))? else {
+                            return None;
+                        };
+                        Val::Bytes(&text[..e])
+                    }
+                    AnalyserPart::Level => Val::Text(Cow::Borrowed(lv?.0.name())),
+                    AnalyserPart::Message => {
+                        let line = first_line(text);
+                        let from = lv.map_or(end, |l| l.1).min(line.len());
+                        Val::Bytes(trim_ascii(&line[from..]))
+                    }
+                }
+            }
+        };
+        if is_level && !matches!(spec.origin, Origin::Analyser(_)) {
+            return Some(self.canonical_level(raw));
+        }
+        Some(raw)
+    }
+
+    fn canonical_level<'a>(&self, raw: Val<'a>) -> Val<'a> {
+        let b = raw.as_bytes();
+        let s = String::from_utf8_lossy(b);
+        if self.fmt.level_format == LevelFormat::SyslogPri {
+            const SEVERITY: [Level; 8] = [
+                Level::Fatal,
+                Level::Fatal,
+                Level::Critical,
+                Level::Error,
+                Level::Warn,
+                Level::Notice,
+                Level::Info,
+                Level::Debug,
+            ];
+            return match s.trim().parse::<u32>() {
+                Ok(n) => Val::Text(Cow::Borrowed(SEVERITY[(n % 8) as usize].name())),
+                Err(_) => raw,
+            };
+        }
+        if let Some(m) = self.fmt.level_map.get(s.as_ref()) {
+            return Val::Text(Cow::Owned(m.clone()));
+        }
+        match level::word_level(b) {
+            Some((l, _)) => Val::Text(Cow::Borrowed(l.name())),
+            None => raw,
+        }
+    }
+
+    fn kv_value<'a>(&mut self, text: &'a [u8], key: &str) -> Option<Val<'a>> {
+        if self.kv.is_none() {
+            let line = first_line(text);
+            let from = if matches!(self.fmt.parser, Parser::Logfmt) {
+                0
+            } else {
+                self.tail_at
+            };
+            self.kv = Some(logfmt_pairs(line, from).unwrap_or_default());
+        }
+        let kv = self.kv.as_ref()?;
+        kv.iter()
+            .find(|&&(ka, kb, _, _)| &text[ka as usize..kb as usize] == key.as_bytes())
+            .map(|&(_, _, va, vb)| Val::Bytes(&text[va as usize..vb as usize]))
+    }
+
+    /// The keys of this event (JSON, logfmt, tail), with their values as text.
+    pub fn keys(&mut self, text: &[u8]) -> Vec<(String, String)> {
+        if !self.parses(text) {
+            return Vec::new();
+        }
+        if let Some(m) = &self.json {
+            let mut out = Vec::new();
+            flatten("", m, &mut out);
+            return out;
+        }
+        if matches!(self.fmt.parser, Parser::Logfmt) || self.fmt.tail == Tail::Extras {
+            let _ = self.kv_value(text, "");
+            let kv = self.kv.as_deref().unwrap_or_default();
+            return kv
+                .iter()
+                .map(|&(ka, kb, va, vb)| {
+                    let s = |a: u32, b: u32| String::from_utf8_lossy(&text[a as usize..b as usize]).into_owned();
+                    (s(ka, kb), s(va, vb))
+                })
+                .collect();
+        }
+        Vec::new()
+    }
+
+    /// The event's time.
+    pub fn time(&mut self, text: &[u8]) -> Option<Ts> {
+        if let Some(t) = self.time {
+            return t;
+        }
+        let t = if let Some((t, _, _)) = self.analyser.filter(|_| self.parses(text)) {
+            t
+        } else if let Some(f) = self.schema.time {
+            let fmt = self.fmt.time_format;
+            self.value(text, f).and_then(|v| parse_time(v.as_bytes(), fmt))
+        } else {
+            self.parses(text);
+            self.analyser.and_then(|a| a.0)
+        };
+        self.time = Some(t);
+        t
+    }
+}
+
+fn trim_ascii(b: &[u8]) -> &[u8] {
+    let s = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
+    let e = b.iter().rposition(|c| !c.is_ascii_whitespace()).map_or(s, |p| p + 1);
+    &b[s..e.max(s)]
+}
+
+fn json_value<'a>(m: &'a Map<String, Value>, key: &str) -> Option<Val<'a>> {
+    let v = match m.get(key) {
+        Some(v) => v,
+        None => {
+            let mut cur = m;
+            let mut parts = key.split('.').peekable();
+            loop {
+                let p = parts.next()?;
+                let v = cur.get(p)?;
+                if parts.peek().is_none() {
+                    break v;
+                }
+                cur = v.as_object()?;
+            }
+        }
+    };
+    scalar_text(v)
+}
+
+fn scalar_text(v: &Value) -> Option<Val<'_>> {
+    match v {
+        Value::Null => None,
+        Value::String(s) => Some(Val::Text(Cow::Borrowed(s))),
+        Value::Bool(b) => Some(Val::Text(Cow::Borrowed(if *b { "true" } else { "false" }))),
+        Value::Number(n) => Some(Val::Text(Cow::Owned(n.to_string()))),
+        other => Some(Val::Text(Cow::Owned(other.to_string()))),
+    }
+}
+
+/// Leaf keys by dotted path.
+fn flatten(prefix: &str, m: &Map<String, Value>, out: &mut Vec<(String, String)>) {
+    for (k, v) in m {
+        let key = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
+        match v {
+            Value::Object(inner) if !inner.is_empty() => flatten(&key, inner, out),
+            _ => {
+                let text = scalar_text(v).map(|t| t.to_text()).unwrap_or_default();
+                out.push((key, text));
+            }
+        }
+    }
+}
+
+/// `key=value` pairs from `from` on (values bare or double-quoted): key and value spans.
+/// `None` when a word is not a pair.
+pub fn logfmt_pairs(line: &[u8], from: usize) -> Option<Vec<(u32, u32, u32, u32)>> {
+    let mut out = Vec::new();
+    let mut i = from;
+    let n = line.len();
+    while i < n {
+        while i < n && line[i] == b' ' {
+            i += 1;
+        }
+        if i >= n {
+            break;
+        }
+        let ks = i;
+        while i < n && line[i] != b'=' && line[i] != b' ' {
+            i += 1;
+        }
+        if i >= n || line[i] != b'=' || i == ks {
+            return None;
+        }
+        let ke = i;
+        i += 1;
+        let (vs, ve) = if line.get(i) == Some(&b'"') {
+            let vs = i + 1;
+            let mut j = vs;
+            while j < n && line[j] != b'"' {
+                j += if line[j] == b'\\' { 2 } else { 1 };
+            }
+            if j >= n {
+                return None;
+            }
+            i = j + 1;
+            (vs, j)
+        } else {
+            let vs = i;
+            while i < n && line[i] != b' ' {
+                i += 1;
+            }
+            (vs, i)
+        };
+        out.push((ks as u32, ke as u32, vs as u32, ve as u32));
+    }
+    Some(out)
+}

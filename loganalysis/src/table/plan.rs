@@ -1,0 +1,470 @@
+//! A query resolved against one table's schema: fields found (by name or role), filters
+//! compiled (units converted, regexes built, tags expanded) and the window in seconds.
+
+use llmops_common::query::{
+    Dimension, Field, FieldKind, Filter, FilterOp, Query, Resolved, Scalar, Unit,
+};
+use memchr::memmem;
+use regex::bytes::Regex;
+
+use super::def::{FieldSpec, Tag};
+use super::error::QueryError;
+use super::event::{parse_number, Val};
+use crate::ts::Ts;
+
+/// A resolved field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldRef {
+    pub id: usize,
+    pub name: String,
+    pub kind: FieldKind,
+    pub unit: Unit,
+}
+
+impl FieldRef {
+    pub fn is_numeric(&self) -> bool {
+        matches!(self.kind, FieldKind::Integer | FieldKind::Number)
+    }
+}
+
+/// One row as the engine reads it: a log event or a system table row.
+pub trait RowAccess {
+    fn val(&mut self, f: usize) -> Option<Val<'_>>;
+    /// The whole event (a system row rendered as one line).
+    fn whole(&self) -> &[u8];
+    fn time(&mut self) -> Option<Ts>;
+}
+
+/// A compiled filter.
+#[derive(Debug)]
+pub enum Cond {
+    Num { f: FieldRef, op: FilterOp, value: f64 },
+    Range { f: FieldRef, lo: f64, hi: f64 },
+    Text { f: FieldRef, value: Vec<u8>, cs: bool, neg: bool },
+    Contains {
+        f: Option<FieldRef>,
+        finder: memmem::Finder<'static>,
+        text: String,
+        neg: bool,
+    },
+    ContainsCi {
+        f: Option<FieldRef>,
+        re: Regex,
+        text: String,
+        neg: bool,
+    },
+    Regex { f: Option<FieldRef>, re: Regex },
+    All(Vec<Cond>),
+}
+
+impl Cond {
+    pub fn holds(&self, row: &mut dyn RowAccess) -> bool {
+        match self {
+            Cond::Num { f, op, value } => {
+                let Some(v) = row.val(f.id).and_then(|v| v.number()) else {
+                    return false;
+                };
+                match op {
+                    FilterOp::Eq => v == *value,
+                    FilterOp::Ne => v != *value,
+                    FilterOp::Lt => v < *value,
+                    FilterOp::Le => v <= *value,
+                    FilterOp::Gt => v > *value,
+                    FilterOp::Ge => v >= *value,
+                    _ => false,
+                }
+            }
+            Cond::Range { f, lo, hi } => row
+                .val(f.id)
+                .and_then(|v| v.number())
+                .is_some_and(|v| v >= *lo && v <= *hi),
+            Cond::Text { f, value, cs, neg } => {
+                let eq = row.val(f.id).is_some_and(|v| {
+                    let b = v.as_bytes();
+                    if *cs {
+                        b == value.as_slice()
+                    } else {
+                        text_eq_ci(b, value)
+                    }
+                });
+                eq != *neg
+            }
+            Cond::Contains { f, finder, neg, .. } => {
+                let hit = match f {
+                    Some(f) => row.val(f.id).is_some_and(|v| finder.find(v.as_bytes()).is_some()),
+                    None => finder.find(row.whole()).is_some(),
+                };
+                hit != *neg
+            }
+            Cond::ContainsCi { f, re, neg, .. } => {
+                let hit = match f {
+                    Some(f) => row.val(f.id).is_some_and(|v| re.is_match(v.as_bytes())),
+                    None => re.is_match(row.whole()),
+                };
+                hit != *neg
+            }
+            Cond::Regex { f, re } => match f {
+                Some(f) => row.val(f.id).is_some_and(|v| re.is_match(v.as_bytes())),
+                None => re.is_match(row.whole()),
+            },
+            Cond::All(cs) => cs.iter().all(|c| c.holds(row)),
+        }
+    }
+}
+
+fn text_eq_ci(a: &[u8], b: &[u8]) -> bool {
+    if a.is_ascii() && b.is_ascii() {
+        return a.eq_ignore_ascii_case(b);
+    }
+    String::from_utf8_lossy(a).to_lowercase() == String::from_utf8_lossy(b).to_lowercase()
+}
+
+/// The schema a plan resolves against.
+pub struct Table<'a> {
+    pub name: &'a str,
+    pub fields: &'a [FieldSpec],
+    pub time: Option<usize>,
+    pub level: Option<usize>,
+    pub tags: &'a [Tag],
+    pub format: &'a str,
+}
+
+impl Table<'_> {
+    fn field_list(&self) -> String {
+        self.fields
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Finds a field by name (exact, then any case), then by role.
+    pub fn resolve(&self, asked: &Field) -> Result<FieldRef, QueryError> {
+        let name = asked.as_str();
+        let by = |i: usize| {
+            let f = &self.fields[i];
+            FieldRef {
+                id: i,
+                name: f.name.clone(),
+                kind: f.kind,
+                unit: f.unit,
+            }
+        };
+        if let Some(i) = self.fields.iter().position(|f| f.name == name) {
+            return Ok(by(i));
+        }
+        if let Some(i) = self
+            .fields
+            .iter()
+            .position(|f| f.name.eq_ignore_ascii_case(name))
+        {
+            return Ok(by(i));
+        }
+        let lower = name.to_ascii_lowercase();
+        let special = match lower.as_str() {
+            "time" | "timestamp" => self.time,
+            "level" | "severity" => self.level,
+            _ => None,
+        };
+        if let Some(i) = special {
+            return Ok(by(i));
+        }
+        if let Some(i) = self.fields.iter().position(|f| f.roles.contains(&lower)) {
+            return Ok(by(i));
+        }
+        Err(QueryError::UnknownField {
+            field: name.to_string(),
+            table: format!("{} ({})", self.name, self.format),
+            available: self.field_list(),
+        })
+    }
+
+    /// Resolves a field that may be absent (the whole event) for `contains`/`regex`:
+    /// `message` without a message field is the whole event.
+    fn resolve_text(&self, asked: Option<&Field>) -> Result<Option<FieldRef>, QueryError> {
+        match asked {
+            None => Ok(None),
+            Some(f) => match self.resolve(f) {
+                Ok(r) => Ok(Some(r)),
+                Err(_) if matches!(f.as_str(), "message" | "msg" | "event" | "line" | "text") => {
+                    Ok(None)
+                }
+                Err(e) => Err(e),
+            },
+        }
+    }
+}
+
+/// The factor that turns a filter's number into the field's unit.
+fn convert(value: f64, unit: Unit, f: &FieldRef) -> Result<f64, QueryError> {
+    if unit == Unit::None {
+        return Ok(value);
+    }
+    let field_unit = match f.unit {
+        // A field without a unit is read in the base unit of the filter's dimension.
+        Unit::None => match unit.dimension() {
+            Dimension::Time => Unit::S,
+            Dimension::Size => Unit::B,
+            _ => Unit::None,
+        },
+        u => u,
+    };
+    if field_unit.dimension() != unit.dimension() {
+        return Err(QueryError::UnitMismatch {
+            field: f.name.clone(),
+            field_unit: field_unit.as_str().to_string(),
+            unit: unit.as_str().to_string(),
+        });
+    }
+    Ok(value * unit.factor() / field_unit.factor())
+}
+
+fn scalar_number(v: &Scalar) -> Option<f64> {
+    match v {
+        Scalar::Number(n) => Some(*n),
+        Scalar::Text(t) => parse_number(t.trim().as_bytes()),
+    }
+}
+
+fn build_regex(pattern: &str, cs: bool) -> Result<Regex, QueryError> {
+    let src = if cs {
+        pattern.to_string()
+    } else {
+        format!("(?i){pattern}")
+    };
+    Regex::new(&src).map_err(|e| QueryError::BadRegex {
+        pattern: pattern.to_string(),
+        message: e.to_string(),
+    })
+}
+
+/// Compiles one filter; `resolved` collects the fields it used.
+pub fn compile_filter(
+    t: &Table<'_>,
+    flt: &Filter,
+    resolved: &mut Vec<Resolved>,
+) -> Result<Cond, QueryError> {
+    let note = |r: &FieldRef, asked: &Field, resolved: &mut Vec<Resolved>| {
+        if !resolved.iter().any(|x| x.asked == *asked) {
+            resolved.push(Resolved {
+                asked: asked.clone(),
+                used: r.name.clone(),
+                unit: r.unit,
+            });
+        }
+    };
+    match flt.op {
+        FilterOp::Tag => {
+            let name = flt.value.to_string();
+            let tag = t.tags.iter().find(|x| x.name == name).ok_or_else(|| {
+                QueryError::UnknownTag {
+                    tag: name.clone(),
+                    format: t.format.to_string(),
+                    available: t
+                        .tags
+                        .iter()
+                        .map(|x| x.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                }
+            })?;
+            let conds = tag
+                .filters
+                .iter()
+                .map(|f| compile_filter(t, f, resolved))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Cond::All(conds))
+        }
+        FilterOp::Contains | FilterOp::NotContains | FilterOp::Regex => {
+            let f = t.resolve_text(flt.field.as_ref())?;
+            if let (Some(r), Some(a)) = (&f, &flt.field) {
+                note(r, a, resolved);
+            }
+            let text = flt.value.to_string();
+            let neg = flt.op == FilterOp::NotContains;
+            Ok(match flt.op {
+                FilterOp::Regex => Cond::Regex {
+                    f,
+                    re: build_regex(&text, flt.case_sensitive)?,
+                },
+                _ if flt.case_sensitive => Cond::Contains {
+                    f,
+                    finder: memmem::Finder::new(text.as_bytes()).into_owned(),
+                    text,
+                    neg,
+                },
+                _ => Cond::ContainsCi {
+                    f,
+                    re: build_regex(&regex::escape(&text), false)?,
+                    text,
+                    neg,
+                },
+            })
+        }
+        op => {
+            let asked = flt.field.as_ref().ok_or_else(|| {
+                QueryError::BadFilter(format!("`{}` needs a field", op_name(op)))
+            })?;
+            let r = t.resolve(asked)?;
+            note(&r, asked, resolved);
+            compile_compare(&r, flt)
+        }
+    }
+}
+
+fn compile_compare(r: &FieldRef, flt: &Filter) -> Result<Cond, QueryError> {
+    if flt.op == FilterOp::Class {
+        let d = scalar_number(&flt.value)
+            .filter(|d| d.fract() == 0.0 && *d >= 1.0 && *d <= 9.0)
+            .ok_or_else(|| {
+                QueryError::BadFilter(format!(
+                    "class needs a digit 1-9 (5 = 500..599), got `{}`",
+                    flt.value
+                ))
+            })?;
+        return Ok(Cond::Range {
+            f: r.clone(),
+            lo: d * 100.0,
+            hi: d * 100.0 + 99.0,
+        });
+    }
+    let ordered = matches!(
+        flt.op,
+        FilterOp::Lt | FilterOp::Le | FilterOp::Gt | FilterOp::Ge
+    );
+    let number = scalar_number(&flt.value);
+    let numeric_field = r.is_numeric() || (ordered && flt.unit != Unit::None);
+    match (number, numeric_field || ordered) {
+        (Some(n), true) => Ok(Cond::Num {
+            f: r.clone(),
+            op: flt.op,
+            value: convert(n, flt.unit, r)?,
+        }),
+        (None, _) if ordered => Err(QueryError::BadFilter(format!(
+            "`{}` compares numbers; `{}` is not a number",
+            op_name(flt.op),
+            flt.value
+        ))),
+        _ => Ok(Cond::Text {
+            f: r.clone(),
+            value: flt.value.to_string().into_bytes(),
+            cs: flt.case_sensitive,
+            neg: flt.op == FilterOp::Ne,
+        }),
+    }
+}
+
+pub fn op_name(op: FilterOp) -> &'static str {
+    match op {
+        FilterOp::Eq => "eq",
+        FilterOp::Ne => "ne",
+        FilterOp::Lt => "lt",
+        FilterOp::Le => "le",
+        FilterOp::Gt => "gt",
+        FilterOp::Ge => "ge",
+        FilterOp::Contains => "contains",
+        FilterOp::NotContains => "not_contains",
+        FilterOp::Regex => "regex",
+        FilterOp::Class => "class",
+        FilterOp::Tag => "tag",
+    }
+}
+
+/// Everything the scan needs for one table.
+#[derive(Debug)]
+pub struct Plan {
+    pub conds: Vec<Cond>,
+    /// Inclusive, in whole seconds of the log's clock.
+    pub window: Option<(i64, i64)>,
+    pub field: Option<FieldRef>,
+    pub group: Vec<FieldRef>,
+    /// Fields shown with each row.
+    pub show: Vec<FieldRef>,
+    pub resolved: Vec<Resolved>,
+    pub time: Option<usize>,
+}
+
+/// Resolves `q` against a table.
+pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan, QueryError> {
+    let mut resolved = Vec::new();
+    let conds = q
+        .filters
+        .iter()
+        .map(|f| compile_filter(t, f, &mut resolved))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut note = |asked: &Field, r: &FieldRef| {
+        if !resolved.iter().any(|x| x.asked == *asked) {
+            resolved.push(Resolved {
+                asked: asked.clone(),
+                used: r.name.clone(),
+                unit: r.unit,
+            });
+        }
+    };
+    let field = match &q.field {
+        Some(f) => {
+            let r = t.resolve(f)?;
+            note(f, &r);
+            Some(r)
+        }
+        None => None,
+    };
+    let mut group = Vec::new();
+    for g in q.group_by.iter().take(2) {
+        let r = t.resolve(g)?;
+        note(g, &r);
+        group.push(r);
+    }
+    let mut show: Vec<FieldRef> = Vec::new();
+    for r in field.iter().chain(group.iter()) {
+        if !show.iter().any(|s| s.id == r.id) {
+            show.push(r.clone());
+        }
+    }
+    for c in &conds {
+        collect_fields(c, &mut show);
+    }
+    Ok(Plan {
+        conds,
+        window,
+        field,
+        group,
+        show,
+        resolved,
+        time: t.time,
+    })
+}
+
+fn collect_fields(c: &Cond, out: &mut Vec<FieldRef>) {
+    let f = match c {
+        Cond::Num { f, .. } | Cond::Range { f, .. } | Cond::Text { f, .. } => Some(f),
+        Cond::Contains { f, .. } | Cond::ContainsCi { f, .. } | Cond::Regex { f, .. } => {
+            f.as_ref()
+        }
+        Cond::All(cs) => {
+            for c in cs {
+                collect_fields(c, out);
+            }
+            None
+        }
+    };
+    if let Some(f) = f {
+        if !out.iter().any(|s| s.id == f.id) {
+            out.push(f.clone());
+        }
+    }
+}
+
+impl Plan {
+    /// Whether a row passes the window and every filter.
+    pub fn passes(&self, row: &mut dyn RowAccess) -> bool {
+        if let Some((from, to)) = self.window {
+            let Some(t) = row.time() else { return false };
+            let s = t.key.div_euclid(1_000_000);
+            if s < from || s > to {
+                return false;
+            }
+        }
+        self.conds.iter().all(|c| c.holds(row))
+    }
+}

@@ -1,0 +1,259 @@
+//! The format registry: definitions compiled in from `formats/*.toml` plus an optional
+//! directory of extra ones, and detection by content (the format that parses the largest
+//! share of the first lines).
+
+use std::path::Path;
+
+use llmops_common::query::FieldKind;
+
+use super::assemble::{for_each_line, Assembler, EventRef};
+use super::def::{compile, Format, Origin};
+use super::error::QueryError;
+use super::event::{parse_time, Extractor, Schema};
+
+/// Formats at or below this priority are chosen only when no other parses a line.
+const FALLBACK_PRIORITY: i32 = -100;
+
+/// Lines sampled for detection and the schema.
+pub const SAMPLE_LINES: usize = 200;
+
+const BUILTIN: &[(&str, &str)] = &[
+    ("nginx_combined.toml", include_str!("../../formats/nginx_combined.toml")),
+    ("nginx_timed.toml", include_str!("../../formats/nginx_timed.toml")),
+    ("nginx_common.toml", include_str!("../../formats/nginx_common.toml")),
+    ("json_lines.toml", include_str!("../../formats/json_lines.toml")),
+    ("journal_json.toml", include_str!("../../formats/journal_json.toml")),
+    ("logfmt.toml", include_str!("../../formats/logfmt.toml")),
+    ("syslog_rfc3164.toml", include_str!("../../formats/syslog_rfc3164.toml")),
+    ("syslog_rfc5424.toml", include_str!("../../formats/syslog_rfc5424.toml")),
+    ("sshd.toml", include_str!("../../formats/sshd.toml")),
+    ("kernel.toml", include_str!("../../formats/kernel.toml")),
+    ("java_logback.toml", include_str!("../../formats/java_logback.toml")),
+    ("java_log4j.toml", include_str!("../../formats/java_log4j.toml")),
+    ("haproxy_http.toml", include_str!("../../formats/haproxy_http.toml")),
+    ("postgresql.toml", include_str!("../../formats/postgresql.toml")),
+    ("mysql_slow.toml", include_str!("../../formats/mysql_slow.toml")),
+    ("generic.toml", include_str!("../../formats/generic.toml")),
+    ("dmesg.toml", include_str!("../../formats/dmesg.toml")),
+    ("plain.toml", include_str!("../../formats/plain.toml")),
+];
+
+/// Known formats.
+#[derive(Debug, Clone)]
+pub struct Registry {
+    formats: Vec<Format>,
+}
+
+/// What detection chose for a file.
+#[derive(Debug, Clone)]
+pub struct Detection {
+    pub format: usize,
+    /// Sample lines the chosen format parsed, and sample lines.
+    pub parsed: u64,
+    pub lines: u64,
+}
+
+impl Registry {
+    /// The definitions shipped in `formats/`.
+    pub fn builtin() -> Registry {
+        let formats = BUILTIN
+            .iter()
+            .map(|(file, text)| {
+                // Shipped definitions are checked by the tests; one that fails to compile is
+                // a build defect, not an input error.
+                compile(file, text).unwrap_or_else(|e| panic!("builtin format {file}: {e}"))
+            })
+            .collect();
+        Registry { formats }
+    }
+
+    /// The shipped definitions plus every `*.toml` in `dir` (one with a shipped name
+    /// replaces it).
+    pub fn with_dir(dir: &Path) -> Result<Registry, QueryError> {
+        let mut reg = Registry::builtin();
+        let entries = std::fs::read_dir(dir).map_err(|e| QueryError::io(dir, &e))?;
+        let mut paths: Vec<_> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        paths.sort();
+        for p in paths {
+            let text = std::fs::read_to_string(&p).map_err(|e| QueryError::io(&p, &e))?;
+            let f = compile(&p.display().to_string(), &text)?;
+            reg.add(f);
+        }
+        Ok(reg)
+    }
+
+    /// Adds a format, replacing one of the same name.
+    pub fn add(&mut self, f: Format) {
+        match self.formats.iter().position(|x| x.name == f.name) {
+            Some(i) => self.formats[i] = f,
+            None => self.formats.push(f),
+        }
+    }
+
+    pub fn formats(&self) -> &[Format] {
+        &self.formats
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Format> {
+        self.formats.iter().find(|f| f.name == name)
+    }
+
+    /// Picks the format that parses the most of the first [`SAMPLE_LINES`] non-empty
+    /// lines of `head`; ties go to the format that extracts more fields, then to the
+    /// higher priority.
+    pub fn detect(&self, head: &[u8]) -> Detection {
+        let sample = sample_lines(head);
+        let mut best: Option<(u64, u64, i32, usize)> = None;
+        let lines = sample.len() as u64;
+        for (i, f) in self.formats.iter().enumerate() {
+            if f.priority <= FALLBACK_PRIORITY {
+                continue;
+            }
+            let (parsed, hits) = score(f, &sample);
+            if parsed == 0 {
+                continue;
+            }
+            let key = (parsed, hits, f.priority, i);
+            let better = match best {
+                None => true,
+                Some((p, h, pr, _)) => (parsed, hits, f.priority) > (p, h, pr),
+            };
+            if better {
+                best = Some(key);
+            }
+        }
+        let fallback = || {
+            self.formats
+                .iter()
+                .position(|f| f.priority <= FALLBACK_PRIORITY)
+                .unwrap_or(0)
+        };
+        let (parsed, format) = match best {
+            Some((p, _, _, i)) => (p, i),
+            None => (0, fallback()),
+        };
+        Detection {
+            format,
+            parsed,
+            lines,
+        }
+    }
+}
+
+/// The first non-empty lines of `head` (a last line cut by the read is dropped).
+pub fn sample_lines(head: &[u8]) -> Vec<&[u8]> {
+    let complete = match memchr::memrchr(b'\n', head) {
+        Some(p) if p + 1 < head.len() && head.len() >= 64 * 1024 => &head[..p + 1],
+        _ => head,
+    };
+    let mut out = Vec::new();
+    for_each_line(complete, |l| {
+        if out.len() < SAMPLE_LINES && !l.iter().all(u8::is_ascii_whitespace) {
+            out.push(l);
+        }
+    });
+    out
+}
+
+/// Runs `f` over the events of `lines` with `fmt`'s multi-line rules.
+pub fn each_event(fmt: &Format, lines: &[&[u8]], f: &mut dyn FnMut(EventRef<'_>)) {
+    match &fmt.multiline {
+        Some(ml) => {
+            let mut asm = Assembler::new(ml);
+            for (n, l) in lines.iter().enumerate() {
+                asm.push(l, n as u64, f);
+            }
+            asm.flush(f);
+        }
+        None => {
+            for (n, l) in lines.iter().enumerate() {
+                f(EventRef {
+                    text: l,
+                    line: n as u64,
+                    nlines: 1,
+                });
+            }
+        }
+    }
+}
+
+/// (lines parsed with every typed field valid, fields found).
+fn score(fmt: &Format, lines: &[&[u8]]) -> (u64, u64) {
+    let schema = Schema::of(fmt);
+    let mut ex = Extractor::new(fmt, &schema);
+    let (mut parsed, mut hits) = (0u64, 0u64);
+    each_event(fmt, lines, &mut |ev| {
+        ex.reset();
+        if !ex.parses(ev.text) {
+            return;
+        }
+        let mut found = 0u64;
+        for (fid, spec) in schema.fields.iter().enumerate() {
+            let Some(v) = ex.value(ev.text, fid) else {
+                continue;
+            };
+            let b = v.as_bytes();
+            let valid = match spec.kind {
+                _ if b.is_empty() || b == b"-" => true,
+                FieldKind::Integer | FieldKind::Number => super::event::parse_number(b).is_some(),
+                FieldKind::Time => parse_time(b, fmt.time_format).is_some(),
+                FieldKind::Text | FieldKind::Ip => true,
+            };
+            if !valid && matches!(spec.origin, Origin::Capture(_)) {
+                return;
+            }
+            found += u64::from(valid && !b.is_empty());
+        }
+        found += ex.keys(ev.text).len() as u64;
+        parsed += ev.nlines;
+        hits += found;
+    });
+    (parsed, hits)
+}
+
+/// The schema of a file in `fmt`: the format's fields, keys found in the sample, and an
+/// example value of each.
+pub fn schema_for(fmt: &Format, head: &[u8]) -> Schema {
+    let lines = sample_lines(head);
+    let mut schema = Schema::of(fmt);
+    let mut keys: Vec<(String, String)> = Vec::new();
+    let mut examples: Vec<Option<String>> = vec![None; schema.fields.len()];
+    {
+        let base = Schema::of(fmt);
+        let mut ex = Extractor::new(fmt, &base);
+        each_event(fmt, &lines, &mut |ev| {
+            ex.reset();
+            if !ex.parses(ev.text) {
+                return;
+            }
+            for (fid, slot) in examples.iter_mut().enumerate() {
+                if slot.is_none() {
+                    *slot = ex
+                        .value(ev.text, fid)
+                        .map(|v| v.to_text())
+                        .filter(|s| !s.is_empty() && s != "-");
+                }
+            }
+            for (k, v) in ex.keys(ev.text) {
+                if let Some(slot) = keys.iter_mut().find(|(kk, _)| *kk == k) {
+                    if slot.1.is_empty() {
+                        slot.1 = v;
+                    }
+                } else {
+                    keys.push((k, v));
+                }
+            }
+        });
+    }
+    for (slot, ex) in schema.examples.iter_mut().zip(examples) {
+        *slot = ex.map(|s| llmops_common::truncate_chars(&s, 80));
+    }
+    for (k, v) in keys {
+        schema.add_key(&k, &llmops_common::truncate_chars(&v, 80));
+    }
+    schema
+}

@@ -1,0 +1,342 @@
+//! Running a query over log files: open and detect each file, resolve the window against
+//! the logs' newest event, plan per file, scan, merge, and say what was computed.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::OnceLock;
+
+use llmops_common::query::{
+    FieldInfo, Measure, Query, QueryResult, Resolved, Source, SourceInfo,
+};
+
+use super::agg::{Acc, AccKind};
+use super::describe::describe;
+use super::error::QueryError;
+use super::event::Schema;
+use super::finish::finish;
+use super::pipeline::{pipeline, PipeCtx};
+use super::plan::{plan, Plan, Table};
+use super::registry::Registry;
+use super::scan::{newest_time, open, scan_file, Opened, QueryFile, QueryOptions, ScanJob};
+use super::window::{check_window, resolve_window};
+use crate::ts::{self, Ts};
+
+/// The shipped format registry, compiled once.
+pub fn builtin_registry() -> &'static Registry {
+    static R: OnceLock<Registry> = OnceLock::new();
+    R.get_or_init(Registry::builtin)
+}
+
+/// Runs `q` over `files` with the shipped formats.
+pub fn run_query(
+    files: &[QueryFile],
+    q: &Query,
+    opts: &QueryOptions,
+    cancel: &AtomicBool,
+) -> Result<QueryResult, QueryError> {
+    run_query_with(builtin_registry(), files, q, opts, cancel)
+}
+
+/// The schema as the result shows it.
+pub fn field_infos(schema: &Schema) -> Vec<FieldInfo> {
+    schema
+        .fields
+        .iter()
+        .zip(&schema.examples)
+        .map(|(f, ex)| FieldInfo {
+            name: f.name.clone(),
+            kind: f.kind,
+            unit: f.unit,
+            roles: f.roles.clone(),
+            example: ex.clone(),
+        })
+        .collect()
+}
+
+pub fn table_of<'a>(reg: &'a Registry, o: &'a Opened) -> Table<'a> {
+    let fmt = &reg.formats()[o.format];
+    Table {
+        name: &o.file.name,
+        fields: &o.schema.fields,
+        time: o.schema.time,
+        level: o.schema.level,
+        tags: &fmt.tags,
+        format: &fmt.name,
+    }
+}
+
+/// Checks that the measure can run on the plan's fields.
+pub fn check_measure(q: &Query, p: &Plan, has_time: bool, name: &str) -> Result<(), QueryError> {
+    let needs_field = q.measure.is_stat()
+        || q.measure == Measure::Stats
+        || (q.measure == Measure::CountDistinct && q.group_by.is_empty());
+    if needs_field && p.field.is_none() {
+        return Err(QueryError::BadFilter(format!(
+            "`{}` 需要 field / needs `field`",
+            q.measure.as_str()
+        )));
+    }
+    if q.measure.is_stat() || q.measure == Measure::Stats {
+        if let Some(f) = &p.field {
+            if !f.is_numeric() {
+                return Err(QueryError::NotNumeric {
+                    field: f.name.clone(),
+                    what: q.measure.as_str().to_string(),
+                });
+            }
+        }
+    }
+    if matches!(q.measure, Measure::Buckets | Measure::Timeline) && !has_time {
+        return Err(QueryError::NoTimestamps {
+            file: name.to_string(),
+        });
+    }
+    Ok(())
+}
+
+fn empty_acc() -> Acc {
+    Acc {
+        matched: 0,
+        missing: 0,
+        untimed: 0,
+        kind: AccKind::Count,
+    }
+}
+
+/// The window in seconds, resolved against the newest event of all files.
+fn window_secs(
+    reg: &Registry,
+    opened: &[Opened],
+    q: &Query,
+    cancel: &AtomicBool,
+) -> Result<Option<(Option<(i64, i64)>, Ts)>, QueryError> {
+    let Some(w) = &q.window else { return Ok(None) };
+    check_window(w)?;
+    let mut end: Option<Ts> = None;
+    for (i, o) in opened.iter().enumerate() {
+        let job = ScanJob {
+            fmt: &reg.formats()[o.format],
+            schema: &o.schema,
+            plan: None,
+            q,
+            file: i,
+            make_acc: &empty_acc,
+        };
+        if let Some(t) = newest_time(&o.file.path, o.end, &job, cancel)? {
+            if end.map_or(true, |e| t.key > e.key) {
+                end = Some(t);
+            }
+        }
+    }
+    let end = end.ok_or_else(|| QueryError::NoTimestamps {
+        file: opened
+            .iter()
+            .map(|o| o.file.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+    })?;
+    Ok(Some((Some(resolve_window(w, &end)?), end)))
+}
+
+/// Runs `q` over `files` with the formats of `reg`.
+pub fn run_query_with(
+    reg: &Registry,
+    files: &[QueryFile],
+    q: &Query,
+    opts: &QueryOptions,
+    cancel: &AtomicBool,
+) -> Result<QueryResult, QueryError> {
+    if q.source != Source::Log {
+        return Err(QueryError::Unsupported(format!(
+            "系统表 {} 由 run_table 查询 / the {} table is queried with run_table",
+            q.source.as_str(),
+            q.source.as_str()
+        )));
+    }
+    if files.is_empty() {
+        return Err(QueryError::NoFiles);
+    }
+    if let Some(w) = &q.window {
+        check_window(w)?;
+    }
+    let opened = files
+        .iter()
+        .map(|f| open(reg, f, opts))
+        .collect::<Result<Vec<_>, _>>()?;
+    // Plans first (without the window) so a bad field fails before any scan.
+    for o in &opened {
+        let p = plan(&table_of(reg, o), q, None)?;
+        check_measure(q, &p, o.schema.time.is_some(), &o.file.name)?;
+    }
+    let (window, end) = match window_secs(reg, &opened, q, cancel)? {
+        Some((w, e)) => (w, Some(e)),
+        None => (None, None),
+    };
+    let names: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
+    let mut total: Option<Acc> = None;
+    let mut sources = Vec::new();
+    let mut per_file = Vec::new();
+    let mut resolved: Vec<Resolved> = Vec::new();
+    let mut plans = Vec::new();
+    let mut notes = Vec::new();
+    for (i, o) in opened.iter().enumerate() {
+        let fmt = &reg.formats()[o.format];
+        let p = plan(&table_of(reg, o), q, window)?;
+        let make = || Acc::new(q, &p);
+        let job = ScanJob {
+            fmt,
+            schema: &o.schema,
+            plan: Some(&p),
+            q,
+            file: i,
+            make_acc: &make,
+        };
+        let out = scan_file(
+            &o.file.path,
+            o.end,
+            (opts.threads, opts.split_min_bytes),
+            &job,
+            cancel,
+        )?;
+        per_file.push(out.acc.matched);
+        file_notes(o, fmt.name.as_str(), &out, &mut notes, &p);
+        sources.push(SourceInfo {
+            name: o.file.name.clone(),
+            path: Some(o.file.path.display().to_string()),
+            format: fmt.name.clone(),
+            fields: field_infos(&o.schema),
+            lines: out.lines,
+            events: out.events,
+            bytes: o.end,
+            complete: o.end == o.size,
+            unparsed: out.unparsed,
+        });
+        for r in &p.resolved {
+            if !resolved.iter().any(|x| x.asked == r.asked && x.used == r.used) {
+                resolved.push(r.clone());
+            }
+        }
+        match &mut total {
+            None => total = Some(out.acc),
+            Some(t) => t.merge(out.acc),
+        }
+        plans.push(p);
+    }
+    let acc = total.ok_or(QueryError::NoFiles)?;
+    let matched = acc.matched;
+    let unit = plans[0].field.as_ref().map(|f| f.unit).unwrap_or_default();
+    let value = finish(acc, q, unit, files.len(), &names);
+    let no_year = end.is_some_and(|e| e.no_year);
+    let formats: Vec<String> = sources.iter().map(|s| s.format.clone()).collect();
+    let (described_zh, described_en) = describe(q, &resolved, &names, &formats, window, no_year);
+    let pipe = if opened.len() == 1 {
+        let o = &opened[0];
+        let ctx = PipeCtx {
+            q,
+            fmt: &reg.formats()[o.format],
+            schema: &o.schema,
+            plan: &plans[0],
+            file: &o.file.name,
+            window: window.map(|(a, b)| (iso_second(a), iso_second(b))),
+            bucket: bucket_seconds(&value),
+            unparsed: sources[0].unparsed,
+        };
+        pipeline(&ctx)
+    } else {
+        Err("several files: run the pipeline of each file on its own".into())
+    };
+    let pipeline = match pipe {
+        Ok(p) => Some(p),
+        Err(why) => {
+            notes.push(format!("没有等价的 shell 管道 / no equivalent shell pipeline: {why}"));
+            None
+        }
+    };
+    let mut query = q.clone();
+    query.limit = Some(q.limit() as u32);
+    Ok(QueryResult {
+        query,
+        described_zh,
+        described_en,
+        sources,
+        resolved,
+        matched,
+        matched_per_file: if files.len() > 1 { per_file } else { Vec::new() },
+        value,
+        pipeline,
+        notes,
+    })
+}
+
+fn bucket_seconds(v: &llmops_common::query::QueryValue) -> Option<u64> {
+    match v {
+        llmops_common::query::QueryValue::Buckets { width_seconds, .. } => Some(*width_seconds),
+        _ => None,
+    }
+}
+
+/// A second as `YYYY-MM-DDTHH:MM:SS` (year 0000 for logs without years); open bounds
+/// become the extremes of that form.
+pub fn iso_second(sec: i64) -> String {
+    if sec == i64::MIN {
+        return "0000-00-00T00:00:00".into();
+    }
+    if sec == i64::MAX {
+        return "9999-99-99T99:99:99".into();
+    }
+    let days = sec.div_euclid(86_400);
+    let sod = sec.rem_euclid(86_400);
+    let (y, m, d) = ts::civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+        sod / 3600,
+        sod / 60 % 60,
+        sod % 60
+    )
+}
+
+fn file_notes(
+    o: &Opened,
+    format: &str,
+    out: &super::scan::PartOut,
+    notes: &mut Vec<String>,
+    p: &Plan,
+) {
+    let name = &o.file.name;
+    if o.end < o.size {
+        notes.push(format!(
+            "{name}: 只读取了前 {} 字节（共 {} 字节），所有数字只覆盖这一部分 / every figure covers the first {} bytes of {} (size cap)",
+            o.end, o.size, o.end, o.size
+        ));
+    }
+    if o.sample_parsed < o.sample_lines {
+        notes.push(format!(
+            "{name}: 识别为 {format}（前 {} 行中 {} 行符合）/ detected as {format}: it parsed {} of the first {} lines",
+            o.sample_lines, o.sample_parsed, o.sample_parsed, o.sample_lines
+        ));
+    }
+    if out.unparsed > 0 {
+        notes.push(format!(
+            "{name}: {} 行不符合 {format} 格式，没有字段，但 contains/regex 仍会搜索它们 / {} lines did not parse as {format}: no fields, still searched by contains/regex",
+            out.unparsed, out.unparsed
+        ));
+    }
+    if out.acc.missing > 0 {
+        let what = p
+            .field
+            .iter()
+            .chain(p.group.iter())
+            .map(|f| f.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        notes.push(format!(
+            "{name}: {} 个匹配的事件没有 {what} 的值，未计入 / {} matched events had no value for {what} and are not counted in it",
+            out.acc.missing, out.acc.missing
+        ));
+    }
+    if out.acc.untimed > 0 {
+        notes.push(format!(
+            "{name}: {} 个匹配的事件没有时间戳，未计入时间桶 / {} matched events had no timestamp and are not in the buckets",
+            out.acc.untimed, out.acc.untimed
+        ));
+    }
+}

@@ -1,0 +1,206 @@
+//! Engine tests: every shipped definition's own checks, detection, errors and the query
+//! semantics on small planted logs.
+
+use std::sync::atomic::AtomicBool;
+
+use llmops_common::query::{Field, Filter, FilterOp, Measure, Query, QueryValue, Scalar};
+
+use super::event::{Extractor, Schema};
+use super::plan::{compile_filter, RowAccess, Table};
+use super::registry::{each_event, sample_lines, schema_for};
+use super::*;
+
+/// A row view over one event, for the definitions' checks.
+struct TestRow<'a, 'f> {
+    ex: &'a mut Extractor<'f>,
+    text: &'a [u8],
+}
+
+impl RowAccess for TestRow<'_, '_> {
+    fn val(&mut self, f: usize) -> Option<event::Val<'_>> {
+        self.ex.value(self.text, f)
+    }
+    fn whole(&self) -> &[u8] {
+        self.text
+    }
+    fn time(&mut self) -> Option<crate::ts::Ts> {
+        self.ex.time(self.text)
+    }
+}
+
+#[test]
+fn every_shipped_definition_passes_its_own_checks() {
+    let reg = Registry::builtin();
+    for fmt in reg.formats() {
+        assert!(!fmt.tests.is_empty(), "{} has no [[tests]]", fmt.name);
+        for t in &fmt.tests {
+            let input = t.input.trim_start_matches('\n').as_bytes();
+            let det = reg.detect(input);
+            assert_eq!(
+                reg.formats()[det.format].name, fmt.name,
+                "detection of {}'s test input",
+                fmt.name
+            );
+            let schema = schema_for(fmt, input);
+            let lines = sample_lines(input);
+            let mut events = Vec::new();
+            each_event(fmt, &lines, &mut |ev| events.push(ev.text.to_vec()));
+            assert_eq!(events.len() as u64, t.events, "{}: events", fmt.name);
+            let mut ex = Extractor::new(fmt, &schema);
+            let unparsed = events
+                .iter()
+                .filter(|e| {
+                    ex.reset();
+                    !ex.parses(e)
+                })
+                .count() as u64;
+            assert_eq!(unparsed, t.unparsed, "{}: unparsed events", fmt.name);
+            let first = events
+                .iter()
+                .find(|e| {
+                    ex.reset();
+                    ex.parses(e)
+                })
+                .expect("a parsed event");
+            check_first_event(fmt, &schema, first, t);
+        }
+    }
+}
+
+fn check_first_event(fmt: &Format, schema: &Schema, text: &[u8], t: &def::FormatTest) {
+    let table = Table {
+        name: "test",
+        fields: &schema.fields,
+        time: schema.time,
+        level: schema.level,
+        tags: &fmt.tags,
+        format: &fmt.name,
+    };
+    let mut ex = Extractor::new(fmt, schema);
+    for (name, want) in &t.fields {
+        let r = table.resolve(&Field::new(name.as_str())).expect("field resolves");
+        ex.reset();
+        let got = ex.value(text, r.id).map(|v| v.to_text());
+        assert_eq!(got.as_deref(), Some(want.as_str()), "{}: field {name}", fmt.name);
+    }
+    if schema.time.is_some() {
+        ex.reset();
+        assert!(ex.time(text).is_some(), "{}: the first event has a time", fmt.name);
+    }
+    for tag in &t.tags {
+        let f = Filter::new(None, FilterOp::Tag, Scalar::Text(tag.clone()));
+        let cond = compile_filter(&table, &f, &mut Vec::new()).expect("tag compiles");
+        ex.reset();
+        let mut row = TestRow { ex: &mut ex, text };
+        assert!(cond.holds(&mut row), "{}: tag {tag} holds", fmt.name);
+    }
+}
+
+#[test]
+fn a_bad_definition_names_the_file_and_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("mine.toml"),
+        "name = \"mine\"\ntitle = \"x\"\n\n[parse]\nkind = \"regex\"\nregex = '(?P<a>[unclosed'\n",
+    )
+    .expect("write");
+    let err = Registry::with_dir(dir.path()).expect_err("bad regex");
+    let msg = err.to_string();
+    assert!(msg.contains("mine.toml") && msg.contains("第 6 行") && msg.contains("line 6"), "{msg}");
+    std::fs::write(dir.path().join("mine.toml"), "name = 3\n").expect("write");
+    let msg = Registry::with_dir(dir.path()).expect_err("bad toml").to_string();
+    assert!(msg.contains("line 1"), "{msg}");
+}
+
+#[test]
+fn a_new_format_is_a_definition_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("gateway.toml"),
+        r#"name = "gateway"
+title = "payment gateway"
+[parse]
+kind = "pattern"
+pattern = '$time|$route|$code|$ms'
+time = "time"
+[[fields]]
+name = "code"
+kind = "integer"
+roles = ["status"]
+[[fields]]
+name = "ms"
+kind = "number"
+unit = "ms"
+roles = ["duration"]
+[[tests]]
+input = "2024-05-01T10:00:00|/pay|502|1500\n"
+events = 1
+fields = { code = "502" }
+"#,
+    )
+    .expect("write");
+    let reg = Registry::with_dir(dir.path()).expect("loads");
+    let log = dir.path().join("gw.log");
+    std::fs::write(
+        &log,
+        "2024-05-01T10:00:00|/pay|502|1500\n2024-05-01T10:00:01|/pay|200|80\n2024-05-01T10:00:02|/refund|503|999\n",
+    )
+    .expect("write");
+    let q = Query {
+        filters: vec![Filter {
+            unit: llmops_common::query::Unit::S,
+            ..Filter::new(Some(Field::new("duration")), FilterOp::Gt, Scalar::Number(0.9))
+        }],
+        ..Query::default()
+    };
+    let r = run_query_with(
+        &reg,
+        &[QueryFile::new("gw.log", &log)],
+        &q,
+        &QueryOptions::default(),
+        &AtomicBool::new(false),
+    )
+    .expect("runs");
+    assert_eq!(r.sources[0].format, "gateway");
+    assert_eq!(r.value, QueryValue::Count { count: 2 });
+}
+
+#[test]
+fn unknown_fields_list_the_fields_the_log_has() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("a.log");
+    std::fs::write(&log, "10.0.0.1 - - [01/May/2024:10:00:00 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\"\n").expect("write");
+    let q = Query {
+        measure: Measure::Max,
+        field: Some(Field::new("latency")),
+        ..Query::default()
+    };
+    let e = run_query(&[QueryFile::new("a.log", &log)], &q, &QueryOptions::default(), &AtomicBool::new(false))
+        .expect_err("unknown");
+    let msg = e.to_string();
+    assert!(msg.contains("latency") && msg.contains("status") && msg.contains("remote_addr"), "{msg}");
+    let q = Query {
+        measure: Measure::Mean,
+        field: Some(Field::new("path")),
+        ..Query::default()
+    };
+    let e = run_query(&[QueryFile::new("a.log", &log)], &q, &QueryOptions::default(), &AtomicBool::new(false))
+        .expect_err("not numeric");
+    assert!(matches!(e, QueryError::NotNumeric { .. }), "{e}");
+    let q = Query {
+        filters: vec![Filter::new(None, FilterOp::Regex, Scalar::Text("(unclosed".into()))],
+        ..Query::default()
+    };
+    let e = run_query(&[QueryFile::new("a.log", &log)], &q, &QueryOptions::default(), &AtomicBool::new(false))
+        .expect_err("bad regex");
+    assert!(matches!(e, QueryError::BadRegex { .. }), "{e}");
+    let bin = dir.path().join("b.bin");
+    std::fs::write(&bin, b"\x00\x01\x02").expect("write");
+    let e = run_query(&[QueryFile::new("b.bin", &bin)], &Query::default(), &QueryOptions::default(), &AtomicBool::new(false))
+        .expect_err("binary");
+    assert!(matches!(e, QueryError::Binary(_)), "{e}");
+    let missing = dir.path().join("nope.log");
+    let e = run_query(&[QueryFile::new("nope.log", &missing)], &Query::default(), &QueryOptions::default(), &AtomicBool::new(false))
+        .expect_err("missing");
+    assert!(matches!(e, QueryError::NotFound(_)), "{e}");
+}

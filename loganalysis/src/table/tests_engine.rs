@@ -1,0 +1,263 @@
+//! Engine behaviour beyond single operations: threads merge exactly, the size cap,
+//! cancellation, timelines across files, in-memory tables, and arbitrary bytes.
+
+use std::sync::atomic::AtomicBool;
+
+use llmops_common::query::{
+    Field, FieldInfo, FieldKind, Filter, FilterOp, Measure, Order, Query, QueryResult,
+    QueryValue, Scalar, TimePoint, Unit, Window,
+};
+use proptest::prelude::*;
+
+use super::truth::generate;
+use super::*;
+
+fn write(dir: &std::path::Path, name: &str, fmt: &'static str, seed: u64, n: usize) -> super::truth::TruthLog {
+    let mut f = std::fs::File::create(dir.join(name)).expect("create");
+    generate(fmt, seed, n, &mut f).expect("generate")
+}
+
+fn run_in(dir: &std::path::Path, names: &[&str], q: &Query, opts: &QueryOptions) -> Result<QueryResult, QueryError> {
+    let files: Vec<QueryFile> = names.iter().map(|n| QueryFile::new(*n, dir.join(n))).collect();
+    run_query(&files, q, opts, &AtomicBool::new(false))
+}
+
+fn queries() -> Vec<Query> {
+    let mut out = Vec::new();
+    let base = Query::default();
+    out.push(base.clone());
+    out.push(Query {
+        filters: vec![Filter::new(Some(Field::new("status")), FilterOp::Class, Scalar::Number(5.0))],
+        group_by: vec![Field::new("client")],
+        ..base.clone()
+    });
+    out.push(Query {
+        measure: Measure::Max,
+        field: Some(Field::new("rt")),
+        ..base.clone()
+    });
+    out.push(Query {
+        measure: Measure::Stats,
+        field: Some(Field::new("duration")),
+        ..base.clone()
+    });
+    out.push(Query {
+        measure: Measure::Rows,
+        limit: Some(7),
+        ..base.clone()
+    });
+    out.push(Query {
+        measure: Measure::Rows,
+        field: Some(Field::new("body_bytes_sent")),
+        limit: Some(5),
+        ..base.clone()
+    });
+    out.push(Query {
+        measure: Measure::Buckets,
+        ..base.clone()
+    });
+    out.push(Query {
+        measure: Measure::CountDistinct,
+        field: Some(Field::new("path_only")),
+        ..base
+    });
+    out
+}
+
+#[test]
+fn threads_merge_exactly() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "access.log", "nginx_combined", 3, 5000);
+    let one = QueryOptions {
+        threads: 1,
+        ..QueryOptions::default()
+    };
+    let four = QueryOptions {
+        threads: 4,
+        split_min_bytes: 1,
+        ..QueryOptions::default()
+    };
+    for q in queries() {
+        let a = run_in(dir.path(), &["access.log"], &q, &one).expect("one thread");
+        let b = run_in(dir.path(), &["access.log"], &q, &four).expect("four threads");
+        assert_eq!(a, b, "{q:?}");
+    }
+}
+
+#[test]
+fn the_size_cap_stops_at_a_line_end_and_says_so() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let t = write(dir.path(), "access.log", "nginx_combined", 5, 400);
+    let cap = t.bytes / 3;
+    let opts = QueryOptions {
+        max_bytes: cap,
+        ..QueryOptions::default()
+    };
+    let r = run_in(dir.path(), &["access.log"], &Query::default(), &opts).expect("runs");
+    let s = &r.sources[0];
+    assert!(!s.complete && s.bytes <= cap);
+    let text = std::fs::read(dir.path().join("access.log")).expect("read");
+    let want = text[..s.bytes as usize].iter().filter(|&&b| b == b'\n').count() as u64;
+    assert_eq!(s.lines, want);
+    assert_eq!(r.value, QueryValue::Count { count: want });
+    assert!(r.notes.iter().any(|n| n.contains(&format!("first {} bytes", s.bytes))), "{:?}", r.notes);
+}
+
+#[test]
+fn a_cancelled_query_stops() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "access.log", "nginx_combined", 5, 100);
+    let files = [QueryFile::new("access.log", dir.path().join("access.log"))];
+    let e = run_query(&files, &Query::default(), &QueryOptions::default(), &AtomicBool::new(true))
+        .expect_err("cancelled");
+    assert_eq!(e, QueryError::Cancelled);
+}
+
+#[test]
+fn a_timeline_merges_files_in_time_order() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let a = write(dir.path(), "access.log", "nginx_combined", 11, 600);
+    let b = write(dir.path(), "app.log", "java_logback", 12, 600);
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Around {
+            at: TimePoint("10:05".into()),
+            seconds: 120,
+        }),
+        limit: Some(1000),
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["access.log", "app.log"], &q, &QueryOptions::default()).expect("runs");
+    let QueryValue::Timeline { rows, total, buckets, .. } = &r.value else { panic!("timeline") };
+    let day = a.events[0].sec.unwrap_or(0).div_euclid(86_400) * 86_400;
+    let (lo, hi) = (day + 10 * 3600 + 3 * 60, day + 10 * 3600 + 7 * 60);
+    let inside = |t: &super::truth::TruthLog| t.events.iter().filter(|e| e.sec.is_some_and(|s| s >= lo && s <= hi)).count() as u64;
+    assert_eq!(r.matched_per_file, vec![inside(&a), inside(&b)]);
+    assert_eq!(*total, inside(&a) + inside(&b));
+    assert_eq!(rows.len() as u64, *total);
+    let times: Vec<&str> = rows.iter().map(|r| r.time.as_deref().unwrap_or("")).collect();
+    let iso = |t: &str| t.get(..19).unwrap_or("").to_string();
+    assert!(times.windows(2).all(|w| iso(w[0]) <= iso(w[1])), "time order");
+    assert!(rows.iter().any(|r| r.file.as_deref() == Some("app.log")));
+    let per_file: Vec<u64> = (0..2).map(|i| buckets.iter().map(|b| b.per_file[i]).sum()).collect();
+    assert_eq!(per_file, r.matched_per_file);
+    assert!(r.pipeline.is_none() && !r.notes.is_empty());
+}
+
+fn procs() -> MemTable {
+    let f = |name: &str, kind, unit| FieldInfo {
+        name: name.into(),
+        kind,
+        unit,
+        roles: Vec::new(),
+        example: None,
+    };
+    let rows = [
+        (1, "root", "systemd", "/sbin/init", 12.0, 9_000_000),
+        (812, "www-data", "nginx", "nginx: worker process", 3.5, 40_000_000),
+        (813, "www-data", "nginx", "nginx: worker process", 2.5, 41_000_000),
+        (900, "app", "python3", "python3 /opt/jobs/reindex.py", 97.0, 900_000_000),
+        (901, "root", "sshd", "sshd: /usr/sbin/sshd -D", 0.0, 7_000_000),
+    ];
+    MemTable {
+        name: "processes".into(),
+        fields: vec![
+            f("pid", FieldKind::Integer, Unit::None),
+            f("user", FieldKind::Text, Unit::None),
+            f("name", FieldKind::Text, Unit::None),
+            f("command", FieldKind::Text, Unit::None),
+            f("cpu_percent", FieldKind::Number, Unit::Percent),
+            f("rss_bytes", FieldKind::Integer, Unit::B),
+        ],
+        rows: rows
+            .iter()
+            .map(|(pid, user, name, cmd, cpu, rss)| {
+                vec![
+                    Cell::Int(*pid),
+                    Cell::Text(user.to_string()),
+                    Cell::Text(name.to_string()),
+                    Cell::Text(cmd.to_string()),
+                    Cell::Num(*cpu),
+                    Cell::Int(*rss),
+                ]
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn system_tables_share_the_engine() {
+    let t = procs();
+    let q = Query {
+        filters: vec![Filter::new(Some(Field::new("name")), FilterOp::Eq, Scalar::Text("NGINX".into()))],
+        ..Query::default()
+    };
+    assert_eq!(run_table(&t, &q).expect("count").value, QueryValue::Count { count: 2 });
+    let q = Query {
+        measure: Measure::Rows,
+        field: Some(Field::new("cpu_percent")),
+        order: Order::Desc,
+        limit: Some(1),
+        ..Query::default()
+    };
+    let r = run_table(&t, &q).expect("top");
+    let QueryValue::Rows { rows, total } = &r.value else { panic!("rows") };
+    assert_eq!(*total, 5);
+    assert!(rows[0].text.contains("python3 /opt/jobs/reindex.py"), "{}", rows[0].text);
+    let q = Query {
+        group_by: vec![Field::new("user")],
+        ..Query::default()
+    };
+    let QueryValue::Groups { rows, .. } = run_table(&t, &q).expect("groups").value else { panic!("groups") };
+    assert_eq!((rows[0].key[0].as_str(), rows[0].count), ("root", 2));
+    let q = Query {
+        measure: Measure::Sum,
+        field: Some(Field::new("rss_bytes")),
+        filters: vec![Filter {
+            unit: Unit::Mib,
+            ..Filter::new(Some(Field::new("rss_bytes")), FilterOp::Gt, Scalar::Number(30.0))
+        }],
+        ..Query::default()
+    };
+    let QueryValue::Stat { value, .. } = run_table(&t, &q).expect("sum").value else { panic!("stat") };
+    assert_eq!(value, Some(981_000_000.0));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..2048)) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("x.log"), &data).expect("write");
+        for q in queries() {
+            let _ = run_in(dir.path(), &["x.log"], &q, &QueryOptions::default());
+        }
+    }
+
+    #[test]
+    fn splitting_over_threads_changes_nothing(
+        picks in proptest::collection::vec(0usize..6, 1..120),
+        threads in 2usize..6,
+    ) {
+        let lines = [
+            "10.0.0.1 - - [01/May/2024:10:00:00 +0000] \"GET /a?x=1 HTTP/1.1\" 200 5 \"-\" \"c\" rt=0.100",
+            "10.0.0.2 - - [01/May/2024:10:00:01 +0000] \"POST /b HTTP/1.1\" 503 0 \"-\" \"c\" rt=1.500",
+            "10.0.0.1 - - [01/May/2024:10:01:05 +0000] \"GET /b HTTP/1.1\" 500 9 \"-\" \"c\" rt=0.700",
+            "garbage line",
+            "",
+            "10.0.0.3 - - [01/May/2024:10:02:00 +0000] \"GET /c HTTP/1.1\" 404 1 \"-\" \"c\" rt=0.010",
+        ];
+        let text: String = picks.iter().map(|&i| format!("{}\n", lines[i])).collect();
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("a.log"), &text).expect("write");
+        let one = QueryOptions { threads: 1, ..QueryOptions::default() };
+        let many = QueryOptions { threads, split_min_bytes: 1, format: Some("nginx_combined".into()), ..QueryOptions::default() };
+        let one = QueryOptions { format: Some("nginx_combined".into()), ..one };
+        for q in queries() {
+            let a = run_in(dir.path(), &["a.log"], &q, &one);
+            let b = run_in(dir.path(), &["a.log"], &q, &many);
+            prop_assert_eq!(a, b);
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! Time windows resolved against a log's clock: `HH:MM[:SS]` on the log's last day that has
+//! that time, full dates as written, `last N seconds` before the newest event. Bounds are
+//! whole seconds, both included; a bound written to the minute covers that whole minute.
+
+use llmops_common::query::{TimePoint, Window};
+
+use super::error::QueryError;
+use crate::ts::{self, Ts};
+
+const DAY: i64 = 86_400;
+
+/// A time point: its first second, how many seconds it spans (60 for `HH:MM`), and
+/// whether it carried a date.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Point {
+    date: Option<(i64, u32, u32)>,
+    sod: i64,
+    span: i64,
+}
+
+fn two(s: &str) -> Option<u32> {
+    (s.len() == 2 && s.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| s.parse().ok())
+        .flatten()
+}
+
+fn parse_hms(s: &str) -> Option<(i64, i64)> {
+    let parts: Vec<&str> = s.split(':').collect();
+    let (h, m, sec, span) = match parts.as_slice() {
+        [h, m] => (two(h)?, two(m)?, 0, 60),
+        [h, m, sec] => (two(h)?, two(m)?, two(sec.get(..2)?)?, 1),
+        _ => return None,
+    };
+    (h < 24 && m < 60 && sec < 61)
+        .then_some((i64::from(h) * 3600 + i64::from(m) * 60 + i64::from(sec), span))
+}
+
+fn parse_point(p: &TimePoint) -> Result<Point, QueryError> {
+    let bad = || QueryError::BadTimePoint {
+        point: p.0.clone(),
+    };
+    let s = p.0.trim();
+    let (date, time) = match s.split_once([' ', 'T']) {
+        Some((d, t)) => (Some(d), Some(t.trim())),
+        None if s.len() == 10 && s.as_bytes().get(4) == Some(&b'-') => (Some(s), None),
+        None => (None, Some(s)),
+    };
+    let date = match date {
+        None => None,
+        Some(d) => {
+            let v: Vec<&str> = d.split('-').collect();
+            let [y, m, dd] = v.as_slice() else {
+                return Err(bad());
+            };
+            let y: i64 = y.parse().map_err(|_| bad())?;
+            let (m, dd) = (two(m).ok_or_else(bad)?, two(dd).ok_or_else(bad)?);
+            if !(1..=12).contains(&m) || !(1..=31).contains(&dd) {
+                return Err(bad());
+            }
+            Some((y, m, dd))
+        }
+    };
+    let (sod, span) = match time {
+        Some(t) => parse_hms(t).ok_or_else(bad)?,
+        None => (0, DAY),
+    };
+    Ok(Point { date, sod, span })
+}
+
+/// The first second of `p` on the log's clock, given the log's newest event.
+fn resolve(p: &Point, end: &Ts) -> i64 {
+    let end_sec = end.key.div_euclid(1_000_000);
+    match p.date {
+        Some((y, m, d)) => {
+            // A log without years (syslog) counts from year 0.
+            let y = if end.no_year { 0 } else { y };
+            ts::days_from_civil(y, m, d) * DAY + p.sod
+        }
+        None => {
+            let day = end_sec - end_sec.rem_euclid(DAY);
+            let at = day + p.sod;
+            if at > end_sec {
+                at - DAY
+            } else {
+                at
+            }
+        }
+    }
+}
+
+/// The window as inclusive whole seconds.
+pub fn resolve_window(w: &Window, end: &Ts) -> Result<(i64, i64), QueryError> {
+    let end_sec = end.key.div_euclid(1_000_000);
+    Ok(match w {
+        Window::Last { seconds } => (end_sec - *seconds as i64, end_sec),
+        Window::Around { at, seconds } => {
+            let p = parse_point(at)?;
+            let s = resolve(&p, end);
+            (s - *seconds as i64, s + *seconds as i64)
+        }
+        Window::Between { from, to } => {
+            let to_b = match to {
+                Some(t) => {
+                    let p = parse_point(t)?;
+                    Some((resolve(&p, end), p))
+                }
+                None => None,
+            };
+            let from_b = match from {
+                Some(f) => {
+                    let p = parse_point(f)?;
+                    let mut s = resolve(&p, end);
+                    if let Some((t, tp)) = &to_b {
+                        if p.date.is_none() && tp.date.is_none() && s > *t {
+                            s -= DAY;
+                        }
+                    }
+                    Some(s)
+                }
+                None => None,
+            };
+            (
+                from_b.unwrap_or(i64::MIN),
+                to_b.map_or(i64::MAX, |(t, p)| t + p.span - 1),
+            )
+        }
+    })
+}
+
+/// Validates the time points of a window without a log (for early errors).
+pub fn check_window(w: &Window) -> Result<(), QueryError> {
+    match w {
+        Window::Last { .. } => Ok(()),
+        Window::Around { at, .. } => parse_point(at).map(|_| ()),
+        Window::Between { from, to } => {
+            for p in from.iter().chain(to.iter()) {
+                parse_point(p)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// A second on the log's clock as `2024-05-01T10:05:00` (syslog form without a year).
+pub fn show_second(sec: i64, no_year: bool) -> String {
+    let t = Ts {
+        key: sec * 1_000_000,
+        zone: ts::Zone::None,
+        frac_digits: 0,
+        no_year,
+    };
+    ts::format(&t, ts::Precision::Full)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn end(s: &str) -> Ts {
+        ts::find(s.as_bytes()).expect("ts").0
+    }
+
+    fn tp(s: &str) -> Option<TimePoint> {
+        Some(TimePoint(s.into()))
+    }
+
+    #[test]
+    fn clock_times_land_on_the_logs_last_day() {
+        let e = end("2024-05-02T01:30:00");
+        let (a, b) = resolve_window(
+            &Window::Between {
+                from: tp("23:00"),
+                to: tp("01:00"),
+            },
+            &e,
+        )
+        .expect("window");
+        assert_eq!(show_second(a, false), "2024-05-01T23:00:00");
+        assert_eq!(show_second(b, false), "2024-05-02T01:00:59");
+        let (a, b) = resolve_window(&Window::Last { seconds: 300 }, &e).expect("last");
+        assert_eq!(b - a, 300);
+        let (a, _) = resolve_window(
+            &Window::Around {
+                at: tp("2024-05-01 10:00:30").expect("tp"),
+                seconds: 30,
+            },
+            &e,
+        )
+        .expect("around");
+        assert_eq!(show_second(a, false), "2024-05-01T10:00:00");
+    }
+
+    #[test]
+    fn bad_points_are_errors() {
+        for p in ["25:00", "10", "2024-13-01 10:00", "noon", "10:00:00:00"] {
+            assert!(check_window(&Window::Around {
+                at: TimePoint(p.into()),
+                seconds: 1
+            })
+            .is_err());
+        }
+    }
+}
