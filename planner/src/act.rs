@@ -27,10 +27,7 @@ pub enum ActIntent {
     },
     /// End the processes whose command line names this: look them up, then propose one
     /// `kill` of every pid found (shown with its command line in the approval).
-    KillNamed {
-        name: String,
-        signal: &'static str,
-    },
+    KillNamed { name: String, signal: &'static str },
 }
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
@@ -186,7 +183,12 @@ pub fn named_processes(step: &StepRecord) -> Vec<(u64, String)> {
     };
     rows.iter()
         .filter_map(|row| {
-            let get = |n: &str| row.fields.iter().find(|f| f.name == n).map(|f| f.value.clone());
+            let get = |n: &str| {
+                row.fields
+                    .iter()
+                    .find(|f| f.name == n)
+                    .map(|f| f.value.clone())
+            };
             let pid = get("pid")?.parse::<u64>().ok()?;
             Some((pid, get("command").unwrap_or_else(|| row.text.clone())))
         })
@@ -408,15 +410,20 @@ pub fn answer(steps: &[StepRecord], lang: Lang) -> String {
         if s.tool == "system_query" {
             let found = named_processes(s);
             if found.is_empty() {
-                parts.push(lang.pick(
-                    "没有找到命令行匹配的进程，什么都没有执行。",
-                    "No process has that in its command line; nothing was run.",
-                ).to_string());
+                parts.push(
+                    lang.pick(
+                        "没有找到命令行匹配的进程，什么都没有执行。",
+                        "No process has that in its command line; nothing was run.",
+                    )
+                    .to_string(),
+                );
             } else {
                 let list: Vec<String> = found.iter().map(|(p, c)| format!("{p} `{c}`")).collect();
                 parts.push(match lang {
                     Lang::Zh => format!("匹配的进程（{} 个）：{}。", found.len(), list.join("；")),
-                    Lang::En => format!("Matching processes ({}): {}.", found.len(), list.join("; ")),
+                    Lang::En => {
+                        format!("Matching processes ({}): {}.", found.len(), list.join("; "))
+                    }
                 });
             }
             continue;
@@ -505,10 +512,19 @@ mod tests {
     #[test]
     fn a_process_named_in_words_is_looked_up_then_proposed() {
         for (t, want) in [
-            ("kill the report-cruncher process", "kill -TERM <report-cruncher>"),
+            (
+                "kill the report-cruncher process",
+                "kill -TERM <report-cruncher>",
+            ),
             ("please terminate all celery workers", "kill -TERM <celery>"),
-            ("kill -9 the report-cruncher process", "kill -KILL <report-cruncher>"),
-            ("把 report-cruncher 这个进程杀掉", "kill -TERM <report-cruncher>"),
+            (
+                "kill -9 the report-cruncher process",
+                "kill -KILL <report-cruncher>",
+            ),
+            (
+                "把 report-cruncher 这个进程杀掉",
+                "kill -TERM <report-cruncher>",
+            ),
             ("杀掉 celery 进程", "kill -TERM <celery>"),
             ("强制把 java 进程杀掉", "kill -KILL <java>"),
         ] {

@@ -288,11 +288,14 @@ fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
                 names.into_iter().zip(g.key.iter().cloned()).collect()
             })
             .unwrap_or_default(),
-        QueryValue::Rows { rows, .. } if r.query.source == llmops_common::query::Source::Processes => rows
-            .first()
-            .and_then(|row| row.fields.iter().find(|f| f.name == "pid"))
-            .map(|f| vec![("pid".to_string(), f.value.clone())])
-            .unwrap_or_default(),
+        QueryValue::Rows { rows, .. }
+            if r.query.source == llmops_common::query::Source::Processes =>
+        {
+            rows.first()
+                .and_then(|row| row.fields.iter().find(|f| f.name == "pid"))
+                .map(|f| vec![("pid".to_string(), f.value.clone())])
+                .unwrap_or_default()
+        }
         _ => Vec::new(),
     };
     LastQuery { query, top }

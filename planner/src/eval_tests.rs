@@ -91,6 +91,108 @@ fn terms(q: &str) -> Vec<String> {
     out
 }
 
+/// `log_query` with the real engine over the fixtures' bytes (only the file system is
+/// simulated: each fixture is written to a temp dir under its upload's name).
+fn sim_log_query(args: &Value, fx: &[Fixture]) -> (bool, Value, Option<String>) {
+    let q: llmops_common::query::QueryArgs = match serde_json::from_value(args.clone()) {
+        Ok(q) => q,
+        Err(e) => return fail(format!("参数错误: {e}")),
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut files = Vec::new();
+    for f in &q.query.files {
+        let Some(x) = fixture_by_path(fx, f) else {
+            return fail(format!("文件不存在: {f}"));
+        };
+        let path = dir.path().join(&x.upload.filename);
+        std::fs::write(&path, &x.content).expect("write fixture");
+        files.push(llmops_loganalysis::QueryFile::new(
+            x.upload.filename.clone(),
+            path,
+        ));
+    }
+    let mut query = q.query.clone();
+    query.filters.extend(q.soft.iter().cloned());
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let opts = llmops_loganalysis::QueryOptions::default();
+    match llmops_loganalysis::run_query(&files, &query, &opts, &cancel) {
+        Ok(mut r) => {
+            // The real tool reports the resolved upload paths, not the temp copies.
+            for (src, asked) in r.sources.iter_mut().zip(&q.query.files) {
+                src.path = Some(asked.clone());
+            }
+            ok(serde_json::to_value(r).expect("result serialises"))
+        }
+        Err(e) => fail(e.to_string()),
+    }
+}
+
+/// `system_query` over a fixed process table with the real engine.
+fn sim_system_query(args: &Value) -> (bool, Value, Option<String>) {
+    use llmops_common::query::{FieldInfo, FieldKind, Unit};
+    use llmops_loganalysis::{Cell, MemTable};
+    let q: llmops_common::query::QueryArgs = match serde_json::from_value(args.clone()) {
+        Ok(q) => q,
+        Err(e) => return fail(format!("参数错误: {e}")),
+    };
+    let col = |name: &str, kind: FieldKind, unit: Unit| FieldInfo {
+        name: name.into(),
+        kind,
+        unit,
+        roles: Vec::new(),
+        example: None,
+    };
+    let row = |pid: i64, user: &str, name: &str, cpu: f64, rss: i64, cmd: &str| {
+        vec![
+            Cell::Int(pid),
+            Cell::Text(user.into()),
+            Cell::Text(name.into()),
+            Cell::Num(cpu),
+            Cell::Int(rss),
+            Cell::Text(cmd.into()),
+        ]
+    };
+    let table = MemTable {
+        name: "processes".into(),
+        fields: vec![
+            col("pid", FieldKind::Integer, Unit::None),
+            col("user", FieldKind::Text, Unit::None),
+            col("name", FieldKind::Text, Unit::None),
+            col("cpu_percent", FieldKind::Number, Unit::Percent),
+            col("rss_bytes", FieldKind::Integer, Unit::B),
+            col("command", FieldKind::Text, Unit::None),
+        ],
+        rows: vec![
+            row(
+                812,
+                "mysql",
+                "mysqld",
+                4.0,
+                1_610_612_736,
+                "/usr/sbin/mysqld",
+            ),
+            row(
+                1403,
+                "www-data",
+                "php-fpm",
+                61.0,
+                104_857_600,
+                "php-fpm: pool www",
+            ),
+        ],
+    };
+    if q.query.source != llmops_common::query::Source::Processes {
+        return fail(format!(
+            "simulated table: only processes, not {}",
+            q.query.source.as_str()
+        ));
+    }
+    match llmops_loganalysis::run_table(&table, &q.query) {
+        Ok(r) => ok(serde_json::to_value(r).expect("result serialises")),
+        Err(e) => fail(e.to_string()),
+    }
+}
+
 /// Simulated tools: enough behaviour to exercise chains and the eval's scoring.
 fn run_tool(tool: &str, args: &Value, fx: &[Fixture]) -> (bool, Value, Option<String>) {
     let s = |k: &str| args[k].as_str().unwrap_or("").to_string();
@@ -251,6 +353,8 @@ fn run_tool(tool: &str, args: &Value, fx: &[Fixture]) -> (bool, Value, Option<St
                 None => fail(format!("文件不存在: {p}")),
             }
         }
+        "log_query" => sim_log_query(args, fx),
+        "system_query" => sim_system_query(args),
         "file_upload" => {
             let all: Vec<&UploadRef> = fx.iter().map(|f| &f.upload).collect();
             let sel: Vec<&UploadRef> = match s("reference").as_str() {

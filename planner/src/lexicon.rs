@@ -57,6 +57,9 @@ pub struct FieldCue {
     /// A statistic can read it.
     #[serde(default)]
     pub numeric: bool,
+    /// Its values are numbers (a status, a pid, a port): a name never binds to it.
+    #[serde(default)]
+    pub integer: bool,
     /// The words group by the field themselves ("哪种错误", "most common error").
     #[serde(default)]
     pub grouped: bool,
@@ -192,9 +195,16 @@ impl Lexicon {
         })
     }
 
-    /// The field cue for a role in a kind of table, if the lexicon knows it as numeric.
+    /// Whether a statistic can read the field.
     pub fn is_numeric(&self, field: &str) -> bool {
         self.fields.iter().any(|f| f.field == field && f.numeric)
+    }
+
+    /// Whether the field's values are numbers (a name or a word never is one).
+    pub fn holds_numbers(&self, field: &str) -> bool {
+        self.fields
+            .iter()
+            .any(|f| f.field == field && (f.numeric || f.integer))
     }
 }
 

@@ -449,7 +449,11 @@ fn commands_run_as_typed_whatever_the_words_around_them() {
         ("麻烦跑一下 ps aux", "ps aux"),
     ] {
         let (tool, args) = first_call(text, &[]);
-        assert_eq!((tool.as_str(), line(&args)), ("command_executor", want.into()), "{text}");
+        assert_eq!(
+            (tool.as_str(), line(&args)),
+            ("command_executor", want.into()),
+            "{text}"
+        );
     }
 }
 
@@ -463,14 +467,21 @@ fn upload_names_resolve_only_where_a_file_is_expected() {
         ("tail -n 5 app.log", "tail -n 5 /data/uploads/id1/app.log"),
     ] {
         let (tool, args) = first_call(text, &files);
-        assert_eq!((tool.as_str(), line(&args)), ("command_executor", want.into()), "{text}");
+        assert_eq!(
+            (tool.as_str(), line(&args)),
+            ("command_executor", want.into()),
+            "{text}"
+        );
     }
 }
 
 #[test]
 fn read_only_questions_with_action_words_are_not_refused() {
     for (text, files) in [
-        ("which client IP sent the most requests", &["access.log"][..]),
+        (
+            "which client IP sent the most requests",
+            &["access.log"][..],
+        ),
         ("删除的文件有哪些", &["app.log"]),
         ("nginx 重启次数是多少", &["app.log"]),
         ("有多少请求失败了", &["access.log"]),
@@ -484,5 +495,8 @@ fn read_only_questions_with_action_words_are_not_refused() {
     assert_eq!(tool, "system_query", "{args}");
     assert_eq!(args["filters"][0]["value"], "report-cruncher");
     let (tool, args) = first_call("把 nginx 重启一下", &[]);
-    assert_eq!((tool.as_str(), &args["argv"]), ("run_action", &json!(["systemctl", "restart", "nginx"])));
+    assert_eq!(
+        (tool.as_str(), &args["argv"]),
+        ("run_action", &json!(["systemctl", "restart", "nginx"]))
+    );
 }

@@ -216,9 +216,22 @@ pub fn destructive_words(text: &str) -> bool {
         lower.match_indices(w).any(|(i, _)| {
             let after = &lower[i + w.len()..];
             let before = &lower[..i];
-            let nominal = ["的", "次数", "记录", "历史", "原因", "时间", "了几次", "了多少", "过", "失败", "日志里", "事件"]
-                .iter()
-                .any(|n| after.trim_start().starts_with(n));
+            let nominal = [
+                "的",
+                "次数",
+                "记录",
+                "历史",
+                "原因",
+                "时间",
+                "了几次",
+                "了多少",
+                "过",
+                "失败",
+                "日志里",
+                "事件",
+            ]
+            .iter()
+            .any(|n| after.trim_start().starts_with(n));
             let passive = before.trim_end().ends_with('被');
             !(nominal || passive)
         })
@@ -361,7 +374,13 @@ mod tests {
         assert!(destructive_words("please reboot the server"));
         assert!(!destructive_words("查看磁盘"));
         // The words as nouns or modifiers ask about the past.
-        for t in ["删除的文件有哪些", "nginx 重启次数是多少", "被删除的用户", "看看重启记录", "上次重启的原因"] {
+        for t in [
+            "删除的文件有哪些",
+            "nginx 重启次数是多少",
+            "被删除的用户",
+            "看看重启记录",
+            "上次重启的原因",
+        ] {
             assert!(!destructive_words(t), "{t}");
         }
         assert!(destructive_words("帮我重启 nginx"));

@@ -54,21 +54,10 @@ fn query_task(text: &str, ctx: &MessageCtx, follow_up: bool) -> Option<Task> {
             None
         },
     };
+    if !follow_up && !query_shaped(text, ctx) {
+        return None;
+    }
     match super::frame::build::understand(text, &fctx)? {
-        // A configured value asked about an uploaded config is a setting, whatever
-        // process or port words it holds ("worker restart policy", "haproxy status page port").
-        super::frame::Understood::Query(frame)
-            if !follow_up
-                && frame.query.source != llmops_common::query::Source::Log
-                && (settings::config_tasks(text, ctx).is_some()
-                    || typed_file_names(text)
-                        .iter()
-                        .any(|n| best_upload(n, ctx.uploads).is_some_and(config_upload))
-                    || (ctx.uploads.iter().any(super::slots::config_upload)
-                        && setting_question(text))) =>
-        {
-            None
-        }
         super::frame::Understood::Query(frame) if follow_up == frame.follow_up => {
             Some(Task::Query(frame))
         }
@@ -80,6 +69,20 @@ fn query_task(text: &str, ctx: &MessageCtx, follow_up: bool) -> Option<Task> {
         }),
         super::frame::Understood::Summary { .. } => None,
     }
+}
+
+/// Whether a fresh question may be a query at all: not a search, a look at a file's first
+/// or last lines, a question naming a file that holds no events, or a configured value of
+/// an uploaded config ("worker restart policy", "the carts timeout"), unless it asks for a
+/// number outright ("how many timeouts").
+fn query_shaped(text: &str, ctx: &MessageCtx) -> bool {
+    let counts = super::frame::build::asks_a_measure(text);
+    let names_other_file = typed_file_names(text)
+        .iter()
+        .any(|n| best_upload(n, ctx.uploads).is_some_and(|u| !super::frame::is_log_upload(u)));
+    let setting = settings::config_tasks(text, ctx).is_some()
+        || (ctx.uploads.iter().any(config_upload) && setting_question(text));
+    !names_other_file && line_window(text).is_none() && (counts || !(search_verb(text) || setting))
 }
 
 /// Removes legacy `[file_ref:ID]` markers, returning the IDs.
@@ -328,6 +331,10 @@ fn clause_tasks(clause: &str, ctx: &MessageCtx) -> Vec<Task> {
     // service or port question.
     if let Some(tasks) = settings::config_tasks(clause, ctx) {
         return tasks;
+    }
+    // A question over a log or a system table is one typed query.
+    if let Some(t) = query_task(clause, ctx, false) {
+        return vec![t];
     }
     // Incident questions in words: processes, services, ports, journal, uptime, sizes.
     let file_named =
@@ -747,10 +754,6 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
             }
         }
         if let Some(t) = super::follow::resolve(&text, ctx) {
-            return vec![t];
-        }
-        // A question over a log or a system table is one typed query.
-        if let Some(t) = query_task(&text, ctx, false) {
             return vec![t];
         }
     }

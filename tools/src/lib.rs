@@ -50,11 +50,11 @@ pub use full_output::FullOutput;
 pub use live::{LiveChunk, LiveSink, TimeBudget};
 pub use llmops_common::{ToolName, TransferMode};
 pub use log_query::LogQueryTool;
-pub use system_query::SystemQueryTool;
 pub use semantic_search::{
     RawTextSearch, SearchBackend, SearchHit, SearchScope, SemanticSearchTool,
 };
 pub use sys_monitor::{Sampler, SamplerHandle, Snapshot, SysMonitorTool};
+pub use system_query::SystemQueryTool;
 
 /// Boxed future returned by [`Tool::call`] (keeps the trait object-safe).
 pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>>;

@@ -81,9 +81,13 @@ fn run_files(
     let mut kept = Vec::new();
     let mut left_out = Vec::new();
     for f in &files {
-        match run_soft(args, |q| run_query(std::slice::from_ref(f), q, opts, cancel)) {
+        match run_soft(args, |q| {
+            run_query(std::slice::from_ref(f), q, opts, cancel)
+        }) {
             Ok(_) => kept.push(f.clone()),
-            Err(e) if schema_mismatch(&e) => left_out.push((f.name.clone(), shown_error(&e, &files))),
+            Err(e) if schema_mismatch(&e) => {
+                left_out.push((f.name.clone(), shown_error(&e, &files)))
+            }
             Err(e) => return Err(shown_error(&e, &files)),
         }
     }
@@ -154,10 +158,17 @@ impl Tool for LogQueryTool {
                 files.push(QueryFile::new(display_name(ctx, raw, &path), path));
             }
             let opts = QueryOptions {
-                max_bytes: if all_uploads { u64::MAX } else { self.max_bytes },
+                max_bytes: if all_uploads {
+                    u64::MAX
+                } else {
+                    self.max_bytes
+                },
                 ..QueryOptions::default()
             };
-            let res = run_blocking(&ctx.cancel, move |flag| run_files(&args, files, &opts, flag)).await;
+            let res = run_blocking(&ctx.cancel, move |flag| {
+                run_files(&args, files, &opts, flag)
+            })
+            .await;
             match res {
                 Ok(Ok(r)) => ToolResult::success(summary_text(&r), ToolData::Query(Box::new(r))),
                 Ok(Err(e)) => ToolResult::failure(e),

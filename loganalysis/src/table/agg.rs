@@ -98,7 +98,6 @@ pub struct Values {
 }
 
 impl Values {
-
     /// Adds `v`; `hit` builds the row when `v` is a new extreme (rows kept when
     /// `with_rows`).
     fn add(&mut self, v: f64, with_rows: bool, hit: &mut dyn FnMut() -> Hit) {
@@ -440,7 +439,10 @@ impl Acc {
                 add_group_measure(g, row, plan, q);
             }
             AccKind::Values(vals) => {
-                let f = plan.field.as_ref().expect("statistics have a field (checked in run)");
+                let f = plan
+                    .field
+                    .as_ref()
+                    .expect("statistics have a field (checked in run)");
                 match row.val(f.id).and_then(|v| v.number()) {
                     Some(v) => {
                         let mut hit = || make_hit(row, plan, file, line);
@@ -496,10 +498,14 @@ impl Acc {
                     let mine = a.entry(k).or_default();
                     mine.count += g.count;
                     if let Some(v) = g.values {
-                        mine.values.get_or_insert_with(|| Values::default()).merge(v);
+                        mine.values
+                            .get_or_insert_with(|| Values::default())
+                            .merge(v);
                     }
                     if let Some(d) = g.distinct {
-                        mine.distinct.get_or_insert_with(FxHashSet::default).extend(d);
+                        mine.distinct
+                            .get_or_insert_with(FxHashSet::default)
+                            .extend(d);
                     }
                 }
             }

@@ -192,7 +192,11 @@ impl<'f> Extractor<'f> {
             spans: Vec::with_capacity(16),
             tail_at: 0,
             locs,
-            dlocs: fmt.derived.iter().map(|d| d.regex.capture_locations()).collect(),
+            dlocs: fmt
+                .derived
+                .iter()
+                .map(|d| d.regex.capture_locations())
+                .collect(),
             dstate: vec![None; fmt.derived.len()],
             json: None,
             kv: None,
@@ -408,7 +412,9 @@ impl<'f> Extractor<'f> {
             return kv
                 .iter()
                 .map(|&(ka, kb, va, vb)| {
-                    let s = |a: u32, b: u32| String::from_utf8_lossy(&text[a as usize..b as usize]).into_owned();
+                    let s = |a: u32, b: u32| {
+                        String::from_utf8_lossy(&text[a as usize..b as usize]).into_owned()
+                    };
                     (s(ka, kb), s(va, vb))
                 })
                 .collect();
@@ -425,7 +431,8 @@ impl<'f> Extractor<'f> {
             t
         } else if let Some(f) = self.schema.time {
             let fmt = self.fmt.time_format;
-            self.value(text, f).and_then(|v| parse_time(v.as_bytes(), fmt))
+            self.value(text, f)
+                .and_then(|v| parse_time(v.as_bytes(), fmt))
         } else {
             self.parses(text);
             self.analyser.and_then(|a| a.0)
@@ -436,8 +443,14 @@ impl<'f> Extractor<'f> {
 }
 
 fn trim_ascii(b: &[u8]) -> &[u8] {
-    let s = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
-    let e = b.iter().rposition(|c| !c.is_ascii_whitespace()).map_or(s, |p| p + 1);
+    let s = b
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(b.len());
+    let e = b
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .map_or(s, |p| p + 1);
     &b[s..e.max(s)]
 }
 

@@ -217,7 +217,10 @@ mod tests {
     fn syslog_time_holds_spaces() {
         let p = pat("$time $host $program: $message", Tail::Strict);
         let f = fields(&p, "May  1 10:00:00 web01 sshd[12]: Failed password").expect("parses");
-        assert_eq!(f, ["May  1 10:00:00", "web01", "sshd[12]", "Failed password"]);
+        assert_eq!(
+            f,
+            ["May  1 10:00:00", "web01", "sshd[12]", "Failed password"]
+        );
         let re = regex::Regex::new(&p.to_regex(&|_| 1)).expect("regex");
         assert_eq!(
             &re.captures("May  1 10:00:00 web01 sshd[12]: x").expect("m")["time"],

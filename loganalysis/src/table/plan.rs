@@ -38,9 +38,22 @@ pub trait RowAccess {
 /// A compiled filter.
 #[derive(Debug)]
 pub enum Cond {
-    Num { f: FieldRef, op: FilterOp, value: f64 },
-    Range { f: FieldRef, lo: f64, hi: f64 },
-    Text { f: FieldRef, value: Vec<u8>, cs: bool, neg: bool },
+    Num {
+        f: FieldRef,
+        op: FilterOp,
+        value: f64,
+    },
+    Range {
+        f: FieldRef,
+        lo: f64,
+        hi: f64,
+    },
+    Text {
+        f: FieldRef,
+        value: Vec<u8>,
+        cs: bool,
+        neg: bool,
+    },
     Contains {
         f: Option<FieldRef>,
         finder: memmem::Finder<'static>,
@@ -53,7 +66,10 @@ pub enum Cond {
         text: String,
         neg: bool,
     },
-    Regex { f: Option<FieldRef>, re: Regex },
+    Regex {
+        f: Option<FieldRef>,
+        re: Regex,
+    },
     All(Vec<Cond>),
 }
 
@@ -91,7 +107,9 @@ impl Cond {
             }
             Cond::Contains { f, finder, neg, .. } => {
                 let hit = match f {
-                    Some(f) => row.val(f.id).is_some_and(|v| finder.find(v.as_bytes()).is_some()),
+                    Some(f) => row
+                        .val(f.id)
+                        .is_some_and(|v| finder.find(v.as_bytes()).is_some()),
                     None => finder.find(row.whole()).is_some(),
                 };
                 hit != *neg
@@ -256,18 +274,20 @@ pub fn compile_filter(
     match flt.op {
         FilterOp::Tag => {
             let name = flt.value.to_string();
-            let tag = t.tags.iter().find(|x| x.name == name).ok_or_else(|| {
-                QueryError::UnknownTag {
-                    tag: name.clone(),
-                    format: t.format.to_string(),
-                    available: t
-                        .tags
-                        .iter()
-                        .map(|x| x.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                }
-            })?;
+            let tag =
+                t.tags
+                    .iter()
+                    .find(|x| x.name == name)
+                    .ok_or_else(|| QueryError::UnknownTag {
+                        tag: name.clone(),
+                        format: t.format.to_string(),
+                        available: t
+                            .tags
+                            .iter()
+                            .map(|x| x.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    })?;
             let conds = tag
                 .filters
                 .iter()
@@ -302,9 +322,10 @@ pub fn compile_filter(
             })
         }
         op => {
-            let asked = flt.field.as_ref().ok_or_else(|| {
-                QueryError::BadFilter(format!("`{}` needs a field", op_name(op)))
-            })?;
+            let asked = flt
+                .field
+                .as_ref()
+                .ok_or_else(|| QueryError::BadFilter(format!("`{}` needs a field", op_name(op))))?;
             let r = t.resolve(asked)?;
             note(&r, asked, resolved);
             compile_compare(&r, flt)
@@ -438,9 +459,7 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
 fn collect_fields(c: &Cond, out: &mut Vec<FieldRef>) {
     let f = match c {
         Cond::Num { f, .. } | Cond::Range { f, .. } | Cond::Text { f, .. } => Some(f),
-        Cond::Contains { f, .. } | Cond::ContainsCi { f, .. } | Cond::Regex { f, .. } => {
-            f.as_ref()
-        }
+        Cond::Contains { f, .. } | Cond::ContainsCi { f, .. } | Cond::Regex { f, .. } => f.as_ref(),
         Cond::All(cs) => {
             for c in cs {
                 collect_fields(c, out);

@@ -4,9 +4,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
 
-use llmops_common::query::{
-    FieldInfo, Measure, Query, QueryResult, Resolved, Source, SourceInfo,
-};
+use llmops_common::query::{FieldInfo, Measure, Query, QueryResult, Resolved, Source, SourceInfo};
 
 use super::agg::{Acc, AccKind};
 use super::describe::describe;
@@ -211,7 +209,10 @@ pub fn run_query_with(
             unparsed: out.unparsed,
         });
         for r in &p.resolved {
-            if !resolved.iter().any(|x| x.asked == r.asked && x.used == r.used) {
+            if !resolved
+                .iter()
+                .any(|x| x.asked == r.asked && x.used == r.used)
+            {
                 resolved.push(r.clone());
             }
         }
@@ -247,7 +248,9 @@ pub fn run_query_with(
     let pipeline = match pipe {
         Ok(p) => Some(p),
         Err(why) => {
-            notes.push(format!("没有等价的 shell 管道 / no equivalent shell pipeline: {why}"));
+            notes.push(format!(
+                "没有等价的 shell 管道 / no equivalent shell pipeline: {why}"
+            ));
             None
         }
     };
@@ -260,7 +263,11 @@ pub fn run_query_with(
         sources,
         resolved,
         matched,
-        matched_per_file: if files.len() > 1 { per_file } else { Vec::new() },
+        matched_per_file: if files.len() > 1 {
+            per_file
+        } else {
+            Vec::new()
+        },
         value,
         pipeline,
         notes,

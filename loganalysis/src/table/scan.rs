@@ -221,7 +221,9 @@ impl Sink<'_> {
         match self.plan {
             Some(plan) => {
                 if plan.passes(&mut row) {
-                    self.out.acc.add(&mut row, plan, self.q, self.file, ev.line + 1);
+                    self.out
+                        .acc
+                        .add(&mut row, plan, self.q, self.file, ev.line + 1);
                 }
             }
             None => {
@@ -243,7 +245,14 @@ struct PartScan<'f> {
 }
 
 impl<'f> PartScan<'f> {
-    fn new(fmt: &'f Format, schema: &'f Schema, plan: Option<&'f Plan>, q: &'f Query, file: usize, acc: Acc) -> Self {
+    fn new(
+        fmt: &'f Format,
+        schema: &'f Schema,
+        plan: Option<&'f Plan>,
+        q: &'f Query,
+        file: usize,
+        acc: Acc,
+    ) -> Self {
         PartScan {
             asm: fmt.multiline.as_ref().map(Assembler::new),
             sink: Sink {
@@ -346,7 +355,14 @@ fn scan_part(
     let mut f = File::open(path).map_err(|e| QueryError::io(path, &e))?;
     f.seek(SeekFrom::Start(start))
         .map_err(|e| QueryError::io(path, &e))?;
-    let mut scan = PartScan::new(job.fmt, job.schema, job.plan, job.q, job.file, (job.make_acc)());
+    let mut scan = PartScan::new(
+        job.fmt,
+        job.schema,
+        job.plan,
+        job.q,
+        job.file,
+        (job.make_acc)(),
+    );
     let mut buf = vec![0u8; CHUNK];
     let mut pos = start;
     while pos < end {
@@ -409,8 +425,9 @@ pub fn scan_file(
             handles
                 .into_iter()
                 .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(QueryError::Io(path.to_path_buf(), "worker panicked".into())))
+                    h.join().unwrap_or_else(|_| {
+                        Err(QueryError::Io(path.to_path_buf(), "worker panicked".into()))
+                    })
                 })
                 .collect()
         })

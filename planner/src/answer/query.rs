@@ -11,6 +11,8 @@ use crate::text::Lang;
 
 /// Rows, groups or buckets listed under the lead sentence.
 const LIST_MAX: usize = 10;
+/// A check pipeline longer than this is left to the step's full output.
+const PIPELINE_MAX: usize = 240;
 
 /// The whole answer.
 pub fn render(r: &QueryResult, lang: Lang) -> String {
@@ -22,21 +24,20 @@ pub fn render(r: &QueryResult, lang: Lang) -> String {
     for n in &r.notes {
         out.push(format!("- {n}"));
     }
-    if let Some(p) = &r.pipeline {
-        out.push(format!("{} `{p}`", lang.pick("核对命令：", "Check with:")));
+    match &r.pipeline {
+        Some(p) if p.chars().count() <= PIPELINE_MAX => {
+            out.push(format!("{} `{p}`", lang.pick("核对命令：", "Check with:")));
+        }
+        Some(_) => out.push(
+            lang.pick(
+                "核对命令较长（Perl 脚本），见这一步的完整输出。",
+                "The check is a long Perl script: see this step's full output.",
+            )
+            .to_string(),
+        ),
+        None => {}
     }
     out.join("\n")
-}
-
-/// `"access.log"`, or the table's name.
-fn where_(r: &QueryResult, lang: Lang) -> String {
-    match r.query.source {
-        Source::Log => {
-            let names: Vec<&str> = r.sources.iter().map(|s| s.name.as_str()).collect();
-            names.join(lang.pick("、", ", "))
-        }
-        s => super::super::frame::source_name(s, lang).to_string(),
-    }
 }
 
 /// "（只读了前 1.0 GiB，共 3.2 GiB）" when part of a file was read, else empty.
@@ -68,16 +69,15 @@ fn described(r: &QueryResult, lang: Lang) -> &str {
 /// The sentence that answers.
 fn lead(r: &QueryResult, lang: Lang) -> String {
     let what = described(r, lang);
-    let at = where_(r, lang);
     let part = partial(r, lang);
     match &r.value {
         QueryValue::Count { count } => match lang {
-            Lang::Zh => format!("{at}：{what} —— 共 **{count}** 条{part}。"),
-            Lang::En => format!("{at}: {what}: **{count}**{part}."),
+            Lang::Zh => format!("{what} —— 共 **{count}** 条{part}。"),
+            Lang::En => format!("{what}: **{count}**{part}."),
         },
         QueryValue::Distinct { count } => match lang {
-            Lang::Zh => format!("{at}：{what} —— **{count}** 个不同的值{part}。"),
-            Lang::En => format!("{at}: {what}: **{count}** distinct values{part}."),
+            Lang::Zh => format!("{what} —— **{count}** 个不同的值{part}。"),
+            Lang::En => format!("{what}: **{count}** distinct values{part}."),
         },
         QueryValue::Stat {
             measure,
@@ -85,24 +85,22 @@ fn lead(r: &QueryResult, lang: Lang) -> String {
             unit,
             n,
             row,
-        } => stat_lead(&at, what, *measure, *value, *unit, *n, row.as_ref(), &part, lang),
+        } => stat_lead(what, *measure, *value, *unit, *n, row.as_ref(), &part, lang),
         QueryValue::Stats {
             stats,
             unit,
             max_row,
-        } => stats_lead(&at, what, stats.as_ref(), *unit, max_row.as_ref(), &part, lang),
-        QueryValue::Groups { rows, groups, .. } => {
-            groups_lead(r, &at, what, rows, *groups, &part, lang)
-        }
+        } => stats_lead(what, stats.as_ref(), *unit, max_row.as_ref(), &part, lang),
+        QueryValue::Groups { rows, groups, .. } => groups_lead(r, what, rows, *groups, &part, lang),
         QueryValue::Buckets {
             width_seconds,
             peak,
             ..
-        } => buckets_lead(&at, what, *width_seconds, peak.as_ref(), r.matched, &part, lang),
-        QueryValue::Rows { rows, total } => rows_lead(r, &at, what, rows, *total, &part, lang),
+        } => buckets_lead(what, *width_seconds, peak.as_ref(), r.matched, &part, lang),
+        QueryValue::Rows { rows, total } => rows_lead(r, what, rows, *total, &part, lang),
         QueryValue::Timeline { total, .. } => match lang {
-            Lang::Zh => format!("{at}：{what} —— 按时间合并共 **{total}** 条事件{part}："),
-            Lang::En => format!("{at}: {what}: **{total}** events merged in time order{part}:"),
+            Lang::Zh => format!("{what} —— 按时间合并共 **{total}** 条事件{part}："),
+            Lang::En => format!("{what}: **{total}** events merged in time order{part}:"),
         },
         QueryValue::Fields => fields_lead(r, lang),
     }
@@ -144,13 +142,15 @@ fn row_line(row: &Row, lang: Lang) -> String {
     if let Some(t) = &row.time {
         s.push_str(&format!("[{t}] "));
     }
-    s.push_str(&format!("`{}`", llmops_common::truncate_chars(&row.text.replace(['`', '\n'], " "), 300)));
+    s.push_str(&format!(
+        "`{}`",
+        llmops_common::truncate_chars(&row.text.replace(['`', '\n'], " "), 300)
+    ));
     s
 }
 
 #[allow(clippy::too_many_arguments)]
 fn stat_lead(
-    at: &str,
     what: &str,
     measure: Measure,
     value: Option<f64>,
@@ -162,23 +162,32 @@ fn stat_lead(
 ) -> String {
     let Some(v) = value else {
         return match lang {
-            Lang::Zh => format!("{at}：{what} —— 没有可计算的值（0 条事件带这个字段）{part}。"),
-            Lang::En => format!("{at}: {what}: no value to compute (no event has the field){part}."),
+            Lang::Zh => format!("{what} —— 没有可计算的值（0 条事件带这个字段）{part}。"),
+            Lang::En => format!("{what}: no value to compute (no event has the field){part}."),
         };
     };
     let v = with_unit(v, unit);
     let mut s = match lang {
-        Lang::Zh => format!("{at}：{what} —— **{v}**（{n} 个值中的 {}）{part}。", measure.as_str()),
-        Lang::En => format!("{at}: {what}: **{v}** ({} of {n} values){part}.", measure.as_str()),
+        Lang::Zh => format!(
+            "{what} —— **{v}**（{n} 个值中的 {}）{part}。",
+            measure.as_str()
+        ),
+        Lang::En => format!(
+            "{what}: **{v}** ({} of {n} values){part}.",
+            measure.as_str()
+        ),
     };
     if let Some(r) = row {
-        s.push_str(&format!("\n{} {}", lang.pick("对应事件：", "The event:"), row_line(r, lang)));
+        s.push_str(&format!(
+            "\n{} {}",
+            lang.pick("对应事件：", "The event:"),
+            row_line(r, lang)
+        ));
     }
     s
 }
 
 fn stats_lead(
-    at: &str,
     what: &str,
     stats: Option<&Stats>,
     unit: Unit,
@@ -188,13 +197,13 @@ fn stats_lead(
 ) -> String {
     let Some(st) = stats else {
         return match lang {
-            Lang::Zh => format!("{at}：{what} —— 没有事件带这个字段{part}。"),
-            Lang::En => format!("{at}: {what}: no event has the field{part}."),
+            Lang::Zh => format!("{what} —— 没有事件带这个字段{part}。"),
+            Lang::En => format!("{what}: no event has the field{part}."),
         };
     };
     let u = |v: f64| with_unit(v, unit);
     let mut s = format!(
-        "{at}: {what}{part}\n- n = {}\n- min {} · p50 **{}** · p90 {} · p95 **{}** · p99 **{}** · max **{}** · mean {}",
+        "{what}{part}\n- n = {}\n- min {} · p50 **{}** · p90 {} · p95 **{}** · p99 **{}** · max **{}** · mean {}",
         st.n,
         u(st.min),
         u(st.p50),
@@ -220,7 +229,6 @@ fn group_key(g: &GroupRow) -> String {
 
 fn groups_lead(
     r: &QueryResult,
-    at: &str,
     what: &str,
     rows: &[GroupRow],
     groups: u64,
@@ -229,8 +237,8 @@ fn groups_lead(
 ) -> String {
     let Some(top) = rows.first() else {
         return match lang {
-            Lang::Zh => format!("{at}：{what} —— 没有匹配的事件{part}。"),
-            Lang::En => format!("{at}: {what}: nothing matched{part}."),
+            Lang::Zh => format!("{what} —— 没有匹配的事件{part}。"),
+            Lang::En => format!("{what}: nothing matched{part}."),
         };
     };
     let value = match (top.value, unit_of(r)) {
@@ -240,11 +248,11 @@ fn groups_lead(
     let total = r.matched;
     match lang {
         Lang::Zh => format!(
-            "{at}：{what} —— 第一是 **{}**（{value}）；共 {total} 条匹配，{groups} 个分组{part}。",
+            "{what} —— 第一是 **{}**（{value}）；共 {total} 条匹配，{groups} 个分组{part}。",
             group_key(top)
         ),
         Lang::En => format!(
-            "{at}: {what}: the top one is **{}** ({value}); {total} matching events in {groups} groups{part}.",
+            "{what}: the top one is **{}** ({value}); {total} matching events in {groups} groups{part}.",
             group_key(top)
         ),
     }
@@ -258,7 +266,6 @@ fn unit_of(r: &QueryResult) -> Unit {
 }
 
 fn buckets_lead(
-    at: &str,
     what: &str,
     width: u64,
     peak: Option<&BucketRow>,
@@ -268,14 +275,14 @@ fn buckets_lead(
 ) -> String {
     let w = width_words(width, lang);
     match (peak, lang) {
-        (None, Lang::Zh) => format!("{at}：{what} —— 没有带时间的匹配事件{part}。"),
-        (None, Lang::En) => format!("{at}: {what}: no matching event has a time{part}."),
+        (None, Lang::Zh) => format!("{what} —— 没有带时间的匹配事件{part}。"),
+        (None, Lang::En) => format!("{what}: no matching event has a time{part}."),
         (Some(p), Lang::Zh) => format!(
-            "{at}：{what} —— 峰值在 **{}**（该{w} {} 条；共 {matched} 条）{part}。",
+            "{what} —— 峰值在 **{}**（该{w} {} 条；共 {matched} 条）{part}。",
             p.start, p.count
         ),
         (Some(p), Lang::En) => format!(
-            "{at}: {what}: the peak is **{}** with {} in that {w} ({matched} in all){part}.",
+            "{what}: the peak is **{}** with {} in that {w} ({matched} in all){part}.",
             p.start, p.count
         ),
     }
@@ -298,7 +305,6 @@ fn width_words(width: u64, lang: Lang) -> String {
 
 fn rows_lead(
     r: &QueryResult,
-    at: &str,
     what: &str,
     rows: &[Row],
     total: u64,
@@ -308,25 +314,25 @@ fn rows_lead(
     let by_time = r.query.field.as_ref().is_some_and(|f| f.as_str() == "time");
     match (rows.first(), by_time && rows.len() == 1) {
         (None, _) => match lang {
-            Lang::Zh => format!("{at}：{what} —— 没有匹配的{}{part}。", lang.pick("事件", "")),
-            Lang::En => format!("{at}: {what}: nothing matched{part}."),
+            Lang::Zh => format!("{what} —— 没有匹配的{}{part}。", lang.pick("事件", "")),
+            Lang::En => format!("{what}: nothing matched{part}."),
         },
         (Some(row), true) => {
             let when = row.time.clone().unwrap_or_else(|| "?".into());
             match lang {
                 Lang::Zh => format!(
-                    "{at}：{what} —— **{when}**（共 {total} 条匹配）{part}。\n{}",
+                    "{what} —— **{when}**（共 {total} 条匹配）{part}。\n{}",
                     row_line(row, lang)
                 ),
                 Lang::En => format!(
-                    "{at}: {what}: **{when}** ({total} matching in all){part}.\n{}",
+                    "{what}: **{when}** ({total} matching in all){part}.\n{}",
                     row_line(row, lang)
                 ),
             }
         }
         (Some(_), false) => match lang {
-            Lang::Zh => format!("{at}：{what} —— 共 **{total}** 条{part}："),
-            Lang::En => format!("{at}: {what}: **{total}**{part}:"),
+            Lang::Zh => format!("{what} —— 共 **{total}** 条{part}："),
+            Lang::En => format!("{what}: **{total}**{part}:"),
         },
     }
 }
@@ -369,7 +375,13 @@ fn listing(r: &QueryResult, lang: Lang) -> Option<String> {
             .enumerate()
             .map(|(i, g)| {
                 let v = g.value.map(|v| format!(" · {}", with_unit(v, *unit)));
-                format!("{}. {} — {}{}", i + 1, group_key(g), g.count, v.unwrap_or_default())
+                format!(
+                    "{}. {} — {}{}",
+                    i + 1,
+                    group_key(g),
+                    g.count,
+                    v.unwrap_or_default()
+                )
             })
             .collect(),
         QueryValue::Buckets { buckets, .. } => top_buckets(buckets),
@@ -414,10 +426,16 @@ fn timeline_lines(r: &QueryResult, rows: &[Row], buckets: &[BucketRow], lang: La
             lang.pick("各文件每个时间段的条数", "Per file, per bucket"),
             names.join(" / ")
         ));
-        out.extend(buckets.iter().filter(|b| b.count > 0).take(LIST_MAX * 2).map(|b| {
-            let per: Vec<String> = b.per_file.iter().map(u64::to_string).collect();
-            format!("  {} — {}", b.start, per.join(" / "))
-        }));
+        out.extend(
+            buckets
+                .iter()
+                .filter(|b| b.count > 0)
+                .take(LIST_MAX * 2)
+                .map(|b| {
+                    let per: Vec<String> = b.per_file.iter().map(u64::to_string).collect();
+                    format!("  {} — {}", b.start, per.join(" / "))
+                }),
+        );
     }
     out
 }

@@ -157,7 +157,9 @@ fn field_hits<'a>(
     source: Source,
 ) -> impl Iterator<Item = (&'a Hit, &'a str)> + 'a {
     p.hits.iter().filter_map(move |h| match h.cue {
-        Cue::Field(i) if field_cue_applies(lex, i, source) => Some((h, lex.fields[i].field.as_str())),
+        Cue::Field(i) if field_cue_applies(lex, i, source) => {
+            Some((h, lex.fields[i].field.as_str()))
+        }
         _ => None,
     })
 }
@@ -172,6 +174,18 @@ fn measure_cue(lex: &Lexicon, p: &Parsed) -> Option<usize> {
         })
         .max()
         .map(|(_, _, i)| i)
+}
+
+/// Whether the question asks for a figure outright (a measure cue other than "show").
+pub fn asks_a_measure(text: &str) -> bool {
+    let lex = lexicon();
+    let lower = normalize(text).to_ascii_lowercase();
+    find(lex, &lower).iter().any(|h| match h.cue {
+        Cue::Measure(i) => {
+            lex.measures[i].measure != Measure::Rows || lex.measures[i].limit.is_some()
+        }
+        _ => false,
+    })
 }
 
 /// The field a literal or a comparison right after a field cue binds to.
@@ -198,7 +212,9 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
         || p.has(|c| matches!(c, Cue::Bucket(_)));
     let summary_named = !p.files.is_empty() || log_words(lex, &p);
     if source == Source::Log && summary_named && wants_summary(lex, &p, &frame) {
-        return files.first().map(|f| Understood::Summary { path: f.clone() });
+        return files
+            .first()
+            .map(|f| Understood::Summary { path: f.clone() });
     }
     let asked = match source {
         // A log the question does not name must be what it is about: a condition, a
@@ -227,12 +243,18 @@ fn log_words(lex: &Lexicon, p: &Parsed) -> bool {
     })
 }
 
-/// "分析一下 app.log": the whole-file summary, when nothing narrower is asked.
+/// "分析一下 app.log (里的错误)": the whole-file summary (which lists the levels and the
+/// most frequent messages), when nothing narrower than a level is asked.
 fn wants_summary(lex: &Lexicon, p: &Parsed, frame: &Frame) -> bool {
+    let only_levels = frame
+        .query
+        .filters
+        .iter()
+        .all(|f| f.field.as_ref().is_some_and(|x| x.as_str() == "level"));
     p.has(|c| c == Cue::Summary)
         && measure_cue(lex, p).is_none()
         && frame.query.group_by.is_empty()
-        && frame.query.filters.is_empty()
+        && only_levels
         && frame.query.window.is_none()
 }
 
@@ -296,13 +318,20 @@ fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&str>) -> Vec<
         if Some(f) == stat || out.iter().any(|o| o.0 == f) {
             continue;
         }
-        let bound = p
-            .lits
-            .iter()
-            .any(|l| l.start >= h.end && p.close(h.end, l.start) && binds(&l.lit));
+        let bound = p.lits.iter().any(|l| {
+            l.start >= h.end
+                && p.close(h.end, l.start)
+                && binds(&l.lit)
+                && (matches!(l.lit, Lit::Number { .. }) || !lex.holds_numbers(f))
+        });
         let own = matches!(h.cue, Cue::Field(i) if lex.fields[i].grouped);
-        let before = own || group_hits.iter().any(|g| g.end <= h.start && p.close(g.end, h.start));
-        let after = group_hits.iter().any(|g| g.start >= h.end && p.close(h.end, g.start));
+        let before = own
+            || group_hits
+                .iter()
+                .any(|g| g.end <= h.start && p.close(g.end, h.start));
+        let after = group_hits
+            .iter()
+            .any(|g| g.start >= h.end && p.close(h.end, g.start));
         if (before || after) && !bound && out.len() < 2 {
             out.push(Field::new(f));
         }
@@ -314,7 +343,11 @@ fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&str>) -> Vec<
 fn binds(l: &Lit) -> bool {
     matches!(
         l,
-        Lit::Number { unit: None, .. } | Lit::Ip(_) | Lit::Quoted(_) | Lit::Ident(_) | Lit::Class(_)
+        Lit::Number { unit: None, .. }
+            | Lit::Ip(_)
+            | Lit::Quoted(_)
+            | Lit::Ident(_)
+            | Lit::Class(_)
     )
 }
 
@@ -322,8 +355,12 @@ fn binds(l: &Lit) -> bool {
 fn window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
     for h in p.hits.iter().filter(|h| h.cue == Cue::Last) {
         let dur = p.lits.iter().find_map(|l| match l.lit {
-            Lit::Number { value, unit: Some(u) }
-                if u.dimension() == Dimension::Time && l.start >= h.end && p.close(h.end, l.start) =>
+            Lit::Number {
+                value,
+                unit: Some(u),
+            } if u.dimension() == Dimension::Time
+                && l.start >= h.end
+                && p.close(h.end, l.start) =>
             {
                 Some(value * u.factor())
             }
@@ -331,7 +368,9 @@ fn window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
         });
         let bare_unit = p.hits.iter().find_map(|u| match u.cue {
             Cue::Unit(unit)
-                if unit.dimension() == Dimension::Time && u.start >= h.end && p.close(h.end, u.start) =>
+                if unit.dimension() == Dimension::Time
+                    && u.start >= h.end
+                    && p.close(h.end, u.start) =>
             {
                 Some(unit.factor())
             }
@@ -379,7 +418,10 @@ fn settle(lex: &Lexicon, q: &mut Query) {
         }
         q.measure = Measure::Count;
     }
-    if q.measure == Measure::Rows && !q.group_by.is_empty() && q.field.as_ref().is_none_or(|f| f.0 != "time") {
+    if q.measure == Measure::Rows
+        && !q.group_by.is_empty()
+        && q.field.as_ref().is_none_or(|f| f.0 != "time")
+    {
         q.measure = Measure::Count;
         q.field = None;
     }

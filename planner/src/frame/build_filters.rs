@@ -131,7 +131,10 @@ fn literal_filter(
     l: &super::scan::Spanned,
     negated: bool,
 ) -> Option<(Filter, Kind)> {
-    let bound = super::build::field_before_pub(lex, p, source, l.start);
+    let bound = super::build::field_before_pub(lex, p, source, l.start).filter(|f| {
+        // Text never binds to a field of numbers ("pid of redis-server" names a process).
+        matches!(l.lit, Lit::Number { .. }) || !lex.holds_numbers(f)
+    });
     let text_op = if negated {
         FilterOp::NotContains
     } else {
@@ -150,7 +153,12 @@ fn literal_filter(
         Lit::Ip(ip) => {
             let field = bound.or((source == Source::Log).then(|| "client".to_string()));
             let op = if field.is_some() { eq } else { text_op };
-            hard(filter(field.as_deref(), op, Scalar::Text(ip.clone()), Unit::None))
+            hard(filter(
+                field.as_deref(),
+                op,
+                Scalar::Text(ip.clone()),
+                Unit::None,
+            ))
         }
         Lit::UrlPath(path) if source == Source::Log => hard(filter(
             Some("path"),
@@ -165,7 +173,10 @@ fn literal_filter(
             } else {
                 Kind::Name
             };
-            Some((filter(field, text_op, Scalar::Text(t.clone()), Unit::None), kind))
+            Some((
+                filter(field, text_op, Scalar::Text(t.clone()), Unit::None),
+                kind,
+            ))
         }
         Lit::Word(w) => word_filter(lex, p, source, (l.start, l.end), w, text_op),
         _ => None,
@@ -204,10 +215,9 @@ fn word_filter(
             Kind::Name,
         )),
         None => {
-            let asked = p
-                .hits
-                .iter()
-                .any(|h| h.cue == Cue::Contains && h.end <= at && p.lower[h.end..at].trim().len() <= 8);
+            let asked = p.hits.iter().any(|h| {
+                h.cue == Cue::Contains && h.end <= at && p.lower[h.end..at].trim().len() <= 8
+            });
             asked.then(|| {
                 (
                     filter(None, op, Scalar::Text(w.to_string()), Unit::None),
@@ -250,7 +260,10 @@ fn number_filter(
         ));
     }
     if let Some(field) = bound {
-        return Some((filter(Some(&field), eq, Scalar::Number(value), unit), Kind::Hard));
+        return Some((
+            filter(Some(&field), eq, Scalar::Number(value), unit),
+            Kind::Hard,
+        ));
     }
     let int = value.fract() == 0.0;
     match source {
@@ -281,9 +294,10 @@ fn merge_alternatives(filters: Vec<Filter>) -> Vec<Filter> {
                 o.op = FilterOp::Regex;
                 o.value = Scalar::Text(format!("^(?:{a}|{b})$"));
             }
-            None => match out.iter_mut().find(|o| {
-                o.op == FilterOp::Regex && o.field == f.field && f.op == FilterOp::Eq
-            }) {
+            None => match out
+                .iter_mut()
+                .find(|o| o.op == FilterOp::Regex && o.field == f.field && f.op == FilterOp::Eq)
+            {
                 Some(o) => {
                     let b = regex_escape(&f.value.to_string());
                     if let Scalar::Text(t) = &mut o.value {
@@ -303,7 +317,10 @@ fn regex_escape(s: &str) -> String {
     s.chars()
         .flat_map(|c| {
             let special = "\\.+*?()|[]{}^$".contains(c);
-            special.then_some('\\').into_iter().chain(std::iter::once(c))
+            special
+                .then_some('\\')
+                .into_iter()
+                .chain(std::iter::once(c))
         })
         .collect()
 }

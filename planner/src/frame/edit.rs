@@ -16,6 +16,7 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         return None;
     }
     let marked = p.has(|c| matches!(c, Cue::Follow | Cue::Refer));
+    let refers = p.has(|c| c == Cue::Refer);
     let new = frame_of(lex, p, last.query.source, last.query.files.clone());
     let own_measure = p.has(|c| matches!(c, Cue::Measure(_)));
     let own_condition = !new.query.filters.is_empty() || !new.query.group_by.is_empty();
@@ -23,13 +24,14 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         || own_condition
         || new.query.window.is_some()
         || p.has(|c| matches!(c, Cue::Bucket(_)));
-    if !own_content && !p.has(|c| c == Cue::Refer) {
+    // "它呢" / "and that one?": a reference with a follow-up marker and nothing else; a
+    // bare pronoun ("send it") is some other request about the conversation's file.
+    if !own_content && !(refers && p.has(|c| c == Cue::Follow)) {
         return None;
     }
     if !marked && own_measure && own_condition {
         return None;
     }
-    let refers = p.has(|c| c == Cue::Refer);
     let mut q = last.query.clone();
     if refers {
         for (field, value) in &last.top {

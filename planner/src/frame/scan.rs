@@ -42,7 +42,10 @@ impl Clock {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Lit {
     /// A number, with the unit written right after it.
-    Number { value: f64, unit: Option<Unit> },
+    Number {
+        value: f64,
+        unit: Option<Unit>,
+    },
     /// `5xx`: the hundreds digit.
     Class(u8),
     Ip(String),
@@ -94,7 +97,10 @@ pub fn literals(
 
 fn quoted(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r#""([^"]{1,200})"|'([^'\s][^']{0,199})'|`([^`]{1,200})`"#);
+    let r = re(
+        &R,
+        r#""([^"]{1,200})"|'([^'\s][^']{0,199})'|`([^`]{1,200})`"#,
+    );
     for c in r.captures_iter(text) {
         let whole = c.get(0).expect("group 0 always matches");
         let inner = c.get(1).or(c.get(2)).or(c.get(3));
@@ -144,7 +150,10 @@ fn clocks(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
 
 fn ips(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"\b((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})\b");
+    let r = re(
+        &R,
+        r"\b((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})\b",
+    );
     for m in r.find_iter(text) {
         if overlaps(taken, m.start(), m.end()) {
             continue;

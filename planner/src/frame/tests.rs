@@ -1,49 +1,226 @@
-//! Frames of questions over planted uploads: each slot checked.
+//! Frames of questions over planted uploads: each slot checked, in both languages.
 
-use llmops_common::query::{Query, Source};
+use serde_json::{json, Value};
 
 use super::build::understand;
-use super::{FrameCtx, Understood};
+use super::{FrameCtx, LastQuery, Understood};
 use crate::tests::uploads;
 
-fn q(text: &str) -> Option<Query> {
-    let ups = uploads(&["access.log", "app.log", "nginx.conf"]);
+const FILES: [&str; 4] = ["access.log", "app.log", "nginx.conf", "auth.log"];
+
+fn frame_with(text: &str, last: Option<&LastQuery>) -> Option<Value> {
+    let ups = uploads(&FILES);
     let ctx = FrameCtx {
         uploads: &ups,
         referenced: &[],
         last_file: None,
-        last_query: None,
+        last_query: last,
     };
     match understand(text, &ctx) {
-        Some(Understood::Query(f)) => Some(f.query),
-        _ => None,
+        Some(Understood::Query(f)) => {
+            let mut v = serde_json::to_value(&f.query).expect("serialises");
+            if !f.soft.is_empty() {
+                v["soft"] = serde_json::to_value(&f.soft).expect("serialises");
+            }
+            Some(v)
+        }
+        Some(Understood::Summary { path }) => Some(json!({"summary": path})),
+        None => None,
     }
 }
 
+fn frame(text: &str) -> Value {
+    frame_with(text, None).unwrap_or_else(|| panic!("no frame for {text:?}"))
+}
+
+const ACCESS: &str = "/data/uploads/id0/access.log";
+const APP: &str = "/data/uploads/id1/app.log";
+
 #[test]
-fn dump() {
-    for t in [
+fn counts_with_conditions_on_fields() {
+    for text in [
         "how many requests returned 503 in access.log",
-        "how many 5xx in access.log",
-        "which URL fails most in access.log",
-        "which endpoint is slowest in access.log",
-        "when did the 502s spike in access.log",
         "access.log 里有多少个 503",
-        "access.log 中哪个 IP 请求最多",
-        "how many times does OutOfMemoryError appear in app.log",
-        "how many nginx workers are running",
-        "what is the pid of redis-server",
-        "which process listens on port 8080",
-        "how many requests took over 1 second in access.log",
-        "access.log 最近 10 分钟有多少 5xx",
-        "what happened around 02:47 in app.log",
-        "p95 latency per endpoint in access.log",
-        "payments.log 里一共有多少条 ERROR？",
-        "how many failed logins, from which IP",
-        "每个接口的平均耗时",
-        "top 5 clients by requests",
+        "access.log: count of status 503",
     ] {
-        println!("{t}\n   => {}", q(t).map(|q| serde_json::to_string(&q).unwrap_or_default()).unwrap_or("None".into()));
+        let f = frame(text);
+        assert_eq!(f["files"], json!([ACCESS]), "{text}");
+        assert_eq!(f["measure"], "count", "{text}");
+        assert_eq!(
+            f["filters"],
+            json!([{"field": "status", "op": "eq", "value": 503.0}]),
+            "{text}"
+        );
     }
-    let _ = Source::Log;
+    let f = frame("how many 5xx in access.log");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "status", "op": "class", "value": 5.0}])
+    );
+    let f = frame("access.log 里 502 和 504 一共多少");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "status", "op": "regex", "value": "^(?:502|504)$"}])
+    );
+    let f = frame("how many requests took over 1.5s in access.log");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "duration", "op": "gt", "value": 1.5, "unit": "s"}])
+    );
+    let f = frame("access.log 中超过500毫秒的请求有多少");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "duration", "op": "gt", "value": 500.0, "unit": "ms"}])
+    );
+    let f = frame("how many times does OutOfMemoryError appear in app.log");
+    assert_eq!(f["files"], json!([APP]));
+    assert_eq!(
+        f["filters"],
+        json!([{"op": "contains", "value": "OutOfMemoryError"}])
+    );
+}
+
+#[test]
+fn groupings_statistics_and_peaks() {
+    let f = frame("access.log 中哪个 IP 请求最多");
+    assert_eq!(
+        (&f["measure"], &f["group_by"]),
+        (&json!("count"), &json!(["client"]))
+    );
+    let f = frame("which URL fails most in access.log");
+    assert_eq!(f["group_by"], json!(["path"]));
+    assert_eq!(f["filters"], json!([{"op": "tag", "value": "failure"}]));
+    let f = frame("which endpoint is slowest in access.log");
+    assert_eq!(
+        (&f["measure"], &f["field"], &f["group_by"]),
+        (&json!("max"), &json!("duration"), &json!(["endpoint"]))
+    );
+    let f = frame("p95 latency per endpoint in access.log");
+    assert_eq!(
+        (&f["measure"], &f["group_by"]),
+        (&json!("p95"), &json!(["endpoint"]))
+    );
+    let f = frame("access.log 每个接口的平均耗时");
+    assert_eq!(
+        (&f["measure"], &f["field"], &f["group_by"]),
+        (&json!("mean"), &json!("duration"), &json!(["endpoint"]))
+    );
+    let f = frame("when did the 502s spike in access.log");
+    assert_eq!(f["measure"], "buckets");
+    let f = frame("access.log 按小时统计 5xx");
+    assert_eq!(
+        (&f["measure"], &f["bucket"]),
+        (&json!("buckets"), &json!("hour"))
+    );
+    let f = frame("top 5 clients in access.log");
+    assert_eq!(
+        (&f["group_by"], &f["limit"]),
+        (&json!(["client"]), &json!(5))
+    );
+    let f = frame("app.log 里最多的错误是哪一种");
+    assert_eq!(f["group_by"], json!(["template"]));
+}
+
+#[test]
+fn first_last_and_time_windows() {
+    let f = frame("app.log 的报错是从几点开始的");
+    assert_eq!(
+        (&f["measure"], &f["field"], &f["order"], &f["limit"]),
+        (&json!("rows"), &json!("time"), &json!("asc"), &json!(1))
+    );
+    let f = frame("when was the last ERROR in app.log");
+    assert_eq!((&f["measure"], &f["limit"]), (&json!("rows"), &json!(1)));
+    assert!(f.get("order").is_none(), "desc is the default: {f}");
+    let f = frame("access.log 最近 10 分钟有多少 5xx");
+    assert_eq!(f["window"], json!({"last": {"seconds": 600}}));
+    let f = frame("how many errors in app.log between 02:40 and 02:50");
+    assert_eq!(
+        f["window"],
+        json!({"between": {"from": "02:40", "to": "02:50"}})
+    );
+    let f = frame("what happened around 02:47 in app.log");
+    assert_eq!(
+        f["window"],
+        json!({"around": {"at": "02:47", "seconds": 300}})
+    );
+    assert_eq!(f["measure"], "timeline");
+}
+
+#[test]
+fn system_tables_by_name_port_and_user() {
+    let f = frame("how many nginx workers are running");
+    assert_eq!(f["source"], "processes");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "command", "op": "contains", "value": "nginx"}])
+    );
+    assert_eq!(
+        f["soft"],
+        json!([{"field": "command", "op": "contains", "value": "worker"}])
+    );
+    let f = frame("what is the pid of redis-server");
+    assert_eq!(
+        (&f["source"], &f["measure"]),
+        (&json!("processes"), &json!("rows"))
+    );
+    let f = frame("which process listens on port 8080");
+    assert_eq!(f["source"], "sockets");
+    let filters = f["filters"].as_array().expect("filters");
+    assert!(filters.contains(&json!({"field": "local_port", "op": "eq", "value": 8080.0})));
+    assert!(filters.contains(&json!({"field": "state", "op": "eq", "value": "LISTEN"})));
+    let f = frame("postgres 进程有几个");
+    assert_eq!(
+        (&f["source"], &f["measure"]),
+        (&json!("processes"), &json!("count"))
+    );
+}
+
+#[test]
+fn questions_that_are_not_queries_stay_with_the_other_rules() {
+    for text in [
+        "CPU使用率是多少？",
+        "磁盘使用情况怎么样？",
+        "我需要日志文件",
+        "查看内存使用情况",
+        "what's listening on this host",
+    ] {
+        assert_eq!(frame_with(text, None), None, "{text}");
+    }
+    // The whole-file summary of a named log.
+    assert_eq!(frame("帮我分析一下 app.log"), json!({"summary": APP}));
+}
+
+#[test]
+fn follow_ups_edit_the_last_query() {
+    let last_q = serde_json::from_value(json!({"source": "log", "files": [ACCESS],
+        "filters": [{"field": "status", "op": "class", "value": 5.0}],
+        "measure": "count", "group_by": ["endpoint"]}))
+    .expect("query");
+    let last = LastQuery {
+        query: last_q,
+        top: vec![("endpoint".into(), "/api/orders".into())],
+    };
+    let f = frame_with("那 4xx 呢", Some(&last)).expect("frame");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "status", "op": "class", "value": 4.0}])
+    );
+    assert_eq!(f["group_by"], json!(["endpoint"]));
+    let f = frame_with("按小时呢", Some(&last)).expect("frame");
+    assert_eq!(
+        (&f["measure"], &f["bucket"]),
+        (&json!("buckets"), &json!("hour"))
+    );
+    let f = frame_with("and by client?", Some(&last)).expect("frame");
+    assert_eq!(f["group_by"], json!(["client"]));
+    let f = frame_with("它呢，第一次出现是什么时候", Some(&last)).expect("frame");
+    let filters = f["filters"].as_array().expect("filters");
+    assert!(filters.contains(&json!({"field": "endpoint", "op": "eq", "value": "/api/orders"})));
+    assert_eq!(
+        (&f["measure"], &f["order"]),
+        (&json!("rows"), &json!("asc"))
+    );
+    // A question of its own is a new query.
+    let f = frame_with("how many failed logins in auth.log", Some(&last)).expect("frame");
+    assert_eq!(f["files"], json!(["/data/uploads/id3/auth.log"]));
 }

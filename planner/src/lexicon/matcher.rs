@@ -137,9 +137,9 @@ fn longest_first(mut hits: Vec<Hit>) -> Vec<Hit> {
     hits.sort_by_key(|h| (std::cmp::Reverse(h.end - h.start), h.start));
     let mut kept: Vec<Hit> = Vec::new();
     for h in hits {
-        let clash = kept.iter().any(|k| {
-            k.start < h.end && h.start < k.end && !(k.start == h.start && k.end == h.end)
-        });
+        let clash = kept
+            .iter()
+            .any(|k| k.start < h.end && h.start < k.end && !(k.start == h.start && k.end == h.end));
         if !clash {
             kept.push(h);
         }

@@ -13,12 +13,12 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::env::{AgentEnv, HISTORY_LOAD};
-use crate::llm::{prompt, Availability, ChatMessage, ChatReply, ChatRequest, LlmClient, LlmError};
+use crate::llm::{prompt, Availability, ChatReply, ChatRequest, LlmClient, LlmError};
 use crate::store::{ToolCallRow, UploadRow};
 use crate::transfer::offers::{new_offer, OfferFile};
 use crate::turn::{stream_pieces, Role, TurnEvent, TurnOutcome, TurnRequest};
 use llmops_planner::text::Lang;
-use llmops_planner::{self as planner, HistoryTurn, PlannerAction, PlannerInput, StepRecord};
+use llmops_planner::{self as planner, HistoryTurn, PlannerInput, StepRecord};
 use llmops_tools::{LiveChunk, LiveSink, ToolCtx, ToolData, ToolName, ToolResult, UploadRef};
 
 mod action;
@@ -451,7 +451,6 @@ impl Turn<'_> {
         }
         result
     }
-
 }
 
 /// The status line before an LLM-chosen tool call (the offline planner writes its own).

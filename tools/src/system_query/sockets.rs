@@ -99,7 +99,11 @@ fn owners() -> HashMap<u64, (u32, String)> {
         return map;
     };
     for entry in dir.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
             continue;
         };
         let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
@@ -196,10 +200,19 @@ mod tests {
         let v = parse_net(TCP, "tcp");
         assert_eq!(v.len(), 2);
         assert_eq!(
-            (v[0].local.as_str(), v[0].local_port, v[0].state, v[0].uid, v[0].inode),
+            (
+                v[0].local.as_str(),
+                v[0].local_port,
+                v[0].state,
+                v[0].uid,
+                v[0].inode
+            ),
             ("127.0.0.1", 8080, "LISTEN", 1000, 5551)
         );
-        assert_eq!((v[1].peer.as_str(), v[1].peer_port, v[1].state), ("127.0.0.2", 50000, "ESTAB"));
+        assert_eq!(
+            (v[1].peer.as_str(), v[1].peer_port, v[1].state),
+            ("127.0.0.2", 50000, "ESTAB")
+        );
         let v6 = parse_net(TCP6, "tcp6");
         assert_eq!((v6[0].local.as_str(), v6[0].local_port), ("::", 22));
         assert_eq!((v6[1].local.as_str(), v6[1].local_port), ("127.0.0.1", 80));
@@ -218,7 +231,9 @@ mod tests {
         let row = t
             .rows
             .iter()
-            .find(|r| r[lp] == SysCell::Int(i64::from(port)) && r[st] == SysCell::Text("LISTEN".into()))
+            .find(|r| {
+                r[lp] == SysCell::Int(i64::from(port)) && r[st] == SysCell::Text("LISTEN".into())
+            })
             .expect("the listener is listed");
         assert_eq!(row[pid], SysCell::Int(i64::from(std::process::id())));
     }

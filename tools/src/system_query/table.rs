@@ -28,6 +28,7 @@ pub fn col(name: &str, kind: FieldKind, unit: Unit) -> FieldInfo {
         kind,
         unit,
         roles: Vec::new(),
+        example: None,
     }
 }
 

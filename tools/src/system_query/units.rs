@@ -39,7 +39,13 @@ pub enum UnitsError {
 /// The units table of this host (runs `systemctl`, bounded by the caller's timeout).
 pub async fn table() -> Result<SysTable, UnitsError> {
     let out = tokio::process::Command::new("systemctl")
-        .args(["list-units", "--all", "--plain", "--no-legend", "--no-pager"])
+        .args([
+            "list-units",
+            "--all",
+            "--plain",
+            "--no-legend",
+            "--no-pager",
+        ])
         .kill_on_drop(true)
         .output()
         .await
@@ -74,6 +80,9 @@ mod tests {
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[1][0], SysCell::Text("redis.service".into()));
         assert_eq!(rows[1][2], SysCell::Text("failed".into()));
-        assert_eq!(rows[0][4], SysCell::Text("A high performance web server".into()));
+        assert_eq!(
+            rows[0][4],
+            SysCell::Text("A high performance web server".into())
+        );
     }
 }
