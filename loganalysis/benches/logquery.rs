@@ -1,2 +1,188 @@
-//! placeholder
-fn main() {}
+//! Log query throughput: a generated 100 MiB nginx combined access log in a temp dir;
+//! filter + count (5xx) and group + top 10 (by client) with `run_query` on one thread,
+//! side by side with `grep -c` and `awk | sort | uniq -c | sort -rn | head` on the same
+//! file, medians; every run checked against the planted truth. Rewrites its section of
+//! docs/benchmarks.md (between the `bench:logquery` markers).
+//!
+//! Run: `cargo bench -p llmops-loganalysis --bench logquery` (release, in `make bench`).
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use llmops_common::query::{Field, Filter, FilterOp, Query, QueryValue, Scalar};
+use llmops_loganalysis::table::truth::generate;
+use llmops_loganalysis::{run_query, QueryFile, QueryOptions};
+
+const SIZE: u64 = 100 * 1024 * 1024;
+const RUNS: usize = 5;
+const START: &str = "<!-- bench:logquery:begin -->";
+const END: &str = "<!-- bench:logquery:end -->";
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn time_runs(mut f: impl FnMut()) -> Duration {
+    median(
+        (0..RUNS)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed()
+            })
+            .collect(),
+    )
+}
+
+fn sh(dir: &Path, cmd: &str) -> String {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(cmd)
+        .current_dir(dir)
+        .output()
+        .expect("sh runs");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+fn mbps(bytes: u64, d: Duration) -> f64 {
+    bytes as f64 / 1e6 / d.as_secs_f64()
+}
+
+fn cpu() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into())
+}
+
+fn main() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "access.log";
+    let path = dir.path().join(name);
+    let per_event = {
+        let mut probe = Vec::new();
+        let t = generate("nginx_combined", 1, 2000, &mut probe).expect("probe");
+        t.bytes / 2000
+    };
+    let n = (SIZE / per_event) as usize;
+    let truth = {
+        let file = std::fs::File::create(&path).expect("create");
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+        let t = generate("nginx_combined", 2024, n, &mut w).expect("generate");
+        w.flush().expect("flush");
+        t
+    };
+    let five = truth
+        .events
+        .iter()
+        .filter(|e| e.status.is_some_and(|s| (500..600).contains(&s)))
+        .count() as u64;
+    let mut by: BTreeMap<String, u64> = BTreeMap::new();
+    for e in &truth.events {
+        if let Some(k) = &e.key {
+            *by.entry(k.clone()).or_insert(0) += 1;
+        }
+    }
+    let top = by.values().copied().max().unwrap_or(0);
+    let files = [QueryFile::new(name, &path)];
+    let opts = QueryOptions {
+        threads: 1,
+        ..QueryOptions::default()
+    };
+    let count_q = Query {
+        filters: vec![Filter::new(
+            Some(Field::new("status")),
+            FilterOp::Class,
+            Scalar::Number(5.0),
+        )],
+        ..Query::default()
+    };
+    let group_q = Query {
+        group_by: vec![Field::new("client")],
+        ..Query::default()
+    };
+    let cancel = AtomicBool::new(false);
+    let mut count_pipe = String::new();
+    let engine_count = time_runs(|| {
+        let r = run_query(&files, &count_q, &opts, &cancel).expect("count");
+        assert_eq!(
+            r.value,
+            QueryValue::Count { count: five },
+            "planted 5xx count"
+        );
+        count_pipe = r.pipeline.unwrap_or_default();
+    });
+    let engine_group = time_runs(|| {
+        let r = run_query(&files, &group_q, &opts, &cancel).expect("group");
+        let QueryValue::Groups { rows, .. } = r.value else {
+            panic!("groups")
+        };
+        assert_eq!(rows[0].count, top, "planted top client");
+    });
+    let grep_cmd = format!("grep -c -E '\" 5[0-9][0-9] ' {name}");
+    let grep = time_runs(|| assert_eq!(sh(dir.path(), &grep_cmd), five.to_string()));
+    let awk_count = time_runs(|| assert_eq!(sh(dir.path(), &count_pipe), five.to_string()));
+    let awk_cmd = format!("awk '{{print $1}}' {name} | sort | uniq -c | sort -rn | head");
+    let awk_group = time_runs(|| {
+        let out = sh(dir.path(), &awk_cmd);
+        assert!(out.starts_with(&top.to_string()), "{out}");
+    });
+    let date = sh(dir.path(), "date -u +%Y-%m-%d");
+    let b = truth.bytes;
+    let row = |what: &str, cmd: &str, d: Duration, base: Duration| {
+        format!(
+            "| {what} | `{cmd}` | {:.0} ms | {:.0} MB/s | {:.2}× |\n",
+            d.as_secs_f64() * 1e3,
+            mbps(b, d),
+            d.as_secs_f64() / base.as_secs_f64()
+        )
+    };
+    let mut table = String::from(
+        "| task | command | median | throughput | time vs engine |\n|---|---|---|---|---|\n",
+    );
+    table += &row(
+        "filter + count (5xx)",
+        "run_query: status class 5, count (1 thread)",
+        engine_count,
+        engine_count,
+    );
+    table += &row("filter + count (5xx)", &grep_cmd, grep, engine_count);
+    table += &row("filter + count (5xx)", &count_pipe, awk_count, engine_count);
+    table += &row(
+        "group + top 10 (client)",
+        "run_query: group_by client, top 10 (1 thread)",
+        engine_group,
+        engine_group,
+    );
+    table += &row("group + top 10 (client)", &awk_cmd, awk_group, engine_group);
+    let section = format!(
+        "{START}\n## Log query (`run_query`, logs as tables)\n\n\
+         Command: `cargo bench -p llmops-loganalysis --bench logquery` (release, in `make bench`), \
+         {date}, {cpu}. A generated nginx combined access log of {:.0} MiB ({} lines) in a temp \
+         dir, just written (page cache warm); every run checked against the planted 5xx count \
+         ({five}) and top client count ({top}). The engine runs on one thread; the shell tools \
+         are single-threaded too. {RUNS} runs each, medians.\n\n{table}{END}",
+        b as f64 / (1024.0 * 1024.0),
+        truth.lines,
+        cpu = cpu(),
+    );
+    println!("{section}");
+    let doc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/benchmarks.md");
+    let text = std::fs::read_to_string(&doc).unwrap_or_default();
+    let new = match (text.find(START), text.find(END)) {
+        (Some(a), Some(b)) if b > a => format!("{}{section}{}", &text[..a], &text[b + END.len()..]),
+        _ => format!("{}\n\n{section}\n", text.trim_end()),
+    };
+    std::fs::write(&doc, new).expect("write docs/benchmarks.md");
+    println!("updated {}", doc.display());
+}

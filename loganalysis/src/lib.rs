@@ -24,11 +24,11 @@ pub use analyzer::{AnalyzeOptions, LogAnalyzer, MAX_BUCKETS, MAX_EXAMPLE, MAX_LI
 pub use file::{analyze_file, AnalyzeError};
 pub use level::Level;
 pub use mask::MAX_TEMPLATE;
-pub use table::{
-    run_query, run_table, Cell, MemTable, QueryError, QueryFile, QueryOptions, Registry,
-};
 pub use report::{
     AnalyzeMode, Bucket, BucketSize, FileAnalysis, Histogram, LevelCount, LogReport, TemplateCount,
+};
+pub use table::{
+    run_query, run_table, Cell, MemTable, QueryError, QueryFile, QueryOptions, Registry,
 };
 
 /// Convenience: the report of an in-memory log.

@@ -301,9 +301,9 @@ fn bad(file: &str, text: &str, needle: &str, msg: String) -> QueryError {
 /// Parses and compiles one definition file.
 pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
     let def: FormatToml = toml::from_str(text).map_err(|e| {
-        let line = e
-            .span()
-            .map_or(1, |s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+        let line = e.span().map_or(1, |s| {
+            text[..s.start.min(text.len())].matches('\n').count() + 1
+        });
         QueryError::BadFormat {
             file: file.to_string(),
             line,
@@ -327,12 +327,13 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
     };
     let (parser, line_regex) = match def.parse.kind {
         ParseKind::Pattern => {
-            let src = def.parse.pattern.as_deref().ok_or_else(|| {
-                err("[parse]", "kind = \"pattern\" needs `pattern`".into())
-            })?;
+            let src = def
+                .parse
+                .pattern
+                .as_deref()
+                .ok_or_else(|| err("[parse]", "kind = \"pattern\" needs `pattern`".into()))?;
             let kinds = |n: &str| declared(n).map_or(FieldKind::Text, |d| d.kind);
-            let p = Pattern::compile(src, def.parse.tail, &kinds)
-                .map_err(|m| err("pattern", m))?;
+            let p = Pattern::compile(src, def.parse.tail, &kinds).map_err(|m| err("pattern", m))?;
             for (i, name) in p.names().iter().enumerate() {
                 fields.push(spec(name, Origin::Capture(i)));
             }
@@ -376,9 +377,10 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
         let from = if d.from == "@event" {
             DerivedFrom::Event
         } else {
-            let i = fields.iter().position(|f| f.name == d.from).ok_or_else(|| {
-                err(&d.from, format!("derived from unknown field `{}`", d.from))
-            })?;
+            let i = fields
+                .iter()
+                .position(|f| f.name == d.from)
+                .ok_or_else(|| err(&d.from, format!("derived from unknown field `{}`", d.from)))?;
             DerivedFrom::Field(i)
         };
         let re = Regex::new(&d.regex).map_err(|e| err(&d.regex, format!("bad regex: {e}")))?;
@@ -406,13 +408,20 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
             };
             groups.push((g, idx));
         }
-        derived.push(Derived { from, regex: re, groups });
+        derived.push(Derived {
+            from,
+            regex: re,
+            groups,
+        });
     }
     for d in &def.fields {
         if !fields.iter().any(|f| f.name == d.name) {
             return Err(err(
                 &d.name,
-                format!("field `{}` is declared but no pattern, group or key makes it", d.name),
+                format!(
+                    "field `{}` is declared but no pattern, group or key makes it",
+                    d.name
+                ),
             ));
         }
     }
@@ -432,8 +441,7 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
         time = Some(0);
         level = Some(1);
     }
-    if def.parse.level.as_deref() == Some("@analyser") && def.parse.kind != ParseKind::Analyser
-    {
+    if def.parse.level.as_deref() == Some("@analyser") && def.parse.kind != ParseKind::Analyser {
         fields.push(spec("level", Origin::Analyser(AnalyserPart::Level)));
         level = Some(fields.len() - 1);
     }

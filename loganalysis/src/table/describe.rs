@@ -6,16 +6,16 @@ use llmops_common::query::{Filter, FilterOp, Measure, Order, Query, Resolved, Un
 use super::window::show_second;
 
 fn used(resolved: &[Resolved], asked: &str) -> String {
-    resolved
-        .iter()
-        .find(|r| r.asked.0 == asked)
-        .map_or_else(|| asked.to_string(), |r| {
+    resolved.iter().find(|r| r.asked.0 == asked).map_or_else(
+        || asked.to_string(),
+        |r| {
             if r.used == asked {
                 asked.to_string()
             } else {
                 format!("{asked} ({})", r.used)
             }
-        })
+        },
+    )
 }
 
 fn unit_suffix(u: Unit) -> String {
@@ -27,10 +27,7 @@ fn unit_suffix(u: Unit) -> String {
 
 /// One filter in words: (Chinese, English).
 fn filter_words(f: &Filter, resolved: &[Resolved]) -> (String, String) {
-    let field = f
-        .field
-        .as_ref()
-        .map(|x| used(resolved, x.as_str()));
+    let field = f.field.as_ref().map(|x| used(resolved, x.as_str()));
     let (fz, fe) = match &field {
         Some(x) => (format!("字段 {x} "), format!("{x} ")),
         None => ("事件文本".to_string(), "the event ".to_string()),
@@ -115,7 +112,10 @@ fn measure_words(q: &Query, resolved: &[Resolved]) -> (String, String) {
             format!("{f} 的统计（数量、最小、最大、平均、P50/P90/P95/P99，精确值）"),
             format!("statistics of {f} (count, min, max, mean, exact p50/p90/p95/p99)"),
         ),
-        Measure::Buckets => ("每个时间桶的事件数及峰值".into(), "events per time bucket, with the peak".into()),
+        Measure::Buckets => (
+            "每个时间桶的事件数及峰值".into(),
+            "events per time bucket, with the peak".into(),
+        ),
         Measure::Rows => match &q.field {
             None => (
                 format!("按文件顺序的前 {} 个事件", q.limit()),
@@ -136,7 +136,10 @@ fn measure_words(q: &Query, resolved: &[Resolved]) -> (String, String) {
             "多个文件按时间合并的事件，以及每个文件每个时间桶的事件数".into(),
             "the events of all files merged in time order, with per-file counts per bucket".into(),
         ),
-        Measure::Fields => ("日志的字段及示例值".into(), "the log's fields with example values".into()),
+        Measure::Fields => (
+            "日志的字段及示例值".into(),
+            "the log's fields with example values".into(),
+        ),
         _ => (String::new(), String::new()),
     }
 }
@@ -155,9 +158,21 @@ pub fn describe(
     zh = format!("{}（{fmts}）中{zh}", files.join("、"));
     en = format!("{en} in {} ({fmts})", files.join(", "));
     if !q.group_by.is_empty() {
-        let g: Vec<String> = q.group_by.iter().map(|x| used(resolved, x.as_str())).collect();
-        zh.push_str(&format!("，按 {} 分组，取前 {} 组", g.join("、"), q.limit()));
-        en.push_str(&format!(", grouped by {}, top {}", g.join(" and "), q.limit()));
+        let g: Vec<String> = q
+            .group_by
+            .iter()
+            .map(|x| used(resolved, x.as_str()))
+            .collect();
+        zh.push_str(&format!(
+            "，按 {} 分组，取前 {} 组",
+            g.join("、"),
+            q.limit()
+        ));
+        en.push_str(&format!(
+            ", grouped by {}, top {}",
+            g.join(" and "),
+            q.limit()
+        ));
     }
     if !q.filters.is_empty() {
         let (zs, es): (Vec<String>, Vec<String>) =
@@ -173,7 +188,11 @@ pub fn describe(
                 show_second(s, no_year)
             }
         };
-        zh.push_str(&format!("，时间从 {} 到 {}（含两端，按日志写的时间比较，不换算时区）", show(a), show(b)));
+        zh.push_str(&format!(
+            "，时间从 {} 到 {}（含两端，按日志写的时间比较，不换算时区）",
+            show(a),
+            show(b)
+        ));
         en.push_str(&format!(
             ", from {} to {} (both included, times as the log writes them, zone not applied)",
             show(a),

@@ -11,7 +11,9 @@ pub enum QueryError {
         table: String,
         available: String,
     },
-    #[error("字段 `{field}` 不是数值，无法计算{what} / field `{field}` is not numeric: no {what} of it")]
+    #[error(
+        "字段 `{field}` 不是数值，无法计算{what} / field `{field}` is not numeric: no {what} of it"
+    )]
     NotNumeric { field: String, what: String },
     #[error("单位不匹配: 字段 `{field}` 以 {field_unit} 计，条件用 {unit} / unit mismatch: `{field}` is in {field_unit}, the filter in {unit}")]
     UnitMismatch {

@@ -141,13 +141,14 @@ pub fn run_table(t: &MemTable, q: &Query) -> Result<QueryResult, QueryError> {
     let unit = p.field.as_ref().map(|f| f.unit).unwrap_or_default();
     let names = vec![t.name.clone()];
     let value = finish(acc, q, unit, 1, &[]);
-    let (described_zh, described_en) =
-        describe(q, &p.resolved, &names, &names, window, false);
+    let (described_zh, described_en) = describe(q, &p.resolved, &names, &names, window, false);
     let mut query = q.clone();
     query.limit = Some(q.limit() as u32);
     let mut notes = Vec::new();
     if q.measure != Measure::Fields {
-        notes.push("系统表没有等价的单条 shell 管道 / no single shell pipeline for a system table".into());
+        notes.push(
+            "系统表没有等价的单条 shell 管道 / no single shell pipeline for a system table".into(),
+        );
     }
     Ok(QueryResult {
         query,

@@ -79,8 +79,12 @@ fn grep(c: &PipeCtx<'_>) -> Option<String> {
     let mut stages = Vec::new();
     for cond in &conds {
         let (flags, pat, neg) = match cond {
-            Cond::Contains { f: None, text, neg, .. } => ("-F", text.clone(), *neg),
-            Cond::ContainsCi { f: None, text, neg, .. } => ("-F -i", text.clone(), *neg),
+            Cond::Contains {
+                f: None, text, neg, ..
+            } => ("-F", text.clone(), *neg),
+            Cond::ContainsCi {
+                f: None, text, neg, ..
+            } => ("-F -i", text.clone(), *neg),
             Cond::Regex { f: None, re } => ("-P", re.as_str().to_string(), false),
             _ => return None,
         };
@@ -97,7 +101,11 @@ fn grep(c: &PipeCtx<'_>) -> Option<String> {
         .map(|(i, (flags, pat, neg))| {
             let v = if neg { " -v" } else { "" };
             let count = if i + 1 == n { " -c" } else { "" };
-            let src = if i == 0 { format!(" {file}") } else { String::new() };
+            let src = if i == 0 {
+                format!(" {file}")
+            } else {
+                String::new()
+            };
             format!("grep{count}{v} {flags} -e {}{src}", shq(&pat))
         })
         .collect();
@@ -128,7 +136,11 @@ fn awk_expr(fmt: &Format, spec: &FieldSpec) -> Option<String> {
             while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
                 j += 1;
             }
-            let words = fmt.fields.iter().find(|f| f.name == src[i + 1..j]).map_or(1, |f| f.words);
+            let words = fmt
+                .fields
+                .iter()
+                .find(|f| f.name == src[i + 1..j])
+                .map_or(1, |f| f.words);
             let ends_word = j == b.len() || b[j].is_ascii_whitespace();
             if field == target {
                 return (at_start && ends_word && words == 1).then(|| format!("${col}"));
@@ -197,7 +209,11 @@ fn awk(c: &PipeCtx<'_>) -> Option<String> {
             }
             Cond::Range { f, lo, hi } => {
                 let x = col(f)?;
-                format!("{x} != \"-\" && {x}+0 >= {} && {x}+0 <= {}", num_lit(*lo), num_lit(*hi))
+                format!(
+                    "{x} != \"-\" && {x}+0 >= {} && {x}+0 <= {}",
+                    num_lit(*lo),
+                    num_lit(*hi)
+                )
             }
             Cond::Text { f, value, cs, neg } => {
                 let x = col(f)?;
@@ -237,7 +253,10 @@ fn awk(c: &PipeCtx<'_>) -> Option<String> {
         Some(if f.is_numeric() { format!("{x}+0") } else { x })
     };
     let keys = |fs: &[FieldRef]| -> Option<String> {
-        fs.iter().map(value_of).collect::<Option<Vec<_>>>().map(|v| v.join(", "))
+        fs.iter()
+            .map(value_of)
+            .collect::<Option<Vec<_>>>()
+            .map(|v| v.join(", "))
     };
     let m = c.q.measure;
     if !c.plan.group.is_empty() {
@@ -246,7 +265,11 @@ fn awk(c: &PipeCtx<'_>) -> Option<String> {
         }
         let k = keys(&c.plan.group)?;
         let prog = format!("{} {{print {k}}}", with(""));
-        return Some(format!("awk {} {file} | {}", shq(prog.trim()), top_tail(c.q.limit())));
+        return Some(format!(
+            "awk {} {file} | {}",
+            shq(prog.trim()),
+            top_tail(c.q.limit())
+        ));
     }
     match m {
         Measure::Count => Some(if cond.is_empty() {
@@ -257,7 +280,10 @@ fn awk(c: &PipeCtx<'_>) -> Option<String> {
         Measure::CountDistinct => {
             let f = c.plan.field.as_ref()?;
             let prog = format!("{} {{print {}}}", with(""), value_of(f)?);
-            Some(format!("awk {} {file} | LC_ALL=C sort -u | wc -l", shq(prog.trim())))
+            Some(format!(
+                "awk {} {file} | LC_ALL=C sort -u | wc -l",
+                shq(prog.trim())
+            ))
         }
         Measure::Min | Measure::Max | Measure::Sum | Measure::Mean => {
             let f = c.plan.field.as_ref()?;
@@ -331,10 +357,17 @@ fn jq(c: &PipeCtx<'_>) -> Result<String, String> {
                 .iter()
                 .map(|(w, l)| format!("\"{w}\":\"{l}\""))
                 .chain(c.fmt.level_map.iter().map(|(k, v)| {
-                    format!("{}:{}", serde_json::to_string(k).unwrap_or_default(), serde_json::to_string(v).unwrap_or_default())
+                    format!(
+                        "{}:{}",
+                        serde_json::to_string(k).unwrap_or_default(),
+                        serde_json::to_string(v).unwrap_or_default()
+                    )
                 }))
                 .collect();
-            format!("({base} as $r | ({{{}}}[($r // \"\") | ascii_upcase] // $r))", map.join(","))
+            format!(
+                "({base} as $r | ({{{}}}[($r // \"\") | ascii_upcase] // $r))",
+                map.join(",")
+            )
         } else {
             base
         }
@@ -353,7 +386,11 @@ fn jq(c: &PipeCtx<'_>) -> Result<String, String> {
                     FilterOp::Ge => ">=",
                     _ => return Err("unsupported comparison".into()),
                 };
-                format!("({} | num | . != null and . {o} {})", field(f), num_lit(*value))
+                format!(
+                    "({} | num | . != null and . {o} {})",
+                    field(f),
+                    num_lit(*value)
+                )
             }
             Cond::Range { f, lo, hi } => format!(
                 "({} | num | . != null and . >= {} and . <= {})",
@@ -366,7 +403,11 @@ fn jq(c: &PipeCtx<'_>) -> Result<String, String> {
                 let e = if *cs {
                     format!("({} == {})", field(f), s(&v))
                 } else {
-                    format!("(({} // \"\" | ascii_downcase) == {})", field(f), s(&v.to_ascii_lowercase()))
+                    format!(
+                        "(({} // \"\" | ascii_downcase) == {})",
+                        field(f),
+                        s(&v.to_ascii_lowercase())
+                    )
                 };
                 if *neg {
                     format!("({e} | not)")
@@ -380,7 +421,11 @@ fn jq(c: &PipeCtx<'_>) -> Result<String, String> {
                     Some(f) => format!("({} // \"\")", field(f)),
                     None => "$l".to_string(),
                 };
-                let e = format!("({h} | test({}; \"{}\"))", s(&regex::escape(text)), if ci { "i" } else { "" });
+                let e = format!(
+                    "({h} | test({}; \"{}\"))",
+                    s(&regex::escape(text)),
+                    if ci { "i" } else { "" }
+                );
                 if *neg {
                     format!("({e} | not)")
                 } else {
@@ -422,15 +467,28 @@ fn jq(c: &PipeCtx<'_>) -> Result<String, String> {
             return Err("grouped statistics: no one-line jq equivalent shown".into());
         }
         let keys: Vec<String> = c.plan.group.iter().map(keyf).collect();
-        let prog = format!("{head} | [{}] | select(all(. != null)) | join(\" \")", keys.join(", "));
-        return Ok(format!("jq -rR {} {file} | {}", shq(&prog), top_tail(c.q.limit())));
+        let prog = format!(
+            "{head} | [{}] | select(all(. != null)) | join(\" \")",
+            keys.join(", ")
+        );
+        return Ok(format!(
+            "jq -rR {} {file} | {}",
+            shq(&prog),
+            top_tail(c.q.limit())
+        ));
     }
     match m {
-        Measure::Count => Ok(format!("jq -cR {} {file} | wc -l", shq(&format!("{head} | 1")))),
+        Measure::Count => Ok(format!(
+            "jq -cR {} {file} | wc -l",
+            shq(&format!("{head} | 1"))
+        )),
         Measure::CountDistinct => {
             let f = c.plan.field.as_ref().ok_or("no field")?;
             let prog = format!("{head} | {} | select(. != null)", keyf(f));
-            Ok(format!("jq -rR {} {file} | LC_ALL=C sort -u | wc -l", shq(&prog)))
+            Ok(format!(
+                "jq -rR {} {file} | LC_ALL=C sort -u | wc -l",
+                shq(&prog)
+            ))
         }
         m if m.is_stat() => {
             let f = c.plan.field.as_ref().ok_or("no field")?;
@@ -537,7 +595,11 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
             let name = perl_str(&spec.name);
             code.push_str(&format!("my %L = ({}); ", map.join(", ")));
             for (k, v) in &fmt.level_map {
-                code.push_str(&format!("$L{{{}}} = {}; ", perl_str(&k.to_uppercase()), perl_str(v)));
+                code.push_str(&format!(
+                    "$L{{{}}} = {}; ",
+                    perl_str(&k.to_uppercase()),
+                    perl_str(v)
+                ));
             }
             code.push_str(&format!("if (defined $f{{{name}}}) {{ my $u = uc $f{{{name}}}; $f{{{name}}} = $L{{$u}} if exists $L{{$u}} }} "));
         }
@@ -565,7 +627,12 @@ fn perl_cond(c: &PipeCtx<'_>) -> Result<String, String> {
                     FilterOp::Ge => ">=",
                     _ => return Err("unsupported comparison".into()),
                 };
-                format!("defined(num({})) && num({}) {o} {}", fv(f), fv(f), num_lit(*value))
+                format!(
+                    "defined(num({})) && num({}) {o} {}",
+                    fv(f),
+                    fv(f),
+                    num_lit(*value)
+                )
             }
             Cond::Range { f, lo, hi } => format!(
                 "defined(num({0})) && num({0}) >= {1} && num({0}) <= {2}",
@@ -587,9 +654,16 @@ fn perl_cond(c: &PipeCtx<'_>) -> Result<String, String> {
                 }
             }
             Cond::Contains { f, text, neg, .. } | Cond::ContainsCi { f, text, neg, .. } => {
-                let ci = if matches!(cond, Cond::ContainsCi { .. }) { "i" } else { "" };
+                let ci = if matches!(cond, Cond::ContainsCi { .. }) {
+                    "i"
+                } else {
+                    ""
+                };
                 let h = f.as_ref().map_or("$_".to_string(), fv);
-                let e = format!("(defined {h} && {h} =~ /\\Q{}\\E/{ci})", perl_re(text).replace("\\E", "\\\\E"));
+                let e = format!(
+                    "(defined {h} && {h} =~ /\\Q{}\\E/{ci})",
+                    perl_re(text).replace("\\E", "\\\\E")
+                );
                 if *neg {
                     format!("!{e}")
                 } else {
@@ -602,7 +676,12 @@ fn perl_cond(c: &PipeCtx<'_>) -> Result<String, String> {
             }
             Cond::All(_) => return Err("nested filters".into()),
         };
-        let whole = matches!(cond, Cond::Contains { f: None, .. } | Cond::ContainsCi { f: None, .. } | Cond::Regex { f: None, .. });
+        let whole = matches!(
+            cond,
+            Cond::Contains { f: None, .. }
+                | Cond::ContainsCi { f: None, .. }
+                | Cond::Regex { f: None, .. }
+        );
         needs_ok |= !whole;
         text_only &= whole;
         conds.push(e);
@@ -619,9 +698,17 @@ fn perl_cond(c: &PipeCtx<'_>) -> Result<String, String> {
             kind: FieldKind::Time,
             unit: llmops_common::query::Unit::None,
         });
-        conds.push(format!("defined(tk({tf})) && tk({tf}) ge {} && tk({tf}) le {}", perl_str(a), perl_str(b)));
+        conds.push(format!(
+            "defined(tk({tf})) && tk({tf}) ge {} && tk({tf}) le {}",
+            perl_str(a),
+            perl_str(b)
+        ));
     }
-    Ok(if conds.is_empty() { "1".into() } else { conds.join(" && ") })
+    Ok(if conds.is_empty() {
+        "1".into()
+    } else {
+        conds.join(" && ")
+    })
 }
 
 fn perl(c: &PipeCtx<'_>) -> Result<String, String> {
@@ -643,7 +730,11 @@ fn perl(c: &PipeCtx<'_>) -> Result<String, String> {
         let ks: Vec<String> = c.plan.group.iter().map(keyv).collect();
         let defined: Vec<String> = ks.iter().map(|k| format!("defined({k})")).collect();
         (
-            format!("print join(\" \", {}), \"\\n\" if {}", ks.join(", "), defined.join(" && ")),
+            format!(
+                "print join(\" \", {}), \"\\n\" if {}",
+                ks.join(", "),
+                defined.join(" && ")
+            ),
             String::new(),
             format!(" | {}", top_tail(c.q.limit())),
         )
@@ -653,7 +744,11 @@ fn perl(c: &PipeCtx<'_>) -> Result<String, String> {
             Measure::CountDistinct => {
                 let f = c.plan.field.as_ref().ok_or("no field")?;
                 let k = keyv(f);
-                (format!("print {k}, \"\\n\" if defined({k})"), String::new(), " | LC_ALL=C sort -u | wc -l".into())
+                (
+                    format!("print {k}, \"\\n\" if defined({k})"),
+                    String::new(),
+                    " | LC_ALL=C sort -u | wc -l".into(),
+                )
             }
             m if m.is_stat() || m == Measure::Stats => {
                 let f = c.plan.field.as_ref().ok_or("no field")?;
@@ -670,7 +765,10 @@ fn perl(c: &PipeCtx<'_>) -> Result<String, String> {
                     m => format!("printf \"%.6f\\n\", {}", pct(m.as_str()[1..].parse().unwrap_or(50))),
                 };
                 (
-                    format!("my $x = num({}); if (defined $x) {{ push @v, $x; $s += $x }}", fv(f)),
+                    format!(
+                        "my $x = num({}); if (defined $x) {{ push @v, $x; $s += $x }}",
+                        fv(f)
+                    ),
                     format!("@v = sort {{ $a <=> $b }} @v; {out} if @v"),
                     String::new(),
                 )
@@ -682,7 +780,11 @@ fn perl(c: &PipeCtx<'_>) -> Result<String, String> {
                     Some(3600) => 13,
                     Some(86400) => 10,
                     Some(1) => 19,
-                    _ => return Err("buckets of 5 or 10 minutes have no one-line Perl equivalent".into()),
+                    _ => {
+                        return Err(
+                            "buckets of 5 or 10 minutes have no one-line Perl equivalent".into(),
+                        )
+                    }
                 };
                 let tf = format!("$f{{{}}}", perl_str(&c.schema.fields[t].name));
                 (
@@ -698,9 +800,18 @@ fn perl(c: &PipeCtx<'_>) -> Result<String, String> {
     let reader = match &c.fmt.multiline {
         None => "while (<>) { chomp; s/\\r$//; ev($_) } ".to_string(),
         Some(ml) => {
-            let start = ml.start.as_ref().map_or("(?!)".to_string(), |r| perl_re(r.as_str()));
-            let cont = ml.cont.as_ref().map_or(".?".to_string(), |r| perl_re(r.as_str()));
-            let header = ml.header.as_ref().map_or("(?!)".to_string(), |r| perl_re(r.as_str()));
+            let start = ml
+                .start
+                .as_ref()
+                .map_or("(?!)".to_string(), |r| perl_re(r.as_str()));
+            let cont = ml
+                .cont
+                .as_ref()
+                .map_or(".?".to_string(), |r| perl_re(r.as_str()));
+            let header = ml
+                .header
+                .as_ref()
+                .map_or("(?!)".to_string(), |r| perl_re(r.as_str()));
             format!("my ($e, $oh); while (<>) {{ chomp; s/\\r$//; my $h = /{header}/ ? 1 : 0; if (/{start}/) {{ if (defined $e && $oh) {{ $e .= \"\\n$_\"; $oh &&= $h }} else {{ ev($e) if defined $e; $e = $_; $oh = $h }} }} elsif (defined $e && /{cont}/) {{ $e .= \"\\n$_\"; $oh &&= $h }} else {{ ev($e) if defined $e; undef $e; ev($_) }} }} ev($e) if defined $e; ")
         }
     };

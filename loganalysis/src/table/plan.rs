@@ -38,12 +38,25 @@ pub trait RowAccess {
 /// A compiled filter.
 #[derive(Debug)]
 pub enum Cond {
-    Num { f: FieldRef, op: FilterOp, value: f64 },
-    Range { f: FieldRef, lo: f64, hi: f64 },
-    Text { f: FieldRef, value: Vec<u8>, cs: bool, neg: bool },
+    Num {
+        f: FieldRef,
+        op: FilterOp,
+        value: f64,
+    },
+    Range {
+        f: FieldRef,
+        lo: f64,
+        hi: f64,
+    },
+    Text {
+        f: FieldRef,
+        value: Vec<u8>,
+        cs: bool,
+        neg: bool,
+    },
     Contains {
         f: Option<FieldRef>,
-        finder: memmem::Finder<'static>,
+        finder: Box<memmem::Finder<'static>>,
         text: String,
         neg: bool,
     },
@@ -53,7 +66,10 @@ pub enum Cond {
         text: String,
         neg: bool,
     },
-    Regex { f: Option<FieldRef>, re: Regex },
+    Regex {
+        f: Option<FieldRef>,
+        re: Regex,
+    },
     All(Vec<Cond>),
 }
 
@@ -91,7 +107,9 @@ impl Cond {
             }
             Cond::Contains { f, finder, neg, .. } => {
                 let hit = match f {
-                    Some(f) => row.val(f.id).is_some_and(|v| finder.find(v.as_bytes()).is_some()),
+                    Some(f) => row
+                        .val(f.id)
+                        .is_some_and(|v| finder.find(v.as_bytes()).is_some()),
                     None => finder.find(row.whole()).is_some(),
                 };
                 hit != *neg
@@ -256,18 +274,20 @@ pub fn compile_filter(
     match flt.op {
         FilterOp::Tag => {
             let name = flt.value.to_string();
-            let tag = t.tags.iter().find(|x| x.name == name).ok_or_else(|| {
-                QueryError::UnknownTag {
-                    tag: name.clone(),
-                    format: t.format.to_string(),
-                    available: t
-                        .tags
-                        .iter()
-                        .map(|x| x.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                }
-            })?;
+            let tag =
+                t.tags
+                    .iter()
+                    .find(|x| x.name == name)
+                    .ok_or_else(|| QueryError::UnknownTag {
+                        tag: name.clone(),
+                        format: t.format.to_string(),
+                        available: t
+                            .tags
+                            .iter()
+                            .map(|x| x.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    })?;
             let conds = tag
                 .filters
                 .iter()
@@ -289,7 +309,7 @@ pub fn compile_filter(
                 },
                 _ if flt.case_sensitive => Cond::Contains {
                     f,
-                    finder: memmem::Finder::new(text.as_bytes()).into_owned(),
+                    finder: Box::new(memmem::Finder::new(text.as_bytes()).into_owned()),
                     text,
                     neg,
                 },
@@ -302,9 +322,10 @@ pub fn compile_filter(
             })
         }
         op => {
-            let asked = flt.field.as_ref().ok_or_else(|| {
-                QueryError::BadFilter(format!("`{}` needs a field", op_name(op)))
-            })?;
+            let asked = flt
+                .field
+                .as_ref()
+                .ok_or_else(|| QueryError::BadFilter(format!("`{}` needs a field", op_name(op))))?;
             let r = t.resolve(asked)?;
             note(&r, asked, resolved);
             compile_compare(&r, flt)
@@ -409,8 +430,13 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
         }
         None => None,
     };
+    if q.group_by.len() > 2 {
+        return Err(QueryError::BadFilter(
+            "最多按两个字段分组 / group by at most two fields".into(),
+        ));
+    }
     let mut group = Vec::new();
-    for g in q.group_by.iter().take(2) {
+    for g in &q.group_by {
         let r = t.resolve(g)?;
         note(g, &r);
         group.push(r);
@@ -438,9 +464,7 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
 fn collect_fields(c: &Cond, out: &mut Vec<FieldRef>) {
     let f = match c {
         Cond::Num { f, .. } | Cond::Range { f, .. } | Cond::Text { f, .. } => Some(f),
-        Cond::Contains { f, .. } | Cond::ContainsCi { f, .. } | Cond::Regex { f, .. } => {
-            f.as_ref()
-        }
+        Cond::Contains { f, .. } | Cond::ContainsCi { f, .. } | Cond::Regex { f, .. } => f.as_ref(),
         Cond::All(cs) => {
             for c in cs {
                 collect_fields(c, out);

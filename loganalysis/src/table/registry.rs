@@ -18,21 +18,57 @@ const FALLBACK_PRIORITY: i32 = -100;
 pub const SAMPLE_LINES: usize = 200;
 
 const BUILTIN: &[(&str, &str)] = &[
-    ("nginx_combined.toml", include_str!("../../formats/nginx_combined.toml")),
-    ("nginx_timed.toml", include_str!("../../formats/nginx_timed.toml")),
-    ("nginx_common.toml", include_str!("../../formats/nginx_common.toml")),
-    ("json_lines.toml", include_str!("../../formats/json_lines.toml")),
-    ("journal_json.toml", include_str!("../../formats/journal_json.toml")),
+    (
+        "nginx_combined.toml",
+        include_str!("../../formats/nginx_combined.toml"),
+    ),
+    (
+        "nginx_timed.toml",
+        include_str!("../../formats/nginx_timed.toml"),
+    ),
+    (
+        "nginx_common.toml",
+        include_str!("../../formats/nginx_common.toml"),
+    ),
+    (
+        "json_lines.toml",
+        include_str!("../../formats/json_lines.toml"),
+    ),
+    (
+        "journal_json.toml",
+        include_str!("../../formats/journal_json.toml"),
+    ),
     ("logfmt.toml", include_str!("../../formats/logfmt.toml")),
-    ("syslog_rfc3164.toml", include_str!("../../formats/syslog_rfc3164.toml")),
-    ("syslog_rfc5424.toml", include_str!("../../formats/syslog_rfc5424.toml")),
+    (
+        "syslog_rfc3164.toml",
+        include_str!("../../formats/syslog_rfc3164.toml"),
+    ),
+    (
+        "syslog_rfc5424.toml",
+        include_str!("../../formats/syslog_rfc5424.toml"),
+    ),
     ("sshd.toml", include_str!("../../formats/sshd.toml")),
     ("kernel.toml", include_str!("../../formats/kernel.toml")),
-    ("java_logback.toml", include_str!("../../formats/java_logback.toml")),
-    ("java_log4j.toml", include_str!("../../formats/java_log4j.toml")),
-    ("haproxy_http.toml", include_str!("../../formats/haproxy_http.toml")),
-    ("postgresql.toml", include_str!("../../formats/postgresql.toml")),
-    ("mysql_slow.toml", include_str!("../../formats/mysql_slow.toml")),
+    (
+        "java_logback.toml",
+        include_str!("../../formats/java_logback.toml"),
+    ),
+    (
+        "java_log4j.toml",
+        include_str!("../../formats/java_log4j.toml"),
+    ),
+    (
+        "haproxy_http.toml",
+        include_str!("../../formats/haproxy_http.toml"),
+    ),
+    (
+        "postgresql.toml",
+        include_str!("../../formats/postgresql.toml"),
+    ),
+    (
+        "mysql_slow.toml",
+        include_str!("../../formats/mysql_slow.toml"),
+    ),
     ("generic.toml", include_str!("../../formats/generic.toml")),
     ("dmesg.toml", include_str!("../../formats/dmesg.toml")),
     ("plain.toml", include_str!("../../formats/plain.toml")),

@@ -4,9 +4,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
 
-use llmops_common::query::{
-    FieldInfo, Measure, Query, QueryResult, Resolved, Source, SourceInfo,
-};
+use llmops_common::query::{FieldInfo, Measure, Query, QueryResult, Resolved, Source, SourceInfo};
 
 use super::agg::{Acc, AccKind};
 use super::describe::describe;
@@ -99,16 +97,20 @@ fn empty_acc() -> Acc {
         missing: 0,
         untimed: 0,
         kind: AccKind::Count,
+        scratch: Vec::new(),
     }
 }
 
 /// The window in seconds, resolved against the newest event of all files.
+/// A resolved window (inclusive seconds) and the newest event it was resolved against.
+type Resolution = (Option<(i64, i64)>, Ts);
+
 fn window_secs(
     reg: &Registry,
     opened: &[Opened],
     q: &Query,
     cancel: &AtomicBool,
-) -> Result<Option<(Option<(i64, i64)>, Ts)>, QueryError> {
+) -> Result<Option<Resolution>, QueryError> {
     let Some(w) = &q.window else { return Ok(None) };
     check_window(w)?;
     let mut end: Option<Ts> = None;
@@ -122,7 +124,7 @@ fn window_secs(
             make_acc: &empty_acc,
         };
         if let Some(t) = newest_time(&o.file.path, o.end, &job, cancel)? {
-            if end.map_or(true, |e| t.key > e.key) {
+            if end.is_none_or(|e| t.key > e.key) {
                 end = Some(t);
             }
         }
@@ -211,7 +213,10 @@ pub fn run_query_with(
             unparsed: out.unparsed,
         });
         for r in &p.resolved {
-            if !resolved.iter().any(|x| x.asked == r.asked && x.used == r.used) {
+            if !resolved
+                .iter()
+                .any(|x| x.asked == r.asked && x.used == r.used)
+            {
                 resolved.push(r.clone());
             }
         }
@@ -247,7 +252,9 @@ pub fn run_query_with(
     let pipeline = match pipe {
         Ok(p) => Some(p),
         Err(why) => {
-            notes.push(format!("没有等价的 shell 管道 / no equivalent shell pipeline: {why}"));
+            notes.push(format!(
+                "没有等价的 shell 管道 / no equivalent shell pipeline: {why}"
+            ));
             None
         }
     };
@@ -260,7 +267,11 @@ pub fn run_query_with(
         sources,
         resolved,
         matched,
-        matched_per_file: if files.len() > 1 { per_file } else { Vec::new() },
+        matched_per_file: if files.len() > 1 {
+            per_file
+        } else {
+            Vec::new()
+        },
         value,
         pipeline,
         notes,

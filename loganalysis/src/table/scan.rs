@@ -221,12 +221,14 @@ impl Sink<'_> {
         match self.plan {
             Some(plan) => {
                 if plan.passes(&mut row) {
-                    self.out.acc.add(&mut row, plan, self.q, self.file, ev.line + 1);
+                    self.out
+                        .acc
+                        .add(&mut row, plan, self.q, self.file, ev.line + 1);
                 }
             }
             None => {
                 if let Some(t) = row.time() {
-                    if self.out.max_time.map_or(true, |m| t.key > m.key) {
+                    if self.out.max_time.is_none_or(|m| t.key > m.key) {
                         self.out.max_time = Some(t);
                     }
                 }
@@ -243,7 +245,14 @@ struct PartScan<'f> {
 }
 
 impl<'f> PartScan<'f> {
-    fn new(fmt: &'f Format, schema: &'f Schema, plan: Option<&'f Plan>, q: &'f Query, file: usize, acc: Acc) -> Self {
+    fn new(
+        fmt: &'f Format,
+        schema: &'f Schema,
+        plan: Option<&'f Plan>,
+        q: &'f Query,
+        file: usize,
+        acc: Acc,
+    ) -> Self {
         PartScan {
             asm: fmt.multiline.as_ref().map(Assembler::new),
             sink: Sink {
@@ -346,7 +355,14 @@ fn scan_part(
     let mut f = File::open(path).map_err(|e| QueryError::io(path, &e))?;
     f.seek(SeekFrom::Start(start))
         .map_err(|e| QueryError::io(path, &e))?;
-    let mut scan = PartScan::new(job.fmt, job.schema, job.plan, job.q, job.file, (job.make_acc)());
+    let mut scan = PartScan::new(
+        job.fmt,
+        job.schema,
+        job.plan,
+        job.q,
+        job.file,
+        (job.make_acc)(),
+    );
     let mut buf = vec![0u8; CHUNK];
     let mut pos = start;
     while pos < end {
@@ -409,8 +425,9 @@ pub fn scan_file(
             handles
                 .into_iter()
                 .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(QueryError::Io(path.to_path_buf(), "worker panicked".into())))
+                    h.join().unwrap_or_else(|_| {
+                        Err(QueryError::Io(path.to_path_buf(), "worker panicked".into()))
+                    })
                 })
                 .collect()
         })
@@ -431,7 +448,7 @@ fn merge_parts(outs: Vec<Result<PartOut, QueryError>>) -> Result<PartOut, QueryE
                 t.events += o.events;
                 t.unparsed += o.unparsed;
                 if let Some(m) = o.max_time {
-                    if t.max_time.map_or(true, |x| m.key > x.key) {
+                    if t.max_time.is_none_or(|x| m.key > x.key) {
                         t.max_time = Some(m);
                     }
                 }

@@ -37,7 +37,8 @@ fn every_shipped_definition_passes_its_own_checks() {
             let input = t.input.trim_start_matches('\n').as_bytes();
             let det = reg.detect(input);
             assert_eq!(
-                reg.formats()[det.format].name, fmt.name,
+                reg.formats()[det.format].name,
+                fmt.name,
                 "detection of {}'s test input",
                 fmt.name
             );
@@ -78,14 +79,25 @@ fn check_first_event(fmt: &Format, schema: &Schema, text: &[u8], t: &def::Format
     };
     let mut ex = Extractor::new(fmt, schema);
     for (name, want) in &t.fields {
-        let r = table.resolve(&Field::new(name.as_str())).expect("field resolves");
+        let r = table
+            .resolve(&Field::new(name.as_str()))
+            .expect("field resolves");
         ex.reset();
         let got = ex.value(text, r.id).map(|v| v.to_text());
-        assert_eq!(got.as_deref(), Some(want.as_str()), "{}: field {name}", fmt.name);
+        assert_eq!(
+            got.as_deref(),
+            Some(want.as_str()),
+            "{}: field {name}",
+            fmt.name
+        );
     }
     if schema.time.is_some() {
         ex.reset();
-        assert!(ex.time(text).is_some(), "{}: the first event has a time", fmt.name);
+        assert!(
+            ex.time(text).is_some(),
+            "{}: the first event has a time",
+            fmt.name
+        );
     }
     for tag in &t.tags {
         let f = Filter::new(None, FilterOp::Tag, Scalar::Text(tag.clone()));
@@ -106,9 +118,14 @@ fn a_bad_definition_names_the_file_and_line() {
     .expect("write");
     let err = Registry::with_dir(dir.path()).expect_err("bad regex");
     let msg = err.to_string();
-    assert!(msg.contains("mine.toml") && msg.contains("第 6 行") && msg.contains("line 6"), "{msg}");
+    assert!(
+        msg.contains("mine.toml") && msg.contains("第 6 行") && msg.contains("line 6"),
+        "{msg}"
+    );
     std::fs::write(dir.path().join("mine.toml"), "name = 3\n").expect("write");
-    let msg = Registry::with_dir(dir.path()).expect_err("bad toml").to_string();
+    let msg = Registry::with_dir(dir.path())
+        .expect_err("bad toml")
+        .to_string();
     assert!(msg.contains("line 1"), "{msg}");
 }
 
@@ -149,7 +166,11 @@ fields = { code = "502" }
     let q = Query {
         filters: vec![Filter {
             unit: llmops_common::query::Unit::S,
-            ..Filter::new(Some(Field::new("duration")), FilterOp::Gt, Scalar::Number(0.9))
+            ..Filter::new(
+                Some(Field::new("duration")),
+                FilterOp::Gt,
+                Scalar::Number(0.9),
+            )
         }],
         ..Query::default()
     };
@@ -169,38 +190,74 @@ fields = { code = "502" }
 fn unknown_fields_list_the_fields_the_log_has() {
     let dir = tempfile::tempdir().expect("tempdir");
     let log = dir.path().join("a.log");
-    std::fs::write(&log, "10.0.0.1 - - [01/May/2024:10:00:00 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\"\n").expect("write");
+    std::fs::write(
+        &log,
+        "10.0.0.1 - - [01/May/2024:10:00:00 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\"\n",
+    )
+    .expect("write");
     let q = Query {
         measure: Measure::Max,
         field: Some(Field::new("latency")),
         ..Query::default()
     };
-    let e = run_query(&[QueryFile::new("a.log", &log)], &q, &QueryOptions::default(), &AtomicBool::new(false))
-        .expect_err("unknown");
+    let e = run_query(
+        &[QueryFile::new("a.log", &log)],
+        &q,
+        &QueryOptions::default(),
+        &AtomicBool::new(false),
+    )
+    .expect_err("unknown");
     let msg = e.to_string();
-    assert!(msg.contains("latency") && msg.contains("status") && msg.contains("remote_addr"), "{msg}");
+    assert!(
+        msg.contains("latency") && msg.contains("status") && msg.contains("remote_addr"),
+        "{msg}"
+    );
     let q = Query {
         measure: Measure::Mean,
         field: Some(Field::new("path")),
         ..Query::default()
     };
-    let e = run_query(&[QueryFile::new("a.log", &log)], &q, &QueryOptions::default(), &AtomicBool::new(false))
-        .expect_err("not numeric");
+    let e = run_query(
+        &[QueryFile::new("a.log", &log)],
+        &q,
+        &QueryOptions::default(),
+        &AtomicBool::new(false),
+    )
+    .expect_err("not numeric");
     assert!(matches!(e, QueryError::NotNumeric { .. }), "{e}");
     let q = Query {
-        filters: vec![Filter::new(None, FilterOp::Regex, Scalar::Text("(unclosed".into()))],
+        filters: vec![Filter::new(
+            None,
+            FilterOp::Regex,
+            Scalar::Text("(unclosed".into()),
+        )],
         ..Query::default()
     };
-    let e = run_query(&[QueryFile::new("a.log", &log)], &q, &QueryOptions::default(), &AtomicBool::new(false))
-        .expect_err("bad regex");
+    let e = run_query(
+        &[QueryFile::new("a.log", &log)],
+        &q,
+        &QueryOptions::default(),
+        &AtomicBool::new(false),
+    )
+    .expect_err("bad regex");
     assert!(matches!(e, QueryError::BadRegex { .. }), "{e}");
     let bin = dir.path().join("b.bin");
     std::fs::write(&bin, b"\x00\x01\x02").expect("write");
-    let e = run_query(&[QueryFile::new("b.bin", &bin)], &Query::default(), &QueryOptions::default(), &AtomicBool::new(false))
-        .expect_err("binary");
+    let e = run_query(
+        &[QueryFile::new("b.bin", &bin)],
+        &Query::default(),
+        &QueryOptions::default(),
+        &AtomicBool::new(false),
+    )
+    .expect_err("binary");
     assert!(matches!(e, QueryError::Binary(_)), "{e}");
     let missing = dir.path().join("nope.log");
-    let e = run_query(&[QueryFile::new("nope.log", &missing)], &Query::default(), &QueryOptions::default(), &AtomicBool::new(false))
-        .expect_err("missing");
+    let e = run_query(
+        &[QueryFile::new("nope.log", &missing)],
+        &Query::default(),
+        &QueryOptions::default(),
+        &AtomicBool::new(false),
+    )
+    .expect_err("missing");
     assert!(matches!(e, QueryError::NotFound(_)), "{e}");
 }

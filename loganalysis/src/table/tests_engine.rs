@@ -4,21 +4,35 @@
 use std::sync::atomic::AtomicBool;
 
 use llmops_common::query::{
-    Field, FieldInfo, FieldKind, Filter, FilterOp, Measure, Order, Query, QueryResult,
-    QueryValue, Scalar, TimePoint, Unit, Window,
+    Field, FieldInfo, FieldKind, Filter, FilterOp, Measure, Order, Query, QueryResult, QueryValue,
+    Scalar, TimePoint, Unit, Window,
 };
 use proptest::prelude::*;
 
 use super::truth::generate;
 use super::*;
 
-fn write(dir: &std::path::Path, name: &str, fmt: &'static str, seed: u64, n: usize) -> super::truth::TruthLog {
+fn write(
+    dir: &std::path::Path,
+    name: &str,
+    fmt: &'static str,
+    seed: u64,
+    n: usize,
+) -> super::truth::TruthLog {
     let mut f = std::fs::File::create(dir.join(name)).expect("create");
     generate(fmt, seed, n, &mut f).expect("generate")
 }
 
-fn run_in(dir: &std::path::Path, names: &[&str], q: &Query, opts: &QueryOptions) -> Result<QueryResult, QueryError> {
-    let files: Vec<QueryFile> = names.iter().map(|n| QueryFile::new(*n, dir.join(n))).collect();
+fn run_in(
+    dir: &std::path::Path,
+    names: &[&str],
+    q: &Query,
+    opts: &QueryOptions,
+) -> Result<QueryResult, QueryError> {
+    let files: Vec<QueryFile> = names
+        .iter()
+        .map(|n| QueryFile::new(*n, dir.join(n)))
+        .collect();
     run_query(&files, q, opts, &AtomicBool::new(false))
 }
 
@@ -27,7 +41,11 @@ fn queries() -> Vec<Query> {
     let base = Query::default();
     out.push(base.clone());
     out.push(Query {
-        filters: vec![Filter::new(Some(Field::new("status")), FilterOp::Class, Scalar::Number(5.0))],
+        filters: vec![Filter::new(
+            Some(Field::new("status")),
+            FilterOp::Class,
+            Scalar::Number(5.0),
+        )],
         group_by: vec![Field::new("client")],
         ..base.clone()
     });
@@ -97,10 +115,19 @@ fn the_size_cap_stops_at_a_line_end_and_says_so() {
     let s = &r.sources[0];
     assert!(!s.complete && s.bytes <= cap);
     let text = std::fs::read(dir.path().join("access.log")).expect("read");
-    let want = text[..s.bytes as usize].iter().filter(|&&b| b == b'\n').count() as u64;
+    let want = text[..s.bytes as usize]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count() as u64;
     assert_eq!(s.lines, want);
     assert_eq!(r.value, QueryValue::Count { count: want });
-    assert!(r.notes.iter().any(|n| n.contains(&format!("first {} bytes", s.bytes))), "{:?}", r.notes);
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n.contains(&format!("first {} bytes", s.bytes))),
+        "{:?}",
+        r.notes
+    );
 }
 
 #[test]
@@ -108,8 +135,13 @@ fn a_cancelled_query_stops() {
     let dir = tempfile::tempdir().expect("tempdir");
     write(dir.path(), "access.log", "nginx_combined", 5, 100);
     let files = [QueryFile::new("access.log", dir.path().join("access.log"))];
-    let e = run_query(&files, &Query::default(), &QueryOptions::default(), &AtomicBool::new(true))
-        .expect_err("cancelled");
+    let e = run_query(
+        &files,
+        &Query::default(),
+        &QueryOptions::default(),
+        &AtomicBool::new(true),
+    )
+    .expect_err("cancelled");
     assert_eq!(e, QueryError::Cancelled);
 }
 
@@ -127,19 +159,46 @@ fn a_timeline_merges_files_in_time_order() {
         limit: Some(1000),
         ..Query::default()
     };
-    let r = run_in(dir.path(), &["access.log", "app.log"], &q, &QueryOptions::default()).expect("runs");
-    let QueryValue::Timeline { rows, total, buckets, .. } = &r.value else { panic!("timeline") };
+    let r = run_in(
+        dir.path(),
+        &["access.log", "app.log"],
+        &q,
+        &QueryOptions::default(),
+    )
+    .expect("runs");
+    let QueryValue::Timeline {
+        rows,
+        total,
+        buckets,
+        ..
+    } = &r.value
+    else {
+        panic!("timeline")
+    };
     let day = a.events[0].sec.unwrap_or(0).div_euclid(86_400) * 86_400;
     let (lo, hi) = (day + 10 * 3600 + 3 * 60, day + 10 * 3600 + 7 * 60);
-    let inside = |t: &super::truth::TruthLog| t.events.iter().filter(|e| e.sec.is_some_and(|s| s >= lo && s <= hi)).count() as u64;
+    let inside = |t: &super::truth::TruthLog| {
+        t.events
+            .iter()
+            .filter(|e| e.sec.is_some_and(|s| s >= lo && s <= hi))
+            .count() as u64
+    };
     assert_eq!(r.matched_per_file, vec![inside(&a), inside(&b)]);
     assert_eq!(*total, inside(&a) + inside(&b));
     assert_eq!(rows.len() as u64, *total);
-    let times: Vec<&str> = rows.iter().map(|r| r.time.as_deref().unwrap_or("")).collect();
+    let times: Vec<&str> = rows
+        .iter()
+        .map(|r| r.time.as_deref().unwrap_or(""))
+        .collect();
     let iso = |t: &str| t.get(..19).unwrap_or("").to_string();
-    assert!(times.windows(2).all(|w| iso(w[0]) <= iso(w[1])), "time order");
+    assert!(
+        times.windows(2).all(|w| iso(w[0]) <= iso(w[1])),
+        "time order"
+    );
     assert!(rows.iter().any(|r| r.file.as_deref() == Some("app.log")));
-    let per_file: Vec<u64> = (0..2).map(|i| buckets.iter().map(|b| b.per_file[i]).sum()).collect();
+    let per_file: Vec<u64> = (0..2)
+        .map(|i| buckets.iter().map(|b| b.per_file[i]).sum())
+        .collect();
     assert_eq!(per_file, r.matched_per_file);
     assert!(r.pipeline.is_none() && !r.notes.is_empty());
 }
@@ -154,10 +213,38 @@ fn procs() -> MemTable {
     };
     let rows = [
         (1, "root", "systemd", "/sbin/init", 12.0, 9_000_000),
-        (812, "www-data", "nginx", "nginx: worker process", 3.5, 40_000_000),
-        (813, "www-data", "nginx", "nginx: worker process", 2.5, 41_000_000),
-        (900, "app", "python3", "python3 /opt/jobs/reindex.py", 97.0, 900_000_000),
-        (901, "root", "sshd", "sshd: /usr/sbin/sshd -D", 0.0, 7_000_000),
+        (
+            812,
+            "www-data",
+            "nginx",
+            "nginx: worker process",
+            3.5,
+            40_000_000,
+        ),
+        (
+            813,
+            "www-data",
+            "nginx",
+            "nginx: worker process",
+            2.5,
+            41_000_000,
+        ),
+        (
+            900,
+            "app",
+            "python3",
+            "python3 /opt/jobs/reindex.py",
+            97.0,
+            900_000_000,
+        ),
+        (
+            901,
+            "root",
+            "sshd",
+            "sshd: /usr/sbin/sshd -D",
+            0.0,
+            7_000_000,
+        ),
     ];
     MemTable {
         name: "processes".into(),
@@ -189,10 +276,17 @@ fn procs() -> MemTable {
 fn system_tables_share_the_engine() {
     let t = procs();
     let q = Query {
-        filters: vec![Filter::new(Some(Field::new("name")), FilterOp::Eq, Scalar::Text("NGINX".into()))],
+        filters: vec![Filter::new(
+            Some(Field::new("name")),
+            FilterOp::Eq,
+            Scalar::Text("NGINX".into()),
+        )],
         ..Query::default()
     };
-    assert_eq!(run_table(&t, &q).expect("count").value, QueryValue::Count { count: 2 });
+    assert_eq!(
+        run_table(&t, &q).expect("count").value,
+        QueryValue::Count { count: 2 }
+    );
     let q = Query {
         measure: Measure::Rows,
         field: Some(Field::new("cpu_percent")),
@@ -201,25 +295,39 @@ fn system_tables_share_the_engine() {
         ..Query::default()
     };
     let r = run_table(&t, &q).expect("top");
-    let QueryValue::Rows { rows, total } = &r.value else { panic!("rows") };
+    let QueryValue::Rows { rows, total } = &r.value else {
+        panic!("rows")
+    };
     assert_eq!(*total, 5);
-    assert!(rows[0].text.contains("python3 /opt/jobs/reindex.py"), "{}", rows[0].text);
+    assert!(
+        rows[0].text.contains("python3 /opt/jobs/reindex.py"),
+        "{}",
+        rows[0].text
+    );
     let q = Query {
         group_by: vec![Field::new("user")],
         ..Query::default()
     };
-    let QueryValue::Groups { rows, .. } = run_table(&t, &q).expect("groups").value else { panic!("groups") };
+    let QueryValue::Groups { rows, .. } = run_table(&t, &q).expect("groups").value else {
+        panic!("groups")
+    };
     assert_eq!((rows[0].key[0].as_str(), rows[0].count), ("root", 2));
     let q = Query {
         measure: Measure::Sum,
         field: Some(Field::new("rss_bytes")),
         filters: vec![Filter {
             unit: Unit::Mib,
-            ..Filter::new(Some(Field::new("rss_bytes")), FilterOp::Gt, Scalar::Number(30.0))
+            ..Filter::new(
+                Some(Field::new("rss_bytes")),
+                FilterOp::Gt,
+                Scalar::Number(30.0),
+            )
         }],
         ..Query::default()
     };
-    let QueryValue::Stat { value, .. } = run_table(&t, &q).expect("sum").value else { panic!("stat") };
+    let QueryValue::Stat { value, .. } = run_table(&t, &q).expect("sum").value else {
+        panic!("stat")
+    };
     assert_eq!(value, Some(981_000_000.0));
 }
 

@@ -69,7 +69,12 @@ impl Case {
             .split_whitespace()
             .next()
             .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("{} {what}: pipeline printed {out:?}: {:?}", self.truth.format, r.pipeline));
+            .unwrap_or_else(|| {
+                panic!(
+                    "{} {what}: pipeline printed {out:?}: {:?}",
+                    self.truth.format, r.pipeline
+                )
+            });
         assert!(
             (got - want).abs() <= 1e-6 * want.abs().max(1.0),
             "{} {what}: pipeline {:?} printed {got}, truth {want}",
@@ -111,11 +116,19 @@ fn counts_and_contains(c: &Case) {
     c.check_number(&r, t.engine_events() as f64, "count");
 
     let mut qq = q(Measure::Count);
-    qq.filters = vec![filter(None, FilterOp::Contains, Scalar::Text(TOKEN.to_uppercase()))];
+    qq.filters = vec![filter(
+        None,
+        FilterOp::Contains,
+        Scalar::Text(TOKEN.to_uppercase()),
+    )];
     let r = c.run(&qq);
     let want = t.events.iter().filter(|e| e.token).count() as u64;
     assert_eq!(count(&r), want, "{}: contains", t.format);
-    assert!(r.described_en.contains("case-insensitive"), "{}", r.described_en);
+    assert!(
+        r.described_en.contains("case-insensitive"),
+        "{}",
+        r.described_en
+    );
     c.check_number(&r, want as f64, "contains");
 }
 
@@ -155,14 +168,22 @@ fn groups(c: &Case) {
     qq.group_by = vec![Field::new(t.group)];
     qq.limit = Some(3);
     let r = c.run(&qq);
-    let QueryValue::Groups { rows, groups, rest, .. } = &r.value else {
+    let QueryValue::Groups {
+        rows, groups, rest, ..
+    } = &r.value
+    else {
         panic!("{}: not groups", t.format)
     };
     let got: Vec<(&str, u64)> = rows.iter().map(|g| (g.key[0].as_str(), g.count)).collect();
     let top: Vec<(&str, u64)> = want.iter().take(3).copied().collect();
     assert_eq!(got, top, "{}: top groups", t.format);
     assert_eq!(*groups, want.len() as u64, "{}: groups", t.format);
-    assert_eq!(*rest, want.iter().skip(3).map(|x| x.1).sum::<u64>(), "{}: rest", t.format);
+    assert_eq!(
+        *rest,
+        want.iter().skip(3).map(|x| x.1).sum::<u64>(),
+        "{}: rest",
+        t.format
+    );
     if let Some(out) = c.shell(&r) {
         let shown: Vec<(String, u64)> = out
             .lines()
@@ -189,37 +210,73 @@ fn nearest_rank(sorted: &[f64], p: u64) -> f64 {
 
 fn durations(c: &Case) {
     let t = &c.truth;
-    let Some((field, factor)) = t.duration else { return };
-    let vals: Vec<(f64, u64)> = t.events.iter().filter_map(|e| e.dur.map(|d| (d, e.line))).collect();
+    let Some((field, factor)) = t.duration else {
+        return;
+    };
+    let vals: Vec<(f64, u64)> = t
+        .events
+        .iter()
+        .filter_map(|e| e.dur.map(|d| (d, e.line)))
+        .collect();
     let max = vals.iter().map(|v| v.0).fold(f64::MIN, f64::max);
     let max_line = vals.iter().find(|v| v.0 == max).map(|v| v.1);
     let mut qq = q(Measure::Max);
     qq.field = Some(Field::new(field));
     let r = c.run(&qq);
-    let QueryValue::Stat { value, row, n, .. } = &r.value else { panic!("stat") };
+    let QueryValue::Stat { value, row, n, .. } = &r.value else {
+        panic!("stat")
+    };
     assert_eq!(*value, Some(max), "{}: max", t.format);
     assert_eq!(*n, vals.len() as u64, "{}: n", t.format);
-    assert_eq!(row.as_ref().map(|r| r.line), max_line, "{}: max row", t.format);
+    assert_eq!(
+        row.as_ref().map(|r| r.line),
+        max_line,
+        "{}: max row",
+        t.format
+    );
     c.check_number(&r, max, "max");
     let mut sorted: Vec<f64> = vals.iter().map(|v| v.0).collect();
     sorted.sort_by(f64::total_cmp);
     for (m, p) in [(Measure::P50, 50), (Measure::P95, 95), (Measure::P99, 99)] {
         qq.measure = m;
         let r = c.run(&qq);
-        let QueryValue::Stat { value, .. } = &r.value else { panic!("stat") };
+        let QueryValue::Stat { value, .. } = &r.value else {
+            panic!("stat")
+        };
         assert_eq!(*value, Some(nearest_rank(&sorted, p)), "{}: p{p}", t.format);
         c.check_number(&r, nearest_rank(&sorted, p), "percentile");
     }
     qq.measure = Measure::Mean;
     let mean = sorted.iter().sum::<f64>() / sorted.len() as f64;
     let r = c.run(&qq);
-    let QueryValue::Stat { value, .. } = &r.value else { panic!("stat") };
-    assert!((value.unwrap_or(0.0) - mean).abs() < 1e-9 * mean.max(1.0), "{}: mean", t.format);
+    let QueryValue::Stat { value, .. } = &r.value else {
+        panic!("stat")
+    };
+    assert!(
+        (value.unwrap_or(0.0) - mean).abs() < 1e-9 * mean.max(1.0),
+        "{}: mean",
+        t.format
+    );
     c.check_number(&r, mean, "mean");
     qq.measure = Measure::Stats;
     let r = c.run(&qq);
-    let QueryValue::Stats { stats: Some(s), max_row, .. } = &r.value else { panic!("stats") };
-    assert_eq!((s.n, s.min, s.max, s.p90), (sorted.len() as u64, sorted[0], max, nearest_rank(&sorted, 90)));
+    let QueryValue::Stats {
+        stats: Some(s),
+        max_row,
+        ..
+    } = &r.value
+    else {
+        panic!("stats")
+    };
+    assert_eq!(
+        (s.n, s.min, s.max, s.p90),
+        (
+            sorted.len() as u64,
+            sorted[0],
+            max,
+            nearest_rank(&sorted, 90)
+        )
+    );
     assert_eq!(max_row.as_ref().map(|r| r.line), max_line);
     // Unit conversion: over one second, whatever unit the field is written in.
     let mut qq = q(Measure::Count);
@@ -249,44 +306,88 @@ fn buckets_and_rows(c: &Case) {
     }
     let mut per_min: BTreeMap<i64, u64> = BTreeMap::new();
     for e in &timed {
-        *per_min.entry(e.sec.unwrap_or(0).div_euclid(60)).or_insert(0) += 1;
+        *per_min
+            .entry(e.sec.unwrap_or(0).div_euclid(60))
+            .or_insert(0) += 1;
     }
     let mut qq = q(Measure::Buckets);
     qq.bucket = BucketWidth::Minute;
     let r = c.run(&qq);
-    let QueryValue::Buckets { buckets, peak, width_seconds } = &r.value else { panic!("buckets") };
+    let QueryValue::Buckets {
+        buckets,
+        peak,
+        width_seconds,
+    } = &r.value
+    else {
+        panic!("buckets")
+    };
     assert_eq!(*width_seconds, 60);
     let got: Vec<u64> = buckets.iter().map(|b| b.count).filter(|&n| n > 0).collect();
     let want: Vec<u64> = per_min.values().copied().collect();
     assert_eq!(got, want, "{}: per-minute counts", t.format);
     let top = want.iter().copied().max().unwrap_or(0);
-    assert_eq!(peak.as_ref().map(|p| p.count), Some(top), "{}: peak", t.format);
+    assert_eq!(
+        peak.as_ref().map(|p| p.count),
+        Some(top),
+        "{}: peak",
+        t.format
+    );
     if let Some(out) = c.shell(&r) {
-        let shown: Vec<u64> = out.lines().filter_map(|l| l.split_whitespace().next()?.parse().ok()).collect();
+        let shown: Vec<u64> = out
+            .lines()
+            .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+            .collect();
         assert_eq!(shown, want, "{}: pipeline {:?}", t.format, r.pipeline);
     }
     let auto = c.run(&q(Measure::Buckets));
-    assert!(matches!(auto.value, QueryValue::Buckets { width_seconds: 60, .. }), "auto width");
+    assert!(
+        matches!(
+            auto.value,
+            QueryValue::Buckets {
+                width_seconds: 60,
+                ..
+            }
+        ),
+        "auto width"
+    );
 
     let mut qq = q(Measure::Rows);
     qq.field = Some(Field::new("time"));
     qq.order = Order::Asc;
     qq.limit = Some(1);
     let r = c.run(&qq);
-    let QueryValue::Rows { rows, .. } = &r.value else { panic!("rows") };
+    let QueryValue::Rows { rows, .. } = &r.value else {
+        panic!("rows")
+    };
     assert_eq!(rows[0].line, timed[0].line, "{}: first event", t.format);
     qq.order = Order::Desc;
     let r = c.run(&qq);
-    let QueryValue::Rows { rows, .. } = &r.value else { panic!("rows") };
+    let QueryValue::Rows { rows, .. } = &r.value else {
+        panic!("rows")
+    };
     let last_sec = timed.iter().filter_map(|e| e.sec).max();
     assert_eq!(
         timed.iter().find(|e| e.sec == last_sec).map(|e| e.sec),
         Some(last_sec)
     );
     let last = r.value.clone();
-    let QueryValue::Rows { rows: last_rows, .. } = last else { panic!("rows") };
-    let cand: Vec<u64> = timed.iter().filter(|e| e.sec == last_sec).map(|e| e.line).collect();
-    assert!(cand.contains(&last_rows[0].line), "{}: last event {} in {cand:?}", t.format, rows[0].line);
+    let QueryValue::Rows {
+        rows: last_rows, ..
+    } = last
+    else {
+        panic!("rows")
+    };
+    let cand: Vec<u64> = timed
+        .iter()
+        .filter(|e| e.sec == last_sec)
+        .map(|e| e.line)
+        .collect();
+    assert!(
+        cand.contains(&last_rows[0].line),
+        "{}: last event {} in {cand:?}",
+        t.format,
+        rows[0].line
+    );
 }
 
 fn windows(c: &Case) {
@@ -304,13 +405,19 @@ fn windows(c: &Case) {
         to: Some(TimePoint("10:09".into())),
     });
     let r = c.run(&qq);
-    let want = timed.iter().filter(|e| e.sec.is_some_and(|s| s >= a && s <= b)).count() as u64;
+    let want = timed
+        .iter()
+        .filter(|e| e.sec.is_some_and(|s| s >= a && s <= b))
+        .count() as u64;
     assert_eq!(count(&r), want, "{}: window", t.format);
     c.check_number(&r, want as f64, "window");
     let end = timed.iter().filter_map(|e| e.sec).max().unwrap_or(0);
     qq.window = Some(Window::Last { seconds: 300 });
     let r = c.run(&qq);
-    let want = timed.iter().filter(|e| e.sec.is_some_and(|s| s >= end - 300)).count() as u64;
+    let want = timed
+        .iter()
+        .filter(|e| e.sec.is_some_and(|s| s >= end - 300))
+        .count() as u64;
     assert_eq!(count(&r), want, "{}: last 5 minutes", t.format);
     if let Some(tag) = t.tag {
         let mut qq = q(Measure::Count);

@@ -73,7 +73,7 @@ impl Rng {
     pub fn new(seed: u64) -> Self {
         Rng(seed)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -81,10 +81,10 @@ impl Rng {
         z ^ (z >> 31)
     }
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
+        self.next_u64() % n.max(1)
     }
-    pub fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
-        &v[self.below(v.len() as u64) as usize]
+    pub fn pick<T: Copy>(&mut self, v: &[T]) -> T {
+        v[self.below(v.len() as u64) as usize]
     }
     pub fn chance(&mut self, pct: u64) -> bool {
         self.below(100) < pct
@@ -107,7 +107,14 @@ struct Planted {
 }
 
 const CLIENTS: [&str; 8] = [
-    "10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5", "192.168.7.20", "172.16.3.9", "203.0.113.50",
+    "10.0.0.1",
+    "10.0.0.2",
+    "10.0.0.3",
+    "10.0.0.4",
+    "10.0.0.5",
+    "192.168.7.20",
+    "172.16.3.9",
+    "203.0.113.50",
 ];
 const USERS: [&str; 4] = ["alice", "bob", "deploy", "shop"];
 const LEVELS: [&str; 4] = ["INFO", "INFO", "WARN", "ERROR"];
@@ -116,14 +123,20 @@ fn plant(rng: &mut Rng, ms: i64, n: u64) -> Planted {
     // Skewed so the top groups differ in size.
     let ci = (rng.below(64) as f64).sqrt() as usize % CLIENTS.len();
     let token = rng.chance(12);
-    let word = *rng.pick(&["checkout", "Checkout", "CHECKOUT"]);
+    let word = rng.pick(&["checkout", "Checkout", "CHECKOUT"]);
     let path = if token {
         format!("/api/{word}?cart={}", rng.below(50))
     } else {
-        rng.pick(&["/api/orders?id=7", "/login", "/static/app.js", "/api/users/42", "/health"])
-            .to_string()
+        rng.pick(&[
+            "/api/orders?id=7",
+            "/login",
+            "/static/app.js",
+            "/api/users/42",
+            "/health",
+        ])
+        .to_string()
     };
-    let status = *rng.pick(&[200, 200, 200, 200, 200, 200, 301, 404, 500, 502, 503]);
+    let status = rng.pick(&[200, 200, 200, 200, 200, 200, 301, 404, 500, 502, 503]);
     let dur_ms = if rng.chance(6) {
         1000 + rng.below(4000)
     } else {
@@ -132,13 +145,13 @@ fn plant(rng: &mut Rng, ms: i64, n: u64) -> Planted {
     Planted {
         ms,
         client: CLIENTS[ci].to_string(),
-        method: *rng.pick(&["GET", "GET", "POST"]),
+        method: rng.pick(&["GET", "GET", "POST"]),
         path,
         status,
         bytes: rng.below(20_000),
         dur_ms,
-        user: *rng.pick(&USERS),
-        level: *rng.pick(&LEVELS),
+        user: rng.pick(&USERS),
+        level: rng.pick(&LEVELS),
         token,
         n,
     }
@@ -149,10 +162,20 @@ fn parts(ms: i64) -> (i64, u32, u32, i64, i64, i64, i64) {
     let secs = ms.div_euclid(1000);
     let (y, mo, d) = ts::civil_from_days(secs.div_euclid(86_400));
     let sod = secs.rem_euclid(86_400);
-    (y, mo, d, sod / 3600, sod / 60 % 60, sod % 60, ms.rem_euclid(1000))
+    (
+        y,
+        mo,
+        d,
+        sod / 3600,
+        sod / 60 % 60,
+        sod % 60,
+        ms.rem_euclid(1000),
+    )
 }
 
-const MON: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const MON: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
 
 fn iso(ms: i64, sep: char, frac: &str) -> String {
     let (y, mo, d, h, mi, s, f) = parts(ms);
@@ -228,20 +251,31 @@ fn access(p: &Planted, fmt: &str) -> Rendered {
     let t = access_time(p.ms, false);
     let (line, dur) = match fmt {
         "nginx_common" => (
-            format!("{} - {} [{t}] \"{req}\" {} {}", p.client, p.user, p.status, p.bytes),
+            format!(
+                "{} - {} [{t}] \"{req}\" {} {}",
+                p.client, p.user, p.status, p.bytes
+            ),
             None,
         ),
         "nginx_timed" => (
             format!(
                 "{} - - [{t}] \"{req}\" {} {} \"-\" \"Mozilla/5.0 (X11; Linux)\" {} {}",
-                p.client, p.status, p.bytes, secs3(p.dur_ms), secs3(p.dur_ms.saturating_sub(1))
+                p.client,
+                p.status,
+                p.bytes,
+                secs3(p.dur_ms),
+                secs3(p.dur_ms.saturating_sub(1))
             ),
             Some(p.dur_ms as f64 / 1000.0),
         ),
         _ => (
             format!(
                 "{} - - [{t}] \"{req}\" {} {} \"-\" \"curl/8.1\" rt={} urt={}",
-                p.client, p.status, p.bytes, secs3(p.dur_ms), secs3(p.dur_ms)
+                p.client,
+                p.status,
+                p.bytes,
+                secs3(p.dur_ms),
+                secs3(p.dur_ms)
             ),
             Some(p.dur_ms as f64 / 1000.0),
         ),
@@ -306,18 +340,28 @@ fn syslogish(rng: &mut Rng, p: &Planted, fmt: &str) -> Rendered {
     let t = syslog_time(p.ms);
     match fmt {
         "syslog_rfc3164" => {
-            let prog = *rng.pick(&["CRON", "app", "systemd", "nginx"]);
+            let prog = rng.pick(&["CRON", "app", "systemd", "nginx"]);
             simple(
-                vec![format!("{t} web01 {prog}[{}]: {} {}", 200 + p.n % 9, p.level, msg(p))],
+                vec![format!(
+                    "{t} web01 {prog}[{}]: {} {}",
+                    200 + p.n % 9,
+                    p.level,
+                    msg(p)
+                )],
                 p,
                 Some(prog.to_string()),
             )
         }
         "syslog_rfc5424" => {
-            let prog = *rng.pick(&["payments", "auth", "api"]);
+            let prog = rng.pick(&["payments", "auth", "api"]);
             let pri = if p.level == "ERROR" { 11 } else { 14 };
             simple(
-                vec![format!("<{pri}>1 {}Z web01 {prog} {} - - {}", iso(p.ms, 'T', "."), 300 + p.n % 5, msg(p))],
+                vec![format!(
+                    "<{pri}>1 {}Z web01 {prog} {} - - {}",
+                    iso(p.ms, 'T', "."),
+                    300 + p.n % 5,
+                    msg(p)
+                )],
                 p,
                 Some(prog.to_string()),
             )
@@ -326,10 +370,35 @@ fn syslogish(rng: &mut Rng, p: &Planted, fmt: &str) -> Rendered {
             let pid = 4000 + p.n;
             let port = 40000 + p.n % 2000;
             let (text, key, tagged) = match rng.below(4) {
-                0 => (format!("Failed password for invalid user {} from {} port {port} ssh2", p.user, p.client), Some(p.client.clone()), true),
-                1 => (format!("Failed password for {} from {} port {port} ssh2", p.user, p.client), Some(p.client.clone()), true),
-                2 => (format!("Accepted publickey for {} from {} port {port} ssh2", p.user, p.client), Some(p.client.clone()), false),
-                _ => (format!("pam_unix(sshd:session): session opened for user {}", p.user), None, false),
+                0 => (
+                    format!(
+                        "Failed password for invalid user {} from {} port {port} ssh2",
+                        p.user, p.client
+                    ),
+                    Some(p.client.clone()),
+                    true,
+                ),
+                1 => (
+                    format!(
+                        "Failed password for {} from {} port {port} ssh2",
+                        p.user, p.client
+                    ),
+                    Some(p.client.clone()),
+                    true,
+                ),
+                2 => (
+                    format!(
+                        "Accepted publickey for {} from {} port {port} ssh2",
+                        p.user, p.client
+                    ),
+                    Some(p.client.clone()),
+                    false,
+                ),
+                _ => (
+                    format!("pam_unix(sshd:session): session opened for user {}", p.user),
+                    None,
+                    false,
+                ),
             };
             let mut r = simple(vec![format!("{t} bastion sshd[{pid}]: {text}")], p, key);
             r.tagged = tagged;
@@ -337,14 +406,36 @@ fn syslogish(rng: &mut Rng, p: &Planted, fmt: &str) -> Rendered {
             r
         }
         _ => {
-            let up = format!("{:>5}.{:06}", 1000 + p.ms / 1000 % 90000, (p.n * 7919) % 1_000_000);
+            let up = format!(
+                "{:>5}.{:06}",
+                1000 + p.ms / 1000 % 90000,
+                (p.n * 7919) % 1_000_000
+            );
             let (text, key, tagged) = if rng.chance(10) {
-                let victim = *rng.pick(&["java", "postgres", "chrome"]);
-                (format!("Out of memory: Killed process {} ({victim}) total-vm:812345kB", 3000 + p.n), Some(victim.to_string()), true)
+                let victim = rng.pick(&["java", "postgres", "chrome"]);
+                (
+                    format!(
+                        "Out of memory: Killed process {} ({victim}) total-vm:812345kB",
+                        3000 + p.n
+                    ),
+                    Some(victim.to_string()),
+                    true,
+                )
             } else if rng.chance(5) {
-                (format!("reportd[{}]: segfault at 0 ip 00007f sp 00007ffe error 4", 900 + p.n), None, false)
+                (
+                    format!(
+                        "reportd[{}]: segfault at 0 ip 00007f sp 00007ffe error 4",
+                        900 + p.n
+                    ),
+                    None,
+                    false,
+                )
             } else {
-                (format!("eth0: link up, {} Mbps", 100 * (1 + p.n % 10)), None, false)
+                (
+                    format!("eth0: link up, {} Mbps", 100 * (1 + p.n % 10)),
+                    None,
+                    false,
+                )
             };
             let line = if fmt == "kernel" {
                 format!("{t} db01 kernel: [{up}] {text}")
@@ -361,11 +452,26 @@ fn syslogish(rng: &mut Rng, p: &Planted, fmt: &str) -> Rendered {
 }
 
 fn java(rng: &mut Rng, p: &Planted, fmt: &str) -> Rendered {
-    let thread = *rng.pick(&["main", "http-nio-8080-exec-1", "http-nio-8080-exec-2", "scheduler-1"]);
+    let thread = rng.pick(&[
+        "main",
+        "http-nio-8080-exec-1",
+        "http-nio-8080-exec-2",
+        "scheduler-1",
+    ]);
     let first = if fmt == "java_logback" {
-        format!("{} [{thread}] {} c.e.OrderService - {}", iso(p.ms, ' ', "."), p.level, msg(p))
+        format!(
+            "{} [{thread}] {} c.e.OrderService - {}",
+            iso(p.ms, ' ', "."),
+            p.level,
+            msg(p)
+        )
     } else {
-        format!("{} {} [{thread}] com.example.OrderService - {}", iso(p.ms, ' ', ","), p.level, msg(p))
+        format!(
+            "{} {} [{thread}] com.example.OrderService - {}",
+            iso(p.ms, ' ', ","),
+            p.level,
+            msg(p)
+        )
     };
     let mut lines = vec![first];
     let trace = p.level == "ERROR" && rng.chance(60);
@@ -381,7 +487,11 @@ fn java(rng: &mut Rng, p: &Planted, fmt: &str) -> Rendered {
 }
 
 fn haproxy(p: &Planted) -> Rendered {
-    let backend = if p.path.starts_with("/api") { "api" } else { "web" };
+    let backend = if p.path.starts_with("/api") {
+        "api"
+    } else {
+        "web"
+    };
     let line = format!(
         "{} lb1 haproxy[1234]: {}:{} [{}] www~ {backend}/srv{} 1/0/2/{}/{} {} {} - - ---- 3/3/1/1/0 0/0 \"{} {} HTTP/1.1\"",
         syslog_time(p.ms), p.client, 50000 + p.n % 9999, access_time(p.ms, true), p.n % 3,
@@ -405,15 +515,29 @@ fn databases(p: &Planted, fmt: &str) -> Rendered {
         "SELECT * FROM orders WHERE id = 7"
     };
     if fmt == "postgresql" {
-        let head = format!("{} UTC [{}] {}@shop ", iso(p.ms, ' ', "."), 4000 + p.n % 13, p.user);
-        let timed = p.n % 2 == 0;
+        let head = format!(
+            "{} UTC [{}] {}@shop ",
+            iso(p.ms, ' ', "."),
+            4000 + p.n % 13,
+            p.user
+        );
+        let timed = p.n.is_multiple_of(2);
         let (line, dur) = if timed {
-            (format!("{head}LOG:  duration: {} ms  statement: {q}", secs3(p.dur_ms * 1000)), Some(p.dur_ms as f64))
+            (
+                format!(
+                    "{head}LOG:  duration: {} ms  statement: {q}",
+                    secs3(p.dur_ms * 1000)
+                ),
+                Some(p.dur_ms as f64),
+            )
         } else {
-            (format!("{head}LOG:  connection authorized: user={}", p.user), None)
+            (
+                format!("{head}LOG:  connection authorized: user={}", p.user),
+                None,
+            )
         };
         let mut lines = vec![line];
-        if timed && p.n % 5 == 0 {
+        if timed && p.n.is_multiple_of(5) {
             lines.push("\tAND status = 'open'".into());
         }
         let mut r = simple(lines, p, Some(p.user.to_string()));
@@ -423,11 +547,24 @@ fn databases(p: &Planted, fmt: &str) -> Rendered {
         return r;
     }
     let (_, _, _, _, _, _, f) = parts(p.ms);
-    let qt = format!("{}.{:06}", p.dur_ms / 1000, (p.dur_ms % 1000) * 1000 + f as u64 % 7);
+    let qt = format!(
+        "{}.{:06}",
+        p.dur_ms / 1000,
+        (p.dur_ms % 1000) * 1000 + f as u64 % 7
+    );
     let lines = vec![
         format!("# Time: {}{:03}Z", iso(p.ms, 'T', "."), p.n % 1000),
-        format!("# User@Host: {}[{}] @ app1 [{}]  Id:    {}", p.user, p.user, p.client, 10 + p.n),
-        format!("# Query_time: {qt}  Lock_time: 0.000100 Rows_sent: 1  Rows_examined: {}", p.bytes),
+        format!(
+            "# User@Host: {}[{}] @ app1 [{}]  Id:    {}",
+            p.user,
+            p.user,
+            p.client,
+            10 + p.n
+        ),
+        format!(
+            "# Query_time: {qt}  Lock_time: 0.000100 Rows_sent: 1  Rows_examined: {}",
+            p.bytes
+        ),
         format!("SET timestamp={};", p.ms / 1000),
         q.to_string(),
         "  LIMIT 10;".to_string(),
@@ -455,7 +592,13 @@ fn render(rng: &mut Rng, p: &Planted, fmt: &str) -> Rendered {
     }
 }
 
-fn meta(fmt: &str) -> (&'static str, Option<(&'static str, f64)>, Option<&'static str>) {
+fn meta(
+    fmt: &str,
+) -> (
+    &'static str,
+    Option<(&'static str, f64)>,
+    Option<&'static str>,
+) {
     match fmt {
         "nginx_combined" => ("client", Some(("rt", 1.0)), Some("server_error")),
         "nginx_timed" => ("client", Some(("request_time", 1.0)), Some("server_error")),
@@ -498,7 +641,10 @@ pub fn generate(fmt: &'static str, seed: u64, n: usize, w: &mut dyn Write) -> io
         Ok(())
     };
     if fmt == "mysql_slow" {
-        emit(&mut log, "/usr/sbin/mysqld, Version: 8.0.36 (MySQL Community Server - GPL). started with:")?;
+        emit(
+            &mut log,
+            "/usr/sbin/mysqld, Version: 8.0.36 (MySQL Community Server - GPL). started with:",
+        )?;
         log.unparsed += 1;
     }
     // The combined log stays clean so its awk pipelines (exact only when every line

@@ -31,14 +31,14 @@ fn parse_hms(s: &str) -> Option<(i64, i64)> {
         [h, m, sec] => (two(h)?, two(m)?, two(sec.get(..2)?)?, 1),
         _ => return None,
     };
-    (h < 24 && m < 60 && sec < 61)
-        .then_some((i64::from(h) * 3600 + i64::from(m) * 60 + i64::from(sec), span))
+    (h < 24 && m < 60 && sec < 61).then_some((
+        i64::from(h) * 3600 + i64::from(m) * 60 + i64::from(sec),
+        span,
+    ))
 }
 
 fn parse_point(p: &TimePoint) -> Result<Point, QueryError> {
-    let bad = || QueryError::BadTimePoint {
-        point: p.0.clone(),
-    };
+    let bad = || QueryError::BadTimePoint { point: p.0.clone() };
     let s = p.0.trim();
     let (date, time) = match s.split_once([' ', 'T']) {
         Some((d, t)) => (Some(d), Some(t.trim())),
