@@ -165,7 +165,6 @@ fn main() {
         assert!(out.starts_with(&top.to_string()), "{out}");
     });
     let date = sh(dir.path(), "date -u +%Y-%m-%d");
-    let load = load;
     let b = truth.bytes;
     let row = |what: &str, cmd: &str, run: (Duration, Duration), base: (Duration, Duration)| {
         let (d, c) = run;
@@ -209,7 +208,6 @@ fn main() {
         b as f64 / (1024.0 * 1024.0),
         truth.lines,
         cpu = cpu(),
-        load = load,
     );
     println!("{section}");
     let doc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/benchmarks.md");
