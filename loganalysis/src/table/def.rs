@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use super::error::QueryError;
 use super::pattern::Pattern;
+pub use super::pattern::Tail;
 
 /// How a format's lines become fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -25,19 +26,6 @@ pub enum ParseKind {
     /// The analyser's rule: a timestamp at the line start, then a level word, then the
     /// message.
     Analyser,
-}
-
-/// What follows the pattern on a line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum Tail {
-    /// Nothing may follow.
-    #[default]
-    Strict,
-    /// Anything may follow and is ignored.
-    Ignore,
-    /// `key=value` pairs may follow; each key becomes a field.
-    Extras,
 }
 
 /// How the level field is written.

@@ -3,9 +3,22 @@
 
 use llmops_common::query::FieldKind;
 use memchr::memmem;
+use serde::Deserialize;
 
-use super::def::Tail;
 use crate::ts;
+
+/// What follows the pattern on a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Tail {
+    /// Nothing may follow.
+    #[default]
+    Strict,
+    /// Anything may follow and is ignored.
+    Ignore,
+    /// `key=value` pairs may follow; each key becomes a field.
+    Extras,
+}
 
 /// One field of a pattern and the literal that ends it.
 #[derive(Debug, Clone)]
