@@ -366,89 +366,95 @@ fn syslogish(rng: &mut Rng, p: &Planted, fmt: &str) -> Rendered {
                 Some(prog.to_string()),
             )
         }
-        "sshd" => {
-            let pid = 4000 + p.n;
-            let port = 40000 + p.n % 2000;
-            let (text, key, tagged) = match rng.below(4) {
-                0 => (
-                    format!(
-                        "Failed password for invalid user {} from {} port {port} ssh2",
-                        p.user, p.client
-                    ),
-                    Some(p.client.clone()),
-                    true,
-                ),
-                1 => (
-                    format!(
-                        "Failed password for {} from {} port {port} ssh2",
-                        p.user, p.client
-                    ),
-                    Some(p.client.clone()),
-                    true,
-                ),
-                2 => (
-                    format!(
-                        "Accepted publickey for {} from {} port {port} ssh2",
-                        p.user, p.client
-                    ),
-                    Some(p.client.clone()),
-                    false,
-                ),
-                _ => (
-                    format!("pam_unix(sshd:session): session opened for user {}", p.user),
-                    None,
-                    false,
-                ),
-            };
-            let mut r = simple(vec![format!("{t} bastion sshd[{pid}]: {text}")], p, key);
-            r.tagged = tagged;
-            r.token = false;
-            r
-        }
-        _ => {
-            let up = format!(
-                "{:>5}.{:06}",
-                1000 + p.ms / 1000 % 90000,
-                (p.n * 7919) % 1_000_000
-            );
-            let (text, key, tagged) = if rng.chance(10) {
-                let victim = rng.pick(&["java", "postgres", "chrome"]);
-                (
-                    format!(
-                        "Out of memory: Killed process {} ({victim}) total-vm:812345kB",
-                        3000 + p.n
-                    ),
-                    Some(victim.to_string()),
-                    true,
-                )
-            } else if rng.chance(5) {
-                (
-                    format!(
-                        "reportd[{}]: segfault at 0 ip 00007f sp 00007ffe error 4",
-                        900 + p.n
-                    ),
-                    None,
-                    false,
-                )
-            } else {
-                (
-                    format!("eth0: link up, {} Mbps", 100 * (1 + p.n % 10)),
-                    None,
-                    false,
-                )
-            };
-            let line = if fmt == "kernel" {
-                format!("{t} db01 kernel: [{up}] {text}")
-            } else {
-                format!("[{up}] {text}")
-            };
-            let mut r = simple(vec![line], p, key);
-            r.tagged = tagged;
-            r.token = false;
-            r.timed = fmt == "kernel";
-            r
-        }
+        "sshd" => sshd(rng, p, &t),
+        _ => kernel(rng, p, fmt, &t),
     }
+}
+
+/// An auth.log line from sshd: failed (tagged) or accepted logins, or a session line.
+fn sshd(rng: &mut Rng, p: &Planted, t: &str) -> Rendered {
+    let pid = 4000 + p.n;
+    let port = 40000 + p.n % 2000;
+    let (text, key, tagged) = match rng.below(4) {
+        0 => (
+            format!(
+                "Failed password for invalid user {} from {} port {port} ssh2",
+                p.user, p.client
+            ),
+            Some(p.client.clone()),
+            true,
+        ),
+        1 => (
+            format!(
+                "Failed password for {} from {} port {port} ssh2",
+                p.user, p.client
+            ),
+            Some(p.client.clone()),
+            true,
+        ),
+        2 => (
+            format!(
+                "Accepted publickey for {} from {} port {port} ssh2",
+                p.user, p.client
+            ),
+            Some(p.client.clone()),
+            false,
+        ),
+        _ => (
+            format!("pam_unix(sshd:session): session opened for user {}", p.user),
+            None,
+            false,
+        ),
+    };
+    let mut r = simple(vec![format!("{t} bastion sshd[{pid}]: {text}")], p, key);
+    r.tagged = tagged;
+    r.token = false;
+    r
+}
+
+/// A kernel line (kern.log or dmesg): OOM kills (tagged), segfaults, link messages.
+fn kernel(rng: &mut Rng, p: &Planted, fmt: &str, t: &str) -> Rendered {
+    let up = format!(
+        "{:>5}.{:06}",
+        1000 + p.ms / 1000 % 90000,
+        (p.n * 7919) % 1_000_000
+    );
+    let (text, key, tagged) = if rng.chance(10) {
+        let victim = rng.pick(&["java", "postgres", "chrome"]);
+        (
+            format!(
+                "Out of memory: Killed process {} ({victim}) total-vm:812345kB",
+                3000 + p.n
+            ),
+            Some(victim.to_string()),
+            true,
+        )
+    } else if rng.chance(5) {
+        (
+            format!(
+                "reportd[{}]: segfault at 0 ip 00007f sp 00007ffe error 4",
+                900 + p.n
+            ),
+            None,
+            false,
+        )
+    } else {
+        (
+            format!("eth0: link up, {} Mbps", 100 * (1 + p.n % 10)),
+            None,
+            false,
+        )
+    };
+    let line = if fmt == "kernel" {
+        format!("{t} db01 kernel: [{up}] {text}")
+    } else {
+        format!("[{up}] {text}")
+    };
+    let mut r = simple(vec![line], p, key);
+    r.tagged = tagged;
+    r.token = false;
+    r.timed = fmt == "kernel";
+    r
 }
 
 fn java(rng: &mut Rng, p: &Planted, fmt: &str) -> Rendered {
