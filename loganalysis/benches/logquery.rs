@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use llmops_common::query::{Field, Filter, FilterOp, Query, QueryValue, Scalar};
-use llmops_loganalysis::table::truth::generate;
+use llmops_loganalysis::table::truth::{generate, TruthLog};
 use llmops_loganalysis::{run_query, QueryFile, QueryOptions};
 
 const SIZE: u64 = 100 * 1024 * 1024;
@@ -84,27 +84,25 @@ fn cpu() -> String {
         .unwrap_or_else(|| "unknown CPU".into())
 }
 
-fn main() {
-    let load = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|s| s.split_whitespace().next().map(str::to_string))
-        .unwrap_or_else(|| "unknown".into());
-    let dir = tempfile::tempdir().expect("tempdir");
-    let name = "access.log";
-    let path = dir.path().join(name);
+/// The generated log and the figures planted in it.
+struct Planted {
+    truth: TruthLog,
+    five: u64,
+    top: u64,
+}
+
+/// Writes about 100 MiB of combined access log to `path`.
+fn plant(path: &Path) -> Planted {
     let per_event = {
         let mut probe = Vec::new();
         let t = generate("nginx_combined", 1, 2000, &mut probe).expect("probe");
         t.bytes / 2000
     };
-    let n = (SIZE / per_event) as usize;
-    let truth = {
-        let file = std::fs::File::create(&path).expect("create");
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
-        let t = generate("nginx_combined", 2024, n, &mut w).expect("generate");
-        w.flush().expect("flush");
-        t
-    };
+    let file = std::fs::File::create(path).expect("create");
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+    let truth =
+        generate("nginx_combined", 2024, (SIZE / per_event) as usize, &mut w).expect("generate");
+    w.flush().expect("flush");
     let five = truth
         .events
         .iter()
@@ -117,7 +115,20 @@ fn main() {
         }
     }
     let top = by.values().copied().max().unwrap_or(0);
-    let files = [QueryFile::new(name, &path)];
+    Planted { truth, five, top }
+}
+
+/// (task, command, (wall, cpu), the engine's (wall, cpu) for the same task).
+type Row = (
+    &'static str,
+    String,
+    (Duration, Duration),
+    (Duration, Duration),
+);
+
+/// Every measured row, each run checked against the planted figures.
+fn measure(dir: &Path, name: &str, p: &Planted) -> Vec<Row> {
+    let files = [QueryFile::new(name, dir.join(name))];
     let opts = QueryOptions {
         threads: 1,
         ..QueryOptions::default()
@@ -140,7 +151,7 @@ fn main() {
         let r = run_query(&files, &count_q, &opts, &cancel).expect("count");
         assert_eq!(
             r.value,
-            QueryValue::Count { count: five },
+            QueryValue::Count { count: p.five },
             "planted 5xx count"
         );
         count_pipe = r.pipeline.unwrap_or_default();
@@ -150,51 +161,73 @@ fn main() {
         let QueryValue::Groups { rows, .. } = r.value else {
             panic!("groups")
         };
-        assert_eq!(rows[0].count, top, "planted top client");
+        assert_eq!(rows[0].count, p.top, "planted top client");
     });
     let grep_cmd = format!("grep -c -E '\" 5[0-9][0-9] ' {name}");
-    let grep = time_runs(true, || {
-        assert_eq!(sh(dir.path(), &grep_cmd), five.to_string())
-    });
+    let grep = time_runs(true, || assert_eq!(sh(dir, &grep_cmd), p.five.to_string()));
     let awk_count = time_runs(true, || {
-        assert_eq!(sh(dir.path(), &count_pipe), five.to_string())
+        assert_eq!(sh(dir, &count_pipe), p.five.to_string())
     });
     let awk_cmd = format!("awk '{{print $1}}' {name} | sort | uniq -c | sort -rn | head");
     let awk_group = time_runs(true, || {
-        let out = sh(dir.path(), &awk_cmd);
-        assert!(out.starts_with(&top.to_string()), "{out}");
+        let out = sh(dir, &awk_cmd);
+        assert!(out.starts_with(&p.top.to_string()), "{out}");
     });
-    let date = sh(dir.path(), "date -u +%Y-%m-%d");
-    let b = truth.bytes;
-    let row = |what: &str, cmd: &str, run: (Duration, Duration), base: (Duration, Duration)| {
-        let (d, c) = run;
-        format!(
-            "| {what} | `{cmd}` | {:.0} ms | {:.0} MB/s | {:.2}× | {:.0} ms | {:.0} MB/s |\n",
-            d.as_secs_f64() * 1e3,
-            mbps(b, d),
-            d.as_secs_f64() / base.0.as_secs_f64(),
-            c.as_secs_f64() * 1e3,
-            mbps(b, c.max(Duration::from_millis(1))),
-        )
+    let (fc, gt) = ("filter + count (5xx)", "group + top 10 (client)");
+    vec![
+        (
+            fc,
+            "run_query: status class 5, count (1 thread)".into(),
+            engine_count,
+            engine_count,
+        ),
+        (fc, grep_cmd, grep, engine_count),
+        (fc, count_pipe, awk_count, engine_count),
+        (
+            gt,
+            "run_query: group_by client, top 10 (1 thread)".into(),
+            engine_group,
+            engine_group,
+        ),
+        (gt, awk_cmd, awk_group, engine_group),
+    ]
+}
+
+/// Replaces this bench's section of docs/benchmarks.md (or appends it).
+fn write_section(section: &str) {
+    let doc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/benchmarks.md");
+    let text = std::fs::read_to_string(&doc).unwrap_or_default();
+    let new = match (text.find(START), text.find(END)) {
+        (Some(a), Some(b)) if b > a => format!("{}{section}{}", &text[..a], &text[b + END.len()..]),
+        _ => format!("{}\n\n{section}\n", text.trim_end()),
     };
+    std::fs::write(&doc, new).expect("write docs/benchmarks.md");
+    println!("updated {}", doc.display());
+}
+
+fn main() {
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "unknown".into());
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "access.log";
+    let planted = plant(&dir.path().join(name));
+    let rows = measure(dir.path(), name, &planted);
+    let b = planted.truth.bytes;
     let mut table = String::from(
         "| task | command | median wall | wall throughput | wall vs engine | median CPU | MB per CPU-second |\n|---|---|---|---|---|---|---|\n",
     );
-    table += &row(
-        "filter + count (5xx)",
-        "run_query: status class 5, count (1 thread)",
-        engine_count,
-        engine_count,
-    );
-    table += &row("filter + count (5xx)", &grep_cmd, grep, engine_count);
-    table += &row("filter + count (5xx)", &count_pipe, awk_count, engine_count);
-    table += &row(
-        "group + top 10 (client)",
-        "run_query: group_by client, top 10 (1 thread)",
-        engine_group,
-        engine_group,
-    );
-    table += &row("group + top 10 (client)", &awk_cmd, awk_group, engine_group);
+    for (what, cmd, (d, c), (base, _)) in &rows {
+        table += &format!(
+            "| {what} | `{cmd}` | {:.0} ms | {:.0} MB/s | {:.2}× | {:.0} ms | {:.0} MB/s |\n",
+            d.as_secs_f64() * 1e3,
+            mbps(b, *d),
+            d.as_secs_f64() / base.as_secs_f64(),
+            c.as_secs_f64() * 1e3,
+            mbps(b, (*c).max(Duration::from_millis(1))),
+        );
+    }
     let section = format!(
         "{START}\n## Log query (`run_query`, logs as tables)\n\n\
          Command: `cargo bench -p llmops-loganalysis --bench logquery` (release, in `make bench`), \
@@ -206,16 +239,12 @@ fn main() {
          tool alike; the CPU column (user + system time of the engine, or of the shell command's \
          processes, from /proc) is the per-thread speed.\n\n{table}{END}",
         b as f64 / (1024.0 * 1024.0),
-        truth.lines,
+        planted.truth.lines,
+        date = sh(dir.path(), "date -u +%Y-%m-%d"),
         cpu = cpu(),
+        five = planted.five,
+        top = planted.top,
     );
     println!("{section}");
-    let doc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/benchmarks.md");
-    let text = std::fs::read_to_string(&doc).unwrap_or_default();
-    let new = match (text.find(START), text.find(END)) {
-        (Some(a), Some(b)) if b > a => format!("{}{section}{}", &text[..a], &text[b + END.len()..]),
-        _ => format!("{}\n\n{section}\n", text.trim_end()),
-    };
-    std::fs::write(&doc, new).expect("write docs/benchmarks.md");
-    println!("updated {}", doc.display());
+    write_section(&section);
 }

@@ -192,7 +192,7 @@ fn perl_cond(c: &PipeCtx<'_>) -> Result<String, String> {
     });
     let fields_used = !c.plan.group.is_empty() || c.plan.field.is_some() || c.window.is_some();
     let mut conds = Vec::new();
-    if !(whole_only && !fields_used) {
+    if !whole_only || fields_used {
         conds.push("$ok".to_string());
     }
     for x in all {
