@@ -292,17 +292,18 @@ fn sh(dir: &std::path::Path, cmd: &str) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
+const JSON_LINES: [&str; 5] = [
+    r#"{"ts":"2024-05-01T10:00:00Z","level":"error","msg":"Payment FAILED","http":{"status":502,"method":"POST"},"latency_ms":1200}"#,
+    r#"{"ts":"2024-05-01T10:00:01Z","level":"info","msg":"ok","http":{"status":200,"method":"GET"},"latency_ms":20}"#,
+    r#"{"ts":"2024-05-01T10:00:02Z","level":"warning","msg":"payment failed","http":{"status":502,"method":"GET"},"latency_ms":900}"#,
+    r#"{"ts":"2024-05-01T10:00:03Z","level":"ERR","msg":"payment failed again","http":{"status":503,"method":"POST"},"latency_ms":3000}"#,
+    "not json at all",
+];
+
 #[test]
-fn json_nested_keys_case_rules_and_two_field_groups() {
+fn json_case_rules_and_level_words() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let lines = [
-        r#"{"ts":"2024-05-01T10:00:00Z","level":"error","msg":"Payment FAILED","http":{"status":502,"method":"POST"},"latency_ms":1200}"#,
-        r#"{"ts":"2024-05-01T10:00:01Z","level":"info","msg":"ok","http":{"status":200,"method":"GET"},"latency_ms":20}"#,
-        r#"{"ts":"2024-05-01T10:00:02Z","level":"warning","msg":"payment failed","http":{"status":502,"method":"GET"},"latency_ms":900}"#,
-        r#"{"ts":"2024-05-01T10:00:03Z","level":"ERR","msg":"payment failed again","http":{"status":503,"method":"POST"},"latency_ms":3000}"#,
-        "not json at all",
-    ];
-    std::fs::write(dir.path().join("app.json"), lines.join("\n") + "\n").expect("write");
+    std::fs::write(dir.path().join("app.json"), JSON_LINES.join("\n") + "\n").expect("write");
     let contains = |cs: bool, op: FilterOp| Query {
         filters: vec![Filter {
             case_sensitive: cs,
@@ -343,6 +344,12 @@ fn json_nested_keys_case_rules_and_two_field_groups() {
     let r = run_one(dir.path(), "app.json", &q);
     assert_eq!(r.value, QueryValue::Count { count: 2 });
     assert_eq!(sh(dir.path(), r.pipeline.as_deref().expect("jq")), "2");
+}
+
+#[test]
+fn json_groups_percentiles_and_fields() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("app.json"), JSON_LINES.join("\n") + "\n").expect("write");
     let q = Query {
         group_by: vec![Field::new("http.status"), Field::new("method")],
         ..Query::default()

@@ -392,6 +392,12 @@ fn buckets_and_rows(c: &Case) {
         "auto width"
     );
 
+    rows(c, &timed);
+}
+
+/// First and last event: sort by time, limit 1.
+fn rows(c: &Case, timed: &[&TruthEvent]) {
+    let t = &c.truth;
     let mut qq = q(Measure::Rows);
     qq.field = Some(Field::new("time"));
     qq.order = Order::Asc;
