@@ -443,19 +443,24 @@ impl<'f> Extractor<'f> {
         if let Some(t) = self.time {
             return t;
         }
-        let t = if let Some((t, _, _)) = self.analyser.filter(|_| self.parses(text)) {
-            t
+        let t = if matches!(self.fmt.parser, Parser::Analyser) {
+            // The analyser's own reading (it skips `[`, `<PRI>` and a logfmt `time=`).
+            if self.parses(text) {
+                self.analyser.and_then(|a| a.0)
+            } else {
+                None
+            }
         } else if let Some(f) = self.schema.time {
             let fmt = self.fmt.time_format;
             self.value(text, f)
                 .and_then(|v| parse_time(v.as_bytes(), fmt))
         } else {
-            self.parses(text);
-            self.analyser.and_then(|a| a.0)
+            None
         };
         self.time = Some(t);
         t
     }
+
 }
 
 fn trim_ascii(b: &[u8]) -> &[u8] {
