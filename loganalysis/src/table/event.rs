@@ -460,7 +460,6 @@ impl<'f> Extractor<'f> {
         self.time = Some(t);
         t
     }
-
 }
 
 fn trim_ascii(b: &[u8]) -> &[u8] {
