@@ -219,6 +219,8 @@ fn main() {
         "| task | command | median wall | wall throughput | wall vs engine | median CPU | MB per CPU-second |\n|---|---|---|---|---|---|---|\n",
     );
     for (what, cmd, (d, c), (base, _)) in &rows {
+        // A `|` inside a table cell must be escaped, even in a code span.
+        let cmd = cmd.replace('|', "\\|");
         table += &format!(
             "| {what} | `{cmd}` | {:.0} ms | {:.0} MB/s | {:.2}× | {:.0} ms | {:.0} MB/s |\n",
             d.as_secs_f64() * 1e3,
