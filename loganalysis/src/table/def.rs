@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use super::error::QueryError;
 use super::pattern::Pattern;
+pub use super::pattern::Tail;
 
 /// How a format's lines become fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -25,19 +26,6 @@ pub enum ParseKind {
     /// The analyser's rule: a timestamp at the line start, then a level word, then the
     /// message.
     Analyser,
-}
-
-/// What follows the pattern on a line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum Tail {
-    /// Nothing may follow.
-    #[default]
-    Strict,
-    /// Anything may follow and is ignored.
-    Ignore,
-    /// `key=value` pairs may follow; each key becomes a field.
-    Extras,
 }
 
 /// How the level field is written.
@@ -298,23 +286,29 @@ fn bad(file: &str, text: &str, needle: &str, msg: String) -> QueryError {
     }
 }
 
-/// Parses and compiles one definition file.
-pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
-    let def: FormatToml = toml::from_str(text).map_err(|e| {
-        let line = e.span().map_or(1, |s| {
-            text[..s.start.min(text.len())].matches('\n').count() + 1
-        });
-        QueryError::BadFormat {
-            file: file.to_string(),
-            line,
-            message: e.message().to_string(),
-        }
-    })?;
-    let err = |needle: &str, msg: String| bad(file, text, needle, msg);
-    let mut fields: Vec<FieldSpec> = Vec::new();
-    let declared = |name: &str| def.fields.iter().find(|f| f.name == name);
-    let spec = |name: &str, origin: Origin| {
-        let d = declared(name);
+/// A definition being compiled: errors point at the line of the offending text.
+struct Compiler<'a> {
+    file: &'a str,
+    text: &'a str,
+    def: &'a FormatToml,
+}
+
+impl Compiler<'_> {
+    fn err(&self, needle: &str, msg: String) -> QueryError {
+        bad(self.file, self.text, needle, msg)
+    }
+
+    fn regex(&self, src: &str) -> Result<Regex, QueryError> {
+        Regex::new(src).map_err(|e| self.err(src, format!("bad regex: {e}")))
+    }
+
+    fn declared(&self, name: &str) -> Option<&FieldToml> {
+        self.def.fields.iter().find(|f| f.name == name)
+    }
+
+    /// A field made by `origin`, typed by its `[[fields]]` entry when there is one.
+    fn spec(&self, name: &str, origin: Origin) -> FieldSpec {
+        let d = self.declared(name);
         FieldSpec {
             name: name.to_string(),
             kind: d.map_or(FieldKind::Text, |d| d.kind),
@@ -324,182 +318,219 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
             awk: d.and_then(|d| d.awk.clone()),
             origin,
         }
-    };
-    let (parser, line_regex) = match def.parse.kind {
-        ParseKind::Pattern => {
-            let src = def
-                .parse
-                .pattern
-                .as_deref()
-                .ok_or_else(|| err("[parse]", "kind = \"pattern\" needs `pattern`".into()))?;
-            let kinds = |n: &str| declared(n).map_or(FieldKind::Text, |d| d.kind);
-            let p = Pattern::compile(src, def.parse.tail, &kinds).map_err(|m| err("pattern", m))?;
-            for (i, name) in p.names().iter().enumerate() {
-                fields.push(spec(name, Origin::Capture(i)));
-            }
-            let re = p.to_regex(&|n| declared(n).map_or(1, |d| d.words));
-            (Parser::Pattern(p), Some(re))
-        }
-        ParseKind::Regex => {
-            let src = def
-                .parse
-                .regex
-                .as_deref()
-                .ok_or_else(|| err("[parse]", "kind = \"regex\" needs `regex`".into()))?;
-            let re = Regex::new(src).map_err(|e| err(src, format!("bad regex: {e}")))?;
-            for (i, name) in re.capture_names().enumerate() {
-                if let Some(name) = name {
-                    fields.push(spec(name, Origin::Capture(i)));
+    }
+
+    /// The line parser, the fields it makes, and its Perl-compatible regex.
+    fn parser(&self, fields: &mut Vec<FieldSpec>) -> Result<(Parser, Option<String>), QueryError> {
+        let p = &self.def.parse;
+        Ok(match p.kind {
+            ParseKind::Pattern => {
+                let src = p.pattern.as_deref().ok_or_else(|| {
+                    self.err("[parse]", "kind = \"pattern\" needs `pattern`".into())
+                })?;
+                let kinds = |n: &str| self.declared(n).map_or(FieldKind::Text, |d| d.kind);
+                let pat =
+                    Pattern::compile(src, p.tail, &kinds).map_err(|m| self.err("pattern", m))?;
+                for (i, name) in pat.names().iter().enumerate() {
+                    fields.push(self.spec(name, Origin::Capture(i)));
                 }
+                let re = pat.to_regex(&|n| self.declared(n).map_or(1, |d| d.words));
+                (Parser::Pattern(pat), Some(re))
             }
-            (Parser::Regex(re), Some(src.to_string()))
-        }
-        ParseKind::Json | ParseKind::Logfmt => {
-            for d in &def.fields {
-                fields.push(spec(&d.name, Origin::Key(d.name.clone())));
+            ParseKind::Regex => {
+                let src = p
+                    .regex
+                    .as_deref()
+                    .ok_or_else(|| self.err("[parse]", "kind = \"regex\" needs `regex`".into()))?;
+                let re = self.regex(src)?;
+                for (i, name) in re.capture_names().enumerate() {
+                    if let Some(name) = name {
+                        fields.push(self.spec(name, Origin::Capture(i)));
+                    }
+                }
+                (Parser::Regex(re), Some(src.to_string()))
             }
-            let p = if def.parse.kind == ParseKind::Json {
-                Parser::Json
+            ParseKind::Json | ParseKind::Logfmt => {
+                for d in &self.def.fields {
+                    fields.push(self.spec(&d.name, Origin::Key(d.name.clone())));
+                }
+                let parser = if p.kind == ParseKind::Json {
+                    Parser::Json
+                } else {
+                    Parser::Logfmt
+                };
+                (parser, None)
+            }
+            ParseKind::Analyser => {
+                for (name, part) in [
+                    ("time", AnalyserPart::Time),
+                    ("level", AnalyserPart::Level),
+                    ("message", AnalyserPart::Message),
+                ] {
+                    fields.push(self.spec(name, Origin::Analyser(part)));
+                }
+                (Parser::Analyser, None)
+            }
+        })
+    }
+
+    /// Derived rules; each named group is a field (several rules may make the same one).
+    fn derived(&self, fields: &mut Vec<FieldSpec>) -> Result<Vec<Derived>, QueryError> {
+        let mut derived = Vec::new();
+        for d in &self.def.derived {
+            let from = if d.from == "@event" {
+                DerivedFrom::Event
             } else {
-                Parser::Logfmt
+                let i = fields
+                    .iter()
+                    .position(|f| f.name == d.from)
+                    .ok_or_else(|| {
+                        self.err(&d.from, format!("derived from unknown field `{}`", d.from))
+                    })?;
+                DerivedFrom::Field(i)
             };
-            (p, None)
-        }
-        ParseKind::Analyser => {
-            fields.push(spec("time", Origin::Analyser(AnalyserPart::Time)));
-            fields.push(spec("level", Origin::Analyser(AnalyserPart::Level)));
-            fields.push(spec("message", Origin::Analyser(AnalyserPart::Message)));
-            (Parser::Analyser, None)
-        }
-    };
-    let mut derived = Vec::new();
-    for d in &def.derived {
-        let from = if d.from == "@event" {
-            DerivedFrom::Event
-        } else {
-            let i = fields
-                .iter()
-                .position(|f| f.name == d.from)
-                .ok_or_else(|| err(&d.from, format!("derived from unknown field `{}`", d.from)))?;
-            DerivedFrom::Field(i)
-        };
-        let re = Regex::new(&d.regex).map_err(|e| err(&d.regex, format!("bad regex: {e}")))?;
-        let mut groups = Vec::new();
-        for (g, name) in re.capture_names().enumerate() {
-            let Some(name) = name else { continue };
+            let re = self.regex(&d.regex)?;
             let rule = derived.len();
-            let idx = match fields.iter().position(|f| f.name == name) {
-                Some(i) => match &mut fields[i].origin {
-                    Origin::Derived(alts) => {
-                        alts.push((rule, g));
-                        i
+            let mut groups = Vec::new();
+            for (g, name) in re.capture_names().enumerate() {
+                let Some(name) = name else { continue };
+                let idx = match fields.iter().position(|f| f.name == name) {
+                    Some(i) => match &mut fields[i].origin {
+                        Origin::Derived(alts) => {
+                            alts.push((rule, g));
+                            i
+                        }
+                        _ => {
+                            return Err(self.err(
+                                name,
+                                format!("derived field `{name}` is already a field of the line"),
+                            ))
+                        }
+                    },
+                    None => {
+                        fields.push(self.spec(name, Origin::Derived(vec![(rule, g)])));
+                        fields.len() - 1
                     }
-                    _ => {
-                        return Err(err(
-                            name,
-                            format!("derived field `{name}` is already a field of the line"),
-                        ))
-                    }
-                },
-                None => {
-                    fields.push(spec(name, Origin::Derived(vec![(rule, g)])));
-                    fields.len() - 1
-                }
-            };
-            groups.push((g, idx));
+                };
+                groups.push((g, idx));
+            }
+            derived.push(Derived {
+                from,
+                regex: re,
+                groups,
+            });
         }
-        derived.push(Derived {
-            from,
-            regex: re,
-            groups,
-        });
+        Ok(derived)
     }
-    for d in &def.fields {
-        if !fields.iter().any(|f| f.name == d.name) {
-            return Err(err(
-                &d.name,
-                format!(
-                    "field `{}` is declared but no pattern, group or key makes it",
-                    d.name
-                ),
-            ));
-        }
-    }
-    let find = |name: &Option<String>, what: &str| -> Result<Option<usize>, QueryError> {
-        match name.as_deref() {
+
+    /// The time and level fields, with their roles.
+    fn time_and_level(
+        &self,
+        fields: &mut Vec<FieldSpec>,
+    ) -> Result<(Option<usize>, Option<usize>), QueryError> {
+        let p = &self.def.parse;
+        let find = |fields: &[FieldSpec], name: &Option<String>, what: &str| match name.as_deref() {
             None | Some("@analyser") => Ok(None),
             Some(n) => fields
                 .iter()
                 .position(|f| f.name == n)
                 .map(Some)
-                .ok_or_else(|| err(n, format!("{what} field `{n}` is not a field"))),
+                .ok_or_else(|| self.err(n, format!("{what} field `{n}` is not a field"))),
+        };
+        let (mut time, mut level) = (
+            find(fields, &p.time, "time")?,
+            find(fields, &p.level, "level")?,
+        );
+        if p.kind == ParseKind::Analyser {
+            (time, level) = (Some(0), Some(1));
+            push_role(&mut fields[2], "message");
+        } else if p.level.as_deref() == Some("@analyser") {
+            fields.push(self.spec("level", Origin::Analyser(AnalyserPart::Level)));
+            level = Some(fields.len() - 1);
         }
-    };
-    let mut time = find(&def.parse.time, "time")?;
-    let mut level = find(&def.parse.level, "level")?;
-    if def.parse.kind == ParseKind::Analyser {
-        time = Some(0);
-        level = Some(1);
-    }
-    if def.parse.level.as_deref() == Some("@analyser") && def.parse.kind != ParseKind::Analyser {
-        fields.push(spec("level", Origin::Analyser(AnalyserPart::Level)));
-        level = Some(fields.len() - 1);
-    }
-    let multiline = match &def.multiline {
-        None => None,
-        Some(m) => {
-            let re = |s: &Option<String>| -> Result<Option<Regex>, QueryError> {
-                s.as_deref()
-                    .map(|s| Regex::new(s).map_err(|e| err(s, format!("bad regex: {e}"))))
-                    .transpose()
-            };
-            Some(Multiline {
-                start: re(&m.start)?,
-                cont: re(&m.cont)?,
-                header: re(&m.header)?,
-            })
+        if let Some(t) = time {
+            fields[t].kind = FieldKind::Time;
+            push_role(&mut fields[t], "time");
         }
+        if let Some(l) = level {
+            push_role(&mut fields[l], "level");
+        }
+        Ok((time, level))
+    }
+
+    fn multiline(&self) -> Result<Option<Multiline>, QueryError> {
+        let Some(m) = &self.def.multiline else {
+            return Ok(None);
+        };
+        let re = |s: &Option<String>| s.as_deref().map(|s| self.regex(s)).transpose();
+        Ok(Some(Multiline {
+            start: re(&m.start)?,
+            cont: re(&m.cont)?,
+            header: re(&m.header)?,
+        }))
+    }
+}
+
+/// Parses and compiles one definition file.
+pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
+    let def: FormatToml = toml::from_str(text).map_err(|e| QueryError::BadFormat {
+        file: file.to_string(),
+        line: e.span().map_or(1, |s| {
+            text[..s.start.min(text.len())].matches('\n').count() + 1
+        }),
+        message: e.message().to_string(),
+    })?;
+    let cx = Compiler {
+        file,
+        text,
+        def: &def,
     };
-    if let Some(t) = time {
-        fields[t].kind = FieldKind::Time;
-        push_role(&mut fields[t], "time");
+    let mut fields = Vec::new();
+    let (parser, line_regex) = cx.parser(&mut fields)?;
+    let derived = cx.derived(&mut fields)?;
+    if let Some(d) = def
+        .fields
+        .iter()
+        .find(|d| !fields.iter().any(|f| f.name == d.name))
+    {
+        return Err(cx.err(
+            &d.name,
+            format!(
+                "field `{}` is declared but no pattern, group or key makes it",
+                d.name
+            ),
+        ));
     }
-    if let Some(l) = level {
-        push_role(&mut fields[l], "level");
-    }
-    if def.parse.kind == ParseKind::Analyser {
-        push_role(&mut fields[0], "time");
-        fields[0].kind = FieldKind::Time;
-        push_role(&mut fields[1], "level");
-        push_role(&mut fields[2], "message");
-    }
+    let (time, level) = cx.time_and_level(&mut fields)?;
+    let multiline = cx.multiline()?;
+    let p = &def.parse;
     Ok(Format {
-        name: def.name,
-        title: def.title,
+        name: def.name.clone(),
+        title: def.title.clone(),
         priority: def.priority,
-        kind: def.parse.kind,
+        kind: p.kind,
         parser,
         line_regex,
-        tail: def.parse.tail,
+        tail: p.tail,
         fields,
         time,
-        time_format: def.parse.time_format,
+        time_format: p.time_format,
         level,
-        level_map: def.parse.level_map,
-        level_format: def.parse.level_format,
-        require_keys: def.parse.require_keys,
+        level_map: p.level_map.clone(),
+        level_format: p.level_format,
+        require_keys: p.require_keys.clone(),
         multiline,
         derived,
         tags: def
             .tags
-            .into_iter()
+            .iter()
             .map(|t| Tag {
-                name: t.name,
-                title: t.title,
-                filters: t.filters,
+                name: t.name.clone(),
+                title: t.title.clone(),
+                filters: t.filters.clone(),
             })
             .collect(),
-        tests: def.tests,
+        tests: def.tests.clone(),
         file: file.to_string(),
     })
 }

@@ -158,6 +158,10 @@ pub fn parse_time(b: &[u8], fmt: TimeFormat) -> Option<Ts> {
     })
 }
 
+/// The analyser rule's reading of a line: its time, its level with the level word's end,
+/// and the end of the timestamp.
+type AnalyserParse = (Option<Ts>, Option<(Level, usize)>, usize);
+
 /// Per-event extraction state, reused from event to event.
 pub struct Extractor<'f> {
     fmt: &'f Format,
@@ -171,12 +175,24 @@ pub struct Extractor<'f> {
     dstate: Vec<Option<Option<usize>>>,
     json: Option<Map<String, Value>>,
     kv: Option<Vec<(u32, u32, u32, u32)>>,
-    analyser: Option<(Option<Ts>, Option<(Level, usize)>, usize)>,
+    analyser: Option<AnalyserParse>,
     time: Option<Option<Ts>>,
 }
 
 fn first_line(text: &[u8]) -> &[u8] {
     memchr::memchr(b'\n', text).map_or(text, |p| &text[..p])
+}
+
+impl Extractor<'_> {
+    /// The event's first line: single-line formats hand over one line per event, so only
+    /// multi-line events are searched for a newline.
+    fn head<'t>(&self, text: &'t [u8]) -> &'t [u8] {
+        if self.fmt.multiline.is_some() {
+            first_line(text)
+        } else {
+            text
+        }
+    }
 }
 
 impl<'f> Extractor<'f> {
@@ -223,7 +239,7 @@ impl<'f> Extractor<'f> {
             return p;
         }
         let ok = match &self.fmt.parser {
-            Parser::Pattern(p) => match p.split(first_line(text), &mut self.spans) {
+            Parser::Pattern(p) => match p.split(self.head(text), &mut self.spans) {
                 Some(end) => {
                     self.tail_at = end;
                     true
@@ -237,13 +253,13 @@ impl<'f> Extractor<'f> {
             }
             Parser::Json => self.decode_json(text),
             Parser::Logfmt => {
-                let kv = logfmt_pairs(first_line(text), 0);
+                let kv = logfmt_pairs(self.head(text), 0);
                 let ok = kv.as_ref().is_some_and(|v| v.len() >= 2);
                 self.kv = kv;
                 ok
             }
             Parser::Analyser => {
-                let line = first_line(text);
+                let line = self.head(text);
                 match ts::find(line) {
                     Some((t, Some(end))) => {
                         let lv = level::detect(line, end);
@@ -427,15 +443,19 @@ impl<'f> Extractor<'f> {
         if let Some(t) = self.time {
             return t;
         }
-        let t = if let Some((t, _, _)) = self.analyser.filter(|_| self.parses(text)) {
-            t
+        let t = if matches!(self.fmt.parser, Parser::Analyser) {
+            // The analyser's own reading (it skips `[`, `<PRI>` and a logfmt `time=`).
+            if self.parses(text) {
+                self.analyser.and_then(|a| a.0)
+            } else {
+                None
+            }
         } else if let Some(f) = self.schema.time {
             let fmt = self.fmt.time_format;
             self.value(text, f)
                 .and_then(|v| parse_time(v.as_bytes(), fmt))
         } else {
-            self.parses(text);
-            self.analyser.and_then(|a| a.0)
+            None
         };
         self.time = Some(t);
         t

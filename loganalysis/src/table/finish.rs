@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use llmops_common::query::{BucketRow, GroupRow, Measure, Order, Query, QueryValue, Stats, Unit};
 use rustc_hash::FxHashMap;
 
-use super::agg::{Acc, AccKind, Buckets, Group};
+use super::agg::{split_key, Acc, AccKind, Buckets, Group};
 use crate::ts::{self, Precision, Ts};
 
 /// Buckets shown at most; beyond this only non-empty buckets are listed.
@@ -99,13 +99,13 @@ fn group_value(g: &Group, m: Measure) -> Option<f64> {
     }
 }
 
-fn groups(map: FxHashMap<Vec<Vec<u8>>, Group>, q: &Query, unit: Unit) -> QueryValue {
+fn groups(map: FxHashMap<Vec<u8>, Group>, q: &Query, unit: Unit) -> QueryValue {
     let total_groups = map.len() as u64;
     let mut rows: Vec<(Vec<Vec<u8>>, u64, Option<f64>)> = map
         .into_iter()
         .map(|(k, g)| {
             let v = group_value(&g, q.measure);
-            (k, g.count, v)
+            (split_key(&k), g.count, v)
         })
         .collect();
     let by_value = !matches!(q.measure, Measure::Count | Measure::Rows | Measure::Fields);

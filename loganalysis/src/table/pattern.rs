@@ -3,9 +3,22 @@
 
 use llmops_common::query::FieldKind;
 use memchr::memmem;
+use serde::Deserialize;
 
-use super::def::Tail;
 use crate::ts;
+
+/// What follows the pattern on a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Tail {
+    /// Nothing may follow.
+    #[default]
+    Strict,
+    /// Anything may follow and is ignored.
+    Ignore,
+    /// `key=value` pairs may follow; each key becomes a field.
+    Extras,
+}
 
 /// One field of a pattern and the literal that ends it.
 #[derive(Debug, Clone)]
@@ -24,6 +37,27 @@ pub struct Pattern {
     names: Vec<String>,
     steps: Vec<Step>,
     tail: Tail,
+}
+
+/// The first occurrence of `lit` in `hay`: literals of a pattern are a few bytes, for
+/// which memchr on the first byte beats a general substring search's setup per call.
+#[inline]
+fn find_lit(hay: &[u8], lit: &[u8], finder: &memmem::Finder<'_>) -> Option<usize> {
+    match lit.len() {
+        1 => memchr::memchr(lit[0], hay),
+        2..=4 => {
+            let mut from = 0;
+            while let Some(p) = memchr::memchr(lit[0], &hay[from..]) {
+                let at = from + p;
+                if hay[at..].starts_with(lit) {
+                    return Some(at);
+                }
+                from = at + 1;
+            }
+            None
+        }
+        _ => finder.find(hay),
+    }
 }
 
 /// A timestamp in any form the analyser reads, for the Perl form of a pattern.
@@ -127,7 +161,7 @@ impl Pattern {
                 }
                 e
             } else if let Some(f) = &step.finder {
-                pos + f.find(&line[pos..])?
+                pos + find_lit(&line[pos..], &step.lit, f)?
             } else if k == last && self.tail == Tail::Strict {
                 line.len()
             } else {

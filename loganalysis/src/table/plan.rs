@@ -56,7 +56,7 @@ pub enum Cond {
     },
     Contains {
         f: Option<FieldRef>,
-        finder: memmem::Finder<'static>,
+        finder: Box<memmem::Finder<'static>>,
         text: String,
         neg: bool,
     },
@@ -309,7 +309,7 @@ pub fn compile_filter(
                 },
                 _ if flt.case_sensitive => Cond::Contains {
                     f,
-                    finder: memmem::Finder::new(text.as_bytes()).into_owned(),
+                    finder: Box::new(memmem::Finder::new(text.as_bytes()).into_owned()),
                     text,
                     neg,
                 },
@@ -430,8 +430,13 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
         }
         None => None,
     };
+    if q.group_by.len() > 2 {
+        return Err(QueryError::BadFilter(
+            "最多按两个字段分组 / group by at most two fields".into(),
+        ));
+    }
     let mut group = Vec::new();
-    for g in q.group_by.iter().take(2) {
+    for g in &q.group_by {
         let r = t.resolve(g)?;
         note(g, &r);
         group.push(r);

@@ -97,16 +97,20 @@ fn empty_acc() -> Acc {
         missing: 0,
         untimed: 0,
         kind: AccKind::Count,
+        scratch: Vec::new(),
     }
 }
 
 /// The window in seconds, resolved against the newest event of all files.
+/// A resolved window (inclusive seconds) and the newest event it was resolved against.
+type Resolution = (Option<(i64, i64)>, Ts);
+
 fn window_secs(
     reg: &Registry,
     opened: &[Opened],
     q: &Query,
     cancel: &AtomicBool,
-) -> Result<Option<(Option<(i64, i64)>, Ts)>, QueryError> {
+) -> Result<Option<Resolution>, QueryError> {
     let Some(w) = &q.window else { return Ok(None) };
     check_window(w)?;
     let mut end: Option<Ts> = None;
@@ -120,7 +124,7 @@ fn window_secs(
             make_acc: &empty_acc,
         };
         if let Some(t) = newest_time(&o.file.path, o.end, &job, cancel)? {
-            if end.map_or(true, |e| t.key > e.key) {
+            if end.is_none_or(|e| t.key > e.key) {
                 end = Some(t);
             }
         }
@@ -133,6 +137,84 @@ fn window_secs(
             .join(", "),
     })?;
     Ok(Some((Some(resolve_window(w, &end)?), end)))
+}
+
+/// Everything the scans of all files found.
+struct Scanned {
+    acc: Acc,
+    sources: Vec<SourceInfo>,
+    per_file: Vec<u64>,
+    resolved: Vec<Resolved>,
+    plans: Vec<Plan>,
+    notes: Vec<String>,
+}
+
+/// Scans every file with its own plan and merges the figures.
+fn scan_all(
+    reg: &Registry,
+    opened: &[Opened],
+    q: &Query,
+    window: Option<(i64, i64)>,
+    opts: &QueryOptions,
+    cancel: &AtomicBool,
+) -> Result<Scanned, QueryError> {
+    let mut total: Option<Acc> = None;
+    let (mut sources, mut per_file, mut resolved, mut plans, mut notes) = (
+        Vec::new(),
+        Vec::new(),
+        Vec::<Resolved>::new(),
+        Vec::new(),
+        Vec::new(),
+    );
+    for (i, o) in opened.iter().enumerate() {
+        let fmt = &reg.formats()[o.format];
+        let p = plan(&table_of(reg, o), q, window)?;
+        let make = || Acc::new(q, &p);
+        let job = ScanJob {
+            fmt,
+            schema: &o.schema,
+            plan: Some(&p),
+            q,
+            file: i,
+            make_acc: &make,
+        };
+        let split = (opts.threads, opts.split_min_bytes);
+        let out = scan_file(&o.file.path, o.end, split, &job, cancel)?;
+        per_file.push(out.acc.matched);
+        file_notes(o, fmt.name.as_str(), &out, &mut notes, &p);
+        sources.push(SourceInfo {
+            name: o.file.name.clone(),
+            path: Some(o.file.path.display().to_string()),
+            format: fmt.name.clone(),
+            fields: field_infos(&o.schema),
+            lines: out.lines,
+            events: out.events,
+            bytes: o.end,
+            complete: o.end == o.size,
+            unparsed: out.unparsed,
+        });
+        for r in &p.resolved {
+            if !resolved
+                .iter()
+                .any(|x| x.asked == r.asked && x.used == r.used)
+            {
+                resolved.push(r.clone());
+            }
+        }
+        match &mut total {
+            None => total = Some(out.acc),
+            Some(t) => t.merge(out.acc),
+        }
+        plans.push(p);
+    }
+    Ok(Scanned {
+        acc: total.ok_or(QueryError::NoFiles)?,
+        sources,
+        per_file,
+        resolved,
+        plans,
+        notes,
+    })
 }
 
 /// Runs `q` over `files` with the formats of `reg`.
@@ -170,68 +252,24 @@ pub fn run_query_with(
         None => (None, None),
     };
     let names: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
-    let mut total: Option<Acc> = None;
-    let mut sources = Vec::new();
-    let mut per_file = Vec::new();
-    let mut resolved: Vec<Resolved> = Vec::new();
-    let mut plans = Vec::new();
-    let mut notes = Vec::new();
-    for (i, o) in opened.iter().enumerate() {
-        let fmt = &reg.formats()[o.format];
-        let p = plan(&table_of(reg, o), q, window)?;
-        let make = || Acc::new(q, &p);
-        let job = ScanJob {
-            fmt,
-            schema: &o.schema,
-            plan: Some(&p),
-            q,
-            file: i,
-            make_acc: &make,
-        };
-        let out = scan_file(
-            &o.file.path,
-            o.end,
-            (opts.threads, opts.split_min_bytes),
-            &job,
-            cancel,
-        )?;
-        per_file.push(out.acc.matched);
-        file_notes(o, fmt.name.as_str(), &out, &mut notes, &p);
-        sources.push(SourceInfo {
-            name: o.file.name.clone(),
-            path: Some(o.file.path.display().to_string()),
-            format: fmt.name.clone(),
-            fields: field_infos(&o.schema),
-            lines: out.lines,
-            events: out.events,
-            bytes: o.end,
-            complete: o.end == o.size,
-            unparsed: out.unparsed,
-        });
-        for r in &p.resolved {
-            if !resolved
-                .iter()
-                .any(|x| x.asked == r.asked && x.used == r.used)
-            {
-                resolved.push(r.clone());
-            }
-        }
-        match &mut total {
-            None => total = Some(out.acc),
-            Some(t) => t.merge(out.acc),
-        }
-        plans.push(p);
-    }
-    let acc = total.ok_or(QueryError::NoFiles)?;
+    let scanned = scan_all(reg, &opened, q, window, opts, cancel)?;
+    let Scanned {
+        acc,
+        sources,
+        per_file,
+        resolved,
+        plans,
+        mut notes,
+    } = scanned;
     let matched = acc.matched;
     let unit = plans[0].field.as_ref().map(|f| f.unit).unwrap_or_default();
     let value = finish(acc, q, unit, files.len(), &names);
     let no_year = end.is_some_and(|e| e.no_year);
     let formats: Vec<String> = sources.iter().map(|s| s.format.clone()).collect();
     let (described_zh, described_en) = describe(q, &resolved, &names, &formats, window, no_year);
-    let pipe = if opened.len() == 1 {
+    let pipeline = if opened.len() == 1 {
         let o = &opened[0];
-        let ctx = PipeCtx {
+        pipeline(&PipeCtx {
             q,
             fmt: &reg.formats()[o.format],
             schema: &o.schema,
@@ -240,20 +278,17 @@ pub fn run_query_with(
             window: window.map(|(a, b)| (iso_second(a), iso_second(b))),
             bucket: bucket_seconds(&value),
             unparsed: sources[0].unparsed,
-        };
-        pipeline(&ctx)
+        })
     } else {
         Err("several files: run the pipeline of each file on its own".into())
     };
-    let pipeline = match pipe {
-        Ok(p) => Some(p),
-        Err(why) => {
+    let pipeline = pipeline
+        .map_err(|why| {
             notes.push(format!(
                 "没有等价的 shell 管道 / no equivalent shell pipeline: {why}"
-            ));
-            None
-        }
-    };
+            ))
+        })
+        .ok();
     let mut query = q.clone();
     query.limit = Some(q.limit() as u32);
     Ok(QueryResult {

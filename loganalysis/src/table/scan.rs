@@ -228,7 +228,7 @@ impl Sink<'_> {
             }
             None => {
                 if let Some(t) = row.time() {
-                    if self.out.max_time.map_or(true, |m| t.key > m.key) {
+                    if self.out.max_time.is_none_or(|m| t.key > m.key) {
                         self.out.max_time = Some(t);
                     }
                 }
@@ -448,7 +448,7 @@ fn merge_parts(outs: Vec<Result<PartOut, QueryError>>) -> Result<PartOut, QueryE
                 t.events += o.events;
                 t.unparsed += o.unparsed;
                 if let Some(m) = o.max_time {
-                    if t.max_time.map_or(true, |x| m.key > x.key) {
+                    if t.max_time.is_none_or(|x| m.key > x.key) {
                         t.max_time = Some(m);
                     }
                 }

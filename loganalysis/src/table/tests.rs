@@ -251,6 +251,16 @@ fn unknown_fields_list_the_fields_the_log_has() {
     )
     .expect_err("binary");
     assert!(matches!(e, QueryError::Binary(_)), "{e}");
+    let wide = dir.path().join("w.log");
+    std::fs::write(&wide, b"\xFF\xFEa\x00b\x00").expect("write");
+    let e = run_query(
+        &[QueryFile::new("w.log", &wide)],
+        &Query::default(),
+        &QueryOptions::default(),
+        &AtomicBool::new(false),
+    )
+    .expect_err("utf-16");
+    assert!(matches!(e, QueryError::Utf16(_)), "{e}");
     let missing = dir.path().join("nope.log");
     let e = run_query(
         &[QueryFile::new("nope.log", &missing)],
@@ -260,4 +270,137 @@ fn unknown_fields_list_the_fields_the_log_has() {
     )
     .expect_err("missing");
     assert!(matches!(e, QueryError::NotFound(_)), "{e}");
+}
+
+fn run_one(dir: &std::path::Path, name: &str, q: &Query) -> llmops_common::query::QueryResult {
+    run_query(
+        &[QueryFile::new(name, dir.join(name))],
+        q,
+        &QueryOptions::default(),
+        &AtomicBool::new(false),
+    )
+    .expect("runs")
+}
+
+fn sh(dir: &std::path::Path, cmd: &str) -> String {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(cmd)
+        .current_dir(dir)
+        .output()
+        .expect("sh");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+const JSON_LINES: [&str; 5] = [
+    r#"{"ts":"2024-05-01T10:00:00Z","level":"error","msg":"Payment FAILED","http":{"status":502,"method":"POST"},"latency_ms":1200}"#,
+    r#"{"ts":"2024-05-01T10:00:01Z","level":"info","msg":"ok","http":{"status":200,"method":"GET"},"latency_ms":20}"#,
+    r#"{"ts":"2024-05-01T10:00:02Z","level":"warning","msg":"payment failed","http":{"status":502,"method":"GET"},"latency_ms":900}"#,
+    r#"{"ts":"2024-05-01T10:00:03Z","level":"ERR","msg":"payment failed again","http":{"status":503,"method":"POST"},"latency_ms":3000}"#,
+    "not json at all",
+];
+
+#[test]
+fn json_case_rules_and_level_words() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("app.json"), JSON_LINES.join("\n") + "\n").expect("write");
+    let contains = |cs: bool, op: FilterOp| Query {
+        filters: vec![Filter {
+            case_sensitive: cs,
+            ..Filter::new(
+                Some(Field::new("message")),
+                op,
+                Scalar::Text("payment failed".into()),
+            )
+        }],
+        ..Query::default()
+    };
+    let r = run_one(dir.path(), "app.json", &contains(false, FilterOp::Contains));
+    assert_eq!(r.value, QueryValue::Count { count: 3 });
+    assert!(r.described_en.contains("case-insensitive") && r.described_zh.contains("不区分大小写"));
+    assert_eq!(sh(dir.path(), r.pipeline.as_deref().expect("jq")), "3");
+    let r = run_one(dir.path(), "app.json", &contains(true, FilterOp::Contains));
+    assert_eq!(r.value, QueryValue::Count { count: 2 });
+    assert_eq!(sh(dir.path(), r.pipeline.as_deref().expect("jq")), "2");
+    let r = run_one(
+        dir.path(),
+        "app.json",
+        &contains(false, FilterOp::NotContains),
+    );
+    assert_eq!(
+        r.value,
+        QueryValue::Count { count: 2 },
+        "the ok line and the unparsed line"
+    );
+    // Level words read as canonical levels: error, ERR -> ERROR; warning -> WARN.
+    let q = Query {
+        filters: vec![Filter::new(
+            Some(Field::new("level")),
+            FilterOp::Eq,
+            Scalar::Text("error".into()),
+        )],
+        ..Query::default()
+    };
+    let r = run_one(dir.path(), "app.json", &q);
+    assert_eq!(r.value, QueryValue::Count { count: 2 });
+    assert_eq!(sh(dir.path(), r.pipeline.as_deref().expect("jq")), "2");
+}
+
+#[test]
+fn json_groups_percentiles_and_fields() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("app.json"), JSON_LINES.join("\n") + "\n").expect("write");
+    let q = Query {
+        group_by: vec![Field::new("http.status"), Field::new("method")],
+        ..Query::default()
+    };
+    let r = run_one(dir.path(), "app.json", &q);
+    let QueryValue::Groups { rows, groups, .. } = &r.value else {
+        panic!("groups")
+    };
+    assert_eq!(*groups, 4);
+    assert_eq!(rows[0].key, vec!["200".to_string(), "GET".to_string()]);
+    let out = sh(dir.path(), r.pipeline.as_deref().expect("jq"));
+    assert!(
+        out.lines().next().is_some_and(|l| l.trim() == "1 200 GET"),
+        "{out}"
+    );
+    let q = Query {
+        measure: Measure::P50,
+        field: Some(Field::new("duration")),
+        filters: vec![Filter::new(
+            Some(Field::new("status")),
+            FilterOp::Ne,
+            Scalar::Number(200.0),
+        )],
+        ..Query::default()
+    };
+    let r = run_one(dir.path(), "app.json", &q);
+    let QueryValue::Stat { value, unit, n, .. } = &r.value else {
+        panic!("stat")
+    };
+    assert_eq!(
+        (*value, *unit, *n),
+        (Some(1200.0), llmops_common::query::Unit::Ms, 3)
+    );
+    assert_eq!(sh(dir.path(), r.pipeline.as_deref().expect("jq")), "1200");
+    let r = run_one(
+        dir.path(),
+        "app.json",
+        &Query {
+            measure: Measure::Fields,
+            ..Query::default()
+        },
+    );
+    assert_eq!(r.value, QueryValue::Fields);
+    let f = &r.sources[0].fields;
+    let lat = f
+        .iter()
+        .find(|x| x.name == "latency_ms")
+        .expect("latency_ms");
+    assert_eq!(
+        (lat.roles.clone(), lat.example.as_deref()),
+        (vec!["duration".to_string()], Some("1200"))
+    );
+    assert_eq!(r.sources[0].unparsed, 1);
 }

@@ -196,6 +196,31 @@ fn groups(c: &Case) {
         let top: Vec<(String, u64)> = top.iter().map(|(k, n)| (k.to_string(), *n)).collect();
         assert_eq!(shown, top, "{}: pipeline {:?}", t.format, r.pipeline);
     }
+    if let Some((field, _)) = t.duration {
+        // The slowest group: groups ranked by the max of the duration field.
+        let mut max_by: BTreeMap<&str, f64> = BTreeMap::new();
+        for e in &t.events {
+            if let (Some(k), Some(d)) = (&e.key, e.dur) {
+                let m = max_by.entry(k.as_str()).or_insert(f64::MIN);
+                *m = m.max(d);
+            }
+        }
+        let mut want: Vec<(&str, f64)> = max_by.into_iter().collect();
+        want.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+        let mut qq = q(Measure::Max);
+        qq.field = Some(Field::new(field));
+        qq.group_by = vec![Field::new(t.group)];
+        qq.limit = Some(2);
+        let r = c.run(&qq);
+        let QueryValue::Groups { rows, .. } = &r.value else {
+            panic!("groups")
+        };
+        let got: Vec<(&str, Option<f64>)> =
+            rows.iter().map(|g| (g.key[0].as_str(), g.value)).collect();
+        let top: Vec<(&str, Option<f64>)> =
+            want.iter().take(2).map(|(k, v)| (*k, Some(*v))).collect();
+        assert_eq!(got, top, "{}: slowest groups", t.format);
+    }
     let mut qq = q(Measure::CountDistinct);
     qq.field = Some(Field::new(t.group));
     let r = c.run(&qq);
@@ -339,6 +364,22 @@ fn buckets_and_rows(c: &Case) {
             .collect();
         assert_eq!(shown, want, "{}: pipeline {:?}", t.format, r.pipeline);
     }
+    let mut per5: BTreeMap<i64, u64> = BTreeMap::new();
+    for e in &timed {
+        *per5.entry(e.sec.unwrap_or(0).div_euclid(300)).or_insert(0) += 1;
+    }
+    qq.bucket = BucketWidth::FiveMinutes;
+    let r = c.run(&qq);
+    let QueryValue::Buckets { buckets, .. } = &r.value else {
+        panic!("buckets")
+    };
+    let got: Vec<u64> = buckets.iter().map(|b| b.count).filter(|&n| n > 0).collect();
+    assert_eq!(
+        got,
+        per5.values().copied().collect::<Vec<_>>(),
+        "{}: per 5 minutes",
+        t.format
+    );
     let auto = c.run(&q(Measure::Buckets));
     assert!(
         matches!(
@@ -351,6 +392,12 @@ fn buckets_and_rows(c: &Case) {
         "auto width"
     );
 
+    rows(c, &timed);
+}
+
+/// First and last event: sort by time, limit 1.
+fn rows(c: &Case, timed: &[&TruthEvent]) {
+    let t = &c.truth;
     let mut qq = q(Measure::Rows);
     qq.field = Some(Field::new("time"));
     qq.order = Order::Asc;

@@ -73,7 +73,7 @@ impl Rng {
     pub fn new(seed: u64) -> Self {
         Rng(seed)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -81,10 +81,10 @@ impl Rng {
         z ^ (z >> 31)
     }
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
+        self.next_u64() % n.max(1)
     }
-    pub fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
-        &v[self.below(v.len() as u64) as usize]
+    pub fn pick<T: Copy>(&mut self, v: &[T]) -> T {
+        v[self.below(v.len() as u64) as usize]
     }
     pub fn chance(&mut self, pct: u64) -> bool {
         self.below(100) < pct
@@ -123,7 +123,7 @@ fn plant(rng: &mut Rng, ms: i64, n: u64) -> Planted {
     // Skewed so the top groups differ in size.
     let ci = (rng.below(64) as f64).sqrt() as usize % CLIENTS.len();
     let token = rng.chance(12);
-    let word = *rng.pick(&["checkout", "Checkout", "CHECKOUT"]);
+    let word = rng.pick(&["checkout", "Checkout", "CHECKOUT"]);
     let path = if token {
         format!("/api/{word}?cart={}", rng.below(50))
     } else {
@@ -136,7 +136,7 @@ fn plant(rng: &mut Rng, ms: i64, n: u64) -> Planted {
         ])
         .to_string()
     };
-    let status = *rng.pick(&[200, 200, 200, 200, 200, 200, 301, 404, 500, 502, 503]);
+    let status = rng.pick(&[200, 200, 200, 200, 200, 200, 301, 404, 500, 502, 503]);
     let dur_ms = if rng.chance(6) {
         1000 + rng.below(4000)
     } else {
@@ -145,13 +145,13 @@ fn plant(rng: &mut Rng, ms: i64, n: u64) -> Planted {
     Planted {
         ms,
         client: CLIENTS[ci].to_string(),
-        method: *rng.pick(&["GET", "GET", "POST"]),
+        method: rng.pick(&["GET", "GET", "POST"]),
         path,
         status,
         bytes: rng.below(20_000),
         dur_ms,
-        user: *rng.pick(&USERS),
-        level: *rng.pick(&LEVELS),
+        user: rng.pick(&USERS),
+        level: rng.pick(&LEVELS),
         token,
         n,
     }
@@ -340,7 +340,7 @@ fn syslogish(rng: &mut Rng, p: &Planted, fmt: &str) -> Rendered {
     let t = syslog_time(p.ms);
     match fmt {
         "syslog_rfc3164" => {
-            let prog = *rng.pick(&["CRON", "app", "systemd", "nginx"]);
+            let prog = rng.pick(&["CRON", "app", "systemd", "nginx"]);
             simple(
                 vec![format!(
                     "{t} web01 {prog}[{}]: {} {}",
@@ -353,7 +353,7 @@ fn syslogish(rng: &mut Rng, p: &Planted, fmt: &str) -> Rendered {
             )
         }
         "syslog_rfc5424" => {
-            let prog = *rng.pick(&["payments", "auth", "api"]);
+            let prog = rng.pick(&["payments", "auth", "api"]);
             let pri = if p.level == "ERROR" { 11 } else { 14 };
             simple(
                 vec![format!(
@@ -366,93 +366,99 @@ fn syslogish(rng: &mut Rng, p: &Planted, fmt: &str) -> Rendered {
                 Some(prog.to_string()),
             )
         }
-        "sshd" => {
-            let pid = 4000 + p.n;
-            let port = 40000 + p.n % 2000;
-            let (text, key, tagged) = match rng.below(4) {
-                0 => (
-                    format!(
-                        "Failed password for invalid user {} from {} port {port} ssh2",
-                        p.user, p.client
-                    ),
-                    Some(p.client.clone()),
-                    true,
-                ),
-                1 => (
-                    format!(
-                        "Failed password for {} from {} port {port} ssh2",
-                        p.user, p.client
-                    ),
-                    Some(p.client.clone()),
-                    true,
-                ),
-                2 => (
-                    format!(
-                        "Accepted publickey for {} from {} port {port} ssh2",
-                        p.user, p.client
-                    ),
-                    Some(p.client.clone()),
-                    false,
-                ),
-                _ => (
-                    format!("pam_unix(sshd:session): session opened for user {}", p.user),
-                    None,
-                    false,
-                ),
-            };
-            let mut r = simple(vec![format!("{t} bastion sshd[{pid}]: {text}")], p, key);
-            r.tagged = tagged;
-            r.token = false;
-            r
-        }
-        _ => {
-            let up = format!(
-                "{:>5}.{:06}",
-                1000 + p.ms / 1000 % 90000,
-                (p.n * 7919) % 1_000_000
-            );
-            let (text, key, tagged) = if rng.chance(10) {
-                let victim = *rng.pick(&["java", "postgres", "chrome"]);
-                (
-                    format!(
-                        "Out of memory: Killed process {} ({victim}) total-vm:812345kB",
-                        3000 + p.n
-                    ),
-                    Some(victim.to_string()),
-                    true,
-                )
-            } else if rng.chance(5) {
-                (
-                    format!(
-                        "reportd[{}]: segfault at 0 ip 00007f sp 00007ffe error 4",
-                        900 + p.n
-                    ),
-                    None,
-                    false,
-                )
-            } else {
-                (
-                    format!("eth0: link up, {} Mbps", 100 * (1 + p.n % 10)),
-                    None,
-                    false,
-                )
-            };
-            let line = if fmt == "kernel" {
-                format!("{t} db01 kernel: [{up}] {text}")
-            } else {
-                format!("[{up}] {text}")
-            };
-            let mut r = simple(vec![line], p, key);
-            r.tagged = tagged;
-            r.token = false;
-            r.timed = fmt == "kernel";
-            r
-        }
+        "sshd" => sshd(rng, p, &t),
+        _ => kernel(rng, p, fmt, &t),
     }
 }
 
+/// An auth.log line from sshd: failed (tagged) or accepted logins, or a session line.
+fn sshd(rng: &mut Rng, p: &Planted, t: &str) -> Rendered {
+    let pid = 4000 + p.n;
+    let port = 40000 + p.n % 2000;
+    let (text, key, tagged) = match rng.below(4) {
+        0 => (
+            format!(
+                "Failed password for invalid user {} from {} port {port} ssh2",
+                p.user, p.client
+            ),
+            Some(p.client.clone()),
+            true,
+        ),
+        1 => (
+            format!(
+                "Failed password for {} from {} port {port} ssh2",
+                p.user, p.client
+            ),
+            Some(p.client.clone()),
+            true,
+        ),
+        2 => (
+            format!(
+                "Accepted publickey for {} from {} port {port} ssh2",
+                p.user, p.client
+            ),
+            Some(p.client.clone()),
+            false,
+        ),
+        _ => (
+            format!("pam_unix(sshd:session): session opened for user {}", p.user),
+            None,
+            false,
+        ),
+    };
+    let mut r = simple(vec![format!("{t} bastion sshd[{pid}]: {text}")], p, key);
+    r.tagged = tagged;
+    r.token = false;
+    r
+}
+
+/// A kernel line (kern.log or dmesg): OOM kills (tagged), segfaults, link messages.
+fn kernel(rng: &mut Rng, p: &Planted, fmt: &str, t: &str) -> Rendered {
+    let up = format!(
+        "{:>5}.{:06}",
+        1000 + p.ms / 1000 % 90000,
+        (p.n * 7919) % 1_000_000
+    );
+    let (text, key, tagged) = if rng.chance(10) {
+        let victim = rng.pick(&["java", "postgres", "chrome"]);
+        (
+            format!(
+                "Out of memory: Killed process {} ({victim}) total-vm:812345kB",
+                3000 + p.n
+            ),
+            Some(victim.to_string()),
+            true,
+        )
+    } else if rng.chance(5) {
+        (
+            format!(
+                "reportd[{}]: segfault at 0 ip 00007f sp 00007ffe error 4",
+                900 + p.n
+            ),
+            None,
+            false,
+        )
+    } else {
+        (
+            format!("eth0: link up, {} Mbps", 100 * (1 + p.n % 10)),
+            None,
+            false,
+        )
+    };
+    let line = if fmt == "kernel" {
+        format!("{t} db01 kernel: [{up}] {text}")
+    } else {
+        format!("[{up}] {text}")
+    };
+    let mut r = simple(vec![line], p, key);
+    r.tagged = tagged;
+    r.token = false;
+    r.timed = fmt == "kernel";
+    r
+}
+
 fn java(rng: &mut Rng, p: &Planted, fmt: &str) -> Rendered {
-    let thread = *rng.pick(&[
+    let thread = rng.pick(&[
         "main",
         "http-nio-8080-exec-1",
         "http-nio-8080-exec-2",
@@ -521,7 +527,7 @@ fn databases(p: &Planted, fmt: &str) -> Rendered {
             4000 + p.n % 13,
             p.user
         );
-        let timed = p.n % 2 == 0;
+        let timed = p.n.is_multiple_of(2);
         let (line, dur) = if timed {
             (
                 format!(
@@ -537,7 +543,7 @@ fn databases(p: &Planted, fmt: &str) -> Rendered {
             )
         };
         let mut lines = vec![line];
-        if timed && p.n % 5 == 0 {
+        if timed && p.n.is_multiple_of(5) {
             lines.push("\tAND status = 'open'".into());
         }
         let mut r = simple(lines, p, Some(p.user.to_string()));

@@ -1,0 +1,212 @@
+//! The jq form of a query over JSON lines (unparsable lines read as empty objects, so
+//! field filters skip them and whole-line filters still see them).
+
+use llmops_common::query::Measure;
+
+use super::{all_conds, cmp_op, num_lit, shq, top_tail, PipeCtx, LEVEL_WORDS};
+use crate::table::def::LevelFormat;
+use crate::table::event::Schema;
+use crate::table::plan::{Cond, FieldRef};
+
+fn jq_path(key: &str, schema: &Schema) -> String {
+    let top = schema.fields.iter().any(|f| f.name == key) && !key.contains('.');
+    if top {
+        format!(".[{}]", serde_json::to_string(key).unwrap_or_default())
+    } else {
+        let parts: Vec<String> = key
+            .split('.')
+            .map(|p| serde_json::to_string(p).unwrap_or_default())
+            .collect();
+        format!("getpath([{}])", parts.join(","))
+    }
+}
+
+const JQ_DEFS: &str = "def num: if type == \"number\" then . elif type == \"string\" then (tonumber? // null) else null end; def txt: if type == \"string\" then . elif . == null then null else tojson end;";
+
+fn json_str(t: &str) -> String {
+    serde_json::to_string(t).unwrap_or_default()
+}
+
+/// A field's value as text in jq (`$j` is the event's object); level fields read as the
+/// engine's canonical level names.
+fn field(c: &PipeCtx<'_>, f: &FieldRef) -> String {
+    let name = &c.schema.fields[f.id].name;
+    let base = format!("($j | {} | txt)", jq_path(name, c.schema));
+    if c.schema.level != Some(f.id) {
+        return base;
+    }
+    let map: Vec<String> = LEVEL_WORDS
+        .iter()
+        .map(|(w, l)| format!("\"{w}\":\"{l}\""))
+        .chain(
+            c.fmt
+                .level_map
+                .iter()
+                .map(|(k, v)| format!("{}:{}", json_str(k), json_str(v))),
+        )
+        .collect();
+    format!(
+        "({base} as $r | ({{{}}}[($r // \"\") | ascii_upcase] // $r))",
+        map.join(",")
+    )
+}
+
+/// A field, or the whole line (`$l`) for filters without one.
+fn haystack(c: &PipeCtx<'_>, f: &Option<FieldRef>) -> String {
+    match f {
+        Some(f) => format!("({} // \"\")", field(c, f)),
+        None => "$l".to_string(),
+    }
+}
+
+fn negate(e: String, neg: bool) -> String {
+    if neg {
+        format!("({e} | not)")
+    } else {
+        e
+    }
+}
+
+/// One filter as a jq condition.
+fn jq_cond(c: &PipeCtx<'_>, cond: &Cond) -> Result<String, String> {
+    Ok(match cond {
+        Cond::Num { f, op, value } => {
+            let o = cmp_op(*op).ok_or("unsupported comparison")?;
+            format!(
+                "({} | num | . != null and . {o} {})",
+                field(c, f),
+                num_lit(*value)
+            )
+        }
+        Cond::Range { f, lo, hi } => format!(
+            "({} | num | . != null and . >= {} and . <= {})",
+            field(c, f),
+            num_lit(*lo),
+            num_lit(*hi)
+        ),
+        Cond::Text { f, value, cs, neg } => {
+            let v = String::from_utf8_lossy(value).into_owned();
+            let e = if *cs {
+                format!("({} == {})", field(c, f), json_str(&v))
+            } else {
+                format!(
+                    "(({} // \"\" | ascii_downcase) == {})",
+                    field(c, f),
+                    json_str(&v.to_ascii_lowercase())
+                )
+            };
+            negate(e, *neg)
+        }
+        Cond::Contains { f, text, neg, .. } | Cond::ContainsCi { f, text, neg, .. } => {
+            let flags = if matches!(cond, Cond::ContainsCi { .. }) {
+                "i"
+            } else {
+                ""
+            };
+            let e = format!(
+                "({} | test({}; \"{flags}\"))",
+                haystack(c, f),
+                json_str(&regex::escape(text))
+            );
+            negate(e, *neg)
+        }
+        Cond::Regex { f, re } => {
+            let src = re.as_str();
+            let (src, flags) = match src.strip_prefix("(?i)") {
+                Some(r) => (r, "i"),
+                None => (src, ""),
+            };
+            format!(
+                "({} | test({}; \"{flags}\"))",
+                haystack(c, f),
+                json_str(src)
+            )
+        }
+        Cond::All(_) => return Err("nested filters".into()),
+    })
+}
+
+/// A field as a group or distinct key (numbers by value).
+fn key(c: &PipeCtx<'_>, f: &FieldRef) -> String {
+    if f.is_numeric() {
+        format!(
+            "({} | num | if . == null then null else tostring end)",
+            field(c, f)
+        )
+    } else {
+        field(c, f)
+    }
+}
+
+pub(super) fn jq(c: &PipeCtx<'_>) -> Result<String, String> {
+    if c.window.is_some() || c.q.measure == Measure::Buckets {
+        return Err("jq has no parser for the log's time forms: no pipeline for time windows or buckets over JSON lines".into());
+    }
+    if c.fmt.level_format != LevelFormat::Word {
+        return Err("the level is a syslog priority number: no one-line jq equivalent".into());
+    }
+    let conds = all_conds(c)
+        .into_iter()
+        .map(|x| jq_cond(c, x))
+        .collect::<Result<Vec<_>, _>>()?;
+    let sel = if conds.is_empty() {
+        String::new()
+    } else {
+        format!(" | select({})", conds.join(" and "))
+    };
+    let event = format!(". as $l | ((fromjson? | objects) // {{}}) as $j{sel}");
+    let head = format!("{JQ_DEFS} {event}");
+    let file = shq(c.file);
+    let m = c.q.measure;
+    if !c.plan.group.is_empty() {
+        if m != Measure::Count {
+            return Err("grouped statistics: no one-line jq equivalent shown".into());
+        }
+        let keys: Vec<String> = c.plan.group.iter().map(|f| key(c, f)).collect();
+        let prog = format!(
+            "{head} | [{}] | select(all(. != null)) | join(\" \")",
+            keys.join(", ")
+        );
+        return Ok(format!(
+            "jq -rR {} {file} | {}",
+            shq(&prog),
+            top_tail(c.q.limit())
+        ));
+    }
+    match m {
+        Measure::Count => Ok(format!(
+            "jq -cR {} {file} | wc -l",
+            shq(&format!("{head} | 1"))
+        )),
+        Measure::CountDistinct => {
+            let f = c.plan.field.as_ref().ok_or("no field")?;
+            let prog = format!("{head} | {} | select(. != null)", key(c, f));
+            Ok(format!(
+                "jq -rR {} {file} | LC_ALL=C sort -u | wc -l",
+                shq(&prog)
+            ))
+        }
+        m if m.is_stat() => {
+            let f = c.plan.field.as_ref().ok_or("no field")?;
+            let agg = match m {
+                Measure::Min => "min".to_string(),
+                Measure::Max => "max".to_string(),
+                Measure::Sum => "add".to_string(),
+                Measure::Mean => "add / length".to_string(),
+                m => {
+                    let p: u64 = m.as_str()[1..].parse().unwrap_or(50);
+                    format!("sort | .[((length * {p} + 99) / 100 | floor) - 1]")
+                }
+            };
+            let values = format!(
+                "[inputs | {event} | {} | num | select(. != null)]",
+                field(c, f)
+            );
+            Ok(format!(
+                "jq -nR {} {file}",
+                shq(&format!("{JQ_DEFS} {values} | {agg}"))
+            ))
+        }
+        _ => Err(format!("no jq equivalent shown for `{}`", m.as_str())),
+    }
+}

@@ -1,0 +1,328 @@
+//! The Perl form of a query: the format's own regex (patterns compile to one), derived
+//! rules, multi-line events, windows and statistics, as one `perl -e` program.
+
+use llmops_common::query::Measure;
+
+use super::{all_conds, cmp_op, num_lit, shq, top_tail, PipeCtx, LEVEL_WORDS};
+use crate::table::def::{DerivedFrom, LevelFormat, Origin, ParseKind, Tail};
+use crate::table::plan::{Cond, FieldRef};
+
+fn perl_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for ch in s.chars() {
+        match ch {
+            '\\' | '"' | '$' | '@' => {
+                out.push('\\');
+                out.push(ch);
+            }
+            c if c.is_control() => out.push_str(&format!("\\x{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A Rust regex as the body of a Perl `/.../`: `/` and `@` escaped, and `$` wherever Perl
+/// would read a variable (inside a class, or before a name).
+fn perl_re(src: &str) -> String {
+    let chars: Vec<char> = src.chars().collect();
+    let mut out = String::new();
+    let mut esc = false;
+    let mut class = false;
+    for (i, &ch) in chars.iter().enumerate() {
+        if esc {
+            out.push(ch);
+            esc = false;
+            continue;
+        }
+        match ch {
+            '\\' => esc = true,
+            '[' => class = true,
+            ']' => class = false,
+            '/' | '@' => out.push('\\'),
+            '$' => {
+                let next = chars.get(i + 1).copied().unwrap_or(')');
+                if class || next.is_alphanumeric() || matches!(next, '_' | '{' | '[' | ']' | '$') {
+                    out.push('\\');
+                }
+            }
+            _ => {}
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// The Perl code that fills `%f` from `$_` (one event).
+fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
+    let fmt = c.fmt;
+    let mut code = String::from("my %f; ");
+    match fmt.kind {
+        ParseKind::Pattern | ParseKind::Regex => {
+            let re = fmt.line_regex.as_deref().ok_or("no line regex")?;
+            code.push_str(&format!("my $ok = /{}/; %f = %+ if $ok; ", perl_re(re)));
+            if fmt.tail == Tail::Extras {
+                code.push_str("if ($ok && defined $f{_tail}) { while ($f{_tail} =~ /(?:^| )([^ =]+)=(\"(?:[^\"\\\\]|\\\\.)*\"|[^ ]*)/g) { my ($k, $v) = ($1, $2); $v =~ s/^\"(.*)\"$/$1/; $f{$k} //= $v } } ");
+            }
+        }
+        ParseKind::Logfmt => {
+            code.push_str("my $ok = 0; while (/(?:^| )([^ =]+)=(\"(?:[^\"\\\\]|\\\\.)*\"|[^ ]*)/g) { my ($k, $v) = ($1, $2); $v =~ s/^\"(.*)\"$/$1/; $f{$k} //= $v; $ok++ } ");
+        }
+        _ => return Err("this format's rule (the analyser's timestamp and level detection) has no one-line Perl equivalent".into()),
+    }
+    for d in &fmt.derived {
+        let src = match d.from {
+            DerivedFrom::Event => "$_".to_string(),
+            DerivedFrom::Field(i) => format!("$f{{{}}}", perl_str(&fmt.fields[i].name)),
+        };
+        code.push_str(&format!(
+            "if (defined {src} && {src} =~ /{}/) {{ for my $k (keys %+) {{ $f{{$k}} //= $+{{$k}} }} }} ",
+            perl_re(d.regex.as_str())
+        ));
+    }
+    if let Some(l) = c.schema.level {
+        let spec = &c.schema.fields[l];
+        if matches!(spec.origin, Origin::Analyser(_)) {
+            code.push_str("delete $f{level}; ");
+        } else if fmt.level_format == LevelFormat::Word {
+            let map: Vec<String> = LEVEL_WORDS
+                .iter()
+                .map(|(w, lv)| format!("{} => {}", perl_str(w), perl_str(lv)))
+                .collect();
+            let name = perl_str(&spec.name);
+            code.push_str(&format!("my %L = ({}); ", map.join(", ")));
+            for (k, v) in &fmt.level_map {
+                code.push_str(&format!(
+                    "$L{{{}}} = {}; ",
+                    perl_str(&k.to_uppercase()),
+                    perl_str(v)
+                ));
+            }
+            code.push_str(&format!("if (defined $f{{{name}}}) {{ my $u = uc $f{{{name}}}; $f{{{name}}} = $L{{$u}} if exists $L{{$u}} }} "));
+        }
+    }
+    Ok(code)
+}
+
+const PERL_NUM: &str = "sub num { my $v = shift; return (defined $v && $v =~ /^\\s*[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?\\s*$/) ? $v + 0 : undef } ";
+const PERL_TK: &str = "my %M = (jan=>1,feb=>2,mar=>3,apr=>4,may=>5,jun=>6,jul=>7,aug=>8,sep=>9,oct=>10,nov=>11,dec=>12); sub tk { my $t = shift; return undef unless defined $t; if ($t =~ /^(\\d{4})-(\\d\\d)-(\\d\\d)[T ](\\d\\d:\\d\\d:\\d\\d)/) { return \"$1-$2-$3T$4\" } if ($t =~ m{^(\\d\\d)/(\\w{3})/(\\d{4}):(\\d\\d:\\d\\d:\\d\\d)}) { return sprintf(\"%s-%02d-%sT%s\", $3, $M{lc $2}, $1, $4) } if ($t =~ /^(\\w{3}) +(\\d+) (\\d\\d:\\d\\d:\\d\\d)/) { return sprintf(\"0000-%02d-%02dT%s\", $M{lc $1}, $2, $3) } if ($t =~ /^(\\d{10})(?:\\.\\d+)?$/) { my @g = gmtime($1); return sprintf(\"%04d-%02d-%02dT%02d:%02d:%02d\", $g[5] + 1900, $g[4] + 1, @g[3, 2, 1, 0]) } return undef } ";
+
+/// `$f{"name"}`: a field of the event in the Perl program.
+fn fv(c: &PipeCtx<'_>, f: &FieldRef) -> String {
+    format!("$f{{{}}}", perl_str(&c.schema.fields[f.id].name))
+}
+
+/// A field as a group or distinct key (numbers by value).
+fn keyv(c: &PipeCtx<'_>, f: &FieldRef) -> String {
+    if f.is_numeric() {
+        format!("num({})", fv(c, f))
+    } else {
+        fv(c, f)
+    }
+}
+
+/// One filter as a Perl condition.
+fn perl_one(c: &PipeCtx<'_>, cond: &Cond) -> Result<String, String> {
+    let hay = |f: &Option<FieldRef>| f.as_ref().map_or("$_".to_string(), |f| fv(c, f));
+    Ok(match cond {
+        Cond::Num { f, op, value } => {
+            let o = cmp_op(*op).ok_or("unsupported comparison")?;
+            format!(
+                "defined(num({0})) && num({0}) {o} {1}",
+                fv(c, f),
+                num_lit(*value)
+            )
+        }
+        Cond::Range { f, lo, hi } => format!(
+            "defined(num({0})) && num({0}) >= {1} && num({0}) <= {2}",
+            fv(c, f),
+            num_lit(*lo),
+            num_lit(*hi)
+        ),
+        Cond::Text { f, value, cs, neg } => {
+            let v = perl_str(&String::from_utf8_lossy(value));
+            let e = if *cs {
+                format!("defined {0} && {0} eq {v}", fv(c, f))
+            } else {
+                format!("defined {0} && lc({0}) eq lc({v})", fv(c, f))
+            };
+            if *neg {
+                format!("!({e})")
+            } else {
+                e
+            }
+        }
+        Cond::Contains { f, text, neg, .. } | Cond::ContainsCi { f, text, neg, .. } => {
+            let ci = if matches!(cond, Cond::ContainsCi { .. }) {
+                "i"
+            } else {
+                ""
+            };
+            let h = hay(f);
+            let e = format!(
+                "(defined {h} && {h} =~ /\\Q{}\\E/{ci})",
+                perl_re(text).replace("\\E", "\\\\E")
+            );
+            if *neg {
+                format!("!{e}")
+            } else {
+                e
+            }
+        }
+        Cond::Regex { f, re } => {
+            let h = hay(f);
+            format!("(defined {h} && {h} =~ /{}/)", perl_re(re.as_str()))
+        }
+        Cond::All(_) => return Err("nested filters".into()),
+    })
+}
+
+/// The condition an event must meet: it parsed (unless only whole-event text filters are
+/// asked), every filter, and the window.
+fn perl_cond(c: &PipeCtx<'_>) -> Result<String, String> {
+    let all = all_conds(c);
+    let whole_only = all.iter().all(|x| {
+        matches!(
+            x,
+            Cond::Contains { f: None, .. }
+                | Cond::ContainsCi { f: None, .. }
+                | Cond::Regex { f: None, .. }
+        )
+    });
+    let fields_used = !c.plan.group.is_empty() || c.plan.field.is_some() || c.window.is_some();
+    let mut conds = Vec::new();
+    if !whole_only || fields_used {
+        conds.push("$ok".to_string());
+    }
+    for x in all {
+        conds.push(perl_one(c, x)?);
+    }
+    if let Some((a, b)) = &c.window {
+        let t = c.schema.time.ok_or("no time field")?;
+        let tf = format!("$f{{{}}}", perl_str(&c.schema.fields[t].name));
+        conds.push(format!(
+            "defined(tk({tf})) && tk({tf}) ge {} && tk({tf}) le {}",
+            perl_str(a),
+            perl_str(b)
+        ));
+    }
+    Ok(if conds.is_empty() {
+        "1".into()
+    } else {
+        conds.join(" && ")
+    })
+}
+
+/// Statistics: values collected, sorted, and the figure printed.
+fn perl_stat(c: &PipeCtx<'_>, m: Measure) -> Result<(String, String, String), String> {
+    let f = c.plan.field.as_ref().ok_or("no field")?;
+    let pct = |p: u64| format!("$v[int(({p} * @v + 99) / 100) - 1]");
+    let out = match m {
+        Measure::Min => "printf \"%.6f\\n\", $v[0]".to_string(),
+        Measure::Max => "printf \"%.6f\\n\", $v[-1]".to_string(),
+        Measure::Sum => "printf \"%.6f\\n\", $s".to_string(),
+        Measure::Mean => "printf \"%.6f\\n\", $s / @v".to_string(),
+        Measure::Stats => format!(
+            "printf \"%d %.6f %.6f %.6f %.6f %.6f %.6f %.6f\\n\", scalar(@v), $v[0], $v[-1], $s / @v, {}, {}, {}, {}",
+            pct(50),
+            pct(90),
+            pct(95),
+            pct(99)
+        ),
+        m => format!("printf \"%.6f\\n\", {}", pct(m.as_str()[1..].parse().unwrap_or(50))),
+    };
+    Ok((
+        format!(
+            "my $x = num({}); if (defined $x) {{ push @v, $x; $s += $x }}",
+            fv(c, f)
+        ),
+        format!("@v = sort {{ $a <=> $b }} @v; {out} if @v"),
+        String::new(),
+    ))
+}
+
+/// Matching events per bucket (minute, hour, day or second of the normalised time).
+fn perl_buckets(c: &PipeCtx<'_>) -> Result<(String, String, String), String> {
+    let t = c.schema.time.ok_or("no time field")?;
+    let len = match c.bucket {
+        Some(60) => 16,
+        Some(3600) => 13,
+        Some(86400) => 10,
+        Some(1) => 19,
+        _ => return Err("buckets of 5 or 10 minutes have no one-line Perl equivalent".into()),
+    };
+    let tf = format!("$f{{{}}}", perl_str(&c.schema.fields[t].name));
+    Ok((
+        format!("my $t = tk({tf}); print substr($t, 0, {len}), \"\\n\" if defined $t"),
+        String::new(),
+        " | LC_ALL=C sort | uniq -c".into(),
+    ))
+}
+
+/// What each matching event does, what the end prints, and the shell tail after perl.
+fn perl_action(c: &PipeCtx<'_>) -> Result<(String, String, String), String> {
+    let m = c.q.measure;
+    if !c.plan.group.is_empty() {
+        if m != Measure::Count {
+            return Err("grouped statistics: no one-line Perl equivalent shown".into());
+        }
+        let ks: Vec<String> = c.plan.group.iter().map(|f| keyv(c, f)).collect();
+        let defined: Vec<String> = ks.iter().map(|k| format!("defined({k})")).collect();
+        return Ok((
+            format!(
+                "print join(\" \", {}), \"\\n\" if {}",
+                ks.join(", "),
+                defined.join(" && ")
+            ),
+            String::new(),
+            format!(" | {}", top_tail(c.q.limit())),
+        ));
+    }
+    match m {
+        Measure::Count => Ok(("$n++".into(), "print $n + 0, \"\\n\"".into(), String::new())),
+        Measure::CountDistinct => {
+            let k = keyv(c, c.plan.field.as_ref().ok_or("no field")?);
+            Ok((
+                format!("print {k}, \"\\n\" if defined({k})"),
+                String::new(),
+                " | LC_ALL=C sort -u | wc -l".into(),
+            ))
+        }
+        m if m.is_stat() || m == Measure::Stats => perl_stat(c, m),
+        Measure::Buckets => perl_buckets(c),
+        _ => Err(format!("no shell equivalent shown for `{}`", m.as_str())),
+    }
+}
+
+/// The loop that reads events: one per line, or the format's multi-line rules.
+fn perl_reader(c: &PipeCtx<'_>) -> String {
+    let Some(ml) = &c.fmt.multiline else {
+        return "while (<>) { chomp; s/\\r$//; ev($_) } ".to_string();
+    };
+    let re = |r: &Option<regex::Regex>, none: &str| {
+        r.as_ref().map_or(none.to_string(), |r| perl_re(r.as_str()))
+    };
+    let (start, cont, header) = (
+        re(&ml.start, "(?!)"),
+        re(&ml.cont, ".?"),
+        re(&ml.header, "(?!)"),
+    );
+    format!(
+        "my ($e, $oh); while (<>) {{ chomp; s/\\r$//; my $h = /{header}/ ? 1 : 0; \
+         if (/{start}/) {{ if (defined $e && $oh) {{ $e .= \"\\n$_\"; $oh &&= $h }} \
+         else {{ ev($e) if defined $e; $e = $_; $oh = $h }} }} \
+         elsif (defined $e && /{cont}/) {{ $e .= \"\\n$_\"; $oh &&= $h }} \
+         else {{ ev($e) if defined $e; undef $e; ev($_) }} }} ev($e) if defined $e; "
+    )
+}
+
+pub(super) fn perl(c: &PipeCtx<'_>) -> Result<String, String> {
+    let extract = perl_extract(c)?;
+    let cond = perl_cond(c)?;
+    let (act, end, tail) = perl_action(c)?;
+    let per_event = format!("sub ev {{ local $_ = shift; {extract}if ({cond}) {{ {act} }} }} ");
+    let reader = perl_reader(c);
+    let prog = format!("my ($n, $s, @v); {PERL_NUM}{PERL_TK}{per_event}{reader}{end}");
+    Ok(format!("perl -e {} {}{tail}", shq(&prog), shq(c.file)))
+}
