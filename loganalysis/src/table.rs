@@ -19,6 +19,7 @@ mod registry;
 mod roles;
 mod run;
 mod scan;
+mod tags;
 pub mod truth;
 mod window;
 

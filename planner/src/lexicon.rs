@@ -91,6 +91,9 @@ pub struct CueFilter {
 #[derive(Debug, Clone, Deserialize)]
 pub struct SourceCue {
     pub source: Source,
+    /// The column a bare number right next to the word is a value of ("进程 4242": pid).
+    #[serde(default)]
+    pub key: Option<String>,
     /// A condition the cue carries ("listening": the socket's state is LISTEN).
     #[serde(default)]
     pub filter: Option<CueFilter>,

@@ -16,6 +16,7 @@ pub mod frame;
 pub mod incident;
 pub mod knowledge;
 pub mod lexicon;
+pub mod process_detail;
 mod procsort;
 pub mod query;
 pub mod safety;
@@ -227,6 +228,9 @@ fn next_call(
     match task {
         Task::Reply(_) => None,
         Task::Query(frame) => own.is_empty().then(|| query_call(frame)),
+        Task::ProcessDetail { pid } => {
+            process_detail::next_call(*pid, own).map(|(tool, args)| Call { tool, args })
+        }
         Task::Act(intent) => act_call(intent, own),
         Task::Monitor { metric } => own.is_empty().then(|| Call {
             tool: ToolName::SysMonitor,
@@ -473,6 +477,9 @@ fn act_call(intent: &act::ActIntent, own: &[StepRecord]) -> Option<Call> {
 fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
     if let (Task::Query(_), Some(step)) = (task, own.first()) {
         return query_answer(step, lang);
+    }
+    if let Task::ProcessDetail { pid } = task {
+        return process_detail::answer(*pid, own, lang);
     }
     if let Task::Act(_) = task {
         if !own.is_empty() {

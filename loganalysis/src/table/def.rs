@@ -172,6 +172,9 @@ pub enum Origin {
     Key(String),
     /// The analyser rule's time, level or message.
     Analyser(AnalyserPart),
+    /// Field `i` (the message) with its variable parts masked (`<num>`, `<ip>`, `<uuid>`,
+    /// `<hex>`, `<dur>`): what "which error" groups by.
+    Template(usize),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -37,6 +37,28 @@ impl Schema {
         self.fields.iter().position(|f| f.name == name)
     }
 
+    /// Adds `template`, the message with its variable parts masked, when the schema has a
+    /// message (a field named or with the role `message`) and no field of that name.
+    pub fn add_template(&mut self) {
+        let message = self
+            .fields
+            .iter()
+            .position(|f| f.roles.iter().any(|r| r == "message"))
+            .or_else(|| self.index("message"));
+        if let (Some(m), None) = (message, self.index("template")) {
+            self.fields.push(FieldSpec {
+                name: "template".to_string(),
+                kind: FieldKind::Text,
+                unit: Unit::None,
+                roles: vec!["template".to_string()],
+                words: 0,
+                awk: None,
+                origin: Origin::Template(m),
+            });
+            self.examples.push(None);
+        }
+    }
+
     /// Adds a key found in an event (JSON, logfmt, tail), its role and unit inferred from
     /// the name.
     pub fn add_key(&mut self, key: &str, example: &str) {
@@ -334,6 +356,11 @@ impl<'f> Extractor<'f> {
             return None;
         }
         let spec = self.schema.fields.get(fid)?;
+        if let Origin::Template(src) = spec.origin {
+            let mut out = Vec::new();
+            crate::mask::template(self.value(text, src)?.as_bytes(), &mut out);
+            return Some(Val::Text(Cow::Owned(String::from_utf8_lossy(&out).into_owned())));
+        }
         let is_level = self.schema.level == Some(fid);
         let raw = match &spec.origin {
             Origin::Capture(_) | Origin::Derived(_) => {
@@ -344,6 +371,7 @@ impl<'f> Extractor<'f> {
                 Parser::Json => json_value(self.json.as_ref()?, k)?,
                 _ => self.kv_value(text, k)?,
             },
+            Origin::Template(_) => return None,
             Origin::Analyser(part) => {
                 let (_, lv, end) = self.analyser?;
                 match part {

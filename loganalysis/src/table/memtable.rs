@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use llmops_common::query::{FieldInfo, FieldKind, Measure, Query, QueryResult, SourceInfo};
+use llmops_common::query::{FieldInfo, FieldKind, Query, QueryResult, QueryValue, SourceInfo};
 
 use super::agg::Acc;
 use super::def::{FieldSpec, Origin};
@@ -124,8 +124,15 @@ pub fn run_table(t: &MemTable, q: &Query) -> Result<QueryResult, QueryError> {
         }
         None => None,
     };
-    let p = plan(&table, q, window)?;
+    let mut p = plan(&table, q, window)?;
     check_measure(q, &p, time_col.is_some(), &t.name)?;
+    // A system row is small and read as a whole: every column is shown with it.
+    for f in &t.fields {
+        let r = table.resolve(&llmops_common::query::Field::new(f.name.as_str()))?;
+        if !p.show.iter().any(|s| s.id == r.id) {
+            p.show.push(r);
+        }
+    }
     let mut acc = Acc::new(q, &p);
     for (i, cells) in t.rows.iter().enumerate() {
         let mut row = MemRow {
@@ -140,16 +147,15 @@ pub fn run_table(t: &MemTable, q: &Query) -> Result<QueryResult, QueryError> {
     let matched = acc.matched;
     let unit = p.field.as_ref().map(|f| f.unit).unwrap_or_default();
     let names = vec![t.name.clone()];
-    let value = finish(acc, q, unit, 1, &[]);
+    let mut value = finish(acc, q, unit, 1, &[]);
+    // Rows of a system table have no line in a file.
+    if let QueryValue::Rows { rows, .. } = &mut value {
+        rows.iter_mut().for_each(|r| r.line = 0);
+    }
     let (described_zh, described_en) = describe(q, &p.resolved, &names, &names, window, false);
     let mut query = q.clone();
     query.limit = Some(q.limit() as u32);
-    let mut notes = Vec::new();
-    if q.measure != Measure::Fields {
-        notes.push(
-            "系统表没有等价的单条 shell 管道 / no single shell pipeline for a system table".into(),
-        );
-    }
+    let notes = Vec::new();
     Ok(QueryResult {
         query,
         described_zh,

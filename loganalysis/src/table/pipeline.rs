@@ -40,6 +40,15 @@ pub fn shq(s: &str) -> String {
 
 /// The pipeline, or why there is none.
 pub fn pipeline(c: &PipeCtx<'_>) -> Result<String, String> {
+    let templated = c.plan.show.iter().any(|f| {
+        matches!(
+            c.schema.fields.get(f.id).map(|s| &s.origin),
+            Some(super::def::Origin::Template(_))
+        )
+    });
+    if templated {
+        return Err("消息模板（数字、ID 已归一）没有等价的 shell 管道 / message templates (numbers and ids masked) have no shell equivalent".into());
+    }
     if let Some(p) = grep(c) {
         return Ok(p);
     }

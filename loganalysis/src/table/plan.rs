@@ -190,6 +190,15 @@ impl Table<'_> {
         if let Some(i) = self.fields.iter().position(|f| f.roles.contains(&lower)) {
             return Ok(by(i));
         }
+        for alt in super::roles::fallbacks(&lower) {
+            let found = self
+                .fields
+                .iter()
+                .position(|f| f.name == *alt || f.roles.contains(alt));
+            if let Some(i) = found {
+                return Ok(by(i));
+            }
+        }
         Err(QueryError::UnknownField {
             field: name.to_string(),
             table: format!("{} ({})", self.name, self.format),
@@ -256,6 +265,39 @@ fn build_regex(pattern: &str, cs: bool) -> Result<Regex, QueryError> {
     })
 }
 
+/// A tag: the format's own, else the first alternative of the generic tag of that name
+/// whose fields the table has.
+fn compile_tag(
+    t: &Table<'_>,
+    name: &str,
+    resolved: &mut Vec<Resolved>,
+) -> Result<Cond, QueryError> {
+    if let Some(tag) = t.tags.iter().find(|x| x.name == name) {
+        let conds = tag
+            .filters
+            .iter()
+            .map(|f| compile_filter(t, f, resolved))
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(Cond::All(conds));
+    }
+    let generic = super::tags::generic_tags();
+    for when in generic.iter().filter(|g| g.name == name).flat_map(|g| &g.when) {
+        let mut used = Vec::new();
+        let conds: Result<Vec<_>, _> = when.iter().map(|f| compile_filter(t, f, &mut used)).collect();
+        if let Ok(conds) = conds {
+            resolved.extend(used);
+            return Ok(Cond::All(conds));
+        }
+    }
+    let mut available: Vec<&str> = t.tags.iter().map(|x| x.name.as_str()).collect();
+    available.extend(generic.iter().map(|g| g.name.as_str()));
+    Err(QueryError::UnknownTag {
+        tag: name.to_string(),
+        format: t.format.to_string(),
+        available: available.join(", "),
+    })
+}
+
 /// Compiles one filter; `resolved` collects the fields it used.
 pub fn compile_filter(
     t: &Table<'_>,
@@ -272,29 +314,7 @@ pub fn compile_filter(
         }
     };
     match flt.op {
-        FilterOp::Tag => {
-            let name = flt.value.to_string();
-            let tag =
-                t.tags
-                    .iter()
-                    .find(|x| x.name == name)
-                    .ok_or_else(|| QueryError::UnknownTag {
-                        tag: name.clone(),
-                        format: t.format.to_string(),
-                        available: t
-                            .tags
-                            .iter()
-                            .map(|x| x.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    })?;
-            let conds = tag
-                .filters
-                .iter()
-                .map(|f| compile_filter(t, f, resolved))
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(Cond::All(conds))
-        }
+        FilterOp::Tag => compile_tag(t, &flt.value.to_string(), resolved),
         FilterOp::Contains | FilterOp::NotContains | FilterOp::Regex => {
             let f = t.resolve_text(flt.field.as_ref())?;
             if let (Some(r), Some(a)) = (&f, &flt.field) {

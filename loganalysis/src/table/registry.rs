@@ -291,5 +291,6 @@ pub fn schema_for(fmt: &Format, head: &[u8]) -> Schema {
     for (k, v) in keys {
         schema.add_key(&k, &llmops_common::truncate_chars(&v, 80));
     }
+    schema.add_template();
     schema
 }

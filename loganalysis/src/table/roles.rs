@@ -28,10 +28,19 @@ fn text() -> FieldKind {
     FieldKind::Text
 }
 
+/// A role answered by another when a table has no field of its own for it.
+#[derive(Debug, Deserialize)]
+struct FallbackToml {
+    role: String,
+    to: Vec<String>,
+}
+
 #[derive(Debug, Deserialize)]
 struct TableToml {
     suffix: Vec<SuffixToml>,
     role: Vec<RoleToml>,
+    #[serde(default)]
+    fallback: Vec<FallbackToml>,
 }
 
 /// What a key name says about its field.
@@ -46,6 +55,16 @@ fn table() -> &'static TableToml {
     static T: OnceLock<TableToml> = OnceLock::new();
     // The table is compiled in and checked by a test: a parse failure is a build defect.
     T.get_or_init(|| toml::from_str(TABLE).expect("formats/roles.toml parses"))
+}
+
+/// The roles that stand in for `role` when a table has no field for it, in order
+/// (`endpoint` -> `path`: a path with its query string is still the endpoint asked for).
+pub fn fallbacks(role: &str) -> &'static [String] {
+    table()
+        .fallback
+        .iter()
+        .find(|f| f.role == role)
+        .map_or(&[], |f| f.to.as_slice())
 }
 
 /// The role a key name implies, with its kind and unit.

@@ -266,6 +266,9 @@ fn number_filter(
         ));
     }
     let int = value.fract() == 0.0;
+    if let (Some(key), true, Unit::None) = (table_key(p, source, at), int, unit) {
+        return Some((filter(Some(&key), eq, Scalar::Number(value), unit), Kind::Hard));
+    }
     match source {
         Source::Log if unit == Unit::None && int && (100.0..600.0).contains(&value) => Some((
             filter(Some("status"), eq, Scalar::Number(value), Unit::None),
@@ -277,6 +280,21 @@ fn number_filter(
         )),
         _ => None,
     }
+}
+
+/// The key column of the table when a word naming it stands right before or after the
+/// number at `at` ("进程 4242", "pid 4242", "process 4242").
+fn table_key(p: &Parsed, source: Source, at: usize) -> Option<String> {
+    let lex = crate::lexicon::lexicon();
+    let end = p.lits.iter().find(|l| l.start == at).map_or(at, |l| l.end);
+    p.hits.iter().find_map(|h| match h.cue {
+        Cue::Source(i) if lex.sources[i].source == source => {
+            let before = h.end <= at && p.lower[h.end..at].trim().is_empty();
+            let after = h.start >= end && p.lower[end..h.start].trim().is_empty();
+            (before || after).then(|| lex.sources[i].key.clone()).flatten()
+        }
+        _ => None,
+    })
 }
 
 /// Several equalities on one field mean any of them ("502 and 504", "ERROR or WARN"):

@@ -31,6 +31,18 @@ pub fn parse_extra(stat: &str) -> Option<StatExtra> {
     })
 }
 
+/// The systemd unit a process runs in, from `/proc/PID/cgroup` (v2 `0::/system.slice/x.service`
+/// or v1 `name=systemd:/system.slice/x.service`): the last `.service` or `.scope` segment.
+pub fn unit_of(cgroup: &str) -> Option<String> {
+    cgroup.lines().find_map(|l| {
+        let path = l.splitn(3, ':').nth(2)?;
+        path.split('/')
+            .rev()
+            .find(|seg| seg.ends_with(".service") || seg.ends_with(".scope"))
+            .map(str::to_string)
+    })
+}
+
 /// Boot time in seconds since the epoch (`btime` of `/proc/stat`).
 fn boot_time() -> Option<i64> {
     let text = std::fs::read_to_string("/proc/stat").ok()?;
@@ -67,6 +79,7 @@ pub fn table(scan: &ProcessTable) -> SysTable {
         col("rss_bytes", FieldKind::Integer, Unit::B),
         col("mem_percent", FieldKind::Number, Unit::Percent),
         col("command", FieldKind::Text, Unit::None),
+        col("unit", FieldKind::Text, Unit::None),
     ];
     let rows = scan
         .processes
@@ -102,6 +115,10 @@ pub fn table(scan: &ProcessTable) -> SysTable {
                 SysCell::Int(i64::try_from(p.rss_bytes).unwrap_or(i64::MAX)),
                 SysCell::Num(p.mem_percent),
                 SysCell::Text(p.command.clone()),
+                std::fs::read_to_string(format!("/proc/{}/cgroup", p.pid))
+                    .ok()
+                    .and_then(|c| unit_of(&c))
+                    .map_or(SysCell::Null, SysCell::Text),
             ]
         })
         .collect();
@@ -130,6 +147,20 @@ mod tests {
                 start_ticks: 123456
             }
         );
+    }
+
+    #[test]
+    fn the_unit_comes_from_the_cgroup_path() {
+        assert_eq!(
+            unit_of("0::/system.slice/nginx.service\n").as_deref(),
+            Some("nginx.service")
+        );
+        assert_eq!(
+            unit_of("9:name=systemd:/system.slice/redis-server.service\n0::/\n").as_deref(),
+            Some("redis-server.service")
+        );
+        assert_eq!(unit_of("0::/user.slice/user-1000.slice/session-3.scope").as_deref(), Some("session-3.scope"));
+        assert_eq!(unit_of("0::/\n"), None);
     }
 
     #[test]

@@ -1,0 +1,46 @@
+//! Tags every log has unless its format defines one of the same name
+//! (`formats/tags.toml`): each lists alternatives, and the first whose fields the log has
+//! is used, so `failure` is a 5xx in an access log and ERROR or worse in an application log.
+
+use std::sync::OnceLock;
+
+use llmops_common::query::Filter;
+use serde::Deserialize;
+
+const TABLE: &str = include_str!("../../formats/tags.toml");
+
+/// One tag with its alternatives, in order.
+#[derive(Debug, Clone, Deserialize)]
+pub struct GenericTag {
+    pub name: String,
+    pub title: String,
+    pub when: Vec<Vec<Filter>>,
+}
+
+#[derive(Debug, Deserialize)]
+struct TagsFile {
+    tag: Vec<GenericTag>,
+}
+
+/// The shipped generic tags.
+pub fn generic_tags() -> &'static [GenericTag] {
+    static T: OnceLock<Vec<GenericTag>> = OnceLock::new();
+    T.get_or_init(|| {
+        // Compiled in and parsed by a test: a failure is a build defect.
+        toml::from_str::<TagsFile>(TABLE)
+            .expect("formats/tags.toml parses")
+            .tag
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_parses_and_every_tag_has_an_alternative() {
+        let t = generic_tags();
+        assert!(t.iter().any(|g| g.name == "failure" && g.when.len() == 2));
+        assert!(t.iter().all(|g| !g.when.is_empty() && g.when.iter().all(|w| !w.is_empty())));
+    }
+}

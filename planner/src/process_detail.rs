@@ -1,0 +1,151 @@
+//! What one process is doing, asked by pid ("进程 4242 在做什么", "what is process 4242
+//! doing?"): its row in the processes table (command line, user, state, parent, threads,
+//! start, %CPU, RSS), the sockets it holds, and its systemd unit's recent log lines.
+
+use serde_json::{json, Value};
+
+use llmops_common::query::{FilterOp, Measure, Query, QueryResult, QueryValue, Row, Scalar, Source};
+
+use super::text::{human_size, Lang};
+use super::{data_of, StepRecord, ToolName};
+
+/// The pid a processes query pins with one `pid = N` condition, when it asks nothing more
+/// specific than the rows.
+pub fn one_pid(q: &Query) -> Option<u64> {
+    if q.source != Source::Processes
+        || !q.group_by.is_empty()
+        || !matches!(q.measure, Measure::Rows | Measure::Count)
+    {
+        return None;
+    }
+    match q.filters.as_slice() {
+        [f] if f.op == FilterOp::Eq && f.field.as_ref().is_some_and(|x| x.as_str() == "pid") => {
+            match f.value {
+                Scalar::Number(n) if n >= 1.0 && n.fract() == 0.0 => Some(n as u64),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn rows_of(step: &StepRecord) -> Vec<Row> {
+    match serde_json::from_value::<QueryResult>(data_of(step)).map(|r| r.value) {
+        Ok(QueryValue::Rows { rows, .. }) => rows,
+        _ => Vec::new(),
+    }
+}
+
+fn field<'a>(row: &'a Row, name: &str) -> Option<&'a str> {
+    row.fields
+        .iter()
+        .find(|f| f.name == name)
+        .map(|f| f.value.as_str())
+        .filter(|v| !v.is_empty())
+}
+
+/// The next call: the process, then its sockets, then its unit's journal.
+pub fn next_call(pid: u64, own: &[StepRecord]) -> Option<(ToolName, Value)> {
+    let by_pid = |source: &str, limit: u32| {
+        json!({"source": source, "measure": "rows", "limit": limit,
+               "filters": [{"field": "pid", "op": "eq", "value": pid}]})
+    };
+    match own {
+        [] => Some((ToolName::SystemQuery, by_pid("processes", 1))),
+        [p] if p.ok && !rows_of(p).is_empty() => {
+            Some((ToolName::SystemQuery, by_pid("sockets", 50)))
+        }
+        [p, _] => {
+            let unit = rows_of(p)
+                .first()
+                .and_then(|r| field(r, "unit").map(str::to_string))?;
+            unit.ends_with(".service").then(|| {
+                (
+                    ToolName::CommandExecutor,
+                    json!({"command": "journalctl",
+                           "args": ["-u", unit, "-n", "20", "--no-pager"]}),
+                )
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The process's figures in one paragraph.
+fn figures(pid: u64, row: &Row, lang: Lang) -> String {
+    let get = |n: &str| field(row, n).unwrap_or("?").to_string();
+    let rss = field(row, "rss_bytes")
+        .and_then(|v| v.parse::<f64>().ok())
+        .map(|b| human_size(b as u64))
+        .unwrap_or_else(|| "?".into());
+    match lang {
+        Lang::Zh => format!(
+            "进程 **{pid}**（{}）：命令行 `{}`；用户 {}；状态 {}；父进程 {}；线程 {}；启动于 {}；CPU {}%；内存 RSS {}（{}%）。",
+            get("name"), get("command"), get("user"), get("state"), get("ppid"),
+            get("threads"), get("start_time"), get("cpu_percent"), rss, get("mem_percent")
+        ),
+        Lang::En => format!(
+            "Process **{pid}** ({}): command line `{}`; user {}; state {}; parent {}; {} threads; started {}; CPU {}%; RSS {} ({}%).",
+            get("name"), get("command"), get("user"), get("state"), get("ppid"),
+            get("threads"), get("start_time"), get("cpu_percent"), rss, get("mem_percent")
+        ),
+    }
+}
+
+fn sockets(rows: &[Row], lang: Lang) -> String {
+    if rows.is_empty() {
+        return lang
+            .pick("没有打开的网络套接字。", "It holds no network sockets.")
+            .to_string();
+    }
+    let lines: Vec<String> = rows
+        .iter()
+        .take(20)
+        .map(|r| {
+            let g = |n: &str| field(r, n).unwrap_or("").to_string();
+            format!(
+                "- {} {} {}:{} → {}:{}",
+                g("proto"),
+                g("state"),
+                g("local"),
+                g("local_port"),
+                g("peer"),
+                g("peer_port")
+            )
+        })
+        .collect();
+    format!(
+        "{} ({}):\n{}",
+        lang.pick("它的套接字", "Its sockets"),
+        rows.len(),
+        lines.join("\n")
+    )
+}
+
+/// The answer from the steps taken.
+pub fn answer(pid: u64, own: &[StepRecord], lang: Lang) -> String {
+    let Some(first) = own.first() else {
+        return String::new();
+    };
+    if !first.ok {
+        return super::answer::failure(first, lang);
+    }
+    let Some(row) = rows_of(first).into_iter().next() else {
+        return match lang {
+            Lang::Zh => format!("没有 PID 为 {pid} 的进程（它可能已经退出）。"),
+            Lang::En => format!("No process has pid {pid} (it may have exited)."),
+        };
+    };
+    let mut parts = vec![figures(pid, &row, lang)];
+    if let Some(s) = own.get(1).filter(|s| s.ok) {
+        parts.push(sockets(&rows_of(s), lang));
+    }
+    if let (Some(unit), Some(j)) = (field(&row, "unit"), own.get(2)) {
+        parts.push(match lang {
+            Lang::Zh => format!("它属于 systemd 单元 {unit}，最近的日志："),
+            Lang::En => format!("It runs in the systemd unit {unit}; its latest log lines:"),
+        });
+        parts.push(super::answer::command(j, lang));
+    }
+    parts.join("\n\n")
+}
