@@ -35,4 +35,6 @@ mod tests;
 #[cfg(test)]
 mod tests_engine;
 #[cfg(test)]
+mod tests_tags;
+#[cfg(test)]
 mod tests_truth;

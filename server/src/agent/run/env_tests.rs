@@ -193,10 +193,10 @@ async fn a_turn_counts_a_planted_log_exactly_without_socket_or_database() {
     assert!(
         events
             .iter()
-            .any(|e| matches!(e, TurnEvent::ToolCall { tool, .. } if tool == "file_read")),
+            .any(|e| matches!(e, TurnEvent::ToolCall { tool, .. } if tool == "log_query")),
         "{events:?}"
     );
-    assert!(out.answer.contains("37"), "{}", out.answer);
+    assert!(out.answer.contains("**37**"), "{}", out.answer);
     assert!(out.answer.contains("5000"), "{}", out.answer);
     // Both messages went to the store, the answer with the tool call that produced it.
     let saved = f.store.messages.lock().expect("lock").clone();

@@ -1,0 +1,101 @@
+//! Tags every log has (`formats/tags.toml`), the `template` field and role fallbacks, on
+//! small planted logs whose figures are counted by hand below.
+
+use std::sync::atomic::AtomicBool;
+
+use llmops_common::query::{Field, Filter, FilterOp, Measure, Query, QueryValue, Scalar};
+
+use super::*;
+
+fn run(name: &str, text: &str, q: &Query) -> Result<llmops_common::query::QueryResult, QueryError> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).expect("write");
+    let q = Query {
+        files: vec![name.to_string()],
+        ..q.clone()
+    };
+    run_query(
+        &[QueryFile::new(name, path)],
+        &q,
+        &QueryOptions::default(),
+        &AtomicBool::new(false),
+    )
+}
+
+fn tagged(tag: &str) -> Query {
+    Query {
+        filters: vec![Filter::new(None, FilterOp::Tag, Scalar::Text(tag.into()))],
+        ..Query::default()
+    }
+}
+
+fn count(r: &llmops_common::query::QueryResult) -> u64 {
+    match r.value {
+        QueryValue::Count { count } => count,
+        ref v => panic!("not a count: {v:?}"),
+    }
+}
+
+const ACCESS: &str = "\
+10.0.0.1 - - [01/May/2024:10:00:00 +0000] \"GET /a?x=1 HTTP/1.1\" 200 10 \"-\" \"curl\"
+10.0.0.2 - - [01/May/2024:10:00:01 +0000] \"GET /a?x=2 HTTP/1.1\" 502 10 \"-\" \"curl\"
+10.0.0.2 - - [01/May/2024:10:00:02 +0000] \"POST /b HTTP/1.1\" 503 10 \"-\" \"curl\"
+10.0.0.3 - - [01/May/2024:10:00:03 +0000] \"GET /a HTTP/1.1\" 404 10 \"-\" \"curl\"
+";
+
+const APP: &str = "\
+2024-05-01 10:00:00 INFO started worker 1
+2024-05-01 10:00:01 ERROR upstream pay-gw timed out after 3000ms (order 1234)
+2024-05-01 10:00:02 ERROR upstream pay-gw timed out after 2950ms (order 1299)
+2024-05-01 10:00:03 WARN retrying order 1299
+2024-05-01 10:00:04 FATAL out of memory: killed process 4242
+2024-05-01 10:00:05 ERROR redis connection refused (cache.local:6379)
+";
+
+#[test]
+fn a_failure_is_a_5xx_in_an_access_log_and_error_or_worse_in_an_app_log() {
+    let r = run("access.log", ACCESS, &tagged("failure")).expect("runs");
+    assert_eq!(count(&r), 2);
+    assert!(r.resolved.iter().any(|x| x.used == "status"), "{:?}", r.resolved);
+    let r = run("app.log", APP, &tagged("failure")).expect("runs");
+    assert_eq!(count(&r), 4);
+    let r = run("app.log", APP, &tagged("timeout")).expect("runs");
+    assert_eq!(count(&r), 2);
+    let r = run("app.log", APP, &tagged("oom_kill")).expect("runs");
+    assert_eq!(count(&r), 1);
+    // A tag no format and no generic table knows is an error that lists the known ones.
+    let e = run("app.log", APP, &tagged("no_such_tag")).expect_err("unknown");
+    assert!(e.to_string().contains("failure"), "{e}");
+}
+
+#[test]
+fn the_template_groups_messages_that_differ_only_in_numbers() {
+    let q = Query {
+        measure: Measure::Count,
+        group_by: vec![Field::new("template")],
+        ..Query::default()
+    };
+    let r = run("app.log", APP, &q).expect("runs");
+    let QueryValue::Groups { rows, groups, .. } = &r.value else {
+        panic!("{:?}", r.value)
+    };
+    assert_eq!(*groups, 5);
+    assert_eq!(rows[0].count, 2);
+    assert!(rows[0].key[0].contains("timed out after <dur>"), "{:?}", rows[0]);
+    assert!(r.pipeline.is_none(), "a template has no shell equivalent");
+}
+
+#[test]
+fn an_endpoint_falls_back_to_the_path_and_drops_the_query_string() {
+    let q = Query {
+        measure: Measure::Count,
+        group_by: vec![Field::new("endpoint")],
+        ..Query::default()
+    };
+    let r = run("access.log", ACCESS, &q).expect("runs");
+    let QueryValue::Groups { rows, .. } = &r.value else {
+        panic!("{:?}", r.value)
+    };
+    assert_eq!((rows[0].key[0].as_str(), rows[0].count), ("/a", 3));
+}
