@@ -9,12 +9,12 @@ use serde_json::{json, Value};
 use super::conversation::{facts_of, Conversation, StepFacts};
 use super::{plan, HistoryTurn, PlannerAction, PlannerInput, StepRecord, UploadRef, MAX_STEPS};
 
-struct Fixture {
+pub(super) struct Fixture {
     upload: UploadRef,
     content: String,
 }
 
-fn load_fixtures(dir: &Path) -> Vec<Fixture> {
+pub(super) fn load_fixtures(dir: &Path) -> Vec<Fixture> {
     let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(|e| e.ok().map(|e| e.path()))
@@ -429,7 +429,7 @@ impl Session {
 }
 
 /// Runs one turn in a fresh session; returns the steps and the final text.
-fn run_turn(text: &str, fx: &[Fixture]) -> (Vec<StepRecord>, String) {
+pub(super) fn run_turn(text: &str, fx: &[Fixture]) -> (Vec<StepRecord>, String) {
     run_turn_with(text, fx, &[], &[], &Conversation::default())
 }
 
@@ -755,3 +755,5 @@ fn odd_inputs_never_panic_and_finish() {
         }
     }
 }
+
+mod incident;

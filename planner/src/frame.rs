@@ -1,11 +1,14 @@
 //! A question understood as a typed query ([`Frame`]): which table, which rows, what to
 //! compute. Built from the lexicon's cues ([`crate::lexicon`]) and the question's literals
-//! ([`scan`]) by a few generic slot rules ([`build`]); a follow-up edits the last query
+//! ([`scan`]) by a few generic slot rules ([`build`]); [`question`] decides whether a
+//! question is a query at all; a follow-up edits the last query
 //! ([`edit`]). Nothing here names a question: vocabulary lives in the lexicon's data.
 
 pub mod build;
 pub mod build_filters;
 pub mod edit;
+pub mod parsed;
+pub mod question;
 pub mod scan;
 #[cfg(test)]
 mod tests;

@@ -14,6 +14,7 @@ pub mod cues;
 pub mod follow;
 pub mod frame;
 pub mod incident;
+pub mod incident_summary;
 pub mod knowledge;
 pub mod lexicon;
 pub mod process_detail;
@@ -92,7 +93,7 @@ pub enum PlannerAction {
     },
 }
 
-struct Call {
+pub(crate) struct Call {
     tool: ToolName,
     args: Value,
 }
@@ -231,6 +232,7 @@ fn next_call(
         Task::ProcessDetail { pid } => {
             process_detail::next_call(*pid, own).map(|(tool, args)| Call { tool, args })
         }
+        Task::Incident { logs, configs } => incident_summary::next_call(logs, configs, own),
         Task::Act(intent) => act_call(intent, own),
         Task::Monitor { metric } => own.is_empty().then(|| Call {
             tool: ToolName::SysMonitor,
@@ -480,6 +482,9 @@ fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
     }
     if let Task::ProcessDetail { pid } = task {
         return process_detail::answer(*pid, own, lang);
+    }
+    if let Task::Incident { .. } = task {
+        return incident_summary::answer(own, lang);
     }
     if let Task::Act(_) = task {
         if !own.is_empty() {

@@ -57,12 +57,11 @@ fn query_task(text: &str, ctx: &MessageCtx, follow_up: bool) -> Option<Task> {
     if !follow_up && !query_shaped(text, ctx) {
         return None;
     }
-    match super::frame::build::understand(text, &fctx)? {
-        super::frame::Understood::Query(frame) if follow_up == frame.follow_up => {
-            Some(super::process_detail::one_pid(&frame.query).map_or(Task::Query(frame), |pid| {
-                Task::ProcessDetail { pid }
-            }))
-        }
+    match super::frame::question::understand(text, &fctx)? {
+        super::frame::Understood::Query(frame) if follow_up == frame.follow_up => Some(
+            super::process_detail::one_pid(&frame.query)
+                .map_or(Task::Query(frame), |pid| Task::ProcessDetail { pid }),
+        ),
         super::frame::Understood::Query(_) => None,
         super::frame::Understood::Summary { path } if !follow_up => Some(Task::Analyse {
             path,
@@ -643,6 +642,36 @@ fn resolve_bare(task: Task, ctx: &MessageCtx) -> Task {
     }
 }
 
+/// A message-level rule: it claims the whole message (one unit, not split into clauses)
+/// or passes.
+type MessageRule = fn(&str, &MessageCtx) -> Option<Vec<Task>>;
+
+/// The message-level rules in precedence order: the first that claims the message wins;
+/// a message none claims is split into clauses ([`clause_tasks`], whose own order is
+/// written there).
+const MESSAGE_RULES: &[MessageRule] = &[
+    // A pasted error or stack trace is one question about that error, whatever its lines say.
+    pasted_error,
+    // A request to change something (restart a unit, end a process, shrink the journal) is
+    // one proposal the operator approves; questions about it are not.
+    action_request,
+    // "more"/"next" after a partial read: the pager word means "continue", not the command.
+    pager_word,
+    // A typed command line the policy refuses is refused as a whole.
+    refused_command,
+    capabilities,
+    concept_question,
+    secret_request,
+    destructive_request,
+    // "what went wrong", "总结一下这次故障": every log of the session, side by side.
+    super::incident_summary::task,
+    // "再看看" / "again": the previous question once more.
+    again,
+    // A follow-up of the conversation ("第二个", "继续", "内存呢"); after a query, one
+    // that edits it ("那 4xx 呢", "按小时呢") first.
+    follow_up,
+];
+
 /// The tasks for a whole message.
 pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
     let text = normalize(text);
@@ -651,113 +680,11 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
     } else {
         super::text::strip_politeness(&text)
     };
-    let lang = ctx.lang;
     if text.is_empty() {
-        if !ctx.referenced.is_empty() {
-            return ctx
-                .referenced
-                .iter()
-                .take(3)
-                .map(|u| Task::Read {
-                    path: u.path.to_string_lossy().into_owned(),
-                    question: String::new(),
-                })
-                .collect();
-        }
-        return vec![Task::Reply(chat_reply(Chat::Unknown, lang))];
+        return empty_message(ctx);
     }
-    // A pasted error or stack trace is one question about that error, whatever its lines say.
-    if let Some(report) = super::trace::pasted_error(&text) {
-        return vec![Task::ExplainError(report)];
-    }
-    // A request to change something (restart a unit, end a process, shrink the journal)
-    // is one proposal the operator approves; questions about it are not.
-    if let Some(intent) = super::act::intent(&text) {
-        return vec![Task::Act(intent)];
-    }
-    // "more"/"next" after a partial read: the pager word means "continue", not the command.
-    if matches!(
-        text.to_lowercase().trim_end_matches(['?', '.', '!']),
-        "more" | "next"
-    ) {
-        if let Some(t) = super::follow::resolve(&text, ctx) {
-            return vec![t];
-        }
-    }
-    // Whole-message checks first: a typed command line or a concept question is one unit.
-    if let Some(cl) = explicit_command(&text, ctx.uploads) {
-        if let Some(r) = check_command(&cl) {
-            let handled = matches!(
-                cl.command.as_str(),
-                "top" | "htop" | "atop" | "vmstat" | "iostat" | "ll"
-            );
-            if !handled || matches!(r, Refusal::ShellOperator { .. }) {
-                return vec![Task::Reply(refusal_text(&r, lang))];
-            }
-        }
-    }
-    if super::knowledge::asks_capabilities(&text) && !settings::about_config(&text, ctx) {
-        return vec![Task::Reply(chat_reply(Chat::Identity, lang))];
-    }
-    if let Some(answer) = explain(&text, lang) {
-        return vec![Task::Reply(answer)];
-    }
-    if let Some(secret) = secret_in(&text) {
-        let typed = typed_paths(&text)
-            .iter()
-            .any(|p| p.contains(secret.as_str()))
-            || typed_file_names(&text)
-                .iter()
-                .any(|n| n.contains(secret.as_str()))
-            || secret == ".env";
-        if typed || wants_download(&text) || read_verb(&text) {
-            return vec![Task::Reply(refusal_text(
-                &Refusal::Secret { target: secret },
-                lang,
-            ))];
-        }
-    }
-    // "restart policy" asks what a file sets, not for a restart.
-    let asks_setting =
-        !ctx.uploads.is_empty() && (setting_question(&text) || settings::about_config(&text, ctx));
-    if destructive_words(&text)
-        && explicit_command(&text, ctx.uploads).is_none()
-        && !asks_setting
-        && !past_event_question(&text)
-        && !quantity_question(&text)
-    {
-        let pred = classify(&text).map(|p| p.intent);
-        if !matches!(pred, Some(Intent::Search | Intent::Explain)) || !search_verb(&text) {
-            return vec![Task::Reply(refusal_text(&Refusal::Destructive, lang))];
-        }
-    }
-    // "再看看" / "again": the previous question once more (its own follow-ups resolved
-    // without it, so a repeat of a repeat cannot loop).
-    if super::follow::asks_again(&text) {
-        if let Some(last) = ctx.conv.last_user.clone() {
-            let mut conv = ctx.conv.clone();
-            conv.last_user = None;
-            let inner = MessageCtx {
-                lang: ctx.lang,
-                uploads: ctx.uploads,
-                referenced: ctx.referenced.clone(),
-                history: ctx.history,
-                conv: &conv,
-            };
-            return understand(&last, &inner);
-        }
-    }
-    // A follow-up of the conversation ("第二个", "继续", "内存呢") is one unit too; after a
-    // query, one that edits it ("那 4xx 呢", "按小时呢") first.
-    if explicit_command(&text, ctx.uploads).is_none() {
-        if ctx.conv.last_topic == Some(super::conversation::Topic::Query) {
-            if let Some(t) = query_task(&text, ctx, true) {
-                return vec![t];
-            }
-        }
-        if let Some(t) = super::follow::resolve(&text, ctx) {
-            return vec![t];
-        }
+    if let Some(tasks) = MESSAGE_RULES.iter().find_map(|rule| rule(&text, ctx)) {
+        return tasks;
     }
     let mut tasks: Vec<Task> = Vec::new();
     for clause in clauses(&text) {
@@ -777,9 +704,126 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
         tasks.truncate(1);
     }
     if tasks.is_empty() {
-        tasks.push(Task::Reply(chat_reply(Chat::Unknown, lang)));
+        tasks.push(Task::Reply(chat_reply(Chat::Unknown, ctx.lang)));
     }
     tasks
+}
+
+/// Nothing typed: the attached files, else a prompt to ask something.
+fn empty_message(ctx: &MessageCtx) -> Vec<Task> {
+    if ctx.referenced.is_empty() {
+        return vec![Task::Reply(chat_reply(Chat::Unknown, ctx.lang))];
+    }
+    ctx.referenced
+        .iter()
+        .take(3)
+        .map(|u| Task::Read {
+            path: u.path.to_string_lossy().into_owned(),
+            question: String::new(),
+        })
+        .collect()
+}
+
+fn pasted_error(text: &str, _: &MessageCtx) -> Option<Vec<Task>> {
+    super::trace::pasted_error(text).map(|r| vec![Task::ExplainError(r)])
+}
+
+fn action_request(text: &str, _: &MessageCtx) -> Option<Vec<Task>> {
+    super::act::intent(text).map(|i| vec![Task::Act(i)])
+}
+
+fn pager_word(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
+    let word = text.to_lowercase();
+    if !matches!(word.trim_end_matches(['?', '.', '!']), "more" | "next") {
+        return None;
+    }
+    super::follow::resolve(text, ctx).map(|t| vec![t])
+}
+
+fn refused_command(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
+    let cl = explicit_command(text, ctx.uploads)?;
+    let r = check_command(&cl)?;
+    // These have answers of their own (the monitor, a listing) unless a shell operator
+    // makes them something else.
+    let handled = matches!(
+        cl.command.as_str(),
+        "top" | "htop" | "atop" | "vmstat" | "iostat" | "ll"
+    );
+    (!handled || matches!(r, Refusal::ShellOperator { .. }))
+        .then(|| vec![Task::Reply(refusal_text(&r, ctx.lang))])
+}
+
+fn capabilities(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
+    (super::knowledge::asks_capabilities(text) && !settings::about_config(text, ctx))
+        .then(|| vec![Task::Reply(chat_reply(Chat::Identity, ctx.lang))])
+}
+
+fn concept_question(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
+    explain(text, ctx.lang).map(|a| vec![Task::Reply(a)])
+}
+
+fn secret_request(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
+    let secret = secret_in(text)?;
+    let typed = typed_paths(text)
+        .iter()
+        .any(|p| p.contains(secret.as_str()))
+        || typed_file_names(text)
+            .iter()
+            .any(|n| n.contains(secret.as_str()))
+        || secret == ".env";
+    (typed || wants_download(text) || read_verb(text)).then(|| {
+        vec![Task::Reply(refusal_text(
+            &Refusal::Secret { target: secret },
+            ctx.lang,
+        ))]
+    })
+}
+
+fn destructive_request(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
+    // "restart policy" asks what a file sets, not for a restart.
+    let asks_setting =
+        !ctx.uploads.is_empty() && (setting_question(text) || settings::about_config(text, ctx));
+    let request = destructive_words(text)
+        && explicit_command(text, ctx.uploads).is_none()
+        && !asks_setting
+        && !past_event_question(text)
+        && !quantity_question(text);
+    if !request {
+        return None;
+    }
+    let pred = classify(text).map(|p| p.intent);
+    (!matches!(pred, Some(Intent::Search | Intent::Explain)) || !search_verb(text))
+        .then(|| vec![Task::Reply(refusal_text(&Refusal::Destructive, ctx.lang))])
+}
+
+/// The previous question once more, its own follow-ups resolved without it (so a repeat
+/// of a repeat cannot loop).
+fn again(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
+    if !super::follow::asks_again(text) {
+        return None;
+    }
+    let last = ctx.conv.last_user.clone()?;
+    let mut conv = ctx.conv.clone();
+    conv.last_user = None;
+    let inner = MessageCtx {
+        lang: ctx.lang,
+        uploads: ctx.uploads,
+        referenced: ctx.referenced.clone(),
+        history: ctx.history,
+        conv: &conv,
+    };
+    Some(understand(&last, &inner))
+}
+
+fn follow_up(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
+    if explicit_command(text, ctx.uploads).is_some() {
+        return None;
+    }
+    let edit = (ctx.conv.last_topic == Some(super::conversation::Topic::Query))
+        .then(|| query_task(text, ctx, true))
+        .flatten();
+    edit.or_else(|| super::follow::resolve(text, ctx))
+        .map(|t| vec![t])
 }
 
 mod settings;

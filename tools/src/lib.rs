@@ -15,6 +15,7 @@ pub mod grep;
 pub mod live;
 pub mod log_query;
 pub mod outputs;
+pub mod query_common;
 pub mod run_action;
 pub mod semantic_search;
 pub mod sys_monitor;
@@ -656,7 +657,9 @@ mod tests {
                 "semantic_search",
                 "file_read",
                 "file_download",
-                "file_upload"
+                "file_upload",
+                "log_query",
+                "system_query"
             ]
         );
         for s in reg.schemas() {

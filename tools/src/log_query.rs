@@ -12,18 +12,11 @@ use llmops_loganalysis::{run_query, QueryError, QueryFile, QueryOptions};
 use serde_json::Value;
 
 use crate::data::ToolData;
-use crate::system_query::{run_soft, summary_text};
+use crate::query_common::{args_schema, run_soft, summary_text};
 use crate::{
     parse_args, resolve_user_path, run_blocking, BlockingError, Tool, ToolCtx, ToolFuture,
     ToolName, ToolResult,
 };
-
-/// The JSON schema of the query tools' arguments, generated from [`QueryArgs`].
-pub fn args_schema() -> Value {
-    let schema = schemars::schema_for!(QueryArgs);
-    // A schema of plain structs and enums always serialises.
-    serde_json::to_value(&schema).expect("the query schema serialises")
-}
 
 /// The `log_query` tool. Carries the size cap of local files (uploads are read whole).
 #[derive(Debug, Clone, Copy)]

@@ -11,11 +11,12 @@ pub mod units;
 
 use std::time::Duration;
 
-use llmops_common::query::{QueryArgs, QueryResult, Source};
+use llmops_common::query::{QueryArgs, Source};
 use llmops_loganalysis::{run_table, Cell, MemTable};
 use serde_json::Value;
 
 use crate::data::ToolData;
+use crate::query_common::{run_soft, summary_text};
 use crate::sys_monitor::SamplerHandle;
 use crate::{parse_args, Tool, ToolCtx, ToolFuture, ToolName, ToolResult};
 use table::{SysCell, SysTable};
@@ -79,47 +80,6 @@ pub fn mem_table(t: SysTable) -> MemTable {
     }
 }
 
-/// Runs the query with its soft filters, dropping those that would leave nothing (the
-/// last added first) and noting each one dropped.
-pub fn run_soft<E>(
-    args: &QueryArgs,
-    mut run: impl FnMut(&llmops_common::query::Query) -> Result<QueryResult, E>,
-) -> Result<QueryResult, E> {
-    let mut soft = args.soft.clone();
-    let mut dropped = Vec::new();
-    loop {
-        let mut q = args.query.clone();
-        q.filters.extend(soft.iter().cloned());
-        let mut r = run(&q)?;
-        if r.matched > 0 || soft.is_empty() {
-            r.query = args.query.clone();
-            r.query.filters.extend(soft.iter().cloned());
-            for f in &dropped {
-                r.notes.push(format!(
-                    "条件 {f} 没有匹配任何行，已忽略 / the condition {f} matched nothing and was left out"
-                ));
-            }
-            return Ok(r);
-        }
-        if let Some(f) = soft.pop() {
-            let field = f.field.as_ref().map(|x| x.to_string()).unwrap_or_default();
-            dropped.push(format!("{field} {:?} {}", f.op, f.value).to_lowercase());
-        }
-    }
-}
-
-/// The text output: the query in words and its figure (the planner writes the answer).
-pub fn summary_text(r: &QueryResult) -> String {
-    let mut s = format!("{} ({} matched)", r.described_en, r.matched);
-    if let Some(p) = &r.pipeline {
-        s.push_str(&format!("\ncheck: {p}"));
-    }
-    for n in &r.notes {
-        s.push_str(&format!("\nnote: {n}"));
-    }
-    s
-}
-
 impl Tool for SystemQueryTool {
     fn name(&self) -> &'static str {
         ToolName::SystemQuery.as_str()
@@ -135,7 +95,7 @@ impl Tool for SystemQueryTool {
     }
 
     fn schema(&self) -> Value {
-        crate::log_query::args_schema()
+        crate::query_common::args_schema()
     }
 
     fn call<'a>(&'a self, args: Value, _ctx: &'a ToolCtx) -> ToolFuture<'a> {

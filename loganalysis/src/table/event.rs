@@ -359,7 +359,9 @@ impl<'f> Extractor<'f> {
         if let Origin::Template(src) = spec.origin {
             let mut out = Vec::new();
             crate::mask::template(self.value(text, src)?.as_bytes(), &mut out);
-            return Some(Val::Text(Cow::Owned(String::from_utf8_lossy(&out).into_owned())));
+            return Some(Val::Text(Cow::Owned(
+                String::from_utf8_lossy(&out).into_owned(),
+            )));
         }
         let is_level = self.schema.level == Some(fid);
         let raw = match &spec.origin {

@@ -281,16 +281,23 @@ fn compile_tag(
         return Ok(Cond::All(conds));
     }
     let generic = super::tags::generic_tags();
-    for when in generic.iter().filter(|g| g.name == name).flat_map(|g| &g.when) {
+    for when in generic
+        .iter()
+        .filter(|g| g.name == name)
+        .flat_map(|g| &g.when)
+    {
         let mut used = Vec::new();
-        let conds: Result<Vec<_>, _> = when.iter().map(|f| compile_filter(t, f, &mut used)).collect();
+        let conds: Result<Vec<_>, _> = when
+            .iter()
+            .map(|f| compile_filter(t, f, &mut used))
+            .collect();
         if let Ok(conds) = conds {
             resolved.extend(used);
             return Ok(Cond::All(conds));
         }
     }
-    let mut available: Vec<&str> = t.tags.iter().map(|x| x.name.as_str()).collect();
-    available.extend(generic.iter().map(|g| g.name.as_str()));
+    let mut available: Vec<String> = t.tags.iter().map(|x| x.name.clone()).collect();
+    available.extend(generic.iter().map(|g| format!("{} ({})", g.name, g.title)));
     Err(QueryError::UnknownTag {
         tag: name.to_string(),
         format: t.format.to_string(),

@@ -41,6 +41,8 @@ mod tests {
     fn the_table_parses_and_every_tag_has_an_alternative() {
         let t = generic_tags();
         assert!(t.iter().any(|g| g.name == "failure" && g.when.len() == 2));
-        assert!(t.iter().all(|g| !g.when.is_empty() && g.when.iter().all(|w| !w.is_empty())));
+        assert!(t
+            .iter()
+            .all(|g| !g.when.is_empty() && g.when.iter().all(|w| !w.is_empty())));
     }
 }

@@ -57,7 +57,11 @@ const APP: &str = "\
 fn a_failure_is_a_5xx_in_an_access_log_and_error_or_worse_in_an_app_log() {
     let r = run("access.log", ACCESS, &tagged("failure")).expect("runs");
     assert_eq!(count(&r), 2);
-    assert!(r.resolved.iter().any(|x| x.used == "status"), "{:?}", r.resolved);
+    assert!(
+        r.resolved.iter().any(|x| x.used == "status"),
+        "{:?}",
+        r.resolved
+    );
     let r = run("app.log", APP, &tagged("failure")).expect("runs");
     assert_eq!(count(&r), 4);
     let r = run("app.log", APP, &tagged("timeout")).expect("runs");
@@ -82,7 +86,11 @@ fn the_template_groups_messages_that_differ_only_in_numbers() {
     };
     assert_eq!(*groups, 5);
     assert_eq!(rows[0].count, 2);
-    assert!(rows[0].key[0].contains("timed out after <dur>"), "{:?}", rows[0]);
+    assert!(
+        rows[0].key[0].contains("timed out after <dur>"),
+        "{:?}",
+        rows[0]
+    );
     assert!(r.pipeline.is_none(), "a template has no shell equivalent");
 }
 

@@ -2,102 +2,13 @@
 //! query's slots by position (a field after "which"/"per"/"按" is grouped, a number after
 //! "over" is compared, a duration after "last" is a window). Each slot has one function.
 
-use llmops_common::query::{
-    BucketWidth, Dimension, Field, Filter, FilterOp, Measure, Order, Query, Scalar, Source, Unit,
-    Window,
-};
+use llmops_common::query::{BucketWidth, Dimension, Field, Measure, Order, Query, Source, Window};
 
-use super::scan::{literals, Lit, Spanned};
-use super::{is_log_upload, Frame, FrameCtx, Understood};
+use super::parsed::{field_hits, Parsed};
+use super::scan::Lit;
+use super::{is_log_upload, Frame, FrameCtx};
 use crate::lexicon::{find, lexicon, Cue, Hit, Lexicon};
-use crate::slots::{best_upload, typed_file_names, typed_paths};
 use crate::text::normalize;
-
-/// A question with its cues and literals found.
-pub struct Parsed {
-    pub text: String,
-    pub lower: String,
-    pub hits: Vec<Hit>,
-    pub lits: Vec<Spanned>,
-    /// Log files the question names (resolved paths) and where.
-    pub files: Vec<String>,
-}
-
-impl Parsed {
-    pub fn new(text: &str, ctx: &FrameCtx) -> Parsed {
-        let lex = lexicon();
-        let text = normalize(text);
-        let (files, spans) = named_files(&text, ctx);
-        // File names are not cues: "error.log" says nothing about errors.
-        let mut lower = text.to_ascii_lowercase().into_bytes();
-        for &(s, e) in &spans {
-            lower[s..e].fill(b' ');
-        }
-        let lower = String::from_utf8(lower).unwrap_or_else(|_| text.to_ascii_lowercase());
-        let hits = find(lex, &lower);
-        let lits = literals(lex, &text, &lower, &hits, &spans);
-        Parsed {
-            text,
-            lower,
-            hits,
-            lits,
-            files,
-        }
-    }
-
-    pub fn has(&self, pred: impl Fn(Cue) -> bool) -> bool {
-        self.hits.iter().any(|h| pred(h.cue))
-    }
-
-    /// The text between two byte offsets, trimmed.
-    fn gap(&self, from: usize, to: usize) -> &str {
-        if from >= to {
-            return "";
-        }
-        self.lower.get(from..to).unwrap_or("").trim()
-    }
-
-    /// Whether `to` follows `from` with at most a filler word or two between them.
-    fn close(&self, from: usize, to: usize) -> bool {
-        if to < from {
-            return false;
-        }
-        let gap = self.gap(from, to);
-        let cjk = gap.chars().filter(|c| crate::text::is_cjk(*c)).count();
-        let words = gap.split_whitespace().count();
-        let no_content = !self
-            .hits
-            .iter()
-            .any(|h| h.cue.is_content() && h.start >= from && h.end <= to);
-        no_content && cjk <= 3 && words <= 2 && gap.len() <= 16
-    }
-}
-
-/// Log files named in the question: upload names and absolute paths, with their spans.
-fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>) {
-    let mut files = Vec::new();
-    let mut spans = Vec::new();
-    for name in typed_file_names(text) {
-        if let Some(u) = best_upload(&name, ctx.uploads).filter(|u| is_log_upload(u)) {
-            let path = u.path.to_string_lossy().into_owned();
-            if !files.contains(&path) {
-                files.push(path);
-            }
-        }
-        if let Some(i) = text.find(&name) {
-            spans.push((i, i + name.len()));
-        }
-    }
-    for p in typed_paths(text) {
-        if p.starts_with('/') && crate::incident::is_log_name(&p) && !files.contains(&p) {
-            files.push(p.clone());
-        }
-        if let Some(i) = text.find(&p) {
-            spans.push((i, i + p.len()));
-        }
-    }
-    (files, spans)
-}
 
 /// The log the conversation or the session is about when the question names none.
 fn context_log(ctx: &FrameCtx) -> Option<String> {
@@ -124,7 +35,11 @@ fn context_log(ctx: &FrameCtx) -> Option<String> {
 }
 
 /// Which table, and for a log which files.
-fn source_of(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<(Source, Vec<String>)> {
+pub(super) fn source_of(
+    lex: &Lexicon,
+    p: &Parsed,
+    ctx: &FrameCtx,
+) -> Option<(Source, Vec<String>)> {
     if !p.files.is_empty() {
         return Some((Source::Log, p.files.clone()));
     }
@@ -146,26 +61,8 @@ fn source_of(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<(Source, Vec<S
     context_log(ctx).map(|f| (Source::Log, vec![f]))
 }
 
-fn field_cue_applies(lex: &Lexicon, i: usize, source: Source) -> bool {
-    lex.fields[i].source.is_none_or(|s| s == source)
-}
-
-/// The field hits that apply to this table, in order.
-fn field_hits<'a>(
-    lex: &'a Lexicon,
-    p: &'a Parsed,
-    source: Source,
-) -> impl Iterator<Item = (&'a Hit, &'a str)> + 'a {
-    p.hits.iter().filter_map(move |h| match h.cue {
-        Cue::Field(i) if field_cue_applies(lex, i, source) => {
-            Some((h, lex.fields[i].field.as_str()))
-        }
-        _ => None,
-    })
-}
-
 /// The measure cue that wins: highest weight, then longest.
-fn measure_cue(lex: &Lexicon, p: &Parsed) -> Option<usize> {
+pub(super) fn measure_cue(lex: &Lexicon, p: &Parsed) -> Option<usize> {
     p.hits
         .iter()
         .filter_map(|h| match h.cue {
@@ -186,76 +83,6 @@ pub fn asks_a_measure(text: &str) -> bool {
         }
         _ => false,
     })
-}
-
-/// The field a literal or a comparison right after a field cue binds to.
-pub fn field_before_pub(lex: &Lexicon, p: &Parsed, source: Source, at: usize) -> Option<String> {
-    field_hits(lex, p, source)
-        .filter(|(h, _)| h.end <= at && p.close(h.end, at))
-        .last()
-        .map(|(_, f)| f.to_string())
-}
-
-/// Builds the frame of a question, or `None` when it is not a query over a table.
-pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
-    let lex = lexicon();
-    let p = Parsed::new(text, ctx);
-    if let Some(frame) = super::edit::follow_up(lex, &p, ctx) {
-        return Some(Understood::Query(frame));
-    }
-    let (source, files) = source_of(lex, &p, ctx)?;
-    let frame = frame_of(lex, &p, source, files.clone());
-    let q = &frame.query;
-    let narrowed = !q.filters.is_empty()
-        || !q.group_by.is_empty()
-        || q.window.is_some()
-        || p.has(|c| matches!(c, Cue::Bucket(_)));
-    let summary_named = !p.files.is_empty() || log_words(lex, &p);
-    if source == Source::Log && summary_named && wants_summary(lex, &p, &frame) {
-        return files
-            .first()
-            .map(|f| Understood::Summary { path: f.clone() });
-    }
-    let asked = match source {
-        // A log the question does not name must be what it is about: a condition, a
-        // grouping, a window or a word for a log's contents, not a bare "how many".
-        Source::Log if p.files.is_empty() => {
-            narrowed || (log_words(lex, &p) && measure_cue(lex, &p).is_some())
-        }
-        Source::Log => narrowed || q.measure != Measure::Count || measure_cue(lex, &p).is_some(),
-        // A system table with no condition of its own (only what its name implies, like
-        // "listening") and no grouping is the monitor's overview.
-        _ => {
-            let implied = super::build_filters::source_filters(lex, &p, source, false);
-            q.filters.iter().any(|f| !implied.contains(f))
-                || (!q.group_by.is_empty() && measure_cue(lex, &p).is_some())
-        }
-    };
-    asked.then_some(Understood::Query(frame))
-}
-
-/// Words only a question about a log's contents has: a log source word or a log field.
-fn log_words(lex: &Lexicon, p: &Parsed) -> bool {
-    p.hits.iter().any(|h| match h.cue {
-        Cue::Source(i) => lex.sources[i].source == Source::Log,
-        Cue::Field(i) => lex.fields[i].source == Some(Source::Log),
-        _ => false,
-    })
-}
-
-/// "分析一下 app.log (里的错误)": the whole-file summary (which lists the levels and the
-/// most frequent messages), when nothing narrower than a level is asked.
-fn wants_summary(lex: &Lexicon, p: &Parsed, frame: &Frame) -> bool {
-    let only_levels = frame
-        .query
-        .filters
-        .iter()
-        .all(|f| f.field.as_ref().is_some_and(|x| x.as_str() == "level"));
-    p.has(|c| c == Cue::Summary)
-        && measure_cue(lex, p).is_none()
-        && frame.query.group_by.is_empty()
-        && only_levels
-        && frame.query.window.is_none()
 }
 
 /// Every slot of the query from the parsed question.
@@ -441,13 +268,5 @@ fn settle(lex: &Lexicon, q: &mut Query) {
     }
     if q.measure == Measure::Buckets || q.measure == Measure::CountDistinct {
         q.order = Order::Desc;
-    }
-}
-
-/// Makes a filter with the usual defaults.
-pub fn filter(field: Option<&str>, op: FilterOp, value: Scalar, unit: Unit) -> Filter {
-    Filter {
-        unit,
-        ..Filter::new(field.map(Field::new), op, value)
     }
 }

@@ -5,7 +5,7 @@
 
 use llmops_common::query::{Dimension, Filter, FilterOp, Scalar, Source, TimePoint, Unit, Window};
 
-use super::build::{filter, Parsed};
+use super::parsed::{field_before, filter, Parsed};
 use super::scan::{Clock, Lit};
 use crate::lexicon::{Cue, Lexicon};
 
@@ -131,7 +131,7 @@ fn literal_filter(
     l: &super::scan::Spanned,
     negated: bool,
 ) -> Option<(Filter, Kind)> {
-    let bound = super::build::field_before_pub(lex, p, source, l.start).filter(|f| {
+    let bound = field_before(lex, p, source, l.start).filter(|f| {
         // Text never binds to a field of numbers ("pid of redis-server" names a process).
         matches!(l.lit, Lit::Number { .. }) || !lex.holds_numbers(f)
     });
@@ -251,7 +251,7 @@ fn number_filter(
     let unit = unit.unwrap_or(Unit::None);
     if let Some((op, cmp_at)) = compare_before(p, at) {
         let lex = crate::lexicon::lexicon();
-        let field = super::build::field_before_pub(lex, p, source, cmp_at)
+        let field = field_before(lex, p, source, cmp_at)
             .or(bound)
             .or(field_for_unit(source, unit).map(str::to_string))?;
         return Some((
@@ -267,7 +267,10 @@ fn number_filter(
     }
     let int = value.fract() == 0.0;
     if let (Some(key), true, Unit::None) = (table_key(p, source, at), int, unit) {
-        return Some((filter(Some(&key), eq, Scalar::Number(value), unit), Kind::Hard));
+        return Some((
+            filter(Some(&key), eq, Scalar::Number(value), unit),
+            Kind::Hard,
+        ));
     }
     match source {
         Source::Log if unit == Unit::None && int && (100.0..600.0).contains(&value) => Some((
@@ -291,7 +294,9 @@ fn table_key(p: &Parsed, source: Source, at: usize) -> Option<String> {
         Cue::Source(i) if lex.sources[i].source == source => {
             let before = h.end <= at && p.lower[h.end..at].trim().is_empty();
             let after = h.start >= end && p.lower[end..h.start].trim().is_empty();
-            (before || after).then(|| lex.sources[i].key.clone()).flatten()
+            (before || after)
+                .then(|| lex.sources[i].key.clone())
+                .flatten()
         }
         _ => None,
     })

@@ -5,7 +5,8 @@
 
 use llmops_common::query::{Field, Filter, FilterOp, Measure, Query, Scalar, Source, Unit};
 
-use super::build::{filter, frame_of, Parsed};
+use super::build::frame_of;
+use super::parsed::{filter, Parsed};
 use super::{Frame, FrameCtx};
 use crate::lexicon::{Cue, Lexicon};
 

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use super::build::understand;
+use super::question::understand;
 use super::{FrameCtx, LastQuery, Understood};
 use crate::tests::uploads;
 

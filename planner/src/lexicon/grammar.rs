@@ -104,6 +104,8 @@ pub struct Grammar {
     pub limit: LimitWords,
     pub follow: FollowWords,
     pub summary: Words,
+    /// Asking what went wrong across the session's logs (the incident summary).
+    pub incident: Words,
     /// Function words: never a name or a literal to search for.
     #[serde(default)]
     pub stop: Words,

@@ -159,7 +159,10 @@ mod tests {
             unit_of("9:name=systemd:/system.slice/redis-server.service\n0::/\n").as_deref(),
             Some("redis-server.service")
         );
-        assert_eq!(unit_of("0::/user.slice/user-1000.slice/session-3.scope").as_deref(), Some("session-3.scope"));
+        assert_eq!(
+            unit_of("0::/user.slice/user-1000.slice/session-3.scope").as_deref(),
+            Some("session-3.scope")
+        );
         assert_eq!(unit_of("0::/\n"), None);
     }
 

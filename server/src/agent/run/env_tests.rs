@@ -78,6 +78,10 @@ struct Fixture {
 /// An environment whose session holds one upload, `app.log`, with `errors` ERROR lines
 /// among `lines` lines.
 fn fixture(lines: usize, errors: usize) -> Fixture {
+    fixture_with(lines, errors, None)
+}
+
+fn fixture_with(lines: usize, errors: usize, llm: Option<crate::llm::LlmBackend>) -> Fixture {
     let tmp = tempfile::tempdir().expect("tempdir");
     let root = std::fs::canonicalize(tmp.path()).expect("canonical");
     let data = root.join("data");
@@ -153,7 +157,7 @@ fn fixture(lines: usize, errors: usize) -> Fixture {
         },
         outputs: OutputStore::new(&data),
         uploads_dir: data.join("uploads"),
-        llm: None,
+        llm,
         llm_health: Arc::new(LlmHealth::default()),
         actions: Arc::new(llmops_policy::ActionPolicy::defaults(
             std::process::id(),
@@ -469,4 +473,66 @@ async fn the_top_memory_process_is_looked_up_before_the_kill_is_proposed() {
         "{top} {events:?}"
     );
     assert!(out.answer.contains("The top process is"), "{}", out.answer);
+}
+
+/// A fixture whose session model is a scripted LLM.
+fn with_llm(script: Vec<crate::llm::Script>) -> (Fixture, Arc<crate::llm::ScriptedLlm>) {
+    let llm = Arc::new(crate::llm::ScriptedLlm::new(script));
+    let backend = crate::llm::LlmBackend {
+        client: llm.clone(),
+        provider: "scripted".into(),
+        models: vec!["m".into()],
+        default_model: "m".into(),
+        egress: "nowhere".into(),
+    };
+    (fixture_with(5000, 37, Some(backend)), llm)
+}
+
+#[tokio::test]
+async fn an_llm_calls_the_log_and_system_queries_and_reads_their_typed_results() {
+    use crate::llm::Script;
+    use serde_json::json;
+    let (f, llm) = with_llm(vec![
+        Script::call(
+            "log_query",
+            json!({"files": ["app.log"], "measure": "count",
+                       "filters": [{"field": "level", "op": "eq", "value": "ERROR"}]}),
+        ),
+        Script::call(
+            "system_query",
+            json!({"source": "processes", "measure": "rows", "limit": 1,
+                       "filters": [{"field": "pid", "op": "eq", "value": std::process::id()}]}),
+        ),
+        Script::text(&["37 errors; this test process is running."]),
+    ]);
+    let (tx, mut rx) = mpsc::channel(1024);
+    let req = TurnRequest {
+        request_id: 1,
+        session_id: "s1".into(),
+        text: "how many errors, and is this process alive?".into(),
+        file_ids: vec![],
+        client: None,
+    };
+    let out = run_turn(f.env.clone(), req, &tx, CancellationToken::new()).await;
+    drop(tx);
+    while rx.recv().await.is_some() {}
+    assert_eq!(out.status, EndStatus::Ok, "{:?}", out.message);
+    let tools: Vec<&str> = out.tool_calls.iter().map(|c| c.tool.as_str()).collect();
+    assert_eq!(tools, ["log_query", "system_query"]);
+    assert!(out.tool_calls.iter().all(|c| c.ok), "{:?}", out.tool_calls);
+    // Both schemas reach the model, generated from the query types.
+    let first = &llm.requests()[0];
+    let names: Vec<String> = first
+        .tools
+        .iter()
+        .filter_map(|t| t["function"]["name"].as_str().map(str::to_string))
+        .collect();
+    assert!(
+        names.contains(&"log_query".to_string()) && names.contains(&"system_query".to_string())
+    );
+    // The observations the model read carry the exact figure and the pid's row.
+    let last = llm.requests().last().cloned().expect("requests");
+    let seen = format!("{:?}", last.messages);
+    assert!(seen.contains("37 matched"), "{seen}");
+    assert!(seen.contains(&std::process::id().to_string()), "{seen}");
 }

@@ -1,0 +1,130 @@
+//! A question with the lexicon's cues and its literals found ([`Parsed`]), and the
+//! helpers every slot rule shares: which field a literal binds to, how a filter is made.
+
+use llmops_common::query::{Field, Filter, FilterOp, Scalar, Source, Unit};
+
+use super::scan::{literals, Spanned};
+use super::{is_log_upload, FrameCtx};
+use crate::lexicon::{find, lexicon, Cue, Hit, Lexicon};
+use crate::slots::{best_upload, typed_file_names, typed_paths};
+use crate::text::normalize;
+
+/// A question with its cues and literals found.
+pub struct Parsed {
+    pub text: String,
+    pub lower: String,
+    pub hits: Vec<Hit>,
+    pub lits: Vec<Spanned>,
+    /// Log files the question names (resolved paths) and where.
+    pub files: Vec<String>,
+}
+
+impl Parsed {
+    pub fn new(text: &str, ctx: &FrameCtx) -> Parsed {
+        let lex = lexicon();
+        let text = normalize(text);
+        let (files, spans) = named_files(&text, ctx);
+        // File names are not cues: "error.log" says nothing about errors.
+        let mut lower = text.to_ascii_lowercase().into_bytes();
+        for &(s, e) in &spans {
+            lower[s..e].fill(b' ');
+        }
+        let lower = String::from_utf8(lower).unwrap_or_else(|_| text.to_ascii_lowercase());
+        let hits = find(lex, &lower);
+        let lits = literals(lex, &text, &lower, &hits, &spans);
+        Parsed {
+            text,
+            lower,
+            hits,
+            lits,
+            files,
+        }
+    }
+
+    pub fn has(&self, pred: impl Fn(Cue) -> bool) -> bool {
+        self.hits.iter().any(|h| pred(h.cue))
+    }
+
+    /// The text between two byte offsets, trimmed.
+    pub(super) fn gap(&self, from: usize, to: usize) -> &str {
+        if from >= to {
+            return "";
+        }
+        self.lower.get(from..to).unwrap_or("").trim()
+    }
+
+    /// Whether `to` follows `from` with at most a filler word or two between them.
+    pub(super) fn close(&self, from: usize, to: usize) -> bool {
+        if to < from {
+            return false;
+        }
+        let gap = self.gap(from, to);
+        let cjk = gap.chars().filter(|c| crate::text::is_cjk(*c)).count();
+        let words = gap.split_whitespace().count();
+        let no_content = !self
+            .hits
+            .iter()
+            .any(|h| h.cue.is_content() && h.start >= from && h.end <= to);
+        no_content && cjk <= 3 && words <= 2 && gap.len() <= 16
+    }
+}
+
+/// Log files named in the question: upload names and absolute paths, with their spans.
+fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>) {
+    let mut files = Vec::new();
+    let mut spans = Vec::new();
+    for name in typed_file_names(text) {
+        if let Some(u) = best_upload(&name, ctx.uploads).filter(|u| is_log_upload(u)) {
+            let path = u.path.to_string_lossy().into_owned();
+            if !files.contains(&path) {
+                files.push(path);
+            }
+        }
+        if let Some(i) = text.find(&name) {
+            spans.push((i, i + name.len()));
+        }
+    }
+    for p in typed_paths(text) {
+        if p.starts_with('/') && crate::incident::is_log_name(&p) && !files.contains(&p) {
+            files.push(p.clone());
+        }
+        if let Some(i) = text.find(&p) {
+            spans.push((i, i + p.len()));
+        }
+    }
+    (files, spans)
+}
+
+fn field_cue_applies(lex: &Lexicon, i: usize, source: Source) -> bool {
+    lex.fields[i].source.is_none_or(|s| s == source)
+}
+
+/// The field hits that apply to this table, in order.
+pub(super) fn field_hits<'a>(
+    lex: &'a Lexicon,
+    p: &'a Parsed,
+    source: Source,
+) -> impl Iterator<Item = (&'a Hit, &'a str)> + 'a {
+    p.hits.iter().filter_map(move |h| match h.cue {
+        Cue::Field(i) if field_cue_applies(lex, i, source) => {
+            Some((h, lex.fields[i].field.as_str()))
+        }
+        _ => None,
+    })
+}
+
+/// The field a literal or a comparison right after a field cue binds to.
+pub fn field_before(lex: &Lexicon, p: &Parsed, source: Source, at: usize) -> Option<String> {
+    field_hits(lex, p, source)
+        .filter(|(h, _)| h.end <= at && p.close(h.end, at))
+        .last()
+        .map(|(_, f)| f.to_string())
+}
+
+/// Makes a filter with the usual defaults.
+pub fn filter(field: Option<&str>, op: FilterOp, value: Scalar, unit: Unit) -> Filter {
+    Filter {
+        unit,
+        ..Filter::new(field.map(Field::new), op, value)
+    }
+}

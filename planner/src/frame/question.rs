@@ -1,0 +1,71 @@
+//! Whether a question is a query over a table at all, the whole-file summary, or neither:
+//! a follow-up edit of the last query first, then a fresh frame that must ask something.
+
+use llmops_common::query::{Measure, Source};
+
+use super::build::{frame_of, measure_cue, source_of};
+use super::parsed::Parsed;
+use super::{Frame, FrameCtx, Understood};
+use crate::lexicon::{lexicon, Cue, Lexicon};
+
+/// Builds the frame of a question, or `None` when it is not a query over a table.
+pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
+    let lex = lexicon();
+    let p = Parsed::new(text, ctx);
+    if let Some(frame) = super::edit::follow_up(lex, &p, ctx) {
+        return Some(Understood::Query(frame));
+    }
+    let (source, files) = source_of(lex, &p, ctx)?;
+    let frame = frame_of(lex, &p, source, files.clone());
+    let q = &frame.query;
+    let narrowed = !q.filters.is_empty()
+        || !q.group_by.is_empty()
+        || q.window.is_some()
+        || p.has(|c| matches!(c, Cue::Bucket(_)));
+    let summary_named = !p.files.is_empty() || log_words(lex, &p);
+    if source == Source::Log && summary_named && wants_summary(lex, &p, &frame) {
+        return files
+            .first()
+            .map(|f| Understood::Summary { path: f.clone() });
+    }
+    let asked = match source {
+        // A log the question does not name must be what it is about: a condition, a
+        // grouping, a window or a word for a log's contents, not a bare "how many".
+        Source::Log if p.files.is_empty() => {
+            narrowed || (log_words(lex, &p) && measure_cue(lex, &p).is_some())
+        }
+        Source::Log => narrowed || q.measure != Measure::Count || measure_cue(lex, &p).is_some(),
+        // A system table with no condition of its own (only what its name implies, like
+        // "listening") and no grouping is the monitor's overview.
+        _ => {
+            let implied = super::build_filters::source_filters(lex, &p, source, false);
+            q.filters.iter().any(|f| !implied.contains(f))
+                || (!q.group_by.is_empty() && measure_cue(lex, &p).is_some())
+        }
+    };
+    asked.then_some(Understood::Query(frame))
+}
+
+/// Words only a question about a log's contents has: a log source word or a log field.
+fn log_words(lex: &Lexicon, p: &Parsed) -> bool {
+    p.hits.iter().any(|h| match h.cue {
+        Cue::Source(i) => lex.sources[i].source == Source::Log,
+        Cue::Field(i) => lex.fields[i].source == Some(Source::Log),
+        _ => false,
+    })
+}
+
+/// "分析一下 app.log (里的错误)": the whole-file summary (which lists the levels and the
+/// most frequent messages), when nothing narrower than a level is asked.
+fn wants_summary(lex: &Lexicon, p: &Parsed, frame: &Frame) -> bool {
+    let only_levels = frame
+        .query
+        .filters
+        .iter()
+        .all(|f| f.field.as_ref().is_some_and(|x| x.as_str() == "level"));
+    p.has(|c| c == Cue::Summary)
+        && measure_cue(lex, p).is_none()
+        && frame.query.group_by.is_empty()
+        && only_levels
+        && frame.query.window.is_none()
+}
