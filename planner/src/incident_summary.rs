@@ -14,7 +14,7 @@ use llmops_common::query::{
 use super::lexicon::lexicon;
 use super::slots::{best_upload, config_upload, typed_file_names};
 use super::text::Lang;
-use super::understand::MessageCtx;
+use super::ctx::MessageCtx;
 use super::{data_of, Call, StepRecord, Task, ToolName};
 
 /// Logs and configs looked at, at most.
