@@ -14,7 +14,7 @@ mod states;
 
 pub use grants::GrantRow;
 pub use llmops_common::TransferMode;
-pub use sessions::{new_session_id, Owner};
+pub use sessions::{new_session_id, session_name, Owner};
 pub use states::{OfferState, UnknownState, UploadState};
 
 #[derive(Debug, thiserror::Error)]

@@ -9,7 +9,7 @@ use llmops_tools::audit::{Audit, AuditOp};
 use protocol::Message;
 use tokio::sync::mpsc;
 
-use super::{InFlight, Incoming, UploadError};
+use super::{InFlight, Incoming, TempBudget, UploadError};
 use crate::index::IndexHandle;
 use crate::store::{Store, UploadRow, UploadState};
 
@@ -36,10 +36,18 @@ pub struct Uploads {
     indexing: Arc<tokio::sync::Semaphore>,
     /// Uploads announcing a sha256, from their start until saved or dropped.
     in_flight: InFlight,
+    /// Temp space of uploads in progress, and the free-space floor.
+    budget: TempBudget,
 }
 
 impl Uploads {
-    pub fn new(store: Store, audit: Audit, index: Option<Arc<IndexHandle>>, dir: PathBuf) -> Self {
+    pub fn new(
+        store: Store,
+        audit: Audit,
+        index: Option<Arc<IndexHandle>>,
+        dir: PathBuf,
+        budget: TempBudget,
+    ) -> Self {
         Self {
             store,
             audit,
@@ -47,7 +55,13 @@ impl Uploads {
             dir,
             indexing: Arc::new(tokio::sync::Semaphore::new(CONCURRENT_INDEXING)),
             in_flight: InFlight::default(),
+            budget,
         }
+    }
+
+    /// The temp-space budget uploads reserve their announced size from at their start.
+    pub fn budget(&self) -> &TempBudget {
+        &self.budget
     }
 
     /// The uploads root.
