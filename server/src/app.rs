@@ -188,7 +188,7 @@ impl Ctx {
             audit.clone(),
             std::time::Duration::from_secs(cfg.approval_timeout_secs),
         );
-        let admission = crate::net::accept::nplt_admission(&cfg);
+        let admission = crate::net::admission::for_nplt(&cfg);
         // Root and the server's own user only, until `start` applies the configured groups.
         let local = crate::peer::LocalAccess {
             server_uid: nix::unistd::geteuid().as_raw(),

@@ -1,8 +1,10 @@
 //! No silent loss, fair timers and fair admission, on the real server binary: a turn whose
 //! history write fails ends with an error the client sees (after the answer); a stalled
-//! frame closes an established connection after the stall timeout; idle sockets from one
-//! address, or before HELLO, cannot lock other clients out; `/api/health` answers while
-//! the NPLT port is saturated.
+//! frame closes an established connection after the stall timeout; idle, heartbeating,
+//! silent or legacy sockets make room for new clients (busy ones never do); a stalled
+//! upload is dropped and temp space is budgeted per client; connections that use nothing
+//! leave no sessions; `/api/health` answers through NPLT and HTTP floods and a slowloris;
+//! the disk's free-space floor keeps history writes safe.
 
 use std::io::{Read, Write};
 use std::net::{IpAddr, SocketAddr, TcpStream};
@@ -119,31 +121,170 @@ fn a_stalled_frame_on_an_established_connection_is_closed_by_the_stall_timer() {
     }
 }
 
+/// The eviction notice an idle client gets (an ERROR busy), skipping pushes before it.
+fn eviction_notice(c: &mut ExtConn) -> String {
+    let seen = c
+        .recv_until(|m| matches!(m, Message::Error(_)))
+        .expect("an eviction notice before the close");
+    match seen.last() {
+        Some(Message::Error(e)) => {
+            assert_eq!(e.code, "busy", "{e:?}");
+            e.message.clone()
+        }
+        other => panic!("expected ERROR busy, got {other:?}"),
+    }
+}
+
 #[test]
-fn one_address_cannot_take_every_slot() {
-    let server = ServerProc::start_with(&["--max-connections-per-ip", "3"]).expect("server");
-    let held: Vec<ExtConn> = (0..3)
-        .map(|_| ExtConn::connect(server.addr, None, None).expect("within the limit"))
+fn idle_clients_make_room_for_a_new_one_and_heartbeats_are_not_work() {
+    // Loopback is not capped per address (3 here would lock the fourth out); the total
+    // (8) fills, and a newcomer takes the place of the client idle the longest.
+    let server = ServerProc::start_with(&["--max-connections", "8", "--max-connections-per-ip", "3"])
+        .expect("server");
+    let mut held: Vec<ExtConn> = (0..8)
+        .map(|_| ExtConn::connect(server.addr, None, None).expect("not capped per address"))
+        .collect();
+    // The first does useful work after the others connected; the second only heartbeats.
+    held[0].files().expect("useful work");
+    held[1].send(&Message::Heartbeat(Empty)).expect("heartbeat");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("a new client is served");
+    c.files().expect("served");
+    let text = eviction_notice(&mut held[1]);
+    assert!(
+        text.contains("connection limit reached (8)") && text.contains("closed to make room"),
+        "{text}"
+    );
+    held[0].files().expect("the one that worked stays");
+}
+
+#[test]
+fn busy_clients_are_never_evicted_and_a_stalled_upload_stops_being_busy() {
+    let server = ServerProc::start_with(&["--max-connections", "2", "--upload-stall-secs", "2"])
+        .expect("server");
+    // Two clients each with an upload in progress: 100 of 50,000 bytes, then silence.
+    let mut ups: Vec<(ExtConn, u64)> = (0..2)
+        .map(|_| {
+            let mut c = ExtConn::connect(server.addr, None, None).expect("slot");
+            let rid = c.next_id();
+            c.send(&Message::UploadStart(UploadStart {
+                request_id: rid,
+                filename: "half.log".into(),
+                size: 50_000,
+                sha256: None,
+                result_on_save: true,
+            }))
+            .expect("start");
+            c.send(&Message::UploadData(Raw(bytes::Bytes::from(vec![b'x'; 100]))))
+                .expect("data");
+            // A round trip: the server has taken the upload in before we go on.
+            c.files().expect("files");
+            (c, rid)
+        })
         .collect();
     let e = ExtConn::connect(server.addr, None, None)
         .err()
-        .expect("fourth from the same address refused");
-    assert!(refused_text(e).contains("too many connections from your address (limit 3)"));
-    // Another address is served; the first one gets a slot back when one closes.
-    let raw = RawConn::connect_from(second_peer(), server.addr).expect("connect");
-    ExtConn::handshake(raw, None, None).expect("another address is served");
-    drop(held);
-    let guard = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    loop {
-        match ExtConn::connect(server.addr, None, None) {
-            Ok(_) => break,
-            Err(e) if std::time::Instant::now() < guard => {
-                let _ = refused_text(e);
-                std::thread::sleep(std::time::Duration::from_millis(50));
-            }
-            Err(e) => panic!("slots not given back: {e}"),
-        }
+        .expect("every place is busy");
+    let text = refused_text(e);
+    assert!(
+        text.contains("connection limit reached (2)") && text.contains("retry in 10 s"),
+        "{text}"
+    );
+    // No data for 2 s: each upload is dropped with its reason, its temp file removed.
+    for (c, rid) in &mut ups {
+        let seen = c
+            .recv_until(|m| matches!(m, Message::Error(e) if e.request_id == Some(*rid)))
+            .expect("stall notice");
+        let Some(Message::Error(e)) = seen.last() else {
+            unreachable!("recv_until ends on the match")
+        };
+        assert_eq!(e.code, "upload_stalled", "{e:?}");
+        assert!(e.message.contains("no data for 2 s"), "{}", e.message);
     }
+    let tmp = server.data_path().join("uploads").join(".tmp");
+    let parts = std::fs::read_dir(&tmp)
+        .map(|d| d.flatten().filter(|e| e.path().is_file()).count())
+        .unwrap_or(0);
+    assert_eq!(parts, 0, "temp files left in {}", tmp.display());
+    // Now idle: a newcomer gets in.
+    ExtConn::connect(server.addr, None, None).expect("served once the uploads were dropped");
+}
+
+#[test]
+fn silent_legacy_sockets_make_room_and_connections_that_use_nothing_leave_no_sessions() {
+    // No token: silent sockets are greeted as legacy clients after 300 ms.
+    let server = ServerProc::start_with(&["--max-connections", "6"]).expect("server");
+    let mut silent: Vec<RawConn> = (0..6)
+        .map(|_| RawConn::connect(server.addr).expect("connect"))
+        .collect();
+    for s in &mut silent {
+        let (ty, welcome) = s.recv_text().expect("legacy welcome");
+        assert_eq!(ty, 0x01);
+        assert!(welcome.contains("llmops"), "{welcome}");
+    }
+    let mut c = ExtConn::connect(server.addr, None, None).expect("served");
+    let (ty, text) = silent[0].recv_text().expect("eviction notice");
+    assert_eq!(ty, 0x01, "a legacy client only gets chat text");
+    assert!(text.contains("closed to make room"), "{text}");
+    // HELLO spam: connections that say HELLO and go.
+    for _ in 0..50 {
+        drop(ExtConn::connect(server.addr, None, None).expect("hello"));
+    }
+    drop(silent);
+    let db = rusqlite::Connection::open(server.data_path().join("llmops.sqlite")).expect("db");
+    let count = |db: &rusqlite::Connection| -> i64 {
+        db.query_row("SELECT count(*) FROM sessions", [], |r| r.get(0))
+            .expect("count")
+    };
+    assert_eq!(count(&db), 0, "sessions left by connections that used nothing");
+    // The session a client was shown is stored by its first message, under that id.
+    let shown = c.session_id();
+    chat(&mut c, "你好");
+    assert_eq!(count(&db), 1);
+    let stored: String = db
+        .query_row("SELECT id FROM sessions", [], |r| r.get(0))
+        .expect("id");
+    assert_eq!(stored, shown);
+}
+
+#[test]
+fn uploads_in_progress_are_held_to_their_clients_temp_budget() {
+    let server =
+        ServerProc::start_with(&["--upload-temp-per-client-mib", "1"]).expect("server");
+    let body = "2024-05-01 12:00:00 INFO ok\n".repeat(25_000);
+    let body = body.as_bytes();
+    assert!(body.len() > 600_000 && body.len() < 1 << 20);
+    // One upload in progress holds most of this client's 1 MiB.
+    let mut first = ExtConn::connect(server.addr, None, None).expect("connect");
+    let rid = first.next_id();
+    first
+        .send(&Message::UploadStart(UploadStart {
+            request_id: rid,
+            filename: "first.log".into(),
+            size: body.len() as u64,
+            sha256: None,
+            result_on_save: true,
+        }))
+        .expect("start");
+    first
+        .send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(&body[..1000]))))
+        .expect("data");
+    first.files().expect("round trip");
+    // A second one from the same client (loopback) is refused at its start, with the rule.
+    let mut second = ExtConn::connect(server.addr, None, None).expect("connect");
+    let e = try_upload(&mut second, "second.log", body).expect_err("over the budget");
+    assert_eq!(e.code, "temp_budget", "{e:?}");
+    assert!(e.message.contains("limit 1.0 MiB"), "{}", e.message);
+    // The first finishes; its space is given back and the second goes through.
+    for part in body[1000..].chunks(60_000) {
+        first
+            .send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(part))))
+            .expect("data");
+    }
+    let seen = first
+        .recv_until(|m| matches!(m, Message::UploadResult(r) if r.request_id == rid))
+        .expect("result");
+    assert!(matches!(seen.last(), Some(Message::UploadResult(_))));
+    try_upload(&mut second, "second.log", body).expect("within the budget now");
 }
 
 #[test]
@@ -184,20 +325,67 @@ fn silent_peers_before_hello_are_evicted_for_new_clients() {
 fn health_answers_while_nplt_and_http_are_flooded() {
     let server = ServerProc::start_with(&["--max-connections", "8"]).expect("server");
     let http = server.http_addr.expect("http address");
-    // NPLT saturated: every slot taken by idle clients, the next one refused.
+    // NPLT full of idle clients: they make room, and HTTP is its own listener anyway.
     let _held: Vec<ExtConn> = (0..8)
         .map(|_| ExtConn::connect(server.addr, None, None).expect("slot"))
         .collect();
-    let e = ExtConn::connect(server.addr, None, None)
-        .err()
-        .expect("NPLT full");
-    assert!(refused_text(e).contains("connection limit reached (8)"));
     assert_eq!(health_from("127.0.0.1".parse().expect("ip"), http), 200);
-    // 70 idle HTTP sockets from one address take at most its share of the HTTP slots.
+    // 70 idle HTTP sockets (more than the 64 HTTP places) from loopback: the oldest of
+    // them make room for each health request, from the same address or another.
     let _idle: Vec<TcpStream> = (0..70)
         .map(|_| TcpStream::connect(http).expect("http connect"))
         .collect();
     assert_eq!(health_from(second_peer(), http), 200);
+    assert_eq!(health_from("127.0.0.1".parse().expect("ip"), http), 200);
+}
+
+#[test]
+fn health_answers_through_a_slowloris_that_reopens_its_sockets() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let server = ServerProc::start().expect("server");
+    let http = server.http_addr.expect("http address");
+    let stop = Arc::new(AtomicBool::new(false));
+    let flood = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            // 80 sockets, each a request head that never ends; one closed by the server is
+            // opened again at once.
+            let open = || {
+                let mut s = TcpStream::connect(http).ok()?;
+                s.write_all(b"GET /api/health HTTP/1.1\r\nX-a: ").ok()?;
+                s.set_nonblocking(true).ok()?;
+                Some(s)
+            };
+            let mut socks: Vec<Option<TcpStream>> = (0..80).map(|_| open()).collect();
+            let mut reopened = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                for slot in socks.iter_mut() {
+                    let closed = match slot {
+                        Some(s) => {
+                            let mut b = [0u8; 512];
+                            !matches!(s.read(&mut b), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock)
+                        }
+                        None => true,
+                    };
+                    if closed {
+                        *slot = open();
+                        reopened += 1;
+                    }
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            reopened
+        })
+    };
+    let loopback: IpAddr = "127.0.0.1".parse().expect("ip");
+    let answered = (0..30)
+        .filter(|_| health_from(loopback, http) == 200)
+        .count();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let reopened = flood.join().expect("flood");
+    assert_eq!(answered, 30, "health answered {answered} of 30");
+    assert!(reopened >= 30, "the slowloris was evicted and reopened {reopened} times");
 }
 
 /// Issue 16 finding 7: the server is killed after an upload is saved (file fsync'd, row
@@ -465,7 +653,9 @@ fn on_a_full_disk_uploads_can_be_deleted_and_sessions_say_disk_full() {
         dir.path().display()
     );
     let wrapper = ["unshare", "-rm", "sh", "-c", script.as_str()];
-    let server = ServerProc::start_wrapped(&wrapper, dir, &["--embedder", "none"]).expect("server");
+    // Floor 0: this test fills the disk for real (the floor is the next test's).
+    let flags = ["--embedder", "none", "--upload-free-floor-mib", "0"];
+    let server = ServerProc::start_wrapped(&wrapper, dir, &flags).expect("server");
     let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
     let mut kept = vec![];
     // Fill the disk: 1 MiB uploads, then smaller ones, until even 1 byte fails.
@@ -485,11 +675,29 @@ fn on_a_full_disk_uploads_can_be_deleted_and_sessions_say_disk_full() {
     }
     assert!(failures > 0 && kept.len() > 4, "{failures} {}", kept.len());
 
-    // A new session: made (SQLite may reuse its WAL's space) or refused as disk_full.
-    if let Err(e) = ExtConn::connect(server.addr, None, None) {
-        let t = e.to_string();
-        assert!(t.contains("disk_full"), "{t}");
-        assert!(t.contains("磁盘已满 / disk full"), "{t}");
+    // A new session: made (SQLite may reuse its WAL's space) or refused as disk_full. It
+    // is stored by its first use, here a rename.
+    let mut fresh = ExtConn::connect(server.addr, None, None).expect("hello stores nothing");
+    let rid = fresh.next_id();
+    fresh
+        .send(&Message::SessionCmd(SessionCmd {
+            request_id: rid,
+            op: SessionOp::Rename {
+                id: None,
+                name: "on a full disk".into(),
+            },
+        }))
+        .expect("rename");
+    let reply = fresh
+        .recv_until(|m| match m {
+            Message::SessionReply(r) => r.request_id == rid,
+            Message::Error(e) => e.request_id == Some(rid),
+            _ => false,
+        })
+        .expect("reply");
+    if let Some(Message::Error(e)) = reply.last() {
+        assert_eq!(e.code, "disk_full", "{e:?}");
+        assert!(e.message.contains("磁盘已满 / disk full"), "{e:?}");
     }
 
     // Deleting works on the full disk, and frees the space for a new 1 MiB upload.
@@ -512,4 +720,56 @@ fn on_a_full_disk_uploads_can_be_deleted_and_sessions_say_disk_full() {
     let again = try_upload(&mut c, "after.txt", &vec![b'y'; 1024 * 1024]);
     assert!(again.is_ok(), "{again:?}");
     assert_eq!(c.files().expect("files").len(), kept.len() - 3 + 1);
+}
+
+/// The free-space floor: on a 24 MiB disk (a tmpfs, as above) with the default floor, new
+/// uploads are refused with `disk_low` while there is still room, and a chat turn after
+/// that is saved in the history: uploads never take the space history writes need.
+#[test]
+fn the_free_space_floor_refuses_uploads_before_history_writes_are_at_risk() {
+    if !can_mount_tmpfs() {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must allow an unprivileged tmpfs mount (unshare -rm) for the disk-floor test"
+        );
+        eprintln!("skipped: no unprivileged tmpfs mount here (unshare -rm)");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let script = format!(
+        "mount -t tmpfs -o size=24m tmpfs '{}' && exec \"$0\" \"$@\"",
+        dir.path().display()
+    );
+    let wrapper = ["unshare", "-rm", "sh", "-c", script.as_str()];
+    let server = ServerProc::start_wrapped(&wrapper, dir, &["--embedder", "none"]).expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    let body = vec![b'x'; 1024 * 1024];
+    let mut refused = None;
+    for i in 0..64 {
+        match try_upload(&mut c, &format!("fill-{i}.txt"), &body) {
+            Ok(_) => {}
+            Err(e) => {
+                refused = Some(e);
+                break;
+            }
+        }
+    }
+    let e = refused.expect("the floor refused an upload before 64 MiB");
+    assert_eq!(e.code, "disk_low", "{e:?}");
+    assert!(e.message.contains("must leave"), "{}", e.message);
+    let (_, end) = chat(&mut c, "磁盘使用情况");
+    assert_eq!(end.status, EndStatus::Ok, "{end:?}");
+    let rid = c.next_id();
+    c.send(&Message::HistoryGet(HistoryGet {
+        request_id: rid,
+        limit: None,
+    }))
+    .expect("history");
+    let seen = c
+        .recv_until(|m| matches!(m, Message::History(_)))
+        .expect("history");
+    let Some(Message::History(h)) = seen.last() else {
+        unreachable!("recv_until ends on the match")
+    };
+    assert_eq!(h.messages.len(), 2, "the question and the answer are saved");
 }

@@ -16,7 +16,6 @@ use tokio::net::{TcpListener, TcpStream, UnixListener};
 use tokio::sync::Semaphore;
 use tokio_util::codec::Framed;
 
-use super::admission::{Admission, Limits};
 use crate::app::Ctx;
 use crate::peer::{LocalUser, Peer};
 
@@ -43,19 +42,6 @@ pub async fn accept_next(
             }
         }
     }
-}
-
-/// The admission every NPLT listener shares (one total across TCP and the socket).
-pub fn nplt_admission(cfg: &crate::config::Config) -> Arc<Admission> {
-    Admission::new(Limits {
-        total: cfg.max_connections,
-        per_address: cfg.max_connections_per_ip,
-        per_user: cfg.max_connections_per_user,
-        opening: Some(cfg.max_preauth_connections),
-        // Evicted peers close within a write timeout at most; a flood of newcomers must
-        // not turn into unbounded half-closed sockets.
-        closing: cfg.max_connections.clamp(16, 256),
-    })
 }
 
 /// Accepts NPLT connections over TCP until shutdown.

@@ -395,6 +395,19 @@ impl Drop for Slot {
     }
 }
 
+/// The admission every NPLT listener shares (one total across TCP and the socket).
+pub fn for_nplt(cfg: &crate::config::Config) -> Arc<Admission> {
+    Admission::new(Limits {
+        total: cfg.max_connections,
+        per_address: cfg.max_connections_per_ip,
+        per_user: cfg.max_connections_per_user,
+        opening: Some(cfg.max_preauth_connections),
+        // Evicted peers close within a write timeout at most; a flood of newcomers must
+        // not turn into unbounded half-closed sockets.
+        closing: cfg.max_connections.clamp(16, 256),
+    })
+}
+
 /// How long a busy mark from a remote transfer lasts without a new report.
 pub const REMOTE_TRANSFER_QUIET: Duration = Duration::from_secs(60);
 

@@ -192,6 +192,8 @@ where
     loop {
         let deadline = conn.next_deadline(welcome_deadline);
         let mut out: Vec<Message> = Vec::new();
+        // Whether a frame other than a heartbeat arrived (useful work, for eviction).
+        let mut useful = false;
         let flow = tokio::select! {
             biased;
             _ = ctx.shutdown.cancelled() => {
@@ -223,9 +225,7 @@ where
                     conn.heartbeat_sent = false;
                     // A whole frame arrived: the peer is making progress.
                     conn.partial_since = None;
-                    if !is_heartbeat(&item) {
-                        conn.slot.mark_useful();
-                    }
+                    useful = !is_heartbeat(&item);
                     conn.on_inbound(item, &mut out).await
                 }
             },
@@ -259,10 +259,14 @@ where
             // Bytes of an incomplete frame arrived: only the stall tracking below runs.
             _ = activity.notified() => Flow::Continue,
         };
+        // HELLO done: active. Greeted as legacy: silent until it does something useful.
         match conn.mode {
-            Dialect::Extension | Dialect::Legacy => conn.slot.set_phase(Phase::Active),
-            Dialect::Pending if conn.legacy_welcome_sent => conn.slot.set_phase(Phase::Silent),
-            Dialect::Pending => {}
+            Dialect::Extension => conn.slot.set_phase(Phase::Active),
+            _ if conn.legacy_welcome_sent => conn.slot.set_phase(Phase::Silent),
+            _ => {}
+        }
+        if useful {
+            conn.slot.mark_useful();
         }
         let busy = conn.busy(Instant::now());
         conn.slot.set_busy(busy);

@@ -147,6 +147,9 @@ impl Uploads {
                 ("sha256", row.sha256.as_str()),
             ],
         );
+        if let Some(hold) = fault_before_index() {
+            tokio::time::sleep(hold).await;
+        }
         if let Some(h) = &self.index {
             // Indexes and records the state itself (ordered against the embedding thread).
             let (h, r) = (h.clone(), row.clone());
@@ -259,6 +262,13 @@ fn fault_hold(
 fn fault_after_save() -> Option<std::time::Duration> {
     static HOLD: std::sync::OnceLock<Option<std::time::Duration>> = std::sync::OnceLock::new();
     fault_hold("LLMOPS_FAULT_AFTER_SAVE_MS", &HOLD)
+}
+
+/// Holds a saved upload before its indexing (a crash there leaves it `saved` for the
+/// start-up catch-up, while its client waits for the index).
+fn fault_before_index() -> Option<std::time::Duration> {
+    static HOLD: std::sync::OnceLock<Option<std::time::Duration>> = std::sync::OnceLock::new();
+    fault_hold("LLMOPS_FAULT_BEFORE_INDEX_MS", &HOLD)
 }
 
 fn fault_before_save() -> Option<std::time::Duration> {
