@@ -23,12 +23,14 @@
 #              restarted: the client's exit code must match what landed
 # Prints a table: scenario, trials, failures, data lost. Exit 1 when any trial failed.
 # Usage: scripts/chaos.sh [KILLS]   (default 10; CHAOS_SKIP_BUILD=1 uses existing binaries;
-#        CHAOS_ONLY="uploads diskfull" runs only those scenarios)
+#        CHAOS_ONLY="uploads diskfull" runs only those scenarios; CHAOS_PROFILE=debug runs
+#        the debug binaries instead of the release ones)
 set -uo pipefail
 
 KILLS=${1:-10}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BIN=${CARGO_TARGET_DIR:-$ROOT/target}/release
+PROFILE=${CHAOS_PROFILE:-release}
+BIN=${CARGO_TARGET_DIR:-$ROOT/target}/$PROFILE
 SERVER=$BIN/llmops-server
 TUI=$BIN/llmops-tui
 TOKEN=chaos-token-0123456789abcdef
@@ -44,7 +46,11 @@ cleanup() {
 trap cleanup EXIT
 
 if [[ ${CHAOS_SKIP_BUILD:-0} != 1 ]]; then
-    (cd "$ROOT" && cargo build --release --bins) || exit 1
+    if [[ $PROFILE == release ]]; then
+        (cd "$ROOT" && cargo build --release --bins) || exit 1
+    else
+        (cd "$ROOT" && cargo build --bins) || exit 1
+    fi
 fi
 for b in "$SERVER" "$TUI"; do
     [[ -x $b ]] || { echo "missing $b (build release first)" >&2; exit 1; }

@@ -82,6 +82,8 @@ pub struct Ctx {
     pub admission: Arc<crate::net::admission::Admission>,
     /// Who may connect and approve over the Unix socket.
     pub local: crate::peer::LocalAccess,
+    /// Sessions shown to clients but not stored yet (resumable by their full id).
+    pub reservations: crate::store::Reservations,
 }
 
 impl Ctx {
@@ -200,6 +202,7 @@ impl Ctx {
             approvals,
             admission,
             local,
+            reservations: crate::store::Reservations::default(),
             reassembly: protocol::ByteBudget::new(cfg.reassembly_budget_bytes),
             trimmer: Arc::default(),
             cfg: Arc::new(cfg),

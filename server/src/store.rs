@@ -9,11 +9,13 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 mod grants;
+mod reserved;
 mod sessions;
 mod states;
 
 pub use grants::GrantRow;
 pub use llmops_common::TransferMode;
+pub use reserved::{Reservations, Reserved};
 pub use sessions::{new_session_id, session_name, Owner};
 pub use states::{OfferState, UnknownState, UploadState};
 

@@ -837,3 +837,83 @@ fn rdt_retransmissions_track_relay_loss() {
         );
     }
 }
+
+/// The server dies (kill -9) while `llmops-tui upload --mode rdt` pushes: the client sees
+/// its control connection close and stops at once (not after the RDT retry limit),
+/// reconnects to the restarted server, finds the file did not land, and sends it again;
+/// the server resumes from what it had persisted, so the second attempt sends less than
+/// the file. One copy lands, byte-exact, and the client exits 0 with its id.
+#[test]
+fn an_rdt_upload_cut_by_a_server_crash_resumes_on_the_restarted_server() {
+    let slow = Impairment {
+        rate: Some(1_000_000),
+        queue: Duration::from_millis(50),
+        ..Default::default()
+    };
+    let relay = Relay::bind(slow, 12).expect("relay");
+    let adv = relay.addr.to_string();
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("free port")
+        .to_string();
+    let flags = ["--listen", addr.as_str(), "--rdt-advertise", adv.as_str(), "--embedder", "none"];
+    let server = ServerProc::start_with(&flags).expect("server");
+    relay.set_upstream(server.rdt_addr.expect("rdt address"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("crash-log.txt");
+    let body = text_bytes(4 * 1024 * 1024 + 7, 13);
+    std::fs::write(&path, &body).expect("write");
+    let child = Command::new(bin("llmops-tui"))
+        .args(["upload", "--server", &addr, "--mode", "rdt", "--json"])
+        .arg(&path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let resume_dir = server.data_dir.path().join("uploads/.tmp/rdt-resume");
+    let has_bitmap = || {
+        std::fs::read_dir(&resume_dir)
+            .map(|d| {
+                d.flatten()
+                    .any(|e| e.file_name().to_string_lossy().ends_with(".bitmap"))
+            })
+            .unwrap_or(false)
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !has_bitmap() {
+        assert!(Instant::now() < deadline, "no server resume state appeared");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(700));
+    let data = server.kill9();
+    relay.set(Impairment::default());
+    let before = relay.stats.up_bytes.load(std::sync::atomic::Ordering::Relaxed);
+    let server = ServerProc::start_in(data, &flags).expect("restart");
+    relay.set_upstream(server.rdt_addr.expect("rdt address"));
+    let out = child.wait_with_output().expect("client");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout} {stderr}");
+    let v: serde_json::Value = serde_json::from_str(stdout.trim()).expect("json");
+    assert_eq!(v["sha256"], hex::encode(sha2::Sha256::digest(&body)).as_str());
+    let sent = relay.stats.up_bytes.load(std::sync::atomic::Ordering::Relaxed) - before;
+    assert!(
+        sent < body.len() as u64,
+        "the second attempt sent {sent} bytes of {}: nothing was resumed",
+        body.len()
+    );
+    let id = v["file_id"].as_str().expect("file id");
+    let stored = server
+        .data_dir
+        .path()
+        .join("uploads")
+        .join(id)
+        .join("crash-log.txt");
+    assert!(std::fs::read(&stored).expect("stored") == body, "stored upload differs");
+    let db = rusqlite::Connection::open(server.data_path().join("llmops.sqlite")).expect("db");
+    let n: i64 = db
+        .query_row("SELECT count(*) FROM uploads", [], |r| r.get(0))
+        .expect("count");
+    assert_eq!(n, 1, "one copy landed");
+}

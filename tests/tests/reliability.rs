@@ -773,3 +773,102 @@ fn the_free_space_floor_refuses_uploads_before_history_writes_are_at_risk() {
     };
     assert_eq!(h.messages.len(), 2, "the question and the answer are saved");
 }
+
+/// A free loopback port (bound and released) for a server that must come back on it.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("free port")
+}
+
+/// Uploads committed before the kill: `(file_id, state)` rows of the database.
+fn upload_rows(data: &std::path::Path) -> Vec<(String, String)> {
+    let Ok(db) = rusqlite::Connection::open(data.join("llmops.sqlite")) else {
+        return vec![];
+    };
+    let Ok(mut st) = db.prepare("SELECT file_id, state FROM uploads") else {
+        return vec![];
+    };
+    st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .map(|rows| rows.filter_map(Result::ok).collect())
+        .unwrap_or_default()
+}
+
+/// The server dies after it saved an upload, while `llmops-tui upload` waits for the index:
+/// the client reconnects to the restarted server, sees the file indexed by the start-up
+/// catch-up, and exits 0 with the file id the database holds (before, it exited 1 with no
+/// id and a retrying script made a duplicate). A server that does not come back leaves
+/// the file reported as landed, its indexing unconfirmed.
+#[test]
+fn an_upload_that_landed_is_reported_landed_when_the_server_dies_before_indexing() {
+    use llmops_client::upload::{wait_indexed_retrying, RetryPolicy};
+    use std::time::{Duration, Instant};
+
+    let addr = format!("127.0.0.1:{}", free_port());
+    let fault = ["env", "LLMOPS_FAULT_BEFORE_INDEX_MS=30000"];
+    let flags = ["--embedder", "none", "--listen", addr.as_str()];
+    let dir = tempfile::tempdir().expect("dir");
+    let server = ServerProc::start_wrapped(&fault, dir, &flags).expect("server");
+    let files = tempfile::tempdir().expect("files");
+    let path = files.path().join("landed.log");
+    std::fs::write(&path, "2024-05-01 12:00:00 ERROR disk sdb1 full\n".repeat(5_000)).expect("write");
+    let cli = std::process::Command::new(llmops_tests::bin("llmops-tui"))
+        .args(["--server", &addr, "--json", "upload", "--mode", "nplt"])
+        .arg(&path)
+        .env_remove("LLMOPS_SERVER")
+        .env_remove("LLMOPS_AUTH_TOKEN")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("llmops-tui upload");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while upload_rows(server.data_path()).is_empty() {
+        assert!(Instant::now() < deadline, "the upload was never saved");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let data = server.kill9();
+    let server = ServerProc::start_in(data, &flags).expect("restart");
+    let out = cli.wait_with_output().expect("cli");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout.trim()).expect("json");
+    let rows = upload_rows(server.data_path());
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(v["file_id"], rows[0].0.as_str());
+    assert_eq!(v["state"], "indexed", "{v}");
+
+    // The same loss with no server coming back: landed, indexing unconfirmed.
+    let data = server.kill9();
+    let server = ServerProc::start_wrapped(&fault, data, &flags).expect("server again");
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let connect = |session: Option<String>| {
+        let mut o = llmops_client::ClientOptions::new(addr.clone());
+        o.resume_session = session;
+        async move { llmops_client::Client::connect(o).await.map(|(c, _)| c) }
+    };
+    let client = rt.block_on(connect(None)).expect("connect");
+    let up = rt.block_on(client.upload(&path)).expect("saved");
+    assert_eq!(up.state, "saved");
+    drop(server.kill9());
+    let policy = RetryPolicy {
+        attempts: 1,
+        reconnect_for: Duration::from_secs(1),
+    };
+    let (_, res) = rt.block_on(wait_indexed_retrying(
+        client,
+        up.clone(),
+        Duration::from_secs(60),
+        policy,
+        |s| connect(Some(s)),
+    ));
+    let w = res.expect("a landed file is not an error");
+    assert!(!w.confirmed);
+    assert_eq!(w.file.file_id, up.file_id);
+}

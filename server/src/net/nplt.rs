@@ -86,15 +86,6 @@ enum Flow {
     Close,
 }
 
-/// A session id the connection shows as its current one before anything used it: the
-/// row is written on first use (a message, an upload, a setting), so a connection that
-/// only said HELLO, or a silent legacy one, leaves nothing behind.
-#[derive(Debug, Clone)]
-struct Reserved {
-    name: String,
-    created_at: String,
-}
-
 pub struct Conn {
     ctx: Arc<Ctx>,
     peer: Peer,
@@ -104,8 +95,10 @@ pub struct Conn {
     legacy_welcome_sent: bool,
     /// The current session's id; empty when there is none (a read-only client).
     session_id: String,
-    /// Set while the current session is reserved but not stored yet.
-    reserved: Option<Reserved>,
+    /// Set while the current session is reserved but not stored yet: the row is written on
+    /// first use (a message, an upload, a setting), so a connection that only said HELLO,
+    /// or a silent legacy one, leaves nothing behind.
+    reserved: Option<crate::store::Reserved>,
     /// Whose sessions this connection sees (its token's name or its Unix user).
     owner: crate::store::Owner,
     upload: UploadSlot,
@@ -483,11 +476,15 @@ impl Conn {
 
     /// Makes a new session current without storing it: it is written on first use.
     fn reserve_session(&mut self, name: Option<&str>) {
-        self.session_id = crate::store::new_session_id();
-        self.reserved = Some(Reserved {
+        let r = crate::store::Reserved {
             name: crate::store::session_name(name),
             created_at: crate::store::now_rfc3339(),
-        });
+        };
+        self.session_id = crate::store::new_session_id();
+        self.ctx
+            .reservations
+            .remember(&self.owner, &self.session_id, &r);
+        self.reserved = Some(r);
     }
 
     /// Stores the current session if it is only reserved, or makes one if there is none
@@ -512,6 +509,7 @@ impl Conn {
                     .await?
             }
         };
+        self.ctx.reservations.forget(&row.id);
         self.session_id = row.id;
         self.reserved = None;
         Ok(())
@@ -634,12 +632,28 @@ impl Conn {
                 return Flow::Close;
             }
         };
-        let (sid, sname, smodel) = match sess {
-            Some(s) => (s.id, s.name, s.model),
+        // A session shown to another connection of this owner but not stored yet is
+        // resumed as it is (by its full id).
+        let reserved = match (&sess, &h.resume_session) {
+            (None, Some(id)) => self
+                .ctx
+                .reservations
+                .find(&self.owner, id)
+                .map(|r| (id.trim().to_string(), r)),
+            _ => None,
+        };
+        let resumed = resumed || reserved.is_some();
+        let (sid, sname, smodel) = match (sess, reserved) {
+            (Some(s), _) => (s.id, s.name, s.model),
+            (None, Some((id, r))) => {
+                let name = r.name.clone();
+                self.reserved = Some(r);
+                (id, name, None)
+            }
             // A read-only client gets no session until it needs one; anyone else gets one
             // reserved now and stored on first use.
-            None if lazy => (String::new(), String::new(), None),
-            None => {
+            (None, None) if lazy => (String::new(), String::new(), None),
+            (None, None) => {
                 self.reserve_session(None);
                 let name = self.reserved.as_ref().map(|r| r.name.clone()).unwrap_or_default();
                 (self.session_id.clone(), name, None)

@@ -93,8 +93,9 @@ impl Store {
     }
 
     /// Stores a session a connection reserved (showed its client) before anything used
-    /// it: the same id, name and creation time. An id already taken is refused
-    /// (`Forbidden`), never merged into another session.
+    /// it: the same id, name and creation time. Stored already by `owner` (another of its
+    /// connections resumed it first): that row. Taken by another owner: refused
+    /// (`Forbidden`), never merged.
     pub fn create_session_with_id(
         &self,
         owner: &Owner,
@@ -116,7 +117,7 @@ impl Store {
                 params![id, name, created_at, now, owner.as_str()],
             )
         })?;
-        if inserted == 0 {
+        if inserted == 0 && self.session_owner(id)?.as_ref() != Some(owner) {
             return Err(StoreError::Forbidden(format!(
                 "会话 ID 已被占用 / session id {id} is already taken"
             )));
@@ -297,7 +298,11 @@ mod tests {
         assert_eq!((row.id.as_str(), row.name.as_str()), (id.as_str(), "ops"));
         assert_eq!(row.created_at, "2024-01-01T00:00:00+00:00");
         assert_eq!(s.session_owner(&id).expect("owner"), Some(alice.clone()));
-        // The same id again (another owner, or twice) is refused.
+        // The same id again: the same row for its owner, refused for another.
+        let again = s
+            .create_session_with_id(&alice, &id, "other name", "now")
+            .expect("its owner's");
+        assert_eq!(again.name, "ops");
         let again = s.create_session_with_id(&Owner::named("bob"), &id, "x", "now");
         assert!(matches!(again, Err(StoreError::Forbidden(_))), "{again:?}");
         assert_eq!(s.list_sessions_of(&alice).expect("list").len(), 1);
