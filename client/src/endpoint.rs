@@ -159,30 +159,45 @@ mod tests {
                 Endpoint::Tcp("127.0.0.1:9999".into())
             ]
         );
-        assert_eq!(parse("/tmp/s.sock"), vec![Endpoint::Unix("/tmp/s.sock".into())]);
+        assert_eq!(
+            parse("/tmp/s.sock"),
+            vec![Endpoint::Unix("/tmp/s.sock".into())]
+        );
         assert_eq!(parse("host:1"), vec![Endpoint::Tcp("host:1".into())]);
         assert!(parse(" , ").is_empty());
     }
 
     #[tokio::test]
     async fn a_missing_socket_falls_back_to_the_next_endpoint() {
-        let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let l = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
         let addr = l.local_addr().expect("addr");
         let d = tempfile::tempdir().expect("dir");
         let missing = d.path().join("none.sock");
         let server = format!("unix:{},{addr}", missing.display());
-        let s = connect(&server, Duration::from_secs(5)).await.expect("fallback");
+        let s = connect(&server, Duration::from_secs(5))
+            .await
+            .expect("fallback");
         assert!(matches!(s, Stream::Tcp(_)));
         // Both gone: the error names each endpoint tried.
         drop(l);
-        let e = connect(&server, Duration::from_secs(5)).await.expect_err("none");
-        assert!(e.contains("none.sock") && e.contains(&addr.to_string()), "{e}");
+        let e = connect(&server, Duration::from_secs(5))
+            .await
+            .expect_err("none");
+        assert!(
+            e.contains("none.sock") && e.contains(&addr.to_string()),
+            "{e}"
+        );
         // A live socket is used first.
         let sock = d.path().join("live.sock");
         let _u = tokio::net::UnixListener::bind(&sock).expect("unix bind");
-        let s = connect(&format!("unix:{},{addr}", sock.display()), Duration::from_secs(5))
-            .await
-            .expect("socket");
+        let s = connect(
+            &format!("unix:{},{addr}", sock.display()),
+            Duration::from_secs(5),
+        )
+        .await
+        .expect("socket");
         assert!(matches!(s, Stream::Unix(_)));
     }
 }

@@ -45,7 +45,9 @@ impl Source {
 /// `message`, `client`, `method`, `path`, `status`, `bytes`, `duration`, `upstream`,
 /// `user`, `host`, `program`, `pid`, `logger`, `thread`, `exception`, `cause`). The engine
 /// resolves it against the table's schema and says which field it used.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(transparent)]
 pub struct Field(pub String);
 
@@ -607,7 +609,11 @@ mod tests {
             files: vec!["access.log".into()],
             filters: vec![Filter {
                 unit: Unit::S,
-                ..Filter::new(Some(Field::new("duration")), FilterOp::Gt, Scalar::Number(1.0))
+                ..Filter::new(
+                    Some(Field::new("duration")),
+                    FilterOp::Gt,
+                    Scalar::Number(1.0),
+                )
             }],
             measure: Measure::Count,
             group_by: vec![Field::new("path")],
@@ -632,8 +638,8 @@ mod tests {
         assert_eq!(Unit::Ms.factor() * 1500.0, 1.5);
         assert_eq!(Unit::Mib.dimension(), Dimension::Size);
         assert_eq!(BucketWidth::FiveMinutes.seconds(), Some(300));
-        let w: Window = serde_json::from_str(r#"{"around":{"at":"02:47","seconds":300}}"#)
-            .expect("parses");
+        let w: Window =
+            serde_json::from_str(r#"{"around":{"at":"02:47","seconds":300}}"#).expect("parses");
         assert_eq!(
             w,
             Window::Around {

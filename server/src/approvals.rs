@@ -116,7 +116,9 @@ impl Approvals {
 
     pub async fn list(&self, owner: &Owner, session_id: &str) -> Result<Vec<GrantRow>, StoreError> {
         let (owner, sid) = (owner.clone(), session_id.to_string());
-        self.store.run(move |s| s.visible_grants(&owner, &sid)).await
+        self.store
+            .run(move |s| s.visible_grants(&owner, &sid))
+            .await
     }
 
     /// Revokes a visible grant (audited `GRANT_REVOKED`); `None`: no such grant here.

@@ -333,10 +333,9 @@ impl Config {
                 .max_connections_per_user
                 .or(file.max_connections_per_user)
                 .unwrap_or(32),
-            socket: socket_path(
-                cli.socket.take().or(file.socket.take()),
-                &|k| std::env::var_os(k),
-            ),
+            socket: socket_path(cli.socket.take().or(file.socket.take()), &|k| {
+                std::env::var_os(k)
+            }),
             operators_group: cli.operators_group.take().or(file.operators_group.take()),
             approvers_group: cli.approvers_group.take().or(file.approvers_group.take()),
             upload_guard: {

@@ -40,7 +40,9 @@ pub enum UploadError {
         received: u64,
         announced: u64,
     },
-    #[error("上传临时空间不足 / temp space for uploads in progress is full ({used} of {limit} bytes)")]
+    #[error(
+        "上传临时空间不足 / temp space for uploads in progress is full ({used} of {limit} bytes)"
+    )]
     TempBudget {
         /// The client's share (else the server's total).
         client: bool,

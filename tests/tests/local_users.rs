@@ -219,7 +219,10 @@ fn two_local_users_each_see_only_their_own_sessions() {
     let (code, b, err) = bob.tui(sock, home, &["ask", "你好"]);
     assert_eq!(code, 0, "{err}");
     let (sa, sb) = (
-        a["session_id"].as_str().expect("alice's session").to_string(),
+        a["session_id"]
+            .as_str()
+            .expect("alice's session")
+            .to_string(),
         b["session_id"].as_str().expect("bob's session").to_string(),
     );
     assert_ne!(sa, sb);
@@ -236,8 +239,10 @@ fn two_local_users_each_see_only_their_own_sessions() {
     // The sessions belong to the Unix users, not to the unnamed TCP owner.
     let db = rusqlite::Connection::open(ls.server.data_path().join("llmops.sqlite")).expect("db");
     let owner = |sid: &str| -> String {
-        db.query_row("SELECT owner FROM sessions WHERE id = ?1", [sid], |r| r.get(0))
-            .expect("owner")
+        db.query_row("SELECT owner FROM sessions WHERE id = ?1", [sid], |r| {
+            r.get(0)
+        })
+        .expect("owner")
     };
     assert_eq!(owner(&sa), format!("uid:{}", alice.uid));
     assert_eq!(owner(&sb), format!("uid:{}", bob.uid));
@@ -279,7 +284,10 @@ fn a_user_outside_approvers_cannot_approve_and_the_audit_names_them() {
     assert_eq!(approvals[0]["state"], "approved", "{v} {err}");
     let deadline = Instant::now() + Duration::from_secs(30);
     while target.try_wait().expect("wait").is_none() {
-        assert!(Instant::now() < deadline, "alice's approved kill did not run");
+        assert!(
+            Instant::now() < deadline,
+            "alice's approved kill did not run"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 
@@ -380,7 +388,10 @@ fn a_new_local_client_is_served_while_another_user_holds_100_idle_connections() 
         .parse()
         .expect("count");
     let _ = holder.wait();
-    assert!(evicted >= 100 - 32, "only {evicted} of alice's 100 were evicted");
+    assert!(
+        evicted >= 100 - 32,
+        "only {evicted} of alice's 100 were evicted"
+    );
 }
 
 /// Not a test on its own: the helper the test above runs as another user. Opens N
@@ -401,7 +412,8 @@ fn hold_idle_connections_helper() {
     let mut held = Vec::new();
     for _ in 0..n {
         let mut s = UnixStream::connect(path).expect("connect");
-        s.set_read_timeout(Some(Duration::from_secs(20))).expect("timeout");
+        s.set_read_timeout(Some(Duration::from_secs(20)))
+            .expect("timeout");
         s.write_all(&frame).expect("hello");
         let mut head = [0u8; 5];
         s.read_exact(&mut head).expect("welcome");

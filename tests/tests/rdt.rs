@@ -856,7 +856,14 @@ fn an_rdt_upload_cut_by_a_server_crash_resumes_on_the_restarted_server() {
         .and_then(|l| l.local_addr())
         .expect("free port")
         .to_string();
-    let flags = ["--listen", addr.as_str(), "--rdt-advertise", adv.as_str(), "--embedder", "none"];
+    let flags = [
+        "--listen",
+        addr.as_str(),
+        "--rdt-advertise",
+        adv.as_str(),
+        "--embedder",
+        "none",
+    ];
     let server = ServerProc::start_with(&flags).expect("server");
     relay.set_upstream(server.rdt_addr.expect("rdt address"));
     let dir = tempfile::tempdir().expect("tempdir");
@@ -888,7 +895,10 @@ fn an_rdt_upload_cut_by_a_server_crash_resumes_on_the_restarted_server() {
     std::thread::sleep(Duration::from_millis(700));
     let data = server.kill9();
     relay.set(Impairment::default());
-    let before = relay.stats.up_bytes.load(std::sync::atomic::Ordering::Relaxed);
+    let before = relay
+        .stats
+        .up_bytes
+        .load(std::sync::atomic::Ordering::Relaxed);
     let server = ServerProc::start_in(data, &flags).expect("restart");
     relay.set_upstream(server.rdt_addr.expect("rdt address"));
     let out = child.wait_with_output().expect("client");
@@ -896,8 +906,15 @@ fn an_rdt_upload_cut_by_a_server_crash_resumes_on_the_restarted_server() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stdout} {stderr}");
     let v: serde_json::Value = serde_json::from_str(stdout.trim()).expect("json");
-    assert_eq!(v["sha256"], hex::encode(sha2::Sha256::digest(&body)).as_str());
-    let sent = relay.stats.up_bytes.load(std::sync::atomic::Ordering::Relaxed) - before;
+    assert_eq!(
+        v["sha256"],
+        hex::encode(sha2::Sha256::digest(&body)).as_str()
+    );
+    let sent = relay
+        .stats
+        .up_bytes
+        .load(std::sync::atomic::Ordering::Relaxed)
+        - before;
     assert!(
         sent < body.len() as u64,
         "the second attempt sent {sent} bytes of {}: nothing was resumed",
@@ -910,7 +927,10 @@ fn an_rdt_upload_cut_by_a_server_crash_resumes_on_the_restarted_server() {
         .join("uploads")
         .join(id)
         .join("crash-log.txt");
-    assert!(std::fs::read(&stored).expect("stored") == body, "stored upload differs");
+    assert!(
+        std::fs::read(&stored).expect("stored") == body,
+        "stored upload differs"
+    );
     let db = rusqlite::Connection::open(server.data_path().join("llmops.sqlite")).expect("db");
     let n: i64 = db
         .query_row("SELECT count(*) FROM uploads", [], |r| r.get(0))

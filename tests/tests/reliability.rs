@@ -139,8 +139,9 @@ fn eviction_notice(c: &mut ExtConn) -> String {
 fn idle_clients_make_room_for_a_new_one_and_heartbeats_are_not_work() {
     // Loopback is not capped per address (3 here would lock the fourth out); the total
     // (8) fills, and a newcomer takes the place of the client idle the longest.
-    let server = ServerProc::start_with(&["--max-connections", "8", "--max-connections-per-ip", "3"])
-        .expect("server");
+    let server =
+        ServerProc::start_with(&["--max-connections", "8", "--max-connections-per-ip", "3"])
+            .expect("server");
     let mut held: Vec<ExtConn> = (0..8)
         .map(|_| ExtConn::connect(server.addr, None, None).expect("not capped per address"))
         .collect();
@@ -174,8 +175,11 @@ fn busy_clients_are_never_evicted_and_a_stalled_upload_stops_being_busy() {
                 result_on_save: true,
             }))
             .expect("start");
-            c.send(&Message::UploadData(Raw(bytes::Bytes::from(vec![b'x'; 100]))))
-                .expect("data");
+            c.send(&Message::UploadData(Raw(bytes::Bytes::from(vec![
+                b'x';
+                100
+            ]))))
+            .expect("data");
             // A round trip: the server has taken the upload in before we go on.
             c.files().expect("files");
             (c, rid)
@@ -235,7 +239,11 @@ fn silent_legacy_sockets_make_room_and_connections_that_use_nothing_leave_no_ses
         db.query_row("SELECT count(*) FROM sessions", [], |r| r.get(0))
             .expect("count")
     };
-    assert_eq!(count(&db), 0, "sessions left by connections that used nothing");
+    assert_eq!(
+        count(&db),
+        0,
+        "sessions left by connections that used nothing"
+    );
     // The session a client was shown is stored by its first message, under that id.
     let shown = c.session_id();
     chat(&mut c, "你好");
@@ -248,8 +256,7 @@ fn silent_legacy_sockets_make_room_and_connections_that_use_nothing_leave_no_ses
 
 #[test]
 fn uploads_in_progress_are_held_to_their_clients_temp_budget() {
-    let server =
-        ServerProc::start_with(&["--upload-temp-per-client-mib", "1"]).expect("server");
+    let server = ServerProc::start_with(&["--upload-temp-per-client-mib", "1"]).expect("server");
     let body = "2024-05-01 12:00:00 INFO ok\n".repeat(25_000);
     let body = body.as_bytes();
     assert!(body.len() > 600_000 && body.len() < 1 << 20);
@@ -266,7 +273,9 @@ fn uploads_in_progress_are_held_to_their_clients_temp_budget() {
         }))
         .expect("start");
     first
-        .send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(&body[..1000]))))
+        .send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(
+            &body[..1000],
+        ))))
         .expect("data");
     first.files().expect("round trip");
     // A second one from the same client (loopback) is refused at its start, with the rule.
@@ -277,7 +286,9 @@ fn uploads_in_progress_are_held_to_their_clients_temp_budget() {
     // The first finishes; its space is given back and the second goes through.
     for part in body[1000..].chunks(60_000) {
         first
-            .send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(part))))
+            .send(&Message::UploadData(Raw(bytes::Bytes::copy_from_slice(
+                part,
+            ))))
             .expect("data");
     }
     let seen = first
@@ -385,7 +396,10 @@ fn health_answers_through_a_slowloris_that_reopens_its_sockets() {
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let reopened = flood.join().expect("flood");
     assert_eq!(answered, 30, "health answered {answered} of 30");
-    assert!(reopened >= 30, "the slowloris was evicted and reopened {reopened} times");
+    assert!(
+        reopened >= 30,
+        "the slowloris was evicted and reopened {reopened} times"
+    );
 }
 
 /// Issue 16 finding 7: the server is killed after an upload is saved (file fsync'd, row
@@ -812,7 +826,11 @@ fn an_upload_that_landed_is_reported_landed_when_the_server_dies_before_indexing
     let server = ServerProc::start_wrapped(&fault, dir, &flags).expect("server");
     let files = tempfile::tempdir().expect("files");
     let path = files.path().join("landed.log");
-    std::fs::write(&path, "2024-05-01 12:00:00 ERROR disk sdb1 full\n".repeat(5_000)).expect("write");
+    std::fs::write(
+        &path,
+        "2024-05-01 12:00:00 ERROR disk sdb1 full\n".repeat(5_000),
+    )
+    .expect("write");
     let cli = std::process::Command::new(llmops_tests::bin("llmops-tui"))
         .args(["--server", &addr, "--json", "upload", "--mode", "nplt"])
         .arg(&path)
@@ -871,4 +889,90 @@ fn an_upload_that_landed_is_reported_landed_when_the_server_dies_before_indexing
     let w = res.expect("a landed file is not an error");
     assert!(!w.confirmed);
     assert_eq!(w.file.file_id, up.file_id);
+}
+
+/// `ask --json` on a turn whose history write fails: exit 1, and the JSON and stderr both
+/// say the status and why (before, the JSON had neither and stderr was empty).
+#[test]
+fn ask_json_says_the_status_and_the_reason_when_the_history_write_fails() {
+    let server = ServerProc::start().expect("server");
+    let db = rusqlite::Connection::open(server.data_path().join("llmops.sqlite")).expect("db");
+    db.execute_batch(
+        "CREATE TRIGGER refuse_history BEFORE INSERT ON messages \
+         BEGIN SELECT RAISE(FAIL, 'database or disk is full (simulated)'); END;",
+    )
+    .expect("trigger");
+    let addr = server.addr.to_string();
+    let (code, out, err) =
+        llmops_tests::run_tui(&["ask", "--server", &addr, "--json", "现在几点了"]).expect("run");
+    assert_eq!(code, 1, "{out} {err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
+    assert_eq!(v["status"], "error", "{v}");
+    let msg = v["message"].as_str().expect("message");
+    assert!(
+        msg.contains("could not be saved") && msg.contains("(simulated)"),
+        "{msg}"
+    );
+    assert!(
+        !v["answer"].as_str().unwrap_or("").is_empty(),
+        "the answer is still given"
+    );
+    assert!(
+        err.contains("turn ended (error)") && err.contains("(simulated)"),
+        "{err}"
+    );
+    // A turn that is saved says `ok`.
+    db.execute_batch("DROP TRIGGER refuse_history")
+        .expect("drop");
+    let (code, out, _) =
+        llmops_tests::run_tui(&["ask", "--server", &addr, "--json", "现在几点了"]).expect("run");
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
+    assert_eq!(v["status"], "ok", "{v}");
+    assert!(v.get("message").is_none(), "{v}");
+}
+
+/// `download --out` a folder that does not exist says so (`bad_destination`), not
+/// "protocol error"; a `.part` already holding the whole file (killed between the last byte
+/// and the rename) is verified and put in place without downloading it again.
+#[test]
+fn download_says_a_missing_folder_and_keeps_a_whole_part() {
+    use llmops_client::download::resume;
+    let docs = tempfile::tempdir().expect("docs");
+    let body = "2024-05-01 12:00:00 INFO kept whole\n".repeat(30_000);
+    let src = docs.path().join("whole.log");
+    std::fs::write(&src, &body).expect("write");
+    let sha = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(body.as_bytes()));
+    let d = docs.path().to_str().expect("utf8");
+    let server = ServerProc::start_with(&["--docs", d]).expect("server");
+    let missing = docs.path().join("no").join("such");
+    let (code, v, err) =
+        llmops_tests::tui_download(server.addr, &src, "nplt", &missing).expect("run");
+    assert_eq!(code, 1, "{v} {err}");
+    assert_eq!(v["code"], "bad_destination", "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("does not exist")),
+        "{v}"
+    );
+    for mode in ["nplt", "http"] {
+        let out = tempfile::tempdir().expect("out");
+        let part = out.path().join(".whole.log.0123abcd.part");
+        std::fs::write(&part, &body).expect("part");
+        resume::record(&part, body.len() as u64, &sha).expect("record");
+        let (code, v, err) =
+            llmops_tests::tui_download(server.addr, &src, mode, out.path()).expect("run");
+        assert_eq!(code, 0, "{mode}: {err}");
+        assert_eq!(v["mode"], "held", "{mode}: {v}");
+        assert_eq!(v["received"], 0, "{mode}: {v}");
+        assert_eq!(v["resumed"], body.len() as u64, "{mode}: {v}");
+        let got = std::fs::read(out.path().join("whole.log")).expect("in place");
+        assert!(got == body.as_bytes(), "{mode}: content differs");
+        assert_eq!(
+            std::fs::read_dir(out.path()).expect("dir").count(),
+            1,
+            "{mode}: leftovers"
+        );
+    }
 }

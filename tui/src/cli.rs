@@ -457,7 +457,11 @@ fn turn_status(r: &TurnResult) -> (&'static str, Option<String>) {
         Some(EndStatus::Ok) => ("ok", None),
         Some(EndStatus::Cancelled) => (
             "cancelled",
-            Some(r.error.clone().unwrap_or_else(|| "已取消 / cancelled".into())),
+            Some(
+                r.error
+                    .clone()
+                    .unwrap_or_else(|| "已取消 / cancelled".into()),
+            ),
         ),
         Some(EndStatus::Error) | None => (
             "error",

@@ -75,7 +75,10 @@ impl AuthToken {
             return Err(if self.owner.is_unnamed() {
                 ConfigError::WeakToken(strong)
             } else {
-                ConfigError::WeakNamedToken { name, chars: strong }
+                ConfigError::WeakNamedToken {
+                    name,
+                    chars: strong,
+                }
             });
         }
         if self.secret.trim() != self.secret {
@@ -126,9 +129,8 @@ fn invisible(c: char) -> bool {
 
 /// Words and runs that make a token guessable (checked lowercased).
 const GUESSABLE: &[&str] = &[
-    "password", "passwd", "secret", "token", "changeme", "admin", "letmein", "qwerty",
-    "asdf", "welcome", "default", "llmops", "example", "test", "1234", "abcd", "0000",
-    "1111", "aaaa",
+    "password", "passwd", "secret", "token", "changeme", "admin", "letmein", "qwerty", "asdf",
+    "welcome", "default", "llmops", "example", "test", "1234", "abcd", "0000", "1111", "aaaa",
 ];
 
 /// Warnings for tokens that pass the rules but look guessable (a dictionary word, a
@@ -295,7 +297,11 @@ mod tests {
         validate(&tokens).expect("valid");
         let w = warnings(&tokens);
         assert_eq!(w.len(), 1, "{w:?}");
-        assert!(w[0].contains("alice") && w[0].contains("password, secret"), "{}", w[0]);
+        assert!(
+            w[0].contains("alice") && w[0].contains("password, secret"),
+            "{}",
+            w[0]
+        );
     }
 
     #[test]
@@ -338,10 +344,16 @@ mod tests {
         }
         for t in ["0123456789abcdef\u{200D}", "alice=ab\tcdefghijklmnopq"] {
             let r = validate(&[AuthToken::parse_arg(t)]);
-            assert!(matches!(r, Err(ConfigError::InvisibleToken { .. })), "{t:?}: {r:?}");
+            assert!(
+                matches!(r, Err(ConfigError::InvisibleToken { .. })),
+                "{t:?}: {r:?}"
+            );
         }
         let spaced = [AuthToken::parse_arg("0123456789abcdef ")];
-        assert!(matches!(validate(&spaced), Err(ConfigError::SpacedToken { .. })));
+        assert!(matches!(
+            validate(&spaced),
+            Err(ConfigError::SpacedToken { .. })
+        ));
         // A passphrase with inner spaces and a random hex token pass.
         validate(&[AuthToken::parse_arg("correct horse battery staple")]).expect("passphrase");
         validate(&[AuthToken::parse_arg("9f86d081884c7d65")]).expect("hex");

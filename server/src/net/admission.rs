@@ -336,6 +336,10 @@ impl Slot {
     /// Moves the peer to `phase` (never back to `Opening`); leaving `Opening` frees its
     /// place in the opening budget.
     pub fn set_phase(&self, phase: Phase) {
+        // Called after every step of a connection: the lock only when the phase moves.
+        if phase <= self.entry.phase() {
+            return;
+        }
         let mut st = lock(&self.adm.state);
         let before = self.entry.phase();
         if phase <= before {
@@ -447,7 +451,9 @@ mod tests {
         // p1 did something later than p2: p2 is the least useful for the longest.
         p1.mark_useful_at(t0 + ms(50));
         let p3 = a.admit_at(remote("10.0.0.1"), t0 + ms(60)).expect("third");
-        assert!(p2.eviction().is_some_and(|r| r.limit == Limit::PerAddress && r.n == 2));
+        assert!(p2
+            .eviction()
+            .is_some_and(|r| r.limit == Limit::PerAddress && r.n == 2));
         assert!(p1.eviction().is_none() && other.eviction().is_none());
         assert_eq!(a.count(remote("10.0.0.1")), 2);
         // The evicted slot's drop does not give back a place it no longer holds.
@@ -471,7 +477,11 @@ mod tests {
             .err()
             .expect("refused");
         assert_eq!((r.limit, r.n), (Limit::Total, 2));
-        assert!(r.text().contains("connection limit reached (2)"), "{}", r.text());
+        assert!(
+            r.text().contains("connection limit reached (2)"),
+            "{}",
+            r.text()
+        );
         assert!(r.text().contains("retry in 10 s"), "{}", r.text());
         // The transfer's busy mark runs out: then it is idle and can go.
         let p3 = a
@@ -494,7 +504,9 @@ mod tests {
             .collect();
         assert_eq!(a.count(PeerKey::User(1001)), 3);
         // Alice's oldest made room for her newest; bob is untouched by her limit.
-        assert!(alice[0].eviction().is_some_and(|r| r.limit == Limit::PerUser));
+        assert!(alice[0]
+            .eviction()
+            .is_some_and(|r| r.limit == Limit::PerUser));
         let bob = a.admit_at(PeerKey::User(1002), t0).expect("bob");
         assert!(bob.eviction().is_none());
     }
@@ -514,8 +526,13 @@ mod tests {
                 s
             })
             .collect();
-        let _new = a.admit_at(PeerKey::User(3), t0 + ms(200)).expect("newcomer");
-        assert!(bob.eviction().is_none(), "the hog pays, not the one-peer user");
+        let _new = a
+            .admit_at(PeerKey::User(3), t0 + ms(200))
+            .expect("newcomer");
+        assert!(
+            bob.eviction().is_none(),
+            "the hog pays, not the one-peer user"
+        );
         // Alice's least recently useful peer is the last one (useful at 96 ms).
         assert!(alice[4].eviction().is_some());
         assert!(alice[..4].iter().all(|s| s.eviction().is_none()));
@@ -530,7 +547,11 @@ mod tests {
         let third = a.admit_at(PeerKey::Loopback, t0).expect("3");
         assert!(first.eviction().is_some_and(|r| r.limit == Limit::Opening));
         assert!(second.eviction().is_none());
-        assert!(first.eviction().expect("why").eviction_text().contains("completed HELLO (limit 2)"));
+        assert!(first
+            .eviction()
+            .expect("why")
+            .eviction_text()
+            .contains("completed HELLO (limit 2)"));
         // A peer past HELLO leaves the budget: the next newcomer evicts nobody.
         second.set_phase(Phase::Active);
         let fourth = a.admit_at(PeerKey::Loopback, t0).expect("4");

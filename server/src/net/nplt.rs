@@ -243,9 +243,17 @@ where
             why = conn.slot.evicted() => {
                 tracing::info!(%peer, phase = ?conn.slot.phase(), "evicted to make room for a new peer");
                 let text = why.eviction_text();
-                out.push(match conn.mode {
-                    Dialect::Extension => Message::error("busy", text, None),
-                    _ => Message::ChatText(text),
+                // A peer that may be a legacy client only ever gets legacy frames; one that
+                // must present a token cannot be one.
+                let legacy = match conn.mode {
+                    Dialect::Extension => false,
+                    Dialect::Legacy => true,
+                    Dialect::Pending => !conn.token_required(),
+                };
+                out.push(if legacy {
+                    Message::ChatText(text)
+                } else {
+                    Message::error("busy", text, None)
                 });
                 Flow::Close
             }
@@ -353,7 +361,9 @@ impl Conn {
     /// transfer over RDT or HTTP it started that reported recently.
     fn busy(&mut self, now: Instant) -> Busy {
         let transferring = self.transfer.as_ref().is_some_and(|t| !t.is_cancelled());
-        if self.turn.is_some() || matches!(self.upload, UploadSlot::Receiving { .. }) || transferring
+        if self.turn.is_some()
+            || matches!(self.upload, UploadSlot::Receiving { .. })
+            || transferring
         {
             return Busy::Now;
         }
@@ -655,7 +665,11 @@ impl Conn {
             (None, None) if lazy => (String::new(), String::new(), None),
             (None, None) => {
                 self.reserve_session(None);
-                let name = self.reserved.as_ref().map(|r| r.name.clone()).unwrap_or_default();
+                let name = self
+                    .reserved
+                    .as_ref()
+                    .map(|r| r.name.clone())
+                    .unwrap_or_default();
                 (self.session_id.clone(), name, None)
             }
         };

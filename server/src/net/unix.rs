@@ -32,7 +32,10 @@ impl SocketFile {
 }
 
 /// Binds the listener at `path` with the access `access` asks for.
-pub fn bind(path: &Path, access: &LocalAccess) -> io::Result<(tokio::net::UnixListener, SocketFile)> {
+pub fn bind(
+    path: &Path,
+    access: &LocalAccess,
+) -> io::Result<(tokio::net::UnixListener, SocketFile)> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
@@ -83,7 +86,10 @@ fn clear_stale(path: &Path) -> io::Result<()> {
     if !meta.file_type().is_socket() {
         return Err(io::Error::new(
             io::ErrorKind::AlreadyExists,
-            format!("{} exists and is not a socket; not replacing it", path.display()),
+            format!(
+                "{} exists and is not a socket; not replacing it",
+                path.display()
+            ),
         ));
     }
     match std::os::unix::net::UnixStream::connect(path) {

@@ -35,7 +35,10 @@ impl Reservations {
     /// Remembers `id` as `owner`'s reserved session.
     pub fn remember(&self, owner: &Owner, id: &str, r: &Reserved) {
         let mut g = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        if g.by_id.insert(id.to_string(), (owner.clone(), r.clone())).is_none() {
+        if g.by_id
+            .insert(id.to_string(), (owner.clone(), r.clone()))
+            .is_none()
+        {
             g.order.push_back(id.to_string());
         }
         while g.order.len() > RESERVED_KEPT {

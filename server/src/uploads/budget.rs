@@ -211,10 +211,13 @@ mod tests {
             }
             other => panic!("expected DiskLow, got {other:?}"),
         }
-        b.reserve(PeerKey::Loopback, 40 * MIB).expect("leaves 260 MiB");
+        b.reserve(PeerKey::Loopback, 40 * MIB)
+            .expect("leaves 260 MiB");
         // On a 24 MiB filesystem the floor is a tenth of it (2.4 MiB), not 256 MiB.
         let small = budget(10 * MIB, 24 * MIB);
-        small.reserve(PeerKey::Loopback, 5 * MIB).expect("small disk");
+        small
+            .reserve(PeerKey::Loopback, 5 * MIB)
+            .expect("small disk");
         assert!(small.reserve(PeerKey::Loopback, 8 * MIB).is_err());
     }
 }

@@ -626,7 +626,10 @@ async fn listing_the_uploads_root_shows_only_this_sessions_uploads() {
     ] {
         let r = call(&env, args.clone()).await;
         assert!(r.ok, "{args}: {r:?}");
-        let out = r.data.to_value()["stdout"].as_str().unwrap_or("").to_string();
+        let out = r.data.to_value()["stdout"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
         assert!(out.contains(&mine.file_id), "{args}: {out}");
         assert!(!out.contains(&theirs.file_id), "{args} leaks: {out}");
     }
@@ -639,8 +642,14 @@ async fn listing_the_uploads_root_shows_only_this_sessions_uploads() {
     );
     // du over the root sizes only this session's uploads.
     let r = call(&env, json!({"command": "du", "args": [root]})).await;
-    let out = r.data.to_value()["stdout"].as_str().unwrap_or("").to_string();
-    assert!(out.contains(&mine.file_id) && !out.contains(&theirs.file_id), "{out}");
+    let out = r.data.to_value()["stdout"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        out.contains(&mine.file_id) && !out.contains(&theirs.file_id),
+        "{out}"
+    );
     // The display and the audit keep what was asked, not the hidden names.
     assert!(!r.output.contains("--exclude"), "{}", r.output);
 }

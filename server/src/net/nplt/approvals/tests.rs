@@ -215,7 +215,11 @@ async fn a_request_waits_for_the_reply_and_a_second_reply_is_not_found() {
             grant_id: None
         }
     );
-    assert!(f.store.visible_grants(&f.owner, &f.session).expect("list").is_empty());
+    assert!(f
+        .store
+        .visible_grants(&f.owner, &f.session)
+        .expect("list")
+        .is_empty());
 
     let mut out = Vec::new();
     b.reply(
@@ -348,7 +352,11 @@ async fn an_offered_scope_wider_than_the_argv_allows_or_invalid_is_never_granted
             }
         );
     }
-    assert!(f.store.visible_grants(&f.owner, &f.session).expect("list").is_empty());
+    assert!(f
+        .store
+        .visible_grants(&f.owner, &f.session)
+        .expect("list")
+        .is_empty());
     assert!(f
         .audit_lines()
         .iter()
