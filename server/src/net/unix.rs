@@ -14,14 +14,19 @@ use crate::peer::LocalAccess;
 #[derive(Debug)]
 pub struct SocketFile {
     pub path: PathBuf,
-    ino: u64,
+    /// Inode and change time: an inode number alone may be reused by the next file.
+    id: (u64, i64, i64),
+}
+
+fn file_id(m: &std::fs::Metadata) -> (u64, i64, i64) {
+    (m.ino(), m.ctime(), m.ctime_nsec())
 }
 
 impl SocketFile {
     /// Removes the socket file at shutdown, unless another server has replaced it since.
     pub fn remove(&self) {
         match std::fs::symlink_metadata(&self.path) {
-            Ok(m) if m.ino() == self.ino => {
+            Ok(m) if file_id(&m) == self.id => {
                 if let Err(e) = std::fs::remove_file(&self.path) {
                     tracing::warn!(path = %self.path.display(), "socket not removed: {e}");
                 }
@@ -65,13 +70,13 @@ pub fn bind(
         return Err(e);
     }
     std_listener.set_nonblocking(true)?;
-    let ino = std::fs::symlink_metadata(path)?.ino();
+    let id = file_id(&std::fs::symlink_metadata(path)?);
     let listener = tokio::net::UnixListener::from_std(std_listener)?;
     Ok((
         listener,
         SocketFile {
             path: path.to_path_buf(),
-            ino,
+            id,
         },
     ))
 }

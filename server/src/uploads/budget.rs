@@ -202,16 +202,16 @@ mod tests {
 
     #[test]
     fn the_free_space_floor_refuses_before_the_disk_is_full() {
-        // 300 MiB free on a large disk: a 100 MiB upload would leave 200 < 256.
-        let b = budget(300 * MIB, 1_000_000 * MIB);
-        match b.reserve(PeerKey::Loopback, 60 * MIB) {
+        // 290 MiB free on a large disk: a 36 MiB upload would leave 254 < 256.
+        let b = budget(290 * MIB, 1_000_000 * MIB);
+        match b.reserve(PeerKey::Loopback, 36 * MIB) {
             Err(e @ UploadError::DiskLow { .. }) => {
                 assert_eq!(e.code(), "disk_low");
                 assert!(e.message().contains("256.0 MiB"), "{}", e.message());
             }
             other => panic!("expected DiskLow, got {other:?}"),
         }
-        b.reserve(PeerKey::Loopback, 40 * MIB)
+        b.reserve(PeerKey::Loopback, 30 * MIB)
             .expect("leaves 260 MiB");
         // On a 24 MiB filesystem the floor is a tenth of it (2.4 MiB), not 256 MiB.
         let small = budget(10 * MIB, 24 * MIB);
