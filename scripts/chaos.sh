@@ -13,14 +13,24 @@
 #   (each flood: RSS back within 20% of idle within 10 s of the load ending)
 #   diskfull   a 24 MiB tmpfs (unshare -rm) filled by uploads: refusals never `internal`,
 #              a turn on the full disk is saved or ends with an error (never silent loss)
+#   admission  no peer can hold the server (default limits; a normal client must get its
+#              WELCOME within 2 s during each load): 300 idle clients past HELLO (half
+#              heartbeating), 300 silent legacy sockets (no token), an HTTP slowloris that
+#              reopens its sockets (/api/health must answer 30 of 30), 20 half uploads
+#              holding on with heartbeats (temp space within its budget, emptied by the
+#              stall deadline), 3,000 HELLO-and-close cycles (no session rows left)
+#   uploadkill the server killed (-9) while `llmops-tui upload` waits for indexing, then
+#              restarted: the client's exit code must match what landed
 # Prints a table: scenario, trials, failures, data lost. Exit 1 when any trial failed.
 # Usage: scripts/chaos.sh [KILLS]   (default 10; CHAOS_SKIP_BUILD=1 uses existing binaries;
-#        CHAOS_ONLY="uploads diskfull" runs only those scenarios)
+#        CHAOS_ONLY="uploads diskfull" runs only those scenarios; CHAOS_PROFILE=debug runs
+#        the debug binaries instead of the release ones)
 set -uo pipefail
 
 KILLS=${1:-10}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BIN=${CARGO_TARGET_DIR:-$ROOT/target}/release
+PROFILE=${CHAOS_PROFILE:-release}
+BIN=${CARGO_TARGET_DIR:-$ROOT/target}/$PROFILE
 SERVER=$BIN/llmops-server
 TUI=$BIN/llmops-tui
 TOKEN=chaos-token-0123456789abcdef
@@ -36,20 +46,27 @@ cleanup() {
 trap cleanup EXIT
 
 if [[ ${CHAOS_SKIP_BUILD:-0} != 1 ]]; then
-    (cd "$ROOT" && cargo build --release --bins) || exit 1
+    if [[ $PROFILE == release ]]; then
+        (cd "$ROOT" && cargo build --release --bins) || exit 1
+    else
+        (cd "$ROOT" && cargo build --bins) || exit 1
+    fi
 fi
 for b in "$SERVER" "$TUI"; do
     [[ -x $b ]] || { echo "missing $b (build release first)" >&2; exit 1; }
 done
 
-# start_server DATA_DIR LOG [EXTRA...]: starts the server on free loopback ports; sets
-# SERVER_PID and ADDR. A wrapper command may be given in WRAP (an array).
+# start_server DATA_DIR LOG [EXTRA...]: starts the server on free loopback ports (PORT, if
+# set, instead of a random one); sets SERVER_PID and ADDR. A wrapper command may be given in
+# WRAP (an array); NO_TOKEN=1 starts it without a token (legacy clients are greeted then).
 start_server() {
     local data=$1 log=$2
     shift 2
-    local port=$((20000 + RANDOM % 20000))
+    local port=${PORT:-$((20000 + RANDOM % 20000))}
+    local auth=(--auth-token "$TOKEN")
+    [[ ${NO_TOKEN:-0} == 1 ]] && auth=()
     ADDR=127.0.0.1:$port
-    "${WRAP[@]}" "$SERVER" --config /dev/null --data-dir "$data" --auth-token "$TOKEN" \
+    "${WRAP[@]}" "$SERVER" --config /dev/null --data-dir "$data" "${auth[@]}" --socket none \
         --listen "$ADDR" --rdt-listen 127.0.0.1:$((port + 1)) \
         --http-listen 127.0.0.1:$((port + 2)) --embedder none "$@" >"$log" 2>&1 &
     SERVER_PID=$!
@@ -197,6 +214,91 @@ scenario_flood() {
     ROWS+=("$label: RSS idle $((${idle:-0} / 1024)) MB, peak $((${peak:-0} / 1024)) MB (heap $((${apeak:-0} / 1024)) MB)$kept $((${after:-0} / 1024)) MB (${settle:-?} s), served=${served:-?}|1|$failures|0")
 }
 
+# ----- no peer can hold the server ---------------------------------------------------
+# admission KIND LABEL [SERVER FLAGS...]: chaos_peers.py KIND against a fresh server with the
+# default connection limits. A trial fails when a normal client did not get its WELCOME
+# within 2 s during the load, or the kind's own check fails.
+scenario_admission() {
+    local kind=$1 label=$2
+    shift 2
+    local data=$WORK/adm-$kind
+    mkdir -p "$data"
+    local token=$TOKEN
+    [[ ${NO_TOKEN:-0} == 1 ]] && token=-
+    start_server "$data" "$WORK/adm-$kind.log" "$@" || { ROWS+=("$label|1|1|-"); return; }
+    local out failures=0
+    out=$(python3 "$ROOT/scripts/chaos_peers.py" "$kind" "$ADDR" "$(server_rss_pid)" "$token")
+    kv() { tr ' ' '\n' <<<"$out" | sed -n "s/^$1=//p"; }
+    local served_s figure
+    served_s=$(kv served_s)
+    if [[ -z $served_s || $served_s == None ]] || ! python3 -c "import sys; sys.exit(float('$served_s') >= 2)"; then
+        failures=1
+    fi
+    case $kind in
+        authidle) figure="new client served in ${served_s} s" ;;
+        legacyidle) figure="$(kv greeted) greeted, new client served in ${served_s} s" ;;
+        slowloris)
+            figure="/api/health $(kv health_ok) (slowest $(kv health_worst_s) s), $(kv reopened) reopened, NPLT client served in ${served_s} s"
+            [[ $(kv health_ok) == 30/30 ]] || failures=1 ;;
+        halfup)
+            local peak=$(kv temp_peak_kib) cleared=$(kv temp_cleared_s)
+            figure="$(kv accepted) held, $(kv refused) refused at start, temp peak $((${peak:-0} / 1024)) MiB of 64, emptied ${cleared} s after the last byte, new client served in ${served_s} s"
+            [[ -n $peak && $peak -le $((64 * 1024)) && $cleared != None && -n $cleared ]] || failures=1 ;;
+        hellospam)
+            figure="$(kv cycles) cycles, $(kv sessions_added) session rows left, new client served in ${served_s} s"
+            [[ $(kv sessions_added) == 0 ]] || failures=1 ;;
+    esac
+    echo "$label: $out" >&2
+    stop_server
+    ROWS+=("$label: $figure|1|$failures|0")
+}
+
+# ----- server killed while `upload` waits for the index -----------------------------------
+# Each trial: the server holds a saved upload before indexing it (fault point), is killed
+# with -9 while `llmops-tui upload` waits, and restarts on the same port. The client must
+# exit 0 with the file id the database holds, or non-zero with no such row.
+scenario_uploadkill() {
+    local data=$WORK/upkill trials=${1:-5} failures=0 landed=0
+    mkdir -p "$data"
+    python3 -c "import sys; sys.stdout.write(''.join(f'2026-01-01 00:00:{n%60:02d} kill wait line {n}\n' for n in range(30000)))" >"$WORK/upkill.log"
+    local port=$((20000 + RANDOM % 20000))
+    for trial in $(seq 1 "$trials"); do
+        WRAP=(env LLMOPS_FAULT_BEFORE_INDEX_MS=4000)
+        PORT=$port start_server "$data" "$WORK/upkill-$trial.log" || { WRAP=(); failures=$((failures + 1)); continue; }
+        WRAP=()
+        local before
+        before=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from uploads').fetchone()[0])" "$data/llmops.sqlite")
+        "$TUI" --server "$ADDR" --token "$TOKEN" --json upload --mode nplt "$WORK/upkill.log" \
+            >"$WORK/upkill-$trial.out" 2>"$WORK/upkill-$trial.err" &
+        local cli=$!
+        # Saved (the row is committed) and waiting for the index: kill it there.
+        for _ in $(seq 1 100); do
+            local n
+            n=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from uploads').fetchone()[0])" "$data/llmops.sqlite" 2>/dev/null)
+            [[ ${n:-0} -gt $before ]] && break
+            sleep 0.05
+        done
+        kill -9 "$SERVER_PID"
+        wait "$SERVER_PID" 2>/dev/null
+        SERVER_PID=""
+        sleep 0.5
+        PORT=$port start_server "$data" "$WORK/upkill-$trial-restart.log" || { failures=$((failures + 1)); kill "$cli" 2>/dev/null; continue; }
+        wait "$cli"
+        local code=$? fid
+        fid=$(json_field file_id <"$WORK/upkill-$trial.out")
+        stop_server
+        local in_db
+        in_db=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from uploads where file_id = ?', (sys.argv[2],)).fetchone()[0])" "$data/llmops.sqlite" "$fid")
+        if [[ $code == 0 && -n $fid && $in_db == 1 ]]; then
+            landed=$((landed + 1))
+        else
+            failures=$((failures + 1))
+            echo "uploadkill trial $trial: exit $code, file_id '$fid' in db $in_db; $(tail -2 "$WORK/upkill-$trial.err")" >&2
+        fi
+    done
+    ROWS+=("server killed during the upload's index wait: $landed of $trials exits 0 with the landed file id|$trials|$failures|0")
+}
+
 # ----- disk full ------------------------------------------------------------------------
 scenario_diskfull() {
     if ! unshare -rm sh -c 'mount -t tmpfs -o size=1m tmpfs /mnt' 2>/dev/null; then
@@ -206,7 +308,8 @@ scenario_diskfull() {
     local data=$WORK/full failures=0 lost=0
     mkdir -p "$data"
     WRAP=(unshare -rm sh -c "mount -t tmpfs -o size=24m tmpfs '$data' && exec \"\$0\" \"\$@\"")
-    start_server "$data" "$WORK/full.log" || { WRAP=(); ROWS+=("disk full|1|1|-"); return; }
+    # Floor 0: this fills the disk for real (the floor itself: tests/tests/reliability.rs).
+    start_server "$data" "$WORK/full.log" --upload-free-floor-mib 0 || { WRAP=(); ROWS+=("disk full|1|1|-"); return; }
     WRAP=()
     local ledger=$WORK/full.ledger
     : >"$ledger"
@@ -259,6 +362,13 @@ want noread && scenario_flood noread "40 never-reading nplt downloads of 16 MiB"
 want uploads && scenario_flood uploads "30 concurrent 9 MB uploads" "$TUI" "$WORK/load30" 30 9000000 30
 want uploads && scenario_flood uploads "100 sequential 2 MB uploads" "$TUI" "$WORK/load100" 100 2000000 1
 want diskfull && scenario_diskfull
+want admission && scenario_admission authidle "300 idle clients past HELLO, half heartbeating"
+want admission && NO_TOKEN=1 scenario_admission legacyidle "300 silent sockets greeted as legacy"
+want admission && scenario_admission slowloris "HTTP slowloris, 100 sockets reopened"
+want admission && scenario_admission halfup "20 half uploads (9.9 of 10 MiB) then heartbeats" \
+    --upload-stall-secs 10 --upload-temp-per-client-mib 64
+want admission && scenario_admission hellospam "3,000 HELLO-and-close cycles"
+want uploadkill && scenario_uploadkill 5
 
 total_fail=0
 printf '\n| %-70s | %6s | %8s | %9s |\n' scenario trials failures "data lost"

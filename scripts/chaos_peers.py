@@ -14,6 +14,20 @@ whether a normal client got a WELCOME while the load lasted.
   chaos_peers.py uploads ADDR PID TOKEN TUI DIR N SIZE CONC
                                              N uploads of SIZE-byte logs through the real
                                              client, CONC at a time (issue 16 finding 3)
+  chaos_peers.py authidle ADDR PID TOKEN     300 clients past HELLO, idle; half of them send
+                                             a HEARTBEAT every second
+  chaos_peers.py legacyidle ADDR PID -       300 silent sockets greeted as legacy clients
+                                             (a server without a token)
+  chaos_peers.py slowloris ADDR PID TOKEN    100 HTTP sockets sending a request head that never
+                                             ends, each reopened as soon as it is closed;
+                                             /api/health asked 30 times from 127.0.0.1
+  chaos_peers.py halfup ADDR PID TOKEN       20 clients start a 10 MiB upload, send 9.9 MB,
+                                             then only HEARTBEATs; temp space sampled
+  chaos_peers.py hellospam ADDR PID TOKEN    3,000 connect, HELLO, close cycles; sessions
+                                             counted in the database before and after
+
+Every kind also prints served_s: seconds a normal client took to get its WELCOME during
+the load (the slowest of three tries).
 """
 import json
 import os
@@ -27,7 +41,7 @@ import time
 
 FRAGMENT, HELLO, WELCOME, DOWNLOAD_REQUEST, OFFER, OFFER_ACCEPT = 0x7F, 0x20, 0x21, 0x58, 0x59, 0x5A
 SESSION_CMD, SESSION_REPLY = 0x30, 0x31
-ERROR = 0x23
+ERROR, HEARTBEAT, UPLOAD_START, UPLOAD_DATA = 0x23, 0x22, 0x40, 0x41
 
 
 def rss_kib(pid, field="VmRSS"):
@@ -70,7 +84,9 @@ def recv_frame(s):
 
 def hello(addr, token):
     s = connect(addr)
-    msg = {"proto": 1, "client": "chaos", "client_version": "0", "auth_token": token}
+    msg = {"proto": 1, "client": "chaos", "client_version": "0"}
+    if token and token != "-":
+        msg["auth_token"] = token
     s.sendall(frame(HELLO, 0, json.dumps(msg).encode()))
     ty, _ = recv_frame(s)
     if ty != WELCOME:
@@ -85,6 +101,81 @@ def served(addr, token):
         return True
     except OSError:
         return False
+
+
+def served_time(addr, token, tries=3):
+    """The slowest of `tries` WELCOMEs a normal client gets, in seconds (None: refused)."""
+    worst = 0.0
+    for _ in range(tries):
+        t0 = time.time()
+        if not served(addr, token):
+            return None
+        worst = max(worst, time.time() - t0)
+        time.sleep(0.2)
+    return round(worst, 3)
+
+
+def data_dir(pid):
+    args = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+    return args[args.index(b"--data-dir") + 1].decode()
+
+
+def session_count(pid):
+    import sqlite3
+    db = sqlite3.connect(f"file:{data_dir(pid)}/llmops.sqlite?mode=ro", uri=True)
+    try:
+        return db.execute("SELECT count(*) FROM sessions").fetchone()[0]
+    finally:
+        db.close()
+
+
+def temp_bytes(pid):
+    """Bytes in the server's upload temp folder (its own view: /proc/PID/root)."""
+    tmp = f"/proc/{pid}/root{data_dir(pid)}/uploads/.tmp"
+    total = 0
+    for root, _dirs, files in os.walk(tmp):
+        for f in files:
+            try:
+                total += os.stat(os.path.join(root, f)).st_blocks * 512
+            except OSError:
+                pass
+    return total
+
+
+def heartbeats(socks, stop, every):
+    while not stop.wait(every):
+        for s in socks:
+            try:
+                s.sendall(frame(HEARTBEAT, 0, b""))
+            except OSError:
+                pass
+
+
+def half_upload(addr, token, size, sent):
+    """HELLO, UPLOAD_START of `size` bytes, `sent` bytes of it; the socket, or None if the
+    start was refused (the server says so before any data is read back)."""
+    s = hello(addr, token)
+    start = {"request_id": 1, "filename": "half.log", "size": size, "result_on_save": True}
+    s.sendall(frame(UPLOAD_START, 1, json.dumps(start).encode()))
+    chunk = b"2026-01-01 00:00:00 INFO half upload line\n" * 1400
+    n, seq = 0, 2
+    while n < sent:
+        part = chunk[: min(len(chunk), sent - n)]
+        s.sendall(frame(UPLOAD_DATA, seq & 0xFFFF, part))
+        n, seq = n + len(part), seq + 1
+    return s
+
+
+def refused_early(s):
+    """Whether the server answered an ERROR (a refused start) on `s` within 0.5 s."""
+    s.settimeout(0.5)
+    try:
+        ty, body = recv_frame(s)
+        return ty == ERROR and b"temp_budget" in body
+    except (OSError, ConnectionError):
+        return False
+    finally:
+        s.settimeout(20)
 
 
 def health(http):
@@ -253,7 +344,7 @@ def main():
     peak, stop = [idle, idle_anon], threading.Event()
     sampler = threading.Thread(target=sample, args=(pid, stop, peak))
     sampler.start()
-    held, ok = [], False
+    held, ok, note = [], False, ""
     try:
         if kind == "fragments":
             ts = [threading.Thread(target=fragments, args=(addr,)) for _ in range(200)]
@@ -269,7 +360,9 @@ def main():
                 except OSError:
                     pass
             time.sleep(1)
-            ok = served(addr, token)
+            served_s = served_time(addr, token)
+            ok = served_s is not None
+            note += f"served_s={served_s} "
         elif kind == "noread":
             target = sys.argv[5]
             for i in range(40):
@@ -301,6 +394,152 @@ def main():
         elif kind == "uploads":
             # served: every upload got its result (the load itself is the client here)
             ok = uploads(addr, token, tui, paths, conc)
+        elif kind == "authidle":
+            beating = []
+            for i in range(300):
+                try:
+                    s = hello(addr, token)
+                    held.append(s)
+                    if i % 2:
+                        beating.append(s)
+                except OSError:
+                    pass
+            hb_stop = threading.Event()
+            hb = threading.Thread(target=heartbeats, args=(beating, hb_stop, 1.0))
+            hb.start()
+            time.sleep(2)
+            served_s = served_time(addr, token)
+            hb_stop.set()
+            hb.join()
+            ok = served_s is not None
+            note += f"served_s={served_s} "
+        elif kind == "legacyidle":
+            for _ in range(300):
+                try:
+                    s = connect(addr)
+                    held.append(s)
+                except OSError:
+                    pass
+            greeted = 0
+            for s in held:
+                try:
+                    ty, _ = recv_frame(s)
+                    greeted += ty == 0x01
+                except (OSError, ConnectionError):
+                    pass
+            served_s = served_time(addr, token)
+            ok = served_s is not None
+            note += f"greeted={greeted} served_s={served_s} "
+        elif kind == "slowloris":
+            host, port = addr.rsplit(":", 1)
+            http = f"{host}:{int(port) + 2}"
+            lstop, reopened = threading.Event(), [0]
+
+            def loris():
+                def open_one():
+                    try:
+                        s = connect(http)
+                        s.sendall(b"GET /api/health HTTP/1.1\r\nX-a: ")
+                        s.setblocking(False)
+                        return s
+                    except OSError:
+                        return None
+                socks = [open_one() for _ in range(100)]
+                while not lstop.is_set():
+                    for i, s in enumerate(socks):
+                        closed = s is None
+                        if s is not None:
+                            # Anything read (the 503 of an eviction, or EOF) means closed.
+                            try:
+                                s.recv(512)
+                                closed = True
+                            except BlockingIOError:
+                                closed = False
+                            except OSError:
+                                closed = True
+                        if closed:
+                            if s is not None:
+                                s.close()
+                            socks[i] = open_one()
+                            reopened[0] += 1
+                    time.sleep(0.005)
+                for s in socks:
+                    if s is not None:
+                        s.close()
+            lt = threading.Thread(target=loris)
+            lt.start()
+            time.sleep(1)
+            answered, worst = 0, 0.0
+            for _ in range(30):
+                t0 = time.time()
+                try:
+                    s = connect(http)
+                    s.settimeout(10)
+                    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    answered += s.recv(64).startswith(b"HTTP/1.1 200")
+                    s.close()
+                except OSError:
+                    pass
+                worst = max(worst, time.time() - t0)
+                time.sleep(0.1)
+            served_s = served_time(addr, token)
+            lstop.set()
+            lt.join()
+            ok = answered == 30 and served_s is not None
+            note += f"health_ok={answered}/30 health_worst_s={round(worst, 3)} reopened={reopened[0]} served_s={served_s} "
+        elif kind == "halfup":
+            size, sent = 10 * 1024 * 1024, 9_900_000
+            peak_tmp, refused, tstop = [0], 0, threading.Event()
+
+            def tmp_sampler():
+                while not tstop.is_set():
+                    peak_tmp[0] = max(peak_tmp[0], temp_bytes(pid))
+                    time.sleep(0.1)
+            ts = threading.Thread(target=tmp_sampler)
+            ts.start()
+            for _ in range(20):
+                try:
+                    s = half_upload(addr, token, size, sent)
+                except OSError:
+                    refused += 1
+                    continue
+                if refused_early(s):
+                    refused += 1
+                    s.close()
+                else:
+                    held.append(s)
+            last_data = time.time()
+            hb_stop = threading.Event()
+            hb = threading.Thread(target=heartbeats, args=(held, hb_stop, 2.0))
+            hb.start()
+            served_s = served_time(addr, token)
+            during = temp_bytes(pid)
+            # The stall deadline drops them: wait for the temp folder to empty (guard 120 s).
+            cleared = None
+            while time.time() - last_data < 120:
+                if temp_bytes(pid) == 0:
+                    cleared = round(time.time() - last_data, 1)
+                    break
+                time.sleep(0.2)
+            hb_stop.set()
+            hb.join()
+            tstop.set()
+            ts.join()
+            ok = served_s is not None and cleared is not None
+            note += (f"accepted={len(held)} refused={refused} temp_peak_kib={peak_tmp[0] // 1024} "
+                     f"temp_during_kib={during // 1024} temp_cleared_s={cleared} served_s={served_s} ")
+        elif kind == "hellospam":
+            before = session_count(pid)
+            failed = 0
+            for _ in range(3000):
+                try:
+                    hello(addr, token).close()
+                except OSError:
+                    failed += 1
+            served_s = served_time(addr, token)
+            added = session_count(pid) - before
+            ok = served_s is not None and added == 0
+            note += f"cycles=3000 failed={failed} sessions_added={added} served_s={served_s} "
         else:
             sys.exit(f"unknown flood {kind}")
     finally:
@@ -308,7 +547,6 @@ def main():
         sampler.join()
         for s in held:
             s.close()
-    note = ""
     if kind == "uploads":
         # What the index holds for the data (its in-memory state) once the index work the
         # load caused is over (the last segment merges run on after the last upload was

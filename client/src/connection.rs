@@ -13,10 +13,10 @@ use futures::{SinkExt, StreamExt};
 use protocol::{ChatSend, FileInfo, Inbound, Message, Raw, UploadStart, Welcome};
 use rdt_io::MessageCodec;
 use tokio::io::AsyncReadExt;
-use tokio::net::TcpStream;
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::codec::Framed;
 
+use crate::endpoint::Stream;
 use crate::handshake::{hello, HandshakeReply, MAX_FRAMES_BEFORE_WELCOME};
 
 /// Upload data frame size: 64 KiB less nothing, sent back to back with no pacing.
@@ -70,6 +70,9 @@ pub enum ClientError {
     Io(#[from] std::io::Error),
     #[error("timed out waiting for the server / 等待服务器超时")]
     Timeout,
+    /// A download's destination folder is missing or not a folder.
+    #[error("目标文件夹不存在 / the destination folder {} does not exist or is not a folder", .0.display())]
+    NoSuchFolder(std::path::PathBuf),
 }
 
 /// Things the actor tells its owner, besides replies to requests.
@@ -88,6 +91,8 @@ pub enum ClientEvent {
 
 #[derive(Debug, Clone)]
 pub struct ClientOptions {
+    /// Where the server is: `host:port`, `unix:/path`, or several of them comma-separated
+    /// (tried in order; see `endpoint`).
     pub server: String,
     pub resume_session: Option<String>,
     pub auth_token: Option<String>,
@@ -212,16 +217,14 @@ fn turn_id(m: &Message) -> Option<u64> {
 async fn open(
     opts: &ClientOptions,
     resume: Option<String>,
-) -> Result<(Framed<TcpStream, MessageCodec>, Welcome), ClientError> {
+) -> Result<(Framed<Stream, MessageCodec>, Welcome), ClientError> {
     let unreachable = |err: String| ClientError::Unreachable {
         addr: opts.server.clone(),
         err,
     };
-    let stream = tokio::time::timeout(opts.connect_timeout, TcpStream::connect(&opts.server))
+    let stream = crate::endpoint::connect(&opts.server, opts.connect_timeout)
         .await
-        .map_err(|_| unreachable("timed out".into()))?
-        .map_err(|e| unreachable(e.to_string()))?;
-    let _ = stream.set_nodelay(true);
+        .map_err(unreachable)?;
     let mut framed = Framed::new(stream, MessageCodec::new());
     framed
         .send(hello(
@@ -312,7 +315,7 @@ impl Client {
     async fn actor(
         self,
         opts: ClientOptions,
-        mut framed: Framed<TcpStream, MessageCodec>,
+        mut framed: Framed<Stream, MessageCodec>,
         mut out_rx: mpsc::Receiver<Message>,
         ev_tx: mpsc::UnboundedSender<ClientEvent>,
     ) {
@@ -355,7 +358,7 @@ impl Client {
     /// Runs one connection until it fails (Some(reason)) or the owner is gone (None).
     async fn pump(
         &self,
-        framed: &mut Framed<TcpStream, MessageCodec>,
+        framed: &mut Framed<Stream, MessageCodec>,
         out_rx: &mut mpsc::Receiver<Message>,
         ev_tx: &mpsc::UnboundedSender<ClientEvent>,
         heartbeat: Duration,
@@ -660,7 +663,18 @@ impl Client {
         // Registered before the push: the result can only follow it.
         let result = self.expect_reply(id);
         let handshake = auto.then_some(RDT_UPLOAD_HANDSHAKE);
-        match crate::rdt::upload(addr, &token, path, size, handshake, progress).await {
+        // The control connection is watched while the datagrams flow: when it closes (the
+        // server died or restarted) the push stops at once as a lost connection, which the
+        // caller can resume (the server keeps what arrived), instead of retrying into the
+        // void until the RDT retry limit.
+        let pushed = tokio::select! {
+            r = crate::rdt::upload(addr, &token, path, size, handshake, progress) => r,
+            _ = self.out.closed() => {
+                self.forget_reply(id);
+                return Err(ClientError::Disconnected);
+            }
+        };
+        match pushed {
             Ok(()) => {}
             Err(crate::rdt::RdtError::NoAnswer(a)) => {
                 self.forget_reply(id);
@@ -673,6 +687,7 @@ impl Client {
                         code: se.code,
                         message: se.message,
                     }),
+                    Err(ClientError::Disconnected) => Err(ClientError::Disconnected),
                     _ => {
                         self.forget_reply(id);
                         Err(ClientError::Protocol(e.to_string()))

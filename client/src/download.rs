@@ -48,6 +48,21 @@ pub fn safe_filename(name: &str) -> Result<String, ClientError> {
     }
 }
 
+/// A download's destination folder must exist: said plainly before anything is asked of
+/// the server, not later as a transport failure.
+pub fn check_destination(dir: &Path) -> Result<(), ClientError> {
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(ClientError::NoSuchFolder(dir.to_path_buf()))
+    }
+}
+
 /// Asks the server for an offer of `target` (an upload id or a path).
 pub async fn request_offer(
     client: &Client,
@@ -186,6 +201,7 @@ pub async fn receive_to(
             ))
         })?;
     let out_dir = dest.parent().unwrap_or(Path::new("."));
+    check_destination(out_dir)?;
     let dest = dest.to_path_buf();
     if dest.exists() && !overwrite {
         return Err(ClientError::Protocol(format!(
@@ -214,6 +230,11 @@ pub async fn receive_to(
             }
         }
         resume::adopt(out_dir, &name, offer, &tmp);
+        // A whole file left before its rename (interrupted after the last byte): verified
+        // and put in place without asking the server for it again.
+        if resume::complete(&tmp, offer).await {
+            return finish_complete(client, offer, &tmp, &dest).await;
+        }
         resume::held(&tmp, offer)
     };
     let res = receive_into(
@@ -268,6 +289,41 @@ pub async fn receive_to(
             Err(e)
         }
     }
+}
+
+/// Puts a verified whole `.part` in place and reports it to the server as received.
+async fn finish_complete(
+    client: &Client,
+    offer: &Offer,
+    tmp: &Path,
+    dest: &Path,
+) -> Result<Downloaded, ClientError> {
+    tokio::fs::rename(tmp, dest).await?;
+    if let Err(e) = tokio::fs::remove_file(resume::resume_path(tmp)).await {
+        tracing::debug!("resume file not removed: {e}");
+    }
+    tracing::info!(file = %dest.display(), "the whole file was already held; not downloaded again");
+    let report = Message::TransferComplete(TransferComplete {
+        offer_id: offer.offer_id.clone(),
+        ok: true,
+        bytes: offer.size,
+        sha256: offer.sha256.clone(),
+        side: "client".into(),
+        error: None,
+    });
+    if let Err(e) = client.send(report).await {
+        tracing::debug!("completion not reported: {e}");
+    }
+    Ok(Downloaded {
+        offer_id: offer.offer_id.clone(),
+        path: dest.to_path_buf(),
+        size: offer.size,
+        sha256: offer.sha256.clone(),
+        mode: "held".into(),
+        received: 0,
+        resumed: offer.size,
+        duplicates: 0,
+    })
 }
 
 /// Why an RDT transfer stopped when its control connection closed.

@@ -203,6 +203,62 @@ where
     }
 }
 
+/// How waiting for the index after an upload ended.
+#[derive(Debug, Clone)]
+pub struct IndexWait {
+    /// The file as last seen: indexed (or `failed` with its reason), or as it was saved.
+    pub file: FileInfo,
+    /// `false` when the server could not be asked again after a lost connection: the file
+    /// landed (it was saved) but its indexing is not confirmed; the server indexes saved
+    /// files when it starts.
+    pub confirmed: bool,
+}
+
+/// Waits until the saved upload `saved` is indexed ([`Client::wait_indexed`]); when the
+/// connection is lost it reconnects to the session with `reconnect` (up to
+/// `policy.reconnect_for`) and waits again. The upload has landed whatever happens next,
+/// so a server that does not come back in time gives the file as saved, unconfirmed,
+/// never an error that would make a script upload it again.
+pub async fn wait_indexed_retrying<R, F>(
+    mut client: Client,
+    saved: FileInfo,
+    timeout: std::time::Duration,
+    policy: RetryPolicy,
+    mut reconnect: R,
+) -> (Client, Result<IndexWait, ClientError>)
+where
+    R: FnMut(String) -> F,
+    F: Future<Output = Result<Client, ClientError>>,
+{
+    let deadline = tokio::time::Instant::now() + timeout;
+    let unconfirmed = |f: &FileInfo| IndexWait {
+        file: f.clone(),
+        confirmed: false,
+    };
+    loop {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        match client.wait_indexed(&saved.file_id, left).await {
+            Ok(file) => {
+                let done = IndexWait {
+                    file,
+                    confirmed: true,
+                };
+                return (client, Ok(done));
+            }
+            Err(ClientError::Disconnected) => {}
+            Err(e) => return (client, Err(e)),
+        }
+        let session = client.session_id();
+        tracing::info!(%session, "connection lost while waiting for the index; reconnecting");
+        match reconnect_until(&mut reconnect, &session, policy.reconnect_for).await {
+            Ok(c) if c.session_id() == session => client = c,
+            // Not resumable or not reachable: the file is saved; indexing is unconfirmed.
+            Ok(c) => return (c, Ok(unconfirmed(&saved))),
+            Err(_) => return (client, Ok(unconfirmed(&saved))),
+        }
+    }
+}
+
 /// The file's sha256 and the session's uploads with it now (`None`: no lookup possible).
 async fn sha_and_lookup(
     client: &Client,

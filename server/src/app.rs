@@ -1,7 +1,6 @@
 //! Server-wide state shared by every connection (`Ctx`) and the glue between sessions and
 //! the subsystems: turns, uploads, offers, status and audit helpers.
 
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -79,6 +78,12 @@ pub struct Ctx {
     pub trimmer: Arc<crate::memory::Trimmer>,
     /// Standing grants, the approval timeout and the approval audit records.
     pub approvals: crate::approvals::Approvals,
+    /// Admission of NPLT peers (TCP and the Unix socket share its limits).
+    pub admission: Arc<crate::net::admission::Admission>,
+    /// Who may connect and approve over the Unix socket.
+    pub local: crate::peer::LocalAccess,
+    /// Sessions shown to clients but not stored yet (resumable by their full id).
+    pub reservations: crate::store::Reservations,
 }
 
 impl Ctx {
@@ -153,6 +158,7 @@ impl Ctx {
             audit.clone(),
             index.clone(),
             cfg.uploads_dir(),
+            crate::uploads::TempBudget::new(cfg.upload_guard, &cfg.data_dir),
         );
         let agent = Arc::new(AgentEnv {
             store: Arc::new(store.clone()),
@@ -187,9 +193,19 @@ impl Ctx {
             audit.clone(),
             std::time::Duration::from_secs(cfg.approval_timeout_secs),
         );
+        let admission = crate::net::admission::for_nplt(&cfg);
+        // Root and the server's own user only, until `start` applies the configured groups.
+        let local = crate::peer::LocalAccess {
+            server_uid: nix::unistd::geteuid().as_raw(),
+            operators: None,
+            approvers: None,
+        };
         Ctx {
             agent,
             approvals,
+            admission,
+            local,
+            reservations: crate::store::Reservations::default(),
             reassembly: protocol::ByteBudget::new(cfg.reassembly_budget_bytes),
             trimmer: Arc::default(),
             cfg: Arc::new(cfg),
@@ -254,10 +270,11 @@ impl Ctx {
         self.agent.models()
     }
 
-    pub fn audit_denial(&self, peer: &SocketAddr, what: &str, reason: &str) {
-        let p = peer.to_string();
-        self.audit
-            .deny(&[("peer", p.as_str()), ("target", what)], reason);
+    pub fn audit_denial(&self, peer: &crate::peer::Peer, what: &str, reason: &str) {
+        let fields = peer.audit_fields();
+        let mut all: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        all.push(("target", what));
+        self.audit.deny(&all, reason);
     }
 
     pub async fn status(&self, request_id: u64) -> Message {

@@ -3,27 +3,28 @@
 //! (pending requests of one connection, replies, expiry) lives with the connection
 //! (`net/nplt/approvals.rs`); this service is what it shares with the others.
 //!
-//! Who sees which grant: a session sees its own session-lifetime grants and all
-//! until-revoked grants. The server has one auth identity (its token, or none), so
-//! until-revoked grants belong to that identity, i.e. to every session.
+//! Who sees which grant: a session sees its own session-lifetime grants and the
+//! until-revoked grants of its owner (a token's name, or a local Unix user).
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use llmops_policy::grant::GrantRule;
 use llmops_tools::audit::{Audit, AuditOp};
 use protocol::GrantLifetime;
 
-use crate::store::{GrantRow, Store, StoreError};
+use crate::peer::Peer;
+use crate::store::{GrantRow, Owner, Store, StoreError};
 
 /// Default time an operator has to answer an approval request.
 pub const DEFAULT_APPROVAL_TIMEOUT_SECS: u64 = 120;
 
-/// Whose action an audit record is about: the session and the client's address.
+/// Whose action an audit record is about: the session, the client (its address, or its
+/// Unix user) and the owner whose grants it sees.
 #[derive(Debug, Clone, Copy)]
 pub struct Who<'a> {
     pub session_id: &'a str,
-    pub peer: &'a SocketAddr,
+    pub peer: &'a Peer,
+    pub owner: &'a Owner,
 }
 
 pub struct Approvals {
@@ -65,12 +66,12 @@ impl Approvals {
     /// The first grant visible to the session that matches `argv`, its use counted.
     pub async fn use_matching_grant(
         &self,
-        session_id: &str,
+        who: Who<'_>,
         argv: &[String],
     ) -> Result<Option<GrantRow>, StoreError> {
-        let (sid, argv) = (session_id.to_string(), argv.to_vec());
+        let (owner, sid, argv) = (who.owner.clone(), who.session_id.to_string(), argv.to_vec());
         self.store
-            .run(move |s| s.use_matching_grant(&sid, &argv))
+            .run(move |s| s.use_matching_grant(&owner, &sid, &argv))
             .await
     }
 
@@ -84,17 +85,18 @@ impl Approvals {
         lifetime: GrantLifetime,
         approval_id: &str,
     ) -> Result<GrantRow, StoreError> {
-        let (sid, r, t) = (who.session_id.to_string(), rule.clone(), text.to_string());
+        let (owner, sid) = (who.owner.clone(), who.session_id.to_string());
+        let (r, t) = (rule.clone(), text.to_string());
         let row = self
             .store
             .run(move |s| {
-                let existing = s.visible_grants(&sid)?.into_iter().find(|g| {
+                let existing = s.visible_grants(&owner, &sid)?.into_iter().find(|g| {
                     g.rule.covers(&r)
                         && (g.lifetime == lifetime || g.lifetime == GrantLifetime::UntilRevoked)
                 });
                 match existing {
                     Some(g) => Ok(g),
-                    None => s.insert_grant(&sid, &r, &t, lifetime),
+                    None => s.insert_grant(&owner, &sid, &r, &t, lifetime),
                 }
             })
             .await?;
@@ -112,9 +114,11 @@ impl Approvals {
         Ok(row)
     }
 
-    pub async fn list(&self, session_id: &str) -> Result<Vec<GrantRow>, StoreError> {
-        let sid = session_id.to_string();
-        self.store.run(move |s| s.visible_grants(&sid)).await
+    pub async fn list(&self, owner: &Owner, session_id: &str) -> Result<Vec<GrantRow>, StoreError> {
+        let (owner, sid) = (owner.clone(), session_id.to_string());
+        self.store
+            .run(move |s| s.visible_grants(&owner, &sid))
+            .await
     }
 
     /// Revokes a visible grant (audited `GRANT_REVOKED`); `None`: no such grant here.
@@ -123,8 +127,12 @@ impl Approvals {
         who: Who<'_>,
         grant_id: &str,
     ) -> Result<Option<GrantRow>, StoreError> {
-        let (sid, gid) = (who.session_id.to_string(), grant_id.to_string());
-        let row = self.store.run(move |s| s.revoke_grant(&sid, &gid)).await?;
+        let (owner, sid) = (who.owner.clone(), who.session_id.to_string());
+        let gid = grant_id.to_string();
+        let row = self
+            .store
+            .run(move |s| s.revoke_grant(&owner, &sid, &gid))
+            .await?;
         if let Some(g) = &row {
             let rule_json = tokens_json(&g.rule.to_tokens());
             self.record(
@@ -141,10 +149,12 @@ impl Approvals {
         Ok(row)
     }
 
-    /// One audit record of the exchange: session, client address, then `fields`.
+    /// One audit record of the exchange: session, client (address, or `unix` with the
+    /// uid and user name), then `fields`.
     pub fn record(&self, op: AuditOp, who: Who<'_>, fields: &[(&str, &str)]) {
-        let peer = who.peer.to_string();
-        let mut all: Vec<(&str, &str)> = vec![("session", who.session_id), ("peer", &peer)];
+        let peer = who.peer.audit_fields();
+        let mut all: Vec<(&str, &str)> = vec![("session", who.session_id)];
+        all.extend(peer.iter().map(|(k, v)| (*k, v.as_str())));
         all.extend_from_slice(fields);
         self.audit.record(op, &all);
     }

@@ -29,6 +29,17 @@ pub struct FileConfig {
     pub max_connections: Option<usize>,
     pub max_connections_per_ip: Option<usize>,
     pub max_preauth_connections: Option<usize>,
+    pub max_connections_per_user: Option<usize>,
+    /// The Unix socket for local users (`"none"`: no socket).
+    pub socket: Option<PathBuf>,
+    /// Group whose members may connect over the Unix socket.
+    pub operators_group: Option<String>,
+    /// Group whose members may approve actions over the Unix socket.
+    pub approvers_group: Option<String>,
+    pub upload_stall_secs: Option<u64>,
+    pub upload_temp_budget_mib: Option<u64>,
+    pub upload_temp_per_client_mib: Option<u64>,
+    pub upload_free_floor_mib: Option<u64>,
     pub upload_limit: Option<u64>,
     pub analyze_max_bytes: Option<u64>,
     #[serde(default)]
@@ -89,6 +100,16 @@ pub struct Config {
     pub max_connections_per_ip: usize,
     /// NPLT connections that may be open before completing HELLO.
     pub max_preauth_connections: usize,
+    /// NPLT connections one local user may hold on the Unix socket.
+    pub max_connections_per_user: usize,
+    /// The Unix socket local users connect to (`None`: not listening on one).
+    pub socket: Option<PathBuf>,
+    /// Members may connect over the Unix socket (besides root and the server's user).
+    pub operators_group: Option<String>,
+    /// Members may approve actions over the Unix socket (besides root and the server's user).
+    pub approvers_group: Option<String>,
+    /// Uploads, their temp space and the free-space floor.
+    pub upload_guard: UploadGuard,
     pub upload_limit: u64,
     /// Cap of `file_read` mode "analyze" on local files (uploads are analysed whole).
     pub analyze_max_bytes: u64,
@@ -121,6 +142,32 @@ pub struct Config {
     pub approval_timeout_secs: u64,
     /// Deny rules and configured actions (`[actions]`), validated by `resolve`.
     pub actions: llmops_policy::ActionsConfig,
+}
+
+/// What keeps half-finished uploads from holding the disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UploadGuard {
+    /// An upload that receives nothing for this long is dropped, its temp file removed.
+    pub stall: std::time::Duration,
+    /// Temp space all uploads in progress may take together (announced sizes).
+    pub temp_total: u64,
+    /// Temp space the uploads in progress of one client (a remote address, all loopback
+    /// TCP clients, or one local user) may take.
+    pub temp_per_client: u64,
+    /// New uploads are refused while they would leave less free space than this (or a
+    /// tenth of the filesystem, if that is less) for the database and logs.
+    pub free_floor: u64,
+}
+
+impl Default for UploadGuard {
+    fn default() -> Self {
+        UploadGuard {
+            stall: std::time::Duration::from_secs(60),
+            temp_total: 1024 << 20,
+            temp_per_client: 512 << 20,
+            free_floor: 256 << 20,
+        }
+    }
 }
 
 /// Index settings: embedder, model files, vector store, result threshold.
@@ -187,6 +234,25 @@ pub enum ConfigError {
          has {chars}"
     )]
     WeakNamedToken { name: String, chars: usize },
+    #[error(
+        "访问令牌{} 只有 {distinct} 种不同字符，至少需要 {MIN_DISTINCT_CHARS} 种 / auth token{} \
+         has only {distinct} distinct characters; it needs at least {MIN_DISTINCT_CHARS} (e.g. \
+         `openssl rand -hex 16`)",
+        tokens::label(.name), tokens::label(.name)
+    )]
+    FewDistinctToken { name: String, distinct: usize },
+    #[error(
+        "访问令牌{} 含不可见或控制字符 {code} / auth token{} contains the invisible or control \
+         character {code}; use visible characters only (e.g. `openssl rand -hex 16`)",
+        tokens::label(.name), tokens::label(.name)
+    )]
+    InvisibleToken { name: String, code: String },
+    #[error(
+        "访问令牌{} 首尾有空白 / auth token{} starts or ends with whitespace, which a client \
+         easily loses; remove it",
+        tokens::label(.name), tokens::label(.name)
+    )]
+    SpacedToken { name: String },
     #[error("{0}")]
     Invalid(String),
     #[error(transparent)]
@@ -195,6 +261,9 @@ pub enum ConfigError {
 
 /// Fewest non-space characters an auth token may have.
 pub const MIN_TOKEN_CHARS: usize = 16;
+/// Fewest distinct characters an auth token may have (a random 16-digit hex token has
+/// fewer than 6 about once in 40,000).
+pub const MIN_DISTINCT_CHARS: usize = 6;
 
 pub fn default_config_path() -> Option<PathBuf> {
     dirs::config_dir().map(|d| d.join("llmops").join("server.toml"))
@@ -260,6 +329,38 @@ impl Config {
                 .max_preauth_connections
                 .or(file.max_preauth_connections)
                 .unwrap_or(64),
+            max_connections_per_user: cli
+                .max_connections_per_user
+                .or(file.max_connections_per_user)
+                .unwrap_or(32),
+            socket: socket_path(cli.socket.take().or(file.socket.take()), &|k| {
+                std::env::var_os(k)
+            }),
+            operators_group: cli.operators_group.take().or(file.operators_group.take()),
+            approvers_group: cli.approvers_group.take().or(file.approvers_group.take()),
+            upload_guard: {
+                let d = UploadGuard::default();
+                let mib = |v: Option<u64>, d: u64| v.map_or(d, |m| m.saturating_mul(1 << 20));
+                UploadGuard {
+                    stall: cli
+                        .upload_stall_secs
+                        .or(file.upload_stall_secs)
+                        .map_or(d.stall, std::time::Duration::from_secs),
+                    temp_total: mib(
+                        cli.upload_temp_budget_mib.or(file.upload_temp_budget_mib),
+                        d.temp_total,
+                    ),
+                    temp_per_client: mib(
+                        cli.upload_temp_per_client_mib
+                            .or(file.upload_temp_per_client_mib),
+                        d.temp_per_client,
+                    ),
+                    free_floor: mib(
+                        cli.upload_free_floor_mib.or(file.upload_free_floor_mib),
+                        d.free_floor,
+                    ),
+                }
+            },
             upload_limit: cli
                 .upload_limit
                 .or(file.upload_limit)
@@ -362,9 +463,22 @@ impl Config {
                 "max_connections must be at least 1".into(),
             ));
         }
-        if self.max_connections_per_ip == 0 || self.max_preauth_connections == 0 {
+        if self.max_connections_per_ip == 0
+            || self.max_preauth_connections == 0
+            || self.max_connections_per_user == 0
+        {
             return Err(ConfigError::Invalid(
-                "max_connections_per_ip and max_preauth_connections must be at least 1".into(),
+                "max_connections_per_ip, max_connections_per_user and max_preauth_connections \
+                 must be at least 1"
+                    .into(),
+            ));
+        }
+        let g = &self.upload_guard;
+        if g.stall.is_zero() || g.temp_total == 0 || g.temp_per_client == 0 {
+            return Err(ConfigError::Invalid(
+                "upload_stall_secs, upload_temp_budget_mib and upload_temp_per_client_mib must \
+                 be at least 1"
+                    .into(),
             ));
         }
         if self.analyze_max_bytes == 0 {
@@ -431,6 +545,29 @@ impl Config {
         Ok(())
     }
 
+    /// Who may connect and approve over the Unix socket: the configured groups, looked up
+    /// in the group database now (a missing group is an error, not an open door).
+    pub fn local_access(&self) -> Result<crate::peer::LocalAccess, ConfigError> {
+        let group = |g: &Option<String>, what: &str| {
+            g.as_deref()
+                .map(|n| {
+                    crate::peer::NamedGroup::resolve(n)
+                        .map_err(|e| ConfigError::Invalid(format!("{what}: {e}")))
+                })
+                .transpose()
+        };
+        Ok(crate::peer::LocalAccess {
+            server_uid: nix::unistd::geteuid().as_raw(),
+            operators: group(&self.operators_group, "operators_group")?,
+            approvers: group(&self.approvers_group, "approvers_group")?,
+        })
+    }
+
+    /// Warnings about the configuration that do not stop the server (guessable tokens).
+    pub fn warnings(&self) -> Vec<String> {
+        tokens::warnings(&self.auth_tokens)
+    }
+
     /// Whether a HELLO must present a token (legacy clients, which cannot, are refused).
     pub fn token_required(&self) -> bool {
         !self.auth_tokens.is_empty()
@@ -449,6 +586,16 @@ impl Config {
         } else {
             owner
         })
+    }
+
+    /// The owner a local user on the Unix socket is: that user (the unnamed owner while
+    /// sessions are shared).
+    pub fn owner_for_local(&self, uid: u32) -> Owner {
+        if self.shared_sessions {
+            Owner::unnamed()
+        } else {
+            Owner::local_user(uid)
+        }
     }
 
     /// Follow-mode limits for tool calls.
@@ -495,6 +642,35 @@ impl Config {
         })
     }
 }
+
+/// The Unix socket's path: the one configured (`none` or empty: no socket), else
+/// `$RUNTIME_DIRECTORY/llmops.sock` (systemd's `RuntimeDirectory=`, `/run/llmops`), else
+/// `$XDG_RUNTIME_DIR/llmops.sock` (a server a user runs), else none.
+pub fn socket_path(
+    configured: Option<PathBuf>,
+    env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> Option<PathBuf> {
+    if let Some(p) = configured {
+        let off = p.as_os_str().is_empty() || p.as_os_str() == "none";
+        return (!off).then_some(p);
+    }
+    let dir = |k: &str| {
+        env(k)
+            .map(PathBuf::from)
+            .filter(|d| d.is_absolute())
+            .map(|d| d.join(SOCKET_NAME))
+    };
+    // systemd may list several runtime directories, separated by ':'.
+    let runtime = env("RUNTIME_DIRECTORY").and_then(|v| {
+        let first = v.to_string_lossy().split(':').next()?.to_string();
+        let d = PathBuf::from(first);
+        d.is_absolute().then(|| d.join(SOCKET_NAME))
+    });
+    runtime.or_else(|| dir("XDG_RUNTIME_DIR"))
+}
+
+/// The socket's file name in a runtime directory.
+pub const SOCKET_NAME: &str = "llmops.sock";
 
 fn load_file(path: &Path) -> Result<FileConfig, ConfigError> {
     let text = std::fs::read_to_string(path).map_err(|err| ConfigError::Read {

@@ -10,6 +10,7 @@ pub mod llm;
 pub mod logging;
 pub mod memory;
 pub mod net;
+pub mod peer;
 pub mod store;
 pub mod transfer;
 pub mod turn;
@@ -32,9 +33,12 @@ pub struct Running {
     pub rdt_addr: Option<SocketAddr>,
     /// Bound HTTP address; `None` when it could not be bound.
     pub http_addr: Option<SocketAddr>,
+    /// The Unix socket local users connect to; `None` when not listening on one.
+    pub socket: Option<std::path::PathBuf>,
     pub ctx: Arc<Ctx>,
     accept: tokio::task::JoinHandle<()>,
     services: Vec<tokio::task::JoinHandle<()>>,
+    socket_file: Option<net::unix::SocketFile>,
 }
 
 /// Opens the data dir, binds the listener and starts accepting.
@@ -50,11 +54,17 @@ pub async fn start(cfg: Config) -> anyhow::Result<Running> {
     }
     let audit =
         llmops_tools::audit::Audit::open(&cfg.data_dir).context("cannot open the audit log")?;
+    let local = cfg.local_access()?;
+    for w in cfg.warnings() {
+        tracing::warn!("{w}");
+    }
     let listener = tokio::net::TcpListener::bind(cfg.listen)
         .await
         .with_context(|| format!("cannot listen on {}", cfg.listen))?;
     let addr = listener.local_addr()?;
-    let ctx = Arc::new(Ctx::new(cfg, store, audit));
+    let mut ctx = Ctx::new(cfg, store, audit);
+    ctx.local = local;
+    let ctx = Arc::new(ctx);
     // System docs indexing and the embedder load run in the background.
     if let Some(ix) = &ctx.index {
         ix.start_background(&ctx.cfg);
@@ -76,6 +86,22 @@ pub async fn start(cfg: Config) -> anyhow::Result<Running> {
     let accept = tokio::spawn(net::accept_loop(ctx.clone(), listener));
     tracing::info!(%addr, "listening");
     let mut services = Vec::new();
+    // The Unix socket is optional too: a path in use or not writable is logged and local
+    // users connect over TCP with a token instead.
+    let socket_file = match &ctx.cfg.socket {
+        Some(path) => match net::unix::bind(path, &ctx.local) {
+            Ok((l, file)) => {
+                services.push(tokio::spawn(net::accept::unix_accept_loop(ctx.clone(), l)));
+                tracing::info!(path = %path.display(), "unix socket listening");
+                Some(file)
+            }
+            Err(e) => {
+                tracing::warn!("cannot listen on the unix socket {}: {e}", path.display());
+                None
+            }
+        },
+        None => None,
+    };
     // UDP and HTTP are optional services: a busy port is logged and the server runs
     // without them (offers in `auto` mode fall back to nplt).
     let rdt_addr = match net::rdt::bind(ctx.cfg.rdt_listen) {
@@ -114,9 +140,11 @@ pub async fn start(cfg: Config) -> anyhow::Result<Running> {
         addr,
         rdt_addr,
         http_addr,
+        socket: socket_file.as_ref().map(|f| f.path.clone()),
         ctx,
         accept,
         services,
+        socket_file,
     })
 }
 
@@ -128,6 +156,9 @@ impl Running {
         let _ = self.accept.await;
         for s in self.services {
             let _ = s.await;
+        }
+        if let Some(f) = &self.socket_file {
+            f.remove();
         }
         self.ctx.tracker.close();
         if tokio::time::timeout(grace, self.ctx.tracker.wait())

@@ -22,6 +22,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    for w in cfg.warnings() {
+        eprintln!("llmops-server: warning: {w}");
+    }
     llmops_server::memory::tune_allocator();
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -80,6 +83,9 @@ async fn run(cfg: Config) -> anyhow::Result<()> {
     }
     if let Some(a) = running.http_addr {
         println!("llmops-server http on {a}");
+    }
+    if let Some(p) = &running.socket {
+        println!("llmops-server socket on {}", p.display());
     }
     println!("llmops-server ready");
     wait_for_signal().await;

@@ -9,12 +9,14 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 mod grants;
+mod reserved;
 mod sessions;
 mod states;
 
 pub use grants::GrantRow;
 pub use llmops_common::TransferMode;
-pub use sessions::{new_session_id, Owner};
+pub use reserved::{Reservations, Reserved};
+pub use sessions::{new_session_id, session_name, Owner};
 pub use states::{OfferState, UnknownState, UploadState};
 
 #[derive(Debug, thiserror::Error)]

@@ -10,8 +10,10 @@ use tokio::io::AsyncWriteExt;
 
 use crate::store::{now_rfc3339, Store, UploadRow};
 
+mod budget;
 mod in_flight;
 mod service;
+pub use budget::{FreeSpace, StatVfs, TempBudget, TempHold};
 pub use in_flight::{InFlight, InFlightGuard};
 pub use service::{Uploads, LOOKUP_WAIT};
 
@@ -29,6 +31,26 @@ pub enum UploadError {
     ChecksumMismatch { expected: String, actual: String },
     #[error("上传失败 / upload failed: {0}")]
     Io(String),
+    #[error(
+        "上传在 {secs} 秒内没有收到数据，已放弃 (已收到 {received} / {announced} 字节) / upload \
+         stalled: no data for {secs} s, dropped after {received} of {announced} bytes"
+    )]
+    Stalled {
+        secs: u64,
+        received: u64,
+        announced: u64,
+    },
+    #[error(
+        "上传临时空间不足 / temp space for uploads in progress is full ({used} of {limit} bytes)"
+    )]
+    TempBudget {
+        /// The client's share (else the server's total).
+        client: bool,
+        used: u64,
+        limit: u64,
+    },
+    #[error("磁盘空间不足 / not enough free disk space ({free} bytes free, floor {floor})")]
+    DiskLow { free: u64, floor: u64 },
 }
 
 impl UploadError {
@@ -46,6 +68,46 @@ impl UploadError {
                 llmops_tools::human_size(*got),
                 llmops_tools::human_size(*announced)
             ),
+            UploadError::Stalled {
+                secs,
+                received,
+                announced,
+            } => format!(
+                "上传在 {secs} 秒内没有收到数据，已放弃 (已收到 {} / {}) / upload stalled: no \
+                 data for {secs} s, dropped after {} of {}; send it again",
+                llmops_tools::human_size(*received),
+                llmops_tools::human_size(*announced),
+                llmops_tools::human_size(*received),
+                llmops_tools::human_size(*announced)
+            ),
+            UploadError::TempBudget {
+                client,
+                used,
+                limit,
+            } => {
+                let (zh, en) = if *client {
+                    ("本客户端", "your client's")
+                } else {
+                    ("服务器", "the server's")
+                };
+                format!(
+                    "上传临时空间不足：{zh}正在上传的文件已占 {} (上限 {})，请等其他上传完成后重试 / \
+                     temp space for uploads in progress is full: {en} uploads in progress hold \
+                     {} (limit {}); retry when they are done",
+                    llmops_tools::human_size(*used),
+                    llmops_tools::human_size(*limit),
+                    llmops_tools::human_size(*used),
+                    llmops_tools::human_size(*limit)
+                )
+            }
+            UploadError::DiskLow { free, floor } => format!(
+                "磁盘空间不足：仅剩 {}，上传必须为历史记录和日志保留 {} / not enough free disk \
+                 space: {} free, and uploads must leave {} for the history and logs",
+                llmops_tools::human_size(*free),
+                llmops_tools::human_size(*floor),
+                llmops_tools::human_size(*free),
+                llmops_tools::human_size(*floor)
+            ),
             other => other.to_string(),
         }
     }
@@ -58,6 +120,9 @@ impl UploadError {
             UploadError::Overrun { .. } => "bad_size",
             UploadError::ChecksumMismatch { .. } => "checksum_mismatch",
             UploadError::Io(_) => "io_error",
+            UploadError::Stalled { .. } => "upload_stalled",
+            UploadError::TempBudget { .. } => "temp_budget",
+            UploadError::DiskLow { .. } => "disk_low",
         }
     }
 }
@@ -185,6 +250,8 @@ pub struct Incoming {
     sniffer: TextSniffer,
     /// Held until the upload is saved or dropped (UPLOAD_LOOKUP waits for it).
     in_flight: Option<InFlightGuard>,
+    /// Its share of the temp-space budget, given back when it is saved or dropped.
+    temp: Option<TempHold>,
 }
 
 impl Incoming {
@@ -218,7 +285,13 @@ impl Incoming {
             hasher: Sha256::new(),
             sniffer: TextSniffer::default(),
             in_flight: None,
+            temp: None,
         })
+    }
+
+    /// Keeps the upload's temp-space reservation until it is saved or dropped.
+    pub fn hold_temp(&mut self, hold: TempHold) {
+        self.temp = Some(hold);
     }
 
     /// Marks the upload in flight until it is saved (after its row commits: `finish` drops

@@ -56,6 +56,9 @@ pub struct ServerProc {
     pub rdt_addr: Option<SocketAddr>,
     /// Bound HTTP address, from the `llmops-server http on ADDR` readiness line.
     pub http_addr: Option<SocketAddr>,
+    /// The Unix socket, from the `llmops-server socket on PATH` readiness line (a test
+    /// that wants one passes `--socket PATH`; others run without).
+    pub socket: Option<PathBuf>,
     pub data_dir: tempfile::TempDir,
 }
 
@@ -101,10 +104,15 @@ impl ServerProc {
         if !extra.contains(&"--config") {
             cmd.arg("--config").arg("/dev/null");
         }
+        // Servers run side by side: none takes the user's runtime-dir socket.
+        if !extra.contains(&"--socket") {
+            cmd.arg("--socket").arg("none");
+        }
         cmd.arg("--data-dir")
             .arg(data_dir.path())
             .args(extra)
             .env_remove("LLMOPS_AUTH_TOKEN")
+            .env_remove("LLMOPS_SOCKET")
             .env_remove("ZHIPUAI_API_KEY")
             .env_remove("ZHIPU_API_KEY")
             // Tests run on the offline planner whatever the developer's environment says.
@@ -151,12 +159,14 @@ impl ServerProc {
         };
         let addr = last_word(&line)?;
         // The service lines follow at once; an older server prints none of them.
-        let (mut rdt_addr, mut http_addr) = (None, None);
+        let (mut rdt_addr, mut http_addr, mut socket) = (None, None, None);
         while let Ok(l) = rx.recv_timeout(Duration::from_secs(5)) {
             if l.starts_with("llmops-server rdt on ") {
                 rdt_addr = Some(last_word(&l)?);
             } else if l.starts_with("llmops-server http on ") {
                 http_addr = Some(last_word(&l)?);
+            } else if let Some(p) = l.strip_prefix("llmops-server socket on ") {
+                socket = Some(PathBuf::from(p));
             } else if l == "llmops-server ready" {
                 break;
             }
@@ -166,6 +176,7 @@ impl ServerProc {
             addr,
             rdt_addr,
             http_addr,
+            socket,
             data_dir,
         })
     }

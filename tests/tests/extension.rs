@@ -377,14 +377,20 @@ fn named_tokens_see_only_their_own_sessions() {
 }
 
 #[test]
-fn connection_limit_refuses_with_an_error() {
+fn the_connection_limit_closes_the_longest_idle_client_with_an_error() {
     let server = ServerProc::start_with(&["--max-connections", "2"]).expect("server");
-    let _a = ExtConn::connect(server.addr, None, None).expect("first");
+    let mut a = ExtConn::connect(server.addr, None, None).expect("first");
     let _b = ExtConn::connect(server.addr, None, None).expect("second");
-    let e = ExtConn::connect(server.addr, None, None)
-        .err()
-        .expect("third refused");
-    assert!(e.to_string().contains("busy"), "{e}");
+    // Both are idle: the third takes the place of the one idle the longest, which is told.
+    let mut c = ExtConn::connect(server.addr, None, None).expect("third served");
+    c.files().expect("served");
+    match a.recv().expect("notice") {
+        Message::Error(e) => {
+            assert_eq!(e.code, "busy", "{e:?}");
+            assert!(e.message.contains("connection limit reached (2)"), "{e:?}");
+        }
+        other => panic!("expected ERROR busy, got {other:?}"),
+    }
 }
 
 #[test]

@@ -1,43 +1,15 @@
-//! No silent loss, fair timers and fair admission, on the real server binary: a turn whose
-//! history write fails ends with an error the client sees (after the answer); a stalled
-//! frame closes an established connection after the stall timeout; idle sockets from one
-//! address, or before HELLO, cannot lock other clients out; `/api/health` answers while
-//! the NPLT port is saturated.
+//! No silent loss, on the real server binary: a turn whose history write fails ends with
+//! an error the client sees (after the answer); a stalled frame closes an established
+//! connection after the stall timeout; an upload saved before a crash is found, not
+//! duplicated, and a lookup waits for the same upload still saving; nplt and http downloads
+//! resume from the `.part`; a full disk is reported and recovered from, and the free-space
+//! floor keeps history writes safe. Fair admission: `admission.rs`; honest client exits:
+//! `honest_exits.rs`.
 
-use std::io::{Read, Write};
-use std::net::{IpAddr, SocketAddr, TcpStream};
+use std::net::SocketAddr;
 
-use llmops_tests::{ExtConn, RawConn, ServerProc};
+use llmops_tests::{ExtConn, ServerProc};
 use protocol::*;
-
-const TOKEN: &str = "reliability-test-token-0123";
-
-fn second_peer() -> IpAddr {
-    "127.0.0.2".parse().expect("ip")
-}
-
-/// The ERROR a refused extension client gets for its HELLO.
-fn refused_text(e: anyhow::Error) -> String {
-    let t = e.to_string();
-    assert!(t.starts_with("refused: busy"), "{t}");
-    t
-}
-
-/// `GET /api/health` from `src`; the status code.
-fn health_from(src: IpAddr, http: SocketAddr) -> u16 {
-    let mut s = RawConn::connect_from(src, http)
-        .expect("http connect")
-        .stream;
-    s.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        .expect("request");
-    let mut all = Vec::new();
-    s.read_to_end(&mut all).expect("response");
-    let head = String::from_utf8_lossy(&all);
-    head.split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0)
-}
 
 fn chat(c: &mut ExtConn, text: &str) -> (String, StreamEnd) {
     let t = c.chat(text, vec![]).expect("turn");
@@ -117,87 +89,6 @@ fn a_stalled_frame_on_an_established_connection_is_closed_by_the_stall_timer() {
         ),
         Ok(m) => panic!("expected the connection to close, got {m:?}"),
     }
-}
-
-#[test]
-fn one_address_cannot_take_every_slot() {
-    let server = ServerProc::start_with(&["--max-connections-per-ip", "3"]).expect("server");
-    let held: Vec<ExtConn> = (0..3)
-        .map(|_| ExtConn::connect(server.addr, None, None).expect("within the limit"))
-        .collect();
-    let e = ExtConn::connect(server.addr, None, None)
-        .err()
-        .expect("fourth from the same address refused");
-    assert!(refused_text(e).contains("too many connections from your address (limit 3)"));
-    // Another address is served; the first one gets a slot back when one closes.
-    let raw = RawConn::connect_from(second_peer(), server.addr).expect("connect");
-    ExtConn::handshake(raw, None, None).expect("another address is served");
-    drop(held);
-    let guard = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    loop {
-        match ExtConn::connect(server.addr, None, None) {
-            Ok(_) => break,
-            Err(e) if std::time::Instant::now() < guard => {
-                let _ = refused_text(e);
-                std::thread::sleep(std::time::Duration::from_millis(50));
-            }
-            Err(e) => panic!("slots not given back: {e}"),
-        }
-    }
-}
-
-#[test]
-fn silent_peers_before_hello_are_evicted_for_new_clients() {
-    let server = ServerProc::start_with(&[
-        "--auth-token",
-        TOKEN,
-        "--max-preauth-connections",
-        "4",
-        "--max-connections",
-        "16",
-    ])
-    .expect("server");
-    // Eight silent sockets: each newcomer evicts the oldest silent one.
-    let mut silent: Vec<RawConn> = (0..8)
-        .map(|_| RawConn::connect(server.addr).expect("connect"))
-        .collect();
-    // A real client still gets in (evicting one more silent peer) ...
-    let mut c = ExtConn::connect(server.addr, None, Some(TOKEN)).expect("client served");
-    c.files().expect("served");
-    // ... and the oldest silent peer was told why it was closed.
-    let (ty, payload) = silent[0].recv().expect("eviction notice");
-    assert_eq!(ty, MsgType::Error.code());
-    let text = String::from_utf8_lossy(&payload);
-    assert!(
-        text.contains("busy") && text.contains("completed HELLO (limit 4)"),
-        "{text}"
-    );
-    // Authenticated clients do not count against the pre-HELLO budget.
-    let many: Vec<ExtConn> = (0..6)
-        .map(|_| ExtConn::connect(server.addr, None, Some(TOKEN)).expect("authenticated"))
-        .collect();
-    assert_eq!(many.len(), 6);
-    silent.clear();
-}
-
-#[test]
-fn health_answers_while_nplt_and_http_are_flooded() {
-    let server = ServerProc::start_with(&["--max-connections", "8"]).expect("server");
-    let http = server.http_addr.expect("http address");
-    // NPLT saturated: every slot taken by idle clients, the next one refused.
-    let _held: Vec<ExtConn> = (0..8)
-        .map(|_| ExtConn::connect(server.addr, None, None).expect("slot"))
-        .collect();
-    let e = ExtConn::connect(server.addr, None, None)
-        .err()
-        .expect("NPLT full");
-    assert!(refused_text(e).contains("connection limit reached (8)"));
-    assert_eq!(health_from("127.0.0.1".parse().expect("ip"), http), 200);
-    // 70 idle HTTP sockets from one address take at most its share of the HTTP slots.
-    let _idle: Vec<TcpStream> = (0..70)
-        .map(|_| TcpStream::connect(http).expect("http connect"))
-        .collect();
-    assert_eq!(health_from(second_peer(), http), 200);
 }
 
 /// Issue 16 finding 7: the server is killed after an upload is saved (file fsync'd, row
@@ -465,7 +356,9 @@ fn on_a_full_disk_uploads_can_be_deleted_and_sessions_say_disk_full() {
         dir.path().display()
     );
     let wrapper = ["unshare", "-rm", "sh", "-c", script.as_str()];
-    let server = ServerProc::start_wrapped(&wrapper, dir, &["--embedder", "none"]).expect("server");
+    // Floor 0: this test fills the disk for real (the floor is the next test's).
+    let flags = ["--embedder", "none", "--upload-free-floor-mib", "0"];
+    let server = ServerProc::start_wrapped(&wrapper, dir, &flags).expect("server");
     let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
     let mut kept = vec![];
     // Fill the disk: 1 MiB uploads, then smaller ones, until even 1 byte fails.
@@ -485,11 +378,29 @@ fn on_a_full_disk_uploads_can_be_deleted_and_sessions_say_disk_full() {
     }
     assert!(failures > 0 && kept.len() > 4, "{failures} {}", kept.len());
 
-    // A new session: made (SQLite may reuse its WAL's space) or refused as disk_full.
-    if let Err(e) = ExtConn::connect(server.addr, None, None) {
-        let t = e.to_string();
-        assert!(t.contains("disk_full"), "{t}");
-        assert!(t.contains("磁盘已满 / disk full"), "{t}");
+    // A new session: made (SQLite may reuse its WAL's space) or refused as disk_full. It
+    // is stored by its first use, here a rename.
+    let mut fresh = ExtConn::connect(server.addr, None, None).expect("hello stores nothing");
+    let rid = fresh.next_id();
+    fresh
+        .send(&Message::SessionCmd(SessionCmd {
+            request_id: rid,
+            op: SessionOp::Rename {
+                id: None,
+                name: "on a full disk".into(),
+            },
+        }))
+        .expect("rename");
+    let reply = fresh
+        .recv_until(|m| match m {
+            Message::SessionReply(r) => r.request_id == rid,
+            Message::Error(e) => e.request_id == Some(rid),
+            _ => false,
+        })
+        .expect("reply");
+    if let Some(Message::Error(e)) = reply.last() {
+        assert_eq!(e.code, "disk_full", "{e:?}");
+        assert!(e.message.contains("磁盘已满 / disk full"), "{e:?}");
     }
 
     // Deleting works on the full disk, and frees the space for a new 1 MiB upload.
@@ -512,4 +423,56 @@ fn on_a_full_disk_uploads_can_be_deleted_and_sessions_say_disk_full() {
     let again = try_upload(&mut c, "after.txt", &vec![b'y'; 1024 * 1024]);
     assert!(again.is_ok(), "{again:?}");
     assert_eq!(c.files().expect("files").len(), kept.len() - 3 + 1);
+}
+
+/// The free-space floor: on a 24 MiB disk (a tmpfs, as above) with the default floor, new
+/// uploads are refused with `disk_low` while there is still room, and a chat turn after
+/// that is saved in the history: uploads never take the space history writes need.
+#[test]
+fn the_free_space_floor_refuses_uploads_before_history_writes_are_at_risk() {
+    if !can_mount_tmpfs() {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must allow an unprivileged tmpfs mount (unshare -rm) for the disk-floor test"
+        );
+        eprintln!("skipped: no unprivileged tmpfs mount here (unshare -rm)");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let script = format!(
+        "mount -t tmpfs -o size=24m tmpfs '{}' && exec \"$0\" \"$@\"",
+        dir.path().display()
+    );
+    let wrapper = ["unshare", "-rm", "sh", "-c", script.as_str()];
+    let server = ServerProc::start_wrapped(&wrapper, dir, &["--embedder", "none"]).expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    let body = vec![b'x'; 1024 * 1024];
+    let mut refused = None;
+    for i in 0..64 {
+        match try_upload(&mut c, &format!("fill-{i}.txt"), &body) {
+            Ok(_) => {}
+            Err(e) => {
+                refused = Some(e);
+                break;
+            }
+        }
+    }
+    let e = refused.expect("the floor refused an upload before 64 MiB");
+    assert_eq!(e.code, "disk_low", "{e:?}");
+    assert!(e.message.contains("must leave"), "{}", e.message);
+    let (_, end) = chat(&mut c, "磁盘使用情况");
+    assert_eq!(end.status, EndStatus::Ok, "{end:?}");
+    let rid = c.next_id();
+    c.send(&Message::HistoryGet(HistoryGet {
+        request_id: rid,
+        limit: None,
+    }))
+    .expect("history");
+    let seen = c
+        .recv_until(|m| matches!(m, Message::History(_)))
+        .expect("history");
+    let Some(Message::History(h)) = seen.last() else {
+        unreachable!("recv_until ends on the match")
+    };
+    assert_eq!(h.messages.len(), 2, "the question and the answer are saved");
 }

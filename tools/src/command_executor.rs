@@ -14,7 +14,7 @@ use super::{check_session_isolation, parse_args, Tool, ToolCtx, ToolFuture, Tool
 use crate::audit::AuditOp;
 use crate::data::{CommandData, ToolData};
 use llmops_common::ToolName;
-use llmops_policy::{CommandError, Pipeline, UploadFile, ValidatedCommand};
+use llmops_policy::{Cmd, CommandError, Pipeline, UploadFile, ValidatedCommand};
 
 pub use run::{execute, execute_pipeline, locate, not_installed_message, ExecOutcome, SAFE_PATH};
 
@@ -54,6 +54,62 @@ fn check_paths(ctx: &ToolCtx, p: &Pipeline) -> Result<(), Box<dyn super::DenyRea
         }
     }
     Ok(())
+}
+
+/// Listing the shared uploads root (a bare `ls` or `du` in the working dir, or naming the
+/// root) shows only this session's uploads: every other entry of the root is hidden from
+/// that stage (`ls --ignore=NAME`, `du --exclude=NAME`), so other sessions' upload ids
+/// never reach the output nor the next stage of a pipeline. Other paths under the root are
+/// refused by the session isolation check.
+fn hide_foreign_uploads(ctx: &ToolCtx, p: &mut Pipeline) {
+    let Ok(root) = llmops_policy::path::resolve(&ctx.uploads_root()) else {
+        return;
+    };
+    let mine: std::collections::HashSet<std::ffi::OsString> = ctx
+        .session_uploads()
+        .iter()
+        .filter_map(|u| {
+            let r = llmops_policy::path::resolve(&u.path).ok()?;
+            let first = r.strip_prefix(&root).ok()?.components().next()?;
+            Some(first.as_os_str().to_os_string())
+        })
+        .collect();
+    for stage in &mut p.stages {
+        let opt = match stage.cmd {
+            Cmd::Ls => "--ignore=",
+            Cmd::Du => "--exclude=",
+            _ => continue,
+        };
+        if !stage.paths.iter().any(|path| path == &root) {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(&root) else {
+            continue;
+        };
+        let hidden: Vec<std::ffi::OsString> = entries
+            .flatten()
+            .map(|e| e.file_name())
+            .filter(|n| !mine.contains(n))
+            .map(|n| {
+                let mut o = std::ffi::OsString::from(opt);
+                o.push(glob_escape(&n.to_string_lossy()));
+                o
+            })
+            .collect();
+        stage.argv.splice(0..0, hidden);
+    }
+}
+
+/// `name` as a shell pattern matching only itself.
+fn glob_escape(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if matches!(c, '*' | '?' | '[' | ']' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn stage_words(p: &Pipeline) -> Vec<Vec<String>> {
@@ -128,7 +184,7 @@ impl Tool for CommandExecutorTool {
                     path: u.path,
                 })
                 .collect();
-            let pipeline = match ctx.commands.validate_pipeline(
+            let mut pipeline = match ctx.commands.validate_pipeline(
                 &args.command,
                 &args.args,
                 &ctx.paths,
@@ -140,6 +196,7 @@ impl Tool for CommandExecutorTool {
             if let Err(e) = check_paths(ctx, &pipeline) {
                 return ctx.deny(self.name(), &shown, e.as_ref());
             }
+            hide_foreign_uploads(ctx, &mut pipeline);
             let mut timeout = ctx.commands.timeout();
             if let Some(secs) = args.timeout.filter(|s| s.is_finite() && *s > 0.0) {
                 timeout = timeout.min(Duration::from_secs_f64(secs));

@@ -10,7 +10,7 @@ use protocol::{AgentEventKind, EndStatus, Message, Req, SessionCmd, SessionOp};
 use serde_json::json;
 
 use crate::client::{Client, ClientError, ClientOptions, UploadMode};
-use llmops_client::upload::{upload_retrying, RetryPolicy};
+use llmops_client::upload::{upload_retrying, wait_indexed_retrying, RetryPolicy};
 use protocol::FileInfo;
 
 pub mod approve;
@@ -50,7 +50,9 @@ pub struct Cli {
 
 #[derive(Debug, Args, Clone)]
 pub struct Common {
-    /// Server address (host:port).
+    /// Server address: host:port, unix:/path/to/socket, or several comma-separated (tried
+    /// in order). Default: the local server's socket ($XDG_RUNTIME_DIR/llmops.sock or
+    /// /run/llmops/llmops.sock) when it exists, then 127.0.0.1:9999.
     #[arg(
         long,
         global = true,
@@ -272,6 +274,7 @@ fn fail(common: &Common, e: &ClientError) -> u8 {
     if common.json {
         let kind = match e {
             ClientError::Server { code, .. } => code.clone(),
+            ClientError::NoSuchFolder(_) => "bad_destination".into(),
             ClientError::Unreachable { .. } => "unreachable".into(),
             ClientError::NotNplt { .. } => "not_nplt".into(),
             _ => "error".into(),
@@ -344,7 +347,8 @@ pub async fn collect_turn_with(
 
 /// Uploads `file`; when the connection is lost it reconnects to the same session, asks
 /// whether the file landed (UPLOAD_LOOKUP) and sends it again only if not. Returns once the
-/// file is indexed (a script searches right after), with the client to go on with.
+/// file is indexed (a script searches right after), with the client to go on with; a file
+/// that landed is reported as landed even when the server goes away before it is indexed.
 async fn upload_file(
     client: Client,
     common: &Common,
@@ -369,9 +373,24 @@ async fn upload_file(
             up.file.filename
         );
     }
-    let res = client
-        .wait_indexed(&up.file.file_id, Duration::from_secs(600))
-        .await;
+    let (client, res) = wait_indexed_retrying(
+        client,
+        up.file,
+        Duration::from_secs(600),
+        RetryPolicy::default(),
+        reconnect,
+    )
+    .await;
+    let res = res.map(|w| {
+        if !w.confirmed {
+            errln!(
+                "已保存 {}，但服务器在建立索引前断开，重启后会自动索引 / {} is saved, but the server went away before it was indexed; it is indexed when the server starts again",
+                w.file.filename,
+                w.file.filename
+            );
+        }
+        w.file
+    });
     (client, res)
 }
 
@@ -410,27 +429,49 @@ async fn ask(
         }
     })
     .await?;
+    let (status, failure) = turn_status(&r);
     if json_mode {
-        outln!(
-            "{}",
-            json!({"session_id": client.session_id(), "answer": r.answer, "steps": r.steps,
-                   "approvals": r.approvals_json()})
-        );
+        let mut v = json!({"session_id": client.session_id(), "status": status,
+            "answer": r.answer, "steps": r.steps, "approvals": r.approvals_json()});
+        if let Some(m) = &failure {
+            v["message"] = json!(m);
+            v["error"] = json!(m);
+        }
+        outln!("{v}");
     } else {
         outln!();
     }
-    Ok(match r.status {
-        Some(EndStatus::Ok) => 0,
-        _ => {
-            if !json_mode {
-                errln!(
-                    "llmops-tui: turn ended: {}",
-                    r.error.unwrap_or_else(|| "cancelled or failed".into())
-                );
-            }
+    // A failed turn says why on stderr in both modes (a script may only keep stderr).
+    Ok(match failure {
+        None => 0,
+        Some(m) => {
+            errln!("llmops-tui: turn ended ({status}): {m}");
             1
         }
     })
+}
+
+/// A turn's status word (`ok`, `cancelled`, `error`) and, unless it is `ok`, the reason.
+fn turn_status(r: &TurnResult) -> (&'static str, Option<String>) {
+    match r.status {
+        Some(EndStatus::Ok) => ("ok", None),
+        Some(EndStatus::Cancelled) => (
+            "cancelled",
+            Some(
+                r.error
+                    .clone()
+                    .unwrap_or_else(|| "已取消 / cancelled".into()),
+            ),
+        ),
+        Some(EndStatus::Error) | None => (
+            "error",
+            Some(
+                r.error
+                    .clone()
+                    .unwrap_or_else(|| "本轮对话失败 / the turn failed".into()),
+            ),
+        ),
+    }
 }
 
 async fn upload(
@@ -484,6 +525,8 @@ async fn download(
     out: &std::path::Path,
     force: bool,
 ) -> Result<u8, ClientError> {
+    // Checked before an offer is made: a missing folder is the user's to fix.
+    llmops_client::download::check_destination(out)?;
     let offer = crate::download::request_offer(client, target, mode).await?;
     if !common.json {
         errln!(

@@ -43,9 +43,12 @@ fn main() -> ExitCode {
     let (config, warning) = Config::load();
     // Precedence: flag > env > config file > default.
     if matches.value_source("server") == Some(ValueSource::DefaultValue) {
-        if let Some(s) = &config.server {
-            args.common.server = s.clone();
-        }
+        // Without a choice: the local server's Unix socket when there is one (no token;
+        // the server knows the user), else TCP on loopback.
+        args.common.server = match &config.server {
+            Some(s) => s.clone(),
+            None => llmops_client::endpoint::default_server(),
+        };
     }
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

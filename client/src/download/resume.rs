@@ -47,6 +47,19 @@ pub fn held(part: &Path, offer: &Offer) -> u64 {
     0
 }
 
+/// Whether `part` already holds the whole offered file: its resume file names this file,
+/// its length is the size, and its sha256 (computed on the blocking pool) matches. A
+/// whole-length part that does not verify is left for [`held`] to remove.
+pub async fn complete(part: &Path, offer: &Offer) -> bool {
+    let len = std::fs::metadata(part).map(|m| m.len()).unwrap_or(0);
+    if len == 0 || len != offer.size || !describes(part, offer.size, &offer.sha256) {
+        return false;
+    }
+    let p = part.to_path_buf();
+    let sha = tokio::task::spawn_blocking(move || crate::rdt::sha256_of(&p)).await;
+    matches!(sha, Ok(Ok(s)) if s == offer.sha256)
+}
+
 /// A re-run gets a new offer id: the `.part` of an earlier attempt at the same file (same
 /// name, size and sha256 in its resume file) is adopted by renaming it and its resume file
 /// to `part`. Nothing happens when `part` already has a resume file.
@@ -139,6 +152,28 @@ mod tests {
         std::fs::write(&part, vec![b'x'; 1000]).expect("part");
         record(&part, 1000, "aa").expect("record");
         assert_eq!(held(&part, &offer("o1", 1000, "aa")), 0);
+    }
+
+    #[tokio::test]
+    async fn a_whole_part_that_verifies_is_complete_and_one_that_does_not_is_not() {
+        use sha2::{Digest, Sha256};
+        let d = tempfile::tempdir().expect("dir");
+        let part = d.path().join(".big.log.o1.part");
+        let body = b"all of it\n".repeat(100);
+        let sha = hex::encode(Sha256::digest(&body));
+        std::fs::write(&part, &body).expect("part");
+        record(&part, body.len() as u64, &sha).expect("record");
+        let o = offer("o1", body.len() as u64, &sha);
+        assert!(complete(&part, &o).await);
+        // Same length, other bytes: not complete, and `held` then removes it.
+        std::fs::write(&part, vec![b'z'; body.len()]).expect("part");
+        assert!(!complete(&part, &o).await);
+        assert_eq!(held(&part, &o), 0);
+        assert!(!part.exists());
+        // A prefix is not complete.
+        std::fs::write(&part, &body[..10]).expect("part");
+        record(&part, body.len() as u64, &sha).expect("record");
+        assert!(!complete(&part, &o).await);
     }
 
     #[test]

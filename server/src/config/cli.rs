@@ -41,6 +41,36 @@ pub struct Cli {
     /// Maximum NPLT connections that have not completed HELLO yet (default 64).
     #[arg(long, env = "LLMOPS_MAX_PREAUTH_CONNECTIONS")]
     pub max_preauth_connections: Option<usize>,
+    /// Maximum concurrent NPLT connections of one local user on the Unix socket (default 32).
+    #[arg(long, env = "LLMOPS_MAX_CONNECTIONS_PER_USER")]
+    pub max_connections_per_user: Option<usize>,
+    /// Unix socket for local users, identified by their Unix user (no token). Default:
+    /// $RUNTIME_DIRECTORY/llmops.sock under systemd, else $XDG_RUNTIME_DIR/llmops.sock;
+    /// `none` for no socket.
+    #[arg(long, env = "LLMOPS_SOCKET")]
+    pub socket: Option<PathBuf>,
+    /// Group whose members may connect over the Unix socket (root and the server's user
+    /// always may). The socket file is made group-accessible for it (mode 0660).
+    #[arg(long, env = "LLMOPS_OPERATORS_GROUP")]
+    pub operators_group: Option<String>,
+    /// Group whose members may approve actions over the Unix socket (root and the server's
+    /// user always may).
+    #[arg(long, env = "LLMOPS_APPROVERS_GROUP")]
+    pub approvers_group: Option<String>,
+    /// Seconds an upload may go without receiving data before it is dropped (default 60).
+    #[arg(long, env = "LLMOPS_UPLOAD_STALL_SECS")]
+    pub upload_stall_secs: Option<u64>,
+    /// Temp space all uploads in progress may take, in MiB (default 1024).
+    #[arg(long, env = "LLMOPS_UPLOAD_TEMP_BUDGET_MIB")]
+    pub upload_temp_budget_mib: Option<u64>,
+    /// Temp space the uploads in progress of one client (remote address, loopback, or local
+    /// user) may take, in MiB (default 512).
+    #[arg(long, env = "LLMOPS_UPLOAD_TEMP_PER_CLIENT_MIB")]
+    pub upload_temp_per_client_mib: Option<u64>,
+    /// Free space new uploads must leave on the data directory's filesystem, in MiB
+    /// (default 256, or a tenth of the filesystem if that is less).
+    #[arg(long, env = "LLMOPS_UPLOAD_FREE_FLOOR_MIB")]
+    pub upload_free_floor_mib: Option<u64>,
     /// Upload size limit in bytes.
     #[arg(long, env = "LLMOPS_UPLOAD_LIMIT")]
     pub upload_limit: Option<u64>,

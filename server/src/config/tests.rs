@@ -190,8 +190,8 @@ fn weak_tokens_are_refused_with_the_rule() {
 fn named_tokens_from_flags_or_the_file_and_their_owners() {
     let cli = Cli {
         auth_token: vec![
-            "alice=aaaaaaaaaaaaaaaa1".into(),
-            "bob=bbbbbbbbbbbbbbbb2".into(),
+            "alice=a1b2c3d4e5f6a7b8".into(),
+            "bob=b9c8d7e6f5a4b3c2".into(),
         ],
         config: Some(PathBuf::from("/dev/null")),
         ..Default::default()
@@ -199,7 +199,7 @@ fn named_tokens_from_flags_or_the_file_and_their_owners() {
     let c = Config::resolve(cli).expect("valid");
     assert!(c.token_required());
     assert_eq!(
-        c.owner_for(Some("bbbbbbbbbbbbbbbb2")),
+        c.owner_for(Some("b9c8d7e6f5a4b3c2")),
         Some(Owner::named("bob"))
     );
     assert_eq!(c.owner_for(Some("wrong")), None);
@@ -208,7 +208,7 @@ fn named_tokens_from_flags_or_the_file_and_their_owners() {
     let p = d.path().join("s.toml");
     std::fs::write(
         &p,
-        "auth_tokens = { alice = \"aaaaaaaaaaaaaaaa1\", bob = \"short\" }\n",
+        "auth_tokens = { alice = \"a1b2c3d4e5f6a7b8\", bob = \"short\" }\n",
     )
     .expect("write");
     match Config::resolve(Cli {
@@ -222,7 +222,7 @@ fn named_tokens_from_flags_or_the_file_and_their_owners() {
     }
     std::fs::write(
         &p,
-        "auth_tokens = { alice = \"aaaaaaaaaaaaaaaa1\" }\nshared_sessions = true\n",
+        "auth_tokens = { alice = \"a1b2c3d4e5f6a7b8\" }\nshared_sessions = true\n",
     )
     .expect("write");
     let c = Config::resolve(Cli {
@@ -232,7 +232,7 @@ fn named_tokens_from_flags_or_the_file_and_their_owners() {
     .expect("valid");
     // Shared: the token still admits, every session is the unnamed owner's.
     assert_eq!(
-        c.owner_for(Some("aaaaaaaaaaaaaaaa1")),
+        c.owner_for(Some("a1b2c3d4e5f6a7b8")),
         Some(Owner::unnamed())
     );
     assert_eq!(c.owner_for(Some("x")), None);
@@ -372,4 +372,86 @@ fn unknown_file_keys_are_reported() {
     })
     .expect_err("typo");
     assert!(err.to_string().contains("lisen"));
+}
+
+#[test]
+fn the_socket_path_comes_from_the_flag_then_systemd_then_the_users_runtime_dir() {
+    use std::ffi::OsString;
+    let env = |vars: &'static [(&'static str, &'static str)]| {
+        move |k: &str| {
+            vars.iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| OsString::from(v))
+        }
+    };
+    let both = env(&[
+        ("RUNTIME_DIRECTORY", "/run/llmops:/run/other"),
+        ("XDG_RUNTIME_DIR", "/run/user/1000"),
+    ]);
+    assert_eq!(
+        super::socket_path(None, &both),
+        Some(PathBuf::from("/run/llmops/llmops.sock"))
+    );
+    let user = env(&[("XDG_RUNTIME_DIR", "/run/user/1000")]);
+    assert_eq!(
+        super::socket_path(None, &user),
+        Some(PathBuf::from("/run/user/1000/llmops.sock"))
+    );
+    assert_eq!(super::socket_path(None, &env(&[])), None);
+    // A relative runtime dir is ignored (it would depend on the working directory).
+    assert_eq!(
+        super::socket_path(None, &env(&[("XDG_RUNTIME_DIR", "run")])),
+        None
+    );
+    assert_eq!(
+        super::socket_path(Some(PathBuf::from("/tmp/x.sock")), &both),
+        Some(PathBuf::from("/tmp/x.sock"))
+    );
+    assert_eq!(super::socket_path(Some(PathBuf::from("none")), &both), None);
+}
+
+#[test]
+fn upload_guards_have_defaults_and_refuse_zero() {
+    let c = Config::resolve(Cli {
+        config: Some(PathBuf::from("/dev/null")),
+        ..Default::default()
+    })
+    .expect("valid");
+    assert_eq!(c.upload_guard, super::UploadGuard::default());
+    assert_eq!(c.upload_guard.stall, std::time::Duration::from_secs(60));
+    let c = Config::resolve(Cli {
+        config: Some(PathBuf::from("/dev/null")),
+        upload_stall_secs: Some(5),
+        upload_temp_per_client_mib: Some(64),
+        ..Default::default()
+    })
+    .expect("valid");
+    assert_eq!(c.upload_guard.stall, std::time::Duration::from_secs(5));
+    assert_eq!(c.upload_guard.temp_per_client, 64 << 20);
+    let bad = Config::resolve(Cli {
+        config: Some(PathBuf::from("/dev/null")),
+        upload_temp_budget_mib: Some(0),
+        ..Default::default()
+    });
+    assert!(matches!(bad, Err(ConfigError::Invalid(_))), "{bad:?}");
+}
+
+#[test]
+fn a_missing_group_is_an_error_not_an_open_door() {
+    let c = Config::resolve(Cli {
+        config: Some(PathBuf::from("/dev/null")),
+        approvers_group: Some("no-such-group-llmops-test".into()),
+        ..Default::default()
+    })
+    .expect("valid");
+    let e = c.local_access().expect_err("missing group");
+    assert!(e.to_string().contains("no-such-group-llmops-test"), "{e}");
+    let c = Config::resolve(Cli {
+        config: Some(PathBuf::from("/dev/null")),
+        operators_group: Some("root".into()),
+        ..Default::default()
+    })
+    .expect("valid");
+    let a = c.local_access().expect("root group exists");
+    assert_eq!(a.operators.map(|g| g.gid), Some(0));
 }

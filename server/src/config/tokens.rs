@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use llmops_common::constant_time_eq;
 
-use super::{ConfigError, MIN_TOKEN_CHARS};
+use super::{ConfigError, MIN_DISTINCT_CHARS, MIN_TOKEN_CHARS};
 use crate::store::Owner;
 
 /// Longest token name.
@@ -51,6 +51,111 @@ impl AuthToken {
     fn strength(&self) -> usize {
         self.secret.chars().filter(|c| !c.is_whitespace()).count()
     }
+
+    fn distinct(&self) -> usize {
+        let mut seen: Vec<char> = self.secret.chars().filter(|c| !c.is_whitespace()).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        seen.len()
+    }
+
+    /// The rules one token must meet: visible characters only, no whitespace at either
+    /// end, at least [`MIN_TOKEN_CHARS`] non-space characters of which at least
+    /// [`MIN_DISTINCT_CHARS`] differ.
+    fn check(&self) -> Result<(), ConfigError> {
+        let name = self.owner.as_str().to_string();
+        if let Some(c) = self.secret.chars().find(|c| invisible(*c)) {
+            return Err(ConfigError::InvisibleToken {
+                name,
+                code: format!("U+{:04X}", c as u32),
+            });
+        }
+        let strong = self.strength();
+        if strong < MIN_TOKEN_CHARS {
+            return Err(if self.owner.is_unnamed() {
+                ConfigError::WeakToken(strong)
+            } else {
+                ConfigError::WeakNamedToken {
+                    name,
+                    chars: strong,
+                }
+            });
+        }
+        if self.secret.trim() != self.secret {
+            return Err(ConfigError::SpacedToken { name });
+        }
+        let distinct = self.distinct();
+        if distinct < MIN_DISTINCT_CHARS {
+            return Err(ConfigError::FewDistinctToken { name, distinct });
+        }
+        Ok(())
+    }
+}
+
+/// ` NAME` for a named token's messages, nothing for the unnamed one.
+pub fn label(name: &str) -> String {
+    if name.is_empty() {
+        String::new()
+    } else {
+        format!(" {name}")
+    }
+}
+
+/// Characters a token must not contain: controls, and format or filler characters that
+/// show as nothing (zero-width spaces and joiners, direction marks, the BOM, variation
+/// selectors, Hangul fillers, tags). Such a token cannot be typed or seen reliably.
+fn invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c as u32,
+            0x00AD
+                | 0x034F
+                | 0x061C
+                | 0x115F..=0x1160
+                | 0x17B4..=0x17B5
+                | 0x180B..=0x180F
+                | 0x200B..=0x200F
+                | 0x202A..=0x202E
+                | 0x2060..=0x206F
+                | 0x3164
+                | 0xFE00..=0xFE0F
+                | 0xFEFF
+                | 0xFFA0
+                | 0xFFF0..=0xFFFB
+                | 0x1D173..=0x1D17A
+                | 0xE0000..=0xE0FFF
+        )
+}
+
+/// Words and runs that make a token guessable (checked lowercased).
+const GUESSABLE: &[&str] = &[
+    "password", "passwd", "secret", "token", "changeme", "admin", "letmein", "qwerty", "asdf",
+    "welcome", "default", "llmops", "example", "test", "1234", "abcd", "0000", "1111", "aaaa",
+];
+
+/// Warnings for tokens that pass the rules but look guessable (a dictionary word, a
+/// keyboard or counting run): said at start, not refused.
+pub fn warnings(tokens: &[AuthToken]) -> Vec<String> {
+    let mut out = Vec::new();
+    for t in tokens {
+        let lower = t.secret.to_lowercase();
+        let found: Vec<&str> = GUESSABLE
+            .iter()
+            .copied()
+            .filter(|w| lower.contains(w))
+            .collect();
+        if !found.is_empty() {
+            let who = label(t.owner.as_str());
+            out.push(format!(
+                "访问令牌{who} 含常见词或序列 ({}), 容易被猜中；建议用随机令牌 / auth token{who} \
+                 contains common words or runs ({}) and may be guessed; prefer a random one \
+                 (`openssl rand -hex 16`)",
+                found.join(", "),
+                found.join(", ")
+            ));
+        }
+    }
+    out
 }
 
 /// A token name: 1 to 32 ASCII letters, digits, `_`, `-` or `.`.
@@ -99,17 +204,7 @@ pub fn collect(
 /// Every token strong enough, one unnamed token at most, names and secrets unique.
 pub fn validate(tokens: &[AuthToken]) -> Result<(), ConfigError> {
     for t in tokens {
-        let strong = t.strength();
-        if strong < MIN_TOKEN_CHARS {
-            return Err(if t.owner.is_unnamed() {
-                ConfigError::WeakToken(strong)
-            } else {
-                ConfigError::WeakNamedToken {
-                    name: t.owner.as_str().to_string(),
-                    chars: strong,
-                }
-            });
-        }
+        t.check()?;
     }
     for (i, a) in tokens.iter().enumerate() {
         for b in &tokens[i + 1..] {
@@ -175,22 +270,38 @@ mod tests {
     #[test]
     fn the_presented_token_finds_its_owner() {
         let tokens = vec![
-            AuthToken::parse_arg("alice=aaaaaaaaaaaaaaaa1"),
-            AuthToken::parse_arg("bob=bbbbbbbbbbbbbbbb2"),
-            AuthToken::parse_arg("cccccccccccccccc3"),
+            AuthToken::parse_arg("alice=a1b2c3d4e5f6a7b8"),
+            AuthToken::parse_arg("bob=b9c8d7e6f5a4b3c2"),
+            AuthToken::parse_arg("c0d1e2f3a4b5c6d7"),
         ];
         validate(&tokens).expect("valid");
         assert_eq!(
-            owner_of(&tokens, "bbbbbbbbbbbbbbbb2"),
+            owner_of(&tokens, "b9c8d7e6f5a4b3c2"),
             Some(Owner::named("bob"))
         );
         assert_eq!(
-            owner_of(&tokens, "cccccccccccccccc3"),
+            owner_of(&tokens, "c0d1e2f3a4b5c6d7"),
             Some(Owner::unnamed())
         );
-        assert_eq!(owner_of(&tokens, "bob=bbbbbbbbbbbbbbbb2"), None);
+        assert_eq!(owner_of(&tokens, "bob=b9c8d7e6f5a4b3c2"), None);
         assert_eq!(owner_of(&tokens, ""), None);
         assert_eq!(owner_of(&[], "x"), None);
+    }
+
+    #[test]
+    fn guessable_tokens_are_warned_about_not_refused() {
+        let tokens = [
+            AuthToken::parse_arg("alice=my-secret-password-99"),
+            AuthToken::parse_arg("9f86d081884c7d65"),
+        ];
+        validate(&tokens).expect("valid");
+        let w = warnings(&tokens);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(
+            w[0].contains("alice") && w[0].contains("password, secret"),
+            "{}",
+            w[0]
+        );
     }
 
     #[test]
@@ -216,6 +327,36 @@ mod tests {
             validate(&two_unnamed),
             Err(ConfigError::Invalid(_))
         ));
+        // Entropy: distinct characters, invisible characters, whitespace at the ends.
+        let same_char = [AuthToken::parse_arg(&"a".repeat(16))];
+        match validate(&same_char) {
+            Err(e @ ConfigError::FewDistinctToken { distinct: 1, .. }) => {
+                assert!(e.to_string().contains("only 1 distinct"), "{e}");
+            }
+            other => panic!("expected FewDistinctToken, got {other:?}"),
+        }
+        let zero_width = [AuthToken::parse_arg(&"\u{200B}".repeat(16))];
+        match validate(&zero_width) {
+            Err(e @ ConfigError::InvisibleToken { .. }) => {
+                assert!(e.to_string().contains("U+200B"), "{e}");
+            }
+            other => panic!("expected InvisibleToken, got {other:?}"),
+        }
+        for t in ["0123456789abcdef\u{200D}", "alice=ab\tcdefghijklmnopq"] {
+            let r = validate(&[AuthToken::parse_arg(t)]);
+            assert!(
+                matches!(r, Err(ConfigError::InvisibleToken { .. })),
+                "{t:?}: {r:?}"
+            );
+        }
+        let spaced = [AuthToken::parse_arg("0123456789abcdef ")];
+        assert!(matches!(
+            validate(&spaced),
+            Err(ConfigError::SpacedToken { .. })
+        ));
+        // A passphrase with inner spaces and a random hex token pass.
+        validate(&[AuthToken::parse_arg("correct horse battery staple")]).expect("passphrase");
+        validate(&[AuthToken::parse_arg("9f86d081884c7d65")]).expect("hex");
         let same_secret = [
             AuthToken::parse_arg("alice=0123456789abcdef"),
             AuthToken::parse_arg("bob=0123456789abcdef"),

@@ -1,6 +1,7 @@
-//! The NPLT listener: accept loop with connection limits (total, per peer address, and
-//! peers still before HELLO), one task per connection, and graceful shutdown (stop
-//! accepting, cancel turns, let sessions close their files).
+//! The NPLT listeners: TCP, and the Unix socket for local users (identified by their
+//! peer credentials). Each accepted peer passes admission (`net/admission.rs`: caps per
+//! remote address and per local user, a total, and the budget before HELLO, making room
+//! by evicting the least useful idle peer) and gets one task; shutdown stops accepting.
 
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
@@ -10,12 +11,13 @@ use std::time::Duration;
 use futures::{SinkExt, StreamExt};
 use protocol::{Inbound, Message};
 use rdt_io::MessageCodec;
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::{TcpListener, TcpStream, UnixListener};
+use tokio::sync::Semaphore;
 use tokio_util::codec::Framed;
 
-use super::limits::{PeerLimits, PeerPermit, PreAuthBudget, Refusal};
 use crate::app::Ctx;
+use crate::peer::{LocalUser, Peer};
 
 /// Refusals in flight at once; beyond this an over-limit connection is simply closed.
 const MAX_REFUSALS: usize = 64;
@@ -42,82 +44,94 @@ pub async fn accept_next(
     }
 }
 
-/// How long a newcomer waits for an evicted pre-HELLO peer to leave its place.
-const PREAUTH_WAIT: Duration = Duration::from_secs(2);
-
-/// The limits a new connection must pass, checked per address first so one address at
-/// its limit never takes a shared slot.
-struct Gate {
-    slots: Arc<Semaphore>,
-    peers: Arc<PeerLimits>,
-}
-
-impl Gate {
-    fn admit(
-        &self,
-        ctx: &Ctx,
-        peer: SocketAddr,
-    ) -> Result<(OwnedSemaphorePermit, PeerPermit), Refusal> {
-        let peer_permit = self
-            .peers
-            .try_admit(peer.ip())
-            .ok_or(Refusal::PerAddress(self.peers.per_ip()))?;
-        let slot = self
-            .slots
-            .clone()
-            .try_acquire_owned()
-            .map_err(|_| Refusal::Total(ctx.cfg.max_connections))?;
-        Ok((slot, peer_permit))
+/// Accepts NPLT connections over TCP until shutdown.
+pub async fn accept_loop(ctx: Arc<Ctx>, listener: TcpListener) {
+    let refusals = Arc::new(Semaphore::new(MAX_REFUSALS));
+    while let Some((stream, addr)) = accept_next(&ctx, &listener, "nplt").await {
+        if let Err(e) = stream.set_nodelay(true) {
+            tracing::debug!(%addr, "TCP_NODELAY not set: {e}");
+        }
+        admit(&ctx, &refusals, stream, Peer::Tcp(addr));
     }
 }
 
-pub async fn accept_loop(ctx: Arc<Ctx>, listener: TcpListener) {
-    let gate = Gate {
-        slots: Arc::new(Semaphore::new(ctx.cfg.max_connections)),
-        peers: PeerLimits::new(ctx.cfg.max_connections_per_ip),
-    };
-    let preauth = PreAuthBudget::new(ctx.cfg.max_preauth_connections);
+/// Accepts local users on the Unix socket until shutdown. The kernel names the peer
+/// (`SO_PEERCRED`); the socket file's mode and the operators group decide who may stay.
+pub async fn unix_accept_loop(ctx: Arc<Ctx>, listener: UnixListener) {
     let refusals = Arc::new(Semaphore::new(MAX_REFUSALS));
-    while let Some((stream, peer)) = accept_next(&ctx, &listener, "nplt").await {
-        match gate.admit(&ctx, peer) {
-            Ok((slot, peer_permit)) => {
-                let c = ctx.clone();
-                let preauth = preauth.clone();
-                // The eviction order is taken here, in accept order.
-                let ticket = preauth.ticket();
-                ctx.connections.fetch_add(1, Ordering::Relaxed);
-                ctx.tracker.spawn(async move {
-                    match preauth.enter(ticket, PREAUTH_WAIT).await {
-                        Some(pass) => super::nplt::serve(c.clone(), stream, peer, pass).await,
-                        None => {
-                            let refusal = Refusal::PreAuth(preauth.limit());
-                            tracing::warn!(%peer, ?refusal, "connection refused");
-                            refuse_busy(stream, peer, refusal).await;
-                        }
-                    }
-                    c.connections.fetch_sub(1, Ordering::Relaxed);
-                    // Its buffers are freed now; give them back to the OS soon.
-                    c.trimmer.request();
-                    drop((slot, peer_permit));
-                });
+    loop {
+        let accepted = tokio::select! {
+            _ = ctx.shutdown.cancelled() => return,
+            a = listener.accept() => a,
+        };
+        let stream = match accepted {
+            Ok((s, _)) => s,
+            Err(e) => {
+                tracing::warn!("unix socket accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
             }
-            Err(refusal) => {
-                tracing::warn!(%peer, ?refusal, "connection refused");
-                if let Ok(p) = refusals.clone().try_acquire_owned() {
-                    tokio::spawn(async move {
-                        refuse_busy(stream, peer, refusal).await;
-                        drop(p);
-                    });
-                }
+        };
+        let user = match stream.peer_cred() {
+            Ok(c) => LocalUser::from_cred(c.uid(), c.gid(), c.pid()),
+            Err(e) => {
+                tracing::warn!("unix socket peer without credentials ({e}); closed");
+                continue;
             }
+        };
+        if let Err(why) = ctx.local.may_connect(&user) {
+            let peer = Peer::Unix(user);
+            tracing::warn!(%peer, "unix socket connection refused: not an operator");
+            ctx.audit_denial(&peer, "connect", &why);
+            spawn_refusal(&refusals, stream, peer, why);
+            continue;
+        }
+        admit(&ctx, &refusals, stream, Peer::Unix(user));
+    }
+}
+
+/// Admits `peer` and serves it, or tells it which limit refused it.
+fn admit<S>(ctx: &Arc<Ctx>, refusals: &Arc<Semaphore>, stream: S, peer: Peer)
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    match ctx.admission.admit(peer.key()) {
+        Ok(slot) => {
+            let c = ctx.clone();
+            ctx.connections.fetch_add(1, Ordering::Relaxed);
+            ctx.tracker.spawn(async move {
+                super::nplt::serve(c.clone(), stream, peer, slot).await;
+                c.connections.fetch_sub(1, Ordering::Relaxed);
+                // Its buffers are freed now; give them back to the OS soon.
+                c.trimmer.request();
+            });
+        }
+        Err(refusal) => {
+            tracing::warn!(%peer, ?refusal, "connection refused");
+            spawn_refusal(refusals, stream, peer, refusal.text());
         }
     }
 }
 
-/// Tells an over-limit peer why it is refused, in the frame type it understands.
-async fn refuse_busy(stream: TcpStream, peer: SocketAddr, refusal: Refusal) {
+fn spawn_refusal<S>(refusals: &Arc<Semaphore>, stream: S, peer: Peer, text: String)
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    if let Ok(p) = refusals.clone().try_acquire_owned() {
+        tokio::spawn(async move {
+            refuse(stream, &peer, text).await;
+            drop(p);
+        });
+    }
+}
+
+/// Tells a refused peer why, in the frame type it understands: an `ERROR busy` to a
+/// client that says HELLO, a chat line to one that says nothing (legacy clients wait).
+pub async fn refuse<S>(stream: S, peer: &Peer, text: String)
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
     let mut framed = Framed::new(stream, MessageCodec::new());
-    let text = refusal.text();
     let first = tokio::time::timeout(Duration::from_millis(500), framed.next()).await;
     let msg = match first {
         Ok(Some(Ok(Inbound::Msg(Message::Hello(_))))) => Message::error("busy", text, None),
@@ -125,5 +139,5 @@ async fn refuse_busy(stream: TcpStream, peer: SocketAddr, refusal: Refusal) {
     };
     // Best effort: the peer may already be gone, and nothing is lost if it is.
     let _ = tokio::time::timeout(Duration::from_secs(2), framed.send(msg)).await;
-    tracing::debug!(%peer, "refused: busy");
+    tracing::debug!(%peer, "refused");
 }

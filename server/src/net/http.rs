@@ -1,7 +1,10 @@
 //! Minimal HTTP/1.1 endpoint (loopback by default): `GET /api/health`, `GET /metrics`
 //! (Prometheus text) and `GET /api/files/download/{token}` (one-time URL of an offer
-//! accepted in `http` mode, streamed from disk). One request per connection, head size and
-//! read time limited; anything else gets 400/404/405. Never panics on garbage.
+//! accepted in `http` mode, streamed from disk). One request per connection (no
+//! keep-alive), head size and read time limited; anything else gets 400/404/405. Never
+//! panics on garbage. Admission is the NPLT one's (`net/admission.rs`): a newcomer over a
+//! limit takes the place of the longest-waiting socket whose request head has not arrived
+//! (a slowloris), never of a download in progress; refused ones get 503 with Retry-After.
 
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
@@ -12,7 +15,9 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 
+use super::admission::{Admission, Busy, Limits, Phase, Refusal, Slot};
 use crate::app::Ctx;
+use crate::peer::Peer;
 use crate::transfer::GrantKind;
 
 /// Largest request head (request line + headers) we read.
@@ -38,26 +43,65 @@ pub fn url_host(addr: SocketAddr) -> String {
     SocketAddr::new(ip, addr.port()).to_string()
 }
 
+/// Refusals (503) being written at once; beyond this an over-limit socket is closed.
+const MAX_REFUSALS: usize = 16;
+
 pub async fn serve(ctx: Arc<Ctx>, listener: TcpListener) {
-    let slots = Arc::new(Semaphore::new(MAX_CONNS));
-    let peers = super::limits::PeerLimits::new(MAX_CONNS_PER_IP);
+    let admission = Admission::new(Limits {
+        total: MAX_CONNS,
+        per_address: MAX_CONNS_PER_IP,
+        per_user: MAX_CONNS_PER_IP,
+        opening: None,
+        closing: MAX_CONNS,
+    });
+    let refusals = Arc::new(Semaphore::new(MAX_REFUSALS));
     while let Some((stream, peer)) = super::accept::accept_next(&ctx, &listener, "http").await {
-        let Some(peer_permit) = peers.try_admit(peer.ip()) else {
-            tracing::debug!(%peer, "http: per-address limit ({MAX_CONNS_PER_IP}) reached");
-            continue;
-        };
-        let Ok(permit) = slots.clone().try_acquire_owned() else {
-            tracing::debug!(%peer, "http: connection limit ({MAX_CONNS}) reached");
-            continue;
-        };
-        let c = ctx.clone();
-        ctx.tracker.spawn(async move {
-            if let Err(e) = handle(&c, stream).await {
-                tracing::debug!(%peer, "http: {e}");
+        match admission.admit(Peer::Tcp(peer).key()) {
+            Ok(slot) => {
+                let c = ctx.clone();
+                ctx.tracker.spawn(async move {
+                    if let Err(e) = handle(&c, stream, &slot).await {
+                        tracing::debug!(%peer, "http: {e}");
+                    }
+                    drop(slot);
+                });
             }
-            drop((permit, peer_permit));
-        });
+            Err(r) => {
+                tracing::debug!(%peer, limit = r.limit_word(), "http: connection refused");
+                if let Ok(p) = refusals.clone().try_acquire_owned() {
+                    tokio::spawn(async move {
+                        let mut stream = stream;
+                        let _ = refuse(&mut stream, r).await;
+                        drop(p);
+                    });
+                }
+            }
+        }
     }
+}
+
+/// 503 with `Retry-After` and which limit, to a socket refused or evicted.
+async fn refuse(stream: &mut TcpStream, r: Refusal) -> std::io::Result<()> {
+    let secs = r.retry_secs.max(1);
+    let body = serde_json::json!({
+        "error": "503 Service Unavailable",
+        "limit": r.limit_word(),
+        "max": r.n,
+        "retry_after_secs": secs,
+    })
+    .to_string();
+    let extra = [("Retry-After", secs.to_string())];
+    let write = respond(
+        stream,
+        "503 Service Unavailable",
+        "application/json",
+        &extra,
+        body.as_bytes(),
+    );
+    // A slow peer does not hold the refusal either.
+    tokio::time::timeout(Duration::from_secs(2), write)
+        .await
+        .map_err(|_| std::io::Error::from(std::io::ErrorKind::TimedOut))?
 }
 
 /// A parsed request line.
@@ -197,8 +241,18 @@ async fn error(
     respond(stream, status, "application/json", extra, body.as_bytes()).await
 }
 
-async fn handle(ctx: &Arc<Ctx>, mut stream: TcpStream) -> std::io::Result<()> {
-    let (req, range) = match read_head(&mut stream).await {
+async fn handle(ctx: &Arc<Ctx>, mut stream: TcpStream, slot: &Slot) -> std::io::Result<()> {
+    // Until its head is in, the socket is the first to make room for a newcomer.
+    let head = tokio::select! {
+        h = read_head(&mut stream) => h,
+        why = slot.evicted() => {
+            let r = Refusal { retry_secs: 1, ..why };
+            return refuse(&mut stream, r).await;
+        }
+    };
+    slot.set_phase(Phase::Active);
+    slot.set_busy(Busy::Now);
+    let (req, range) = match head {
         Ok(h) => (parse_head(&h), range_start(&h)),
         Err(e) => (Err(e), None),
     };

@@ -3,22 +3,35 @@
 //! shutdown. It is the only writer of its socket. Nothing a peer sends can panic it or
 //! affect another connection; bad frames get an error (extension) or are ignored (legacy).
 
-use std::net::SocketAddr;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
 use protocol::{Inbound, Message, Welcome, LEGACY_HEARTBEAT, PROTOCOL_VERSION};
 use rdt_io::MessageCodec;
-use tokio::net::TcpStream;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
 use tokio::time::{sleep_until, Instant};
 use tokio_util::codec::Framed;
 
+use super::admission::{Busy, Phase, Slot, REMOTE_TRANSFER_QUIET};
 use crate::app::Ctx;
-use crate::store::StoreError;
+use crate::peer::Peer;
 use crate::turn::{RunningTurn, TurnEvent};
 use crate::uploads::Incoming;
+
+/// Who an approval audit record is about: the connection's session, peer and owner
+/// (field borrows, so it can be passed while another field is borrowed mutably).
+macro_rules! who {
+    ($c:expr) => {
+        crate::approvals::Who {
+            session_id: &$c.session_id,
+            peer: &$c.peer,
+            owner: &$c.owner,
+        }
+    };
+}
 
 mod approvals;
 mod download;
@@ -57,6 +70,9 @@ enum UploadSlot {
         inc: Box<Incoming>,
         reply: transfers::UploadReply,
         last_status: u64,
+        /// When data last arrived (or the upload started): the stall deadline counts from
+        /// here; heartbeats do not move it.
+        progress_at: Instant,
     },
     /// A refused upload: swallow this many more data bytes silently.
     Discarding {
@@ -72,11 +88,18 @@ enum Flow {
 
 pub struct Conn {
     ctx: Arc<Ctx>,
-    peer: SocketAddr,
+    peer: Peer,
+    /// Its place in admission: phase, useful work and busy-ness tell whom to evict.
+    slot: Slot,
     mode: Dialect,
     legacy_welcome_sent: bool,
+    /// The current session's id; empty when there is none (a read-only client).
     session_id: String,
-    /// Whose sessions this connection sees (its token's name; set at HELLO).
+    /// Set while the current session is reserved but not stored yet: the row is written on
+    /// first use (a message, an upload, a setting), so a connection that only said HELLO,
+    /// or a silent legacy one, leaves nothing behind.
+    reserved: Option<crate::store::Reserved>,
+    /// Whose sessions this connection sees (its token's name or its Unix user).
     owner: crate::store::Owner,
     upload: UploadSlot,
     turn: Option<RunningTurn>,
@@ -96,21 +119,19 @@ pub struct Conn {
     transfer: Option<tokio_util::sync::CancellationToken>,
     /// Approval requests waiting for this client's answer.
     approvals: approvals::ApprovalBroker,
+    /// Transfers this connection started that run elsewhere (RDT, HTTP), by `o:OFFER` or
+    /// `u:REQUEST`, with when they last reported: the connection counts as busy for them.
+    remote: HashMap<String, Instant>,
 }
 
-/// Serves one connection. `preauth` is its place in the budget of peers before HELLO,
-/// given back as soon as the peer completed HELLO or was greeted as a legacy client; if a
-/// newer peer evicts it first, the connection is refused as busy.
-pub async fn serve(
-    ctx: Arc<Ctx>,
-    stream: TcpStream,
-    peer: SocketAddr,
-    preauth: super::limits::PreAuthPass,
-) {
-    let mut preauth = Some(preauth);
-    if let Err(e) = stream.set_nodelay(true) {
-        tracing::debug!(%peer, "TCP_NODELAY not set: {e}");
-    }
+/// Serves one connection. `slot` is its place in admission: it leaves the budget before
+/// HELLO once the peer completed HELLO or was greeted as a legacy client, and tells whom
+/// to evict by the work the peer does; if a newcomer takes its place, the connection is
+/// told why and closed.
+pub async fn serve<S>(ctx: Arc<Ctx>, stream: S, peer: Peer, slot: Slot)
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send,
+{
     // Reads wake the loop even mid-frame, so the stall timer starts at a frame's first byte.
     let (stream, activity) = super::activity::Watched::new(stream);
     let mut framed = Framed::new(
@@ -120,13 +141,23 @@ pub async fn serve(
     let mut share_raised = false;
     let (push_tx, mut push_rx) = mpsc::channel::<Message>(256);
     let (transfer_tx, mut transfer_rx) = mpsc::channel::<Message>(TRANSFER_QUEUE);
+    let approvals = match peer.local_user().map(|u| ctx.local.may_approve(u)) {
+        Some(Err(why)) => approvals::ApprovalBroker::refusing(why),
+        _ => approvals::ApprovalBroker::default(),
+    };
+    let owner = match peer.local_user() {
+        Some(u) => ctx.cfg.owner_for_local(u.uid),
+        None => crate::store::Owner::unnamed(),
+    };
     let mut conn = Conn {
         ctx: ctx.clone(),
-        peer,
+        peer: peer.clone(),
+        slot,
         mode: Dialect::Pending,
         legacy_welcome_sent: false,
         session_id: String::new(),
-        owner: crate::store::Owner::unnamed(),
+        reserved: None,
+        owner,
         upload: UploadSlot::None,
         turn: None,
         legacy_pending: String::new(),
@@ -138,12 +169,13 @@ pub async fn serve(
         transfer_tx,
         monitor: None,
         transfer: None,
-        approvals: approvals::ApprovalBroker::default(),
+        approvals,
+        remote: HashMap::new(),
     };
     // With a token required, a silent peer cannot be a legacy client we must greet (legacy
     // clients can't authenticate), so give a HELLO delayed by TCP retransmissions on a lossy
     // link time to arrive instead of refusing after the legacy welcome delay.
-    let wait_ms = if ctx.cfg.token_required() {
+    let wait_ms = if conn.token_required() {
         ctx.cfg.legacy_welcome_delay_ms.max(AUTH_HELLO_GRACE_MS)
     } else {
         ctx.cfg.legacy_welcome_delay_ms
@@ -153,6 +185,8 @@ pub async fn serve(
     loop {
         let deadline = conn.next_deadline(welcome_deadline);
         let mut out: Vec<Message> = Vec::new();
+        // Whether a frame other than a heartbeat arrived (useful work, for eviction).
+        let mut useful = false;
         let flow = tokio::select! {
             biased;
             _ = ctx.shutdown.cancelled() => {
@@ -184,6 +218,7 @@ pub async fn serve(
                     conn.heartbeat_sent = false;
                     // A whole frame arrived: the peer is making progress.
                     conn.partial_since = None;
+                    useful = !is_heartbeat(&item);
                     conn.on_inbound(item, &mut out).await
                 }
             },
@@ -192,26 +227,50 @@ pub async fn serve(
                 Flow::Continue
             }
             Some(msg) = push_rx.recv() => {
+                conn.track_remote(&msg);
                 if conn.mode == Dialect::Extension { out.push(msg); }
                 Flow::Continue
             }
             Some(msg) = transfer_rx.recv() => {
+                if matches!(msg, Message::TransferComplete(_)) {
+                    // The nplt transfer is over: the connection is no longer busy with it.
+                    conn.transfer = None;
+                }
                 if conn.mode == Dialect::Extension { out.push(msg); }
                 Flow::Continue
             }
             _ = sleep_until(deadline) => conn.on_timer(welcome_deadline, &mut out).await,
-            _ = evicted(&preauth) => {
-                tracing::info!(%peer, "evicted before HELLO to make room for a newer peer");
-                let n = ctx.cfg.max_preauth_connections;
-                out.push(Message::error("busy", super::limits::Refusal::PreAuth(n).text(), None));
+            why = conn.slot.evicted() => {
+                tracing::info!(%peer, phase = ?conn.slot.phase(), "evicted to make room for a new peer");
+                let text = why.eviction_text();
+                // A peer that may be a legacy client only ever gets legacy frames; one that
+                // must present a token cannot be one.
+                let legacy = match conn.mode {
+                    Dialect::Extension => false,
+                    Dialect::Legacy => true,
+                    Dialect::Pending => !conn.token_required(),
+                };
+                out.push(if legacy {
+                    Message::ChatText(text)
+                } else {
+                    Message::error("busy", text, None)
+                });
                 Flow::Close
             }
             // Bytes of an incomplete frame arrived: only the stall tracking below runs.
             _ = activity.notified() => Flow::Continue,
         };
-        if preauth.is_some() && (conn.mode != Dialect::Pending || conn.legacy_welcome_sent) {
-            preauth = None;
+        // HELLO done: active. Greeted as legacy: silent until it does something useful.
+        match conn.mode {
+            Dialect::Extension => conn.slot.set_phase(Phase::Active),
+            _ if conn.legacy_welcome_sent => conn.slot.set_phase(Phase::Silent),
+            _ => {}
         }
+        if useful {
+            conn.slot.mark_useful();
+        }
+        let busy = conn.busy(Instant::now());
+        conn.slot.set_busy(busy);
         if !share_raised && conn.mode == Dialect::Extension {
             // Authenticated (or no token required and HELLO done): one message's share.
             share_raised = true;
@@ -253,11 +312,12 @@ pub async fn serve(
     tracing::debug!(%peer, "connection closed");
 }
 
-/// Resolves when a newer peer evicted this one from the pre-HELLO budget.
-async fn evicted(preauth: &Option<super::limits::PreAuthPass>) {
-    match preauth {
-        Some(p) => p.evicted().await,
-        None => std::future::pending().await,
+/// Heartbeats keep a connection open but are not useful work (for eviction).
+fn is_heartbeat(item: &Inbound) -> bool {
+    match item {
+        Inbound::Msg(Message::Heartbeat(_)) => true,
+        Inbound::Msg(Message::ChatText(t)) => t.trim() == LEGACY_HEARTBEAT,
+        _ => false,
     }
 }
 
@@ -285,26 +345,72 @@ impl Conn {
         if let Some(a) = self.approvals.next_deadline() {
             d = d.min(a);
         }
+        if let UploadSlot::Receiving { progress_at, .. } = &self.upload {
+            d = d.min(*progress_at + cfg.upload_guard.stall);
+        }
         d
     }
 
-    /// Who an approval audit record is about.
-    fn who(&self) -> crate::approvals::Who<'_> {
-        crate::approvals::Who {
-            session_id: &self.session_id,
-            peer: &self.peer,
+    /// Whether this peer must present a token: TCP peers when tokens are configured;
+    /// local users on the Unix socket are known by their credentials instead.
+    fn token_required(&self) -> bool {
+        self.ctx.cfg.token_required() && !matches!(self.peer, Peer::Unix(_))
+    }
+
+    /// Work in progress on this connection: a turn, an upload, an nplt transfer, or a
+    /// transfer over RDT or HTTP it started that reported recently.
+    fn busy(&mut self, now: Instant) -> Busy {
+        let transferring = self.transfer.as_ref().is_some_and(|t| !t.is_cancelled());
+        if self.turn.is_some()
+            || matches!(self.upload, UploadSlot::Receiving { .. })
+            || transferring
+        {
+            return Busy::Now;
+        }
+        self.remote
+            .retain(|_, at| now.saturating_duration_since(*at) < REMOTE_TRANSFER_QUIET);
+        match self.remote.values().max() {
+            Some(at) => Busy::Until((*at + REMOTE_TRANSFER_QUIET).into_std()),
+            None => Busy::No,
+        }
+    }
+
+    /// Follows the reports of transfers that run outside this connection (pushed to it).
+    fn track_remote(&mut self, m: &Message) {
+        let now = Instant::now();
+        match m {
+            Message::TransferProgress(p) => {
+                if let Some(at) = self.remote.get_mut(&format!("o:{}", p.offer_id)) {
+                    *at = now;
+                }
+            }
+            Message::TransferComplete(c) => {
+                self.remote.remove(&format!("o:{}", c.offer_id));
+            }
+            Message::UploadStatus(_) => {
+                for (k, at) in self.remote.iter_mut() {
+                    if k.starts_with("u:") {
+                        *at = now;
+                    }
+                }
+            }
+            Message::UploadResult(r) => {
+                self.remote.remove(&format!("u:{}", r.request_id));
+            }
+            Message::Error(e) => {
+                if let Some(r) = e.request_id {
+                    self.remote.remove(&format!("u:{r}"));
+                }
+            }
+            _ => {}
         }
     }
 
     async fn close(&mut self) {
         // Pending approvals end rejected (audited); the frames have nowhere to go.
-        let who = crate::approvals::Who {
-            session_id: &self.session_id,
-            peer: &self.peer,
-        };
         self.approvals.abandon(
             &self.ctx.approvals,
-            who,
+            who!(self),
             None,
             approvals::Abandon::Disconnected,
             &mut Vec::new(),
@@ -328,12 +434,9 @@ impl Conn {
     async fn on_timer(&mut self, welcome_deadline: Instant, out: &mut Vec<Message>) -> Flow {
         let now = Instant::now();
         let cfg = self.ctx.cfg.clone();
-        let who = crate::approvals::Who {
-            session_id: &self.session_id,
-            peer: &self.peer,
-        };
         self.approvals
-            .expire_due(&self.ctx.approvals, who, now, out);
+            .expire_due(&self.ctx.approvals, who!(self), now, out);
+        self.drop_stalled_upload(now, out).await;
         if let Some(p) = self.partial_since {
             if now >= p + Duration::from_secs(cfg.partial_frame_timeout_secs) {
                 tracing::info!(peer = %self.peer, "partial frame timed out; closing");
@@ -342,16 +445,13 @@ impl Conn {
         }
         if self.mode == Dialect::Pending && !self.legacy_welcome_sent && now >= welcome_deadline {
             // A silent peer is a legacy client waiting for the welcome.
-            if self.ctx.cfg.token_required() {
+            if self.token_required() {
                 out.push(Message::ChatText(
                     "连接被拒绝：需要访问令牌 / access token required".into(),
                 ));
                 return Flow::Close;
             }
-            if let Err(e) = self.start_legacy(out).await {
-                tracing::warn!("legacy session setup failed: {e}");
-                return Flow::Close;
-            }
+            self.start_legacy(out);
             return Flow::Continue;
         }
         let idle = now.saturating_duration_since(self.last_inbound);
@@ -374,19 +474,86 @@ impl Conn {
 
     // ----- mode decision -------------------------------------------------------------
 
-    async fn start_legacy(&mut self, out: &mut Vec<Message>) -> Result<(), StoreError> {
+    /// The legacy welcome, naming a session reserved for this connection (stored on
+    /// first use).
+    fn start_legacy(&mut self, out: &mut Vec<Message>) {
         if self.session_id.is_empty() {
-            let owner = self.owner.clone();
-            let s = self
-                .ctx
-                .store
-                .run(move |s| s.create_session_for(&owner, None))
-                .await?;
-            self.session_id = s.id;
+            self.reserve_session(None);
         }
         self.legacy_welcome_sent = true;
         out.push(Message::ChatText(self.ctx.welcome_text(&self.session_id)));
+    }
+
+    /// Makes a new session current without storing it: it is written on first use.
+    fn reserve_session(&mut self, name: Option<&str>) {
+        let r = crate::store::Reserved {
+            name: crate::store::session_name(name),
+            created_at: crate::store::now_rfc3339(),
+        };
+        self.session_id = crate::store::new_session_id();
+        self.ctx
+            .reservations
+            .remember(&self.owner, &self.session_id, &r);
+        self.reserved = Some(r);
+    }
+
+    /// Stores the current session if it is only reserved, or makes one if there is none
+    /// (a read-only client that now needs one).
+    async fn ensure_session(&mut self) -> Result<(), crate::store::StoreError> {
+        if !self.session_id.is_empty() && self.reserved.is_none() {
+            return Ok(());
+        }
+        let owner = self.owner.clone();
+        let row = match self.reserved.clone() {
+            Some(r) => {
+                let id = self.session_id.clone();
+                self.ctx
+                    .store
+                    .run(move |s| s.create_session_with_id(&owner, &id, &r.name, &r.created_at))
+                    .await?
+            }
+            None => {
+                self.ctx
+                    .store
+                    .run(move |s| s.create_session_for(&owner, None))
+                    .await?
+            }
+        };
+        self.ctx.reservations.forget(&row.id);
+        self.session_id = row.id;
+        self.reserved = None;
         Ok(())
+    }
+
+    /// Drops an upload that has received nothing for the stall time: its temp file goes,
+    /// the client hears why, and any data it still sends is discarded.
+    async fn drop_stalled_upload(&mut self, now: Instant, out: &mut Vec<Message>) {
+        let stall = self.ctx.cfg.upload_guard.stall;
+        let due = matches!(&self.upload, UploadSlot::Receiving { progress_at, .. } if now >= *progress_at + stall);
+        if !due {
+            return;
+        }
+        let UploadSlot::Receiving { inc, reply, .. } =
+            std::mem::replace(&mut self.upload, UploadSlot::None)
+        else {
+            return;
+        };
+        let remaining = inc.announced.saturating_sub(inc.received);
+        let (filename, got, total) = (inc.filename.clone(), inc.received, inc.announced);
+        inc.abort().await;
+        if remaining > 0 {
+            self.upload = UploadSlot::Discarding { remaining };
+        }
+        let e = crate::uploads::UploadError::Stalled {
+            secs: stall.as_secs(),
+            received: got,
+            announced: total,
+        };
+        tracing::info!(peer = %self.peer, %filename, got, total, "upload stalled; dropped");
+        self.ctx
+            .uploads
+            .audit_refused(&self.session_id, &filename, &e);
+        out.push(self.upload_error(reply.request_id(), &e));
     }
 
     async fn on_inbound(&mut self, item: Inbound, out: &mut Vec<Message>) -> Flow {
@@ -397,7 +564,7 @@ impl Conn {
                     return self.on_hello(h, out).await;
                 }
                 _ => {
-                    if self.ctx.cfg.token_required() {
+                    if self.token_required() {
                         out.push(Message::ChatText(
                             "连接被拒绝：需要访问令牌 / access token required".into(),
                         ));
@@ -405,10 +572,7 @@ impl Conn {
                     }
                     self.mode = Dialect::Legacy;
                     if !self.legacy_welcome_sent {
-                        if let Err(e) = self.start_legacy(out).await {
-                            tracing::warn!("legacy session setup failed: {e}");
-                            return Flow::Close;
-                        }
+                        self.start_legacy(out);
                     }
                 }
             }
@@ -433,7 +597,12 @@ impl Conn {
     }
 
     async fn on_hello(&mut self, h: protocol::Hello, out: &mut Vec<Message>) -> Flow {
-        match self.ctx.cfg.owner_for(h.auth_token.as_deref()) {
+        // A local user is known by the socket's credentials (owner set at connect).
+        let owner = match &self.peer {
+            Peer::Unix(_) => Some(self.owner.clone()),
+            Peer::Tcp(_) => self.ctx.cfg.owner_for(h.auth_token.as_deref()),
+        };
+        match owner {
             Some(owner) => self.owner = owner,
             None => {
                 self.ctx
@@ -462,11 +631,7 @@ impl Conn {
                         return Ok((Some(s.session(&id)?), true));
                     }
                 }
-                // A read-only client gets no session until it needs one.
-                if lazy {
-                    return Ok((None, false));
-                }
-                Ok((Some(s.create_session_for(&owner, None)?), false))
+                Ok((None, false))
             })
             .await;
         let (sess, resumed) = match res {
@@ -477,9 +642,36 @@ impl Conn {
                 return Flow::Close;
             }
         };
-        let (sid, sname, smodel) = match sess {
-            Some(s) => (s.id, s.name, s.model),
-            None => (String::new(), String::new(), None),
+        // A session shown to another connection of this owner but not stored yet is
+        // resumed as it is (by its full id).
+        let reserved = match (&sess, &h.resume_session) {
+            (None, Some(id)) => self
+                .ctx
+                .reservations
+                .find(&self.owner, id)
+                .map(|r| (id.trim().to_string(), r)),
+            _ => None,
+        };
+        let resumed = resumed || reserved.is_some();
+        let (sid, sname, smodel) = match (sess, reserved) {
+            (Some(s), _) => (s.id, s.name, s.model),
+            (None, Some((id, r))) => {
+                let name = r.name.clone();
+                self.reserved = Some(r);
+                (id, name, None)
+            }
+            // A read-only client gets no session until it needs one; anyone else gets one
+            // reserved now and stored on first use.
+            (None, None) if lazy => (String::new(), String::new(), None),
+            (None, None) => {
+                self.reserve_session(None);
+                let name = self
+                    .reserved
+                    .as_ref()
+                    .map(|r| r.name.clone())
+                    .unwrap_or_default();
+                (self.session_id.clone(), name, None)
+            }
         };
         self.session_id = sid.clone();
         let planner = self.ctx.planner_name();

@@ -11,7 +11,7 @@ use llmops_policy::grant::GrantRule;
 use protocol::GrantLifetime;
 use rusqlite::{params, OptionalExtension};
 
-use super::{now_rfc3339, Store, StoreError};
+use super::{now_rfc3339, Owner, Store, StoreError};
 
 /// The table and the trigger; run on every open (`IF NOT EXISTS`), so older databases gain
 /// them on their first start with this version.
@@ -86,8 +86,7 @@ type RawGrant = (String, String, String, String, String, String, i64);
 
 const VISIBLE: &str =
     "SELECT grant_id, session_id, rule, text, lifetime, created_at, uses FROM grants
-     WHERE (lifetime = 'until_revoked'
-            AND owner = COALESCE((SELECT owner FROM sessions WHERE id = ?1), ''))
+     WHERE (lifetime = 'until_revoked' AND owner = ?2)
         OR (lifetime = 'session' AND session_id = ?1)
      ORDER BY created_at, rowid";
 
@@ -125,9 +124,10 @@ fn checked(raw: RawGrant) -> Option<GrantRow> {
 }
 
 impl Store {
-    /// Stores a new grant of `rule` for `session_id`; returns its row.
+    /// Stores a new grant of `rule` for `session_id` of `owner`; returns its row.
     pub fn insert_grant(
         &self,
+        owner: &Owner,
         session_id: &str,
         rule: &GrantRule,
         text: &str,
@@ -147,26 +147,32 @@ impl Store {
         self.with(|c| {
             c.execute(
                 "INSERT INTO grants (grant_id, session_id, rule, text, lifetime, created_at, uses, owner)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0,
-                         COALESCE((SELECT owner FROM sessions WHERE id = ?2), ''))",
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7)",
                 params![
                     row.grant_id,
                     row.session_id,
                     tokens,
                     row.text,
                     lifetime_str(lifetime),
-                    row.created_at
+                    row.created_at,
+                    owner.as_str()
                 ],
             )
         })?;
         Ok(row)
     }
 
-    /// The grants `session_id` can see, oldest first.
-    pub fn visible_grants(&self, session_id: &str) -> Result<Vec<GrantRow>, StoreError> {
+    /// The grants `session_id` of `owner` can see, oldest first: its own session grants
+    /// and the owner's until-revoked grants. The owner is the connection's, never looked up
+    /// from the session (which may not be stored yet).
+    pub fn visible_grants(
+        &self,
+        owner: &Owner,
+        session_id: &str,
+    ) -> Result<Vec<GrantRow>, StoreError> {
         let raw: Vec<RawGrant> = self.with(|c| {
             let mut st = c.prepare(VISIBLE)?;
-            let rows = st.query_map(params![session_id], |r| {
+            let rows = st.query_map(params![session_id, owner.as_str()], |r| {
                 Ok((
                     r.get(0)?,
                     r.get(1)?,
@@ -186,11 +192,12 @@ impl Store {
     /// counted (the returned row shows the new count).
     pub fn use_matching_grant(
         &self,
+        owner: &Owner,
         session_id: &str,
         argv: &[String],
     ) -> Result<Option<GrantRow>, StoreError> {
         let Some(mut g) = self
-            .visible_grants(session_id)?
+            .visible_grants(owner, session_id)?
             .into_iter()
             .find(|g| g.rule.matches(argv))
         else {
@@ -217,11 +224,12 @@ impl Store {
     /// Revokes a grant `session_id` can see; `None` when there is no such grant.
     pub fn revoke_grant(
         &self,
+        owner: &Owner,
         session_id: &str,
         grant_id: &str,
     ) -> Result<Option<GrantRow>, StoreError> {
         let Some(g) = self
-            .visible_grants(session_id)?
+            .visible_grants(owner, session_id)?
             .into_iter()
             .find(|g| g.grant_id == grant_id)
         else {
@@ -237,6 +245,10 @@ impl Store {
 mod tests {
     use super::*;
     use crate::store::Owner;
+
+    fn unnamed() -> Owner {
+        Owner::unnamed()
+    }
 
     fn argv(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
@@ -254,6 +266,7 @@ mod tests {
         let b = s.create_session(None).expect("b").id;
         let sess = s
             .insert_grant(
+                &unnamed(),
                 &a,
                 &rule("kill -TERM {pid}"),
                 "kill -TERM <pid>",
@@ -262,6 +275,7 @@ mod tests {
             .expect("insert");
         let forever = s
             .insert_grant(
+                &unnamed(),
                 &a,
                 &rule("systemctl restart nginx.service"),
                 "systemctl restart nginx.service",
@@ -270,7 +284,7 @@ mod tests {
             .expect("insert");
         // Session grants are the session's; until-revoked grants every session's.
         let ids = |sid: &str| -> Vec<String> {
-            s.visible_grants(sid)
+            s.visible_grants(&unnamed(), sid)
                 .expect("list")
                 .into_iter()
                 .map(|g| g.grant_id)
@@ -282,11 +296,11 @@ mod tests {
         );
         assert_eq!(ids(&b), vec![forever.grant_id.clone()]);
         assert!(s
-            .use_matching_grant(&b, &argv("kill -TERM 4242"))
+            .use_matching_grant(&unnamed(), &b, &argv("kill -TERM 4242"))
             .expect("match")
             .is_none());
         let used = s
-            .use_matching_grant(&a, &argv("kill -TERM 4242"))
+            .use_matching_grant(&unnamed(), &a, &argv("kill -TERM 4242"))
             .expect("match")
             .expect("a grant");
         assert_eq!(
@@ -294,14 +308,14 @@ mod tests {
             (sess.grant_id.as_str(), 1)
         );
         let used = s
-            .use_matching_grant(&a, &argv("kill -TERM 77"))
+            .use_matching_grant(&unnamed(), &a, &argv("kill -TERM 77"))
             .expect("match")
             .expect("a grant");
         assert_eq!(used.uses, 2);
         // An extra argument or another signal is not covered.
         for other in ["kill -TERM 4242 4243", "kill -KILL 4242", "kill -TERM 1"] {
             assert!(
-                s.use_matching_grant(&a, &argv(other))
+                s.use_matching_grant(&unnamed(), &a, &argv(other))
                     .expect("match")
                     .is_none(),
                 "{other}"
@@ -309,15 +323,15 @@ mod tests {
         }
         // Revoking needs visibility: b cannot revoke a's session grant.
         assert!(s
-            .revoke_grant(&b, &sess.grant_id)
+            .revoke_grant(&unnamed(), &b, &sess.grant_id)
             .expect("revoke")
             .is_none());
         assert!(s
-            .revoke_grant(&a, &sess.grant_id)
+            .revoke_grant(&unnamed(), &a, &sess.grant_id)
             .expect("revoke")
             .is_some());
         assert!(s
-            .revoke_grant(&a, &sess.grant_id)
+            .revoke_grant(&unnamed(), &a, &sess.grant_id)
             .expect("revoke")
             .is_none());
         assert_eq!(ids(&a), vec![forever.grant_id.clone()]);
@@ -333,6 +347,7 @@ mod tests {
             s.append_message(&a, "user", "restart nginx", &[])
                 .expect("append");
             s.insert_grant(
+                &unnamed(),
                 &a,
                 &rule("kill {pid}"),
                 "kill <pid>",
@@ -341,6 +356,7 @@ mod tests {
             .expect("insert");
             let forever = s
                 .insert_grant(
+                    &unnamed(),
                     &a,
                     &rule("systemctl restart {unit}"),
                     "systemctl restart <unit>",
@@ -350,14 +366,14 @@ mod tests {
             (a, forever)
         };
         let s = Store::open(&path).expect("reopen");
-        assert_eq!(s.visible_grants(&a).expect("list").len(), 2);
+        assert_eq!(s.visible_grants(&unnamed(), &a).expect("list").len(), 2);
         s.delete_session(&a).expect("delete");
-        let left = s.visible_grants("any-session").expect("list");
+        let left = s.visible_grants(&unnamed(), "any-session").expect("list");
         assert_eq!(left.len(), 1);
         assert_eq!(left[0].grant_id, forever.grant_id);
         assert_eq!(left[0].rule.to_tokens(), argv("systemctl restart {unit}"));
         assert!(s
-            .use_matching_grant("other", &argv("kill 4242"))
+            .use_matching_grant(&unnamed(), "other", &argv("kill 4242"))
             .expect("match")
             .is_none());
     }
@@ -374,9 +390,9 @@ mod tests {
             )
         })
         .expect("insert");
-        assert!(s.visible_grants("s").expect("list").is_empty());
+        assert!(s.visible_grants(&unnamed(), "s").expect("list").is_empty());
         assert!(s
-            .use_matching_grant("s", &argv("{anything}"))
+            .use_matching_grant(&unnamed(), "s", &argv("{anything}"))
             .expect("match")
             .is_none());
     }
@@ -392,6 +408,7 @@ mod tests {
         let u1 = s.create_session(None).expect("u1").id;
         let g = s
             .insert_grant(
+                &alice,
                 &a1,
                 &rule("systemctl restart nginx.service"),
                 "systemctl restart nginx.service",
@@ -399,28 +416,33 @@ mod tests {
             )
             .expect("insert");
         let restart = argv("systemctl restart nginx.service");
-        assert_eq!(s.visible_grants(&a2).expect("list").len(), 1);
-        for other in [&b1, &u1] {
-            assert!(s.visible_grants(other).expect("list").is_empty());
+        assert_eq!(s.visible_grants(&alice, &a2).expect("list").len(), 1);
+        for (owner, other) in [(&bob, &b1), (&unnamed(), &u1)] {
+            assert!(s.visible_grants(owner, other).expect("list").is_empty());
             assert!(s
-                .use_matching_grant(other, &restart)
+                .use_matching_grant(owner, other, &restart)
                 .expect("match")
                 .is_none());
             assert!(s
-                .revoke_grant(other, &g.grant_id)
+                .revoke_grant(owner, other, &g.grant_id)
                 .expect("revoke")
                 .is_none());
         }
+        // A session not stored yet (reserved at HELLO) sees its owner's grants, never
+        // the unnamed owner's.
+        let reserved = crate::store::new_session_id();
+        assert_eq!(s.visible_grants(&alice, &reserved).expect("list").len(), 1);
+        assert!(s.visible_grants(&bob, &reserved).expect("list").is_empty());
         // The grant stays its owner's after the granting session is gone.
         s.delete_session(&a1).expect("delete");
         let used = s
-            .use_matching_grant(&a2, &restart)
+            .use_matching_grant(&alice, &a2, &restart)
             .expect("match")
             .expect("alice's grant");
         assert_eq!(
             (used.grant_id.as_str(), used.uses),
             (g.grant_id.as_str(), 1)
         );
-        assert!(s.visible_grants(&b1).expect("list").is_empty());
+        assert!(s.visible_grants(&bob, &b1).expect("list").is_empty());
     }
 }

@@ -1,7 +1,8 @@
 //! Sessions in SQLite and who owns them: creating (full 128-bit random ids), listing,
 //! resolving a prefix, renaming and deleting, each within one owner's sessions.
 //!
-//! An owner is the name of the auth token a client presented (`--auth-token NAME=TOKEN`).
+//! An owner is the name of the auth token a client presented (`--auth-token NAME=TOKEN`),
+//! or a local Unix user on the server's socket (`uid:N`, which no token name can be).
 //! Sessions made with no token, with the unnamed token, or while sessions are shared
 //! (`--shared-sessions`), and every session made before owners existed, belong to the
 //! unnamed owner (`''`): a named token never sees them.
@@ -23,6 +24,12 @@ impl Owner {
     /// The owner named `name` (a token name, validated by the configuration).
     pub fn named(name: &str) -> Owner {
         Owner(name.to_string())
+    }
+
+    /// The local Unix user `uid` (on the server's Unix socket). Token names cannot contain
+    /// `:`, so this never collides with a token's owner.
+    pub fn local_user(uid: u32) -> Owner {
+        Owner(format!("uid:{uid}"))
     }
 
     /// The stored column value (`''` for the unnamed owner).
@@ -50,6 +57,14 @@ pub fn new_session_id() -> String {
     hex::encode(rand::random::<[u8; 16]>())
 }
 
+/// A session's name: the one given (trimmed), else `会话 MM-DD HH:MM`.
+pub fn session_name(name: Option<&str>) -> String {
+    match name {
+        Some(n) if !n.trim().is_empty() => n.trim().to_string(),
+        _ => format!("会话 {}", chrono::Local::now().format("%m-%d %H:%M")),
+    }
+}
+
 /// Adds the `owner` column to a `sessions` table made before owners existed; its rows
 /// become the unnamed owner's.
 pub(super) fn migrate(c: &Connection) -> rusqlite::Result<()> {
@@ -73,26 +88,41 @@ impl Store {
         owner: &Owner,
         name: Option<&str>,
     ) -> Result<SessionRow, StoreError> {
+        let now = now_rfc3339();
+        self.create_session_with_id(owner, &new_session_id(), &session_name(name), &now)
+    }
+
+    /// Stores a session a connection reserved (showed its client) before anything used
+    /// it: the same id, name and creation time. Stored already by `owner` (another of its
+    /// connections resumed it first): that row. Taken by another owner: refused
+    /// (`Forbidden`), never merged.
+    pub fn create_session_with_id(
+        &self,
+        owner: &Owner,
+        id: &str,
+        name: &str,
+        created_at: &str,
+    ) -> Result<SessionRow, StoreError> {
         // Empty sessions are not kept: one left idle for a day goes when the next is made.
         match self.prune_empty_sessions() {
             Ok(0) => {}
             Ok(n) => tracing::info!("removed {n} empty sessions idle for over a day"),
             Err(e) => tracing::warn!("cannot remove empty sessions: {e}"),
         }
-        let id = new_session_id();
         let now = now_rfc3339();
-        let name = match name {
-            Some(n) if !n.trim().is_empty() => n.trim().to_string(),
-            _ => format!("会话 {}", chrono::Local::now().format("%m-%d %H:%M")),
-        };
-        self.with(|c| {
+        let inserted = self.with(|c| {
             c.execute(
-                "INSERT INTO sessions (id, name, created_at, updated_at, owner)
-                 VALUES (?1, ?2, ?3, ?3, ?4)",
-                params![id, name, now, owner.as_str()],
+                "INSERT OR IGNORE INTO sessions (id, name, created_at, updated_at, owner)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![id, name, created_at, now, owner.as_str()],
             )
         })?;
-        self.session(&id)
+        if inserted == 0 && self.session_owner(id)?.as_ref() != Some(owner) {
+            return Err(StoreError::Forbidden(format!(
+                "会话 ID 已被占用 / session id {id} is already taken"
+            )));
+        }
+        self.session(id)
     }
 
     /// Deletes sessions with no messages, uploads or offers that were not touched for a
@@ -255,6 +285,28 @@ mod tests {
         let nibbles: std::collections::HashSet<u8> =
             (0..64).map(|_| new_session_id().as_bytes()[12]).collect();
         assert!(nibbles.len() > 1);
+    }
+
+    #[test]
+    fn a_reserved_session_is_stored_with_its_id_once_and_never_over_another() {
+        let (_d, s) = store();
+        let alice = Owner::local_user(1001);
+        let id = new_session_id();
+        let row = s
+            .create_session_with_id(&alice, &id, "ops", "2024-01-01T00:00:00+00:00")
+            .expect("stored");
+        assert_eq!((row.id.as_str(), row.name.as_str()), (id.as_str(), "ops"));
+        assert_eq!(row.created_at, "2024-01-01T00:00:00+00:00");
+        assert_eq!(s.session_owner(&id).expect("owner"), Some(alice.clone()));
+        // The same id again: the same row for its owner, refused for another.
+        let again = s
+            .create_session_with_id(&alice, &id, "other name", "now")
+            .expect("its owner's");
+        assert_eq!(again.name, "ops");
+        let again = s.create_session_with_id(&Owner::named("bob"), &id, "x", "now");
+        assert!(matches!(again, Err(StoreError::Forbidden(_))), "{again:?}");
+        assert_eq!(s.list_sessions_of(&alice).expect("list").len(), 1);
+        assert_ne!(Owner::local_user(7), Owner::named("uid7"));
     }
 
     #[test]

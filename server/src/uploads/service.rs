@@ -9,7 +9,7 @@ use llmops_tools::audit::{Audit, AuditOp};
 use protocol::Message;
 use tokio::sync::mpsc;
 
-use super::{InFlight, Incoming, UploadError};
+use super::{InFlight, Incoming, TempBudget, UploadError};
 use crate::index::IndexHandle;
 use crate::store::{Store, UploadRow, UploadState};
 
@@ -36,10 +36,18 @@ pub struct Uploads {
     indexing: Arc<tokio::sync::Semaphore>,
     /// Uploads announcing a sha256, from their start until saved or dropped.
     in_flight: InFlight,
+    /// Temp space of uploads in progress, and the free-space floor.
+    budget: TempBudget,
 }
 
 impl Uploads {
-    pub fn new(store: Store, audit: Audit, index: Option<Arc<IndexHandle>>, dir: PathBuf) -> Self {
+    pub fn new(
+        store: Store,
+        audit: Audit,
+        index: Option<Arc<IndexHandle>>,
+        dir: PathBuf,
+        budget: TempBudget,
+    ) -> Self {
         Self {
             store,
             audit,
@@ -47,7 +55,13 @@ impl Uploads {
             dir,
             indexing: Arc::new(tokio::sync::Semaphore::new(CONCURRENT_INDEXING)),
             in_flight: InFlight::default(),
+            budget,
         }
+    }
+
+    /// The temp-space budget uploads reserve their announced size from at their start.
+    pub fn budget(&self) -> &TempBudget {
+        &self.budget
     }
 
     /// The uploads root.
@@ -133,6 +147,9 @@ impl Uploads {
                 ("sha256", row.sha256.as_str()),
             ],
         );
+        if let Some(hold) = fault_before_index() {
+            tokio::time::sleep(hold).await;
+        }
         if let Some(h) = &self.index {
             // Indexes and records the state itself (ordered against the embedding thread).
             let (h, r) = (h.clone(), row.clone());
@@ -245,6 +262,13 @@ fn fault_hold(
 fn fault_after_save() -> Option<std::time::Duration> {
     static HOLD: std::sync::OnceLock<Option<std::time::Duration>> = std::sync::OnceLock::new();
     fault_hold("LLMOPS_FAULT_AFTER_SAVE_MS", &HOLD)
+}
+
+/// Holds a saved upload before its indexing (a crash there leaves it `saved` for the
+/// start-up catch-up, while its client waits for the index).
+fn fault_before_index() -> Option<std::time::Duration> {
+    static HOLD: std::sync::OnceLock<Option<std::time::Duration>> = std::sync::OnceLock::new();
+    fault_hold("LLMOPS_FAULT_BEFORE_INDEX_MS", &HOLD)
 }
 
 fn fault_before_save() -> Option<std::time::Duration> {

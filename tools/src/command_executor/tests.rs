@@ -612,3 +612,44 @@ async fn tools_cmd_execute_is_reusable_without_the_tool() {
     assert_eq!(out.exit_code, Some(0));
     assert!(!out.stdout.trim().is_empty());
 }
+
+#[tokio::test]
+async fn listing_the_uploads_root_shows_only_this_sessions_uploads() {
+    let env = Env::new();
+    let mine = env.upload("s1", "mine.log", b"a\n", "2025-01-01T00:00:00Z");
+    let theirs = env.upload("s2", "theirs.log", b"b\n", "2025-01-01T00:00:00Z");
+    let root = env.ctx.uploads_root().display().to_string();
+    for args in [
+        json!({"command": "ls"}),
+        json!({"command": "ls", "args": ["-la", root]}),
+        json!({"command": format!("ls {root} | sort")}),
+    ] {
+        let r = call(&env, args.clone()).await;
+        assert!(r.ok, "{args}: {r:?}");
+        let out = r.data.to_value()["stdout"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        assert!(out.contains(&mine.file_id), "{args}: {out}");
+        assert!(!out.contains(&theirs.file_id), "{args} leaks: {out}");
+    }
+    // Counted through a pipe, the listing is this session's one upload.
+    let r = call(&env, json!({"command": format!("ls {root} | wc -l")})).await;
+    assert_eq!(
+        r.data.to_value()["stdout"].as_str().map(str::trim),
+        Some("1"),
+        "{r:?}"
+    );
+    // du over the root sizes only this session's uploads.
+    let r = call(&env, json!({"command": "du", "args": [root]})).await;
+    let out = r.data.to_value()["stdout"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        out.contains(&mine.file_id) && !out.contains(&theirs.file_id),
+        "{out}"
+    );
+    // The display and the audit keep what was asked, not the hidden names.
+    assert!(!r.output.contains("--exclude"), "{}", r.output);
+}

@@ -64,6 +64,9 @@ pub struct ApprovalBroker {
     pending: BTreeMap<String, Pending>,
     /// Recently finished ids and how they ended (oldest first).
     finished: VecDeque<(String, ApprovalStateKind)>,
+    /// Set when this client may not approve (a local user outside the approvers group):
+    /// every proposed action ends `denied` with this reason, never offered, never run.
+    refusal: Option<String>,
 }
 
 fn unix_now() -> u64 {
@@ -105,6 +108,14 @@ fn state_word(s: ApprovalStateKind) -> &'static str {
 }
 
 impl ApprovalBroker {
+    /// A broker for a client that may not approve actions, saying `why`.
+    pub fn refusing(why: String) -> ApprovalBroker {
+        ApprovalBroker {
+            refusal: Some(why),
+            ..ApprovalBroker::default()
+        }
+    }
+
     /// Pending requests (tests look at the queue).
     #[cfg(test)]
     pub fn pending_ids(&self) -> Vec<String> {
@@ -135,7 +146,30 @@ impl ApprovalBroker {
     ) {
         let approval_id = new_id();
         let rid = request_id.to_string();
-        match svc.use_matching_grant(who.session_id, &ask.argv).await {
+        if let Some(why) = self.refusal.clone() {
+            // Not even a grant answers: the client is not allowed to approve at all.
+            svc.record_action(
+                AuditOp::Rejected,
+                who,
+                &ask.argv,
+                &approval_id,
+                &[("request", &rid), ("reason", "not_approver")],
+            );
+            ask.reply.send(ApprovalOutcome::Rejected {
+                approval_id: approval_id.clone(),
+            });
+            self.remember(&approval_id, ApprovalStateKind::Denied);
+            out.push(state_msg(
+                &approval_id,
+                request_id,
+                &ask.argv,
+                ApprovalStateKind::Denied,
+                None,
+                Some(why),
+            ));
+            return;
+        }
+        match svc.use_matching_grant(who, &ask.argv).await {
             Ok(Some(g)) => {
                 let uses = g.uses.to_string();
                 svc.record_action(
@@ -499,7 +533,7 @@ impl ApprovalBroker {
 impl super::Conn {
     /// GRANTS_LIST: the grants this session can see.
     pub(super) async fn grants_list(&self, request_id: u64) -> Message {
-        match self.ctx.approvals.list(&self.session_id).await {
+        match self.ctx.approvals.list(&self.owner, &self.session_id).await {
             Ok(rows) => Message::Grants(protocol::Grants {
                 request_id,
                 grants: rows.iter().map(|g| g.info()).collect(),
@@ -510,7 +544,7 @@ impl super::Conn {
 
     /// GRANT_REVOKE: ACK, or ERROR `not_found` for a grant this session cannot see.
     pub(super) async fn grant_revoke(&self, r: protocol::GrantRevoke) -> Message {
-        match self.ctx.approvals.revoke(self.who(), &r.grant_id).await {
+        match self.ctx.approvals.revoke(who!(self), &r.grant_id).await {
             Ok(Some(g)) => Message::Ack(protocol::Ack {
                 request_id: r.request_id,
                 message: format!(

@@ -13,21 +13,13 @@ use crate::wire::{file_info, history_message, store_error};
 
 impl Conn {
     pub(super) async fn on_extension(&mut self, m: Message, out: &mut Vec<Message>) -> Flow {
-        // A read-only connection (HELLO no_new_session) gets its session on first need.
-        if self.session_id.is_empty() && needs_session(&m) {
-            let owner = self.owner.clone();
-            match self
-                .ctx
-                .store
-                .run(move |s| s.create_session_for(&owner, None))
-                .await
-            {
-                Ok(s) => self.session_id = s.id,
-                Err(e) => {
-                    let code = crate::wire::store_error_code(&e);
-                    out.push(Message::error(code, e.to_string(), None));
-                    return Flow::Continue;
-                }
+        // The session is stored when something uses it (a reserved one, or none at all for
+        // a read-only connection).
+        if (self.session_id.is_empty() || self.reserved.is_some()) && needs_session(&m) {
+            if let Err(e) = self.ensure_session().await {
+                let code = crate::wire::store_error_code(&e);
+                out.push(Message::error(code, e.to_string(), request_id_of(&m)));
+                return Flow::Continue;
             }
         }
         // Requests the legacy dialect shares are applied in one place (request.rs).
@@ -57,10 +49,7 @@ impl Conn {
                         t.cancel.cancel();
                         // Its pending approvals end now, not at their expiry.
                         let rid = t.request_id;
-                        let who = crate::approvals::Who {
-                            session_id: &self.session_id,
-                            peer: &self.peer,
-                        };
+                        let who = who!(self);
                         self.approvals.abandon(
                             &self.ctx.approvals,
                             who,
@@ -72,10 +61,7 @@ impl Conn {
                 }
             }
             Message::ApprovalReply(r) => {
-                let who = crate::approvals::Who {
-                    session_id: &self.session_id,
-                    peer: &self.peer,
-                };
+                let who = who!(self);
                 self.approvals.reply(&self.ctx.approvals, who, r, out).await;
             }
             Message::GrantsList(r) => out.push(self.grants_list(r.request_id).await),
@@ -287,8 +273,24 @@ impl Conn {
     }
 }
 
-/// Whether a message of a connection without a session makes one first: everything but
-/// reading (status, search, files, history, the session list) and housekeeping.
+/// The request id a failed session store answers, when the message has one.
+fn request_id_of(m: &Message) -> Option<u64> {
+    match m {
+        Message::Chat(c) => Some(c.request_id),
+        Message::UploadStart(u) | Message::UploadRdtStart(u) => Some(u.request_id),
+        Message::SessionCmd(c) => Some(c.request_id),
+        Message::ModelSet(r) => Some(r.request_id),
+        Message::ClearHistory(r) => Some(r.request_id),
+        Message::DownloadRequest(d) => Some(d.request_id),
+        Message::IndexRetry(d) | Message::FileDelete(d) => Some(d.request_id),
+        Message::OutputGet(g) => Some(g.request_id),
+        _ => None,
+    }
+}
+
+/// Whether a message of a connection whose session is not stored yet stores it first: a
+/// message, an upload, a setting. Reading (status, search, files, history, lookups, the
+/// session list), transfers of what exists, and housekeeping do not.
 fn needs_session(m: &Message) -> bool {
     !matches!(
         m,
@@ -307,6 +309,14 @@ fn needs_session(m: &Message) -> bool {
             | Message::ApprovalReply(_)
             | Message::GrantsList(_)
             | Message::GrantRevoke(_)
+            | Message::ClearHistory(_)
+            | Message::OutputGet(_)
+            | Message::FileDelete(_)
+            | Message::IndexRetry(_)
+            | Message::OfferAccept(_)
+            | Message::OfferReject(_)
+            | Message::TransferComplete(_)
+            | Message::TransferProgress(_)
             | Message::SessionCmd(protocol::SessionCmd {
                 op: protocol::SessionOp::List
                     | protocol::SessionOp::New { .. }

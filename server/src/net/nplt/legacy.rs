@@ -20,6 +20,14 @@ impl Conn {
             // over RDT, so the server never pushes to a registered port.
             Message::ClientUdpPort(_) => {}
             Message::FileMetadata(meta) => {
+                // An upload is a use of the reserved session.
+                if let Err(e) = self.ensure_session().await {
+                    out.push(Message::ChatText(format!("文件上传失败: {e}")));
+                    self.upload = super::UploadSlot::Discarding {
+                        remaining: meta.size,
+                    };
+                    return Flow::Continue;
+                }
                 let r = self
                     .begin_upload(
                         super::transfers::UploadReply::Legacy,
@@ -111,7 +119,7 @@ impl Conn {
                     .unwrap_or_default();
                 self.ctx.approvals.record_action(
                     AuditOp::Rejected,
-                    self.who(),
+                    who!(self),
                     &ask.argv,
                     &approval_id,
                     &[
@@ -132,7 +140,7 @@ impl Conn {
                     .unwrap_or_default();
                 self.ctx.approvals.record_action(
                     AuditOp::ActionDenied,
-                    self.who(),
+                    who!(self),
                     &argv,
                     &uuid::Uuid::new_v4().simple().to_string(),
                     &[("request", &rid), ("reason", &detail)],

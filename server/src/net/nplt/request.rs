@@ -133,7 +133,7 @@ impl Conn {
                 request_id,
                 text,
                 file_ids,
-            } => self.chat(request_id, text, file_ids),
+            } => self.chat(request_id, text, file_ids).await,
             Request::History { limit } => Ok(Outcome::History(self.history(limit).await?)),
             Request::ClearHistory => Ok(Outcome::Cleared(self.clear_history().await?)),
             Request::Session(op) => Ok(Outcome::Session(self.session_cmd(op).await?)),
@@ -144,7 +144,7 @@ impl Conn {
         }
     }
 
-    fn chat(
+    async fn chat(
         &mut self,
         request_id: u64,
         text: String,
@@ -156,6 +156,8 @@ impl Conn {
         if let Some(t) = &self.turn {
             return Err(RequestError::Busy(t.request_id));
         }
+        // The first message is what stores a reserved session.
+        self.ensure_session().await?;
         self.start_turn(request_id, text, file_ids);
         Ok(Outcome::TurnStarted)
     }

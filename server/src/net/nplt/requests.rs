@@ -28,6 +28,8 @@ impl Conn {
             })
             .await?;
         self.session_id = s.id.clone();
+        // A reserved session left without being used is simply forgotten.
+        self.reserved = None;
         Ok(s)
     }
 
@@ -87,15 +89,8 @@ impl Conn {
         let mut deleted = None;
         match op {
             SessionOp::List => {}
-            SessionOp::New { name } => {
-                let owner = self.owner.clone();
-                let s = self
-                    .ctx
-                    .store
-                    .run(move |s| s.create_session_for(&owner, name.as_deref()))
-                    .await?;
-                self.session_id = s.id;
-            }
+            // Stored on first use, like the one a connection starts with.
+            SessionOp::New { name } => self.reserve_session(name.as_deref()),
             SessionOp::Switch { id } => {
                 self.switch_session(&id).await?;
             }
@@ -107,6 +102,10 @@ impl Conn {
                     return Err(StoreError::Forbidden(
                         "会话名称不能为空 / name must not be empty".into(),
                     ));
+                }
+                if id.is_none() {
+                    // Naming the current session is a use of it.
+                    self.ensure_session().await?;
                 }
                 let (current, owner) = (self.session_id.clone(), self.owner.clone());
                 self.ctx
@@ -122,37 +121,48 @@ impl Conn {
             }
         }
         let (cur, owner) = (self.session_id.clone(), self.owner.clone());
+        let stored = self.reserved.is_none() && !cur.is_empty();
         let (current, sessions) = self
             .ctx
             .store
             .run(move |s| {
-                let current = if cur.is_empty() {
-                    None
-                } else {
-                    Some(s.session(&cur)?)
-                };
+                let current = if stored { Some(s.session(&cur)?) } else { None };
                 Ok((current, s.list_sessions_of(&owner)?))
             })
             .await?;
+        let mut sessions: Vec<SessionInfo> = sessions.iter().map(session_info).collect();
+        let current = match (current, &self.reserved) {
+            (Some(row), _) => session_info(&row),
+            // Reserved: this connection shows it (first, newest) though nothing is stored.
+            (None, Some(r)) => {
+                let info = SessionInfo {
+                    id: self.session_id.clone(),
+                    name: r.name.clone(),
+                    created_at: r.created_at.clone(),
+                    updated_at: r.created_at.clone(),
+                    messages: 0,
+                };
+                sessions.insert(0, info.clone());
+                info
+            }
+            // A read-only connection without a session has an empty current one.
+            (None, None) => SessionInfo {
+                id: String::new(),
+                name: String::new(),
+                created_at: String::new(),
+                updated_at: String::new(),
+                messages: 0,
+            },
+        };
         Ok(SessionReplyParts {
             op: op_name.into(),
-            // A read-only connection without a session has an empty current one.
-            current: current.as_ref().map_or_else(
-                || SessionInfo {
-                    id: String::new(),
-                    name: String::new(),
-                    created_at: String::new(),
-                    updated_at: String::new(),
-                    messages: 0,
-                },
-                session_info,
-            ),
-            sessions: sessions.iter().map(session_info).collect(),
+            current,
+            sessions,
             deleted,
         })
     }
 
-    pub(super) async fn set_model(&self, model: &str) -> Result<(), String> {
+    pub(super) async fn set_model(&mut self, model: &str) -> Result<(), String> {
         let models = self.ctx.models();
         if !models.iter().any(|m| m == model) {
             return Err(format!(
@@ -160,6 +170,8 @@ impl Conn {
                 models.join(", ")
             ));
         }
+        // A setting is a use of the session.
+        self.ensure_session().await.map_err(|e| e.to_string())?;
         let id = self.session_id.clone();
         let m = model.to_string();
         self.ctx

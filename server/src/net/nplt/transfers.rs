@@ -30,7 +30,7 @@ impl UploadReply {
         }
     }
 
-    fn request_id(self) -> Option<u64> {
+    pub(super) fn request_id(self) -> Option<u64> {
         match self {
             UploadReply::Legacy => None,
             UploadReply::AfterIndex(r) | UploadReply::OnSave(r) => Some(r),
@@ -250,6 +250,11 @@ impl Conn {
             size: o.size,
             sha256: o.sha256.clone(),
         };
+        if matches!(mode, TransferMode::Rdt | TransferMode::Http) {
+            // It runs outside this connection, which counts as busy while it reports.
+            self.remote
+                .insert(format!("o:{}", o.offer_id), tokio::time::Instant::now());
+        }
         match (mode, rdt_addr, http_addr) {
             (TransferMode::Rdt, Some(addr), _) => {
                 let (token, _) = transfers.issue(
@@ -306,6 +311,27 @@ impl Conn {
         None
     }
 
+    /// An upload's temp file, with its announced size reserved from the temp-space budget
+    /// of this client (and checked against the free-space floor) first.
+    async fn incoming(
+        &self,
+        filename: &str,
+        size: u64,
+        sha256: Option<String>,
+    ) -> Result<Incoming, UploadError> {
+        crate::uploads::validate_filename(filename)?;
+        let limit = self.ctx.cfg.upload_limit;
+        if size > limit {
+            return Err(UploadError::TooLarge { size, limit });
+        }
+        let hold = self.ctx.uploads.budget().reserve(self.peer.key(), size)?;
+        let mut inc =
+            Incoming::begin(&self.ctx.cfg.uploads_dir(), filename, size, limit, sha256).await?;
+        inc.hold_temp(hold);
+        self.ctx.uploads.track(&self.session_id, &mut inc);
+        Ok(inc)
+    }
+
     pub(super) async fn begin_upload(
         &mut self,
         reply: UploadReply,
@@ -313,21 +339,13 @@ impl Conn {
         size: u64,
         sha256: Option<String>,
     ) -> Result<(), UploadError> {
-        let res = Incoming::begin(
-            &self.ctx.cfg.uploads_dir(),
-            filename,
-            size,
-            self.ctx.cfg.upload_limit,
-            sha256,
-        )
-        .await;
-        match res {
-            Ok(mut inc) => {
-                self.ctx.uploads.track(&self.session_id, &mut inc);
+        match self.incoming(filename, size, sha256).await {
+            Ok(inc) => {
                 self.upload = UploadSlot::Receiving {
                     inc: Box::new(inc),
                     reply,
                     last_status: 0,
+                    progress_at: tokio::time::Instant::now(),
                 };
                 Ok(())
             }
@@ -354,19 +372,8 @@ impl Conn {
                 Some(u.request_id),
             );
         };
-        let inc = match Incoming::begin(
-            &self.ctx.cfg.uploads_dir(),
-            &u.filename,
-            u.size,
-            self.ctx.cfg.upload_limit,
-            u.sha256.clone(),
-        )
-        .await
-        {
-            Ok(mut inc) => {
-                self.ctx.uploads.track(&self.session_id, &mut inc);
-                inc
-            }
+        let inc = match self.incoming(&u.filename, u.size, u.sha256.clone()).await {
+            Ok(inc) => inc,
             Err(e) => {
                 self.ctx
                     .uploads
@@ -374,6 +381,9 @@ impl Conn {
                 return Message::error(e.code(), e.message(), Some(u.request_id));
             }
         };
+        // The datagrams bypass this connection; it counts as busy while the upload reports.
+        self.remote
+            .insert(format!("u:{}", u.request_id), tokio::time::Instant::now());
         let token = self.ctx.transfers.issue_upload(
             inc,
             &self.session_id,
@@ -412,7 +422,10 @@ impl Conn {
                 inc,
                 reply,
                 last_status,
+                progress_at,
             } => {
+                // Data is progress (heartbeats are not): the stall deadline moves.
+                *progress_at = tokio::time::Instant::now();
                 if let Err(e) = inc.write(data).await {
                     let rid = reply.request_id();
                     let remaining = inc
@@ -455,7 +468,7 @@ impl Conn {
         }
     }
 
-    fn upload_error(&self, rid: Option<u64>, e: &UploadError) -> Message {
+    pub(super) fn upload_error(&self, rid: Option<u64>, e: &UploadError) -> Message {
         match rid {
             Some(r) => Message::error(e.code(), e.message(), Some(r)),
             None => Message::ChatText(format!("文件上传失败: {e}")),

@@ -32,10 +32,7 @@ impl Conn {
             None => {
                 // The turn task ended without a Done event (it panicked): say so.
                 self.turn = None;
-                let who = crate::approvals::Who {
-                    session_id: &self.session_id,
-                    peer: &self.peer,
-                };
+                let who = who!(self);
                 self.approvals.abandon(
                     &self.ctx.approvals,
                     who,
@@ -110,24 +107,18 @@ impl Conn {
             }
             TurnEvent::Offer(o) => out.push(Message::Offer(crate::wire::offer_msg(&o))),
             TurnEvent::Approval(ask) => {
-                let who = crate::approvals::Who {
-                    session_id: &self.session_id,
-                    peer: &self.peer,
-                };
+                let who = who!(self);
                 self.approvals
                     .ask(&self.ctx.approvals, who, rid, ask, out)
                     .await;
             }
             TurnEvent::ApprovalDenied { argv, detail } => {
-                ApprovalBroker::denied(&self.ctx.approvals, self.who(), rid, argv, detail, out)
+                ApprovalBroker::denied(&self.ctx.approvals, who!(self), rid, argv, detail, out)
             }
             TurnEvent::Done(outcome) => {
                 self.turn = None;
                 // A turn that ends stops waiting: anything still pending never runs.
-                let who = crate::approvals::Who {
-                    session_id: &self.session_id,
-                    peer: &self.peer,
-                };
+                let who = who!(self);
                 self.approvals.abandon(
                     &self.ctx.approvals,
                     who,

@@ -1,7 +1,6 @@
 //! Broker tests: grants answer without asking, requests wait for a reply, expire on virtual
 //! time, end on cancel; replies to unknown ids; approve_always stores exactly the offer.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use protocol::{ApprovalDecision, ApprovalReply, ApprovalStateKind, GrantLifetime, Message};
@@ -9,7 +8,8 @@ use tokio::sync::oneshot;
 
 use super::{Abandon, ApprovalBroker};
 use crate::approvals::{Approvals, Who};
-use crate::store::Store;
+use crate::peer::Peer;
+use crate::store::{Owner, Store};
 use crate::turn::{ApprovalAsk, ApprovalOutcome, ApprovalReplySlot};
 
 struct Fixture {
@@ -17,7 +17,8 @@ struct Fixture {
     store: Store,
     svc: Approvals,
     session: String,
-    peer: SocketAddr,
+    peer: Peer,
+    owner: Owner,
     log: std::path::PathBuf,
 }
 
@@ -34,7 +35,8 @@ impl Fixture {
             store,
             svc,
             session,
-            peer: "127.0.0.1:40000".parse().expect("addr"),
+            peer: Peer::Tcp("127.0.0.1:40000".parse().expect("addr")),
+            owner: Owner::unnamed(),
             log,
         }
     }
@@ -43,6 +45,7 @@ impl Fixture {
         Who {
             session_id: &self.session,
             peer: &self.peer,
+            owner: &self.owner,
         }
     }
 
@@ -132,7 +135,7 @@ async fn a_matching_grant_approves_without_asking_and_counts_the_use() {
         }
     );
     assert!(b.pending_ids().is_empty());
-    let rows = f.store.visible_grants(&f.session).expect("list");
+    let rows = f.store.visible_grants(&f.owner, &f.session).expect("list");
     assert_eq!(rows[0].uses, 1);
     let lines = f.audit_lines();
     let approved = lines
@@ -212,7 +215,11 @@ async fn a_request_waits_for_the_reply_and_a_second_reply_is_not_found() {
             grant_id: None
         }
     );
-    assert!(f.store.visible_grants(&f.session).expect("list").is_empty());
+    assert!(f
+        .store
+        .visible_grants(&f.owner, &f.session)
+        .expect("list")
+        .is_empty());
 
     let mut out = Vec::new();
     b.reply(
@@ -257,7 +264,7 @@ async fn approve_always_stores_exactly_the_offered_rule_and_the_next_match_is_no
     assert!(
         matches!(rx.await, Ok(ApprovalOutcome::Approved { grant_id: Some(g), .. }) if g == gid)
     );
-    let rows = f.store.visible_grants(&f.session).expect("list");
+    let rows = f.store.visible_grants(&f.owner, &f.session).expect("list");
     assert_eq!(rows.len(), 1);
     assert_eq!(
         rows[0].rule.to_tokens(),
@@ -345,7 +352,11 @@ async fn an_offered_scope_wider_than_the_argv_allows_or_invalid_is_never_granted
             }
         );
     }
-    assert!(f.store.visible_grants(&f.session).expect("list").is_empty());
+    assert!(f
+        .store
+        .visible_grants(&f.owner, &f.session)
+        .expect("list")
+        .is_empty());
     assert!(f
         .audit_lines()
         .iter()
