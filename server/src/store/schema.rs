@@ -47,8 +47,8 @@ pub enum SchemaError {
          {to} failed and was rolled back: {err}"
     )]
     Step { to: u32, err: rusqlite::Error },
-    #[error("cannot read the schema version of {path}: {err}")]
-    Read { path: PathBuf, err: rusqlite::Error },
+    #[error("无法读取数据库结构版本 / cannot read the schema version of {path}: {err}")]
+    Read { path: PathBuf, err: String },
 }
 
 /// One migration: from `to - 1` to `to`.
@@ -64,21 +64,33 @@ const STEPS: &[Step] = &[Step {
     apply: step_1,
 }];
 
-/// Reads the schema version of the database at `path` on a read-only connection (a read-only
-/// connection never checkpoints or rewrites the file), and refuses a newer one.
+/// Reads the schema version of the database at `path` and refuses a newer one, writing
+/// nothing: with no `-wal` file beside it the file's header is the whole truth and is read
+/// as bytes (opening it, even read-only, would leave `-wal` and `-shm` files); otherwise
+/// through a read-only connection, which never checkpoints or rewrites the file.
 pub fn check(path: &Path) -> Result<Found, SchemaError> {
     if !path.exists() {
         return Ok(Found::Fresh);
     }
-    let read = |err| SchemaError::Read {
+    let newer = |found| SchemaError::Newer {
         path: path.to_path_buf(),
-        err,
+        found,
+        supported: SCHEMA_VERSION,
+    };
+    if !wal_path(path).exists() {
+        match header_version(path)? {
+            None => return Ok(Found::Fresh),
+            Some(v) if v > SCHEMA_VERSION => return Err(newer(v)),
+            Some(_) => {}
+        }
+    }
+    let read = |err: rusqlite::Error| SchemaError::Read {
+        path: path.to_path_buf(),
+        err: err.to_string(),
     };
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let c = Connection::open_with_flags(path, flags).map_err(read)?;
-    let version: u32 = c
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .map_err(read)?;
+    let version = version(&c).map_err(read)?;
     let tables: i64 = c
         .query_row(
             "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'",
@@ -87,17 +99,38 @@ pub fn check(path: &Path) -> Result<Found, SchemaError> {
         )
         .map_err(read)?;
     if version > SCHEMA_VERSION {
-        return Err(SchemaError::Newer {
-            path: path.to_path_buf(),
-            found: version,
-            supported: SCHEMA_VERSION,
-        });
+        return Err(newer(version));
     }
     Ok(if version == 0 && tables == 0 {
         Found::Fresh
     } else {
         Found::Version(version)
     })
+}
+
+fn wal_path(db: &Path) -> PathBuf {
+    PathBuf::from(format!("{}-wal", db.display()))
+}
+
+/// The `user_version` field of an SQLite file's 100-byte header (big-endian at offset 60);
+/// `None` for an empty file, which SQLite treats as an empty database.
+fn header_version(path: &Path) -> Result<Option<u32>, SchemaError> {
+    use std::io::Read as _;
+    let read = |err: String| SchemaError::Read {
+        path: path.to_path_buf(),
+        err,
+    };
+    let mut head = Vec::with_capacity(100);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(100).read_to_end(&mut head))
+        .map_err(|e| read(e.to_string()))?;
+    if head.is_empty() {
+        return Ok(None);
+    }
+    if head.len() < 100 || !head.starts_with(b"SQLite format 3\0") {
+        return Err(read("not an SQLite database / 不是 SQLite 数据库".into()));
+    }
+    Ok(Some(u32::from_be_bytes([head[60], head[61], head[62], head[63]])))
 }
 
 /// Where the copy of a database at `version` is kept while and after migrating it.

@@ -214,3 +214,26 @@ fn a_file_that_is_not_a_database_is_named_in_the_error() {
     let err = check(&db).expect_err("not a database");
     assert!(err.to_string().contains("llmops.sqlite"), "{err}");
 }
+
+#[test]
+fn a_newer_version_still_in_the_wal_is_seen() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let db = d.path().join("llmops.sqlite");
+    drop(Store::open(&db).expect("open"));
+    // A newer server still running: its version change is in the -wal, not in the file.
+    let c = Connection::open(&db).expect("open");
+    c.pragma_update(None, "wal_autocheckpoint", 0)
+        .expect("no checkpoint");
+    c.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+        .expect("bump");
+    assert_eq!(
+        header_version(&db).expect("header"),
+        Some(SCHEMA_VERSION),
+        "the file's header is stale"
+    );
+    assert!(matches!(
+        check(&db),
+        Err(SchemaError::Newer { found, .. }) if found == SCHEMA_VERSION + 1
+    ));
+    drop(c);
+}
