@@ -217,7 +217,7 @@ if [[ -f "$model" ]]; then
     dense_on() {
         for _ in $(seq 1 300); do
             tui --json status >"$work/status.json"
-            grep -q '"mode":"hybrid"' "$work/status.json" && return 0
+            grep -q '"mode":"hybrid ' "$work/status.json" && return 0
             sleep 0.2
         done
         cat "$work/status.json"

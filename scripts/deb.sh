@@ -15,6 +15,10 @@ target="${CARGO_TARGET_DIR:-$root/target}"
 case "$target" in /*) ;; *) target="$root/$target" ;; esac
 CARGO_DEB_VERSION="3.8.0"
 
+workspace_version() {
+    sed -n 's/^version = "\(.*\)"/\1/p' "$1/Cargo.toml" | head -1
+}
+
 tools() {
     if [[ "$(cargo deb --version 2>/dev/null)" != *"$CARGO_DEB_VERSION"* ]]; then
         echo "deb: installing cargo-deb $CARGO_DEB_VERSION from crates.io"
@@ -53,6 +57,19 @@ man_pages() {
     done
 }
 
+# The Debian changelog of a native package: one entry for this version, dated by the
+# commit it is built from (the same commit gives the same file).
+changelog() {
+    local bin_dir="$1" version="$2" rev="$3"
+    local sha when
+    sha="$(git -C "$root" rev-parse --short=10 "$rev" 2>/dev/null || echo unknown)"
+    when="$(date -R -u -d "@$(git -C "$root" log -1 --format=%ct "$rev" 2>/dev/null || date +%s)")"
+    mkdir -p "$bin_dir/man"
+    printf 'llmops (%s) unstable; urgency=medium\n\n  * Built from commit %s.\n\n -- %s  %s\n' \
+        "$version" "$sha" "llmops maintainers <maintainers@llmops.invalid>" "$when" \
+        | gzip -9n >"$bin_dir/man/changelog.gz"
+}
+
 # cargo deb over the binaries already in $1/release, run in the tree $2.
 package() {
     local tdir="$1" tree="$2" out="$3" version="$4"
@@ -78,6 +95,7 @@ build() {
         (cd "$root" && cargo build --release --bins)
     fi
     man_pages "$target/release"
+    changelog "$target/release" "${version:-$(workspace_version "$root")}" HEAD
     package "$target" "$root" "$out" "$version"
 }
 
@@ -99,7 +117,8 @@ build_ref() {
     mkdir -p "$tdir/release"
     cp -f "$target/release/llmops-server" "$target/release/llmops-tui" "$tdir/release/"
     man_pages "$tdir/release"
-    version="$(sed -n 's/^version = "\(.*\)"/\1/p' "$tree/Cargo.toml" | head -1)~git$sha"
+    version="$(workspace_version "$tree")~git$sha"
+    changelog "$tdir/release" "$version" "$sha"
     local pkg_tree="$tree"
     if [[ ! -f "$tree/packaging/deb/llmops-server.service" ]]; then
         echo "deb: $ref has no packaging: its binaries with this tree's packaging"
