@@ -254,7 +254,9 @@ mod tests {
             .with_writer(buf.clone())
             .with_ansi(false)
             .event_format(JournalFormat(
-                tracing_subscriber::fmt::format().without_time().with_ansi(false),
+                tracing_subscriber::fmt::format()
+                    .without_time()
+                    .with_ansi(false),
             ))
             .finish();
         tracing::subscriber::with_default(sub, || {

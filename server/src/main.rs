@@ -80,8 +80,7 @@ fn run_command(cmd: Command, cli: Cli) -> ExitCode {
 }
 
 async fn run(cfg: Config) -> anyhow::Result<()> {
-    let _log_guard =
-        llmops_server::logging::init(&cfg.logs_dir(), &cfg.log_level, cfg.log_output)?;
+    let _log_guard = llmops_server::logging::init(&cfg.logs_dir(), &cfg.log_level, cfg.log_output)?;
     let running = llmops_server::start(cfg).await?;
     // Readiness on stdout: scripts and tests wait for the first line instead of sleeping;
     // the optional services' bound addresses follow (same "last word is the address" form).

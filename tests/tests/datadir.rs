@@ -92,7 +92,11 @@ fn the_previous_releases_data_directory_is_migrated_and_served_whole() {
         let c = ro(&db);
         (message_counts(&c, "alice"), message_counts(&c, "bob"))
     };
-    assert_eq!((before.0.len(), before.1.len()), (2, 1), "fixture: {before:?}");
+    assert_eq!(
+        (before.0.len(), before.1.len()),
+        (2, 1),
+        "fixture: {before:?}"
+    );
 
     let server = ServerProc::start_in(
         dir,
@@ -169,7 +173,14 @@ fn the_previous_releases_data_directory_is_migrated_and_served_whole() {
         &server,
         ALICE,
         &[
-            "--session", &session, "download", "--out", &out_dir, "--mode", "nplt", &file_id,
+            "--session",
+            &session,
+            "download",
+            "--out",
+            &out_dir,
+            "--mode",
+            "nplt",
+            &file_id,
         ],
     );
     assert_eq!(

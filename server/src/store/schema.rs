@@ -130,7 +130,9 @@ fn header_version(path: &Path) -> Result<Option<u32>, SchemaError> {
     if head.len() < 100 || !head.starts_with(b"SQLite format 3\0") {
         return Err(read("not an SQLite database / 不是 SQLite 数据库".into()));
     }
-    Ok(Some(u32::from_be_bytes([head[60], head[61], head[62], head[63]])))
+    Ok(Some(u32::from_be_bytes([
+        head[60], head[61], head[62], head[63],
+    ])))
 }
 
 /// Where the copy of a database at `version` is kept while and after migrating it.

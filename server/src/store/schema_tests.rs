@@ -76,9 +76,11 @@ fn a_new_database_is_made_at_the_current_version_without_a_backup() {
     // Opening it again changes nothing.
     drop(Store::open(&db).expect("reopen"));
     assert_eq!(history_rows(&db).len(), STEPS.len());
-    assert!(std::fs::read_dir(d.path())
-        .expect("dir")
-        .all(|e| !e.expect("e").file_name().to_string_lossy().contains("backup")));
+    assert!(std::fs::read_dir(d.path()).expect("dir").all(|e| !e
+        .expect("e")
+        .file_name()
+        .to_string_lossy()
+        .contains("backup")));
 }
 
 #[test]
@@ -102,7 +104,9 @@ fn an_unversioned_database_is_backed_up_then_migrated_with_its_rows() {
         h.iter().map(|m| m.text.as_str()).collect::<Vec<_>>(),
         ["disk?", "42%"]
     );
-    assert!(s.resolve_session_of(&Owner::named("alice"), "0011").is_err());
+    assert!(s
+        .resolve_session_of(&Owner::named("alice"), "0011")
+        .is_err());
     drop(s);
     // The backup is the database as it was: version 0, the two messages, no owners.
     let b = backup_path(&db, 0);
@@ -209,8 +213,11 @@ fn no_backup_means_no_migration() {
 fn a_file_that_is_not_a_database_is_named_in_the_error() {
     let d = tempfile::tempdir().expect("tempdir");
     let db = d.path().join("llmops.sqlite");
-    std::fs::write(&db, b"this is not sqlite, just text long enough to have a header....")
-        .expect("write");
+    std::fs::write(
+        &db,
+        b"this is not sqlite, just text long enough to have a header....",
+    )
+    .expect("write");
     let err = check(&db).expect_err("not a database");
     assert!(err.to_string().contains("llmops.sqlite"), "{err}");
 }
