@@ -4,7 +4,7 @@ CARGO ?= cargo
 DATA_DIR ?= storage
 LISTEN ?= 127.0.0.1:9999
 
-.PHONY: run setup build release test cycles fixtures e2e bench eval lint fmt fuzz-build fuzz clean chaos quic-bench
+.PHONY: run setup build release test cycles fixtures e2e bench eval lint fmt fuzz-build fuzz clean chaos quic-bench deb deb-test
 
 ## run: build release binaries, set up, start the server on storage/ and open the client
 run: release setup
@@ -20,6 +20,17 @@ build:
 
 release:
 	$(CARGO) build --release --bins
+
+## deb: the Debian package target/debian/llmops_<version>_amd64.deb (release build, the
+## pinned cargo-deb; see docs/install.md)
+deb:
+	@scripts/deb.sh build
+
+## deb-test: as root: lintian, install with no network, the server started as its unit
+## starts it, a TUI, an upgrade over the previous package (LLMOPS_DEB_PREVIOUS=FILE or
+## LLMOPS_DEB_PREVIOUS_REF=main), remove and purge. Two release builds: not part of `test`.
+deb-test:
+	@scripts/deb-test.sh
 
 ## chaos: fault injection against the release binaries (kill -9 during uploads and chats,
 ## hostile peers, full disk); prints a table. KILLS=10 kill -9 trials by default.

@@ -20,6 +20,8 @@ pub struct FileConfig {
     pub listen: Option<SocketAddr>,
     pub data_dir: Option<PathBuf>,
     pub log_level: Option<String>,
+    /// `auto`, `files` or `journal` (see `--log-output`).
+    pub log_output: Option<crate::logging::LogOutput>,
     /// One token, `TOKEN` or `NAME=TOKEN`.
     pub auth_token: Option<String>,
     /// Named tokens: `auth_tokens = { alice = "…", bob = "…" }`.
@@ -91,6 +93,8 @@ pub struct Config {
     pub listen: SocketAddr,
     pub data_dir: PathBuf,
     pub log_level: String,
+    /// Where the log goes (`Auto` is decided when logging starts).
+    pub log_output: crate::logging::LogOutput,
     /// Tokens a HELLO must present one of (none: no token required).
     pub auth_tokens: Vec<AuthToken>,
     /// All tokens see all sessions (else each token name sees only its own).
@@ -314,6 +318,7 @@ impl Config {
                 .log_level
                 .or(file.log_level)
                 .unwrap_or_else(|| "info".into()),
+            log_output: cli.log_output.or(file.log_output).unwrap_or_default(),
             auth_tokens: tokens::collect(
                 &cli.auth_token,
                 file.auth_token.as_deref(),

@@ -1,8 +1,10 @@
 //! Server logging: tracing into daily files under `{data_dir}/logs/`, each day's file
-//! capped in size and only the newest few days kept. Never the terminal of a TUI.
+//! capped in size and only the newest few days kept, or into the systemd journal when the
+//! server runs as a service. Never the terminal of a TUI.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
+use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
 
 use tracing_appender::non_blocking::WorkerGuard;
@@ -106,12 +108,100 @@ impl Write for CappedDailyWriter {
     }
 }
 
-/// Installs the global subscriber writing to `{logs_dir}/llmops-server.DATE.log`.
-/// Keep the guard alive for the life of the process (it flushes on drop).
-pub fn init(logs_dir: &Path, level: &str) -> io::Result<WorkerGuard> {
+/// Where the log goes (`log_output` in the config, `--log-output`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum LogOutput {
+    /// The journal when stderr is the journal's stream (a systemd service), else files.
+    #[default]
+    Auto,
+    /// Daily files in `{data_dir}/logs/`.
+    Files,
+    /// Standard error, one line per event with a syslog priority prefix (`<4>` for a
+    /// warning) that journald reads as the entry's priority; no timestamp (the journal
+    /// stamps each entry).
+    Journal,
+}
+
+impl LogOutput {
+    /// `Auto` decided for this process: `Journal` when `JOURNAL_STREAM` names the file
+    /// stderr is (systemd sets it for a service's stdout and stderr), `Files` otherwise.
+    pub fn resolve(self) -> LogOutput {
+        match self {
+            LogOutput::Auto => {
+                let stderr = std::fs::metadata("/proc/self/fd/2").ok();
+                let env = std::env::var("JOURNAL_STREAM").ok();
+                match stderr {
+                    Some(m) if is_journal_stream(env.as_deref(), m.dev(), m.ino()) => {
+                        LogOutput::Journal
+                    }
+                    _ => LogOutput::Files,
+                }
+            }
+            other => other,
+        }
+    }
+}
+
+/// Whether `JOURNAL_STREAM` (`DEVICE:INODE`, decimal) names the file with `dev` and `ino`:
+/// a child that inherited the variable but writes elsewhere is not the journal.
+pub fn is_journal_stream(env: Option<&str>, dev: u64, ino: u64) -> bool {
+    let Some((d, i)) = env.and_then(|v| v.split_once(':')) else {
+        return false;
+    };
+    d.trim().parse::<u64>() == Ok(dev) && i.trim().parse::<u64>() == Ok(ino)
+}
+
+/// The syslog priority journald reads from a line's `<N>` prefix.
+fn priority(level: &tracing::Level) -> u8 {
+    match *level {
+        tracing::Level::ERROR => 3,
+        tracing::Level::WARN => 4,
+        tracing::Level::INFO => 6,
+        _ => 7,
+    }
+}
+
+/// The usual line format after a `<N>` priority prefix.
+struct JournalFormat<F>(F);
+
+impl<S, N, F> tracing_subscriber::fmt::FormatEvent<S, N> for JournalFormat<F>
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+    N: for<'a> tracing_subscriber::fmt::FormatFields<'a> + 'static,
+    F: tracing_subscriber::fmt::FormatEvent<S, N>,
+{
+    fn format_event(
+        &self,
+        ctx: &tracing_subscriber::fmt::FmtContext<'_, S, N>,
+        mut writer: tracing_subscriber::fmt::format::Writer<'_>,
+        event: &tracing::Event<'_>,
+    ) -> std::fmt::Result {
+        write!(writer, "<{}>", priority(event.metadata().level()))?;
+        self.0.format_event(ctx, writer, event)
+    }
+}
+
+/// Installs the global subscriber: `{logs_dir}/llmops-server.DATE.log` or the journal, as
+/// `output` resolves. Keep the guard alive for the life of the process (it flushes on
+/// drop).
+pub fn init(logs_dir: &Path, level: &str, output: LogOutput) -> io::Result<WorkerGuard> {
+    let filter = EnvFilter::try_new(level).unwrap_or_else(|_| EnvFilter::new("info"));
+    if output.resolve() == LogOutput::Journal {
+        let (nb, guard) = tracing_appender::non_blocking(io::stderr());
+        let format = tracing_subscriber::fmt::format()
+            .without_time()
+            .with_ansi(false);
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(nb)
+            .with_ansi(false)
+            .event_format(JournalFormat(format))
+            .try_init();
+        return Ok(guard);
+    }
     let writer = CappedDailyWriter::new(logs_dir, "llmops-server", MAX_DAY_BYTES, KEEP_DAYS)?;
     let (nb, guard) = tracing_appender::non_blocking(writer);
-    let filter = EnvFilter::try_new(level).unwrap_or_else(|_| EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(nb)
@@ -123,6 +213,64 @@ pub fn init(logs_dir: &Path, level: &str) -> io::Result<WorkerGuard> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_journal_is_chosen_only_when_stderr_is_its_stream() {
+        assert!(is_journal_stream(Some("8:12345"), 8, 12345));
+        // Inherited from a service by a child writing to a file or a terminal.
+        assert!(!is_journal_stream(Some("8:12345"), 8, 99));
+        assert!(!is_journal_stream(Some("9:12345"), 8, 12345));
+        for bad in [None, Some(""), Some("8"), Some("x:y"), Some("8:")] {
+            assert!(!is_journal_stream(bad, 8, 12345), "{bad:?}");
+        }
+        // This test's stderr is not a journal stream whatever the variable says.
+        assert_eq!(LogOutput::Files.resolve(), LogOutput::Files);
+        assert_eq!(LogOutput::Journal.resolve(), LogOutput::Journal);
+    }
+
+    #[test]
+    fn journal_lines_carry_the_syslog_priority() {
+        use std::sync::{Arc, Mutex};
+        use tracing_subscriber::fmt::MakeWriter;
+        #[derive(Clone, Default)]
+        struct Buf(Arc<Mutex<Vec<u8>>>);
+        impl Write for Buf {
+            fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+                self.0.lock().expect("buf").extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        impl<'a> MakeWriter<'a> for Buf {
+            type Writer = Buf;
+            fn make_writer(&'a self) -> Buf {
+                self.clone()
+            }
+        }
+        let buf = Buf::default();
+        let sub = tracing_subscriber::fmt()
+            .with_writer(buf.clone())
+            .with_ansi(false)
+            .event_format(JournalFormat(
+                tracing_subscriber::fmt::format()
+                    .without_time()
+                    .with_ansi(false),
+            ))
+            .finish();
+        tracing::subscriber::with_default(sub, || {
+            tracing::error!("disk gone");
+            tracing::warn!(addr = "127.0.0.1:9", "cannot bind");
+            tracing::info!("listening");
+        });
+        let text = String::from_utf8(buf.0.lock().expect("buf").clone()).expect("utf8");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert!(lines[0].starts_with("<3>") && lines[0].contains("disk gone"));
+        assert!(lines[1].starts_with("<4>") && lines[1].contains("addr=\"127.0.0.1:9\""));
+        assert!(lines[2].starts_with("<6>") && lines[2].contains("listening"));
+    }
 
     #[test]
     fn caps_a_days_file() {

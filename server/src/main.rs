@@ -8,6 +8,10 @@ use clap::Parser;
 use llmops_server::config::{AuditCommand, Command};
 use llmops_server::{Cli, Config};
 
+/// Exit status when the data directory cannot be used as it is (written by a newer
+/// release, or unreadable): restarting does not help, so the service unit does not.
+const EXIT_DATA_DIR: u8 = 3;
+
 fn main() -> ExitCode {
     let mut cli = Cli::parse();
     if let Some(cmd) = cli.command.take() {
@@ -24,6 +28,12 @@ fn main() -> ExitCode {
     };
     for w in cfg.warnings() {
         eprintln!("llmops-server: warning: {w}");
+    }
+    // A data dir written by a newer release is refused before logging or anything else
+    // writes into it.
+    if let Err(e) = llmops_server::store::schema::check(&cfg.db_path()) {
+        eprintln!("llmops-server: {e}");
+        return ExitCode::from(EXIT_DATA_DIR);
     }
     llmops_server::memory::tune_allocator();
     let rt = match tokio::runtime::Builder::new_multi_thread()
@@ -73,7 +83,7 @@ fn run_command(cmd: Command, cli: Cli) -> ExitCode {
 }
 
 async fn run(cfg: Config) -> anyhow::Result<()> {
-    let _log_guard = llmops_server::logging::init(&cfg.logs_dir(), &cfg.log_level)?;
+    let _log_guard = llmops_server::logging::init(&cfg.logs_dir(), &cfg.log_level, cfg.log_output)?;
     let running = llmops_server::start(cfg).await?;
     // Readiness on stdout: scripts and tests wait for the first line instead of sleeping;
     // the optional services' bound addresses follow (same "last word is the address" form).

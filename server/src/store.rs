@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 mod grants;
 mod reserved;
+pub mod schema;
 mod sessions;
 mod states;
 
@@ -35,6 +36,9 @@ pub enum StoreError {
     /// SQLITE_FULL: the data dir's disk (or the database's page cap) is full.
     #[error("磁盘已满 / disk full: {0}")]
     DiskFull(rusqlite::Error),
+    /// The database's schema version: newer than this build, or a failed migration.
+    #[error(transparent)]
+    Schema(#[from] schema::SchemaError),
 }
 
 impl StoreError {
@@ -224,17 +228,18 @@ CREATE TABLE IF NOT EXISTS offers (
 "#;
 
 impl Store {
+    /// Opens the database at `path`, making it or migrating it to
+    /// [`schema::SCHEMA_VERSION`]; one written by a newer release is refused before
+    /// anything is written (see `store/schema.rs`).
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let found = schema::check(path)?;
         ensure_reserve(path);
         let conn = Connection::open(path)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.execute_batch(SCHEMA)?;
-        conn.execute_batch(grants::SCHEMA)?;
-        sessions::migrate(&conn)?;
-        grants::migrate(&conn)?;
+        schema::migrate(&conn, path, found)?;
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),
             reserve: Some(reserve_path(path)),

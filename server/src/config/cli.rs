@@ -24,6 +24,11 @@ pub struct Cli {
     /// Log level or tracing filter (e.g. `info`, `llmops_server=debug`).
     #[arg(long, env = "LLMOPS_LOG_LEVEL")]
     pub log_level: Option<String>,
+    /// Where the log goes: `auto` (default: the journal when stderr is connected to it, as
+    /// in a systemd service; else daily files in DATA_DIR/logs), `files` or `journal`
+    /// (stderr with syslog priority prefixes).
+    #[arg(long, env = "LLMOPS_LOG_OUTPUT", value_enum)]
+    pub log_output: Option<crate::logging::LogOutput>,
     /// Token clients must present in HELLO; required when listening beyond loopback.
     /// Repeatable as `NAME=TOKEN` (e.g. `--auth-token alice=T1 --auth-token bob=T2`):
     /// each named token sees only its own sessions.
