@@ -11,10 +11,10 @@ use llmops_common::query::{
     Row, Scalar, TimePoint, Window,
 };
 
+use super::ctx::MessageCtx;
 use super::lexicon::lexicon;
 use super::slots::{best_upload, config_upload, typed_file_names};
 use super::text::Lang;
-use super::ctx::MessageCtx;
 use super::{data_of, Call, StepRecord, Task, ToolName};
 
 /// Logs and configs looked at, at most.
