@@ -38,7 +38,7 @@ def cases(f):
         ("stat", "nginx", gw, "which endpoint is the slowest in gateway-access.log", [f["gw_max_path"]]),
         ("stat", "nginx", gw, "gateway 的 request_time p95 是多少", [[f["gw_p95"], str(int(float(f["gw_p95"]) * 1000))]]),
         ("count", "nginx", gw, "how many reqs took longer than 1 second?", [n(f["gw_over_1s"])]),
-        ("stat", "nginx", gw, "/v2/search 的平均响应时间",
+        ("stat", "nginx", gw, "/v2/search 的平均 request_time 是多少",
          [[f["gw_search_mean"], f["gw_search_mean_ms"] + " ms", f["gw_search_mean_ms"] + "ms"]]),
         # orders-api.jsonl: JSON lines, nested keys
         ("count", "jsonl", oj, "orders-api.jsonl 里有多少条 ERROR 日志", [n(f["oj_error"])]),
@@ -111,7 +111,7 @@ def cases(f):
 def followups(f, n, acc, gw, oj, cat, au, kn):
     rows = [
         ("access", acc, ["access.log 5xx 有多少"], "那 4xx 呢", [n(f["acc_4xx"])]),
-        ("access", acc, ["which URL fails most in access.log"], "which IP was that from", [f["acc_fail_url_ip"]]),
+        ("access", acc, ["which URL returns the most 5xx errors in access.log"], "which IP was that from", [f["acc_fail_url_ip"]]),
         ("nginx", gw, ["gateway-access.log 里 5xx 最多的是哪一分钟"], "按小时呢？", [n(f["gw_5xx_h02"]), n(f["gw_5xx_h03"])]),
         ("jsonl", oj, ["orders-api.jsonl 里有多少条 ERROR"], "and how many of those were 504s?", [n(f["oj_error_504"])]),
         ("java", cat, ["catalog-service.log 里 NullPointerException 出现了几次"], "OutOfMemoryError 呢？", [n(f["cat_oom"])]),
