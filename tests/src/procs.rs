@@ -125,7 +125,10 @@ impl Planted {
     }
 
     fn write_script(&self, spec: &ProcSpec) -> anyhow::Result<PathBuf> {
-        let sub = self.dir.path().join(if spec.interp { "jobs" } else { "bin" });
+        let sub = self
+            .dir
+            .path()
+            .join(if spec.interp { "jobs" } else { "bin" });
         std::fs::create_dir_all(&sub)?;
         std::fs::set_permissions(&sub, std::fs::Permissions::from_mode(0o755))?;
         let path = sub.join(&spec.name);
@@ -143,7 +146,13 @@ impl Planted {
             return Ok(ids);
         }
         let ok = Command::new("useradd")
-            .args(["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user])
+            .args([
+                "--system",
+                "--no-create-home",
+                "--shell",
+                "/usr/sbin/nologin",
+                user,
+            ])
             .status()
             .context("useradd")?
             .success();
@@ -205,7 +214,9 @@ fn spawn(spec: &ProcSpec, script: &Path, ids: Option<(u32, u32)>) -> anyhow::Res
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let mut line = String::new();
-        let _ = BufReader::new(out).read_line(&mut line).map(|_| tx.send(line));
+        let _ = BufReader::new(out)
+            .read_line(&mut line)
+            .map(|_| tx.send(line));
     });
     let line = match rx.recv_timeout(Duration::from_secs(30)) {
         Ok(l) if !l.trim().is_empty() => l,
@@ -303,7 +314,10 @@ mod tests {
         assert_eq!(set.all_alive(), Ok(()));
         drop(set);
         for pid in pids {
-            assert!(!Path::new(&format!("/proc/{pid}")).exists(), "{pid} still there");
+            assert!(
+                !Path::new(&format!("/proc/{pid}")).exists(),
+                "{pid} still there"
+            );
         }
     }
 }

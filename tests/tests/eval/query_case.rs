@@ -20,7 +20,11 @@ pub fn proc_specs(case: &Value) -> Result<Vec<ProcSpec>, String> {
                 name: name.to_string(),
                 args: p["args"]
                     .as_array()
-                    .map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect())
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|x| x.as_str().map(String::from))
+                            .collect()
+                    })
                     .unwrap_or_default(),
                 count: p["count"].as_u64().unwrap_or(1) as usize,
                 user: p["user"].as_str().map(String::from),
@@ -137,19 +141,28 @@ pub fn check_approval(
         if let Some(name) = case["approval"]["kill"].as_str() {
             let pids: Vec<String> = p.pids(name).iter().map(u32::to_string).collect();
             let ok = asked.iter().any(|argv| {
-                let targets: Vec<&String> = argv.iter().skip(1).filter(|a| !a.starts_with('-')).collect();
+                let targets: Vec<&String> = argv
+                    .iter()
+                    .skip(1)
+                    .filter(|a| !a.starts_with('-'))
+                    .collect();
                 argv.first().is_some_and(|c| c == "kill")
                     && !targets.is_empty()
                     && targets.iter().all(|t| pids.contains(t))
             });
             if !ok {
-                return Err(format!("approval: no kill of {name} ({pids:?}) among {asked:?}"));
+                return Err(format!(
+                    "approval: no kill of {name} ({pids:?}) among {asked:?}"
+                ));
             }
         }
     }
     if let Some(want) = case["approval"]["argv"].as_array() {
         let want: Vec<&str> = want.iter().filter_map(Value::as_str).collect();
-        if !asked.iter().any(|a| a.iter().map(String::as_str).eq(want.iter().copied())) {
+        if !asked
+            .iter()
+            .any(|a| a.iter().map(String::as_str).eq(want.iter().copied()))
+        {
             return Err(format!("approval: no {want:?} among {asked:?}"));
         }
     }
@@ -165,10 +178,16 @@ mod tests {
 
     #[test]
     fn literal_braces_stay_and_df_resolves() {
-        assert_eq!(resolve("/v1/orders/{id}/refund", None).unwrap(), "/v1/orders/{id}/refund");
+        assert_eq!(
+            resolve("/v1/orders/{id}/refund", None).unwrap(),
+            "/v1/orders/{id}/refund"
+        );
         assert_eq!(resolve("a {b c", None).unwrap(), "a {b c");
         let size = resolve("{df:/:size}", None).unwrap();
-        assert!(size.chars().next().is_some_and(|c| c.is_ascii_digit()), "{size}");
+        assert!(
+            size.chars().next().is_some_and(|c| c.is_ascii_digit()),
+            "{size}"
+        );
         assert!(resolve("{pid:nothing}", None).is_err());
     }
 }
