@@ -77,10 +77,17 @@ else:
 time.sleep(3600)
 "#;
 
-/// The real interpreter (not a version-manager shim, which would exec it under another name).
+/// The real interpreter (not a version-manager shim, which would exec it under another name),
+/// one every user can run: the distribution's `/usr/bin/python3` when there is one (a
+/// version manager's interpreter under a private home is out of a planted user's reach),
+/// else whatever `python3` on the PATH names as its executable.
 fn python() -> anyhow::Result<&'static Path> {
     static PY: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     PY.get_or_init(|| {
+        let system = Path::new("/usr/bin/python3");
+        if system.exists() {
+            return Ok(system.to_path_buf());
+        }
         let out = Command::new("python3")
             .args(["-c", "import sys; print(sys.executable)"])
             .output()
@@ -319,5 +326,38 @@ mod tests {
                 "{pid} still there"
             );
         }
+    }
+
+    #[test]
+    fn a_planted_process_runs_as_its_user_and_the_user_goes_after() {
+        let spec = ProcSpec {
+            name: "plant-owned".into(),
+            count: 1,
+            user: Some("plant-probe-u".into()),
+            ..Default::default()
+        };
+        if let Some(why) = unsupported(&spec) {
+            assert!(std::env::var("CI").is_err(), "under CI=true: {why}");
+            eprintln!("skipped: {why}");
+            return;
+        }
+        let set = Planted::start(std::slice::from_ref(&spec)).expect("planted as a user");
+        let pid = set.pids("plant-owned")[0];
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("status");
+        let uid = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Uid:"))
+            .and_then(|l| l.split_whitespace().next())
+            .expect("Uid line");
+        let (want, _) = passwd_ids("plant-probe-u")
+            .expect("passwd")
+            .expect("user exists");
+        assert_eq!(uid, want.to_string());
+        assert_eq!(
+            set.get("plant-owned").expect("planted").user,
+            "plant-probe-u"
+        );
+        drop(set);
+        assert_eq!(passwd_ids("plant-probe-u").expect("passwd"), None);
     }
 }
