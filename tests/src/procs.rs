@@ -353,6 +353,8 @@ mod tests {
             .expect("passwd")
             .expect("user exists");
         assert_eq!(uid, want.to_string());
+        let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).expect("comm");
+        assert_eq!(comm.trim(), "plant-owned");
         assert_eq!(
             set.get("plant-owned").expect("planted").user,
             "plant-probe-u"

@@ -190,4 +190,77 @@ mod tests {
         );
         assert!(resolve("{pid:nothing}", None).is_err());
     }
+
+    /// `{kind:arg}` placeholders of `s` naming planted processes, as (kind, name).
+    fn proc_placeholders(s: &str) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for piece in s.split('{').skip(1) {
+            let Some((inner, _)) = piece.split_once('}') else {
+                continue;
+            };
+            if let Some((kind, arg)) = inner.split_once(':') {
+                if ["pid", "pids", "count", "port", "user"].contains(&kind) {
+                    out.push((kind.to_string(), arg.to_string()));
+                }
+            }
+        }
+        out
+    }
+
+    /// Both query sets are runnable: their planted processes parse and are nameable, every
+    /// placeholder names a planted process that can fill it, and every `files` entry is a
+    /// fixture. Reports case ids only (the held-out questions stay unprinted).
+    #[test]
+    fn query_sets_are_well_formed() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/eval");
+        for (set, file) in [
+            ("queries", "queries-dev.jsonl"),
+            ("queries-heldout", "queries-heldout.jsonl"),
+        ] {
+            let dir = root.join(set);
+            let text = std::fs::read_to_string(dir.join(file)).expect("set file");
+            let mut n = 0;
+            for line in text.lines().filter(|l| !l.trim().is_empty()) {
+                let case: Value = serde_json::from_str(line).expect("case json");
+                let id = case["id"].as_str().unwrap_or("?").to_string();
+                let specs = proc_specs(&case).unwrap_or_else(|e| panic!("{set} {id}: {e}"));
+                for s in &specs {
+                    assert!(
+                        (1..=15).contains(&s.name.len()) && !s.name.contains('/'),
+                        "{set} {id}: process name {:?}",
+                        s.name
+                    );
+                }
+                for f in case["files"].as_array().into_iter().flatten() {
+                    let f = f.as_str().expect("file name");
+                    assert!(dir.join("fixtures").join(f).is_file(), "{set} {id}: no {f}");
+                }
+                let mut texts = vec![case["text"].to_string(), case["answer_has"].to_string()];
+                texts.push(case["turns"].to_string());
+                if let Some(k) = case["approval"]["kill"].as_str() {
+                    texts.push(format!("{{count:{k}}}"));
+                }
+                for (kind, name) in texts.iter().flat_map(|t| proc_placeholders(t)) {
+                    let mine: Vec<_> = specs.iter().filter(|s| s.name == name).collect();
+                    assert!(
+                        !mine.is_empty(),
+                        "{set} {id}: {{{kind}:{name}}} not planted"
+                    );
+                    let copies: usize = mine.iter().map(|s| s.count.max(1)).sum();
+                    assert!(kind != "pid" || copies == 1, "{set} {id}: pid of {copies}");
+                    assert!(
+                        kind != "port" || mine[0].listen,
+                        "{set} {id}: {name} no port"
+                    );
+                }
+                assert!(
+                    case["answer_has"].as_array().is_some_and(|a| !a.is_empty())
+                        || case.get("approval").is_some(),
+                    "{set} {id}: scores nothing"
+                );
+                n += 1;
+            }
+            assert!(n >= 40, "{set}: {n} cases");
+        }
+    }
 }
