@@ -229,12 +229,14 @@ fn settings_eval_sets() {
 /// the whole file, not the semantic index, and embedding a multi-megabyte log takes minutes
 /// per session on a 2-core machine.
 #[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
 fn queries_dev_eval_set() {
     run_queries_set("queries");
 }
 
 /// The held-out twin of [`queries_dev_eval_set`]: scores only.
 #[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
 fn queries_heldout_eval_set() {
     run_queries_set("queries-heldout");
 }
