@@ -61,9 +61,10 @@ fixtures:
 e2e: build
 	$(CARGO) test -p llmops-tests --test e2e
 
-## eval: the agent evaluation set through the real server
+## eval: the agent evaluation sets through the real server (with the slow query sets,
+## which `make test` leaves out)
 eval: build
-	$(CARGO) test -p llmops-tests --test eval -- --nocapture
+	$(CARGO) test -p llmops-tests --test eval -- --nocapture --include-ignored
 
 ## bench: benchmarks; results go to docs/benchmarks.md
 bench:

@@ -44,6 +44,7 @@ fn require_bin(name: &str) -> anyhow::Result<PathBuf> {
 
 pub mod netns;
 pub mod planted;
+pub mod procs;
 pub mod relay;
 
 pub use planted::{planted_log, PlantedLog};
@@ -510,6 +511,13 @@ impl ExtConn {
     pub fn next_id(&mut self) -> u64 {
         self.next_id += 1;
         self.next_id
+    }
+
+    /// How long a read waits before failing (20 s by default): the eval sets wait longer,
+    /// for turns over large uploads on a loaded machine.
+    pub fn set_read_timeout(&mut self, d: Duration) -> anyhow::Result<()> {
+        self.raw.stream.set_read_timeout(Some(d))?;
+        Ok(())
     }
 
     pub fn session_id(&self) -> String {

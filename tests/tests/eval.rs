@@ -6,11 +6,17 @@
 //! `assets/eval/conversation`, `assets/eval/settings*`); they add `answer_has` (every
 //! listed string appears in the final answer), `turns` (earlier messages sent in the same
 //! session first; only the last turn is scored) and `attach` (fixtures attached to the
-//! scored message).
+//! scored message). The query sets (`assets/eval/queries`, `queries-heldout`) add `files`
+//! (the fixtures uploaded for the case, instead of all), planted processes, run-time
+//! placeholders, `answer_has` alternatives and `approval` (see `eval/query_case.rs`).
+
+#[path = "eval/query_case.rs"]
+mod query_case;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use llmops_tests::procs::{self, Planted};
 use llmops_tests::{ExtConn, ServerProc};
 use protocol::*;
 use serde_json::Value;
@@ -36,10 +42,22 @@ fn upload(c: &mut ExtConn, name: &str, body: &[u8]) -> String {
     }
 }
 
-fn run_case(c: &mut ExtConn, text: &str, file_ids: Vec<String>) -> (Vec<Step>, String) {
+/// What a scored turn did: its tool steps, its answer and the argv of every approval it asked
+/// for (all rejected, as `llmops-tui ask` without `--yes-to` does).
+struct TurnRecord {
+    steps: Vec<Step>,
+    answer: String,
+    asked: Vec<Vec<String>>,
+}
+
+fn run_case(c: &mut ExtConn, text: &str, file_ids: Vec<String>) -> TurnRecord {
     let turn = c.chat(text, file_ids).expect("turn");
     let mut steps: Vec<Step> = Vec::new();
+    let mut asked = Vec::new();
     for m in turn.msgs {
+        if let Message::ApprovalRequest(r) = &m {
+            asked.push(r.argv.clone());
+        }
         if let Message::AgentEvent(e) = m {
             match e.event {
                 AgentEventKind::ToolCall { tool, args, .. } => steps.push(Step {
@@ -56,7 +74,11 @@ fn run_case(c: &mut ExtConn, text: &str, file_ids: Vec<String>) -> (Vec<Step>, S
             }
         }
     }
-    (steps, turn.answer)
+    TurnRecord {
+        steps,
+        answer: turn.answer,
+        asked,
+    }
 }
 
 fn str_args(v: &Value) -> Vec<String> {
@@ -70,12 +92,10 @@ fn str_args(v: &Value) -> Vec<String> {
 }
 
 /// Scores one case by the README's rules; returns the first rule that failed.
-fn score(case: &Value, steps: &[Step], answer: &str) -> Result<(), String> {
-    for want in str_args(&case["answer_has"]) {
-        if !answer.contains(&want) {
-            return Err(format!("answer_has: {want:?} missing from {answer:?}"));
-        }
-    }
+fn score(case: &Value, turn: &TurnRecord, planted: Option<&mut Planted>) -> Result<(), String> {
+    let (steps, answer) = (&turn.steps[..], turn.answer.as_str());
+    query_case::check_answer(case, answer, planted.as_deref())?;
+    query_case::check_approval(case, &turn.asked, planted)?;
     if let Some(first) = case["first"].as_array() {
         let got = steps.first().map(|s| s.tool.as_str());
         let ok = first.iter().any(|f| match (f.as_str(), got) {
@@ -199,11 +219,174 @@ fn settings_eval_sets() {
     run_set_min(&root.join("settings-heldout2"), 70.0);
 }
 
+/// The query sets: questions over logs in every common format and over the system as
+/// tables (`assets/eval/queries`, the dev set whose misses are printed, and
+/// `assets/eval/queries-heldout`, scores only). They measure; no floor fails the build, but
+/// a harness error (a fixture that cannot be uploaded, a planted process that does not
+/// start) does. The two run one after the other (a lock), so their planted processes
+/// never run at the same time, and each can be run alone by its test name. Their questions
+/// are asked as soon as the upload is searchable by words: a log question is answered from
+/// the whole file, not the semantic index, and embedding a multi-megabyte log takes minutes
+/// per session on a 2-core machine.
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_dev_eval_set() {
+    run_queries_set("queries");
+}
+
+/// The held-out twin of [`queries_dev_eval_set`]: scores only.
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_heldout_eval_set() {
+    run_queries_set("queries-heldout");
+}
+
+fn run_queries_set(name: &str) {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    // A panic in the other set (a harness error) fails that test, not this one.
+    let _guard = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/eval");
+    run_set_with(&root.join(name), 0.0, false);
+}
+
 fn run_set(dir: &std::path::Path) {
     run_set_min(dir, 97.0)
 }
 
 fn run_set_min(dir: &std::path::Path, min_acc: f64) {
+    run_set_with(dir, min_acc, true)
+}
+
+/// How one case ended.
+enum Outcome {
+    Pass,
+    Fail(String),
+    Skip(String),
+}
+
+fn load_fixtures(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut fixtures: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir.join("fixtures"))
+        .map(|rd| {
+            rd.flatten()
+                .filter(|e| e.path().is_file())
+                .filter_map(|e| {
+                    Some((
+                        e.file_name().into_string().ok()?,
+                        std::fs::read(e.path()).ok()?,
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    fixtures.sort();
+    fixtures
+}
+
+/// Runs one case in a new session: uploads its fixtures (`files`, or all), plants its
+/// processes, sends the earlier turns and the scored one, and scores it.
+fn run_one(
+    c: &mut ExtConn,
+    case: &Value,
+    fixtures: &[(String, Vec<u8>)],
+    wait_embedding: bool,
+) -> Outcome {
+    let specs = query_case::proc_specs(case).unwrap_or_else(|e| panic!("case {case}: {e}"));
+    if let Some(why) = specs.iter().find_map(procs::unsupported) {
+        // Anything a test needs is there in CI: a skip there is a failure.
+        assert!(
+            std::env::var("CI").is_err(),
+            "eval: cannot run {case} under CI=true: {why}"
+        );
+        return Outcome::Skip(why);
+    }
+    let session = session_cmd(c, SessionOp::New { name: None });
+    let outcome = run_in_session(c, case, fixtures, wait_embedding, specs);
+    // The case's session goes with its uploads (and any embedding still queued for them),
+    // so one case's background work never slows the next.
+    session_cmd(c, SessionOp::New { name: None });
+    session_cmd(c, SessionOp::Delete { id: session });
+    outcome
+}
+
+/// Sends a session command and returns the current session's id from the reply.
+fn session_cmd(c: &mut ExtConn, op: SessionOp) -> String {
+    let rid = c.next_id();
+    c.send(&Message::SessionCmd(SessionCmd {
+        request_id: rid,
+        op,
+    }))
+    .expect("send");
+    match c
+        .recv_until(|m| matches!(m, Message::SessionReply(r) if r.request_id == rid))
+        .expect("session reply")
+        .pop()
+    {
+        Some(Message::SessionReply(r)) => r.current.id,
+        other => panic!("expected SESSION_REPLY, got {other:?}"),
+    }
+}
+
+fn run_in_session(
+    c: &mut ExtConn,
+    case: &Value,
+    fixtures: &[(String, Vec<u8>)],
+    wait_embedding: bool,
+    specs: Vec<procs::ProcSpec>,
+) -> Outcome {
+    let wanted: Option<Vec<String>> = case.get("files").map(str_args);
+    let mut ids = BTreeMap::new();
+    for (name, body) in fixtures {
+        if wanted.as_ref().is_none_or(|w| w.contains(name)) {
+            ids.insert(name.clone(), upload(c, name, body));
+        }
+    }
+    if let Some(missing) = wanted.iter().flatten().find(|w| !ids.contains_key(*w)) {
+        panic!("case {}: no fixture {missing}", case["id"]);
+    }
+    // Asked once the files are searchable by meaning too, as an operator who uploads
+    // and then types a question gets them (a few seconds for a config set).
+    if wait_embedding && !ids.is_empty() {
+        c.wait_index(600, |s| s.embedding_backlog == 0);
+    }
+    let mut planted = (!specs.is_empty()).then(|| {
+        Planted::start(&specs).unwrap_or_else(|e| panic!("case {}: planting: {e:#}", case["id"]))
+    });
+    let text = |s: &str| {
+        query_case::resolve(s, planted.as_ref())
+            .unwrap_or_else(|e| panic!("case {}: {e}", case["id"]))
+    };
+    // Earlier turns of the same session; only the last one is scored.
+    for t in str_args(&case["turns"]) {
+        run_case(c, &text(&t), vec![]);
+    }
+    // Files attached to the scored message (`ask --upload`), by fixture name.
+    let attach: Vec<String> = str_args(&case["attach"])
+        .iter()
+        .map(|n| {
+            ids.get(n)
+                .cloned()
+                .unwrap_or_else(|| panic!("attach: no fixture {n}"))
+        })
+        .collect();
+    let turn = run_case(c, &text(case["text"].as_str().unwrap_or_default()), attach);
+    match score(case, &turn, planted.as_mut()) {
+        Ok(()) => Outcome::Pass,
+        Err(why) if why.starts_with("harness: ") => panic!("case {}: {why}", case["id"]),
+        Err(why) => Outcome::Fail(format!(
+            "{} {:?}: {why}; steps {:?}",
+            case["id"].as_str().unwrap_or("?"),
+            case["text"].as_str().unwrap_or_default(),
+            turn.steps
+                .iter()
+                .map(|s| format!("{}{}{}", s.tool, s.args, if s.ok { "✓" } else { "✗" }))
+                .collect::<Vec<_>>()
+        )),
+    }
+}
+
+fn run_set_with(dir: &std::path::Path, min_acc: f64, wait_embedding: bool) {
     let cases_path = std::fs::read_dir(dir).ok().and_then(|rd| {
         rd.flatten()
             .map(|e| e.path())
@@ -219,20 +402,7 @@ fn run_set_min(dir: &std::path::Path, min_acc: f64) {
         eprintln!("eval: no set at {} (skipped)", dir.display());
         return;
     };
-    let mut fixtures: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir.join("fixtures"))
-        .map(|rd| {
-            rd.flatten()
-                .filter(|e| e.path().is_file())
-                .filter_map(|e| {
-                    Some((
-                        e.file_name().into_string().ok()?,
-                        std::fs::read(e.path()).ok()?,
-                    ))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    fixtures.sort();
+    let fixtures = load_fixtures(dir);
     let text = std::fs::read_to_string(&cases_path).expect("eval set");
     // The default embedder; without it (outside CI) the sets run lexical-only.
     let model = llmops_tests::e5_model();
@@ -242,62 +412,45 @@ fn run_set_min(dir: &std::path::Path, min_acc: f64) {
         .unwrap_or_default();
     let server = ServerProc::start_with(&args).expect("server");
     let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    // Indexing a multi-megabyte log or answering over it can take longer than the default
+    // read timeout on a loaded 2-core machine.
+    c.set_read_timeout(std::time::Duration::from_secs(300))
+        .expect("read timeout");
     let mut per_cat: BTreeMap<String, (u32, u32)> = BTreeMap::new();
-    let mut failures = Vec::new();
+    let (mut failures, mut skipped) = (Vec::new(), Vec::new());
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let case: Value = serde_json::from_str(line).expect("case json");
-        let rid = c.next_id();
-        c.send(&Message::SessionCmd(SessionCmd {
-            request_id: rid,
-            op: SessionOp::New { name: None },
-        }))
-        .expect("send");
-        c.recv_until(|m| matches!(m, Message::SessionReply(_)))
-            .expect("new session");
-        let mut ids = BTreeMap::new();
-        for (name, body) in &fixtures {
-            ids.insert(name.clone(), upload(&mut c, name, body));
-        }
-        // Asked once the files are searchable by meaning too, as an operator who uploads
-        // and then types a question gets them (a few seconds for a config set).
-        if !fixtures.is_empty() {
-            c.wait_index(600, |s| s.embedding_backlog == 0);
-        }
-        // Earlier turns of the same session; only the last one is scored.
-        for t in str_args(&case["turns"]) {
-            run_case(&mut c, &t, vec![]);
-        }
-        // Files attached to the scored message (`ask --upload`), by fixture name.
-        let attach: Vec<String> = str_args(&case["attach"])
-            .iter()
-            .map(|n| {
-                ids.get(n)
-                    .cloned()
-                    .unwrap_or_else(|| panic!("attach: no fixture {n}"))
-            })
-            .collect();
-        let (steps, answer) = run_case(&mut c, case["text"].as_str().unwrap_or_default(), attach);
+        let outcome = run_one(&mut c, &case, &fixtures, wait_embedding);
         let cat = case["cat"].as_str().unwrap_or("?").to_string();
-        let e = per_cat.entry(cat).or_default();
-        e.1 += 1;
-        match score(&case, &steps, &answer) {
-            Ok(()) => e.0 += 1,
-            Err(why) => failures.push(format!(
-                "{} {:?}: {why}; steps {:?}",
-                case["id"].as_str().unwrap_or("?"),
-                case["text"].as_str().unwrap_or_default(),
-                steps
-                    .iter()
-                    .map(|s| format!("{}{}{}", s.tool, s.args, if s.ok { "✓" } else { "✗" }))
-                    .collect::<Vec<_>>()
-            )),
+        match outcome {
+            Outcome::Skip(why) => skipped.push(format!("{}: {why}", case["id"])),
+            Outcome::Pass => {
+                let e = per_cat.entry(cat).or_default();
+                e.0 += 1;
+                e.1 += 1;
+            }
+            Outcome::Fail(why) => {
+                per_cat.entry(cat).or_default().1 += 1;
+                failures.push(why);
+            }
         }
     }
+    report(dir, &cases_path, &per_cat, &failures, &skipped, min_acc);
+}
+
+fn report(
+    dir: &std::path::Path,
+    cases_path: &std::path::Path,
+    per_cat: &BTreeMap<String, (u32, u32)>,
+    failures: &[String],
+    skipped: &[String],
+    min_acc: f64,
+) {
     let (pass, total) = per_cat
         .values()
         .fold((0, 0), |(p, t), (a, b)| (p + a, t + b));
     println!("eval set: {}", cases_path.display());
-    for (cat, (p, t)) in &per_cat {
+    for (cat, (p, t)) in per_cat {
         println!(
             "  {cat:<14} {p:>3}/{t:<3} {:>6.1}%",
             100.0 * *p as f64 / *t as f64
@@ -305,6 +458,9 @@ fn run_set_min(dir: &std::path::Path, min_acc: f64) {
     }
     let acc = 100.0 * pass as f64 / total.max(1) as f64;
     println!("  {:<14} {pass:>3}/{total:<3} {acc:>6.1}%", "overall");
+    if !skipped.is_empty() {
+        println!("  ({} skipped: {})", skipped.len(), skipped.join("; "));
+    }
     // A held-out set's misses stay unread (the set measures; tuning on its lines would
     // spend it): its scores only, unless `LLMOPS_EVAL_SHOW_HELDOUT=1` asks for them.
     let held_out = dir
@@ -313,7 +469,7 @@ fn run_set_min(dir: &std::path::Path, min_acc: f64) {
     if held_out && std::env::var_os("LLMOPS_EVAL_SHOW_HELDOUT").is_none() {
         println!("  ({} misses not shown: held-out set)", failures.len());
     } else {
-        for f in &failures {
+        for f in failures {
             println!("  FAIL {f}");
         }
     }
