@@ -9,7 +9,7 @@ use regex::Regex;
 
 use super::slots::{typed_file_names, typed_paths};
 use super::task::Task;
-use super::text::{ascii_words, contains_any, has_word};
+use super::text::{ascii_words, contains_any, has_cue, has_word};
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pat).expect("incident regex literal is valid"))
@@ -350,37 +350,82 @@ fn size_question(text: &str, lower: &str, words: &[String]) -> Option<(String, b
     Some((path, biggest))
 }
 
+/// An incident clause with the forms every rule reads.
+struct Clause<'a> {
+    text: &'a str,
+    lower: String,
+    words: Vec<String>,
+    /// The clause names a file (or is about the attached ones): words like "port" or
+    /// "hostname" are about that file then.
+    file_named: bool,
+}
+
+impl Clause<'_> {
+    fn w(&self, x: &str) -> bool {
+        has_word(&self.words, x)
+    }
+}
+
+type IncidentRule = fn(&Clause) -> Option<Task>;
+
+/// The incident rules in precedence order: the first that claims the clause decides it.
+const INCIDENT_RULES: &[IncidentRule] = &[
+    // "redis 用了多少内存": the named processes, before "进程 ... CPU" reads as the top list.
+    named_usage,
+    top_processes,
+    service_status,
+    named_running,
+    // Following a log live: `tail -f` on the named file, `journalctl -f` for the journal.
+    follow_live,
+    // What is listening / which ports are open (not a port inside a config file).
+    listening,
+    journal,
+    // Questions one fixed command answers, from `commands.toml`.
+    fixed_command,
+    directory_size,
+];
+
 /// The task for an incident question, if the clause is one.
 pub fn incident_task(text: &str, file_named: bool) -> Option<Task> {
     let lower = text.to_lowercase();
-    let words = ascii_words(&lower);
-    let w = |x: &str| has_word(&words, x);
+    let c = Clause {
+        text,
+        words: ascii_words(&lower),
+        lower,
+        file_named,
+    };
+    INCIDENT_RULES.iter().find_map(|rule| rule(&c))
+}
 
-    // "redis 用了多少内存": the named processes, before "进程 ... CPU" reads as the top list.
-    if let Some((name, sort)) = usage_name(&lower).filter(|_| !file_named) {
-        return Some(Task::Processes {
-            sort,
-            name: Some(name),
-        });
-    }
-    if let Some(sort) = top_process(&lower, &words).filter(|_| !file_named) {
-        return Some(Task::Processes { sort, name: None });
-    }
-    if !file_named {
-        if let Some(name) = service_status_name(&lower) {
-            return Some(exec("systemctl", &["status", &name, "--no-pager"]));
-        }
-        if let Some(name) = running_name(text, &lower) {
-            return Some(Task::Processes {
-                sort: ProcSort::Cpu,
-                name: Some(name),
-            });
-        }
-    }
+fn named_usage(c: &Clause) -> Option<Task> {
+    let (name, sort) = usage_name(&c.lower).filter(|_| !c.file_named)?;
+    Some(Task::Processes {
+        sort,
+        name: Some(name),
+    })
+}
 
-    // Following a log live: `tail -f` on the named file, `journalctl -f` for the journal.
+fn top_processes(c: &Clause) -> Option<Task> {
+    let sort = top_process(&c.lower, &c.words).filter(|_| !c.file_named)?;
+    Some(Task::Processes { sort, name: None })
+}
+
+fn service_status(c: &Clause) -> Option<Task> {
+    let name = service_status_name(&c.lower).filter(|_| !c.file_named)?;
+    Some(exec("systemctl", &["status", &name, "--no-pager"]))
+}
+
+fn named_running(c: &Clause) -> Option<Task> {
+    let name = running_name(c.text, &c.lower).filter(|_| !c.file_named)?;
+    Some(Task::Processes {
+        sort: ProcSort::Cpu,
+        name: Some(name),
+    })
+}
+
+fn follow_live(c: &Clause) -> Option<Task> {
     let follow = contains_any(
-        &lower,
+        &c.lower,
         &[
             "实时",
             "跟踪",
@@ -390,34 +435,38 @@ pub fn incident_task(text: &str, file_named: bool) -> Option<Task> {
             "tail -f",
             "in real time",
         ],
-    ) || w("live")
-        || w("follow")
-        || w("watch")
-        || w("stream");
-    if follow {
-        let file = typed_paths(text)
-            .into_iter()
-            .find(|p| p.starts_with('/') && p.len() > 1)
-            .or_else(|| typed_file_names(text).into_iter().next());
-        if let Some(f) = file {
-            return Some(exec("tail", &["-n", "20", "-f", &f]));
-        }
-        if w("journal") || w("journalctl") || contains_any(&lower, &["系统日志"]) {
-            let mut args = vec!["-f".to_string(), "-n".to_string(), "20".to_string()];
-            if let Some(unit) = journal_unit(&lower) {
-                args.extend(["-u".to_string(), unit]);
-            }
-            return Some(Task::Exec {
-                command: "journalctl".into(),
-                args,
-            });
-        }
+    ) || ["live", "follow", "watch", "stream"].iter().any(|x| c.w(x));
+    if !follow {
+        return None;
     }
+    let file = typed_paths(c.text)
+        .into_iter()
+        .find(|p| p.starts_with('/') && p.len() > 1)
+        .or_else(|| typed_file_names(c.text).into_iter().next());
+    if let Some(f) = file {
+        return Some(exec("tail", &["-n", "20", "-f", &f]));
+    }
+    if !(c.w("journal") || c.w("journalctl") || c.lower.contains("系统日志")) {
+        return None;
+    }
+    let mut args = vec!["-f".to_string(), "-n".to_string(), "20".to_string()];
+    if let Some(unit) = journal_unit(&c.lower) {
+        args.extend(["-u".to_string(), unit]);
+    }
+    Some(Task::Exec {
+        command: "journalctl".into(),
+        args,
+    })
+}
 
-    // What is listening / which ports are open (not a port inside a config file).
-    let config_words = contains_any(&lower, &["配置", "config", "conf"]) || file_named;
-    let listening = contains_any(
-        &lower,
+fn config_words(c: &Clause) -> bool {
+    contains_any(&c.lower, &["配置", "config", "conf"]) || c.file_named
+}
+
+fn listening(c: &Clause) -> Option<Task> {
+    let lower = &c.lower;
+    let zh_ports = contains_any(
+        lower,
         &[
             "监听",
             "开放的端口",
@@ -429,176 +478,83 @@ pub fn incident_task(text: &str, file_named: bool) -> Option<Task> {
             "端口被占",
             "占用了",
         ],
-    ) && lower.contains("端口")
-        || contains_any(&lower, &["在监听", "监听哪些", "监听了哪些"])
-        || w("listening")
+    ) && lower.contains("端口");
+    let listening = zh_ports
+        || contains_any(lower, &["在监听", "监听哪些", "监听了哪些"])
+        || c.w("listening")
         || contains_any(
-            &lower,
+            lower,
             &["open ports", "which ports", "what ports", "ports are open"],
         )
-        || (w("port") && contains_any(&lower, &["who is using", "what is using", "using port"]));
-    if listening && !config_words {
-        return Some(exec("ss", &["-tlnp"]));
-    }
+        || (c.w("port") && contains_any(lower, &["who is using", "what is using", "using port"]));
+    (listening && !config_words(c)).then(|| exec("ss", &["-tlnp"]))
+}
 
-    // The systemd journal.
-    let journal = w("journal")
-        || w("journald")
-        || w("journalctl")
-        || contains_any(&lower, &["系统日志", "systemd 日志", "systemd日志"])
-        || (journal_unit(&lower).is_some()
-            && contains_any(&lower, &["的日志", "的系统日志"])
-            && !file_named);
-    if journal && !file_named {
-        let mut args: Vec<String> = Vec::new();
-        if let Some(unit) = journal_unit(&lower) {
-            args.extend(["-u".to_string(), unit]);
-        }
-        let errors =
-            contains_any(&lower, &["错误", "报错", "异常", "失败", "error", "fail"]) || w("err");
-        if errors {
-            args.extend(["-p".to_string(), "err".to_string()]);
-        }
-        if let Some(since) = since_value(text, &lower) {
-            args.extend(["--since".to_string(), since]);
-        }
-        args.extend([
-            "-n".to_string(),
-            "200".to_string(),
-            "--no-pager".to_string(),
-        ]);
-        return Some(Task::Exec {
-            command: "journalctl".into(),
-            args,
-        });
+fn journal(c: &Clause) -> Option<Task> {
+    let lower = &c.lower;
+    let asked = c.w("journal")
+        || c.w("journald")
+        || c.w("journalctl")
+        || contains_any(lower, &["系统日志", "systemd 日志", "systemd日志"])
+        || (journal_unit(lower).is_some() && contains_any(lower, &["的日志", "的系统日志"]));
+    if !asked || c.file_named {
+        return None;
     }
+    let mut args: Vec<String> = Vec::new();
+    if let Some(unit) = journal_unit(lower) {
+        args.extend(["-u".to_string(), unit]);
+    }
+    if contains_any(lower, &["错误", "报错", "异常", "失败", "error", "fail"]) || c.w("err")
+    {
+        args.extend(["-p".to_string(), "err".to_string()]);
+    }
+    if let Some(since) = since_value(c.text, lower) {
+        args.extend(["--since".to_string(), since]);
+    }
+    args.extend([
+        "-n".to_string(),
+        "200".to_string(),
+        "--no-pager".to_string(),
+    ]);
+    Some(Task::Exec {
+        command: "journalctl".into(),
+        args,
+    })
+}
 
-    // Kernel messages, OOM kills.
-    if w("dmesg")
-        || contains_any(
-            &lower,
+fn fixed_command(c: &Clause) -> Option<Task> {
+    let about_files = config_words(c);
+    let cue = super::lexicon::lexicon().commands.iter().find(|cmd| {
+        !(cmd.not_about_files && about_files) && cmd.words.all().any(|w| has_cue(&c.lower, w))
+    })?;
+    let (command, args) = cue.argv.split_first()?;
+    Some(Task::Exec {
+        command: command.clone(),
+        args: args.to_vec(),
+    })
+}
+
+fn directory_size(c: &Clause) -> Option<Task> {
+    let (path, biggest) = size_question(c.text, &c.lower, &c.words)?;
+    Some(if biggest {
+        exec(
+            "du",
             &[
-                "内核日志",
-                "内核消息",
-                "内核报错",
-                "kernel log",
-                "kernel message",
-                "kernel error",
+                "-h",
+                "--max-depth=1",
+                &path,
+                "|",
+                "sort",
+                "-rh",
+                "|",
+                "head",
+                "-n",
+                "15",
             ],
         )
-    {
-        return Some(exec("dmesg", &["-T"]));
-    }
-    if w("oom") || contains_any(&lower, &["内存溢出被杀", "oom killer", "out of memory"]) {
-        return Some(exec(
-            "dmesg",
-            &["-T", "|", "grep", "-i", "-E", "oom|killed process"],
-        ));
-    }
-
-    // Uptime.
-    if contains_any(
-        &lower,
-        &[
-            "运行了多久",
-            "运行多久",
-            "运行了多长时间",
-            "运行多长时间",
-            "开机多久",
-            "开机了多久",
-            "开机多长时间",
-            "启动了多久",
-            "开机时间",
-            "上次重启",
-            "什么时候重启",
-            "多久没重启",
-            "been up",
-            "how long has the server",
-            "how long has this",
-            "how long has the machine",
-            "how long has the box",
-            "last reboot",
-            "last boot",
-        ],
-    ) || w("uptime")
-    {
-        return Some(exec("uptime", &[]));
-    }
-
-    // Directory sizes.
-    if let Some((path, biggest)) = size_question(text, &lower, &words) {
-        return Some(if biggest {
-            exec(
-                "du",
-                &[
-                    "-h",
-                    "--max-depth=1",
-                    &path,
-                    "|",
-                    "sort",
-                    "-rh",
-                    "|",
-                    "head",
-                    "-n",
-                    "15",
-                ],
-            )
-        } else {
-            exec("du", &["-sh", &path])
-        });
-    }
-
-    // Addresses, host name, OS and kernel, logged-in users.
-    if contains_any(
-        &lower,
-        &[
-            "ip 地址",
-            "ip地址",
-            "本机ip",
-            "本机 ip",
-            "网卡",
-            "ip address",
-            "network interface",
-        ],
-    ) && !config_words
-    {
-        return Some(exec("ip", &["-br", "addr", "show"]));
-    }
-    if contains_any(
-        &lower,
-        &["路由表", "默认网关", "routing table", "default gateway"],
-    ) {
-        return Some(exec("ip", &["route", "show"]));
-    }
-    if contains_any(&lower, &["主机名", "机器名", "hostname", "host name"]) && !config_words {
-        return Some(exec("hostname", &[]));
-    }
-    if contains_any(
-        &lower,
-        &[
-            "内核版本",
-            "系统版本",
-            "kernel version",
-            "which kernel",
-            "os version",
-            "uname",
-        ],
-    ) {
-        return Some(exec("uname", &["-a"]));
-    }
-    if contains_any(
-        &lower,
-        &[
-            "谁登录",
-            "登录了哪些用户",
-            "哪些用户登录",
-            "who is logged in",
-            "logged in users",
-        ],
-    ) {
-        return Some(exec("w", &[]));
-    }
-    None
+    } else {
+        exec("du", &["-sh", &path])
+    })
 }
 
 /// True when a clause asks for numbers about a log (counts, top errors, first error time).

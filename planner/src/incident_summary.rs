@@ -14,7 +14,7 @@ use llmops_common::query::{
 use super::ctx::MessageCtx;
 use super::lexicon::lexicon;
 use super::slots::{best_upload, config_upload, typed_file_names};
-use super::text::Lang;
+use super::text::{has_cue, Lang};
 use super::{data_of, Call, StepRecord, Task, ToolName};
 
 /// Logs and configs looked at, at most.
@@ -27,7 +27,7 @@ const AROUND: u64 = 90;
 /// The task, when the message asks what went wrong and the session holds logs.
 pub fn task(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
     let lower = text.to_lowercase();
-    if !lexicon().grammar.incident.all().any(|w| cue_in(&lower, w)) {
+    if !lexicon().grammar.incident.all().any(|w| has_cue(&lower, w)) {
         return None;
     }
     let named: Vec<&crate::UploadRef> = typed_file_names(text)
@@ -53,19 +53,6 @@ pub fn task(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
         .map(path)
         .collect();
     (!logs.is_empty()).then(|| vec![Task::Incident { logs, configs }])
-}
-
-/// A cue as a whole word (English) or as text (Chinese).
-fn cue_in(lower: &str, cue: &str) -> bool {
-    if !cue.is_ascii() {
-        return lower.contains(cue);
-    }
-    lower.match_indices(cue).any(|(i, _)| {
-        let before = lower[..i].chars().next_back();
-        let after = lower[i + cue.len()..].chars().next();
-        !before.is_some_and(|c| c.is_ascii_alphanumeric())
-            && !after.is_some_and(|c| c.is_ascii_alphanumeric())
-    })
 }
 
 fn failures() -> Filter {
@@ -364,9 +351,9 @@ mod tests {
 
     #[test]
     fn cues_match_whole_english_words_and_chinese_text() {
-        assert!(cue_in("what went wrong last night?", "what went wrong"));
-        assert!(cue_in("总结一下这次故障", "这次故障"));
-        assert!(!cue_in("incidentally, how many 5xx", "incident"));
+        assert!(has_cue("what went wrong last night?", "what went wrong"));
+        assert!(has_cue("总结一下这次故障", "这次故障"));
+        assert!(!has_cue("incidentally, how many 5xx", "incident"));
     }
 
     #[test]

@@ -149,6 +149,22 @@ struct SourcesFile {
     source: Vec<SourceCue>,
 }
 
+/// A question one fixed read-only command answers (`commands.toml`).
+#[derive(Debug, Deserialize)]
+pub struct CommandCue {
+    pub argv: Vec<String>,
+    /// The words are about a config or file the question names, if it names one.
+    #[serde(default)]
+    pub not_about_files: bool,
+    #[serde(flatten)]
+    pub words: Words,
+}
+
+#[derive(Debug, Deserialize)]
+struct CommandsFile {
+    command: Vec<CommandCue>,
+}
+
 /// The whole lexicon.
 #[derive(Debug)]
 pub struct Lexicon {
@@ -157,6 +173,7 @@ pub struct Lexicon {
     pub filters: Vec<FilterCue>,
     pub sources: Vec<SourceCue>,
     pub grammar: Grammar,
+    pub commands: Vec<CommandCue>,
 }
 
 const MEASURES: &str = include_str!("../../assets/planner/lexicon/measures.toml");
@@ -164,6 +181,7 @@ const FIELDS: &str = include_str!("../../assets/planner/lexicon/fields.toml");
 const FILTERS: &str = include_str!("../../assets/planner/lexicon/filters.toml");
 const SOURCES: &str = include_str!("../../assets/planner/lexicon/sources.toml");
 const GRAMMAR: &str = include_str!("../../assets/planner/lexicon/grammar.toml");
+const COMMANDS: &str = include_str!("../../assets/planner/lexicon/commands.toml");
 
 /// Why a lexicon file could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -189,7 +207,9 @@ impl Lexicon {
         let fl: FiltersFile = parse("filters.toml", FILTERS)?;
         let s: SourcesFile = parse("sources.toml", SOURCES)?;
         let grammar: Grammar = parse("grammar.toml", GRAMMAR)?;
+        let c: CommandsFile = parse("commands.toml", COMMANDS)?;
         Ok(Lexicon {
+            commands: c.command,
             measures: m.measure,
             fields: f.field,
             filters: fl.filter,
@@ -238,6 +258,10 @@ mod tests {
         assert!(l.fields.iter().all(|m| m.words.all().next().is_some()));
         assert!(l.filters.iter().all(|m| m.words.all().next().is_some()));
         assert!(l.sources.iter().all(|m| m.words.all().next().is_some()));
+        assert!(l
+            .commands
+            .iter()
+            .all(|c| c.words.all().next().is_some() && !c.argv.is_empty()));
         assert!(l.measures.iter().any(|m| m.measure == Measure::P95));
         assert!(l.is_numeric("duration"));
         assert!(!l.is_numeric("client"));

@@ -282,63 +282,81 @@ fn next_call(
             then,
             hint,
             ..
-        } => match own.len() {
-            0 => Some(Call {
-                tool: ToolName::SemanticSearch,
-                args: json!({"query": query, "scope": scope, "top_k": top_k}),
-            }),
-            1 if *then != Then::Nothing && own[0].ok => {
-                // No usable hit: a session upload matching the user's words still counts.
-                let path =
-                    pick_hit(&data_of(&own[0]), hint, *then == Then::Download).or_else(|| {
-                        slots::best_upload(hint, uploads)
-                            .map(|u| u.path.to_string_lossy().into_owned())
-                    })?;
-                Some(match then {
-                    Then::Download => Call {
-                        tool: ToolName::FileDownload,
-                        args: json!({"file_path": path, "transport_mode": "auto"}),
-                    },
-                    _ => read_call(&path),
-                })
+        } => search_next(query, scope, *top_k, *then, hint, own, uploads),
+        Task::Uploads { then_read, .. } => match own {
+            [] => Some(uploads_list_call(task)),
+            [list, ..] if *then_read && list.ok => {
+                let d = data_of(list);
+                let files = d["files"].as_array()?;
+                let k = own.len() - 1;
+                let f = files.get(k).filter(|_| k < 3)?;
+                let path = f["path"].as_str().or(f["file_path"].as_str())?;
+                Some(read_call(path))
             }
-            2 if *then == Then::Read => partial_log_read(&own[1]).map(|p| analyze_call(&p)),
             _ => None,
         },
-        Task::Uploads {
-            reference,
-            count,
-            file_type,
-            time_range,
-            then_read,
-            ..
-        } => {
-            if own.is_empty() {
-                let mut args = json!({"action": "list", "reference": reference});
-                if let Some(c) = count {
-                    args["count"] = json!(c);
-                }
-                if let Some(t) = file_type {
-                    args["file_type"] = json!(t);
-                }
-                if let Some(t) = time_range {
-                    args["time_range"] = json!(t);
-                }
-                return Some(Call {
-                    tool: ToolName::FileUpload,
-                    args,
-                });
-            }
-            if !*then_read || !own[0].ok {
-                return None;
-            }
-            let d = data_of(&own[0]);
-            let files = d["files"].as_array()?;
-            let k = own.len() - 1;
-            let f = files.get(k).filter(|_| k < 3)?;
-            let path = f["path"].as_str().or(f["file_path"].as_str())?;
-            Some(read_call(path))
+    }
+}
+
+/// A search's calls: the search, then reading or downloading its best hit, then the
+/// whole-file analysis of a log read in part.
+fn search_next(
+    query: &str,
+    scope: &str,
+    top_k: u32,
+    then: Then,
+    hint: &str,
+    own: &[StepRecord],
+    uploads: &[UploadRef],
+) -> Option<Call> {
+    match own {
+        [] => Some(Call {
+            tool: ToolName::SemanticSearch,
+            args: json!({"query": query, "scope": scope, "top_k": top_k}),
+        }),
+        [hits] if then != Then::Nothing && hits.ok => {
+            // No usable hit: a session upload matching the user's words still counts.
+            let path = pick_hit(&data_of(hits), hint, then == Then::Download).or_else(|| {
+                slots::best_upload(hint, uploads).map(|u| u.path.to_string_lossy().into_owned())
+            })?;
+            Some(match then {
+                Then::Download => Call {
+                    tool: ToolName::FileDownload,
+                    args: json!({"file_path": path, "transport_mode": "auto"}),
+                },
+                _ => read_call(&path),
+            })
         }
+        [_, page] if then == Then::Read => partial_log_read(page).map(|p| analyze_call(&p)),
+        _ => None,
+    }
+}
+
+/// The listing call of an uploads task.
+fn uploads_list_call(task: &Task) -> Call {
+    let mut args = json!({"action": "list"});
+    if let Task::Uploads {
+        reference,
+        count,
+        file_type,
+        time_range,
+        ..
+    } = task
+    {
+        args["reference"] = json!(reference);
+        if let Some(c) = count {
+            args["count"] = json!(c);
+        }
+        if let Some(t) = file_type {
+            args["file_type"] = json!(t);
+        }
+        if let Some(t) = time_range {
+            args["time_range"] = json!(t);
+        }
+    }
+    Call {
+        tool: ToolName::FileUpload,
+        args,
     }
 }
 
@@ -475,6 +493,83 @@ fn act_call(intent: &act::ActIntent, own: &[StepRecord]) -> Option<Call> {
     }
 }
 
+/// The answer of one step of a task, or `None` for a step the next one supersedes.
+fn step_answer(
+    task: &Task,
+    own: &[StepRecord],
+    i: usize,
+    question: &str,
+    lang: Lang,
+) -> Option<String> {
+    let s = &own[i];
+    let followed = own.len() > 1;
+    if !s.ok {
+        return Some(answer::failure(s, lang));
+    }
+    let d = data_of(s);
+    Some(match ToolName::parse(&s.tool) {
+        Some(ToolName::SysMonitor) if s.args["metric"] == "processes" => {
+            answer::procs::render(&d, &s.args, lang)
+        }
+        Some(ToolName::SysMonitor) => {
+            answer::monitor(&d, s.args["metric"].as_str().unwrap_or("all"), lang)
+        }
+        // A page superseded by the whole-file analysis that follows it.
+        Some(ToolName::FileRead) if own.get(i + 1).is_some_and(|n| n.args["mode"] == "analyze") => {
+            return None;
+        }
+        Some(ToolName::FileRead) if s.args["mode"] == "analyze" => {
+            answer::log_report::render_report(&d, question, lang)
+        }
+        Some(ToolName::CommandExecutor) => answer::command(s, lang),
+        Some(ToolName::SemanticSearch) if followed => {
+            let n = d["results"].as_array().map(|a| a.len()).unwrap_or(0);
+            match lang {
+                Lang::Zh => format!(
+                    "搜索“{}”找到 {n} 条结果，选用最匹配的文件。",
+                    d["query"].as_str().unwrap_or("")
+                ),
+                Lang::En => format!(
+                    "Searching \"{}\" found {n} results; using the best match.",
+                    d["query"].as_str().unwrap_or("")
+                ),
+            }
+        }
+        Some(ToolName::SemanticSearch) => {
+            let mut t = answer::search(&d, lang);
+            if let Task::Search {
+                then: Then::Download | Then::Read,
+                ..
+            } = task
+            {
+                if d["results"].as_array().is_none_or(|a| a.is_empty()) {
+                    t.push_str(lang.pick(
+                        "\n因此无法继续处理该文件。",
+                        "\nSo there is no file to continue with.",
+                    ));
+                }
+            }
+            t
+        }
+        Some(ToolName::FileRead) => answer::read(&d, question, lang),
+        Some(ToolName::FileUpload) if i + 1 < own.len() => {
+            let names: Vec<&str> = d["files"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|f| f["filename"].as_str())
+                .collect();
+            match lang {
+                Lang::Zh => format!("相关的上传文件：{}。", names.join("、")),
+                Lang::En => format!("Matching upload(s): {}.", names.join(", ")),
+            }
+        }
+        Some(ToolName::FileUpload) => answer::uploads(&d, lang),
+        Some(ToolName::FileDownload) => answer::download(&d, lang),
+        _ => s.output.clone(),
+    })
+}
+
 /// The answer for one task from its own steps.
 fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
     if let (Task::Query(_), Some(step)) = (task, own.first()) {
@@ -520,78 +615,9 @@ fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
         | Task::Uploads { question, .. } => question.as_str(),
         _ => "",
     };
-    let followed = own.len() > 1;
-    let mut parts: Vec<String> = Vec::new();
-    for (i, s) in own.iter().enumerate() {
-        if !s.ok {
-            parts.push(answer::failure(s, lang));
-            continue;
-        }
-        let d = data_of(s);
-        parts.push(match ToolName::parse(&s.tool) {
-            Some(ToolName::SysMonitor) if s.args["metric"] == "processes" => {
-                answer::procs::render(&d, &s.args, lang)
-            }
-            Some(ToolName::SysMonitor) => {
-                answer::monitor(&d, s.args["metric"].as_str().unwrap_or("all"), lang)
-            }
-            // A page superseded by the whole-file analysis that follows it.
-            Some(ToolName::FileRead)
-                if own.get(i + 1).is_some_and(|n| n.args["mode"] == "analyze") =>
-            {
-                continue;
-            }
-            Some(ToolName::FileRead) if s.args["mode"] == "analyze" => {
-                answer::log_report::render_report(&d, question, lang)
-            }
-            Some(ToolName::CommandExecutor) => answer::command(s, lang),
-            Some(ToolName::SemanticSearch) if followed => {
-                let n = d["results"].as_array().map(|a| a.len()).unwrap_or(0);
-                match lang {
-                    Lang::Zh => format!(
-                        "搜索“{}”找到 {n} 条结果，选用最匹配的文件。",
-                        d["query"].as_str().unwrap_or("")
-                    ),
-                    Lang::En => format!(
-                        "Searching \"{}\" found {n} results; using the best match.",
-                        d["query"].as_str().unwrap_or("")
-                    ),
-                }
-            }
-            Some(ToolName::SemanticSearch) => {
-                let mut t = answer::search(&d, lang);
-                if let Task::Search {
-                    then: Then::Download | Then::Read,
-                    ..
-                } = task
-                {
-                    if d["results"].as_array().is_none_or(|a| a.is_empty()) {
-                        t.push_str(lang.pick(
-                            "\n因此无法继续处理该文件。",
-                            "\nSo there is no file to continue with.",
-                        ));
-                    }
-                }
-                t
-            }
-            Some(ToolName::FileRead) => answer::read(&d, question, lang),
-            Some(ToolName::FileUpload) if i + 1 < own.len() => {
-                let names: Vec<&str> = d["files"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|f| f["filename"].as_str())
-                    .collect();
-                match lang {
-                    Lang::Zh => format!("相关的上传文件：{}。", names.join("、")),
-                    Lang::En => format!("Matching upload(s): {}.", names.join(", ")),
-                }
-            }
-            Some(ToolName::FileUpload) => answer::uploads(&d, lang),
-            Some(ToolName::FileDownload) => answer::download(&d, lang),
-            _ => s.output.clone(),
-        });
-    }
+    let mut parts: Vec<String> = (0..own.len())
+        .filter_map(|i| step_answer(task, own, i, question, lang))
+        .collect();
     if let Task::Analyse {
         note: Some(note), ..
     } = task

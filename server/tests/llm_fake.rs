@@ -601,8 +601,9 @@ async fn native_tool_calling_turn_search_then_download() {
     let reqs = llm.requests();
     assert_eq!(reqs.len(), 3);
     assert_eq!(reqs[0].model, "glm-4-flash");
-    // The six registry tools and `run_action` (proposals only; the agent runs it after an approval).
-    assert_eq!(reqs[0].tools.len(), 7);
+    // The eight registry tools (six plus log_query and system_query) and `run_action`
+    // (proposals only; the agent runs it after an approval).
+    assert_eq!(reqs[0].tools.len(), 9);
     assert!(matches!(&reqs[0].messages[0], ChatMessage::System(s) if s.contains("file_download")));
     assert!(
         matches!(reqs[0].messages.last(), Some(ChatMessage::User(t)) if t == "把 nginx 配置文件发给我")
