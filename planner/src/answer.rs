@@ -3,6 +3,7 @@
 //! Reads only the step records it is given.
 
 pub mod config;
+pub mod config_tree;
 pub mod error;
 pub mod log_report;
 pub mod logs;

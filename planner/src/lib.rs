@@ -7,6 +7,7 @@ pub mod act;
 pub mod answer;
 pub mod classify;
 pub mod command_line;
+pub mod config;
 pub mod context;
 pub mod conversation;
 pub mod ctx;

@@ -4,7 +4,9 @@
 
 use serde_json::{json, Value};
 
-use llmops_common::query::{FilterOp, Measure, Query, QueryResult, QueryValue, Row, Scalar, Source};
+use llmops_common::query::{
+    FilterOp, Measure, Query, QueryResult, QueryValue, Row, Scalar, Source,
+};
 
 use super::text::{human_size, Lang};
 use super::{data_of, StepRecord, ToolName};

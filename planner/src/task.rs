@@ -16,7 +16,9 @@ pub enum Task {
     /// A query over a log or a system table.
     Query(super::frame::Frame),
     /// What one process is doing: its row, its sockets, its unit's recent log lines.
-    ProcessDetail { pid: u64 },
+    ProcessDetail {
+        pid: u64,
+    },
     /// Change something: propose a `run_action` for the operator's approval.
     Act(super::act::ActIntent),
     /// A pasted error or stack trace: search its key terms, then explain it in one answer.

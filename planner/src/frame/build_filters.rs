@@ -267,7 +267,10 @@ fn number_filter(
     }
     let int = value.fract() == 0.0;
     if let (Some(key), true, Unit::None) = (table_key(p, source, at), int, unit) {
-        return Some((filter(Some(&key), eq, Scalar::Number(value), unit), Kind::Hard));
+        return Some((
+            filter(Some(&key), eq, Scalar::Number(value), unit),
+            Kind::Hard,
+        ));
     }
     match source {
         Source::Log if unit == Unit::None && int && (100.0..600.0).contains(&value) => Some((
@@ -291,7 +294,9 @@ fn table_key(p: &Parsed, source: Source, at: usize) -> Option<String> {
         Cue::Source(i) if lex.sources[i].source == source => {
             let before = h.end <= at && p.lower[h.end..at].trim().is_empty();
             let after = h.start >= end && p.lower[end..h.start].trim().is_empty();
-            (before || after).then(|| lex.sources[i].key.clone()).flatten()
+            (before || after)
+                .then(|| lex.sources[i].key.clone())
+                .flatten()
         }
         _ => None,
     })
