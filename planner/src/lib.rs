@@ -17,6 +17,7 @@ pub mod frame;
 pub mod incident;
 pub mod knowledge;
 pub mod lexicon;
+pub mod lookup;
 pub mod process_detail;
 mod procsort;
 pub mod query;
@@ -172,7 +173,7 @@ fn read_call(path: &str) -> Call {
         return analyze_call(path);
     }
     // A config is answered from all of it (up to the tool's page maximum), not a prefix.
-    let limit = if answer::config::is_config_name(path) {
+    let limit = if slots::config_name(path.rsplit('/').next().unwrap_or(path)) {
         2000
     } else {
         200
@@ -280,12 +281,15 @@ fn next_call(
             top_k,
             then,
             hint,
-            ..
+            question,
         } => match own.len() {
             0 => Some(Call {
                 tool: ToolName::SemanticSearch,
                 args: json!({"query": query, "scope": scope, "top_k": top_k}),
             }),
+            _ if *then == Then::Lookup => {
+                lookup::next_read(&own[0], &own[1..], question).map(|p| read_call(&p))
+            }
             1 if *then != Then::Nothing && own[0].ok => {
                 // No usable hit: a session upload matching the user's words still counts.
                 let path =
@@ -489,6 +493,17 @@ fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
     }
     if let Task::Reply(text) = task {
         return text.clone();
+    }
+    if let (
+        Task::Search {
+            then: Then::Lookup,
+            question,
+            ..
+        },
+        [search, reads @ ..],
+    ) = (task, own)
+    {
+        return lookup::answer(search, reads, question, lang);
     }
     if let Task::ExplainError(report) = task {
         let hits = own.first().filter(|s| s.ok).map(data_of);

@@ -52,6 +52,16 @@ pub fn answer(files: &[ConfigText], question: &str, lang: Lang) -> Option<String
     Some(did_you_mean(&ixs, &near, &q, lang))
 }
 
+/// Whether one of the configs holds the key asked for (the lookup reads no further).
+pub fn answers_exactly(files: &[ConfigText], question: &str) -> bool {
+    let q = words::question(question);
+    !q.terms.is_empty()
+        && files.iter().any(|f| {
+            config::parse(f.content, f.name)
+                .is_some_and(|t| matches!(find::find(&Index::new(&t, f.name), &q), Found::Exact(_)))
+        })
+}
+
 /// The exact answer across files: for a value, the best-scoring nodes of all files; for a
 /// count or list, the nodes of the file that answers best.
 fn exact(ixs: &[Index], found: &[Found], q: &Question, lang: Lang) -> Option<String> {

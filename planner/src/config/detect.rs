@@ -24,6 +24,8 @@ struct Shapes {
     directive: usize,
     /// Indented lines.
     indented: usize,
+    /// Lines that end like a sentence (`.`, `?`, `!`, `,`, `。`): prose, not settings.
+    prose: usize,
 }
 
 /// Most lines looked at: the kind of a file shows in its first few hundred.
@@ -73,6 +75,9 @@ fn shapes(text: &str) -> Shapes {
         if raw.starts_with([' ', '\t']) {
             s.indented += 1;
         }
+        if t.ends_with(['.', '?', '!', ',', '。', '？', '！', '，']) {
+            s.prose += 1;
+        }
     }
     s
 }
@@ -110,7 +115,7 @@ pub fn detect(text: &str, filename: &str) -> Option<Format> {
     if most(s.eq) {
         return Some(Format::Ini);
     }
-    if most(s.directive) && s.eq * 4 < n {
+    if most(s.directive) && s.eq * 4 < n && s.prose * 4 < n {
         return Some(Format::Directive);
     }
     if yaml_ext && s.colon > 0 {

@@ -32,9 +32,10 @@ struct DataFile {
 /// Words that name the same thing in a key.
 #[derive(Debug, Deserialize)]
 struct Group {
-    /// The words name what holds settings (a container, a service), not a setting.
+    /// The words name what holds settings (a container, a service) or a kind of setting
+    /// loosely (a policy): missing from a key, they make it no other setting.
     #[serde(default)]
-    entity: bool,
+    loose: bool,
     #[serde(flatten)]
     words: Words,
 }
@@ -78,7 +79,7 @@ impl Vocab {
             let words = &group.words;
             for w in &words.en {
                 group_of.entry(w.clone()).or_default().push(g);
-                if !group.entity {
+                if !group.loose {
                     keyish.insert(w.clone());
                 }
             }
@@ -115,6 +116,11 @@ impl Vocab {
             zh_longest,
             keyish,
         })
+    }
+
+    /// Whether a word (lower case) is one that makes a key what it is (`max`, `read`).
+    pub fn keyish(&self, w: &str) -> bool {
+        self.keyish.contains(w)
     }
 
     /// The forms of an English word: itself, its other grammatical number, and the words
@@ -229,6 +235,9 @@ pub struct Term {
     /// Read from the general dictionary: an English word it starts (or that starts it)
     /// counts too (`支付` is "pay", the key says `payment`).
     pub loose: bool,
+    /// The English word as typed, in both numbers (empty for a Chinese word): a key's
+    /// word that is this, not a synonym, matches it directly.
+    pub own: Vec<String>,
 }
 
 impl Term {
@@ -243,6 +252,17 @@ impl Term {
                     .forms
                     .iter()
                     .any(|f| f.len() >= 3 && (word.starts_with(f.as_str()) || f.starts_with(word))))
+    }
+}
+
+impl Term {
+    /// Whether a word names this term as typed: the word itself (either number) for an
+    /// English term; any of its forms for a Chinese one, whose forms are all translations.
+    pub fn names_directly(&self, word: &str) -> bool {
+        if self.own.is_empty() {
+            return self.names(word);
+        }
+        variants(word).iter().any(|v| self.own.contains(v))
     }
 }
 
@@ -401,6 +421,7 @@ fn english(text: &str, start: usize, end: usize, out: &mut Vec<Term>) {
         out.push(Term {
             forms: v.forms(&lower),
             keyish: false,
+            own: variants(&lower),
             text: lower,
             span: (start, end),
             loose: false,
@@ -421,6 +442,7 @@ fn english(text: &str, start: usize, end: usize, out: &mut Vec<Term>) {
             out.push(Term {
                 forms: v.forms(&w),
                 keyish,
+                own: variants(&w),
                 text: w.clone(),
                 span: (at, at + part.len()),
                 loose: false,
@@ -462,6 +484,7 @@ fn chinese(text: &str, start: usize, end: usize, out: &mut Vec<Term>) {
                 keyish: words.iter().any(|s| v.keyish.contains(s)),
                 span: (a, b),
                 loose: false,
+                own: Vec::new(),
             }
         };
         // A compound read as several English words (`读超时`: read timeout) is those words;
@@ -503,6 +526,7 @@ fn general_word(
             forms,
             span: (a, b),
             loose: true,
+            own: Vec::new(),
         });
         return len;
     }

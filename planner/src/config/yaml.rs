@@ -114,10 +114,12 @@ fn key_colon(s: &str) -> Option<usize> {
             (None, '"' | '\'') if i == 0 => quote = Some(c),
             (None, '[' | '{') => depth += 1,
             (None, ']' | '}') => depth -= 1,
-            (None, ':') if depth == 0 => {
-                if i > 0 && bytes.get(i + 1).is_none_or(|b| *b == b' ' || *b == b'\t') {
-                    return Some(i);
-                }
+            (None, ':')
+                if depth == 0
+                    && i > 0
+                    && bytes.get(i + 1).is_none_or(|b| *b == b' ' || *b == b'\t') =>
+            {
+                return Some(i);
             }
             _ => {}
         }

@@ -203,3 +203,111 @@ fn nginx_values_by_block() {
     );
     assert!(a.contains("45s") && a.contains("90s"), "{a}");
 }
+
+/// The value asked for in each remaining format, in English and Chinese, with its line.
+#[test]
+fn values_in_every_format() {
+    let haproxy = "global\n    maxconn 4000\ndefaults\n    timeout connect 4s\n    timeout server 30s\n    timeout client 25s\nbackend orders_be\n    balance roundrobin\n    server o1 10.1.0.1:80 check\n    server o2 10.1.0.2:80 check\n";
+    let systemd = "[Unit]\nDescription=Orders API\n[Service]\nExecStart=/opt/orders/bin/run\nRestart=on-failure\nRestartSec=7\nTimeoutStopSec=20\n";
+    let toml = "[server]\nport = 8080\nread_timeout = \"12s\"\nwrite_timeout = \"9s\"\n[database]\nmax_connections = 40\n";
+    let ini = "[mysqld]\nport=3307\nmax_connections=250\nwait_timeout=600\n[client]\nport=3308\n";
+    let env = "DB_HOST=db\nDB_PORT=5433\nHTTP_READ_TIMEOUT=30\nHTTP_CONNECT_TIMEOUT=4\n";
+    let props = "server.port=9090\nspring.datasource.hikari.maximum-pool-size=16\nspring.datasource.hikari.connection-timeout=2500\n";
+    let json = "{\n  \"gateway\": {\n    \"timeouts\": {\n      \"connect\": 1500,\n      \"read\": 8000\n    }\n  }\n}\n";
+    let mut bad = Vec::new();
+    let apache = "Listen 8080\nTimeout 120\nKeepAliveTimeout 5\n<VirtualHost *:8080>\n    ServerName shop.local\n</VirtualHost>\n";
+    for (name, text, question, lead) in [
+        (
+            "haproxy.cfg",
+            haproxy,
+            "server timeout?",
+            "`timeout server = 30s` — haproxy.cfg:5, in `defaults`",
+        ),
+        (
+            "haproxy.cfg",
+            haproxy,
+            "haproxy 的连接超时",
+            "`timeout connect = 4s` — haproxy.cfg 第 4 行，位于 `defaults`",
+        ),
+        (
+            "orders.service",
+            systemd,
+            "restart delay",
+            "`RestartSec = 7` — orders.service:6",
+        ),
+        (
+            "orders.service",
+            systemd,
+            "停止超时是多少",
+            "`TimeoutStopSec = 20` — orders.service 第 7 行",
+        ),
+        (
+            "app.toml",
+            toml,
+            "server read timeout",
+            "`read_timeout = 12s` — app.toml:3",
+        ),
+        (
+            "app.toml",
+            toml,
+            "数据库最大连接数",
+            "`max_connections = 40` — app.toml 第 6 行",
+        ),
+        ("my.ini", ini, "mysqld port", "`port = 3307` — my.ini:2"),
+        (
+            "my.ini",
+            ini,
+            "client 的端口",
+            "`port = 3308` — my.ini 第 6 行",
+        ),
+        (
+            ".env",
+            env,
+            "http read timeout",
+            "`HTTP_READ_TIMEOUT = 30` — .env:3",
+        ),
+        (
+            "app.properties",
+            props,
+            "hikari connection timeout",
+            "`spring.datasource.hikari.connection-timeout = 2500` — app.properties:3",
+        ),
+        (
+            "gw.json",
+            json,
+            "gateway read timeout",
+            "`read = 8000` — gw.json:5",
+        ),
+        (
+            "httpd.conf",
+            apache,
+            "keepalive timeout",
+            "`KeepAliveTimeout = 5` — httpd.conf:3",
+        ),
+    ] {
+        let a = ask(name, text, question);
+        if !a.starts_with(lead) {
+            bad.push(format!("{name}: {question}\n{a}"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n\n"));
+}
+
+/// Children of a HAProxy backend and of a YAML list, counted with their lines.
+#[test]
+fn children_in_haproxy_and_yaml_lists() {
+    let haproxy = "defaults\n    timeout connect 4s\nbackend orders_be\n    balance roundrobin\n    server o1 10.1.0.1:80 check\n    server o2 10.1.0.2:80 check\n    server o3 10.1.0.3:80 check backup\nbackend search_be\n    server s1 10.2.0.1:9200 check\n";
+    let a = ask(
+        "haproxy.cfg",
+        haproxy,
+        "how many servers in backend orders_be",
+    );
+    assert!(a.contains("**3**") && a.contains("(line 7)"), "{a}");
+    assert!(!a.contains("10.2.0.1"), "{a}");
+    let a = ask("haproxy.cfg", haproxy, "backend search_be 有几个后端");
+    assert!(a.contains("**1**") && a.contains("10.2.0.1:9200"), "{a}");
+    let pool = "pool:\n  size: 3\n  workers:\n    - name: w1\n      queue: mail\n    - name: w2\n      queue: mail\n    - name: w3\n      queue: index\n";
+    let a = ask("pool.yaml", pool, "how many workers does the pool have");
+    assert!(a.contains("**3**"), "{a}");
+    assert!(a.contains("`w1") && a.contains("`w3"), "{a}");
+}
