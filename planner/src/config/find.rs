@@ -19,6 +19,9 @@ const CONTEXT: f32 = 1.0;
 const MISSING: f32 = 3.0;
 /// A word of the node's key that no question word asked for.
 const EXTRA: f32 = 0.5;
+/// A key that holds a length of time, when one is asked for: more than an extra word
+/// costs (`RestartSec` before `Restart` for "how long before a restart").
+const DURATION: f32 = 1.0;
 /// Most near matches offered.
 const NEAR_MAX: usize = 3;
 
@@ -293,6 +296,9 @@ fn score(ix: &Index, cv: &Cover, q: &Question, e: usize) -> Option<Hit> {
         return None;
     }
     let mut score = -(cv.extra[e] as f32) * EXTRA;
+    if q.duration && holds_duration(&ix.entries[e]) {
+        score += DURATION;
+    }
     let mut missing = Vec::new();
     for (k, l) in levels.iter().enumerate() {
         score += match l {
@@ -318,6 +324,24 @@ fn score(ix: &Index, cv: &Cover, q: &Question, e: usize) -> Option<Hit> {
         score,
         missing,
     })
+}
+
+/// Whether a key's words say it holds a length of time, or its value carries a time unit.
+fn holds_duration(en: &Entry) -> bool {
+    static UNIT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let unit = UNIT.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)^\d+(\.\d+)?\s*(ms|s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?|d|days?)$",
+        )
+        .expect("duration regex literal is valid")
+    });
+    let v = super::words::vocab();
+    en.leaf.iter().any(|w| v.duration_key(w))
+        || en
+            .node
+            .value
+            .as_deref()
+            .is_some_and(|x| unit.is_match(x.trim()))
 }
 
 /// Whether a node only groups others (a block, a section, a mapping).

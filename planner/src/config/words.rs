@@ -27,6 +27,15 @@ struct DataFile {
     list: Words,
     same: Vec<Group>,
     qualifiers: Words,
+    duration: Duration,
+}
+
+/// A length of time asked for, and the key words that hold one.
+#[derive(Debug, Deserialize)]
+struct Duration {
+    #[serde(flatten)]
+    cue: Words,
+    keys: Vec<String>,
 }
 
 /// Words that name the same thing in a key.
@@ -55,6 +64,8 @@ pub struct Vocab {
     zh_longest: usize,
     /// Words that make a key what it is (the groups' and the qualifiers').
     keyish: HashSet<String>,
+    duration: Words,
+    duration_keys: HashSet<String>,
 }
 
 /// Why the vocabulary file cannot be used.
@@ -69,7 +80,14 @@ impl Vocab {
         stop_en.sort_by_key(|p| std::cmp::Reverse(p.len()));
         let mut zh: HashMap<String, Option<Vec<Vec<String>>>> = HashMap::new();
         // Cue words are no content: "几个" asks for a count, it names nothing.
-        for w in d.stop.zh.iter().chain(&d.count.zh).chain(&d.list.zh) {
+        for w in d
+            .stop
+            .zh
+            .iter()
+            .chain(&d.count.zh)
+            .chain(&d.list.zh)
+            .chain(&d.duration.cue.zh)
+        {
             zh.insert(w.clone(), None);
         }
         let mut group_of: HashMap<String, Vec<usize>> = HashMap::new();
@@ -115,7 +133,14 @@ impl Vocab {
             zh,
             zh_longest,
             keyish,
+            duration_keys: d.duration.keys.into_iter().collect(),
+            duration: d.duration.cue,
         })
+    }
+
+    /// Whether a key's word (lower case) says it holds a length of time (`sec`, `delay`).
+    pub fn duration_key(&self, w: &str) -> bool {
+        self.duration_keys.contains(w)
     }
 
     /// Whether a word (lower case) is one that makes a key what it is (`max`, `read`).
@@ -325,6 +350,8 @@ fn cedict_words(glosses: &str) -> Vec<String> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Question {
     pub shape: Shape,
+    /// A length of time is asked for ("how long", "多久").
+    pub duration: bool,
     pub terms: Vec<Term>,
     /// The normalised text the spans point into.
     pub text: String,
@@ -358,7 +385,10 @@ pub fn question(text: &str) -> Question {
     let v = vocab();
     let text = normalize(text);
     let lower = text.to_lowercase();
-    let shape = if has_cue(&lower, &v.count) {
+    let duration = has_cue(&lower, &v.duration);
+    let shape = if duration {
+        Shape::Value
+    } else if has_cue(&lower, &v.count) {
         Shape::Count
     } else if has_cue(&lower, &v.list) {
         Shape::List
@@ -399,7 +429,12 @@ pub fn question(text: &str) -> Question {
         .collect();
     drop_phrases(&mut terms, &cue_words);
     terms.retain(|t| !t.forms.is_empty() && !t.text.chars().all(|c| c.is_ascii_digit()));
-    Question { shape, terms, text }
+    Question {
+        shape,
+        duration,
+        terms,
+        text,
+    }
 }
 
 /// An identifier typed in a question ends before trailing punctuation (`timeout?`).
