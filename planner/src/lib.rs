@@ -288,7 +288,7 @@ fn next_call(
                 args: json!({"query": query, "scope": scope, "top_k": top_k}),
             }),
             _ if *then == Then::Lookup => {
-                lookup::next_read(&own[0], &own[1..], question).map(|p| read_call(&p))
+                lookup::next_read(&own[0], &own[1..], question, uploads).map(|p| read_call(&p))
             }
             1 if *then != Then::Nothing && own[0].ok => {
                 // No usable hit: a session upload matching the user's words still counts.

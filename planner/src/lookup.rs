@@ -7,23 +7,15 @@
 use serde_json::Value;
 
 use super::answer::{self, config_tree};
-use super::slots::{config_name, hit_name_score};
+use super::slots::{best_upload, config_name, config_upload, hit_name_score};
 use super::text::Lang;
-use super::StepRecord;
+use super::{data_of, StepRecord, UploadRef};
 
 /// Most config files read for one question.
 pub const MAX_READS: usize = 2;
 
 /// `slots::name_score` from which a hit's file counts as named by the question.
 const NAMED: u32 = 75;
-
-fn data_of(step: &StepRecord) -> Value {
-    if step.data.is_null() {
-        serde_json::from_str(&step.output).unwrap_or(Value::Null)
-    } else {
-        step.data.clone()
-    }
-}
 
 /// The config files among a search's hits, in the order to read them: those the question
 /// names first, then by rank; each once.
@@ -73,11 +65,24 @@ fn as_configs(texts: &[(String, String)]) -> Vec<config_tree::ConfigText<'_>> {
 
 /// The next config to read after the search (`search`) and the reads so far; `None` when
 /// a read file holds the key asked for, or there is nothing more to read.
-pub fn next_read(search: &StepRecord, reads: &[StepRecord], question: &str) -> Option<String> {
+/// A config upload the question names that the search did not return (its words may
+/// not be the file's) is read first.
+pub fn next_read(
+    search: &StepRecord,
+    reads: &[StepRecord],
+    question: &str,
+    uploads: &[UploadRef],
+) -> Option<String> {
     if !search.ok || reads.len() >= MAX_READS {
         return None;
     }
-    let candidates = config_hits(&data_of(search), question);
+    let mut candidates = config_hits(&data_of(search), question);
+    let named = best_upload(question, uploads)
+        .filter(|u| config_upload(u) && hit_name_score(question, &u.filename) >= NAMED)
+        .map(|u| u.path.to_string_lossy().into_owned());
+    if let Some(path) = named.filter(|p| !candidates.contains(p)) {
+        candidates.insert(0, path);
+    }
     let next = candidates.get(reads.len())?;
     let read = texts(reads);
     if config_tree::answers_exactly(&as_configs(&read), question) {
@@ -155,6 +160,11 @@ mod tests {
     /// Runs a question to its answer: the search returns both configs (the compose file
     /// ranked first), each `file_read` the planted text.
     fn run(text: &str) -> (Vec<String>, String) {
+        run_with_hits(text, &[0, 1])
+    }
+
+    /// As `run`, the search returning only these uploads (by index).
+    fn run_with_hits(text: &str, found: &[usize]) -> (Vec<String>, String) {
         let names = ["docker-compose.yml", "nginx.conf"];
         let ups = uploads(&names);
         let path = |i: usize| ups[i].path.to_string_lossy().into_owned();
@@ -167,7 +177,7 @@ mod tests {
                     let data = match tool {
                         ToolName::SemanticSearch => {
                             assert_eq!(args["scope"], "uploads", "{args}");
-                            let hits: Vec<Value> = [0, 1]
+                            let hits: Vec<Value> = found
                                 .iter()
                                 .map(|&i| {
                                     json!({"filename": names[i], "filepath": path(i),
@@ -220,5 +230,19 @@ mod tests {
         assert_eq!(reads[0], "nginx.conf");
         assert!(a.contains("Did you mean"), "{a}");
         assert!(!a.starts_with('`'), "a near key is never the answer: {a}");
+    }
+
+    #[test]
+    fn a_named_config_the_search_missed_is_read() {
+        let (reads, a) = run_with_hits("nginx.conf 的读超时是多少", &[]);
+        assert_eq!(reads, vec!["nginx.conf"]);
+        assert!(
+            a.starts_with("`proxy_read_timeout = 40s` — nginx.conf 第 11 行"),
+            "{a}"
+        );
+        // Nothing named and nothing found: the search's own answer, no read.
+        let (reads, a) = run_with_hits("what is the read timeout", &[]);
+        assert!(reads.is_empty(), "{reads:?}");
+        assert!(a.starts_with("Nothing matched"), "{a}");
     }
 }
