@@ -3,6 +3,7 @@
 //! Reads only the step records it is given.
 
 pub mod config;
+pub mod config_tree;
 pub mod error;
 pub mod log_report;
 pub mod logs;
@@ -455,24 +456,29 @@ fn question_terms(question: &str) -> Vec<String> {
         .collect()
 }
 
-/// What a file says: log summary, config answer or a text excerpt.
-pub fn read(data: &Value, question: &str, lang: Lang) -> String {
+/// A `file_read` result's file name and text: the tool returns `lines` (one string per
+/// line); `content` is accepted too.
+pub fn read_text(data: &Value) -> (&str, std::borrow::Cow<'_, str>) {
     let path = data["path"].as_str().unwrap_or("");
     let name = path.rsplit('/').next().unwrap_or(path);
-    // The file_read tool returns `lines` (one string per line); accept `content` too.
-    let joined;
     let content = match (data["content"].as_str(), data["lines"].as_array()) {
-        (Some(c), _) => c,
-        (None, Some(lines)) => {
-            joined = lines
+        (Some(c), _) => std::borrow::Cow::Borrowed(c),
+        (None, Some(lines)) => std::borrow::Cow::Owned(
+            lines
                 .iter()
                 .filter_map(Value::as_str)
                 .collect::<Vec<_>>()
-                .join("\n");
-            joined.as_str()
-        }
-        _ => "",
+                .join("\n"),
+        ),
+        _ => std::borrow::Cow::Borrowed(""),
     };
+    (name, content)
+}
+
+/// What a file says: log summary, config answer or a text excerpt.
+pub fn read(data: &Value, question: &str, lang: Lang) -> String {
+    let (name, content) = read_text(data);
+    let content = content.as_ref();
     let total = data["total_lines"].as_u64();
     // `more_lines` is a count from the tool (a flag in older callers).
     let more = data["more_lines"].as_bool() == Some(true)
@@ -485,8 +491,16 @@ pub fn read(data: &Value, question: &str, lang: Lang) -> String {
         let last = offset + shown.unwrap_or_else(|| content.lines().count() as u64);
         (offset + 1, last, total.unwrap_or(last))
     });
+    let tree = (!is_log && crate::slots::config_name(name))
+        .then(|| {
+            let file = config_tree::ConfigText { name, content };
+            config_tree::answer(&[file], question, lang)
+        })
+        .flatten();
     let mut out = if is_log {
         logs::render(&logs::summarize(content), name, page, lang)
+    } else if let Some(answer) = tree {
+        answer
     } else if config::is_config_name(name) {
         let settings = config::flatten(content, name);
         let hits = relevant_lines(content, name, question);
@@ -681,7 +695,11 @@ mod tests {
         let d = json!({"path": "/u/1/config.yaml", "offset": 0, "limit": 200, "total_lines": 11,
             "content": "app:\n  name: billing\ndatabase:\n  host: 127.0.0.1\n  port: 3306\nqueue:\n  port: 5672\n", "more_lines": false});
         let t = read(&d, "数据库端口是多少", Lang::Zh);
-        assert!(t.contains("3306") && t.contains("database.port"), "{t}");
+        assert!(
+            t.starts_with("`port = 3306` — config.yaml 第 5 行，位于 `database`")
+                && !t.contains("5672"),
+            "{t}"
+        );
     }
 
     #[test]

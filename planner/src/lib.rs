@@ -7,6 +7,7 @@ pub mod act;
 pub mod answer;
 pub mod classify;
 pub mod command_line;
+pub mod config;
 pub mod context;
 pub mod conversation;
 pub mod ctx;
@@ -17,6 +18,7 @@ pub mod incident;
 pub mod incident_summary;
 pub mod knowledge;
 pub mod lexicon;
+pub mod lookup;
 pub mod process_detail;
 mod procsort;
 pub mod query;
@@ -172,7 +174,7 @@ fn read_call(path: &str) -> Call {
         return analyze_call(path);
     }
     // A config is answered from all of it (up to the tool's page maximum), not a prefix.
-    let limit = if answer::config::is_config_name(path) {
+    let limit = if slots::config_name(path.rsplit('/').next().unwrap_or(path)) {
         2000
     } else {
         200
@@ -275,14 +277,7 @@ fn next_call(
             [page] => partial_log_read(page).map(|p| analyze_call(&p)),
             _ => None,
         },
-        Task::Search {
-            query,
-            scope,
-            top_k,
-            then,
-            hint,
-            ..
-        } => search_next(query, scope, *top_k, *then, hint, own, uploads),
+        Task::Search { .. } => search_next(task, own, uploads),
         Task::Uploads { then_read, .. } => match own {
             [] => Some(uploads_list_call(task)),
             [list, ..] if *then_read && list.ok => {
@@ -300,20 +295,28 @@ fn next_call(
 
 /// A search's calls: the search, then reading or downloading its best hit, then the
 /// whole-file analysis of a log read in part.
-fn search_next(
-    query: &str,
-    scope: &str,
-    top_k: u32,
-    then: Then,
-    hint: &str,
-    own: &[StepRecord],
-    uploads: &[UploadRef],
-) -> Option<Call> {
+fn search_next(task: &Task, own: &[StepRecord], uploads: &[UploadRef]) -> Option<Call> {
+    let Task::Search {
+        query,
+        scope,
+        top_k,
+        then,
+        hint,
+        question,
+    } = task
+    else {
+        return None;
+    };
+    let then = *then;
     match own {
         [] => Some(Call {
             tool: ToolName::SemanticSearch,
             args: json!({"query": query, "scope": scope, "top_k": top_k}),
         }),
+        // A configured value: the config the hits or the question point to, read as a tree.
+        [hits, reads @ ..] if then == Then::Lookup => {
+            lookup::next_read(hits, reads, question, uploads).map(|p| read_call(&p))
+        }
         [hits] if then != Then::Nothing && hits.ok => {
             // No usable hit: a session upload matching the user's words still counts.
             let path = pick_hit(&data_of(hits), hint, then == Then::Download).or_else(|| {
@@ -588,6 +591,17 @@ fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
     }
     if let Task::Reply(text) = task {
         return text.clone();
+    }
+    if let (
+        Task::Search {
+            then: Then::Lookup,
+            question,
+            ..
+        },
+        [search, reads @ ..],
+    ) = (task, own)
+    {
+        return lookup::answer(search, reads, question, lang);
     }
     if let Task::ExplainError(report) = task {
         let hits = own.first().filter(|s| s.ok).map(data_of);

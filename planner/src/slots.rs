@@ -353,10 +353,15 @@ fn generic_name_part(part: &str) -> bool {
 /// A config file by its name (`CONFIG_EXTS`, `MORE_CONFIG_EXTS`, or no extension): the
 /// kind whose questions ask what it sets.
 pub fn config_upload(u: &UploadRef) -> bool {
-    let ext = extension(&u.filename.to_lowercase());
+    config_name(&u.filename)
+}
+
+/// Whether a file name is a config's: a config extension, or none at all.
+pub fn config_name(filename: &str) -> bool {
+    let ext = extension(&filename.to_lowercase());
     CONFIG_EXTS.contains(&ext.as_str())
         || MORE_CONFIG_EXTS.contains(&ext.as_str())
-        || !u.filename.contains('.')
+        || !filename.contains('.')
 }
 
 /// Score of how well `text` names upload `u` (0 = not at all, 100 = exact file name).

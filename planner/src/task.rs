@@ -6,6 +6,9 @@ pub enum Then {
     Nothing,
     Download,
     Read,
+    /// Read the config files among the hits and answer the setting asked for from them
+    /// (`lookup`).
+    Lookup,
 }
 
 /// One unit of work; a message becomes one or more tasks, executed in order.

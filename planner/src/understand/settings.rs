@@ -3,7 +3,7 @@
 //! uploaded asks for its `RestartSec=`, not for a restart (a refusal), the capabilities
 //! text ("启动命令是什么") or `pwd` ("探针检查哪个路径").
 
-use super::{incident_task, search_in, MessageCtx, Task};
+use super::{incident_task, search_in, MessageCtx, Task, Then};
 use crate::cues::{
     limit_question, live_state, past_event_question, read_verb, says_config, value_question,
     wants_download,
@@ -64,9 +64,14 @@ pub(super) fn about_config(clause: &str, ctx: &MessageCtx) -> bool {
     named || (pointed && ctx.uploads.iter().any(config_upload))
 }
 
-/// A search of this session's uploads only: the files that set a value asked about.
+/// A search of this session's uploads only, then the configs among its hits read and
+/// asked: the files that set a value asked about, and the value (`lookup`).
 pub(super) fn uploads_search(clause: &str) -> Task {
-    search_in(clause, "uploads")
+    let mut task = search_in(clause, "uploads");
+    if let Task::Search { then, .. } = &mut task {
+        *then = Then::Lookup;
+    }
+    task
 }
 
 /// The tasks for a limit ("最多能用多少内存", "memory limit") or a config question
