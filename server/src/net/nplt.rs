@@ -27,8 +27,10 @@ mod legacy;
 mod region;
 mod request;
 mod requests;
+mod system;
 mod transfers;
 mod turns;
+mod watch;
 
 #[cfg(test)]
 mod tests;
@@ -96,6 +98,8 @@ pub struct Conn {
     transfer: Option<tokio_util::sync::CancellationToken>,
     /// Approval requests waiting for this client's answer.
     approvals: approvals::ApprovalBroker,
+    /// The watch run in progress and when the last one started.
+    watch: watch::WatchSlot,
 }
 
 /// Serves one connection. `preauth` is its place in the budget of peers before HELLO,
@@ -139,6 +143,7 @@ pub async fn serve(
         monitor: None,
         transfer: None,
         approvals: approvals::ApprovalBroker::default(),
+        watch: watch::WatchSlot::default(),
     };
     // With a token required, a silent peer cannot be a legacy client we must greet (legacy
     // clients can't authenticate), so give a HELLO delayed by TCP retransmissions on a lossy
