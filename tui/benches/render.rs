@@ -274,7 +274,7 @@ fn main() {
         AppEvent::Key(KeyEvent::new(KeyCode::Char('4'), KeyModifiers::ALT)),
     );
     let mut wide = Terminal::new(TestBackend::new(WW, WH)).expect("test backend");
-    let mut system_frames = |app: &mut App, wide: &mut Terminal<TestBackend>| {
+    let system_frames = |app: &mut App, wide: &mut Terminal<TestBackend>| {
         let mut times = Vec::with_capacity(frames);
         for i in 0..frames {
             // A new snapshot and a selection move between frames, as at the gauge rate.

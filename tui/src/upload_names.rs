@@ -8,13 +8,16 @@ use std::borrow::Cow;
 const MARK: &str = "/uploads/";
 const ID_LEN: usize = 32;
 
-/// Characters that end a path inside prose or Markdown (quotes, brackets, code ticks).
+/// Characters that end a path inside prose or Markdown (quotes, brackets, code ticks, and
+/// CJK and full-width punctuation, which Chinese answers put right next to a path).
 fn ends_path(c: char) -> bool {
     c.is_whitespace()
         || matches!(
             c,
-            '`' | '"' | '\'' | ')' | '(' | ']' | '[' | ',' | '，' | '）'
+            '`' | '"' | '\'' | ')' | '(' | ']' | '[' | ',' | '<' | '>' | '|' | '“' | '”'
         )
+        || ('\u{3000}'..='\u{303F}').contains(&c)
+        || ('\u{FF00}'..='\u{FFEF}').contains(&c)
 }
 
 /// The length of `<32 hex>/<name>` at the start of `s` and where the name starts, if any.

@@ -117,8 +117,8 @@ mod tests {
         assert_eq!(pids(&t.select(&view("QUEUE", 10))), vec![302, 301]);
         assert_eq!(
             pids(&t.select(&view("30", 10))),
-            vec![302, 303, 301],
-            "pid prefix"
+            vec![302, 301, 303],
+            "pid prefix, by CPU"
         );
         assert_eq!(
             pids(&t.select(&view("", 2))),

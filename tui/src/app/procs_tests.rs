@@ -178,10 +178,10 @@ fn the_tree_puts_children_under_their_parent() {
         shown,
         vec![
             (1, String::new()),
-            (200, "├─ ".into()),
-            (302, "│  ├─ ".into()),
-            (301, "│  └─ ".into()),
-            (303, "└─ ".into()),
+            (303, "├─ ".into()),
+            (200, "└─ ".into()),
+            (302, "   ├─ ".into()),
+            (301, "   └─ ".into()),
         ]
     );
     // With a filter, ancestors stay as context (dimmed) and unrelated branches go.

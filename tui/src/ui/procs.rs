@@ -116,6 +116,8 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     for (i, row_) in r.iter().enumerate().take(b).skip(a) {
         let p = row_.p;
         let cmd = format!("{}{}", row_.branch, short_command(&p.command, &p.name));
+        // Cut in the middle: jobs of one program differ in their last arguments.
+        let cmd = text::truncate_middle(&cmd, cmd_w);
         let s = row(
             &p.pid.to_string(),
             &p.user,
