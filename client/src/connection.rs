@@ -193,6 +193,8 @@ fn reply_id(m: &Message) -> Option<u64> {
         Message::SearchResults(r) => r.request_id,
         Message::Offer(o) => o.request_id,
         Message::Grants(r) => Some(r.request_id),
+        Message::ProcessInfo(r) => Some(r.request_id),
+        Message::WatchOutput(r) => Some(r.request_id),
         _ => None,
     }
 }
@@ -560,6 +562,25 @@ impl Client {
         text: &str,
         file_ids: Vec<String>,
     ) -> Result<(u64, mpsc::UnboundedReceiver<Message>), ClientError> {
+        self.chat_with(text, file_ids, None).await
+    }
+
+    /// Starts a turn that proposes exactly `argv` for approval (the operator's own
+    /// proposal, e.g. a signal from the process pane); `text` says it in words.
+    pub async fn propose(
+        &self,
+        text: &str,
+        argv: Vec<String>,
+    ) -> Result<(u64, mpsc::UnboundedReceiver<Message>), ClientError> {
+        self.chat_with(text, Vec::new(), Some(argv)).await
+    }
+
+    async fn chat_with(
+        &self,
+        text: &str,
+        file_ids: Vec<String>,
+        action: Option<Vec<String>>,
+    ) -> Result<(u64, mpsc::UnboundedReceiver<Message>), ClientError> {
         let id = self.next_request_id();
         let (tx, rx) = mpsc::unbounded_channel();
         self.streams
@@ -570,6 +591,7 @@ impl Client {
             request_id: id,
             text: text.to_string(),
             file_ids,
+            action,
         }))
         .await?;
         Ok((id, rx))

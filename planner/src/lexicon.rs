@@ -63,6 +63,10 @@ pub struct FieldCue {
     /// The words group by the field themselves ("哪种错误", "most common error").
     #[serde(default)]
     pub grouped: bool,
+    /// A condition the words carry ("which errors": only failures), kept unless the
+    /// question states a condition of that kind itself.
+    #[serde(default)]
+    pub filter: Option<CueFilter>,
     #[serde(flatten)]
     pub words: Words,
 }

@@ -165,11 +165,13 @@ mod approval;
 mod ext;
 mod files;
 mod legacy;
+mod system;
 
 pub use approval::*;
 pub use ext::*;
 pub use files::*;
 pub use legacy::*;
+pub use system::*;
 
 json_payloads!(
     Box<ApprovalRequest>,
@@ -218,6 +220,10 @@ json_payloads!(
     SearchResults,
     MonitorSubscribe,
     MonitorSnapshot,
+    ProcessGet,
+    ProcessInfoReply,
+    WatchRun,
+    WatchOutput,
     DownloadRequest,
     Offer,
     OfferAccept,
@@ -340,7 +346,7 @@ messages! {
     0x23 Error(ErrorMsg) "ERROR" ServerToClient false
         "`{code, message, request_id?}`: a request failed or a frame was refused.";
     0x24 Chat(ChatSend) "CHAT" ClientToServer false
-        "`{request_id, text, file_ids?}`: a user message starting an agent turn.";
+        "`{request_id, text, file_ids?, action?}`: a user message starting an agent turn; with `action` (an argv) the turn's one step proposes exactly that action for approval, as the agent's `run_action` would.";
     0x25 StreamStart(StreamStart) "STREAM_START" ServerToClient false
         "`{request_id}`: the turn's answer begins.";
     0x26 StreamDelta(StreamDelta) "STREAM_DELTA" ServerToClient false
@@ -408,11 +414,19 @@ messages! {
     0x4D UploadLookupReply(UploadLookupReply) "UPLOAD_LOOKUP_REPLY" ServerToClient false
         "`{request_id, sha256, files: [file], in_flight?}`: this session's uploads with that sha256, oldest first; empty when none landed. The server first waits (up to 20 s) for uploads of that content it is still receiving or saving on another connection; `in_flight` counts those still going after the wait.";
     0x50 MonitorSubscribe(MonitorSubscribe) "MONITOR_SUBSCRIBE" ClientToServer false
-        "`{interval_ms}`: start (or re-rate) monitor snapshots.";
+        "`{interval_ms, processes?: {filter, sort: cpu|memory, limit, tree?}, history?}`: start (or re-rate) monitor snapshots; `processes` chooses the process list from all processes, `history` asks for the recent samples with the first snapshot.";
     0x51 MonitorUnsubscribe(Empty) "MONITOR_UNSUBSCRIBE" ClientToServer false
         "Stop monitor snapshots.";
     0x52 MonitorSnapshot(MonitorSnapshot) "MONITOR_SNAPSHOT" ServerToClient false
-        "`{ts_ms, cpu: {usage_percent, cores, frequency_mhz, load_avg}, memory: {...}, disks: [...], top_processes?: [{pid, user, name, cpu_percent, rss_bytes, mem_percent, command}], process_count?}`.";
+        "`{ts_ms, cpu: {usage_percent, cores, frequency_mhz, load_avg, per_core?}, memory: {...}, disks: [...], top_processes?: [{pid, ppid, user, name, cpu_percent, rss_bytes, mem_percent, command}], process_count?, net?: {rx_bytes_per_sec, tx_bytes_per_sec, interfaces}, disk_io?: {read_bytes_per_sec, write_bytes_per_sec, devices}, interval_ms?, history?: [point]}`.";
+    0x53 ProcessGet(ProcessGet) "PROCESS_GET" ClientToServer false
+        "`{request_id, pid}`: the details of one process; answered with PROCESS_INFO or ERROR `not_found`.";
+    0x54 ProcessInfo(ProcessInfoReply) "PROCESS_INFO" ServerToClient false
+        "`{request_id, process: {pid, name, argv, user, parent?, children, state, threads, started_at, cpu_percent?, rss_bytes, cwd?, exe?, files, sockets, fds_total, hidden?, fds_error?}}`.";
+    0x55 WatchRun(WatchRun) "WATCH_RUN" ClientToServer false
+        "`{request_id, text}`: run a read-only command line (or ask a question) once for a watch pane, writing no history; one at a time per connection, at most one a second; answered with WATCH_OUTPUT or ERROR.";
+    0x56 WatchOutput(WatchOutput) "WATCH_OUTPUT" ServerToClient false
+        "`{request_id, kind: command|answer, ok, lines, error?, duration_ms}`: the result of one watch run.";
     0x58 DownloadRequest(DownloadRequest) "DOWNLOAD_REQUEST" ClientToServer false
         "`{request_id, target, mode}`: ask for an offer of a file id or path.";
     0x59 Offer(Offer) "OFFER" ServerToClient false

@@ -85,12 +85,14 @@ mod tests {
                 request_id: 7,
                 text: "CPU使用率是多少？".into(),
                 file_ids: vec![],
+                action: None,
             }),
             // Longer than one frame: FRAGMENT frames, reassembled by the decoder.
             Message::Chat(ChatSend {
                 request_id: 8,
                 text: "x".repeat(70_000),
                 file_ids: vec![],
+                action: None,
             }),
         ];
         let mut plain = protocol::MessageCodec::new();

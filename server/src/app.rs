@@ -50,6 +50,10 @@ pub const FEATURES: &[&str] = &[
     "file_region",
     "approvals",
     "upload_lookup",
+    "process_view",
+    "process_details",
+    "propose",
+    "watch",
 ];
 
 pub struct Ctx {

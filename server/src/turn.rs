@@ -63,6 +63,20 @@ pub struct TurnOutcome {
     pub tool_calls: Vec<ToolCallRow>,
 }
 
+/// What a turn is for.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum TurnKind {
+    /// A question: the planner (LLM or offline) chooses the steps; history is written.
+    #[default]
+    Ask,
+    /// The operator proposes exactly this argv (a signal from the process pane): one
+    /// `run_action` step through the approval path, nothing planned.
+    Propose(Vec<String>),
+    /// A watch run: answered like a question, but nothing is written to the history or
+    /// kept as a stored output, and no action is proposed.
+    Watch,
+}
+
 #[derive(Debug, Clone)]
 pub struct TurnRequest {
     pub request_id: u64,
@@ -71,6 +85,7 @@ pub struct TurnRequest {
     pub file_ids: Vec<String>,
     /// The peer address of the connection that sent it (audited with what the turn runs).
     pub client: Option<String>,
+    pub kind: TurnKind,
 }
 
 /// Handle on a running turn held by the session task.

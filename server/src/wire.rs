@@ -95,6 +95,7 @@ pub fn snapshot_msg(s: &llmops_tools::Snapshot) -> protocol::MonitorSnapshot {
             cores: s.cpu.cores as u32,
             frequency_mhz: s.cpu.frequency_mhz,
             load_avg: s.cpu.load_avg,
+            per_core: s.cpu.per_core.clone(),
         },
         memory: protocol::MemoryStats {
             total_bytes: s.memory.total_bytes,
@@ -114,20 +115,26 @@ pub fn snapshot_msg(s: &llmops_tools::Snapshot) -> protocol::MonitorSnapshot {
                 usage_percent: d.usage_percent as f32,
             })
             .collect(),
-        top_processes: s
-            .top_processes
-            .iter()
-            .map(|p| protocol::ProcessStats {
-                pid: p.pid,
-                user: p.user.clone(),
-                name: p.name.clone(),
-                cpu_percent: p.cpu_percent,
-                rss_bytes: p.rss_bytes,
-                mem_percent: p.mem_percent,
-                command: p.command.clone(),
-            })
-            .collect(),
+        top_processes: s.top_processes.iter().map(process_stats).collect(),
         process_count: u32::try_from(s.process_count).ok(),
+        net: Some(s.net.clone()),
+        disk_io: Some(s.disk_io.clone()),
+        interval_ms: s.interval_ms,
+        history: Vec::new(),
+    }
+}
+
+/// One row of the sampler's process table as a snapshot carries it.
+pub fn process_stats(p: &llmops_tools::sys_monitor::ProcessInfo) -> protocol::ProcessStats {
+    protocol::ProcessStats {
+        pid: p.pid,
+        ppid: p.ppid,
+        user: p.user.clone(),
+        name: p.name.clone(),
+        cpu_percent: p.cpu_percent,
+        rss_bytes: p.rss_bytes,
+        mem_percent: p.mem_percent,
+        command: p.command.clone(),
     }
 }
 
@@ -141,6 +148,7 @@ mod tests {
             process_count: 312,
             top_processes: vec![ProcessInfo {
                 pid: 4242,
+                ppid: 1,
                 user: "root".into(),
                 name: "burn-cpu".into(),
                 cpu_percent: 99.5,

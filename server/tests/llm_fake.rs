@@ -12,7 +12,7 @@ use llmops_server::llm::{
     ChatMessage, ChatRequest, LlmBackend, LlmClient, LlmError, LlmSettings, OpenAiClient, Script,
     ScriptedLlm, ToolMode,
 };
-use llmops_server::turn::{TurnEvent, TurnOutcome, TurnRequest};
+use llmops_server::turn::{TurnEvent, TurnKind, TurnOutcome, TurnRequest};
 use llmops_server::{Cli, Config, Ctx};
 use protocol::EndStatus;
 use serde_json::{json, Value};
@@ -515,6 +515,7 @@ async fn turn_with(
         text: text.to_string(),
         file_ids: vec![],
         client: None,
+        kind: TurnKind::Ask,
     };
     let out = llmops_server::agent::run::run_turn(ctx.agent.clone(), req, &tx, cancel).await;
     drop(tx);
@@ -858,6 +859,7 @@ async fn follow_streams_live_lines_and_cancel_keeps_them() {
         text: "tail -f nginx.conf".into(),
         file_ids: vec![],
         client: None,
+        kind: TurnKind::Ask,
     };
     let task = tokio::spawn({
         let (ctx, cancel) = (srv.ctx.clone(), cancel.clone());

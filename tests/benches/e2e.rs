@@ -85,6 +85,7 @@ fn timed_turn(c: &mut ExtConn, text: &str) -> Duration {
         request_id: rid,
         text: text.into(),
         file_ids: vec![],
+        action: None,
     }))
     .expect("send");
     c.recv_until(|m| matches!(m, Message::StreamEnd(e) if e.request_id == rid))
@@ -161,6 +162,7 @@ fn main() {
         request_id: busy_rid,
         text: "tail -f follow.log".into(),
         file_ids: vec![],
+        action: None,
     }))
     .expect("send");
     // Wait until the command is really running before measuring.

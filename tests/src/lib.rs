@@ -340,7 +340,6 @@ pub const LEGACY_TYPES: &[u8] = &[
     0x01, 0x0A, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0x14, 0x15, 0x16, 0x17, 0x18,
 ];
 
-/// Runs `llmops-tui` with args; returns (exit code, stdout, stderr).
 /// `llmops-tui download --force --json` of `target` from `server` into `out` with `mode`;
 /// returns (exit code, the JSON report or Null, stderr).
 pub fn tui_download(
@@ -366,12 +365,22 @@ pub fn tui_download(
     Ok((code, v, stderr))
 }
 
+/// Each run has a state folder of its own, so no session is remembered between runs (use
+/// `run_tui_in` to share one, as one user's scripts and TUI do).
 pub fn run_tui(args: &[&str]) -> anyhow::Result<(i32, String, String)> {
+    let state = tempfile::tempdir()?;
+    run_tui_in(state.path(), args)
+}
+
+/// Runs `llmops-tui` with args and `XDG_STATE_HOME=state` (where `last_sessions.json`
+/// lives); returns (exit code, stdout, stderr).
+pub fn run_tui_in(state: &Path, args: &[&str]) -> anyhow::Result<(i32, String, String)> {
     let exe = require_bin("llmops-tui")?;
     let out = Command::new(exe)
         .args(args)
         .env_remove("LLMOPS_SERVER")
         .env_remove("LLMOPS_AUTH_TOKEN")
+        .env("XDG_STATE_HOME", state)
         .stdin(Stdio::null())
         .output()?;
     Ok((
@@ -587,6 +596,27 @@ impl ExtConn {
         &mut self,
         text: &str,
         file_ids: Vec<String>,
+        decide: impl FnMut(&protocol::ApprovalRequest) -> protocol::ApprovalDecision,
+    ) -> anyhow::Result<ChatTurn> {
+        self.turn_deciding(text, file_ids, None, decide)
+    }
+
+    /// A turn that proposes exactly `argv` (`CHAT` with `action`), answered by `decide`.
+    pub fn propose_deciding(
+        &mut self,
+        text: &str,
+        argv: &[&str],
+        decide: impl FnMut(&protocol::ApprovalRequest) -> protocol::ApprovalDecision,
+    ) -> anyhow::Result<ChatTurn> {
+        let argv = argv.iter().map(|a| a.to_string()).collect();
+        self.turn_deciding(text, Vec::new(), Some(argv), decide)
+    }
+
+    fn turn_deciding(
+        &mut self,
+        text: &str,
+        file_ids: Vec<String>,
+        action: Option<Vec<String>>,
         mut decide: impl FnMut(&protocol::ApprovalRequest) -> protocol::ApprovalDecision,
     ) -> anyhow::Result<ChatTurn> {
         let rid = self.next_id();
@@ -594,6 +624,7 @@ impl ExtConn {
             request_id: rid,
             text: text.into(),
             file_ids,
+            action,
         }))?;
         let mut turn = Turn::new(rid);
         let mut msgs = Vec::new();

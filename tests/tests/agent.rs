@@ -257,6 +257,8 @@ fn monitor_snapshots_and_search_requests() {
     upload(&mut c, "app.log");
     c.send(&Message::MonitorSubscribe(MonitorSubscribe {
         interval_ms: 250,
+        processes: None,
+        history: false,
     }))
     .expect("send");
     let snaps = c

@@ -85,6 +85,7 @@ fn start_turn(c: &mut ExtConn, text: &str) -> u64 {
         request_id: rid,
         text: text.into(),
         file_ids: vec![],
+        action: None,
     }))
     .expect("send chat");
     rid

@@ -16,6 +16,8 @@ const CTRL_U: &[u8] = b"\x15";
 
 type Scenario = fn() -> anyhow::Result<()>;
 
+#[path = "e2e/cockpit.rs"]
+mod cockpit;
 #[path = "e2e/long_nights.rs"]
 mod long_nights;
 
@@ -359,16 +361,18 @@ fn processes_pane_shows_a_busy_process() -> anyhow::Result<()> {
     let result = (|| {
         let (_s, mut tui) = start(120, 36)?;
         tui.keys(b"\x1b4")?;
+        tui.keys(b"/")?;
         tui.type_text("burner")?;
         tui.wait_until("the planted process in the list", T, |s| {
             s.lines()
                 .any(|l| l.contains(&pid.to_string()) && l.contains("llmops-burner"))
         })?;
-        // Enter asks the agent about it.
+        // Enter keeps the filter; `a` asks the agent about it.
         tui.keys(ENTER)?;
+        tui.keys(b"a")?;
         // The question is at the top of the transcript (Home on the empty input); the
         // answer may still be growing below it, so Home is pressed until it shows.
-        let want = format!("❯ 进程 llmops-burner (pid {pid})");
+        let want = format!("❯ 进程 {pid}（llmops-burner）在做什么？");
         let deadline = Instant::now() + T;
         while !tui.screen().contains(&want) {
             anyhow::ensure!(
@@ -576,8 +580,24 @@ fn main() {
             quit_asks_and_relaunch_resumes_the_session,
         ),
         (
-            "processes pane: a planted CPU-busy process, Enter asks about it",
+            "processes pane: a planted CPU-busy process, `a` asks about it",
             processes_pane_shows_a_busy_process,
+        ),
+        (
+            "cockpit: a planted process found by command line, detailed, stopped after approval",
+            cockpit::planted_process_found_detailed_and_stopped,
+        ),
+        (
+            "cockpit: I/O rates match /proc/net/dev and /proc/diskstats; per-core CPU shown",
+            cockpit::io_rates_match_the_kernel_counters,
+        ),
+        (
+            "cockpit: /watch 2 ss -tln sees a new listener",
+            cockpit::watch_sees_a_new_listener,
+        ),
+        (
+            "cockpit: upload, files, download and ask in the TUI's session without --session",
+            cockpit::scripts_share_the_tuis_session,
         ),
         (
             "server restart: reconnect and resume",

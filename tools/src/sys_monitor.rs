@@ -1,31 +1,36 @@
-//! System sampler and the `sys_monitor` tool. One background task refreshes the machine's
-//! figures (off the runtime, on the blocking pool) and publishes `Snapshot`s on a watch
-//! channel that the tool and the TUI gauge stream both read, plus the full process table on a
-//! second channel for `metric: "processes"`. The tool never samples by itself.
+//! System sampler and the `sys_monitor` tool. One background task (`sampler`) refreshes
+//! the machine's figures and publishes `Snapshot`s that the tool and the TUI gauge stream
+//! both read, plus the full process table (for `metric: "processes"` and the process views
+//! of clients) and the last few minutes of history. The tool never samples by itself.
 //! Figures match the standard tools: memory as `free`, disks as `df`, processes as
-//! `top`/`ps` (see `sample` and `procs`).
+//! `top`/`ps`, I/O rates as `sar`/`iostat` (see `sample`, `procs`, `io`).
 
+pub mod details;
+pub mod history;
+mod io;
 #[cfg(test)]
 mod proc_tests;
 pub(crate) mod procs;
 mod render;
 mod sample;
-
-use std::sync::Arc;
-use std::time::Duration;
+mod sampler;
+mod sockets;
+mod view;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use sysinfo::{Disks, System, MINIMUM_CPU_UPDATE_INTERVAL};
-use tokio::sync::watch;
 
 use super::{parse_args, Tool, ToolCtx, ToolFuture, ToolResult};
 use llmops_common::ToolName;
 
+pub use history::{HistoryPoint, HISTORY_POINTS};
+pub use io::DISKSTATS_SECTOR;
 pub use procs::{ProcSort, ProcessInfo, ProcessTable, COMMAND_WIDTH, SNAPSHOT_TOP};
 use render::{Parts, ProcQuery};
 #[cfg(test)]
 use sample::PSEUDO_FS;
+pub use sampler::{Sampler, SamplerHandle};
+pub use view::{matches_filter, ProcView, MAX_VIEW};
 
 /// CPU figures.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -36,6 +41,9 @@ pub struct CpuStats {
     /// Average current frequency over cores.
     pub frequency_mhz: u64,
     pub load_avg: [f64; 3],
+    /// Each logical core's usage over the last interval, in core order.
+    #[serde(default)]
+    pub per_core: Vec<f32>,
 }
 
 /// Memory figures, as procps-ng 4 `free` computes them (used = total - available).
@@ -92,161 +100,15 @@ pub struct Snapshot {
     /// process once, ordered by CPU. Only part of the table: the tool answers from all.
     #[serde(default)]
     pub top_processes: Vec<ProcessInfo>,
-}
-
-/// What the sampler keeps between refreshes.
-struct Machine {
-    sys: System,
-    disks: Disks,
-    procs: procs::ProcScanner,
-}
-
-fn sample(m: &mut Machine, seq: u64, relist_disks: bool) -> (Snapshot, ProcessTable) {
-    let sys = &mut m.sys;
-    sys.refresh_cpu_all();
-    if relist_disks {
-        m.disks.refresh_list();
-    }
-    let cpus = sys.cpus();
-    let cores = cpus.len();
-    let freq = if cpus.is_empty() {
-        0
-    } else {
-        cpus.iter().map(|c| c.frequency()).sum::<u64>() / cores as u64
-    };
-    let cpu_usage = (sys.global_cpu_usage() * 10.0).round() / 10.0;
-    let load = System::load_average();
-    let memory = sample::read_meminfo().unwrap_or_else(|e| {
-        tracing::debug!("cannot read /proc/meminfo ({e}); using sysinfo");
-        sys.refresh_memory();
-        let total = sys.total_memory();
-        let available = sys.available_memory().min(total);
-        MemoryStats {
-            total_bytes: total,
-            used_bytes: total - available,
-            available_bytes: available,
-            usage_percent: sample::percent(total - available, total),
-            ..MemoryStats::default()
-        }
-    });
-    let table = m.procs.scan(seq, memory.total_bytes);
-    let snap = Snapshot {
-        seq,
-        taken_at: chrono::Local::now().to_rfc3339(),
-        cpu: CpuStats {
-            usage_percent: cpu_usage,
-            cores,
-            frequency_mhz: freq,
-            load_avg: [load.one, load.five, load.fifteen],
-        },
-        memory,
-        disks: sample::collect_disks(&m.disks),
-        process_count: table.processes.len(),
-        top_processes: procs::top_union(&table.processes, SNAPSHOT_TOP),
-    };
-    (snap, table)
-}
-
-/// Starts the background sampler.
-pub struct Sampler;
-
-impl Sampler {
-    /// Spawns the sampling task (needs a tokio runtime). It refreshes every `interval`
-    /// (at least `MINIMUM_CPU_UPDATE_INTERVAL`) and stops when every handle is dropped.
-    pub fn spawn(interval: Duration) -> SamplerHandle {
-        let interval = interval.max(MINIMUM_CPU_UPDATE_INTERVAL);
-        let (tx, rx) = watch::channel(Snapshot::default());
-        let (ptx, prx) = watch::channel(Arc::new(ProcessTable::default()));
-        tokio::spawn(async move {
-            let mut state = Some(Machine {
-                sys: System::new(),
-                disks: Disks::new(),
-                procs: procs::ProcScanner::new(),
-            });
-            let mut seq = 0u64;
-            loop {
-                let Some(mut machine) = state.take() else {
-                    break;
-                };
-                // The disk list changes rarely; re-list every 30 samples.
-                let relist = seq.checked_rem(30) == Some(0);
-                let joined = tokio::task::spawn_blocking(move || {
-                    let (snap, table) = sample(&mut machine, seq, relist);
-                    (machine, snap, table)
-                })
-                .await;
-                let Ok((machine, snap, table)) = joined else {
-                    tracing::error!("system sampler panicked; gauges stop updating");
-                    break;
-                };
-                state = Some(machine);
-                // The table first: whoever sees snapshot N finds table N (or newer).
-                ptx.send_replace(Arc::new(table));
-                if tx.send(snap).is_err() {
-                    break;
-                }
-                seq += 1;
-                tokio::select! {
-                    () = tx.closed() => break,
-                    () = tokio::time::sleep(interval) => {}
-                }
-            }
-        });
-        SamplerHandle { rx, procs: prx }
-    }
-}
-
-/// Read side of the sampler. Cheap to clone.
-#[derive(Debug, Clone)]
-pub struct SamplerHandle {
-    rx: watch::Receiver<Snapshot>,
-    procs: watch::Receiver<Arc<ProcessTable>>,
-}
-
-impl SamplerHandle {
-    /// A handle that always reports `snapshot` and no processes (tests, or platforms
-    /// without sysinfo).
-    pub fn fixed(snapshot: Snapshot) -> SamplerHandle {
-        SamplerHandle::fixed_with_processes(snapshot, ProcessTable::default())
-    }
-
-    /// A handle that always reports `snapshot` and `table` (tests).
-    pub fn fixed_with_processes(snapshot: Snapshot, table: ProcessTable) -> SamplerHandle {
-        let (_tx, rx) = watch::channel(snapshot);
-        let (_ptx, procs) = watch::channel(Arc::new(table));
-        SamplerHandle { rx, procs }
-    }
-
-    /// The most recent snapshot.
-    pub fn latest(&self) -> Snapshot {
-        self.rx.borrow().clone()
-    }
-
-    /// The most recent full process table.
-    pub fn processes(&self) -> Arc<ProcessTable> {
-        self.procs.borrow().clone()
-    }
-
-    /// A receiver to stream snapshots (the gauge feed).
-    pub fn subscribe(&self) -> watch::Receiver<Snapshot> {
-        self.rx.clone()
-    }
-
-    /// Waits until a snapshot with a real CPU measurement (seq >= 1) exists, or the
-    /// sampler is gone, and returns the latest.
-    pub async fn ready(&self) -> Snapshot {
-        let mut rx = self.rx.clone();
-        loop {
-            if rx.borrow_and_update().seq >= 1 {
-                break;
-            }
-            if rx.changed().await.is_err() {
-                break;
-            }
-        }
-        let snap = rx.borrow().clone();
-        snap
-    }
+    /// Network rates over the last interval.
+    #[serde(default)]
+    pub net: protocol::NetIo,
+    /// Disk read/write rates over the last interval.
+    #[serde(default)]
+    pub disk_io: protocol::DiskIo,
+    /// Wall time the CPU figures and rates are measured over (0 on the first sample).
+    #[serde(default)]
+    pub interval_ms: u64,
 }
 
 /// Which part of the machine the caller wants.
@@ -416,6 +278,9 @@ impl Tool for SysMonitorTool {
 mod tests {
     use super::*;
     use crate::testutil::Env;
+    use std::sync::Arc;
+    use sysinfo::MINIMUM_CPU_UPDATE_INTERVAL;
+    use tokio::sync::watch;
 
     fn snap() -> Snapshot {
         Snapshot {
@@ -426,6 +291,7 @@ mod tests {
                 cores: 8,
                 frequency_mhz: 2400,
                 load_avg: [0.52, 0.40, 0.35],
+                per_core: vec![10.0, 15.0],
             },
             memory: MemoryStats {
                 total_bytes: 16 << 30,
@@ -528,7 +394,7 @@ mod tests {
         // seq 0 = no CPU measurement yet; the sender is kept so `ready` would wait forever.
         let (tx, rx) = watch::channel(Snapshot::default());
         let (_ptx, procs) = watch::channel(Arc::new(ProcessTable::default()));
-        let tool = SysMonitorTool::new(SamplerHandle { rx, procs });
+        let tool = SysMonitorTool::new(SamplerHandle::from_channels(rx, procs));
         env.ctx.cancel.cancel();
         let r = tool.call(json!({"metric": "cpu"}), &env.ctx).await;
         assert_eq!(r.error.as_deref(), Some("操作已取消 (cancelled)"));

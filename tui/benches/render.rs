@@ -1,7 +1,8 @@
 //! Render-time benchmark of the chat transcript: a ~10k-line conversation drawn at 120x40
 //! on ratatui's TestBackend while scrolled, and at 160x45 with every pane and the processes
 //! list, median time per frame. Writes its section of
-//! docs/benchmarks.md between `<!-- tui-render -->` and `<!-- /tui-render -->`.
+//! docs/benchmarks.md between `<!-- bench:tui-render:begin -->` and
+//! `<!-- bench:tui-render:end -->` (the CPU, the command and the date with it).
 //! Run: `cargo bench -p llmops-tui --bench render` (`--quick` for fewer frames).
 
 use std::time::{Duration, Instant};
@@ -18,6 +19,8 @@ use llmops_tui::theme::Theme;
 const W: u16 = 120;
 const H: u16 = 40;
 const TARGET_LINES: usize = 10_000;
+const BEGIN: &str = "<!-- bench:tui-render:begin -->";
+const END: &str = "<!-- bench:tui-render:end -->";
 
 fn welcome() -> protocol::Welcome {
     protocol::Welcome {
@@ -133,26 +136,45 @@ fn build() -> App {
     a
 }
 
-/// A monitor snapshot with 40 processes (the server's top 20 by CPU and top 20 by memory).
+/// A monitor snapshot as the server sends it to the System pane: 8 cores, network and disk
+/// rates, 100 processes of the pane's view (in parent/child chains for the tree), and on
+/// the first one the server's five minutes of history.
 fn snapshot(i: usize) -> protocol::MonitorSnapshot {
-    let top_processes = (0..40u32)
+    let top_processes = (0..100u32)
         .map(|p| protocol::ProcessStats {
             pid: 1000 + p,
+            ppid: if p < 4 { 1 } else { 1000 + p / 4 },
             user: if p % 3 == 0 { "postgres" } else { "www-data" }.into(),
-            name: format!("worker-{p}"),
+            name: "python3".into(),
             cpu_percent: f64::from((p * 7 + i as u32) % 100),
             rss_bytes: u64::from(p + 1) << 24,
             mem_percent: f64::from(p) / 10.0,
-            command: format!("/usr/bin/worker-{p} --serve"),
+            command: format!("/usr/bin/python3 worker.py --queue q{p} --concurrency 4"),
         })
         .collect();
+    let history = if i == 0 {
+        (0..300u64)
+            .map(|t| protocol::HistoryPoint {
+                ts_ms: t * 1000,
+                cpu_percent: (t % 100) as f32,
+                mem_percent: 37.5,
+                net_rx_bytes_per_sec: t * 1000,
+                net_tx_bytes_per_sec: t * 300,
+                disk_read_bytes_per_sec: (t % 7) << 20,
+                disk_write_bytes_per_sec: (t % 5) << 20,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     protocol::MonitorSnapshot {
-        ts_ms: i as u64,
+        ts_ms: 300_000 + i as u64 * 1000,
         cpu: protocol::CpuStats {
             usage_percent: (i % 100) as f32,
-            cores: 2,
+            cores: 8,
             frequency_mhz: 2400,
             load_avg: [2.5, 1.0, 0.5],
+            per_core: (0..8).map(|c| ((c * 13 + i) % 100) as f32).collect(),
         },
         memory: protocol::MemoryStats {
             total_bytes: 8 << 30,
@@ -170,6 +192,18 @@ fn snapshot(i: usize) -> protocol::MonitorSnapshot {
         }],
         top_processes,
         process_count: Some(212),
+        net: Some(protocol::NetIo {
+            rx_bytes_per_sec: 1_200_000 + i as u64,
+            tx_bytes_per_sec: 300_000,
+            interfaces: vec![],
+        }),
+        disk_io: Some(protocol::DiskIo {
+            read_bytes_per_sec: 5 << 20,
+            write_bytes_per_sec: 12 << 20,
+            devices: vec![],
+        }),
+        interval_ms: 1000,
+        history,
     }
 }
 
@@ -222,8 +256,9 @@ fn main() {
     }
     let scroll = median(times);
 
-    // 3. The widest case users see: 160x45, every pane, the System pane focused with its
-    // processes list (40 processes, as the server sends), the same transcript beside it.
+    // 3. The widest case users see: 160x45, every pane, the System pane focused: per-core
+    // CPU, I/O rates, five minutes of sparklines and 100 processes, the same transcript
+    // beside it; then the same in tree view.
     const WW: u16 = 160;
     const WH: u16 = 45;
     app.size = (WW, WH);
@@ -239,23 +274,36 @@ fn main() {
         AppEvent::Key(KeyEvent::new(KeyCode::Char('4'), KeyModifiers::ALT)),
     );
     let mut wide = Terminal::new(TestBackend::new(WW, WH)).expect("test backend");
-    let mut times = Vec::with_capacity(frames);
-    for i in 0..frames {
-        // A new snapshot and a selection move between frames, as at the gauge rate.
-        update(
-            &mut app,
-            AppEvent::Client(ClientEvent::Message(Message::MonitorSnapshot(snapshot(i)))),
-        );
-        update(
-            &mut app,
-            AppEvent::Key(KeyEvent::new(KeyCode::Down, KeyModifiers::NONE)),
-        );
-        let t = Instant::now();
-        wide.draw(|f| llmops_tui::ui::render(&app, f))
-            .expect("draw");
-        times.push(t.elapsed());
-    }
-    let all_panes = median(times);
+    let system_frames = |app: &mut App, wide: &mut Terminal<TestBackend>| {
+        let mut times = Vec::with_capacity(frames);
+        for i in 0..frames {
+            // A new snapshot and a selection move between frames, as at the gauge rate.
+            update(
+                app,
+                AppEvent::Client(ClientEvent::Message(Message::MonitorSnapshot(snapshot(
+                    i + 5,
+                )))),
+            );
+            update(
+                app,
+                AppEvent::Key(KeyEvent::new(KeyCode::Down, KeyModifiers::NONE)),
+            );
+            let t = Instant::now();
+            wide.draw(|f| llmops_tui::ui::render(app, f)).expect("draw");
+            times.push(t.elapsed());
+        }
+        median(times)
+    };
+    let all_panes = system_frames(&mut app, &mut wide);
+    update(
+        &mut app,
+        AppEvent::Key(KeyEvent::new(KeyCode::Char('t'), KeyModifiers::NONE)),
+    );
+    let tree = system_frames(&mut app, &mut wide);
+    update(
+        &mut app,
+        AppEvent::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
+    );
 
     // 4. The pager at 160x45 over the whole transcript (Ctrl+F), a search with matches on
     // many lines, `n` (jump and highlight) between frames.
@@ -276,8 +324,22 @@ fn main() {
     }
     let pager = median(times);
 
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("model name"))
+                .map(|v| v.trim_start_matches([' ', '\t', ':']).to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let today = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let date = llmops_tui::ui::process::local_time(today);
     let report = format!(
-        "<!-- tui-render -->\n\
+        "{BEGIN}\n\
+         {cpu}, {cores} cores; {date}.\n\n\
          Command: `cargo bench -p llmops-tui --bench render` (release, in `make bench`). A transcript of \
          {total} wrapped lines ({} entries: user messages, tool lines, streamed Markdown answers with \
          lists, code blocks and Chinese text) drawn on ratatui's TestBackend at {W}x{H} \
@@ -285,14 +347,16 @@ fn main() {
          | what | median per frame |\n|---|---|\n\
          | frame at a scattered scroll position | {:.3} ms |\n\
          | PageUp (through `update`) + frame | {:.3} ms |\n\
-         | {WW}x{WH}, every pane, System focused with 40 processes | {:.3} ms |\n\
+         | {WW}x{WH}, every pane, System focused: 8 cores, I/O rates, 5 min of sparklines, 100 processes | {:.3} ms |\n\
+         | the same, processes as a tree | {:.3} ms |\n\
          | {WW}x{WH}, pager over the whole transcript, search `load`, `n` between frames | {:.3} ms |\n\n\
          Building the transcript (streamed in 24-character deltas): {:.0} ms.\n\
-         <!-- /tui-render -->",
+         {END}",
         app.transcript.entries.len(),
         ms(frame),
         ms(scroll),
         ms(all_panes),
+        ms(tree),
         ms(pager),
         ms(built),
     );
@@ -302,15 +366,20 @@ fn main() {
     }
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/benchmarks.md");
     let old = std::fs::read_to_string(&path).unwrap_or_default();
-    let new = match (
-        old.find("<!-- tui-render -->"),
-        old.find("<!-- /tui-render -->"),
-    ) {
-        (Some(a), Some(b)) if a < b => {
-            let end = b + "<!-- /tui-render -->".len();
-            format!("{}{report}{}", &old[..a], &old[end..])
-        }
-        _ => format!(
+    // This section only; an older copy between the markers it used before is replaced.
+    let section = [
+        (BEGIN, END),
+        ("<!-- tui-render -->", "<!-- /tui-render -->"),
+    ]
+    .into_iter()
+    .find_map(|(b, e)| {
+        let a = old.find(b)?;
+        let z = old[a..].find(e)? + a + e.len();
+        Some((a, z))
+    });
+    let new = match section {
+        Some((a, z)) => format!("{}{report}{}", &old[..a], &old[z..]),
+        None => format!(
             "{}\n\n## TUI rendering (`cargo bench -p llmops-tui --bench render`, release)\n\n{report}\n",
             old.trim_end_matches('\n')
         ),

@@ -10,6 +10,7 @@ pub mod hits;
 mod keys;
 pub mod pager;
 pub mod picker;
+pub mod process;
 pub mod procs;
 pub mod quit;
 mod server;
@@ -17,10 +18,11 @@ pub mod session;
 pub mod slash;
 mod submit;
 pub mod transcript;
+pub mod watch;
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use protocol::{
     DownloadRequest, FileDelete, FileInfo, HistoryGet, Message, ModelSet, MonitorSnapshot, Offer,
@@ -42,8 +44,8 @@ use transcript::{Level, Transcript};
 /// The notice when a message cannot be sent; a reconnect clears it.
 pub const NOT_SENT: &str = "未连接，消息没有发送 / not connected: the message was not sent";
 
-/// CPU samples kept for the sparkline.
-pub const CPU_HISTORY: usize = 120;
+/// Samples kept for the sparklines (the server's five minutes at one a second).
+pub const HISTORY_POINTS: usize = 300;
 
 #[derive(Debug)]
 pub enum AppEvent {
@@ -63,6 +65,12 @@ pub enum AppEvent {
     Reply {
         req: Req,
         result: Result<Message, String>,
+    },
+    /// The sha256 of a file about to be uploaded (the session may have it already).
+    UploadHashed {
+        path: PathBuf,
+        note: String,
+        result: Result<String, String>,
     },
     Uploaded {
         path: PathBuf,
@@ -116,6 +124,10 @@ pub enum Req {
     Grants,
     /// Revoke a standing grant (GRANT_REVOKE).
     GrantRevoke(String),
+    /// The details of a process (PROCESS_GET).
+    Process(u32),
+    /// One run of the watch on this text (WATCH_RUN).
+    Watch(String),
 }
 
 impl Req {
@@ -176,6 +188,14 @@ impl Req {
                 request_id,
                 grant_id: id.clone(),
             }),
+            Req::Process(pid) => Message::ProcessGet(protocol::ProcessGet {
+                request_id,
+                pid: *pid,
+            }),
+            Req::Watch(text) => Message::WatchRun(protocol::WatchRun {
+                request_id,
+                text: text.clone(),
+            }),
         }
     }
 
@@ -195,6 +215,8 @@ impl Req {
             Req::OutputPage { .. } => "loading the tool output",
             Req::Grants => "listing standing grants",
             Req::GrantRevoke(_) => "revoking the grant",
+            Req::Process(_) => "reading the process",
+            Req::Watch(_) => "the watch run",
         }
     }
 }
@@ -206,7 +228,18 @@ pub enum Command {
         text: String,
         file_ids: Vec<String>,
     },
+    /// A turn whose one step proposes exactly `argv` for approval (`text` says it in words).
+    Propose {
+        text: String,
+        argv: Vec<String>,
+    },
+    /// Hash a local file before uploading it (`AppEvent::UploadHashed` follows).
     Upload {
+        path: PathBuf,
+        note: String,
+    },
+    /// Upload a local file (checked against this session's uploads first).
+    UploadChecked {
         path: PathBuf,
         note: String,
     },
@@ -275,7 +308,8 @@ pub struct SearchPane {
 #[derive(Debug, Clone, Default)]
 pub struct Gauges {
     pub snap: Option<MonitorSnapshot>,
-    pub cpu: VecDeque<u64>,
+    /// The recent samples, oldest first (the server's history, then one per snapshot).
+    pub history: VecDeque<protocol::HistoryPoint>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -366,6 +400,12 @@ pub enum Modal {
     Approval,
     /// The `/grants` list.
     Grants(approval::GrantsView),
+    /// The details of one process.
+    Process(Box<process::ProcessView>),
+    /// Which signal to propose for a process.
+    Signal(process::SignalMenu),
+    /// The running `/watch` (`App::watch`).
+    Watch,
 }
 
 pub struct App {
@@ -395,6 +435,10 @@ pub struct App {
     pub transfer_selected: usize,
     pub modal: Option<Modal>,
     pub notice: Option<(Level, String)>,
+    /// When the notice goes away on its own.
+    pub notice_until: Option<Instant>,
+    /// The running `/watch`.
+    pub watch: Option<watch::WatchState>,
     pub size: (u16, u16),
     pub keymap: Keymap,
     pub theme: Theme,
@@ -470,6 +514,8 @@ impl App {
             transfer_selected: 0,
             modal: None,
             notice: None,
+            notice_until: None,
+            watch: None,
             size: (80, 24),
             keymap: Keymap::default(),
             theme,
@@ -489,6 +535,13 @@ impl App {
         }
     }
 
+    /// The next moment the state changes by itself (a notice expires, a watch run is due),
+    /// for the runtime to wake at; nothing ticks between.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        let watch = self.watch.as_ref().and_then(|w| w.next_at);
+        [self.notice_until, watch].into_iter().flatten().min()
+    }
+
     /// Whether a timer should tick (spinner, countdowns); an idle UI gets no ticks.
     pub fn animating(&self) -> bool {
         self.turn.is_some()
@@ -498,6 +551,13 @@ impl App {
                 self.modal,
                 Some(Modal::Offer { .. }) | Some(Modal::Approval)
             )
+    }
+
+    /// Whether the server announced `feature` in WELCOME (older servers lack the newer ones).
+    pub fn server_has(&self, feature: &str) -> bool {
+        self.welcome
+            .as_ref()
+            .is_some_and(|w| w.features.iter().any(|f| f == feature))
     }
 
     pub fn input_text(&self) -> String {
@@ -522,6 +582,10 @@ impl App {
             Some(Modal::DidYouMean { .. }) => Ctx::DidYouMean,
             Some(Modal::Approval) => Ctx::Approval,
             Some(Modal::Grants(_)) => Ctx::Grants,
+            Some(Modal::Process(_)) => Ctx::Process,
+            Some(Modal::Signal(_)) => Ctx::Signal,
+            Some(Modal::Watch) => Ctx::Watch,
+            None if self.focus == Pane::Gauges && self.procs.filtering => Ctx::ProcFilter,
             None => match self.focus {
                 Pane::Chat => Ctx::Chat,
                 Pane::Files => Ctx::Files,
@@ -541,8 +605,19 @@ impl App {
         }
     }
 
+    /// Shows a notice that goes away on its own after a while (longer for problems).
     fn note(&mut self, level: Level, text: impl Into<String>) {
+        let ttl = match level {
+            Level::Info | Level::Ok => NOTICE_SECS,
+            Level::Warn | Level::Error => NOTICE_SECS * 2,
+        };
+        self.note_for(level, text, Duration::from_secs(ttl));
+    }
+
+    /// A notice shown for `ttl`.
+    fn note_for(&mut self, level: Level, text: impl Into<String>, ttl: Duration) {
         self.notice = Some((level, sanitize(&text.into())));
+        self.notice_until = Some(self.now + ttl);
     }
 
     fn set_input(&mut self, text: &str) {
@@ -566,9 +641,16 @@ impl App {
     }
 }
 
+/// How long an informational notice stays (problems stay twice as long).
+pub const NOTICE_SECS: u64 = 6;
+
 /// Applies one event; returns the commands to run.
 pub fn update(app: &mut App, ev: AppEvent) -> Vec<Command> {
     let mut out = Vec::new();
+    if app.notice_until.is_some_and(|t| app.now >= t) {
+        app.notice = None;
+        app.notice_until = None;
+    }
     match ev {
         AppEvent::Key(k) => {
             if k.kind != KeyEventKind::Release {
@@ -578,7 +660,10 @@ pub fn update(app: &mut App, ev: AppEvent) -> Vec<Command> {
         AppEvent::Paste(s) => on_paste(app, &s),
         AppEvent::Mouse(m) => on_mouse(app, m),
         AppEvent::Resize(w, h) => app.size = (w, h),
-        AppEvent::Tick => app.spinner = app.spinner.wrapping_add(1),
+        AppEvent::Tick => {
+            app.spinner = app.spinner.wrapping_add(1);
+            watch::on_tick(app, &mut out);
+        }
         AppEvent::Client(e) => on_client(app, e, &mut out),
         AppEvent::TurnStarted(id) => {
             if let Some(t) = &mut app.turn {
@@ -596,6 +681,9 @@ pub fn update(app: &mut App, ev: AppEvent) -> Vec<Command> {
             }
         }
         AppEvent::Reply { req, result } => on_reply(app, req, result, &mut out),
+        AppEvent::UploadHashed { path, note, result } => {
+            submit::on_hashed(app, path, note, result, &mut out)
+        }
         AppEvent::Uploaded { path, note, result } => on_uploaded(app, path, note, result, &mut out),
         AppEvent::DownloadProgress {
             offer_id,

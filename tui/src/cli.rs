@@ -12,8 +12,10 @@ use serde_json::json;
 use crate::client::{Client, ClientError, ClientOptions, UploadMode};
 use llmops_client::upload::{upload_retrying, wait_indexed_retrying, RetryPolicy};
 use protocol::FileInfo;
+use session::{remember, session_id, SessionChoice};
 
 pub mod approve;
+pub mod session;
 pub mod stdout;
 
 /// `eprintln!` through `stdout::err_line`: a closed pipe ends the process with 0.
@@ -60,10 +62,11 @@ pub struct Common {
         default_value = "127.0.0.1:9999"
     )]
     pub server: String,
-    /// Resume this session (full id or unique prefix).
+    /// Resume this session (full id or unique prefix). Without it, the script subcommands
+    /// use the session the full-screen client last used on this server.
     #[arg(long, global = true, conflicts_with = "new_session")]
     pub session: Option<String>,
-    /// Start a new session (the default for subcommands without --session).
+    /// Start a new session instead of the last one used on this server.
     #[arg(long, global = true)]
     pub new_session: bool,
     /// Machine-readable JSON output.
@@ -187,14 +190,17 @@ impl TurnResult {
 
 /// Runs a subcommand and returns the process exit code.
 pub async fn run(common: Common, cmd: Cmd) -> u8 {
+    let state = crate::last_session::default_path();
+    let remembered = state
+        .as_deref()
+        .and_then(|p| crate::last_session::load(p, &common.server));
+    let choice = SessionChoice::of(&common, remembered);
     let mut opts = ClientOptions::new(common.server.clone());
-    opts.resume_session = if common.new_session {
-        None
-    } else {
-        common.session.clone()
-    };
+    opts.resume_session = choice.resume();
     opts.auth_token = common.token.clone();
-    opts.no_new_session = cmd.read_only();
+    // Sessions are made on first use (a chat, an upload), never for reading alone; with
+    // --new-session the HELLO makes one as it always did.
+    opts.no_new_session = cmd.read_only() || choice != SessionChoice::New;
     let (client, mut _events) = match Client::connect(opts).await {
         Ok(c) => c,
         Err(e) => return fail(&common, &e),
@@ -261,7 +267,12 @@ pub async fn run(common: Common, cmd: Cmd) -> u8 {
         } => download(&client, &mut _events, &common, &target, &mode, &out, force).await,
     };
     match res {
-        Ok(code) => code,
+        Ok(code) => {
+            if choice.remembers() {
+                remember(&client, &common.server, state.as_deref()).await;
+            }
+            code
+        }
         Err(e) => fail(&common, &e),
     }
 }
@@ -431,7 +442,7 @@ async fn ask(
     .await?;
     let (status, failure) = turn_status(&r);
     if json_mode {
-        let mut v = json!({"session_id": client.session_id(), "status": status,
+        let mut v = json!({"session_id": session_id(&client).await, "status": status,
             "answer": r.answer, "steps": r.steps, "approvals": r.approvals_json()});
         if let Some(m) = &failure {
             v["message"] = json!(m);
@@ -500,7 +511,7 @@ async fn upload(
         Some(collect_turn(&client, note, vec![f.file_id.clone()], |_| {}).await?)
     };
     if common.json {
-        let mut v = json!({"session_id": client.session_id(), "file_id": f.file_id,
+        let mut v = json!({"session_id": session_id(&client).await, "file_id": f.file_id,
             "filename": f.filename, "size": f.size, "sha256": f.sha256, "state": f.state});
         if let Some(r) = &turn {
             v["answer"] = json!(r.answer);

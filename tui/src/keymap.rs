@@ -69,8 +69,18 @@ pub enum Action {
     RunSuggestion,
     /// Processes list: sort by CPU or by memory.
     ToggleSort,
-    /// Processes list: ask the agent about the selected process.
+    /// Processes list or details: ask the agent about the process.
     AskAbout,
+    /// Processes list: open the selected process's details.
+    Details,
+    /// Processes list or details: choose a signal to propose for the process.
+    Signal,
+    /// Processes list: parents above their children, or a flat list.
+    ToggleTree,
+    /// Processes list: typing edits the filter (until Enter or Esc).
+    FilterStart,
+    /// Processes list: Enter ends the filter editing, keeping the filter.
+    FilterDone,
     /// Processes list: clear the filter, or back to chat when there is none.
     ClearFilter,
     /// Ctrl+C: cancel the running turn; when idle, a second press within 2 s quits.
@@ -152,6 +162,14 @@ pub enum Ctx {
     Approval,
     /// The `/grants` list.
     Grants,
+    /// Typing the processes filter (after `/`).
+    ProcFilter,
+    /// The details of one process.
+    Process,
+    /// Choosing the signal to propose.
+    Signal,
+    /// A running `/watch`.
+    Watch,
 }
 
 impl Ctx {
@@ -178,6 +196,10 @@ impl Ctx {
             Ctx::DidYouMean => "Did you mean",
             Ctx::Approval => "Approval needed",
             Ctx::Grants => "Standing grants",
+            Ctx::ProcFilter => "Processes filter",
+            Ctx::Process => "Process details",
+            Ctx::Signal => "Send a signal",
+            Ctx::Watch => "Watch",
         }
     }
 
@@ -205,6 +227,10 @@ impl Ctx {
             Ctx::DidYouMean => "命令提示",
             Ctx::Approval => "需要批准",
             Ctx::Grants => "长期授权",
+            Ctx::ProcFilter => "进程过滤",
+            Ctx::Process => "进程详情",
+            Ctx::Signal => "发送信号",
+            Ctx::Watch => "监视",
         }
     }
 
@@ -225,6 +251,9 @@ impl Ctx {
                 | Ctx::DidYouMean
                 | Ctx::Approval
                 | Ctx::Grants
+                | Ctx::Process
+                | Ctx::Signal
+                | Ctx::Watch
         )
     }
 }
@@ -364,13 +393,42 @@ impl Default for Keymap {
         add(Ctx::Transfers, K::Up, NONE, al, A::Up, "select previous", false);
         add(Ctx::Transfers, K::Down, NONE, al, A::Down, "select next", false);
         add(Ctx::Transfers, K::Enter, NONE, al, A::ShowOffer, "open the offer or its progress", true);
-        // System pane: the processes list (typing filters it).
+        // System pane: the processes list.
         add(Ctx::Gauges, K::Up, NONE, al, A::Up, "previous process", false);
         add(Ctx::Gauges, K::Down, NONE, al, A::Down, "next process", false);
-        add(Ctx::Gauges, K::Enter, NONE, al, A::AskAbout, "ask the agent about the process", false);
+        add(Ctx::Gauges, K::Enter, NONE, al, A::Details, "details of the process", true);
+        add(Ctx::Gauges, K::Char('/'), NONE, al, A::FilterStart, "filter (name, user, command line, pid)", true);
+        add(Ctx::Gauges, K::Char('k'), NONE, al, A::Signal, "send a signal (asks for approval)", true);
+        add(Ctx::Gauges, K::Char('t'), NONE, al, A::ToggleTree, "tree / flat list", true);
+        add(Ctx::Gauges, K::Char('a'), NONE, al, A::AskAbout, "ask the agent about the process", true);
         add(Ctx::Gauges, K::F(2), NONE, al, A::ToggleSort, "sort by CPU / memory", false);
         add(Ctx::Gauges, K::Char('s'), CTRL, al, A::ToggleSort, "sort by CPU / memory", false);
         add(Ctx::Gauges, K::Esc, NONE, al, A::ClearFilter, "clear the filter, then back to chat", false);
+        add(Ctx::ProcFilter, K::Enter, NONE, al, A::FilterDone, "keep the filter", true);
+        add(Ctx::ProcFilter, K::Esc, NONE, al, A::ClearFilter, "clear the filter", true);
+        add(Ctx::ProcFilter, K::Up, NONE, al, A::Up, "previous process", false);
+        add(Ctx::ProcFilter, K::Down, NONE, al, A::Down, "next process", false);
+        // Process details and the signal menu.
+        add(Ctx::Process, K::Char('k'), NONE, al, A::Signal, "send a signal (asks for approval)", true);
+        add(Ctx::Process, K::Char('a'), NONE, al, A::AskAbout, "ask the agent about it", true);
+        add(Ctx::Process, K::Char('r'), NONE, al, A::Refresh, "read it again", true);
+        add(Ctx::Process, K::Up, NONE, al, A::Up, "scroll", false);
+        add(Ctx::Process, K::Down, NONE, al, A::Down, "scroll", false);
+        add(Ctx::Process, K::PageUp, NONE, al, A::PageUp, "scroll", false);
+        add(Ctx::Process, K::PageDown, NONE, al, A::PageDown, "scroll", false);
+        add(Ctx::Process, K::Esc, NONE, al, A::Close, "close", true);
+        add(Ctx::Process, K::Char('q'), NONE, al, A::Close, "close", false);
+        add(Ctx::Signal, K::Up, NONE, al, A::Up, "previous signal", false);
+        add(Ctx::Signal, K::Down, NONE, al, A::Down, "next signal", false);
+        add(Ctx::Signal, K::Enter, NONE, al, A::Accept, "propose it (the approval dialog follows)", true);
+        add(Ctx::Signal, K::Esc, NONE, al, A::Close, "cancel", true);
+        // A running /watch.
+        add(Ctx::Watch, K::Esc, NONE, al, A::Close, "stop watching", true);
+        add(Ctx::Watch, K::Char('q'), NONE, al, A::Close, "stop watching", false);
+        add(Ctx::Watch, K::Up, NONE, al, A::Up, "scroll", false);
+        add(Ctx::Watch, K::Down, NONE, al, A::Down, "scroll", false);
+        add(Ctx::Watch, K::PageUp, NONE, al, A::PageUp, "scroll", false);
+        add(Ctx::Watch, K::PageDown, NONE, al, A::PageDown, "scroll", false);
         for ctx in [Ctx::Files, Ctx::Search, Ctx::Gauges, Ctx::Transfers] {
             add(ctx, K::Char('?'), NONE, al, A::Help, "help", true);
             add(ctx, K::Esc, NONE, al, A::Focus(Pane::Chat), "back to chat", false);
@@ -570,6 +628,10 @@ impl Keymap {
             Ctx::Files,
             Ctx::Search,
             Ctx::Gauges,
+            Ctx::ProcFilter,
+            Ctx::Process,
+            Ctx::Signal,
+            Ctx::Watch,
             Ctx::Transfers,
             Ctx::Browser,
             Ctx::Note,

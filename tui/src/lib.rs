@@ -14,6 +14,7 @@ pub mod sanitize;
 pub mod text;
 pub mod theme;
 pub mod ui;
+pub mod upload_names;
 
 // The transport lives in the `llmops-client` crate; these keep the TUI's module paths
 // (`crate::client::ClientEvent`, `crate::download::receive`, ...) working unchanged.

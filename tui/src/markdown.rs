@@ -426,8 +426,10 @@ impl Builder<'_> {
     }
 }
 
-/// Parses complete Markdown into lines.
+/// Parses complete Markdown into lines (upload paths shown as the uploads' names).
 pub fn parse(src: &str, st: &MdStyles) -> Vec<MdLine> {
+    let src = crate::upload_names::upload_names(src);
+    let src = src.as_ref();
     let mut b = Builder {
         st,
         out: Vec::new(),

@@ -271,6 +271,8 @@ pub async fn run(common: Common, config: Config, warning: Option<String>) -> u8 
         let tick_at = app
             .animating()
             .then(|| tokio::time::Instant::from_std(last_tick + TICK));
+        // A notice that expires or a watch run that is due: one wake-up at that moment.
+        let wake_at = app.next_deadline().map(tokio::time::Instant::from_std);
         let ev = tokio::select! {
             ev = ev_rx.recv() => match ev {
                 Some(ev) => Some(ev),
@@ -281,6 +283,7 @@ pub async fn run(common: Common, config: Config, warning: Option<String>) -> u8 
                 last_tick = Instant::now();
                 Some(AppEvent::Tick)
             }
+            _ = sleep_opt(wake_at) => Some(AppEvent::Tick),
         };
         let Some(ev) = ev else { continue };
         // Handle everything already queued before drawing (bursts of stream deltas).
@@ -469,16 +472,18 @@ async fn executor(
 fn not_connected(cmd: Command, tx: &mpsc::UnboundedSender<AppEvent>) {
     let why = "not connected to the server".to_string();
     let ev = match cmd {
-        Command::Chat { .. } => AppEvent::TurnLost(why),
+        Command::Chat { .. } | Command::Propose { .. } => AppEvent::TurnLost(why),
         Command::Download { offer, .. } => AppEvent::Downloaded {
             offer_id: offer.offer_id,
             result: Err(why),
         },
-        Command::Upload { path, note } => AppEvent::Uploaded {
-            path,
-            note,
-            result: Err(why),
-        },
+        Command::Upload { path, note } | Command::UploadChecked { path, note } => {
+            AppEvent::Uploaded {
+                path,
+                note,
+                result: Err(why),
+            }
+        }
         Command::Request(req) => AppEvent::Reply {
             req,
             result: Err(why),
@@ -486,6 +491,31 @@ fn not_connected(cmd: Command, tx: &mpsc::UnboundedSender<AppEvent>) {
         _ => return,
     };
     let _ = tx.send(ev);
+}
+
+/// A started turn: its id to the UI, then its messages until STREAM_END (or the loss).
+fn follow_turn(
+    started: Result<(u64, mpsc::UnboundedReceiver<Message>), crate::client::ClientError>,
+    tx: mpsc::UnboundedSender<AppEvent>,
+) {
+    match started {
+        Ok((id, mut rx)) => {
+            let _ = tx.send(AppEvent::TurnStarted(id));
+            tokio::spawn(async move {
+                while let Some(m) = rx.recv().await {
+                    let end = matches!(m, Message::StreamEnd(_) | Message::Error(_));
+                    let _ = tx.send(AppEvent::TurnMsg(m));
+                    if end {
+                        return;
+                    }
+                }
+                let _ = tx.send(AppEvent::TurnLost("connection lost".into()));
+            });
+        }
+        Err(e) => {
+            let _ = tx.send(AppEvent::TurnLost(e.to_string()));
+        }
+    }
 }
 
 async fn run_command(
@@ -536,25 +566,23 @@ async fn run_command(
                 });
             });
         }
-        Command::Chat { text, file_ids } => match client.chat(&text, file_ids).await {
-            Ok((id, mut rx)) => {
-                let _ = tx.send(AppEvent::TurnStarted(id));
-                tokio::spawn(async move {
-                    while let Some(m) = rx.recv().await {
-                        let end = matches!(m, Message::StreamEnd(_) | Message::Error(_));
-                        let _ = tx.send(AppEvent::TurnMsg(m));
-                        if end {
-                            return;
-                        }
-                    }
-                    let _ = tx.send(AppEvent::TurnLost("connection lost".into()));
-                });
-            }
-            Err(e) => {
-                let _ = tx.send(AppEvent::TurnLost(e.to_string()));
-            }
-        },
+        Command::Chat { text, file_ids } => {
+            let started = client.chat(&text, file_ids).await;
+            follow_turn(started, tx);
+        }
+        Command::Propose { text, argv } => {
+            let started = client.propose(&text, argv).await;
+            follow_turn(started, tx);
+        }
         Command::Upload { path, note } => {
+            tokio::spawn(async move {
+                let result = llmops_client::connection::sha256_file(&path)
+                    .await
+                    .map_err(|e| format!("{}: {e}", path.display()));
+                let _ = tx.send(AppEvent::UploadHashed { path, note, result });
+            });
+        }
+        Command::UploadChecked { path, note } => {
             tokio::spawn(async move {
                 let result = client.upload(&path).await.map_err(|e| e.to_string());
                 let _ = tx.send(AppEvent::Uploaded { path, note, result });

@@ -38,6 +38,42 @@ pub fn truncate(s: &str, max: usize) -> String {
     out
 }
 
+/// Cuts `s` to `max` columns in the middle (`…` where the cut is), keeping its start and
+/// its end: command lines that differ only in their last arguments stay distinct.
+pub fn truncate_middle(s: &str, max: usize) -> String {
+    if width(s) <= max {
+        return s.to_string();
+    }
+    if max < 8 {
+        return truncate(s, max);
+    }
+    let tail_w = (max - 1) * 2 / 5;
+    let head_w = max - 1 - tail_w;
+    let mut head = String::new();
+    let mut w = 0;
+    for c in s.chars() {
+        let cw = char_width(c);
+        if w + cw > head_w {
+            break;
+        }
+        head.push(c);
+        w += cw;
+    }
+    let mut tail: Vec<char> = Vec::new();
+    let mut w = 0;
+    for c in s.chars().rev() {
+        let cw = char_width(c);
+        if w + cw > tail_w {
+            break;
+        }
+        tail.push(c);
+        w += cw;
+    }
+    head.push('…');
+    head.extend(tail.into_iter().rev());
+    head
+}
+
 /// Pads `s` with spaces on the right to `w` columns (truncating if longer).
 pub fn pad(s: &str, w: usize) -> String {
     let t = truncate(s, w);
@@ -136,6 +172,17 @@ pub fn line_text(l: &Line<'_>) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_middle_cut_keeps_both_ends() {
+        let a = truncate_middle("python3 worker.py --queue a", 20);
+        let b = truncate_middle("python3 worker.py --queue b", 20);
+        assert_eq!(width(&a), 20);
+        assert_eq!(a, "python3 work…queue a");
+        assert_ne!(a, b);
+        assert_eq!(truncate_middle("short", 20), "short");
+        assert_eq!(width(&truncate_middle("进程进程进程进程进程进程", 11)), 11);
+    }
+
     use super::*;
 
     fn plain(lines: &[Line<'_>]) -> Vec<String> {

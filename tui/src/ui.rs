@@ -9,8 +9,11 @@ pub mod dialogs;
 pub mod pager;
 pub mod panes;
 pub mod picker;
+pub mod process;
 pub mod procs;
+pub mod system;
 pub mod transfer;
+pub mod watch;
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -80,7 +83,7 @@ pub fn layout(app: &App, area: Rect) -> Areas {
             6
         };
         let [g, f, s, t] = Layout::vertical([
-            gauges_height(app),
+            gauges_height(app, side_w),
             Constraint::Fill(1),
             Constraint::Fill(1),
             Constraint::Length(tr_h),
@@ -107,15 +110,19 @@ pub fn layout(app: &App, area: Rect) -> Areas {
 
 /// Height of the System pane on a wide screen: the gauges, then (when the server reports
 /// processes) a few of the top processes; most of the column while it has the focus.
-fn gauges_height(app: &App) -> Constraint {
+fn gauges_height(app: &App, side_w: u16) -> Constraint {
     if app.focus == Pane::Gauges {
         return Constraint::Percentage(60);
     }
-    let snap = app.gauges.snap.as_ref();
-    let disks = snap.map_or(1, |s| s.disks.len()) as u16;
-    let procs = snap.map_or(0, |s| s.top_processes.len()).min(5) as u16;
+    let gauges = system::height(app, usize::from(side_w.saturating_sub(2))) as u16;
+    let procs = app
+        .gauges
+        .snap
+        .as_ref()
+        .map_or(0, |s| s.top_processes.len())
+        .min(5) as u16;
     let procs_rows = if procs > 0 { 3 + procs } else { 0 };
-    Constraint::Length((2 + 4 + disks + procs_rows).clamp(9, 20))
+    Constraint::Length((2 + gauges + procs_rows).clamp(9, 26))
 }
 
 /// Inner size of the transcript for the current terminal size (used by `update` to scroll).
@@ -324,6 +331,8 @@ fn draw_bar(app: &App, frame: &mut Frame, r: Rect) {
 
 #[cfg(test)]
 mod snap_approval_tests;
+#[cfg(test)]
+mod snap_cockpit_tests;
 #[cfg(test)]
 mod snap_pager_tests;
 #[cfg(test)]

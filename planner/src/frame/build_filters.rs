@@ -12,6 +12,11 @@ use crate::lexicon::{Cue, Lexicon};
 /// Hard filters and soft ones (kept only when something matches them).
 pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> (Vec<Filter>, Vec<Filter>) {
     let mut hard = cue_filters(lex, p, source);
+    // "which errors" keeps only failures unless a level or a tag is named ("which WARN
+    // messages").
+    if hard.is_empty() {
+        hard.extend(field_filters(lex, p, source));
+    }
     let mut soft = Vec::new();
     let case = p.has(|c| c == Cue::Case);
     let mut named = 0;
@@ -74,6 +79,22 @@ fn cue_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filter> {
 }
 
 /// The conditions source cues of this table carry: hard (`soft` false) or soft.
+/// The conditions the question's field cues carry.
+fn field_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filter> {
+    let mut out: Vec<Filter> = Vec::new();
+    for h in &p.hits {
+        let Cue::Field(i) = h.cue else { continue };
+        let c = &lex.fields[i];
+        if let (true, Some(f)) = (c.source.is_none_or(|s| s == source), &c.filter) {
+            let f = filter(f.field.as_deref(), f.op, f.value.clone(), Unit::None);
+            if !out.contains(&f) {
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
 pub fn source_filters(lex: &Lexicon, p: &Parsed, source: Source, soft: bool) -> Vec<Filter> {
     let mut out: Vec<Filter> = Vec::new();
     for h in &p.hits {

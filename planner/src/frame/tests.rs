@@ -224,3 +224,21 @@ fn follow_ups_edit_the_last_query() {
     let f = frame_with("how many failed logins in auth.log", Some(&last)).expect("frame");
     assert_eq!(f["files"], json!(["/data/uploads/id3/auth.log"]));
 }
+
+#[test]
+fn which_errors_groups_the_failures_by_message_unless_a_level_is_named() {
+    for text in ["app.log 里有什么错误？", "which errors does app.log have?"] {
+        let f = frame(text);
+        assert_eq!(f["group_by"], json!(["template"]), "{text}");
+        assert_eq!(
+            f["filters"],
+            json!([{"op": "tag", "value": "failure"}]),
+            "{text}"
+        );
+    }
+    // A level named is the condition; "messages" alone carries none.
+    let f = frame("which WARN messages are most common in app.log");
+    assert_eq!(f["group_by"], json!(["template"]));
+    assert!(f["filters"].to_string().contains("WARN"), "{f}");
+    assert!(!f["filters"].to_string().contains("failure"), "{f}");
+}

@@ -69,6 +69,11 @@ pub struct ChatSend {
     /// Uploaded files this message is about (from upload-with-note or references).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub file_ids: Vec<String>,
+    /// An action the operator proposes (exactly this argv, e.g. `kill -TERM 4242`): the
+    /// turn checks it and asks for approval like an agent's `run_action`, and plans
+    /// nothing else. `text` says it in words for the history.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,5 +1,5 @@
-//! Extension payloads for files and the machine: uploads, the file list, search, monitor
-//! snapshots, download offers, transfers and server status.
+//! Extension payloads for files: uploads, the file list, search, download offers,
+//! transfers and server status.
 
 use super::*;
 
@@ -146,89 +146,6 @@ pub struct SearchResults {
     pub query: String,
     pub scope: String,
     pub results: Vec<SearchHit>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(Arbitrary))]
-pub struct MonitorSubscribe {
-    /// Snapshot interval; the server clamps it to [250 ms, 60 s].
-    pub interval_ms: u32,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[cfg_attr(test, derive(Arbitrary))]
-pub struct CpuStats {
-    #[cfg_attr(test, proptest(strategy = "0.0f32..=100.0"))]
-    pub usage_percent: f32,
-    pub cores: u32,
-    pub frequency_mhz: u64,
-    #[cfg_attr(
-        test,
-        proptest(strategy = "[0.0f64..64.0, 0.0f64..64.0, 0.0f64..64.0]")
-    )]
-    pub load_avg: [f64; 3],
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[cfg_attr(test, derive(Arbitrary))]
-pub struct MemoryStats {
-    pub total_bytes: u64,
-    pub used_bytes: u64,
-    pub available_bytes: u64,
-    #[cfg_attr(test, proptest(strategy = "0.0f32..=100.0"))]
-    pub usage_percent: f32,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[cfg_attr(test, derive(Arbitrary))]
-pub struct DiskStats {
-    pub mount: String,
-    pub fs: String,
-    pub total_bytes: u64,
-    pub used_bytes: u64,
-    pub available_bytes: u64,
-    #[cfg_attr(test, proptest(strategy = "0.0f32..=100.0"))]
-    pub usage_percent: f32,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[cfg_attr(test, derive(Arbitrary))]
-pub struct MonitorSnapshot {
-    /// Unix milliseconds when sampled.
-    pub ts_ms: u64,
-    pub cpu: CpuStats,
-    pub memory: MemoryStats,
-    pub disks: Vec<DiskStats>,
-    /// The top processes by CPU and the top by memory (their union, from the same sample);
-    /// absent from older servers.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub top_processes: Vec<ProcessStats>,
-    /// How many processes exist (all of them, not only `top_processes`); absent from
-    /// older servers.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub process_count: Option<u32>,
-}
-
-/// One process of a monitor snapshot, with the numbers `ps`/`top` show.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[cfg_attr(test, derive(Arbitrary))]
-pub struct ProcessStats {
-    pub pid: u32,
-    /// Effective user name (or the numeric uid).
-    pub user: String,
-    /// Kernel command name (`comm`, what `top` shows).
-    pub name: String,
-    /// CPU over the last sampling interval, 100 = one full core (like top).
-    #[cfg_attr(test, proptest(strategy = "0.0f64..=400.0"))]
-    pub cpu_percent: f64,
-    /// Resident set size in bytes.
-    pub rss_bytes: u64,
-    /// RSS / MemTotal in percent (like `ps -o %mem`).
-    #[cfg_attr(test, proptest(strategy = "0.0f64..=100.0"))]
-    pub mem_percent: f64,
-    /// Command line (cut by the server), `[name]` for kernel threads.
-    #[serde(default)]
-    pub command: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

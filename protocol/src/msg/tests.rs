@@ -15,6 +15,7 @@ fn a_monitor_snapshot_without_processes_still_decodes() {
     n.process_count = Some(212);
     n.top_processes.push(ProcessStats {
         pid: 42,
+        ppid: 1,
         user: "www".into(),
         name: "nginx".into(),
         cpu_percent: 87.5,
@@ -255,4 +256,52 @@ fn every_message_round_trips_through_its_payload() {
         prop_assert_eq!(back, m);
         Ok(())
     });
+}
+
+#[test]
+fn older_peers_payloads_still_decode_and_new_fields_are_optional() {
+    // An older client's subscription and chat; an older server's snapshot and processes.
+    let sub: MonitorSubscribe = serde_json::from_str(r#"{"interval_ms":1000}"#).expect("old");
+    assert_eq!(sub.processes, None);
+    assert!(!sub.history);
+    let chat: ChatSend =
+        serde_json::from_str(r#"{"request_id":3,"text":"CPU?"}"#).expect("old chat");
+    assert_eq!(chat.action, None);
+    let p: ProcessStats = serde_json::from_str(
+        r#"{"pid":7,"user":"u","name":"x","cpu_percent":1.0,"rss_bytes":2,"mem_percent":0.1}"#,
+    )
+    .expect("old process");
+    assert_eq!(p.ppid, 0);
+    // What a new server adds is left out when empty, so older clients see the old shape.
+    let s = MonitorSnapshot::default();
+    let text = serde_json::to_string(&s).expect("ser");
+    for absent in ["net", "disk_io", "history", "per_core", "interval_ms"] {
+        assert!(!text.contains(absent), "{absent} in {text}");
+    }
+    let sub = MonitorSubscribe {
+        interval_ms: 500,
+        processes: None,
+        history: false,
+    };
+    assert_eq!(
+        serde_json::to_string(&sub).expect("ser"),
+        r#"{"interval_ms":500}"#
+    );
+    // And the new ones round-trip.
+    let view = MonitorSubscribe {
+        interval_ms: 1000,
+        processes: Some(ProcessView {
+            filter: "worker.py".into(),
+            sort: ProcessSort::Memory,
+            limit: 100,
+            tree: true,
+        }),
+        history: true,
+    };
+    let back: MonitorSubscribe =
+        serde_json::from_str(&serde_json::to_string(&view).expect("ser")).expect("de");
+    assert_eq!(back, view);
+    assert!(serde_json::to_string(&view)
+        .expect("ser")
+        .contains(r#""sort":"memory""#));
 }

@@ -16,7 +16,7 @@ use super::env::{AgentEnv, HISTORY_LOAD};
 use crate::llm::{prompt, Availability, ChatReply, ChatRequest, LlmClient, LlmError};
 use crate::store::{ToolCallRow, UploadRow};
 use crate::transfer::offers::{new_offer, OfferFile};
-use crate::turn::{stream_pieces, Role, TurnEvent, TurnOutcome, TurnRequest};
+use crate::turn::{stream_pieces, Role, TurnEvent, TurnKind, TurnOutcome, TurnRequest};
 use llmops_planner::text::Lang;
 use llmops_planner::{self as planner, HistoryTurn, PlannerInput, StepRecord};
 use llmops_tools::{LiveChunk, LiveSink, ToolCtx, ToolData, ToolName, ToolResult, UploadRef};
@@ -152,12 +152,16 @@ pub async fn run_turn(
     let loaded = ctx.store.load(&sid, HISTORY_LOAD).await;
     let (history_rows, uploads, stored_model) = (loaded.history, loaded.uploads, loaded.model);
     let user_text = req.text.clone();
+    let keep = req.kind != TurnKind::Watch;
     // Why this turn's history could not be saved (the client is told at the end).
-    let mut unsaved = ctx
-        .store
-        .append(&sid, Role::User, &user_text, &[])
-        .await
-        .err();
+    let mut unsaved = if keep {
+        ctx.store
+            .append(&sid, Role::User, &user_text, &[])
+            .await
+            .err()
+    } else {
+        None
+    };
     let wanted = referenced_ids(&req.text, &req.file_ids);
     let referenced: Vec<planner::UploadRef> = uploads
         .iter()
@@ -186,7 +190,15 @@ pub async fn run_turn(
 
     let mut note: Option<String> = None;
     let mut answered = false;
-    match choose_planner(&ctx, &sid, stored_model) {
+    let planner = match &req.kind {
+        TurnKind::Propose(argv) => {
+            turn.proposed_action(argv).await;
+            answered = true;
+            Planner::Offline
+        }
+        TurnKind::Ask | TurnKind::Watch => choose_planner(&ctx, &sid, stored_model),
+    };
+    match planner {
         Planner::Offline => {}
         Planner::CoolingDown => note = Some(NOTE_COOLING.to_string()),
         Planner::Llm(backend, model) => {
@@ -249,9 +261,11 @@ pub async fn run_turn(
     } else {
         sent.clone()
     };
-    let saved = ctx.store.append(&sid, Role::Assistant, &stored, &calls);
-    if let Err(e) = saved.await {
-        unsaved.get_or_insert(e);
+    if keep {
+        let saved = ctx.store.append(&sid, Role::Assistant, &stored, &calls);
+        if let Err(e) = saved.await {
+            unsaved.get_or_insert(e);
+        }
     }
     let cancelled = (final_status == EndStatus::Cancelled).then(|| "已取消 / cancelled".into());
     let (status, message) = crate::turn::end_of_turn(final_status, cancelled, unsaved);
@@ -367,7 +381,11 @@ impl Turn<'_> {
         } else {
             self.call_streaming(step, tool, args.clone()).await
         };
-        let output = store_output(&self.ctx, &self.req.session_id, &result).await;
+        let output = if self.req.kind == TurnKind::Watch {
+            None
+        } else {
+            store_output(&self.ctx, &self.req.session_id, &result).await
+        };
         let summary = result.summary();
         emit(
             self.tx,
@@ -381,7 +399,8 @@ impl Turn<'_> {
             },
         )
         .await;
-        if result.ok {
+        // A watch run only reads: no offer, no search pane update.
+        if result.ok && self.req.kind != TurnKind::Watch {
             side_effects(&self.ctx, self.req, tool, &args, &result, self.tx).await;
         }
         let data = result.data.to_value();

@@ -40,8 +40,10 @@ mod legacy;
 mod region;
 mod request;
 mod requests;
+mod system;
 mod transfers;
 mod turns;
+mod watch;
 
 #[cfg(test)]
 mod tests;
@@ -122,6 +124,8 @@ pub struct Conn {
     /// Transfers this connection started that run elsewhere (RDT, HTTP), by `o:OFFER` or
     /// `u:REQUEST`, with when they last reported: the connection counts as busy for them.
     remote: HashMap<String, Instant>,
+    /// The watch run in progress and when the last one started.
+    watch: watch::WatchSlot,
 }
 
 /// Serves one connection. `slot` is its place in admission: it leaves the budget before
@@ -171,6 +175,7 @@ where
         transfer: None,
         approvals,
         remote: HashMap::new(),
+        watch: watch::WatchSlot::default(),
     };
     // With a token required, a silent peer cannot be a legacy client we must greet (legacy
     // clients can't authenticate), so give a HELLO delayed by TCP retransmissions on a lossy

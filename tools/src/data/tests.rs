@@ -48,6 +48,7 @@ fn cpu() -> CpuStats {
         cores: 4,
         frequency_mhz: 2400,
         load_avg: [0.5, 0.25, 1.75],
+        per_core: vec![],
     }
 }
 
@@ -116,6 +117,7 @@ fn tool_data_monitor_shape_per_part() {
 fn proc_row(pid: u32, name: &str) -> ProcessInfo {
     ProcessInfo {
         pid,
+        ppid: 1,
         user: "app".into(),
         name: name.into(),
         cpu_percent: 12.5,

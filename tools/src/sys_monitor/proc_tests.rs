@@ -5,6 +5,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::json;
+use std::sync::Arc;
+use sysinfo::MINIMUM_CPU_UPDATE_INTERVAL;
 
 use super::*;
 use crate::testutil::Env;
@@ -12,6 +14,7 @@ use crate::testutil::Env;
 fn row(pid: u32, name: &str, user: &str, cpu: f64, rss: u64, cmd: &str) -> ProcessInfo {
     ProcessInfo {
         pid,
+        ppid: 1,
         user: user.into(),
         name: name.into(),
         cpu_percent: cpu,

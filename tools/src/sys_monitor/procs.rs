@@ -20,6 +20,9 @@ pub const SNAPSHOT_TOP: usize = 20;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ProcessInfo {
     pub pid: u32,
+    /// Parent pid (0 for the kernel's own threads and when unknown).
+    #[serde(default)]
+    pub ppid: u32,
     /// Effective user name (`ps -o user`), or the numeric uid when it has no name.
     pub user: String,
     /// Kernel command name (`comm`, at most 15 bytes, what `top` shows).
@@ -61,6 +64,9 @@ struct Known {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Stat {
     pub comm: String,
+    /// One-letter state (`R`, `S`, `D`, `Z`, ...).
+    pub state: char,
+    pub ppid: u32,
     /// utime + stime, in clock ticks.
     pub ticks: u64,
     /// Start time after boot, in clock ticks (identifies a pid across reuse).
@@ -82,6 +88,8 @@ pub(super) fn parse_stat(text: &str) -> Option<Stat> {
     let num = |i: usize| rest.get(i).and_then(|s| s.parse::<u64>().ok());
     Some(Stat {
         comm,
+        state: rest.first()?.chars().next()?,
+        ppid: u32::try_from(num(1)?).ok()?,
         ticks: num(11)? + num(12)?,
         start_time: num(19)?,
         rss_pages: num(21)?,
@@ -258,6 +266,7 @@ impl ProcScanner {
             let rss_bytes = stat.rss_pages.saturating_mul(self.page_size);
             processes.push(ProcessInfo {
                 pid,
+                ppid: stat.ppid,
                 user: user.clone(),
                 name: stat.comm.clone(),
                 cpu_percent,
@@ -357,6 +366,7 @@ mod tests {
     fn p(pid: u32, cpu: f64, rss: u64) -> ProcessInfo {
         ProcessInfo {
             pid,
+            ppid: 1,
             user: "u".into(),
             name: format!("p{pid}"),
             cpu_percent: cpu,
@@ -374,6 +384,7 @@ mod tests {
                     1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0";
         let s = parse_stat(text).expect("parses");
         assert_eq!(s.comm, "my (weird) app");
+        assert_eq!((s.state, s.ppid), ('S', 1));
         assert_eq!(s.ticks, 300);
         assert_eq!(s.start_time, 123456);
         assert_eq!(s.rss_pages, 30000);

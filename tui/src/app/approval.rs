@@ -28,6 +28,24 @@ pub struct GrantsView {
     pub selected: usize,
 }
 
+/// The one way an argv is written everywhere (modal, tool line, transcript): each
+/// argument shell-quoted, separated by spaces.
+pub fn argv_text(argv: &[String]) -> String {
+    argv.iter()
+        .map(|a| {
+            let a = sanitize(a);
+            shlex::try_quote(&a)
+                .map(|c| c.into_owned())
+                .unwrap_or_else(|_| format!("{a:?}"))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The notice Esc shows while a request waits (it goes once the request is answered).
+pub const WAITING: &str =
+    "操作等待批准：o 单次 / a 始终 / r 拒绝 — the action waits: o once, a always, r reject";
+
 /// An APPROVAL_REQUEST arrived (turn stream or client event).
 pub fn on_request(app: &mut App, r: ApprovalRequest) {
     if app
@@ -38,8 +56,23 @@ pub fn on_request(app: &mut App, r: ApprovalRequest) {
     {
         return;
     }
+    // The tool line shows exactly what the modal shows.
+    if let Some(id) = r.request_id {
+        app.transcript.action_argv(id, &argv_text(&r.argv));
+    }
+    if let Some(t) = &mut app.turn {
+        t.status = "等待批准 / waiting for your approval".into();
+    }
     app.approvals.pending.push(r);
     open_next(app);
+}
+
+/// Clears the "the action waits" notice once nothing waits any more.
+fn clear_waiting(app: &mut App) {
+    if app.approvals.pending.is_empty() && app.notice.as_ref().is_some_and(|n| n.1 == WAITING) {
+        app.notice = None;
+        app.notice_until = None;
+    }
 }
 
 /// Shows the next pending request when nothing else is on screen.
@@ -65,7 +98,15 @@ pub fn on_state(app: &mut App, s: ApprovalState) {
     if app.approvals.pending.is_empty() && matches!(app.modal, Some(Modal::Approval)) {
         app.modal = None;
     }
-    let argv = sanitize(&s.argv.join(" "));
+    clear_waiting(app);
+    if let Some(t) = app.turn.as_mut().filter(|t| !t.cancelling) {
+        t.status = match s.state {
+            ApprovalStateKind::Approved => "已批准，正在执行 / approved: running it…",
+            _ => "继续 / going on…",
+        }
+        .into();
+    }
+    let argv = argv_text(&s.argv);
     let (level, word) = match s.state {
         ApprovalStateKind::Approved => (Level::Ok, "已批准 / approved"),
         ApprovalStateKind::Rejected => (Level::Warn, "已拒绝 / rejected"),
@@ -88,11 +129,19 @@ fn answer(app: &mut App, decision: ApprovalDecision, out: &mut Vec<Command>) {
     }
     let r = app.approvals.pending.remove(0);
     app.approvals.choosing_lifetime = false;
+    if let Some(t) = app.turn.as_mut().filter(|t| !t.cancelling) {
+        t.status = match decision {
+            ApprovalDecision::Reject => "已拒绝 / rejected",
+            _ => "已批准，正在执行 / approved: running it…",
+        }
+        .into();
+    }
     out.push(Command::Send(Message::ApprovalReply(ApprovalReply {
         approval_id: r.approval_id,
         decision,
     })));
     app.modal = None;
+    clear_waiting(app);
     open_next(app);
 }
 
@@ -117,10 +166,7 @@ pub fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) -> bool {
         Action::Reject => answer(app, ApprovalDecision::Reject, out),
         // Esc: back from the lifetime choice; otherwise the request stays (not a rejection).
         Action::Close if choosing => app.approvals.choosing_lifetime = false,
-        Action::Close => app.note(
-            Level::Info,
-            "操作等待批准：o 单次 / a 始终 / r 拒绝 — the action waits: o once, a always, r reject",
-        ),
+        Action::Close => app.note(Level::Info, WAITING),
         _ => return false,
     }
     true

@@ -25,10 +25,26 @@ fn open_output(app: &mut App, out: &mut Vec<Command>) {
     let top = app
         .scroll
         .map_or(total.saturating_sub(h), |t| t.min(total.saturating_sub(h)));
-    let target = crate::ui::chat::visible_entries(app, w, top, h)
-        .into_iter()
+    let in_view = crate::ui::chat::visible_entries(app, w, top, h);
+    // A tool line in view, else the turn in view's own tool output (its answer may quote
+    // "(48 more lines)" with the tool line scrolled away above it).
+    let target = in_view
+        .iter()
         .rev()
-        .find(|&i| app.transcript.has_output(i));
+        .copied()
+        .find(|&i| app.transcript.has_output(i))
+        .or_else(|| {
+            let last = *in_view.last()?;
+            (0..=last)
+                .rev()
+                .take_while(|&i| {
+                    !matches!(
+                        app.transcript.entries.get(i),
+                        Some(super::transcript::Entry::User { .. })
+                    )
+                })
+                .find(|&i| app.transcript.has_output(i))
+        });
     match target {
         Some(i) => {
             if let Some((output_id, offset)) = app.transcript.open_output(i) {
@@ -206,12 +222,12 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent, out: &mut Vec<Command>) {
                     && !key
                         .modifiers
                         .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
-                // Typing in the System pane filters its processes.
-                if app.focus == Pane::Gauges {
+                // After `/` in the System pane, typing edits the processes filter.
+                if app.focus == Pane::Gauges && app.procs.filtering {
                     match key.code {
-                        KeyCode::Char(c) if printable => return procs::type_char(app, c),
-                        KeyCode::Backspace => return procs::backspace(app),
-                        _ => {}
+                        KeyCode::Char(c) if printable => return procs::type_char(app, c, out),
+                        KeyCode::Backspace => return procs::backspace(app, out),
+                        _ => return,
                     }
                 }
                 // Typing in another side pane goes to the chat editor rather than nowhere.
@@ -229,6 +245,14 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent, out: &mut Vec<Command>) {
 
 fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
     if matches!(app.modal, Some(Modal::Approval)) && super::approval::on_action(app, a, out) {
+        return;
+    }
+    if matches!(app.modal, Some(Modal::Process(_) | Modal::Signal(_)))
+        && super::process::on_action(app, a, out)
+    {
+        return;
+    }
+    if matches!(app.modal, Some(Modal::Watch)) && watch_action(app, a) {
         return;
     }
     if super::approval::on_grants_action(app, a, out) {
@@ -300,9 +324,14 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
         Action::HistoryPrev => history_step(app, -1),
         Action::HistoryNext => history_step(app, 1),
         Action::Complete => editing::complete(app),
-        Action::ToggleSort => procs::toggle_sort(app),
+        Action::ToggleSort => procs::toggle_sort(app, out),
         Action::AskAbout => procs::ask(app, out),
-        Action::ClearFilter => procs::escape(app),
+        Action::ClearFilter => procs::escape(app, out),
+        Action::Details => super::process::open_selected(app, out),
+        Action::Signal => super::process::signal_selected(app),
+        Action::ToggleTree => procs::toggle_tree(app, out),
+        Action::FilterStart => procs::start_filter(app),
+        Action::FilterDone => procs::end_filter(app),
         Action::Edit(e) => editing::edit(app, e),
         Action::PageUp | Action::PageDown | Action::ScrollUp | Action::ScrollDown => {
             if let Some(Modal::Help { scroll }) = &mut app.modal {
@@ -432,7 +461,10 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
             other => app.modal = other,
         },
         Action::No => match app.modal.take() {
-            Some(Modal::Confirm(_)) => app.note(Level::Info, "cancelled"),
+            Some(Modal::Confirm(_)) => {
+                super::submit::drop_asking(app);
+                app.note(Level::Info, "cancelled");
+            }
             Some(Modal::Overwrite { offer_id, path, .. }) => {
                 // Back to the prompt with the same path, to pick another name.
                 ask_destination(app, offer_id, Some(path.display().to_string()));
@@ -479,6 +511,22 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
             }
         }
     }
+}
+
+/// A key in the `/watch` view; true when it was one of its own.
+fn watch_action(app: &mut App, a: Action) -> bool {
+    let Some(w) = app.watch.as_mut() else {
+        return false;
+    };
+    match a {
+        Action::Close => super::watch::stop(app),
+        Action::Up => w.scroll = w.scroll.saturating_sub(1),
+        Action::Down => w.scroll = w.scroll.saturating_add(1),
+        Action::PageUp => w.scroll = w.scroll.saturating_sub(10),
+        Action::PageDown => w.scroll = w.scroll.saturating_add(10),
+        _ => return false,
+    }
+    true
 }
 
 fn select_step(app: &mut App, d: isize) {

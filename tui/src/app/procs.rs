@@ -1,79 +1,208 @@
-//! The processes list in the System pane: the top processes of the latest monitor
-//! snapshot, sorted by CPU or memory, filtered as you type, and Enter asks the agent about
-//! the selected one.
+//! The processes list in the System pane. The server chooses the processes from all of them
+//! by the pane's view (filter, sort, tree) and sends them with every monitor snapshot, so
+//! a filter finds an idle process no top list would show; the pane applies the same
+//! filter at once while the next snapshot is on its way. `/` filters, F2 sorts, `t`
+//! toggles a tree, Enter opens the details, `k` proposes a signal, `a` asks the agent.
 
-use protocol::ProcessStats;
+use protocol::{Message, MonitorSubscribe, ProcessSort, ProcessStats, ProcessView};
 
 use super::submit::{can_send, send_chat};
 use super::{App, Command, Level};
 use crate::keymap::Pane;
 
-/// What the list is sorted by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ProcSort {
-    #[default]
-    Cpu,
-    Memory,
-}
-
-impl ProcSort {
-    pub fn label(self) -> &'static str {
-        match self {
-            ProcSort::Cpu => "CPU",
-            ProcSort::Memory => "memory",
-        }
-    }
-}
+/// Processes asked for with each snapshot (the pane scrolls through them).
+pub const VIEW_LIMIT: u32 = 100;
 
 #[derive(Debug, Clone, Default)]
 pub struct ProcsPane {
-    pub sort: ProcSort,
+    pub sort: ProcessSort,
     /// Case-insensitive text matched against name, user, command and pid.
     pub filter: String,
+    /// `/` was pressed: typing edits the filter until Enter or Esc.
+    pub filtering: bool,
+    /// Parents above their children.
+    pub tree: bool,
     /// The selected process (kept by pid so a new snapshot does not move the selection).
     pub selected_pid: Option<u32>,
 }
 
-/// The rows shown: filtered, sorted (CPU or RSS descending, then pid).
-pub fn rows(app: &App) -> Vec<&ProcessStats> {
+/// One row of the list.
+#[derive(Debug, Clone)]
+pub struct Row<'a> {
+    pub p: &'a ProcessStats,
+    /// Tree mode: the branch drawn before the command (`├─ `, `│  └─ `, ...).
+    pub branch: String,
+    /// Tree mode: an ancestor shown for context that does not match the filter.
+    pub context: bool,
+}
+
+/// Whether `p` matches a lower-cased filter (the server's rule: name, user, command line,
+/// pid prefix).
+pub fn matches(p: &ProcessStats, f: &str) -> bool {
+    f.is_empty()
+        || p.name.to_lowercase().contains(f)
+        || p.user.to_lowercase().contains(f)
+        || p.command.to_lowercase().contains(f)
+        || p.pid.to_string().starts_with(f)
+}
+
+fn order(sort: ProcessSort) -> impl Fn(&&ProcessStats, &&ProcessStats) -> std::cmp::Ordering {
+    move |a, b| match sort {
+        ProcessSort::Cpu => b
+            .cpu_percent
+            .total_cmp(&a.cpu_percent)
+            .then(b.rss_bytes.cmp(&a.rss_bytes))
+            .then(a.pid.cmp(&b.pid)),
+        ProcessSort::Memory => b
+            .rss_bytes
+            .cmp(&a.rss_bytes)
+            .then(b.cpu_percent.total_cmp(&a.cpu_percent))
+            .then(a.pid.cmp(&b.pid)),
+    }
+}
+
+/// The rows shown: filtered and sorted, or (tree mode) the matches with their ancestors,
+/// children under their parent, siblings in sort order.
+pub fn rows(app: &App) -> Vec<Row<'_>> {
     let Some(s) = &app.gauges.snap else {
         return Vec::new();
     };
-    let f = app.procs.filter.to_lowercase();
-    let mut v: Vec<&ProcessStats> = s
-        .top_processes
-        .iter()
-        .filter(|p| {
-            f.is_empty()
-                || p.name.to_lowercase().contains(&f)
-                || p.user.to_lowercase().contains(&f)
-                || p.command.to_lowercase().contains(&f)
-                || p.pid.to_string().starts_with(&f)
-        })
-        .collect();
-    match app.procs.sort {
-        ProcSort::Cpu => v.sort_by(|a, b| {
-            b.cpu_percent
-                .total_cmp(&a.cpu_percent)
-                .then(b.rss_bytes.cmp(&a.rss_bytes))
-                .then(a.pid.cmp(&b.pid))
-        }),
-        ProcSort::Memory => v.sort_by(|a, b| {
-            b.rss_bytes
-                .cmp(&a.rss_bytes)
-                .then(b.cpu_percent.total_cmp(&a.cpu_percent))
-                .then(a.pid.cmp(&b.pid))
-        }),
+    let f = app.procs.filter.trim().to_lowercase();
+    let sort = order(app.procs.sort);
+    if !app.procs.tree {
+        let mut v: Vec<&ProcessStats> = s.top_processes.iter().filter(|p| matches(p, &f)).collect();
+        v.sort_by(&sort);
+        return v
+            .into_iter()
+            .map(|p| Row {
+                p,
+                branch: String::new(),
+                context: false,
+            })
+            .collect();
     }
-    v
+    // Matches and the ancestors the server sent with them.
+    let all = &s.top_processes;
+    let listed: std::collections::HashSet<u32> = all.iter().map(|p| p.pid).collect();
+    let mut roots: Vec<&ProcessStats> = all
+        .iter()
+        .filter(|p| p.ppid == 0 || !listed.contains(&p.ppid) || p.ppid == p.pid)
+        .collect();
+    roots.sort_by(&sort);
+    let mut out = Vec::with_capacity(all.len());
+    let mut seen = std::collections::HashSet::new();
+    for r in roots {
+        walk(all, r, String::new(), None, &f, &sort, &mut seen, &mut out);
+    }
+    // Whatever a cycle kept out of the walk still shows, at the top level.
+    for p in all {
+        if !seen.contains(&p.pid) {
+            walk(all, p, String::new(), None, &f, &sort, &mut seen, &mut out);
+        }
+    }
+    // A branch that holds no match is only context: drop it.
+    prune(out)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn walk<'a>(
+    all: &'a [ProcessStats],
+    p: &'a ProcessStats,
+    indent: String,
+    last: Option<bool>,
+    f: &str,
+    sort: &impl Fn(&&ProcessStats, &&ProcessStats) -> std::cmp::Ordering,
+    seen: &mut std::collections::HashSet<u32>,
+    out: &mut Vec<Row<'a>>,
+) {
+    if !seen.insert(p.pid) {
+        return;
+    }
+    let branch = match last {
+        None => String::new(),
+        Some(true) => format!("{indent}└─ "),
+        Some(false) => format!("{indent}├─ "),
+    };
+    out.push(Row {
+        p,
+        branch,
+        context: !matches(p, f),
+    });
+    let mut kids: Vec<&ProcessStats> = all
+        .iter()
+        .filter(|c| c.ppid == p.pid && c.pid != p.pid)
+        .collect();
+    kids.sort_by(sort);
+    let child_indent = match last {
+        None => indent,
+        Some(true) => format!("{indent}   "),
+        Some(false) => format!("{indent}│  "),
+    };
+    let n = kids.len();
+    for (i, c) in kids.into_iter().enumerate() {
+        walk(
+            all,
+            c,
+            child_indent.clone(),
+            Some(i + 1 == n),
+            f,
+            sort,
+            seen,
+            out,
+        );
+    }
+}
+
+/// Keeps the rows that match and the context rows above a match in their own subtree.
+fn prune(rows: Vec<Row<'_>>) -> Vec<Row<'_>> {
+    let depth = |r: &Row| r.branch.chars().count();
+    let mut keep = vec![false; rows.len()];
+    for i in (0..rows.len()).rev() {
+        if !rows[i].context {
+            keep[i] = true;
+            continue;
+        }
+        // A context row stays when a later row deeper than it (its subtree) is kept.
+        let d = depth(&rows[i]);
+        keep[i] = rows[i + 1..]
+            .iter()
+            .zip(&keep[i + 1..])
+            .take_while(|(r, _)| depth(r) > d)
+            .any(|(_, k)| *k);
+    }
+    rows.into_iter()
+        .zip(keep)
+        .filter_map(|(r, k)| k.then_some(r))
+        .collect()
 }
 
 /// Index of the selected row in `rows` (the first when the selected pid is gone).
-pub fn selected_index(app: &App, rows: &[&ProcessStats]) -> usize {
+pub fn selected_index(app: &App, rows: &[Row]) -> usize {
     app.procs
         .selected_pid
-        .and_then(|pid| rows.iter().position(|p| p.pid == pid))
+        .and_then(|pid| rows.iter().position(|r| r.p.pid == pid))
         .unwrap_or(0)
+}
+
+/// The selected process, if the list has any.
+pub fn selected(app: &App) -> Option<ProcessStats> {
+    let r = rows(app);
+    r.get(selected_index(app, &r)).map(|r| r.p.clone())
+}
+
+/// The monitor subscription for the pane's current view; `history` asks for the recent
+/// samples with the first snapshot.
+pub fn subscription(app: &App, history: bool) -> Command {
+    Command::Send(Message::MonitorSubscribe(MonitorSubscribe {
+        interval_ms: app.gauge_interval_ms,
+        processes: Some(ProcessView {
+            filter: app.procs.filter.trim().to_string(),
+            sort: app.procs.sort,
+            limit: VIEW_LIMIT,
+            tree: app.procs.tree,
+        }),
+        history,
+    }))
 }
 
 pub(super) fn step(app: &mut App, d: isize) {
@@ -84,40 +213,67 @@ pub(super) fn step(app: &mut App, d: isize) {
     let i = selected_index(app, &r)
         .saturating_add_signed(d)
         .min(r.len() - 1);
-    app.procs.selected_pid = Some(r[i].pid);
+    app.procs.selected_pid = Some(r[i].p.pid);
 }
 
-pub(super) fn toggle_sort(app: &mut App) {
+pub(super) fn toggle_sort(app: &mut App, out: &mut Vec<Command>) {
     app.procs.sort = match app.procs.sort {
-        ProcSort::Cpu => ProcSort::Memory,
-        ProcSort::Memory => ProcSort::Cpu,
+        ProcessSort::Cpu => ProcessSort::Memory,
+        ProcessSort::Memory => ProcessSort::Cpu,
     };
     app.procs.selected_pid = None;
+    out.push(subscription(app, false));
 }
 
-pub(super) fn type_char(app: &mut App, c: char) {
+pub(super) fn toggle_tree(app: &mut App, out: &mut Vec<Command>) {
+    app.procs.tree = !app.procs.tree;
+    out.push(subscription(app, false));
+    let how = if app.procs.tree {
+        "进程树 / tree view: parents above their children"
+    } else {
+        "进程列表 / flat list"
+    };
+    app.note(Level::Info, how);
+}
+
+/// `/`: typing edits the filter from now on.
+pub(super) fn start_filter(app: &mut App) {
+    app.procs.filtering = true;
+}
+
+pub(super) fn type_char(app: &mut App, c: char, out: &mut Vec<Command>) {
     app.procs.filter.push(c);
     app.procs.selected_pid = None;
+    out.push(subscription(app, false));
 }
 
-pub(super) fn backspace(app: &mut App) {
-    app.procs.filter.pop();
-    app.procs.selected_pid = None;
+pub(super) fn backspace(app: &mut App, out: &mut Vec<Command>) {
+    if app.procs.filter.pop().is_some() {
+        app.procs.selected_pid = None;
+        out.push(subscription(app, false));
+    }
+}
+
+/// Enter while filtering: keep the filter, keys are commands again.
+pub(super) fn end_filter(app: &mut App) {
+    app.procs.filtering = false;
 }
 
 /// Esc: clears the filter first; with no filter, back to chat.
-pub(super) fn escape(app: &mut App) {
+pub(super) fn escape(app: &mut App, out: &mut Vec<Command>) {
+    app.procs.filtering = false;
     if app.procs.filter.is_empty() {
         app.focus = Pane::Chat;
     } else {
         app.procs.filter.clear();
         app.procs.selected_pid = None;
+        out.push(subscription(app, false));
     }
 }
 
 /// Whether the user writes Chinese: the last thing they typed that has letters decides;
 /// Chinese when there is nothing yet.
-fn user_writes_chinese(app: &App) -> bool {
+pub fn user_writes_chinese(app: &App) -> bool {
     let cjk = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
     app.history
         .iter()
@@ -126,151 +282,35 @@ fn user_writes_chinese(app: &App) -> bool {
         .is_none_or(|h| h.chars().any(cjk))
 }
 
-/// The question Enter sends about a process, in the user's language.
-pub fn question(p: &ProcessStats, chinese: bool) -> String {
+/// The question "ask about it" sends, in the user's language.
+pub fn question(pid: u32, name: &str, chinese: bool) -> String {
     if chinese {
-        format!("进程 {} (pid {}) 在做什么？占用情况如何？", p.name, p.pid)
+        format!("进程 {pid}（{name}）在做什么？")
     } else {
-        format!(
-            "What is process {} (pid {}) doing, and how much CPU and memory does it use?",
-            p.name, p.pid
-        )
+        format!("What is process {pid} ({name}) doing?")
     }
 }
 
-/// Enter on a process: asks the agent about it in the chat.
-pub(super) fn ask(app: &mut App, out: &mut Vec<Command>) {
-    let r = rows(app);
-    let Some(p) = r.get(selected_index(app, &r)) else {
-        app.note(Level::Info, "没有可选的进程 / no process selected");
-        return;
-    };
-    let q = question(p, user_writes_chinese(app));
+/// Asks the agent about process `pid` in the chat.
+pub(super) fn ask_about(app: &mut App, pid: u32, name: &str, out: &mut Vec<Command>) {
+    let q = question(pid, name, user_writes_chinese(app));
     if !can_send(app) {
         return;
     }
+    app.modal = None;
     app.focus = Pane::Chat;
     app.history.push(q.clone());
     send_chat(app, q, Vec::new(), out);
 }
 
-#[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-    use crate::app::tests::{connected, key, monitor_with, submit};
-    use crate::app::{update, AppEvent};
-    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-
-    pub fn planted() -> Vec<ProcessStats> {
-        let p = |pid, user: &str, name: &str, cpu, rss_mib: u64| ProcessStats {
-            pid,
-            user: user.into(),
-            name: name.into(),
-            cpu_percent: cpu,
-            rss_bytes: rss_mib << 20,
-            mem_percent: (rss_mib as f64 / 8192.0 * 1000.0).round() / 10.0,
-            command: format!("/usr/bin/{name} --serve"),
-        };
-        vec![
-            p(812, "postgres", "postgres", 12.5, 1900),
-            p(4242, "root", "burn-cpu", 99.0, 3),
-            p(1337, "www-data", "nginx", 3.0, 64),
-            p(77, "app", "java", 41.0, 2600),
-        ]
-    }
-
-    fn focus_system(a: &mut App) {
-        update(
-            a,
-            AppEvent::Key(KeyEvent::new(KeyCode::Char('4'), KeyModifiers::ALT)),
-        );
-        assert_eq!(a.focus, Pane::Gauges);
-    }
-
-    #[test]
-    fn sorted_by_cpu_then_memory_and_filtered_as_you_type() {
-        let mut a = connected();
-        monitor_with(&mut a, planted());
-        let pids = |a: &App| rows(a).iter().map(|p| p.pid).collect::<Vec<_>>();
-        assert_eq!(pids(&a), vec![4242, 77, 812, 1337]);
-        focus_system(&mut a);
-        update(&mut a, key(KeyCode::F(2)));
-        assert_eq!(a.procs.sort, ProcSort::Memory);
-        assert_eq!(pids(&a), vec![77, 812, 1337, 4242]);
-        // Typing filters (the chat input stays empty).
-        for c in "NGI".chars() {
-            update(&mut a, key(KeyCode::Char(c)));
-        }
-        assert_eq!(a.focus, Pane::Gauges);
-        assert_eq!(a.input_text(), "");
-        assert_eq!(pids(&a), vec![1337]);
-        update(&mut a, key(KeyCode::Backspace));
-        update(&mut a, key(KeyCode::Backspace));
-        update(&mut a, key(KeyCode::Backspace));
-        assert_eq!(pids(&a).len(), 4);
-        // By user and by pid prefix too.
-        for c in "post".chars() {
-            update(&mut a, key(KeyCode::Char(c)));
-        }
-        assert_eq!(pids(&a), vec![812]);
-        // Esc clears the filter, a second Esc goes back to chat.
-        update(&mut a, key(KeyCode::Esc));
-        assert!(a.procs.filter.is_empty());
-        assert_eq!(a.focus, Pane::Gauges);
-        update(&mut a, key(KeyCode::Esc));
-        assert_eq!(a.focus, Pane::Chat);
-    }
-
-    #[test]
-    fn selection_follows_the_pid_across_snapshots() {
-        let mut a = connected();
-        monitor_with(&mut a, planted());
-        focus_system(&mut a);
-        update(&mut a, key(KeyCode::Down));
-        assert_eq!(a.procs.selected_pid, Some(77));
-        // The next sample: java now tops the list; the selection stays on java.
-        let mut next = planted();
-        next[3].cpu_percent = 150.0;
-        monitor_with(&mut a, next);
-        let r = rows(&a);
-        assert_eq!(r[selected_index(&a, &r)].pid, 77);
-        update(&mut a, key(KeyCode::Up));
-        update(&mut a, key(KeyCode::Up));
-        assert_eq!(a.procs.selected_pid, Some(77));
-    }
-
-    #[test]
-    fn enter_asks_the_agent_about_the_process_in_the_users_language() {
-        let mut a = connected();
-        monitor_with(&mut a, planted());
-        focus_system(&mut a);
-        let cmds = update(&mut a, key(KeyCode::Enter));
-        assert_eq!(
-            cmds,
-            vec![Command::Chat {
-                text: "进程 burn-cpu (pid 4242) 在做什么？占用情况如何？".into(),
-                file_ids: vec![]
-            }]
-        );
-        assert_eq!(a.focus, Pane::Chat);
-        // Someone who asks in English gets the question in English.
-        let mut b = connected();
-        submit(&mut b, "why is the box slow");
-        b.turn = None;
-        monitor_with(&mut b, planted());
-        focus_system(&mut b);
-        update(&mut b, key(KeyCode::Down));
-        let cmds = update(&mut b, key(KeyCode::Enter));
-        assert!(matches!(&cmds[..], [Command::Chat { text, .. }]
-            if text == "What is process java (pid 77) doing, and how much CPU and memory does it use?"));
-    }
-
-    #[test]
-    fn enter_with_a_running_turn_sends_nothing() {
-        let mut a = connected();
-        submit(&mut a, "first");
-        monitor_with(&mut a, planted());
-        focus_system(&mut a);
-        assert!(update(&mut a, key(KeyCode::Enter)).is_empty());
+/// `a` on the list: asks about the selected process.
+pub(super) fn ask(app: &mut App, out: &mut Vec<Command>) {
+    match selected(app) {
+        Some(p) => ask_about(app, p.pid, &p.name, out),
+        None => app.note(Level::Info, "没有可选的进程 / no process selected"),
     }
 }
+
+#[cfg(test)]
+#[path = "procs_tests.rs"]
+pub(crate) mod tests;

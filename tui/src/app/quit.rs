@@ -1,5 +1,7 @@
-//! Ctrl+C: cancels a running turn, closes a dialog, or (idle) arms a quit that a second
-//! Ctrl+C within `QUIT_WINDOW` confirms. A Ctrl+C that cancels a turn never quits.
+//! Ctrl+C: cancels a running turn, closes a dialog, clears a half-typed line (Ctrl+Y
+//! brings it back), or (idle, empty input) arms a quit that a second Ctrl+C within
+//! `QUIT_WINDOW` confirms; the hint goes away when the window closes. A Ctrl+C that
+//! cancels a turn never quits.
 
 use std::time::{Duration, Instant};
 
@@ -23,15 +25,29 @@ pub(super) fn interrupt(app: &mut App, out: &mut Vec<Command>) {
         cancel_turn(app, out);
     } else if app.modal.is_some() {
         app.quit_armed = None;
+        if matches!(app.modal, Some(super::Modal::Watch)) {
+            super::watch::stop(app);
+        }
         app.modal = None;
+    } else if !app.input_text().is_empty() {
+        // Like a shell: the line is dropped, but kept for Ctrl+Y.
+        app.quit_armed = None;
+        let text = app.input_text();
+        app.clear_input();
+        app.input.set_yank_text(text);
+        app.history_pos = None;
+        app.note(Level::Info, CLEARED_HINT);
     } else if armed_at(app.quit_armed, app.now) {
         app.quit = true;
         out.push(Command::Quit);
     } else {
         app.quit_armed = Some(app.now);
-        app.note(Level::Warn, QUIT_HINT);
+        app.note_for(Level::Warn, QUIT_HINT, QUIT_WINDOW);
     }
 }
+
+/// The hint after Ctrl+C cleared the input.
+pub const CLEARED_HINT: &str = "已清空输入，Ctrl+Y 恢复 / input cleared: Ctrl+Y brings it back";
 
 #[cfg(test)]
 mod tests {

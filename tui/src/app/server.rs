@@ -4,15 +4,15 @@
 use std::path::PathBuf;
 
 use protocol::{
-    AgentEventKind, EndStatus, FileInfo, Message, MonitorSubscribe, SearchHit, SessionInfo,
-    SessionOp, UploadStatus,
+    AgentEventKind, EndStatus, FileInfo, HistoryPoint, Message, MonitorSnapshot, SearchHit,
+    SessionInfo, SessionOp, UploadStatus,
 };
 
 use super::submit::send_chat;
 use super::transcript::{Level, ToolResult};
 use super::{
     human_size, short, App, Command, Conn, FilesPane, Modal, Req, Transfer, TransferState,
-    CPU_HISTORY, NOT_SENT,
+    HISTORY_POINTS, NOT_SENT,
 };
 use crate::client::ClientEvent;
 use crate::sanitize::sanitize;
@@ -50,9 +50,11 @@ pub(super) fn on_client(app: &mut App, e: ClientEvent, out: &mut Vec<Command>) {
             }
             app.welcome = Some(w);
             out.push(Command::RememberSession(app.session_id.clone()));
-            out.push(Command::Send(Message::MonitorSubscribe(MonitorSubscribe {
-                interval_ms: app.gauge_interval_ms,
-            })));
+            // The recent history comes with the first snapshot when there is none yet.
+            out.push(super::procs::subscription(
+                app,
+                app.gauges.history.is_empty(),
+            ));
             out.push(Command::Request(Req::FileList));
         }
         ClientEvent::Reconnecting {
@@ -82,15 +84,7 @@ fn on_message(app: &mut App, m: Message, out: &mut Vec<Command>) {
                 || r.request_id.is_none();
             set_search(app, r.query, r.scope, r.results);
         }
-        Message::MonitorSnapshot(s) => {
-            app.gauges
-                .cpu
-                .push_back(s.cpu.usage_percent.clamp(0.0, 100.0).round() as u64);
-            while app.gauges.cpu.len() > CPU_HISTORY {
-                app.gauges.cpu.pop_front();
-            }
-            app.gauges.snap = Some(s);
-        }
+        Message::MonitorSnapshot(s) => on_snapshot(app, s),
         Message::Offer(o) => {
             let id = o.offer_id.clone();
             if app.offer(&id).is_none() {
@@ -161,6 +155,29 @@ fn on_message(app: &mut App, m: Message, out: &mut Vec<Command>) {
         Message::Ack(a) => app.transcript.system(Level::Info, &sanitize(&a.message)),
         _ => {}
     }
+}
+
+/// A monitor snapshot: the gauges, and its figures appended to the history (a snapshot
+/// that carries the server's history replaces it; that history ends with this sample).
+fn on_snapshot(app: &mut App, mut s: MonitorSnapshot) {
+    let h = &mut app.gauges.history;
+    if s.history.is_empty() {
+        h.push_back(HistoryPoint {
+            ts_ms: s.ts_ms,
+            cpu_percent: s.cpu.usage_percent,
+            mem_percent: s.memory.usage_percent,
+            net_rx_bytes_per_sec: s.net.as_ref().map_or(0, |n| n.rx_bytes_per_sec),
+            net_tx_bytes_per_sec: s.net.as_ref().map_or(0, |n| n.tx_bytes_per_sec),
+            disk_read_bytes_per_sec: s.disk_io.as_ref().map_or(0, |d| d.read_bytes_per_sec),
+            disk_write_bytes_per_sec: s.disk_io.as_ref().map_or(0, |d| d.write_bytes_per_sec),
+        });
+    } else {
+        *h = std::mem::take(&mut s.history).into();
+    }
+    while h.len() > HISTORY_POINTS {
+        h.pop_front();
+    }
+    app.gauges.snap = Some(s);
 }
 
 fn set_search(app: &mut App, query: String, scope: String, hits: Vec<SearchHit>) {
@@ -362,6 +379,14 @@ pub(super) fn on_reply(
                     super::hits::region_failed(app, target, &e);
                     return;
                 }
+                Req::Process(pid) => {
+                    super::process::on_details(app, *pid, Err(e));
+                    return;
+                }
+                Req::Watch(text) => {
+                    super::watch::on_output(app, text, Err(e));
+                    return;
+                }
                 Req::Session(SessionOp::New { .. } | SessionOp::Switch { .. }) => {
                     super::session::failed(app)
                 }
@@ -498,6 +523,16 @@ pub(super) fn on_reply(
         Message::FileRegionReply(r) => {
             if let Req::FileRegion { target, .. } = &req {
                 super::hits::on_region(app, target, &r);
+            }
+        }
+        Message::ProcessInfo(r) => {
+            if let Req::Process(pid) = req {
+                super::process::on_details(app, pid, Ok(r.process));
+            }
+        }
+        Message::WatchOutput(o) => {
+            if let Req::Watch(text) = &req {
+                super::watch::on_output(app, text, Ok(o));
             }
         }
         Message::OutputPage(p) => {

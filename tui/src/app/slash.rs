@@ -6,7 +6,10 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Slash {
     Help,
-    Upload { path: PathBuf, note: String },
+    Upload {
+        path: PathBuf,
+        note: String,
+    },
     Files,
     Search(String),
     Sessions,
@@ -20,6 +23,11 @@ pub enum Slash {
     Cancel,
     Download(String),
     Grants,
+    /// `/watch [SECS] COMMAND`: re-run every SECS seconds until Esc.
+    Watch {
+        interval: std::time::Duration,
+        text: String,
+    },
     Quit,
 }
 
@@ -75,6 +83,11 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
         "/download",
         "<file-id>",
         "请求下载 / ask for a download offer",
+    ),
+    (
+        "/watch",
+        "[secs] <command>",
+        "每隔几秒重跑只读命令或问题，标出变化，Esc 停止 / re-run a read-only command (or question), changes marked, Esc stops",
     ),
     ("/quit", "", "退出 / leave"),
     ("/exit", "", "退出 / leave"),
@@ -177,6 +190,10 @@ pub fn parse(line: &str) -> Result<Slash, String> {
         "/cancel" => no_args(Slash::Cancel),
         "/grants" => no_args(Slash::Grants),
         "/download" => Ok(Slash::Download(arg(cmd, rest, "<file-id>")?)),
+        "/watch" => {
+            let (interval, text) = super::watch::parse(rest)?;
+            Ok(Slash::Watch { interval, text })
+        }
         "/quit" | "/exit" => Ok(Slash::Quit),
         other => {
             let close: Vec<&str> = COMMANDS

@@ -147,6 +147,61 @@ pub(super) fn start_upload(app: &mut App, path: PathBuf, note: String, out: &mut
     out.push(Command::Upload { path, note });
 }
 
+/// Placeholder state of an upload waiting for "upload it again?".
+const ASKING: &str = "already uploaded?";
+
+/// The file's sha256 is known: an upload this session already has is confirmed first
+/// ("already uploaded as X at 10:02; upload again?"), anything else goes out at once.
+pub(super) fn on_hashed(
+    app: &mut App,
+    path: PathBuf,
+    note: String,
+    result: Result<String, String>,
+    out: &mut Vec<Command>,
+) {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let sha = match result {
+        Ok(sha) => sha,
+        Err(e) => {
+            app.files.uploading.retain(|u| u.filename != name);
+            app.transcript.system(
+                Level::Error,
+                &format!("upload of {} failed: {e}", path.display()),
+            );
+            return;
+        }
+    };
+    let same = app.files.files.iter().find(|f| f.sha256 == sha).cloned();
+    let Some(f) = same else {
+        out.push(Command::UploadChecked { path, note });
+        return;
+    };
+    if let Some(u) = app.files.uploading.iter_mut().find(|u| u.filename == name) {
+        u.state = ASKING.into();
+    }
+    let at = f
+        .uploaded_at
+        .get(11..16)
+        .unwrap_or(&f.uploaded_at)
+        .to_string();
+    app.modal = Some(Modal::Confirm(Confirm {
+        prompt: format!(
+            "本会话已上传过相同内容：{0}（{1}）；再次上传？/ already uploaded as {0} at {1}; upload again?",
+            sanitize(&f.filename),
+            at
+        ),
+        on_yes: vec![Command::UploadChecked { path, note }],
+    }));
+}
+
+/// "Upload again?" answered no: the waiting placeholder goes.
+pub(super) fn drop_asking(app: &mut App) {
+    app.files.uploading.retain(|u| u.state != ASKING);
+}
+
 /// Brings a pane into view: on a narrow terminal that means switching its tab; on a wide
 /// one it is already visible and the chat keeps the keyboard.
 fn show_pane(app: &mut App, pane: Pane) {
@@ -206,6 +261,13 @@ fn run_slash(app: &mut App, cmd: Slash, out: &mut Vec<Command>) {
         Slash::Download(id) => {
             app.note(Level::Info, format!("asking for a download offer of {id}"));
             req(out, Req::Download(id));
+        }
+        Slash::Watch { interval, text } => {
+            if app.conn == Conn::Connected {
+                super::watch::start(app, interval, text, out);
+            } else {
+                app.note(Level::Warn, NOT_SENT);
+            }
         }
         Slash::Quit => {
             app.quit = true;

@@ -16,9 +16,11 @@ use crate::client::ClientEvent;
 use crate::theme::Theme;
 
 pub(crate) mod approvals;
+mod edges;
 mod input;
 mod offers;
 mod sessions;
+mod watch;
 
 pub fn welcome() -> Welcome {
     Welcome {
@@ -30,7 +32,9 @@ pub fn welcome() -> Welcome {
         heartbeat_secs: 90,
         model: "offline".into(),
         models: vec!["offline".into()],
-        features: vec![],
+        features: ["process_view", "process_details", "propose", "watch"]
+            .map(String::from)
+            .to_vec(),
         planner: "offline".into(),
         egress: "none".into(),
         motd: "欢迎使用 llmops".into(),
@@ -54,8 +58,19 @@ pub fn connected() -> App {
     let mut a = App::new("127.0.0.1:9999", Theme::dark());
     a.size = (100, 30);
     let cmds = update(&mut a, AppEvent::Client(ClientEvent::Connected(welcome())));
+    // Snapshots every second, with the pane's process list and, the first time, the
+    // server's recent history.
     assert!(cmds.contains(&Command::Send(Message::MonitorSubscribe(
-        protocol::MonitorSubscribe { interval_ms: 1000 }
+        protocol::MonitorSubscribe {
+            interval_ms: 1000,
+            processes: Some(protocol::ProcessView {
+                filter: String::new(),
+                sort: protocol::ProcessSort::Cpu,
+                limit: procs::VIEW_LIMIT,
+                tree: false,
+            }),
+            history: true,
+        }
     ))));
     assert!(cmds.contains(&Command::Request(Req::FileList)));
     a
@@ -101,6 +116,7 @@ fn monitor_snap(a: &mut App, cpu_pct: f32, procs: Vec<protocol::ProcessStats>) {
             cores: 2,
             frequency_mhz: 2400,
             load_avg: [0.5, 0.25, 0.1],
+            per_core: vec![cpu_pct, cpu_pct],
         },
         memory: MemoryStats {
             total_bytes: 8 << 30,
@@ -118,6 +134,7 @@ fn monitor_snap(a: &mut App, cpu_pct: f32, procs: Vec<protocol::ProcessStats>) {
         }],
         process_count: (!procs.is_empty()).then_some(212),
         top_processes: procs,
+        ..MonitorSnapshot::default()
     };
     update(
         a,

@@ -11,6 +11,7 @@ use ratatui::text::Line;
 
 use crate::markdown::{MdDoc, MdStyles};
 use crate::sanitize::sanitize;
+use crate::upload_names::upload_names;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
@@ -145,7 +146,7 @@ impl Transcript {
     pub fn system(&mut self, level: Level, text: &str) {
         self.entries.push(Entry::System {
             level,
-            text: sanitize(text),
+            text: upload_names(&sanitize(text)).into_owned(),
         });
     }
 
@@ -215,7 +216,7 @@ impl Transcript {
             request_id: id,
             step,
             tool: sanitize(tool),
-            args: sanitize(&args.to_string()),
+            args: upload_names(&sanitize(&args.to_string())).into_owned(),
             result: None,
             out: ToolOut::default(),
         });
@@ -224,7 +225,7 @@ impl Transcript {
     pub fn tool_result(&mut self, id: Option<RequestId>, step: u32, tool: &str, r: ToolResult) {
         let tool = sanitize(tool);
         let r = ToolResult {
-            summary: sanitize(&r.summary),
+            summary: upload_names(&sanitize(&r.summary)).into_owned(),
             ..r
         };
         let slot = self.entries.iter().rposition(|e| {
@@ -248,6 +249,26 @@ impl Transcript {
                 out: ToolOut::default(),
             }),
         }
+    }
+
+    /// The exact argv of the turn's `run_action` step (from its approval request) replaces
+    /// the arguments the model wrote, so the tool line reads as the approval dialog does;
+    /// each later stage of the same step is added after `&&`.
+    pub fn action_argv(&mut self, id: RequestId, argv: &str) {
+        let slot = self.entries.iter().rposition(|e| {
+            matches!(e, Entry::Tool { request_id: Some(r), tool, .. }
+                if *r == id && tool == "run_action")
+        });
+        let Some(i) = slot else { return };
+        if let Entry::Tool { args, .. } = &mut self.entries[i] {
+            if args.starts_with('{') || args.is_empty() {
+                *args = argv.to_string();
+            } else if !args.split(" && ").any(|a| a == argv) {
+                args.push_str(" && ");
+                args.push_str(argv);
+            }
+        }
+        self.touch(i);
     }
 
     /// Live lines of a running tool call (TOOL_OUTPUT), kept bounded.
@@ -383,11 +404,11 @@ impl Transcript {
                     request_id: None,
                     step: 0,
                     tool: sanitize(&t.tool),
-                    args: sanitize(&t.args.to_string()),
+                    args: upload_names(&sanitize(&t.args.to_string())).into_owned(),
                     result: Some(ToolResult {
                         ok: t.ok,
                         duration_ms: t.duration_ms,
-                        summary: sanitize(&t.summary),
+                        summary: upload_names(&sanitize(&t.summary)).into_owned(),
                         output: t.output.clone(),
                     }),
                     out: ToolOut::default(),

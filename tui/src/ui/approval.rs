@@ -79,72 +79,162 @@ fn countdown(app: &App, expires_at: u64) -> String {
     }
 }
 
-fn rows(app: &App, r: &ApprovalRequest, width: usize) -> Vec<Line<'static>> {
+/// Smallest terminal the approval dialog is drawn in: below it the dialog says so rather
+/// than cut off the argv or a button.
+pub const MIN_W: u16 = 50;
+pub const MIN_H: u16 = 16;
+
+/// The fields under the argv, in display order, each with its priority (0 is kept first
+/// when the terminal is short).
+fn fields(app: &App, r: &ApprovalRequest) -> Vec<(u8, Line<'static>)> {
     let th = &app.theme;
     let label = |l: &str| Span::styled(format!("{l} "), th.dim);
-    let mono = Style::default().add_modifier(Modifier::BOLD);
-    let mut rows = vec![Line::from(label("将执行 / Will run (exactly):"))];
-    for l in argv_lines(&r.argv, width.saturating_sub(2)) {
-        rows.push(Line::from(vec![Span::raw("  "), Span::styled(l, mono)]));
-    }
     let field = |name: &str, value: &str| Line::from(vec![label(name), Span::raw(sanitize(value))]);
-    rows.push(field("原因 / Why:", &r.reason));
-    rows.push(field("请求 / You asked:", &r.user_request));
-    rows.push(Line::from(vec![
-        label("风险 / Risk:"),
-        Span::styled(sanitize(&r.risk), th.warn),
-    ]));
-    rows.push(field(
-        "来自 / From:",
-        &format!("{} ({}) {}", r.tool, r.action, r.args),
-    ));
-    rows.push(field("“始终”授权 / Always grants:", &r.always.text));
     let choosing = app.approvals.choosing_lifetime;
-    let lifetimes = Line::from(vec![
-        label("  期限 / for:"),
-        Span::styled(
-            "[s] 本会话 / this session   [u] 直到撤销 / until revoked",
-            if choosing {
-                th.accent.add_modifier(Modifier::BOLD)
-            } else {
-                th.dim
-            },
+    vec![
+        (1, field("原因 / Why:", &r.reason)),
+        (3, field("请求 / You asked:", &r.user_request)),
+        (
+            0,
+            Line::from(vec![
+                label("风险 / Risk:"),
+                Span::styled(sanitize(&r.risk), th.warn),
+            ]),
         ),
-    ]);
-    rows.push(lifetimes);
-    rows.push(Line::from(Span::styled(
-        countdown(app, r.expires_at),
-        th.dim,
-    )));
-    rows.push(Line::default());
-    if choosing {
-        rows.push(Line::from(Span::styled(
+        (
+            6,
+            field(
+                "来自 / From:",
+                &format!("{} ({}) {}", r.tool, r.action, r.args),
+            ),
+        ),
+        (4, field("“始终”授权 / Always grants:", &r.always.text)),
+        (
+            if choosing { 0 } else { 5 },
+            Line::from(vec![
+                label("  期限 / for:"),
+                Span::styled(
+                    "[s] 本会话 / this session   [u] 直到撤销 / until revoked",
+                    if choosing {
+                        th.accent.add_modifier(Modifier::BOLD)
+                    } else {
+                        th.dim
+                    },
+                ),
+            ]),
+        ),
+        (
+            2,
+            Line::from(Span::styled(countdown(app, r.expires_at), th.dim)),
+        ),
+    ]
+}
+
+/// The keys row, shortened when the full one does not fit: it is never cut.
+fn buttons(app: &App, width: usize) -> Line<'static> {
+    let th = &app.theme;
+    let (full, short) = if app.approvals.choosing_lifetime {
+        (
             "选择期限: s 本会话 / u 直到撤销, Esc 返回 — choose: s this session, u until revoked, Esc back",
-            th.accent,
-        )));
+            "[s] this session  [u] until revoked  [Esc] back",
+        )
     } else {
-        rows.push(hint_line(app, Ctx::Approval));
+        ("", "[o] once  [a] always  [r] reject")
+    };
+    if app.approvals.choosing_lifetime {
+        let text = if text::width(full) <= width {
+            full
+        } else {
+            short
+        };
+        return Line::from(Span::styled(text.to_string(), th.accent));
     }
-    rows
+    let line = hint_line(app, Ctx::Approval);
+    if text::width(text::line_text(&line).trim_end()) <= width {
+        line
+    } else {
+        Line::from(Span::styled(
+            short.to_string(),
+            th.accent.add_modifier(Modifier::BOLD),
+        ))
+    }
+}
+
+fn wrapped_height(l: &Line, width: usize) -> usize {
+    text::width(&text::line_text(l))
+        .div_ceil(width.max(1))
+        .max(1)
+}
+
+fn too_small(app: &App, frame: &mut Frame, area: Rect) {
+    let rect = centered(area, area.width, 5.min(area.height));
+    frame.render_widget(Clear, rect);
+    let b = dialog(app, " 需要批准 / Approval needed ");
+    let inner = b.inner(rect);
+    frame.render_widget(b, rect);
+    let msg = format!(
+        "终端太小，无法显示批准对话框（至少 {MIN_W}x{MIN_H}）/ terminal too small for the approval dialog (needs {MIN_W}x{MIN_H}); the action waits"
+    );
+    frame.render_widget(
+        Paragraph::new(Line::styled(msg, app.theme.warn)).wrap(Wrap { trim: false }),
+        inner,
+    );
 }
 
 pub fn approval(app: &App, frame: &mut Frame, area: Rect) {
     let Some(r) = app.approvals.pending.first() else {
         return;
     };
+    if area.width < MIN_W || area.height < MIN_H {
+        return too_small(app, frame, area);
+    }
+    let th = &app.theme;
     let w = area.width.min(90);
     let inner_w = usize::from(w.saturating_sub(2));
-    let body = rows(app, r, inner_w);
-    // Wrapped height of the text fields, so nothing is cut off.
-    let need: usize = body
-        .iter()
-        .map(|l| {
-            text::width(&text::line_text(l))
-                .div_ceil(inner_w.max(1))
-                .max(1)
-        })
-        .sum();
-    let rect = centered(area, w, (need as u16).saturating_add(2));
+    let mono = Style::default().add_modifier(Modifier::BOLD);
+    let mut head = vec![Line::from(Span::styled(
+        "将执行 / Will run (exactly): ",
+        th.dim,
+    ))];
+    for l in argv_lines(&r.argv, inner_w.saturating_sub(2)) {
+        head.push(Line::from(vec![Span::raw("  "), Span::styled(l, mono)]));
+    }
+    let buttons = buttons(app, inner_w);
+    // Room for the fields: the height less the borders, the argv, a blank and the keys.
+    let room = usize::from(area.height.saturating_sub(2)).saturating_sub(head.len() + 2);
+    if room == 0 {
+        return too_small(app, frame, area);
+    }
+    let fields = fields(app, r);
+    let mut by_priority: Vec<usize> = (0..fields.len()).collect();
+    by_priority.sort_by_key(|i| fields[*i].0);
+    let mut keep = vec![false; fields.len()];
+    let mut used = 0;
+    for i in by_priority {
+        let h = wrapped_height(&fields[i].1, inner_w);
+        // One row stays free for "… N more" when a field does not fit.
+        if used + h < room || (used + h == room && keep.iter().filter(|k| !**k).count() == 1) {
+            keep[i] = true;
+            used += h;
+        }
+    }
+    let left_out = keep.iter().filter(|k| !**k).count();
+    let mut body = head;
+    body.extend(
+        fields
+            .into_iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|((_, l), _)| l),
+    );
+    if left_out > 0 {
+        body.push(Line::styled(
+            format!("… {left_out} more fields: enlarge the terminal / 终端放大可见更多"),
+            th.dim,
+        ));
+    }
+    let body_h: usize = body.iter().map(|l| wrapped_height(l, inner_w)).sum();
+    let rect = centered(area, w, (body_h as u16).saturating_add(4));
     frame.render_widget(Clear, rect);
     let more = app.approvals.pending.len() - 1;
     let title = if more > 0 {
@@ -155,7 +245,15 @@ pub fn approval(app: &App, frame: &mut Frame, area: Rect) {
     let b = dialog(app, title);
     let inner = b.inner(rect);
     frame.render_widget(b, rect);
-    frame.render_widget(Paragraph::new(body).wrap(Wrap { trim: false }), inner);
+    let text_area = Rect::new(
+        inner.x,
+        inner.y,
+        inner.width,
+        inner.height.saturating_sub(1),
+    );
+    frame.render_widget(Paragraph::new(body).wrap(Wrap { trim: false }), text_area);
+    let keys = Rect::new(inner.x, inner.bottom().saturating_sub(1), inner.width, 1);
+    frame.render_widget(Paragraph::new(buttons), keys);
 }
 
 pub fn grants(app: &App, frame: &mut Frame, area: Rect, v: &GrantsView) {

@@ -124,6 +124,9 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         Some(Modal::DidYouMean { text, suggestion }) => {
             crate::ui::picker::did_you_mean(app, frame, area, text, suggestion)
         }
+        Some(Modal::Process(v)) => crate::ui::process::details(app, frame, area, v),
+        Some(Modal::Signal(m)) => crate::ui::process::signal_menu(app, frame, area, m),
+        Some(Modal::Watch) => crate::ui::watch::render(app, frame, area),
     }
 }
 

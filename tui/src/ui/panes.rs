@@ -1,5 +1,5 @@
-//! Side panes: this session's files, search hits, system gauges and transfers. Each draws
-//! from state only; long lists keep the selection in view.
+//! Side panes: this session's files, search hits and transfers (the System pane is
+//! `ui::system`). Each draws from state only; long lists keep the selection in view.
 
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -17,7 +17,7 @@ pub fn render(app: &App, frame: &mut Frame, pane: Pane, area: Rect) {
         Pane::Chat => {}
         Pane::Files => files(app, frame, area),
         Pane::Search => search(app, frame, area),
-        Pane::Gauges => gauges(app, frame, area),
+        Pane::Gauges => crate::ui::system::render(app, frame, area),
         Pane::Transfers => transfers(app, frame, area),
     }
 }
@@ -29,21 +29,6 @@ pub fn bar(pct: f64, w: usize, ascii: bool) -> String {
     let n = ((pct / 100.0) * w as f64).round() as usize;
     let mut s: String = std::iter::repeat_n(full, n.min(w)).collect();
     s.extend(std::iter::repeat_n(empty, w - n.min(w)));
-    s
-}
-
-/// Sparkline of percentages, newest on the right, `w` cells wide.
-pub fn sparkline(vals: &[u64], w: usize, ascii: bool) -> String {
-    const UNI: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    const ASC: [char; 8] = ['_', '.', ':', '-', '=', '+', '*', '#'];
-    let set = if ascii { ASC } else { UNI };
-    let start = vals.len().saturating_sub(w);
-    let mut s: String = vals[start..]
-        .iter()
-        .map(|v| set[((*v).min(100) as usize * 7 + 50) / 100])
-        .collect();
-    let pad = w.saturating_sub(vals.len() - start);
-    s.insert_str(0, &" ".repeat(pad));
     s
 }
 
@@ -255,100 +240,6 @@ fn search(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(rows), inner);
 }
 
-fn gauges(app: &App, frame: &mut Frame, area: Rect) {
-    let th = &app.theme;
-    let block = pane_block(app, Pane::Gauges, " System ");
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    let w = usize::from(inner.width);
-    let Some(s) = &app.gauges.snap else {
-        frame.render_widget(
-            Paragraph::new(Line::styled("waiting for monitor data…", th.dim)),
-            inner,
-        );
-        return;
-    };
-    let label_w = 6;
-    let tail_w = 22;
-    let bw = w.saturating_sub(label_w + tail_w).max(4);
-    let row = |label: &str, pct: f64, tail: String| -> Line<'static> {
-        let st = if pct >= 90.0 {
-            th.error
-        } else if pct >= 70.0 {
-            th.warn
-        } else {
-            th.ok
-        };
-        Line::from(vec![
-            Span::styled(text::pad(label, label_w), th.dim),
-            Span::styled(bar(pct, bw, th.ascii), st),
-            Span::raw(text::truncate(&format!(" {pct:>3.0}% {tail}"), tail_w)),
-        ])
-    };
-    let c = &s.cpu;
-    let mut rows = vec![row(
-        "CPU",
-        f64::from(c.usage_percent),
-        format!("{} cores", c.cores),
-    )];
-    let hist: Vec<u64> = app.gauges.cpu.iter().copied().collect();
-    rows.push(Line::from(vec![
-        Span::raw(" ".repeat(label_w)),
-        Span::styled(
-            sparkline(&hist, w.saturating_sub(label_w), th.ascii),
-            th.accent,
-        ),
-    ]));
-    let m = &s.memory;
-    rows.push(row(
-        "Mem",
-        f64::from(m.usage_percent),
-        format!("{}/{}", compact(m.used_bytes), compact(m.total_bytes)),
-    ));
-    // Load per core: above 1 (more runnable tasks than cores) is a warning, above 2 an error.
-    let cores = f64::from(c.cores.max(1));
-    let load_style = |l: f64| {
-        let per = l / cores;
-        if per > 2.0 {
-            th.error
-        } else if per > 1.0 {
-            th.warn
-        } else {
-            th.ok
-        }
-    };
-    let mut load = vec![Span::styled(text::pad("Load", label_w), th.dim)];
-    for (i, l) in c.load_avg.iter().enumerate() {
-        let l = *l;
-        let sep = if i == 0 { "" } else { " " };
-        load.push(Span::styled(format!("{sep}{l:.2}"), load_style(l)));
-    }
-    let now = c.load_avg[0];
-    load.push(Span::styled(
-        format!("  {:.2}/core", now / cores),
-        load_style(now),
-    ));
-    if now > cores {
-        load.push(Span::styled(" > cores", load_style(now)));
-    }
-    rows.push(Line::from(load));
-    for d in &s.disks {
-        rows.push(row(
-            &d.mount,
-            f64::from(d.usage_percent),
-            format!("{}/{}", compact(d.used_bytes), compact(d.total_bytes)),
-        ));
-    }
-    let used = u16::try_from(rows.len()).unwrap_or(u16::MAX);
-    frame.render_widget(Paragraph::new(rows), inner);
-    // The processes list takes the room left under the gauges (one blank line between).
-    if inner.height > used.saturating_add(3) {
-        let top = inner.y + used + 1;
-        let procs = Rect::new(inner.x, top, inner.width, inner.bottom() - top);
-        crate::ui::procs::render(app, frame, procs);
-    }
-}
-
 fn transfers(app: &App, frame: &mut Frame, area: Rect) {
     let th = &app.theme;
     let block = pane_block(
@@ -435,11 +326,9 @@ mod tests {
     }
 
     #[test]
-    fn bars_and_sparklines_have_exact_widths() {
+    fn bars_have_exact_widths() {
         assert_eq!(bar(50.0, 10, false), "█████░░░░░");
         assert_eq!(bar(150.0, 4, true), "####");
-        assert_eq!(sparkline(&[0, 100], 4, false), "  ▁█");
-        assert_eq!(sparkline(&[0, 50, 100], 2, true), "=#");
     }
 
     #[test]

@@ -285,6 +285,7 @@ fn processes_by_memory_filtered_wide() {
         AppEvent::Key(KeyEvent::new(KeyCode::Char('4'), KeyModifiers::ALT)),
     );
     update(&mut a, key(KeyCode::F(2)));
+    update(&mut a, key(KeyCode::Char('/')));
     type_str(&mut a, "a");
     insta::assert_snapshot!(draw(&a, 160, 45));
 }

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::{emit, Turn};
-use crate::turn::{ApprovalAsk, ApprovalOutcome, ApprovalReplySlot, TurnEvent};
+use crate::turn::{ApprovalAsk, ApprovalOutcome, ApprovalReplySlot, TurnEvent, TurnKind};
 use llmops_policy::{ActionRequest, ProposedAction};
 use llmops_tools::run_action::{
     proc_info, run_approved, ActionData, ActionState, ActionsData, Approved,
@@ -80,6 +80,11 @@ impl Turn<'_> {
     /// One `run_action` step (its `ToolCall` event is already out).
     pub(super) async fn action_step(&mut self, args: &Value) -> ToolResult {
         let tool = ToolName::RunAction.as_str();
+        if self.req.kind == TurnKind::Watch {
+            return ToolResult::failure(
+                "监视运行只读取，不提交操作 / a watch run only reads; it never proposes actions",
+            );
+        }
         let req = match parse_request(args) {
             Ok(r) => r,
             Err(e) => return ToolResult::failure(e),
@@ -145,6 +150,29 @@ impl Turn<'_> {
             done.push(data);
         }
         ActionsData { actions: done }.into_result()
+    }
+
+    /// The operator's own proposal (a signal from the process pane): one `run_action` step
+    /// with exactly `argv`, through the same checks and approval as the agent's, and what
+    /// became of it as the answer.
+    pub(super) async fn proposed_action(&mut self, argv: &[String]) {
+        let lang = llmops_planner::text::Lang::detect(&self.req.text);
+        let status = lang
+            .pick("正在提交操作审批…", "Asking for approval of an action…")
+            .to_string();
+        let args = serde_json::json!({
+            "argv": argv,
+            "reason": "由操作员提出 / proposed by the operator",
+        });
+        let (result, _) = self
+            .tool_step(ToolName::RunAction.as_str(), args, status)
+            .await;
+        let text = if result.output.trim().is_empty() {
+            result.summary()
+        } else {
+            result.output.clone()
+        };
+        self.answer_text(&text).await;
     }
 
     /// Asks for one stage and runs it when approved.

@@ -17,7 +17,7 @@ use super::run_turn;
 use crate::agent::env::{AgentEnv, TurnContext, TurnStore};
 use crate::llm::LlmHealth;
 use crate::store::{MessageRow, OfferRow, ToolCallRow, UploadRow};
-use crate::turn::{Role, TurnEvent, TurnRequest};
+use crate::turn::{Role, TurnEvent, TurnKind, TurnRequest};
 
 /// A session kept in memory: what the turn loads and what it appends.
 #[derive(Default)]
@@ -179,6 +179,7 @@ async fn ask(f: &Fixture, text: &str) -> (crate::turn::TurnOutcome, Vec<TurnEven
         text: text.into(),
         file_ids: vec![],
         client: None,
+        kind: TurnKind::Ask,
     };
     let out = run_turn(f.env.clone(), req, &tx, CancellationToken::new()).await;
     drop(tx);
@@ -247,6 +248,7 @@ async fn ask_with_approvals(
         text: text.into(),
         file_ids: vec![],
         client: None,
+        kind: TurnKind::Ask,
     };
     let env = f.env.clone();
     let turn = tokio::spawn(async move { run_turn(env, req, &tx, CancellationToken::new()).await });
@@ -417,6 +419,7 @@ async fn a_cancelled_turn_stops_waiting_and_runs_nothing() {
         text: format!("kill {pid}"),
         file_ids: vec![],
         client: None,
+        kind: TurnKind::Ask,
     };
     let cancel = CancellationToken::new();
     let env = f.env.clone();

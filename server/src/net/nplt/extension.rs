@@ -1,10 +1,7 @@
 //! Extension-mode request dispatch, plus the read-only requests it answers directly:
 //! monitor subscription, output pages and search.
 
-use std::time::Duration;
-
 use protocol::{Ack, FileListReply, History, Message, LEGACY_HEARTBEAT};
-use tokio::sync::mpsc;
 
 use super::approvals::Abandon;
 use super::request::{Outcome, Request, RequestError};
@@ -105,13 +102,15 @@ impl Conn {
             Message::UploadLookup(q) => out.push(self.upload_lookup(q).await),
             Message::IndexRetry(d) => out.push(self.retry_index(d).await),
             Message::StatusRequest(r) => out.push(self.ctx.status(r.request_id).await),
-            Message::MonitorSubscribe(m) => self.subscribe_monitor(m.interval_ms),
+            Message::MonitorSubscribe(m) => self.subscribe_monitor(m),
             Message::MonitorUnsubscribe(_) => {
                 if let Some(t) = self.monitor.take() {
                     t.cancel();
                 }
             }
             Message::Search(q) => out.push(self.search(q).await),
+            Message::ProcessGet(g) => out.push(self.process_get(g).await),
+            Message::WatchRun(w) => self.watch_run(w, out),
             Message::OutputGet(g) => out.push(self.output_page(g).await),
             Message::FileRegion(r) => out.push(self.file_region(r).await),
             Message::DownloadRequest(d) => out.push(self.download_request(d).await),
@@ -177,33 +176,6 @@ impl Conn {
             Err(RequestError::BadModel(e)) => Message::error("bad_model", e, Some(request_id)),
             Err(RequestError::Store(e)) => store_error(e, request_id),
         })
-    }
-
-    fn subscribe_monitor(&mut self, interval_ms: u32) {
-        if let Some(t) = self.monitor.take() {
-            t.cancel();
-        }
-        let interval = Duration::from_millis(u64::from(interval_ms).clamp(250, 60_000));
-        let tok = self.ctx.shutdown.child_token();
-        self.monitor = Some(tok.clone());
-        let tx = self.push_tx.clone();
-        let sampler = self.ctx.sampler.clone();
-        self.ctx.tracker.spawn(async move {
-            let mut tick = tokio::time::interval(interval);
-            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-            loop {
-                tokio::select! {
-                    _ = tok.cancelled() => break,
-                    _ = tick.tick() => {}
-                }
-                let snap = crate::wire::snapshot_msg(&sampler.latest());
-                // A full queue means the peer is slow: skip this sample rather than pile up.
-                match tx.try_send(Message::MonitorSnapshot(snap)) {
-                    Ok(()) | Err(mpsc::error::TrySendError::Full(_)) => {}
-                    Err(mpsc::error::TrySendError::Closed(_)) => break,
-                }
-            }
-        });
     }
 
     /// A page of a stored tool output of this session (OUTPUT_GET).
@@ -305,6 +277,8 @@ fn needs_session(m: &Message) -> bool {
             | Message::ModelList(_)
             | Message::MonitorSubscribe(_)
             | Message::MonitorUnsubscribe(_)
+            | Message::ProcessGet(_)
+            | Message::WatchRun(_)
             | Message::Cancel(_)
             | Message::ApprovalReply(_)
             | Message::GrantsList(_)

@@ -16,6 +16,8 @@ pub(super) enum Request {
         request_id: u64,
         text: String,
         file_ids: Vec<String>,
+        /// An action the operator proposes (extension clients only).
+        action: Option<Vec<String>>,
     },
     History {
         limit: usize,
@@ -42,6 +44,7 @@ impl Request {
                 request_id: 0,
                 text,
                 file_ids: Vec::new(),
+                action: None,
             },
             Message::HistoryRequest(_) => Request::History {
                 limit: LEGACY_HISTORY,
@@ -67,6 +70,7 @@ impl Request {
                     request_id: c.request_id,
                     text: c.text,
                     file_ids: c.file_ids,
+                    action: c.action,
                 },
             ),
             Message::HistoryGet(h) => (
@@ -133,7 +137,8 @@ impl Conn {
                 request_id,
                 text,
                 file_ids,
-            } => self.chat(request_id, text, file_ids).await,
+                action,
+            } => self.chat(request_id, text, file_ids, action).await,
             Request::History { limit } => Ok(Outcome::History(self.history(limit).await?)),
             Request::ClearHistory => Ok(Outcome::Cleared(self.clear_history().await?)),
             Request::Session(op) => Ok(Outcome::Session(self.session_cmd(op).await?)),
@@ -149,6 +154,7 @@ impl Conn {
         request_id: u64,
         text: String,
         file_ids: Vec<String>,
+        action: Option<Vec<String>>,
     ) -> Result<Outcome, RequestError> {
         if text.trim().is_empty() && file_ids.is_empty() {
             return Err(RequestError::Empty);
@@ -158,7 +164,11 @@ impl Conn {
         }
         // The first message is what stores a reserved session.
         self.ensure_session().await?;
-        self.start_turn(request_id, text, file_ids);
+        let kind = match action {
+            Some(argv) => crate::turn::TurnKind::Propose(argv),
+            None => crate::turn::TurnKind::Ask,
+        };
+        self.start_turn(request_id, text, file_ids, kind);
         Ok(Outcome::TurnStarted)
     }
 

@@ -4,19 +4,26 @@ use protocol::{
     AgentEvent, AgentEventKind, EndStatus, Message, StreamDelta, StreamEnd, StreamStart, ToolOutput,
 };
 
-use crate::turn::{TurnEvent, TurnRequest};
+use crate::turn::{TurnEvent, TurnKind, TurnRequest};
 
 use super::approvals::{Abandon, ApprovalBroker};
 use super::{Conn, Dialect};
 
 impl Conn {
-    pub(super) fn start_turn(&mut self, request_id: u64, text: String, file_ids: Vec<String>) {
+    pub(super) fn start_turn(
+        &mut self,
+        request_id: u64,
+        text: String,
+        file_ids: Vec<String>,
+        kind: TurnKind,
+    ) {
         let req = TurnRequest {
             request_id,
             session_id: self.session_id.clone(),
             text,
             file_ids,
             client: Some(self.peer.to_string()),
+            kind,
         };
         self.turn = Some(self.ctx.spawn_turn(req));
         self.legacy_pending.clear();

@@ -233,8 +233,12 @@ fn reconnecting_state_and_monitor_snapshots() {
         monitor(&mut a, pct);
     }
     assert_eq!(
-        a.gauges.cpu.iter().copied().collect::<Vec<_>>(),
-        vec![10, 20, 30]
+        a.gauges
+            .history
+            .iter()
+            .map(|p| p.cpu_percent)
+            .collect::<Vec<_>>(),
+        vec![10.0, 20.0, 30.0]
     );
 }
 
