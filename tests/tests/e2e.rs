@@ -82,7 +82,9 @@ fn upload_from_browser_with_note() -> anyhow::Result<()> {
     })?;
     ask(&mut tui, "这个日志有什么错误？")?;
     tui.wait_for("uploaded app.log", T)?;
-    tui.wait_for("▸ file_read", T)?;
+    tui.wait_until("a read or a query of the log", T, |s| {
+        s.contains("▸ file_read") || s.contains("▸ log_query")
+    })?;
     tui.wait_until("an answer about the log's errors", T, |s| {
         s.contains("inventory timeout") && s.contains("ERROR")
     })?;
@@ -524,11 +526,16 @@ fn incident_answers_name_the_process_and_exact_counts() -> anyhow::Result<()> {
     tui.wait_for("uploaded orders.log", T)?;
     ask(&mut tui, "orders.log 里有多少个 ERROR？")?;
     let want = format!("**{}**", log.errors);
-    let plain = format!("共 {} 行", log.errors);
+    let lines = format!("共 {} 行", log.errors);
+    let events = format!("共 {} 条", log.errors);
     tui.wait_until("the exact ERROR count of the whole log", T, |s| {
-        s.contains(&want) || s.contains(&plain)
+        s.contains(&want) || s.contains(&lines) || s.contains(&events)
     })?;
-    tui.wait_for(&format!("全文共 {} 行", log.lines), T)?;
+    // Read whole, with the file's line count (`wc -l`).
+    tui.wait_until("the whole file's line count", T, |s| {
+        s.contains(&format!("全文共 {} 行", log.lines))
+            || (s.contains("全文") && s.contains(&format!("{} 行", log.lines)))
+    })?;
     ask(&mut tui, "哪个进程占用内存最多")?;
     tui.wait_until("the hog named with its pid", T, |s| {
         s.contains(&format!("memhog（pid {pid}"))

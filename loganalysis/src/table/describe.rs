@@ -67,7 +67,13 @@ fn filter_words(f: &Filter, resolved: &[Resolved]) -> (String, String) {
                 format!("{fe}is {d}xx ({d}00–{d}99)"),
             )
         }
-        FilterOp::Tag => (format!("带标签 {v}"), format!("tagged {v}")),
+        FilterOp::Tag => match super::tags::generic_tags().iter().find(|g| g.name == v) {
+            Some(g) if !g.title_zh.is_empty() => (
+                format!("带标签 {v}（{}）", g.title_zh),
+                format!("tagged {v} ({})", g.title),
+            ),
+            _ => (format!("带标签 {v}"), format!("tagged {v}")),
+        },
     };
     let numeric = matches!(f.value, llmops_common::query::Scalar::Number(_));
     if text_op && !(numeric && matches!(f.op, FilterOp::Eq | FilterOp::Ne)) {

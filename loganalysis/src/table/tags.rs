@@ -13,7 +13,10 @@ const TABLE: &str = include_str!("../../formats/tags.toml");
 #[derive(Debug, Clone, Deserialize)]
 pub struct GenericTag {
     pub name: String,
+    /// What the tag means, in English and in Chinese (shown in a query's description).
     pub title: String,
+    #[serde(default)]
+    pub title_zh: String,
     pub when: Vec<Vec<Filter>>,
 }
 
