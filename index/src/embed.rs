@@ -13,11 +13,11 @@ use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 use crate::IndexError;
 
 pub mod e5;
-pub mod e5_static;
+#[cfg(feature = "candle-e5")]
+pub mod e5_candle;
 pub mod log_text;
 pub mod passage_cache;
-pub use e5::{E5Kernels, E5};
-pub use e5_static::StaticE5;
+pub use e5::E5;
 pub use passage_cache::{CacheStats, CachedPassages};
 
 /// What a text is embedded as (some models, e5 for one, want a prefix per kind).
