@@ -8,10 +8,18 @@
 const X86_LEVELS: &[(&str, &[&str])] = &[
     ("baseline", &["-march=x86-64-v2"]),
     ("avx2", &["-march=x86-64-v3"]),
-    ("avx512", &["-march=x86-64-v4", "-mavx512vnni", "-DE5_NO_AVX2F"]),
+    (
+        "avx512",
+        &["-march=x86-64-v4", "-mavx512vnni", "-DE5_NO_AVX2F"],
+    ),
     (
         "avx512bf16",
-        &["-march=x86-64-v4", "-mavx512vnni", "-mavx512bf16", "-DE5_NO_AVX2F"],
+        &[
+            "-march=x86-64-v4",
+            "-mavx512vnni",
+            "-mavx512bf16",
+            "-DE5_NO_AVX2F",
+        ],
     ),
     (
         "amx",

@@ -224,12 +224,7 @@ impl Engine {
     ) -> Result<Arc<Engine>, IndexError> {
         std::fs::create_dir_all(&cfg.dir)?;
         let lexical = Lexical::in_memory()?.with_params(cfg.rank.clone());
-        Self::build(
-            cfg,
-            lexical,
-            dense,
-            Some("no embedder".into()),
-        )
+        Self::build(cfg, lexical, dense, Some("no embedder".into()))
     }
 
     fn build(

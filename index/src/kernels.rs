@@ -81,9 +81,7 @@ impl Kernel {
 
     /// The best level this CPU runs.
     pub fn best() -> Kernel {
-        Kernel::available()
-            .pop()
-            .unwrap_or(Kernel::Baseline)
+        Kernel::available().pop().unwrap_or(Kernel::Baseline)
     }
 
     /// The level to run: `LLMOPS_KERNEL` when set, else the best this CPU has. Read once
@@ -141,7 +139,11 @@ mod amx {
         // SAFETY: a plain syscall with integer arguments; it changes nothing but this
         // process's permission to use the tile registers.
         let rc = unsafe {
-            libc::syscall(libc::SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)
+            libc::syscall(
+                libc::SYS_arch_prctl,
+                ARCH_REQ_XCOMP_PERM,
+                XFEATURE_XTILEDATA,
+            )
         };
         rc == 0
     }
@@ -161,7 +163,10 @@ mod tests {
         assert_eq!(Kernel::choose(None), Ok(Kernel::best()));
         assert_eq!(Kernel::choose(Some("")), Ok(Kernel::best()));
         assert_eq!(Kernel::choose(Some("baseline")), Ok(Kernel::Baseline));
-        assert_eq!(Kernel::choose(Some(" AVX2 ")).is_ok(), Kernel::Avx2.supported());
+        assert_eq!(
+            Kernel::choose(Some(" AVX2 ")).is_ok(),
+            Kernel::Avx2.supported()
+        );
         assert!(matches!(
             Kernel::choose(Some("sse9")),
             Err(KernelError::Unknown(_))
@@ -180,6 +185,9 @@ mod tests {
         let avail = Kernel::available();
         assert_eq!(avail.first(), Some(&Kernel::Baseline));
         assert!(avail.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(avail.len(), Kernel::ALL.iter().take_while(|k| k.supported()).count());
+        assert_eq!(
+            avail.len(),
+            Kernel::ALL.iter().take_while(|k| k.supported()).count()
+        );
     }
 }

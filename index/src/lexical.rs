@@ -664,7 +664,10 @@ impl Lexical {
                 .collect();
             should.push((
                 Occur::Should,
-                Box::new(DisjunctionMaxQuery::with_tie_breaker(alts, p.translated_tie)),
+                Box::new(DisjunctionMaxQuery::with_tie_breaker(
+                    alts,
+                    p.translated_tie,
+                )),
             ));
         }
         BooleanQuery::new(should)

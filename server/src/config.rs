@@ -372,10 +372,7 @@ impl Config {
                 "analyze_max_bytes must be at least 1".into(),
             ));
         }
-        if !matches!(
-            self.index.embedder.as_str(),
-            "e5" | "openai" | "none"
-        ) {
+        if !matches!(self.index.embedder.as_str(), "e5" | "openai" | "none") {
             return Err(ConfigError::Invalid(format!(
                 "embedder must be e5, openai or none: {}",
                 self.index.embedder

@@ -11,9 +11,9 @@ use std::process::Command;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use llmops_common::bench_doc;
 use llmops_tests::netns::{self, NetnsPair, NsSide, QuicServer};
 use llmops_tests::relay::{Impairment, Relay};
-use llmops_common::bench_doc;
 use llmops_tests::{bin, http_get, run_tui, ExtConn, ServerProc};
 use protocol::*;
 use rand::{RngCore, SeedableRng};
@@ -216,7 +216,11 @@ fn main() {
     let command = "cargo bench -p llmops-tests --bench e2e";
     for (name, title, body) in [
         ("e2e", "End-to-end on loopback", report.as_str()),
-        ("downloads", "Downloads: RDT vs TCP (nplt, http) vs QUIC", downloads.as_str()),
+        (
+            "downloads",
+            "Downloads: RDT vs TCP (nplt, http) vs QUIC",
+            downloads.as_str(),
+        ),
     ] {
         let s = bench_doc::Section {
             name,

@@ -218,13 +218,26 @@ fn sequential(e: &Engine, queries: &[&str], mode: Mode) -> (f64, f64) {
 
 /// An engine over about `n` synthetic chunks (110-word paragraphs, half of them in another
 /// session), vectors from the hash embedder; the build time.
-fn synthetic_engine(n: usize, corpus: Corpus, zipf: &ZipfVocab) -> (tempfile::TempDir, Arc<Engine>, Arc<dyn VectorStore>, Duration) {
+fn synthetic_engine(
+    n: usize,
+    corpus: Corpus,
+    zipf: &ZipfVocab,
+) -> (
+    tempfile::TempDir,
+    Arc<Engine>,
+    Arc<dyn VectorStore>,
+    Duration,
+) {
     let d = tempfile::tempdir().expect("tmp");
     let dim = 384;
     let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(dim));
     let emb: Arc<dyn Embedder> = Arc::new(HashEmbedder { dim });
-    let e = Engine::open(EngineConfig::new(d.path().join("index")), Some((emb, store.clone())), None)
-        .expect("engine");
+    let e = Engine::open(
+        EngineConfig::new(d.path().join("index")),
+        Some((emb, store.clone())),
+        None,
+    )
+    .expect("engine");
     let mut seed = 42u64;
     let per_file = 1000usize.min(n);
     let (mut made, mut f) = (0, 0);
@@ -236,8 +249,15 @@ fn synthetic_engine(n: usize, corpus: Corpus, zipf: &ZipfVocab) -> (tempfile::Te
             text.push_str("\n\n");
         }
         let sess = if f % 2 == 0 { "bench" } else { "other" };
-        e.index_upload(sess, &format!("f{f}"), &format!("file{f}.log"), "/x", &format!("sha{f}"), &text)
-            .expect("index");
+        e.index_upload(
+            sess,
+            &format!("f{f}"),
+            &format!("file{f}.log"),
+            "/x",
+            &format!("sha{f}"),
+            &text,
+        )
+        .expect("index");
         made = e.stats().chunks as usize;
         f += 1;
     }
@@ -272,7 +292,9 @@ fn distinct_questions(words: &[&str], count: usize, seed: u64, joiner: &str) -> 
     let mut seed = seed;
     (0..count)
         .map(|i| {
-            let q: Vec<&str> = (0..(2 + i % 3)).map(|_| words[lcg(&mut seed) as usize % words.len()]).collect();
+            let q: Vec<&str> = (0..(2 + i % 3))
+                .map(|_| words[lcg(&mut seed) as usize % words.len()])
+                .collect();
             format!("{} {i}", q.join(joiner))
         })
         .collect()
@@ -306,7 +328,11 @@ fn bench_search_e5(out: &mut String, n: usize, zipf: &ZipfVocab, m: &Arc<E5>) {
                     t.elapsed().as_secs_f64() * 1000.0
                 })
                 .collect();
-            cells.push(format!("{pass} p50 {:.1} ms, p99 {:.1} ms", pct(&mut lat.clone(), 0.5), pct(&mut lat, 0.99)));
+            cells.push(format!(
+                "{pass} p50 {:.1} ms, p99 {:.1} ms",
+                pct(&mut lat.clone(), 0.5),
+                pct(&mut lat, 0.99)
+            ));
         }
         out.push_str(&format!(
             "| {} chunks, Zipf corpus, e5 query embedding, {lang} questions ({} distinct) | {} |\n",
@@ -389,7 +415,10 @@ impl DenseRank {
 /// vector store) with the same e5 vectors, against the in-process store.
 fn chroma_row(memo: &Arc<memo::Memo>) -> String {
     let (pages, _) = man::listed_pages("pages.txt", Path::new("/usr/share/man"), 2);
-    let pairs: Vec<(String, String)> = pages.iter().map(|(n, _, d)| (n.clone(), d.clone())).collect();
+    let pairs: Vec<(String, String)> = pages
+        .iter()
+        .map(|(n, _, d)| (n.clone(), d.clone()))
+        .collect();
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
@@ -400,7 +429,8 @@ fn chroma_row(memo: &Arc<memo::Memo>) -> String {
         .arg(cdir.path())
         .output();
     let Some(o) = o.ok().filter(|o| o.status.success()) else {
-        return "\nChroma row skipped: chroma did not start (`scripts/chroma.sh install`).\n".into();
+        return "\nChroma row skipped: chroma did not start (`scripts/chroma.sh install`).\n"
+            .into();
     };
     let pid = String::from_utf8_lossy(&o.stdout).trim().to_string();
     let res = (|| -> Result<(f64, f64, f64, f64), llmops_index::IndexError> {
@@ -413,12 +443,24 @@ fn chroma_row(memo: &Arc<memo::Memo>) -> String {
         cfg.threshold = 0.0;
         let e = Engine::open(cfg, Some((memo.clone() as Arc<dyn Embedder>, store)), None)?;
         for (i, (name, body, _)) in pages.iter().enumerate() {
-            e.index_upload("bench", &format!("m{i}"), name, name, &format!("sha{i}"), body)?;
+            e.index_upload(
+                "bench",
+                &format!("m{i}"),
+                name,
+                name,
+                &format!("sha{i}"),
+                body,
+            )?;
         }
         e.wait_idle(Duration::from_secs(3600));
         let t = Instant::now();
         let (a, b, c) = xling::known_item(&e, &pairs, Mode::Dense);
-        Ok((a, b, c, t.elapsed().as_secs_f64() * 1000.0 / pairs.len().max(1) as f64))
+        Ok((
+            a,
+            b,
+            c,
+            t.elapsed().as_secs_f64() * 1000.0 / pairs.len().max(1) as f64,
+        ))
     })();
     let _ = std::process::Command::new(root().join("scripts/chroma.sh"))
         .args(["stop", &pid])
@@ -432,6 +474,8 @@ fn chroma_row(memo: &Arc<memo::Memo>) -> String {
     }
 }
 
+#[path = "index/e5speed.rs"]
+mod e5speed;
 #[path = "index/man.rs"]
 mod man;
 #[path = "index/memo.rs"]
@@ -444,8 +488,6 @@ mod planted_log;
 mod upload;
 #[path = "index/xling.rs"]
 mod xling;
-#[path = "index/e5speed.rs"]
-mod e5speed;
 
 /// The command each section names.
 const COMMAND: &str = "cargo bench -p llmops-tests --bench index";
@@ -476,14 +518,27 @@ fn main() {
         }
     };
     if wanted("index-upload") {
-        write("index-upload", "Index: uploads and indexing cost", &upload::bench_upload());
+        write(
+            "index-upload",
+            "Index: uploads and indexing cost",
+            &upload::bench_upload(),
+        );
     }
     if wanted("index-search") {
-        write("index-search", "Index: search latency", &bench_search(quick));
+        write(
+            "index-search",
+            "Index: search latency",
+            &bench_search(quick),
+        );
     }
     let man_text = if wanted("index-embed") && man::ensure_man() {
         let (pages, _) = man::listed_pages("pages.txt", Path::new("/usr/share/man"), 2);
-        pages.iter().take(60).map(|p| p.1.as_str()).collect::<Vec<_>>().join("\n\n")
+        pages
+            .iter()
+            .take(60)
+            .map(|p| p.1.as_str())
+            .collect::<Vec<_>>()
+            .join("\n\n")
     } else {
         String::new()
     };
@@ -492,7 +547,8 @@ fn main() {
             eprintln!("no e5 model (run `make setup`): the retrieval sections are skipped");
             return;
         };
-        let dense: Arc<dyn Embedder> = Arc::new(llmops_index::embed::CachedPassages::new(Arc::new(m)));
+        let dense: Arc<dyn Embedder> =
+            Arc::new(llmops_index::embed::CachedPassages::new(Arc::new(m)));
         let memo = Arc::new(memo::Memo::new(dense));
         let (mut xl, ops) = xling::bench(&memo);
         if !quick {
@@ -500,13 +556,21 @@ fn main() {
         }
         memo.save();
         if wanted("index-xling") {
-            write("index-xling", "Index: known-item search over man pages, both languages", &xl);
+            write(
+                "index-xling",
+                "Index: known-item search over man pages, both languages",
+                &xl,
+            );
         }
         if wanted("index-ops") {
             write("index-ops", "Index: operators' documents", &ops);
         }
     }
     if wanted("index-embed") {
-        write("index-embed", "Index: embedding throughput", &e5speed::bench(&e5_dir(), &man_text));
+        write(
+            "index-embed",
+            "Index: embedding throughput",
+            &e5speed::bench(&e5_dir(), &man_text),
+        );
     }
 }

@@ -284,7 +284,13 @@ impl Embedder for E5 {
         // SAFETY: `ptrs[i]` points at `lens[i]` ids that outlive the call; `out` holds
         // n * dim floats, what the engine writes; the model is live.
         let rc = unsafe {
-            (self.api.embed_ids)(self.model, ptrs.as_ptr(), lens.as_ptr(), n, out.as_mut_ptr())
+            (self.api.embed_ids)(
+                self.model,
+                ptrs.as_ptr(),
+                lens.as_ptr(),
+                n,
+                out.as_mut_ptr(),
+            )
         };
         match rc {
             0 => Ok(out.chunks(self.dim).map(<[f32]>::to_vec).collect()),

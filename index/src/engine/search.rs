@@ -82,19 +82,23 @@ impl Engine {
         let (ev, simple, tr_simple) = self.evidence(query, &tags, pool, mode)?;
         let catalog = self.read_catalog()?;
         let q = head::Question::new(p, &ev, simple, &tr_simple, mode);
-        let cos_scale = self
-            .dense()
-            .map_or((0.1, 0.7), |d| d.embedder.cos_scale());
+        let cos_scale = self.dense().map_or((0.1, 0.7), |d| d.embedder.cos_scale());
         // Fuse.
         let names = if mode == Mode::Dense {
             Vec::new()
         } else {
             self.filename_matches(&catalog, &tags, query, &ev.name_words)
         };
-        let fused = fuse::Fused::new(p, &ev, names, cos_scale, mode != Mode::Dense || per_file > 1);
+        let fused = fuse::Fused::new(
+            p,
+            &ev,
+            names,
+            cos_scale,
+            mode != Mode::Dense || per_file > 1,
+        );
         let mut files = fused.files();
         // Choose the chunk of each file of the head; further chunks of each file.
-        let mut reads = head::Reads::default();
+        let mut reads = represent::Reads::default();
         let batch = (top_k * 2).max(8);
         if mode != Mode::Dense {
             let covered = |w: &rank::ChunkWords| q.covered(w);

@@ -103,9 +103,7 @@ fn translated_joins(tr: &Translation, translated: f32) -> Vec<(String, f32)> {
     }
     out.sort_by(|a, b| b.1.total_cmp(&a.1));
     out.truncate(TR_JOIN_LIMIT);
-    out.into_iter()
-        .map(|(j, w)| (j, translated * w))
-        .collect()
+    out.into_iter().map(|(j, w)| (j, translated * w)).collect()
 }
 
 /// The index field a translated token is searched in.

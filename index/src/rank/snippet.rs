@@ -101,7 +101,6 @@ pub fn snippet(
     (out, first_line + best.0 as u32, first_line + last as u32)
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -155,9 +155,7 @@ pub fn window_coverage(
         if best >= whole {
             break;
         }
-        let b = starts
-            .get(k + lines)
-            .map_or(text_lower.len(), |&e| e);
+        let b = starts.get(k + lines).map_or(text_lower.len(), |&e| e);
         let words = ChunkWords::new(&text_lower[a..b], name_lower).with_context(title_lower);
         best = best.max(covered(&words));
         if b == text_lower.len() {
@@ -271,7 +269,6 @@ impl SenseUnits {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,7 +347,6 @@ mod tests {
         assert_eq!(units_coverage(&SenseUnits::default(), "x"), 0.0);
     }
 
-
     #[test]
     fn index_rank_identifier_tokens_cover_both_forms() {
         let t = simple_tokens("readTimeout");
@@ -387,7 +383,10 @@ mod tests {
         // The file's name counts in every window, as in the chunk's coverage.
         assert_eq!(windows(far, "redis.conf"), 1.0);
         // No window exceeds the ceiling it is given: the scan stops once one reaches it.
-        assert_eq!(window_coverage(3, far, "", "", &covered, 1.0 / 3.0), 1.0 / 3.0);
+        assert_eq!(
+            window_coverage(3, far, "", "", &covered, 1.0 / 3.0),
+            1.0 / 3.0
+        );
     }
 
     #[test]

@@ -113,7 +113,11 @@ fn chunks_of(text: &str, max_tokens: f32, n: usize) -> Vec<String> {
         max_tokens,
         overlap_tokens: ChunkerConfig::default().overlap_tokens * max_tokens / 200.0,
     };
-    chunk(text, &cfg).into_iter().take(n).map(|c| c.text).collect()
+    chunk(text, &cfg)
+        .into_iter()
+        .take(n)
+        .map(|c| c.text)
+        .collect()
 }
 
 /// Throughput per kernel level, chunk length and thread count (levels alternated within
@@ -127,7 +131,9 @@ fn bench_levels(out: &mut String, dir: &Path, short_src: &str, long_src: &str) {
     let short = chunks_of(short_src, 32.0, 256);
     let long = chunks_of(long_src, 200.0, 64);
     let toks = |v: &[String]| {
-        v.iter().map(|t| models[0].token_count(t, InputKind::Passage)).sum::<usize>() as f64
+        v.iter()
+            .map(|t| models[0].token_count(t, InputKind::Passage))
+            .sum::<usize>() as f64
             / v.len().max(1) as f64
     };
     out.push_str(&format!(
@@ -153,7 +159,12 @@ fn bench_levels(out: &mut String, dir: &Path, short_src: &str, long_src: &str) {
         }
     }
     set_threads(std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let queries = ["数据库连接超时", "how do I restart nginx", "查看磁盘空间", "list open files"];
+    let queries = [
+        "数据库连接超时",
+        "how do I restart nginx",
+        "查看磁盘空间",
+        "list open files",
+    ];
     for (mi, m) in models.iter().enumerate() {
         let mut row = format!("| {} |", m.kernel().name());
         for c in &cells[mi] {
@@ -199,7 +210,9 @@ fn bench_dense_text(out: &mut String, m: &E5, texts: &[(String, &str)], n: usize
             .collect();
         let logs = chunks.iter().filter(|c| looks_like_log(c)).count();
         let toks = |v: &[String]| -> f64 {
-            v.iter().map(|t| m.token_count(t, InputKind::Passage)).sum::<usize>() as f64
+            v.iter()
+                .map(|t| m.token_count(t, InputKind::Passage))
+                .sum::<usize>() as f64
                 / v.len().max(1) as f64
         };
         let distinct: std::collections::HashSet<&String> = dense.iter().collect();
@@ -323,8 +336,12 @@ fn bench_end_to_end(out: &mut String, m: &Arc<E5>, path: &str, text: &str) {
         let d = tempfile::tempdir().expect("tmp");
         let embedder: Arc<dyn Embedder> = Arc::new(CachedPassages::new(m.clone()));
         let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(embedder.dim()));
-        let e = Engine::open(EngineConfig::new(d.path().join("index")), Some((embedder, store)), None)
-            .expect("engine");
+        let e = Engine::open(
+            EngineConfig::new(d.path().join("index")),
+            Some((embedder, store)),
+            None,
+        )
+        .expect("engine");
         let t = Instant::now();
         e.index_upload("bench", "log", "app.log", "app.log", "sha-log", text)
             .expect("index");

@@ -52,7 +52,10 @@ pub(super) fn render_page(p: &Path) -> Option<(String, String, String)> {
 
 /// `render_page` with the NAME description at least `min_words` words long (a Chinese
 /// description is one "word": no spaces).
-pub(super) fn render_page_min_words(p: &Path, min_words: usize) -> Option<(String, String, String)> {
+pub(super) fn render_page_min_words(
+    p: &Path,
+    min_words: usize,
+) -> Option<(String, String, String)> {
     let text = rendered(p)?;
     split_page(p, &text, min_words)
 }
@@ -126,7 +129,11 @@ pub(super) fn render(p: &Path) -> Option<String> {
 }
 
 /// (file name, text after NAME cut at 6000 chars, NAME description) of a rendered page.
-pub(super) fn split_page(p: &Path, text: &str, min_words: usize) -> Option<(String, String, String)> {
+pub(super) fn split_page(
+    p: &Path,
+    text: &str,
+    min_words: usize,
+) -> Option<(String, String, String)> {
     let lines: Vec<&str> = text.lines().collect();
     // manpages-zh titles the section 名称.
     let ni = lines
@@ -195,7 +202,6 @@ pub(super) fn page_file(name: &str) -> Option<PathBuf> {
     None
 }
 
-
 /// The pages of a list file in `tests/fixtures/xling` (one page file name a line, `#`
 /// comments), found under `root`'s `man1` / `man8` (or the file name's section): the
 /// rendered pages, and how many of the list this machine lacks or cannot render.
@@ -204,7 +210,11 @@ pub(super) fn listed_pages(list: &str, root: &Path, min_words: usize) -> (Vec<Pa
         .unwrap_or_default();
     let mut out = Vec::new();
     let mut missing = 0;
-    for name in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+    for name in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
         let found = ["man1", "man8"]
             .iter()
             .map(|s| root.join(s).join(name))

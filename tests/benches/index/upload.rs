@@ -5,7 +5,10 @@
 
 use std::time::{Duration, Instant};
 
-use llmops_index::analyzers::{self, ident::{ident_analyzer, join_analyzer}};
+use llmops_index::analyzers::{
+    self,
+    ident::{ident_analyzer, join_analyzer},
+};
 use llmops_index::chunker::{chunk, ChunkerConfig};
 use llmops_index::lexical::{ChunkDoc, Lexical};
 use llmops_tests::{ExtConn, ServerProc};
@@ -119,9 +122,15 @@ fn cost_rows() -> String {
     ] {
         let mut n = 0;
         let t = median_time(|| {
-            n = chunks.iter().map(|c| analyzers::count_tokens(&mut a, &c.text)).sum::<usize>();
+            n = chunks
+                .iter()
+                .map(|c| analyzers::count_tokens(&mut a, &c.text))
+                .sum::<usize>();
         });
-        rows.push_str(&format!("; {name} {:.0} ms ({n} tokens)", t.as_secs_f64() * 1000.0));
+        rows.push_str(&format!(
+            "; {name} {:.0} ms ({n} tokens)",
+            t.as_secs_f64() * 1000.0
+        ));
     }
     let docs = |chunks: &[llmops_index::chunker::Chunk]| -> Vec<ChunkDoc> {
         chunks

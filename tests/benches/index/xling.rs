@@ -116,7 +116,9 @@ fn zh_name_pairs(corpus: &[Page]) -> (Vec<(String, String)>, Vec<Page>) {
         else {
             continue;
         };
-        let Some(en) = man::page_file(&stem) else { continue };
+        let Some(en) = man::page_file(&stem) else {
+            continue;
+        };
         if !seen.insert(stem) {
             continue;
         }
@@ -233,8 +235,15 @@ pub(super) fn engine_over(
     let e = Engine::open(cfg, dense, None).expect("engine");
     let t = Instant::now();
     for (i, (name, text)) in docs.iter().enumerate() {
-        e.index_upload("bench", &format!("d{i}"), name, name, &format!("sha{i}"), text)
-            .expect("index");
+        e.index_upload(
+            "bench",
+            &format!("d{i}"),
+            name,
+            name,
+            &format!("sha{i}"),
+            text,
+        )
+        .expect("index");
     }
     let lex_time = t.elapsed();
     e.wait_idle(Duration::from_secs(7200));
@@ -281,7 +290,13 @@ pub(super) fn print_misses(e: &Engine, pairs: &[(String, String)]) {
 }
 
 /// The rows of one question set: lexical, dense, hybrid and the plain RRF baseline.
-pub(super) fn rows(out: &mut String, set: &str, label: &str, pairs: &[(String, String)], e: &Engine) {
+pub(super) fn rows(
+    out: &mut String,
+    set: &str,
+    label: &str,
+    pairs: &[(String, String)],
+    e: &Engine,
+) {
     for (mode_label, mode) in [
         ("lexical (BM25 + translation)", Mode::Lexical),
         ("dense (e5)", Mode::Dense),
@@ -347,7 +362,11 @@ pub fn bench(memo: &Arc<Memo>) -> (String, String) {
     }
     let p = pages();
     let mut docs = page_texts(&p.corpus);
-    docs.extend(OPS_FILES.iter().map(|(n, t)| (n.to_string(), t.to_string())));
+    docs.extend(
+        OPS_FILES
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string())),
+    );
     let t = Instant::now();
     let (_d, e, lex_time) = engine_over(Some(memo), &docs);
     let ready = t.elapsed();
@@ -361,8 +380,18 @@ pub fn bench(memo: &Arc<Memo>) -> (String, String) {
         ready.as_secs_f64(),
         e.stats().chunks as f64 / ready.as_secs_f64().max(1e-3)
     );
-    let same: Vec<(String, String)> = p.sample.iter().map(|(n, _, d)| (n.clone(), d.clone())).collect();
-    rows(&mut out, &format!("English NAME description -> English page ({})", same.len()), "dev", &same, &e);
+    let same: Vec<(String, String)> = p
+        .sample
+        .iter()
+        .map(|(n, _, d)| (n.clone(), d.clone()))
+        .collect();
+    rows(
+        &mut out,
+        &format!("English NAME description -> English page ({})", same.len()),
+        "dev",
+        &same,
+        &e,
+    );
     print_misses(&e, &same);
     let mut held = Vec::new();
     for (set, pairs, missing) in &p.sets {
@@ -406,7 +435,9 @@ pub fn bench(memo: &Arc<Memo>) -> (String, String) {
 fn zh_name_rows(out: &mut String, memo: &Arc<Memo>, docs: &[(String, String)], corpus: &[Page]) {
     let (zn, extra) = zh_name_pairs(corpus);
     if zn.is_empty() {
-        out.push_str("| Chinese NAME description -> English page | | skipped: manpages-zh missing | | | |\n");
+        out.push_str(
+            "| Chinese NAME description -> English page | | skipped: manpages-zh missing | | | |\n",
+        );
         return;
     }
     let zn_docs: Vec<(String, String)> = docs.iter().cloned().chain(page_texts(&extra)).collect();
@@ -452,7 +483,10 @@ fn zh_page_rows(out: &mut String, memo: &Arc<Memo>) {
     rows(out, &title, "dev", &zz, &ez);
     rows(
         out,
-        &format!("English NAME description of the same command -> Chinese page ({})", ez_pairs.len()),
+        &format!(
+            "English NAME description of the same command -> Chinese page ({})",
+            ez_pairs.len()
+        ),
         "dev",
         &ez_pairs,
         &ez,
@@ -464,7 +498,10 @@ fn zh_page_rows(out: &mut String, memo: &Arc<Memo>) {
     };
     rows(
         out,
-        &format!("English question -> Chinese page (`en_zh.tsv`, {}{missing})", en_zh.len()),
+        &format!(
+            "English question -> Chinese page (`en_zh.tsv`, {}{missing})",
+            en_zh.len()
+        ),
         "dev",
         &en_zh,
         &ez,

@@ -92,29 +92,28 @@ fn index_embed_e5_tokenizer_keeps_the_original_pieces() {
         (
             "数据库连接超时，请检查 proxy_read_timeout 设置",
             &[
-                6, 143054, 82960, 5230, 1898, 4, 9736, 28072, 502, 50878, 454, 39116, 454,
-                6032, 6056, 6, 56721,
+                6, 143054, 82960, 5230, 1898, 4, 9736, 28072, 502, 50878, 454, 39116, 454, 6032,
+                6056, 6, 56721,
             ],
         ),
         (
             "2026-11-20T03:14:07Z orders-api[2211]: WARN HikariPool-1 - Connection is not \
              available, request timed out after 30000ms.",
             &[
-                387, 4046, 36099, 1549, 618, 9513, 22635, 32682, 1511, 12989, 7, 9, 40897,
-                1065, 4015, 1662, 268, 12, 4336, 50456, 2673, 11488, 7192, 929, 5759, 20,
-                62448, 1830, 83, 959, 19882, 4, 50336, 1733, 71, 1810, 7103, 138, 28568, 4432,
-                5,
+                387, 4046, 36099, 1549, 618, 9513, 22635, 32682, 1511, 12989, 7, 9, 40897, 1065,
+                4015, 1662, 268, 12, 4336, 50456, 2673, 11488, 7192, 929, 5759, 20, 62448, 1830,
+                83, 959, 19882, 4, 50336, 1733, 71, 1810, 7103, 138, 28568, 4432, 5,
             ],
         ),
         (
             "sha256=9f86d081884c7d659a2feb8a03ac7b1c4ee11f2a5b0fbb3dc4c2e1d8a8f4b6cd \
              https://example.internal/a/b?c=1",
             &[
-                9638, 127892, 1369, 1126, 420, 15276, 71, 8318, 1819, 13903, 238, 966, 71,
-                189485, 11, 304, 2242, 275, 1019, 11, 9513, 2263, 966, 275, 418, 238, 617,
-                7039, 1662, 420, 304, 11, 758, 275, 2389, 420, 5125, 363, 71, 238, 617, 238,
-                304, 13, 418, 71, 1019, 11, 1019, 420, 617, 275, 910, 71574, 3975, 696, 3355,
-                11, 33209, 5, 10433, 6236, 64, 11, 64, 275, 32, 238, 33000,
+                9638, 127892, 1369, 1126, 420, 15276, 71, 8318, 1819, 13903, 238, 966, 71, 189485,
+                11, 304, 2242, 275, 1019, 11, 9513, 2263, 966, 275, 418, 238, 617, 7039, 1662, 420,
+                304, 11, 758, 275, 2389, 420, 5125, 363, 71, 238, 617, 238, 304, 13, 418, 71, 1019,
+                11, 1019, 420, 617, 275, 910, 71574, 3975, 696, 3355, 11, 33209, 5, 10433, 6236,
+                64, 11, 64, 275, 32, 238, 33000,
             ],
         ),
         (
@@ -168,18 +167,27 @@ fn index_embed_e5_kernels_match_the_baseline() {
     let sims = |m: &E5| -> Vec<Vec<f32>> {
         let d = m.embed(&docs, InputKind::Passage).expect("docs");
         let q = m.embed(&queries, InputKind::Query).expect("queries");
-        q.iter().map(|qv| d.iter().map(|dv| cos(qv, dv)).collect()).collect()
+        q.iter()
+            .map(|qv| d.iter().map(|dv| cos(qv, dv)).collect())
+            .collect()
     };
     let best = |row: &[f32]| (0..row.len()).max_by(|&a, &b| row[a].total_cmp(&row[b]));
     let base_sims = sims(&base);
-    for k in Kernel::available().into_iter().filter(|k| *k != Kernel::Baseline) {
+    for k in Kernel::available()
+        .into_iter()
+        .filter(|k| *k != Kernel::Baseline)
+    {
         let m = E5::load_with(&dir, k).expect("load");
         assert_eq!(m.kernel(), k);
         for kind in [InputKind::Passage, InputKind::Query] {
             let a = assert_same_vectors(&m, &base, &texts, kind, 0.999);
             let b = assert_same_vectors(&m, &base, &many, kind, 0.999);
             for (i, v) in a.iter().enumerate() {
-                assert!(cos(v, &b[i]) > 0.9999, "{}: text {i} alone vs in a call", k.name());
+                assert!(
+                    cos(v, &b[i]) > 0.9999,
+                    "{}: text {i} alone vs in a call",
+                    k.name()
+                );
             }
         }
         let mut moved = 0f32;
@@ -190,12 +198,21 @@ fn index_embed_e5_kernels_match_the_baseline() {
                 moved = moved.max((x - y).abs());
             }
         }
-        eprintln!("{}: query-passage similarities move by at most {moved:.5}", k.name());
+        eprintln!(
+            "{}: query-passage similarities move by at most {moved:.5}",
+            k.name()
+        );
         assert!(moved < 0.005, "{}: {moved}", k.name());
     }
-    assert_eq!(E5::load(&dir).expect("default").kernel(), Kernel::selected().expect("level"));
+    assert_eq!(
+        E5::load(&dir).expect("default").kernel(),
+        Kernel::selected().expect("level")
+    );
     // Neither the call size nor the job split changes a text's vector.
-    let small_jobs = E5::load(&dir).expect("load").with_batch_size(7).with_job_tokens(64);
+    let small_jobs = E5::load(&dir)
+        .expect("load")
+        .with_batch_size(7)
+        .with_job_tokens(64);
     let default = E5::load(&dir).expect("load");
     assert_same_vectors(&small_jobs, &default, &many, InputKind::Passage, 0.9999);
 }

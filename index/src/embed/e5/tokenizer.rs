@@ -328,7 +328,10 @@ fn parse_norm(map: &[u8], n: usize) -> Result<(Vec<u32>, Vec<u32>, Vec<u32>), In
     };
     for _ in 0..n {
         cp.push(u32_at(p)?);
-        let k = usize::from(*map.get(p + 4).ok_or_else(|| bad("normalisation map cut short"))?);
+        let k = usize::from(
+            *map.get(p + 4)
+                .ok_or_else(|| bad("normalisation map cut short"))?,
+        );
         p += 5;
         off.push(out.len() as u32);
         for _ in 0..k {

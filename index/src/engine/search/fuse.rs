@@ -7,8 +7,8 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::evidence::Evidence;
-use super::represent::{self, Weigh};
-use super::{head::Reads, Ranked};
+use super::represent::{self, Reads, Weigh};
+use super::Ranked;
 use crate::engine::Entry;
 use crate::rank::{self, RankParams, Scale};
 use crate::{chunk_id, IndexError};
@@ -175,13 +175,17 @@ impl<'a> Fused<'a> {
         let (p, ev) = (self.p, self.ev);
         let mut cands: HashMap<String, Cand> = HashMap::new();
         for (r, (k, id, score)) in best_per_file(&ev.lex).into_iter().enumerate() {
-            let e = cands.entry(k.clone()).or_insert_with(|| Cand::blank(&k, chunk_id(&k, 0)));
+            let e = cands
+                .entry(k.clone())
+                .or_insert_with(|| Cand::blank(&k, chunk_id(&k, 0)));
             e.fused += rank::placed(p, self.scales.0, score, r);
             e.bm25 = Some(score);
             e.chunk = id;
         }
         for (r, (k, id, cos)) in best_per_file(&ev.dense).into_iter().enumerate() {
-            let e = cands.entry(k.clone()).or_insert_with(|| Cand::blank(&k, chunk_id(&k, 0)));
+            let e = cands
+                .entry(k.clone())
+                .or_insert_with(|| Cand::blank(&k, chunk_id(&k, 0)));
             e.fused += ev.dense_weight(id) * rank::placed(p, self.scales.1, cos, r);
             e.dense = Some(self.dense_similarity(cos));
             if e.bm25.is_none() {
@@ -189,7 +193,9 @@ impl<'a> Fused<'a> {
             }
         }
         for (k, s) in &self.names {
-            let e = cands.entry(k.clone()).or_insert_with(|| Cand::blank(k, chunk_id(k, 0)));
+            let e = cands
+                .entry(k.clone())
+                .or_insert_with(|| Cand::blank(k, chunk_id(k, 0)));
             // A file-name match outranks content: `config.yaml` finds that file first.
             let part = p.name_part(*s);
             e.fused += part;
@@ -221,7 +227,10 @@ impl<'a> Fused<'a> {
             .iter()
             .filter_map(|h| {
                 let ids = self.per_key.get(h.0)?;
-                Some((h.0, ids.iter().map(|id| (*id, self.by_id[id].fused)).collect()))
+                Some((
+                    h.0,
+                    ids.iter().map(|id| (*id, self.by_id[id].fused)).collect(),
+                ))
             })
             .collect();
         let chosen = represent::choose(&head, &pooled, read, weigh, reads)?;
@@ -251,7 +260,11 @@ impl<'a> Fused<'a> {
                 continue;
             }
             let mut f = file.fused - file.fname_part;
-            for id in ids.iter().filter(|id| **id != file.chunk).take(per_file + 1) {
+            for id in ids
+                .iter()
+                .filter(|id| **id != file.chunk)
+                .take(per_file + 1)
+            {
                 let e = &self.by_id[id];
                 f *= self.p.extra_decay;
                 let mut c = Cand::blank(k, *id);

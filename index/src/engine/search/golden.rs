@@ -46,12 +46,15 @@ impl Embedder for Replay {
         Ok(texts
             .iter()
             .map(|t| {
-                self.stored.get(&(q, t.to_string())).cloned().unwrap_or_else(|| {
-                    if let Ok(mut m) = self.missing.lock() {
-                        m.push(format!("{kind:?}: {t}"));
-                    }
-                    vec![0.0; 384]
-                })
+                self.stored
+                    .get(&(q, t.to_string()))
+                    .cloned()
+                    .unwrap_or_else(|| {
+                        if let Ok(mut m) = self.missing.lock() {
+                            m.push(format!("{kind:?}: {t}"));
+                        }
+                        vec![0.0; 384]
+                    })
             })
             .collect())
     }
@@ -107,7 +110,10 @@ fn save(stored: &Stored, path: &Path) {
         buf.extend_from_slice(&(k.1.len() as u32).to_le_bytes());
         buf.extend_from_slice(k.1.as_bytes());
         buf.extend_from_slice(&scale.to_le_bytes());
-        buf.extend(v.iter().map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8 as u8));
+        buf.extend(
+            v.iter()
+                .map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8 as u8),
+        );
     }
     std::fs::write(path, buf).expect("write vectors.bin");
 }
@@ -124,7 +130,10 @@ fn load(path: &Path) -> Stored {
         i += 5 + n;
         let scale = f32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
         i += 4;
-        let v: Vec<f32> = b[i..i + 384].iter().map(|&x| f32::from(x as i8) * scale).collect();
+        let v: Vec<f32> = b[i..i + 384]
+            .iter()
+            .map(|&x| f32::from(x as i8) * scale)
+            .collect();
         i += 384;
         out.insert((q, text), crate::embed::normalize(v));
     }
@@ -157,13 +166,20 @@ fn run(embedder: Arc<dyn Embedder>) -> String {
     let (docs, queries) = corpus();
     let d = tempfile::tempdir().expect("tmp");
     let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(384));
-    let e = Engine::open(EngineConfig::new(d.path().join("index")), Some((embedder, store)), None)
-        .expect("open");
+    let e = Engine::open(
+        EngineConfig::new(d.path().join("index")),
+        Some((embedder, store)),
+        None,
+    )
+    .expect("open");
     for (i, (name, text)) in docs.iter().enumerate() {
         e.index_upload("s", &format!("f{i}"), name, name, &format!("sha{i}"), text)
             .expect("index");
     }
-    assert!(e.wait_idle(std::time::Duration::from_secs(120)), "embedding did not finish");
+    assert!(
+        e.wait_idle(std::time::Duration::from_secs(120)),
+        "embedding did not finish"
+    );
     let mut out = String::new();
     for q in &queries {
         for (mode, k) in [(Mode::Hybrid, 5), (Mode::Lexical, 3)] {
@@ -185,7 +201,8 @@ fn index_golden_ranking_of_the_ops_dev_set() {
     let vectors = data_dir().join("vectors.bin");
     let expected_path = data_dir().join("expected.txt");
     if mode == "record" {
-        let dir = crate::embed::e5::tests::e5_dir().expect("LLMOPS_GOLDEN=record needs the e5 model");
+        let dir =
+            crate::embed::e5::tests::e5_dir().expect("LLMOPS_GOLDEN=record needs the e5 model");
         let e5: Arc<dyn Embedder> = Arc::new(crate::embed::E5::load(&dir).expect("load e5"));
         let rec = Arc::new(Recording {
             inner: e5,
@@ -222,7 +239,10 @@ fn index_golden_ranking_of_the_ops_dev_set() {
         panic!(
             "the ranking moved ({} of {} results differ; LLMOPS_GOLDEN=update rewrites \
              expected.txt after an intended change):\n{}",
-            got.split("## ").zip(want.split("## ")).filter(|(g, w)| g != w).count(),
+            got.split("## ")
+                .zip(want.split("## "))
+                .filter(|(g, w)| g != w)
+                .count(),
             got.matches("## ").count(),
             moved.join("\n")
         );

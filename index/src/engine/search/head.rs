@@ -7,37 +7,12 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::evidence::Evidence;
 use super::fuse::Cand;
-use super::represent::{ReadChunks, Scores, Weigh};
+use super::represent::{ReadChunks, Reads, Weigh};
 use super::{answer, lower_name};
 use crate::analyzers::title;
 use crate::engine::{Entry, Hit, Mode};
-use crate::lexical::ChunkDoc;
 use crate::rank::{self, RankParams, SenseUnits, TypedWords};
 use crate::IndexError;
-
-/// Chunks read so far and the coverage and proximity of those scored: each chunk is read
-/// and scanned once per search.
-#[derive(Default)]
-pub(super) struct Reads {
-    pub texts: HashMap<u64, ChunkDoc>,
-    pub scores: Scores,
-}
-
-impl Reads {
-    /// Reads the chunks of `ids` not read yet.
-    pub fn fetch(&mut self, ids: impl Iterator<Item = u64>, read: ReadChunks) -> Result<(), IndexError> {
-        let mut want: Vec<u64> = ids.filter(|id| !self.texts.contains_key(id)).collect();
-        want.sort_unstable();
-        want.dedup();
-        if want.is_empty() {
-            return Ok(());
-        }
-        for c in read(&want)? {
-            self.texts.insert(c.chunk_id, c);
-        }
-        Ok(())
-    }
-}
 
 /// The question as the head weighs it.
 pub(super) struct Question {
@@ -61,7 +36,13 @@ pub(super) struct Question {
 }
 
 impl Question {
-    pub fn new(p: &RankParams, ev: &Evidence, simple: Vec<String>, tr_simple: &[String], mode: Mode) -> Question {
+    pub fn new(
+        p: &RankParams,
+        ev: &Evidence,
+        simple: Vec<String>,
+        tr_simple: &[String],
+        mode: Mode,
+    ) -> Question {
         let dense = mode == Mode::Dense;
         Question {
             snip: simple.iter().chain(tr_simple).cloned().collect(),
@@ -69,7 +50,11 @@ impl Question {
             senses: ev.senses.clone(),
             cw: if dense { 0.0 } else { p.coverage },
             // Proximity for English questions only.
-            pw: if dense || ev.cjk_query { 0.0 } else { p.proximity },
+            pw: if dense || ev.cjk_query {
+                0.0
+            } else {
+                p.proximity
+            },
             proximity_lines: p.proximity_lines,
             choices: p.choices,
             long_q: p.long_question(simple.len()),
@@ -129,9 +114,9 @@ pub(super) fn threshold(
     let mut rest = order.into_iter().peekable();
     loop {
         let mut next: Vec<Cand> = Vec::new();
-        while let Some(c) = rest.next_if(|c| {
-            next.len() < lim.batch || next.last().is_some_and(|l| l.fused == c.fused)
-        }) {
+        while let Some(c) = rest
+            .next_if(|c| next.len() < lim.batch || next.last().is_some_and(|l| l.fused == c.fused))
+        {
             next.push(c);
         }
         if next.is_empty() {
@@ -154,7 +139,9 @@ pub(super) fn threshold(
             let lines = (shot.1, shot.2);
             c.snippet = Some(shot);
             let ranges = shown.entry(c.key.clone()).or_default();
-            if ranges.len() >= lim.per_file || ranges.iter().any(|r| r.0 <= lines.1 && lines.0 <= r.1) {
+            if ranges.len() >= lim.per_file
+                || ranges.iter().any(|r| r.0 <= lines.1 && lines.0 <= r.1)
+            {
                 continue;
             }
             ranges.push(lines);
@@ -170,7 +157,14 @@ pub(super) fn threshold(
 
 /// A read candidate's coverage, proximity and similarity (`abs`); whether it passes the
 /// threshold.
-fn similarity(c: &mut Cand, q: &Question, weigh: &Weigh, reads: &mut Reads, name: &str, threshold: f32) -> bool {
+fn similarity(
+    c: &mut Cand,
+    q: &Question,
+    weigh: &Weigh,
+    reads: &mut Reads,
+    name: &str,
+    threshold: f32,
+) -> bool {
     // The file's name is the chunk's context (`rank::ChunkWords`).
     (c.cov, c.prox) = match reads.texts.get(&c.chunk) {
         Some(ch) => weigh.cov_prox(&mut reads.scores, ch, name),
@@ -179,9 +173,8 @@ fn similarity(c: &mut Cand, q: &Question, weigh: &Weigh, reads: &mut Reads, name
     if let Some(score) = c.bm25 {
         c.lexical = Some(q.p.lexical_similarity(c.cov, score / q.bm25_max));
     }
-    let content = q
-        .p
-        .content_similarity(c.lexical.unwrap_or(0.0), c.dense.unwrap_or(0.0));
+    let content =
+        q.p.content_similarity(c.lexical.unwrap_or(0.0), c.dense.unwrap_or(0.0));
     c.abs = c.fname.max(content).min(1.0);
     // Written as a negated `<`, so a similarity that is not a number passes, as before.
     !(c.fname.max(content * q.long_q) < threshold)
@@ -202,7 +195,12 @@ pub(super) fn order(kept: &mut [Cand], q: &Question) {
 
 /// The hits: file, snippet, similarity (never increasing down the list), how it matched
 /// and the line that answers (where the question's words were weighed).
-pub(super) fn hits(kept: Vec<Cand>, catalog: &BTreeMap<String, Entry>, reads: &Reads, q: &Question) -> Vec<Hit> {
+pub(super) fn hits(
+    kept: Vec<Cand>,
+    catalog: &BTreeMap<String, Entry>,
+    reads: &Reads,
+    q: &Question,
+) -> Vec<Hit> {
     let covered = |w: &rank::ChunkWords| q.covered(w);
     let mut out = Vec::with_capacity(kept.len());
     let mut cap = 1.0f32;

@@ -7,11 +7,39 @@ use std::collections::HashMap;
 
 use crate::analyzers::title;
 use crate::lexical::ChunkDoc;
-use super::head::Reads;
 use crate::rank;
+use crate::IndexError;
 
 /// Reads stored chunks by id (`Lexical::chunks_by_id`).
 pub(super) type ReadChunks<'a> = &'a dyn Fn(&[u64]) -> Result<Vec<ChunkDoc>, crate::IndexError>;
+
+/// Chunks read so far and the coverage and proximity of those scored: each chunk is read
+/// and scanned once per search.
+#[derive(Default)]
+pub(super) struct Reads {
+    pub texts: HashMap<u64, ChunkDoc>,
+    pub scores: Scores,
+}
+
+impl Reads {
+    /// Reads the chunks of `ids` not read yet.
+    pub fn fetch(
+        &mut self,
+        ids: impl Iterator<Item = u64>,
+        read: ReadChunks,
+    ) -> Result<(), IndexError> {
+        let mut want: Vec<u64> = ids.filter(|id| !self.texts.contains_key(id)).collect();
+        want.sort_unstable();
+        want.dedup();
+        if want.is_empty() {
+            return Ok(());
+        }
+        for c in read(&want)? {
+            self.texts.insert(c.chunk_id, c);
+        }
+        Ok(())
+    }
+}
 
 /// The question's words as the head weighs them: coverage (`covered`), its weight `cw`
 /// and proximity's `pw` (0 when proximity is off for the question) over windows of
@@ -207,12 +235,10 @@ mod tests {
                 cache.scores.clear();
                 let pooled = HashMap::from([(key, pooled)]);
                 let files = [(key, current, name.to_string())];
-                with_weigh(q, |w| {
-                    choose(&files, &pooled, &read, w, &mut cache)
-                })
-                .expect("choose")
-                .get(key)
-                .copied()
+                with_weigh(q, |w| choose(&files, &pooled, &read, w, &mut cache))
+                    .expect("choose")
+                    .get(key)
+                    .copied()
             };
         // Chunk 1 is BM25's first (own 1.5) and covers `status`; 2 and 3 cover `timeout`,
         // 2 with more evidence. The name `web.conf` holds neither word: equal coverage
