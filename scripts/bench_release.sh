@@ -27,7 +27,7 @@ body="| what | result |
 | \`llmops-server\` | $(mib "$server") MiB ($server bytes) |
 | \`llmops-tui\` | $(mib "$tui") MiB ($tui bytes) |
 
-The release profile (Cargo.toml) keeps no debug info in the shipped binaries and strips their symbols; a panic still names its file and line. The machine is shared: the build time moves with the other work on it (the load averages above)."
+The release profile (Cargo.toml) builds the shipped binaries without debug info (cargo strips it; symbol names stay for backtraces); a panic still names its file and line. The machine is shared: the build time moves with the other work on it (the load averages above)."
 CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}" cargo run --quiet -p llmops-tests --bin bench_section -- \
     release-build "Release build: time and binary sizes" "scripts/bench_release.sh (cold cargo build --release --bins)" <<<"$body"
 echo "bench: release build ${secs}s, llmops-server $server bytes, llmops-tui $tui bytes"

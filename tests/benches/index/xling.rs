@@ -322,8 +322,11 @@ struct Pages {
     corpus: Vec<Page>,
     sample: Vec<Page>,
     sample_missing: usize,
-    sets: Vec<(&'static XSet, Vec<(String, String)>, usize)>,
+    sets: Vec<SetPairs>,
 }
+
+/// A set, its (page, question) pairs found on this machine, and how many were missing.
+type SetPairs = (&'static XSet, Vec<(String, String)>, usize);
 
 fn pages() -> Pages {
     let (sample, sample_missing) = man::listed_pages("pages.txt", Path::new("/usr/share/man"), 2);

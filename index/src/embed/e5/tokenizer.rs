@@ -317,8 +317,11 @@ impl Tokenizer {
     }
 }
 
+/// The parsed normalisation map: code points, offsets into the replacements, replacements.
+type NormMap = (Vec<u32>, Vec<u32>, Vec<u32>);
+
 /// The normalisation map: (code point u32, count u8, count replacement code points u32).
-fn parse_norm(map: &[u8], n: usize) -> Result<(Vec<u32>, Vec<u32>, Vec<u32>), IndexError> {
+fn parse_norm(map: &[u8], n: usize) -> Result<NormMap, IndexError> {
     let (mut cp, mut off, mut out) = (Vec::with_capacity(n), Vec::with_capacity(n + 1), vec![]);
     let mut p = 0usize;
     let u32_at = |p: usize| -> Result<u32, IndexError> {

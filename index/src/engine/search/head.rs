@@ -148,7 +148,7 @@ pub(super) fn threshold(
             kept.push(c);
         }
         let last = kept.last().map(|c| c.fused);
-        if kept.len() >= lim.top_k && rest.peek().map_or(true, |c| Some(c.fused) != last) {
+        if kept.len() >= lim.top_k && rest.peek().is_none_or(|c| Some(c.fused) != last) {
             break;
         }
     }
@@ -176,8 +176,9 @@ fn similarity(
     let content =
         q.p.content_similarity(c.lexical.unwrap_or(0.0), c.dense.unwrap_or(0.0));
     c.abs = c.fname.max(content).min(1.0);
-    // Written as a negated `<`, so a similarity that is not a number passes, as before.
-    !(c.fname.max(content * q.long_q) < threshold)
+    // A similarity that is not a number passes (a NaN is not below the threshold).
+    let sim = c.fname.max(content * q.long_q);
+    sim.partial_cmp(&threshold) != Some(std::cmp::Ordering::Less)
 }
 
 /// The head in its final order: fused score plus the question's coverage and proximity;
