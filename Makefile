@@ -10,8 +10,8 @@ LISTEN ?= 127.0.0.1:9999
 run: release setup
 	@scripts/run.sh "$(DATA_DIR)" "$(LISTEN)"
 
-## setup: idempotent: data dir layout and the embedding models (multilingual e5, the
-## default, and MiniLM), each skipped when present
+## setup: idempotent: data dir layout and the embedding model (multilingual e5), skipped
+## when present
 setup:
 	@scripts/setup.sh "$(DATA_DIR)"
 
@@ -78,14 +78,19 @@ lint: cycles
 fmt:
 	$(CARGO) fmt --all
 
-## fuzz-build / fuzz: the NPLT decoder fuzz target (needs `cargo install cargo-fuzz` and a
-## nightly toolchain; not part of CI). `make fuzz FUZZ_SECS=60` runs it for a while.
+## fuzz-build / fuzz: the fuzz targets (cargo-fuzz on the nightly toolchain, installed on
+## first use; not part of CI): `decode` (the NPLT decoder) and `tokenize` (the chunker and
+## e5's tokenizer on any bytes; reads the model `make setup` installs). Each runs for
+## FUZZ_SECS seconds: `make fuzz FUZZ_SECS=60`.
 FUZZ_SECS ?= 30
+FUZZ_TARGETS ?= decode tokenize
 fuzz-build:
-	cd fuzz && $(CARGO) +nightly fuzz build decode
+	@command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz --locked
+	cd fuzz && for t in $(FUZZ_TARGETS); do $(CARGO) +nightly fuzz build $$t || exit 1; done
 
-fuzz:
-	cd fuzz && $(CARGO) +nightly fuzz run decode -- -max_total_time=$(FUZZ_SECS)
+fuzz: setup fuzz-build
+	cd fuzz && for t in $(FUZZ_TARGETS); do \
+		$(CARGO) +nightly fuzz run $$t -- -max_total_time=$(FUZZ_SECS) || exit 1; done
 
 clean:
 	$(CARGO) clean

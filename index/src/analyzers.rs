@@ -207,6 +207,16 @@ pub fn english_stem(word: &str) -> String {
 }
 
 /// Distinct tokens of `text` under `analyzer`, in order, at most `limit`.
+/// How many tokens `analyzer` makes of `text` (the index bench times each analyzer so).
+pub fn count_tokens(analyzer: &mut TextAnalyzer, text: &str) -> usize {
+    let mut s = analyzer.token_stream(text);
+    let mut n = 0;
+    while s.advance() {
+        n += 1;
+    }
+    n
+}
+
 pub fn tokens(analyzer: &mut TextAnalyzer, text: &str, limit: usize) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut s = analyzer.token_stream(text);

@@ -6,8 +6,9 @@
 /// Chunk size limits, in approximate tokens.
 #[derive(Debug, Clone, Copy)]
 pub struct ChunkerConfig {
-    /// Hard limit per chunk. MiniLM sees 256 word pieces; the estimate is kept well below
-    /// that so [CLS]/[SEP] and estimation error still fit.
+    /// Hard limit per chunk. e5 reads 512 tokens a window (longer texts are windowed); the
+    /// estimate is kept well below that so the prefix, the special tokens and estimation
+    /// error still fit in one window.
     pub max_tokens: f32,
     /// How much of the previous chunk's tail the next chunk repeats.
     pub overlap_tokens: f32,

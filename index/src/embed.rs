@@ -1,23 +1,13 @@
 //! Dense embedders behind one trait: multilingual-e5-small in-process (`embed/e5.rs`, the
-//! default), the local all-MiniLM-L6-v2 (candle, CPU, mean pooling +
-//! L2 normalisation, inputs truncated at 256 word pieces) and any OpenAI-compatible
-//! `/v1/embeddings` endpoint. Both are blocking: call them from blocking threads only.
-
-use std::path::Path;
-
-use candle_core::{DType, Device, Tensor};
-use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config as BertConfig};
-use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
+//! default) and any OpenAI-compatible `/v1/embeddings` endpoint. Both are blocking: call
+//! them from blocking threads only.
 
 use crate::IndexError;
 
 pub mod e5;
-pub mod e5_static;
 pub mod log_text;
 pub mod passage_cache;
-pub use e5::{E5Kernels, E5};
-pub use e5_static::StaticE5;
+pub use e5::E5;
 pub use passage_cache::{CacheStats, CachedPassages};
 
 /// What a text is embedded as (some models, e5 for one, want a prefix per kind).
@@ -55,134 +45,12 @@ pub trait Embedder: Send + Sync {
     }
 }
 
-/// The directory layout `make setup` produces.
-pub const MINILM_DIR: &str = "all-MiniLM-L6-v2";
-/// MiniLM was trained on up to 256 word pieces; tokenizer.json ships with 128.
-pub const MINILM_MAX_TOKENS: usize = 256;
-
-pub struct MiniLm {
-    model: BertModel,
-    tokenizer: Tokenizer,
-    unk_id: Option<u32>,
-    dim: usize,
-}
-
-fn candle_err(e: candle_core::Error) -> IndexError {
-    IndexError::Embed(e.to_string())
-}
-
-impl MiniLm {
-    /// Loads `model.safetensors`, `tokenizer.json` and `config.json` from `dir`.
-    pub fn load(dir: &Path) -> Result<MiniLm, IndexError> {
-        let need = ["model.safetensors", "tokenizer.json", "config.json"];
-        if let Some(missing) = need.iter().find(|n| !dir.join(n).is_file()) {
-            return Err(IndexError::ModelMissing(format!(
-                "{} not found (run `make setup`)",
-                dir.join(missing).display()
-            )));
-        }
-        let cfg_text = std::fs::read_to_string(dir.join("config.json"))?;
-        let cfg: BertConfig = serde_json::from_str(&cfg_text)
-            .map_err(|e| IndexError::Embed(format!("config.json: {e}")))?;
-        let weights = std::fs::read(dir.join("model.safetensors"))?;
-        let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu)
-            .map_err(candle_err)?;
-        let model = BertModel::load(vb, &cfg).map_err(candle_err)?;
-        let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json"))
-            .map_err(|e| IndexError::Embed(format!("tokenizer.json: {e}")))?;
-        tokenizer
-            .with_truncation(Some(TruncationParams {
-                max_length: MINILM_MAX_TOKENS,
-                ..Default::default()
-            }))
-            .map_err(|e| IndexError::Embed(e.to_string()))?;
-        tokenizer.with_padding(Some(PaddingParams {
-            strategy: PaddingStrategy::BatchLongest,
-            ..Default::default()
-        }));
-        let unk_id = tokenizer.token_to_id("[UNK]");
-        Ok(MiniLm {
-            model,
-            tokenizer,
-            unk_id,
-            dim: cfg.hidden_size,
-        })
-    }
-
-    fn forward(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, IndexError> {
-        let enc = self
-            .tokenizer
-            .encode_batch(texts.to_vec(), true)
-            .map_err(|e| IndexError::Embed(e.to_string()))?;
-        let n = enc.len();
-        let len = enc.first().map(|e| e.get_ids().len()).unwrap_or(0);
-        let mut ids = Vec::with_capacity(n * len);
-        let mut mask = Vec::with_capacity(n * len);
-        let mut types = Vec::with_capacity(n * len);
-        for e in &enc {
-            ids.extend_from_slice(e.get_ids());
-            mask.extend_from_slice(e.get_attention_mask());
-            types.extend_from_slice(e.get_type_ids());
-        }
-        let dev = Device::Cpu;
-        let ids = Tensor::from_vec(ids, (n, len), &dev).map_err(candle_err)?;
-        let mask = Tensor::from_vec(mask, (n, len), &dev).map_err(candle_err)?;
-        let types = Tensor::from_vec(types, (n, len), &dev).map_err(candle_err)?;
-        let out = self
-            .model
-            .forward(&ids, &types, Some(&mask))
-            .map_err(candle_err)?;
-        // Mean pooling over real tokens, then L2 normalisation (sentence-transformers).
-        let m = mask
-            .to_dtype(DType::F32)
-            .and_then(|m| m.unsqueeze(2))
-            .map_err(candle_err)?;
-        let summed = out
-            .broadcast_mul(&m)
-            .and_then(|x| x.sum(1))
-            .map_err(candle_err)?;
-        let counts = m
-            .sum(1)
-            .and_then(|c| c.clamp(1e-9, f64::MAX))
-            .map_err(candle_err)?;
-        let mean = summed.broadcast_div(&counts).map_err(candle_err)?;
-        let rows: Vec<Vec<f32>> = mean.to_vec2().map_err(candle_err)?;
-        Ok(rows.into_iter().map(normalize).collect())
-    }
-}
-
 pub fn normalize(mut v: Vec<f32>) -> Vec<f32> {
     let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
     if n > 0.0 {
         v.iter_mut().for_each(|x| *x /= n);
     }
     v
-}
-
-impl Embedder for MiniLm {
-    fn fingerprint(&self) -> String {
-        format!("all-MiniLM-L6-v2/{}", self.dim)
-    }
-    fn dim(&self) -> usize {
-        self.dim
-    }
-    fn embed(&self, texts: &[&str], _kind: InputKind) -> Result<Vec<Vec<f32>>, IndexError> {
-        if texts.is_empty() {
-            return Ok(vec![]);
-        }
-        self.forward(texts)
-    }
-    fn coverage(&self, text: &str) -> f32 {
-        let Ok(enc) = self.tokenizer.encode(text, false) else {
-            return 0.0;
-        };
-        let ids = enc.get_ids();
-        if ids.is_empty() {
-            return 0.0;
-        }
-        let unk = ids.iter().filter(|&&i| Some(i) == self.unk_id).count();
-        1.0 - unk as f32 / ids.len() as f32
-    }
 }
 
 /// Settings of an OpenAI-compatible embeddings endpoint.
@@ -332,7 +200,7 @@ impl Embedder for HashEmbedder {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use std::path::PathBuf;
+    use std::path::{Path, PathBuf};
 
     /// A model dir from `make setup` (`env` overrides `storage/models/NAME`) when `file` is
     /// in it, or None (with the reason printed) outside CI. In CI the model must be there:
@@ -355,49 +223,8 @@ pub(crate) mod tests {
         None
     }
 
-    pub fn model_dir() -> Option<PathBuf> {
-        setup_model_dir("LLMOPS_MODEL_DIR", MINILM_DIR, "model.safetensors")
-    }
-
     pub(crate) fn cos(a: &[f32], b: &[f32]) -> f32 {
         a.iter().zip(b).map(|(x, y)| x * y).sum()
-    }
-
-    #[test]
-    fn index_embed_minilm_semantics_and_coverage() {
-        let Some(dir) = model_dir() else { return };
-        let m = MiniLm::load(&dir).expect("load");
-        assert_eq!(m.dim(), 384);
-        let v = m
-            .embed(
-                &[
-                    "How do I restart the web server?",
-                    "Reboot nginx with systemctl restart nginx",
-                    "The cat sat on the mat",
-                ],
-                InputKind::Passage,
-            )
-            .expect("embed");
-        for x in &v {
-            let n: f32 = x.iter().map(|a| a * a).sum();
-            assert!((n - 1.0).abs() < 1e-3);
-        }
-        assert!(cos(&v[0], &v[1]) > cos(&v[0], &v[2]) + 0.1);
-        // Batched equals single (padding must not leak into the mean).
-        let single = m
-            .embed(&["The cat sat on the mat"], InputKind::Passage)
-            .expect("e");
-        assert!(cos(&single[0], &v[2]) > 0.999);
-        assert!(m.coverage("restart the server") > 0.99);
-        assert!(m.coverage("重启服务器数据库") < 0.8);
-        // Long input is truncated, not an error.
-        let long = "word ".repeat(2000);
-        assert_eq!(
-            m.embed(&[long.as_str()], InputKind::Passage)
-                .expect("long")
-                .len(),
-            1
-        );
     }
 
     /// A one-file OpenAI-compatible endpoint: answers every POST with one vector per input
@@ -482,15 +309,5 @@ pub(crate) mod tests {
             bodies[1].contains("\"model\":\"embedding-3\""),
             "{bodies:?}"
         );
-    }
-
-    #[test]
-    fn index_embed_missing_model_is_a_clear_error() {
-        let d = tempfile::tempdir().expect("tmp");
-        match MiniLm::load(d.path()) {
-            Err(IndexError::ModelMissing(m)) => assert!(m.contains("make setup")),
-            Err(e) => panic!("wrong error {e}"),
-            Ok(_) => panic!("loaded from an empty dir"),
-        }
     }
 }

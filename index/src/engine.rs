@@ -144,13 +144,8 @@ pub struct EngineConfig {
     pub per_file: usize,
     /// Query translation (`analyzers/translate.rs`): glossary and dictionary by default.
     pub translator: crate::analyzers::translate::Translator,
-    /// Weight of dense votes for English (non-CJK) chunks on a Chinese question (hybrid
-    /// search; 1 = as for Chinese chunks). Default `rank::CROSS_DENSE_WEIGHT`.
-    pub cross_dense: f32,
-    /// Weight of a head result's query coverage (the share of the query's words, or of its
-    /// translation's, in the chunk) added to its fused score before the final order
-    /// (`rank::COVERAGE_WEIGHT`; 0: fused score alone).
-    pub coverage_weight: f32,
+    /// Every weight of the ranking (`rank::RankParams`).
+    pub rank: crate::rank::RankParams,
 }
 
 impl EngineConfig {
@@ -163,8 +158,7 @@ impl EngineConfig {
             embed_backoff: Duration::from_millis(500),
             per_file: 3,
             translator: Default::default(),
-            cross_dense: crate::rank::CROSS_DENSE_WEIGHT,
-            coverage_weight: crate::rank::COVERAGE_WEIGHT,
+            rank: crate::rank::RankParams::default(),
         }
     }
 }
@@ -219,7 +213,7 @@ impl Engine {
         dense_off: Option<String>,
     ) -> Result<Arc<Engine>, IndexError> {
         std::fs::create_dir_all(&cfg.dir)?;
-        let lexical = Lexical::open(&cfg.dir.join("lexical"))?;
+        let lexical = Lexical::open(&cfg.dir.join("lexical"))?.with_params(cfg.rank.clone());
         Self::build(cfg, lexical, dense, dense_off)
     }
 
@@ -229,12 +223,8 @@ impl Engine {
         dense: Option<DenseParts>,
     ) -> Result<Arc<Engine>, IndexError> {
         std::fs::create_dir_all(&cfg.dir)?;
-        Self::build(
-            cfg,
-            Lexical::in_memory()?,
-            dense,
-            Some("no embedder".into()),
-        )
+        let lexical = Lexical::in_memory()?.with_params(cfg.rank.clone());
+        Self::build(cfg, lexical, dense, Some("no embedder".into()))
     }
 
     fn build(

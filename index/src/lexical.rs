@@ -20,6 +20,7 @@ use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
 use crate::analyzers::{self, BIGRAM, EN, IDENT, IDENT_JOIN, ZH};
+use crate::rank::RankParams;
 use crate::IndexError;
 
 mod chunk_doc;
@@ -74,21 +75,6 @@ struct Fields {
     context: Field,
 }
 
-/// Boost of a query's whole identifier: the exact `proxy_read_timeout` outranks prose
-/// that merely has its words.
-const IDENT_WHOLE_BOOST: f32 = 1.0;
-/// Boost of a query word matching a word inside an indexed identifier: found, but below the
-/// same word as a word.
-const IDENT_WORD_BOOST: f32 = 0.5;
-/// Boost of the query's adjacent words joined matching an identifier's joined words
-/// (`read timeout` and `readTimeout`): the words side by side in a name, as typed.
-const IDENT_JOIN_BOOST: f32 = 2.0;
-/// Boost of a glossary translation of a query term: it finds the other language's text,
-/// but the words the user typed weigh more.
-const TR_BOOST: f32 = 0.7;
-/// Share of a translated word's other matching alternatives added to its best one.
-const TR_TIE_BREAKER: f32 = 0.1;
-
 pub struct Lexical {
     index: Index,
     writer: Mutex<IndexWriter<IndexedChunk>>,
@@ -101,6 +87,8 @@ pub struct Lexical {
     seen: Mutex<Vec<tantivy::index::SegmentId>>,
     /// The CJK chunks of the current searcher generation (`cjk_chunks`).
     cjk: language::CjkCache,
+    /// The query's clause boosts (`RankParams`'s lexical part).
+    p: RankParams,
 }
 
 const MAX_QUERY_TOKENS: usize = 48;
@@ -109,8 +97,7 @@ const MAX_QUERY_TOKENS: usize = 48;
 /// one occurrence in a chunk of average length. The identifier field of most chunks is
 /// nearly empty, so BM25's length norm sank a config chunk full of keys: `timeout` in
 /// nginx.conf's block of `*_timeout` keys scored a fifth of one key alone (test
-/// `index_lexical_identifier_words_score_by_presence`). xling bench, session 21: the ops
-/// sets among the man pages recall@3 +1 question on three of six, MRR up on all six.
+/// `index_lexical_identifier_words_score_by_presence`).
 fn presence_query(term: Term, boost: f32, idf: f32) -> Box<dyn Query> {
     let score = boost * idf;
     let q = TermQuery::new(term, IndexRecordOption::Basic);
@@ -288,7 +275,7 @@ impl Lexical {
         // thread; tantivy's floor is 15): the budget is heap held while a file is indexed.
         // One merge at a time (tantivy runs up to 4): a merge reads its segments through
         // mapped files, which count in the server's RSS while it runs, so concurrent merges
-        // after a burst of uploads added up (issue 16); two cores cannot run four anyway.
+        // after a burst of uploads added up; two cores cannot run four anyway.
         let writer: IndexWriter<IndexedChunk> = index.writer_with_options(
             tantivy::indexer::IndexWriterOptions::builder()
                 .num_worker_threads(2)
@@ -307,8 +294,8 @@ impl Lexical {
         policy.set_del_docs_ratio_before_merge(0.5);
         // Segments above this many chunks are not merged further: a merge reads its inputs
         // through mapped files (counted in RSS while it runs), and without a cap the last
-        // merges of a large upload burst read the whole index at once (issue 16: 180 MB
-        // mapped at the end of 30 concurrent 9 MB uploads). 50k chunks is about 25 MB of
+        // merges of a large upload burst read the whole index at once (180 MB mapped at the
+        // end of 30 concurrent 9 MB uploads). 50k chunks is about 25 MB of
         // text; a merge reads at most three such segments.
         policy.set_max_docs_before_merge(MAX_MERGED_CHUNKS);
         writer.set_merge_policy(Box::new(policy));
@@ -330,7 +317,14 @@ impl Lexical {
             ),
             seen: Mutex::default(),
             cjk: Default::default(),
+            p: RankParams::default(),
         })
+    }
+
+    /// The same index with the ranking's query boosts set (`EngineConfig::rank`).
+    pub fn with_params(mut self, p: RankParams) -> Lexical {
+        self.p = p;
+        self
     }
 
     /// Replaces all chunks of `doc_key` with `chunks`, commits and reloads the reader, so
@@ -532,25 +526,26 @@ impl Lexical {
         // Bigrams repeat what jieba words say in a coarser way: weigh them lower.
         // (field, tokens, boost, the translation's field, identifier words: either
         // grammatical number, scored by presence (`presence_query`))
+        let p = &self.p;
         for (field, toks, boost, translated, words) in [
             (self.f.zh, &qt.zh, 1.0f32, None, false),
-            (self.f.bigram, &qt.bigram, 0.6, None, false),
+            (self.f.bigram, &qt.bigram, p.bigram, None, false),
             (self.f.en, &qt.en, 1.0, None, false),
-            (self.f.ident, &qt.ident, IDENT_WHOLE_BOOST, None, false),
-            (self.f.ident, &qt.ident_words, IDENT_WORD_BOOST, None, true),
-            (self.f.en, &qt.tr_en, TR_BOOST, Some(TrField::En), false),
+            (self.f.ident, &qt.ident, p.ident_whole, None, false),
+            (self.f.ident, &qt.ident_words, p.ident_word, None, true),
+            (self.f.en, &qt.tr_en, p.translated, Some(TrField::En), false),
             (
                 self.f.ident,
                 &qt.tr_ident_words,
-                TR_BOOST * IDENT_WORD_BOOST,
+                p.translated * p.ident_word,
                 Some(TrField::IdentWord),
                 true,
             ),
-            (self.f.zh, &qt.tr_zh, TR_BOOST, Some(TrField::Zh), false),
+            (self.f.zh, &qt.tr_zh, p.translated, Some(TrField::Zh), false),
             (
                 self.f.bigram,
                 &qt.tr_bigram,
-                TR_BOOST * 0.6,
+                p.translated * p.bigram,
                 Some(TrField::Bigram),
                 false,
             ),
@@ -604,8 +599,8 @@ impl Lexical {
         // The same joined form as one word of prose or of a key written without separators
         // (`stop wait secs` and `stopwaitsecs`, `max memory` and `maxmemory`), scored the
         // same way; one clause with the identifier match, so `readTimeout` (in both
-        // fields) counts once. As BM25 (one typed word's score) it cost a man page at 3
-        // (xling bench, English NAME 0.923 -> 0.920); scored by presence it did not.
+        // fields) counts once. By presence, not BM25: a prose word's BM25 score for a key
+        // written as one word lifted pages that merely repeat it.
         // A translation's joined forms (`最大内存` -> `maxmemory`) at their weight.
         for form in &qt.ident_joined {
             // The joined form with its last word in the other number too (`max connection`
@@ -623,7 +618,7 @@ impl Lexical {
             for term in terms {
                 let df = searcher.doc_freq(&term).unwrap_or(0);
                 if df > 0 {
-                    let boost = IDENT_JOIN_BOOST * form.weight;
+                    let boost = p.ident_join * form.weight;
                     alts.push(presence_query(term, boost, bm25_idf(df, docs)));
                 }
             }
@@ -641,10 +636,10 @@ impl Lexical {
                 .iter()
                 .map(|(field, t, w)| {
                     let (f, boost) = match field {
-                        TrField::En => (self.f.en, TR_BOOST),
-                        TrField::IdentWord => (self.f.ident, TR_BOOST * IDENT_WORD_BOOST),
-                        TrField::Zh => (self.f.zh, TR_BOOST),
-                        TrField::Bigram => (self.f.bigram, TR_BOOST * 0.6),
+                        TrField::En => (self.f.en, p.translated),
+                        TrField::IdentWord => (self.f.ident, p.translated * p.ident_word),
+                        TrField::Zh => (self.f.zh, p.translated),
+                        TrField::Bigram => (self.f.bigram, p.translated * p.bigram),
                     };
                     let term = Term::from_field_text(f, t);
                     let i = idf(&term);
@@ -669,7 +664,10 @@ impl Lexical {
                 .collect();
             should.push((
                 Occur::Should,
-                Box::new(DisjunctionMaxQuery::with_tie_breaker(alts, TR_TIE_BREAKER)),
+                Box::new(DisjunctionMaxQuery::with_tie_breaker(
+                    alts,
+                    p.translated_tie,
+                )),
             ));
         }
         BooleanQuery::new(should)

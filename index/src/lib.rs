@@ -8,6 +8,7 @@ pub mod chunker;
 pub mod cpu;
 pub mod embed;
 pub mod engine;
+pub mod kernels;
 pub mod lexical;
 pub mod rank;
 pub mod vectors;

@@ -177,7 +177,7 @@ impl Default for UploadGuard {
 /// Index settings: embedder, model files, vector store, result threshold.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IndexConfig {
-    /// `e5`, `minilm`, `openai` or `none`.
+    /// `e5`, `openai` or `none`.
     pub embedder: String,
     pub model_dir: Option<PathBuf>,
     /// `in-process` or `chroma`.
@@ -491,12 +491,9 @@ impl Config {
                 "analyze_max_bytes must be at least 1".into(),
             ));
         }
-        if !matches!(
-            self.index.embedder.as_str(),
-            "e5" | "minilm" | "openai" | "none"
-        ) {
+        if !matches!(self.index.embedder.as_str(), "e5" | "openai" | "none") {
             return Err(ConfigError::Invalid(format!(
-                "embedder must be e5, minilm, openai or none: {}",
+                "embedder must be e5, openai or none: {}",
                 self.index.embedder
             )));
         }
@@ -639,11 +636,9 @@ impl Config {
     /// The local model's files.
     pub fn model_dir(&self) -> PathBuf {
         self.index.model_dir.clone().unwrap_or_else(|| {
-            let name = match self.index.embedder.as_str() {
-                "minilm" => "all-MiniLM-L6-v2",
-                _ => "multilingual-e5-small-q4",
-            };
-            self.data_dir.join("models").join(name)
+            self.data_dir
+                .join("models")
+                .join("multilingual-e5-small-q4")
         })
     }
 }

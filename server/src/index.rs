@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use llmops_index::embed::{CachedPassages, Embedder, HttpEmbedder, HttpEmbedderConfig, MiniLm, E5};
+use llmops_index::embed::{CachedPassages, Embedder, HttpEmbedder, HttpEmbedderConfig, E5};
 use llmops_index::vectors::{ChromaStore, InProcessStore, VectorStore};
 use llmops_index::{Engine, EngineConfig, Mode, Progress, Scope, State, SysFile};
 use protocol::{Message, UploadStatus};
@@ -529,7 +529,6 @@ fn load_dense(cfg: &Config) -> Result<llmops_index::DenseParts, String> {
                 .map_err(|e| format!("embedding endpoint unusable: {e}"))?,
             )
         }
-        "minilm" => Arc::new(MiniLm::load(&cfg.model_dir()).map_err(|e| e.to_string())?),
         _ => Arc::new(E5::load(&cfg.model_dir()).map_err(|e| e.to_string())?),
     };
     // Log chunks are embedded without their volatile fields, identical chunks once.

@@ -1,8 +1,9 @@
 //! `make bench`: end-to-end timings of the real release binaries, medians of repeated runs
 //! measured side by side in one process: uploads and chat turns on loopback, then downloads
 //! (RDT, the TCP fallbacks and QUIC from `bench/quic`) on loopback, through the UDP
-//! impairment relay and through nftables loss in network namespaces. Writes
-//! docs/benchmarks.md (keeping the sections other benches own) and the goodput chart.
+//! impairment relay and through nftables loss in network namespaces. Writes its two
+//! sections of docs/benchmarks.md (`e2e`, `downloads`: `llmops_common::bench_doc`, every
+//! other section kept) and the goodput chart.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -10,6 +11,7 @@ use std::process::Command;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use llmops_common::bench_doc;
 use llmops_tests::netns::{self, NetnsPair, NsSide, QuicServer};
 use llmops_tests::relay::{Impairment, Relay};
 use llmops_tests::{bin, http_get, run_tui, ExtConn, ServerProc};
@@ -197,9 +199,7 @@ fn main() {
     let mb = body.len() as f64 / (1024.0 * 1024.0);
     let (u, d, t) = (median(up), median(down), median(turns));
     let report = format!(
-        "## End-to-end on loopback (release build)\n\n\
-         Command: `make bench` (`cargo build --release --bins && cargo bench -p llmops-tests --bench e2e`), \
-         {runs} runs each ({} for turns), medians, one server process, measured side by side in one run.\n\n\
+        "Release binaries, {runs} runs each ({} for turns), medians, one server process, measured side by side in one run.\n\n\
          | what | median | throughput |\n|---|---|---|\n\
          | upload {mb:.1} MiB text file (64 KiB frames, sha256 while receiving, validate, atomic rename, SQLite record) | {:.1} ms | {:.0} MiB/s |\n\
          | download the same file, `nplt` mode, via `llmops-tui download` (process start, handshake, offer, verify sha256, rename) | {:.1} ms | {:.0} MiB/s |\n\
@@ -212,15 +212,26 @@ fn main() {
         ms(during_med), ms(during_max),
     );
     let (downloads, chart, bottleneck_chart) = downloads_bench();
-    let report = format!("{report}\n{downloads}");
-    println!("{report}");
+    println!("{report}\n{downloads}");
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
     let path = docs.join("benchmarks.md");
-    let header = "# Benchmarks\n\nNumbers from `make bench` on this project's 2-core machine. Regenerate with `make bench`; \
-                  wall times include starting the `llmops-tui` process.\n\n";
-    let old = std::fs::read_to_string(&path).unwrap_or_default();
-    let others = kept_sections(&old);
-    std::fs::write(&path, format!("{header}{report}{others}")).expect("write docs/benchmarks.md");
+    let command = "cargo bench -p llmops-tests --bench e2e";
+    for (name, title, body) in [
+        ("e2e", "End-to-end on loopback", report.as_str()),
+        (
+            "downloads",
+            "Downloads: RDT vs TCP (nplt, http) vs QUIC",
+            downloads.as_str(),
+        ),
+    ] {
+        let s = bench_doc::Section {
+            name,
+            title,
+            command,
+            body,
+        };
+        bench_doc::write(&path, &s).expect("write docs/benchmarks.md");
+    }
     std::fs::write(docs.join("benchmarks-goodput.svg"), chart).expect("write the chart");
     if let Some(svg) = bottleneck_chart {
         std::fs::write(docs.join("benchmarks-bottleneck.svg"), svg)
@@ -252,25 +263,6 @@ fn bottleneck_only() {
         Ok(()) => eprintln!("bottleneck chart: {}", chart.display()),
         Err(e) => eprintln!("write {}: {e}", chart.display()),
     }
-}
-
-/// What other benches own in docs/benchmarks.md and must survive this rewrite: the TUI
-/// render block (between its markers, wherever it is) and the `## Index (...)` section to
-/// the end of the file.
-fn kept_sections(old: &str) -> String {
-    const OPEN: &str = "<!-- tui-render -->";
-    const CLOSE: &str = "<!-- /tui-render -->";
-    let mut rest = old.to_string();
-    let mut tui = String::new();
-    if let (Some(a), Some(b)) = (rest.find(OPEN), rest.find(CLOSE)) {
-        if a < b {
-            let end = b + CLOSE.len();
-            tui = format!("\n{}\n", &rest[a..end]);
-            rest.replace_range(a..end, "");
-        }
-    }
-    let index = rest.find("\n## Index (").map(|i| &rest[i..]).unwrap_or("");
-    format!("{tui}{index}")
 }
 
 /// Writes `size` seeded random bytes (incompressible, like real binaries) to `path`.
@@ -611,8 +603,7 @@ fn rdt_cell(
     // The server adds a transfer's retransmissions to the metric when its sender ends,
     // after the FIN exchange; under heavy loss that is well after the client exited (FIN
     // retries, or the idle timeout when the last ACKs were lost). Reading sooner missed
-    // the last run's count here and charged it to the next cell (0.67 and 1.18-1.25 in
-    // session 9's run).
+    // the last run's count here and charged it to the next cell.
     wait_rdt_transfers_ended(server, side, e0 + c.attempts() as u64);
     let r1 = metric(server, side, "llmops_rdt_retransmissions_total");
     // Only for finished cells: a killed transfer's counters are not all in yet.
@@ -699,7 +690,7 @@ fn downloads_bench() -> (String, String, Option<String>) {
     let na = || "not built".to_string();
 
     let mut s = String::from(
-        "## Downloads: RDT vs TCP (nplt, http) vs QUIC\n\n\
+        "\
          All in one run of `make bench` (`cargo bench -p llmops-tests --bench e2e`, release builds). Seeded random \
          (incompressible) files in a temp dir. Every number is the wall time of a whole client process, median of \
          the runs: `llmops-tui download --mode M` (process start, connect, offer, transfer, sha256 of the written \

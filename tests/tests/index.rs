@@ -245,21 +245,22 @@ fn walk(p: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// MiniLM from `make setup` (`llmops_tests::setup_model`).
-fn minilm_model() -> Option<String> {
-    llmops_tests::setup_model("all-MiniLM-L6-v2", "model.safetensors")
-}
-
-/// Uploads, follows the pushed states to `ready`, then searches by meaning.
-fn dense_scenario(extra: &[&str]) {
-    let Some(model) = minilm_model() else {
+/// Uploads, follows the pushed states to `ready`, then searches by meaning, on the
+/// default embedder (e5 from `make setup`), the kernel level forced by `kernel`
+/// (`LLMOPS_KERNEL`) when given.
+fn dense_scenario(kernel: Option<&str>, extra: &[&str]) {
+    let Some(model) = llmops_tests::e5_model() else {
         return;
     };
-    let mut args = vec!["--embedder", "minilm", "--model-dir", model.as_str()];
+    let mut args = vec!["--model-dir", model.as_str()];
     args.extend_from_slice(extra);
-    let server = ServerProc::start_with(&args).expect("server");
+    let env = kernel.map(|k| format!("LLMOPS_KERNEL={k}"));
+    let wrapper: Vec<&str> = env.iter().flat_map(|e| ["env", e.as_str()]).collect();
+    let server = ServerProc::start_wrapped(&wrapper, tempfile::tempdir().expect("data"), &args)
+        .expect("server");
     let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
-    c.wait_index(120, |s| s.mode.starts_with("hybrid"));
+    let s = c.wait_index(120, |s| s.mode.starts_with("hybrid"));
+    assert!(s.mode.contains("multilingual-e5-small"), "{s:?}");
     let guide = "How to bring the web server back after changing its configuration: run systemctl reload nginx.\n";
     let (_, mut seen) = upload_seen(
         &mut c,
@@ -325,13 +326,20 @@ fn dense_scenario(extra: &[&str]) {
 }
 
 #[test]
-fn index_dense_with_local_model() {
-    dense_scenario(&[]);
+fn index_dense_with_the_default_embedder() {
+    dense_scenario(None, &[]);
+}
+
+/// A binary built anywhere runs everything it needs on the baseline kernels: the server
+/// with `LLMOPS_KERNEL=baseline` embeds and finds by meaning as with the best level.
+#[test]
+fn index_dense_with_the_kernels_forced_to_baseline() {
+    dense_scenario(Some("baseline"), &[]);
 }
 
 #[test]
 fn index_dense_with_chroma() {
-    if minilm_model().is_none() {
+    if llmops_tests::e5_model().is_none() {
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -360,7 +368,7 @@ fn index_dense_with_chroma() {
     }
     let _stop = Stop(pid);
     let url = format!("http://127.0.0.1:{port}");
-    dense_scenario(&["--vector-store", "chroma", "--chroma-url", &url]);
+    dense_scenario(None, &["--vector-store", "chroma", "--chroma-url", &url]);
 }
 
 /// A real OpenAI-compatible `/v1/embeddings` endpoint on an ephemeral port, run by the test:

@@ -10,7 +10,7 @@ use llmops_tests::{ExtConn, RawConn, ServerProc};
 use protocol::*;
 
 const TOKEN: &str = "reliability-test-token-0123";
-/// The bound of issue 16: under attack the server stays below this.
+/// Under attack the server stays below this (docs/reliability.md).
 const ATTACK_CEILING_KIB: u64 = 300 * 1024;
 
 /// `7f seq ffff 20` + 65,534 bytes: a FRAGMENT of a HELLO, never the last.
@@ -84,7 +84,7 @@ fn idle_rss(server: &ServerProc) -> u64 {
     }
 }
 
-/// Issue 16, finding 3: glibc's per-thread caches pinned about 10 MB after an upload burst;
+/// glibc's per-thread caches pinned about 10 MB after an upload burst;
 /// the server re-executes itself with them off, keeping its pid (what supervisors track).
 #[test]
 fn the_server_runs_without_per_thread_malloc_caches() {
@@ -182,7 +182,7 @@ fn authenticated_fragments_share_a_global_budget_and_memory_comes_back() {
 #[test]
 fn clients_that_never_read_an_nplt_download_pin_little_memory() {
     // A 16 MiB file offered to 40 clients that accept an `nplt` download and then never read
-    // (issue 16, finding 4: each pinned a 16.5 MiB queue until the write timeout).
+    // (each would pin a 16.5 MiB queue until the write timeout without the bound).
     let docs = tempfile::tempdir().expect("tempdir");
     let file = docs.path().join("big.bin");
     let mut data = vec![0u8; 16 << 20];
@@ -305,7 +305,8 @@ fn upload(addr: SocketAddr, name: &str, body: &[u8]) -> FileInfo {
     }
 }
 
-/// Issue 16 finding 3: 30 concurrent 9 MB uploads (1.88 GB peak, 1.65 GB kept before).
+/// 30 concurrent 9 MB uploads stay within the memory bound (unbounded, they peaked at
+/// 1.88 GB and kept 1.65 GB).
 /// Indexing 270 MB of text takes over 10 minutes in a debug build on a busy 2-core machine.
 #[test]
 #[ignore = "slow: about 10+ minutes in a debug build; run with --ignored"]

@@ -91,7 +91,7 @@ fn a_stalled_frame_on_an_established_connection_is_closed_by_the_stall_timer() {
     }
 }
 
-/// Issue 16 finding 7: the server is killed after an upload is saved (file fsync'd, row
+/// The server is killed after an upload is saved (file fsync'd, row
 /// committed) but before its result reached the client (held there by the
 /// `LLMOPS_FAULT_AFTER_SAVE_MS` fault point). The client reconnects to the restarted
 /// server, asks with UPLOAD_LOOKUP, and does not send the file again: one copy, byte-exact,
@@ -193,7 +193,7 @@ fn an_upload_saved_before_a_crash_is_found_not_duplicated_by_the_retry() {
     assert_eq!(c.files().expect("files").len(), 2);
 }
 
-/// Issue 16 finding 7, the connection-only loss: the client's connection drops after it sent
+/// The connection-only loss: the client's connection drops after it sent
 /// the whole file while the server is still saving it (held before the commit by a fault
 /// point). The lookup from the resumed session waits for that save and finds the file, so
 /// the client does not send it again.
@@ -274,7 +274,7 @@ fn a_lookup_waits_for_the_same_upload_still_saving_on_a_lost_connection() {
     }
 }
 
-/// Issue 16 finding 8: `nplt` and `http` downloads resume from the `.part` an interrupted
+/// `nplt` and `http` downloads resume from the `.part` an interrupted
 /// run left (here, with a new offer id, as a re-run gets): only the rest is sent (OFFER_ACCEPT
 /// `resume_from` for nplt, `Range: bytes=N-` on a fresh one-time URL for http), and the whole
 /// file's sha256 is verified. A `.part` recorded for different content is not resumed.
@@ -336,7 +336,7 @@ fn try_upload(c: &mut ExtConn, name: &str, body: &[u8]) -> Result<FileInfo, Erro
     c.upload_bytes(name, body).expect("result")
 }
 
-/// Issue 16 finding 10: on a full disk (a 24 MiB tmpfs in a user namespace, filled by
+/// On a full disk (a 24 MiB tmpfs in a user namespace, filled by
 /// uploads) deleting an upload works (the store's reserve file is released for it) and frees
 /// space for new uploads; a session that cannot be created is refused with `disk_full`,
 /// never `internal`.

@@ -86,10 +86,8 @@ const EN_FILLER: &[&str] = &[
 /// terms of the Chinese terms it translates to: `ram` -> 内存 -> `memory`, `mem`): a
 /// question says `RAM`, `backend`, `reboot` where a config says `memory`, `upstream`,
 /// `restart`. One disjunction-max clause per typed word, at this share of a translated term's
-/// weight (BM25 then scales it by `lexical::TR_BOOST`). xling bench, session 19, weight 0 ->
-/// 0.2 -> 0.3 -> 0.5: English NAME recall@3 0.920 -> 0.930 -> 0.933 -> 0.933, the fourth
-/// ops set's English questions 0.700 -> 0.700 -> 0.800 -> 0.800; at 0.5 two ops sets lost
-/// an English question among the man pages (docs/index.md, Query translation).
+/// weight (BM25 then scales it by `RankParams::translated`): high enough that a sibling
+/// finds the config that says it, low enough that the typed word's own matches lead.
 pub const SIBLING_WEIGHT: f32 = 0.3;
 
 pub struct Glossary {

@@ -154,10 +154,9 @@ pub fn line_paths(text: &str, nesting: Nesting) -> Vec<Option<KeyPath>> {
 /// the whole a query types, and its joined words), then the blocks they sit in with `_`
 /// (`spring_redis`: the identifier analyzer indexes the words of such a name, while it
 /// leaves a dotted name's to the English field, which key paths are kept out of: there
-/// they moved config chunks' BM25, xling bench session 22). Only the outermost-reaching
-/// blocks: `spring` inside `spring.redis` adds nothing. Each line's path also with `_`
-/// made a 5 MB YAML's indexing 7x slower than without paths (370 ms -> 2.7 s); the
-/// parents alone cost recall (docs/benchmarks.md, session 22).
+/// they lengthen config chunks and move their BM25). Only the outermost-reaching blocks:
+/// `spring` inside `spring.redis` adds nothing; each line's path also with `_` would make
+/// a large YAML's indexing several times slower, and the parents alone cost recall.
 pub fn chunk_context(paths: &[Option<KeyPath>], first: usize, last: usize) -> String {
     let mut full: Vec<String> = Vec::new();
     let mut parents: Vec<&str> = Vec::new();

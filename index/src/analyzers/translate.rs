@@ -109,15 +109,14 @@ fn compound(a: &str, b: &str, bound: bool) -> Option<String> {
 /// Which lexicons translate queries (`EngineConfig::translator`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Translator {
-    /// The ops glossary alone (longest match; before the dictionary existed).
+    /// The ops glossary alone (longest match).
     Glossary,
     /// The glossary on top of the CC-CEDICT dictionary, senses in the dictionary's order.
     Dictionary,
     /// As `Dictionary`, each word's senses ordered by the engine's sense scorer when it
-    /// has one (a multilingual embedder), else as `Dictionary`. The default since the
-    /// translation steers the dense scan too (`rank::TRANSLATION_WEIGHT`): the first sense
-    /// is what the translated question's vector is made of (xling bench, tuning part,
-    /// session 11: dense recall@3 0.54 -> 0.57, hybrid MRR 0.644 -> 0.653; docs/index.md).
+    /// has one (a multilingual embedder), else as `Dictionary`. The default: the
+    /// translation steers the dense scan too (`RankParams::translation_mix`), and the first
+    /// sense is what the translated question's vector is made of.
     #[default]
     DictionaryScored,
 }

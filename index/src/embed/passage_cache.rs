@@ -6,7 +6,7 @@
 //! vector space is the inner model's: same fingerprint, same dimension.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -54,58 +54,12 @@ impl Generations {
     }
 }
 
-/// How the dense side reads a batch of log chunks (the default is what the server runs;
-/// the other settings stay for the bench's side-by-side rows).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DenseOptions {
-    /// A normalised log line is read once per batch: a line an earlier chunk of the batch
-    /// already had is left out of the later chunk's dense text (unless all of its lines
-    /// were: then the chunk is read whole). BM25 still has every line in every chunk. Off
-    /// by default: 2% fewer tokens on dpkg.log, and the planted-log recall@3 of the index
-    /// bench fell from 0.864 to 0.727 (session 9).
-    pub lines_once: bool,
-    /// Chunks per model call (the embedding worker's batch; the model splits a call into
-    /// parallel jobs itself).
-    pub batch: usize,
-}
-
-impl Default for DenseOptions {
-    fn default() -> Self {
-        DenseOptions {
-            lines_once: false,
-            batch: 64,
-        }
-    }
-}
-
-impl DenseOptions {
-    /// Session 8's settings: overlap and repeated lines within a chunk removed only,
-    /// batches of 16.
-    pub const SESSION8: DenseOptions = DenseOptions {
-        lines_once: false,
-        batch: 16,
-    };
-    /// The names [`DenseOptions::named`] knows.
-    pub const NAMES: &'static [&'static str] = &["session8", "default", "lines_once"];
-
-    /// A setting by name (bench and example flags).
-    pub fn named(name: &str) -> Option<DenseOptions> {
-        let d = DenseOptions::default();
-        Some(match name {
-            "session8" => Self::SESSION8,
-            "default" => d,
-            "lines_once" => DenseOptions {
-                lines_once: true,
-                ..d
-            },
-            _ => return None,
-        })
-    }
-}
+/// Chunks per model call from the embedding worker (the model splits a call into parallel
+/// jobs itself).
+const BATCH: usize = 64;
 
 pub struct CachedPassages {
     inner: Arc<dyn Embedder>,
-    opts: DenseOptions,
     cache: Mutex<Generations>,
     passages: AtomicU64,
     hits: AtomicU64,
@@ -115,13 +69,8 @@ pub struct CachedPassages {
 
 impl CachedPassages {
     pub fn new(inner: Arc<dyn Embedder>) -> CachedPassages {
-        Self::with_options(inner, DenseOptions::default())
-    }
-
-    pub fn with_options(inner: Arc<dyn Embedder>, opts: DenseOptions) -> CachedPassages {
         CachedPassages {
             inner,
-            opts,
             cache: Mutex::new(Generations::default()),
             passages: AtomicU64::new(0),
             hits: AtomicU64::new(0),
@@ -140,7 +89,7 @@ impl CachedPassages {
     }
 
     fn passages(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, IndexError> {
-        let dense = dense_texts_with(texts, self.opts);
+        let dense = dense_texts(texts);
         let trimmed = texts
             .windows(2)
             .filter(|w| log_overlap(w[0], w[1]) > 0)
@@ -232,54 +181,16 @@ pub fn log_overlap(prev: &str, next: &str) -> usize {
 }
 
 /// What the model reads of a batch of passages (consecutive chunks of a file, usually):
-/// each one's dense text, a log chunk without the lines it shares with the one before
-/// (and, with [`DenseOptions::lines_once`], without the lines an earlier chunk of the
-/// batch already had).
+/// each one's dense text, a log chunk without the lines it shares with the one before.
 pub fn dense_texts<'a>(texts: &[&'a str]) -> Vec<Cow<'a, str>> {
-    dense_texts_with(texts, DenseOptions::default())
-}
-
-/// [`dense_texts`] with the given options.
-pub fn dense_texts_with<'a>(texts: &[&'a str], opts: DenseOptions) -> Vec<Cow<'a, str>> {
-    let mut seen: HashSet<String> = HashSet::new();
     texts
         .iter()
         .enumerate()
         .map(|(i, &t)| {
             let k = i.checked_sub(1).map_or(0, |p| log_overlap(texts[p], t));
-            let d = dense_text(&t[k..]);
-            match d {
-                Cow::Owned(s) if opts.lines_once => Cow::Owned(unseen_lines(s, &mut seen)),
-                d => d,
-            }
+            dense_text(&t[k..])
         })
         .collect()
-}
-
-/// The lines of a log chunk's dense text that `seen` does not hold yet (all of them are
-/// added to it); the whole text when every line was seen (a chunk still needs a vector of
-/// its own content).
-fn unseen_lines(dense: String, seen: &mut HashSet<String>) -> String {
-    let mut out = String::with_capacity(dense.len());
-    for line in dense.lines() {
-        if seen.contains(line) {
-            continue;
-        }
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(line);
-    }
-    for line in dense.lines() {
-        if !seen.contains(line) {
-            seen.insert(line.to_string());
-        }
-    }
-    if out.is_empty() {
-        dense
-    } else {
-        out
-    }
 }
 
 impl Embedder for CachedPassages {
@@ -303,7 +214,7 @@ impl Embedder for CachedPassages {
         self.inner.coverage(text)
     }
     fn batch_size(&self) -> usize {
-        self.opts.batch.max(1)
+        BATCH
     }
     fn cos_scale(&self) -> (f32, f32) {
         self.inner.cos_scale()
@@ -426,58 +337,6 @@ mod tests {
                 "10:00:01 b\n10:00:02 c\n10:00:03 d\n"
             ),
             11
-        );
-    }
-
-    /// With `lines_once` a normalised line is read once per batch: later chunks
-    /// leave out the lines an earlier chunk had, a chunk of nothing new is read whole,
-    /// and text that is not a log is untouched; session 8's options keep every line.
-    #[test]
-    fn index_passage_cache_reads_each_log_line_once_per_batch() {
-        let a = "2025-01-01 10:00:01 cron[7]: job backup started\n2025-01-01 10:00:02 cron[7]: job backup finished in 42 ms\n2025-01-01 10:00:03 sshd[9]: Connection refused from 10.0.0.7\n";
-        let b = "2025-01-01 11:00:01 cron[7]: job backup started\n2025-01-01 11:00:02 disk: /var is 97% full\n2025-01-01 11:00:03 sshd[9]: Connection refused from 10.0.0.9\n";
-        let c = "2025-01-01 12:00:01 cron[7]: job backup started\n2025-01-01 12:00:03 sshd[9]: Connection refused from 10.0.0.1\n";
-        let man = "cron[7]: job backup started\ndf displays the amount of disk space";
-        let once = DenseOptions::named("lines_once").expect("known");
-        let dense = dense_texts_with(&[a, man, b, c], once);
-        assert_eq!(
-            dense,
-            vec![
-                "cron[7]: job backup started\ncron[7]: job backup finished in 42 ms\nsshd[9]: Connection refused from IP",
-                man,
-                "disk: /var is 97% full",
-                "cron[7]: job backup started\nsshd[9]: Connection refused from IP",
-            ]
-        );
-        let s8 = dense_texts_with(&[a, man, b, c], DenseOptions::SESSION8);
-        assert_eq!(
-            s8[2],
-            "cron[7]: job backup started\ndisk: /var is 97% full\nsshd[9]: Connection refused from IP"
-        );
-        assert_eq!(dense_texts(&[a, man, b, c]), s8);
-        // Through the cache: the worker's batch is the option's; c, whose lines were all read, is read whole
-        // (its text is not a's, so it is embedded too).
-        let counting = Arc::new(Counting {
-            inner: HashEmbedder { dim: 8 },
-            seen: Mutex::new(vec![]),
-        });
-        let cp = CachedPassages::with_options(counting.clone(), once);
-        assert_eq!(cp.batch_size(), 64);
-        let v = cp
-            .embed(&[a, man, b, c], InputKind::Passage)
-            .expect("embed");
-        assert_eq!(v.len(), 4);
-        assert_eq!(*counting.seen.lock().expect("lock"), dense);
-        assert_eq!(
-            CachedPassages::with_options(counting.clone(), DenseOptions::SESSION8).batch_size(),
-            16
-        );
-        for n in DenseOptions::NAMES {
-            assert!(DenseOptions::named(n).is_some(), "{n}");
-        }
-        assert_eq!(
-            DenseOptions::named("default"),
-            Some(DenseOptions::default())
         );
     }
 

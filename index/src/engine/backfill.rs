@@ -1,9 +1,8 @@
 //! Bringing files indexed by an older analysis up to the current one at start, where the
-//! change only adds to what a chunk is indexed with: key paths (session 22) for the
-//! structured configs indexed before them, named list items and HAProxy sections in them
-//! (session 24), Prometheus scrape jobs and alerts as named items (session 25), a file's
-//! title with every chunk (session 26). The chunks, their ids and their vectors stay; only
-//! their lexical documents are rewritten.
+//! change only adds to what a chunk is indexed with (its context: key paths of structured
+//! configs, named list items and HAProxy sections in them, Prometheus scrape jobs and
+//! alerts as named items, a file's title). The chunks, their ids and their vectors stay;
+//! only their lexical documents are rewritten.
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! A chunk as a tantivy document without copies: its text is read by all six text fields
 //! (stored body, jieba, bigrams, English, identifiers, joined identifier words) from the
 //! one `String` the chunker made, where `doc!` copied it into each field (a copy of a
-//! file's text per field held while it is indexed; issue 16, finding 3).
+//! file's text per field held while it is indexed).
 
 use tantivy::schema::document::{Document, ReferenceValue, ReferenceValueLeaf, Value};
 use tantivy::schema::Field;

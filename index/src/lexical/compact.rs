@@ -3,7 +3,7 @@
 //! whole segment (and its files) at that commit. Left alone, such a segment stayed on disk
 //! until a merge read it whole through mapped files: deleting 30 uploads left 232 MB on disk
 //! for 5 live chunks, and the merge that finally purged a segment like it mapped the lot
-//! (the server's RSS at 197 MB, 3x idle, after the data was gone; issue 16).
+//! (the server's RSS at 197 MB, 3x idle, after the data was gone).
 
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocSet, Searcher, TantivyDocument, Term, TERMINATED};

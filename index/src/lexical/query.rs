@@ -61,8 +61,9 @@ const TR_JOIN_LIMIT: usize = 24;
 /// The joined forms of a translation's consecutive words (`Translation::runs`), two or
 /// three at a time, each word by one of its first `JOIN_SENSES` one-word senses:
 /// `最大内存` -> `maxmemory` (and `maximummemory`, ...), as `max memory` typed joins. Each
-/// weighs `TR_BOOST` times its weakest sense's weight, strongest first.
-fn translated_joins(tr: &Translation) -> Vec<(String, f32)> {
+/// weighs `translated` (`RankParams::translated`) times its weakest sense's weight,
+/// strongest first.
+fn translated_joins(tr: &Translation, translated: f32) -> Vec<(String, f32)> {
     let senses = |g: usize| -> Vec<(&str, f32)> {
         tr.groups
             .get(g)
@@ -102,9 +103,7 @@ fn translated_joins(tr: &Translation) -> Vec<(String, f32)> {
     }
     out.sort_by(|a, b| b.1.total_cmp(&a.1));
     out.truncate(TR_JOIN_LIMIT);
-    out.into_iter()
-        .map(|(j, w)| (j, super::TR_BOOST * w))
-        .collect()
+    out.into_iter().map(|(j, w)| (j, translated * w)).collect()
 }
 
 /// The index field a translated token is searched in.
@@ -244,7 +243,7 @@ impl Lexical {
                 groups.push(group);
             }
         }
-        for (joined, weight) in translated_joins(tr) {
+        for (joined, weight) in translated_joins(tr, self.p.translated) {
             if qt.ident_joined.iter().all(|f| f.joined != joined) {
                 qt.ident_joined.push(JoinedForm {
                     en_word: analyzers::tokens(&mut en, &joined, 1).into_iter().next(),

@@ -29,6 +29,16 @@ pub(super) enum Kernel {
 }
 
 impl Kernel {
+    /// The scan kernel of a kernel level.
+    pub(super) fn for_level(level: crate::kernels::Kernel) -> Kernel {
+        use crate::kernels::Kernel as L;
+        match level {
+            L::Baseline => Kernel::Generic,
+            L::Avx2 => Kernel::Avx2,
+            L::Avx512 | L::Amx => Kernel::Vnni,
+        }
+    }
+
     /// The kernels this CPU can run, fastest first (the portable loop always).
     pub(super) fn available() -> Vec<Kernel> {
         let mut v = Vec::new();
@@ -167,10 +177,12 @@ impl Mirror {
         }
     }
 
-    /// Runs every scan over the rows, with the fastest kernel this CPU has.
+    /// Runs every scan over the rows, with the kernel of the process's level
+    /// (`kernels::Kernel::selected`: `LLMOPS_KERNEL`, else the best this CPU runs; the
+    /// portable loop when the variable names a level this CPU lacks).
     pub(super) fn scan(&self, scans: &mut [Scan]) {
-        let best = Kernel::available().into_iter().next();
-        self.scan_with(best.unwrap_or(Kernel::Generic), scans)
+        let level = crate::kernels::Kernel::selected().unwrap_or(crate::kernels::Kernel::Baseline);
+        self.scan_with(Kernel::for_level(level), scans)
     }
 
     /// Runs every scan with `kernel`, which must be one of `Kernel::available()` (any other

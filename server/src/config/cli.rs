@@ -101,13 +101,11 @@ pub struct Cli {
     /// Seconds of inbound silence before the server closes the connection.
     #[arg(long, env = "LLMOPS_IDLE_TIMEOUT_SECS")]
     pub idle_timeout_secs: Option<u64>,
-    /// Dense embedder: `e5` (multilingual-e5-small in-process, default), `minilm` (local
-    /// English model), `openai` (an OpenAI-compatible /v1/embeddings endpoint) or `none`
-    /// (lexical-only search).
+    /// Dense embedder: `e5` (multilingual-e5-small in-process, default), `openai` (an
+    /// OpenAI-compatible /v1/embeddings endpoint) or `none` (lexical-only search).
     #[arg(long, env = "LLMOPS_EMBEDDER")]
     pub embedder: Option<String>,
-    /// Directory with the local model files (default: DATA_DIR/models/multilingual-e5-small-q4
-    /// for e5, DATA_DIR/models/all-MiniLM-L6-v2 for minilm).
+    /// Directory with the local model files (default: DATA_DIR/models/multilingual-e5-small-q4).
     #[arg(long, env = "LLMOPS_MODEL_DIR")]
     pub model_dir: Option<PathBuf>,
     /// Vector store: `in-process` (default) or `chroma`.

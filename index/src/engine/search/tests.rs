@@ -459,7 +459,7 @@ fn index_search_a_word_in_a_file_name_does_not_outweigh_content() {
     assert_eq!(first("notes.md"), "notes.md");
 }
 
-/// The dense scale is set by the first `MIN_POOL` chunks: a larger pool (a larger `top_k`)
+/// The dense scale is set by the first `min_pool` chunks: a larger pool (a larger `top_k`)
 /// adds worse chunks below, which must not lower the mark every cosine is placed against.
 #[test]
 fn index_search_dense_scale_ignores_a_larger_pool() {
@@ -468,14 +468,15 @@ fn index_search_dense_scale_ignores_a_larger_pool() {
             .map(|i| (format!("f{}", i / 2), i as u64, 0.9 - i as f32 * 0.001))
             .collect()
     };
+    let pool = crate::rank::RankParams::default().min_pool;
     let (small, large) = (
-        dense_scale(&ranked(MIN_POOL)),
-        dense_scale(&ranked(3 * MIN_POOL)),
+        fuse::dense_scale(pool, &ranked(pool)),
+        fuse::dense_scale(pool, &ranked(3 * pool)),
     );
     assert_eq!(small.place(0.85), large.place(0.85));
     assert!((small.place(0.9) - 1.0).abs() < 1e-6);
     // Fewer chunks than the pool: the last file of them.
-    let few = dense_scale(&ranked(10));
+    let few = fuse::dense_scale(pool, &ranked(10));
     assert!(few.place(0.891) < 0.01, "{}", few.place(0.891));
 }
 
@@ -544,7 +545,7 @@ fn index_search_identifier_words_match_in_either_number() {
 }
 
 /// An English question's words together in a few lines (a config's block) outrank the
-/// same words spread over a note that repeats them (`rank::PROXIMITY_WEIGHT`: without it
+/// same words spread over a note that repeats them (`RankParams::proximity`: without it
 /// the note ranks first).
 #[test]
 fn index_search_words_written_together_outrank_words_spread_apart() {
@@ -576,7 +577,7 @@ fn index_search_words_written_together_outrank_words_spread_apart() {
         let low = text.to_lowercase();
         let whole = covered(&rank::ChunkWords::new(&low, ""));
         assert_eq!(whole, 1.0, "{text}");
-        rank::window_coverage(&low, "", "", &covered, whole)
+        rank::window_coverage(3, &low, "", "", &covered, whole)
     };
     assert_eq!(windows(conf), 1.0);
     let spread = windows(note);
