@@ -290,9 +290,13 @@ fn resize_small_and_back() -> anyhow::Result<()> {
     })?;
     ask(&mut tui, "hi")?;
     tui.wait_for("❯ hi", T)?;
-    // Ctrl+C when idle quits, and the terminal program exits cleanly.
+    // Ctrl+C when idle quits, and the terminal program exits cleanly. The greeting shown
+    // and no turn running: a Ctrl+C sent earlier would cancel the turn instead.
     tui.wait_until("the turn to finish", T, |s| {
-        s.contains("● connected") && !s.contains("thinking")
+        s.contains("llmops operations assistant")
+            && s.contains("● connected")
+            && !s.contains("thinking")
+            && !s.contains("Ctrl+C cancels")
     })?;
     std::thread::sleep(Duration::from_millis(300));
     // Ctrl+C when idle asks first; the second one within 2 s quits.

@@ -118,7 +118,8 @@ pub fn hit_viewer_shows_the_region() -> anyhow::Result<()> {
     // The whole (short) file comes back: every line numbered, the hit's lines (from the
     // title's `lines A-B`) marked ┃ and the others │, each row the file's own text.
     let s = tui.wait_until("the region with the marked hit", T, |s| {
-        s.lines().any(|l| l.starts_with(&format!("{total:>4} ")))
+        s.lines().any(|l| l.starts_with("   1 "))
+            && s.lines().any(|l| l.starts_with(&format!("{total:>4} ")))
     })?;
     let (a, b) = s
         .lines()

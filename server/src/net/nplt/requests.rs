@@ -35,6 +35,16 @@ impl Conn {
 
     /// Deletes a session other than the current one; returns its id.
     pub(super) async fn delete_session(&mut self, prefix: &str) -> Result<String, StoreError> {
+        let current = || {
+            StoreError::Forbidden(
+                "不能删除当前会话，请先切换到其他会话 / cannot delete the current session".into(),
+            )
+        };
+        // The current session may not be stored yet (it is on first use): its id is
+        // checked before the store is asked.
+        if !prefix.is_empty() && self.session_id.starts_with(prefix) {
+            return Err(current());
+        }
         let (p, owner) = (prefix.to_string(), self.owner.clone());
         let id = self
             .ctx
@@ -42,9 +52,7 @@ impl Conn {
             .run(move |s| s.resolve_session_of(&owner, &p))
             .await?;
         if id == self.session_id {
-            return Err(StoreError::Forbidden(
-                "不能删除当前会话，请先切换到其他会话 / cannot delete the current session".into(),
-            ));
+            return Err(current());
         }
         let i = id.clone();
         let uploads = self.ctx.store.run(move |s| s.delete_session(&i)).await?;
