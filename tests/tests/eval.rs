@@ -459,7 +459,7 @@ fn report(
         if held_out { "held out" } else { "dev" },
         cases_path.display()
     );
-    for (cat, (p, t)) in &per_cat {
+    for (cat, (p, t)) in per_cat {
         println!(
             "  {cat:<14} {p:>3}/{t:<3} {:>6.1}%",
             100.0 * *p as f64 / *t as f64

@@ -515,6 +515,7 @@ async fn an_llm_calls_the_log_and_system_queries_and_reads_their_typed_results()
         text: "how many errors, and is this process alive?".into(),
         file_ids: vec![],
         client: None,
+        kind: TurnKind::Ask,
     };
     let out = run_turn(f.env.clone(), req, &tx, CancellationToken::new()).await;
     drop(tx);
