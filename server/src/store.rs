@@ -9,6 +9,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 mod grants;
+mod reroot;
 mod reserved;
 pub mod schema;
 mod sessions;
@@ -240,6 +241,13 @@ impl Store {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         schema::migrate(&conn, path, found)?;
+        if let Some(dir) = path.parent() {
+            match reroot::reroot_uploads(&conn, dir) {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(n, "upload paths pointed at this data directory"),
+                Err(e) => tracing::warn!("cannot check the upload paths: {e}"),
+            }
+        }
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),
             reserve: Some(reserve_path(path)),

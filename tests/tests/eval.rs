@@ -117,6 +117,17 @@ fn score(case: &Value, turn: &TurnRecord, planted: Option<&mut Planted>) -> Resu
     if let Some(map) = case["args"].as_object() {
         for (tool, rules) in map {
             let Some(step) = steps.iter().find(|s| &s.tool == tool) else {
+                // The rules are for one of the `first` alternatives; another one taken
+                // (a log query where a whole-file read was expected) is judged by the
+                // answer's checks.
+                let alternative = case["first"].as_array().is_some_and(|alts| {
+                    alts.iter()
+                        .filter_map(Value::as_str)
+                        .any(|a| a != tool && steps.first().is_some_and(|s| s.tool == a))
+                });
+                if alternative {
+                    continue;
+                }
                 return Err(format!("args: no {tool} step"));
             };
             for (key, want) in rules.as_object().into_iter().flatten() {

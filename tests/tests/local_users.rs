@@ -370,7 +370,8 @@ fn a_new_local_client_is_served_while_another_user_holds_100_idle_connections() 
     let held = lines
         .by_ref()
         .map_while(Result::ok)
-        .find_map(|l| l.strip_prefix("held ").map(str::to_string))
+        // libtest may have printed "test NAME ... " on the same line first.
+        .find_map(|l| l.split("held ").nth(1).map(|x| x.trim().to_string()))
         .expect("the holder reports");
     assert_eq!(held, "100");
 
@@ -383,7 +384,7 @@ fn a_new_local_client_is_served_while_another_user_holds_100_idle_connections() 
     drop(holder.stdin.take());
     let evicted: usize = lines
         .map_while(Result::ok)
-        .find_map(|l| l.strip_prefix("evicted ").map(str::to_string))
+        .find_map(|l| l.split("evicted ").nth(1).map(|x| x.trim().to_string()))
         .expect("the holder reports evictions")
         .parse()
         .expect("count");

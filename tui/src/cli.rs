@@ -151,6 +151,16 @@ impl Cmd {
             Cmd::Files | Cmd::Sessions | Cmd::Status | Cmd::Search { .. }
         )
     }
+
+    /// Commands that upload: the session is made at HELLO, so a reconnect after a lost
+    /// connection can resume it by id and ask whether the file landed.
+    pub fn uploads(&self) -> bool {
+        match self {
+            Cmd::Upload { .. } => true,
+            Cmd::Ask { uploads, .. } => !uploads.is_empty(),
+            _ => false,
+        }
+    }
 }
 
 #[derive(Debug, Default, serde::Serialize)]
@@ -200,7 +210,9 @@ pub async fn run(common: Common, cmd: Cmd) -> u8 {
     opts.auth_token = common.token.clone();
     // Sessions are made on first use (a chat, an upload), never for reading alone; with
     // --new-session the HELLO makes one as it always did.
-    opts.no_new_session = cmd.read_only() || choice != SessionChoice::New;
+    opts.no_new_session = cmd.read_only()
+        || (choice != SessionChoice::New
+            && !(choice == SessionChoice::OnFirstUse && cmd.uploads()));
     let (client, mut _events) = match Client::connect(opts).await {
         Ok(c) => c,
         Err(e) => return fail(&common, &e),

@@ -30,7 +30,9 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     if !own_content && !(refers && p.has(|c| c == Cue::Follow)) {
         return None;
     }
-    if !marked && own_measure && own_condition {
+    // A new figure asked without a follow-up word is a fresh question ("哪个进程占用内存
+    // 最多" after a count of errors).
+    if !marked && own_measure {
         return None;
     }
     let mut q = last.query.clone();
@@ -52,12 +54,13 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
 }
 
 /// The question names a table other than the last query's.
+/// The question names another table, or a field only another table has ("内存" after
+/// a log query).
 fn names_other_table(lex: &Lexicon, p: &Parsed, source: Source) -> bool {
+    let other = |s: Source| s != source && s != Source::Log;
     p.hits.iter().any(|h| match h.cue {
-        Cue::Source(i) => {
-            let s = lex.sources[i].source;
-            s != source && s != Source::Log
-        }
+        Cue::Source(i) => other(lex.sources[i].source),
+        Cue::Field(i) => lex.fields[i].source.is_some_and(other),
         _ => false,
     })
 }

@@ -242,3 +242,22 @@ fn which_errors_groups_the_failures_by_message_unless_a_level_is_named() {
     assert!(f["filters"].to_string().contains("WARN"), "{f}");
     assert!(!f["filters"].to_string().contains("failure"), "{f}");
 }
+
+#[test]
+fn a_question_about_another_table_is_no_edit_of_the_last_log_query() {
+    let last_q: llmops_common::query::Query =
+        serde_json::from_value(json!({"files": [APP], "measure": "count",
+            "filters": [{"field": "level", "op": "eq", "value": "ERROR"}]}))
+        .expect("query");
+    let last = LastQuery {
+        query: last_q,
+        top: vec![],
+    };
+    for text in ["哪个进程占用内存最多", "which process uses the most memory"] {
+        let f = frame_with(text, Some(&last));
+        assert!(
+            f.as_ref().is_none_or(|f| f["source"] == "processes"),
+            "{text}: {f:?}"
+        );
+    }
+}

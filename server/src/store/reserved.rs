@@ -57,7 +57,21 @@ impl Reservations {
         }
     }
 
-    /// Forgets `id` (it was stored).
+    /// `owner`'s one reserved session whose id starts with `prefix`, if exactly one does.
+    pub fn find_prefix(&self, owner: &Owner, prefix: &str) -> Option<String> {
+        let g = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let prefix = prefix.trim();
+        let mut hits = g
+            .by_id
+            .iter()
+            .filter(|(id, (o, _))| o == owner && !prefix.is_empty() && id.starts_with(prefix));
+        match (hits.next(), hits.next()) {
+            (Some((id, _)), None) => Some(id.clone()),
+            _ => None,
+        }
+    }
+
+    /// Forgets `id` (it was stored, or deleted before it was).
     pub fn forget(&self, id: &str) {
         let mut g = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         if g.by_id.remove(id).is_some() {

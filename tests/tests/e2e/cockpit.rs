@@ -188,16 +188,26 @@ pub fn io_rates_match_the_kernel_counters() -> anyhow::Result<()> {
     let run = Arc::new(AtomicBool::new(true));
     let threads = load(run.clone(), dir.path())?;
     let result = (|| {
-        let mut c = ExtConn::connect(server.addr, None, None)?;
-        c.send(&Message::MonitorSubscribe(protocol::MonitorSubscribe {
-            interval_ms: 1000,
-            processes: None,
-            history: true,
-        }))?;
-        let first = snapshot(&mut c)?;
+        // A server that just started has sampled nothing yet: subscribe again (history
+        // comes with a subscription's first snapshot) until it has.
+        let mut tries = 0;
+        let (mut c, first) = loop {
+            let mut c = ExtConn::connect(server.addr, None, None)?;
+            c.send(&Message::MonitorSubscribe(protocol::MonitorSubscribe {
+                interval_ms: 1000,
+                processes: None,
+                history: true,
+            }))?;
+            let first = snapshot(&mut c)?;
+            tries += 1;
+            if !first.history.is_empty() || tries == 20 {
+                break (c, first);
+            }
+            std::thread::sleep(Duration::from_millis(500));
+        };
         anyhow::ensure!(
             !first.history.is_empty(),
-            "no history with the first snapshot"
+            "no history with the first snapshot after 10 s"
         );
         anyhow::ensure!(!first.cpu.per_core.is_empty(), "no per-core CPU");
         let devices: Vec<String> = first

@@ -46,11 +46,22 @@ impl Conn {
             return Err(current());
         }
         let (p, owner) = (prefix.to_string(), self.owner.clone());
-        let id = self
+        let id = match self
             .ctx
             .store
             .run(move |s| s.resolve_session_of(&owner, &p))
-            .await?;
+            .await
+        {
+            Ok(id) => id,
+            // A session shown but never used is not stored: deleting it forgets it.
+            Err(e) => match self.ctx.reservations.find_prefix(&self.owner, prefix) {
+                Some(id) => {
+                    self.ctx.reservations.forget(&id);
+                    return Ok(id);
+                }
+                None => return Err(e),
+            },
+        };
         if id == self.session_id {
             return Err(current());
         }
