@@ -99,6 +99,12 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     let stat_field = stat_field(lex, p, source, cue.and_then(|c| c.field.clone()));
     q.field = stat_field.clone().map(Field);
     q.group_by = groups(lex, p, source, stat_field.as_deref());
+    // "how many unique client ips": the field named is what is counted.
+    if q.measure == Measure::CountDistinct && q.field.is_none() && q.group_by.is_empty() {
+        q.field = field_hits(lex, p, source)
+            .map(|(_, f)| Field::new(f))
+            .next();
+    }
     let (filters, soft) = super::build_filters::filters(lex, p, source);
     q.filters = filters;
     q.window = window(lex, p);
@@ -236,6 +242,7 @@ fn limit(p: &Parsed) -> Option<u32> {
 /// Makes the slots agree: a statistic of a field that is not numeric groups by it; rows
 /// with a grouping count the groups; a grouping on a system table's row key lists rows.
 fn settle(lex: &Lexicon, q: &mut Query) {
+    fill_field(lex, q);
     let numeric = q.field.as_ref().is_some_and(|f| lex.is_numeric(f.as_str()));
     if (q.measure.is_stat() || q.measure == Measure::Stats) && q.field.is_some() && !numeric {
         if let Some(f) = q.field.take() {
@@ -268,5 +275,29 @@ fn settle(lex: &Lexicon, q: &mut Query) {
     }
     if q.measure == Measure::Buckets || q.measure == Measure::CountDistinct {
         q.order = Order::Desc;
+    }
+}
+
+/// A figure that needs a field and got none: "how many unique client ips" counts distinct
+/// clients (the grouped field), "the busiest client" ranks the groups by count, and a
+/// statistic of a log with no field named is of its time taken (`duration`, resolved by
+/// role: request_time, latency_ms, took_ms, ...).
+fn fill_field(lex: &Lexicon, q: &mut Query) {
+    if q.field.is_some() {
+        return;
+    }
+    let stat = q.measure.is_stat() || q.measure == Measure::Stats;
+    if q.measure == Measure::CountDistinct && q.group_by.len() == 1 {
+        q.field = q.group_by.pop();
+    } else if stat
+        && q.group_by
+            .first()
+            .is_some_and(|g| lex.is_numeric(g.as_str()))
+    {
+        q.field = Some(q.group_by.remove(0));
+    } else if stat && !q.group_by.is_empty() {
+        q.measure = Measure::Count;
+    } else if stat && q.source == Source::Log {
+        q.field = Some(Field::new("duration"));
     }
 }

@@ -27,7 +27,7 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         || p.has(|c| matches!(c, Cue::Bucket(_)));
     // "它呢" / "and that one?": a reference with a follow-up marker and nothing else; a
     // bare pronoun ("send it") is some other request about the conversation's file.
-    if !own_content && !(refers && p.has(|c| c == Cue::Follow)) {
+    if !(own_content || (refers && p.has(|c| c == Cue::Follow))) {
         return None;
     }
     // A new figure asked without a follow-up word is a fresh question ("哪个进程占用内存

@@ -261,3 +261,14 @@ fn a_question_about_another_table_is_no_edit_of_the_last_log_query() {
         );
     }
 }
+
+#[test]
+fn a_figure_that_needs_a_field_takes_the_grouped_one_or_the_time_taken() {
+    let f = frame("how many unique client ips hit access.log");
+    assert_eq!(f["measure"], "count_distinct", "{f}");
+    assert_eq!(f["field"], "client", "{f}");
+    assert!(f.get("group_by").is_none(), "{f}");
+    let f = frame("access.log 的 p95 是多少");
+    assert_eq!(f["measure"], "p95", "{f}");
+    assert_eq!(f["field"], "duration", "{f}");
+}
