@@ -7,6 +7,7 @@ pub mod act;
 pub mod answer;
 pub mod classify;
 pub mod command_line;
+mod compose;
 pub mod config;
 pub mod context;
 pub mod conversation;
@@ -496,162 +497,6 @@ fn act_call(intent: &act::ActIntent, own: &[StepRecord]) -> Option<Call> {
     }
 }
 
-/// The answer of one step of a task, or `None` for a step the next one supersedes.
-fn step_answer(
-    task: &Task,
-    own: &[StepRecord],
-    i: usize,
-    question: &str,
-    lang: Lang,
-) -> Option<String> {
-    let s = &own[i];
-    let followed = own.len() > 1;
-    if !s.ok {
-        return Some(answer::failure(s, lang));
-    }
-    let d = data_of(s);
-    Some(match ToolName::parse(&s.tool) {
-        Some(ToolName::SysMonitor) if s.args["metric"] == "processes" => {
-            answer::procs::render(&d, &s.args, lang)
-        }
-        Some(ToolName::SysMonitor) => {
-            answer::monitor(&d, s.args["metric"].as_str().unwrap_or("all"), lang)
-        }
-        // A page superseded by the whole-file analysis that follows it.
-        Some(ToolName::FileRead) if own.get(i + 1).is_some_and(|n| n.args["mode"] == "analyze") => {
-            return None;
-        }
-        Some(ToolName::FileRead) if s.args["mode"] == "analyze" => {
-            answer::log_report::render_report(&d, question, lang)
-        }
-        Some(ToolName::CommandExecutor) => answer::command(s, lang),
-        Some(ToolName::SemanticSearch) if followed => {
-            let n = d["results"].as_array().map(|a| a.len()).unwrap_or(0);
-            match lang {
-                Lang::Zh => format!(
-                    "搜索“{}”找到 {n} 条结果，选用最匹配的文件。",
-                    d["query"].as_str().unwrap_or("")
-                ),
-                Lang::En => format!(
-                    "Searching \"{}\" found {n} results; using the best match.",
-                    d["query"].as_str().unwrap_or("")
-                ),
-            }
-        }
-        Some(ToolName::SemanticSearch) => {
-            let mut t = answer::search(&d, lang);
-            if let Task::Search {
-                then: Then::Download | Then::Read,
-                ..
-            } = task
-            {
-                if d["results"].as_array().is_none_or(|a| a.is_empty()) {
-                    t.push_str(lang.pick(
-                        "\n因此无法继续处理该文件。",
-                        "\nSo there is no file to continue with.",
-                    ));
-                }
-            }
-            t
-        }
-        Some(ToolName::FileRead) => answer::read(&d, question, lang),
-        Some(ToolName::FileUpload) if i + 1 < own.len() => {
-            let names: Vec<&str> = d["files"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|f| f["filename"].as_str())
-                .collect();
-            match lang {
-                Lang::Zh => format!("相关的上传文件：{}。", names.join("、")),
-                Lang::En => format!("Matching upload(s): {}.", names.join(", ")),
-            }
-        }
-        Some(ToolName::FileUpload) => answer::uploads(&d, lang),
-        Some(ToolName::FileDownload) => answer::download(&d, lang),
-        _ => s.output.clone(),
-    })
-}
-
-/// The answer for one task from its own steps.
-fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
-    if let (Task::Query(_), Some(step)) = (task, own.first()) {
-        return query_answer(step, lang);
-    }
-    if let Task::ProcessDetail { pid } = task {
-        return process_detail::answer(*pid, own, lang);
-    }
-    if let Task::Incident { .. } = task {
-        return incident_summary::answer(own, lang);
-    }
-    if let Task::Act(_) = task {
-        if !own.is_empty() {
-            return act::answer(own, lang);
-        }
-    }
-    if let Task::Reply(text) = task {
-        return text.clone();
-    }
-    if let (
-        Task::Search {
-            then: Then::Lookup,
-            question,
-            ..
-        },
-        [search, reads @ ..],
-    ) = (task, own)
-    {
-        return lookup::answer(search, reads, question, lang);
-    }
-    if let Task::ExplainError(report) = task {
-        let hits = own.first().filter(|s| s.ok).map(data_of);
-        return answer::error::render(report, hits.as_ref(), lang);
-    }
-    if own.is_empty() {
-        return match task {
-            Task::ReadListed { name, .. } => match lang {
-                Lang::Zh => format!("目录列表中没有找到 {name}，也没有同名的上传文件。"),
-                Lang::En => format!("{name} is not in the listing and no upload has that name."),
-            },
-            _ => lang
-                .pick(
-                    "（步数已用完，这一项没有执行）",
-                    "(step budget used up; this part was not run)",
-                )
-                .to_string(),
-        };
-    }
-    let question = match task {
-        Task::Read { question, .. }
-        | Task::Analyse { question, .. }
-        | Task::ReadListed { question, .. }
-        | Task::Search { question, .. }
-        | Task::Uploads { question, .. } => question.as_str(),
-        _ => "",
-    };
-    let mut parts: Vec<String> = (0..own.len())
-        .filter_map(|i| step_answer(task, own, i, question, lang))
-        .collect();
-    if let Task::Analyse {
-        note: Some(note), ..
-    } = task
-    {
-        parts.insert(0, note.clone());
-    }
-    parts.join("\n\n")
-}
-
-/// The answer of a query step, read as the typed result.
-fn query_answer(step: &StepRecord, lang: Lang) -> String {
-    if !step.ok {
-        return answer::failure(step, lang);
-    }
-    match serde_json::from_value::<llmops_common::query::QueryResult>(data_of(step)) {
-        Ok(r) => answer::query::render(&r, lang),
-        Err(_) => step.output.clone(),
-    }
-}
-
 /// One turn of the offline planner: the message is understood once (its tasks, with their
 /// typed queries), then each step is decided from those tasks and the steps taken so far;
 /// no rule runs again after the first step.
@@ -721,7 +566,7 @@ impl TurnPlan {
             .tasks
             .iter()
             .zip(ranges)
-            .map(|(t, r)| task_answer(t, &steps[r], lang))
+            .map(|(t, r)| compose::task_answer(t, &steps[r], lang))
             .filter(|s| !s.trim().is_empty())
             .collect::<Vec<_>>()
             .join("\n\n");
