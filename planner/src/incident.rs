@@ -9,7 +9,7 @@ use regex::Regex;
 
 use super::slots::{typed_file_names, typed_paths};
 use super::task::Task;
-use super::text::{ascii_words, contains_any, has_cue, has_word};
+use super::text::{ascii_words, contains_any, has_word};
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pat).expect("incident regex literal is valid"))
@@ -524,9 +524,10 @@ fn journal(c: &Clause) -> Option<Task> {
 
 fn fixed_command(c: &Clause) -> Option<Task> {
     let about_files = config_words(c);
-    let cue = super::lexicon::lexicon().commands.iter().find(|cmd| {
-        !(cmd.not_about_files && about_files) && cmd.words.all().any(|w| has_cue(&c.lower, w))
-    })?;
+    let cue = super::lexicon::lexicon()
+        .commands
+        .iter()
+        .find(|cmd| !(cmd.not_about_files && about_files) && cmd.words.occur_in(&c.lower))?;
     let (command, args) = cue.argv.split_first()?;
     Some(Task::Exec {
         command: command.clone(),

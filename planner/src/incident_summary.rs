@@ -14,7 +14,7 @@ use llmops_common::query::{
 use super::ctx::MessageCtx;
 use super::lexicon::lexicon;
 use super::slots::{best_upload, config_upload, typed_file_names};
-use super::text::{has_cue, Lang};
+use super::text::Lang;
 use super::{data_of, Call, StepRecord, Task, ToolName};
 
 /// Logs and configs looked at, at most.
@@ -27,7 +27,7 @@ const AROUND: u64 = 90;
 /// The task, when the message asks what went wrong and the session holds logs.
 pub fn task(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
     let lower = text.to_lowercase();
-    if !lexicon().grammar.incident.all().any(|w| has_cue(&lower, w)) {
+    if !lexicon().grammar.incident.occur_in(&lower) {
         return None;
     }
     let named: Vec<&crate::UploadRef> = typed_file_names(text)
@@ -348,12 +348,13 @@ fn scope(r: &QueryResult, lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lexicon::occurrences;
 
     #[test]
     fn cues_match_whole_english_words_and_chinese_text() {
-        assert!(has_cue("what went wrong last night?", "what went wrong"));
-        assert!(has_cue("总结一下这次故障", "这次故障"));
-        assert!(!has_cue("incidentally, how many 5xx", "incident"));
+        assert!(!occurrences("what went wrong last night?", "what went wrong").is_empty());
+        assert!(!occurrences("总结一下这次故障", "这次故障").is_empty());
+        assert!(occurrences("incidentally, how many 5xx", "incident").is_empty());
     }
 
     #[test]

@@ -28,6 +28,12 @@ impl Words {
     pub fn all(&self) -> impl Iterator<Item = &str> {
         self.zh.iter().chain(self.en.iter()).map(String::as_str)
     }
+
+    /// Whether any of the words occurs in the lower-cased text (Chinese as text, English
+    /// as whole words or phrases).
+    pub fn occur_in(&self, lower: &str) -> bool {
+        self.all().any(|w| !occurrences(lower, w).is_empty())
+    }
 }
 
 /// Words that ask for a measure.

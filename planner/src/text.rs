@@ -71,20 +71,6 @@ pub fn contains_any(hay: &str, needles: &[&str]) -> bool {
     needles.iter().any(|n| lower.contains(&n.to_lowercase()))
 }
 
-/// Whether a cue occurs in lowercased text: Chinese as text, English as whole words or
-/// phrases (no letter or digit right before or after).
-pub fn has_cue(lower: &str, cue: &str) -> bool {
-    if !cue.is_ascii() {
-        return lower.contains(cue);
-    }
-    lower.match_indices(cue).any(|(i, _)| {
-        let before = lower[..i].chars().next_back();
-        let after = lower[i + cue.len()..].chars().next();
-        !before.is_some_and(|c| c.is_ascii_alphanumeric())
-            && !after.is_some_and(|c| c.is_ascii_alphanumeric())
-    })
-}
-
 /// True if the ASCII word list contains `w` as a whole word.
 pub fn has_word(words: &[String], w: &str) -> bool {
     words.iter().any(|x| x == w)

@@ -367,30 +367,17 @@ impl Question {
     }
 }
 
-/// Whether a cue phrase occurs in the lower-cased text (English as whole words).
-fn has_cue(lower: &str, words: &Words) -> bool {
-    words.zh.iter().any(|z| lower.contains(z.as_str()))
-        || words.en.iter().any(|p| {
-            lower.match_indices(p.as_str()).any(|(i, _)| {
-                let before = lower[..i].chars().next_back();
-                let after = lower[i + p.len()..].chars().next();
-                !before.is_some_and(|c| c.is_ascii_alphanumeric())
-                    && !after.is_some_and(|c| c.is_ascii_alphanumeric())
-            })
-        })
-}
-
 /// Reads a question: its shape and its content words.
 pub fn question(text: &str) -> Question {
     let v = vocab();
     let text = normalize(text);
     let lower = text.to_lowercase();
-    let duration = has_cue(&lower, &v.duration);
+    let duration = v.duration.occur_in(&lower);
     let shape = if duration {
         Shape::Value
-    } else if has_cue(&lower, &v.count) {
+    } else if v.count.occur_in(&lower) {
         Shape::Count
-    } else if has_cue(&lower, &v.list) {
+    } else if v.list.occur_in(&lower) {
         Shape::List
     } else {
         Shape::Value
