@@ -9,8 +9,19 @@ if [[ "${LLMOPS_BENCH_SKIP_RELEASE:-0}" == "1" ]]; then
     echo "bench: release-build section skipped (LLMOPS_BENCH_SKIP_RELEASE=1)"
     exit 0
 fi
-target="$(mktemp -d)"
-trap 'rm -rf "$target"' EXIT
+# LLMOPS_BENCH_RELEASE_DIR keeps the built binaries (for the render and idle benches) in a
+# directory that must not exist yet, so the build is still cold.
+if [[ -n "${LLMOPS_BENCH_RELEASE_DIR:-}" ]]; then
+    target="$LLMOPS_BENCH_RELEASE_DIR"
+    if [[ -e "$target" ]]; then
+        echo "bench: $target exists; the release build must start from an empty directory" >&2
+        exit 1
+    fi
+    mkdir -p "$target"
+else
+    target="$(mktemp -d)"
+    trap 'rm -rf "$target"' EXIT
+fi
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 start="$(date +%s.%N)"
 CARGO_TARGET_DIR="$target" cargo build --release --bins --quiet

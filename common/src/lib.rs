@@ -27,6 +27,10 @@ pub struct UploadRef {
     /// RFC 3339.
     pub uploaded_at: String,
     pub content_type: String,
+    /// A log's own field names as its format is detected (empty for other files, or when
+    /// not looked at): what lets a question name a field literally (`request_time`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub columns: Vec<query::Column>,
 }
 
 /// The line of a search hit's chunk that answers the question: the index picks it, the

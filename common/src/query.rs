@@ -67,6 +67,14 @@ impl fmt::Display for Field {
     }
 }
 
+/// A field of a log's table as a question can name it: its own name, and whether a
+/// statistic can read it (a number that is not an identifier).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Column {
+    pub name: String,
+    pub numeric: bool,
+}
+
 /// A unit a number in a filter or a result is measured in. Durations are compared in
 /// seconds and sizes in bytes whatever unit the field is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, Default)]

@@ -39,6 +39,7 @@ pub(super) fn load_fixtures(dir: &Path) -> Vec<Fixture> {
                     sha256: "0f".repeat(32),
                     uploaded_at: format!("2026-10-01 09:0{i}:00"),
                     content_type: "text/plain".into(),
+                    columns: Vec::new(),
                 },
                 content,
             }

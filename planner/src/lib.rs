@@ -597,6 +597,7 @@ pub(crate) mod tests {
                 sha256: "ab".repeat(32),
                 uploaded_at: "2026-10-01 10:00:00".into(),
                 content_type: "text/plain".into(),
+                columns: Vec::new(),
             })
             .collect()
     }

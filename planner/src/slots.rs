@@ -483,6 +483,7 @@ pub fn hit_name_score(text: &str, filename: &str) -> u32 {
         sha256: String::new(),
         uploaded_at: String::new(),
         content_type: String::new(),
+        columns: Vec::new(),
     };
     name_score(text, &probe)
 }
@@ -652,6 +653,7 @@ mod tests {
                 sha256: String::new(),
                 uploaded_at: String::new(),
                 content_type: String::new(),
+                columns: Vec::new(),
             })
             .collect()
     }

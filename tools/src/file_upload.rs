@@ -337,6 +337,7 @@ mod tests {
             sha256: String::new(),
             uploaded_at: at.to_rfc3339(),
             content_type: "text/plain".into(),
+            columns: Vec::new(),
         };
         let files = vec![
             mk("old.txt", now - chrono::Duration::days(3)),

@@ -573,6 +573,7 @@ pub(crate) mod testutil {
                 sha256: "0".repeat(64),
                 uploaded_at: at.into(),
                 content_type: "text/plain".into(),
+                columns: Vec::new(),
             };
             self.catalog
                 .files

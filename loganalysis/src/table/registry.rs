@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
-use llmops_common::query::FieldKind;
+use llmops_common::query::{Column, FieldKind};
 
 use super::assemble::{for_each_line, Assembler, EventRef};
-use super::def::{compile, Format, Origin};
+use super::def::{compile, FieldSpec, Format, Origin};
 use super::error::QueryError;
 use super::event::{parse_time, Extractor, Schema};
 
@@ -293,4 +293,38 @@ pub fn schema_for(fmt: &Format, head: &[u8]) -> Schema {
     }
     schema.add_template();
     schema
+}
+
+/// The fields of a log whose first bytes are `head`, as a question can name them: the
+/// detected format's fields and the keys found in the sample. A field is numeric when its
+/// values are numbers that measure something (not a status code, a pid, a port or an id).
+pub fn columns(reg: &Registry, head: &[u8]) -> Vec<Column> {
+    let det = reg.detect(head);
+    let Some(fmt) = reg.formats().get(det.format) else {
+        return Vec::new();
+    };
+    let schema = schema_for(fmt, head);
+    schema
+        .fields
+        .iter()
+        .map(|f| Column {
+            name: f.name.clone(),
+            numeric: measures_something(f),
+        })
+        .collect()
+}
+
+fn measures_something(f: &FieldSpec) -> bool {
+    const IDS: [&str; 6] = ["status", "pid", "port", "code", "id", "uid"];
+    let lower = f.name.to_ascii_lowercase();
+    let last = lower
+        .rsplit(|c: char| c == '.' || c == '_' || c == '-')
+        .next()
+        .unwrap_or(&lower);
+    // `userId`, `requestID`: camel case ids.
+    let identifier = IDS.contains(&last)
+        || f.name.ends_with("Id")
+        || f.name.ends_with("ID")
+        || f.roles.iter().any(|r| IDS.contains(&r.as_str()));
+    matches!(f.kind, FieldKind::Integer | FieldKind::Number) && !identifier
 }

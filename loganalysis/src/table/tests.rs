@@ -404,3 +404,23 @@ fn json_groups_percentiles_and_fields() {
     );
     assert_eq!(r.sources[0].unparsed, 1);
 }
+
+#[test]
+fn columns_name_a_logs_own_fields_and_which_ones_measure() {
+    let log = br#"{"ts":"2026-03-01T10:00:00Z","level":"INFO","user":{"id":"u-1"},"queue_depth":4,"latency_ms":12.5,"status":200,"orderId":77}
+{"ts":"2026-03-01T10:00:01Z","level":"ERROR","user":{"id":"u-2"},"queue_depth":9,"latency_ms":80.0,"status":500,"orderId":78}
+"#;
+    let cols = columns(builtin_registry(), log);
+    let numeric = |name: &str| {
+        cols.iter()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("no column {name}: {cols:?}"))
+            .numeric
+    };
+    assert!(numeric("queue_depth"));
+    assert!(numeric("latency_ms"));
+    assert!(!numeric("status"), "a status code is not a measurement");
+    assert!(!numeric("orderId"), "an id is not a measurement");
+    assert!(!numeric("user.id"));
+    assert!(!numeric("level"));
+}

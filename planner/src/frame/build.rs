@@ -11,7 +11,7 @@ use crate::lexicon::{find, lexicon, Cue, Hit, Lexicon};
 use crate::text::normalize;
 
 /// The log the conversation or the session is about when the question names none.
-fn context_log(ctx: &FrameCtx) -> Option<String> {
+pub(super) fn context_log(ctx: &FrameCtx) -> Option<String> {
     let path = |u: &&crate::UploadRef| u.path.to_string_lossy().into_owned();
     if let Some(u) = ctx.referenced.iter().find(|u| is_log_upload(u)) {
         return Some(path(u));
@@ -117,7 +117,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     if let Some(n) = limit(p) {
         q.limit = Some(n);
     }
-    settle(lex, &mut q);
+    settle(lex, p, &mut q);
     Frame {
         query: q,
         soft,
@@ -132,9 +132,16 @@ fn stat_field(
     source: Source,
     from_cue: Option<String>,
 ) -> Option<String> {
+    // A numeric field right after "which"/"per"/"按" ("which user_id") is grouped, not
+    // measured, unless the question asks for a statistic.
+    let stat = measure_cue(lex, p).is_some_and(|i| {
+        let m = lex.measures[i].measure;
+        m.is_stat() || m == Measure::Stats
+    });
     let named = field_hits(lex, p, source)
+        .filter(|(h, _)| stat || !grouping_word_before(lex, p, h))
         .map(|(_, f)| f)
-        .find(|f| lex.is_numeric(f));
+        .find(|f| p.is_numeric(lex, f));
     match (named, from_cue) {
         (Some(n), _) => Some(n.to_string()),
         (None, Some(c)) => Some(c),
@@ -145,7 +152,6 @@ fn stat_field(
 /// Fields grouped by: a field next to a grouping word, other than the statistic's field
 /// and fields a literal is compared with.
 fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&str>) -> Vec<Field> {
-    let group_hits: Vec<&Hit> = p.hits.iter().filter(|h| h.cue == Cue::Group).collect();
     let mut out: Vec<Field> = Vec::new();
     for (h, f) in field_hits(lex, p, source) {
         if Some(f) == stat || out.iter().any(|o| o.0 == f) {
@@ -155,21 +161,37 @@ fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&str>) -> Vec<
             l.start >= h.end
                 && p.close(h.end, l.start)
                 && binds(&l.lit)
-                && (matches!(l.lit, Lit::Number { .. }) || !lex.holds_numbers(f))
+                && (matches!(l.lit, Lit::Number { .. }) || !p.holds_numbers(lex, f))
         });
-        let own = matches!(h.cue, Cue::Field(i) if lex.fields[i].grouped);
-        let before = own
-            || group_hits
-                .iter()
-                .any(|g| g.end <= h.start && p.close(g.end, h.start));
-        let after = group_hits
-            .iter()
-            .any(|g| g.start >= h.end && p.close(h.end, g.start));
-        if (before || after) && !bound && out.len() < 2 {
+        if grouped_at(lex, p, h) && !bound && out.len() < 2 {
             out.push(Field::new(f));
         }
     }
     out
+}
+
+/// Whether a group word that does not rank stands right before the field word.
+fn grouping_word_before(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
+    p.hits.iter().any(|g| {
+        g.cue == Cue::Group
+            && g.end <= h.start
+            && p.close(g.end, h.start)
+            && !lex
+                .grammar
+                .rank
+                .all()
+                .any(|w| p.lower.get(g.start..g.end) == Some(w))
+    })
+}
+
+/// Whether a field word stands where a grouping puts it: next to "which"/"per"/"按", or
+/// a word that groups by itself.
+fn grouped_at(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
+    let own = matches!(h.cue, Cue::Field(i) if lex.fields[i].grouped);
+    own || p.hits.iter().filter(|g| g.cue == Cue::Group).any(|g| {
+        (g.end <= h.start && p.close(g.end, h.start))
+            || (g.start >= h.end && p.close(h.end, g.start))
+    })
 }
 
 /// A literal that, right after a field's name, is that field's value ("status 503").
@@ -241,9 +263,12 @@ fn limit(p: &Parsed) -> Option<u32> {
 
 /// Makes the slots agree: a statistic of a field that is not numeric groups by it; rows
 /// with a grouping count the groups; a grouping on a system table's row key lists rows.
-fn settle(lex: &Lexicon, q: &mut Query) {
-    fill_field(lex, q);
-    let numeric = q.field.as_ref().is_some_and(|f| lex.is_numeric(f.as_str()));
+fn settle(lex: &Lexicon, p: &Parsed, q: &mut Query) {
+    fill_field(lex, p, q);
+    let numeric = q
+        .field
+        .as_ref()
+        .is_some_and(|f| p.is_numeric(lex, f.as_str()));
     if (q.measure.is_stat() || q.measure == Measure::Stats) && q.field.is_some() && !numeric {
         if let Some(f) = q.field.take() {
             if !q.group_by.contains(&f) {
@@ -282,7 +307,7 @@ fn settle(lex: &Lexicon, q: &mut Query) {
 /// clients (the grouped field), "the busiest client" ranks the groups by count, and a
 /// statistic of a log with no field named is of its time taken (`duration`, resolved by
 /// role: request_time, latency_ms, took_ms, ...).
-fn fill_field(lex: &Lexicon, q: &mut Query) {
+fn fill_field(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     if q.field.is_some() {
         return;
     }
@@ -292,7 +317,7 @@ fn fill_field(lex: &Lexicon, q: &mut Query) {
     } else if stat
         && q.group_by
             .first()
-            .is_some_and(|g| lex.is_numeric(g.as_str()))
+            .is_some_and(|g| p.is_numeric(lex, g.as_str()))
     {
         q.field = Some(q.group_by.remove(0));
     } else if stat && !q.group_by.is_empty() {

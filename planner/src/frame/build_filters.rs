@@ -154,7 +154,7 @@ fn literal_filter(
 ) -> Option<(Filter, Kind)> {
     let bound = field_before(lex, p, source, l.start).filter(|f| {
         // Text never binds to a field of numbers ("pid of redis-server" names a process).
-        matches!(l.lit, Lit::Number { .. }) || !lex.holds_numbers(f)
+        matches!(l.lit, Lit::Number { .. }) || !p.holds_numbers(lex, f)
     });
     let text_op = if negated {
         FilterOp::NotContains
@@ -211,6 +211,7 @@ fn next_to_cue(lex: &Lexicon, p: &Parsed, source: Source, start: usize, end: usi
         let of_table = match h.cue {
             Cue::Source(i) => lex.sources[i].source == source,
             Cue::Field(i) => lex.fields[i].source.is_none_or(|s| s == source),
+            Cue::Column(_) => source == Source::Log,
             _ => false,
         };
         of_table

@@ -1,7 +1,7 @@
 //! A question with the lexicon's cues and its literals found ([`Parsed`]), and the
 //! helpers every slot rule shares: which field a literal binds to, how a filter is made.
 
-use llmops_common::query::{Field, Filter, FilterOp, Scalar, Source, Unit};
+use llmops_common::query::{Column, Field, Filter, FilterOp, Scalar, Source, Unit};
 
 use super::scan::{literals, Spanned};
 use super::{is_log_upload, FrameCtx};
@@ -17,6 +17,9 @@ pub struct Parsed {
     pub lits: Vec<Spanned>,
     /// Log files the question names (resolved paths) and where.
     pub files: Vec<String>,
+    /// The fields of the log the question is about, by their own names; a
+    /// [`Cue::Column`] hit indexes this.
+    pub columns: Vec<Column>,
 }
 
 impl Parsed {
@@ -30,7 +33,10 @@ impl Parsed {
             lower[s..e].fill(b' ');
         }
         let lower = String::from_utf8(lower).unwrap_or_else(|_| text.to_ascii_lowercase());
-        let hits = find(lex, &lower);
+        let columns = log_columns(&files, ctx);
+        let mut hits = find(lex, &lower);
+        // Searched in the text as typed: a field like `user.id` looks like a file name.
+        column_hits(&text, &text.to_ascii_lowercase(), &columns, &mut hits);
         let lits = literals(lex, &text, &lower, &hits, &spans);
         Parsed {
             text,
@@ -38,7 +44,19 @@ impl Parsed {
             hits,
             lits,
             files,
+            columns,
         }
+    }
+
+    /// Whether a statistic can read the field: a numeric role of the lexicon or a numeric
+    /// field of the log.
+    pub fn is_numeric(&self, lex: &Lexicon, field: &str) -> bool {
+        lex.is_numeric(field) || self.columns.iter().any(|c| c.name == field && c.numeric)
+    }
+
+    /// Whether the field's values are numbers (a name never binds to it).
+    pub fn holds_numbers(&self, lex: &Lexicon, field: &str) -> bool {
+        lex.holds_numbers(field) || self.columns.iter().any(|c| c.name == field && c.numeric)
     }
 
     pub fn has(&self, pred: impl Fn(Cue) -> bool) -> bool {
@@ -95,6 +113,66 @@ fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>)
     (files, spans)
 }
 
+/// The fields of the logs the question names, or else of the log it is about.
+fn log_columns(files: &[String], ctx: &FrameCtx) -> Vec<Column> {
+    let about;
+    let paths: &[String] = if files.is_empty() {
+        about = super::build::context_log(ctx)
+            .into_iter()
+            .collect::<Vec<_>>();
+        &about
+    } else {
+        files
+    };
+    let mut out: Vec<Column> = Vec::new();
+    for u in ctx.uploads.iter().chain(ctx.referenced.iter().copied()) {
+        if !paths.iter().any(|p| u.path.to_string_lossy() == p.as_str()) {
+            continue;
+        }
+        for c in &u.columns {
+            if !out.iter().any(|o| o.name == c.name) {
+                out.push(c.clone());
+            }
+        }
+    }
+    out
+}
+
+/// A field named by the log's own name ("request_time", "user.id", "Tr"). A plain word
+/// the lexicon already reads ("status", "host") stays the lexicon's: the lexicon's role
+/// resolves to the same field. A name with `_`, `.` or `-` is unambiguous and wins over
+/// the lexicon's words inside it. Names of three letters or fewer must match in case.
+fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>) {
+    let mut found = Vec::new();
+    for (i, c) in columns.iter().enumerate() {
+        let name = c.name.to_ascii_lowercase();
+        if name.len() < 2 || matches!(name.as_str(), "template" | "message" | "line") {
+            continue;
+        }
+        let compound = name.contains(['_', '.', '-']);
+        for (start, end) in crate::lexicon::occurrences(lower, &name) {
+            if name.len() <= 3 && text.get(start..end) != Some(c.name.as_str()) {
+                continue;
+            }
+            let overlaps = |h: &Hit| h.start < end && start < h.end;
+            if !compound && hits.iter().any(overlaps) {
+                continue;
+            }
+            found.push(Hit {
+                start,
+                end,
+                cue: Cue::Column(i),
+            });
+        }
+    }
+    if found.is_empty() {
+        return;
+    }
+    hits.retain(|h| !found.iter().any(|f| f.start <= h.start && h.end <= f.end));
+    hits.extend(found);
+    hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
+}
+
 fn field_cue_applies(lex: &Lexicon, i: usize, source: Source) -> bool {
     lex.fields[i].source.is_none_or(|s| s == source)
 }
@@ -109,6 +187,7 @@ pub(super) fn field_hits<'a>(
         Cue::Field(i) if field_cue_applies(lex, i, source) => {
             Some((h, lex.fields[i].field.as_str()))
         }
+        Cue::Column(i) if source == Source::Log => Some((h, p.columns[i].name.as_str())),
         _ => None,
     })
 }

@@ -51,6 +51,7 @@ fn log_words(lex: &Lexicon, p: &Parsed) -> bool {
     p.hits.iter().any(|h| match h.cue {
         Cue::Source(i) => lex.sources[i].source == Source::Log,
         Cue::Field(i) => lex.fields[i].source == Some(Source::Log),
+        Cue::Column(_) => true,
         _ => false,
     })
 }

@@ -272,3 +272,61 @@ fn a_figure_that_needs_a_field_takes_the_grouped_one_or_the_time_taken() {
     assert_eq!(f["measure"], "p95", "{f}");
     assert_eq!(f["field"], "duration", "{f}");
 }
+
+/// A JSON log and an HAProxy log whose fields the server found, named literally.
+fn frame_over_columns(text: &str) -> Value {
+    use llmops_common::query::Column;
+    let mut ups = uploads(&["orders.jsonl", "haproxy.log"]);
+    let col = |name: &str, numeric: bool| Column {
+        name: name.to_string(),
+        numeric,
+    };
+    ups[0].columns = vec![
+        col("ts", false),
+        col("level", false),
+        col("tenant.id", false),
+        col("queue_depth", true),
+        col("shard", false),
+        col("session_key", false),
+    ];
+    ups[1].columns = vec![col("Tw", true), col("Tr", true), col("backend", false)];
+    let ctx = FrameCtx {
+        uploads: &ups,
+        referenced: &[],
+        last_file: None,
+        last_query: None,
+    };
+    match understand(text, &ctx) {
+        Some(Understood::Query(f)) => serde_json::to_value(&f.query).expect("serialises"),
+        other => panic!("no query for {text:?}: {other:?}"),
+    }
+}
+
+#[test]
+fn fields_named_by_the_logs_own_names() {
+    let f = frame_over_columns("what is the p95 of queue_depth in orders.jsonl");
+    assert_eq!(
+        (f["measure"].clone(), f["field"].clone()),
+        (json!("p95"), json!("queue_depth"))
+    );
+    let f = frame_over_columns("which tenant.id sent the most requests in orders.jsonl");
+    assert_eq!(f["group_by"], json!(["tenant.id"]), "{f}");
+    assert_eq!(f["measure"], "count");
+    let f = frame_over_columns("orders.jsonl 里每个 shard 的平均 queue_depth");
+    assert_eq!(f["group_by"], json!(["shard"]));
+    assert_eq!(
+        (f["measure"].clone(), f["field"].clone()),
+        (json!("mean"), json!("queue_depth"))
+    );
+    let f = frame_over_columns("how many distinct session_key values are in orders.jsonl");
+    assert_eq!(
+        (f["measure"].clone(), f["field"].clone()),
+        (json!("count_distinct"), json!("session_key"))
+    );
+    // A numeric field after "which" is what is grouped, not measured.
+    let f = frame_over_columns("which queue_depth value shows up most often in orders.jsonl");
+    assert_eq!(f["group_by"], json!(["queue_depth"]));
+    // Short names match only as written: "Tr" is the field, "tr" is not.
+    let f = frame_over_columns("slowest backend by Tr in haproxy.log");
+    assert_eq!(f["field"], json!("Tr"), "{f}");
+}

@@ -93,6 +93,10 @@ impl FollowWords {
 #[derive(Debug, Clone, Deserialize)]
 pub struct Grammar {
     pub group: Words,
+    /// Group words that rank: before a numeric field they sort by it ("most memory")
+    /// instead of grouping by it ("which user_id").
+    #[serde(default)]
+    pub rank: Words,
     pub compare: Vec<CompareCue>,
     pub unit: Vec<UnitCue>,
     pub numbers: Numbers,

@@ -12,6 +12,9 @@ use super::{Lexicon, Words};
 pub enum Cue {
     Measure(usize),
     Field(usize),
+    /// A field of the log named by its own name: an index into the parsed question's
+    /// columns.
+    Column(usize),
     Filter(usize),
     Source(usize),
     Group,
@@ -37,7 +40,7 @@ impl Cue {
     pub fn is_content(self) -> bool {
         matches!(
             self,
-            Cue::Measure(_) | Cue::Field(_) | Cue::Filter(_) | Cue::Source(_)
+            Cue::Measure(_) | Cue::Field(_) | Cue::Column(_) | Cue::Filter(_) | Cue::Source(_)
         )
     }
 }

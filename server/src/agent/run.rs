@@ -40,7 +40,24 @@ pub fn upload_ref(u: &UploadRow) -> UploadRef {
         sha256: u.sha256.clone(),
         uploaded_at: u.uploaded_at.clone(),
         content_type: u.content_type.clone(),
+        columns: Vec::new(),
     }
+}
+
+/// The uploads with their logs' own field names, read on the blocking pool (a failure
+/// there leaves the fields unknown: questions then name fields by the lexicon's words).
+async fn with_columns(uploads: Vec<UploadRef>) -> Vec<UploadRef> {
+    let fallback = uploads.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut uploads = uploads;
+        llmops_tools::log_query::describe_columns(&mut uploads);
+        uploads
+    })
+    .await
+    .unwrap_or_else(|e| {
+        tracing::warn!(error = %e, "reading the uploads' log fields failed");
+        fallback
+    })
 }
 
 /// File ids a message refers to: explicit ids (or unique prefixes) plus legacy
@@ -163,12 +180,12 @@ pub async fn run_turn(
         None
     };
     let wanted = referenced_ids(&req.text, &req.file_ids);
-    let referenced: Vec<planner::UploadRef> = uploads
+    let all_uploads = with_columns(uploads.iter().map(upload_ref).collect()).await;
+    let referenced: Vec<planner::UploadRef> = all_uploads
         .iter()
         .filter(|u| wanted.iter().any(|w| u.file_id.starts_with(w.as_str())))
-        .map(upload_ref)
+        .cloned()
         .collect();
-    let all_uploads: Vec<planner::UploadRef> = uploads.iter().map(upload_ref).collect();
 
     let tool_ctx = ToolCtx {
         session_id: sid.clone(),

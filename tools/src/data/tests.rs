@@ -345,6 +345,7 @@ fn tool_data_uploads_shape() {
         sha256: "0".repeat(64),
         uploaded_at: "2025-01-01T00:00:00Z".into(),
         content_type: "text/plain".into(),
+        columns: Vec::new(),
     }];
     same(ToolData::Uploads(files.clone()), json!({ "files": files }));
     same(ToolData::Uploads(Vec::new()), json!({"files": []}));
