@@ -27,6 +27,9 @@ pub struct Frame {
     /// process has no "worker" in its command line, a service without workers has none);
     /// the tool drops one that would leave nothing and says so.
     pub soft: Vec<Filter>,
+    /// The filter (also in `query.filters`) made of words the lexicon does not know: it
+    /// narrows a question about a log, it never makes a question one.
+    pub object: Option<Filter>,
     /// Whether the frame edits the conversation's last query.
     pub follow_up: bool,
 }

@@ -86,6 +86,10 @@ pub struct FilterCue {
     pub value: Scalar,
     #[serde(flatten)]
     pub words: Words,
+    /// Word groups that make the cue when one word of each stands near the others, in any
+    /// order ("failed ssh logins", "logins that failed", "ssh 登录失败").
+    #[serde(default)]
+    pub together: Vec<Vec<String>>,
 }
 
 /// A condition written in the lexicon.

@@ -105,8 +105,9 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
             .map(|(_, f)| Field::new(f))
             .next();
     }
-    let (filters, soft) = super::build_filters::filters(lex, p, source);
-    q.filters = filters;
+    let cond = super::build_filters::filters(lex, p, source);
+    q.filters = cond.hard;
+    q.filters.extend(cond.object.clone());
     q.window = window(lex, p);
     if let Some(b) = bucket(p) {
         q.bucket = b;
@@ -120,7 +121,8 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     settle(lex, p, &mut q);
     Frame {
         query: q,
-        soft,
+        soft: cond.soft,
+        object: cond.object,
         follow_up: false,
     }
 }

@@ -9,8 +9,18 @@ use super::parsed::{field_before, filter, Parsed};
 use super::scan::{Clock, Lit};
 use crate::lexicon::{Cue, Lexicon};
 
-/// Hard filters and soft ones (kept only when something matches them).
-pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> (Vec<Filter>, Vec<Filter>) {
+/// The conditions of a question.
+pub struct Conditions {
+    pub hard: Vec<Filter>,
+    /// Kept only when something matches them.
+    pub soft: Vec<Filter>,
+    /// Words the lexicon does not know taken as what the events contain: a condition of a
+    /// question that is about a log for other reasons, never the reason it is.
+    pub object: Option<Filter>,
+}
+
+/// Hard filters, soft ones, and the unknown words a log question names.
+pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
     let mut hard = cue_filters(lex, p, source);
     // "which errors" keeps only failures unless a level or a tag is named ("which WARN
     // messages").
@@ -38,9 +48,61 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> (Vec<Filter>, Vec<F
             Kind::Name => soft.push(f),
         }
     }
+    let object = (source == Source::Log && !hard.iter().any(|f| f.op == FilterOp::Contains))
+        .then(|| object_words(lex, p))
+        .flatten();
     hard.extend(source_filters(lex, p, source, false));
     soft.extend(source_filters(lex, p, source, true));
-    (merge_alternatives(hard), soft)
+    Conditions {
+        hard: merge_alternatives(hard),
+        soft,
+        object,
+    }
+}
+
+/// What a log question counts or shows when it names it in words the lexicon does not know
+/// ("how many deadlocks", "connection refused 出现了多少次", "when did the disk fill up"):
+/// the first run of such words is matched in the events, case-insensitively. Words that
+/// name the log itself (a part of an upload's name, a word right before "log") are not.
+fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Filter> {
+    let words: Vec<&super::scan::Spanned> = p
+        .lits
+        .iter()
+        .filter(|l| matches!(l.lit, Lit::Word(_)))
+        .filter(|l| !names_the_log(lex, p, l))
+        .collect();
+    let first = words.first()?;
+    let mut end = first.end;
+    for w in &words[1..] {
+        let gap = p.lower.get(end..w.start).unwrap_or("x");
+        if !gap.chars().all(|c| c == ' ' || c == '-') {
+            break;
+        }
+        end = w.end;
+    }
+    let phrase = singular(p.lower.get(first.start..end)?.trim());
+    (phrase.len() >= 3).then(|| filter(None, FilterOp::Contains, Scalar::Text(phrase), Unit::None))
+}
+
+/// "gateway" in "the gateway log" or when an upload is named `gateway-access.log`.
+fn names_the_log(lex: &Lexicon, p: &Parsed, l: &super::scan::Spanned) -> bool {
+    let Lit::Word(w) = &l.lit else { return false };
+    let before_log_word = p.hits.iter().any(|h| {
+        matches!(h.cue, Cue::Source(i) if lex.sources[i].source == Source::Log)
+            && h.start >= l.end
+            && p.lower[l.end..h.start].trim().len() <= 3
+    });
+    before_log_word || p.upload_names.iter().any(|n| n.contains(w.as_str()))
+}
+
+/// The plural's stem, so "deadlocks" finds "deadlock" (and "deadlocks"): a trailing `s`
+/// goes unless the word ends in `ss`, `us` or `is`.
+fn singular(phrase: &str) -> String {
+    let keep = ["ss", "us", "is"].iter().any(|e| phrase.ends_with(e));
+    match phrase.strip_suffix('s') {
+        Some(stem) if !keep && stem.len() >= 3 => stem.to_string(),
+        _ => phrase.to_string(),
+    }
 }
 
 enum Kind {

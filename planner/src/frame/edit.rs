@@ -20,7 +20,13 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     let refers = p.has(|c| c == Cue::Refer);
     let new = frame_of(lex, p, last.query.source, last.query.files.clone());
     let own_measure = p.has(|c| matches!(c, Cue::Measure(_)));
-    let own_condition = !new.query.filters.is_empty() || !new.query.group_by.is_empty();
+    // Unknown words are a condition only with a follow-up word ("and the deadlocks?").
+    let own_condition = new
+        .query
+        .filters
+        .iter()
+        .any(|f| Some(f) != new.object.as_ref() || marked)
+        || !new.query.group_by.is_empty();
     let own_content = own_measure
         || own_condition
         || new.query.window.is_some()
@@ -49,11 +55,11 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     Some(Frame {
         query: q,
         soft: new.soft,
+        object: new.object,
         follow_up: true,
     })
 }
 
-/// The question names a table other than the last query's.
 /// The question names another table, or a field only another table has ("内存" after
 /// a log query).
 fn names_other_table(lex: &Lexicon, p: &Parsed, source: Source) -> bool {

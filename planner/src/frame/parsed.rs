@@ -20,6 +20,8 @@ pub struct Parsed {
     /// The fields of the log the question is about, by their own names; a
     /// [`Cue::Column`] hit indexes this.
     pub columns: Vec<Column>,
+    /// The session's upload names, lower-cased: words in them name a log, not its contents.
+    pub upload_names: Vec<String>,
 }
 
 impl Parsed {
@@ -45,6 +47,11 @@ impl Parsed {
             lits,
             files,
             columns,
+            upload_names: ctx
+                .uploads
+                .iter()
+                .map(|u| u.filename.to_lowercase())
+                .collect(),
         }
     }
 

@@ -330,3 +330,40 @@ fn fields_named_by_the_logs_own_names() {
     let f = frame_over_columns("slowest backend by Tr in haproxy.log");
     assert_eq!(f["field"], json!("Tr"), "{f}");
 }
+
+
+#[test]
+fn unknown_words_in_a_log_question_are_what_its_events_contain() {
+    let contains = |v: &str| json!([{"op": "contains", "value": v}]);
+    for (text, value) in [
+        ("how many deadlocks in app.log", "deadlock"),
+        ("how many times did the connection reset in app.log", "connection reset"),
+        ("app.log 里 stale handle 出现了多少次", "stale handle"),
+    ] {
+        let f = frame(text);
+        assert_eq!(f["filters"], contains(value), "{text}: {f}");
+        assert_eq!(f["measure"], "count", "{text}");
+    }
+    // Words naming the log are not its contents; unknown words alone never make a
+    // question about a log.
+    let f = frame("how many errors in the access log");
+    assert!(!f["filters"].to_string().contains("access"), "{f}");
+    assert_eq!(frame_with("see you later", None), None);
+    assert_eq!(frame_with("print working directory", None), None);
+}
+
+#[test]
+fn tag_words_standing_apart_still_name_the_tag() {
+    let tag = |v: &str| json!([{"op": "tag", "value": v}]);
+    for text in [
+        "how many failed ssh logins in auth.log",
+        "how many login attempts failed in auth.log",
+        "count the unsuccessful sign-ins in auth.log",
+    ] {
+        assert_eq!(frame(text)["filters"], tag("failed_login"), "{text}");
+    }
+    assert_eq!(
+        frame("how many processes were killed for lack of memory in app.log")["filters"][0],
+        tag("oom_kill")[0]
+    );
+}

@@ -102,6 +102,7 @@ pub fn find(lex: &Lexicon, text: &str) -> Vec<Hit> {
     }
     for (i, f) in lex.filters.iter().enumerate() {
         push_words(&mut content, text, &f.words, Cue::Filter(i));
+        push_together(&mut content, text, &f.together, Cue::Filter(i));
     }
     for (i, s) in lex.sources.iter().enumerate() {
         push_words(&mut content, text, &s.words, Cue::Source(i));
@@ -136,6 +137,51 @@ pub fn find(lex: &Lexicon, text: &str) -> Vec<Hit> {
 
 /// Keeps the longest of overlapping hits (earlier first on equal length). Hits of the same
 /// span but different cues (a word that is both a field and a source) all stay.
+/// At most this many words (or CJK characters over three) between the words of a
+/// `together` cue.
+const TOGETHER_GAP: usize = 3;
+
+/// A cue made of one word of each group standing near each other, in any order: one hit
+/// from the first to the last of them.
+fn push_together(out: &mut Vec<Hit>, text: &str, groups: &[Vec<String>], cue: Cue) {
+    if groups.is_empty() {
+        return;
+    }
+    let found: Vec<Vec<(usize, usize)>> = groups
+        .iter()
+        .map(|g| g.iter().flat_map(|w| occurrences(text, w)).collect())
+        .collect();
+    let Some(first) = found.first() else { return };
+    for &(s0, e0) in first {
+        let (mut start, mut end) = (s0, e0);
+        let all_near = found[1..].iter().all(|occ| {
+            let near = occ.iter().filter(|&&(s, e)| {
+                let (lo, hi) = if s >= end {
+                    (end, s)
+                } else if e <= start {
+                    (e, start)
+                } else {
+                    (s, s)
+                };
+                let gap = text.get(lo..hi).unwrap_or("");
+                gap.split_whitespace().count() <= TOGETHER_GAP
+                    && gap.chars().filter(|c| crate::text::is_cjk(*c)).count() <= 3
+            });
+            match near.min_by_key(|&&(s, _)| s.abs_diff(s0)) {
+                Some(&(s, e)) => {
+                    start = start.min(s);
+                    end = end.max(e);
+                    true
+                }
+                None => false,
+            }
+        });
+        if all_near {
+            out.push(Hit { start, end, cue });
+        }
+    }
+}
+
 fn longest_first(mut hits: Vec<Hit>) -> Vec<Hit> {
     hits.sort_by_key(|h| (std::cmp::Reverse(h.end - h.start), h.start));
     let mut kept: Vec<Hit> = Vec::new();
