@@ -48,14 +48,34 @@ pub(super) fn source_of(
             .iter()
             .any(|h| matches!(h.cue, Cue::Source(i) if lex.sources[i].source == s))
     };
-    for s in [
+    const SYSTEM: [Source; 4] = [
         Source::Sockets,
         Source::Mounts,
         Source::Units,
         Source::Processes,
-    ] {
-        if cued(s) {
-            return Some((s, Vec::new()));
+    ];
+    if let Some(s) = SYSTEM.into_iter().find(|s| cued(*s)) {
+        return Some((s, Vec::new()));
+    }
+    // A field only one system table has ("memory", "command line"), none a log has, and a
+    // name written as one ("image-resizer"): "how much memory does image-resizer use".
+    let named = p
+        .lits
+        .iter()
+        .any(|l| matches!(l.lit, Lit::Ident(_) | Lit::Quoted(_)));
+    let only = |f: &Option<Source>| f.is_some_and(|s| s != Source::Log);
+    let field_tables: Vec<Option<Source>> = p
+        .hits
+        .iter()
+        .filter_map(|h| match h.cue {
+            Cue::Field(i) => Some(lex.fields[i].source),
+            Cue::Column(_) => Some(Some(Source::Log)),
+            _ => None,
+        })
+        .collect();
+    if let Some(Some(s)) = field_tables.iter().find(|f| only(f)) {
+        if named && field_tables.iter().all(|f| f.is_none() || only(f)) {
+            return Some((*s, Vec::new()));
         }
     }
     context_log(ctx).map(|f| (Source::Log, vec![f]))
@@ -119,6 +139,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         q.limit = Some(n);
     }
     settle(lex, p, &mut q);
+    system_field_asked(lex, p, &mut q);
     Frame {
         query: q,
         soft: cond.soft,
@@ -170,6 +191,22 @@ fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&str>) -> Vec<
         }
     }
     out
+}
+
+/// Whether a ranking word ("most", "最多") stands right before or after the field word.
+fn ranked_at(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
+    let rank = |g: &Hit| {
+        lex.grammar
+            .rank
+            .all()
+            .any(|w| p.lower.get(g.start..g.end) == Some(w))
+    };
+    p.hits.iter().any(|g| {
+        matches!(g.cue, Cue::Group | Cue::Measure(_))
+            && rank(g)
+            && ((g.end <= h.start && p.close(g.end, h.start))
+                || (g.start >= h.end && p.close(h.end, g.start)))
+    })
 }
 
 /// Whether a group word that does not rank stands right before the field word.
@@ -302,6 +339,42 @@ fn settle(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     }
     if q.measure == Measure::Buckets || q.measure == Measure::CountDistinct {
         q.order = Order::Desc;
+    }
+}
+
+/// "report-cruncher 的 pid 是多少", "how much memory does image-resizer use": a count over a
+/// system table that names a field no condition uses asks for that field of the matching
+/// rows: the total when it is numeric, else the rows that show it.
+fn system_field_asked(lex: &Lexicon, p: &Parsed, q: &mut Query) {
+    if q.source == Source::Log || q.measure != Measure::Count || !q.group_by.is_empty() {
+        return;
+    }
+    // The name column's condition is the name asked about, not a condition on the field.
+    let name = super::build_filters::name_field(q.source);
+    let conditioned = |f: &str| {
+        Some(f) != name
+            && q.filters
+                .iter()
+                .any(|x| x.field.as_ref().is_some_and(|g| g.as_str() == f))
+    };
+    let asked = field_hits(lex, p, q.source).find(|(_, f)| !conditioned(f));
+    match asked {
+        // "the most memory": the rows with the most, first.
+        Some((h, f)) if p.is_numeric(lex, f) && ranked_at(lex, p, h) => {
+            q.measure = Measure::Rows;
+            q.field = Some(Field::new(f));
+            q.order = Order::Desc;
+            q.limit = q.limit.or(Some(5));
+        }
+        Some((_, f)) if p.is_numeric(lex, f) => {
+            q.measure = Measure::Sum;
+            q.field = Some(Field::new(f));
+        }
+        Some(_) => {
+            q.measure = Measure::Rows;
+            q.field = None;
+        }
+        None => {}
     }
 }
 

@@ -174,7 +174,7 @@ pub fn source_filters(lex: &Lexicon, p: &Parsed, source: Source, soft: bool) -> 
 }
 
 /// The field of a table a name or a quoted text is looked for in.
-fn name_field(source: Source) -> Option<&'static str> {
+pub(super) fn name_field(source: Source) -> Option<&'static str> {
     match source {
         Source::Processes => Some("command"),
         Source::Sockets => Some("process"),

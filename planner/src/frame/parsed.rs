@@ -3,7 +3,7 @@
 
 use llmops_common::query::{Column, Field, Filter, FilterOp, Scalar, Source, Unit};
 
-use super::scan::{literals, Spanned};
+use super::scan::{literals, Lit, Spanned};
 use super::{is_log_upload, FrameCtx};
 use crate::lexicon::{find, lexicon, Cue, Hit, Lexicon};
 use crate::slots::{best_upload, typed_file_names, typed_paths};
@@ -40,6 +40,15 @@ impl Parsed {
         // Searched in the text as typed: a field like `user.id` looks like a file name.
         column_hits(&text, &text.to_ascii_lowercase(), &columns, &mut hits);
         let lits = literals(lex, &text, &lower, &hits, &spans);
+        // Cue words inside a hyphenated name are part of it ("ledger-daemon").
+        hits.retain(|h| {
+            !lits.iter().any(|l| {
+                matches!(&l.lit, Lit::Ident(n) if n.contains('-'))
+                    && l.start <= h.start
+                    && h.end <= l.end
+                    && l.end - l.start > h.end - h.start
+            })
+        });
         Parsed {
             text,
             lower,
@@ -53,6 +62,21 @@ impl Parsed {
                 .map(|u| u.filename.to_lowercase())
                 .collect(),
         }
+    }
+
+    /// Whether a question word stands right before the cue ("which user"): the field is
+    /// what the answer shows.
+    pub fn asked(&self, lex: &Lexicon, h: &Hit) -> bool {
+        self.hits.iter().any(|g| {
+            g.cue == Cue::Group
+                && g.end <= h.start
+                && self.close(g.end, h.start)
+                && lex
+                    .grammar
+                    .asks
+                    .all()
+                    .any(|w| self.lower.get(g.start..g.end) == Some(w))
+        })
     }
 
     /// Whether a statistic can read the field: a numeric role of the lexicon or a numeric
@@ -99,13 +123,17 @@ fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>)
     let mut files = Vec::new();
     let mut spans = Vec::new();
     for name in typed_file_names(text) {
-        if let Some(u) = best_upload(&name, ctx.uploads).filter(|u| is_log_upload(u)) {
+        let upload = best_upload(&name, ctx.uploads);
+        if let Some(u) = upload.filter(|u| is_log_upload(u)) {
             let path = u.path.to_string_lossy().into_owned();
             if !files.contains(&path) {
                 files.push(path);
             }
         }
-        if let Some(i) = text.find(&name) {
+        // A name that is no upload and no log ("reindex.py") stays a literal: a script
+        // or a process name.
+        let a_file = upload.is_some() || crate::incident::is_log_name(&name);
+        if let (true, Some(i)) = (a_file, text.find(&name)) {
             spans.push((i, i + name.len()));
         }
     }
@@ -202,7 +230,7 @@ pub(super) fn field_hits<'a>(
 /// The field a literal or a comparison right after a field cue binds to.
 pub fn field_before(lex: &Lexicon, p: &Parsed, source: Source, at: usize) -> Option<String> {
     field_hits(lex, p, source)
-        .filter(|(h, _)| h.end <= at && p.close(h.end, at))
+        .filter(|(h, _)| h.end <= at && p.close(h.end, at) && !p.asked(lex, h))
         .last()
         .map(|(_, f)| f.to_string())
 }

@@ -331,13 +331,15 @@ fn fields_named_by_the_logs_own_names() {
     assert_eq!(f["field"], json!("Tr"), "{f}");
 }
 
-
 #[test]
 fn unknown_words_in_a_log_question_are_what_its_events_contain() {
     let contains = |v: &str| json!([{"op": "contains", "value": v}]);
     for (text, value) in [
         ("how many deadlocks in app.log", "deadlock"),
-        ("how many times did the connection reset in app.log", "connection reset"),
+        (
+            "how many times did the connection reset in app.log",
+            "connection reset",
+        ),
         ("app.log 里 stale handle 出现了多少次", "stale handle"),
     ] {
         let f = frame(text);
@@ -365,5 +367,44 @@ fn tag_words_standing_apart_still_name_the_tag() {
     assert_eq!(
         frame("how many processes were killed for lack of memory in app.log")["filters"][0],
         tag("oom_kill")[0]
+    );
+}
+
+#[test]
+fn a_field_asked_of_a_named_process_is_read_from_its_rows() {
+    let named = |v: &str| json!([{"field": "command", "op": "contains", "value": v}]);
+    for (text, name) in [
+        ("what's the pid of pg-backup", "pg-backup"),
+        ("billing-sync 的 pid 是多少", "billing-sync"),
+        ("who owns the batch-mailer process", "batch-mailer"),
+        ("which user is cron-sweeper running as", "cron-sweeper"),
+        (
+            "print the full command line of ledger-daemon",
+            "ledger-daemon",
+        ),
+    ] {
+        let f = frame(text);
+        assert_eq!(f["source"], "processes", "{text}: {f}");
+        assert_eq!(f["measure"], "rows", "{text}: {f}");
+        assert_eq!(f["filters"], named(name), "{text}: {f}");
+    }
+    // A numeric field: its total over the matching processes, or the rows ranked by it.
+    let f = frame("how much memory does image-resizer use");
+    assert_eq!(
+        (f["measure"].clone(), f["field"].clone()),
+        (json!("sum"), json!("rss_bytes")),
+        "{f}"
+    );
+    let f = frame("which render.py worker has the most memory");
+    assert_eq!(
+        (f["measure"].clone(), f["field"].clone()),
+        (json!("rows"), json!("rss_bytes")),
+        "{f}"
+    );
+    assert_eq!(f["filters"], named("render.py"), "{f}");
+    // A count stays a count.
+    assert_eq!(
+        frame("how many ledger-sync workers are running?")["measure"],
+        "count"
     );
 }

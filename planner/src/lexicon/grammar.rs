@@ -97,6 +97,9 @@ pub struct Grammar {
     /// instead of grouping by it ("which user_id").
     #[serde(default)]
     pub rank: Words,
+    /// Group words that ask: the field after them is shown, never given a value.
+    #[serde(default)]
+    pub asks: Words,
     pub compare: Vec<CompareCue>,
     pub unit: Vec<UnitCue>,
     pub numbers: Numbers,
