@@ -15,6 +15,8 @@ scripts/setup.sh storage
 cargo bench -p llmops-tests --bench e2e
 # Transcript render time (writes its section between the tui-render markers).
 cargo bench -p llmops-tui --bench render
+# Idle CPU of the server and the full-screen client (writes the idle-cpu section).
+scripts/bench_idle.sh
 # Whole-file log analysis throughput (writes its section between the loganalysis markers).
 cargo bench -p llmops-loganalysis --bench throughput
 # Log query throughput against grep/awk (writes its section between the bench:logquery markers).

@@ -38,6 +38,8 @@ body="| what | result |
 | \`llmops-server\` | $(mib "$server") MiB ($server bytes) |
 | \`llmops-tui\` | $(mib "$tui") MiB ($tui bytes) |
 
+For comparison, the build this replaced (debug info in the shipped profile, two embedding runtimes, kernels compiled for the build host with \`-march=native\`) took about 24 minutes cold on this machine kind and made a 227 MB \`llmops-server\`.
+
 The release profile (Cargo.toml) builds the shipped binaries without debug info (cargo strips it; symbol names stay for backtraces); a panic still names its file and line. The machine is shared: the build time moves with the other work on it (the load averages above)."
 CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}" cargo run --quiet -p llmops-tests --bin bench_section -- \
     release-build "Release build: time and binary sizes" "scripts/bench_release.sh (cold cargo build --release --bins)" <<<"$body"

@@ -145,24 +145,116 @@ pub fn intent(text: &str) -> Option<ActIntent> {
         .or_else(|| kill_named(t))
 }
 
-/// "kill the report-cruncher process", "把 report-cruncher 这个进程杀掉", "结束 celery 进程".
+/// Words that stop a process by name.
+const KILL_VERBS: &[&str] = &[
+    "shut down",
+    "kill",
+    "terminate",
+    "stop",
+    "end",
+    "杀掉",
+    "杀死",
+    "杀了",
+    "干掉",
+    "结束掉",
+    "结束",
+    "终止掉",
+    "终止",
+    "停掉",
+    "停止",
+    "关掉",
+    "kill掉",
+];
+
+/// Words around a process name in a kill request that say nothing more about it.
+const KILL_FILLER: &[&str] = &[
+    "please",
+    "pls",
+    "can",
+    "you",
+    "could",
+    "just",
+    "the",
+    "all",
+    "every",
+    "process",
+    "processes",
+    "named",
+    "called",
+    "worker",
+    "workers",
+    "job",
+    "jobs",
+    "daemon",
+    "daemons",
+    "program",
+    "programs",
+    "instance",
+    "instances",
+    "now",
+    "for",
+    "me",
+    "of",
+    "its",
+    "it",
+    "-9",
+    "-kill",
+    "-term",
+    "请",
+    "帮我",
+    "麻烦",
+    "帮忙",
+    "强制",
+    "强行",
+    "把",
+    "将",
+    "这个",
+    "那个",
+    "这些",
+    "那些",
+    "进程",
+    "程序",
+    "任务",
+    "实例",
+    "给",
+    "了",
+    "一下",
+    "吧",
+    "的",
+    "全部",
+    "所有",
+    "都",
+];
+
+/// "kill the report-cruncher process", "把 report-cruncher 这个进程杀掉", "ledger-sync 的
+/// worker 全部停掉": one stop verb, one name, and nothing but filler words.
 fn kill_named(t: &str) -> Option<ActIntent> {
-    const N: &str = r"([a-z0-9][a-z0-9@._:/+-]*)";
-    static PATS: OnceLock<Vec<Regex>> = OnceLock::new();
-    let pats = PATS.get_or_init(|| {
-        [
-            format!(r"^(?:please |pls |can you |could you |just )?(?:kill|terminate|end|stop|shut down)(?: -9| -kill| -term)? (?:the |all |all the |every )?(?:process(?:es)? (?:named |called )?)?{N}(?: process(?:es)?| workers?| jobs?| daemons?| programs?)(?: now| please| for me)?$"),
-            format!(r"^(?:please |pls |can you |could you |just )?(?:kill|terminate)(?: -9| -kill| -term)? (?:the |all |all the |every )?{N}(?: now| please| for me)?$"),
-            format!(r"^(?:请|帮我|麻烦|帮忙)?\s*(?:强制|强行)?\s*(?:把|将)\s*{N}\s*(?:这个|那个|这些|那些)?\s*(?:进程|程序|任务)?\s*(?:给)?\s*(?:杀掉|杀死|干掉|结束掉?|终止掉?|kill掉?|停掉)(?:了)?\s*(?:一下|吧)*$"),
-            format!(r"^(?:请|帮我|麻烦|帮忙)?\s*(?:杀掉|杀死|干掉|结束|终止|kill掉?)(?:一下|掉)?\s*{N}\s*(?:这个|那个|这些|那些)?\s*(?:进程|程序|任务)\s*(?:吧)?$"),
-        ]
-        .iter()
-        .map(|p| Regex::new(p).expect("planner regex literal is valid"))
-        .collect()
+    let mut rest = format!(" {t} ");
+    let mut verbs = 0;
+    // Longest first, so "结束掉" is one verb and not "结束" and a stray "掉".
+    let mut words: Vec<(&str, bool)> = KILL_VERBS.iter().map(|w| (*w, true)).collect();
+    words.extend(KILL_FILLER.iter().map(|w| (*w, false)));
+    words.sort_by_key(|(w, _)| std::cmp::Reverse(w.len()));
+    for (w, verb) in words {
+        let cjk = w.chars().any(crate::text::is_cjk);
+        let pat = if cjk { w.to_string() } else { format!(" {w} ") };
+        let found = rest.matches(pat.as_str()).count();
+        if found > 0 {
+            verbs += usize::from(verb) * found;
+            rest = rest.replace(pat.as_str(), "  ");
+        }
+    }
+    let names: Vec<&str> = rest.split_whitespace().collect();
+    let [name] = names.as_slice() else {
+        return None;
+    };
+    let shaped = name.bytes().all(|b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'@' | b'.' | b'_' | b':' | b'/' | b'+' | b'-')
     });
-    let name = pats
-        .iter()
-        .find_map(|p| p.captures(t).map(|c| c[1].to_string()))?;
+    if verbs != 1 || !shaped {
+        return None;
+    }
+    let name = name.to_string();
     let real = !NOT_UNITS.contains(&name.as_str())
         && name.bytes().any(|b| b.is_ascii_alphabetic())
         && !name.starts_with('-');
@@ -527,6 +619,12 @@ mod tests {
             ),
             ("杀掉 celery 进程", "kill -TERM <celery>"),
             ("强制把 java 进程杀掉", "kill -KILL <java>"),
+            ("thumbnailer 的所有进程都结束掉", "kill -TERM <thumbnailer>"),
+            (
+                "stop all the invoice-mailer jobs please",
+                "kill -TERM <invoice-mailer>",
+            ),
+            ("帮我把pdf-export干掉", "kill -TERM <pdf-export>"),
         ] {
             assert_eq!(argv(t).as_deref(), Some(want), "{t}");
         }
@@ -535,6 +633,8 @@ mod tests {
             "why was the report-cruncher process killed",
             "kill the process",
             "kill it",
+            "kill the nginx and redis processes",
+            "stop worrying about the disk",
         ] {
             assert!(
                 !matches!(intent(t), Some(ActIntent::KillNamed { .. })),

@@ -49,17 +49,21 @@ pub fn ordinal(text: &str) -> Option<Ordinal> {
     static EN: OnceLock<Regex> = OnceLock::new();
     static NUM: OnceLock<Regex> = OnceLock::new();
     let lower = text.to_lowercase();
-    if contains_any(
-        &lower,
-        &[
-            "最后一个",
-            "最后那个",
-            "最后一条",
-            "最后一项",
-            "最后那条",
-            "倒数第一",
-        ],
-    ) {
+    // "最后一条日志" is the log's last event, not the last entry of a list.
+    let of_a_log = contains_any(&lower, &["日志", "记录", "报错", "log line", "log entry"]);
+    if !of_a_log
+        && contains_any(
+            &lower,
+            &[
+                "最后一个",
+                "最后那个",
+                "最后一条",
+                "最后一项",
+                "最后那条",
+                "倒数第一",
+            ],
+        )
+    {
         return Some(Ordinal::Last);
     }
     let zh = re(
@@ -87,6 +91,18 @@ pub fn ordinal(text: &str) -> Option<Ordinal> {
     );
     if let Some(c) = en.captures(&lower) {
         let w = c.get(1).map_or("", |m| m.as_str());
+        // "over a second", "took one second": a duration, not the second entry.
+        let before = lower[..c.get(1).map_or(0, |m| m.start())].trim_end();
+        let last_word = before.rsplit(' ').next().unwrap_or("");
+        if w == "second"
+            && (matches!(
+                last_word,
+                "a" | "one" | "half" | "per" | "than" | "over" | "under"
+            ) || last_word.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+                && !last_word.is_empty())
+        {
+            return None;
+        }
         // "top" is an entry only as "the top one/result/hit" (else it is the command).
         let whole = c.get(0).map_or("", |m| m.as_str());
         if w == "top"
@@ -602,6 +618,9 @@ mod tests {
         assert_eq!(ordinal("第十二条"), Some(Ordinal::Nth(12)));
         assert_eq!(ordinal("最后一个是什么"), Some(Ordinal::Last));
         assert_eq!(ordinal("send me the second one"), Some(Ordinal::Nth(2)));
+        assert_eq!(ordinal("which calls took over a second?"), None);
+        assert_eq!(ordinal("billing 最后一条日志是什么时候"), None);
+        assert_eq!(ordinal("anything slower than 1 second"), None);
         assert_eq!(ordinal("open the 3rd file"), Some(Ordinal::Nth(3)));
         assert_eq!(ordinal("read the last one"), Some(Ordinal::Last));
         assert_eq!(ordinal("open #2"), Some(Ordinal::Nth(2)));

@@ -38,7 +38,7 @@ pub struct Frame {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Understood {
     /// A query over a log or a system table.
-    Query(Frame),
+    Query(Box<Frame>),
     /// The whole-file summary of a log ("analyse app.log").
     Summary { path: String },
 }

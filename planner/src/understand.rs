@@ -61,7 +61,7 @@ fn query_task(text: &str, ctx: &MessageCtx, follow_up: bool) -> Option<Task> {
     match super::frame::question::understand(text, &fctx)? {
         super::frame::Understood::Query(frame) if follow_up == frame.follow_up => Some(
             super::process_detail::one_pid(&frame.query)
-                .map_or(Task::Query(frame), |pid| Task::ProcessDetail { pid }),
+                .map_or(Task::Query(*frame), |pid| Task::ProcessDetail { pid }),
         ),
         super::frame::Understood::Query(_) => None,
         super::frame::Understood::Summary { path } if !follow_up => Some(Task::Analyse {

@@ -38,8 +38,10 @@ impl SystemQueryTool {
     async fn table(&self, source: Source) -> Result<SysTable, String> {
         match source {
             Source::Processes => {
-                // %CPU needs two scans: wait for the sampler's first interval if needed.
+                // %CPU needs two scans: wait for the sampler's first interval if needed;
+                // then a sample taken now, so a process started a moment ago is in it.
                 self.sampler.ready().await;
+                self.sampler.fresh().await;
                 Ok(procs::table(&self.sampler.processes()))
             }
             Source::Sockets => tokio::task::spawn_blocking(sockets::table)

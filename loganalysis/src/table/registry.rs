@@ -318,7 +318,7 @@ fn measures_something(f: &FieldSpec) -> bool {
     const IDS: [&str; 6] = ["status", "pid", "port", "code", "id", "uid"];
     let lower = f.name.to_ascii_lowercase();
     let last = lower
-        .rsplit(|c: char| c == '.' || c == '_' || c == '-')
+        .rsplit(['.', '_', '-'])
         .next()
         .unwrap_or(&lower);
     // `userId`, `requestID`: camel case ids.

@@ -54,8 +54,15 @@ pub(super) fn source_of(
         Source::Units,
         Source::Processes,
     ];
+    // A level ("报错", "warnings") only a log has, with a log at hand: the table's word is
+    // the log's field ("哪个 systemd unit 报错最多" over a journal).
+    let log_condition =
+        p.has(|c| matches!(c, Cue::Filter(i) if lex.filters[i].field.as_deref() == Some("level")));
     if let Some(s) = SYSTEM.into_iter().find(|s| cued(*s)) {
-        return Some((s, Vec::new()));
+        match context_log(ctx) {
+            Some(f) if log_condition => return Some((Source::Log, vec![f])),
+            _ => return Some((s, Vec::new())),
+        }
     }
     // A field only one system table has ("memory", "command line"), none a log has, and a
     // name written as one ("image-resizer"): "how much memory does image-resizer use".
@@ -127,7 +134,6 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     }
     let cond = super::build_filters::filters(lex, p, source);
     q.filters = cond.hard;
-    q.filters.extend(cond.object.clone());
     q.window = window(lex, p);
     if let Some(b) = bucket(p) {
         q.bucket = b;
@@ -140,10 +146,18 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     }
     settle(lex, p, &mut q);
     system_field_asked(lex, p, &mut q);
+    // Unknown words name what is counted or shown only when nothing else does: with a
+    // condition, a grouping or a field of their own they are verbs and filler ("which
+    // endpoint throws the most 5xx", "how many client ips hit us").
+    let bare = q.filters.is_empty()
+        && q.group_by.is_empty()
+        && q.field.as_ref().is_none_or(|f| f.as_str() == "time");
+    let object = cond.object.filter(|_| bare);
+    q.filters.extend(object.clone());
     Frame {
         query: q,
         soft: cond.soft,
-        object: cond.object,
+        object,
         follow_up: false,
     }
 }

@@ -48,6 +48,13 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
             Kind::Name => soft.push(f),
         }
     }
+    // "5xx errors", "500 errors": the word qualifies the status, it is not a level.
+    let on = |f: &Filter, name: &str| f.field.as_ref().is_some_and(|x| x.as_str() == name);
+    if hard.iter().any(|f| on(f, "status")) {
+        hard.retain(|f| {
+            !(on(f, "level") && f.op == FilterOp::Eq && f.value == Scalar::Text("ERROR".into()))
+        });
+    }
     let object = (source == Source::Log && !hard.iter().any(|f| f.op == FilterOp::Contains))
         .then(|| object_words(lex, p))
         .flatten();
@@ -357,16 +364,35 @@ fn number_filter(
         ));
     }
     match source {
-        Source::Log if unit == Unit::None && int && (100.0..600.0).contains(&value) => Some((
-            filter(Some("status"), eq, Scalar::Number(value), Unit::None),
-            Kind::Hard,
-        )),
+        Source::Log
+            if (unit == Unit::None || plural_code(p, at))
+                && int
+                && (100.0..600.0).contains(&value) =>
+        {
+            Some((
+                filter(Some("status"), eq, Scalar::Number(value), Unit::None),
+                Kind::Hard,
+            ))
+        }
         Source::Sockets if unit == Unit::None && int && (1.0..65536.0).contains(&value) => Some((
             filter(Some("local_port"), eq, Scalar::Number(value), Unit::None),
             Kind::Hard,
         )),
         _ => None,
     }
+}
+
+/// "504s", "the 502s": a status code in the plural, not seconds (no comparison before it,
+/// and the `s` written right after the digits).
+fn plural_code(p: &Parsed, at: usize) -> bool {
+    let written = p
+        .lits
+        .iter()
+        .find(|l| l.start == at)
+        .and_then(|l| p.lower.get(l.start..l.end));
+    written.is_some_and(|w| {
+        w.len() == 4 && w.ends_with('s') && w[..3].bytes().all(|b| b.is_ascii_digit())
+    })
 }
 
 /// The key column of the table when a word naming it stands right before or after the

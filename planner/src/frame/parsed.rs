@@ -137,6 +137,20 @@ fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>)
             spans.push((i, i + name.len()));
         }
     }
+    // Uploads named without an extension ("messages", "syslog") by their whole name.
+    let lower = text.to_lowercase();
+    for u in ctx.uploads.iter().filter(|u| !u.filename.contains('.')) {
+        let name = u.filename.to_lowercase();
+        let at = crate::lexicon::occurrences(&lower, &name);
+        if name.len() < 4 || at.is_empty() || !is_log_upload(u) {
+            continue;
+        }
+        let path = u.path.to_string_lossy().into_owned();
+        if !files.contains(&path) {
+            files.push(path);
+        }
+        spans.extend(at);
+    }
     for p in typed_paths(text) {
         if p.starts_with('/') && crate::incident::is_log_name(&p) && !files.contains(&p) {
             files.push(p.clone());

@@ -13,7 +13,7 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
     let lex = lexicon();
     let p = Parsed::new(text, ctx);
     if let Some(frame) = super::edit::follow_up(lex, &p, ctx) {
-        return Some(Understood::Query(frame));
+        return Some(Understood::Query(Box::new(frame)));
     }
     let (source, files) = source_of(lex, &p, ctx)?;
     let frame = frame_of(lex, &p, source, files.clone());
@@ -43,7 +43,7 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
                 || (!q.group_by.is_empty() && measure_cue(lex, &p).is_some())
         }
     };
-    asked.then_some(Understood::Query(frame))
+    asked.then(|| Understood::Query(Box::new(frame)))
 }
 
 /// Words only a question about a log's contents has: a log source word or a log field.

@@ -408,3 +408,50 @@ fn a_field_asked_of_a_named_process_is_read_from_its_rows() {
         "count"
     );
 }
+#[test]
+fn status_codes_in_the_plural_and_errors_that_qualify_a_status() {
+    let code = |v: f64| json!([{"field": "status", "op": "eq", "value": v}]);
+    assert_eq!(
+        frame("how many 502s did access.log see")["filters"],
+        code(502.0)
+    );
+    assert_eq!(
+        frame("access.log: the 429s, how many")["filters"],
+        code(429.0)
+    );
+    // A comparison makes it seconds again.
+    let f = frame("requests slower than 300s in access.log");
+    assert_eq!(f["filters"][0]["field"], "duration", "{f}");
+    // "5xx errors" is about the status: no level condition in an access log.
+    let f = frame("which endpoint throws the most 5xx errors in access.log");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "status", "op": "class", "value": 5.0}]),
+        "{f}"
+    );
+    // The process an event names is a log field too.
+    let f = frame("which process segfaulted the most in app.log");
+    assert_eq!(f["group_by"], json!(["process"]), "{f}");
+}
+
+#[test]
+fn a_log_named_without_an_extension_and_a_table_word_that_is_a_log_field() {
+    let ups = uploads(&["messages"]);
+    let ctx = FrameCtx {
+        uploads: &ups,
+        referenced: &[],
+        last_file: None,
+        last_query: None,
+    };
+    let query = |text: &str| match understand(text, &ctx) {
+        Some(Understood::Query(f)) => serde_json::to_value(&f.query).expect("serialises"),
+        other => panic!("no query for {text:?}: {other:?}"),
+    };
+    let path = ups[0].path.to_string_lossy().into_owned();
+    let f = query("how many warnings does messages have");
+    assert_eq!(f["files"], json!([path]), "{f}");
+    assert_eq!(f["filters"][0]["value"], "WARN", "{f}");
+    // A level only a log has: the units word groups the log's events.
+    let f = query("哪个 systemd unit 的告警最多");
+    assert_eq!((f["source"].clone(), f["files"].clone()), (json!("log"), json!([path])), "{f}");
+}

@@ -457,3 +457,27 @@ fn tools_sys_monitor_old_snapshot_json_still_parses() {
     assert_eq!(s.memory.buff_cache_bytes, 0);
     assert!(s.top_processes.is_empty());
 }
+
+/// A process started after the last sample is in the table `fresh` waits for, long before
+/// the sampler's own interval would have seen it.
+#[tokio::test]
+async fn a_fresh_sample_has_a_process_started_a_moment_ago() {
+    let sampler = Sampler::spawn(Duration::from_secs(3600));
+    // The first sample and the first with CPU shares, both asked for.
+    sampler.fresh().await;
+    sampler.fresh().await;
+    let mut child = Command::new("sleep")
+        .arg("30")
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("spawn sleep");
+    let pid = child.id();
+    let seen = |t: &ProcessTable| t.processes.iter().any(|p| p.pid == pid);
+    assert!(!seen(&sampler.processes()), "the table predates the child");
+    let snap = sampler.fresh().await;
+    let table = sampler.processes();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(snap.seq >= 1);
+    assert!(seen(&table), "pid {pid} missing from the fresh table");
+}

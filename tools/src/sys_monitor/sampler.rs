@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use sysinfo::{Disks, System, MINIMUM_CPU_UPDATE_INTERVAL};
-use tokio::sync::watch;
+use tokio::sync::{watch, Notify};
 
 use super::history::{History, HistoryPoint, HISTORY_POINTS};
 use super::io::{self, IoMeter};
@@ -111,6 +111,8 @@ impl Sampler {
         let (tx, rx) = watch::channel(Snapshot::default());
         let (ptx, prx) = watch::channel(Arc::new(ProcessTable::default()));
         let (htx, hrx) = watch::channel(Arc::new(Vec::new()));
+        let wake = Arc::new(Notify::new());
+        let woken = wake.clone();
         tokio::spawn(async move {
             let mut state = Some(Machine {
                 sys: System::new(),
@@ -144,9 +146,16 @@ impl Sampler {
                     break;
                 }
                 seq += 1;
+                let sampled = Instant::now();
                 tokio::select! {
                     () = tx.closed() => break,
                     () = tokio::time::sleep(interval) => {}
+                    // A query wants the table as it is now: sample early, but not sooner
+                    // than CPU shares can be measured.
+                    () = woken.notified() => {
+                        let early = sampled + MINIMUM_CPU_UPDATE_INTERVAL;
+                        tokio::time::sleep_until(early.into()).await;
+                    }
                 }
             }
         });
@@ -154,6 +163,7 @@ impl Sampler {
             rx,
             procs: prx,
             history: hrx,
+            wake,
         }
     }
 }
@@ -164,6 +174,8 @@ pub struct SamplerHandle {
     pub(super) rx: watch::Receiver<Snapshot>,
     pub(super) procs: watch::Receiver<Arc<ProcessTable>>,
     history: watch::Receiver<Arc<Vec<HistoryPoint>>>,
+    /// Asks the sampling task for a sample now.
+    wake: Arc<Notify>,
 }
 
 impl SamplerHandle {
@@ -187,7 +199,12 @@ impl SamplerHandle {
         let (_tx, rx) = watch::channel(snapshot);
         let (_ptx, procs) = watch::channel(Arc::new(table));
         let (_htx, history) = watch::channel(Arc::new(history));
-        SamplerHandle { rx, procs, history }
+        SamplerHandle {
+            rx,
+            procs,
+            history,
+            wake: Arc::new(Notify::new()),
+        }
     }
 
     /// A handle over channels a test drives.
@@ -197,7 +214,12 @@ impl SamplerHandle {
         procs: watch::Receiver<Arc<ProcessTable>>,
     ) -> SamplerHandle {
         let (_htx, history) = watch::channel(Arc::new(Vec::new()));
-        SamplerHandle { rx, procs, history }
+        SamplerHandle {
+            rx,
+            procs,
+            history,
+            wake: Arc::new(Notify::new()),
+        }
     }
 
     /// The most recent snapshot.
@@ -218,6 +240,26 @@ impl SamplerHandle {
     /// A receiver to stream snapshots (the gauge feed).
     pub fn subscribe(&self) -> watch::Receiver<Snapshot> {
         self.rx.clone()
+    }
+
+    /// A sample taken after this call (the process table as it is now, with processes
+    /// started a moment ago), or the latest when the sampler is gone or slower than 3 s.
+    pub async fn fresh(&self) -> Snapshot {
+        let mut rx = self.rx.clone();
+        let seen = rx.borrow_and_update().seq;
+        self.wake.notify_one();
+        let newer = async {
+            while rx.changed().await.is_ok() {
+                if rx.borrow_and_update().seq > seen {
+                    break;
+                }
+            }
+        };
+        if tokio::time::timeout(Duration::from_secs(3), newer).await.is_err() {
+            tracing::debug!("no fresh system sample within 3 s; using the latest");
+        }
+        let snap = rx.borrow().clone();
+        snap
     }
 
     /// Waits until a snapshot with a real CPU measurement (seq >= 1) exists, or the
