@@ -73,6 +73,10 @@ impl fmt::Display for Field {
 pub struct Column {
     pub name: String,
     pub numeric: bool,
+    /// The roles the field answers for (`client`, `duration`, `time`, `level`, ...), and
+    /// those it stands in for when the log has no field of its own for them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roles: Vec<String>,
 }
 
 /// A unit a number in a filter or a result is measured in. Durations are compared in
@@ -494,7 +498,7 @@ pub struct Row {
     /// The event's time as the log writes it, in ISO form.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<String>,
-    /// The event's text (its first line for a multi-line event, cut at 500 bytes), or a
+    /// The event's text (a multi-line event's first 12 lines, cut at 800 bytes), or a
     /// system row rendered as one line.
     pub text: String,
     /// The fields the query used and the table's key fields.

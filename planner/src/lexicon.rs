@@ -115,6 +115,10 @@ pub struct SourceCue {
     /// processes, when a service has any).
     #[serde(default)]
     pub soft: Option<CueFilter>,
+    /// The condition names rows the question asks about ("the root partition"), so the
+    /// question is a query, not the table's overview ("disks").
+    #[serde(default)]
+    pub names: bool,
     #[serde(flatten)]
     pub words: Words,
 }

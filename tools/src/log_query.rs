@@ -118,7 +118,7 @@ impl Tool for LogQueryTool {
 
     fn description(&self) -> &'static str {
         "把日志当作表来查询 / Query log files as tables of events: the format (nginx/Apache \
-         access, JSON lines, logfmt, syslog, journal JSON, Java with stack traces, HAProxy, \
+         access, JSON lines, logfmt, syslog, journal JSON, Java (log4j, logback, Spring Boot) with stack traces, HAProxy, \
          PostgreSQL, MySQL slow log, sshd, kernel, generic) is detected by content; fields by \
          name or role (status, client, path, method, duration, bytes, upstream, level, \
          message, exception, user, host, program, ...). Filters (eq/ne/lt/le/gt/ge with units, \

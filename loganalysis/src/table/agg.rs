@@ -11,8 +11,12 @@ use super::event::Val;
 use super::plan::{FieldRef, Plan, RowAccess};
 use crate::ts::{self, Precision, Ts};
 
-/// The first line of an event's text is cut here in rows.
-pub const MAX_ROW_TEXT: usize = 500;
+/// An event's text is cut here in rows.
+pub const MAX_ROW_TEXT: usize = 800;
+
+/// A multi-line event keeps this many lines in a row (a stack trace's head, a slow-query
+/// entry's header and its statement).
+pub const MAX_ROW_LINES: usize = 12;
 
 /// A row kept for the result; `line` is part-relative until the part is merged.
 #[derive(Debug, Clone)]
@@ -39,8 +43,10 @@ impl Hit {
 /// Builds a hit from the current row.
 pub fn make_hit(row: &mut dyn RowAccess, plan: &Plan, file: usize, line: u64) -> Hit {
     let whole = row.whole();
-    let first = memchr::memchr(b'\n', whole).map_or(whole, |p| &whole[..p]);
-    let text = cut(first, MAX_ROW_TEXT);
+    let end = memchr::memchr_iter(b'\n', whole)
+        .nth(MAX_ROW_LINES - 1)
+        .unwrap_or(whole.len());
+    let text = cut(&whole[..end], MAX_ROW_TEXT).trim_end().to_string();
     let time = row.time();
     let fields = plan
         .show

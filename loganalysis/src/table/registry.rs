@@ -58,6 +58,10 @@ const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../formats/java_log4j.toml"),
     ),
     (
+        "spring_boot.toml",
+        include_str!("../../formats/spring_boot.toml"),
+    ),
+    (
         "haproxy_http.toml",
         include_str!("../../formats/haproxy_http.toml"),
     ),
@@ -304,14 +308,43 @@ pub fn columns(reg: &Registry, head: &[u8]) -> Vec<Column> {
         return Vec::new();
     };
     let schema = schema_for(fmt, head);
-    schema
+    let mut cols: Vec<Column> = schema
         .fields
         .iter()
-        .map(|f| Column {
-            name: f.name.clone(),
-            numeric: measures_something(f),
+        .enumerate()
+        .map(|(i, f)| {
+            let mut roles = f.roles.clone();
+            for (special, at) in [("time", schema.time), ("level", schema.level)] {
+                if at == Some(i) {
+                    roles.push(special.to_string());
+                }
+            }
+            Column {
+                name: f.name.clone(),
+                numeric: measures_something(f),
+                roles,
+            }
         })
-        .collect()
+        .collect();
+    // A role the log answers through another ("endpoint" by its path).
+    let answered: Vec<String> = cols
+        .iter()
+        .flat_map(|c| c.roles.iter().chain(std::iter::once(&c.name)))
+        .cloned()
+        .collect();
+    for role in super::roles::fallback_roles() {
+        if answered.contains(role) {
+            continue;
+        }
+        let by = super::roles::fallbacks(role);
+        if let Some(c) = cols
+            .iter_mut()
+            .find(|c| by.iter().any(|b| c.name == *b || c.roles.contains(b)))
+        {
+            c.roles.push(role.clone());
+        }
+    }
+    cols
 }
 
 fn measures_something(f: &FieldSpec) -> bool {

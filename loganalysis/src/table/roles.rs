@@ -57,6 +57,11 @@ fn table() -> &'static TableToml {
     T.get_or_init(|| toml::from_str(TABLE).expect("formats/roles.toml parses"))
 }
 
+/// Every role that has stand-ins.
+pub fn fallback_roles() -> impl Iterator<Item = &'static String> {
+    table().fallback.iter().map(|f| &f.role)
+}
+
 /// The roles that stand in for `role` when a table has no field for it, in order
 /// (`endpoint` -> `path`: a path with its query string is still the endpoint asked for).
 pub fn fallbacks(role: &str) -> &'static [String] {

@@ -126,7 +126,9 @@ pub fn with_unit(v: f64, unit: Unit) -> String {
     }
 }
 
-fn row_line(row: &Row, lang: Lang) -> String {
+/// A row as one line; `whole` adds a multi-line event's other lines as a block (the one
+/// event a figure points at), else says how many there are (a list of rows).
+fn row_line(row: &Row, lang: Lang, whole: bool) -> String {
     let mut s = String::new();
     if let Some(f) = &row.file {
         s.push_str(f);
@@ -142,10 +144,20 @@ fn row_line(row: &Row, lang: Lang) -> String {
     if let Some(t) = &row.time {
         s.push_str(&format!("[{t}] "));
     }
+    let (first, rest) = row.text.split_once('\n').unwrap_or((&row.text, ""));
     s.push_str(&format!(
         "`{}`",
-        llmops_common::truncate_chars(&row.text.replace(['`', '\n'], " "), 300)
+        llmops_common::truncate_chars(&first.replace('`', " "), 300)
     ));
+    // A multi-line event (a stack trace, a slow query's statement) shows its other lines.
+    if !rest.trim().is_empty() {
+        if whole {
+            s.push_str(&format!("\n```\n{}\n```", rest.replace("```", "` ` `")));
+        } else {
+            let n = rest.lines().count();
+            s.push_str(lang.pick(&format!("（另有 {n} 行）"), &format!(" (+{n} lines)")));
+        }
+    }
     s
 }
 
@@ -181,7 +193,7 @@ fn stat_lead(
         s.push_str(&format!(
             "\n{} {}",
             lang.pick("对应事件：", "The event:"),
-            row_line(r, lang)
+            row_line(r, lang, true)
         ));
     }
     s
@@ -217,7 +229,7 @@ fn stats_lead(
         s.push_str(&format!(
             "\n{} {}",
             lang.pick("最大值所在事件：", "The max is:"),
-            row_line(r, lang)
+            row_line(r, lang, true)
         ));
     }
     s
@@ -322,11 +334,11 @@ fn rows_lead(
             match lang {
                 Lang::Zh => format!(
                     "{what} —— **{when}**（共 {total} 条匹配）{part}。\n{}",
-                    row_line(row, lang)
+                    row_line(row, lang, true)
                 ),
                 Lang::En => format!(
                     "{what}: **{when}** ({total} matching in all){part}.\n{}",
-                    row_line(row, lang)
+                    row_line(row, lang, true)
                 ),
             }
         }
@@ -388,7 +400,7 @@ fn listing(r: &QueryResult, lang: Lang) -> Option<String> {
         QueryValue::Rows { rows, .. } if rows.len() > 1 || r.query.field.is_none() => rows
             .iter()
             .take(LIST_MAX)
-            .map(|row| format!("- {}", row_line(row, lang)))
+            .map(|row| format!("- {}", row_line(row, lang, false)))
             .collect(),
         QueryValue::Timeline { rows, buckets, .. } => timeline_lines(r, rows, buckets, lang),
         _ => return None,
@@ -417,7 +429,7 @@ fn timeline_lines(r: &QueryResult, rows: &[Row], buckets: &[BucketRow], lang: La
     let mut out: Vec<String> = rows
         .iter()
         .take(LIST_MAX * 2)
-        .map(|row| format!("- {}", row_line(row, lang)))
+        .map(|row| format!("- {}", row_line(row, lang, false)))
         .collect();
     if r.sources.len() > 1 && !buckets.is_empty() {
         let names: Vec<&str> = r.sources.iter().map(|s| s.name.as_str()).collect();

@@ -2,7 +2,9 @@
 //! query's slots by position (a field after "which"/"per"/"按" is grouped, a number after
 //! "over" is compared, a duration after "last" is a window). Each slot has one function.
 
-use llmops_common::query::{BucketWidth, Dimension, Field, Measure, Order, Query, Source, Window};
+use llmops_common::query::{
+    BucketWidth, Dimension, Field, FilterOp, Measure, Order, Query, Scalar, Source, Window,
+};
 
 use super::parsed::{field_hits, Parsed};
 use super::scan::Lit;
@@ -54,10 +56,17 @@ pub(super) fn source_of(
         Source::Units,
         Source::Processes,
     ];
-    // A level ("报错", "warnings") only a log has, with a log at hand: the table's word is
-    // the log's field ("哪个 systemd unit 报错最多" over a journal).
-    let log_condition =
-        p.has(|c| matches!(c, Cue::Filter(i) if lex.filters[i].field.as_deref() == Some("level")));
+    // A level ("报错", "warnings") or an event tag ("OOM-killed", "segfaulted") only a log
+    // has, with a log at hand: the table's word is the log's field ("哪个 systemd unit 报错
+    // 最多" over a journal, "which process got OOM-killed" over a kernel log). Not
+    // "failed": units fail too.
+    let log_condition = p.has(|c| {
+        matches!(c, Cue::Filter(i) if {
+            let f = &lex.filters[i];
+            f.field.as_deref() == Some("level")
+                || (f.op == FilterOp::Tag && f.value != Scalar::Text("failure".into()))
+        })
+    });
     if let Some(s) = SYSTEM.into_iter().find(|s| cued(*s)) {
         match context_log(ctx) {
             Some(f) if log_condition => return Some((Source::Log, vec![f])),
@@ -372,6 +381,12 @@ fn system_field_asked(lex: &Lexicon, p: &Parsed, q: &mut Query) {
                 .any(|x| x.field.as_ref().is_some_and(|g| g.as_str() == f))
     };
     let asked = field_hits(lex, p, q.source).find(|(_, f)| !conditioned(f));
+    // "what's listening on 8080": no figure asked, so the rows themselves.
+    if asked.is_none() && measure_cue(lex, p).is_none() {
+        q.measure = Measure::Rows;
+        q.field = None;
+        return;
+    }
     match asked {
         // "the most memory": the rows with the most, first.
         Some((h, f)) if p.is_numeric(lex, f) && ranked_at(lex, p, h) => {

@@ -102,6 +102,14 @@ fn names_the_log(lex: &Lexicon, p: &Parsed, l: &super::scan::Spanned) -> bool {
     before_log_word || p.upload_names.iter().any(|n| n.contains(w.as_str()))
 }
 
+/// Whether `name` (an upload's name) starts with `word` up to a separator: "orders-api"
+/// names `orders-api.jsonl`, "orders" names `orders.log` but not `ordersync.log`.
+fn names_stem(name: &str, word: &str) -> bool {
+    let word = word.to_lowercase();
+    name.strip_prefix(word.as_str())
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '-', '_']))
+}
+
 /// The plural's stem, so "deadlocks" finds "deadlock" (and "deadlocks"): a trailing `s`
 /// goes unless the word ends in `ss`, `us` or `is`.
 fn singular(phrase: &str) -> String {
@@ -256,6 +264,14 @@ fn literal_filter(
             Scalar::Text(path.clone()),
             Unit::None,
         )),
+        // "orders-api" when an upload is `orders-api.jsonl`: the log's name, not its text.
+        Lit::Ident(t)
+            if source == Source::Log
+                && bound.is_none()
+                && p.upload_names.iter().any(|n| names_stem(n, t)) =>
+        {
+            None
+        }
         Lit::Quoted(t) | Lit::Ident(t) => {
             let field = bound.as_deref().or(name_field(source));
             let kind = if source == Source::Log {
@@ -269,6 +285,13 @@ fn literal_filter(
             ))
         }
         Lit::Word(w) => word_filter(lex, p, source, (l.start, l.end), w, text_op),
+        Lit::Pair { field, value } => {
+            let v = value
+                .parse::<f64>()
+                .map(Scalar::Number)
+                .unwrap_or_else(|_| Scalar::Text(value.clone()));
+            hard(filter(Some(field), eq, v, Unit::None))
+        }
         _ => None,
     }
 }

@@ -79,6 +79,17 @@ impl Parsed {
         })
     }
 
+    /// Whether the log the question is about has the field, by name or role (always,
+    /// when its fields are unknown). "仓库" reads as a database only in a log with one.
+    pub fn log_has(&self, field: &str) -> bool {
+        self.columns.is_empty()
+            || matches!(field, "message" | "template")
+            || self
+                .columns
+                .iter()
+                .any(|c| c.name.eq_ignore_ascii_case(field) || c.roles.iter().any(|r| r == field))
+    }
+
     /// Whether a statistic can read the field: a numeric role of the lexicon or a numeric
     /// field of the log.
     pub fn is_numeric(&self, lex: &Lexicon, field: &str) -> bool {
@@ -152,14 +163,29 @@ fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>)
         spans.extend(at);
     }
     for p in typed_paths(text) {
-        if p.starts_with('/') && crate::incident::is_log_name(&p) && !files.contains(&p) {
+        let log = p.starts_with('/') && crate::incident::is_log_name(&p);
+        if log && !files.contains(&p) {
             files.push(p.clone());
         }
-        if let Some(i) = text.find(&p) {
+        // A URL path ("/v2/search") is a literal; a file on the host is not a condition.
+        if let (false, Some(i)) = (url_path(&p) && !log, text.find(&p)) {
             spans.push((i, i + p.len()));
         }
     }
     (files, spans)
+}
+
+/// Whether a typed path reads as a URL path rather than a file on the host: its first
+/// segment is no top-level directory of a Linux system and its last has no extension.
+fn url_path(p: &str) -> bool {
+    const ROOTS: [&str; 16] = [
+        "etc", "var", "srv", "opt", "home", "usr", "tmp", "proc", "sys", "root", "data", "run",
+        "dev", "boot", "mnt", "lib",
+    ];
+    let mut segs = p.trim_start_matches('/').split('/');
+    let first = segs.next().unwrap_or("");
+    let last = p.rsplit('/').next().unwrap_or("");
+    p.starts_with('/') && !ROOTS.contains(&first) && !last.contains('.')
 }
 
 /// The fields of the logs the question names, or else of the log it is about.
@@ -217,7 +243,18 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
     if found.is_empty() {
         return;
     }
-    hits.retain(|h| !found.iter().any(|f| f.start <= h.start && h.end <= f.end));
+    // A word glossed by the field's name ("仓库 (warehouse)", "用户（user.id）") is that
+    // field: the gloss replaces the lexicon's reading of the word.
+    let glossed = |h: &Hit| {
+        matches!(h.cue, Cue::Field(_))
+            && found.iter().any(|f| {
+                h.end <= f.start
+                    && lower
+                        .get(h.end..f.start)
+                        .is_some_and(|g| g.trim().chars().all(|c| matches!(c, '(' | '（')))
+            })
+    };
+    hits.retain(|h| !found.iter().any(|f| f.start <= h.start && h.end <= f.end) && !glossed(h));
     hits.extend(found);
     hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
 }
@@ -233,7 +270,10 @@ pub(super) fn field_hits<'a>(
     source: Source,
 ) -> impl Iterator<Item = (&'a Hit, &'a str)> + 'a {
     p.hits.iter().filter_map(move |h| match h.cue {
-        Cue::Field(i) if field_cue_applies(lex, i, source) => {
+        Cue::Field(i)
+            if field_cue_applies(lex, i, source)
+                && (source != Source::Log || p.log_has(&lex.fields[i].field)) =>
+        {
             Some((h, lex.fields[i].field.as_str()))
         }
         Cue::Column(i) if source == Source::Log => Some((h, p.columns[i].name.as_str())),

@@ -39,7 +39,9 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
         // "listening") and no grouping is the monitor's overview.
         _ => {
             let implied = super::build_filters::source_filters(lex, &p, source, false);
-            q.filters.iter().any(|f| !implied.contains(f))
+            let names = p.has(|c| matches!(c, Cue::Source(i) if lex.sources[i].names));
+            names
+                || q.filters.iter().any(|f| !implied.contains(f))
                 || (!q.group_by.is_empty() && measure_cue(lex, &p).is_some())
         }
     };

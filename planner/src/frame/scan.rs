@@ -59,6 +59,11 @@ pub enum Lit {
     Ident(String),
     /// A plain lower-case word the lexicon does not know (`nginx`, `postgres`).
     Word(String),
+    /// `field=value` as written in a log line (`sku=BK-77120`, `status=504`).
+    Pair {
+        field: String,
+        value: String,
+    },
 }
 
 /// A literal and its span.
@@ -84,6 +89,7 @@ pub fn literals(
 ) -> Vec<Spanned> {
     let mut taken: Vec<(usize, usize)> = skip.to_vec();
     let mut out = Vec::new();
+    pairs(text, &mut taken, &mut out);
     quoted(text, &mut taken, &mut out);
     clocks(text, &mut taken, &mut out);
     ips(text, &mut taken, &mut out);
@@ -93,6 +99,32 @@ pub fn literals(
     words(lex, text, lower, hits, &mut taken, &mut out);
     out.sort_by_key(|s| s.start);
     out
+}
+
+fn pairs(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r#"\b([A-Za-z_][A-Za-z0-9_.]{0,63})\s?=\s?(?:"([^"]{1,200})"|'([^']{1,200})'|([^\s,;，。、)）"']{1,200}))"#,
+    );
+    for c in r.captures_iter(text) {
+        let whole = c.get(0).expect("group 0 always matches");
+        let (Some(field), Some(value)) = (c.get(1), c.get(2).or(c.get(3)).or(c.get(4))) else {
+            continue;
+        };
+        if overlaps(taken, whole.start(), whole.end()) {
+            continue;
+        }
+        taken.push((whole.start(), whole.end()));
+        out.push(Spanned {
+            start: whole.start(),
+            end: whole.end(),
+            lit: Lit::Pair {
+                field: field.as_str().to_string(),
+                value: value.as_str().to_string(),
+            },
+        });
+    }
 }
 
 fn quoted(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {

@@ -280,10 +280,16 @@ fn frame_over_columns(text: &str) -> Value {
     let col = |name: &str, numeric: bool| Column {
         name: name.to_string(),
         numeric,
+        roles: Vec::new(),
+    };
+    let role = |name: &str, role: &str| Column {
+        roles: vec![role.to_string()],
+        ..col(name, false)
     };
     ups[0].columns = vec![
-        col("ts", false),
-        col("level", false),
+        role("ts", "time"),
+        role("level", "level"),
+        role("user.id", "user"),
         col("tenant.id", false),
         col("queue_depth", true),
         col("shard", false),
@@ -327,6 +333,15 @@ fn fields_named_by_the_logs_own_names() {
     let f = frame_over_columns("which queue_depth value shows up most often in orders.jsonl");
     assert_eq!(f["group_by"], json!(["queue_depth"]));
     // Short names match only as written: "Tr" is the field, "tr" is not.
+    // A lexicon word for a field this log lacks gives way to the field named beside it.
+    let f = frame_over_columns("which host (shard) logged the most errors in orders.jsonl");
+    assert_eq!(f["group_by"], json!(["shard"]), "{f}");
+    let f = frame_over_columns("how many different users are in orders.jsonl");
+    assert_eq!(
+        f["field"],
+        json!("user"),
+        "the role resolves to user.id: {f}"
+    );
     let f = frame_over_columns("slowest backend by Tr in haproxy.log");
     assert_eq!(f["field"], json!("Tr"), "{f}");
 }
@@ -453,5 +468,48 @@ fn a_log_named_without_an_extension_and_a_table_word_that_is_a_log_field() {
     assert_eq!(f["filters"][0]["value"], "WARN", "{f}");
     // A level only a log has: the units word groups the log's events.
     let f = query("哪个 systemd unit 的告警最多");
-    assert_eq!((f["source"].clone(), f["files"].clone()), (json!("log"), json!([path])), "{f}");
+    assert_eq!(
+        (f["source"].clone(), f["files"].clone()),
+        (json!("log"), json!([path])),
+        "{f}"
+    );
+}
+
+#[test]
+fn field_equals_value_as_written_in_a_log_line() {
+    let f = frame("count status=504 in access.log");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "status", "op": "eq", "value": 504.0}]),
+        "{f}"
+    );
+    let f = frame("how many lines with tenant_id=acme-eu in app.log");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "tenant_id", "op": "eq", "value": "acme-eu"}]),
+        "{f}"
+    );
+}
+
+#[test]
+fn the_root_filesystem_by_name_and_a_field_of_its_row() {
+    for text in [
+        "which filesystem is the root fs formatted as",
+        "根文件系统的总容量",
+    ] {
+        let f = frame(text);
+        assert_eq!(f["source"], "mounts", "{text}: {f}");
+        assert_eq!(
+            f["filters"],
+            json!([{"field": "mount", "op": "eq", "value": "/"}]),
+            "{text}: {f}"
+        );
+    }
+    // Whatever is asked of a listener, its row shows the process.
+    let f = frame("what is listening on port 8443");
+    assert_eq!(
+        (f["source"].clone(), f["measure"].clone()),
+        (json!("sockets"), json!("rows")),
+        "{f}"
+    );
 }
