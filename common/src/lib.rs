@@ -66,6 +66,31 @@ pub fn human_size(bytes: u64) -> String {
     format!("{v:.1} {}", UNITS[unit])
 }
 
+/// A byte size as `df -h` and `ls -lh` print it (`252G`, `3.1G`, `512K`): powers of 1024,
+/// rounded up, one decimal below 10, so a figure can be checked against `df -h` as printed.
+pub fn df_size(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["K", "M", "G", "T", "P", "E"];
+    if bytes < 1024 {
+        return bytes.to_string();
+    }
+    let mut v = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while v >= 1024.0 && unit < UNITS.len() - 1 {
+        v /= 1024.0;
+        unit += 1;
+    }
+    // Rounding up can reach the next unit (1023.95K -> 1024K prints as 1.0M).
+    let tenths = (v * 10.0).ceil() / 10.0;
+    if tenths < 10.0 {
+        return format!("{tenths:.1}{}", UNITS[unit]);
+    }
+    let whole = v.ceil();
+    if whole >= 1024.0 && unit < UNITS.len() - 1 {
+        return format!("1.0{}", UNITS[unit + 1]);
+    }
+    format!("{whole:.0}{}", UNITS[unit])
+}
+
 /// CJK script characters: the unified ideographs (with extension A/B and compatibility
 /// ideographs), kana and hangul. Used for language detection and tokenisation alike, so a
 /// message the planner calls Chinese is also the text the index splits per character.
@@ -104,6 +129,17 @@ pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn df_sizes_print_as_df_h_does() {
+        assert_eq!(df_size(0), "0");
+        assert_eq!(df_size(1024), "1.0K");
+        assert_eq!(df_size(1025), "1.1K");
+        assert_eq!(df_size(252 * 1024u64.pow(3)), "252G");
+        assert_eq!(df_size(252 * 1024u64.pow(3) + 1), "253G");
+        assert_eq!(df_size(3_328_599_654), "3.1G");
+        assert_eq!(df_size(1024u64.pow(3) - 1), "1.0G");
+    }
 
     #[test]
     fn sizes_match_binary_units() {

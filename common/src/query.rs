@@ -515,6 +515,10 @@ pub struct GroupRow {
     /// The measure's value when it is not a count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
+    /// One event of the group as written, when the key masks what varies (a message
+    /// template hides the numbers, hosts and ids).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub example: Option<String>,
 }
 
 /// One time bucket.

@@ -275,30 +275,30 @@ fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
     if !paths.is_empty() {
         query.files = paths;
     }
-    let top = match &r.value {
-        QueryValue::Groups { by, rows, .. } => rows
-            .first()
-            .map(|g| {
-                let asked = r.query.group_by.iter().map(|f| f.as_str().to_string());
-                let names: Vec<String> = if r.query.group_by.len() == by.len() {
-                    asked.collect()
-                } else {
-                    by.clone()
-                };
-                names.into_iter().zip(g.key.iter().cloned()).collect()
-            })
-            .unwrap_or_default(),
+    let items = match &r.value {
+        QueryValue::Groups { by, rows, .. } => {
+            let asked: Vec<String> = r
+                .query
+                .group_by
+                .iter()
+                .map(|f| f.as_str().to_string())
+                .collect();
+            let names = if asked.len() == by.len() { &asked } else { by };
+            rows.iter()
+                .map(|g| names.iter().cloned().zip(g.key.iter().cloned()).collect())
+                .collect()
+        }
         QueryValue::Rows { rows, .. }
             if r.query.source == llmops_common::query::Source::Processes =>
         {
-            rows.first()
-                .and_then(|row| row.fields.iter().find(|f| f.name == "pid"))
+            rows.iter()
+                .filter_map(|row| row.fields.iter().find(|f| f.name == "pid"))
                 .map(|f| vec![("pid".to_string(), f.value.clone())])
-                .unwrap_or_default()
+                .collect()
         }
         _ => Vec::new(),
     };
-    LastQuery { query, top }
+    LastQuery { query, items }
 }
 
 /// What kind of thing the most recent step showed.

@@ -47,10 +47,11 @@ pub enum Understood {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LastQuery {
     pub query: Query,
-    /// The top group's key, field by field (`[("client", "203.0.113.77")]`), or the first
-    /// row's identifying field.
+    /// The listed groups' keys in the order shown, field by field
+    /// (`[[("client", "203.0.113.77")], ...]`), or the listed rows' identifying field; the
+    /// first is the top item "它呢" refers to, "the second one" picks the second.
     #[serde(default)]
-    pub top: Vec<(String, String)>,
+    pub items: Vec<Vec<(String, String)>>,
 }
 
 /// What a question is understood against.
@@ -65,6 +66,13 @@ pub struct FrameCtx<'a> {
 
 /// Whether an upload holds events rather than settings or prose.
 pub fn is_log_upload(u: &UploadRef) -> bool {
+    // Read by content when the server looked: events are lines with times.
+    if u.columns
+        .iter()
+        .any(|c| c.roles.iter().any(|r| r == "time"))
+    {
+        return true;
+    }
     let lower = u.filename.to_lowercase();
     let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
     if super::incident::is_log_name(&lower) || matches!(ext, "jsonl" | "ndjson") {

@@ -500,3 +500,24 @@ fn read_only_questions_with_action_words_are_not_refused() {
         ("run_action", &json!(["systemctl", "restart", "nginx"]))
     );
 }
+
+#[test]
+fn a_clause_that_only_names_the_log_says_where_the_question_looks() {
+    for text in [
+        "redis 重启了几次？看 messages",
+        "how many times did redis restart? check messages",
+    ] {
+        let (tool, args) = first_call(text, &["messages"]);
+        assert_eq!(tool, "log_query", "{text}: {args}");
+        assert_eq!(
+            args["files"],
+            json!(["/data/uploads/id0/messages"]),
+            "{text}"
+        );
+        let filters = args["filters"].to_string();
+        assert!(
+            filters.contains("restart") && filters.contains("redis"),
+            "{text}: {args}"
+        );
+    }
+}

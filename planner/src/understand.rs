@@ -87,6 +87,66 @@ fn query_shaped(text: &str, ctx: &MessageCtx) -> bool {
     !names_other_file && line_window(text).is_none() && (counts || !(search_verb(text) || setting))
 }
 
+/// "nginx 重启了几次？看 messages": a clause that only names a file says where the
+/// clause before it (or, first, after it) looks; it is no task of its own.
+fn with_file_clauses_joined(parts: Vec<String>, ctx: &MessageCtx) -> Vec<String> {
+    const ASIDE: [&str; 18] = [
+        "看看",
+        "看下",
+        "看一下",
+        "查看",
+        "看",
+        "查",
+        "在",
+        "用",
+        "里",
+        "中",
+        "的",
+        "look at",
+        "check",
+        "see",
+        "in",
+        "use",
+        "using",
+        "from",
+    ];
+    let only_a_file = |c: &str| {
+        let mut rest = c.to_lowercase();
+        let mut named = false;
+        for u in ctx.uploads {
+            let name = u.filename.to_lowercase();
+            if !crate::lexicon::occurrences(&rest, &name).is_empty() {
+                rest = rest.replace(&name, " ");
+                named = true;
+            }
+        }
+        for w in ASIDE {
+            rest = rest.replace(w, " ");
+        }
+        named && rest.chars().all(|ch| !ch.is_alphanumeric())
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut carry: Option<String> = None;
+    for part in parts {
+        if only_a_file(&part) {
+            match out.last_mut() {
+                Some(prev) => {
+                    prev.push(' ');
+                    prev.push_str(&part);
+                }
+                None => carry = Some(part),
+            }
+            continue;
+        }
+        out.push(match carry.take() {
+            Some(c) => format!("{part} {c}"),
+            None => part,
+        });
+    }
+    out.extend(carry);
+    out
+}
+
 /// Removes legacy `[file_ref:ID]` markers, returning the IDs.
 pub fn strip_file_refs(text: &str) -> (String, Vec<String>) {
     static R: OnceLock<Regex> = OnceLock::new();
@@ -455,7 +515,7 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
         return tasks;
     }
     let mut tasks: Vec<Task> = Vec::new();
-    for clause in clauses(&text) {
+    for clause in with_file_clauses_joined(clauses(&text), ctx) {
         for t in clause_tasks(&clause, ctx) {
             if let Some(t) = attach_to_previous(&mut tasks, t) {
                 let t = resolve_bare(t, ctx);

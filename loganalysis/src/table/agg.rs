@@ -229,7 +229,12 @@ pub struct Group {
     pub count: u64,
     pub values: Option<Values>,
     pub distinct: Option<FxHashSet<Vec<u8>>>,
+    /// The first event's first line, when the key masks what varies (a message template).
+    pub example: Option<String>,
 }
+
+/// A group example is cut here.
+const MAX_EXAMPLE: usize = 300;
 
 /// A sort key for rows: numbers (and times) or text; rows without one sort last.
 #[derive(Debug, Clone, PartialEq)]
@@ -477,7 +482,19 @@ impl Acc {
                     }
                 }
                 if !map.contains_key(key.as_slice()) {
-                    map.insert(key.clone(), Group::default());
+                    // A template hides the numbers, hosts and ids: keep one real line.
+                    let example = plan.group.iter().any(|g| g.name == "template").then(|| {
+                        let whole = row.whole();
+                        let first = memchr::memchr(b'\n', whole).map_or(whole, |p| &whole[..p]);
+                        cut(first, MAX_EXAMPLE)
+                    });
+                    map.insert(
+                        key.clone(),
+                        Group {
+                            example,
+                            ..Group::default()
+                        },
+                    );
                 }
                 let g = map
                     .get_mut(key.as_slice())
@@ -544,6 +561,9 @@ impl Acc {
                 for (k, g) in b {
                     let mine = a.entry(k).or_default();
                     mine.count += g.count;
+                    if mine.example.is_none() {
+                        mine.example = g.example;
+                    }
                     if let Some(v) = g.values {
                         mine.values.get_or_insert_with(Values::default).merge(v);
                     }

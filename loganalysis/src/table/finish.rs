@@ -99,13 +99,16 @@ fn group_value(g: &Group, m: Measure) -> Option<f64> {
     }
 }
 
+/// A group being ranked: its key parts, count, value and example line.
+type Ranked = (Vec<Vec<u8>>, u64, Option<f64>, Option<String>);
+
 fn groups(map: FxHashMap<Vec<u8>, Group>, q: &Query, unit: Unit) -> QueryValue {
     let total_groups = map.len() as u64;
-    let mut rows: Vec<(Vec<Vec<u8>>, u64, Option<f64>)> = map
+    let mut rows: Vec<Ranked> = map
         .into_iter()
         .map(|(k, g)| {
             let v = group_value(&g, q.measure);
-            (split_key(&k), g.count, v)
+            (split_key(&k), g.count, v, g.example)
         })
         .collect();
     let by_value = !matches!(q.measure, Measure::Count | Measure::Rows | Measure::Fields);
@@ -133,13 +136,14 @@ fn groups(map: FxHashMap<Vec<u8>, Group>, q: &Query, unit: Unit) -> QueryValue {
         by: q.group_by.iter().map(|f| f.0.clone()).collect(),
         rows: rows
             .into_iter()
-            .map(|(k, count, value)| GroupRow {
+            .map(|(k, count, value, example)| GroupRow {
                 key: k
                     .iter()
                     .map(|b| String::from_utf8_lossy(b).into_owned())
                     .collect(),
                 count,
                 value: if by_value { value } else { None },
+                example,
             })
             .collect(),
         groups: total_groups,

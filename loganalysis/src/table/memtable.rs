@@ -3,7 +3,9 @@
 
 use std::borrow::Cow;
 
-use llmops_common::query::{FieldInfo, FieldKind, Query, QueryResult, QueryValue, SourceInfo};
+use llmops_common::query::{
+    FieldInfo, FieldKind, Query, QueryResult, QueryValue, SourceInfo, Unit,
+};
 
 use super::agg::Acc;
 use super::def::{FieldSpec, Origin};
@@ -70,6 +72,10 @@ fn render(fields: &[FieldInfo], cells: &[Cell]) -> String {
         .filter_map(|(f, c)| {
             let v = match c {
                 Cell::Text(s) => s.clone(),
+                // Sizes also as `df -h` prints them, to check against it at a glance.
+                Cell::Int(i) if f.unit == Unit::B && *i >= 1024 => {
+                    format!("{i} ({})", llmops_common::df_size(i.unsigned_abs()))
+                }
                 Cell::Int(i) => i.to_string(),
                 Cell::Num(n) => super::agg::fmt_num(*n),
                 Cell::Empty => return None,

@@ -14,6 +14,10 @@ use super::event::{parse_time, Extractor, Schema};
 /// Formats at or below this priority are chosen only when no other parses a line.
 const FALLBACK_PRIORITY: i32 = -100;
 
+/// Formats at or below this priority parse any line (`generic`): they win only when no
+/// specific format parses nine lines in ten of what they do.
+const CATCH_ALL_PRIORITY: i32 = -10;
+
 /// Lines sampled for detection and the schema.
 pub const SAMPLE_LINES: usize = 200;
 
@@ -176,6 +180,21 @@ impl Registry {
             Some((p, _, _, i)) => (p, i),
             None => (0, fallback()),
         };
+        // A catch-all format (priority -10 or lower) parses everything; a specific one that
+        // parses nine lines in ten of the same sample is the log's format, with its odd
+        // lines left unparsed and said so.
+        let (parsed, format) = match self.formats.get(format) {
+            Some(f) if f.priority <= CATCH_ALL_PRIORITY && parsed > 0 => self
+                .formats
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.priority > CATCH_ALL_PRIORITY)
+                .map(|(i, f)| (score(f, &sample), f.priority, i))
+                .filter(|((p, _), _, _)| p * 10 >= parsed * 9)
+                .max_by_key(|((p, h), pr, _)| (*p, *h, *pr))
+                .map_or((parsed, format), |((p, _), _, i)| (p, i)),
+            _ => (parsed, format),
+        };
         Detection {
             format,
             parsed,
@@ -308,10 +327,16 @@ pub fn columns(reg: &Registry, head: &[u8]) -> Vec<Column> {
         return Vec::new();
     };
     let schema = schema_for(fmt, head);
+    // Only fields the sample has values for: a format's optional field that never
+    // occurs, or a time field in a file without times, is not the log's.
     let mut cols: Vec<Column> = schema
         .fields
         .iter()
         .enumerate()
+        .filter(|(i, f)| {
+            schema.examples.get(*i).is_some_and(Option::is_some)
+                || matches!(f.origin, Origin::Template(_))
+        })
         .map(|(i, f)| {
             let mut roles = f.roles.clone();
             for (special, at) in [("time", schema.time), ("level", schema.level)] {
@@ -350,10 +375,7 @@ pub fn columns(reg: &Registry, head: &[u8]) -> Vec<Column> {
 fn measures_something(f: &FieldSpec) -> bool {
     const IDS: [&str; 6] = ["status", "pid", "port", "code", "id", "uid"];
     let lower = f.name.to_ascii_lowercase();
-    let last = lower
-        .rsplit(['.', '_', '-'])
-        .next()
-        .unwrap_or(&lower);
+    let last = lower.rsplit(['.', '_', '-']).next().unwrap_or(&lower);
     // `userId`, `requestID`: camel case ids.
     let identifier = IDS.contains(&last)
         || f.name.ends_with("Id")

@@ -423,4 +423,26 @@ fn columns_name_a_logs_own_fields_and_which_ones_measure() {
     assert!(!numeric("orderId"), "an id is not a measurement");
     assert!(!numeric("user.id"));
     assert!(!numeric("level"));
+    assert!(cols.iter().any(|c| c.roles.iter().any(|r| r == "time")), "{cols:?}");
+    // A settings file has no events: no field with times.
+    let yaml = b"server:\n  port: 8080\n  read_timeout: 30s\nlogging:\n  level: info\n";
+    let cols = columns(builtin_registry(), yaml);
+    assert!(!cols.iter().any(|c| c.roles.iter().any(|r| r == "time")), "{cols:?}");
+}
+
+#[test]
+fn a_specific_format_with_a_few_odd_lines_beats_the_catch_all() {
+    let mut log = String::new();
+    for i in 0..20 {
+        log.push_str(&format!(
+            "2024-05-01 10:00:{i:02}.000 UTC [42{i:02}] LOG:  duration: {i}.5 ms  statement: SELECT {i}\n"
+        ));
+        if i % 10 == 9 {
+            log.push_str("some line a wrapper printed\n");
+        }
+    }
+    let reg = Registry::builtin();
+    let det = reg.detect(log.as_bytes());
+    assert_eq!(reg.formats()[det.format].name, "postgresql");
+    assert_eq!((det.parsed, det.lines), (20, 22));
 }

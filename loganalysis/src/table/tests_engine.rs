@@ -369,3 +369,37 @@ proptest! {
         }
     }
 }
+
+/// A group keyed by a message template carries one real line of it (the template hides
+/// the host and the numbers); other groupings carry none.
+#[test]
+fn template_groups_carry_a_line_as_written() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = "2024-05-01 10:00:00,001 ERROR [main] mail - to relay mx2.relay.example:25 timed out after 30s\n\
+               2024-05-01 10:00:01,001 ERROR [main] mail - to relay mx7.relay.example:25 timed out after 31s\n\
+               2024-05-01 10:00:02,001 INFO [main] mail - delivered 9f3 to example.org\n";
+    std::fs::write(dir.path().join("mail.log"), log).expect("write");
+    let q = Query {
+        group_by: vec![Field::new("template")],
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["mail.log"], &q, &QueryOptions::default()).expect("query");
+    let QueryValue::Groups { rows, .. } = &r.value else {
+        panic!("groups: {:?}", r.value)
+    };
+    assert_eq!(rows[0].count, 2);
+    let example = rows[0].example.as_deref().expect("an example line");
+    assert!(
+        example.contains("mx2.relay.example:25 timed out after 30s"),
+        "{example}"
+    );
+    let q = Query {
+        group_by: vec![Field::new("level")],
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["mail.log"], &q, &QueryOptions::default()).expect("query");
+    let QueryValue::Groups { rows, .. } = &r.value else {
+        panic!("groups: {:?}", r.value)
+    };
+    assert!(rows.iter().all(|g| g.example.is_none()));
+}

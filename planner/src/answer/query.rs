@@ -258,7 +258,7 @@ fn groups_lead(
         (None, _) => top.count.to_string(),
     };
     let total = r.matched;
-    match lang {
+    let mut s = match lang {
         Lang::Zh => format!(
             "{what} —— 第一是 **{}**（{value}）；共 {total} 条匹配，{groups} 个分组{part}。",
             group_key(top)
@@ -267,7 +267,16 @@ fn groups_lead(
             "{what}: the top one is **{}** ({value}); {total} matching events in {groups} groups{part}.",
             group_key(top)
         ),
+    };
+    // A template hides what varies: one line as written shows it.
+    if let Some(e) = &top.example {
+        s.push_str(&format!(
+            "\n{} `{}`",
+            lang.pick("例如：", "For example:"),
+            e.replace('`', " ")
+        ));
     }
+    s
 }
 
 fn unit_of(r: &QueryResult) -> Unit {

@@ -150,7 +150,14 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
             q.measure = Measure::Buckets;
         }
     }
-    if let Some(n) = limit(p) {
+    // "the first 503" took the number as a status, not as a count of rows.
+    let a_status = |n: u32| {
+        q.filters.iter().any(|f| {
+            f.field.as_ref().is_some_and(|x| x.as_str() == "status")
+                && f.value == Scalar::Number(f64::from(n))
+        })
+    };
+    if let Some(n) = limit(p).filter(|n| !a_status(*n)) {
         q.limit = Some(n);
     }
     settle(lex, p, &mut q);
@@ -161,7 +168,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     let bare = q.filters.is_empty()
         && q.group_by.is_empty()
         && q.field.as_ref().is_none_or(|f| f.as_str() == "time");
-    let object = cond.object.filter(|_| bare);
+    let object = cond.object.filter(|_| bare || cond.object_qualifies);
     q.filters.extend(object.clone());
     Frame {
         query: q,
@@ -189,6 +196,19 @@ fn stat_field(
         .map(|(_, f)| f)
         .find(|f| p.is_numeric(lex, f));
     match (named, from_cue) {
+        // "slowest batch": the cue's own field (time taken) when the log has it; the
+        // numeric field named is the thing measured, not the measure.
+        (Some(n), Some(c))
+            if source == Source::Log
+                && !p.columns.is_empty()
+                && p.log_has(&c)
+                && !p
+                    .columns
+                    .iter()
+                    .any(|k| k.name == n && k.roles.contains(&c)) =>
+        {
+            Some(c)
+        }
         (Some(n), _) => Some(n.to_string()),
         (None, Some(c)) => Some(c),
         (None, None) => None,

@@ -17,6 +17,9 @@ pub struct Conditions {
     /// Words the lexicon does not know taken as what the events contain: a condition of a
     /// question that is about a log for other reasons, never the reason it is.
     pub object: Option<Filter>,
+    /// The object words stand right by a condition word and say whose it is ("nginx 的重启",
+    /// "restarts of nginx"): they narrow even beside other conditions.
+    pub object_qualifies: bool,
 }
 
 /// Hard filters, soft ones, and the unknown words a log question names.
@@ -55,15 +58,18 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
             !(on(f, "level") && f.op == FilterOp::Eq && f.value == Scalar::Text("ERROR".into()))
         });
     }
-    let object = (source == Source::Log && !hard.iter().any(|f| f.op == FilterOp::Contains))
+    let found = (source == Source::Log && !hard.iter().any(|f| f.op == FilterOp::Contains))
         .then(|| object_words(lex, p))
         .flatten();
+    let object_qualifies = found.as_ref().is_some_and(|(_, q)| *q);
+    let object = found.map(|(f, _)| f);
     hard.extend(source_filters(lex, p, source, false));
     soft.extend(source_filters(lex, p, source, true));
     Conditions {
         hard: merge_alternatives(hard),
         soft,
         object,
+        object_qualifies,
     }
 }
 
@@ -71,7 +77,7 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
 /// ("how many deadlocks", "connection refused 出现了多少次", "when did the disk fill up"):
 /// the first run of such words is matched in the events, case-insensitively. Words that
 /// name the log itself (a part of an upload's name, a word right before "log") are not.
-fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Filter> {
+fn object_words(lex: &Lexicon, p: &Parsed) -> Option<(Filter, bool)> {
     let words: Vec<&super::scan::Spanned> = p
         .lits
         .iter()
@@ -88,7 +94,23 @@ fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Filter> {
         end = w.end;
     }
     let phrase = singular(p.lower.get(first.start..end)?.trim());
-    (phrase.len() >= 3).then(|| filter(None, FilterOp::Contains, Scalar::Text(phrase), Unit::None))
+    const LINKS: [&str; 6] = ["", "的", "'s", "of", "for", "from"];
+    let qualifies = p.hits.iter().any(|h| {
+        let gap = if h.start >= end {
+            p.gap(end, h.start)
+        } else if h.end <= first.start {
+            p.gap(h.end, first.start)
+        } else {
+            return false;
+        };
+        matches!(h.cue, Cue::Filter(_)) && LINKS.contains(&gap)
+    });
+    (phrase.len() >= 3).then(|| {
+        (
+            filter(None, FilterOp::Contains, Scalar::Text(phrase), Unit::None),
+            qualifies,
+        )
+    })
 }
 
 /// "gateway" in "the gateway log" or when an upload is named `gateway-access.log`.
@@ -359,7 +381,14 @@ fn number_filter(
         .hits
         .iter()
         .any(|h| h.cue == Cue::Last && h.end <= at && p.lower[h.end..at].trim().len() <= 2);
-    if after_limit || after_last {
+    // "the first 503": a status code, not a count of rows ("first 100 lines").
+    let code_after_limit = after_limit
+        && source == Source::Log
+        && unit.is_none()
+        && value.fract() == 0.0
+        && (100.0..600.0).contains(&value)
+        && !rows_noun_after(p, at);
+    if (after_limit && !code_after_limit) || after_last {
         return None;
     }
     let unit = unit.unwrap_or(Unit::None);
@@ -403,6 +432,17 @@ fn number_filter(
         )),
         _ => None,
     }
+}
+
+/// Whether a word for rows follows the number at `at` ("100 lines", "50 条").
+fn rows_noun_after(p: &Parsed, at: usize) -> bool {
+    const ROWS: [&str; 14] = [
+        "line", "lines", "request", "requests", "event", "events", "entries", "entry", "rows",
+        "errors", "行", "条", "个", "次",
+    ];
+    let end = p.lits.iter().find(|l| l.start == at).map_or(at, |l| l.end);
+    let next = p.lower.get(end..).unwrap_or("").trim_start();
+    ROWS.iter().any(|w| next.starts_with(w))
 }
 
 /// "504s", "the 502s": a status code in the plural, not seconds (no comparison before it,

@@ -33,7 +33,13 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         || p.has(|c| matches!(c, Cue::Bucket(_)));
     // "它呢" / "and that one?": a reference with a follow-up marker and nothing else; a
     // bare pronoun ("send it") is some other request about the conversation's file.
-    if !(own_content || (refers && p.has(|c| c == Cue::Follow))) {
+    // "the second one", "最后一个": an item of the last answer's list by position.
+    let picked = crate::follow::ordinal(&p.text).and_then(|o| match o {
+        crate::follow::Ordinal::Nth(n) => last.items.get(n.checked_sub(1)?),
+        crate::follow::Ordinal::Last => last.items.last(),
+    });
+    let item = picked.or(if refers { last.items.first() } else { None });
+    if !(own_content || picked.is_some() || (refers && p.has(|c| c == Cue::Follow))) {
         return None;
     }
     // A new figure asked without a follow-up word is a fresh question ("哪个进程占用内存
@@ -42,8 +48,8 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         return None;
     }
     let mut q = last.query.clone();
-    if refers {
-        for (field, value) in &last.top {
+    if let Some(item) = item {
+        for (field, value) in item {
             put_filter(&mut q.filters, refer_filter(field, value));
             q.group_by.retain(|g| g.as_str() != field);
         }

@@ -216,7 +216,8 @@ fn log_columns(files: &[String], ctx: &FrameCtx) -> Vec<Column> {
 /// A field named by the log's own name ("request_time", "user.id", "Tr"). A plain word
 /// the lexicon already reads ("status", "host") stays the lexicon's: the lexicon's role
 /// resolves to the same field. A name with `_`, `.` or `-` is unambiguous and wins over
-/// the lexicon's words inside it. Names of three letters or fewer must match in case.
+/// the lexicon's words inside it. Names of three letters or fewer match as written or
+/// with a capital ("Tr" for `tr`), not as a lower-case word.
 fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>) {
     let mut found = Vec::new();
     for (i, c) in columns.iter().enumerate() {
@@ -226,7 +227,12 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
         }
         let compound = name.contains(['_', '.', '-']);
         for (start, end) in crate::lexicon::occurrences(lower, &name) {
-            if name.len() <= 3 && text.get(start..end) != Some(c.name.as_str()) {
+            // A short name in lower case is a word more often than a field ("at", "id").
+            let written = text.get(start..end).unwrap_or("");
+            if name.len() <= 3
+                && written != c.name
+                && !written.bytes().any(|b| b.is_ascii_uppercase())
+            {
                 continue;
             }
             let overlaps = |h: &Hit| h.start < end && start < h.end;

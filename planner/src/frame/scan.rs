@@ -270,6 +270,18 @@ fn numbers(
         if overlaps(taken, m.start(), m.end()) {
             continue;
         }
+        // "app-02", "BK-77120": the digits end a name.
+        let before = text.as_bytes()[..m.start()]
+            .iter()
+            .rev()
+            .take(2)
+            .copied()
+            .collect::<Vec<_>>();
+        if let [b'-' | b'_', prev] = before.as_slice() {
+            if prev.is_ascii_alphanumeric() {
+                continue;
+            }
+        }
         let Ok(value) = m.as_str().parse::<f64>() else {
             continue;
         };

@@ -198,7 +198,10 @@ fn follow_ups_edit_the_last_query() {
     .expect("query");
     let last = LastQuery {
         query: last_q,
-        top: vec![("endpoint".into(), "/api/orders".into())],
+        items: vec![
+            vec![("endpoint".into(), "/api/orders".into())],
+            vec![("endpoint".into(), "/api/cart".into())],
+        ],
     };
     let f = frame_with("那 4xx 呢", Some(&last)).expect("frame");
     assert_eq!(
@@ -220,6 +223,16 @@ fn follow_ups_edit_the_last_query() {
         (&f["measure"], &f["order"]),
         (&json!("rows"), &json!("asc"))
     );
+    // An item of the list by its position.
+    for text in ["the second one", "第二个呢"] {
+        let f = frame_with(text, Some(&last)).expect("frame");
+        let filters = f["filters"].as_array().expect("filters");
+        assert!(
+            filters.contains(&json!({"field": "endpoint", "op": "eq", "value": "/api/cart"})),
+            "{text}: {f}"
+        );
+        assert_eq!(f["group_by"], Value::Null, "{text}: {f}");
+    }
     // A question of its own is a new query.
     let f = frame_with("how many failed logins in auth.log", Some(&last)).expect("frame");
     assert_eq!(f["files"], json!(["/data/uploads/id3/auth.log"]));
@@ -251,7 +264,7 @@ fn a_question_about_another_table_is_no_edit_of_the_last_log_query() {
         .expect("query");
     let last = LastQuery {
         query: last_q,
-        top: vec![],
+        items: vec![],
     };
     for text in ["哪个进程占用内存最多", "which process uses the most memory"] {
         let f = frame_with(text, Some(&last));
@@ -295,7 +308,17 @@ fn frame_over_columns(text: &str) -> Value {
         col("shard", false),
         col("session_key", false),
     ];
-    ups[1].columns = vec![col("Tw", true), col("Tr", true), col("backend", false)];
+    let timed = |name: &str| Column {
+        roles: vec!["duration".to_string()],
+        ..col(name, true)
+    };
+    ups[1].columns = vec![
+        timed("Tw"),
+        timed("Tr"),
+        timed("Ta"),
+        col("retries", true),
+        col("backend", false),
+    ];
     let ctx = FrameCtx {
         uploads: &ups,
         referenced: &[],
@@ -342,6 +365,12 @@ fn fields_named_by_the_logs_own_names() {
         json!("user"),
         "the role resolves to user.id: {f}"
     );
+    // A cue with a field of its own keeps it when the log has it: the numeric field named
+    // is the thing measured ("slowest shard" is the shard that took longest).
+    let f = frame_over_columns("slowest queue_depth spike in orders.jsonl");
+    assert_eq!(f["field"], json!("queue_depth"), "no duration here: {f}");
+    let f = frame_over_columns("slowest retries in haproxy.log");
+    assert_eq!(f["field"], json!("duration"), "{f}");
     let f = frame_over_columns("slowest backend by Tr in haproxy.log");
     assert_eq!(f["field"], json!("Tr"), "{f}");
 }
@@ -510,6 +539,31 @@ fn the_root_filesystem_by_name_and_a_field_of_its_row() {
     assert_eq!(
         (f["source"].clone(), f["measure"].clone()),
         (json!("sockets"), json!("rows")),
+        "{f}"
+    );
+}
+
+#[test]
+fn a_code_after_first_and_names_with_digits() {
+    let f = frame("when did the first 502 appear in access.log");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "status", "op": "eq", "value": 502.0}]),
+        "{f}"
+    );
+    assert_eq!(
+        (f["limit"].clone(), f["order"].clone()),
+        (json!(1), json!("asc")),
+        "{f}"
+    );
+    // A count of rows stays a limit.
+    let f = frame("show the first 100 lines of access.log with status 404");
+    assert_eq!(f["limit"], json!(100), "{f}");
+    // "web-03" is a host's name, not the number 3.
+    let f = frame("how many segfaults on web-03 in app.log");
+    let filters = f["filters"].to_string();
+    assert!(
+        filters.contains("web-03") && !filters.contains("3.0"),
         "{f}"
     );
 }

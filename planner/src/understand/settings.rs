@@ -60,7 +60,9 @@ pub(super) fn about_config(clause: &str, ctx: &MessageCtx) -> bool {
     }
     let named = matching_uploads(clause, ctx.uploads)
         .first()
-        .is_some_and(|u| config_upload(u) && name_score(clause, u) >= NAMED);
+        .is_some_and(|u| {
+            config_upload(u) && !crate::frame::is_log_upload(u) && name_score(clause, u) >= NAMED
+        });
     named || (pointed && ctx.uploads.iter().any(config_upload))
 }
 

@@ -255,7 +255,10 @@ impl SamplerHandle {
                 }
             }
         };
-        if tokio::time::timeout(Duration::from_secs(3), newer).await.is_err() {
+        if tokio::time::timeout(Duration::from_secs(3), newer)
+            .await
+            .is_err()
+        {
             tracing::debug!("no fresh system sample within 3 s; using the latest");
         }
         let snap = rx.borrow().clone();
