@@ -90,6 +90,10 @@ pub struct FilterCue {
     /// order ("failed ssh logins", "logins that failed", "ssh 登录失败").
     #[serde(default)]
     pub together: Vec<Vec<String>>,
+    /// Who or what the condition happens to: "what segfaulted" and "谁登录失败" group by
+    /// it when the question names no field of its own.
+    #[serde(default)]
+    pub subject: Option<String>,
 }
 
 /// A condition written in the lexicon.

@@ -162,6 +162,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     }
     settle(lex, p, &mut q);
     system_field_asked(lex, p, &mut q);
+    tag_subject(lex, p, &mut q);
     // Unknown words name what is counted or shown only when nothing else does: with a
     // condition, a grouping or a field of their own they are verbs and filler ("which
     // endpoint throws the most 5xx", "how many client ips hit us").
@@ -270,9 +271,11 @@ fn grouping_word_before(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
 /// a word that groups by itself.
 fn grouped_at(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
     let own = matches!(h.cue, Cue::Field(i) if lex.fields[i].grouped);
+    // "哪个类": a field cue with the question word inside it.
     own || p.hits.iter().filter(|g| g.cue == Cue::Group).any(|g| {
         (g.end <= h.start && p.close(g.end, h.start))
             || (g.start >= h.end && p.close(h.end, g.start))
+            || (g.start == h.start && g.end < h.end)
     })
 }
 
@@ -382,6 +385,29 @@ fn settle(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     }
     if q.measure == Measure::Buckets || q.measure == Measure::CountDistinct {
         q.order = Order::Desc;
+    }
+}
+
+/// "what segfaulted", "谁登录失败了": a question word and a condition with a subject, and
+/// no field of its own: the subjects, counted.
+fn tag_subject(lex: &Lexicon, p: &Parsed, q: &mut Query) {
+    if q.source != Source::Log || !q.group_by.is_empty() || q.field.is_some() {
+        return;
+    }
+    let asks = p.hits.iter().any(|g| {
+        g.cue == Cue::Group
+            && lex
+                .grammar
+                .asks
+                .all()
+                .any(|w| p.lower.get(g.start..g.end) == Some(w))
+    });
+    let subject = p.hits.iter().find_map(|h| match h.cue {
+        Cue::Filter(i) => lex.filters[i].subject.clone(),
+        _ => None,
+    });
+    if let (true, Some(s), Measure::Count) = (asks, subject, q.measure) {
+        q.group_by.push(Field::new(s));
     }
 }
 

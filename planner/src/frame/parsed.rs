@@ -40,15 +40,34 @@ impl Parsed {
         // Searched in the text as typed: a field like `user.id` looks like a file name.
         column_hits(&text, &text.to_ascii_lowercase(), &columns, &mut hits);
         let lits = literals(lex, &text, &lower, &hits, &spans);
-        // Cue words inside a hyphenated name are part of it ("ledger-daemon").
-        hits.retain(|h| {
-            !lits.iter().any(|l| {
-                matches!(&l.lit, Lit::Ident(n) if n.contains('-'))
-                    && l.start <= h.start
-                    && h.end <= l.end
-                    && l.end - l.start > h.end - h.start
+        // Cue words inside a hyphenated name are part of it ("ledger-daemon"); a hyphenated
+        // run of cue words is those cues ("err-severity").
+        let all_cues = |l: &Spanned| {
+            let Lit::Ident(n) = &l.lit else { return false };
+            let mut at = l.start;
+            n.split('-').all(|part| {
+                let (s, e) = (at, at + part.len());
+                at = e + 1;
+                hits.iter().any(|h| h.start == s && h.end == e)
             })
+        };
+        let names: Vec<(usize, usize)> = lits
+            .iter()
+            .filter(|l| matches!(&l.lit, Lit::Ident(n) if n.contains('-')) && !all_cues(l))
+            .map(|l| (l.start, l.end))
+            .collect();
+        let cue_runs: Vec<(usize, usize)> = lits
+            .iter()
+            .filter(|l| matches!(&l.lit, Lit::Ident(n) if n.contains('-')) && all_cues(l))
+            .map(|l| (l.start, l.end))
+            .collect();
+        hits.retain(|h| {
+            !names
+                .iter()
+                .any(|&(s, e)| s <= h.start && h.end <= e && e - s > h.end - h.start)
         });
+        let mut lits = lits;
+        lits.retain(|l| !cue_runs.contains(&(l.start, l.end)));
         Parsed {
             text,
             lower,
@@ -121,10 +140,10 @@ impl Parsed {
         let gap = self.gap(from, to);
         let cjk = gap.chars().filter(|c| crate::text::is_cjk(*c)).count();
         let words = gap.split_whitespace().count();
-        let no_content = !self
-            .hits
-            .iter()
-            .any(|h| h.cue.is_content() && h.start >= from && h.end <= to);
+        // A table's word between them qualifies, it does not interrupt ("哪个 systemd unit").
+        let no_content = !self.hits.iter().any(|h| {
+            h.cue.is_content() && !matches!(h.cue, Cue::Source(_)) && h.start >= from && h.end <= to
+        });
         no_content && cjk <= 3 && words <= 2 && gap.len() <= 16
     }
 }
@@ -152,7 +171,11 @@ fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>)
     let lower = text.to_lowercase();
     for u in ctx.uploads.iter().filter(|u| !u.filename.contains('.')) {
         let name = u.filename.to_lowercase();
-        let at = crate::lexicon::occurrences(&lower, &name);
+        // Inside a path ("/var/log/messages") the path decides, below.
+        let at: Vec<(usize, usize)> = crate::lexicon::occurrences(&lower, &name)
+            .into_iter()
+            .filter(|&(s, _)| !lower[..s].ends_with('/'))
+            .collect();
         if name.len() < 4 || at.is_empty() || !is_log_upload(u) {
             continue;
         }
@@ -164,8 +187,17 @@ fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>)
     }
     for p in typed_paths(text) {
         let log = p.starts_with('/') && crate::incident::is_log_name(&p);
-        if log && !files.contains(&p) {
-            files.push(p.clone());
+        // The session's upload of that name is the file the operator brought from there.
+        let base = p.rsplit('/').next().unwrap_or("");
+        let uploaded = ctx
+            .uploads
+            .iter()
+            .rev()
+            .find(|u| u.filename == base && is_log_upload(u))
+            .map(|u| u.path.to_string_lossy().into_owned());
+        let file = uploaded.unwrap_or_else(|| p.clone());
+        if log && !files.contains(&file) {
+            files.push(file);
         }
         // A URL path ("/v2/search") is a literal; a file on the host is not a condition.
         if let (false, Some(i)) = (url_path(&p) && !log, text.find(&p)) {

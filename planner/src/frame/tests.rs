@@ -567,3 +567,40 @@ fn a_code_after_first_and_names_with_digits() {
         "{f}"
     );
 }
+
+#[test]
+fn who_or_what_a_condition_happened_to() {
+    let f = frame("what segfaulted in app.log");
+    assert_eq!(f["group_by"], json!(["process"]), "{f}");
+    let f = frame("auth.log 里谁登录失败了");
+    assert_eq!(f["group_by"], json!(["user"]), "{f}");
+    // With a field of its own the question keeps it.
+    let f = frame("which client IPs failed to log in, per auth.log");
+    assert_eq!(f["group_by"], json!(["client"]), "{f}");
+    // A hyphenated run of cue words is those cues.
+    let f = frame("how many warn-level lines in app.log");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "level", "op": "eq", "value": "WARN"}]),
+        "{f}"
+    );
+}
+
+#[test]
+fn a_host_path_whose_name_was_uploaded_reads_the_upload() {
+    let ups = uploads(&["messages"]);
+    let ctx = FrameCtx {
+        uploads: &ups,
+        referenced: &[],
+        last_file: None,
+        last_query: None,
+    };
+    let Some(Understood::Query(f)) = understand("how many errors in /var/log/messages", &ctx)
+    else {
+        panic!("no query")
+    };
+    assert_eq!(
+        f.query.files,
+        vec![ups[0].path.to_string_lossy().into_owned()]
+    );
+}
