@@ -355,7 +355,7 @@ impl Default for Keymap {
         add(Ctx::Chat, K::End, NONE, al, A::Edit(Edit::LineEnd), "end of line", false);
         add(Ctx::Chat, K::Home, CTRL, al, A::Top, "transcript top", false);
         add(Ctx::Chat, K::End, CTRL, al, A::Bottom, "follow the tail", false);
-        add(Ctx::Chat, K::Char('?'), NONE, Cond::InputEmpty, A::Help, "help (empty input)", true);
+        add(Ctx::Chat, K::Char('?'), NONE, Cond::InputEmpty, A::Help, "help", true);
         add(Ctx::Chat, K::Esc, NONE, al, A::Close, "dismiss the notice / clear the selection", false);
         add(Ctx::Chat, K::Up, ALT, al, A::SelectPrev, "select the previous message (Enter opens it)", false);
         add(Ctx::Chat, K::Down, ALT, al, A::SelectNext, "select the next message", false);
@@ -603,20 +603,30 @@ impl Keymap {
         None
     }
 
-    /// Short hints for the status bar: `(key label, description)` for `ctx`.
+    /// Short hints for the status bar: `(key label, description)` for `ctx`. The help key
+    /// comes first: it leads to every other binding, so a narrow bar never drops it.
     pub fn hints(&self, ctx: Ctx) -> Vec<(String, &'static str)> {
         let mut out: Vec<(String, &'static str)> = Vec::new();
+        let mut help: Vec<(String, &'static str)> = Vec::new();
         for c in [ctx, Ctx::Panes] {
             if c == Ctx::Panes && ctx.is_modal() {
                 continue;
             }
             for b in self.bindings.iter().filter(|b| b.ctx == c && b.hint) {
-                if !out.iter().any(|(_, d)| *d == b.desc) {
-                    out.push((key_label(b.code, b.mods), b.desc));
+                let seen = |v: &Vec<(String, &'static str)>| v.iter().any(|(_, d)| *d == b.desc);
+                if seen(&out) || seen(&help) {
+                    continue;
+                }
+                let entry = (key_label(b.code, b.mods), b.desc);
+                if b.action == Action::Help {
+                    help.push(entry);
+                } else {
+                    out.push(entry);
                 }
             }
         }
-        out
+        help.extend(out);
+        help
     }
 
     /// Every binding grouped by context, for the help overlay.
@@ -794,6 +804,11 @@ mod tests {
         let hints = km.hints(Ctx::Chat);
         assert!(hints.iter().any(|(k, d)| k == "Enter" && *d == "send"));
         assert!(hints.iter().any(|(k, _)| k == "Alt+Enter"));
+        // Every pane with a help key shows it first, so a narrow status bar keeps it.
+        for ctx in [Ctx::Chat, Ctx::Gauges, Ctx::Files, Ctx::Search, Ctx::Transfers] {
+            let first = km.hints(ctx).into_iter().next().expect("hints");
+            assert_eq!(first.0, "?", "{ctx:?}: {first:?}");
+        }
         let help = km.help();
         let total: usize = help.iter().map(|(_, r)| r.len()).sum();
         assert!(total > 30);
