@@ -435,7 +435,8 @@ fn kernel(rng: &mut Rng, p: &Planted, fmt: &str, t: &str) -> Rendered {
                 "reportd[{}]: segfault at 0 ip 00007f sp 00007ffe error 4",
                 900 + p.n
             ),
-            None,
+            // The process the event is about: the one that crashed.
+            Some("reportd".to_string()),
             false,
         )
     } else {
