@@ -43,6 +43,16 @@ fn zh_number(s: &str) -> Option<usize> {
     }
 }
 
+/// "over a second", "took one second", "1 second": the text before "second" makes it a
+/// duration, not the second entry.
+fn a_duration(before: &str) -> bool {
+    let last_word = before.trim_end().rsplit(' ').next().unwrap_or("");
+    matches!(
+        last_word,
+        "a" | "one" | "half" | "per" | "than" | "over" | "under"
+    ) || (!last_word.is_empty() && last_word.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+}
+
 /// "第二个", "第 3 条", "最后一个", "the second one", "the last file", "#2", "number 2".
 pub fn ordinal(text: &str) -> Option<Ordinal> {
     static ZH: OnceLock<Regex> = OnceLock::new();
@@ -91,16 +101,7 @@ pub fn ordinal(text: &str) -> Option<Ordinal> {
     );
     if let Some(c) = en.captures(&lower) {
         let w = c.get(1).map_or("", |m| m.as_str());
-        // "over a second", "took one second": a duration, not the second entry.
-        let before = lower[..c.get(1).map_or(0, |m| m.start())].trim_end();
-        let last_word = before.rsplit(' ').next().unwrap_or("");
-        if w == "second"
-            && (matches!(
-                last_word,
-                "a" | "one" | "half" | "per" | "than" | "over" | "under"
-            ) || last_word.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-                && !last_word.is_empty())
-        {
+        if w == "second" && a_duration(&lower[..c.get(1).map_or(0, |m| m.start())]) {
             return None;
         }
         // "top" is an entry only as "the top one/result/hit" (else it is the command).

@@ -607,26 +607,19 @@ impl Keymap {
     /// comes first: it leads to every other binding, so a narrow bar never drops it.
     pub fn hints(&self, ctx: Ctx) -> Vec<(String, &'static str)> {
         let mut out: Vec<(String, &'static str)> = Vec::new();
-        let mut help: Vec<(String, &'static str)> = Vec::new();
         for c in [ctx, Ctx::Panes] {
             if c == Ctx::Panes && ctx.is_modal() {
                 continue;
             }
             for b in self.bindings.iter().filter(|b| b.ctx == c && b.hint) {
-                let seen = |v: &Vec<(String, &'static str)>| v.iter().any(|(_, d)| *d == b.desc);
-                if seen(&out) || seen(&help) {
-                    continue;
-                }
-                let entry = (key_label(b.code, b.mods), b.desc);
-                if b.action == Action::Help {
-                    help.push(entry);
-                } else {
-                    out.push(entry);
+                if !out.iter().any(|(_, d)| *d == b.desc) {
+                    out.push((key_label(b.code, b.mods), b.desc));
                 }
             }
         }
-        help.extend(out);
-        help
+        // Stable: the help key moves to the front, the rest keep their order.
+        out.sort_by_key(|(_, d)| *d != "help");
+        out
     }
 
     /// Every binding grouped by context, for the help overlay.
@@ -805,7 +798,13 @@ mod tests {
         assert!(hints.iter().any(|(k, d)| k == "Enter" && *d == "send"));
         assert!(hints.iter().any(|(k, _)| k == "Alt+Enter"));
         // Every pane with a help key shows it first, so a narrow status bar keeps it.
-        for ctx in [Ctx::Chat, Ctx::Gauges, Ctx::Files, Ctx::Search, Ctx::Transfers] {
+        for ctx in [
+            Ctx::Chat,
+            Ctx::Gauges,
+            Ctx::Files,
+            Ctx::Search,
+            Ctx::Transfers,
+        ] {
             let first = km.hints(ctx).into_iter().next().expect("hints");
             assert_eq!(first.0, "?", "{ctx:?}: {first:?}");
         }

@@ -236,6 +236,20 @@ pub struct Group {
 /// A group example is cut here.
 const MAX_EXAMPLE: usize = 300;
 
+/// A group seen for the first time; a template hides the numbers, hosts and ids, so it
+/// keeps one real line.
+fn new_group(row: &mut dyn RowAccess, plan: &Plan) -> Group {
+    let example = plan.group.iter().any(|g| g.name == "template").then(|| {
+        let whole = row.whole();
+        let first = memchr::memchr(b'\n', whole).map_or(whole, |p| &whole[..p]);
+        cut(first, MAX_EXAMPLE)
+    });
+    Group {
+        example,
+        ..Group::default()
+    }
+}
+
 /// A sort key for rows: numbers (and times) or text; rows without one sort last.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SortKey {
@@ -482,19 +496,7 @@ impl Acc {
                     }
                 }
                 if !map.contains_key(key.as_slice()) {
-                    // A template hides the numbers, hosts and ids: keep one real line.
-                    let example = plan.group.iter().any(|g| g.name == "template").then(|| {
-                        let whole = row.whole();
-                        let first = memchr::memchr(b'\n', whole).map_or(whole, |p| &whole[..p]);
-                        cut(first, MAX_EXAMPLE)
-                    });
-                    map.insert(
-                        key.clone(),
-                        Group {
-                            example,
-                            ..Group::default()
-                        },
-                    );
+                    map.insert(key.clone(), new_group(row, plan));
                 }
                 let g = map
                     .get_mut(key.as_slice())

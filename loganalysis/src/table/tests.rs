@@ -423,11 +423,17 @@ fn columns_name_a_logs_own_fields_and_which_ones_measure() {
     assert!(!numeric("orderId"), "an id is not a measurement");
     assert!(!numeric("user.id"));
     assert!(!numeric("level"));
-    assert!(cols.iter().any(|c| c.roles.iter().any(|r| r == "time")), "{cols:?}");
+    assert!(
+        cols.iter().any(|c| c.roles.iter().any(|r| r == "time")),
+        "{cols:?}"
+    );
     // A settings file has no events: no field with times.
     let yaml = b"server:\n  port: 8080\n  read_timeout: 30s\nlogging:\n  level: info\n";
     let cols = columns(builtin_registry(), yaml);
-    assert!(!cols.iter().any(|c| c.roles.iter().any(|r| r == "time")), "{cols:?}");
+    assert!(
+        !cols.iter().any(|c| c.roles.iter().any(|r| r == "time")),
+        "{cols:?}"
+    );
 }
 
 #[test]
