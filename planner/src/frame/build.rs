@@ -6,35 +6,11 @@ use llmops_common::query::{
     BucketWidth, Dimension, Field, FilterOp, Measure, Order, Query, Scalar, Source, Window,
 };
 
-use super::parsed::{field_hits, Parsed};
+use super::parsed::{context_log, field_hits, Parsed};
 use super::scan::Lit;
-use super::{is_log_upload, Frame, FrameCtx};
+use super::{Frame, FrameCtx};
 use crate::lexicon::{find, lexicon, Cue, Hit, Lexicon};
 use crate::text::normalize;
-
-/// The log the conversation or the session is about when the question names none.
-pub(super) fn context_log(ctx: &FrameCtx) -> Option<String> {
-    let path = |u: &&crate::UploadRef| u.path.to_string_lossy().into_owned();
-    if let Some(u) = ctx.referenced.iter().find(|u| is_log_upload(u)) {
-        return Some(path(u));
-    }
-    // A message sent with other files attached is about those files.
-    if !ctx.referenced.is_empty() {
-        return None;
-    }
-    if let Some(f) = ctx.last_file {
-        let known = ctx
-            .uploads
-            .iter()
-            .find(|u| u.path.to_string_lossy() == f)
-            .is_none_or(is_log_upload);
-        if known {
-            return Some(f.to_string());
-        }
-    }
-    let logs: Vec<_> = ctx.uploads.iter().filter(|u| is_log_upload(u)).collect();
-    logs.last().map(path)
-}
 
 /// Which table, and for a log which files.
 pub(super) fn source_of(

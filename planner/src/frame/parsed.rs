@@ -220,13 +220,35 @@ fn url_path(p: &str) -> bool {
     p.starts_with('/') && !ROOTS.contains(&first) && !last.contains('.')
 }
 
+/// The log the conversation or the session is about when the question names none.
+pub(super) fn context_log(ctx: &FrameCtx) -> Option<String> {
+    let path = |u: &&crate::UploadRef| u.path.to_string_lossy().into_owned();
+    if let Some(u) = ctx.referenced.iter().find(|u| is_log_upload(u)) {
+        return Some(path(u));
+    }
+    // A message sent with other files attached is about those files.
+    if !ctx.referenced.is_empty() {
+        return None;
+    }
+    if let Some(f) = ctx.last_file {
+        let known = ctx
+            .uploads
+            .iter()
+            .find(|u| u.path.to_string_lossy() == f)
+            .is_none_or(is_log_upload);
+        if known {
+            return Some(f.to_string());
+        }
+    }
+    let logs: Vec<_> = ctx.uploads.iter().filter(|u| is_log_upload(u)).collect();
+    logs.last().map(path)
+}
+
 /// The fields of the logs the question names, or else of the log it is about.
 fn log_columns(files: &[String], ctx: &FrameCtx) -> Vec<Column> {
     let about;
     let paths: &[String] = if files.is_empty() {
-        about = super::build::context_log(ctx)
-            .into_iter()
-            .collect::<Vec<_>>();
+        about = context_log(ctx).into_iter().collect::<Vec<_>>();
         &about
     } else {
         files
