@@ -201,6 +201,27 @@ pub struct Extractor<'f> {
     time: Option<Option<Ts>>,
 }
 
+/// The end of one or two leading tokens made only of digits and date/time separators
+/// (`2024-05-01T10:00:1`, `05/01 10:00`), or 0.
+fn stamp_like_prefix(line: &[u8]) -> usize {
+    let stamp = |b: &u8| b.is_ascii_digit() || b"-:T./,+Z[]".contains(b);
+    let mut end = 0;
+    for _ in 0..2 {
+        let start = end + line[end..].iter().take_while(|b| **b == b' ').count();
+        let len = line[start..].iter().take_while(|b| stamp(b)).count();
+        let digits = line[start..start + len]
+            .iter()
+            .filter(|b| b.is_ascii_digit())
+            .count();
+        let ends_token = line.get(start + len).is_none_or(|b| *b == b' ');
+        if digits < 4 || !ends_token {
+            break;
+        }
+        end = start + len;
+    }
+    end
+}
+
 fn first_line(text: &[u8]) -> &[u8] {
     memchr::memchr(b'\n', text).map_or(text, |p| &text[..p])
 }
@@ -288,7 +309,18 @@ impl<'f> Extractor<'f> {
                         self.analyser = Some((Some(t), lv, end));
                         true
                     }
-                    _ => false,
+                    // A time the reader does not know ("10:00:1"), then a level word: the
+                    // event has its level and no time (as `grep -c ERROR` counts it).
+                    _ => match stamp_like_prefix(line) {
+                        0 => false,
+                        end => match level::detect(line, end) {
+                            Some(lv) => {
+                                self.analyser = Some((None, Some(lv), end));
+                                true
+                            }
+                            None => false,
+                        },
+                    },
                 }
             }
         };

@@ -403,3 +403,34 @@ fn template_groups_carry_a_line_as_written() {
     };
     assert!(rows.iter().all(|g| g.example.is_none()));
 }
+
+/// Lines whose time the reader does not know ("10:00:7") still have their level: a count
+/// of ERROR matches `grep -c ERROR`, and those events count as having no time.
+#[test]
+fn a_level_after_a_time_the_reader_does_not_know_still_counts() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for i in 1..=25 {
+        log.push_str(&format!(
+            "2024-05-01T10:00:{} ERROR request {i} failed\n",
+            i % 60
+        ));
+    }
+    for i in 1..=40 {
+        log.push_str(&format!(
+            "2024-05-01T10:01:{} INFO request {i} ok\n",
+            i % 60
+        ));
+    }
+    std::fs::write(dir.path().join("plain.log"), &log).expect("write");
+    let q = Query {
+        filters: vec![Filter::new(
+            Some(Field::new("level")),
+            FilterOp::Eq,
+            Scalar::Text("ERROR".into()),
+        )],
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["plain.log"], &q, &QueryOptions::default()).expect("query");
+    assert_eq!(r.value, QueryValue::Count { count: 25 }, "{r:?}");
+}
