@@ -484,9 +484,14 @@ impl Lexical {
         self.top_ids(&query, limit)
     }
 
+    /// The `limit` best (score, chunk id), ties broken by chunk id. Which segment a chunk
+    /// lands in depends on which indexing thread took it, and tantivy breaks score ties by
+    /// segment and doc: a few more are fetched so ties at the cut resolve the same way
+    /// whatever the segments.
     fn top_ids(&self, query: &dyn Query, limit: usize) -> Result<Vec<(f32, u64)>, IndexError> {
         let searcher = self.reader.searcher();
-        let top = searcher.search(query, &TopDocs::with_limit(limit).order_by_score())?;
+        let fetch = limit + limit / 2 + 16;
+        let top = searcher.search(query, &TopDocs::with_limit(fetch).order_by_score())?;
         let mut cols: Vec<Option<tantivy::columnar::Column<u64>>> =
             vec![None; searcher.segment_readers().len()];
         let mut out = Vec::with_capacity(top.len());
@@ -504,6 +509,8 @@ impl Lexical {
                 out.push((score, id));
             }
         }
+        out.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        out.truncate(limit);
         Ok(out)
     }
 
