@@ -70,7 +70,7 @@ else
         || { tail -30 "$work/prev.log"; exit 1; }
     previous="$(ls "$target"/debian/previous/llmops_*_amd64.deb)"
 fi
-# After the previous one: its build leaves its binaries in target/release.
+# The current package (the previous one was built in a target dir of its own).
 echo "deb-test: building the package"
 "$root/scripts/deb.sh" build >"$work/build.log" 2>&1 || { tail -30 "$work/build.log"; exit 1; }
 current="$target/debian/llmops_${version}_amd64.deb"

@@ -113,9 +113,13 @@ build_ref() {
         mkdir -p "$tree"
         git -C "$root" archive "$sha" | tar -x -C "$tree"
     fi
-    (cd "$tree" && CARGO_TARGET_DIR="$target" cargo build --release --bins)
+    # Its own target dir: cargo names a workspace member's artifacts without its path, so
+    # the previous tree built into the shared one leaves rlibs the current tree's older
+    # sources count as fresh (a later build links the previous revision's crates).
+    local cargo_dir="$target/deb-ref/cargo"
+    (cd "$tree" && CARGO_TARGET_DIR="$cargo_dir" cargo build --release --bins)
     mkdir -p "$tdir/release"
-    cp -f "$target/release/llmops-server" "$target/release/llmops-tui" "$tdir/release/"
+    cp -f "$cargo_dir/release/llmops-server" "$cargo_dir/release/llmops-tui" "$tdir/release/"
     man_pages "$tdir/release"
     version="$(workspace_version "$tree")~git$sha"
     changelog "$tdir/release" "$version" "$sha"
