@@ -151,53 +151,49 @@ impl Registry {
     /// higher priority.
     pub fn detect(&self, head: &[u8]) -> Detection {
         let sample = sample_lines(head);
-        let mut best: Option<(u64, u64, i32, usize)> = None;
         let lines = sample.len() as u64;
-        for (i, f) in self.formats.iter().enumerate() {
-            if f.priority <= FALLBACK_PRIORITY {
-                continue;
-            }
-            let (parsed, hits) = score(f, &sample);
-            if parsed == 0 {
-                continue;
-            }
-            let key = (parsed, hits, f.priority, i);
-            let better = match best {
-                None => true,
-                Some((p, h, pr, _)) => (parsed, hits, f.priority) > (p, h, pr),
-            };
-            if better {
-                best = Some(key);
-            }
-        }
-        let fallback = || {
-            self.formats
+        // Every format scored once: (parsed, fields found, priority, index).
+        let scored: Vec<(u64, u64, i32, usize)> = self
+            .formats
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.priority > FALLBACK_PRIORITY)
+            .map(|(i, f)| {
+                let (parsed, hits) = score(f, &sample);
+                (parsed, hits, f.priority, i)
+            })
+            .filter(|s| s.0 > 0)
+            .collect();
+        let best = |among: &dyn Fn(&(u64, u64, i32, usize)) -> bool| {
+            scored
+                .iter()
+                .filter(|s| among(s))
+                .max_by_key(|(p, h, pr, i)| (*p, *h, *pr, std::cmp::Reverse(*i)))
+                .copied()
+        };
+        let Some(top) = best(&|_| true) else {
+            let fallback = self
+                .formats
                 .iter()
                 .position(|f| f.priority <= FALLBACK_PRIORITY)
-                .unwrap_or(0)
-        };
-        let (parsed, format) = match best {
-            Some((p, _, _, i)) => (p, i),
-            None => (0, fallback()),
+                .unwrap_or(0);
+            return Detection {
+                format: fallback,
+                parsed: 0,
+                lines,
+            };
         };
         // A catch-all format (priority -10 or lower) parses everything; a specific one that
         // parses nine lines in ten of the same sample is the log's format, with its odd
         // lines left unparsed and said so.
-        let (parsed, format) = match self.formats.get(format) {
-            Some(f) if f.priority <= CATCH_ALL_PRIORITY && parsed > 0 => self
-                .formats
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| f.priority > CATCH_ALL_PRIORITY)
-                .map(|(i, f)| (score(f, &sample), f.priority, i))
-                .filter(|((p, _), _, _)| p * 10 >= parsed * 9)
-                .max_by_key(|((p, h), pr, _)| (*p, *h, *pr))
-                .map_or((parsed, format), |((p, _), _, i)| (p, i)),
-            _ => (parsed, format),
+        let chosen = if top.2 <= CATCH_ALL_PRIORITY {
+            best(&|s| s.2 > CATCH_ALL_PRIORITY && s.0 * 10 >= top.0 * 9).unwrap_or(top)
+        } else {
+            top
         };
         Detection {
-            format,
-            parsed,
+            format: chosen.3,
+            parsed: chosen.0,
             lines,
         }
     }
