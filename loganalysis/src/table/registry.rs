@@ -152,8 +152,7 @@ impl Registry {
     pub fn detect(&self, head: &[u8]) -> Detection {
         let sample = sample_lines(head);
         let lines = sample.len() as u64;
-        // Every format scored once: (parsed, fields found, priority, index).
-        let scored: Vec<(u64, u64, i32, usize)> = self
+        let scored: Vec<Scored> = self
             .formats
             .iter()
             .enumerate()
@@ -164,7 +163,7 @@ impl Registry {
             })
             .filter(|s| s.0 > 0)
             .collect();
-        let best = |among: &dyn Fn(&(u64, u64, i32, usize)) -> bool| {
+        let best = |among: &dyn Fn(&Scored) -> bool| {
             scored
                 .iter()
                 .filter(|s| among(s))
@@ -198,6 +197,10 @@ impl Registry {
         }
     }
 }
+
+/// A format's score on a sample, computed once: (lines parsed, fields found, priority,
+/// index in the registry).
+type Scored = (u64, u64, i32, usize);
 
 /// The first non-empty lines of `head` (a last line cut by the read is dropped).
 pub fn sample_lines(head: &[u8]) -> Vec<&[u8]> {
