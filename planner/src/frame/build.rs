@@ -215,12 +215,7 @@ fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&str>) -> Vec<
 
 /// Whether a ranking word ("most", "最多") stands right before or after the field word.
 fn ranked_at(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
-    let rank = |g: &Hit| {
-        lex.grammar
-            .rank
-            .all()
-            .any(|w| p.lower.get(g.start..g.end) == Some(w))
-    };
+    let rank = |g: &Hit| p.hit_is(g, &lex.grammar.rank);
     p.hits.iter().any(|g| {
         matches!(g.cue, Cue::Group | Cue::Measure(_))
             && rank(g)
@@ -235,11 +230,7 @@ fn grouping_word_before(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
         g.cue == Cue::Group
             && g.end <= h.start
             && p.close(g.end, h.start)
-            && !lex
-                .grammar
-                .rank
-                .all()
-                .any(|w| p.lower.get(g.start..g.end) == Some(w))
+            && !p.hit_is(g, &lex.grammar.rank)
     })
 }
 
@@ -370,14 +361,10 @@ fn tag_subject(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     if q.source != Source::Log || !q.group_by.is_empty() || q.field.is_some() {
         return;
     }
-    let asks = p.hits.iter().any(|g| {
-        g.cue == Cue::Group
-            && lex
-                .grammar
-                .asks
-                .all()
-                .any(|w| p.lower.get(g.start..g.end) == Some(w))
-    });
+    let asks = p
+        .hits
+        .iter()
+        .any(|g| g.cue == Cue::Group && p.hit_is(g, &lex.grammar.asks));
     let subject = p.hits.iter().find_map(|h| match h.cue {
         Cue::Filter(i) => lex.filters[i].subject.clone(),
         _ => None,

@@ -121,15 +121,7 @@ fn names_the_log(lex: &Lexicon, p: &Parsed, l: &super::scan::Spanned) -> bool {
             && h.start >= l.end
             && p.lower[l.end..h.start].trim().len() <= 3
     });
-    before_log_word || p.upload_names.iter().any(|n| n.contains(w.as_str()))
-}
-
-/// Whether `name` (an upload's name) starts with `word` up to a separator: "orders-api"
-/// names `orders-api.jsonl`, "orders" names `orders.log` but not `ordersync.log`.
-fn names_stem(name: &str, word: &str) -> bool {
-    let word = word.to_lowercase();
-    name.strip_prefix(word.as_str())
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '-', '_']))
+    before_log_word || p.names_an_upload(w)
 }
 
 /// The plural's stem, so "deadlocks" finds "deadlock" (and "deadlocks"): a trailing `s`
@@ -287,13 +279,7 @@ fn literal_filter(
             Unit::None,
         )),
         // "orders-api" when an upload is `orders-api.jsonl`: the log's name, not its text.
-        Lit::Ident(t)
-            if source == Source::Log
-                && bound.is_none()
-                && p.upload_names.iter().any(|n| names_stem(n, t)) =>
-        {
-            None
-        }
+        Lit::Ident(t) if source == Source::Log && bound.is_none() && p.names_an_upload(t) => None,
         Lit::Quoted(t) | Lit::Ident(t) => {
             let field = bound.as_deref().or(name_field(source));
             let kind = if source == Source::Log {

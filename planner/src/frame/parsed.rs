@@ -90,11 +90,7 @@ impl Parsed {
             g.cue == Cue::Group
                 && g.end <= h.start
                 && self.close(g.end, h.start)
-                && lex
-                    .grammar
-                    .asks
-                    .all()
-                    .any(|w| self.lower.get(g.start..g.end) == Some(w))
+                && self.hit_is(g, &lex.grammar.asks)
         })
     }
 
@@ -107,6 +103,26 @@ impl Parsed {
                 .columns
                 .iter()
                 .any(|c| c.name.eq_ignore_ascii_case(field) || c.roles.iter().any(|r| r == field))
+    }
+
+    /// Whether `word` is part of an upload's name, whole parts only: "gateway" and
+    /// "orders-api" name `gateway-access.log` and `orders-api.jsonl`; "orders" does not
+    /// name `ordersync.log`.
+    pub fn names_an_upload(&self, word: &str) -> bool {
+        let parts = |s: &str| {
+            let joined: Vec<&str> = s.split(['.', '-', '_']).filter(|x| !x.is_empty()).collect();
+            format!("-{}-", joined.join("-"))
+        };
+        let w = parts(&word.to_lowercase());
+        w.len() > 2 && self.upload_names.iter().any(|n| parts(n).contains(&w))
+    }
+
+    /// Whether the text of a grammar hit is one of `words` ("which" among the asking
+    /// words, "most" among the ranking ones).
+    pub fn hit_is(&self, h: &Hit, words: &crate::lexicon::Words) -> bool {
+        words
+            .all()
+            .any(|w| self.lower.get(h.start..h.end) == Some(w))
     }
 
     /// Whether a statistic can read the field: a numeric role of the lexicon or a numeric

@@ -271,16 +271,10 @@ fn numbers(
             continue;
         }
         // "app-02", "BK-77120": the digits end a name.
-        let before = text.as_bytes()[..m.start()]
-            .iter()
-            .rev()
-            .take(2)
-            .copied()
-            .collect::<Vec<_>>();
-        if let [b'-' | b'_', prev] = before.as_slice() {
-            if prev.is_ascii_alphanumeric() {
-                continue;
-            }
+        let b = text.as_bytes();
+        let at = m.start();
+        if at >= 2 && matches!(b[at - 1], b'-' | b'_') && b[at - 2].is_ascii_alphanumeric() {
+            continue;
         }
         let Ok(value) = m.as_str().parse::<f64>() else {
             continue;

@@ -29,6 +29,20 @@ fn frame_with(text: &str, last: Option<&LastQuery>) -> Option<Value> {
     }
 }
 
+/// The query of a question over `ups`, with no conversation before it.
+fn query_over(ups: &[crate::UploadRef], text: &str) -> Value {
+    let ctx = FrameCtx {
+        uploads: ups,
+        referenced: &[],
+        last_file: None,
+        last_query: None,
+    };
+    match understand(text, &ctx) {
+        Some(Understood::Query(f)) => serde_json::to_value(&f.query).expect("serialises"),
+        other => panic!("no query for {text:?}: {other:?}"),
+    }
+}
+
 fn frame(text: &str) -> Value {
     frame_with(text, None).unwrap_or_else(|| panic!("no frame for {text:?}"))
 }
@@ -319,16 +333,7 @@ fn frame_over_columns(text: &str) -> Value {
         col("retries", true),
         col("backend", false),
     ];
-    let ctx = FrameCtx {
-        uploads: &ups,
-        referenced: &[],
-        last_file: None,
-        last_query: None,
-    };
-    match understand(text, &ctx) {
-        Some(Understood::Query(f)) => serde_json::to_value(&f.query).expect("serialises"),
-        other => panic!("no query for {text:?}: {other:?}"),
-    }
+    query_over(&ups, text)
 }
 
 #[test]
@@ -481,16 +486,7 @@ fn status_codes_in_the_plural_and_errors_that_qualify_a_status() {
 #[test]
 fn a_log_named_without_an_extension_and_a_table_word_that_is_a_log_field() {
     let ups = uploads(&["messages"]);
-    let ctx = FrameCtx {
-        uploads: &ups,
-        referenced: &[],
-        last_file: None,
-        last_query: None,
-    };
-    let query = |text: &str| match understand(text, &ctx) {
-        Some(Understood::Query(f)) => serde_json::to_value(&f.query).expect("serialises"),
-        other => panic!("no query for {text:?}: {other:?}"),
-    };
+    let query = |text: &str| query_over(&ups, text);
     let path = ups[0].path.to_string_lossy().into_owned();
     let f = query("how many warnings does messages have");
     assert_eq!(f["files"], json!([path]), "{f}");
@@ -589,18 +585,15 @@ fn who_or_what_a_condition_happened_to() {
 #[test]
 fn a_host_path_whose_name_was_uploaded_reads_the_upload() {
     let ups = uploads(&["messages"]);
-    let ctx = FrameCtx {
-        uploads: &ups,
-        referenced: &[],
-        last_file: None,
-        last_query: None,
-    };
-    let Some(Understood::Query(f)) = understand("how many errors in /var/log/messages", &ctx)
-    else {
-        panic!("no query")
-    };
-    assert_eq!(
-        f.query.files,
-        vec![ups[0].path.to_string_lossy().into_owned()]
+    let f = query_over(&ups, "how many errors in /var/log/messages");
+    assert_eq!(f["files"], json!([ups[0].path.to_string_lossy()]), "{f}");
+    // Whole parts of a name only: "gateway" names `gateway-access.log`, "orders" does not
+    // name `ordersync.log` (so it stays a word to look for).
+    let ups = uploads(&["gateway-access.log", "ordersync.log"]);
+    let f = query_over(&ups, "how many orders timed out in the gateway log");
+    let filters = f["filters"].to_string();
+    assert!(
+        !filters.contains("gateway") && filters.contains("\"order\""),
+        "{f}"
     );
 }
