@@ -117,3 +117,54 @@ impl Tool for SystemQueryTool {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::sys_monitor::{ProcessInfo, ProcessTable, Snapshot};
+    use crate::testutil::Env;
+
+    fn proc(pid: u32, rss: u64, command: &str) -> ProcessInfo {
+        ProcessInfo {
+            pid,
+            ppid: 1,
+            user: "app".into(),
+            name: command.split(' ').next().unwrap_or("").into(),
+            cpu_percent: 0.0,
+            rss_bytes: rss,
+            mem_percent: 0.0,
+            command: command.into(),
+        }
+    }
+
+    /// "How much memory does X use": the total RSS of X's processes, exact against the
+    /// planted table, and the rows that hold it.
+    #[tokio::test]
+    async fn the_memory_of_a_named_program_is_the_sum_of_its_processes() {
+        let table = ProcessTable {
+            seq: 2,
+            interval_ms: 1000,
+            memory_total_bytes: 8 << 30,
+            processes: vec![
+                proc(5101, 104_857_600, "image-resizer --queue a"),
+                proc(5102, 52_428_800, "image-resizer --queue b"),
+                proc(5103, 999_999_999, "postgres: writer"),
+            ],
+        };
+        let snap = Snapshot {
+            seq: 2,
+            ..Snapshot::default()
+        };
+        let tool = SystemQueryTool::new(SamplerHandle::fixed_with_processes(snap, table));
+        let env = Env::new();
+        let args = json!({"source": "processes", "measure": "sum", "field": "rss_bytes",
+            "filters": [{"field": "command", "op": "contains", "value": "image-resizer"}]});
+        let r = tool.call(args, &env.ctx).await;
+        assert!(r.ok, "{r:?}");
+        let v = r.data.to_value();
+        assert_eq!(v["matched"], 2, "{v}");
+        assert_eq!(v["value"]["value"], 157_286_400.0, "{v}");
+    }
+}
