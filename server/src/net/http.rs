@@ -242,8 +242,11 @@ async fn error(
 }
 
 async fn handle(ctx: &Arc<Ctx>, mut stream: TcpStream, slot: &Slot) -> std::io::Result<()> {
-    // Until its head is in, the socket is the first to make room for a newcomer.
+    // Until its head is in, the socket is the first to make room for a newcomer. A head
+    // already in wins over an eviction signalled at the same moment (`biased`), so a
+    // prompt request is never refused for a flood that arrived behind it.
     let head = tokio::select! {
+        biased;
         h = read_head(&mut stream) => h,
         why = slot.evicted() => {
             let r = Refusal { retry_secs: 1, ..why };
