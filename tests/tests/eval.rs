@@ -6,9 +6,10 @@
 //! `assets/eval/conversation`, `assets/eval/settings*`); they add `answer_has` (every
 //! listed string appears in the final answer), `turns` (earlier messages sent in the same
 //! session first; only the last turn is scored) and `attach` (fixtures attached to the
-//! scored message). The query sets (`assets/eval/queries`, `queries-heldout`) add `files`
-//! (the fixtures uploaded for the case, instead of all), planted processes, run-time
-//! placeholders, `answer_has` alternatives and `approval` (see `eval/query_case.rs`).
+//! scored message). The query sets (`assets/eval/queries`, `queries-dev2`,
+//! `queries-heldout*`) add `files` (the fixtures uploaded for the case, instead of all),
+//! planted processes, run-time placeholders, `answer_has` alternatives and `approval` (see
+//! `eval/query_case.rs`).
 
 #[path = "eval/query_case.rs"]
 mod query_case;
@@ -245,11 +246,28 @@ fn queries_dev_eval_set() {
     run_queries_set("queries");
 }
 
+/// A second query dev set (`assets/eval/queries-dev2`, other formats, services and
+/// phrasings, written blind; its misses are printed and may be tuned on). Its cases are the
+/// one `.jsonl` at the top of its directory, `queries-dev2.jsonl`.
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_dev2_eval_set() {
+    run_queries_set("queries-dev2");
+}
+
 /// The held-out twin of [`queries_dev_eval_set`]: scores only.
 #[test]
 #[ignore = "slow (minutes per set): `make eval` runs it"]
 fn queries_heldout_eval_set() {
     run_queries_set("queries-heldout");
+}
+
+/// A second held-out twin (`assets/eval/queries-heldout2`, other formats, services and
+/// phrasings, written blind): scores only.
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_heldout2_eval_set() {
+    run_queries_set("queries-heldout2");
 }
 
 fn run_queries_set(name: &str) {

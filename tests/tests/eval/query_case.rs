@@ -207,7 +207,7 @@ mod tests {
         out
     }
 
-    /// Both query sets are runnable: their planted processes parse and are nameable, every
+    /// The query sets are runnable: their planted processes parse and are nameable, every
     /// placeholder names a planted process that can fill it, and every `files` entry is a
     /// fixture. Reports case ids only (the held-out questions stay unprinted).
     #[test]
@@ -215,7 +215,9 @@ mod tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/eval");
         for (set, file) in [
             ("queries", "queries-dev.jsonl"),
+            ("queries-dev2", "queries-dev2.jsonl"),
             ("queries-heldout", "queries-heldout.jsonl"),
+            ("queries-heldout2", "queries-heldout2.jsonl"),
         ] {
             let dir = root.join(set);
             let text = std::fs::read_to_string(dir.join(file)).expect("set file");
