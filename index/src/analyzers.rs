@@ -3,14 +3,14 @@
 //! removed). Queries are built from these same token streams, never from a query parser.
 
 use tantivy::tokenizer::{
-    Language, LowerCaser, RemoveLongFilter, Stemmer, StopWordFilter, TextAnalyzer, Token,
-    TokenStream, Tokenizer,
+    LowerCaser, RemoveLongFilter, TextAnalyzer, Token, TokenStream, Tokenizer,
 };
 
 use crate::chunker::is_cjk;
 
 pub mod context;
 pub mod dict;
+mod en;
 pub mod glossary;
 pub mod ident;
 pub mod keypath;
@@ -68,7 +68,7 @@ impl TokenStream for VecStream {
     }
 }
 
-fn token(text: String, from: usize, to: usize, position: usize) -> Token {
+pub(crate) fn token(text: String, from: usize, to: usize, position: usize) -> Token {
     Token {
         offset_from: from,
         offset_to: to,
@@ -116,35 +116,6 @@ impl Tokenizer for BigramTokenizer {
     }
 }
 
-/// Words of letters/digits/underscore outside CJK runs (ASCII and other alphabets).
-#[derive(Clone, Default)]
-pub struct WordTokenizer;
-
-impl Tokenizer for WordTokenizer {
-    type TokenStream<'a> = VecStream;
-    fn token_stream<'a>(&'a mut self, text: &'a str) -> VecStream {
-        let mut out = Vec::new();
-        let mut start: Option<usize> = None;
-        for (o, c) in text.char_indices() {
-            let word = (c.is_alphanumeric() || c == '_') && !is_cjk(c);
-            match (word, start) {
-                (true, None) => start = Some(o),
-                (false, Some(s)) => {
-                    let p = out.len();
-                    out.push(token(text[s..o].to_string(), s, o, p));
-                    start = None;
-                }
-                _ => {}
-            }
-        }
-        if let Some(s) = start {
-            let p = out.len();
-            out.push(token(text[s..].to_string(), s, text.len(), p));
-        }
-        VecStream::new(out)
-    }
-}
-
 /// jieba words, without the whitespace and punctuation tokens jieba also emits.
 #[derive(Clone)]
 pub struct ZhTokenizer(tantivy_jieba::JiebaTokenizer);
@@ -185,15 +156,9 @@ pub fn bigram_analyzer() -> TextAnalyzer {
     TextAnalyzer::builder(BigramTokenizer).build()
 }
 
+/// English words, lower-cased, stop words dropped, stemmed (`en::EnTokenizer`).
 pub fn en_analyzer() -> TextAnalyzer {
-    TextAnalyzer::builder(WordTokenizer)
-        .filter(RemoveLongFilter::limit(40))
-        .filter(LowerCaser)
-        .filter(StopWordFilter::remove(
-            STOPWORDS.iter().map(|s| s.to_string()),
-        ))
-        .filter(Stemmer::new(Language::English))
-        .build()
+    TextAnalyzer::builder(en::EnTokenizer::default()).build()
 }
 
 /// An English word's Porter stem, as the lexical index stems it (one stemmer for the

@@ -50,6 +50,10 @@ fn is_ipv4(s: &str) -> bool {
             .is_none_or(|port| !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()))
 }
 
+fn is_joiner(b: u8) -> bool {
+    matches!(b, b'_' | b'.' | b'-' | b'/' | b':')
+}
+
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() && !is_cjk(c)
 }
@@ -208,15 +212,37 @@ pub fn compounds(text: &str) -> Vec<Compound<'_>> {
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
     let mut push = |s: usize, e: usize| {
+        // Joiners are ASCII, so trimming them byte by byte keeps char boundaries; the
+        // checks below are byte loops because every word of an upload passes here twice.
         let raw = &text[s..e];
-        let lead = raw.len() - raw.trim_start_matches(['_', '.', '-', ':']).len();
-        let whole = raw[lead..].trim_end_matches(JOINERS);
+        let lead = raw
+            .bytes()
+            .take_while(|b| matches!(b, b'_' | b'.' | b'-' | b':'))
+            .count();
+        let mut end = raw.len();
+        while end > lead && is_joiner(raw.as_bytes()[end - 1]) {
+            end -= 1;
+        }
+        let whole = &raw[lead..end];
         // Most runs are plain words: no joiner and no lower -> upper hump, no work.
         let b = whole.as_bytes();
         let hump = b.windows(2).any(|w| {
             (w[0].is_ascii_lowercase() || w[0].is_ascii_digit()) && w[1].is_ascii_uppercase()
         });
-        if whole.is_empty() || !(hump || whole.contains(JOINERS) || !whole.is_ascii()) {
+        if whole.is_empty() || !(hump || b.iter().any(|&c| is_joiner(c)) || !whole.is_ascii()) {
+            return;
+        }
+        // A name has two letters at least: a timestamp or a version is turned away here,
+        // before its words are split out (every log line starts with one).
+        if whole
+            .bytes()
+            .filter(u8::is_ascii_alphabetic)
+            .take(2)
+            .count()
+            < 2
+            && whole.is_ascii()
+            && !is_ipv4(whole)
+        {
             return;
         }
         let words = words_of(whole);
@@ -256,8 +282,18 @@ pub fn compounds(text: &str) -> Vec<Compound<'_>> {
             hidden,
         });
     };
-    for (o, c) in text.char_indices() {
-        let part = is_word_char(c) || JOINERS.contains(&c);
+    // Byte by byte, decoding only non-ASCII characters: this runs over every uploaded
+    // byte twice (identifier and joined fields).
+    let bytes = text.as_bytes();
+    let mut o = 0;
+    while o < bytes.len() {
+        let b = bytes[o];
+        let (part, len) = if b.is_ascii() {
+            (b.is_ascii_alphanumeric() || is_joiner(b), 1)
+        } else {
+            let c = text[o..].chars().next().expect("o is a char boundary");
+            (is_word_char(c), c.len_utf8())
+        };
         match (part, start) {
             (true, None) => start = Some(o),
             (false, Some(s)) => {
@@ -266,6 +302,7 @@ pub fn compounds(text: &str) -> Vec<Compound<'_>> {
             }
             _ => {}
         }
+        o += len;
     }
     if let Some(s) = start {
         push(s, text.len());
