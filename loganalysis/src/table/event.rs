@@ -68,7 +68,7 @@ impl Schema {
             }
             return;
         }
-        let inferred = super::roles::infer(key);
+        let inferred = super::roles::infer(key).or_else(|| self.role_by_value(example));
         let (mut kind, unit, roles) = match &inferred {
             Some(i) => (i.kind, i.unit, vec![i.role.clone()]),
             None => (FieldKind::Text, Unit::None, Vec::new()),
@@ -99,6 +99,29 @@ impl Schema {
         if self.level.is_none() && role("level") {
             self.level = Some(i);
         }
+    }
+}
+
+impl Schema {
+    /// The role of a key whose name says nothing, from its first value: a whole timestamp
+    /// (`"when": "2027-03-09T04:11:37Z"`) is the time and a level word (`"sev": "ERROR"`)
+    /// the level, when the file has none yet.
+    fn role_by_value(&self, example: &str) -> Option<super::roles::Inferred> {
+        let v = example.trim();
+        let role = if self.time.is_none()
+            && ts::parse_at(v.as_bytes(), 0).is_some_and(|(_, end)| end == v.len())
+        {
+            ("time", FieldKind::Time)
+        } else if self.level.is_none() && level::word_level(v.as_bytes()).is_some() {
+            ("level", FieldKind::Text)
+        } else {
+            return None;
+        };
+        Some(super::roles::Inferred {
+            role: role.0.to_string(),
+            kind: role.1,
+            unit: Unit::None,
+        })
     }
 }
 

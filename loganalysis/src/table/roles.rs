@@ -72,26 +72,87 @@ pub fn fallbacks(role: &str) -> &'static [String] {
         .map_or(&[], |f| f.to.as_slice())
 }
 
-/// The role a key name implies, with its kind and unit.
-pub fn infer(key: &str) -> Option<Inferred> {
+/// `DownstreamStatus` -> `downstream_status`, `clientIP` -> `client_ip`: the words of a
+/// camelCase or kebab-case key, lower-cased and joined by `_`.
+fn snake(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    let b: Vec<char> = key.chars().collect();
+    for (i, &c) in b.iter().enumerate() {
+        if c == '-' || c == '_' {
+            if !out.ends_with('_') && !out.is_empty() {
+                out.push('_');
+            }
+            continue;
+        }
+        let prev = i.checked_sub(1).map(|j| b[j]);
+        let next = b.get(i + 1).copied();
+        let hump = c.is_uppercase()
+            && prev.is_some_and(|p| {
+                p.is_lowercase()
+                    || p.is_ascii_digit()
+                    || (p.is_uppercase() && next.is_some_and(char::is_lowercase))
+            });
+        if hump && !out.ends_with('_') {
+            out.push('_');
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
+/// The names a key is looked up by, best first: the whole key, its last dotted segment, that
+/// segment's words joined by `_`, each without a unit suffix (with the suffix's unit), and
+/// last the last word of a key of several (`DownstreamStatus` is a status, `req_dur_ms` a
+/// duration in ms).
+fn candidates(key: &str) -> Vec<(String, Option<Unit>)> {
     let t = table();
     let lower = key.to_ascii_lowercase();
-    let last = lower.rsplit('.').next().unwrap_or(&lower).to_string();
-    let mut candidates = vec![(lower.clone(), None), (last.clone(), None)];
-    for s in &t.suffix {
-        if let Some(stem) = last.strip_suffix(s.suffix.as_str()) {
-            if !stem.is_empty() {
-                candidates.push((stem.to_string(), Some(s.unit)));
+    let last_raw = key.rsplit('.').next().unwrap_or(key);
+    let last = last_raw.to_ascii_lowercase();
+    let snaked = snake(last_raw);
+    let mut names = vec![lower, last.clone()];
+    if snaked != last {
+        names.push(snaked.clone());
+    }
+    let mut out: Vec<(String, Option<Unit>)> = Vec::new();
+    let mut push = |name: &str, unit: Option<Unit>, out: &mut Vec<(String, Option<Unit>)>| {
+        if !name.is_empty() && !out.iter().any(|(n, _)| n == name) {
+            out.push((name.to_string(), unit));
+        }
+    };
+    for n in &names {
+        push(n, None, &mut out);
+    }
+    let mut stems = Vec::new();
+    for n in [&last, &snaked] {
+        for s in &t.suffix {
+            if let Some(stem) = n.strip_suffix(s.suffix.as_str()) {
+                push(stem, Some(s.unit), &mut out);
+                stems.push((stem.to_string(), Some(s.unit)));
             }
         }
     }
-    for r in &t.role {
-        for k in &r.keys {
-            let (name, unit) = match k.split_once(':') {
-                Some((n, u)) => (n, unit_named(u)),
-                None => (k.as_str(), None),
-            };
-            if let Some((_, suffix_unit)) = candidates.iter().find(|(c, _)| c == name) {
+    for (n, unit) in std::iter::once((snaked.clone(), None)).chain(stems) {
+        if let Some((_, word)) = n.rsplit_once('_') {
+            push(word, unit, &mut out);
+        }
+    }
+    out
+}
+
+/// The role a key name implies, with its kind and unit.
+pub fn infer(key: &str) -> Option<Inferred> {
+    let t = table();
+    for (name, suffix_unit) in candidates(key) {
+        for r in &t.role {
+            for k in &r.keys {
+                let (k, unit) = match k.split_once(':') {
+                    Some((n, u)) => (n, unit_named(u)),
+                    None => (k.as_str(), None),
+                };
+                if k != name {
+                    continue;
+                }
                 let kind = if suffix_unit.is_some() && r.kind == FieldKind::Text {
                     FieldKind::Number
                 } else {
@@ -126,5 +187,25 @@ mod tests {
         assert_eq!(infer("client_ip").expect("ip").role, "client");
         assert_eq!(infer("duration_us").expect("us").unit, Unit::Us);
         assert!(infer("payload").is_none());
+    }
+
+    #[test]
+    fn keys_of_several_words_are_read_by_their_words() {
+        let role = |k: &str| infer(k).map(|i| (i.role, i.unit));
+        assert_eq!(
+            role("DownstreamStatus"),
+            Some(("status".into(), Unit::None))
+        );
+        assert_eq!(role("RequestPath").map(|r| r.0), Some("path".into()));
+        assert_eq!(role("clientIP").map(|r| r.0), Some("client".into()));
+        assert_eq!(role("req.dur_ms"), Some(("duration".into(), Unit::Ms)));
+        assert_eq!(
+            role("upstream-latency-ms"),
+            Some(("duration".into(), Unit::Ms))
+        );
+        // The whole name wins over its last word.
+        assert_eq!(role("ClientHost").map(|r| r.0), Some("client".into()));
+        assert_eq!(role("RouterName"), None);
+        assert_eq!(snake("HTTPServerName"), "http_server_name");
     }
 }

@@ -434,3 +434,47 @@ fn a_level_after_a_time_the_reader_does_not_know_still_counts() {
     let r = run_in(dir.path(), &["plain.log"], &q, &QueryOptions::default()).expect("query");
     assert_eq!(r.value, QueryValue::Count { count: 25 }, "{r:?}");
 }
+
+/// A JSON log whose keys the roles table does not list by name: `when` holds the time and
+/// `sev` the level (read from their values), `req.dur_ms` is a duration in ms and
+/// `DownstreamStatus` the status (read from their words). Planted: 30 ERROR of 100 events,
+/// 12 status 502 all in minute 04:14, the longest request 9876 ms.
+#[test]
+fn keys_named_in_a_loggers_own_words_get_their_roles() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for i in 0..100u32 {
+        let (minute, status) = if i < 12 { (14, 502) } else { (10 + i % 4, 200) };
+        let sev = if i % 10 < 3 { "ERROR" } else { "INFO" };
+        let dur = if i == 57 { 9876 } else { 100 + i };
+        log.push_str(&format!(
+            "{{\"when\":\"2027-03-09T04:{minute:02}:{:02}Z\",\"sev\":\"{sev}\",\"req\":{{\"dur_ms\":{dur}}},\"DownstreamStatus\":{status}}}\n",
+            i % 60
+        ));
+    }
+    std::fs::write(dir.path().join("api.jsonl"), &log).expect("write");
+    let run = |q: Query| run_in(dir.path(), &["api.jsonl"], &q, &QueryOptions::default());
+    let by = |field: &str, op, v: Scalar| vec![Filter::new(Some(Field::new(field)), op, v)];
+    let errors = run(Query {
+        filters: by("level", FilterOp::Eq, Scalar::Text("ERROR".into())),
+        ..Query::default()
+    })
+    .expect("level");
+    assert_eq!(errors.value, QueryValue::Count { count: 30 }, "{errors:?}");
+    let bad = run(Query {
+        filters: by("status", FilterOp::Eq, Scalar::Number(502.0)),
+        measure: Measure::Buckets,
+        ..Query::default()
+    })
+    .expect("status by minute");
+    let text = format!("{:?}", bad.value);
+    assert!(text.contains("04:14") && text.contains("12"), "{text}");
+    let slowest = run(Query {
+        measure: Measure::Max,
+        field: Some(Field::new("duration")),
+        ..Query::default()
+    })
+    .expect("duration");
+    let text = format!("{:?}", slowest.value);
+    assert!(text.contains("9876"), "{text}");
+}
