@@ -140,6 +140,10 @@ pub struct FormatTest {
     pub fields: BTreeMap<String, String>,
     #[serde(default)]
     pub tags: Vec<String>,
+    /// The test's events have no time, in a format where the time is optional (`dmesg`
+    /// with seconds since boot).
+    #[serde(default)]
+    pub untimed: bool,
 }
 
 #[derive(Debug, Deserialize)]

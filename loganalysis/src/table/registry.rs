@@ -77,6 +77,19 @@ const BUILTIN: &[(&str, &str)] = &[
         "mysql_slow.toml",
         include_str!("../../formats/mysql_slow.toml"),
     ),
+    (
+        "mariadb_slow.toml",
+        include_str!("../../formats/mariadb_slow.toml"),
+    ),
+    (
+        "apache_vhost.toml",
+        include_str!("../../formats/apache_vhost.toml"),
+    ),
+    (
+        "syslog_iso.toml",
+        include_str!("../../formats/syslog_iso.toml"),
+    ),
+    ("cri.toml", include_str!("../../formats/cri.toml")),
     ("generic.toml", include_str!("../../formats/generic.toml")),
     ("dmesg.toml", include_str!("../../formats/dmesg.toml")),
     ("plain.toml", include_str!("../../formats/plain.toml")),

@@ -115,7 +115,7 @@ fn candidates(key: &str) -> Vec<(String, Option<Unit>)> {
         names.push(snaked.clone());
     }
     let mut out: Vec<(String, Option<Unit>)> = Vec::new();
-    let mut push = |name: &str, unit: Option<Unit>, out: &mut Vec<(String, Option<Unit>)>| {
+    let push = |name: &str, unit: Option<Unit>, out: &mut Vec<(String, Option<Unit>)>| {
         if !name.is_empty() && !out.iter().any(|(n, _)| n == name) {
             out.push((name.to_string(), unit));
         }

@@ -245,7 +245,12 @@ pub fn run_query_with(
     // Plans first (without the window) so a bad field fails before any scan.
     for o in &opened {
         let p = plan(&table_of(reg, o), q, None)?;
-        check_measure(q, &p, o.schema.time.is_some(), &o.file.name)?;
+        // A time field none of the sampled events fills (`dmesg` without `-T`) is no time.
+        let has_time = o
+            .schema
+            .time
+            .is_some_and(|t| o.schema.examples.get(t).is_some_and(Option::is_some));
+        check_measure(q, &p, has_time, &o.file.name)?;
     }
     let (window, end) = match window_secs(reg, &opened, q, cancel)? {
         Some((w, e)) => (w, Some(e)),
