@@ -31,6 +31,10 @@ pub struct UploadRef {
     /// not looked at): what lets a question name a field literally (`request_time`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub columns: Vec<query::Column>,
+    /// The log format detected from the same sample (`nginx_combined`, `cri`, ...): what
+    /// lets a question name a log by its kind ("the nginx log", "数据库慢日志").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
 }
 
 /// The line of a search hit's chunk that answers the question: the index picks it, the

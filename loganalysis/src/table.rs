@@ -26,7 +26,7 @@ mod window;
 pub use def::{Format, ParseKind};
 pub use error::QueryError;
 pub use memtable::{run_table, Cell, MemTable};
-pub use registry::{columns, Detection, Registry, SAMPLE_LINES};
+pub use registry::{columns, describe, Described, Detection, Registry, SAMPLE_LINES};
 pub use run::{builtin_registry, run_query, run_query_with};
 pub use scan::{QueryFile, QueryOptions};
 

@@ -40,6 +40,7 @@ pub(super) fn load_fixtures(dir: &Path) -> Vec<Fixture> {
                     uploaded_at: format!("2026-10-01 09:0{i}:00"),
                     content_type: "text/plain".into(),
                     columns: Vec::new(),
+                    format: None,
                 },
                 content,
             }

@@ -169,6 +169,36 @@ struct FiltersFile {
 #[derive(Debug, Deserialize)]
 struct SourcesFile {
     source: Vec<SourceCue>,
+    #[serde(default)]
+    kind: Vec<LogKind>,
+}
+
+/// Words that name a log by its kind (`sources.toml` `[[kind]]`): a detected format, or
+/// fields a known program's JSON log has.
+#[derive(Debug, Deserialize)]
+pub struct LogKind {
+    #[serde(default)]
+    pub formats: Vec<String>,
+    #[serde(default)]
+    pub columns: Vec<String>,
+    #[serde(flatten)]
+    pub words: Words,
+}
+
+impl LogKind {
+    /// Whether an upload is a log of this kind.
+    pub fn is(&self, u: &llmops_common::UploadRef) -> bool {
+        let by_format = u
+            .format
+            .as_deref()
+            .is_some_and(|f| self.formats.iter().any(|k| k == f));
+        let by_columns = !self.columns.is_empty()
+            && self
+                .columns
+                .iter()
+                .all(|c| u.columns.iter().any(|col| col.name == *c));
+        by_format || by_columns
+    }
 }
 
 /// A question one fixed read-only command answers (`commands.toml`).
@@ -194,6 +224,7 @@ pub struct Lexicon {
     pub fields: Vec<FieldCue>,
     pub filters: Vec<FilterCue>,
     pub sources: Vec<SourceCue>,
+    pub kinds: Vec<LogKind>,
     pub grammar: Grammar,
     pub commands: Vec<CommandCue>,
 }
@@ -236,6 +267,7 @@ impl Lexicon {
             fields: f.field,
             filters: fl.filter,
             sources: s.source,
+            kinds: s.kind,
             grammar,
         })
     }

@@ -598,6 +598,7 @@ pub(crate) mod tests {
                 uploaded_at: "2026-10-01 10:00:00".into(),
                 content_type: "text/plain".into(),
                 columns: Vec::new(),
+                format: None,
             })
             .collect()
     }

@@ -484,6 +484,7 @@ pub fn hit_name_score(text: &str, filename: &str) -> u32 {
         uploaded_at: String::new(),
         content_type: String::new(),
         columns: Vec::new(),
+        format: None,
     };
     name_score(text, &probe)
 }
@@ -654,6 +655,7 @@ mod tests {
                 uploaded_at: String::new(),
                 content_type: String::new(),
                 columns: Vec::new(),
+                format: None,
             })
             .collect()
     }

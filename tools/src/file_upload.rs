@@ -338,6 +338,7 @@ mod tests {
             uploaded_at: at.to_rfc3339(),
             content_type: "text/plain".into(),
             columns: Vec::new(),
+            format: None,
         };
         let files = vec![
             mk("old.txt", now - chrono::Duration::days(3)),

@@ -574,6 +574,7 @@ pub(crate) mod testutil {
                 uploaded_at: at.into(),
                 content_type: "text/plain".into(),
                 columns: Vec::new(),
+                format: None,
             };
             self.catalog
                 .files

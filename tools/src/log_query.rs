@@ -7,10 +7,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-use llmops_common::query::{Column, QueryArgs, QueryResult};
+use llmops_common::query::{QueryArgs, QueryResult};
 use llmops_common::UploadRef;
 use llmops_loganalysis::{
-    builtin_registry, columns, run_query, QueryError, QueryFile, QueryOptions,
+    builtin_registry, describe, run_query, Described, QueryError, QueryFile, QueryOptions,
 };
 use serde_json::Value;
 
@@ -180,13 +180,14 @@ impl Tool for LogQueryTool {
 /// Uploads whose columns are remembered, by content hash (then the cache starts over).
 const COLUMN_CACHE: usize = 512;
 
-/// Fills in each upload's columns: its fields as the format detected from its first
-/// 64 KiB names them, remembered by content hash. Blocking file reads: call it off the
-/// async threads. A file that cannot be read keeps no columns (the query then says why).
+/// Fills in each upload's detected format and columns: its fields as the format detected
+/// from its first 64 KiB names them, remembered by content hash. Blocking file reads: call
+/// it off the async threads. A file that cannot be read keeps no columns (the query then
+/// says why).
 pub fn describe_columns(uploads: &mut [UploadRef]) {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
-    static CACHE: OnceLock<Mutex<HashMap<String, Vec<Column>>>> = OnceLock::new();
+    static CACHE: OnceLock<Mutex<HashMap<String, Described>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     for u in uploads.iter_mut().filter(|u| u.columns.is_empty()) {
         let key = format!("{}:{}", u.sha256, u.path.display());
@@ -194,22 +195,23 @@ pub fn describe_columns(uploads: &mut [UploadRef]) {
             .lock()
             .map(|c| c.get(&key).cloned())
             .unwrap_or_default();
-        let cols = match known {
-            Some(c) => c,
+        let described = match known {
+            Some(d) => d,
             None => {
-                let cols = read_head(&u.path)
-                    .map(|head| columns(builtin_registry(), &head))
+                let d = read_head(&u.path)
+                    .map(|head| describe(builtin_registry(), &head))
                     .unwrap_or_default();
                 if let Ok(mut c) = cache.lock() {
                     if c.len() >= COLUMN_CACHE {
                         c.clear();
                     }
-                    c.insert(key, cols.clone());
+                    c.insert(key, d.clone());
                 }
-                cols
+                d
             }
         };
-        u.columns = cols;
+        u.format = described.format;
+        u.columns = described.columns;
     }
 }
 

@@ -334,9 +334,21 @@ pub fn schema_for(fmt: &Format, head: &[u8]) -> Schema {
 /// detected format's fields and the keys found in the sample. A field is numeric when its
 /// values are numbers that measure something (not a status code, a pid, a port or an id).
 pub fn columns(reg: &Registry, head: &[u8]) -> Vec<Column> {
+    describe(reg, head).columns
+}
+
+/// A log as the planner sees it: its detected format's name and its [`columns`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Described {
+    pub format: Option<String>,
+    pub columns: Vec<Column>,
+}
+
+/// The detected format and the fields of a log whose first bytes are `head`.
+pub fn describe(reg: &Registry, head: &[u8]) -> Described {
     let det = reg.detect(head);
     let Some(fmt) = reg.formats().get(det.format) else {
-        return Vec::new();
+        return Described::default();
     };
     let schema = schema_for(fmt, head);
     // Only fields the sample has values for: a format's optional field that never
@@ -381,7 +393,10 @@ pub fn columns(reg: &Registry, head: &[u8]) -> Vec<Column> {
             c.roles.push(role.clone());
         }
     }
-    cols
+    Described {
+        format: Some(fmt.name.clone()),
+        columns: cols,
+    }
 }
 
 fn measures_something(f: &FieldSpec) -> bool {

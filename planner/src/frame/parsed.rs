@@ -184,7 +184,8 @@ fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>)
         }
     }
     // Uploads named without an extension ("messages", "syslog") by their whole name.
-    let lower = text.to_lowercase();
+    // ASCII lower case: the spans index the text as typed.
+    let lower = text.to_ascii_lowercase();
     for u in ctx.uploads.iter().filter(|u| !u.filename.contains('.')) {
         let name = u.filename.to_lowercase();
         // Inside a path ("/var/log/messages") the path decides, below.
@@ -200,6 +201,19 @@ fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>)
             files.push(path);
         }
         spans.extend(at);
+    }
+    let mut add = |u: &crate::UploadRef, at: &[(usize, usize)]| {
+        let path = u.path.to_string_lossy().into_owned();
+        if !files.contains(&path) {
+            files.push(path);
+        }
+        spans.extend_from_slice(at);
+    };
+    for (u, at) in logs_named_by_kind(&lower, ctx) {
+        add(u, &[at]);
+    }
+    for (u, at) in logs_named_by_a_name_part(&lower, ctx) {
+        add(u, &[at]);
     }
     for p in typed_paths(text) {
         let log = p.starts_with('/') && crate::incident::is_log_name(&p);
@@ -221,6 +235,95 @@ fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>)
         }
     }
     (files, spans)
+}
+
+/// Logs named by their kind ("the nginx log", "数据库慢日志", "the journal export"): the
+/// lexicon's `[[kind]]` words, longest first and never inside a longer one, each bound to
+/// the session's log of that kind whose name holds the word, else the newest. A kind no
+/// upload has leaves its word alone ("nginx 的重启次数" over a syslog).
+fn logs_named_by_kind<'a>(
+    lower: &str,
+    ctx: &FrameCtx<'a>,
+) -> Vec<(&'a crate::UploadRef, (usize, usize))> {
+    let lex = lexicon();
+    let mut found: Vec<((usize, usize), &crate::lexicon::LogKind, &str)> = Vec::new();
+    for kind in &lex.kinds {
+        for w in kind.words.all() {
+            for at in crate::lexicon::occurrences(lower, &w.to_lowercase()) {
+                found.push((at, kind, w));
+            }
+        }
+    }
+    found.sort_by_key(|((s, e), _, _)| (std::cmp::Reverse(e - s), *s));
+    let mut taken: Vec<(usize, usize)> = Vec::new();
+    let mut out = Vec::new();
+    for ((s, e), kind, w) in found {
+        if taken.iter().any(|&(ts, te)| s < te && ts < e) {
+            continue;
+        }
+        let logs: Vec<&crate::UploadRef> = ctx
+            .uploads
+            .iter()
+            .filter(|u| is_log_upload(u) && kind.is(u))
+            .collect();
+        let head = w.split_whitespace().next().unwrap_or(w).to_lowercase();
+        let Some(u) = logs
+            .iter()
+            .rev()
+            .find(|u| u.filename.to_lowercase().contains(&head))
+            .or(logs.last())
+        else {
+            continue;
+        };
+        taken.push((s, e));
+        out.push((*u, (s, e)));
+    }
+    out
+}
+
+/// Logs named by a whole part of their file name ("booking-api" for `booking-api.jsonl`,
+/// "tidefeed" for `tidefeed-7c9d…_ferry.log`): a word of four letters or more that no cue
+/// of the lexicon reads (a hyphenated one may hold cues) and that names exactly one of the
+/// session's logs.
+fn logs_named_by_a_name_part<'a>(
+    lower: &str,
+    ctx: &FrameCtx<'a>,
+) -> Vec<(&'a crate::UploadRef, (usize, usize))> {
+    let parts = |s: &str| {
+        let joined: Vec<&str> = s.split(['.', '-', '_']).filter(|x| !x.is_empty()).collect();
+        format!("-{}-", joined.join("-"))
+    };
+    let hits = find(lexicon(), lower);
+    let mut out = Vec::new();
+    let bytes = lower.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'-' || b == b'_';
+        if !is_word(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && is_word(bytes[i]) {
+            i += 1;
+        }
+        let word = lower[start..i].trim_matches(['-', '_']);
+        // Cue words inside a hyphenated name are part of the name ("orders-svc").
+        let cue = !word.contains(['-', '_']) && hits.iter().any(|h| h.start < i && start < h.end);
+        if word.len() < 4 || cue || word.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let w = parts(word);
+        let named: Vec<&crate::UploadRef> = ctx
+            .uploads
+            .iter()
+            .filter(|u| is_log_upload(u) && parts(&u.filename.to_lowercase()).contains(&w))
+            .collect();
+        if let [u] = named.as_slice() {
+            out.push((*u, (start, i)));
+        }
+    }
+    out
 }
 
 /// Whether a typed path reads as a URL path rather than a file on the host: its first

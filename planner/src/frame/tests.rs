@@ -597,3 +597,57 @@ fn a_host_path_whose_name_was_uploaded_reads_the_upload() {
         "{f}"
     );
 }
+
+#[test]
+fn a_log_named_by_its_kind_or_by_a_part_of_its_name() {
+    let mut ups = uploads(&[
+        "edge-access.log",
+        "www-vhosts_access.log",
+        "ingress.json",
+        "orders-svc.jsonl",
+        "pod-7c9d_shop_tidefeed-3f1a.log",
+    ]);
+    let time = llmops_common::query::Column {
+        name: "time".into(),
+        numeric: false,
+        roles: vec!["time".into()],
+    };
+    for (u, format) in ups.iter_mut().zip([
+        "nginx_timed",
+        "apache_vhost",
+        "json_lines",
+        "json_lines",
+        "cri",
+    ]) {
+        u.format = Some(format.to_string());
+        u.columns = vec![time.clone()];
+    }
+    for name in ["RouterName", "DownstreamStatus"] {
+        ups[2].columns.push(llmops_common::query::Column {
+            name: name.into(),
+            numeric: false,
+            roles: vec![],
+        });
+    }
+    let path = |i: usize| ups[i].path.to_string_lossy().into_owned();
+    for (text, want) in [
+        ("nginx 日志里有多少个 504", 0),
+        ("how many 502s in the apache access log", 1),
+        ("traefik: how many 502s", 2),
+        ("how many errors did orders-svc log", 3),
+        ("k8s container log: how many errors", 4),
+        ("tidefeed 有多少条 error", 4),
+    ] {
+        let f = query_over(&ups, text);
+        assert_eq!(f["files"], json!([path(want)]), "{text}: {f}");
+        // The words that named the log are no condition on its events.
+        let filters = f["filters"].to_string();
+        for w in ["nginx", "apache", "traefik", "orders", "k8s", "tidefeed"] {
+            assert!(!filters.contains(w), "{text}: {f}");
+        }
+    }
+    // A kind no upload has is a word of the events ("nginx 的重启次数" over a syslog).
+    let sys = uploads(&["messages"]);
+    let f = query_over(&sys, "nginx 的重启次数");
+    assert!(f["filters"].to_string().contains("nginx"), "{f}");
+}

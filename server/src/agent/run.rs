@@ -41,6 +41,7 @@ pub fn upload_ref(u: &UploadRow) -> UploadRef {
         uploaded_at: u.uploaded_at.clone(),
         content_type: u.content_type.clone(),
         columns: Vec::new(),
+        format: None,
     }
 }
 

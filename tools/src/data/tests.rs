@@ -346,6 +346,7 @@ fn tool_data_uploads_shape() {
         uploaded_at: "2025-01-01T00:00:00Z".into(),
         content_type: "text/plain".into(),
         columns: Vec::new(),
+        format: None,
     }];
     same(ToolData::Uploads(files.clone()), json!({ "files": files }));
     same(ToolData::Uploads(Vec::new()), json!({"files": []}));
