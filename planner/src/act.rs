@@ -143,6 +143,43 @@ pub fn intent(text: &str) -> Option<ActIntent> {
         .or_else(|| vacuum(t))
         .or_else(|| unit_verb(t))
         .or_else(|| kill_named(t))
+        .or_else(|| kill_it(t))
+}
+
+/// "hull-scan is pegging a core, kill it": a clause of a stop verb and a pronoun (and
+/// filler) after a clause that names one process by an identifier-shaped name
+/// (`hull-scan`, `etl_worker`, `feed.py`).
+fn kill_it(t: &str) -> Option<ActIntent> {
+    let (before, last) = t.rsplit_once([',', '，', ';', '；', '—', ':', '：'])?;
+    let lower = format!(" {} ", last.to_lowercase());
+    const PRONOUNS: [&str; 6] = [" it ", " this ", " that ", "它", "这个", "那个"];
+    let pronoun = PRONOUNS.iter().any(|p| lower.contains(p));
+    let bare = PRONOUNS.iter().fold(lower, |l, p| l.replace(p, " "));
+    const PLACE: &str = "llmops-named-before";
+    let Some(ActIntent::KillNamed { name, signal }) = kill_named(&format!("{bare} {PLACE}")) else {
+        return None;
+    };
+    if !pronoun || name != PLACE {
+        return None;
+    }
+    let mut names: Vec<&str> = before
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '，' | '(' | ')' | '"' | '\''))
+        .map(|w| w.trim_end_matches(['.', '!', '?']))
+        .filter(|w| {
+            w.contains(['-', '_', '.'])
+                && w.bytes().any(|b| b.is_ascii_alphabetic())
+                && w.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        })
+        .collect();
+    names.dedup();
+    let [name] = names.as_slice() else {
+        return None;
+    };
+    Some(ActIntent::KillNamed {
+        name: name.to_string(),
+        signal,
+    })
 }
 
 /// Words that stop a process by name.
@@ -625,6 +662,11 @@ mod tests {
                 "kill -TERM <invoice-mailer>",
             ),
             ("帮我把pdf-export干掉", "kill -TERM <pdf-export>"),
+            (
+                "thumb-render is eating all the CPU, kill it pls",
+                "kill -TERM <thumb-render>",
+            ),
+            ("etl_worker 又卡住了，把它杀掉", "kill -TERM <etl_worker>"),
         ] {
             assert_eq!(argv(t).as_deref(), Some(want), "{t}");
         }
@@ -635,6 +677,8 @@ mod tests {
             "kill it",
             "kill the nginx and redis processes",
             "stop worrying about the disk",
+            "the disk is full, kill it",
+            "foo-a and bar-b are stuck, kill it",
         ] {
             assert!(
                 !matches!(intent(t), Some(ActIntent::KillNamed { .. })),

@@ -207,11 +207,29 @@ const DESTRUCTIVE_WORDS: &[&str] = &[
     "把防火墙关",
 ];
 
+/// Words that ask for a count.
+const COUNTING: &[&str] = &[
+    "多少",
+    "几个",
+    "几次",
+    "几条",
+    "几回",
+    "how many",
+    "how often",
+    "number of",
+    "count of",
+];
+
 /// Whether the message asks for a destructive change: a destructive word used as a verb
 /// ("把日志都删除", "please reboot the server"). The same words as a noun or a modifier
 /// ("删除的文件", "重启次数", "被删除的", "重启记录") ask about the past, read-only.
 pub fn destructive_words(text: &str) -> bool {
     let lower = text.to_lowercase();
+    // A question for a number counts what happened ("删除预订成功的请求有多少个", "how many
+    // restart the worker lines"): the word describes events, nothing is asked to be done.
+    if COUNTING.iter().any(|c| lower.contains(c)) {
+        return false;
+    }
     DESTRUCTIVE_WORDS.iter().any(|w| {
         lower.match_indices(w).any(|(i, _)| {
             let after = &lower[i + w.len()..];
@@ -376,6 +394,8 @@ mod tests {
         // The words as nouns or modifiers ask about the past.
         for t in [
             "删除的文件有哪些",
+            "nginx 日志里删除预订成功的请求有多少个？",
+            "how many delete requests failed",
             "nginx 重启次数是多少",
             "被删除的用户",
             "看看重启记录",

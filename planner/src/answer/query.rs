@@ -121,7 +121,12 @@ pub fn with_unit(v: f64, unit: Unit) -> String {
     match unit {
         Unit::None => num,
         Unit::Percent => format!("{num}%"),
-        Unit::B if v >= 1024.0 => format!("{num} B ({})", crate::text::human_size(v as u64)),
+        // Also as `df -h` / `ls -h` print it (rounded up: 42.1 GiB is their 43G).
+        Unit::B if v >= 1024.0 => format!(
+            "{num} B ({}, -h: {})",
+            crate::text::human_size(v as u64),
+            llmops_common::df_size(v as u64)
+        ),
         u => format!("{num} {}", u.as_str()),
     }
 }
@@ -487,4 +492,21 @@ fn scanned(r: &QueryResult, lang: Lang) -> String {
         })
         .collect();
     format!("{} {}", lang.pick("已读取", "Read:"), parts.join("; "))
+}
+
+#[cfg(test)]
+mod unit_tests {
+    use super::*;
+
+    /// Sizes are also shown as `df -h` prints them: 45216645120 B is 42.1 GiB, and `df -h`
+    /// rounds it up to 43G.
+    #[test]
+    fn bytes_read_as_df_prints_them() {
+        let s = with_unit(45_216_645_120.0, Unit::B);
+        assert!(
+            s.contains("45216645120 B") && s.contains("42.1 GiB") && s.contains("43G"),
+            "{s}"
+        );
+        assert_eq!(with_unit(512.0, Unit::B), "512 B");
+    }
 }

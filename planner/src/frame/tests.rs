@@ -651,3 +651,13 @@ fn a_log_named_by_its_kind_or_by_a_part_of_its_name() {
     let f = query_over(&sys, "nginx 的重启次数");
     assert!(f["filters"].to_string().contains("nginx"), "{f}");
 }
+
+#[test]
+fn an_action_word_inside_a_count_is_no_refusal_and_success_is_2xx() {
+    let f = frame("access.log 里删除预订成功的请求有多少个？");
+    assert_eq!(f["measure"], "count", "{f}");
+    assert_eq!(f["filters"][0]["op"], "class", "{f}");
+    assert_eq!(f["filters"][0]["value"], 2.0, "{f}");
+    let f = frame("how many delete requests in access.log");
+    assert_eq!(f["filters"][0]["value"], "DELETE", "{f}");
+}
