@@ -212,6 +212,18 @@ pub struct CommandCue {
     pub words: Words,
 }
 
+/// One thing events say, in both languages (`phrases.toml`).
+#[derive(Debug, Deserialize)]
+pub struct Phrase {
+    #[serde(flatten)]
+    pub words: Words,
+}
+
+#[derive(Debug, Deserialize)]
+struct PhrasesFile {
+    phrase: Vec<Phrase>,
+}
+
 #[derive(Debug, Deserialize)]
 struct CommandsFile {
     command: Vec<CommandCue>,
@@ -225,6 +237,7 @@ pub struct Lexicon {
     pub filters: Vec<FilterCue>,
     pub sources: Vec<SourceCue>,
     pub kinds: Vec<LogKind>,
+    pub phrases: Vec<Phrase>,
     pub grammar: Grammar,
     pub commands: Vec<CommandCue>,
 }
@@ -235,6 +248,7 @@ const FILTERS: &str = include_str!("../../assets/planner/lexicon/filters.toml");
 const SOURCES: &str = include_str!("../../assets/planner/lexicon/sources.toml");
 const GRAMMAR: &str = include_str!("../../assets/planner/lexicon/grammar.toml");
 const COMMANDS: &str = include_str!("../../assets/planner/lexicon/commands.toml");
+const PHRASES: &str = include_str!("../../assets/planner/lexicon/phrases.toml");
 
 /// Why a lexicon file could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -261,7 +275,9 @@ impl Lexicon {
         let s: SourcesFile = parse("sources.toml", SOURCES)?;
         let grammar: Grammar = parse("grammar.toml", GRAMMAR)?;
         let c: CommandsFile = parse("commands.toml", COMMANDS)?;
+        let ph: PhrasesFile = parse("phrases.toml", PHRASES)?;
         Ok(Lexicon {
+            phrases: ph.phrase,
             commands: c.command,
             measures: m.measure,
             fields: f.field,
@@ -270,6 +286,15 @@ impl Lexicon {
             kinds: s.kind,
             grammar,
         })
+    }
+
+    /// Every wording of `text` when a phrase entry has it (case ignored), else none.
+    pub fn wordings(&self, text: &str) -> Option<Vec<&str>> {
+        let t = text.trim().to_lowercase();
+        self.phrases
+            .iter()
+            .find(|p| p.words.all().any(|w| w.to_lowercase() == t))
+            .map(|p| p.words.all().collect())
     }
 
     /// Whether a statistic can read the field.

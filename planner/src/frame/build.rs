@@ -206,7 +206,10 @@ fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&str>) -> Vec<
                 && binds(&l.lit)
                 && (matches!(l.lit, Lit::Number { .. }) || !p.holds_numbers(lex, f))
         });
-        if grouped_at(lex, p, h) && !bound && out.len() < 2 {
+        // A measure of a system table ranked ("哪个最吃内存", "the most memory") sorts its
+        // rows; grouping by a number that differs in every row says nothing.
+        let ranks = source != Source::Log && p.is_numeric(lex, f) && ranked_at(lex, p, h);
+        if grouped_at(lex, p, h) && !bound && !ranks && out.len() < 2 {
             out.push(Field::new(f));
         }
     }

@@ -287,10 +287,26 @@ fn literal_filter(
             } else {
                 Kind::Name
             };
-            Some((
-                filter(field, text_op, Scalar::Text(t.clone()), Unit::None),
-                kind,
-            ))
+            // A phrase the lexicon knows in both languages matches either wording.
+            // Only a phrase written in Chinese: an English name (`OutOfMemoryError`) is
+            // matched as written.
+            let cjk = t.chars().any(crate::text::is_cjk);
+            let wordings = (source == Source::Log && !negated && cjk)
+                .then(|| lex.wordings(t))
+                .flatten();
+            let f = match wordings {
+                Some(ws) => {
+                    let alts: Vec<String> = ws.iter().map(|w| regex_escape(w)).collect();
+                    filter(
+                        field,
+                        FilterOp::Regex,
+                        Scalar::Text(format!("(?:{})", alts.join("|"))),
+                        Unit::None,
+                    )
+                }
+                None => filter(field, text_op, Scalar::Text(t.clone()), Unit::None),
+            };
+            Some((f, kind))
         }
         Lit::Word(w) => word_filter(lex, p, source, (l.start, l.end), w, text_op),
         Lit::Pair { field, value } => {

@@ -399,7 +399,23 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
             continue;
         }
         let compound = name.contains(['_', '.', '-']);
-        for (start, end) in crate::lexicon::occurrences(lower, &name) {
+        // A nested key by its last segment when that is a compound of its own and no other
+        // field ends so (`dur_ms` for `req.dur_ms`).
+        let last = name.rsplit('.').next().unwrap_or(&name).to_string();
+        let by_last = last != name
+            && last.contains(['_', '-'])
+            && columns
+                .iter()
+                .filter(|o| o.name.to_ascii_lowercase().rsplit('.').next() == Some(last.as_str()))
+                .count()
+                == 1;
+        let mut at = crate::lexicon::occurrences(lower, &name);
+        if by_last {
+            at.extend(crate::lexicon::occurrences(lower, &last));
+        }
+        at.sort_unstable();
+        at.dedup();
+        for (start, end) in at {
             // A short name in lower case is a word more often than a field ("at", "id").
             let written = text.get(start..end).unwrap_or("");
             if name.len() <= 3

@@ -89,6 +89,7 @@ pub fn literals(
 ) -> Vec<Spanned> {
     let mut taken: Vec<(usize, usize)> = skip.to_vec();
     let mut out = Vec::new();
+    shell(text, &mut taken, &mut out);
     pairs(text, &mut taken, &mut out);
     quoted(text, &mut taken, &mut out);
     clocks(text, &mut taken, &mut out);
@@ -127,6 +128,43 @@ fn pairs(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
     }
 }
 
+/// Shell written into a question to say what is meant ("what would `grep -c 'deadline
+/// exceeded'` give", "就是 awk '{print $1}' | sort -u | wc -l 那个数"): a `grep`'s pattern is
+/// the text looked for (none for `grep -v`); an `awk` program and the filters piped after
+/// it are no condition at all.
+fn shell(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
+    static GREP: OnceLock<Regex> = OnceLock::new();
+    static AWK: OnceLock<Regex> = OnceLock::new();
+    static PIPE: OnceLock<Regex> = OnceLock::new();
+    let grep = re(
+        &GREP,
+        r#"\b[ef]?grep((?:\s+-[A-Za-z]+)*)\s+(?:'([^']{1,200})'|"([^"]{1,200})"|([^\s`'"|]+))"#,
+    );
+    for c in grep.captures_iter(text) {
+        let whole = c.get(0).expect("group 0 always matches");
+        let flags = c.get(1).map_or("", |m| m.as_str());
+        taken.push((whole.start(), whole.end()));
+        let Some(pat) = c.get(2).or(c.get(3)).or(c.get(4)) else {
+            continue;
+        };
+        if !flags.contains('v') {
+            out.push(Spanned {
+                start: whole.start(),
+                end: whole.end(),
+                lit: Lit::Quoted(pat.as_str().to_string()),
+            });
+        }
+    }
+    let awk = re(&AWK, r#"\bawk\s+(?:-F\s*\S+\s+)?'[^']*'"#);
+    let pipe = re(
+        &PIPE,
+        r"\|\s*(?:sort|uniq|wc|head|tail|cut|tr)\b(?:\s+-[A-Za-z0-9]+)*",
+    );
+    for m in awk.find_iter(text).chain(pipe.find_iter(text)) {
+        taken.push((m.start(), m.end()));
+    }
+}
+
 fn quoted(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
@@ -136,6 +174,11 @@ fn quoted(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
     for c in r.captures_iter(text) {
         let whole = c.get(0).expect("group 0 always matches");
         let inner = c.get(1).or(c.get(2)).or(c.get(3));
+        // Shell read above: its span is taken, whole or in part.
+        if overlaps(taken, whole.start(), whole.end()) {
+            taken.push((whole.start(), whole.end()));
+            continue;
+        }
         if let Some(m) = inner {
             taken.push((whole.start(), whole.end()));
             out.push(Spanned {
@@ -219,7 +262,11 @@ fn classes(lower: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>)
 
 fn url_paths(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"(?:^|[\s(（])(/[A-Za-z0-9._~%/\-]*[A-Za-z0-9_~%\-/])");
+    // `{id}` stands for a route's parameter ("/bookings/{ref}/seats").
+    let r = re(
+        &R,
+        r"(?:^|[\s(（])(/[A-Za-z0-9._~%/\-{}]*[A-Za-z0-9_~%\-/{}])",
+    );
     for c in r.captures_iter(text) {
         let m = c.get(1).expect("group 1 always matches");
         if overlaps(taken, m.start(), m.end()) || m.as_str() == "/" {
@@ -357,7 +404,11 @@ fn words(
         }
         let w = m.as_str().trim_end_matches(['.', ':', '-']);
         let lw = &lower[s..s + w.len()];
-        if stop.contains(&lw) || w.chars().all(|c| c.is_ascii_digit()) {
+        // "awk-style", "grep-like": how the question is put, not what it looks for.
+        let manner = ["-style", "-like", "-ish", "-wise"]
+            .iter()
+            .any(|x| lw.ends_with(x));
+        if stop.contains(&lw) || w.chars().all(|c| c.is_ascii_digit()) || manner {
             continue;
         }
         let lit = if ident_like(w) {

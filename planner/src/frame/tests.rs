@@ -661,3 +661,59 @@ fn an_action_word_inside_a_count_is_no_refusal_and_success_is_2xx() {
     let f = frame("how many delete requests in access.log");
     assert_eq!(f["filters"][0]["value"], "DELETE", "{f}");
 }
+
+#[test]
+fn shell_in_a_question_and_phrases_in_the_other_language() {
+    // A grep's pattern is what is looked for; an awk program and its pipes are no condition.
+    let f = frame("what would `grep -c 'deadline exceeded'` give on app.log?");
+    assert_eq!(
+        f["filters"],
+        json!([{"op": "contains", "value": "deadline exceeded"}]),
+        "{f}"
+    );
+    let f = frame(
+        "access.log 里有多少个不同的客户端 IP？就是 awk '{print $1}' | sort -u | wc -l 那个数",
+    );
+    assert_eq!(f["measure"], "count_distinct", "{f}");
+    assert!(f.get("filters").is_none(), "{f}");
+    let f = frame("awk-style: count 504s in access.log");
+    assert_eq!(f["filters"].as_array().map(Vec::len), Some(1), "{f}");
+    // A Chinese phrase over an English log matches either wording.
+    let f = frame("app.log 里“连接被拒绝”出现了多少次");
+    assert_eq!(f["filters"][0]["op"], "regex", "{f}");
+    assert!(
+        f["filters"][0]["value"]
+            .to_string()
+            .contains("connection refused"),
+        "{f}"
+    );
+    // A route with a parameter is one path.
+    let f = frame("mean duration of /v1/orders/{id}/refund in access.log");
+    assert_eq!(f["filters"][0]["value"], "/v1/orders/{id}/refund", "{f}");
+}
+
+#[test]
+fn a_unit_is_the_journals_unit_and_the_hungriest_process_is_ranked() {
+    let mut ups = uploads(&["journal.json"]);
+    ups[0].columns = [
+        "_SYSTEMD_UNIT:unit",
+        "SYSLOG_IDENTIFIER:program",
+        "__REALTIME_TIMESTAMP:time",
+    ]
+    .iter()
+    .map(|s| {
+        let (name, role) = s.split_once(':').expect("name:role");
+        llmops_common::query::Column {
+            name: name.into(),
+            numeric: false,
+            roles: vec![role.into()],
+        }
+    })
+    .collect();
+    let f = query_over(&ups, "which unit threw the most errors in journal.json");
+    assert_eq!(f["group_by"], json!(["unit"]), "{f}");
+    let f = frame("三个 reindex.py 任务里哪个最吃内存？");
+    assert_eq!(f["source"], "processes", "{f}");
+    assert!(f.get("group_by").is_none(), "{f}");
+    assert_eq!((&f["measure"], &f["field"]), (&json!("rows"), &json!("rss_bytes")), "{f}");
+}
