@@ -171,6 +171,16 @@ impl Table<'_> {
         if let Some(i) = self.fields.iter().position(|f| f.name == name) {
             return Ok(by(i));
         }
+        // A role asked by its name wins over a field whose name differs only in case: in a
+        // journal, `unit` is `_SYSTEMD_UNIT` (every event's unit), not `UNIT` (the unit a
+        // few of systemd's own messages are about).
+        if let Some(i) = self
+            .fields
+            .iter()
+            .position(|f| f.roles.iter().any(|r| r == name))
+        {
+            return Ok(by(i));
+        }
         if let Some(i) = self
             .fields
             .iter()

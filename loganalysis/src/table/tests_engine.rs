@@ -478,3 +478,42 @@ fn keys_named_in_a_loggers_own_words_get_their_roles() {
     let text = format!("{:?}", slowest.value);
     assert!(text.contains("9876"), "{text}");
 }
+
+/// `unit` asked of a journal is every event's `_SYSTEMD_UNIT` (the role), not `UNIT` (set
+/// only on systemd's messages about a unit). Planted: 3 errors of a.service, 1 of b.service.
+#[test]
+fn a_role_asked_by_name_wins_over_a_field_named_alike() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for (i, (unit, prio)) in [
+        ("a.service", 3),
+        ("a.service", 3),
+        ("b.service", 3),
+        ("a.service", 3),
+        ("b.service", 6),
+    ]
+    .iter()
+    .enumerate()
+    {
+        log.push_str(&format!(
+            "{{\"__REALTIME_TIMESTAMP\":\"18045612{i:02}000000\",\"PRIORITY\":\"{prio}\",\"_SYSTEMD_UNIT\":\"{unit}\",\"SYSLOG_IDENTIFIER\":\"x\",\"MESSAGE\":\"m{i}\"}}\n"
+        ));
+    }
+    log.push_str("{\"__REALTIME_TIMESTAMP\":\"1804561299000000\",\"PRIORITY\":\"6\",\"_SYSTEMD_UNIT\":\"init.scope\",\"UNIT\":\"a.service\",\"SYSLOG_IDENTIFIER\":\"systemd\",\"MESSAGE\":\"Started a\"}\n");
+    std::fs::write(dir.path().join("journal.json"), &log).expect("write");
+    let q = Query {
+        filters: vec![Filter::new(
+            Some(Field::new("level")),
+            FilterOp::Eq,
+            Scalar::Text("ERROR".into()),
+        )],
+        group_by: vec![Field::new("unit")],
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["journal.json"], &q, &QueryOptions::default()).expect("query");
+    let text = format!("{:?}", r.value);
+    assert!(
+        text.contains("a.service") && text.contains("count: 3"),
+        "{text}"
+    );
+}

@@ -59,6 +59,25 @@ fn partial(r: &QueryResult, lang: Lang) -> String {
     }
 }
 
+/// A conditioned count's share of all events ("（占全部 5000 条事件的 4.2%）"), over the
+/// events read: the caller's `partial` says when that is not the whole file.
+fn share_of(r: &QueryResult, count: u64, lang: Lang) -> String {
+    let total: u64 = r.sources.iter().map(|s| s.events).sum();
+    if r.query.filters.is_empty() || r.query.window.is_some() || total == 0 || count > total {
+        return String::new();
+    }
+    let pct = count as f64 * 100.0 / total as f64;
+    let pct = if pct >= 10.0 || pct == 0.0 {
+        format!("{pct:.1}")
+    } else {
+        format!("{pct:.2}")
+    };
+    match lang {
+        Lang::Zh => format!("（占全部 {total} 条事件的 {pct}%）"),
+        Lang::En => format!(" ({pct}% of all {total} events)"),
+    }
+}
+
 fn described(r: &QueryResult, lang: Lang) -> &str {
     match lang {
         Lang::Zh => &r.described_zh,
@@ -71,10 +90,13 @@ fn lead(r: &QueryResult, lang: Lang) -> String {
     let what = described(r, lang);
     let part = partial(r, lang);
     match &r.value {
-        QueryValue::Count { count } => match lang {
-            Lang::Zh => format!("{what} —— 共 **{count}** 条{part}。"),
-            Lang::En => format!("{what}: **{count}**{part}."),
-        },
+        QueryValue::Count { count } => {
+            let share = share_of(r, *count, lang);
+            match lang {
+                Lang::Zh => format!("{what} —— 共 **{count}** 条{share}{part}。"),
+                Lang::En => format!("{what}: **{count}**{share}{part}."),
+            }
+        }
         QueryValue::Distinct { count } => match lang {
             Lang::Zh => format!("{what} —— **{count}** 个不同的值{part}。"),
             Lang::En => format!("{what}: **{count}** distinct values{part}."),
@@ -500,6 +522,53 @@ mod unit_tests {
 
     /// Sizes are also shown as `df -h` prints them: 45216645120 B is 42.1 GiB, and `df -h`
     /// rounds it up to 43G.
+    /// A conditioned count says its share of all events, as `grep -c` / `wc -l` give it:
+    /// 210 of 5000 lines is 4.20%.
+    #[test]
+    fn a_count_with_a_condition_says_its_share() {
+        use llmops_common::query::{Filter, FilterOp, Query, QueryValue, Scalar, SourceInfo};
+        let r = QueryResult {
+            query: Query {
+                filters: vec![Filter::new(
+                    None,
+                    FilterOp::Contains,
+                    Scalar::Text("x".into()),
+                )],
+                ..Query::default()
+            },
+            described_zh: String::new(),
+            described_en: String::new(),
+            sources: vec![SourceInfo {
+                name: "a.log".into(),
+                path: None,
+                format: "plain".into(),
+                fields: vec![],
+                lines: 5000,
+                events: 5000,
+                bytes: 1,
+                complete: true,
+                unparsed: 0,
+            }],
+            resolved: vec![],
+            matched: 210,
+            matched_per_file: vec![],
+            value: QueryValue::Count { count: 210 },
+            pipeline: None,
+            notes: vec![],
+        };
+        assert_eq!(share_of(&r, 210, Lang::En), " (4.20% of all 5000 events)");
+        assert!(
+            lead(&r, Lang::Zh).contains("占全部 5000 条事件的 4.20%"),
+            "{}",
+            lead(&r, Lang::Zh)
+        );
+        let unconditioned = QueryResult {
+            query: Query::default(),
+            ..r
+        };
+        assert_eq!(share_of(&unconditioned, 210, Lang::En), "");
+    }
+
     #[test]
     fn bytes_read_as_df_prints_them() {
         let s = with_unit(45_216_645_120.0, Unit::B);

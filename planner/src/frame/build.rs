@@ -205,6 +205,8 @@ fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&str>) -> Vec<
                 && p.close(h.end, l.start)
                 && binds(&l.lit)
                 && (matches!(l.lit, Lit::Number { .. }) || !p.holds_numbers(lex, f))
+                // `5xx` is a status whatever stands before it ("client IPs by 5xx count").
+                && (!matches!(l.lit, Lit::Class(_)) || f == "status")
         });
         // A measure of a system table ranked ("哪个最吃内存", "the most memory") sorts its
         // rows; grouping by a number that differs in every row says nothing.
@@ -381,11 +383,23 @@ fn tag_subject(lex: &Lexicon, p: &Parsed, q: &mut Query) {
 /// system table that names a field no condition uses asks for that field of the matching
 /// rows: the total when it is numeric, else the rows that show it.
 fn system_field_asked(lex: &Lexicon, p: &Parsed, q: &mut Query) {
+    // The name column's condition is the name asked about, not a condition on the field.
+    let name = super::build_filters::name_field(q.source);
+    let named = q
+        .filters
+        .iter()
+        .any(|x| x.field.as_ref().map(|g| g.as_str()) == name);
+    let ranked = p
+        .hits
+        .iter()
+        .any(|g| g.cue == Cue::Group && p.hit_is(g, &lex.grammar.rank));
+    // "X 是哪个用户跑的": which user of the named rows is read off them, with their pids.
+    if q.source != Source::Log && q.measure == Measure::Count && named && !ranked {
+        q.group_by.clear();
+    }
     if q.source == Source::Log || q.measure != Measure::Count || !q.group_by.is_empty() {
         return;
     }
-    // The name column's condition is the name asked about, not a condition on the field.
-    let name = super::build_filters::name_field(q.source);
     let conditioned = |f: &str| {
         Some(f) != name
             && q.filters

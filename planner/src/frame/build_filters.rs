@@ -58,9 +58,15 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
             !(on(f, "level") && f.op == FilterOp::Eq && f.value == Scalar::Text("ERROR".into()))
         });
     }
-    let found = (source == Source::Log && !hard.iter().any(|f| f.op == FilterOp::Contains))
-        .then(|| object_words(lex, p))
-        .flatten();
+    if source == Source::Log {
+        hard.extend(phrase_filters(lex, p));
+    }
+    let found = (source == Source::Log
+        && !hard
+            .iter()
+            .any(|f| matches!(f.op, FilterOp::Contains | FilterOp::Regex)))
+    .then(|| object_words(lex, p))
+    .flatten();
     let object_qualifies = found.as_ref().is_some_and(|(_, q)| *q);
     let object = found.map(|(f, _)| f);
     hard.extend(source_filters(lex, p, source, false));
@@ -71,6 +77,44 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
         object,
         object_qualifies,
     }
+}
+
+/// Chinese words for what English events say, written in the question unquoted ("删除的容器
+/// 一共有几个", "被拒的交易"): a `phrases.toml` entry's Chinese word outside every cue and
+/// literal matches any of the entry's wordings.
+fn phrase_filters(lex: &Lexicon, p: &Parsed) -> Vec<Filter> {
+    let mut out = Vec::new();
+    let mut taken: Vec<(usize, usize)> = p.hits.iter().map(|h| (h.start, h.end)).collect();
+    // An unknown word is no literal of its own here ("被 kill": `kill` is part of it).
+    taken.extend(
+        p.lits
+            .iter()
+            .filter(|l| !matches!(l.lit, Lit::Word(_)))
+            .map(|l| (l.start, l.end)),
+    );
+    let mut words: Vec<(&str, &crate::lexicon::Phrase)> = lex
+        .phrases
+        .iter()
+        .flat_map(|ph| ph.words.zh.iter().map(move |w| (w.as_str(), ph)))
+        .collect();
+    // Longest first: "连接被拒绝" before "被拒".
+    words.sort_by_key(|(w, _)| std::cmp::Reverse(w.len()));
+    for (w, ph) in words {
+        for (s, e) in crate::lexicon::occurrences(&p.lower, w) {
+            if taken.iter().any(|&(a, b)| a < e && s < b) {
+                continue;
+            }
+            taken.push((s, e));
+            let alts: Vec<String> = ph.words.all().map(regex_escape).collect();
+            out.push(filter(
+                None,
+                FilterOp::Regex,
+                Scalar::Text(format!("(?:{})", alts.join("|"))),
+                Unit::None,
+            ));
+        }
+    }
+    out
 }
 
 /// What a log question counts or shows when it names it in words the lexicon does not know

@@ -715,5 +715,44 @@ fn a_unit_is_the_journals_unit_and_the_hungriest_process_is_ranked() {
     let f = frame("三个 reindex.py 任务里哪个最吃内存？");
     assert_eq!(f["source"], "processes", "{f}");
     assert!(f.get("group_by").is_none(), "{f}");
-    assert_eq!((&f["measure"], &f["field"]), (&json!("rows"), &json!("rss_bytes")), "{f}");
+    assert_eq!(
+        (&f["measure"], &f["field"]),
+        (&json!("rows"), &json!("rss_bytes")),
+        "{f}"
+    );
+}
+
+#[test]
+fn a_status_class_binds_to_no_other_field_and_named_rows_answer_which() {
+    let f = frame("top 3 client IPs by 5xx count in access.log pls");
+    assert_eq!(f["group_by"], json!(["client"]), "{f}");
+    assert_eq!(f["limit"], 3, "{f}");
+    // Which user runs a named process, and its pid: the process's rows, not a grouping.
+    let f = frame("report-cruncher 是哪个用户跑的？pid 多少");
+    assert_eq!(
+        (&f["source"], &f["measure"]),
+        (&json!("processes"), &json!("rows")),
+        "{f}"
+    );
+    // Ranked, it is a grouping again.
+    let f = frame("哪个用户跑的 celery 进程最多");
+    assert_eq!(f["group_by"], json!(["user"]), "{f}");
+}
+
+#[test]
+fn chinese_words_for_what_english_events_say() {
+    let f = frame("app.log 里删除的容器一共有几个");
+    assert_eq!(f["filters"][0]["op"], "regex", "{f}");
+    assert!(
+        f["filters"][0]["value"]
+            .to_string()
+            .contains("container deleted"),
+        "{f}"
+    );
+    let f = frame("app.log 里 fare-engine 被 kill 了几次？");
+    let filters = f["filters"].to_string();
+    assert!(
+        filters.contains("fare-engine") && filters.contains("killed"),
+        "{f}"
+    );
 }
