@@ -165,6 +165,20 @@ fn clauses(text: &str) -> Vec<String> {
         &R,
         r"(?i)\s*(?:[,;.!?]\s*(?:然后再|然后|接着|之后再|之后|并且|同时|另外|顺便|再|还要|还想|也想|并)|然后再|然后|接着|同时也|同时|顺便|另外|;|[.!?]\s+|,\s*(?:and\s+)?(?:then|also|after that|afterwards)\b|\s+and\s+then\b|\s+then\b|\s+and\s+also\b)\s*",
     );
+    // A Chinese sentence ends at `?` / `!` / `.` with no space after it ("是几点?traefik 里…").
+    let mut spaced = String::with_capacity(text.len() + 8);
+    let mut prev = ' ';
+    for c in text.chars() {
+        if matches!(prev, '?' | '!')
+            && !c.is_whitespace()
+            && spaced.chars().rev().nth(1).is_some_and(crate::text::is_cjk)
+        {
+            spaced.push(' ');
+        }
+        spaced.push(c);
+        prev = c;
+    }
+    let text = spaced.as_str();
     let mut out = Vec::new();
     for part in r.split(text) {
         let p = part

@@ -149,7 +149,41 @@ pub fn with_unit(v: f64, unit: Unit) -> String {
             crate::text::human_size(v as u64),
             llmops_common::df_size(v as u64)
         ),
+        // Microseconds and nanoseconds also in ms (and s), a long ms figure in s: the unit
+        // an operator thinks in ("%D is 8412906 us (8412.9 ms, 8.413 s)").
+        Unit::Us | Unit::Ns | Unit::Ms => {
+            let ms = match unit {
+                Unit::Us => v / 1e3,
+                Unit::Ns => v / 1e6,
+                _ => v,
+            };
+            let mut also = Vec::new();
+            if unit != Unit::Ms && ms >= 1.0 {
+                also.push(format!("{} ms", short(ms)));
+            }
+            if ms >= 1000.0 {
+                also.push(format!("{} s", short(ms / 1e3)));
+            }
+            let also = if also.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", also.join(", "))
+            };
+            format!("{num} {}{also}", unit.as_str())
+        }
         u => format!("{num} {}", u.as_str()),
+    }
+}
+
+/// A derived figure: one decimal from 100 on, else three significant decimals.
+fn short(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.3}")
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string()
     }
 }
 
@@ -577,5 +611,11 @@ mod unit_tests {
             "{s}"
         );
         assert_eq!(with_unit(512.0, Unit::B), "512 B");
+        assert_eq!(
+            with_unit(8_412_906.0, Unit::Us),
+            "8412906 us (8412.9 ms, 8.413 s)"
+        );
+        assert_eq!(with_unit(9871.0, Unit::Ms), "9871 ms (9.871 s)");
+        assert_eq!(with_unit(532.0, Unit::Ms), "532 ms");
     }
 }

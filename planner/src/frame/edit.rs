@@ -70,8 +70,14 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
 /// a log query).
 fn names_other_table(lex: &Lexicon, p: &Parsed, source: Source) -> bool {
     let other = |s: Source| s != source && s != Source::Log;
+    // A table's word the last log has a field for is that field ("and what port was it
+    // hitting?" after a firewall log's sources: its `DPT`).
+    let log_field = |w: &str| source == Source::Log && !p.columns.is_empty() && p.log_has(w);
     p.hits.iter().any(|h| match h.cue {
-        Cue::Source(i) => other(lex.sources[i].source),
+        Cue::Source(i) => {
+            let word = p.lower.get(h.start..h.end).unwrap_or("").trim_end_matches('s');
+            other(lex.sources[i].source) && !log_field(word)
+        }
         Cue::Field(i) => lex.fields[i].source.is_some_and(other),
         _ => false,
     })

@@ -411,7 +411,14 @@ fn words(
         if stop.contains(&lw) || w.chars().all(|c| c.is_ascii_digit()) || manner {
             continue;
         }
-        let lit = if ident_like(w) {
+        // A signal or an acronym made a verb ("SIGKILLed", "OOMed"): the events say the
+        // acronym.
+        let acronym_verb = w
+            .strip_suffix("ed")
+            .filter(|stem| stem.len() >= 3 && stem.bytes().all(|b| b.is_ascii_uppercase()));
+        let lit = if let Some(stem) = acronym_verb {
+            Lit::Ident(stem.to_string())
+        } else if ident_like(w) {
             Lit::Ident(w.to_string())
         } else if w.len() >= 2 {
             Lit::Word(lw.to_string())
@@ -475,6 +482,10 @@ mod tests {
 
     #[test]
     fn names_times_addresses_and_classes_are_told_apart() {
+        assert_eq!(
+            lits("fare-engine got SIGKILLed")[1],
+            Lit::Ident("SIGKILL".into())
+        );
         let l = lits("OutOfMemoryError from 10.0.0.7 around 02:47, 5xx on /api/orders");
         assert!(l.contains(&Lit::Ident("OutOfMemoryError".into())), "{l:?}");
         assert!(l.contains(&Lit::Ip("10.0.0.7".into())), "{l:?}");

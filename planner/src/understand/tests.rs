@@ -13,6 +13,17 @@ fn splits_clauses() {
         vec!["找一下配置文件", "发给我"]
     );
     assert_eq!(clauses("我需要配置文件,同时也想看看系统状态").len(), 2);
+    // A Chinese question mark ends a sentence with no space after it.
+    assert_eq!(
+        clauses(&crate::text::normalize(
+            "java 第一次被 OOM kill 是几点？traefik 里第一个 502 又是几点？"
+        )),
+        vec![
+            "java 第一次被 OOM kill 是几点",
+            "traefik 里第一个 502 又是几点"
+        ]
+    );
+    assert_eq!(clauses("GET /api?x=1 count").len(), 1);
     assert_eq!(clauses("诊断系统状态:CPU,磁盘和日志").len(), 1);
     assert_eq!(clauses("再见"), vec!["再见"]);
     assert_eq!(
