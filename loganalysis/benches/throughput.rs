@@ -1,6 +1,6 @@
 //! Whole-file log analysis throughput: a generated 100 MiB logback-style log in a temp dir,
 //! `analyze_file` on all cores and on one thread, medians; rewrites its section of
-//! docs/benchmarks.md (between the `loganalysis` markers).
+//! docs/benchmarks.md (`bench:loganalysis`, with the CPU, the command and the date).
 //!
 //! Run: `cargo bench -p llmops-loganalysis --bench throughput` (release).
 
@@ -14,8 +14,6 @@ use llmops_loganalysis::{analyze_file, AnalyzeOptions, Level};
 
 const SIZE: u64 = 100 * 1024 * 1024;
 const RUNS: usize = 7;
-const START: &str = "<!-- loganalysis:start -->";
-const END: &str = "<!-- loganalysis:end -->";
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
@@ -71,17 +69,15 @@ fn main() {
         one.as_secs_f64() * 1e3
     );
 
-    let section = format!(
-        "{START}\n## Whole-file log analysis (`file_read` mode \"analyze\")\n\n\
-         Command: `cargo bench -p llmops-loganalysis --bench throughput` (release, in `make bench`). \
-         A generated logback-style log of {:.0} MiB ({} lines, {} distinct templates, \
+    let body = format!(
+        "A generated logback-style log of {:.0} MiB ({} lines, {} distinct templates, \
          timestamps {} to {}, ERROR lines with stack traces) in a temp dir, just written \
          (page cache warm); `analyze_file` over the whole file: exact per-level counts, templates, \
          first/last times and histogram, checked against the planted line and ERROR counts on \
-         every run. {RUNS} runs each, medians, on this {cores}-core machine.\n\n\
+         every run. {RUNS} runs each, medians.\n\n\
          | threads | median | throughput |\n|---|---|---|\n\
          | {cores} (default: all cores) | {:.0} ms | {all_mb:.0} MB/s ({all_mib:.0} MiB/s) |\n\
-         | 1 | {:.0} ms | {one_mb:.0} MB/s ({one_mib:.0} MiB/s) |\n{END}",
+         | 1 | {:.0} ms | {one_mb:.0} MB/s ({one_mib:.0} MiB/s) |\n",
         truth.bytes as f64 / (1024.0 * 1024.0),
         truth.lines,
         truth.templates.len(),
@@ -91,13 +87,12 @@ fn main() {
         one.as_secs_f64() * 1e3,
     );
     let doc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/benchmarks.md");
-    let text = std::fs::read_to_string(&doc).unwrap_or_default();
-    let new = match (text.find(START), text.find(END)) {
-        (Some(a), Some(b)) if b > a => {
-            format!("{}{section}{}", &text[..a], &text[b + END.len()..])
-        }
-        _ => format!("{}\n\n{section}\n", text.trim_end()),
+    let section = llmops_common::bench_doc::Section {
+        name: "loganalysis",
+        title: "Whole-file log analysis (`file_read` mode \"analyze\")",
+        command: "cargo bench -p llmops-loganalysis --bench throughput",
+        body: &body,
     };
-    std::fs::write(&doc, new).expect("write docs/benchmarks.md");
+    llmops_common::bench_doc::write(&doc, &section).expect("write docs/benchmarks.md");
     println!("updated {}", doc.display());
 }

@@ -75,7 +75,11 @@ fn names_other_table(lex: &Lexicon, p: &Parsed, source: Source) -> bool {
     let log_field = |w: &str| source == Source::Log && !p.columns.is_empty() && p.log_has(w);
     p.hits.iter().any(|h| match h.cue {
         Cue::Source(i) => {
-            let word = p.lower.get(h.start..h.end).unwrap_or("").trim_end_matches('s');
+            let word = p
+                .lower
+                .get(h.start..h.end)
+                .unwrap_or("")
+                .trim_end_matches('s');
             other(lex.sources[i].source) && !log_field(word)
         }
         Cue::Field(i) => lex.fields[i].source.is_some_and(other),
