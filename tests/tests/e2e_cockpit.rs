@@ -12,12 +12,23 @@ use protocol::{
     ProcessGet, ProcessSort, ProcessView, WatchKind, WatchRun,
 };
 
+/// A `sleep` that has exec'd and gone to sleep: right after `spawn` it may still be the
+/// forked test binary, or running on its way to its first sleep (state `R`).
 fn plant(arg: &str) -> std::process::Child {
-    std::process::Command::new("sleep")
+    let child = std::process::Command::new("sleep")
         .arg(arg)
         .stdin(std::process::Stdio::null())
         .spawn()
-        .expect("sleep runs")
+        .expect("sleep runs");
+    let stat = format!("/proc/{}/stat", child.id());
+    for _ in 0..500 {
+        let s = std::fs::read_to_string(&stat).unwrap_or_default();
+        if s.contains("(sleep) S") {
+            return child;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("the planted sleep never slept: {stat}");
 }
 
 fn subscribe(c: &mut ExtConn, processes: Option<ProcessView>, history: bool) {
