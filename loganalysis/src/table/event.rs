@@ -69,10 +69,21 @@ impl Schema {
             return;
         }
         let inferred = super::roles::infer(key).or_else(|| self.role_by_value(example));
-        let (mut kind, unit, roles) = match &inferred {
+        let (mut kind, mut unit, roles) = match &inferred {
             Some(i) => (i.kind, i.unit, vec![i.role.clone()]),
             None => (FieldKind::Text, Unit::None, Vec::new()),
         };
+        // A duration whose name gives no unit and whose value is a whole number of a
+        // million or more is nanoseconds: Go writes a `time.Duration` so (Traefik's
+        // `Duration`), and a request of eleven days in seconds is no reading at all.
+        let go_duration = inferred
+            .as_ref()
+            .is_some_and(|i| i.role == "duration" && i.unit_defaulted)
+            && example.len() >= 7
+            && example.bytes().all(|b| b.is_ascii_digit());
+        if go_duration {
+            unit = Unit::Ns;
+        }
         if kind == FieldKind::Text && looks_numeric(example) {
             kind = FieldKind::Number;
         }
@@ -121,6 +132,7 @@ impl Schema {
             role: role.0.to_string(),
             kind: role.1,
             unit: Unit::None,
+            unit_defaulted: true,
         })
     }
 }

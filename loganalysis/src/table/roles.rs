@@ -49,6 +49,8 @@ pub struct Inferred {
     pub role: String,
     pub kind: FieldKind,
     pub unit: Unit,
+    /// The unit is the role's default: the name says none (`Duration`, not `took_ms`).
+    pub unit_defaulted: bool,
 }
 
 fn table() -> &'static TableToml {
@@ -162,6 +164,7 @@ pub fn infer(key: &str) -> Option<Inferred> {
                     role: r.role.clone(),
                     kind,
                     unit: suffix_unit.or(unit).unwrap_or(r.unit),
+                    unit_defaulted: suffix_unit.or(unit).is_none(),
                 });
             }
         }

@@ -517,3 +517,37 @@ fn a_role_asked_by_name_wins_over_a_field_named_alike() {
         "{text}"
     );
 }
+
+/// Traefik's `Duration` is a Go `time.Duration`: nanoseconds. Planted: the slowest request
+/// took 1.5 s (1500000000 ns); a `latency` of 0.25 (seconds) keeps its default unit.
+#[test]
+fn a_go_duration_is_read_in_nanoseconds() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for (i, d) in [1_060_583_921u64, 1_500_000_000, 20_000_000]
+        .iter()
+        .enumerate()
+    {
+        log.push_str(&format!(
+            "{{\"time\":\"2027-03-09T03:30:0{i}Z\",\"Duration\":{d},\"latency\":0.25}}\n"
+        ));
+    }
+    std::fs::write(dir.path().join("traefik.json"), &log).expect("write");
+    let max = |field: &str| {
+        let q = Query {
+            measure: Measure::Max,
+            field: Some(Field::new(field)),
+            ..Query::default()
+        };
+        run_in(dir.path(), &["traefik.json"], &q, &QueryOptions::default()).expect("query")
+    };
+    let r = max("Duration");
+    let text = format!("{:?}", r.value);
+    assert!(text.contains("1500000000") && text.contains("Ns"), "{text}");
+    let r = max("latency");
+    assert!(
+        format!("{:?}", r.value).contains("unit: S"),
+        "{:?}",
+        r.value
+    );
+}
