@@ -153,13 +153,13 @@ fn kill_it(t: &str) -> Option<ActIntent> {
     let (before, last) = t.rsplit_once([',', '，', ';', '；', '—', ':', '：'])?;
     let lower = format!(" {} ", last.to_lowercase());
     const PRONOUNS: [&str; 6] = [" it ", " this ", " that ", "它", "这个", "那个"];
-    let pronoun = PRONOUNS.iter().any(|p| lower.contains(p));
-    let bare = PRONOUNS.iter().fold(lower, |l, p| l.replace(p, " "));
-    const PLACE: &str = "llmops-named-before";
-    let Some(ActIntent::KillNamed { name, signal }) = kill_named(&format!("{bare} {PLACE}")) else {
+    if !PRONOUNS.iter().any(|p| lower.contains(p)) {
         return None;
-    };
-    if !pronoun || name != PLACE {
+    }
+    let bare = PRONOUNS.iter().fold(lower, |l, p| l.replace(p, " "));
+    // The clause is a stop verb and filler, nothing else.
+    let (verbs, rest) = without_kill_words(&bare);
+    if verbs != 1 || !rest.trim().is_empty() {
         return None;
     }
     let mut names: Vec<&str> = before
@@ -178,7 +178,7 @@ fn kill_it(t: &str) -> Option<ActIntent> {
     };
     Some(ActIntent::KillNamed {
         name: name.to_string(),
-        signal,
+        signal: signal_of(t),
     })
 }
 
@@ -265,7 +265,9 @@ const KILL_FILLER: &[&str] = &[
 
 /// "kill the report-cruncher process", "把 report-cruncher 这个进程杀掉", "ledger-sync 的
 /// worker 全部停掉": one stop verb, one name, and nothing but filler words.
-fn kill_named(t: &str) -> Option<ActIntent> {
+/// `t` without its stop verbs and filler words: how many stop verbs it had, and what is
+/// left.
+fn without_kill_words(t: &str) -> (usize, String) {
     let mut rest = format!(" {t} ");
     let mut verbs = 0;
     // Longest first, so "结束掉" is one verb and not "结束" and a stray "掉".
@@ -281,6 +283,11 @@ fn kill_named(t: &str) -> Option<ActIntent> {
             rest = rest.replace(pat.as_str(), "  ");
         }
     }
+    (verbs, rest)
+}
+
+fn kill_named(t: &str) -> Option<ActIntent> {
+    let (verbs, rest) = without_kill_words(t);
     let names: Vec<&str> = rest.split_whitespace().collect();
     let [name] = names.as_slice() else {
         return None;

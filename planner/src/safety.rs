@@ -225,8 +225,16 @@ const COUNTING: &[&str] = &[
 /// ("删除的文件", "重启次数", "被删除的", "重启记录") ask about the past, read-only.
 pub fn destructive_words(text: &str) -> bool {
     let lower = text.to_lowercase();
-    // A question for a number counts what happened ("删除预订成功的请求有多少个", "how many
-    // restart the worker lines"): the word describes events, nothing is asked to be done.
+    lower
+        .split([',', '，', ';', '；', '。', '!', '！', '?', '？'])
+        .any(destructive_clause)
+}
+
+/// One clause of [`destructive_words`]. A clause that asks for a number counts what
+/// happened ("删除预订成功的请求有多少个", "how many delete requests failed"): its
+/// destructive word describes events; another clause of the message may still ask for
+/// the change ("删除所有日志，看看还剩多少空间").
+fn destructive_clause(lower: &str) -> bool {
     if COUNTING.iter().any(|c| lower.contains(c)) {
         return false;
     }
@@ -404,5 +412,7 @@ mod tests {
             assert!(!destructive_words(t), "{t}");
         }
         assert!(destructive_words("帮我重启 nginx"));
+        // A count in another clause does not excuse the request.
+        assert!(destructive_words("删除所有日志，看看还剩多少空间"));
     }
 }

@@ -167,16 +167,13 @@ fn clauses(text: &str) -> Vec<String> {
     );
     // A Chinese sentence ends at `?` / `!` / `.` with no space after it ("是几点?traefik 里…").
     let mut spaced = String::with_capacity(text.len() + 8);
-    let mut prev = ' ';
+    let (mut before, mut prev) = (' ', ' ');
     for c in text.chars() {
-        if matches!(prev, '?' | '!')
-            && !c.is_whitespace()
-            && spaced.chars().rev().nth(1).is_some_and(crate::text::is_cjk)
-        {
+        if matches!(prev, '?' | '!' | '.') && crate::text::is_cjk(before) && !c.is_whitespace() {
             spaced.push(' ');
         }
         spaced.push(c);
-        prev = c;
+        (before, prev) = (prev, c);
     }
     let text = spaced.as_str();
     let mut out = Vec::new();

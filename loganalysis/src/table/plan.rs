@@ -171,23 +171,6 @@ impl Table<'_> {
         if let Some(i) = self.fields.iter().position(|f| f.name == name) {
             return Ok(by(i));
         }
-        // A role asked by its name wins over a field whose name differs only in case: in a
-        // journal, `unit` is `_SYSTEMD_UNIT` (every event's unit), not `UNIT` (the unit a
-        // few of systemd's own messages are about).
-        if let Some(i) = self
-            .fields
-            .iter()
-            .position(|f| f.roles.iter().any(|r| r == name))
-        {
-            return Ok(by(i));
-        }
-        if let Some(i) = self
-            .fields
-            .iter()
-            .position(|f| f.name.eq_ignore_ascii_case(name))
-        {
-            return Ok(by(i));
-        }
         let lower = name.to_ascii_lowercase();
         let special = match lower.as_str() {
             "time" | "timestamp" => self.time,
@@ -197,7 +180,17 @@ impl Table<'_> {
         if let Some(i) = special {
             return Ok(by(i));
         }
+        // A role asked by its name wins over a field whose name differs only in case: in a
+        // journal, `unit` is `_SYSTEMD_UNIT` (every event's unit), not `UNIT` (the unit a
+        // few of systemd's own messages are about).
         if let Some(i) = self.fields.iter().position(|f| f.roles.contains(&lower)) {
+            return Ok(by(i));
+        }
+        if let Some(i) = self
+            .fields
+            .iter()
+            .position(|f| f.name.eq_ignore_ascii_case(name))
+        {
             return Ok(by(i));
         }
         for alt in super::roles::fallbacks(&lower) {

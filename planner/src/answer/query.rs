@@ -72,9 +72,13 @@ fn share_of(r: &QueryResult, count: u64, lang: Lang) -> String {
     } else {
         format!("{pct:.2}")
     };
-    match lang {
-        Lang::Zh => format!("（占全部 {total} 条事件的 {pct}%）"),
-        Lang::En => format!(" ({pct}% of all {total} events)"),
+    // Of the events read, not of the file, when only part of a file was read.
+    let whole = r.sources.iter().all(|s| s.complete);
+    match (lang, whole) {
+        (Lang::Zh, true) => format!("（占全部 {total} 条事件的 {pct}%）"),
+        (Lang::Zh, false) => format!("（占已读 {total} 条事件的 {pct}%）"),
+        (Lang::En, true) => format!(" ({pct}% of all {total} events)"),
+        (Lang::En, false) => format!(" ({pct}% of the {total} events read)"),
     }
 }
 
@@ -554,8 +558,6 @@ fn scanned(r: &QueryResult, lang: Lang) -> String {
 mod unit_tests {
     use super::*;
 
-    /// Sizes are also shown as `df -h` prints them: 45216645120 B is 42.1 GiB, and `df -h`
-    /// rounds it up to 43G.
     /// A conditioned count says its share of all events, as `grep -c` / `wc -l` give it:
     /// 210 of 5000 lines is 4.20%.
     #[test]
@@ -601,8 +603,18 @@ mod unit_tests {
             ..r
         };
         assert_eq!(share_of(&unconditioned, 210, Lang::En), "");
+        // Part of the file read: the share is of the events read, not of the file.
+        let mut part = unconditioned;
+        part.query = r.query.clone();
+        part.sources[0].complete = false;
+        assert_eq!(
+            share_of(&part, 210, Lang::En),
+            " (4.20% of the 5000 events read)"
+        );
     }
 
+    /// Sizes are also shown as `df -h` prints them: 45216645120 B is 42.1 GiB, and `df -h`
+    /// rounds it up to 43G.
     #[test]
     fn bytes_read_as_df_prints_them() {
         let s = with_unit(45_216_645_120.0, Unit::B);

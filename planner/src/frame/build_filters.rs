@@ -105,16 +105,22 @@ fn phrase_filters(lex: &Lexicon, p: &Parsed) -> Vec<Filter> {
                 continue;
             }
             taken.push((s, e));
-            let alts: Vec<String> = ph.words.all().map(regex_escape).collect();
-            out.push(filter(
-                None,
-                FilterOp::Regex,
-                Scalar::Text(format!("(?:{})", alts.join("|"))),
-                Unit::None,
-            ));
+            out.push(any_wording(None, ph.words.all()));
         }
     }
     out
+}
+
+/// A filter matching any of `words` as written (a regular expression of them, case
+/// ignored).
+fn any_wording<'w>(field: Option<&str>, words: impl Iterator<Item = &'w str>) -> Filter {
+    let alts: Vec<String> = words.map(regex_escape).collect();
+    filter(
+        field,
+        FilterOp::Regex,
+        Scalar::Text(format!("(?:{})", alts.join("|"))),
+        Unit::None,
+    )
 }
 
 /// What a log question counts or shows when it names it in words the lexicon does not know
@@ -339,15 +345,7 @@ fn literal_filter(
                 .then(|| lex.wordings(t))
                 .flatten();
             let f = match wordings {
-                Some(ws) => {
-                    let alts: Vec<String> = ws.iter().map(|w| regex_escape(w)).collect();
-                    filter(
-                        field,
-                        FilterOp::Regex,
-                        Scalar::Text(format!("(?:{})", alts.join("|"))),
-                        Unit::None,
-                    )
-                }
+                Some(ws) => any_wording(field, ws.into_iter()),
                 None => filter(field, text_op, Scalar::Text(t.clone()), Unit::None),
             };
             Some((f, kind))

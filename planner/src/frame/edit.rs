@@ -8,7 +8,7 @@ use llmops_common::query::{Field, Filter, FilterOp, Measure, Query, Scalar, Sour
 use super::build::frame_of;
 use super::parsed::{filter, Parsed};
 use super::{Frame, FrameCtx};
-use crate::lexicon::{Cue, Lexicon};
+use crate::lexicon::{Cue, Hit, Lexicon};
 
 /// Whether the question is a follow-up of the last query, and the edited frame if so.
 pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
@@ -70,18 +70,19 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
 /// a log query).
 fn names_other_table(lex: &Lexicon, p: &Parsed, source: Source) -> bool {
     let other = |s: Source| s != source && s != Source::Log;
-    // A table's word the last log has a field for is that field ("and what port was it
-    // hitting?" after a firewall log's sources: its `DPT`).
-    let log_field = |w: &str| source == Source::Log && !p.columns.is_empty() && p.log_has(w);
+    // A table's word that is also a log field's word the last log has is that field ("and
+    // what port was it hitting?" after a firewall log's sources: its `DPT`).
+    let log_field = |h: &Hit| {
+        source == Source::Log
+            && !p.columns.is_empty()
+            && p.hits.iter().any(|f| {
+                (f.start, f.end) == (h.start, h.end)
+                    && matches!(f.cue, Cue::Field(j)
+                        if lex.fields[j].source == Some(Source::Log) && p.log_has(&lex.fields[j].field))
+            })
+    };
     p.hits.iter().any(|h| match h.cue {
-        Cue::Source(i) => {
-            let word = p
-                .lower
-                .get(h.start..h.end)
-                .unwrap_or("")
-                .trim_end_matches('s');
-            other(lex.sources[i].source) && !log_field(word)
-        }
+        Cue::Source(i) => other(lex.sources[i].source) && !log_field(h),
         Cue::Field(i) => lex.fields[i].source.is_some_and(other),
         _ => false,
     })

@@ -109,12 +109,8 @@ impl Parsed {
     /// "orders-api" name `gateway-access.log` and `orders-api.jsonl`; "orders" does not
     /// name `ordersync.log`.
     pub fn names_an_upload(&self, word: &str) -> bool {
-        let parts = |s: &str| {
-            let joined: Vec<&str> = s.split(['.', '-', '_']).filter(|x| !x.is_empty()).collect();
-            format!("-{}-", joined.join("-"))
-        };
-        let w = parts(&word.to_lowercase());
-        w.len() > 2 && self.upload_names.iter().any(|n| parts(n).contains(&w))
+        let w = name_parts(&word.to_lowercase());
+        w.len() > 2 && self.upload_names.iter().any(|n| name_parts(n).contains(&w))
     }
 
     /// Whether the text of a grammar hit is one of `words` ("which" among the asking
@@ -289,11 +285,9 @@ fn logs_named_by_a_name_part<'a>(
     lower: &str,
     ctx: &FrameCtx<'a>,
 ) -> Vec<(&'a crate::UploadRef, (usize, usize))> {
-    let parts = |s: &str| {
-        let joined: Vec<&str> = s.split(['.', '-', '_']).filter(|x| !x.is_empty()).collect();
-        format!("-{}-", joined.join("-"))
-    };
-    let hits = find(lexicon(), lower);
+    // The lexicon's cues, read only when some word names one log (most questions name
+    // none this way; `Parsed::new` reads them again on the text without file names).
+    let hits = std::cell::OnceCell::new();
     let mut out = Vec::new();
     let bytes = lower.as_bytes();
     let mut i = 0;
@@ -308,22 +302,37 @@ fn logs_named_by_a_name_part<'a>(
             i += 1;
         }
         let word = lower[start..i].trim_matches(['-', '_']);
-        // Cue words inside a hyphenated name are part of the name ("orders-svc").
-        let cue = !word.contains(['-', '_']) && hits.iter().any(|h| h.start < i && start < h.end);
-        if word.len() < 4 || cue || word.bytes().all(|b| b.is_ascii_digit()) {
+        if word.len() < 4 || word.bytes().all(|b| b.is_ascii_digit()) {
             continue;
         }
-        let w = parts(word);
+        let w = name_parts(word);
         let named: Vec<&crate::UploadRef> = ctx
             .uploads
             .iter()
-            .filter(|u| is_log_upload(u) && parts(&u.filename.to_lowercase()).contains(&w))
+            .filter(|u| is_log_upload(u) && name_parts(&u.filename.to_lowercase()).contains(&w))
             .collect();
-        if let [u] = named.as_slice() {
+        let [u] = named.as_slice() else {
+            continue;
+        };
+        // Cue words inside a hyphenated name are part of the name ("orders-svc").
+        let cue = !word.contains(['-', '_'])
+            && hits
+                .get_or_init(|| find(lexicon(), lower))
+                .iter()
+                .any(|h: &Hit| h.start < i && start < h.end);
+        if !cue {
             out.push((*u, (start, i)));
         }
     }
     out
+}
+
+/// A name's parts between `.`, `-` and `_`, as `-a-b-c-`: a word names a file when its parts
+/// stand whole among the file's ("orders-api" in `orders-api.jsonl`, not "orders" in
+/// `ordersync.log`).
+fn name_parts(s: &str) -> String {
+    let joined: Vec<&str> = s.split(['.', '-', '_']).filter(|x| !x.is_empty()).collect();
+    format!("-{}-", joined.join("-"))
 }
 
 /// Whether a typed path reads as a URL path rather than a file on the host: its first
