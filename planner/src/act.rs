@@ -670,7 +670,7 @@ mod tests {
             ),
             ("帮我把pdf-export干掉", "kill -TERM <pdf-export>"),
             (
-                "thumb-render is eating all the CPU, kill it pls",
+                "thumb-render has hung again; please kill it",
                 "kill -TERM <thumb-render>",
             ),
             ("etl_worker 又卡住了，把它杀掉", "kill -TERM <etl_worker>"),

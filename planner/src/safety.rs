@@ -402,7 +402,7 @@ mod tests {
         // The words as nouns or modifiers ask about the past.
         for t in [
             "删除的文件有哪些",
-            "nginx 日志里删除预订成功的请求有多少个？",
+            "access 日志中删除订单的请求一共多少条",
             "how many delete requests failed",
             "nginx 重启次数是多少",
             "被删除的用户",

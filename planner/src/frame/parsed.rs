@@ -68,6 +68,13 @@ impl Parsed {
         });
         let mut lits = lits;
         lits.retain(|l| !cue_runs.contains(&(l.start, l.end)));
+        // Words inside a quoted phrase or a grep's pattern are that text, not cues of their
+        // own: "“连接超时”有几条" looks for the phrase, it adds no timeout tag.
+        hits.retain(|h| {
+            !lits
+                .iter()
+                .any(|l| matches!(l.lit, Lit::Quoted(_)) && l.start <= h.start && h.end <= l.end)
+        });
         Parsed {
             text,
             lower,

@@ -483,7 +483,7 @@ mod tests {
     #[test]
     fn names_times_addresses_and_classes_are_told_apart() {
         assert_eq!(
-            lits("fare-engine got SIGKILLed")[1],
+            lits("the importer was SIGKILLed")[1],
             Lit::Ident("SIGKILL".into())
         );
         let l = lits("OutOfMemoryError from 10.0.0.7 around 02:47, 5xx on /api/orders");
