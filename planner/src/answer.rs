@@ -88,100 +88,20 @@ pub fn monitor(data: &Value, metric: &str, lang: Lang) -> String {
     let mut parts = Vec::new();
     let mut warn = Vec::new();
     if let Some(cpu) = data.get("cpu").filter(|v| v.is_object() && want("cpu")) {
-        let load: Vec<String> = cpu["load_avg"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(f64_of)
-                    .map(|x| format!("{x:.2}"))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let cores = cpu["cores"].as_u64();
-        let mut s = match lang {
-            Lang::Zh => format!("CPU 使用率 {}", pct(&cpu["usage_percent"])),
-            Lang::En => format!("CPU at {}", pct(&cpu["usage_percent"])),
-        };
-        if let Some(c) = cores {
-            s.push_str(&match lang {
-                Lang::Zh => format!("（{c} 核"),
-                Lang::En => format!(" ({c} cores"),
-            });
-            if let Some(f) = cpu["frequency_mhz"].as_f64().filter(|f| *f > 0.0) {
-                s.push_str(&format!(", {f:.0} MHz"));
-            }
-            if load.len() == 3 {
-                s.push_str(&match lang {
-                    Lang::Zh => format!("，负载 {}", load.join(" / ")),
-                    Lang::En => format!(", load {}", load.join(" / ")),
-                });
-            }
-            s.push_str(lang.pick("）", ")"));
-        }
-        if f64_of(&cpu["usage_percent"]).is_some_and(|x| x >= 85.0) {
-            warn.push(lang.pick("CPU 偏高", "CPU is high"));
-        }
-        parts.push(s);
+        parts.push(cpu_sentence(cpu, lang, &mut warn));
     }
     if let Some(m) = data
         .get("memory")
         .filter(|v| v.is_object() && want("memory"))
     {
-        parts.push(match lang {
-            Lang::Zh => format!(
-                "内存已用 {} / {}（{}），可用 {}",
-                bytes(&m["used_bytes"]),
-                bytes(&m["total_bytes"]),
-                pct(&m["usage_percent"]),
-                bytes(&m["available_bytes"])
-            ),
-            Lang::En => format!(
-                "memory {} of {} used ({}), {} available",
-                bytes(&m["used_bytes"]),
-                bytes(&m["total_bytes"]),
-                pct(&m["usage_percent"]),
-                bytes(&m["available_bytes"])
-            ),
-        });
-        if f64_of(&m["usage_percent"]).is_some_and(|x| x >= 90.0) {
-            warn.push(lang.pick("内存紧张", "memory is tight"));
-        }
+        parts.push(memory_sentence(m, lang, &mut warn));
     }
     if let Some(disks) = data
         .get("disks")
         .and_then(Value::as_array)
         .filter(|_| want("disk"))
     {
-        let ds: Vec<String> = disks
-            .iter()
-            .take(6)
-            .map(|d| {
-                let mount = d["mount"].as_str().unwrap_or("?");
-                if f64_of(&d["usage_percent"]).is_some_and(|x| x >= 90.0) {
-                    warn.push(lang.pick("有磁盘接近写满", "a disk is nearly full"));
-                }
-                match lang {
-                    Lang::Zh => format!(
-                        "{mount} 已用 {}（{} / {}，剩余 {}）",
-                        pct(&d["usage_percent"]),
-                        bytes(&d["used_bytes"]),
-                        bytes(&d["total_bytes"]),
-                        bytes(&d["available_bytes"])
-                    ),
-                    Lang::En => format!(
-                        "{mount} {} used ({} of {}, {} free)",
-                        pct(&d["usage_percent"]),
-                        bytes(&d["used_bytes"]),
-                        bytes(&d["total_bytes"]),
-                        bytes(&d["available_bytes"])
-                    ),
-                }
-            })
-            .collect();
-        if !ds.is_empty() {
-            parts
-                .push(lang.pick("磁盘：", "disks: ").to_string() + &ds.join(lang.pick("；", "; ")));
-        }
+        parts.extend(disks_sentence(disks, lang, &mut warn));
     }
     if parts.is_empty() {
         return lang
@@ -202,6 +122,96 @@ pub fn monitor(data: &Value, metric: &str, lang: Lang) -> String {
         parts.join(lang.pick("；", "; ")),
         lang.pick("。", ". ")
     )
+}
+
+fn cpu_sentence(cpu: &Value, lang: Lang, warn: &mut Vec<&'static str>) -> String {
+    let load: Vec<String> = cpu["load_avg"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(f64_of)
+                .map(|x| format!("{x:.2}"))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut s = match lang {
+        Lang::Zh => format!("CPU 使用率 {}", pct(&cpu["usage_percent"])),
+        Lang::En => format!("CPU at {}", pct(&cpu["usage_percent"])),
+    };
+    if let Some(c) = cpu["cores"].as_u64() {
+        s.push_str(&match lang {
+            Lang::Zh => format!("（{c} 核"),
+            Lang::En => format!(" ({c} cores"),
+        });
+        if let Some(f) = cpu["frequency_mhz"].as_f64().filter(|f| *f > 0.0) {
+            s.push_str(&format!(", {f:.0} MHz"));
+        }
+        if load.len() == 3 {
+            s.push_str(&match lang {
+                Lang::Zh => format!("，负载 {}", load.join(" / ")),
+                Lang::En => format!(", load {}", load.join(" / ")),
+            });
+        }
+        s.push_str(lang.pick("）", ")"));
+    }
+    if f64_of(&cpu["usage_percent"]).is_some_and(|x| x >= 85.0) {
+        warn.push(lang.pick("CPU 偏高", "CPU is high"));
+    }
+    s
+}
+
+fn memory_sentence(m: &Value, lang: Lang, warn: &mut Vec<&'static str>) -> String {
+    if f64_of(&m["usage_percent"]).is_some_and(|x| x >= 90.0) {
+        warn.push(lang.pick("内存紧张", "memory is tight"));
+    }
+    match lang {
+        Lang::Zh => format!(
+            "内存已用 {} / {}（{}），可用 {}",
+            bytes(&m["used_bytes"]),
+            bytes(&m["total_bytes"]),
+            pct(&m["usage_percent"]),
+            bytes(&m["available_bytes"])
+        ),
+        Lang::En => format!(
+            "memory {} of {} used ({}), {} available",
+            bytes(&m["used_bytes"]),
+            bytes(&m["total_bytes"]),
+            pct(&m["usage_percent"]),
+            bytes(&m["available_bytes"])
+        ),
+    }
+}
+
+/// "disks: / 41.0% used (…)" for up to six mounts; `None` when there are none.
+fn disks_sentence(disks: &[Value], lang: Lang, warn: &mut Vec<&'static str>) -> Option<String> {
+    let ds: Vec<String> = disks
+        .iter()
+        .take(6)
+        .map(|d| {
+            let mount = d["mount"].as_str().unwrap_or("?");
+            if f64_of(&d["usage_percent"]).is_some_and(|x| x >= 90.0) {
+                warn.push(lang.pick("有磁盘接近写满", "a disk is nearly full"));
+            }
+            match lang {
+                Lang::Zh => format!(
+                    "{mount} 已用 {}（{} / {}，剩余 {}）",
+                    pct(&d["usage_percent"]),
+                    bytes(&d["used_bytes"]),
+                    bytes(&d["total_bytes"]),
+                    bytes(&d["available_bytes"])
+                ),
+                Lang::En => format!(
+                    "{mount} {} used ({} of {}, {} free)",
+                    pct(&d["usage_percent"]),
+                    bytes(&d["used_bytes"]),
+                    bytes(&d["total_bytes"]),
+                    bytes(&d["available_bytes"])
+                ),
+            }
+        })
+        .collect();
+    (!ds.is_empty())
+        .then(|| lang.pick("磁盘：", "disks: ").to_string() + &ds.join(lang.pick("；", "; ")))
 }
 
 /// Command output, trimmed, in a code block.

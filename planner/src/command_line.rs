@@ -214,7 +214,22 @@ pub fn explicit_command(text: &str, uploads: &[UploadRef]) -> Option<CommandLine
             raw: raw.to_string(),
         });
     }
-    let ok = match first.as_str() {
+    let ok = args_fit(&first, &args, uploads);
+    // "find the upgrade instructions" is a sentence, not `find`.
+    if !ok {
+        return None;
+    }
+    Some(CommandLine {
+        command: first,
+        args,
+        raw: raw.to_string(),
+    })
+}
+
+/// Whether `args` read as arguments of `command` rather than as the words of a sentence
+/// ("find the upgrade instructions" is not `find`).
+fn args_fit(command: &str, args: &[String], uploads: &[UploadRef]) -> bool {
+    match command {
         "pwd" | "whoami" | "uptime" | "hostname" | "id" | "w" | "uname" | "dmesg" | "ss"
         | "netstat" => args.iter().all(|a| a.starts_with('-')),
         // `ip` is a command line when its object is one of ip's; the policy then decides
@@ -267,16 +282,7 @@ pub fn explicit_command(text: &str, uploads: &[UploadRef]) -> Option<CommandLine
             })
         }
         _ => args.iter().all(|a| is_arg_like(a, uploads)),
-    };
-    // "find the upgrade instructions" is a sentence, not `find`.
-    if !ok {
-        return None;
     }
-    Some(CommandLine {
-        command: first,
-        args,
-        raw: raw.to_string(),
-    })
 }
 
 /// Replaces file arguments that name an upload with the upload's absolute path.

@@ -2,123 +2,24 @@
 //! whether it points at this session's uploads, and the plain-word phrasings of simple
 //! commands ("查看进程", "who am I"). Each is a yes/no (or a command) about the words only.
 
+use super::lexicon::lexicon;
 use super::slots::{extension, known_extension, typed_file_names};
 use super::task::Task;
 use super::text::{ascii_words, contains_any, has_word};
 
-fn cmd(command: &str, args: &[&str]) -> Task {
-    Task::Exec {
-        command: command.to_string(),
-        args: args.iter().map(|s| s.to_string()).collect(),
-    }
-}
-
-/// Natural-language phrasing of a whitelisted command ("查看进程", "当前目录", "who am I").
+/// Natural-language phrasing of a whitelisted command ("查看进程", "当前目录", "who am I"),
+/// from the `[[natural]]` entries of `commands.toml`.
 pub(super) fn natural_command(text: &str) -> Option<Task> {
     let lower = text.to_lowercase();
-    let words = ascii_words(&lower);
-    let w = |x: &str| has_word(&words, x);
-    if contains_any(
-        &lower,
-        &[
-            "进程",
-            "process",
-            "在跑什么",
-            "跑着什么",
-            "运行的程序",
-            "running program",
-        ],
-    ) {
-        return Some(cmd("ps", &["aux"]));
-    }
-    if contains_any(
-        &lower,
-        &["挂载", "文件系统", "mounted", "filesystem", "mount point"],
-    ) {
-        return Some(cmd("df", &["-h"]));
-    }
-    if contains_any(
-        &lower,
-        &[
-            "哪个目录",
-            "什么目录",
-            "哪个路径",
-            "什么路径",
-            "where am i",
-            "which directory",
-            "working directory",
-        ],
-    ) || w("pwd")
-    {
-        return Some(cmd("pwd", &[]));
-    }
-    if contains_any(
-        &lower,
-        &[
-            "列出",
-            "列一下",
-            "目录的文件",
-            "目录中",
-            "哪些文件",
-            "文件列表",
-            "目录下",
-            "目录里",
-            "有哪些文件",
-            "有什么文件",
-            "什么东西",
-            "list files",
-            "list the files",
-            "directory contents",
-            "directory listing",
-            "folder",
-            "list everything",
-        ],
-    ) || w("ls")
-        || (w("list") && (w("directory") || w("dir") || w("files")))
-    {
-        return Some(cmd("ls", &["-la"]));
-    }
-    if contains_any(
-        &lower,
-        &[
-            "当前目录",
-            "当前路径",
-            "所在目录",
-            "工作目录",
-            "哪个目录",
-            "什么路径",
-            "在哪个路径",
-            "working directory",
-            "current directory",
-            "which directory",
-            "where am i",
-            "current path",
-            "current folder",
-        ],
-    ) {
-        return Some(cmd("pwd", &[]));
-    }
-    if contains_any(
-        &lower,
-        &[
-            "我是谁",
-            "当前用户",
-            "哪个用户",
-            "登录用户",
-            "用户名是",
-            "以什么用户",
-            "who am i",
-            "current user",
-            "logged in as",
-            "running as",
-            "which user",
-            "what user",
-            "whoami",
-        ],
-    ) {
-        return Some(cmd("whoami", &[]));
-    }
-    None
+    let cue = lexicon()
+        .natural_commands
+        .iter()
+        .find(|c| c.words.occur_in(&lower))?;
+    let (command, args) = cue.argv.split_first()?;
+    Some(Task::Exec {
+        command: command.clone(),
+        args: args.to_vec(),
+    })
 }
 
 pub fn wants_download(text: &str) -> bool {

@@ -55,8 +55,6 @@ fn a_duration(before: &str) -> bool {
 
 /// "第二个", "第 3 条", "最后一个", "the second one", "the last file", "#2", "number 2".
 pub fn ordinal(text: &str) -> Option<Ordinal> {
-    static ZH: OnceLock<Regex> = OnceLock::new();
-    static EN: OnceLock<Regex> = OnceLock::new();
     static NUM: OnceLock<Regex> = OnceLock::new();
     let lower = text.to_lowercase();
     // "最后一条日志" is the log's last event, not the last entry of a list.
@@ -76,11 +74,27 @@ pub fn ordinal(text: &str) -> Option<Ordinal> {
     {
         return Some(Ordinal::Last);
     }
+    if let Some(o) = zh_ordinal(&lower) {
+        return Some(o);
+    }
+    if let Some(o) = en_ordinal(&lower) {
+        return o;
+    }
+    let num = re(&NUM, r"(?:#|\bnumber\s+|\bno\.\s*|编号\s*)([0-9]{1,2})\b");
+    num.captures(&lower)
+        .and_then(|c| c.get(1)?.as_str().parse().ok())
+        .filter(|n| *n > 0)
+        .map(Ordinal::Nth)
+}
+
+/// "第二个", "第 3 条" (not "第 3 行", a line number).
+fn zh_ordinal(lower: &str) -> Option<Ordinal> {
+    static ZH: OnceLock<Regex> = OnceLock::new();
     let zh = re(
         &ZH,
         r"第\s*([0-9]{1,2}|[一二三四五六七八九十两]{1,3})\s*(个|条|项|份|位|篇|张|名|只)?",
     );
-    if let Some(c) = zh.captures(&lower) {
+    if let Some(c) = zh.captures(lower) {
         // "第 3 行" is a line number, not a list entry.
         let after = lower[c.get(0).map_or(0, |m| m.end())..].chars().next();
         let unit = c.get(2).is_some();
@@ -95,14 +109,21 @@ pub fn ordinal(text: &str) -> Option<Ordinal> {
             }
         }
     }
+    None
+}
+
+/// "the second one", "last file", "3rd": `Some(answer)` once the English form decided
+/// (`Some(None)`: "a second" is a duration, a bare "top" the command), `None` when absent.
+fn en_ordinal(lower: &str) -> Option<Option<Ordinal>> {
+    static EN: OnceLock<Regex> = OnceLock::new();
     let en = re(
         &EN,
         r"\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|top|1st|2nd|3rd|[4-9]th|10th)\b(?:\s+(?:one|file|result|hit|item|match|entry|upload|log|process|link|path)s?\b|\s*$|\s+(?:to|please|on|in|from)\b|\s*[?.!])",
     );
-    if let Some(c) = en.captures(&lower) {
+    if let Some(c) = en.captures(lower) {
         let w = c.get(1).map_or("", |m| m.as_str());
         if w == "second" && a_duration(&lower[..c.get(1).map_or(0, |m| m.start())]) {
-            return None;
+            return Some(None);
         }
         // "top" is an entry only as "the top one/result/hit" (else it is the command).
         let whole = c.get(0).map_or("", |m| m.as_str());
@@ -111,10 +132,10 @@ pub fn ordinal(text: &str) -> Option<Ordinal> {
                 .iter()
                 .any(|n| whole.contains(n))
         {
-            return None;
+            return Some(None);
         }
         let n = match w {
-            "last" => return Some(Ordinal::Last),
+            "last" => return Some(Some(Ordinal::Last)),
             "first" | "top" | "1st" => 1,
             "second" | "2nd" => 2,
             "third" | "3rd" => 3,
@@ -125,15 +146,14 @@ pub fn ordinal(text: &str) -> Option<Ordinal> {
             "eighth" => 8,
             "ninth" => 9,
             "tenth" | "10th" => 10,
-            other => other.trim_end_matches("th").parse().ok()?,
+            other => match other.trim_end_matches("th").parse() {
+                Ok(n) => n,
+                Err(_) => return Some(None),
+            },
         };
-        return Some(Ordinal::Nth(n));
+        return Some(Some(Ordinal::Nth(n)));
     }
-    let num = re(&NUM, r"(?:#|\bnumber\s+|\bno\.\s*|编号\s*)([0-9]{1,2})\b");
-    num.captures(&lower)
-        .and_then(|c| c.get(1)?.as_str().parse().ok())
-        .filter(|n| *n > 0)
-        .map(Ordinal::Nth)
+    None
 }
 
 fn pick(list: &ListShown, o: Ordinal) -> Option<&ListItem> {

@@ -227,6 +227,7 @@ struct PhrasesFile {
 #[derive(Debug, Deserialize)]
 struct CommandsFile {
     command: Vec<CommandCue>,
+    natural: Vec<CommandCue>,
 }
 
 /// The whole lexicon.
@@ -240,6 +241,8 @@ pub struct Lexicon {
     pub phrases: Vec<Phrase>,
     pub grammar: Grammar,
     pub commands: Vec<CommandCue>,
+    /// Wordings of the basic commands themselves, read after everything more specific.
+    pub natural_commands: Vec<CommandCue>,
 }
 
 const MEASURES: &str = include_str!("../../assets/planner/lexicon/measures.toml");
@@ -279,6 +282,7 @@ impl Lexicon {
         Ok(Lexicon {
             phrases: ph.phrase,
             commands: c.command,
+            natural_commands: c.natural,
             measures: m.measure,
             fields: f.field,
             filters: fl.filter,
@@ -337,10 +341,12 @@ mod tests {
         assert!(l.fields.iter().all(|m| m.words.all().next().is_some()));
         assert!(l.filters.iter().all(|m| m.words.all().next().is_some()));
         assert!(l.sources.iter().all(|m| m.words.all().next().is_some()));
-        assert!(l
-            .commands
-            .iter()
-            .all(|c| c.words.all().next().is_some() && !c.argv.is_empty()));
+        assert!(l.commands.iter().chain(&l.natural_commands).all(|c| c
+            .words
+            .all()
+            .next()
+            .is_some()
+            && !c.argv.is_empty()));
         assert!(l.measures.iter().any(|m| m.measure == Measure::P95));
         assert!(l.is_numeric("duration"));
         assert!(!l.is_numeric("client"));

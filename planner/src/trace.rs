@@ -12,7 +12,8 @@ fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
 }
 
 /// What kind of failure an error is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     ConnectionRefused,
     Timeout,
@@ -222,31 +223,8 @@ fn kind_of(text: &str) -> ErrorKind {
 
 /// A pasted error or stack trace in the message, with the user's question if any.
 pub fn pasted_error(text: &str) -> Option<ErrorReport> {
-    static CLASS_MSG: OnceLock<Regex> = OnceLock::new();
-    static LOC: OnceLock<Regex> = OnceLock::new();
-    static HOSTPORT: OnceLock<Regex> = OnceLock::new();
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let marked: Vec<usize> = (0..lines.len()).filter(|i| trace_line(lines[*i])).collect();
-    let lower = text.to_lowercase();
-    let multi = lines.len() >= 2;
-    // Lines that are part of the error: trace lines, error phrases, log lines at ERROR level.
-    let err_line = |i: usize| {
-        marked.contains(&i) || error_phrase(&lines[i].to_lowercase()) || level_line(lines[i])
-    };
-    let err_lines: Vec<usize> = (0..lines.len()).filter(|i| err_line(*i)).collect();
-    let is_error = if multi {
-        !err_lines.is_empty()
-    } else {
-        // One line: an exception with a message, or a well-known error phrase with a colon
-        // ("psql: error: connection ... failed: Connection refused").
-        (!marked.is_empty() && text.contains(':'))
-            || (error_phrase(&lower) && text.matches(':').count() >= 2)
-    };
-    if !is_error {
-        return None;
-    }
-    let first_err = err_lines.first().copied().unwrap_or(0);
-    let last_err = err_lines.last().copied().unwrap_or(first_err);
+    let (first_err, last_err) = error_span(text, &lines)?;
     // The question: prose before the error, or a short line after it ("这是什么问题").
     let mut question_lines: Vec<&str> = lines[..first_err].to_vec();
     question_lines.extend(
@@ -256,12 +234,57 @@ pub fn pasted_error(text: &str) -> Option<ErrorReport> {
     );
     let question = question_lines.join(" ").trim().to_string();
     let body = &lines[first_err..=last_err.max(first_err)];
+    let (class, message) = root_cause(body, &lines);
+    let (host, port) = host_and_port(body);
+    let kind = kind_of(&format!("{} {}", class.as_deref().unwrap_or(""), message));
+    let kind = if kind == ErrorKind::Other {
+        kind_of(&body.join("\n"))
+    } else {
+        kind
+    };
+    Some(ErrorReport {
+        class,
+        message,
+        location: source_location(body),
+        host,
+        port,
+        kind,
+        question,
+    })
+}
 
+/// The first and last line (of the non-empty `lines`) that belong to the error, or `None`
+/// when the text is not an error at all.
+fn error_span(text: &str, lines: &[&str]) -> Option<(usize, usize)> {
+    let marked: Vec<usize> = (0..lines.len()).filter(|i| trace_line(lines[*i])).collect();
+    // Lines that are part of the error: trace lines, error phrases, log lines at ERROR level.
+    let err_line = |i: usize| {
+        marked.contains(&i) || error_phrase(&lines[i].to_lowercase()) || level_line(lines[i])
+    };
+    let err_lines: Vec<usize> = (0..lines.len()).filter(|i| err_line(*i)).collect();
+    let is_error = if lines.len() >= 2 {
+        !err_lines.is_empty()
+    } else {
+        // One line: an exception with a message, or a well-known error phrase with a colon
+        // ("psql: error: connection ... failed: Connection refused").
+        (!marked.is_empty() && text.contains(':'))
+            || (error_phrase(&text.to_lowercase()) && text.matches(':').count() >= 2)
+    };
+    if !is_error {
+        return None;
+    }
+    let first_err = err_lines.first().copied().unwrap_or(0);
+    Some((first_err, err_lines.last().copied().unwrap_or(first_err)))
+}
+
+/// The root cause's class and message: the last `Caused by:` line, else the first exception
+/// line, else the first ERROR-level line or error phrase.
+fn root_cause(body: &[&str], lines: &[&str]) -> (Option<String>, String) {
+    static CLASS_MSG: OnceLock<Regex> = OnceLock::new();
     let class_msg = re(
         &CLASS_MSG,
         r"((?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Exception|Error|Errno|Fault))(?:\s*\[[^\]]*\])?\s*:\s*(.+)$",
     );
-    // The root cause: the last `Caused by:` line, else the first exception line.
     let mut class = None;
     let mut message = String::new();
     for l in body {
@@ -293,11 +316,17 @@ pub fn pasted_error(text: &str) -> Option<ErrorReport> {
             })
             .unwrap_or_default();
     }
+    (class, message)
+}
+
+/// `File.java:88` / `app.py:12`: the innermost frame (Python's is the last, Java's the
+/// first `at` line).
+fn source_location(body: &[&str]) -> Option<String> {
+    static LOC: OnceLock<Regex> = OnceLock::new();
     let loc = re(
         &LOC,
         r#"\(([\w$.-]+\.(?:java|kt|scala|groovy)):(\d+)\)|File "([^"]+)", line (\d+)|\(?((?:/|\./|[\w-]+/)[\w./-]+\.(?:js|ts|go|rs|py|rb|php)):(\d+)(?::\d+)?\)?"#,
     );
-    // Python's innermost frame is the last; Java's is the first `at` line.
     let python = body.iter().any(|l| l.contains("Traceback"));
     let mut locs = body.iter().filter_map(|l| {
         let c = loc.captures(l)?;
@@ -310,11 +339,17 @@ pub fn pasted_error(text: &str) -> Option<ErrorReport> {
         };
         Some(format!("{}:{n}", f.rsplit('/').next().unwrap_or(f)))
     });
-    let location = if python {
+    if python {
         locs.next_back()
     } else {
         locs.next()
-    };
+    }
+}
+
+/// The peer the error names: `host:port`, else a port alone ("port 5432", ":::8080").
+fn host_and_port(body: &[&str]) -> (Option<String>, Option<u16>) {
+    static HOSTPORT: OnceLock<Regex> = OnceLock::new();
+    static PORT: OnceLock<Regex> = OnceLock::new();
     let hp = re(
         &HOSTPORT,
         r"(?:^|[\s/@(\[])((?:\d{1,3}\.){3}\d{1,3}|[a-zA-Z][\w.-]*\.[a-zA-Z][\w-]*|localhost|[a-z][\w-]+)(?:/[\d.]+)?:(\d{2,5})\b",
@@ -332,8 +367,6 @@ pub fn pasted_error(text: &str) -> Option<ErrorReport> {
             (!src.iter().any(|s| host.ends_with(s))).then_some((Some(host), Some(port)))
         })
         .unwrap_or((None, None));
-    // "port 5432", ":::8080": a port without a host.
-    static PORT: OnceLock<Regex> = OnceLock::new();
     let port = port.or_else(|| {
         let r = re(
             &PORT,
@@ -342,21 +375,7 @@ pub fn pasted_error(text: &str) -> Option<ErrorReport> {
         body.iter()
             .find_map(|l| r.captures(l)?.get(1)?.as_str().parse().ok())
     });
-    let kind = kind_of(&format!("{} {}", class.as_deref().unwrap_or(""), message));
-    let kind = if kind == ErrorKind::Other {
-        kind_of(&body.join("\n"))
-    } else {
-        kind
-    };
-    Some(ErrorReport {
-        class,
-        message,
-        location,
-        host,
-        port,
-        kind,
-        question,
-    })
+    (host, port)
 }
 
 /// The usual service behind a well-known port, for `systemctl`/`journalctl` suggestions.

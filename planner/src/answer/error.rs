@@ -2,120 +2,54 @@
 //! check (allowed read-only commands filled with the trace's host, port and file), and the
 //! documents or uploads the search found for its key terms.
 
+use std::sync::OnceLock;
+
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::super::text::Lang;
 use super::super::trace::{service_for_port, ErrorKind, ErrorReport};
 
-struct Advice {
-    meaning: (&'static str, &'static str),
-    causes: &'static [(&'static str, &'static str)],
+/// Text in both languages.
+#[derive(Debug, Deserialize)]
+struct Bilingual {
+    zh: String,
+    en: String,
 }
 
-fn advice(kind: ErrorKind) -> Advice {
-    use ErrorKind::*;
-    match kind {
-        ConnectionRefused => Advice {
-            meaning: ("连接被拒绝：目标主机可达，但该端口上没有进程在监听，或被防火墙主动拒绝。", "Connection refused: the host answered, but nothing listens on that port (or a firewall rejects it)."),
-            causes: &[
-                ("目标服务没有启动、已崩溃或正在重启", "the target service is not running, crashed or is restarting"),
-                ("服务监听在别的地址或端口（如只监听 127.0.0.1）", "it listens on another address or port (e.g. only 127.0.0.1)"),
-                ("客户端配置里的主机名或端口写错了", "the host or port in the client's configuration is wrong"),
-                ("防火墙或安全组拒绝了该端口", "a firewall or security group rejects the port"),
-            ],
-        },
-        Timeout => Advice {
-            meaning: ("请求超时：在规定时间内没有收到对方的响应。", "Timed out: no answer arrived within the allowed time."),
-            causes: &[
-                ("对端服务过载或处理太慢（慢查询、锁等待、GC 停顿）", "the remote side is overloaded or slow (slow queries, lock waits, GC pauses)"),
-                ("网络丢包、路由不通或防火墙静默丢弃", "packet loss, no route, or a firewall silently dropping traffic"),
-                ("连接池耗尽，请求在排队", "an exhausted connection pool, requests queueing"),
-                ("超时阈值设置过小", "a timeout set too low"),
-            ],
-        },
-        UnknownHost => Advice {
-            meaning: ("域名解析失败：主机名无法解析成 IP 地址。", "Name resolution failed: the host name does not resolve to an address."),
-            causes: &[
-                ("主机名拼写错误或该记录不存在", "a typo in the host name, or the record does not exist"),
-                ("DNS 服务器不可用或 /etc/resolv.conf 配置有误", "the DNS server is unreachable or /etc/resolv.conf is wrong"),
-                ("/etc/hosts 里缺少内网主机的条目", "a missing /etc/hosts entry for an internal host"),
-            ],
-        },
-        OutOfMemory => Advice {
-            meaning: ("内存不足：进程无法再分配内存（JVM 堆或系统内存已满）。", "Out of memory: the process could not allocate more (JVM heap or system memory is full)."),
-            causes: &[
-                ("堆或容器内存上限设置过小", "the heap or container memory limit is too small"),
-                ("内存泄漏或一次加载了过多数据", "a memory leak, or too much data loaded at once"),
-                ("同机的其他进程占用了大量内存", "other processes on the host use most of the memory"),
-            ],
-        },
-        DiskFull => Advice {
-            meaning: ("磁盘空间不足：写入时设备上已没有可用空间（或 inode 用尽）。", "No space left: the device is full (or out of inodes) when writing."),
-            causes: &[
-                ("日志或临时文件把分区写满", "logs or temporary files filled the partition"),
-                ("inode 用尽（大量小文件）", "inodes exhausted (many small files)"),
-                ("已删除但仍被进程打开的大文件没有释放空间", "large deleted files still held open by a process"),
-            ],
-        },
-        TooManyOpenFiles => Advice {
-            meaning: ("打开的文件数超限：进程的文件描述符达到上限（ulimit -n）。", "Too many open files: the process hit its file-descriptor limit (ulimit -n)."),
-            causes: &[
-                ("连接或文件句柄泄漏，没有关闭", "leaked connections or file handles that are never closed"),
-                ("并发量大而 nofile 上限过小", "high concurrency with a low nofile limit"),
-            ],
-        },
-        PermissionDenied => Advice {
-            meaning: ("权限被拒绝：运行进程的用户没有访问该文件、目录或端口的权限。", "Permission denied: the process's user may not access that file, directory or port."),
-            causes: &[
-                ("文件属主或权限位不对", "wrong file owner or mode bits"),
-                ("服务以非特权用户运行却要绑定 1024 以下端口", "an unprivileged service binding a port below 1024"),
-                ("SELinux/AppArmor 策略拦截", "an SELinux/AppArmor policy blocks it"),
-            ],
-        },
-        FileNotFound => Advice {
-            meaning: ("文件或目录不存在：程序按给定路径找不到它。", "No such file or directory: nothing exists at the path the program used."),
-            causes: &[
-                ("路径写错，或相对路径相对于了另一个工作目录", "a wrong path, or a relative path resolved from another working directory"),
-                ("文件还没生成、已被清理或挂载点没挂上", "the file was not created yet, was cleaned up, or a mount is missing"),
-            ],
-        },
-        AddressInUse => Advice {
-            meaning: ("地址已被占用：要监听的端口已经有别的进程在用。", "Address already in use: another process already listens on that port."),
-            causes: &[
-                ("旧进程还没退出，或同一服务启动了两次", "an old instance is still running, or the service started twice"),
-                ("另一个服务配置了同一个端口", "another service is configured with the same port"),
-            ],
-        },
-        Tls => Advice {
-            meaning: ("TLS/SSL 握手或证书校验失败。", "The TLS/SSL handshake or certificate check failed."),
-            causes: &[
-                ("证书过期、域名不匹配或缺少中间证书", "an expired certificate, a name mismatch, or a missing intermediate"),
-                ("客户端不信任签发的 CA", "the client does not trust the issuing CA"),
-                ("双方支持的协议版本或加密套件不一致", "no common protocol version or cipher"),
-            ],
-        },
-        AuthFailed => Advice {
-            meaning: ("认证失败：用户名、密码或凭据被服务端拒绝。", "Authentication failed: the server rejected the user, password or credential."),
-            causes: &[
-                ("密码或用户名配置错误，或密码已轮换", "a wrong or rotated password or user name"),
-                ("服务端的访问规则（如 pg_hba.conf）不允许该来源", "the server's access rules (e.g. pg_hba.conf) do not allow this client"),
-            ],
-        },
-        NullValue => Advice {
-            meaning: ("空值引用：代码使用了一个为 null/None/undefined 的对象。", "A null reference: the code used an object that is null/None/undefined."),
-            causes: &[
-                ("上游返回了空结果或缺少字段", "an upstream call returned nothing or a field is missing"),
-                ("配置项缺失导致对象没有初始化", "a missing setting left an object uninitialised"),
-            ],
-        },
-        Other => Advice {
-            meaning: ("程序在运行中抛出了错误。", "The program raised an error while running."),
-            causes: &[
-                ("错误消息中提到的资源或配置有问题", "a problem with the resource or setting the message names"),
-                ("依赖的服务异常", "a dependency misbehaving"),
-            ],
-        },
+impl Bilingual {
+    fn pick(&self, lang: Lang) -> &str {
+        lang.pick(&self.zh, &self.en)
     }
+}
+
+/// What an error of one kind means and what usually causes it (`error_advice.toml`).
+#[derive(Debug, Deserialize)]
+struct Advice {
+    kind: ErrorKind,
+    meaning: Bilingual,
+    causes: Vec<Bilingual>,
+}
+
+#[derive(Debug, Deserialize)]
+struct AdviceFile {
+    advice: Vec<Advice>,
+}
+
+const ADVICE: &str = include_str!("../../../assets/planner/error_advice.toml");
+
+fn advice(kind: ErrorKind) -> &'static Advice {
+    static ALL: OnceLock<Vec<Advice>> = OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        // The file is embedded at build time; a test parses it, so this cannot fail at run time.
+        toml::from_str::<AdviceFile>(ADVICE)
+            .expect("error_advice.toml parses (checked by a test)")
+            .advice
+    });
+    all.iter()
+        .find(|a| a.kind == kind)
+        .or_else(|| all.iter().find(|a| a.kind == ErrorKind::Other))
+        .expect("error_advice.toml has an `other` entry (checked by a test)")
 }
 
 /// Read-only commands (all allowed by the executor) worth running for this error.
@@ -192,8 +126,8 @@ pub fn render(r: &ErrorReport, search: Option<&Value>, lang: Lang) -> String {
     let quoted: String = quoted.chars().take(200).collect();
     let mut out = String::new();
     out.push_str(&match lang {
-        Lang::Zh => format!("**报错含义**：`{quoted}`\n{}", a.meaning.0),
-        Lang::En => format!("**What it means**: `{quoted}`\n{}", a.meaning.1),
+        Lang::Zh => format!("**报错含义**：`{quoted}`\n{}", a.meaning.zh),
+        Lang::En => format!("**What it means**: `{quoted}`\n{}", a.meaning.en),
     });
     let mut place = Vec::new();
     if let (Some(h), Some(p)) = (&r.host, r.port) {
@@ -215,8 +149,8 @@ pub fn render(r: &ErrorReport, search: Option<&Value>, lang: Lang) -> String {
         });
     }
     out.push_str(lang.pick("\n\n**可能原因**：", "\n\n**Likely causes**:"));
-    for (i, (zh, en)) in a.causes.iter().enumerate() {
-        out.push_str(&format!("\n{}. {}", i + 1, lang.pick(zh, en)));
+    for (i, cause) in a.causes.iter().enumerate() {
+        out.push_str(&format!("\n{}. {}", i + 1, cause.pick(lang)));
     }
     let cmds = checks(r);
     if !cmds.is_empty() {
@@ -265,6 +199,39 @@ mod tests {
     use super::super::super::trace::pasted_error;
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn every_error_kind_has_its_own_advice_in_both_languages() {
+        use ErrorKind::*;
+        let file: AdviceFile = toml::from_str(ADVICE).expect("error_advice.toml parses");
+        for kind in [
+            ConnectionRefused,
+            Timeout,
+            UnknownHost,
+            OutOfMemory,
+            DiskFull,
+            TooManyOpenFiles,
+            PermissionDenied,
+            FileNotFound,
+            AddressInUse,
+            Tls,
+            AuthFailed,
+            NullValue,
+            Other,
+        ] {
+            let a = file.advice.iter().find(|a| a.kind == kind);
+            let a = a.unwrap_or_else(|| panic!("no advice for {kind:?}"));
+            assert!(
+                !a.meaning.zh.is_empty() && !a.meaning.en.is_empty(),
+                "{kind:?}"
+            );
+            assert!(!a.causes.is_empty(), "{kind:?}");
+            assert!(a
+                .causes
+                .iter()
+                .all(|c| !c.zh.is_empty() && !c.en.is_empty()));
+        }
+    }
 
     #[test]
     fn one_answer_with_meaning_causes_checks_and_hits() {

@@ -182,46 +182,9 @@ pub fn render_report(data: &Value, question: &str, lang: Lang) -> String {
         });
     }
     out.push_str(lang.pick("。", "."));
-    let partial = !r.complete;
     let asked = asked_level(question);
     if let Some(level) = asked {
-        let name = level.name();
-        let n: u64 = if level == Level::Error {
-            // "errors" means the error family: ERROR plus anything more severe.
-            ERROR_LEVELS.iter().map(|l| r.count(*l)).sum()
-        } else {
-            r.count(level)
-        };
-        let exact_error = r.count(Level::Error);
-        let family_note = if level == Level::Error && n != exact_error {
-            match lang {
-                Lang::Zh => format!("（其中 ERROR {exact_error}，其余为 FATAL/CRITICAL）"),
-                Lang::En => format!(" (ERROR {exact_error}, the rest FATAL/CRITICAL)"),
-            }
-        } else {
-            String::new()
-        };
-        out.push_str(&match (lang, partial) {
-            (Lang::Zh, false) => format!("\n\n{name} 级别的日志共 **{n}** 行{family_note}。"),
-            (Lang::Zh, true) => format!("\n\n在已分析的这部分中，{name} 级别的日志有 **{n}** 行{family_note}（不是全文总数）。"),
-            (Lang::En, false) => format!("\n\n**{n}** lines at level {name}{family_note}."),
-            (Lang::En, true) => format!("\n\n**{n}** lines at level {name}{family_note} in the analysed part (not a total for the file)."),
-        });
-        if let Some(e) = r.level(level) {
-            if let (Some(x), Some(y)) = (ts_of(&e.first_ts), ts_of(&e.last_ts)) {
-                let line = e.first_line;
-                out.push_str(&match (lang, wants_start(question)) {
-                    (Lang::Zh, true) => {
-                        format!("\n第一条 {name} 出现在 **{x}**（第 {line} 行），最后一条在 {y}。")
-                    }
-                    (Lang::Zh, false) => format!("\n第一条在 {x}，最后一条在 {y}。"),
-                    (Lang::En, true) => format!(
-                        "\nThe first {name} line is at **{x}** (line {line}); the last at {y}."
-                    ),
-                    (Lang::En, false) => format!("\nFirst at {x}, last at {y}."),
-                });
-            }
-        }
+        out.push_str(&level_count(r, level, question, lang));
     }
     let levels = levels_line(r, lang);
     if !levels.is_empty() {
@@ -230,6 +193,60 @@ pub fn render_report(data: &Value, question: &str, lang: Lang) -> String {
             Lang::En => format!("\n\nLines by level: {levels}."),
         });
     }
+    out.push_str(&top_messages(r, asked, lang));
+    if let Some(p) = peak(r, lang) {
+        out.push_str(&format!("\n\n{p}{}", lang.pick("。", ".")));
+    }
+    out
+}
+
+/// "N lines at level X" (the error family for "errors"), and when the first and last were.
+fn level_count(r: &LogReport, level: Level, question: &str, lang: Lang) -> String {
+    let partial = !r.complete;
+    let mut out = String::new();
+    let name = level.name();
+    let n: u64 = if level == Level::Error {
+        // "errors" means the error family: ERROR plus anything more severe.
+        ERROR_LEVELS.iter().map(|l| r.count(*l)).sum()
+    } else {
+        r.count(level)
+    };
+    let exact_error = r.count(Level::Error);
+    let family_note = if level == Level::Error && n != exact_error {
+        match lang {
+            Lang::Zh => format!("（其中 ERROR {exact_error}，其余为 FATAL/CRITICAL）"),
+            Lang::En => format!(" (ERROR {exact_error}, the rest FATAL/CRITICAL)"),
+        }
+    } else {
+        String::new()
+    };
+    out.push_str(&match (lang, partial) {
+        (Lang::Zh, false) => format!("\n\n{name} 级别的日志共 **{n}** 行{family_note}。"),
+        (Lang::Zh, true) => format!("\n\n在已分析的这部分中，{name} 级别的日志有 **{n}** 行{family_note}（不是全文总数）。"),
+        (Lang::En, false) => format!("\n\n**{n}** lines at level {name}{family_note}."),
+        (Lang::En, true) => format!("\n\n**{n}** lines at level {name}{family_note} in the analysed part (not a total for the file)."),
+    });
+    if let Some(e) = r.level(level) {
+        if let (Some(x), Some(y)) = (ts_of(&e.first_ts), ts_of(&e.last_ts)) {
+            let line = e.first_line;
+            out.push_str(&match (lang, wants_start(question)) {
+                (Lang::Zh, true) => {
+                    format!("\n第一条 {name} 出现在 **{x}**（第 {line} 行），最后一条在 {y}。")
+                }
+                (Lang::Zh, false) => format!("\n第一条在 {x}，最后一条在 {y}。"),
+                (Lang::En, true) => {
+                    format!("\nThe first {name} line is at **{x}** (line {line}); the last at {y}.")
+                }
+                (Lang::En, false) => format!("\nFirst at {x}, last at {y}."),
+            });
+        }
+    }
+    out
+}
+
+/// The most frequent messages at the asked level (the error family by default).
+fn top_messages(r: &LogReport, asked: Option<Level>, lang: Lang) -> String {
+    let mut out = String::new();
     let want: Vec<Level> = match asked {
         Some(l @ (Level::Warn | Level::Info | Level::Debug)) => vec![l],
         _ => ERROR_LEVELS.to_vec(),
@@ -262,9 +279,6 @@ pub fn render_report(data: &Value, question: &str, lang: Lang) -> String {
                 Lang::En => format!("\n\n(more than {d} distinct templates; later new ones were not tracked separately)"),
             });
         }
-    }
-    if let Some(p) = peak(r, lang) {
-        out.push_str(&format!("\n\n{p}{}", lang.pick("。", ".")));
     }
     out
 }

@@ -77,48 +77,53 @@ fn who(p: &Value, lang: Lang) -> String {
     }
 }
 
+/// The processes matching a name the question gave ("is nginx running").
+fn named(name: &str, list: &[Value], total: Option<u64>, lang: Lang) -> String {
+    if list.is_empty() {
+        return match (lang, total) {
+            (Lang::Zh, Some(t)) => format!(
+                "没有找到名称或命令行包含 “{name}” 的进程（当前共 {t} 个进程），{name} 看起来没有在运行。"
+            ),
+            (Lang::Zh, None) => format!("没有找到名称或命令行包含 “{name}” 的进程，{name} 看起来没有在运行。"),
+            (Lang::En, Some(t)) => format!(
+                "No process has \"{name}\" in its name or command line ({t} processes running): {name} does not look like it is running."
+            ),
+            (Lang::En, None) => format!(
+                "No process has \"{name}\" in its name or command line: {name} does not look like it is running."
+            ),
+        };
+    }
+    let n = list.len();
+    let cpu: f64 = list.iter().map(|p| f(&p["cpu_percent"])).sum();
+    let rss: u64 = list.iter().filter_map(|p| p["rss_bytes"].as_u64()).sum();
+    let pids: Vec<String> = list
+        .iter()
+        .take(8)
+        .filter_map(|p| p["pid"].as_u64().map(|x| x.to_string()))
+        .collect();
+    let more = if n > pids.len() { "…" } else { "" };
+    let head = match lang {
+        Lang::Zh => format!(
+            "{name} 正在运行：{n} 个匹配的进程（pid {}{more}），合计 CPU {cpu:.1}%、RSS {}。",
+            pids.join(", "),
+            human_size(rss)
+        ),
+        Lang::En => format!(
+            "{name} is running: {n} matching process(es) (pid {}{more}), {cpu:.1}% CPU and {} RSS in total.",
+            pids.join(", "),
+            human_size(rss)
+        ),
+    };
+    head + &table(list)
+}
+
 /// The answer for a processes step; `args` are the call's arguments (sort, name).
 pub fn render(data: &Value, args: &Value, lang: Lang) -> String {
     let list = data["processes"].as_array().cloned().unwrap_or_default();
     let total = data["total_processes"].as_u64();
     let by_memory = data["sort"].as_str().or(args["sort"].as_str()) == Some("memory");
     if let Some(name) = args["name"].as_str().filter(|n| !n.is_empty()) {
-        if list.is_empty() {
-            return match (lang, total) {
-                (Lang::Zh, Some(t)) => format!(
-                    "没有找到名称或命令行包含 “{name}” 的进程（当前共 {t} 个进程），{name} 看起来没有在运行。"
-                ),
-                (Lang::Zh, None) => format!("没有找到名称或命令行包含 “{name}” 的进程，{name} 看起来没有在运行。"),
-                (Lang::En, Some(t)) => format!(
-                    "No process has \"{name}\" in its name or command line ({t} processes running): {name} does not look like it is running."
-                ),
-                (Lang::En, None) => format!(
-                    "No process has \"{name}\" in its name or command line: {name} does not look like it is running."
-                ),
-            };
-        }
-        let n = list.len();
-        let cpu: f64 = list.iter().map(|p| f(&p["cpu_percent"])).sum();
-        let rss: u64 = list.iter().filter_map(|p| p["rss_bytes"].as_u64()).sum();
-        let pids: Vec<String> = list
-            .iter()
-            .take(8)
-            .filter_map(|p| p["pid"].as_u64().map(|x| x.to_string()))
-            .collect();
-        let more = if n > pids.len() { "…" } else { "" };
-        let head = match lang {
-            Lang::Zh => format!(
-                "{name} 正在运行：{n} 个匹配的进程（pid {}{more}），合计 CPU {cpu:.1}%、RSS {}。",
-                pids.join(", "),
-                human_size(rss)
-            ),
-            Lang::En => format!(
-                "{name} is running: {n} matching process(es) (pid {}{more}), {cpu:.1}% CPU and {} RSS in total.",
-                pids.join(", "),
-                human_size(rss)
-            ),
-        };
-        return head + &table(&list);
+        return named(name, &list, total, lang);
     }
     let Some(top) = list.first() else {
         return lang
