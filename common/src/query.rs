@@ -230,9 +230,11 @@ impl Filter {
 }
 
 /// A point in a log's time: `HH:MM[:SS]` (on the log's last day that has that time, or
-/// the day before the log's end when it is later than the end's time of day) or a full
-/// `YYYY-MM-DD HH:MM[:SS]`. Times are compared as the log writes them (the zone is not
-/// applied), like the analyser.
+/// the day before the log's end when it is later than the end's time of day), a full
+/// `YYYY-MM-DD HH:MM[:SS]`, or a date with less written: `--MM-DD` (the log's last year
+/// that has it) or `---DD` (its last month that has that day), each with an optional
+/// ` HH:MM[:SS]`; a date alone spans its whole day. Times are compared as the log writes
+/// them (the zone is not applied), like the analyser.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(transparent)]
 pub struct TimePoint(pub String);

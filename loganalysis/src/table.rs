@@ -11,6 +11,7 @@ mod describe;
 mod error;
 mod event;
 mod finish;
+mod inline_pairs;
 mod memtable;
 mod pattern;
 mod pipeline;

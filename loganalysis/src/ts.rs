@@ -336,11 +336,69 @@ fn month_day(b: &[u8], i: usize, weekday: bool) -> Option<(Ts, usize)> {
     ))
 }
 
+/// `21 Aug 2027 17:00:00[.f]` (Redis) or `21-Aug-2027 17:00:00[.f]` (Tomcat's
+/// `catalina.out`): day, month name and year with one separator, then the time.
+fn day_month_year(b: &[u8], i: usize) -> Option<(Ts, usize)> {
+    let (d, j) = match (digit(b, i), digit(b, i + 1)) {
+        (Some(a), Some(c)) => (a * 10 + c, i + 2),
+        (Some(a), None) => (a, i + 1),
+        _ => return None,
+    };
+    let sep = *b.get(j)?;
+    if !(sep == b' ' || sep == b'-') || b.get(j + 4) != Some(&sep) {
+        return None;
+    }
+    let mo = month_at(b, j + 1)?;
+    let y = num(b, j + 5, 4)?;
+    if b.get(j + 9) != Some(&b' ') {
+        return None;
+    }
+    let (h, mi, s) = hms(b, j + 10)?;
+    let (micros, fd, end) = fraction(b, j + 18);
+    let f = Fields {
+        y: i64::from(y),
+        mo,
+        d,
+        h,
+        mi,
+        s,
+        micros,
+        frac_digits: fd,
+    };
+    Some((build(f, Zone::None, false)?, end))
+}
+
+/// klog's `0821 17:00:00.123456` (month and day as digits, no year) at `i`: ordered within
+/// the year like syslog's form. Only for a format that declares it: four digits and a time
+/// are too common to guess from.
+pub(crate) fn klog(b: &[u8], i: usize) -> Option<(Ts, usize)> {
+    let mo = num(b, i, 2)?;
+    let d = num(b, i + 2, 2)?;
+    if b.get(i + 4) != Some(&b' ') {
+        return None;
+    }
+    let (h, mi, s) = hms(b, i + 5)?;
+    let (micros, fd, end) = fraction(b, i + 13);
+    let f = Fields {
+        y: 0,
+        mo,
+        d,
+        h,
+        mi,
+        s,
+        micros,
+        frac_digits: fd,
+    };
+    Some((build(f, Zone::None, true)?, end))
+}
+
 /// A timestamp starting exactly at `i`.
 pub(crate) fn parse_at(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     let c = *b.get(i)?;
     if c.is_ascii_digit() {
-        iso(b, i).or_else(|| access(b, i))
+        iso(b, i)
+            .or_else(|| access(b, i))
+            .or_else(|| day_month_year(b, i))
     } else if c.is_ascii_alphabetic() {
         let three = b.get(i..i + 3)?;
         if b.get(i + 3) == Some(&b' ') && WEEKDAYS.iter().any(|w| w.eq_ignore_ascii_case(three)) {
@@ -563,7 +621,17 @@ mod tests {
 
     #[test]
     fn recognised_forms_and_prefix_end() {
-        let cases: [(&str, &str, Option<usize>); 12] = [
+        let cases: [(&str, &str, Option<usize>); 14] = [
+            (
+                "21 Aug 2027 17:00:00.123 * Ready",
+                "2027-08-21T17:00:00.123",
+                Some(24),
+            ),
+            (
+                "21-Aug-2027 17:00:00.123 SEVERE [main]",
+                "2027-08-21T17:00:00.123",
+                Some(24),
+            ),
             ("2024-05-01T10:00:00Z x", "2024-05-01T10:00:00Z", Some(20)),
             (
                 "2024-05-01 10:00:00,123 - app",
@@ -620,6 +688,17 @@ mod tests {
             show("time=2024-05-01T10:00:00Z level=error msg=x"),
             Some(("2024-05-01T10:00:00Z".into(), Some(25)))
         );
+    }
+
+    #[test]
+    fn klog_times_are_read_only_when_asked_for() {
+        let (t, end) = klog(b"0821 17:00:00.123456 1", 0).expect("klog time");
+        assert_eq!(
+            (format(&t, Precision::Full), end, t.no_year),
+            ("Aug 21 17:00:00.123456".to_string(), 20, true)
+        );
+        assert!(find(b"0821 17:00:00.123456 1 x.go:1] m").is_none());
+        assert!(klog(b"1321 17:00:00", 0).is_none());
     }
 
     #[test]

@@ -49,6 +49,8 @@ pub enum TimeFormat {
     Auto,
     /// Only the BSD syslog form `May  1 10:00:00`.
     Syslog,
+    /// klog's `0821 17:00:00.123456` (no year).
+    Klog,
     Epoch,
     EpochMs,
     EpochUs,
@@ -174,6 +176,8 @@ pub enum Origin {
     Derived(Vec<(usize, usize)>),
     /// A JSON key (dotted path) or logfmt / tail key.
     Key(String),
+    /// A `key=value` pair written inside field `message`'s free text.
+    InMessage { message: usize, key: String },
     /// The analyser rule's time, level or message.
     Analyser(AnalyserPart),
     /// Field `i` (the message) with its variable parts masked (`<num>`, `<ip>`, `<uuid>`,

@@ -62,6 +62,19 @@ impl Schema {
     /// Adds a key found in an event (JSON, logfmt, tail), its role and unit inferred from
     /// the name.
     pub fn add_key(&mut self, key: &str, example: &str) {
+        self.add_field_of(key, example, Origin::Key(key.to_string()));
+    }
+
+    /// Adds a `key=value` pair found inside the free text of field `message`.
+    pub fn add_message_key(&mut self, message: usize, key: &str, example: &str) {
+        let origin = Origin::InMessage {
+            message,
+            key: key.to_string(),
+        };
+        self.add_field_of(key, example, origin);
+    }
+
+    fn add_field_of(&mut self, key: &str, example: &str, origin: Origin) {
         if let Some(i) = self.index(key) {
             if self.examples[i].is_none() && !example.is_empty() {
                 self.examples[i] = Some(example.to_string());
@@ -97,7 +110,7 @@ impl Schema {
             roles,
             words: 0,
             awk: None,
-            origin: Origin::Key(key.to_string()),
+            origin,
         });
         self.examples
             .push((!example.is_empty()).then(|| example.to_string()));
@@ -190,6 +203,7 @@ pub fn parse_time(b: &[u8], fmt: TimeFormat) -> Option<Ts> {
                 .filter(|(t, _)| t.no_year)
                 .map(|(t, _)| t)
         }
+        TimeFormat::Klog => return ts::klog(b, 0).map(|(t, _)| t),
         TimeFormat::Auto => {
             if let Some((t, _)) = ts::parse_at(b, 0) {
                 return Some(t);
@@ -401,6 +415,19 @@ impl<'f> Extractor<'f> {
         }
     }
 
+    /// Where the free text of field `fid` (a message) lies in `text`.
+    fn message_span(&mut self, text: &[u8], fid: usize) -> Option<(usize, usize)> {
+        match self.schema.fields.get(fid)?.origin {
+            Origin::Capture(_) | Origin::Derived(_) => self.span(text, fid),
+            Origin::Analyser(AnalyserPart::Message) => {
+                let (_, lv, end) = self.analyser?;
+                let line = first_line(text);
+                Some((lv.map_or(end, |l| l.1).min(line.len()), line.len()))
+            }
+            _ => None,
+        }
+    }
+
     /// Runs derived rule `rule` once per event; the offset of its source in `text`.
     fn run_derived(&mut self, text: &[u8], rule: usize) -> Option<usize> {
         if let Some(state) = self.dstate[rule] {
@@ -440,6 +467,11 @@ impl<'f> Extractor<'f> {
                 Parser::Json => json_value(self.json.as_ref()?, k)?,
                 _ => self.kv_value(text, k)?,
             },
+            Origin::InMessage { message, key } => {
+                let (a, b) = self.message_span(text, *message)?;
+                let (vs, ve) = super::inline_pairs::find(&text[a..b], key)?;
+                Val::Bytes(&text[a + vs..a + ve])
+            }
             Origin::Template(_) => return None,
             Origin::Analyser(part) => {
                 let (_, lv, end) = self.analyser?;

@@ -90,6 +90,22 @@ const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../formats/syslog_iso.toml"),
     ),
     ("cri.toml", include_str!("../../formats/cri.toml")),
+    (
+        "nginx_error.toml",
+        include_str!("../../formats/nginx_error.toml"),
+    ),
+    (
+        "apache_error.toml",
+        include_str!("../../formats/apache_error.toml"),
+    ),
+    ("redis.toml", include_str!("../../formats/redis.toml")),
+    ("mongodb.toml", include_str!("../../formats/mongodb.toml")),
+    ("tomcat.toml", include_str!("../../formats/tomcat.toml")),
+    ("klog.toml", include_str!("../../formats/klog.toml")),
+    (
+        "python_logging.toml",
+        include_str!("../../formats/python_logging.toml"),
+    ),
     ("generic.toml", include_str!("../../formats/generic.toml")),
     ("dmesg.toml", include_str!("../../formats/dmesg.toml")),
     ("plain.toml", include_str!("../../formats/plain.toml")),
@@ -326,8 +342,62 @@ pub fn schema_for(fmt: &Format, head: &[u8]) -> Schema {
     for (k, v) in keys {
         schema.add_key(&k, &llmops_common::truncate_chars(&v, 80));
     }
+    add_message_keys(fmt, &lines, &mut schema);
     schema.add_template();
     schema
+}
+
+/// Keys written as `key=value` inside the message of a free-text format, seen in at least
+/// [`inline_pairs::MIN_EVENTS`] sampled events (or in every event of a smaller sample), as
+/// fields read out of the message.
+fn add_message_keys(fmt: &Format, lines: &[&[u8]], schema: &mut Schema) {
+    use super::inline_pairs;
+    let message = schema.fields.iter().position(|f| {
+        f.roles.iter().any(|r| r == "message")
+            && matches!(
+                f.origin,
+                Origin::Capture(_)
+                    | Origin::Derived(_)
+                    | Origin::Analyser(super::def::AnalyserPart::Message)
+            )
+    });
+    let Some(message) = message else {
+        return;
+    };
+    let mut seen: Vec<(String, usize, String)> = Vec::new();
+    let mut events = 0usize;
+    let base = schema.clone();
+    let mut ex = Extractor::new(fmt, &base);
+    each_event(fmt, lines, &mut |ev| {
+        ex.reset();
+        let Some(text) = ex.value(ev.text, message).map(|v| v.to_text()) else {
+            return;
+        };
+        events += 1;
+        let b = text.as_bytes();
+        let mut keys: Vec<(&str, &str)> = inline_pairs::pairs(b)
+            .into_iter()
+            .map(|(ks, ke, vs, ve)| (&text[ks..ke], &text[vs..ve]))
+            .collect();
+        keys.dedup_by(|a, b| a.0 == b.0);
+        for (k, v) in keys {
+            match seen.iter_mut().find(|(kk, _, _)| kk == k) {
+                Some(slot) => {
+                    slot.1 += 1;
+                    if slot.2.is_empty() {
+                        slot.2 = v.to_string();
+                    }
+                }
+                None => seen.push((k.to_string(), 1, v.to_string())),
+            }
+        }
+    });
+    let need = inline_pairs::MIN_EVENTS.min(events.max(1));
+    for (k, n, v) in seen {
+        if n >= need && schema.index(&k).is_none() {
+            schema.add_message_key(message, &k, &llmops_common::truncate_chars(&v, 80));
+        }
+    }
 }
 
 /// The fields of a log whose first bytes are `head`, as a question can name them: the

@@ -68,6 +68,28 @@ fn every_shipped_definition_passes_its_own_checks() {
     }
 }
 
+#[test]
+fn every_definition_file_is_shipped() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("formats");
+    let reg = Registry::builtin();
+    let names: Vec<&str> = reg.formats().iter().map(|f| f.name.as_str()).collect();
+    for entry in std::fs::read_dir(&dir).expect("formats dir") {
+        let path = entry.expect("dir entry").path();
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        if ["roles", "tags"].contains(&stem) {
+            continue;
+        }
+        assert!(
+            names.contains(&stem),
+            "{} is not in the registry",
+            path.display()
+        );
+    }
+}
+
 fn check_first_event(fmt: &Format, schema: &Schema, text: &[u8], t: &def::FormatTest) {
     let table = Table {
         name: "test",

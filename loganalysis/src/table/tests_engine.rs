@@ -551,3 +551,58 @@ fn a_go_duration_is_read_in_nanoseconds() {
         r.value
     );
 }
+
+/// `key=value` pairs written inside free-text messages are fields: a count by one of them
+/// and a numeric filter on another match a count done by hand over the planted lines, in
+/// a klog file (regex message) and in a "time level message" file (the analyser's).
+#[test]
+fn keys_inside_messages_are_fields_with_exact_counts() {
+    use std::collections::BTreeMap;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let stations = ["KF-PIER-3", "KF-DOCK-1", "KF-YARD-7"];
+    let (mut klog, mut plain) = (String::new(), String::new());
+    let mut by_station: BTreeMap<String, u64> = BTreeMap::new();
+    let mut retried = 0u64;
+    let mut seed = 7u64;
+    for i in 0..300u32 {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let st = stations[(seed >> 33) as usize % 3];
+        let attempt = (seed >> 40) % 6;
+        let lvl = if attempt >= 4 { 'E' } else { 'I' };
+        let (m, s) = (i / 60, i % 60);
+        klog.push_str(&format!(
+            "{lvl}0821 17:{m:02}:{s:02}.{i:06}    2231 poller.go:141] \"poll finished\" station=\"{st}\" attempt={attempt}\n"
+        ));
+        plain.push_str(&format!(
+            "2027-08-21 17:{m:02}:{s:02} INFO poll finished (station={st}, attempt={attempt})\n"
+        ));
+        *by_station.entry(st.to_string()).or_default() += 1;
+        retried += u64::from(attempt >= 3);
+    }
+    std::fs::write(dir.path().join("poller.log"), &klog).expect("write");
+    std::fs::write(dir.path().join("plain.log"), &plain).expect("write");
+    for name in ["poller.log", "plain.log"] {
+        let q = Query {
+            group_by: vec![Field::new("station")],
+            ..Query::default()
+        };
+        let r = run_in(dir.path(), &[name], &q, &QueryOptions::default()).expect("query");
+        let QueryValue::Groups { rows, .. } = &r.value else {
+            panic!("groups: {:?}", r.value)
+        };
+        let got: BTreeMap<String, u64> = rows.iter().map(|g| (g.key[0].clone(), g.count)).collect();
+        assert_eq!(got, by_station, "{name}");
+        let q = Query {
+            filters: vec![Filter::new(
+                Some(Field::new("attempt")),
+                FilterOp::Ge,
+                Scalar::Number(3.0),
+            )],
+            ..Query::default()
+        };
+        let r = run_in(dir.path(), &[name], &q, &QueryOptions::default()).expect("query");
+        assert_eq!(r.matched, retried, "{name}");
+    }
+}

@@ -1,6 +1,8 @@
 //! Time windows resolved against a log's clock: `HH:MM[:SS]` on the log's last day that has
-//! that time, full dates as written, `last N seconds` before the newest event. Bounds are
-//! whole seconds, both included; a bound written to the minute covers that whole minute.
+//! that time, full dates as written, a month and day (`--03-08`) in the log's last year that
+//! has it, a day of the month (`---08`) in its last month that has it, `last N seconds`
+//! before the newest event. Bounds are whole seconds, both included; a bound written to the
+//! minute covers that whole minute, a date alone the whole day.
 
 use llmops_common::query::{TimePoint, Window};
 
@@ -9,13 +11,41 @@ use crate::ts::{self, Ts};
 
 const DAY: i64 = 86_400;
 
+/// The date part of a time point, as much of it as was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Date {
+    Full(i64, u32, u32),
+    /// `--MM-DD`: the log's last year that has it.
+    MonthDay(u32, u32),
+    /// `---DD`: the log's last month that has it.
+    Day(u32),
+}
+
 /// A time point: its first second, how many seconds it spans (60 for `HH:MM`), and
 /// whether it carried a date.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Point {
-    date: Option<(i64, u32, u32)>,
+    date: Option<Date>,
     sod: i64,
     span: i64,
+}
+
+fn parse_date(d: &str) -> Option<Date> {
+    if let Some(day) = d.strip_prefix("---") {
+        return two(day).filter(|x| (1..=31).contains(x)).map(Date::Day);
+    }
+    if let Some(md) = d.strip_prefix("--") {
+        let (m, dd) = md.split_once('-')?;
+        let (m, dd) = (two(m)?, two(dd)?);
+        return ((1..=12).contains(&m) && (1..=31).contains(&dd)).then_some(Date::MonthDay(m, dd));
+    }
+    let v: Vec<&str> = d.split('-').collect();
+    let [y, m, dd] = v.as_slice() else {
+        return None;
+    };
+    let y: i64 = y.parse().ok()?;
+    let (m, dd) = (two(m)?, two(dd)?);
+    ((1..=12).contains(&m) && (1..=31).contains(&dd)).then_some(Date::Full(y, m, dd))
 }
 
 fn two(s: &str) -> Option<u32> {
@@ -40,25 +70,15 @@ fn parse_hms(s: &str) -> Option<(i64, i64)> {
 fn parse_point(p: &TimePoint) -> Result<Point, QueryError> {
     let bad = || QueryError::BadTimePoint { point: p.0.clone() };
     let s = p.0.trim();
+    let date_only = s.starts_with("--") || (s.len() == 10 && s.as_bytes().get(4) == Some(&b'-'));
     let (date, time) = match s.split_once([' ', 'T']) {
         Some((d, t)) => (Some(d), Some(t.trim())),
-        None if s.len() == 10 && s.as_bytes().get(4) == Some(&b'-') => (Some(s), None),
+        None if date_only => (Some(s), None),
         None => (None, Some(s)),
     };
     let date = match date {
         None => None,
-        Some(d) => {
-            let v: Vec<&str> = d.split('-').collect();
-            let [y, m, dd] = v.as_slice() else {
-                return Err(bad());
-            };
-            let y: i64 = y.parse().map_err(|_| bad())?;
-            let (m, dd) = (two(m).ok_or_else(bad)?, two(dd).ok_or_else(bad)?);
-            if !(1..=12).contains(&m) || !(1..=31).contains(&dd) {
-                return Err(bad());
-            }
-            Some((y, m, dd))
-        }
+        Some(d) => Some(parse_date(d).ok_or_else(bad)?),
     };
     let (sod, span) = match time {
         Some(t) => parse_hms(t).ok_or_else(bad)?,
@@ -70,10 +90,27 @@ fn parse_point(p: &TimePoint) -> Result<Point, QueryError> {
 /// The first second of `p` on the log's clock, given the log's newest event.
 fn resolve(p: &Point, end: &Ts) -> i64 {
     let end_sec = end.key.div_euclid(1_000_000);
+    let (ey, em, ed) = ts::civil_from_days(end_sec.div_euclid(DAY));
     match p.date {
-        Some((y, m, d)) => {
+        Some(Date::Full(y, m, d)) => {
             // A log without years (syslog) counts from year 0.
             let y = if end.no_year { 0 } else { y };
+            ts::days_from_civil(y, m, d) * DAY + p.sod
+        }
+        Some(Date::MonthDay(m, d)) => {
+            let y = if (m, d) > (em, ed) && !end.no_year {
+                ey - 1
+            } else {
+                ey
+            };
+            ts::days_from_civil(y, m, d) * DAY + p.sod
+        }
+        Some(Date::Day(d)) => {
+            let (y, m) = match (d > ed, em) {
+                (false, _) => (ey, em),
+                (true, 1) => (ey - 1, 12),
+                (true, m) => (ey, m - 1),
+            };
             ts::days_from_civil(y, m, d) * DAY + p.sod
         }
         None => {
@@ -191,8 +228,46 @@ mod tests {
     }
 
     #[test]
+    fn partial_dates_land_on_the_logs_last_year_or_month_that_has_them() {
+        let e = end("2027-03-09T04:00:00");
+        let day = |p: &str| {
+            let w = Window::Between {
+                from: tp(p),
+                to: tp(p),
+            };
+            let (a, b) = resolve_window(&w, &e).expect("window");
+            (show_second(a, false), show_second(b, false))
+        };
+        assert_eq!(
+            day("---08"),
+            ("2027-03-08T00:00:00".into(), "2027-03-08T23:59:59".into())
+        );
+        assert_eq!(day("---28").0, "2027-02-28T00:00:00");
+        assert_eq!(day("--03-08").0, "2027-03-08T00:00:00");
+        assert_eq!(day("--12-31").0, "2026-12-31T00:00:00");
+        let (a, b) = resolve_window(
+            &Window::Between {
+                from: tp("---08 23:00"),
+                to: tp("---09 01:00"),
+            },
+            &e,
+        )
+        .expect("window");
+        assert_eq!(show_second(a, false), "2027-03-08T23:00:00");
+        assert_eq!(show_second(b, false), "2027-03-09T01:00:59");
+    }
+
+    #[test]
     fn bad_points_are_errors() {
-        for p in ["25:00", "10", "2024-13-01 10:00", "noon", "10:00:00:00"] {
+        for p in [
+            "25:00",
+            "10",
+            "2024-13-01 10:00",
+            "noon",
+            "10:00:00:00",
+            "---32",
+            "--13-01",
+        ] {
             assert!(check_window(&Window::Around {
                 at: TimePoint(p.into()),
                 seconds: 1

@@ -81,6 +81,15 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
             perl_re(d.regex.as_str())
         ));
     }
+    for spec in &c.schema.fields {
+        if let Origin::InMessage { message, key } = &spec.origin {
+            let msg = format!("$f{{{}}}", perl_str(&c.schema.fields[*message].name));
+            code.push_str(&format!("{{ my $k = {}; ", perl_str(key)));
+            code.push_str(&format!("if (defined {msg} && {msg} =~ "));
+            code.push_str(r#"/(?:^|[ \t,(\[{;])\Q$k\E=("(?:[^"\\]|\\.)*"|[^ \t,)\]};]*)/) "#);
+            code.push_str(r#"{ my $v = $1; $v =~ s/^"(.*)"$/$1/; $f{$k} //= $v } } "#);
+        }
+    }
     if let Some(l) = c.schema.level {
         let spec = &c.schema.fields[l];
         if matches!(spec.origin, Origin::Analyser(_)) {

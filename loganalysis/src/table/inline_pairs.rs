@@ -1,0 +1,112 @@
+//! `key=value` pairs written inside a free-text message (`poll failed station="KF-3"
+//! attempt=4`): klog's structured form, logrus text, most hand-written app logs. Keys seen
+//! in the sample become fields of the file, read out of the message when a query asks.
+
+/// Longest key taken as one.
+const MAX_KEY: usize = 40;
+/// A key must occur in at least this many sampled events (or in every one of fewer) to
+/// become a field: one `a=b` in one message is text, not a column.
+pub const MIN_EVENTS: usize = 2;
+
+fn key_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
+}
+
+/// What may stand before a key: the start, a space or an opening bracket or comma.
+fn boundary(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b',' | b'(' | b'[' | b'{' | b';')
+}
+
+/// The end of a value starting at `i` (after `=`): a double-quoted string with `\`
+/// escapes (the quotes excluded from the value), else up to a space or closing bracket.
+fn value_at(msg: &[u8], i: usize) -> (usize, usize, usize) {
+    if msg.get(i) == Some(&b'"') {
+        let mut j = i + 1;
+        while j < msg.len() && msg[j] != b'"' {
+            j += if msg[j] == b'\\' { 2 } else { 1 };
+        }
+        let end = j.min(msg.len());
+        return (i + 1, end, (end + 1).min(msg.len()));
+    }
+    let mut j = i;
+    while j < msg.len() && !matches!(msg[j], b' ' | b'\t' | b',' | b')' | b']' | b'}' | b';') {
+        j += 1;
+    }
+    (i, j, j)
+}
+
+/// Every `key=value` pair in `msg`: (key start, key end, value start, value end).
+pub fn pairs(msg: &[u8]) -> Vec<(usize, usize, usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(p) = memchr::memchr(b'=', &msg[i..]) {
+        let eq = i + p;
+        let mut ks = eq;
+        while ks > 0 && key_byte(msg[ks - 1]) {
+            ks -= 1;
+        }
+        let key_ok = ks < eq
+            && eq - ks <= MAX_KEY
+            && msg[ks].is_ascii_alphabetic()
+            && (ks == 0 || boundary(msg[ks - 1]))
+            && msg.get(eq + 1) != Some(&b'=');
+        if key_ok {
+            let (vs, ve, next) = value_at(msg, eq + 1);
+            out.push((ks, eq, vs, ve));
+            i = next.max(eq + 1);
+        } else {
+            i = eq + 1;
+        }
+        if i >= msg.len() {
+            break;
+        }
+    }
+    out
+}
+
+/// The value of `key` in `msg`, as a span of `msg`.
+pub fn find(msg: &[u8], key: &str) -> Option<(usize, usize)> {
+    pairs(msg)
+        .into_iter()
+        .find(|&(ks, ke, _, _)| &msg[ks..ke] == key.as_bytes())
+        .map(|(_, _, vs, ve)| (vs, ve))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(msg: &str) -> Vec<(String, String)> {
+        let b = msg.as_bytes();
+        pairs(b)
+            .into_iter()
+            .map(|(a, k, v, e)| (msg[a..k].to_string(), msg[v..e].to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn quoted_bare_and_escaped_values() {
+        assert_eq!(
+            all(r#""poll failed" station="KF-PIER-3" attempt=4 err="a \"b\" c""#),
+            vec![
+                ("station".into(), "KF-PIER-3".into()),
+                ("attempt".into(), "4".into()),
+                ("err".into(), r#"a \"b\" c"#.into()),
+            ]
+        );
+        assert_eq!(
+            all("retry (user=bob, dur=1.5s) done"),
+            vec![("user".into(), "bob".into()), ("dur".into(), "1.5s".into())]
+        );
+    }
+
+    #[test]
+    fn not_pairs_query_strings_comparisons_and_numbers() {
+        assert!(all("GET /x?id=3&b=4 HTTP/1.1").is_empty());
+        assert!(all("if a==b then").is_empty());
+        assert!(all("x 3=4 y").is_empty());
+        assert_eq!(find(b"a=1 b=2", "b"), Some((6, 7)));
+        assert_eq!(find(b"a=1 b=2", "c"), None);
+        assert_eq!(all("trailing key="), vec![("key".into(), String::new())]);
+    }
+}
