@@ -191,71 +191,18 @@ pub fn facts_of(tool: &str, args: &Value, ok: bool, data: &Value) -> Option<Step
             },
             items: file_items(&data["results"], "filename", &["filepath"]),
         })),
-        ToolName::SysMonitor if args["metric"] == "processes" => {
-            let sort = if args["sort"] == "memory" || data["sort"] == "memory" {
-                ProcSort::Memory
-            } else {
-                ProcSort::Cpu
-            };
-            let items = data["processes"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|p| {
-                    Some(ListItem {
-                        name: s(&p["name"])?,
-                        path: None,
-                        pid: p["pid"].as_u64().and_then(|x| u32::try_from(x).ok()),
-                    })
-                })
-                .take(MAX_ITEMS)
-                .collect();
-            Some(StepFacts::List(ListShown {
-                kind: ListKind::Processes {
-                    sort,
-                    name: s(&args["name"]),
-                },
-                items,
-            }))
-        }
+        ToolName::SysMonitor if args["metric"] == "processes" => Some(processes_shown(args, data)),
         ToolName::SysMonitor => Some(StepFacts::Metric {
             metric: s(&args["metric"]).unwrap_or_else(|| "all".into()),
         }),
         ToolName::CommandExecutor if data["command"] == "ls" || args["command"] == "ls" => {
-            let dir = args["args"]
-                .as_array()
-                .and_then(|a| {
-                    a.iter()
-                        .filter_map(Value::as_str)
-                        .find(|x| !x.starts_with('-'))
-                        .map(str::to_string)
-                })
-                .or_else(|| s(&data["cwd"]))
-                .unwrap_or_else(|| ".".into());
-            let items = ls_items(data["stdout"].as_str().unwrap_or(""), &dir);
-            (!items.is_empty()).then_some(StepFacts::List(ListShown {
-                kind: ListKind::Files { dir },
-                items,
-            }))
+            listing_shown(args, data)
         }
         ToolName::FileRead if args["mode"] == "analyze" => Some(StepFacts::Analysed {
             path: s(&data["path"]).or_else(|| s(&args["file_path"]))?,
             total_lines: data["report"]["lines"].as_u64(),
         }),
-        ToolName::FileRead => {
-            let path = s(&data["path"]).or_else(|| s(&args["file_path"]))?;
-            let shown = data["lines"]
-                .as_array()
-                .map(|a| a.len() as u64)
-                .unwrap_or(0);
-            Some(StepFacts::Read(ReadState {
-                path,
-                offset: data["offset"].as_u64().unwrap_or(0),
-                limit: data["limit"].as_u64().unwrap_or(shown),
-                shown,
-                total_lines: data["total_lines"].as_u64().unwrap_or(shown),
-            }))
-        }
+        ToolName::FileRead => page_read(args, data),
         ToolName::LogQuery | ToolName::SystemQuery => {
             let r: llmops_common::query::QueryResult = serde_json::from_value(data.clone()).ok()?;
             Some(StepFacts::Queried(last_query(&r)))
@@ -265,6 +212,70 @@ pub fn facts_of(tool: &str, args: &Value, ok: bool, data: &Value) -> Option<Step
         }),
         _ => None,
     }
+}
+
+/// The process list a `processes` step showed, in its order.
+fn processes_shown(args: &Value, data: &Value) -> StepFacts {
+    let sort = if args["sort"] == "memory" || data["sort"] == "memory" {
+        ProcSort::Memory
+    } else {
+        ProcSort::Cpu
+    };
+    let items = data["processes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| {
+            Some(ListItem {
+                name: s(&p["name"])?,
+                path: None,
+                pid: p["pid"].as_u64().and_then(|x| u32::try_from(x).ok()),
+            })
+        })
+        .take(MAX_ITEMS)
+        .collect();
+    StepFacts::List(ListShown {
+        kind: ListKind::Processes {
+            sort,
+            name: s(&args["name"]),
+        },
+        items,
+    })
+}
+
+/// The entries an `ls` step listed; `None` when it listed nothing.
+fn listing_shown(args: &Value, data: &Value) -> Option<StepFacts> {
+    let dir = args["args"]
+        .as_array()
+        .and_then(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .find(|x| !x.starts_with('-'))
+                .map(str::to_string)
+        })
+        .or_else(|| s(&data["cwd"]))
+        .unwrap_or_else(|| ".".into());
+    let items = ls_items(data["stdout"].as_str().unwrap_or(""), &dir);
+    (!items.is_empty()).then_some(StepFacts::List(ListShown {
+        kind: ListKind::Files { dir },
+        items,
+    }))
+}
+
+/// Where a page read stopped, for "continue" / "the next 50 lines".
+fn page_read(args: &Value, data: &Value) -> Option<StepFacts> {
+    let path = s(&data["path"]).or_else(|| s(&args["file_path"]))?;
+    let shown = data["lines"]
+        .as_array()
+        .map(|a| a.len() as u64)
+        .unwrap_or(0);
+    Some(StepFacts::Read(ReadState {
+        path,
+        offset: data["offset"].as_u64().unwrap_or(0),
+        limit: data["limit"].as_u64().unwrap_or(shown),
+        shown,
+        total_lines: data["total_lines"].as_u64().unwrap_or(shown),
+    }))
 }
 
 /// The query as run (files as resolved paths) and its answer's top item.
@@ -294,6 +305,32 @@ fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
             rows.iter()
                 .filter_map(|row| row.fields.iter().find(|f| f.name == "pid"))
                 .map(|f| vec![("pid".to_string(), f.value.clone())])
+                .collect()
+        }
+        // Events listed by a field ("the slowest queries"): each by its value of that
+        // field, so "the second one" is the second event.
+        QueryValue::Rows { rows, .. } => {
+            // Events in time order have no value to pick one by (times are not compared
+            // as text).
+            let Some(asked) = r
+                .query
+                .field
+                .as_ref()
+                .filter(|f| !matches!(f.as_str(), "time" | "timestamp"))
+            else {
+                return LastQuery {
+                    query,
+                    items: Vec::new(),
+                };
+            };
+            let used = r
+                .resolved
+                .iter()
+                .find(|x| &x.asked == asked)
+                .map_or(asked.as_str(), |x| x.used.as_str());
+            rows.iter()
+                .filter_map(|row| row.fields.iter().find(|f| f.name == used))
+                .map(|f| vec![(asked.as_str().to_string(), f.value.clone())])
                 .collect()
         }
         _ => Vec::new(),

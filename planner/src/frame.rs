@@ -6,6 +6,7 @@
 
 pub mod build;
 pub mod build_filters;
+pub mod dates;
 pub mod edit;
 pub mod parsed;
 pub mod question;

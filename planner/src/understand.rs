@@ -191,6 +191,50 @@ fn clauses(text: &str) -> Vec<String> {
     if out.is_empty() {
         out.push(text.trim().to_string());
     }
+    join_bare_measures(out)
+}
+
+/// "any warnings in the redis log? how many": a clause that is only a measure ("how many",
+/// "多少条") asks it of the clause before it.
+fn join_bare_measures(parts: Vec<String>) -> Vec<String> {
+    let lex = crate::lexicon::lexicon();
+    let bare = |p: &str| {
+        let lower = p.to_lowercase();
+        let mut rest = lower.clone();
+        let mut cues: Vec<&str> = lex
+            .measures
+            .iter()
+            .flat_map(|m| m.words.all())
+            .chain([
+                "呢",
+                "啊",
+                "呀",
+                "吧",
+                "了",
+                "有",
+                "are there",
+                "in total",
+                "of them",
+                "exactly",
+                "again",
+            ])
+            .collect();
+        cues.sort_by_key(|w| std::cmp::Reverse(w.len()));
+        for w in cues {
+            rest = rest.replace(w, " ");
+        }
+        rest != lower && rest.chars().all(|c| !c.is_alphanumeric())
+    };
+    let mut out: Vec<String> = Vec::with_capacity(parts.len());
+    for p in parts {
+        match out.last_mut() {
+            Some(prev) if bare(&p) => {
+                prev.push_str(", ");
+                prev.push_str(&p);
+            }
+            _ => out.push(p),
+        }
+    }
     out
 }
 

@@ -3,7 +3,8 @@
 //! "over" is compared, a duration after "last" is a window). Each slot has one function.
 
 use llmops_common::query::{
-    BucketWidth, Dimension, Field, FilterOp, Measure, Order, Query, Scalar, Source, Window,
+    BucketWidth, Dimension, Field, FilterOp, Measure, Order, Query, Scalar, Source, TimePoint,
+    Window,
 };
 
 use super::parsed::{context_log, field_hits, Parsed};
@@ -294,7 +295,43 @@ fn window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
             });
         }
     }
-    super::build_filters::clock_window(lex, p)
+    let clock = super::build_filters::clock_window(lex, p);
+    let day = p.lits.iter().find_map(|l| match l.lit {
+        Lit::Date(d) => Some(d.point()),
+        _ => None,
+    });
+    match (day, clock) {
+        (None, w) => w,
+        // "8号": the whole day.
+        (Some(d), None) => Some(Window::Between {
+            from: Some(TimePoint(d.clone())),
+            to: Some(TimePoint(d)),
+        }),
+        // "8号 02:47 前后": the clock on that day.
+        (Some(d), Some(w)) => Some(on_day(w, &d)),
+    }
+}
+
+/// The window with `day` put before each time point that has no date of its own.
+fn on_day(w: Window, day: &str) -> Window {
+    let dated = |t: TimePoint| {
+        if t.0.contains('-') {
+            t
+        } else {
+            TimePoint(format!("{day} {}", t.0))
+        }
+    };
+    match w {
+        Window::Around { at, seconds } => Window::Around {
+            at: dated(at),
+            seconds,
+        },
+        Window::Between { from, to } => Window::Between {
+            from: from.map(dated),
+            to: to.map(dated),
+        },
+        last @ Window::Last { .. } => last,
+    }
 }
 
 fn bucket(p: &Parsed) -> Option<BucketWidth> {

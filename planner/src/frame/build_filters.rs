@@ -123,6 +123,27 @@ fn any_wording<'w>(field: Option<&str>, words: impl Iterator<Item = &'w str>) ->
     )
 }
 
+/// A signal named as `SIGKILL`: the ways logs write it (`SIGKILL`, `signal 9`, systemd's
+/// `status=9/KILL`, `signal=KILL`, Go's `signal: killed`), as one case-insensitive regex.
+fn signal_wordings(t: &str) -> Option<String> {
+    const SIGNALS: [(&str, u8, &str); 9] = [
+        ("HUP", 1, "hangup"),
+        ("INT", 2, "interrupt"),
+        ("QUIT", 3, "quit"),
+        ("ABRT", 6, "aborted"),
+        ("KILL", 9, "killed"),
+        ("SEGV", 11, "segmentation fault"),
+        ("PIPE", 13, "broken pipe"),
+        ("TERM", 15, "terminated"),
+        ("BUS", 7, "bus error"),
+    ];
+    let name = t.strip_prefix("SIG")?;
+    let (n, num, go) = SIGNALS.iter().find(|(n, _, _)| *n == name)?;
+    Some(format!(
+        "(?i)(?:\\bsig{n}\\b|\\bsignal[ =:]+(?:{num}|{n})\\b|status={num}/{n}\\b|signal: {go})"
+    ))
+}
+
 /// What a log question counts or shows when it names it in words the lexicon does not know
 /// ("how many deadlocks", "connection refused 出现了多少次", "when did the disk fill up"):
 /// the first run of such words is matched in the events, case-insensitively. Words that
@@ -143,7 +164,7 @@ fn object_words(lex: &Lexicon, p: &Parsed) -> Option<(Filter, bool)> {
         }
         end = w.end;
     }
-    let phrase = singular(p.lower.get(first.start..end)?.trim());
+    let phrase = p.lower.get(first.start..end)?.trim().to_string();
     const LINKS: [&str; 6] = ["", "的", "'s", "of", "for", "from"];
     let qualifies = p.hits.iter().any(|h| {
         let gap = if h.start >= end {
@@ -156,11 +177,41 @@ fn object_words(lex: &Lexicon, p: &Parsed) -> Option<(Filter, bool)> {
         matches!(h.cue, Cue::Filter(_)) && LINKS.contains(&gap)
     });
     (phrase.len() >= 3).then(|| {
-        (
-            filter(None, FilterOp::Contains, Scalar::Text(phrase), Unit::None),
-            qualifies,
-        )
+        let (op, text) = word_forms(&phrase);
+        (filter(None, op, Scalar::Text(text), Unit::None), qualifies)
     })
+}
+
+/// The text a phrase of plain words finds in events written in another form of the same
+/// words: as written, its last word singular ("deadlocks" finds "deadlock"), unless a word
+/// has an ending (`-ing`, `-ed`, a final `e`): then every word by its stem, as a regex
+/// ("background save" finds "Background saving started", "restarting" finds "restarted").
+fn word_forms(phrase: &str) -> (FilterOp, String) {
+    let words: Vec<&str> = phrase.split([' ', '-']).filter(|w| !w.is_empty()).collect();
+    let stems: Vec<String> = words.iter().map(|w| stem(w)).collect();
+    let inflected = words.iter().zip(&stems).any(|(w, s)| singular(w) != *s);
+    if !inflected {
+        return (FilterOp::Contains, singular(phrase));
+    }
+    let parts: Vec<String> = stems
+        .iter()
+        .map(|s| format!("{}\\w*", regex_escape(s)))
+        .collect();
+    (FilterOp::Regex, parts.join("[\\s_-]+"))
+}
+
+/// An English word without its inflection: `-ing`, `-ed`, a plural `s`, a final `e`
+/// (`saving`, `saved`, `saves`, `save` -> `sav`), keeping at least three letters.
+fn stem(w: &str) -> String {
+    let w = singular(w);
+    for suffix in ["ing", "ed", "e"] {
+        if let Some(s) = w.strip_suffix(suffix) {
+            if s.chars().count() >= 3 && s.chars().all(|c| c.is_ascii_alphanumeric()) {
+                return s.to_string();
+            }
+        }
+    }
+    w
 }
 
 /// "gateway" in "the gateway log" or when an upload is named `gateway-access.log`.
@@ -344,9 +395,13 @@ fn literal_filter(
             let wordings = (source == Source::Log && !negated && cjk)
                 .then(|| lex.wordings(t))
                 .flatten();
-            let f = match wordings {
-                Some(ws) => any_wording(field, ws.into_iter()),
-                None => filter(field, text_op, Scalar::Text(t.clone()), Unit::None),
+            let signal = (source == Source::Log && !negated)
+                .then(|| signal_wordings(t))
+                .flatten();
+            let f = match (wordings, signal) {
+                (Some(ws), _) => any_wording(field, ws.into_iter()),
+                (None, Some(re)) => filter(field, FilterOp::Regex, Scalar::Text(re), Unit::None),
+                (None, None) => filter(field, text_op, Scalar::Text(t.clone()), Unit::None),
             };
             Some((f, kind))
         }
@@ -607,5 +662,69 @@ pub fn clock_window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
                 })
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::signal_wordings;
+
+    #[test]
+    fn a_signal_matches_the_ways_logs_write_it_and_no_other_signal() {
+        let re = regex::Regex::new(&signal_wordings("SIGKILL").expect("a signal")).expect("regex");
+        for line in [
+            "fare-engine.service: Main process exited, code=killed, status=9/KILL",
+            "worker 12 killed by signal 9",
+            "process got SIGKILL",
+            "exit: signal: killed",
+            "child exited signal=KILL",
+        ] {
+            assert!(re.is_match(line), "{line}");
+        }
+        for line in [
+            "status=15/TERM",
+            "signal 95 received",
+            "killed the flow",
+            "SIGKILLER",
+        ] {
+            assert!(!re.is_match(line), "{line}");
+        }
+        assert!(signal_wordings("SIGFOO").is_none());
+        assert!(signal_wordings("KILL").is_none());
+    }
+}
+
+#[cfg(test)]
+mod word_form_tests {
+    use super::{word_forms, FilterOp};
+
+    #[test]
+    fn words_find_the_other_forms_of_themselves() {
+        let matches = |phrase: &str, line: &str| {
+            let (op, text) = word_forms(phrase);
+            match op {
+                FilterOp::Contains => line.to_lowercase().contains(&text),
+                _ => regex::RegexBuilder::new(&text)
+                    .case_insensitive(true)
+                    .build()
+                    .expect("regex")
+                    .is_match(line),
+            }
+        };
+        assert!(matches(
+            "background save",
+            "* Background saving started by pid 3012"
+        ));
+        assert!(matches("restarting", "worker restarted after crash"));
+        assert!(matches(
+            "deadlocks",
+            "Deadlock found when trying to get lock"
+        ));
+        assert!(matches(
+            "connection reset",
+            "read: connection reset by peer"
+        ));
+        assert_eq!(word_forms("connection reset").0, FilterOp::Contains);
+        assert!(!matches("background save", "background job finished"));
     }
 }

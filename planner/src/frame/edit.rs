@@ -13,7 +13,13 @@ use crate::lexicon::{Cue, Hit, Lexicon};
 /// Whether the question is a follow-up of the last query, and the edited frame if so.
 pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     let last = ctx.last_query?;
-    if !p.files.is_empty() || names_other_table(lex, p, last.query.source) {
+    // "the second one", "最后一个": an item of the last answer's list by position; what
+    // the question asks is then about that item, whatever table its words suggest.
+    let picked = crate::follow::ordinal(&p.text).and_then(|o| match o {
+        crate::follow::Ordinal::Nth(n) => last.items.get(n.checked_sub(1)?),
+        crate::follow::Ordinal::Last => last.items.last(),
+    });
+    if !p.files.is_empty() || (picked.is_none() && names_other_table(lex, p, last.query.source)) {
         return None;
     }
     let marked = p.has(|c| matches!(c, Cue::Follow | Cue::Refer));
@@ -33,18 +39,13 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         || p.has(|c| matches!(c, Cue::Bucket(_)));
     // "它呢" / "and that one?": a reference with a follow-up marker and nothing else; a
     // bare pronoun ("send it") is some other request about the conversation's file.
-    // "the second one", "最后一个": an item of the last answer's list by position.
-    let picked = crate::follow::ordinal(&p.text).and_then(|o| match o {
-        crate::follow::Ordinal::Nth(n) => last.items.get(n.checked_sub(1)?),
-        crate::follow::Ordinal::Last => last.items.last(),
-    });
     let item = picked.or(if refers { last.items.first() } else { None });
     if !(own_content || picked.is_some() || (refers && p.has(|c| c == Cue::Follow))) {
         return None;
     }
-    // A new figure asked without a follow-up word is a fresh question ("哪个进程占用内存
-    // 最多" after a count of errors).
-    if !marked && own_measure {
+    // A new figure asked without a follow-up word or a picked item is a fresh question
+    // ("哪个进程占用内存最多" after a count of errors).
+    if !marked && picked.is_none() && own_measure {
         return None;
     }
     let mut q = last.query.clone();
@@ -58,6 +59,15 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         }
     }
     apply(&mut q, &new.query, own_measure, p);
+    // "the second one — which user ran it?" after a list of events: that one event, whole
+    // (its line holds what is asked about it).
+    if picked.is_some() && last.query.measure == Measure::Rows {
+        q.measure = Measure::Rows;
+        q.group_by.clear();
+        q.field = last.query.field.clone();
+        q.order = last.query.order;
+        q.limit = Some(1);
+    }
     Some(Frame {
         query: q,
         soft: new.soft,

@@ -50,6 +50,8 @@ pub enum Lit {
     Class(u8),
     Ip(String),
     Clock(Clock),
+    /// A calendar day without a time ("8号", "Mar 8").
+    Date(super::dates::Day),
     /// A URL path (`/api/orders`).
     UrlPath(String),
     /// Text in quotes or backticks.
@@ -93,6 +95,7 @@ pub fn literals(
     pairs(text, &mut taken, &mut out);
     quoted(text, &mut taken, &mut out);
     clocks(text, &mut taken, &mut out);
+    super::dates::dates(text, lower, &mut taken, &mut out);
     ips(text, &mut taken, &mut out);
     classes(lower, &mut taken, &mut out);
     url_paths(text, &mut taken, &mut out);
