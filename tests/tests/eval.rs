@@ -6,7 +6,7 @@
 //! `assets/eval/conversation`, `assets/eval/settings*`); they add `answer_has` (every
 //! listed string appears in the final answer), `turns` (earlier messages sent in the same
 //! session first; only the last turn is scored) and `attach` (fixtures attached to the
-//! scored message). The query sets (`assets/eval/queries`, `queries-dev2`,
+//! scored message). The query sets (`assets/eval/queries`, `queries-dev2`, `queries-dev3`,
 //! `queries-heldout*`) add `files` (the fixtures uploaded for the case, instead of all),
 //! planted processes, run-time placeholders, `answer_has` alternatives and `approval` (see
 //! `eval/query_case.rs`).
@@ -253,6 +253,16 @@ fn queries_dev_eval_set() {
 #[ignore = "slow (minutes per set): `make eval` runs it"]
 fn queries_dev2_eval_set() {
     run_queries_set("queries-dev2");
+}
+
+/// A third query dev set (`assets/eval/queries-dev3`, other formats again: Caddy, Envoy,
+/// RabbitMQ, Celery, Jenkins, Exim, CoreDNS, fail2ban, auditd, the Elasticsearch slow log, a
+/// pipe-separated nginx `log_format`, ECS JSON and Rails; written blind; its misses are
+/// printed and may be tuned on). Its cases are `queries-dev3.jsonl`.
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_dev3_eval_set() {
+    run_queries_set("queries-dev3");
 }
 
 /// The held-out twin of [`queries_dev_eval_set`]: scores only.

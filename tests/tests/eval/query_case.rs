@@ -216,6 +216,7 @@ mod tests {
         for (set, file) in [
             ("queries", "queries-dev.jsonl"),
             ("queries-dev2", "queries-dev2.jsonl"),
+            ("queries-dev3", "queries-dev3.jsonl"),
             ("queries-heldout", "queries-heldout.jsonl"),
             ("queries-heldout2", "queries-heldout2.jsonl"),
             ("queries-heldout3", "queries-heldout3.jsonl"),
