@@ -261,6 +261,8 @@ const KILL_FILLER: &[&str] = &[
     "全部",
     "所有",
     "都",
+    // "kill 掉" with a space: the verb's particle.
+    "掉",
 ];
 
 /// "kill the report-cruncher process", "把 report-cruncher 这个进程杀掉", "ledger-sync 的
@@ -664,6 +666,7 @@ mod tests {
             ("杀掉 celery 进程", "kill -TERM <celery>"),
             ("强制把 java 进程杀掉", "kill -KILL <java>"),
             ("thumbnailer 的所有进程都结束掉", "kill -TERM <thumbnailer>"),
+            ("把 thumbnailer 全部 kill 掉", "kill -TERM <thumbnailer>"),
             (
                 "stop all the invoice-mailer jobs please",
                 "kill -TERM <invoice-mailer>",

@@ -329,6 +329,11 @@ fn ordinal_task(text: &str, ctx: &MessageCtx) -> Option<Task> {
         return None;
     }
     let Some(list) = ctx.conv.last_list.as_ref() else {
+        // "when did rabbit first hit the memory alarm": an ordinal inside a question of its
+        // own is that question's; only a bare pick ("the second one") needs a list.
+        if text.trim().chars().count() > 16 {
+            return None;
+        }
         return Some(Task::Reply(
             ctx.lang
                 .pick(

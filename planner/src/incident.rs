@@ -537,6 +537,10 @@ fn fixed_command(c: &Clause) -> Option<Task> {
 
 fn directory_size(c: &Clause) -> Option<Task> {
     let (path, biggest) = size_question(c.text, &c.lower, &c.words)?;
+    // "how big is /": the root filesystem's size and free space, not a walk of every file.
+    if path == "/" && !biggest {
+        return Some(exec("df", &["-h", "/"]));
+    }
     Some(if biggest {
         exec(
             "du",

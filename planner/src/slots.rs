@@ -353,7 +353,12 @@ fn generic_name_part(part: &str) -> bool {
 /// A config file by its name (`CONFIG_EXTS`, `MORE_CONFIG_EXTS`, or no extension): the
 /// kind whose questions ask what it sets.
 pub fn config_upload(u: &UploadRef) -> bool {
-    config_name(&u.filename)
+    // A `.json` the server read as events (its columns have a time) is a log, not settings.
+    let read_as_events = u
+        .columns
+        .iter()
+        .any(|c| c.roles.iter().any(|r| r == "time"));
+    config_name(&u.filename) && !read_as_events
 }
 
 /// Whether a file name is a config's: a config extension, or none at all.

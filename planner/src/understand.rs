@@ -175,6 +175,13 @@ fn clauses(text: &str) -> Vec<String> {
         spaced.push(c);
         (before, prev) = (prev, c);
     }
+    // "when did X fail, and when did Y log its first Z?": a second question after ", and".
+    static SECOND: OnceLock<Regex> = OnceLock::new();
+    let second = re(
+        &SECOND,
+        r"(?i),\s*and\s+(when|what|which|how|who|where|did|was|is|are|were)\b",
+    );
+    let spaced = second.replace_all(&spaced, "; $1").into_owned();
     let text = spaced.as_str();
     let mut out = Vec::new();
     for part in r.split(text) {

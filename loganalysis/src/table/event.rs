@@ -688,7 +688,14 @@ pub fn logfmt_pairs(line: &[u8], from: usize) -> Option<Vec<(u32, u32, u32, u32)
             while i < n && line[i] != b' ' {
                 i += 1;
             }
-            (vs, i)
+            // The last pair inside a single-quoted group (auditd's `msg='... res=failed'`)
+            // ends before the quote that closes the group.
+            let ve = if i > vs && line[i - 1] == b'\'' && line[vs] != b'\'' {
+                i - 1
+            } else {
+                i
+            };
+            (vs, ve)
         };
         out.push((ks as u32, ke as u32, vs as u32, ve as u32));
     }

@@ -14,7 +14,7 @@ fn key_byte(b: u8) -> bool {
 
 /// What may stand before a key: the start, a space or an opening bracket or comma.
 fn boundary(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b',' | b'(' | b'[' | b'{' | b';')
+    matches!(b, b' ' | b'\t' | b',' | b'(' | b'[' | b'{' | b';' | b'\'')
 }
 
 /// The end of a value starting at `i` (after `=`): a double-quoted string with `\`
@@ -29,7 +29,12 @@ fn value_at(msg: &[u8], i: usize) -> (usize, usize, usize) {
         return (i + 1, end, (end + 1).min(msg.len()));
     }
     let mut j = i;
-    while j < msg.len() && !matches!(msg[j], b' ' | b'\t' | b',' | b')' | b']' | b'}' | b';') {
+    while j < msg.len()
+        && !matches!(
+            msg[j],
+            b' ' | b'\t' | b',' | b')' | b']' | b'}' | b';' | b'\''
+        )
+    {
         j += 1;
     }
     (i, j, j)

@@ -444,8 +444,10 @@ fn system_field_asked(lex: &Lexicon, p: &Parsed, q: &mut Query) {
                 .any(|x| x.field.as_ref().is_some_and(|g| g.as_str() == f))
     };
     let asked = field_hits(lex, p, q.source).find(|(_, f)| !conditioned(f));
-    // "what's listening on 8080": no figure asked, so the rows themselves.
-    if asked.is_none() && measure_cue(lex, p).is_none() {
+    // "what's listening on 8080": no figure asked, so the rows themselves; "根分区用了多少":
+    // a row named by a unique name (a mount point, a unit) is shown, not counted.
+    let one_named_row = named && matches!(q.source, Source::Mounts | Source::Units);
+    if asked.is_none() && (measure_cue(lex, p).is_none() || one_named_row) {
         q.measure = Measure::Rows;
         q.field = None;
         return;

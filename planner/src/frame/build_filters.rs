@@ -190,12 +190,15 @@ fn word_forms(phrase: &str) -> (FilterOp, String) {
     let words: Vec<&str> = phrase.split([' ', '-']).filter(|w| !w.is_empty()).collect();
     let stems: Vec<String> = words.iter().map(|w| stem(w)).collect();
     let inflected = words.iter().zip(&stems).any(|(w, s)| singular(w) != *s);
-    if !inflected {
+    let short = words.len() == 1 && phrase.chars().count() <= 4;
+    if !inflected && !short {
         return (FilterOp::Contains, singular(phrase));
     }
+    // A short word is a word of its own, not the inside of another ("ban" is not the end
+    // of "fail2ban").
     let parts: Vec<String> = stems
         .iter()
-        .map(|s| format!("{}\\w*", regex_escape(s)))
+        .map(|s| format!("\\b{}\\w*", regex_escape(s)))
         .collect();
     (FilterOp::Regex, parts.join("[\\s_-]+"))
 }
@@ -203,15 +206,36 @@ fn word_forms(phrase: &str) -> (FilterOp, String) {
 /// An English word without its inflection: `-ing`, `-ed`, a plural `s`, a final `e`
 /// (`saving`, `saved`, `saves`, `save` -> `sav`), keeping at least three letters.
 fn stem(w: &str) -> String {
+    // "retries", "retried" -> "retr" + y/i: both forms start "retr".
+    for suffix in ["ies", "ied"] {
+        if let Some(s) = w.strip_suffix(suffix).filter(|s| s.len() >= 3) {
+            return s.to_string();
+        }
+    }
     let w = singular(w);
     for suffix in ["ing", "ed", "e"] {
         if let Some(s) = w.strip_suffix(suffix) {
             if s.chars().count() >= 3 && s.chars().all(|c| c.is_ascii_alphanumeric()) {
-                return s.to_string();
+                return undouble(s).to_string();
             }
         }
     }
     w
+}
+
+/// "bann" (of "banned") -> "ban", "stopp" -> "stop"; "kill", "pass", "buzz" keep theirs.
+fn undouble(s: &str) -> &str {
+    let b = s.as_bytes();
+    let n = b.len();
+    let doubled = n >= 4
+        && b[n - 1] == b[n - 2]
+        && !b"aeiouylsz".contains(&b[n - 1])
+        && b[n - 1].is_ascii_alphabetic();
+    if doubled {
+        &s[..n - 1]
+    } else {
+        s
+    }
 }
 
 /// "gateway" in "the gateway log" or when an upload is named `gateway-access.log`.
@@ -406,6 +430,14 @@ fn literal_filter(
             Some((f, kind))
         }
         Lit::Word(w) => word_filter(lex, p, source, (l.start, l.end), w, text_op),
+        // A pair over a field the log does not have is text of its events ("sku=BK-7" in a
+        // message), or no condition at all ("the == lines").
+        Lit::Pair { field, value } if source == Source::Log && !p.log_has(field) => {
+            (!value.starts_with('=')).then(|| {
+                let whole = format!("{field}={value}");
+                hard(filter(None, text_op, Scalar::Text(whole), Unit::None))
+            })?
+        }
         Lit::Pair { field, value } => {
             let v = value
                 .parse::<f64>()
@@ -726,5 +758,13 @@ mod word_form_tests {
         ));
         assert_eq!(word_forms("connection reset").0, FilterOp::Contains);
         assert!(!matches("background save", "background job finished"));
+        assert!(matches("ban", "NOTICE [sshd] Ban 192.0.2.7"));
+        assert!(matches("banned", "NOTICE [sshd] Ban 192.0.2.7"));
+        assert!(matches("retries", "Task x[1] retry: Retry in 30s"));
+        assert!(matches("killed", "process killed"));
+        assert!(!matches(
+            "ban",
+            "2028-01-17 fail2ban.filter [911]: INFO [sshd] Found 192.0.2.7"
+        ));
     }
 }

@@ -68,12 +68,15 @@ impl Parsed {
         });
         let mut lits = lits;
         lits.retain(|l| !cue_runs.contains(&(l.start, l.end)));
-        // Words inside a quoted phrase or a grep's pattern are that text, not cues of their
-        // own: "“连接超时”有几条" looks for the phrase, it adds no timeout tag.
+        // Words inside a quoted phrase, a grep's pattern or a `key=value` pair are that
+        // text, not cues of their own: "“连接超时”有几条" looks for the phrase, it adds no
+        // timeout tag; "res=failed" is that field's value, no failure tag.
         hits.retain(|h| {
-            !lits
-                .iter()
-                .any(|l| matches!(l.lit, Lit::Quoted(_)) && l.start <= h.start && h.end <= l.end)
+            !lits.iter().any(|l| {
+                matches!(l.lit, Lit::Quoted(_) | Lit::Pair { .. })
+                    && l.start <= h.start
+                    && h.end <= l.end
+            })
         });
         Parsed {
             text,
@@ -334,11 +337,14 @@ fn logs_named_by_a_name_part<'a>(
     out
 }
 
-/// A name's parts between `.`, `-` and `_`, as `-a-b-c-`: a word names a file when its parts
+/// A name's parts between `.`, `-`, `_` and `@`, as `-a-b-c-`: a word names a file when its parts
 /// stand whole among the file's ("orders-api" in `orders-api.jsonl`, not "orders" in
 /// `ordersync.log`).
 fn name_parts(s: &str) -> String {
-    let joined: Vec<&str> = s.split(['.', '-', '_']).filter(|x| !x.is_empty()).collect();
+    let joined: Vec<&str> = s
+        .split(['.', '-', '_', '@'])
+        .filter(|x| !x.is_empty())
+        .collect();
     format!("-{}-", joined.join("-"))
 }
 
@@ -428,6 +434,11 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
         let mut at = crate::lexicon::occurrences(lower, &name);
         if by_last {
             at.extend(crate::lexicon::occurrences(lower, &last));
+        }
+        // `response_flags` said as "response flags".
+        let spaced = last.replace(['_', '-'], " ");
+        if spaced != last && spaced.len() >= 6 {
+            at.extend(crate::lexicon::occurrences(lower, &spaced));
         }
         at.sort_unstable();
         at.dedup();

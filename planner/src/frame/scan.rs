@@ -414,10 +414,11 @@ fn words(
         if stop.contains(&lw) || w.chars().all(|c| c.is_ascii_digit()) || manner {
             continue;
         }
-        // A signal or an acronym made a verb ("SIGKILLed", "OOMed"): the events say the
-        // acronym.
+        // A signal or an acronym made a verb ("SIGKILLed", "OOMed", "SERVFAILing"): the
+        // events say the acronym.
         let acronym_verb = w
             .strip_suffix("ed")
+            .or_else(|| w.strip_suffix("ing"))
             .filter(|stem| stem.len() >= 3 && stem.bytes().all(|b| b.is_ascii_uppercase()));
         let lit = if let Some(stem) = acronym_verb {
             Lit::Ident(stem.to_string())

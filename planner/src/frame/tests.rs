@@ -407,7 +407,7 @@ fn unknown_words_in_a_log_question_are_what_its_events_contain() {
         // Words with an ending are matched by their stems ("stale handles" too).
         (
             "app.log 里 stale handle 出现了多少次",
-            regex(r"stal\w*[\s_-]+handl\w*"),
+            regex(r"\bstal\w*[\s_-]+\bhandl\w*"),
         ),
     ] {
         let f = frame(text);
