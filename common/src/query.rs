@@ -69,7 +69,7 @@ impl fmt::Display for Field {
 
 /// A field of a log's table as a question can name it: its own name, and whether a
 /// statistic can read it (a number that is not an identifier).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct Column {
     pub name: String,
     pub numeric: bool,
@@ -77,6 +77,10 @@ pub struct Column {
     /// those it stands in for when the log has no field of its own for them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub roles: Vec<String>,
+    /// Every value the field took in the sample, when it took few (flags, codes, names of
+    /// jails or queues): a word of a question that is one of them is this field's value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
 }
 
 /// A unit a number in a filter or a result is measured in. Durations are compared in

@@ -94,6 +94,10 @@ pub struct FilterCue {
     /// it when the question names no field of its own.
     #[serde(default)]
     pub subject: Option<String>,
+    /// The log formats whose vocabulary the words are (a tag only they define): the cue
+    /// counts only over a log detected as one of them. Empty: any log.
+    #[serde(default)]
+    pub formats: Vec<String>,
 }
 
 /// A condition written in the lexicon.

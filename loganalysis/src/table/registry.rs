@@ -453,6 +453,7 @@ pub fn describe(reg: &Registry, head: &[u8]) -> Described {
                 name: f.name.clone(),
                 numeric: measures_something(f),
                 roles,
+                values: Vec::new(),
             }
         })
         .collect();
@@ -474,9 +475,57 @@ pub fn describe(reg: &Registry, head: &[u8]) -> Described {
             c.roles.push(role.clone());
         }
     }
+    column_values(fmt, &schema, head, &mut cols);
     Described {
         format: Some(fmt.name.clone()),
         columns: cols,
+    }
+}
+
+/// Most distinct values a column may take in the sample and still list them.
+const FEW_VALUES: usize = 16;
+
+/// Fills each text column's `values` when the sample shows it takes few (a flag, a code,
+/// a jail's name): every distinct value, at most [`FEW_VALUES`], none over 64 bytes.
+fn column_values(fmt: &Format, schema: &Schema, head: &[u8], cols: &mut [Column]) {
+    let lines = sample_lines(head);
+    let wanted: Vec<Option<usize>> = cols
+        .iter()
+        .map(|c| {
+            let id = schema.index(&c.name)?;
+            let f = &schema.fields[id];
+            let skip = c.numeric
+                || matches!(f.kind, FieldKind::Time | FieldKind::Number)
+                || matches!(f.origin, Origin::Template(_))
+                || c.roles
+                    .iter()
+                    .any(|r| matches!(r.as_str(), "message" | "time"));
+            (!skip).then_some(id)
+        })
+        .collect();
+    let mut seen: Vec<Option<Vec<String>>> = wanted.iter().map(|w| w.map(|_| Vec::new())).collect();
+    let mut ex = Extractor::new(fmt, schema);
+    each_event(fmt, &lines, &mut |ev| {
+        ex.reset();
+        for (slot, id) in seen.iter_mut().zip(&wanted) {
+            let (Some(vals), Some(id)) = (slot.as_mut(), id) else {
+                continue;
+            };
+            let Some(v) = ex.value(ev.text, *id).map(|v| v.to_text()) else {
+                continue;
+            };
+            if v.is_empty() || v == "-" || v.len() > 64 || vals.contains(&v) {
+                continue;
+            }
+            if vals.len() == FEW_VALUES {
+                *slot = None;
+            } else {
+                vals.push(v);
+            }
+        }
+    });
+    for (c, vals) in cols.iter_mut().zip(seen) {
+        c.values = vals.unwrap_or_default();
     }
 }
 

@@ -474,3 +474,28 @@ fn a_specific_format_with_a_few_odd_lines_beats_the_catch_all() {
     assert_eq!(reg.formats()[det.format].name, "postgresql");
     assert_eq!((det.parsed, det.lines), (20, 22));
 }
+
+#[test]
+fn a_column_with_few_values_lists_them_all() {
+    let mut log = String::new();
+    for i in 0..60 {
+        let flags = ["-", "UF", "UO"][i % 3];
+        log.push_str(&format!(
+            "[2028-01-17T12:00:{:02}.000Z] \"GET /x/{i} HTTP/1.1\" 503 {flags} 0 10 5 5 \"10.0.0.{i}\" \"curl\" \"id{i}\" \"svc\" \"10.1.0.1:80\"\n",
+            i % 60
+        ));
+    }
+    let cols = columns(builtin_registry(), log.as_bytes());
+    let values = |n: &str| {
+        cols.iter()
+            .find(|c| c.name == n)
+            .map(|c| c.values.clone())
+            .unwrap_or_default()
+    };
+    // `-` is "none", no value.
+    assert_eq!(values("response_flags"), ["UF", "UO"]);
+    assert_eq!(values("authority"), ["svc"]);
+    // Sixty clients are too many to list; a path per request too.
+    assert!(values("x_forwarded_for").is_empty());
+    assert!(values("path").is_empty());
+}

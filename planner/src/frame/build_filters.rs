@@ -123,6 +123,19 @@ fn any_wording<'w>(field: Option<&str>, words: impl Iterator<Item = &'w str>) ->
     )
 }
 
+/// Whether a word after a field reads as its value: said to be it ("是 UF", "= UF", "is
+/// UF") or written like a code (`UF`, `e5`), not a plain word ("client ips hit us").
+fn value_like(p: &Parsed, l: &super::scan::Spanned) -> bool {
+    let before = p.lower.get(..l.start).unwrap_or("").trim_end();
+    let said = ["是", "为", "=", ":", "等于", " is", " equals"]
+        .iter()
+        .any(|c| before.ends_with(c));
+    let written = p.text.get(l.start..l.end).unwrap_or("");
+    said || written
+        .chars()
+        .any(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+}
+
 /// A signal named as `SIGKILL`: the ways logs write it (`SIGKILL`, `signal 9`, systemd's
 /// `status=9/KILL`, `signal=KILL`, Go's `signal: killed`), as one case-insensitive regex.
 fn signal_wordings(t: &str) -> Option<String> {
@@ -155,15 +168,24 @@ fn object_words(lex: &Lexicon, p: &Parsed) -> Option<(Filter, bool)> {
         .filter(|l| matches!(l.lit, Lit::Word(_)))
         .filter(|l| !names_the_log(lex, p, l))
         .collect();
-    let first = words.first()?;
-    let mut end = first.end;
-    for w in &words[1..] {
-        let gap = p.lower.get(end..w.start).unwrap_or("x");
-        if !gap.chars().all(|c| c == ' ' || c == '-') {
-            break;
+    // Runs of such words standing next to each other; the longest names the thing (a verb
+    // before it is one word, "missed heartbeats" two), the later on a tie.
+    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+    for w in &words {
+        match runs.last_mut() {
+            Some((_, end, n))
+                if p.lower
+                    .get(*end..w.start)
+                    .is_some_and(|gap| gap.chars().all(|c| c == ' ' || c == '-')) =>
+            {
+                *end = w.end;
+                *n += 1;
+            }
+            _ => runs.push((w.start, w.end, 1)),
         }
-        end = w.end;
     }
+    let &(start, end, _) = runs.iter().max_by_key(|&&(s, _, n)| (n, s))?;
+    let first = words.iter().find(|w| w.start == start)?;
     let phrase = p.lower.get(first.start..end)?.trim().to_string();
     const LINKS: [&str; 6] = ["", "的", "'s", "of", "for", "from"];
     let qualifies = p.hits.iter().any(|h| {
@@ -405,6 +427,18 @@ fn literal_filter(
         )),
         // "orders-api" when an upload is `orders-api.jsonl`: the log's name, not its text.
         Lit::Ident(t) if source == Source::Log && bound.is_none() && p.names_an_upload(t) => None,
+        // "the most UF", "SERVFAIL 最多": a word that is one column's value in the sample.
+        Lit::Word(w) | Lit::Ident(w)
+            if source == Source::Log && bound.is_none() && p.column_with_value(w).is_some() =>
+        {
+            let (field, value) = p.column_with_value(w)?;
+            hard(filter(
+                Some(field),
+                eq,
+                Scalar::Text(value.to_string()),
+                Unit::None,
+            ))
+        }
         Lit::Quoted(t) | Lit::Ident(t) => {
             let field = bound.as_deref().or(name_field(source));
             let kind = if source == Source::Log {
@@ -428,6 +462,17 @@ fn literal_filter(
                 (None, None) => filter(field, text_op, Scalar::Text(t.clone()), Unit::None),
             };
             Some((f, kind))
+        }
+        // "response flags 是 UF", "with response_flags UF": a word right after a log's
+        // field is that field's value, as written.
+        Lit::Word(_) if source == Source::Log && bound.is_some() && value_like(p, l) => {
+            let written = p.text.get(l.start..l.end)?.to_string();
+            hard(filter(
+                bound.as_deref(),
+                eq,
+                Scalar::Text(written),
+                Unit::None,
+            ))
         }
         Lit::Word(w) => word_filter(lex, p, source, (l.start, l.end), w, text_op),
         // A pair over a field the log does not have is text of its events ("sku=BK-7" in a

@@ -36,7 +36,16 @@ impl Parsed {
         }
         let lower = String::from_utf8(lower).unwrap_or_else(|_| text.to_ascii_lowercase());
         let columns = log_columns(&files, ctx);
+        let formats = log_formats(&files, ctx);
         let mut hits = find(lex, &lower);
+        // A format's own vocabulary ("退信" in a mail log) is no cue over another log.
+        hits.retain(|h| match h.cue {
+            Cue::Filter(i) => {
+                let only = &lex.filters[i].formats;
+                only.is_empty() || formats.iter().any(|f| only.contains(f))
+            }
+            _ => true,
+        });
         // Searched in the text as typed: a field like `user.id` looks like a file name.
         column_hits(&text, &text.to_ascii_lowercase(), &columns, &mut hits);
         let lits = literals(lex, &text, &lower, &hits, &spans);
@@ -106,6 +115,27 @@ impl Parsed {
 
     /// Whether the log the question is about has the field, by name or role (always,
     /// when its fields are unknown). "仓库" reads as a database only in a log with one.
+    /// The one column of the log whose sampled values include `word` (case ignored), and
+    /// that value as the log writes it: "UF" is a `response_flags`, "sshd" a `jail`.
+    /// Columns that name who did something (a program, a host, a user) are left out: their
+    /// names also stand in other events' text ("fare-engine" in systemd's line about it).
+    /// So are names (`berth-planner`, `api.example`): a code or a plain word only.
+    pub fn column_with_value(&self, word: &str) -> Option<(&str, &str)> {
+        if word.contains(['-', '.', '/', ':', '@']) {
+            return None;
+        }
+        const NAMES: [&str; 9] = [
+            "program", "unit", "host", "logger", "user", "service", "process", "victim", "pod",
+        ];
+        let coded = |c: &&Column| !c.roles.iter().any(|r| NAMES.contains(&r.as_str()));
+        let mut found = self.columns.iter().filter(coded).filter_map(|c| {
+            let v = c.values.iter().find(|v| v.eq_ignore_ascii_case(word))?;
+            Some((c.name.as_str(), v.as_str()))
+        });
+        let first = found.next()?;
+        found.next().is_none().then_some(first)
+    }
+
     pub fn log_has(&self, field: &str) -> bool {
         self.columns.is_empty()
             || matches!(field, "message" | "template")
@@ -386,7 +416,8 @@ pub(super) fn context_log(ctx: &FrameCtx) -> Option<String> {
 }
 
 /// The fields of the logs the question names, or else of the log it is about.
-fn log_columns(files: &[String], ctx: &FrameCtx) -> Vec<Column> {
+/// The uploads a question is about: the files it names, else the conversation's log.
+fn target_uploads<'a>(files: &[String], ctx: &FrameCtx<'a>) -> Vec<&'a crate::UploadRef> {
     let about;
     let paths: &[String] = if files.is_empty() {
         about = context_log(ctx).into_iter().collect::<Vec<_>>();
@@ -394,11 +425,24 @@ fn log_columns(files: &[String], ctx: &FrameCtx) -> Vec<Column> {
     } else {
         files
     };
+    ctx.uploads
+        .iter()
+        .chain(ctx.referenced.iter().copied())
+        .filter(|u| paths.iter().any(|p| u.path.to_string_lossy() == p.as_str()))
+        .collect()
+}
+
+/// The detected formats of the logs the question is about.
+fn log_formats(files: &[String], ctx: &FrameCtx) -> Vec<String> {
+    target_uploads(files, ctx)
+        .into_iter()
+        .filter_map(|u| u.format.clone())
+        .collect()
+}
+
+fn log_columns(files: &[String], ctx: &FrameCtx) -> Vec<Column> {
     let mut out: Vec<Column> = Vec::new();
-    for u in ctx.uploads.iter().chain(ctx.referenced.iter().copied()) {
-        if !paths.iter().any(|p| u.path.to_string_lossy() == p.as_str()) {
-            continue;
-        }
+    for u in target_uploads(files, ctx) {
         for c in &u.columns {
             if !out.iter().any(|o| o.name == c.name) {
                 out.push(c.clone());

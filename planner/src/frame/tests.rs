@@ -321,7 +321,7 @@ fn frame_over_columns(text: &str) -> Value {
     let col = |name: &str, numeric: bool| Column {
         name: name.to_string(),
         numeric,
-        roles: Vec::new(),
+        ..Default::default()
     };
     let role = |name: &str, role: &str| Column {
         roles: vec![role.to_string()],
@@ -630,6 +630,7 @@ fn a_log_named_by_its_kind_or_by_a_part_of_its_name() {
         name: "time".into(),
         numeric: false,
         roles: vec!["time".into()],
+        ..Default::default()
     };
     for (u, format) in ups.iter_mut().zip([
         "nginx_timed",
@@ -646,6 +647,7 @@ fn a_log_named_by_its_kind_or_by_a_part_of_its_name() {
             name: name.into(),
             numeric: false,
             roles: vec![],
+            ..Default::default()
         });
     }
     let path = |i: usize| ups[i].path.to_string_lossy().into_owned();
@@ -725,6 +727,7 @@ fn a_unit_is_the_journals_unit_and_the_hungriest_process_is_ranked() {
             name: name.into(),
             numeric: false,
             roles: vec![role.into()],
+            ..Default::default()
         }
     })
     .collect();
@@ -805,4 +808,59 @@ fn an_event_picked_by_position_is_shown_whole() {
             "{text}: {f}"
         );
     }
+}
+
+#[test]
+fn a_formats_own_words_are_cues_only_over_that_format() {
+    let mut ups = uploads(&["jail.log", "app.log"]);
+    let time = llmops_common::query::Column {
+        name: "time".into(),
+        numeric: false,
+        roles: vec!["time".into()],
+        ..Default::default()
+    };
+    for (u, format) in ups.iter_mut().zip(["fail2ban", "generic"]) {
+        u.format = Some(format.to_string());
+        u.columns = vec![time.clone()];
+    }
+    let f = query_over(&ups, "how many bans in jail.log");
+    assert_eq!(f["filters"], json!([{"op": "tag", "value": "ban"}]), "{f}");
+    let f = query_over(&ups, "how many bans in app.log");
+    assert!(!f["filters"].to_string().contains("tag"), "{f}");
+}
+
+#[test]
+fn a_word_that_is_one_columns_value_is_that_fields_condition() {
+    let mut ups = uploads(&["envoy-access.log"]);
+    let col = |n: &str, r: &[&str], v: &[&str]| llmops_common::query::Column {
+        name: n.into(),
+        roles: r.iter().map(|s| s.to_string()).collect(),
+        values: v.iter().map(|s| s.to_string()).collect(),
+        ..Default::default()
+    };
+    ups[0].format = Some("envoy".into());
+    ups[0].columns = vec![
+        col("start_time", &["time"], &[]),
+        col("response_flags", &["flags"], &["-", "UF", "UO"]),
+        col(
+            "upstream_host",
+            &["upstream"],
+            &["10.0.0.1:80", "10.0.0.2:80"],
+        ),
+    ];
+    let f = query_over(&ups, "which upstream_host racked up the most uf in envoy");
+    assert_eq!(
+        (&f["filters"], &f["group_by"]),
+        (
+            &json!([{"field": "response_flags", "op": "eq", "value": "UF"}]),
+            &json!(["upstream_host"])
+        ),
+        "{f}"
+    );
+    let f = query_over(&ups, "envoy 日志里 response flags 是 UO 的请求有几条");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "response_flags", "op": "eq", "value": "UO"}]),
+        "{f}"
+    );
 }
