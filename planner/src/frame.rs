@@ -13,6 +13,9 @@ pub mod question;
 pub mod scan;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_values;
+mod words;
 
 use serde::{Deserialize, Serialize};
 

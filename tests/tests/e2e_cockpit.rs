@@ -15,7 +15,7 @@ use protocol::{
 /// A `sleep` that has exec'd and gone to sleep: right after `spawn` it may still be the
 /// forked test binary, or running on its way to its first sleep (state `R`).
 fn plant(arg: &str) -> std::process::Child {
-    let child = std::process::Command::new("sleep")
+    let mut child = std::process::Command::new("sleep")
         .arg(arg)
         .stdin(std::process::Stdio::null())
         .spawn()
@@ -27,6 +27,10 @@ fn plant(arg: &str) -> std::process::Child {
             return child;
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    // Reaped before failing, so no zombie outlives the test.
+    if let Err(e) = child.kill().and_then(|()| child.wait().map(drop)) {
+        eprintln!("the planted sleep could not be stopped: {e}");
     }
     panic!("the planted sleep never slept: {stat}");
 }

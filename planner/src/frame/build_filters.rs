@@ -7,6 +7,7 @@ use llmops_common::query::{Dimension, Filter, FilterOp, Scalar, Source, TimePoin
 
 use super::parsed::{field_before, filter, Parsed};
 use super::scan::{Clock, Lit};
+use super::words::{regex_escape, signal_wordings, word_forms};
 use crate::lexicon::{Cue, Lexicon};
 
 /// The conditions of a question.
@@ -136,27 +137,6 @@ fn value_like(p: &Parsed, l: &super::scan::Spanned) -> bool {
         .any(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
 }
 
-/// A signal named as `SIGKILL`: the ways logs write it (`SIGKILL`, `signal 9`, systemd's
-/// `status=9/KILL`, `signal=KILL`, Go's `signal: killed`), as one case-insensitive regex.
-fn signal_wordings(t: &str) -> Option<String> {
-    const SIGNALS: [(&str, u8, &str); 9] = [
-        ("HUP", 1, "hangup"),
-        ("INT", 2, "interrupt"),
-        ("QUIT", 3, "quit"),
-        ("ABRT", 6, "aborted"),
-        ("KILL", 9, "killed"),
-        ("SEGV", 11, "segmentation fault"),
-        ("PIPE", 13, "broken pipe"),
-        ("TERM", 15, "terminated"),
-        ("BUS", 7, "bus error"),
-    ];
-    let name = t.strip_prefix("SIG")?;
-    let (n, num, go) = SIGNALS.iter().find(|(n, _, _)| *n == name)?;
-    Some(format!(
-        "(?i)(?:\\bsig{n}\\b|\\bsignal[ =:]+(?:{num}|{n})\\b|status={num}/{n}\\b|signal: {go})"
-    ))
-}
-
 /// What a log question counts or shows when it names it in words the lexicon does not know
 /// ("how many deadlocks", "connection refused 出现了多少次", "when did the disk fill up"):
 /// the first run of such words is matched in the events, case-insensitively. Words that
@@ -204,62 +184,6 @@ fn object_words(lex: &Lexicon, p: &Parsed) -> Option<(Filter, bool)> {
     })
 }
 
-/// The text a phrase of plain words finds in events written in another form of the same
-/// words: as written, its last word singular ("deadlocks" finds "deadlock"), unless a word
-/// has an ending (`-ing`, `-ed`, a final `e`): then every word by its stem, as a regex
-/// ("background save" finds "Background saving started", "restarting" finds "restarted").
-fn word_forms(phrase: &str) -> (FilterOp, String) {
-    let words: Vec<&str> = phrase.split([' ', '-']).filter(|w| !w.is_empty()).collect();
-    let stems: Vec<String> = words.iter().map(|w| stem(w)).collect();
-    let inflected = words.iter().zip(&stems).any(|(w, s)| singular(w) != *s);
-    let short = words.len() == 1 && phrase.chars().count() <= 4;
-    if !inflected && !short {
-        return (FilterOp::Contains, singular(phrase));
-    }
-    // A short word is a word of its own, not the inside of another ("ban" is not the end
-    // of "fail2ban").
-    let parts: Vec<String> = stems
-        .iter()
-        .map(|s| format!("\\b{}\\w*", regex_escape(s)))
-        .collect();
-    (FilterOp::Regex, parts.join("[\\s_-]+"))
-}
-
-/// An English word without its inflection: `-ing`, `-ed`, a plural `s`, a final `e`
-/// (`saving`, `saved`, `saves`, `save` -> `sav`), keeping at least three letters.
-fn stem(w: &str) -> String {
-    // "retries", "retried" -> "retr" + y/i: both forms start "retr".
-    for suffix in ["ies", "ied"] {
-        if let Some(s) = w.strip_suffix(suffix).filter(|s| s.len() >= 3) {
-            return s.to_string();
-        }
-    }
-    let w = singular(w);
-    for suffix in ["ing", "ed", "e"] {
-        if let Some(s) = w.strip_suffix(suffix) {
-            if s.chars().count() >= 3 && s.chars().all(|c| c.is_ascii_alphanumeric()) {
-                return undouble(s).to_string();
-            }
-        }
-    }
-    w
-}
-
-/// "bann" (of "banned") -> "ban", "stopp" -> "stop"; "kill", "pass", "buzz" keep theirs.
-fn undouble(s: &str) -> &str {
-    let b = s.as_bytes();
-    let n = b.len();
-    let doubled = n >= 4
-        && b[n - 1] == b[n - 2]
-        && !b"aeiouylsz".contains(&b[n - 1])
-        && b[n - 1].is_ascii_alphabetic();
-    if doubled {
-        &s[..n - 1]
-    } else {
-        s
-    }
-}
-
 /// "gateway" in "the gateway log" or when an upload is named `gateway-access.log`.
 fn names_the_log(lex: &Lexicon, p: &Parsed, l: &super::scan::Spanned) -> bool {
     let Lit::Word(w) = &l.lit else { return false };
@@ -269,16 +193,6 @@ fn names_the_log(lex: &Lexicon, p: &Parsed, l: &super::scan::Spanned) -> bool {
             && p.lower[l.end..h.start].trim().len() <= 3
     });
     before_log_word || p.names_an_upload(w)
-}
-
-/// The plural's stem, so "deadlocks" finds "deadlock" (and "deadlocks"): a trailing `s`
-/// goes unless the word ends in `ss`, `us` or `is`.
-fn singular(phrase: &str) -> String {
-    let keep = ["ss", "us", "is"].iter().any(|e| phrase.ends_with(e));
-    match phrase.strip_suffix('s') {
-        Some(stem) if !keep && stem.len() >= 3 => stem.to_string(),
-        _ => phrase.to_string(),
-    }
 }
 
 enum Kind {
@@ -440,28 +354,7 @@ fn literal_filter(
             ))
         }
         Lit::Quoted(t) | Lit::Ident(t) => {
-            let field = bound.as_deref().or(name_field(source));
-            let kind = if source == Source::Log {
-                Kind::Hard
-            } else {
-                Kind::Name
-            };
-            // A phrase the lexicon knows in both languages matches either wording.
-            // Only a phrase written in Chinese: an English name (`OutOfMemoryError`) is
-            // matched as written.
-            let cjk = t.chars().any(crate::text::is_cjk);
-            let wordings = (source == Source::Log && !negated && cjk)
-                .then(|| lex.wordings(t))
-                .flatten();
-            let signal = (source == Source::Log && !negated)
-                .then(|| signal_wordings(t))
-                .flatten();
-            let f = match (wordings, signal) {
-                (Some(ws), _) => any_wording(field, ws.into_iter()),
-                (None, Some(re)) => filter(field, FilterOp::Regex, Scalar::Text(re), Unit::None),
-                (None, None) => filter(field, text_op, Scalar::Text(t.clone()), Unit::None),
-            };
-            Some((f, kind))
+            Some(text_filter(lex, source, t, bound.as_deref(), negated))
         }
         // "response flags 是 UF", "with response_flags UF": a word right after a log's
         // field is that field's value, as written.
@@ -475,23 +368,75 @@ fn literal_filter(
             ))
         }
         Lit::Word(w) => word_filter(lex, p, source, (l.start, l.end), w, text_op),
-        // A pair over a field the log does not have is text of its events ("sku=BK-7" in a
-        // message), or no condition at all ("the == lines").
-        Lit::Pair { field, value } if source == Source::Log && !p.log_has(field) => {
-            (!value.starts_with('=')).then(|| {
-                let whole = format!("{field}={value}");
-                hard(filter(None, text_op, Scalar::Text(whole), Unit::None))
-            })?
-        }
-        Lit::Pair { field, value } => {
-            let v = value
-                .parse::<f64>()
-                .map(Scalar::Number)
-                .unwrap_or_else(|_| Scalar::Text(value.clone()));
-            hard(filter(Some(field), eq, v, Unit::None))
-        }
+        Lit::Pair { field, value } => pair_filter(p, source, field, value, negated),
         _ => None,
     }
+}
+
+/// A quoted or name-like text: looked for in the events (or in the name column of a
+/// system table), in every wording the lexicon knows for it.
+fn text_filter(
+    lex: &Lexicon,
+    source: Source,
+    t: &str,
+    bound: Option<&str>,
+    negated: bool,
+) -> (Filter, Kind) {
+    let field = bound.or(name_field(source));
+    let kind = if source == Source::Log {
+        Kind::Hard
+    } else {
+        Kind::Name
+    };
+    let text_op = if negated {
+        FilterOp::NotContains
+    } else {
+        FilterOp::Contains
+    };
+    // A phrase the lexicon knows in both languages matches either wording. Only a phrase
+    // written in Chinese: an English name (`OutOfMemoryError`) is matched as written.
+    let cjk = t.chars().any(crate::text::is_cjk);
+    let wordings = (source == Source::Log && !negated && cjk)
+        .then(|| lex.wordings(t))
+        .flatten();
+    let signal = (source == Source::Log && !negated)
+        .then(|| signal_wordings(t))
+        .flatten();
+    let f = match (wordings, signal) {
+        (Some(ws), _) => any_wording(field, ws.into_iter()),
+        (None, Some(re)) => filter(field, FilterOp::Regex, Scalar::Text(re), Unit::None),
+        (None, None) => filter(field, text_op, Scalar::Text(t.to_string()), Unit::None),
+    };
+    (f, kind)
+}
+
+/// `field=value`: that field's value; over a field the log does not have, text of its
+/// events ("sku=BK-7" in a message), or no condition at all ("the == lines").
+fn pair_filter(
+    p: &Parsed,
+    source: Source,
+    field: &str,
+    value: &str,
+    negated: bool,
+) -> Option<(Filter, Kind)> {
+    if source == Source::Log && !p.log_has(field) {
+        if value.starts_with('=') {
+            return None;
+        }
+        let op = if negated {
+            FilterOp::NotContains
+        } else {
+            FilterOp::Contains
+        };
+        let whole = Scalar::Text(format!("{field}={value}"));
+        return Some((filter(None, op, whole, Unit::None), Kind::Hard));
+    }
+    let eq = if negated { FilterOp::Ne } else { FilterOp::Eq };
+    let v = value
+        .parse::<f64>()
+        .map(Scalar::Number)
+        .unwrap_or_else(|_| Scalar::Text(value.to_string()));
+    Some((filter(Some(field), eq, v, Unit::None), Kind::Hard))
 }
 
 /// Whether a word of this table (its name, or one of its fields) stands right before or
@@ -685,18 +630,6 @@ fn merge_alternatives(filters: Vec<Filter>) -> Vec<Filter> {
     out
 }
 
-fn regex_escape(s: &str) -> String {
-    s.chars()
-        .flat_map(|c| {
-            let special = "\\.+*?()|[]{}^$".contains(c);
-            special
-                .then_some('\\')
-                .into_iter()
-                .chain(std::iter::once(c))
-        })
-        .collect()
-}
-
 /// A window from times of day: two times bound it; one time is a bound after "after"/
 /// "之前"-like words, else the middle of a window of the lexicon's default width.
 pub fn clock_window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
@@ -739,77 +672,5 @@ pub fn clock_window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
                 })
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::signal_wordings;
-
-    #[test]
-    fn a_signal_matches_the_ways_logs_write_it_and_no_other_signal() {
-        let re = regex::Regex::new(&signal_wordings("SIGKILL").expect("a signal")).expect("regex");
-        for line in [
-            "fare-engine.service: Main process exited, code=killed, status=9/KILL",
-            "worker 12 killed by signal 9",
-            "process got SIGKILL",
-            "exit: signal: killed",
-            "child exited signal=KILL",
-        ] {
-            assert!(re.is_match(line), "{line}");
-        }
-        for line in [
-            "status=15/TERM",
-            "signal 95 received",
-            "killed the flow",
-            "SIGKILLER",
-        ] {
-            assert!(!re.is_match(line), "{line}");
-        }
-        assert!(signal_wordings("SIGFOO").is_none());
-        assert!(signal_wordings("KILL").is_none());
-    }
-}
-
-#[cfg(test)]
-mod word_form_tests {
-    use super::{word_forms, FilterOp};
-
-    #[test]
-    fn words_find_the_other_forms_of_themselves() {
-        let matches = |phrase: &str, line: &str| {
-            let (op, text) = word_forms(phrase);
-            match op {
-                FilterOp::Contains => line.to_lowercase().contains(&text),
-                _ => regex::RegexBuilder::new(&text)
-                    .case_insensitive(true)
-                    .build()
-                    .expect("regex")
-                    .is_match(line),
-            }
-        };
-        assert!(matches(
-            "background save",
-            "* Background saving started by pid 3012"
-        ));
-        assert!(matches("restarting", "worker restarted after crash"));
-        assert!(matches(
-            "deadlocks",
-            "Deadlock found when trying to get lock"
-        ));
-        assert!(matches(
-            "connection reset",
-            "read: connection reset by peer"
-        ));
-        assert_eq!(word_forms("connection reset").0, FilterOp::Contains);
-        assert!(!matches("background save", "background job finished"));
-        assert!(matches("ban", "NOTICE [sshd] Ban 192.0.2.7"));
-        assert!(matches("banned", "NOTICE [sshd] Ban 192.0.2.7"));
-        assert!(matches("retries", "Task x[1] retry: Retry in 30s"));
-        assert!(matches("killed", "process killed"));
-        assert!(!matches(
-            "ban",
-            "2028-01-17 fail2ban.filter [911]: INFO [sshd] Found 192.0.2.7"
-        ));
     }
 }

@@ -5,8 +5,6 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::scan::{Lit, Spanned};
-
 /// A calendar day, as much of it as the question wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Day {
@@ -52,16 +50,27 @@ fn day(year: Option<&str>, month: Option<u8>, d: &str) -> Option<Day> {
     })
 }
 
-/// Each date of the question, outside the spans already taken.
-pub fn dates(text: &str, lower: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
+/// Each date of the question outside the spans already taken, with its span (which it
+/// then takes).
+pub fn dates(text: &str, lower: &str, taken: &mut Vec<(usize, usize)>) -> Vec<(usize, usize, Day)> {
+    let mut found = zh_dates(text);
+    found.extend(en_dates(lower));
+    found.sort_by_key(|&(s, e, _)| (s, std::cmp::Reverse(e)));
+    let mut out = Vec::new();
+    for (s, e, d) in found {
+        if taken.iter().any(|&(a, b)| a < e && s < b) {
+            continue;
+        }
+        taken.push((s, e));
+        out.push((s, e, d));
+    }
+    out
+}
+
+/// "8号", "3月8日", "2027年3月8号"; not "8号机" (a machine's number) or "8日志".
+fn zh_dates(text: &str) -> Vec<(usize, usize, Day)> {
     static ZH: OnceLock<Regex> = OnceLock::new();
-    static ISO: OnceLock<Regex> = OnceLock::new();
-    static MONTH_DAY: OnceLock<Regex> = OnceLock::new();
-    static DAY_MONTH: OnceLock<Regex> = OnceLock::new();
-    static NTH: OnceLock<Regex> = OnceLock::new();
-    const MONTH: &str = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
-    let mut found: Vec<(usize, usize, Day)> = Vec::new();
-    // "8号", "3月8日", "2027年3月8号"; not "8号机" (a machine's number) or "8日志".
+    let mut found = Vec::new();
     let zh = re(
         &ZH,
         r"(?:(\d{4})\s*年\s*)?(?:(\d{1,2})\s*月\s*)?(\d{1,2})\s*[号日]",
@@ -82,6 +91,17 @@ pub fn dates(text: &str, lower: &str, taken: &mut Vec<(usize, usize)>, out: &mut
             found.push((m.start(), m.end(), d));
         }
     }
+    found
+}
+
+/// "2027-03-08", "Mar 8", "8 March", "on the 8th", "what about the 8th?".
+fn en_dates(lower: &str) -> Vec<(usize, usize, Day)> {
+    static ISO: OnceLock<Regex> = OnceLock::new();
+    static MONTH_DAY: OnceLock<Regex> = OnceLock::new();
+    static DAY_MONTH: OnceLock<Regex> = OnceLock::new();
+    static NTH: OnceLock<Regex> = OnceLock::new();
+    const MONTH: &str = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+    let mut found = Vec::new();
     let iso = re(&ISO, r"\b(\d{4})[-/](\d{1,2})[-/](\d{1,2})\b");
     for c in iso.captures_iter(lower) {
         let m = c.get(0).expect("group 0 always matches");
@@ -129,18 +149,7 @@ pub fn dates(text: &str, lower: &str, taken: &mut Vec<(usize, usize)>, out: &mut
             found.push((m.start(), m.end(), d));
         }
     }
-    found.sort_by_key(|&(s, e, _)| (s, std::cmp::Reverse(e)));
-    for (s, e, d) in found {
-        if taken.iter().any(|&(a, b)| a < e && s < b) {
-            continue;
-        }
-        taken.push((s, e));
-        out.push(Spanned {
-            start: s,
-            end: e,
-            lit: Lit::Date(d),
-        });
-    }
+    found
 }
 
 #[cfg(test)]
@@ -148,13 +157,9 @@ mod tests {
     use super::*;
 
     fn points(text: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        dates(text, &text.to_ascii_lowercase(), &mut Vec::new(), &mut out);
-        out.iter()
-            .map(|s| match &s.lit {
-                Lit::Date(d) => d.point(),
-                other => panic!("{other:?}"),
-            })
+        dates(text, &text.to_ascii_lowercase(), &mut Vec::new())
+            .iter()
+            .map(|(_, _, d)| d.point())
             .collect()
     }
 

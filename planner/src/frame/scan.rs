@@ -95,7 +95,13 @@ pub fn literals(
     pairs(text, &mut taken, &mut out);
     quoted(text, &mut taken, &mut out);
     clocks(text, &mut taken, &mut out);
-    super::dates::dates(text, lower, &mut taken, &mut out);
+    for (start, end, day) in super::dates::dates(text, lower, &mut taken) {
+        out.push(Spanned {
+            start,
+            end,
+            lit: Lit::Date(day),
+        });
+    }
     ips(text, &mut taken, &mut out);
     classes(lower, &mut taken, &mut out);
     url_paths(text, &mut taken, &mut out);

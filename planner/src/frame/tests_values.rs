@@ -1,0 +1,95 @@
+//! Frames that depend on what the server read of a log: its format's own words, the values
+//! its columns take, and events picked from a listed set.
+
+use serde_json::{json, Value};
+
+use super::tests::{frame_with, query_over, APP};
+use super::LastQuery;
+use crate::tests::uploads;
+
+#[test]
+fn an_event_picked_by_position_is_shown_whole() {
+    let last_q = serde_json::from_value(json!({"source": "log", "files": [APP],
+        "measure": "rows", "field": "duration", "limit": 5}))
+    .expect("query");
+    let last = LastQuery {
+        query: last_q,
+        items: vec![
+            vec![("duration".into(), "41.2".into())],
+            vec![("duration".into(), "38.7".into())],
+        ],
+    };
+    for text in [
+        "the second one — which user ran it, and how many rows did it examine?",
+        "第二个是哪个用户跑的？",
+    ] {
+        let f = frame_with(text, Some(&last)).unwrap_or_else(|| panic!("no frame: {text}"));
+        assert_eq!(
+            (&f["measure"], &f["limit"], &f["group_by"]),
+            (&json!("rows"), &json!(1), &Value::Null),
+            "{text}: {f}"
+        );
+        assert!(
+            f["filters"]
+                .as_array()
+                .expect("filters")
+                .contains(&json!({"field": "duration", "op": "eq", "value": 38.7})),
+            "{text}: {f}"
+        );
+    }
+}
+
+#[test]
+fn a_formats_own_words_are_cues_only_over_that_format() {
+    let mut ups = uploads(&["jail.log", "app.log"]);
+    let time = llmops_common::query::Column {
+        name: "time".into(),
+        numeric: false,
+        roles: vec!["time".into()],
+        ..Default::default()
+    };
+    for (u, format) in ups.iter_mut().zip(["fail2ban", "generic"]) {
+        u.format = Some(format.to_string());
+        u.columns = vec![time.clone()];
+    }
+    let f = query_over(&ups, "how many bans in jail.log");
+    assert_eq!(f["filters"], json!([{"op": "tag", "value": "ban"}]), "{f}");
+    let f = query_over(&ups, "how many bans in app.log");
+    assert!(!f["filters"].to_string().contains("tag"), "{f}");
+}
+
+#[test]
+fn a_word_that_is_one_columns_value_is_that_fields_condition() {
+    let mut ups = uploads(&["envoy-access.log"]);
+    let col = |n: &str, r: &[&str], v: &[&str]| llmops_common::query::Column {
+        name: n.into(),
+        roles: r.iter().map(|s| s.to_string()).collect(),
+        values: v.iter().map(|s| s.to_string()).collect(),
+        ..Default::default()
+    };
+    ups[0].format = Some("envoy".into());
+    ups[0].columns = vec![
+        col("start_time", &["time"], &[]),
+        col("response_flags", &["flags"], &["-", "UF", "UO"]),
+        col(
+            "upstream_host",
+            &["upstream"],
+            &["10.0.0.1:80", "10.0.0.2:80"],
+        ),
+    ];
+    let f = query_over(&ups, "which upstream_host racked up the most uf in envoy");
+    assert_eq!(
+        (&f["filters"], &f["group_by"]),
+        (
+            &json!([{"field": "response_flags", "op": "eq", "value": "UF"}]),
+            &json!(["upstream_host"])
+        ),
+        "{f}"
+    );
+    let f = query_over(&ups, "envoy 日志里 response flags 是 UO 的请求有几条");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "response_flags", "op": "eq", "value": "UO"}]),
+        "{f}"
+    );
+}

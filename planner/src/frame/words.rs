@@ -1,0 +1,176 @@
+//! Words as logs write them: a signal in its usual spellings, a plain word by its stem
+//! (`saving` for "save", `retry` for "retries"), a plural by its singular.
+
+use llmops_common::query::FilterOp;
+
+/// A signal named as `SIGKILL`: the ways logs write it (`SIGKILL`, `signal 9`, systemd's
+/// `status=9/KILL`, `signal=KILL`, Go's `signal: killed`), as one case-insensitive regex.
+pub(super) fn signal_wordings(t: &str) -> Option<String> {
+    const SIGNALS: [(&str, u8, &str); 9] = [
+        ("HUP", 1, "hangup"),
+        ("INT", 2, "interrupt"),
+        ("QUIT", 3, "quit"),
+        ("ABRT", 6, "aborted"),
+        ("KILL", 9, "killed"),
+        ("SEGV", 11, "segmentation fault"),
+        ("PIPE", 13, "broken pipe"),
+        ("TERM", 15, "terminated"),
+        ("BUS", 7, "bus error"),
+    ];
+    let name = t.strip_prefix("SIG")?;
+    let (n, num, go) = SIGNALS.iter().find(|(n, _, _)| *n == name)?;
+    Some(format!(
+        "(?i)(?:\\bsig{n}\\b|\\bsignal[ =:]+(?:{num}|{n})\\b|status={num}/{n}\\b|signal: {go})"
+    ))
+}
+
+/// The text a phrase of plain words finds in events written in another form of the same
+/// words: as written, its last word singular ("deadlocks" finds "deadlock"), unless a word
+/// has an ending (`-ing`, `-ed`, a final `e`): then every word by its stem, as a regex
+/// ("background save" finds "Background saving started", "restarting" finds "restarted").
+pub(super) fn word_forms(phrase: &str) -> (FilterOp, String) {
+    let words: Vec<&str> = phrase.split([' ', '-']).filter(|w| !w.is_empty()).collect();
+    let stems: Vec<String> = words.iter().map(|w| stem(w)).collect();
+    let inflected = words.iter().zip(&stems).any(|(w, s)| singular(w) != *s);
+    let short = words.len() == 1 && phrase.chars().count() <= 4;
+    if !inflected && !short {
+        return (FilterOp::Contains, singular(phrase));
+    }
+    // A short word is a word of its own, not the inside of another ("ban" is not the end
+    // of "fail2ban").
+    let parts: Vec<String> = stems
+        .iter()
+        .map(|s| format!("\\b{}\\w*", regex_escape(s)))
+        .collect();
+    (FilterOp::Regex, parts.join("[\\s_-]+"))
+}
+
+/// An English word without its inflection: `-ing`, `-ed`, a plural `s`, a final `e`
+/// (`saving`, `saved`, `saves`, `save` -> `sav`), keeping at least three letters.
+fn stem(w: &str) -> String {
+    // "retries", "retried" -> "retr" + y/i: both forms start "retr".
+    for suffix in ["ies", "ied"] {
+        if let Some(s) = w.strip_suffix(suffix).filter(|s| s.len() >= 3) {
+            return s.to_string();
+        }
+    }
+    let w = singular(w);
+    for suffix in ["ing", "ed", "e"] {
+        if let Some(s) = w.strip_suffix(suffix) {
+            if s.chars().count() >= 3 && s.chars().all(|c| c.is_ascii_alphanumeric()) {
+                return undouble(s).to_string();
+            }
+        }
+    }
+    w
+}
+
+/// "bann" (of "banned") -> "ban", "stopp" -> "stop"; "kill", "pass", "buzz" keep theirs.
+fn undouble(s: &str) -> &str {
+    let b = s.as_bytes();
+    let n = b.len();
+    let doubled = n >= 4
+        && b[n - 1] == b[n - 2]
+        && !b"aeiouylsz".contains(&b[n - 1])
+        && b[n - 1].is_ascii_alphabetic();
+    if doubled {
+        &s[..n - 1]
+    } else {
+        s
+    }
+}
+
+/// The plural's stem, so "deadlocks" finds "deadlock" (and "deadlocks"): a trailing `s`
+/// goes unless the word ends in `ss`, `us` or `is`.
+fn singular(phrase: &str) -> String {
+    let keep = ["ss", "us", "is"].iter().any(|e| phrase.ends_with(e));
+    match phrase.strip_suffix('s') {
+        Some(stem) if !keep && stem.len() >= 3 => stem.to_string(),
+        _ => phrase.to_string(),
+    }
+}
+
+/// `s` as a regex that matches it literally.
+pub(super) fn regex_escape(s: &str) -> String {
+    s.chars()
+        .flat_map(|c| {
+            let special = "\\.+*?()|[]{}^$".contains(c);
+            special
+                .then_some('\\')
+                .into_iter()
+                .chain(std::iter::once(c))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::signal_wordings;
+
+    #[test]
+    fn a_signal_matches_the_ways_logs_write_it_and_no_other_signal() {
+        let re = regex::Regex::new(&signal_wordings("SIGKILL").expect("a signal")).expect("regex");
+        for line in [
+            "fare-engine.service: Main process exited, code=killed, status=9/KILL",
+            "worker 12 killed by signal 9",
+            "process got SIGKILL",
+            "exit: signal: killed",
+            "child exited signal=KILL",
+        ] {
+            assert!(re.is_match(line), "{line}");
+        }
+        for line in [
+            "status=15/TERM",
+            "signal 95 received",
+            "killed the flow",
+            "SIGKILLER",
+        ] {
+            assert!(!re.is_match(line), "{line}");
+        }
+        assert!(signal_wordings("SIGFOO").is_none());
+        assert!(signal_wordings("KILL").is_none());
+    }
+}
+
+#[cfg(test)]
+mod word_form_tests {
+    use super::{word_forms, FilterOp};
+
+    #[test]
+    fn words_find_the_other_forms_of_themselves() {
+        let matches = |phrase: &str, line: &str| {
+            let (op, text) = word_forms(phrase);
+            match op {
+                FilterOp::Contains => line.to_lowercase().contains(&text),
+                _ => regex::RegexBuilder::new(&text)
+                    .case_insensitive(true)
+                    .build()
+                    .expect("regex")
+                    .is_match(line),
+            }
+        };
+        assert!(matches(
+            "background save",
+            "* Background saving started by pid 3012"
+        ));
+        assert!(matches("restarting", "worker restarted after crash"));
+        assert!(matches(
+            "deadlocks",
+            "Deadlock found when trying to get lock"
+        ));
+        assert!(matches(
+            "connection reset",
+            "read: connection reset by peer"
+        ));
+        assert_eq!(word_forms("connection reset").0, FilterOp::Contains);
+        assert!(!matches("background save", "background job finished"));
+        assert!(matches("ban", "NOTICE [sshd] Ban 192.0.2.7"));
+        assert!(matches("banned", "NOTICE [sshd] Ban 192.0.2.7"));
+        assert!(matches("retries", "Task x[1] retry: Retry in 30s"));
+        assert!(matches("killed", "process killed"));
+        assert!(!matches(
+            "ban",
+            "2028-01-17 fail2ban.filter [911]: INFO [sshd] Found 192.0.2.7"
+        ));
+    }
+}
