@@ -3,6 +3,7 @@
 
 use llmops_common::query::{Filter, FilterOp, Measure, Order, Query, Resolved, Unit};
 
+use super::registry::Registry;
 use super::window::show_second;
 
 fn used(resolved: &[Resolved], asked: &str) -> String {
@@ -26,7 +27,11 @@ fn unit_suffix(u: Unit) -> String {
 }
 
 /// One filter in words: (Chinese, English).
-fn filter_words(f: &Filter, resolved: &[Resolved]) -> (String, String) {
+fn filter_words(
+    f: &Filter,
+    resolved: &[Resolved],
+    (reg, formats): (Option<&Registry>, &[String]),
+) -> (String, String) {
     let field = f.field.as_ref().map(|x| used(resolved, x.as_str()));
     let (fz, fe) = match &field {
         Some(x) => (format!("字段 {x} "), format!("{x} ")),
@@ -67,12 +72,11 @@ fn filter_words(f: &Filter, resolved: &[Resolved]) -> (String, String) {
                 format!("{fe}is {d}xx ({d}00–{d}99)"),
             )
         }
-        FilterOp::Tag => match super::tags::generic_tags().iter().find(|g| g.name == v) {
-            Some(g) if !g.title_zh.is_empty() => (
-                format!("带标签 {v}（{}）", g.title_zh),
-                format!("tagged {v} ({})", g.title),
-            ),
-            _ => (format!("带标签 {v}"), format!("tagged {v}")),
+        // A format's own tag of that name is what was counted (MongoDB's "Slow query"
+        // lines, not the generic one second or more).
+        FilterOp::Tag => match own_tag_title(reg, formats, &v) {
+            Some(t) => (format!("带标签 {v}（{t}）"), format!("tagged {v} ({t})")),
+            None => generic_tag_words(&v),
         },
     };
     let numeric = matches!(f.value, llmops_common::query::Scalar::Number(_));
@@ -80,6 +84,26 @@ fn filter_words(f: &Filter, resolved: &[Resolved]) -> (String, String) {
         (format!("{z}{case_zh}"), format!("{e}{case_en}"))
     } else {
         (z, e)
+    }
+}
+
+/// The title of the tag `name` as one of `formats` defines it, if one does.
+fn own_tag_title(reg: Option<&Registry>, formats: &[String], name: &str) -> Option<String> {
+    reg?.formats()
+        .iter()
+        .filter(|f| formats.contains(&f.name))
+        .flat_map(|f| f.tags.iter())
+        .find(|t| t.name == name)
+        .map(|t| t.title.clone())
+}
+
+fn generic_tag_words(v: &str) -> (String, String) {
+    match super::tags::generic_tags().iter().find(|g| g.name == v) {
+        Some(g) if !g.title_zh.is_empty() => (
+            format!("带标签 {v}（{}）", g.title_zh),
+            format!("tagged {v} ({})", g.title),
+        ),
+        _ => (format!("带标签 {v}"), format!("tagged {v}")),
     }
 }
 
@@ -150,12 +174,12 @@ fn measure_words(q: &Query, resolved: &[Resolved]) -> (String, String) {
     }
 }
 
-/// (Chinese, English) description of `q` over `files`.
+/// (Chinese, English) description of `q` over `files` (in `formats` of `reg`).
 pub fn describe(
     q: &Query,
     resolved: &[Resolved],
     files: &[String],
-    formats: &[String],
+    (reg, formats): (Option<&Registry>, &[String]),
     window: Option<(i64, i64)>,
     no_year: bool,
 ) -> (String, String) {
@@ -181,8 +205,11 @@ pub fn describe(
         ));
     }
     if !q.filters.is_empty() {
-        let (zs, es): (Vec<String>, Vec<String>) =
-            q.filters.iter().map(|f| filter_words(f, resolved)).unzip();
+        let (zs, es): (Vec<String>, Vec<String>) = q
+            .filters
+            .iter()
+            .map(|f| filter_words(f, resolved, (reg, formats)))
+            .unzip();
         zh.push_str(&format!("，条件：{}", zs.join("，且")));
         en.push_str(&format!(", where {}", es.join(" and ")));
     }

@@ -158,7 +158,8 @@ pub fn run_table(t: &MemTable, q: &Query) -> Result<QueryResult, QueryError> {
     if let QueryValue::Rows { rows, .. } = &mut value {
         rows.iter_mut().for_each(|r| r.line = 0);
     }
-    let (described_zh, described_en) = describe(q, &p.resolved, &names, &names, window, false);
+    let (described_zh, described_en) =
+        describe(q, &p.resolved, &names, (None, &names), window, false);
     let mut query = q.clone();
     query.limit = Some(q.limit() as u32);
     let notes = Vec::new();

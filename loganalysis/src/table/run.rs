@@ -271,7 +271,8 @@ pub fn run_query_with(
     let value = finish(acc, q, unit, files.len(), &names);
     let no_year = end.is_some_and(|e| e.no_year);
     let formats: Vec<String> = sources.iter().map(|s| s.format.clone()).collect();
-    let (described_zh, described_en) = describe(q, &resolved, &names, &formats, window, no_year);
+    let (described_zh, described_en) =
+        describe(q, &resolved, &names, (Some(reg), &formats), window, no_year);
     let pipeline = if opened.len() == 1 {
         let o = &opened[0];
         pipeline(&PipeCtx {

@@ -107,3 +107,34 @@ fn an_endpoint_falls_back_to_the_path_and_drops_the_query_string() {
     };
     assert_eq!((rows[0].key[0].as_str(), rows[0].count), ("/a", 3));
 }
+
+/// A format's own tag is counted and described as that format defines it: MongoDB's slow
+/// operations are the lines it logged as slow, whatever their duration.
+#[test]
+fn a_formats_own_tag_is_counted_and_described_as_its_own() {
+    let mut log = String::new();
+    for (i, (msg, ms)) in [
+        ("Slow query", 150),
+        ("Slow query", 2300),
+        ("Connection accepted", 0),
+    ]
+    .iter()
+    .enumerate()
+    {
+        log.push_str(&format!(
+            "{{\"t\":{{\"$date\":\"2027-08-21T17:00:0{i}.000+00:00\"}},\"s\":\"I\",\"c\":\"COMMAND\",\"ctx\":\"conn{i}\",\"msg\":\"{msg}\",\"attr\":{{\"durationMillis\":{ms}}}}}\n"
+        ));
+    }
+    let r = run("mongod.log", &log, &tagged("slow_query")).expect("runs");
+    assert_eq!(
+        count(&r),
+        2,
+        "both lines MongoDB logged as slow, not only the one over 1 s"
+    );
+    assert!(
+        r.described_en.contains("MongoDB logged as slow"),
+        "{}",
+        r.described_en
+    );
+    assert!(!r.described_en.contains("one second"), "{}", r.described_en);
+}
