@@ -666,7 +666,7 @@ mod tests {
             ("杀掉 celery 进程", "kill -TERM <celery>"),
             ("强制把 java 进程杀掉", "kill -KILL <java>"),
             ("thumbnailer 的所有进程都结束掉", "kill -TERM <thumbnailer>"),
-            ("把 thumbnailer 全部 kill 掉", "kill -TERM <thumbnailer>"),
+            ("thumbnailer 这些 kill 掉吧", "kill -TERM <thumbnailer>"),
             (
                 "stop all the invoice-mailer jobs please",
                 "kill -TERM <invoice-mailer>",

@@ -204,29 +204,34 @@ fn clauses(text: &str) -> Vec<String> {
 /// "any warnings in the redis log? how many": a clause that is only a measure ("how many",
 /// "多少条") asks it of the clause before it.
 fn join_bare_measures(parts: Vec<String>) -> Vec<String> {
-    let lex = crate::lexicon::lexicon();
-    let bare = |p: &str| {
-        let lower = p.to_lowercase();
-        let mut rest = lower.clone();
-        let mut cues: Vec<&str> = lex
+    // The measure words and fillers, longest first, collected once.
+    static CUES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    let cues = CUES.get_or_init(|| {
+        let fillers = [
+            "呢",
+            "啊",
+            "呀",
+            "吧",
+            "了",
+            "有",
+            "are there",
+            "in total",
+            "of them",
+            "exactly",
+            "again",
+        ];
+        let mut cues: Vec<&'static str> = crate::lexicon::lexicon()
             .measures
             .iter()
             .flat_map(|m| m.words.all())
-            .chain([
-                "呢",
-                "啊",
-                "呀",
-                "吧",
-                "了",
-                "有",
-                "are there",
-                "in total",
-                "of them",
-                "exactly",
-                "again",
-            ])
+            .chain(fillers)
             .collect();
         cues.sort_by_key(|w| std::cmp::Reverse(w.len()));
+        cues
+    });
+    let bare = |p: &str| {
+        let lower = p.to_lowercase();
+        let mut rest = lower.clone();
         for w in cues {
             rest = rest.replace(w, " ");
         }

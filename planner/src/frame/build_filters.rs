@@ -149,7 +149,7 @@ fn object_words(lex: &Lexicon, p: &Parsed) -> Option<(Filter, bool)> {
         .filter(|l| !names_the_log(lex, p, l))
         .collect();
     // Runs of such words standing next to each other; the longest names the thing (a verb
-    // before it is one word, "missed heartbeats" two), the later on a tie.
+    // before it is one word, "stale lock files" three), the later on a tie.
     let mut runs: Vec<(usize, usize, usize)> = Vec::new();
     for w in &words {
         match runs.last_mut() {
@@ -342,21 +342,24 @@ fn literal_filter(
         // "orders-api" when an upload is `orders-api.jsonl`: the log's name, not its text.
         Lit::Ident(t) if source == Source::Log && bound.is_none() && p.names_an_upload(t) => None,
         // "the most UF", "SERVFAIL 最多": a word that is one column's value in the sample.
-        Lit::Word(w) | Lit::Ident(w)
-            if source == Source::Log && bound.is_none() && p.column_with_value(w).is_some() =>
-        {
-            let (field, value) = p.column_with_value(w)?;
-            hard(filter(
-                Some(field),
-                eq,
-                Scalar::Text(value.to_string()),
-                Unit::None,
-            ))
+        Lit::Word(w) | Lit::Ident(w) if source == Source::Log && bound.is_none() => {
+            match p.column_with_value(w) {
+                Some((field, value)) => hard(filter(
+                    Some(field),
+                    eq,
+                    Scalar::Text(value.to_string()),
+                    Unit::None,
+                )),
+                None => match &l.lit {
+                    Lit::Ident(t) => Some(text_filter(lex, source, t, None, negated)),
+                    _ => word_filter(lex, p, source, (l.start, l.end), w, text_op),
+                },
+            }
         }
         Lit::Quoted(t) | Lit::Ident(t) => {
             Some(text_filter(lex, source, t, bound.as_deref(), negated))
         }
-        // "response flags 是 UF", "with response_flags UF": a word right after a log's
+        // "error_code 为 E42", "with error_code E42": a word right after a log's
         // field is that field's value, as written.
         Lit::Word(_) if source == Source::Log && bound.is_some() && value_like(p, l) => {
             let written = p.text.get(l.start..l.end)?.to_string();
@@ -411,7 +414,7 @@ fn text_filter(
 }
 
 /// `field=value`: that field's value; over a field the log does not have, text of its
-/// events ("sku=BK-7" in a message), or no condition at all ("the == lines").
+/// events ("sku=BK-7" in a message), or no condition at all ("a == b").
 fn pair_filter(
     p: &Parsed,
     source: Source,

@@ -59,7 +59,7 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         }
     }
     apply(&mut q, &new.query, own_measure, p);
-    // "the second one — which user ran it?" after a list of events: that one event, whole
+    // "and the third one, which host?" after a list of events: that one event, whole
     // (its line holds what is asked about it).
     if picked.is_some() && last.query.measure == Measure::Rows {
         q.measure = Measure::Rows;

@@ -249,7 +249,7 @@ fn follow_ups_edit_the_last_query() {
     }
     // A day alone is the whole day; with a clock, the clock on that day.
     for (text, from, to) in [
-        ("那8号的呢", "---08", "---08"),
+        ("12号那天呢", "---12", "---12"),
         ("and on Mar 8?", "--03-08", "--03-08"),
         ("8号 02:00 到 03:00 呢", "---08 02:00", "---08 03:00"),
     ] {

@@ -20,7 +20,7 @@ fn an_event_picked_by_position_is_shown_whole() {
         ],
     };
     for text in [
-        "the second one — which user ran it, and how many rows did it examine?",
+        "and the second one, which host was that on?",
         "第二个是哪个用户跑的？",
     ] {
         let f = frame_with(text, Some(&last)).unwrap_or_else(|| panic!("no frame: {text}"));
@@ -77,19 +77,19 @@ fn a_word_that_is_one_columns_value_is_that_fields_condition() {
             &["10.0.0.1:80", "10.0.0.2:80"],
         ),
     ];
-    let f = query_over(&ups, "which upstream_host racked up the most uf in envoy");
+    let f = query_over(&ups, "which upstream_host got the most uo");
     assert_eq!(
         (&f["filters"], &f["group_by"]),
         (
-            &json!([{"field": "response_flags", "op": "eq", "value": "UF"}]),
+            &json!([{"field": "response_flags", "op": "eq", "value": "UO"}]),
             &json!(["upstream_host"])
         ),
         "{f}"
     );
-    let f = query_over(&ups, "envoy 日志里 response flags 是 UO 的请求有几条");
+    let f = query_over(&ups, "response flags 为 UF 的一共几个");
     assert_eq!(
         f["filters"],
-        json!([{"field": "response_flags", "op": "eq", "value": "UO"}]),
+        json!([{"field": "response_flags", "op": "eq", "value": "UF"}]),
         "{f}"
     );
 }

@@ -82,7 +82,7 @@ pub(super) fn uploads_search(clause: &str) -> Task {
 /// says what should listen and `ss` what does. `None` for any other clause.
 pub(super) fn config_tasks(clause: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
     // A limit ("最多重试多少次") is a setting only when the session holds a config to read
-    // it from; over logs alone "请求最多的 IP，多少次" is a count.
+    // it from; over logs alone "最多的客户端是谁，几次" is a count.
     let configs = ctx.uploads.iter().any(config_upload);
     if configs && limit_question(clause) && !wants_download(clause) {
         return Some(vec![uploads_search(clause)]);

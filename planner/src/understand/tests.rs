@@ -35,3 +35,16 @@ fn strips_file_refs() {
     assert_eq!(t, "分析这个文件");
     assert_eq!(ids, vec!["abc-123".to_string()]);
 }
+
+#[test]
+fn a_bare_measure_joins_the_clause_before_and_a_second_question_splits() {
+    assert_eq!(
+        clauses("any errors in app.log? how many"),
+        vec!["any errors in app.log, how many"]
+    );
+    assert_eq!(clauses("app.log 里有 WARN 吗? 多少条").len(), 1);
+    assert_eq!(
+        clauses("when did the cache start failing, and which host logged it first?").len(),
+        2
+    );
+}
