@@ -288,6 +288,14 @@ fn queries_heldout3_eval_set() {
     run_queries_set("queries-heldout3");
 }
 
+/// A fourth held-out twin (`assets/eval/queries-heldout4`, other formats, services and
+/// phrasings again, written blind): scores only.
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_heldout4_eval_set() {
+    run_queries_set("queries-heldout4");
+}
+
 fn run_queries_set(name: &str) {
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
     // A panic in the other set (a harness error) fails that test, not this one.

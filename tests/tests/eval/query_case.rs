@@ -220,6 +220,7 @@ mod tests {
             ("queries-heldout", "queries-heldout.jsonl"),
             ("queries-heldout2", "queries-heldout2.jsonl"),
             ("queries-heldout3", "queries-heldout3.jsonl"),
+            ("queries-heldout4", "queries-heldout4.jsonl"),
         ] {
             let dir = root.join(set);
             let text = std::fs::read_to_string(dir.join(file)).expect("set file");
