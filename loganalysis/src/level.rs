@@ -96,8 +96,8 @@ fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// pino's numeric levels.
-fn pino(n: &[u8]) -> Option<Level> {
+/// pino's and bunyan's numeric levels.
+pub(crate) fn pino(n: &[u8]) -> Option<Level> {
     match n {
         b"10" => Some(Level::Trace),
         b"20" => Some(Level::Debug),

@@ -152,7 +152,11 @@ pub fn intent(text: &str) -> Option<ActIntent> {
 fn kill_it(t: &str) -> Option<ActIntent> {
     let (before, last) = t.rsplit_once([',', '，', ';', '；', '—', ':', '：'])?;
     let lower = format!(" {} ", last.to_lowercase());
-    const PRONOUNS: [&str; 6] = [" it ", " this ", " that ", "它", "这个", "那个"];
+    // Plural ones first, so "它们" is not read as "它" and a stray "们".
+    const PRONOUNS: [&str; 12] = [
+        " them ", " those ", " these ", "它们", "这些", "那些", " it ", " this ", " that ", "它",
+        "这个", "那个",
+    ];
     if !PRONOUNS.iter().any(|p| lower.contains(p)) {
         return None;
     }
@@ -216,6 +220,8 @@ const KILL_FILLER: &[&str] = &[
     "every",
     "process",
     "processes",
+    "proc",
+    "procs",
     "named",
     "called",
     "worker",
@@ -677,6 +683,14 @@ mod tests {
                 "kill -TERM <thumb-render>",
             ),
             ("etl_worker 又卡住了，把它杀掉", "kill -TERM <etl_worker>"),
+            (
+                "the cart-pruner procs are hung again, stop them all",
+                "kill -TERM <cart-pruner>",
+            ),
+            (
+                "img_resize 的进程全卡死了，把它们都杀了",
+                "kill -TERM <img_resize>",
+            ),
         ] {
             assert_eq!(argv(t).as_deref(), Some(want), "{t}");
         }

@@ -10,7 +10,7 @@ pub mod logs;
 pub mod procs;
 pub mod query;
 
-use llmops_common::AnswerLine;
+use llmops_common::{df_size, AnswerLine};
 use serde_json::Value;
 
 use super::slots::extension;
@@ -192,20 +192,26 @@ fn disks_sentence(disks: &[Value], lang: Lang, warn: &mut Vec<&'static str>) -> 
             if f64_of(&d["usage_percent"]).is_some_and(|x| x >= 90.0) {
                 warn.push(lang.pick("有磁盘接近写满", "a disk is nearly full"));
             }
+            // The figures `df -h` prints too, so either reading can be checked against it.
+            let df = |k: &str| d[k].as_u64().map_or_else(|| "?".into(), df_size);
             match lang {
                 Lang::Zh => format!(
-                    "{mount} 已用 {}（{} / {}，剩余 {}）",
+                    "{mount} 已用 {}（{} / {}，剩余 {}；df -h：已用 {}，可用 {}）",
                     pct(&d["usage_percent"]),
                     bytes(&d["used_bytes"]),
                     bytes(&d["total_bytes"]),
-                    bytes(&d["available_bytes"])
+                    bytes(&d["available_bytes"]),
+                    df("used_bytes"),
+                    df("available_bytes")
                 ),
                 Lang::En => format!(
-                    "{mount} {} used ({} of {}, {} free)",
+                    "{mount} {} used ({} of {}, {} free; df -h: {} used, {} avail)",
                     pct(&d["usage_percent"]),
                     bytes(&d["used_bytes"]),
                     bytes(&d["total_bytes"]),
-                    bytes(&d["available_bytes"])
+                    bytes(&d["available_bytes"]),
+                    df("used_bytes"),
+                    df("available_bytes")
                 ),
             }
         })
@@ -765,5 +771,20 @@ mod tests {
         let d = json!({"offer": {"file_path": "/u/1/config.yaml", "filename": "config.yaml", "size": 155, "sha256": "abc", "transport_mode": "auto"}});
         assert!(download(&d, Lang::Zh)
             .starts_with("已准备好 config.yaml (155 B)，请在对话框中接受或拒绝"));
+    }
+
+    #[test]
+    fn disk_figures_include_what_df_h_prints() {
+        // `df` on a 252G disk: 48572736 KiB used, 46713152 KiB available -> `47G` and `45G`.
+        let d = json!({"mount": "/", "usage_percent": 50.98, "used_bytes": 48572736u64 * 1024,
+                       "total_bytes": 264212084u64 * 1024, "available_bytes": 46713152u64 * 1024});
+        let mut warn = Vec::new();
+        let s = disks_sentence(std::slice::from_ref(&d), Lang::En, &mut warn).expect("one mount");
+        assert!(
+            s.contains("51.0% used") && s.contains("df -h: 47G used, 45G avail"),
+            "{s}"
+        );
+        let s = disks_sentence(&[d], Lang::Zh, &mut warn).expect("one mount");
+        assert!(s.contains("已用 47G，可用 45G"), "{s}");
     }
 }

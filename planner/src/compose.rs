@@ -86,8 +86,12 @@ fn step_answer(
 
 /// The answer for one task from its own steps.
 pub(crate) fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
-    if let (Task::Query(_), Some(step)) = (task, own.first()) {
-        return query_answer(step, lang);
+    // A query's answer, then the events it counted when it listed them.
+    if let Task::Query(_) = task {
+        if !own.is_empty() {
+            let parts: Vec<String> = own.iter().map(|s| query_answer(s, lang)).collect();
+            return parts.join("\n\n");
+        }
     }
     if let Task::ProcessDetail { pid } = task {
         return process_detail::answer(*pid, own, lang);

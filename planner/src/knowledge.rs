@@ -139,7 +139,7 @@ pub fn explain(text: &str, lang: Lang) -> Option<String> {
         return None;
     }
     let entries = find_entries(text);
-    if entries.is_empty() {
+    if entries.is_empty() || about_more_than_concepts(&words, &entries) {
         return None;
     }
     let body: Vec<&str> = entries.iter().map(|e| lang.pick(e.zh, e.en)).collect();
@@ -149,6 +149,67 @@ pub fn explain(text: &str, lang: Lang) -> Option<String> {
     } else {
         body.join("")
     })
+}
+
+/// Words a question about concepts is framed with.
+const FRAMING: &[&str] = &[
+    "what",
+    "whats",
+    "is",
+    "are",
+    "the",
+    "a",
+    "an",
+    "does",
+    "do",
+    "how",
+    "use",
+    "used",
+    "for",
+    "between",
+    "and",
+    "or",
+    "of",
+    "mean",
+    "means",
+    "meaning",
+    "difference",
+    "vs",
+    "versus",
+    "explain",
+    "to",
+    "with",
+    "command",
+    "commands",
+    "option",
+    "flag",
+    "work",
+    "works",
+    "should",
+    "when",
+    "it",
+    "this",
+    "that",
+    "me",
+    "please",
+    "pls",
+    "can",
+    "you",
+    "tell",
+];
+
+/// Whether the English words say more than the concepts they name: "the first OOM kill on
+/// db-3 vs cassandra's first GC pause" asks about logs, with "kill" one of its words.
+fn about_more_than_concepts(words: &[String], entries: &[&Entry]) -> bool {
+    let key_words: Vec<String> = entries
+        .iter()
+        .flat_map(|e| e.keys.iter().flat_map(|k| ascii_words(k)))
+        .collect();
+    let other = words
+        .iter()
+        .filter(|w| w.len() > 2 && !FRAMING.contains(&w.as_str()) && !key_words.contains(w))
+        .count();
+    other > 2
 }
 
 /// Fixed small-talk replies.
@@ -347,5 +408,12 @@ mod tests {
         assert!(explain("数据库端口是多少", Lang::Zh).is_none());
         // "all" must not match "ll".
         assert!(explain("what is all this", Lang::En).is_none());
+        // A question about events that uses a concept's word is not about the concept.
+        assert!(explain(
+            "the first GC pause over 5s in the app vs the first OOM kill on db-3: which came first?",
+            Lang::En
+        )
+        .is_none());
+        assert!(explain("what's the difference between kill and pkill", Lang::En).is_some());
     }
 }

@@ -23,6 +23,7 @@ pub mod lookup;
 pub mod process_detail;
 mod procsort;
 pub mod query;
+mod query_steps;
 pub mod safety;
 pub mod slots;
 pub mod task;
@@ -231,7 +232,11 @@ fn next_call(
 ) -> Option<Call> {
     match task {
         Task::Reply(_) => None,
-        Task::Query(frame) => own.is_empty().then(|| query_call(frame)),
+        Task::Query(frame) => match own {
+            [] => Some(query_steps::query_call(frame)),
+            [first] => query_steps::few_events(frame, first).map(|f| query_steps::query_call(&f)),
+            _ => None,
+        },
         Task::ProcessDetail { pid } => {
             process_detail::next_call(*pid, own).map(|(tool, args)| Call { tool, args })
         }
@@ -361,24 +366,6 @@ fn uploads_list_call(task: &Task) -> Call {
     Call {
         tool: ToolName::FileUpload,
         args,
-    }
-}
-
-/// The query tool call of a frame.
-fn query_call(frame: &frame::Frame) -> Call {
-    let tool = if frame.query.source == llmops_common::query::Source::Log {
-        ToolName::LogQuery
-    } else {
-        ToolName::SystemQuery
-    };
-    let args = llmops_common::query::QueryArgs {
-        query: frame.query.clone(),
-        soft: frame.soft.clone(),
-    };
-    Call {
-        tool,
-        // Plain structs and enums with string keys: serialising cannot fail.
-        args: serde_json::to_value(&args).expect("a query serialises to JSON"),
     }
 }
 

@@ -519,8 +519,13 @@ impl<'f> Extractor<'f> {
         if let Some(m) = self.fmt.level_map.get(s.as_ref()) {
             return Val::Text(Cow::Owned(m.clone()));
         }
-        match level::word_level(b) {
-            Some((l, _)) => Val::Text(Cow::Borrowed(l.name())),
+        // A number is pino's and bunyan's scale (30 info, 50 error): the one numeric level
+        // scale JSON loggers share.
+        match level::word_level(b)
+            .map(|(l, _)| l)
+            .or_else(|| level::pino(s.trim().as_bytes()))
+        {
+            Some(l) => Val::Text(Cow::Borrowed(l.name())),
             None => raw,
         }
     }

@@ -147,6 +147,13 @@ pub(super) const LEVEL_WORDS: &[(&str, &str)] = &[
     ("INFO", "INFO"),
     ("DEBUG", "DEBUG"),
     ("TRACE", "TRACE"),
+    // pino's and bunyan's numeric scale, as the engine reads it.
+    ("10", "TRACE"),
+    ("20", "DEBUG"),
+    ("30", "INFO"),
+    ("40", "WARN"),
+    ("50", "ERROR"),
+    ("60", "FATAL"),
 ];
 
 /// The comparison operator of a numeric filter, as awk, jq and Perl write it.

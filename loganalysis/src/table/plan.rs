@@ -7,7 +7,7 @@ use llmops_common::query::{
 use memchr::memmem;
 use regex::bytes::Regex;
 
-use super::def::{FieldSpec, Tag};
+use super::def::{FieldSpec, Origin, Tag};
 use super::error::QueryError;
 use super::event::{parse_number, Val};
 use crate::ts::Ts;
@@ -183,7 +183,19 @@ impl Table<'_> {
         // A role asked by its name wins over a field whose name differs only in case: in a
         // journal, `unit` is `_SYSTEMD_UNIT` (every event's unit), not `UNIT` (the unit a
         // few of systemd's own messages are about).
-        if let Some(i) = self.fields.iter().position(|f| f.roles.contains(&lower)) {
+        // Among the fields with the role, a declared one first, then the key the roles table
+        // lists first (auditd's `acct`, the account, before `uid`, the process's user id).
+        let rank = |f: &FieldSpec| match &f.origin {
+            Origin::Key(k) | Origin::InMessage { key: k, .. } => {
+                1 + super::roles::key_rank(&lower, k).unwrap_or(usize::MAX - 1)
+            }
+            _ => 0,
+        };
+        let with_role = self.fields.iter().enumerate();
+        if let Some((i, _)) = with_role
+            .filter(|(_, f)| f.roles.contains(&lower))
+            .min_by_key(|&(i, f)| (rank(f), i))
+        {
             return Ok(by(i));
         }
         if let Some(i) = self

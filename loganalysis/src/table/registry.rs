@@ -117,6 +117,12 @@ const BUILTIN: &[(&str, &str)] = &[
     ),
     ("exim.toml", include_str!("../../formats/exim.toml")),
     ("auditd.toml", include_str!("../../formats/auditd.toml")),
+    ("kafka.toml", include_str!("../../formats/kafka.toml")),
+    (
+        "cassandra.toml",
+        include_str!("../../formats/cassandra.toml"),
+    ),
+    ("squid.toml", include_str!("../../formats/squid.toml")),
     ("generic.toml", include_str!("../../formats/generic.toml")),
     ("dmesg.toml", include_str!("../../formats/dmesg.toml")),
     ("plain.toml", include_str!("../../formats/plain.toml")),

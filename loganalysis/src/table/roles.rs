@@ -142,6 +142,17 @@ fn candidates(key: &str) -> Vec<(String, Option<Unit>)> {
     out
 }
 
+/// Where a key stands in `role`'s key list (0 first), when it is one of them: which of two
+/// keys with the same role answers for it.
+pub fn key_rank(role: &str, key: &str) -> Option<usize> {
+    let r = table().role.iter().find(|r| r.role == role)?;
+    let names = candidates(key);
+    r.keys.iter().position(|k| {
+        let k = k.split_once(':').map_or(k.as_str(), |(n, _)| n);
+        names.iter().any(|(n, _)| n == k)
+    })
+}
+
 /// The role a key name implies, with its kind and unit.
 pub fn infer(key: &str) -> Option<Inferred> {
     let t = table();
@@ -179,6 +190,14 @@ fn unit_named(s: &str) -> Option<Unit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_account_name_ranks_before_a_numeric_user_id() {
+        assert_eq!(infer("acct").expect("acct").role, "user");
+        let (acct, uid) = (key_rank("user", "acct"), key_rank("user", "uid"));
+        assert!(acct.is_some() && acct < uid, "{acct:?} {uid:?}");
+        assert_eq!(key_rank("user", "latency_ms"), None);
+    }
 
     #[test]
     fn common_keys_get_roles_and_units() {

@@ -499,3 +499,26 @@ fn a_column_with_few_values_lists_them_all() {
     assert!(values("x_forwarded_for").is_empty());
     assert!(values("path").is_empty());
 }
+
+#[test]
+fn pino_numeric_levels_read_as_level_names() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let lines = [
+        r#"{"level":30,"time":1831525221910,"msg":"order placed"}"#,
+        r#"{"level":50,"time":1831525227780,"msg":"order publish failed"}"#,
+        r#"{"level":60,"time":1831525266201,"msg":"worker crashed"}"#,
+        r#"{"level":50,"time":1831525299001,"msg":"order publish failed"}"#,
+    ];
+    std::fs::write(dir.path().join("w.ndjson"), lines.join("\n") + "\n").expect("write");
+    let q = Query {
+        filters: vec![Filter::new(
+            Some(Field::new("level")),
+            FilterOp::Eq,
+            Scalar::Text("error".into()),
+        )],
+        ..Query::default()
+    };
+    let r = run_one(dir.path(), "w.ndjson", &q);
+    assert_eq!(r.value, QueryValue::Count { count: 2 });
+    assert_eq!(sh(dir.path(), r.pipeline.as_deref().expect("jq")), "2");
+}

@@ -138,3 +138,28 @@ fn a_formats_own_tag_is_counted_and_described_as_its_own() {
     );
     assert!(!r.described_en.contains("one second"), "{}", r.described_en);
 }
+
+/// "How many accounts failed to log in": auditd's `acct` is the account, `uid` the user id
+/// of the process (root for sshd); the user role reads the account.
+#[test]
+fn the_user_of_an_audit_record_is_its_account() {
+    let line = |acct: &str, serial: u32| {
+        format!("type=USER_AUTH msg=audit(1831723200.060:{serial}): pid=51753 uid=0 auid=0 ses=9747 subj=unconfined msg='op=PAM:authentication grantors=? acct=\"{acct}\" exe=\"/usr/sbin/sshd\" hostname=192.0.2.211 addr=192.0.2.211 terminal=ssh res=failed'\n")
+    };
+    let log: String = [("alice", 1), ("bob", 2), ("alice", 3), ("carol", 4)]
+        .iter()
+        .map(|(a, s)| line(a, *s))
+        .collect();
+    let q = Query {
+        measure: Measure::CountDistinct,
+        field: Some(Field::new("user")),
+        ..tagged("failed_login")
+    };
+    let r = run("audit.log", &log, &q).expect("runs");
+    assert_eq!(
+        r.value,
+        llmops_common::query::QueryValue::Distinct { count: 3 },
+        "{:?}",
+        r.resolved
+    );
+}

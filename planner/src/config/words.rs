@@ -326,6 +326,12 @@ fn cedict(word: &str) -> Option<&'static str> {
     None
 }
 
+/// The English words the general dictionary gives a Chinese word (a single character
+/// included), at most three.
+pub fn dictionary_words(word: &str) -> Vec<String> {
+    cedict(word).map(cedict_words).unwrap_or_default()
+}
+
 /// A CEDICT word's English forms: its one-word glosses (at most 3), else the head of its
 /// first gloss (`shopping cart` -> `cart`).
 fn cedict_words(glosses: &str) -> Vec<String> {

@@ -201,11 +201,16 @@ fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&str>) -> Vec<
         if Some(f) == stat || out.iter().any(|o| o.0 == f) {
             continue;
         }
+        // A lexicon word for a text field ("which endpoint 504 most") is no number's name.
+        let text_word = matches!(h.cue, Cue::Field(_)) && !p.holds_numbers(lex, f);
         let bound = p.lits.iter().any(|l| {
             l.start >= h.end
                 && p.close(h.end, l.start)
                 && binds(&l.lit)
-                && (matches!(l.lit, Lit::Number { .. }) || !p.holds_numbers(lex, f))
+                && match l.lit {
+                    Lit::Number { .. } => !text_word,
+                    _ => !p.holds_numbers(lex, f),
+                }
                 // `5xx` is a status whatever stands before it ("client IPs by 5xx count").
                 && (!matches!(l.lit, Lit::Class(_)) || f == "status")
         });

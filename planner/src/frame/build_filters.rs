@@ -35,7 +35,7 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
     let case = p.has(|c| c == Cue::Case);
     let mut named = 0;
     for l in &p.lits {
-        let negated = negated(p, l.start);
+        let negated = negated(p, l.start) || negated_after(p, l.end);
         let Some((f, kind)) = literal_filter(lex, p, source, l, negated) else {
             continue;
         };
@@ -72,6 +72,9 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
     let object = found.map(|(f, _)| f);
     hard.extend(source_filters(lex, p, source, false));
     soft.extend(source_filters(lex, p, source, true));
+    if source == Source::Log {
+        soft.extend(super::bridge::translated(lex, p));
+    }
     Conditions {
         hard: merge_alternatives(hard),
         soft,
@@ -208,6 +211,13 @@ fn negated(p: &Parsed, at: usize) -> bool {
         .any(|h| h.cue == Cue::Negate && h.end <= at && at - h.end <= 12)
 }
 
+/// Whether a negation written after the condition ends at `end` ("fatal 的不算").
+fn negated_after(p: &Parsed, end: usize) -> bool {
+    p.hits
+        .iter()
+        .any(|h| h.cue == Cue::NegateAfter && h.start >= end && p.gap(end, h.start).len() <= 4)
+}
+
 /// Filters the lexicon names outright (levels, tags, methods) that apply to the table.
 fn cue_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filter> {
     let mut out = Vec::new();
@@ -217,7 +227,7 @@ fn cue_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filter> {
             continue;
         }
         let c = &lex.filters[i];
-        let op = match (c.op, negated(p, h.start)) {
+        let op = match (c.op, negated(p, h.start) || negated_after(p, h.end)) {
             (FilterOp::Eq, true) => FilterOp::Ne,
             (FilterOp::Contains, true) => FilterOp::NotContains,
             (op, _) => op,
@@ -282,6 +292,27 @@ fn compare_before(p: &Parsed, at: usize) -> Option<(FilterOp, usize)> {
             Cue::Compare(op) => Some((op, h.start)),
             _ => None,
         })
+}
+
+/// The field a number in a unit is compared with when the named field is text: a numeric
+/// column named after it ("GC pauses over 1s" names `gc`, the collector, and compares
+/// `gc_pause`), else the one the unit measures.
+fn measured_field(p: &Parsed, named: String, unit: Unit) -> String {
+    let column = |n: &str| p.columns.iter().find(|c| c.name.eq_ignore_ascii_case(n));
+    if unit == Unit::None || column(&named).is_none_or(|c| c.numeric) {
+        return named;
+    }
+    let prefix = format!("{}_", named.to_lowercase());
+    let numeric_kin = p
+        .columns
+        .iter()
+        .filter(|c| c.numeric && c.name.to_lowercase().starts_with(&prefix))
+        .map(|c| c.name.clone());
+    let mut kin = numeric_kin.collect::<Vec<_>>();
+    match kin.len() {
+        1 => kin.remove(0),
+        _ => field_for_unit(Source::Log, unit).map_or(named, str::to_string),
+    }
 }
 
 /// The field a number in a unit is compared with when the question names none.
@@ -405,12 +436,27 @@ fn text_filter(
     let signal = (source == Source::Log && !negated)
         .then(|| signal_wordings(t))
         .flatten();
-    let f = match (wordings, signal) {
+    let joined = (source == Source::Log && !negated && bound.is_none())
+        .then(|| any_joiner(t))
+        .flatten();
+    let f = match (wordings, signal.or(joined)) {
         (Some(ws), _) => any_wording(field, ws.into_iter()),
         (None, Some(re)) => filter(field, FilterOp::Regex, Scalar::Text(re), Unit::None),
         (None, None) => filter(field, text_op, Scalar::Text(t.to_string()), Unit::None),
     };
     (f, kind)
+}
+
+/// A name of words joined by `-` or `_` (`slot-api`) as a regex that finds it joined either
+/// way: a service is `slot-api` in its deployment and `slot_api` in its own module paths.
+fn any_joiner(t: &str) -> Option<String> {
+    let parts: Vec<&str> = t.split(['-', '_']).collect();
+    // Words only: a host or an instance (`web-03`, `worker-7`) is written one way.
+    let plain = |p: &&str| p.len() >= 2 && p.bytes().all(|b| b.is_ascii_alphabetic());
+    (parts.len() > 1 && parts.iter().all(plain)).then(|| {
+        let alts: Vec<String> = parts.iter().map(|p| regex_escape(p)).collect();
+        alts.join("[-_]")
+    })
 }
 
 /// `field=value`: that field's value; over a field the log does not have, text of its
@@ -519,6 +565,7 @@ fn number_filter(
     if let Some((op, cmp_at)) = compare_before(p, at) {
         let lex = crate::lexicon::lexicon();
         let field = field_before(lex, p, source, cmp_at)
+            .map(|f| measured_field(p, f, unit))
             .or(bound)
             .or(field_for_unit(source, unit).map(str::to_string))?;
         return Some((

@@ -87,6 +87,12 @@ impl Parsed {
                     && h.end <= l.end
             })
         });
+        // A parenthesis right after a code glosses it ("UF (connect failures)", "504（网关超
+        // 时）"): its words explain the code and add no condition of their own.
+        let glosses = gloss_spans(&text, &lower, &lits);
+        let inside = |s: usize, e: usize| glosses.iter().any(|&(a, b)| a <= s && e <= b);
+        hits.retain(|h| !inside(h.start, h.end));
+        lits.retain(|l| !inside(l.start, l.end));
         Parsed {
             text,
             lower,
@@ -545,6 +551,34 @@ pub(super) fn field_hits<'a>(
         Cue::Column(i) if source == Source::Log => Some((h, p.columns[i].name.as_str())),
         _ => None,
     })
+}
+
+/// The spans of parentheses that follow a code (a name with a capital or a digit, or a bare
+/// number), brackets included.
+fn gloss_spans(text: &str, lower: &str, lits: &[Spanned]) -> Vec<(usize, usize)> {
+    let code = |l: &Spanned| match &l.lit {
+        Lit::Ident(_) | Lit::Word(_) => text.get(l.start..l.end).is_some_and(|w| {
+            w.bytes()
+                .any(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+        }),
+        Lit::Number { unit: None, .. } => true,
+        _ => false,
+    };
+    lits.iter()
+        .filter(|l| code(l))
+        .filter_map(|l| {
+            let after = lower.get(l.end..)?;
+            let open = l.end + (after.len() - after.trim_start().len());
+            let rest = lower.get(open..)?;
+            let width = ['(', '（']
+                .iter()
+                .find(|c| rest.starts_with(**c))?
+                .len_utf8();
+            let close = rest.find([')', '）']).filter(|&c| c <= 80)?;
+            let close_w = rest[close..].chars().next().map_or(1, char::len_utf8);
+            (close > width).then_some((open, open + close + close_w))
+        })
+        .collect()
 }
 
 /// The field a literal or a comparison right after a field cue binds to.

@@ -426,7 +426,16 @@ fn words(
             .strip_suffix("ed")
             .or_else(|| w.strip_suffix("ing"))
             .filter(|stem| stem.len() >= 3 && stem.bytes().all(|b| b.is_ascii_uppercase()));
-        let lit = if let Some(stem) = acronym_verb {
+        // A CamelCase name in the plural ("TimeoutErrors", "NullPointerExceptions"): the
+        // events name one at a time.
+        let camel_plural = w.strip_suffix('s').filter(|stem| {
+            !stem.ends_with('s')
+                && stem.bytes().skip(1).any(|b| b.is_ascii_uppercase())
+                && stem.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+                && stem.bytes().last().is_some_and(|b| b.is_ascii_lowercase())
+                && stem.bytes().all(|b| b.is_ascii_alphanumeric())
+        });
+        let lit = if let Some(stem) = acronym_verb.or(camel_plural) {
             Lit::Ident(stem.to_string())
         } else if ident_like(w) {
             Lit::Ident(w.to_string())
@@ -488,6 +497,18 @@ mod tests {
                 unit: None
             }]
         );
+    }
+
+    #[test]
+    fn a_camel_case_name_in_the_plural_is_searched_in_the_singular() {
+        let l = lits("which minute had the most ConnectionResetErrors in app.log");
+        assert!(
+            l.contains(&Lit::Ident("ConnectionResetError".into())),
+            "{l:?}"
+        );
+        // A name that is not CamelCase keeps its final s.
+        let l = lits("how many MySQLs and Kubernetes errors");
+        assert!(!l.contains(&Lit::Ident("Kubernete".into())), "{l:?}");
     }
 
     #[test]

@@ -101,6 +101,18 @@ fn groupings_statistics_and_peaks() {
         (&f["measure"], &f["group_by"]),
         (&json!("count"), &json!(["client"]))
     );
+    // A code right after a text field's word filters the status; the field is grouped.
+    for q in [
+        "access.log 里哪个接口 502 最多",
+        "which url 404s the most in access.log",
+    ] {
+        let f = frame(q);
+        assert!(
+            f["group_by"] == json!(["endpoint"]) || f["group_by"] == json!(["path"]),
+            "{q}: {f}"
+        );
+        assert_eq!(f["filters"][0]["field"], "status", "{q}: {f}");
+    }
     let f = frame("which URL fails most in access.log");
     assert_eq!(f["group_by"], json!(["path"]));
     assert_eq!(f["filters"], json!([{"op": "tag", "value": "failure"}]));
@@ -392,6 +404,46 @@ fn fields_named_by_the_logs_own_names() {
     assert_eq!(f["field"], json!("duration"), "{f}");
     let f = frame_over_columns("slowest backend by Tr in haproxy.log");
     assert_eq!(f["field"], json!("Tr"), "{f}");
+}
+
+#[test]
+fn a_name_joined_by_a_dash_is_found_joined_by_an_underscore_too() {
+    let f = frame("how many cart-sync lines in app.log");
+    assert_eq!(
+        f["filters"],
+        json!([{"op": "regex", "value": "cart[-_]sync"}]),
+        "{f}"
+    );
+}
+
+#[test]
+fn a_negation_written_after_the_condition_negates_it() {
+    let f = frame("how many requests in access.log, 404s excluded");
+    assert_eq!(f["filters"][0]["op"], "ne", "{f}");
+    let f = frame("app.log 里一共多少条日志，info 的不算");
+    assert_eq!(f["filters"][0]["op"], "ne", "{f}");
+    assert_eq!(f["filters"][0]["value"], "INFO", "{f}");
+}
+
+#[test]
+fn a_number_in_a_unit_compares_the_numeric_field_named_after_a_text_one() {
+    use llmops_common::query::Column;
+    let mut ups = uploads(&["jvm.log"]);
+    ups[0].columns = vec![
+        Column {
+            name: "gc".into(),
+            ..Default::default()
+        },
+        Column {
+            name: "gc_pause".into(),
+            numeric: true,
+            roles: vec!["duration".into()],
+            ..Default::default()
+        },
+    ];
+    let f = query_over(&ups, "how many GC events over 2s are in jvm.log");
+    assert_eq!(f["filters"][0]["field"], "gc_pause", "{f}");
+    assert_eq!(f["filters"][0]["op"], "gt", "{f}");
 }
 
 #[test]

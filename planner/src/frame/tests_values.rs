@@ -92,4 +92,16 @@ fn a_word_that_is_one_columns_value_is_that_fields_condition() {
         json!([{"field": "response_flags", "op": "eq", "value": "UF"}]),
         "{f}"
     );
+    // A parenthesis after the code explains it: no failure tag, no text to look for.
+    for q in [
+        "how many UO (overflow errors) were there",
+        "UO（溢出失败）一共几个",
+    ] {
+        let f = query_over(&ups, q);
+        assert_eq!(
+            f["filters"],
+            json!([{"field": "response_flags", "op": "eq", "value": "UO"}]),
+            "{q}: {f}"
+        );
+    }
 }

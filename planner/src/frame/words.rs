@@ -47,7 +47,7 @@ pub(super) fn word_forms(phrase: &str) -> (FilterOp, String) {
 
 /// An English word without its inflection: `-ing`, `-ed`, a plural `s`, a final `e`
 /// (`saving`, `saved`, `saves`, `save` -> `sav`), keeping at least three letters.
-fn stem(w: &str) -> String {
+pub(super) fn stem(w: &str) -> String {
     // "retries", "retried" -> "retr" + y/i: both forms start "retr".
     for suffix in ["ies", "ied"] {
         if let Some(s) = w.strip_suffix(suffix).filter(|s| s.len() >= 3) {

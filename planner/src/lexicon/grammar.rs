@@ -106,6 +106,9 @@ pub struct Grammar {
     pub window: WindowWords,
     pub bucket: Vec<BucketCue>,
     pub negate: Words,
+    /// Negation written after the condition ("fatal 的不算", "404s excluded").
+    #[serde(default)]
+    pub negate_after: Words,
     pub contains: Words,
     pub case: Words,
     pub limit: LimitWords,

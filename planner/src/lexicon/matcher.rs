@@ -22,6 +22,7 @@ pub enum Cue {
     Unit(Unit),
     Bucket(BucketWidth),
     Negate,
+    NegateAfter,
     Contains,
     Case,
     Limit,
@@ -120,6 +121,7 @@ pub fn find(lex: &Lexicon, text: &str) -> Vec<Hit> {
         push_words(&mut hits, text, &b.words, Cue::Bucket(b.bucket));
     }
     push_words(&mut hits, text, &g.negate, Cue::Negate);
+    push_words(&mut hits, text, &g.negate_after, Cue::NegateAfter);
     push_words(&mut hits, text, &g.contains, Cue::Contains);
     push_words(&mut hits, text, &g.case, Cue::Case);
     push_words(&mut hits, text, &g.limit.before, Cue::Limit);

@@ -65,6 +65,8 @@ const CLAUSE_RULES: &[ClauseRule] = &[
     // A limit or a configured value asked for is a setting before it is a process, service
     // or port question.
     config_setting,
+    // "X in one log vs Y in another, which came first": a query per log.
+    two_logs_compared,
     // A question over a log or a system table is one typed query.
     table_query,
     // Incident questions in words: processes, services, ports, journal, uptime, sizes.
@@ -118,6 +120,37 @@ fn config_setting(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {
 
 fn table_query(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {
     query_task(c.text, ctx, false).map(|t| vec![t])
+}
+
+/// Words that set two things side by side.
+const SIDE_BY_SIDE: [&str; 6] = [" vs. ", " vs ", " versus ", "和", "与", " and "];
+
+/// "rabbit 的告警和 envoy 第一次 UO，哪个在前", "the first GC pause in cassandra vs the
+/// first OOM kill on db-3 — which came first?": each side is a query over the log it names,
+/// with the words after both (what is asked of each) added to it.
+fn two_logs_compared(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {
+    let text = c.text;
+    SIDE_BY_SIDE.iter().find_map(|sep| {
+        text.match_indices(sep).find_map(|(at, _)| {
+            let (left, right) = (&text[..at], &text[at + sep.len()..]);
+            let cut = right
+                .find(['—', '，', ',', '？', '?', ';', '；', ':', '：'])
+                .unwrap_or(right.len());
+            let (right, tail) = right.split_at(cut);
+            let tail = tail.trim_start_matches(['—', '，', ',', ';', '；', ':', '：', ' ']);
+            // Something asked of both sides after them ("哪个在前", "which came first");
+            // without it the two logs are one question ("02:44 前后 A 和 B 都发生了什么").
+            if tail.trim().is_empty() {
+                return None;
+            }
+            let side = |s: &str| match query_task(&format!("{} {tail}", s.trim()), ctx, false)? {
+                Task::Query(f) if f.query.files.len() == 1 => Some(f),
+                _ => None,
+            };
+            let (a, b) = (side(left)?, side(right)?);
+            (a.query.files != b.query.files).then(|| vec![Task::Query(a), Task::Query(b)])
+        })
+    })
 }
 
 fn incident_command(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {

@@ -48,3 +48,31 @@ fn a_bare_measure_joins_the_clause_before_and_a_second_question_splits() {
         2
     );
 }
+
+#[test]
+fn two_logs_set_side_by_side_are_a_query_each() {
+    let ups = crate::tests::uploads(&["gateway.log", "billing.log"]);
+    for text in [
+        "the first timeout in gateway.log vs the first OutOfMemoryError in billing.log, which came first",
+        "gateway.log 第一次超时和 billing.log 第一次 OutOfMemoryError，哪个在前",
+    ] {
+        let plan = crate::TurnPlan::new(&crate::PlannerInput {
+            text,
+            referenced_files: &[],
+            uploads: &ups,
+            history: &[],
+            conversation: &crate::Conversation::default(),
+            steps: &[],
+        });
+        let files: Vec<Vec<String>> = plan
+            .tasks
+            .iter()
+            .filter_map(|t| match t {
+                Task::Query(f) => Some(f.query.files.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(files.len(), 2, "{text}: {:?}", plan.tasks);
+        assert_ne!(files[0], files[1], "{text}");
+    }
+}

@@ -1,0 +1,123 @@
+//! Chinese words for what an English log says: a run of Chinese in a log question that no
+//! cue, literal or file name covers is read through the operations glossary and the general
+//! dictionary, and its English words are looked for in the events, softly (a word that
+//! matches nothing is dropped and the answer says so).
+
+use llmops_common::query::{Filter, FilterOp, Scalar, Unit};
+
+use super::parsed::{filter, Parsed};
+use super::words::{regex_escape, stem};
+use crate::lexicon::Lexicon;
+use crate::text::is_cjk;
+
+/// Most English words one Chinese word is looked for as.
+const SENSES: usize = 4;
+
+/// The soft filters the uncovered Chinese words of the question make, one per word.
+pub(super) fn translated(lex: &Lexicon, p: &Parsed) -> Vec<Filter> {
+    let mut covered = vec![false; p.text.len()];
+    let spans = p.hits.iter().map(|h| (h.start, h.end));
+    for (s, e) in spans.chain(p.lits.iter().map(|l| (l.start, l.end))) {
+        covered[s.min(p.text.len())..e.min(p.text.len())].fill(true);
+    }
+    let stop = &lex.grammar.stop.zh;
+    let mut out: Vec<Filter> = Vec::new();
+    let column = |w: &str| p.columns.iter().any(|c| c.name.eq_ignore_ascii_case(w));
+    for (at, run) in uncovered_runs(&p.text, &covered) {
+        let mut words: Vec<(String, Vec<String>)> = crate::config::words::question(run)
+            .terms
+            .into_iter()
+            .map(|t| (t.text, t.forms))
+            .collect();
+        // One character left beside a cue ("日志段": the log's segments) is a word too,
+        // unless it is part of the cue's word ("仓库" read as `库`).
+        if words.is_empty() && run.chars().count() == 1 && !splits_a_word(&p.text, at, run) {
+            words.push((run.to_string(), crate::config::words::dictionary_words(run)));
+        }
+        for (text, forms) in words {
+            // A word that translates to one of the log's fields names that field.
+            if forms.is_empty() || stop.contains(&text) || forms.iter().any(|f| column(f)) {
+                continue;
+            }
+            let mut stems: Vec<String> = forms
+                .iter()
+                .filter(|f| f.bytes().all(|b| b.is_ascii_alphabetic()))
+                .map(|f| stem(f))
+                .filter(|s| s.len() >= 3)
+                .collect();
+            stems.sort();
+            stems.dedup();
+            if stems.is_empty() || stems.len() > SENSES {
+                continue;
+            }
+            let alts: Vec<String> = stems.iter().map(|s| regex_escape(s)).collect();
+            let f = filter(
+                None,
+                FilterOp::Regex,
+                Scalar::Text(format!("\\b(?:{})\\w*", alts.join("|"))),
+                Unit::None,
+            );
+            if !out.contains(&f) {
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
+/// Whether the one character `run` (at `at` in `text`) makes a dictionary word with the
+/// character before or after it.
+fn splits_a_word(text: &str, at: usize, run: &str) -> bool {
+    let before = text[..at].chars().next_back();
+    let after = text[at + run.len()..].chars().next();
+    let word = |a: char, b: char| {
+        let w: String = [a, b].iter().collect();
+        !crate::config::words::dictionary_words(&w).is_empty()
+    };
+    let c = run.chars().next();
+    matches!((before, c), (Some(b), Some(c)) if is_cjk(b) && word(b, c))
+        || matches!((c, after), (Some(c), Some(a)) if is_cjk(a) && word(c, a))
+}
+
+/// The runs of Chinese characters no cue or literal covers, but for a word glossed by a
+/// parenthesis after it (`商户 (merchant)`: the gloss says what it is).
+fn uncovered_runs<'t>(text: &'t str, covered: &[bool]) -> Vec<(usize, &'t str)> {
+    let mut runs = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, c) in text.char_indices() {
+        let free = is_cjk(c) && !covered[i];
+        match (free, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                runs.push((s, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        runs.push((s, text.len()));
+    }
+    runs.into_iter()
+        .filter(|&(_, e)| !text[e..].trim_start().starts_with(['(', '（']))
+        .map(|(s, e)| (s, &text[s..e]))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::frame_with;
+
+    #[test]
+    fn chinese_words_outside_the_cues_look_for_their_english_in_the_events() {
+        let f = frame_with("app.log 里删除的日志段一共有多少个", None).expect("a query");
+        let soft = f["soft"].to_string();
+        assert!(soft.contains("delet") && soft.contains("segment"), "{f}");
+        // Framing words ask, they name nothing in the events.
+        let f = frame_with("帮我看看 app.log 里一共有多少条 error", None).expect("a query");
+        assert!(f.get("soft").is_none(), "{f}");
+        // A word glossed by a parenthesis is what the gloss says, not text to look for.
+        let f = frame_with("app.log 里哪个仓库 (warehouse) 报错最多", None).expect("a query");
+        assert!(f.get("soft").is_none(), "{f}");
+    }
+}

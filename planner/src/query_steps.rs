@@ -1,0 +1,114 @@
+//! The calls of a query task: the query, then the events themselves when a distribution
+//! in time counted only a few.
+
+use super::{data_of, frame, Call, StepRecord, ToolName};
+
+/// Most events a time distribution may count for its events to be listed beside it.
+pub(crate) const FEW_EVENTS: u64 = 10;
+
+/// "When did the alarm go off": when the events counted per minute are few, the events
+/// themselves, in time order, say when each happened to the second.
+pub(crate) fn few_events(frame: &frame::Frame, step: &StepRecord) -> Option<frame::Frame> {
+    use llmops_common::query::{Field, Measure, Order, QueryResult, QueryValue};
+    if !step.ok || frame.query.measure != Measure::Buckets {
+        return None;
+    }
+    let r = serde_json::from_value::<QueryResult>(data_of(step)).ok()?;
+    if !matches!(r.value, QueryValue::Buckets { .. }) || r.matched == 0 || r.matched > FEW_EVENTS {
+        return None;
+    }
+    let mut f = frame.clone();
+    f.query.measure = Measure::Rows;
+    f.query.field = Some(Field::new("time"));
+    f.query.order = Order::Asc;
+    f.query.limit = Some(FEW_EVENTS as u32);
+    f.query.bucket = Default::default();
+    Some(f)
+}
+
+/// The query tool call of a frame.
+pub(crate) fn query_call(frame: &frame::Frame) -> Call {
+    let tool = if frame.query.source == llmops_common::query::Source::Log {
+        ToolName::LogQuery
+    } else {
+        ToolName::SystemQuery
+    };
+    let args = llmops_common::query::QueryArgs {
+        query: frame.query.clone(),
+        soft: frame.soft.clone(),
+    };
+    Call {
+        tool,
+        // Plain structs and enums with string keys: serialising cannot fail.
+        args: serde_json::to_value(&args).expect("a query serialises to JSON"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use llmops_common::query::{BucketRow, Measure, Order, Query, QueryResult, QueryValue};
+
+    fn buckets_step(counts: &[u64]) -> StepRecord {
+        let r = QueryResult {
+            query: Query::default(),
+            described_zh: String::new(),
+            described_en: String::new(),
+            sources: Vec::new(),
+            resolved: Vec::new(),
+            matched: counts.iter().sum(),
+            matched_per_file: Vec::new(),
+            value: QueryValue::Buckets {
+                width_seconds: 60,
+                buckets: counts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| BucketRow {
+                        start: format!("2028-01-15T07:{i:02}"),
+                        count: *c,
+                        per_file: Vec::new(),
+                    })
+                    .collect(),
+                peak: None,
+            },
+            pipeline: None,
+            notes: Vec::new(),
+        };
+        StepRecord {
+            tool: "log_query".into(),
+            args: serde_json::Value::Null,
+            ok: true,
+            output: String::new(),
+            data: serde_json::to_value(&r).expect("serialises"),
+            error: None,
+        }
+    }
+
+    fn buckets_frame() -> frame::Frame {
+        frame::Frame {
+            query: Query {
+                measure: Measure::Buckets,
+                ..Query::default()
+            },
+            soft: Vec::new(),
+            object: None,
+            follow_up: false,
+        }
+    }
+
+    #[test]
+    fn a_distribution_of_few_events_lists_them_in_time_order() {
+        let f = few_events(&buckets_frame(), &buckets_step(&[2, 0, 2])).expect("4 events listed");
+        assert_eq!(f.query.measure, Measure::Rows);
+        assert_eq!(f.query.order, Order::Asc);
+        assert_eq!(f.query.limit, Some(FEW_EVENTS as u32));
+        assert!(
+            few_events(&buckets_frame(), &buckets_step(&[9, 9])).is_none(),
+            "18 events"
+        );
+        assert!(
+            few_events(&buckets_frame(), &buckets_step(&[0])).is_none(),
+            "none matched"
+        );
+    }
+}
