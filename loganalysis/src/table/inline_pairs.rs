@@ -1,6 +1,8 @@
 //! `key=value` pairs written inside a free-text message (`poll failed station="KF-3"
-//! attempt=4`): klog's structured form, logrus text, most hand-written app logs. Keys seen
-//! in the sample become fields of the file, read out of the message when a query asks.
+//! attempt=4`): klog's structured form, logrus text, most hand-written app logs; and the
+//! `"key": value` members of a JSON object written after a message (zap's console encoder,
+//! `msg {"order":"A-1","ms":12}`). Keys seen in the sample become fields of the file, read
+//! out of the message when a query asks.
 
 /// Longest key taken as one.
 const MAX_KEY: usize = 40;
@@ -66,6 +68,49 @@ pub fn pairs(msg: &[u8]) -> Vec<(usize, usize, usize, usize)> {
             break;
         }
     }
+    out.extend(json_members(msg));
+    out.sort_unstable();
+    out
+}
+
+/// The scalar `"key": value` members in `msg` (a nested object or array is skipped; its own
+/// scalar members are found as members too).
+fn json_members(msg: &[u8]) -> Vec<(usize, usize, usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(p) = memchr::memchr(b':', &msg[i..]) {
+        let colon = i + p;
+        i = colon + 1;
+        if colon < 2 || msg[colon - 1] != b'"' {
+            continue;
+        }
+        let ke = colon - 1;
+        let mut ks = ke;
+        while ks > 0 && key_byte(msg[ks - 1]) {
+            ks -= 1;
+        }
+        // The member opens the object or follows a comma (spaces between allowed).
+        let opener = msg[..ks.saturating_sub(1)]
+            .iter()
+            .rev()
+            .find(|b| !matches!(b, b' ' | b'\t'));
+        let key_ok = ks < ke
+            && ke - ks <= MAX_KEY
+            && ks >= 2
+            && msg[ks - 1] == b'"'
+            && matches!(opener, Some(b'{' | b','))
+            && msg[ks].is_ascii_alphabetic();
+        let mut vs = colon + 1;
+        while matches!(msg.get(vs), Some(b' ')) {
+            vs += 1;
+        }
+        if !key_ok || matches!(msg.get(vs), None | Some(b'{' | b'[')) {
+            continue;
+        }
+        let (a, b, next) = value_at(msg, vs);
+        out.push((ks, ke, a, b));
+        i = next.max(i);
+    }
     out
 }
 
@@ -103,6 +148,20 @@ mod tests {
             all("retry (user=bob, dur=1.5s) done"),
             vec![("user".into(), "bob".into()), ("dur".into(), "1.5s".into())]
         );
+    }
+
+    #[test]
+    fn members_of_a_json_object_after_the_message() {
+        assert_eq!(
+            all(r#"order failed	{"order": "A-1", "ms":12, "ctx":{"shard":3}, "ok":false}"#),
+            vec![
+                ("order".into(), "A-1".into()),
+                ("ms".into(), "12".into()),
+                ("shard".into(), "3".into()),
+                ("ok".into(), "false".into()),
+            ]
+        );
+        assert!(all(r#"said "hi": there"#).is_empty());
     }
 
     #[test]

@@ -560,7 +560,7 @@ fn keys_inside_messages_are_fields_with_exact_counts() {
     use std::collections::BTreeMap;
     let dir = tempfile::tempdir().expect("tempdir");
     let stations = ["KF-PIER-3", "KF-DOCK-1", "KF-YARD-7"];
-    let (mut klog, mut plain) = (String::new(), String::new());
+    let (mut klog, mut plain, mut zap) = (String::new(), String::new(), String::new());
     let mut by_station: BTreeMap<String, u64> = BTreeMap::new();
     let mut retried = 0u64;
     let mut seed = 7u64;
@@ -578,12 +578,17 @@ fn keys_inside_messages_are_fields_with_exact_counts() {
         plain.push_str(&format!(
             "2027-08-21 17:{m:02}:{s:02} INFO poll finished (station={st}, attempt={attempt})\n"
         ));
+        // zap's console encoder: the fields as a JSON object after the message.
+        zap.push_str(&format!(
+            "2027-08-21T17:{m:02}:{s:02}.000Z\tINFO\tpoller\tpoll finished\t{{\"station\": \"{st}\", \"attempt\": {attempt}}}\n"
+        ));
         *by_station.entry(st.to_string()).or_default() += 1;
         retried += u64::from(attempt >= 3);
     }
     std::fs::write(dir.path().join("poller.log"), &klog).expect("write");
     std::fs::write(dir.path().join("plain.log"), &plain).expect("write");
-    for name in ["poller.log", "plain.log"] {
+    std::fs::write(dir.path().join("zap.log"), &zap).expect("write");
+    for name in ["poller.log", "plain.log", "zap.log"] {
         let q = Query {
             group_by: vec![Field::new("station")],
             ..Query::default()

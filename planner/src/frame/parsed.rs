@@ -482,6 +482,10 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
                 .count()
                 == 1;
         let mut at = crate::lexicon::occurrences(lower, &name);
+        // "distinct orderIds": a field named in the plural.
+        if name.len() >= 5 && !name.ends_with('s') {
+            at.extend(crate::lexicon::occurrences(lower, &format!("{name}s")));
+        }
         if by_last {
             at.extend(crate::lexicon::occurrences(lower, &last));
         }

@@ -378,6 +378,8 @@ fn fields_named_by_the_logs_own_names() {
         (f["measure"].clone(), f["field"].clone()),
         (json!("mean"), json!("queue_depth"))
     );
+    let f = frame_over_columns("how many distinct session_keys are in orders.jsonl");
+    assert_eq!(f["field"], json!("session_key"), "a field in the plural: {f}");
     let f = frame_over_columns("how many distinct session_key values are in orders.jsonl");
     assert_eq!(
         (f["measure"].clone(), f["field"].clone()),

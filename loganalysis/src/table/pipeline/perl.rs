@@ -86,7 +86,7 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
             let msg = format!("$f{{{}}}", perl_str(&c.schema.fields[*message].name));
             code.push_str(&format!("{{ my $k = {}; ", perl_str(key)));
             code.push_str(&format!("if (defined {msg} && {msg} =~ "));
-            code.push_str(r#"/(?:^|[ \t,(\[{;])\Q$k\E=("(?:[^"\\]|\\.)*"|[^ \t,)\]};]*)/) "#);
+            code.push_str(r#"/(?:(?:^|[ \t,(\[{;])\Q$k\E=|[{,] *"\Q$k\E": *)("(?:[^"\\]|\\.)*"|[^ \t,)\]};]*)/) "#);
             code.push_str(r#"{ my $v = $1; $v =~ s/^"(.*)"$/$1/; $f{$k} //= $v } } "#);
         }
     }
