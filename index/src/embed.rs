@@ -8,7 +8,7 @@ pub mod e5;
 pub mod log_text;
 pub mod passage_cache;
 pub use e5::E5;
-pub use passage_cache::{CacheStats, CachedPassages};
+pub use passage_cache::CachedPassages;
 
 /// What a text is embedded as (some models, e5 for one, want a prefix per kind).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,10 +23,6 @@ pub trait Embedder: Send + Sync {
     fn dim(&self) -> usize;
     /// Unit-length vectors, one per text.
     fn embed(&self, texts: &[&str], kind: InputKind) -> Result<Vec<Vec<f32>>, IndexError>;
-    /// The share of a text this model can represent, in [0, 1] (1 - unknown-token share).
-    fn coverage(&self, _text: &str) -> f32 {
-        1.0
-    }
     /// How many texts to send per call.
     fn batch_size(&self) -> usize {
         16

@@ -24,7 +24,7 @@ mod search;
 use catalog::Entry;
 use concurrency::{Gate, QueryBatcher, QueryCache, ScanBatcher};
 use embed_worker::Queue;
-pub use search::{AnswerLine, RetrieverFiles};
+pub use search::AnswerLine;
 
 /// Where to search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -215,16 +215,6 @@ impl Engine {
         std::fs::create_dir_all(&cfg.dir)?;
         let lexical = Lexical::open(&cfg.dir.join("lexical"))?.with_params(cfg.rank.clone());
         Self::build(cfg, lexical, dense, dense_off)
-    }
-
-    /// An engine whose lexical index lives in memory (catalog still under `cfg.dir`).
-    pub fn open_in_memory(
-        cfg: EngineConfig,
-        dense: Option<DenseParts>,
-    ) -> Result<Arc<Engine>, IndexError> {
-        std::fs::create_dir_all(&cfg.dir)?;
-        let lexical = Lexical::in_memory()?.with_params(cfg.rank.clone());
-        Self::build(cfg, lexical, dense, Some("no embedder".into()))
     }
 
     fn build(

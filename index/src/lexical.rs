@@ -17,7 +17,7 @@ use tantivy::schema::{
     STRING,
 };
 use tantivy::tokenizer::TextAnalyzer;
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term};
 
 use crate::analyzers::{self, BIGRAM, EN, IDENT, IDENT_JOIN, ZH};
 use crate::rank::RankParams;
@@ -49,13 +49,6 @@ pub struct ChunkDoc {
     pub context: String,
 }
 
-/// A lexical hit with its BM25 score.
-#[derive(Debug, Clone)]
-pub struct LexHit {
-    pub score: f32,
-    pub chunk: ChunkDoc,
-}
-
 #[derive(Clone, Copy)]
 struct Fields {
     chunk_id: Field,
@@ -76,7 +69,6 @@ struct Fields {
 }
 
 pub struct Lexical {
-    index: Index,
     writer: Mutex<IndexWriter<IndexedChunk>>,
     reader: IndexReader,
     f: Fields,
@@ -102,6 +94,21 @@ fn presence_query(term: Term, boost: f32, idf: f32) -> Box<dyn Query> {
     let score = boost * idf;
     let q = TermQuery::new(term, IndexRecordOption::Basic);
     Box::new(ConstScoreQuery::new(Box::new(q), score))
+}
+
+/// A term scored by BM25, times `boost`.
+fn bm25_query(term: Term, boost: f32) -> Box<dyn Query> {
+    let q = TermQuery::new(term, IndexRecordOption::WithFreqs);
+    Box::new(BoostQuery::new(Box::new(q), boost))
+}
+
+/// One clause that scores the best of `alts` (none when empty).
+fn any_of(mut alts: Vec<Box<dyn Query>>) -> Option<Box<dyn Query>> {
+    match alts.len() {
+        0 => None,
+        1 => alts.pop(),
+        _ => Some(Box::new(DisjunctionMaxQuery::with_tie_breaker(alts, 0.0))),
+    }
 }
 
 /// Segments above this many chunks are left out of merges (see `with_index`).
@@ -306,7 +313,6 @@ impl Lexical {
             .reload_policy(ReloadPolicy::OnCommitWithDelay)
             .try_into()?;
         Ok(Lexical {
-            index,
             writer: Mutex::new(writer),
             reader,
             f,
@@ -447,31 +453,9 @@ impl Lexical {
         )
     }
 
-    /// BM25 search restricted to chunks whose tag is in `tags`.
-    pub fn search(
-        &self,
-        qt: &QueryTokens,
-        tags: &[String],
-        limit: usize,
-    ) -> Result<Vec<LexHit>, IndexError> {
-        let Some(query) = self.build_query(qt, tags, limit) else {
-            return Ok(vec![]);
-        };
-        let searcher = self.reader.searcher();
-        let top = searcher.search(&query, &TopDocs::with_limit(limit).order_by_score())?;
-        let mut out = Vec::with_capacity(top.len());
-        for (score, addr) in top {
-            let d: TantivyDocument = searcher.doc(addr)?;
-            out.push(LexHit {
-                score,
-                chunk: self.to_chunk(&d),
-            });
-        }
-        Ok(out)
-    }
-
-    /// Like `search`, but returns (BM25 score, chunk id) read from the fast field: no stored
-    /// document is decompressed (the caller fetches text for the few results it shows).
+    /// BM25 search restricted to chunks whose tag is in `tags`: (score, chunk id) read from
+    /// the fast field, no stored document decompressed (the caller fetches text for the few
+    /// results it shows).
     pub fn search_ids(
         &self,
         qt: &QueryTokens,
@@ -516,24 +500,30 @@ impl Lexical {
 
     /// The BM25 OR query over the analyzers' tokens (no scope filter).
     fn union_query(&self, qt: &QueryTokens) -> BooleanQuery {
-        let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        // Translated tokens some group holds are added below, one clause per group.
+        let searcher = self.reader.searcher();
+        let docs = searcher.num_docs();
+        let idf = |term: &Term| bm25_idf(searcher.doc_freq(term).unwrap_or(0), docs);
+        let mut should = self.token_clauses(qt, &idf);
+        should.extend(self.joined_clauses(qt, &searcher));
+        should.extend(self.group_clauses(qt, &idf));
+        BooleanQuery::new(should.into_iter().map(|q| (Occur::Should, q)).collect())
+    }
+
+    /// One clause per token of each field, the translation's tokens that no group holds
+    /// included (at their weight).
+    fn token_clauses(&self, qt: &QueryTokens, idf: &dyn Fn(&Term) -> f32) -> Vec<Box<dyn Query>> {
+        // Translated tokens some group holds are added by `group_clauses`.
         let grouped: std::collections::HashSet<(TrField, &str)> = qt
             .tr_groups
             .iter()
             .flatten()
             .map(|(f, t, _)| (*f, t.as_str()))
             .collect();
-        let searcher = self.reader.searcher();
-        let docs = searcher.num_docs();
-        let idf = |term: &Term| {
-            let df = searcher.doc_freq(term).unwrap_or(0);
-            bm25_idf(df, docs)
-        };
         // Bigrams repeat what jieba words say in a coarser way: weigh them lower.
         // (field, tokens, boost, the translation's field, identifier words: either
         // grammatical number, scored by presence (`presence_query`))
         let p = &self.p;
+        let mut out = Vec::new();
         for (field, toks, boost, translated, words) in [
             (self.f.zh, &qt.zh, 1.0f32, None, false),
             (self.f.bigram, &qt.bigram, p.bigram, None, false),
@@ -561,8 +551,7 @@ impl Lexical {
                 if translated.is_some_and(|f| grouped.contains(&(f, t.as_str()))) {
                     continue;
                 }
-                let translated = translated.is_some();
-                let boost = if translated {
+                let boost = if translated.is_some() {
                     boost * qt.tr_weights.get(t).copied().unwrap_or(1.0)
                 } else {
                     boost
@@ -574,45 +563,40 @@ impl Lexical {
                 } else {
                     Vec::new()
                 };
-                let terms = std::iter::once(t.as_str())
+                let alts = std::iter::once(t.as_str())
                     .chain(variants.iter().map(String::as_str))
-                    .map(|v| Term::from_field_text(field, v));
-                let mut alts: Vec<Box<dyn Query>> = if words {
-                    terms
-                        .map(|term| {
+                    .map(|v| {
+                        let term = Term::from_field_text(field, v);
+                        if words {
                             let i = idf(&term);
                             presence_query(term, boost, i)
-                        })
-                        .collect()
-                } else {
-                    terms
-                        .map(|term| {
-                            let q = TermQuery::new(term, IndexRecordOption::WithFreqs);
-                            Box::new(BoostQuery::new(Box::new(q), boost)) as Box<dyn Query>
-                        })
-                        .collect()
-                };
-                let q: Box<dyn Query> = if alts.len() == 1 {
-                    alts.remove(0)
-                } else {
-                    Box::new(DisjunctionMaxQuery::with_tie_breaker(alts, 0.0))
-                };
-                should.push((Occur::Should, q));
+                        } else {
+                            bm25_query(term, boost)
+                        }
+                    })
+                    .collect();
+                out.extend(any_of(alts));
             }
         }
-        // A joined form scores its presence (IDF x boost), not BM25's term frequency and
-        // length: most chunks hold no identifier at all, so the identifier field's average
-        // length is near zero and BM25 would sink any chunk with a few identifiers.
-        // The same joined form as one word of prose or of a key written without separators
-        // (`stop wait secs` and `stopwaitsecs`, `max memory` and `maxmemory`), scored the
-        // same way; one clause with the identifier match, so `readTimeout` (in both
-        // fields) counts once. By presence, not BM25: a prose word's BM25 score for a key
-        // written as one word lifted pages that merely repeat it.
-        // A translation's joined forms (`最大内存` -> `maxmemory`) at their weight.
+        out
+    }
+
+    /// A joined form scores its presence (IDF x boost), not BM25's term frequency and
+    /// length: most chunks hold no identifier at all, so the identifier field's average
+    /// length is near zero and BM25 would sink any chunk with a few identifiers.
+    /// The same joined form as one word of prose or of a key written without separators
+    /// (`stop wait secs` and `stopwaitsecs`, `max memory` and `maxmemory`), scored the
+    /// same way; one clause with the identifier match, so `readTimeout` (in both
+    /// fields) counts once. By presence, not BM25: a prose word's BM25 score for a key
+    /// written as one word lifted pages that merely repeat it.
+    /// A translation's joined forms (`最大内存` -> `maxmemory`) at their weight.
+    fn joined_clauses(&self, qt: &QueryTokens, searcher: &Searcher) -> Vec<Box<dyn Query>> {
+        let docs = searcher.num_docs();
+        let mut out = Vec::new();
         for form in &qt.ident_joined {
             // The joined form with its last word in the other number too (`max connection`
             // and `max_connections`).
-            let terms = std::iter::once(&form.joined)
+            let alts = std::iter::once(&form.joined)
                 .chain(&analyzers::ident::number_variants(&form.joined))
                 .map(|j| Term::from_field_text(self.f.ident_join, j))
                 .chain(
@@ -620,24 +604,22 @@ impl Lexical {
                         .as_ref()
                         .map(|w| Term::from_field_text(self.f.en, w)),
                 )
-                .collect::<Vec<_>>();
-            let mut alts: Vec<Box<dyn Query>> = Vec::new();
-            for term in terms {
-                let df = searcher.doc_freq(&term).unwrap_or(0);
-                if df > 0 {
-                    let boost = p.ident_join * form.weight;
-                    alts.push(presence_query(term, boost, bm25_idf(df, docs)));
-                }
-            }
-            match alts.len() {
-                0 => {}
-                1 => should.push((Occur::Should, alts.remove(0))),
-                _ => should.push((
-                    Occur::Should,
-                    Box::new(DisjunctionMaxQuery::with_tie_breaker(alts, 0.0)),
-                )),
-            }
+                .filter_map(|term| {
+                    let df = searcher.doc_freq(&term).unwrap_or(0);
+                    let boost = self.p.ident_join * form.weight;
+                    (df > 0).then(|| presence_query(term, boost, bm25_idf(df, docs)))
+                })
+                .collect();
+            out.extend(any_of(alts));
         }
+        out
+    }
+
+    /// One disjunction-max clause per translated word over its senses' tokens, a weaker
+    /// sense's boost scaled by `sense_boost`.
+    fn group_clauses(&self, qt: &QueryTokens, idf: &dyn Fn(&Term) -> f32) -> Vec<Box<dyn Query>> {
+        let p = &self.p;
+        let mut out: Vec<Box<dyn Query>> = Vec::new();
         for group in &qt.tr_groups {
             let alts: Vec<(TrField, Term, f32, f32)> = group
                 .iter()
@@ -663,21 +645,18 @@ impl Lexical {
                         .max_by(|a, b| a.2.total_cmp(&b.2));
                     let boost = top.map_or(*boost, |t| sense_boost(*boost, *i, t.2, t.3));
                     if *field == TrField::IdentWord {
-                        return presence_query(term.clone(), boost, *i);
+                        presence_query(term.clone(), boost, *i)
+                    } else {
+                        bm25_query(term.clone(), boost)
                     }
-                    let q = TermQuery::new(term.clone(), IndexRecordOption::WithFreqs);
-                    Box::new(BoostQuery::new(Box::new(q), boost)) as Box<dyn Query>
                 })
                 .collect();
-            should.push((
-                Occur::Should,
-                Box::new(DisjunctionMaxQuery::with_tie_breaker(
-                    alts,
-                    p.translated_tie,
-                )),
-            ));
+            out.push(Box::new(DisjunctionMaxQuery::with_tie_breaker(
+                alts,
+                p.translated_tie,
+            )));
         }
-        BooleanQuery::new(should)
+        out
     }
 
     fn build_query(&self, qt: &QueryTokens, tags: &[String], limit: usize) -> Option<BooleanQuery> {
@@ -754,11 +733,6 @@ impl Lexical {
             }
         }
         Ok(live)
-    }
-
-    /// Keeps the index small after many replacements.
-    pub fn index(&self) -> &Index {
-        &self.index
     }
 }
 

@@ -5,7 +5,6 @@
 
 pub mod analyzers;
 pub mod chunker;
-pub mod cpu;
 pub mod embed;
 pub mod engine;
 pub mod kernels;
@@ -14,8 +13,7 @@ pub mod rank;
 pub mod vectors;
 
 pub use engine::{
-    AnswerLine, DenseParts, Engine, EngineConfig, Hit, Mode, Progress, RetrieverFiles, Scope,
-    State, Stats, SysFile,
+    AnswerLine, DenseParts, Engine, EngineConfig, Hit, Mode, Progress, Scope, State, Stats, SysFile,
 };
 
 #[derive(Debug, thiserror::Error)]

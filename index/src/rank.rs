@@ -63,17 +63,6 @@ pub fn query_is_cjk(query: &str) -> bool {
     cjk > 0 && cjk >= other
 }
 
-/// How much dense evidence counts for a query the embedder represents `coverage` of
-/// (`Embedder::coverage`): an embedder that turns most of a question into unknown tokens
-/// says nothing useful below half coverage, and partial coverage weighs in steeply less.
-pub fn dense_weight(coverage: f32) -> f32 {
-    if coverage < 0.5 {
-        0.0
-    } else {
-        ((coverage - 0.5) / 0.5).clamp(0.0, 1.0).powi(2)
-    }
-}
-
 /// A cosine placed on an embedder's own scale (`Embedder::cos_scale`: the cosine of
 /// unrelated texts and of a close match) as [0, 1] evidence.
 pub fn dense_evidence_in(cos: f32, (lo, hi): (f32, f32)) -> f32 {
@@ -102,9 +91,6 @@ mod tests {
     fn index_rank_agreement_terms_and_languages() {
         let p = RankParams::default();
         assert!(p.rrf(0) > p.rrf(1));
-        assert_eq!(dense_weight(0.3), 0.0);
-        assert_eq!(dense_weight(1.0), 1.0);
-        assert!(dense_weight(0.8) < 0.5);
         assert!(placed(&p, Scale::new(0.0, 1.0), 1.0, 0) > 1.0);
         assert_eq!(dense_evidence_in(0.92, (0.78, 0.92)), 1.0);
         assert_eq!(dense_evidence_in(0.70, (0.78, 0.92)), 0.0);

@@ -34,8 +34,7 @@ fn pct(v: &mut [f64], p: f64) -> f64 {
     v[((v.len() as f64 - 1.0) * p).round() as usize]
 }
 
-/// The 53 bench words (43 English, then 10 Chinese), shared with the index crate's
-/// `search_profile` example.
+/// The 53 bench words (43 English, then 10 Chinese).
 static WORDS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
     include_str!("../fixtures/bench_words.txt")
         .lines()

@@ -2,6 +2,7 @@
 //! data dir, waits for its readiness line (never a sleep), and kills it on drop so no test
 //! leaves an orphan process. Also raw NPLT frame helpers for legacy-client scripts.
 
+pub mod cpu;
 pub mod pty;
 
 use std::io::{BufRead, BufReader, Read, Write};

@@ -12,67 +12,22 @@ use llmops_common::is_cjk;
 
 const GLOSSARY: &str = include_str!("../../data/glossary.tsv");
 
-/// Function words and question words of a Chinese query that carry no topic: a query's
-/// untranslated rest is what remains once they are gone.
-const ZH_FILLER: &[&str] = &[
-    "是多少",
-    "多少",
-    "怎么",
-    "怎样",
-    "如何",
-    "什么",
-    "哪些",
-    "哪个",
-    "哪里",
-    "是否",
-    "一下",
-    "一个",
-    "这个",
-    "那个",
-    "可以",
-    "能否",
-    "需要",
-    "我们",
-    "我的",
-    "请问",
-    "的",
-    "了",
-    "吗",
-    "呢",
-    "是",
-    "把",
-    "用",
-    "在",
-    "和",
-    "与",
-    "及",
-    "或",
-    "中",
-    "里",
-    "我",
-    "要",
-    "想",
-    "能",
-    "请",
-    "将",
-    "从",
-    "给",
-    "对",
-    "被",
-    "让",
-    "所",
-    "有",
-    "个",
-    "些",
-    "下",
-    "上",
-    "来",
-    "去",
-];
+/// Function words and question words of a Chinese query that carry no topic, separated
+/// by spaces: a query's untranslated rest is what remains once they are gone (removed in
+/// this order, so a word goes before the words inside it).
+const ZH_FILLER: &str = concat!(
+    "是多少 多少 怎么 怎样 如何 什么 哪些 哪个 哪里 是否 一下 一个 这个 那个 可以 能否 ",
+    "需要 我们 我的 请问 的 了 吗 呢 是 把 用 在 和 与 及 或 中 里 我 要 想 能 请 将 从 ",
+    "给 对 被 让 所 有 个 些 下 上 来 去",
+);
+
+fn zh_fillers() -> impl Iterator<Item = &'static str> {
+    ZH_FILLER.split_whitespace()
+}
 
 /// A Chinese function or question word (a query word that says nothing about the topic).
 pub fn is_zh_filler(word: &str) -> bool {
-    ZH_FILLER.contains(&word)
+    zh_fillers().any(|f| f == word)
 }
 
 /// English words that are not worth a Chinese term.
@@ -238,7 +193,7 @@ impl Glossary {
         let mut i = 0;
         let flush = |run: &mut String, rest: &mut Vec<String>| {
             let mut r = std::mem::take(run);
-            for f in ZH_FILLER {
+            for f in zh_fillers() {
                 r = r.replace(f, " ");
             }
             rest.extend(

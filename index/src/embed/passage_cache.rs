@@ -7,7 +7,6 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::log_text::{dense_text, looks_like_log};
@@ -17,19 +16,6 @@ use crate::IndexError;
 /// Dense texts kept per generation (two generations: a hit in the old one moves it to the
 /// new one, so recently used texts survive a turnover). About 2 KB each with e5.
 const GENERATION: usize = 4096;
-
-/// Counters for status and the bench.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CacheStats {
-    /// Passages asked for.
-    pub passages: u64,
-    /// Passages whose vector came from the cache or from an identical text in the batch.
-    pub hits: u64,
-    /// Passages whose text the log normalisation changed.
-    pub normalised: u64,
-    /// Log chunks read without the lines they share with the chunk before them.
-    pub overlaps: u64,
-}
 
 #[derive(Default)]
 struct Generations {
@@ -61,10 +47,6 @@ const BATCH: usize = 64;
 pub struct CachedPassages {
     inner: Arc<dyn Embedder>,
     cache: Mutex<Generations>,
-    passages: AtomicU64,
-    hits: AtomicU64,
-    normalised: AtomicU64,
-    overlaps: AtomicU64,
 }
 
 impl CachedPassages {
@@ -72,29 +54,11 @@ impl CachedPassages {
         CachedPassages {
             inner,
             cache: Mutex::new(Generations::default()),
-            passages: AtomicU64::new(0),
-            hits: AtomicU64::new(0),
-            normalised: AtomicU64::new(0),
-            overlaps: AtomicU64::new(0),
-        }
-    }
-
-    pub fn stats(&self) -> CacheStats {
-        CacheStats {
-            passages: self.passages.load(Ordering::Relaxed),
-            hits: self.hits.load(Ordering::Relaxed),
-            normalised: self.normalised.load(Ordering::Relaxed),
-            overlaps: self.overlaps.load(Ordering::Relaxed),
         }
     }
 
     fn passages(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, IndexError> {
         let dense = dense_texts(texts);
-        let trimmed = texts
-            .windows(2)
-            .filter(|w| log_overlap(w[0], w[1]) > 0)
-            .count() as u64;
-        let changed = dense.iter().zip(texts).filter(|(d, t)| d != *t).count();
         // Each text's vector: known already, or the index of the model input it takes.
         enum Slot {
             Known(Arc<[f32]>),
@@ -141,12 +105,6 @@ impl CachedPassages {
                 c.put((*d).to_string(), v.clone());
             }
         }
-        self.passages
-            .fetch_add(texts.len() as u64, Ordering::Relaxed);
-        self.hits
-            .fetch_add((texts.len() - inputs.len()) as u64, Ordering::Relaxed);
-        self.normalised.fetch_add(changed as u64, Ordering::Relaxed);
-        self.overlaps.fetch_add(trimmed, Ordering::Relaxed);
         Ok(slots
             .into_iter()
             .map(|s| match s {
@@ -209,9 +167,6 @@ impl Embedder for CachedPassages {
                 self.inner.embed(&refs, kind)
             }
         }
-    }
-    fn coverage(&self, text: &str) -> f32 {
-        self.inner.coverage(text)
     }
     fn batch_size(&self) -> usize {
         BATCH
@@ -287,15 +242,6 @@ mod tests {
             .expect("direct");
         assert_eq!(first[0], direct[0]);
         assert_eq!(first[1], direct[1]);
-        assert_eq!(
-            c.stats(),
-            CacheStats {
-                passages: 5,
-                hits: 3,
-                normalised: 3,
-                overlaps: 0
-            }
-        );
         // Queries are not cached (the engine has its own query cache).
         c.embed(&[man], InputKind::Query).expect("query");
         assert_eq!(counting.seen.lock().expect("lock").len(), 3);
@@ -328,7 +274,6 @@ mod tests {
             .map(|i| format!("worker[{i}]: job step {i} finished ok"))
             .collect();
         assert_eq!(lines, want);
-        assert_eq!(c.stats().overlaps, texts.len() as u64 - 1);
         // Text that is not a log keeps its overlap.
         assert_eq!(log_overlap("a b c\nd e f\n", "d e f\ng h i\n"), 0);
         assert_eq!(
@@ -342,7 +287,11 @@ mod tests {
 
     #[test]
     fn index_passage_cache_survives_a_generation_turnover() {
-        let c = CachedPassages::new(Arc::new(HashEmbedder { dim: 8 }));
+        let counting = Arc::new(Counting {
+            inner: HashEmbedder { dim: 8 },
+            seen: Mutex::new(vec![]),
+        });
+        let c = CachedPassages::new(counting.clone());
         let texts: Vec<String> = (0..GENERATION * 2 + 10)
             .map(|i| format!("text {i}"))
             .collect();
@@ -352,9 +301,8 @@ mod tests {
             c.embed(&[texts[0].as_str()], InputKind::Passage)
                 .expect("embed");
         }
-        let s = c.stats();
-        assert_eq!(s.passages, texts.len() as u64 * 2);
-        assert_eq!(s.hits, texts.len() as u64);
+        // Each text reached the model once.
+        assert_eq!(counting.seen.lock().expect("lock").len(), texts.len());
     }
 
     /// With e5: text that is not a log embeds exactly as before; a normalised log chunk
@@ -388,7 +336,7 @@ mod tests {
         ];
         let raw = e5.embed(&logs, InputKind::Passage).expect("raw");
         let dense = c.embed(&logs, InputKind::Passage).expect("dense");
-        assert_eq!(c.stats().normalised, logs.len() as u64);
+        assert!(dense_texts(&logs).iter().zip(logs).all(|(d, t)| d != t));
         for (i, d) in dense.iter().enumerate() {
             let best = (0..raw.len())
                 .max_by(|&a, &b| cos(d, &raw[a]).total_cmp(&cos(d, &raw[b])))

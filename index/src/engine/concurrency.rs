@@ -153,28 +153,82 @@ impl QueryCache {
     }
 }
 
-/// Concurrent query embeddings coalesce: the first caller becomes the leader and embeds
-/// every query waiting at that moment in one call; callers arriving meanwhile wait for the
-/// next leader, which takes all of them at once.
-pub(crate) struct QueryBatcher {
-    state: Mutex<BatchState>,
+/// Concurrent requests coalesce: the first caller becomes the leader and runs every
+/// request waiting at that moment in one call; callers arriving meanwhile wait for the next
+/// leader, which takes all of them at once.
+struct Coalescer<R, T> {
+    state: Mutex<Coalescing<R, T>>,
     cv: Condvar,
-    max: usize,
 }
 
-#[derive(Default)]
-struct BatchState {
-    pending: Vec<(u64, String)>,
-    done: HashMap<u64, Result<Vec<f32>, String>>,
+struct Coalescing<R, T> {
+    /// (ticket, request) in arrival order.
+    pending: Vec<(u64, R)>,
+    done: HashMap<u64, Result<T, String>>,
     leader: bool,
     next: u64,
+}
+
+impl<R, T> Coalescer<R, T> {
+    fn new() -> Self {
+        Coalescer {
+            state: Mutex::new(Coalescing {
+                pending: Vec::new(),
+                done: HashMap::new(),
+                leader: false,
+                next: 0,
+            }),
+            cv: Condvar::new(),
+        }
+    }
+
+    /// Queues `req` and waits for its result. A leader takes its batch out of the queue
+    /// with `take` (given the leader's own ticket) and runs it with `run`, which answers
+    /// each request of the batch in order and must not panic (the leader slot would stay
+    /// taken).
+    fn run(
+        &self,
+        req: R,
+        take: impl Fn(&mut Vec<(u64, R)>, u64) -> Vec<(u64, R)>,
+        run: impl Fn(&[(u64, R)]) -> Vec<Result<T, String>>,
+    ) -> Result<Result<T, String>, IndexError> {
+        let mut g = self.state.lock().map_err(|_| IndexError::Poisoned)?;
+        let ticket = g.next;
+        g.next += 1;
+        g.pending.push((ticket, req));
+        loop {
+            if let Some(r) = g.done.remove(&ticket) {
+                return Ok(r);
+            }
+            if g.leader {
+                g = self.cv.wait(g).map_err(|_| IndexError::Poisoned)?;
+                continue;
+            }
+            g.leader = true;
+            let batch = take(&mut g.pending, ticket);
+            drop(g);
+            let res = run(&batch);
+            g = self.state.lock().map_err(|_| IndexError::Poisoned)?;
+            for ((t, _), r) in batch.iter().zip(res) {
+                g.done.insert(*t, r);
+            }
+            g.leader = false;
+            self.cv.notify_all();
+        }
+    }
+}
+
+/// Concurrent query embeddings coalesce (`Coalescer`): one forward pass for every query
+/// waiting, at most `max` a call.
+pub(crate) struct QueryBatcher {
+    inner: Coalescer<String, Vec<f32>>,
+    max: usize,
 }
 
 impl QueryBatcher {
     pub(crate) fn new(max: usize) -> QueryBatcher {
         QueryBatcher {
-            state: Mutex::new(BatchState::default()),
-            cv: Condvar::new(),
+            inner: Coalescer::new(),
             max: max.max(1),
         }
     }
@@ -184,58 +238,32 @@ impl QueryBatcher {
         embedder: &Arc<dyn Embedder>,
         query: &str,
     ) -> Result<Vec<f32>, IndexError> {
-        let mut g = self.state.lock().map_err(|_| IndexError::Poisoned)?;
-        let ticket = g.next;
-        g.next += 1;
-        g.pending.push((ticket, query.to_string()));
-        loop {
-            if let Some(r) = g.done.remove(&ticket) {
-                return r.map_err(IndexError::Embed);
-            }
-            if !g.leader {
-                g.leader = true;
-                let n = g.pending.len().min(self.max);
-                let batch: Vec<(u64, String)> = g.pending.drain(..n).collect();
-                drop(g);
-                let texts: Vec<&str> = batch.iter().map(|(_, t)| t.as_str()).collect();
-                // A panicking embedder must not leave the leader slot taken forever.
-                let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    embedder.embed(&texts, InputKind::Query)
-                }))
-                .unwrap_or_else(|_| Err(IndexError::Embed("the embedder panicked".into())));
-                g = self.state.lock().map_err(|_| IndexError::Poisoned)?;
-                match res {
-                    Ok(vs) if vs.len() == batch.len() => {
-                        for ((t, _), v) in batch.iter().zip(vs) {
-                            g.done.insert(*t, Ok(v));
-                        }
-                    }
-                    Ok(vs) => {
-                        let msg =
-                            format!("asked for {} query vectors, got {}", batch.len(), vs.len());
-                        for (t, _) in &batch {
-                            g.done.insert(*t, Err(msg.clone()));
-                        }
-                    }
-                    Err(e) => {
-                        for (t, _) in &batch {
-                            g.done.insert(*t, Err(e.to_string()));
-                        }
-                    }
+        let take = |pending: &mut Vec<(u64, String)>, _| {
+            let n = pending.len().min(self.max);
+            pending.drain(..n).collect()
+        };
+        let run = |batch: &[(u64, String)]| {
+            let texts: Vec<&str> = batch.iter().map(|(_, t)| t.as_str()).collect();
+            let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                embedder.embed(&texts, InputKind::Query)
+            }))
+            .unwrap_or_else(|_| Err(IndexError::Embed("the embedder panicked".into())));
+            match res {
+                Ok(vs) if vs.len() == batch.len() => vs.into_iter().map(Ok).collect(),
+                Ok(vs) => {
+                    let msg = format!("asked for {} query vectors, got {}", batch.len(), vs.len());
+                    vec![Err(msg); batch.len()]
                 }
-                g.leader = false;
-                self.cv.notify_all();
-                continue;
+                Err(e) => vec![Err(e.to_string()); batch.len()],
             }
-            g = self.cv.wait(g).map_err(|_| IndexError::Poisoned)?;
-        }
+        };
+        self.inner
+            .run(query.to_string(), take, run)?
+            .map_err(IndexError::Embed)
     }
 }
 
-type Found = Result<Vec<(u64, f32)>, String>;
-
 struct ScanReq {
-    ticket: u64,
     place: u64,
     store: Arc<dyn VectorStore>,
     vector: Vec<f32>,
@@ -244,26 +272,17 @@ struct ScanReq {
 }
 
 /// Concurrent dense searches coalesce the same way: the leader runs every waiting search
-/// in one `search_batch`, so the in-process store reads its rows once for all of them.
+/// of its store in one `search_batch`, so the in-process store reads its rows once for all
+/// of them.
 pub(crate) struct ScanBatcher {
-    state: Mutex<ScanState>,
-    cv: Condvar,
+    inner: Coalescer<ScanReq, Vec<(u64, f32)>>,
     max: usize,
-}
-
-#[derive(Default)]
-struct ScanState {
-    pending: Vec<ScanReq>,
-    done: HashMap<u64, Found>,
-    leader: bool,
-    next: u64,
 }
 
 impl ScanBatcher {
     pub(crate) fn new(max: usize) -> ScanBatcher {
         ScanBatcher {
-            state: Mutex::new(ScanState::default()),
-            cv: Condvar::new(),
+            inner: Coalescer::new(),
             max: max.max(1),
         }
     }
@@ -280,72 +299,59 @@ impl ScanBatcher {
         gate: &Gate,
         place: u64,
     ) -> Result<Vec<(u64, f32)>, IndexError> {
-        let mut g = self.state.lock().map_err(|_| IndexError::Poisoned)?;
-        let ticket = g.next;
-        g.next += 1;
-        g.pending.push(ScanReq {
-            ticket,
+        let take = |pending: &mut Vec<(u64, ScanReq)>, ticket: u64| {
+            // This caller's store (another one only while dense search is re-attached).
+            let mine = pending
+                .iter()
+                .find(|r| r.0 == ticket)
+                .map_or_else(|| store.clone(), |r| r.1.store.clone());
+            let (mut batch, mut rest) = (Vec::new(), Vec::new());
+            for r in pending.drain(..) {
+                if batch.len() < self.max && Arc::ptr_eq(&r.1.store, &mine) {
+                    batch.push(r);
+                } else {
+                    rest.push(r);
+                }
+            }
+            *pending = rest;
+            batch
+        };
+        let run = |batch: &[(u64, ScanReq)]| {
+            let Some((_, first)) = batch.first() else {
+                return Vec::new();
+            };
+            let oldest = batch.iter().map(|r| r.1.place).min().unwrap_or(place);
+            let _permit = gate.acquire(oldest);
+            let reqs: Vec<Query<'_>> = batch
+                .iter()
+                .map(|(_, r)| Query {
+                    vector: &r.vector,
+                    tags: &r.tags,
+                    k: r.k,
+                })
+                .collect();
+            let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                first.store.search_batch(&reqs)
+            }))
+            .unwrap_or_default();
+            let mut res = res.into_iter();
+            batch
+                .iter()
+                .map(|_| match res.next() {
+                    Some(Ok(v)) => Ok(v),
+                    Some(Err(e)) => Err(e.to_string()),
+                    None => Err("vector store answered too few searches".into()),
+                })
+                .collect()
+        };
+        let req = ScanReq {
             place,
             store: store.clone(),
             vector,
             tags: tags.to_vec(),
             k,
-        });
-        loop {
-            if let Some(r) = g.done.remove(&ticket) {
-                return r.map_err(IndexError::Vector);
-            }
-            if !g.leader {
-                g.leader = true;
-                // This caller's store (another one only while dense search is re-attached).
-                let mine = g
-                    .pending
-                    .iter()
-                    .find(|r| r.ticket == ticket)
-                    .map(|r| r.store.clone())
-                    .unwrap_or_else(|| store.clone());
-                let mut batch = Vec::new();
-                let mut rest = Vec::new();
-                for r in g.pending.drain(..) {
-                    if batch.len() < self.max && Arc::ptr_eq(&r.store, &mine) {
-                        batch.push(r);
-                    } else {
-                        rest.push(r);
-                    }
-                }
-                g.pending = rest;
-                drop(g);
-                let oldest = batch.iter().map(|r| r.place).min().unwrap_or(place);
-                let permit = gate.acquire(oldest);
-                let reqs: Vec<Query<'_>> = batch
-                    .iter()
-                    .map(|r| Query {
-                        vector: &r.vector,
-                        tags: &r.tags,
-                        k: r.k,
-                    })
-                    .collect();
-                let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    mine.search_batch(&reqs)
-                }))
-                .unwrap_or_default();
-                drop(permit);
-                g = self.state.lock().map_err(|_| IndexError::Poisoned)?;
-                let mut res = res.into_iter();
-                for r in &batch {
-                    let found = match res.next() {
-                        Some(Ok(v)) => Ok(v),
-                        Some(Err(e)) => Err(e.to_string()),
-                        None => Err("vector store answered too few searches".into()),
-                    };
-                    g.done.insert(r.ticket, found);
-                }
-                g.leader = false;
-                self.cv.notify_all();
-                continue;
-            }
-            g = self.cv.wait(g).map_err(|_| IndexError::Poisoned)?;
-        }
+        };
+        self.inner.run(req, take, run)?.map_err(IndexError::Vector)
     }
 }
 

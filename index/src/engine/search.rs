@@ -22,18 +22,6 @@ pub use answer::AnswerLine;
 /// (doc key, chunk id, score) in rank order.
 type Ranked = Vec<(String, u64, f32)>;
 
-/// Each retriever's files for a query before fusion (`Engine::retriever_files`), best
-/// chunk per file, in rank order.
-#[derive(Debug, Clone, Default)]
-pub struct RetrieverFiles {
-    /// (file name, BM25 score of its best chunk).
-    pub lexical: Vec<(String, f32)>,
-    /// (file name, cosine of its best chunk, the weight of its dense vote).
-    pub dense: Vec<(String, f32, f32)>,
-    /// (file name, file-name score).
-    pub names: Vec<(String, f32)>,
-}
-
 impl Engine {
     pub(super) fn tags(scope: Scope, session: &str) -> Vec<String> {
         let up = format!("u:{session}");
@@ -122,36 +110,6 @@ impl Engine {
         head::order(&mut kept, &q);
         kept.truncate(top_k);
         Ok(head::hits(kept, &catalog, &reads, &q))
-    }
-
-    /// Each retriever's files for `query` before fusion, best chunk per file, in rank order
-    /// (at most `RankParams::min_pool` chunks each): for diagnostics and the index bench.
-    pub fn retriever_files(
-        &self,
-        session: &str,
-        query: &str,
-        scope: Scope,
-    ) -> Result<RetrieverFiles, IndexError> {
-        let query = query.trim();
-        let tags = Self::tags(scope, session);
-        let (ev, _, _) = self.evidence(query, &tags, self.cfg.rank.min_pool, Mode::Hybrid)?;
-        let catalog = self.read_catalog()?;
-        let name = |k: &str| catalog.get(k).map(|e| e.filename.clone());
-        Ok(RetrieverFiles {
-            lexical: fuse::best_per_file(&ev.lex)
-                .into_iter()
-                .filter_map(|(k, _, s)| Some((name(&k)?, s)))
-                .collect(),
-            dense: fuse::best_per_file(&ev.dense)
-                .into_iter()
-                .filter_map(|(k, id, c)| Some((name(&k)?, c, ev.dense_weight(id))))
-                .collect(),
-            names: self
-                .filename_matches(&catalog, &tags, query, &ev.name_words)
-                .into_iter()
-                .filter_map(|(k, s)| Some((name(&k)?, s)))
-                .collect(),
-        })
     }
 
     /// Files whose names match the query (at least `RankParams::name_floor`), best first,

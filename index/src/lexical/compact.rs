@@ -103,7 +103,7 @@ mod tests {
                 .expect("add");
         }
         w.commit().expect("commit");
-        let ids = l.index.searchable_segment_ids().expect("segments");
+        let ids = w.index().searchable_segment_ids().expect("segments");
         if ids.len() > 1 {
             w.merge(&ids).wait().expect("merge");
         }
@@ -159,7 +159,7 @@ mod tests {
         kept.sort_by_key(|c| c.ord);
         assert_eq!(kept, small);
         let hits = l
-            .search(&l.query_tokens("upstream timed out"), &["u:s1".into()], 10)
+            .search_ids(&l.query_tokens("upstream timed out"), &["u:s1".into()], 10)
             .expect("search");
         assert_eq!(hits.len(), 3);
     }

@@ -5,6 +5,8 @@
 use std::collections::HashMap;
 
 use super::{Lexical, MAX_QUERY_TOKENS};
+use tantivy::tokenizer::TextAnalyzer;
+
 use crate::analyzers::{self, glossary::Translation};
 
 /// Query tokens per analyzer, kept for coverage computations.
@@ -29,8 +31,6 @@ pub struct QueryTokens {
     pub tr_ident_words: Vec<String>,
     pub tr_zh: Vec<String>,
     pub tr_bigram: Vec<String>,
-    /// The translated query as text (for coverage and snippets); empty when none.
-    pub tr_text: String,
     /// Weight in (0, 1] of each translated token (any `tr_` field; 1 when absent): the
     /// glossary's terms 1, dictionary senses by their rank.
     pub tr_weights: HashMap<String, f32>,
@@ -129,13 +129,6 @@ impl QueryTokens {
 }
 
 impl Lexical {
-    /// Analyzer tokens of a query and of its translation (glossary and dictionary,
-    /// `analyzers/translate.rs`): a Chinese question also finds English text and the
-    /// reverse.
-    pub fn query_tokens_bilingual(&self, query: &str) -> QueryTokens {
-        self.query_tokens_translated(query, &analyzers::translate::translate(query))
-    }
-
     /// Analyzer tokens of a query and of a given translation of it, each translated token
     /// weighted by its term's weight (the strongest when several terms give it).
     pub fn query_tokens_translated(&self, query: &str, tr: &Translation) -> QueryTokens {
@@ -143,110 +136,41 @@ impl Lexical {
         if tr.is_empty() {
             return qt;
         }
-        let (mut zh, mut bi, mut en) = (
-            self.analyzers.0.clone(),
-            self.analyzers.1.clone(),
-            self.analyzers.2.clone(),
-        );
+        let mut an = self.analyzers.clone();
+        // Per field: the translated tokens (not the query's own), each at the strongest
+        // weight of the terms that give it.
         let mut weights: HashMap<String, f32> = HashMap::new();
-        let mut weighted = |toks: Vec<String>, w: f32, out: &mut Vec<String>, own: &[String]| {
-            for t in toks {
-                if own.contains(&t) {
-                    continue;
-                }
-                let e = weights.entry(t.clone()).or_insert(0.0);
-                *e = e.max(w);
-                if !out.contains(&t) && out.len() < MAX_QUERY_TOKENS {
-                    out.push(t);
-                }
-            }
-        };
-        let (mut tr_en, mut tr_iw, mut tr_zh, mut tr_bi) = (vec![], vec![], vec![], vec![]);
+        let mut lists: [Vec<String>; 4] = Default::default();
         for (i, term) in tr.terms.iter().enumerate() {
             let w = tr.weight(i);
-            weighted(
-                analyzers::tokens(&mut en, term, MAX_QUERY_TOKENS),
-                w,
-                &mut tr_en,
-                &qt.en,
-            );
-            weighted(
-                term.split(|c: char| !c.is_alphanumeric())
-                    .filter(|w| w.len() >= 2 && w.is_ascii())
-                    .map(str::to_lowercase)
-                    .collect(),
-                w,
-                &mut tr_iw,
-                &qt.ident_words,
-            );
-            weighted(
-                analyzers::tokens(&mut zh, term, MAX_QUERY_TOKENS)
-                    .into_iter()
-                    .filter(|t| t.chars().any(llmops_common::is_cjk))
-                    .collect(),
-                w,
-                &mut tr_zh,
-                &qt.zh,
-            );
-            weighted(
-                analyzers::tokens(&mut bi, term, MAX_QUERY_TOKENS),
-                w,
-                &mut tr_bi,
-                &qt.bigram,
-            );
-        }
-        // Per translated word: its terms' tokens in each field, once, at the term's weight.
-        let mut groups: Vec<Vec<(TrField, String, f32)>> = Vec::new();
-        for g in &tr.groups {
-            let mut group: Vec<(TrField, String, f32)> = Vec::new();
-            for &i in g {
-                let Some(term) = tr.terms.get(i) else {
-                    continue;
+            for (k, field) in FIELDS.into_iter().enumerate() {
+                let own = match field {
+                    TrField::En => &qt.en,
+                    TrField::IdentWord => &qt.ident_words,
+                    TrField::Zh => &qt.zh,
+                    TrField::Bigram => &qt.bigram,
                 };
-                let w = tr.weight(i);
-                for (field, list) in [
-                    (TrField::En, &tr_en),
-                    (TrField::IdentWord, &tr_iw),
-                    (TrField::Zh, &tr_zh),
-                    (TrField::Bigram, &tr_bi),
-                ] {
-                    let toks = match field {
-                        TrField::En => analyzers::tokens(&mut en, term, MAX_QUERY_TOKENS),
-                        TrField::IdentWord => term
-                            .split(|c: char| !c.is_alphanumeric())
-                            .filter(|w| w.len() >= 2 && w.is_ascii())
-                            .map(str::to_lowercase)
-                            .collect(),
-                        TrField::Zh => analyzers::tokens(&mut zh, term, MAX_QUERY_TOKENS),
-                        TrField::Bigram => analyzers::tokens(&mut bi, term, MAX_QUERY_TOKENS),
-                    };
-                    for t in toks {
-                        // Only tokens the flat lists kept (not the query's own words).
-                        if !list.contains(&t) {
-                            continue;
-                        }
-                        // An identifier's word in either number (`buffer`, `shared_buffers`).
-                        let variants = match field {
-                            TrField::IdentWord => analyzers::ident::number_variants(&t),
-                            _ => Vec::new(),
-                        };
-                        for t in std::iter::once(t).chain(variants) {
-                            match group.iter_mut().find(|x| x.0 == field && x.1 == t) {
-                                Some(x) => x.2 = x.2.max(w),
-                                None => group.push((field, t, w)),
-                            }
-                        }
+                let out = &mut lists[k];
+                for t in field_tokens(&mut an, field, term) {
+                    if own.contains(&t)
+                        || (field == TrField::Zh && !t.chars().any(llmops_common::is_cjk))
+                    {
+                        continue;
+                    }
+                    let e = weights.entry(t.clone()).or_insert(0.0);
+                    *e = e.max(w);
+                    if !out.contains(&t) && out.len() < MAX_QUERY_TOKENS {
+                        out.push(t);
                     }
                 }
             }
-            if !group.is_empty() {
-                groups.push(group);
-            }
         }
+        let groups = translated_groups(tr, &lists, &mut an);
+        let [tr_en, tr_iw, tr_zh, tr_bi] = lists;
         for (joined, weight) in translated_joins(tr, self.p.translated) {
             if qt.ident_joined.iter().all(|f| f.joined != joined) {
                 qt.ident_joined.push(JoinedForm {
-                    en_word: analyzers::tokens(&mut en, &joined, 1).into_iter().next(),
+                    en_word: analyzers::tokens(&mut an.2, &joined, 1).into_iter().next(),
                     joined,
                     weight,
                 });
@@ -258,7 +182,6 @@ impl Lexical {
         qt.tr_zh = tr_zh;
         qt.tr_bigram = tr_bi;
         qt.tr_weights = weights;
-        qt.tr_text = tr.text.clone();
         qt
     }
 
@@ -300,6 +223,74 @@ impl Lexical {
             ..QueryTokens::default()
         }
     }
+}
+
+/// The fields a translated term is searched in, in the order of `QueryTokens`' `tr_` lists.
+const FIELDS: [TrField; 4] = [
+    TrField::En,
+    TrField::IdentWord,
+    TrField::Zh,
+    TrField::Bigram,
+];
+
+/// The query analyzers (jieba, bigrams, English) a query is tokenized with.
+type Analyzers = (TextAnalyzer, TextAnalyzer, TextAnalyzer);
+
+/// A term's tokens in one translated field (Chinese ones from any term: the caller keeps
+/// the CJK ones).
+fn field_tokens(an: &mut Analyzers, field: TrField, term: &str) -> Vec<String> {
+    match field {
+        TrField::En => analyzers::tokens(&mut an.2, term, MAX_QUERY_TOKENS),
+        TrField::IdentWord => term
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.len() >= 2 && w.is_ascii())
+            .map(str::to_lowercase)
+            .collect(),
+        TrField::Zh => analyzers::tokens(&mut an.0, term, MAX_QUERY_TOKENS),
+        TrField::Bigram => analyzers::tokens(&mut an.1, term, MAX_QUERY_TOKENS),
+    }
+}
+
+/// Per translated word (`Translation::groups`), its terms' tokens in each field that the
+/// flat `lists` (per `FIELDS`) kept, once, at the strongest term's weight.
+fn translated_groups(
+    tr: &Translation,
+    lists: &[Vec<String>; 4],
+    an: &mut Analyzers,
+) -> Vec<Vec<(TrField, String, f32)>> {
+    let mut groups: Vec<Vec<(TrField, String, f32)>> = Vec::new();
+    for g in &tr.groups {
+        let mut group: Vec<(TrField, String, f32)> = Vec::new();
+        for &i in g {
+            let Some(term) = tr.terms.get(i) else {
+                continue;
+            };
+            let w = tr.weight(i);
+            for (k, field) in FIELDS.into_iter().enumerate() {
+                // Only tokens the flat lists kept (not the query's own words).
+                for t in field_tokens(an, field, term)
+                    .into_iter()
+                    .filter(|t| lists[k].contains(t))
+                {
+                    // An identifier's word in either number (`buffer`, `shared_buffers`).
+                    let variants = match field {
+                        TrField::IdentWord => analyzers::ident::number_variants(&t),
+                        _ => Vec::new(),
+                    };
+                    for t in std::iter::once(t).chain(variants) {
+                        match group.iter_mut().find(|x| x.0 == field && x.1 == t) {
+                            Some(x) => x.2 = x.2.max(w),
+                            None => group.push((field, t, w)),
+                        }
+                    }
+                }
+            }
+        }
+        if !group.is_empty() {
+            groups.push(group);
+        }
+    }
+    groups
 }
 
 /// BM25's inverse document frequency of a term in `df` of `docs` documents.
@@ -369,7 +360,7 @@ mod tests {
         };
         let qt = l.query_tokens_translated("保留原始", &tr);
         let all = ["sys".to_string()];
-        let hits = l.search(&qt, &all, 10).expect("search");
+        let hits = super::super::tests::search(&l, &qt, &all, 10).expect("search");
         let rank = |k: &str| hits.iter().position(|h| h.chunk.doc_key == k);
         assert!(rank("a").is_some() && rank("b").is_some(), "{hits:?}");
         assert!(rank("a") < rank("b"), "{hits:?}");

@@ -16,6 +16,32 @@ fn doc(key: &str, tag: &str, ord: u32, text: &str) -> ChunkDoc {
     }
 }
 
+/// A lexical hit with its BM25 score.
+#[derive(Debug)]
+pub(super) struct LexHit {
+    pub score: f32,
+    pub chunk: ChunkDoc,
+}
+
+/// `search_ids` with each hit's stored chunk, in rank order.
+pub(super) fn search(
+    l: &Lexical,
+    qt: &QueryTokens,
+    tags: &[String],
+    limit: usize,
+) -> Result<Vec<LexHit>, IndexError> {
+    let hits = l.search_ids(qt, tags, limit)?;
+    let ids: Vec<u64> = hits.iter().map(|h| h.1).collect();
+    let docs = l.chunks_by_id(&ids)?;
+    Ok(hits
+        .into_iter()
+        .filter_map(|(score, id)| {
+            let chunk = docs.iter().find(|d| d.chunk_id == id)?.clone();
+            Some(LexHit { score, chunk })
+        })
+        .collect())
+}
+
 #[test]
 fn index_lexical_old_schema_is_rebuilt_with_identifiers() {
     let d = tempfile::tempdir().expect("tmp");
@@ -58,9 +84,13 @@ fn index_lexical_old_schema_is_rebuilt_with_identifiers() {
     let l = Lexical::open(&dir).expect("open migrates");
     assert_eq!(l.num_chunks(), 2);
     assert_eq!(l.doc_keys().expect("keys"), ["k"]);
-    let hits = l
-        .search(&l.query_tokens("proxy read timeout"), &["sys".into()], 10)
-        .expect("search");
+    let hits = search(
+        &l,
+        &l.query_tokens("proxy read timeout"),
+        &["sys".into()],
+        10,
+    )
+    .expect("search");
     assert_eq!(hits.len(), 1);
     assert_eq!(hits[0].chunk.text, "proxy_read_timeout 60s;");
     assert_eq!(hits[0].chunk.first_line, 1);
@@ -98,9 +128,7 @@ fn index_lexical_stores_every_field_of_a_chunk_from_its_one_text() {
         "server",
         "http server",
     ] {
-        let hits = l
-            .search(&l.query_tokens(q), &["u:s9".to_string()], 5)
-            .expect("search");
+        let hits = search(&l, &l.query_tokens(q), &["u:s9".to_string()], 5).expect("search");
         assert_eq!(hits.len(), 1, "{q}");
         assert_eq!(hits[0].chunk, c, "{q}");
     }
@@ -196,27 +224,19 @@ fn index_lexical_finds_chinese_english_and_filters_by_tag() {
     .expect("add");
     assert_eq!(l.num_chunks(), 3);
     let all = ["sys".to_string(), "u:s1".to_string()];
-    let hits = l
-        .search(&l.query_tokens("数据库"), &all, 10)
-        .expect("search");
+    let hits = search(&l, &l.query_tokens("数据库"), &all, 10).expect("search");
     assert_eq!(hits.len(), 1);
     assert_eq!(hits[0].chunk.ord, 0);
-    let hits = l
-        .search(&l.query_tokens("database configuration"), &all, 10)
-        .expect("search");
+    let hits = search(&l, &l.query_tokens("database configuration"), &all, 10).expect("search");
     assert_eq!(
         hits.len(),
         2,
         "stemming: databases/database, configuring/configuration"
     );
-    let hits = l
-        .search(&l.query_tokens("database"), &["u:s2".to_string()], 10)
-        .expect("search");
+    let hits = search(&l, &l.query_tokens("database"), &["u:s2".to_string()], 10).expect("search");
     assert!(hits.is_empty(), "other session");
     // Query syntax is just text.
-    let hits = l
-        .search(&l.query_tokens("\"log\" AND (rotation:"), &all, 10)
-        .expect("search");
+    let hits = search(&l, &l.query_tokens("\"log\" AND (rotation:"), &all, 10).expect("search");
     assert_eq!(hits[0].chunk.ord, 1);
     assert_eq!(l.chunks_of("a").expect("chunks").len(), 2);
     let ids = [crate::chunk_id("b", 0)];
@@ -248,9 +268,7 @@ fn index_lexical_identifier_words_score_by_presence() {
         l.replace(&key, vec![doc(&key, "sys", 0, &text)])
             .expect("add");
     }
-    let hits = l
-        .search(&l.query_tokens("timeout"), &["sys".to_string()], 10)
-        .expect("search");
+    let hits = search(&l, &l.query_tokens("timeout"), &["sys".to_string()], 10).expect("search");
     let score = |k: &str| {
         hits.iter()
             .find(|h| h.chunk.doc_key == k)
@@ -263,18 +281,4 @@ fn index_lexical_identifier_words_score_by_presence() {
         score("long"),
         score("short")
     );
-}
-#[test]
-fn zz_debug_query() {
-    let l = Lexical::in_memory().expect("open");
-    for q in [
-        "redis 的内存上限设置",
-        "缓存满了之后按什么策略淘汰 key",
-        "支付网关容器的内存限制是多少",
-    ] {
-        let tr = crate::analyzers::translate::translate(q);
-        eprintln!("{q}: {tr:?}");
-        let qt = l.query_tokens_translated(q, &tr);
-        eprintln!("  joined {:?}", qt.ident_joined);
-    }
 }

@@ -6,11 +6,11 @@
 
 use super::*;
 use llmops_index::chunker::{chunk, ChunkerConfig};
-use llmops_index::cpu::process_cpu_secs;
 use llmops_index::embed::log_text::looks_like_log;
 use llmops_index::embed::passage_cache::dense_texts;
 use llmops_index::embed::{CachedPassages, E5};
 use llmops_index::kernels::Kernel;
+use llmops_tests::cpu::process_cpu_secs;
 
 extern "C" {
     /// libgomp's (linked by llmops-index): the calling thread's OpenMP team size, which

@@ -114,9 +114,6 @@ impl Embedder for Memo {
             .map(|t| seen.get(&(t.to_string(), q)).cloned().unwrap_or_default())
             .collect())
     }
-    fn coverage(&self, text: &str) -> f32 {
-        self.inner.coverage(text)
-    }
     fn batch_size(&self) -> usize {
         self.inner.batch_size()
     }

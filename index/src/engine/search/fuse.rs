@@ -57,7 +57,7 @@ impl Cand {
 }
 
 /// The first (best) chunk of each file, in rank order.
-pub(super) fn best_per_file(all: &[(String, u64, f32)]) -> Ranked {
+fn best_per_file(all: &[(String, u64, f32)]) -> Ranked {
     let mut seen = HashSet::new();
     all.iter()
         .filter(|(k, _, _)| seen.insert(k.as_str()))
@@ -164,10 +164,9 @@ impl<'a> Fused<'a> {
             .collect();
     }
 
-    /// A cosine as the similarity it shows, weighed by how well the embedder reads the
-    /// question.
+    /// A cosine as the similarity it shows.
     fn dense_similarity(&self, cos: f32) -> f32 {
-        rank::dense_evidence_in(cos, self.cos_scale) * self.ev.wd.min(1.0)
+        rank::dense_evidence_in(cos, self.cos_scale)
     }
 
     /// Each file's fused score from its best chunk of each retriever and its name.

@@ -1,6 +1,5 @@
-//! CPU time this process has used, for the throughput figures of the index bench and the
-//! `log_tokens` example: rates per CPU-second stay comparable on a busy machine, where
-//! wall-clock rates do not.
+//! CPU time this process has used, for the throughput figures of the index bench: rates
+//! per CPU-second stay comparable on a busy machine, where wall-clock rates do not.
 
 /// CPU seconds (user + system) this process has used, from /proc/self/stat; 0 where that
 /// cannot be read.
