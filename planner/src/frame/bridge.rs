@@ -7,8 +7,9 @@ use llmops_common::query::{Filter, FilterOp, Scalar, Unit};
 
 use super::parsed::{filter, Parsed};
 use super::words::{regex_escape, stem};
-use crate::lexicon::Lexicon;
+use crate::lexicon::{Cue, Hit, Lexicon};
 use crate::text::is_cjk;
+use llmops_common::query::Column;
 
 /// Most English words one Chinese word is looked for as.
 const SENSES: usize = 4;
@@ -59,6 +60,40 @@ pub(super) fn translated(lex: &Lexicon, p: &Parsed) -> Vec<Filter> {
             );
             if !out.contains(&f) {
                 out.push(f);
+            }
+        }
+    }
+    out
+}
+
+/// Chinese words whose dictionary English is one of the log's field names ("哪个门店" over
+/// a log with `store`, "每个租户" with `tenant`): hits of that field.
+pub(super) fn column_words(text: &str, hits: &[Hit], columns: &[Column]) -> Vec<Hit> {
+    let mut covered = vec![false; text.len()];
+    for h in hits {
+        covered[h.start.min(text.len())..h.end.min(text.len())].fill(true);
+    }
+    let field = |form: &str| {
+        columns.iter().position(|c| {
+            let name = c.name.to_ascii_lowercase();
+            // `tenant.id` is the tenant, `store` the store.
+            let first = name.split('.').next().unwrap_or(&name);
+            let last = name.rsplit('.').next().unwrap_or(&name);
+            form.len() >= 3 && (form == name || form == first || form == last)
+        })
+    };
+    let mut out = Vec::new();
+    for (at, run) in uncovered_runs(text, &covered) {
+        for term in crate::config::words::question(run).terms {
+            let Some(i) = term.forms.iter().find_map(|f| field(f)) else {
+                continue;
+            };
+            if let Some(off) = run.find(term.text.as_str()) {
+                out.push(Hit {
+                    start: at + off,
+                    end: at + off + term.text.len(),
+                    cue: Cue::Column(i),
+                });
             }
         }
     }

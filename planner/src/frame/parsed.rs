@@ -48,6 +48,9 @@ impl Parsed {
         });
         // Searched in the text as typed: a field like `user.id` looks like a file name.
         column_hits(&text, &text.to_ascii_lowercase(), &columns, &mut hits);
+        let translated = super::bridge::column_words(&text, &hits, &columns);
+        hits.extend(translated);
+        hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
         let lits = literals(lex, &text, &lower, &hits, &spans);
         // Cue words inside a hyphenated name are part of it ("ledger-daemon"); a hyphenated
         // run of cue words is those cues ("err-severity").

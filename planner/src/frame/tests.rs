@@ -378,8 +378,15 @@ fn fields_named_by_the_logs_own_names() {
         (f["measure"].clone(), f["field"].clone()),
         (json!("mean"), json!("queue_depth"))
     );
+    // A Chinese word whose English is a field's name is that field.
+    let f = frame_over_columns("orders.jsonl 里哪个租户的请求最多");
+    assert_eq!(f["group_by"], json!(["tenant.id"]), "{f}");
     let f = frame_over_columns("how many distinct session_keys are in orders.jsonl");
-    assert_eq!(f["field"], json!("session_key"), "a field in the plural: {f}");
+    assert_eq!(
+        f["field"],
+        json!("session_key"),
+        "a field in the plural: {f}"
+    );
     let f = frame_over_columns("how many distinct session_key values are in orders.jsonl");
     assert_eq!(
         (f["measure"].clone(), f["field"].clone()),
