@@ -18,7 +18,11 @@ target="${CARGO_TARGET_DIR:-$root/target}"
 case "$target" in /*) ;; *) target="$root/$target" ;; esac
 export CARGO_TARGET_DIR="$target"
 unit_name=llmops-server.service
-addr=127.0.0.1:9999
+# Local operators use the socket (root always may); TCP needs a token once the packaged
+# config names an operators group.
+addr=unix:/run/llmops/llmops.sock
+tcp_addr=127.0.0.1:9999
+operator=llmops-deb-test-op
 passed=0
 failed=0
 
@@ -38,6 +42,7 @@ work="$(mktemp -d)"
 server_pid=""
 cleanup() {
     stop_server
+    userdel "$operator" >/dev/null 2>&1 || true
     dpkg --purge llmops >/dev/null 2>&1 || true
     rm -f /var/log/llmops-deb-test.log
     rm -rf "$work"
@@ -153,6 +158,32 @@ server_identity() {
     grep -q '^CapAmb:[[:space:]]*0000000000000020' "/proc/$pid/status"
 }
 
+# A member of the operators group reaches the server by the default endpoint (the socket,
+# no --server, no token); a user outside it is refused on the socket and on TCP.
+operators_by_identity() {
+    getent passwd "$operator" >/dev/null \
+        || useradd --system --no-create-home --shell /usr/sbin/nologin --groups llmops "$operator"
+    # The clients' HOME, reachable by the two users (the work dir is root's, 0700).
+    chmod 0711 "$work"
+    mkdir -p "$work/ophome"
+    chmod 0777 "$work/ophome"
+    as_user() {
+        local user="$1"
+        shift
+        env -i PATH=/usr/bin:/bin HOME="$work/ophome" \
+            setpriv --reuid="$user" --regid="$(id -g "$user")" --init-groups -- "$@"
+    }
+    as_user "$operator" /usr/bin/llmops-tui --json status >"$work/op.json"
+    grep -q '"server_version"' "$work/op.json" || { cat "$work/op.json"; return 1; }
+    if as_user nobody /usr/bin/llmops-tui --json --server "$addr" status >"$work/nobody.json" 2>&1; then
+        echo "nobody connected over the socket"; cat "$work/nobody.json"; return 1
+    fi
+    if as_user nobody /usr/bin/llmops-tui --json --server "$tcp_addr" status >"$work/nobody.json" 2>&1; then
+        echo "nobody connected over TCP without a token"; cat "$work/nobody.json"; return 1
+    fi
+    grep -q 'members of llmops' "$work/nobody.json" || { cat "$work/nobody.json"; return 1; }
+}
+
 sql() {
     python3 - "$1" "$2" <<'PY'
 import sqlite3, sys
@@ -204,7 +235,9 @@ systemd-analyze security --offline=yes "$(unit_file)" 2>/dev/null | tail -1 | se
 plant_log
 check "the server starts from the installed paths as the unit starts it" start_server
 check "it runs as llmops with CAP_KILL only and no_new_privs" server_identity
-check "llmops-tui status connects" tui status
+check "llmops-tui status connects over the socket" tui status
+check "an operator connects by the default endpoint; others are refused on the socket and TCP" \
+    operators_by_identity
 check "llmops-tui ask counts the ERROR lines of a log only adm may read (37)" \
     answer_has 37 "/var/log/llmops-deb-test.log 里有多少个 ERROR"
 check "the database was made at schema version $schema_version" \

@@ -5,6 +5,7 @@
 
 use std::fmt;
 use std::net::{IpAddr, SocketAddr};
+use std::path::Path;
 
 use nix::unistd::{Gid, Group, Uid, User};
 
@@ -208,6 +209,41 @@ impl LocalAccess {
         }
     }
 
+    /// Whether a TCP client that presented no token (tokens are not configured) may be
+    /// served. Such a client has no identity: on loopback it is any user of the host. Once
+    /// an operators group says who may use the server locally, only the Unix socket (where
+    /// the kernel names the user) or a token lets a client in.
+    pub fn may_connect_without_identity(&self, socket: Option<&Path>) -> Result<(), String> {
+        let Some(g) = &self.operators else {
+            return Ok(());
+        };
+        let via = socket.map_or_else(
+            || "the Unix socket".to_string(),
+            |p| p.display().to_string(),
+        );
+        Err(format!(
+            "连接被拒绝：本服务器按 Unix 用户识别本机操作员，请通过 {via} 连接（{g} 组成员），或为 TCP \
+             配置令牌 (auth_tokens) / access denied: this server knows local operators by their \
+             Unix user; connect over {via} (members of {g}), or configure tokens (auth_tokens) \
+             for TCP",
+            g = g.name
+        ))
+    }
+
+    /// Whether a TCP client that presented no token may approve actions: not once an
+    /// approvers group is configured (it cannot be checked against the group).
+    pub fn may_approve_without_identity(&self) -> Result<(), String> {
+        match &self.approvers {
+            None => Ok(()),
+            Some(g) => Err(format!(
+                "未经身份识别的 TCP 连接不能批准操作；请通过 Unix 套接字以 {g} 组成员或 root 身份批准 / \
+                 a TCP client without a token cannot approve actions: approve over the Unix \
+                 socket as a member of {g} or root",
+                g = g.name
+            )),
+        }
+    }
+
     /// `Ok` when `user` may approve actions; otherwise the sentence that says why not.
     pub fn may_approve(&self, user: &LocalUser) -> Result<(), String> {
         if self.trusted(user) {
@@ -281,5 +317,35 @@ mod tests {
         assert!(e.contains("no approvers group"), "{e}");
         // Connected with the group's gid: a member.
         assert!(access.may_connect(&user(4_000_000, 90_001)).is_ok());
+    }
+
+    #[test]
+    fn without_identity_tcp_is_served_only_while_no_group_is_configured() {
+        let group = |name: &str| NamedGroup {
+            name: name.into(),
+            gid: 90_002,
+        };
+        let open = LocalAccess {
+            server_uid: 4242,
+            operators: None,
+            approvers: None,
+        };
+        assert!(open.may_connect_without_identity(None).is_ok());
+        assert!(open.may_approve_without_identity().is_ok());
+        let closed = LocalAccess {
+            operators: Some(group("ops")),
+            approvers: Some(group("appr")),
+            ..open
+        };
+        let sock = Path::new("/run/llmops/llmops.sock");
+        let e = closed
+            .may_connect_without_identity(Some(sock))
+            .expect_err("refused");
+        assert!(
+            e.contains("/run/llmops/llmops.sock") && e.contains("members of ops"),
+            "{e}"
+        );
+        let e = closed.may_approve_without_identity().expect_err("refused");
+        assert!(e.contains("member of appr"), "{e}");
     }
 }

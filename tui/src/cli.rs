@@ -72,7 +72,8 @@ pub struct Common {
     /// Machine-readable JSON output.
     #[arg(long, global = true)]
     pub json: bool,
-    /// Auth token for servers listening beyond loopback.
+    /// Auth token for TCP: servers listening beyond loopback, and servers that know local
+    /// operators by the Unix socket (an operators group; on loopback too).
     #[arg(long, global = true, env = "LLMOPS_AUTH_TOKEN", hide_env_values = true)]
     pub token: Option<String>,
 }

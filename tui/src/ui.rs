@@ -238,9 +238,13 @@ pub fn spinner(app: &App) -> &'static str {
     }
 }
 
-fn draw_bar(app: &App, frame: &mut Frame, r: Rect) {
+/// The status bar's hint for the help key, which every pane's hints start with.
+const HELP_HINT: &str = "? help";
+
+/// The connection's dot, words and style at the start of the status bar.
+fn conn_label(app: &App, r: Rect) -> (&'static str, String, Style) {
     let th = &app.theme;
-    let (dot, conn, st) = match &app.conn {
+    match &app.conn {
         Conn::Connected => ("●", "connected".to_string(), th.ok),
         Conn::Connecting => ("◌", "connecting".to_string(), th.warn),
         Conn::Reconnecting {
@@ -263,13 +267,55 @@ fn draw_bar(app: &App, frame: &mut Frame, r: Rect) {
             };
             ("◌", conn, th.warn)
         }
-    };
+    }
+}
+
+/// As many of `hints` as fit in `room` columns, joined by ` · `.
+fn hint_text(hints: Vec<String>, room: usize) -> String {
+    let mut hint = String::new();
+    for h in hints {
+        let add = if hint.is_empty() {
+            h
+        } else {
+            format!(" · {h}")
+        };
+        if text::width(&hint) + text::width(&add) > room {
+            break;
+        }
+        hint.push_str(&add);
+    }
+    hint
+}
+
+fn draw_bar(app: &App, frame: &mut Frame, r: Rect) {
+    let th = &app.theme;
+    let (dot, conn, st) = conn_label(app, r);
     let dot = if th.ascii { "*" } else { dot };
     let sep = Span::styled(if th.ascii { " | " } else { " │ " }, th.dim);
+    let head = format!("{dot} {conn}");
+    let hints: Vec<String> = app
+        .keymap
+        .hints(app.ctx())
+        .into_iter()
+        .map(|(k, d)| format!("{k} {d}"))
+        .collect();
+    // The address gives way before egress and the help key: a socket path, or a list of
+    // endpoints, can be longer than a narrow terminal.
+    let egress_w = if app.egress.is_empty() {
+        0
+    } else {
+        3 + text::width("egress: ") + text::width(&app.egress)
+    };
+    let help_w = match hints.first() {
+        Some(h) if h == HELP_HINT => 3 + text::width(h),
+        _ => 0,
+    };
+    let tail = egress_w + help_w;
+    let room = usize::from(r.width).saturating_sub(text::width(&head) + 1 + tail);
     let mut spans = vec![
-        Span::styled(format!("{dot} {conn}"), st.add_modifier(Modifier::BOLD)),
+        Span::styled(head, st.add_modifier(Modifier::BOLD)),
         Span::raw(" "),
-        Span::raw(app.server.clone()),
+        Span::raw(text::truncate(&app.server, room)),
     ];
     // Fields in the order shown; on narrow terminals the least important go first so the
     // connection, egress and a key hint stay visible.
@@ -303,25 +349,7 @@ fn draw_bar(app: &App, frame: &mut Frame, r: Rect) {
         spans.push(Span::raw(v.to_string()));
     }
     let used: usize = spans.iter().map(|s| s.width()).sum();
-    let hints: Vec<String> = app
-        .keymap
-        .hints(app.ctx())
-        .into_iter()
-        .map(|(k, d)| format!("{k} {d}"))
-        .collect();
-    let mut hint = String::new();
-    let room = usize::from(r.width).saturating_sub(used + 3);
-    for h in hints {
-        let add = if hint.is_empty() {
-            h
-        } else {
-            format!(" · {h}")
-        };
-        if text::width(&hint) + text::width(&add) > room {
-            break;
-        }
-        hint.push_str(&add);
-    }
+    let hint = hint_text(hints, usize::from(r.width).saturating_sub(used + 3));
     if !hint.is_empty() {
         spans.push(sep);
         spans.push(Span::styled(hint, th.dim));

@@ -145,9 +145,16 @@ where
     let mut share_raised = false;
     let (push_tx, mut push_rx) = mpsc::channel::<Message>(256);
     let (transfer_tx, mut transfer_rx) = mpsc::channel::<Message>(TRANSFER_QUEUE);
-    let approvals = match peer.local_user().map(|u| ctx.local.may_approve(u)) {
-        Some(Err(why)) => approvals::ApprovalBroker::refusing(why),
-        _ => approvals::ApprovalBroker::default(),
+    // A token names a remote client; a tokenless TCP client has no identity to check
+    // against the approvers group.
+    let may_approve = match peer.local_user() {
+        Some(u) => ctx.local.may_approve(u),
+        None if ctx.cfg.token_required() => Ok(()),
+        None => ctx.local.may_approve_without_identity(),
+    };
+    let approvals = match may_approve {
+        Err(why) => approvals::ApprovalBroker::refusing(why),
+        Ok(()) => approvals::ApprovalBroker::default(),
     };
     let owner = match peer.local_user() {
         Some(u) => ctx.cfg.owner_for_local(u.uid),
@@ -356,10 +363,26 @@ impl Conn {
         d
     }
 
-    /// Whether this peer must present a token: TCP peers when tokens are configured;
-    /// local users on the Unix socket are known by their credentials instead.
+    /// Whether this peer must identify itself in HELLO: TCP peers when tokens are
+    /// configured, or when an operators group restricts local use (a TCP peer without a
+    /// token could be any user of the host); local users on the Unix socket are known by
+    /// their credentials instead.
     fn token_required(&self) -> bool {
-        self.ctx.cfg.token_required() && !matches!(self.peer, Peer::Unix(_))
+        matches!(self.peer, Peer::Tcp(_))
+            && (self.ctx.cfg.token_required() || self.ctx.local.operators.is_some())
+    }
+
+    /// Why a peer that cannot identify itself (no HELLO, or a HELLO without a usable
+    /// token) is refused.
+    fn identity_refusal(&self) -> String {
+        match self
+            .ctx
+            .local
+            .may_connect_without_identity(self.ctx.cfg.socket.as_deref())
+        {
+            Err(why) if !self.ctx.cfg.token_required() => why,
+            _ => "连接被拒绝：需要访问令牌 / access token required".into(),
+        }
     }
 
     /// Work in progress on this connection: a turn, an upload, an nplt transfer, or a
@@ -451,9 +474,7 @@ impl Conn {
         if self.mode == Dialect::Pending && !self.legacy_welcome_sent && now >= welcome_deadline {
             // A silent peer is a legacy client waiting for the welcome.
             if self.token_required() {
-                out.push(Message::ChatText(
-                    "连接被拒绝：需要访问令牌 / access token required".into(),
-                ));
+                out.push(Message::ChatText(self.identity_refusal()));
                 return Flow::Close;
             }
             self.start_legacy(out);
@@ -570,9 +591,7 @@ impl Conn {
                 }
                 _ => {
                     if self.token_required() {
-                        out.push(Message::ChatText(
-                            "连接被拒绝：需要访问令牌 / access token required".into(),
-                        ));
+                        out.push(Message::ChatText(self.identity_refusal()));
                         return Flow::Close;
                     }
                     self.mode = Dialect::Legacy;
@@ -602,6 +621,18 @@ impl Conn {
     }
 
     async fn on_hello(&mut self, h: protocol::Hello, out: &mut Vec<Message>) -> Flow {
+        if matches!(self.peer, Peer::Tcp(_)) && !self.ctx.cfg.token_required() {
+            if let Err(why) = self
+                .ctx
+                .local
+                .may_connect_without_identity(self.ctx.cfg.socket.as_deref())
+            {
+                self.ctx
+                    .audit_denial(&self.peer, "auth", "tcp client without identity");
+                out.push(Message::error("unauthorized", why, None));
+                return Flow::Close;
+            }
+        }
         // A local user is known by the socket's credentials (owner set at connect).
         let owner = match &self.peer {
             Peer::Unix(_) => Some(self.owner.clone()),

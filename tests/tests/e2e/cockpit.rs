@@ -395,11 +395,43 @@ pub fn scripts_share_the_tuis_session() -> anyhow::Result<()> {
         &["upload", "--server", &addr, "--new-session", "--json", file],
     )?;
     anyhow::ensure!(code == 0, "upload --new-session: {code} {err}");
-    let other = json(&out)?["session_id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let up2 = json(&out)?;
+    let other = up2["session_id"].as_str().unwrap_or_default().to_string();
     anyhow::ensure!(!other.is_empty() && other != sid, "no new session: {other}");
+    // That session's upload is listed and fetched by naming the session, as before.
+    let fid2 = up2["file_id"].as_str().unwrap_or_default().to_string();
+    let (code, out, err) = run_tui_in(
+        &state,
+        &["files", "--server", &addr, "--session", &other, "--json"],
+    )?;
+    anyhow::ensure!(code == 0, "files --session: {code} {err}");
+    anyhow::ensure!(
+        json(&out)?["files"]
+            .as_array()
+            .is_some_and(|f| f.len() == 1 && f[0]["file_id"] == fid2.as_str()),
+        "files --session {other} does not list only its upload: {out}"
+    );
+    let dest2 = tempfile::tempdir()?;
+    let d2 = dest2.path().to_str().unwrap_or_default();
+    let (code, _, err) = run_tui_in(
+        &state,
+        &[
+            "download",
+            "--server",
+            &addr,
+            "--session",
+            &other,
+            "--out",
+            d2,
+            "--json",
+            &fid2,
+        ],
+    )?;
+    anyhow::ensure!(code == 0, "download --session: {code} {err}");
+    anyhow::ensure!(
+        std::fs::read(dest2.path().join("app.log"))? == std::fs::read(file)?,
+        "the file downloaded from the new session differs"
+    );
     let (_, out, _) = run_tui_in(&state, &["files", "--server", &addr, "--json"])?;
     anyhow::ensure!(
         json(&out)?["session_id"] == sid.as_str(),

@@ -129,6 +129,29 @@ fn offer_dialog_shows_the_offer() {
     assert!(s.contains("[r] reject"), "{s}");
 }
 
+/// A long address (the local socket, then TCP) is cut before egress or the help key are:
+/// on every pane, the System pane included, at every size the UI draws.
+#[test]
+fn a_long_server_address_gives_way_to_egress_and_the_help_key() {
+    let mut a = connected();
+    a.server = "unix:/run/user/1000/llmops.sock,127.0.0.1:9999".into();
+    for focus in [KeyCode::Char('1'), KeyCode::Char('4')] {
+        update(
+            &mut a,
+            AppEvent::Key(KeyEvent::new(focus, KeyModifiers::ALT)),
+        );
+        for (w, h) in [(60, 20), (80, 24), (100, 30), (160, 45)] {
+            let rows = draw(&a, w, h);
+            let bar = rows.last().expect("bar");
+            assert!(
+                bar.contains("egress: none") && bar.contains("? help"),
+                "{w}x{h}: {bar}"
+            );
+            assert!(bar.contains("connected unix:/run/"), "{w}x{h}: {bar}");
+        }
+    }
+}
+
 #[test]
 fn narrow_terminal_uses_tabs() {
     let mut a = connected();
