@@ -66,8 +66,10 @@ pub(super) fn translated(lex: &Lexicon, p: &Parsed) -> Vec<Filter> {
     out
 }
 
-/// Chinese words whose dictionary English is one of the log's field names ("哪个门店" over
-/// a log with `store`, "每个租户" with `tenant`): hits of that field.
+/// Chinese words whose dictionary English is one of the log's field names, right after a
+/// grouping word ("哪个门店" over a log with `store`, "每个租户" with `tenant`): hits of that
+/// field. Elsewhere such a word is no field ("系统状态" is not a log's `status`): a
+/// translation never makes a question one about a log.
 pub(super) fn column_words(text: &str, hits: &[Hit], columns: &[Column]) -> Vec<Hit> {
     let mut covered = vec![false; text.len()];
     for h in hits {
@@ -82,9 +84,21 @@ pub(super) fn column_words(text: &str, hits: &[Hit], columns: &[Column]) -> Vec<
             form.len() >= 3 && (form == name || form == first || form == last)
         })
     };
+    let after_group = |at: usize| {
+        hits.iter()
+            .any(|h| h.cue == Cue::Group && h.end <= at && text[h.end..at].trim().is_empty())
+    };
     let mut out = Vec::new();
     for (at, run) in uncovered_runs(text, &covered) {
-        for term in crate::config::words::question(run).terms {
+        if !after_group(at) {
+            continue;
+        }
+        // Only the run's first word is the grouped one.
+        for term in crate::config::words::question(run)
+            .terms
+            .into_iter()
+            .take(1)
+        {
             let Some(i) = term.forms.iter().find_map(|f| field(f)) else {
                 continue;
             };

@@ -381,6 +381,8 @@ fn fields_named_by_the_logs_own_names() {
     // A Chinese word whose English is a field's name is that field.
     let f = frame_over_columns("orders.jsonl 里哪个租户的请求最多");
     assert_eq!(f["group_by"], json!(["tenant.id"]), "{f}");
+    let f = frame_over_columns("orders.jsonl 里租户 t-9 的请求有多少");
+    assert!(f.get("group_by").is_none(), "no grouping word: {f}");
     let f = frame_over_columns("how many distinct session_keys are in orders.jsonl");
     assert_eq!(
         f["field"],
