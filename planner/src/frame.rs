@@ -17,6 +17,7 @@ mod tests;
 #[cfg(test)]
 mod tests_values;
 mod words;
+mod zh_runs;
 
 use serde::{Deserialize, Serialize};
 

@@ -37,20 +37,7 @@ impl Parsed {
         let lower = String::from_utf8(lower).unwrap_or_else(|_| text.to_ascii_lowercase());
         let columns = log_columns(&files, ctx);
         let formats = log_formats(&files, ctx);
-        let mut hits = find(lex, &lower);
-        // A format's own vocabulary ("退信" in a mail log) is no cue over another log.
-        hits.retain(|h| match h.cue {
-            Cue::Filter(i) => {
-                let only = &lex.filters[i].formats;
-                only.is_empty() || formats.iter().any(|f| only.contains(f))
-            }
-            _ => true,
-        });
-        // Searched in the text as typed: a field like `user.id` looks like a file name.
-        column_hits(&text, &text.to_ascii_lowercase(), &columns, &mut hits);
-        let translated = super::bridge::column_words(&text, &hits, &columns);
-        hits.extend(translated);
-        hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
+        let mut hits = cue_hits(lex, &text, &lower, &columns, &formats);
         let lits = literals(lex, &text, &lower, &hits, &spans);
         // Cue words inside a hyphenated name are part of it ("ledger-daemon"); a hyphenated
         // run of cue words is those cues ("err-severity").
@@ -558,6 +545,32 @@ pub(super) fn field_hits<'a>(
         Cue::Column(i) if source == Source::Log => Some((h, p.columns[i].name.as_str())),
         _ => None,
     })
+}
+
+/// The cues of a question over logs of `formats` with `columns`: the lexicon's, then the
+/// logs' own field names.
+fn cue_hits(
+    lex: &crate::lexicon::Lexicon,
+    text: &str,
+    lower: &str,
+    columns: &[Column],
+    formats: &[String],
+) -> Vec<Hit> {
+    let mut hits = find(lex, lower);
+    // A format's own vocabulary ("退信" in a mail log) is no cue over another log.
+    hits.retain(|h| match h.cue {
+        Cue::Filter(i) => {
+            let only = &lex.filters[i].formats;
+            only.is_empty() || formats.iter().any(|f| only.contains(f))
+        }
+        _ => true,
+    });
+    // Searched in the text as typed: a field like `user.id` looks like a file name.
+    column_hits(text, &text.to_ascii_lowercase(), columns, &mut hits);
+    let translated = super::zh_runs::column_words(text, &hits, columns);
+    hits.extend(translated);
+    hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
+    hits
 }
 
 /// The spans of parentheses that follow a code (a name with a capital or a digit, or a bare
