@@ -684,8 +684,8 @@ mod tests {
             ),
             ("etl_worker 又卡住了，把它杀掉", "kill -TERM <etl_worker>"),
             (
-                "the cart-pruner procs are hung again, stop them all",
-                "kill -TERM <cart-pruner>",
+                "pdf-render keeps eating all the RAM, terminate those",
+                "kill -TERM <pdf-render>",
             ),
             (
                 "img_resize 的进程全卡死了，把它们都杀了",

@@ -151,25 +151,9 @@ pub fn explain(text: &str, lang: Lang) -> Option<String> {
     })
 }
 
-/// Words a question about concepts is framed with.
+/// Words a question about concepts is framed with, beyond the lexicon's stop words.
 const FRAMING: &[&str] = &[
-    "what",
     "whats",
-    "is",
-    "are",
-    "the",
-    "a",
-    "an",
-    "does",
-    "do",
-    "how",
-    "use",
-    "used",
-    "for",
-    "between",
-    "and",
-    "or",
-    "of",
     "mean",
     "means",
     "meaning",
@@ -177,37 +161,30 @@ const FRAMING: &[&str] = &[
     "vs",
     "versus",
     "explain",
-    "to",
-    "with",
     "command",
     "commands",
     "option",
     "flag",
     "work",
     "works",
-    "should",
-    "when",
-    "it",
-    "this",
-    "that",
-    "me",
-    "please",
-    "pls",
-    "can",
-    "you",
-    "tell",
 ];
 
-/// Whether the English words say more than the concepts they name: "the first OOM kill on
-/// db-3 vs cassandra's first GC pause" asks about logs, with "kill" one of its words.
+/// Whether the English words say more than the concepts they name: a question about two
+/// services' logs that uses "kill" among many other words asks about the logs, not `kill`.
 fn about_more_than_concepts(words: &[String], entries: &[&Entry]) -> bool {
     let key_words: Vec<String> = entries
         .iter()
         .flat_map(|e| e.keys.iter().flat_map(|k| ascii_words(k)))
         .collect();
+    let stop = &crate::lexicon::lexicon().grammar.stop.en;
     let other = words
         .iter()
-        .filter(|w| w.len() > 2 && !FRAMING.contains(&w.as_str()) && !key_words.contains(w))
+        .filter(|w| {
+            w.len() > 2
+                && !FRAMING.contains(&w.as_str())
+                && !stop.iter().any(|s| s == *w)
+                && !key_words.contains(w)
+        })
         .count();
     other > 2
 }
@@ -410,7 +387,7 @@ mod tests {
         assert!(explain("what is all this", Lang::En).is_none());
         // A question about events that uses a concept's word is not about the concept.
         assert!(explain(
-            "the first GC pause over 5s in the app vs the first OOM kill on db-3: which came first?",
+            "the importer's kill request vs the scheduler's restart in jobs.log: which came first?",
             Lang::En
         )
         .is_none());

@@ -6,7 +6,7 @@ use super::{data_of, frame, Call, StepRecord, ToolName};
 /// Most events a time distribution may count for its events to be listed beside it.
 pub(crate) const FEW_EVENTS: u64 = 10;
 
-/// "When did the alarm go off": when the events counted per minute are few, the events
+/// "When did the disk fill up": when the events counted per minute are few, the events
 /// themselves, in time order, say when each happened to the second.
 pub(crate) fn few_events(frame: &frame::Frame, step: &StepRecord) -> Option<frame::Frame> {
     use llmops_common::query::{Field, Measure, Order, QueryResult, QueryValue};

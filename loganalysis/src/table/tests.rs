@@ -504,10 +504,10 @@ fn a_column_with_few_values_lists_them_all() {
 fn pino_numeric_levels_read_as_level_names() {
     let dir = tempfile::tempdir().expect("tempdir");
     let lines = [
-        r#"{"level":30,"time":1831525221910,"msg":"order placed"}"#,
-        r#"{"level":50,"time":1831525227780,"msg":"order publish failed"}"#,
-        r#"{"level":60,"time":1831525266201,"msg":"worker crashed"}"#,
-        r#"{"level":50,"time":1831525299001,"msg":"order publish failed"}"#,
+        r#"{"level":30,"time":1931525221000,"msg":"job queued"}"#,
+        r#"{"level":50,"time":1931525227000,"msg":"job failed"}"#,
+        r#"{"level":60,"time":1931525266000,"msg":"worker crashed"}"#,
+        r#"{"level":50,"time":1931525299000,"msg":"job failed"}"#,
     ];
     std::fs::write(dir.path().join("w.ndjson"), lines.join("\n") + "\n").expect("write");
     let q = Query {
@@ -521,4 +521,35 @@ fn pino_numeric_levels_read_as_level_names() {
     let r = run_one(dir.path(), "w.ndjson", &q);
     assert_eq!(r.value, QueryValue::Count { count: 2 });
     assert_eq!(sh(dir.path(), r.pipeline.as_deref().expect("jq")), "2");
+}
+
+/// A JSON object after a log4j message: its members are fields, and the Perl check counts
+/// what the engine counts.
+#[test]
+fn json_members_after_a_message_count_alike_in_the_engine_and_perl() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    let mut planted = 0u64;
+    for i in 0..40u32 {
+        let attempt = (i * 7) % 6;
+        planted += u64::from(attempt >= 3);
+        log.push_str(&format!(
+            "2024-05-01 10:00:{:02},123 INFO [main] app.Worker - poll done {{\"station\": \"S-{}\", \"attempt\": {attempt}}}\n",
+            i % 60,
+            i % 3
+        ));
+    }
+    std::fs::write(dir.path().join("worker.log"), log).expect("write");
+    let q = Query {
+        filters: vec![Filter::new(
+            Some(Field::new("attempt")),
+            FilterOp::Ge,
+            Scalar::Number(3.0),
+        )],
+        ..Query::default()
+    };
+    let r = run_one(dir.path(), "worker.log", &q);
+    assert_eq!(r.value, QueryValue::Count { count: planted });
+    let perl = r.pipeline.as_deref().expect("a Perl check");
+    assert_eq!(sh(dir.path(), perl), planted.to_string(), "{perl}");
 }

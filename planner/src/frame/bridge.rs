@@ -7,7 +7,7 @@ use llmops_common::query::{Filter, FilterOp, Scalar, Unit};
 
 use super::parsed::{filter, Parsed};
 use super::words::{regex_escape, stem};
-use super::zh_runs::{splits_a_word, uncovered_runs};
+use super::zh_runs::{field_named, splits_a_word, uncovered_runs};
 use crate::lexicon::Lexicon;
 
 /// Most English words one Chinese word is looked for as.
@@ -15,28 +15,27 @@ const SENSES: usize = 4;
 
 /// The soft filters the uncovered Chinese words of the question make, one per word.
 pub(super) fn translated(lex: &Lexicon, p: &Parsed) -> Vec<Filter> {
-    let mut covered = vec![false; p.text.len()];
-    let spans = p.hits.iter().map(|h| (h.start, h.end));
-    for (s, e) in spans.chain(p.lits.iter().map(|l| (l.start, l.end))) {
-        covered[s.min(p.text.len())..e.min(p.text.len())].fill(true);
-    }
+    let covered = p.hits.iter().map(|h| (h.start, h.end));
+    let covered = covered.chain(p.lits.iter().map(|l| (l.start, l.end)));
     let stop = &lex.grammar.stop.zh;
     let mut out: Vec<Filter> = Vec::new();
-    let column = |w: &str| p.columns.iter().any(|c| c.name.eq_ignore_ascii_case(w));
-    for (at, run) in uncovered_runs(&p.text, &covered) {
+    for (at, run) in uncovered_runs(&p.text, covered) {
         let mut words: Vec<(String, Vec<String>)> = crate::config::words::question(run)
             .terms
             .into_iter()
             .map(|t| (t.text, t.forms))
             .collect();
-        // One character left beside a cue ("日志段": the log's segments) is a word too,
+        // One character left beside a cue ("错误码": the code beside the error cue) is a word too,
         // unless it is part of the cue's word ("仓库" read as `库`).
         if words.is_empty() && run.chars().count() == 1 && !splits_a_word(&p.text, at, run) {
             words.push((run.to_string(), crate::config::words::dictionary_words(run)));
         }
         for (text, forms) in words {
             // A word that translates to one of the log's fields names that field.
-            if forms.is_empty() || stop.contains(&text) || forms.iter().any(|f| column(f)) {
+            if forms.is_empty()
+                || stop.contains(&text)
+                || forms.iter().any(|f| field_named(&p.columns, f).is_some())
+            {
                 continue;
             }
             let mut stems: Vec<String> = forms
@@ -71,9 +70,9 @@ mod tests {
 
     #[test]
     fn chinese_words_outside_the_cues_look_for_their_english_in_the_events() {
-        let f = frame_with("app.log 里删除的日志段一共有多少个", None).expect("a query");
+        let f = frame_with("app.log 里回滚的事务一共有多少个", None).expect("a query");
         let soft = f["soft"].to_string();
-        assert!(soft.contains("delet") && soft.contains("segment"), "{f}");
+        assert!(soft.contains("roll") && soft.contains("transaction"), "{f}");
         // Framing words ask, they name nothing in the events.
         let f = frame_with("帮我看看 app.log 里一共有多少条 error", None).expect("a query");
         assert!(f.get("soft").is_none(), "{f}");

@@ -295,8 +295,8 @@ fn compare_before(p: &Parsed, at: usize) -> Option<(FilterOp, usize)> {
 }
 
 /// The field a number in a unit is compared with when the named field is text: a numeric
-/// column named after it ("GC pauses over 1s" names `gc`, the collector, and compares
-/// `gc_pause`), else the one the unit measures.
+/// column named after it (`lock` is the lock's name and `lock_wait` its wait: "lock waits
+/// over 2s" compares `lock_wait`), else the one the unit measures.
 fn measured_field(p: &Parsed, named: String, unit: Unit) -> String {
     let column = |n: &str| p.columns.iter().find(|c| c.name.eq_ignore_ascii_case(n));
     if unit == Unit::None || column(&named).is_none_or(|c| c.numeric) {

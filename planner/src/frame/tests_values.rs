@@ -94,8 +94,8 @@ fn a_word_that_is_one_columns_value_is_that_fields_condition() {
     );
     // A parenthesis after the code explains it: no failure tag, no text to look for.
     for q in [
-        "how many UO (overflow errors) were there",
-        "UO（溢出失败）一共几个",
+        "count the UO (pending overflow) lines",
+        "UO（挂起请求超限）有几条",
     ] {
         let f = query_over(&ups, q);
         assert_eq!(

@@ -11,25 +11,12 @@ use crate::text::is_cjk;
 /// field. Elsewhere such a word is no field ("系统状态" is not a log's `status`): a
 /// translation never makes a question one about a log.
 pub(super) fn column_words(text: &str, hits: &[Hit], columns: &[Column]) -> Vec<Hit> {
-    let mut covered = vec![false; text.len()];
-    for h in hits {
-        covered[h.start.min(text.len())..h.end.min(text.len())].fill(true);
-    }
-    let field = |form: &str| {
-        columns.iter().position(|c| {
-            let name = c.name.to_ascii_lowercase();
-            // `tenant.id` is the tenant, `store` the store.
-            let first = name.split('.').next().unwrap_or(&name);
-            let last = name.rsplit('.').next().unwrap_or(&name);
-            form.len() >= 3 && (form == name || form == first || form == last)
-        })
-    };
     let after_group = |at: usize| {
         hits.iter()
             .any(|h| h.cue == Cue::Group && h.end <= at && text[h.end..at].trim().is_empty())
     };
     let mut out = Vec::new();
-    for (at, run) in uncovered_runs(text, &covered) {
+    for (at, run) in uncovered_runs(text, hits.iter().map(|h| (h.start, h.end))) {
         if !after_group(at) {
             continue;
         }
@@ -39,7 +26,7 @@ pub(super) fn column_words(text: &str, hits: &[Hit], columns: &[Column]) -> Vec<
             .into_iter()
             .take(1)
         {
-            let Some(i) = term.forms.iter().find_map(|f| field(f)) else {
+            let Some(i) = term.forms.iter().find_map(|f| field_named(columns, f)) else {
                 continue;
             };
             if let Some(off) = run.find(term.text.as_str()) {
@@ -52,6 +39,17 @@ pub(super) fn column_words(text: &str, hits: &[Hit], columns: &[Column]) -> Vec<
         }
     }
     out
+}
+
+/// The log field an English word names: the whole name or its first or last dotted part
+/// (`tenant.id` is the tenant).
+pub(super) fn field_named(columns: &[Column], word: &str) -> Option<usize> {
+    columns.iter().position(|c| {
+        let name = c.name.to_ascii_lowercase();
+        let first = name.split('.').next().unwrap_or(&name);
+        let last = name.rsplit('.').next().unwrap_or(&name);
+        word.len() >= 3 && (word == name || word == first || word == last)
+    })
 }
 
 /// Whether the one character `run` (at `at` in `text`) makes a dictionary word with the
@@ -68,13 +66,20 @@ pub(super) fn splits_a_word(text: &str, at: usize, run: &str) -> bool {
         || matches!((c, after), (Some(c), Some(a)) if is_cjk(a) && word(c, a))
 }
 
-/// The runs of Chinese characters no cue or literal covers, but for a word glossed by a
-/// parenthesis after it (`商户 (merchant)`: the gloss says what it is).
-pub(super) fn uncovered_runs<'t>(text: &'t str, covered: &[bool]) -> Vec<(usize, &'t str)> {
+/// The runs of Chinese characters outside the `covered` spans (cues, literals), but for a
+/// word glossed by a parenthesis after it (`商户 (merchant)`: the gloss says what it is).
+pub(super) fn uncovered_runs(
+    text: &str,
+    covered: impl Iterator<Item = (usize, usize)>,
+) -> Vec<(usize, &str)> {
+    let mut mask = vec![false; text.len()];
+    for (s, e) in covered {
+        mask[s.min(text.len())..e.min(text.len())].fill(true);
+    }
     let mut runs = Vec::new();
     let mut start: Option<usize> = None;
     for (i, c) in text.char_indices() {
-        let free = is_cjk(c) && !covered[i];
+        let free = is_cjk(c) && !mask[i];
         match (free, start) {
             (true, None) => start = Some(i),
             (false, Some(s)) => {

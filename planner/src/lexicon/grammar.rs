@@ -106,6 +106,9 @@ pub struct Grammar {
     pub window: WindowWords,
     pub bucket: Vec<BucketCue>,
     pub negate: Words,
+    /// Words that set two things side by side ("A 和 B", "X vs Y").
+    #[serde(default)]
+    pub side_by_side: Words,
     /// Negation written after the condition ("fatal 的不算", "404s excluded").
     #[serde(default)]
     pub negate_after: Words,

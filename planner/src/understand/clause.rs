@@ -122,34 +122,36 @@ fn table_query(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {
     query_task(c.text, ctx, false).map(|t| vec![t])
 }
 
-/// Words that set two things side by side.
-const SIDE_BY_SIDE: [&str; 6] = [" vs. ", " vs ", " versus ", "和", "与", " and "];
-
-/// "rabbit 的告警和 envoy 第一次 UO，哪个在前", "the first GC pause in cassandra vs the
-/// first OOM kill on db-3 — which came first?": each side is a query over the log it names,
+/// "A 里第一次超时和 B 里第一次 OOM，哪个在前", "the first 502 in the proxy log vs the first
+/// deadlock in the db log — which came first?": each side is a query over the log it names,
 /// with the words after both (what is asked of each) added to it.
 fn two_logs_compared(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {
     let text = c.text;
-    SIDE_BY_SIDE.iter().find_map(|sep| {
-        text.match_indices(sep).find_map(|(at, _)| {
-            let (left, right) = (&text[..at], &text[at + sep.len()..]);
-            let cut = right
-                .find(['—', '，', ',', '？', '?', ';', '；', ':', '：'])
-                .unwrap_or(right.len());
-            let (right, tail) = right.split_at(cut);
-            let tail = tail.trim_start_matches(['—', '，', ',', ';', '；', ':', '：', ' ']);
-            // Something asked of both sides after them ("哪个在前", "which came first");
-            // without it the two logs are one question ("02:44 前后 A 和 B 都发生了什么").
-            if tail.trim().is_empty() {
-                return None;
-            }
-            let side = |s: &str| match query_task(&format!("{} {tail}", s.trim()), ctx, false)? {
-                Task::Query(f) if f.query.files.len() == 1 => Some(f),
-                _ => None,
-            };
-            let (a, b) = (side(left)?, side(right)?);
-            (a.query.files != b.query.files).then(|| vec![Task::Query(a), Task::Query(b)])
-        })
+    let lower = text.to_ascii_lowercase();
+    let seps = &crate::lexicon::lexicon().grammar.side_by_side;
+    seps.all().find_map(|sep| {
+        crate::lexicon::occurrences(&lower, sep)
+            .into_iter()
+            .find_map(|(at, end)| {
+                let (left, right) = (&text[..at], &text[end..]);
+                let cut = right
+                    .find(['—', '，', ',', '？', '?', ';', '；', ':', '：'])
+                    .unwrap_or(right.len());
+                let (right, tail) = right.split_at(cut);
+                let tail = tail.trim_start_matches(['—', '，', ',', ';', '；', ':', '：', ' ']);
+                // Something asked of both sides after them ("哪个在前", "which came first");
+                // without it the two logs are one question ("02:44 前后 A 和 B 都发生了什么").
+                if tail.trim().is_empty() {
+                    return None;
+                }
+                let side = |s: &str| match query_task(&format!("{} {tail}", s.trim()), ctx, false)?
+                {
+                    Task::Query(f) if f.query.files.len() == 1 => Some(f),
+                    _ => None,
+                };
+                let (a, b) = (side(left)?, side(right)?);
+                (a.query.files != b.query.files).then(|| vec![Task::Query(a), Task::Query(b)])
+            })
     })
 }
 
