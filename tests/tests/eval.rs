@@ -296,6 +296,23 @@ fn queries_heldout4_eval_set() {
     run_queries_set("queries-heldout4");
 }
 
+/// A fourth query dev set (`assets/eval/queries-dev4`, other formats, services and phrasings,
+/// weighted to top-N, statistics, follow-ups and timelines; written blind; its misses are
+/// printed and may be tuned on). Its cases are `queries-dev4.jsonl`.
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_dev4_eval_set() {
+    run_queries_set("queries-dev4");
+}
+
+/// A fifth held-out twin (`assets/eval/queries-heldout5`, other formats, services and
+/// phrasings again, written blind before the change it measures): scores only.
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_heldout5_eval_set() {
+    run_queries_set("queries-heldout5");
+}
+
 fn run_queries_set(name: &str) {
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
     // A panic in the other set (a harness error) fails that test, not this one.

@@ -221,6 +221,8 @@ mod tests {
             ("queries-heldout2", "queries-heldout2.jsonl"),
             ("queries-heldout3", "queries-heldout3.jsonl"),
             ("queries-heldout4", "queries-heldout4.jsonl"),
+            ("queries-dev4", "queries-dev4.jsonl"),
+            ("queries-heldout5", "queries-heldout5.jsonl"),
         ] {
             let dir = root.join(set);
             let text = std::fs::read_to_string(dir.join(file)).expect("set file");
