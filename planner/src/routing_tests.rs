@@ -521,3 +521,22 @@ fn a_clause_that_only_names_the_log_says_where_the_question_looks() {
         );
     }
 }
+
+#[test]
+fn a_note_that_the_file_is_attached_asks_for_nothing() {
+    for text in [
+        "what happened around 09:52? journal's attached",
+        "09:52 前后发生了什么？日志在附件里",
+    ] {
+        let ups = uploads(&["node-journal.txt"]);
+        let plan = super::TurnPlan::new(&PlannerInput {
+            text,
+            referenced_files: &[],
+            uploads: &ups,
+            history: &[],
+            conversation: &super::conversation::Conversation::default(),
+            steps: &[],
+        });
+        assert_eq!(plan.tasks.len(), 1, "{text}: {:?}", plan.tasks);
+    }
+}

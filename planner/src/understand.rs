@@ -125,6 +125,27 @@ fn with_file_clauses_joined(parts: Vec<String>, ctx: &MessageCtx) -> Vec<String>
         }
         named && rest.chars().all(|ch| !ch.is_alphanumeric())
     };
+    // "journal's attached", "日志在附件里": a short note that the file came with the
+    // message says where to look; it asks for nothing itself.
+    const ATTACHED: [&str; 8] = [
+        "attached",
+        "uploaded",
+        "附件",
+        "附上",
+        "上传了",
+        "已上传",
+        "发你了",
+        "传上来",
+    ];
+    let attachment_note = |c: &str| {
+        let lower = c.to_lowercase();
+        !ctx.uploads.is_empty()
+            && ATTACHED.iter().any(|w| lower.contains(w))
+            && lower.split_whitespace().count() <= 4
+            && !lower.contains(['?', '？'])
+            && lower.chars().filter(|ch| !ch.is_ascii()).count() <= 10
+    };
+    let only_a_file = |c: &str| only_a_file(c) || attachment_note(c);
     let mut out: Vec<String> = Vec::new();
     let mut carry: Option<String> = None;
     for part in parts {

@@ -439,7 +439,9 @@ pub fn describe(reg: &Registry, head: &[u8]) -> Described {
     };
     let schema = schema_for(fmt, head);
     // Only fields the sample has values for: a format's optional field that never
-    // occurs, or a time field in a file without times, is not the log's.
+    // occurs, or a time field in a file without times, is not the log's. What a
+    // multi-line format reads out of a stack trace (`exception`, `cause`) is its own even
+    // when the first events hold no trace: traces come with the incident, later in the file.
     let mut cols: Vec<Column> = schema
         .fields
         .iter()
@@ -447,6 +449,7 @@ pub fn describe(reg: &Registry, head: &[u8]) -> Described {
         .filter(|(i, f)| {
             schema.examples.get(*i).is_some_and(Option::is_some)
                 || matches!(f.origin, Origin::Template(_))
+                || (fmt.is_multiline() && matches!(f.origin, Origin::Derived(_)))
         })
         .map(|(i, f)| {
             let mut roles = f.roles.clone();

@@ -459,6 +459,21 @@ fn columns_name_a_logs_own_fields_and_which_ones_measure() {
 }
 
 #[test]
+fn a_stack_traces_fields_are_the_logs_before_any_trace_occurs() {
+    let mut log = String::new();
+    for i in 0..30 {
+        log.push_str(&format!(
+            "2029-03-14 08:00:{i:02},120 - billing.batch - INFO - invoice {i} queued\n"
+        ));
+    }
+    let cols = columns(builtin_registry(), log.as_bytes());
+    assert!(
+        cols.iter().any(|c| c.name == "exception"),
+        "python_logging's exception, from tracebacks later in the file: {cols:?}"
+    );
+}
+
+#[test]
 fn a_specific_format_with_a_few_odd_lines_beats_the_catch_all() {
     let mut log = String::new();
     for i in 0..20 {

@@ -197,8 +197,14 @@ fn stat_field(
 /// and fields a literal is compared with.
 fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&str>) -> Vec<Field> {
     let mut out: Vec<Field> = Vec::new();
+    let bucket_asked = asks_a_bucket(lex, p);
     for (h, f) in field_hits(lex, p, source) {
         if Some(f) == stat || out.iter().any(|o| o.0 == f) {
+            continue;
+        }
+        // "which minute had the most upstream timeouts": the answer is a time bucket; a
+        // field beside the ranking word says whose events are counted, it is no grouping.
+        if bucket_asked && !grouping_word_before(lex, p, h) {
             continue;
         }
         // A lexicon word for a text field ("which endpoint 504 most") is no number's name.
@@ -222,6 +228,25 @@ fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&str>) -> Vec<
         }
     }
     out
+}
+
+/// Whether a question word asks for a time bucket ("which minute", "哪一分钟", "what
+/// hour"): a bucket word that starts with it, or one right after it.
+fn asks_a_bucket(lex: &Lexicon, p: &Parsed) -> bool {
+    let asks: Vec<String> = lex.grammar.asks.all().map(|w| w.to_lowercase()).collect();
+    p.hits
+        .iter()
+        .filter(|b| matches!(b.cue, Cue::Bucket(_)))
+        .any(|b| {
+            let word = p.lower.get(b.start..b.end).unwrap_or("");
+            asks.iter().any(|a| word.starts_with(a.as_str()))
+                || p.hits.iter().any(|g| {
+                    g.cue == Cue::Group
+                        && p.hit_is(g, &lex.grammar.asks)
+                        && g.end <= b.start
+                        && p.close(g.end, b.start)
+                })
+        })
 }
 
 /// Whether a ranking word ("most", "最多") stands right before or after the field word.

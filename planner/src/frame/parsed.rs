@@ -316,7 +316,7 @@ fn logs_named_by_kind<'a>(
 /// Logs named by a whole part of their file name ("booking-api" for `booking-api.jsonl`,
 /// "tidefeed" for `tidefeed-7c9d…_ferry.log`): a word of four letters or more that no cue
 /// of the lexicon reads (a hyphenated one may hold cues) and that names exactly one of the
-/// session's logs.
+/// session's logs, by its file name or by the program its format is named after.
 fn logs_named_by_a_name_part<'a>(
     lower: &str,
     ctx: &FrameCtx<'a>,
@@ -345,7 +345,11 @@ fn logs_named_by_a_name_part<'a>(
         let named: Vec<&crate::UploadRef> = ctx
             .uploads
             .iter()
-            .filter(|u| is_log_upload(u) && name_parts(&u.filename.to_lowercase()).contains(&w))
+            .filter(|u| {
+                is_log_upload(u)
+                    && (name_parts(&u.filename.to_lowercase()).contains(&w)
+                        || format_named(u, word))
+            })
             .collect();
         let [u] = named.as_slice() else {
             continue;
@@ -361,6 +365,18 @@ fn logs_named_by_a_name_part<'a>(
         }
     }
     out
+}
+
+/// Whether a word is the program part of the log's detected format (`squid` for `squid`,
+/// `kafka` for `kafka`, `nginx` for `nginx_error`): a log is named by the software that
+/// wrote it even when its file name does not say so (`access.log`). The catch-all formats
+/// name no software.
+fn format_named(u: &crate::UploadRef, word: &str) -> bool {
+    const NO_PROGRAM: [&str; 3] = ["generic", "plain", "json"];
+    u.format
+        .as_deref()
+        .and_then(|f| f.split('_').next())
+        .is_some_and(|head| head == word && !NO_PROGRAM.contains(&head))
 }
 
 /// A name's parts between `.`, `-`, `_` and `@`, as `-a-b-c-`: a word names a file when its parts
@@ -398,11 +414,12 @@ pub(super) fn context_log(ctx: &FrameCtx) -> Option<String> {
         return None;
     }
     if let Some(f) = ctx.last_file {
-        let known = ctx
-            .uploads
-            .iter()
-            .find(|u| u.path.to_string_lossy() == f)
-            .is_none_or(is_log_upload);
+        // The last file shown is the log only when it is one: a manual or a config the
+        // last answer quoted is not what a log question counts.
+        let known = match ctx.uploads.iter().find(|u| u.path.to_string_lossy() == f) {
+            Some(u) => is_log_upload(u),
+            None => crate::incident::is_log_name(f),
+        };
         if known {
             return Some(f.to_string());
         }

@@ -9,7 +9,7 @@ use regex::Regex;
 
 use llmops_common::query::Unit;
 
-use crate::lexicon::{Hit, Lexicon};
+use crate::lexicon::{Cue, Hit, Lexicon};
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pat).expect("frame regex literal is valid"))
@@ -94,6 +94,7 @@ pub fn literals(
     shell(text, &mut taken, &mut out);
     pairs(text, &mut taken, &mut out);
     quoted(text, &mut taken, &mut out);
+    unquoted_log_text(text, hits, &mut taken, &mut out);
     clocks(text, &mut taken, &mut out);
     for (start, end, day) in super::dates::dates(text, lower, &mut taken) {
         out.push(Spanned {
@@ -196,6 +197,82 @@ fn quoted(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
                 lit: Lit::Quoted(m.as_str().to_string()),
             });
         }
+    }
+}
+
+/// A log's own English words copied into a Chinese question without quotes ("kubelet 报
+/// Error syncing pod 多少次", "connect() failed (111: Connection refused) 有多少条"): a run
+/// of English between Chinese characters that reads like a log line, not like a query
+/// (a capitalised run of three words or more, or one with a parenthesis), is that text, as
+/// if quoted. A run holding a query word (a measure, a grouping, a window) or a time of
+/// day is the question's own English.
+fn unquoted_log_text(
+    text: &str,
+    hits: &[Hit],
+    taken: &mut Vec<(usize, usize)>,
+    out: &mut Vec<Spanned>,
+) {
+    let cjk =
+        |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c) || "，。？！、：；（）“”《》".contains(c);
+    if text.chars().filter(|&c| cjk(c)).count() < 3 {
+        return;
+    }
+    let mut runs = Vec::new();
+    let mut start = None;
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), '。')))
+    {
+        match (cjk(c), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                runs.push((s, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    for (s, e) in runs {
+        let run = text[s..e].trim_matches(|c: char| c.is_whitespace() || ",.?!;".contains(c));
+        let s = s + text[s..e].find(run).unwrap_or(0);
+        let e = s + run.len();
+        let words: Vec<&str> = run.split_whitespace().collect();
+        let lettered = words
+            .iter()
+            .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()));
+        let n = lettered.count();
+        let capital = run.starts_with(|c: char| c.is_ascii_uppercase());
+        let looks_logged = (n >= 3 && capital) || (n >= 2 && run.contains('('));
+        let query_word = hits.iter().any(|h| {
+            h.start < e
+                && s < h.end
+                && matches!(
+                    h.cue,
+                    Cue::Measure(_)
+                        | Cue::Group
+                        | Cue::Compare(_)
+                        | Cue::Bucket(_)
+                        | Cue::Limit
+                        | Cue::Last
+                        | Cue::Around
+                        | Cue::Summary
+                )
+        });
+        let clock = words.iter().any(|w| {
+            let (h, m) = w.split_once(':').unwrap_or(("", ""));
+            (1..=2).contains(&h.len())
+                && h.bytes().all(|b| b.is_ascii_digit())
+                && m.bytes().take(2).filter(u8::is_ascii_digit).count() == 2
+        });
+        if !looks_logged || query_word || clock || overlaps(taken, s, e) {
+            continue;
+        }
+        taken.push((s, e));
+        out.push(Spanned {
+            start: s,
+            end: e,
+            lit: Lit::Quoted(run.to_string()),
+        });
     }
 }
 
@@ -465,6 +542,33 @@ mod tests {
             .into_iter()
             .map(|s| s.lit)
             .collect()
+    }
+
+    #[test]
+    fn a_log_line_copied_into_a_chinese_question_is_that_text() {
+        let quoted = |t: &str| {
+            lits(t)
+                .into_iter()
+                .filter_map(|l| match l {
+                    Lit::Quoted(q) => Some(q),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            quoted("worker 报 Lost connection to broker 多少次"),
+            ["Lost connection to broker"]
+        );
+        assert_eq!(
+            quoted("里 open() failed (13: Permission denied) 有多少条"),
+            ["open() failed (13: Permission denied)"]
+        );
+        // The question's own English: a query word, a time of day, a lone name.
+        assert!(quoted("Top 3 client IPs 是哪些？").is_empty());
+        assert!(quoted("From 09:30 To 10:00 之间的错误有多少").is_empty());
+        assert!(quoted("cart-svc 的 p95 延迟是多少").is_empty());
+        // English with a Chinese word in it is a question, not a quote.
+        assert!(quoted("How many Timeout errors 在 the gateway log?").is_empty());
     }
 
     #[test]

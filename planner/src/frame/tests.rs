@@ -133,6 +133,18 @@ fn groupings_statistics_and_peaks() {
     );
     let f = frame("when did the 502s spike in access.log");
     assert_eq!(f["measure"], "buckets");
+    // A time bucket asked for: the field beside the ranking word says whose events count.
+    for q in [
+        "which minute had the most client errors in access.log",
+        "access.log 里哪一分钟 client 报错最多",
+    ] {
+        let f = frame(q);
+        assert_eq!(
+            (&f["measure"], &f["bucket"], &f["group_by"]),
+            (&json!("buckets"), &json!("minute"), &Value::Null),
+            "{q}: {f}"
+        );
+    }
     let f = frame("access.log 按小时统计 5xx");
     assert_eq!(
         (&f["measure"], &f["bucket"]),
