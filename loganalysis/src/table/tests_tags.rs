@@ -163,3 +163,23 @@ fn the_user_of_an_audit_record_is_its_account() {
         r.resolved
     );
 }
+
+#[test]
+fn a_redis_failure_is_a_warning_that_says_something_failed() {
+    let log = "\
+2241:M 21 Aug 2027 17:00:00.021 # WARNING: The TCP backlog setting of 511 cannot be enforced because /proc/sys/net/core/somaxconn is set to the lower value of 128.
+2241:M 21 Aug 2027 17:00:00.022 * Ready to accept connections tcp
+2241:M 21 Aug 2027 17:05:00.001 * Background saving started by pid 2302
+2302:C 21 Aug 2027 17:05:00.104 # Write error saving DB on disk: No space left on device
+2241:M 21 Aug 2027 17:05:00.210 # Background saving error
+2241:M 21 Aug 2027 17:05:01.002 # MISCONF Errors writing to the AOF file: No space left on device
+2241:M 21 Aug 2027 17:06:00.000 * 1 changes in 60 seconds. Saving...
+";
+    let r = run("redis.log", log, &tagged("failure")).expect("runs");
+    assert_eq!(r.sources[0].format, "redis");
+    assert_eq!(
+        count(&r),
+        3,
+        "the three failures, not the start-up advisory"
+    );
+}

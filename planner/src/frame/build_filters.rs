@@ -182,6 +182,20 @@ fn object_words(lex: &Lexicon, p: &Parsed) -> Option<(Filter, bool)> {
         matches!(h.cue, Cue::Filter(_)) && LINKS.contains(&gap)
     });
     (phrase.len() >= 3).then(|| {
+        // A program's one-word term for what its log writes in words ("bgsave" for Redis's
+        // "Background saving") matches every English wording of its lexicon entry; words
+        // written out are matched as written (and stemmed), as `grep` would.
+        let term = !phrase.contains(' ');
+        let english: Vec<&str> = term
+            .then(|| lex.wordings(&phrase))
+            .flatten()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|w| !w.chars().any(crate::text::is_cjk))
+            .collect();
+        if english.len() > 1 {
+            return (any_wording(None, english.into_iter()), qualifies);
+        }
         let (op, text) = word_forms(&phrase);
         (filter(None, op, Scalar::Text(text), Unit::None), qualifies)
     })

@@ -782,6 +782,14 @@ fn shell_in_a_question_and_phrases_in_the_other_language() {
             .contains("connection timed out"),
         "{f}"
     );
+    // A program's own term matches what its log writes in words.
+    let f = frame("how many times did bgsave run in app.log");
+    assert!(
+        f["filters"][0]["value"]
+            .to_string()
+            .contains("background saving"),
+        "{f}"
+    );
     // A route with a parameter is one path.
     let f = frame("mean duration of /v1/orders/{id}/refund in access.log");
     assert_eq!(f["filters"][0]["value"], "/v1/orders/{id}/refund", "{f}");
