@@ -274,6 +274,10 @@ fn cmp_keys(a: &SortKey, b: &SortKey, order: Order) -> Ordering {
     }
 }
 
+/// Added to a routine event's time key in a timeline so that every notable event sorts
+/// before it: 2^52 µs is past the year 2100, and keys below 2^53 stay exact in an f64.
+const ROUTINE: f64 = 4_503_599_627_370_496.0;
+
 /// The rows a query returns: the first `limit` in file order, or the best `limit` by key.
 #[derive(Debug)]
 pub struct Rows {
@@ -323,6 +327,44 @@ impl Rows {
             .partition_point(|(k, _)| cmp_keys(k, &key, self.order) != Ordering::Greater);
         self.hits.insert(at, (key, h));
         self.hits.truncate(self.limit);
+    }
+
+    /// A timeline keeps its notable events first (the earliest of them), then the
+    /// earliest of the rest: "what happened around 09:52" shows the OOM kill and the
+    /// errors, not the first ten routine lines of the window. [`Rows::in_time_order`]
+    /// puts the kept rows back in time order.
+    fn add_to_timeline(
+        &mut self,
+        row: &mut dyn RowAccess,
+        time: i64,
+        plan: &Plan,
+        file: usize,
+        line: u64,
+    ) {
+        let notable = plan.notable.iter().any(|c| c.holds(row));
+        let key = SortKey::Num(time as f64 + if notable { 0.0 } else { ROUTINE });
+        if self.hits.len() >= self.limit
+            && cmp_keys(&key, &self.hits[self.limit - 1].0, self.order) != Ordering::Less
+        {
+            return;
+        }
+        let h = make_hit(row, plan, file, line);
+        let at = self
+            .hits
+            .partition_point(|(k, _)| cmp_keys(k, &key, self.order) != Ordering::Greater);
+        self.hits.insert(at, (key, h));
+        self.hits.truncate(self.limit);
+    }
+
+    /// The kept rows of a timeline in time order.
+    pub fn in_time_order(mut self) -> Vec<Hit> {
+        let time = |k: &SortKey| match k {
+            SortKey::Num(v) if *v >= ROUTINE => v - ROUTINE,
+            SortKey::Num(v) => *v,
+            _ => f64::MAX,
+        };
+        self.hits.sort_by(|a, b| time(&a.0).total_cmp(&time(&b.0)));
+        self.hits.into_iter().map(|(_, h)| h).collect()
     }
 
     fn merge(&mut self, o: Rows) {
@@ -525,7 +567,7 @@ impl Acc {
             AccKind::Timeline(r, b) => match row.time() {
                 Some(t) => {
                     b.add(t, file);
-                    r.add(row, plan, file, line);
+                    r.add_to_timeline(row, t.key, plan, file, line);
                 }
                 None => self.untimed += 1,
             },

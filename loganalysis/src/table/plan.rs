@@ -2,7 +2,7 @@
 //! compiled (units converted, regexes built, tags expanded) and the window in seconds.
 
 use llmops_common::query::{
-    Dimension, Field, FieldKind, Filter, FilterOp, Query, Resolved, Scalar, Unit,
+    Dimension, Field, FieldKind, Filter, FilterOp, Measure, Query, Resolved, Scalar, Unit,
 };
 use memchr::memmem;
 use regex::bytes::Regex;
@@ -445,6 +445,9 @@ pub struct Plan {
     pub show: Vec<FieldRef>,
     pub resolved: Vec<Resolved>,
     pub time: Option<usize>,
+    /// What makes an event notable in a timeline (any one holds): an incident tag or a
+    /// warning level and worse. Empty for other measures.
+    pub notable: Vec<Cond>,
 }
 
 /// Resolves `q` against a table.
@@ -492,6 +495,11 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
     for c in &conds {
         collect_fields(c, &mut show);
     }
+    let notable = if q.measure == Measure::Timeline {
+        notable_conds(t)
+    } else {
+        Vec::new()
+    };
     Ok(Plan {
         conds,
         window,
@@ -500,7 +508,33 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
         show,
         resolved,
         time: t.time,
+        notable,
     })
+}
+
+/// The conditions that make an event worth showing first in a timeline: every incident
+/// tag the table can evaluate (its format's own and the generic ones, a successful login
+/// aside) and a level of WARN or worse.
+fn notable_conds(t: &Table<'_>) -> Vec<Cond> {
+    let mut names: Vec<&str> = t.tags.iter().map(|x| x.name.as_str()).collect();
+    for g in super::tags::generic_tags() {
+        if !names.contains(&g.name.as_str()) {
+            names.push(&g.name);
+        }
+    }
+    let mut unused = Vec::new();
+    let warn = Filter::new(
+        Some(Field::new("level")),
+        FilterOp::Regex,
+        Scalar::Text("^(WARN|WARNING|ERROR|CRITICAL|FATAL|ALERT|EMERG|PANIC)$".into()),
+    );
+    let mut out: Vec<Cond> = names
+        .into_iter()
+        .filter(|n| *n != "accepted_login")
+        .filter_map(|n| compile_tag(t, n, &mut unused).ok())
+        .collect();
+    out.extend(compile_filter(t, &warn, &mut unused).ok());
+    out
 }
 
 fn collect_fields(c: &Cond, out: &mut Vec<FieldRef>) {

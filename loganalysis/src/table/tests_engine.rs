@@ -611,3 +611,46 @@ fn keys_inside_messages_are_fields_with_exact_counts() {
         assert_eq!(r.matched, retried, "{name}");
     }
 }
+
+#[test]
+fn a_timeline_shows_its_notable_events_first_in_time_order() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for s in 0..40 {
+        log.push_str(&format!(
+            "2029-03-14T09:50:{s:02}+00:00 node-07 kubelet[1187]: probe ok pod=web-{s}\n"
+        ));
+        if s == 25 {
+            log.push_str("2029-03-14T09:50:25+00:00 node-07 kernel: Memory cgroup out of memory: Killed process 48213 (ingest) total-vm:2874312kB\n");
+        }
+        if s == 31 {
+            log.push_str("2029-03-14T09:50:31+00:00 node-07 containerd[902]: ERROR failed to start container ingest\n");
+        }
+    }
+    std::fs::write(dir.path().join("journal.txt"), &log).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["journal.txt"], &q, &QueryOptions::default()).expect("runs");
+    let QueryValue::Timeline { rows, total, .. } = &r.value else {
+        panic!("timeline")
+    };
+    assert_eq!(*total, 42);
+    assert_eq!(rows.len(), Query::DEFAULT_LIMIT as usize);
+    assert!(
+        rows.iter().any(|r| r.text.contains("Killed process")),
+        "{rows:?}"
+    );
+    assert!(
+        rows.iter().any(|r| r.text.contains("failed to start")),
+        "{rows:?}"
+    );
+    let times: Vec<&str> = rows.iter().filter_map(|r| r.time.as_deref()).collect();
+    assert!(
+        times.windows(2).all(|w| w[0] <= w[1]),
+        "time order: {times:?}"
+    );
+    // The rest are the earliest routine events.
+    assert!(rows[0].text.contains("pod=web-0"), "{rows:?}");
+}
