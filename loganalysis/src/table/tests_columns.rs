@@ -13,16 +13,40 @@ use super::truth::Rng;
 use super::*;
 
 fn run(text: &str, q: &Query) -> QueryResult {
+    run_sh(text, q).0
+}
+
+/// The result, and what its shell pipeline prints when it shows one.
+fn run_sh(text: &str, q: &Query) -> (QueryResult, Option<String>) {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("x.log");
     std::fs::write(&path, text).expect("write");
-    run_query(
+    let r = run_query(
         &[QueryFile::new("x.log", path)],
         q,
         &QueryOptions::default(),
         &AtomicBool::new(false),
     )
-    .unwrap_or_else(|e| panic!("{q:?}: {e}"))
+    .unwrap_or_else(|e| panic!("{q:?}: {e}"));
+    let out = r.pipeline.as_ref().map(|p| {
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(p)
+            .current_dir(dir.path())
+            .output()
+            .expect("sh runs");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    });
+    (r, out)
+}
+
+/// The first number a pipeline printed.
+fn printed(out: Option<String>) -> f64 {
+    let out = out.expect("a pipeline");
+    let first = out.split_whitespace().next().unwrap_or_default();
+    first
+        .parse()
+        .unwrap_or_else(|_| panic!("pipeline printed {out:?}"))
 }
 
 fn query(measure: Measure, field: Option<&str>, filters: Vec<Filter>) -> Query {
@@ -125,6 +149,15 @@ fn check_meters(text: &str, events: &[Meter]) {
     );
     assert_eq!(r.sources[0].format, "docker_json");
     assert_eq!(count(&r), errors.len() as u64, "count level=ERROR");
+    // The level is the inner line's: jq has no one-line equivalent, and none is shown.
+    assert!(r.pipeline.is_none(), "{:?}", r.pipeline);
+    let stderr = errors.len() as f64;
+    let (r, out) = run_sh(
+        text,
+        &query(Measure::Count, None, vec![eq("stream", "stderr")]),
+    );
+    assert_eq!(count(&r) as f64, stderr);
+    assert_eq!(printed(out), stderr, "jq on the envelope's keys");
 
     let mut by_site: BTreeMap<&str, u64> = BTreeMap::new();
     for e in &errors {
@@ -237,9 +270,10 @@ fn zeek_log(seed: u64, n: usize) -> (String, Vec<Conn>) {
 #[test]
 fn zeek_logs_are_columns_with_epoch_times() {
     let (text, truth) = zeek_log(21, 500);
-    let r = run(&text, &query(Measure::Count, None, Vec::new()));
+    let (r, out) = run_sh(&text, &query(Measure::Count, None, Vec::new()));
     assert_eq!(r.sources[0].format, "zeek");
     assert_eq!(count(&r), truth.len() as u64);
+    assert_eq!(printed(out), truth.len() as f64, "perl count");
     let mut by: BTreeMap<&str, u64> = BTreeMap::new();
     for t in &truth {
         *by.entry(t.0).or_default() += 1;
@@ -251,8 +285,12 @@ fn zeek_logs_are_columns_with_epoch_times() {
     assert_eq!(groups(&run(&text, &q)), vec![(top.1.to_string(), top.0)]);
     let mut durs: Vec<f64> = truth.iter().filter_map(|t| t.1).collect();
     durs.sort_by(f64::total_cmp);
-    let r = run(&text, &query(Measure::P90, Some("duration"), Vec::new()));
+    let (r, out) = run_sh(&text, &query(Measure::P90, Some("duration"), Vec::new()));
     assert_eq!(stat(&r), nearest_rank(&durs, 90));
+    assert!(
+        (printed(out) - nearest_rank(&durs, 90)).abs() < 1e-6,
+        "perl p90"
+    );
     let mut q = query(Measure::Buckets, None, Vec::new());
     q.bucket = llmops_common::query::BucketWidth::Hour;
     let r = run(&text, &q);
@@ -313,12 +351,13 @@ fn iis_log(seed: u64, n: usize) -> (String, Vec<(Option<&'static str>, &'static 
 fn iis_users_agents_and_first_last_across_header_blocks() {
     let (text, truth) = iis_log(31, 240);
     let users: BTreeSet<&str> = truth.iter().filter_map(|t| t.0).collect();
-    let r = run(
+    let (r, out) = run_sh(
         &text,
         &query(Measure::CountDistinct, Some("user"), Vec::new()),
     );
     assert_eq!(r.sources[0].format, "w3c");
     assert_eq!(count(&r), users.len() as u64);
+    assert_eq!(printed(out), users.len() as f64, "perl distinct");
     let curl = truth.iter().filter(|t| t.1 == "curl/8.4.0").count() as u64;
     let mut q = query(Measure::Count, None, Vec::new());
     q.group_by = vec![Field::new("cs(User-Agent)")];
