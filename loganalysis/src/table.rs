@@ -6,8 +6,10 @@
 
 mod agg;
 mod assemble;
+mod columns;
 mod def;
 mod describe;
+mod envelope;
 mod error;
 mod event;
 mod finish;
@@ -33,6 +35,8 @@ pub use scan::{QueryFile, QueryOptions};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_columns;
 #[cfg(test)]
 mod tests_engine;
 #[cfg(test)]

@@ -26,6 +26,9 @@ pub enum ParseKind {
     /// The analyser's rule: a timestamp at the line start, then a level word, then the
     /// message.
     Analyser,
+    /// Columns declared by a header directive (W3C extended log `#Fields:`, Zeek
+    /// `#fields`): data lines are separated values in the order of the latest header.
+    W3c,
 }
 
 /// How the level field is written.
@@ -76,6 +79,25 @@ struct ParseToml {
     /// JSON: keys every line must have to count as this format.
     #[serde(default)]
     require_keys: Vec<String>,
+    /// JSON: the key whose text is itself a log line in another format (Docker's `log`).
+    envelope: Option<String>,
+    // `kind = "w3c"`: how the header directive and the data lines are written.
+    /// The directive that names the columns (`#Fields:`).
+    header: Option<String>,
+    /// The separator of data lines and of the header's names (one byte).
+    separator: Option<String>,
+    /// Columns of data lines before any header (the writer's default field list).
+    #[serde(default)]
+    columns: Vec<String>,
+    /// Columns that together are the event's time (`date`, `time`), joined by `T`, in UTC.
+    #[serde(default)]
+    time_columns: Vec<String>,
+    /// Values that mean "no value" (`-`).
+    #[serde(default)]
+    empty: Vec<String>,
+    /// Columns where `+` stands for a space (IIS's `cs(User-Agent)`).
+    #[serde(default)]
+    plus_space: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -178,6 +200,12 @@ pub enum Origin {
     Key(String),
     /// A `key=value` pair written inside field `message`'s free text.
     InMessage { message: usize, key: String },
+    /// A header-declared column, by name.
+    Column(String),
+    /// Columns (field indexes) that together are the event's time.
+    ColumnTime(Vec<usize>),
+    /// Field `i` of the inner line of an envelope (Docker's `log`), in the inner format.
+    Inner(usize),
     /// The analyser rule's time, level or message.
     Analyser(AnalyserPart),
     /// Field `i` (the message) with its variable parts masked (`<num>`, `<ip>`, `<uuid>`,
@@ -241,6 +269,36 @@ pub enum Parser {
     Json,
     Logfmt,
     Analyser,
+    Columns(Columns),
+}
+
+/// The header-declared columns of a `w3c` format.
+#[derive(Debug, Clone)]
+pub struct Columns {
+    pub header: String,
+    pub separator: u8,
+    pub defaults: Vec<String>,
+    pub time_columns: Vec<String>,
+    pub empty: Vec<String>,
+    pub plus_space: Vec<String>,
+    /// Known column names with their kinds, units and roles (the definition's `[[fields]]`).
+    pub catalog: Vec<FieldSpec>,
+}
+
+impl Columns {
+    /// The column names a header line declares, when `line` is one.
+    pub fn header_names<'l>(&self, line: &'l [u8]) -> Option<Vec<&'l [u8]>> {
+        let rest = line.strip_prefix(self.header.as_bytes())?;
+        Some(
+            rest.split(|&b| b == self.separator || b == b' ' || b == b'\t')
+                .filter(|n| !n.is_empty())
+                .collect(),
+        )
+    }
+
+    pub fn known(&self, name: &str) -> Option<&FieldSpec> {
+        self.catalog.iter().find(|f| f.name == name)
+    }
 }
 
 /// A compiled format definition.
@@ -261,6 +319,8 @@ pub struct Format {
     pub level_map: BTreeMap<String, String>,
     pub level_format: LevelFormat,
     pub require_keys: Vec<String>,
+    /// JSON: the key holding an inner log line.
+    pub envelope: Option<String>,
     pub multiline: Option<Multiline>,
     pub derived: Vec<Derived>,
     pub tags: Vec<Tag>,
@@ -279,7 +339,24 @@ impl Format {
     }
 
     pub fn is_dynamic(&self) -> bool {
-        matches!(self.kind, ParseKind::Json | ParseKind::Logfmt) || self.tail == Tail::Extras
+        matches!(
+            self.kind,
+            ParseKind::Json | ParseKind::Logfmt | ParseKind::W3c
+        ) || self.tail == Tail::Extras
+    }
+
+    /// Whether reading a line needs the lines before it (a header that names the columns):
+    /// such a file is read on one thread, from its start.
+    pub fn is_stateful(&self) -> bool {
+        matches!(self.parser, Parser::Columns(_))
+    }
+
+    /// The header-declared columns, for a `w3c` format.
+    pub fn columns(&self) -> Option<&Columns> {
+        match &self.parser {
+            Parser::Columns(c) => Some(c),
+            _ => None,
+        }
     }
 }
 
@@ -382,6 +459,34 @@ impl Compiler<'_> {
                 }
                 (Parser::Analyser, None)
             }
+            ParseKind::W3c => (Parser::Columns(self.columns()?), None),
+        })
+    }
+
+    fn columns(&self) -> Result<Columns, QueryError> {
+        let c = &self.def.parse;
+        let header = c
+            .header
+            .clone()
+            .ok_or_else(|| self.err("[parse]", "kind = \"w3c\" needs `header`".into()))?;
+        let separator = match c.separator.as_deref().unwrap_or(" ").as_bytes() {
+            [b] => *b,
+            _ => return Err(self.err("separator", "`separator` must be one byte".into())),
+        };
+        let catalog = self
+            .def
+            .fields
+            .iter()
+            .map(|d| self.spec(&d.name, Origin::Column(d.name.clone())))
+            .collect();
+        Ok(Columns {
+            header,
+            separator,
+            defaults: c.columns.clone(),
+            time_columns: c.time_columns.clone(),
+            empty: c.empty.clone(),
+            plus_space: c.plus_space.clone(),
+            catalog,
         })
     }
 
@@ -499,9 +604,11 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
     let mut fields = Vec::new();
     let (parser, line_regex) = cx.parser(&mut fields)?;
     let derived = cx.derived(&mut fields)?;
+    // A `w3c` definition's fields are a catalog of column names a header may declare.
     if let Some(d) = def
         .fields
         .iter()
+        .filter(|_| def.parse.kind != ParseKind::W3c)
         .find(|d| !fields.iter().any(|f| f.name == d.name))
     {
         return Err(cx.err(
@@ -530,6 +637,7 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
         level_map: p.level_map.clone(),
         level_format: p.level_format,
         require_keys: p.require_keys.clone(),
+        envelope: p.envelope.clone(),
         multiline,
         derived,
         tags: def

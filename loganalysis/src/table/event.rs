@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use super::def::{
     AnalyserPart, DerivedFrom, FieldSpec, Format, LevelFormat, Origin, Parser, Tail, TimeFormat,
 };
+use super::inline_pairs::logfmt_pairs;
 use crate::ts::{self, Ts};
 use crate::{level, Level};
 
@@ -21,6 +22,10 @@ pub struct Schema {
     pub examples: Vec<Option<String>>,
     pub time: Option<usize>,
     pub level: Option<usize>,
+    /// `w3c` formats: the field of each column of data lines before any header is read.
+    pub columns: Vec<Option<usize>>,
+    /// An envelope's inner line: its format and schema (Docker's `log`).
+    pub inner: Option<Box<super::envelope::Inner>>,
 }
 
 impl Schema {
@@ -30,6 +35,8 @@ impl Schema {
             fields: fmt.fields.clone(),
             time: fmt.time,
             level: fmt.level,
+            columns: Vec::new(),
+            inner: None,
         }
     }
 
@@ -74,7 +81,7 @@ impl Schema {
         self.add_field_of(key, example, origin);
     }
 
-    fn add_field_of(&mut self, key: &str, example: &str, origin: Origin) {
+    pub(super) fn add_field_of(&mut self, key: &str, example: &str, origin: Origin) {
         if let Some(i) = self.index(key) {
             if self.examples[i].is_none() && !example.is_empty() {
                 self.examples[i] = Some(example.to_string());
@@ -97,10 +104,18 @@ impl Schema {
         if go_duration {
             unit = Unit::Ns;
         }
+        // `416µs`, `1m2.5s`: a Go `time.Duration` as text, read in seconds.
+        let may_be_duration = inferred.as_ref().is_none_or(|i| i.role == "duration");
+        if may_be_duration && super::columns::go_duration(example.as_bytes()).is_some() {
+            (kind, unit) = (FieldKind::Number, Unit::S);
+        }
         if kind == FieldKind::Text && looks_numeric(example) {
             kind = FieldKind::Number;
         }
-        if matches!(kind, FieldKind::Integer | FieldKind::Number) && !looks_numeric(example) {
+        if matches!(kind, FieldKind::Integer | FieldKind::Number)
+            && !looks_numeric(example)
+            && unit != Unit::S
+        {
             kind = FieldKind::Text;
         }
         self.fields.push(FieldSpec {
@@ -183,6 +198,9 @@ pub fn parse_number(b: &[u8]) -> Option<f64> {
     if b.is_empty() || b == b"-" {
         return None;
     }
+    if b.last().is_some_and(u8::is_ascii_alphabetic) {
+        return super::columns::go_duration(b);
+    }
     // Fast path for plain non-negative integers (status codes, byte counts).
     if b.len() <= 15 && b.iter().all(u8::is_ascii_digit) {
         return Some(b.iter().fold(0u64, |v, d| v * 10 + u64::from(d - b'0')) as f64);
@@ -248,6 +266,10 @@ pub struct Extractor<'f> {
     kv: Option<Vec<(u32, u32, u32, u32)>>,
     analyser: Option<AnalyserParse>,
     time: Option<Option<Ts>>,
+    /// `w3c`: the field of each column of the latest header.
+    cols: Vec<Option<usize>>,
+    /// An envelope's inner line.
+    inner: Option<Box<Extractor<'f>>>,
 }
 
 /// The end of one or two leading tokens made only of digits and date/time separators
@@ -310,7 +332,31 @@ impl<'f> Extractor<'f> {
             kv: None,
             analyser: None,
             time: None,
+            cols: schema.columns.clone(),
+            inner: schema
+                .inner
+                .as_ref()
+                .map(|i| Box::new(Extractor::new(&i.fmt, &i.schema))),
         }
+    }
+
+    /// Whether `text` is a directive line of a `w3c` format (not an event); a header
+    /// names the columns of the lines after it.
+    pub fn directive(&mut self, text: &[u8]) -> bool {
+        let Parser::Columns(c) = &self.fmt.parser else {
+            return false;
+        };
+        if text.first() != Some(&b'#') {
+            return false;
+        }
+        if let Some(names) = c.header_names(text) {
+            let schema = self.schema;
+            self.cols = names
+                .iter()
+                .map(|n| std::str::from_utf8(n).ok().and_then(|n| schema.index(n)))
+                .collect();
+        }
+        true
     }
 
     /// Forgets the previous event.
@@ -322,6 +368,9 @@ impl<'f> Extractor<'f> {
         self.time = None;
         for d in &mut self.dstate {
             *d = None;
+        }
+        if let Some(i) = &mut self.inner {
+            i.reset();
         }
     }
 
@@ -344,6 +393,24 @@ impl<'f> Extractor<'f> {
                 re.captures_read(locs, &s).is_some() && matches!(s, Cow::Borrowed(_))
             }
             Parser::Json => self.decode_json(text),
+            Parser::Columns(c) => {
+                let line = self.head(text);
+                self.spans.clear();
+                if line.first() == Some(&b'#') {
+                    self.directive(line);
+                    false
+                } else if self.cols.is_empty() {
+                    false
+                } else {
+                    let mut start = 0;
+                    for p in memchr::memchr_iter(c.separator, line) {
+                        self.spans.push((start as u32, p as u32));
+                        start = p + 1;
+                    }
+                    self.spans.push((start as u32, line.len() as u32));
+                    self.spans.len() == self.cols.len()
+                }
+            }
             Parser::Logfmt => {
                 let kv = logfmt_pairs(self.head(text), 0);
                 let ok = kv.as_ref().is_some_and(|v| v.len() >= 2);
@@ -472,6 +539,27 @@ impl<'f> Extractor<'f> {
                 let (vs, ve) = super::inline_pairs::find(&text[a..b], key)?;
                 Val::Bytes(&text[a + vs..a + ve])
             }
+            Origin::Column(_) => self.column_value(text, fid)?,
+            Origin::ColumnTime(parts) => {
+                let mut out = String::new();
+                for (i, &f) in parts.iter().enumerate() {
+                    if i > 0 {
+                        out.push('T');
+                    }
+                    out.push_str(&self.value(text, f)?.to_text());
+                }
+                out.push('Z');
+                Val::Text(Cow::Owned(out))
+            }
+            Origin::Inner(inner_fid) => {
+                // The inner extractor reads the level in its own format already.
+                let key = self.fmt.envelope.as_deref()?;
+                let Some(Value::String(line)) = self.json.as_ref()?.get(key) else {
+                    return None;
+                };
+                let line = super::envelope::trim_line(line.as_bytes());
+                return self.inner.as_deref_mut()?.value(line, *inner_fid);
+            }
             Origin::Template(_) => return None,
             Origin::Analyser(part) => {
                 let (_, lv, end) = self.analyser?;
@@ -495,6 +583,27 @@ impl<'f> Extractor<'f> {
             return Some(self.canonical_level(raw));
         }
         Some(raw)
+    }
+
+    /// Column `fid` of a `w3c` data line: empty markers are no value, `+` a space where the
+    /// format says so.
+    fn column_value<'a>(&self, text: &'a [u8], fid: usize) -> Option<Val<'a>> {
+        let Parser::Columns(c) = &self.fmt.parser else {
+            return None;
+        };
+        let pos = self.cols.iter().position(|x| *x == Some(fid))?;
+        let &(a, b) = self.spans.get(pos)?;
+        let v = &text[a as usize..b as usize];
+        if v.is_empty() || c.empty.iter().any(|e| e.as_bytes() == v) {
+            return None;
+        }
+        let name = &self.schema.fields.get(fid)?.name;
+        if v.contains(&b'+') && c.plus_space.contains(name) {
+            return Some(Val::Text(Cow::Owned(
+                String::from_utf8_lossy(v).replace('+', " "),
+            )));
+        }
+        Some(Val::Bytes(v))
     }
 
     fn canonical_level<'a>(&self, raw: Val<'a>) -> Val<'a> {
@@ -653,56 +762,4 @@ fn flatten(prefix: &str, m: &Map<String, Value>, out: &mut Vec<(String, String)>
             }
         }
     }
-}
-
-/// `key=value` pairs from `from` on (values bare or double-quoted): key and value spans.
-/// `None` when a word is not a pair.
-pub fn logfmt_pairs(line: &[u8], from: usize) -> Option<Vec<(u32, u32, u32, u32)>> {
-    let mut out = Vec::new();
-    let mut i = from;
-    let n = line.len();
-    while i < n {
-        while i < n && line[i] == b' ' {
-            i += 1;
-        }
-        if i >= n {
-            break;
-        }
-        let ks = i;
-        while i < n && line[i] != b'=' && line[i] != b' ' {
-            i += 1;
-        }
-        if i >= n || line[i] != b'=' || i == ks {
-            return None;
-        }
-        let ke = i;
-        i += 1;
-        let (vs, ve) = if line.get(i) == Some(&b'"') {
-            let vs = i + 1;
-            let mut j = vs;
-            while j < n && line[j] != b'"' {
-                j += if line[j] == b'\\' { 2 } else { 1 };
-            }
-            if j >= n {
-                return None;
-            }
-            i = j + 1;
-            (vs, j)
-        } else {
-            let vs = i;
-            while i < n && line[i] != b' ' {
-                i += 1;
-            }
-            // The last pair inside a single-quoted group (auditd's `msg='... res=failed'`)
-            // ends before the quote that closes the group.
-            let ve = if i > vs && line[i - 1] == b'\'' && line[vs] != b'\'' {
-                i - 1
-            } else {
-                i
-            };
-            (vs, ve)
-        };
-        out.push((ks as u32, ke as u32, vs as u32, ve as u32));
-    }
-    Some(out)
 }

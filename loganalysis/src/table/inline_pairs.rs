@@ -2,7 +2,7 @@
 //! attempt=4`): klog's structured form, logrus text, most hand-written app logs; and the
 //! `"key": value` members of a JSON object written after a message (zap's console encoder,
 //! `msg {"order":"A-1","ms":12}`). Keys seen in the sample become fields of the file, read
-//! out of the message when a query asks.
+//! out of the message when a query asks. Also the pairs of a whole logfmt line.
 
 /// Longest key taken as one.
 const MAX_KEY: usize = 40;
@@ -120,6 +120,58 @@ pub fn find(msg: &[u8], key: &str) -> Option<(usize, usize)> {
         .into_iter()
         .find(|&(ks, ke, _, _)| &msg[ks..ke] == key.as_bytes())
         .map(|(_, _, vs, ve)| (vs, ve))
+}
+
+/// `key=value` pairs from `from` on (values bare or double-quoted): key and value spans.
+/// `None` when a word is not a pair.
+pub fn logfmt_pairs(line: &[u8], from: usize) -> Option<Vec<(u32, u32, u32, u32)>> {
+    let mut out = Vec::new();
+    let mut i = from;
+    let n = line.len();
+    while i < n {
+        while i < n && line[i] == b' ' {
+            i += 1;
+        }
+        if i >= n {
+            break;
+        }
+        let ks = i;
+        while i < n && line[i] != b'=' && line[i] != b' ' {
+            i += 1;
+        }
+        if i >= n || line[i] != b'=' || i == ks {
+            return None;
+        }
+        let ke = i;
+        i += 1;
+        let (vs, ve) = if line.get(i) == Some(&b'"') {
+            let vs = i + 1;
+            let mut j = vs;
+            while j < n && line[j] != b'"' {
+                j += if line[j] == b'\\' { 2 } else { 1 };
+            }
+            if j >= n {
+                return None;
+            }
+            i = j + 1;
+            (vs, j)
+        } else {
+            let vs = i;
+            while i < n && line[i] != b' ' {
+                i += 1;
+            }
+            // The last pair inside a single-quoted group (auditd's `msg='... res=failed'`)
+            // ends before the quote that closes the group.
+            let ve = if i > vs && line[i - 1] == b'\'' && line[vs] != b'\'' {
+                i - 1
+            } else {
+                i
+            };
+            (vs, ve)
+        };
+        out.push((ks as u32, ke as u32, vs as u32, ve as u32));
+    }
+    Some(out)
 }
 
 #[cfg(test)]

@@ -52,6 +52,9 @@ pub fn pipeline(c: &PipeCtx<'_>) -> Result<String, String> {
     if let Some(p) = grep(c) {
         return Ok(p);
     }
+    if c.schema.inner.is_some() && reads_inner(c) {
+        return Err("容器日志 `log` 内的字段没有一行的 jq 等价命令 / fields of the line inside the envelope's `log` have no one-line jq equivalent".into());
+    }
     if c.fmt.kind == ParseKind::Json {
         return jq::jq(c);
     }
@@ -59,6 +62,28 @@ pub fn pipeline(c: &PipeCtx<'_>) -> Result<String, String> {
         return Ok(p);
     }
     perl::perl(c)
+}
+
+/// Whether the query reads a field of an envelope's inner line (or the level, which is
+/// the inner line's).
+fn reads_inner(c: &PipeCtx<'_>) -> bool {
+    let inner = |id: usize| {
+        matches!(
+            c.schema.fields.get(id).map(|f| &f.origin),
+            Some(super::def::Origin::Inner(_) | super::def::Origin::Template(_))
+        )
+    };
+    let conds = all_conds(c).into_iter().any(|x| match x {
+        Cond::Num { f, .. } | Cond::Range { f, .. } | Cond::Text { f, .. } => inner(f.id),
+        Cond::Contains { f, .. } | Cond::ContainsCi { f, .. } | Cond::Regex { f, .. } => {
+            f.as_ref().is_some_and(|f| inner(f.id))
+        }
+        Cond::All(_) => true,
+    });
+    conds
+        || c.plan.group.iter().any(|f| inner(f.id))
+        || c.plan.show.iter().any(|f| inner(f.id))
+        || c.plan.field.as_ref().is_some_and(|f| inner(f.id))
 }
 
 pub(super) fn all_conds<'a>(c: &'a PipeCtx<'a>) -> Vec<&'a Cond> {
@@ -85,6 +110,7 @@ fn grep(c: &PipeCtx<'_>) -> Option<String> {
         || c.window.is_some()
         || !c.q.group_by.is_empty()
         || c.fmt.is_multiline()
+        || c.fmt.is_stateful()
     {
         return None;
     }

@@ -123,6 +123,12 @@ const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../formats/cassandra.toml"),
     ),
     ("squid.toml", include_str!("../../formats/squid.toml")),
+    ("w3c.toml", include_str!("../../formats/w3c.toml")),
+    ("zeek.toml", include_str!("../../formats/zeek.toml")),
+    (
+        "docker_json.toml",
+        include_str!("../../formats/docker_json.toml"),
+    ),
     ("generic.toml", include_str!("../../formats/generic.toml")),
     ("dmesg.toml", include_str!("../../formats/dmesg.toml")),
     ("plain.toml", include_str!("../../formats/plain.toml")),
@@ -263,7 +269,8 @@ pub fn sample_lines(head: &[u8]) -> Vec<&[u8]> {
     out
 }
 
-/// Runs `f` over the events of `lines` with `fmt`'s multi-line rules.
+/// Runs `f` over the events of `lines` with `fmt`'s multi-line rules (a `w3c` format's
+/// directive lines are handed over too: they set the columns of the lines after them).
 pub fn each_event(fmt: &Format, lines: &[&[u8]], f: &mut dyn FnMut(EventRef<'_>)) {
     match &fmt.multiline {
         Some(ml) => {
@@ -287,9 +294,11 @@ pub fn each_event(fmt: &Format, lines: &[&[u8]], f: &mut dyn FnMut(EventRef<'_>)
 
 /// (lines parsed with every typed field valid, fields found).
 fn score(fmt: &Format, lines: &[&[u8]]) -> (u64, u64) {
-    let schema = Schema::of(fmt);
+    let mut schema = Schema::of(fmt);
+    super::columns::add_columns(fmt, lines, &mut schema);
     let mut ex = Extractor::new(fmt, &schema);
-    let (mut parsed, mut hits) = (0u64, 0u64);
+    let directives = super::columns::directive_lines(fmt, lines);
+    let (mut parsed, mut hits) = (directives, directives);
     each_event(fmt, lines, &mut |ev| {
         ex.reset();
         if !ex.parses(ev.text) {
@@ -307,7 +316,11 @@ fn score(fmt: &Format, lines: &[&[u8]]) -> (u64, u64) {
                 FieldKind::Time => parse_time(b, fmt.time_format).is_some(),
                 FieldKind::Text | FieldKind::Ip => true,
             };
-            if !valid && matches!(spec.origin, Origin::Capture(_)) {
+            let strict = matches!(
+                spec.origin,
+                Origin::Capture(_) | Origin::Column(_) | Origin::ColumnTime(_)
+            );
+            if !valid && strict {
                 return;
             }
             found += u64::from(valid && !b.is_empty());
@@ -319,15 +332,24 @@ fn score(fmt: &Format, lines: &[&[u8]]) -> (u64, u64) {
     (parsed, hits)
 }
 
-/// The schema of a file in `fmt`: the format's fields, keys found in the sample, and an
-/// example value of each.
-pub fn schema_for(fmt: &Format, head: &[u8]) -> Schema {
+/// The schema of a file in `fmt`: the format's fields, keys found in the sample, an
+/// example value of each, and the fields of an envelope's inner lines in formats of `reg`.
+pub fn schema_in(reg: &Registry, fmt: &Format, head: &[u8]) -> Schema {
+    let mut schema = schema_parts(fmt, head);
+    super::envelope::add_inner(reg, fmt, &sample_lines(head), &mut schema);
+    schema.add_template();
+    schema
+}
+
+/// [`schema_in`] without an envelope's inner fields and the message template.
+pub fn schema_parts(fmt: &Format, head: &[u8]) -> Schema {
     let lines = sample_lines(head);
     let mut schema = Schema::of(fmt);
+    super::columns::add_columns(fmt, &lines, &mut schema);
     let mut keys: Vec<(String, String)> = Vec::new();
     let mut examples: Vec<Option<String>> = vec![None; schema.fields.len()];
     {
-        let base = Schema::of(fmt);
+        let base = schema.clone();
         let mut ex = Extractor::new(fmt, &base);
         each_event(fmt, &lines, &mut |ev| {
             ex.reset();
@@ -360,7 +382,6 @@ pub fn schema_for(fmt: &Format, head: &[u8]) -> Schema {
         schema.add_key(&k, &llmops_common::truncate_chars(&v, 80));
     }
     add_message_keys(fmt, &lines, &mut schema);
-    schema.add_template();
     schema
 }
 
@@ -437,7 +458,7 @@ pub fn describe(reg: &Registry, head: &[u8]) -> Described {
     let Some(fmt) = reg.formats().get(det.format) else {
         return Described::default();
     };
-    let schema = schema_for(fmt, head);
+    let schema = schema_in(reg, fmt, head);
     // Only fields the sample has values for: a format's optional field that never
     // occurs, or a time field in a file without times, is not the log's. What a
     // multi-line format reads out of a stack trace (`exception`, `cause`) is its own even

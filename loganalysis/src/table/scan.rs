@@ -16,7 +16,7 @@ use super::def::Format;
 use super::error::QueryError;
 use super::event::{Extractor, Schema, Val};
 use super::plan::{Plan, RowAccess};
-use super::registry::{schema_for, Registry};
+use super::registry::{schema_in, Registry};
 use crate::ts::Ts;
 
 /// Read size per step; cancellation is checked between steps.
@@ -132,7 +132,7 @@ pub fn open(reg: &Registry, qf: &QueryFile, opts: &QueryOptions) -> Result<Opene
             .ok_or_else(|| QueryError::UnknownFormat(name.clone()))?,
         None => det.format,
     };
-    let schema = schema_for(&reg.formats()[format], &head);
+    let schema = schema_in(reg, &reg.formats()[format], &head);
     Ok(Opened {
         file: qf.clone(),
         size,
@@ -209,6 +209,9 @@ struct Sink<'f> {
 
 impl Sink<'_> {
     fn event(&mut self, ev: EventRef<'_>) {
+        if self.ex.directive(ev.text) {
+            return;
+        }
         self.out.events += 1;
         self.ex.reset();
         if !self.ex.parses(ev.text) {
@@ -394,7 +397,7 @@ pub fn scan_file(
         0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(8)),
         t => t,
     };
-    let parts = if end >= split_min.max(1) && !job.fmt.is_multiline() {
+    let parts = if end >= split_min.max(1) && !job.fmt.is_multiline() && !job.fmt.is_stateful() {
         threads.max(1)
     } else {
         1
@@ -465,7 +468,8 @@ pub fn newest_time(
     job: &ScanJob<'_>,
     cancel: &AtomicBool,
 ) -> Result<Option<Ts>, QueryError> {
-    let from = if end > CHUNK as u64 {
+    // A part of a file whose header names its columns is read from the start.
+    let from = if end > CHUNK as u64 && !job.fmt.is_stateful() {
         let mut f = File::open(path).map_err(|e| QueryError::io(path, &e))?;
         next_line_start(&mut f, end - CHUNK as u64, end).map_err(|e| QueryError::io(path, &e))?
     } else {

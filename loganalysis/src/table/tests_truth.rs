@@ -516,4 +516,6 @@ format_tests! {
     truth_postgresql => "postgresql",
     truth_mysql_slow => "mysql_slow",
     truth_generic => "generic",
+    truth_w3c => "w3c",
+    truth_docker_json => "docker_json",
 }

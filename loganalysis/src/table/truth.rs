@@ -64,6 +64,8 @@ pub const FORMATS: &[&str] = &[
     "postgresql",
     "mysql_slow",
     "generic",
+    "w3c",
+    "docker_json",
 ];
 
 /// splitmix64: a small seeded generator (no dependency).
@@ -104,6 +106,8 @@ struct Planted {
     level: &'static str,
     token: bool,
     n: u64,
+    /// The header block the event is written under (W3C logs change fields mid-file).
+    block: u8,
 }
 
 const CLIENTS: [&str; 8] = [
@@ -154,6 +158,7 @@ fn plant(rng: &mut Rng, ms: i64, n: u64) -> Planted {
         level: rng.pick(&LEVELS),
         token,
         n,
+        block: 0,
     }
 }
 
@@ -583,6 +588,76 @@ fn databases(p: &Planted, fmt: &str) -> Rendered {
     r
 }
 
+/// The `#Fields:` of each W3C header block: IIS's default, then other fields in another order.
+const W3C_FIELDS: [&str; 2] = [
+    "date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Referer) sc-status sc-substatus sc-win32-status time-taken",
+    "date time cs-host c-ip cs-username cs-method cs-uri-stem cs-uri-query sc-status sc-bytes time-taken cs(User-Agent)",
+];
+
+fn w3c(p: &Planted) -> Rendered {
+    let (stem, query) = p.path.split_once('?').unwrap_or((&p.path, "-"));
+    let user = if p.user == "shop" { "-" } else { p.user };
+    let agent = "Mozilla/5.0+(Windows+NT+10.0;+Win64)";
+    let stamp = iso(p.ms, ' ', "");
+    let (date, time) = stamp.split_once(' ').unwrap_or((&stamp, ""));
+    let line = match p.block {
+        0 => format!(
+            "{date} {time} 10.0.0.80 {} {stem} {query} 443 {user} {} {agent} - {} 0 0 {}",
+            p.method, p.client, p.status, p.dur_ms
+        ),
+        _ => format!(
+            "{date} {time} shop.example.com {} {user} {} {stem} {query} {} {} {} {agent}",
+            p.client, p.method, p.status, p.bytes, p.dur_ms
+        ),
+    };
+    Rendered {
+        lines: vec![line],
+        key: Some(p.client.clone()),
+        status: Some(p.status),
+        dur: Some(p.dur_ms as f64),
+        tagged: false,
+        token: p.token,
+        timed: true,
+    }
+}
+
+/// A Docker json-file line around a logfmt line whose `dur` is a Go duration; the truth is
+/// in seconds, computed as the value is written.
+fn docker(p: &Planted) -> Rendered {
+    let (dur, secs) = match p.n % 3 {
+        0 => (format!("{}ms", p.dur_ms), p.dur_ms as f64 * 1e-3),
+        1 => (
+            format!("{}\u{b5}s", p.dur_ms * 1000),
+            (p.dur_ms * 1000) as f64 * 1e-6,
+        ),
+        _ => (
+            format!("{}s", p.dur_ms as f64 / 1000.0),
+            p.dur_ms as f64 / 1000.0,
+        ),
+    };
+    let t = iso(p.ms, 'T', ".");
+    let inner = format!(
+        "time={t}Z level={} msg=\\\"{}\\\" client={} path={} status={} dur={dur}",
+        p.level.to_lowercase(),
+        msg(p),
+        p.client,
+        p.path,
+        p.status
+    );
+    let stream = ["stdout", "stderr"][usize::from(p.level == "ERROR")];
+    Rendered {
+        lines: vec![format!(
+            "{{\"log\":\"{inner}\\n\",\"stream\":\"{stream}\",\"time\":\"{t}000000Z\"}}"
+        )],
+        key: Some(p.client.clone()),
+        status: Some(p.status),
+        dur: Some(secs),
+        tagged: false,
+        token: p.token,
+        timed: true,
+    }
+}
+
 fn render(rng: &mut Rng, p: &Planted, fmt: &str) -> Rendered {
     match fmt {
         "nginx_combined" | "nginx_timed" | "nginx_common" => access(p, fmt),
@@ -591,6 +666,8 @@ fn render(rng: &mut Rng, p: &Planted, fmt: &str) -> Rendered {
         "java_logback" | "java_log4j" => java(rng, p, fmt),
         "haproxy_http" => haproxy(p),
         "postgresql" | "mysql_slow" => databases(p, fmt),
+        "w3c" => w3c(p),
+        "docker_json" => docker(p),
         _ => simple(
             vec![format!("{} {} {}", iso(p.ms, ' ', ""), p.level, msg(p))],
             p,
@@ -619,6 +696,8 @@ fn meta(
         "haproxy_http" => ("upstream", Some(("duration", 0.001)), Some("server_error")),
         "postgresql" => ("user", Some(("duration", 0.001)), Some("slow_query")),
         "mysql_slow" => ("user", Some(("duration", 1.0)), Some("slow_query")),
+        "w3c" => ("c-ip", Some(("time-taken", 0.001)), None),
+        "docker_json" => ("client", Some(("dur", 1.0)), None),
         _ => ("level", None, None),
     }
 }
@@ -662,7 +741,15 @@ pub fn generate(fmt: &'static str, seed: u64, n: usize, w: &mut dyn Write) -> io
     let mut ms = start_ms;
     for i in 0..n {
         ms += rng.below(3000) as i64;
-        let p = plant(&mut rng, ms, i as u64);
+        let mut p = plant(&mut rng, ms, i as u64);
+        if fmt == "w3c" {
+            p.block = u8::from(i >= n / 2);
+            if i == 0 || i == n / 2 {
+                for l in w3c_header(p.ms, p.block) {
+                    emit(&mut log, &l)?;
+                }
+            }
+        }
         let r = render(&mut rng, &p, fmt);
         let ev = TruthEvent {
             line: log.lines + 1,
@@ -679,11 +766,23 @@ pub fn generate(fmt: &'static str, seed: u64, n: usize, w: &mut dyn Write) -> io
         }
         log.events.push(ev);
         if garbage && rng.chance(2) {
-            emit(&mut log, &format!("### garbage {i} ###"))?;
+            // A W3C line starting with `#` is a directive, not an event.
+            let g = if fmt == "w3c" { "" } else { "### " };
+            emit(&mut log, &format!("{g}garbage {i} {}", g.trim()))?;
             log.unparsed += 1;
         }
     }
     Ok(log)
+}
+
+/// A W3C header block as IIS writes one at start-up.
+fn w3c_header(ms: i64, block: u8) -> Vec<String> {
+    vec![
+        "#Software: Microsoft Internet Information Services 10.0".to_string(),
+        "#Version: 1.0".to_string(),
+        format!("#Date: {}", iso(ms, ' ', "")),
+        format!("#Fields: {}", W3C_FIELDS[usize::from(block)]),
+    ]
 }
 
 impl TruthLog {

@@ -69,6 +69,7 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
         ParseKind::Logfmt => {
             code.push_str("my $ok = 0; while (/(?:^| )([^ =]+)=(\"(?:[^\"\\\\]|\\\\.)*\"|[^ ]*)/g) { my ($k, $v) = ($1, $2); $v =~ s/^\"(.*)\"$/$1/; $f{$k} //= $v; $ok++ } ");
         }
+        ParseKind::W3c => code.push_str(&columns_extract(fmt)?),
         _ => return Err("this format's rule (the analyser's timestamp and level detection) has no one-line Perl equivalent".into()),
     }
     for d in &fmt.derived {
@@ -114,7 +115,47 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
     Ok(code)
 }
 
-const PERL_NUM: &str = "sub num { my $v = shift; return (defined $v && $v =~ /^\\s*[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?\\s*$/) ? $v + 0 : undef } ";
+/// The Perl code that reads a `w3c` line: a header line sets the columns (`@C`, the
+/// defaults before any) and is no event; a data line fills `%f` by column.
+fn columns_extract(fmt: &crate::table::def::Format) -> Result<String, String> {
+    let c = fmt.columns().ok_or("no columns")?;
+    let sep = perl_re(&regex::escape(&char::from(c.separator).to_string()));
+    let defaults: Vec<String> = c.defaults.iter().map(|d| perl_str(d)).collect();
+    let empty: Vec<String> = c
+        .empty
+        .iter()
+        .map(|e| format!("$f{{$k}} eq {}", perl_str(e)))
+        .collect();
+    let mut code = format!(
+        "our @C; @C = ({}) unless @C; if (/^#/) {{ if (index($_, {h}) == 0) {{ my $l = substr($_, length {h}); $l =~ s/^[ \\t]+//; @C = split /[ \\t]+/, $l }} return }} \
+         my @w = split /{sep}/, $_, -1; my $ok = @C && @w == @C; if ($ok) {{ @f{{@C}} = @w; for my $k (keys %f) {{ delete $f{{$k}} if $f{{$k}} eq ''{}{} }} }} ",
+        defaults.join(", "),
+        if empty.is_empty() { "" } else { " || " },
+        empty.join(" || "),
+        h = perl_str(&c.header),
+    );
+    for p in &c.plus_space {
+        let v = format!("$f{{{}}}", perl_str(p));
+        code.push_str(&format!("{v} =~ tr/+/ / if defined {v}; "));
+    }
+    if c.time_columns.len() > 1 {
+        let parts: Vec<String> = c
+            .time_columns
+            .iter()
+            .map(|n| format!("$f{{{}}}", perl_str(n)))
+            .collect();
+        let defined: Vec<String> = parts.iter().map(|p| format!("defined {p}")).collect();
+        code.push_str(&format!(
+            "$f{{timestamp}} = join('T', {}) . 'Z' if {}; ",
+            parts.join(", "),
+            defined.join(" && ")
+        ));
+    }
+    Ok(code)
+}
+
+/// `num`: a number, or a Go duration (`416µs`, `1m2.5s`) in seconds, as the engine reads them.
+const PERL_NUM: &str = "sub num { my $v = shift; return undef unless defined $v; return $v + 0 if $v =~ /^\\s*[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?\\s*$/; my $U = qr/ns|us|\\xc2\\xb5s|\\xce\\xbcs|ms|s|m|h/; return undef unless $v =~ /^\\s*([-+]?)((?:\\d+(?:\\.\\d*)?(?:$U))+)\\s*$/; my ($g, $d, $t) = ($1, $2, 0); my %u = (ns => 1e-9, us => 1e-6, \"\\xc2\\xb5s\" => 1e-6, \"\\xce\\xbcs\" => 1e-6, ms => 1e-3, s => 1, m => 60, h => 3600); while ($d =~ /(\\d+(?:\\.\\d*)?)($U)/g) { $t += $1 * $u{$2} } return $g eq '-' ? -$t : $t } ";
 const PERL_TK: &str = "my %M = (jan=>1,feb=>2,mar=>3,apr=>4,may=>5,jun=>6,jul=>7,aug=>8,sep=>9,oct=>10,nov=>11,dec=>12); sub tk { my $t = shift; return undef unless defined $t; if ($t =~ /^(\\d{4})-(\\d\\d)-(\\d\\d)[T ](\\d\\d:\\d\\d:\\d\\d)/) { return \"$1-$2-$3T$4\" } if ($t =~ m{^(\\d\\d)/(\\w{3})/(\\d{4}):(\\d\\d:\\d\\d:\\d\\d)}) { return sprintf(\"%s-%02d-%sT%s\", $3, $M{lc $2}, $1, $4) } if ($t =~ /^(\\w{3}) +(\\d+) (\\d\\d:\\d\\d:\\d\\d)/) { return sprintf(\"0000-%02d-%02dT%s\", $M{lc $1}, $2, $3) } if ($t =~ /^(\\d{10})(?:\\.\\d+)?$/) { my @g = gmtime($1); return sprintf(\"%04d-%02d-%02dT%02d:%02d:%02d\", $g[5] + 1900, $g[4] + 1, @g[3, 2, 1, 0]) } return undef } ";
 
 /// `$f{"name"}`: a field of the event in the Perl program.
