@@ -137,18 +137,23 @@ fn with_file_clauses_joined(parts: Vec<String>, ctx: &MessageCtx) -> Vec<String>
         "发你了",
         "传上来",
     ];
+    let several = parts.len() > 1;
     let attachment_note = |c: &str| {
         let lower = c.to_lowercase();
-        !ctx.uploads.is_empty()
+        several
+            && !ctx.uploads.is_empty()
             && ATTACHED.iter().any(|w| lower.contains(w))
             && lower.split_whitespace().count() <= 4
             && !lower.contains(['?', '？'])
             && lower.chars().filter(|ch| !ch.is_ascii()).count() <= 10
     };
-    let only_a_file = |c: &str| only_a_file(c) || attachment_note(c);
+
     let mut out: Vec<String> = Vec::new();
     let mut carry: Option<String> = None;
     for part in parts {
+        if attachment_note(&part) {
+            continue;
+        }
         if only_a_file(&part) {
             match out.last_mut() {
                 Some(prev) => {

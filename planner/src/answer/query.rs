@@ -124,6 +124,17 @@ fn lead(r: &QueryResult, lang: Lang) -> String {
             ..
         } => buckets_lead(what, *width_seconds, peak.as_ref(), r.matched, &part, lang),
         QueryValue::Rows { rows, total } => rows_lead(r, what, rows, *total, &part, lang),
+        QueryValue::Timeline { total, rows, .. } if (rows.len() as u64) < *total => {
+            let n = rows.len();
+            match lang {
+                Lang::Zh => format!(
+                    "{what} —— 按时间合并共 **{total}** 条事件{part}；下面的 {n} 条先选出错、告警和事故类事件，其余按时间取最早的，按时间排列："
+                ),
+                Lang::En => format!(
+                    "{what}: **{total}** events merged in time order{part}; the {n} below are the errors, warnings and incidents among them first, then the earliest, in time order:"
+                ),
+            }
+        }
         QueryValue::Timeline { total, .. } => match lang {
             Lang::Zh => format!("{what} —— 按时间合并共 **{total}** 条事件{part}："),
             Lang::En => format!("{what}: **{total}** events merged in time order{part}:"),

@@ -53,7 +53,12 @@ pub(super) fn translated(lex: &Lexicon, p: &Parsed) -> Vec<Filter> {
             let f = filter(
                 None,
                 FilterOp::Regex,
-                Scalar::Text(format!("\\b(?:{})\\w*", alts.join("|"))),
+                // A word of the text, not the start of a dotted name ("transfer" is no
+                // part of `transfer.sh.example`).
+                Scalar::Text(format!(
+                    "\\b(?:{})\\w*(?:[^\\w.]|\\.(?:[^\\w]|$)|$)",
+                    alts.join("|")
+                )),
                 Unit::None,
             );
             if !out.contains(&f) {

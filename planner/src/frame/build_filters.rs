@@ -204,12 +204,33 @@ fn object_words(lex: &Lexicon, p: &Parsed) -> Option<(Filter, bool)> {
 /// "gateway" in "the gateway log" or when an upload is named `gateway-access.log`.
 fn names_the_log(lex: &Lexicon, p: &Parsed, l: &super::scan::Spanned) -> bool {
     let Lit::Word(w) = &l.lit else { return false };
-    let before_log_word = p.hits.iter().any(|h| {
+    let before_a_table_word = p.hits.iter().any(|h| {
         matches!(h.cue, Cue::Source(i) if lex.sources[i].source == Source::Log)
             && h.start >= l.end
             && p.lower[l.end..h.start].trim().len() <= 3
     });
-    before_log_word || p.names_an_upload(w)
+    before_a_table_word || stands_before_a_log_word(lex, p, l) || p.names_an_upload(w)
+}
+
+/// Whether the word names whose log it is: a word for a log follows it, with at most a
+/// short word between that is no cue ("gateway log", "meter-ingest docker log", "骑手网关
+/// 那个日志"; not "deadlock errors in the log").
+fn stands_before_a_log_word(lex: &Lexicon, p: &Parsed, l: &super::scan::Spanned) -> bool {
+    p.hits.iter().any(|h| {
+        // A word for the file ("log", "日志"), not for its lines ("requests", "events").
+        let log_word = matches!(h.cue, Cue::Source(i) if lex.sources[i].source == Source::Log)
+            && p.lower
+                .get(h.start..h.end)
+                .is_some_and(|w| w.contains("log") || w.contains("日志"));
+        let Some(gap) = p.lower.get(l.end..h.start).filter(|_| log_word) else {
+            return false;
+        };
+        let gap = gap.trim();
+        let cue_between = p.hits.iter().any(|g| {
+            g.start >= l.end && g.end <= h.start && !matches!(g.cue, Cue::Refer | Cue::Follow)
+        });
+        gap.len() <= 12 && gap.split_whitespace().count() <= 1 && !cue_between
+    })
 }
 
 enum Kind {
@@ -384,8 +405,15 @@ fn literal_filter(
             Scalar::Text(path.clone()),
             Unit::None,
         )),
-        // "orders-api" when an upload is `orders-api.jsonl`: the log's name, not its text.
-        Lit::Ident(t) if source == Source::Log && bound.is_none() && p.names_an_upload(t) => None,
+        // "orders-api" when an upload is `orders-api.jsonl`, "meter-ingest 的容器日志": the
+        // log's name, not its text.
+        Lit::Ident(t)
+            if source == Source::Log
+                && bound.is_none()
+                && (p.names_an_upload(t) || stands_before_a_log_word(lex, p, l)) =>
+        {
+            None
+        }
         // "the most UF", "SERVFAIL 最多": a word that is one column's value in the sample.
         Lit::Word(w) | Lit::Ident(w) if source == Source::Log && bound.is_none() => {
             match p.column_with_value(w) {

@@ -391,8 +391,12 @@ fn name_parts(s: &str) -> String {
 }
 
 /// Whether a typed path reads as a URL path rather than a file on the host: its first
-/// segment is no top-level directory of a Linux system and its last has no extension.
+/// segment is no top-level directory of a Linux system and its last has no extension, or
+/// one that a web server runs (`/installers/api/jobs.aspx`, `/cart.php`).
 fn url_path(p: &str) -> bool {
+    const WEB: [&str; 9] = [
+        ".aspx", ".asp", ".php", ".jsp", ".do", ".action", ".cgi", ".asmx", ".ashx",
+    ];
     const ROOTS: [&str; 16] = [
         "etc", "var", "srv", "opt", "home", "usr", "tmp", "proc", "sys", "root", "data", "run",
         "dev", "boot", "mnt", "lib",
@@ -400,7 +404,8 @@ fn url_path(p: &str) -> bool {
     let mut segs = p.trim_start_matches('/').split('/');
     let first = segs.next().unwrap_or("");
     let last = p.rsplit('/').next().unwrap_or("");
-    p.starts_with('/') && !ROOTS.contains(&first) && !last.contains('.')
+    let web = WEB.iter().any(|e| last.to_ascii_lowercase().ends_with(e));
+    p.starts_with('/') && !ROOTS.contains(&first) && (!last.contains('.') || web)
 }
 
 /// The log the conversation or the session is about when the question names none.

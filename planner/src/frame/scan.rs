@@ -242,7 +242,9 @@ fn unquoted_log_text(
             .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()));
         let n = lettered.count();
         let capital = run.starts_with(|c: char| c.is_ascii_uppercase());
-        let looks_logged = (n >= 3 && capital) || (n >= 2 && run.contains('('));
+        // A run wholly in parentheses glosses the Chinese before it: no quote.
+        let gloss = run.starts_with('(') && run.ends_with(')');
+        let looks_logged = !gloss && ((n >= 3 && capital) || (n >= 2 && run.contains('(')));
         let query_word = hits.iter().any(|h| {
             h.start < e
                 && s < h.end

@@ -430,6 +430,20 @@ fn fields_named_by_the_logs_own_names() {
 }
 
 #[test]
+fn a_name_before_a_word_for_the_log_names_the_log() {
+    for q in [
+        "how many errors in the cart-sync docker log",
+        "cart-sync 那个日志里有多少 error",
+    ] {
+        let f = frame(q);
+        assert!(!f["filters"].to_string().contains("cart"), "{q}: {f}");
+    }
+    // A script a web server runs is a URL path, not a file on this host.
+    let f = frame("mean duration of /shop/api/cart.aspx in access.log");
+    assert_eq!(f["filters"][0]["value"], "/shop/api/cart.aspx", "{f}");
+}
+
+#[test]
 fn a_name_joined_by_a_dash_is_found_joined_by_an_underscore_too() {
     let f = frame("how many cart-sync lines in app.log");
     assert_eq!(
