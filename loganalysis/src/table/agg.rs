@@ -329,8 +329,8 @@ impl Rows {
         self.hits.truncate(self.limit);
     }
 
-    /// A timeline keeps its notable events first (the earliest of them), then the
-    /// earliest of the rest: "what happened around 09:52" shows the OOM kill and the
+    /// A timeline keeps its notable events first (the nearest to the middle of its window,
+    /// else the earliest), then the earliest of the rest: "what happened around 09:52" shows the OOM kill and the
     /// errors, not the first ten routine lines of the window. [`Rows::in_time_order`]
     /// puts the kept rows back in time order.
     fn add_to_timeline(
@@ -342,7 +342,13 @@ impl Rows {
         line: u64,
     ) {
         let notable = plan.notable.iter().any(|c| c.holds(row));
-        let key = SortKey::Num(time as f64 + if notable { 0.0 } else { ROUTINE });
+        // Around a time, the notable events nearest it; else the earliest.
+        let center = plan.window.map(|(from, to)| (from + to) as f64 * 500_000.0);
+        let key = match (notable, center) {
+            (true, Some(c)) => SortKey::Num((time as f64 - c).abs()),
+            (true, None) => SortKey::Num(time as f64),
+            (false, _) => SortKey::Num(time as f64 + ROUTINE),
+        };
         if self.hits.len() >= self.limit
             && cmp_keys(&key, &self.hits[self.limit - 1].0, self.order) != Ordering::Less
         {
@@ -356,15 +362,11 @@ impl Rows {
         self.hits.truncate(self.limit);
     }
 
-    /// The kept rows of a timeline in time order.
-    pub fn in_time_order(mut self) -> Vec<Hit> {
-        let time = |k: &SortKey| match k {
-            SortKey::Num(v) if *v >= ROUTINE => v - ROUTINE,
-            SortKey::Num(v) => *v,
-            _ => f64::MAX,
-        };
-        self.hits.sort_by(|a, b| time(&a.0).total_cmp(&time(&b.0)));
-        self.hits.into_iter().map(|(_, h)| h).collect()
+    /// The kept rows of a timeline in time order (file and line break ties).
+    pub fn in_time_order(self) -> Vec<Hit> {
+        let mut hits: Vec<Hit> = self.hits.into_iter().map(|(_, h)| h).collect();
+        hits.sort_by_key(|h| (h.time.map(|t| t.key), h.file, h.line));
+        hits
     }
 
     fn merge(&mut self, o: Rows) {

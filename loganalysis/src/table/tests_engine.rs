@@ -654,3 +654,34 @@ fn a_timeline_shows_its_notable_events_first_in_time_order() {
     // The rest are the earliest routine events.
     assert!(rows[0].text.contains("pod=web-0"), "{rows:?}");
 }
+
+#[test]
+fn around_a_time_the_timeline_keeps_the_notable_events_nearest_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for s in 0..50 {
+        log.push_str(&format!(
+            "2029-03-14T09:50:{s:02}+00:00 node-07 kubelet[1187]: probe failed pod=web-{s}\n"
+        ));
+    }
+    std::fs::write(dir.path().join("journal.txt"), &log).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Around {
+            at: TimePoint("09:50:30".into()),
+            seconds: 20,
+        }),
+        limit: Some(3),
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["journal.txt"], &q, &QueryOptions::default()).expect("runs");
+    let QueryValue::Timeline { rows, total, .. } = &r.value else {
+        panic!("timeline")
+    };
+    assert_eq!(*total, 40, "09:50:10 to the last line, 09:50:49");
+    let pods: Vec<&str> = rows
+        .iter()
+        .filter_map(|r| r.text.rsplit('=').next())
+        .collect();
+    assert_eq!(pods, ["web-29", "web-30", "web-31"]);
+}

@@ -212,25 +212,25 @@ fn names_the_log(lex: &Lexicon, p: &Parsed, l: &super::scan::Spanned) -> bool {
     before_a_table_word || stands_before_a_log_word(lex, p, l) || p.names_an_upload(w)
 }
 
-/// Whether the word names whose log it is: a word for a log follows it, with at most a
-/// short word between that is no cue ("gateway log", "meter-ingest docker log", "骑手网关
-/// 那个日志"; not "deadlock errors in the log").
-fn stands_before_a_log_word(lex: &Lexicon, p: &Parsed, l: &super::scan::Spanned) -> bool {
-    p.hits.iter().any(|h| {
-        // A word for the file ("log", "日志"), not for its lines ("requests", "events").
-        let log_word = matches!(h.cue, Cue::Source(i) if lex.sources[i].source == Source::Log)
-            && p.lower
-                .get(h.start..h.end)
-                .is_some_and(|w| w.contains("log") || w.contains("日志"));
-        let Some(gap) = p.lower.get(l.end..h.start).filter(|_| log_word) else {
-            return false;
-        };
-        let gap = gap.trim();
-        let cue_between = p.hits.iter().any(|g| {
-            g.start >= l.end && g.end <= h.start && !matches!(g.cue, Cue::Refer | Cue::Follow)
-        });
-        gap.len() <= 12 && gap.split_whitespace().count() <= 1 && !cue_between
-    })
+/// Whether the word names whose log it is: a word for the log follows it ("log", "日志",
+/// or a kind of log such as "docker log", "容器日志"), with at most two short words between
+/// that are no cue ("gateway log", "meter-ingest docker log", "骑手网关那个日志"; not
+/// "deadlock errors in the log", not "cart-sync lines").
+fn stands_before_a_log_word(_lex: &Lexicon, p: &Parsed, l: &super::scan::Spanned) -> bool {
+    let after = p.text.get(l.end..).unwrap_or("").to_lowercase();
+    let at = [after.find("log"), after.find("日志")]
+        .into_iter()
+        .flatten()
+        .min()
+        .filter(|&i| i <= 24);
+    let Some(at) = at else { return false };
+    let gap = after[..at].trim();
+    let cue_between = p.hits.iter().any(|g| {
+        g.start >= l.end && g.end <= l.end + at && !matches!(g.cue, Cue::Refer | Cue::Follow)
+    });
+    let word_start = after[at..].starts_with("日志")
+        || !after[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '.');
+    word_start && gap.split_whitespace().count() <= 2 && !cue_between
 }
 
 enum Kind {
