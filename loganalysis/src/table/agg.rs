@@ -314,11 +314,15 @@ impl Rows {
             return;
         }
         let key = self.key(row);
-        if self.hits.len() >= self.limit {
-            let worst = &self.hits[self.limit - 1].0;
-            if cmp_keys(&key, worst, self.order) != Ordering::Less {
-                return;
-            }
+        self.keep(key, row, plan, file, line);
+    }
+
+    /// Keeps the row when its key is among the best `limit`.
+    fn keep(&mut self, key: SortKey, row: &mut dyn RowAccess, plan: &Plan, file: usize, line: u64) {
+        if self.hits.len() >= self.limit
+            && cmp_keys(&key, &self.hits[self.limit - 1].0, self.order) != Ordering::Less
+        {
+            return;
         }
         let h = make_hit(row, plan, file, line);
         // Insert after equal keys: ties stay in file order.
@@ -329,10 +333,10 @@ impl Rows {
         self.hits.truncate(self.limit);
     }
 
-    /// A timeline keeps its notable events first (the nearest to the middle of its window,
-    /// else the earliest), then the earliest of the rest: "what happened around 09:52" shows the OOM kill and the
-    /// errors, not the first ten routine lines of the window. [`Rows::in_time_order`]
-    /// puts the kept rows back in time order.
+    /// A timeline keeps its notable events first (the nearest to the middle of its
+    /// window, else the earliest), then the earliest of the rest: "what happened around
+    /// 09:52" shows the OOM kill and the errors, not the first ten routine lines of the
+    /// window. [`Rows::in_time_order`] puts the kept rows back in time order.
     fn add_to_timeline(
         &mut self,
         row: &mut dyn RowAccess,
@@ -349,17 +353,7 @@ impl Rows {
             (true, None) => SortKey::Num(time as f64),
             (false, _) => SortKey::Num(time as f64 + ROUTINE),
         };
-        if self.hits.len() >= self.limit
-            && cmp_keys(&key, &self.hits[self.limit - 1].0, self.order) != Ordering::Less
-        {
-            return;
-        }
-        let h = make_hit(row, plan, file, line);
-        let at = self
-            .hits
-            .partition_point(|(k, _)| cmp_keys(k, &key, self.order) != Ordering::Greater);
-        self.hits.insert(at, (key, h));
-        self.hits.truncate(self.limit);
+        self.keep(key, row, plan, file, line);
     }
 
     /// The kept rows of a timeline in time order (file and line break ties).

@@ -150,13 +150,18 @@ pub fn with_unit(v: f64, unit: Unit) -> String {
     } else if v.abs() >= 100.0 {
         format!("{v:.1}")
     } else {
-        format!("{v:.3}")
+        // Five significant digits: 0.3862 s stays 0.3862, not 0.386.
+        let int_digits = v.abs().log10().floor() as i32 + 1;
+        let decimals = (5 - int_digits).clamp(3, 9) as usize;
+        format!("{v:.decimals$}")
             .trim_end_matches('0')
             .trim_end_matches('.')
             .to_string()
     };
     match unit {
         Unit::None => num,
+        // A fraction of a second also in ms, the unit such a figure is read in.
+        Unit::S if v.abs() < 1.0 && v != 0.0 => format!("{num} s ({} ms)", short(v * 1e3)),
         Unit::Percent => format!("{num}%"),
         // Also as `df -h` / `ls -h` print it (rounded up: 42.1 GiB is their 43G).
         Unit::B if v >= 1024.0 => format!(
@@ -568,6 +573,15 @@ fn scanned(r: &QueryResult, lang: Lang) -> String {
 #[cfg(test)]
 mod unit_tests {
     use super::*;
+
+    #[test]
+    fn figures_keep_their_significant_digits() {
+        assert_eq!(with_unit(0.3862, Unit::S), "0.3862 s (386.2 ms)");
+        assert_eq!(with_unit(7.412803, Unit::S), "7.4128 s");
+        assert_eq!(with_unit(23.456789, Unit::Ms), "23.457 ms");
+        assert_eq!(with_unit(0.012345, Unit::None), "0.012345");
+        assert_eq!(with_unit(2406.0, Unit::Ms), "2406 ms (2.406 s)");
+    }
 
     /// A conditioned count says its share of all events, as `grep -c` / `wc -l` give it:
     /// 210 of 5000 lines is 4.20%.
