@@ -233,7 +233,15 @@ fn unquoted_log_text(
         }
     }
     for (s, e) in runs {
-        let run = text[s..e].trim_matches(|c: char| c.is_whitespace() || ",.?!;".contains(c));
+        let mut run = text[s..e].trim_matches(|c: char| c.is_whitespace() || ",.?!;".contains(c));
+        // A bracket whose partner stands beyond the run ("（raised unexpected 那种）") is
+        // the sentence's, not the quoted text's.
+        if run.starts_with('(') && !run.contains(')') {
+            run = run[1..].trim_start();
+        }
+        if run.ends_with(')') && !run.contains('(') {
+            run = run[..run.len() - 1].trim_end();
+        }
         let s = s + text[s..e].find(run).unwrap_or(0);
         let e = s + run.len();
         let words: Vec<&str> = run.split_whitespace().collect();
@@ -567,6 +575,8 @@ mod tests {
         );
         // The question's own English: a query word, a time of day, a lone name.
         assert!(quoted("Top 3 client IPs 是哪些？").is_empty());
+        // A bracket of the sentence around English is no quote of its own.
+        assert!(quoted("哪个 task 报错最多（raised unexpected 那种）").is_empty());
         assert!(quoted("From 09:30 To 10:00 之间的错误有多少").is_empty());
         assert!(quoted("cart-svc 的 p95 延迟是多少").is_empty());
         // English with a Chinese word in it is a question, not a quote.
