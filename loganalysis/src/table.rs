@@ -13,6 +13,7 @@ mod envelope;
 mod error;
 mod event;
 mod finish;
+mod go_duration;
 mod inline_pairs;
 mod memtable;
 mod pattern;

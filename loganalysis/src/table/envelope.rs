@@ -6,24 +6,7 @@
 use serde_json::Value;
 
 use super::def::{Format, Origin};
-use super::event::Schema;
-use super::registry::{schema_parts, Registry};
-
-/// An envelope's inner line: the detected format and the schema of the sample's inner lines.
-#[derive(Debug, Clone)]
-pub struct Inner {
-    pub fmt: Format,
-    pub schema: Schema,
-}
-
-/// The inner line without the newline the writer kept (`"...\n"`).
-pub fn trim_line(b: &[u8]) -> &[u8] {
-    let end = b
-        .iter()
-        .rposition(|c| !matches!(c, b'\n' | b'\r'))
-        .map_or(0, |p| p + 1);
-    &b[..end]
-}
+use super::event::{trim_line, Inner, Schema};
 
 /// The inner lines of a sample, one per line.
 fn inner_head(key: &str, lines: &[&[u8]]) -> Vec<u8> {
@@ -47,7 +30,15 @@ fn inner_head(key: &str, lines: &[&[u8]]) -> Vec<u8> {
 /// Adds the fields of an envelope's inner lines to `schema`: each inner field the envelope
 /// does not have itself, the inner level as the event's level, and the inner message as the
 /// message (the envelope's key keeps the whole line).
-pub fn add_inner(reg: &Registry, fmt: &Format, lines: &[&[u8]], schema: &mut Schema) {
+/// `detect` is the registry's detection of the inner lines (a format that parsed some of
+/// them) and `parts` its schema of them: passed in, so this module needs no registry.
+pub fn add_inner<'r>(
+    detect: &dyn Fn(&[u8]) -> Option<&'r Format>,
+    parts: fn(&Format, &[u8]) -> Schema,
+    fmt: &Format,
+    lines: &[&[u8]],
+    schema: &mut Schema,
+) {
     let Some(key) = fmt.envelope.as_deref() else {
         return;
     };
@@ -55,15 +46,14 @@ pub fn add_inner(reg: &Registry, fmt: &Format, lines: &[&[u8]], schema: &mut Sch
     if head.is_empty() {
         return;
     }
-    let det = reg.detect(&head);
-    let Some(inner_fmt) = reg.formats().get(det.format) else {
+    let Some(inner_fmt) = detect(&head) else {
         return;
     };
     // Plain text has nothing to add; an envelope inside an envelope is not followed.
-    if det.parsed == 0 || inner_fmt.envelope.is_some() || inner_fmt.priority <= -100 {
+    if inner_fmt.envelope.is_some() || inner_fmt.priority <= -100 {
         return;
     }
-    let inner = schema_parts(inner_fmt, &head);
+    let inner = parts(inner_fmt, &head);
     let inner_message = inner
         .fields
         .iter()

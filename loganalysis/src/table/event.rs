@@ -14,6 +14,22 @@ use super::inline_pairs::logfmt_pairs;
 use crate::ts::{self, Ts};
 use crate::{level, Level};
 
+/// An envelope's inner line: the detected format and the schema of the sample's inner lines.
+#[derive(Debug, Clone)]
+pub struct Inner {
+    pub fmt: Format,
+    pub schema: Schema,
+}
+
+/// The inner line without the newline the writer kept (`"...\n"`).
+pub fn trim_line(b: &[u8]) -> &[u8] {
+    let end = b
+        .iter()
+        .rposition(|c| !matches!(c, b'\n' | b'\r'))
+        .map_or(0, |p| p + 1);
+    &b[..end]
+}
+
 /// The fields of one file: the format's own, then keys found in its first events.
 #[derive(Debug, Clone)]
 pub struct Schema {
@@ -25,7 +41,7 @@ pub struct Schema {
     /// `w3c` formats: the field of each column of data lines before any header is read.
     pub columns: Vec<Option<usize>>,
     /// An envelope's inner line: its format and schema (Docker's `log`).
-    pub inner: Option<Box<super::envelope::Inner>>,
+    pub inner: Option<Box<Inner>>,
 }
 
 impl Schema {
@@ -106,7 +122,7 @@ impl Schema {
         }
         // `416µs`, `1m2.5s`: a Go `time.Duration` as text, read in seconds.
         let may_be_duration = inferred.as_ref().is_none_or(|i| i.role == "duration");
-        if may_be_duration && super::columns::go_duration(example.as_bytes()).is_some() {
+        if may_be_duration && super::go_duration::go_duration(example.as_bytes()).is_some() {
             (kind, unit) = (FieldKind::Number, Unit::S);
         }
         if kind == FieldKind::Text && looks_numeric(example) {
@@ -199,7 +215,7 @@ pub fn parse_number(b: &[u8]) -> Option<f64> {
         return None;
     }
     if b.last().is_some_and(u8::is_ascii_alphabetic) {
-        return super::columns::go_duration(b);
+        return super::go_duration::go_duration(b);
     }
     // Fast path for plain non-negative integers (status codes, byte counts).
     if b.len() <= 15 && b.iter().all(u8::is_ascii_digit) {
@@ -557,7 +573,7 @@ impl<'f> Extractor<'f> {
                 let Some(Value::String(line)) = self.json.as_ref()?.get(key) else {
                     return None;
                 };
-                let line = super::envelope::trim_line(line.as_bytes());
+                let line = trim_line(line.as_bytes());
                 return self.inner.as_deref_mut()?.value(line, *inner_fid);
             }
             Origin::Template(_) => return None,

@@ -336,7 +336,11 @@ fn score(fmt: &Format, lines: &[&[u8]]) -> (u64, u64) {
 /// example value of each, and the fields of an envelope's inner lines in formats of `reg`.
 pub fn schema_in(reg: &Registry, fmt: &Format, head: &[u8]) -> Schema {
     let mut schema = schema_parts(fmt, head);
-    super::envelope::add_inner(reg, fmt, &sample_lines(head), &mut schema);
+    let detect = |inner: &[u8]| {
+        let det = reg.detect(inner);
+        reg.formats().get(det.format).filter(|_| det.parsed > 0)
+    };
+    super::envelope::add_inner(&detect, schema_parts, fmt, &sample_lines(head), &mut schema);
     schema.add_template();
     schema
 }
