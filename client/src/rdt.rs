@@ -167,7 +167,7 @@ pub async fn download(
     .map_err(|e| RdtError::Aborted(e.to_string()))?;
     let header = resume_header(t.size, DEFAULT_CHUNK_SIZE, t.sha256);
     // The resume file exists from the start, so a transfer killed in its first second can
-    // be resumed too (issue 16, finding 8). Without a resume it is empty: it claims nothing,
+    // be resumed too. Without a resume it is empty: it claims nothing,
     // and no fdatasync has to come first (one on the critical path took up to 100 ms on a
     // busy disk). Refreshed, after flushing the data, every PERSIST_EVERY from then on.
     if !t.bitmap.exists() {

@@ -649,7 +649,7 @@ pub const HOUSEKEEP_EVERY: Duration = Duration::from_secs(2);
 
 /// Deletes index files background merges left behind and, when merges or deletes freed
 /// something, asks `trimmer` to give the freed heap back to the OS: a merge's memory is freed
-/// on tantivy's thread, long after the request that caused it has trimmed (issue 16).
+/// on tantivy's thread, long after the request that caused it has trimmed.
 pub async fn housekeep_periodically(
     h: Arc<IndexHandle>,
     trimmer: Arc<crate::memory::Trimmer>,
@@ -761,8 +761,8 @@ mod tests {
         );
     }
 
-    /// Issue 16: every upload's sender stayed in the table when no state followed
-    /// `indexed` (no embedder), keeping each closed connection's queue allocated.
+    /// An upload's sender leaves the table once its state is final, also when no state
+    /// follows `indexed` (no embedder): a closed connection's queue must not stay allocated.
     #[test]
     fn pushed_states_stop_holding_the_uploader_once_final() {
         let f = fixture();

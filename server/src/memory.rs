@@ -7,7 +7,7 @@ pub const MMAP_THRESHOLD: usize = 256 * 1024;
 
 /// glibc malloc arenas at most. By default up to 8 per core, one per busy thread: the
 /// blocking pool's threads (file writes, indexing) each filled and kept their own, so
-/// freed upload memory stayed spread over many partly used arenas (issue 16, finding 3).
+/// freed upload memory stayed spread over many partly used arenas.
 /// (2 measured the same as 4 on 30 concurrent uploads; mimalloc instead of glibc raised
 /// the idle level from 54 to 71-97 MB and kept more after the load; jemalloc with a
 /// background purge after 1 s raised idle heap from 40 to 44 MB and kept 24 MB, not 13,
@@ -18,7 +18,7 @@ pub const ARENA_MAX: usize = 4;
 /// Each thread's cache keeps up to 7 freed blocks per size class (24 B to 1 KiB) as "in
 /// use", out of reach of `malloc_trim`, scattered over the arenas' pages; after 30
 /// concurrent 9 MB uploads and their deletion those pinned about 10 MB of pages (heap 52 MB
-/// against 40 MB idle; with the cache off, 42 MB, issue 16 finding 3).
+/// against 40 MB idle; with the cache off, 42 MB).
 pub const TCACHE_TUNABLE: &str = "glibc.malloc.tcache_count=0";
 
 /// Re-executes this binary with [`TCACHE_TUNABLE`] in `GLIBC_TUNABLES` unless it is there

@@ -1,5 +1,5 @@
 //! Per-grammar tests: for every command the forms that are allowed (and the argv that runs)
-//! and the ones refused, with the attack strings of issue 12; pipelines and upload-first
+//! and the ones refused (attack strings included); pipelines and upload-first
 //! resolution through `validate_pipeline`.
 
 use super::tests::{fx, Fx};

@@ -492,7 +492,7 @@ impl Net {
 }
 
 /// Jain's fairness index of the given throughputs: 1 = equal shares, 1/n = one flow has all.
-/// Issue 18's waste bound: every drop needs one retransmission, at most 10% more.
+/// The waste bound: every drop needs one retransmission, at most 10% more.
 fn assert_retx_within_1_1x(label: &str, retransmissions: u64, dropped: u64) {
     assert!(
         retransmissions * 10 <= dropped * 11,
@@ -728,7 +728,7 @@ fn rdt_sim_retransmissions_at_most_1_1x_drops() {
 
 #[test]
 fn rdt_sim_delay_only_path_ramps_to_the_rate() {
-    // The relay rows' path (issue 18, goal 4): 10 ms each way, no loss, a link faster than
+    // The relay rows' path: 10 ms each way, no loss, a link faster than
     // a 2048-packet window needs and a deep queue (the relay's buffers), so nothing is
     // ever dropped. What is left is slow start, the initial window, pacing and the ACK
     // clock over a 20 ms RTT.

@@ -1,7 +1,7 @@
 //! Uploads still being received or saved, by session and announced sha256, so that an
 //! UPLOAD_LOOKUP after a lost connection waits for the old connection's upload to land or
 //! fail instead of answering "not here" while it is still being committed (the retry then
-//! duplicated the file; issue 16, finding 7).
+//! would duplicate the file).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

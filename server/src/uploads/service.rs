@@ -14,10 +14,9 @@ use crate::index::IndexHandle;
 use crate::store::{Store, UploadRow, UploadState};
 
 /// Uploads lexically indexed at once. Indexing holds a file's whole text and its tokens
-/// (tens of MB for a 9 MB log); unbounded, 30 concurrent 9 MB uploads peaked at 1.27 GB
-/// (issue 16, finding 3). Later uploads wait their turn, already saved. One at a time: the
-/// lexical writer is one lock anyway, so a second turn only overlapped the chunking and
-/// doubled the peak.
+/// (tens of MB for a 9 MB log); unbounded, 30 concurrent 9 MB uploads peaked at 1.27 GB.
+/// Later uploads wait their turn, already saved. One at a time: the lexical writer is one
+/// lock anyway, so a second turn only overlapped the chunking and doubled the peak.
 pub const CONCURRENT_INDEXING: usize = 1;
 
 /// How long UPLOAD_LOOKUP waits for an upload of the same content still in flight on another
@@ -245,7 +244,7 @@ impl Uploads {
 
 /// Fault points for the crash tests and `make chaos` (unset in production), each read once:
 /// `LLMOPS_FAULT_AFTER_SAVE_MS` holds a saved upload this long after its row is committed,
-/// before its result is sent and before indexing starts (the window of issue 16, finding 7);
+/// before its result is sent and before indexing starts (the window in which a retry could duplicate it);
 /// `LLMOPS_FAULT_BEFORE_SAVE_MS` holds a fully received upload before it is verified and
 /// committed (a lookup from another connection must wait for it).
 fn fault_hold(
