@@ -211,77 +211,7 @@ pub fn joined(words: &[&str]) -> Vec<String> {
 pub fn compounds(text: &str) -> Vec<Compound<'_>> {
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
-    let mut push = |s: usize, e: usize| {
-        // Joiners are ASCII, so trimming them byte by byte keeps char boundaries; the
-        // checks below are byte loops because every word of an upload passes here twice.
-        let raw = &text[s..e];
-        let lead = raw
-            .bytes()
-            .take_while(|b| matches!(b, b'_' | b'.' | b'-' | b':'))
-            .count();
-        let mut end = raw.len();
-        while end > lead && is_joiner(raw.as_bytes()[end - 1]) {
-            end -= 1;
-        }
-        let whole = &raw[lead..end];
-        // Most runs are plain words: no joiner and no lower -> upper hump, no work.
-        let b = whole.as_bytes();
-        let hump = b.windows(2).any(|w| {
-            (w[0].is_ascii_lowercase() || w[0].is_ascii_digit()) && w[1].is_ascii_uppercase()
-        });
-        if whole.is_empty() || !(hump || b.iter().any(|&c| is_joiner(c)) || !whole.is_ascii()) {
-            return;
-        }
-        // A name has two letters at least: a timestamp or a version is turned away here,
-        // before its words are split out (every log line starts with one).
-        if whole
-            .bytes()
-            .filter(u8::is_ascii_alphabetic)
-            .take(2)
-            .count()
-            < 2
-            && whole.is_ascii()
-            && !is_ipv4(whole)
-        {
-            return;
-        }
-        let words = words_of(whole);
-        // Two words at least, and a name: some word of 2+ letters, or an IPv4 address
-        // (timestamps, numbers and versions would each add a term nobody searches for).
-        if words.len() < 2
-            || !(words
-                .iter()
-                .any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
-                || is_ipv4(whole))
-        {
-            return;
-        }
-        let segments: Vec<&str> = if whole.contains(SEGMENT) {
-            whole
-                .split(SEGMENT)
-                .filter(|x| word_count(x) >= 2)
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let hidden: Vec<&str> = whole
-            .split(|c: char| !(is_word_char(c) || c == '_'))
-            .flat_map(glued_words)
-            .collect();
-        let lower_camel = whole.split(JOINERS).any(is_lower_camel);
-        let strong = whole.contains(['_', '.', ':'])
-            || whole.starts_with('/')
-            || lower_camel
-            || words.len() >= 3;
-        out.push(Compound {
-            offset: s + lead,
-            whole,
-            strong,
-            segments,
-            words,
-            hidden,
-        });
-    };
+    let mut push = |s: usize, e: usize| out.extend(compound_at(text, s, e));
     // Byte by byte, decoding only non-ASCII characters: this runs over every uploaded
     // byte twice (identifier and joined fields).
     let bytes = text.as_bytes();
@@ -308,6 +238,79 @@ pub fn compounds(text: &str) -> Vec<Compound<'_>> {
         push(s, text.len());
     }
     out
+}
+
+/// The identifier in the run `text[s..e]`, if it is one (see `compounds`).
+fn compound_at(text: &str, s: usize, e: usize) -> Option<Compound<'_>> {
+    // Joiners are ASCII, so trimming them byte by byte keeps char boundaries; the
+    // checks below are byte loops because every word of an upload passes here twice.
+    let raw = &text[s..e];
+    let lead = raw
+        .bytes()
+        .take_while(|b| matches!(b, b'_' | b'.' | b'-' | b':'))
+        .count();
+    let mut end = raw.len();
+    while end > lead && is_joiner(raw.as_bytes()[end - 1]) {
+        end -= 1;
+    }
+    let whole = &raw[lead..end];
+    // Most runs are plain words: no joiner and no lower -> upper hump, no work.
+    let b = whole.as_bytes();
+    let hump = b
+        .windows(2)
+        .any(|w| (w[0].is_ascii_lowercase() || w[0].is_ascii_digit()) && w[1].is_ascii_uppercase());
+    if whole.is_empty() || !(hump || b.iter().any(|&c| is_joiner(c)) || !whole.is_ascii()) {
+        return None;
+    }
+    // A name has two letters at least: a timestamp or a version is turned away here,
+    // before its words are split out (every log line starts with one).
+    if whole
+        .bytes()
+        .filter(u8::is_ascii_alphabetic)
+        .take(2)
+        .count()
+        < 2
+        && whole.is_ascii()
+        && !is_ipv4(whole)
+    {
+        return None;
+    }
+    let words = words_of(whole);
+    // Two words at least, and a name: some word of 2+ letters, or an IPv4 address
+    // (timestamps, numbers and versions would each add a term nobody searches for).
+    if words.len() < 2
+        || !(words
+            .iter()
+            .any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+            || is_ipv4(whole))
+    {
+        return None;
+    }
+    let segments: Vec<&str> = if whole.contains(SEGMENT) {
+        whole
+            .split(SEGMENT)
+            .filter(|x| word_count(x) >= 2)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let hidden: Vec<&str> = whole
+        .split(|c: char| !(is_word_char(c) || c == '_'))
+        .flat_map(glued_words)
+        .collect();
+    let lower_camel = whole.split(JOINERS).any(is_lower_camel);
+    let strong = whole.contains(['_', '.', ':'])
+        || whole.starts_with('/')
+        || lower_camel
+        || words.len() >= 3;
+    Some(Compound {
+        offset: s + lead,
+        whole,
+        strong,
+        segments,
+        words,
+        hidden,
+    })
 }
 
 /// Tokens of the identifier field: for each identifier its whole and multi-word segments

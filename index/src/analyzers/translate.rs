@@ -142,21 +142,6 @@ pub fn translate_with(query: &str, scorer: Option<&dyn SenseScorer>) -> Translat
     if !query.chars().any(is_cjk) {
         return glossary().translate(query);
     }
-    let g = glossary();
-    let d = dict();
-    let known = |w: &str| {
-        if is_zh_stop(w) {
-            Known::Function
-        } else if is_count(w) || is_particle_pair(w) {
-            Known::No
-        } else if g.zh_terms(w).is_some() {
-            Known::Term
-        } else if d.contains(w) {
-            Known::Word
-        } else {
-            Known::No
-        }
-    };
     let chars: Vec<char> = query.to_lowercase().chars().collect();
     let mut t = Translation::default();
     let mut text: Vec<String> = Vec::new();
@@ -167,103 +152,132 @@ pub fn translate_with(query: &str, scorer: Option<&dyn SenseScorer>) -> Translat
         while i < chars.len() && is_cjk(chars[i]) == cjk {
             i += 1;
         }
-        if !cjk {
-            // ASCII words (`nginx`, `bz2`) stay as they are.
-            let part: String = chars[s..i].iter().collect();
-            text.extend(
-                part.split(|c: char| !(c.is_alphanumeric() || "_-.".contains(c)))
-                    .filter(|w| w.chars().any(char::is_alphanumeric))
-                    .map(str::to_string),
-            );
+        if cjk {
+            translate_run(&chars[s..i], scorer, &mut t, &mut text);
             continue;
         }
-        let run = &chars[s..i];
-        // The previous piece of this run: its first English word and whether it was a
-        // single character (for compounds, below).
-        let mut prev: Option<(String, bool)> = None;
-        // The groups of this run's consecutive translated pieces so far (`runs`).
-        let mut adjacent: Vec<usize> = Vec::new();
-        let end_run = |t: &mut Translation, adjacent: &mut Vec<usize>| {
-            if adjacent.len() >= 2 {
-                t.runs.push(std::mem::take(adjacent));
-            }
-            adjacent.clear();
-        };
-        for piece in segment(run, &known) {
-            if is_zh_stop(&piece) {
-                prev = None;
-                // "最多能用多少内存": a modal or a quantity between two words keeps
-                // them one run (`maxmemory`); other function words end it.
-                if !RUN_TRANSPARENT.contains(&piece.as_str()) {
-                    end_run(&mut t, &mut adjacent);
-                }
-                continue;
-            }
-            let single = piece.chars().count() == 1;
-            // One-character glossary terms at full weight only alone: inside a word they
-            // are usually part of it (as the glossary itself matches them); there they
-            // still pick the operations sense, at a single character's weight.
-            let senses: Vec<(String, f32)> = match g.zh_terms(&piece) {
-                Some(en) if !single || run.len() == 1 => {
-                    let group = en.iter().map(|e| t.add(e, 1.0)).collect();
-                    t.groups.push(group);
-                    adjacent.push(t.groups.len() - 1);
-                    if let Some(e) = en.first() {
-                        text.push(e.clone());
-                    }
-                    prev = en.first().map(|e| (e.clone(), single));
-                    continue;
-                }
-                Some(en) => en.iter().map(|e| (e.clone(), 1.0)).collect(),
-                None => match scorer {
-                    Some(sc) => {
-                        let cands = d.candidates(&piece, SENSE_POOL);
-                        let names: Vec<String> = cands.iter().map(|c| c.0.clone()).collect();
-                        match sc.score(&piece, &names) {
-                            Some(scores) if cands.len() > 1 => reorder(cands, &scores),
-                            _ => d.terms(&piece),
-                        }
-                    }
-                    None => d.terms(&piece),
-                },
-            };
-            let mut senses = senses;
-            if single {
-                senses.truncate(CHAR_SENSES);
-            }
-            if senses.is_empty() {
-                if !single {
-                    text.push(piece);
-                }
-                prev = None;
-                end_run(&mut t, &mut adjacent);
-                continue;
-            }
-            let base = if single {
-                DICT_CHAR_WEIGHT
-            } else {
-                DICT_WEIGHT
-            };
-            let group = senses.iter().map(|(e, w)| t.add(e, base * w)).collect();
-            t.groups.push(group);
-            adjacent.push(t.groups.len() - 1);
-            text.push(senses[0].0.clone());
-            let first = senses[0].0.clone();
-            if let Some(c) = prev
-                .take()
-                .and_then(|(p, p_single)| compound(&p, &first, !p_single && single))
-            {
-                let i = t.add(&c, DICT_WEIGHT);
-                t.groups.push(vec![i]);
-            }
-            prev = Some((first, single));
-        }
-        end_run(&mut t, &mut adjacent);
+        // ASCII words (`nginx`, `bz2`) stay as they are.
+        let part: String = chars[s..i].iter().collect();
+        text.extend(
+            part.split(|c: char| !(c.is_alphanumeric() || "_-.".contains(c)))
+                .filter(|w| w.chars().any(char::is_alphanumeric))
+                .map(str::to_string),
+        );
     }
     if !t.terms.is_empty() {
         t.text = text.join(" ");
     }
     t
+}
+
+/// What the segmenter may cut a Chinese run into.
+fn known(w: &str) -> Known {
+    if is_zh_stop(w) {
+        Known::Function
+    } else if is_count(w) || is_particle_pair(w) {
+        Known::No
+    } else if glossary().zh_terms(w).is_some() {
+        Known::Term
+    } else if dict().contains(w) {
+        Known::Word
+    } else {
+        Known::No
+    }
+}
+
+/// One run of Chinese characters: its pieces' senses into `t` (groups, runs of adjacent
+/// pieces, compounds) and each piece's first sense into `text`.
+fn translate_run(
+    run: &[char],
+    scorer: Option<&dyn SenseScorer>,
+    t: &mut Translation,
+    text: &mut Vec<String>,
+) {
+    let g = glossary();
+    // The previous piece of this run: its first English word and whether it was a single
+    // character (for compounds, below).
+    let mut prev: Option<(String, bool)> = None;
+    // The groups of this run's consecutive translated pieces so far (`runs`).
+    let mut adjacent: Vec<usize> = Vec::new();
+    let end_run = |t: &mut Translation, adjacent: &mut Vec<usize>| {
+        if adjacent.len() >= 2 {
+            t.runs.push(std::mem::take(adjacent));
+        }
+        adjacent.clear();
+    };
+    for piece in segment(run, &known) {
+        if is_zh_stop(&piece) {
+            prev = None;
+            // "最多能用多少内存": a modal or a quantity between two words keeps them one
+            // run (`maxmemory`); other function words end it.
+            if !RUN_TRANSPARENT.contains(&piece.as_str()) {
+                end_run(t, &mut adjacent);
+            }
+            continue;
+        }
+        let single = piece.chars().count() == 1;
+        // One-character glossary terms at full weight only alone: inside a word they are
+        // usually part of it (as the glossary itself matches them); there they still pick
+        // the operations sense, at a single character's weight.
+        let mut senses: Vec<(String, f32)> = match g.zh_terms(&piece) {
+            Some(en) if !single || run.len() == 1 => {
+                let group = en.iter().map(|e| t.add(e, 1.0)).collect();
+                t.groups.push(group);
+                adjacent.push(t.groups.len() - 1);
+                if let Some(e) = en.first() {
+                    text.push(e.clone());
+                }
+                prev = en.first().map(|e| (e.clone(), single));
+                continue;
+            }
+            Some(en) => en.iter().map(|e| (e.clone(), 1.0)).collect(),
+            None => dictionary_senses(&piece, scorer),
+        };
+        if single {
+            senses.truncate(CHAR_SENSES);
+        }
+        if senses.is_empty() {
+            if !single {
+                text.push(piece);
+            }
+            prev = None;
+            end_run(t, &mut adjacent);
+            continue;
+        }
+        let base = if single {
+            DICT_CHAR_WEIGHT
+        } else {
+            DICT_WEIGHT
+        };
+        let group = senses.iter().map(|(e, w)| t.add(e, base * w)).collect();
+        t.groups.push(group);
+        adjacent.push(t.groups.len() - 1);
+        text.push(senses[0].0.clone());
+        let first = senses[0].0.clone();
+        if let Some(c) = prev
+            .take()
+            .and_then(|(p, p_single)| compound(&p, &first, !p_single && single))
+        {
+            let i = t.add(&c, DICT_WEIGHT);
+            t.groups.push(vec![i]);
+        }
+        prev = Some((first, single));
+    }
+    end_run(t, &mut adjacent);
+}
+
+/// A dictionary word's senses, ordered by `scorer` when it has more than one.
+fn dictionary_senses(piece: &str, scorer: Option<&dyn SenseScorer>) -> Vec<(String, f32)> {
+    let d = dict();
+    let Some(sc) = scorer else {
+        return d.terms(piece);
+    };
+    let cands = d.candidates(piece, SENSE_POOL);
+    let names: Vec<String> = cands.iter().map(|c| c.0.clone()).collect();
+    match sc.score(piece, &names) {
+        Some(scores) if cands.len() > 1 => reorder(cands, &scores),
+        _ => d.terms(piece),
+    }
 }
 
 #[cfg(test)]

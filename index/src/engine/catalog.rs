@@ -16,7 +16,7 @@ use crate::{chunk_id, IndexError};
 
 const CATALOG: &str = "catalog.json";
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub(super) struct Entry {
     pub(super) key: String,
     pub(super) tag: String,

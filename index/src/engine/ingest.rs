@@ -232,19 +232,13 @@ impl Engine {
                     continue;
                 }
             }
-            let text = match &f.content {
-                Some(t) => t.clone(),
-                None => match std::fs::read(&path) {
-                    Ok(b) => String::from_utf8_lossy(
-                        b.strip_prefix(&[0xEF, 0xBB, 0xBF][..]).unwrap_or(&b),
-                    )
-                    .into_owned(),
-                    Err(e) => {
-                        tracing::warn!("cannot read doc {}: {e}", f.path.display());
-                        report.failed += 1;
-                        continue;
-                    }
-                },
+            let text = match doc_text(f, &path) {
+                Ok(t) => t,
+                Err(e) => {
+                    tracing::warn!("cannot read doc {}: {e}", f.path.display());
+                    report.failed += 1;
+                    continue;
+                }
             };
             let sha = hex::encode(sha2::Sha256::digest(text.as_bytes()));
             if let Some(e) = existing {
@@ -268,11 +262,7 @@ impl Engine {
                 sha256: sha,
                 mtime: f.mtime,
                 size: f.size,
-                chunks: 0,
-                embedded: None,
-                failed: None,
-                analysis: 0,
-                generation: 0,
+                ..Entry::default()
             };
             match self.index_entry(entry, text, false) {
                 Ok(_) => report.indexed += 1,
@@ -295,6 +285,16 @@ impl Engine {
         self.save()?;
         Ok(report)
     }
+}
+
+/// A system doc's text: a built-in one's own, else the file's (a UTF-8 BOM dropped, invalid
+/// UTF-8 replaced).
+fn doc_text(f: &SysFile, path: &std::path::Path) -> std::io::Result<String> {
+    if let Some(t) = &f.content {
+        return Ok(t.clone());
+    }
+    let b = std::fs::read(path)?;
+    Ok(String::from_utf8_lossy(b.strip_prefix(&[0xEF, 0xBB, 0xBF][..]).unwrap_or(&b)).into_owned())
 }
 
 #[cfg(test)]
