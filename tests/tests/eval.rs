@@ -305,6 +305,15 @@ fn queries_dev4_eval_set() {
     run_queries_set("queries-dev4");
 }
 
+/// A fifth query dev set (`assets/eval/queries-dev5`, other formats, services and phrasings,
+/// weighted to follow-ups, timelines and incident summaries across files; written blind; its
+/// misses are printed and may be tuned on). Its cases are `queries-dev5.jsonl`.
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_dev5_eval_set() {
+    run_queries_set("queries-dev5");
+}
+
 /// A fifth held-out twin (`assets/eval/queries-heldout5`, other formats, services and
 /// phrasings again, written blind before the change it measures): scores only.
 #[test]
