@@ -168,7 +168,7 @@ fn run(embedder: Arc<dyn Embedder>) -> String {
     let store: Arc<dyn VectorStore> = Arc::new(InProcessStore::in_memory(384));
     let e = Engine::open(
         EngineConfig::new(d.path().join("index")),
-        Some((embedder, store)),
+        Some((embedder, store.clone())),
         None,
     )
     .expect("open");
@@ -180,6 +180,17 @@ fn run(embedder: Arc<dyn Embedder>) -> String {
         e.wait_idle(std::time::Duration::from_secs(120)),
         "embedding did not finish"
     );
+    // A ranking that moved because some file's vectors are missing is an indexing fault,
+    // not a ranking change: say which.
+    let not_ready: Vec<String> = e
+        .keys()
+        .into_iter()
+        .filter(|k| !matches!(e.state_of(k), Some((crate::engine::State::Ready, _))))
+        .map(|k| format!("{k}: {:?}", e.state_of(&k)))
+        .collect();
+    assert!(not_ready.is_empty(), "files not embedded: {not_ready:?}");
+    let chunks = e.stats().chunks;
+    assert_eq!(store.len() as u64, chunks, "one stored vector per chunk");
     let mut out = String::new();
     for q in &queries {
         for (mode, k) in [(Mode::Hybrid, 5), (Mode::Lexical, 3)] {
