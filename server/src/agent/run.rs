@@ -19,7 +19,9 @@ use crate::transfer::offers::{new_offer, OfferFile};
 use crate::turn::{stream_pieces, Role, TurnEvent, TurnKind, TurnOutcome, TurnRequest};
 use llmops_planner::text::Lang;
 use llmops_planner::{self as planner, HistoryTurn, PlannerInput, StepRecord};
-use llmops_tools::{LiveChunk, LiveSink, ToolCtx, ToolData, ToolName, ToolResult, UploadRef};
+use llmops_tools::{
+    LiveChunk, LiveSink, SearchWire, ToolCtx, ToolData, ToolName, ToolResult, UploadRef,
+};
 
 mod action;
 mod planners;

@@ -13,7 +13,7 @@ use super::{emit, Turn};
 use crate::turn::{ApprovalAsk, ApprovalOutcome, ApprovalReplySlot, TurnEvent, TurnKind};
 use llmops_policy::{ActionRequest, ProposedAction};
 use llmops_tools::run_action::{
-    proc_info, run_approved, ActionData, ActionState, ActionsData, Approved,
+    proc_info, run_approved, ActionData, ActionState, ActionsData, ActionsResult, Approved,
 };
 use llmops_tools::{ToolName, ToolResult};
 
