@@ -89,6 +89,54 @@ impl ToolData {
             _ => None,
         }
     }
+
+    /// A `sys_monitor` summary.
+    pub fn as_monitor(&self) -> Option<&MonitorData> {
+        match self {
+            ToolData::Monitor(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// A process listing.
+    pub fn as_processes(&self) -> Option<&ProcessesData> {
+        match self {
+            ToolData::Processes(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// A whole-file log analysis.
+    pub fn as_analysis(&self) -> Option<&FileAnalysis> {
+        match self {
+            ToolData::Analysis(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The uploads a `file_upload` listing matched.
+    pub fn as_uploads(&self) -> Option<&[UploadRef]> {
+        match self {
+            ToolData::Uploads(files) => Some(files),
+            _ => None,
+        }
+    }
+
+    /// The stages of a `run_action` call.
+    pub fn as_actions(&self) -> Option<&ActionsData> {
+        match self {
+            ToolData::Actions(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// A query's typed result (`log_query`, `system_query`).
+    pub fn as_query(&self) -> Option<&llmops_common::query::QueryResult> {
+        match self {
+            ToolData::Query(r) => Some(r),
+            _ => None,
+        }
+    }
 }
 
 impl Serialize for ToolData {

@@ -164,7 +164,7 @@ impl Turn<'_> {
             "argv": argv,
             "reason": "由操作员提出 / proposed by the operator",
         });
-        let (result, _) = self
+        let result = self
             .tool_step(ToolName::RunAction.as_str(), args, status)
             .await;
         let text = if result.output.trim().is_empty() {
