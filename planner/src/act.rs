@@ -8,11 +8,10 @@
 
 use std::sync::OnceLock;
 
-use llmops_tooldata::{ActionData, ActionState};
+use llmops_tooldata::{ActionData, ActionState, ProcSort};
 use regex::Regex;
 use serde_json::{json, Value};
 
-use super::procsort::ProcSort;
 use super::text::Lang;
 use super::StepRecord;
 

@@ -244,9 +244,7 @@ pub fn facts_of(tool: &str, args: &Value, ok: bool, data: &ToolData) -> Option<S
 /// The process list a `processes` step showed, in its order.
 fn processes_shown(args: &Value, data: &ToolData) -> StepFacts {
     let listing = data.as_processes();
-    let sort = if args["sort"] == "memory"
-        || listing.is_some_and(|l| l.sort == llmops_tooldata::ProcSort::Memory)
-    {
+    let sort = if args["sort"] == "memory" || listing.is_some_and(|l| l.sort == ProcSort::Memory) {
         ProcSort::Memory
     } else {
         ProcSort::Cpu

@@ -21,7 +21,6 @@ pub mod knowledge;
 pub mod lexicon;
 pub mod lookup;
 pub mod process_detail;
-mod procsort;
 pub mod query;
 mod query_steps;
 pub mod safety;
