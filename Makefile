@@ -50,7 +50,7 @@ quic-bench:
 
 ## cycles: no import cycles among the modules of the server-side and protocol crates
 cycles:
-	@python3 scripts/modcycles.py server/src tools/src planner/src policy/src protocol/src rdt-io/src client/src common/src index/src loganalysis/src
+	@python3 scripts/modcycles.py server/src tools/src planner/src tooldata/src policy/src protocol/src rdt-io/src client/src common/src index/src loganalysis/src
 
 ## fixtures: the ops search fixtures the index bench reads are whole (every question names
 ## a file of its set, no duplicates, the tuning and held-out sets share no documents)

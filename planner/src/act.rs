@@ -8,12 +8,12 @@
 
 use std::sync::OnceLock;
 
+use llmops_tooldata::{ActionData, ActionState, ProcSort};
 use regex::Regex;
 use serde_json::{json, Value};
 
-use super::procsort::ProcSort;
 use super::text::Lang;
-use super::{data_of, StepRecord};
+use super::StepRecord;
 
 /// What the user wants changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -318,11 +318,8 @@ fn kill_named(t: &str) -> Option<ActIntent> {
 
 /// The processes a name lookup found: `(pid, command)`, from a `system_query` step.
 pub fn named_processes(step: &StepRecord) -> Vec<(u64, String)> {
-    use llmops_common::query::{QueryResult, QueryValue};
-    let Ok(r) = serde_json::from_value::<QueryResult>(data_of(step)) else {
-        return Vec::new();
-    };
-    let QueryValue::Rows { rows, .. } = r.value else {
+    use llmops_common::query::QueryValue;
+    let Some(QueryValue::Rows { rows, .. }) = step.data.as_query().map(|r| &r.value) else {
         return Vec::new();
     };
     rows.iter()
@@ -538,12 +535,8 @@ pub fn call_args(argv: &[String], reason: &str) -> Value {
 
 /// The pid and name of the top process from a `sys_monitor` processes step.
 pub fn top_process(step: &StepRecord) -> Option<(u64, String)> {
-    let d = data_of(step);
-    let p = d["processes"].as_array()?.first()?;
-    Some((
-        p["pid"].as_u64()?,
-        p["name"].as_str().unwrap_or("?").to_string(),
-    ))
+    let p = step.data.as_processes()?.processes.first()?;
+    Some((u64::from(p.pid), p.name.clone()))
 }
 
 /// The answer from a `run_action` step: per stage, what ran (exact argv, exit code, what
@@ -581,8 +574,7 @@ pub fn answer(steps: &[StepRecord], lang: Lang) -> String {
             }
             continue;
         }
-        let d = data_of(s);
-        let Some(actions) = d["actions"].as_array() else {
+        let Some(actions) = s.data.as_actions().map(|a| &a.actions) else {
             let why = s.error.clone().unwrap_or_else(|| s.output.clone());
             parts.push(match lang {
                 Lang::Zh => format!("操作未执行: {why}"),
@@ -597,22 +589,13 @@ pub fn answer(steps: &[StepRecord], lang: Lang) -> String {
     parts.join("\n")
 }
 
-fn stage_line(a: &Value, lang: Lang) -> String {
-    let argv: Vec<&str> = a["argv"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
-    let cmd = argv.join(" ");
-    let detail = a["detail"].as_str().unwrap_or("");
-    let seen = a["verification"]["detail"].as_str();
-    match (a["state"].as_str().unwrap_or(""), lang) {
-        ("ran", _) => {
-            let code = match (
-                a["exit_code"].as_i64(),
-                a["timed_out"].as_bool() == Some(true),
-            ) {
+fn stage_line(a: &ActionData, lang: Lang) -> String {
+    let cmd = a.argv.join(" ");
+    let detail = a.detail.as_deref().unwrap_or("");
+    let seen = a.verification.as_ref().map(|v| v.detail.as_str());
+    match (a.state, lang) {
+        (ActionState::Ran, _) => {
+            let code = match (a.exit_code, a.timed_out) {
                 (_, true) => lang
                     .pick("超时被终止", "timed out and was stopped")
                     .to_string(),
@@ -626,14 +609,16 @@ fn stage_line(a: &Value, lang: Lang) -> String {
             if let Some(v) = seen {
                 line.push_str(&format!(" {}{v}", lang.pick("验证: ", "Verification: ")));
             }
-            let out = a["output"].as_str().unwrap_or("").trim();
-            if !out.is_empty() && a["exit_code"].as_i64() != Some(0) {
+            let out = a.output.trim();
+            if !out.is_empty() && a.exit_code != Some(0) {
                 line.push_str(&format!("\n```\n{out}\n```"));
             }
             line
         }
-        ("denied", Lang::Zh) => format!("`{cmd}` 被禁止规则拒绝，无法审批，未执行: {detail}"),
-        ("denied", Lang::En) => {
+        (ActionState::Denied, Lang::Zh) => {
+            format!("`{cmd}` 被禁止规则拒绝，无法审批，未执行: {detail}")
+        }
+        (ActionState::Denied, Lang::En) => {
             format!("`{cmd}` is refused by a deny rule and cannot be approved; not run: {detail}")
         }
         (_, Lang::Zh) => format!("`{cmd}` 未执行: {detail}"),

@@ -10,30 +10,24 @@ pub mod logs;
 pub mod procs;
 pub mod query;
 
-use llmops_common::{df_size, AnswerLine};
+use llmops_common::{df_size, AnswerLine, UploadRef};
+use llmops_tooldata::{
+    CpuStats, DiskStats, DownloadOffer, MemoryStats, MonitorData, SearchData, SearchHit, ToolData,
+};
 use serde_json::Value;
 
 use super::slots::extension;
 use super::text::{human_size, trim_block, Lang};
+use super::tool_data::{PageView, RunView};
 use super::{StepRecord, ToolName};
 
-fn f64_of(v: &Value) -> Option<f64> {
-    v.as_f64().or_else(|| {
-        v.as_str()
-            .and_then(|s| s.trim_end_matches('%').parse().ok())
-    })
-}
-
-fn pct(v: &Value) -> String {
-    f64_of(v)
-        .map(|x| format!("{x:.1}%"))
-        .unwrap_or_else(|| "?".into())
-}
-
-fn bytes(v: &Value) -> String {
-    match v.as_u64() {
-        Some(n) => human_size(n),
-        None => v.as_str().map(str::to_string).unwrap_or_else(|| "?".into()),
+/// A percentage to one decimal; `?` for a figure the tool could not measure (JSON has no
+/// NaN: the model sees `null` there).
+fn pct(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.1}%")
+    } else {
+        "?".into()
     }
 }
 
@@ -83,22 +77,21 @@ fn describe_call(step: &StepRecord, lang: Lang) -> String {
 }
 
 /// A sentence (or three) about CPU, memory and disks; only the families asked for.
-pub fn monitor(data: &Value, metric: &str, lang: Lang) -> String {
+pub fn monitor(data: Option<&MonitorData>, metric: &str, lang: Lang) -> String {
     let want = |m: &str| metric == "all" || metric == m || metric.is_empty();
     let mut parts = Vec::new();
     let mut warn = Vec::new();
-    if let Some(cpu) = data.get("cpu").filter(|v| v.is_object() && want("cpu")) {
+    if let Some(cpu) = data.and_then(|d| d.cpu.as_ref()).filter(|_| want("cpu")) {
         parts.push(cpu_sentence(cpu, lang, &mut warn));
     }
     if let Some(m) = data
-        .get("memory")
-        .filter(|v| v.is_object() && want("memory"))
+        .and_then(|d| d.memory.as_ref())
+        .filter(|_| want("memory"))
     {
         parts.push(memory_sentence(m, lang, &mut warn));
     }
     if let Some(disks) = data
-        .get("disks")
-        .and_then(Value::as_array)
+        .and_then(|d| d.disks.as_deref())
         .filter(|_| want("disk"))
     {
         parts.extend(disks_sentence(disks, lang, &mut warn));
@@ -124,94 +117,75 @@ pub fn monitor(data: &Value, metric: &str, lang: Lang) -> String {
     )
 }
 
-fn cpu_sentence(cpu: &Value, lang: Lang, warn: &mut Vec<&'static str>) -> String {
-    let load: Vec<String> = cpu["load_avg"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(f64_of)
-                .map(|x| format!("{x:.2}"))
-                .collect()
-        })
-        .unwrap_or_default();
+fn cpu_sentence(cpu: &CpuStats, lang: Lang, warn: &mut Vec<&'static str>) -> String {
+    let load: Vec<String> = cpu
+        .load_avg
+        .iter()
+        .filter(|x| x.is_finite())
+        .map(|x| format!("{x:.2}"))
+        .collect();
+    let usage = f64::from(cpu.usage_percent);
+    let c = cpu.cores;
     let mut s = match lang {
-        Lang::Zh => format!("CPU 使用率 {}", pct(&cpu["usage_percent"])),
-        Lang::En => format!("CPU at {}", pct(&cpu["usage_percent"])),
+        Lang::Zh => format!("CPU 使用率 {}（{c} 核", pct(usage)),
+        Lang::En => format!("CPU at {} ({c} cores", pct(usage)),
     };
-    if let Some(c) = cpu["cores"].as_u64() {
-        s.push_str(&match lang {
-            Lang::Zh => format!("（{c} 核"),
-            Lang::En => format!(" ({c} cores"),
-        });
-        if let Some(f) = cpu["frequency_mhz"].as_f64().filter(|f| *f > 0.0) {
-            s.push_str(&format!(", {f:.0} MHz"));
-        }
-        if load.len() == 3 {
-            s.push_str(&match lang {
-                Lang::Zh => format!("，负载 {}", load.join(" / ")),
-                Lang::En => format!(", load {}", load.join(" / ")),
-            });
-        }
-        s.push_str(lang.pick("）", ")"));
+    if cpu.frequency_mhz > 0 {
+        s.push_str(&format!(", {} MHz", cpu.frequency_mhz));
     }
-    if f64_of(&cpu["usage_percent"]).is_some_and(|x| x >= 85.0) {
+    if load.len() == 3 {
+        s.push_str(&match lang {
+            Lang::Zh => format!("，负载 {}", load.join(" / ")),
+            Lang::En => format!(", load {}", load.join(" / ")),
+        });
+    }
+    s.push_str(lang.pick("）", ")"));
+    if usage >= 85.0 {
         warn.push(lang.pick("CPU 偏高", "CPU is high"));
     }
     s
 }
 
-fn memory_sentence(m: &Value, lang: Lang, warn: &mut Vec<&'static str>) -> String {
-    if f64_of(&m["usage_percent"]).is_some_and(|x| x >= 90.0) {
+fn memory_sentence(m: &MemoryStats, lang: Lang, warn: &mut Vec<&'static str>) -> String {
+    if m.usage_percent >= 90.0 {
         warn.push(lang.pick("内存紧张", "memory is tight"));
     }
+    let (used, total, avail) = (
+        human_size(m.used_bytes),
+        human_size(m.total_bytes),
+        human_size(m.available_bytes),
+    );
+    let p = pct(m.usage_percent);
     match lang {
-        Lang::Zh => format!(
-            "内存已用 {} / {}（{}），可用 {}",
-            bytes(&m["used_bytes"]),
-            bytes(&m["total_bytes"]),
-            pct(&m["usage_percent"]),
-            bytes(&m["available_bytes"])
-        ),
-        Lang::En => format!(
-            "memory {} of {} used ({}), {} available",
-            bytes(&m["used_bytes"]),
-            bytes(&m["total_bytes"]),
-            pct(&m["usage_percent"]),
-            bytes(&m["available_bytes"])
-        ),
+        Lang::Zh => format!("内存已用 {used} / {total}（{p}），可用 {avail}"),
+        Lang::En => format!("memory {used} of {total} used ({p}), {avail} available"),
     }
 }
 
 /// "disks: / 41.0% used (…)" for up to six mounts; `None` when there are none.
-fn disks_sentence(disks: &[Value], lang: Lang, warn: &mut Vec<&'static str>) -> Option<String> {
+fn disks_sentence(disks: &[DiskStats], lang: Lang, warn: &mut Vec<&'static str>) -> Option<String> {
     let ds: Vec<String> = disks
         .iter()
         .take(6)
         .map(|d| {
-            let mount = d["mount"].as_str().unwrap_or("?");
-            if f64_of(&d["usage_percent"]).is_some_and(|x| x >= 90.0) {
+            let mount = &d.mount;
+            if d.usage_percent >= 90.0 {
                 warn.push(lang.pick("有磁盘接近写满", "a disk is nearly full"));
             }
+            let p = pct(d.usage_percent);
+            let (used, total, avail) = (
+                human_size(d.used_bytes),
+                human_size(d.total_bytes),
+                human_size(d.available_bytes),
+            );
             // The figures `df -h` prints too, so either reading can be checked against it.
-            let df = |k: &str| d[k].as_u64().map_or_else(|| "?".into(), df_size);
+            let (df_used, df_avail) = (df_size(d.used_bytes), df_size(d.available_bytes));
             match lang {
                 Lang::Zh => format!(
-                    "{mount} 已用 {}（{} / {}，剩余 {}；df -h：已用 {}，可用 {}）",
-                    pct(&d["usage_percent"]),
-                    bytes(&d["used_bytes"]),
-                    bytes(&d["total_bytes"]),
-                    bytes(&d["available_bytes"]),
-                    df("used_bytes"),
-                    df("available_bytes")
+                    "{mount} 已用 {p}（{used} / {total}，剩余 {avail}；df -h：已用 {df_used}，可用 {df_avail}）"
                 ),
                 Lang::En => format!(
-                    "{mount} {} used ({} of {}, {} free; df -h: {} used, {} avail)",
-                    pct(&d["usage_percent"]),
-                    bytes(&d["used_bytes"]),
-                    bytes(&d["total_bytes"]),
-                    bytes(&d["available_bytes"]),
-                    df("used_bytes"),
-                    df("available_bytes")
+                    "{mount} {p} used ({used} of {total}, {avail} free; df -h: {df_used} used, {df_avail} avail)"
                 ),
             }
         })
@@ -222,15 +196,15 @@ fn disks_sentence(disks: &[Value], lang: Lang, warn: &mut Vec<&'static str>) -> 
 
 /// Command output, trimmed, in a code block.
 pub fn command(step: &StepRecord, lang: Lang) -> String {
-    let d = &step.data;
+    let run = RunView::of(&step.data);
     let line = describe_call(step, lang);
     let line = line
         .trim_start_matches("执行 ")
         .trim_start_matches("Running ")
         .trim();
-    let stdout = d["stdout"].as_str().unwrap_or(step.output.as_str());
-    let stderr = d["stderr"].as_str().unwrap_or("");
-    let code = d["exit_code"].as_i64().unwrap_or(0);
+    let stdout = run.map_or(step.output.as_str(), |r| r.stdout);
+    let stderr = run.map_or("", |r| r.stderr);
+    let code = run.and_then(|r| r.exit_code).unwrap_or(0);
     let mut out = match lang {
         Lang::Zh => format!("{line} 的输出："),
         Lang::En => format!("Output of {line}:"),
@@ -242,7 +216,7 @@ pub fn command(step: &StepRecord, lang: Lang) -> String {
         out.push_str(&trim_block(stdout, 40, 4000, lang));
         out.push_str("```");
     }
-    if d["truncated"].as_bool() == Some(true) {
+    if run.is_some_and(|r| r.truncated) {
         out.push_str(lang.pick("\n（输出过长，已被截断）", "\n(output was truncated)"));
     }
     if code != 0 {
@@ -255,9 +229,9 @@ pub fn command(step: &StepRecord, lang: Lang) -> String {
 }
 
 /// Search hits as a short ranked list.
-pub fn search(data: &Value, lang: Lang) -> String {
-    let query = data["query"].as_str().unwrap_or("");
-    let hits = data["results"].as_array().cloned().unwrap_or_default();
+pub fn search(data: Option<&SearchData>, lang: Lang) -> String {
+    let query = data.map_or("", |d| d.query.as_str());
+    let hits = data.map_or(&[][..], |d| &d.results);
     if hits.is_empty() {
         return match lang {
             Lang::Zh => {
@@ -271,7 +245,7 @@ pub fn search(data: &Value, lang: Lang) -> String {
     let mut out = String::new();
     // The line the best hit answers with leads: the operator asked for a value, not a list.
     if let Some(a) = hits.first().and_then(answer_line) {
-        let name = hits[0]["filename"].as_str().unwrap_or("?");
+        let name = &hits[0].filename;
         // A comment sets nothing: said so, not offered as the value.
         out = match (lang, a.comment) {
             (Lang::Zh, false) => format!("最相关的一行：**{name}** 第 {} 行 `{}`", a.line, a.text),
@@ -298,17 +272,17 @@ pub fn search(data: &Value, lang: Lang) -> String {
         Lang::En => format!("{} result(s) for \"{query}\":", hits.len()),
     });
     for (i, h) in hits.iter().enumerate().take(10) {
-        let name = h["filename"].as_str().unwrap_or("?");
-        let path = h["filepath"].as_str().unwrap_or("");
-        let sim = f64_of(&h["similarity"])
-            .map(|s| format!("{s:.2}"))
+        let (name, path) = (&h.filename, &h.filepath);
+        let sim = Some(f64::from(h.similarity))
+            .filter(|x| x.is_finite())
+            .map(|x| format!("{x:.2}"))
             .unwrap_or_default();
         let chunk = match answer_line(h) {
             Some(a) => match lang {
                 Lang::Zh => format!("第 {} 行 {}", a.line, a.text),
                 Lang::En => format!("line {}: {}", a.line, a.text),
             },
-            None => best_line(h["chunk"].as_str().unwrap_or(""), query),
+            None => best_line(&h.chunk, query),
         };
         let snippet: String = chunk.chars().take(80).collect();
         let ell = if chunk.chars().count() > 80 {
@@ -330,8 +304,8 @@ pub fn search(data: &Value, lang: Lang) -> String {
 
 /// The line a hit answers with (the search tool's `answer`), its value masked when the
 /// line sets a secret (`requirepass s3cret` -> `requirepass ******`).
-fn answer_line(hit: &Value) -> Option<AnswerLine> {
-    let mut a: AnswerLine = serde_json::from_value(hit.get("answer")?.clone()).ok()?;
+fn answer_line(hit: &SearchHit) -> Option<AnswerLine> {
+    let mut a = hit.answer.clone()?;
     if config::secret_key(&a.text) {
         a.text = match a.text.find(['=', ':', ' ', '\t']) {
             Some(i) => format!("{} ******", a.text[..=i].trim_end()),
@@ -379,8 +353,7 @@ fn best_line(chunk: &str, query: &str) -> String {
 }
 
 /// The session's uploads as a list.
-pub fn uploads(data: &Value, lang: Lang) -> String {
-    let files = data["files"].as_array().cloned().unwrap_or_default();
+pub fn uploads(files: &[UploadRef], lang: Lang) -> String {
     if files.is_empty() {
         return lang
             .pick(
@@ -394,9 +367,7 @@ pub fn uploads(data: &Value, lang: Lang) -> String {
         Lang::En => format!("{} uploaded file(s) in this session:", files.len()),
     };
     for (i, f) in files.iter().enumerate() {
-        let name = f["filename"].as_str().unwrap_or("?");
-        let size = f["size"].as_u64().map(human_size).unwrap_or_default();
-        let at = f["uploaded_at"].as_str().unwrap_or("");
+        let (name, size, at) = (&f.filename, human_size(f.size), &f.uploaded_at);
         out.push_str(&format!(
             "\n{}. {name} ({size}{}{at})",
             i + 1,
@@ -407,17 +378,12 @@ pub fn uploads(data: &Value, lang: Lang) -> String {
 }
 
 /// The download offer sentence.
-pub fn download(data: &Value, lang: Lang) -> String {
-    let o = data.get("offer").unwrap_or(data);
-    let name = o["filename"].as_str().unwrap_or("?");
-    let size = o["size"]
-        .as_u64()
-        .map(human_size)
-        .unwrap_or_else(|| "?".into());
-    let mode = o["transport_mode"].as_str().unwrap_or("auto");
-    let sha: String = o["sha256"]
-        .as_str()
-        .unwrap_or("")
+pub fn download(offer: Option<&DownloadOffer>, lang: Lang) -> String {
+    let name = offer.map_or("?", |o| o.filename.as_str());
+    let size = offer.map_or_else(|| "?".into(), |o| human_size(o.size));
+    let mode = offer.map_or("auto", |o| o.transport_mode.as_str());
+    let sha: String = offer
+        .map_or("", |o| o.sha256.as_str())
         .chars()
         .take(12)
         .collect();
@@ -472,36 +438,24 @@ fn question_terms(question: &str) -> Vec<String> {
         .collect()
 }
 
-/// A `file_read` result's file name and text: the tool returns `lines` (one string per
-/// line); `content` is accepted too.
-pub fn read_text(data: &Value) -> (&str, std::borrow::Cow<'_, str>) {
-    let path = data["path"].as_str().unwrap_or("");
+/// A `file_read` result's file name and text (its lines joined).
+pub fn read_text(data: &ToolData) -> (&str, String) {
+    let page = PageView::of(data);
+    let path = page.path.unwrap_or("");
     let name = path.rsplit('/').next().unwrap_or(path);
-    let content = match (data["content"].as_str(), data["lines"].as_array()) {
-        (Some(c), _) => std::borrow::Cow::Borrowed(c),
-        (None, Some(lines)) => std::borrow::Cow::Owned(
-            lines
-                .iter()
-                .filter_map(Value::as_str)
-                .collect::<Vec<_>>()
-                .join("\n"),
-        ),
-        _ => std::borrow::Cow::Borrowed(""),
-    };
-    (name, content)
+    (name, page.text())
 }
 
 /// What a file says: log summary, config answer or a text excerpt.
-pub fn read(data: &Value, question: &str, lang: Lang) -> String {
+pub fn read(data: &ToolData, question: &str, lang: Lang) -> String {
     let (name, content) = read_text(data);
-    let content = content.as_ref();
-    let total = data["total_lines"].as_u64();
-    // `more_lines` is a count from the tool (a flag in older callers).
-    let more = data["more_lines"].as_bool() == Some(true)
-        || data["more_lines"].as_u64().is_some_and(|n| n > 0);
+    let content = content.as_str();
+    let view = PageView::of(data);
+    let total = view.total_lines;
+    let more = view.more_lines > 0;
     let ext = extension(name);
-    let offset = data["offset"].as_u64().unwrap_or(0);
-    let shown = data["lines"].as_array().map(|a| a.len() as u64);
+    let offset = view.offset;
+    let shown = view.shown();
     let is_log = ext == "log" || logs::looks_like_log(content);
     let page = (more || offset > 0).then(|| {
         let last = offset + shown.unwrap_or_else(|| content.lines().count() as u64);
@@ -544,7 +498,7 @@ pub fn read(data: &Value, question: &str, lang: Lang) -> String {
             Lang::En => format!("\n(lines {first}–{last} of {total}; {rest} left)"),
         });
     } else if more {
-        let limit = shown.unwrap_or_else(|| data["limit"].as_u64().unwrap_or(200));
+        let limit = shown.unwrap_or_else(|| view.limit.unwrap_or(200));
         out.push_str(&match lang {
             Lang::Zh => format!("\n（只读取了前 {limit} 行，共 {} 行）", total.unwrap_or(0)),
             Lang::En => format!("\n(read the first {limit} of {} lines)", total.unwrap_or(0)),
@@ -623,168 +577,4 @@ fn excerpt(name: &str, content: &str, hits: &[&str], total: Option<u64>, lang: L
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn step(tool: &str, args: Value, ok: bool, data: Value, error: Option<&str>) -> StepRecord {
-        StepRecord {
-            tool: tool.into(),
-            args,
-            ok,
-            output: String::new(),
-            data,
-            error: error.map(str::to_string),
-        }
-    }
-
-    #[test]
-    fn failure_quotes_error() {
-        let s = step(
-            "file_download",
-            json!({"file_path": "/etc/passwd"}),
-            false,
-            Value::Null,
-            Some("路径匹配禁止模式: /etc/passwd"),
-        );
-        let t = failure(&s, Lang::Zh);
-        assert!(
-            t.contains("路径匹配禁止模式: /etc/passwd") && t.contains("失败"),
-            "{t}"
-        );
-    }
-
-    #[test]
-    fn monitor_sentence() {
-        let d = json!({"cpu": {"usage_percent": 12.5, "cores": 8, "frequency_mhz": 2400, "load_avg": [0.5, 0.4, 0.3]},
-                       "memory": {"total_bytes": 16u64 << 30, "used_bytes": 4u64 << 30, "available_bytes": 12u64 << 30, "usage_percent": 25.0}});
-        let t = monitor(&d, "all", Lang::Zh);
-        let m = monitor(&d, "memory", Lang::Zh);
-        assert!(!m.contains("CPU") && m.contains("内存"), "{m}");
-        assert!(
-            t.contains("CPU 使用率 12.5%")
-                && t.contains("8 核")
-                && t.contains("25.0%")
-                && t.contains("16.0 GiB"),
-            "{t}"
-        );
-    }
-
-    #[test]
-    fn search_answer_leads_with_the_line_that_sets_the_value() {
-        let d = json!({"query": "orders 容器 内存限制", "results": [
-            {"filename": "orders.yaml", "filepath": "/u/orders.yaml", "similarity": 0.9,
-             "chunk": "limits:\n  memory: 1536Mi", "position": "lines 87-88",
-             "answer": {"line": 88, "text": "memory: 1536Mi", "key": "spec.containers.resources.limits.memory"}},
-            {"filename": "cache.conf", "filepath": "/u/cache.conf", "similarity": 0.5,
-             "chunk": "requirepass hunter2", "position": "lines 3-3",
-             "answer": {"line": 3, "text": "requirepass hunter2"}}
-        ]});
-        let a = search(&d, Lang::Zh);
-        assert!(
-            a.starts_with("最相关的一行：**orders.yaml** 第 88 行 `memory: 1536Mi`（键 `spec.containers.resources.limits.memory`）"),
-            "{a}"
-        );
-        assert!(
-            a.contains("第 3 行 requirepass ******") && !a.contains("hunter2"),
-            "{a}"
-        );
-        let a = search(&d, Lang::En);
-        assert!(
-            a.starts_with("Best match: **orders.yaml** line 88: `memory: 1536Mi`"),
-            "{a}"
-        );
-        // A comment as the closest line is not offered as the value.
-        let d = json!({"query": "redis port", "results": [
-            {"filename": "app.properties", "filepath": "/u/app.properties", "similarity": 0.7,
-             "chunk": "# ---- Redis (shared cache) ----", "position": "lines 68-68",
-             "answer": {"line": 68, "text": "# ---- Redis (shared cache) ----", "comment": true}}
-        ]});
-        let a = search(&d, Lang::En);
-        assert!(a.starts_with("No line that sets it matched; the closest is a comment, **app.properties** line 68"), "{a}");
-        let a = search(&d, Lang::Zh);
-        assert!(a.starts_with("没有找到直接设置它的行"), "{a}");
-    }
-
-    #[test]
-    fn yaml_answer_quotes_value() {
-        let d = json!({"path": "/u/1/config.yaml", "offset": 0, "limit": 200, "total_lines": 11,
-            "content": "app:\n  name: billing\ndatabase:\n  host: 127.0.0.1\n  port: 3306\nqueue:\n  port: 5672\n", "more_lines": false});
-        let t = read(&d, "数据库端口是多少", Lang::Zh);
-        assert!(
-            t.starts_with("`port = 3306` — config.yaml 第 5 行，位于 `database`")
-                && !t.contains("5672"),
-            "{t}"
-        );
-    }
-
-    #[test]
-    fn a_config_no_setting_matches_answers_with_the_lines_that_say_the_words() {
-        let cfg = "global\n    log /dev/log local0\n    user haproxy\n    chroot /var/lib/haproxy\n    maxconn 48000\n\ndefaults\n    timeout connect 5s\n";
-        let d = json!({"path": "/u/1/haproxy.cfg", "content": cfg, "total_lines": 8, "more_lines": false});
-        let t = read(&d, "haproxy 全局 maxconn 多少", Lang::Zh);
-        assert!(t.contains("> maxconn 48000"), "{t}");
-        // The file's name alone picks no line.
-        assert!(!t.contains("chroot"), "{t}");
-        // A question no line speaks to gets the file's first lines.
-        let t = read(&d, "看看这个配置", Lang::Zh);
-        assert!(t.contains("主要内容") && t.contains("> global"), "{t}");
-    }
-
-    #[test]
-    fn log_answer_counts() {
-        let d = json!({"path": "/u/1/app.log", "content": "2026-01-01 00:00:01 ERROR a failed\n2026-01-01 00:00:02 ERROR a failed\n2026-01-01 00:00:03 INFO ok\n", "total_lines": 3, "more_lines": false});
-        // The tool's own shape: `lines` and a `more_lines` count.
-        let tool_shape = json!({"path": "/u/1/app.log", "lines": ["2026-01-01 00:00:01 ERROR a failed", "2026-01-01 00:00:02 ERROR a failed", "2026-01-01 00:00:03 INFO ok"], "total_lines": 3, "more_lines": 0});
-        assert_eq!(read(&d, "", Lang::Zh), read(&tool_shape, "", Lang::Zh));
-        let t = read(&d, "分析日志", Lang::Zh);
-        assert!(
-            t.contains("ERROR 2") && t.contains("INFO 1") && t.contains("a failed（2 次）"),
-            "{t}"
-        );
-    }
-
-    #[test]
-    fn a_log_page_is_never_reported_as_the_whole_file() {
-        let lines: Vec<String> = (0..200)
-            .map(|i| {
-                format!(
-                    "2026-01-01 00:00:{:02} {} step {i}",
-                    i % 60,
-                    if i % 10 == 0 { "ERROR" } else { "INFO" }
-                )
-            })
-            .collect();
-        let d = json!({"path": "/u/1/app.log", "lines": lines, "offset": 0, "limit": 200, "total_lines": 13000, "more_lines": 12800});
-        let t = read(&d, "有多少个 ERROR", Lang::Zh);
-        assert!(t.starts_with("app.log 只读取了第 1–200 行（全文 13000 行），以下统计只针对这 200 行，不是全文总数"), "{t}");
-        assert!(
-            t.contains("ERROR 20") && !t.contains("共 200 行日志"),
-            "{t}"
-        );
-        let t = read(&d, "how many errors", Lang::En);
-        assert!(t.contains("only lines 1-200 of 13000 were read"), "{t}");
-    }
-
-    #[test]
-    fn download_offer() {
-        let d = json!({"offer": {"file_path": "/u/1/config.yaml", "filename": "config.yaml", "size": 155, "sha256": "abc", "transport_mode": "auto"}});
-        assert!(download(&d, Lang::Zh)
-            .starts_with("已准备好 config.yaml (155 B)，请在对话框中接受或拒绝"));
-    }
-
-    #[test]
-    fn disk_figures_include_what_df_h_prints() {
-        // `df` on a 252G disk: 48572736 KiB used, 46713152 KiB available -> `47G` and `45G`.
-        let d = json!({"mount": "/", "usage_percent": 50.98, "used_bytes": 48572736u64 * 1024,
-                       "total_bytes": 264212084u64 * 1024, "available_bytes": 46713152u64 * 1024});
-        let mut warn = Vec::new();
-        let s = disks_sentence(std::slice::from_ref(&d), Lang::En, &mut warn).expect("one mount");
-        assert!(
-            s.contains("51.0% used") && s.contains("df -h: 47G used, 45G avail"),
-            "{s}"
-        );
-        let s = disks_sentence(&[d], Lang::Zh, &mut warn).expect("one mount");
-        assert!(s.contains("已用 47G，可用 45G"), "{s}");
-    }
-}
+mod tests;

@@ -3,8 +3,7 @@
 
 use super::text::Lang;
 use super::{
-    act, answer, data_of, incident_summary, lookup, process_detail, StepRecord, Task, Then,
-    ToolName,
+    act, answer, incident_summary, lookup, process_detail, StepRecord, Task, Then, ToolName,
 };
 
 /// The answer of one step of a task, or `None` for a step the next one supersedes.
@@ -20,43 +19,43 @@ fn step_answer(
     if !s.ok {
         return Some(answer::failure(s, lang));
     }
-    let d = data_of(s);
+    let d = &s.data;
     Some(match ToolName::parse(&s.tool) {
         Some(ToolName::SysMonitor) if s.args["metric"] == "processes" => {
-            answer::procs::render(&d, &s.args, lang)
+            answer::procs::render(d.as_processes(), &s.args, lang)
         }
-        Some(ToolName::SysMonitor) => {
-            answer::monitor(&d, s.args["metric"].as_str().unwrap_or("all"), lang)
-        }
+        Some(ToolName::SysMonitor) => answer::monitor(
+            d.as_monitor(),
+            s.args["metric"].as_str().unwrap_or("all"),
+            lang,
+        ),
         // A page superseded by the whole-file analysis that follows it.
         Some(ToolName::FileRead) if own.get(i + 1).is_some_and(|n| n.args["mode"] == "analyze") => {
             return None;
         }
         Some(ToolName::FileRead) if s.args["mode"] == "analyze" => {
-            answer::log_report::render_report(&d, question, lang)
+            answer::log_report::render_report(d.as_analysis(), question, lang)
         }
         Some(ToolName::CommandExecutor) => answer::command(s, lang),
         Some(ToolName::SemanticSearch) if followed => {
-            let n = d["results"].as_array().map(|a| a.len()).unwrap_or(0);
+            let search = d.as_search();
+            let n = search.map_or(0, |x| x.results.len());
+            let query = search.map_or("", |x| x.query.as_str());
             match lang {
-                Lang::Zh => format!(
-                    "搜索“{}”找到 {n} 条结果，选用最匹配的文件。",
-                    d["query"].as_str().unwrap_or("")
-                ),
-                Lang::En => format!(
-                    "Searching \"{}\" found {n} results; using the best match.",
-                    d["query"].as_str().unwrap_or("")
-                ),
+                Lang::Zh => format!("搜索“{query}”找到 {n} 条结果，选用最匹配的文件。"),
+                Lang::En => {
+                    format!("Searching \"{query}\" found {n} results; using the best match.")
+                }
             }
         }
         Some(ToolName::SemanticSearch) => {
-            let mut t = answer::search(&d, lang);
+            let mut t = answer::search(d.as_search(), lang);
             if let Task::Search {
                 then: Then::Download | Then::Read,
                 ..
             } = task
             {
-                if d["results"].as_array().is_none_or(|a| a.is_empty()) {
+                if d.as_search().is_none_or(|x| x.results.is_empty()) {
                     t.push_str(lang.pick(
                         "\n因此无法继续处理该文件。",
                         "\nSo there is no file to continue with.",
@@ -65,21 +64,21 @@ fn step_answer(
             }
             t
         }
-        Some(ToolName::FileRead) => answer::read(&d, question, lang),
+        Some(ToolName::FileRead) => answer::read(d, question, lang),
         Some(ToolName::FileUpload) if i + 1 < own.len() => {
-            let names: Vec<&str> = d["files"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|f| f["filename"].as_str())
+            let names: Vec<&str> = d
+                .as_uploads()
+                .unwrap_or_default()
+                .iter()
+                .map(|f| f.filename.as_str())
                 .collect();
             match lang {
                 Lang::Zh => format!("相关的上传文件：{}。", names.join("、")),
                 Lang::En => format!("Matching upload(s): {}.", names.join(", ")),
             }
         }
-        Some(ToolName::FileUpload) => answer::uploads(&d, lang),
-        Some(ToolName::FileDownload) => answer::download(&d, lang),
+        Some(ToolName::FileUpload) => answer::uploads(d.as_uploads().unwrap_or_default(), lang),
+        Some(ToolName::FileDownload) => answer::download(d.as_offer(), lang),
         _ => s.output.clone(),
     })
 }
@@ -119,8 +118,11 @@ pub(crate) fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String
         return lookup::answer(search, reads, question, lang);
     }
     if let Task::ExplainError(report) = task {
-        let hits = own.first().filter(|s| s.ok).map(data_of);
-        return answer::error::render(report, hits.as_ref(), lang);
+        let hits = own
+            .first()
+            .filter(|s| s.ok)
+            .and_then(|s| s.data.as_search());
+        return answer::error::render(report, hits, lang);
     }
     if own.is_empty() {
         return match task {
@@ -161,8 +163,8 @@ fn query_answer(step: &StepRecord, lang: Lang) -> String {
     if !step.ok {
         return answer::failure(step, lang);
     }
-    match serde_json::from_value::<llmops_common::query::QueryResult>(data_of(step)) {
-        Ok(r) => answer::query::render(&r, lang),
-        Err(_) => step.output.clone(),
+    match step.data.as_query() {
+        Some(r) => answer::query::render(r, lang),
+        None => step.output.clone(),
     }
 }

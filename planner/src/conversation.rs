@@ -4,11 +4,13 @@
 //! Pure: the agent loop stores each step's [`StepFacts`] with the tool call and folds the
 //! stored facts of the last few turns into a [`Conversation`].
 
+use llmops_tooldata::ToolData;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::frame::LastQuery;
 use super::task::ProcSort;
+use super::tool_data::{PageView, RunView};
 use super::ToolName;
 
 /// Turns of history folded into the state (older turns are forgotten).
@@ -122,23 +124,26 @@ fn s(v: &Value) -> Option<String> {
     v.as_str().filter(|x| !x.is_empty()).map(str::to_string)
 }
 
-/// Entries in the order shown (numbered lists in the answers), so ordinals match them.
-fn file_items(files: &Value, name_key: &str, path_keys: &[&str]) -> Vec<ListItem> {
-    let mut out: Vec<ListItem> = Vec::new();
-    for f in files.as_array().into_iter().flatten() {
-        let Some(path) = path_keys.iter().find_map(|k| s(&f[*k])) else {
-            continue;
-        };
-        let name =
-            s(&f[name_key]).unwrap_or_else(|| path.rsplit('/').next().unwrap_or(&path).to_string());
-        out.push(ListItem {
-            name,
-            path: Some(path),
-            pid: None,
-        });
-    }
-    out.truncate(MAX_ITEMS);
-    out
+fn nonempty(v: &str) -> Option<String> {
+    Some(v).filter(|x| !x.is_empty()).map(str::to_string)
+}
+
+/// Entries in the order shown (numbered lists in the answers), so ordinals match them:
+/// `(name, path)` of each file, one without a path left out.
+fn file_items<'a>(files: impl Iterator<Item = (&'a str, String)>) -> Vec<ListItem> {
+    files
+        .filter_map(|(name, path)| {
+            let path = nonempty(&path)?;
+            let name = nonempty(name)
+                .unwrap_or_else(|| path.rsplit('/').next().unwrap_or(&path).to_string());
+            Some(ListItem {
+                name,
+                path: Some(path),
+                pid: None,
+            })
+        })
+        .take(MAX_ITEMS)
+        .collect()
 }
 
 /// Files of an `ls` output (plain or `-l`), joined to the listed directory.
@@ -172,64 +177,86 @@ fn ls_items(stdout: &str, dir: &str) -> Vec<ListItem> {
         .collect()
 }
 
-/// Distils one tool step (its arguments and the tool's JSON data) into facts; `None` when
+/// Distils one tool step (its arguments and the tool's typed data) into facts; `None` when
 /// nothing in it can be referred to later.
-pub fn facts_of(tool: &str, args: &Value, ok: bool, data: &Value) -> Option<StepFacts> {
+pub fn facts_of(tool: &str, args: &Value, ok: bool, data: &ToolData) -> Option<StepFacts> {
     if !ok {
         return None;
     }
     match ToolName::parse(tool)? {
         ToolName::FileUpload => Some(StepFacts::List(ListShown {
             kind: ListKind::Uploads,
-            items: file_items(&data["files"], "filename", &["path", "file_path"]),
+            items: file_items(
+                data.as_uploads()
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|f| (f.filename.as_str(), f.path.to_string_lossy().into_owned())),
+            ),
         })),
-        ToolName::SemanticSearch => Some(StepFacts::List(ListShown {
-            kind: ListKind::SearchHits {
-                query: s(&data["query"])
-                    .or_else(|| s(&args["query"]))
-                    .unwrap_or_default(),
-            },
-            items: file_items(&data["results"], "filename", &["filepath"]),
-        })),
+        ToolName::SemanticSearch => {
+            let search = data.as_search();
+            let hits = search.map_or(&[][..], |x| &x.results);
+            Some(StepFacts::List(ListShown {
+                kind: ListKind::SearchHits {
+                    query: search
+                        .and_then(|x| nonempty(&x.query))
+                        .or_else(|| s(&args["query"]))
+                        .unwrap_or_default(),
+                },
+                items: file_items(
+                    hits.iter()
+                        .map(|h| (h.filename.as_str(), h.filepath.clone())),
+                ),
+            }))
+        }
         ToolName::SysMonitor if args["metric"] == "processes" => Some(processes_shown(args, data)),
         ToolName::SysMonitor => Some(StepFacts::Metric {
             metric: s(&args["metric"]).unwrap_or_else(|| "all".into()),
         }),
-        ToolName::CommandExecutor if data["command"] == "ls" || args["command"] == "ls" => {
+        ToolName::CommandExecutor
+            if RunView::of(data).is_some_and(|r| r.command == "ls") || args["command"] == "ls" =>
+        {
             listing_shown(args, data)
         }
         ToolName::FileRead if args["mode"] == "analyze" => Some(StepFacts::Analysed {
-            path: s(&data["path"]).or_else(|| s(&args["file_path"]))?,
-            total_lines: data["report"]["lines"].as_u64(),
+            path: PageView::of(data)
+                .path
+                .and_then(nonempty)
+                .or_else(|| s(&args["file_path"]))?,
+            // No line count is kept for an analysis, so a later "continue" on the file gets
+            // no "already covered all N lines" note.
+            total_lines: None,
         }),
         ToolName::FileRead => page_read(args, data),
         ToolName::LogQuery | ToolName::SystemQuery => {
-            let r: llmops_common::query::QueryResult = serde_json::from_value(data.clone()).ok()?;
-            Some(StepFacts::Queried(last_query(&r)))
+            Some(StepFacts::Queried(last_query(data.as_query()?)))
         }
         ToolName::FileDownload => Some(StepFacts::Offered {
-            path: s(&data["offer"]["file_path"]).or_else(|| s(&args["file_path"]))?,
+            path: data
+                .as_offer()
+                .and_then(|o| nonempty(&o.file_path))
+                .or_else(|| s(&args["file_path"]))?,
         }),
         _ => None,
     }
 }
 
 /// The process list a `processes` step showed, in its order.
-fn processes_shown(args: &Value, data: &Value) -> StepFacts {
-    let sort = if args["sort"] == "memory" || data["sort"] == "memory" {
+fn processes_shown(args: &Value, data: &ToolData) -> StepFacts {
+    let listing = data.as_processes();
+    let sort = if args["sort"] == "memory" || listing.is_some_and(|l| l.sort == ProcSort::Memory) {
         ProcSort::Memory
     } else {
         ProcSort::Cpu
     };
-    let items = data["processes"]
-        .as_array()
-        .into_iter()
-        .flatten()
+    let items = listing
+        .map_or(&[][..], |l| &l.processes)
+        .iter()
         .filter_map(|p| {
             Some(ListItem {
-                name: s(&p["name"])?,
+                name: nonempty(&p.name)?,
                 path: None,
-                pid: p["pid"].as_u64().and_then(|x| u32::try_from(x).ok()),
+                pid: Some(p.pid),
             })
         })
         .take(MAX_ITEMS)
@@ -244,7 +271,8 @@ fn processes_shown(args: &Value, data: &Value) -> StepFacts {
 }
 
 /// The entries an `ls` step listed; `None` when it listed nothing.
-fn listing_shown(args: &Value, data: &Value) -> Option<StepFacts> {
+fn listing_shown(args: &Value, data: &ToolData) -> Option<StepFacts> {
+    let run = RunView::of(data);
     let dir = args["args"]
         .as_array()
         .and_then(|a| {
@@ -253,9 +281,9 @@ fn listing_shown(args: &Value, data: &Value) -> Option<StepFacts> {
                 .find(|x| !x.starts_with('-'))
                 .map(str::to_string)
         })
-        .or_else(|| s(&data["cwd"]))
+        .or_else(|| run.and_then(|r| nonempty(r.cwd)))
         .unwrap_or_else(|| ".".into());
-    let items = ls_items(data["stdout"].as_str().unwrap_or(""), &dir);
+    let items = ls_items(run.map_or("", |r| r.stdout), &dir);
     (!items.is_empty()).then_some(StepFacts::List(ListShown {
         kind: ListKind::Files { dir },
         items,
@@ -263,18 +291,19 @@ fn listing_shown(args: &Value, data: &Value) -> Option<StepFacts> {
 }
 
 /// Where a page read stopped, for "continue" / "the next 50 lines".
-fn page_read(args: &Value, data: &Value) -> Option<StepFacts> {
-    let path = s(&data["path"]).or_else(|| s(&args["file_path"]))?;
-    let shown = data["lines"]
-        .as_array()
-        .map(|a| a.len() as u64)
-        .unwrap_or(0);
+fn page_read(args: &Value, data: &ToolData) -> Option<StepFacts> {
+    let page = PageView::of(data);
+    let path = page
+        .path
+        .and_then(nonempty)
+        .or_else(|| s(&args["file_path"]))?;
+    let shown = page.shown().unwrap_or(0);
     Some(StepFacts::Read(ReadState {
         path,
-        offset: data["offset"].as_u64().unwrap_or(0),
-        limit: data["limit"].as_u64().unwrap_or(shown),
+        offset: page.offset,
+        limit: page.limit.unwrap_or(shown),
         shown,
-        total_lines: data["total_lines"].as_u64().unwrap_or(shown),
+        total_lines: page.total_lines.unwrap_or(shown),
     }))
 }
 
@@ -463,6 +492,8 @@ impl Conversation {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_data::{page, ran};
+    use llmops_common::UploadRef;
     use serde_json::json;
 
     #[test]
@@ -471,7 +502,22 @@ mod tests {
             "file_upload",
             &json!({"action": "list"}),
             true,
-            &json!({"files": [{"filename": "a.log", "path": "/u/1/a.log"}, {"filename": "b.yml", "path": "/u/2/b.yml"}]}),
+            &ToolData::Uploads(
+                [("a.log", "/u/1/a.log"), ("b.yml", "/u/2/b.yml")]
+                    .iter()
+                    .map(|(name, path)| UploadRef {
+                        file_id: String::new(),
+                        filename: name.to_string(),
+                        path: path.into(),
+                        size: 0,
+                        sha256: String::new(),
+                        uploaded_at: String::new(),
+                        content_type: String::new(),
+                        columns: Vec::new(),
+                        format: None,
+                    })
+                    .collect(),
+            ),
         );
         let Some(StepFacts::List(l)) = f else {
             panic!("{f:?}")
@@ -483,7 +529,7 @@ mod tests {
             "file_read",
             &json!({"file_path": "/srv/x.md", "offset": 0, "limit": 200}),
             true,
-            &json!({"path": "/srv/x.md", "offset": 0, "limit": 200, "total_lines": 442, "lines": vec!["l"; 200], "more_lines": 242}),
+            &page("/srv/x.md", &["l"; 200], 0, 200, 442),
         );
         let Some(StepFacts::Read(r)) = f else {
             panic!("{f:?}")
@@ -495,14 +541,14 @@ mod tests {
             "command_executor",
             &json!({"command": "ls", "args": ["-la", "/srv/app"]}),
             true,
-            &json!({"command": "ls", "stdout": ls, "cwd": "/"}),
+            &ran("ls", &[], ls, "/"),
         );
         let Some(StepFacts::List(l)) = f else {
             panic!("{f:?}")
         };
         let paths: Vec<_> = l.items.iter().filter_map(|i| i.path.as_deref()).collect();
         assert_eq!(paths, ["/srv/app/app.log", "/srv/app/notes.md"]);
-        assert!(facts_of("file_read", &json!({}), false, &Value::Null).is_none());
+        assert!(facts_of("file_read", &json!({}), false, &ToolData::None).is_none());
     }
 
     #[test]

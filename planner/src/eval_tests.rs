@@ -4,9 +4,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde_json::{json, Value};
+use llmops_tooldata::{DownloadOffer, PageData, ProcSort, SearchScope, ToolData};
+use serde_json::Value;
 
 use super::conversation::{facts_of, Conversation, StepFacts};
+use super::test_data::{hit, machine, process, processes, ran, search};
 use super::{plan, HistoryTurn, PlannerAction, PlannerInput, StepRecord, UploadRef, MAX_STEPS};
 
 pub(super) struct Fixture {
@@ -68,12 +70,12 @@ fn fixture_by_path<'a>(fx: &'a [Fixture], path: &str) -> Option<&'a Fixture> {
     fx.iter().find(|f| f.upload.path.to_string_lossy() == path)
 }
 
-fn ok(data: Value) -> (bool, Value, Option<String>) {
+fn ok(data: ToolData) -> (bool, ToolData, Option<String>) {
     (true, data, None)
 }
 
-fn fail(msg: String) -> (bool, Value, Option<String>) {
-    (false, Value::Null, Some(msg))
+fn fail(msg: String) -> (bool, ToolData, Option<String>) {
+    (false, ToolData::None, Some(msg))
 }
 
 /// Terms of a query: ASCII words and CJK bigrams (or single chars for 1-char runs).
@@ -95,7 +97,7 @@ fn terms(q: &str) -> Vec<String> {
 
 /// `log_query` with the real engine over the fixtures' bytes (only the file system is
 /// simulated: each fixture is written to a temp dir under its upload's name).
-fn sim_log_query(args: &Value, fx: &[Fixture]) -> (bool, Value, Option<String>) {
+fn sim_log_query(args: &Value, fx: &[Fixture]) -> (bool, ToolData, Option<String>) {
     let q: llmops_common::query::QueryArgs = match serde_json::from_value(args.clone()) {
         Ok(q) => q,
         Err(e) => return fail(format!("参数错误: {e}")),
@@ -123,14 +125,14 @@ fn sim_log_query(args: &Value, fx: &[Fixture]) -> (bool, Value, Option<String>) 
             for (src, asked) in r.sources.iter_mut().zip(&q.query.files) {
                 src.path = Some(asked.clone());
             }
-            ok(serde_json::to_value(r).expect("result serialises"))
+            ok(ToolData::Query(Box::new(r)))
         }
         Err(e) => fail(e.to_string()),
     }
 }
 
 /// `system_query` over a fixed process table with the real engine.
-fn sim_system_query(args: &Value) -> (bool, Value, Option<String>) {
+fn sim_system_query(args: &Value) -> (bool, ToolData, Option<String>) {
     use llmops_common::query::{FieldInfo, FieldKind, Unit};
     use llmops_loganalysis::{Cell, MemTable};
     let q: llmops_common::query::QueryArgs = match serde_json::from_value(args.clone()) {
@@ -190,41 +192,54 @@ fn sim_system_query(args: &Value) -> (bool, Value, Option<String>) {
         ));
     }
     match llmops_loganalysis::run_table(&table, &q.query) {
-        Ok(r) => ok(serde_json::to_value(r).expect("result serialises")),
+        Ok(r) => ok(ToolData::Query(Box::new(r))),
         Err(e) => fail(e.to_string()),
     }
 }
 
 /// Simulated tools: enough behaviour to exercise chains and the eval's scoring.
-fn run_tool(tool: &str, args: &Value, fx: &[Fixture]) -> (bool, Value, Option<String>) {
+fn run_tool(tool: &str, args: &Value, fx: &[Fixture]) -> (bool, ToolData, Option<String>) {
     let s = |k: &str| args[k].as_str().unwrap_or("").to_string();
     match tool {
         "sys_monitor" if s("metric") == "processes" => {
             let mut procs = vec![
-                json!({"pid": 812, "user": "mysql", "name": "mysqld", "cpu_percent": 4.0, "rss_bytes": 1_610_612_736u64, "mem_percent": 18.8, "command": "/usr/sbin/mysqld"}),
-                json!({"pid": 1403, "user": "www-data", "name": "php-fpm", "cpu_percent": 61.0, "rss_bytes": 104_857_600u64, "mem_percent": 1.2, "command": "php-fpm: pool www"}),
+                process(
+                    812,
+                    "mysql",
+                    "mysqld",
+                    4.0,
+                    1_610_612_736,
+                    18.8,
+                    "/usr/sbin/mysqld",
+                ),
+                process(
+                    1403,
+                    "www-data",
+                    "php-fpm",
+                    61.0,
+                    104_857_600,
+                    1.2,
+                    "php-fpm: pool www",
+                ),
             ];
             if s("sort") == "cpu" {
                 procs.reverse();
             }
             let name = s("name");
-            procs.retain(|p| {
-                name.is_empty() || p["name"].as_str().is_some_and(|n| n.contains(&name))
-            });
-            ok(
-                json!({"metric": "processes", "sort": s("sort"), "total_processes": 97, "cores": 4, "processes": procs}),
-            )
+            procs.retain(|p| name.is_empty() || p.name.contains(&name));
+            let sort = if s("sort") == "memory" {
+                ProcSort::Memory
+            } else {
+                ProcSort::Cpu
+            };
+            ok(processes(sort, 97, 4, procs))
         }
         "sys_monitor" => {
             let metric = s("metric");
             if !["cpu", "memory", "disk", "all"].contains(&metric.as_str()) {
                 return fail(format!("unknown metric: {metric}"));
             }
-            ok(json!({
-                "cpu": {"usage_percent": 23.5, "cores": 4, "frequency_mhz": 2400, "load_avg": [0.8, 0.6, 0.5]},
-                "memory": {"total_bytes": 8u64 << 30, "used_bytes": 3u64 << 30, "available_bytes": 5u64 << 30, "usage_percent": 37.5},
-                "disks": [{"mount": "/", "fs": "ext4", "total_bytes": 100u64 << 30, "used_bytes": 40u64 << 30, "available_bytes": 60u64 << 30, "usage_percent": 40.0}]
-            }))
+            ok(machine())
         }
         "command_executor" => {
             let command = s("command");
@@ -292,9 +307,8 @@ fn run_tool(tool: &str, args: &Value, fx: &[Fixture]) -> (bool, Value, Option<St
                 "whoami" => "llmops".into(),
                 _ => "ok".into(),
             };
-            ok(
-                json!({"command": command, "args": argv, "exit_code": 0, "stdout": stdout, "stderr": "", "truncated": false, "cwd": "/srv/app"}),
-            )
+            let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+            ok(ran(&command, &argv, &stdout, "/srv/app"))
         }
         "semantic_search" => {
             let q = s("query");
@@ -312,15 +326,23 @@ fn run_tool(tool: &str, args: &Value, fx: &[Fixture]) -> (bool, Value, Option<St
                 .filter(|(n, _)| *n > 0)
                 .collect();
             scored.sort_by_key(|a| std::cmp::Reverse(a.0));
-            let results: Vec<Value> = scored
+            let results = scored
                 .iter()
                 .take(k)
                 .map(|(n, f)| {
-                    json!({"filename": f.upload.filename, "filepath": f.upload.path.to_string_lossy(), "similarity": 0.5 + 0.1 * *n as f64,
-                           "chunk": f.content.chars().take(120).collect::<String>(), "position": "line 1", "match_type": "lexical", "file_id": f.upload.file_id})
+                    let chunk: String = f.content.chars().take(120).collect();
+                    let path = f.upload.path.to_string_lossy();
+                    let similarity = (0.5 + 0.1 * *n as f64) as f32;
+                    llmops_tooldata::SearchHit {
+                        position: "line 1".into(),
+                        match_type: "lexical".into(),
+                        file_id: Some(f.upload.file_id.clone()),
+                        ..hit(&f.upload.filename, &path, similarity, &chunk)
+                    }
                 })
                 .collect();
-            ok(json!({"query": q, "scope": s("scope"), "results": results}))
+            let scope = SearchScope::parse(&s("scope")).unwrap_or_default();
+            ok(search(&q, scope, results))
         }
         "file_read" => {
             let p = s("file_path");
@@ -340,7 +362,7 @@ fn run_tool(tool: &str, args: &Value, fx: &[Fixture]) -> (bool, Value, Option<St
                         file: f.upload.filename.clone(),
                         report,
                     };
-                    ok(serde_json::to_value(data).unwrap_or(Value::Null))
+                    ok(ToolData::Analysis(Box::new(data)))
                 }
                 Some(f) => {
                     let offset = args["offset"].as_u64().unwrap_or(0) as usize;
@@ -348,9 +370,15 @@ fn run_tool(tool: &str, args: &Value, fx: &[Fixture]) -> (bool, Value, Option<St
                     let all: Vec<&str> = f.content.lines().collect();
                     let page: Vec<&str> = all.iter().skip(offset).take(limit).copied().collect();
                     let more = all.len().saturating_sub(offset + page.len());
-                    ok(
-                        json!({"path": p, "offset": offset, "limit": limit, "total_lines": all.len(), "lines": page, "more_lines": more}),
-                    )
+                    ok(ToolData::Page(PageData {
+                        path: p,
+                        offset: offset as u64,
+                        limit: limit as u64,
+                        total_lines: all.len() as u64,
+                        lines: page.iter().map(|l| l.to_string()).collect(),
+                        more_lines: more as u64,
+                        ..PageData::default()
+                    }))
                 }
                 None => fail(format!("文件不存在: {p}")),
             }
@@ -369,7 +397,7 @@ fn run_tool(tool: &str, args: &Value, fx: &[Fixture]) -> (bool, Value, Option<St
                 "all" => all,
                 other => return fail(format!("unknown reference: {other}")),
             };
-            ok(json!({"files": sel}))
+            ok(ToolData::Uploads(sel.into_iter().cloned().collect()))
         }
         "file_download" => {
             let p = s("file_path");
@@ -377,9 +405,13 @@ fn run_tool(tool: &str, args: &Value, fx: &[Fixture]) -> (bool, Value, Option<St
                 return fail(format!("路径匹配禁止模式: {p}"));
             }
             match fixture_by_path(fx, &p) {
-                Some(f) => ok(
-                    json!({"offer": {"file_path": p, "filename": f.upload.filename, "size": f.upload.size, "sha256": f.upload.sha256, "transport_mode": "auto"}}),
-                ),
+                Some(f) => ok(ToolData::Offer(DownloadOffer {
+                    file_path: p,
+                    filename: f.upload.filename.clone(),
+                    size: f.upload.size,
+                    sha256: f.upload.sha256.clone(),
+                    transport_mode: llmops_common::TransferMode::Auto,
+                })),
                 None => fail(format!("文件不存在: {p}")),
             }
         }
@@ -466,7 +498,7 @@ fn run_turn_with(
                     tool: tool.to_string(),
                     args,
                     ok,
-                    output: data.to_string(),
+                    output: data.to_value().to_string(),
                     data,
                     error,
                 });

@@ -15,7 +15,8 @@ use super::ctx::MessageCtx;
 use super::lexicon::lexicon;
 use super::slots::{best_upload, config_upload, typed_file_names};
 use super::text::Lang;
-use super::{data_of, Call, StepRecord, Task, ToolName};
+use super::tool_data::RunView;
+use super::{Call, StepRecord, Task, ToolName};
 
 /// Logs and configs looked at, at most.
 const MAX_FILES: usize = 6;
@@ -83,10 +84,8 @@ fn timeline(logs: &[String]) -> Query {
     }
 }
 
-fn result_of(step: &StepRecord) -> Option<QueryResult> {
-    step.ok
-        .then(|| serde_json::from_value::<QueryResult>(data_of(step)).ok())
-        .flatten()
+fn result_of(step: &StepRecord) -> Option<&QueryResult> {
+    step.ok.then(|| step.data.as_query()).flatten()
 }
 
 fn buckets_of(r: &QueryResult) -> &[BucketRow] {
@@ -127,7 +126,7 @@ pub(crate) fn next_call(logs: &[String], configs: &[String], own: &[StepRecord])
             ..timeline(logs)
         })),
         [first] => {
-            let around = result_of(first).and_then(|r| peak(&r).map(|p| p.start.clone()));
+            let around = result_of(first).and_then(|r| peak(r).map(|p| p.start.clone()));
             match around {
                 Some(start) => Some(log_call(Query {
                     window: Some(Window::Around {
@@ -154,15 +153,15 @@ pub fn answer(own: &[StepRecord], lang: Lang) -> String {
     let Some(r) = result_of(first) else {
         return super::answer::failure(first, lang);
     };
-    let mut parts = vec![headline(&r, lang)];
-    if let Some(table) = per_minute(&r, lang) {
+    let mut parts = vec![headline(r, lang)];
+    if let Some(table) = per_minute(r, lang) {
         parts.push(table);
     }
     let evidence = own
         .get(1)
         .filter(|s| s.tool == ToolName::LogQuery.as_str())
         .and_then(result_of);
-    if let Some(e) = evidence.as_ref().filter(|e| !rows_of(e).is_empty()) {
+    if let Some(e) = evidence.filter(|e| !rows_of(e).is_empty()) {
         parts.push(format!(
             "{}\n{}",
             lang.pick(
@@ -183,7 +182,7 @@ pub fn answer(own: &[StepRecord], lang: Lang) -> String {
     {
         parts.push(timeouts(g, lang));
     }
-    parts.push(scope(&r, lang));
+    parts.push(scope(r, lang));
     parts.join("\n\n")
 }
 
@@ -280,8 +279,7 @@ fn evidence_line(row: &Row) -> String {
 
 /// The configs' lines that set a timeout, as grep printed them.
 fn timeouts(step: &StepRecord, lang: Lang) -> String {
-    let d = data_of(step);
-    let out = d["stdout"].as_str().unwrap_or(&step.output);
+    let out = RunView::of(&step.data).map_or(step.output.as_str(), |r| r.stdout);
     let lines: Vec<String> = out
         .lines()
         .filter(|l| !l.trim().is_empty())

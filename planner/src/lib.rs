@@ -21,13 +21,13 @@ pub mod knowledge;
 pub mod lexicon;
 pub mod lookup;
 pub mod process_detail;
-mod procsort;
 pub mod query;
 mod query_steps;
 pub mod safety;
 pub mod slots;
 pub mod task;
 pub mod text;
+mod tool_data;
 pub mod trace;
 pub mod understand;
 
@@ -35,6 +35,8 @@ pub mod understand;
 mod eval_tests;
 #[cfg(test)]
 mod routing_tests;
+#[cfg(test)]
+mod test_data;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -42,6 +44,7 @@ use serde_json::{json, Value};
 use self::conversation::Conversation;
 use self::slots::hit_name_score;
 use self::text::Lang;
+use self::tool_data::{PageView, RunView};
 use self::understand::{strip_file_refs, understand, MessageCtx, Task, Then};
 pub use llmops_common::ToolName;
 
@@ -49,6 +52,7 @@ pub use llmops_common::ToolName;
 pub const MAX_STEPS: usize = 5;
 
 pub use llmops_common::UploadRef;
+pub use llmops_tooldata::{SearchData, ToolData};
 
 /// One earlier turn of the conversation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,13 +63,13 @@ pub struct HistoryTurn {
 }
 
 /// A tool step already taken this turn.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct StepRecord {
     pub tool: String,
     pub args: Value,
     pub ok: bool,
     pub output: String,
-    pub data: Value,
+    pub data: ToolData,
     pub error: Option<String>,
 }
 
@@ -102,31 +106,25 @@ pub(crate) struct Call {
     args: Value,
 }
 
-fn data_of(step: &StepRecord) -> Value {
-    if step.data.is_null() {
-        serde_json::from_str(&step.output).unwrap_or(Value::Null)
-    } else {
-        step.data.clone()
-    }
-}
-
 fn path_str(p: &str) -> String {
     p.to_string()
 }
 
 /// The hit a follow-up should use: the best name match for the user's words, then (for a
 /// download, which needs a file on disk) a hit with an absolute path, then rank.
-fn pick_hit(data: &Value, hint: &str, download: bool) -> Option<String> {
-    let hits = data["results"].as_array()?;
+fn pick_hit(data: &ToolData, hint: &str, download: bool) -> Option<String> {
+    let hits = &data.as_search()?.results;
     hits.iter()
         .enumerate()
         .filter_map(|(i, h)| {
-            let path = h["filepath"].as_str().filter(|p| !p.is_empty())?;
-            let name = h["filename"]
-                .as_str()
-                .unwrap_or_else(|| path.rsplit('/').next().unwrap_or(path));
+            let path = Some(h.filepath.as_str()).filter(|p| !p.is_empty())?;
             let on_disk = download && path.starts_with('/');
-            Some((hit_name_score(hint, name), on_disk, i, path.to_string()))
+            Some((
+                hit_name_score(hint, &h.filename),
+                on_disk,
+                i,
+                path.to_string(),
+            ))
         })
         .max_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(b.2.cmp(&a.2)))
         .map(|x| x.3)
@@ -140,11 +138,11 @@ fn listed_path(before: &[StepRecord], name: &str, uploads: &[UploadRef]) -> Opti
         .rev()
         .filter(|s| s.ok && s.tool == ToolName::CommandExecutor)
     {
-        let d = data_of(s);
-        if d["command"].as_str().or(s.args["command"].as_str()) != Some("ls") {
+        let run = RunView::of(&s.data);
+        if run.map(|r| r.command).or(s.args["command"].as_str()) != Some("ls") {
             continue;
         }
-        let cwd = d["cwd"].as_str().unwrap_or(".");
+        let cwd = run.map_or(".", |r| r.cwd);
         let dir_arg = s.args["args"].as_array().and_then(|a| {
             a.iter()
                 .filter_map(Value::as_str)
@@ -152,7 +150,7 @@ fn listed_path(before: &[StepRecord], name: &str, uploads: &[UploadRef]) -> Opti
                 .map(str::to_string)
         });
         let base = dir_arg.unwrap_or_else(|| cwd.to_string());
-        for line in d["stdout"].as_str().unwrap_or("").lines() {
+        for line in run.map_or("", |r| r.stdout).lines() {
             let Some(file) = line.split_whitespace().last() else {
                 continue;
             };
@@ -200,23 +198,10 @@ fn partial_log_read(step: &StepRecord) -> Option<String> {
     if !step.ok || step.tool != ToolName::FileRead || step.args["mode"] == "analyze" {
         return None;
     }
-    let d = data_of(step);
-    let more =
-        d["more_lines"].as_u64().is_some_and(|n| n > 0) || d["more_lines"].as_bool() == Some(true);
-    let text = d["lines"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
-        .or_else(|| d["content"].as_str().map(str::to_string))
-        .unwrap_or_default();
-    (more && answer::logs::looks_like_log(&text))
+    let page = PageView::of(&step.data);
+    (page.more_lines > 0 && answer::logs::looks_like_log(&page.text()))
         .then(|| {
-            d["path"]
-                .as_str()
+            page.path
                 .or(step.args["file_path"].as_str())
                 .map(str::to_string)
         })
@@ -287,12 +272,10 @@ fn next_call(
         Task::Uploads { then_read, .. } => match own {
             [] => Some(uploads_list_call(task)),
             [list, ..] if *then_read && list.ok => {
-                let d = data_of(list);
-                let files = d["files"].as_array()?;
+                let files = list.data.as_uploads()?;
                 let k = own.len() - 1;
                 let f = files.get(k).filter(|_| k < 3)?;
-                let path = f["path"].as_str().or(f["file_path"].as_str())?;
-                Some(read_call(path))
+                Some(read_call(&f.path.to_string_lossy()))
             }
             _ => None,
         },
@@ -325,7 +308,7 @@ fn search_next(task: &Task, own: &[StepRecord], uploads: &[UploadRef]) -> Option
         }
         [hits] if then != Then::Nothing && hits.ok => {
             // No usable hit: a session upload matching the user's words still counts.
-            let path = pick_hit(&data_of(hits), hint, then == Then::Download).or_else(|| {
+            let path = pick_hit(&hits.data, hint, then == Then::Download).or_else(|| {
                 slots::best_upload(hint, uploads).map(|u| u.path.to_string_lossy().into_owned())
             })?;
             Some(match then {
@@ -570,6 +553,7 @@ pub fn plan(input: &PlannerInput) -> PlannerAction {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use llmops_tooldata::SearchScope;
     use std::path::PathBuf;
 
     pub(crate) fn uploads(names: &[&str]) -> Vec<UploadRef> {
@@ -652,9 +636,19 @@ pub(crate) mod tests {
             args,
             ok: true,
             output: String::new(),
-            data: json!({"query": "配置", "results": [
-                {"filename": "database.yaml", "filepath": "/data/uploads/id1/database.yaml", "similarity": 0.9, "chunk": "primary:"},
-                {"filename": "config.yaml", "filepath": "/data/uploads/id0/config.yaml", "similarity": 0.8, "chunk": "app:"}]}),
+            data: test_data::search(
+                "配置",
+                SearchScope::All,
+                vec![
+                    test_data::hit(
+                        "database.yaml",
+                        "/data/uploads/id1/database.yaml",
+                        0.9,
+                        "primary:",
+                    ),
+                    test_data::hit("config.yaml", "/data/uploads/id0/config.yaml", 0.8, "app:"),
+                ],
+            ),
             error: None,
         };
         let steps = vec![step];
@@ -681,7 +675,7 @@ pub(crate) mod tests {
             args: json!({"file_path": "/data/uploads/id0/app.log", "transport_mode": "auto"}),
             ok: false,
             output: String::new(),
-            data: Value::Null,
+            data: ToolData::None,
             error: Some("文件不存在: /data/uploads/id0/app.log".into()),
         };
         let steps = vec![step];
@@ -736,7 +730,7 @@ pub(crate) mod tests {
             args: json!({"metric": "all"}),
             ok: true,
             output: String::new(),
-            data: json!({}),
+            data: ToolData::Monitor(llmops_tooldata::MonitorData::default()),
             error: None,
         };
         let steps = vec![s.clone(), s.clone(), s.clone(), s.clone(), s];

@@ -4,12 +4,13 @@
 //! and the answer comes from their trees. When no hit is a config, or no tree holds any
 //! of the question's words, the search's own answer stands.
 
-use serde_json::Value;
+use llmops_tooldata::SearchData;
 
 use super::answer::{self, config_tree};
 use super::slots::{best_upload, config_name, config_upload, hit_name_score};
 use super::text::Lang;
-use super::{data_of, StepRecord, UploadRef};
+use super::tool_data::PageView;
+use super::{StepRecord, UploadRef};
 
 /// Most config files read for one question.
 pub const MAX_READS: usize = 2;
@@ -19,20 +20,14 @@ const NAMED: u32 = 75;
 
 /// The config files among a search's hits, in the order to read them: those the question
 /// names first, then by rank; each once.
-fn config_hits(search: &Value, question: &str) -> Vec<String> {
+fn config_hits(search: Option<&SearchData>, question: &str) -> Vec<String> {
     let mut hits: Vec<(bool, usize, String)> = Vec::new();
-    for (rank, h) in search["results"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
-        let Some(path) = h["filepath"].as_str().filter(|p| !p.is_empty()) else {
+    for (rank, h) in search.map_or(&[][..], |s| &s.results).iter().enumerate() {
+        let path = h.filepath.as_str();
+        if path.is_empty() {
             continue;
-        };
-        let name = h["filename"]
-            .as_str()
-            .unwrap_or_else(|| path.rsplit('/').next().unwrap_or(path));
+        }
+        let name = h.filename.as_str();
         if !config_name(name) || hits.iter().any(|x| x.2 == path) {
             continue;
         }
@@ -49,9 +44,8 @@ fn texts(reads: &[StepRecord]) -> Vec<(String, String)> {
         .iter()
         .filter(|s| s.ok)
         .map(|s| {
-            let d = data_of(s);
-            let (name, content) = answer::read_text(&d);
-            (name.to_string(), content.into_owned())
+            let (name, content) = answer::read_text(&s.data);
+            (name.to_string(), content)
         })
         .collect()
 }
@@ -76,7 +70,7 @@ pub fn next_read(
     if !search.ok || reads.len() >= MAX_READS {
         return None;
     }
-    let mut candidates = config_hits(&data_of(search), question);
+    let mut candidates = config_hits(search.data.as_search(), question);
     let named = best_upload(question, uploads)
         .filter(|u| config_upload(u) && hit_name_score(question, &u.filename) >= NAMED)
         .map(|u| u.path.to_string_lossy().into_owned());
@@ -98,13 +92,13 @@ pub fn answer(search: &StepRecord, reads: &[StepRecord], question: &str, lang: L
     }
     let read = texts(reads);
     let tree = config_tree::answer(&as_configs(&read), question, lang);
-    let mut out = tree.unwrap_or_else(|| answer::search(&data_of(search), lang));
+    let mut out = tree.unwrap_or_else(|| answer::search(search.data.as_search(), lang));
     for s in reads {
-        let d = data_of(s);
-        let shown = d["lines"].as_array().map_or(0, Vec::len);
-        let total = d["total_lines"].as_u64().unwrap_or(0);
-        if s.ok && d["more_lines"].as_u64().is_some_and(|n| n > 0) {
-            let (name, _) = answer::read_text(&d);
+        let page = PageView::of(&s.data);
+        let shown = page.shown().unwrap_or(0);
+        let total = page.total_lines.unwrap_or(0);
+        if s.ok && page.more_lines > 0 {
+            let (name, _) = answer::read_text(&s.data);
             out.push_str(&match lang {
                 Lang::Zh => format!("\n（{name} 只读取了前 {shown} 行，共 {total} 行）"),
                 Lang::En => format!("\n({name}: read the first {shown} of {total} lines)"),
@@ -119,16 +113,18 @@ mod tests {
     //! The lookup through `plan`: a settings question about the uploads searches them,
     //! reads the config the question names (whole), and answers from its tree.
 
-    use serde_json::{json, Value};
+    use llmops_tooldata::SearchScope;
+    use serde_json::Value;
 
     use crate::conversation::Conversation;
+    use crate::test_data::{hit, page, search};
     use crate::tests::uploads;
-    use crate::{plan, PlannerAction, PlannerInput, StepRecord, ToolName};
+    use crate::{plan, PlannerAction, PlannerInput, StepRecord, ToolData, ToolName};
 
     const UPSTREAMS: &str = "http {\n    upstream orders_backend {\n        server 10.4.0.1:8080;\n        server 10.4.0.2:8080;\n        server 10.4.0.3:8080;\n        server 10.4.0.4:8080 backup;\n    }\n    server {\n        listen 80;\n        proxy_connect_timeout 3s;\n        proxy_read_timeout 40s;\n    }\n}\n";
     const COMPOSE: &str = "services:\n  orders:\n    image: shop/orders:2\n    environment:\n      DB_CONNECT_TIMEOUT: 5\n";
 
-    fn step(tool: ToolName, args: Value, data: Value) -> StepRecord {
+    fn step(tool: ToolName, args: Value, data: ToolData) -> StepRecord {
         StepRecord {
             tool: tool.to_string(),
             args,
@@ -139,10 +135,9 @@ mod tests {
         }
     }
 
-    fn read_of(path: &str, text: &str) -> Value {
+    fn read_of(path: &str, text: &str) -> ToolData {
         let lines: Vec<&str> = text.lines().collect();
-        json!({"path": path, "offset": 0, "limit": 2000, "total_lines": lines.len(),
-               "lines": lines, "more_lines": 0})
+        page(path, &lines, 0, 2000, lines.len() as u64)
     }
 
     fn next(text: &str, names: &[&str], steps: &[StepRecord]) -> PlannerAction {
@@ -177,14 +172,12 @@ mod tests {
                     let data = match tool {
                         ToolName::SemanticSearch => {
                             assert_eq!(args["scope"], "uploads", "{args}");
-                            let hits: Vec<Value> = found
+                            let hits = found
                                 .iter()
-                                .map(|&i| {
-                                    json!({"filename": names[i], "filepath": path(i),
-                                    "similarity": 0.6, "chunk": "timeout", "position": "line 1"})
-                                })
+                                .map(|&i| hit(names[i], &path(i), 0.6, "timeout"))
                                 .collect();
-                            json!({"query": args["query"], "scope": "uploads", "results": hits})
+                            let query = args["query"].as_str().unwrap_or_default();
+                            search(query, SearchScope::Uploads, hits)
                         }
                         ToolName::FileRead => {
                             let p = args["file_path"].as_str().unwrap_or("").to_string();

@@ -4,12 +4,10 @@
 
 use serde_json::{json, Value};
 
-use llmops_common::query::{
-    FilterOp, Measure, Query, QueryResult, QueryValue, Row, Scalar, Source,
-};
+use llmops_common::query::{FilterOp, Measure, Query, QueryValue, Row, Scalar, Source};
 
 use super::text::{human_size, Lang};
-use super::{data_of, StepRecord, ToolName};
+use super::{StepRecord, ToolName};
 
 /// The pid a processes query pins with one `pid = N` condition, when it asks nothing more
 /// specific than the rows.
@@ -31,10 +29,10 @@ pub fn one_pid(q: &Query) -> Option<u64> {
     }
 }
 
-fn rows_of(step: &StepRecord) -> Vec<Row> {
-    match serde_json::from_value::<QueryResult>(data_of(step)).map(|r| r.value) {
-        Ok(QueryValue::Rows { rows, .. }) => rows,
-        _ => Vec::new(),
+fn rows_of(step: &StepRecord) -> &[Row] {
+    match step.data.as_query().map(|r| &r.value) {
+        Some(QueryValue::Rows { rows, .. }) => rows,
+        _ => &[],
     }
 }
 
@@ -132,17 +130,17 @@ pub fn answer(pid: u64, own: &[StepRecord], lang: Lang) -> String {
     if !first.ok {
         return super::answer::failure(first, lang);
     }
-    let Some(row) = rows_of(first).into_iter().next() else {
+    let Some(row) = rows_of(first).first() else {
         return match lang {
             Lang::Zh => format!("没有 PID 为 {pid} 的进程（它可能已经退出）。"),
             Lang::En => format!("No process has pid {pid} (it may have exited)."),
         };
     };
-    let mut parts = vec![figures(pid, &row, lang)];
+    let mut parts = vec![figures(pid, row, lang)];
     if let Some(s) = own.get(1).filter(|s| s.ok) {
-        parts.push(sockets(&rows_of(s), lang));
+        parts.push(sockets(rows_of(s), lang));
     }
-    if let (Some(unit), Some(j)) = (field(&row, "unit"), own.get(2)) {
+    if let (Some(unit), Some(j)) = (field(row, "unit"), own.get(2)) {
         parts.push(match lang {
             Lang::Zh => format!("它属于 systemd 单元 {unit}，最近的日志："),
             Lang::En => format!("It runs in the systemd unit {unit}; its latest log lines:"),

@@ -1,7 +1,7 @@
 //! The calls of a query task: the query, then the events themselves when a distribution
 //! in time counted only a few.
 
-use super::{data_of, frame, Call, StepRecord, ToolName};
+use super::{frame, Call, StepRecord, ToolName};
 
 /// Most events a time distribution may count for its events to be listed beside it.
 pub(crate) const FEW_EVENTS: u64 = 10;
@@ -9,11 +9,11 @@ pub(crate) const FEW_EVENTS: u64 = 10;
 /// "When did the disk fill up": when the events counted per minute are few, the events
 /// themselves, in time order, say when each happened to the second.
 pub(crate) fn few_events(frame: &frame::Frame, step: &StepRecord) -> Option<frame::Frame> {
-    use llmops_common::query::{Field, Measure, Order, QueryResult, QueryValue};
+    use llmops_common::query::{Field, Measure, Order, QueryValue};
     if !step.ok || frame.query.measure != Measure::Buckets {
         return None;
     }
-    let r = serde_json::from_value::<QueryResult>(data_of(step)).ok()?;
+    let r = step.data.as_query()?;
     if !matches!(r.value, QueryValue::Buckets { .. }) || r.matched == 0 || r.matched > FEW_EVENTS {
         return None;
     }
@@ -79,7 +79,7 @@ mod tests {
             args: serde_json::Value::Null,
             ok: true,
             output: String::new(),
-            data: serde_json::to_value(&r).expect("serialises"),
+            data: crate::ToolData::Query(Box::new(r)),
             error: None,
         }
     }

@@ -86,4 +86,4 @@ pub enum Task {
     },
 }
 
-pub use super::procsort::ProcSort;
+pub use llmops_tooldata::ProcSort;

@@ -62,23 +62,6 @@ struct Args {
     limit: Option<u64>,
 }
 
-impl serde::Serialize for Encoding {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
-    }
-}
-
-impl Encoding {
-    pub fn name(self) -> &'static str {
-        match self {
-            Encoding::Utf8 => "utf-8",
-            Encoding::Utf8Bom => "utf-8-bom",
-            Encoding::Utf16Le => "utf-16le",
-            Encoding::Utf16Be => "utf-16be",
-        }
-    }
-}
-
 /// What one page of a file holds.
 #[derive(Debug, Clone, PartialEq)]
 struct Page {

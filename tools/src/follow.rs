@@ -53,22 +53,6 @@ pub const FOLLOW_GRACE: Duration = Duration::from_secs(5);
 pub const LIVE_LINE_MAX: usize = 2000;
 const STDERR_CAP: usize = 16 * 1024;
 
-impl FollowEnd {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FollowEnd::Cancelled => "cancelled",
-            FollowEnd::Cap => "cap",
-            FollowEnd::Exited(_) => "exited",
-        }
-    }
-}
-
-impl serde::Serialize for FollowEnd {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-
 /// What a follow run saw.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FollowOutcome {

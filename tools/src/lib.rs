@@ -41,7 +41,7 @@ use llmops_policy::{CommandPolicy, PathError, PathPolicy};
 pub use command_executor::{execute, CommandExecutorTool, ExecOutcome};
 pub use data::{
     CommandData, Denial, DownloadOffer, FollowData, FollowStats, MonitorData, PageData,
-    ProcessesData, ProcessesMetric, SearchData, StoredPageData, ToolData,
+    ProcessesData, ProcessesMetric, SearchData, SearchWire, StoredPageData, ToolData,
 };
 pub use file_download::FileDownloadTool;
 pub use file_read::FileReadTool;

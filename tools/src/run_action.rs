@@ -13,19 +13,17 @@ mod verify;
 
 use std::time::Duration;
 
-use serde::Serialize;
-
 use crate::audit::AuditOp;
 use crate::{ToolCtx, ToolData, ToolResult};
 
 use llmops_policy::{ActionKind, ActionPolicy, ProposedAction};
 
 pub use exec::{run_argv, ExecResult};
+pub use llmops_tooldata::{
+    ActionData, ActionState, ActionsData, Verdict, Verification, ACTION_TIMEOUT,
+};
 pub use procfs::{proc_info, proc_state, ProcState};
-pub use verify::{Verdict, Verification};
 
-/// How long an action may run (a `systemctl restart` waits for the unit to start).
-pub const ACTION_TIMEOUT: Duration = Duration::from_secs(90);
 /// How long verification waits for a signalled process to exit or a unit to settle.
 pub const VERIFY_WAIT: Duration = Duration::from_secs(3);
 /// Output kept from an action, per stream.
@@ -55,128 +53,16 @@ impl Approved {
     }
 }
 
-/// Where a proposed action ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ActionState {
-    /// It ran (see the exit code and the verification).
-    Ran,
-    /// A deny rule or the grammar refused it: never offered for approval.
-    Denied,
-    Rejected,
-    Expired,
-    /// The client cannot approve (legacy).
-    Unsupported,
-    /// The turn was cancelled while waiting.
-    Cancelled,
-    /// Approved, but it could not start (not installed, refused by the re-check).
-    Failed,
+/// The step result of a `run_action` call (the data type lives below the tools, the
+/// result type with them).
+pub trait ActionsResult {
+    /// Ok when every stage ran and exited 0; the output says, per stage, what ran with its
+    /// exit code and verification, or why it did not run.
+    fn into_result(self) -> ToolResult;
 }
 
-impl ActionState {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ActionState::Ran => "ran",
-            ActionState::Denied => "denied",
-            ActionState::Rejected => "rejected",
-            ActionState::Expired => "expired",
-            ActionState::Unsupported => "unsupported",
-            ActionState::Cancelled => "cancelled",
-            ActionState::Failed => "failed",
-        }
-    }
-}
-
-/// `ToolData::Action`: one proposed action and what became of it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ActionData {
-    /// `systemctl restart`, `kill`, `journalctl vacuum` or a configured action's name.
-    pub action: String,
-    /// Exactly what ran (or would have run).
-    pub argv: Vec<String>,
-    pub state: ActionState,
-    pub approval_id: Option<String>,
-    pub grant_id: Option<String>,
-    /// None when it did not run, timed out or was ended by a signal.
-    pub exit_code: Option<i32>,
-    pub duration_ms: u64,
-    pub timed_out: bool,
-    /// stdout then stderr, each bounded.
-    pub output: String,
-    pub verification: Option<Verification>,
-    /// Why it did not run, in one sentence.
-    pub detail: Option<String>,
-}
-
-impl ActionData {
-    /// A proposal that did not run, and why.
-    pub fn not_run(
-        action: String,
-        argv: Vec<String>,
-        state: ActionState,
-        approval_id: Option<String>,
-        detail: String,
-    ) -> ActionData {
-        ActionData {
-            action,
-            argv,
-            state,
-            approval_id,
-            grant_id: None,
-            exit_code: None,
-            duration_ms: 0,
-            timed_out: false,
-            output: String::new(),
-            verification: None,
-            detail: Some(detail),
-        }
-    }
-
-    /// One paragraph for the answer: what ran, its exit code and what verification saw, or
-    /// that it did not run and why.
-    pub fn summary(&self) -> String {
-        let cmd = self.argv.join(" ");
-        match self.state {
-            ActionState::Ran => {
-                let code = match (self.exit_code, self.timed_out) {
-                    (_, true) => format!(
-                        "超时 ({} 秒) 被终止 / timed out after {} s and was stopped",
-                        ACTION_TIMEOUT.as_secs(),
-                        ACTION_TIMEOUT.as_secs()
-                    ),
-                    (Some(c), _) => format!("退出码 {c} / exit code {c}"),
-                    (None, _) => "被信号终止，无退出码 / ended by a signal, no exit code".into(),
-                };
-                let mut s = format!("已执行 `{cmd}`，{code}。/ Ran `{cmd}`.");
-                if let Some(v) = &self.verification {
-                    s.push_str(&format!("\n验证 / verification: {}", v.detail));
-                }
-                s
-            }
-            state => format!(
-                "未执行 `{cmd}` ({}): {} / not run",
-                state.as_str(),
-                self.detail.as_deref().unwrap_or("")
-            ),
-        }
-    }
-
-    /// Whether it ran and exited 0.
-    pub fn succeeded(&self) -> bool {
-        self.state == ActionState::Ran && self.exit_code == Some(0) && !self.timed_out
-    }
-}
-
-/// `ToolData::Actions`: every stage of one `run_action` call, in order.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ActionsData {
-    pub actions: Vec<ActionData>,
-}
-
-impl ActionsData {
-    /// The step's result: ok when every stage ran and exited 0; the output says, per
-    /// stage, what ran with its exit code and verification, or why it did not run.
-    pub fn into_result(self) -> ToolResult {
+impl ActionsResult for ActionsData {
+    fn into_result(self) -> ToolResult {
         let text = self
             .actions
             .iter()

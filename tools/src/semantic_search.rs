@@ -19,39 +19,6 @@ pub use crate::data::{SearchHit, SearchScope};
 use llmops_common::ToolName;
 use llmops_policy::PathPolicy;
 
-impl SearchScope {
-    pub fn parse(s: &str) -> Option<SearchScope> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "all" => Some(SearchScope::All),
-            "system" => Some(SearchScope::System),
-            "uploads" => Some(SearchScope::Uploads),
-            _ => None,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SearchScope::All => "all",
-            SearchScope::System => "system",
-            SearchScope::Uploads => "uploads",
-        }
-    }
-}
-
-impl From<&SearchHit> for protocol::SearchHit {
-    fn from(h: &SearchHit) -> Self {
-        protocol::SearchHit {
-            filename: h.filename.clone(),
-            filepath: h.filepath.clone(),
-            similarity: h.similarity,
-            chunk: h.chunk.clone(),
-            position: h.position.clone(),
-            match_type: h.match_type.clone(),
-            file_id: h.file_id.clone(),
-        }
-    }
-}
-
 /// A search engine over this session's uploads and the system docs. Blocking: the tool calls
 /// it on the blocking pool.
 pub trait SearchBackend: Send + Sync {

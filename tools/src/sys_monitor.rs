@@ -25,63 +25,13 @@ use llmops_common::ToolName;
 
 pub use history::{HistoryPoint, HISTORY_POINTS};
 pub use io::DISKSTATS_SECTOR;
+pub use llmops_tooldata::{CpuStats, DiskStats, MemoryStats};
 pub use procs::{ProcSort, ProcessInfo, ProcessTable, COMMAND_WIDTH, SNAPSHOT_TOP};
 use render::{Parts, ProcQuery};
 #[cfg(test)]
 use sample::PSEUDO_FS;
 pub use sampler::{Sampler, SamplerHandle};
 pub use view::{matches_filter, ProcView, MAX_VIEW};
-
-/// CPU figures.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct CpuStats {
-    pub usage_percent: f32,
-    /// Logical cores.
-    pub cores: usize,
-    /// Average current frequency over cores.
-    pub frequency_mhz: u64,
-    pub load_avg: [f64; 3],
-    /// Each logical core's usage over the last interval, in core order.
-    #[serde(default)]
-    pub per_core: Vec<f32>,
-}
-
-/// Memory figures, as procps-ng 4 `free` computes them (used = total - available).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct MemoryStats {
-    pub total_bytes: u64,
-    pub used_bytes: u64,
-    pub available_bytes: u64,
-    pub usage_percent: f64,
-    /// MemFree (`free`'s "free" column).
-    #[serde(default)]
-    pub free_bytes: u64,
-    /// Shmem (`free`'s "shared").
-    #[serde(default)]
-    pub shared_bytes: u64,
-    /// Buffers + Cached + SReclaimable (`free`'s "buff/cache").
-    #[serde(default)]
-    pub buff_cache_bytes: u64,
-    #[serde(default)]
-    pub swap_total_bytes: u64,
-    #[serde(default)]
-    pub swap_used_bytes: u64,
-    #[serde(default)]
-    pub swap_free_bytes: u64,
-}
-
-/// One mounted real file system, with `df`'s figures: used = total - free (root's reserve
-/// counts as used), available = what unprivileged users may still write, and
-/// `usage_percent` = df's Use% (ceil(used * 100 / (used + available)), a whole number).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct DiskStats {
-    pub mount: String,
-    pub fs: String,
-    pub total_bytes: u64,
-    pub used_bytes: u64,
-    pub available_bytes: u64,
-    pub usage_percent: f64,
-}
 
 /// One sample of the machine. Sent to clients as JSON.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

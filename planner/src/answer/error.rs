@@ -4,8 +4,8 @@
 
 use std::sync::OnceLock;
 
+use llmops_tooldata::SearchData;
 use serde::Deserialize;
-use serde_json::Value;
 
 use super::super::text::Lang;
 use super::super::trace::{service_for_port, ErrorKind, ErrorReport};
@@ -117,7 +117,7 @@ fn path_in(message: &str) -> Option<String> {
 }
 
 /// The answer: meaning, causes, checks, and what the search found (from `search`'s data).
-pub fn render(r: &ErrorReport, search: Option<&Value>, lang: Lang) -> String {
+pub fn render(r: &ErrorReport, search: Option<&SearchData>, lang: Lang) -> String {
     let a = advice(r.kind);
     let quoted = match &r.class {
         Some(c) => format!("{c}: {}", r.message),
@@ -162,11 +162,8 @@ pub fn render(r: &ErrorReport, search: Option<&Value>, lang: Lang) -> String {
             out.push_str(&format!("\n- `{c}`"));
         }
     }
-    let hits = search
-        .and_then(|d| d["results"].as_array())
-        .cloned()
-        .unwrap_or_default();
-    let query = search.and_then(|d| d["query"].as_str()).unwrap_or_default();
+    let hits = search.map_or(&[][..], |d| &d.results);
+    let query = search.map_or("", |d| d.query.as_str());
     if hits.is_empty() {
         out.push_str(&match lang {
             Lang::Zh => format!("\n\n文档和上传文件中没有找到与“{query}”相关的内容。"),
@@ -181,8 +178,8 @@ pub fn render(r: &ErrorReport, search: Option<&Value>, lang: Lang) -> String {
             ),
         });
         for (i, h) in hits.iter().enumerate().take(3) {
-            let name = h["filename"].as_str().unwrap_or("?");
-            let chunk = h["chunk"].as_str().unwrap_or("").trim();
+            let name = &h.filename;
+            let chunk = h.chunk.trim();
             let line = chunk
                 .lines()
                 .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
@@ -198,7 +195,8 @@ pub fn render(r: &ErrorReport, search: Option<&Value>, lang: Lang) -> String {
 mod tests {
     use super::super::super::trace::pasted_error;
     use super::*;
-    use serde_json::json;
+    use crate::test_data::hit;
+    use llmops_tooldata::SearchScope;
 
     #[test]
     fn every_error_kind_has_its_own_advice_in_both_languages() {
@@ -239,7 +237,16 @@ mod tests {
             "why does this happen?\njava.net.ConnectException: Connection refused to db-main.internal:5432\n\tat com.acme.Repo.load(Repo.java:31)",
         )
         .expect("trace");
-        let d = json!({"query": "ConnectException", "results": [{"filename": "runbook.md", "chunk": "## Postgres down\nRestart postgresql and check port 5432."}]});
+        let d = SearchData {
+            query: "ConnectException".into(),
+            scope: SearchScope::All,
+            results: vec![hit(
+                "runbook.md",
+                "",
+                0.0,
+                "## Postgres down\nRestart postgresql and check port 5432.",
+            )],
+        };
         let a = render(&r, Some(&d), Lang::En);
         for want in [
             "Connection refused",

@@ -4,7 +4,6 @@
 //! only part of the file says so in the sentence that gives the figures.
 
 use llmops_loganalysis::{BucketSize, FileAnalysis, Level, LogReport, TemplateCount};
-use serde_json::Value;
 
 use super::super::text::{ascii_words, contains_any, has_word, human_size, Lang};
 
@@ -159,8 +158,8 @@ fn peak(r: &LogReport, lang: Lang) -> Option<String> {
 }
 
 /// The answer for an analysed log (the tool's `data`), shaped by what the question asks.
-pub fn render_report(data: &Value, question: &str, lang: Lang) -> String {
-    let Ok(a) = serde_json::from_value::<FileAnalysis>(data.clone()) else {
+pub fn render_report(data: Option<&FileAnalysis>, question: &str, lang: Lang) -> String {
+    let Some(a) = data else {
         return lang
             .pick(
                 "日志分析的结果无法读取（格式不符）。",
@@ -288,8 +287,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn report(complete: bool) -> Value {
-        json!({
+    fn report(complete: bool) -> FileAnalysis {
+        let v = json!({
             "mode": "analyze", "file": "orders.log", "path": "/u/orders.log",
             "bytes": 2_097_152u64, "bytes_read": if complete { 2_097_152u64 } else { 1_048_576u64 },
             "complete": complete, "lines": 13_004u64,
@@ -309,12 +308,13 @@ mod tests {
                 {"start": "2026-03-02T01:00", "total": 2000, "errors": 90, "warns": 10},
                 {"start": "2026-03-02T02:00", "total": 2100, "errors": 120, "warns": 9}
             ]}
-        })
+        });
+        serde_json::from_value(v).expect("an analysis")
     }
 
     #[test]
     fn error_count_is_the_whole_file_figure() {
-        let t = render_report(&report(true), "有多少个 ERROR", Lang::Zh);
+        let t = render_report(Some(&report(true)), "有多少个 ERROR", Lang::Zh);
         assert!(t.contains("全文共 13004 行"), "{t}");
         assert!(
             t.contains("ERROR 级别的日志共 **313** 行（其中 ERROR 311"),
@@ -329,7 +329,7 @@ mod tests {
 
     #[test]
     fn partial_reports_say_so_in_the_sentence() {
-        let t = render_report(&report(false), "how many errors", Lang::En);
+        let t = render_report(Some(&report(false)), "how many errors", Lang::En);
         assert!(t.contains("only the first 1.0 MiB of 2.0 MiB"), "{t}");
         assert!(
             t.contains("in the analysed part (not a total for the file)"),
@@ -339,12 +339,12 @@ mod tests {
 
     #[test]
     fn when_errors_started() {
-        let t = render_report(&report(true), "when did the errors start?", Lang::En);
+        let t = render_report(Some(&report(true)), "when did the errors start?", Lang::En);
         assert!(
             t.contains("first ERROR line is at **2026-03-02 01:07:13** (line 41)"),
             "{t}"
         );
-        let t = render_report(&report(true), "WARN 有几条", Lang::Zh);
+        let t = render_report(Some(&report(true)), "WARN 有几条", Lang::Zh);
         assert!(t.contains("WARN 级别的日志共 **57** 行"), "{t}");
         assert!(t.contains("queue depth 901"), "{t}");
     }

@@ -1,12 +1,18 @@
 //! Process answers: names the process that uses the most CPU or memory (or the processes
 //! matching a name) from `sys_monitor {metric: "processes"}` data, with a small table.
 
+use llmops_tooldata::{ProcSort, ProcessInfo, ProcessesData};
 use serde_json::Value;
 
 use super::super::text::{human_size, Lang};
 
-fn f(v: &Value) -> f64 {
-    v.as_f64().unwrap_or(0.0)
+/// A percentage; 0 for one the tool could not measure (its JSON has `null` there).
+fn f(x: f64) -> f64 {
+    if x.is_finite() {
+        x
+    } else {
+        0.0
+    }
 }
 
 /// Characters of the command line shown in the answer's table.
@@ -14,8 +20,8 @@ const COMMAND_CHARS: usize = 36;
 
 /// The command line with its program shown by name (`rustc --crate-name x`), not by a long
 /// install path that would use up the column.
-fn short_command(p: &Value) -> String {
-    let full = p["command"].as_str().unwrap_or("");
+fn short_command(p: &ProcessInfo) -> String {
+    let full = p.command.as_str();
     let (prog, rest) = full.split_once(' ').unwrap_or((full, ""));
     let prog = if prog.starts_with('/') {
         prog.rsplit('/').next().unwrap_or(prog)
@@ -35,29 +41,20 @@ fn short_command(p: &Value) -> String {
     out
 }
 
-fn row(p: &Value) -> String {
+fn row(p: &ProcessInfo) -> String {
     let cmd = short_command(p);
     format!(
         "{:>7} {:<10} {:>6.1} {:>9} {:>5.1}  {}",
-        p["pid"].as_u64().unwrap_or(0),
-        p["user"]
-            .as_str()
-            .unwrap_or("?")
-            .chars()
-            .take(10)
-            .collect::<String>(),
-        f(&p["cpu_percent"]),
-        human_size(p["rss_bytes"].as_u64().unwrap_or(0)),
-        f(&p["mem_percent"]),
-        if cmd.is_empty() {
-            p["name"].as_str().unwrap_or("?").to_string()
-        } else {
-            cmd
-        }
+        p.pid,
+        p.user.chars().take(10).collect::<String>(),
+        f(p.cpu_percent),
+        human_size(p.rss_bytes),
+        f(p.mem_percent),
+        if cmd.is_empty() { p.name.clone() } else { cmd }
     )
 }
 
-fn table(list: &[Value]) -> String {
+fn table(list: &[ProcessInfo]) -> String {
     let mut out = String::from("\n```\n    PID USER         %CPU       RSS  %MEM  COMMAND\n");
     for p in list.iter().take(10) {
         out.push_str(&row(p));
@@ -67,10 +64,8 @@ fn table(list: &[Value]) -> String {
     out
 }
 
-fn who(p: &Value, lang: Lang) -> String {
-    let name = p["name"].as_str().unwrap_or("?");
-    let pid = p["pid"].as_u64().unwrap_or(0);
-    let user = p["user"].as_str().unwrap_or("?");
+fn who(p: &ProcessInfo, lang: Lang) -> String {
+    let (name, pid, user) = (&p.name, p.pid, &p.user);
     match lang {
         Lang::Zh => format!("{name}（pid {pid}，用户 {user}）"),
         Lang::En => format!("{name} (pid {pid}, user {user})"),
@@ -78,7 +73,7 @@ fn who(p: &Value, lang: Lang) -> String {
 }
 
 /// The processes matching a name the question gave ("is nginx running").
-fn named(name: &str, list: &[Value], total: Option<u64>, lang: Lang) -> String {
+fn named(name: &str, list: &[ProcessInfo], total: Option<usize>, lang: Lang) -> String {
     if list.is_empty() {
         return match (lang, total) {
             (Lang::Zh, Some(t)) => format!(
@@ -94,13 +89,9 @@ fn named(name: &str, list: &[Value], total: Option<u64>, lang: Lang) -> String {
         };
     }
     let n = list.len();
-    let cpu: f64 = list.iter().map(|p| f(&p["cpu_percent"])).sum();
-    let rss: u64 = list.iter().filter_map(|p| p["rss_bytes"].as_u64()).sum();
-    let pids: Vec<String> = list
-        .iter()
-        .take(8)
-        .filter_map(|p| p["pid"].as_u64().map(|x| x.to_string()))
-        .collect();
+    let cpu: f64 = list.iter().map(|p| f(p.cpu_percent)).sum();
+    let rss: u64 = list.iter().map(|p| p.rss_bytes).sum();
+    let pids: Vec<String> = list.iter().take(8).map(|p| p.pid.to_string()).collect();
     let more = if n > pids.len() { "…" } else { "" };
     let head = match lang {
         Lang::Zh => format!(
@@ -118,22 +109,25 @@ fn named(name: &str, list: &[Value], total: Option<u64>, lang: Lang) -> String {
 }
 
 /// The answer for a processes step; `args` are the call's arguments (sort, name).
-pub fn render(data: &Value, args: &Value, lang: Lang) -> String {
-    let list = data["processes"].as_array().cloned().unwrap_or_default();
-    let total = data["total_processes"].as_u64();
-    let by_memory = data["sort"].as_str().or(args["sort"].as_str()) == Some("memory");
+pub fn render(data: Option<&ProcessesData>, args: &Value, lang: Lang) -> String {
+    let list = data.map_or(&[][..], |d| &d.processes);
+    let total = data.map(|d| d.total_processes);
+    let by_memory = match data {
+        Some(d) => d.sort == ProcSort::Memory,
+        None => args["sort"].as_str() == Some("memory"),
+    };
     if let Some(name) = args["name"].as_str().filter(|n| !n.is_empty()) {
-        return named(name, &list, total, lang);
+        return named(name, list, total, lang);
     }
     let Some(top) = list.first() else {
         return lang
             .pick("没有拿到进程列表。", "No process list came back.")
             .to_string();
     };
-    let cores = data["cores"].as_u64();
-    let cpu = f(&top["cpu_percent"]);
-    let rss = human_size(top["rss_bytes"].as_u64().unwrap_or(0));
-    let mem = f(&top["mem_percent"]);
+    let cores = data.map(|d| d.cores);
+    let cpu = f(top.cpu_percent);
+    let rss = human_size(top.rss_bytes);
+    let mem = f(top.mem_percent);
     let mut head = match (lang, by_memory) {
         (Lang::Zh, true) => format!(
             "占用内存最多的进程是 {}：RSS {rss}，占内存 {mem:.1}%，CPU {cpu:.1}%。",
@@ -167,27 +161,51 @@ pub fn render(data: &Value, args: &Value, lang: Lang) -> String {
         (Lang::En, Some(t)) => format!("\nTop {shown} of {t} processes:"),
         (Lang::En, None) => format!("\nTop {shown}:"),
     });
-    head + &table(&list)
+    head + &table(list)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_data::{process, processes};
+    use llmops_tooldata::ToolData;
     use serde_json::json;
 
-    fn data(sort: &str) -> Value {
-        json!({"metric": "processes", "sort": sort, "total_processes": 183, "cores": 2,
-        "processes": [
-            {"pid": 5120, "user": "svc", "name": "ingestd", "cpu_percent": 3.5,
-             "rss_bytes": 734003200u64, "mem_percent": 8.7, "command": "ingestd --workers 4"},
-            {"pid": 77, "user": "root", "name": "sshd", "cpu_percent": 0.0,
-             "rss_bytes": 5242880u64, "mem_percent": 0.1, "command": "sshd: /usr/sbin/sshd"}
-        ]})
+    fn data(sort: ProcSort) -> ToolData {
+        processes(
+            sort,
+            183,
+            2,
+            vec![
+                process(
+                    5120,
+                    "svc",
+                    "ingestd",
+                    3.5,
+                    734003200,
+                    8.7,
+                    "ingestd --workers 4",
+                ),
+                process(
+                    77,
+                    "root",
+                    "sshd",
+                    0.0,
+                    5242880,
+                    0.1,
+                    "sshd: /usr/sbin/sshd",
+                ),
+            ],
+        )
     }
 
     #[test]
     fn names_the_top_process_with_its_numbers() {
-        let t = render(&data("memory"), &json!({"sort": "memory"}), Lang::Zh);
+        let t = render(
+            data(ProcSort::Memory).as_processes(),
+            &json!({"sort": "memory"}),
+            Lang::Zh,
+        );
         assert!(
             t.contains("占用内存最多的进程是 ingestd（pid 5120，用户 svc）"),
             "{t}"
@@ -198,10 +216,16 @@ mod tests {
         );
         assert!(t.contains("8.7%") && t.contains("共 183 个进程"), "{t}");
         assert!(t.contains("sshd: /usr/sbin/sshd"), "{t}");
-        let long =
-            json!({"command": "/opt/very/long/install/prefix/bin/java -Xmx4g -jar orders.jar"});
+        let long = ProcessInfo {
+            command: "/opt/very/long/install/prefix/bin/java -Xmx4g -jar orders.jar".into(),
+            ..ProcessInfo::default()
+        };
         assert_eq!(short_command(&long), "java -Xmx4g -jar orders.jar");
-        let t = render(&data("cpu"), &json!({"sort": "cpu"}), Lang::En);
+        let t = render(
+            data(ProcSort::Cpu).as_processes(),
+            &json!({"sort": "cpu"}),
+            Lang::En,
+        );
         assert!(
             t.contains("most CPU is ingestd (pid 5120, user svc): 3.5% CPU"),
             "{t}"
@@ -211,7 +235,7 @@ mod tests {
     #[test]
     fn name_filter_says_running_or_not() {
         let t = render(
-            &json!({"processes": [], "total_processes": 90}),
+            processes(ProcSort::Cpu, 90, 0, Vec::new()).as_processes(),
             &json!({"name": "nginx"}),
             Lang::En,
         );
@@ -219,7 +243,11 @@ mod tests {
             t.contains("does not look like it is running") && t.contains("90"),
             "{t}"
         );
-        let t = render(&data("cpu"), &json!({"name": "ingestd"}), Lang::Zh);
+        let t = render(
+            data(ProcSort::Cpu).as_processes(),
+            &json!({"name": "ingestd"}),
+            Lang::Zh,
+        );
         assert!(
             t.contains("ingestd 正在运行：2 个匹配的进程（pid 5120, 77）"),
             "{t}"

@@ -19,7 +19,9 @@ use crate::transfer::offers::{new_offer, OfferFile};
 use crate::turn::{stream_pieces, Role, TurnEvent, TurnKind, TurnOutcome, TurnRequest};
 use llmops_planner::text::Lang;
 use llmops_planner::{self as planner, HistoryTurn, PlannerInput, StepRecord};
-use llmops_tools::{LiveChunk, LiveSink, ToolCtx, ToolData, ToolName, ToolResult, UploadRef};
+use llmops_tools::{
+    LiveChunk, LiveSink, SearchWire, ToolCtx, ToolData, ToolName, ToolResult, UploadRef,
+};
 
 mod action;
 mod planners;
@@ -380,7 +382,7 @@ impl Turn<'_> {
     /// Runs one tool call with the same events and records as every planner. Returns the
     /// result and its data as JSON (made once: the call record and the planner's step both
     /// read it).
-    async fn tool_step(&mut self, tool: &str, args: Value, status: String) -> (ToolResult, Value) {
+    async fn tool_step(&mut self, tool: &str, args: Value, status: String) -> ToolResult {
         self.step += 1;
         let step = self.step;
         emit(self.tx, TurnEvent::Status(status)).await;
@@ -421,8 +423,7 @@ impl Turn<'_> {
         if result.ok && self.req.kind != TurnKind::Watch {
             side_effects(&self.ctx, self.req, tool, &args, &result, self.tx).await;
         }
-        let data = result.data.to_value();
-        let facts = planner::conversation::facts_of(tool, &args, result.ok, &data);
+        let facts = planner::conversation::facts_of(tool, &args, result.ok, &result.data);
         self.calls.push(ToolCallRow {
             tool: tool.to_string(),
             args,
@@ -432,7 +433,7 @@ impl Turn<'_> {
             output,
             facts,
         });
-        (result, data)
+        result
     }
 
     /// Runs one tool call, forwarding its live lines (follow mode) as `ToolOutput` events

@@ -6,31 +6,12 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 use super::procfs::{proc_state, ProcState};
 use super::{run_argv, VERIFY_WAIT};
 use llmops_policy::{ActionKind, Signal, SystemctlVerb};
-
-/// What verification concluded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    /// The expected effect is seen.
-    Confirmed,
-    /// The expected effect is not seen (the detail says what was).
-    NotConfirmed,
-    /// Nothing to check with (configured actions, a check that could not run).
-    NotChecked,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Verification {
-    pub verdict: Verdict,
-    /// What was seen, one sentence, Chinese first.
-    pub detail: String,
-}
+use llmops_tooldata::{Verdict, Verification};
 
 /// What is recorded before the action runs.
 #[derive(Debug, Clone, PartialEq, Eq)]

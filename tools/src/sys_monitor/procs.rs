@@ -9,35 +9,12 @@ use std::ffi::CStr;
 use std::mem::MaybeUninit;
 use std::time::Instant;
 
-use serde::{Deserialize, Serialize};
+pub use llmops_tooldata::{ProcSort, ProcessInfo};
 
 /// Command lines are cut to this many characters (data and text).
 pub const COMMAND_WIDTH: usize = 120;
 /// How many processes by CPU and by memory the snapshot keeps (their union, deduplicated).
 pub const SNAPSHOT_TOP: usize = 20;
-
-/// One process.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct ProcessInfo {
-    pub pid: u32,
-    /// Parent pid (0 for the kernel's own threads and when unknown).
-    #[serde(default)]
-    pub ppid: u32,
-    /// Effective user name (`ps -o user`), or the numeric uid when it has no name.
-    pub user: String,
-    /// Kernel command name (`comm`, at most 15 bytes, what `top` shows).
-    pub name: String,
-    /// Like top: CPU time over the last sampling interval, 100 = one full core (capped at
-    /// 100 per thread, at most the core count, against tick jitter on short intervals).
-    pub cpu_percent: f64,
-    /// Resident set size in bytes (`ps -o rss` is the same in KiB).
-    pub rss_bytes: u64,
-    /// Like `ps -o %mem`: RSS / MemTotal, one decimal.
-    pub mem_percent: f64,
-    /// Command line, arguments joined by spaces, cut to `COMMAND_WIDTH` characters;
-    /// `[name]` for kernel threads (as ps shows them).
-    pub command: String,
-}
 
 /// Every process of one scan (what the tool answers from).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -292,32 +269,6 @@ impl ProcScanner {
             interval_ms: elapsed.map_or(0, |e| u64::try_from(e.as_millis()).unwrap_or(u64::MAX)),
             memory_total_bytes,
             processes,
-        }
-    }
-}
-
-/// Sort order of a process listing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ProcSort {
-    Cpu,
-    Memory,
-}
-
-impl ProcSort {
-    /// Parses the `sort` argument (`mem`/`rss` mean memory).
-    pub fn parse(raw: &str) -> Option<ProcSort> {
-        match raw.trim().to_ascii_lowercase().as_str() {
-            "cpu" | "%cpu" => Some(ProcSort::Cpu),
-            "memory" | "mem" | "%mem" | "rss" => Some(ProcSort::Memory),
-            _ => None,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProcSort::Cpu => "cpu",
-            ProcSort::Memory => "memory",
         }
     }
 }

@@ -13,7 +13,7 @@ use super::{emit, Turn};
 use crate::turn::{ApprovalAsk, ApprovalOutcome, ApprovalReplySlot, TurnEvent, TurnKind};
 use llmops_policy::{ActionRequest, ProposedAction};
 use llmops_tools::run_action::{
-    proc_info, run_approved, ActionData, ActionState, ActionsData, Approved,
+    proc_info, run_approved, ActionData, ActionState, ActionsData, ActionsResult, Approved,
 };
 use llmops_tools::{ToolName, ToolResult};
 
@@ -164,7 +164,7 @@ impl Turn<'_> {
             "argv": argv,
             "reason": "由操作员提出 / proposed by the operator",
         });
-        let (result, _) = self
+        let result = self
             .tool_step(ToolName::RunAction.as_str(), args, status)
             .await;
         let text = if result.output.trim().is_empty() {

@@ -223,7 +223,7 @@ impl Turn<'_> {
                 Decision::Answer(text) => return Ok(Some(text)),
                 Decision::Streamed => return Ok(None),
                 Decision::Call { tool, args, status } => {
-                    let (result, data) = self.tool_step(&tool, args.clone(), status).await;
+                    let result = self.tool_step(&tool, args.clone(), status).await;
                     let stored = self.calls.last().and_then(|c| c.output.clone());
                     let obs = prompt::observation(&result, stored.as_ref());
                     let step = StepRecord {
@@ -231,7 +231,7 @@ impl Turn<'_> {
                         args,
                         ok: result.ok,
                         output: result.output,
-                        data,
+                        data: result.data,
                         error: result.error,
                     };
                     self.steps.push(step.clone());

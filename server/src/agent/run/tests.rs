@@ -19,13 +19,14 @@ fn file_refs_from_markers_and_ids() {
 #[test]
 fn conversation_state_comes_from_stored_tool_calls() {
     use llmops_planner::conversation::{facts_of, ListKind};
+    use llmops_tools::PageData;
     let msg = |role: &str, text: &str, calls: Vec<ToolCallRow>| crate::store::MessageRow {
         role: role.into(),
         text: text.into(),
         time: String::new(),
         tool_calls: calls,
     };
-    let call = |tool: &str, args: Value, data: Value| ToolCallRow {
+    let call = |tool: &str, args: Value, data: ToolData| ToolCallRow {
         tool: tool.into(),
         facts: facts_of(tool, &args, true, &data),
         args,
@@ -37,18 +38,41 @@ fn conversation_state_comes_from_stored_tool_calls() {
     let list = call(
         "file_upload",
         serde_json::json!({"action": "list"}),
-        serde_json::json!({"files": [{"filename": "a.log", "path": "/u/1/a.log"}, {"filename": "b.md", "path": "/u/2/b.md"}]}),
+        ToolData::Uploads(
+            [("a.log", "/u/1/a.log"), ("b.md", "/u/2/b.md")]
+                .iter()
+                .map(|(name, path)| UploadRef {
+                    file_id: String::new(),
+                    filename: name.to_string(),
+                    path: path.into(),
+                    size: 0,
+                    sha256: String::new(),
+                    uploaded_at: String::new(),
+                    content_type: String::new(),
+                    columns: Vec::new(),
+                    format: None,
+                })
+                .collect(),
+        ),
     );
     let read = call(
         "file_read",
         serde_json::json!({"file_path": "/u/2/b.md", "offset": 0, "limit": 200}),
-        serde_json::json!({"path": "/u/2/b.md", "offset": 0, "limit": 200, "total_lines": 450, "lines": vec!["x"; 200], "more_lines": 250}),
+        ToolData::Page(PageData {
+            path: "/u/2/b.md".into(),
+            offset: 0,
+            limit: 200,
+            total_lines: 450,
+            lines: vec!["x".into(); 200],
+            more_lines: 250,
+            ..PageData::default()
+        }),
     );
     // Rows stored before facts existed carry none and are simply skipped.
     let mut old = call(
         "sys_monitor",
         serde_json::json!({"metric": "cpu"}),
-        Value::Null,
+        ToolData::None,
     );
     old.facts = None;
     let rows = vec![

@@ -1,6 +1,7 @@
 //! Extension-mode request dispatch, plus the read-only requests it answers directly:
 //! monitor subscription, output pages and search.
 
+use llmops_tools::data::SearchWire;
 use protocol::{Ack, FileListReply, History, Message, LEGACY_HEARTBEAT};
 
 use super::approvals::Abandon;
