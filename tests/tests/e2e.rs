@@ -336,7 +336,11 @@ fn quit_asks_and_relaunch_resumes_the_session() -> anyhow::Result<()> {
     drop(tui);
     // Relaunched: the same session, its history reloaded.
     let mut again = Tui::start_in(&addr, 120, 36, &[], home)?;
-    let s = again.wait_for("❯ 内存够用吗", T)?;
+    // The cached history can be drawn before the connection is up; the bar names the
+    // session only once connected, so wait for both.
+    let s = again.wait_until("the history and the session", T, |s| {
+        s.contains("❯ 内存够用吗") && bar_session(s).is_some()
+    })?;
     anyhow::ensure!(
         bar_session(&s).as_deref() == Some("incident-42"),
         "not the same session\n{s}"
@@ -347,7 +351,7 @@ fn quit_asks_and_relaunch_resumes_the_session() -> anyhow::Result<()> {
         .ok_or_else(|| anyhow::anyhow!("no home to relaunch in"))?;
     drop(again);
     let fresh = Tui::start_in(&addr, 120, 36, &["--new-session"], home)?;
-    let s = fresh.wait_for("connected", T)?;
+    let s = fresh.wait_until("a session in the bar", T, |s| bar_session(s).is_some())?;
     anyhow::ensure!(
         bar_session(&s).as_deref() != Some("incident-42"),
         "--new-session resumed\n{s}"
