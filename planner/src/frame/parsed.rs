@@ -15,8 +15,10 @@ pub struct Parsed {
     pub lower: String,
     pub hits: Vec<Hit>,
     pub lits: Vec<Spanned>,
-    /// Log files the question names (resolved paths) and where.
+    /// Log files the question names (resolved paths).
     pub files: Vec<String>,
+    /// Where the question names files (blanked in `lower`).
+    pub file_spans: Vec<(usize, usize)>,
     /// The fields of the log the question is about, by their own names; a
     /// [`Cue::Column`] hit indexes this.
     pub columns: Vec<Column>,
@@ -67,6 +69,7 @@ impl Parsed {
         });
         let mut lits = lits;
         lits.retain(|l| !cue_runs.contains(&(l.start, l.end)));
+        super::buckets::sized_buckets(lex, &lower, &mut hits, &mut lits);
         // Words inside a quoted phrase, a grep's pattern or a `key=value` pair are that
         // text, not cues of their own: "“连接超时”有几条" looks for the phrase, it adds no
         // timeout tag; "res=failed" is that field's value, no failure tag.
@@ -89,6 +92,7 @@ impl Parsed {
             hits,
             lits,
             files,
+            file_spans: spans,
             columns,
             upload_names: ctx
                 .uploads
