@@ -36,7 +36,7 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
             crate::follow::Ordinal::Nth(n) => last.items.get(n.checked_sub(1)?),
             crate::follow::Ordinal::Last => last.items.last(),
         })
-        .or_else(|| ranked_first(lex, p, &last.query).then(|| last.items.first())?);
+        .or_else(|| ranked_first(lex, p, &last.query).then_some(last.items.first())?);
     if picked.is_none() && names_other_table(lex, p, last.query.source) {
         return None;
     }

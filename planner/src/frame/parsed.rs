@@ -245,10 +245,17 @@ fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>)
         }
         spans.extend_from_slice(at);
     };
+    // "the chat-db-a mongod log": the kind's word is the log the name picks, not the
+    // newest log of that kind.
+    let by_name = logs_named_by_a_name_part(&lower, ctx);
     for (u, at) in logs_named_by_kind(&lower, ctx) {
-        add(u, &[at]);
+        let named = by_name
+            .iter()
+            .map(|(n, _)| *n)
+            .find(|n| lexicon().kinds.iter().any(|k| k.is(n) && k.is(u)));
+        add(named.unwrap_or(u), &[at]);
     }
-    for (u, at) in logs_named_by_a_name_part(&lower, ctx) {
+    for (u, at) in by_name {
         add(u, &[at]);
     }
     for p in typed_paths(text) {

@@ -137,3 +137,18 @@ fn distinct_values_of_the_field_the_question_names() {
         "{f}"
     );
 }
+
+#[test]
+fn a_name_and_a_kind_of_log_pick_the_named_one() {
+    let mut ups = uploads(&["redis-cache-a.log", "redis-cache-b.log"]);
+    for u in &mut ups {
+        u.format = Some("redis".into());
+    }
+    let q = query_over(
+        &ups,
+        "the cache-a redis log: how many Background saving lines?",
+    );
+    let files = q["files"].as_array().expect("files");
+    assert_eq!(files.len(), 1, "{q}");
+    assert!(files[0].to_string().contains("cache-a"), "{q}");
+}
