@@ -173,3 +173,14 @@ fn the_row_named_by_the_superlative_that_ranked_the_list() {
     );
     assert!(f["filters"].to_string().contains("12.5"), "{f}");
 }
+
+#[test]
+fn a_position_in_a_list_is_no_text_to_find() {
+    let count = last(
+        json!({"files": [APP], "measure": "count",
+            "filters": [{"field": "level", "op": "eq", "value": "ERROR"}]}),
+        &[],
+    );
+    let f = edit("第三个呢？几次", &count);
+    assert!(f.get("soft").is_none(), "{f}");
+}
