@@ -486,6 +486,11 @@ fn log_columns(files: &[String], ctx: &FrameCtx) -> Vec<Column> {
 /// resolves to the same field. A name with `_`, `.` or `-` is unambiguous and wins over
 /// the lexicon's words inside it. Names of three letters or fewer match as written or
 /// with a capital ("Tr" for `tr`), not as a lower-case word.
+/// Whether a key's last segment is a compound of its own (`dur_ms`).
+fn compound_last(last: &str) -> bool {
+    last.contains(['_', '-'])
+}
+
 fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>) {
     let mut found = Vec::new();
     for (i, c) in columns.iter().enumerate() {
@@ -497,8 +502,14 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
         // A nested key by its last segment when that is a compound of its own and no other
         // field ends so (`dur_ms` for `req.dur_ms`).
         let last = name.rsplit('.').next().unwrap_or(&name).to_string();
+        // Or a camelCase one written as the log writes it (`durationMillis` for
+        // `attr.durationMillis`): a plain word never matches it.
+        let written_last = c.name.rsplit('.').next().unwrap_or(&c.name);
+        let camel = written_last.len() >= 6
+            && written_last.bytes().skip(1).any(|b| b.is_ascii_uppercase())
+            && written_last.bytes().all(|b| b.is_ascii_alphanumeric());
         let by_last = last != name
-            && last.contains(['_', '-'])
+            && (last.contains(['_', '-']) || camel)
             && columns
                 .iter()
                 .filter(|o| o.name.to_ascii_lowercase().rsplit('.').next() == Some(last.as_str()))
@@ -522,6 +533,13 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
         for (start, end) in at {
             // A short name in lower case is a word more often than a field ("at", "id").
             let written = text.get(start..end).unwrap_or("");
+            if camel
+                && !compound_last(&last)
+                && written.eq_ignore_ascii_case(&last)
+                && written != written_last
+            {
+                continue;
+            }
             if name.len() <= 3
                 && written != c.name
                 && !written.bytes().any(|b| b.is_ascii_uppercase())

@@ -152,3 +152,28 @@ fn a_name_and_a_kind_of_log_pick_the_named_one() {
     assert_eq!(files.len(), 1, "{q}");
     assert!(files[0].to_string().contains("cache-a"), "{q}");
 }
+
+#[test]
+fn a_nested_camel_case_key_by_its_last_segment_as_written() {
+    use llmops_common::query::Column;
+    let mut ups = uploads(&["shipd.log"]);
+    ups[0].columns = vec![
+        Column {
+            name: "attr.waitMillis".into(),
+            numeric: true,
+            ..Default::default()
+        },
+        Column {
+            name: "ts".into(),
+            roles: vec!["time".into()],
+            ..Default::default()
+        },
+    ];
+    let q = query_over(&ups, "average waitMillis in shipd.log");
+    assert_eq!(
+        (&q["measure"], &q["field"]),
+        (&json!("mean"), &json!("attr.waitMillis")),
+        "{q}"
+    );
+    assert!(q.get("filters").is_none(), "{q}");
+}
