@@ -135,7 +135,7 @@ pub fn intent(text: &str) -> Option<ActIntent> {
             t.contains(q)
         }
     });
-    if asks {
+    if asks || crate::lexicon::lexicon().grammar.interrogative.asks(t) {
         return None;
     }
     kill_top(t)
@@ -759,6 +759,9 @@ mod tests {
             "start",
             "ps aux | grep nginx",
             "what does systemctl restart do",
+            "它上一次 restart 是几点",
+            "which pods did the operator kill",
+            "谁重启了 nginx",
         ] {
             assert_eq!(intent(t), None, "{t}");
         }

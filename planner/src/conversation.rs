@@ -177,11 +177,27 @@ fn ls_items(stdout: &str, dir: &str) -> Vec<ListItem> {
         .collect()
 }
 
+/// A query that failed (a field the log lacks) is still the question a follow-up edits
+/// ("and the p95?"): its arguments, with no items shown.
+fn failed_query(tool: &str, args: &Value) -> Option<StepFacts> {
+    if !matches!(
+        ToolName::parse(tool)?,
+        ToolName::LogQuery | ToolName::SystemQuery
+    ) {
+        return None;
+    }
+    let a: llmops_common::query::QueryArgs = serde_json::from_value(args.clone()).ok()?;
+    Some(StepFacts::Queried(LastQuery {
+        query: a.query,
+        items: Vec::new(),
+    }))
+}
+
 /// Distils one tool step (its arguments and the tool's typed data) into facts; `None` when
 /// nothing in it can be referred to later.
 pub fn facts_of(tool: &str, args: &Value, ok: bool, data: &ToolData) -> Option<StepFacts> {
     if !ok {
-        return None;
+        return failed_query(tool, args);
     }
     match ToolName::parse(tool)? {
         ToolName::FileUpload => Some(StepFacts::List(ListShown {
@@ -549,6 +565,18 @@ mod tests {
         let paths: Vec<_> = l.items.iter().filter_map(|i| i.path.as_deref()).collect();
         assert_eq!(paths, ["/srv/app/app.log", "/srv/app/notes.md"]);
         assert!(facts_of("file_read", &json!({}), false, &ToolData::None).is_none());
+        // A failed query is still the question a follow-up edits.
+        let f = facts_of(
+            "log_query",
+            &json!({"source": "log", "files": ["/u/1/a.log"], "measure": "mean", "field": "latency"}),
+            false,
+            &ToolData::None,
+        );
+        let Some(StepFacts::Queried(q)) = f else {
+            panic!("{f:?}")
+        };
+        assert_eq!(q.query.field.as_ref().map(|f| f.as_str()), Some("latency"));
+        assert!(q.items.is_empty());
     }
 
     #[test]

@@ -26,7 +26,7 @@ pub enum Ordinal {
     Last,
 }
 
-fn zh_number(s: &str) -> Option<usize> {
+pub(crate) fn zh_number(s: &str) -> Option<usize> {
     if let Ok(n) = s.parse::<usize>() {
         return Some(n);
     }

@@ -5,15 +5,19 @@
 //! ([`edit`]). Nothing here names a question: vocabulary lives in the lexicon's data.
 
 mod bridge;
+mod buckets;
 pub mod build;
 pub mod build_filters;
 pub mod dates;
 pub mod edit;
+mod edit_ops;
 pub mod parsed;
 pub mod question;
 pub mod scan;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_follow;
 #[cfg(test)]
 mod tests_values;
 mod words;

@@ -207,19 +207,6 @@ const DESTRUCTIVE_WORDS: &[&str] = &[
     "把防火墙关",
 ];
 
-/// Words that ask for a count.
-const COUNTING: &[&str] = &[
-    "多少",
-    "几个",
-    "几次",
-    "几条",
-    "几回",
-    "how many",
-    "how often",
-    "number of",
-    "count of",
-];
-
 /// Whether the message asks for a destructive change: a destructive word used as a verb
 /// ("把日志都删除", "please reboot the server"). The same words as a noun or a modifier
 /// ("删除的文件", "重启次数", "被删除的", "重启记录") ask about the past, read-only.
@@ -230,12 +217,12 @@ pub fn destructive_words(text: &str) -> bool {
         .any(destructive_clause)
 }
 
-/// One clause of [`destructive_words`]. A clause that asks for a number counts what
-/// happened ("删除预订成功的请求有多少个", "how many delete requests failed"): its
-/// destructive word describes events; another clause of the message may still ask for
-/// the change ("删除所有日志，看看还剩多少空间").
+/// One clause of [`destructive_words`]. A clause that asks something (a number, a time,
+/// which one: "删除预订成功的请求有多少个", "它最后一次 delete 是几点", "which pod was
+/// deleted") is about what happened: its destructive word describes events; another
+/// clause of the message may still ask for the change ("删除所有日志，看看还剩多少空间").
 fn destructive_clause(lower: &str) -> bool {
-    if COUNTING.iter().any(|c| lower.contains(c)) {
+    if crate::lexicon::lexicon().grammar.interrogative.asks(lower) {
         return false;
     }
     DESTRUCTIVE_WORDS.iter().any(|w| {
@@ -411,6 +398,19 @@ mod tests {
         ] {
             assert!(!destructive_words(t), "{t}");
         }
+        // A question about the verb's events asks when, which or how many.
+        for t in [
+            "它上一次 delete 是几点",
+            "which deployment got deleted first",
+            "when did we last restart the broker",
+            "谁删除的 configmap 最多",
+            "重启了几回",
+        ] {
+            assert!(!destructive_words(t), "{t}");
+        }
+        assert!(destructive_words("delete the pod which crashed"));
+        assert!(destructive_words("kill the foo process"));
+        assert!(destructive_words("把 nginx 重启一下"));
         assert!(destructive_words("帮我重启 nginx"));
         // A count in another clause does not excuse the request.
         assert!(destructive_words("删除所有日志，看看还剩多少空间"));

@@ -59,10 +59,15 @@ fn query_task(text: &str, ctx: &MessageCtx, follow_up: bool) -> Option<Task> {
         return None;
     }
     match super::frame::question::understand(text, &fctx)? {
-        super::frame::Understood::Query(frame) if follow_up == frame.follow_up => Some(
-            super::process_detail::one_pid(&frame.query)
-                .map_or(Task::Query(*frame), |pid| Task::ProcessDetail { pid }),
-        ),
+        super::frame::Understood::Query(frame) if follow_up == frame.follow_up => {
+            if let Some(reply) = distinct::distinct_of_what(&frame.query, ctx) {
+                return Some(reply);
+            }
+            Some(
+                super::process_detail::one_pid(&frame.query)
+                    .map_or(Task::Query(*frame), |pid| Task::ProcessDetail { pid }),
+            )
+        }
         super::frame::Understood::Query(_) => None,
         super::frame::Understood::Summary { path } if !follow_up => Some(Task::Analyse {
             path,
@@ -748,6 +753,7 @@ fn follow_up(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
 }
 
 mod clause;
+mod distinct;
 mod settings;
 #[cfg(test)]
 mod tests;

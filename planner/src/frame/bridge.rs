@@ -34,6 +34,7 @@ pub(super) fn translated(lex: &Lexicon, p: &Parsed) -> Vec<Filter> {
             // A word that translates to one of the log's fields names that field.
             if forms.is_empty()
                 || stop.contains(&text)
+                || ordinal(&text)
                 || forms.iter().any(|f| field_named(&p.columns, f).is_some())
             {
                 continue;
@@ -67,6 +68,15 @@ pub(super) fn translated(lex: &Lexicon, p: &Parsed) -> Vec<Filter> {
         }
     }
     out
+}
+
+/// "第二", "第 3": a position in a list the answer showed, never what events say.
+fn ordinal(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars.next() == Some('第')
+        && chars
+            .next()
+            .is_some_and(|c| c.is_ascii_digit() || "一二三四五六七八九十两".contains(c))
 }
 
 #[cfg(test)]

@@ -513,6 +513,9 @@ fn fill_field(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     let stat = q.measure.is_stat() || q.measure == Measure::Stats;
     if q.measure == Measure::CountDistinct && q.group_by.len() == 1 {
         q.field = q.group_by.pop();
+    } else if q.measure == Measure::CountDistinct && q.group_by.is_empty() {
+        // "how many unique client IPs": the field a role word of the question names.
+        q.field = named_field(lex, p, q.source).map(Field::new);
     } else if stat
         && q.group_by
             .first()
@@ -524,4 +527,16 @@ fn fill_field(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     } else if stat && q.source == Source::Log {
         q.field = Some(Field::new("duration"));
     }
+}
+
+/// The first field the question names for the table, by a lexicon word or the log's own
+/// name for it.
+fn named_field(lex: &Lexicon, p: &Parsed, source: Source) -> Option<String> {
+    p.hits.iter().find_map(|h| match h.cue {
+        Cue::Field(i) if lex.fields[i].source.is_none_or(|s| s == source) => {
+            Some(lex.fields[i].field.clone())
+        }
+        Cue::Column(i) if source == Source::Log => p.columns.get(i).map(|c| c.name.clone()),
+        _ => None,
+    })
 }

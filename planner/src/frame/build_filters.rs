@@ -217,6 +217,20 @@ fn names_the_log(lex: &Lexicon, p: &Parsed, l: &super::scan::Spanned) -> bool {
 /// that are no cue ("gateway log", "meter-ingest docker log", "骑手网关那个日志"; not
 /// "deadlock errors in the log", not "cart-sync lines").
 fn stands_before_a_log_word(_lex: &Lexicon, p: &Parsed, l: &super::scan::Spanned) -> bool {
+    // A file named right after, with at most a possessive between ("kafka-2 的 server.log",
+    // "web-3's access.log"): the name says whose file it is.
+    let before_a_file = p.file_spans.iter().any(|&(s, _)| {
+        s >= l.end
+            && p.text.get(l.end..s).is_some_and(|gap| {
+                matches!(
+                    gap.trim(),
+                    "" | "的" | "'s" | "上的" | "里的" | "on" | "from"
+                )
+            })
+    });
+    if before_a_file {
+        return true;
+    }
     let after = p.text.get(l.end..).unwrap_or("").to_lowercase();
     let at = [after.find("log"), after.find("日志")]
         .into_iter()

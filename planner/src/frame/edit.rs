@@ -3,7 +3,7 @@
 //! last one" keeps the rows and changes the measure. A question with its own table, or its
 //! own measure and condition, is a new query instead.
 
-use llmops_common::query::{Field, Filter, FilterOp, Measure, Query, Scalar, Source, Unit};
+use llmops_common::query::{Field, Filter, FilterOp, Measure, Order, Query, Scalar, Source, Unit};
 
 use super::build::frame_of;
 use super::parsed::{filter, Parsed};
@@ -13,13 +13,31 @@ use crate::lexicon::{Cue, Hit, Lexicon};
 /// Whether the question is a follow-up of the last query, and the edited frame if so.
 pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     let last = ctx.last_query?;
+    if !p.files.is_empty() {
+        return other_log(lex, p, &last.query);
+    }
+    // "and the next 3", "the 4th and 5th": the same list, longer.
+    let shown = if last.items.is_empty() {
+        last.query.limit()
+    } else {
+        last.items.len()
+    };
+    if let Some(limit) = super::edit_ops::more_items(lex, p, &last.query, shown) {
+        let mut query = last.query.clone();
+        query.limit = Some(limit);
+        return Some(edited(query, Vec::new(), None));
+    }
     // "the second one", "最后一个": an item of the last answer's list by position; what
-    // the question asks is then about that item, whatever table its words suggest.
-    let picked = crate::follow::ordinal(&p.text).and_then(|o| match o {
-        crate::follow::Ordinal::Nth(n) => last.items.get(n.checked_sub(1)?),
-        crate::follow::Ordinal::Last => last.items.last(),
-    });
-    if !p.files.is_empty() || (picked.is_none() && names_other_table(lex, p, last.query.source)) {
+    // the question asks is then about that item, whatever table its words suggest. "its
+    // last one" asked with a time is its last event, no item.
+    let picked = crate::follow::ordinal(&p.text)
+        .filter(|_| !asks_an_occurrence(lex, p))
+        .and_then(|o| match o {
+            crate::follow::Ordinal::Nth(n) => last.items.get(n.checked_sub(1)?),
+            crate::follow::Ordinal::Last => last.items.last(),
+        })
+        .or_else(|| ranked_first(lex, p, &last.query).then_some(last.items.first())?);
+    if picked.is_none() && names_other_table(lex, p, last.query.source) {
         return None;
     }
     let marked = p.has(|c| matches!(c, Cue::Follow | Cue::Refer));
@@ -68,12 +86,62 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         q.order = last.query.order;
         q.limit = Some(1);
     }
-    Some(Frame {
-        query: q,
-        soft: new.soft,
-        object: new.object,
-        follow_up: true,
+    Some(edited(q, new.soft, new.object))
+}
+
+/// "the slowest one" after a list of the slowest requests: the list's first row, named by
+/// the superlative that ranked it (the same field, the same direction).
+fn ranked_first(lex: &Lexicon, p: &Parsed, last: &Query) -> bool {
+    let Some(sorted) = last
+        .field
+        .as_ref()
+        .filter(|_| last.measure == Measure::Rows)
+    else {
+        return false;
+    };
+    p.hits.iter().any(|h| {
+        let Cue::Measure(i) = h.cue else { return false };
+        let m = &lex.measures[i];
+        let same_way = match m.measure {
+            Measure::Max => last.order == Order::Desc,
+            Measure::Min => last.order == Order::Asc,
+            _ => false,
+        };
+        same_way && m.field.as_deref() == Some(sorted.as_str())
     })
+}
+
+fn edited(query: Query, soft: Vec<Filter>, object: Option<Filter>) -> Frame {
+    Frame {
+        query,
+        soft,
+        object,
+        follow_up: true,
+    }
+}
+
+/// Whether the question's measure is the first or last event ("when was its last one",
+/// "第一次是几点"): an ordinal word in it says which event, not which item of a list.
+fn asks_an_occurrence(lex: &Lexicon, p: &Parsed) -> bool {
+    super::build::measure_cue(lex, p).is_some_and(|i| {
+        let m = &lex.measures[i];
+        m.measure == Measure::Rows && m.field.as_deref() == Some("time")
+    })
+}
+
+/// "chat-db-b 呢", "same for app.log": the last question over the log named, with what
+/// else the message says. A message with a figure of its own is a new question.
+fn other_log(lex: &Lexicon, p: &Parsed, last: &Query) -> Option<Frame> {
+    let marked = p.has(|c| c == Cue::Follow);
+    let own_measure = p.has(|c| matches!(c, Cue::Measure(_)));
+    if !marked || own_measure || last.source != Source::Log || p.files == last.files {
+        return None;
+    }
+    let new = frame_of(lex, p, Source::Log, p.files.clone());
+    let mut q = last.clone();
+    apply(&mut q, &new.query, false, p);
+    q.files = p.files.clone();
+    Some(edited(q, new.soft, new.object))
 }
 
 /// The question names another table, or a field only another table has ("内存" after
@@ -127,14 +195,26 @@ fn apply(q: &mut Query, new: &Query, own_measure: bool, p: &Parsed) {
         if status(f) {
             q.filters.retain(|o| !status(o));
         }
-        put_filter(&mut q.filters, f.clone());
+        // "and expanding?" after "Shrinking ISR": the text looked for, swapped.
+        if !super::edit_ops::swap_text(&mut q.filters, f) {
+            put_filter(&mut q.filters, f.clone());
+        }
     }
     if own_measure {
+        // "平均呢" after a median, "and the p95?": another statistic of the same field,
+        // over the same groups, when the message names no field of its own.
+        let stat = |m: Measure| m.is_stat() || m == Measure::Stats;
+        let names_field = p.has(|c| matches!(c, Cue::Field(_) | Cue::Column(_)));
+        let same_field = !names_field && q.field.is_some() && stat(new.measure) && stat(q.measure);
+        if !same_field {
+            q.field = new.field.clone();
+        }
+        if !(same_field && new.group_by.is_empty()) {
+            q.group_by = new.group_by.clone();
+        }
         q.measure = new.measure;
-        q.field = new.field.clone();
         q.order = new.order;
         q.limit = new.limit;
-        q.group_by = new.group_by.clone();
     } else if !new.group_by.is_empty() {
         q.group_by = new.group_by.clone();
         if matches!(q.measure, Measure::Rows | Measure::Buckets) {

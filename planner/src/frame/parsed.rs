@@ -15,8 +15,10 @@ pub struct Parsed {
     pub lower: String,
     pub hits: Vec<Hit>,
     pub lits: Vec<Spanned>,
-    /// Log files the question names (resolved paths) and where.
+    /// Log files the question names (resolved paths).
     pub files: Vec<String>,
+    /// Where the question names files (blanked in `lower`).
+    pub file_spans: Vec<(usize, usize)>,
     /// The fields of the log the question is about, by their own names; a
     /// [`Cue::Column`] hit indexes this.
     pub columns: Vec<Column>,
@@ -67,6 +69,7 @@ impl Parsed {
         });
         let mut lits = lits;
         lits.retain(|l| !cue_runs.contains(&(l.start, l.end)));
+        super::buckets::sized_buckets(lex, &lower, &mut hits, &mut lits);
         // Words inside a quoted phrase, a grep's pattern or a `key=value` pair are that
         // text, not cues of their own: "“连接超时”有几条" looks for the phrase, it adds no
         // timeout tag; "res=failed" is that field's value, no failure tag.
@@ -89,6 +92,7 @@ impl Parsed {
             hits,
             lits,
             files,
+            file_spans: spans,
             columns,
             upload_names: ctx
                 .uploads
@@ -241,10 +245,17 @@ fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>)
         }
         spans.extend_from_slice(at);
     };
+    // "the chat-db-a mongod log": the kind's word is the log the name picks, not the
+    // newest log of that kind.
+    let by_name = logs_named_by_a_name_part(&lower, ctx);
     for (u, at) in logs_named_by_kind(&lower, ctx) {
-        add(u, &[at]);
+        let named = by_name
+            .iter()
+            .map(|(n, _)| *n)
+            .find(|n| lexicon().kinds.iter().any(|k| k.is(n) && k.is(u)));
+        add(named.unwrap_or(u), &[at]);
     }
-    for (u, at) in logs_named_by_a_name_part(&lower, ctx) {
+    for (u, at) in by_name {
         add(u, &[at]);
     }
     for p in typed_paths(text) {
@@ -475,6 +486,11 @@ fn log_columns(files: &[String], ctx: &FrameCtx) -> Vec<Column> {
 /// resolves to the same field. A name with `_`, `.` or `-` is unambiguous and wins over
 /// the lexicon's words inside it. Names of three letters or fewer match as written or
 /// with a capital ("Tr" for `tr`), not as a lower-case word.
+/// Whether a key's last segment is a compound of its own (`dur_ms`).
+fn compound_last(last: &str) -> bool {
+    last.contains(['_', '-'])
+}
+
 fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>) {
     let mut found = Vec::new();
     for (i, c) in columns.iter().enumerate() {
@@ -486,8 +502,14 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
         // A nested key by its last segment when that is a compound of its own and no other
         // field ends so (`dur_ms` for `req.dur_ms`).
         let last = name.rsplit('.').next().unwrap_or(&name).to_string();
+        // Or a camelCase one written as the log writes it (`durationMillis` for
+        // `attr.durationMillis`): a plain word never matches it.
+        let written_last = c.name.rsplit('.').next().unwrap_or(&c.name);
+        let camel = written_last.len() >= 6
+            && written_last.bytes().skip(1).any(|b| b.is_ascii_uppercase())
+            && written_last.bytes().all(|b| b.is_ascii_alphanumeric());
         let by_last = last != name
-            && last.contains(['_', '-'])
+            && (last.contains(['_', '-']) || camel)
             && columns
                 .iter()
                 .filter(|o| o.name.to_ascii_lowercase().rsplit('.').next() == Some(last.as_str()))
@@ -511,6 +533,13 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
         for (start, end) in at {
             // A short name in lower case is a word more often than a field ("at", "id").
             let written = text.get(start..end).unwrap_or("");
+            if camel
+                && !compound_last(&last)
+                && written.eq_ignore_ascii_case(&last)
+                && written != written_last
+            {
+                continue;
+            }
             if name.len() <= 3
                 && written != c.name
                 && !written.bytes().any(|b| b.is_ascii_uppercase())

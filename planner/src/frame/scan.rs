@@ -95,6 +95,7 @@ pub fn literals(
     pairs(text, &mut taken, &mut out);
     quoted(text, &mut taken, &mut out);
     unquoted_log_text(text, hits, &mut taken, &mut out);
+    capitalised_runs(text, hits, &mut taken, &mut out);
     clocks(text, &mut taken, &mut out);
     for (start, end, day) in super::dates::dates(text, lower, &mut taken) {
         out.push(Spanned {
@@ -282,6 +283,56 @@ fn unquoted_log_text(
             start: s,
             end: e,
             lit: Lit::Quoted(run.to_string()),
+        });
+    }
+}
+
+/// Two or more words in a row that each read like a log's own name for something
+/// (capitalised or code-like: `Shrinking ISR`, `NotEnoughReplicas Exception`) and that no
+/// cue reads: one phrase looked for as written, as if quoted, rather than a word of it.
+fn capitalised_runs(
+    text: &str,
+    hits: &[Hit],
+    taken: &mut Vec<(usize, usize)>,
+    out: &mut Vec<Spanned>,
+) {
+    let coded = |w: &str| {
+        w.bytes().any(|b| b.is_ascii_alphabetic())
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"_-.:".contains(&b))
+            && (w.starts_with(|c: char| c.is_ascii_uppercase())
+                || w.bytes().skip(1).any(|b| b.is_ascii_uppercase()))
+    };
+    let free = |s: usize, e: usize| {
+        !overlaps(taken, s, e) && !hits.iter().any(|h| h.start < e && s < h.end)
+    };
+    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+    let mut at = 0;
+    for word in text.split(' ') {
+        let w = word.trim_end_matches([',', '?', '!', ';', ')', '.', ':']);
+        let (s, e) = (at, at + w.len());
+        at += word.len() + 1;
+        let w_ok = coded(w) && free(s, e);
+        match runs.last_mut() {
+            Some((_, end, n)) if w_ok && *end + 1 == s => {
+                *end = e;
+                *n += 1;
+            }
+            _ if w_ok => runs.push((s, e, 1)),
+            _ => {}
+        }
+    }
+    for (s, e, n) in runs {
+        // A name right before a word for the log is whose log it is ("the AWS ALB log").
+        let rest = text[e..].trim_start().to_ascii_lowercase();
+        if n < 2 || rest.starts_with("log") || rest.starts_with("日志") {
+            continue;
+        }
+        taken.push((s, e));
+        out.push(Spanned {
+            start: s,
+            end: e,
+            lit: Lit::Quoted(text[s..e].to_string()),
         });
     }
 }

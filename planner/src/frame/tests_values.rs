@@ -105,3 +105,75 @@ fn a_word_that_is_one_columns_value_is_that_fields_condition() {
         );
     }
 }
+
+#[test]
+fn a_host_before_the_file_name_and_a_capitalised_phrase() {
+    for text in [
+        "web-7 的 app.log 里 Lease Expired 一共出现了几次",
+        "how many Lease Expired lines are in web-7's app.log",
+    ] {
+        let f = frame_with(text, None).unwrap_or_else(|| panic!("no frame: {text}"));
+        assert_eq!(f["files"], json!([APP]), "{text}: {f}");
+        assert_eq!(
+            f["filters"],
+            json!([{"op": "contains", "value": "Lease Expired"}]),
+            "{text}: {f}"
+        );
+    }
+}
+
+#[test]
+fn distinct_values_of_the_field_the_question_names() {
+    let f = frame_with("how many distinct users show up in app.log", None).expect("frame");
+    assert_eq!(
+        (&f["measure"], &f["field"]),
+        (&json!("count_distinct"), &json!("user")),
+        "{f}"
+    );
+    let f = frame_with("app.log 里有多少个不同的路径", None).expect("frame");
+    assert_eq!(
+        (&f["measure"], &f["field"]),
+        (&json!("count_distinct"), &json!("path")),
+        "{f}"
+    );
+}
+
+#[test]
+fn a_name_and_a_kind_of_log_pick_the_named_one() {
+    let mut ups = uploads(&["redis-cache-a.log", "redis-cache-b.log"]);
+    for u in &mut ups {
+        u.format = Some("redis".into());
+    }
+    let q = query_over(
+        &ups,
+        "the cache-a redis log: how many Background saving lines?",
+    );
+    let files = q["files"].as_array().expect("files");
+    assert_eq!(files.len(), 1, "{q}");
+    assert!(files[0].to_string().contains("cache-a"), "{q}");
+}
+
+#[test]
+fn a_nested_camel_case_key_by_its_last_segment_as_written() {
+    use llmops_common::query::Column;
+    let mut ups = uploads(&["shipd.log"]);
+    ups[0].columns = vec![
+        Column {
+            name: "attr.waitMillis".into(),
+            numeric: true,
+            ..Default::default()
+        },
+        Column {
+            name: "ts".into(),
+            roles: vec!["time".into()],
+            ..Default::default()
+        },
+    ];
+    let q = query_over(&ups, "average waitMillis in shipd.log");
+    assert_eq!(
+        (&q["measure"], &q["field"]),
+        (&json!("mean"), &json!("attr.waitMillis")),
+        "{q}"
+    );
+    assert!(q.get("filters").is_none(), "{q}");
+}

@@ -71,6 +71,54 @@ pub struct LimitWords {
     pub after_zh: Vec<String>,
 }
 
+/// Words before or after "10 分钟" that make it a bucket's size.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct SizedBucketWords {
+    /// Words right before the number.
+    #[serde(flatten)]
+    pub before: Words,
+    #[serde(default)]
+    pub after_zh: Vec<String>,
+    #[serde(default)]
+    pub after_en: Vec<String>,
+}
+
+impl SizedBucketWords {
+    pub fn after(&self) -> Words {
+        Words {
+            zh: self.after_zh.clone(),
+            en: self.after_en.clone(),
+        }
+    }
+}
+
+/// Words that make a clause a question.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct InterrogativeWords {
+    /// Words that ask wherever they stand.
+    #[serde(flatten)]
+    pub anywhere: Words,
+    /// English words that ask only when they open the clause.
+    #[serde(default)]
+    pub open_en: Vec<String>,
+}
+
+impl InterrogativeWords {
+    /// Whether the lower-cased clause asks something rather than requests it.
+    pub fn asks(&self, lower: &str) -> bool {
+        let t = lower.trim_start_matches(|c: char| !c.is_alphanumeric() && c.is_ascii());
+        let t = ["and ", "so ", "ok ", "okay ", "then "]
+            .iter()
+            .find_map(|w| t.strip_prefix(w))
+            .unwrap_or(t);
+        self.anywhere.occur_in(lower)
+            || self.open_en.iter().any(|w| {
+                t.strip_prefix(w.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\'']))
+            })
+    }
+}
+
 /// Follow-up markers and words referring to the last answer's top item.
 #[derive(Debug, Clone, Deserialize)]
 pub struct FollowWords {
@@ -78,9 +126,24 @@ pub struct FollowWords {
     pub markers: Words,
     pub refer_zh: Vec<String>,
     pub refer_en: Vec<String>,
+    /// Words before a number asking for more of the last list ("the next 3").
+    #[serde(default)]
+    pub next_zh: Vec<String>,
+    #[serde(default)]
+    pub next_en: Vec<String>,
+    /// Words after a number asking the same ("3 more").
+    #[serde(default)]
+    pub more_en: Vec<String>,
 }
 
 impl FollowWords {
+    pub fn next(&self) -> Words {
+        Words {
+            zh: self.next_zh.clone(),
+            en: self.next_en.clone(),
+        }
+    }
+
     pub fn refer(&self) -> Words {
         Words {
             zh: self.refer_zh.clone(),
@@ -105,6 +168,9 @@ pub struct Grammar {
     pub numbers: Numbers,
     pub window: WindowWords,
     pub bucket: Vec<BucketCue>,
+    /// Words around a number and a time unit that make it a bucket's size.
+    #[serde(default)]
+    pub bucket_sized: SizedBucketWords,
     pub negate: Words,
     /// Words that set two things side by side ("A 和 B", "X vs Y").
     #[serde(default)]
@@ -122,4 +188,7 @@ pub struct Grammar {
     /// Function words: never a name or a literal to search for.
     #[serde(default)]
     pub stop: Words,
+    /// Words that make a clause a question, so an action verb in it is asked about.
+    #[serde(default)]
+    pub interrogative: InterrogativeWords,
 }

@@ -1,0 +1,186 @@
+//! Follow-ups that edit the last query beyond its slots: more of the list, an item of it
+//! with a new condition, a text condition or a field's value swapped, another statistic of
+//! the same field, a bucket of a written size, the same question over another log.
+
+use serde_json::{json, Value};
+
+use super::tests::frame_with;
+use super::LastQuery;
+
+const ACCESS: &str = "/data/uploads/id0/access.log";
+const APP: &str = "/data/uploads/id1/app.log";
+
+fn last(q: Value, items: &[(&str, &str)]) -> LastQuery {
+    LastQuery {
+        query: serde_json::from_value(q).expect("query"),
+        items: items
+            .iter()
+            .map(|(f, v)| vec![(f.to_string(), v.to_string())])
+            .collect(),
+    }
+}
+
+fn edit(text: &str, last: &LastQuery) -> Value {
+    frame_with(text, Some(last)).unwrap_or_else(|| panic!("no frame for {text:?}"))
+}
+
+#[test]
+fn more_of_the_same_list() {
+    let top = last(
+        json!({"files": [ACCESS], "measure": "count", "group_by": ["path"], "limit": 3,
+            "filters": [{"field": "status", "op": "class", "value": 5.0}]}),
+        &[("path", "/a"), ("path", "/b"), ("path", "/c")],
+    );
+    for (text, want) in [
+        ("what about the next 4", 7),
+        ("接下来 2 个呢", 5),
+        ("show me 5 more", 8),
+        ("and the 5th and 6th?", 6),
+        ("第四到第七个呢", 7),
+    ] {
+        let f = edit(text, &top);
+        assert_eq!(f["limit"], want, "{text}: {f}");
+        assert_eq!(f["group_by"], json!(["path"]), "{text}: {f}");
+        assert_eq!(f["filters"], top_filters(), "{text}: {f}");
+    }
+    // One position inside the list shown is that item.
+    let f = edit("第二个呢？多少条", &top);
+    assert!(f["filters"].to_string().contains("/b"), "{f}");
+    assert_eq!(f["measure"], "count", "{f}");
+}
+
+fn top_filters() -> Value {
+    json!([{"field": "status", "op": "class", "value": 5.0}])
+}
+
+#[test]
+fn the_top_item_with_a_new_condition() {
+    let top = last(
+        json!({"files": [ACCESS], "measure": "count", "group_by": ["client"],
+            "filters": [{"field": "status", "op": "class", "value": 4.0}]}),
+        &[("client", "198.51.100.23"), ("client", "203.0.113.5")],
+    );
+    let f = edit("this client: how many 403s did it get?", &top);
+    let filters = f["filters"].to_string();
+    assert!(filters.contains("198.51.100.23"), "{f}");
+    assert!(filters.contains("403"), "{f}");
+    assert!(!filters.contains("\"class\""), "{f}");
+    assert_eq!(f["measure"], "count", "{f}");
+    assert!(f.get("group_by").is_none(), "{f}");
+    // Its last event: the top item's, not the list's last item.
+    for text in ["so when was its last one?", "它最后一次是几点"] {
+        let f = edit(text, &top);
+        assert!(
+            f["filters"].to_string().contains("198.51.100.23"),
+            "{text}: {f}"
+        );
+        // Newest first is the default order, left out.
+        assert_eq!(f["measure"], "rows", "{text}: {f}");
+        assert_ne!(f["order"], "asc", "{text}: {f}");
+    }
+}
+
+#[test]
+fn a_text_condition_or_a_value_swapped() {
+    let phrase = last(
+        json!({"files": [APP], "measure": "count",
+            "filters": [{"op": "contains", "value": "Lease Expired"}]}),
+        &[],
+    );
+    let f = edit("and renewed?", &phrase);
+    let filters = f["filters"].as_array().expect("filters");
+    assert_eq!(filters.len(), 1, "{f}");
+    assert!(filters[0].to_string().contains("renew"), "{f}");
+    let named = last(
+        json!({"files": [APP], "measure": "count",
+            "filters": [{"op": "contains", "value": "db.orders"},
+                        {"op": "contains", "value": "slow op"}]}),
+        &[],
+    );
+    let f = edit("那 db.invoices 呢", &named);
+    let text = f["filters"].to_string();
+    assert!(
+        text.contains("db.invoices") && text.contains("slow op"),
+        "{f}"
+    );
+    assert!(!text.contains("db.orders"), "{f}");
+}
+
+#[test]
+fn another_statistic_of_the_same_field() {
+    let median = last(
+        json!({"files": [ACCESS], "measure": "p50", "field": "upstream_time",
+            "filters": [{"field": "path", "op": "contains", "value": "/api/pay"}]}),
+        &[],
+    );
+    for (text, want) in [
+        ("均值呢", "mean"),
+        ("and the p99?", "p99"),
+        ("那最大值呢", "max"),
+    ] {
+        let f = edit(text, &median);
+        assert_eq!(f["measure"], want, "{text}: {f}");
+        assert_eq!(f["field"], "upstream_time", "{text}: {f}");
+        assert!(f["filters"].to_string().contains("/api/pay"), "{text}: {f}");
+    }
+}
+
+#[test]
+fn a_bucket_of_a_written_size() {
+    let hourly = last(
+        json!({"files": [ACCESS], "measure": "buckets", "bucket": "hour",
+            "filters": [{"field": "status", "op": "class", "value": 5.0}]}),
+        &[],
+    );
+    for (text, want) in [
+        ("那按5分钟一桶呢", "5min"),
+        ("and in 10 minute buckets?", "10min"),
+    ] {
+        let f = edit(text, &hourly);
+        assert_eq!(
+            (&f["measure"], &f["bucket"]),
+            (&json!("buckets"), &json!(want)),
+            "{text}: {f}"
+        );
+        assert_eq!(f["filters"], top_filters(), "{text}: {f}");
+    }
+}
+
+#[test]
+fn the_same_question_over_another_log() {
+    let count = last(
+        json!({"files": [ACCESS], "measure": "count",
+            "filters": [{"op": "contains", "value": "timeout"}]}),
+        &[],
+    );
+    let f = edit("app.log 呢", &count);
+    assert_eq!(f["files"], json!([APP]), "{f}");
+    assert!(f["filters"].to_string().contains("timeout"), "{f}");
+}
+
+#[test]
+fn the_row_named_by_the_superlative_that_ranked_the_list() {
+    let slowest = last(
+        json!({"files": [ACCESS], "measure": "rows", "field": "duration", "order": "desc",
+            "limit": 5}),
+        &[("duration", "12.5"), ("duration", "9.1")],
+    );
+    let f = edit("the slowest one: when did it begin?", &slowest);
+    assert_eq!(
+        (&f["measure"], &f["limit"]),
+        (&json!("rows"), &json!(1)),
+        "{f}"
+    );
+    assert!(f["filters"].to_string().contains("12.5"), "{f}");
+}
+
+#[test]
+fn a_position_in_a_list_is_no_text_to_find() {
+    let count = last(
+        json!({"files": [APP], "measure": "count",
+            "filters": [{"field": "level", "op": "eq", "value": "ERROR"}]}),
+        &[],
+    );
+    let f = edit("第三个呢？几次", &count);
+    assert!(f.get("soft").is_none(), "{f}");
+}
