@@ -81,6 +81,10 @@ struct ParseToml {
     require_keys: Vec<String>,
     /// JSON: the key whose text is itself a log line in another format (Docker's `log`).
     envelope: Option<String>,
+    /// A line that marks a file as this format: detection considers the format only for a
+    /// sample where at least one line matches (a uWSGI request line among application
+    /// lines any Python log has).
+    signature: Option<String>,
     // `kind = "w3c"`: how the header directive and the data lines are written.
     /// The directive that names the columns (`#Fields:`).
     header: Option<String>,
@@ -321,6 +325,8 @@ pub struct Format {
     pub require_keys: Vec<String>,
     /// JSON: the key holding an inner log line.
     pub envelope: Option<String>,
+    /// Detection considers the format only when a sample line matches this.
+    pub signature: Option<Regex>,
     pub multiline: Option<Multiline>,
     pub derived: Vec<Derived>,
     pub tags: Vec<Tag>,
@@ -622,6 +628,7 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
     let (time, level) = cx.time_and_level(&mut fields)?;
     let multiline = cx.multiline()?;
     let p = &def.parse;
+    let signature = p.signature.as_deref().map(|s| cx.regex(s)).transpose()?;
     Ok(Format {
         name: def.name.clone(),
         title: def.title.clone(),
@@ -638,6 +645,7 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
         level_format: p.level_format,
         require_keys: p.require_keys.clone(),
         envelope: p.envelope.clone(),
+        signature,
         multiline,
         derived,
         tags: def

@@ -294,6 +294,14 @@ pub fn each_event(fmt: &Format, lines: &[&[u8]], f: &mut dyn FnMut(EventRef<'_>)
 
 /// (lines parsed with every typed field valid, fields found).
 fn score(fmt: &Format, lines: &[&[u8]]) -> (u64, u64) {
+    if let Some(sig) = &fmt.signature {
+        let marked = lines
+            .iter()
+            .any(|l| std::str::from_utf8(l).is_ok_and(|s| sig.is_match(s)));
+        if !marked {
+            return (0, 0);
+        }
+    }
     let mut schema = Schema::of(fmt);
     super::columns::add_columns(fmt, lines, &mut schema);
     let mut ex = Extractor::new(fmt, &schema);
