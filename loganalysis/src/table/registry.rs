@@ -124,6 +124,16 @@ const BUILTIN: &[(&str, &str)] = &[
     ),
     ("squid.toml", include_str!("../../formats/squid.toml")),
     ("w3c.toml", include_str!("../../formats/w3c.toml")),
+    ("aws_alb.toml", include_str!("../../formats/aws_alb.toml")),
+    ("uwsgi.toml", include_str!("../../formats/uwsgi.toml")),
+    (
+        "postgresql_csv.toml",
+        include_str!("../../formats/postgresql_csv.toml"),
+    ),
+    (
+        "supervisord.toml",
+        include_str!("../../formats/supervisord.toml"),
+    ),
     ("zeek.toml", include_str!("../../formats/zeek.toml")),
     (
         "docker_json.toml",
