@@ -102,6 +102,9 @@ struct ParseToml {
     /// Columns where `+` stands for a space (IIS's `cs(User-Agent)`).
     #[serde(default)]
     plus_space: Vec<String>,
+    /// Fields cut from a quoted value where `""` stands for one `"` (CSV quoting).
+    #[serde(default)]
+    doubled_quotes: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -327,6 +330,8 @@ pub struct Format {
     pub envelope: Option<String>,
     /// Detection considers the format only when a sample line matches this.
     pub signature: Option<Regex>,
+    /// Fields whose `""` is one `"` (values cut from CSV quoting).
+    pub doubled_quotes: Vec<String>,
     pub multiline: Option<Multiline>,
     pub derived: Vec<Derived>,
     pub tags: Vec<Tag>,
@@ -629,6 +634,16 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
     let multiline = cx.multiline()?;
     let p = &def.parse;
     let signature = p.signature.as_deref().map(|s| cx.regex(s)).transpose()?;
+    if let Some(n) = p
+        .doubled_quotes
+        .iter()
+        .find(|n| !fields.iter().any(|f| f.name == **n))
+    {
+        return Err(cx.err(
+            n,
+            format!("doubled_quotes names `{n}`, which is not a field"),
+        ));
+    }
     Ok(Format {
         name: def.name.clone(),
         title: def.title.clone(),
@@ -646,6 +661,7 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
         require_keys: p.require_keys.clone(),
         envelope: p.envelope.clone(),
         signature,
+        doubled_quotes: p.doubled_quotes.clone(),
         multiline,
         derived,
         tags: def

@@ -291,6 +291,13 @@ fn postgresql_csv_rows_span_lines_and_give_durations() {
     let slow = durations.iter().filter(|&&ms| ms >= 1000.0).count() as u64;
     assert_eq!(count(d, name, vec![tag("slow_query")]), slow);
     assert_eq!(distinct(d, name, "client"), clients.len() as u64);
+    // `""` inside a quoted column is one quote, in the statement as in the message.
+    let quoted = Filter::new(
+        Some(Field::new("statement")),
+        FilterOp::Contains,
+        Scalar::Text("SELECT \"id\"\n\tFROM".into()),
+    );
+    assert_eq!(count(d, name, vec![quoted]), durations.len() as u64);
 }
 
 #[test]
