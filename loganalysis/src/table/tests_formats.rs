@@ -344,3 +344,35 @@ fn supervisord_process_events_are_counted_by_program() {
     );
     assert_eq!(count(d, name, vec![eq("event", "gave up")]), gave_up);
 }
+
+/// With `log-micros` a uWSGI log writes `usecs`: `duration` is that field, in µs.
+#[test]
+fn uwsgi_with_log_micros_reads_the_duration_in_microseconds() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "micros-uwsgi.log";
+    let mut rng = Lcg(11);
+    let (mut text, mut usecs) = (String::new(), Vec::new());
+    for i in 0..120u32 {
+        let us = 200 + rng.next(90_000);
+        usecs.push(us as f64);
+        text.push_str(&format!(
+            "[pid: 77|app: 0|req: {i}/{i}] 10.0.0.{c} () {{30 vars in 500 bytes}} [Mon Mar  4 11:{m:02}:{s:02} 2030] GET /v1/ping => generated 2 bytes in {us} micros (HTTP/1.1 200) 2 headers in 80 bytes (1 switches on core 0)\n",
+            c = rng.next(4),
+            m = i / 60,
+            s = i % 60,
+        ));
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    let q = Query {
+        measure: Measure::P90,
+        field: Some(Field::new("duration")),
+        ..Query::default()
+    };
+    let r = run(d, name, &q);
+    let QueryValue::Stat { value, unit, .. } = r.value else {
+        panic!("a statistic: {:?}", r.value)
+    };
+    assert_eq!(value, Some(nearest_rank(&usecs, 90.0)));
+    assert_eq!(unit, llmops_common::query::Unit::Us);
+}
