@@ -41,6 +41,8 @@ mod tests_columns;
 #[cfg(test)]
 mod tests_engine;
 #[cfg(test)]
+mod tests_formats;
+#[cfg(test)]
 mod tests_tags;
 #[cfg(test)]
 mod tests_truth;

@@ -81,6 +81,10 @@ struct ParseToml {
     require_keys: Vec<String>,
     /// JSON: the key whose text is itself a log line in another format (Docker's `log`).
     envelope: Option<String>,
+    /// A line that marks a file as this format: detection considers the format only for a
+    /// sample where at least one line matches (a uWSGI request line among application
+    /// lines any Python log has).
+    signature: Option<String>,
     // `kind = "w3c"`: how the header directive and the data lines are written.
     /// The directive that names the columns (`#Fields:`).
     header: Option<String>,
@@ -98,6 +102,9 @@ struct ParseToml {
     /// Columns where `+` stands for a space (IIS's `cs(User-Agent)`).
     #[serde(default)]
     plus_space: Vec<String>,
+    /// Fields cut from a quoted value where `""` stands for one `"` (CSV quoting).
+    #[serde(default)]
+    doubled_quotes: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -321,6 +328,10 @@ pub struct Format {
     pub require_keys: Vec<String>,
     /// JSON: the key holding an inner log line.
     pub envelope: Option<String>,
+    /// Detection considers the format only when a sample line matches this.
+    pub signature: Option<Regex>,
+    /// Fields whose `""` is one `"` (values cut from CSV quoting).
+    pub doubled_quotes: Vec<String>,
     pub multiline: Option<Multiline>,
     pub derived: Vec<Derived>,
     pub tags: Vec<Tag>,
@@ -622,6 +633,17 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
     let (time, level) = cx.time_and_level(&mut fields)?;
     let multiline = cx.multiline()?;
     let p = &def.parse;
+    let signature = p.signature.as_deref().map(|s| cx.regex(s)).transpose()?;
+    if let Some(n) = p
+        .doubled_quotes
+        .iter()
+        .find(|n| !fields.iter().any(|f| f.name == **n))
+    {
+        return Err(cx.err(
+            n,
+            format!("doubled_quotes names `{n}`, which is not a field"),
+        ));
+    }
     Ok(Format {
         name: def.name.clone(),
         title: def.title.clone(),
@@ -638,6 +660,8 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
         level_format: p.level_format,
         require_keys: p.require_keys.clone(),
         envelope: p.envelope.clone(),
+        signature,
+        doubled_quotes: p.doubled_quotes.clone(),
         multiline,
         derived,
         tags: def

@@ -544,7 +544,7 @@ impl<'f> Extractor<'f> {
         let raw = match &spec.origin {
             Origin::Capture(_) | Origin::Derived(_) => {
                 let (a, b) = self.span(text, fid)?;
-                Val::Bytes(&text[a..b])
+                undouble_quotes(&self.fmt.doubled_quotes, &spec.name, &text[a..b])
             }
             Origin::Key(k) => match &self.fmt.parser {
                 Parser::Json => json_value(self.json.as_ref()?, k)?,
@@ -719,6 +719,17 @@ impl<'f> Extractor<'f> {
         self.time = Some(t);
         t
     }
+}
+
+/// A value cut from CSV quoting, where the format says so: `""` is one `"`.
+fn undouble_quotes<'a>(fields: &[String], name: &str, v: &'a [u8]) -> Val<'a> {
+    if fields.is_empty()
+        || memchr::memmem::find(v, b"\"\"").is_none()
+        || !fields.iter().any(|f| f == name)
+    {
+        return Val::Bytes(v);
+    }
+    Val::Text(Cow::Owned(String::from_utf8_lossy(v).replace("\"\"", "\"")))
 }
 
 fn trim_ascii(b: &[u8]) -> &[u8] {

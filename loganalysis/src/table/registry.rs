@@ -124,6 +124,16 @@ const BUILTIN: &[(&str, &str)] = &[
     ),
     ("squid.toml", include_str!("../../formats/squid.toml")),
     ("w3c.toml", include_str!("../../formats/w3c.toml")),
+    ("aws_alb.toml", include_str!("../../formats/aws_alb.toml")),
+    ("uwsgi.toml", include_str!("../../formats/uwsgi.toml")),
+    (
+        "postgresql_csv.toml",
+        include_str!("../../formats/postgresql_csv.toml"),
+    ),
+    (
+        "supervisord.toml",
+        include_str!("../../formats/supervisord.toml"),
+    ),
     ("zeek.toml", include_str!("../../formats/zeek.toml")),
     (
         "docker_json.toml",
@@ -294,6 +304,14 @@ pub fn each_event(fmt: &Format, lines: &[&[u8]], f: &mut dyn FnMut(EventRef<'_>)
 
 /// (lines parsed with every typed field valid, fields found).
 fn score(fmt: &Format, lines: &[&[u8]]) -> (u64, u64) {
+    if let Some(sig) = &fmt.signature {
+        let marked = lines
+            .iter()
+            .any(|l| std::str::from_utf8(l).is_ok_and(|s| sig.is_match(s)));
+        if !marked {
+            return (0, 0);
+        }
+    }
     let mut schema = Schema::of(fmt);
     super::columns::add_columns(fmt, lines, &mut schema);
     let mut ex = Extractor::new(fmt, &schema);
@@ -382,11 +400,33 @@ pub fn schema_parts(fmt: &Format, head: &[u8]) -> Schema {
     for (slot, ex) in schema.examples.iter_mut().zip(examples) {
         *slot = ex.map(|s| llmops_common::truncate_chars(&s, 80));
     }
+    give_shared_roles_to_written_fields(&mut schema);
     for (k, v) in keys {
         schema.add_key(&k, &llmops_common::truncate_chars(&v, 80));
     }
     add_message_keys(fmt, &lines, &mut schema);
     schema
+}
+
+/// A role two fields of the line answer for (uWSGI's `msecs` and, with `log-micros`,
+/// `usecs`: both `duration`) belongs to the ones the sample holds values of: a field the
+/// file never writes does not answer for it.
+fn give_shared_roles_to_written_fields(schema: &mut Schema) {
+    let of_line = |f: &FieldSpec| matches!(f.origin, Origin::Capture(_) | Origin::Derived(_));
+    let n = schema.fields.len().min(schema.examples.len());
+    // Roles of the line's fields that hold a value in the sample.
+    let written_roles: Vec<(usize, String)> = (0..n)
+        .filter(|&j| schema.examples[j].is_some() && of_line(&schema.fields[j]))
+        .flat_map(|j| schema.fields[j].roles.iter().map(move |r| (j, r.clone())))
+        .collect();
+    for i in 0..n {
+        if schema.examples[i].is_some() || !of_line(&schema.fields[i]) {
+            continue;
+        }
+        schema.fields[i]
+            .roles
+            .retain(|r| !written_roles.iter().any(|(j, w)| *j != i && w == r));
+    }
 }
 
 /// Keys written as `key=value` inside the message of a free-text format, seen in at least
