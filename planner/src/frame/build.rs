@@ -146,7 +146,13 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     let bare = q.filters.is_empty()
         && q.group_by.is_empty()
         && q.field.as_ref().is_none_or(|f| f.as_str() == "time");
-    let object = cond.object.filter(|_| bare || cond.object_qualifies);
+    // A timeline shows everything in its window, the notable events first: its unknown
+    // words are how the question is put ("what's going on", "anything interesting",
+    // "the portal went down"), not text to look for, unless a filter word binds them.
+    let timeline = q.measure == Measure::Timeline;
+    let object = cond
+        .object
+        .filter(|_| cond.object_qualifies || (bare && !timeline));
     q.filters.extend(object.clone());
     Frame {
         query: q,

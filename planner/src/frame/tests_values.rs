@@ -177,3 +177,30 @@ fn a_nested_camel_case_key_by_its_last_segment_as_written() {
     );
     assert!(q.get("filters").is_none(), "{q}");
 }
+
+#[test]
+fn a_timeline_takes_its_unknown_words_as_the_way_it_is_asked() {
+    for text in [
+        "app.log: anything odd happening around 14:05, it seemed sluggish",
+        "what's going on in app.log near 14:05? users complained",
+        "app.log 14:05 前后有什么事件",
+    ] {
+        let f = frame_with(text, None).unwrap_or_else(|| panic!("no frame: {text}"));
+        assert_eq!(f["measure"], json!("timeline"), "{text}: {f}");
+        assert!(
+            f["filters"].as_array().is_none_or(Vec::is_empty),
+            "{text}: {f}"
+        );
+    }
+    // A filter word still binds its text.
+    let f = frame_with(
+        "app.log timeline of events containing cache miss around 14:05",
+        None,
+    )
+    .expect("frame");
+
+    assert!(
+        f["filters"].as_array().is_some_and(|a| !a.is_empty()),
+        "{f}"
+    );
+}
