@@ -19,6 +19,7 @@ mod memtable;
 mod pattern;
 mod pipeline;
 mod plan;
+mod rarity;
 mod registry;
 mod roles;
 mod run;

@@ -88,7 +88,7 @@ pub fn push_key(buf: &mut Vec<u8>, v: &Val<'_>, f: &FieldRef) {
 }
 
 /// Appends one part of a composite key, length-prefixed so parts never run together.
-fn push_part(buf: &mut Vec<u8>, v: &Val<'_>, f: &FieldRef) {
+pub(super) fn push_part(buf: &mut Vec<u8>, v: &Val<'_>, f: &FieldRef) {
     let at = buf.len();
     buf.extend_from_slice(&[0; 4]);
     push_key(buf, v, f);
@@ -277,6 +277,11 @@ fn cmp_keys(a: &SortKey, b: &SortKey, order: Order) -> Ordering {
 /// Added to a routine event's time key in a timeline so that every notable event sorts
 /// before it: 2^52 µs is past the year 2100, and keys below 2^53 stay exact in an f64.
 const ROUTINE: f64 = 4_503_599_627_370_496.0;
+/// One more event of a routine event's template: 1e11 µs (about 28 hours, more than a
+/// window's distance from its middle) per event; counts are capped so the key stays below
+/// 2^53 and exact.
+const RARER: f64 = 1e11;
+const MAX_COUNT: u64 = 40_000;
 
 /// The rows a query returns: the first `limit` in file order, or the best `limit` by key.
 #[derive(Debug)]
@@ -348,10 +353,19 @@ impl Rows {
         let notable = plan.notable.iter().any(|c| c.holds(row));
         // Around a time, the notable events nearest it; else the earliest.
         let center = plan.window.map(|(from, to)| (from + to) as f64 * 500_000.0);
-        let key = match (notable, center) {
-            (true, Some(c)) => SortKey::Num((time as f64 - c).abs()),
-            (true, None) => SortKey::Num(time as f64),
-            (false, _) => SortKey::Num(time as f64 + ROUTINE),
+        let key = if notable {
+            SortKey::Num(center.map_or(time as f64, |c| (time as f64 - c).abs()))
+        } else {
+            // The rest by their template's rarity in the file, rarest first; then the
+            // nearest the asked time, or (equal keys keep file order) the earliest.
+            match &plan.rarity {
+                Some(r) => {
+                    let count = r.count(row).map_or(MAX_COUNT, |n| n.min(MAX_COUNT));
+                    let by_time = center.map_or(0.0, |c| (time as f64 - c).abs().min(RARER - 1.0));
+                    SortKey::Num(ROUTINE + count as f64 * RARER + by_time)
+                }
+                None => SortKey::Num(time as f64 + ROUTINE),
+            }
         };
         self.keep(key, row, plan, file, line);
     }

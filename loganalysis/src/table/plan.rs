@@ -448,6 +448,9 @@ pub struct Plan {
     /// What makes an event notable in a timeline (any one holds): an incident tag or a
     /// warning level and worse. Empty for other measures.
     pub notable: Vec<Cond>,
+    /// A timeline's count of each message template in the file, to rank routine events
+    /// rarest first.
+    pub rarity: Option<super::rarity::Rarity>,
 }
 
 /// Resolves `q` against a table.
@@ -509,6 +512,7 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
         resolved,
         time: t.time,
         notable,
+        rarity: None,
     })
 }
 

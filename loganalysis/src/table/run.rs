@@ -13,6 +13,7 @@ use super::event::Schema;
 use super::finish::finish;
 use super::pipeline::{pipeline, PipeCtx};
 use super::plan::{plan, Plan, Table};
+use super::rarity::rarity;
 use super::registry::Registry;
 use super::scan::{newest_time, open, scan_file, Opened, QueryFile, QueryOptions, ScanJob};
 use super::window::{check_window, resolve_window};
@@ -168,7 +169,11 @@ fn scan_all(
     );
     for (i, o) in opened.iter().enumerate() {
         let fmt = &reg.formats()[o.format];
-        let p = plan(&table_of(reg, o), q, window)?;
+        let table = table_of(reg, o);
+        let mut p = plan(&table, q, window)?;
+        if q.measure == Measure::Timeline {
+            p.rarity = rarity(reg, &table, o, opts, cancel)?;
+        }
         let make = || Acc::new(q, &p);
         let job = ScanJob {
             fmt,

@@ -685,3 +685,44 @@ fn around_a_time_the_timeline_keeps_the_notable_events_nearest_it() {
         .collect();
     assert_eq!(pods, ["web-29", "web-30", "web-31"]);
 }
+
+#[test]
+fn a_timeline_shows_a_rare_routine_event_before_the_common_ones() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for m in 0..30 {
+        for s in (0..60).step_by(5) {
+            log.push_str(&format!(
+                "2029-03-14 10:{m:02}:{s:02},000 INFO served GET /api/items/{s} in {m} ms\n"
+            ));
+            if (m, s) == (12, 20) {
+                log.push_str("2029-03-14 10:12:20,500 INFO Leader moved to broker 3 after a vote\n");
+            }
+        }
+    }
+    std::fs::write(dir.path().join("svc.log"), &log).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Around {
+            at: TimePoint("10:14".into()),
+            seconds: 300,
+        }),
+        limit: Some(3),
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["svc.log"], &q, &QueryOptions::default()).expect("runs");
+    let QueryValue::Timeline { rows, total, .. } = &r.value else {
+        panic!("timeline")
+    };
+    // 10:09:00 to 10:19:00 inclusive: 10 whole minutes of 12 lines, the 10:19:00 line and
+    // the planted one.
+    assert_eq!(*total, 10 * 12 + 1 + 1);
+    assert_eq!(rows.len(), 3);
+    assert!(
+        rows.iter().any(|r| r.text.contains("Leader moved")),
+        "{rows:?}"
+    );
+    // The other two are the common events nearest the asked time.
+    let times: Vec<&str> = rows.iter().filter_map(|r| r.time.as_deref()).collect();
+    assert!(times.iter().any(|t| t.contains("10:14:00")), "{times:?}");
+}
