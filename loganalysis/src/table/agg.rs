@@ -339,7 +339,8 @@ impl Rows {
     }
 
     /// A timeline keeps its notable events first (the nearest to the middle of its
-    /// window, else the earliest), then the earliest of the rest: "what happened around
+    /// window, else the earliest), then the rest by their template's rarity in the file
+    /// (the earliest when the table has no template): "what happened around
     /// 09:52" shows the OOM kill and the errors, not the first ten routine lines of the
     /// window. [`Rows::in_time_order`] puts the kept rows back in time order.
     fn add_to_timeline(

@@ -696,7 +696,9 @@ fn a_timeline_shows_a_rare_routine_event_before_the_common_ones() {
                 "2029-03-14 10:{m:02}:{s:02},000 INFO served GET /api/items/{s} in {m} ms\n"
             ));
             if (m, s) == (12, 20) {
-                log.push_str("2029-03-14 10:12:20,500 INFO Leader moved to broker 3 after a vote\n");
+                log.push_str(
+                    "2029-03-14 10:12:20,500 INFO Leader moved to broker 3 after a vote\n",
+                );
             }
         }
     }

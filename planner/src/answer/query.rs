@@ -128,10 +128,10 @@ fn lead(r: &QueryResult, lang: Lang) -> String {
             let n = rows.len();
             match lang {
                 Lang::Zh => format!(
-                    "{what} —— 按时间合并共 **{total}** 条事件{part}；下面的 {n} 条先选出错、告警和事故类事件，其余按时间取最早的，按时间排列："
+                    "{what} —— 按时间合并共 **{total}** 条事件{part}；下面的 {n} 条先选出错、告警和事故类事件，其余先取在整个文件中少见的（离所问时间近的优先），按时间排列："
                 ),
                 Lang::En => format!(
-                    "{what}: **{total}** events merged in time order{part}; the {n} below are the errors, warnings and incidents among them first, then the earliest, in time order:"
+                    "{what}: **{total}** events merged in time order{part}; the {n} below are the errors, warnings and incidents among them first, then the events rarest in the whole file (nearest the asked time first), in time order:"
                 ),
             }
         }
