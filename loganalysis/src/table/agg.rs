@@ -88,7 +88,7 @@ pub fn push_key(buf: &mut Vec<u8>, v: &Val<'_>, f: &FieldRef) {
 }
 
 /// Appends one part of a composite key, length-prefixed so parts never run together.
-pub(super) fn push_part(buf: &mut Vec<u8>, v: &Val<'_>, f: &FieldRef) {
+fn push_part(buf: &mut Vec<u8>, v: &Val<'_>, f: &FieldRef) {
     let at = buf.len();
     buf.extend_from_slice(&[0; 4]);
     push_key(buf, v, f);

@@ -450,7 +450,22 @@ pub struct Plan {
     pub notable: Vec<Cond>,
     /// A timeline's count of each message template in the file, to rank routine events
     /// rarest first.
-    pub rarity: Option<super::rarity::Rarity>,
+    pub rarity: Option<Rarity>,
+}
+
+/// Each message template's count of events in one file (built by a scan of its own).
+#[derive(Debug)]
+pub struct Rarity {
+    pub field: FieldRef,
+    pub counts: rustc_hash::FxHashMap<Vec<u8>, u64>,
+}
+
+impl Rarity {
+    /// The file's count of events with this row's template; `None` without a template.
+    pub fn count(&self, row: &mut dyn RowAccess) -> Option<u64> {
+        let v = row.val(self.field.id)?;
+        self.counts.get(v.as_bytes()).copied()
+    }
 }
 
 /// Resolves `q` against a table.

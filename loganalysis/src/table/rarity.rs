@@ -7,32 +7,15 @@ use std::sync::atomic::AtomicBool;
 use llmops_common::query::{Field, Measure, Query};
 use rustc_hash::FxHashMap;
 
-use super::agg::{push_part, Acc, AccKind};
+use super::agg::{split_key, Acc, AccKind};
 use super::error::QueryError;
-use super::plan::{plan, FieldRef, RowAccess, Table};
+use super::plan::{plan, Rarity, Table};
 use super::registry::Registry;
 use super::scan::{scan_file, Opened, QueryOptions, ScanJob};
 
 /// Past this many distinct templates a file's lines are not templated well enough for
 /// their counts to mean rarity (every line its own template), and the map would be large.
 const MAX_TEMPLATES: usize = 100_000;
-
-/// Each template's count of events in one file.
-#[derive(Debug)]
-pub struct Rarity {
-    field: FieldRef,
-    counts: FxHashMap<Vec<u8>, u64>,
-}
-
-impl Rarity {
-    /// The file's count of events with this row's template; `None` without a template.
-    pub fn count(&self, row: &mut dyn RowAccess) -> Option<u64> {
-        let v = row.val(self.field.id)?;
-        let mut key = Vec::new();
-        push_part(&mut key, &v, &self.field);
-        self.counts.get(&key).copied()
-    }
-}
 
 /// Counts the templates of a whole file (one extra scan, without the window or filters),
 /// or `None` when the table has no template or too many.
@@ -75,6 +58,10 @@ pub fn rarity(
     if map.len() > MAX_TEMPLATES {
         return Ok(None);
     }
-    let counts = map.into_iter().map(|(k, g)| (k, g.count)).collect();
+    // One group field: the key's only part is the template as written.
+    let counts = map
+        .into_iter()
+        .filter_map(|(k, g)| split_key(&k).pop().map(|t| (t, g.count)))
+        .collect();
     Ok(Some(Rarity { field, counts }))
 }
