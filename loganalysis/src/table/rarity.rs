@@ -5,7 +5,6 @@
 use std::sync::atomic::AtomicBool;
 
 use llmops_common::query::{Field, Measure, Query};
-use rustc_hash::FxHashMap;
 
 use super::agg::{split_key, Acc, AccKind};
 use super::error::QueryError;
