@@ -521,7 +521,9 @@ fn fill_field(lex: &Lexicon, p: &Parsed, q: &mut Query) {
         q.field = q.group_by.pop();
     } else if q.measure == Measure::CountDistinct && q.group_by.is_empty() {
         // "how many unique client IPs": the field a role word of the question names.
-        q.field = named_field(lex, p, q.source).map(Field::new);
+        q.field = field_hits(lex, p, q.source)
+            .next()
+            .map(|(_, f)| Field::new(f));
     } else if stat
         && q.group_by
             .first()
@@ -533,16 +535,4 @@ fn fill_field(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     } else if stat && q.source == Source::Log {
         q.field = Some(Field::new("duration"));
     }
-}
-
-/// The first field the question names for the table, by a lexicon word or the log's own
-/// name for it.
-fn named_field(lex: &Lexicon, p: &Parsed, source: Source) -> Option<String> {
-    p.hits.iter().find_map(|h| match h.cue {
-        Cue::Field(i) if lex.fields[i].source.is_none_or(|s| s == source) => {
-            Some(lex.fields[i].field.clone())
-        }
-        Cue::Column(i) if source == Source::Log => p.columns.get(i).map(|c| c.name.clone()),
-        _ => None,
-    })
 }
