@@ -24,7 +24,9 @@ pub(super) fn distinct_of_what(q: &Query, ctx: &MessageCtx) -> Option<Task> {
                 .map(|c| c.name.clone())
         })
         .collect();
-    names.dedup();
+    // Several logs name the same column: each once, in first-seen order.
+    let mut seen = std::collections::HashSet::new();
+    names.retain(|n| seen.insert(n.clone()));
     if names.is_empty() {
         names = ["client", "user", "path", "host", "status", "template"]
             .map(String::from)
