@@ -71,6 +71,21 @@ pub fn contains_any(hay: &str, needles: &[&str]) -> bool {
     needles.iter().any(|n| lower.contains(&n.to_lowercase()))
 }
 
+/// Whether `text` ends with the word `w`: a Chinese word anywhere, an English one not the
+/// tail of a longer word ("每" in "按每", "by" but not the end of "nearby").
+pub fn ends_with_word(text: &str, w: &str) -> bool {
+    text.ends_with(w)
+        && (w.chars().any(is_cjk)
+            || !text[..text.len() - w.len()].ends_with(|c: char| c.is_ascii_alphanumeric()))
+}
+
+/// Whether `text` starts with the word `w` (an English one not the head of a longer word).
+pub fn starts_with_word(text: &str, w: &str) -> bool {
+    text.starts_with(w)
+        && (w.chars().any(is_cjk)
+            || !text[w.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
+}
+
 /// True if the ASCII word list contains `w` as a whole word.
 pub fn has_word(words: &[String], w: &str) -> bool {
     words.iter().any(|x| x == w)

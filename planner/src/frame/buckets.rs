@@ -6,6 +6,7 @@ use llmops_common::query::{BucketWidth, Unit};
 
 use super::scan::{Lit, Spanned};
 use crate::lexicon::{Cue, Hit, Lexicon};
+use crate::text::{ends_with_word, starts_with_word};
 
 /// Turns each number with a time unit that a bucket word stands beside into a bucket hit,
 /// and drops it from the literals.
@@ -33,21 +34,10 @@ pub(super) fn sized_buckets(
         let after_unit = lower.get(l.end..).unwrap_or("");
         let rest = after_unit.trim_start_matches([' ', '-']);
         let rest_at = l.end + (after_unit.len() - rest.len());
-        let ends = |w: &str| {
-            before.ends_with(w)
-                && (w.chars().any(crate::text::is_cjk)
-                    || !before[..before.len() - w.len()]
-                        .ends_with(|c: char| c.is_ascii_alphanumeric()))
-        };
-        let starts = |w: &&str| {
-            rest.starts_with(*w)
-                && (w.chars().any(crate::text::is_cjk)
-                    || !rest[w.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
-        };
         // The bucket word after the size is part of the hit: "buckets" is no text to find.
-        if let Some(w) = after.all().find(starts) {
+        if let Some(w) = after.all().find(|w| starts_with_word(rest, w)) {
             found.push((l.start, rest_at + w.len(), width));
-        } else if words.before.all().any(ends) {
+        } else if words.before.all().any(|w| ends_with_word(before, w)) {
             found.push((l.start, l.end, width));
         }
     }

@@ -11,6 +11,7 @@ use regex::Regex;
 use super::parsed::Parsed;
 use super::scan::Lit;
 use crate::lexicon::{Cue, Lexicon};
+use crate::text::{ends_with_word, starts_with_word};
 
 /// Whether the last answer is a list whose length a follow-up can extend.
 pub(super) fn is_list(q: &Query) -> bool {
@@ -41,17 +42,10 @@ pub(super) fn more_items(lex: &Lexicon, p: &Parsed, last: &Query, shown: usize) 
         };
         let before = p.lower.get(..l.start)?.trim_end();
         let after = p.lower.get(l.end..)?.trim_start();
-        let next = next_words.all().any(|w| {
-            let w = w.to_lowercase();
-            before.ends_with(&w)
-                && (w.chars().any(crate::text::is_cjk)
-                    || !before[..before.len() - w.len()]
-                        .ends_with(|c: char| c.is_ascii_alphanumeric()))
-        });
-        let more = words.more_en.iter().any(|w| {
-            after.starts_with(w.as_str())
-                && !after[w.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
-        });
+        let next = next_words
+            .all()
+            .any(|w| ends_with_word(before, &w.to_lowercase()));
+        let more = words.more_en.iter().any(|w| starts_with_word(after, w));
         (next || more).then_some(value as u32)
     });
     if let Some(n) = asked.filter(|n| (1..=100).contains(n)) {
