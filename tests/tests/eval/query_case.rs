@@ -224,6 +224,7 @@ mod tests {
             ("queries-dev4", "queries-dev4.jsonl"),
             ("queries-heldout5", "queries-heldout5.jsonl"),
             ("queries-dev5", "queries-dev5.jsonl"),
+            ("queries-heldout6", "queries-heldout6.jsonl"),
         ] {
             let dir = root.join(set);
             let text = std::fs::read_to_string(dir.join(file)).expect("set file");
