@@ -510,6 +510,20 @@ pub struct Row {
     /// The fields the query used and the table's key fields.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<FieldValue>,
+    /// A timeline row that stands for every event of its kind (message template) in the
+    /// window: this row is the first of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<Repeats>,
+}
+
+/// The events a timeline row stands for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Repeats {
+    /// Events of the kind in the window, this one included.
+    pub count: u64,
+    /// The last one's time as the log writes it, in ISO form.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_time: Option<String>,
 }
 
 /// One group's figures.

@@ -25,6 +25,7 @@ mod roles;
 mod run;
 mod scan;
 mod tags;
+mod timeline;
 pub mod truth;
 mod window;
 

@@ -9,6 +9,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::event::Val;
 use super::plan::{FieldRef, Plan, RowAccess};
+use super::timeline::Timeline;
 use crate::ts::{self, Precision, Ts};
 
 /// An event's text is cut here in rows.
@@ -36,6 +37,7 @@ impl Hit {
             time: self.time.map(|t| ts::format(&t, Precision::Full)),
             text: self.text,
             fields: self.fields,
+            repeats: None,
         }
     }
 }
@@ -274,15 +276,6 @@ fn cmp_keys(a: &SortKey, b: &SortKey, order: Order) -> Ordering {
     }
 }
 
-/// Added to a routine event's time key in a timeline so that every notable event sorts
-/// before it: 2^52 µs is past the year 2100, and keys below 2^53 stay exact in an f64.
-const ROUTINE: f64 = 4_503_599_627_370_496.0;
-/// One more event of a routine event's template: 1e11 µs (about 28 hours, more than a
-/// window's distance from its middle) per event; counts are capped so the key stays below
-/// 2^53 and exact.
-const RARER: f64 = 1e11;
-const MAX_COUNT: u64 = 40_000;
-
 /// The rows a query returns: the first `limit` in file order, or the best `limit` by key.
 #[derive(Debug)]
 pub struct Rows {
@@ -336,46 +329,6 @@ impl Rows {
             .partition_point(|(k, _)| cmp_keys(k, &key, self.order) != Ordering::Greater);
         self.hits.insert(at, (key, h));
         self.hits.truncate(self.limit);
-    }
-
-    /// A timeline keeps its notable events first (the nearest to the middle of its
-    /// window, else the earliest), then the rest by their template's rarity in the file
-    /// (the earliest when the table has no template): "what happened around
-    /// 09:52" shows the OOM kill and the errors, not the first ten routine lines of the
-    /// window. [`Rows::in_time_order`] puts the kept rows back in time order.
-    fn add_to_timeline(
-        &mut self,
-        row: &mut dyn RowAccess,
-        time: i64,
-        plan: &Plan,
-        file: usize,
-        line: u64,
-    ) {
-        let notable = plan.notable.iter().any(|c| c.holds(row));
-        // Around a time, the notable events nearest it; else the earliest.
-        let center = plan.window.map(|(from, to)| (from + to) as f64 * 500_000.0);
-        let key = if notable {
-            SortKey::Num(center.map_or(time as f64, |c| (time as f64 - c).abs()))
-        } else {
-            // The rest by their template's rarity in the file, rarest first; then the
-            // nearest the asked time, or (equal keys keep file order) the earliest.
-            match &plan.rarity {
-                Some(r) => {
-                    let count = r.count(row).map_or(MAX_COUNT, |n| n.min(MAX_COUNT));
-                    let by_time = center.map_or(0.0, |c| (time as f64 - c).abs().min(RARER - 1.0));
-                    SortKey::Num(ROUTINE + count as f64 * RARER + by_time)
-                }
-                None => SortKey::Num(time as f64 + ROUTINE),
-            }
-        };
-        self.keep(key, row, plan, file, line);
-    }
-
-    /// The kept rows of a timeline in time order (file and line break ties).
-    pub fn in_time_order(self) -> Vec<Hit> {
-        let mut hits: Vec<Hit> = self.hits.into_iter().map(|(_, h)| h).collect();
-        hits.sort_by_key(|h| (h.time.map(|t| t.key), h.file, h.line));
-        hits
     }
 
     fn merge(&mut self, o: Rows) {
@@ -437,7 +390,7 @@ pub enum AccKind {
     Values(Values),
     Buckets(Buckets),
     Rows(Rows),
-    Timeline(Rows, Buckets),
+    Timeline(Timeline, Buckets),
 }
 
 /// The state of one part of one file (or of everything, once merged).
@@ -481,12 +434,7 @@ impl Acc {
                 hits: Vec::new(),
             }),
             Measure::Timeline => AccKind::Timeline(
-                Rows {
-                    limit: q.limit(),
-                    sort: Some(None),
-                    order: Order::Asc,
-                    hits: Vec::new(),
-                },
+                Timeline::new(q.limit(), plan),
                 Buckets {
                     width: collect_width(q),
                     ..Buckets::default()
@@ -578,7 +526,7 @@ impl Acc {
             AccKind::Timeline(r, b) => match row.time() {
                 Some(t) => {
                     b.add(t, file);
-                    r.add_to_timeline(row, t.key, plan, file, line);
+                    r.add(row, t, plan, file, line);
                 }
                 None => self.untimed += 1,
             },
@@ -593,7 +541,8 @@ impl Acc {
             }
         };
         match &mut self.kind {
-            AccKind::Rows(r) | AccKind::Timeline(r, _) => shift(&mut r.hits),
+            AccKind::Rows(r) => shift(&mut r.hits),
+            AccKind::Timeline(t, _) => t.shift_lines(offset),
             AccKind::Values(v) => {
                 for h in [&mut v.min, &mut v.max].into_iter().flatten() {
                     if let Some(h) = &mut h.1 {

@@ -80,11 +80,7 @@ pub fn finish(acc: Acc, q: &Query, unit: Unit, nfiles: usize, files: &[String]) 
         AccKind::Timeline(r, b) => {
             let (width, buckets) = bucket_rows(b, q, nfiles);
             QueryValue::Timeline {
-                rows: r
-                    .in_time_order()
-                    .into_iter()
-                    .map(|h| h.into_row(files))
-                    .collect(),
+                rows: r.finish().into_iter().map(|s| s.into_row(files)).collect(),
                 total: matched,
                 width_seconds: (width / 1_000_000) as u64,
                 buckets,

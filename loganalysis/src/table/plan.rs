@@ -458,14 +458,8 @@ pub struct Plan {
 pub struct Rarity {
     pub field: FieldRef,
     pub counts: rustc_hash::FxHashMap<Vec<u8>, u64>,
-}
-
-impl Rarity {
-    /// The file's count of events with this row's template; `None` without a template.
-    pub fn count(&self, row: &mut dyn RowAccess) -> Option<u64> {
-        let v = row.val(self.field.id)?;
-        self.counts.get(v.as_bytes()).copied()
-    }
+    /// The file's events with a template (the sum of `counts`).
+    pub total: u64,
 }
 
 /// Resolves `q` against a table.

@@ -58,9 +58,14 @@ pub fn rarity(
         return Ok(None);
     }
     // One group field: the key's only part is the template as written.
-    let counts = map
+    let counts: rustc_hash::FxHashMap<Vec<u8>, u64> = map
         .into_iter()
         .filter_map(|(k, g)| split_key(&k).pop().map(|t| (t, g.count)))
         .collect();
-    Ok(Some(Rarity { field, counts }))
+    let total = counts.values().sum();
+    Ok(Some(Rarity {
+        field,
+        counts,
+        total,
+    }))
 }

@@ -185,7 +185,12 @@ fn a_timeline_merges_files_in_time_order() {
     };
     assert_eq!(r.matched_per_file, vec![inside(&a), inside(&b)]);
     assert_eq!(*total, inside(&a) + inside(&b));
-    assert_eq!(rows.len() as u64, *total);
+    // Each row stands for its kind's events in the window: together, every event once.
+    let shown: u64 = rows
+        .iter()
+        .map(|r| r.repeats.as_ref().map_or(1, |x| x.count))
+        .sum();
+    assert_eq!(shown, *total);
     let times: Vec<&str> = rows
         .iter()
         .map(|r| r.time.as_deref().unwrap_or(""))
@@ -637,7 +642,8 @@ fn a_timeline_shows_its_notable_events_first_in_time_order() {
         panic!("timeline")
     };
     assert_eq!(*total, 42);
-    assert_eq!(rows.len(), Query::DEFAULT_LIMIT as usize);
+    // Three kinds of event: the probes (one row for all 40), the kill and the error.
+    assert_eq!(rows.len(), 3, "{rows:?}");
     assert!(
         rows.iter().any(|r| r.text.contains("Killed process")),
         "{rows:?}"
@@ -651,12 +657,21 @@ fn a_timeline_shows_its_notable_events_first_in_time_order() {
         times.windows(2).all(|w| w[0] <= w[1]),
         "time order: {times:?}"
     );
-    // The rest are the earliest routine events.
+    // The probes' row is their first, with their count and the last one's time.
     assert!(rows[0].text.contains("pod=web-0"), "{rows:?}");
+    let repeats = rows[0].repeats.as_ref().expect("the probes repeat");
+    assert_eq!(repeats.count, 40);
+    assert!(
+        repeats
+            .last_time
+            .as_deref()
+            .is_some_and(|t| t.contains("09:50:39")),
+        "{repeats:?}"
+    );
 }
 
 #[test]
-fn around_a_time_the_timeline_keeps_the_notable_events_nearest_it() {
+fn a_repeated_event_is_one_row_with_its_count_and_last_time() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut log = String::new();
     for s in 0..50 {
@@ -679,11 +694,14 @@ fn around_a_time_the_timeline_keeps_the_notable_events_nearest_it() {
         panic!("timeline")
     };
     assert_eq!(*total, 40, "09:50:10 to the last line, 09:50:49");
-    let pods: Vec<&str> = rows
-        .iter()
-        .filter_map(|r| r.text.rsplit('=').next())
-        .collect();
-    assert_eq!(pods, ["web-29", "web-30", "web-31"]);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(rows[0].text.ends_with("pod=web-10"), "{rows:?}");
+    let repeats = rows[0].repeats.as_ref().expect("repeats");
+    assert_eq!(repeats.count, 40);
+    assert!(repeats
+        .last_time
+        .as_deref()
+        .is_some_and(|t| t.contains("09:50:49")));
 }
 
 #[test]
@@ -719,12 +737,50 @@ fn a_timeline_shows_a_rare_routine_event_before_the_common_ones() {
     // 10:09:00 to 10:19:00 inclusive: 10 whole minutes of 12 lines, the 10:19:00 line and
     // the planted one.
     assert_eq!(*total, 10 * 12 + 1 + 1);
-    assert_eq!(rows.len(), 3);
-    assert!(
-        rows.iter().any(|r| r.text.contains("Leader moved")),
-        "{rows:?}"
-    );
-    // The other two are the common events nearest the asked time.
-    let times: Vec<&str> = rows.iter().filter_map(|r| r.time.as_deref()).collect();
-    assert!(times.iter().any(|t| t.contains("10:14:00")), "{times:?}");
+    // Two kinds: the vote, once, and every request served in the window, as one row.
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert!(rows[1].text.contains("Leader moved"), "{rows:?}");
+    assert_eq!(rows[0].repeats.as_ref().map(|r| r.count), Some(121));
+    assert!(rows[1].repeats.is_none(), "{rows:?}");
+}
+
+#[test]
+fn a_kind_bursting_in_the_window_outranks_steady_ones() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for m in 0..60 {
+        for s in (0..60).step_by(10) {
+            log.push_str(&format!(
+                "2029-03-14 10:{m:02}:{s:02},000 INFO served GET /api/items/{s} in {m} ms\n"
+            ));
+            log.push_str(&format!(
+                "2029-03-14 10:{m:02}:{s:02},100 INFO heartbeat from node {m} ok\n"
+            ));
+            // Shrinking ISR now and then all hour, and every 10 s from 10:30 to 10:33.
+            if m % 15 == 0 && s == 0 || (30..34).contains(&m) {
+                log.push_str(&format!(
+                    "2029-03-14 10:{m:02}:{s:02},200 INFO Shrinking ISR for partition orders-{s} from 1,2 to 1\n"
+                ));
+            }
+        }
+    }
+    std::fs::write(dir.path().join("broker.log"), &log).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Around {
+            at: TimePoint("10:31".into()),
+            seconds: 300,
+        }),
+        limit: Some(1),
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["broker.log"], &q, &QueryOptions::default()).expect("runs");
+    let QueryValue::Timeline { rows, total, .. } = &r.value else {
+        panic!("timeline")
+    };
+    // 10:26:00 to 10:36:00: 61 served, 61 heartbeats, 24 shrinks (10:30 twice counted once).
+    assert_eq!(*total, 61 + 61 + 24);
+    assert_eq!(rows.len(), 1);
+    assert!(rows[0].text.contains("Shrinking ISR"), "{rows:?}");
+    assert_eq!(rows[0].repeats.as_ref().map(|r| r.count), Some(24));
 }
