@@ -1,7 +1,9 @@
 //! "What went wrong" / "总结一下这次故障": an incident summary across the session's logs.
 //! One timeline of failures (the `failure` tag: HTTP 5xx in an access log, ERROR and worse
-//! elsewhere) per minute over every log, the events around the worst minute from all of
-//! them side by side as evidence, and the timeouts the uploaded configs set. Offline: the
+//! elsewhere) per minute over every log; the most telling kinds of event of every log from
+//! a few minutes before the failures began to after the worst minute, as evidence (the
+//! cause often is no failure: a migration's lock, a killed process, an election); and the
+//! timeouts the uploaded configs set. Offline: the
 //! summary links what the logs show by time, not by a model's reading.
 
 use serde_json::json;
@@ -22,8 +24,15 @@ use super::{Call, StepRecord, Task, ToolName};
 const MAX_FILES: usize = 6;
 /// Evidence rows shown around the worst minute.
 const EVIDENCE: u32 = 12;
-/// Seconds either side of the worst minute's start the evidence covers.
+/// Seconds either side of the worst minute's start the evidence covers at least.
 const AROUND: u64 = 90;
+/// The evidence starts this long before the failures began: a cause (a migration's lock,
+/// a killed process, an election) comes before its symptoms.
+const LEAD_UP: u64 = 300;
+/// And covers an hour either side at most.
+const MAX_AROUND: u64 = 3600;
+/// A minute belongs to the burst of failures while it holds this share of the worst one's.
+const BURST_SHARE: u64 = 10;
 
 /// The task, when the message asks what went wrong and the session holds logs.
 pub fn task(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
@@ -110,6 +119,47 @@ fn peak(r: &QueryResult) -> Option<&BucketRow> {
         .max_by(|a, b| a.count.cmp(&b.count).then(b.start.cmp(&a.start)))
 }
 
+/// The window of the evidence: from a few minutes before the burst of failures around the
+/// worst minute began, to as long after it.
+fn evidence_window(r: &QueryResult) -> Option<Window> {
+    let worst = peak(r)?;
+    let buckets = buckets_of(r);
+    let at = buckets.iter().position(|b| b.start == worst.start)?;
+    let floor = (worst.count / BURST_SHARE).max(1);
+    let onset = buckets[..=at]
+        .iter()
+        .rev()
+        .take_while(|b| b.count >= floor)
+        .last()
+        .map_or(worst.start.as_str(), |b| b.start.as_str());
+    let burst = match (minute_of(onset), minute_of(&worst.start)) {
+        (Some(a), Some(b)) => b.saturating_sub(a) * 60,
+        _ => 0,
+    };
+    Some(Window::Around {
+        at: TimePoint(worst.start.replacen('T', " ", 1)),
+        seconds: (burst + LEAD_UP).clamp(AROUND, MAX_AROUND),
+    })
+}
+
+/// Minutes since 1970 of a bucket's start (`2031-06-05T02:37`, seconds ignored).
+fn minute_of(start: &str) -> Option<u64> {
+    let (date, time) = start.split_once('T')?;
+    let mut d = date.split('-').map(|x| x.parse::<i64>().ok());
+    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
+    let mut t = time
+        .split(':')
+        .map(|x| x.get(..2).and_then(|x| x.parse::<i64>().ok()));
+    let (h, min) = (t.next()??, t.next()??);
+    // Days from civil (H. Hinnant), for a difference of minutes across midnight.
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + day - 1;
+    let days = era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468;
+    u64::try_from(days * 1440 + h * 60 + min).ok()
+}
+
 /// The next call: the timeline, the events around its worst minute, the configs' timeouts.
 pub(crate) fn next_call(logs: &[String], configs: &[String], own: &[StepRecord]) -> Option<Call> {
     let grep = || {
@@ -125,19 +175,16 @@ pub(crate) fn next_call(logs: &[String], configs: &[String], own: &[StepRecord])
             limit: Some(3),
             ..timeline(logs)
         })),
-        [first] => {
-            let around = result_of(first).and_then(|r| peak(r).map(|p| p.start.clone()));
-            match around {
-                Some(start) => Some(log_call(Query {
-                    window: Some(Window::Around {
-                        at: TimePoint(start.replacen('T', " ", 1)),
-                        seconds: AROUND,
-                    }),
-                    ..timeline(logs)
-                })),
-                None => (!configs.is_empty()).then(grep),
-            }
-        }
+        [first] => match result_of(first).and_then(evidence_window) {
+            // Every event, not only failures: the telling kinds of the lead-up hold the
+            // cause, the failures' own kinds the symptoms.
+            Some(window) => Some(log_call(Query {
+                window: Some(window),
+                filters: Vec::new(),
+                ..timeline(logs)
+            })),
+            None => (!configs.is_empty()).then(grep),
+        },
         [_, second] if second.tool == ToolName::LogQuery.as_str() && !configs.is_empty() => {
             Some(grep())
         }
@@ -165,12 +212,12 @@ pub fn answer(own: &[StepRecord], lang: Lang) -> String {
         parts.push(format!(
             "{}\n{}",
             lang.pick(
-                "最严重那一分钟前后的失败事件（按时间合并）：",
-                "Failures around the worst minute, merged in time order:"
+                "从故障开始前几分钟到最严重那一分钟之后，各日志里最值得注意的事件（同类只列第一条，按时间合并）：",
+                "What the logs show from a few minutes before the failures began to after the worst minute (each kind of event once, the most telling, merged in time order):"
             ),
             rows_of(e)
                 .iter()
-                .map(|row| format!("- {}", evidence_line(row)))
+                .map(|row| format!("- {}", evidence_line(row, lang)))
                 .collect::<Vec<_>>()
                 .join("\n")
         ));
@@ -271,10 +318,25 @@ fn per_minute(r: &QueryResult, lang: Lang) -> Option<String> {
     ))
 }
 
-fn evidence_line(row: &Row) -> String {
+fn evidence_line(row: &Row, lang: Lang) -> String {
     let file = row.file.as_deref().unwrap_or("");
     let text: String = row.text.chars().take(200).collect();
-    format!("{file}:{} {}", row.line, text)
+    let times = match &row.repeats {
+        Some(r) => match lang {
+            Lang::Zh => format!(
+                "（同类 {} 条，最后一条 {}）",
+                r.count,
+                r.last_time.as_deref().unwrap_or("")
+            ),
+            Lang::En => format!(
+                " (×{}, last at {})",
+                r.count,
+                r.last_time.as_deref().unwrap_or("")
+            ),
+        },
+        None => String::new(),
+    };
+    format!("{file}:{}{times} {}", row.line, text)
 }
 
 /// The configs' lines that set a timeout, as grep printed them.
@@ -360,6 +422,52 @@ mod tests {
         assert_eq!(
             short_path("/d/uploads/ab12/nginx.conf:14:    proxy_read_timeout 30s;"),
             "nginx.conf:14:    proxy_read_timeout 30s;"
+        );
+    }
+
+    #[test]
+    fn the_evidence_starts_five_minutes_before_the_burst_of_failures() {
+        let bucket = |start: &str, count: u64| BucketRow {
+            start: start.into(),
+            count,
+            per_file: Vec::new(),
+        };
+        let r: QueryResult = serde_json::from_value(serde_json::json!({
+            "query": {}, "described_zh": "", "described_en": "", "sources": [], "matched": 41,
+            "value": {"kind": "count", "count": 41}
+        }))
+        .expect("a result");
+        let r = QueryResult {
+            value: QueryValue::Timeline {
+                rows: Vec::new(),
+                total: 41,
+                width_seconds: 60,
+                // One stray failure at 23:50, the burst from 23:58 to 00:01 (worst at 00:00).
+                buckets: vec![
+                    bucket("2031-06-04T23:50", 1),
+                    bucket("2031-06-04T23:57", 0),
+                    bucket("2031-06-04T23:58", 4),
+                    bucket("2031-06-04T23:59", 6),
+                    bucket("2031-06-05T00:00", 30),
+                    bucket("2031-06-05T00:01", 5),
+                ],
+            },
+            ..r
+        };
+        assert_eq!(
+            evidence_window(&r),
+            Some(Window::Around {
+                at: TimePoint("2031-06-05 00:00".into()),
+                seconds: 2 * 60 + LEAD_UP,
+            })
+        );
+        assert_eq!(
+            minute_of("2031-06-05T00:00:30"),
+            minute_of("2031-06-05T00:00")
+        );
+        assert_eq!(
+            minute_of("2031-03-01T00:00").map(|m| m - 1),
+            minute_of("2031-02-28T23:59")
         );
     }
 }

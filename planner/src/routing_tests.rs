@@ -540,3 +540,49 @@ fn a_note_that_the_file_is_attached_asks_for_nothing() {
         assert_eq!(plan.tasks.len(), 1, "{text}: {:?}", plan.tasks);
     }
 }
+
+#[test]
+fn a_note_naming_the_attached_logs_says_which_logs_the_question_reads() {
+    let mut ups = uploads(&["broker.log", "supervisord.log", "error_log"]);
+    let time = llmops_common::query::Column {
+        name: "time".into(),
+        roles: vec!["time".into()],
+        ..Default::default()
+    };
+    for (u, f) in ups.iter_mut().zip(["kafka", "supervisord", "apache_error"]) {
+        u.format = Some(f.into());
+        u.columns = vec![time.clone()];
+    }
+    for (text, want) in [
+        (
+            "03:00 到 03:20 之间发生了什么？kafka 和 supervisord 的日志都在这",
+            ["broker.log", "supervisord.log"],
+        ),
+        (
+            "site was down near 04:40 - what happened? apache + supervisor logs attached",
+            ["error_log", "supervisord.log"],
+        ),
+    ] {
+        let action = plan(&PlannerInput {
+            text,
+            referenced_files: &[],
+            uploads: &ups,
+            history: &[],
+            conversation: &super::conversation::Conversation::default(),
+            steps: &[],
+        });
+        let PlannerAction::Call { args, .. } = action else {
+            panic!("{text}: {action:?}")
+        };
+        assert_eq!(args["measure"], "timeline", "{text}: {args}");
+        let mut files: Vec<&str> = args["files"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|f| f.as_str()?.rsplit('/').next())
+            .collect();
+        files.sort_unstable();
+        assert_eq!(files, want, "{text}: {args}");
+        assert!(args.get("soft").is_none(), "{text}: {args}");
+    }
+}

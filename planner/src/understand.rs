@@ -132,15 +132,19 @@ fn with_file_clauses_joined(parts: Vec<String>, ctx: &MessageCtx) -> Vec<String>
     };
     // "journal's attached", "日志在附件里": a short note that the file came with the
     // message says where to look; it asks for nothing itself.
-    const ATTACHED: [&str; 8] = [
+    const ATTACHED: [&str; 12] = [
         "attached",
         "uploaded",
+        "are here",
         "附件",
         "附上",
         "上传了",
         "已上传",
         "发你了",
         "传上来",
+        "都在这",
+        "在这里",
+        "都传了",
     ];
     let several = parts.len() > 1;
     let attachment_note = |c: &str| {
@@ -148,18 +152,21 @@ fn with_file_clauses_joined(parts: Vec<String>, ctx: &MessageCtx) -> Vec<String>
         several
             && !ctx.uploads.is_empty()
             && ATTACHED.iter().any(|w| lower.contains(w))
-            && lower.split_whitespace().count() <= 4
+            && lower.split_whitespace().count() <= 6
             && !lower.contains(['?', '？'])
-            && lower.chars().filter(|ch| !ch.is_ascii()).count() <= 10
+            && lower.chars().filter(|ch| !ch.is_ascii()).count() <= 12
     };
 
     let mut out: Vec<String> = Vec::new();
     let mut carry: Option<String> = None;
     for part in parts {
-        if attachment_note(&part) {
+        // A note naming the logs it came with ("apache + supervisor logs attached",
+        // "kafka 和 supervisord 的日志都在这") says where the clause before looks.
+        let note = attachment_note(&part);
+        if note && !crate::frame::parsed::names_a_session_log(&part, ctx.uploads) {
             continue;
         }
-        if only_a_file(&part) {
+        if note || only_a_file(&part) {
             match out.last_mut() {
                 Some(prev) => {
                     prev.push(' ');

@@ -128,10 +128,10 @@ fn lead(r: &QueryResult, lang: Lang) -> String {
             let n = rows.len();
             match lang {
                 Lang::Zh => format!(
-                    "{what} —— 按时间合并共 **{total}** 条事件{part}；下面的 {n} 条先选出错、告警和事故类事件，其余先取在整个文件中少见的（离所问时间近的优先），按时间排列："
+                    "{what} —— 按时间合并共 **{total}** 条事件{part}；下面按时间列出其中最值得注意的 {n} 类（出错、告警、事故类，以及在整个文件中少见或在这段时间里突然增多的），同类事件只列第一条并注明条数："
                 ),
                 Lang::En => format!(
-                    "{what}: **{total}** events merged in time order{part}; the {n} below are the errors, warnings and incidents among them first, then the events rarest in the whole file (nearest the asked time first), in time order:"
+                    "{what}: **{total}** events merged in time order{part}; below, in time order, the {n} most telling kinds of event among them (errors, warnings and incidents, and what is rare in its file or bursts in this window), each kind once with its count:"
                 ),
             }
         }
@@ -209,6 +209,15 @@ fn short(v: f64) -> String {
 
 /// A row as one line; `whole` adds a multi-line event's other lines as a block (the one
 /// event a figure points at), else says how many there are (a list of rows).
+/// "×12 until 02:36:19": how many events of its kind a timeline row stands for.
+fn repeats(r: &llmops_common::query::Repeats, lang: Lang) -> String {
+    let last = r.last_time.as_deref().unwrap_or("");
+    match lang {
+        Lang::Zh => format!("（同类 {} 条，最后一条 {last}）", r.count),
+        Lang::En => format!("(×{}, last at {last}) ", r.count),
+    }
+}
+
 fn row_line(row: &Row, lang: Lang, whole: bool) -> String {
     let mut s = String::new();
     if let Some(f) = &row.file {
@@ -224,6 +233,9 @@ fn row_line(row: &Row, lang: Lang, whole: bool) -> String {
     }
     if let Some(t) = &row.time {
         s.push_str(&format!("[{t}] "));
+    }
+    if let Some(r) = &row.repeats {
+        s.push_str(&repeats(r, lang));
     }
     let (first, rest) = row.text.split_once('\n').unwrap_or((&row.text, ""));
     s.push_str(&format!(

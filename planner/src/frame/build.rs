@@ -3,8 +3,8 @@
 //! "over" is compared, a duration after "last" is a window). Each slot has one function.
 
 use llmops_common::query::{
-    BucketWidth, Dimension, Field, FilterOp, Measure, Order, Query, Scalar, Source, TimePoint,
-    Window,
+    BucketWidth, Dimension, Field, Filter, FilterOp, Measure, Order, Query, Scalar, Source,
+    TimePoint, Window,
 };
 
 use super::parsed::{context_log, field_hits, Parsed};
@@ -154,9 +154,22 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         .object
         .filter(|_| cond.object_qualifies || (bare && !timeline));
     q.filters.extend(object.clone());
+    let mut soft = cond.soft;
+    if timeline {
+        // Nor are its words in other languages ("之间" of a clock window).
+        let bridged = super::bridge::translated(lex, p);
+        soft.retain(|f| !bridged.contains(f));
+        // "what happened on kafka-2 around 01:48": a name may be the host the log came
+        // from, which its lines never write; it narrows the window only where it matches.
+        let (text, kept): (Vec<Filter>, Vec<Filter>) = q.filters.drain(..).partition(|f| {
+            f.field.is_none() && matches!(f.op, FilterOp::Contains | FilterOp::Regex)
+        });
+        q.filters = kept;
+        soft.extend(text);
+    }
     Frame {
         query: q,
-        soft: cond.soft,
+        soft,
         object,
         follow_up: false,
     }

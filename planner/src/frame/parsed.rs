@@ -200,6 +200,18 @@ impl Parsed {
     }
 }
 
+/// Whether the text names one of the session's logs (by file name, path, kind or a part
+/// of its name): "supervisord 的日志" is that upload, not the host's journal.
+pub(crate) fn names_a_session_log(text: &str, uploads: &[crate::UploadRef]) -> bool {
+    let ctx = FrameCtx {
+        uploads,
+        referenced: &[],
+        last_file: None,
+        last_query: None,
+    };
+    !named_files(text, &ctx).0.is_empty()
+}
+
 /// Log files named in the question: upload names and absolute paths, with their spans.
 fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>) {
     let mut files = Vec::new();
@@ -292,8 +304,13 @@ fn logs_named_by_kind<'a>(
     let mut found: Vec<((usize, usize), &crate::lexicon::LogKind, &str)> = Vec::new();
     for kind in &lex.kinds {
         for w in kind.words.all() {
-            for at in crate::lexicon::occurrences(lower, &w.to_lowercase()) {
-                found.push((at, kind, w));
+            let w_lower = w.to_lowercase();
+            // "the supervisor logs" names what "supervisor log" does.
+            let plural = w_lower.ends_with(" log").then(|| format!("{w_lower}s"));
+            for form in std::iter::once(&w_lower).chain(plural.as_ref()) {
+                for at in crate::lexicon::occurrences(lower, form) {
+                    found.push((at, kind, w));
+                }
             }
         }
     }

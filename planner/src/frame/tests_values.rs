@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 use super::tests::{frame_with, query_over, APP};
 use super::LastQuery;
 use crate::tests::uploads;
+use llmops_common::query::Measure;
 
 #[test]
 fn an_event_picked_by_position_is_shown_whole() {
@@ -202,5 +203,40 @@ fn a_timeline_takes_its_unknown_words_as_the_way_it_is_asked() {
     assert!(
         f["filters"].as_array().is_some_and(|a| !a.is_empty()),
         "{f}"
+    );
+}
+
+#[test]
+fn a_timeline_reads_every_log_named_and_a_host_name_only_narrows_softly() {
+    let time = llmops_common::query::Column {
+        name: "time".into(),
+        roles: vec!["time".into()],
+        ..Default::default()
+    };
+    let mut ups = uploads(&["error_log", "supervisord.log", "broker.log"]);
+    for (u, f) in ups.iter_mut().zip(["apache_error", "supervisord", "kafka"]) {
+        u.format = Some(f.into());
+        u.columns = vec![time.clone()];
+    }
+    let ctx = super::FrameCtx {
+        uploads: &ups,
+        referenced: &[],
+        last_file: None,
+        last_query: None,
+    };
+    let frame = |text: &str| match super::question::understand(text, &ctx) {
+        Some(super::Understood::Query(f)) => f,
+        other => panic!("no query for {text:?}: {other:?}"),
+    };
+    let f = frame("site went down near 04:10, what happened? apache + supervisor logs attached");
+    assert_eq!(f.query.files.len(), 2, "{:?}", f.query.files);
+    assert!(f.query.files.iter().all(|p| !p.ends_with("broker.log")));
+    let f = frame("what happened on broker-7 around 04:10?");
+    assert_eq!(f.query.measure, Measure::Timeline);
+    assert!(f.query.filters.is_empty(), "{:?}", f.query.filters);
+    assert!(
+        f.soft.iter().any(|s| format!("{s:?}").contains("broker-7")),
+        "{:?}",
+        f.soft
     );
 }
