@@ -217,7 +217,7 @@ pub fn answer(own: &[StepRecord], lang: Lang) -> String {
             ),
             rows_of(e)
                 .iter()
-                .map(|row| format!("- {}", evidence_line(row, lang)))
+                .map(|row| format!("- {}", super::answer::query::row_line(row, lang, false)))
                 .collect::<Vec<_>>()
                 .join("\n")
         ));
@@ -316,27 +316,6 @@ fn per_minute(r: &QueryResult, lang: Lang) -> Option<String> {
         names.join(" / "),
         lines.join("\n")
     ))
-}
-
-fn evidence_line(row: &Row, lang: Lang) -> String {
-    let file = row.file.as_deref().unwrap_or("");
-    let text: String = row.text.chars().take(200).collect();
-    let times = match &row.repeats {
-        Some(r) => match lang {
-            Lang::Zh => format!(
-                "（同类 {} 条，最后一条 {}）",
-                r.count,
-                r.last_time.as_deref().unwrap_or("")
-            ),
-            Lang::En => format!(
-                " (×{}, last at {})",
-                r.count,
-                r.last_time.as_deref().unwrap_or("")
-            ),
-        },
-        None => String::new(),
-    };
-    format!("{file}:{}{times} {}", row.line, text)
 }
 
 /// The configs' lines that set a timeout, as grep printed them.

@@ -192,6 +192,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_kubernetes_audit_events_status_is_its_response_code() {
+        assert_eq!(infer("responseStatus.code").expect("code").role, "status");
+        let (code, words) = (
+            key_rank("status", "responseStatus.code"),
+            key_rank("status", "responseStatus.status"),
+        );
+        assert!(code.is_some() && code < words, "{code:?} {words:?}");
+    }
+
+    #[test]
     fn an_account_name_ranks_before_a_numeric_user_id() {
         assert_eq!(infer("acct").expect("acct").role, "user");
         let (acct, uid) = (key_rank("user", "acct"), key_rank("user", "uid"));

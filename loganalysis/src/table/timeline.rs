@@ -101,7 +101,7 @@ impl Timeline {
             k.count += 1;
             k.notable |= notable;
             if k.first.time.is_none_or(|t| time.key < t.key) {
-                k.first = make_hit(row, plan, file, line);
+                k.first = timeline_hit(row, plan, file, line);
             }
             if k.last.is_none_or(|t| time.key >= t.key) {
                 k.last = Some(time);
@@ -112,7 +112,7 @@ impl Timeline {
             return;
         }
         let kind = Kind {
-            first: make_hit(row, plan, file, line),
+            first: timeline_hit(row, plan, file, line),
             last: Some(time),
             count: 1,
             in_file,
@@ -157,7 +157,7 @@ impl Timeline {
         let mut kinds: Vec<(f64, Kind)> = self
             .kinds
             .into_values()
-            .flat_map(|m| m.into_values())
+            .flat_map(cluster)
             .map(|k| {
                 (
                     k.score(per_file.get(&k.first.file).copied().unwrap_or(1)),
@@ -189,7 +189,213 @@ impl Timeline {
     }
 }
 
+/// A JSON event is shown as its scalar fields, the message first, without its time and
+/// ids: `msg=Replica set state transition attr.newState=SECONDARY …` says what happened
+/// in the first 300 characters where the raw object would spend them on braces and keys.
+fn timeline_hit(row: &mut dyn RowAccess, plan: &Plan, file: usize, line: u64) -> Hit {
+    let compact = row
+        .whole()
+        .starts_with(b"{")
+        .then(|| serde_json::from_slice::<serde_json::Value>(row.whole()).ok())
+        .flatten()
+        .map(|v| compact_json(&v));
+    let mut hit = make_hit(row, plan, file, line);
+    if let Some(text) = compact.filter(|t| !t.is_empty()) {
+        hit.text = text;
+    }
+    hit
+}
+
+/// Keys shown first, by what they say: what happened, who did it, to what, with what
+/// outcome (the last part of a key, any case); the rest follow.
+const KEY_ORDER: [&[&str]; 5] = [
+    &[
+        "msg", "message", "@m", "@mt", "error", "err", "reason", "event",
+    ],
+    &[
+        "user",
+        "username",
+        "principal",
+        "client",
+        "remote",
+        "sourceips",
+        "ip",
+    ],
+    &["verb", "method", "action", "op", "operation", "command"],
+    &[
+        "resource",
+        "name",
+        "namespace",
+        "ns",
+        "path",
+        "uri",
+        "requesturi",
+        "url",
+    ],
+    &["code", "status", "decision", "level", "s", "severity"],
+];
+
+fn compact_json(v: &serde_json::Value) -> String {
+    let mut leaves: Vec<(String, String)> = Vec::new();
+    flatten(v, "", &mut leaves);
+    let rank = |k: &str| {
+        let last = k.rsplit('.').next().unwrap_or(k).to_ascii_lowercase();
+        KEY_ORDER
+            .iter()
+            .position(|keys| keys.contains(&last.as_str()))
+            .unwrap_or(KEY_ORDER.len())
+    };
+    leaves.sort_by_key(|(k, _)| rank(k));
+    let mut out = String::new();
+    for (k, v) in leaves {
+        if out.len() >= super::agg::MAX_ROW_TEXT {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&format!("{k}={v}"));
+    }
+    out
+}
+
+fn flatten(v: &serde_json::Value, path: &str, out: &mut Vec<(String, String)>) {
+    use serde_json::Value;
+    let join = |k: &str| {
+        if path.is_empty() {
+            k.to_string()
+        } else {
+            format!("{path}.{k}")
+        }
+    };
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                let lower = k.to_ascii_lowercase();
+                // The time is the row's own; ids are noise beside it.
+                let time = ["t", "ts", "@t", "time", "date", "$date", "@timestamp"]
+                    .contains(&lower.as_str())
+                    || lower.ends_with("timestamp");
+                let noise = time || (lower.ends_with("id") && uuid_like(x));
+                if !noise {
+                    flatten(x, &join(k), out);
+                }
+            }
+        }
+        Value::Array(a) => {
+            let items: Vec<String> = a
+                .iter()
+                .filter(|x| !x.is_object() && !x.is_array())
+                .map(scalar)
+                .collect();
+            if !items.is_empty() {
+                out.push((path.to_string(), items.join(",")));
+            }
+            for x in a.iter().filter(|x| x.is_object()) {
+                flatten(x, path, out);
+            }
+        }
+        Value::Null => {}
+        x => out.push((path.to_string(), scalar(x))),
+    }
+}
+
+fn scalar(v: &serde_json::Value) -> String {
+    let s = match v {
+        serde_json::Value::String(s) => s.clone(),
+        x => x.to_string(),
+    };
+    llmops_common::truncate_chars(&s, 160)
+}
+
+fn uuid_like(v: &serde_json::Value) -> bool {
+    v.as_str().is_some_and(|s| {
+        s.len() == 36
+            && s.bytes().filter(|b| *b == b'-').count() == 4
+            && s.bytes().all(|b| b == b'-' || b.is_ascii_hexdigit())
+    })
+}
+
+/// Past this many templates of one length in one file's window, they are not clustered
+/// (the pairwise comparison is quadratic).
+const MAX_CLUSTERED: usize = 2_000;
+
+/// One file's kinds with templates that differ only in identifiers merged (see
+/// [`same_kind`]): "Shrinking ISR" of forty partitions is one kind.
+fn cluster(kinds: FxHashMap<Vec<u8>, Kind>) -> Vec<Kind> {
+    let mut by_len: FxHashMap<usize, Vec<(Vec<u8>, Kind)>> = FxHashMap::default();
+    for (t, k) in kinds {
+        let n = t
+            .split(u8::is_ascii_whitespace)
+            .filter(|w| !w.is_empty())
+            .count();
+        by_len.entry(n).or_default().push((t, k));
+    }
+    let mut out = Vec::new();
+    for (_, mut group) in by_len {
+        if group.len() > MAX_CLUSTERED {
+            out.extend(group.into_iter().map(|(_, k)| k));
+            continue;
+        }
+        // File order first, so a cluster is named by its earliest template.
+        group.sort_by_key(|(_, k)| (k.first.time.map(|t| t.key), k.first.line));
+        let mut clusters: Vec<(Vec<u8>, Kind)> = Vec::new();
+        for (t, k) in group {
+            match clusters.iter_mut().find(|(rep, _)| same_kind(rep, &t)) {
+                Some((_, c)) => c.merge(k),
+                None => clusters.push((t, k)),
+            }
+        }
+        out.extend(clusters.into_iter().map(|(_, k)| k));
+    }
+    out
+}
+
+/// Whether two templates of as many words are one kind of event: at least half their
+/// words the same, and each word that differs an identifier or a value on one side at
+/// least (a digit, a mask, or `-_./=@:` inside it): "on partition notify-events-<n>" and
+/// "on partition orders-<n>" are one kind, "node <n> failed" and "node <n> recovered" two.
+fn same_kind(a: &[u8], b: &[u8]) -> bool {
+    let words = |t: &[u8]| -> Vec<Vec<u8>> {
+        t.split(u8::is_ascii_whitespace)
+            .filter(|w| !w.is_empty())
+            .map(<[u8]>::to_vec)
+            .collect()
+    };
+    let (a, b) = (words(a), words(b));
+    if a.len() != b.len() || a.is_empty() {
+        return false;
+    }
+    let mut same = 0;
+    for (x, y) in a.iter().zip(&b) {
+        if x == y {
+            same += 1;
+        } else if !(identifier(x) || identifier(y)) {
+            return false;
+        }
+    }
+    same * 2 >= a.len()
+}
+
+/// A word that names or counts something rather than saying what happened.
+fn identifier(w: &[u8]) -> bool {
+    let w = w
+        .strip_suffix(b".")
+        .or_else(|| w.strip_suffix(b","))
+        .or_else(|| w.strip_suffix(b";"))
+        .unwrap_or(w);
+    let inner = w.get(1..w.len().saturating_sub(1)).unwrap_or(&[]);
+    w.iter().any(|c| c.is_ascii_digit() || *c == b'<')
+        || inner.iter().any(|c| b"-_./=@:".contains(c))
+}
+
 impl Kind {
+    /// Takes in another template's events as the same kind.
+    fn merge(&mut self, b: Kind) {
+        self.in_file += b.in_file;
+        self.absorb(b);
+    }
+
     /// Takes in the same kind's events from a later part or file.
     fn absorb(&mut self, b: Kind) {
         self.count += b.count;
@@ -236,6 +442,41 @@ mod tests {
             file_total,
             notable,
         }
+    }
+
+    #[test]
+    fn a_json_event_reads_as_its_message_and_fields_without_time_or_ids() {
+        let v: serde_json::Value = serde_json::from_str(
+            r#"{"t":{"$date":"2031-06-05T03:41:09.100+00:00"},"s":"I","c":"REPL","id":21358,
+               "ctx":"ReplCoord-3","msg":"Replica set state transition",
+               "attr":{"newState":"SECONDARY","oldState":"PRIMARY"},
+               "auditID":"6bd3bfe4-d173-413c-9d36-d862f8c1812e","tags":["a","b"]}"#,
+        )
+        .expect("json");
+        assert_eq!(
+            compact_json(&v),
+            "msg=Replica set state transition s=I attr.newState=SECONDARY attr.oldState=PRIMARY \
+             c=REPL ctx=ReplCoord-3 id=21358 tags=a,b"
+        );
+    }
+
+    #[test]
+    fn templates_differing_only_in_identifiers_are_one_kind() {
+        let one = |a: &str, b: &str| same_kind(a.as_bytes(), b.as_bytes());
+        assert!(one(
+            "[Partition notify-events-<n> broker=<n>] Shrinking ISR from <n>,<n> to <n>.",
+            "[Partition appointment-events-<n> broker=<n>] Shrinking ISR from <n>,<n> to <n>."
+        ));
+        assert!(one(
+            "Error processing append on partition orders-<n> (kafka.server.ReplicaManager)",
+            "Error processing append on partition payments-<n> (kafka.server.ReplicaManager)"
+        ));
+        assert!(!one(
+            "Connection to node <n> failed",
+            "Connection to node <n> established"
+        ));
+        assert!(!one("user alice logged in", "user bob logged in"));
+        assert!(!one("a b", "a b c"));
     }
 
     #[test]

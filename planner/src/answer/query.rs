@@ -209,6 +209,41 @@ fn short(v: f64) -> String {
 
 /// A row as one line; `whole` adds a multi-line event's other lines as a block (the one
 /// event a figure points at), else says how many there are (a list of rows).
+/// The lines of an event's continuation that name what went wrong: the first exception
+/// (`java.sql.SQLException: …`, `psycopg2.errors.LockNotAvailable: …`) and the last
+/// `Caused by:`, when it is another line.
+fn exception_lines(rest: &str) -> Vec<&str> {
+    let exception = |l: &str| {
+        let l = l.trim_start().trim_start_matches("Caused by: ");
+        let name = l.split([':', ' ']).next().unwrap_or("");
+        !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '$'))
+            && (["Exception", "Error", "Fault", "Failure", "Timeout"]
+                .iter()
+                .any(|w| name.ends_with(w))
+                || qualified_class(name))
+    };
+    let first = rest.lines().find(|l| exception(l));
+    let cause = rest
+        .lines()
+        .filter(|l| l.trim_start().starts_with("Caused by: ") && exception(l))
+        .last();
+    let mut out: Vec<&str> = first.into_iter().collect();
+    out.extend(cause.filter(|c| Some(*c) != first));
+    out
+}
+
+/// `psycopg2.errors.LockNotAvailable`: a dotted name whose last part is a class name.
+fn qualified_class(name: &str) -> bool {
+    let Some((_, class)) = name.rsplit_once('.') else {
+        return false;
+    };
+    class.starts_with(|c: char| c.is_ascii_uppercase())
+        && class.chars().any(|c| c.is_ascii_lowercase())
+}
+
 /// "×12 until 02:36:19": how many events of its kind a timeline row stands for.
 fn repeats(r: &llmops_common::query::Repeats, lang: Lang) -> String {
     let last = r.last_time.as_deref().unwrap_or("");
@@ -218,7 +253,7 @@ fn repeats(r: &llmops_common::query::Repeats, lang: Lang) -> String {
     }
 }
 
-fn row_line(row: &Row, lang: Lang, whole: bool) -> String {
+pub(crate) fn row_line(row: &Row, lang: Lang, whole: bool) -> String {
     let mut s = String::new();
     if let Some(f) = &row.file {
         s.push_str(f);
@@ -249,6 +284,13 @@ fn row_line(row: &Row, lang: Lang, whole: bool) -> String {
         } else {
             let n = rest.lines().count();
             s.push_str(lang.pick(&format!("（另有 {n} 行）"), &format!(" (+{n} lines)")));
+            // What the trace says went wrong: its exception and its root cause.
+            for l in exception_lines(rest) {
+                s.push_str(&format!(
+                    " `{}`",
+                    llmops_common::truncate_chars(&l.trim().replace('`', " "), 160)
+                ));
+            }
         }
     }
     s
@@ -585,6 +627,29 @@ fn scanned(r: &QueryResult, lang: Lang) -> String {
 #[cfg(test)]
 mod unit_tests {
     use super::*;
+
+    #[test]
+    fn a_traces_exception_and_root_cause_are_shown_beside_its_first_line() {
+        let rest = "org.apache.kafka.common.errors.NotEnoughReplicasException: 1 in sync\n\
+                    \tat kafka.cluster.Partition.append(Partition.scala:1)\n\
+                    Caused by: java.io.IOException: broken pipe\n\
+                    \tat x.y(Z.java:2)\n\
+                    Caused by: java.net.SocketTimeoutException: read timed out";
+        assert_eq!(
+            exception_lines(rest),
+            [
+                "org.apache.kafka.common.errors.NotEnoughReplicasException: 1 in sync",
+                "Caused by: java.net.SocketTimeoutException: read timed out"
+            ]
+        );
+        let py = "Traceback (most recent call last):\n  File \"x.py\", line 3, in f\n\
+                  psycopg2.errors.LockNotAvailable: canceling statement due to lock timeout";
+        assert_eq!(
+            exception_lines(py),
+            ["psycopg2.errors.LockNotAvailable: canceling statement due to lock timeout"]
+        );
+        assert!(exception_lines("  at a.b(C.java:1)\nsome other line").is_empty());
+    }
 
     #[test]
     fn figures_keep_their_significant_digits() {
