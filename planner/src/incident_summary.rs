@@ -9,8 +9,8 @@
 use serde_json::json;
 
 use llmops_common::query::{
-    BucketRow, BucketWidth, Filter, FilterOp, Measure, Query, QueryArgs, QueryResult, QueryValue,
-    Row, Scalar, TimePoint, Window,
+    BucketRow, BucketWidth, Field, Filter, FilterOp, Measure, Query, QueryArgs, QueryResult,
+    QueryValue, Row, Scalar, TimePoint, Window,
 };
 
 use super::ctx::MessageCtx;
@@ -62,7 +62,23 @@ pub fn task(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
         .take(MAX_FILES)
         .map(path)
         .collect();
-    (!logs.is_empty()).then(|| vec![Task::Incident { logs, configs }])
+    let statused: Vec<String> = pool
+        .iter()
+        .filter(|u| logs.contains(&path(u)))
+        .filter(|u| {
+            u.columns
+                .iter()
+                .any(|c| c.roles.iter().any(|r| r == "status"))
+        })
+        .map(path)
+        .collect();
+    (!logs.is_empty()).then(|| {
+        vec![Task::Incident {
+            logs,
+            statused,
+            configs,
+        }]
+    })
 }
 
 fn failures() -> Filter {
@@ -160,36 +176,80 @@ fn minute_of(start: &str) -> Option<u64> {
     u64::try_from(days * 1440 + h * 60 + min).ok()
 }
 
-/// The next call: the timeline, the events around its worst minute, the configs' timeouts.
-pub(crate) fn next_call(logs: &[String], configs: &[String], own: &[StepRecord]) -> Option<Call> {
-    let grep = || {
-        let mut args = vec!["-n".to_string(), "-i".into(), "-H".into(), "timeout".into()];
-        args.extend(configs.iter().cloned());
-        Call {
-            tool: ToolName::CommandExecutor,
-            args: json!({"command": "grep", "args": args}),
-        }
-    };
-    match own {
-        [] => Some(log_call(Query {
+/// The next call: the timeline; then, from what it found, the events from the lead-up to
+/// the worst minute, the failures by HTTP status, and the configs' timeouts.
+pub(crate) fn next_call(
+    logs: &[String],
+    statused: &[String],
+    configs: &[String],
+    own: &[StepRecord],
+) -> Option<Call> {
+    let Some(first) = own.first() else {
+        return Some(log_call(Query {
             limit: Some(3),
             ..timeline(logs)
-        })),
-        [first] => match result_of(first).and_then(evidence_window) {
-            // Every event, not only failures: the telling kinds of the lead-up hold the
-            // cause, the failures' own kinds the symptoms.
-            Some(window) => Some(log_call(Query {
-                window: Some(window),
-                filters: Vec::new(),
-                ..timeline(logs)
-            })),
-            None => (!configs.is_empty()).then(grep),
-        },
-        [_, second] if second.tool == ToolName::LogQuery.as_str() && !configs.is_empty() => {
-            Some(grep())
-        }
-        _ => None,
+        }));
+    };
+    let found = result_of(first);
+    let mut rest = Vec::new();
+    if let Some(window) = found.and_then(evidence_window) {
+        // Every event, not only failures: the telling kinds of the lead-up hold the
+        // cause, the failures' own kinds the symptoms.
+        rest.push(log_call(Query {
+            window: Some(window),
+            filters: Vec::new(),
+            ..timeline(logs)
+        }));
     }
+    if !statused.is_empty() && found.is_some_and(|r| r.matched > 0) {
+        rest.push(log_call(Query {
+            files: statused.to_vec(),
+            filters: vec![failures()],
+            group_by: vec![Field::new("status")],
+            limit: Some(5),
+            ..Query::default()
+        }));
+    }
+    if !configs.is_empty() {
+        let mut args = vec!["-n".to_string(), "-i".into(), "-H".into(), "timeout".into()];
+        args.extend(configs.iter().cloned());
+        rest.push(Call {
+            tool: ToolName::CommandExecutor,
+            args: json!({"command": "grep", "args": args}),
+        });
+    }
+    rest.into_iter().nth(own.len() - 1)
+}
+
+/// The failures by HTTP status: "500 ×310, 502 ×80".
+fn by_status(r: &QueryResult, lang: Lang) -> Option<String> {
+    let QueryValue::Groups { rows, .. } = &r.value else {
+        return None;
+    };
+    let parts: Vec<String> = rows
+        .iter()
+        .map(|g| format!("{} ×{}", g.key.join(" "), g.count))
+        .collect();
+    let names: Vec<&str> = r.sources.iter().map(|s| s.name.as_str()).collect();
+    (!parts.is_empty()).then(|| {
+        format!(
+            "{} ({}): {}",
+            lang.pick(
+                "失败请求的 HTTP 状态码",
+                "HTTP status of the failed requests"
+            ),
+            names.join(", "),
+            parts.join(", ")
+        )
+    })
+}
+
+/// The step's query result, when the step ran a query of this measure.
+fn query_step(own: &[StepRecord], grouped: bool) -> Option<&QueryResult> {
+    own.iter()
+        .skip(1)
+        .filter_map(result_of)
+        .find(|r| r.query.group_by.is_empty() != grouped)
 }
 
 /// The answer from the steps taken.
@@ -201,13 +261,11 @@ pub fn answer(own: &[StepRecord], lang: Lang) -> String {
         return super::answer::failure(first, lang);
     };
     let mut parts = vec![headline(r, lang)];
+    parts.extend(query_step(own, true).and_then(|s| by_status(s, lang)));
     if let Some(table) = per_minute(r, lang) {
         parts.push(table);
     }
-    let evidence = own
-        .get(1)
-        .filter(|s| s.tool == ToolName::LogQuery.as_str())
-        .and_then(result_of);
+    let evidence = query_step(own, false);
     if let Some(e) = evidence.filter(|e| !rows_of(e).is_empty()) {
         parts.push(format!(
             "{}\n{}",
@@ -402,6 +460,41 @@ mod tests {
             short_path("/d/uploads/ab12/nginx.conf:14:    proxy_read_timeout 30s;"),
             "nginx.conf:14:    proxy_read_timeout 30s;"
         );
+    }
+
+    #[test]
+    fn after_the_failures_per_minute_come_the_lead_up_the_statuses_and_the_timeouts() {
+        let r: QueryResult = serde_json::from_value(serde_json::json!({
+            "query": {}, "described_zh": "", "described_en": "", "sources": [], "matched": 9,
+            "value": {"kind": "timeline", "rows": [], "total": 9, "width_seconds": 60,
+                      "buckets": [{"start": "2031-06-05T02:37", "count": 9}]}
+        }))
+        .expect("a result");
+        let first = StepRecord {
+            tool: ToolName::LogQuery.as_str().into(),
+            args: serde_json::Value::Null,
+            ok: true,
+            output: String::new(),
+            data: crate::ToolData::Query(Box::new(r)),
+            error: None,
+        };
+        let (logs, statused, configs) = (
+            vec!["/u/alb.log".to_string(), "/u/app.log".into()],
+            vec!["/u/alb.log".to_string()],
+            vec!["/u/app.ini".to_string()],
+        );
+        let mut own = vec![first];
+        let mut calls = Vec::new();
+        while let Some(c) = next_call(&logs, &statused, &configs, &own) {
+            calls.push((c.tool, c.args.clone()));
+            own.push(own[0].clone());
+        }
+        assert_eq!(calls.len(), 3, "{calls:?}");
+        assert_eq!(calls[0].1["measure"], "timeline");
+        assert!(calls[0].1.get("filters").is_none(), "every event: {:?}", calls[0].1);
+        assert_eq!(calls[1].1["group_by"], serde_json::json!(["status"]));
+        assert_eq!(calls[1].1["files"], serde_json::json!(["/u/alb.log"]));
+        assert_eq!(calls[2].0, ToolName::CommandExecutor);
     }
 
     #[test]

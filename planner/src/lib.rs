@@ -225,7 +225,11 @@ fn next_call(
         Task::ProcessDetail { pid } => {
             process_detail::next_call(*pid, own).map(|(tool, args)| Call { tool, args })
         }
-        Task::Incident { logs, configs } => incident_summary::next_call(logs, configs, own),
+        Task::Incident {
+            logs,
+            statused,
+            configs,
+        } => incident_summary::next_call(logs, statused, configs, own),
         Task::Act(intent) => act_call(intent, own),
         Task::Monitor { metric } => own.is_empty().then(|| Call {
             tool: ToolName::SysMonitor,

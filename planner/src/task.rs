@@ -26,6 +26,8 @@ pub enum Task {
     /// events around the worst minute, the timeouts the configs set.
     Incident {
         logs: Vec<String>,
+        /// The logs with an HTTP status field, whose failures are broken down by it.
+        statused: Vec<String>,
         configs: Vec<String>,
     },
     /// Change something: propose a `run_action` for the operator's approval.
