@@ -266,6 +266,15 @@ fn args_fit(command: &str, args: &[String], uploads: &[UploadRef]) -> bool {
                 && args.iter().any(|a| !a.starts_with('-'))
         }
         "free" => args.iter().all(|a| a.starts_with('-')),
+        // `top -b -n 1 -o %MEM`: flags and their values; "top 3 ns by count" is a sentence.
+        "top" | "htop" => {
+            args.iter().all(|a| {
+                a.starts_with('-')
+                    || a.starts_with('%')
+                    || a.parse::<f64>().is_ok()
+                    || a.contains(',')
+            }) && !args.first().is_some_and(|a| a.parse::<f64>().is_ok())
+        }
         "df" => args
             .iter()
             .all(|a| a.starts_with('-') || a.starts_with('/') || a == "."),

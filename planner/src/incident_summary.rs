@@ -491,7 +491,11 @@ mod tests {
         }
         assert_eq!(calls.len(), 3, "{calls:?}");
         assert_eq!(calls[0].1["measure"], "timeline");
-        assert!(calls[0].1.get("filters").is_none(), "every event: {:?}", calls[0].1);
+        assert!(
+            calls[0].1.get("filters").is_none(),
+            "every event: {:?}",
+            calls[0].1
+        );
         assert_eq!(calls[1].1["group_by"], serde_json::json!(["status"]));
         assert_eq!(calls[1].1["files"], serde_json::json!(["/u/alb.log"]));
         assert_eq!(calls[2].0, ToolName::CommandExecutor);

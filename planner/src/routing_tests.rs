@@ -90,6 +90,13 @@ fn plain_words_reach_the_incident_tools() {
         ("sys_monitor", &json!("memory"))
     );
     assert_eq!(args["metric"], "processes");
+    // A sentence that starts with "top" asks for a ranking, not the command.
+    let (tool, args) = first_call("top 3 paths by count in access.log?", &["access.log"]);
+    assert_eq!(
+        (tool.as_str(), &args["measure"]),
+        ("log_query", &json!("count")),
+        "{args}"
+    );
     let (tool, args) = first_call("top", &[]);
     assert_eq!(
         (tool.as_str(), &args["metric"]),
