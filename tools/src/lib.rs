@@ -30,7 +30,6 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use futures::FutureExt;
-use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
@@ -50,6 +49,9 @@ pub use follow::FollowLimits;
 pub use full_output::FullOutput;
 pub use live::{LiveChunk, LiveSink, TimeBudget};
 pub use llmops_common::{ToolName, TransferMode};
+/// Parses tool arguments. `null` means no arguments; a JSON string holding an object is
+/// accepted too (some models double-encode).
+pub use llmops_tooldata::parse_args;
 pub use log_query::LogQueryTool;
 pub use semantic_search::{
     RawTextSearch, SearchBackend, SearchHit, SearchScope, SemanticSearchTool,
@@ -332,19 +334,6 @@ pub fn check_session_isolation(
             path: shown.to_string(),
         })
     }
-}
-
-/// Parses tool arguments. `null` means no arguments; a JSON string holding an object is
-/// accepted too (some models double-encode).
-pub fn parse_args<T: DeserializeOwned>(args: Value) -> Result<T, String> {
-    let value = match args {
-        Value::Null => json!({}),
-        Value::String(s) => {
-            serde_json::from_str(&s).map_err(|e| format!("参数不是合法的 JSON 对象: {e}"))?
-        }
-        other => other,
-    };
-    serde_json::from_value(value).map_err(|e| format!("参数错误 (invalid arguments): {e}"))
 }
 
 /// How cancellable blocking work ended without a value.
