@@ -4,8 +4,6 @@
 //! them side by side as evidence, and the timeouts the uploaded configs set. Offline: the
 //! summary links what the logs show by time, not by a model's reading.
 
-use serde_json::json;
-
 use llmops_common::query::{
     BucketRow, BucketWidth, Filter, FilterOp, Measure, Query, QueryArgs, QueryResult, QueryValue,
     Row, Scalar, TimePoint, Window,
@@ -16,7 +14,7 @@ use super::lexicon::lexicon;
 use super::slots::{best_upload, config_upload, typed_file_names};
 use super::text::Lang;
 use super::tool_data::RunView;
-use super::{Call, StepRecord, Task, ToolName};
+use super::{Call, CommandArgs, StepRecord, Task, ToolArgs, ToolName};
 
 /// Logs and configs looked at, at most.
 const MAX_FILES: usize = 6;
@@ -65,11 +63,7 @@ fn log_call(query: Query) -> Call {
         query,
         soft: Vec::new(),
     };
-    Call {
-        tool: ToolName::LogQuery,
-        // Plain structs and enums with string keys: serialising cannot fail.
-        args: serde_json::to_value(&args).expect("a query serialises to JSON"),
-    }
+    ToolArgs::LogQuery(args).into()
 }
 
 /// The first timeline: failures per minute in every log.
@@ -115,10 +109,7 @@ pub(crate) fn next_call(logs: &[String], configs: &[String], own: &[StepRecord])
     let grep = || {
         let mut args = vec!["-n".to_string(), "-i".into(), "-H".into(), "timeout".into()];
         args.extend(configs.iter().cloned());
-        Call {
-            tool: ToolName::CommandExecutor,
-            args: json!({"command": "grep", "args": args}),
-        }
+        Call::from(ToolArgs::Command(CommandArgs::new("grep", args)))
     };
     match own {
         [] => Some(log_call(Query {
@@ -138,9 +129,7 @@ pub(crate) fn next_call(logs: &[String], configs: &[String], own: &[StepRecord])
                 None => (!configs.is_empty()).then(grep),
             }
         }
-        [_, second] if second.tool == ToolName::LogQuery.as_str() && !configs.is_empty() => {
-            Some(grep())
-        }
+        [_, second] if second.tool == ToolName::LogQuery && !configs.is_empty() => Some(grep()),
         _ => None,
     }
 }
@@ -159,7 +148,7 @@ pub fn answer(own: &[StepRecord], lang: Lang) -> String {
     }
     let evidence = own
         .get(1)
-        .filter(|s| s.tool == ToolName::LogQuery.as_str())
+        .filter(|s| s.tool == ToolName::LogQuery)
         .and_then(result_of);
     if let Some(e) = evidence.filter(|e| !rows_of(e).is_empty()) {
         parts.push(format!(
@@ -178,7 +167,7 @@ pub fn answer(own: &[StepRecord], lang: Lang) -> String {
     if let Some(g) = own
         .iter()
         .skip(1)
-        .find(|s| s.tool == ToolName::CommandExecutor.as_str())
+        .find(|s| s.tool == ToolName::CommandExecutor)
     {
         parts.push(timeouts(g, lang));
     }

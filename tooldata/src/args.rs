@@ -91,6 +91,13 @@ impl ToolArgs {
     }
 }
 
+/// The JSON of the call, as logs and messages quote it.
+impl std::fmt::Display for ToolArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.to_json())
+    }
+}
+
 /// Arguments as a model sends them: an object, `null` (no arguments) or a string holding
 /// the JSON object; the error says what did not fit.
 pub fn parse_args<T: DeserializeOwned>(args: Value) -> Result<T, String> {
