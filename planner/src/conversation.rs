@@ -232,9 +232,10 @@ pub fn facts_of(args: &ToolArgs, ok: bool, data: &ToolData) -> Option<StepFacts>
                 path: analysis
                     .and_then(|x| nonempty(&x.path))
                     .or_else(|| nonempty(&a.file_path))?,
-                // No line count is kept for an analysis, so a later "continue" on the file gets
-                // no "already covered all N lines" note.
-                total_lines: None,
+                // Only a complete analysis covered every line of the file.
+                total_lines: analysis
+                    .filter(|x| x.report.complete)
+                    .map(|x| x.report.lines),
             })
         }
         ToolArgs::FileRead(a) => page_read(a, data),
@@ -580,6 +581,45 @@ mod tests {
         };
         assert_eq!(q.query.field.as_ref().map(|f| f.as_str()), Some("latency"));
         assert!(q.items.is_empty());
+    }
+
+    /// An analysed log is remembered with its real line count, so "continue" can say the
+    /// analysis already covered all of it.
+    #[test]
+    fn an_analysed_file_is_remembered_with_its_line_count() {
+        use llmops_loganalysis::{analyze_file, AnalyzeMode, AnalyzeOptions, FileAnalysis};
+        use std::sync::atomic::AtomicBool;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("app.log");
+        let text: String = (0..37)
+            .map(|i| format!("2026-01-01 10:00:{:02} ERROR request {i} failed\n", i % 60))
+            .collect();
+        std::fs::write(&path, &text).expect("planted log");
+        let report = analyze_file(
+            &path,
+            &AnalyzeOptions::default(),
+            &AtomicBool::new(false),
+            &mut |_, _| {},
+        )
+        .expect("analysed");
+        let shown = path.display().to_string();
+        let data = ToolData::Analysis(Box::new(FileAnalysis {
+            mode: AnalyzeMode::Analyze,
+            path: shown.clone(),
+            file: "app.log".into(),
+            report,
+        }));
+        let call = ToolArgs::FileRead(FileReadArgs::analyze("app.log"));
+        let f = facts_of(&call, true, &data);
+        assert_eq!(
+            f,
+            Some(StepFacts::Analysed {
+                path: shown,
+                total_lines: Some(text.lines().count() as u64),
+            })
+        );
+        let c = Conversation::from_turns([("analyse app.log", vec![f.expect("facts")])]);
+        assert_eq!(c.last_file.and_then(|f| f.total_lines), Some(37));
     }
 
     #[test]
