@@ -20,7 +20,9 @@ use crate::turn::{stream_pieces, Role, TurnEvent, TurnKind, TurnOutcome, TurnReq
 use llmops_planner::text::Lang;
 use llmops_planner::{self as planner, HistoryTurn, PlannerInput, StepRecord};
 use llmops_tooldata::ToolArgs;
-use llmops_tools::{LiveChunk, LiveSink, SearchWire, ToolCtx, ToolData, ToolResult, UploadRef};
+use llmops_tools::{
+    LiveChunk, LiveSink, SearchWire, ToolCtx, ToolData, ToolName, ToolResult, UploadRef,
+};
 use planners::CallOf;
 
 mod action;
@@ -400,7 +402,11 @@ impl Turn<'_> {
             },
         )
         .await;
+        let proposal = tool == ToolName::RunAction.as_str();
         let result = match call {
+            _ if proposal && self.req.kind == TurnKind::Watch => {
+                ToolResult::failure(action::WATCH_READS_ONLY)
+            }
             Err(bad) => ToolResult::failure(bad.error.clone()),
             // Never through the registry: a proposal that runs only when approved.
             Ok(ToolArgs::RunAction(a)) => self.action_step(a).await,

@@ -6,13 +6,17 @@
 //! after one that did not run or failed are not asked (as `&&` would).
 
 use super::{emit, Turn};
-use crate::turn::{ApprovalAsk, ApprovalOutcome, ApprovalReplySlot, TurnEvent, TurnKind};
+use crate::turn::{ApprovalAsk, ApprovalOutcome, ApprovalReplySlot, TurnEvent};
 use llmops_policy::{ActionRequest, ProposedAction};
 use llmops_tooldata::{RunActionArgs, ToolArgs};
 use llmops_tools::run_action::{
     proc_info, run_approved, ActionData, ActionState, ActionsData, ActionsResult, Approved,
 };
 use llmops_tools::{ToolName, ToolResult};
+
+/// The result of any `run_action` call in a watch run, whatever its arguments.
+pub(super) const WATCH_READS_ONLY: &str =
+    "监视运行只读取，不提交操作 / a watch run only reads; it never proposes actions";
 
 /// The request as the operator would read it (for a denial).
 fn shown(req: &ActionRequest) -> (String, Vec<String>) {
@@ -36,11 +40,6 @@ impl Turn<'_> {
     /// One `run_action` step (its `ToolCall` event is already out).
     pub(super) async fn action_step(&mut self, args: &RunActionArgs) -> ToolResult {
         let tool = ToolName::RunAction.as_str();
-        if self.req.kind == TurnKind::Watch {
-            return ToolResult::failure(
-                "监视运行只读取，不提交操作 / a watch run only reads; it never proposes actions",
-            );
-        }
         let req = args.request();
         let reason = args
             .reason()
