@@ -52,6 +52,7 @@ pub use llmops_common::{ToolName, TransferMode};
 /// Parses tool arguments. `null` means no arguments; a JSON string holding an object is
 /// accepted too (some models double-encode).
 pub use llmops_tooldata::parse_args;
+pub use llmops_tooldata::ToolArgs;
 pub use log_query::LogQueryTool;
 pub use semantic_search::{
     RawTextSearch, SearchBackend, SearchHit, SearchScope, SemanticSearchTool,
@@ -433,6 +434,12 @@ impl ToolRegistry {
                 })
             })
             .collect()
+    }
+
+    /// Calls the tool `args` are for. The tools read their arguments from JSON (the
+    /// model's wire), so typed arguments cross the `Tool::call` boundary as their JSON.
+    pub async fn call_args(&self, args: &ToolArgs, ctx: &ToolCtx) -> ToolResult {
+        self.call(args.tool().as_str(), args.to_json(), ctx).await
     }
 
     /// Calls a tool by name: unknown names, panics and cancellation become failed results,

@@ -410,8 +410,7 @@ impl Turn<'_> {
             Err(bad) => ToolResult::failure(bad.error.clone()),
             // Never through the registry: a proposal that runs only when approved.
             Ok(ToolArgs::RunAction(a)) => self.action_step(a).await,
-            // The tools take JSON at their boundary and read it into the same typed args.
-            Ok(_) => self.call_streaming(step, tool, args.clone()).await,
+            Ok(a) => self.call_streaming(step, a).await,
         };
         let output = if self.req.kind == TurnKind::Watch {
             None
@@ -453,7 +452,8 @@ impl Turn<'_> {
 
     /// Runs one tool call, forwarding its live lines (follow mode) as `ToolOutput` events
     /// while it runs.
-    async fn call_streaming(&mut self, step: u32, tool: &str, args: Value) -> ToolResult {
+    async fn call_streaming(&mut self, step: u32, args: &ToolArgs) -> ToolResult {
+        let tool = args.tool().as_str();
         let (sink, mut live) = LiveSink::channel();
         let mut c = self.tool_ctx.clone();
         c.live = sink;
@@ -466,7 +466,7 @@ impl Turn<'_> {
             total: chunk.total,
         };
         let result = {
-            let fut = call_tool(&self.ctx, tool, args, &c);
+            let fut = call_tool(&self.ctx, args, &c);
             tokio::pin!(fut);
             loop {
                 tokio::select! {
