@@ -8,12 +8,11 @@
 
 use std::sync::OnceLock;
 
-use llmops_tooldata::{ActionData, ActionState, ProcSort};
+use llmops_tooldata::{ActionData, ActionState, ProcSort, RunActionArgs, ToolArgs};
 use regex::Regex;
-use serde_json::{json, Value};
 
 use super::text::Lang;
-use super::StepRecord;
+use super::{StepRecord, ToolName};
 
 /// What the user wants changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -337,9 +336,25 @@ pub fn named_processes(step: &StepRecord) -> Vec<(u64, String)> {
 }
 
 /// The `system_query` arguments that look a process up by its command line.
-pub fn lookup_args(name: &str) -> Value {
-    json!({"source": "processes", "measure": "rows", "limit": 50,
-           "filters": [{"field": "command", "op": "contains", "value": name}]})
+pub fn lookup_args(name: &str) -> ToolArgs {
+    use llmops_common::query::{
+        Field, Filter, FilterOp, Measure, Query, QueryArgs, Scalar, Source,
+    };
+    let query = Query {
+        source: Source::Processes,
+        measure: Measure::Rows,
+        limit: Some(50),
+        filters: vec![Filter::new(
+            Some(Field::new("command")),
+            FilterOp::Contains,
+            Scalar::Text(name.to_string()),
+        )],
+        ..Query::default()
+    };
+    ToolArgs::SystemQuery(QueryArgs {
+        query,
+        soft: Vec::new(),
+    })
 }
 
 /// A typed action line: `systemctl restart nginx`, `kill -9 4242`, `journalctl --vacuum-…`.
@@ -529,8 +544,8 @@ fn unit_verb(t: &str) -> Option<ActIntent> {
 }
 
 /// The `run_action` arguments for an argv.
-pub fn call_args(argv: &[String], reason: &str) -> Value {
-    json!({"argv": argv, "reason": reason})
+pub fn call_args(argv: &[String], reason: &str) -> ToolArgs {
+    ToolArgs::RunAction(RunActionArgs::argv(argv.to_vec(), reason))
 }
 
 /// The pid and name of the top process from a `sys_monitor` processes step.
@@ -544,7 +559,7 @@ pub fn top_process(step: &StepRecord) -> Option<(u64, String)> {
 pub fn answer(steps: &[StepRecord], lang: Lang) -> String {
     let mut parts = Vec::new();
     for s in steps {
-        if s.tool == "system_query" {
+        if s.tool == ToolName::SystemQuery {
             let found = named_processes(s);
             if found.is_empty() {
                 parts.push(
@@ -565,7 +580,7 @@ pub fn answer(steps: &[StepRecord], lang: Lang) -> String {
             }
             continue;
         }
-        if s.tool != "run_action" {
+        if s.tool != ToolName::RunAction {
             if let Some((pid, name)) = top_process(s) {
                 parts.push(match lang {
                     Lang::Zh => format!("占用最多的进程是 {name} (PID {pid})。"),

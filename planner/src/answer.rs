@@ -14,12 +14,11 @@ use llmops_common::{df_size, AnswerLine, UploadRef};
 use llmops_tooldata::{
     CpuStats, DiskStats, DownloadOffer, MemoryStats, MonitorData, SearchData, SearchHit, ToolData,
 };
-use serde_json::Value;
 
 use super::slots::extension;
 use super::text::{human_size, trim_block, Lang};
 use super::tool_data::{PageView, RunView};
-use super::{StepRecord, ToolName};
+use super::{StepRecord, ToolArgs};
 
 /// A percentage to one decimal; `?` for a figure the tool could not measure (JSON has no
 /// NaN: the model sees `null` there).
@@ -46,31 +45,21 @@ pub fn failure(step: &StepRecord, lang: Lang) -> String {
 }
 
 fn describe_call(step: &StepRecord, lang: Lang) -> String {
-    let a = &step.args;
-    let s = |k: &str| a[k].as_str().unwrap_or("").to_string();
-    match (ToolName::parse(&step.tool), lang) {
-        (Some(ToolName::CommandExecutor), _) => {
-            let args: Vec<&str> = a["args"]
-                .as_array()
-                .map(|x| x.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
-            let line = std::iter::once(s("command").as_str())
-                .chain(args)
-                .collect::<Vec<_>>()
-                .join(" ");
-            lang.pick("执行 `", "Running `").to_string() + &line + "` "
+    match (&step.args, lang) {
+        (ToolArgs::Command(a), _) => {
+            lang.pick("执行 `", "Running `").to_string() + &a.line() + "` "
         }
-        (Some(ToolName::FileDownload), Lang::Zh) => format!("准备下载 {} ", s("file_path")),
-        (Some(ToolName::FileDownload), Lang::En) => {
-            format!("Preparing the download of {} ", s("file_path"))
+        (ToolArgs::Download(a), Lang::Zh) => format!("准备下载 {} ", a.file_path),
+        (ToolArgs::Download(a), Lang::En) => {
+            format!("Preparing the download of {} ", a.file_path)
         }
-        (Some(ToolName::FileRead), Lang::Zh) => format!("读取 {} ", s("file_path")),
-        (Some(ToolName::FileRead), Lang::En) => format!("Reading {} ", s("file_path")),
-        (Some(ToolName::SemanticSearch), Lang::Zh) => format!("搜索“{}”", s("query")),
-        (Some(ToolName::SemanticSearch), Lang::En) => format!("Searching for \"{}\" ", s("query")),
-        (Some(ToolName::SysMonitor), Lang::Zh) => "查询系统资源".to_string(),
-        (Some(ToolName::SysMonitor), Lang::En) => "Reading system resources ".to_string(),
-        (Some(ToolName::FileUpload), Lang::Zh) => "查询上传文件".to_string(),
+        (ToolArgs::FileRead(a), Lang::Zh) => format!("读取 {} ", a.file_path),
+        (ToolArgs::FileRead(a), Lang::En) => format!("Reading {} ", a.file_path),
+        (ToolArgs::Search(a), Lang::Zh) => format!("搜索“{}”", a.query),
+        (ToolArgs::Search(a), Lang::En) => format!("Searching for \"{}\" ", a.query),
+        (ToolArgs::SysMonitor(_), Lang::Zh) => "查询系统资源".to_string(),
+        (ToolArgs::SysMonitor(_), Lang::En) => "Reading system resources ".to_string(),
+        (ToolArgs::Upload(_), Lang::Zh) => "查询上传文件".to_string(),
         (_, Lang::Zh) => format!("{} ", step.tool),
         (_, Lang::En) => format!("{} ", step.tool),
     }

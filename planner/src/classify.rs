@@ -77,20 +77,24 @@ fn tf(text: &str) -> BTreeMap<String, f64> {
     m
 }
 
+/// One labelled example line: `{"intent": LABEL, "text": TEXT}` (other keys ignored).
+#[derive(serde::Deserialize)]
+struct Example {
+    intent: String,
+    text: String,
+}
+
 impl Model {
     fn build(src: &str) -> Model {
         let mut labels = Vec::new();
         let mut docs = Vec::new();
         for line in src.lines() {
-            let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            let Ok(ex) = serde_json::from_str::<Example>(line) else {
                 continue;
             };
-            let (Some(label), Some(text)) = (v["intent"].as_str(), v["text"].as_str()) else {
-                continue;
-            };
-            if let Some(intent) = Intent::from_label(label) {
+            if let Some(intent) = Intent::from_label(&ex.intent) {
                 labels.push(intent);
-                docs.push(tf(text));
+                docs.push(tf(&ex.text));
             }
         }
         let n = docs.len() as f64;

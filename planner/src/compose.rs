@@ -3,8 +3,14 @@
 
 use super::text::Lang;
 use super::{
-    act, answer, incident_summary, lookup, process_detail, StepRecord, Task, Then, ToolName,
+    act, answer, incident_summary, lookup, process_detail, ReadMode, StepRecord, Task, Then,
+    ToolArgs, ToolName,
 };
+use llmops_tooldata::Metric;
+
+fn analyses(s: &StepRecord) -> bool {
+    matches!(&s.args, ToolArgs::FileRead(a) if a.mode == ReadMode::Analyze)
+}
 
 /// The answer of one step of a task, or `None` for a step the next one supersedes.
 fn step_answer(
@@ -20,24 +26,24 @@ fn step_answer(
         return Some(answer::failure(s, lang));
     }
     let d = &s.data;
-    Some(match ToolName::parse(&s.tool) {
-        Some(ToolName::SysMonitor) if s.args["metric"] == "processes" => {
-            answer::procs::render(d.as_processes(), &s.args, lang)
-        }
-        Some(ToolName::SysMonitor) => answer::monitor(
-            d.as_monitor(),
-            s.args["metric"].as_str().unwrap_or("all"),
-            lang,
-        ),
+    if let ToolArgs::SysMonitor(a) = &s.args {
+        return Some(if a.is_processes() {
+            answer::procs::render(d.as_processes(), a, lang)
+        } else {
+            let metric = a.metric().unwrap_or(Metric::All);
+            answer::monitor(d.as_monitor(), metric.as_str(), lang)
+        });
+    }
+    Some(match s.tool {
         // A page superseded by the whole-file analysis that follows it.
-        Some(ToolName::FileRead) if own.get(i + 1).is_some_and(|n| n.args["mode"] == "analyze") => {
+        ToolName::FileRead if own.get(i + 1).is_some_and(analyses) => {
             return None;
         }
-        Some(ToolName::FileRead) if s.args["mode"] == "analyze" => {
+        ToolName::FileRead if analyses(s) => {
             answer::log_report::render_report(d.as_analysis(), question, lang)
         }
-        Some(ToolName::CommandExecutor) => answer::command(s, lang),
-        Some(ToolName::SemanticSearch) if followed => {
+        ToolName::CommandExecutor => answer::command(s, lang),
+        ToolName::SemanticSearch if followed => {
             let search = d.as_search();
             let n = search.map_or(0, |x| x.results.len());
             let query = search.map_or("", |x| x.query.as_str());
@@ -48,7 +54,7 @@ fn step_answer(
                 }
             }
         }
-        Some(ToolName::SemanticSearch) => {
+        ToolName::SemanticSearch => {
             let mut t = answer::search(d.as_search(), lang);
             if let Task::Search {
                 then: Then::Download | Then::Read,
@@ -64,8 +70,8 @@ fn step_answer(
             }
             t
         }
-        Some(ToolName::FileRead) => answer::read(d, question, lang),
-        Some(ToolName::FileUpload) if i + 1 < own.len() => {
+        ToolName::FileRead => answer::read(d, question, lang),
+        ToolName::FileUpload if i + 1 < own.len() => {
             let names: Vec<&str> = d
                 .as_uploads()
                 .unwrap_or_default()
@@ -77,8 +83,8 @@ fn step_answer(
                 Lang::En => format!("Matching upload(s): {}.", names.join(", ")),
             }
         }
-        Some(ToolName::FileUpload) => answer::uploads(d.as_uploads().unwrap_or_default(), lang),
-        Some(ToolName::FileDownload) => answer::download(d.as_offer(), lang),
+        ToolName::FileUpload => answer::uploads(d.as_uploads().unwrap_or_default(), lang),
+        ToolName::FileDownload => answer::download(d.as_offer(), lang),
         _ => s.output.clone(),
     })
 }

@@ -4,14 +4,12 @@
 //! Pure: the agent loop stores each step's [`StepFacts`] with the tool call and folds the
 //! stored facts of the last few turns into a [`Conversation`].
 
-use llmops_tooldata::ToolData;
+use llmops_tooldata::{CommandArgs, FileReadArgs, ReadMode, SysMonitorArgs, ToolArgs, ToolData};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::frame::LastQuery;
 use super::task::ProcSort;
 use super::tool_data::{PageView, RunView};
-use super::ToolName;
 
 /// Turns of history folded into the state (older turns are forgotten).
 pub const STATE_TURNS: usize = 6;
@@ -120,10 +118,6 @@ pub enum StepFacts {
     Queried(LastQuery),
 }
 
-fn s(v: &Value) -> Option<String> {
-    v.as_str().filter(|x| !x.is_empty()).map(str::to_string)
-}
-
 fn nonempty(v: &str) -> Option<String> {
     Some(v).filter(|x| !x.is_empty()).map(str::to_string)
 }
@@ -179,28 +173,22 @@ fn ls_items(stdout: &str, dir: &str) -> Vec<ListItem> {
 
 /// A query that failed (a field the log lacks) is still the question a follow-up edits
 /// ("and the p95?"): its arguments, with no items shown.
-fn failed_query(tool: &str, args: &Value) -> Option<StepFacts> {
-    if !matches!(
-        ToolName::parse(tool)?,
-        ToolName::LogQuery | ToolName::SystemQuery
-    ) {
-        return None;
-    }
-    let a: llmops_common::query::QueryArgs = serde_json::from_value(args.clone()).ok()?;
+fn failed_query(args: &ToolArgs) -> Option<StepFacts> {
+    let a = args.as_query()?;
     Some(StepFacts::Queried(LastQuery {
-        query: a.query,
+        query: a.query.clone(),
         items: Vec::new(),
     }))
 }
 
 /// Distils one tool step (its arguments and the tool's typed data) into facts; `None` when
 /// nothing in it can be referred to later.
-pub fn facts_of(tool: &str, args: &Value, ok: bool, data: &ToolData) -> Option<StepFacts> {
+pub fn facts_of(args: &ToolArgs, ok: bool, data: &ToolData) -> Option<StepFacts> {
     if !ok {
-        return failed_query(tool, args);
+        return failed_query(args);
     }
-    match ToolName::parse(tool)? {
-        ToolName::FileUpload => Some(StepFacts::List(ListShown {
+    match args {
+        ToolArgs::Upload(_) => Some(StepFacts::List(ListShown {
             kind: ListKind::Uploads,
             items: file_items(
                 data.as_uploads()
@@ -209,14 +197,14 @@ pub fn facts_of(tool: &str, args: &Value, ok: bool, data: &ToolData) -> Option<S
                     .map(|f| (f.filename.as_str(), f.path.to_string_lossy().into_owned())),
             ),
         })),
-        ToolName::SemanticSearch => {
+        ToolArgs::Search(a) => {
             let search = data.as_search();
             let hits = search.map_or(&[][..], |x| &x.results);
             Some(StepFacts::List(ListShown {
                 kind: ListKind::SearchHits {
                     query: search
                         .and_then(|x| nonempty(&x.query))
-                        .or_else(|| s(&args["query"]))
+                        .or_else(|| nonempty(&a.query))
                         .unwrap_or_default(),
                 },
                 items: file_items(
@@ -225,42 +213,51 @@ pub fn facts_of(tool: &str, args: &Value, ok: bool, data: &ToolData) -> Option<S
                 ),
             }))
         }
-        ToolName::SysMonitor if args["metric"] == "processes" => Some(processes_shown(args, data)),
-        ToolName::SysMonitor => Some(StepFacts::Metric {
-            metric: s(&args["metric"]).unwrap_or_else(|| "all".into()),
-        }),
-        ToolName::CommandExecutor
-            if RunView::of(data).is_some_and(|r| r.command == "ls") || args["command"] == "ls" =>
-        {
-            listing_shown(args, data)
-        }
-        ToolName::FileRead if args["mode"] == "analyze" => Some(StepFacts::Analysed {
-            path: PageView::of(data)
-                .path
+        ToolArgs::SysMonitor(a) if a.is_processes() => Some(processes_shown(a, data)),
+        ToolArgs::SysMonitor(a) => Some(StepFacts::Metric {
+            metric: a
+                .metric
+                .as_deref()
                 .and_then(nonempty)
-                .or_else(|| s(&args["file_path"]))?,
-            // No line count is kept for an analysis, so a later "continue" on the file gets
-            // no "already covered all N lines" note.
-            total_lines: None,
+                .unwrap_or_else(|| "all".into()),
         }),
-        ToolName::FileRead => page_read(args, data),
-        ToolName::LogQuery | ToolName::SystemQuery => {
+        ToolArgs::Command(a)
+            if RunView::of(data).is_some_and(|r| r.command == "ls") || a.command == "ls" =>
+        {
+            listing_shown(a, data)
+        }
+        ToolArgs::FileRead(a) if a.mode == ReadMode::Analyze => {
+            let analysis = data.as_analysis();
+            Some(StepFacts::Analysed {
+                path: analysis
+                    .and_then(|x| nonempty(&x.path))
+                    .or_else(|| nonempty(&a.file_path))?,
+                // Only a complete analysis covered every line of the file.
+                total_lines: analysis
+                    .filter(|x| x.report.complete)
+                    .map(|x| x.report.lines),
+            })
+        }
+        ToolArgs::FileRead(a) => page_read(a, data),
+        ToolArgs::LogQuery(_) | ToolArgs::SystemQuery(_) => {
             Some(StepFacts::Queried(last_query(data.as_query()?)))
         }
-        ToolName::FileDownload => Some(StepFacts::Offered {
+        ToolArgs::Download(a) => Some(StepFacts::Offered {
             path: data
                 .as_offer()
                 .and_then(|o| nonempty(&o.file_path))
-                .or_else(|| s(&args["file_path"]))?,
+                .or_else(|| nonempty(&a.file_path))?,
         }),
         _ => None,
     }
 }
 
 /// The process list a `processes` step showed, in its order.
-fn processes_shown(args: &Value, data: &ToolData) -> StepFacts {
+fn processes_shown(args: &SysMonitorArgs, data: &ToolData) -> StepFacts {
     let listing = data.as_processes();
-    let sort = if args["sort"] == "memory" || listing.is_some_and(|l| l.sort == ProcSort::Memory) {
+    let sort = if args.sort.as_deref() == Some("memory")
+        || listing.is_some_and(|l| l.sort == ProcSort::Memory)
+    {
         ProcSort::Memory
     } else {
         ProcSort::Cpu
@@ -280,23 +277,20 @@ fn processes_shown(args: &Value, data: &ToolData) -> StepFacts {
     StepFacts::List(ListShown {
         kind: ListKind::Processes {
             sort,
-            name: s(&args["name"]),
+            name: args.name.as_deref().and_then(nonempty),
         },
         items,
     })
 }
 
 /// The entries an `ls` step listed; `None` when it listed nothing.
-fn listing_shown(args: &Value, data: &ToolData) -> Option<StepFacts> {
+fn listing_shown(args: &CommandArgs, data: &ToolData) -> Option<StepFacts> {
     let run = RunView::of(data);
-    let dir = args["args"]
-        .as_array()
-        .and_then(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .find(|x| !x.starts_with('-'))
-                .map(str::to_string)
-        })
+    let dir = args
+        .args
+        .iter()
+        .find(|x| !x.starts_with('-'))
+        .cloned()
         .or_else(|| run.and_then(|r| nonempty(r.cwd)))
         .unwrap_or_else(|| ".".into());
     let items = ls_items(run.map_or("", |r| r.stdout), &dir);
@@ -307,12 +301,12 @@ fn listing_shown(args: &Value, data: &ToolData) -> Option<StepFacts> {
 }
 
 /// Where a page read stopped, for "continue" / "the next 50 lines".
-fn page_read(args: &Value, data: &ToolData) -> Option<StepFacts> {
+fn page_read(args: &FileReadArgs, data: &ToolData) -> Option<StepFacts> {
     let page = PageView::of(data);
     let path = page
         .path
         .and_then(nonempty)
-        .or_else(|| s(&args["file_path"]))?;
+        .or_else(|| nonempty(&args.file_path))?;
     let shown = page.shown().unwrap_or(0);
     Some(StepFacts::Read(ReadState {
         path,
@@ -510,13 +504,17 @@ mod tests {
     use super::*;
     use crate::test_data::{page, ran};
     use llmops_common::UploadRef;
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    fn args(tool: &str, v: Value) -> ToolArgs {
+        let tool = tool.parse().expect("a tool name");
+        ToolArgs::from_json(tool, v).expect("valid arguments")
+    }
 
     #[test]
     fn facts_from_tool_data() {
         let f = facts_of(
-            "file_upload",
-            &json!({"action": "list"}),
+            &args("file_upload", json!({"action": "list"})),
             true,
             &ToolData::Uploads(
                 [("a.log", "/u/1/a.log"), ("b.yml", "/u/2/b.yml")]
@@ -542,8 +540,10 @@ mod tests {
         assert_eq!(l.items[1].path.as_deref(), Some("/u/2/b.yml"));
 
         let f = facts_of(
-            "file_read",
-            &json!({"file_path": "/srv/x.md", "offset": 0, "limit": 200}),
+            &args(
+                "file_read",
+                json!({"file_path": "/srv/x.md", "offset": 0, "limit": 200}),
+            ),
             true,
             &page("/srv/x.md", &["l"; 200], 0, 200, 442),
         );
@@ -554,8 +554,10 @@ mod tests {
 
         let ls = "total 8\n-rw-r--r-- 1 u u 10 Nov 1 10:00 app.log\ndrwxr-xr-x 2 u u 4096 Nov 1 10:00 sub\n-rw-r--r-- 1 u u 10 Nov 1 10:00 notes.md";
         let f = facts_of(
-            "command_executor",
-            &json!({"command": "ls", "args": ["-la", "/srv/app"]}),
+            &args(
+                "command_executor",
+                json!({"command": "ls", "args": ["-la", "/srv/app"]}),
+            ),
             true,
             &ran("ls", &[], ls, "/"),
         );
@@ -564,11 +566,13 @@ mod tests {
         };
         let paths: Vec<_> = l.items.iter().filter_map(|i| i.path.as_deref()).collect();
         assert_eq!(paths, ["/srv/app/app.log", "/srv/app/notes.md"]);
-        assert!(facts_of("file_read", &json!({}), false, &ToolData::None).is_none());
+        assert!(facts_of(&args("file_read", json!({})), false, &ToolData::None).is_none());
         // A failed query is still the question a follow-up edits.
         let f = facts_of(
-            "log_query",
-            &json!({"source": "log", "files": ["/u/1/a.log"], "measure": "mean", "field": "latency"}),
+            &args(
+                "log_query",
+                json!({"source": "log", "files": ["/u/1/a.log"], "measure": "mean", "field": "latency"}),
+            ),
             false,
             &ToolData::None,
         );
@@ -577,6 +581,45 @@ mod tests {
         };
         assert_eq!(q.query.field.as_ref().map(|f| f.as_str()), Some("latency"));
         assert!(q.items.is_empty());
+    }
+
+    /// An analysed log is remembered with its real line count, so "continue" can say the
+    /// analysis already covered all of it.
+    #[test]
+    fn an_analysed_file_is_remembered_with_its_line_count() {
+        use llmops_loganalysis::{analyze_file, AnalyzeMode, AnalyzeOptions, FileAnalysis};
+        use std::sync::atomic::AtomicBool;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("app.log");
+        let text: String = (0..37)
+            .map(|i| format!("2026-01-01 10:00:{:02} ERROR request {i} failed\n", i % 60))
+            .collect();
+        std::fs::write(&path, &text).expect("planted log");
+        let report = analyze_file(
+            &path,
+            &AnalyzeOptions::default(),
+            &AtomicBool::new(false),
+            &mut |_, _| {},
+        )
+        .expect("analysed");
+        let shown = path.display().to_string();
+        let data = ToolData::Analysis(Box::new(FileAnalysis {
+            mode: AnalyzeMode::Analyze,
+            path: shown.clone(),
+            file: "app.log".into(),
+            report,
+        }));
+        let call = ToolArgs::FileRead(FileReadArgs::analyze("app.log"));
+        let f = facts_of(&call, true, &data);
+        assert_eq!(
+            f,
+            Some(StepFacts::Analysed {
+                path: shown,
+                total_lines: Some(text.lines().count() as u64),
+            })
+        );
+        let c = Conversation::from_turns([("analyse app.log", vec![f.expect("facts")])]);
+        assert_eq!(c.last_file.and_then(|f| f.total_lines), Some(37));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use llmops_tooldata::{DownloadOffer, PageData, ProcSort, SearchScope, ToolData};
+use llmops_tooldata::{DownloadOffer, PageData, ProcSort, SearchScope, ToolArgs, ToolData};
 use serde_json::Value;
 
 use super::conversation::{facts_of, Conversation, StepFacts};
@@ -455,7 +455,7 @@ impl Session {
         });
         let facts = steps
             .iter()
-            .filter_map(|s| facts_of(&s.tool, &s.args, s.ok, &s.data))
+            .filter_map(|s| facts_of(&s.args, s.ok, &s.data))
             .collect();
         self.turns.push((text.to_string(), facts));
         (steps, answer)
@@ -493,9 +493,9 @@ fn run_turn_with(
                     steps.len() < MAX_STEPS,
                     "planner asked for a step past the budget: {text}"
                 );
-                let (ok, data, error) = run_tool(tool.as_str(), &args, fx);
+                let (ok, data, error) = run_tool(tool.as_str(), &args.to_json(), fx);
                 steps.push(StepRecord {
-                    tool: tool.to_string(),
+                    tool,
                     args,
                     ok,
                     output: data.to_value().to_string(),
@@ -524,7 +524,7 @@ fn score(case: &Value, steps: &[StepRecord], answer: &str) -> Vec<String> {
     if let Some(first) = case["first"].as_array() {
         let got = steps
             .first()
-            .map(|s| Value::String(s.tool.clone()))
+            .map(|s| Value::String(s.tool.to_string()))
             .unwrap_or(Value::Null);
         if !first.contains(&got) {
             bad.push(format!("first={got}"));
@@ -539,13 +539,16 @@ fn score(case: &Value, steps: &[StepRecord], answer: &str) -> Vec<String> {
     }
     if let Some(args) = case["args"].as_object() {
         for (tool, spec) in args {
-            let Some(step) = steps.iter().find(|s| &s.tool == tool) else {
+            let Some(step) = steps.iter().find(|s| s.tool == tool.as_str()) else {
                 bad.push(format!("args: no {tool}"));
                 continue;
             };
             for (k, v) in spec.as_object().into_iter().flatten() {
                 if k == "query_any" {
-                    let q = step.args["query"].as_str().unwrap_or("").to_lowercase();
+                    let q = step.args.to_json()["query"]
+                        .as_str()
+                        .unwrap_or("")
+                        .to_lowercase();
                     let hit = v
                         .as_array()
                         .into_iter()
@@ -556,8 +559,8 @@ fn score(case: &Value, steps: &[StepRecord], answer: &str) -> Vec<String> {
                         bad.push(format!("query {q}"));
                     }
                 } else if let Some(list) = v.as_array() {
-                    if !list.contains(&step.args[k]) {
-                        bad.push(format!("{tool}.{k}={}", step.args[k]));
+                    if !list.contains(&step.args.to_json()[k]) {
+                        bad.push(format!("{tool}.{k}={}", step.args.to_json()[k]));
                     }
                 }
             }
@@ -575,14 +578,12 @@ fn score(case: &Value, steps: &[StepRecord], answer: &str) -> Vec<String> {
         let base = c.get("file_basename").and_then(Value::as_str);
         let hit = steps
             .iter()
-            .filter(|s| s.ok && s.tool == "command_executor" && s.args["command"] == want)
-            .any(|s| {
-                let argv: Vec<&str> = s.args["args"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                    .collect();
+            .filter_map(|s| match &s.args {
+                ToolArgs::Command(c) if s.ok && c.command == want => Some(c),
+                _ => None,
+            })
+            .any(|c| {
+                let argv: Vec<&str> = c.args.iter().map(String::as_str).collect();
                 (any.is_empty() || argv.iter().any(|a| any.contains(a)))
                     && match base {
                         None => true,
@@ -596,7 +597,7 @@ fn score(case: &Value, steps: &[StepRecord], answer: &str) -> Vec<String> {
     if let Some(b) = case["download_basename"].as_str() {
         if !steps.iter().any(|s| {
             s.ok && s.tool == "file_download"
-                && s.args["file_path"]
+                && s.args.to_json()["file_path"]
                     .as_str()
                     .is_some_and(|p| basename(p) == b)
         }) {

@@ -6,8 +6,6 @@
 //! timeouts the uploaded configs set. Offline: the
 //! summary links what the logs show by time, not by a model's reading.
 
-use serde_json::json;
-
 use llmops_common::query::{
     BucketRow, BucketWidth, Field, Filter, FilterOp, Measure, Query, QueryArgs, QueryResult,
     QueryValue, Row, Scalar, TimePoint, Window,
@@ -18,7 +16,7 @@ use super::lexicon::lexicon;
 use super::slots::{best_upload, config_upload, typed_file_names};
 use super::text::Lang;
 use super::tool_data::RunView;
-use super::{Call, StepRecord, Task, ToolName};
+use super::{Call, CommandArgs, StepRecord, Task, ToolArgs, ToolName};
 
 /// Logs and configs looked at, at most.
 const MAX_FILES: usize = 6;
@@ -90,11 +88,7 @@ fn log_call(query: Query) -> Call {
         query,
         soft: Vec::new(),
     };
-    Call {
-        tool: ToolName::LogQuery,
-        // Plain structs and enums with string keys: serialising cannot fail.
-        args: serde_json::to_value(&args).expect("a query serialises to JSON"),
-    }
+    ToolArgs::LogQuery(args).into()
 }
 
 /// The first timeline: failures per minute in every log.
@@ -213,10 +207,9 @@ pub(crate) fn next_call(
     if !configs.is_empty() {
         let mut args = vec!["-n".to_string(), "-i".into(), "-H".into(), "timeout".into()];
         args.extend(configs.iter().cloned());
-        rest.push(Call {
-            tool: ToolName::CommandExecutor,
-            args: json!({"command": "grep", "args": args}),
-        });
+        rest.push(Call::from(ToolArgs::Command(CommandArgs::new(
+            "grep", args,
+        ))));
     }
     rest.into_iter().nth(own.len() - 1)
 }
@@ -283,7 +276,7 @@ pub fn answer(own: &[StepRecord], lang: Lang) -> String {
     if let Some(g) = own
         .iter()
         .skip(1)
-        .find(|s| s.tool == ToolName::CommandExecutor.as_str())
+        .find(|s| s.tool == ToolName::CommandExecutor)
     {
         parts.push(timeouts(g, lang));
     }
@@ -471,8 +464,8 @@ mod tests {
         }))
         .expect("a result");
         let first = StepRecord {
-            tool: ToolName::LogQuery.as_str().into(),
-            args: serde_json::Value::Null,
+            tool: ToolName::LogQuery,
+            args: ToolArgs::LogQuery(QueryArgs::default()),
             ok: true,
             output: String::new(),
             data: crate::ToolData::Query(Box::new(r)),
@@ -486,7 +479,7 @@ mod tests {
         let mut own = vec![first];
         let mut calls = Vec::new();
         while let Some(c) = next_call(&logs, &statused, &configs, &own) {
-            calls.push((c.tool, c.args.clone()));
+            calls.push((c.tool(), c.args.to_json()));
             own.push(own[0].clone());
         }
         assert_eq!(calls.len(), 3, "{calls:?}");

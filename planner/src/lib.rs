@@ -25,6 +25,7 @@ pub mod query;
 mod query_steps;
 pub mod safety;
 pub mod slots;
+pub mod status;
 pub mod task;
 pub mod text;
 mod tool_data;
@@ -39,7 +40,6 @@ mod routing_tests;
 mod test_data;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 
 use self::conversation::Conversation;
 use self::slots::hit_name_score;
@@ -52,7 +52,10 @@ pub use llmops_common::ToolName;
 pub const MAX_STEPS: usize = 5;
 
 pub use llmops_common::UploadRef;
-pub use llmops_tooldata::{SearchData, ToolData};
+pub use llmops_tooldata::{
+    CommandArgs, DownloadArgs, FileReadArgs, ReadMode, SearchArgs, SearchData, SysMonitorArgs,
+    ToolArgs, ToolData, UploadArgs,
+};
 
 /// One earlier turn of the conversation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,8 +68,8 @@ pub struct HistoryTurn {
 /// A tool step already taken this turn.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StepRecord {
-    pub tool: String,
-    pub args: Value,
+    pub tool: ToolName,
+    pub args: ToolArgs,
     pub ok: bool,
     pub output: String,
     pub data: ToolData,
@@ -93,7 +96,7 @@ pub struct PlannerInput<'a> {
 pub enum PlannerAction {
     Call {
         tool: ToolName,
-        args: Value,
+        args: ToolArgs,
         status: String,
     },
     Final {
@@ -102,8 +105,19 @@ pub enum PlannerAction {
 }
 
 pub(crate) struct Call {
-    tool: ToolName,
-    args: Value,
+    args: ToolArgs,
+}
+
+impl Call {
+    fn tool(&self) -> ToolName {
+        self.args.tool()
+    }
+}
+
+impl From<ToolArgs> for Call {
+    fn from(args: ToolArgs) -> Self {
+        Call { args }
+    }
 }
 
 fn path_str(p: &str) -> String {
@@ -138,17 +152,15 @@ fn listed_path(before: &[StepRecord], name: &str, uploads: &[UploadRef]) -> Opti
         .rev()
         .filter(|s| s.ok && s.tool == ToolName::CommandExecutor)
     {
+        let ToolArgs::Command(args) = &s.args else {
+            continue;
+        };
         let run = RunView::of(&s.data);
-        if run.map(|r| r.command).or(s.args["command"].as_str()) != Some("ls") {
+        if run.map_or(args.command.as_str(), |r| r.command) != "ls" {
             continue;
         }
         let cwd = run.map_or(".", |r| r.cwd);
-        let dir_arg = s.args["args"].as_array().and_then(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .find(|x| !x.starts_with('-'))
-                .map(str::to_string)
-        });
+        let dir_arg = args.args.iter().find(|x| !x.starts_with('-')).cloned();
         let base = dir_arg.unwrap_or_else(|| cwd.to_string());
         for line in run.map_or("", |r| r.stdout).lines() {
             let Some(file) = line.split_whitespace().last() else {
@@ -179,33 +191,25 @@ fn read_call(path: &str) -> Call {
     } else {
         200
     };
-    Call {
-        tool: ToolName::FileRead,
-        args: json!({"file_path": path, "offset": 0, "limit": limit}),
-    }
+    ToolArgs::FileRead(FileReadArgs::page(path, 0, limit)).into()
 }
 
 fn analyze_call(path: &str) -> Call {
-    Call {
-        tool: ToolName::FileRead,
-        args: json!({"file_path": path, "mode": "analyze"}),
-    }
+    ToolArgs::FileRead(FileReadArgs::analyze(path)).into()
 }
 
 /// A page read that turned out to be part of a longer log: its numbers would describe only
 /// the page, so the whole file is analysed next.
 fn partial_log_read(step: &StepRecord) -> Option<String> {
-    if !step.ok || step.tool != ToolName::FileRead || step.args["mode"] == "analyze" {
+    let ToolArgs::FileRead(args) = &step.args else {
+        return None;
+    };
+    if !step.ok || args.mode == ReadMode::Analyze {
         return None;
     }
     let page = PageView::of(&step.data);
     (page.more_lines > 0 && answer::logs::looks_like_log(&page.text()))
-        .then(|| {
-            page.path
-                .or(step.args["file_path"].as_str())
-                .map(str::to_string)
-        })
-        .flatten()
+        .then(|| page.path.unwrap_or(&args.file_path).to_string())
 }
 
 /// The next call of one task given the steps it has taken (`own`) and all steps before it.
@@ -222,50 +226,38 @@ fn next_call(
             [first] => query_steps::few_events(frame, first).map(|f| query_steps::query_call(&f)),
             _ => None,
         },
-        Task::ProcessDetail { pid } => {
-            process_detail::next_call(*pid, own).map(|(tool, args)| Call { tool, args })
-        }
+        Task::ProcessDetail { pid } => process_detail::next_call(*pid, own).map(Call::from),
         Task::Incident {
             logs,
             statused,
             configs,
         } => incident_summary::next_call(logs, statused, configs, own),
         Task::Act(intent) => act_call(intent, own),
-        Task::Monitor { metric } => own.is_empty().then(|| Call {
-            tool: ToolName::SysMonitor,
-            args: json!({"metric": metric}),
+        Task::Monitor { metric } => own.is_empty().then(|| {
+            let args = SysMonitorArgs {
+                metric: Some(metric.to_string()),
+                ..SysMonitorArgs::default()
+            };
+            ToolArgs::SysMonitor(args).into()
         }),
         Task::Processes { sort, name } => own.is_empty().then(|| {
-            let mut args = json!({"metric": "processes", "sort": sort.as_str(), "limit": 10});
-            if let Some(n) = name {
-                args["name"] = json!(n);
-            }
-            Call {
-                tool: ToolName::SysMonitor,
-                args,
-            }
+            ToolArgs::SysMonitor(SysMonitorArgs::processes(*sort, 10, name.clone())).into()
         }),
-        Task::Exec { command, args } => own.is_empty().then(|| Call {
-            tool: ToolName::CommandExecutor,
-            args: json!({"command": command, "args": args}),
-        }),
-        Task::Download { path } => own.is_empty().then(|| Call {
-            tool: ToolName::FileDownload,
-            args: json!({"file_path": path_str(path), "transport_mode": "auto"}),
-        }),
+        Task::Exec { command, args } => own
+            .is_empty()
+            .then(|| ToolArgs::Command(CommandArgs::new(command.clone(), args.clone())).into()),
+        Task::Download { path } => own.is_empty().then(|| download_call(path_str(path))),
         Task::Read { path, .. } => match own {
             [] => Some(read_call(&path_str(path))),
             [page] => partial_log_read(page).map(|p| analyze_call(&p)),
             _ => None,
         },
-        Task::ExplainError(report) => own.is_empty().then(|| Call {
-            tool: ToolName::SemanticSearch,
-            args: json!({"query": report.search_terms(), "scope": "all", "top_k": 3}),
-        }),
-        Task::ReadPage { path, offset } => own.is_empty().then(|| Call {
-            tool: ToolName::FileRead,
-            args: json!({"file_path": path, "offset": offset, "limit": 200}),
-        }),
+        Task::ExplainError(report) => own
+            .is_empty()
+            .then(|| search_call(report.search_terms(), "all", 3)),
+        Task::ReadPage { path, offset } => own
+            .is_empty()
+            .then(|| ToolArgs::FileRead(FileReadArgs::page(path.clone(), *offset, 200)).into()),
         Task::Analyse { path, .. } => own.is_empty().then(|| analyze_call(path)),
         Task::ReadListed { name, .. } => match own {
             [] => listed_path(before, name, uploads).map(|p| read_call(&p)),
@@ -302,10 +294,7 @@ fn search_next(task: &Task, own: &[StepRecord], uploads: &[UploadRef]) -> Option
     };
     let then = *then;
     match own {
-        [] => Some(Call {
-            tool: ToolName::SemanticSearch,
-            args: json!({"query": query, "scope": scope, "top_k": top_k}),
-        }),
+        [] => Some(search_call(query.clone(), scope, i64::from(*top_k))),
         // A configured value: the config the hits or the question point to, read as a tree.
         [hits, reads @ ..] if then == Then::Lookup => {
             lookup::next_read(hits, reads, question, uploads).map(|p| read_call(&p))
@@ -316,10 +305,7 @@ fn search_next(task: &Task, own: &[StepRecord], uploads: &[UploadRef]) -> Option
                 slots::best_upload(hint, uploads).map(|u| u.path.to_string_lossy().into_owned())
             })?;
             Some(match then {
-                Then::Download => Call {
-                    tool: ToolName::FileDownload,
-                    args: json!({"file_path": path, "transport_mode": "auto"}),
-                },
+                Then::Download => download_call(path),
                 _ => read_call(&path),
             })
         }
@@ -328,9 +314,29 @@ fn search_next(task: &Task, own: &[StepRecord], uploads: &[UploadRef]) -> Option
     }
 }
 
+fn search_call(query: String, scope: &str, top_k: i64) -> Call {
+    ToolArgs::Search(SearchArgs {
+        query,
+        scope: Some(scope.to_string()),
+        top_k: Some(top_k),
+    })
+    .into()
+}
+
+fn download_call(file_path: String) -> Call {
+    ToolArgs::Download(DownloadArgs {
+        file_path,
+        transport_mode: Some("auto".into()),
+    })
+    .into()
+}
+
 /// The listing call of an uploads task.
 fn uploads_list_call(task: &Task) -> Call {
-    let mut args = json!({"action": "list"});
+    let mut args = UploadArgs {
+        action: Some("list".into()),
+        ..UploadArgs::default()
+    };
     if let Task::Uploads {
         reference,
         count,
@@ -339,92 +345,12 @@ fn uploads_list_call(task: &Task) -> Call {
         ..
     } = task
     {
-        args["reference"] = json!(reference);
-        if let Some(c) = count {
-            args["count"] = json!(c);
-        }
-        if let Some(t) = file_type {
-            args["file_type"] = json!(t);
-        }
-        if let Some(t) = time_range {
-            args["time_range"] = json!(t);
-        }
+        args.reference = Some(reference.to_string());
+        args.count = count.map(u64::from);
+        args.file_type = file_type.clone();
+        args.time_range = time_range.map(str::to_string);
     }
-    Call {
-        tool: ToolName::FileUpload,
-        args,
-    }
-}
-
-fn status(call: &Call, lang: Lang) -> String {
-    let a = &call.args;
-    let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
-    match (call.tool, lang) {
-        (ToolName::SysMonitor, Lang::Zh) if a["metric"] == "processes" => "正在查看进程…".into(),
-        (ToolName::SysMonitor, Lang::En) if a["metric"] == "processes" => {
-            "Looking at processes…".into()
-        }
-        (ToolName::FileRead, Lang::Zh) if a["mode"] == "analyze" => format!(
-            "正在分析整个 {}…",
-            base(a["file_path"].as_str().unwrap_or(""))
-        ),
-        (ToolName::FileRead, Lang::En) if a["mode"] == "analyze" => format!(
-            "Analysing all of {}…",
-            base(a["file_path"].as_str().unwrap_or(""))
-        ),
-        (ToolName::SysMonitor, Lang::Zh) => "正在查询系统资源…".into(),
-        (ToolName::SysMonitor, Lang::En) => "Checking system resources…".into(),
-        (ToolName::CommandExecutor, _) => {
-            let args: Vec<&str> = a["args"]
-                .as_array()
-                .map(|x| x.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
-            let line = std::iter::once(a["command"].as_str().unwrap_or(""))
-                .chain(args)
-                .collect::<Vec<_>>()
-                .join(" ");
-            format!("{}`{line}`…", lang.pick("正在执行 ", "Running "))
-        }
-        (ToolName::SemanticSearch, Lang::Zh) => {
-            format!("正在搜索“{}”…", a["query"].as_str().unwrap_or(""))
-        }
-        (ToolName::SemanticSearch, Lang::En) => {
-            format!("Searching for \"{}\"…", a["query"].as_str().unwrap_or(""))
-        }
-        (ToolName::FileRead, Lang::Zh) => {
-            format!("正在读取 {}…", base(a["file_path"].as_str().unwrap_or("")))
-        }
-        (ToolName::FileRead, Lang::En) => {
-            format!("Reading {}…", base(a["file_path"].as_str().unwrap_or("")))
-        }
-        (ToolName::FileUpload, Lang::Zh) => "正在查看本会话的上传文件…".into(),
-        (ToolName::FileUpload, Lang::En) => "Looking up this session's uploads…".into(),
-        (ToolName::FileDownload, Lang::Zh) => format!(
-            "正在准备下载 {}…",
-            base(a["file_path"].as_str().unwrap_or(""))
-        ),
-        (ToolName::FileDownload, Lang::En) => format!(
-            "Preparing download of {}…",
-            base(a["file_path"].as_str().unwrap_or(""))
-        ),
-        (ToolName::LogQuery, _) => {
-            let files: Vec<String> = a["files"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .map(base)
-                .collect();
-            match lang {
-                Lang::Zh => format!("正在查询 {}…", files.join("、")),
-                Lang::En => format!("Querying {}…", files.join(", ")),
-            }
-        }
-        (ToolName::SystemQuery, Lang::Zh) => "正在查询系统表…".into(),
-        (ToolName::SystemQuery, Lang::En) => "Querying the system tables…".into(),
-        (ToolName::RunAction, Lang::Zh) => "正在提交操作审批…".into(),
-        (ToolName::RunAction, Lang::En) => "Asking for approval of an action…".into(),
-    }
+    ToolArgs::Upload(args).into()
 }
 
 /// The next step of an action request: look first when the target is "the top process",
@@ -432,18 +358,11 @@ fn status(call: &Call, lang: Lang) -> String {
 fn act_call(intent: &act::ActIntent, own: &[StepRecord]) -> Option<Call> {
     let reason = "the user asked for it";
     match (intent, own) {
-        (act::ActIntent::Argv(argv), []) => Some(Call {
-            tool: ToolName::RunAction,
-            args: act::call_args(argv, reason),
-        }),
-        (act::ActIntent::KillTop { sort, .. }, []) => Some(Call {
-            tool: ToolName::SysMonitor,
-            args: json!({"metric": "processes", "sort": sort.as_str(), "limit": 5}),
-        }),
-        (act::ActIntent::KillNamed { name, .. }, []) => Some(Call {
-            tool: ToolName::SystemQuery,
-            args: act::lookup_args(name),
-        }),
+        (act::ActIntent::Argv(argv), []) => Some(act::call_args(argv, reason).into()),
+        (act::ActIntent::KillTop { sort, .. }, []) => {
+            Some(ToolArgs::SysMonitor(SysMonitorArgs::processes(*sort, 5, None)).into())
+        }
+        (act::ActIntent::KillNamed { name, .. }, []) => Some(act::lookup_args(name).into()),
         (act::ActIntent::KillNamed { name, signal }, [look]) if look.ok => {
             let found = act::named_processes(look);
             if found.is_empty() {
@@ -453,19 +372,13 @@ fn act_call(intent: &act::ActIntent, own: &[StepRecord]) -> Option<Call> {
             argv.extend(found.iter().map(|(pid, _)| pid.to_string()));
             let list: Vec<String> = found.iter().map(|(p, c)| format!("{p} ({c})")).collect();
             let why = format!("processes matching {name}: {}", list.join(", "));
-            Some(Call {
-                tool: ToolName::RunAction,
-                args: act::call_args(&argv, &why),
-            })
+            Some(act::call_args(&argv, &why).into())
         }
         (act::ActIntent::KillTop { sort, signal }, [look]) if look.ok => {
             let (pid, name) = act::top_process(look)?;
             let argv = vec!["kill".to_string(), signal.to_string(), pid.to_string()];
             let why = format!("{name} (PID {pid}) uses the most {}", sort.as_str());
-            Some(Call {
-                tool: ToolName::RunAction,
-                args: act::call_args(&argv, &why),
-            })
+            Some(act::call_args(&argv, &why).into())
         }
         _ => None,
     }
@@ -522,15 +435,13 @@ impl TurnPlan {
                     cursor += 1;
                     continue;
                 }
-                let repeated_failure = steps
-                    .iter()
-                    .any(|s| !s.ok && s.tool == call.tool && s.args == call.args);
+                let repeated_failure = steps.iter().any(|s| !s.ok && s.args == call.args);
                 if steps.len() >= MAX_STEPS || repeated_failure {
                     break;
                 }
                 return PlannerAction::Call {
-                    tool: call.tool,
-                    status: status(&call, lang),
+                    tool: call.tool(),
+                    status: status::status(&call.args, lang),
                     args: call.args,
                 };
             }
@@ -578,6 +489,15 @@ pub(crate) mod tests {
             .collect()
     }
 
+    /// The file a read or a download names.
+    fn path_of(args: &ToolArgs) -> &str {
+        match args {
+            ToolArgs::FileRead(a) => &a.file_path,
+            ToolArgs::Download(a) => &a.file_path,
+            other => panic!("no file in {other}"),
+        }
+    }
+
     fn first(text: &str, ups: &[UploadRef]) -> PlannerAction {
         plan(&PlannerInput {
             text,
@@ -610,7 +530,7 @@ pub(crate) mod tests {
                 panic!("{text}: {a:?}")
             };
             assert_eq!(tool, "file_read", "{text}");
-            assert_eq!(args["file_path"], "/data/uploads/id0/nginx.conf", "{text}");
+            assert_eq!(path_of(&args), "/data/uploads/id0/nginx.conf", "{text}");
         }
         // Explicit other requests still win over the attachment.
         let a = plan(&PlannerInput {
@@ -636,7 +556,7 @@ pub(crate) mod tests {
         };
         assert_eq!(tool, "semantic_search");
         let step = StepRecord {
-            tool: tool.to_string(),
+            tool,
             args,
             ok: true,
             output: String::new(),
@@ -668,15 +588,18 @@ pub(crate) mod tests {
             panic!("{a:?}")
         };
         assert_eq!(tool, "file_download");
-        assert_eq!(args["file_path"], "/data/uploads/id0/config.yaml");
+        assert_eq!(path_of(&args), "/data/uploads/id0/config.yaml");
     }
 
     #[test]
     fn failed_step_is_explained_not_repeated() {
         let ups = uploads(&["app.log"]);
         let step = StepRecord {
-            tool: "file_download".into(),
-            args: json!({"file_path": "/data/uploads/id0/app.log", "transport_mode": "auto"}),
+            tool: ToolName::FileDownload,
+            args: ToolArgs::Download(DownloadArgs {
+                file_path: "/data/uploads/id0/app.log".into(),
+                transport_mode: Some("auto".into()),
+            }),
             ok: false,
             output: String::new(),
             data: ToolData::None,
@@ -716,22 +639,22 @@ pub(crate) mod tests {
             panic!("{a:?}")
         };
         assert_eq!(
-            (tool.as_str(), args["file_path"].as_str()),
+            (tool.as_str(), Some(path_of(&args))),
             ("file_read", Some("/data/uploads/id0/a.yaml"))
         );
         let a = first("[file_ref:id1] 分析一下", &ups);
         let PlannerAction::Call { args, .. } = a else {
             panic!("{a:?}")
         };
-        assert_eq!(args["file_path"], "/data/uploads/id1/config.yaml");
+        assert_eq!(path_of(&args), "/data/uploads/id1/config.yaml");
     }
 
     #[test]
     fn stops_at_step_budget() {
         let ups = uploads(&["a.log"]);
         let s = StepRecord {
-            tool: "sys_monitor".into(),
-            args: json!({"metric": "all"}),
+            tool: ToolName::SysMonitor,
+            args: ToolArgs::SysMonitor(SysMonitorArgs::of(llmops_tooldata::Metric::All)),
             ok: true,
             output: String::new(),
             data: ToolData::Monitor(llmops_tooldata::MonitorData::default()),

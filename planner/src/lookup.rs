@@ -114,19 +114,18 @@ mod tests {
     //! reads the config the question names (whole), and answers from its tree.
 
     use llmops_tooldata::SearchScope;
-    use serde_json::Value;
 
     use crate::conversation::Conversation;
     use crate::test_data::{hit, page, search};
     use crate::tests::uploads;
-    use crate::{plan, PlannerAction, PlannerInput, StepRecord, ToolData, ToolName};
+    use crate::{plan, PlannerAction, PlannerInput, StepRecord, ToolArgs, ToolData, ToolName};
 
     const UPSTREAMS: &str = "http {\n    upstream orders_backend {\n        server 10.4.0.1:8080;\n        server 10.4.0.2:8080;\n        server 10.4.0.3:8080;\n        server 10.4.0.4:8080 backup;\n    }\n    server {\n        listen 80;\n        proxy_connect_timeout 3s;\n        proxy_read_timeout 40s;\n    }\n}\n";
     const COMPOSE: &str = "services:\n  orders:\n    image: shop/orders:2\n    environment:\n      DB_CONNECT_TIMEOUT: 5\n";
 
-    fn step(tool: ToolName, args: Value, data: ToolData) -> StepRecord {
+    fn step(tool: ToolName, args: ToolArgs, data: ToolData) -> StepRecord {
         StepRecord {
-            tool: tool.to_string(),
+            tool,
             args,
             ok: true,
             output: String::new(),
@@ -169,19 +168,18 @@ mod tests {
             match next(text, &names, &steps) {
                 PlannerAction::Final { text } => return (reads, text),
                 PlannerAction::Call { tool, args, .. } => {
-                    let data = match tool {
-                        ToolName::SemanticSearch => {
-                            assert_eq!(args["scope"], "uploads", "{args}");
+                    let data = match &args {
+                        ToolArgs::Search(a) => {
+                            assert_eq!(a.scope.as_deref(), Some("uploads"), "{args}");
                             let hits = found
                                 .iter()
                                 .map(|&i| hit(names[i], &path(i), 0.6, "timeout"))
                                 .collect();
-                            let query = args["query"].as_str().unwrap_or_default();
-                            search(query, SearchScope::Uploads, hits)
+                            search(&a.query, SearchScope::Uploads, hits)
                         }
-                        ToolName::FileRead => {
-                            let p = args["file_path"].as_str().unwrap_or("").to_string();
-                            assert_eq!(args["limit"], 2000, "a config is read whole: {args}");
+                        ToolArgs::FileRead(a) => {
+                            let p = a.file_path.clone();
+                            assert_eq!(a.limit, Some(2000), "a config is read whole: {args}");
                             reads.push(p.rsplit('/').next().unwrap_or("").to_string());
                             let text = if p.ends_with("nginx.conf") {
                                 UPSTREAMS

@@ -2,12 +2,13 @@
 //! doing?"): its row in the processes table (command line, user, state, parent, threads,
 //! start, %CPU, RSS), the sockets it holds, and its systemd unit's recent log lines.
 
-use serde_json::{json, Value};
-
-use llmops_common::query::{FilterOp, Measure, Query, QueryValue, Row, Scalar, Source};
+use llmops_common::query::{
+    Field, Filter, FilterOp, Measure, Query, QueryArgs, QueryValue, Row, Scalar, Source,
+};
+use llmops_tooldata::{CommandArgs, ToolArgs};
 
 use super::text::{human_size, Lang};
-use super::{StepRecord, ToolName};
+use super::StepRecord;
 
 /// The pid a processes query pins with one `pid = N` condition, when it asks nothing more
 /// specific than the rows.
@@ -45,26 +46,34 @@ fn field<'a>(row: &'a Row, name: &str) -> Option<&'a str> {
 }
 
 /// The next call: the process, then its sockets, then its unit's journal.
-pub fn next_call(pid: u64, own: &[StepRecord]) -> Option<(ToolName, Value)> {
-    let by_pid = |source: &str, limit: u32| {
-        json!({"source": source, "measure": "rows", "limit": limit,
-               "filters": [{"field": "pid", "op": "eq", "value": pid}]})
+pub fn next_call(pid: u64, own: &[StepRecord]) -> Option<ToolArgs> {
+    let by_pid = |source: Source, limit: u32| {
+        let query = Query {
+            source,
+            measure: Measure::Rows,
+            limit: Some(limit),
+            filters: vec![Filter::new(
+                Some(Field::new("pid")),
+                FilterOp::Eq,
+                Scalar::Number(pid as f64),
+            )],
+            ..Query::default()
+        };
+        ToolArgs::SystemQuery(QueryArgs {
+            query,
+            soft: Vec::new(),
+        })
     };
     match own {
-        [] => Some((ToolName::SystemQuery, by_pid("processes", 1))),
-        [p] if p.ok && !rows_of(p).is_empty() => {
-            Some((ToolName::SystemQuery, by_pid("sockets", 50)))
-        }
+        [] => Some(by_pid(Source::Processes, 1)),
+        [p] if p.ok && !rows_of(p).is_empty() => Some(by_pid(Source::Sockets, 50)),
         [p, _] => {
             let unit = rows_of(p)
                 .first()
                 .and_then(|r| field(r, "unit").map(str::to_string))?;
             unit.ends_with(".service").then(|| {
-                (
-                    ToolName::CommandExecutor,
-                    json!({"command": "journalctl",
-                           "args": ["-u", unit, "-n", "20", "--no-pager"]}),
-                )
+                let args = ["-u", &unit, "-n", "20", "--no-pager"].map(String::from);
+                ToolArgs::Command(CommandArgs::new("journalctl", args.to_vec()))
             })
         }
         _ => None,

@@ -1,7 +1,7 @@
 //! The calls of a query task: the query, then the events themselves when a distribution
 //! in time counted only a few.
 
-use super::{frame, Call, StepRecord, ToolName};
+use super::{frame, Call, StepRecord, ToolArgs};
 
 /// Most events a time distribution may count for its events to be listed beside it.
 pub(crate) const FEW_EVENTS: u64 = 10;
@@ -28,19 +28,14 @@ pub(crate) fn few_events(frame: &frame::Frame, step: &StepRecord) -> Option<fram
 
 /// The query tool call of a frame.
 pub(crate) fn query_call(frame: &frame::Frame) -> Call {
-    let tool = if frame.query.source == llmops_common::query::Source::Log {
-        ToolName::LogQuery
-    } else {
-        ToolName::SystemQuery
-    };
     let args = llmops_common::query::QueryArgs {
         query: frame.query.clone(),
         soft: frame.soft.clone(),
     };
-    Call {
-        tool,
-        // Plain structs and enums with string keys: serialising cannot fail.
-        args: serde_json::to_value(&args).expect("a query serialises to JSON"),
+    if frame.query.source == llmops_common::query::Source::Log {
+        ToolArgs::LogQuery(args).into()
+    } else {
+        ToolArgs::SystemQuery(args).into()
     }
 }
 
@@ -75,8 +70,8 @@ mod tests {
             notes: Vec::new(),
         };
         StepRecord {
-            tool: "log_query".into(),
-            args: serde_json::Value::Null,
+            tool: crate::ToolName::LogQuery,
+            args: ToolArgs::LogQuery(Default::default()),
             ok: true,
             output: String::new(),
             data: crate::ToolData::Query(Box::new(r)),

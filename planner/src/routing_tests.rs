@@ -5,7 +5,8 @@
 use serde_json::{json, Value};
 
 use super::tests::uploads;
-use super::{plan, PlannerAction, PlannerInput};
+use super::{plan, PlannerAction, PlannerInput, ToolArgs};
+use llmops_common::query::Measure;
 
 fn first_call(text: &str, names: &[&str]) -> (String, Value) {
     let ups = uploads(names);
@@ -17,7 +18,7 @@ fn first_call(text: &str, names: &[&str]) -> (String, Value) {
         conversation: &super::conversation::Conversation::default(),
         steps: &[],
     }) {
-        PlannerAction::Call { tool, args, .. } => (tool.to_string(), args),
+        PlannerAction::Call { tool, args, .. } => (tool.to_string(), args.to_json()),
         PlannerAction::Final { text: t } => ("<final>".into(), json!(t)),
     }
 }
@@ -179,9 +180,12 @@ fn a_level_follow_up_reuses_the_analysed_log() {
         panic!("{a:?}")
     };
     assert_eq!(tool, "log_query");
-    assert_eq!(args["files"], json!(["/data/uploads/id0/api.log"]));
     assert_eq!(
-        args["filters"],
+        args.to_json()["files"],
+        json!(["/data/uploads/id0/api.log"])
+    );
+    assert_eq!(
+        args.to_json()["filters"],
         json!([{"field": "level", "op": "eq", "value": "WARN"}])
     );
 }
@@ -202,12 +206,12 @@ fn attachments_are_context_not_the_intent() {
     };
     let (tool, args) = ask("show running processes");
     assert_eq!(
-        (tool.as_str(), line(&args)),
+        (tool.as_str(), line(&args.to_json())),
         ("command_executor", "ps aux".into())
     );
     let (tool, args) = ask("哪个进程占用内存最多");
     assert_eq!(
-        (tool.as_str(), &args["metric"]),
+        (tool.as_str(), &args.to_json()["metric"]),
         ("sys_monitor", &json!("processes"))
     );
     // Words about the files still read them.
@@ -581,15 +585,18 @@ fn a_note_naming_the_attached_logs_says_which_logs_the_question_reads() {
         let PlannerAction::Call { args, .. } = action else {
             panic!("{text}: {action:?}")
         };
-        assert_eq!(args["measure"], "timeline", "{text}: {args}");
-        let mut files: Vec<&str> = args["files"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|f| f.as_str()?.rsplit('/').next())
+        let ToolArgs::LogQuery(q) = &args else {
+            panic!("{text}: {args}")
+        };
+        assert_eq!(q.query.measure, Measure::Timeline, "{text}: {args}");
+        let mut files: Vec<&str> = q
+            .query
+            .files
+            .iter()
+            .filter_map(|f| f.rsplit('/').next())
             .collect();
         files.sort_unstable();
         assert_eq!(files, want, "{text}: {args}");
-        assert!(args.get("soft").is_none(), "{text}: {args}");
+        assert!(q.soft.is_empty(), "{text}: {args}");
     }
 }

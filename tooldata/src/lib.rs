@@ -2,9 +2,11 @@
 //! kind, below both the tools (which build them) and the planner (which reads them). The
 //! session turns them into frames by matching on the variant; the model and the history
 //! see their JSON ([`ToolData::to_value`]), which keeps the shapes documented in
-//! docs/tools.md (each kind serializes exactly as the tool's JSON always did).
+//! docs/tools.md (each kind serializes exactly as the tool's JSON always did). The typed
+//! arguments of each tool ([`ToolArgs`]) live here too, for the same three readers.
 
 mod action;
+pub mod args;
 mod command;
 mod file;
 mod monitor;
@@ -18,8 +20,14 @@ use llmops_common::UploadRef;
 use llmops_loganalysis::FileAnalysis;
 
 pub use action::{ActionData, ActionState, ActionsData, Verdict, Verification, ACTION_TIMEOUT};
+pub use args::{
+    parse_args, ActionCall, CommandArgs, DownloadArgs, FileReadArgs, Metric, ReadMode,
+    RunActionArgs, SearchArgs, SysMonitorArgs, ToolArgs, UploadArgs, MONITOR_DEFAULT_LIMIT,
+    MONITOR_MAX_LIMIT,
+};
 pub use command::{CommandData, FollowData, FollowEnd, FollowStats};
 pub use file::{DownloadOffer, Encoding, PageData, StoredPageData};
+pub use llmops_common::query::QueryArgs;
 pub use monitor::{
     CpuStats, DiskStats, MemoryStats, MonitorData, ProcSort, ProcessInfo, ProcessesData,
     ProcessesMetric,

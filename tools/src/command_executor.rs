@@ -7,7 +7,6 @@ mod run;
 
 use std::time::Duration;
 
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{check_session_isolation, parse_args, Tool, ToolCtx, ToolFuture, ToolResult};
@@ -15,18 +14,9 @@ use crate::audit::AuditOp;
 use crate::data::{CommandData, ToolData};
 use llmops_common::ToolName;
 use llmops_policy::{Cmd, CommandError, Pipeline, UploadFile, ValidatedCommand};
+use llmops_tooldata::CommandArgs;
 
 pub use run::{execute, execute_pipeline, locate, not_installed_message, ExecOutcome, SAFE_PATH};
-
-#[derive(Debug, Deserialize)]
-struct Args {
-    command: String,
-    #[serde(default)]
-    args: Vec<String>,
-    /// Optional shorter timeout in seconds (never longer than the policy's).
-    #[serde(default)]
-    timeout: Option<f64>,
-}
 
 /// `command_executor {command, args}`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -168,14 +158,11 @@ impl Tool for CommandExecutorTool {
 
     fn call<'a>(&'a self, args: Value, ctx: &'a ToolCtx) -> ToolFuture<'a> {
         Box::pin(async move {
-            let args: Args = match parse_args(args) {
+            let args: CommandArgs = match parse_args(args) {
                 Ok(a) => a,
                 Err(e) => return ToolResult::failure(e),
             };
-            let shown = std::iter::once(args.command.as_str())
-                .chain(args.args.iter().map(String::as_str))
-                .collect::<Vec<_>>()
-                .join(" ");
+            let shown = args.line();
             let uploads: Vec<UploadFile> = ctx
                 .session_uploads()
                 .into_iter()

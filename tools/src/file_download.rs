@@ -8,7 +8,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use serde::Deserialize;
+use llmops_tooldata::DownloadArgs;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
@@ -24,13 +24,6 @@ use llmops_policy::path::display_name;
 /// The modes a model may ask for, in the schema's order.
 fn modes() -> Vec<&'static str> {
     TransferMode::ALL.iter().map(|m| m.as_str()).collect()
-}
-
-#[derive(Debug, Deserialize)]
-struct Args {
-    file_path: String,
-    #[serde(default)]
-    transport_mode: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -116,7 +109,7 @@ impl Tool for FileDownloadTool {
 
     fn call<'a>(&'a self, args: Value, ctx: &'a ToolCtx) -> ToolFuture<'a> {
         Box::pin(async move {
-            let args: Args = match parse_args(args) {
+            let args: DownloadArgs = match parse_args(args) {
                 Ok(a) => a,
                 Err(e) => return ToolResult::failure(e),
             };

@@ -12,7 +12,6 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{
@@ -23,6 +22,8 @@ use crate::audit::AuditOp;
 pub use crate::data::Encoding;
 use crate::data::{PageData, ToolData};
 use llmops_common::ToolName;
+use llmops_tooldata::FileReadArgs;
+pub use llmops_tooldata::ReadMode;
 
 const DEFAULT_LIMIT: u64 = 200;
 const MAX_LIMIT: u64 = 2000;
@@ -34,33 +35,6 @@ const SNIFF: usize = 8192;
 
 /// Cap of mode "analyze" on local (non-upload) files unless configured: 1 GiB.
 pub const DEFAULT_ANALYZE_MAX_BYTES: u64 = 1 << 30;
-
-/// What `file_read` returns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ReadMode {
-    /// A page of lines (the default).
-    #[default]
-    Read,
-    /// Whole-file log analysis (docs/tools.md).
-    Analyze,
-}
-
-#[derive(Debug, Deserialize)]
-struct Args {
-    /// `path` is accepted too (the analyze contract's name).
-    #[serde(alias = "path", default)]
-    file_path: String,
-    /// A stored output of this session (from an earlier step) instead of a file.
-    #[serde(default)]
-    output_id: Option<String>,
-    #[serde(default)]
-    mode: ReadMode,
-    #[serde(default)]
-    offset: Option<u64>,
-    #[serde(default)]
-    limit: Option<u64>,
-}
 
 /// What one page of a file holds.
 #[derive(Debug, Clone, PartialEq)]
@@ -306,7 +280,7 @@ impl Tool for FileReadTool {
 
     fn call<'a>(&'a self, args: Value, ctx: &'a ToolCtx) -> ToolFuture<'a> {
         Box::pin(async move {
-            let args: Args = match parse_args(args) {
+            let args: FileReadArgs = match parse_args(args) {
                 Ok(a) => a,
                 Err(e) => return ToolResult::failure(e),
             };

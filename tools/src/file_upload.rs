@@ -4,28 +4,12 @@
 
 use crate::data::ToolData;
 use llmops_common::ToolName;
-use serde::Deserialize;
+use llmops_tooldata::UploadArgs;
 use serde_json::{json, Value};
 
 use super::{
     human_size, parse_args, upload_time, Tool, ToolCtx, ToolFuture, ToolResult, UploadRef,
 };
-
-#[derive(Debug, Deserialize)]
-struct Args {
-    #[serde(default)]
-    action: Option<String>,
-    #[serde(default)]
-    reference: Option<String>,
-    #[serde(default)]
-    file_type: Option<String>,
-    #[serde(default)]
-    count: Option<u64>,
-    #[serde(default)]
-    time_range: Option<String>,
-    #[serde(default)]
-    file_id: Option<String>,
-}
 
 fn extension(name: &str) -> Option<String> {
     let (stem, ext) = name.rsplit_once('.')?;
@@ -74,7 +58,7 @@ pub struct FileUploadTool;
 
 impl FileUploadTool {
     fn select(
-        args: &Args,
+        args: &UploadArgs,
         files: Vec<UploadRef>,
         now: chrono::DateTime<chrono::Local>,
     ) -> Result<Vec<UploadRef>, String> {
@@ -176,7 +160,7 @@ impl Tool for FileUploadTool {
 
     fn call<'a>(&'a self, args: Value, ctx: &'a ToolCtx) -> ToolFuture<'a> {
         Box::pin(async move {
-            let args: Args = match parse_args(args) {
+            let args: UploadArgs = match parse_args(args) {
                 Ok(a) => a,
                 Err(e) => return ToolResult::failure(e),
             };
@@ -345,7 +329,7 @@ mod tests {
             mk("hour.txt", now - chrono::Duration::hours(1)),
             mk("fresh.txt", now - chrono::Duration::minutes(2)),
         ];
-        let args = |r: &str| Args {
+        let args = |r: &str| UploadArgs {
             action: None,
             reference: Some("all".into()),
             file_type: None,

@@ -30,7 +30,6 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use futures::FutureExt;
-use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
@@ -50,6 +49,10 @@ pub use follow::FollowLimits;
 pub use full_output::FullOutput;
 pub use live::{LiveChunk, LiveSink, TimeBudget};
 pub use llmops_common::{ToolName, TransferMode};
+/// Parses tool arguments. `null` means no arguments; a JSON string holding an object is
+/// accepted too (some models double-encode).
+pub use llmops_tooldata::parse_args;
+pub use llmops_tooldata::ToolArgs;
 pub use log_query::LogQueryTool;
 pub use semantic_search::{
     RawTextSearch, SearchBackend, SearchHit, SearchScope, SemanticSearchTool,
@@ -334,19 +337,6 @@ pub fn check_session_isolation(
     }
 }
 
-/// Parses tool arguments. `null` means no arguments; a JSON string holding an object is
-/// accepted too (some models double-encode).
-pub fn parse_args<T: DeserializeOwned>(args: Value) -> Result<T, String> {
-    let value = match args {
-        Value::Null => json!({}),
-        Value::String(s) => {
-            serde_json::from_str(&s).map_err(|e| format!("参数不是合法的 JSON 对象: {e}"))?
-        }
-        other => other,
-    };
-    serde_json::from_value(value).map_err(|e| format!("参数错误 (invalid arguments): {e}"))
-}
-
 /// How cancellable blocking work ended without a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BlockingError {
@@ -444,6 +434,12 @@ impl ToolRegistry {
                 })
             })
             .collect()
+    }
+
+    /// Calls the tool `args` are for. The tools read their arguments from JSON (the
+    /// model's wire), so typed arguments cross the `Tool::call` boundary as their JSON.
+    pub async fn call_args(&self, args: &ToolArgs, ctx: &ToolCtx) -> ToolResult {
+        self.call(args.tool().as_str(), args.to_json(), ctx).await
     }
 
     /// Calls a tool by name: unknown names, panics and cancellation become failed results,

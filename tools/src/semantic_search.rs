@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use serde::Deserialize;
+use llmops_tooldata::SearchArgs;
 use serde_json::{json, Value};
 
 use super::{
@@ -239,16 +239,6 @@ impl SearchBackend for RawTextSearch {
     }
 }
 
-#[derive(Debug, Deserialize)]
-struct Args {
-    #[serde(default)]
-    query: String,
-    #[serde(default)]
-    scope: Option<String>,
-    #[serde(default)]
-    top_k: Option<i64>,
-}
-
 /// `semantic_search {query, scope: all|system|uploads, top_k 1..10 = 3}`.
 pub struct SemanticSearchTool {
     backend: Arc<dyn SearchBackend>,
@@ -290,7 +280,7 @@ impl Tool for SemanticSearchTool {
 
     fn call<'a>(&'a self, args: Value, ctx: &'a ToolCtx) -> ToolFuture<'a> {
         Box::pin(async move {
-            let args: Args = match parse_args(args) {
+            let args: SearchArgs = match parse_args(args) {
                 Ok(a) => a,
                 Err(e) => return ToolResult::failure(e),
             };

@@ -22,6 +22,7 @@ use serde_json::{json, Value};
 
 use super::{parse_args, Tool, ToolCtx, ToolFuture, ToolResult};
 use llmops_common::ToolName;
+use llmops_tooldata::{Metric, SysMonitorArgs, MONITOR_DEFAULT_LIMIT, MONITOR_MAX_LIMIT};
 
 pub use history::{HistoryPoint, HISTORY_POINTS};
 pub use io::DISKSTATS_SECTOR;
@@ -61,73 +62,13 @@ pub struct Snapshot {
     pub interval_ms: u64,
 }
 
-/// Which part of the machine the caller wants.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Metric {
-    Cpu,
-    Memory,
-    Disk,
-    Processes,
-    All,
-}
-
-impl Metric {
-    fn parse(raw: &str) -> Option<Metric> {
-        match raw.trim().to_lowercase().as_str() {
-            "cpu" => Some(Metric::Cpu),
-            "memory" | "mem" => Some(Metric::Memory),
-            "disk" | "disks" => Some(Metric::Disk),
-            "processes" | "process" | "procs" => Some(Metric::Processes),
-            "all" | "" => Some(Metric::All),
-            _ => None,
-        }
-    }
-}
-
-/// Default and bounds of `limit`.
-const DEFAULT_LIMIT: usize = 10;
-const MAX_LIMIT: usize = 50;
-
-#[derive(Debug, Deserialize)]
-struct Args {
-    #[serde(default)]
-    metric: Option<String>,
-    #[serde(default)]
-    sort: Option<String>,
-    /// A number, or a string holding one (models send both).
-    #[serde(default)]
-    limit: Option<Value>,
-    #[serde(default)]
-    name: Option<String>,
-}
-
-impl Args {
-    fn query(&self) -> Result<ProcQuery, String> {
-        let sort = match self.sort.as_deref().map(str::trim) {
-            None | Some("") => ProcSort::Cpu,
-            Some(raw) => ProcSort::parse(raw).ok_or_else(|| {
-                format!("sort 必须是 cpu 或 memory: {raw} (sort must be cpu or memory)")
-            })?,
-        };
-        let limit = match &self.limit {
-            None | Some(Value::Null) => DEFAULT_LIMIT,
-            Some(v) => {
-                let n = v
-                    .as_i64()
-                    .or_else(|| v.as_f64().map(|f| f.round() as i64))
-                    .or_else(|| v.as_str().and_then(|s| s.trim().parse::<i64>().ok()))
-                    .ok_or_else(|| format!("limit 必须是 1 到 {MAX_LIMIT} 的整数: {v}"))?;
-                usize::try_from(n.clamp(1, MAX_LIMIT as i64)).unwrap_or(DEFAULT_LIMIT)
-            }
-        };
-        let name = self
-            .name
-            .as_deref()
-            .map(str::trim)
-            .filter(|n| !n.is_empty())
-            .map(str::to_string);
-        Ok(ProcQuery { sort, limit, name })
-    }
+/// The process listing a call asks for.
+fn proc_query(args: &SysMonitorArgs) -> Result<ProcQuery, String> {
+    Ok(ProcQuery {
+        sort: args.sort()?,
+        limit: args.limit()?,
+        name: args.name().map(str::to_string),
+    })
 }
 
 /// `sys_monitor {metric: cpu|memory|disk|processes|all, sort, limit, name}`.
@@ -186,8 +127,8 @@ impl Tool for SysMonitorTool {
                 "limit": {
                     "type": "integer",
                     "minimum": 1,
-                    "maximum": MAX_LIMIT,
-                    "default": DEFAULT_LIMIT,
+                    "maximum": MONITOR_MAX_LIMIT,
+                    "default": MONITOR_DEFAULT_LIMIT,
                     "description": "metric=processes 时返回的进程数 / how many processes"
                 },
                 "name": {
@@ -202,17 +143,15 @@ impl Tool for SysMonitorTool {
 
     fn call<'a>(&'a self, args: Value, ctx: &'a ToolCtx) -> ToolFuture<'a> {
         Box::pin(async move {
-            let args: Args = match parse_args(args) {
+            let args: SysMonitorArgs = match parse_args(args) {
                 Ok(a) => a,
                 Err(e) => return ToolResult::failure(e),
             };
-            let raw = args.metric.clone().unwrap_or_else(|| "all".into());
-            let Some(metric) = Metric::parse(&raw) else {
-                return ToolResult::failure(format!(
-                    "metric 必须是 cpu、memory、disk、processes 或 all 之一: {raw}"
-                ));
+            let metric = match args.metric() {
+                Ok(m) => m,
+                Err(e) => return ToolResult::failure(e),
             };
-            let query = match args.query() {
+            let query = match proc_query(&args) {
                 Ok(q) => q,
                 Err(e) => return ToolResult::failure(e),
             };

@@ -1,8 +1,8 @@
 //! Process answers: names the process that uses the most CPU or memory (or the processes
 //! matching a name) from `sys_monitor {metric: "processes"}` data, with a small table.
 
+use llmops_tooldata::SysMonitorArgs;
 use llmops_tooldata::{ProcSort, ProcessInfo, ProcessesData};
-use serde_json::Value;
 
 use super::super::text::{human_size, Lang};
 
@@ -109,14 +109,14 @@ fn named(name: &str, list: &[ProcessInfo], total: Option<usize>, lang: Lang) -> 
 }
 
 /// The answer for a processes step; `args` are the call's arguments (sort, name).
-pub fn render(data: Option<&ProcessesData>, args: &Value, lang: Lang) -> String {
+pub fn render(data: Option<&ProcessesData>, args: &SysMonitorArgs, lang: Lang) -> String {
     let list = data.map_or(&[][..], |d| &d.processes);
     let total = data.map(|d| d.total_processes);
     let by_memory = match data {
         Some(d) => d.sort == ProcSort::Memory,
-        None => args["sort"].as_str() == Some("memory"),
+        None => args.sort() == Ok(ProcSort::Memory),
     };
-    if let Some(name) = args["name"].as_str().filter(|n| !n.is_empty()) {
+    if let Some(name) = args.name.as_deref().filter(|n| !n.is_empty()) {
         return named(name, list, total, lang);
     }
     let Some(top) = list.first() else {
@@ -169,7 +169,6 @@ mod tests {
     use super::*;
     use crate::test_data::{process, processes};
     use llmops_tooldata::ToolData;
-    use serde_json::json;
 
     fn data(sort: ProcSort) -> ToolData {
         processes(
@@ -203,7 +202,10 @@ mod tests {
     fn names_the_top_process_with_its_numbers() {
         let t = render(
             data(ProcSort::Memory).as_processes(),
-            &json!({"sort": "memory"}),
+            &SysMonitorArgs {
+                sort: Some("memory".into()),
+                ..SysMonitorArgs::default()
+            },
             Lang::Zh,
         );
         assert!(
@@ -223,7 +225,10 @@ mod tests {
         assert_eq!(short_command(&long), "java -Xmx4g -jar orders.jar");
         let t = render(
             data(ProcSort::Cpu).as_processes(),
-            &json!({"sort": "cpu"}),
+            &SysMonitorArgs {
+                sort: Some("cpu".into()),
+                ..SysMonitorArgs::default()
+            },
             Lang::En,
         );
         assert!(
@@ -236,7 +241,10 @@ mod tests {
     fn name_filter_says_running_or_not() {
         let t = render(
             processes(ProcSort::Cpu, 90, 0, Vec::new()).as_processes(),
-            &json!({"name": "nginx"}),
+            &SysMonitorArgs {
+                name: Some("nginx".into()),
+                ..SysMonitorArgs::default()
+            },
             Lang::En,
         );
         assert!(
@@ -245,7 +253,10 @@ mod tests {
         );
         let t = render(
             data(ProcSort::Cpu).as_processes(),
-            &json!({"name": "ingestd"}),
+            &SysMonitorArgs {
+                name: Some("ingestd".into()),
+                ..SysMonitorArgs::default()
+            },
             Lang::Zh,
         );
         assert!(

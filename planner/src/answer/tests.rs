@@ -4,12 +4,13 @@
 use super::*;
 use crate::test_data::{hit, page};
 use llmops_tooldata::{PageData, SearchScope};
-use serde_json::json;
+use serde_json::{json, Value};
 
 fn step(tool: &str, args: Value, ok: bool, data: ToolData, error: Option<&str>) -> StepRecord {
+    let tool: crate::ToolName = tool.parse().expect("a tool name");
     StepRecord {
-        tool: tool.into(),
-        args,
+        tool,
+        args: ToolArgs::from_json(tool, args).expect("valid arguments"),
         ok,
         output: String::new(),
         data,

@@ -19,9 +19,11 @@ use crate::transfer::offers::{new_offer, OfferFile};
 use crate::turn::{stream_pieces, Role, TurnEvent, TurnKind, TurnOutcome, TurnRequest};
 use llmops_planner::text::Lang;
 use llmops_planner::{self as planner, HistoryTurn, PlannerInput, StepRecord};
+use llmops_tooldata::ToolArgs;
 use llmops_tools::{
     LiveChunk, LiveSink, SearchWire, ToolCtx, ToolData, ToolName, ToolResult, UploadRef,
 };
+use planners::CallOf;
 
 mod action;
 mod planners;
@@ -326,7 +328,7 @@ struct Turn<'a> {
     /// Tool steps taken this turn (event numbering).
     step: u32,
     calls: Vec<ToolCallRow>,
-    steps: Vec<StepRecord>,
+    steps: Vec<DoneStep>,
     answer: Answer,
 }
 
@@ -379,12 +381,17 @@ impl Turn<'_> {
         }
     }
 
-    /// Runs one tool call with the same events and records as every planner. Returns the
-    /// result and its data as JSON (made once: the call record and the planner's step both
-    /// read it).
-    async fn tool_step(&mut self, tool: &str, args: Value, status: String) -> ToolResult {
+    /// Runs one tool call with the same events and records as every planner. A call the
+    /// model got wrong is a failed step with its error, as the tool would have failed it.
+    async fn tool_step(&mut self, call: &CallOf, status: String) -> ToolResult {
         self.step += 1;
         let step = self.step;
+        let tool = call_name(call);
+        let tool = tool.as_str();
+        let args = match call {
+            Ok(a) => a.to_json(),
+            Err(bad) => bad.args.clone(),
+        };
         emit(self.tx, TurnEvent::Status(status)).await;
         emit(
             self.tx,
@@ -395,11 +402,15 @@ impl Turn<'_> {
             },
         )
         .await;
-        let result = if ToolName::parse(tool) == Some(ToolName::RunAction) {
+        let proposal = tool == ToolName::RunAction.as_str();
+        let result = match call {
+            _ if proposal && self.req.kind == TurnKind::Watch => {
+                ToolResult::failure(action::WATCH_READS_ONLY)
+            }
+            Err(bad) => ToolResult::failure(bad.error.clone()),
             // Never through the registry: a proposal that runs only when approved.
-            self.action_step(&args).await
-        } else {
-            self.call_streaming(step, tool, args.clone()).await
+            Ok(ToolArgs::RunAction(a)) => self.action_step(a).await,
+            Ok(a) => self.call_streaming(step, a).await,
         };
         let output = if self.req.kind == TurnKind::Watch {
             None
@@ -423,7 +434,10 @@ impl Turn<'_> {
         if result.ok && self.req.kind != TurnKind::Watch {
             side_effects(&self.ctx, self.req, tool, &args, &result, self.tx).await;
         }
-        let facts = planner::conversation::facts_of(tool, &args, result.ok, &result.data);
+        let facts = call
+            .as_ref()
+            .ok()
+            .and_then(|a| planner::conversation::facts_of(a, result.ok, &result.data));
         self.calls.push(ToolCallRow {
             tool: tool.to_string(),
             args,
@@ -438,7 +452,8 @@ impl Turn<'_> {
 
     /// Runs one tool call, forwarding its live lines (follow mode) as `ToolOutput` events
     /// while it runs.
-    async fn call_streaming(&mut self, step: u32, tool: &str, args: Value) -> ToolResult {
+    async fn call_streaming(&mut self, step: u32, args: &ToolArgs) -> ToolResult {
+        let tool = args.tool().as_str();
         let (sink, mut live) = LiveSink::channel();
         let mut c = self.tool_ctx.clone();
         c.live = sink;
@@ -451,7 +466,7 @@ impl Turn<'_> {
             total: chunk.total,
         };
         let result = {
-            let fut = call_tool(&self.ctx, tool, args, &c);
+            let fut = call_tool(&self.ctx, args, &c);
             tokio::pin!(fut);
             loop {
                 tokio::select! {
@@ -491,52 +506,53 @@ impl Turn<'_> {
     }
 }
 
+/// The tool a call names, as the model wrote it.
+fn call_name(call: &CallOf) -> String {
+    match call {
+        Ok(a) => a.tool().to_string(),
+        Err(bad) => bad.tool.clone(),
+    }
+}
+
 /// The status line before an LLM-chosen tool call (the offline planner writes its own).
-fn tool_status(tool: &str, args: &Value, lang: Lang) -> String {
-    let arg = |k: &str| args[k].as_str().unwrap_or("").to_string();
-    let base = |p: String| p.rsplit('/').next().unwrap_or(&p).to_string();
-    match ToolName::parse(tool) {
-        Some(ToolName::SysMonitor) => lang
+fn tool_status(call: &CallOf, lang: Lang) -> String {
+    let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+    let args = match call {
+        Ok(a) => a,
+        Err(bad) => return format!("{}{}…", lang.pick("正在调用 ", "Calling "), bad.tool),
+    };
+    match args {
+        ToolArgs::SysMonitor(_) => lang
             .pick("正在查询系统资源…", "Checking system resources…")
             .into(),
-        Some(ToolName::CommandExecutor) => {
-            let mut line = arg("command");
-            for a in args["args"].as_array().into_iter().flatten() {
-                if let Some(a) = a.as_str() {
-                    line.push(' ');
-                    line.push_str(a);
-                }
-            }
-            format!("{}`{line}`…", lang.pick("正在执行 ", "Running "))
-        }
-        Some(ToolName::SemanticSearch) => match lang {
-            Lang::Zh => format!("正在搜索“{}”…", arg("query")),
-            Lang::En => format!("Searching for \"{}\"…", arg("query")),
+        ToolArgs::Command(a) => format!("{}`{}`…", lang.pick("正在执行 ", "Running "), a.line()),
+        ToolArgs::Search(a) => match lang {
+            Lang::Zh => format!("正在搜索“{}”…", a.query),
+            Lang::En => format!("Searching for \"{}\"…", a.query),
         },
-        Some(ToolName::FileRead) => format!(
+        ToolArgs::FileRead(a) => format!(
             "{}{}…",
             lang.pick("正在读取 ", "Reading "),
-            base(arg("file_path"))
+            base(&a.file_path)
         ),
-        Some(ToolName::FileDownload) => format!(
+        ToolArgs::Download(a) => format!(
             "{}{}…",
             lang.pick("正在准备下载 ", "Preparing download of "),
-            base(arg("file_path"))
+            base(&a.file_path)
         ),
-        Some(ToolName::FileUpload) => lang
+        ToolArgs::Upload(_) => lang
             .pick(
                 "正在查看本会话的上传文件…",
                 "Looking up this session's uploads…",
             )
             .into(),
-        Some(ToolName::RunAction) => lang
+        ToolArgs::RunAction(_) => lang
             .pick("正在提交操作审批…", "Asking for approval of an action…")
             .into(),
-        Some(ToolName::LogQuery) => lang.pick("正在查询日志…", "Querying the log…").into(),
-        Some(ToolName::SystemQuery) => lang
+        ToolArgs::LogQuery(_) => lang.pick("正在查询日志…", "Querying the log…").into(),
+        ToolArgs::SystemQuery(_) => lang
             .pick("正在查询系统表…", "Querying the system tables…")
             .into(),
-        None => format!("{}{tool}…", lang.pick("正在调用 ", "Calling ")),
     }
 }
 
@@ -577,7 +593,24 @@ async fn side_effects(
     }
 }
 
-fn step_limit_answer(steps: &[StepRecord]) -> String {
+/// A step taken this turn, as the step-limit answer lists it.
+struct DoneStep {
+    tool: String,
+    ok: bool,
+    output: String,
+}
+
+impl DoneStep {
+    fn of(s: &StepRecord) -> DoneStep {
+        DoneStep {
+            tool: s.tool.to_string(),
+            ok: s.ok,
+            output: s.output.clone(),
+        }
+    }
+}
+
+fn step_limit_answer(steps: &[DoneStep]) -> String {
     let mut s = format!(
         "已达到每轮最多 {} 步的限制 / reached the {}-step limit. 已完成的步骤:\n",
         planner::MAX_STEPS,

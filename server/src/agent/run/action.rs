@@ -5,58 +5,18 @@
 //! `ApprovalOutcome::Approved` in hand: that is the one place an `Approved` is made. Stages
 //! after one that did not run or failed are not asked (as `&&` would).
 
-use std::collections::BTreeMap;
-
-use serde_json::Value;
-
 use super::{emit, Turn};
-use crate::turn::{ApprovalAsk, ApprovalOutcome, ApprovalReplySlot, TurnEvent, TurnKind};
+use crate::turn::{ApprovalAsk, ApprovalOutcome, ApprovalReplySlot, TurnEvent};
 use llmops_policy::{ActionRequest, ProposedAction};
+use llmops_tooldata::{RunActionArgs, ToolArgs};
 use llmops_tools::run_action::{
     proc_info, run_approved, ActionData, ActionState, ActionsData, ActionsResult, Approved,
 };
 use llmops_tools::{ToolName, ToolResult};
 
-/// The request in a `run_action` call: `{"argv": [...]}`, `{"command": "..."}` or
-/// `{"action": NAME, "params": {...}}`.
-pub(super) fn parse_request(args: &Value) -> Result<ActionRequest, String> {
-    let args = match args {
-        Value::String(s) => serde_json::from_str(s).unwrap_or(Value::Null),
-        other => other.clone(),
-    };
-    if let Some(name) = args["action"].as_str() {
-        let mut params = BTreeMap::new();
-        for (k, v) in args["params"].as_object().into_iter().flatten() {
-            let v = match v {
-                Value::String(s) => s.clone(),
-                Value::Number(n) => n.to_string(),
-                other => {
-                    return Err(format!(
-                        "参数 {k} 必须是字符串或数字: {other} / parameter {k} must be a string or a number"
-                    ))
-                }
-            };
-            params.insert(k.clone(), v);
-        }
-        return Ok(ActionRequest::Configured {
-            name: name.to_string(),
-            params,
-        });
-    }
-    if let Some(list) = args["argv"].as_array() {
-        let argv: Option<Vec<String>> = list.iter().map(|a| a.as_str().map(String::from)).collect();
-        return argv
-            .filter(|a| !a.is_empty())
-            .map(ActionRequest::Argv)
-            .ok_or_else(|| {
-                "argv 必须是非空的字符串数组 / argv must be a non-empty array of strings".into()
-            });
-    }
-    if let Some(line) = args["command"].as_str() {
-        return Ok(ActionRequest::Argv(vec![line.to_string()]));
-    }
-    Err("run_action 需要 argv、command 或 action / run_action needs argv, command or action".into())
-}
+/// The result of any `run_action` call in a watch run, whatever its arguments.
+pub(super) const WATCH_READS_ONLY: &str =
+    "监视运行只读取，不提交操作 / a watch run only reads; it never proposes actions";
 
 /// The request as the operator would read it (for a denial).
 fn shown(req: &ActionRequest) -> (String, Vec<String>) {
@@ -78,20 +38,11 @@ fn shown(req: &ActionRequest) -> (String, Vec<String>) {
 
 impl Turn<'_> {
     /// One `run_action` step (its `ToolCall` event is already out).
-    pub(super) async fn action_step(&mut self, args: &Value) -> ToolResult {
+    pub(super) async fn action_step(&mut self, args: &RunActionArgs) -> ToolResult {
         let tool = ToolName::RunAction.as_str();
-        if self.req.kind == TurnKind::Watch {
-            return ToolResult::failure(
-                "监视运行只读取，不提交操作 / a watch run only reads; it never proposes actions",
-            );
-        }
-        let req = match parse_request(args) {
-            Ok(r) => r,
-            Err(e) => return ToolResult::failure(e),
-        };
-        let reason = args["reason"]
-            .as_str()
-            .filter(|r| !r.trim().is_empty())
+        let req = args.request();
+        let reason = args
+            .reason()
             .map(String::from)
             .unwrap_or_else(|| self.req.text.clone());
         let policy = self.ctx.actions.clone();
@@ -160,13 +111,8 @@ impl Turn<'_> {
         let status = lang
             .pick("正在提交操作审批…", "Asking for approval of an action…")
             .to_string();
-        let args = serde_json::json!({
-            "argv": argv,
-            "reason": "由操作员提出 / proposed by the operator",
-        });
-        let result = self
-            .tool_step(ToolName::RunAction.as_str(), args, status)
-            .await;
+        let args = RunActionArgs::argv(argv.to_vec(), "由操作员提出 / proposed by the operator");
+        let result = self.tool_step(&Ok(ToolArgs::RunAction(args)), status).await;
         let text = if result.output.trim().is_empty() {
             result.summary()
         } else {
@@ -179,7 +125,7 @@ impl Turn<'_> {
     async fn approve_and_run(
         &mut self,
         p: ProposedAction,
-        args: &Value,
+        args: &RunActionArgs,
         reason: &str,
     ) -> ActionData {
         let (slot, rx) = ApprovalReplySlot::new();
@@ -187,7 +133,7 @@ impl Turn<'_> {
             argv: p.argv.clone(),
             action: p.action.name(),
             tool: ToolName::RunAction.as_str().to_string(),
-            args: args.clone(),
+            args: ToolArgs::RunAction(args.clone()).to_json(),
             user_request: self.req.text.clone(),
             reason: reason.to_string(),
             risk: p.risk.clone(),

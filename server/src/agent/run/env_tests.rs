@@ -540,3 +540,33 @@ async fn an_llm_calls_the_log_and_system_queries_and_reads_their_typed_results()
     assert!(seen.contains("37 matched"), "{seen}");
     assert!(seen.contains(&std::process::id().to_string()), "{seen}");
 }
+
+#[tokio::test]
+async fn an_llm_call_the_tools_cannot_take_is_a_failed_step_the_model_reads() {
+    use crate::llm::Script;
+    use serde_json::json;
+    let (f, llm) = with_llm(vec![
+        Script::call("file_read", json!({"path": "app.log", "limit": "many"})),
+        Script::call("rm", json!({"path": "/"})),
+        Script::text(&["Neither call worked."]),
+    ]);
+    let (out, events) = ask(&f, "read app.log").await;
+    assert_eq!(out.status, EndStatus::Ok, "{:?}", out.message);
+    let calls: Vec<(&str, bool)> = out
+        .tool_calls
+        .iter()
+        .map(|c| (c.tool.as_str(), c.ok))
+        .collect();
+    assert_eq!(calls, [("file_read", false), ("rm", false)]);
+    // The call is shown and stored as the model wrote it.
+    assert_eq!(
+        out.tool_calls[0].args,
+        json!({"path": "app.log", "limit": "many"})
+    );
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, TurnEvent::ToolCall { tool, .. } if tool == "rm")));
+    let seen = format!("{:?}", llm.requests().last().expect("requests").messages);
+    assert!(seen.contains("参数错误 (invalid arguments)"), "{seen}");
+    assert!(seen.contains("未知工具: rm"), "{seen}");
+}

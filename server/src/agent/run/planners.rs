@@ -8,19 +8,29 @@ use std::collections::VecDeque;
 
 use serde_json::Value;
 
-use super::{step_limit_answer, Turn, LLM_STEP_LIMIT_NOTE};
+use super::{call_name, step_limit_answer, DoneStep, Turn, LLM_STEP_LIMIT_NOTE};
 use crate::llm::{prompt, ChatMessage, ChatRequest, LlmError, ToolCall};
 use llmops_planner::text::Lang;
 use llmops_planner::{self as planner, PlannerAction, StepRecord, TurnPlan};
+use llmops_tooldata::ToolArgs;
+use llmops_tools::ToolName;
+
+/// A call as a model wrote it that is no call of a tool: a name no tool has, or arguments
+/// the tool's type rejects. It is still a step, failed with the error the tool gives.
+#[derive(Debug, Clone)]
+pub(super) struct BadCall {
+    pub tool: String,
+    pub args: Value,
+    pub error: String,
+}
+
+/// A tool call as a planner decided it.
+pub(super) type CallOf = Result<ToolArgs, BadCall>;
 
 /// What a planner wants next.
 pub(super) enum Decision {
     /// Run this tool.
-    Call {
-        tool: String,
-        args: Value,
-        status: String,
-    },
+    Call { call: CallOf, status: String },
     /// The answer, for the loop to stream.
     Answer(String),
     /// The answer was streamed while deciding (the LLM streams as it writes).
@@ -31,9 +41,9 @@ pub(super) enum Decision {
 pub(super) trait Planner {
     /// The next step, given everything observed so far.
     async fn next(&mut self, turn: &mut Turn<'_>) -> Result<Decision, LlmError>;
-    /// The result of the call the last [`Planner::next`] asked for: the step record and
-    /// the observation text a model reads.
-    fn observe(&mut self, step: StepRecord, observation: String);
+    /// The result of the call the last [`Planner::next`] asked for: the step record (none
+    /// for a [`BadCall`]) and the observation text a model reads.
+    fn observe(&mut self, step: Option<StepRecord>, observation: String);
 }
 
 /// The offline planner: rules and the lexicon, no model.
@@ -57,18 +67,18 @@ impl Planner for OfflinePlanner {
             PlannerAction::Final { text } => Decision::Answer(text),
             // More than the step budget: answer with what was found.
             PlannerAction::Call { .. } if self.steps.len() >= planner::MAX_STEPS => {
-                Decision::Answer(step_limit_answer(&self.steps))
+                let done: Vec<DoneStep> = self.steps.iter().map(DoneStep::of).collect();
+                Decision::Answer(step_limit_answer(&done))
             }
-            PlannerAction::Call { tool, args, status } => Decision::Call {
-                tool: tool.to_string(),
-                args,
+            PlannerAction::Call { args, status, .. } => Decision::Call {
+                call: Ok(args),
                 status,
             },
         })
     }
 
-    fn observe(&mut self, step: StepRecord, _observation: String) {
-        self.steps.push(step);
+    fn observe(&mut self, step: Option<StepRecord>, _observation: String) {
+        self.steps.extend(step);
     }
 }
 
@@ -165,11 +175,11 @@ impl Planner for LlmPlanner<'_> {
                     continue;
                 }
                 self.tool_steps += 1;
-                let status = super::tool_status(&call.name, &call.args, self.lang);
-                self.running = Some((call.id, call.name.clone()));
+                let parsed = parse_call(&call, &turn.ctx.tools.names());
+                let status = super::tool_status(&parsed, self.lang);
+                self.running = Some((call.id, call.name));
                 return Ok(Decision::Call {
-                    tool: call.name,
-                    args: call.args,
+                    call: parsed,
                     status,
                 });
             }
@@ -179,7 +189,7 @@ impl Planner for LlmPlanner<'_> {
         }
     }
 
-    fn observe(&mut self, _step: StepRecord, observation: String) {
+    fn observe(&mut self, _step: Option<StepRecord>, observation: String) {
         if let Some((id, name)) = self.running.take() {
             self.messages.push(ChatMessage::Tool {
                 tool_call_id: id,
@@ -188,6 +198,24 @@ impl Planner for LlmPlanner<'_> {
             });
         }
     }
+}
+
+/// The model's call as typed arguments, read once at receipt; a name no tool has and
+/// arguments the tool cannot take are the errors the registry and the tool give.
+pub(super) fn parse_call(call: &ToolCall, registry: &[&str]) -> CallOf {
+    let parsed = match ToolName::parse(&call.name) {
+        Some(tool) => ToolArgs::from_json(tool, call.args.clone()),
+        None => Err(format!(
+            "未知工具: {}（可用: {}）",
+            call.name,
+            registry.join(", ")
+        )),
+    };
+    parsed.map_err(|error| BadCall {
+        tool: call.name.clone(),
+        args: call.args.clone(),
+        error,
+    })
 }
 
 /// The messages an LLM turn starts from: the system prompt, the history that fits, the
@@ -222,19 +250,23 @@ impl Turn<'_> {
             match p.next(self).await? {
                 Decision::Answer(text) => return Ok(Some(text)),
                 Decision::Streamed => return Ok(None),
-                Decision::Call { tool, args, status } => {
-                    let result = self.tool_step(&tool, args.clone(), status).await;
+                Decision::Call { call, status } => {
+                    let result = self.tool_step(&call, status).await;
                     let stored = self.calls.last().and_then(|c| c.output.clone());
                     let obs = prompt::observation(&result, stored.as_ref());
-                    let step = StepRecord {
-                        tool,
+                    self.steps.push(DoneStep {
+                        tool: call_name(&call),
+                        ok: result.ok,
+                        output: result.output.clone(),
+                    });
+                    let step = call.ok().map(|args| StepRecord {
+                        tool: args.tool(),
                         args,
                         ok: result.ok,
                         output: result.output,
                         data: result.data,
                         error: result.error,
-                    };
-                    self.steps.push(step.clone());
+                    });
                     p.observe(step, obs);
                 }
             }

@@ -28,7 +28,11 @@ fn conversation_state_comes_from_stored_tool_calls() {
     };
     let call = |tool: &str, args: Value, data: ToolData| ToolCallRow {
         tool: tool.into(),
-        facts: facts_of(tool, &args, true, &data),
+        facts: facts_of(
+            &ToolArgs::from_json(tool.parse().expect("a tool"), args.clone()).expect("valid"),
+            true,
+            &data,
+        ),
         args,
         ok: true,
         duration_ms: 1,
@@ -114,4 +118,52 @@ fn history_budget_keeps_newest() {
     );
     // A single message longer than the budget is still kept (the latest context).
     assert_eq!(budget_history(&rows, 1).len(), 1);
+}
+
+#[test]
+fn model_calls_are_typed_at_receipt_with_the_tools_errors() {
+    use llmops_tooldata::ReadMode;
+    let call = |name: &str, args: Value| crate::llm::ToolCall {
+        id: "c1".into(),
+        name: name.into(),
+        args,
+    };
+    let registry = ["sys_monitor", "file_read"];
+    let read = planners::parse_call(
+        &call(
+            "file_read",
+            serde_json::json!({"path": "app.log", "mode": "analyze"}),
+        ),
+        &registry,
+    );
+    match read {
+        Ok(ToolArgs::FileRead(a)) => {
+            assert_eq!(
+                (a.file_path.as_str(), a.mode),
+                ("app.log", ReadMode::Analyze)
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    let unknown = planners::parse_call(&call("rm", serde_json::json!({})), &registry)
+        .expect_err("no such tool");
+    assert_eq!(
+        unknown.error,
+        "未知工具: rm（可用: sys_monitor, file_read）"
+    );
+    assert_eq!(unknown.tool, "rm");
+    let bad = planners::parse_call(
+        &call("command_executor", serde_json::json!({"args": ["-l"]})),
+        &registry,
+    )
+    .expect_err("no command");
+    assert!(
+        bad.error
+            .starts_with("参数错误 (invalid arguments): missing field `command`"),
+        "{}",
+        bad.error
+    );
+    assert_eq!(bad.args, serde_json::json!({"args": ["-l"]}));
+    let status = tool_status(&Err(bad), Lang::En);
+    assert_eq!(status, "Calling command_executor…");
 }

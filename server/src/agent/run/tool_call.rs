@@ -1,8 +1,8 @@
 //! One tool call of a turn: the per-call time limit (extended by a tool's own budget, as a
 //! follow does) and keeping the step's whole output in the session's output store.
 
+use llmops_tooldata::ToolArgs;
 use protocol::OutputRef;
-use serde_json::Value;
 
 use super::TOOL_TIMEOUT;
 use crate::agent::AgentEnv;
@@ -11,17 +11,13 @@ use llmops_tools::{TimeBudget, ToolCtx, ToolResult};
 /// Runs one tool under the global timeout (or the longer time the tool asked for through
 /// its budget: a follow runs up to its own cap); on timeout its token is cancelled and its
 /// future dropped, which kills any child process (`kill_on_drop`).
-pub(super) async fn call_tool(
-    ctx: &AgentEnv,
-    tool: &str,
-    args: Value,
-    tool_ctx: &ToolCtx,
-) -> ToolResult {
+pub(super) async fn call_tool(ctx: &AgentEnv, args: &ToolArgs, tool_ctx: &ToolCtx) -> ToolResult {
+    let tool = args.tool();
     let mut c = tool_ctx.clone();
     c.cancel = tool_ctx.cancel.child_token();
     c.budget = TimeBudget::default();
     let started = tokio::time::Instant::now();
-    let fut = ctx.tools.call(tool, args, &c);
+    let fut = ctx.tools.call_args(args, &c);
     tokio::pin!(fut);
     loop {
         let limit = TOOL_TIMEOUT.max(c.budget.requested());

@@ -1,7 +1,9 @@
 //! Extension-mode request dispatch, plus the read-only requests it answers directly:
 //! monitor subscription, output pages and search.
 
+use llmops_tooldata::SearchArgs;
 use llmops_tools::data::SearchWire;
+use llmops_tools::ToolArgs;
 use protocol::{Ack, FileListReply, History, Message, LEGACY_HEARTBEAT};
 
 use super::approvals::Abandon;
@@ -207,7 +209,11 @@ impl Conn {
     }
 
     async fn search(&self, q: protocol::SearchReq) -> Message {
-        let args = serde_json::json!({"query": q.query, "scope": q.scope, "top_k": q.top_k});
+        let args = ToolArgs::Search(SearchArgs {
+            query: q.query.clone(),
+            scope: Some(q.scope.clone()),
+            top_k: Some(i64::from(q.top_k)),
+        });
         let Ok(_permit) = self.ctx.search_slots.clone().try_acquire_owned() else {
             return Message::error(
                 "busy",
@@ -219,11 +225,7 @@ impl Conn {
             .ctx
             .agent
             .tools
-            .call(
-                llmops_tools::ToolName::SemanticSearch.as_str(),
-                args,
-                &self.ctx.tool_ctx(&self.session_id),
-            )
+            .call_args(&args, &self.ctx.tool_ctx(&self.session_id))
             .await;
         if !r.ok {
             return Message::error(
@@ -239,7 +241,7 @@ impl Conn {
             .unwrap_or_default();
         Message::SearchResults(protocol::SearchResults {
             request_id: Some(q.request_id),
-            query: q.query,
+            query: q.query.clone(),
             scope: q.scope,
             results,
         })

@@ -3,7 +3,8 @@
 //! detection and the audit log are the tool's own. At most `MAX_REGION_LINES` per reply.
 //! Tested against the real binary in `tests/tests/extension.rs` (planted file, refusals).
 
-use llmops_tools::{ToolData, ToolName};
+use llmops_tooldata::FileReadArgs;
+use llmops_tools::{ToolArgs, ToolData};
 use protocol::{FileRegion, FileRegionReply, Message, MAX_REGION_LINES};
 
 use super::Conn;
@@ -39,20 +40,12 @@ impl Conn {
             }
             Err(e) => return store_error(e, r.request_id),
         };
-        let args = serde_json::json!({
-            "file_path": path,
-            "offset": first - 1,
-            "limit": count,
-        });
+        let args = ToolArgs::FileRead(FileReadArgs::page(path, first - 1, count));
         let res = self
             .ctx
             .agent
             .tools
-            .call(
-                ToolName::FileRead.as_str(),
-                args,
-                &self.ctx.tool_ctx(&self.session_id),
-            )
+            .call_args(&args, &self.ctx.tool_ctx(&self.session_id))
             .await;
         match res.data {
             ToolData::Page(p) if res.ok => Message::FileRegionReply(FileRegionReply {

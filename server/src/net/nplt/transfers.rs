@@ -1,5 +1,7 @@
 //! File transfers: uploads (start, data, finish, retry, delete), downloads and offers.
 
+use llmops_tooldata::DownloadArgs;
+use llmops_tools::ToolArgs;
 use protocol::{Ack, Message, UploadResult, UploadStatus};
 
 use crate::store::{OfferState, StoreError, TransferMode, UploadRow, UploadState};
@@ -55,16 +57,15 @@ impl Conn {
             }
             Err(e) => return store_error(e, d.request_id),
         };
-        let args = serde_json::json!({"file_path": path, "transport_mode": d.mode});
+        let args = ToolArgs::Download(DownloadArgs {
+            file_path: path,
+            transport_mode: Some(d.mode),
+        });
         let r = self
             .ctx
             .agent
             .tools
-            .call(
-                llmops_tools::ToolName::FileDownload.as_str(),
-                args.clone(),
-                &self.ctx.tool_ctx(&self.session_id),
-            )
+            .call_args(&args, &self.ctx.tool_ctx(&self.session_id))
             .await;
         if !r.ok {
             return Message::error(

@@ -9,7 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use llmops_tools::ToolName;
+use llmops_tooldata::CommandArgs;
+use llmops_tools::ToolArgs;
 use protocol::{Message, WatchKind, WatchOutput, WatchRun};
 use tokio::sync::mpsc;
 
@@ -81,12 +82,8 @@ impl Conn {
             let uploads = tool_ctx.session_uploads();
             let reply = match llmops_planner::command_line::explicit_command(&w.text, &uploads) {
                 Some(cl) => {
-                    let args = serde_json::json!({"command": cl.raw});
-                    let r = ctx
-                        .agent
-                        .tools
-                        .call(ToolName::CommandExecutor.as_str(), args, &tool_ctx)
-                        .await;
+                    let args = ToolArgs::Command(CommandArgs::new(cl.raw, Vec::new()));
+                    let r = ctx.agent.tools.call_args(&args, &tool_ctx).await;
                     WatchOutput {
                         request_id: w.request_id,
                         kind: WatchKind::Command,
