@@ -19,6 +19,8 @@ mod tests;
 #[cfg(test)]
 mod tests_follow;
 #[cfg(test)]
+mod tests_names;
+#[cfg(test)]
 mod tests_values;
 mod words;
 mod zh_runs;

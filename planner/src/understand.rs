@@ -92,81 +92,86 @@ fn query_shaped(text: &str, ctx: &MessageCtx) -> bool {
     !names_other_file && line_window(text).is_none() && (counts || !(search_verb(text) || setting))
 }
 
-/// "nginx 重启了几次？看 messages": a clause that only names a file says where the
-/// clause before it (or, first, after it) looks; it is no task of its own.
-fn with_file_clauses_joined(parts: Vec<String>, ctx: &MessageCtx) -> Vec<String> {
-    const ASIDE: [&str; 18] = [
-        "看看",
-        "看下",
-        "看一下",
-        "查看",
-        "看",
-        "查",
-        "在",
-        "用",
-        "里",
-        "中",
-        "的",
-        "look at",
-        "check",
-        "see",
-        "in",
-        "use",
-        "using",
-        "from",
-    ];
-    let only_a_file = |c: &str| {
-        let mut rest = c.to_lowercase();
-        let mut named = false;
-        for u in ctx.uploads {
-            let name = u.filename.to_lowercase();
-            if !crate::lexicon::occurrences(&rest, &name).is_empty() {
-                rest = rest.replace(&name, " ");
-                named = true;
-            }
-        }
-        for w in ASIDE {
-            rest = rest.replace(w, " ");
-        }
-        named && rest.chars().all(|ch| !ch.is_alphanumeric())
-    };
-    // "journal's attached", "日志在附件里": a short note that the file came with the
-    // message says where to look; it asks for nothing itself.
-    const ATTACHED: [&str; 12] = [
-        "attached",
-        "uploaded",
-        "are here",
-        "附件",
-        "附上",
-        "上传了",
-        "已上传",
-        "发你了",
-        "传上来",
-        "都在这",
-        "在这里",
-        "都传了",
-    ];
-    let several = parts.len() > 1;
-    let attachment_note = |c: &str| {
-        let lower = c.to_lowercase();
-        several
-            && !ctx.uploads.is_empty()
-            && ATTACHED.iter().any(|w| lower.contains(w))
-            && lower.split_whitespace().count() <= 6
-            && !lower.contains(['?', '？'])
-            && lower.chars().filter(|ch| !ch.is_ascii()).count() <= 12
-    };
+/// Words around a file's name that say where to look ("看 messages", "look at app.log").
+const ASIDE: [&str; 18] = [
+    "看看",
+    "看下",
+    "看一下",
+    "查看",
+    "看",
+    "查",
+    "在",
+    "用",
+    "里",
+    "中",
+    "的",
+    "look at",
+    "check",
+    "see",
+    "in",
+    "use",
+    "using",
+    "from",
+];
 
+/// Words of a short note that the files came with the message.
+const ATTACHED: [&str; 12] = [
+    "attached",
+    "uploaded",
+    "are here",
+    "附件",
+    "附上",
+    "上传了",
+    "已上传",
+    "发你了",
+    "传上来",
+    "都在这",
+    "在这里",
+    "都传了",
+];
+
+/// A clause that names an upload and nothing else but [`ASIDE`] words.
+fn only_a_file(c: &str, uploads: &[UploadRef]) -> bool {
+    let mut rest = c.to_lowercase();
+    let mut named = false;
+    for u in uploads {
+        let name = u.filename.to_lowercase();
+        if !crate::lexicon::occurrences(&rest, &name).is_empty() {
+            rest = rest.replace(&name, " ");
+            named = true;
+        }
+    }
+    for w in ASIDE {
+        rest = rest.replace(w, " ");
+    }
+    named && rest.chars().all(|ch| !ch.is_alphanumeric())
+}
+
+/// "journal's attached", "日志在附件里": a short note that the file came with the message;
+/// it asks for nothing itself.
+fn attachment_note(c: &str, uploads: &[UploadRef]) -> bool {
+    let lower = c.to_lowercase();
+    !uploads.is_empty()
+        && ATTACHED.iter().any(|w| lower.contains(w))
+        && lower.split_whitespace().count() <= 6
+        && !lower.contains(['?', '？'])
+        && lower.chars().filter(|ch| !ch.is_ascii()).count() <= 12
+}
+
+/// "nginx 重启了几次？看 messages": a clause that only names a file says where the
+/// clause before it (or, first, after it) looks; it is no task of its own. A note that
+/// the files came with the message is dropped, or joined the same way when it names the
+/// session's logs ("apache + supervisor logs attached", "kafka 和 supervisord 的日志都在这").
+fn with_file_clauses_joined(parts: Vec<String>, ctx: &MessageCtx) -> Vec<String> {
+    let several = parts.len() > 1;
     let mut out: Vec<String> = Vec::new();
     let mut carry: Option<String> = None;
     for part in parts {
-        // A note naming the logs it came with ("apache + supervisor logs attached",
-        // "kafka 和 supervisord 的日志都在这") says where the clause before looks.
-        let note = attachment_note(&part);
+        let note = several && attachment_note(&part, ctx.uploads);
         if note && !crate::frame::parsed::names_a_session_log(&part, ctx.uploads) {
             continue;
         }
-        if note || only_a_file(&part) {
+        if note || only_a_file(&part, ctx.uploads) {
             match out.last_mut() {
                 Some(prev) => {
                     prev.push(' ');

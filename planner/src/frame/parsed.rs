@@ -516,53 +516,7 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
             continue;
         }
         let compound = name.contains(['_', '.', '-']);
-        // A nested key by its last segment when that is a compound of its own and no other
-        // field ends so (`dur_ms` for `req.dur_ms`).
-        let last = name.rsplit('.').next().unwrap_or(&name).to_string();
-        // Or a camelCase one written as the log writes it (`durationMillis` for
-        // `attr.durationMillis`): a plain word never matches it.
-        let written_last = c.name.rsplit('.').next().unwrap_or(&c.name);
-        let camel = written_last.len() >= 6
-            && written_last.bytes().skip(1).any(|b| b.is_ascii_uppercase())
-            && written_last.bytes().all(|b| b.is_ascii_alphanumeric());
-        let by_last = last != name
-            && (last.contains(['_', '-']) || camel)
-            && columns
-                .iter()
-                .filter(|o| o.name.to_ascii_lowercase().rsplit('.').next() == Some(last.as_str()))
-                .count()
-                == 1;
-        let mut at = crate::lexicon::occurrences(lower, &name);
-        // "distinct orderIds": a field named in the plural.
-        if name.len() >= 5 && !name.ends_with('s') {
-            at.extend(crate::lexicon::occurrences(lower, &format!("{name}s")));
-        }
-        if by_last {
-            at.extend(crate::lexicon::occurrences(lower, &last));
-        }
-        // `response_flags` said as "response flags".
-        let spaced = last.replace(['_', '-'], " ");
-        if spaced != last && spaced.len() >= 6 {
-            at.extend(crate::lexicon::occurrences(lower, &spaced));
-        }
-        at.sort_unstable();
-        at.dedup();
-        for (start, end) in at {
-            // A short name in lower case is a word more often than a field ("at", "id").
-            let written = text.get(start..end).unwrap_or("");
-            if camel
-                && !compound_last(&last)
-                && written.eq_ignore_ascii_case(&last)
-                && written != written_last
-            {
-                continue;
-            }
-            if name.len() <= 3
-                && written != c.name
-                && !written.bytes().any(|b| b.is_ascii_uppercase())
-            {
-                continue;
-            }
+        for (start, end) in column_named_at(text, lower, columns, c) {
             let overlaps = |h: &Hit| h.start < end && start < h.end;
             if !compound && hits.iter().any(overlaps) {
                 continue;
@@ -591,6 +545,56 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
     hits.retain(|h| !found.iter().any(|f| f.start <= h.start && h.end <= f.end) && !glossed(h));
     hits.extend(found);
     hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
+}
+
+/// Where the text names column `c`: by its name, in the plural, by its last segment (a
+/// compound one, or camelCase as written), or with spaces for its underscores.
+fn column_named_at(text: &str, lower: &str, columns: &[Column], c: &Column) -> Vec<(usize, usize)> {
+    let name = c.name.to_ascii_lowercase();
+    // A nested key by its last segment when that is a compound of its own and no other
+    // field ends so (`dur_ms` for `req.dur_ms`).
+    let last = name.rsplit('.').next().unwrap_or(&name).to_string();
+    // Or a camelCase one written as the log writes it (`durationMillis` for
+    // `attr.durationMillis`): a plain word never matches it.
+    let written_last = c.name.rsplit('.').next().unwrap_or(&c.name);
+    let camel = written_last.len() >= 6
+        && written_last.bytes().skip(1).any(|b| b.is_ascii_uppercase())
+        && written_last.bytes().all(|b| b.is_ascii_alphanumeric());
+    let by_last = last != name
+        && (last.contains(['_', '-']) || camel)
+        && columns
+            .iter()
+            .filter(|o| o.name.to_ascii_lowercase().rsplit('.').next() == Some(last.as_str()))
+            .count()
+            == 1;
+    let mut at = crate::lexicon::occurrences(lower, &name);
+    // "distinct orderIds": a field named in the plural.
+    if name.len() >= 5 && !name.ends_with('s') {
+        at.extend(crate::lexicon::occurrences(lower, &format!("{name}s")));
+    }
+    if by_last {
+        at.extend(crate::lexicon::occurrences(lower, &last));
+    }
+    // `response_flags` said as "response flags".
+    let spaced = last.replace(['_', '-'], " ");
+    if spaced != last && spaced.len() >= 6 {
+        at.extend(crate::lexicon::occurrences(lower, &spaced));
+    }
+    at.sort_unstable();
+    at.dedup();
+    at.retain(|&(start, end)| {
+        // A short name in lower case is a word more often than a field ("at", "id").
+        let written = text.get(start..end).unwrap_or("");
+        let plain_camel = camel
+            && !compound_last(&last)
+            && written.eq_ignore_ascii_case(&last)
+            && written != written_last;
+        let short_word = name.len() <= 3
+            && written != c.name
+            && !written.bytes().any(|b| b.is_ascii_uppercase());
+        !(plain_camel || short_word)
+    });
+    at
 }
 
 fn field_cue_applies(lex: &Lexicon, i: usize, source: Source) -> bool {

@@ -1,0 +1,192 @@
+//! Frames that name logs and fields in their own ways: host paths of uploads, a log by its
+//! kind or a part of its name, words in the other language, status classes and units.
+
+use serde_json::json;
+
+use super::tests::{frame, query_over};
+use crate::tests::uploads;
+
+#[test]
+fn a_host_path_whose_name_was_uploaded_reads_the_upload() {
+    let ups = uploads(&["messages"]);
+    let f = query_over(&ups, "how many errors in /var/log/messages");
+    assert_eq!(f["files"], json!([ups[0].path.to_string_lossy()]), "{f}");
+    // Whole parts of a name only: "gateway" names `gateway-access.log`, "orders" does not
+    // name `ordersync.log` (so it stays a word to look for).
+    let ups = uploads(&["gateway-access.log", "ordersync.log"]);
+    let f = query_over(&ups, "how many orders timed out in the gateway log");
+    let filters = f["filters"].to_string();
+    assert!(
+        !filters.contains("gateway") && filters.contains("\"order\""),
+        "{f}"
+    );
+}
+
+#[test]
+fn a_log_named_by_its_kind_or_by_a_part_of_its_name() {
+    let mut ups = uploads(&[
+        "edge-access.log",
+        "www-vhosts_access.log",
+        "ingress.json",
+        "orders-svc.jsonl",
+        "pod-7c9d_shop_tidefeed-3f1a.log",
+    ]);
+    let time = llmops_common::query::Column {
+        name: "time".into(),
+        numeric: false,
+        roles: vec!["time".into()],
+        ..Default::default()
+    };
+    for (u, format) in ups.iter_mut().zip([
+        "nginx_timed",
+        "apache_vhost",
+        "json_lines",
+        "json_lines",
+        "cri",
+    ]) {
+        u.format = Some(format.to_string());
+        u.columns = vec![time.clone()];
+    }
+    for name in ["RouterName", "DownstreamStatus"] {
+        ups[2].columns.push(llmops_common::query::Column {
+            name: name.into(),
+            numeric: false,
+            roles: vec![],
+            ..Default::default()
+        });
+    }
+    let path = |i: usize| ups[i].path.to_string_lossy().into_owned();
+    for (text, want) in [
+        ("nginx 日志里有多少个 504", 0),
+        ("how many 502s in the apache access log", 1),
+        ("how many 502s did traefik log", 2),
+        ("how many errors did orders-svc log", 3),
+        ("k8s container log: how many errors", 4),
+        ("tidefeed 有多少条 error", 4),
+    ] {
+        let f = query_over(&ups, text);
+        assert_eq!(f["files"], json!([path(want)]), "{text}: {f}");
+        // The words that named the log are no condition on its events.
+        let filters = f["filters"].to_string();
+        for w in ["nginx", "apache", "traefik", "orders", "k8s", "tidefeed"] {
+            assert!(!filters.contains(w), "{text}: {f}");
+        }
+    }
+    // A kind no upload has is a word of the events ("nginx 的重启次数" over a syslog).
+    let sys = uploads(&["messages"]);
+    let f = query_over(&sys, "nginx 的重启次数");
+    assert!(f["filters"].to_string().contains("nginx"), "{f}");
+}
+
+#[test]
+fn an_action_word_inside_a_count_is_no_refusal_and_success_is_2xx() {
+    let f = frame("access.log 中删除订单成功的请求共多少条");
+    assert_eq!(f["measure"], "count", "{f}");
+    assert_eq!(f["filters"][0]["op"], "class", "{f}");
+    assert_eq!(f["filters"][0]["value"], 2.0, "{f}");
+    let f = frame("how many delete requests in access.log");
+    assert_eq!(f["filters"][0]["value"], "DELETE", "{f}");
+}
+
+#[test]
+fn shell_in_a_question_and_phrases_in_the_other_language() {
+    // A grep's pattern is what is looked for; an awk program and its pipes are no condition.
+    let f = frame("how many lines would `grep -ci 'upstream timed out'` count in app.log");
+    assert_eq!(
+        f["filters"],
+        json!([{"op": "contains", "value": "upstream timed out"}]),
+        "{f}"
+    );
+    let f =
+        frame("access.log 里不同的客户端 IP 有多少个，我平时用 awk '{print $1}' access.log | sort | uniq | wc -l 数");
+    assert_eq!(f["measure"], "count_distinct", "{f}");
+    assert!(f.get("filters").is_none(), "{f}");
+    let f = frame("grep-like count of 502s in access.log");
+    assert_eq!(f["filters"].as_array().map(Vec::len), Some(1), "{f}");
+    // A Chinese phrase over an English log matches either wording.
+    let f = frame("app.log 中“连接超时”有几条");
+    assert_eq!(f["filters"][0]["op"], "regex", "{f}");
+    assert!(
+        f["filters"][0]["value"]
+            .to_string()
+            .contains("connection timed out"),
+        "{f}"
+    );
+    // A program's own term matches what its log writes in words.
+    let f = frame("how many times did bgsave run in app.log");
+    assert!(
+        f["filters"][0]["value"]
+            .to_string()
+            .contains("background saving"),
+        "{f}"
+    );
+    // A route with a parameter is one path.
+    let f = frame("mean duration of /v1/orders/{id}/refund in access.log");
+    assert_eq!(f["filters"][0]["value"], "/v1/orders/{id}/refund", "{f}");
+}
+
+#[test]
+fn a_unit_is_the_journals_unit_and_the_hungriest_process_is_ranked() {
+    let mut ups = uploads(&["journal.json"]);
+    ups[0].columns = [
+        "_SYSTEMD_UNIT:unit",
+        "SYSLOG_IDENTIFIER:program",
+        "__REALTIME_TIMESTAMP:time",
+    ]
+    .iter()
+    .map(|s| {
+        let (name, role) = s.split_once(':').expect("name:role");
+        llmops_common::query::Column {
+            name: name.into(),
+            numeric: false,
+            roles: vec![role.into()],
+            ..Default::default()
+        }
+    })
+    .collect();
+    let f = query_over(&ups, "errors per unit in journal.json");
+    assert_eq!(f["group_by"], json!(["unit"]), "{f}");
+    let f = frame("reindex.py 的几个进程里谁最吃内存");
+    assert_eq!(f["source"], "processes", "{f}");
+    assert!(f.get("group_by").is_none(), "{f}");
+    assert_eq!(
+        (&f["measure"], &f["field"]),
+        (&json!("rows"), &json!("rss_bytes")),
+        "{f}"
+    );
+}
+
+#[test]
+fn a_status_class_binds_to_no_other_field_and_named_rows_answer_which() {
+    let f = frame("top 5 client IPs by 4xx errors in access.log");
+    assert_eq!(f["group_by"], json!(["client"]), "{f}");
+    assert_eq!(f["limit"], 5, "{f}");
+    // Which user runs a named process, and its pid: the process's rows, not a grouping.
+    let f = frame("report-cruncher 由哪个用户在跑，pid 是多少");
+    assert_eq!(
+        (&f["source"], &f["measure"]),
+        (&json!("processes"), &json!("rows")),
+        "{f}"
+    );
+    // Ranked, it is a grouping again.
+    let f = frame("哪个用户跑的 celery 进程最多");
+    assert_eq!(f["group_by"], json!(["user"]), "{f}");
+}
+
+#[test]
+fn chinese_words_for_what_english_events_say() {
+    let f = frame("app.log 中容器被删除过几次");
+    assert_eq!(f["filters"][0]["op"], "regex", "{f}");
+    assert!(
+        f["filters"][0]["value"]
+            .to_string()
+            .contains("container deleted"),
+        "{f}"
+    );
+    let f = frame("worker-7 在 app.log 里被 kill 过多少回");
+    let filters = f["filters"].to_string();
+    assert!(
+        filters.contains("worker-7") && filters.contains("killed"),
+        "{f}"
+    );
+}
