@@ -430,18 +430,7 @@ fn literal_filter(
         }
         // "the most UF", "SERVFAIL 最多": a word that is one column's value in the sample.
         Lit::Word(w) | Lit::Ident(w) if source == Source::Log && bound.is_none() => {
-            match p.column_with_value(w) {
-                Some((field, value)) => hard(filter(
-                    Some(field),
-                    eq,
-                    Scalar::Text(value.to_string()),
-                    Unit::None,
-                )),
-                None => match &l.lit {
-                    Lit::Ident(t) => Some(text_filter(lex, source, t, None, negated)),
-                    _ => word_filter(lex, p, source, (l.start, l.end), w, text_op),
-                },
-            }
+            unbound_word_filter(lex, p, l, w, negated)
         }
         Lit::Quoted(t) | Lit::Ident(t) => {
             Some(text_filter(lex, source, t, bound.as_deref(), negated))
@@ -460,6 +449,32 @@ fn literal_filter(
         Lit::Word(w) => word_filter(lex, p, source, (l.start, l.end), w, text_op),
         Lit::Pair { field, value } => pair_filter(p, source, field, value, negated),
         _ => None,
+    }
+}
+
+/// A log's word bound to no field: a column's value when one column holds it in the
+/// sample ("the most UF", "SERVFAIL 最多"), else text the events contain.
+fn unbound_word_filter(
+    lex: &Lexicon,
+    p: &Parsed,
+    l: &super::scan::Spanned,
+    w: &str,
+    negated: bool,
+) -> Option<(Filter, Kind)> {
+    let (eq, text_op) = if negated {
+        (FilterOp::Ne, FilterOp::NotContains)
+    } else {
+        (FilterOp::Eq, FilterOp::Contains)
+    };
+    match p.column_with_value(w) {
+        Some((field, value)) => Some((
+            filter(Some(field), eq, Scalar::Text(value.to_string()), Unit::None),
+            Kind::Hard,
+        )),
+        None => match &l.lit {
+            Lit::Ident(t) => Some(text_filter(lex, Source::Log, t, None, negated)),
+            _ => word_filter(lex, p, Source::Log, (l.start, l.end), w, text_op),
+        },
     }
 }
 
