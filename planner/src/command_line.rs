@@ -273,7 +273,7 @@ fn args_fit(command: &str, args: &[String], uploads: &[UploadRef]) -> bool {
                     || a.starts_with('%')
                     || a.parse::<f64>().is_ok()
                     || a.contains(',')
-            }) && !args.first().is_some_and(|a| a.parse::<f64>().is_ok())
+            }) && args.first().is_none_or(|a| a.parse::<f64>().is_err())
         }
         "df" => args
             .iter()

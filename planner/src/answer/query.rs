@@ -228,8 +228,8 @@ fn exception_lines(rest: &str) -> Vec<&str> {
     let first = rest.lines().find(|l| exception(l));
     let cause = rest
         .lines()
-        .filter(|l| l.trim_start().starts_with("Caused by: ") && exception(l))
-        .last();
+        .rev()
+        .find(|l| l.trim_start().starts_with("Caused by: ") && exception(l));
     let mut out: Vec<&str> = first.into_iter().collect();
     out.extend(cause.filter(|c| Some(*c) != first));
     out
