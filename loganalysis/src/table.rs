@@ -14,6 +14,7 @@ mod error;
 mod event;
 mod finish;
 mod go_duration;
+mod hit;
 mod inline_pairs;
 mod memtable;
 mod pattern;

@@ -6,7 +6,7 @@
 use llmops_common::query::{Repeats, Row};
 use rustc_hash::FxHashMap;
 
-use super::agg::{make_hit, Hit};
+use super::hit::{make_hit, Hit, MAX_ROW_TEXT};
 use super::plan::{Plan, RowAccess};
 use crate::ts::{self, Precision, Ts};
 
@@ -248,7 +248,7 @@ fn compact_json(v: &serde_json::Value) -> String {
     leaves.sort_by_key(|(k, _)| rank(k));
     let mut out = String::new();
     for (k, v) in leaves {
-        if out.len() >= super::agg::MAX_ROW_TEXT {
+        if out.len() >= MAX_ROW_TEXT {
             break;
         }
         if !out.is_empty() {
