@@ -600,3 +600,50 @@ fn a_note_naming_the_attached_logs_says_which_logs_the_question_reads() {
         assert!(q.soft.is_empty(), "{text}: {args}");
     }
 }
+
+#[test]
+fn after_a_query_an_ordinal_edits_the_query_not_an_older_list() {
+    use super::conversation::{Conversation, ListItem, ListKind, ListShown, Topic};
+    use super::frame::LastQuery;
+    let ups = uploads(&["a.log", "b.log", "access.log"]);
+    let path = ups[2].path.to_string_lossy().into_owned();
+    let query: llmops_common::query::Query = serde_json::from_value(json!({
+        "source": "log", "files": [path], "measure": "count", "group_by": ["path"], "limit": 3
+    }))
+    .expect("query");
+    let item = |p: &str| vec![("path".to_string(), p.to_string())];
+    let conversation = Conversation {
+        last_list: Some(ListShown {
+            kind: ListKind::Uploads,
+            items: ["a.log", "b.log", "access.log"]
+                .iter()
+                .map(|n| ListItem {
+                    name: n.to_string(),
+                    path: None,
+                    pid: None,
+                })
+                .collect(),
+        }),
+        last_topic: Some(Topic::Query),
+        last_query: Some(LastQuery {
+            query,
+            items: vec![item("/a"), item("/b"), item("/c")],
+        }),
+        ..Conversation::default()
+    };
+    let action = plan(&PlannerInput {
+        text: "and the 4th and 5th?",
+        referenced_files: &[],
+        uploads: &ups,
+        history: &[],
+        conversation: &conversation,
+        steps: &[],
+    });
+    let PlannerAction::Call { args, .. } = action else {
+        panic!("{action:?}")
+    };
+    let ToolArgs::LogQuery(q) = &args else {
+        panic!("{args}")
+    };
+    assert_eq!(q.query.limit, Some(5), "{args}");
+}

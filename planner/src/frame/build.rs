@@ -166,6 +166,12 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         });
         q.filters = kept;
         soft.extend(text);
+        // "chat 的 mongo 出了啥事": a word that names the logs ("chat" of
+        // `mongod-chat-db-b.log`) says which logs, not which of their events.
+        q.filters.retain(|f| match &f.value {
+            Scalar::Text(v) => f.field.is_none() || !p.names_an_upload(v),
+            _ => true,
+        });
     }
     Frame {
         query: q,

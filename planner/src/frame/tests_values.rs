@@ -240,3 +240,31 @@ fn a_timeline_reads_every_log_named_and_a_host_name_only_narrows_softly() {
         f.soft
     );
 }
+
+#[test]
+fn in_a_timeline_a_word_that_names_the_logs_is_no_condition() {
+    let mut ups = uploads(&["mongod-chat-db-a.log", "mongod-chat-db-b.log"]);
+    let col = |n: &str, v: &[&str]| llmops_common::query::Column {
+        name: n.into(),
+        values: v.iter().map(|s| s.to_string()).collect(),
+        roles: if n == "time" {
+            vec!["time".into()]
+        } else {
+            Vec::new()
+        },
+        ..Default::default()
+    };
+    for u in &mut ups {
+        u.format = Some("mongodb".into());
+        u.columns = vec![
+            col("time", &[]),
+            col("attr.command.$db", &["chat", "admin"]),
+        ];
+    }
+    let f = query_over(&ups, "04:12 左右 chat 的 mongo 出了啥事");
+    assert_eq!(f["measure"], "timeline", "{f}");
+    assert!(f.get("filters").is_none(), "{f}");
+    // Outside a timeline the value still counts ("how many chat commands").
+    let f = query_over(&ups, "how many chat commands in mongod-chat-db-a.log");
+    assert!(f["filters"].to_string().contains("chat"), "{f}");
+}
