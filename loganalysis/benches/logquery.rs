@@ -1,8 +1,10 @@
 //! Log query throughput: a generated 100 MiB nginx combined access log in a temp dir;
 //! filter + count (5xx) and group + top 10 (by client) with `run_query` on one thread,
 //! side by side with `grep -c` and `awk | sort | uniq -c | sort -rn | head` on the same
-//! file, medians; every run checked against the planted truth. Rewrites its section of
-//! docs/benchmarks.md (between the `bench:logquery` markers).
+//! file, medians; every run checked against the planted truth. Then a timeline of a
+//! 10-minute window of a generated 100 MiB logback log (its template pre-pass and its
+//! kinds) beside a count of the same window. Rewrites its section of docs/benchmarks.md
+//! (between the `bench:logquery` markers).
 //!
 //! Run: `cargo bench -p llmops-loganalysis --bench logquery` (release, in `make bench`).
 
@@ -13,7 +15,9 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use llmops_common::query::{Field, Filter, FilterOp, Query, QueryValue, Scalar};
+use llmops_common::query::{
+    Field, Filter, FilterOp, Measure, Query, QueryValue, Scalar, TimePoint, Window,
+};
 use llmops_loganalysis::table::truth::{generate, TruthLog};
 use llmops_loganalysis::{run_query, QueryFile, QueryOptions};
 
@@ -118,12 +122,13 @@ fn plant(path: &Path) -> Planted {
     Planted { truth, five, top }
 }
 
-/// (task, command, (wall, cpu), the engine's (wall, cpu) for the same task).
+/// (task, command, (wall, cpu), the engine's (wall, cpu) for the same task, file bytes).
 type Row = (
     &'static str,
     String,
     (Duration, Duration),
     (Duration, Duration),
+    u64,
 );
 
 /// Every measured row, each run checked against the planted figures.
@@ -180,16 +185,91 @@ fn measure(dir: &Path, name: &str, p: &Planted) -> Vec<Row> {
             "run_query: status class 5, count (1 thread)".into(),
             engine_count,
             engine_count,
+            p.truth.bytes,
         ),
-        (fc, grep_cmd, grep, engine_count),
-        (fc, count_pipe, awk_count, engine_count),
+        (fc, grep_cmd, grep, engine_count, p.truth.bytes),
+        (fc, count_pipe, awk_count, engine_count, p.truth.bytes),
         (
             gt,
             "run_query: group_by client, top 10 (1 thread)".into(),
             engine_group,
             engine_group,
+            p.truth.bytes,
         ),
-        (gt, awk_cmd, awk_group, engine_group),
+        (gt, awk_cmd, awk_group, engine_group, p.truth.bytes),
+    ]
+}
+
+/// A timeline of the 10 minutes around the middle of a generated logback log, beside a
+/// count of the same window: what the template pre-pass and the kinds cost. Every run
+/// checked: the timeline's total is the window's count, and its rows stand for every event
+/// of the window once.
+fn measure_timeline(dir: &Path) -> Vec<Row> {
+    let name = "app.log";
+    let path = dir.join(name);
+    let per_event = {
+        let mut probe = Vec::new();
+        let t = generate("java_logback", 1, 2000, &mut probe).expect("probe");
+        t.bytes / 2000
+    };
+    let file = std::fs::File::create(&path).expect("create");
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+    let truth = generate("java_logback", 7, (SIZE / per_event) as usize, &mut w).expect("gen");
+    w.flush().expect("flush");
+    let mid = truth.events[truth.events.len() / 2].sec.expect("a timed event");
+    let at = sh(dir, &format!("date -u -d @{mid} '+%Y-%m-%d %H:%M:%S'"));
+    let window = Some(Window::Around {
+        at: TimePoint(at),
+        seconds: 300,
+    });
+    let files = [QueryFile::new(name, path)];
+    let opts = QueryOptions {
+        threads: 1,
+        ..QueryOptions::default()
+    };
+    let cancel = AtomicBool::new(false);
+    let count_q = Query {
+        window: window.clone(),
+        ..Query::default()
+    };
+    let mut in_window = 0;
+    let count = time_runs(false, || {
+        let r = run_query(&files, &count_q, &opts, &cancel).expect("count");
+        let QueryValue::Count { count } = r.value else {
+            panic!("count")
+        };
+        in_window = count;
+    });
+    assert!(in_window > 0, "the window holds events");
+    let timeline_q = Query {
+        measure: Measure::Timeline,
+        window,
+        ..Query::default()
+    };
+    let timeline = time_runs(false, || {
+        let r = run_query(&files, &timeline_q, &opts, &cancel).expect("timeline");
+        let QueryValue::Timeline { rows, total, .. } = r.value else {
+            panic!("timeline")
+        };
+        assert_eq!(total, in_window, "the timeline's total is the window's count");
+        assert!(!rows.is_empty() && rows.len() <= Query::DEFAULT_LIMIT as usize);
+    });
+    let what = "10-minute window of a 100 MiB logback log";
+    vec![
+        (
+            what,
+            "run_query: count in the window (1 thread)".into(),
+            count,
+            count,
+            truth.bytes,
+        ),
+        (
+            what,
+            "run_query: timeline of the window, template pre-pass + kinds (1 thread)".into(),
+            timeline,
+            count,
+            truth.bytes,
+        ),
     ]
 }
 
@@ -213,12 +293,13 @@ fn main() {
     let dir = tempfile::tempdir().expect("tempdir");
     let name = "access.log";
     let planted = plant(&dir.path().join(name));
-    let rows = measure(dir.path(), name, &planted);
-    let b = planted.truth.bytes;
+    let mut rows = measure(dir.path(), name, &planted);
+    rows.extend(measure_timeline(dir.path()));
     let mut table = String::from(
         "| task | command | median wall | wall throughput | wall vs engine | median CPU | MB per CPU-second |\n|---|---|---|---|---|---|---|\n",
     );
-    for (what, cmd, (d, c), (base, _)) in &rows {
+    for (what, cmd, (d, c), (base, _), b) in &rows {
+        let b = *b;
         // A `|` inside a table cell must be escaped, even in a code span.
         let cmd = cmd.replace('|', "\\|");
         table += &format!(
@@ -239,8 +320,12 @@ fn main() {
          are single-threaded too (`sort` may use more). {RUNS} runs each, medians. The machine is \
          shared (load average {load} when the bench started), so wall times are slowed for every \
          tool alike; the CPU column (user + system time of the engine, or of the shell command's \
-         processes, from /proc) is the per-thread speed.\n\n{table}{END}",
-        b as f64 / (1024.0 * 1024.0),
+         processes, from /proc) is the per-thread speed. The last two rows read a generated \
+         logback log of about the same size: a count of the 10 minutes around its middle, and \
+         the timeline of that window (one extra scan of the whole file counts its message \
+         templates; the window's events are grouped into kinds), checked to hold every event of \
+         the window; their `wall vs engine` is against that count.\n\n{table}{END}",
+        planted.truth.bytes as f64 / (1024.0 * 1024.0),
         planted.truth.lines,
         date = sh(dir.path(), "date -u +%Y-%m-%d"),
         cpu = cpu(),
