@@ -4,20 +4,26 @@
 
 use serde_json::{json, Value};
 
+use super::conversation::Conversation;
 use super::tests::uploads;
 use super::{plan, PlannerAction, PlannerInput, ToolArgs};
 use llmops_common::query::Measure;
 
-fn first_call(text: &str, names: &[&str]) -> (String, Value) {
-    let ups = uploads(names);
-    match plan(&PlannerInput {
+/// The first step of a turn over `ups`, after `conversation`.
+fn plan_over(text: &str, ups: &[crate::UploadRef], conversation: &Conversation) -> PlannerAction {
+    plan(&PlannerInput {
         text,
         referenced_files: &[],
-        uploads: &ups,
+        uploads: ups,
         history: &[],
-        conversation: &super::conversation::Conversation::default(),
+        conversation,
         steps: &[],
-    }) {
+    })
+}
+
+fn first_call(text: &str, names: &[&str]) -> (String, Value) {
+    let ups = uploads(names);
+    match plan_over(text, &ups, &Conversation::default()) {
         PlannerAction::Call { tool, args, .. } => (tool.to_string(), args.to_json()),
         PlannerAction::Final { text: t } => ("<final>".into(), json!(t)),
     }
@@ -574,14 +580,7 @@ fn a_note_naming_the_attached_logs_says_which_logs_the_question_reads() {
             ["error_log", "supervisord.log"],
         ),
     ] {
-        let action = plan(&PlannerInput {
-            text,
-            referenced_files: &[],
-            uploads: &ups,
-            history: &[],
-            conversation: &super::conversation::Conversation::default(),
-            steps: &[],
-        });
+        let action = plan_over(text, &ups, &Conversation::default());
         let PlannerAction::Call { args, .. } = action else {
             panic!("{text}: {action:?}")
         };
@@ -603,7 +602,7 @@ fn a_note_naming_the_attached_logs_says_which_logs_the_question_reads() {
 
 #[test]
 fn after_a_query_an_ordinal_edits_the_query_not_an_older_list() {
-    use super::conversation::{Conversation, ListItem, ListKind, ListShown, Topic};
+    use super::conversation::{ListItem, ListKind, ListShown, Topic};
     use super::frame::LastQuery;
     let ups = uploads(&["a.log", "b.log", "access.log"]);
     let path = ups[2].path.to_string_lossy().into_owned();
@@ -631,14 +630,7 @@ fn after_a_query_an_ordinal_edits_the_query_not_an_older_list() {
         }),
         ..Conversation::default()
     };
-    let action = plan(&PlannerInput {
-        text: "and the 4th and 5th?",
-        referenced_files: &[],
-        uploads: &ups,
-        history: &[],
-        conversation: &conversation,
-        steps: &[],
-    });
+    let action = plan_over("and the 4th and 5th?", &ups, &conversation);
     let PlannerAction::Call { args, .. } = action else {
         panic!("{action:?}")
     };
