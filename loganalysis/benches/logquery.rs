@@ -216,7 +216,9 @@ fn measure_timeline(dir: &Path) -> Vec<Row> {
     let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
     let truth = generate("java_logback", 7, (SIZE / per_event) as usize, &mut w).expect("gen");
     w.flush().expect("flush");
-    let mid = truth.events[truth.events.len() / 2].sec.expect("a timed event");
+    let mid = truth.events[truth.events.len() / 2]
+        .sec
+        .expect("a timed event");
     let at = sh(dir, &format!("date -u -d @{mid} '+%Y-%m-%d %H:%M:%S'"));
     let window = Some(Window::Around {
         at: TimePoint(at),
@@ -251,7 +253,10 @@ fn measure_timeline(dir: &Path) -> Vec<Row> {
         let QueryValue::Timeline { rows, total, .. } = r.value else {
             panic!("timeline")
         };
-        assert_eq!(total, in_window, "the timeline's total is the window's count");
+        assert_eq!(
+            total, in_window,
+            "the timeline's total is the window's count"
+        );
         assert!(!rows.is_empty() && rows.len() <= Query::DEFAULT_LIMIT as usize);
     });
     let what = "10-minute window of a 100 MiB logback log";

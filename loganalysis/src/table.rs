@@ -48,4 +48,6 @@ mod tests_formats;
 #[cfg(test)]
 mod tests_tags;
 #[cfg(test)]
+mod tests_timeline;
+#[cfg(test)]
 mod tests_truth;

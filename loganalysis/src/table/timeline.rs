@@ -81,18 +81,18 @@ impl Timeline {
 
     pub fn add(&mut self, row: &mut dyn RowAccess, time: Ts, plan: &Plan, file: usize, line: u64) {
         *self.per_file.entry(file).or_insert(0) += 1;
-        // Without template counts (a table without templates) an event is a kind of its
-        // own text, neither rare nor common: notable ones first, then the nearest the
-        // asked time. A row without a template is a kind of its own, as rare as can be.
+        // Without template counts (a table without a message, an access log) an event's
+        // kind is its first line with the numbers, addresses and ids masked, neither rare
+        // nor common: notable kinds first, then the nearest the asked time.
         let (key, in_file, file_total) = match &plan.rarity {
-            None => (row.whole().to_vec(), 1, 1),
+            None => (line_template(row.whole()), 1, 1),
             Some(r) => match row.val(r.field.id) {
                 Some(v) => {
                     let k = v.as_bytes().to_vec();
                     let n = r.counts.get(&k).copied().unwrap_or(1);
                     (k, n, r.total)
                 }
-                None => (row.whole().to_vec(), 1, r.total),
+                None => (line_template(row.whole()), 1, r.total),
             },
         };
         let notable = plan.notable.iter().any(|c| c.holds(row));
@@ -187,6 +187,14 @@ impl Timeline {
         shown.sort_by_key(|s| (s.hit.time.map(|t| t.key), s.hit.file, s.hit.line));
         shown
     }
+}
+
+/// The template of an event's first line (`crate::mask::template`).
+fn line_template(whole: &[u8]) -> Vec<u8> {
+    let first = whole.split(|&b| b == b'\n').next().unwrap_or(whole);
+    let mut out = Vec::new();
+    crate::mask::template(first, &mut out);
+    out
 }
 
 /// A JSON event is shown as its scalar fields, the message first, without its time and

@@ -1,0 +1,276 @@
+//! Timelines: files merged in time order, each kind of event once with its count and last
+//! time, ranked by rarity in the file, burst in the window and severity.
+
+use llmops_common::query::{Measure, Query, QueryValue, TimePoint, Window};
+
+use super::tests_engine::{run_in, write};
+use super::QueryOptions;
+
+#[test]
+fn a_timeline_merges_files_in_time_order() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let a = write(dir.path(), "access.log", "nginx_combined", 11, 600);
+    let b = write(dir.path(), "app.log", "java_logback", 12, 600);
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Around {
+            at: TimePoint("10:05".into()),
+            seconds: 120,
+        }),
+        limit: Some(1000),
+        ..Query::default()
+    };
+    let r = run_in(
+        dir.path(),
+        &["access.log", "app.log"],
+        &q,
+        &QueryOptions::default(),
+    )
+    .expect("runs");
+    let QueryValue::Timeline {
+        rows,
+        total,
+        buckets,
+        ..
+    } = &r.value
+    else {
+        panic!("timeline")
+    };
+    let day = a.events[0].sec.unwrap_or(0).div_euclid(86_400) * 86_400;
+    let (lo, hi) = (day + 10 * 3600 + 3 * 60, day + 10 * 3600 + 7 * 60);
+    let inside = |t: &super::truth::TruthLog| {
+        t.events
+            .iter()
+            .filter(|e| e.sec.is_some_and(|s| s >= lo && s <= hi))
+            .count() as u64
+    };
+    assert_eq!(r.matched_per_file, vec![inside(&a), inside(&b)]);
+    assert_eq!(*total, inside(&a) + inside(&b));
+    // Each row stands for its kind's events in the window: together, every event once.
+    let shown: u64 = rows
+        .iter()
+        .map(|r| r.repeats.as_ref().map_or(1, |x| x.count))
+        .sum();
+    assert_eq!(shown, *total);
+    let times: Vec<&str> = rows
+        .iter()
+        .map(|r| r.time.as_deref().unwrap_or(""))
+        .collect();
+    let iso = |t: &str| t.get(..19).unwrap_or("").to_string();
+    assert!(
+        times.windows(2).all(|w| iso(w[0]) <= iso(w[1])),
+        "time order"
+    );
+    assert!(rows.iter().any(|r| r.file.as_deref() == Some("app.log")));
+    let per_file: Vec<u64> = (0..2)
+        .map(|i| buckets.iter().map(|b| b.per_file[i]).sum())
+        .collect();
+    assert_eq!(per_file, r.matched_per_file);
+    assert!(r.pipeline.is_none() && !r.notes.is_empty());
+}
+
+#[test]
+fn a_timeline_shows_its_notable_events_first_in_time_order() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for s in 0..40 {
+        log.push_str(&format!(
+            "2029-03-14T09:50:{s:02}+00:00 node-07 kubelet[1187]: probe ok pod=web-{s}\n"
+        ));
+        if s == 25 {
+            log.push_str("2029-03-14T09:50:25+00:00 node-07 kernel: Memory cgroup out of memory: Killed process 48213 (ingest) total-vm:2874312kB\n");
+        }
+        if s == 31 {
+            log.push_str("2029-03-14T09:50:31+00:00 node-07 containerd[902]: ERROR failed to start container ingest\n");
+        }
+    }
+    std::fs::write(dir.path().join("journal.txt"), &log).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["journal.txt"], &q, &QueryOptions::default()).expect("runs");
+    let QueryValue::Timeline { rows, total, .. } = &r.value else {
+        panic!("timeline")
+    };
+    assert_eq!(*total, 42);
+    // Three kinds of event: the probes (one row for all 40), the kill and the error.
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert!(
+        rows.iter().any(|r| r.text.contains("Killed process")),
+        "{rows:?}"
+    );
+    assert!(
+        rows.iter().any(|r| r.text.contains("failed to start")),
+        "{rows:?}"
+    );
+    let times: Vec<&str> = rows.iter().filter_map(|r| r.time.as_deref()).collect();
+    assert!(
+        times.windows(2).all(|w| w[0] <= w[1]),
+        "time order: {times:?}"
+    );
+    // The probes' row is their first, with their count and the last one's time.
+    assert!(rows[0].text.contains("pod=web-0"), "{rows:?}");
+    let repeats = rows[0].repeats.as_ref().expect("the probes repeat");
+    assert_eq!(repeats.count, 40);
+    assert!(
+        repeats
+            .last_time
+            .as_deref()
+            .is_some_and(|t| t.contains("09:50:39")),
+        "{repeats:?}"
+    );
+}
+
+#[test]
+fn a_repeated_event_is_one_row_with_its_count_and_last_time() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for s in 0..50 {
+        log.push_str(&format!(
+            "2029-03-14T09:50:{s:02}+00:00 node-07 kubelet[1187]: probe failed pod=web-{s}\n"
+        ));
+    }
+    std::fs::write(dir.path().join("journal.txt"), &log).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Around {
+            at: TimePoint("09:50:30".into()),
+            seconds: 20,
+        }),
+        limit: Some(3),
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["journal.txt"], &q, &QueryOptions::default()).expect("runs");
+    let QueryValue::Timeline { rows, total, .. } = &r.value else {
+        panic!("timeline")
+    };
+    assert_eq!(*total, 40, "09:50:10 to the last line, 09:50:49");
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(rows[0].text.ends_with("pod=web-10"), "{rows:?}");
+    let repeats = rows[0].repeats.as_ref().expect("repeats");
+    assert_eq!(repeats.count, 40);
+    assert!(repeats
+        .last_time
+        .as_deref()
+        .is_some_and(|t| t.contains("09:50:49")));
+}
+
+#[test]
+fn a_timeline_shows_a_rare_routine_event_before_the_common_ones() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for m in 0..30 {
+        for s in (0..60).step_by(5) {
+            log.push_str(&format!(
+                "2029-03-14 10:{m:02}:{s:02},000 INFO served GET /api/items/{s} in {m} ms\n"
+            ));
+            if (m, s) == (12, 20) {
+                log.push_str(
+                    "2029-03-14 10:12:20,500 INFO Leader moved to broker 3 after a vote\n",
+                );
+            }
+        }
+    }
+    std::fs::write(dir.path().join("svc.log"), &log).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Around {
+            at: TimePoint("10:14".into()),
+            seconds: 300,
+        }),
+        limit: Some(3),
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["svc.log"], &q, &QueryOptions::default()).expect("runs");
+    let QueryValue::Timeline { rows, total, .. } = &r.value else {
+        panic!("timeline")
+    };
+    // 10:09:00 to 10:19:00 inclusive: 10 whole minutes of 12 lines, the 10:19:00 line and
+    // the planted one.
+    assert_eq!(*total, 10 * 12 + 1 + 1);
+    // Two kinds: the vote, once, and every request served in the window, as one row.
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert!(rows[1].text.contains("Leader moved"), "{rows:?}");
+    assert_eq!(rows[0].repeats.as_ref().map(|r| r.count), Some(121));
+    assert!(rows[1].repeats.is_none(), "{rows:?}");
+}
+
+#[test]
+fn a_kind_bursting_in_the_window_outranks_steady_ones() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for m in 0..60 {
+        for s in (0..60).step_by(10) {
+            log.push_str(&format!(
+                "2029-03-14 10:{m:02}:{s:02},000 INFO served GET /api/items/{s} in {m} ms\n"
+            ));
+            log.push_str(&format!(
+                "2029-03-14 10:{m:02}:{s:02},100 INFO heartbeat from node {m} ok\n"
+            ));
+            // Shrinking ISR now and then all hour, and every 10 s from 10:30 to 10:33.
+            if m % 15 == 0 && s == 0 || (30..34).contains(&m) {
+                log.push_str(&format!(
+                    "2029-03-14 10:{m:02}:{s:02},200 INFO Shrinking ISR for partition orders-{s} from 1,2 to 1\n"
+                ));
+            }
+        }
+    }
+    std::fs::write(dir.path().join("broker.log"), &log).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Around {
+            at: TimePoint("10:31".into()),
+            seconds: 300,
+        }),
+        limit: Some(1),
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["broker.log"], &q, &QueryOptions::default()).expect("runs");
+    let QueryValue::Timeline { rows, total, .. } = &r.value else {
+        panic!("timeline")
+    };
+    // 10:26:00 to 10:36:00: 61 served, 61 heartbeats, 24 shrinks (10:30 twice counted once).
+    assert_eq!(*total, 61 + 61 + 24);
+    assert_eq!(rows.len(), 1);
+    assert!(rows[0].text.contains("Shrinking ISR"), "{rows:?}");
+    assert_eq!(rows[0].repeats.as_ref().map(|r| r.count), Some(24));
+}
+
+#[test]
+fn an_access_logs_timeline_groups_requests_of_one_shape() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for s in 0..40 {
+        let ip = format!("10.0.{}.{}", s % 7, s);
+        log.push_str(&format!(
+            "{ip} - - [14/Mar/2029:10:12:{s:02} +0000] \"GET /api/items/{s} HTTP/1.1\" 200 {} \"-\" \"curl/8.5.0\"\n",
+            300 + s
+        ));
+        if s % 8 == 3 {
+            log.push_str(&format!(
+                "{ip} - - [14/Mar/2029:10:12:{s:02} +0000] \"POST /pay HTTP/1.1\" 502 {} \"-\" \"curl/8.5.0\"\n",
+                150 + s
+            ));
+        }
+    }
+    std::fs::write(dir.path().join("access.log"), &log).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["access.log"], &q, &QueryOptions::default()).expect("runs");
+    let QueryValue::Timeline { rows, total, .. } = &r.value else {
+        panic!("timeline")
+    };
+    assert_eq!(*total, 45);
+    let count = |r: &llmops_common::query::Row| r.repeats.as_ref().map_or(1, |x| x.count);
+    assert_eq!(rows.iter().map(count).sum::<u64>(), 45, "{rows:?}");
+    let pay: Vec<u64> = rows
+        .iter()
+        .filter(|r| r.text.contains("POST /pay"))
+        .map(count)
+        .collect();
+    assert_eq!(pay, [5], "{rows:?}");
+    assert!(rows.len() <= 3, "{rows:?}");
+}
