@@ -457,8 +457,13 @@ pub struct Plan {
 #[derive(Debug)]
 pub struct Rarity {
     pub field: FieldRef,
-    pub counts: rustc_hash::FxHashMap<Vec<u8>, u64>,
-    /// The file's events with a template (the sum of `counts`).
+    pub counts: std::sync::Arc<Counts>,
+}
+
+/// A file's events by message template, and their total.
+#[derive(Debug)]
+pub struct Counts {
+    pub by_template: rustc_hash::FxHashMap<Vec<u8>, u64>,
     pub total: u64,
 }
 

@@ -89,10 +89,10 @@ impl Timeline {
             Some(r) => match row.val(r.field.id) {
                 Some(v) => {
                     let k = v.as_bytes().to_vec();
-                    let n = r.counts.get(&k).copied().unwrap_or(1);
-                    (k, n, r.total)
+                    let n = r.counts.by_template.get(&k).copied().unwrap_or(1);
+                    (k, n, r.counts.total)
                 }
-                None => (line_template(row.whole()), 1, r.total),
+                None => (line_template(row.whole()), 1, r.counts.total),
             },
         };
         let notable = plan.notable.iter().any(|c| c.holds(row));
