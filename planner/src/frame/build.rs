@@ -156,22 +156,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     q.filters.extend(object.clone());
     let mut soft = cond.soft;
     if timeline {
-        // Nor are its words in other languages ("之间" of a clock window).
-        let bridged = super::bridge::translated(lex, p);
-        soft.retain(|f| !bridged.contains(f));
-        // "what happened on kafka-2 around 01:48": a name may be the host the log came
-        // from, which its lines never write; it narrows the window only where it matches.
-        let (text, kept): (Vec<Filter>, Vec<Filter>) = q.filters.drain(..).partition(|f| {
-            f.field.is_none() && matches!(f.op, FilterOp::Contains | FilterOp::Regex)
-        });
-        q.filters = kept;
-        soft.extend(text);
-        // "chat 的 mongo 出了啥事": a word that names the logs ("chat" of
-        // `mongod-chat-db-b.log`) says which logs, not which of their events.
-        q.filters.retain(|f| match &f.value {
-            Scalar::Text(v) => f.field.is_none() || !p.names_an_upload(v),
-            _ => true,
-        });
+        timeline_conditions(lex, p, &mut q, &mut soft);
     }
     Frame {
         query: q,
@@ -179,6 +164,28 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         object,
         follow_up: false,
     }
+}
+
+/// A timeline's conditions: the names in it narrow softly, its words in other languages
+/// are dropped, and a word that names the logs is no condition (see `docs/planner.md`).
+fn timeline_conditions(lex: &Lexicon, p: &Parsed, q: &mut Query, soft: &mut Vec<Filter>) {
+    // Its words in another language are dropped ("之间" of a clock window).
+    let bridged = super::bridge::translated(lex, p);
+    soft.retain(|f| !bridged.contains(f));
+    // "what happened on kafka-2 around 01:48": a name may be the host the log came
+    // from, which its lines never write; it narrows the window only where it matches.
+    let (text, kept): (Vec<Filter>, Vec<Filter>) = q
+        .filters
+        .drain(..)
+        .partition(|f| f.field.is_none() && matches!(f.op, FilterOp::Contains | FilterOp::Regex));
+    q.filters = kept;
+    soft.extend(text);
+    // "chat 的 mongo 出了啥事": a word that names the logs ("chat" of
+    // `mongod-chat-db-b.log`) says which logs, not which of their events.
+    q.filters.retain(|f| match &f.value {
+        Scalar::Text(v) => f.field.is_none() || !p.names_an_upload(v),
+        _ => true,
+    });
 }
 
 /// The numeric field a statistic reads: the cue's own, or a numeric field named.
