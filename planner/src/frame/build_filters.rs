@@ -62,14 +62,19 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
     if source == Source::Log {
         hard.extend(phrase_filters(lex, p));
     }
-    let found = (source == Source::Log
-        && !hard
-            .iter()
-            .any(|f| matches!(f.op, FilterOp::Contains | FilterOp::Regex)))
-    .then(|| object_words(lex, p))
-    .flatten();
-    let object_qualifies = found.as_ref().is_some_and(|(_, q)| *q);
-    let object = found.map(|(f, _)| f);
+    // With a text condition of its own, unknown words are the object only when they say
+    // what the named thing did ("did thumb-worker exit").
+    let has_text = hard
+        .iter()
+        .any(|f| matches!(f.op, FilterOp::Contains | FilterOp::Regex));
+    let found = (source == Source::Log)
+        .then(|| object_words(lex, p))
+        .flatten()
+        .filter(|o| !has_text || o.after_a_name);
+    let object_qualifies = found
+        .as_ref()
+        .is_some_and(|o| o.qualifies || o.after_a_name);
+    let object = found.map(|o| o.filter);
     hard.extend(source_filters(lex, p, source, false));
     soft.extend(source_filters(lex, p, source, true));
     if source == Source::Log {
@@ -144,7 +149,16 @@ fn value_like(p: &Parsed, l: &super::scan::Spanned) -> bool {
 /// ("how many deadlocks", "connection refused 出现了多少次", "when did the disk fill up"):
 /// the first run of such words is matched in the events, case-insensitively. Words that
 /// name the log itself (a part of an upload's name, a word right before "log") are not.
-fn object_words(lex: &Lexicon, p: &Parsed) -> Option<(Filter, bool)> {
+/// The unknown words a log question names, as a condition on the events' text.
+struct Object {
+    filter: Filter,
+    /// A condition stands beside them and they say whose it is ("nginx 的重启次数").
+    qualifies: bool,
+    /// They follow a name: what that name did ("did thumb-worker exit").
+    after_a_name: bool,
+}
+
+fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
     let words: Vec<&super::scan::Spanned> = p
         .lits
         .iter()
@@ -181,6 +195,7 @@ fn object_words(lex: &Lexicon, p: &Parsed) -> Option<(Filter, bool)> {
         };
         matches!(h.cue, Cue::Filter(_)) && LINKS.contains(&gap)
     });
+    let after_a_name = right_after_a_name(p, first.start);
     (phrase.len() >= 3).then(|| {
         // A program's one-word term for what its log writes in words ("bgsave" for Redis's
         // "Background saving") matches every English wording of its lexicon entry; words
@@ -193,11 +208,29 @@ fn object_words(lex: &Lexicon, p: &Parsed) -> Option<(Filter, bool)> {
             .into_iter()
             .filter(|w| !w.chars().any(crate::text::is_cjk))
             .collect();
-        if english.len() > 1 {
-            return (any_wording(None, english.into_iter()), qualifies);
+        let filter = if english.len() > 1 {
+            any_wording(None, english.into_iter())
+        } else {
+            let (op, text) = word_forms(&phrase);
+            filter(None, op, Scalar::Text(text), Unit::None)
+        };
+        Object {
+            filter,
+            qualifies,
+            after_a_name,
         }
-        let (op, text) = word_forms(&phrase);
-        (filter(None, op, Scalar::Text(text), Unit::None), qualifies)
+    })
+}
+
+/// "did pdf-renderer exit", "how often did nginx reload": a word right after a name
+/// (a process, a service) is what that name did, the event counted.
+fn right_after_a_name(p: &Parsed, at: usize) -> bool {
+    p.lits.iter().any(|l| {
+        matches!(&l.lit, Lit::Ident(t) if !p.names_an_upload(t))
+            && l.end <= at
+            && p.lower
+                .get(l.end..at)
+                .is_some_and(|gap| gap.trim().is_empty())
     })
 }
 

@@ -268,3 +268,21 @@ fn in_a_timeline_a_word_that_names_the_logs_is_no_condition() {
     let f = query_over(&ups, "how many chat commands in mongod-chat-db-a.log");
     assert!(f["filters"].to_string().contains("chat"), "{f}");
 }
+
+#[test]
+fn a_word_right_after_a_name_is_what_that_name_did() {
+    let mut ups = uploads(&["supervisord.log"]);
+    ups[0].format = Some("supervisord".into());
+    ups[0].columns = vec![llmops_common::query::Column {
+        name: "time".into(),
+        roles: vec!["time".into()],
+        ..Default::default()
+    }];
+    let f = query_over(
+        &ups,
+        "supervisord.log: how many times did thumb-worker exit",
+    );
+    let filters = f["filters"].to_string();
+    assert!(filters.contains("thumb"), "{f}");
+    assert!(filters.contains("exit"), "{f}");
+}
