@@ -11,6 +11,7 @@ pub mod build_filters;
 pub mod dates;
 pub mod edit;
 mod edit_ops;
+mod object_words;
 pub mod parsed;
 pub mod question;
 pub mod scan;

@@ -1,0 +1,149 @@
+//! The unknown words of a log question: what it counts or shows when it names it in words
+//! the lexicon does not know, and the words that name the log itself instead.
+
+use llmops_common::query::{Filter, Scalar, Source, Unit};
+
+use super::build_filters::any_wording;
+use super::parsed::{filter, Parsed};
+use super::scan::Lit;
+use super::words::word_forms;
+use crate::lexicon::{Cue, Lexicon};
+
+/// The unknown words a log question names, as a condition on the events' text.
+pub(super) struct Object {
+    pub filter: Filter,
+    /// A condition stands beside them and they say whose it is ("nginx 的重启次数").
+    pub qualifies: bool,
+    /// They follow a name: what that name did ("did thumb-worker exit").
+    pub after_a_name: bool,
+}
+
+/// What a log question counts or shows when it names it in words the lexicon does not know
+/// ("how many deadlocks", "connection refused 出现了多少次", "when did the disk fill up"):
+/// the first run of such words is matched in the events, case-insensitively. Words that
+/// name the log itself (a part of an upload's name, a word right before "log") are not.
+pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
+    let words: Vec<&super::scan::Spanned> = p
+        .lits
+        .iter()
+        .filter(|l| matches!(l.lit, Lit::Word(_)))
+        .filter(|l| !names_the_log(lex, p, l))
+        .collect();
+    // Runs of such words standing next to each other; the longest names the thing (a verb
+    // before it is one word, "stale lock files" three), the later on a tie.
+    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+    for w in &words {
+        match runs.last_mut() {
+            Some((_, end, n))
+                if p.lower
+                    .get(*end..w.start)
+                    .is_some_and(|gap| gap.chars().all(|c| c == ' ' || c == '-')) =>
+            {
+                *end = w.end;
+                *n += 1;
+            }
+            _ => runs.push((w.start, w.end, 1)),
+        }
+    }
+    let &(start, end, _) = runs.iter().max_by_key(|&&(s, _, n)| (n, s))?;
+    let first = words.iter().find(|w| w.start == start)?;
+    let phrase = p.lower.get(first.start..end)?.trim().to_string();
+    const LINKS: [&str; 6] = ["", "的", "'s", "of", "for", "from"];
+    let qualifies = p.hits.iter().any(|h| {
+        let gap = if h.start >= end {
+            p.gap(end, h.start)
+        } else if h.end <= first.start {
+            p.gap(h.end, first.start)
+        } else {
+            return false;
+        };
+        matches!(h.cue, Cue::Filter(_)) && LINKS.contains(&gap)
+    });
+    let after_a_name = right_after_a_name(p, first.start);
+    (phrase.len() >= 3).then(|| {
+        // A program's one-word term for what its log writes in words ("bgsave" for Redis's
+        // "Background saving") matches every English wording of its lexicon entry; words
+        // written out are matched as written (and stemmed), as `grep` would.
+        let term = !phrase.contains(' ');
+        let english: Vec<&str> = term
+            .then(|| lex.wordings(&phrase))
+            .flatten()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|w| !w.chars().any(crate::text::is_cjk))
+            .collect();
+        let filter = if english.len() > 1 {
+            any_wording(None, english.into_iter())
+        } else {
+            let (op, text) = word_forms(&phrase);
+            filter(None, op, Scalar::Text(text), Unit::None)
+        };
+        Object {
+            filter,
+            qualifies,
+            after_a_name,
+        }
+    })
+}
+
+/// "did pdf-renderer exit", "how often did nginx reload": a word right after a name
+/// (a process, a service) is what that name did, the event counted.
+fn right_after_a_name(p: &Parsed, at: usize) -> bool {
+    p.lits.iter().any(|l| {
+        matches!(&l.lit, Lit::Ident(t) if !p.names_an_upload(t))
+            && l.end <= at
+            && p.lower
+                .get(l.end..at)
+                .is_some_and(|gap| gap.trim().is_empty())
+    })
+}
+
+/// "gateway" in "the gateway log" or when an upload is named `gateway-access.log`.
+fn names_the_log(lex: &Lexicon, p: &Parsed, l: &super::scan::Spanned) -> bool {
+    let Lit::Word(w) = &l.lit else { return false };
+    let before_a_table_word = p.hits.iter().any(|h| {
+        matches!(h.cue, Cue::Source(i) if lex.sources[i].source == Source::Log)
+            && h.start >= l.end
+            && p.lower[l.end..h.start].trim().len() <= 3
+    });
+    before_a_table_word || stands_before_a_log_word(lex, p, l) || p.names_an_upload(w)
+}
+
+/// Whether the word names whose log it is: a word for the log follows it ("log", "日志",
+/// or a kind of log such as "docker log", "容器日志"), with at most two short words between
+/// that are no cue ("gateway log", "meter-ingest docker log", "骑手网关那个日志"; not
+/// "deadlock errors in the log", not "cart-sync lines").
+pub(super) fn stands_before_a_log_word(
+    _lex: &Lexicon,
+    p: &Parsed,
+    l: &super::scan::Spanned,
+) -> bool {
+    // A file named right after, with at most a possessive between ("kafka-2 的 server.log",
+    // "web-3's access.log"): the name says whose file it is.
+    let before_a_file = p.file_spans.iter().any(|&(s, _)| {
+        s >= l.end
+            && p.text.get(l.end..s).is_some_and(|gap| {
+                matches!(
+                    gap.trim(),
+                    "" | "的" | "'s" | "上的" | "里的" | "on" | "from"
+                )
+            })
+    });
+    if before_a_file {
+        return true;
+    }
+    let after = p.text.get(l.end..).unwrap_or("").to_lowercase();
+    let at = [after.find("log"), after.find("日志")]
+        .into_iter()
+        .flatten()
+        .min()
+        .filter(|&i| i <= 24);
+    let Some(at) = at else { return false };
+    let gap = after[..at].trim();
+    let cue_between = p.hits.iter().any(|g| {
+        g.start >= l.end && g.end <= l.end + at && !matches!(g.cue, Cue::Refer | Cue::Follow)
+    });
+    let word_start = after[at..].starts_with("日志")
+        || !after[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '.');
+    word_start && gap.split_whitespace().count() <= 2 && !cue_between
+}
