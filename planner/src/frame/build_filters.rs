@@ -7,7 +7,7 @@ use llmops_common::query::{Dimension, Filter, FilterOp, Scalar, Source, TimePoin
 
 use super::parsed::{field_before, filter, Parsed};
 use super::scan::{Clock, Lit};
-use super::words::{regex_escape, signal_wordings};
+use super::words::{any_wording, regex_escape, signal_wordings};
 use crate::lexicon::{Cue, Lexicon};
 
 /// The conditions of a question.
@@ -118,18 +118,6 @@ fn phrase_filters(lex: &Lexicon, p: &Parsed) -> Vec<Filter> {
         }
     }
     out
-}
-
-/// A filter matching any of `words` as written (a regular expression of them, case
-/// ignored).
-pub(super) fn any_wording<'w>(field: Option<&str>, words: impl Iterator<Item = &'w str>) -> Filter {
-    let alts: Vec<String> = words.map(regex_escape).collect();
-    filter(
-        field,
-        FilterOp::Regex,
-        Scalar::Text(format!("(?:{})", alts.join("|"))),
-        Unit::None,
-    )
 }
 
 /// Whether a word after a field reads as its value: said to be it ("是 UF", "= UF", "is

@@ -3,10 +3,9 @@
 
 use llmops_common::query::{Filter, Scalar, Source, Unit};
 
-use super::build_filters::any_wording;
 use super::parsed::{filter, Parsed};
 use super::scan::Lit;
-use super::words::word_forms;
+use super::words::{any_wording, word_forms};
 use crate::lexicon::{Cue, Lexicon};
 
 /// The unknown words a log question names, as a condition on the events' text.

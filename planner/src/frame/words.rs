@@ -1,7 +1,7 @@
 //! Words as logs write them: a signal in its usual spellings, a plain word by its stem
 //! (`saving` for "save", `retry` for "retries"), a plural by its singular.
 
-use llmops_common::query::FilterOp;
+use llmops_common::query::{Field, Filter, FilterOp, Scalar};
 
 /// A signal named as `SIGKILL`: the ways logs write it (`SIGKILL`, `signal 9`, systemd's
 /// `status=9/KILL`, `signal=KILL`, Go's `signal: killed`), as one case-insensitive regex.
@@ -101,6 +101,17 @@ pub(super) fn regex_escape(s: &str) -> String {
                 .chain(std::iter::once(c))
         })
         .collect()
+}
+
+/// A filter matching any of `words` as written (a regular expression of them, case
+/// ignored).
+pub(super) fn any_wording<'w>(field: Option<&str>, words: impl Iterator<Item = &'w str>) -> Filter {
+    let alts: Vec<String> = words.map(regex_escape).collect();
+    Filter::new(
+        field.map(Field::new),
+        FilterOp::Regex,
+        Scalar::Text(format!("(?:{})", alts.join("|"))),
+    )
 }
 
 #[cfg(test)]
