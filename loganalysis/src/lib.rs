@@ -20,6 +20,8 @@ pub mod synth;
 pub mod table;
 mod ts;
 
+pub use ts::days_from_civil;
+
 pub use analyzer::{AnalyzeOptions, LogAnalyzer, MAX_BUCKETS, MAX_EXAMPLE, MAX_LINE};
 pub use file::{analyze_file, AnalyzeError};
 pub use level::Level;

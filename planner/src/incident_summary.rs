@@ -155,18 +155,13 @@ fn evidence_window(r: &QueryResult) -> Option<Window> {
 /// Minutes since 1970 of a bucket's start (`2031-06-05T02:37`, seconds ignored).
 fn minute_of(start: &str) -> Option<u64> {
     let (date, time) = start.split_once('T')?;
-    let mut d = date.split('-').map(|x| x.parse::<i64>().ok());
+    let mut d = date.split('-').map(|x| x.parse::<u32>().ok());
     let (y, m, day) = (d.next()??, d.next()??, d.next()??);
     let mut t = time
         .split(':')
         .map(|x| x.get(..2).and_then(|x| x.parse::<i64>().ok()));
     let (h, min) = (t.next()??, t.next()??);
-    // Days from civil (H. Hinnant), for a difference of minutes across midnight.
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + day - 1;
-    let days = era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468;
+    let days = llmops_loganalysis::days_from_civil(i64::from(y), m, day);
     u64::try_from(days * 1440 + h * 60 + min).ok()
 }
 

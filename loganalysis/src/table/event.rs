@@ -774,7 +774,7 @@ fn scalar_text(v: &Value) -> Option<Val<'_>> {
 }
 
 /// Leaf keys by dotted path.
-fn flatten(prefix: &str, m: &Map<String, Value>, out: &mut Vec<(String, String)>) {
+pub(super) fn flatten(prefix: &str, m: &Map<String, Value>, out: &mut Vec<(String, String)>) {
     for (k, v) in m {
         let key = if prefix.is_empty() {
             k.clone()

@@ -245,7 +245,13 @@ const KEY_ORDER: [&[&str]; 5] = [
 
 fn compact_json(v: &serde_json::Value) -> String {
     let mut leaves: Vec<(String, String)> = Vec::new();
-    flatten(v, "", &mut leaves);
+    if let Some(m) = v.as_object() {
+        super::event::flatten("", m, &mut leaves);
+    }
+    leaves.retain(|(k, v)| !v.is_empty() && !noise(k, v));
+    for (_, v) in &mut leaves {
+        *v = llmops_common::truncate_chars(v, 160);
+    }
     let rank = |k: &str| {
         let last = k.rsplit('.').next().unwrap_or(k).to_ascii_lowercase();
         KEY_ORDER
@@ -267,61 +273,18 @@ fn compact_json(v: &serde_json::Value) -> String {
     out
 }
 
-fn flatten(v: &serde_json::Value, path: &str, out: &mut Vec<(String, String)>) {
-    use serde_json::Value;
-    let join = |k: &str| {
-        if path.is_empty() {
-            k.to_string()
-        } else {
-            format!("{path}.{k}")
-        }
-    };
-    match v {
-        Value::Object(m) => {
-            for (k, x) in m {
-                let lower = k.to_ascii_lowercase();
-                // The time is the row's own; ids are noise beside it.
-                let time = ["t", "ts", "@t", "time", "date", "$date", "@timestamp"]
-                    .contains(&lower.as_str())
-                    || lower.ends_with("timestamp");
-                let noise = time || (lower.ends_with("id") && uuid_like(x));
-                if !noise {
-                    flatten(x, &join(k), out);
-                }
-            }
-        }
-        Value::Array(a) => {
-            let items: Vec<String> = a
-                .iter()
-                .filter(|x| !x.is_object() && !x.is_array())
-                .map(scalar)
-                .collect();
-            if !items.is_empty() {
-                out.push((path.to_string(), items.join(",")));
-            }
-            for x in a.iter().filter(|x| x.is_object()) {
-                flatten(x, path, out);
-            }
-        }
-        Value::Null => {}
-        x => out.push((path.to_string(), scalar(x))),
-    }
+/// Whether a leaf is the event's time (the row's own) or an id beside it (a uuid).
+fn noise(key: &str, value: &str) -> bool {
+    let last = key.rsplit('.').next().unwrap_or(key).to_ascii_lowercase();
+    let time = ["t", "ts", "@t", "time", "date", "$date", "@timestamp"].contains(&last.as_str())
+        || last.ends_with("timestamp");
+    time || (last.ends_with("id") && uuid_like(value))
 }
 
-fn scalar(v: &serde_json::Value) -> String {
-    let s = match v {
-        serde_json::Value::String(s) => s.clone(),
-        x => x.to_string(),
-    };
-    llmops_common::truncate_chars(&s, 160)
-}
-
-fn uuid_like(v: &serde_json::Value) -> bool {
-    v.as_str().is_some_and(|s| {
-        s.len() == 36
-            && s.bytes().filter(|b| *b == b'-').count() == 4
-            && s.bytes().all(|b| b == b'-' || b.is_ascii_hexdigit())
-    })
+fn uuid_like(s: &str) -> bool {
+    s.len() == 36
+        && s.bytes().filter(|b| *b == b'-').count() == 4
+        && s.bytes().all(|b| b == b'-' || b.is_ascii_hexdigit())
 }
 
 /// Past this many templates of one length in one file's window, they are not clustered
@@ -464,7 +427,7 @@ mod tests {
         assert_eq!(
             compact_json(&v),
             "msg=Replica set state transition s=I attr.newState=SECONDARY attr.oldState=PRIMARY \
-             c=REPL ctx=ReplCoord-3 id=21358 tags=a,b"
+             c=REPL ctx=ReplCoord-3 id=21358 tags=[\"a\",\"b\"]"
         );
     }
 
