@@ -620,6 +620,10 @@ pub enum QueryValue {
         total: u64,
         width_seconds: u64,
         buckets: Vec<BucketRow>,
+        /// Events of the window whose kind was not tracked (past the engine's cap on kinds
+        /// per window): they are in no row, and a row's count may be short by some of them.
+        #[serde(default, skip_serializing_if = "is_default")]
+        unlisted: u64,
     },
     Fields,
 }

@@ -211,13 +211,17 @@ pub(crate) fn next_call(
 
 /// The failures by HTTP status: "500 ×310, 502 ×80".
 fn by_status(r: &QueryResult, lang: Lang) -> Option<String> {
-    let QueryValue::Groups { rows, .. } = &r.value else {
+    let QueryValue::Groups { rows, rest, .. } = &r.value else {
         return None;
     };
-    let parts: Vec<String> = rows
+    let mut parts: Vec<String> = rows
         .iter()
         .map(|g| format!("{} ×{}", g.key.join(" "), g.count))
         .collect();
+    // The statuses not listed, so the figures add up to the failures.
+    if *rest > 0 {
+        parts.push(format!("{} ×{rest}", lang.pick("其他", "other")));
+    }
     let names: Vec<&str> = r.sources.iter().map(|s| s.name.as_str()).collect();
     (!parts.is_empty()).then(|| {
         format!(
@@ -490,6 +494,23 @@ mod tests {
     }
 
     #[test]
+    fn the_failures_by_status_add_up_to_every_failure() {
+        let r: QueryResult = serde_json::from_value(serde_json::json!({
+            "query": {}, "described_zh": "", "described_en": "",
+            "sources": [{"name": "alb.log", "format": "aws_alb", "fields": [], "lines": 90, "events": 90,
+                         "bytes": 900, "complete": true}],
+            "matched": 83,
+            "value": {"kind": "groups", "by": ["status"], "groups": 7, "rest": 4,
+                      "rows": [{"key": ["500"], "count": 61}, {"key": ["502"], "count": 18}]}
+        }))
+        .expect("a result");
+        assert_eq!(
+            by_status(&r, Lang::En).as_deref(),
+            Some("HTTP status of the failed requests (alb.log): 500 ×61, 502 ×18, other ×4")
+        );
+    }
+
+    #[test]
     fn the_evidence_starts_five_minutes_before_the_burst_of_failures() {
         let bucket = |start: &str, count: u64| BucketRow {
             start: start.into(),
@@ -503,6 +524,7 @@ mod tests {
         .expect("a result");
         let r = QueryResult {
             value: QueryValue::Timeline {
+                unlisted: 0,
                 rows: Vec::new(),
                 total: 41,
                 width_seconds: 60,

@@ -79,11 +79,13 @@ pub fn finish(acc: Acc, q: &Query, unit: Unit, nfiles: usize, files: &[String]) 
         },
         AccKind::Timeline(r, b) => {
             let (width, buckets) = bucket_rows(b, q, nfiles);
+            let (shown, unlisted) = r.finish();
             QueryValue::Timeline {
-                rows: r.finish().into_iter().map(|s| s.into_row(files)).collect(),
+                rows: shown.into_iter().map(|s| s.into_row(files)).collect(),
                 total: matched,
                 width_seconds: (width / 1_000_000) as u64,
                 buckets,
+                unlisted,
             }
         }
     }

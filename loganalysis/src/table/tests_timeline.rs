@@ -274,3 +274,39 @@ fn an_access_logs_timeline_groups_requests_of_one_shape() {
     assert_eq!(pay, [5], "{rows:?}");
     assert!(rows.len() <= 3, "{rows:?}");
 }
+
+#[test]
+fn events_past_the_cap_on_kinds_are_counted_as_unlisted() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Every line a kind of its own: a word of letters that differs line to line.
+    let word = |mut i: usize| {
+        let mut w = String::new();
+        for _ in 0..4 {
+            w.push((b'a' + (i % 26) as u8) as char);
+            i /= 26;
+        }
+        w
+    };
+    let extra = 37;
+    let mut log = String::new();
+    for i in 0..super::timeline::MAX_KINDS + extra {
+        log.push_str(&format!(
+            "2029-03-14 10:12:00,000 INFO step {} done\n",
+            word(i)
+        ));
+    }
+    std::fs::write(dir.path().join("svc.log"), &log).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["svc.log"], &q, &QueryOptions::default()).expect("runs");
+    let QueryValue::Timeline {
+        total, unlisted, ..
+    } = &r.value
+    else {
+        panic!("timeline")
+    };
+    assert_eq!(*total, (super::timeline::MAX_KINDS + extra) as u64);
+    assert_eq!(*unlisted, extra as u64);
+}

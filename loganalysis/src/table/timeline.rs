@@ -12,7 +12,7 @@ use crate::ts::{self, Precision, Ts};
 
 /// Past this many kinds in one window the rows of a new kind are not listed (the window's
 /// counts stay exact); a window of one template per line is not worth a larger map.
-const MAX_KINDS: usize = 20_000;
+pub(super) const MAX_KINDS: usize = 20_000;
 
 /// A notable event (an incident tag, WARN or worse) weighs as much as a kind 2^6 times
 /// rarer in its file.
@@ -62,6 +62,8 @@ pub struct Timeline {
     kinds: FxHashMap<usize, FxHashMap<Vec<u8>, Kind>>,
     /// Kinds in `kinds`, all files together.
     n_kinds: usize,
+    /// Events whose kind was not tracked (past `MAX_KINDS`).
+    unlisted: u64,
     /// Timed events in the window per file (the base of a kind's burst).
     per_file: FxHashMap<usize, u64>,
     /// The middle of the window (µs keys): of equally telling kinds, the nearest first.
@@ -75,6 +77,7 @@ impl Timeline {
             center: plan.window.map(|(from, to)| (from + to) * 500_000),
             kinds: FxHashMap::default(),
             n_kinds: 0,
+            unlisted: 0,
             per_file: FxHashMap::default(),
         }
     }
@@ -109,6 +112,7 @@ impl Timeline {
             return;
         }
         if self.n_kinds >= MAX_KINDS {
+            self.unlisted += 1;
             return;
         }
         let kind = Kind {
@@ -132,6 +136,7 @@ impl Timeline {
 
     /// Merges a later part (or another file) into this one.
     pub fn merge(&mut self, o: Timeline) {
+        self.unlisted += o.unlisted;
         for (f, n) in o.per_file {
             *self.per_file.entry(f).or_insert(0) += n;
         }
@@ -142,6 +147,8 @@ impl Timeline {
                     if self.n_kinds < MAX_KINDS {
                         mine.insert(key, b);
                         self.n_kinds += 1;
+                    } else {
+                        self.unlisted += b.count;
                     }
                     continue;
                 };
@@ -150,8 +157,10 @@ impl Timeline {
         }
     }
 
-    /// The `limit` most telling kinds (see [`Kind::score`]), in time order.
-    pub fn finish(self) -> Vec<Shown> {
+    /// The `limit` most telling kinds (see [`Kind::score`]), in time order, and the
+    /// events in no tracked kind.
+    pub fn finish(self) -> (Vec<Shown>, u64) {
+        let unlisted = self.unlisted;
         let limit = self.limit;
         let per_file = self.per_file;
         let mut kinds: Vec<(f64, Kind)> = self
@@ -185,7 +194,7 @@ impl Timeline {
             })
             .collect();
         shown.sort_by_key(|s| (s.hit.time.map(|t| t.key), s.hit.file, s.hit.line));
-        shown
+        (shown, unlisted)
     }
 }
 
