@@ -286,3 +286,12 @@ fn a_word_right_after_a_name_is_what_that_name_did() {
     assert!(filters.contains("thumb"), "{f}");
     assert!(filters.contains("exit"), "{f}");
 }
+
+#[test]
+fn passing_through_is_no_timeline() {
+    let f = query_over(
+        &uploads(&["access.log"]),
+        "access.log 里经过 /api/pay 的请求有多少",
+    );
+    assert_eq!(f["measure"], "count", "{f}");
+}
