@@ -225,6 +225,7 @@ mod tests {
             ("queries-heldout5", "queries-heldout5.jsonl"),
             ("queries-dev5", "queries-dev5.jsonl"),
             ("queries-heldout6", "queries-heldout6.jsonl"),
+            ("queries-dev6", "queries-dev6.jsonl"),
         ] {
             let dir = root.join(set);
             let text = std::fs::read_to_string(dir.join(file)).expect("set file");
