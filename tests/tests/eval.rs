@@ -314,6 +314,15 @@ fn queries_dev5_eval_set() {
     run_queries_set("queries-dev5");
 }
 
+/// A sixth query dev set (`assets/eval/queries-dev6`, other formats, services and phrasings,
+/// weighted to timelines, follow-ups and incident summaries across files; written blind; its
+/// misses are printed and may be tuned on). Its cases are `queries-dev6.jsonl`.
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_dev6_eval_set() {
+    run_queries_set("queries-dev6");
+}
+
 /// A fifth held-out twin (`assets/eval/queries-heldout5`, other formats, services and
 /// phrasings again, written blind before the change it measures): scores only.
 #[test]
