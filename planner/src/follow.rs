@@ -364,7 +364,7 @@ fn ordinal_task(text: &str, ctx: &MessageCtx) -> Option<Task> {
 }
 
 /// The target of "the same for X", "X 呢", "再看看 X", "what about X".
-fn repeat_target(text: &str) -> Option<String> {
+pub fn repeat_target(text: &str) -> Option<String> {
     static EN: OnceLock<Regex> = OnceLock::new();
     static ZH: OnceLock<Regex> = OnceLock::new();
     static ZH2: OnceLock<Regex> = OnceLock::new();

@@ -639,3 +639,80 @@ fn after_a_query_an_ordinal_edits_the_query_not_an_older_list() {
     };
     assert_eq!(q.query.limit, Some(5), "{args}");
 }
+
+/// After a query over one log, a question naming another log: its own question runs over
+/// that log ("same for the uwsgi log - slowest request?"), a bare switch repeats the last
+/// query there, and a clause that only turns to the other log says where the next one asks.
+#[test]
+fn a_question_about_another_log_after_a_query_runs_over_that_log() {
+    use super::conversation::{FileRef, Topic};
+    use super::frame::LastQuery;
+    let mut ups = uploads(&["edge-alb.log", "booking-api-uwsgi.log"]);
+    let col = |n: &str, numeric: bool, role: &str| llmops_common::query::Column {
+        name: n.into(),
+        numeric,
+        roles: vec![role.to_string()],
+        values: vec![],
+    };
+    ups[0].format = Some("aws_alb".into());
+    ups[0].columns = vec![
+        col("target_processing_time", true, "duration"),
+        col("elb_status_code", false, "status"),
+        col("time", false, "time"),
+    ];
+    ups[1].format = Some("uwsgi".into());
+    ups[1].columns = vec![
+        col("msecs", true, "duration"),
+        col("status", false, "status"),
+        col("time", false, "time"),
+    ];
+    let alb = ups[0].path.to_string_lossy().into_owned();
+    let uwsgi = ups[1].path.to_string_lossy().into_owned();
+    let query: llmops_common::query::Query = serde_json::from_value(json!({
+        "source": "log", "files": [alb], "measure": "max", "field": "target_processing_time",
+        "filters": [{"op": "contains", "value": "api.example"}]
+    }))
+    .expect("query");
+    let conversation = Conversation {
+        last_topic: Some(Topic::Query),
+        last_query: Some(LastQuery {
+            query,
+            items: vec![],
+        }),
+        last_file: Some(FileRef {
+            path: alb.clone(),
+            analysed: true,
+            total_lines: None,
+        }),
+        last_user: Some("slowest target_processing_time in the ALB log for api.example?".into()),
+        turns: 1,
+        ..Conversation::default()
+    };
+    let query_of = |text: &str| match plan_over(text, &ups, &conversation) {
+        PlannerAction::Call {
+            args: ToolArgs::LogQuery(q),
+            ..
+        } => q.query,
+        other => panic!("{text}: {other:?}"),
+    };
+    let q = query_of("same for the uwsgi log - slowest request, in msecs?");
+    assert_eq!(
+        (q.files.clone(), q.measure),
+        (vec![uwsgi.clone()], Measure::Max),
+        "{q:?}"
+    );
+    assert!(q.filters.is_empty(), "its own question: {q:?}");
+    let q = query_of("same for the uwsgi log");
+    assert_eq!(q.files, vec![uwsgi.clone()], "{q:?}");
+    assert_eq!(
+        q.field.as_ref().map(|f| f.as_str()),
+        Some("target_processing_time")
+    );
+    let q = query_of("uwsgi 那个日志里呢？有多少个请求因为这个 500 了");
+    assert_eq!(
+        (q.files.clone(), q.measure),
+        (vec![uwsgi], Measure::Count),
+        "{q:?}"
+    );
+    assert_eq!(q.filters.len(), 1, "status 500 only: {q:?}");
+}

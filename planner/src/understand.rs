@@ -147,6 +147,14 @@ fn only_a_file(c: &str, uploads: &[UploadRef]) -> bool {
     named && rest.chars().all(|ch| !ch.is_alphanumeric())
 }
 
+/// "uwsgi 那个日志里呢", "and the redis log?": a follow-up whose only target is one of the
+/// session's logs.
+fn switches_log(c: &str, uploads: &[UploadRef]) -> bool {
+    super::follow::repeat_target(c)
+        .is_some_and(|t| crate::frame::parsed::names_a_session_log(&t, uploads))
+        && !crate::frame::build::asks_a_measure(c)
+}
+
 /// "journal's attached", "日志在附件里": a short note that the file came with the message;
 /// it asks for nothing itself.
 fn attachment_note(c: &str, uploads: &[UploadRef]) -> bool {
@@ -164,11 +172,21 @@ fn attachment_note(c: &str, uploads: &[UploadRef]) -> bool {
 /// session's logs ("apache + supervisor logs attached", "kafka 和 supervisord 的日志都在这").
 fn with_file_clauses_joined(parts: Vec<String>, ctx: &MessageCtx) -> Vec<String> {
     let several = parts.len() > 1;
+    let last = parts.len().saturating_sub(1);
     let mut out: Vec<String> = Vec::new();
     let mut carry: Option<String> = None;
-    for part in parts {
+    for (i, part) in parts.into_iter().enumerate() {
         let note = several && attachment_note(&part, ctx.uploads);
         if note && !crate::frame::parsed::names_a_session_log(&part, ctx.uploads) {
+            continue;
+        }
+        // "uwsgi 那个日志里呢？有多少个 500": a clause that only turns to another log says
+        // which log the next clause asks about.
+        if i < last && switches_log(&part, ctx.uploads) {
+            carry = Some(match carry.take() {
+                Some(c) => format!("{c} {part}"),
+                None => part,
+            });
             continue;
         }
         if note || only_a_file(&part, ctx.uploads) {
@@ -757,11 +775,16 @@ fn follow_up(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
     if explicit_command(text, ctx.uploads).is_some() {
         return None;
     }
-    let edit = (ctx.conv.last_topic == Some(super::conversation::Topic::Query))
-        .then(|| query_task(text, ctx, true))
-        .flatten();
-    edit.or_else(|| super::follow::resolve(text, ctx))
-        .map(|t| vec![t])
+    let after_query = ctx.conv.last_topic == Some(super::conversation::Topic::Query);
+    if let Some(edit) = after_query.then(|| query_task(text, ctx, true)).flatten() {
+        return Some(vec![edit]);
+    }
+    // "same for the uwsgi log - slowest request?": a question of its own about another log
+    // is a new query, not the last question asked again.
+    if after_query && query_task(text, ctx, false).is_some() {
+        return None;
+    }
+    super::follow::resolve(text, ctx).map(|t| vec![t])
 }
 
 mod clause;

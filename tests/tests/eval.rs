@@ -397,6 +397,7 @@ fn run_one(
     case: &Value,
     fixtures: &[(String, Vec<u8>)],
     wait_embedding: bool,
+    trace: bool,
 ) -> Outcome {
     let specs = query_case::proc_specs(case).unwrap_or_else(|e| panic!("case {case}: {e}"));
     if let Some(why) = specs.iter().find_map(procs::unsupported) {
@@ -408,7 +409,7 @@ fn run_one(
         return Outcome::Skip(why);
     }
     let session = session_cmd(c, SessionOp::New { name: None });
-    let outcome = run_in_session(c, case, fixtures, wait_embedding, specs);
+    let outcome = run_in_session(c, case, fixtures, (wait_embedding, trace), specs);
     // The case's session goes with its uploads (and any embedding still queued for them),
     // so one case's background work never slows the next.
     session_cmd(c, SessionOp::New { name: None });
@@ -438,7 +439,7 @@ fn run_in_session(
     c: &mut ExtConn,
     case: &Value,
     fixtures: &[(String, Vec<u8>)],
-    wait_embedding: bool,
+    (wait_embedding, trace): (bool, bool),
     specs: Vec<procs::ProcSpec>,
 ) -> Outcome {
     let wanted: Option<Vec<String>> = case.get("files").map(str_args);
@@ -465,7 +466,13 @@ fn run_in_session(
     };
     // Earlier turns of the same session; only the last one is scored.
     for t in str_args(&case["turns"]) {
-        run_case(c, &text(&t), vec![]);
+        let turn = run_case(c, &text(&t), vec![]);
+        // `LLMOPS_EVAL_TRACE=1` shows what the earlier turns did (dev sets only: a held-out
+        // set's turns are its questions).
+        if trace {
+            let head: String = turn.answer.chars().take(600).collect();
+            eprintln!("  turn {t:?}: {:?}\n    {head}", turn.steps);
+        }
     }
     // Files attached to the scored message (`ask --upload`), by fixture name.
     let attach: Vec<String> = str_args(&case["attach"])
@@ -524,9 +531,19 @@ fn run_set_with(dir: &std::path::Path, min_acc: f64, wait_embedding: bool) {
         .expect("read timeout");
     let mut per_cat: BTreeMap<String, (u32, u32)> = BTreeMap::new();
     let (mut failures, mut skipped) = (Vec::new(), Vec::new());
+    // `LLMOPS_EVAL_ONLY=id1,id2` runs only the cases whose ids contain one of these
+    // (while iterating on a dev set's misses); a full run leaves it unset.
+    let only: Vec<String> = std::env::var("LLMOPS_EVAL_ONLY")
+        .map(|v| v.split(',').map(str::to_string).collect())
+        .unwrap_or_default();
+    let trace = std::env::var_os("LLMOPS_EVAL_TRACE").is_some() && !is_held_out(dir);
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let case: Value = serde_json::from_str(line).expect("case json");
-        let outcome = run_one(&mut c, &case, &fixtures, wait_embedding);
+        let id = case["id"].as_str().unwrap_or_default();
+        if !only.is_empty() && !only.iter().any(|o| id.contains(o.as_str())) {
+            continue;
+        }
+        let outcome = run_one(&mut c, &case, &fixtures, wait_embedding, trace);
         let cat = case["cat"].as_str().unwrap_or("?").to_string();
         match outcome {
             Outcome::Skip(why) => skipped.push(format!("{}: {why}", case["id"])),
@@ -548,6 +565,14 @@ fn run_set_with(dir: &std::path::Path, min_acc: f64, wait_embedding: bool) {
 /// while they were known): dev sets now, their misses printed.
 const READ_SINCE: &[&str] = &["queries-heldout", "queries-heldout2", "queries-heldout3"];
 
+/// A set written as held out whose misses are still unread.
+fn is_held_out(dir: &std::path::Path) -> bool {
+    dir.file_name().is_some_and(|n| {
+        let n = n.to_string_lossy();
+        n.contains("heldout") && !READ_SINCE.contains(&n.as_ref())
+    })
+}
+
 fn report(
     dir: &std::path::Path,
     cases_path: &std::path::Path,
@@ -561,10 +586,7 @@ fn report(
         .fold((0, 0), |(p, t), (a, b)| (p + a, t + b));
     // A held-out set's misses stay unread (the set measures; tuning on its lines would
     // spend it): its scores only, unless `LLMOPS_EVAL_SHOW_HELDOUT=1` asks for them.
-    let held_out = dir.file_name().is_some_and(|n| {
-        let n = n.to_string_lossy();
-        n.contains("heldout") && !READ_SINCE.contains(&n.as_ref())
-    });
+    let held_out = is_held_out(dir);
     println!(
         "eval set ({}): {}",
         if held_out { "held out" } else { "dev" },

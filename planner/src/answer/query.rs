@@ -481,8 +481,10 @@ fn rows_lead(
     part: &str,
     lang: Lang,
 ) -> String {
-    let by_time = r.query.field.as_ref().is_some_and(|f| f.as_str() == "time");
-    match (rows.first(), by_time && rows.len() == 1) {
+    // One event (the first, the last, the slowest) leads with its time; the line shows
+    // the rest.
+    let by_field = r.query.field.is_some();
+    match (rows.first(), by_field && rows.len() == 1) {
         (None, _) => match lang {
             Lang::Zh => format!("{what} —— 没有匹配的{}{part}。", lang.pick("事件", "")),
             Lang::En => format!("{what}: nothing matched{part}."),
@@ -726,6 +728,57 @@ mod unit_tests {
         assert_eq!(
             share_of(&part, 210, Lang::En),
             " (4.20% of the 5000 events read)"
+        );
+    }
+
+    /// "the slowest one": one event listed by a field leads with its time and shows its
+    /// line, not only the count.
+    #[test]
+    fn one_event_by_a_field_shows_its_time_and_line() {
+        use llmops_common::query::{Field, Query, QueryValue, Row, SourceInfo};
+        let row = Row {
+            file: Some("app.log".into()),
+            line: 812,
+            time: Some("2031-06-05T03:27:44".into()),
+            text: "GET /api/reports => generated 307 bytes in 47312 msecs".into(),
+            fields: vec![],
+            repeats: None,
+        };
+        let r = QueryResult {
+            query: Query {
+                field: Some(Field::new("duration")),
+                limit: Some(1),
+                measure: llmops_common::query::Measure::Rows,
+                ..Query::default()
+            },
+            described_zh: String::new(),
+            described_en: "the slowest event".into(),
+            sources: vec![SourceInfo {
+                name: "app.log".into(),
+                path: None,
+                format: "uwsgi".into(),
+                fields: vec![],
+                lines: 900,
+                events: 900,
+                bytes: 1,
+                complete: true,
+                unparsed: 0,
+            }],
+            resolved: vec![],
+            matched: 900,
+            matched_per_file: vec![],
+            value: QueryValue::Rows {
+                rows: vec![row],
+                total: 900,
+            },
+            pipeline: None,
+            notes: vec![],
+        };
+        let text = lead(&r, Lang::En);
+        assert!(text.contains("**2031-06-05T03:27:44**"), "{text}");
+        assert!(
+            text.contains("47312 msecs") && text.contains("line 812"),
+            "{text}"
         );
     }
 

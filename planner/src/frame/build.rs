@@ -134,7 +134,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
                 && f.value == Scalar::Number(f64::from(n))
         })
     };
-    if let Some(n) = limit(p).filter(|n| !a_status(*n)) {
+    if let Some(n) = limit(lex, p).filter(|n| !a_status(*n)) {
         q.limit = Some(n);
     }
     settle(lex, p, &mut q);
@@ -404,8 +404,8 @@ fn bucket(p: &Parsed) -> Option<BucketWidth> {
 }
 
 /// "top 5", "前 10": the number right after a limit word.
-fn limit(p: &Parsed) -> Option<u32> {
-    p.hits.iter().filter(|h| h.cue == Cue::Limit).find_map(|h| {
+fn limit(lex: &Lexicon, p: &Parsed) -> Option<u32> {
+    let after_limit_word = p.hits.iter().filter(|h| h.cue == Cue::Limit).find_map(|h| {
         p.lits.iter().find_map(|l| match l.lit {
             Lit::Number { value, unit: None }
                 if l.start >= h.end && p.close(h.end, l.start) && value >= 1.0 =>
@@ -414,7 +414,42 @@ fn limit(p: &Parsed) -> Option<u32> {
             }
             _ => None,
         })
+    });
+    after_limit_word.or_else(|| beside_extreme(lex, p))
+}
+
+/// "the 5 slowest requests", "最慢的 3 个请求": a whole number right beside a cue for the
+/// largest or smallest value is how many of them.
+fn beside_extreme(lex: &Lexicon, p: &Parsed) -> Option<u32> {
+    let extremes = p.hits.iter().filter(|h| {
+        matches!(h.cue, Cue::Measure(i) if matches!(lex.measures[i].measure, Measure::Max | Measure::Min))
+    });
+    extremes.into_iter().find_map(|h| {
+        p.lits.iter().find_map(|l| match l.lit {
+            Lit::Number { value, unit: None }
+                if value.fract() == 0.0
+                    && (2.0..=f64::from(Query::MAX_LIMIT)).contains(&value)
+                    && (p.close(l.end, h.start) || p.close(h.end, l.start)) =>
+            {
+                Some(value as u32)
+            }
+            _ => None,
+        })
     })
+}
+
+/// "the 3 slowest requests": more than one event with the largest (smallest) value are
+/// those events, listed by that value.
+fn extremes_as_rows(q: &mut Query) {
+    let order = match q.measure {
+        Measure::Max => Order::Desc,
+        Measure::Min => Order::Asc,
+        _ => return,
+    };
+    if q.group_by.is_empty() && q.field.is_some() && q.limit.is_some_and(|n| n > 1) {
+        q.measure = Measure::Rows;
+        q.order = order;
+    }
 }
 
 /// Makes the slots agree: a statistic of a field that is not numeric groups by it; rows
@@ -457,6 +492,7 @@ fn settle(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     if q.measure == Measure::Buckets || q.measure == Measure::CountDistinct {
         q.order = Order::Desc;
     }
+    extremes_as_rows(q);
 }
 
 /// "what segfaulted", "谁登录失败了": a question word and a condition with a subject, and

@@ -498,16 +498,16 @@ fn log_columns(files: &[String], ctx: &FrameCtx) -> Vec<Column> {
     out
 }
 
-/// A field named by the log's own name ("request_time", "user.id", "Tr"). A plain word
-/// the lexicon already reads ("status", "host") stays the lexicon's: the lexicon's role
-/// resolves to the same field. A name with `_`, `.` or `-` is unambiguous and wins over
-/// the lexicon's words inside it. Names of three letters or fewer match as written or
-/// with a capital ("Tr" for `tr`), not as a lower-case word.
 /// Whether a key's last segment is a compound of its own (`dur_ms`).
 fn compound_last(last: &str) -> bool {
     last.contains(['_', '-'])
 }
 
+/// A field named by the log's own name ("request_time", "user.id", "Tr"). A plain word
+/// the lexicon already reads ("status", "host") stays the lexicon's: the lexicon's role
+/// resolves to the same field. A name with `_`, `.` or `-` is unambiguous and wins over
+/// the lexicon's words inside it. Names of three letters or fewer match as written or
+/// with a capital ("Tr" for `tr`), not as a lower-case word.
 fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>) {
     let mut found = Vec::new();
     for (i, c) in columns.iter().enumerate() {
@@ -516,7 +516,9 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
             continue;
         }
         let compound = name.contains(['_', '.', '-']);
-        for (start, end) in column_named_at(text, lower, columns, c) {
+        let mut at = column_named_at(text, lower, columns, c);
+        at.extend(grouped_by_last(text, columns, c, hits));
+        for (start, end) in at {
             let overlaps = |h: &Hit| h.start < end && start < h.end;
             if !compound && hits.iter().any(overlaps) {
                 continue;
@@ -545,6 +547,39 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
     hits.retain(|h| !found.iter().any(|f| f.start <= h.start && h.end <= f.end) && !glossed(h));
     hits.extend(found);
     hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
+}
+
+/// "哪个 ns", "by ns": right after a grouping word, a nested key's last segment written as
+/// the log writes it names the key, when no other field ends so (`attr.ns`).
+fn grouped_by_last(
+    text: &str,
+    columns: &[Column],
+    c: &Column,
+    hits: &[Hit],
+) -> Vec<(usize, usize)> {
+    let Some((_, last)) = c.name.rsplit_once('.') else {
+        return Vec::new();
+    };
+    let unique = columns
+        .iter()
+        .filter(|o| o.name.rsplit('.').next() == Some(last))
+        .count()
+        == 1;
+    if !unique || last.len() < 2 {
+        return Vec::new();
+    }
+    crate::lexicon::occurrences(text, last)
+        .into_iter()
+        .filter(|&(start, _)| {
+            hits.iter().any(|g| {
+                g.cue == Cue::Group
+                    && g.end <= start
+                    && text
+                        .get(g.end..start)
+                        .is_some_and(|gap| gap.trim().is_empty())
+            })
+        })
+        .collect()
 }
 
 /// Where the text names column `c`: by its name, in the plural, by its last segment (a

@@ -359,6 +359,7 @@ fn frame_over_columns(text: &str) -> Value {
         col("queue_depth", true),
         col("shard", false),
         col("session_key", false),
+        col("attr.ns", false),
     ];
     let timed = |name: &str| Column {
         roles: vec!["duration".to_string()],
@@ -427,6 +428,47 @@ fn fields_named_by_the_logs_own_names() {
     assert_eq!(f["field"], json!("duration"), "{f}");
     let f = frame_over_columns("slowest backend by Tr in haproxy.log");
     assert_eq!(f["field"], json!("Tr"), "{f}");
+    // After a grouping word, a nested key's last segment as the log writes it.
+    for q in [
+        "orders.jsonl 里哪个 ns 的错误最多",
+        "error count by ns in orders.jsonl",
+    ] {
+        let f = frame_over_columns(q);
+        assert_eq!(f["group_by"], json!(["attr.ns"]), "{q}: {f}");
+    }
+    let f = frame_over_columns("how many ns errors in orders.jsonl");
+    assert!(f.get("group_by").is_none(), "no grouping word: {f}");
+}
+
+#[test]
+fn several_of_the_largest_values_are_those_events() {
+    for (q, n) in [
+        ("top 3 slowest requests in access.log", 3),
+        ("the 5 slowest requests in access.log", 5),
+        ("access.log 里最慢的 3 个请求", 3),
+    ] {
+        let f = frame(q);
+        assert_eq!(
+            (&f["measure"], &f["field"], &f["limit"]),
+            (&json!("rows"), &json!("duration"), &json!(n)),
+            "{q}: {f}"
+        );
+        assert!(f.get("order").is_none_or(|o| o == "desc"), "{q}: {f}");
+    }
+    let f = frame("the 3 fastest requests in access.log");
+    assert_eq!(
+        (&f["measure"], &f["order"]),
+        (&json!("rows"), &json!("asc")),
+        "{f}"
+    );
+    // One is the value itself.
+    let f = frame("the slowest request in access.log");
+    assert_eq!(f["measure"], "max", "{f}");
+    let f = frame("slowest request over 3 s in access.log");
+    assert_eq!(
+        f["measure"], "max",
+        "a number with a unit is a condition: {f}"
+    );
 }
 
 #[test]
