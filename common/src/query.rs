@@ -238,7 +238,9 @@ impl Filter {
 /// `YYYY-MM-DD HH:MM[:SS]`, or a date with less written: `--MM-DD` (the log's last year
 /// that has it) or `---DD` (its last month that has that day), each with an optional
 /// ` HH:MM[:SS]`; a date alone spans its whole day. Times are compared as the log writes
-/// them (the zone is not applied), like the analyser.
+/// them (the zone is not applied), like the analyser, unless the time names its zone right
+/// after it (`09:36+08:00`, `22:47-04:00`, `01:12Z`): then it is moved onto the log's clock
+/// (a log that writes no zone is taken as UTC).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(transparent)]
 pub struct TimePoint(pub String);

@@ -22,9 +22,12 @@ mod tests_follow;
 #[cfg(test)]
 mod tests_names;
 #[cfg(test)]
+mod tests_timeline;
+#[cfg(test)]
 mod tests_values;
 mod words;
 mod zh_runs;
+mod zones;
 
 use serde::{Deserialize, Serialize};
 

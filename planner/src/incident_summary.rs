@@ -38,10 +38,18 @@ pub fn task(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
     if !lexicon().grammar.incident.occur_in(&lower) {
         return None;
     }
-    let named: Vec<&crate::UploadRef> = typed_file_names(text)
+    // The logs the question names ("(es + dispatcher)", "the haproxy log"), if any.
+    let by_kind = crate::frame::parsed::session_logs_named(text, ctx.uploads);
+    let mut named: Vec<&crate::UploadRef> = typed_file_names(text)
         .iter()
         .filter_map(|n| best_upload(n, ctx.uploads))
         .collect();
+    for u in ctx.uploads {
+        let path = u.path.to_string_lossy();
+        if by_kind.iter().any(|p| *p == path) && !named.iter().any(|n| n.path == u.path) {
+            named.push(u);
+        }
+    }
     let pool: Vec<&crate::UploadRef> = if named.is_empty() {
         ctx.uploads.iter().collect()
     } else {

@@ -49,6 +49,10 @@ pub struct MeasureCue {
     pub limit: Option<u32>,
     /// Which measure wins when several are cued.
     pub weight: u8,
+    /// What the words mean over a log with a time window, when that differs ("what was
+    /// redis doing before 3:15" is a timeline; "what is redis doing" a process's details).
+    #[serde(default)]
+    pub over_a_window: Option<Measure>,
     #[serde(flatten)]
     pub words: Words,
 }
@@ -175,6 +179,15 @@ struct SourcesFile {
     source: Vec<SourceCue>,
     #[serde(default)]
     kind: Vec<LogKind>,
+    #[serde(default)]
+    short: Vec<ShortName>,
+}
+
+/// Short names of a program (`sources.toml` `[[short]]`): "es" for elasticsearch.
+#[derive(Debug, Deserialize)]
+pub struct ShortName {
+    pub program: String,
+    pub names: Vec<String>,
 }
 
 /// Words that name a log by its kind (`sources.toml` `[[kind]]`): a detected format, or
@@ -242,6 +255,7 @@ pub struct Lexicon {
     pub filters: Vec<FilterCue>,
     pub sources: Vec<SourceCue>,
     pub kinds: Vec<LogKind>,
+    pub short_names: Vec<ShortName>,
     pub phrases: Vec<Phrase>,
     pub grammar: Grammar,
     pub commands: Vec<CommandCue>,
@@ -292,8 +306,18 @@ impl Lexicon {
             filters: fl.filter,
             sources: s.source,
             kinds: s.kind,
+            short_names: s.short,
             grammar,
         })
+    }
+
+    /// The programs a short name stands for ("es" -> elasticsearch), lower case.
+    pub fn programs_named(&self, word: &str) -> impl Iterator<Item = &str> + '_ {
+        let word = word.to_ascii_lowercase();
+        self.short_names
+            .iter()
+            .filter(move |s| s.names.iter().any(|n| *n == word))
+            .map(|s| s.program.as_str())
     }
 
     /// Every wording of `text` when a phrase entry has it (case ignored), else none.

@@ -147,6 +147,38 @@ fn only_a_file(c: &str, uploads: &[UploadRef]) -> bool {
     named && rest.chars().all(|ch| !ch.is_alphanumeric())
 }
 
+/// "redis replica blip around 1:12? timeline pls": a clause that asks for a timeline and
+/// one before it that asks no figure are one question (what it is about, and the form).
+fn timeline_requests_joined(parts: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for part in parts {
+        let joins = crate::frame::build::asks_a_timeline(&part)
+            && out
+                .last()
+                .is_some_and(|prev| !crate::frame::build::asks_a_measure(prev));
+        match out.last_mut() {
+            Some(prev) if joins => {
+                prev.push(' ');
+                prev.push_str(&part);
+            }
+            _ => out.push(part),
+        }
+    }
+    out
+}
+
+/// An attachment note without its words for "attached" ("dispatcher log attached too" ->
+/// "dispatcher log").
+fn without_attached_words(part: &str) -> String {
+    let mut lower = part.to_lowercase();
+    for w in ATTACHED.iter().chain(["too", "also", "as well"].iter()) {
+        for (s, e) in crate::lexicon::occurrences(&lower, w).into_iter().rev() {
+            lower.replace_range(s..e, " ");
+        }
+    }
+    lower.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// "uwsgi 那个日志里呢", "and the redis log?": a follow-up whose only target is one of the
 /// session's logs.
 fn switches_log(c: &str, uploads: &[UploadRef]) -> bool {
@@ -189,7 +221,14 @@ fn with_file_clauses_joined(parts: Vec<String>, ctx: &MessageCtx) -> Vec<String>
             });
             continue;
         }
-        if note || only_a_file(&part, ctx.uploads) {
+        let only_logs = several && crate::frame::parsed::only_names_logs(&part, ctx.uploads);
+        if note || only_logs || only_a_file(&part, ctx.uploads) {
+            // What it says of the files ("attached") is no condition of the question.
+            let part = if note {
+                without_attached_words(&part)
+            } else {
+                part
+            };
             match out.last_mut() {
                 Some(prev) => {
                     prev.push(' ');
@@ -643,7 +682,8 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
         return tasks;
     }
     let mut tasks: Vec<Task> = Vec::new();
-    for clause in with_file_clauses_joined(clauses(&text), ctx) {
+    let parts = timeline_requests_joined(with_file_clauses_joined(clauses(&text), ctx));
+    for clause in parts {
         for t in clause_tasks(&clause, ctx) {
             if let Some(t) = attach_to_previous(&mut tasks, t) {
                 let t = resolve_bare(t, ctx);

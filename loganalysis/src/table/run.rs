@@ -16,7 +16,7 @@ use super::plan::{plan, Plan, Table};
 use super::rarity::rarity;
 use super::registry::Registry;
 use super::scan::{newest_time, open, scan_file, Opened, QueryFile, QueryOptions, ScanJob};
-use super::window::{check_window, resolve_window};
+use super::window::{check_window, names_a_zone, resolve_window, zoneless};
 use crate::ts::{self, Ts};
 
 /// The shipped format registry, compiled once.
@@ -271,6 +271,15 @@ pub fn run_query_with(
         plans,
         mut notes,
     } = scanned;
+    if let (Some(w), Some(e)) = (&q.window, &end) {
+        if names_a_zone(w) && zoneless(e) {
+            notes.push(
+                "日志的时间没有写时区，按 UTC 换算了所问的时间 / the log writes no time zone: \
+                 its times were taken as UTC to convert the time asked"
+                    .to_string(),
+            );
+        }
+    }
     let matched = acc.matched;
     let unit = plans[0].field.as_ref().map(|f| f.unit).unwrap_or_default();
     let value = finish(acc, q, unit, files.len(), &names);

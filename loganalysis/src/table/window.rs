@@ -21,13 +21,50 @@ enum Date {
     Day(u32),
 }
 
-/// A time point: its first second, how many seconds it spans (60 for `HH:MM`), and
-/// whether it carried a date.
+/// A time point: its first second, how many seconds it spans (60 for `HH:MM`), whether
+/// it carried a date, and the zone it was asked in (minutes east of UTC), if one was named.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Point {
     date: Option<Date>,
     sod: i64,
     span: i64,
+    zone: Option<i32>,
+}
+
+/// A zone written after the time: `Z`, `UTC`, `GMT`, `+08:00`, `+0800`, `-04`.
+fn parse_zone(z: &str) -> Option<i32> {
+    let z = z.trim();
+    if matches!(z, "Z" | "UTC" | "GMT") {
+        return Some(0);
+    }
+    let sign = match z.as_bytes().first()? {
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    let digits: String = z[1..].chars().filter(|c| *c != ':').collect();
+    let (h, m) = match digits.len() {
+        2 => (digits.parse::<i32>().ok()?, 0),
+        4 => (
+            digits[..2].parse::<i32>().ok()?,
+            digits[2..].parse::<i32>().ok()?,
+        ),
+        _ => return None,
+    };
+    (h <= 14 && m < 60).then_some(sign * (h * 60 + m))
+}
+
+/// Splits a zone off the end of a time (`09:36+08:00`, `22:47 -04:00`, `01:12Z`): the
+/// time is its leading digits, colons and fraction; the rest must be a zone.
+fn split_zone(t: &str) -> Option<(&str, Option<i32>)> {
+    let end = t
+        .find(|c: char| !(c.is_ascii_digit() || c == ':' || c == '.'))
+        .unwrap_or(t.len());
+    let (time, rest) = t.split_at(end);
+    if rest.trim().is_empty() {
+        return Some((time, None));
+    }
+    parse_zone(rest).map(|z| (time, Some(z)))
 }
 
 fn parse_date(d: &str) -> Option<Date> {
@@ -80,17 +117,45 @@ fn parse_point(p: &TimePoint) -> Result<Point, QueryError> {
         None => None,
         Some(d) => Some(parse_date(d).ok_or_else(bad)?),
     };
+    let (time, zone) = match time {
+        Some(t) => {
+            let (t, z) = split_zone(t).ok_or_else(bad)?;
+            (Some(t), z)
+        }
+        None => (None, None),
+    };
     let (sod, span) = match time {
         Some(t) => parse_hms(t).ok_or_else(bad)?,
         None => (0, DAY),
     };
-    Ok(Point { date, sod, span })
+    Ok(Point {
+        date,
+        sod,
+        span,
+        zone,
+    })
+}
+
+/// A log's offset from UTC in minutes, as its newest event writes it; a log that writes no
+/// zone is taken as UTC.
+fn log_offset(end: &Ts) -> i32 {
+    match end.zone {
+        ts::Zone::Offset(m) => i32::from(m),
+        ts::Zone::Utc | ts::Zone::None => 0,
+    }
 }
 
 /// The first second of `p` on the log's clock, given the log's newest event.
 fn resolve(p: &Point, end: &Ts) -> i64 {
     let end_sec = end.key.div_euclid(1_000_000);
     let (ey, em, ed) = ts::civil_from_days(end_sec.div_euclid(DAY));
+    // A time asked in another zone, moved onto the log's clock ("09:36 +08:00" is 01:36 in
+    // a UTC log).
+    let shift = p.zone.map_or(0, |z| i64::from(log_offset(end) - z) * 60);
+    let p = &Point {
+        sod: p.sod + shift,
+        ..*p
+    };
     match p.date {
         Some(Date::Full(y, m, d)) => {
             // A log without years (syslog) counts from year 0.
@@ -162,6 +227,22 @@ pub fn resolve_window(w: &Window, end: &Ts) -> Result<(i64, i64), QueryError> {
             )
         }
     })
+}
+
+/// Whether a window names the zone of its times (then a log that writes no zone is read
+/// as UTC, and the answer says so).
+pub fn names_a_zone(w: &Window) -> bool {
+    let zoned = |p: &TimePoint| parse_point(p).is_ok_and(|x| x.zone.is_some());
+    match w {
+        Window::Last { .. } => false,
+        Window::Around { at, .. } => zoned(at),
+        Window::Between { from, to } => from.iter().chain(to.iter()).any(zoned),
+    }
+}
+
+/// Whether the log's newest event writes no zone.
+pub fn zoneless(end: &Ts) -> bool {
+    end.zone == ts::Zone::None
 }
 
 /// Validates the time points of a window without a log (for early errors).
@@ -257,6 +338,39 @@ mod tests {
         assert_eq!(show_second(b, false), "2027-03-09T01:00:59");
     }
 
+    /// A time asked in a zone lands on the log's clock: 09:36 in Beijing is 01:36 in a UTC
+    /// log, 17:36 in a log written at -08:00; 22:47 at -04:00 is the next day's 02:47 UTC.
+    #[test]
+    fn a_time_asked_in_a_zone_is_moved_onto_the_logs_clock() {
+        let at = |p: &str, e: &Ts| {
+            let w = Window::Around {
+                at: TimePoint(p.into()),
+                seconds: 0,
+            };
+            show_second(resolve_window(&w, e).expect("window").0, false)
+        };
+        let utc = end("2031-09-22T03:59:57Z");
+        assert_eq!(at("09:36+08:00", &utc), "2031-09-22T01:36:00");
+        assert_eq!(at("22:47-04:00", &utc), "2031-09-22T02:47:00");
+        assert_eq!(at("01:12Z", &utc), "2031-09-22T01:12:00");
+        assert_eq!(at("2031-09-21 22:47-0400", &utc), "2031-09-22T02:47:00");
+        let pacific = end("2031-09-21T20:00:00-08:00");
+        assert_eq!(at("09:36+08:00", &pacific), "2031-09-20T17:36:00");
+        // No zone asked: as the log writes it.
+        assert_eq!(
+            at("09:36", &utc),
+            "2031-09-22T09:36:00".replace("22T09", "21T09")
+        );
+        assert!(names_a_zone(&Window::Around {
+            at: TimePoint("09:36+08:00".into()),
+            seconds: 60
+        }));
+        assert!(!names_a_zone(&Window::Around {
+            at: TimePoint("09:36".into()),
+            seconds: 60
+        }));
+    }
+
     #[test]
     fn bad_points_are_errors() {
         for p in [
@@ -267,6 +381,8 @@ mod tests {
             "10:00:00:00",
             "---32",
             "--13-01",
+            "10:00+25:00",
+            "10:00 EDT",
         ] {
             assert!(check_window(&Window::Around {
                 at: TimePoint(p.into()),

@@ -98,6 +98,21 @@ pub fn asks_a_measure(text: &str) -> bool {
     })
 }
 
+/// Whether the question's winning measure cue asks for a timeline ("what happened",
+/// "timeline pls").
+pub fn asks_a_timeline(text: &str) -> bool {
+    let lex = lexicon();
+    let lower = normalize(text).to_ascii_lowercase();
+    let hits = find(lex, &lower);
+    hits.iter()
+        .filter_map(|h| match h.cue {
+            Cue::Measure(i) => Some((lex.measures[i].weight, h.end - h.start, i)),
+            _ => None,
+        })
+        .max()
+        .is_some_and(|(_, _, i)| lex.measures[i].measure == Measure::Timeline)
+}
+
 /// Every slot of the query from the parsed question.
 pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -> Frame {
     let cue = measure_cue(lex, p).map(|i| &lex.measures[i]);
@@ -118,9 +133,22 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
             .map(|(_, f)| Field::new(f))
             .next();
     }
-    let cond = super::build_filters::filters(lex, p, source);
+    let mut cond = super::build_filters::filters(lex, p, source);
+    // A zone's name says when, not what the events say.
+    let zone_word = |f: &Filter| {
+        f.field.is_none()
+            && matches!(&f.value, Scalar::Text(v) if super::zones::is_zone_word(lex, v))
+    };
+    cond.hard.retain(|f| !zone_word(f));
+    cond.soft.retain(|f| !zone_word(f));
     q.filters = cond.hard;
     q.window = window(lex, p);
+    if let Some(m) = cue
+        .and_then(|c| c.over_a_window)
+        .filter(|_| source == Source::Log && q.window.is_some())
+    {
+        q.measure = m;
+    }
     if let Some(b) = bucket(p) {
         q.bucket = b;
         if matches!(q.measure, Measure::Count | Measure::Rows) && q.group_by.is_empty() {
@@ -362,7 +390,7 @@ fn window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
         Lit::Date(d) => Some(d.point()),
         _ => None,
     });
-    match (day, clock) {
+    let w = match (day, clock) {
         (None, w) => w,
         // "8号": the whole day.
         (Some(d), None) => Some(Window::Between {
@@ -371,6 +399,11 @@ fn window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
         }),
         // "8号 02:47 前后": the clock on that day.
         (Some(d), Some(w)) => Some(on_day(w, &d)),
+    };
+    // "北京时间 9:36", "10:47pm EDT": the times are in that zone.
+    match super::zones::zone_asked(lex, &p.text) {
+        Some(z) => w.map(|w| super::zones::in_zone(w, &z)),
+        None => w,
     }
 }
 

@@ -663,14 +663,24 @@ pub fn clock_window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
                         && ((h.end <= *s && *s - h.end <= 8) || (h.start >= *e && h.start - e <= 8))
                 })
             };
+            // "a few minutes before 3:15", "3:15 之前几分钟": the lead-up, as long as the
+            // span "around" means.
+            let span = lex.grammar.window.around_default_seconds;
+            let few = a_few_minutes(&p.lower);
             if near(Cue::From) {
                 Some(Window::Between {
                     from: Some(point(c)),
-                    to: None,
+                    to: few
+                        .then(|| shifted(c, span as i64))
+                        .flatten()
+                        .map(|x| point(&x)),
                 })
             } else if near(Cue::To) {
                 Some(Window::Between {
-                    from: None,
+                    from: few
+                        .then(|| shifted(c, -(span as i64)))
+                        .flatten()
+                        .map(|x| point(&x)),
                     to: Some(point(c)),
                 })
             } else {
@@ -681,4 +691,28 @@ pub fn clock_window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
             }
         }
     }
+}
+
+/// Whether the question speaks of "a few minutes" before or after a time.
+fn a_few_minutes(lower: &str) -> bool {
+    const FEW: [&str; 6] = [
+        "few minutes",
+        "couple of minutes",
+        "couple minutes",
+        "几分钟",
+        "前几分钟",
+        "那几分钟",
+    ];
+    FEW.iter().any(|w| lower.contains(w))
+}
+
+/// A clock time moved by `secs` on the same day (none when that crosses midnight).
+fn shifted(c: &Clock, secs: i64) -> Option<Clock> {
+    let at = i64::from(c.h) * 3600 + i64::from(c.m) * 60 + i64::from(c.s.unwrap_or(0)) + secs;
+    (0..86_400).contains(&at).then(|| Clock {
+        h: (at / 3600) as u8,
+        m: (at / 60 % 60) as u8,
+        s: c.s.map(|_| (at % 60) as u8),
+        ..*c
+    })
 }

@@ -212,6 +212,50 @@ pub(crate) fn names_a_session_log(text: &str, uploads: &[crate::UploadRef]) -> b
     !named_files(text, &ctx).0.is_empty()
 }
 
+/// The paths of the session's logs a text names, by file name, kind or a part of the name.
+pub(crate) fn session_logs_named(text: &str, uploads: &[crate::UploadRef]) -> Vec<String> {
+    let ctx = FrameCtx {
+        uploads,
+        referenced: &[],
+        last_file: None,
+        last_query: None,
+    };
+    named_files(&normalize(text), &ctx).0
+}
+
+/// Whether a clause only names some of the session's logs ("haproxy + the ride-api
+/// container log", "redis 和 dispatcher 的日志"): nothing is left once the names, joining
+/// words and function words are taken out.
+pub(crate) fn only_names_logs(text: &str, uploads: &[crate::UploadRef]) -> bool {
+    let ctx = FrameCtx {
+        uploads,
+        referenced: &[],
+        last_file: None,
+        last_query: None,
+    };
+    let text = normalize(text);
+    let (files, spans) = named_files(&text, &ctx);
+    if files.is_empty() {
+        return false;
+    }
+    let mut rest = text.to_lowercase().into_bytes();
+    for &(s, e) in &spans {
+        rest[s..e].fill(b' ');
+    }
+    let mut rest = String::from_utf8(rest).unwrap_or_default();
+    const JOINING: [&str; 10] = [
+        "以及", "和", "跟", "与", "及", "还有", "也", "都", "的", "里",
+    ];
+    let stop = &lexicon().grammar.stop;
+    for w in stop.zh.iter().map(String::as_str).chain(JOINING) {
+        rest = rest.replace(w, " ");
+    }
+    const JOINING_EN: [&str; 6] = ["log", "logs", "too", "both", "plus", "file"];
+    rest.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .all(|w| JOINING_EN.contains(&w) || stop.en.iter().any(|s| s == w))
+}
+
 /// Log files named in the question: upload names and absolute paths, with their spans.
 fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>) {
     let mut files = Vec::new();
@@ -366,17 +410,23 @@ fn logs_named_by_a_name_part<'a>(
             i += 1;
         }
         let word = lower[start..i].trim_matches(['-', '_']);
-        if word.len() < 4 || word.bytes().all(|b| b.is_ascii_digit()) {
+        // "es" for elasticsearch: a program's short name stands for its name.
+        let forms: Vec<&str> = std::iter::once(word)
+            .chain(lexicon().programs_named(word))
+            .collect();
+        let short = forms.len() > 1;
+        if (word.len() < 4 && !short) || word.bytes().all(|b| b.is_ascii_digit()) {
             continue;
         }
-        let w = name_parts(word);
         let named: Vec<&crate::UploadRef> = ctx
             .uploads
             .iter()
             .filter(|u| {
+                let file = name_parts(&u.filename.to_lowercase());
                 is_log_upload(u)
-                    && (name_parts(&u.filename.to_lowercase()).contains(&w)
-                        || format_named(u, word))
+                    && forms
+                        .iter()
+                        .any(|w| file.contains(&name_parts(w)) || format_named(u, w))
             })
             .collect();
         let [u] = named.as_slice() else {

@@ -341,7 +341,7 @@ fn clocks(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r"(?:(\d{4})-(\d{1,2})-(\d{1,2})[ T])?\b([01]?\d|2[0-3])[:：]([0-5]\d)(?:[:：]([0-5]\d))?\b",
+        r"(?i)(?:(\d{4})-(\d{1,2})-(\d{1,2})[ T])?(?-u:\b)([01]?\d|2[0-3])[:：]([0-5]\d)(?:[:：]([0-5]\d))?(?:\s?([ap])\.?m\b\.?)?(?-u:\b)",
     );
     for c in r.captures_iter(text) {
         let whole = c.get(0).expect("group 0 always matches");
@@ -356,6 +356,7 @@ fn clocks(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
         let (Some(h), Some(m)) = (num(4), num(5)) else {
             continue;
         };
+        let h = twelve_hour(h, c.get(7).map(|x| x.as_str()), &text[..whole.start()]);
         taken.push((whole.start(), whole.end()));
         out.push(Spanned {
             start: whole.start(),
@@ -367,6 +368,19 @@ fn clocks(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
                 s: num(6).map(|s| s as u8),
             }),
         });
+    }
+}
+
+/// The hour on a 24-hour clock: "10:47pm" is 22:47, "12:05am" 00:05, "下午 3:10" and
+/// "晚上 10:47" are afternoon and evening times.
+fn twelve_hour(h: u16, am_pm: Option<&str>, before: &str) -> u16 {
+    const LATE: [&str; 5] = ["下午", "晚上", "傍晚", "今晚", "昨晚"];
+    let said_late = LATE.iter().any(|w| before.trim_end().ends_with(w));
+    match am_pm.map(|x| x.to_ascii_lowercase()) {
+        Some(x) if x == "p" && h < 12 => h + 12,
+        Some(x) if x == "a" && h == 12 => 0,
+        None if said_late && (1..12).contains(&h) => h + 12,
+        _ => h,
     }
 }
 
@@ -698,5 +712,26 @@ mod tests {
         assert_eq!(l, vec![Lit::Ident("redis-server".into())]);
         let l = lits("how many nginx workers are running");
         assert_eq!(l, vec![Lit::Word("nginx".into())]);
+    }
+
+    #[test]
+    fn twelve_hour_clocks_are_read_on_a_24_hour_clock() {
+        let clock = |text: &str| {
+            lits(text)
+                .into_iter()
+                .find_map(|l| match l {
+                    Lit::Clock(c) => Some((c.h, c.m)),
+                    _ => None,
+                })
+                .unwrap_or_else(|| panic!("no clock in {text:?}"))
+        };
+        assert_eq!(clock("around 10:47pm EDT"), (22, 47));
+        assert_eq!(clock("around 10:47 p.m."), (22, 47));
+        assert_eq!(clock("at 12:05am"), (0, 5));
+        assert_eq!(clock("at 9:36 AM"), (9, 36));
+        assert_eq!(clock("昨晚 10:47 左右"), (22, 47));
+        assert_eq!(clock("下午3:10 前后"), (15, 10));
+        assert_eq!(clock("早上 9:36"), (9, 36));
+        assert_eq!(clock("02:47 前后"), (2, 47));
     }
 }

@@ -191,4 +191,18 @@ pub struct Grammar {
     /// Words that make a clause a question, so an action verb in it is asked about.
     #[serde(default)]
     pub interrogative: InterrogativeWords,
+    /// Time zones named in a question, by their offset from UTC.
+    #[serde(default)]
+    pub zone: Vec<ZoneCue>,
+}
+
+/// A time zone a question names ("北京时间", "EDT"): its offset from UTC as `+HH:MM`.
+/// `exact` words match as written (abbreviations: "EDT", not "edt" in a word).
+#[derive(Debug, Clone, Deserialize)]
+pub struct ZoneCue {
+    pub offset: String,
+    #[serde(default)]
+    pub words: Vec<String>,
+    #[serde(default)]
+    pub exact: Vec<String>,
 }

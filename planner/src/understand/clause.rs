@@ -13,6 +13,7 @@ use super::{
     Chat, Intent, MessageCtx, Refusal, Task, METRIC_WORDS,
 };
 use crate::slots::MonitorMention;
+use llmops_common::query::Measure;
 
 /// A clause with what several rules look at, computed once.
 pub(super) struct Clause<'a> {
@@ -144,9 +145,14 @@ fn two_logs_compared(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {
                 if tail.trim().is_empty() {
                     return None;
                 }
+                // What happened in both is one timeline of the two logs merged.
                 let side = |s: &str| match query_task(&format!("{} {tail}", s.trim()), ctx, false)?
                 {
-                    Task::Query(f) if f.query.files.len() == 1 => Some(f),
+                    Task::Query(f)
+                        if f.query.files.len() == 1 && f.query.measure != Measure::Timeline =>
+                    {
+                        Some(f)
+                    }
                     _ => None,
                 };
                 let (a, b) = (side(left)?, side(right)?);

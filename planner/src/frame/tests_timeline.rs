@@ -1,0 +1,126 @@
+//! Timelines asked across several logs: which logs, which window (zones, 12-hour clocks,
+//! "a few minutes before"), and the clauses that belong to one question.
+
+use llmops_common::query::{Measure, TimePoint, Window};
+
+use crate::tests::uploads;
+use crate::{plan, PlannerAction, PlannerInput, ToolArgs};
+
+/// Logs of five kinds, as the server describes them (format and a time column).
+fn logs() -> Vec<crate::UploadRef> {
+    let mut ups = uploads(&[
+        "edge-nginx.log",
+        "orders-db.log",
+        "cache-redis.log",
+        "checkout-api.log",
+        "search-node-3.json",
+    ]);
+    let formats = [
+        "nginx_combined",
+        "postgresql",
+        "redis",
+        "docker_json",
+        "json_lines",
+    ];
+    for (u, f) in ups.iter_mut().zip(formats) {
+        u.format = Some(f.into());
+        u.columns = vec![llmops_common::query::Column {
+            name: "time".into(),
+            roles: vec!["time".into()],
+            ..Default::default()
+        }];
+    }
+    ups[4].filename = "elasticsearch-node-3.json".into();
+    ups[4].path = "/data/uploads/id4/elasticsearch-node-3.json".into();
+    ups
+}
+
+fn query(text: &str) -> llmops_common::query::Query {
+    let ups = logs();
+    let conversation = crate::conversation::Conversation::default();
+    match plan(&PlannerInput {
+        text,
+        referenced_files: &[],
+        uploads: &ups,
+        history: &[],
+        conversation: &conversation,
+        steps: &[],
+    }) {
+        PlannerAction::Call {
+            args: ToolArgs::LogQuery(q),
+            ..
+        } => q.query,
+        other => panic!("{text}: {other:?}"),
+    }
+}
+
+fn names(q: &llmops_common::query::Query) -> Vec<&str> {
+    let mut v: Vec<&str> = q
+        .files
+        .iter()
+        .map(|f| f.rsplit('/').next().unwrap_or(f))
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn what_happened_in_two_named_logs_is_one_timeline_of_both() {
+    let q = query("around 4:05 - redis and checkout-api, what happened");
+    assert_eq!(q.measure, Measure::Timeline, "{q:?}");
+    assert_eq!(names(&q), ["cache-redis.log", "checkout-api.log"]);
+}
+
+#[test]
+fn a_programs_short_name_names_its_log() {
+    let q = query("04:05 左右 ES 出了什么事");
+    assert_eq!(names(&q), ["elasticsearch-node-3.json"], "{q:?}");
+    let q = query("how many errors in pg");
+    assert_eq!(names(&q), ["orders-db.log"], "{q:?}");
+}
+
+#[test]
+fn a_time_in_a_named_zone_carries_the_zone() {
+    let at = |q: &llmops_common::query::Query| match &q.window {
+        Some(Window::Around { at, .. }) => at.clone(),
+        other => panic!("{other:?}"),
+    };
+    let q = query("北京时间中午 12:05 前后 nginx 发生了什么");
+    assert_eq!(at(&q), TimePoint("12:05+08:00".into()), "{q:?}");
+    let q = query("what happened in the nginx log around 11:05pm PDT");
+    assert_eq!(at(&q), TimePoint("23:05-07:00".into()), "{q:?}");
+    assert!(q.filters.is_empty(), "the zone is no condition: {q:?}");
+}
+
+#[test]
+fn a_clause_that_only_names_logs_belongs_to_the_question_before_it() {
+    let q = query("what happened around 4:05? nginx + the checkout-api container log");
+    assert_eq!(names(&q), ["checkout-api.log", "edge-nginx.log"], "{q:?}");
+    let q = query("redis failover near 04:05? timeline please, redis + checkout-api");
+    assert_eq!(q.measure, Measure::Timeline, "{q:?}");
+    assert_eq!(names(&q), ["cache-redis.log", "checkout-api.log"], "{q:?}");
+    assert!(q.window.is_some(), "{q:?}");
+}
+
+#[test]
+fn what_a_log_was_doing_before_a_time_is_the_lead_up() {
+    let q = query("what was redis doing a few minutes before 4:10? checkout-api log attached too");
+    assert_eq!(q.measure, Measure::Timeline, "{q:?}");
+    assert_eq!(
+        q.window,
+        Some(Window::Between {
+            from: Some(TimePoint("04:05".into())),
+            to: Some(TimePoint("04:10".into())),
+        })
+    );
+    assert!(q.filters.is_empty(), "'attached' is no condition: {q:?}");
+    assert_eq!(names(&q), ["cache-redis.log", "checkout-api.log"]);
+}
+
+#[test]
+fn an_incident_summary_reads_the_logs_the_question_names() {
+    let q = query("checkout keeps failing, what went wrong? (redis + checkout-api)");
+    assert_eq!(names(&q), ["cache-redis.log", "checkout-api.log"], "{q:?}");
+    let q = query("what went wrong tonight");
+    assert_eq!(q.files.len(), 5, "no log named: all of them: {q:?}");
+}

@@ -1,0 +1,60 @@
+//! Prints the offline planner's first call for a question over some log files, with the
+//! columns and format the server would hand it: a quick look at how a question is read.
+//! `cargo run -p llmops-server --example plan -- FILE... -- "question"`
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use llmops_common::UploadRef;
+use llmops_planner::conversation::Conversation;
+use llmops_planner::{plan, PlannerInput};
+
+fn upload(i: usize, path: &str) -> std::io::Result<UploadRef> {
+    let mut head = Vec::new();
+    let f = std::fs::File::open(path)?;
+    let size = f.metadata()?.len();
+    f.take(64 * 1024).read_to_end(&mut head)?;
+    let d =
+        llmops_loganalysis::table::describe(llmops_loganalysis::table::builtin_registry(), &head);
+    let abs = std::fs::canonicalize(path)?;
+    Ok(UploadRef {
+        file_id: format!("f{i}"),
+        filename: abs
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        path: PathBuf::from(&abs),
+        size,
+        sha256: String::new(),
+        uploaded_at: String::new(),
+        content_type: "text/plain".into(),
+        columns: d.columns,
+        format: d.format,
+    })
+}
+
+fn main() -> std::io::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(sep) = args.iter().position(|a| a == "--") else {
+        eprintln!("usage: plan FILE... -- QUESTION...");
+        std::process::exit(2);
+    };
+    let uploads = args[..sep]
+        .iter()
+        .enumerate()
+        .map(|(i, p)| upload(i, p))
+        .collect::<std::io::Result<Vec<_>>>()?;
+    let conversation = Conversation::default();
+    for text in &args[sep + 1..] {
+        let action = plan(&PlannerInput {
+            text,
+            referenced_files: &[],
+            uploads: &uploads,
+            history: &[],
+            conversation: &conversation,
+            steps: &[],
+        });
+        println!("{text}\n  => {action:?}");
+    }
+    Ok(())
+}
