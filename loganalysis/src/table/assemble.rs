@@ -34,6 +34,7 @@ impl<'f> Assembler<'f> {
 
     fn is_start(&self, line: &str) -> bool {
         self.ml.start.as_ref().is_some_and(|re| re.is_match(line))
+            && !(self.nlines > 0 && self.ml.attach.as_ref().is_some_and(|re| re.is_match(line)))
     }
 
     /// Feeds one line (without its newline); `emit` receives every finished event.
@@ -49,7 +50,9 @@ impl<'f> Assembler<'f> {
             self.begin(line, line_no, header);
             return;
         }
-        let continues = self.nlines > 0 && self.ml.cont.as_ref().is_none_or(|re| re.is_match(s));
+        let attached = self.ml.attach.as_ref().is_some_and(|re| re.is_match(s));
+        let continues =
+            self.nlines > 0 && (attached || self.ml.cont.as_ref().is_none_or(|re| re.is_match(s)));
         if continues {
             self.append(line, header);
         } else {

@@ -114,6 +114,7 @@ struct MultilineToml {
     #[serde(rename = "continue")]
     cont: Option<String>,
     header: Option<String>,
+    attach: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -267,6 +268,9 @@ pub struct Multiline {
     pub start: Option<Regex>,
     pub cont: Option<Regex>,
     pub header: Option<Regex>,
+    /// A line that looks like a start but belongs to the event before it (PostgreSQL's
+    /// `DETAIL:`, `HINT:` and `STATEMENT:` lines under an `ERROR:`).
+    pub attach: Option<Regex>,
 }
 
 #[derive(Debug, Clone)]
@@ -594,6 +598,7 @@ impl Compiler<'_> {
             start: re(&m.start)?,
             cont: re(&m.cont)?,
             header: re(&m.header)?,
+            attach: re(&m.attach)?,
         }))
     }
 }

@@ -451,6 +451,10 @@ pub struct Plan {
     /// A timeline's count of each message template in the file, to rank routine events
     /// rarest first.
     pub rarity: Option<Rarity>,
+    /// A timeline's kind of request in a log of requests (status, method, path, upstream,
+    /// each with whether its value is masked): its kinds are by these, not by the line's
+    /// shape.
+    pub request_kind: Vec<(FieldRef, bool)>,
 }
 
 /// Each message template's count of events in one file (built by a scan of its own).
@@ -512,10 +516,10 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
     for c in &conds {
         collect_fields(c, &mut show);
     }
-    let notable = if q.measure == Measure::Timeline {
-        notable_conds(t)
+    let (notable, request_kind) = if q.measure == Measure::Timeline {
+        (notable_conds(t), request_kind(t))
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     Ok(Plan {
         conds,
@@ -527,7 +531,27 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
         time: t.time,
         notable,
         rarity: None,
+        request_kind,
     })
+}
+
+/// The fields that say which kind of request an event of a request log is: its status
+/// first, then its method, path and upstream where the table has them. None for a table
+/// without a status.
+fn request_kind(t: &Table<'_>) -> Vec<(FieldRef, bool)> {
+    let Ok(status) = t.resolve(&Field::new("status")) else {
+        return Vec::new();
+    };
+    // Status and method are compared as written; a path and an upstream with their
+    // numbers and ids masked (`/v2/rides/<n>`).
+    let mut out = vec![(status, false)];
+    for (role, masked) in [("method", false), ("path", true), ("upstream", true)] {
+        match t.resolve(&Field::new(role)) {
+            Ok(r) if !out.iter().any(|(o, _)| o.id == r.id) => out.push((r, masked)),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The conditions that make an event worth showing first in a timeline: every incident

@@ -376,3 +376,106 @@ fn uwsgi_with_log_micros_reads_the_duration_in_microseconds() {
     assert_eq!(value, Some(nearest_rank(&usecs, 90.0)));
     assert_eq!(unit, llmops_common::query::Unit::Us);
 }
+
+/// PostgreSQL writes an error's DETAIL, HINT and STATEMENT on lines of their own, each
+/// with the full prefix: they are one event with the error, so a count of events, a
+/// timeline's kinds and the error's text agree with what the server reported.
+#[test]
+fn postgresql_detail_and_hint_lines_belong_to_their_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "postgresql-16-main.log";
+    let mut text = String::new();
+    let mut rng = Lcg(7);
+    let (mut errors, mut events) = (0u64, 0u64);
+    for i in 0..300u32 {
+        let t = format!(
+            "2031-02-03 04:{:02}:{:02}.{:03} UTC",
+            i / 60,
+            i % 60,
+            rng.next(1000)
+        );
+        if i % 25 == 7 {
+            errors += 1;
+            text.push_str(&format!(
+                "{t} [41{i:03}] app@shop ERROR:  deadlock detected\n"
+            ));
+            text.push_str(&format!("{t} [41{i:03}] app@shop DETAIL:  Process 41{i:03} waits for ShareLock on transaction 88; blocked by process 39920.\n"));
+            text.push_str(&format!(
+                "{t} [41{i:03}] app@shop HINT:  See server log for query details.\n"
+            ));
+            text.push_str(&format!(
+                "{t} [41{i:03}] app@shop STATEMENT:  UPDATE carts SET n = n + 1\n"
+            ));
+        } else {
+            text.push_str(&format!(
+                "{t} [52{i:03}] app@shop LOG:  duration: {}.5 ms  statement: SELECT 1\n",
+                rng.next(900)
+            ));
+        }
+        events += 1;
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "postgresql");
+    assert_eq!(count(d, name, vec![]), events);
+    let level = |l: &str| {
+        Filter::new(
+            Some(Field::new("level")),
+            FilterOp::Eq,
+            Scalar::Text(l.into()),
+        )
+    };
+    assert_eq!(count(d, name, vec![level("ERROR")]), errors);
+    let hint = Filter::new(
+        None,
+        FilterOp::Contains,
+        Scalar::Text("See server log".into()),
+    );
+    assert_eq!(
+        count(d, name, vec![hint]),
+        errors,
+        "the hint is in its error's text"
+    );
+}
+
+/// In a timeline of an access log, requests of another status are another kind: the
+/// first 503 of a path is shown, not folded into that path's 200s.
+#[test]
+fn a_timeline_of_requests_keeps_statuses_apart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "access.log";
+    let mut text = String::new();
+    let mut rng = Lcg(11);
+    for i in 0..600u32 {
+        let status = if (300..340).contains(&i) && i % 4 == 0 {
+            503
+        } else {
+            200
+        };
+        text.push_str(&format!(
+            "10.0.{}.{} - - [03/Feb/2031:05:{:02}:{:02} +0000] \"POST /v2/carts/{} HTTP/1.1\" {status} 512 \"-\" \"curl/8\"\n",
+            rng.next(4),
+            rng.next(200),
+            i / 60,
+            i % 60,
+            rng.next(90)
+        ));
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let q: Query = serde_json::from_value(serde_json::json!({
+        "measure": "timeline", "limit": 5,
+        "window": {"around": {"at": "05:05", "seconds": 120}}
+    }))
+    .expect("query");
+    let r = run(dir.path(), name, &q);
+    let QueryValue::Timeline { rows, .. } = &r.value else {
+        panic!("{:?}", r.value)
+    };
+    let failed: Vec<_> = rows.iter().filter(|r| r.text.contains("\" 503 ")).collect();
+    assert_eq!(failed.len(), 1, "{rows:?}");
+    assert!(
+        failed[0].text.contains("05:05:00"),
+        "the first 503: {rows:?}"
+    );
+    assert_eq!(failed[0].repeats.as_ref().map(|x| x.count), Some(10));
+}

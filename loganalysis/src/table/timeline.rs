@@ -88,6 +88,7 @@ impl Timeline {
         // kind is its first line with the numbers, addresses and ids masked, neither rare
         // nor common: notable kinds first, then the nearest the asked time.
         let (key, in_file, file_total) = match &plan.rarity {
+            None if !plan.request_kind.is_empty() => (request_key(row, plan), 1, 1),
             None => (line_template(row.whole()), 1, 1),
             Some(r) => match row.val(r.field.id) {
                 Some(v) => {
@@ -184,7 +185,7 @@ impl Timeline {
                 .then(distance(a).cmp(&distance(b)))
                 .then((a.first.file, a.first.line).cmp(&(b.first.file, b.first.line)))
         });
-        kinds.truncate(limit);
+        let kinds = fair_share(kinds, limit);
         let mut shown: Vec<Shown> = kinds
             .into_iter()
             .map(|(_, k)| Shown {
@@ -196,6 +197,67 @@ impl Timeline {
         shown.sort_by_key(|s| (s.hit.time.map(|t| t.key), s.hit.file, s.hit.line));
         (shown, unlisted)
     }
+}
+
+/// The `limit` best of `sorted` (best first), each file given its best `limit / files`
+/// first: across logs, the app's error and the proxy's 503s both show, however telling the
+/// database's own kinds are.
+fn fair_share(sorted: Vec<(f64, Kind)>, limit: usize) -> Vec<(f64, Kind)> {
+    let mut files: Vec<usize> = sorted.iter().map(|(_, k)| k.first.file).collect();
+    files.sort_unstable();
+    files.dedup();
+    if files.len() <= 1 || sorted.len() <= limit {
+        let mut sorted = sorted;
+        sorted.truncate(limit);
+        return sorted;
+    }
+    let quota = (limit / files.len()).max(1);
+    let mut per_file: FxHashMap<usize, usize> = FxHashMap::default();
+    let mut first: Vec<bool> = Vec::with_capacity(sorted.len());
+    let mut taken = 0;
+    for (_, k) in &sorted {
+        let n = per_file.entry(k.first.file).or_insert(0);
+        let take = *n < quota && taken < limit;
+        if take {
+            *n += 1;
+            taken += 1;
+        }
+        first.push(take);
+    }
+    let mut rest = limit - taken;
+    sorted
+        .into_iter()
+        .zip(first)
+        .filter(|(_, take)| {
+            *take || {
+                let more = rest > 0;
+                rest = rest.saturating_sub(1);
+                more
+            }
+        })
+        .map(|(k, _)| k)
+        .collect()
+}
+
+/// Marks a kind keyed by its request's fields: those are never clustered (a 503 and a 201
+/// of one path differ only in a number, and are two kinds).
+const REQUEST_KEY: u8 = 0x01;
+
+/// A request's kind: its status and method as written, its path and upstream with numbers
+/// and ids masked (`/v2/rides/<n>`).
+fn request_key(row: &mut dyn RowAccess, plan: &Plan) -> Vec<u8> {
+    let mut key = vec![REQUEST_KEY];
+    for (f, masked) in &plan.request_kind {
+        key.push(b' ');
+        if let Some(v) = row.val(f.id) {
+            if *masked {
+                crate::mask::template(v.as_bytes(), &mut key);
+            } else {
+                key.extend_from_slice(v.as_bytes());
+            }
+        }
+    }
+    key
 }
 
 /// The template of an event's first line (`crate::mask::template`).
@@ -305,13 +367,19 @@ const MAX_CLUSTERED: usize = 2_000;
 fn cluster(kinds: FxHashMap<Vec<u8>, Kind>) -> Vec<Kind> {
     let mut by_len: FxHashMap<usize, Vec<(Vec<u8>, Kind)>> = FxHashMap::default();
     for (t, k) in kinds {
-        let n = t
-            .split(u8::is_ascii_whitespace)
-            .filter(|w| !w.is_empty())
-            .count();
+        let n = if t.first() == Some(&REQUEST_KEY) {
+            usize::MAX
+        } else {
+            t.split(u8::is_ascii_whitespace)
+                .filter(|w| !w.is_empty())
+                .count()
+        };
         by_len.entry(n).or_default().push((t, k));
     }
     let mut out = Vec::new();
+    if let Some(requests) = by_len.remove(&usize::MAX) {
+        out.extend(requests.into_iter().map(|(_, k)| k));
+    }
     for (_, mut group) in by_len {
         if group.len() > MAX_CLUSTERED {
             out.extend(group.into_iter().map(|(_, k)| k));

@@ -295,3 +295,30 @@ fn passing_through_is_no_timeline() {
     );
     assert_eq!(f["measure"], "count", "{f}");
 }
+
+#[test]
+fn a_request_a_log_has_no_field_for_is_looked_for_in_its_text() {
+    let mut ups = uploads(&["cart-svc.log"]);
+    let col = |name: &str, numeric: bool, role: &str| llmops_common::query::Column {
+        name: name.into(),
+        numeric,
+        roles: vec![role.to_string()],
+        ..Default::default()
+    };
+    ups[0].format = Some("docker_json".into());
+    ups[0].columns = vec![
+        col("time", false, "time"),
+        col("dur_ms", true, "duration"),
+        col("message", false, "message"),
+    ];
+    let f = query_over(&ups, "avg dur_ms of POST /v2/carts/close in cart-svc.log");
+    assert_eq!(f["measure"], "mean", "{f}");
+    assert_eq!(
+        f["filters"],
+        json!([
+            {"op": "contains", "value": "POST", "case_sensitive": true},
+            {"op": "contains", "value": "/v2/carts/close"}
+        ]),
+        "{f}"
+    );
+}
