@@ -189,6 +189,7 @@ fn kill_it(t: &str) -> Option<ActIntent> {
 const KILL_VERBS: &[&str] = &[
     "shut down",
     "kill",
+    "nuke",
     "terminate",
     "stop",
     "end",

@@ -716,3 +716,15 @@ fn a_question_about_another_log_after_a_query_runs_over_that_log() {
     );
     assert_eq!(q.filters.len(), 1, "status 500 only: {q:?}");
 }
+
+#[test]
+fn a_program_named_in_plain_letters_is_still_a_name() {
+    // In a Chinese question an English word is the program asked about.
+    let (tool, args) = first_call("billingd 的 pid 多少", &[]);
+    assert_eq!(tool, "system_query", "{args}");
+    assert_eq!(args["filters"][0]["value"], "billingd", "{args}");
+    // "nuke it" after a name is a kill request: the process is looked up first.
+    let (tool, args) = first_call("ledger-sync is wedged again, just nuke it", &[]);
+    assert_eq!(tool, "system_query", "{args}");
+    assert_eq!(args["filters"][0]["value"], "ledger-sync", "{args}");
+}

@@ -370,6 +370,21 @@ pub fn compile_filter(
                 .ok_or_else(|| QueryError::BadFilter(format!("`{}` needs a field", op_name(op))))?;
             let r = t.resolve(asked)?;
             note(&r, asked, resolved);
+            // A level is compared by its canonical name, as the events' levels are read
+            // (`level=warning` is WARN).
+            if Some(r.id) == t.level && matches!(op, FilterOp::Eq | FilterOp::Ne) {
+                if let Scalar::Text(v) = &flt.value {
+                    if let Some((l, _)) =
+                        crate::level::word_level(v.to_ascii_uppercase().as_bytes())
+                    {
+                        let canonical = Filter {
+                            value: Scalar::Text(l.name().to_string()),
+                            ..flt.clone()
+                        };
+                        return compile_compare(&r, &canonical);
+                    }
+                }
+            }
             compile_compare(&r, flt)
         }
     }

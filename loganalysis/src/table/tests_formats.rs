@@ -479,3 +479,41 @@ fn a_timeline_of_requests_keeps_statuses_apart() {
     );
     assert_eq!(failed[0].repeats.as_ref().map(|x| x.count), Some(10));
 }
+
+/// A level asked as the log writes it (`level=warning`, `err`) is the level the events are
+/// read at (WARN, ERROR).
+#[test]
+fn a_level_asked_as_written_matches_its_canonical_name() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "dispatcher.log";
+    let mut text = String::new();
+    let mut warnings = 0u64;
+    for i in 0..200u32 {
+        let level = if i % 7 == 3 {
+            warnings += 1;
+            "warning"
+        } else {
+            "info"
+        };
+        text.push_str(&format!(
+            "time=\"2031-02-03T04:{:02}:{:02}Z\" level={level} msg=\"tick\" n={i}\n",
+            i / 60,
+            i % 60
+        ));
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let level = |l: &str| {
+        Filter::new(
+            Some(Field::new("level")),
+            FilterOp::Eq,
+            Scalar::Text(l.into()),
+        )
+    };
+    for asked in ["warning", "WARN", "Warning"] {
+        assert_eq!(
+            count(dir.path(), name, vec![level(asked)]),
+            warnings,
+            "{asked}"
+        );
+    }
+}

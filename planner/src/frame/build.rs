@@ -52,10 +52,14 @@ pub(super) fn source_of(
     }
     // A field only one system table has ("memory", "command line"), none a log has, and a
     // name written as one ("image-resizer"): "how much memory does image-resizer use".
-    let named = p
-        .lits
-        .iter()
-        .any(|l| matches!(l.lit, Lit::Ident(_) | Lit::Quoted(_)));
+    // In a Chinese question an English word is a name too ("tariffd 的 pid"), unless it
+    // names an upload (then the question is about that file: "rabbitmq 内存水位线").
+    let cjk = p.text.chars().any(crate::text::is_cjk);
+    let named = p.lits.iter().any(|l| match &l.lit {
+        Lit::Ident(_) | Lit::Quoted(_) => true,
+        Lit::Word(w) => cjk && !p.names_an_upload(w),
+        _ => false,
+    });
     let only = |f: &Option<Source>| f.is_some_and(|s| s != Source::Log);
     let field_tables: Vec<Option<Source>> = p
         .hits

@@ -532,13 +532,21 @@ fn number_filter(
             Kind::Hard,
         ));
     }
-    if let Some(field) = bound {
+    let int = value.fract() == 0.0;
+    // "p95 Tr for be_docks 200s": a code in the plural is requests of that status, even a
+    // few words after a field the number could have been the value of.
+    let status_plural = source == Source::Log
+        && int
+        && (100.0..600.0).contains(&value)
+        && plural_code(p, at)
+        && !p.columns.is_empty()
+        && p.log_has("status");
+    if let Some(field) = bound.filter(|_| !status_plural) {
         return Some((
             filter(Some(&field), eq, Scalar::Number(value), unit),
             Kind::Hard,
         ));
     }
-    let int = value.fract() == 0.0;
     if let (Some(key), true, Unit::None) = (table_key(p, source, at), int, unit) {
         return Some((
             filter(Some(&key), eq, Scalar::Number(value), unit),

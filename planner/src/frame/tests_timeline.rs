@@ -123,4 +123,6 @@ fn an_incident_summary_reads_the_logs_the_question_names() {
     assert_eq!(names(&q), ["cache-redis.log", "checkout-api.log"], "{q:?}");
     let q = query("what went wrong tonight");
     assert_eq!(q.files.len(), 5, "no log named: all of them: {q:?}");
+    let q = query("checkout 挂了一阵，几个日志串起来看看根因");
+    assert_eq!(q.files.len(), 5, "the service, not its log alone: {q:?}");
 }

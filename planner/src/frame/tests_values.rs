@@ -322,3 +322,42 @@ fn a_request_a_log_has_no_field_for_is_looked_for_in_its_text() {
         "{f}"
     );
 }
+
+#[test]
+fn a_status_in_the_plural_is_no_value_of_a_field_before_it() {
+    let mut ups = uploads(&["haproxy.log"]);
+    let col =
+        |name: &str, numeric: bool, role: &str, values: &[&str]| llmops_common::query::Column {
+            name: name.into(),
+            numeric,
+            roles: vec![role.to_string()],
+            values: values.iter().map(|v| v.to_string()).collect(),
+        };
+    ups[0].format = Some("haproxy_http".into());
+    ups[0].columns = vec![
+        col("time", false, "time", &[]),
+        col("Tr", true, "duration", &[]),
+        col("status", false, "status", &["200", "503"]),
+        col("backend", false, "backend", &["be_api", "be_static"]),
+    ];
+    let f = query_over(&ups, "p95 Tr for be_api 200s in haproxy.log, in seconds");
+    assert_eq!(
+        (&f["measure"], &f["field"]),
+        (&json!("p95"), &json!("Tr")),
+        "{f}"
+    );
+    let filters = f["filters"].to_string();
+    assert!(
+        filters.contains(r#""field":"status","op":"eq","value":200.0"#),
+        "{f}"
+    );
+    assert!(!filters.contains(r#""field":"Tr""#), "{f}");
+    // With a comparison it is a duration.
+    let f = query_over(&ups, "how many requests with Tr over 200s in haproxy.log");
+    assert!(
+        f["filters"]
+            .to_string()
+            .contains(r#""field":"Tr","op":"gt""#),
+        "{f}"
+    );
+}
