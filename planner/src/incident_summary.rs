@@ -20,8 +20,11 @@ use super::{Call, CommandArgs, StepRecord, Task, ToolArgs, ToolName};
 
 /// Logs and configs looked at, at most.
 const MAX_FILES: usize = 6;
-/// Evidence rows shown around the worst minute.
-const EVIDENCE: u32 = 12;
+/// Evidence rows shown around the worst minute: 12, and 3 more for each other log (at
+/// most 24), so each log can show its part.
+fn evidence_rows(logs: usize) -> u32 {
+    (12 + 3 * logs.saturating_sub(1) as u32).min(24)
+}
 /// Seconds either side of the worst minute's start the evidence covers at least.
 const AROUND: u64 = 90;
 /// The evidence starts this long before the failures began: a cause (a migration's lock,
@@ -109,7 +112,7 @@ fn timeline(logs: &[String]) -> Query {
         filters: vec![failures()],
         measure: Measure::Timeline,
         bucket: BucketWidth::Minute,
-        limit: Some(EVIDENCE),
+        limit: Some(evidence_rows(logs.len())),
         ..Query::default()
     }
 }

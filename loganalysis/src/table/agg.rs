@@ -371,7 +371,7 @@ impl Acc {
                 hits: Vec::new(),
             }),
             Measure::Timeline => AccKind::Timeline(
-                Timeline::new(q.limit(), plan),
+                Timeline::new(plan),
                 Buckets {
                     width: collect_width(q),
                     ..Buckets::default()

@@ -56,8 +56,6 @@ impl Shown {
 /// The events a timeline keeps.
 #[derive(Debug)]
 pub struct Timeline {
-    /// Kinds shown at most.
-    limit: usize,
     /// Per file, keyed by the template as written.
     kinds: FxHashMap<usize, FxHashMap<Vec<u8>, Kind>>,
     /// Kinds in `kinds`, all files together.
@@ -71,9 +69,8 @@ pub struct Timeline {
 }
 
 impl Timeline {
-    pub fn new(limit: usize, plan: &Plan) -> Timeline {
+    pub fn new(plan: &Plan) -> Timeline {
         Timeline {
-            limit,
             center: plan.window.map(|(from, to)| (from + to) * 500_000),
             kinds: FxHashMap::default(),
             n_kinds: 0,
@@ -160,9 +157,8 @@ impl Timeline {
 
     /// The `limit` most telling kinds (see [`Kind::score`]), in time order, and the
     /// events in no tracked kind.
-    pub fn finish(self) -> (Vec<Shown>, u64) {
+    pub fn finish(self, limit: usize) -> (Vec<Shown>, u64) {
         let unlisted = self.unlisted;
-        let limit = self.limit;
         let per_file = self.per_file;
         let mut kinds: Vec<(f64, Kind)> = self
             .kinds
@@ -196,6 +192,15 @@ impl Timeline {
             .collect();
         shown.sort_by_key(|s| (s.hit.time.map(|t| t.key), s.hit.file, s.hit.line));
         (shown, unlisted)
+    }
+}
+
+/// How many kinds a timeline shows: as asked, else 10 for one file and 5 more for each
+/// other file (at most 25), so each log keeps room for its own story.
+pub fn shown_limit(q: &llmops_common::query::Query, files: usize) -> usize {
+    match q.limit {
+        Some(_) => q.limit(),
+        None => (10 + 5 * files.saturating_sub(1)).min(25),
     }
 }
 

@@ -672,9 +672,10 @@ pub fn clock_window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
                         && ((h.end <= *s && *s - h.end <= 8) || (h.start >= *e && h.start - e <= 8))
                 })
             };
-            // "a few minutes before 3:15", "3:15 之前几分钟": the lead-up, as long as the
-            // span "around" means.
-            let span = lex.grammar.window.around_default_seconds;
+            // "a few minutes before 3:15", "3:15 之前几分钟": the lead-up, twice the span
+            // "around" means on either side (a cause often starts well before the
+            // symptom asked about; a timeline ranks what the wider window holds).
+            let span = 2 * lex.grammar.window.around_default_seconds;
             let few = a_few_minutes(&p.lower);
             if near(Cue::From) {
                 Some(Window::Between {

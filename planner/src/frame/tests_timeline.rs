@@ -109,7 +109,7 @@ fn what_a_log_was_doing_before_a_time_is_the_lead_up() {
     assert_eq!(
         q.window,
         Some(Window::Between {
-            from: Some(TimePoint("04:05".into())),
+            from: Some(TimePoint("04:00".into())),
             to: Some(TimePoint("04:10".into())),
         })
     );
