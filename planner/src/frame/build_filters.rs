@@ -535,12 +535,16 @@ fn number_filter(
     let int = value.fract() == 0.0;
     // "p95 Tr for be_docks 200s": a code in the plural is requests of that status, even a
     // few words after a field the number could have been the value of.
-    let status_plural = source == Source::Log
+    let code = source == Source::Log
         && int
         && (100.0..600.0).contains(&value)
-        && plural_code(p, at)
         && !p.columns.is_empty()
         && p.log_has("status");
+    // "paths returning 404": a code after a field of words (a path, a user) is the
+    // requests' status, not that field's value.
+    let lex = crate::lexicon::lexicon();
+    let text_field = bound.as_deref().is_some_and(|f| !p.holds_numbers(lex, f));
+    let status_plural = code && (plural_code(p, at) || (unit == Unit::None && text_field));
     if let Some(field) = bound.filter(|_| !status_plural) {
         return Some((
             filter(Some(&field), eq, Scalar::Number(value), unit),

@@ -37,7 +37,9 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
             crate::follow::Ordinal::Last => last.items.last(),
         })
         .or_else(|| ranked_first(lex, p, &last.query).then_some(last.items.first())?);
-    if picked.is_none() && names_other_table(lex, p, last.query.source) {
+    // A time of day asked is of events: "跑的" in "几点跑的" is no process table.
+    let asks_time = asks_an_occurrence(lex, p);
+    if picked.is_none() && !asks_time && names_other_table(lex, p, last.query.source) {
         return None;
     }
     let marked = p.has(|c| matches!(c, Cue::Follow | Cue::Refer));
@@ -61,9 +63,15 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     if !(own_content || picked.is_some() || (refers && p.has(|c| c == Cue::Follow))) {
         return None;
     }
+    // "几点跑的？" after the longest statement: a time asked of nothing named is asked of
+    // the last answer.
+    let time_of_last = asks_time
+        && new.query.filters.is_empty()
+        && new.query.group_by.is_empty()
+        && new.query.window.is_none();
     // A new figure asked without a follow-up word or a picked item is a fresh question
     // ("哪个进程占用内存最多" after a count of errors).
-    if !marked && picked.is_none() && own_measure {
+    if !marked && picked.is_none() && own_measure && !time_of_last {
         return None;
     }
     let mut q = last.query.clone();
@@ -77,6 +85,14 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         }
     }
     apply(&mut q, &new.query, own_measure, p);
+    // "when did it run?" after the longest one: that event's time.
+    if let (true, Some(order)) = (time_of_last, extreme_order(last.query.measure)) {
+        q.measure = Measure::Rows;
+        q.field = last.query.field.clone();
+        q.order = order;
+        q.limit = Some(1);
+        q.group_by.clear();
+    }
     // "and the third one, which host?" after a list of events: that one event, whole
     // (its line holds what is asked about it).
     if picked.is_some() && last.query.measure == Measure::Rows {
@@ -87,6 +103,15 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         q.limit = Some(1);
     }
     Some(edited(q, new.soft, new.object))
+}
+
+/// The order that lists a largest (smallest) value first.
+fn extreme_order(m: Measure) -> Option<Order> {
+    match m {
+        Measure::Max => Some(Order::Desc),
+        Measure::Min => Some(Order::Asc),
+        _ => None,
+    }
 }
 
 /// "the slowest one" after a list of the slowest requests: the list's first row, named by

@@ -184,3 +184,20 @@ fn a_position_in_a_list_is_no_text_to_find() {
     let f = edit("第三个呢？几次", &count);
     assert!(f.get("soft").is_none(), "{f}");
 }
+
+#[test]
+fn a_time_asked_of_nothing_after_a_largest_value_is_that_events_time() {
+    let longest = last(
+        json!({"files": [ACCESS], "measure": "max", "field": "duration", "group_by": ["client"]}),
+        &[("client", "10.0.0.7")],
+    );
+    for text in ["几点跑的？", "第一次是几点"] {
+        let f = edit(text, &longest);
+        assert_eq!(
+            (&f["measure"], &f["field"], &f["limit"]),
+            (&json!("rows"), &json!("duration"), &json!(1)),
+            "{text}: {f}"
+        );
+        assert!(f.get("order").is_none_or(|o| o == "desc"), "{text}: {f}");
+    }
+}

@@ -361,3 +361,26 @@ fn a_status_in_the_plural_is_no_value_of_a_field_before_it() {
         "{f}"
     );
 }
+
+#[test]
+fn a_code_after_a_field_of_words_is_the_status() {
+    let mut ups = uploads(&["haproxy.log"]);
+    let col = |name: &str, role: &str| llmops_common::query::Column {
+        name: name.into(),
+        roles: vec![role.to_string()],
+        ..Default::default()
+    };
+    ups[0].format = Some("haproxy_http".into());
+    ups[0].columns = vec![
+        col("time", "time"),
+        col("path", "path"),
+        col("status", "status"),
+    ];
+    let f = query_over(&ups, "top 3 paths returning 404 in haproxy.log");
+    assert_eq!(f["group_by"], json!(["path"]), "{f}");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "status", "op": "eq", "value": 404.0}]),
+        "{f}"
+    );
+}
