@@ -57,21 +57,29 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         || own_condition
         || new.query.window.is_some()
         || p.has(|c| matches!(c, Cue::Bucket(_)));
+    // "几点跑的？" after the longest statement, "how many times?" after the client denied
+    // most: a figure asked of nothing named is asked of the last answer (its top item).
+    let of_nothing = own_measure
+        && new.query.filters.is_empty()
+        && new.query.group_by.is_empty()
+        && new.query.window.is_none()
+        && !p.has(|c| matches!(c, Cue::Field(_) | Cue::Column(_) | Cue::Source(_)) && !asks_time);
+    let time_of_last = asks_time && of_nothing;
+    let count_of_top =
+        of_nothing && new.query.measure == Measure::Count && !last.query.group_by.is_empty();
     // "它呢" / "and that one?": a reference with a follow-up marker and nothing else; a
     // bare pronoun ("send it") is some other request about the conversation's file.
-    let item = picked.or(if refers { last.items.first() } else { None });
+    let item = picked.or(if refers || count_of_top {
+        last.items.first()
+    } else {
+        None
+    });
     if !(own_content || picked.is_some() || (refers && p.has(|c| c == Cue::Follow))) {
         return None;
     }
-    // "几点跑的？" after the longest statement: a time asked of nothing named is asked of
-    // the last answer.
-    let time_of_last = asks_time
-        && new.query.filters.is_empty()
-        && new.query.group_by.is_empty()
-        && new.query.window.is_none();
     // A new figure asked without a follow-up word or a picked item is a fresh question
     // ("哪个进程占用内存最多" after a count of errors).
-    if !marked && picked.is_none() && own_measure && !time_of_last {
+    if !marked && picked.is_none() && own_measure && !time_of_last && !count_of_top {
         return None;
     }
     let mut q = last.query.clone();

@@ -599,8 +599,9 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
     hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
 }
 
-/// "哪个 ns", "by ns": right after a grouping word, a nested key's last segment written as
-/// the log writes it names the key, when no other field ends so (`attr.ns`).
+/// "哪个 ns", "by ns", "top 3 ns": right after a grouping word (or "top N"), a nested key's
+/// last segment written as the log writes it names the key, when no other field ends so
+/// (`attr.ns`).
 fn grouped_by_last(
     text: &str,
     columns: &[Column],
@@ -618,17 +619,21 @@ fn grouped_by_last(
     if !unique || last.len() < 2 {
         return Vec::new();
     }
+    // Right after a grouping word, or after "top N".
+    let grouped_before = |start: usize| {
+        hits.iter().any(|g| {
+            let gap = text.get(g.end.min(start)..start).unwrap_or("x").trim();
+            g.end <= start
+                && match g.cue {
+                    Cue::Group => gap.is_empty(),
+                    Cue::Limit => !gap.is_empty() && gap.bytes().all(|b| b.is_ascii_digit()),
+                    _ => false,
+                }
+        })
+    };
     crate::lexicon::occurrences(text, last)
         .into_iter()
-        .filter(|&(start, _)| {
-            hits.iter().any(|g| {
-                g.cue == Cue::Group
-                    && g.end <= start
-                    && text
-                        .get(g.end..start)
-                        .is_some_and(|gap| gap.trim().is_empty())
-            })
-        })
+        .filter(|&(start, _)| grouped_before(start))
         .collect()
 }
 

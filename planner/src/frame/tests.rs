@@ -432,6 +432,7 @@ fn fields_named_by_the_logs_own_names() {
     for q in [
         "orders.jsonl 里哪个 ns 的错误最多",
         "error count by ns in orders.jsonl",
+        "top 3 ns by count in orders.jsonl",
     ] {
         let f = frame_over_columns(q);
         assert_eq!(f["group_by"], json!(["attr.ns"]), "{q}: {f}");

@@ -201,3 +201,22 @@ fn a_time_asked_of_nothing_after_a_largest_value_is_that_events_time() {
         assert!(f.get("order").is_none_or(|o| o == "desc"), "{text}: {f}");
     }
 }
+
+#[test]
+fn a_count_asked_of_nothing_after_a_ranking_is_the_top_items() {
+    let top = last(
+        json!({"files": [ACCESS], "measure": "count", "group_by": ["client"],
+            "filters": [{"field": "status", "op": "eq", "value": 403.0}]}),
+        &[("client", "10.0.0.9"), ("client", "10.0.0.4")],
+    );
+    for text in ["how many times?", "一共几次"] {
+        let f = edit(text, &top);
+        assert_eq!(f["measure"], "count", "{text}: {f}");
+        assert!(f.get("group_by").is_none(), "{text}: {f}");
+        let filters = f["filters"].to_string();
+        assert!(
+            filters.contains("10.0.0.9") && filters.contains("403"),
+            "{text}: {f}"
+        );
+    }
+}
