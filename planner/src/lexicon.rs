@@ -316,7 +316,7 @@ impl Lexicon {
         let word = word.to_ascii_lowercase();
         self.short_names
             .iter()
-            .filter(move |s| s.names.iter().any(|n| *n == word))
+            .filter(move |s| s.names.contains(&word))
             .map(|s| s.program.as_str())
     }
 

@@ -92,161 +92,6 @@ fn query_shaped(text: &str, ctx: &MessageCtx) -> bool {
     !names_other_file && line_window(text).is_none() && (counts || !(search_verb(text) || setting))
 }
 
-/// Words around a file's name that say where to look ("看 messages", "look at app.log").
-const ASIDE: [&str; 18] = [
-    "看看",
-    "看下",
-    "看一下",
-    "查看",
-    "看",
-    "查",
-    "在",
-    "用",
-    "里",
-    "中",
-    "的",
-    "look at",
-    "check",
-    "see",
-    "in",
-    "use",
-    "using",
-    "from",
-];
-
-/// Words of a short note that the files came with the message.
-const ATTACHED: [&str; 12] = [
-    "attached",
-    "uploaded",
-    "are here",
-    "附件",
-    "附上",
-    "上传了",
-    "已上传",
-    "发你了",
-    "传上来",
-    "都在这",
-    "在这里",
-    "都传了",
-];
-
-/// A clause that names an upload and nothing else but [`ASIDE`] words.
-fn only_a_file(c: &str, uploads: &[UploadRef]) -> bool {
-    let mut rest = c.to_lowercase();
-    let mut named = false;
-    for u in uploads {
-        let name = u.filename.to_lowercase();
-        if !crate::lexicon::occurrences(&rest, &name).is_empty() {
-            rest = rest.replace(&name, " ");
-            named = true;
-        }
-    }
-    for w in ASIDE {
-        rest = rest.replace(w, " ");
-    }
-    named && rest.chars().all(|ch| !ch.is_alphanumeric())
-}
-
-/// "redis replica blip around 1:12? timeline pls": a clause that asks for a timeline and
-/// one before it that asks no figure are one question (what it is about, and the form).
-fn timeline_requests_joined(parts: Vec<String>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for part in parts {
-        let joins = crate::frame::build::asks_a_timeline(&part)
-            && out
-                .last()
-                .is_some_and(|prev| !crate::frame::build::asks_a_measure(prev));
-        match out.last_mut() {
-            Some(prev) if joins => {
-                prev.push(' ');
-                prev.push_str(&part);
-            }
-            _ => out.push(part),
-        }
-    }
-    out
-}
-
-/// An attachment note without its words for "attached" ("dispatcher log attached too" ->
-/// "dispatcher log").
-fn without_attached_words(part: &str) -> String {
-    let mut lower = part.to_lowercase();
-    for w in ATTACHED.iter().chain(["too", "also", "as well"].iter()) {
-        for (s, e) in crate::lexicon::occurrences(&lower, w).into_iter().rev() {
-            lower.replace_range(s..e, " ");
-        }
-    }
-    lower.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// "uwsgi 那个日志里呢", "and the redis log?": a follow-up whose only target is one of the
-/// session's logs.
-fn switches_log(c: &str, uploads: &[UploadRef]) -> bool {
-    super::follow::repeat_target(c)
-        .is_some_and(|t| crate::frame::parsed::names_a_session_log(&t, uploads))
-        && !crate::frame::build::asks_a_measure(c)
-}
-
-/// "journal's attached", "日志在附件里": a short note that the file came with the message;
-/// it asks for nothing itself.
-fn attachment_note(c: &str, uploads: &[UploadRef]) -> bool {
-    let lower = c.to_lowercase();
-    !uploads.is_empty()
-        && ATTACHED.iter().any(|w| lower.contains(w))
-        && lower.split_whitespace().count() <= 6
-        && !lower.contains(['?', '？'])
-        && lower.chars().filter(|ch| !ch.is_ascii()).count() <= 12
-}
-
-/// "nginx 重启了几次？看 messages": a clause that only names a file says where the
-/// clause before it (or, first, after it) looks; it is no task of its own. A note that
-/// the files came with the message is dropped, or joined the same way when it names the
-/// session's logs ("apache + supervisor logs attached", "kafka 和 supervisord 的日志都在这").
-fn with_file_clauses_joined(parts: Vec<String>, ctx: &MessageCtx) -> Vec<String> {
-    let several = parts.len() > 1;
-    let last = parts.len().saturating_sub(1);
-    let mut out: Vec<String> = Vec::new();
-    let mut carry: Option<String> = None;
-    for (i, part) in parts.into_iter().enumerate() {
-        let note = several && attachment_note(&part, ctx.uploads);
-        if note && !crate::frame::parsed::names_a_session_log(&part, ctx.uploads) {
-            continue;
-        }
-        // "uwsgi 那个日志里呢？有多少个 500": a clause that only turns to another log says
-        // which log the next clause asks about.
-        if i < last && switches_log(&part, ctx.uploads) {
-            carry = Some(match carry.take() {
-                Some(c) => format!("{c} {part}"),
-                None => part,
-            });
-            continue;
-        }
-        let only_logs = several && crate::frame::parsed::only_names_logs(&part, ctx.uploads);
-        if note || only_logs || only_a_file(&part, ctx.uploads) {
-            // What it says of the files ("attached") is no condition of the question.
-            let part = if note {
-                without_attached_words(&part)
-            } else {
-                part
-            };
-            match out.last_mut() {
-                Some(prev) => {
-                    prev.push(' ');
-                    prev.push_str(&part);
-                }
-                None => carry = Some(part),
-            }
-            continue;
-        }
-        out.push(match carry.take() {
-            Some(c) => format!("{part} {c}"),
-            None => part,
-        });
-    }
-    out.extend(carry);
-    out
-}
-
 /// Removes legacy `[file_ref:ID]` markers, returning the IDs.
 pub fn strip_file_refs(text: &str) -> (String, Vec<String>) {
     static R: OnceLock<Regex> = OnceLock::new();
@@ -682,7 +527,7 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
         return tasks;
     }
     let mut tasks: Vec<Task> = Vec::new();
-    let parts = timeline_requests_joined(with_file_clauses_joined(clauses(&text), ctx));
+    let parts = joined::timeline_requests(joined::with_file_clauses(clauses(&text), ctx));
     for clause in parts {
         for t in clause_tasks(&clause, ctx) {
             if let Some(t) = attach_to_previous(&mut tasks, t) {
@@ -829,6 +674,7 @@ fn follow_up(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
 
 mod clause;
 mod distinct;
+mod joined;
 mod settings;
 #[cfg(test)]
 mod tests;

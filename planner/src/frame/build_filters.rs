@@ -533,18 +533,7 @@ fn number_filter(
         ));
     }
     let int = value.fract() == 0.0;
-    // "p95 Tr for be_docks 200s": a code in the plural is requests of that status, even a
-    // few words after a field the number could have been the value of.
-    let code = source == Source::Log
-        && int
-        && (100.0..600.0).contains(&value)
-        && !p.columns.is_empty()
-        && p.log_has("status");
-    // "paths returning 404": a code after a field of words (a path, a user) is the
-    // requests' status, not that field's value.
-    let lex = crate::lexicon::lexicon();
-    let text_field = bound.as_deref().is_some_and(|f| !p.holds_numbers(lex, f));
-    let status_plural = code && (plural_code(p, at) || (unit == Unit::None && text_field));
+    let status_plural = status_not_bound(p, source, (at, value, unit), bound.as_deref());
     if let Some(field) = bound.filter(|_| !status_plural) {
         return Some((
             filter(Some(&field), eq, Scalar::Number(value), unit),
@@ -585,6 +574,25 @@ fn rows_noun_after(p: &Parsed, at: usize) -> bool {
     let end = p.lits.iter().find(|l| l.start == at).map_or(at, |l| l.end);
     let next = p.lower.get(end..).unwrap_or("").trim_start();
     ROWS.iter().any(|w| next.starts_with(w))
+}
+
+/// "p95 Tr for be_docks 200s", "paths returning 404": a status code in the plural, or one
+/// after a field of words (a path, a user), is the requests' status, not the value of the
+/// field before it.
+fn status_not_bound(
+    p: &Parsed,
+    source: Source,
+    (at, value, unit): (usize, f64, Unit),
+    bound: Option<&str>,
+) -> bool {
+    let code = source == Source::Log
+        && value.fract() == 0.0
+        && (100.0..600.0).contains(&value)
+        && !p.columns.is_empty()
+        && p.log_has("status");
+    let lex = crate::lexicon::lexicon();
+    let text_field = bound.is_some_and(|f| !p.holds_numbers(lex, f));
+    code && (plural_code(p, at) || (unit == Unit::None && text_field))
 }
 
 /// "504s", "the 502s": a status code in the plural, not seconds (no comparison before it,

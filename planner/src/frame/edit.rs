@@ -7,7 +7,7 @@ use llmops_common::query::{Field, Filter, FilterOp, Measure, Order, Query, Scala
 
 use super::build::frame_of;
 use super::parsed::{filter, Parsed};
-use super::{Frame, FrameCtx};
+use super::{Frame, FrameCtx, LastQuery};
 use crate::lexicon::{Cue, Hit, Lexicon};
 
 /// Whether the question is a follow-up of the last query, and the edited frame if so.
@@ -27,59 +27,27 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         query.limit = Some(limit);
         return Some(edited(query, Vec::new(), None));
     }
-    // "the second one", "最后一个": an item of the last answer's list by position; what
-    // the question asks is then about that item, whatever table its words suggest. "its
-    // last one" asked with a time is its last event, no item.
-    let picked = crate::follow::ordinal(&p.text)
-        .filter(|_| !asks_an_occurrence(lex, p))
-        .and_then(|o| match o {
-            crate::follow::Ordinal::Nth(n) => last.items.get(n.checked_sub(1)?),
-            crate::follow::Ordinal::Last => last.items.last(),
-        })
-        .or_else(|| ranked_first(lex, p, &last.query).then_some(last.items.first())?);
+    let picked = picked_item(lex, p, last);
     // A time of day asked is of events: "跑的" in "几点跑的" is no process table.
     let asks_time = asks_an_occurrence(lex, p);
     if picked.is_none() && !asks_time && names_other_table(lex, p, last.query.source) {
         return None;
     }
-    let marked = p.has(|c| matches!(c, Cue::Follow | Cue::Refer));
-    let refers = p.has(|c| c == Cue::Refer);
     let new = frame_of(lex, p, last.query.source, last.query.files.clone());
-    let own_measure = p.has(|c| matches!(c, Cue::Measure(_)));
-    // Unknown words are a condition only with a follow-up word ("and the deadlocks?").
-    let own_condition = new
-        .query
-        .filters
-        .iter()
-        .any(|f| Some(f) != new.object.as_ref() || marked)
-        || !new.query.group_by.is_empty();
-    let own_content = own_measure
-        || own_condition
-        || new.query.window.is_some()
-        || p.has(|c| matches!(c, Cue::Bucket(_)));
-    // "几点跑的？" after the longest statement, "how many times?" after the client denied
-    // most: a figure asked of nothing named is asked of the last answer (its top item).
-    let of_nothing = own_measure
-        && new.query.filters.is_empty()
-        && new.query.group_by.is_empty()
-        && new.query.window.is_none()
-        && !p.has(|c| matches!(c, Cue::Field(_) | Cue::Column(_) | Cue::Source(_)) && !asks_time);
-    let time_of_last = asks_time && of_nothing;
-    let count_of_top =
-        of_nothing && new.query.measure == Measure::Count && !last.query.group_by.is_empty();
+    let a = Asked::of(p, &new, last, asks_time);
     // "它呢" / "and that one?": a reference with a follow-up marker and nothing else; a
     // bare pronoun ("send it") is some other request about the conversation's file.
-    let item = picked.or(if refers || count_of_top {
+    let item = picked.or(if a.refers || a.count_of_top {
         last.items.first()
     } else {
         None
     });
-    if !(own_content || picked.is_some() || (refers && p.has(|c| c == Cue::Follow))) {
+    if !(a.own_content || picked.is_some() || (a.refers && p.has(|c| c == Cue::Follow))) {
         return None;
     }
     // A new figure asked without a follow-up word or a picked item is a fresh question
     // ("哪个进程占用内存最多" after a count of errors).
-    if !marked && picked.is_none() && own_measure && !time_of_last && !count_of_top {
+    if !a.marked && picked.is_none() && a.own_measure && !a.time_of_last && !a.count_of_top {
         return None;
     }
     let mut q = last.query.clone();
@@ -88,29 +56,97 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
             put_filter(&mut q.filters, refer_filter(field, value));
             q.group_by.retain(|g| g.as_str() != field);
         }
-        if q.group_by.is_empty() && q.measure != Measure::Rows && !own_measure {
+        if q.group_by.is_empty() && q.measure != Measure::Rows && !a.own_measure {
             q.measure = Measure::Count;
         }
     }
-    apply(&mut q, &new.query, own_measure, p);
-    // "when did it run?" after the longest one: that event's time.
-    if let (true, Some(order)) = (time_of_last, extreme_order(last.query.measure)) {
+    apply(&mut q, &new.query, a.own_measure, p);
+    one_event(&mut q, &last.query, &a, picked.is_some());
+    Some(edited(q, new.soft, new.object))
+}
+
+/// "the second one", "最后一个": an item of the last answer's list by position; what the
+/// question asks is then about that item, whatever table its words suggest. "its last one"
+/// asked with a time is its last event, no item.
+fn picked_item<'a>(
+    lex: &Lexicon,
+    p: &Parsed,
+    last: &'a LastQuery,
+) -> Option<&'a Vec<(String, String)>> {
+    crate::follow::ordinal(&p.text)
+        .filter(|_| !asks_an_occurrence(lex, p))
+        .and_then(|o| match o {
+            crate::follow::Ordinal::Nth(n) => last.items.get(n.checked_sub(1)?),
+            crate::follow::Ordinal::Last => last.items.last(),
+        })
+        .or_else(|| ranked_first(lex, p, &last.query).then_some(last.items.first())?)
+}
+
+/// What a follow-up asks of its own.
+struct Asked {
+    marked: bool,
+    refers: bool,
+    own_measure: bool,
+    own_content: bool,
+    /// "几点跑的？" after the longest statement: the time of that event.
+    time_of_last: bool,
+    /// "how many times?" after the client denied most: the top item's count.
+    count_of_top: bool,
+}
+
+impl Asked {
+    fn of(p: &Parsed, new: &Frame, last: &LastQuery, asks_time: bool) -> Asked {
+        let marked = p.has(|c| matches!(c, Cue::Follow | Cue::Refer));
+        let own_measure = p.has(|c| matches!(c, Cue::Measure(_)));
+        // Unknown words are a condition only with a follow-up word ("and the deadlocks?").
+        let own_condition = new
+            .query
+            .filters
+            .iter()
+            .any(|f| Some(f) != new.object.as_ref() || marked)
+            || !new.query.group_by.is_empty();
+        let own_content = own_measure
+            || own_condition
+            || new.query.window.is_some()
+            || p.has(|c| matches!(c, Cue::Bucket(_)));
+        // A figure asked of nothing named is asked of the last answer.
+        let named = |c: Cue| matches!(c, Cue::Field(_) | Cue::Column(_) | Cue::Source(_));
+        let of_nothing = own_measure
+            && new.query.filters.is_empty()
+            && new.query.group_by.is_empty()
+            && new.query.window.is_none()
+            && !(p.has(named) && !asks_time);
+        Asked {
+            marked,
+            refers: p.has(|c| c == Cue::Refer),
+            own_measure,
+            own_content,
+            time_of_last: asks_time && of_nothing,
+            count_of_top: of_nothing
+                && new.query.measure == Measure::Count
+                && !last.query.group_by.is_empty(),
+        }
+    }
+}
+
+/// The edits that make the answer one event: "when did it run?" after the longest one is
+/// that event's time; "and the third one, which host?" after a list of events is that
+/// event, whole (its line holds what is asked about it).
+fn one_event(q: &mut Query, last: &Query, a: &Asked, picked: bool) {
+    if let (true, Some(order)) = (a.time_of_last, extreme_order(last.measure)) {
         q.measure = Measure::Rows;
-        q.field = last.query.field.clone();
+        q.field = last.field.clone();
         q.order = order;
         q.limit = Some(1);
         q.group_by.clear();
     }
-    // "and the third one, which host?" after a list of events: that one event, whole
-    // (its line holds what is asked about it).
-    if picked.is_some() && last.query.measure == Measure::Rows {
+    if picked && last.measure == Measure::Rows {
         q.measure = Measure::Rows;
         q.group_by.clear();
-        q.field = last.query.field.clone();
-        q.order = last.query.order;
+        q.field = last.field.clone();
+        q.order = last.order;
         q.limit = Some(1);
     }
-    Some(edited(q, new.soft, new.object))
 }
 
 /// The order that lists a largest (smallest) value first.
