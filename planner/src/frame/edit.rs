@@ -115,7 +115,7 @@ impl Asked {
             && new.query.filters.is_empty()
             && new.query.group_by.is_empty()
             && new.query.window.is_none()
-            && !(p.has(named) && !asks_time);
+            && (!p.has(named) || asks_time);
         Asked {
             marked,
             refers: p.has(|c| c == Cue::Refer),
