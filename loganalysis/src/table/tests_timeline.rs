@@ -310,3 +310,72 @@ fn events_past_the_cap_on_kinds_are_counted_as_unlisted() {
     assert_eq!(*total, (super::timeline::MAX_KINDS + extra) as u64);
     assert_eq!(*unlisted, extra as u64);
 }
+
+/// Over several logs each log's notable kinds get their share of the rows first: the
+/// proxy's one kind of error shows beside a database log full of rarer routine lines.
+#[test]
+fn each_log_gets_room_for_its_own_notable_kinds() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let words = [
+        "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
+        "juliet", "kilo", "lima",
+    ];
+    let mut db = String::new();
+    for i in 0..4000u32 {
+        let (m, s) = (i / 60 % 60, i % 60);
+        db.push_str(&format!(
+            "time=\"2031-02-03T09:{m:02}:{s:02}Z\" level=info msg=\"checkpoint done\" n={i}\n"
+        ));
+    }
+    for (k, w) in words.iter().enumerate() {
+        db.push_str(&format!(
+            "time=\"2031-02-03T10:05:{:02}Z\" level=info msg=\"stage {w} finished\"\n",
+            k + 1
+        ));
+    }
+    let mut proxy = String::new();
+    for i in 0..600u32 {
+        let level = if (300..320).contains(&i) {
+            "error"
+        } else {
+            "info"
+        };
+        let msg = if level == "error" {
+            "upstream timed out"
+        } else {
+            "request served"
+        };
+        proxy.push_str(&format!(
+            "time=\"2031-02-03T{:02}:{:02}:{:02}Z\" level={level} msg=\"{msg}\"\n",
+            9 + i / 300,
+            (i / 5) % 60,
+            i % 5
+        ));
+    }
+    std::fs::write(dir.path().join("db.log"), db).expect("write");
+    std::fs::write(dir.path().join("proxy.log"), proxy).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Around {
+            at: TimePoint("10:05".into()),
+            seconds: 300,
+        }),
+        limit: Some(6),
+        ..Query::default()
+    };
+    let r = run_in(
+        dir.path(),
+        &["db.log", "proxy.log"],
+        &q,
+        &QueryOptions::default(),
+    )
+    .expect("runs");
+    let QueryValue::Timeline { rows, .. } = &r.value else {
+        panic!("timeline")
+    };
+    assert_eq!(rows.len(), 6, "{rows:?}");
+    assert!(
+        rows.iter().any(|r| r.text.contains("upstream timed out")),
+        "{rows:?}"
+    );
+}

@@ -205,8 +205,9 @@ pub fn shown_limit(q: &llmops_common::query::Query, files: usize) -> usize {
 }
 
 /// The `limit` best of `sorted` (best first), each file given its best `limit / files`
-/// first: across logs, the app's error and the proxy's 503s both show, however telling the
-/// database's own kinds are.
+/// notable kinds first: across logs, the app's error and the proxy's 503s both show,
+/// however telling the database's own kinds are; a log with nothing notable gets no room
+/// of its own.
 fn fair_share(sorted: Vec<(f64, Kind)>, limit: usize) -> Vec<(f64, Kind)> {
     let mut files: Vec<usize> = sorted.iter().map(|(_, k)| k.first.file).collect();
     files.sort_unstable();
@@ -222,7 +223,7 @@ fn fair_share(sorted: Vec<(f64, Kind)>, limit: usize) -> Vec<(f64, Kind)> {
     let mut taken = 0;
     for (_, k) in &sorted {
         let n = per_file.entry(k.first.file).or_insert(0);
-        let take = *n < quota && taken < limit;
+        let take = k.notable && *n < quota && taken < limit;
         if take {
             *n += 1;
             taken += 1;
