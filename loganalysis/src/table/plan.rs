@@ -472,10 +472,11 @@ pub struct Plan {
     pub request_kind: Vec<(FieldRef, bool)>,
 }
 
-/// Each message template's count of events in one file (built by a scan of its own).
+/// Each message template's count of events in one file (built by a scan of its own): by
+/// the template field, or, in a log of requests, by the request's kind (`field` none).
 #[derive(Debug)]
 pub struct Rarity {
-    pub field: FieldRef,
+    pub field: Option<FieldRef>,
     pub counts: std::sync::Arc<Counts>,
 }
 
@@ -552,8 +553,8 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
 
 /// The fields that say which kind of request an event of a request log is: its status
 /// first, then its method, path and upstream where the table has them. None for a table
-/// without a status.
-fn request_kind(t: &Table<'_>) -> Vec<(FieldRef, bool)> {
+/// without a status and a method or path.
+pub fn request_kind(t: &Table<'_>) -> Vec<(FieldRef, bool)> {
     let Ok(status) = t.resolve(&Field::new("status")) else {
         return Vec::new();
     };
@@ -565,6 +566,10 @@ fn request_kind(t: &Table<'_>) -> Vec<(FieldRef, bool)> {
             Ok(r) if !out.iter().any(|(o, _)| o.id == r.id) => out.push((r, masked)),
             _ => {}
         }
+    }
+    // A status alone (an app's JSON log with a `status` of its own) makes no request.
+    if out.len() < 2 {
+        return Vec::new();
     }
     out
 }

@@ -72,13 +72,16 @@ pub fn rarity(
     cancel: &AtomicBool,
 ) -> Result<Option<Rarity>, QueryError> {
     let template = Field::new("template");
-    let Ok(field) = table.resolve(&template) else {
-        return Ok(None);
-    };
+    // A log of requests is counted by its kinds of request, whatever template it has.
+    let requests = !super::plan::request_kind(table).is_empty();
+    let field = table.resolve(&template).ok().filter(|_| !requests);
     let key = file_key(o);
     if let Some(counts) = cached(&CACHE, &key) {
         return Ok(Some(Rarity { field, counts }));
     }
+    let Some(field) = field else {
+        return request_rarity(reg, table, o, opts, cancel, key);
+    };
     let q = Query {
         measure: Measure::Count,
         group_by: vec![template],
@@ -117,7 +120,64 @@ pub fn rarity(
         by_template,
     });
     remember(&CACHE, key, counts.clone());
-    Ok(Some(Rarity { field, counts }))
+    Ok(Some(Rarity {
+        field: Some(field),
+        counts,
+    }))
+}
+
+/// A log of requests has no message template: its kinds of request are counted instead
+/// (a timeline of the whole file, whose kinds' counts are the file's), so a rare request (a
+/// probe of `/.env`, a job created once) stands out among the steady traffic.
+fn request_rarity(
+    reg: &Registry,
+    table: &Table<'_>,
+    o: &Opened,
+    opts: &QueryOptions,
+    cancel: &AtomicBool,
+    key: FileKey,
+) -> Result<Option<Rarity>, QueryError> {
+    let q = Query {
+        measure: Measure::Timeline,
+        ..Query::default()
+    };
+    let mut p = plan(table, &q, None)?;
+    if p.request_kind.is_empty() {
+        return Ok(None);
+    }
+    // Only the kinds are counted: no event is judged notable here.
+    p.notable.clear();
+    let make = || Acc::new(&q, &p);
+    let job = ScanJob {
+        fmt: &reg.formats()[o.format],
+        schema: &o.schema,
+        plan: Some(&p),
+        q: &q,
+        file: 0,
+        make_acc: &make,
+    };
+    let out = scan_file(
+        &o.file.path,
+        o.end,
+        (opts.threads, opts.split_min_bytes),
+        &job,
+        cancel,
+    )?;
+    let AccKind::Timeline(t, _) = out.acc.kind else {
+        return Ok(None);
+    };
+    let Some(by_template) = t.counts() else {
+        return Ok(None);
+    };
+    let counts = Arc::new(Counts {
+        total: by_template.values().sum(),
+        by_template,
+    });
+    remember(&CACHE, key, counts.clone());
+    Ok(Some(Rarity {
+        field: None,
+        counts,
+    }))
 }
 
 #[cfg(test)]

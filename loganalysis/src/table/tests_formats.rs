@@ -517,3 +517,54 @@ fn a_level_asked_as_written_matches_its_canonical_name() {
         );
     }
 }
+
+/// In a log of requests, a kind of request rare in the whole file ranks above the steady
+/// traffic of the window: the one export at the window's edge shows.
+#[test]
+fn a_rare_request_ranks_above_the_steady_traffic() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "access.log";
+    let mut text = String::new();
+    let paths = [
+        "/",
+        "/cart",
+        "/api/items",
+        "/api/users/7",
+        "/static/app.js",
+        "/login",
+        "/logout",
+        "/api/orders",
+        "/api/stock",
+        "/health",
+    ];
+    // The export at the window's last second: farther from the asked time than the first
+    // event of every steady kind, and no failure, so only its rarity can rank it.
+    for i in 0..1800u32 {
+        let path = if i == 540 {
+            "/admin/export"
+        } else {
+            paths[(i % 10) as usize]
+        };
+        let status = 200;
+        text.push_str(&format!(
+            "10.0.0.{} - - [03/Feb/2031:05:{:02}:{:02} +0000] \"GET {path} HTTP/1.1\" {status} 512 \"-\" \"curl/8\"\n",
+            i % 250,
+            i / 60 % 60,
+            i % 60
+        ));
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let q: Query = serde_json::from_value(serde_json::json!({
+        "measure": "timeline", "limit": 3,
+        "window": {"around": {"at": "05:06", "seconds": 180}}
+    }))
+    .expect("query");
+    let r = run(dir.path(), name, &q);
+    let QueryValue::Timeline { rows, .. } = &r.value else {
+        panic!("{:?}", r.value)
+    };
+    assert!(
+        rows.iter().any(|r| r.text.contains("/admin/export")),
+        "{rows:?}"
+    );
+}

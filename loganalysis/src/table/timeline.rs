@@ -87,14 +87,19 @@ impl Timeline {
         let (key, in_file, file_total) = match &plan.rarity {
             None if !plan.request_kind.is_empty() => (request_key(row, plan), 1, 1),
             None => (line_template(row.whole()), 1, 1),
-            Some(r) => match row.val(r.field.id) {
-                Some(v) => {
-                    let k = v.as_bytes().to_vec();
-                    let n = r.counts.by_template.get(&k).copied().unwrap_or(1);
-                    (k, n, r.counts.total)
+            Some(r) => {
+                let key = match &r.field {
+                    None => Some(request_key(row, plan)),
+                    Some(f) => row.val(f.id).map(|v| v.as_bytes().to_vec()),
+                };
+                match key {
+                    Some(k) => {
+                        let n = r.counts.by_template.get(&k).copied().unwrap_or(1);
+                        (k, n, r.counts.total)
+                    }
+                    None => (line_template(row.whole()), 1, r.counts.total),
                 }
-                None => (line_template(row.whole()), 1, r.counts.total),
-            },
+            }
         };
         let notable = plan.notable.iter().any(|c| c.holds(row));
         let of_file = self.kinds.entry(file).or_default();
@@ -123,6 +128,19 @@ impl Timeline {
         };
         of_file.insert(key, kind);
         self.n_kinds += 1;
+    }
+
+    /// Each kind's count of events (all files together), and whether every event had a
+    /// kind tracked: what a pre-pass over a whole file gives as its counts of kinds.
+    pub fn counts(self) -> Option<FxHashMap<Vec<u8>, u64>> {
+        if self.unlisted > 0 {
+            return None;
+        }
+        let mut out: FxHashMap<Vec<u8>, u64> = FxHashMap::default();
+        for (key, k) in self.kinds.into_values().flatten() {
+            *out.entry(key).or_insert(0) += k.count;
+        }
+        Some(out)
     }
 
     /// Shifts part-relative line numbers by `offset`.
