@@ -262,6 +262,20 @@ pub enum Window {
     Around { at: TimePoint, seconds: u64 },
 }
 
+impl Window {
+    /// The window with `f` applied to each of its time points.
+    pub fn map_points(self, f: impl Fn(TimePoint) -> TimePoint) -> Window {
+        match self {
+            Window::Around { at, seconds } => Window::Around { at: f(at), seconds },
+            Window::Between { from, to } => Window::Between {
+                from: from.map(&f),
+                to: to.map(&f),
+            },
+            last @ Window::Last { .. } => last,
+        }
+    }
+}
+
 /// What the query computes over the rows that pass the filters and the window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(rename_all = "snake_case")]

@@ -88,23 +88,7 @@ pub fn rarity(
         ..Query::default()
     };
     let p = plan(table, &q, None)?;
-    let make = || Acc::new(&q, &p);
-    let job = ScanJob {
-        fmt: &reg.formats()[o.format],
-        schema: &o.schema,
-        plan: Some(&p),
-        q: &q,
-        file: 0,
-        make_acc: &make,
-    };
-    let out = scan_file(
-        &o.file.path,
-        o.end,
-        (opts.threads, opts.split_min_bytes),
-        &job,
-        cancel,
-    )?;
-    let AccKind::Groups(map) = out.acc.kind else {
+    let AccKind::Groups(map) = whole_file(reg, o, (opts, cancel), &q, &p)? else {
         return Ok(None);
     };
     if map.len() > MAX_TEMPLATES {
@@ -124,6 +108,33 @@ pub fn rarity(
         field: Some(field),
         counts,
     }))
+}
+
+/// The accumulated `q` over the whole of one file (no window).
+fn whole_file(
+    reg: &Registry,
+    o: &Opened,
+    (opts, cancel): (&QueryOptions, &AtomicBool),
+    q: &Query,
+    p: &super::plan::Plan,
+) -> Result<AccKind, QueryError> {
+    let make = || Acc::new(q, p);
+    let job = ScanJob {
+        fmt: &reg.formats()[o.format],
+        schema: &o.schema,
+        plan: Some(p),
+        q,
+        file: 0,
+        make_acc: &make,
+    };
+    let out = scan_file(
+        &o.file.path,
+        o.end,
+        (opts.threads, opts.split_min_bytes),
+        &job,
+        cancel,
+    )?;
+    Ok(out.acc.kind)
 }
 
 /// A log of requests has no message template: its kinds of request are counted instead
@@ -147,23 +158,7 @@ fn request_rarity(
     }
     // Only the kinds are counted: no event is judged notable here.
     p.notable.clear();
-    let make = || Acc::new(&q, &p);
-    let job = ScanJob {
-        fmt: &reg.formats()[o.format],
-        schema: &o.schema,
-        plan: Some(&p),
-        q: &q,
-        file: 0,
-        make_acc: &make,
-    };
-    let out = scan_file(
-        &o.file.path,
-        o.end,
-        (opts.threads, opts.split_min_bytes),
-        &job,
-        cancel,
-    )?;
-    let AccKind::Timeline(t, _) = out.acc.kind else {
+    let AccKind::Timeline(t, _) = whole_file(reg, o, (opts, cancel), &q, &p)? else {
         return Ok(None);
     };
     let Some(by_template) = t.counts() else {

@@ -413,24 +413,13 @@ fn window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
 
 /// The window with `day` put before each time point that has no date of its own.
 fn on_day(w: Window, day: &str) -> Window {
-    let dated = |t: TimePoint| {
+    w.map_points(|t| {
         if t.0.contains('-') {
             t
         } else {
             TimePoint(format!("{day} {}", t.0))
         }
-    };
-    match w {
-        Window::Around { at, seconds } => Window::Around {
-            at: dated(at),
-            seconds,
-        },
-        Window::Between { from, to } => Window::Between {
-            from: from.map(dated),
-            to: to.map(dated),
-        },
-        last @ Window::Last { .. } => last,
-    }
+    })
 }
 
 fn bucket(p: &Parsed) -> Option<BucketWidth> {

@@ -44,24 +44,13 @@ pub(super) fn is_zone_word(lex: &Lexicon, word: &str) -> bool {
 
 /// The window with each time of day put in `zone` (a date alone stays the log's day).
 pub(super) fn in_zone(w: Window, zone: &str) -> Window {
-    let zoned = |t: TimePoint| {
+    w.map_points(|t| {
         if t.0.contains(':') {
             TimePoint(format!("{}{zone}", t.0))
         } else {
             t
         }
-    };
-    match w {
-        Window::Around { at, seconds } => Window::Around {
-            at: zoned(at),
-            seconds,
-        },
-        Window::Between { from, to } => Window::Between {
-            from: from.map(zoned),
-            to: to.map(zoned),
-        },
-        last @ Window::Last { .. } => last,
-    }
+    })
 }
 
 #[cfg(test)]
