@@ -62,7 +62,7 @@ fn strip_command_prefix(text: &str) -> &str {
     // politeness behind ("for me", "谢谢") wrap a command line; they are not its words.
     let prefix = re(
         &PREFIX,
-        r"(?i)^(?:(?:please|pls|plz|can you|could you|would you|kindly|just|now|go ahead and|try)\s+)*(?:run|execute|exec|type|do)\s+(?:the\s+)?(?:command\s+)?[:：]?\s*|^(?:请|麻烦|帮忙|帮我|给我|你|再|先)*\s*(?:执行|运行|跑)(?:一下|下)?\s*(?:命令|一下)?\s*[:：]?\s*|^(?:command|命令)\s*[:：]\s*|^[$#]\s+",
+        r"(?i)^(?:(?:please|pls|plz|can you|could you|would you|kindly|just|now|go ahead and|try)\s+)*(?:run|execute|exec|type|do)\b\s*(?:the\s+)?(?:command\b\s*)?[:：]?\s*|^(?:请|麻烦|帮忙|帮我|给我|你|再|先)*\s*(?:执行|运行|跑)(?:一下|下)?\s*(?:命令|一下)?\s*[:：]?\s*|^(?:command|命令)\s*[:：]\s*|^[$#]\s+",
     );
     let suffix = re(
         &SUFFIX,

@@ -728,3 +728,16 @@ fn a_program_named_in_plain_letters_is_still_a_name() {
     assert_eq!(tool, "system_query", "{args}");
     assert_eq!(args["filters"][0]["value"], "ledger-sync", "{args}");
 }
+
+#[test]
+fn a_command_after_a_verb_and_a_colon_is_checked_like_any_other() {
+    for text in ["please execute: ls $(whoami)", "run: cat `id`"] {
+        let (tool, args) = first_call(text, &[]);
+        assert_eq!(tool, "<final>", "{text}: refused, not run: {args}");
+    }
+    let (tool, args) = first_call("please execute: uptime", &[]);
+    assert_eq!(
+        (tool.as_str(), line(&args)),
+        ("command_executor", "uptime".into())
+    );
+}

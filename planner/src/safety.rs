@@ -337,6 +337,18 @@ mod tests {
             check("ls && reboot"),
             Some(Refusal::ShellOperator { .. })
         ));
+        // A verb with a colon in front is still a request to run what follows.
+        for text in [
+            "please execute: ls $(whoami)",
+            "run: cat `id`",
+            "帮我执行：ls $(id)",
+        ] {
+            assert!(
+                matches!(check(text), Some(Refusal::ShellOperator { .. })),
+                "{text}: {:?}",
+                check(text)
+            );
+        }
         // A plain pipeline of known commands is built by the executor; anything else in a
         // stage, and every other operator, is still refused.
         assert_eq!(check("ps aux | head"), None);
