@@ -568,3 +568,44 @@ fn a_rare_request_ranks_above_the_steady_traffic() {
         "{rows:?}"
     );
 }
+
+/// A log of requests that also holds other lines (uWSGI's request lines beside Django's
+/// errors and the master's HARAKIRI notes): those lines keep kinds of their own.
+#[test]
+fn lines_that_are_no_request_keep_their_own_kinds() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "booking-uwsgi.log";
+    let mut text = String::new();
+    for i in 0..600u32 {
+        let (m, s) = (i / 60, i % 60);
+        text.push_str(&format!(
+            "[pid: 2481{}|app: 0|req: {i}/9{i}] 10.40.2.{} () {{39 vars in 910 bytes}} [Thu Jun  5 02:{m:02}:{s:02} 2031] GET /api/v2/slots/ => generated 2138 bytes in {} msecs (HTTP/1.1 200) 8 headers in 265 bytes (1 switches on core 0)\n",
+            i % 4,
+            i % 200,
+            100 + i % 50
+        ));
+        if i == 300 {
+            text.push_str("Thu Jun  5 02:05:00 2031 - *** HARAKIRI ON WORKER 3 (pid: 24813, try: 1, graceful: no) ***\n");
+        }
+        if i == 301 {
+            text.push_str("2031-06-05 02:05:01,318 ERROR django.request: Internal Server Error: /api/v2/appointments/\n");
+        }
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    assert_eq!(format_of(dir.path(), name), "uwsgi");
+    let q: Query = serde_json::from_value(serde_json::json!({
+        "measure": "timeline", "limit": 5,
+        "window": {"around": {"at": "02:05", "seconds": 120}}
+    }))
+    .expect("query");
+    let r = run(dir.path(), name, &q);
+    let QueryValue::Timeline { rows, .. } = &r.value else {
+        panic!("{:?}", r.value)
+    };
+    for said in ["HARAKIRI ON WORKER", "Internal Server Error"] {
+        assert!(
+            rows.iter().any(|r| r.text.contains(said)),
+            "{said}: {rows:?}"
+        );
+    }
+}

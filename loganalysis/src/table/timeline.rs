@@ -84,12 +84,17 @@ impl Timeline {
         // Without template counts (a table without a message, an access log) an event's
         // kind is its first line with the numbers, addresses and ids masked, neither rare
         // nor common: notable kinds first, then the nearest the asked time.
+        // In a log of requests, a line that is no request (an app's own line, a worker's
+        // crash beside uWSGI's request lines) is a kind by its masked line.
+        let request_or_line = |row: &mut dyn RowAccess| {
+            request_key(row, plan).unwrap_or_else(|| line_template(row.whole()))
+        };
         let (key, in_file, file_total) = match &plan.rarity {
-            None if !plan.request_kind.is_empty() => (request_key(row, plan), 1, 1),
+            None if !plan.request_kind.is_empty() => (request_or_line(row), 1, 1),
             None => (line_template(row.whole()), 1, 1),
             Some(r) => {
                 let key = match &r.field {
-                    None => Some(request_key(row, plan)),
+                    None => Some(request_or_line(row)),
                     Some(f) => row.val(f.id).map(|v| v.as_bytes().to_vec()),
                 };
                 match key {
@@ -268,8 +273,10 @@ fn fair_share(sorted: Vec<(f64, Kind)>, limit: usize) -> Vec<(f64, Kind)> {
 const REQUEST_KEY: u8 = 0x01;
 
 /// A request's kind: its status and method as written, its path and upstream with numbers
-/// and ids masked (`/v2/rides/<n>`).
-fn request_key(row: &mut dyn RowAccess, plan: &Plan) -> Vec<u8> {
+/// and ids masked (`/v2/rides/<n>`); none for a line without a status (no request).
+fn request_key(row: &mut dyn RowAccess, plan: &Plan) -> Option<Vec<u8>> {
+    let (status, _) = plan.request_kind.first()?;
+    row.val(status.id)?;
     let mut key = vec![REQUEST_KEY];
     for (f, masked) in &plan.request_kind {
         key.push(b' ');
@@ -281,7 +288,7 @@ fn request_key(row: &mut dyn RowAccess, plan: &Plan) -> Vec<u8> {
             }
         }
     }
-    key
+    Some(key)
 }
 
 /// The template of an event's first line (`crate::mask::template`).
