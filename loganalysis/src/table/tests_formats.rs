@@ -570,22 +570,33 @@ fn a_rare_request_ranks_above_the_steady_traffic() {
 }
 
 /// A log of requests that also holds other lines (uWSGI's request lines beside Django's
-/// errors and the master's HARAKIRI notes): those lines keep kinds of their own.
+/// errors and the master's HARAKIRI notes): those lines keep kinds of their own, and a
+/// request's parameters (`?clinic=LDN-07&day=…`, different on every line) do not make each
+/// request a rare kind of its own.
 #[test]
 fn lines_that_are_no_request_keep_their_own_kinds() {
     let dir = tempfile::tempdir().expect("tempdir");
     let name = "booking-uwsgi.log";
     let mut text = String::new();
+    // A parameter in letters no mask hides, different on every line.
+    let word = |i: u32| -> String {
+        (0..3)
+            .map(|k| char::from(b'a' + ((i / 26u32.pow(k)) % 26) as u8))
+            .collect()
+    };
     for i in 0..600u32 {
         let (m, s) = (i / 60, i % 60);
         text.push_str(&format!(
-            "[pid: 2481{}|app: 0|req: {i}/9{i}] 10.40.2.{} () {{39 vars in 910 bytes}} [Thu Jun  5 02:{m:02}:{s:02} 2031] GET /api/v2/slots/ => generated 2138 bytes in {} msecs (HTTP/1.1 200) 8 headers in 265 bytes (1 switches on core 0)\n",
+            "[pid: 2481{}|app: 0|req: {i}/9{i}] 10.40.2.{} () {{39 vars in 910 bytes}} [Thu Jun  5 02:{m:02}:{s:02} 2031] GET /api/v2/slots/?sort={} => generated 2138 bytes in {} msecs (HTTP/1.1 200) 8 headers in 265 bytes (1 switches on core 0)\n",
             i % 4,
             i % 200,
+            word(i),
             100 + i % 50
         ));
-        if i == 300 {
-            text.push_str("Thu Jun  5 02:05:00 2031 - *** HARAKIRI ON WORKER 3 (pid: 24813, try: 1, graceful: no) ***\n");
+        if i % 30 == 0 {
+            text.push_str(&format!(
+                "Thu Jun  5 02:{m:02}:{s:02} 2031 - *** HARAKIRI ON WORKER 3 (pid: 24813, try: 1, graceful: no) ***\n"
+            ));
         }
         if i == 301 {
             text.push_str("2031-06-05 02:05:01,318 ERROR django.request: Internal Server Error: /api/v2/appointments/\n");

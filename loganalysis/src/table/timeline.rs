@@ -272,8 +272,9 @@ fn fair_share(sorted: Vec<(f64, Kind)>, limit: usize) -> Vec<(f64, Kind)> {
 /// of one path differ only in a number, and are two kinds).
 const REQUEST_KEY: u8 = 0x01;
 
-/// A request's kind: its status and method as written, its path and upstream with numbers
-/// and ids masked (`/v2/rides/<n>`); none for a line without a status (no request).
+/// A request's kind: its status and method as written, its path (without its query) and
+/// upstream with numbers and ids masked (`/v2/rides/<n>`); none for a line without a status
+/// (no request).
 fn request_key(row: &mut dyn RowAccess, plan: &Plan) -> Option<Vec<u8>> {
     let (status, _) = plan.request_kind.first()?;
     row.val(status.id)?;
@@ -282,7 +283,10 @@ fn request_key(row: &mut dyn RowAccess, plan: &Plan) -> Option<Vec<u8>> {
         key.push(b' ');
         if let Some(v) = row.val(f.id) {
             if *masked {
-                crate::mask::template(v.as_bytes(), &mut key);
+                // A path's kind is the path, not its parameters (`?clinic=BRS-05&…`).
+                let b = v.as_bytes();
+                let path = b.split(|c| *c == b'?').next().unwrap_or(b);
+                crate::mask::template(path, &mut key);
             } else {
                 key.extend_from_slice(v.as_bytes());
             }
