@@ -168,7 +168,7 @@ fn fraction(b: &[u8], i: usize) -> (u32, u8, usize) {
 
 /// Optional zone at `i`: `Z`, `±HH:MM`, `±HHMM`, `±HH` (optionally after one space for
 /// `±HHMM`, the access-log form).
-fn zone(b: &[u8], i: usize) -> (Zone, usize) {
+pub(crate) fn zone(b: &[u8], i: usize) -> (Zone, usize) {
     match b.get(i) {
         Some(b'Z') => return (Zone::Utc, i + 1),
         Some(b'+' | b'-') => {}

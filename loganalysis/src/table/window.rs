@@ -31,27 +31,18 @@ struct Point {
     zone: Option<i32>,
 }
 
-/// A zone written after the time: `Z`, `UTC`, `GMT`, `+08:00`, `+0800`, `-04`.
+/// A zone written after the time: `Z`, `UTC`, `GMT`, or an offset as timestamps write it
+/// (`+08:00`, `+0800`, `-04`: [`ts::zone`]).
 fn parse_zone(z: &str) -> Option<i32> {
     let z = z.trim();
-    if matches!(z, "Z" | "UTC" | "GMT") {
+    if matches!(z, "UTC" | "GMT") {
         return Some(0);
     }
-    let sign = match z.as_bytes().first()? {
-        b'+' => 1,
-        b'-' => -1,
-        _ => return None,
-    };
-    let digits: String = z[1..].chars().filter(|c| *c != ':').collect();
-    let (h, m) = match digits.len() {
-        2 => (digits.parse::<i32>().ok()?, 0),
-        4 => (
-            digits[..2].parse::<i32>().ok()?,
-            digits[2..].parse::<i32>().ok()?,
-        ),
-        _ => return None,
-    };
-    (h <= 14 && m < 60).then_some(sign * (h * 60 + m))
+    match ts::zone(z.as_bytes(), 0) {
+        (ts::Zone::Utc, end) if end == z.len() => Some(0),
+        (ts::Zone::Offset(m), end) if end == z.len() => Some(i32::from(m)),
+        _ => None,
+    }
 }
 
 /// Splits a zone off the end of a time (`09:36+08:00`, `22:47 -04:00`, `01:12Z`): the
