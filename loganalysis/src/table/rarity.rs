@@ -137,9 +137,10 @@ fn whole_file(
     Ok(out.acc.kind)
 }
 
-/// A log of requests has no message template: its kinds of request are counted instead
-/// (a timeline of the whole file, whose kinds' counts are the file's), so a rare request (a
-/// probe of `/.env`, a job created once) stands out among the steady traffic.
+/// A log of requests is counted by its kinds of request, not by any message template it
+/// has (a timeline of the whole file, whose kinds' counts are the file's), so a rare
+/// request (a probe of `/.env`, a job created once) stands out among the steady traffic.
+/// `None` for a table that holds no requests.
 fn request_rarity(
     reg: &Registry,
     table: &Table<'_>,
