@@ -80,8 +80,12 @@ pub(super) fn source_of(
 
 /// The measure cue that wins: highest weight, then longest.
 pub(super) fn measure_cue(lex: &Lexicon, p: &Parsed) -> Option<usize> {
-    p.hits
-        .iter()
+    winning_measure(lex, &p.hits)
+}
+
+/// Of the measure cues among `hits`, the one that wins: highest weight, then longest.
+fn winning_measure(lex: &Lexicon, hits: &[Hit]) -> Option<usize> {
+    hits.iter()
         .filter_map(|h| match h.cue {
             Cue::Measure(i) => Some((lex.measures[i].weight, h.end - h.start, i)),
             _ => None,
@@ -107,14 +111,8 @@ pub fn asks_a_measure(text: &str) -> bool {
 pub fn asks_a_timeline(text: &str) -> bool {
     let lex = lexicon();
     let lower = normalize(text).to_ascii_lowercase();
-    let hits = find(lex, &lower);
-    hits.iter()
-        .filter_map(|h| match h.cue {
-            Cue::Measure(i) => Some((lex.measures[i].weight, h.end - h.start, i)),
-            _ => None,
-        })
-        .max()
-        .is_some_and(|(_, _, i)| lex.measures[i].measure == Measure::Timeline)
+    winning_measure(lex, &find(lex, &lower))
+        .is_some_and(|i| lex.measures[i].measure == Measure::Timeline)
 }
 
 /// Every slot of the query from the parsed question.
