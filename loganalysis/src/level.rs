@@ -59,7 +59,7 @@ impl Level {
 
 /// Word -> level. `bare`: also counts as a bare upper-case word (not only bracketed or as a
 /// key's value).
-const WORDS: [(&[u8], Level, bool); 16] = [
+const WORDS: [(&[u8], Level, bool); 18] = [
     (b"FATAL", Level::Fatal, true),
     (b"PANIC", Level::Fatal, true),
     (b"EMERG", Level::Fatal, true),
@@ -74,6 +74,9 @@ const WORDS: [(&[u8], Level, bool); 16] = [
     (b"WARNING", Level::Warn, true),
     (b"NOTICE", Level::Notice, true),
     (b"INFO", Level::Info, true),
+    // .NET's and Serilog's names: bracketed or a key's value only.
+    (b"INFORMATION", Level::Info, false),
+    (b"VERBOSE", Level::Trace, false),
     (b"DEBUG", Level::Debug, true),
     (b"TRACE", Level::Trace, true),
 ];
@@ -82,7 +85,7 @@ const KEYS: [&[u8]; 5] = [b"level", b"lvl", b"severity", b"loglevel", b"levelnam
 
 /// `word` (any case) as a level: (level, allowed bare).
 pub(crate) fn word_level(word: &[u8]) -> Option<(Level, bool)> {
-    if word.len() < 3 || word.len() > 9 {
+    if word.len() < 3 || word.len() > 11 {
         return None;
     }
     WORDS
@@ -283,6 +286,9 @@ mod tests {
             ("2024-05-01 10:00:00 [Warning] mysqld: x", Level::Warn),
             ("<notice> x", Level::Notice),
             ("2024-05-01 10:00:00 TRACE x", Level::Trace),
+            // Serilog's and .NET's level names.
+            ("{\"level\":\"Verbose\",\"msg\":\"x\"}", Level::Trace),
+            ("{\"level\":\"Information\",\"msg\":\"x\"}", Level::Info),
             (
                 "2024-05-01 10:00:00 INFO job done with ERROR code",
                 Level::Info,
@@ -305,7 +311,7 @@ mod tests {
             "\tat com.example.Error.run(Error.java:3)",
             "sent ALERT to pager",
             "info: lower-case word",
-            "{\"msg\":\"x\",\"level\":\"verbose\"}",
+            "{\"msg\":\"x\",\"level\":\"loud\"}",
             "mylevel=error",
         ] {
             assert_eq!(lv(line), Level::None, "{line}");

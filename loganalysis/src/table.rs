@@ -16,6 +16,7 @@ mod finish;
 mod go_duration;
 mod hit;
 mod inline_pairs;
+mod learn;
 mod memtable;
 mod pattern;
 mod pipeline;
@@ -45,6 +46,8 @@ mod tests_columns;
 mod tests_engine;
 #[cfg(test)]
 mod tests_formats;
+#[cfg(test)]
+mod tests_learn;
 #[cfg(test)]
 mod tests_tags;
 #[cfg(test)]

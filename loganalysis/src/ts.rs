@@ -392,6 +392,29 @@ pub(crate) fn klog(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     Some((build(f, Zone::None, true)?, end))
 }
 
+/// `11-30 09:15:02.123` (month and day joined by `-`, no year), Android logcat's form:
+/// ordered within the year like syslog's. Only for a layout that declares it, as with klog.
+pub(crate) fn month_day_dashed(b: &[u8], i: usize) -> Option<(Ts, usize)> {
+    let mo = num(b, i, 2)?;
+    let d = num(b, i + 3, 2)?;
+    if b.get(i + 2) != Some(&b'-') || b.get(i + 5) != Some(&b' ') {
+        return None;
+    }
+    let (h, mi, s) = hms(b, i + 6)?;
+    let (micros, fd, end) = fraction(b, i + 14);
+    let f = Fields {
+        y: 0,
+        mo,
+        d,
+        h,
+        mi,
+        s,
+        micros,
+        frac_digits: fd,
+    };
+    Some((build(f, Zone::None, true)?, end))
+}
+
 /// A timestamp starting exactly at `i`.
 pub(crate) fn parse_at(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     let c = *b.get(i)?;

@@ -54,6 +54,8 @@ pub enum TimeFormat {
     Syslog,
     /// klog's `0821 17:00:00.123456` (no year).
     Klog,
+    /// `11-30 09:15:02.123` (no year; Android logcat).
+    MonthDay,
     Epoch,
     EpochMs,
     EpochUs,

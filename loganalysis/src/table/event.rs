@@ -238,6 +238,7 @@ pub fn parse_time(b: &[u8], fmt: TimeFormat) -> Option<Ts> {
                 .map(|(t, _)| t)
         }
         TimeFormat::Klog => return ts::klog(b, 0).map(|(t, _)| t),
+        TimeFormat::MonthDay => return ts::month_day_dashed(b, 0).map(|(t, _)| t),
         TimeFormat::Auto => {
             if let Some((t, _)) = ts::parse_at(b, 0) {
                 return Some(t);

@@ -168,9 +168,8 @@ impl Table<'_> {
                 unit: f.unit,
             }
         };
-        if let Some(i) = self.fields.iter().position(|f| f.name == name) {
-            return Ok(by(i));
-        }
+        // `time` and `level` are the event's own, even where another key has that name (a
+        // zap line's `ts` is its time; gin's `time` beside it is a request's).
         let lower = name.to_ascii_lowercase();
         let special = match lower.as_str() {
             "time" | "timestamp" => self.time,
@@ -178,6 +177,9 @@ impl Table<'_> {
             _ => None,
         };
         if let Some(i) = special {
+            return Ok(by(i));
+        }
+        if let Some(i) = self.fields.iter().position(|f| f.name == name) {
             return Ok(by(i));
         }
         // A role asked by its name wins over a field whose name differs only in case: in a

@@ -12,7 +12,6 @@ use llmops_common::query::{Field, Measure, Query};
 use super::agg::{split_key, Acc, AccKind};
 use super::error::QueryError;
 use super::plan::{plan, Counts, Rarity, Table};
-use super::registry::Registry;
 use super::scan::{scan_file, Opened, QueryOptions, ScanJob};
 
 /// Past this many distinct templates a file's lines are not templated well enough for
@@ -25,7 +24,7 @@ const CACHED_FILES: usize = 8;
 
 /// What a file's counts were taken of: its path, size, modification time, the bytes read
 /// and its format.
-type FileKey = (PathBuf, u64, Option<SystemTime>, u64, usize);
+type FileKey = (PathBuf, u64, Option<SystemTime>, u64, String);
 
 /// The counts and their total, most recently used last.
 type Cache = Vec<(FileKey, Arc<Counts>)>;
@@ -36,7 +35,13 @@ fn file_key(o: &Opened) -> FileKey {
     let modified = std::fs::metadata(&o.file.path)
         .and_then(|m| m.modified())
         .ok();
-    (o.file.path.clone(), o.size, modified, o.end, o.format)
+    (
+        o.file.path.clone(),
+        o.size,
+        modified,
+        o.end,
+        o.fmt.name.clone(),
+    )
 }
 
 fn cached(cache: &Mutex<Cache>, key: &FileKey) -> Option<Arc<Counts>> {
@@ -65,7 +70,6 @@ fn remember(cache: &Mutex<Cache>, key: FileKey, counts: Arc<Counts>) {
 /// unless the file's counts are cached), or `None` when the table has no template or too
 /// many.
 pub fn rarity(
-    reg: &Registry,
     table: &Table<'_>,
     o: &Opened,
     opts: &QueryOptions,
@@ -80,7 +84,7 @@ pub fn rarity(
         return Ok(Some(Rarity { field, counts }));
     }
     let Some(field) = field else {
-        return request_rarity(reg, table, o, opts, cancel, key);
+        return request_rarity(table, o, opts, cancel, key);
     };
     let q = Query {
         measure: Measure::Count,
@@ -88,7 +92,7 @@ pub fn rarity(
         ..Query::default()
     };
     let p = plan(table, &q, None)?;
-    let AccKind::Groups(map) = whole_file(reg, o, (opts, cancel), &q, &p)? else {
+    let AccKind::Groups(map) = whole_file(o, (opts, cancel), &q, &p)? else {
         return Ok(None);
     };
     if map.len() > MAX_TEMPLATES {
@@ -112,7 +116,6 @@ pub fn rarity(
 
 /// The accumulated `q` over the whole of one file (no window).
 fn whole_file(
-    reg: &Registry,
     o: &Opened,
     (opts, cancel): (&QueryOptions, &AtomicBool),
     q: &Query,
@@ -120,7 +123,7 @@ fn whole_file(
 ) -> Result<AccKind, QueryError> {
     let make = || Acc::new(q, p);
     let job = ScanJob {
-        fmt: &reg.formats()[o.format],
+        fmt: &o.fmt,
         schema: &o.schema,
         plan: Some(p),
         q,
@@ -142,7 +145,6 @@ fn whole_file(
 /// request (a probe of `/.env`, a job created once) stands out among the steady traffic.
 /// `None` for a table that holds no requests.
 fn request_rarity(
-    reg: &Registry,
     table: &Table<'_>,
     o: &Opened,
     opts: &QueryOptions,
@@ -159,7 +161,7 @@ fn request_rarity(
     }
     // Only the kinds are counted: no event is judged notable here.
     p.notable.clear();
-    let AccKind::Timeline(t, _) = whole_file(reg, o, (opts, cancel), &q, &p)? else {
+    let AccKind::Timeline(t, _) = whole_file(o, (opts, cancel), &q, &p)? else {
         return Ok(None);
     };
     let Some(by_template) = t.counts() else {
@@ -182,7 +184,15 @@ mod tests {
 
     #[test]
     fn a_files_counts_are_reused_until_it_changes_and_only_the_last_few_are_kept() {
-        let key = |n: u64| (PathBuf::from(format!("/u/{n}.log")), n, None, n, 0);
+        let key = |n: u64| {
+            (
+                PathBuf::from(format!("/u/{n}.log")),
+                n,
+                None,
+                n,
+                "f".to_string(),
+            )
+        };
         let counts = || {
             Arc::new(Counts {
                 by_template: Default::default(),
@@ -193,7 +203,7 @@ mod tests {
         remember(&cache, key(1), counts());
         assert_eq!(cached(&cache, &key(1)).map(|c| c.total), Some(7));
         // The same file grown is another key.
-        let grown = (PathBuf::from("/u/1.log"), 2, None, 2, 0);
+        let grown = (PathBuf::from("/u/1.log"), 2, None, 2, "f".to_string());
         assert!(cached(&cache, &grown).is_none());
         for n in 100..100 + CACHED_FILES as u64 {
             remember(&cache, key(n), counts());

@@ -154,6 +154,9 @@ pub struct Registry {
 #[derive(Debug, Clone)]
 pub struct Detection {
     pub format: usize,
+    /// A layout learned from the sample, chosen over `format` (a catch-all) when it reads
+    /// the sample as well and finds more in it.
+    pub learned: Option<Format>,
     /// Sample lines the chosen format parsed, and sample lines.
     pub parsed: u64,
     pub lines: u64,
@@ -238,11 +241,15 @@ impl Registry {
                 .iter()
                 .position(|f| f.priority <= FALLBACK_PRIORITY)
                 .unwrap_or(0);
-            return Detection {
-                format: fallback,
-                parsed: 0,
-                lines,
-            };
+            return self.or_learned(
+                Detection {
+                    format: fallback,
+                    learned: None,
+                    parsed: 0,
+                    lines,
+                },
+                &sample,
+            );
         };
         // A catch-all format (priority -10 or lower) parses everything; a specific one that
         // parses nine lines in ten of the same sample is the log's format, with its odd
@@ -252,11 +259,54 @@ impl Registry {
         } else {
             top
         };
-        Detection {
+        let det = Detection {
             format: chosen.3,
+            learned: None,
             parsed: chosen.0,
             lines,
+        };
+        if chosen.2 <= CATCH_ALL_PRIORITY {
+            self.or_learned(det, &sample)
+        } else {
+            det
         }
+    }
+
+    /// `det` (a catch-all's reading), or the layout learned from `sample` when that reads
+    /// more of its lines (a stack trace joined to its event), or as many with more fields.
+    fn or_learned(&self, det: Detection, sample: &[&[u8]]) -> Detection {
+        let Some(learned) = super::learn::learn(sample) else {
+            return det;
+        };
+        let (parsed, hits) = score(&learned, sample);
+        let caught = self
+            .formats
+            .get(det.format)
+            .map_or((0, 0), |f| score(f, sample));
+        // A layout of time, level and message alone is the catch-all's own reading.
+        let own_columns = learned
+            .fields
+            .iter()
+            .any(|f| !matches!(f.name.as_str(), "time" | "level" | "message" | "exception"));
+        let better = parsed > caught.0 || (own_columns && hits > caught.1);
+        if parsed * 10 >= caught.0 * 9 && parsed > 0 && better {
+            Detection {
+                learned: Some(learned),
+                parsed,
+                ..det
+            }
+        } else {
+            det
+        }
+    }
+}
+
+impl Detection {
+    /// The format chosen: the learned layout, else the registry's.
+    pub fn chosen<'a>(&'a self, reg: &'a Registry) -> &'a Format {
+        self.learned
+            .as_ref()
+            .unwrap_or_else(|| &reg.formats()[self.format])
     }
 }
 
@@ -499,9 +549,10 @@ pub struct Described {
 /// The detected format and the fields of a log whose first bytes are `head`.
 pub fn describe(reg: &Registry, head: &[u8]) -> Described {
     let det = reg.detect(head);
-    let Some(fmt) = reg.formats().get(det.format) else {
+    if reg.formats().is_empty() {
         return Described::default();
-    };
+    }
+    let fmt = det.chosen(reg);
     let schema = schema_in(reg, fmt, head);
     // Only fields the sample has values for: a format's optional field that never
     // occurs, or a time field in a file without times, is not the log's. What a

@@ -51,8 +51,8 @@ pub fn field_infos(schema: &Schema) -> Vec<FieldInfo> {
         .collect()
 }
 
-pub fn table_of<'a>(reg: &'a Registry, o: &'a Opened) -> Table<'a> {
-    let fmt = &reg.formats()[o.format];
+pub fn table_of<'a>(o: &'a Opened) -> Table<'a> {
+    let fmt = &o.fmt;
     Table {
         name: &o.file.name,
         fields: &o.schema.fields,
@@ -107,7 +107,6 @@ fn empty_acc() -> Acc {
 type Resolution = (Option<(i64, i64)>, Ts);
 
 fn window_secs(
-    reg: &Registry,
     opened: &[Opened],
     q: &Query,
     cancel: &AtomicBool,
@@ -117,7 +116,7 @@ fn window_secs(
     let mut end: Option<Ts> = None;
     for (i, o) in opened.iter().enumerate() {
         let job = ScanJob {
-            fmt: &reg.formats()[o.format],
+            fmt: &o.fmt,
             schema: &o.schema,
             plan: None,
             q,
@@ -152,7 +151,6 @@ struct Scanned {
 
 /// Scans every file with its own plan and merges the figures.
 fn scan_all(
-    reg: &Registry,
     opened: &[Opened],
     q: &Query,
     window: Option<(i64, i64)>,
@@ -168,11 +166,11 @@ fn scan_all(
         Vec::new(),
     );
     for (i, o) in opened.iter().enumerate() {
-        let fmt = &reg.formats()[o.format];
-        let table = table_of(reg, o);
+        let fmt = &o.fmt;
+        let table = table_of(o);
         let mut p = plan(&table, q, window)?;
         if q.measure == Measure::Timeline {
-            p.rarity = rarity(reg, &table, o, opts, cancel)?;
+            p.rarity = rarity(&table, o, opts, cancel)?;
         }
         let make = || Acc::new(q, &p);
         let job = ScanJob {
@@ -249,7 +247,7 @@ pub fn run_query_with(
         .collect::<Result<Vec<_>, _>>()?;
     // Plans first (without the window) so a bad field fails before any scan.
     for o in &opened {
-        let p = plan(&table_of(reg, o), q, None)?;
+        let p = plan(&table_of(o), q, None)?;
         // A time field none of the sampled events fills (`dmesg` without `-T`) is no time.
         let has_time = o
             .schema
@@ -257,12 +255,12 @@ pub fn run_query_with(
             .is_some_and(|t| o.schema.examples.get(t).is_some_and(Option::is_some));
         check_measure(q, &p, has_time, &o.file.name)?;
     }
-    let (window, end) = match window_secs(reg, &opened, q, cancel)? {
+    let (window, end) = match window_secs(&opened, q, cancel)? {
         Some((w, e)) => (w, Some(e)),
         None => (None, None),
     };
     let names: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
-    let scanned = scan_all(reg, &opened, q, window, opts, cancel)?;
+    let scanned = scan_all(&opened, q, window, opts, cancel)?;
     let Scanned {
         acc,
         sources,
@@ -291,7 +289,7 @@ pub fn run_query_with(
         let o = &opened[0];
         pipeline(&PipeCtx {
             q,
-            fmt: &reg.formats()[o.format],
+            fmt: &o.fmt,
             schema: &o.schema,
             plan: &plans[0],
             file: &o.file.name,

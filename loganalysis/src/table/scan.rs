@@ -74,7 +74,8 @@ pub struct Opened {
     pub size: u64,
     /// Bytes to read (the cap cut at a line end).
     pub end: u64,
-    pub format: usize,
+    /// The format it is read in (a shipped one, or a layout learned from its sample).
+    pub fmt: std::sync::Arc<Format>,
     pub schema: Schema,
     /// Share of the sample the format parsed.
     pub sample_parsed: u64,
@@ -124,20 +125,19 @@ pub fn open(reg: &Registry, qf: &QueryFile, opts: &QueryOptions) -> Result<Opene
     };
     head.truncate(usize::try_from(end).unwrap_or(usize::MAX).min(head.len()));
     let det = reg.detect(&head);
-    let format = match &opts.format {
+    let fmt = match &opts.format {
         Some(name) => reg
-            .formats()
-            .iter()
-            .position(|f| f.name == *name)
+            .get(name)
+            .cloned()
             .ok_or_else(|| QueryError::UnknownFormat(name.clone()))?,
-        None => det.format,
+        None => det.chosen(reg).clone(),
     };
-    let schema = schema_in(reg, &reg.formats()[format], &head);
+    let schema = schema_in(reg, &fmt, &head);
     Ok(Opened {
         file: qf.clone(),
         size,
         end,
-        format,
+        fmt: std::sync::Arc::new(fmt),
         schema,
         sample_parsed: det.parsed,
         sample_lines: det.lines,

@@ -1,0 +1,578 @@
+//! A layout learned from a log's sample when no shipped format reads more than its time and
+//! level: the shape of the timestamp at the line start marks where events begin (lines
+//! between are the event's continuation: a stack trace, a traceback, an indented detail),
+//! and the columns between the time and the message (a level, a bracketed thread, a pid, a
+//! logger ending in `:`, `|`-separated fields) become fields with roles by the shape of
+//! their values. The result is a format definition compiled like a shipped one, so every
+//! query reads the file the same way.
+
+use std::fmt::Write as _;
+
+use super::def::{compile, Format};
+use crate::level::word_level;
+use crate::ts;
+
+/// Share (percent) of sampled lines not indented that must begin with a time for the
+/// layout to be learned.
+const MIN_START_SHARE: usize = 50;
+/// Share (percent) of event starts a time shape or a column's shape must hold in.
+const SHARE: usize = 90;
+/// Fewest event starts to learn from.
+const MIN_STARTS: usize = 5;
+/// Header columns read before the message.
+const MAX_COLUMNS: usize = 6;
+/// One-letter levels (logcat, glog): read as levels only in a column that holds nothing
+/// else.
+const LETTERS: [(&str, &str); 7] = [
+    ("V", "TRACE"),
+    ("D", "DEBUG"),
+    ("I", "INFO"),
+    ("W", "WARN"),
+    ("E", "ERROR"),
+    ("F", "FATAL"),
+    ("A", "FATAL"),
+];
+
+/// How a line's leading time is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Clock {
+    /// Any form the timestamp parser knows (ISO, ctime, syslog, epoch).
+    Auto,
+    /// `11-30 09:15:02.123`, declared because it is too plain to guess elsewhere.
+    MonthDay,
+}
+
+/// Where a line's leading time is: (clock, start, end, bracketed).
+fn leading_time(line: &[u8]) -> Option<(Clock, usize, usize, bool)> {
+    let bracketed = line.first() == Some(&b'[');
+    let i = usize::from(bracketed);
+    let (clock, end) = if let Some((_, end)) = ts::parse_at(line, i) {
+        (Clock::Auto, end)
+    } else if let Some((_, end)) = ts::month_day_dashed(line, i) {
+        (Clock::MonthDay, end)
+    } else {
+        let digits = line[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let (_, end) = ts::epoch(line, i).filter(|_| digits == 10 || digits == 13)?;
+        (Clock::Auto, end)
+    };
+    if bracketed && line.get(end) != Some(&b']') {
+        return None;
+    }
+    let after = line.get(end + usize::from(bracketed));
+    matches!(after, None | Some(b' ' | b'\t' | b'|' | b',' | b':'))
+        .then_some((clock, i, end, bracketed))
+}
+
+/// The time's written shape as a regex: digit runs `\d+`, letter runs `[A-Za-z]+`, blanks
+/// ` +`, other bytes as themselves.
+fn shape(text: &str) -> String {
+    let mut out = String::new();
+    let mut last = ' ';
+    let class_of = |c: char| {
+        if c.is_ascii_digit() {
+            'd'
+        } else if c.is_ascii_alphabetic() {
+            'a'
+        } else if c == ' ' {
+            's'
+        } else {
+            c
+        }
+    };
+    for c in text.chars() {
+        let class = class_of(c);
+        let run = matches!(class, 'd' | 'a' | 's') && class == last;
+        if !run {
+            match class {
+                'd' => out.push_str(r"\d+"),
+                'a' => out.push_str("[A-Za-z]+"),
+                's' => out.push_str(" +"),
+                _ => out.push_str(&regex::escape(&c.to_string())),
+            }
+        }
+        last = class;
+    }
+    out
+}
+
+/// One token of a line's header.
+#[derive(Debug, Clone, Copy)]
+struct Tok<'a> {
+    /// The opening bracket (`[`, `<`, `(`), if bracketed.
+    open: Option<u8>,
+    text: &'a str,
+    /// A `:` right after it.
+    colon: bool,
+}
+
+/// The header tokens after the time, skipping tracing-style spans (`request{id=5}:`).
+fn tokens(rest: &str) -> (Vec<Tok<'_>>, bool) {
+    let b = rest.as_bytes();
+    let (mut out, mut spans, mut i) = (Vec::new(), false, 0);
+    while out.len() < MAX_COLUMNS + 1 {
+        while matches!(b.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+        let Some(&c) = b.get(i) else { break };
+        let close = match c {
+            b'[' => Some(b']'),
+            b'<' => Some(b'>'),
+            b'(' => Some(b')'),
+            _ => None,
+        };
+        if let Some(j) = close.and_then(|cl| memchr::memchr(cl, &b[i + 1..]).map(|p| i + 1 + p)) {
+            let colon = b.get(j + 1) == Some(&b':');
+            out.push(Tok {
+                open: Some(c),
+                text: rest[i + 1..j].trim(),
+                colon,
+            });
+            i = j + 1 + usize::from(colon);
+            continue;
+        }
+        let (mut j, mut depth) = (i, 0i32);
+        while j < b.len() && (depth > 0 || !matches!(b[j], b' ' | b'\t')) {
+            depth += i32::from(b[j] == b'{') - i32::from(b[j] == b'}');
+            j += 1;
+        }
+        let text = &rest[i..j];
+        i = j;
+        if text.contains('{') && text.ends_with("}:") {
+            spans = true;
+            continue;
+        }
+        let mut colon = text.len() > 1 && text.ends_with(':');
+        // A name padded to a width before its colon (logcat's `CrewApp :`).
+        let mut k = i;
+        while matches!(b.get(k), Some(b' ')) {
+            k += 1;
+        }
+        if !colon && k > i && b.get(k) == Some(&b':') && matches!(b.get(k + 1), None | Some(b' ')) {
+            colon = true;
+            i = k + 1;
+        }
+        out.push(Tok {
+            open: None,
+            text: text
+                .strip_suffix(':')
+                .filter(|_| text.ends_with(':'))
+                .unwrap_or(text),
+            colon,
+        });
+    }
+    (out, spans)
+}
+
+/// What a header column holds, judged by its values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Level,
+    Letter,
+    Int,
+    HashPid,
+    ErlangPid,
+    Ip,
+    Logger,
+    /// A bracketed name that is none of the above (a thread, a component, a code).
+    Name,
+    Literal,
+}
+
+fn is_identifier(t: &str) -> bool {
+    !t.is_empty()
+        && t.chars().any(|c| c.is_ascii_alphabetic())
+        && t.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | ':' | '_' | '$' | '/' | '-'))
+}
+
+fn kind_of(t: &Tok<'_>) -> Option<Kind> {
+    let s = t.text;
+    let digits = !s.is_empty() && s.len() <= 10 && s.bytes().all(|c| c.is_ascii_digit());
+    Some(match t.open {
+        _ if word_level(s.as_bytes()).is_some() => Kind::Level,
+        None if LETTERS.iter().any(|(l, _)| *l == s) => Kind::Letter,
+        _ if digits => Kind::Int,
+        None if s
+            .strip_prefix('#')
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit())) =>
+        {
+            Kind::HashPid
+        }
+        Some(b'<')
+            if s.split('.').count() == 3 && s.split('.').all(|p| p.parse::<u32>().is_ok()) =>
+        {
+            Kind::ErlangPid
+        }
+        _ if s.parse::<std::net::IpAddr>().is_ok() => Kind::Ip,
+        None if matches!(s, "-" | "--" | "|" | ":" | "::" | "-->" | "=>") => Kind::Literal,
+        Some(b'[') if !s.is_empty() => Kind::Name,
+        None if is_identifier(s) && (t.colon || s.contains(['.', ':', '/', '$'])) => Kind::Logger,
+        _ => return None,
+    })
+}
+
+/// One learned header column.
+#[derive(Debug, Clone)]
+struct Column {
+    kind: Kind,
+    open: Option<u8>,
+    colon: bool,
+    /// Every event start has it (else the regex lets it be absent).
+    always: bool,
+    /// The literal text of a `Literal` column.
+    literal: String,
+    /// Its values in the sample's event starts.
+    values: Vec<String>,
+}
+
+/// The columns every event start shares, in order, until the message begins.
+fn columns(starts: &[&str]) -> (Vec<Column>, bool) {
+    let tokenized: Vec<(Vec<Tok<'_>>, bool)> = starts.iter().map(|r| tokens(r)).collect();
+    let spans = tokenized.iter().any(|t| t.1);
+    let mut cols = Vec::new();
+    for k in 0..MAX_COLUMNS {
+        let toks: Vec<Option<&Tok<'_>>> = tokenized.iter().map(|(t, _)| t.get(k)).collect();
+        let Some(first) = toks.iter().flatten().next() else {
+            break;
+        };
+        let Some((kind, open)) = majority(&toks) else {
+            break;
+        };
+        let agree = toks
+            .iter()
+            .flatten()
+            .filter(|t| t.open == open && kind_of(t).is_some_and(|k| same_column(k, kind)))
+            .count();
+        if agree * 100 < starts.len() * SHARE {
+            break;
+        }
+        let colon_share = toks.iter().flatten().filter(|t| t.colon).count();
+        let colon = colon_share * 100 >= starts.len() * SHARE;
+        cols.push(Column {
+            kind,
+            open,
+            colon,
+            always: agree == starts.len(),
+            literal: first.text.to_string(),
+            values: toks.iter().flatten().map(|t| t.text.to_string()).collect(),
+        });
+        // A name ending in `:` is the last thing before the message.
+        if colon && kind == Kind::Logger {
+            break;
+        }
+    }
+    (cols, spans)
+}
+
+/// The kind and bracket most tokens of a column share. A bracketed column where half the
+/// values, or two different ones, are level words is the level (`[System]`, `[Note]` beside `[Warning]` are levels
+/// the engine has no name for).
+fn majority(toks: &[Option<&Tok<'_>>]) -> Option<(Kind, Option<u8>)> {
+    let mut counts: Vec<((Kind, Option<u8>), usize)> = Vec::new();
+    for t in toks.iter().flatten() {
+        let Some(k) = kind_of(t) else { continue };
+        match counts.iter_mut().find(|(key, _)| *key == (k, t.open)) {
+            Some((_, n)) => *n += 1,
+            None => counts.push(((k, t.open), 1)),
+        }
+    }
+    let (top, _) = *counts.iter().max_by_key(|(_, n)| *n)?;
+    let mut level_words: Vec<&str> = toks
+        .iter()
+        .flatten()
+        .filter(|t| t.open == top.1 && kind_of(t) == Some(Kind::Level))
+        .map(|t| t.text)
+        .collect();
+    let levels = level_words.len();
+    level_words.sort_unstable();
+    level_words.dedup();
+    Some(
+        if top.1.is_some() && (levels * 2 >= toks.len() || level_words.len() >= 2) {
+            (Kind::Level, top.1)
+        } else {
+            top
+        },
+    )
+}
+
+/// Whether a token of kind `k` belongs in a column seen as `col` (a level column's odd
+/// value is still its level, a bracketed name column takes any name).
+fn same_column(k: Kind, col: Kind) -> bool {
+    k == col
+        || matches!(
+            (col, k),
+            (Kind::Name, Kind::Level | Kind::Int | Kind::Logger)
+        )
+        || matches!(
+            (col, k),
+            (Kind::Level, Kind::Name) | (Kind::Logger, Kind::Level)
+        )
+}
+
+/// A field's name and roles for a column, given the columns named before it.
+fn naming(c: &Column, taken: &[String], ints_after: bool) -> (String, Vec<&'static str>) {
+    let digit_share = c
+        .values
+        .iter()
+        .filter(|v| v.bytes().any(|b| b.is_ascii_digit()))
+        .count();
+    let dotted = c.values.iter().filter(|v| v.contains(['.', ':'])).count();
+    let (name, roles): (&str, Vec<&'static str>) = match c.kind {
+        Kind::Level | Kind::Letter => ("level", vec![]),
+        Kind::HashPid | Kind::ErlangPid => ("pid", vec!["pid"]),
+        Kind::Int if taken.iter().any(|t| t == "pid") => ("tid", vec!["thread"]),
+        Kind::Int if ints_after => ("pid", vec!["pid"]),
+        Kind::Int => ("id", vec!["pid", "thread"]),
+        Kind::Ip => ("client", vec!["client"]),
+        Kind::Logger => ("logger", vec!["logger"]),
+        Kind::Name if dotted * 2 > c.values.len() => ("logger", vec!["logger"]),
+        Kind::Name if c.values.iter().all(|v| is_code(v)) => ("code", vec![]),
+        Kind::Name if digit_share * 2 > c.values.len() || c.values.iter().any(|v| v == "main") => {
+            ("thread", vec!["thread"])
+        }
+        Kind::Name
+            if taken
+                .iter()
+                .any(|t| t.starts_with("logger") || t.starts_with("component")) =>
+        {
+            ("component", vec![])
+        }
+        Kind::Name => ("component", vec!["logger"]),
+        Kind::Literal => ("", vec![]),
+    };
+    let mut unique = name.to_string();
+    let mut n = 2;
+    while taken.contains(&unique) {
+        unique = format!("{name}{n}");
+        n += 1;
+    }
+    (unique, roles)
+}
+
+/// `MY-010055`, `E1234`: a message code, not a thread.
+fn is_code(v: &str) -> bool {
+    let letters = v.bytes().take_while(u8::is_ascii_uppercase).count();
+    let rest = v[letters..].trim_start_matches('-');
+    letters > 0 && !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The regex of one column and the `[[fields]]` it declares.
+fn column_regex(c: &Column, name: &str) -> String {
+    let group = |inner: &str| format!("(?P<{name}>{inner})");
+    let body = match (c.kind, c.open) {
+        (Kind::Literal, _) => regex::escape(&c.literal),
+        (Kind::HashPid, _) => format!("#{}", group(r"\d+")),
+        (_, Some(b'[')) => format!(r"\[[ \t]*{}[ \t]*\]", group(r"[^\]]*?")),
+        (Kind::ErlangPid, _) => group("<[^>]*>"),
+        (_, Some(b'<')) => format!("<{}>", group("[^>]*")),
+        (_, Some(b'(')) => format!(r"\({}\)", group("[^)]*")),
+        (_, _) if c.colon => format!(r"{} *", group(r"[^ \t]+?")),
+        _ => group(r"[^ \t]+"),
+    };
+    // The colon that ends a name is one a blank follows: `booking::db:` is `booking::db`.
+    if c.colon {
+        format!(r"{body}:(?:[ \t]|$)")
+    } else {
+        body
+    }
+}
+
+/// The layout of `lines` (a sample's non-empty lines) as a format, when most lines begin
+/// with a time of one shape and the lines between read as continuations.
+pub fn learn(lines: &[&[u8]]) -> Option<Format> {
+    let texts: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| std::str::from_utf8(l).ok())
+        .collect();
+    let timed: Vec<(&str, Clock, usize, usize, bool)> = texts
+        .iter()
+        .filter_map(|t| leading_time(t.as_bytes()).map(|(c, s, e, b)| (*t, c, s, e, b)))
+        .collect();
+    // Indented lines are continuations whatever the layout (a trace's frames): the share
+    // is of the others.
+    let flush_left = texts.iter().filter(|t| !t.starts_with([' ', '\t'])).count();
+    if timed.len() < MIN_STARTS || timed.len() * 100 < flush_left * MIN_START_SHARE {
+        return None;
+    }
+    let (_, clock, s0, e0, bracketed) = timed[0];
+    let time_shape = shape(&timed[0].0[s0..e0]);
+    let start = format!("^{}{}", if bracketed { r"\[" } else { "" }, time_shape);
+    let start_re = regex::Regex::new(&start).ok()?;
+    let starts: Vec<&(&str, Clock, usize, usize, bool)> = timed
+        .iter()
+        .filter(|(t, c, ..)| *c == clock && start_re.is_match(t))
+        .collect();
+    if starts.len() * 100 < timed.len() * SHARE {
+        return None;
+    }
+    // Events span lines when some lines between starts are indented (a trace's frames, a
+    // report's details); odd lines otherwise (a banner, garbage) stay events of their own.
+    let multiline = texts
+        .iter()
+        .any(|t| t.starts_with([' ', '\t']) && !start_re.is_match(t));
+    let rests: Vec<&str> = starts
+        .iter()
+        .map(|(t, _, _, e, b)| &t[(e + usize::from(*b)).min(t.len())..])
+        .collect();
+    let definition = definition(&rests, &start, bracketed, &time_shape, clock, multiline);
+    // The definition is built from escaped pieces; one that does not compile is a layout
+    // not learned, and the catch-all reads the file.
+    compile("learned", &definition).ok()
+}
+
+/// The columns of `rests` (each event start after its time), `|`-separated or by blanks
+/// and brackets.
+fn layout(rests: &[&str]) -> (Vec<Column>, bool, bool) {
+    let piped = rests
+        .iter()
+        .filter(|r| r.trim_start().starts_with('|'))
+        .count();
+    if piped * 100 >= rests.len() * SHARE {
+        return (pipe_columns(rests), false, true);
+    }
+    let (cols, spans) = columns(rests);
+    (cols, spans, false)
+}
+
+/// `|`-separated columns: as many as nine in ten starts have, each a column whatever its
+/// values (the separator, not the shape, delimits it).
+fn pipe_columns(rests: &[&str]) -> Vec<Column> {
+    let mut counts: Vec<usize> = rests.iter().map(|r| r.matches('|').count()).collect();
+    counts.sort_unstable();
+    let n = counts[counts.len() * (100 - SHARE) / 100].min(MAX_COLUMNS + 1);
+    (1..n)
+        .map(|k| {
+            let values: Vec<String> = rests
+                .iter()
+                .filter_map(|r| r.split('|').nth(k).map(|v| v.trim().to_string()))
+                .collect();
+            let levels = values
+                .iter()
+                .filter(|v| word_level(v.as_bytes()).is_some())
+                .count();
+            let kind = if levels * 100 >= values.len() * SHARE {
+                Kind::Level
+            } else if values.iter().filter(|v| is_identifier(v)).count() * 100
+                >= values.len() * SHARE
+            {
+                Kind::Logger
+            } else {
+                Kind::Name
+            };
+            Column {
+                kind,
+                open: Some(b'|'),
+                colon: false,
+                always: true,
+                literal: String::new(),
+                values,
+            }
+        })
+        .collect()
+}
+
+fn definition(
+    rests: &[&str],
+    start: &str,
+    bracketed: bool,
+    time_shape: &str,
+    clock: Clock,
+    multiline: bool,
+) -> String {
+    let (cols, spans, piped) = layout(rests);
+    let mut re = format!(
+        "^{}(?P<time>{time_shape}){}",
+        if bracketed { r"\[" } else { "" },
+        if bracketed { r"\]" } else { "" }
+    );
+    let mut taken: Vec<String> = vec!["time".into()];
+    let mut fields = String::new();
+    let mut level = None;
+    let mut derived = String::new();
+    for (i, c) in cols.iter().enumerate() {
+        let ints_after = cols.get(i + 1).is_some_and(|n| n.kind == Kind::Int);
+        let (name, roles) = naming(c, &taken, ints_after);
+        if piped {
+            let _ = write!(re, r"[ \t]*\|[ \t]*(?P<{name}>[^|]*?)");
+            taken.push(name.clone());
+        } else if spans && c.kind == Kind::Logger && c.colon {
+            // Spans before the target hold a request's fields (`request{id=5 path=/x}:`):
+            // they stay in the message, and the target is read out of it.
+            derived.push_str(&span_target(&name));
+            taken.push(name.clone());
+        } else {
+            let one = format!(r"[ \t]*{}", column_regex(c, &name));
+            if c.always {
+                re.push_str(&one);
+            } else {
+                let _ = write!(re, "(?:{one})?");
+            }
+            if c.kind == Kind::Literal {
+                continue;
+            }
+            taken.push(name.clone());
+        }
+        if matches!(c.kind, Kind::Level | Kind::Letter) && level.is_none() {
+            level = Some((name.clone(), c.kind == Kind::Letter));
+        }
+        if !roles.is_empty() {
+            let roles: Vec<String> = roles.iter().map(|r| format!("\"{r}\"")).collect();
+            let _ = write!(
+                fields,
+                "\n[[fields]]\nname = \"{name}\"\nroles = [{}]\n",
+                roles.join(", ")
+            );
+        }
+    }
+    re.push_str(if piped {
+        r"[ \t]*\|[ \t]*(?P<message>.*)"
+    } else {
+        r"[ \t]*(?P<message>.*)"
+    });
+    let mut out = String::from("name = \"learned\"\ntitle = \"a layout learned from the file's first lines\"\npriority = -5\n\n[parse]\nkind = \"regex\"\n");
+    let _ = writeln!(out, "regex = '''{re}'''\ntime = \"time\"");
+    if clock == Clock::MonthDay {
+        out.push_str("time_format = \"month_day\"\n");
+    }
+    match &level {
+        Some((name, letters)) => {
+            let _ = writeln!(out, "level = \"{name}\"");
+            if *letters {
+                let map: Vec<String> = LETTERS
+                    .iter()
+                    .map(|(l, n)| format!("{l} = \"{n}\""))
+                    .collect();
+                let _ = writeln!(out, "level_map = {{ {} }}", map.join(", "));
+            }
+        }
+        None => out.push_str("level = \"@analyser\"\n"),
+    }
+    if multiline {
+        let _ = writeln!(out, "\n[multiline]\nstart = '''{start}'''");
+    }
+    out.push_str(&fields);
+    out.push_str("\n[[fields]]\nname = \"message\"\nwords = 0\nroles = [\"message\"]\n");
+    if multiline {
+        out.push_str(EXCEPTION);
+    }
+    out.push_str(&derived);
+    out
+}
+
+/// A `[[derived]]` reading a tracing target (`booking::db:`) after the spans that open
+/// the message.
+fn span_target(name: &str) -> String {
+    let re = format!(r"^(?:(?:[^ \t{{]*\{{[^}}]*\}}:)+[ \t]+)?(?P<{name}>[^ \t]+?):(?:[ \t]|$)");
+    format!("\n[[derived]]\nfrom = \"message\"\nregex = '{re}'\n")
+}
+
+/// The exception a continuation line names (Java's, .NET's `---> X`, Python's last line).
+const EXCEPTION: &str = r#"
+[[fields]]
+name = "exception"
+roles = ["exception"]
+
+[[derived]]
+from = "@event"
+regex = '''(?m)^(?:Caused by: |[ \t]*---> )?(?P<exception>[A-Za-z_$][\w$]*(?:\.[\w$]+)*(?:Exception|Error|Throwable))(?:[:( ]|$)'''
+"#;

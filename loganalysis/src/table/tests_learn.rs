@@ -1,0 +1,197 @@
+//! Planted-truth checks of learned layouts: logs in layouts no shipped format defines,
+//! generated with known events, levels, threads, loggers and exceptions, queried through the
+//! engine and compared with the generator's own counts.
+
+use std::sync::atomic::AtomicBool;
+
+use llmops_common::query::{Field, Filter, FilterOp, Measure, Query, QueryValue, Scalar};
+
+use super::*;
+
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// What a generator planted: events, and per (field, value) how many events have it.
+#[derive(Default)]
+struct Planted {
+    events: u64,
+    counts: Vec<((&'static str, String), u64)>,
+}
+
+impl Planted {
+    fn add(&mut self, field: &'static str, value: &str) {
+        match self
+            .counts
+            .iter_mut()
+            .find(|((f, v), _)| *f == field && v == value)
+        {
+            Some((_, n)) => *n += 1,
+            None => self.counts.push(((field, value.to_string()), 1)),
+        }
+    }
+}
+
+fn check(text: &str, planted: &Planted, format: &str) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("app.log");
+    std::fs::write(&path, text).expect("write");
+    let files = [QueryFile::new("app.log", &path)];
+    let run = |filters: Vec<Filter>| {
+        let q = Query {
+            filters,
+            measure: Measure::Count,
+            ..Query::default()
+        };
+        run_query(
+            &files,
+            &q,
+            &QueryOptions::default(),
+            &AtomicBool::new(false),
+        )
+        .expect("query")
+    };
+    let all = run(Vec::new());
+    assert_eq!(all.sources[0].format, format, "format");
+    assert_eq!(all.matched, planted.events, "events");
+    for ((field, value), n) in &planted.counts {
+        let f = Filter::new(
+            Some(Field::new(*field)),
+            FilterOp::Eq,
+            Scalar::Text(value.clone()),
+        );
+        let r = run(vec![f]);
+        assert!(matches!(r.value, QueryValue::Count { .. }));
+        assert_eq!(r.matched, *n, "{field}={value}");
+    }
+}
+
+const LEVELS: [&str; 4] = ["INFO", "WARN", "ERROR", "DEBUG"];
+
+#[test]
+fn a_bracketed_java_layout_with_stack_traces_is_learned() {
+    let mut rng = Lcg(7);
+    let (mut text, mut planted) = (String::new(), Planted::default());
+    for i in 0..400u64 {
+        let level = LEVELS[rng.next(4) as usize];
+        let thread = format!("worker-{}", rng.next(5));
+        let logger = [
+            "c.q.billing.Charge",
+            "c.q.billing.Ledger",
+            "c.q.psp.Gateway",
+        ][rng.next(3) as usize];
+        text += &format!(
+            "[2026-11-30 10:{:02}:{:02}.{:03}] [{thread}] [{level}] {logger} - step {i} done ms={}\n",
+            i / 60 % 60,
+            i % 60,
+            rng.next(1000),
+            rng.next(900)
+        );
+        planted.events += 1;
+        planted.add("level", level);
+        planted.add("thread", &thread);
+        planted.add("logger", logger);
+        if level == "ERROR" {
+            text +=
+                "java.io.IOException: reset by peer\n\tat c.q.psp.Gateway.post(Gateway.java:41)\n";
+            text += "Caused by: java.net.SocketException: reset\n\t... 3 more\n";
+            planted.add("exception", "java.io.IOException");
+        }
+    }
+    check(&text, &planted, "learned");
+}
+
+#[test]
+fn a_logcat_like_layout_reads_letters_pids_and_padded_tags() {
+    let mut rng = Lcg(11);
+    let (mut text, mut planted) = (String::new(), Planted::default());
+    let letters = [
+        ("I", "INFO"),
+        ("W", "WARN"),
+        ("E", "ERROR"),
+        ("D", "DEBUG"),
+        ("V", "TRACE"),
+    ];
+    for i in 0..300u64 {
+        let (letter, level) = letters[rng.next(5) as usize];
+        let tag = ["Sync", "ActivityManager", "OkHttp"][rng.next(3) as usize];
+        let pid = ["4127", "1432"][rng.next(2) as usize];
+        text += &format!(
+            "11-30 09:{:02}:{:02}.{:03}  {pid}  {:>4} {letter} {tag:<8}: event {i}\n",
+            i / 60 % 60,
+            i % 60,
+            rng.next(1000),
+            1000 + rng.next(50)
+        );
+        planted.events += 1;
+        planted.add("level", level);
+        planted.add("logger", tag);
+        planted.add("pid", pid);
+    }
+    check(&text, &planted, "learned");
+}
+
+#[test]
+fn a_pipe_separated_layout_reads_each_column() {
+    let mut rng = Lcg(5);
+    let (mut text, mut planted) = (String::new(), Planted::default());
+    for i in 0..300u64 {
+        let level = LEVELS[rng.next(4) as usize];
+        let logger = ["Ferry.Payments.Worker", "Ferry.Payments.Outbox"][rng.next(2) as usize];
+        text += &format!(
+            "2026-11-30 06:{:02}:{:02}.{:04}|{level}|{logger}|polled {i} items\r\n",
+            i / 60 % 60,
+            i % 60,
+            rng.next(10000)
+        );
+        planted.events += 1;
+        planted.add("level", level);
+        planted.add("logger", logger);
+        if level == "ERROR" {
+            text += "System.IO.IOException: pipe broken\r\n   at Ferry.Payments.Outbox.Poll()\r\n";
+            planted.add("exception", "System.IO.IOException");
+        }
+    }
+    check(&text, &planted, "learned");
+}
+
+#[test]
+fn tracing_spans_before_the_target_are_skipped() {
+    let mut rng = Lcg(3);
+    let (mut text, mut planted) = (String::new(), Planted::default());
+    for i in 0..300u64 {
+        let level = ["INFO", "WARN", "ERROR"][rng.next(3) as usize];
+        let target = ["booking::api", "booking::db", "hyper::proto"][rng.next(3) as usize];
+        let span = if rng.next(2) == 0 {
+            format!("request{{id={i} method=GET}}: ")
+        } else {
+            String::new()
+        };
+        text += &format!(
+            "2026-11-30T07:{:02}:{:02}.{:06}Z {level:>5} {span}{target}: handled status={}\n",
+            i / 60 % 60,
+            i % 60,
+            rng.next(1_000_000),
+            [200, 503][rng.next(2) as usize]
+        );
+        planted.events += 1;
+        planted.add("level", level);
+        planted.add("logger", target);
+    }
+    check(&text, &planted, "learned");
+}
+
+#[test]
+fn lines_without_a_leading_time_are_not_a_layout() {
+    let text: String = (0..50).map(|i| format!("step {i} ok\n")).collect();
+    let lines: Vec<&[u8]> = text.lines().map(str::as_bytes).collect();
+    assert!(super::learn::learn(&lines).is_none());
+}
