@@ -286,6 +286,9 @@ fn month_day(b: &[u8], i: usize, weekday: bool) -> Option<(Ts, usize)> {
         }
         _ => return None,
     };
+    if b.get(j) == Some(&b',') && !weekday {
+        return month_day_year_12h(b, mo, d, j + 1);
+    }
     if b.get(j) != Some(&b' ') {
         return None;
     }
@@ -390,6 +393,46 @@ pub(crate) fn klog(b: &[u8], i: usize) -> Option<(Ts, usize)> {
         frac_digits: fd,
     };
     Some((build(f, Zone::None, true)?, end))
+}
+
+/// The rest of Java's default medium form `Nov 29, 2026 9:48:03 PM` (java.util.logging's
+/// two-line layout) from ` 2026` on, the month and day read.
+fn month_day_year_12h(b: &[u8], mo: u32, d: u32, i: usize) -> Option<(Ts, usize)> {
+    if b.get(i) != Some(&b' ') || b.get(i + 5) != Some(&b' ') {
+        return None;
+    }
+    let y = num(b, i + 1, 4)?;
+    let mut j = i + 6;
+    let mut h = digit(b, j)?;
+    j += 1;
+    if let Some(second) = digit(b, j) {
+        h = h * 10 + second;
+        j += 1;
+    }
+    if b.get(j) != Some(&b':') || b.get(j + 3) != Some(&b':') || b.get(j + 6) != Some(&b' ') {
+        return None;
+    }
+    let (mi, s) = (num(b, j + 1, 2)?, num(b, j + 4, 2)?);
+    let pm = match b.get(j + 7..j + 9)? {
+        x if x.eq_ignore_ascii_case(b"AM") => false,
+        x if x.eq_ignore_ascii_case(b"PM") => true,
+        _ => return None,
+    };
+    if !(1..=12).contains(&h) {
+        return None;
+    }
+    let h = h % 12 + if pm { 12 } else { 0 };
+    let f = Fields {
+        y: i64::from(y),
+        mo,
+        d,
+        h,
+        mi,
+        s,
+        micros: 0,
+        frac_digits: 0,
+    };
+    Some((build(f, Zone::None, false)?, j + 9))
 }
 
 /// `11-30 09:15:02.123` (month and day joined by `-`, no year), Android logcat's form:
@@ -640,6 +683,19 @@ mod tests {
 
     fn show(line: &str) -> Option<(String, Option<usize>)> {
         find(line.as_bytes()).map(|(t, e)| (format(&t, Precision::Full), e))
+    }
+
+    #[test]
+    fn javas_medium_form_with_a_twelve_hour_clock() {
+        assert_eq!(
+            show("Nov 29, 2026 9:48:03 PM jenkins.Main run"),
+            Some(("2026-11-29T21:48:03".to_string(), Some(23)))
+        );
+        assert_eq!(
+            show("Dec 1, 2026 12:05:09 AM x"),
+            Some(("2026-12-01T00:05:09".to_string(), Some(23)))
+        );
+        assert_eq!(show("Nov 29, 2026 13:48:03 PM x"), None);
     }
 
     #[test]

@@ -388,9 +388,16 @@ pub fn learn(lines: &[&[u8]]) -> Option<Format> {
         .iter()
         .filter_map(|t| leading_time(t.as_bytes()).map(|(c, s, e, b)| (*t, c, s, e, b)))
         .collect();
-    // Indented lines are continuations whatever the layout (a trace's frames): the share
-    // is of the others.
-    let flush_left = texts.iter().filter(|t| !t.starts_with([' ', '\t'])).count();
+    // Indented lines are continuations whatever the layout (a trace's frames), as is a
+    // `LEVEL:` line right under a timed one: the share is of the others.
+    let flush_left = texts
+        .iter()
+        .enumerate()
+        .filter(|(i, t)| {
+            let under_time = *i > 0 && leading_time(texts[i - 1].as_bytes()).is_some();
+            !(t.starts_with([' ', '\t']) || (under_time && opens_with_level(t)))
+        })
+        .count();
     if timed.len() < MIN_STARTS || timed.len() * 100 < flush_left * MIN_START_SHARE {
         return None;
     }
@@ -407,14 +414,22 @@ pub fn learn(lines: &[&[u8]]) -> Option<Format> {
     }
     // Events span lines when some lines between starts are indented (a trace's frames, a
     // report's details); odd lines otherwise (a banner, garbage) stay events of their own.
-    let multiline = texts
-        .iter()
-        .any(|t| t.starts_with([' ', '\t']) && !start_re.is_match(t));
+    let below = level_below(&texts, &start_re);
+    let multiline = below
+        || texts
+            .iter()
+            .any(|t| t.starts_with([' ', '\t']) && !start_re.is_match(t));
     let rests: Vec<&str> = starts
         .iter()
         .map(|(t, _, _, e, b)| &t[(e + usize::from(*b)).min(t.len())..])
         .collect();
-    let definition = definition(&rests, &start, bracketed, &time_shape, clock, multiline);
+    let shape = Shape {
+        start: &start,
+        clock,
+        multiline,
+        level_below: below,
+    };
+    let definition = definition(&rests, bracketed, &time_shape, &shape);
     // The definition is built from escaped pieces; one that does not compile is a layout
     // not learned, and the catch-all reads the file.
     compile("learned", &definition).ok()
@@ -471,70 +486,92 @@ fn pipe_columns(rests: &[&str]) -> Vec<Column> {
         .collect()
 }
 
-fn definition(
-    rests: &[&str],
-    start: &str,
-    bracketed: bool,
-    time_shape: &str,
-    clock: Clock,
-    multiline: bool,
-) -> String {
+/// What a learned layout is made of, before it is written as a definition.
+struct Parts {
+    /// The event regex up to the message.
+    re: String,
+    /// `[[fields]]` entries giving columns their roles.
+    fields: String,
+    /// The level column's name and whether it holds one-letter levels.
+    level: Option<(String, bool)>,
+    /// `[[derived]]` entries.
+    derived: String,
+}
+
+/// The regex and field entries of the header columns of `rests` (each event start after
+/// its time), and whether they are `|`-separated.
+fn header(rests: &[&str], bracketed: bool, time_shape: &str) -> (Parts, bool) {
     let (cols, spans, piped) = layout(rests);
-    let mut re = format!(
-        "^{}(?P<time>{time_shape}){}",
-        if bracketed { r"\[" } else { "" },
-        if bracketed { r"\]" } else { "" }
-    );
+    let (open, close) = if bracketed { (r"\[", r"\]") } else { ("", "") };
+    let mut p = Parts {
+        re: format!("^{open}(?P<time>{time_shape}){close}"),
+        fields: String::new(),
+        level: None,
+        derived: String::new(),
+    };
     let mut taken: Vec<String> = vec!["time".into()];
-    let mut fields = String::new();
-    let mut level = None;
-    let mut derived = String::new();
     for (i, c) in cols.iter().enumerate() {
         let ints_after = cols.get(i + 1).is_some_and(|n| n.kind == Kind::Int);
         let (name, roles) = naming(c, &taken, ints_after);
         if piped {
-            let _ = write!(re, r"[ \t]*\|[ \t]*(?P<{name}>[^|]*?)");
-            taken.push(name.clone());
+            let _ = write!(p.re, r"[ \t]*\|[ \t]*(?P<{name}>[^|]*?)");
         } else if spans && c.kind == Kind::Logger && c.colon {
             // Spans before the target hold a request's fields (`request{id=5 path=/x}:`):
             // they stay in the message, and the target is read out of it.
-            derived.push_str(&span_target(&name));
-            taken.push(name.clone());
+            p.derived.push_str(&span_target(&name));
         } else {
             let one = format!(r"[ \t]*{}", column_regex(c, &name));
             if c.always {
-                re.push_str(&one);
+                p.re.push_str(&one);
             } else {
-                let _ = write!(re, "(?:{one})?");
+                let _ = write!(p.re, "(?:{one})?");
             }
             if c.kind == Kind::Literal {
                 continue;
             }
-            taken.push(name.clone());
         }
-        if matches!(c.kind, Kind::Level | Kind::Letter) && level.is_none() {
-            level = Some((name.clone(), c.kind == Kind::Letter));
+        taken.push(name.clone());
+        if matches!(c.kind, Kind::Level | Kind::Letter) && p.level.is_none() {
+            p.level = Some((name.clone(), c.kind == Kind::Letter));
         }
         if !roles.is_empty() {
             let roles: Vec<String> = roles.iter().map(|r| format!("\"{r}\"")).collect();
             let _ = write!(
-                fields,
+                p.fields,
                 "\n[[fields]]\nname = \"{name}\"\nroles = [{}]\n",
                 roles.join(", ")
             );
         }
     }
-    re.push_str(if piped {
+    (p, piped)
+}
+
+/// How a learned layout's events run beyond their first line's columns.
+struct Shape<'a> {
+    start: &'a str,
+    clock: Clock,
+    multiline: bool,
+    /// The level opens the event's second line (`INFO: message` under java.util.logging's
+    /// `time class method` line).
+    level_below: bool,
+}
+
+fn definition(rests: &[&str], bracketed: bool, time_shape: &str, shape: &Shape<'_>) -> String {
+    let (mut p, piped) = header(rests, bracketed, time_shape);
+    p.re.push_str(if piped {
         r"[ \t]*\|[ \t]*(?P<message>.*)"
+    } else if shape.level_below && p.level.is_none() {
+        p.level = Some(("level".into(), false));
+        r"[ \t]*(?P<caller>[^\n]*)\n(?P<level>[A-Za-z]+):[ \t]*(?P<message>.*)"
     } else {
         r"[ \t]*(?P<message>.*)"
     });
     let mut out = String::from("name = \"learned\"\ntitle = \"a layout learned from the file's first lines\"\npriority = -5\n\n[parse]\nkind = \"regex\"\n");
-    let _ = writeln!(out, "regex = '''{re}'''\ntime = \"time\"");
-    if clock == Clock::MonthDay {
+    let _ = writeln!(out, "regex = '''{}'''\ntime = \"time\"", p.re);
+    if shape.clock == Clock::MonthDay {
         out.push_str("time_format = \"month_day\"\n");
     }
-    match &level {
+    match &p.level {
         Some((name, letters)) => {
             let _ = writeln!(out, "level = \"{name}\"");
             if *letters {
@@ -547,16 +584,35 @@ fn definition(
         }
         None => out.push_str("level = \"@analyser\"\n"),
     }
-    if multiline {
-        let _ = writeln!(out, "\n[multiline]\nstart = '''{start}'''");
+    if shape.multiline {
+        let _ = writeln!(out, "\n[multiline]\nstart = '''{}'''", shape.start);
     }
-    out.push_str(&fields);
+    out.push_str(&p.fields);
     out.push_str("\n[[fields]]\nname = \"message\"\nwords = 0\nroles = [\"message\"]\n");
-    if multiline {
+    if shape.multiline {
         out.push_str(EXCEPTION);
     }
-    out.push_str(&derived);
+    out.push_str(&p.derived);
     out
+}
+
+/// A line that opens with a level word and a colon (`WARNING: disk full`).
+fn opens_with_level(t: &str) -> bool {
+    let word = t.split(':').next().unwrap_or("");
+    t.contains(':') && word_level(word.as_bytes()).is_some()
+}
+
+/// Whether the line under nine event starts in ten opens with a level word and a colon.
+fn level_below(texts: &[&str], start_re: &regex::Regex) -> bool {
+    let (mut starts, mut below) = (0, 0);
+    for pair in texts.windows(2) {
+        if !start_re.is_match(pair[0]) || start_re.is_match(pair[1]) {
+            continue;
+        }
+        starts += 1;
+        below += usize::from(opens_with_level(pair[1]));
+    }
+    starts >= MIN_STARTS && below * 100 >= starts * SHARE
 }
 
 /// A `[[derived]]` reading a tracing target (`booking::db:`) after the spans that open

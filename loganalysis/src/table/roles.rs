@@ -142,14 +142,16 @@ fn candidates(key: &str) -> Vec<(String, Option<Unit>)> {
     out
 }
 
-/// Where a key stands in `role`'s key list (0 first), when it is one of them: which of two
-/// keys with the same role answers for it.
+/// Where a key stands in `role`'s key list (0 first), when it is one of them, then how
+/// closely its name matched: which of two keys with the same role answers for it
+/// (`duration_s` is the duration before `db_duration_s`, which matched by its last word).
 pub fn key_rank(role: &str, key: &str) -> Option<usize> {
     let r = table().role.iter().find(|r| r.role == role)?;
     let names = candidates(key);
-    r.keys.iter().position(|k| {
+    r.keys.iter().enumerate().find_map(|(at, k)| {
         let k = k.split_once(':').map_or(k.as_str(), |(n, _)| n);
-        names.iter().any(|(n, _)| n == k)
+        let how = names.iter().position(|(n, _)| n == k)?;
+        Some(at * 32 + how.min(31))
     })
 }
 
@@ -207,6 +209,18 @@ mod tests {
         let (acct, uid) = (key_rank("user", "acct"), key_rank("user", "uid"));
         assert!(acct.is_some() && acct < uid, "{acct:?} {uid:?}");
         assert_eq!(key_rank("user", "latency_ms"), None);
+    }
+
+    #[test]
+    fn a_key_named_for_its_role_ranks_before_one_that_ends_in_it() {
+        let (own, other) = (
+            key_rank("duration", "duration_s"),
+            key_rank("duration", "db_duration_s"),
+        );
+        assert!(
+            own.is_some() && other.is_some() && own < other,
+            "{own:?} {other:?}"
+        );
     }
 
     #[test]

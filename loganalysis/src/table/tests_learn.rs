@@ -195,3 +195,24 @@ fn lines_without_a_leading_time_are_not_a_layout() {
     let lines: Vec<&[u8]> = text.lines().map(str::as_bytes).collect();
     assert!(super::learn::learn(&lines).is_none());
 }
+
+#[test]
+fn a_two_line_layout_reads_its_level_from_the_second_line() {
+    let mut rng = Lcg(13);
+    let (mut text, mut planted) = (String::new(), Planted::default());
+    for i in 0..200u64 {
+        let (level, word) =
+            [("INFO", "INFO"), ("WARN", "WARNING"), ("ERROR", "SEVERE")][rng.next(3) as usize];
+        let logger = ["hudson.model.Run", "jenkins.Main"][rng.next(2) as usize];
+        let (h, m) = (1 + i / 60 % 12, i % 60);
+        text += &format!("Nov 29, 2026 {h}:{m:02}:07 PM {logger} execute\n{word}: build {i}\n");
+        planted.events += 1;
+        planted.add("level", level);
+        planted.add("logger", logger);
+        if level == "ERROR" {
+            text += "java.nio.channels.ClosedChannelException\n\tat hudson.remoting.Channel.call(Channel.java:1)\n";
+            planted.add("exception", "java.nio.channels.ClosedChannelException");
+        }
+    }
+    check(&text, &planted, "learned");
+}
