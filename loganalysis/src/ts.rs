@@ -375,13 +375,16 @@ fn day_month_year(b: &[u8], i: usize) -> Option<(Ts, usize)> {
 /// the year like syslog's form. Only for a format that declares it: four digits and a time
 /// are too common to guess from.
 pub(crate) fn klog(b: &[u8], i: usize) -> Option<(Ts, usize)> {
-    let mo = num(b, i, 2)?;
-    let d = num(b, i + 2, 2)?;
     if b.get(i + 4) != Some(&b' ') {
         return None;
     }
-    let (h, mi, s) = hms(b, i + 5)?;
-    let (micros, fd, end) = fraction(b, i + 13);
+    no_year_time(b, (num(b, i, 2)?, num(b, i + 2, 2)?), i + 5)
+}
+
+/// A month and day without a year, then `HH:MM:SS[.frac]` at `i`.
+fn no_year_time(b: &[u8], (mo, d): (u32, u32), i: usize) -> Option<(Ts, usize)> {
+    let (h, mi, s) = hms(b, i)?;
+    let (micros, fd, end) = fraction(b, i + 8);
     let f = Fields {
         y: 0,
         mo,
@@ -438,24 +441,10 @@ fn month_day_year_12h(b: &[u8], mo: u32, d: u32, i: usize) -> Option<(Ts, usize)
 /// `11-30 09:15:02.123` (month and day joined by `-`, no year), Android logcat's form:
 /// ordered within the year like syslog's. Only for a layout that declares it, as with klog.
 pub(crate) fn month_day_dashed(b: &[u8], i: usize) -> Option<(Ts, usize)> {
-    let mo = num(b, i, 2)?;
-    let d = num(b, i + 3, 2)?;
     if b.get(i + 2) != Some(&b'-') || b.get(i + 5) != Some(&b' ') {
         return None;
     }
-    let (h, mi, s) = hms(b, i + 6)?;
-    let (micros, fd, end) = fraction(b, i + 14);
-    let f = Fields {
-        y: 0,
-        mo,
-        d,
-        h,
-        mi,
-        s,
-        micros,
-        frac_digits: fd,
-    };
-    Some((build(f, Zone::None, true)?, end))
+    no_year_time(b, (num(b, i, 2)?, num(b, i + 3, 2)?), i + 6)
 }
 
 /// A timestamp starting exactly at `i`.

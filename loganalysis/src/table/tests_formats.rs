@@ -12,10 +12,10 @@ use llmops_common::query::{
 use super::*;
 
 /// A small deterministic generator (an LCG), so every run plants the same lines.
-struct Lcg(u64);
+pub(super) struct Lcg(pub(super) u64);
 
 impl Lcg {
-    fn next(&mut self, n: u64) -> u64 {
+    pub(super) fn next(&mut self, n: u64) -> u64 {
         self.0 = self
             .0
             .wrapping_mul(6_364_136_223_846_793_005)

@@ -8,17 +8,7 @@ use llmops_common::query::{Field, Filter, FilterOp, Measure, Query, QueryValue, 
 
 use super::*;
 
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
-    }
-}
+use super::tests_formats::Lcg;
 
 /// What a generator planted: events, and per (field, value) how many events have it.
 #[derive(Default)]
