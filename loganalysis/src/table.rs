@@ -27,6 +27,7 @@ mod roles;
 mod run;
 mod scan;
 mod tags;
+mod text_ip;
 mod timeline;
 pub mod truth;
 mod window;

@@ -6,7 +6,8 @@
 //! `cargo test -p llmops-loganalysis --test format_eval -- --nocapture` runs the dev set
 //! `assets/eval/formats-dev`, prints its misses and holds it at its floor.
 //! `LLMOPS_FORMAT_EVAL_DIR=DIR cargo test ... -- --ignored --nocapture` scores another set
-//! (a held-out one) and prints scores only.
+//! (a held-out one) and prints scores only; with `LLMOPS_EVAL_TRACE=1` (dev sets only) it
+//! prints the misses too.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -407,7 +408,9 @@ fn formats_eval_set() {
     let Ok(dir) = std::env::var("LLMOPS_FORMAT_EVAL_DIR") else {
         panic!("LLMOPS_FORMAT_EVAL_DIR names the set to score");
     };
-    score_set(Path::new(&dir), true);
+    // A dev set outside the repo may print its misses; a held-out one never does.
+    let dev = std::env::var("LLMOPS_EVAL_TRACE").is_ok_and(|v| v == "1");
+    score_set(Path::new(&dir), !dev);
 }
 
 /// Scores every case of `set`, printing the tally (and, unless `held_out`, each miss);

@@ -59,7 +59,8 @@ fn leading_time(line: &[u8]) -> Option<(Clock, usize, usize, bool)> {
         return None;
     }
     let after = line.get(end + usize::from(bracketed));
-    matches!(after, None | Some(b' ' | b'\t' | b'|' | b',' | b':'))
+    let joined_bracket = bracketed && after == Some(&b'[');
+    (joined_bracket || matches!(after, None | Some(b' ' | b'\t' | b'|' | b',' | b':')))
         .then_some((clock, i, end, bracketed))
 }
 
@@ -118,6 +119,7 @@ fn tokens(rest: &str) -> (Vec<Tok<'_>>, bool) {
             b'[' => Some(b']'),
             b'<' => Some(b'>'),
             b'(' => Some(b')'),
+            b'{' => Some(b'}'),
             _ => None,
         };
         if let Some(j) = close.and_then(|cl| memchr::memchr(cl, &b[i + 1..]).map(|p| i + 1 + p)) {
@@ -205,7 +207,7 @@ fn kind_of(t: &Tok<'_>) -> Option<Kind> {
         }
         _ if s.parse::<std::net::IpAddr>().is_ok() => Kind::Ip,
         None if matches!(s, "-" | "--" | "|" | ":" | "::" | "-->" | "=>") => Kind::Literal,
-        Some(b'[') if !s.is_empty() => Kind::Name,
+        Some(b'[' | b'{') if !s.is_empty() => Kind::Name,
         None if is_identifier(s) && (t.colon || s.contains(['.', ':', '/', '$'])) => Kind::Logger,
         _ => return None,
     })
@@ -256,8 +258,18 @@ fn columns(starts: &[&str]) -> (Vec<Column>, bool) {
             literal: first.text.to_string(),
             values: toks.iter().flatten().map(|t| t.text.to_string()).collect(),
         });
-        // A name ending in `:` is the last thing before the message.
-        if colon && kind == Kind::Logger {
+        // A name or level ending in `:` is the last thing before the message, unless a
+        // level with its own colon follows the name (BIND's `security: info: ...`).
+        let level_next = tokenized
+            .iter()
+            .filter(|(t, _)| {
+                t.get(k + 1)
+                    .is_some_and(|t| t.colon && kind_of(t) == Some(Kind::Level))
+            })
+            .count()
+            * 100
+            >= starts.len() * SHARE;
+        if colon && (kind == Kind::Level || (kind == Kind::Logger && !level_next)) {
             break;
         }
     }
@@ -316,7 +328,12 @@ fn naming(c: &Column, taken: &[String], ints_after: bool) -> (String, Vec<&'stat
         .iter()
         .filter(|v| v.bytes().any(|b| b.is_ascii_digit()))
         .count();
-    let dotted = c.values.iter().filter(|v| v.contains(['.', ':'])).count();
+    let dotted = c
+        .values
+        .iter()
+        .filter(|v| v.starts_with(|c: char| c.is_ascii_alphabetic()) && v.contains(['.', ':']))
+        .count();
+    let elapsed = c.values.iter().filter(|v| is_elapsed(v)).count();
     let (name, roles): (&str, Vec<&'static str>) = match c.kind {
         Kind::Level | Kind::Letter => ("level", vec![]),
         Kind::HashPid | Kind::ErlangPid => ("pid", vec!["pid"]),
@@ -325,6 +342,7 @@ fn naming(c: &Column, taken: &[String], ints_after: bool) -> (String, Vec<&'stat
         Kind::Int => ("id", vec!["pid", "thread"]),
         Kind::Ip => ("client", vec!["client"]),
         Kind::Logger => ("logger", vec!["logger"]),
+        Kind::Name if elapsed * 100 >= c.values.len() * SHARE => ("uptime", vec![]),
         Kind::Name if dotted * 2 > c.values.len() => ("logger", vec!["logger"]),
         Kind::Name if c.values.iter().all(|v| is_code(v)) => ("code", vec![]),
         Kind::Name if digit_share * 2 > c.values.len() || c.values.iter().any(|v| v == "main") => {
@@ -349,6 +367,26 @@ fn naming(c: &Column, taken: &[String], ints_after: bool) -> (String, Vec<&'stat
     (unique, roles)
 }
 
+/// `2.113s`, `15ms`: a time since start written on every line, not a name.
+fn is_elapsed(v: &str) -> bool {
+    let unit = v.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    unit.len() < v.len() && matches!(unit, "s" | "ms" | "us" | "ns")
+}
+
+/// Whether nine values in ten end in a source line number (`dagrun.py:1608`,
+/// `ZooKeeperServer@628`): the name is the part before it.
+fn line_numbered(values: &[String]) -> bool {
+    let numbered = values
+        .iter()
+        .filter(|v| {
+            v.rsplit_once([':', '@']).is_some_and(|(name, n)| {
+                !name.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())
+            })
+        })
+        .count();
+    !values.is_empty() && numbered * 100 >= values.len() * SHARE
+}
+
 /// `MY-010055`, `E1234`: a message code, not a thread.
 fn is_code(v: &str) -> bool {
     let letters = v.bytes().take_while(u8::is_ascii_uppercase).count();
@@ -358,15 +396,20 @@ fn is_code(v: &str) -> bool {
 
 /// The regex of one column and the `[[fields]]` it declares.
 fn column_regex(c: &Column, name: &str) -> String {
-    let group = |inner: &str| format!("(?P<{name}>{inner})");
+    // A logger's source line number is left out of its value.
+    let numbered = matches!(c.kind, Kind::Logger | Kind::Name) && line_numbered(&c.values);
+    let line = if numbered { r"(?:[:@]\d+)?" } else { "" };
+    let group = |inner: &str| format!("(?P<{name}>{inner}){line}");
     let body = match (c.kind, c.open) {
         (Kind::Literal, _) => regex::escape(&c.literal),
         (Kind::HashPid, _) => format!("#{}", group(r"\d+")),
         (_, Some(b'[')) => format!(r"\[[ \t]*{}[ \t]*\]", group(r"[^\]]*?")),
         (Kind::ErlangPid, _) => group("<[^>]*>"),
-        (_, Some(b'<')) => format!("<{}>", group("[^>]*")),
-        (_, Some(b'(')) => format!(r"\({}\)", group("[^)]*")),
+        (_, Some(b'<')) => format!("<{}>", group("[^>]*?")),
+        (_, Some(b'(')) => format!(r"\({}\)", group("[^)]*?")),
+        (_, Some(b'{')) => format!(r"\{{{}\}}", group("[^}]*?")),
         (_, _) if c.colon => format!(r"{} *", group(r"[^ \t]+?")),
+        _ if numbered => group(r"[^ \t]+?"),
         _ => group(r"[^ \t]+"),
     };
     // The colon that ends a name is one a blank follows: `booking::db:` is `booking::db`.
@@ -461,11 +504,15 @@ fn pipe_columns(rests: &[&str]) -> Vec<Column> {
                 .iter()
                 .filter_map(|r| r.split('|').nth(k).map(|v| v.trim().to_string()))
                 .collect();
-            let levels = values
+            let mut words: Vec<&str> = values
                 .iter()
+                .map(String::as_str)
                 .filter(|v| word_level(v.as_bytes()).is_some())
-                .count();
-            let kind = if levels * 100 >= values.len() * SHARE {
+                .collect();
+            let levels = words.len();
+            words.sort_unstable();
+            words.dedup();
+            let kind = if levels * 2 >= values.len() || words.len() >= 2 {
                 Kind::Level
             } else if values.iter().filter(|v| is_identifier(v)).count() * 100
                 >= values.len() * SHARE

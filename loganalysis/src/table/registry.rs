@@ -283,11 +283,17 @@ impl Registry {
             .formats
             .get(det.format)
             .map_or((0, 0), |f| score(f, sample));
-        // A layout of time, level and message alone is the catch-all's own reading.
-        let own_columns = learned
-            .fields
-            .iter()
-            .any(|f| !matches!(f.name.as_str(), "time" | "level" | "message" | "exception"));
+        // A layout of time, level and message alone is `generic`'s own reading; over `plain`
+        // (no time at all) the time is gain enough.
+        let plain = self
+            .formats
+            .get(det.format)
+            .is_none_or(|f| f.priority <= FALLBACK_PRIORITY);
+        let own_columns = plain
+            || learned
+                .fields
+                .iter()
+                .any(|f| !matches!(f.name.as_str(), "time" | "level" | "message" | "exception"));
         let better = parsed > caught.0 || (own_columns && hits > caught.1);
         if parsed * 10 >= caught.0 * 9 && parsed > 0 && better {
             Detection {
@@ -398,6 +404,19 @@ fn score(fmt: &Format, lines: &[&[u8]]) -> (u64, u64) {
         hits += found;
     });
     (parsed, hits)
+}
+
+/// `fmt` as a file whose first bytes are `head` is read in, and the file's schema: the
+/// format, plus an `ip` field read out of the text when it has no client field.
+pub fn reading(reg: &Registry, fmt: &Format, head: &[u8]) -> (Format, Schema) {
+    let schema = schema_in(reg, fmt, head);
+    match super::text_ip::with_text_ip(fmt, &schema, head) {
+        Some(with_ip) => {
+            let schema = schema_in(reg, &with_ip, head);
+            (with_ip, schema)
+        }
+        None => (fmt.clone(), schema),
+    }
 }
 
 /// The schema of a file in `fmt`: the format's fields, keys found in the sample, an
@@ -552,8 +571,8 @@ pub fn describe(reg: &Registry, head: &[u8]) -> Described {
     if reg.formats().is_empty() {
         return Described::default();
     }
-    let fmt = det.chosen(reg);
-    let schema = schema_in(reg, fmt, head);
+    let (fmt, schema) = reading(reg, det.chosen(reg), head);
+    let fmt = &fmt;
     // Only fields the sample has values for: a format's optional field that never
     // occurs, or a time field in a file without times, is not the log's. What a
     // multi-line format reads out of a stack trace (`exception`, `cause`) is its own even

@@ -105,8 +105,8 @@ fn snake(key: &str) -> String {
 /// The names a key is looked up by, best first: the whole key, its last dotted segment, that
 /// segment's words joined by `_`, each without a unit suffix (with the suffix's unit), and
 /// last the last word of a key of several (`DownstreamStatus` is a status, `req_dur_ms` a
-/// duration in ms).
-fn candidates(key: &str) -> Vec<(String, Option<Unit>)> {
+/// duration in ms). Also how many come before the last words.
+fn candidates(key: &str) -> (Vec<(String, Option<Unit>)>, usize) {
     let t = table();
     let lower = key.to_ascii_lowercase();
     let last_raw = key.rsplit('.').next().unwrap_or(key);
@@ -134,31 +134,38 @@ fn candidates(key: &str) -> Vec<(String, Option<Unit>)> {
             }
         }
     }
+    let whole = out.len();
     for (n, unit) in std::iter::once((snaked.clone(), None)).chain(stems) {
         if let Some((_, word)) = n.rsplit_once('_') {
             push(word, unit, &mut out);
         }
     }
-    out
+    (out, whole)
 }
 
-/// Where a key stands in `role`'s key list (0 first), when it is one of them, then how
-/// closely its name matched: which of two keys with the same role answers for it
-/// (`duration_s` is the duration before `db_duration_s`, which matched by its last word).
+/// How well a key answers for `role`, lower first, when it does: a key named as one of the
+/// role's keys before one that only ends in one (`src_ip` is the client before `dest_ip`,
+/// `duration_s` the duration before `db_duration_s`), then by where that key stands in the
+/// role's list (auditd's `acct` before `uid`), then by how closely the name matched.
 pub fn key_rank(role: &str, key: &str) -> Option<usize> {
     let r = table().role.iter().find(|r| r.role == role)?;
-    let names = candidates(key);
-    r.keys.iter().enumerate().find_map(|(at, k)| {
-        let k = k.split_once(':').map_or(k.as_str(), |(n, _)| n);
-        let how = names.iter().position(|(n, _)| n == k)?;
-        Some(at * 32 + how.min(31))
-    })
+    let (names, whole) = candidates(key);
+    r.keys
+        .iter()
+        .enumerate()
+        .filter_map(|(at, k)| {
+            let k = k.split_once(':').map_or(k.as_str(), |(n, _)| n);
+            let how = names.iter().position(|(n, _)| n == k)?;
+            let by_word = usize::from(how >= whole);
+            Some(by_word * 1_000_000 + at * 32 + how.min(31))
+        })
+        .min()
 }
 
 /// The role a key name implies, with its kind and unit.
 pub fn infer(key: &str) -> Option<Inferred> {
     let t = table();
-    for (name, suffix_unit) in candidates(key) {
+    for (name, suffix_unit) in candidates(key).0 {
         for r in &t.role {
             for k in &r.keys {
                 let (k, unit) = match k.split_once(':') {
@@ -209,6 +216,15 @@ mod tests {
         let (acct, uid) = (key_rank("user", "acct"), key_rank("user", "uid"));
         assert!(acct.is_some() && acct < uid, "{acct:?} {uid:?}");
         assert_eq!(key_rank("user", "latency_ms"), None);
+    }
+
+    #[test]
+    fn a_client_key_by_name_ranks_before_one_whose_last_word_is_ip() {
+        let (src, dest) = (key_rank("client", "src_ip"), key_rank("client", "dest_ip"));
+        assert!(
+            src.is_some() && dest.is_some() && src < dest,
+            "{src:?} {dest:?}"
+        );
     }
 
     #[test]

@@ -16,7 +16,7 @@ use super::def::Format;
 use super::error::QueryError;
 use super::event::{Extractor, Schema, Val};
 use super::plan::{Plan, RowAccess};
-use super::registry::{schema_in, Registry};
+use super::registry::{reading, Registry};
 use crate::ts::Ts;
 
 /// Read size per step; cancellation is checked between steps.
@@ -132,7 +132,7 @@ pub fn open(reg: &Registry, qf: &QueryFile, opts: &QueryOptions) -> Result<Opene
             .ok_or_else(|| QueryError::UnknownFormat(name.clone()))?,
         None => det.chosen(reg).clone(),
     };
-    let schema = schema_in(reg, &fmt, &head);
+    let (fmt, schema) = reading(reg, &fmt, &head);
     Ok(Opened {
         file: qf.clone(),
         size,

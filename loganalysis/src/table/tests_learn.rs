@@ -206,3 +206,52 @@ fn a_two_line_layout_reads_its_level_from_the_second_line() {
     }
     check(&text, &planted, "learned");
 }
+
+#[test]
+fn an_address_in_the_text_answers_for_the_client() {
+    let mut rng = Lcg(17);
+    let (mut text, mut planted) = (String::new(), Planted::default());
+    let clients = ["10.0.0.5", "192.168.7.20", "172.16.3.9"];
+    for i in 0..300u64 {
+        let ip = clients[rng.next(3) as usize];
+        text += &format!(
+            "2026-11-30 08:{:02}:{:02} INFO New connection from {ip}:{} on port 1883.\n",
+            i / 60 % 60,
+            i % 60,
+            40000 + rng.next(2000)
+        );
+        planted.events += 1;
+        planted.add("client", ip);
+        if i % 10 == 0 {
+            text += &format!(
+                "2026-11-30 08:{:02}:{:02} INFO Saving in-memory database.\n",
+                i / 60 % 60,
+                i % 60
+            );
+            planted.events += 1;
+        }
+    }
+    check(&text, &planted, "generic");
+}
+
+#[test]
+fn a_source_line_number_is_left_out_of_the_logger() {
+    let mut rng = Lcg(19);
+    let (mut text, mut planted) = (String::new(), Planted::default());
+    for i in 0..200u64 {
+        let level = LEVELS[rng.next(4) as usize];
+        let file =
+            ["dagrun.py", "scheduler_job_runner.py", "taskinstance.py"][rng.next(3) as usize];
+        text += &format!(
+            "[2026-03-16T00:{:02}:{:02}.{:03}+0000] {{{file}:{}}} {level} - task {i} queued\n",
+            i / 60 % 60,
+            i % 60,
+            rng.next(1000),
+            100 + rng.next(1500)
+        );
+        planted.events += 1;
+        planted.add("level", level);
+        planted.add("logger", file);
+    }
+    check(&text, &planted, "learned");
+}
