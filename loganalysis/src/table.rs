@@ -27,7 +27,7 @@ mod roles;
 mod run;
 mod scan;
 mod tags;
-mod text_ip;
+mod text_fields;
 mod timeline;
 pub mod truth;
 mod window;

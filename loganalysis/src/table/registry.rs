@@ -407,13 +407,13 @@ fn score(fmt: &Format, lines: &[&[u8]]) -> (u64, u64) {
 }
 
 /// `fmt` as a file whose first bytes are `head` is read in, and the file's schema: the
-/// format, plus an `ip` field read out of the text when it has no client field.
+/// format, plus fields read out of the text for roles it has no field for (`ip`, `took`).
 pub fn reading(reg: &Registry, fmt: &Format, head: &[u8]) -> (Format, Schema) {
     let schema = schema_in(reg, fmt, head);
-    match super::text_ip::with_text_ip(fmt, &schema, head) {
-        Some(with_ip) => {
-            let schema = schema_in(reg, &with_ip, head);
-            (with_ip, schema)
+    match super::text_fields::with_text_fields(fmt, &schema, &sample_lines(head), each_event) {
+        Some(more) => {
+            let schema = schema_in(reg, &more, head);
+            (more, schema)
         }
         None => (fmt.clone(), schema),
     }

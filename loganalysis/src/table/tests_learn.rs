@@ -255,3 +255,45 @@ fn a_source_line_number_is_left_out_of_the_logger() {
     }
     check(&text, &planted, "learned");
 }
+
+#[test]
+fn a_duration_written_in_the_text_answers_for_duration() {
+    let mut rng = Lcg(23);
+    let mut text = String::new();
+    let mut longest = 0u64;
+    for i in 0..300u64 {
+        let micros = 200 + rng.next(90_000);
+        longest = longest.max(micros);
+        text += &format!(
+            "2026-11-30 08:{:02}:{:02} INFO GC(7) Pause Young (Normal) 24M->5M(256M) {}.{:03}ms\n",
+            i / 60 % 60,
+            i % 60,
+            micros / 1000,
+            micros % 1000
+        );
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("gc.log");
+    std::fs::write(&path, text).expect("write");
+    let files = [QueryFile::new("gc.log", &path)];
+    let q = Query {
+        measure: Measure::Max,
+        field: Some(Field::new("duration")),
+        ..Query::default()
+    };
+    let r = run_query(
+        &files,
+        &q,
+        &QueryOptions::default(),
+        &AtomicBool::new(false),
+    )
+    .expect("query");
+    let QueryValue::Stat { value, unit, .. } = r.value else {
+        panic!("not a statistic: {:?}", r.value);
+    };
+    let seconds = value.expect("a maximum") * unit.factor();
+    assert!(
+        (seconds - longest as f64 / 1e6).abs() < 1e-9,
+        "{seconds} vs {longest}us"
+    );
+}
