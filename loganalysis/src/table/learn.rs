@@ -51,8 +51,8 @@ fn leading_time(line: &[u8]) -> Option<(Clock, usize, usize, bool)> {
     } else if let Some((_, end)) = ts::month_day_dashed(line, i) {
         (Clock::MonthDay, end)
     } else {
-        let digits = line[i..].iter().take_while(|c| c.is_ascii_digit()).count();
-        let (_, end) = ts::epoch(line, i).filter(|_| digits == 10 || digits == 13)?;
+        // Epoch seconds or milliseconds (the parser takes 10 or 13 digits only).
+        let (_, end) = ts::epoch(line, i)?;
         (Clock::Auto, end)
     };
     if bracketed && line.get(end) != Some(&b']') {
@@ -99,7 +99,7 @@ fn shape(text: &str) -> String {
 /// One token of a line's header.
 #[derive(Debug, Clone, Copy)]
 struct Tok<'a> {
-    /// The opening bracket (`[`, `<`, `(`), if bracketed.
+    /// The opening bracket (`[`, `<`, `(`, `{`), if bracketed.
     open: Option<u8>,
     text: &'a str,
     /// A `:` right after it.
@@ -155,9 +155,10 @@ fn tokens(rest: &str) -> (Vec<Tok<'_>>, bool) {
         }
         out.push(Tok {
             open: None,
+            // A lone `:` is a separator, not an empty name.
             text: text
                 .strip_suffix(':')
-                .filter(|_| text.ends_with(':'))
+                .filter(|t| !t.is_empty())
                 .unwrap_or(text),
             colon,
         });
@@ -276,9 +277,9 @@ fn columns(starts: &[&str]) -> (Vec<Column>, bool) {
     (cols, spans)
 }
 
-/// The kind and bracket most tokens of a column share. A bracketed column where half the
-/// values, or two different ones, are level words is the level (`[System]`, `[Note]` beside `[Warning]` are levels
-/// the engine has no name for).
+/// The kind and bracket most tokens of a column share. A bracketed level column
+/// ([`level_column`]) is the level even where its other values are words the engine has no
+/// level for (`[System]`, `[Note]` beside `[Warning]`).
 fn majority(toks: &[Option<&Tok<'_>>]) -> Option<(Kind, Option<u8>)> {
     let mut counts: Vec<((Kind, Option<u8>), usize)> = Vec::new();
     for t in toks.iter().flatten() {
@@ -289,22 +290,27 @@ fn majority(toks: &[Option<&Tok<'_>>]) -> Option<(Kind, Option<u8>)> {
         }
     }
     let (top, _) = *counts.iter().max_by_key(|(_, n)| *n)?;
-    let mut level_words: Vec<&str> = toks
+    let bracketed = toks.iter().flatten().filter(|t| t.open == top.1);
+    let values: Vec<&str> = bracketed.map(|t| t.text).collect();
+    Some(if top.1.is_some() && level_column(&values, toks.len()) {
+        (Kind::Level, top.1)
+    } else {
+        top
+    })
+}
+
+/// Whether a column of `n` values holding `values` is the level: half of them, or two
+/// different ones, are level words.
+fn level_column(values: &[&str], n: usize) -> bool {
+    let mut words: Vec<&str> = values
         .iter()
-        .flatten()
-        .filter(|t| t.open == top.1 && kind_of(t) == Some(Kind::Level))
-        .map(|t| t.text)
+        .copied()
+        .filter(|v| word_level(v.as_bytes()).is_some())
         .collect();
-    let levels = level_words.len();
-    level_words.sort_unstable();
-    level_words.dedup();
-    Some(
-        if top.1.is_some() && (levels * 2 >= toks.len() || level_words.len() >= 2) {
-            (Kind::Level, top.1)
-        } else {
-            top
-        },
-    )
+    let levels = words.len();
+    words.sort_unstable();
+    words.dedup();
+    levels * 2 >= n || words.len() >= 2
 }
 
 /// Whether a token of kind `k` belongs in a column seen as `col` (a level column's odd
@@ -394,7 +400,7 @@ fn is_code(v: &str) -> bool {
     letters > 0 && !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// The regex of one column and the `[[fields]]` it declares.
+/// The regex of one column, its value in the group `name`.
 fn column_regex(c: &Column, name: &str) -> String {
     // A logger's source line number is left out of its value.
     let numbered = matches!(c.kind, Kind::Logger | Kind::Name) && line_numbered(&c.values);
@@ -427,9 +433,12 @@ pub fn learn(lines: &[&[u8]]) -> Option<Format> {
         .iter()
         .filter_map(|l| std::str::from_utf8(l).ok())
         .collect();
+    let times: Vec<Option<(Clock, usize, usize, bool)>> =
+        texts.iter().map(|t| leading_time(t.as_bytes())).collect();
     let timed: Vec<(&str, Clock, usize, usize, bool)> = texts
         .iter()
-        .filter_map(|t| leading_time(t.as_bytes()).map(|(c, s, e, b)| (*t, c, s, e, b)))
+        .zip(&times)
+        .filter_map(|(t, at)| at.map(|(c, s, e, b)| (*t, c, s, e, b)))
         .collect();
     // Indented lines are continuations whatever the layout (a trace's frames), as is a
     // `LEVEL:` line right under a timed one: the share is of the others.
@@ -437,7 +446,7 @@ pub fn learn(lines: &[&[u8]]) -> Option<Format> {
         .iter()
         .enumerate()
         .filter(|(i, t)| {
-            let under_time = *i > 0 && leading_time(texts[i - 1].as_bytes()).is_some();
+            let under_time = *i > 0 && times[i - 1].is_some();
             !(t.starts_with([' ', '\t']) || (under_time && opens_with_level(t)))
         })
         .count();
@@ -504,15 +513,8 @@ fn pipe_columns(rests: &[&str]) -> Vec<Column> {
                 .iter()
                 .filter_map(|r| r.split('|').nth(k).map(|v| v.trim().to_string()))
                 .collect();
-            let mut words: Vec<&str> = values
-                .iter()
-                .map(String::as_str)
-                .filter(|v| word_level(v.as_bytes()).is_some())
-                .collect();
-            let levels = words.len();
-            words.sort_unstable();
-            words.dedup();
-            let kind = if levels * 2 >= values.len() || words.len() >= 2 {
+            let texts: Vec<&str> = values.iter().map(String::as_str).collect();
+            let kind = if level_column(&texts, texts.len()) {
                 Kind::Level
             } else if values.iter().filter(|v| is_identifier(v)).count() * 100
                 >= values.len() * SHARE

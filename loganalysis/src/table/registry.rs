@@ -241,6 +241,11 @@ impl Registry {
                 .iter()
                 .position(|f| f.priority <= FALLBACK_PRIORITY)
                 .unwrap_or(0);
+            // `plain` was not scored above; the layout must read as many lines as it does.
+            let caught = self
+                .formats
+                .get(fallback)
+                .map_or((0, 0), |f| score(f, &sample));
             return self.or_learned(
                 Detection {
                     format: fallback,
@@ -249,6 +254,7 @@ impl Registry {
                     lines,
                 },
                 &sample,
+                caught,
             );
         };
         // A catch-all format (priority -10 or lower) parses everything; a specific one that
@@ -266,23 +272,20 @@ impl Registry {
             lines,
         };
         if chosen.2 <= CATCH_ALL_PRIORITY {
-            self.or_learned(det, &sample)
+            self.or_learned(det, &sample, (chosen.0, chosen.1))
         } else {
             det
         }
     }
 
-    /// `det` (a catch-all's reading), or the layout learned from `sample` when that reads
-    /// more of its lines (a stack trace joined to its event), or as many with more fields.
-    fn or_learned(&self, det: Detection, sample: &[&[u8]]) -> Detection {
+    /// `det` (a catch-all's reading, which scored `caught` on `sample`), or the layout
+    /// learned from `sample` when that reads more of its lines (a stack trace joined to its
+    /// event), or as many with more fields.
+    fn or_learned(&self, det: Detection, sample: &[&[u8]], caught: (u64, u64)) -> Detection {
         let Some(learned) = super::learn::learn(sample) else {
             return det;
         };
         let (parsed, hits) = score(&learned, sample);
-        let caught = self
-            .formats
-            .get(det.format)
-            .map_or((0, 0), |f| score(f, sample));
         // A layout of time, level and message alone is `generic`'s own reading; over `plain`
         // (no time at all) the time is gain enough.
         let plain = self
@@ -406,16 +409,16 @@ fn score(fmt: &Format, lines: &[&[u8]]) -> (u64, u64) {
     (parsed, hits)
 }
 
-/// `fmt` as a file whose first bytes are `head` is read in, and the file's schema: the
-/// format, plus fields read out of the text for roles it has no field for (`ip`, `took`).
-pub fn reading(reg: &Registry, fmt: &Format, head: &[u8]) -> (Format, Schema) {
-    let schema = schema_in(reg, fmt, head);
-    match super::text_fields::with_text_fields(fmt, &schema, &sample_lines(head), each_event) {
+/// The format a file whose first bytes are `head` is read in, and its schema: `fmt`, plus
+/// fields read out of the text for roles it has no field for (`ip`, `took`).
+pub fn reading(reg: &Registry, fmt: Format, head: &[u8]) -> (Format, Schema) {
+    let schema = schema_in(reg, &fmt, head);
+    match super::text_fields::with_text_fields(&fmt, &schema, &sample_lines(head), each_event) {
         Some(more) => {
             let schema = schema_in(reg, &more, head);
             (more, schema)
         }
-        None => (fmt.clone(), schema),
+        None => (fmt, schema),
     }
 }
 
@@ -571,7 +574,7 @@ pub fn describe(reg: &Registry, head: &[u8]) -> Described {
     if reg.formats().is_empty() {
         return Described::default();
     }
-    let (fmt, schema) = reading(reg, det.chosen(reg), head);
+    let (fmt, schema) = reading(reg, det.chosen(reg).clone(), head);
     let fmt = &fmt;
     // Only fields the sample has values for: a format's optional field that never
     // occurs, or a time field in a file without times, is not the log's. What a

@@ -132,7 +132,7 @@ pub fn open(reg: &Registry, qf: &QueryFile, opts: &QueryOptions) -> Result<Opene
             .ok_or_else(|| QueryError::UnknownFormat(name.clone()))?,
         None => det.chosen(reg).clone(),
     };
-    let (fmt, schema) = reading(reg, &fmt, &head);
+    let (fmt, schema) = reading(reg, fmt, &head);
     Ok(Opened {
         file: qf.clone(),
         size,

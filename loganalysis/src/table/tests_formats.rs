@@ -29,7 +29,7 @@ fn run(dir: &std::path::Path, name: &str, q: &Query) -> QueryResult {
     run_query(&files, q, &QueryOptions::default(), &AtomicBool::new(false)).expect("query")
 }
 
-fn count(dir: &std::path::Path, name: &str, filters: Vec<Filter>) -> u64 {
+pub(super) fn count(dir: &std::path::Path, name: &str, filters: Vec<Filter>) -> u64 {
     let q = Query {
         filters,
         ..Query::default()
@@ -37,7 +37,7 @@ fn count(dir: &std::path::Path, name: &str, filters: Vec<Filter>) -> u64 {
     run(dir, name, &q).matched
 }
 
-fn stat(dir: &std::path::Path, name: &str, measure: Measure, field: &str) -> f64 {
+pub(super) fn stat(dir: &std::path::Path, name: &str, measure: Measure, field: &str) -> f64 {
     let q = Query {
         measure,
         field: Some(Field::new(field)),
@@ -86,7 +86,7 @@ fn class(field: &str, c: f64) -> Filter {
     Filter::new(Some(Field::new(field)), FilterOp::Class, Scalar::Number(c))
 }
 
-fn eq(field: &str, v: &str) -> Filter {
+pub(super) fn eq(field: &str, v: &str) -> Filter {
     Filter::new(
         Some(Field::new(field)),
         FilterOp::Eq,
@@ -106,7 +106,26 @@ fn nearest_rank(values: &[f64], p: f64) -> f64 {
     v[rank.max(1) - 1]
 }
 
-fn format_of(dir: &std::path::Path, name: &str) -> String {
+/// The timeline of `seconds` around `at`, `limit` rows.
+fn timeline_around(
+    dir: &std::path::Path,
+    name: &str,
+    at: &str,
+    seconds: u64,
+    limit: u32,
+) -> Vec<llmops_common::query::Row> {
+    let q: Query = serde_json::from_value(serde_json::json!({
+        "measure": "timeline", "limit": limit,
+        "window": {"around": {"at": at, "seconds": seconds}}
+    }))
+    .expect("query");
+    match run(dir, name, &q).value {
+        QueryValue::Timeline { rows, .. } => rows,
+        v => panic!("{v:?}"),
+    }
+}
+
+pub(super) fn format_of(dir: &std::path::Path, name: &str) -> String {
     run(dir, name, &Query::default()).sources[0].format.clone()
 }
 
@@ -462,15 +481,7 @@ fn a_timeline_of_requests_keeps_statuses_apart() {
         ));
     }
     std::fs::write(dir.path().join(name), &text).expect("write");
-    let q: Query = serde_json::from_value(serde_json::json!({
-        "measure": "timeline", "limit": 5,
-        "window": {"around": {"at": "05:05", "seconds": 120}}
-    }))
-    .expect("query");
-    let r = run(dir.path(), name, &q);
-    let QueryValue::Timeline { rows, .. } = &r.value else {
-        panic!("{:?}", r.value)
-    };
+    let rows = &timeline_around(dir.path(), name, "05:05", 120, 5);
     let failed: Vec<_> = rows.iter().filter(|r| r.text.contains("\" 503 ")).collect();
     assert_eq!(failed.len(), 1, "{rows:?}");
     assert!(
@@ -554,15 +565,7 @@ fn a_rare_request_ranks_above_the_steady_traffic() {
         ));
     }
     std::fs::write(dir.path().join(name), &text).expect("write");
-    let q: Query = serde_json::from_value(serde_json::json!({
-        "measure": "timeline", "limit": 3,
-        "window": {"around": {"at": "05:06", "seconds": 180}}
-    }))
-    .expect("query");
-    let r = run(dir.path(), name, &q);
-    let QueryValue::Timeline { rows, .. } = &r.value else {
-        panic!("{:?}", r.value)
-    };
+    let rows = &timeline_around(dir.path(), name, "05:06", 180, 3);
     assert!(
         rows.iter().any(|r| r.text.contains("/admin/export")),
         "{rows:?}"
@@ -604,15 +607,7 @@ fn lines_that_are_no_request_keep_their_own_kinds() {
     }
     std::fs::write(dir.path().join(name), &text).expect("write");
     assert_eq!(format_of(dir.path(), name), "uwsgi");
-    let q: Query = serde_json::from_value(serde_json::json!({
-        "measure": "timeline", "limit": 5,
-        "window": {"around": {"at": "02:05", "seconds": 120}}
-    }))
-    .expect("query");
-    let r = run(dir.path(), name, &q);
-    let QueryValue::Timeline { rows, .. } = &r.value else {
-        panic!("{:?}", r.value)
-    };
+    let rows = &timeline_around(dir.path(), name, "02:05", 120, 5);
     for said in ["HARAKIRI ON WORKER", "Internal Server Error"] {
         assert!(
             rows.iter().any(|r| r.text.contains(said)),

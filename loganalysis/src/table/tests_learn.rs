@@ -2,13 +2,9 @@
 //! generated with known events, levels, threads, loggers and exceptions, queried through the
 //! engine and compared with the generator's own counts.
 
-use std::sync::atomic::AtomicBool;
+use llmops_common::query::Measure;
 
-use llmops_common::query::{Field, Filter, FilterOp, Measure, Query, QueryValue, Scalar};
-
-use super::*;
-
-use super::tests_formats::Lcg;
+use super::tests_formats::{count, eq, format_of, stat, Lcg};
 
 /// What a generator planted: events, and per (field, value) how many events have it.
 #[derive(Default)]
@@ -32,35 +28,17 @@ impl Planted {
 
 fn check(text: &str, planted: &Planted, format: &str) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("app.log");
-    std::fs::write(&path, text).expect("write");
-    let files = [QueryFile::new("app.log", &path)];
-    let run = |filters: Vec<Filter>| {
-        let q = Query {
-            filters,
-            measure: Measure::Count,
-            ..Query::default()
-        };
-        run_query(
-            &files,
-            &q,
-            &QueryOptions::default(),
-            &AtomicBool::new(false),
-        )
-        .expect("query")
-    };
-    let all = run(Vec::new());
-    assert_eq!(all.sources[0].format, format, "format");
-    assert_eq!(all.matched, planted.events, "events");
+    let name = "app.log";
+    std::fs::write(dir.path().join(name), text).expect("write");
+    assert_eq!(format_of(dir.path(), name), format, "format");
+    assert_eq!(
+        count(dir.path(), name, Vec::new()),
+        planted.events,
+        "events"
+    );
     for ((field, value), n) in &planted.counts {
-        let f = Filter::new(
-            Some(Field::new(*field)),
-            FilterOp::Eq,
-            Scalar::Text(value.clone()),
-        );
-        let r = run(vec![f]);
-        assert!(matches!(r.value, QueryValue::Count { .. }));
-        assert_eq!(r.matched, *n, "{field}={value}");
+        let got = count(dir.path(), name, vec![eq(field, value)]);
+        assert_eq!(got, *n, "{field}={value}");
     }
 }
 
@@ -273,25 +251,9 @@ fn a_duration_written_in_the_text_answers_for_duration() {
         );
     }
     let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("gc.log");
-    std::fs::write(&path, text).expect("write");
-    let files = [QueryFile::new("gc.log", &path)];
-    let q = Query {
-        measure: Measure::Max,
-        field: Some(Field::new("duration")),
-        ..Query::default()
-    };
-    let r = run_query(
-        &files,
-        &q,
-        &QueryOptions::default(),
-        &AtomicBool::new(false),
-    )
-    .expect("query");
-    let QueryValue::Stat { value, unit, .. } = r.value else {
-        panic!("not a statistic: {:?}", r.value);
-    };
-    let seconds = value.expect("a maximum") * unit.factor();
+    std::fs::write(dir.path().join("gc.log"), text).expect("write");
+    // `took` is read in seconds.
+    let seconds = stat(dir.path(), "gc.log", Measure::Max, "duration");
     assert!(
         (seconds - longest as f64 / 1e6).abs() < 1e-9,
         "{seconds} vs {longest}us"

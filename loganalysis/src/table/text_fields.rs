@@ -5,6 +5,8 @@
 //! question is then answered from the text, under the field's own name, instead of being an
 //! unknown field.
 
+use std::sync::OnceLock;
+
 use llmops_common::query::{FieldKind, Unit};
 use regex::Regex;
 
@@ -52,6 +54,17 @@ const FIELDS: [TextField; 2] = [
     },
 ];
 
+/// The regexes of [`FIELDS`], compiled once per process (every file opened asks).
+fn compiled() -> &'static [Regex] {
+    static RES: OnceLock<Vec<Regex>> = OnceLock::new();
+    RES.get_or_init(|| {
+        FIELDS
+            .iter()
+            .map(|tf| Regex::new(tf.regex).expect("a fixed, valid regex"))
+            .collect()
+    })
+}
+
 /// `fmt` with the text fields whose role `schema` (its reading of the file) lacks and that
 /// enough of the sample `lines` (split into events by `each_event`) hold; `None` when it
 /// gains none.
@@ -62,7 +75,7 @@ pub fn with_text_fields(
     each_event: Events,
 ) -> Option<Format> {
     let mut out: Option<Format> = None;
-    for tf in &FIELDS {
+    for (tf, re) in FIELDS.iter().zip(compiled()) {
         let has = schema
             .fields
             .iter()
@@ -70,7 +83,6 @@ pub fn with_text_fields(
         if has {
             continue;
         }
-        let re = Regex::new(tf.regex).expect("a fixed, valid regex");
         let (mut events, mut holding) = (0usize, 0usize);
         each_event(fmt, lines, &mut |ev| {
             events += 1;
@@ -84,7 +96,7 @@ pub fn with_text_fields(
         f.derived.push(Derived {
             from: DerivedFrom::Event,
             groups: vec![(1, field)],
-            regex: re,
+            regex: re.clone(),
         });
         f.fields.push(FieldSpec {
             name: tf.name.to_string(),
