@@ -59,7 +59,7 @@ impl Level {
 
 /// Word -> level. `bare`: also counts as a bare upper-case word (not only bracketed or as a
 /// key's value).
-const WORDS: [(&[u8], Level, bool); 18] = [
+const WORDS: [(&[u8], Level, bool); 19] = [
     (b"FATAL", Level::Fatal, true),
     (b"PANIC", Level::Fatal, true),
     (b"EMERG", Level::Fatal, true),
@@ -77,6 +77,8 @@ const WORDS: [(&[u8], Level, bool); 18] = [
     // .NET's and Serilog's names: bracketed or a key's value only.
     (b"INFORMATION", Level::Info, false),
     (b"VERBOSE", Level::Trace, false),
+    // NestJS's and PostgreSQL's name for an informational line.
+    (b"LOG", Level::Info, false),
     (b"DEBUG", Level::Debug, true),
     (b"TRACE", Level::Trace, true),
 ];

@@ -17,6 +17,7 @@ mod go_duration;
 mod hit;
 mod inline_pairs;
 mod learn;
+mod learn_table;
 mod memtable;
 mod pattern;
 mod pipeline;
@@ -49,6 +50,8 @@ mod tests_engine;
 mod tests_formats;
 #[cfg(test)]
 mod tests_learn;
+#[cfg(test)]
+mod tests_learn_table;
 #[cfg(test)]
 mod tests_tags;
 #[cfg(test)]

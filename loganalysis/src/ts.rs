@@ -7,8 +7,11 @@
 //! - `01/May/2024:10:00:00 +0000` (apache / nginx access log);
 //! - `Wed May 01 10:00:00[.frac] 2024` (ctime, apache error log);
 //! - `May  1 10:00:00` (syslog, no year: shown as given, ordered within the year);
+//! - `Mar 23 2026 14:00:02` (Cisco's month, day and year);
+//! - slashed dates `03/29/26,00:03:06`, `11/30/2026, 9:15:02 AM`, month or day first as a
+//!   layout declares (`slash`);
 //! - JSON keys `time`, `timestamp`, `ts`, `@timestamp`, `datetime` holding one of the above or
-//!   epoch seconds / milliseconds, and logfmt `time=` / `ts=` at the line start.
+//!   epoch seconds / milli- / micro- / nanoseconds, and logfmt `time=` / `ts=` at the line start.
 //!
 //! Where: at the line start (after an optional `[` or syslog `<PRI>` / `<PRI>1 `), else right
 //! after the first `[` in the first 128 bytes, else (JSON lines) in one of the keys above.
@@ -16,10 +19,17 @@
 
 use memchr::memmem;
 
+mod slash;
+pub(crate) use slash::{day_first, slash_date};
+
 const MICROS_PER_SEC: i64 = 1_000_000;
 pub(crate) const MINUTE: i64 = 60 * MICROS_PER_SEC;
 pub(crate) const HOUR: i64 = 60 * MINUTE;
 pub(crate) const DAY: i64 = 24 * HOUR;
+
+/// 2000-01-01 and 2100-01-01 as epoch microseconds.
+const EPOCH_2000: i64 = 946_684_800 * MICROS_PER_SEC;
+const EPOCH_2100: i64 = 4_102_444_800 * MICROS_PER_SEC;
 
 const MONTHS: [&[u8; 3]; 12] = [
     b"Jan", b"Feb", b"Mar", b"Apr", b"May", b"Jun", b"Jul", b"Aug", b"Sep", b"Oct", b"Nov", b"Dec",
@@ -292,6 +302,11 @@ fn month_day(b: &[u8], i: usize, weekday: bool) -> Option<(Ts, usize)> {
     if b.get(j) != Some(&b' ') {
         return None;
     }
+    if !weekday && b.get(j + 5) == Some(&b' ') {
+        if let Some(y) = num(b, j + 1, 4) {
+            return month_day_year(b, (i64::from(y), mo, d), j + 6);
+        }
+    }
     let (h, mi, s) = hms(b, j + 1)?;
     let (micros, fd, end) = fraction(b, j + 9);
     if weekday {
@@ -337,6 +352,23 @@ fn month_day(b: &[u8], i: usize, weekday: bool) -> Option<(Ts, usize)> {
         )?,
         end,
     ))
+}
+
+/// The time of Cisco's `Mar 23 2026 14:00:02[.f]` at `i`, the date read.
+fn month_day_year(b: &[u8], (y, mo, d): (i64, u32, u32), i: usize) -> Option<(Ts, usize)> {
+    let (h, mi, s) = hms(b, i)?;
+    let (micros, frac_digits, end) = fraction(b, i + 8);
+    let f = Fields {
+        y,
+        mo,
+        d,
+        h,
+        mi,
+        s,
+        micros,
+        frac_digits,
+    };
+    Some((build(f, Zone::None, false)?, end))
 }
 
 /// `21 Aug 2027 17:00:00[.f]` (Redis) or `21-Aug-2027 17:00:00[.f]` (Tomcat's
@@ -466,7 +498,8 @@ pub(crate) fn parse_at(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     }
 }
 
-/// Epoch seconds (10 digits, optional fraction) or milliseconds (13 digits) as UTC.
+/// Epoch seconds (10 digits, optional fraction), milli-, micro- or nanoseconds (13, 16, 19
+/// digits) as UTC.
 pub(crate) fn epoch(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     let mut j = i;
     let mut v: i64 = 0;
@@ -480,8 +513,14 @@ pub(crate) fn epoch(b: &[u8], i: usize) -> Option<(Ts, usize)> {
             (v * MICROS_PER_SEC + i64::from(m), fd, e)
         }
         13 => (v * 1000, 3, j),
+        16 => (v, 6, j),
+        19 => (v / 1000, 6, j),
         _ => return None,
     };
+    // Sixteen or nineteen digits are an id as often as a time: only this century is a time.
+    if !(EPOCH_2000..EPOCH_2100).contains(&micros) {
+        return None;
+    }
     let key = micros + days_from_civil(1970, 1, 1) * 86_400 * MICROS_PER_SEC;
     Some((
         Ts {
@@ -672,6 +711,35 @@ mod tests {
 
     fn show(line: &str) -> Option<(String, Option<usize>)> {
         find(line.as_bytes()).map(|(t, e)| (format(&t, Precision::Full), e))
+    }
+
+    #[test]
+    fn epoch_times_in_four_precisions() {
+        let at = |s: &str| epoch(s.as_bytes(), 0).map(|(t, e)| (format(&t, Precision::Full), e));
+        let want = |frac: &str, end| Some((format!("2026-03-23T14:00:02{frac}Z"), end));
+        assert_eq!(at("1774274402 x"), want("", 10));
+        assert_eq!(at("1774274402785 x"), want(".785", 13));
+        assert_eq!(at("1774274402785429 x"), want(".785429", 16));
+        assert_eq!(at("1774274402785429933 x"), want(".785429", 19));
+        // An id of nineteen digits is no time.
+        assert_eq!(at("9223372036854775807"), None);
+    }
+
+    #[test]
+    fn ciscos_month_day_and_year() {
+        assert_eq!(
+            show("Mar 23 2026 14:00:02 fw01 : %ASA-6-302013: Built"),
+            Some(("2026-03-23T14:00:02".to_string(), Some(20)))
+        );
+        assert_eq!(
+            show("Mar  3 2026 04:00:02.250 fw01"),
+            Some(("2026-03-03T04:00:02.250".to_string(), Some(24)))
+        );
+        // A syslog line whose host is a number is still syslog's form.
+        assert_eq!(
+            show("Mar 23 14:00:02 2026 x"),
+            Some(("Mar 23 14:00:02".to_string(), Some(15)))
+        );
     }
 
     #[test]

@@ -56,6 +56,10 @@ pub enum TimeFormat {
     Klog,
     /// `11-30 09:15:02.123` (no year; Android logcat).
     MonthDay,
+    /// `11/30/2026, 9:15:02 AM`, `03/29/26,00:03:06`: month, day, year.
+    SlashMonthFirst,
+    /// `30/11/2026 21:15:02`: day, month, year.
+    SlashDayFirst,
     Epoch,
     EpochMs,
     EpochUs,
@@ -107,6 +111,10 @@ struct ParseToml {
     /// Fields cut from a quoted value where `""` stands for one `"` (CSV quoting).
     #[serde(default)]
     doubled_quotes: Vec<String>,
+    /// Only lines the regex reads are events: the others (a table's header row, the notes
+    /// above it) are the file's own lines.
+    #[serde(default)]
+    only_rows: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -338,6 +346,8 @@ pub struct Format {
     pub signature: Option<Regex>,
     /// Fields whose `""` is one `"` (values cut from CSV quoting).
     pub doubled_quotes: Vec<String>,
+    /// Lines the parser does not read are not events (`[parse] only_rows`).
+    pub only_rows: bool,
     pub multiline: Option<Multiline>,
     pub derived: Vec<Derived>,
     pub tags: Vec<Tag>,
@@ -669,6 +679,7 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
         envelope: p.envelope.clone(),
         signature,
         doubled_quotes: p.doubled_quotes.clone(),
+        only_rows: p.only_rows,
         multiline,
         derived,
         tags: def

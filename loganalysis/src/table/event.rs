@@ -104,7 +104,9 @@ impl Schema {
             }
             return;
         }
-        let inferred = super::roles::infer(key).or_else(|| self.role_by_value(example));
+        let inferred = super::roles::infer(key)
+            .map(|i| time_as_duration(i, example))
+            .or_else(|| self.role_by_value(example));
         let (mut kind, mut unit, roles) = match &inferred {
             Some(i) => (i.kind, i.unit, vec![i.role.clone()]),
             None => (FieldKind::Text, Unit::None, Vec::new()),
@@ -154,6 +156,23 @@ impl Schema {
         if self.level.is_none() && role("level") {
             self.level = Some(i);
         }
+    }
+}
+
+/// A key named for the time whose value is a short number (`time: 0.0512`, `time=12`) is
+/// how long something took, in seconds: a time of day is written as one, and an epoch
+/// time has ten digits or more.
+fn time_as_duration(i: super::roles::Inferred, example: &str) -> super::roles::Inferred {
+    let whole = example.split('.').next().unwrap_or("");
+    let short_number = looks_numeric(example) && whole.len() < 9;
+    if i.role != "time" || !short_number {
+        return i;
+    }
+    super::roles::Inferred {
+        role: "duration".into(),
+        kind: FieldKind::Number,
+        unit: Unit::S,
+        unit_defaulted: true,
     }
 }
 
@@ -239,13 +258,14 @@ pub fn parse_time(b: &[u8], fmt: TimeFormat) -> Option<Ts> {
         }
         TimeFormat::Klog => return ts::klog(b, 0).map(|(t, _)| t),
         TimeFormat::MonthDay => return ts::month_day_dashed(b, 0).map(|(t, _)| t),
+        TimeFormat::SlashMonthFirst => return ts::slash_date(b, 0, false).map(|(t, _)| t),
+        TimeFormat::SlashDayFirst => return ts::slash_date(b, 0, true).map(|(t, _)| t),
         TimeFormat::Auto => {
             if let Some((t, _)) = ts::parse_at(b, 0) {
                 return Some(t);
             }
             match b.iter().take_while(|c| c.is_ascii_digit()).count() {
-                10 | 13 => return ts::epoch(b, 0).map(|t| t.0),
-                16 => 1,
+                10 | 13 | 16 | 19 => return ts::epoch(b, 0).map(|t| t.0),
                 _ => return None,
             }
         }
@@ -357,9 +377,14 @@ impl<'f> Extractor<'f> {
         }
     }
 
-    /// Whether `text` is a directive line of a `w3c` format (not an event); a header
-    /// names the columns of the lines after it.
+    /// Whether `text` is a directive line of a `w3c` format (not an event; a header names
+    /// the columns of the lines after it), or a line outside the rows of an `only_rows`
+    /// format.
     pub fn directive(&mut self, text: &[u8]) -> bool {
+        if self.fmt.only_rows {
+            self.reset();
+            return !self.parses(text);
+        }
         let Parser::Columns(c) = &self.fmt.parser else {
             return false;
         };

@@ -69,8 +69,76 @@ pub fn pairs(msg: &[u8]) -> Vec<(usize, usize, usize, usize)> {
         }
     }
     out.extend(json_members(msg));
+    out.extend(colon_numbers(msg));
     out.sort_unstable();
     out
+}
+
+/// `key: number` pairs (`status: 200 len: 1234 time: 0.0512`, the tail of a Python WSGI
+/// line): a word key, a colon and blanks, then a number with at most a unit's letters. A
+/// text after `key:` is not taken: `error: connection refused` is a message, not a field.
+fn colon_numbers(msg: &[u8]) -> Vec<(usize, usize, usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(p) = memchr::memchr(b':', &msg[i..]) {
+        let colon = i + p;
+        i = colon + 1;
+        let mut ks = colon;
+        while ks > 0 && (msg[ks - 1].is_ascii_alphanumeric() || msg[ks - 1] == b'_') {
+            ks -= 1;
+        }
+        let key_ok = ks < colon
+            && colon - ks <= MAX_KEY
+            && msg[ks].is_ascii_alphabetic()
+            && (ks == 0 || boundary(msg[ks - 1]));
+        let mut vs = colon + 1;
+        while matches!(msg.get(vs), Some(b' ' | b'\t')) {
+            vs += 1;
+        }
+        if !key_ok || vs == colon + 1 {
+            continue;
+        }
+        let (_, ve, _) = value_at(msg, vs);
+        if number_with_unit(&msg[vs..ve]) && !unit_word_after(msg, ve) {
+            out.push((ks, colon, vs, ve));
+            i = ve.max(i);
+        }
+    }
+    out
+}
+
+/// Whether a unit is written as its own word after the number ending at `end`
+/// (PostgreSQL's `duration: 12.3 ms`): the number alone would read in the wrong unit, so the
+/// pair is left to the format.
+fn unit_word_after(msg: &[u8], end: usize) -> bool {
+    if msg.get(end) != Some(&b' ') {
+        return false;
+    }
+    let rest = &msg[end + 1..];
+    let word = &rest[..rest
+        .iter()
+        .position(|b| !b.is_ascii_alphabetic())
+        .unwrap_or(rest.len())];
+    const UNITS: [&[u8]; 12] = [
+        b"ns", b"us", b"ms", b"s", b"sec", b"secs", b"seconds", b"msec", b"b", b"kb", b"mb",
+        b"bytes",
+    ];
+    UNITS.iter().any(|u| u.eq_ignore_ascii_case(word))
+}
+
+/// `1234`, `0.0512`, `12ms`, `3.5KB`: digits, an optional fraction, at most two letters.
+fn number_with_unit(v: &[u8]) -> bool {
+    let digits = v.iter().take_while(|b| b.is_ascii_digit()).count();
+    let mut j = digits;
+    if v.get(j) == Some(&b'.') {
+        let frac = v[j + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+        if frac == 0 {
+            return false;
+        }
+        j += 1 + frac;
+    }
+    let letters = v.len() - j;
+    digits > 0 && letters <= 2 && v[j..].iter().all(u8::is_ascii_alphabetic)
 }
 
 /// The scalar `"key": value` members in `msg` (a nested object or array is skipped; its own
@@ -214,6 +282,27 @@ mod tests {
             ]
         );
         assert!(all(r#"said "hi": there"#).is_empty());
+    }
+
+    #[test]
+    fn a_key_a_colon_and_a_number() {
+        assert_eq!(
+            all(r#"10.0.0.1 "GET /v2 HTTP/1.1" status: 404 len: 1234 time: 0.0512301"#),
+            vec![
+                ("status".into(), "404".into()),
+                ("len".into(), "1234".into()),
+                ("time".into(), "0.0512301".into()),
+            ]
+        );
+        assert_eq!(
+            all("flush took: 12ms, rows:3"),
+            vec![("took".into(), "12ms".into())]
+        );
+        // A text, a clock or an address after the colon is no pair.
+        assert!(all("error: connection refused").is_empty());
+        // A unit written apart is left to the format (it would read in the wrong unit).
+        assert!(all("duration: 12.3 ms statement: SELECT 1").is_empty());
+        assert!(all("at: 10:00:01 host: 10.0.0.1 port: 80x80").is_empty());
     }
 
     #[test]

@@ -40,18 +40,51 @@ enum Clock {
     Auto,
     /// `11-30 09:15:02.123`, declared because it is too plain to guess elsewhere.
     MonthDay,
+    /// `03/29/26,00:03:06`, `11/30/2026, 9:15:02 AM`: which number is the month is read
+    /// from the whole sample.
+    Slash,
 }
 
-/// Where a line's leading time is: (clock, start, end, bracketed).
-fn leading_time(line: &[u8]) -> Option<(Clock, usize, usize, bool)> {
-    let bracketed = line.first() == Some(&b'[');
-    let i = usize::from(bracketed);
+/// Header tokens that may stand before the time (`[Nest] 4312  - 11/30/2026, ...`).
+const MAX_PREFIX_TOKENS: usize = 3;
+
+/// Where a line's leading time is.
+#[derive(Debug, Clone, Copy)]
+struct Lead {
+    clock: Clock,
+    /// Blank-separated tokens before it.
+    prefix: usize,
+    start: usize,
+    end: usize,
+    bracketed: bool,
+}
+
+/// The time at the line start, or after at most [`MAX_PREFIX_TOKENS`] tokens.
+fn leading_time(line: &[u8]) -> Option<Lead> {
+    let mut at = 0;
+    for prefix in 0..=MAX_PREFIX_TOKENS {
+        if let Some(lead) = time_at(line, at, prefix) {
+            return Some(lead);
+        }
+        at += line[at..].iter().position(|b| matches!(b, b' ' | b'\t'))?;
+        at += line[at..].iter().position(|b| !matches!(b, b' ' | b'\t'))?;
+    }
+    None
+}
+
+/// A time starting at `at` (after an optional `[`) that a blank, a separator or the line
+/// end follows.
+fn time_at(line: &[u8], at: usize, prefix: usize) -> Option<Lead> {
+    let bracketed = line.get(at) == Some(&b'[');
+    let i = at + usize::from(bracketed);
     let (clock, end) = if let Some((_, end)) = ts::parse_at(line, i) {
         (Clock::Auto, end)
     } else if let Some((_, end)) = ts::month_day_dashed(line, i) {
         (Clock::MonthDay, end)
+    } else if let Some((_, end)) = ts::slash_date(line, i, false) {
+        (Clock::Slash, end)
     } else {
-        // Epoch seconds or milliseconds (the parser takes 10 or 13 digits only).
+        // Epoch seconds to nanoseconds (the parser takes 10, 13, 16 or 19 digits).
         let (_, end) = ts::epoch(line, i)?;
         (Clock::Auto, end)
     };
@@ -60,13 +93,20 @@ fn leading_time(line: &[u8]) -> Option<(Clock, usize, usize, bool)> {
     }
     let after = line.get(end + usize::from(bracketed));
     let joined_bracket = bracketed && after == Some(&b'[');
-    (joined_bracket || matches!(after, None | Some(b' ' | b'\t' | b'|' | b',' | b':')))
-        .then_some((clock, i, end, bracketed))
+    (joined_bracket || matches!(after, None | Some(b' ' | b'\t' | b'|' | b',' | b':'))).then_some(
+        Lead {
+            clock,
+            prefix,
+            start: i,
+            end,
+            bracketed,
+        },
+    )
 }
 
 /// The time's written shape as a regex: digit runs `\d+`, letter runs `[A-Za-z]+`, blanks
 /// ` +`, other bytes as themselves.
-fn shape(text: &str) -> String {
+pub(super) fn shape(text: &str) -> String {
     let mut out = String::new();
     let mut last = ' ';
     let class_of = |c: char| {
@@ -427,18 +467,18 @@ fn column_regex(c: &Column, name: &str) -> String {
 }
 
 /// The layout of `lines` (a sample's non-empty lines) as a format, when most lines begin
-/// with a time of one shape and the lines between read as continuations.
-pub fn learn(lines: &[&[u8]]) -> Option<Format> {
+/// with a time of one shape and the lines between read as continuations; and whether the
+/// sample shows events of several lines.
+pub fn learn(lines: &[&[u8]]) -> Option<(Format, bool)> {
     let texts: Vec<&str> = lines
         .iter()
         .filter_map(|l| std::str::from_utf8(l).ok())
         .collect();
-    let times: Vec<Option<(Clock, usize, usize, bool)>> =
-        texts.iter().map(|t| leading_time(t.as_bytes())).collect();
-    let timed: Vec<(&str, Clock, usize, usize, bool)> = texts
+    let leads: Vec<Option<Lead>> = texts.iter().map(|t| leading_time(t.as_bytes())).collect();
+    let timed: Vec<(&str, Lead)> = texts
         .iter()
-        .zip(&times)
-        .filter_map(|(t, at)| at.map(|(c, s, e, b)| (*t, c, s, e, b)))
+        .zip(&leads)
+        .filter_map(|(t, at)| at.map(|l| (*t, l)))
         .collect();
     // Indented lines are continuations whatever the layout (a trace's frames), as is a
     // `LEVEL:` line right under a timed one: the share is of the others.
@@ -446,45 +486,64 @@ pub fn learn(lines: &[&[u8]]) -> Option<Format> {
         .iter()
         .enumerate()
         .filter(|(i, t)| {
-            let under_time = *i > 0 && times[i - 1].is_some();
+            let under_time = *i > 0 && leads[i - 1].is_some();
             !(t.starts_with([' ', '\t']) || (under_time && opens_with_level(t)))
         })
         .count();
     if timed.len() < MIN_STARTS || timed.len() * 100 < flush_left * MIN_START_SHARE {
         return None;
     }
-    let (_, clock, s0, e0, bracketed) = timed[0];
-    let time_shape = shape(&timed[0].0[s0..e0]);
-    let start = format!("^{}{}", if bracketed { r"\[" } else { "" }, time_shape);
+    let (first, lead) = timed[0];
+    let time_shape = shape(&first[lead.start..lead.end]);
+    let open = if lead.bracketed { r"\[" } else { "" };
+    let skip = if lead.prefix > 0 {
+        format!(r"(?:[^ \t]+[ \t]+){{{}}}", lead.prefix)
+    } else {
+        String::new()
+    };
+    let start = format!("^{skip}{open}{time_shape}");
     let start_re = regex::Regex::new(&start).ok()?;
-    let starts: Vec<&(&str, Clock, usize, usize, bool)> = timed
+    let starts: Vec<&(&str, Lead)> = timed
         .iter()
-        .filter(|(t, c, ..)| *c == clock && start_re.is_match(t))
+        .filter(|(t, l)| l.clock == lead.clock && l.prefix == lead.prefix && start_re.is_match(t))
         .collect();
     if starts.len() * 100 < timed.len() * SHARE {
         return None;
     }
-    // Events span lines when some lines between starts are indented (a trace's frames, a
-    // report's details); odd lines otherwise (a banner, garbage) stay events of their own.
+    // Lines without the time continue the event above them (a trace's frames, a crash
+    // dump's raw lines, a response body), whether or not the sample shows one: a dump is
+    // rare. The sample shows multi-line events when some lines between starts are indented
+    // or come two or more together.
     let below = level_below(&texts, &start_re);
-    let multiline = below
+    let untimed = |t: &&str| !start_re.is_match(t);
+    let spans_seen = below
         || texts
             .iter()
-            .any(|t| t.starts_with([' ', '\t']) && !start_re.is_match(t));
+            .any(|t| t.starts_with([' ', '\t']) && untimed(t))
+        || texts
+            .windows(2)
+            .skip(1)
+            .any(|w| untimed(&w[0]) && untimed(&w[1]));
     let rests: Vec<&str> = starts
         .iter()
-        .map(|(t, _, _, e, b)| &t[(e + usize::from(*b)).min(t.len())..])
+        .map(|(t, l)| &t[(l.end + usize::from(l.bracketed)).min(t.len())..])
         .collect();
+    let prefixes: Vec<&str> = starts
+        .iter()
+        .map(|(t, l)| &t[..l.start - usize::from(l.bracketed)])
+        .collect();
+    let day_first = lead.clock == Clock::Slash
+        && ts::day_first(starts.iter().map(|(t, l)| &t.as_bytes()[l.start..]));
     let shape = Shape {
         start: &start,
-        clock,
-        multiline,
+        clock: lead.clock,
+        day_first,
         level_below: below,
     };
-    let definition = definition(&rests, bracketed, &time_shape, &shape);
+    let definition = definition(&prefixes, &rests, lead.bracketed, &time_shape, &shape)?;
     // The definition is built from escaped pieces; one that does not compile is a layout
     // not learned, and the catch-all reads the file.
-    compile("learned", &definition).ok()
+    Some((compile("learned", &definition).ok()?, spans_seen))
 }
 
 /// The columns of `rests` (each event start after its time), `|`-separated or by blanks
@@ -548,20 +607,58 @@ struct Parts {
 }
 
 /// The regex and field entries of the header columns of `rests` (each event start after
-/// its time), and whether they are `|`-separated.
-fn header(rests: &[&str], bracketed: bool, time_shape: &str) -> (Parts, bool) {
-    let (cols, spans, piped) = layout(rests);
+/// its time) and of the `prefixes` before it, and whether they are `|`-separated; `None`
+/// when the columns learned do not read the prefixes.
+fn header(
+    prefixes: &[&str],
+    rests: &[&str],
+    bracketed: bool,
+    time_shape: &str,
+) -> Option<(Parts, bool)> {
     let (open, close) = if bracketed { (r"\[", r"\]") } else { ("", "") };
     let mut p = Parts {
-        re: format!("^{open}(?P<time>{time_shape}){close}"),
+        re: "^".into(),
         fields: String::new(),
         level: None,
         derived: String::new(),
     };
     let mut taken: Vec<String> = vec!["time".into()];
+    if prefixes.iter().any(|x| !x.is_empty()) {
+        let (cols, _) = columns(prefixes);
+        push_columns(&mut p, &cols, (false, false), &mut taken, true);
+        p.re.push_str("[ \t]*");
+        let whole = regex::Regex::new(&format!("{}$", p.re)).ok()?;
+        let read = prefixes.iter().filter(|x| whole.is_match(x)).count();
+        if read * 100 < prefixes.len() * SHARE {
+            return None;
+        }
+    }
+    let _ = write!(p.re, "{open}(?P<time>{time_shape}){close}");
+    let (cols, spans, piped) = layout(rests);
+    push_columns(&mut p, &cols, (spans, piped), &mut taken, false);
+    Some((p, piped))
+}
+
+/// Appends `cols` to the regex and fields of `p`. Before the time (`before`), a bracketed
+/// name with one value in the whole sample (`[Nest]`) is the writer's mark, not a field.
+fn push_columns(
+    p: &mut Parts,
+    cols: &[Column],
+    (spans, piped): (bool, bool),
+    taken: &mut Vec<String>,
+    before: bool,
+) {
     for (i, c) in cols.iter().enumerate() {
         let ints_after = cols.get(i + 1).is_some_and(|n| n.kind == Kind::Int);
-        let (name, roles) = naming(c, &taken, ints_after);
+        let mark = before
+            && c.kind == Kind::Name
+            && c.open == Some(b'[')
+            && c.values.iter().all(|v| *v == c.values[0]);
+        if mark {
+            p.re.push_str(r"[ \t]*\[[^\]]*\]");
+            continue;
+        }
+        let (name, roles) = naming(c, taken, ints_after);
         if piped {
             let _ = write!(p.re, r"[ \t]*\|[ \t]*(?P<{name}>[^|]*?)");
         } else if spans && c.kind == Kind::Logger && c.colon {
@@ -592,21 +689,27 @@ fn header(rests: &[&str], bracketed: bool, time_shape: &str) -> (Parts, bool) {
             );
         }
     }
-    (p, piped)
 }
 
 /// How a learned layout's events run beyond their first line's columns.
 struct Shape<'a> {
     start: &'a str,
     clock: Clock,
-    multiline: bool,
+    /// A slashed date writes the day first.
+    day_first: bool,
     /// The level opens the event's second line (`INFO: message` under java.util.logging's
     /// `time class method` line).
     level_below: bool,
 }
 
-fn definition(rests: &[&str], bracketed: bool, time_shape: &str, shape: &Shape<'_>) -> String {
-    let (mut p, piped) = header(rests, bracketed, time_shape);
+fn definition(
+    prefixes: &[&str],
+    rests: &[&str],
+    bracketed: bool,
+    time_shape: &str,
+    shape: &Shape<'_>,
+) -> Option<String> {
+    let (mut p, piped) = header(prefixes, rests, bracketed, time_shape)?;
     p.re.push_str(if piped {
         r"[ \t]*\|[ \t]*(?P<message>.*)"
     } else if shape.level_below && p.level.is_none() {
@@ -617,8 +720,11 @@ fn definition(rests: &[&str], bracketed: bool, time_shape: &str, shape: &Shape<'
     });
     let mut out = String::from("name = \"learned\"\ntitle = \"a layout learned from the file's first lines\"\npriority = -5\n\n[parse]\nkind = \"regex\"\n");
     let _ = writeln!(out, "regex = '''{}'''\ntime = \"time\"", p.re);
-    if shape.clock == Clock::MonthDay {
-        out.push_str("time_format = \"month_day\"\n");
+    match (shape.clock, shape.day_first) {
+        (Clock::MonthDay, _) => out.push_str("time_format = \"month_day\"\n"),
+        (Clock::Slash, false) => out.push_str("time_format = \"slash_month_first\"\n"),
+        (Clock::Slash, true) => out.push_str("time_format = \"slash_day_first\"\n"),
+        (Clock::Auto, _) => {}
     }
     match &p.level {
         Some((name, letters)) => {
@@ -633,16 +739,12 @@ fn definition(rests: &[&str], bracketed: bool, time_shape: &str, shape: &Shape<'
         }
         None => out.push_str("level = \"@analyser\"\n"),
     }
-    if shape.multiline {
-        let _ = writeln!(out, "\n[multiline]\nstart = '''{}'''", shape.start);
-    }
+    let _ = writeln!(out, "\n[multiline]\nstart = '''{}'''", shape.start);
     out.push_str(&p.fields);
     out.push_str("\n[[fields]]\nname = \"message\"\nwords = 0\nroles = [\"message\"]\n");
-    if shape.multiline {
-        out.push_str(EXCEPTION);
-    }
+    out.push_str(EXCEPTION);
     out.push_str(&p.derived);
-    out
+    Some(out)
 }
 
 /// A line that opens with a level word and a colon (`WARNING: disk full`).

@@ -130,8 +130,9 @@ fn grep(c: &PipeCtx<'_>) -> Option<String> {
         stages.push((flags, pat, neg));
     }
     let file = shq(c.file);
-    if stages.is_empty() {
-        return Some(format!("grep -c '' {file}"));
+    // Blank lines are no events: they are left out first.
+    if stages.iter().all(|s| s.2) {
+        stages.insert(0, ("-E", "[^[:space:]]".to_string(), false));
     }
     let n = stages.len();
     let parts: Vec<String> = stages

@@ -118,6 +118,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("exim.toml", include_str!("../../formats/exim.toml")),
     ("auditd.toml", include_str!("../../formats/auditd.toml")),
     ("kafka.toml", include_str!("../../formats/kafka.toml")),
+    ("jboss.toml", include_str!("../../formats/jboss.toml")),
     (
         "cassandra.toml",
         include_str!("../../formats/cassandra.toml"),
@@ -282,7 +283,10 @@ impl Registry {
     /// learned from `sample` when that reads more of its lines (a stack trace joined to its
     /// event), or as many with more fields.
     fn or_learned(&self, det: Detection, sample: &[&[u8]], caught: (u64, u64)) -> Detection {
-        let Some(learned) = super::learn::learn(sample) else {
+        let learned = super::learn_table::learn_table(sample)
+            .map(|t| (t, false))
+            .or_else(|| super::learn::learn(sample));
+        let Some((learned, spans_seen)) = learned else {
             return det;
         };
         let (parsed, hits) = score(&learned, sample);
@@ -297,7 +301,8 @@ impl Registry {
                 .fields
                 .iter()
                 .any(|f| !matches!(f.name.as_str(), "time" | "level" | "message" | "exception"));
-        let better = parsed > caught.0 || (own_columns && hits > caught.1);
+        // Lines joined to events count as read only where the sample shows such events.
+        let better = (spans_seen && parsed > caught.0) || (own_columns && hits > caught.1);
         if parsed * 10 >= caught.0 * 9 && parsed > 0 && better {
             Detection {
                 learned: Some(learned),
@@ -379,6 +384,8 @@ fn score(fmt: &Format, lines: &[&[u8]]) -> (u64, u64) {
     each_event(fmt, lines, &mut |ev| {
         ex.reset();
         if !ex.parses(ev.text) {
+            // A table's notes and header are its own lines, read as such.
+            parsed += u64::from(fmt.only_rows);
             return;
         }
         let mut found = 0u64;

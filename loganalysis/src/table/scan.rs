@@ -209,7 +209,8 @@ struct Sink<'f> {
 
 impl Sink<'_> {
     fn event(&mut self, ev: EventRef<'_>) {
-        if self.ex.directive(ev.text) {
+        // A blank line is no event (a multi-line event keeps the blank lines inside it).
+        if ev.text.iter().all(u8::is_ascii_whitespace) || self.ex.directive(ev.text) {
             return;
         }
         self.out.events += 1;

@@ -8,13 +8,13 @@ use super::tests_formats::{count, eq, format_of, stat, Lcg};
 
 /// What a generator planted: events, and per (field, value) how many events have it.
 #[derive(Default)]
-struct Planted {
-    events: u64,
+pub(super) struct Planted {
+    pub(super) events: u64,
     counts: Vec<((&'static str, String), u64)>,
 }
 
 impl Planted {
-    fn add(&mut self, field: &'static str, value: &str) {
+    pub(super) fn add(&mut self, field: &'static str, value: &str) {
         match self
             .counts
             .iter_mut()
@@ -26,7 +26,7 @@ impl Planted {
     }
 }
 
-fn check(text: &str, planted: &Planted, format: &str) {
+pub(super) fn check(text: &str, planted: &Planted, format: &str) {
     let dir = tempfile::tempdir().expect("tempdir");
     let name = "app.log";
     std::fs::write(dir.path().join(name), text).expect("write");
@@ -258,4 +258,30 @@ fn a_duration_written_in_the_text_answers_for_duration() {
         (seconds - longest as f64 / 1e6).abs() < 1e-9,
         "{seconds} vs {longest}us"
     );
+}
+
+#[test]
+fn the_jboss_layout_reads_the_bracket_as_the_logger() {
+    // Quarkus's and WildFly's `%d %-5p [%c] (%t) %s%e%n`.
+    let mut rng = Lcg(17);
+    let (mut text, mut planted) = (String::new(), Planted::default());
+    for i in 0..300u64 {
+        let level = LEVELS[rng.next(3) as usize];
+        let logger = [
+            "org.keycloak.events",
+            "org.keycloak.services",
+            "io.quarkus.http",
+        ][rng.next(3) as usize];
+        text += &format!(
+            "2026-03-17 07:{:02}:{:02},{:03} {level:<5} [{logger}] (executor-thread-{}) step {i}\n",
+            i / 60,
+            i % 60,
+            rng.next(1000),
+            rng.next(40)
+        );
+        planted.events += 1;
+        planted.add("level", level);
+        planted.add("logger", logger);
+    }
+    check(&text, &planted, "jboss");
 }

@@ -1,7 +1,8 @@
 //! Fields read out of an event's text when a log's format has no field of their role: the
 //! address a line names, as `ip` answering for `client` (BIND's `client @0x.. 10.0.0.1#53`,
 //! Mosquitto's `New connection from 10.0.0.1:5555`), and a duration written with its unit,
-//! as `took` answering for `duration` (a GC pause's `3.456ms`, `completed in 1.2s`). A
+//! as `took` answering for `duration` (a GC pause's `3.456ms`, `completed in 1.2s`), and a
+//! quoted HTTP request line's method, path and status (`"GET /v2 HTTP/1.1" status: 200`). A
 //! question is then answered from the text, under the field's own name, instead of being an
 //! unknown field.
 
@@ -20,47 +21,66 @@ pub type Events = fn(&Format, &[&[u8]], &mut dyn FnMut(EventRef<'_>));
 /// Fewest sampled events that must hold the value.
 const MIN_EVENTS: usize = 3;
 
-/// One field a text may hold.
+/// One field a text pattern reads.
 struct TextField {
+    /// The field's name and the pattern's group holding its value.
     name: &'static str,
     role: &'static str,
     kind: FieldKind,
     unit: Unit,
-    /// Its one named group is the value.
+}
+
+/// A pattern an event's text may hold, and the fields it reads.
+struct TextPattern {
     regex: &'static str,
+    fields: &'static [TextField],
     /// Share (percent) of sampled events that must hold it: an address in one line in five;
     /// a duration in one in twenty (a GC log times its pauses, not its other lines).
     min_share: usize,
 }
 
-const FIELDS: [TextField; 2] = [
+const fn field(name: &'static str, role: &'static str, kind: FieldKind, unit: Unit) -> TextField {
     TextField {
-        name: "ip",
-        role: "client",
-        kind: FieldKind::Ip,
-        unit: Unit::None,
+        name,
+        role,
+        kind,
+        unit,
+    }
+}
+
+const PATTERNS: [TextPattern; 3] = [
+    TextPattern {
         regex: r"(?:^|[^\d.])(?P<ip>(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})(?:[^\d.]|$)",
+        fields: &[field("ip", "client", FieldKind::Ip, Unit::None)],
         min_share: 20,
     },
-    TextField {
-        name: "took",
-        role: "duration",
-        kind: FieldKind::Number,
+    TextPattern {
         // Read as a Go-style duration (`3.456ms`, `1.2s`): in seconds. One after `key=` is
         // that key's value, not the event's.
-        unit: Unit::S,
         regex: r"(?:^|[\s(])(?P<took>\d+(?:\.\d+)?(?:ms|us|µs|ns|s))(?:[\s,;)]|$)",
+        fields: &[field("took", "duration", FieldKind::Number, Unit::S)],
         min_share: 5,
+    },
+    TextPattern {
+        // An HTTP request line quoted inside an application's line (a WSGI server's, a
+        // proxy's): its method, its path without the query, and a status right after it.
+        regex: r#""(?P<method>[A-Z]{3,7}) (?P<path>/[^ "?]*)[^ "]* HTTP/[\d.]+"(?:[ \t]+(?:status:?[ \t]*)?(?P<status>[1-5]\d\d)\b)?"#,
+        fields: &[
+            field("method", "method", FieldKind::Text, Unit::None),
+            field("path", "path", FieldKind::Text, Unit::None),
+            field("status", "status", FieldKind::Integer, Unit::None),
+        ],
+        min_share: 20,
     },
 ];
 
-/// The regexes of [`FIELDS`], compiled once per process (every file opened asks).
+/// The regexes of [`PATTERNS`], compiled once per process (every file opened asks).
 fn compiled() -> &'static [Regex] {
     static RES: OnceLock<Vec<Regex>> = OnceLock::new();
     RES.get_or_init(|| {
-        FIELDS
+        PATTERNS
             .iter()
-            .map(|tf| Regex::new(tf.regex).expect("a fixed, valid regex"))
+            .map(|tp| Regex::new(tp.regex).expect("a fixed, valid regex"))
             .collect()
     })
 }
@@ -75,12 +95,18 @@ pub fn with_text_fields(
     each_event: Events,
 ) -> Option<Format> {
     let mut out: Option<Format> = None;
-    for (tf, re) in FIELDS.iter().zip(compiled()) {
-        let has = schema
+    for (tp, re) in PATTERNS.iter().zip(compiled()) {
+        let lacking: Vec<&TextField> = tp
             .fields
             .iter()
-            .any(|f| f.name == tf.name || f.roles.iter().any(|r| r == tf.role));
-        if has {
+            .filter(|tf| {
+                !schema
+                    .fields
+                    .iter()
+                    .any(|f| f.name == tf.name || f.roles.iter().any(|r| r == tf.role))
+            })
+            .collect();
+        if lacking.is_empty() {
             continue;
         }
         let (mut events, mut holding) = (0usize, 0usize);
@@ -88,24 +114,32 @@ pub fn with_text_fields(
             events += 1;
             holding += usize::from(std::str::from_utf8(ev.text).is_ok_and(|t| re.is_match(t)));
         });
-        if holding < MIN_EVENTS || holding * 100 < events * tf.min_share {
+        if holding < MIN_EVENTS || holding * 100 < events * tp.min_share {
             continue;
         }
         let f = out.get_or_insert_with(|| fmt.clone());
-        let field = f.fields.len();
+        let derived = f.derived.len();
+        let mut groups = Vec::new();
+        for tf in lacking {
+            let group = re
+                .capture_names()
+                .position(|n| n == Some(tf.name))
+                .expect("every text field names a group of its pattern");
+            groups.push((group, f.fields.len()));
+            f.fields.push(FieldSpec {
+                name: tf.name.to_string(),
+                kind: tf.kind,
+                unit: tf.unit,
+                roles: vec![tf.role.to_string()],
+                words: 1,
+                awk: None,
+                origin: Origin::Derived(vec![(derived, group)]),
+            });
+        }
         f.derived.push(Derived {
             from: DerivedFrom::Event,
-            groups: vec![(1, field)],
+            groups,
             regex: re.clone(),
-        });
-        f.fields.push(FieldSpec {
-            name: tf.name.to_string(),
-            kind: tf.kind,
-            unit: tf.unit,
-            roles: vec![tf.role.to_string()],
-            words: 1,
-            awk: None,
-            origin: Origin::Derived(vec![(f.derived.len() - 1, 1)]),
         });
     }
     out

@@ -771,6 +771,10 @@ pub fn generate(fmt: &'static str, seed: u64, n: usize, w: &mut dyn Write) -> io
             emit(&mut log, &format!("{g}garbage {i} {}", g.trim()))?;
             log.unparsed += 1;
         }
+        if garbage && i % 17 == 5 {
+            // A blank line (or one of blanks) is no event.
+            emit(&mut log, if i % 2 == 0 { "" } else { "  " })?;
+        }
     }
     Ok(log)
 }

@@ -87,7 +87,7 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
             let msg = format!("$f{{{}}}", perl_str(&c.schema.fields[*message].name));
             code.push_str(&format!("{{ my $k = {}; ", perl_str(key)));
             code.push_str(&format!("if (defined {msg} && {msg} =~ "));
-            code.push_str(r#"/(?:(?:^|[ \t,(\[{;])\Q$k\E=|[{,] *"\Q$k\E": *)("(?:[^"\\]|\\.)*"|[^ \t,)\]};]*)/) "#);
+            code.push_str(r#"/(?:(?:^|[ \t,(\[{;])\Q$k\E=|[{,] *"\Q$k\E": *|(?:^|[ \t,(\[{;'])\Q$k\E:[ \t]+(?=\d))("(?:[^"\\]|\\.)*"|[^ \t,)\]};]*)/) "#);
             code.push_str(r#"{ my $v = $1; $v =~ s/^"(.*)"$/$1/; $f{$k} //= $v } } "#);
         }
     }
@@ -242,7 +242,7 @@ fn perl_cond(c: &PipeCtx<'_>) -> Result<String, String> {
     });
     let fields_used = !c.plan.group.is_empty() || c.plan.field.is_some() || c.window.is_some();
     let mut conds = Vec::new();
-    if !whole_only || fields_used {
+    if !whole_only || fields_used || c.fmt.only_rows {
         conds.push("$ok".to_string());
     }
     for x in all {
@@ -371,7 +371,9 @@ pub(super) fn perl(c: &PipeCtx<'_>) -> Result<String, String> {
     let extract = perl_extract(c)?;
     let cond = perl_cond(c)?;
     let (act, end, tail) = perl_action(c)?;
-    let per_event = format!("sub ev {{ local $_ = shift; {extract}if ({cond}) {{ {act} }} }} ");
+    let per_event = format!(
+        "sub ev {{ local $_ = shift; return unless /\\S/; {extract}if ({cond}) {{ {act} }} }} "
+    );
     let reader = perl_reader(c);
     let prog = format!("my ($n, $s, @v); {PERL_NUM}{PERL_TK}{per_event}{reader}{end}");
     Ok(format!("perl -e {} {}{tail}", shq(&prog), shq(c.file)))

@@ -1,0 +1,254 @@
+//! A table learned from a header row: a CSV, TSV or blank-separated export whose first row
+//! names its columns (`ID,Date,Time,Description,IP Address,...`), possibly under a preamble
+//! of notes. The columns become fields by their names (roles from the names, as for a JSON
+//! key), the time is the column of times or a date column with the time column after it,
+//! and only the rows are events: the notes and the header are not.
+
+use std::fmt::Write as _;
+
+use llmops_common::query::FieldKind;
+
+use super::def::{compile, Format};
+use crate::ts;
+
+/// Separators tried, in order.
+const SEPARATORS: [u8; 5] = [b',', b'\t', b';', b'|', b' '];
+/// Fewest columns a header must name (more for blanks, which any sentence has).
+const MIN_COLUMNS: usize = 3;
+const MIN_COLUMNS_BLANK: usize = 5;
+/// Lines searched for the header.
+const HEADER_WITHIN: usize = 60;
+/// Fewest rows under the header to learn from.
+const MIN_ROWS: usize = 5;
+/// Share (percent) of the lines under the header that must be rows of its width.
+const SHARE: usize = 90;
+/// Longest column name.
+const MAX_NAME: usize = 40;
+
+/// The values of `line` split at `sep`; for `,`, a double-quoted value may hold it.
+fn split(line: &str, sep: u8) -> Vec<&str> {
+    let b = line.as_bytes();
+    let (mut out, mut start, mut quoted) = (Vec::new(), 0, false);
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'"' && sep != b' ' {
+            quoted = !quoted;
+        } else if c == sep && !quoted {
+            out.push(&line[start..i]);
+            start = i + 1;
+        }
+    }
+    out.push(&line[start..]);
+    out
+}
+
+/// A column name: letters first, at most [`MAX_NAME`] long, no more than four words.
+fn is_name(n: &str) -> bool {
+    let n = n.trim().trim_end_matches('.');
+    n.len() <= MAX_NAME
+        && n.starts_with(|c: char| c.is_ascii_alphabetic())
+        && n.split_whitespace().count() <= 4
+        && n.chars()
+            .all(|c| c.is_ascii_alphanumeric() || " _-()./#".contains(c))
+}
+
+/// `IP Address` -> `IP_Address`, `log-status` -> `log_status`: a name a regex group and a
+/// question can use.
+fn field_name(raw: &str, taken: &[String]) -> String {
+    let mut out = String::new();
+    for c in raw.trim().trim_end_matches('.').chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    let base = out.trim_end_matches('_').to_string();
+    let (mut name, mut n) = (base.clone(), 2);
+    while taken.contains(&name) || name == "time" {
+        name = format!("{base}{n}");
+        n += 1;
+    }
+    name
+}
+
+/// The header row and separator: the first line within [`HEADER_WITHIN`] whose values are
+/// all names and under which nine lines in ten have as many values.
+fn find_header<'a>(texts: &[&'a str]) -> Option<(usize, u8, Vec<&'a str>)> {
+    for (h, line) in texts.iter().enumerate().take(HEADER_WITHIN) {
+        for sep in SEPARATORS {
+            let names = split(line, sep);
+            let least = if sep == b' ' {
+                MIN_COLUMNS_BLANK
+            } else {
+                MIN_COLUMNS
+            };
+            if names.len() < least || !names.iter().all(|n| is_name(n)) {
+                continue;
+            }
+            let below = &texts[h + 1..];
+            let rows = below
+                .iter()
+                .filter(|r| {
+                    split(r, sep).len() == names.len() && r.contains(|c: char| c.is_ascii_digit())
+                })
+                .count();
+            if rows >= MIN_ROWS && rows * 100 >= below.len() * SHARE {
+                return Some((h, sep, names));
+            }
+        }
+    }
+    None
+}
+
+/// Where the time is: one column of whole timestamps, or a date column and the time column
+/// right after it. (first column, columns spanned, slashed date).
+fn time_columns(rows: &[Vec<&str>], n: usize) -> Option<(usize, usize, bool)> {
+    let all = |k: usize, f: &dyn Fn(&[u8]) -> bool| {
+        rows.iter().filter(|r| f(r[k].trim().as_bytes())).count() * 100 >= rows.len() * SHARE
+    };
+    let whole = |v: &[u8]| {
+        ts::parse_at(v, 0).is_some_and(|(_, e)| e == v.len())
+            || ts::epoch(v, 0).is_some_and(|(_, e)| e == v.len())
+    };
+    let slashed = |v: &[u8]| ts::slash_date(v, 0, false).is_some_and(|(_, e)| e == v.len());
+    if let Some(k) = (0..n).find(|&k| all(k, &whole)) {
+        return Some((k, 1, false));
+    }
+    if let Some(k) = (0..n).find(|&k| all(k, &slashed)) {
+        return Some((k, 1, true));
+    }
+    let clock = |v: &[u8]| {
+        let t = std::str::from_utf8(v).unwrap_or("");
+        let p: Vec<&str> = t.split(':').collect();
+        p.len() == 3
+            && p.iter()
+                .all(|x| !x.is_empty() && x.len() <= 2 || x.contains('.'))
+    };
+    let date = |v: &[u8]| {
+        let t = std::str::from_utf8(v).unwrap_or("");
+        let p: Vec<&str> = t.split(['-', '/']).collect();
+        p.len() == 3
+            && p.iter()
+                .all(|x| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let k = (0..n.saturating_sub(1)).find(|&k| all(k, &date) && all(k + 1, &clock))?;
+    let slash = rows.first().is_some_and(|r| r[k].contains('/'));
+    Some((k, 2, slash))
+}
+
+/// A character class of anything but `sep`, a quote and a line end.
+fn not_sep(sep: u8) -> String {
+    match sep {
+        b' ' => r"[^ \n]".to_string(),
+        b'\t' => r"[^\t\n]".to_string(),
+        s => format!(r#"[^{}"\n]"#, regex::escape(&char::from(s).to_string())),
+    }
+}
+
+/// The regex of one column's value, in group `name` (none for a column that is not a
+/// field); `-` and an empty value are no value.
+fn value_regex(sep: u8, quoted: bool, name: Option<&str>) -> String {
+    let not = not_sep(sep);
+    let group = |inner: String| match name {
+        Some(n) => format!("(?P<{n}>{inner})"),
+        None => format!("(?:{inner})"),
+    };
+    if quoted {
+        format!(r#"(?:"{}"|{not}*)"#, group(r#"(?:[^"]|"")*"#.to_string()))
+    } else {
+        format!("(?:-|{})?", group(format!("{not}+")))
+    }
+}
+
+/// The table of `lines` (a sample's non-empty lines) as a format, when a header row names
+/// columns that the lines under it fill and one of them (or a date and a time) is the time.
+pub fn learn_table(lines: &[&[u8]]) -> Option<Format> {
+    let texts: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| std::str::from_utf8(l).ok())
+        .collect();
+    let (h, sep, names) = find_header(&texts)?;
+    let rows: Vec<Vec<&str>> = texts[h + 1..]
+        .iter()
+        .map(|r| split(r, sep))
+        .filter(|r| r.len() == names.len())
+        .collect();
+    let (tk, span, slash) = time_columns(&rows, names.len())?;
+    let sep_re = regex::escape(&char::from(sep).to_string());
+    // The time's written shape, so the header row (`Date,Time`) is not read as a row.
+    let first = rows.first()?;
+    let time_re = super::learn::shape(&first[tk..tk + span].join(&char::from(sep).to_string()));
+    let (mut re, mut fields, mut taken) = (String::from("^"), String::new(), Vec::new());
+    let mut level = None;
+    let mut k = 0;
+    while k < names.len() {
+        if k > 0 {
+            re.push_str(&sep_re);
+        }
+        if k == tk {
+            let _ = write!(re, "(?P<time>{time_re})");
+            k += span;
+            continue;
+        }
+        let name = field_name(names[k], &taken);
+        let quoted = rows.iter().any(|r| r[k].starts_with('"'));
+        re.push_str(&value_regex(sep, quoted, Some(&name)));
+        fields.push_str(&field_entry(&name, rows.iter().map(|r| r[k]), &mut level));
+        taken.push(name);
+        k += 1;
+    }
+    re.push('$');
+    let mut def = String::from("name = \"learned\"\ntitle = \"a table learned from its header row\"\npriority = -5\n\n[parse]\nkind = \"regex\"\nonly_rows = true\n");
+    let _ = writeln!(def, "regex = '''{re}'''\ntime = \"time\"");
+    if slash {
+        let day_first = ts::day_first(rows.iter().map(|r| r[tk].trim().as_bytes()));
+        let f = if day_first {
+            "slash_day_first"
+        } else {
+            "slash_month_first"
+        };
+        let _ = writeln!(def, "time_format = \"{f}\"");
+    }
+    match &level {
+        Some(l) => {
+            let _ = writeln!(def, "level = \"{l}\"");
+        }
+        None => def.push_str("level = \"@analyser\"\n"),
+    }
+    def.push_str(&fields);
+    compile("learned", &def).ok()
+}
+
+/// The `[[fields]]` entry of column `name` holding `values`: its role, kind and unit from
+/// its name, as a JSON key's; the first level column is noted in `level`.
+fn field_entry<'a>(
+    name: &str,
+    values: impl Iterator<Item = &'a str>,
+    level: &mut Option<String>,
+) -> String {
+    let Some(inf) = super::roles::infer(name) else {
+        return String::new();
+    };
+    if inf.role == "time" {
+        return String::new();
+    }
+    if inf.role == "level" && level.is_none() {
+        *level = Some(name.to_string());
+    }
+    let numeric = values
+        .map(str::trim)
+        .filter(|v| !v.is_empty() && *v != "-")
+        .all(|v| super::event::parse_number(v.as_bytes()).is_some());
+    let kind = match inf.kind {
+        FieldKind::Integer | FieldKind::Number if !numeric => FieldKind::Text,
+        FieldKind::Time => FieldKind::Text,
+        k => k,
+    };
+    let quoted = |v: serde_json::Value| v.as_str().map(|s| format!("\"{s}\"")).unwrap_or_default();
+    let kind = quoted(serde_json::to_value(kind).unwrap_or_default());
+    let unit = quoted(serde_json::to_value(inf.unit).unwrap_or_default());
+    format!(
+        "\n[[fields]]\nname = \"{name}\"\nkind = {kind}\nunit = {unit}\nroles = [\"{}\"]\n",
+        inf.role
+    )
+}
