@@ -269,9 +269,19 @@ fn http_mode_and_one_time_urls() {
     assert_eq!(status, 200);
     let health: serde_json::Value = serde_json::from_slice(&body).expect("json");
     assert_eq!(health["status"], "ok");
-    let (status, _, body) = http_get(http, "/metrics").expect("metrics");
-    assert_eq!(status, 200);
-    let m = String::from_utf8_lossy(&body);
+    // The server counts a transfer done after its last byte is written, which the client
+    // may read first: wait (bounded) for the second download to be counted.
+    let done = "llmops_transfers_completed_total{mode=\"http\"} 2";
+    let mut m = String::new();
+    for _ in 0..100 {
+        let (status, _, body) = http_get(http, "/metrics").expect("metrics");
+        assert_eq!(status, 200);
+        m = String::from_utf8_lossy(&body).into_owned();
+        if m.contains(done) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     for name in [
         "llmops_connections",
         "llmops_transfers_active",
