@@ -304,7 +304,7 @@ fn month_day(b: &[u8], i: usize, weekday: bool) -> Option<(Ts, usize)> {
     }
     if !weekday && b.get(j + 5) == Some(&b' ') {
         if let Some(y) = num(b, j + 1, 4) {
-            return month_day_year(b, (i64::from(y), mo, d), j + 6);
+            return clock_after(b, (i64::from(y), mo, d), j + 6, false);
         }
     }
     let (h, mi, s) = hms(b, j + 1)?;
@@ -354,23 +354,6 @@ fn month_day(b: &[u8], i: usize, weekday: bool) -> Option<(Ts, usize)> {
     ))
 }
 
-/// The time of Cisco's `Mar 23 2026 14:00:02[.f]` at `i`, the date read.
-fn month_day_year(b: &[u8], (y, mo, d): (i64, u32, u32), i: usize) -> Option<(Ts, usize)> {
-    let (h, mi, s) = hms(b, i)?;
-    let (micros, frac_digits, end) = fraction(b, i + 8);
-    let f = Fields {
-        y,
-        mo,
-        d,
-        h,
-        mi,
-        s,
-        micros,
-        frac_digits,
-    };
-    Some((build(f, Zone::None, false)?, end))
-}
-
 /// `21 Aug 2027 17:00:00[.f]` (Redis) or `21-Aug-2027 17:00:00[.f]` (Tomcat's
 /// `catalina.out`): day, month name and year with one separator, then the time.
 fn day_month_year(b: &[u8], i: usize) -> Option<(Ts, usize)> {
@@ -388,19 +371,7 @@ fn day_month_year(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     if b.get(j + 9) != Some(&b' ') {
         return None;
     }
-    let (h, mi, s) = hms(b, j + 10)?;
-    let (micros, fd, end) = fraction(b, j + 18);
-    let f = Fields {
-        y: i64::from(y),
-        mo,
-        d,
-        h,
-        mi,
-        s,
-        micros,
-        frac_digits: fd,
-    };
-    Some((build(f, Zone::None, false)?, end))
+    clock_after(b, (i64::from(y), mo, d), j + 10, false)
 }
 
 /// klog's `0821 17:00:00.123456` (month and day as digits, no year) at `i`: ordered within
@@ -415,19 +386,30 @@ pub(crate) fn klog(b: &[u8], i: usize) -> Option<(Ts, usize)> {
 
 /// A month and day without a year, then `HH:MM:SS[.frac]` at `i`.
 fn no_year_time(b: &[u8], (mo, d): (u32, u32), i: usize) -> Option<(Ts, usize)> {
+    clock_after(b, (0, mo, d), i, true)
+}
+
+/// `HH:MM:SS[.frac]` at `i` on the date read (Cisco's `Mar 23 2026 14:00:02`, klog's and
+/// logcat's dates without a year).
+fn clock_after(
+    b: &[u8],
+    (y, mo, d): (i64, u32, u32),
+    i: usize,
+    no_year: bool,
+) -> Option<(Ts, usize)> {
     let (h, mi, s) = hms(b, i)?;
-    let (micros, fd, end) = fraction(b, i + 8);
+    let (micros, frac_digits, end) = fraction(b, i + 8);
     let f = Fields {
-        y: 0,
+        y,
         mo,
         d,
         h,
         mi,
         s,
         micros,
-        frac_digits: fd,
+        frac_digits,
     };
-    Some((build(f, Zone::None, true)?, end))
+    Some((build(f, Zone::None, no_year)?, end))
 }
 
 /// The rest of Java's default medium form `Nov 29, 2026 9:48:03 PM` (java.util.logging's

@@ -379,10 +379,9 @@ impl<'f> Extractor<'f> {
 
     /// Whether `text` is a directive line of a `w3c` format (not an event; a header names
     /// the columns of the lines after it), or a line outside the rows of an `only_rows`
-    /// format.
+    /// format. Call after [`Self::reset`]: the parse is kept for the event.
     pub fn directive(&mut self, text: &[u8]) -> bool {
         if self.fmt.only_rows {
-            self.reset();
             return !self.parses(text);
         }
         let Parser::Columns(c) = &self.fmt.parser else {

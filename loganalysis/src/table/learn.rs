@@ -81,7 +81,10 @@ fn time_at(line: &[u8], at: usize, prefix: usize) -> Option<Lead> {
         (Clock::Auto, end)
     } else if let Some((_, end)) = ts::month_day_dashed(line, i) {
         (Clock::MonthDay, end)
-    } else if let Some((_, end)) = ts::slash_date(line, i, false) {
+    } else if let Some((_, end)) =
+        ts::slash_date(line, i, false).or_else(|| ts::slash_date(line, i, true))
+    {
+        // Month first or day first: the sample decides which, from all its dates.
         (Clock::Slash, end)
     } else {
         // Epoch seconds to nanoseconds (the parser takes 10, 13, 16 or 19 digits).
@@ -102,6 +105,15 @@ fn time_at(line: &[u8], at: usize, prefix: usize) -> Option<Lead> {
             bracketed,
         },
     )
+}
+
+/// The `time_format` a learned definition declares for slashed dates.
+pub(super) fn slash_format(day_first: bool) -> &'static str {
+    if day_first {
+        "slash_day_first"
+    } else {
+        "slash_month_first"
+    }
 }
 
 /// The time's written shape as a regex: digit runs `\d+`, letter runs `[A-Za-z]+`, blanks
@@ -720,11 +732,13 @@ fn definition(
     });
     let mut out = String::from("name = \"learned\"\ntitle = \"a layout learned from the file's first lines\"\npriority = -5\n\n[parse]\nkind = \"regex\"\n");
     let _ = writeln!(out, "regex = '''{}'''\ntime = \"time\"", p.re);
-    match (shape.clock, shape.day_first) {
-        (Clock::MonthDay, _) => out.push_str("time_format = \"month_day\"\n"),
-        (Clock::Slash, false) => out.push_str("time_format = \"slash_month_first\"\n"),
-        (Clock::Slash, true) => out.push_str("time_format = \"slash_day_first\"\n"),
-        (Clock::Auto, _) => {}
+    match shape.clock {
+        Clock::MonthDay => out.push_str("time_format = \"month_day\"\n"),
+        Clock::Slash => {
+            let f = slash_format(shape.day_first);
+            let _ = writeln!(out, "time_format = \"{f}\"");
+        }
+        Clock::Auto => {}
     }
     match &p.level {
         Some((name, letters)) => {

@@ -100,40 +100,53 @@ fn find_header<'a>(texts: &[&'a str]) -> Option<(usize, u8, Vec<&'a str>)> {
     None
 }
 
-/// Where the time is: one column of whole timestamps, or a date column and the time column
-/// right after it. (first column, columns spanned, slashed date).
-fn time_columns(rows: &[Vec<&str>], n: usize) -> Option<(usize, usize, bool)> {
+/// Where the time is, best first: a column named for the time (`timestamp`, `start`)
+/// whose values are times; a column of written timestamps; a date column and the clock
+/// column right after it; a column of epoch numbers (an id of ten digits reads as one, so
+/// it comes last). (first column, columns spanned, slashed date).
+fn time_columns(rows: &[Vec<&str>], names: &[&str]) -> Option<(usize, usize, bool)> {
+    let n = names.len();
     let all = |k: usize, f: &dyn Fn(&[u8]) -> bool| {
         rows.iter().filter(|r| f(r[k].trim().as_bytes())).count() * 100 >= rows.len() * SHARE
     };
-    let whole = |v: &[u8]| {
-        ts::parse_at(v, 0).is_some_and(|(_, e)| e == v.len())
-            || ts::epoch(v, 0).is_some_and(|(_, e)| e == v.len())
+    let whole = |v: &[u8], (_, e): (ts::Ts, usize)| e == v.len();
+    let written = |v: &[u8]| ts::parse_at(v, 0).is_some_and(|t| whole(v, t));
+    let slashed = |v: &[u8]| {
+        [false, true]
+            .iter()
+            .any(|&day_first| ts::slash_date(v, 0, day_first).is_some_and(|t| whole(v, t)))
     };
-    let slashed = |v: &[u8]| ts::slash_date(v, 0, false).is_some_and(|(_, e)| e == v.len());
-    if let Some(k) = (0..n).find(|&k| all(k, &whole)) {
-        return Some((k, 1, false));
+    let epoch = |v: &[u8]| ts::epoch(v, 0).is_some_and(|t| whole(v, t));
+    let any = |v: &[u8]| written(v) || slashed(v) || epoch(v);
+    let named = |k: usize| super::roles::infer(names[k]).is_some_and(|i| i.role == "time");
+    let one = |k: usize| Some((k, 1, all(k, &slashed) && !all(k, &written)));
+    if let Some(k) = (0..n).find(|&k| named(k) && all(k, &any)) {
+        return one(k);
     }
-    if let Some(k) = (0..n).find(|&k| all(k, &slashed)) {
-        return Some((k, 1, true));
+    if let Some(k) = (0..n).find(|&k| all(k, &written) || all(k, &slashed)) {
+        return one(k);
     }
     let clock = |v: &[u8]| {
-        let t = std::str::from_utf8(v).unwrap_or("");
-        let p: Vec<&str> = t.split(':').collect();
-        p.len() == 3
-            && p.iter()
-                .all(|x| !x.is_empty() && x.len() <= 2 || x.contains('.'))
+        let parts: Vec<&[u8]> = v.split(|&b| b == b':').collect();
+        parts.len() == 3
+            && parts.iter().all(|x| {
+                let whole = x.iter().take_while(|b| b.is_ascii_digit()).count();
+                (1..=2).contains(&whole)
+                    && x[whole..].iter().all(|b| *b == b'.' || b.is_ascii_digit())
+            })
     };
     let date = |v: &[u8]| {
-        let t = std::str::from_utf8(v).unwrap_or("");
-        let p: Vec<&str> = t.split(['-', '/']).collect();
-        p.len() == 3
-            && p.iter()
-                .all(|x| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit()))
+        let parts: Vec<&[u8]> = v.split(|&b| b == b'-' || b == b'/').collect();
+        parts.len() == 3
+            && parts
+                .iter()
+                .all(|x| !x.is_empty() && x.iter().all(u8::is_ascii_digit))
     };
-    let k = (0..n.saturating_sub(1)).find(|&k| all(k, &date) && all(k + 1, &clock))?;
-    let slash = rows.first().is_some_and(|r| r[k].contains('/'));
-    Some((k, 2, slash))
+    if let Some(k) = (0..n.saturating_sub(1)).find(|&k| all(k, &date) && all(k + 1, &clock)) {
+        let slash = rows.first().is_some_and(|r| r[k].contains('/'));
+        return Some((k, 2, slash));
+    }
+    (0..n).find(|&k| all(k, &epoch)).and_then(one)
 }
 
 /// A character class of anything but `sep`, a quote and a line end.
@@ -173,11 +186,22 @@ pub fn learn_table(lines: &[&[u8]]) -> Option<Format> {
         .map(|r| split(r, sep))
         .filter(|r| r.len() == names.len())
         .collect();
-    let (tk, span, slash) = time_columns(&rows, names.len())?;
-    let sep_re = regex::escape(&char::from(sep).to_string());
-    // The time's written shape, so the header row (`Date,Time`) is not read as a row.
+    let (tk, span, slash) = time_columns(&rows, &names)?;
+    let sep_s = char::from(sep).to_string();
+    let day_first = slash && ts::day_first(rows.iter().map(|r| r[tk].trim().as_bytes()));
+    // A date and a clock joined by the separator must still read as one time (`2026-03-29`
+    // and `00:03:06` joined by a comma do not).
     let first = rows.first()?;
-    let time_re = super::learn::shape(&first[tk..tk + span].join(&char::from(sep).to_string()));
+    let time_text = first[tk..tk + span].join(&sep_s);
+    let declared = match (slash, day_first) {
+        (false, _) => super::def::TimeFormat::Auto,
+        (true, false) => super::def::TimeFormat::SlashMonthFirst,
+        (true, true) => super::def::TimeFormat::SlashDayFirst,
+    };
+    super::event::parse_time(time_text.trim().as_bytes(), declared)?;
+    let sep_re = regex::escape(&sep_s);
+    // The time's written shape, so the header row (`Date,Time`) is not read as a row.
+    let time_re = super::learn::shape(&time_text);
     let (mut re, mut fields, mut taken) = (String::from("^"), String::new(), Vec::new());
     let mut level = None;
     let mut k = 0;
@@ -201,13 +225,11 @@ pub fn learn_table(lines: &[&[u8]]) -> Option<Format> {
     let mut def = String::from("name = \"learned\"\ntitle = \"a table learned from its header row\"\npriority = -5\n\n[parse]\nkind = \"regex\"\nonly_rows = true\n");
     let _ = writeln!(def, "regex = '''{re}'''\ntime = \"time\"");
     if slash {
-        let day_first = ts::day_first(rows.iter().map(|r| r[tk].trim().as_bytes()));
-        let f = if day_first {
-            "slash_day_first"
-        } else {
-            "slash_month_first"
-        };
-        let _ = writeln!(def, "time_format = \"{f}\"");
+        let _ = writeln!(
+            def,
+            "time_format = \"{}\"",
+            super::learn::slash_format(day_first)
+        );
     }
     match &level {
         Some(l) => {

@@ -279,39 +279,36 @@ impl Registry {
         }
     }
 
-    /// `det` (a catch-all's reading, which scored `caught` on `sample`), or the layout
-    /// learned from `sample` when that reads more of its lines (a stack trace joined to its
-    /// event), or as many with more fields.
+    /// `det` (a catch-all's reading, which scored `caught` on `sample`), or a layout
+    /// learned from `sample` (a table under a header row, else a layout of timed lines) when
+    /// that reads more of its lines (a stack trace joined to its event), or as many with more
+    /// fields.
     fn or_learned(&self, det: Detection, sample: &[&[u8]], caught: (u64, u64)) -> Detection {
-        let learned = super::learn_table::learn_table(sample)
-            .map(|t| (t, false))
-            .or_else(|| super::learn::learn(sample));
-        let Some((learned, spans_seen)) = learned else {
-            return det;
-        };
-        let (parsed, hits) = score(&learned, sample);
         // A layout of time, level and message alone is `generic`'s own reading; over `plain`
         // (no time at all) the time is gain enough.
         let plain = self
             .formats
             .get(det.format)
             .is_none_or(|f| f.priority <= FALLBACK_PRIORITY);
-        let own_columns = plain
-            || learned
-                .fields
-                .iter()
-                .any(|f| !matches!(f.name.as_str(), "time" | "level" | "message" | "exception"));
-        // Lines joined to events count as read only where the sample shows such events.
-        let better = (spans_seen && parsed > caught.0) || (own_columns && hits > caught.1);
-        if parsed * 10 >= caught.0 * 9 && parsed > 0 && better {
-            Detection {
-                learned: Some(learned),
-                parsed,
-                ..det
+        let table = super::learn_table::learn_table(sample).map(|t| (t, false));
+        let layout = std::iter::once_with(|| super::learn::learn(sample)).flatten();
+        for (learned, spans_seen) in table.into_iter().chain(layout) {
+            let (parsed, hits) = score(&learned, sample);
+            let own_columns = plain
+                || learned.fields.iter().any(|f| {
+                    !matches!(f.name.as_str(), "time" | "level" | "message" | "exception")
+                });
+            // Lines joined to events count as read only where the sample shows such events.
+            let better = (spans_seen && parsed > caught.0) || (own_columns && hits > caught.1);
+            if parsed * 10 >= caught.0 * 9 && parsed > 0 && better {
+                return Detection {
+                    learned: Some(learned),
+                    parsed,
+                    ..det
+                };
             }
-        } else {
-            det
         }
+        det
     }
 }
 

@@ -210,11 +210,15 @@ struct Sink<'f> {
 impl Sink<'_> {
     fn event(&mut self, ev: EventRef<'_>) {
         // A blank line is no event (a multi-line event keeps the blank lines inside it).
-        if ev.text.iter().all(u8::is_ascii_whitespace) || self.ex.directive(ev.text) {
+        if ev.text.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        // Reset first: an `only_rows` format's directive check parses the line, once.
+        self.ex.reset();
+        if self.ex.directive(ev.text) {
             return;
         }
         self.out.events += 1;
-        self.ex.reset();
         if !self.ex.parses(ev.text) {
             self.out.unparsed += ev.nlines;
         }

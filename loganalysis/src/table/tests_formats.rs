@@ -70,7 +70,7 @@ fn groups(
     }
 }
 
-fn distinct(dir: &std::path::Path, name: &str, field: &str) -> u64 {
+pub(super) fn distinct(dir: &std::path::Path, name: &str, field: &str) -> u64 {
     let q = Query {
         measure: Measure::CountDistinct,
         field: Some(Field::new(field)),

@@ -45,7 +45,8 @@ pub(crate) fn slash_date(b: &[u8], i: usize, day_first: bool) -> Option<(Ts, usi
     }
     match (b.get(j), year) {
         (Some(b','), Some(_)) if b.get(j + 1) == Some(&b' ') => j += 2,
-        (Some(b',' | b' ' | b'T'), Some(_)) | (Some(b'-'), None) => j += 1,
+        // A table's separator between its date and clock columns is one too.
+        (Some(b',' | b' ' | b'T' | b';' | b'\t' | b'|'), Some(_)) | (Some(b'-'), None) => j += 1,
         _ => return None,
     }
     let (h, end) = one_or_two(b, j)?;

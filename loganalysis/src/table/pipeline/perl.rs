@@ -87,7 +87,7 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
             let msg = format!("$f{{{}}}", perl_str(&c.schema.fields[*message].name));
             code.push_str(&format!("{{ my $k = {}; ", perl_str(key)));
             code.push_str(&format!("if (defined {msg} && {msg} =~ "));
-            code.push_str(r#"/(?:(?:^|[ \t,(\[{;])\Q$k\E=|[{,] *"\Q$k\E": *|(?:^|[ \t,(\[{;'])\Q$k\E:[ \t]+(?=\d))("(?:[^"\\]|\\.)*"|[^ \t,)\]};]*)/) "#);
+            code.push_str(r#"/(?:(?:^|[ \t,(\[{;])\Q$k\E=|[{,] *"\Q$k\E": *|(?:^|[ \t,(\[{;'])\Q$k\E:[ \t]+(?=\d+(?:\.\d+)?[A-Za-z]{0,2}(?![\w.])(?! (?i:ns|us|ms|s|sec|secs|seconds|msec|b|kb|mb|bytes)(?![A-Za-z]))))("(?:[^"\\]|\\.)*"|[^ \t,)\]};]*)/) "#);
             code.push_str(r#"{ my $v = $1; $v =~ s/^"(.*)"$/$1/; $f{$k} //= $v } } "#);
         }
     }
