@@ -213,6 +213,39 @@ fn an_address_in_the_text_answers_for_the_client() {
 }
 
 #[test]
+fn a_quoted_request_line_answers_for_method_path_and_status() {
+    let mut rng = Lcg(29);
+    let (mut text, mut planted) = (String::new(), Planted::default());
+    for i in 0..240u64 {
+        let method = ["GET", "POST", "DELETE"][rng.next(3) as usize];
+        let path = ["/v2.1/servers", "/v2.1/flavors", "/v2.1/os-keypairs"][rng.next(3) as usize];
+        let status = ["200", "404", "503"][rng.next(3) as usize];
+        text += &format!(
+            "2026-03-16 00:{:02}:{:02}.{:03} 4242 INFO api.wsgi [req-{i}] 10.0.0.{} \"{method} {path}?limit={} HTTP/1.1\" status: {status} len: {}\n",
+            i / 60 % 60,
+            i % 60,
+            rng.next(1000),
+            rng.next(200),
+            rng.next(50),
+            rng.next(9000)
+        );
+        planted.events += 1;
+        planted.add("method", method);
+        planted.add("path", path);
+        planted.add("status", status);
+        if i % 8 == 0 {
+            text += &format!(
+                "2026-03-16 00:{:02}:{:02}.500 4242 WARNING api.compute [-] host down\n",
+                i / 60 % 60,
+                i % 60
+            );
+            planted.events += 1;
+        }
+    }
+    check(&text, &planted, "learned");
+}
+
+#[test]
 fn a_source_line_number_is_left_out_of_the_logger() {
     let mut rng = Lcg(19);
     let (mut text, mut planted) = (String::new(), Planted::default());
