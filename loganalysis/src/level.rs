@@ -59,7 +59,7 @@ impl Level {
 
 /// Word -> level. `bare`: also counts as a bare upper-case word (not only bracketed or as a
 /// key's value).
-const WORDS: [(&[u8], Level, bool); 19] = [
+const WORDS: [(&[u8], Level, bool); 24] = [
     (b"FATAL", Level::Fatal, true),
     (b"PANIC", Level::Fatal, true),
     (b"EMERG", Level::Fatal, true),
@@ -81,7 +81,24 @@ const WORDS: [(&[u8], Level, bool); 19] = [
     (b"LOG", Level::Info, false),
     (b"DEBUG", Level::Debug, true),
     (b"TRACE", Level::Trace, true),
+    // Three-letter forms (zerolog's console, NATS, Serilog's templates, Ceph's
+    // `[DBG]`): bracketed, a key's value or a header column only.
+    (b"FTL", Level::Fatal, false),
+    (b"WRN", Level::Warn, false),
+    (b"INF", Level::Info, false),
+    (b"DBG", Level::Debug, false),
+    (b"TRC", Level::Trace, false),
 ];
+
+/// Every level word (upper case) with its canonical name, for the shell equivalents.
+pub(crate) fn words() -> impl Iterator<Item = (&'static str, &'static str)> {
+    WORDS.iter().map(|(w, l, _)| {
+        (
+            std::str::from_utf8(w).expect("level words are ASCII literals"),
+            l.name(),
+        )
+    })
+}
 
 const KEYS: [&[u8]; 5] = [b"level", b"lvl", b"severity", b"loglevel", b"levelname"];
 

@@ -602,6 +602,14 @@ impl<'f> Extractor<'f> {
                 return self.inner.as_deref_mut()?.value(line, *inner_fid);
             }
             Origin::Template(_) => return None,
+            Origin::Analyser(AnalyserPart::Level)
+                if !matches!(self.fmt.parser, Parser::Analyser) =>
+            {
+                // A format that names no level column (`level = "@analyser"`): the level
+                // word the analyser finds in the event's first line.
+                let (lv, _) = level::detect(first_line(text), 0)?;
+                Val::Text(Cow::Borrowed(lv.name()))
+            }
             Origin::Analyser(part) => {
                 let (_, lv, end) = self.analyser?;
                 match part {

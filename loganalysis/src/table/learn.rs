@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use super::def::{compile, Format};
-use crate::level::word_level;
+use crate::level::{word_level, Level};
 use crate::ts;
 
 /// Share (percent) of sampled lines not indented that must begin with a time for the
@@ -23,12 +23,14 @@ const MIN_STARTS: usize = 5;
 const MAX_COLUMNS: usize = 6;
 /// One-letter levels (logcat, glog): read as levels only in a column that holds nothing
 /// else.
-const LETTERS: [(&str, &str); 7] = [
+const LETTERS: [(&str, &str); 9] = [
     ("V", "TRACE"),
     ("D", "DEBUG"),
     ("I", "INFO"),
+    ("N", "NOTICE"),
     ("W", "WARN"),
     ("E", "ERROR"),
+    ("C", "CRITICAL"),
     ("F", "FATAL"),
     ("A", "FATAL"),
 ];
@@ -224,6 +226,8 @@ enum Kind {
     Level,
     Letter,
     Int,
+    /// `0x1a2b`, `7ffefe243480`: a thread's or an activity's address.
+    Hex,
     HashPid,
     ErlangPid,
     Ip,
@@ -240,6 +244,27 @@ fn is_identifier(t: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | ':' | '_' | '$' | '/' | '-'))
 }
 
+/// `0x` and hex digits, or six or more lower-case hex digits with a letter and a digit
+/// (`7ffefe243480`; not a word like `facade`).
+fn is_hex(s: &str) -> bool {
+    if let Some(h) = s.strip_prefix("0x") {
+        return !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit());
+    }
+    s.len() >= 6
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        && s.bytes().any(|b| b.is_ascii_digit())
+        && s.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
+/// A bare word (`Default`, `http`): what a level column may hold beside level words.
+fn is_word(t: &Tok<'_>) -> bool {
+    t.open.is_none()
+        && !t.text.is_empty()
+        && t.text.len() <= 12
+        && t.text.bytes().all(|b| b.is_ascii_alphabetic())
+}
+
 fn kind_of(t: &Tok<'_>) -> Option<Kind> {
     let s = t.text;
     let digits = !s.is_empty() && s.len() <= 10 && s.bytes().all(|c| c.is_ascii_digit());
@@ -247,6 +272,7 @@ fn kind_of(t: &Tok<'_>) -> Option<Kind> {
         _ if word_level(s.as_bytes()).is_some() => Kind::Level,
         None if LETTERS.iter().any(|(l, _)| *l == s) => Kind::Letter,
         _ if digits => Kind::Int,
+        None if is_hex(s) => Kind::Hex,
         None if s
             .strip_prefix('#')
             .is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit())) =>
@@ -296,7 +322,11 @@ fn columns(starts: &[&str]) -> (Vec<Column>, bool) {
         let agree = toks
             .iter()
             .flatten()
-            .filter(|t| t.open == open && kind_of(t).is_some_and(|k| same_column(k, kind)))
+            .filter(|t| {
+                t.open == open
+                    && (kind_of(t).is_some_and(|k| same_column(k, kind))
+                        || (kind == Kind::Level && is_word(t)))
+            })
             .count();
         if agree * 100 < starts.len() * SHARE {
             break;
@@ -344,11 +374,33 @@ fn majority(toks: &[Option<&Tok<'_>>]) -> Option<(Kind, Option<u8>)> {
     let (top, _) = *counts.iter().max_by_key(|(_, n)| *n)?;
     let bracketed = toks.iter().flatten().filter(|t| t.open == top.1);
     let values: Vec<&str> = bracketed.map(|t| t.text).collect();
-    Some(if top.1.is_some() && level_column(&values, toks.len()) {
-        (Kind::Level, top.1)
-    } else {
-        top
-    })
+    Some(
+        if (top.1.is_some() && level_column(&values, toks.len())) || word_levels(toks) {
+            (Kind::Level, top.1)
+        } else {
+            top
+        },
+    )
+}
+
+/// Whether an unbracketed column is the level with other words beside the level words
+/// (winston's `http:`, `log show`'s `Default`): nine tokens in ten are bare words, half
+/// of them level words of two kinds or more.
+fn word_levels(toks: &[Option<&Tok<'_>>]) -> bool {
+    let words: Vec<&str> = toks
+        .iter()
+        .flatten()
+        .filter(|t| is_word(t))
+        .map(|t| t.text)
+        .collect();
+    let mut levels: Vec<Level> = words
+        .iter()
+        .filter_map(|w| word_level(w.as_bytes()).map(|l| l.0))
+        .collect();
+    let n = levels.len();
+    levels.sort_unstable();
+    levels.dedup();
+    words.len() * 100 >= toks.len() * SHARE && n * 2 >= toks.len() && levels.len() >= 2
 }
 
 /// Whether a column of `n` values holding `values` is the level: half of them, or two
@@ -395,9 +447,19 @@ fn naming(c: &Column, taken: &[String], ints_after: bool) -> (String, Vec<&'stat
     let (name, roles): (&str, Vec<&'static str>) = match c.kind {
         Kind::Level | Kind::Letter => ("level", vec![]),
         Kind::HashPid | Kind::ErlangPid => ("pid", vec!["pid"]),
+        // Small numbers are a verbosity or a count (Ceph's debug level), not an id.
+        Kind::Int if c.values.iter().all(|v| v.len() <= 2) => ("num", vec![]),
+        Kind::Int
+            if taken.iter().any(|t| t.starts_with("thread"))
+                && taken.iter().any(|t| t == "pid") =>
+        {
+            ("num", vec![])
+        }
         Kind::Int if taken.iter().any(|t| t == "pid") => ("tid", vec!["thread"]),
         Kind::Int if ints_after => ("pid", vec!["pid"]),
         Kind::Int => ("id", vec!["pid", "thread"]),
+        Kind::Hex if taken.iter().any(|t| t.starts_with("thread")) => ("activity", vec![]),
+        Kind::Hex => ("thread", vec!["thread"]),
         Kind::Ip => ("client", vec!["client"]),
         Kind::Logger => ("logger", vec!["logger"]),
         Kind::Name if elapsed * 100 >= c.values.len() * SHARE => ("uptime", vec![]),

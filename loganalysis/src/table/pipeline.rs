@@ -156,32 +156,19 @@ pub(super) fn num_lit(v: f64) -> String {
     super::agg::fmt_num(v)
 }
 
-/// The canonical level names the engine shows, for a level field in jq.
-pub(super) const LEVEL_WORDS: &[(&str, &str)] = &[
-    ("FATAL", "FATAL"),
-    ("PANIC", "FATAL"),
-    ("EMERG", "FATAL"),
-    ("EMERGENCY", "FATAL"),
-    ("ALERT", "FATAL"),
-    ("CRITICAL", "CRITICAL"),
-    ("CRIT", "CRITICAL"),
-    ("ERROR", "ERROR"),
-    ("ERR", "ERROR"),
-    ("SEVERE", "ERROR"),
-    ("WARN", "WARN"),
-    ("WARNING", "WARN"),
-    ("NOTICE", "NOTICE"),
-    ("INFO", "INFO"),
-    ("DEBUG", "DEBUG"),
-    ("TRACE", "TRACE"),
-    // pino's and bunyan's numeric scale, as the engine reads it.
-    ("10", "TRACE"),
-    ("20", "DEBUG"),
-    ("30", "INFO"),
-    ("40", "WARN"),
-    ("50", "ERROR"),
-    ("60", "FATAL"),
-];
+/// The canonical level names the engine shows, for a level field in jq and Perl: the
+/// level words, then pino's and bunyan's numeric scale.
+pub(super) fn level_words() -> impl Iterator<Item = (&'static str, &'static str)> {
+    const PINO: [(&str, &str); 6] = [
+        ("10", "TRACE"),
+        ("20", "DEBUG"),
+        ("30", "INFO"),
+        ("40", "WARN"),
+        ("50", "ERROR"),
+        ("60", "FATAL"),
+    ];
+    crate::level::words().chain(PINO)
+}
 
 /// The comparison operator of a numeric filter, as awk, jq and Perl write it.
 pub(super) fn cmp_op(op: FilterOp) -> Option<&'static str> {

@@ -3,7 +3,7 @@
 
 use llmops_common::query::Measure;
 
-use super::{all_conds, cmp_op, num_lit, shq, top_tail, PipeCtx, LEVEL_WORDS};
+use super::{all_conds, cmp_op, level_words, num_lit, shq, top_tail, PipeCtx};
 use crate::table::def::LevelFormat;
 use crate::table::event::Schema;
 use crate::table::plan::{Cond, FieldRef};
@@ -35,8 +35,7 @@ fn field(c: &PipeCtx<'_>, f: &FieldRef) -> String {
     if c.schema.level != Some(f.id) {
         return base;
     }
-    let map: Vec<String> = LEVEL_WORDS
-        .iter()
+    let map: Vec<String> = level_words()
         .map(|(w, l)| format!("\"{w}\":\"{l}\""))
         .chain(
             c.fmt

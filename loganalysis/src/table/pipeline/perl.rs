@@ -3,7 +3,7 @@
 
 use llmops_common::query::Measure;
 
-use super::{all_conds, cmp_op, num_lit, shq, top_tail, PipeCtx, LEVEL_WORDS};
+use super::{all_conds, cmp_op, level_words, num_lit, shq, top_tail, PipeCtx};
 use crate::table::def::{DerivedFrom, LevelFormat, Origin, ParseKind, Tail};
 use crate::table::plan::{Cond, FieldRef};
 
@@ -96,8 +96,7 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
         if matches!(spec.origin, Origin::Analyser(_)) {
             code.push_str("delete $f{level}; ");
         } else if fmt.level_format == LevelFormat::Word {
-            let map: Vec<String> = LEVEL_WORDS
-                .iter()
+            let map: Vec<String> = level_words()
                 .map(|(w, lv)| format!("{} => {}", perl_str(w), perl_str(lv)))
                 .collect();
             let name = perl_str(&spec.name);
