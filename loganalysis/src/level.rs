@@ -187,7 +187,9 @@ fn key_value(line: &[u8], start: usize, end: usize) -> Option<(Level, usize)> {
 /// - a level word in any case inside brackets: `[error]`, `[Warning]`, `[core:error]`,
 ///   `<info>`;
 /// - an upper-case level word anywhere: `ERROR`, `WARN`, `INFO`, ... (not `ALERT` or
-///   `EMERGENCY`, which count only bracketed or as key values).
+///   `EMERGENCY`, which count only bracketed or as key values);
+/// - a level word in any case with a colon after it that follows `: `
+///   (`postfix/smtpd[7]: warning: ...`).
 ///
 /// Level words: FATAL/PANIC/EMERG/EMERGENCY/ALERT -> FATAL, CRITICAL/CRIT -> CRITICAL,
 /// ERROR/ERR/SEVERE -> ERROR, WARN/WARNING -> WARN, NOTICE, INFO, DEBUG, TRACE.
@@ -246,6 +248,12 @@ fn scan(line: &[u8], from: usize, keys_only: bool) -> Option<(Level, usize)> {
             (matches!(prev, b'[' | b':') && next == b']') || (prev == b'<' && next == b'>');
         let upper = word.iter().all(u8::is_ascii_uppercase);
         if bracketed {
+            return Some((level, end + 1));
+        }
+        // `postfix/smtpd[7]: warning: ...`, `sshd[9]: error: ...`: a level word in any case
+        // that opens the text after a program's `: `, with its own colon.
+        let opens = start >= 2 && &line[start - 2..start] == b": ";
+        if opens && next == b':' && bare {
             return Some((level, end + 1));
         }
         if upper && bare {
@@ -312,6 +320,15 @@ mod tests {
                 "2024-05-01 10:00:00 INFO job done with ERROR code",
                 Level::Info,
             ),
+            (
+                "Mar 14 08:01:29 mx1 postfix/smtpd[27028]: warning: hostname x",
+                Level::Warn,
+            ),
+            (
+                "Mar 14 08:01:29 mx1 postfix/qmgr[2]: fatal: no",
+                Level::Fatal,
+            ),
+            ("[4121] 2026/03/12 14:00:03.512353 [WRN] slow", Level::Warn),
         ];
         for (line, want) in cases {
             assert_eq!(lv(line), want, "{line}");
@@ -330,6 +347,8 @@ mod tests {
             "\tat com.example.Error.run(Error.java:3)",
             "sent ALERT to pager",
             "info: lower-case word",
+            "app[1]: request failed: error while reading",
+            "INF without brackets",
             "{\"msg\":\"x\",\"level\":\"loud\"}",
             "mylevel=error",
         ] {

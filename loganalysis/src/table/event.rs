@@ -119,8 +119,17 @@ impl Schema {
             .is_some_and(|i| i.role == "duration" && i.unit_defaulted)
             && example.len() >= 7
             && example.bytes().all(|b| b.is_ascii_digit());
+        // A shorter whole number is milliseconds (restify's and bunyan's `latency`): a
+        // duration in seconds is written with a fraction.
+        let whole_ms = inferred
+            .as_ref()
+            .is_some_and(|i| i.role == "duration" && i.unit_defaulted)
+            && !example.is_empty()
+            && example.bytes().all(|b| b.is_ascii_digit());
         if go_duration {
             unit = Unit::Ns;
+        } else if whole_ms {
+            unit = Unit::Ms;
         }
         // `416µs`, `1m2.5s`: a Go `time.Duration` as text, read in seconds.
         let may_be_duration = inferred.as_ref().is_none_or(|i| i.role == "duration");

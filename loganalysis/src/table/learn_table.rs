@@ -20,7 +20,7 @@ const MIN_COLUMNS_BLANK: usize = 5;
 const HEADER_WITHIN: usize = 60;
 /// Fewest rows under the header to learn from.
 const MIN_ROWS: usize = 5;
-/// Share (percent) of the lines under the header that must be rows of its width.
+/// Share (percent) of the records under the header that must be rows of its width.
 const SHARE: usize = 90;
 /// Longest column name.
 const MAX_NAME: usize = 40;
@@ -71,9 +71,38 @@ fn field_name(raw: &str, taken: &[String]) -> String {
     name
 }
 
+/// The records of `lines` at `sep`: for a quoting separator, a line whose double quote
+/// is still open goes on into the next (a CSV value over several lines).
+fn records(lines: &[&str], sep: u8) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut open = false;
+    for line in lines {
+        match out.last_mut() {
+            Some(last) if open => {
+                last.push('\n');
+                last.push_str(line);
+            }
+            _ => out.push((*line).to_string()),
+        }
+        if sep != b' ' {
+            open ^= line.bytes().filter(|&b| b == b'"').count() % 2 == 1;
+        }
+    }
+    out
+}
+
+/// A table found by its header: the header's line, the separator, the names, the records
+/// under it and whether they carry one unnamed value more (Event Viewer's message).
+struct Found<'a> {
+    sep: u8,
+    names: Vec<&'a str>,
+    rows: Vec<String>,
+    extra: bool,
+}
+
 /// The header row and separator: the first line within [`HEADER_WITHIN`] whose values are
-/// all names and under which nine lines in ten have as many values.
-fn find_header<'a>(texts: &[&'a str]) -> Option<(usize, u8, Vec<&'a str>)> {
+/// all names and under which nine records in ten have as many values (or all one more).
+fn find_header<'a>(texts: &[&'a str]) -> Option<Found<'a>> {
     for (h, line) in texts.iter().enumerate().take(HEADER_WITHIN) {
         for sep in SEPARATORS {
             let names = split(line, sep);
@@ -85,15 +114,25 @@ fn find_header<'a>(texts: &[&'a str]) -> Option<(usize, u8, Vec<&'a str>)> {
             if names.len() < least || !names.iter().all(|n| is_name(n)) {
                 continue;
             }
-            let below = &texts[h + 1..];
-            let rows = below
-                .iter()
-                .filter(|r| {
-                    split(r, sep).len() == names.len() && r.contains(|c: char| c.is_ascii_digit())
-                })
-                .count();
+            let below = records(&texts[h + 1..], sep);
+            let width = |extra: usize| {
+                below
+                    .iter()
+                    .filter(|r| {
+                        split(r, sep).len() == names.len() + extra
+                            && r.contains(|c: char| c.is_ascii_digit())
+                    })
+                    .count()
+            };
+            let (exact, more) = (width(0), width(1));
+            let rows = exact.max(more);
             if rows >= MIN_ROWS && rows * 100 >= below.len() * SHARE {
-                return Some((h, sep, names));
+                return Some(Found {
+                    sep,
+                    names,
+                    rows: below,
+                    extra: more > exact,
+                });
             }
         }
     }
@@ -180,13 +219,16 @@ pub fn learn_table(lines: &[&[u8]]) -> Option<Format> {
         .iter()
         .filter_map(|l| std::str::from_utf8(l).ok())
         .collect();
-    let (h, sep, names) = find_header(&texts)?;
-    let rows: Vec<Vec<&str>> = texts[h + 1..]
+    let found = find_header(&texts)?;
+    let (sep, names) = (found.sep, &found.names);
+    let width = names.len() + usize::from(found.extra);
+    let rows: Vec<Vec<&str>> = found
+        .rows
         .iter()
         .map(|r| split(r, sep))
-        .filter(|r| r.len() == names.len())
+        .filter(|r| r.len() == width)
         .collect();
-    let (tk, span, slash) = time_columns(&rows, &names)?;
+    let (tk, span, slash) = time_columns(&rows, names)?;
     let sep_s = char::from(sep).to_string();
     let day_first = slash && ts::day_first(rows.iter().map(|r| r[tk].trim().as_bytes()));
     // A date and a clock joined by the separator must still read as one time (`2026-03-29`
@@ -199,29 +241,9 @@ pub fn learn_table(lines: &[&[u8]]) -> Option<Format> {
         (true, true) => super::def::TimeFormat::SlashDayFirst,
     };
     super::event::parse_time(time_text.trim().as_bytes(), declared)?;
-    let sep_re = regex::escape(&sep_s);
     // The time's written shape, so the header row (`Date,Time`) is not read as a row.
     let time_re = super::learn::shape(&time_text);
-    let (mut re, mut fields, mut taken) = (String::from("^"), String::new(), Vec::new());
-    let mut level = None;
-    let mut k = 0;
-    while k < names.len() {
-        if k > 0 {
-            re.push_str(&sep_re);
-        }
-        if k == tk {
-            let _ = write!(re, "(?P<time>{time_re})");
-            k += span;
-            continue;
-        }
-        let name = field_name(names[k], &taken);
-        let quoted = rows.iter().any(|r| r[k].starts_with('"'));
-        re.push_str(&value_regex(sep, quoted, Some(&name)));
-        fields.push_str(&field_entry(&name, rows.iter().map(|r| r[k]), &mut level));
-        taken.push(name);
-        k += 1;
-    }
-    re.push('$');
+    let (re, start, fields, level) = row_regex(&rows, names, (sep, width), (tk, span), &time_re);
     let mut def = String::from("name = \"learned\"\ntitle = \"a table learned from its header row\"\npriority = -5\n\n[parse]\nkind = \"regex\"\nonly_rows = true\n");
     let _ = writeln!(def, "regex = '''{re}'''\ntime = \"time\"");
     if slash {
@@ -237,8 +259,54 @@ pub fn learn_table(lines: &[&[u8]]) -> Option<Format> {
         }
         None => def.push_str("level = \"@analyser\"\n"),
     }
+    // A quoted value over several lines: a record begins where a row's time is.
+    if found.rows.iter().any(|r| r.contains('\n')) {
+        let _ = writeln!(def, "\n[multiline]\nstart = '''{start}'''");
+    }
     def.push_str(&fields);
     compile("learned", &def).ok()
+}
+
+/// The regex of a row of `width` values (the time at `tk`, over `span` columns; a value
+/// past the names is the message), the regex of a record's start (up to its time), the
+/// `[[fields]]` entries and the level column.
+fn row_regex(
+    rows: &[Vec<&str>],
+    names: &[&str],
+    (sep, width): (u8, usize),
+    (tk, span): (usize, usize),
+    time_re: &str,
+) -> (String, String, String, Option<String>) {
+    let sep_re = regex::escape(&char::from(sep).to_string());
+    let (mut re, mut fields, mut taken) = (String::from("^"), String::new(), Vec::new());
+    let mut start = String::from("^");
+    let mut level = None;
+    let mut k = 0;
+    while k < width {
+        if k > 0 {
+            re.push_str(&sep_re);
+            if k <= tk {
+                start.push_str(&sep_re);
+            }
+        }
+        let quoted = rows.iter().any(|r| r[k].starts_with('"'));
+        if k == tk {
+            let _ = write!(re, "(?P<time>{time_re})");
+            start.push_str(time_re);
+            k += span;
+            continue;
+        }
+        if k < tk {
+            start.push_str(&value_regex(sep, quoted, None));
+        }
+        let name = field_name(names.get(k).copied().unwrap_or("message"), &taken);
+        re.push_str(&value_regex(sep, quoted, Some(&name)));
+        fields.push_str(&field_entry(&name, rows.iter().map(|r| r[k]), &mut level));
+        taken.push(name);
+        k += 1;
+    }
+    re.push('$');
+    (re, start, fields, level)
 }
 
 /// The `[[fields]]` entry of column `name` holding `values`: its role, kind and unit from

@@ -285,11 +285,11 @@ impl Registry {
     /// fields.
     fn or_learned(&self, det: Detection, sample: &[&[u8]], caught: (u64, u64)) -> Detection {
         // A layout of time, level and message alone is `generic`'s own reading; over `plain`
-        // (no time at all) the time is gain enough.
-        let plain = self
-            .formats
-            .get(det.format)
-            .is_none_or(|f| f.priority <= FALLBACK_PRIORITY);
+        // (no time at all), or a catch-all that finds a time on under half the lines, the
+        // time is gain enough.
+        let plain = self.formats.get(det.format).is_none_or(|f| {
+            f.priority <= FALLBACK_PRIORITY || timed(f, sample) * 2 < sample.len() as u64
+        });
         let table = super::learn_table::learn_table(sample).map(|t| (t, false));
         let layout = std::iter::once_with(|| super::learn::learn(sample)).flatten();
         for (learned, spans_seen) in table.into_iter().chain(layout) {
@@ -411,6 +411,18 @@ fn score(fmt: &Format, lines: &[&[u8]]) -> (u64, u64) {
         hits += found;
     });
     (parsed, hits)
+}
+
+/// How many of the events `fmt` reads in `lines` have a time.
+fn timed(fmt: &Format, lines: &[&[u8]]) -> u64 {
+    let schema = Schema::of(fmt);
+    let mut ex = Extractor::new(fmt, &schema);
+    let mut n = 0;
+    each_event(fmt, lines, &mut |ev| {
+        ex.reset();
+        n += u64::from(ex.time(ev.text).is_some());
+    });
+    n
 }
 
 /// The format a file whose first bytes are `head` is read in, and its schema: `fmt`, plus

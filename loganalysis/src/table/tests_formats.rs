@@ -615,3 +615,44 @@ fn lines_that_are_no_request_keep_their_own_kinds() {
         );
     }
 }
+
+#[test]
+fn syslog_levels_written_after_the_program_are_counted() {
+    let mut rng = Lcg(41);
+    let (mut text, mut warn, mut fatal, mut error) = (String::new(), 0u64, 0u64, 0u64);
+    for i in 0..400u64 {
+        let msg = match rng.next(6) {
+            0 => {
+                warn += 1;
+                "warning: hostname x.example does not resolve to address 192.0.2.7"
+            }
+            1 => {
+                fatal += 1;
+                "fatal: open database /etc/aliases.db: No such file"
+            }
+            2 => {
+                error += 1;
+                "error: kex_exchange_identification: Connection closed by remote host"
+            }
+            // A level word inside the text is no level.
+            3 => "connect from unknown[192.0.2.7]: lost connection after error: none",
+            _ => "disconnect from unknown[192.0.2.7] ehlo=1 quit=1 commands=2",
+        };
+        text += &format!(
+            "Mar 14 08:{:02}:{:02} mx1 postfix/smtpd[{}]: {msg}\n",
+            i / 60 % 60,
+            i % 60,
+            1000 + rng.next(50)
+        );
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("maillog"), &text).expect("write");
+    assert_eq!(format_of(dir.path(), "maillog"), "syslog_rfc3164");
+    for (level, n) in [("WARN", warn), ("FATAL", fatal), ("ERROR", error)] {
+        assert_eq!(
+            count(dir.path(), "maillog", vec![eq("level", level)]),
+            n,
+            "{level}"
+        );
+    }
+}

@@ -318,3 +318,69 @@ fn the_jboss_layout_reads_the_bracket_as_the_logger() {
     }
     check(&text, &planted, "jboss");
 }
+
+#[test]
+fn a_level_column_with_words_beside_the_levels_and_a_hex_thread() {
+    let mut rng = Lcg(31);
+    let (mut text, mut planted) = (String::new(), Planted::default());
+    let threads = ["0xa23f2", "0x1737bc", "0x2ab626"];
+    // `log show`'s layout: its `Default` and `Fault` types are words the engine has no level
+    // for, beside `Info`, `Debug` and `Error`.
+    let types = [
+        ("Info", Some("INFO")),
+        ("Debug", Some("DEBUG")),
+        ("Error", Some("ERROR")),
+        ("Default", None),
+        ("Info", Some("INFO")),
+    ];
+    for i in 0..300u64 {
+        let thread = threads[rng.next(3) as usize];
+        let (written, level) = types[rng.next(5) as usize];
+        text += &format!(
+            "2026-03-14 08:{:02}:{:02}.{:06}-0700 {thread:<10} {written:<11} 0x{:x}  {:<6} 0    configd: step {i}\n",
+            i / 60 % 60,
+            i % 60,
+            rng.next(1_000_000),
+            rng.next(1 << 20),
+            [121, 812][rng.next(2) as usize],
+        );
+        planted.events += 1;
+        planted.add("thread", thread);
+        if let Some(l) = level {
+            planted.add("level", l);
+        }
+    }
+    check(&text, &planted, "learned");
+}
+
+#[test]
+fn a_lower_case_level_with_a_colon_after_a_component() {
+    let mut rng = Lcg(37);
+    let (mut text, mut planted) = (String::new(), Planted::default());
+    // winston's printf layout with its npm levels: `http` and `silly` are none of the
+    // engine's words.
+    let levels = [
+        ("info", Some("INFO")),
+        ("http", None),
+        ("warn", Some("WARN")),
+        ("error", Some("ERROR")),
+        ("info", Some("INFO")),
+        ("debug", Some("DEBUG")),
+    ];
+    for i in 0..300u64 {
+        let (written, level) = levels[rng.next(6) as usize];
+        let component = ["payments", "ledger", "webhooks"][rng.next(3) as usize];
+        text += &format!(
+            "2026-03-12 21:{:02}:{:02}.{:03} [{component}] {written}: job {i} done\n",
+            i / 60 % 60,
+            i % 60,
+            rng.next(1000)
+        );
+        planted.events += 1;
+        planted.add("component", component);
+        if let Some(l) = level {
+            planted.add("level", l);
+        }
+    }
+    check(&text, &planted, "learned");
+}

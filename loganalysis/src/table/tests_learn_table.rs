@@ -238,3 +238,62 @@ fn key_number_pairs_in_messages_agree_with_their_shell_pipeline() {
     // `duration: 12 ms` would read as seconds: it is no field.
     assert!(try_run(serde_json::json!({"measure": "max", "field": "duration"})).is_err());
 }
+
+#[test]
+fn an_event_viewer_csv_with_an_unnamed_message_over_several_lines() {
+    let mut rng = Lcg(23);
+    let mut text = String::from("Level,Date and Time,Source,Event ID,Task Category\r\n");
+    let mut planted = Planted::default();
+    let sources = ["Service Control Manager", "Schannel", "NETLOGON", "disk"];
+    let (mut spanning, mut with_comma) = (0u64, 0u64);
+    for i in 0..240u64 {
+        let (written, canonical) = [
+            ("Information", "INFO"),
+            ("Warning", "WARN"),
+            ("Error", "ERROR"),
+        ][rng.next(3) as usize];
+        let source = sources[rng.next(4) as usize];
+        // Newest first, as the viewer saves them; a twelve-hour clock.
+        let (h, m) = (11 - i / 60 % 12, 59 - i % 60);
+        let message = match rng.next(4) {
+            0 => {
+                spanning += 1;
+                format!("\"The service entered a state.\r\n\r\nADDITIONAL INFO\r\nrecord {i}\"")
+            }
+            1 => {
+                with_comma += 1;
+                format!("\"A fatal alert was generated, code {}.\"", rng.next(100))
+            }
+            _ => format!("The operation completed in {} ms.", rng.next(900)),
+        };
+        text += &format!(
+            "{written},3/11/2026 {h}:{m:02}:{:02} AM,{source},{},None,{message}\r\n",
+            rng.next(60),
+            7000 + rng.next(40)
+        );
+        planted.events += 1;
+        planted.add("level", canonical);
+        planted.add("Source", source);
+    }
+    assert!(
+        spanning > 10 && with_comma > 10,
+        "the generator plants both"
+    );
+    check(&text, &planted, "learned");
+    let dir = write(&text);
+    assert_eq!(
+        distinct(dir.path(), "app.log", "Source"),
+        sources.len() as u64
+    );
+    // The message is the unnamed last value, commas and line breaks inside quotes included.
+    let q: Query = serde_json::from_value(serde_json::json!({
+        "filters": [{"field": "message", "op": "contains", "value": "ADDITIONAL INFO"}]
+    }))
+    .expect("query");
+    let files = vec![super::QueryFile::new("app.log", dir.path().join("app.log"))];
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let got = super::run_query(&files, &q, &super::QueryOptions::default(), &stop)
+        .expect("query")
+        .matched;
+    assert_eq!(got, spanning);
+}
