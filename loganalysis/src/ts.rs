@@ -238,10 +238,13 @@ fn iso(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     ))
 }
 
-/// `01/May/2024:10:00:00 +0000`.
+/// `01/May/2024:10:00:00 +0000`; Django's runserver writes a blank for the colon.
 fn access(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     let d = num(b, i, 2)?;
-    if b.get(i + 2) != Some(&b'/') || b.get(i + 6) != Some(&b'/') || b.get(i + 11) != Some(&b':') {
+    if b.get(i + 2) != Some(&b'/')
+        || b.get(i + 6) != Some(&b'/')
+        || !matches!(b.get(i + 11), Some(b':' | b' '))
+    {
         return None;
     }
     let mo = month_at(b, i + 3)?;

@@ -19,6 +19,8 @@ pub struct Assembler<'f> {
     nlines: u64,
     /// Every line of the current event so far matched `header`.
     only_header: bool,
+    /// A start has been seen (before it, a `preamble` format's lines are no events).
+    started: bool,
 }
 
 impl<'f> Assembler<'f> {
@@ -29,6 +31,7 @@ impl<'f> Assembler<'f> {
             first: 0,
             nlines: 0,
             only_header: false,
+            started: false,
         }
     }
 
@@ -55,6 +58,8 @@ impl<'f> Assembler<'f> {
             self.nlines > 0 && (attached || self.ml.cont.as_ref().is_none_or(|re| re.is_match(s)));
         if continues {
             self.append(line, header);
+        } else if self.ml.preamble && !self.started {
+            // The file's preamble: no event.
         } else {
             self.flush(emit);
             emit(EventRef {
@@ -70,6 +75,7 @@ impl<'f> Assembler<'f> {
         self.buf.extend_from_slice(line);
         self.first = line_no;
         self.nlines = 1;
+        self.started = true;
         self.only_header = header;
     }
 

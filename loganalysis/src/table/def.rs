@@ -125,6 +125,8 @@ struct MultilineToml {
     cont: Option<String>,
     header: Option<String>,
     attach: Option<String>,
+    #[serde(default)]
+    preamble: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -281,6 +283,9 @@ pub struct Multiline {
     /// A line that looks like a start but belongs to the event before it (PostgreSQL's
     /// `DETAIL:`, `HINT:` and `STATEMENT:` lines under an `ERROR:`).
     pub attach: Option<Regex>,
+    /// Lines before the first start are the file's preamble (a banner, a reloader's
+    /// notes), not events.
+    pub preamble: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -611,6 +616,7 @@ impl Compiler<'_> {
             cont: re(&m.cont)?,
             header: re(&m.header)?,
             attach: re(&m.attach)?,
+            preamble: m.preamble,
         }))
     }
 }

@@ -815,7 +815,11 @@ fn definition(
         }
         None => out.push_str("level = \"@analyser\"\n"),
     }
-    let _ = writeln!(out, "\n[multiline]\nstart = '''{}'''", shape.start);
+    let _ = writeln!(
+        out,
+        "\n[multiline]\nstart = '''{}'''\npreamble = true",
+        shape.start
+    );
     out.push_str(&p.fields);
     out.push_str("\n[[fields]]\nname = \"message\"\nwords = 0\nroles = [\"message\"]\n");
     out.push_str(EXCEPTION);

@@ -246,6 +246,61 @@ fn a_quoted_request_line_answers_for_method_path_and_status() {
 }
 
 #[test]
+fn a_bracketed_access_time_with_bytes_after_the_status() {
+    let mut rng = Lcg(43);
+    let mut text = String::from("Watching for file changes with StatReloader\nPerforming system checks...\n\nStarting development server at http://0.0.0.0:8000/\n");
+    let (mut planted, mut bytes, mut max) = (Planted::default(), 0u64, 0u64);
+    for i in 0..300u64 {
+        let status = ["200", "404", "500", "304"][rng.next(4) as usize];
+        if status == "500" {
+            // Django writes the error and its traceback before the request line.
+            text += "Internal Server Error: /api/x/\nTraceback (most recent call last):\n  File \"/srv/app/views.py\", line 88, in view\n    eta = km / speed\nZeroDivisionError: division by zero\n";
+        }
+        let n = if status == "304" { 0 } else { rng.next(40_000) };
+        text += &format!(
+            "[14/Mar/2026 09:{:02}:{:02}] \"GET /api/x/?page={} HTTP/1.1\" {status} {n}\n",
+            i / 60 % 60,
+            i % 60,
+            rng.next(9)
+        );
+        planted.events += 1;
+        planted.add("status", status);
+        (bytes, max) = (bytes + n, max.max(n));
+    }
+    check(&text, &planted, "learned");
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("app.log"), &text).expect("write");
+    assert_eq!(
+        stat(dir.path(), "app.log", Measure::Sum, "bytes"),
+        bytes as f64
+    );
+    assert_eq!(
+        stat(dir.path(), "app.log", Measure::Max, "bytes"),
+        max as f64
+    );
+    // The banner is no event, in the engine and in the Perl equivalent it shows.
+    let q: llmops_common::query::Query =
+        serde_json::from_value(serde_json::json!({"filters": [{"op": "contains", "value": "a"}]}))
+            .expect("query");
+    let files = vec![super::QueryFile::new("app.log", dir.path().join("app.log"))];
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let r = super::run_query(&files, &q, &super::QueryOptions::default(), &stop).expect("query");
+    assert_eq!(r.matched, planted.events);
+    let p = r.pipeline.as_deref().expect("a pipeline");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(p)
+        .current_dir(dir.path())
+        .output()
+        .expect("sh");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        planted.events.to_string(),
+        "{p}"
+    );
+}
+
+#[test]
 fn a_source_line_number_is_left_out_of_the_logger() {
     let mut rng = Lcg(19);
     let (mut text, mut planted) = (String::new(), Planted::default());

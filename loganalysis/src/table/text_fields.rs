@@ -63,12 +63,14 @@ const PATTERNS: [TextPattern; 3] = [
     },
     TextPattern {
         // An HTTP request line quoted inside an application's line (a WSGI server's, a
-        // proxy's): its method, its path without the query, and a status right after it.
-        regex: r#""(?P<method>[A-Z]{3,7}) (?P<path>/[^ "?]*)[^ "]* HTTP/[\d.]+"(?:[ \t]+(?:status:?[ \t]*)?(?P<status>[1-5]\d\d)\b)?"#,
+        // proxy's): its method, its path without the query, a status right after it and,
+        // as the common log format has it, a whole number after that is the bytes sent.
+        regex: r#""(?P<method>[A-Z]{3,7}) (?P<path>/[^ "?]*)[^ "]* HTTP/[\d.]+"(?:[ \t]+(?:status:?[ \t]*)?(?P<status>[1-5]\d\d)\b(?:[ \t]+(?P<bytes>\d+)(?:\s|$))?)?"#,
         fields: &[
             field("method", "method", FieldKind::Text, Unit::None),
             field("path", "path", FieldKind::Text, Unit::None),
             field("status", "status", FieldKind::Integer, Unit::None),
+            field("bytes", "bytes", FieldKind::Integer, Unit::B),
         ],
         min_share: 20,
     },

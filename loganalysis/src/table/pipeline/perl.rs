@@ -357,12 +357,18 @@ fn perl_reader(c: &PipeCtx<'_>) -> String {
         re(&ml.cont, ".?"),
         re(&ml.header, "(?!)"),
     );
+    // A `preamble` format's lines before the first start are no events.
+    let single = if ml.preamble {
+        "ev($_) if $st"
+    } else {
+        "ev($_)"
+    };
     format!(
-        "my ($e, $oh); while (<>) {{ chomp; s/\\r$//; my $h = /{header}/ ? 1 : 0; \
-         if (/{start}/) {{ if (defined $e && $oh) {{ $e .= \"\\n$_\"; $oh &&= $h }} \
+        "my ($e, $oh, $st); while (<>) {{ chomp; s/\\r$//; my $h = /{header}/ ? 1 : 0; \
+         if (/{start}/) {{ $st = 1; if (defined $e && $oh) {{ $e .= \"\\n$_\"; $oh &&= $h }} \
          else {{ ev($e) if defined $e; $e = $_; $oh = $h }} }} \
          elsif (defined $e && /{cont}/) {{ $e .= \"\\n$_\"; $oh &&= $h }} \
-         else {{ ev($e) if defined $e; undef $e; ev($_) }} }} ev($e) if defined $e; "
+         else {{ ev($e) if defined $e; undef $e; {single} }} }} ev($e) if defined $e; "
     )
 }
 
