@@ -151,10 +151,20 @@ fn key_value(line: &[u8], start: usize, end: usize) -> Option<(Level, usize)> {
         if start > 0 && !matches!(line[start - 1], b' ' | b'\t' | b'{' | b',') {
             return None;
         }
-        if line.get(j) != Some(&b'=') {
-            return None;
+        // `level=error`, or a record's `LEVEL: Warning` (Db2's diagnostic log).
+        while matches!(line.get(j), Some(b' ')) {
+            j += 1;
         }
-        j += 1;
+        match line.get(j) {
+            Some(b'=') if j == end => j += 1,
+            Some(b':') if matches!(line.get(j + 1), Some(b' ' | b'\t')) => {
+                j += 1;
+                while matches!(line.get(j), Some(b' ' | b'\t')) {
+                    j += 1;
+                }
+            }
+            _ => return None,
+        }
     }
     let quoted = line.get(j) == Some(&b'"');
     if quoted {
@@ -182,7 +192,8 @@ fn key_value(line: &[u8], start: usize, end: usize) -> Option<(Level, usize)> {
 /// The rule: in JSON lines (first byte `{`) a key `level`/`lvl`/`severity`/`loglevel`/
 /// `levelname` wins wherever it is. Otherwise the first word (maximal run of ASCII letters
 /// not touching a letter, digit or `_`) that is one of
-/// - a level key with a level value: `level=error`, `level="WARN"`, `"level":"info"`,
+/// - a level key with a level value: `level=error`, `level="WARN"`, `LEVEL: Warning`,
+///   `"level":"info"`,
 ///   `"level":50` (pino numbers);
 /// - a level word in any case inside brackets: `[error]`, `[Warning]`, `[core:error]`,
 ///   `<info>`;
@@ -329,6 +340,10 @@ mod tests {
                 Level::Fatal,
             ),
             ("[4121] 2026/03/12 14:00:03.512353 [WRN] slow", Level::Warn),
+            (
+                "2026-03-13-19.04.36.345771-300 I860E568   LEVEL: Warning",
+                Level::Warn,
+            ),
         ];
         for (line, want) in cases {
             assert_eq!(lv(line), want, "{line}");

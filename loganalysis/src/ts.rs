@@ -204,7 +204,25 @@ pub(crate) fn zone(b: &[u8], i: usize) -> (Zone, usize) {
     (Zone::Offset(sign * (hh as i16 * 60 + mm as i16)), end)
 }
 
-/// `YYYY-MM-DD[T ]HH:MM:SS[.f][zone]` or `YYYY/MM/DD HH:MM:SS[.f]`.
+/// IBM's zone: `-300` or `+60`, minutes east of UTC, at `i`.
+fn minutes_zone(b: &[u8], i: usize) -> (Zone, usize) {
+    let sign: i16 = match b.get(i) {
+        Some(b'+') => 1,
+        Some(b'-') => -1,
+        _ => return (Zone::None, i),
+    };
+    let n = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+    match std::str::from_utf8(&b[i + 1..i + 1 + n])
+        .ok()
+        .and_then(|d| d.parse::<i16>().ok())
+    {
+        Some(m) if (1..=4).contains(&n) && m <= 14 * 60 => (Zone::Offset(sign * m), i + 1 + n),
+        _ => (Zone::None, i),
+    }
+}
+
+/// `YYYY-MM-DD[T ]HH:MM:SS[.f][zone]`, `YYYY/MM/DD HH:MM:SS[.f]`, or IBM's
+/// `YYYY-MM-DD-HH.MM.SS.ffffff` (Db2, WebSphere).
 fn iso(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     let y = num(b, i, 4)?;
     let sep = *b.get(i + 4)?;
@@ -213,12 +231,24 @@ fn iso(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     }
     let mo = num(b, i + 5, 2)?;
     let d = num(b, i + 8, 2)?;
-    if !matches!(b.get(i + 10), Some(b'T' | b' ')) {
+    let dotted = sep == b'-'
+        && b.get(i + 10) == Some(&b'-')
+        && b.get(i + 13) == Some(&b'.')
+        && b.get(i + 16) == Some(&b'.');
+    if !dotted && !matches!(b.get(i + 10), Some(b'T' | b' ')) {
         return None;
     }
-    let (h, mi, s) = hms(b, i + 11)?;
+    let (h, mi, s) = if dotted {
+        (num(b, i + 11, 2)?, num(b, i + 14, 2)?, num(b, i + 17, 2)?)
+    } else {
+        hms(b, i + 11)?
+    };
     let (micros, fd, j) = fraction(b, i + 19);
-    let (z, end) = zone(b, j);
+    let (z, end) = if dotted {
+        minutes_zone(b, j)
+    } else {
+        zone(b, j)
+    };
     Some((
         build(
             Fields {

@@ -15,6 +15,8 @@ use crate::ts;
 /// Share (percent) of sampled lines not indented that must begin with a time for the
 /// layout to be learned.
 const MIN_START_SHARE: usize = 50;
+/// Share (percent) of those lines a layout of records of several lines needs.
+const MIN_RECORD_SHARE: usize = 4;
 /// Share (percent) of event starts a time shape or a column's shape must hold in.
 const SHARE: usize = 90;
 /// Fewest event starts to learn from.
@@ -564,7 +566,12 @@ pub fn learn(lines: &[&[u8]]) -> Option<(Format, bool)> {
             !(t.starts_with([' ', '\t']) || (under_time && opens_with_level(t)))
         })
         .count();
-    if timed.len() < MIN_STARTS || timed.len() * 100 < flush_left * MIN_START_SHARE {
+    if timed.len() < MIN_STARTS || timed.len() * 100 < flush_left * MIN_RECORD_SHARE {
+        return None;
+    }
+    // Fewer timed lines than half: records of many lines each (IBM MQ's, Db2's), each
+    // begun by its time, with no other line as the record's start.
+    if timed.len() * 100 < flush_left * MIN_START_SHARE && !records(&texts, &leads) {
         return None;
     }
     let (first, lead) = timed[0];
@@ -825,6 +832,20 @@ fn definition(
     out.push_str(EXCEPTION);
     out.push_str(&p.derived);
     Some(out)
+}
+
+/// Whether the timed lines of `texts` begin records of several lines: every line
+/// between two of them is untimed, and the records are alike in length (the longest
+/// under four times the median), as a writer of records makes them.
+fn records(texts: &[&str], leads: &[Option<Lead>]) -> bool {
+    let starts: Vec<usize> = (0..texts.len()).filter(|&i| leads[i].is_some()).collect();
+    let mut lens: Vec<usize> = starts.windows(2).map(|w| w[1] - w[0]).collect();
+    if lens.len() + 1 < MIN_STARTS {
+        return false;
+    }
+    lens.sort_unstable();
+    let median = lens[lens.len() / 2];
+    median >= 3 && lens.last().is_some_and(|&m| m < median * 4)
 }
 
 /// A line that opens with a level word and a colon (`WARNING: disk full`).

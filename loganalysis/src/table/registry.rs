@@ -298,8 +298,10 @@ impl Registry {
                 || learned.fields.iter().any(|f| {
                     !matches!(f.name.as_str(), "time" | "level" | "message" | "exception")
                 });
-            // Lines joined to events count as read only where the sample shows such events.
-            let better = (spans_seen && parsed > caught.0) || (own_columns && hits > caught.1);
+            // Lines joined to events count as read only where the sample shows such events;
+            // over a reading without times, the times are the gain.
+            let better =
+                (spans_seen && (parsed > caught.0 || plain)) || (own_columns && hits > caught.1);
             if parsed * 10 >= caught.0 * 9 && parsed > 0 && better {
                 return Detection {
                     learned: Some(learned),

@@ -50,7 +50,7 @@ fn javas_medium_form_with_a_twelve_hour_clock() {
 
 #[test]
 fn recognised_forms_and_prefix_end() {
-    let cases: [(&str, &str, Option<usize>); 15] = [
+    let cases: [(&str, &str, Option<usize>); 16] = [
         (
             "21 Aug 2027 17:00:00.123 * Ready",
             "2027-08-21T17:00:00.123",
@@ -98,6 +98,11 @@ fn recognised_forms_and_prefix_end() {
             "10.0.0.1 - - [01/May/2024:10:00:00 +0000] \"GET / HTTP/1.1\"",
             "2024-05-01T10:00:00+00:00",
             None,
+        ),
+        (
+            "2026-03-13-19.03.11.402118-300 E0E859 LEVEL: Event",
+            "2026-03-13T19:03:11.402118-05:00",
+            Some(30),
         ),
         (
             "[14/Mar/2026 09:02:32] \"GET /api/ HTTP/1.1\" 200 1746",
