@@ -439,3 +439,32 @@ fn a_lower_case_level_with_a_colon_after_a_component() {
     }
     check(&text, &planted, "learned");
 }
+
+#[test]
+fn records_of_many_lines_begun_by_a_time_are_events() {
+    let mut rng = Lcg(47);
+    let (mut text, mut planted) = (String::new(), Planted::default());
+    let levels = [("Warning", "WARN"), ("Error", "ERROR"), ("Info", "INFO")];
+    for i in 0..120u64 {
+        let (written, canonical) = levels[rng.next(3) as usize];
+        text += &format!(
+            "2026-03-13-{:02}.{:02}.11.402118-300 I{i}E{}              LEVEL: {written}\n",
+            10 + i / 60,
+            i % 60,
+            rng.next(900)
+        );
+        text += &format!(
+            "PID     : {}                TID : 1402074 PROC : db2sysc 0\n",
+            28000 + rng.next(3)
+        );
+        text += "INSTANCE: db2inst1             NODE : 000\n";
+        for k in 0..(3 + rng.next(6)) {
+            text +=
+                &format!("DATA #{k} : String, 62 bytes\nLock timeout on SALES.ORDERS, try {k}\n");
+        }
+        text += "\n";
+        planted.events += 1;
+        planted.add("level", canonical);
+    }
+    check(&text, &planted, "learned");
+}
