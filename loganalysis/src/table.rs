@@ -31,6 +31,7 @@ mod tags;
 mod text_fields;
 mod timeline;
 pub mod truth;
+mod value_roles;
 mod window;
 
 pub use def::{Format, ParseKind};

@@ -23,6 +23,8 @@ const SHARE: usize = 90;
 const MIN_STARTS: usize = 5;
 /// Header columns read before the message.
 const MAX_COLUMNS: usize = 6;
+/// `|`-separated columns read before the message (the separator delimits them).
+const MAX_PIPE_COLUMNS: usize = 16;
 /// One-letter levels (logcat, glog): read as levels only in a column that holds nothing
 /// else.
 const LETTERS: [(&str, &str); 9] = [
@@ -480,13 +482,18 @@ fn naming(c: &Column, taken: &[String], ints_after: bool) -> (String, Vec<&'stat
         Kind::Name => ("component", vec!["logger"]),
         Kind::Literal => ("", vec![]),
     };
+    (unique(name, taken), roles)
+}
+
+/// `name`, or `name2`, `name3`... when the columns before took it.
+fn unique(name: &str, taken: &[String]) -> String {
     let mut unique = name.to_string();
     let mut n = 2;
     while taken.contains(&unique) {
         unique = format!("{name}{n}");
         n += 1;
     }
-    (unique, roles)
+    unique
 }
 
 /// `2.113s`, `15ms`: a time since start written on every line, not a name.
@@ -646,7 +653,7 @@ fn layout(rests: &[&str]) -> (Vec<Column>, bool, bool) {
 fn pipe_columns(rests: &[&str]) -> Vec<Column> {
     let mut counts: Vec<usize> = rests.iter().map(|r| r.matches('|').count()).collect();
     counts.sort_unstable();
-    let n = counts[counts.len() * (100 - SHARE) / 100].min(MAX_COLUMNS + 1);
+    let n = counts[counts.len() * (100 - SHARE) / 100].min(MAX_PIPE_COLUMNS + 1);
     (1..n)
         .map(|k| {
             let values: Vec<String> = rests
@@ -729,7 +736,11 @@ fn push_columns(
     taken: &mut Vec<String>,
     before: bool,
 ) {
+    let mut shaped: Vec<&'static str> = Vec::new();
     for (i, c) in cols.iter().enumerate() {
+        if piped && c.kind != Kind::Level && shaped_column(p, c, taken, &mut shaped) {
+            continue;
+        }
         let ints_after = cols.get(i + 1).is_some_and(|n| n.kind == Kind::Int);
         let mark = before
             && c.kind == Kind::Name
@@ -770,6 +781,35 @@ fn push_columns(
             );
         }
     }
+}
+
+/// Appends a `|`-separated column whose values show its role (an address, a method, a
+/// status, a duration) to `p`; false when they show none.
+fn shaped_column(
+    p: &mut Parts,
+    c: &Column,
+    taken: &mut Vec<String>,
+    shaped: &mut Vec<&'static str>,
+) -> bool {
+    let values: Vec<&str> = c.values.iter().map(String::as_str).collect();
+    let Some(r) = super::value_roles::by_values(&values, shaped) else {
+        return false;
+    };
+    shaped.push(r.role);
+    let name = unique(r.name, taken);
+    let _ = write!(p.re, r"[ \t]*\|[ \t]*(?P<{name}>[^|]*?)");
+    let text = |v: serde_json::Value| v.as_str().unwrap_or_default().to_string();
+    let (kind, unit) = (
+        text(serde_json::to_value(r.kind).unwrap_or_default()),
+        text(serde_json::to_value(r.unit).unwrap_or_default()),
+    );
+    let _ = write!(
+        p.fields,
+        "\n[[fields]]\nname = \"{name}\"\nkind = \"{kind}\"\nunit = \"{unit}\"\nroles = [\"{}\"]\n",
+        r.role
+    );
+    taken.push(name);
+    true
 }
 
 /// How a learned layout's events run beyond their first line's columns.

@@ -468,3 +468,42 @@ fn records_of_many_lines_begun_by_a_time_are_events() {
     }
     check(&text, &planted, "learned");
 }
+
+#[test]
+fn a_headerless_pipe_access_line_reads_its_columns_by_their_values() {
+    let mut rng = Lcg(53);
+    let (mut text, mut planted) = (String::new(), Planted::default());
+    let (mut bytes, mut slowest) = (0u64, 0u64);
+    for i in 0..300u64 {
+        let status = ["200", "204", "502", "504", "200"][rng.next(5) as usize];
+        let method = ["GET", "POST"][rng.next(2) as usize];
+        let n = rng.next(9000);
+        let ms = 1 + rng.next(4000);
+        text += &format!(
+            "2028-01-17T12:{:02}:{:02}+00:00|100.65.{}.{}|{method}|riders.example|/v2/jobs/{}|{status}|{n}|{}.{:03}|-|R-{}\n",
+            i / 60 % 60,
+            i % 60,
+            rng.next(250),
+            rng.next(250),
+            rng.next(99),
+            ms / 1000,
+            ms % 1000,
+            rng.next(99999)
+        );
+        planted.events += 1;
+        planted.add("status", status);
+        planted.add("method", method);
+        (bytes, slowest) = (bytes + n, slowest.max(ms));
+    }
+    check(&text, &planted, "learned");
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("app.log"), &text).expect("write");
+    assert_eq!(
+        stat(dir.path(), "app.log", Measure::Sum, "bytes"),
+        bytes as f64
+    );
+    assert_eq!(
+        stat(dir.path(), "app.log", Measure::Max, "duration"),
+        slowest as f64 / 1000.0
+    );
+}
