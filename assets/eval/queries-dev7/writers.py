@@ -7,6 +7,7 @@ the gunicorn error log, the storefront BFF and the carousel controller agree wit
 other; each writer's own `rng` only varies cosmetic details. `truth.py` never imports this.
 """
 
+import json
 import random
 from datetime import datetime, timedelta
 
@@ -151,14 +152,13 @@ def _make_plan(r):
     # worker timeouts
     wt = []
     for minute, k in WT_PER_MIN.items():
-        lo, hi = (22, 60) if minute == 14 else (0, 17) if minute == 30 else (0, 60)
-        pool = [s for s in range(lo, hi) if not (minute == 14 and s == 22) and not (minute == 30 and s == 17)]
-        chosen = sorted(r.sample(pool, k - 1) + ([22] if minute == 14 else [17] if minute == 30 else [r.choice([s for s in pool])]))
-        assert len(set(chosen)) == len(chosen) or minute not in (14, 30)
-        chosen = sorted(set(chosen))
-        while len(chosen) < k:
-            chosen = sorted(set(chosen + [r.choice(pool)]))
-        wt += [T(2, minute, s) for s in chosen]
+        if minute == 14:
+            chosen = [22] + r.sample(range(23, 60), k - 1)
+        elif minute == 30:
+            chosen = r.sample(range(0, 17), k - 1) + [17]
+        else:
+            chosen = r.sample(range(60), k)
+        wt += [T(2, minute, s) for s in sorted(chosen)]
     assert len(wt) == sum(WT_PER_MIN.values()) and wt[0] == WT_FIRST and wt[-1] == WT_LAST
     p["wt"] = wt
     p["orders"] = [f"ORD-{n}" for n in r.sample(range(7100000, 7999999), 9000)]
@@ -295,11 +295,13 @@ def gunicorn_access_log(rng):
 # --- rx-api gunicorn error log (gunicorn + Flask through the gunicorn.error handlers) -------
 SITE = "/usr/local/lib/python3.11/site-packages"
 FLASK_FRAMES = [
-    (f"{SITE}/flask/app.py", 1473, "wsgi_app", "response = self.full_dispatch_request()", 15, 28),
-    (f"{SITE}/flask/app.py", 882, "full_dispatch_request", "rv = self.handle_user_exception(e)", 10, 29),
-    (f"{SITE}/flask/app.py", 880, "full_dispatch_request", "rv = self.dispatch_request()", 10, 23),
+    (f"{SITE}/flask/app.py", 1473, "wsgi_app", "response = self.full_dispatch_request()", "self.full_dispatch_request()"),
+    (f"{SITE}/flask/app.py", 882, "full_dispatch_request", "rv = self.handle_user_exception(e)",
+     "self.handle_user_exception(e)"),
+    (f"{SITE}/flask/app.py", 880, "full_dispatch_request", "rv = self.dispatch_request()", "self.dispatch_request()"),
     (f"{SITE}/flask/app.py", 865, "dispatch_request",
-     "return self.ensure_sync(self.view_functions[rule.endpoint])(**view_args)  # type: ignore[no-any-return]", 11, 66),
+     "return self.ensure_sync(self.view_functions[rule.endpoint])(**view_args)  # type: ignore[no-any-return]",
+     "self.ensure_sync(self.view_functions[rule.endpoint])(**view_args)"),
 ]
 VIEWS = {
     "refill": ("/app/rxapi/views/refills.py", 58, "create_refill"),
@@ -314,10 +316,11 @@ VIEWS = {
 OLD_DB_USER = "v-approle-rx-api-Hq7LmN2cX0pQ9rT4wZ1b-1960583047"
 
 
-def _frame(path, line, func, code, indent=None, width=None):
+def _frame(path, line, func, code, hl=None):
+    """A Python 3.11 traceback frame; `hl` is the expression its carets underline."""
     out = [f'  File "{path}", line {line}, in {func}', f"    {code}"]
-    if indent is not None:
-        out.append(" " * (4 + indent) + "^" * width)
+    if hl is not None:
+        out.append(" " * (4 + code.index(hl)) + "^" * len(hl))
     return out
 
 
@@ -327,10 +330,12 @@ def _db_traceback(kind):
     for fr in FLASK_FRAMES:
         tb += _frame(*fr)
     tb += _frame(path, line, func, "with db.connection() as conn:")
-    tb += _frame("/usr/local/lib/python3.11/contextlib.py", 137, "__enter__", "return next(self.gen)", 7, 14)
-    tb += _frame("/app/rxapi/db.py", 41, "connection", "conn = psycopg2.connect(dsn, connect_timeout=5)", 7, 40)
+    tb += _frame("/usr/local/lib/python3.11/contextlib.py", 137, "__enter__", "return next(self.gen)", "next(self.gen)")
+    tb += _frame("/app/rxapi/db.py", 41, "connection", "conn = psycopg2.connect(dsn, connect_timeout=5)",
+                 "psycopg2.connect(dsn, connect_timeout=5)")
     tb += _frame(f"{SITE}/psycopg2/__init__.py", 122, "connect",
-                 "conn = _connect(dsn, connection_factory=connection_factory, **kwasync)", 7, 64)
+                 "conn = _connect(dsn, connection_factory=connection_factory, **kwasync)",
+                 "_connect(dsn, connection_factory=connection_factory, **kwasync)")
     tb.append('psycopg2.OperationalError: connection to server at "rxdb-primary.kettlebrook.internal" (10.20.4.11), '
               f'port 5432 failed: FATAL:  password authentication failed for user "{OLD_DB_USER}"')
     return tb
@@ -341,21 +346,21 @@ def _bug_traceback(exc):
     for fr in FLASK_FRAMES:
         tb += _frame(*fr)
     if exc == "KeyError":
-        tb += _frame("/app/rxapi/views/orders.py", 97, "create_order", 'ndc = item["ndc_code"]', 10, 17)
+        tb += _frame("/app/rxapi/views/orders.py", 97, "create_order", 'ndc = item["ndc_code"]', 'item["ndc_code"]')
         tb.append("KeyError: 'ndc_code'")
     elif exc == "AttributeError":
         tb += _frame("/app/rxapi/views/prescriptions.py", 36, "get_prescription",
-                     'npi = rx.prescriber.prescriber_npi', 10, 25)
+                     'npi = rx.prescriber.prescriber_npi', "rx.prescriber.prescriber_npi")
         tb.append("AttributeError: 'NoneType' object has no attribute 'prescriber_npi'")
     elif exc == "SerializationFailure":
         tb += _frame("/app/rxapi/views/refills.py", 71, "create_refill", "cur.execute(CLAIM_REFILL_SQL, (rx_id, now))")
         tb.append("psycopg2.errors.SerializationFailure: could not serialize access due to concurrent update")
     elif exc == "ValueError":
-        tb += _frame("/app/rxapi/views/formulary.py", 69, "search", 'limit = int(body.get("limit", 20))', 12, 32)
+        tb += _frame("/app/rxapi/views/formulary.py", 69, "search", 'limit = int(body.get("limit", 20))', 'int(body.get("limit", 20))')
         tb.append("ValueError: invalid literal for int() with base 10: 'null'")
     else:
-        tb += _frame("/app/rxapi/views/pharmacies.py", 18, "nearby", "loc = geo.lookup_zip(zip_code)", 10, 23)
-        tb += _frame("/app/rxapi/geo.py", 29, "lookup_zip", "resp = session.get(url, timeout=3)", 11, 26)
+        tb += _frame("/app/rxapi/views/pharmacies.py", 18, "nearby", "loc = geo.lookup_zip(zip_code)", "geo.lookup_zip(zip_code)")
+        tb += _frame("/app/rxapi/geo.py", 29, "lookup_zip", "resp = session.get(url, timeout=3)", "session.get(url, timeout=3)")
         tb.append("requests.exceptions.ReadTimeout: HTTPSConnectionPool(host='geo.kettlebrook.internal', port=443): "
                   "Read timed out. (read timeout=3)")
     return tb
@@ -385,16 +390,20 @@ def gunicorn_error_log(rng):
         next_pid[0] += r.randint(1, 3)
         return pid
 
-    out = []
+    out = []  # (second, sequence, text): lines stay in time order, an event's lines together
 
     def line(t, pid, lvl, msg):
-        out.append(f"[{t:%Y-%m-%d %H:%M:%S} +0000] [{pid}] [{lvl}] {msg}")
+        out.append((t, len(out), f"[{t:%Y-%m-%d %H:%M:%S} +0000] [{pid}] [{lvl}] {msg}"))
+
+    def body(tb):
+        t0, seq, _ = out[-1]
+        out.extend((t0, seq, x) for x in tb)
 
     for t, _, kind, q in ev:
         if kind == "exc":
             path = q["path"].split("?")[0]
             line(t, r.choice(workers), "ERROR", f"Exception on {path} [{q['method']}]")
-            out.extend(_db_traceback(q["kind"]) if q.get("db_fail") else _bug_traceback(q["exc"]))
+            body(_db_traceback(q["kind"]) if q.get("db_fail") else _bug_traceback(q["exc"]))
         elif kind == "wt":
             old = r.choice(workers)
             line(t, 1, "CRITICAL", f"WORKER TIMEOUT (pid:{old})")
@@ -415,7 +424,8 @@ def gunicorn_error_log(rng):
             rx = r.choice(plan()["rx"])
             line(t, r.choice(workers), "WARNING",
                  f"slow query refill_eligibility took {r.randrange(1100, 2900)} ms (rx={rx})")
-    return "\n".join(out) + "\n"
+    out.sort(key=lambda x: (x[0], x[1]))
+    return "\n".join(text for _, _, text in out) + "\n"
 
 
 # --- storefront-bff (Node, pino + pino-http) ----------------------------------------------
@@ -479,7 +489,8 @@ def storefront_bff_log(rng):
               "me": "GET", "item": "GET"}
 
     def add(t, kind, **kw):
-        q = {"t": t, "kind": kind, "pod": r.choices(pods, wpods)[0], "url": kw.pop("url", None) or url_of(kind)}
+        pod = r.choices(pods, wpods)[0]
+        q = {"t": t, "kind": kind, "pod": kw.pop("pod", None) or pod, "url": kw.pop("url", None) or url_of(kind)}
         q.update(kw)
         reqs.append(q)
         return q
@@ -494,8 +505,8 @@ def storefront_bff_log(rng):
         add(ACC_STORM_MIN + timedelta(milliseconds=r.randrange(60000)), "refill")
     for wt in plan()["wt"]:
         add(wt - timedelta(seconds=5) - timedelta(milliseconds=r.randrange(0, 900)), "dispense", stuck=True)
-    for t in BFF_SEARCH_504:
-        add(t, "search", search504=True)
+    for i, t in enumerate(BFF_SEARCH_504):
+        add(t, "search", search504=True, pod=pods[2] if i == 0 else None)  # the night's first failure
     for t in BFF_SEARCH_502:
         add(t, "search", search502=True)
     a, b, k = BFF_SCRAPER
@@ -520,10 +531,10 @@ def storefront_bff_log(rng):
             q["status"], q["rt"] = 404, r.randrange(2, 9)
         elif k in auth_kinds and BFF_KC_FROM <= t < BFF_KC_UNTIL:
             q["status"], q["rt"], q["err"] = 503, r.randrange(12, 60), ("keycloak", "500")
-        elif k in auth_kinds and r.random() < 0.02:
-            q["status"], q["rt"] = 401, r.randrange(1, 6)
         elif k in rx_kinds and BFF_FAIL_FROM <= t < BFF_FAIL_UNTIL:
             q["status"], q["rt"], q["err"] = 502, r.randrange(18, 95), ("rx-api", "500")
+        elif k in auth_kinds and r.random() < 0.02:
+            q["status"], q["rt"] = 401, r.randrange(1, 6)
         elif k == "search":
             q["status"], q["rt"] = 200, r.randrange(40, 420)
         elif k == "near":
@@ -570,7 +581,6 @@ def storefront_bff_log(rng):
                 err = {"type": "DOMException", "message": emsg, "stack": stack, "name": "TimeoutError", "code": 23}
             else:
                 err = {"type": "Error", "message": emsg, "stack": stack, "code": "ECONNRESET"}
-            import json
             msg = "token introspection failed" if up == "keycloak" else "upstream call failed"
             et = q["t"] - timedelta(milliseconds=r.randrange(1, 4))
             ems = int(round(secs(et) * 1000))
@@ -661,7 +671,7 @@ def keycloak_log(rng):
             continue
         seen.add(name)
         ip = f"{r.choice(['192.0.2', '198.51.100', '203.0.113'])}.{r.randrange(2, 254)}"
-        if ip in (KC_STUFF_IP, KC_BRUTE_IP) or ip.endswith(".77"):
+        if ip in (KC_STUFF_IP, KC_BRUTE_IP):
             continue
         customers.append((name, uid(r), ip))
     redirect = "https://shop.kettlebrook.example/auth/callback"
@@ -672,6 +682,8 @@ def keycloak_log(rng):
         for _ in range(r.randint(1, 3)):
             name, user, ip = r.choice(customers)
             t = m0 + timedelta(milliseconds=r.randrange(59000))
+            if KC_DB_DOWN <= t <= KC_UNCAUGHT_TO + timedelta(seconds=5):
+                continue
             sess, code = uid(r), uid(r)
             line(t, "INFO", "org.keycloak.events", thread(), q([
                 ("type", "LOGIN"), ("realmId", KC_REALM), ("realmName", "kettlebrook"), ("clientId", "storefront"),
@@ -679,6 +691,8 @@ def keycloak_log(rng):
                 ("auth_type", "code"), ("response_type", "code"), ("redirect_uri", redirect),
                 ("consent", "no_consent_required"), ("code_id", code), ("username", name)]))
             t2 = t + timedelta(milliseconds=r.randrange(80, 400))
+            if KC_DB_DOWN <= t2 <= KC_UNCAUGHT_TO + timedelta(seconds=5):
+                continue
             line(t2, "INFO", "org.keycloak.events", thread(), q([
                 ("type", "CODE_TO_TOKEN"), ("realmId", KC_REALM), ("realmName", "kettlebrook"), ("clientId", "storefront"),
                 ("userId", user), ("sessionId", sess), ("ipAddress", "10.42.0.13"), ("token_id", uid(r)),
@@ -779,10 +793,10 @@ def vault_log(rng):
     # lease revocations (expiry), one role's planted at the incident's start
     taken = []
 
-    def free_time(a=START, b=END):
+    def free_time(a=START, b=END, quiet=(T(1, 20), T(1, 29))):
         while True:
             t = rand_time(r, a, b)
-            if all(abs((t - u).total_seconds()) > 20 for u in taken) and not T(1, 20) <= t < T(1, 29):
+            if all(abs((t - u).total_seconds()) > 20 for u in taken) and not quiet[0] <= t < quiet[1]:
                 taken.append(t)
                 return t
 
@@ -793,18 +807,18 @@ def vault_log(rng):
             times.append(VA_RX_REVOKE)
         if role == "reporting-ro":
             times.append(VA_REPORTING_LAST)
-        while len(times) < k:
-            times.append(free_time(START, VA_REPORTING_LAST if role == "reporting-ro" else END))
+        while len(times) < k - (len(VA_REVOKE_FAIL) if role == "carousel-sync" else 0):
+            times.append(free_time(START, VA_REPORTING_LAST if role == "reporting-ro" else END,
+                                   (T(1, 10), T(1, 45)) if role == "rx-api" else (T(1, 20), T(1, 29))))
         if role == "carousel-sync":
             for f in VA_REVOKE_FAIL:
                 lid = alnum(r, 24)
                 line(f, "ERROR", "expiration", f"failed to revoke lease: lease_id=database/creds/{role}/{lid} "
                      f'error="failed to revoke entry: resp: (*logical.Response)(nil) err: pq: role '
-                     f'\\"v-approle-carousel-sync-{alnum(r, 20)}-19605{r.randrange(80000, 99999)}\\" cannot be dropped '
+                     f'\\"v-approle-carousel-sync-{alnum(r, 20)}-1960{r.randrange(560000, 585000)}\\" cannot be dropped '
                      f'because some objects depend on it"')
                 times.append(f + timedelta(seconds=r.randrange(40, 95), milliseconds=r.randrange(1000)))
                 taken.append(times[-1])
-            times = times[:k]
         for t in times:
             line(t, "INFO", "expiration", f"revoked lease: lease_id=database/creds/{role}/{alnum(r, 24)}")
     # raft snapshots

@@ -428,10 +428,12 @@ fn timed(fmt: &Format, lines: &[&[u8]]) -> u64 {
 }
 
 /// The format a file whose first bytes are `head` is read in, and its schema: `fmt`, plus
-/// fields read out of the text for roles it has no field for (`ip`, `took`).
-pub fn reading(reg: &Registry, fmt: Format, head: &[u8]) -> (Format, Schema) {
+/// fields read out of the text for roles it has no field for (`ip`, `took`), those the
+/// sample shows and those a question asks for (`wanted`, names or roles).
+pub fn reading(reg: &Registry, fmt: Format, head: &[u8], wanted: &[&str]) -> (Format, Schema) {
     let schema = schema_in(reg, &fmt, head);
-    match super::text_fields::with_text_fields(&fmt, &schema, &sample_lines(head), each_event) {
+    let lines = sample_lines(head);
+    match super::text_fields::with_text_fields(&fmt, &schema, &lines, each_event, wanted) {
         Some(more) => {
             let schema = schema_in(reg, &more, head);
             (more, schema)
@@ -592,7 +594,7 @@ pub fn describe(reg: &Registry, head: &[u8]) -> Described {
     if reg.formats().is_empty() {
         return Described::default();
     }
-    let (fmt, schema) = reading(reg, det.chosen(reg).clone(), head);
+    let (fmt, schema) = reading(reg, det.chosen(reg).clone(), head, &[]);
     let fmt = &fmt;
     // Only fields the sample has values for: a format's optional field that never
     // occurs, or a time field in a file without times, is not the log's. What a

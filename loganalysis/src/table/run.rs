@@ -63,6 +63,16 @@ pub fn table_of<'a>(o: &'a Opened) -> Table<'a> {
     }
 }
 
+/// The fields `q` names: its measure's, its groups' and its filters'.
+fn asked_fields(q: &Query) -> Vec<&str> {
+    q.field
+        .iter()
+        .chain(&q.group_by)
+        .chain(q.filters.iter().filter_map(|f| f.field.as_ref()))
+        .map(|f| f.as_str())
+        .collect()
+}
+
 /// Checks that the measure can run on the plan's fields.
 pub fn check_measure(q: &Query, p: &Plan, has_time: bool, name: &str) -> Result<(), QueryError> {
     let needs_field = q.measure.is_stat()
@@ -241,9 +251,10 @@ pub fn run_query_with(
     if let Some(w) = &q.window {
         check_window(w)?;
     }
+    let wanted = asked_fields(q);
     let opened = files
         .iter()
-        .map(|f| open(reg, f, opts))
+        .map(|f| open(reg, f, opts, &wanted))
         .collect::<Result<Vec<_>, _>>()?;
     // Plans first (without the window) so a bad field fails before any scan.
     for o in &opened {

@@ -96,8 +96,13 @@ fn read_at(file: &mut File, pos: u64, buf: &mut [u8]) -> std::io::Result<usize> 
     Ok(n)
 }
 
-/// Checks, caps and detects one file.
-pub fn open(reg: &Registry, qf: &QueryFile, opts: &QueryOptions) -> Result<Opened, QueryError> {
+/// Checks, caps and detects one file; `wanted`: the fields a question names.
+pub fn open(
+    reg: &Registry,
+    qf: &QueryFile,
+    opts: &QueryOptions,
+    wanted: &[&str],
+) -> Result<Opened, QueryError> {
     let path = &qf.path;
     let meta = std::fs::metadata(path).map_err(|e| QueryError::io(path, &e))?;
     if meta.is_dir() {
@@ -132,7 +137,7 @@ pub fn open(reg: &Registry, qf: &QueryFile, opts: &QueryOptions) -> Result<Opene
             .ok_or_else(|| QueryError::UnknownFormat(name.clone()))?,
         None => det.chosen(reg).clone(),
     };
-    let (fmt, schema) = reading(reg, fmt, &head);
+    let (fmt, schema) = reading(reg, fmt, &head, wanted);
     Ok(Opened {
         file: qf.clone(),
         size,

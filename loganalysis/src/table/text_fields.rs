@@ -55,9 +55,10 @@ const PATTERNS: [TextPattern; 3] = [
         min_share: 20,
     },
     TextPattern {
-        // Read as a Go-style duration (`3.456ms`, `1.2s`): in seconds. One after `key=` is
-        // that key's value, not the event's.
-        regex: r"(?:^|[\s(])(?P<took>\d+(?:\.\d+)?(?:ms|us|µs|ns|s))(?:[\s,;)]|$)",
+        // Read as a Go-style duration (`3.456ms`, `1.2s`): in seconds. One after `key=` or
+        // `key: ` is that key's value, not the event's, unless the key names a duration
+        // (`processing time: 7.4s`).
+        regex: r"(?:^|[^:\s][ \t]+|(?i:time|took|elapsed|duration|latency):[ \t]+|\()(?P<took>\d+(?:\.\d+)?(?:ms|us|µs|ns|s))(?:[\s,;:)]|$)",
         fields: &[field("took", "duration", FieldKind::Number, Unit::S)],
         min_share: 5,
     },
@@ -88,13 +89,15 @@ fn compiled() -> &'static [Regex] {
 }
 
 /// `fmt` with the text fields whose role `schema` (its reading of the file) lacks and that
-/// enough of the sample `lines` (split into events by `each_event`) hold; `None` when it
-/// gains none.
+/// enough of the sample `lines` (split into events by `each_event`) hold, or that a
+/// question asks for by name or role (`wanted`: a batch's `finished in 48.2s` may be in
+/// a dozen lines of thousands) and one sampled event holds; `None` when it gains none.
 pub fn with_text_fields(
     fmt: &Format,
     schema: &Schema,
     lines: &[&[u8]],
     each_event: Events,
+    wanted: &[&str],
 ) -> Option<Format> {
     let mut out: Option<Format> = None;
     for (tp, re) in PATTERNS.iter().zip(compiled()) {
@@ -111,12 +114,17 @@ pub fn with_text_fields(
         if lacking.is_empty() {
             continue;
         }
+        let asked = lacking
+            .iter()
+            .any(|tf| wanted.iter().any(|w| *w == tf.name || *w == tf.role));
         let (mut events, mut holding) = (0usize, 0usize);
         each_event(fmt, lines, &mut |ev| {
             events += 1;
             holding += usize::from(std::str::from_utf8(ev.text).is_ok_and(|t| re.is_match(t)));
         });
-        if holding < MIN_EVENTS || holding * 100 < events * tp.min_share {
+        // Asked for, one event of the sample is enough.
+        if holding == 0 || !asked && (holding < MIN_EVENTS || holding * 100 < events * tp.min_share)
+        {
             continue;
         }
         let f = out.get_or_insert_with(|| fmt.clone());
