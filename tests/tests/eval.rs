@@ -323,6 +323,15 @@ fn queries_dev6_eval_set() {
     run_queries_set("queries-dev6");
 }
 
+/// A seventh query dev set (`assets/eval/queries-dev7`, other formats, services and
+/// phrasings, weighted to follow-ups; written blind; its misses are printed and may be
+/// tuned on). Its cases are `queries-dev7.jsonl`.
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_dev7_eval_set() {
+    run_queries_set("queries-dev7");
+}
+
 /// A fifth held-out twin (`assets/eval/queries-heldout5`, other formats, services and
 /// phrasings again, written blind before the change it measures): scores only.
 #[test]

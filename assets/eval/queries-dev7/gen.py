@@ -249,6 +249,7 @@ def facts(texts):
     f["cr_arm2_mean"] = ["2.468", "2468", "2,468"]
     assert al[0] == W.CR_MAX and al[1] < 9000
     f["cr_max"] = ["14.872", "14.87", "14.9", "14872", "14,872"]
+    assert T.count(cr, lambda r: r["msg"].startswith("arm2 unavailable")) == f["err_wt"]  # each stuck order, queued
     estop = lambda r: r["msg"].startswith("E-STOP engaged")  # noqa: E731
     assert T.count(cr, estop) == 3 == ct.count("E-STOP") == T.count(cr, lambda r: r["level"] == "F")
     f["cr_last_estop"] = hms(last(cr, estop))

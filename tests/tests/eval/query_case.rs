@@ -227,6 +227,7 @@ mod tests {
             ("queries-heldout6", "queries-heldout6.jsonl"),
             ("queries-heldout7", "queries-heldout7.jsonl"),
             ("queries-dev6", "queries-dev6.jsonl"),
+            ("queries-dev7", "queries-dev7.jsonl"),
         ] {
             let dir = root.join(set);
             let text = std::fs::read_to_string(dir.join(file)).expect("set file");
