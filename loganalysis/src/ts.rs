@@ -247,7 +247,14 @@ fn iso(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     let (z, end) = if dotted {
         minutes_zone(b, j)
     } else {
-        zone(b, j)
+        match zone(b, j) {
+            // `[2032-02-17 00:31:09 +0000]` (gunicorn): `±HHMM` after a blank.
+            (Zone::None, _) if b.get(j) == Some(&b' ') => match zone(b, j + 1) {
+                (z @ Zone::Offset(_), e) if e == j + 6 => (z, e),
+                _ => (Zone::None, j),
+            },
+            found => found,
+        }
     };
     Some((
         build(
@@ -494,6 +501,28 @@ pub(crate) fn month_day_dashed(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     no_year_time(b, (num(b, i, 2)?, num(b, i + 3, 2)?), i + 6)
 }
 
+/// `17.02.2032 00:30:01[.123]`: the day first, as German and Russian locales write it.
+fn dotted_day_first(b: &[u8], i: usize) -> Option<(Ts, usize)> {
+    if b.get(i + 2) != Some(&b'.') || b.get(i + 5) != Some(&b'.') || b.get(i + 10) != Some(&b' ') {
+        return None;
+    }
+    let (d, mo, y) = (num(b, i, 2)?, num(b, i + 3, 2)?, num(b, i + 6, 4)?);
+    let (h, mi, s) = hms(b, i + 11)?;
+    let (micros, fd, j) = fraction(b, i + 19);
+    let (z, end) = zone(b, j);
+    let f = Fields {
+        y: i64::from(y),
+        mo,
+        d,
+        h,
+        mi,
+        s,
+        micros,
+        frac_digits: fd,
+    };
+    Some((build(f, z, false)?, end))
+}
+
 /// A timestamp starting exactly at `i`.
 pub(crate) fn parse_at(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     let c = *b.get(i)?;
@@ -501,6 +530,7 @@ pub(crate) fn parse_at(b: &[u8], i: usize) -> Option<(Ts, usize)> {
         iso(b, i)
             .or_else(|| access(b, i))
             .or_else(|| day_month_year(b, i))
+            .or_else(|| dotted_day_first(b, i))
     } else if c.is_ascii_alphabetic() {
         let three = b.get(i..i + 3)?;
         if b.get(i + 3) == Some(&b' ') && WEEKDAYS.iter().any(|w| w.eq_ignore_ascii_case(three)) {

@@ -373,18 +373,23 @@ pub fn compile_filter(
             let r = t.resolve(asked)?;
             note(&r, asked, resolved);
             // A level is compared by its canonical name, as the events' levels are read
-            // (`level=warning` is WARN).
+            // (`level=warning` is WARN, pino's and bunyan's `50` is ERROR).
             if Some(r.id) == t.level && matches!(op, FilterOp::Eq | FilterOp::Ne) {
-                if let Scalar::Text(v) = &flt.value {
-                    if let Some((l, _)) =
-                        crate::level::word_level(v.to_ascii_uppercase().as_bytes())
-                    {
-                        let canonical = Filter {
-                            value: Scalar::Text(l.name().to_string()),
-                            ..flt.clone()
-                        };
-                        return compile_compare(&r, &canonical);
+                let word = match &flt.value {
+                    Scalar::Text(v) => {
+                        crate::level::word_level(v.to_ascii_uppercase().as_bytes()).map(|l| l.0)
                     }
+                    Scalar::Number(n) if n.fract() == 0.0 => {
+                        crate::level::pino(format!("{n}").as_bytes())
+                    }
+                    Scalar::Number(_) => None,
+                };
+                if let Some(l) = word {
+                    let canonical = Filter {
+                        value: Scalar::Text(l.name().to_string()),
+                        ..flt.clone()
+                    };
+                    return compile_compare(&r, &canonical);
                 }
             }
             compile_compare(&r, flt)

@@ -529,6 +529,27 @@ fn a_level_asked_as_written_matches_its_canonical_name() {
     }
 }
 
+#[test]
+fn a_numeric_level_asked_as_a_number_matches_pinos_scale() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "bff.log";
+    let (mut text, mut errors) = (String::new(), 0u64);
+    for i in 0..300u32 {
+        let level = [30, 30, 40, 50, 30][(i % 5) as usize];
+        errors += u64::from(level == 50);
+        text.push_str(&format!(
+            "{{\"level\":{level},\"time\":{},\"hostname\":\"bff-{}\",\"msg\":\"request completed\"}}\n",
+            1_960_000_000_000u64 + u64::from(i) * 1000,
+            i % 3
+        ));
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    for asked in [Scalar::Number(50.0), Scalar::Text("error".into())] {
+        let f = Filter::new(Some(Field::new("level")), FilterOp::Eq, asked.clone());
+        assert_eq!(count(dir.path(), name, vec![f]), errors, "{asked:?}");
+    }
+}
+
 /// In a log of requests, a kind of request rare in the whole file ranks above the steady
 /// traffic of the window: the one export at the window's edge shows.
 #[test]

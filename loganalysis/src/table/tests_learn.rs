@@ -550,3 +550,29 @@ fn a_duration_in_a_few_lines_is_read_when_asked_for() {
         "{sum} vs {total} ms"
     );
 }
+
+#[test]
+fn a_request_time_that_ends_an_access_line_is_its_duration() {
+    let mut rng = Lcg(61);
+    let (mut text, mut slowest, mut total) = (String::new(), 0u64, 0u64);
+    for i in 0..400u64 {
+        let us = 500 + rng.next(4_000_000);
+        (slowest, total) = (slowest.max(us), total + us);
+        text += &format!(
+            "10.42.1.{} - - [17/Feb/2032:00:{:02}:{:02} +0000] \"POST /v1/refill HTTP/1.1\" 200 {} \"-\" \"bff/4.12\" {}.{:06}\n",
+            rng.next(200),
+            i / 60 % 60,
+            i % 60,
+            rng.next(9000),
+            us / 1_000_000,
+            us % 1_000_000
+        );
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("access.log"), &text).expect("write");
+    assert_eq!(format_of(dir.path(), "access.log"), "nginx_combined");
+    let max = stat(dir.path(), "access.log", Measure::Max, "duration");
+    assert!((max - slowest as f64 / 1e6).abs() < 1e-9, "{max}");
+    let sum = stat(dir.path(), "access.log", Measure::Sum, "duration");
+    assert!((sum - total as f64 / 1e6).abs() < 1e-6, "{sum}");
+}

@@ -48,7 +48,7 @@ const fn field(name: &'static str, role: &'static str, kind: FieldKind, unit: Un
     }
 }
 
-const PATTERNS: [TextPattern; 3] = [
+const PATTERNS: [TextPattern; 4] = [
     TextPattern {
         regex: r"(?:^|[^\d.])(?P<ip>(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})(?:[^\d.]|$)",
         fields: &[field("ip", "client", FieldKind::Ip, Unit::None)],
@@ -73,6 +73,19 @@ const PATTERNS: [TextPattern; 3] = [
             field("status", "status", FieldKind::Integer, Unit::None),
             field("bytes", "bytes", FieldKind::Integer, Unit::B),
         ],
+        min_share: 20,
+    },
+    TextPattern {
+        // A fraction of a second that ends an access line after its quoted user agent:
+        // the request time gunicorn (`%(L)s`), nginx (`$request_time`) and Apache
+        // (`%{ms}T` in seconds) append.
+        regex: r#""[ \t]+(?P<request_time>\d+\.\d+)[ \t]*$"#,
+        fields: &[field(
+            "request_time",
+            "duration",
+            FieldKind::Number,
+            Unit::S,
+        )],
         min_share: 20,
     },
 ];

@@ -50,7 +50,7 @@ fn javas_medium_form_with_a_twelve_hour_clock() {
 
 #[test]
 fn recognised_forms_and_prefix_end() {
-    let cases: [(&str, &str, Option<usize>); 16] = [
+    let cases: [(&str, &str, Option<usize>); 19] = [
         (
             "21 Aug 2027 17:00:00.123 * Ready",
             "2027-08-21T17:00:00.123",
@@ -103,6 +103,21 @@ fn recognised_forms_and_prefix_end() {
             "2026-03-13-19.03.11.402118-300 E0E859 LEVEL: Event",
             "2026-03-13T19:03:11.402118-05:00",
             Some(30),
+        ),
+        (
+            "[2032-02-17 00:31:09 +0000] [17] [WARNING] slow query",
+            "2032-02-17T00:31:09+00:00",
+            Some(27),
+        ),
+        (
+            "2032-02-17 00:31:09 -1 queries",
+            "2032-02-17T00:31:09",
+            Some(19),
+        ),
+        (
+            "17.02.2032 00:30:01.123 [W] carousel-2 : slot jammed",
+            "2032-02-17T00:30:01.123",
+            Some(23),
         ),
         (
             "[14/Mar/2026 09:02:32] \"GET /api/ HTTP/1.1\" 200 1746",

@@ -147,7 +147,7 @@ fn kind_of(t: &Tok<'_>) -> Option<Kind> {
     let digits = !s.is_empty() && s.len() <= 10 && s.bytes().all(|c| c.is_ascii_digit());
     Some(match t.open {
         _ if word_level(s.as_bytes()).is_some() => Kind::Level,
-        None if LETTERS.iter().any(|(l, _)| *l == s) => Kind::Letter,
+        None | Some(b'[') if LETTERS.iter().any(|(l, _)| *l == s) => Kind::Letter,
         _ if digits => Kind::Int,
         None if is_hex(s) => Kind::Hex,
         None if s
@@ -328,8 +328,8 @@ pub(super) fn naming(
     let (name, roles): (&str, Vec<&'static str>) = match c.kind {
         Kind::Level | Kind::Letter => ("level", vec![]),
         Kind::HashPid | Kind::ErlangPid => ("pid", vec!["pid"]),
-        // Small numbers are a verbosity or a count (Ceph's debug level), not an id.
-        Kind::Int if c.values.iter().all(|v| v.len() <= 2) => ("num", vec![]),
+        // Small bare numbers are a verbosity or a count (Ceph's debug level), not an id.
+        Kind::Int if c.open.is_none() && c.values.iter().all(|v| v.len() <= 2) => ("num", vec![]),
         Kind::Int
             if taken.iter().any(|t| t.starts_with("thread"))
                 && taken.iter().any(|t| t == "pid") =>
