@@ -579,6 +579,10 @@ fn a_note_naming_the_attached_logs_says_which_logs_the_question_reads() {
             "site was down near 04:40 - what happened? apache + supervisor logs attached",
             ["error_log", "supervisord.log"],
         ),
+        (
+            "what happened around 04:40? broker + supervisord error log",
+            ["broker.log", "supervisord.log"],
+        ),
     ] {
         let action = plan_over(text, &ups, &Conversation::default());
         let PlannerAction::Call { args, .. } = action else {

@@ -174,8 +174,8 @@ pub fn with_unit(v: f64, unit: Unit) -> String {
     };
     match unit {
         Unit::None => num,
-        // A fraction of a second also in ms, the unit such a figure is read in.
-        Unit::S if v.abs() < 1.0 && v != 0.0 => format!("{num} s ({} ms)", short(v * 1e3)),
+        // Under a minute also in ms, the unit request and query times are often asked in.
+        Unit::S if v.abs() < 60.0 && v != 0.0 => format!("{num} s ({} ms)", short(v * 1e3)),
         Unit::Percent => format!("{num}%"),
         // Also as `df -h` / `ls -h` print it (rounded up: 42.1 GiB is their 43G).
         Unit::B if v >= 1024.0 => format!(
@@ -670,7 +670,8 @@ mod unit_tests {
     #[test]
     fn figures_keep_their_significant_digits() {
         assert_eq!(with_unit(0.3862, Unit::S), "0.3862 s (386.2 ms)");
-        assert_eq!(with_unit(7.412803, Unit::S), "7.4128 s");
+        assert_eq!(with_unit(7.412803, Unit::S), "7.4128 s (7412.8 ms)");
+        assert_eq!(with_unit(74.5, Unit::S), "74.5 s");
         assert_eq!(with_unit(23.456789, Unit::Ms), "23.457 ms");
         assert_eq!(with_unit(0.012345, Unit::None), "0.012345");
         assert_eq!(with_unit(2406.0, Unit::Ms), "2406 ms (2.406 s)");

@@ -154,12 +154,22 @@ fn negated_after(p: &Parsed, end: usize) -> bool {
         .any(|h| h.cue == Cue::NegateAfter && h.start >= end && p.gap(end, h.start).len() <= 4)
 }
 
+/// Whether the condition at `start..end` is said to be counted in, not kept alone
+/// ("including errors", "errors included", "报错的也算").
+fn included(p: &Parsed, start: usize, end: usize) -> bool {
+    p.hits.iter().any(|h| match h.cue {
+        Cue::Included => h.end <= start && start - h.end <= 12,
+        Cue::IncludedAfter => h.start >= end && p.gap(end, h.start).len() <= 4,
+        _ => false,
+    })
+}
+
 /// Filters the lexicon names outright (levels, tags, methods) that apply to the table.
 fn cue_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filter> {
     let mut out = Vec::new();
     for h in &p.hits {
         let Cue::Filter(i) = h.cue else { continue };
-        if source != Source::Log {
+        if source != Source::Log || included(p, h.start, h.end) {
             continue;
         }
         let c = &lex.filters[i];

@@ -251,9 +251,18 @@ pub(crate) fn only_names_logs(text: &str, uploads: &[crate::UploadRef]) -> bool 
         rest = rest.replace(w, " ");
     }
     const JOINING_EN: [&str; 6] = ["log", "logs", "too", "both", "plus", "file"];
-    rest.split(|c: char| !c.is_alphanumeric())
+    let unknown = rest
+        .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .all(|w| JOINING_EN.contains(&w) || stop.en.iter().any(|s| s == w))
+        .filter(|w| !(JOINING_EN.contains(w) || stop.en.iter().any(|s| s == w)))
+        .count();
+    // "carouseld + rx-api gunicorn error log": with two logs named and no question of its
+    // own, a word or two more say what the logs are (the software, "error", "access").
+    unknown == 0
+        || (files.len() >= 2
+            && unknown <= 2
+            && !text.contains(['?', '？'])
+            && !super::build::asks_a_measure(&text))
 }
 
 /// Log files named in the question: upload names and absolute paths, with their spans.

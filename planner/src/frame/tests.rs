@@ -309,6 +309,20 @@ fn which_errors_groups_the_failures_by_message_unless_a_level_is_named() {
 }
 
 #[test]
+fn a_condition_counted_in_is_no_condition_and_a_bracketed_letter_is_a_level() {
+    for text in [
+        "mean duration of requests in app.log, errors included",
+        "app.log 里请求的平均耗时，报错的也算",
+        "mean duration in app.log including errors",
+    ] {
+        let f = frame(text);
+        assert!(!f["filters"].to_string().contains("ERROR"), "{text}: {f}");
+    }
+    let f = frame("app.log 里 [W] 级别的一共多少条");
+    assert!(f["filters"].to_string().contains("WARN"), "{f}");
+}
+
+#[test]
 fn a_question_about_another_table_is_no_edit_of_the_last_log_query() {
     let last_q: llmops_common::query::Query =
         serde_json::from_value(json!({"files": [APP], "measure": "count",

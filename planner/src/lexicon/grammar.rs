@@ -119,6 +119,27 @@ impl InterrogativeWords {
     }
 }
 
+/// Words that count a condition in rather than keep only it ("including errors",
+/// "errors included").
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct IncludedWords {
+    #[serde(flatten)]
+    pub before: Words,
+    #[serde(default)]
+    pub after_zh: Vec<String>,
+    #[serde(default)]
+    pub after_en: Vec<String>,
+}
+
+impl IncludedWords {
+    pub fn after(&self) -> Words {
+        Words {
+            zh: self.after_zh.clone(),
+            en: self.after_en.clone(),
+        }
+    }
+}
+
 /// Follow-up markers and words referring to the last answer's top item.
 #[derive(Debug, Clone, Deserialize)]
 pub struct FollowWords {
@@ -178,6 +199,9 @@ pub struct Grammar {
     /// Negation written after the condition ("fatal 的不算", "404s excluded").
     #[serde(default)]
     pub negate_after: Words,
+    /// A condition said to be counted in, before or after it ("errors included").
+    #[serde(default)]
+    pub included: IncludedWords,
     pub contains: Words,
     pub case: Words,
     pub limit: LimitWords,

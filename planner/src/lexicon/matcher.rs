@@ -23,6 +23,8 @@ pub enum Cue {
     Bucket(BucketWidth),
     Negate,
     NegateAfter,
+    Included,
+    IncludedAfter,
     Contains,
     Case,
     Limit,
@@ -122,6 +124,8 @@ pub fn find(lex: &Lexicon, text: &str) -> Vec<Hit> {
     }
     push_words(&mut hits, text, &g.negate, Cue::Negate);
     push_words(&mut hits, text, &g.negate_after, Cue::NegateAfter);
+    push_words(&mut hits, text, &g.included.before, Cue::Included);
+    push_words(&mut hits, text, &g.included.after(), Cue::IncludedAfter);
     push_words(&mut hits, text, &g.contains, Cue::Contains);
     push_words(&mut hits, text, &g.case, Cue::Case);
     push_words(&mut hits, text, &g.limit.before, Cue::Limit);
