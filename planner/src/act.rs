@@ -188,6 +188,8 @@ fn kill_it(t: &str) -> Option<ActIntent> {
 /// Words that stop a process by name.
 const KILL_VERBS: &[&str] = &[
     "shut down",
+    "get rid of",
+    "take down",
     "kill",
     "nuke",
     "terminate",
@@ -684,6 +686,10 @@ mod tests {
                 "kill -TERM <thumb-render>",
             ),
             ("etl_worker 又卡住了，把它杀掉", "kill -TERM <etl_worker>"),
+            (
+                "feed-sync is pegging a core again, get rid of it",
+                "kill -TERM <feed-sync>",
+            ),
             (
                 "pdf-render keeps eating all the RAM, terminate those",
                 "kill -TERM <pdf-render>",

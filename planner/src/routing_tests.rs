@@ -745,3 +745,19 @@ fn a_command_after_a_verb_and_a_colon_is_checked_like_any_other() {
         ("command_executor", "uptime".into())
     );
 }
+
+#[test]
+fn a_clause_that_only_says_no_condition_is_asked_is_dropped() {
+    for text in [
+        "how many POST requests in access.log? any status",
+        "how many different RX ids got a POST refill in access.log? any status",
+        "access.log 里 POST 请求有多少？不管状态码",
+    ] {
+        let (tool, args) = first_call(text, &["access.log"]);
+        assert_ne!(tool, "sys_monitor", "{text}: {args}");
+        assert!(
+            tool != "log_query" || !args.to_string().contains("status"),
+            "{text}: {args}"
+        );
+    }
+}

@@ -202,6 +202,10 @@ pub struct Grammar {
     /// A condition said to be counted in, before or after it ("errors included").
     #[serde(default)]
     pub included: IncludedWords,
+    /// Words opening a short clause that only says a condition is not asked ("any
+    /// status").
+    #[serde(default)]
+    pub scope: Words,
     pub contains: Words,
     pub case: Words,
     pub limit: LimitWords,

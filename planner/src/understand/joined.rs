@@ -111,6 +111,25 @@ fn attachment_note(c: &str, uploads: &[UploadRef]) -> bool {
         && lower.chars().filter(|ch| !ch.is_ascii()).count() <= 12
 }
 
+/// "… got a POST refill? any status", "…？不管状态码": a short clause that only says a
+/// condition is not asked (it opens with a `[scope]` word).
+fn scope_note(c: &str) -> bool {
+    let lower = c.trim().to_lowercase();
+    let words = lower.split_whitespace().count();
+    let scope = &crate::lexicon::lexicon().grammar.scope;
+    let opens = scope.en.iter().any(|w| {
+        lower
+            .strip_prefix(w.as_str())
+            .is_some_and(|r| r.starts_with(' '))
+    }) || scope.zh.iter().any(|w| lower.starts_with(w.as_str()));
+    let short = if lower.is_ascii() {
+        words <= 4
+    } else {
+        lower.chars().count() <= 10
+    };
+    opens && short
+}
+
 /// "nginx 重启了几次？看 messages": a clause that only names a file says where the
 /// clause before it (or, first, after it) looks; it is no task of its own. A note that
 /// the files came with the message is dropped, or joined the same way when it names the
@@ -121,6 +140,9 @@ pub(super) fn with_file_clauses(parts: Vec<String>, ctx: &MessageCtx) -> Vec<Str
     let mut out: Vec<String> = Vec::new();
     let mut carry: Option<String> = None;
     for (i, part) in parts.into_iter().enumerate() {
+        if several && i > 0 && scope_note(&part) {
+            continue;
+        }
         let note = several && attachment_note(&part, ctx.uploads);
         if note && !crate::frame::parsed::names_a_session_log(&part, ctx.uploads) {
             continue;
