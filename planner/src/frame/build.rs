@@ -439,7 +439,27 @@ fn limit(lex: &Lexicon, p: &Parsed) -> Option<u32> {
             _ => None,
         })
     });
-    after_limit_word.or_else(|| beside_extreme(lex, p))
+    after_limit_word
+        .or_else(|| beside_extreme(lex, p))
+        .or_else(|| after_a_group_word(p))
+}
+
+/// "which 3 slots", "最多的 3 个 slot": a whole number right after a group word is how
+/// many groups.
+fn after_a_group_word(p: &Parsed) -> Option<u32> {
+    p.hits.iter().filter(|h| h.cue == Cue::Group).find_map(|h| {
+        p.lits.iter().find_map(|l| match l.lit {
+            Lit::Number { value, unit: None }
+                if value.fract() == 0.0
+                    && (2.0..=f64::from(Query::MAX_LIMIT)).contains(&value)
+                    && l.start >= h.end
+                    && p.close(h.end, l.start) =>
+            {
+                Some(value as u32)
+            }
+            _ => None,
+        })
+    })
 }
 
 /// "the 5 slowest requests", "最慢的 3 个请求": a whole number right beside a cue for the

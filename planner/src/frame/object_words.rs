@@ -48,15 +48,25 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
     let first = words.iter().find(|w| w.start == start)?;
     let phrase = p.lower.get(first.start..end)?.trim().to_string();
     const LINKS: [&str; 6] = ["", "的", "'s", "of", "for", "from"];
+    // A ranking word before them in English, after them in Chinese, says they are what
+    // is counted ("the most pick retries", "pick retry 最多的 3 个 slot"), not a verb
+    // ("which endpoint throws the most 5xx").
+    let rank = &lex.grammar.rank;
+    let ranks = |h: &crate::lexicon::Hit, before: bool| {
+        p.lower.get(h.start..h.end).is_some_and(|w| {
+            let words = if before { &rank.en } else { &rank.zh };
+            words.iter().any(|r| r == w)
+        })
+    };
     let qualifies = p.hits.iter().any(|h| {
-        let gap = if h.start >= end {
-            p.gap(end, h.start)
+        let (gap, before) = if h.start >= end {
+            (p.gap(end, h.start), false)
         } else if h.end <= first.start {
-            p.gap(h.end, first.start)
+            (p.gap(h.end, first.start), true)
         } else {
             return false;
         };
-        matches!(h.cue, Cue::Filter(_)) && LINKS.contains(&gap)
+        (matches!(h.cue, Cue::Filter(_)) || ranks(h, before)) && LINKS.contains(&gap)
     });
     let after_a_name = right_after_a_name(p, first.start);
     (phrase.len() >= 3).then(|| {

@@ -667,8 +667,15 @@ fn column_named_at(text: &str, lower: &str, columns: &[Column], c: &Column) -> V
             .count()
             == 1;
     let mut at = crate::lexicon::occurrences(lower, &name);
-    // "distinct orderIds": a field named in the plural.
-    if name.len() >= 5 && !name.ends_with('s') {
+    // "distinct orderIds", "which slots": a field named in the plural (not a framing
+    // word's: "times" is no plural of `time`).
+    let framing = crate::lexicon::lexicon()
+        .grammar
+        .stop
+        .en
+        .iter()
+        .any(|w| *w == name);
+    if name.len() >= 4 && !name.ends_with('s') && !framing {
         at.extend(crate::lexicon::occurrences(lower, &format!("{name}s")));
     }
     if by_last {

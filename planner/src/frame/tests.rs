@@ -390,6 +390,19 @@ fn frame_over_columns(text: &str) -> Value {
 }
 
 #[test]
+fn a_field_in_the_plural_the_thing_ranked_and_how_many() {
+    for text in [
+        "which 3 shards had the most pick retries in orders.jsonl",
+        "orders.jsonl 里 pick retry 最多的 3 个 shard",
+    ] {
+        let f = frame_over_columns(text);
+        assert_eq!(f["group_by"], json!(["shard"]), "{text}: {f}");
+        assert_eq!(f["limit"], json!(3), "{text}: {f}");
+        assert!(f["filters"].to_string().contains("pick"), "{text}: {f}");
+    }
+}
+
+#[test]
 fn fields_named_by_the_logs_own_names() {
     let f = frame_over_columns("what is the p95 of queue_depth in orders.jsonl");
     assert_eq!(
