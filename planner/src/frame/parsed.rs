@@ -669,12 +669,7 @@ fn column_named_at(text: &str, lower: &str, columns: &[Column], c: &Column) -> V
     let mut at = crate::lexicon::occurrences(lower, &name);
     // "distinct orderIds", "which slots": a field named in the plural (not a framing
     // word's: "times" is no plural of `time`).
-    let framing = crate::lexicon::lexicon()
-        .grammar
-        .stop
-        .en
-        .iter()
-        .any(|w| *w == name);
+    let framing = crate::lexicon::lexicon().grammar.stop.en.contains(&name);
     if name.len() >= 4 && !name.ends_with('s') && !framing {
         at.extend(crate::lexicon::occurrences(lower, &format!("{name}s")));
     }
