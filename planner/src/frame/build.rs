@@ -281,6 +281,10 @@ fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&str>) -> Vec<
                 }
                 // `5xx` is a status whatever stands before it ("client IPs by 5xx count").
                 && (!matches!(l.lit, Lit::Class(_)) || f == "status")
+                // Another column's value is that column's ("users by LOGIN_ERROR").
+                && !matches!(&l.lit, Lit::Word(w) | Lit::Ident(w)
+                    if source == Source::Log
+                        && p.column_with_value(w).is_some_and(|(c, _)| c != f))
         });
         // A measure of a system table ranked ("哪个最吃内存", "the most memory") sorts its
         // rows; grouping by a number that differs in every row says nothing.

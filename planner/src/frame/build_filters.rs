@@ -326,8 +326,14 @@ fn literal_filter(
         {
             None
         }
-        // "the most UF", "SERVFAIL 最多": a word that is one column's value in the sample.
-        Lit::Word(w) | Lit::Ident(w) if source == Source::Log && bound.is_none() => {
+        // "the most UF", "SERVFAIL 最多": a word that is one column's value in the sample,
+        // also after another field's name ("usernames by LOGIN_ERROR": `type`'s value).
+        Lit::Word(w) | Lit::Ident(w)
+            if source == Source::Log
+                && (bound.is_none()
+                    || p.column_with_value(w)
+                        .is_some_and(|(f, _)| Some(f) != bound.as_deref())) =>
+        {
             unbound_word_filter(lex, p, l, w, negated)
         }
         Lit::Quoted(t) | Lit::Ident(t) => {
