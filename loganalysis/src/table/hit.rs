@@ -10,7 +10,7 @@ use crate::ts::{self, Precision, Ts};
 pub const MAX_ROW_TEXT: usize = 800;
 
 /// A multi-line event keeps this many lines in a row (a stack trace's head, a slow-query
-/// entry's header and its statement).
+/// entry's header and its statement; a longer one its head, `…` and its last line).
 pub const MAX_ROW_LINES: usize = 12;
 
 /// A row kept for the result; `line` is part-relative until the part is merged.
@@ -38,11 +38,7 @@ impl Hit {
 
 /// Builds a hit from the current row.
 pub fn make_hit(row: &mut dyn RowAccess, plan: &Plan, file: usize, line: u64) -> Hit {
-    let whole = row.whole();
-    let end = memchr::memchr_iter(b'\n', whole)
-        .nth(MAX_ROW_LINES - 1)
-        .unwrap_or(whole.len());
-    let text = cut(&whole[..end], MAX_ROW_TEXT).trim_end().to_string();
+    let text = row_text(row.whole());
     let time = row.time();
     let fields = plan
         .show
@@ -63,10 +59,61 @@ pub fn make_hit(row: &mut dyn RowAccess, plan: &Plan, file: usize, line: u64) ->
     }
 }
 
+/// An event's text as a row keeps it: its first lines and, when it is longer, an elision
+/// and its last line (a Python traceback names its exception there), within
+/// [`MAX_ROW_TEXT`] bytes.
+fn row_text(whole: &[u8]) -> String {
+    let whole = trim_end(whole);
+    let lines = memchr::memchr_iter(b'\n', whole).count() + 1;
+    if lines <= MAX_ROW_LINES {
+        return cut(whole, MAX_ROW_TEXT).trim_end().to_string();
+    }
+    let last_start = memchr::memrchr(b'\n', whole).map_or(0, |p| p + 1);
+    let last = cut(&whole[last_start..], MAX_ROW_TEXT / 3);
+    let head_end = memchr::memchr_iter(b'\n', whole)
+        .nth(MAX_ROW_LINES - 3)
+        .unwrap_or(whole.len());
+    let room = MAX_ROW_TEXT.saturating_sub(last.len() + "\n…\n".len());
+    let head = cut(&whole[..head_end], room);
+    format!("{}\n…\n{}", head.trim_end(), last.trim_end())
+}
+
+fn trim_end(b: &[u8]) -> &[u8] {
+    let end = b
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .map_or(0, |p| p + 1);
+    &b[..end]
+}
+
 pub(super) fn cut(b: &[u8], max: usize) -> String {
     let mut end = b.len().min(max);
     while end < b.len() && end > 0 && (b[end] & 0xC0) == 0x80 {
         end -= 1;
     }
     String::from_utf8_lossy(&b[..end]).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_trace_keeps_its_head_and_its_last_line() {
+        let mut t = String::from("[2032-02-17 01:24:11 +0000] [17] [ERROR] Exception on /v1/x [POST]\nTraceback (most recent call last):\n");
+        for i in 0..20 {
+            t += &format!("  File \"/srv/app/m{i}.py\", line {i}, in f\n    g()\n");
+        }
+        t += "psycopg2.OperationalError: FATAL:  password authentication failed for user \"rx\"\n";
+        let row = row_text(t.as_bytes());
+        assert!(row.starts_with("[2032-02-17 01:24:11 +0000]"), "{row}");
+        assert!(
+            row.ends_with("password authentication failed for user \"rx\""),
+            "{row}"
+        );
+        assert_eq!(row.lines().count(), MAX_ROW_LINES, "{row}");
+        assert!(row.len() <= MAX_ROW_TEXT, "{}", row.len());
+        // A short event stays as it is.
+        assert_eq!(row_text(b"one\ntwo\n"), "one\ntwo");
+    }
 }

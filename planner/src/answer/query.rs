@@ -302,7 +302,7 @@ pub(crate) fn row_line(row: &Row, lang: Lang, whole: bool) -> String {
             for l in exception_lines(rest) {
                 s.push_str(&format!(
                     " `{}`",
-                    llmops_common::truncate_chars(&l.trim().replace('`', " "), 160)
+                    llmops_common::truncate_chars(&l.trim().replace('`', " "), 300)
                 ));
             }
         }
