@@ -27,6 +27,7 @@ mod registry;
 mod roles;
 mod run;
 mod scan;
+mod schema;
 mod tags;
 mod text_fields;
 mod timeline;
