@@ -28,15 +28,10 @@ fn run_sh(text: &str, q: &Query) -> (QueryResult, Option<String>) {
         &AtomicBool::new(false),
     )
     .unwrap_or_else(|e| panic!("{q:?}: {e}"));
-    let out = r.pipeline.as_ref().map(|p| {
-        let out = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(p)
-            .current_dir(dir.path())
-            .output()
-            .expect("sh runs");
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
-    });
+    let out = r
+        .pipeline
+        .as_ref()
+        .map(|p| super::tests_formats::shell_output(dir.path(), p));
     (r, out)
 }
 

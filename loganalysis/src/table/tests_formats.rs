@@ -129,6 +129,17 @@ pub(super) fn format_of(dir: &std::path::Path, name: &str) -> String {
     run(dir, name, &Query::default()).sources[0].format.clone()
 }
 
+/// What the shell pipeline `p` prints when run in `dir`, trimmed.
+pub(super) fn shell_output(dir: &std::path::Path, p: &str) -> String {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(p)
+        .current_dir(dir)
+        .output()
+        .expect("sh runs");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
 #[test]
 fn alb_counts_statuses_clients_and_target_times_exactly() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -287,14 +287,8 @@ fn a_bracketed_access_time_with_bytes_after_the_status() {
     let r = super::run_query(&files, &q, &super::QueryOptions::default(), &stop).expect("query");
     assert_eq!(r.matched, planted.events);
     let p = r.pipeline.as_deref().expect("a pipeline");
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(p)
-        .current_dir(dir.path())
-        .output()
-        .expect("sh");
     assert_eq!(
-        String::from_utf8_lossy(&out.stdout).trim(),
+        super::tests_formats::shell_output(dir.path(), p),
         planted.events.to_string(),
         "{p}"
     );

@@ -205,14 +205,7 @@ fn key_number_pairs_in_messages_agree_with_their_shell_pipeline() {
     let run = |q: serde_json::Value| try_run(q).expect("query");
     let shell = |r: &llmops_common::query::QueryResult| {
         let p = r.pipeline.as_deref().expect("a pipeline");
-        let out = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(p)
-            .current_dir(dir.path())
-            .output()
-            .expect("sh");
-        String::from_utf8_lossy(&out.stdout)
-            .trim()
+        super::tests_formats::shell_output(dir.path(), p)
             .parse::<f64>()
             .expect(p)
     };

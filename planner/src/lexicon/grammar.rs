@@ -71,10 +71,11 @@ pub struct LimitWords {
     pub after_zh: Vec<String>,
 }
 
-/// Words before or after "10 分钟" that make it a bucket's size.
+/// Words before a thing (`zh`, `en`) or after it (`after_zh`, `after_en`): those around
+/// "10 分钟" that make it a bucket's size, those that count a condition in.
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct SizedBucketWords {
-    /// Words right before the number.
+pub struct AroundWords {
+    /// Words right before it.
     #[serde(flatten)]
     pub before: Words,
     #[serde(default)]
@@ -83,7 +84,7 @@ pub struct SizedBucketWords {
     pub after_en: Vec<String>,
 }
 
-impl SizedBucketWords {
+impl AroundWords {
     pub fn after(&self) -> Words {
         Words {
             zh: self.after_zh.clone(),
@@ -116,27 +117,6 @@ impl InterrogativeWords {
                 t.strip_prefix(w.as_str())
                     .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\'']))
             })
-    }
-}
-
-/// Words that count a condition in rather than keep only it ("including errors",
-/// "errors included").
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct IncludedWords {
-    #[serde(flatten)]
-    pub before: Words,
-    #[serde(default)]
-    pub after_zh: Vec<String>,
-    #[serde(default)]
-    pub after_en: Vec<String>,
-}
-
-impl IncludedWords {
-    pub fn after(&self) -> Words {
-        Words {
-            zh: self.after_zh.clone(),
-            en: self.after_en.clone(),
-        }
     }
 }
 
@@ -191,7 +171,7 @@ pub struct Grammar {
     pub bucket: Vec<BucketCue>,
     /// Words around a number and a time unit that make it a bucket's size.
     #[serde(default)]
-    pub bucket_sized: SizedBucketWords,
+    pub bucket_sized: AroundWords,
     pub negate: Words,
     /// Words that set two things side by side ("A 和 B", "X vs Y").
     #[serde(default)]
@@ -201,7 +181,7 @@ pub struct Grammar {
     pub negate_after: Words,
     /// A condition said to be counted in, before or after it ("errors included").
     #[serde(default)]
-    pub included: IncludedWords,
+    pub included: AroundWords,
     /// Words opening a short clause that only says a condition is not asked ("any
     /// status").
     #[serde(default)]
