@@ -686,5 +686,13 @@ fn syslog_levels_written_after_the_program_are_counted() {
             n,
             "{level}"
         );
+        // The check shown agrees with the engine, or none is shown.
+        let q = Query {
+            filters: vec![eq("level", level)],
+            ..Query::default()
+        };
+        if let Some(p) = run(dir.path(), "maillog", &q).pipeline {
+            assert_eq!(shell_output(dir.path(), &p), n.to_string(), "{p}");
+        }
     }
 }

@@ -376,6 +376,17 @@ pub(super) fn perl(c: &PipeCtx<'_>) -> Result<String, String> {
     let extract = perl_extract(c)?;
     let cond = perl_cond(c)?;
     let (act, end, tail) = perl_action(c)?;
+    // A level found by the analyser's rule (no level column) has no Perl reading: a
+    // question on it gets no pipeline rather than one that disagrees with the engine.
+    if let Some(l) = c.schema.level {
+        let spec = &c.schema.fields[l];
+        let used = format!("$f{{{}}}", perl_str(&spec.name));
+        if matches!(spec.origin, Origin::Analyser(_))
+            && [&cond, &act, &end].iter().any(|code| code.contains(&used))
+        {
+            return Err("the level is the analyser's rule on each line, which has no one-line Perl equivalent".into());
+        }
+    }
     let per_event = format!(
         "sub ev {{ local $_ = shift; return unless /\\S/; {extract}if ({cond}) {{ {act} }} }} "
     );
