@@ -111,23 +111,30 @@ fn attachment_note(c: &str, uploads: &[UploadRef]) -> bool {
         && lower.chars().filter(|ch| !ch.is_ascii()).count() <= 12
 }
 
-/// "… got a POST refill? any status", "…？不管状态码": a short clause that only says a
-/// condition is not asked (it opens with a `[scope]` word).
+/// "… got a POST refill? any status", "…？不管状态码": a clause that only says a condition
+/// on a field is not asked: a `[scope]` word and a field's name.
 fn scope_note(c: &str) -> bool {
-    let lower = c.trim().to_lowercase();
-    let words = lower.split_whitespace().count();
-    let scope = &crate::lexicon::lexicon().grammar.scope;
-    let opens = scope.en.iter().any(|w| {
-        lower
-            .strip_prefix(w.as_str())
-            .is_some_and(|r| r.starts_with(' '))
-    }) || scope.zh.iter().any(|w| lower.starts_with(w.as_str()));
-    let short = if lower.is_ascii() {
-        words <= 4
-    } else {
-        lower.chars().count() <= 10
+    let lower = c
+        .trim()
+        .trim_end_matches(['?', '？', '.', '。'])
+        .to_lowercase();
+    let lex = crate::lexicon::lexicon();
+    let scope = &lex.grammar.scope;
+    let rest = scope
+        .en
+        .iter()
+        .find_map(|w| {
+            lower
+                .strip_prefix(w.as_str())
+                .filter(|r| r.starts_with(' '))
+        })
+        .or_else(|| scope.zh.iter().find_map(|w| lower.strip_prefix(w.as_str())));
+    let Some(rest) = rest.map(str::trim) else {
+        return false;
     };
-    opens && short
+    lex.fields
+        .iter()
+        .any(|f| f.words.en.iter().chain(&f.words.zh).any(|w| w == rest))
 }
 
 /// "nginx 重启了几次？看 messages": a clause that only names a file says where the
