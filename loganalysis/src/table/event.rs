@@ -426,8 +426,20 @@ impl<'f> Extractor<'f> {
                 if !matches!(self.fmt.parser, Parser::Analyser) =>
             {
                 // A format that names no level column (`level = "@analyser"`): the level
-                // word the analyser finds in the event's first line.
-                let (lv, _) = level::detect(first_line(text), 0)?;
+                // word the analyser finds in the event's first line, from its message on
+                // when the format cuts one out (a host named `ERROR-01` is no level).
+                let line = first_line(text);
+                let from = self
+                    .schema
+                    .fields
+                    .iter()
+                    .position(|f| {
+                        f.roles.iter().any(|r| r == "message")
+                            && matches!(f.origin, Origin::Capture(_))
+                    })
+                    .and_then(|m| self.span(text, m))
+                    .map_or(0, |(a, _)| a.min(line.len()));
+                let (lv, _) = level::detect(line, from)?;
                 Val::Text(Cow::Borrowed(lv.name()))
             }
             Origin::Analyser(part) => {

@@ -666,12 +666,12 @@ fn syslog_levels_written_after_the_program_are_counted() {
                 error += 1;
                 "error: kex_exchange_identification: Connection closed by remote host"
             }
-            // A level word inside the text is no level.
+            // A level word inside the text, or in the host's name, is no level.
             3 => "connect from unknown[192.0.2.7]: lost connection after error: none",
             _ => "disconnect from unknown[192.0.2.7] ehlo=1 quit=1 commands=2",
         };
         text += &format!(
-            "Mar 14 08:{:02}:{:02} mx1 postfix/smtpd[{}]: {msg}\n",
+            "Mar 14 08:{:02}:{:02} WARN-MX1 postfix/smtpd[{}]: {msg}\n",
             i / 60 % 60,
             i % 60,
             1000 + rng.next(50)
