@@ -223,10 +223,10 @@ pub(crate) fn session_logs_named(text: &str, uploads: &[crate::UploadRef]) -> Ve
     named_files(&normalize(text), &ctx).0
 }
 
-/// Whether a clause only names some of the session's logs ("haproxy + the ride-api
-/// container log", "redis 和 dispatcher 的日志"): nothing is left once the names, joining
-/// words and function words are taken out.
-pub(crate) fn only_names_logs(text: &str, uploads: &[crate::UploadRef]) -> bool {
+/// The session's logs a clause names ("haproxy + the ride-api container log", "redis 和
+/// dispatcher 的日志") and how many words are left once the names, joining words and
+/// function words are taken out; `None` when it names none.
+pub(crate) fn logs_named(text: &str, uploads: &[crate::UploadRef]) -> Option<(usize, usize)> {
     let ctx = FrameCtx {
         uploads,
         referenced: &[],
@@ -236,7 +236,7 @@ pub(crate) fn only_names_logs(text: &str, uploads: &[crate::UploadRef]) -> bool 
     let text = normalize(text);
     let (files, spans) = named_files(&text, &ctx);
     if files.is_empty() {
-        return false;
+        return None;
     }
     let mut rest = text.to_lowercase().into_bytes();
     for &(s, e) in &spans {
@@ -256,13 +256,13 @@ pub(crate) fn only_names_logs(text: &str, uploads: &[crate::UploadRef]) -> bool 
         .filter(|w| !w.is_empty())
         .filter(|w| !(JOINING_EN.contains(w) || stop.en.iter().any(|s| s == w)))
         .count();
-    // "carouseld + rx-api gunicorn error log": with two logs named and no question of its
-    // own, a word or two more say what the logs are (the software, "error", "access").
-    unknown == 0
-        || (files.len() >= 2
-            && unknown <= 2
-            && !text.contains(['?', '？'])
-            && !super::build::asks_a_measure(&text))
+    Some((files.len(), unknown))
+}
+
+/// Whether a clause only names some of the session's logs: nothing is left once the
+/// names, joining words and function words are taken out.
+pub(crate) fn only_names_logs(text: &str, uploads: &[crate::UploadRef]) -> bool {
+    logs_named(text, uploads).is_some_and(|(_, unknown)| unknown == 0)
 }
 
 /// Log files named in the question: upload names and absolute paths, with their spans.

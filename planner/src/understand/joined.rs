@@ -111,6 +111,22 @@ fn attachment_note(c: &str, uploads: &[UploadRef]) -> bool {
         && lower.chars().filter(|ch| !ch.is_ascii()).count() <= 12
 }
 
+/// Whether a clause only says which logs the question reads. "carouseld + rx-api gunicorn
+/// error log": with two logs named and no question of its own, a word or two more say what
+/// the logs are (the software, "error", "access").
+fn names_logs_only(c: &str, uploads: &[UploadRef]) -> bool {
+    match crate::frame::parsed::logs_named(c, uploads) {
+        Some((_, 0)) => true,
+        Some((files, unknown)) => {
+            files >= 2
+                && unknown <= 2
+                && !c.contains(['?', '？'])
+                && !crate::frame::build::asks_a_measure(c)
+        }
+        None => false,
+    }
+}
+
 /// "… got a POST refill? any status", "…？不管状态码": a clause that only says a condition
 /// on a field is not asked: a `[scope]` word and a field's name.
 fn scope_note(c: &str) -> bool {
@@ -163,7 +179,7 @@ pub(super) fn with_file_clauses(parts: Vec<String>, ctx: &MessageCtx) -> Vec<Str
             });
             continue;
         }
-        let only_logs = several && crate::frame::parsed::only_names_logs(&part, ctx.uploads);
+        let only_logs = several && names_logs_only(&part, ctx.uploads);
         if note || only_logs || only_a_file(&part, ctx.uploads) {
             // What it says of the files ("attached") is no condition of the question.
             let part = if note {
