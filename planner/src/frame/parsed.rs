@@ -259,12 +259,6 @@ pub(crate) fn logs_named(text: &str, uploads: &[crate::UploadRef]) -> Option<(us
     Some((files.len(), unknown))
 }
 
-/// Whether a clause only names some of the session's logs: nothing is left once the
-/// names, joining words and function words are taken out.
-pub(crate) fn only_names_logs(text: &str, uploads: &[crate::UploadRef]) -> bool {
-    logs_named(text, uploads).is_some_and(|(_, unknown)| unknown == 0)
-}
-
 /// Log files named in the question: upload names and absolute paths, with their spans.
 fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>) {
     let mut files = Vec::new();
