@@ -1,0 +1,161 @@
+//! Unit checks of how query answers are written: exceptions beside a trace's first line,
+//! figures in their units, shares of all events.
+
+use super::*;
+
+#[test]
+fn a_traces_exception_and_root_cause_are_shown_beside_its_first_line() {
+    let rest = "org.apache.kafka.common.errors.NotEnoughReplicasException: 1 in sync\n\
+                \tat kafka.cluster.Partition.append(Partition.scala:1)\n\
+                Caused by: java.io.IOException: broken pipe\n\
+                \tat x.y(Z.java:2)\n\
+                Caused by: java.net.SocketTimeoutException: read timed out";
+    assert_eq!(
+        exception_lines(rest),
+        [
+            "org.apache.kafka.common.errors.NotEnoughReplicasException: 1 in sync",
+            "Caused by: java.net.SocketTimeoutException: read timed out"
+        ]
+    );
+    let py = "Traceback (most recent call last):\n  File \"x.py\", line 3, in f\n\
+              psycopg2.errors.LockNotAvailable: canceling statement due to lock timeout";
+    assert_eq!(
+        exception_lines(py),
+        ["psycopg2.errors.LockNotAvailable: canceling statement due to lock timeout"]
+    );
+    assert!(exception_lines("  at a.b(C.java:1)\nsome other line").is_empty());
+}
+
+#[test]
+fn figures_keep_their_significant_digits() {
+    assert_eq!(with_unit(0.3862, Unit::S), "0.3862 s (386.2 ms)");
+    assert_eq!(with_unit(7.412803, Unit::S), "7.4128 s (7412.8 ms)");
+    assert_eq!(with_unit(74.5, Unit::S), "74.5 s");
+    assert_eq!(with_unit(23.456789, Unit::Ms), "23.457 ms");
+    assert_eq!(with_unit(0.012345, Unit::None), "0.012345");
+    assert_eq!(with_unit(2406.0, Unit::Ms), "2406 ms (2.406 s)");
+}
+
+/// A conditioned count says its share of all events, as `grep -c` / `wc -l` give it:
+/// 210 of 5000 lines is 4.20%.
+#[test]
+fn a_count_with_a_condition_says_its_share() {
+    use llmops_common::query::{Filter, FilterOp, Query, QueryValue, Scalar, SourceInfo};
+    let r = QueryResult {
+        query: Query {
+            filters: vec![Filter::new(
+                None,
+                FilterOp::Contains,
+                Scalar::Text("x".into()),
+            )],
+            ..Query::default()
+        },
+        described_zh: String::new(),
+        described_en: String::new(),
+        sources: vec![SourceInfo {
+            name: "a.log".into(),
+            path: None,
+            format: "plain".into(),
+            fields: vec![],
+            lines: 5000,
+            events: 5000,
+            bytes: 1,
+            complete: true,
+            unparsed: 0,
+        }],
+        resolved: vec![],
+        matched: 210,
+        matched_per_file: vec![],
+        value: QueryValue::Count { count: 210 },
+        pipeline: None,
+        notes: vec![],
+    };
+    assert_eq!(share_of(&r, 210, Lang::En), " (4.20% of all 5000 events)");
+    assert!(
+        lead(&r, Lang::Zh).contains("占全部 5000 条事件的 4.20%"),
+        "{}",
+        lead(&r, Lang::Zh)
+    );
+    let unconditioned = QueryResult {
+        query: Query::default(),
+        ..r
+    };
+    assert_eq!(share_of(&unconditioned, 210, Lang::En), "");
+    // Part of the file read: the share is of the events read, not of the file.
+    let mut part = unconditioned;
+    part.query = r.query.clone();
+    part.sources[0].complete = false;
+    assert_eq!(
+        share_of(&part, 210, Lang::En),
+        " (4.20% of the 5000 events read)"
+    );
+}
+
+/// "the slowest one": one event listed by a field leads with its time and shows its
+/// line, not only the count.
+#[test]
+fn one_event_by_a_field_shows_its_time_and_line() {
+    use llmops_common::query::{Field, Query, QueryValue, Row, SourceInfo};
+    let row = Row {
+        file: Some("app.log".into()),
+        line: 812,
+        time: Some("2031-06-05T03:27:44".into()),
+        text: "GET /api/reports => generated 307 bytes in 47312 msecs".into(),
+        fields: vec![],
+        repeats: None,
+    };
+    let r = QueryResult {
+        query: Query {
+            field: Some(Field::new("duration")),
+            limit: Some(1),
+            measure: llmops_common::query::Measure::Rows,
+            ..Query::default()
+        },
+        described_zh: String::new(),
+        described_en: "the slowest event".into(),
+        sources: vec![SourceInfo {
+            name: "app.log".into(),
+            path: None,
+            format: "uwsgi".into(),
+            fields: vec![],
+            lines: 900,
+            events: 900,
+            bytes: 1,
+            complete: true,
+            unparsed: 0,
+        }],
+        resolved: vec![],
+        matched: 900,
+        matched_per_file: vec![],
+        value: QueryValue::Rows {
+            rows: vec![row],
+            total: 900,
+        },
+        pipeline: None,
+        notes: vec![],
+    };
+    let text = lead(&r, Lang::En);
+    assert!(text.contains("**2031-06-05T03:27:44**"), "{text}");
+    assert!(
+        text.contains("47312 msecs") && text.contains("line 812"),
+        "{text}"
+    );
+}
+
+/// Sizes are also shown as `df -h` prints them: 45216645120 B is 42.1 GiB, and `df -h`
+/// rounds it up to 43G.
+#[test]
+fn bytes_read_as_df_prints_them() {
+    let s = with_unit(45_216_645_120.0, Unit::B);
+    assert!(
+        s.contains("45216645120 B") && s.contains("42.1 GiB") && s.contains("43G"),
+        "{s}"
+    );
+    assert_eq!(with_unit(512.0, Unit::B), "512 B");
+    assert_eq!(
+        with_unit(8_412_906.0, Unit::Us),
+        "8412906 us (8412.9 ms, 8.413 s)"
+    );
+    assert_eq!(with_unit(9871.0, Unit::Ms), "9871 ms (9.871 s)");
+    assert_eq!(with_unit(532.0, Unit::Ms), "532 ms");
+}
