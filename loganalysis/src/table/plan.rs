@@ -74,6 +74,17 @@ pub enum Cond {
 }
 
 impl Cond {
+    /// The field it compares, when one (`All` compares several: see its parts).
+    pub fn field(&self) -> Option<&FieldRef> {
+        match self {
+            Cond::Num { f, .. } | Cond::Range { f, .. } | Cond::Text { f, .. } => Some(f),
+            Cond::Contains { f, .. } | Cond::ContainsCi { f, .. } | Cond::Regex { f, .. } => {
+                f.as_ref()
+            }
+            Cond::All(_) => None,
+        }
+    }
+
     pub fn holds(&self, row: &mut dyn RowAccess) -> bool {
         match self {
             Cond::Num { f, op, value } => {

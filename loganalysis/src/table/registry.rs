@@ -224,8 +224,8 @@ impl Registry {
             .enumerate()
             .filter(|(_, f)| f.priority > FALLBACK_PRIORITY)
             .map(|(i, f)| {
-                let (parsed, hits) = score(f, &sample);
-                (parsed, hits, f.priority, i)
+                let sc = score(f, &sample);
+                (sc.parsed, sc.hits, f.priority, i, sc.timed)
             })
             .filter(|s| s.0 > 0)
             .collect();
@@ -233,7 +233,7 @@ impl Registry {
             scored
                 .iter()
                 .filter(|s| among(s))
-                .max_by_key(|(p, h, pr, i)| (*p, *h, *pr, std::cmp::Reverse(*i)))
+                .max_by_key(|(p, h, pr, i, _)| (*p, *h, *pr, std::cmp::Reverse(*i)))
                 .copied()
         };
         let Some(top) = best(&|_| true) else {
@@ -246,7 +246,7 @@ impl Registry {
             let caught = self
                 .formats
                 .get(fallback)
-                .map_or((0, 0), |f| score(f, &sample));
+                .map_or(Score::default(), |f| score(f, &sample));
             return self.or_learned(
                 Detection {
                     format: fallback,
@@ -273,7 +273,12 @@ impl Registry {
             lines,
         };
         if chosen.2 <= CATCH_ALL_PRIORITY {
-            self.or_learned(det, &sample, (chosen.0, chosen.1))
+            let caught = Score {
+                parsed: chosen.0,
+                hits: chosen.1,
+                timed: chosen.4,
+            };
+            self.or_learned(det, &sample, caught)
         } else {
             det
         }
@@ -283,26 +288,26 @@ impl Registry {
     /// learned from `sample` (a table under a header row, else a layout of timed lines) when
     /// that reads more of its lines (a stack trace joined to its event), or as many with more
     /// fields.
-    fn or_learned(&self, det: Detection, sample: &[&[u8]], caught: (u64, u64)) -> Detection {
+    fn or_learned(&self, det: Detection, sample: &[&[u8]], caught: Score) -> Detection {
         // A layout of time, level and message alone is `generic`'s own reading; over `plain`
         // (no time at all), or a catch-all that finds a time on under half the lines, the
         // time is gain enough.
         let plain = self.formats.get(det.format).is_none_or(|f| {
-            f.priority <= FALLBACK_PRIORITY || timed(f, sample) * 2 < sample.len() as u64
+            f.priority <= FALLBACK_PRIORITY || caught.timed * 2 < sample.len() as u64
         });
         let table = super::learn_table::learn_table(sample).map(|t| (t, false));
         let layout = std::iter::once_with(|| super::learn::learn(sample)).flatten();
         for (learned, spans_seen) in table.into_iter().chain(layout) {
-            let (parsed, hits) = score(&learned, sample);
+            let Score { parsed, hits, .. } = score(&learned, sample);
             let own_columns = plain
                 || learned.fields.iter().any(|f| {
                     !matches!(f.name.as_str(), "time" | "level" | "message" | "exception")
                 });
             // Lines joined to events count as read only where the sample shows such events;
             // over a reading without times, the times are the gain.
-            let better =
-                (spans_seen && (parsed > caught.0 || plain)) || (own_columns && hits > caught.1);
-            if parsed * 10 >= caught.0 * 9 && parsed > 0 && better {
+            let better = (spans_seen && (parsed > caught.parsed || plain))
+                || (own_columns && hits > caught.hits);
+            if parsed * 10 >= caught.parsed * 9 && parsed > 0 && better {
                 return Detection {
                     learned: Some(learned),
                     parsed,
@@ -325,7 +330,17 @@ impl Detection {
 
 /// A format's score on a sample, computed once: (lines parsed, fields found, priority,
 /// index in the registry).
-type Scored = (u64, u64, i32, usize);
+/// (lines parsed, fields found, priority, index, events timed): a format's score.
+type Scored = (u64, u64, i32, usize, u64);
+
+/// How a format reads a sample: lines parsed with every typed field valid, field values
+/// found, and events with a time.
+#[derive(Debug, Clone, Copy, Default)]
+struct Score {
+    parsed: u64,
+    hits: u64,
+    timed: u64,
+}
 
 /// The first non-empty lines of `head` (a last line cut by the read is dropped).
 pub fn sample_lines(head: &[u8]) -> Vec<&[u8]> {
@@ -365,21 +380,21 @@ pub fn each_event(fmt: &Format, lines: &[&[u8]], f: &mut dyn FnMut(EventRef<'_>)
     }
 }
 
-/// (lines parsed with every typed field valid, fields found).
-fn score(fmt: &Format, lines: &[&[u8]]) -> (u64, u64) {
+/// How `fmt` reads `lines` (see [`Score`]).
+fn score(fmt: &Format, lines: &[&[u8]]) -> Score {
     if let Some(sig) = &fmt.signature {
         let marked = lines
             .iter()
             .any(|l| std::str::from_utf8(l).is_ok_and(|s| sig.is_match(s)));
         if !marked {
-            return (0, 0);
+            return Score::default();
         }
     }
     let mut schema = Schema::of(fmt);
     super::columns::add_columns(fmt, lines, &mut schema);
     let mut ex = Extractor::new(fmt, &schema);
     let directives = super::columns::directive_lines(fmt, lines);
-    let (mut parsed, mut hits) = (directives, directives);
+    let (mut parsed, mut hits, mut timed) = (directives, directives, 0);
     each_event(fmt, lines, &mut |ev| {
         ex.reset();
         if !ex.parses(ev.text) {
@@ -387,7 +402,7 @@ fn score(fmt: &Format, lines: &[&[u8]]) -> (u64, u64) {
             parsed += u64::from(fmt.only_rows);
             return;
         }
-        let mut found = 0u64;
+        let (mut found, mut has_time) = (0u64, false);
         for (fid, spec) in schema.fields.iter().enumerate() {
             let Some(v) = ex.value(ev.text, fid) else {
                 continue;
@@ -407,24 +422,18 @@ fn score(fmt: &Format, lines: &[&[u8]]) -> (u64, u64) {
                 return;
             }
             found += u64::from(valid && !b.is_empty());
+            has_time |= schema.time == Some(fid) && valid && !b.is_empty();
         }
         found += ex.keys(ev.text).len() as u64;
         parsed += ev.nlines;
         hits += found;
+        timed += u64::from(has_time);
     });
-    (parsed, hits)
-}
-
-/// How many of the events `fmt` reads in `lines` have a time.
-fn timed(fmt: &Format, lines: &[&[u8]]) -> u64 {
-    let schema = Schema::of(fmt);
-    let mut ex = Extractor::new(fmt, &schema);
-    let mut n = 0;
-    each_event(fmt, lines, &mut |ev| {
-        ex.reset();
-        n += u64::from(ex.time(ev.text).is_some());
-    });
-    n
+    Score {
+        parsed,
+        hits,
+        timed,
+    }
 }
 
 /// The format a file whose first bytes are `head` is read in, and its schema: `fmt`, plus

@@ -379,11 +379,11 @@ pub(super) fn perl(c: &PipeCtx<'_>) -> Result<String, String> {
     // A level found by the analyser's rule (no level column) has no Perl reading: a
     // question on it gets no pipeline rather than one that disagrees with the engine.
     if let Some(l) = c.schema.level {
-        let spec = &c.schema.fields[l];
-        let used = format!("$f{{{}}}", perl_str(&spec.name));
-        if matches!(spec.origin, Origin::Analyser(_))
-            && [&cond, &act, &end].iter().any(|code| code.contains(&used))
-        {
+        let is_level = |f: &FieldRef| f.id == l;
+        let used = all_conds(c).iter().any(|x| x.field().is_some_and(is_level))
+            || c.plan.group.iter().any(is_level)
+            || c.plan.field.as_ref().is_some_and(is_level);
+        if used && matches!(c.schema.fields[l].origin, Origin::Analyser(_)) {
             return Err("the level is the analyser's rule on each line, which has no one-line Perl equivalent".into());
         }
     }
