@@ -570,3 +570,31 @@ fn a_request_time_that_ends_an_access_line_is_its_duration() {
     let sum = stat(dir.path(), "access.log", Measure::Sum, "duration");
     assert!((sum - total as f64 / 1e6).abs() < 1e-6, "{sum}");
 }
+
+#[test]
+fn two_text_patterns_for_one_role_give_one_field() {
+    let mut rng = Lcg(67);
+    let mut text = String::new();
+    for i in 0..200u64 {
+        text += &format!(
+            "2026-03-12 21:{:02}:{:02} worker done in {}ms \"GET /jobs HTTP/1.1\" 200 \"ua\" 0.{:03}\n",
+            i / 60 % 60,
+            i % 60,
+            rng.next(900),
+            rng.next(1000)
+        );
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("app.log"), &text).expect("write");
+    let files = vec![super::QueryFile::new("app.log", dir.path().join("app.log"))];
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let q = llmops_common::query::Query::default();
+    let r = super::run_query(&files, &q, &super::QueryOptions::default(), &stop).expect("query");
+    let durations: Vec<&str> = r.sources[0]
+        .fields
+        .iter()
+        .filter(|f| f.roles.iter().any(|x| x == "duration"))
+        .map(|f| f.name.as_str())
+        .collect();
+    assert_eq!(durations.len(), 1, "{durations:?}");
+}

@@ -114,6 +114,10 @@ pub fn with_text_fields(
 ) -> Option<Format> {
     let mut out: Option<Format> = None;
     for (tp, re) in PATTERNS.iter().zip(compiled()) {
+        // Against the fields an earlier pattern added too: one duration, not two.
+        let added = out
+            .as_ref()
+            .map_or(&[][..], |f| &f.fields[fmt.fields.len()..]);
         let lacking: Vec<&TextField> = tp
             .fields
             .iter()
@@ -121,6 +125,7 @@ pub fn with_text_fields(
                 !schema
                     .fields
                     .iter()
+                    .chain(added)
                     .any(|f| f.name == tf.name || f.roles.iter().any(|r| r == tf.role))
             })
             .collect();
