@@ -448,41 +448,39 @@ fn limit(lex: &Lexicon, p: &Parsed) -> Option<u32> {
         .or_else(|| after_a_group_word(p))
 }
 
-/// "which 3 slots", "最多的 3 个 slot": a whole number right after a group word is how
-/// many groups.
-fn after_a_group_word(p: &Parsed) -> Option<u32> {
-    p.hits.iter().filter(|h| h.cue == Cue::Group).find_map(|h| {
-        p.lits.iter().find_map(|l| match l.lit {
-            Lit::Number { value, unit: None }
-                if value.fract() == 0.0
-                    && (2.0..=f64::from(Query::MAX_LIMIT)).contains(&value)
-                    && l.start >= h.end
-                    && p.close(h.end, l.start) =>
-            {
-                Some(value as u32)
-            }
-            _ => None,
-        })
-    })
-}
-
 /// "the 5 slowest requests", "最慢的 3 个请求": a whole number right beside a cue for the
 /// largest or smallest value is how many of them.
 fn beside_extreme(lex: &Lexicon, p: &Parsed) -> Option<u32> {
-    let extremes = p.hits.iter().filter(|h| {
-        matches!(h.cue, Cue::Measure(i) if matches!(lex.measures[i].measure, Measure::Max | Measure::Min))
-    });
-    extremes.into_iter().find_map(|h| {
-        p.lits.iter().find_map(|l| match l.lit {
-            Lit::Number { value, unit: None }
-                if value.fract() == 0.0
-                    && (2.0..=f64::from(Query::MAX_LIMIT)).contains(&value)
-                    && (p.close(l.end, h.start) || p.close(h.end, l.start)) =>
-            {
-                Some(value as u32)
-            }
-            _ => None,
+    p.hits
+        .iter()
+        .filter(|h| {
+            matches!(h.cue, Cue::Measure(i) if matches!(lex.measures[i].measure, Measure::Max | Measure::Min))
         })
+        .find_map(|h| count_near(p, h, true))
+}
+
+/// "which 3 slots", "最多的 3 个 slot": a whole number right after a group word is how
+/// many groups.
+fn after_a_group_word(p: &Parsed) -> Option<u32> {
+    p.hits
+        .iter()
+        .filter(|h| h.cue == Cue::Group)
+        .find_map(|h| count_near(p, h, false))
+}
+
+/// A whole number of 2 or more with no unit right after the hit `h` (or, `before_too`,
+/// right before it): how many of something.
+fn count_near(p: &Parsed, h: &crate::lexicon::Hit, before_too: bool) -> Option<u32> {
+    p.lits.iter().find_map(|l| match l.lit {
+        Lit::Number { value, unit: None }
+            if value.fract() == 0.0
+                && (2.0..=f64::from(Query::MAX_LIMIT)).contains(&value)
+                && ((l.start >= h.end && p.close(h.end, l.start))
+                    || (before_too && p.close(l.end, h.start))) =>
+        {
+            Some(value as u32)
+        }
+        _ => None,
     })
 }
 
