@@ -687,8 +687,8 @@ mod tests {
             ),
             ("etl_worker 又卡住了，把它杀掉", "kill -TERM <etl_worker>"),
             (
-                "feed-sync is pegging a core again, get rid of it",
-                "kill -TERM <feed-sync>",
+                "report-gen keeps hogging the CPU; get rid of it",
+                "kill -TERM <report-gen>",
             ),
             (
                 "pdf-render keeps eating all the RAM, terminate those",

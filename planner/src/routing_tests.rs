@@ -580,7 +580,7 @@ fn a_note_naming_the_attached_logs_says_which_logs_the_question_reads() {
             ["error_log", "supervisord.log"],
         ),
         (
-            "what happened around 04:40? broker + supervisord error log",
+            "anything odd near 04:40? broker + supervisord error logs",
             ["broker.log", "supervisord.log"],
         ),
     ] {
@@ -750,7 +750,7 @@ fn a_command_after_a_verb_and_a_colon_is_checked_like_any_other() {
 fn a_clause_that_only_says_no_condition_is_asked_is_dropped() {
     for text in [
         "how many POST requests in access.log? any status",
-        "how many different RX ids got a POST refill in access.log? any status",
+        "how many distinct ticket ids got a PATCH in access.log? any status",
         "access.log 里 POST 请求有多少？不管状态码",
     ] {
         let (tool, args) = first_call(text, &["access.log"]);

@@ -281,7 +281,7 @@ fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&str>) -> Vec<
                 }
                 // `5xx` is a status whatever stands before it ("client IPs by 5xx count").
                 && (!matches!(l.lit, Lit::Class(_)) || f == "status")
-                // Another column's value is that column's ("users by LOGIN_ERROR").
+                // Another column's value is that column's ("accounts by AUTH_DENIED count").
                 && !matches!(&l.lit, Lit::Word(w) | Lit::Ident(w)
                     if source == Source::Log
                         && p.column_with_value(w).is_some_and(|(c, _)| c != f))

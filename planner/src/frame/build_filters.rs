@@ -327,7 +327,7 @@ fn literal_filter(
             None
         }
         // "the most UF", "SERVFAIL 最多": a word that is one column's value in the sample,
-        // also after another field's name ("usernames by LOGIN_ERROR": `type`'s value).
+        // also after another field's name ("accounts by AUTH_DENIED count": `event`'s value).
         Lit::Word(w) | Lit::Ident(w)
             if source == Source::Log
                 && (bound.is_none()

@@ -49,7 +49,7 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
     let phrase = p.lower.get(first.start..end)?.trim().to_string();
     const LINKS: [&str; 6] = ["", "的", "'s", "of", "for", "from"];
     // A ranking word before them in English, after them in Chinese, says they are what
-    // is counted ("the most pick retries", "pick retry 最多的 3 个 slot"), not a verb
+    // is counted ("the most cache evictions", "cache eviction 最多的 4 个 shard"), not a verb
     // ("which endpoint throws the most 5xx").
     let rank = &lex.grammar.rank;
     let ranks = |h: &crate::lexicon::Hit, before: bool| {

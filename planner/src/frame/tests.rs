@@ -318,7 +318,7 @@ fn a_condition_counted_in_is_no_condition_and_a_bracketed_letter_is_a_level() {
         let f = frame(text);
         assert!(!f["filters"].to_string().contains("ERROR"), "{text}: {f}");
     }
-    let f = frame("app.log 里 [W] 级别的一共多少条");
+    let f = frame("统计 app.log 的 [W] 日志条数");
     assert!(f["filters"].to_string().contains("WARN"), "{f}");
 }
 
@@ -392,13 +392,13 @@ fn frame_over_columns(text: &str) -> Value {
 #[test]
 fn a_field_in_the_plural_the_thing_ranked_and_how_many() {
     for text in [
-        "which 3 shards had the most pick retries in orders.jsonl",
-        "orders.jsonl 里 pick retry 最多的 3 个 shard",
+        "which 4 shards saw the most cache evictions in orders.jsonl",
+        "orders.jsonl 里 cache eviction 最多的 4 个 shard",
     ] {
         let f = frame_over_columns(text);
         assert_eq!(f["group_by"], json!(["shard"]), "{text}: {f}");
-        assert_eq!(f["limit"], json!(3), "{text}: {f}");
-        assert!(f["filters"].to_string().contains("pick"), "{text}: {f}");
+        assert_eq!(f["limit"], json!(4), "{text}: {f}");
+        assert!(f["filters"].to_string().contains("evict"), "{text}: {f}");
     }
 }
 

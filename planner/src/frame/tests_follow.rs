@@ -34,7 +34,7 @@ fn more_of_the_same_list() {
     for (text, want) in [
         ("what about the next 4", 7),
         ("接下来 2 个呢", 5),
-        ("再往后 3 个呢", 6),
+        ("往后 2 个", 5),
         ("show me 5 more", 8),
         ("and the 5th and 6th?", 6),
         ("第四到第七个呢", 7),

@@ -387,7 +387,7 @@ fn a_code_after_a_field_of_words_is_the_status() {
 
 #[test]
 fn another_columns_value_after_a_field_is_that_columns_condition() {
-    let mut ups = uploads(&["keycloak.log"]);
+    let mut ups = uploads(&["sso.log"]);
     let col = |n: &str, roles: &[&str], v: &[&str]| llmops_common::query::Column {
         name: n.into(),
         roles: roles.iter().map(|r| r.to_string()).collect(),
@@ -397,16 +397,16 @@ fn another_columns_value_after_a_field_is_that_columns_condition() {
     ups[0].format = Some("jboss".into());
     ups[0].columns = vec![
         col("time", &["time"], &[]),
-        col("type", &[], &["LOGIN_ERROR", "LOGIN", "CODE_TO_TOKEN"]),
-        col("username", &["user"], &[]),
+        col("event", &[], &["AUTH_DENIED", "AUTH_OK", "TOKEN_REFRESH"]),
+        col("account", &["user"], &[]),
     ];
-    let f = query_over(&ups, "top 5 usernames by LOGIN_ERROR count in keycloak.log");
+    let f = query_over(&ups, "top 4 accounts by AUTH_DENIED count in sso.log");
     assert_eq!(
         f["filters"],
-        serde_json::json!([{"field": "type", "op": "eq", "value": "LOGIN_ERROR"}]),
+        serde_json::json!([{"field": "event", "op": "eq", "value": "AUTH_DENIED"}]),
         "{f}"
     );
     let by = f["group_by"].to_string();
-    assert!(by.contains("user") && !by.contains("type"), "{f}");
-    assert_eq!(f["limit"], 5, "{f}");
+    assert!(by.contains("user") && !by.contains("event"), "{f}");
+    assert_eq!(f["limit"], 4, "{f}");
 }
