@@ -103,7 +103,7 @@ fn compiled() -> &'static [Regex] {
 
 /// `fmt` with the text fields whose role `schema` (its reading of the file) lacks and that
 /// enough of the sample `lines` (split into events by `each_event`) hold, or that a
-/// question asks for by name or role (`wanted`: a batch's `finished in 48.2s` may be in
+/// question asks for by name or role (`wanted`: a batch's `finished in 31.5s` may be in
 /// a dozen lines of thousands) and one sampled event holds; `None` when it gains none.
 pub fn with_text_fields(
     fmt: &Format,

@@ -459,7 +459,7 @@ fn beside_extreme(lex: &Lexicon, p: &Parsed) -> Option<u32> {
         .find_map(|h| count_near(p, h, true))
 }
 
-/// "which 3 slots", "最多的 3 个 slot": a whole number right after a group word is how
+/// "which 4 shards", "最多的 4 个 shard": a whole number right after a group word is how
 /// many groups.
 fn after_a_group_word(p: &Parsed) -> Option<u32> {
     p.hits

@@ -127,7 +127,7 @@ fn names_logs_only(c: &str, uploads: &[UploadRef]) -> bool {
     }
 }
 
-/// "… got a POST refill? any status", "…？不管状态码": a clause that only says a condition
+/// "… how many PATCHes? any method", "…？不管状态码": a clause that only says a condition
 /// on a field is not asked: a `[scope]` word and a field's name.
 fn scope_note(c: &str) -> bool {
     let lower = c
