@@ -520,9 +520,13 @@ pub struct Row {
     /// The event's time as the log writes it, in ISO form.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<String>,
-    /// The event's text (a multi-line event's first 12 lines, cut at 800 bytes), or a
-    /// system row rendered as one line.
+    /// The event's text (a multi-line event's first lines and, when longer, `…` and its last
+    /// line, cut at 800 bytes), or a system row rendered as one line.
     pub text: String,
+    /// How many lines the event has in all (its text may show only some); 0 for a system
+    /// row.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub lines: u64,
     /// The fields the query used and the table's key fields.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<FieldValue>,

@@ -551,6 +551,7 @@ fn unreachable_hit() -> Hit {
         line: 0,
         time: None,
         text: String::new(),
+        lines: 0,
         fields: Vec::new(),
     }
 }

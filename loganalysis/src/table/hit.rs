@@ -20,6 +20,8 @@ pub struct Hit {
     pub line: u64,
     pub time: Option<Ts>,
     pub text: String,
+    /// The event's lines in all.
+    pub lines: u64,
     pub fields: Vec<FieldValue>,
 }
 
@@ -30,6 +32,7 @@ impl Hit {
             line: self.line,
             time: self.time.map(|t| ts::format(&t, Precision::Full)),
             text: self.text,
+            lines: self.lines,
             fields: self.fields,
             repeats: None,
         }
@@ -38,7 +41,9 @@ impl Hit {
 
 /// Builds a hit from the current row.
 pub fn make_hit(row: &mut dyn RowAccess, plan: &Plan, file: usize, line: u64) -> Hit {
-    let text = row_text(row.whole());
+    let whole = row.whole();
+    let text = row_text(whole);
+    let lines = memchr::memchr_iter(b'\n', trim_end(whole)).count() as u64 + 1;
     let time = row.time();
     let fields = plan
         .show
@@ -55,6 +60,7 @@ pub fn make_hit(row: &mut dyn RowAccess, plan: &Plan, file: usize, line: u64) ->
         line,
         time,
         text,
+        lines,
         fields,
     }
 }

@@ -598,3 +598,40 @@ fn two_text_patterns_for_one_role_give_one_field() {
         .collect();
     assert_eq!(durations.len(), 1, "{durations:?}");
 }
+
+#[test]
+fn a_row_of_a_long_traceback_keeps_its_exception_and_its_line_count() {
+    let mut text = String::new();
+    for i in 0..60u64 {
+        text += &format!(
+            "2026-03-12 21:{:02}:{:02},000 INFO app: tick {i}\n",
+            i / 60,
+            i % 60
+        );
+    }
+    text +=
+        "2026-03-12 21:01:00,000 ERROR app: request failed\nTraceback (most recent call last):\n";
+    for k in 0..15 {
+        text += &format!("  File \"/srv/m{k}.py\", line {k}, in f\n    g()\n");
+    }
+    text += "ValueError: planted cause\n";
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("app.log"), &text).expect("write");
+    let q: llmops_common::query::Query = serde_json::from_value(serde_json::json!({
+        "filters": [{"field": "level", "op": "eq", "value": "ERROR"}], "measure": "rows"
+    }))
+    .expect("query");
+    let files = vec![super::QueryFile::new("app.log", dir.path().join("app.log"))];
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let r = super::run_query(&files, &q, &super::QueryOptions::default(), &stop).expect("query");
+    let llmops_common::query::QueryValue::Rows { rows, .. } = &r.value else {
+        panic!("rows: {:?}", r.value)
+    };
+    // The first line, the traceback's 30 frame lines and the exception: 33 in all.
+    assert_eq!(rows[0].lines, 33);
+    assert!(
+        rows[0].text.ends_with("ValueError: planted cause"),
+        "{}",
+        rows[0].text
+    );
+}

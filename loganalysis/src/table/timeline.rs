@@ -517,6 +517,7 @@ mod tests {
                 line: 1,
                 time: None,
                 text: String::new(),
+                lines: 1,
                 fields: Vec::new(),
             },
             last: None,

@@ -296,7 +296,9 @@ pub(crate) fn row_line(row: &Row, lang: Lang, whole: bool) -> String {
         if whole {
             s.push_str(&format!("\n```\n{}\n```", rest.replace("```", "` ` `")));
         } else {
-            let n = rest.lines().count();
+            // The event's own count: its text may show only its head and last line.
+            let shown = rest.lines().count() as u64;
+            let n = if row.lines > 1 { row.lines - 1 } else { shown };
             s.push_str(lang.pick(&format!("（另有 {n} 行）"), &format!(" (+{n} lines)")));
             // What the trace says went wrong: its exception and its root cause.
             for l in exception_lines(rest) {

@@ -101,6 +101,7 @@ fn one_event_by_a_field_shows_its_time_and_line() {
         line: 812,
         time: Some("2031-06-05T03:27:44".into()),
         text: "GET /api/reports => generated 307 bytes in 47312 msecs".into(),
+        lines: 1,
         fields: vec![],
         repeats: None,
     };
@@ -158,4 +159,23 @@ fn bytes_read_as_df_prints_them() {
     );
     assert_eq!(with_unit(9871.0, Unit::Ms), "9871 ms (9.871 s)");
     assert_eq!(with_unit(532.0, Unit::Ms), "532 ms");
+}
+
+/// A long event's row shows its head and last line; the answer says how many lines it has
+/// in all, not how many the row shows.
+#[test]
+fn a_long_event_says_its_own_line_count_and_its_exception() {
+    use llmops_common::query::Row;
+    let row = Row {
+        file: Some("app.log".into()),
+        line: 56,
+        time: None,
+        text: "[ERROR] Exception on /v1/x [POST]\nTraceback (most recent call last):\n  File \"a.py\", line 3, in f\n…\npsycopg2.OperationalError: FATAL:  password authentication failed".into(),
+        lines: 40,
+        fields: vec![],
+        repeats: None,
+    };
+    let s = row_line(&row, Lang::En, false);
+    assert!(s.contains("(+39 lines)"), "{s}");
+    assert!(s.contains("password authentication failed"), "{s}");
 }
