@@ -635,3 +635,50 @@ fn a_row_of_a_long_traceback_keeps_its_exception_and_its_line_count() {
         rows[0].text
     );
 }
+
+#[test]
+fn bracketed_letters_and_three_letter_levels_with_day_first_dotted_dates() {
+    let mut rng = Lcg(71);
+    for (written, name) in [
+        (["[I]", "[W]", "[E]"], "letters"),
+        (["[INF]", "[WRN]", "[ERR]"], "three letters"),
+    ] {
+        let (mut text, mut planted) = (String::new(), Planted::default());
+        let mut late = 0u64;
+        for i in 0..300u64 {
+            let k = rng.next(3) as usize;
+            // Day first: the 17th of February, then the 18th.
+            let day = 17 + i / 200;
+            late += u64::from(day == 18);
+            text += &format!(
+                "{day:02}.02.2032 {:02}:{:02}:{:02}.{:03} {} arm{} : pick {i} done\n",
+                i / 3600,
+                i / 60 % 60,
+                i % 60,
+                rng.next(1000),
+                written[k],
+                rng.next(3)
+            );
+            planted.events += 1;
+            planted.add("level", ["INFO", "WARN", "ERROR"][k]);
+        }
+        check(&text, &planted, "learned");
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("app.log"), &text).expect("write");
+        // From midnight on: the 18th's events, read day first.
+        let q = llmops_common::query::Query {
+            window: Some(llmops_common::query::Window::Between {
+                from: Some(llmops_common::query::TimePoint(
+                    "2032-02-18T00:00:00".into(),
+                )),
+                to: None,
+            }),
+            ..Default::default()
+        };
+        let files = vec![super::QueryFile::new("app.log", dir.path().join("app.log"))];
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let r =
+            super::run_query(&files, &q, &super::QueryOptions::default(), &stop).expect("query");
+        assert_eq!(r.matched, late, "{name}");
+    }
+}
