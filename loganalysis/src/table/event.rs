@@ -127,6 +127,9 @@ pub struct Extractor<'f> {
     cols: Vec<Option<usize>>,
     /// An envelope's inner line.
     inner: Option<Box<Extractor<'f>>>,
+    /// The message field the format cuts out, where a level found by the analyser's rule
+    /// is looked for.
+    message: Option<usize>,
 }
 
 /// The end of one or two leading tokens made only of digits and date/time separators
@@ -172,7 +175,11 @@ impl<'f> Extractor<'f> {
             Parser::Regex(re) => Some(re.capture_locations()),
             _ => None,
         };
+        let message = schema.fields.iter().position(|f| {
+            f.roles.iter().any(|r| r == "message") && matches!(f.origin, Origin::Capture(_))
+        });
         Extractor {
+            message,
             fmt,
             schema,
             parsed: None,
@@ -430,13 +437,7 @@ impl<'f> Extractor<'f> {
                 // when the format cuts one out (a host named `ERROR-01` is no level).
                 let line = first_line(text);
                 let from = self
-                    .schema
-                    .fields
-                    .iter()
-                    .position(|f| {
-                        f.roles.iter().any(|r| r == "message")
-                            && matches!(f.origin, Origin::Capture(_))
-                    })
+                    .message
                     .and_then(|m| self.span(text, m))
                     .map_or(0, |(a, _)| a.min(line.len()));
                 let (lv, _) = level::detect(line, from)?;
