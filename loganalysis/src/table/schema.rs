@@ -97,22 +97,19 @@ impl Schema {
         // A duration whose name gives no unit and whose value is a whole number of a
         // million or more is nanoseconds: Go writes a `time.Duration` so (Traefik's
         // `Duration`), and a request of eleven days in seconds is no reading at all.
-        let go_duration = inferred
-            .as_ref()
-            .is_some_and(|i| i.role == "duration" && i.unit_defaulted)
-            && example.len() >= 7
-            && example.bytes().all(|b| b.is_ascii_digit());
-        // A shorter whole number is milliseconds (restify's and bunyan's `latency`): a
-        // duration in seconds is written with a fraction.
-        let whole_ms = inferred
+        let whole = inferred
             .as_ref()
             .is_some_and(|i| i.role == "duration" && i.unit_defaulted)
             && !example.is_empty()
             && example.bytes().all(|b| b.is_ascii_digit());
-        if go_duration {
-            unit = Unit::Ns;
-        } else if whole_ms {
-            unit = Unit::Ms;
+        // A shorter whole number is milliseconds (restify's and bunyan's `latency`): a
+        // duration in seconds is written with a fraction.
+        if whole {
+            unit = if example.len() >= 7 {
+                Unit::Ns
+            } else {
+                Unit::Ms
+            };
         }
         // `416µs`, `1m2.5s`: a Go `time.Duration` as text, read in seconds.
         let may_be_duration = inferred.as_ref().is_none_or(|i| i.role == "duration");

@@ -696,3 +696,43 @@ fn syslog_levels_written_after_the_program_are_counted() {
         }
     }
 }
+
+#[test]
+fn whole_number_durations_without_a_unit_are_milliseconds_and_long_ones_nanoseconds() {
+    let mut rng = Lcg(73);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut ms_text, mut ns_text, mut max_ms, mut max_ns) =
+        (String::new(), String::new(), 0u64, 0u64);
+    for i in 0..200u64 {
+        let ms = 1 + rng.next(12_000);
+        let ns = 1_000_000 + rng.next(9_000_000_000);
+        (max_ms, max_ns) = (max_ms.max(ms), max_ns.max(ns));
+        ms_text += &format!(
+            "{{\"time\":\"2026-03-14T06:00:{:02}.000Z\",\"level\":30,\"msg\":\"handled\",\"latency\":{ms}}}\n",
+            i % 60
+        );
+        ns_text += &format!(
+            "{{\"time\":\"2026-03-14T06:00:{:02}.000Z\",\"level\":\"info\",\"msg\":\"handled\",\"Duration\":{ns}}}\n",
+            i % 60
+        );
+    }
+    std::fs::write(dir.path().join("ms.log"), &ms_text).expect("write");
+    std::fs::write(dir.path().join("ns.log"), &ns_text).expect("write");
+    // A statistic is in the field's unit, and says which.
+    for (name, max, want) in [
+        ("ms.log", max_ms, llmops_common::query::Unit::Ms),
+        ("ns.log", max_ns, llmops_common::query::Unit::Ns),
+    ] {
+        let q = Query {
+            measure: Measure::Max,
+            field: Some(Field::new("duration")),
+            ..Query::default()
+        };
+        match run(dir.path(), name, &q).value {
+            QueryValue::Stat { value, unit, .. } => {
+                assert_eq!((value, unit), (Some(max as f64), want), "{name}");
+            }
+            v => panic!("a statistic: {v:?}"),
+        }
+    }
+}
