@@ -24,7 +24,7 @@ impl Lcg {
     }
 }
 
-fn run(dir: &std::path::Path, name: &str, q: &Query) -> QueryResult {
+pub(super) fn run(dir: &std::path::Path, name: &str, q: &Query) -> QueryResult {
     let files = vec![QueryFile::new(name, dir.join(name))];
     run_query(&files, q, &QueryOptions::default(), &AtomicBool::new(false)).expect("query")
 }

@@ -282,9 +282,7 @@ fn a_bracketed_access_time_with_bytes_after_the_status() {
     let q: llmops_common::query::Query =
         serde_json::from_value(serde_json::json!({"filters": [{"op": "contains", "value": "a"}]}))
             .expect("query");
-    let files = vec![super::QueryFile::new("app.log", dir.path().join("app.log"))];
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let r = super::run_query(&files, &q, &super::QueryOptions::default(), &stop).expect("query");
+    let r = super::tests_formats::run(dir.path(), "app.log", &q);
     assert_eq!(r.matched, planted.events);
     let p = r.pipeline.as_deref().expect("a pipeline");
     assert_eq!(
@@ -586,10 +584,8 @@ fn two_text_patterns_for_one_role_give_one_field() {
     }
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(dir.path().join("app.log"), &text).expect("write");
-    let files = vec![super::QueryFile::new("app.log", dir.path().join("app.log"))];
-    let stop = std::sync::atomic::AtomicBool::new(false);
     let q = llmops_common::query::Query::default();
-    let r = super::run_query(&files, &q, &super::QueryOptions::default(), &stop).expect("query");
+    let r = super::tests_formats::run(dir.path(), "app.log", &q);
     let durations: Vec<&str> = r.sources[0]
         .fields
         .iter()
@@ -621,9 +617,7 @@ fn a_row_of_a_long_traceback_keeps_its_exception_and_its_line_count() {
         "filters": [{"field": "level", "op": "eq", "value": "ERROR"}], "measure": "rows"
     }))
     .expect("query");
-    let files = vec![super::QueryFile::new("app.log", dir.path().join("app.log"))];
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let r = super::run_query(&files, &q, &super::QueryOptions::default(), &stop).expect("query");
+    let r = super::tests_formats::run(dir.path(), "app.log", &q);
     let llmops_common::query::QueryValue::Rows { rows, .. } = &r.value else {
         panic!("rows: {:?}", r.value)
     };
@@ -675,10 +669,7 @@ fn bracketed_letters_and_three_letter_levels_with_day_first_dotted_dates() {
             }),
             ..Default::default()
         };
-        let files = vec![super::QueryFile::new("app.log", dir.path().join("app.log"))];
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let r =
-            super::run_query(&files, &q, &super::QueryOptions::default(), &stop).expect("query");
+        let r = super::tests_formats::run(dir.path(), "app.log", &q);
         assert_eq!(r.matched, late, "{name}");
     }
 }

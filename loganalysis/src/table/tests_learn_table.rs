@@ -14,11 +14,7 @@ fn around(dir: &std::path::Path, name: &str, at: &str, seconds: u64) -> u64 {
         "window": {"around": {"at": at, "seconds": seconds}}
     }))
     .expect("query");
-    let files = vec![super::QueryFile::new(name, dir.join(name))];
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    super::run_query(&files, &q, &super::QueryOptions::default(), &stop)
-        .expect("query")
-        .matched
+    super::tests_formats::run(dir, name, &q).matched
 }
 
 fn write(text: &str) -> tempfile::TempDir {
@@ -196,10 +192,10 @@ fn key_number_pairs_in_messages_agree_with_their_shell_pipeline() {
         );
     }
     let dir = write(&text);
+    let files = vec![super::QueryFile::new("app.log", dir.path().join("app.log"))];
+    let stop = std::sync::atomic::AtomicBool::new(false);
     let try_run = |q: serde_json::Value| {
         let q: Query = serde_json::from_value(q).expect("query");
-        let files = vec![super::QueryFile::new("app.log", dir.path().join("app.log"))];
-        let stop = std::sync::atomic::AtomicBool::new(false);
         super::run_query(&files, &q, &super::QueryOptions::default(), &stop)
     };
     let run = |q: serde_json::Value| try_run(q).expect("query");
@@ -283,10 +279,6 @@ fn an_event_viewer_csv_with_an_unnamed_message_over_several_lines() {
         "filters": [{"field": "message", "op": "contains", "value": "ADDITIONAL INFO"}]
     }))
     .expect("query");
-    let files = vec![super::QueryFile::new("app.log", dir.path().join("app.log"))];
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let got = super::run_query(&files, &q, &super::QueryOptions::default(), &stop)
-        .expect("query")
-        .matched;
+    let got = super::tests_formats::run(dir.path(), "app.log", &q).matched;
     assert_eq!(got, spanning);
 }
