@@ -410,6 +410,11 @@ pub struct Query {
     /// Zero, one or two fields to group by (top N groups by the measure).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub group_by: Vec<Field>,
+    /// Fields cut out of each event's text by a regex, for what the log writes inside its
+    /// lines but has no field for (`RX-5737654` ids, the segment after `database/creds/`):
+    /// the other slots name them like the log's own fields.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extract: Vec<Extract>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub bucket: BucketWidth,
     #[serde(default, skip_serializing_if = "is_default")]
@@ -429,6 +434,17 @@ impl Query {
             .unwrap_or(Self::DEFAULT_LIMIT)
             .clamp(1, Self::MAX_LIMIT) as usize
     }
+}
+
+/// A field a query defines from the events' text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Extract {
+    /// Its name: letters, digits and `_`, starting with a letter, and no field of the log.
+    pub name: String,
+    /// A regular expression (Rust syntax) looked for in the whole event: the value is its
+    /// first group, or the whole match when it has none. Events without a match have no
+    /// value.
+    pub regex: String,
 }
 
 /// The arguments of the `log_query` and `system_query` tools: a query, plus filters that

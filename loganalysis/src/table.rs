@@ -12,6 +12,7 @@ mod describe;
 mod envelope;
 mod error;
 mod event;
+mod extract;
 mod finish;
 mod go_duration;
 mod hit;
@@ -48,6 +49,8 @@ mod tests;
 mod tests_columns;
 #[cfg(test)]
 mod tests_engine;
+#[cfg(test)]
+mod tests_extract;
 #[cfg(test)]
 mod tests_formats;
 #[cfg(test)]

@@ -9,6 +9,7 @@ mod buckets;
 pub mod build;
 pub mod build_filters;
 pub mod dates;
+pub mod defined;
 pub mod edit;
 mod edit_ops;
 mod object_words;
@@ -17,6 +18,8 @@ pub mod question;
 pub mod scan;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_defined;
 #[cfg(test)]
 mod tests_follow;
 #[cfg(test)]

@@ -92,6 +92,8 @@ pub struct PlannerInput<'a> {
 }
 
 /// The planner's decision for this step.
+// One is made per agent step and moved once: boxing the call's arguments saves nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlannerAction {
     Call {

@@ -127,6 +127,10 @@ fn clauses(text: &str) -> Vec<String> {
         r"(?i),\s*and\s+(when|what|which|how|who|where|did|was|is|are|were)\b",
     );
     let spaced = second.replace_all(&spaced, "; $1").into_owned();
+    // "i.e." and "e.g." end no sentence.
+    static ABBR: OnceLock<Regex> = OnceLock::new();
+    let abbr = re(&ABBR, r"(?i)\b(i)\.(e)\.|\b(e)\.(g)\.");
+    let spaced = abbr.replace_all(&spaced, "$1$2$3$4").into_owned();
     let text = spaced.as_str();
     let mut out = Vec::new();
     for part in r.split(text) {

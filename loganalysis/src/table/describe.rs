@@ -213,6 +213,17 @@ pub fn describe(
         zh.push_str(&format!("，条件：{}", zs.join("，且")));
         en.push_str(&format!(", where {}", es.join(" and ")));
     }
+    // A field the query defines from the text says how it was cut out.
+    for x in &q.extract {
+        zh.push_str(&format!(
+            "（{} = 事件文本中匹配正则 /{}/ 的部分）",
+            x.name, x.regex
+        ));
+        en.push_str(&format!(
+            " ({} = the part of the event text matching /{}/)",
+            x.name, x.regex
+        ));
+    }
     if let Some((a, b)) = window {
         let show = |s: i64| {
             if s == i64::MIN || s == i64::MAX {

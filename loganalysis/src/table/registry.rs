@@ -127,6 +127,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("w3c.toml", include_str!("../../formats/w3c.toml")),
     ("aws_alb.toml", include_str!("../../formats/aws_alb.toml")),
     ("uwsgi.toml", include_str!("../../formats/uwsgi.toml")),
+    ("gunicorn.toml", include_str!("../../formats/gunicorn.toml")),
     (
         "postgresql_csv.toml",
         include_str!("../../formats/postgresql_csv.toml"),

@@ -254,7 +254,7 @@ pub fn run_query_with(
     let wanted = asked_fields(q);
     let opened = files
         .iter()
-        .map(|f| open(reg, f, opts, &wanted))
+        .map(|f| open(reg, f, opts, &wanted, &q.extract))
         .collect::<Result<Vec<_>, _>>()?;
     // Plans first (without the window) so a bad field fails before any scan.
     for o in &opened {

@@ -8,7 +8,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use llmops_common::query::Query;
+use llmops_common::query::{Extract, Query};
 
 use super::agg::Acc;
 use super::assemble::{strip_cr, Assembler, EventRef};
@@ -96,12 +96,14 @@ fn read_at(file: &mut File, pos: u64, buf: &mut [u8]) -> std::io::Result<usize> 
     Ok(n)
 }
 
-/// Checks, caps and detects one file; `wanted`: the fields a question names.
+/// Checks, caps and detects one file; `wanted`: the fields a question names; `extracts`:
+/// the fields it defines from the text.
 pub fn open(
     reg: &Registry,
     qf: &QueryFile,
     opts: &QueryOptions,
     wanted: &[&str],
+    extracts: &[Extract],
 ) -> Result<Opened, QueryError> {
     let path = &qf.path;
     let meta = std::fs::metadata(path).map_err(|e| QueryError::io(path, &e))?;
@@ -137,7 +139,11 @@ pub fn open(
             .ok_or_else(|| QueryError::UnknownFormat(name.clone()))?,
         None => det.chosen(reg).clone(),
     };
-    let (fmt, schema) = reading(reg, fmt, &head, wanted);
+    let (mut fmt, mut schema) = reading(reg, fmt, &head, wanted);
+    if !extracts.is_empty() {
+        fmt = super::extract::with_extracts(&fmt, &schema, extracts)?;
+        schema = super::registry::schema_in(reg, &fmt, &head);
+    }
     Ok(Opened {
         file: qf.clone(),
         size,

@@ -3,8 +3,8 @@
 //! "over" is compared, a duration after "last" is a window). Each slot has one function.
 
 use llmops_common::query::{
-    BucketWidth, Dimension, Field, Filter, FilterOp, Measure, Order, Query, Scalar, Source,
-    TimePoint, Window,
+    BucketWidth, Dimension, Extract, Field, Filter, FilterOp, Measure, Order, Query, Scalar,
+    Source, TimePoint, Window,
 };
 
 use super::parsed::{context_log, field_hits, Parsed};
@@ -188,12 +188,33 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     if timeline {
         timeline_conditions(lex, p, &mut q, &mut soft);
     }
+    q.extract = used_definitions(p, &q, &soft);
     Frame {
         query: q,
         soft,
         object,
         follow_up: false,
     }
+}
+
+/// The fields the question defines from the text that a slot of a log query reads.
+fn used_definitions(p: &Parsed, q: &Query, soft: &[Filter]) -> Vec<Extract> {
+    p.defined
+        .iter()
+        .filter(|x| q.source == Source::Log && names_field(q, soft, &x.name))
+        .cloned()
+        .collect()
+}
+
+/// Whether a slot of the query (or a soft filter) reads field `name`.
+pub(super) fn names_field(q: &Query, soft: &[Filter], name: &str) -> bool {
+    let is = |f: &Field| f.as_str() == name;
+    q.field.as_ref().is_some_and(is)
+        || q.group_by.iter().any(is)
+        || q.filters
+            .iter()
+            .chain(soft)
+            .any(|f| f.field.as_ref().is_some_and(is))
 }
 
 /// A timeline's conditions: the names in it narrow softly, its words in other languages

@@ -306,4 +306,10 @@ fn apply(q: &mut Query, new: &Query, own_measure: bool, p: &Parsed) {
     if q.measure.is_stat() && q.field.is_none() {
         q.field = Some(Field::new("duration"));
     }
+    // Fields the follow-up defines from the text join those the last query defined.
+    for x in &new.extract {
+        if !q.extract.iter().any(|o| o.name == x.name) {
+            q.extract.push(x.clone());
+        }
+    }
 }

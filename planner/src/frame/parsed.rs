@@ -1,7 +1,7 @@
 //! A question with the lexicon's cues and its literals found ([`Parsed`]), and the
 //! helpers every slot rule shares: which field a literal binds to, how a filter is made.
 
-use llmops_common::query::{Column, Field, Filter, FilterOp, Scalar, Source, Unit};
+use llmops_common::query::{Column, Extract, Field, Filter, FilterOp, Scalar, Source, Unit};
 
 use super::scan::{literals, Lit, Spanned};
 use super::{is_log_upload, FrameCtx};
@@ -24,6 +24,8 @@ pub struct Parsed {
     pub columns: Vec<Column>,
     /// The session's upload names, lower-cased: words in them name a log, not its contents.
     pub upload_names: Vec<String>,
+    /// Fields the question defines from the events' text (also in `columns`).
+    pub defined: Vec<Extract>,
 }
 
 impl Parsed {
@@ -37,7 +39,7 @@ impl Parsed {
             lower[s..e].fill(b' ');
         }
         let lower = String::from_utf8(lower).unwrap_or_else(|_| text.to_ascii_lowercase());
-        let columns = log_columns(&files, ctx);
+        let mut columns = log_columns(&files, ctx);
         let formats = log_formats(&files, ctx);
         let mut hits = cue_hits(lex, &text, &lower, &columns, &formats);
         let lits = literals(lex, &text, &lower, &hits, &spans);
@@ -86,6 +88,8 @@ impl Parsed {
         let inside = |s: usize, e: usize| glosses.iter().any(|&(a, b)| a <= s && e <= b);
         hits.retain(|h| !inside(h.start, h.end));
         lits.retain(|l| !inside(l.start, l.end));
+        let words = (text.as_str(), lower.as_str(), spans.as_slice());
+        let defined = super::defined::add(lex, words, &mut hits, &mut lits, &mut columns);
         Parsed {
             text,
             lower,
@@ -94,6 +98,7 @@ impl Parsed {
             files,
             file_spans: spans,
             columns,
+            defined,
             upload_names: ctx
                 .uploads
                 .iter()
@@ -389,7 +394,7 @@ fn logs_named_by_kind<'a>(
 }
 
 /// Logs named by a whole part of their file name ("booking-api" for `booking-api.jsonl`,
-/// "tidefeed" for `tidefeed-7c9d…_ferry.log`): a word of four letters or more that no cue
+/// "tidefeed" for `tidefeed-7c9d…_ferry.log`): a word of three letters or more that no cue
 /// of the lexicon reads (a hyphenated one may hold cues) and that names exactly one of the
 /// session's logs, by its file name or by the program its format is named after.
 fn logs_named_by_a_name_part<'a>(
@@ -418,7 +423,11 @@ fn logs_named_by_a_name_part<'a>(
             .chain(lexicon().programs_named(word))
             .collect();
         let short = forms.len() > 1;
-        if (word.len() < 4 && !short) || word.bytes().all(|b| b.is_ascii_digit()) {
+        // Three letters name a log when they are no function word ("bff" for
+        // `storefront-bff.log`; not "all" or "log").
+        let too_short = word.len() < 3
+            || (word.len() == 3 && lexicon().grammar.stop.en.iter().any(|w| w == word));
+        if (too_short && !short) || word.bytes().all(|b| b.is_ascii_digit()) {
             continue;
         }
         let named: Vec<&crate::UploadRef> = ctx

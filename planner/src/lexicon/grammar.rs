@@ -202,6 +202,32 @@ pub struct Grammar {
     /// Time zones named in a question, by their offset from UTC.
     #[serde(default)]
     pub zone: Vec<ZoneCue>,
+    /// Words that define a field from the events' text.
+    #[serde(default)]
+    pub defined: DefinedWords,
+}
+
+/// Words that define a field from the events' text: "<prefix> ids" (the tokens that start
+/// with the prefix and hold a digit) and "the part after <literal>" / "<literal> 后面那段"
+/// (what follows a literal that ends with `/`, `=` or `:`).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct DefinedWords {
+    /// Nouns after a prefix ("RX ids", "RX 编号").
+    #[serde(default)]
+    pub id: Words,
+    /// English words before the literal ("after", "following").
+    #[serde(default)]
+    pub after_en: Vec<String>,
+    /// Chinese words after the literal ("后面", "之后").
+    #[serde(default)]
+    pub after_zh: Vec<String>,
+    /// Nouns for the part: before "after" in English ("the part after"), after "后面" in
+    /// Chinese ("后面那段").
+    #[serde(default)]
+    pub part: Words,
+    /// Words that open a clause explaining the question before it ("i.e.", "就是").
+    #[serde(default)]
+    pub gloss: Words,
 }
 
 /// A time zone a question names ("北京时间", "EDT"): its offset from UTC as `+HH:MM`.

@@ -166,6 +166,14 @@ pub(super) fn with_file_clauses(parts: Vec<String>, ctx: &MessageCtx) -> Vec<Str
         if several && i > 0 && scope_note(&part) {
             continue;
         }
+        // "which tenant failed most? the part after tenant=": what the question means.
+        if several && crate::frame::defined::only_defines(crate::lexicon::lexicon(), &part) {
+            if let Some(prev) = out.last_mut() {
+                prev.push(' ');
+                prev.push_str(&part);
+                continue;
+            }
+        }
         let note = several && attachment_note(&part, ctx.uploads);
         if note && !crate::frame::parsed::names_a_session_log(&part, ctx.uploads) {
             continue;

@@ -77,8 +77,25 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
             DerivedFrom::Event => "$_".to_string(),
             DerivedFrom::Field(i) => format!("$f{{{}}}", perl_str(&fmt.fields[i].name)),
         };
+        // By the group's number, as the engine reads it: a query's own extract has no
+        // group name (its value may be the whole match, `$&`).
+        let sets: String = d
+            .groups
+            .iter()
+            .map(|&(g, fid)| {
+                let var = if g == 0 {
+                    "$&".to_string()
+                } else {
+                    format!("${g}")
+                };
+                format!(
+                    "$f{{{}}} //= {var} if defined {var}; ",
+                    perl_str(&fmt.fields[fid].name)
+                )
+            })
+            .collect();
         code.push_str(&format!(
-            "if (defined {src} && {src} =~ /{}/) {{ for my $k (keys %+) {{ $f{{$k}} //= $+{{$k}} }} }} ",
+            "if (defined {src} && {src} =~ /{}/) {{ {sets}}} ",
             perl_re(d.regex.as_str())
         ));
     }

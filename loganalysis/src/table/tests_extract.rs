@@ -1,0 +1,183 @@
+//! Planted-truth checks of fields a query defines from the text (`Query::extract`):
+//! distinct ids cut out of request paths, a count per path segment, the Perl pipeline
+//! agreeing with the engine, and the errors a bad definition gets.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
+
+use llmops_common::query::{
+    Extract, Field, Filter, FilterOp, Measure, Query, QueryResult, QueryValue, Scalar,
+};
+
+use super::tests_formats::{shell_output, Lcg};
+use super::*;
+
+fn run_in(dir: &std::path::Path, name: &str, q: &Query) -> Result<QueryResult, QueryError> {
+    let files = vec![QueryFile::new(name, dir.join(name))];
+    run_query(&files, q, &QueryOptions::default(), &AtomicBool::new(false))
+}
+
+fn extract(name: &str, regex: &str) -> Extract {
+    Extract {
+        name: name.to_string(),
+        regex: regex.to_string(),
+    }
+}
+
+/// An access log whose paths carry prescription ids; the ids of successful refills, and
+/// every id the log holds.
+fn access_log(seed: u64, n: usize) -> (String, BTreeSet<String>, BTreeSet<String>) {
+    let mut rng = Lcg(seed);
+    let (mut out, mut refilled, mut all) = (String::new(), BTreeSet::new(), BTreeSet::new());
+    for i in 0..n {
+        let id = format!("RX-{}", 4_000_000 + rng.next(300));
+        let (method, path) = match rng.next(3) {
+            0 => ("POST", format!("/v1/rx/{id}/refill")),
+            1 => ("GET", format!("/v1/rx/{id}")),
+            _ => ("GET", "/v1/health".to_string()),
+        };
+        let status = [200, 200, 404, 502][rng.next(4) as usize];
+        if path != "/v1/health" {
+            all.insert(id.clone());
+            if method == "POST" {
+                refilled.insert(id);
+            }
+        }
+        let _ = writeln!(
+            out,
+            "10.0.0.{} - - [17/Feb/2032:01:{:02}:{:02} +0000] \"{method} {path} HTTP/1.1\" {status} {} \"-\" \"okhttp/4.12\"",
+            i % 9,
+            (i / 60) % 60,
+            i % 60,
+            100 + i
+        );
+    }
+    (out, refilled, all)
+}
+
+#[test]
+fn distinct_ids_cut_from_paths_match_the_planted_ids_and_the_perl_check() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (text, refilled, all) = access_log(7, 900);
+    std::fs::write(dir.path().join("access.log"), text).expect("write");
+    let mut q = Query {
+        measure: Measure::CountDistinct,
+        field: Some(Field::new("rx_id")),
+        extract: vec![extract("rx_id", r"\b(RX-\d+)")],
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), "access.log", &q).expect("query");
+    assert_eq!(
+        r.value,
+        QueryValue::Distinct {
+            count: all.len() as u64
+        }
+    );
+    // The answer says how the field was cut out.
+    assert!(
+        r.described_en
+            .contains(r"rx_id = the part of the event text matching /\b(RX-\d+)/"),
+        "{}",
+        r.described_en
+    );
+    q.filters = vec![
+        Filter::new(
+            Some(Field::new("method")),
+            FilterOp::Eq,
+            Scalar::Text("POST".into()),
+        ),
+        Filter::new(None, FilterOp::Contains, Scalar::Text("/refill".into())),
+    ];
+    let r = run_in(dir.path(), "access.log", &q).expect("query");
+    assert_eq!(
+        r.value,
+        QueryValue::Distinct {
+            count: refilled.len() as u64
+        }
+    );
+    let perl = r.pipeline.as_deref().expect("a Perl check");
+    assert_eq!(
+        shell_output(dir.path(), perl),
+        refilled.len().to_string(),
+        "{perl}"
+    );
+}
+
+#[test]
+fn a_path_segment_groups_events_as_planted_and_without_a_group_is_the_whole_match() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let roles = ["billing-worker", "rx-api", "reporting", "etl-nightly"];
+    let mut rng = Lcg(11);
+    let (mut text, mut truth) = (String::new(), BTreeMap::<String, u64>::new());
+    for i in 0..400 {
+        let role = roles[rng.next(4) as usize];
+        let revoked = rng.next(3) == 0;
+        let what = if revoked {
+            "revoked lease"
+        } else {
+            "issued lease"
+        };
+        if revoked {
+            *truth.entry(role.to_string()).or_default() += 1;
+        }
+        let _ = writeln!(
+            text,
+            "2032-02-17T01:{:02}:{:02}.000Z [INFO]  expiration: {what}: lease_id=database/creds/{role}/{:08x}",
+            (i / 60) % 60,
+            i % 60,
+            rng.next(1 << 31)
+        );
+    }
+    std::fs::write(dir.path().join("vault.log"), text).expect("write");
+    let q = Query {
+        filters: vec![Filter::new(
+            None,
+            FilterOp::Contains,
+            Scalar::Text("revoked lease".into()),
+        )],
+        group_by: vec![Field::new("role")],
+        extract: vec![extract("role", r"database/creds/([^/\s]+)")],
+        limit: Some(10),
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), "vault.log", &q).expect("query");
+    let QueryValue::Groups { rows, .. } = &r.value else {
+        panic!("groups: {:?}", r.value)
+    };
+    let got: BTreeMap<String, u64> = rows.iter().map(|g| (g.key[0].clone(), g.count)).collect();
+    assert_eq!(got, truth);
+    // No group: the whole match is the value.
+    let q = Query {
+        measure: Measure::CountDistinct,
+        field: Some(Field::new("lease")),
+        extract: vec![extract("lease", r"creds/[a-z-]+")],
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), "vault.log", &q).expect("query");
+    assert_eq!(r.value, QueryValue::Distinct { count: 4 });
+}
+
+#[test]
+fn a_bad_extract_is_refused_with_what_is_wrong() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (text, _, _) = access_log(3, 20);
+    std::fs::write(dir.path().join("access.log"), text).expect("write");
+    let with = |x: Extract| Query {
+        measure: Measure::CountDistinct,
+        field: Some(Field::new(x.name.clone())),
+        extract: vec![x],
+        ..Query::default()
+    };
+    let cases = [
+        (extract("rx id", r"RX-\d+"), "letters, digits and _"),
+        (extract("status", r"RX-\d+"), "already a field"),
+        (extract("rx", r"RX-(\d+"), "bad regex"),
+    ];
+    for (x, why) in cases {
+        let e = run_in(dir.path(), "access.log", &with(x.clone()))
+            .expect_err("refused")
+            .to_string();
+        assert!(e.contains(why), "{x:?}: {e}");
+    }
+}

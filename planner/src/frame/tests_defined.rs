@@ -1,0 +1,126 @@
+//! Fields a question defines from the events' text: ids named by their prefix, the part
+//! after a literal, and the words that define nothing.
+
+use serde_json::{json, Value};
+
+use super::tests::{frame, frame_with};
+use super::LastQuery;
+
+fn extract_names(f: &Value) -> Vec<String> {
+    f["extract"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|x| x["name"].as_str().map(String::from))
+        .collect()
+}
+
+#[test]
+fn ids_named_by_their_prefix_are_a_field_cut_from_the_text() {
+    for text in [
+        "how many distinct INC ids are in app.log",
+        "app.log 里有多少个不同的 INC 编号",
+    ] {
+        let f = frame(text);
+        assert_eq!(
+            (&f["measure"], &f["field"]),
+            (&json!("count_distinct"), &json!("inc_id")),
+            "{text}: {f}"
+        );
+        let re = f["extract"][0]["regex"].as_str().expect("a regex");
+        let re = regex::Regex::new(re).expect("valid");
+        let id = |line: &str| {
+            re.captures(line)
+                .and_then(|c| c.get(1))
+                .map(|m| m.as_str().to_string())
+        };
+        assert_eq!(
+            id("closed INC-20417 after 3m").as_deref(),
+            Some("INC-20417")
+        );
+        assert_eq!(
+            id("path=/tickets/INC0042/notes").as_deref(),
+            Some("INC0042")
+        );
+        assert_eq!(id("the inc-api pod restarted"), None, "{text}");
+    }
+    let f = frame("top 5 INC ids by error count in app.log");
+    assert_eq!(f["group_by"], json!(["inc_id"]), "{f}");
+}
+
+#[test]
+fn words_that_are_no_prefix_define_nothing() {
+    for text in [
+        "how many distinct user ids in app.log",
+        "how many distinct request ids in app.log",
+        "how many unique ids in app.log",
+        "how many distinct inc ids in app.log",
+    ] {
+        let f = frame_with(text, None);
+        let names = f.as_ref().map(extract_names).unwrap_or_default();
+        assert!(names.is_empty(), "{text}: {f:?}");
+    }
+}
+
+#[test]
+fn the_part_after_a_literal_is_the_field_the_question_asks_for() {
+    for (text, name) in [
+        (
+            "which tenant sent the most errors in app.log, i.e. the part after tenant=",
+            "tenant",
+        ),
+        (
+            "app.log 里报错最多的是哪个 bucket？就是 s3://backups/ 后面那段",
+            "bucket",
+        ),
+        ("app.log: count per segment after /api/v2/", "segment"),
+    ] {
+        let f = frame(text);
+        assert_eq!(f["group_by"], json!([name]), "{text}: {f}");
+        assert_eq!(extract_names(&f), vec![name.to_string()], "{text}: {f}");
+        // The definition's words are no condition.
+        let filters = f["filters"].to_string();
+        assert!(
+            !filters.contains("part") && !filters.contains("后面"),
+            "{text}: {f}"
+        );
+    }
+    let f = frame("app.log 里报错最多的是哪个 bucket？就是 s3://backups/ 后面那段");
+    let re = regex::Regex::new(f["extract"][0]["regex"].as_str().expect("regex")).expect("ok");
+    let c = re
+        .captures("put s3://backups/pg-main/2026/base.tar failed")
+        .expect("match");
+    assert_eq!(&c[1], "pg-main");
+}
+
+#[test]
+fn a_time_or_a_plain_word_after_after_is_no_definition() {
+    for text in [
+        "how many errors after 02:30 in app.log",
+        "which host logged the most errors after the deploy in app.log",
+    ] {
+        let f = frame(text);
+        assert!(extract_names(&f).is_empty(), "{text}: {f}");
+    }
+}
+
+#[test]
+fn a_follow_up_on_a_defined_field_keeps_its_definition() {
+    let first = frame("which tenant sent the most errors in app.log, i.e. the part after tenant=");
+    let last = LastQuery {
+        query: serde_json::from_value(first.clone()).expect("query"),
+        items: vec![
+            vec![("tenant".into(), "acme".into())],
+            vec![("tenant".into(), "globex".into())],
+        ],
+    };
+    let f = frame_with("the second one: when was its last error?", Some(&last)).expect("a frame");
+    assert_eq!(extract_names(&f), vec!["tenant".to_string()], "{f}");
+    assert!(
+        f["filters"]
+            .as_array()
+            .expect("filters")
+            .contains(&json!({"field": "tenant", "op": "eq", "value": "globex"})),
+        "{f}"
+    );
+}
