@@ -214,3 +214,84 @@ fn a_peer_that_is_not_nplt_exits_69_with_a_sentence() {
     assert_eq!(code, 69, "{err}");
     assert!(err.contains("is not an llmops (NPLT) server"), "{err}");
 }
+
+/// A planted access log: request paths carry ticket ids (`TK-…`), some repeated; lines of
+/// a tenant's calls name it after `tenant=`. Returns the text, the distinct ids of POSTs,
+/// and the tenant with the most 5xx answers and its count.
+fn planted_ticket_log() -> (String, usize, (String, usize)) {
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::fmt::Write as _;
+    let tenants = ["acme", "globex", "initech"];
+    let (mut text, mut posted) = (String::new(), BTreeSet::new());
+    let mut failures: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut seed = 17u64;
+    let mut next = |n: u64| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        (seed >> 33) % n
+    };
+    for i in 0..600u32 {
+        let id = format!("TK-{}", 1000 + next(240));
+        let post = next(2) == 0;
+        let tenant = tenants[usize::try_from(next(3)).expect("small")];
+        // One tenant fails more than the others.
+        let status = if next(if tenant == "globex" { 3 } else { 9 }) == 0 {
+            503
+        } else {
+            200
+        };
+        if post {
+            posted.insert(id.clone());
+        }
+        if status == 503 {
+            *failures.entry(tenant).or_default() += 1;
+        }
+        let method = if post { "POST" } else { "GET" };
+        let _ = writeln!(
+            text,
+            "10.1.0.{} - - [17/Feb/2032:01:{:02}:{:02} +0000] \"{method} /api/tickets/{id}?tenant={tenant} HTTP/1.1\" {status} 512 \"-\" \"curl/8.4\"",
+            i % 11,
+            (i / 60) % 60,
+            i % 60
+        );
+    }
+    let top = failures
+        .iter()
+        .max_by_key(|(_, n)| **n)
+        .map(|(t, n)| ((*t).to_string(), *n))
+        .expect("some failures");
+    (text, posted.len(), top)
+}
+
+#[test]
+fn questions_that_define_a_field_from_the_text_answer_the_planted_figures() {
+    let server = ServerProc::start().expect("server");
+    let addr = server.addr.to_string();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (text, posted, (tenant, failed)) = planted_ticket_log();
+    let path = dir.path().join("tickets-access.log");
+    std::fs::write(&path, text).expect("write");
+    let path = path.to_str().expect("utf8 path");
+    let ask = |question: &str, session: Option<&str>| {
+        let mut args = vec!["ask", "--server", &addr, "--json"];
+        match session {
+            Some(sid) => args.extend(["--session", sid]),
+            None => args.extend(["--new-session", "--upload", path]),
+        }
+        args.push(question);
+        let (code, out, err) = run_tui(&args).expect("run");
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
+        let sid = v["session_id"].as_str().expect("session_id").to_string();
+        (v["answer"].as_str().expect("answer").to_string(), sid)
+    };
+    let (a, sid) = ask("how many different TK ids were POSTed?", None);
+    assert!(a.contains(&format!("**{posted}**")), "{a}");
+    let (a, _) = ask(
+        "which tenant got the most 503s? i.e. the part after tenant=",
+        Some(&sid),
+    );
+    assert!(
+        a.contains(&tenant) && a.contains(&failed.to_string()),
+        "{a}"
+    );
+}
