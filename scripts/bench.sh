@@ -21,6 +21,8 @@ scripts/bench_idle.sh
 cargo bench -p llmops-loganalysis --bench throughput
 # Log query throughput against grep/awk (writes its section between the bench:logquery markers).
 cargo bench -p llmops-loganalysis --bench logquery
+# Learned layouts, header tables and fields cut from the text (the bench:layouts markers).
+cargo bench -p llmops-loganalysis --bench layouts
 # The index sections: uploads, search latency, retrieval quality, embedding throughput.
 cargo bench -p llmops-tests --bench index
 # The cold release build's time and the binaries' sizes (LLMOPS_BENCH_SKIP_RELEASE=1
