@@ -58,6 +58,8 @@ mod tests_learn;
 #[cfg(test)]
 mod tests_learn_table;
 #[cfg(test)]
+mod tests_record_pairs;
+#[cfg(test)]
 mod tests_tags;
 #[cfg(test)]
 mod tests_timeline;

@@ -220,6 +220,9 @@ pub enum Origin {
     Key(String),
     /// A `key=value` pair written inside field `message`'s free text.
     InMessage { message: usize, key: String },
+    /// A pair in a record's own syntax anywhere in the event (`PID     : 28411`,
+    /// `User(mqm)`): `inline_pairs::record_pairs`.
+    InRecord(String),
     /// A header-declared column, by name.
     Column(String),
     /// Columns (field indexes) that together are the event's time.

@@ -407,6 +407,10 @@ impl<'f> Extractor<'f> {
                 let (vs, ve) = super::inline_pairs::find(&text[a..b], key)?;
                 Val::Bytes(&text[a + vs..a + ve])
             }
+            Origin::InRecord(key) => {
+                let (vs, ve) = super::inline_pairs::find_in_record(text, key)?;
+                Val::Bytes(&text[vs..ve])
+            }
             Origin::Column(_) => self.column_value(text, fid)?,
             Origin::ColumnTime(parts) => {
                 let mut out = String::new();

@@ -190,6 +190,77 @@ pub fn find(msg: &[u8], key: &str) -> Option<(usize, usize)> {
         .map(|(_, _, vs, ve)| (vs, ve))
 }
 
+/// The pairs of a record's own syntax, over every line of an event: `KEY : value` with
+/// a key of upper-case letters in aligned columns (Db2's `PID     : 28411   TID : 1402`, `AUTHID  :
+/// ETLUSER`) and `Key(value)` (IBM MQ's `Process(4121.12) User(mqm) Program(amqrmppa)`).
+/// A level word is no key (`ERROR: disk full` is a message).
+pub fn record_pairs(text: &[u8]) -> Vec<(usize, usize, usize, usize)> {
+    let mut out = Vec::new();
+    let n = text.len();
+    let mut i = 0;
+    while i < n {
+        let starts = i == 0 || matches!(text[i - 1], b' ' | b'\t' | b'\n');
+        if !starts || !text[i].is_ascii_alphabetic() {
+            i += 1;
+            continue;
+        }
+        let ks = i;
+        while i < n && (text[i].is_ascii_alphanumeric() || text[i] == b'_') {
+            i += 1;
+        }
+        let key = &text[ks..i];
+        if key.len() < 2 || key.len() > MAX_KEY {
+            continue;
+        }
+        if text.get(i) == Some(&b'(') {
+            let vs = i + 1;
+            let ve = vs
+                + text[vs..]
+                    .iter()
+                    .position(|b| matches!(b, b')' | b'(' | b' ' | b'\t' | b'\n'))
+                    .unwrap_or(n - vs);
+            let closed = text.get(ve) == Some(&b')')
+                && text.get(ve + 1).is_none_or(|b| b.is_ascii_whitespace());
+            if closed && ve > vs && key[0].is_ascii_uppercase() {
+                out.push((ks, i, vs, ve));
+                i = ve + 1;
+            }
+            continue;
+        }
+        let mut c = i;
+        while c < n && text[c] == b' ' {
+            c += 1;
+        }
+        // Letters only: `AMQ9209E: Connection …` is a message's id, not a key.
+        let upper = key.iter().all(|b| b.is_ascii_uppercase() || *b == b'_');
+        let level = crate::level::word_level(key).is_some();
+        if c < n && text[c] == b':' && upper && !level && matches!(text.get(c + 1), Some(b' ')) {
+            let mut vs = c + 1;
+            while vs < n && text[vs] == b' ' {
+                vs += 1;
+            }
+            let ve = vs
+                + text[vs..]
+                    .iter()
+                    .position(|b| b.is_ascii_whitespace())
+                    .unwrap_or(n - vs);
+            if ve > vs {
+                out.push((ks, i, vs, ve));
+                i = ve;
+            }
+        }
+    }
+    out
+}
+
+/// The value of `key` among an event's [`record_pairs`], as a span of `text`.
+pub fn find_in_record(text: &[u8], key: &str) -> Option<(usize, usize)> {
+    record_pairs(text)
+        .into_iter()
+        .find(|&(ks, ke, _, _)| &text[ks..ke] == key.as_bytes())
+        .map(|(_, _, vs, ve)| (vs, ve))
+}
+
 /// `key=value` pairs from `from` on (values bare or double-quoted): key and value spans.
 /// `None` when a word is not a pair.
 pub fn logfmt_pairs(line: &[u8], from: usize) -> Option<Vec<(u32, u32, u32, u32)>> {
@@ -303,6 +374,53 @@ mod tests {
         // A unit written apart is left to the format (it would read in the wrong unit).
         assert!(all("duration: 12.3 ms statement: SELECT 1").is_empty());
         assert!(all("at: 10:00:01 host: 10.0.0.1 port: 80x80").is_empty());
+    }
+
+    fn record(text: &str) -> Vec<(String, String)> {
+        record_pairs(text.as_bytes())
+            .into_iter()
+            .map(|(a, k, v, e)| (text[a..k].to_string(), text[v..e].to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_records_aligned_keys_and_parenthesised_values() {
+        let db2 = "2026-03-13-19.04.36.345771-300 I860E568              LEVEL: Warning\n\
+                   PID     : 28411                TID : 140207457449728 PROC : db2sysc 0\n\
+                   AUTHID  : ETLUSER              HOSTNAME: fhdb01\n\
+                   MESSAGE : ADM5502W  The escalation of locks";
+        let got = record(db2);
+        for want in [
+            ("PID", "28411"),
+            ("TID", "140207457449728"),
+            ("PROC", "db2sysc"),
+            ("AUTHID", "ETLUSER"),
+            ("HOSTNAME", "fhdb01"),
+            ("MESSAGE", "ADM5502W"),
+        ] {
+            assert!(
+                got.contains(&(want.0.into(), want.1.into())),
+                "{want:?} in {got:?}"
+            );
+        }
+        let mq = "03/13/2026 10:04:43 PM - Process(4121.12) User(mqm) Program(amqrmppa)\n\
+                  \x20                   Host(fhmq01) Installation(Installation1)";
+        assert_eq!(
+            record(mq),
+            vec![
+                ("Process".into(), "4121.12".into()),
+                ("User".into(), "mqm".into()),
+                ("Program".into(), "amqrmppa".into()),
+                ("Host".into(), "fhmq01".into()),
+                ("Installation".into(), "Installation1".into()),
+            ]
+        );
+        let (a, b) = find_in_record(mq.as_bytes(), "User").expect("a value");
+        assert_eq!(&mq[a..b], "mqm");
+        // Calls, lower-case words before a colon and a colon without a blank are no pairs.
+        assert!(record("ERROR: disk full; retry connect(fd) after Timeout(30s)x").is_empty());
+        assert!(record("error: refused at 10:00:01 URL:http://x").is_empty());
+        assert!(record("AMQ9209E: Connection to host closed.").is_empty());
     }
 
     #[test]

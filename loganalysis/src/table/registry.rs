@@ -507,6 +507,7 @@ pub fn schema_parts(fmt: &Format, head: &[u8]) -> Schema {
         schema.add_key(&k, &llmops_common::truncate_chars(&v, 80));
     }
     add_message_keys(fmt, &lines, &mut schema);
+    add_record_keys(fmt, &lines, &mut schema);
     schema
 }
 
@@ -580,6 +581,45 @@ fn add_message_keys(fmt: &Format, lines: &[&[u8]], schema: &mut Schema) {
     for (k, n, v) in seen {
         if n >= need && schema.index(&k).is_none() {
             schema.add_message_key(message, &k, &llmops_common::truncate_chars(&v, 80));
+        }
+    }
+}
+
+/// Keys written in a record's own syntax (`KEY : value`, `Key(value)`) anywhere in the
+/// events of a free-text format, seen in a tenth of the sampled events and at least
+/// [`inline_pairs::MIN_EVENTS`], as fields read out of the event; none that names a field
+/// the schema has in any case.
+fn add_record_keys(fmt: &Format, lines: &[&[u8]], schema: &mut Schema) {
+    use super::inline_pairs;
+    if matches!(fmt.kind, super::def::ParseKind::Json) {
+        return;
+    }
+    let mut seen: Vec<(String, usize, String)> = Vec::new();
+    let mut events = 0usize;
+    each_event(fmt, lines, &mut |ev| {
+        events += 1;
+        let mut keys: Vec<(&[u8], &[u8])> = inline_pairs::record_pairs(ev.text)
+            .into_iter()
+            .map(|(ks, ke, vs, ve)| (&ev.text[ks..ke], &ev.text[vs..ve]))
+            .collect();
+        keys.sort_by_key(|k| k.0);
+        keys.dedup_by(|a, b| a.0 == b.0);
+        for (k, v) in keys {
+            let k = String::from_utf8_lossy(k);
+            match seen.iter_mut().find(|(kk, _, _)| *kk == k) {
+                Some(slot) => slot.1 += 1,
+                None => seen.push((k.into_owned(), 1, String::from_utf8_lossy(v).into_owned())),
+            }
+        }
+    });
+    let need = inline_pairs::MIN_EVENTS.max(events / 10);
+    for (k, n, v) in seen {
+        let taken = schema
+            .fields
+            .iter()
+            .any(|f| f.name.eq_ignore_ascii_case(&k));
+        if n >= need && !taken {
+            schema.add_record_key(&k, &llmops_common::truncate_chars(&v, 80));
         }
     }
 }

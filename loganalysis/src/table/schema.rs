@@ -80,6 +80,11 @@ impl Schema {
         self.add_field_of(key, example, origin);
     }
 
+    /// Adds a pair written in a record's own syntax (`PID     : 28411`, `User(mqm)`).
+    pub fn add_record_key(&mut self, key: &str, example: &str) {
+        self.add_field_of(key, example, Origin::InRecord(key.to_string()));
+    }
+
     pub(super) fn add_field_of(&mut self, key: &str, example: &str, origin: Origin) {
         if let Some(i) = self.index(key) {
             if self.examples[i].is_none() && !example.is_empty() {

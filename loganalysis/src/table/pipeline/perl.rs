@@ -108,6 +108,14 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
             code.push_str(r#"{ my $v = $1; $v =~ s/^"(.*)"$/$1/; $f{$k} //= $v } } "#);
         }
     }
+    for spec in &c.schema.fields {
+        if let Origin::InRecord(key) = &spec.origin {
+            let k = perl_str(key);
+            code.push_str(&format!(
+                r#"{{ my $k = {k}; if (/(?:^|[ \t\n])\Q$k\E(?:\(([^()\s]+)\)(?=\s|$)| *: +(\S+))/) {{ $f{{$k}} //= defined $1 ? $1 : $2 }} }} "#
+            ));
+        }
+    }
     if let Some(l) = c.schema.level {
         let spec = &c.schema.fields[l];
         if matches!(spec.origin, Origin::Analyser(_)) {
