@@ -60,6 +60,8 @@ mod tests_learn_table;
 #[cfg(test)]
 mod tests_record_pairs;
 #[cfg(test)]
+mod tests_servers;
+#[cfg(test)]
 mod tests_tags;
 #[cfg(test)]
 mod tests_timeline;

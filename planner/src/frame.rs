@@ -12,6 +12,7 @@ pub mod dates;
 pub mod defined;
 pub mod edit;
 mod edit_ops;
+mod hours;
 mod object_words;
 pub mod parsed;
 pub mod question;

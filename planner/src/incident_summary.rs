@@ -84,11 +84,13 @@ pub fn task(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
         })
         .map(path)
         .collect();
+    let window = crate::frame::build::window_asked(text, ctx.uploads);
     (!logs.is_empty()).then(|| {
         vec![Task::Incident {
             logs,
             statused,
             configs,
+            window,
         }]
     })
 }
@@ -105,11 +107,12 @@ fn log_call(query: Query) -> Call {
     ToolArgs::LogQuery(args).into()
 }
 
-/// The first timeline: failures per minute in every log.
-fn timeline(logs: &[String]) -> Query {
+/// The first timeline: failures per minute in every log, in the window asked.
+fn timeline(logs: &[String], window: Option<&Window>) -> Query {
     Query {
         files: logs.to_vec(),
         filters: vec![failures()],
+        window: window.cloned(),
         measure: Measure::Timeline,
         bucket: BucketWidth::Minute,
         limit: Some(evidence_rows(logs.len())),
@@ -183,14 +186,14 @@ fn minute_of(start: &str) -> Option<u64> {
 /// the worst minute, the failures by HTTP status, and the configs' timeouts.
 pub(crate) fn next_call(
     logs: &[String],
-    statused: &[String],
-    configs: &[String],
+    (statused, configs): (&[String], &[String]),
+    asked: Option<&Window>,
     own: &[StepRecord],
 ) -> Option<Call> {
     let Some(first) = own.first() else {
         return Some(log_call(Query {
             limit: Some(3),
-            ..timeline(logs)
+            ..timeline(logs, asked)
         }));
     };
     let found = result_of(first);
@@ -201,13 +204,14 @@ pub(crate) fn next_call(
         rest.push(log_call(Query {
             window: Some(window),
             filters: Vec::new(),
-            ..timeline(logs)
+            ..timeline(logs, None)
         }));
     }
     if !statused.is_empty() && found.is_some_and(|r| r.matched > 0) {
         rest.push(log_call(Query {
             files: statused.to_vec(),
             filters: vec![failures()],
+            window: asked.cloned(),
             group_by: vec![Field::new("status")],
             limit: Some(5),
             ..Query::default()
@@ -491,7 +495,7 @@ mod tests {
         );
         let mut own = vec![first];
         let mut calls = Vec::new();
-        while let Some(c) = next_call(&logs, &statused, &configs, &own) {
+        while let Some(c) = next_call(&logs, (&statused, &configs), None, &own) {
             calls.push((c.tool(), c.args.to_json()));
             own.push(own[0].clone());
         }

@@ -233,7 +233,8 @@ fn next_call(
             logs,
             statused,
             configs,
-        } => incident_summary::next_call(logs, statused, configs, own),
+            window,
+        } => incident_summary::next_call(logs, (statused, configs), window.as_ref(), own),
         Task::Act(intent) => act_call(intent, own),
         Task::Monitor { metric } => own.is_empty().then(|| {
             let args = SysMonitorArgs {

@@ -29,6 +29,9 @@ pub enum Task {
         /// The logs with an HTTP status field, whose failures are broken down by it.
         statused: Vec<String>,
         configs: Vec<String>,
+        /// When the question says it happened ("2 点多"): the worst minute is looked for
+        /// there.
+        window: Option<llmops_common::query::Window>,
     },
     /// Change something: propose a `run_action` for the operator's approval.
     Act(super::act::ActIntent),

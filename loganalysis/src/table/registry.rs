@@ -129,6 +129,11 @@ const BUILTIN: &[(&str, &str)] = &[
     ("uwsgi.toml", include_str!("../../formats/uwsgi.toml")),
     ("gunicorn.toml", include_str!("../../formats/gunicorn.toml")),
     (
+        "jetty_stderr.toml",
+        include_str!("../../formats/jetty_stderr.toml"),
+    ),
+    ("nagios.toml", include_str!("../../formats/nagios.toml")),
+    (
         "postgresql_csv.toml",
         include_str!("../../formats/postgresql_csv.toml"),
     ),

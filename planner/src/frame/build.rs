@@ -381,6 +381,18 @@ fn binds(l: &Lit) -> bool {
     )
 }
 
+/// The time window a question over the session's uploads says ("2 点多", "around 02:47"),
+/// for a task that is no query of its own (the incident summary).
+pub(crate) fn window_asked(text: &str, uploads: &[crate::UploadRef]) -> Option<Window> {
+    let ctx = FrameCtx {
+        uploads,
+        referenced: &[],
+        last_file: None,
+        last_query: None,
+    };
+    window(lexicon(), &Parsed::new(text, &ctx))
+}
+
 /// A time window: "last 10 minutes", "between 02:40 and 02:50", "around 02:47".
 fn window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
     for h in p.hits.iter().filter(|h| h.cue == Cue::Last) {

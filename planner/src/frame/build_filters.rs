@@ -687,8 +687,16 @@ pub fn clock_window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
         })
         .collect();
     let point = |c: &Clock| TimePoint(c.point());
+    // "2 点多": the whole hour.
+    let hour = p.lits.iter().find_map(|l| match l.lit {
+        Lit::Hour(h) => Some(h),
+        _ => None,
+    });
     match clocks.as_slice() {
-        [] => None,
+        [] => hour.map(|h| Window::Between {
+            from: Some(TimePoint(format!("{h:02}:00"))),
+            to: Some(TimePoint(format!("{h:02}:59:59"))),
+        }),
         [(_, _, a), (_, _, b), ..] => Some(Window::Between {
             from: Some(point(a)),
             to: Some(point(b)),

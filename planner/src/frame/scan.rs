@@ -9,6 +9,7 @@ use regex::Regex;
 
 use llmops_common::query::Unit;
 
+use super::hours::Said;
 use crate::lexicon::{Cue, Hit, Lexicon};
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
@@ -50,6 +51,8 @@ pub enum Lit {
     Class(u8),
     Ip(String),
     Clock(Clock),
+    /// A whole hour of the day ("2 点多": a bit past two).
+    Hour(u8),
     /// A calendar day without a time ("8号", "Mar 8").
     Date(super::dates::Day),
     /// A URL path (`/api/orders`).
@@ -97,6 +100,18 @@ pub fn literals(
     unquoted_log_text(text, hits, &mut taken, &mut out);
     capitalised_runs(text, hits, &mut taken, &mut out);
     clocks(text, &mut taken, &mut out);
+    for (start, end, said) in super::hours::hours(text, &mut taken) {
+        let lit = match said {
+            Said::Hour(h) => Lit::Hour(h),
+            Said::Clock { h, m } => Lit::Clock(Clock {
+                date: None,
+                h,
+                m,
+                s: None,
+            }),
+        };
+        out.push(Spanned { start, end, lit });
+    }
     for (start, end, day) in super::dates::dates(text, lower, &mut taken) {
         out.push(Spanned {
             start,
@@ -356,7 +371,7 @@ fn clocks(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
         let (Some(h), Some(m)) = (num(4), num(5)) else {
             continue;
         };
-        let h = twelve_hour(h, c.get(7).map(|x| x.as_str()), &text[..whole.start()]);
+        let h = super::hours::twelve_hour(h, c.get(7).map(|x| x.as_str()), &text[..whole.start()]);
         taken.push((whole.start(), whole.end()));
         out.push(Spanned {
             start: whole.start(),
@@ -368,19 +383,6 @@ fn clocks(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
                 s: num(6).map(|s| s as u8),
             }),
         });
-    }
-}
-
-/// The hour on a 24-hour clock: "10:47pm" is 22:47, "12:05am" 00:05, "下午 3:10" and
-/// "晚上 10:47" are afternoon and evening times.
-fn twelve_hour(h: u16, am_pm: Option<&str>, before: &str) -> u16 {
-    const LATE: [&str; 5] = ["下午", "晚上", "傍晚", "今晚", "昨晚"];
-    let said_late = LATE.iter().any(|w| before.trim_end().ends_with(w));
-    match am_pm.map(|x| x.to_ascii_lowercase()) {
-        Some(x) if x == "p" && h < 12 => h + 12,
-        Some(x) if x == "a" && h == 12 => 0,
-        None if said_late && (1..12).contains(&h) => h + 12,
-        _ => h,
     }
 }
 

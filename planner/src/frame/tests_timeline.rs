@@ -126,3 +126,24 @@ fn an_incident_summary_reads_the_logs_the_question_names() {
     let q = query("checkout 挂了一阵，几个日志串起来看看根因");
     assert_eq!(q.files.len(), 5, "the service, not its log alone: {q:?}");
 }
+
+#[test]
+fn an_hour_said_in_words_is_the_whole_hour_and_an_incident_looks_there() {
+    let hour = Some(Window::Between {
+        from: Some(TimePoint("02:00".into())),
+        to: Some(TimePoint("02:59:59".into())),
+    });
+    let q = query("redis 凌晨两点多有几条 warning");
+    assert_eq!(q.window, hour, "{q:?}");
+    let q = query("总结一下 2 点多那次故障");
+    assert_eq!(q.measure, Measure::Timeline, "{q:?}");
+    assert_eq!(
+        q.window, hour,
+        "the worst minute is looked for in the hour: {q:?}"
+    );
+    let q = query("what happened in redis around 2am");
+    assert!(
+        matches!(&q.window, Some(Window::Around { at, .. }) if at.0 == "02:00"),
+        "{q:?}"
+    );
+}

@@ -1,0 +1,117 @@
+//! Planted-truth checks of the gunicorn, Jetty StdErrLog and Nagios formats: generated
+//! files with known levels, workers, loggers and hosts, queried through the engine.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use llmops_common::query::{Field, Filter, FilterOp, Query, QueryValue, Scalar};
+
+use super::tests_formats::{format_of, run, Lcg};
+
+fn top(dir: &std::path::Path, name: &str, by: &str) -> BTreeMap<String, u64> {
+    let q = Query {
+        group_by: vec![Field::new(by)],
+        limit: Some(100),
+        ..Query::default()
+    };
+    match run(dir, name, &q).value {
+        QueryValue::Groups { rows, .. } => rows
+            .into_iter()
+            .map(|g| (g.key[0].clone(), g.count))
+            .collect(),
+        v => panic!("groups: {v:?}"),
+    }
+}
+
+fn count(dir: &std::path::Path, name: &str, f: Filter) -> u64 {
+    let q = Query {
+        filters: vec![f],
+        ..Query::default()
+    };
+    run(dir, name, &q).matched
+}
+
+#[test]
+fn gunicorn_worker_timeouts_levels_and_tracebacks_count_as_planted() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut rng = Lcg(21);
+    let (mut text, mut timeouts, mut errors) = (String::new(), 0u64, 0u64);
+    for i in 0..400u32 {
+        let t = format!("2032-02-17 01:{:02}:{:02} +0000", (i / 60) % 60, i % 60);
+        match rng.next(4) {
+            0 => {
+                timeouts += 1;
+                let _ = writeln!(
+                    text,
+                    "[{t}] [1] [CRITICAL] WORKER TIMEOUT (pid:{})",
+                    10 + rng.next(8)
+                );
+            }
+            1 => {
+                errors += 1;
+                let _ = writeln!(
+                    text,
+                    "[{t}] [17] [ERROR] Exception on /v1/orders [POST]\nTraceback (most recent call last):\n  File \"app.py\", line 3, in f\n    x()\nKeyError: 'sku'"
+                );
+            }
+            _ => {
+                let _ = writeln!(text, "[{t}] [17] [INFO] Booting worker with pid: 17");
+            }
+        }
+    }
+    std::fs::write(dir.path().join("error.log"), text).expect("write");
+    assert_eq!(format_of(dir.path(), "error.log"), "gunicorn");
+    let tag = Filter::new(None, FilterOp::Tag, Scalar::Text("worker_timeout".into()));
+    assert_eq!(count(dir.path(), "error.log", tag), timeouts);
+    let fatal = Filter::new(
+        Some(Field::new("level")),
+        FilterOp::Eq,
+        Scalar::Text("FATAL".into()),
+    );
+    assert_eq!(count(dir.path(), "error.log", fatal), timeouts);
+    let key_error = Filter::new(
+        Some(Field::new("exception")),
+        FilterOp::Eq,
+        Scalar::Text("KeyError".into()),
+    );
+    assert_eq!(count(dir.path(), "error.log", key_error), errors);
+}
+
+#[test]
+fn jetty_loggers_and_nagios_hosts_group_as_planted() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut rng = Lcg(5);
+    let loggers = ["oejs.Server", "oejs.HttpChannel", "oejshC.billing"];
+    let (mut text, mut by_logger) = (String::new(), BTreeMap::<String, u64>::new());
+    for i in 0..300u32 {
+        let logger = loggers[rng.next(3) as usize];
+        *by_logger.entry(logger.to_string()).or_default() += 1;
+        let level = ["INFO", "WARN", "DBUG"][rng.next(3) as usize];
+        let _ = writeln!(
+            text,
+            "2026-03-03 08:{:02}:{:02}.{:03}:{level}:{logger}:qtp1282788025-{}: handled /billing/{i}",
+            (i / 60) % 60,
+            i % 60,
+            i % 1000,
+            rng.next(20)
+        );
+    }
+    std::fs::write(dir.path().join("jetty.log"), text).expect("write");
+    assert_eq!(format_of(dir.path(), "jetty.log"), "jetty_stderr");
+    assert_eq!(top(dir.path(), "jetty.log", "logger"), by_logger);
+    let hosts = ["web-01", "web-02", "db-01"];
+    let (mut text, mut by_host) = (String::new(), BTreeMap::<String, u64>::new());
+    for i in 0..200u64 {
+        let host = hosts[rng.next(3) as usize];
+        *by_host.entry(host.to_string()).or_default() += 1;
+        let epoch = 1_773_446_400 + i * 60;
+        let _ = match rng.next(3) {
+            0 => writeln!(text, "[{epoch}] SERVICE ALERT: {host};HTTP;CRITICAL;SOFT;1;CRITICAL - timeout"),
+            1 => writeln!(text, "[{epoch}] SERVICE NOTIFICATION: oncall;{host};SSH;WARNING;notify-service-by-email;WARNING - slow"),
+            _ => writeln!(text, "[{epoch}] Warning: The check of service 'Load' on host '{host}' looks like it was orphaned."),
+        };
+    }
+    std::fs::write(dir.path().join("nagios.log"), text).expect("write");
+    assert_eq!(format_of(dir.path(), "nagios.log"), "nagios");
+    assert_eq!(top(dir.path(), "nagios.log", "host"), by_host);
+}
