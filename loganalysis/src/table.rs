@@ -29,6 +29,7 @@ mod roles;
 mod run;
 mod scan;
 mod schema;
+mod split;
 mod tags;
 mod text_fields;
 mod timeline;

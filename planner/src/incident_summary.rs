@@ -84,7 +84,7 @@ pub fn task(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
         })
         .map(path)
         .collect();
-    let window = crate::frame::build::window_asked(text, ctx.uploads);
+    let window = crate::frame::build::incident_window(text, ctx.uploads);
     (!logs.is_empty()).then(|| {
         vec![Task::Incident {
             logs,

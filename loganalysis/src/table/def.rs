@@ -207,6 +207,8 @@ struct FormatToml {
     tags: Vec<TagToml>,
     #[serde(default)]
     tests: Vec<FormatTest>,
+    /// A regex format's rows read by splitting instead (a learned header table).
+    split: Option<super::split::SplitToml>,
 }
 
 /// Where a field's value comes from.
@@ -356,6 +358,8 @@ pub struct Format {
     pub doubled_quotes: Vec<String>,
     /// Lines the parser does not read are not events (`[parse] only_rows`).
     pub only_rows: bool,
+    /// A regex format whose rows are split by their separator instead of matched.
+    pub split: Option<super::split::Split>,
     pub multiline: Option<Multiline>,
     pub derived: Vec<Derived>,
     pub tags: Vec<Tag>,
@@ -658,6 +662,14 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
     }
     let (time, level) = cx.time_and_level(&mut fields)?;
     let multiline = cx.multiline()?;
+    let split = match (&def.split, &parser) {
+        (Some(t), Parser::Regex(re)) => {
+            let names: Vec<Option<&str>> = re.capture_names().collect();
+            Some(super::split::Split::compile(t, &names).map_err(|m| cx.err("[split]", m))?)
+        }
+        (Some(_), _) => return Err(cx.err("[split]", "[split] needs kind = \"regex\"".into())),
+        (None, _) => None,
+    };
     let p = &def.parse;
     let signature = p.signature.as_deref().map(|s| cx.regex(s)).transpose()?;
     if let Some(n) = p
@@ -689,6 +701,7 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
         signature,
         doubled_quotes: p.doubled_quotes.clone(),
         only_rows: p.only_rows,
+        split,
         multiline,
         derived,
         tags: def

@@ -255,11 +255,14 @@ impl<'f> Extractor<'f> {
                 }
                 None => false,
             },
-            Parser::Regex(re) => {
-                let locs = self.locs.as_mut().expect("regex formats have locations");
-                let s = String::from_utf8_lossy(text);
-                re.captures_read(locs, &s).is_some() && matches!(s, Cow::Borrowed(_))
-            }
+            Parser::Regex(re) => match &self.fmt.split {
+                Some(split) => split.split(text, &mut self.spans),
+                None => {
+                    let locs = self.locs.as_mut().expect("regex formats have locations");
+                    let s = String::from_utf8_lossy(text);
+                    re.captures_read(locs, &s).is_some() && matches!(s, Cow::Borrowed(_))
+                }
+            },
             Parser::Json => self.decode_json(text),
             Parser::Columns(c) => {
                 let line = self.head(text);
@@ -333,6 +336,11 @@ impl<'f> Extractor<'f> {
         match schema.fields.get(fid)?.origin {
             Origin::Capture(i) => match &self.fmt.parser {
                 Parser::Pattern(_) => self.spans.get(i).map(|&(a, b)| (a as usize, b as usize)),
+                Parser::Regex(_) if self.fmt.split.is_some() => self
+                    .spans
+                    .get(i)
+                    .filter(|s| **s != super::split::ABSENT)
+                    .map(|&(a, b)| (a as usize, b as usize)),
                 Parser::Regex(_) => self.locs.as_ref()?.get(i),
                 _ => None,
             },

@@ -244,6 +244,7 @@ pub fn learn_table(lines: &[&[u8]]) -> Option<Format> {
     // The time's written shape, so the header row (`Date,Time`) is not read as a row.
     let time_re = super::learn::shape(&time_text);
     let (re, start, fields, level) = row_regex(&rows, names, (sep, width), (tk, span), &time_re);
+    let split = split_section(&rows, names, (sep, width), (tk, span), &time_re);
     let mut def = String::from("name = \"learned\"\ntitle = \"a table learned from its header row\"\npriority = -5\n\n[parse]\nkind = \"regex\"\nonly_rows = true\n");
     let _ = writeln!(def, "regex = '''{re}'''\ntime = \"time\"");
     if slash {
@@ -264,7 +265,42 @@ pub fn learn_table(lines: &[&[u8]]) -> Option<Format> {
         let _ = writeln!(def, "\n[multiline]\nstart = '''{start}'''");
     }
     def.push_str(&fields);
+    def.push_str(&split);
     compile("learned", &def).ok()
+}
+
+/// The `[split]` section that reads the rows of [`row_regex`] by their separator: the
+/// same groups, by column.
+fn split_section(
+    rows: &[Vec<&str>],
+    names: &[&str],
+    (sep, width): (u8, usize),
+    (tk, span): (usize, usize),
+    time_re: &str,
+) -> String {
+    let (mut cols, mut quoted, mut taken) = (Vec::new(), Vec::new(), Vec::new());
+    for k in 0..width {
+        if (tk..tk + span).contains(&k) {
+            cols.push("\"@time\"".to_string());
+            continue;
+        }
+        let name = field_name(names.get(k).copied().unwrap_or("message"), &taken);
+        if rows.iter().any(|r| r[k].starts_with('"')) {
+            quoted.push(format!("\"{name}\""));
+        }
+        cols.push(format!("\"{name}\""));
+        taken.push(name);
+    }
+    let sep = match sep {
+        b'\t' => "\\t".to_string(),
+        b'"' | b'\\' => format!("\\{}", char::from(sep)),
+        s => char::from(s).to_string(),
+    };
+    format!(
+        "\n[split]\nseparator = \"{sep}\"\ncolumns = [{}]\nquoted = [{}]\ntime_shape = '''{time_re}'''\n",
+        cols.join(", "),
+        quoted.join(", ")
+    )
 }
 
 /// The regex of a row of `width` values (the time at `tk`, over `span` columns; a value

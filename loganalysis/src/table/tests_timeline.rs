@@ -379,3 +379,30 @@ fn each_log_gets_room_for_its_own_notable_kinds() {
         "{rows:?}"
     );
 }
+
+#[test]
+fn a_timeline_from_a_time_on_holds_every_later_event() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let a = write(dir.path(), "app.log", "java_logback", 14, 400);
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Between {
+            from: Some(TimePoint("10:05".into())),
+            to: None,
+        }),
+        limit: Some(1000),
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["app.log"], &q, &QueryOptions::default()).expect("runs");
+    let day = a.events[0].sec.unwrap_or(0).div_euclid(86_400) * 86_400;
+    let from = day + 10 * 3600 + 5 * 60;
+    let later = a
+        .events
+        .iter()
+        .filter(|e| e.sec.is_some_and(|s| s >= from))
+        .count() as u64;
+    let QueryValue::Timeline { total, .. } = &r.value else {
+        panic!("timeline")
+    };
+    assert_eq!(*total, later);
+}

@@ -71,7 +71,13 @@ pub struct Timeline {
 impl Timeline {
     pub fn new(plan: &Plan) -> Timeline {
         Timeline {
-            center: plan.window.map(|(from, to)| (from + to) * 500_000),
+            // An open end (`i64::MIN`/`MAX`) has no middle: the closed end is the nearest.
+            center: plan.window.and_then(|(from, to)| match (from, to) {
+                (i64::MIN, i64::MAX) => None,
+                (i64::MIN, to) => Some(to.saturating_mul(1_000_000)),
+                (from, i64::MAX) => Some(from.saturating_mul(1_000_000)),
+                (from, to) => from.checked_add(to).map(|s| s.saturating_mul(500_000)),
+            }),
             kinds: FxHashMap::default(),
             n_kinds: 0,
             unlisted: 0,

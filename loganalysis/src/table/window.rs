@@ -192,26 +192,35 @@ pub fn resolve_window(w: &Window, end: &Ts) -> Result<(i64, i64), QueryError> {
             (s - *seconds as i64, s + *seconds as i64)
         }
         Window::Between { from, to } => {
-            let to_b = match to {
-                Some(t) => {
-                    let p = parse_point(t)?;
+            let from_b = match from {
+                Some(f) => {
+                    let p = parse_point(f)?;
                     Some((resolve(&p, end), p))
                 }
                 None => None,
             };
-            let from_b = match from {
-                Some(f) => {
-                    let p = parse_point(f)?;
+            let to_b = match to {
+                Some(t) => {
+                    let p = parse_point(t)?;
                     let mut s = resolve(&p, end);
-                    if let Some((t, tp)) = &to_b {
-                        if p.date.is_none() && tp.date.is_none() && s > *t {
-                            s -= DAY;
+                    // Two times of day: the second is the first one's or the next day's
+                    // ("23:50 to 00:10"), even past the log's end ("03:00 to 03:59" in a
+                    // log that ends at 03:30).
+                    if let Some((f, fp)) = &from_b {
+                        if p.date.is_none() && fp.date.is_none() {
+                            while s < *f {
+                                s += DAY;
+                            }
+                            while s - *f >= DAY {
+                                s -= DAY;
+                            }
                         }
                     }
-                    Some(s)
+                    Some((s, p))
                 }
                 None => None,
             };
+            let from_b = from_b.map(|(s, _)| s);
             (
                 from_b.unwrap_or(i64::MIN),
                 to_b.map_or(i64::MAX, |(t, p)| t + p.span - 1),
@@ -286,6 +295,18 @@ mod tests {
         .expect("window");
         assert_eq!(show_second(a, false), "2024-05-01T23:00:00");
         assert_eq!(show_second(b, false), "2024-05-02T01:00:59");
+        // A window that runs past the log's end stays on the day of its start.
+        let late = end("2024-05-02T03:30:00");
+        let (a, b) = resolve_window(
+            &Window::Between {
+                from: tp("03:00"),
+                to: tp("03:59:59"),
+            },
+            &late,
+        )
+        .expect("window");
+        assert_eq!(show_second(a, false), "2024-05-02T03:00:00");
+        assert_eq!(show_second(b, false), "2024-05-02T03:59:59");
         let (a, b) = resolve_window(&Window::Last { seconds: 300 }, &e).expect("last");
         assert_eq!(b - a, 300);
         let (a, _) = resolve_window(

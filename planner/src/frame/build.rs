@@ -381,16 +381,23 @@ fn binds(l: &Lit) -> bool {
     )
 }
 
-/// The time window a question over the session's uploads says ("2 点多", "around 02:47"),
-/// for a task that is no query of its own (the incident summary).
-pub(crate) fn window_asked(text: &str, uploads: &[crate::UploadRef]) -> Option<Window> {
+/// The time window an incident question says ("2 点多", "around 02:47"): a time of day is
+/// searched half an hour either side, as such a time is remembered, not read off a log.
+pub(crate) fn incident_window(text: &str, uploads: &[crate::UploadRef]) -> Option<Window> {
+    const NEAR: u64 = 1800;
     let ctx = FrameCtx {
         uploads,
         referenced: &[],
         last_file: None,
         last_query: None,
     };
-    window(lexicon(), &Parsed::new(text, &ctx))
+    match window(lexicon(), &Parsed::new(text, &ctx))? {
+        Window::Around { at, seconds } => Some(Window::Around {
+            at,
+            seconds: seconds.max(NEAR),
+        }),
+        w => Some(w),
+    }
 }
 
 /// A time window: "last 10 minutes", "between 02:40 and 02:50", "around 02:47".

@@ -1,5 +1,5 @@
 //! Times of day said as hours: "2 点 15 分", "两点半", "下午 3 点" are clocks, and "2 点多"
-//! / "凌晨两点多" ("a bit past two") is the whole hour; "2am", "11 pm" are clocks too.
+//! / "凌晨两点多" ("a bit past two"), "2am" and "11 pm" are the whole hour.
 
 use std::sync::OnceLock;
 
@@ -95,7 +95,8 @@ pub(super) fn hours(text: &str, taken: &mut Vec<(usize, usize)>) -> Vec<(usize, 
         }
         let h = twelve_hour(h, c.get(2).map(|m| m.as_str()), "") as u8;
         taken.push((whole.start(), whole.end()));
-        out.push((whole.start(), whole.end(), Said::Clock { h, m: 0 }));
+        // "3am" says the hour, not its first minute.
+        out.push((whole.start(), whole.end(), Said::Hour(h)));
     }
     out
 }
@@ -122,9 +123,9 @@ mod tests {
         assert_eq!(said("下午三点半"), vec![clock(15, 30)]);
         assert_eq!(said("十一点二十分"), vec![clock(11, 20)]);
         assert_eq!(said("晚上 10 点"), vec![clock(22, 0)]);
-        assert_eq!(said("around 2am"), vec![clock(2, 0)]);
-        assert_eq!(said("at 11 pm"), vec![clock(23, 0)]);
-        assert_eq!(said("12am"), vec![clock(0, 0)]);
+        assert_eq!(said("around 2am"), vec![Said::Hour(2)]);
+        assert_eq!(said("at 11 pm"), vec![Said::Hour(23)]);
+        assert_eq!(said("12am"), vec![Said::Hour(0)]);
         assert!(said("几点开始的").is_empty());
         assert!(said("top 3 paths, 5 pm2 instances").is_empty());
     }

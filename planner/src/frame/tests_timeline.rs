@@ -142,8 +142,15 @@ fn an_hour_said_in_words_is_the_whole_hour_and_an_incident_looks_there() {
         "the worst minute is looked for in the hour: {q:?}"
     );
     let q = query("what happened in redis around 2am");
-    assert!(
-        matches!(&q.window, Some(Window::Around { at, .. }) if at.0 == "02:00"),
+    assert_eq!(q.window, hour, "{q:?}");
+    // An incident's time is approximate: a time of day is searched half an hour around.
+    let q = query("checkout broke around 02:40, what went wrong? (redis + checkout-api)");
+    assert_eq!(
+        q.window,
+        Some(Window::Around {
+            at: TimePoint("02:40".into()),
+            seconds: 1800
+        }),
         "{q:?}"
     );
 }
