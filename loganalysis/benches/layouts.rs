@@ -12,15 +12,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::Path;
-use std::process::Command;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
 
 use llmops_common::query::{Extract, Field, Filter, FilterOp, Measure, Query, QueryValue, Scalar};
 use llmops_loganalysis::{run_query, QueryFile, QueryOptions};
 
+mod common;
+use common::{cpu, load, sh, time_runs, write_section, RUNS};
+
 const SIZE: usize = 100 * 1024 * 1024;
-const RUNS: usize = 5;
 const START: &str = "<!-- bench:layouts:begin -->";
 const END: &str = "<!-- bench:layouts:end -->";
 
@@ -44,50 +44,6 @@ struct Planted {
     count: u64,
     top: u64,
     third: u64,
-}
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-/// User + system CPU seconds of this process and of its waited-for children.
-fn cpu_times() -> (f64, f64) {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let after = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let f: Vec<f64> = after
-        .split_whitespace()
-        .map(|x| x.parse().unwrap_or(0.0))
-        .collect();
-    let tick = 100.0;
-    let own = (f.get(11).copied().unwrap_or(0.0) + f.get(12).copied().unwrap_or(0.0)) / tick;
-    let kids = (f.get(13).copied().unwrap_or(0.0) + f.get(14).copied().unwrap_or(0.0)) / tick;
-    (own, kids)
-}
-
-/// Median wall and CPU time of `RUNS` runs of `f` (CPU of children for shell commands).
-fn time_runs(children: bool, mut f: impl FnMut()) -> (Duration, Duration) {
-    let (mut walls, mut cpus) = (Vec::new(), Vec::new());
-    for _ in 0..RUNS {
-        let (own0, kids0) = cpu_times();
-        let t = Instant::now();
-        f();
-        walls.push(t.elapsed());
-        let (own1, kids1) = cpu_times();
-        let cpu = if children { kids1 - kids0 } else { own1 - own0 };
-        cpus.push(Duration::from_secs_f64(cpu.max(0.0)));
-    }
-    (median(walls), median(cpus))
-}
-
-fn sh(dir: &Path, cmd: &str) -> String {
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(cmd)
-        .current_dir(dir)
-        .output()
-        .expect("sh runs");
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
 /// Writes lines from `line` until the file is about `SIZE` bytes.
@@ -170,13 +126,27 @@ fn plant_table(path: &Path) -> Planted {
 }
 
 /// (task, command, (wall, cpu), the engine's (wall, cpu) for the same task, file bytes).
-type Row = (
-    String,
-    String,
-    (Duration, Duration),
-    (Duration, Duration),
-    u64,
-);
+type Measured = common::Measured<String, String>;
+
+/// Rows whose `level` is `value`.
+fn level_is(value: &str) -> Query {
+    Query {
+        filters: vec![Filter::new(
+            Some(Field::new("level")),
+            FilterOp::Eq,
+            Scalar::Text(value.into()),
+        )],
+        ..Query::default()
+    }
+}
+
+/// Rows grouped by `field`, the top 10.
+fn grouped_by(field: &str) -> Query {
+    Query {
+        group_by: vec![Field::new(field)],
+        ..Query::default()
+    }
+}
 
 /// One engine query and the shell command for the same figure, each run checked.
 struct Task<'a> {
@@ -188,7 +158,7 @@ struct Task<'a> {
     want: u64,
 }
 
-fn measure(dir: &Path, name: &str, bytes: u64, tasks: Vec<Task<'_>>) -> Vec<Row> {
+fn measure(dir: &Path, name: &str, bytes: u64, tasks: Vec<Task<'_>>) -> Vec<Measured> {
     let files = [QueryFile::new(name, dir.join(name))];
     let opts = QueryOptions {
         threads: 1,
@@ -227,21 +197,10 @@ fn figure(v: &QueryValue) -> Option<u64> {
     }
 }
 
-fn learned_rows(dir: &Path) -> (Vec<Row>, Planted) {
+fn learned_rows(dir: &Path) -> (Vec<Measured>, Planted) {
     let name = "carousel.log";
     let p = plant_learned(&dir.join(name));
-    let errors = Query {
-        filters: vec![Filter::new(
-            Some(Field::new("level")),
-            FilterOp::Eq,
-            Scalar::Text("ERROR".into()),
-        )],
-        ..Query::default()
-    };
-    let by_logger = Query {
-        group_by: vec![Field::new("logger")],
-        ..Query::default()
-    };
+    let (errors, by_logger) = (level_is("ERROR"), grouped_by("logger"));
     let orders = Query {
         measure: Measure::CountDistinct,
         field: Some(Field::new("order_id")),
@@ -277,21 +236,10 @@ fn learned_rows(dir: &Path) -> (Vec<Row>, Planted) {
     (measure(dir, name, p.bytes, tasks), p)
 }
 
-fn table_rows(dir: &Path) -> (Vec<Row>, Planted) {
+fn table_rows(dir: &Path) -> (Vec<Measured>, Planted) {
     let name = "requests.csv";
     let p = plant_table(&dir.join(name));
-    let errors = Query {
-        filters: vec![Filter::new(
-            Some(Field::new("level")),
-            FilterOp::Eq,
-            Scalar::Text("ERROR".into()),
-        )],
-        ..Query::default()
-    };
-    let by_service = Query {
-        group_by: vec![Field::new("service")],
-        ..Query::default()
-    };
+    let (errors, by_service) = (level_is("ERROR"), grouped_by("service"));
     let slow = Query {
         filters: vec![Filter::new(
             Some(Field::new("latency_ms")),
@@ -328,58 +276,14 @@ fn table_rows(dir: &Path) -> (Vec<Row>, Planted) {
     (measure(dir, name, p.bytes, tasks), p)
 }
 
-fn cpu() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into())
-}
-
-fn mbps(bytes: u64, d: Duration) -> f64 {
-    bytes as f64 / (1024.0 * 1024.0) / d.as_secs_f64().max(1e-9)
-}
-
-/// Replaces this bench's section of docs/benchmarks.md (or appends it).
-fn write_section(section: &str) {
-    let doc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/benchmarks.md");
-    let text = std::fs::read_to_string(&doc).unwrap_or_default();
-    let new = match (text.find(START), text.find(END)) {
-        (Some(a), Some(b)) if b > a => format!("{}{section}{}", &text[..a], &text[b + END.len()..]),
-        _ => format!("{}\n\n{section}\n", text.trim_end()),
-    };
-    std::fs::write(&doc, new).expect("write docs/benchmarks.md");
-    println!("updated {}", doc.display());
-}
-
 fn main() {
-    let load = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|s| s.split_whitespace().next().map(str::to_string))
-        .unwrap_or_else(|| "unknown".into());
+    let load = load();
     let dir = tempfile::tempdir().expect("tempdir");
     let (mut rows, learned) = learned_rows(dir.path());
     std::fs::remove_file(dir.path().join("carousel.log")).expect("remove");
     let (more, table) = table_rows(dir.path());
     rows.extend(more);
-    let mut out = String::from(
-        "| task | command | median wall | wall throughput | wall vs engine | median CPU | MB per CPU-second |\n|---|---|---|---|---|---|---|\n",
-    );
-    for (what, cmd, (d, c), (base, _), b) in &rows {
-        let cmd = cmd.replace('|', "\\|");
-        out += &format!(
-            "| {what} | `{cmd}` | {:.0} ms | {:.0} MB/s | {:.2}× | {:.0} ms | {:.0} MB/s |\n",
-            d.as_secs_f64() * 1e3,
-            mbps(*b, *d),
-            d.as_secs_f64() / base.as_secs_f64(),
-            c.as_secs_f64() * 1e3,
-            mbps(*b, (*c).max(Duration::from_millis(1))),
-        );
-    }
+    let out = common::table(&rows);
     let section = format!(
         "{START}\n## Learned layouts, header tables and fields cut from the text\n\n\
          Command: `cargo bench -p llmops-loganalysis --bench layouts` (release, in `make bench`), \
@@ -406,5 +310,5 @@ fn main() {
         ts = table.third,
     );
     println!("{section}");
-    write_section(&section);
+    write_section(START, END, &section);
 }

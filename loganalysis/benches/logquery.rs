@@ -11,9 +11,8 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
-use std::process::Command;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use llmops_common::query::{
     Field, Filter, FilterOp, Measure, Query, QueryValue, Scalar, TimePoint, Window,
@@ -21,72 +20,12 @@ use llmops_common::query::{
 use llmops_loganalysis::table::truth::{generate, TruthLog};
 use llmops_loganalysis::{run_query, QueryFile, QueryOptions};
 
+mod common;
+use common::{cpu, load, sh, time_runs, write_section, RUNS};
+
 const SIZE: u64 = 100 * 1024 * 1024;
-const RUNS: usize = 5;
 const START: &str = "<!-- bench:logquery:begin -->";
 const END: &str = "<!-- bench:logquery:end -->";
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-/// CPU seconds (user + system) of this process and of its waited-for children, from
-/// /proc/self/stat (clock ticks of 10 ms).
-fn cpu_times() -> (f64, f64) {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let after = stat.rsplit_once(')').map_or("", |x| x.1);
-    let f: Vec<f64> = after
-        .split_whitespace()
-        .map(|x| x.parse().unwrap_or(0.0))
-        .collect();
-    let tick = 100.0;
-    let get = |i: usize| f.get(i).copied().unwrap_or(0.0) / tick;
-    // Fields 14-17 of stat are utime, stime, cutime, cstime (indices 11-14 after the name).
-    (get(11) + get(12), get(13) + get(14))
-}
-
-/// Medians of wall time and of CPU time (this process, or its children for shell runs).
-fn time_runs(children: bool, mut f: impl FnMut()) -> (Duration, Duration) {
-    let mut wall = Vec::with_capacity(RUNS);
-    let mut cpu = Vec::with_capacity(RUNS);
-    for _ in 0..RUNS {
-        let c0 = cpu_times();
-        let t = Instant::now();
-        f();
-        wall.push(t.elapsed());
-        let c1 = cpu_times();
-        let used = if children { c1.1 - c0.1 } else { c1.0 - c0.0 };
-        cpu.push(Duration::from_secs_f64(used.max(0.0)));
-    }
-    (median(wall), median(cpu))
-}
-
-fn sh(dir: &Path, cmd: &str) -> String {
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(cmd)
-        .current_dir(dir)
-        .output()
-        .expect("sh runs");
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
-
-fn mbps(bytes: u64, d: Duration) -> f64 {
-    bytes as f64 / 1e6 / d.as_secs_f64()
-}
-
-fn cpu() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into())
-}
 
 /// The generated log and the figures planted in it.
 struct Planted {
@@ -123,16 +62,10 @@ fn plant(path: &Path) -> Planted {
 }
 
 /// (task, command, (wall, cpu), the engine's (wall, cpu) for the same task, file bytes).
-type Row = (
-    &'static str,
-    String,
-    (Duration, Duration),
-    (Duration, Duration),
-    u64,
-);
+type Measured = common::Measured<&'static str, String>;
 
 /// Every measured row, each run checked against the planted figures.
-fn measure(dir: &Path, name: &str, p: &Planted) -> Vec<Row> {
+fn measure(dir: &Path, name: &str, p: &Planted) -> Vec<Measured> {
     let files = [QueryFile::new(name, dir.join(name))];
     let opts = QueryOptions {
         threads: 1,
@@ -202,7 +135,7 @@ fn measure(dir: &Path, name: &str, p: &Planted) -> Vec<Row> {
 
 /// A timeline of the 10 minutes around the middle of a generated logback log, beside a
 /// count of the same window: what the template pre-pass and the kinds cost.
-fn measure_timeline(dir: &Path) -> Vec<Row> {
+fn measure_timeline(dir: &Path) -> Vec<Measured> {
     let name = "app.log";
     let path = dir.join(name);
     let per_event = {
@@ -233,7 +166,7 @@ fn timeline_rows(
     truth: &TruthLog,
     what: &'static str,
     kinds: &str,
-) -> Vec<Row> {
+) -> Vec<Measured> {
     let mid = truth.events[truth.events.len() / 2]
         .sec
         .expect("a timed event");
@@ -316,23 +249,8 @@ fn timeline_rows(
     ]
 }
 
-/// Replaces this bench's section of docs/benchmarks.md (or appends it).
-fn write_section(section: &str) {
-    let doc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/benchmarks.md");
-    let text = std::fs::read_to_string(&doc).unwrap_or_default();
-    let new = match (text.find(START), text.find(END)) {
-        (Some(a), Some(b)) if b > a => format!("{}{section}{}", &text[..a], &text[b + END.len()..]),
-        _ => format!("{}\n\n{section}\n", text.trim_end()),
-    };
-    std::fs::write(&doc, new).expect("write docs/benchmarks.md");
-    println!("updated {}", doc.display());
-}
-
 fn main() {
-    let load = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|s| s.split_whitespace().next().map(str::to_string))
-        .unwrap_or_else(|| "unknown".into());
+    let load = load();
     let dir = tempfile::tempdir().expect("tempdir");
     let name = "access.log";
     let planted = plant(&dir.path().join(name));
@@ -345,22 +263,7 @@ fn main() {
         "request-kind",
     ));
     rows.extend(measure_timeline(dir.path()));
-    let mut table = String::from(
-        "| task | command | median wall | wall throughput | wall vs engine | median CPU | MB per CPU-second |\n|---|---|---|---|---|---|---|\n",
-    );
-    for (what, cmd, (d, c), (base, _), b) in &rows {
-        let b = *b;
-        // A `|` inside a table cell must be escaped, even in a code span.
-        let cmd = cmd.replace('|', "\\|");
-        table += &format!(
-            "| {what} | `{cmd}` | {:.0} ms | {:.0} MB/s | {:.2}× | {:.0} ms | {:.0} MB/s |\n",
-            d.as_secs_f64() * 1e3,
-            mbps(b, *d),
-            d.as_secs_f64() / base.as_secs_f64(),
-            c.as_secs_f64() * 1e3,
-            mbps(b, (*c).max(Duration::from_millis(1))),
-        );
-    }
+    let table = common::table(&rows);
     let section = format!(
         "{START}\n## Log query (`run_query`, logs as tables)\n\n\
          Command: `cargo bench -p llmops-loganalysis --bench logquery` (release, in `make bench`), \
@@ -386,5 +289,5 @@ fn main() {
         top = planted.top,
     );
     println!("{section}");
-    write_section(&section);
+    write_section(START, END, &section);
 }

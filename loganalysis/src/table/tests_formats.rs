@@ -49,7 +49,7 @@ pub(super) fn stat(dir: &std::path::Path, name: &str, measure: Measure, field: &
     }
 }
 
-fn groups(
+pub(super) fn groups(
     dir: &std::path::Path,
     name: &str,
     filters: Vec<Filter>,

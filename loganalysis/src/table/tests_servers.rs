@@ -4,23 +4,12 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use llmops_common::query::{Field, Filter, FilterOp, Query, QueryValue, Scalar};
+use llmops_common::query::{Field, Filter, FilterOp, Query, Scalar};
 
-use super::tests_formats::{format_of, run, Lcg};
+use super::tests_formats::{format_of, groups, run, Lcg};
 
 fn top(dir: &std::path::Path, name: &str, by: &str) -> BTreeMap<String, u64> {
-    let q = Query {
-        group_by: vec![Field::new(by)],
-        limit: Some(100),
-        ..Query::default()
-    };
-    match run(dir, name, &q).value {
-        QueryValue::Groups { rows, .. } => rows
-            .into_iter()
-            .map(|g| (g.key[0].clone(), g.count))
-            .collect(),
-        v => panic!("groups: {v:?}"),
-    }
+    groups(dir, name, Vec::new(), by)
 }
 
 fn count(dir: &std::path::Path, name: &str, f: Filter) -> u64 {
