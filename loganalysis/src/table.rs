@@ -25,6 +25,7 @@ mod pipeline;
 mod plan;
 mod rarity;
 mod registry;
+mod role_keys;
 mod roles;
 mod run;
 mod scan;

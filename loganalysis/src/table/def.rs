@@ -225,6 +225,9 @@ pub enum Origin {
     /// A pair in a record's own syntax anywhere in the event (`PID     : 28411`,
     /// `User(mqm)`): `inline_pairs::record_pairs`.
     InRecord(String),
+    /// The first of a role's keys an event has (JSON or logfmt), for a role a question asks
+    /// that no key of the sample answers (bunyan's `err.name` only in later error lines).
+    AnyKey(Vec<String>),
     /// A header-declared column, by name.
     Column(String),
     /// Columns (field indexes) that together are the event's time.

@@ -415,6 +415,16 @@ impl<'f> Extractor<'f> {
                 let (vs, ve) = super::inline_pairs::find(&text[a..b], key)?;
                 Val::Bytes(&text[a + vs..a + ve])
             }
+            Origin::AnyKey(keys) => match &self.fmt.parser {
+                Parser::Json => {
+                    let j = self.json.as_ref()?;
+                    keys.iter().find_map(|k| json_value(j, k))?
+                }
+                _ => {
+                    let keys = keys.clone();
+                    keys.iter().find_map(|k| self.kv_value(text, k))?
+                }
+            },
             Origin::InRecord(key) => {
                 let (vs, ve) = super::inline_pairs::find_in_record(text, key)?;
                 Val::Bytes(&text[vs..ve])

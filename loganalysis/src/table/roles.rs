@@ -59,6 +59,17 @@ fn table() -> &'static TableToml {
     T.get_or_init(|| toml::from_str(TABLE).expect("formats/roles.toml parses"))
 }
 
+/// A role's kind, unit and keys (without their unit suffixes), when the table has it.
+pub fn role_keys(role: &str) -> Option<(FieldKind, Unit, Vec<String>)> {
+    let r = table().role.iter().find(|r| r.role == role)?;
+    let keys = r
+        .keys
+        .iter()
+        .map(|k| k.split_once(':').map_or(k.as_str(), |(n, _)| n).to_string())
+        .collect();
+    Some((r.kind, r.unit, keys))
+}
+
 /// Every role that has stand-ins.
 pub fn fallback_roles() -> impl Iterator<Item = &'static String> {
     table().fallback.iter().map(|f| &f.role)

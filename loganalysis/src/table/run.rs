@@ -289,6 +289,13 @@ pub fn run_query_with(
             );
         }
     }
+    for o in &opened {
+        if let Some(n) = super::role_keys::note(&o.role_keys, &o.schema) {
+            if !notes.contains(&n) {
+                notes.push(n);
+            }
+        }
+    }
     let matched = acc.matched;
     let unit = plans[0].field.as_ref().map(|f| f.unit).unwrap_or_default();
     let value = finish(acc, q, unit, files.len(), &names);

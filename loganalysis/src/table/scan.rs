@@ -80,6 +80,8 @@ pub struct Opened {
     /// Share of the sample the format parsed.
     pub sample_parsed: u64,
     pub sample_lines: u64,
+    /// Fields added for roles the question asks that the sample shows no key for.
+    pub role_keys: Vec<String>,
 }
 
 fn read_at(file: &mut File, pos: u64, buf: &mut [u8]) -> std::io::Result<usize> {
@@ -144,6 +146,7 @@ pub fn open(
         fmt = super::extract::with_extracts(&fmt, &schema, extracts)?;
         schema = super::registry::schema_in(reg, &fmt, &head);
     }
+    let role_keys = super::role_keys::add_role_keys(&fmt, &mut schema, wanted);
     Ok(Opened {
         file: qf.clone(),
         size,
@@ -152,6 +155,7 @@ pub fn open(
         schema,
         sample_parsed: det.parsed,
         sample_lines: det.lines,
+        role_keys,
     })
 }
 

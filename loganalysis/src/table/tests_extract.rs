@@ -1,6 +1,7 @@
 //! Planted-truth checks of fields a query defines from the text (`Query::extract`):
 //! distinct ids cut out of request paths, a count per path segment, the Perl pipeline
-//! agreeing with the engine, and the errors a bad definition gets.
+//! agreeing with the engine, and the errors a bad definition gets; and of a role the sample
+//! shows no key for, looked for under the role's keys in every event.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -180,4 +181,72 @@ fn a_bad_extract_is_refused_with_what_is_wrong() {
             .to_string();
         assert!(e.contains(why), "{x:?}: {e}");
     }
+}
+
+/// A JSON log whose errors (with `err.name`) come only after 64 KiB of routine lines.
+fn late_errors_log(n_routine: usize) -> (String, BTreeMap<String, u64>) {
+    let names = ["SequelizeConnectionError", "TimeoutError"];
+    let mut rng = Lcg(3);
+    let (mut text, mut truth) = (String::new(), BTreeMap::<String, u64>::new());
+    for i in 0..n_routine {
+        let _ = writeln!(
+            text,
+            r#"{{"name":"order-api","hostname":"api-1","pid":1,"level":30,"msg":"request done","req_id":"r{i}","time":"2026-03-14T08:{:02}:{:02}.000Z","v":0}}"#,
+            (i / 60) % 60,
+            i % 60
+        );
+    }
+    for i in 0..120 {
+        let name = names[rng.next(2) as usize];
+        *truth.entry(name.to_string()).or_default() += 1;
+        let _ = writeln!(
+            text,
+            r#"{{"name":"order-api","hostname":"api-1","pid":1,"level":50,"msg":"query failed","err":{{"message":"boom","name":"{name}","stack":"{name}: boom\n    at x"}},"time":"2026-03-14T09:{:02}:{:02}.000Z","v":0}}"#,
+            (i / 60) % 60,
+            i % 60
+        );
+    }
+    (text, truth)
+}
+
+#[test]
+fn a_role_the_sample_lacks_is_looked_for_under_its_keys_in_every_event() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (text, truth) = late_errors_log(1200);
+    assert!(
+        text.find("err").is_some_and(|at| at > 64 * 1024),
+        "errors past the sample"
+    );
+    std::fs::write(dir.path().join("order-api.log"), text).expect("write");
+    let q = Query {
+        filters: vec![Filter::new(
+            Some(Field::new("exception")),
+            FilterOp::Eq,
+            Scalar::Text("SequelizeConnectionError".into()),
+        )],
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), "order-api.log", &q).expect("query");
+    assert_eq!(r.matched, truth["SequelizeConnectionError"]);
+    assert!(
+        r.notes.iter().any(|n| n.contains("err.name")),
+        "{:?}",
+        r.notes
+    );
+    let jq = r.pipeline.as_deref().expect("a jq check");
+    assert_eq!(
+        shell_output(dir.path(), jq),
+        truth["SequelizeConnectionError"].to_string(),
+        "{jq}"
+    );
+    let q = Query {
+        group_by: vec![Field::new("exception")],
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), "order-api.log", &q).expect("query");
+    let QueryValue::Groups { rows, .. } = &r.value else {
+        panic!("groups: {:?}", r.value)
+    };
+    let got: BTreeMap<String, u64> = rows.iter().map(|g| (g.key[0].clone(), g.count)).collect();
+    assert_eq!(got, truth);
 }

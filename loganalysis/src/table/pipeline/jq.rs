@@ -4,7 +4,7 @@
 use llmops_common::query::Measure;
 
 use super::{all_conds, cmp_op, level_words, num_lit, shq, top_tail, PipeCtx};
-use crate::table::def::LevelFormat;
+use crate::table::def::{LevelFormat, Origin};
 use crate::table::event::Schema;
 use crate::table::plan::{Cond, FieldRef};
 
@@ -30,8 +30,16 @@ fn json_str(t: &str) -> String {
 /// A field's value as text in jq (`$j` is the event's object); level fields read as the
 /// engine's canonical level names.
 fn field(c: &PipeCtx<'_>, f: &FieldRef) -> String {
-    let name = &c.schema.fields[f.id].name;
-    let base = format!("($j | {} | txt)", jq_path(name, c.schema));
+    let spec = &c.schema.fields[f.id];
+    // A role's keys, the first an event has.
+    let path = match &spec.origin {
+        Origin::AnyKey(keys) => {
+            let alts: Vec<String> = keys.iter().map(|k| jq_path(k, c.schema)).collect();
+            format!("({})", alts.join(" // "))
+        }
+        _ => jq_path(&spec.name, c.schema),
+    };
+    let base = format!("($j | {path} | txt)");
     if c.schema.level != Some(f.id) {
         return base;
     }

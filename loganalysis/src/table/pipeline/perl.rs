@@ -109,6 +109,18 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
         }
     }
     for spec in &c.schema.fields {
+        // A role's keys, the first an event has.
+        if let Origin::AnyKey(keys) = &spec.origin {
+            let alts: Vec<String> = keys
+                .iter()
+                .map(|k| format!("$f{{{}}}", perl_str(k)))
+                .collect();
+            code.push_str(&format!(
+                "$f{{{}}} //= {}; ",
+                perl_str(&spec.name),
+                alts.join(" // ")
+            ));
+        }
         if let Origin::InRecord(key) = &spec.origin {
             let k = perl_str(key);
             code.push_str(&format!(

@@ -1,0 +1,63 @@
+//! Fields for roles a question asks that the sample of a JSON or logfmt log does not show:
+//! a key that only later events have (bunyan's `err.name` in error lines past the first
+//! 64 KiB) is looked for under every key the roles table lists for the role, in every
+//! event, and the answer says so.
+
+use super::def::{FieldSpec, Format, Origin, ParseKind};
+use super::schema::Schema;
+
+/// Adds to `schema` a field for each role in `wanted` it has no field for, when `fmt` reads
+/// keys (JSON, logfmt); the names of the fields added.
+pub fn add_role_keys(fmt: &Format, schema: &mut Schema, wanted: &[&str]) -> Vec<String> {
+    if !matches!(fmt.kind, ParseKind::Json | ParseKind::Logfmt) {
+        return Vec::new();
+    }
+    let mut added = Vec::new();
+    for w in wanted {
+        let has = schema
+            .fields
+            .iter()
+            .any(|f| f.name.eq_ignore_ascii_case(w) || f.roles.iter().any(|r| r == w));
+        let fallback = super::roles::fallbacks(w)
+            .iter()
+            .any(|r| schema.fields.iter().any(|f| f.roles.contains(r)));
+        let Some((kind, unit, keys)) = super::roles::role_keys(w) else {
+            continue;
+        };
+        if has || fallback || added.iter().any(|a| a == w) {
+            continue;
+        }
+        schema.fields.push(FieldSpec {
+            name: w.to_string(),
+            kind,
+            unit,
+            roles: vec![w.to_string()],
+            words: 1,
+            awk: None,
+            origin: Origin::AnyKey(keys),
+        });
+        schema.examples.push(None);
+        added.push(w.to_string());
+    }
+    added
+}
+
+/// The note an answer carries for the fields of [`add_role_keys`].
+pub fn note(added: &[String], schema: &Schema) -> Option<String> {
+    let parts: Vec<String> = added
+        .iter()
+        .filter_map(|n| {
+            let f = schema.fields.iter().find(|f| f.name == *n)?;
+            let Origin::AnyKey(keys) = &f.origin else {
+                return None;
+            };
+            Some(format!("`{n}` ({})", keys.join(", ")))
+        })
+        .collect();
+    (!parts.is_empty()).then(|| {
+        format!(
+            "抽样的事件里没有这些字段，已在每个事件中按角色的各个键查找 / not in the sampled events, so every event was searched under each of the role's keys: {}",
+            parts.join("; ")
+        )
+    })
+}
