@@ -18,9 +18,14 @@ pub fn add_role_keys(fmt: &Format, schema: &mut Schema, wanted: &[&str]) -> Vec<
             .fields
             .iter()
             .any(|f| f.name.eq_ignore_ascii_case(w) || f.roles.iter().any(|r| r == w));
-        let fallback = super::roles::fallbacks(w)
-            .iter()
-            .any(|r| schema.fields.iter().any(|f| f.roles.contains(r)));
+        // A stand-in the engine resolves the role to, by name or role (`component` for
+        // `logger`), is the answer already.
+        let fallback = super::roles::fallbacks(w).iter().any(|r| {
+            schema
+                .fields
+                .iter()
+                .any(|f| f.name == *r || f.roles.contains(r))
+        });
         let Some((kind, unit, keys)) = super::roles::role_keys(w) else {
             continue;
         };

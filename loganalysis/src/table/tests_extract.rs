@@ -250,3 +250,37 @@ fn a_role_the_sample_lacks_is_looked_for_under_its_keys_in_every_event() {
     let got: BTreeMap<String, u64> = rows.iter().map(|g| (g.key[0].clone(), g.count)).collect();
     assert_eq!(got, truth);
 }
+
+#[test]
+fn a_role_with_a_stand_in_in_the_sample_keeps_its_stand_in() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let parts = ["tsdb", "scrape manager", "rules"];
+    let mut rng = Lcg(9);
+    let (mut text, mut truth) = (String::new(), BTreeMap::<String, u64>::new());
+    for i in 0..300 {
+        let c = parts[rng.next(3) as usize];
+        *truth.entry(c.to_string()).or_default() += 1;
+        let _ = writeln!(
+            text,
+            "ts=2026-03-14T08:{:02}:{:02}.000Z caller=main.go:{i} level=info component=\"{c}\" msg=\"tick\"",
+            (i / 60) % 60,
+            i % 60
+        );
+    }
+    std::fs::write(dir.path().join("prom.log"), text).expect("write");
+    let q = Query {
+        group_by: vec![Field::new("logger")],
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), "prom.log", &q).expect("query");
+    let QueryValue::Groups { rows, .. } = &r.value else {
+        panic!("groups: {:?}", r.value)
+    };
+    let got: BTreeMap<String, u64> = rows.iter().map(|g| (g.key[0].clone(), g.count)).collect();
+    assert_eq!(got, truth);
+    assert!(
+        r.notes.iter().all(|n| !n.contains("role's keys")),
+        "{:?}",
+        r.notes
+    );
+}
