@@ -134,6 +134,10 @@ const BUILTIN: &[(&str, &str)] = &[
     ),
     ("nagios.toml", include_str!("../../formats/nagios.toml")),
     (
+        "couchbase.toml",
+        include_str!("../../formats/couchbase.toml"),
+    ),
+    (
         "postgresql_csv.toml",
         include_str!("../../formats/postgresql_csv.toml"),
     ),

@@ -104,3 +104,34 @@ fn jetty_loggers_and_nagios_hosts_group_as_planted() {
     assert_eq!(format_of(dir.path(), "nagios.log"), "nagios");
     assert_eq!(top(dir.path(), "nagios.log", "host"), by_host);
 }
+
+#[test]
+fn couchbase_categories_and_long_calls_read_as_planted() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut rng = Lcg(13);
+    let cats = ["ns_server", "menelaus", "user"];
+    let (mut text, mut by_cat, mut longest) = (String::new(), BTreeMap::<String, u64>::new(), 0u64);
+    for i in 0..240u32 {
+        let cat = cats[rng.next(3) as usize];
+        *by_cat.entry(cat.to_string()).or_default() += 1;
+        let us = 1_000_000 + rng.next(20_000_000);
+        longest = longest.max(us);
+        let _ = writeln!(
+            text,
+            "[{cat}:warn,2026-03-14T06:{:02}:{:02}.121-07:00,ns_1@cb1.example.internal:ns_memcached-orders<0.{i}.0>:ns_memcached:verify_report_long_call:336]Call {{stats,<<>>}} took too long: {us} us\n",
+            (i / 60) % 60,
+            i % 60
+        );
+    }
+    std::fs::write(dir.path().join("info.log"), text).expect("write");
+    assert_eq!(format_of(dir.path(), "info.log"), "couchbase");
+    assert_eq!(top(dir.path(), "info.log", "logger"), by_cat);
+    let max = super::tests_formats::stat(
+        dir.path(),
+        "info.log",
+        llmops_common::query::Measure::Max,
+        "duration",
+    );
+    // In the field's own unit, microseconds.
+    assert_eq!(max, longest as f64);
+}
