@@ -84,6 +84,19 @@ pub struct FrameCtx<'a> {
     pub last_query: Option<&'a LastQuery>,
 }
 
+impl<'a> FrameCtx<'a> {
+    /// The session's uploads alone, no conversation: for reading names and times out of a
+    /// text that is no query of its own.
+    pub fn of_uploads(uploads: &'a [UploadRef]) -> FrameCtx<'a> {
+        FrameCtx {
+            uploads,
+            referenced: &[],
+            last_file: None,
+            last_query: None,
+        }
+    }
+}
+
 /// Whether an upload holds events rather than settings or prose.
 pub fn is_log_upload(u: &UploadRef) -> bool {
     // Read by content when the server looked: events are lines with times.

@@ -392,7 +392,10 @@ impl<'f> Extractor<'f> {
         if !self.parses(text) {
             return None;
         }
-        let spec = self.schema.fields.get(fid)?;
+        // The schema outlives this borrow of the extractor: its fields are read while the
+        // extractor's caches change.
+        let schema: &'f Schema = self.schema;
+        let spec = schema.fields.get(fid)?;
         if let Origin::Template(src) = spec.origin {
             let mut out = Vec::new();
             crate::mask::template(self.value(text, src)?.as_bytes(), &mut out);
@@ -420,10 +423,7 @@ impl<'f> Extractor<'f> {
                     let j = self.json.as_ref()?;
                     keys.iter().find_map(|k| json_value(j, k))?
                 }
-                _ => {
-                    let keys = keys.clone();
-                    keys.iter().find_map(|k| self.kv_value(text, k))?
-                }
+                _ => keys.iter().find_map(|k| self.kv_value(text, k))?,
             },
             Origin::InRecord(key) => {
                 let (vs, ve) = super::inline_pairs::find_in_record(text, key)?;

@@ -8,14 +8,10 @@ use super::def::{Derived, DerivedFrom, FieldSpec, Format, Origin};
 use super::error::QueryError;
 use super::schema::Schema;
 
-/// `fmt` with the fields `extracts` define, checked against the file's `schema`: a name
-/// must be a plain identifier (the Perl pipeline names it) and no field the log already has.
-pub fn with_extracts(
-    fmt: &Format,
-    schema: &Schema,
-    extracts: &[Extract],
-) -> Result<Format, QueryError> {
-    let mut out = fmt.clone();
+/// `fmt` with the fields `extracts` define: a name must be a plain identifier (the Perl
+/// pipeline names it) and the regex must compile.
+pub fn with_extracts(fmt: Format, extracts: &[Extract]) -> Result<Format, QueryError> {
+    let mut out = fmt;
     for x in extracts {
         let plain = x
             .name
@@ -28,17 +24,6 @@ pub fn with_extracts(
         if !plain {
             return Err(QueryError::BadFilter(format!(
                 "提取字段名 `{}` 只能由字母、数字和 _ 组成，且以字母开头 / extract name `{}` must be letters, digits and _, starting with a letter",
-                x.name, x.name
-            )));
-        }
-        let taken = schema
-            .fields
-            .iter()
-            .chain(&out.fields[fmt.fields.len()..])
-            .any(|f| f.name.eq_ignore_ascii_case(&x.name));
-        if taken {
-            return Err(QueryError::BadFilter(format!(
-                "提取字段名 `{}` 与日志已有的字段重名 / extract name `{}` is already a field of the log",
                 x.name, x.name
             )));
         }
@@ -63,4 +48,23 @@ pub fn with_extracts(
         });
     }
     Ok(out)
+}
+
+/// Refuses an extract whose name the file's `schema` (read with the extracts) holds twice:
+/// a field the log already has.
+pub fn check_names(schema: &Schema, extracts: &[Extract]) -> Result<(), QueryError> {
+    for x in extracts {
+        let n = schema
+            .fields
+            .iter()
+            .filter(|f| f.name.eq_ignore_ascii_case(&x.name))
+            .count();
+        if n > 1 {
+            return Err(QueryError::BadFilter(format!(
+                "提取字段名 `{}` 与日志已有的字段重名 / extract name `{}` is already a field of the log",
+                x.name, x.name
+            )));
+        }
+    }
+    Ok(())
 }

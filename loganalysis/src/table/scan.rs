@@ -141,11 +141,9 @@ pub fn open(
             .ok_or_else(|| QueryError::UnknownFormat(name.clone()))?,
         None => det.chosen(reg).clone(),
     };
-    let (mut fmt, mut schema) = reading(reg, fmt, &head, wanted);
-    if !extracts.is_empty() {
-        fmt = super::extract::with_extracts(&fmt, &schema, extracts)?;
-        schema = super::registry::schema_in(reg, &fmt, &head);
-    }
+    let fmt = super::extract::with_extracts(fmt, extracts)?;
+    let (fmt, mut schema) = reading(reg, fmt, &head, wanted);
+    super::extract::check_names(&schema, extracts)?;
     let role_keys = super::role_keys::add_role_keys(&fmt, &mut schema, wanted);
     Ok(Opened {
         file: qf.clone(),

@@ -385,12 +385,7 @@ fn binds(l: &Lit) -> bool {
 /// searched half an hour either side, as such a time is remembered, not read off a log.
 pub(crate) fn incident_window(text: &str, uploads: &[crate::UploadRef]) -> Option<Window> {
     const NEAR: u64 = 1800;
-    let ctx = FrameCtx {
-        uploads,
-        referenced: &[],
-        last_file: None,
-        last_query: None,
-    };
+    let ctx = FrameCtx::of_uploads(uploads);
     match window(lexicon(), &Parsed::new(text, &ctx))? {
         Window::Around { at, seconds } => Some(Window::Around {
             at,

@@ -208,23 +208,13 @@ impl Parsed {
 /// Whether the text names one of the session's logs (by file name, path, kind or a part
 /// of its name): "supervisord 的日志" is that upload, not the host's journal.
 pub(crate) fn names_a_session_log(text: &str, uploads: &[crate::UploadRef]) -> bool {
-    let ctx = FrameCtx {
-        uploads,
-        referenced: &[],
-        last_file: None,
-        last_query: None,
-    };
+    let ctx = FrameCtx::of_uploads(uploads);
     !named_files(text, &ctx).0.is_empty()
 }
 
 /// The paths of the session's logs a text names, by file name, kind or a part of the name.
 pub(crate) fn session_logs_named(text: &str, uploads: &[crate::UploadRef]) -> Vec<String> {
-    let ctx = FrameCtx {
-        uploads,
-        referenced: &[],
-        last_file: None,
-        last_query: None,
-    };
+    let ctx = FrameCtx::of_uploads(uploads);
     named_files(&normalize(text), &ctx).0
 }
 
@@ -232,12 +222,7 @@ pub(crate) fn session_logs_named(text: &str, uploads: &[crate::UploadRef]) -> Ve
 /// dispatcher 的日志") and how many words are left once the names, joining words and
 /// function words are taken out; `None` when it names none.
 pub(crate) fn logs_named(text: &str, uploads: &[crate::UploadRef]) -> Option<(usize, usize)> {
-    let ctx = FrameCtx {
-        uploads,
-        referenced: &[],
-        last_file: None,
-        last_query: None,
-    };
+    let ctx = FrameCtx::of_uploads(uploads);
     let text = normalize(text);
     let (files, spans) = named_files(&text, &ctx);
     if files.is_empty() {
