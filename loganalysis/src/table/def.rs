@@ -111,6 +111,10 @@ struct ParseToml {
     /// Fields cut from a quoted value where `""` stands for one `"` (CSV quoting).
     #[serde(default)]
     doubled_quotes: Vec<String>,
+    /// Fields captured with their CSV quotes (a column quoted only where a value needs it):
+    /// the quotes are dropped and `""` is one `"`.
+    #[serde(default)]
+    quoted: Vec<String>,
     /// Only lines the regex reads are events: the others (a table's header row, the notes
     /// above it) are the file's own lines.
     #[serde(default)]
@@ -359,6 +363,8 @@ pub struct Format {
     pub signature: Option<Regex>,
     /// Fields whose `""` is one `"` (values cut from CSV quoting).
     pub doubled_quotes: Vec<String>,
+    /// Fields captured with their CSV quotes (`[parse] quoted`).
+    pub quoted: Vec<String>,
     /// Lines the parser does not read are not events (`[parse] only_rows`).
     pub only_rows: bool,
     /// A regex format whose rows are split by their separator instead of matched.
@@ -703,6 +709,7 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
         envelope: p.envelope.clone(),
         signature,
         doubled_quotes: p.doubled_quotes.clone(),
+        quoted: p.quoted.clone(),
         only_rows: p.only_rows,
         split,
         multiline,

@@ -407,7 +407,11 @@ impl<'f> Extractor<'f> {
         let raw = match &spec.origin {
             Origin::Capture(_) | Origin::Derived(_) => {
                 let (a, b) = self.span(text, fid)?;
-                undouble_quotes(&self.fmt.doubled_quotes, &spec.name, &text[a..b])
+                let v = unquote(&self.fmt.quoted, &spec.name, &text[a..b]);
+                match v {
+                    Val::Bytes(b) => undouble_quotes(&self.fmt.doubled_quotes, &spec.name, b),
+                    v => v,
+                }
             }
             Origin::Key(k) => match &self.fmt.parser {
                 Parser::Json => json_value(self.json.as_ref()?, k)?,
@@ -610,6 +614,22 @@ impl<'f> Extractor<'f> {
 }
 
 /// A value cut from CSV quoting, where the format says so: `""` is one `"`.
+/// A value captured with its CSV quotes, for a field in `fields`: without them, and `""`
+/// as `"`.
+fn unquote<'a>(fields: &[String], name: &str, v: &'a [u8]) -> Val<'a> {
+    let quoted = v.len() >= 2 && v.starts_with(b"\"") && v.ends_with(b"\"");
+    if !quoted || !fields.iter().any(|f| f == name) {
+        return Val::Bytes(v);
+    }
+    let inner = &v[1..v.len() - 1];
+    if memchr::memmem::find(inner, b"\"\"").is_none() {
+        return Val::Bytes(inner);
+    }
+    Val::Text(Cow::Owned(
+        String::from_utf8_lossy(inner).replace("\"\"", "\""),
+    ))
+}
+
 fn undouble_quotes<'a>(fields: &[String], name: &str, v: &'a [u8]) -> Val<'a> {
     if fields.is_empty()
         || memchr::memmem::find(v, b"\"\"").is_none()

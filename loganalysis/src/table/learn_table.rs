@@ -198,17 +198,19 @@ fn not_sep(sep: u8) -> String {
 }
 
 /// The regex of one column's value, in group `name` (none for a column that is not a
-/// field); `-` and an empty value are no value.
+/// field); `-` and an empty value are no value. A column some rows quote takes a value
+/// quoted or bare (a CSV writer quotes only where a value needs it), captured with its
+/// quotes, which the format's `quoted` list drops.
 fn value_regex(sep: u8, quoted: bool, name: Option<&str>) -> String {
     let not = not_sep(sep);
-    let group = |inner: String| match name {
-        Some(n) => format!("(?P<{n}>{inner})"),
-        None => format!("(?:{inner})"),
-    };
-    if quoted {
-        format!(r#"(?:"{}"|{not}*)"#, group(r#"(?:[^"]|"")*"#.to_string()))
+    let inner = if quoted {
+        format!(r#""(?:[^"]|"")*"|{not}+"#)
     } else {
-        format!("(?:-|{})?", group(format!("{not}+")))
+        format!("{not}+")
+    };
+    match name {
+        Some(n) => format!("(?:-|(?P<{n}>{inner}))?"),
+        None => format!("(?:-|{inner})?"),
     }
 }
 
@@ -244,9 +246,12 @@ pub fn learn_table(lines: &[&[u8]]) -> Option<Format> {
     // The time's written shape, so the header row (`Date,Time`) is not read as a row.
     let time_re = super::learn::shape(&time_text);
     let (re, start, fields, level) = row_regex(&rows, names, (sep, width), (tk, span), &time_re);
-    let split = split_section(&rows, names, (sep, width), (tk, span), &time_re);
+    let (split, quoted) = split_section(&rows, names, (sep, width), (tk, span), &time_re);
     let mut def = String::from("name = \"learned\"\ntitle = \"a table learned from its header row\"\npriority = -5\n\n[parse]\nkind = \"regex\"\nonly_rows = true\n");
-    let _ = writeln!(def, "regex = '''{re}'''\ntime = \"time\"");
+    let _ = writeln!(
+        def,
+        "regex = '''{re}'''\ntime = \"time\"\nquoted = [{quoted}]"
+    );
     if slash {
         let _ = writeln!(
             def,
@@ -269,15 +274,15 @@ pub fn learn_table(lines: &[&[u8]]) -> Option<Format> {
     compile("learned", &def).ok()
 }
 
-/// The `[split]` section that reads the rows of [`row_regex`] by their separator: the
-/// same groups, by column.
+/// The `[split]` section that reads the rows of [`row_regex`] by their separator (the
+/// same groups, by column), and the list of the columns some rows quote.
 fn split_section(
     rows: &[Vec<&str>],
     names: &[&str],
     (sep, width): (u8, usize),
     (tk, span): (usize, usize),
     time_re: &str,
-) -> String {
+) -> (String, String) {
     let (mut cols, mut quoted, mut taken) = (Vec::new(), Vec::new(), Vec::new());
     for k in 0..width {
         if (tk..tk + span).contains(&k) {
@@ -296,11 +301,12 @@ fn split_section(
         b'"' | b'\\' => format!("\\{}", char::from(sep)),
         s => char::from(s).to_string(),
     };
-    format!(
-        "\n[split]\nseparator = \"{sep}\"\ncolumns = [{}]\nquoted = [{}]\ntime_shape = '''{time_re}'''\n",
-        cols.join(", "),
-        quoted.join(", ")
-    )
+    let quoted = quoted.join(", ");
+    let section = format!(
+        "\n[split]\nseparator = \"{sep}\"\ncolumns = [{}]\nquoted = [{quoted}]\ntime_shape = '''{time_re}'''\n",
+        cols.join(", ")
+    );
+    (section, quoted)
 }
 
 /// The regex of a row of `width` values (the time at `tk`, over `span` columns; a value

@@ -148,8 +148,9 @@ impl Split {
             Col::Value { group, quoted } => {
                 if quoted && text.get(pos) == Some(&b'"') {
                     if let Some(close) = closing_quote(text, pos + 1) {
+                        // With its quotes, as the row regex captures it.
                         if let Some(g) = group {
-                            spans[g] = ((pos + 1) as u32, close as u32);
+                            spans[g] = (pos as u32, (close + 1) as u32);
                         }
                         if self.from(text, k + 1, close + 1, spans) {
                             return true;
@@ -160,10 +161,9 @@ impl Split {
                     }
                 }
                 let end = self.bare_end(text, pos);
-                // A quoted column's bare value is no value; elsewhere `-` and nothing are
-                // none.
+                // `-` and nothing are no value.
                 let v = &text[pos..end];
-                if let (Some(g), false) = (group, quoted || v.is_empty() || v == b"-") {
+                if let (Some(g), false) = (group, v.is_empty() || v == b"-") {
                     spans[g] = (pos as u32, end as u32);
                 }
                 if self.from(text, k + 1, end, spans) {

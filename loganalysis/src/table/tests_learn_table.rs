@@ -282,3 +282,56 @@ fn an_event_viewer_csv_with_an_unnamed_message_over_several_lines() {
     let got = super::tests_formats::run(dir.path(), "app.log", &q).matched;
     assert_eq!(got, spanning);
 }
+
+#[test]
+fn a_column_quoted_only_where_a_value_needs_it_reads_every_value() {
+    // A CSV writer's minimal quoting: a value with the separator or a quote is quoted, the
+    // rest are bare.
+    let mut rng = Lcg(17);
+    let users = ["ana", "o'neil, j.", "bo \"bob\" li", "chen"];
+    let mut text = String::from("timestamp,level,user,message\n");
+    let mut by_user = std::collections::BTreeMap::<String, u64>::new();
+    for i in 0..400u64 {
+        let user = users[rng.next(4) as usize];
+        *by_user.entry(user.to_string()).or_default() += 1;
+        let cell = if user.contains([',', '"']) {
+            format!("\"{}\"", user.replace('"', "\"\""))
+        } else {
+            user.to_string()
+        };
+        text += &format!(
+            "2026-03-14T08:{:02}:{:02}Z,INFO,{cell},login ok\n",
+            (i / 60) % 60,
+            i % 60
+        );
+    }
+    let dir = write(&text);
+    let q = Query {
+        group_by: vec![llmops_common::query::Field::new("user")],
+        ..Query::default()
+    };
+    let r = super::tests_formats::run(dir.path(), "app.log", &q);
+    let llmops_common::query::QueryValue::Groups { rows, .. } = &r.value else {
+        panic!("groups: {:?}", r.value)
+    };
+    let got: std::collections::BTreeMap<String, u64> =
+        rows.iter().map(|g| (g.key[0].clone(), g.count)).collect();
+    assert_eq!(got, by_user);
+    // The Perl check reads the quoted ones alike.
+    let q = Query {
+        filters: vec![llmops_common::query::Filter::new(
+            Some(llmops_common::query::Field::new("user")),
+            llmops_common::query::FilterOp::Eq,
+            llmops_common::query::Scalar::Text("bo \"bob\" li".into()),
+        )],
+        ..Query::default()
+    };
+    let r = super::tests_formats::run(dir.path(), "app.log", &q);
+    assert_eq!(r.matched, by_user["bo \"bob\" li"]);
+    let perl = r.pipeline.as_deref().expect("a Perl check");
+    assert_eq!(
+        super::tests_formats::shell_output(dir.path(), perl),
+        by_user["bo \"bob\" li"].to_string(),
+        "{perl}"
+    );
+}

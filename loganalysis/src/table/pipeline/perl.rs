@@ -72,6 +72,13 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
         ParseKind::W3c => code.push_str(&columns_extract(fmt)?),
         _ => return Err("this format's rule (the analyser's timestamp and level detection) has no one-line Perl equivalent".into()),
     }
+    // Values captured with their CSV quotes, as the engine reads them.
+    for q in &fmt.quoted {
+        let k = perl_str(q);
+        code.push_str(&format!(
+            r#"if (defined $f{{{k}}} && $f{{{k}}} =~ /^"(.*)"$/s) {{ ($f{{{k}}} = $1) =~ s/""/"/g }} "#
+        ));
+    }
     for d in &fmt.derived {
         let src = match d.from {
             DerivedFrom::Event => "$_".to_string(),
