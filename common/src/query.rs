@@ -411,7 +411,7 @@ pub struct Query {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub group_by: Vec<Field>,
     /// Fields cut out of each event's text by a regex, for what the log writes inside its
-    /// lines but has no field for (`RX-5737654` ids, the segment after `database/creds/`):
+    /// lines but has no field for (`TKT-40412` ids, the segment after `secret/teams/`):
     /// the other slots name them like the log's own fields.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extract: Vec<Extract>,

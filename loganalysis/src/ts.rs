@@ -248,7 +248,7 @@ fn iso(b: &[u8], i: usize) -> Option<(Ts, usize)> {
         minutes_zone(b, j)
     } else {
         match zone(b, j) {
-            // `[2032-02-17 00:31:09 +0000]` (gunicorn): `±HHMM` after a blank.
+            // `[2029-07-03 09:12:44 +0000]` (gunicorn): `±HHMM` after a blank.
             (Zone::None, _) if b.get(j) == Some(&b' ') => match zone(b, j + 1) {
                 (z @ Zone::Offset(_), e) if e == j + 6 => (z, e),
                 _ => (Zone::None, j),

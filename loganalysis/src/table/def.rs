@@ -226,7 +226,7 @@ pub enum Origin {
     Key(String),
     /// A `key=value` pair written inside field `message`'s free text.
     InMessage { message: usize, key: String },
-    /// A pair in a record's own syntax anywhere in the event (`PID     : 28411`,
+    /// A pair in a record's own syntax anywhere in the event (`PID     : 31207`,
     /// `User(mqm)`): `inline_pairs::record_pairs`.
     InRecord(String),
     /// The first of a role's keys an event has (JSON or logfmt), for a role a question asks

@@ -191,8 +191,8 @@ pub fn find(msg: &[u8], key: &str) -> Option<(usize, usize)> {
 }
 
 /// The pairs of a record's own syntax, over every line of an event: `KEY : value` with
-/// a key of upper-case letters in aligned columns (Db2's `PID     : 28411   TID : 1402`, `AUTHID  :
-/// ETLUSER`) and `Key(value)` (IBM MQ's `Process(4121.12) User(mqm) Program(amqrmppa)`).
+/// a key of upper-case letters in aligned columns (Db2's `PID     : 31207   TID : 1402`, `AUTHID  :
+/// BATCHUSR`) and `Key(value)` (IBM MQ's `Process(5310.7) User(mqm) Program(amqrmppa)`).
 /// A level word is no key (`ERROR: disk full` is a message).
 pub fn record_pairs(text: &[u8]) -> Vec<(usize, usize, usize, usize)> {
     let mut out = Vec::new();
@@ -385,17 +385,17 @@ mod tests {
 
     #[test]
     fn a_records_aligned_keys_and_parenthesised_values() {
-        let db2 = "2026-03-13-19.04.36.345771-300 I860E568              LEVEL: Warning\n\
-                   PID     : 28411                TID : 140207457449728 PROC : db2sysc 0\n\
-                   AUTHID  : ETLUSER              HOSTNAME: fhdb01\n\
+        let db2 = "2028-04-02-10.11.12.123456-300 I1200E512              LEVEL: Warning\n\
+                   PID     : 31207                TID : 139911000000001 PROC : db2sysc 0\n\
+                   AUTHID  : BATCHUSR              HOSTNAME: dbhost7\n\
                    MESSAGE : ADM5502W  The escalation of locks";
         let got = record(db2);
         for want in [
-            ("PID", "28411"),
-            ("TID", "140207457449728"),
+            ("PID", "31207"),
+            ("TID", "139911000000001"),
             ("PROC", "db2sysc"),
-            ("AUTHID", "ETLUSER"),
-            ("HOSTNAME", "fhdb01"),
+            ("AUTHID", "BATCHUSR"),
+            ("HOSTNAME", "dbhost7"),
             ("MESSAGE", "ADM5502W"),
         ] {
             assert!(
@@ -403,15 +403,15 @@ mod tests {
                 "{want:?} in {got:?}"
             );
         }
-        let mq = "03/13/2026 10:04:43 PM - Process(4121.12) User(mqm) Program(amqrmppa)\n\
-                  \x20                   Host(fhmq01) Installation(Installation1)";
+        let mq = "03/13/2026 10:04:43 PM - Process(5310.7) User(mqm) Program(amqrmppa)\n\
+                  \x20                   Host(mqhost3) Installation(Installation1)";
         assert_eq!(
             record(mq),
             vec![
-                ("Process".into(), "4121.12".into()),
+                ("Process".into(), "5310.7".into()),
                 ("User".into(), "mqm".into()),
                 ("Program".into(), "amqrmppa".into()),
-                ("Host".into(), "fhmq01".into()),
+                ("Host".into(), "mqhost3".into()),
                 ("Installation".into(), "Installation1".into()),
             ]
         );

@@ -80,7 +80,7 @@ impl Schema {
         self.add_field_of(key, example, origin);
     }
 
-    /// Adds a pair written in a record's own syntax (`PID     : 28411`, `User(mqm)`).
+    /// Adds a pair written in a record's own syntax (`PID     : 31207`, `User(mqm)`).
     pub fn add_record_key(&mut self, key: &str, example: &str) {
         self.add_field_of(key, example, Origin::InRecord(key.to_string()));
     }

@@ -32,7 +32,7 @@ fn access_log(seed: u64, n: usize) -> (String, BTreeSet<String>, BTreeSet<String
     let mut rng = Lcg(seed);
     let (mut out, mut refilled, mut all) = (String::new(), BTreeSet::new(), BTreeSet::new());
     for i in 0..n {
-        let id = format!("RX-{}", 4_000_000 + rng.next(300));
+        let id = format!("TKT-{}", 4_000_000 + rng.next(300));
         let (method, path) = match rng.next(3) {
             0 => ("POST", format!("/v1/rx/{id}/refill")),
             1 => ("GET", format!("/v1/rx/{id}")),
@@ -64,8 +64,8 @@ fn distinct_ids_cut_from_paths_match_the_planted_ids_and_the_perl_check() {
     std::fs::write(dir.path().join("access.log"), text).expect("write");
     let mut q = Query {
         measure: Measure::CountDistinct,
-        field: Some(Field::new("rx_id")),
-        extract: vec![extract("rx_id", r"\b(RX-\d+)")],
+        field: Some(Field::new("tkt_id")),
+        extract: vec![extract("tkt_id", r"\b(TKT-\d+)")],
         ..Query::default()
     };
     let r = run_in(dir.path(), "access.log", &q).expect("query");
@@ -78,7 +78,7 @@ fn distinct_ids_cut_from_paths_match_the_planted_ids_and_the_perl_check() {
     // The answer says how the field was cut out.
     assert!(
         r.described_en
-            .contains(r"rx_id = the part of the event text matching /\b(RX-\d+)/"),
+            .contains(r"tkt_id = the part of the event text matching /\b(TKT-\d+)/"),
         "{}",
         r.described_en
     );
@@ -108,41 +108,37 @@ fn distinct_ids_cut_from_paths_match_the_planted_ids_and_the_perl_check() {
 #[test]
 fn a_path_segment_groups_events_as_planted_and_without_a_group_is_the_whole_match() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let roles = ["billing-worker", "rx-api", "reporting", "etl-nightly"];
+    let teams = ["payments", "search", "ledger", "mobile"];
     let mut rng = Lcg(11);
     let (mut text, mut truth) = (String::new(), BTreeMap::<String, u64>::new());
     for i in 0..400 {
-        let role = roles[rng.next(4) as usize];
-        let revoked = rng.next(3) == 0;
-        let what = if revoked {
-            "revoked lease"
-        } else {
-            "issued lease"
-        };
-        if revoked {
-            *truth.entry(role.to_string()).or_default() += 1;
+        let team = teams[rng.next(4) as usize];
+        let rotated = rng.next(3) == 0;
+        let what = if rotated { "rotated key" } else { "read key" };
+        if rotated {
+            *truth.entry(team.to_string()).or_default() += 1;
         }
         let _ = writeln!(
             text,
-            "2032-02-17T01:{:02}:{:02}.000Z [INFO]  expiration: {what}: lease_id=database/creds/{role}/{:08x}",
+            "2029-07-03T01:{:02}:{:02}.000Z [INFO]  store: {what}: path=secret/teams/{team}/{:08x}",
             (i / 60) % 60,
             i % 60,
             rng.next(1 << 31)
         );
     }
-    std::fs::write(dir.path().join("vault.log"), text).expect("write");
+    std::fs::write(dir.path().join("secrets.log"), text).expect("write");
     let q = Query {
         filters: vec![Filter::new(
             None,
             FilterOp::Contains,
-            Scalar::Text("revoked lease".into()),
+            Scalar::Text("rotated key".into()),
         )],
-        group_by: vec![Field::new("role")],
-        extract: vec![extract("role", r"database/creds/([^/\s]+)")],
+        group_by: vec![Field::new("team")],
+        extract: vec![extract("team", r"secret/teams/([^/\s]+)")],
         limit: Some(10),
         ..Query::default()
     };
-    let r = run_in(dir.path(), "vault.log", &q).expect("query");
+    let r = run_in(dir.path(), "secrets.log", &q).expect("query");
     let QueryValue::Groups { rows, .. } = &r.value else {
         panic!("groups: {:?}", r.value)
     };
@@ -151,11 +147,11 @@ fn a_path_segment_groups_events_as_planted_and_without_a_group_is_the_whole_matc
     // No group: the whole match is the value.
     let q = Query {
         measure: Measure::CountDistinct,
-        field: Some(Field::new("lease")),
-        extract: vec![extract("lease", r"creds/[a-z-]+")],
+        field: Some(Field::new("team_path")),
+        extract: vec![extract("team_path", r"teams/[a-z-]+")],
         ..Query::default()
     };
-    let r = run_in(dir.path(), "vault.log", &q).expect("query");
+    let r = run_in(dir.path(), "secrets.log", &q).expect("query");
     assert_eq!(r.value, QueryValue::Distinct { count: 4 });
 }
 
@@ -171,9 +167,9 @@ fn a_bad_extract_is_refused_with_what_is_wrong() {
         ..Query::default()
     };
     let cases = [
-        (extract("rx id", r"RX-\d+"), "letters, digits and _"),
-        (extract("status", r"RX-\d+"), "already a field"),
-        (extract("rx", r"RX-(\d+"), "bad regex"),
+        (extract("tkt id", r"TKT-\d+"), "letters, digits and _"),
+        (extract("status", r"TKT-\d+"), "already a field"),
+        (extract("tkt", r"TKT-(\d+"), "bad regex"),
     ];
     for (x, why) in cases {
         let e = run_in(dir.path(), "access.log", &with(x.clone()))

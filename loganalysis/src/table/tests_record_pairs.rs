@@ -20,7 +20,7 @@ fn run_in(dir: &std::path::Path, name: &str, q: &Query) -> QueryResult {
 
 /// Multi-line diagnostic records: a timed first line, then aligned `KEY : value` lines.
 fn diag_log(seed: u64, n: usize) -> (String, BTreeMap<String, u64>, BTreeSet<u64>) {
-    let users = ["ETLUSER", "APPSRV", "REPORTS"];
+    let users = ["BATCHUSR", "APPSRV", "REPORTS"];
     let mut rng = Lcg(seed);
     let (mut out, mut by_user, mut pids) = (String::new(), BTreeMap::new(), BTreeSet::new());
     for i in 0..n {

@@ -70,7 +70,7 @@ fn gunicorn_worker_timeouts_levels_and_tracebacks_count_as_planted() {
 fn jetty_loggers_and_nagios_hosts_group_as_planted() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut rng = Lcg(5);
-    let loggers = ["oejs.Server", "oejs.HttpChannel", "oejshC.billing"];
+    let loggers = ["oejs.Server", "oejs.HttpChannel", "oejshC.shop"];
     let (mut text, mut by_logger) = (String::new(), BTreeMap::<String, u64>::new());
     for i in 0..300u32 {
         let logger = loggers[rng.next(3) as usize];
@@ -78,7 +78,7 @@ fn jetty_loggers_and_nagios_hosts_group_as_planted() {
         let level = ["INFO", "WARN", "DBUG"][rng.next(3) as usize];
         let _ = writeln!(
             text,
-            "2026-03-03 08:{:02}:{:02}.{:03}:{level}:{logger}:qtp1282788025-{}: handled /billing/{i}",
+            "2026-03-03 08:{:02}:{:02}.{:03}:{level}:{logger}:qtp551734240-{}: handled /billing/{i}",
             (i / 60) % 60,
             i % 60,
             i % 1000,

@@ -1,6 +1,6 @@
 //! Fields a question defines from the events' text, for what a log writes inside its lines
-//! but has no field for: "RX ids" (the tokens that start with `RX` and hold a digit), "the
-//! part after database/creds/" / "database/creds/ 后面那段" (what follows the literal). Each
+//! but has no field for: "TKT ids" (the tokens that start with `TKT` and hold a digit), "the
+//! part after secret/teams/" / "secret/teams/ 后面那段" (what follows the literal). Each
 //! becomes a column of the question (named by the noun a grouping word asks for, "which
 //! role", else by the literal) and a `Query::extract` the engine cuts out of every event.
 //! The words are data (`grammar.toml` `[defined]`).
@@ -105,7 +105,7 @@ pub fn defined_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
     out
 }
 
-/// "RX ids", "RX 编号": a prefix written with a capital (as logs write ids) right before an
+/// "TKT ids", "TKT 编号": a prefix written with a capital (as logs write ids) right before an
 /// id noun, no word the lexicon or the log knows.
 fn id_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
     let mut out: Vec<Defined> = Vec::new();
@@ -148,7 +148,7 @@ fn id_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
     out
 }
 
-/// Whether a clause only defines a field ("the part after tenant=", "就是 database/creds/
+/// Whether a clause only defines a field ("the part after tenant=", "就是 secret/teams/
 /// 后面那段"): it says what the question before it means, and belongs to it.
 pub fn only_defines(lex: &Lexicon, clause: &str) -> bool {
     let text = crate::text::normalize(clause);
@@ -187,7 +187,7 @@ pub fn only_defines(lex: &Lexicon, clause: &str) -> bool {
     !rest.chars().any(char::is_alphanumeric)
 }
 
-/// "the part after database/creds/", "role= 后面的值": what follows a literal that ends
+/// "the part after secret/teams/", "role= 后面的值": what follows a literal that ends
 /// with `/`, `=` or `:`.
 fn after_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
     let words = &lex.grammar.defined;

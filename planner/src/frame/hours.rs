@@ -118,7 +118,7 @@ mod tests {
 
     #[test]
     fn hours_in_chinese_and_english() {
-        assert_eq!(said("2 点多下单卡住"), vec![Said::Hour(2)]);
+        assert_eq!(said("2 点多支付开始报错"), vec![Said::Hour(2)]);
         assert_eq!(said("凌晨两点多"), vec![Said::Hour(2)]);
         assert_eq!(said("下午三点半"), vec![clock(15, 30)]);
         assert_eq!(said("十一点二十分"), vec![clock(11, 20)]);

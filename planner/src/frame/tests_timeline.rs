@@ -135,7 +135,7 @@ fn an_hour_said_in_words_is_the_whole_hour_and_an_incident_looks_there() {
     });
     let q = query("redis 凌晨两点多有几条 warning");
     assert_eq!(q.window, hour, "{q:?}");
-    let q = query("总结一下 2 点多那次故障");
+    let q = query("凌晨两点多 checkout 一直失败，复盘一下原因");
     assert_eq!(q.measure, Measure::Timeline, "{q:?}");
     assert_eq!(
         q.window, hour,

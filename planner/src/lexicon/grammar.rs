@@ -212,7 +212,7 @@ pub struct Grammar {
 /// (what follows a literal that ends with `/`, `=` or `:`).
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct DefinedWords {
-    /// Nouns after a prefix ("RX ids", "RX 编号").
+    /// Nouns after a prefix ("TKT ids", "TKT 编号").
     #[serde(default)]
     pub id: Words,
     /// English words before the literal ("after", "following").
