@@ -25,6 +25,7 @@ mod pipeline;
 mod plan;
 mod rarity;
 mod registry;
+mod rest_group;
 mod role_keys;
 mod roles;
 mod run;

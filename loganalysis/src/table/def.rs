@@ -369,6 +369,9 @@ pub struct Format {
     pub only_rows: bool,
     /// A regex format whose rows are split by their separator instead of matched.
     pub split: Option<super::split::Split>,
+    /// A regex format read without its last group, the rest of the line (none when
+    /// `split` reads the rows).
+    pub rest_group: Option<super::rest_group::RestGroup>,
     pub multiline: Option<Multiline>,
     pub derived: Vec<Derived>,
     pub tags: Vec<Tag>,
@@ -679,6 +682,10 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
         (Some(_), _) => return Err(cx.err("[split]", "[split] needs kind = \"regex\"".into())),
         (None, _) => None,
     };
+    let rest_group = match (&parser, &line_regex, &split) {
+        (Parser::Regex(re), Some(src), None) => super::rest_group::RestGroup::of(src, re),
+        _ => None,
+    };
     let p = &def.parse;
     let signature = p.signature.as_deref().map(|s| cx.regex(s)).transpose()?;
     if let Some(n) = p
@@ -712,6 +719,7 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
         quoted: p.quoted.clone(),
         only_rows: p.only_rows,
         split,
+        rest_group,
         multiline,
         derived,
         tags: def

@@ -10,6 +10,7 @@ use super::def::{
     AnalyserPart, DerivedFrom, Format, LevelFormat, Origin, Parser, Tail, TimeFormat,
 };
 use super::inline_pairs::logfmt_pairs;
+use super::rest_group::RegexLocs;
 use crate::ts::{self, Ts};
 use crate::{level, Level};
 
@@ -115,7 +116,7 @@ pub struct Extractor<'f> {
     parsed: Option<bool>,
     spans: Vec<(u32, u32)>,
     tail_at: usize,
-    locs: Option<CaptureLocations>,
+    locs: Option<RegexLocs>,
     dlocs: Vec<CaptureLocations>,
     /// Per derived rule: not run yet (None), matched at offset (Some(Some)), no match.
     dstate: Vec<Option<Option<usize>>>,
@@ -172,7 +173,7 @@ impl Extractor<'_> {
 impl<'f> Extractor<'f> {
     pub fn new(fmt: &'f Format, schema: &'f Schema) -> Self {
         let locs = match &fmt.parser {
-            Parser::Regex(re) => Some(re.capture_locations()),
+            Parser::Regex(re) => Some(RegexLocs::new(re, fmt.rest_group.as_ref())),
             _ => None,
         };
         let message = schema.fields.iter().position(|f| {
@@ -259,8 +260,9 @@ impl<'f> Extractor<'f> {
                 Some(split) => split.split(text, &mut self.spans),
                 None => {
                     let locs = self.locs.as_mut().expect("regex formats have locations");
-                    let s = String::from_utf8_lossy(text);
-                    re.captures_read(locs, &s).is_some() && matches!(s, Cow::Borrowed(_))
+                    // A line that is not UTF-8 is not parsed (its spans would not index it).
+                    std::str::from_utf8(text)
+                        .is_ok_and(|s| locs.read(re, self.fmt.rest_group.as_ref(), s))
                 }
             },
             Parser::Json => self.decode_json(text),
@@ -341,7 +343,7 @@ impl<'f> Extractor<'f> {
                     .get(i)
                     .filter(|s| **s != super::split::ABSENT)
                     .map(|&(a, b)| (a as usize, b as usize)),
-                Parser::Regex(_) => self.locs.as_ref()?.get(i),
+                Parser::Regex(_) => self.locs.as_ref()?.get(i, self.fmt.rest_group.as_ref()),
                 _ => None,
             },
             Origin::Derived(ref alts) => {
@@ -534,7 +536,11 @@ impl<'f> Extractor<'f> {
             };
         }
         if let Some(m) = self.fmt.level_map.get(s.as_ref()) {
-            return Val::Text(Cow::Owned(m.clone()));
+            // A level's own name is borrowed, not copied: this runs for every event.
+            return match level::word_level(m.as_bytes()) {
+                Some((l, _)) if l.name() == m => Val::Text(Cow::Borrowed(l.name())),
+                _ => Val::Text(Cow::Owned(m.clone())),
+            };
         }
         // A number is pino's and bunyan's scale (30 info, 50 error): the one numeric level
         // scale JSON loggers share.
