@@ -328,6 +328,19 @@ fn postgresql_csv_rows_span_lines_and_give_durations() {
         Scalar::Text("SELECT \"id\"\n\tFROM".into()),
     );
     assert_eq!(count(d, name, vec![quoted]), durations.len() as u64);
+    // The Perl check reads `""` as one quote too.
+    let q = Query {
+        filters: vec![Filter::new(
+            Some(Field::new("message")),
+            FilterOp::Contains,
+            Scalar::Text("constraint \"k".into()),
+        )],
+        ..Query::default()
+    };
+    let r = run(d, name, &q);
+    assert_eq!(r.matched, errors);
+    let perl = r.pipeline.as_deref().expect("a Perl check");
+    assert_eq!(shell_output(d, perl), errors.to_string(), "{perl}");
 }
 
 #[test]

@@ -79,6 +79,15 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
             r#"if (defined $f{{{k}}} && $f{{{k}}} =~ /^"(.*)"$/s) {{ ($f{{{k}}} = $1) =~ s/""/"/g }} "#
         ));
     }
+    // Values cut from inside CSV quotes, whose `""` is one `"`.
+    for q in fmt
+        .doubled_quotes
+        .iter()
+        .filter(|q| !fmt.quoted.contains(q))
+    {
+        let k = perl_str(q);
+        code.push_str(&format!(r#"$f{{{k}}} =~ s/""/"/g if defined $f{{{k}}}; "#));
+    }
     for d in &fmt.derived {
         let src = match d.from {
             DerivedFrom::Event => "$_".to_string(),
