@@ -456,7 +456,9 @@ fn span_target(name: &str) -> String {
     format!("\n[[derived]]\nfrom = \"message\"\nregex = '{re}'\n")
 }
 
-/// The exception a continuation line names (Java's, .NET's `---> X`, Python's last line).
+/// The exception a continuation line names (Java's, .NET's `---> X`, Python's last line),
+/// else one the first line names after a colon, package and all (`Handling exception:
+/// java.net.SocketException: Connection reset`, a Java exception's `toString`).
 const EXCEPTION: &str = r#"
 [[fields]]
 name = "exception"
@@ -465,4 +467,8 @@ roles = ["exception"]
 [[derived]]
 from = "@event"
 regex = '''(?m)^(?:Caused by: |[ \t]*---> )?(?P<exception>[A-Za-z_$][\w$]*(?:\.[\w$]+)*(?:Exception|Error|Throwable))(?:[:( ]|$)'''
+
+[[derived]]
+from = "@event"
+regex = '''\A[^\n]*?: (?P<exception>[A-Za-z_$][\w$]*(?:\.[\w$]+)+(?:Exception|Error|Throwable))(?:[:( ]|$)'''
 "#;

@@ -78,6 +78,45 @@ fn a_bracketed_java_layout_with_stack_traces_is_learned() {
 }
 
 #[test]
+fn an_exception_named_in_the_first_line_is_the_events_exception() {
+    let mut rng = Lcg(23);
+    let (mut text, mut planted) = (String::new(), Planted::default());
+    let inline = ["java.net.SocketException", "org.h2.jdbc.JdbcSQLException"];
+    for i in 0..300u64 {
+        let stamp = format!(
+            "2026-11-30 11:{:02}:{:02}.{:03}",
+            i / 60 % 60,
+            i % 60,
+            rng.next(1000)
+        );
+        let level = LEVELS[rng.next(4) as usize];
+        planted.events += 1;
+        planted.add("level", level);
+        match rng.next(4) {
+            // Named inline, as `log.warn("dropped: " + e)` writes it.
+            0 => {
+                let e = inline[rng.next(2) as usize];
+                text += &format!("{stamp} [{level}] relay - peer dropped: {e}: reset by peer\n");
+                planted.add("exception", e);
+            }
+            // A trace under the line names it: that one counts.
+            1 => {
+                text += &format!("{stamp} [{level}] relay - write failed: see trace\n");
+                text += "java.io.EOFException: closed\n\tat x.y.Relay.write(Relay.java:9)\n";
+                planted.add("exception", "java.io.EOFException");
+            }
+            // A dotted name that is no exception, and an unqualified word, name none.
+            _ => {
+                text += &format!(
+                    "{stamp} [{level}] relay - config: x.y.RetryPolicy, note: TimeoutError {i}\n"
+                )
+            }
+        }
+    }
+    check(&text, &planted, "learned");
+}
+
+#[test]
 fn a_logcat_like_layout_reads_letters_pids_and_padded_tags() {
     let mut rng = Lcg(11);
     let (mut text, mut planted) = (String::new(), Planted::default());
