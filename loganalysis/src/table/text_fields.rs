@@ -50,7 +50,11 @@ const fn field(name: &'static str, role: &'static str, kind: FieldKind, unit: Un
 
 const PATTERNS: [TextPattern; 4] = [
     TextPattern {
-        regex: r"(?:^|[^\d.])(?P<ip>(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})(?:[^\d.]|$)",
+        // No peer is `0.x.x.x` (a listener's `0.0.0.0`) or `255.x.x.x` (a mask), nor an
+        // address with its netmask (`10.0.0.1/255.255.255.0`: a route); the next address of
+        // the line is read instead. `/N` after one is often its port (Cisco's
+        // `outside:192.0.2.7/443`), so a prefix length stays.
+        regex: r"(?:^|[^\d.])(?P<ip>(?:25[0-4]|2[0-4]\d|1\d\d|[1-9]\d?)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})(?:[^\d./]|/\d*(?:[^\d.]|$)|$)",
         fields: &[field("ip", "client", FieldKind::Ip, Unit::None)],
         min_share: 20,
     },
@@ -171,4 +175,35 @@ pub fn with_text_fields(
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compiled;
+
+    /// The address the `ip` pattern reads out of `line`.
+    fn ip(line: &str) -> Option<&str> {
+        compiled()[0]
+            .captures(line)
+            .and_then(|c| c.name("ip"))
+            .map(|m| m.as_str())
+    }
+
+    #[test]
+    fn a_peer_address_is_read_and_listeners_and_masks_are_passed_over() {
+        assert_eq!(ip("accepted from 203.0.113.7:5222"), Some("203.0.113.7"));
+        assert_eq!(ip("client @0x7f 10.1.2.3#53 query"), Some("10.1.2.3"));
+        assert_eq!(ip("bound on 0.0.0.0:4222"), None);
+        assert_eq!(
+            ip("listening on 0.0.0.0:80, first peer 198.51.100.4"),
+            Some("198.51.100.4")
+        );
+        assert_eq!(ip("gateway 10.0.0.1/255.255.255.0 dev eth0"), None);
+        assert_eq!(
+            ip("outside:198.51.100.23/51234 to inside:10.4.0.9/443"),
+            Some("198.51.100.23")
+        );
+        assert_eq!(ip("served 192.0.2.9/index.html"), Some("192.0.2.9"));
+        assert_eq!(ip("version 1.2.3.4.5"), None);
+    }
 }
