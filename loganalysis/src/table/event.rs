@@ -122,6 +122,8 @@ pub struct Extractor<'f> {
     dstate: Vec<Option<Option<usize>>>,
     json: Option<Map<String, Value>>,
     kv: Option<Vec<(u32, u32, u32, u32)>>,
+    /// The event's own `KEY : value` and `Key(value)` pairs, once read.
+    record: Option<Vec<(usize, usize, usize, usize)>>,
     analyser: Option<AnalyserParse>,
     time: Option<Option<Ts>>,
     /// `w3c`: the field of each column of the latest header.
@@ -195,6 +197,7 @@ impl<'f> Extractor<'f> {
             dstate: vec![None; fmt.derived.len()],
             json: None,
             kv: None,
+            record: None,
             analyser: None,
             time: None,
             cols: schema.columns.clone(),
@@ -233,6 +236,7 @@ impl<'f> Extractor<'f> {
         self.parsed = None;
         self.json = None;
         self.kv = None;
+        self.record = None;
         self.analyser = None;
         self.time = None;
         for d in &mut self.dstate {
@@ -432,21 +436,17 @@ impl<'f> Extractor<'f> {
                 _ => keys.iter().find_map(|k| self.kv_value(text, k))?,
             },
             Origin::InRecord(key) => {
-                let (vs, ve) = super::inline_pairs::find_in_record(text, key)?;
+                // The record's pairs are read once per event, whatever fields ask.
+                let pairs = self
+                    .record
+                    .get_or_insert_with(|| super::inline_pairs::record_pairs(text));
+                let &(_, _, vs, ve) = pairs
+                    .iter()
+                    .find(|&&(ks, ke, _, _)| &text[ks..ke] == key.as_bytes())?;
                 Val::Bytes(&text[vs..ve])
             }
             Origin::Column(_) => self.column_value(text, fid)?,
-            Origin::ColumnTime(parts) => {
-                let mut out = String::new();
-                for (i, &f) in parts.iter().enumerate() {
-                    if i > 0 {
-                        out.push('T');
-                    }
-                    out.push_str(&self.value(text, f)?.to_text());
-                }
-                out.push('Z');
-                Val::Text(Cow::Owned(out))
-            }
+            Origin::ColumnTime(parts) => self.column_time(text, parts)?,
             Origin::Inner(inner_fid) => {
                 // The inner extractor reads the level in its own format already.
                 let key = self.fmt.envelope.as_deref()?;
@@ -457,42 +457,56 @@ impl<'f> Extractor<'f> {
                 return self.inner.as_deref_mut()?.value(line, *inner_fid);
             }
             Origin::Template(_) => return None,
-            Origin::Analyser(AnalyserPart::Level)
-                if !matches!(self.fmt.parser, Parser::Analyser) =>
-            {
-                // A format that names no level column (`level = "@analyser"`): the level
-                // word the analyser finds in the event's first line, from its message on
-                // when the format cuts one out (a host named `ERROR-01` is no level).
-                let line = first_line(text);
-                let from = self
-                    .message
-                    .and_then(|m| self.span(text, m))
-                    .map_or(0, |(a, _)| a.min(line.len()));
-                let (lv, _) = level::detect(line, from)?;
-                Val::Text(Cow::Borrowed(lv.name()))
-            }
-            Origin::Analyser(part) => {
-                let (_, lv, end) = self.analyser?;
-                match part {
-                    AnalyserPart::Time => {
-                        let (_, Some(e)) = ts::find(first_line(text))? else {
-                            return None;
-                        };
-                        Val::Bytes(&text[..e])
-                    }
-                    AnalyserPart::Level => Val::Text(Cow::Borrowed(lv?.0.name())),
-                    AnalyserPart::Message => {
-                        let line = first_line(text);
-                        let from = lv.map_or(end, |l| l.1).min(line.len());
-                        Val::Bytes(trim_ascii(&line[from..]))
-                    }
-                }
-            }
+            Origin::Analyser(part) => self.analyser_value(text, *part)?,
         };
         if is_level && !matches!(spec.origin, Origin::Analyser(_)) {
             return Some(self.canonical_level(raw));
         }
         Some(raw)
+    }
+
+    /// A `w3c` time split over columns (a date and a time), joined as one ISO time.
+    fn column_time<'a>(&mut self, text: &'a [u8], parts: &[usize]) -> Option<Val<'a>> {
+        let mut out = String::new();
+        for (i, &f) in parts.iter().enumerate() {
+            if i > 0 {
+                out.push('T');
+            }
+            out.push_str(&self.value(text, f)?.to_text());
+        }
+        out.push('Z');
+        Some(Val::Text(Cow::Owned(out)))
+    }
+
+    /// A field the analyser's rule reads: the time, the level word and the message after it.
+    fn analyser_value<'a>(&mut self, text: &'a [u8], part: AnalyserPart) -> Option<Val<'a>> {
+        if part == AnalyserPart::Level && !matches!(self.fmt.parser, Parser::Analyser) {
+            // A format that names no level column (`level = "@analyser"`): the level
+            // word the analyser finds in the event's first line, from its message on
+            // when the format cuts one out (a host named `ERROR-01` is no level).
+            let line = first_line(text);
+            let from = self
+                .message
+                .and_then(|m| self.span(text, m))
+                .map_or(0, |(a, _)| a.min(line.len()));
+            let (lv, _) = level::detect(line, from)?;
+            return Some(Val::Text(Cow::Borrowed(lv.name())));
+        }
+        let (_, lv, end) = self.analyser?;
+        Some(match part {
+            AnalyserPart::Time => {
+                let (_, Some(e)) = ts::find(first_line(text))? else {
+                    return None;
+                };
+                Val::Bytes(&text[..e])
+            }
+            AnalyserPart::Level => Val::Text(Cow::Borrowed(lv?.0.name())),
+            AnalyserPart::Message => {
+                let line = first_line(text);
+                let from = lv.map_or(end, |l| l.1).min(line.len());
+                Val::Bytes(trim_ascii(&line[from..]))
+            }
+        })
     }
 
     /// Column `fid` of a `w3c` data line: empty markers are no value, `+` a space where the

@@ -253,14 +253,6 @@ pub fn record_pairs(text: &[u8]) -> Vec<(usize, usize, usize, usize)> {
     out
 }
 
-/// The value of `key` among an event's [`record_pairs`], as a span of `text`.
-pub fn find_in_record(text: &[u8], key: &str) -> Option<(usize, usize)> {
-    record_pairs(text)
-        .into_iter()
-        .find(|&(ks, ke, _, _)| &text[ks..ke] == key.as_bytes())
-        .map(|(_, _, vs, ve)| (vs, ve))
-}
-
 /// `key=value` pairs from `from` on (values bare or double-quoted): key and value spans.
 /// `None` when a word is not a pair.
 pub fn logfmt_pairs(line: &[u8], from: usize) -> Option<Vec<(u32, u32, u32, u32)>> {
@@ -415,8 +407,6 @@ mod tests {
                 ("Installation".into(), "Installation1".into()),
             ]
         );
-        let (a, b) = find_in_record(mq.as_bytes(), "User").expect("a value");
-        assert_eq!(&mq[a..b], "mqm");
         // Calls, lower-case words before a colon and a colon without a blank are no pairs.
         assert!(record("ERROR: disk full; retry connect(fd) after Timeout(30s)x").is_empty());
         assert!(record("error: refused at 10:00:01 URL:http://x").is_empty());
