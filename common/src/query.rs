@@ -237,7 +237,8 @@ impl Filter {
 /// the day before the log's end when it is later than the end's time of day), a full
 /// `YYYY-MM-DD HH:MM[:SS]`, or a date with less written: `--MM-DD` (the log's last year
 /// that has it) or `---DD` (its last month that has that day), each with an optional
-/// ` HH:MM[:SS]`; a date alone spans its whole day. Times are compared as the log writes
+/// ` HH:MM[:SS]`; a date alone spans its whole day; a month `YYYY-MM` or `--MM` (the log's
+/// last year that has it) spans the whole month. Times are compared as the log writes
 /// them (the zone is not applied), like the analyser, unless the time names its zone right
 /// after it (`09:36+08:00`, `22:47-04:00`, `01:12Z`): then it is moved onto the log's clock
 /// (a log that writes no zone is taken as UTC).

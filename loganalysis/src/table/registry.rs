@@ -133,6 +133,7 @@ const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../formats/jetty_stderr.toml"),
     ),
     ("nagios.toml", include_str!("../../formats/nagios.toml")),
+    ("dpkg.toml", include_str!("../../formats/dpkg.toml")),
     (
         "couchbase.toml",
         include_str!("../../formats/couchbase.toml"),

@@ -1,10 +1,11 @@
-//! Planted-truth checks of the gunicorn, Jetty StdErrLog and Nagios formats: generated
-//! files with known levels, workers, loggers and hosts, queried through the engine.
+//! Planted-truth checks of the gunicorn, Jetty StdErrLog, Nagios and dpkg formats:
+//! generated files with known levels, workers, loggers, hosts and packages, queried through
+//! the engine.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use llmops_common::query::{Field, Filter, FilterOp, Query, Scalar};
+use llmops_common::query::{Field, Filter, FilterOp, Measure, Order, Query, QueryValue, Scalar};
 
 use super::tests_formats::{format_of, groups, run, Lcg};
 
@@ -134,4 +135,79 @@ fn couchbase_categories_and_long_calls_read_as_planted() {
     );
     // In the field's own unit, microseconds.
     assert_eq!(max, longest as f64);
+}
+
+#[test]
+fn dpkg_operations_count_packages_and_versions_as_planted() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pkgs = ["libfoo1", "barctl", "baz-utils", "qux-common", "zap"];
+    let mut rng = Lcg(31);
+    let mut text = String::new();
+    let (mut upgrades, mut upgraded, mut removals) = (0u64, BTreeMap::new(), 0u64);
+    let mut installed_last = None;
+    for i in 0..300u32 {
+        let t = format!("2031-05-06 07:{:02}:{:02}", (i / 60) % 60, i % 60);
+        let p = pkgs[rng.next(5) as usize];
+        let (old, new) = (format!("1.{i}-1"), format!("1.{}-1", i + 1));
+        let lines = match rng.next(3) {
+            0 => {
+                upgrades += 1;
+                *upgraded.entry(p.to_string()).or_insert(0u64) += 1;
+                format!("{t} upgrade {p}:amd64 {old} {new}\n{t} status half-configured {p}:amd64 {old}\n{t} configure {p}:amd64 {new} <none>\n{t} status installed {p}:amd64 {new}\n")
+            }
+            1 => {
+                installed_last = Some(p);
+                format!("{t} install {p}:all <none> {new}\n{t} status unpacked {p}:all {new}\n{t} status installed {p}:all {new}\n")
+            }
+            _ => {
+                removals += 1;
+                format!("{t} remove {p}:amd64 {old} <none>\n{t} status not-installed {p}:amd64 <none>\n")
+            }
+        };
+        text.push_str(&lines);
+        if i % 50 == 0 {
+            let _ = writeln!(text, "{t} startup packages configure");
+        }
+    }
+    std::fs::write(dir.path().join("dpkg.log"), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, "dpkg.log"), "dpkg");
+    let action = |a: &str| {
+        Filter::new(
+            Some(Field::new("action")),
+            FilterOp::Eq,
+            Scalar::Text(a.into()),
+        )
+    };
+    assert_eq!(count(d, "dpkg.log", action("upgrade")), upgrades);
+    assert_eq!(count(d, "dpkg.log", action("remove")), removals);
+    assert_eq!(
+        groups(d, "dpkg.log", vec![action("upgrade")], "package"),
+        upgraded
+    );
+    let none = Filter::new(
+        Some(Field::new("new_version")),
+        FilterOp::Eq,
+        Scalar::Text("<none>".into()),
+    );
+    // A removal's new version and a configure step's second one.
+    assert_eq!(count(d, "dpkg.log", none), removals + upgrades);
+    // The package installed last: the newest install row.
+    let q = Query {
+        filters: vec![action("install")],
+        measure: Measure::Rows,
+        field: Some(Field::new("time")),
+        order: Order::Desc,
+        limit: Some(1),
+        ..Query::default()
+    };
+    let QueryValue::Rows { rows, .. } = run(d, "dpkg.log", &q).value else {
+        panic!("rows")
+    };
+    let last = installed_last.expect("the generator installs some package");
+    assert!(
+        rows[0].text.contains(&format!(" install {last}:all ")),
+        "{}",
+        rows[0].text
+    );
 }

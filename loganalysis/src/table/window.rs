@@ -1,8 +1,9 @@
 //! Time windows resolved against a log's clock: `HH:MM[:SS]` on the log's last day that has
 //! that time, full dates as written, a month and day (`--03-08`) in the log's last year that
 //! has it, a day of the month (`---08`) in its last month that has it, `last N seconds`
-//! before the newest event. Bounds are whole seconds, both included; a bound written to the
-//! minute covers that whole minute, a date alone the whole day.
+//! before the newest event, a month (`2027-03`, `--03`: the log's last year that has it).
+//! Bounds are whole seconds, both included; a bound written to the minute covers that whole
+//! minute, a date alone the whole day, a month the whole month.
 
 use llmops_common::query::{TimePoint, Window};
 
@@ -19,6 +20,10 @@ enum Date {
     MonthDay(u32, u32),
     /// `---DD`: the log's last month that has it.
     Day(u32),
+    /// `YYYY-MM`: the whole month.
+    YearMonth(i64, u32),
+    /// `--MM`: the whole month, in the log's last year that has it.
+    Month(u32),
 }
 
 /// A time point: its first second, how many seconds it spans (60 for `HH:MM`), whether
@@ -63,11 +68,17 @@ fn parse_date(d: &str) -> Option<Date> {
         return two(day).filter(|x| (1..=31).contains(x)).map(Date::Day);
     }
     if let Some(md) = d.strip_prefix("--") {
-        let (m, dd) = md.split_once('-')?;
+        let Some((m, dd)) = md.split_once('-') else {
+            return two(md).filter(|m| (1..=12).contains(m)).map(Date::Month);
+        };
         let (m, dd) = (two(m)?, two(dd)?);
         return ((1..=12).contains(&m) && (1..=31).contains(&dd)).then_some(Date::MonthDay(m, dd));
     }
     let v: Vec<&str> = d.split('-').collect();
+    if let [y, m] = v.as_slice() {
+        let (y, m) = (y.parse().ok().filter(|_| y.len() == 4)?, two(m)?);
+        return (1..=12).contains(&m).then_some(Date::YearMonth(y, m));
+    }
     let [y, m, dd] = v.as_slice() else {
         return None;
     };
@@ -98,7 +109,8 @@ fn parse_hms(s: &str) -> Option<(i64, i64)> {
 fn parse_point(p: &TimePoint) -> Result<Point, QueryError> {
     let bad = || QueryError::BadTimePoint { point: p.0.clone() };
     let s = p.0.trim();
-    let date_only = s.starts_with("--") || (s.len() == 10 && s.as_bytes().get(4) == Some(&b'-'));
+    let date_only =
+        s.starts_with("--") || (matches!(s.len(), 7 | 10) && s.as_bytes().get(4) == Some(&b'-'));
     let (date, time) = match s.split_once([' ', 'T']) {
         Some((d, t)) => (Some(d), Some(t.trim())),
         None if date_only => (Some(s), None),
@@ -108,6 +120,10 @@ fn parse_point(p: &TimePoint) -> Result<Point, QueryError> {
         None => None,
         Some(d) => Some(parse_date(d).ok_or_else(bad)?),
     };
+    // A month is a span of days, not a day with a time of day.
+    if matches!(date, Some(Date::Month(_) | Date::YearMonth(..))) && time.is_some() {
+        return Err(bad());
+    }
     let (time, zone) = match time {
         Some(t) => {
             let (t, z) = split_zone(t).ok_or_else(bad)?;
@@ -136,8 +152,30 @@ fn log_offset(end: &Ts) -> i32 {
     }
 }
 
-/// The first second of `p` on the log's clock, given the log's newest event.
-fn resolve(p: &Point, end: &Ts) -> i64 {
+/// The first second of `p` on the log's clock, given the log's newest event, and how many
+/// seconds it spans.
+fn resolve(p: &Point, end: &Ts) -> (i64, i64) {
+    let month = |y: i64, m: u32| {
+        let first = ts::days_from_civil(y, m, 1);
+        let next = if m == 12 {
+            ts::days_from_civil(y + 1, 1, 1)
+        } else {
+            ts::days_from_civil(y, m + 1, 1)
+        };
+        (first * DAY, (next - first) * DAY)
+    };
+    let end_sec = end.key.div_euclid(1_000_000);
+    let (ey, em, _) = ts::civil_from_days(end_sec.div_euclid(DAY));
+    match p.date {
+        // A log without years (syslog) counts from year 0.
+        Some(Date::YearMonth(y, m)) => month(if end.no_year { 0 } else { y }, m),
+        Some(Date::Month(m)) => month(if m > em && !end.no_year { ey - 1 } else { ey }, m),
+        _ => (resolve_start(p, end), p.span),
+    }
+}
+
+/// The first second of `p` (a day or a time of day) on the log's clock.
+fn resolve_start(p: &Point, end: &Ts) -> i64 {
     let end_sec = end.key.div_euclid(1_000_000);
     let (ey, em, ed) = ts::civil_from_days(end_sec.div_euclid(DAY));
     // A time asked in another zone, moved onto the log's clock ("09:36 +08:00" is 01:36 in
@@ -169,6 +207,7 @@ fn resolve(p: &Point, end: &Ts) -> i64 {
             };
             ts::days_from_civil(y, m, d) * DAY + p.sod
         }
+        Some(Date::YearMonth(..) | Date::Month(_)) => resolve(p, end).0,
         None => {
             let day = end_sec - end_sec.rem_euclid(DAY);
             let at = day + p.sod;
@@ -188,21 +227,21 @@ pub fn resolve_window(w: &Window, end: &Ts) -> Result<(i64, i64), QueryError> {
         Window::Last { seconds } => (end_sec - *seconds as i64, end_sec),
         Window::Around { at, seconds } => {
             let p = parse_point(at)?;
-            let s = resolve(&p, end);
+            let (s, _) = resolve(&p, end);
             (s - *seconds as i64, s + *seconds as i64)
         }
         Window::Between { from, to } => {
             let from_b = match from {
                 Some(f) => {
                     let p = parse_point(f)?;
-                    Some((resolve(&p, end), p))
+                    Some((resolve(&p, end).0, p))
                 }
                 None => None,
             };
             let to_b = match to {
                 Some(t) => {
                     let p = parse_point(t)?;
-                    let mut s = resolve(&p, end);
+                    let (mut s, span) = resolve(&p, end);
                     // Two times of day: the second is the first one's or the next day's
                     // ("23:50 to 00:10"), even past the log's end ("03:00 to 03:59" in a
                     // log that ends at 03:30).
@@ -216,15 +255,12 @@ pub fn resolve_window(w: &Window, end: &Ts) -> Result<(i64, i64), QueryError> {
                             }
                         }
                     }
-                    Some((s, p))
+                    Some(s + span - 1)
                 }
                 None => None,
             };
             let from_b = from_b.map(|(s, _)| s);
-            (
-                from_b.unwrap_or(i64::MIN),
-                to_b.map_or(i64::MAX, |(t, p)| t + p.span - 1),
-            )
+            (from_b.unwrap_or(i64::MIN), to_b.unwrap_or(i64::MAX))
         }
     })
 }
@@ -318,6 +354,39 @@ mod tests {
         )
         .expect("around");
         assert_eq!(show_second(a, false), "2024-05-01T10:00:00");
+    }
+
+    #[test]
+    fn a_month_spans_its_days_in_the_logs_last_year_that_has_it() {
+        let e = end("2027-03-09T04:00:00");
+        let month = |p: &str| {
+            let w = Window::Between {
+                from: tp(p),
+                to: tp(p),
+            };
+            let (a, b) = resolve_window(&w, &e).expect("window");
+            (show_second(a, false), show_second(b, false))
+        };
+        let dec = ("2026-12-01T00:00:00".into(), "2026-12-31T23:59:59".into());
+        assert_eq!(month("--12"), dec);
+        assert_eq!(month("2026-12"), dec);
+        assert_eq!(
+            month("--02"),
+            ("2027-02-01T00:00:00".into(), "2027-02-28T23:59:59".into())
+        );
+        assert_eq!(month("2024-02").1, "2024-02-29T23:59:59");
+        // The month of the log's end is this year's, though it has not ended.
+        assert_eq!(month("--03").0, "2027-03-01T00:00:00");
+        for bad in ["--13", "2027-3", "--03 10:00", "27-03"] {
+            assert!(
+                check_window(&Window::Between {
+                    from: tp(bad),
+                    to: None
+                })
+                .is_err(),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -1,25 +1,29 @@
-//! Dates written in a question ("8号", "3月8日", "Mar 8", "on the 8th", "2027-03-08"), as
-//! much of the date as was written: the query's time point says the rest is the log's.
+//! Dates written in a question ("8号", "3月8日", "Mar 8", "on the 8th", "2027-03-08") and
+//! whole months ("in December", "12月份"), as much of the date as was written: the query's
+//! time point says the rest is the log's.
 
 use std::sync::OnceLock;
 
 use regex::Regex;
 
-/// A calendar day, as much of it as the question wrote.
+/// A calendar day or a whole month (no `day`), as much of it as the question wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Day {
     pub year: Option<u16>,
     pub month: Option<u8>,
-    pub day: u8,
+    pub day: Option<u8>,
 }
 
 impl Day {
-    /// As the query's `TimePoint` writes it: `YYYY-MM-DD`, `--MM-DD` or `---DD`.
+    /// As the query's `TimePoint` writes it: `YYYY-MM-DD`, `--MM-DD` or `---DD`; a month
+    /// `YYYY-MM` or `--MM`.
     pub fn point(&self) -> String {
-        match (self.year, self.month) {
-            (Some(y), Some(m)) => format!("{y:04}-{m:02}-{:02}", self.day),
-            (_, Some(m)) => format!("--{m:02}-{:02}", self.day),
-            _ => format!("---{:02}", self.day),
+        match (self.year, self.month, self.day) {
+            (Some(y), Some(m), Some(d)) => format!("{y:04}-{m:02}-{d:02}"),
+            (_, Some(m), Some(d)) => format!("--{m:02}-{d:02}"),
+            (Some(y), Some(m), None) => format!("{y:04}-{m:02}"),
+            (None, Some(m), None) => format!("--{m:02}"),
+            (_, None, d) => format!("---{:02}", d.unwrap_or(1)),
         }
     }
 }
@@ -27,6 +31,9 @@ impl Day {
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pat).expect("date regex literal is valid"))
 }
+
+/// A month's name or its short form, as one group.
+const MONTH: &str = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 
 const MONTHS: [&str; 12] = [
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
@@ -46,7 +53,20 @@ fn day(year: Option<&str>, month: Option<u8>, d: &str) -> Option<Day> {
     ((1..=31).contains(&day) && month.is_none_or(|m| (1..=12).contains(&m))).then_some(Day {
         year,
         month,
-        day,
+        day: Some(day),
+    })
+}
+
+/// A whole month: its number and, when written, its year.
+fn month(year: Option<&str>, m: u8) -> Option<Day> {
+    let year = match year {
+        Some(y) => Some(y.parse().ok()?),
+        None => None,
+    };
+    (1..=12).contains(&m).then_some(Day {
+        year,
+        month: Some(m),
+        day: None,
     })
 }
 
@@ -56,8 +76,11 @@ pub fn dates(text: &str, lower: &str, taken: &mut Vec<(usize, usize)>) -> Vec<(u
     let mut found = zh_dates(text);
     found.extend(en_dates(lower));
     found.sort_by_key(|&(s, e, _)| (s, std::cmp::Reverse(e)));
+    // A day first, then a whole month where no day was read ("in March" of "in March 8").
+    let mut months = zh_months(text);
+    months.extend(en_months(lower));
     let mut out = Vec::new();
-    for (s, e, d) in found {
+    for (s, e, d) in found.into_iter().chain(months) {
         if taken.iter().any(|&(a, b)| a < e && s < b) {
             continue;
         }
@@ -65,6 +88,53 @@ pub fn dates(text: &str, lower: &str, taken: &mut Vec<(usize, usize)>) -> Vec<(u
         out.push((s, e, d));
     }
     out
+}
+
+/// "12月", "12月份", "2026年3月": a month with no day after it (not "3个月", a length).
+fn zh_months(text: &str) -> Vec<(usize, usize, Day)> {
+    static ZH: OnceLock<Regex> = OnceLock::new();
+    let zh = re(&ZH, r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月(?:份)?");
+    let mut found = Vec::new();
+    for c in zh.captures_iter(text) {
+        let m = c.get(0).expect("group 0 always matches");
+        let prev = text[..m.start()].chars().next_back();
+        let next = text[m.end()..].trim_start().chars().next();
+        if prev.is_some_and(|c| c.is_ascii_digit()) || next.is_some_and(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        if let Some(d) = c[2]
+            .parse()
+            .ok()
+            .and_then(|m| month(c.get(1).map(|y| y.as_str()), m))
+        {
+            found.push((m.start(), m.end(), d));
+        }
+    }
+    found
+}
+
+/// "in December", "during March 2027", "for the month of May", "December's errors": a
+/// month named with a word that makes it a time ("may" only so: it is also a verb).
+fn en_months(lower: &str) -> Vec<(usize, usize, Day)> {
+    static EN: OnceLock<Regex> = OnceLock::new();
+    let en = re(
+        &EN,
+        &format!(
+            r"\b(?:(?:in|during|for|throughout|over|of)\s+(?:the\s+month\s+of\s+)?{MONTH}\b(?:,?\s+(\d{{4}})\b)?|{MONTH}(?:'s|\s+(\d{{4}}))\b)"
+        ),
+    );
+    let mut found = Vec::new();
+    for c in en.captures_iter(lower) {
+        let m = c.get(0).expect("group 0 always matches");
+        let (name, year) = match c.get(1) {
+            Some(n) => (n.as_str(), c.get(2)),
+            None => (c.get(3).map_or("", |n| n.as_str()), c.get(4)),
+        };
+        if let Some(d) = month_of(name).and_then(|n| month(year.map(|y| y.as_str()), n)) {
+            found.push((m.start(), m.end(), d));
+        }
+    }
+    found
 }
 
 /// "8号", "3月8日", "2027年3月8号"; not "8号机" (a machine's number) or "8日志".
@@ -100,7 +170,6 @@ fn en_dates(lower: &str) -> Vec<(usize, usize, Day)> {
     static MONTH_DAY: OnceLock<Regex> = OnceLock::new();
     static DAY_MONTH: OnceLock<Regex> = OnceLock::new();
     static NTH: OnceLock<Regex> = OnceLock::new();
-    const MONTH: &str = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
     let mut found = Vec::new();
     let iso = re(&ISO, r"\b(\d{4})[-/](\d{1,2})[-/](\d{1,2})\b");
     for c in iso.captures_iter(lower) {
@@ -139,8 +208,13 @@ fn en_dates(lower: &str) -> Vec<(usize, usize, Day)> {
         &NTH,
         r"\b(?:on\s+(?:the\s+)?|the\s+)(\d{1,2})(?:st|nd|rd|th)\b(\s*(?:$|[?.!,;)]|\s+(?:at|from|between|around|only|too|then|instead|between)\b))?",
     );
+    let dated = found.clone();
     for c in nth.captures_iter(lower) {
         let m = c.get(0).expect("group 0 always matches");
+        // "the 22nd of September" is read with its month.
+        if dated.iter().any(|&(s, e, _)| s < m.end() && m.start() < e) {
+            continue;
+        }
         let on = m.as_str().starts_with("on");
         if !on && c.get(2).is_none() {
             continue;
@@ -177,6 +251,23 @@ mod tests {
             points("between 2027-03-08 and 2027/03/09"),
             ["2027-03-08", "2027-03-09"]
         );
+        assert_eq!(points("what failed on the 3rd of june?"), ["--06-03"]);
+    }
+
+    #[test]
+    fn whole_months_in_either_language() {
+        assert_eq!(points("errors in November"), ["--11"]);
+        assert_eq!(points("during feb 2029, how many restarts"), ["2029-02"]);
+        assert_eq!(points("october's slowest call"), ["--10"]);
+        assert_eq!(points("for the month of may"), ["--05"]);
+        assert_eq!(points("11月份有多少次重启"), ["--11"]);
+        assert_eq!(points("2029年2月的告警"), ["2029-02"]);
+        // A day wins over its month; a length in months and a verb are no month.
+        assert_eq!(points("in March 8th's log"), ["--03-08"]);
+        assert_eq!(points("3月8日的告警"), ["--03-08"]);
+        for t in ["过去3个月", "you may see", "in 2 months", "it may fail"] {
+            assert!(points(t).is_empty(), "{t}: {:?}", points(t));
+        }
     }
 
     #[test]

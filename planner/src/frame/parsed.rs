@@ -133,12 +133,24 @@ impl Parsed {
             "program", "unit", "host", "logger", "user", "service", "process", "victim", "pod",
         ];
         let coded = |c: &&Column| !c.roles.iter().any(|r| NAMES.contains(&r.as_str()));
-        let mut found = self.columns.iter().filter(coded).filter_map(|c| {
-            let v = c.values.iter().find(|v| v.eq_ignore_ascii_case(word))?;
-            Some((c.name.as_str(), v.as_str()))
-        });
-        let first = found.next()?;
-        found.next().is_none().then_some(first)
+        let one = |same: &dyn Fn(&str) -> bool| {
+            let mut found = self.columns.iter().filter(coded).filter_map(|c| {
+                let v = c.values.iter().find(|v| same(v))?;
+                Some((c.name.as_str(), v.as_str()))
+            });
+            let first = found.next()?;
+            found.next().is_none().then_some(first)
+        };
+        // As written, else another form of the same word ("upgraded" for the action
+        // `upgrade`, "restarts" for `restart`): a word of letters, stems of four or more.
+        let stem = |w: &str| super::words::stem(&w.to_ascii_lowercase());
+        let letters = |w: &str| w.len() >= 4 && w.bytes().all(|b| b.is_ascii_alphabetic());
+        one(&|v| v.eq_ignore_ascii_case(word)).or_else(|| {
+            let s = stem(word);
+            (letters(word) && s.len() >= 4)
+                .then(|| one(&|v| letters(v) && stem(v) == s))
+                .flatten()
+        })
     }
 
     pub fn log_has(&self, field: &str) -> bool {

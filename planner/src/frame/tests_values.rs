@@ -410,3 +410,61 @@ fn another_columns_value_after_a_field_is_that_columns_condition() {
     assert!(by.contains("user") && !by.contains("event"), "{f}");
     assert_eq!(f["limit"], 4, "{f}");
 }
+
+/// A log whose `step` column takes the sampled values `deploy`, `rollback` and `status`.
+fn steps_log() -> Vec<crate::UploadRef> {
+    let mut ups = uploads(&["rollout.log"]);
+    let col = |name: &str, values: &[&str]| llmops_common::query::Column {
+        name: name.into(),
+        numeric: false,
+        values: values.iter().map(|v| v.to_string()).collect(),
+        ..Default::default()
+    };
+    ups[0].format = Some("learned".into());
+    ups[0].columns = vec![
+        col("time", &[]),
+        col("step", &["deploy", "rollback", "status"]),
+        col("service", &[]),
+    ];
+    ups
+}
+
+#[test]
+fn another_form_of_a_columns_value_filters_that_column() {
+    let ups = steps_log();
+    for text in [
+        "how many services were deployed?",
+        "how many deploys in rollout.log",
+    ] {
+        let f = query_over(&ups, text);
+        assert_eq!(
+            f["filters"],
+            json!([{"field": "step", "op": "eq", "value": "deploy"}]),
+            "{text}: {f}"
+        );
+    }
+    // The last one: newest first (the default order).
+    let f = query_over(&ups, "which service was rolled back most recently?");
+    assert_eq!(
+        (&f["measure"], &f["field"], &f["order"], &f["limit"]),
+        (&json!("rows"), &json!("time"), &Value::Null, &json!(1)),
+        "{f}"
+    );
+}
+
+#[test]
+fn a_month_named_is_the_window_of_that_month() {
+    let ups = steps_log();
+    let f = query_over(&ups, "how many deploys in November?");
+    assert_eq!(
+        f["window"],
+        json!({"between": {"from": "--11", "to": "--11"}}),
+        "{f}"
+    );
+    let f = query_over(&ups, "2029年2月有几次 rollback");
+    assert_eq!(
+        f["window"],
+        json!({"between": {"from": "2029-02", "to": "2029-02"}}),
+        "{f}"
+    );
+}
