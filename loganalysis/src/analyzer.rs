@@ -214,6 +214,28 @@ fn json_message(line: &[u8]) -> Option<&[u8]> {
     None
 }
 
+/// The message part of `line`: the JSON message, else what follows the level (or the
+/// timestamp ending at `from`) and its delimiters.
+fn message_of(line: &[u8], hit: Option<(Level, usize)>, from: usize) -> &[u8] {
+    let json_msg = if line.first() == Some(&b'{') {
+        json_message(line)
+    } else {
+        None
+    };
+    match json_msg {
+        Some(m) => m,
+        None => {
+            let mut s = hit.map_or(from, |h| h.1.max(from));
+            if s > 0 {
+                while s < line.len() && is_delim(line[s]) {
+                    s += 1;
+                }
+            }
+            &line[s.min(line.len())..]
+        }
+    }
+}
+
 /// `bytes` cut at `max` (at a UTF-8 boundary, then `…`), invalid UTF-8 as U+FFFD.
 pub(crate) fn lossy_cut(bytes: &[u8], max: usize) -> String {
     if bytes.len() <= max {
@@ -316,7 +338,13 @@ impl LogAnalyzer {
         let from = ts_end.unwrap_or(0);
         let hit = level::detect(line, from);
         let level = hit.map_or(Level::None, |h| h.0);
+        self.count_level(level, n, ts);
+        let msg = message_of(line, hit, from);
+        self.count_template(level, n, ts, line, msg);
+    }
 
+    /// Counts line `n` of `level` in its level, and its time in the range and histogram.
+    fn count_level(&mut self, level: Level, n: u64, ts: Option<Ts>) {
         let la = &mut self.levels[level.index()];
         la.count += 1;
         if la.count == 1 {
@@ -336,24 +364,11 @@ impl LogAnalyzer {
             self.max_key = self.max_key.max(t.key);
             self.hist.add(t.key, level);
         }
+    }
 
-        let json_msg = if line.first() == Some(&b'{') {
-            json_message(line)
-        } else {
-            None
-        };
-        let msg = match json_msg {
-            Some(m) => m,
-            None => {
-                let mut s = hit.map_or(from, |h| h.1.max(from));
-                if s > 0 {
-                    while s < line.len() && is_delim(line[s]) {
-                        s += 1;
-                    }
-                }
-                &line[s.min(line.len())..]
-            }
-        };
+    /// Counts line `n` (message `msg`) under its template, or as untemplated once the
+    /// template cap is reached.
+    fn count_template(&mut self, level: Level, n: u64, ts: Option<Ts>, line: &[u8], msg: &[u8]) {
         self.scratch.clear();
         self.scratch.push(level as u8);
         mask::template(msg, &mut self.scratch);

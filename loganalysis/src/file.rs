@@ -151,16 +151,9 @@ fn run_part(
     Ok(an)
 }
 
-/// Analyses the whole file (at most `opts.max_bytes`; the cut falls at a line end and the
-/// report says `complete: false`). Blocking; runs worker threads for files of 16 MiB and
-/// more. `cancel` is polled every 1 MiB; `progress(done, total)` is called on this thread
-/// with bytes analysed so far and bytes to analyse.
-pub fn analyze_file(
-    path: &Path,
-    opts: &AnalyzeOptions,
-    cancel: &AtomicBool,
-    progress: &mut dyn FnMut(u64, u64),
-) -> Result<LogReport, AnalyzeError> {
+/// Opens `path` for analysis: a regular file that is neither UTF-16 nor binary. Returns the
+/// open file and its size.
+fn open_checked(path: &Path) -> Result<(File, u64), AnalyzeError> {
     let meta = std::fs::metadata(path).map_err(|e| io_err(path, &e))?;
     if meta.is_dir() {
         return Err(AnalyzeError::IsDir(path.to_path_buf()));
@@ -179,12 +172,17 @@ pub fn analyze_file(
     if head.contains(&0) {
         return Err(AnalyzeError::Binary(path.to_path_buf()));
     }
-    let capped = size > opts.max_bytes;
-    let end = if capped {
-        cut_at_line_end(&mut file, opts.max_bytes).map_err(|e| io_err(path, &e))?
-    } else {
-        size
-    };
+    Ok((file, size))
+}
+
+/// Part boundaries over `[0, end)`, each at a line start: `[0, .., end]`, one part per worker
+/// thread for large files, else a single part.
+fn part_bounds(
+    file: &mut File,
+    path: &Path,
+    end: u64,
+    opts: &AnalyzeOptions,
+) -> Result<Vec<u64>, AnalyzeError> {
     let threads = match opts.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(8)),
         t => t,
@@ -196,13 +194,77 @@ pub fn analyze_file(
     };
     let mut bounds = vec![0u64];
     for k in 1..parts as u64 {
-        let at = next_line_start(&mut file, end / parts as u64 * k, end)
-            .map_err(|e| io_err(path, &e))?;
+        let at =
+            next_line_start(file, end / parts as u64 * k, end).map_err(|e| io_err(path, &e))?;
         if at > *bounds.last().unwrap_or(&0) && at < end {
             bounds.push(at);
         }
     }
     bounds.push(end);
+    Ok(bounds)
+}
+
+/// Runs one worker thread per part, reporting progress from this thread until all finish.
+/// The analyzers come back in part order.
+fn run_parallel(
+    path: &Path,
+    bounds: &[u64],
+    opts: &AnalyzeOptions,
+    cancel: &AtomicBool,
+    done: &AtomicU64,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Vec<LogAnalyzer>, AnalyzeError> {
+    let end = *bounds.last().unwrap_or(&0);
+    let main = std::thread::current();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = bounds
+            .windows(2)
+            .map(|w| {
+                let (a, b) = (w[0], w[1]);
+                let main = main.clone();
+                s.spawn(move || {
+                    let r = run_part(path, a, b, opts, cancel, done, &mut || {});
+                    main.unpark();
+                    r
+                })
+            })
+            .collect();
+        while !handles.iter().all(|h| h.is_finished()) {
+            progress(done.load(Ordering::Relaxed), end);
+            std::thread::park_timeout(Duration::from_millis(100));
+        }
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(AnalyzeError::Io(
+                        path.to_path_buf(),
+                        "worker panicked".into(),
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()
+    })
+}
+
+/// Analyses the whole file (at most `opts.max_bytes`; the cut falls at a line end and the
+/// report says `complete: false`). Blocking; runs worker threads for files of 16 MiB and
+/// more. `cancel` is polled every 1 MiB; `progress(done, total)` is called on this thread
+/// with bytes analysed so far and bytes to analyse.
+pub fn analyze_file(
+    path: &Path,
+    opts: &AnalyzeOptions,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<LogReport, AnalyzeError> {
+    let (mut file, size) = open_checked(path)?;
+    let capped = size > opts.max_bytes;
+    let end = if capped {
+        cut_at_line_end(&mut file, opts.max_bytes).map_err(|e| io_err(path, &e))?
+    } else {
+        size
+    };
+    let bounds = part_bounds(&mut file, path, end, opts)?;
     drop(file);
 
     let done = AtomicU64::new(0);
@@ -211,36 +273,7 @@ pub fn analyze_file(
         let mut tick = || progress(done.load(Ordering::Relaxed), end);
         vec![run_part(path, 0, end, opts, cancel, &done, &mut tick)?]
     } else {
-        let main = std::thread::current();
-        std::thread::scope(|s| {
-            let handles: Vec<_> = bounds
-                .windows(2)
-                .map(|w| {
-                    let (a, b) = (w[0], w[1]);
-                    let (done, main) = (&done, main.clone());
-                    s.spawn(move || {
-                        let r = run_part(path, a, b, opts, cancel, done, &mut || {});
-                        main.unpark();
-                        r
-                    })
-                })
-                .collect();
-            while !handles.iter().all(|h| h.is_finished()) {
-                progress(done.load(Ordering::Relaxed), end);
-                std::thread::park_timeout(Duration::from_millis(100));
-            }
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        Err(AnalyzeError::Io(
-                            path.to_path_buf(),
-                            "worker panicked".into(),
-                        ))
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()
-        })?
+        run_parallel(path, &bounds, opts, cancel, &done, progress)?
     };
     // Every part finished: all `end` bytes are analysed (`done` may lag by a last step).
     progress(end, end);

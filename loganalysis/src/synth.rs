@@ -145,12 +145,12 @@ fn uuid(r: &mut Rng) -> String {
 /// A message of `level`: (raw text, its template).
 fn message(r: &mut Rng, level: Level) -> (String, &'static str) {
     let kind = r.below(3);
-    match (level, kind) {
-        (Level::Fatal, _) => (
+    match level {
+        Level::Fatal => (
             format!("worker {} crashed: out of memory", r.below(64)),
             "worker <num> crashed: out of memory",
         ),
-        (Level::Critical, _) => (
+        Level::Critical => (
             format!(
                 "database primary {} unreachable for {}s",
                 ipv4(r),
@@ -158,7 +158,26 @@ fn message(r: &mut Rng, level: Level) -> (String, &'static str) {
             ),
             "database primary <ip> unreachable for <dur>",
         ),
-        (Level::Error, 0) => (
+        Level::Error => error_message(r, kind),
+        Level::Warn => warn_message(r, kind),
+        Level::Notice => (
+            format!("config reloaded, {} keys", r.below(500)),
+            "config reloaded, <num> keys",
+        ),
+        Level::Info => info_message(r, kind),
+        Level::Debug => debug_message(r, kind),
+        Level::Trace => (
+            format!("enter handler ptr=0x{}", hex(r, 12)),
+            "enter handler ptr=<hex>",
+        ),
+        Level::None => (String::new(), ""),
+    }
+}
+
+/// An ERROR message of variant `kind` (0..3).
+fn error_message(r: &mut Rng, kind: u64) -> (String, &'static str) {
+    match kind {
+        0 => (
             format!(
                 "connect to {}:{} failed after {}ms",
                 ipv4(r),
@@ -167,11 +186,11 @@ fn message(r: &mut Rng, level: Level) -> (String, &'static str) {
             ),
             "connect to <ip>:<num> failed after <dur>",
         ),
-        (Level::Error, 1) => (
+        1 => (
             format!("payment {} declined: code={}", uuid(r), r.below(1000)),
             "payment <uuid> declined: code=<num>",
         ),
-        (Level::Error, _) => (
+        _ => (
             format!(
                 "upstream [2001:db8::{:x}]:{} reset by peer",
                 1 + r.below(0xfff),
@@ -179,11 +198,17 @@ fn message(r: &mut Rng, level: Level) -> (String, &'static str) {
             ),
             "upstream [<ip>]:<num> reset by peer",
         ),
-        (Level::Warn, 0) => (
+    }
+}
+
+/// A WARN message of variant `kind` (0..3).
+fn warn_message(r: &mut Rng, kind: u64) -> (String, &'static str) {
+    match kind {
+        0 => (
             format!("disk usage {}% on /dev/sda{}", 80 + r.below(20), r.below(4)),
             "disk usage <num>% on /dev/sda<num>",
         ),
-        (Level::Warn, 1) => (
+        1 => (
             format!(
                 "GC pause {}.{}s, heap {}MB",
                 r.below(5),
@@ -192,7 +217,7 @@ fn message(r: &mut Rng, level: Level) -> (String, &'static str) {
             ),
             "GC pause <dur>, heap <num>MB",
         ),
-        (Level::Warn, _) => (
+        _ => (
             format!(
                 "slow query took {}ms: SELECT * FROM orders WHERE id = {}",
                 500 + r.below(5000),
@@ -200,15 +225,17 @@ fn message(r: &mut Rng, level: Level) -> (String, &'static str) {
             ),
             "slow query took <dur>: SELECT * FROM orders WHERE id = <num>",
         ),
-        (Level::Notice, _) => (
-            format!("config reloaded, {} keys", r.below(500)),
-            "config reloaded, <num> keys",
-        ),
-        (Level::Info, 0) => (
+    }
+}
+
+/// An INFO message of variant `kind` (0..3).
+fn info_message(r: &mut Rng, kind: u64) -> (String, &'static str) {
+    match kind {
+        0 => (
             format!("user {} logged in from {}", r.below(100_000), ipv4(r)),
             "user <num> logged in from <ip>",
         ),
-        (Level::Info, 1) => (
+        1 => (
             format!(
                 "request {} completed in {}.{:03}s status={}",
                 uuid(r),
@@ -218,23 +245,24 @@ fn message(r: &mut Rng, level: Level) -> (String, &'static str) {
             ),
             "request <uuid> completed in <dur> status=<num>",
         ),
-        (Level::Info, _) => (
+        _ => (
             format!("cache hit ratio 0.{}", r.below(1000)),
             "cache hit ratio <num>",
         ),
-        (Level::Debug, 0) => (
+    }
+}
+
+/// A DEBUG message of variant `kind` (0, or anything else for the second).
+fn debug_message(r: &mut Rng, kind: u64) -> (String, &'static str) {
+    match kind {
+        0 => (
             format!("session {} refreshed", hex(r, 16)),
             "session <hex> refreshed",
         ),
-        (Level::Debug, _) => (
+        _ => (
             format!("pool stats: active={} idle={}", r.below(50), r.below(50)),
             "pool stats: active=<num> idle=<num>",
         ),
-        (Level::Trace, _) => (
-            format!("enter handler ptr=0x{}", hex(r, 12)),
-            "enter handler ptr=<hex>",
-        ),
-        (Level::None, _) => (String::new(), ""),
     }
 }
 
@@ -422,6 +450,69 @@ impl SynthTruth {
 /// A line waiting to be written: (text, level, template, (shown time, minute)).
 type Pending = (String, Level, String, Option<(String, String)>);
 
+/// The layout of `spec.format` around `msg`, drawing the format's own random fields.
+fn render_line(
+    r: &mut Rng,
+    format: SynthFormat,
+    written: &str,
+    level: Level,
+    msg: &str,
+    pid: u64,
+) -> String {
+    match format {
+        SynthFormat::Logback => {
+            let thread = format!("http-nio-8080-exec-{}", 1 + r.below(20));
+            format!(
+                "{written} [{thread}] {:<5} c.e.Service - {msg}",
+                level.name()
+            )
+        }
+        SynthFormat::Python => format!("{written} - app - {} - {msg}", level.name()),
+        SynthFormat::NginxError => format!(
+            "{written} [{}] {pid}#0: *{} {msg}",
+            lower(level),
+            r.below(100_000)
+        ),
+        SynthFormat::Syslog => format!("{written} web01 app[{pid}]: {} {msg}", level.name()),
+        SynthFormat::Json => format!(
+            "{{\"ts\":\"{written}\",\"level\":\"{}\",\"logger\":\"app\",\"msg\":\"{msg}\"}}",
+            lower(level)
+        ),
+    }
+}
+
+/// The template the analyser derives for a line of `format` carrying message template `tpl`.
+fn line_template(format: SynthFormat, tpl: &str) -> String {
+    match format {
+        SynthFormat::Logback => format!("c.e.Service - {tpl}"),
+        SynthFormat::NginxError => format!("<num>#<num>: *<num> {tpl}"),
+        _ => tpl.to_string(),
+    }
+}
+
+/// Plans the next event: one timestamped line, then maybe a stack trace or a blank line.
+/// `pending` is left in pop order.
+fn plan_event(spec: &SynthSpec, r: &mut Rng, clock: &mut Clock, pending: &mut Vec<Pending>) {
+    clock.advance(r.below(spec.step_ms + 1));
+    let level = pick_level(r);
+    let (msg, tpl) = message(r, level);
+    let (written, shown, minute) = clock.render(spec.format);
+    let pid = 1000 + r.below(9000);
+    let line = render_line(r, spec.format, &written, level, &msg, pid);
+    let tpl = line_template(spec.format, tpl);
+    pending.push((line, level, tpl, Some((shown, minute))));
+    if level == Level::Error && spec.stack_traces && r.below(4) == 0 {
+        let depth = r.below(3) as usize + 1;
+        for &(raw, tpl) in STACK.iter().take(depth) {
+            let raw = raw.replace("{}", &(10 + r.below(400)).to_string());
+            pending.push((raw, Level::None, tpl.to_string(), None));
+        }
+    } else if r.below(1000) == 0 {
+        pending.push((String::new(), Level::None, String::new(), None));
+    }
+    pending.reverse();
+}
+
 /// Writes the log described by `spec` and returns its truth.
 pub fn generate(spec: &SynthSpec, out: &mut dyn Write) -> io::Result<SynthTruth> {
     let mut r = Rng::new(spec.seed);
@@ -438,7 +529,6 @@ pub fn generate(spec: &SynthSpec, out: &mut dyn Write) -> io::Result<SynthTruth>
     };
     let eol = if spec.crlf { "\r\n" } else { "\n" };
     let mut pending: Vec<Pending> = Vec::new();
-    let mut line = String::with_capacity(256);
     loop {
         let done_lines = spec.lines > 0 && truth.lines >= spec.lines;
         let done_bytes = spec.min_bytes > 0 && truth.bytes >= spec.min_bytes;
@@ -446,53 +536,7 @@ pub fn generate(spec: &SynthSpec, out: &mut dyn Write) -> io::Result<SynthTruth>
             break;
         }
         if pending.is_empty() {
-            clock.advance(r.below(spec.step_ms + 1));
-            let level = pick_level(&mut r);
-            let (msg, tpl) = message(&mut r, level);
-            let (written, shown, minute) = clock.render(spec.format);
-            let pid = 1000 + r.below(9000);
-            line.clear();
-            match spec.format {
-                SynthFormat::Logback => {
-                    let thread = format!("http-nio-8080-exec-{}", 1 + r.below(20));
-                    line.push_str(&format!(
-                        "{written} [{thread}] {:<5} c.e.Service - {msg}",
-                        level.name()
-                    ));
-                }
-                SynthFormat::Python => {
-                    line.push_str(&format!("{written} - app - {} - {msg}", level.name()));
-                }
-                SynthFormat::NginxError => line.push_str(&format!(
-                    "{written} [{}] {pid}#0: *{} {msg}",
-                    lower(level),
-                    r.below(100_000)
-                )),
-                SynthFormat::Syslog => line.push_str(&format!(
-                    "{written} web01 app[{pid}]: {} {msg}",
-                    level.name()
-                )),
-                SynthFormat::Json => line.push_str(&format!(
-                    "{{\"ts\":\"{written}\",\"level\":\"{}\",\"logger\":\"app\",\"msg\":\"{msg}\"}}",
-                    lower(level)
-                )),
-            }
-            let tpl = match spec.format {
-                SynthFormat::Logback => format!("c.e.Service - {tpl}"),
-                SynthFormat::NginxError => format!("<num>#<num>: *<num> {tpl}"),
-                _ => tpl.to_string(),
-            };
-            pending.push((line.clone(), level, tpl, Some((shown, minute))));
-            if level == Level::Error && spec.stack_traces && r.below(4) == 0 {
-                let depth = r.below(3) as usize + 1;
-                for &(raw, tpl) in STACK.iter().take(depth) {
-                    let raw = raw.replace("{}", &(10 + r.below(400)).to_string());
-                    pending.push((raw, Level::None, tpl.to_string(), None));
-                }
-            } else if r.below(1000) == 0 {
-                pending.push((String::new(), Level::None, String::new(), None));
-            }
-            pending.reverse();
+            plan_event(spec, &mut r, &mut clock, &mut pending);
         }
         let Some((text, level, tpl, ts)) = pending.pop() else {
             continue;

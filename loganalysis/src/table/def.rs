@@ -638,17 +638,74 @@ impl Compiler<'_> {
             preamble: m.preamble,
         }))
     }
+
+    /// Every declared field must be made by the parser or a derived rule.
+    fn check_declared(&self, fields: &[FieldSpec]) -> Result<(), QueryError> {
+        let def = self.def;
+        // A `w3c` definition's fields are a catalog of column names a header may declare.
+        if let Some(d) = def
+            .fields
+            .iter()
+            .filter(|_| def.parse.kind != ParseKind::W3c)
+            .find(|d| !fields.iter().any(|f| f.name == d.name))
+        {
+            return Err(self.err(
+                &d.name,
+                format!(
+                    "field `{}` is declared but no pattern, group or key makes it",
+                    d.name
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The `[split]` table, which only a regex parser's groups can feed.
+    fn split(&self, parser: &Parser) -> Result<Option<super::split::Split>, QueryError> {
+        Ok(match (&self.def.split, parser) {
+            (Some(t), Parser::Regex(re)) => {
+                let names: Vec<Option<&str>> = re.capture_names().collect();
+                Some(super::split::Split::compile(t, &names).map_err(|m| self.err("[split]", m))?)
+            }
+            (Some(_), _) => {
+                return Err(self.err("[split]", "[split] needs kind = \"regex\"".into()))
+            }
+            (None, _) => None,
+        })
+    }
+
+    /// Every field `doubled_quotes` names must be a field.
+    fn check_doubled_quotes(&self, fields: &[FieldSpec]) -> Result<(), QueryError> {
+        if let Some(n) = self
+            .def
+            .parse
+            .doubled_quotes
+            .iter()
+            .find(|n| !fields.iter().any(|f| f.name == **n))
+        {
+            return Err(self.err(
+                n,
+                format!("doubled_quotes names `{n}`, which is not a field"),
+            ));
+        }
+        Ok(())
+    }
 }
 
-/// Parses and compiles one definition file.
-pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
-    let def: FormatToml = toml::from_str(text).map_err(|e| QueryError::BadFormat {
+/// Parses the TOML of one definition file; errors name its line.
+fn parse_toml(file: &str, text: &str) -> Result<FormatToml, QueryError> {
+    toml::from_str(text).map_err(|e| QueryError::BadFormat {
         file: file.to_string(),
         line: e.span().map_or(1, |s| {
             text[..s.start.min(text.len())].matches('\n').count() + 1
         }),
         message: e.message().to_string(),
-    })?;
+    })
+}
+
+/// Parses and compiles one definition file.
+pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
+    let def = parse_toml(file, text)?;
     let cx = Compiler {
         file,
         text,
@@ -657,47 +714,17 @@ pub fn compile(file: &str, text: &str) -> Result<Format, QueryError> {
     let mut fields = Vec::new();
     let (parser, line_regex) = cx.parser(&mut fields)?;
     let derived = cx.derived(&mut fields)?;
-    // A `w3c` definition's fields are a catalog of column names a header may declare.
-    if let Some(d) = def
-        .fields
-        .iter()
-        .filter(|_| def.parse.kind != ParseKind::W3c)
-        .find(|d| !fields.iter().any(|f| f.name == d.name))
-    {
-        return Err(cx.err(
-            &d.name,
-            format!(
-                "field `{}` is declared but no pattern, group or key makes it",
-                d.name
-            ),
-        ));
-    }
+    cx.check_declared(&fields)?;
     let (time, level) = cx.time_and_level(&mut fields)?;
     let multiline = cx.multiline()?;
-    let split = match (&def.split, &parser) {
-        (Some(t), Parser::Regex(re)) => {
-            let names: Vec<Option<&str>> = re.capture_names().collect();
-            Some(super::split::Split::compile(t, &names).map_err(|m| cx.err("[split]", m))?)
-        }
-        (Some(_), _) => return Err(cx.err("[split]", "[split] needs kind = \"regex\"".into())),
-        (None, _) => None,
-    };
+    let split = cx.split(&parser)?;
     let rest_group = match (&parser, &line_regex, &split) {
         (Parser::Regex(re), Some(src), None) => super::rest_group::RestGroup::of(src, re),
         _ => None,
     };
     let p = &def.parse;
     let signature = p.signature.as_deref().map(|s| cx.regex(s)).transpose()?;
-    if let Some(n) = p
-        .doubled_quotes
-        .iter()
-        .find(|n| !fields.iter().any(|f| f.name == **n))
-    {
-        return Err(cx.err(
-            n,
-            format!("doubled_quotes names `{n}`, which is not a field"),
-        ));
-    }
+    cx.check_doubled_quotes(&fields)?;
     Ok(Format {
         name: def.name.clone(),
         title: def.title.clone(),

@@ -125,8 +125,15 @@ fn measure_words(q: &Query, resolved: &[Resolved]) -> (String, String) {
             _ => ("", ""),
         }
     };
+    // A system table's rows are processes, sockets, units or mounts, in no file order.
+    let log = q.source == llmops_common::query::Source::Log;
+    let (nz, ne) = if log {
+        ("事件", "events")
+    } else {
+        ("行", "rows")
+    };
     match q.measure {
-        Measure::Count => ("事件数".into(), "the number of events".into()),
+        Measure::Count => (format!("{nz}数"), format!("the number of {ne}")),
         Measure::CountDistinct => (
             format!("{f} 的不同值个数"),
             format!("the number of distinct values of {f}"),
@@ -147,9 +154,13 @@ fn measure_words(q: &Query, resolved: &[Resolved]) -> (String, String) {
             "events per time bucket, with the peak".into(),
         ),
         Measure::Rows => match &q.field {
-            None => (
+            None if log => (
                 format!("按文件顺序的前 {} 个事件", q.limit()),
                 format!("the first {} events in file order", q.limit()),
+            ),
+            None => (
+                format!("前 {} {nz}", q.limit()),
+                format!("the first {} {ne}", q.limit()),
             ),
             Some(_) => {
                 let (oz, oe) = match q.order {
@@ -157,8 +168,8 @@ fn measure_words(q: &Query, resolved: &[Resolved]) -> (String, String) {
                     Order::Asc => ("升序", "ascending"),
                 };
                 (
-                    format!("按 {f} {oz}排列的前 {} 个事件", q.limit()),
-                    format!("the top {} events by {f} {oe}", q.limit()),
+                    format!("按 {f} {oz}排列的前 {} 个{nz}", q.limit()),
+                    format!("the top {} {ne} by {f} {oe}", q.limit()),
                 )
             }
         },
@@ -185,8 +196,13 @@ pub fn describe(
 ) -> (String, String) {
     let (mut zh, mut en) = measure_words(q, resolved);
     let fmts = formats.join(", ");
-    zh = format!("{}（{fmts}）中{zh}", files.join("、"));
-    en = format!("{en} in {} ({fmts})", files.join(", "));
+    if q.source == llmops_common::query::Source::Log {
+        zh = format!("{}（{fmts}）中{zh}", files.join("、"));
+        en = format!("{en} in {} ({fmts})", files.join(", "));
+    } else {
+        zh = format!("{} 表中{zh}", files.join("、"));
+        en = format!("{en} in the {} table", files.join(", "));
+    }
     if !q.group_by.is_empty() {
         let g: Vec<String> = q
             .group_by

@@ -13,7 +13,7 @@ use super::describe::describe;
 use super::error::QueryError;
 use super::event::{parse_time, Val};
 use super::finish::finish;
-use super::plan::{plan, RowAccess, Table};
+use super::plan::{plan, Plan, RowAccess, Table};
 use super::run::check_measure;
 use super::window::{check_window, resolve_window};
 use crate::ts::{self, Ts};
@@ -98,10 +98,9 @@ fn now() -> Ts {
     }
 }
 
-/// Runs `q` over an in-memory table (windows count back from now).
-pub fn run_table(t: &MemTable, q: &Query) -> Result<QueryResult, QueryError> {
-    let specs: Vec<FieldSpec> = t
-        .fields
+/// The table's columns as captured fields, in column order.
+fn field_specs(t: &MemTable) -> Vec<FieldSpec> {
+    t.fields
         .iter()
         .enumerate()
         .map(|(i, f)| FieldSpec {
@@ -113,7 +112,47 @@ pub fn run_table(t: &MemTable, q: &Query) -> Result<QueryResult, QueryError> {
             awk: None,
             origin: Origin::Capture(i),
         })
-        .collect();
+        .collect()
+}
+
+/// Plans `q` over `table`, with every column shown with each row.
+fn plan_table(
+    t: &MemTable,
+    table: &Table<'_>,
+    q: &Query,
+    window: Option<(i64, i64)>,
+) -> Result<Plan, QueryError> {
+    let mut p = plan(table, q, window)?;
+    check_measure(q, &p, table.time.is_some(), &t.name)?;
+    // A system row is small and read as a whole: every column is shown with it.
+    for f in &t.fields {
+        let r = table.resolve(&llmops_common::query::Field::new(f.name.as_str()))?;
+        if !p.show.iter().any(|s| s.id == r.id) {
+            p.show.push(r);
+        }
+    }
+    Ok(p)
+}
+
+/// Feeds the rows that pass `p` to the measure.
+fn aggregate(t: &MemTable, q: &Query, p: &Plan, time_col: Option<usize>) -> Acc {
+    let mut acc = Acc::new(q, p);
+    for (i, cells) in t.rows.iter().enumerate() {
+        let mut row = MemRow {
+            cells,
+            line: render(&t.fields, cells),
+            time_col,
+        };
+        if p.passes(&mut row) {
+            acc.add(&mut row, p, q, 0, i as u64 + 1);
+        }
+    }
+    acc
+}
+
+/// Runs `q` over an in-memory table (windows count back from now).
+pub fn run_table(t: &MemTable, q: &Query) -> Result<QueryResult, QueryError> {
+    let specs = field_specs(t);
     let time_col = t.fields.iter().position(|f| f.kind == FieldKind::Time);
     let table = Table {
         name: &t.name,
@@ -130,26 +169,8 @@ pub fn run_table(t: &MemTable, q: &Query) -> Result<QueryResult, QueryError> {
         }
         None => None,
     };
-    let mut p = plan(&table, q, window)?;
-    check_measure(q, &p, time_col.is_some(), &t.name)?;
-    // A system row is small and read as a whole: every column is shown with it.
-    for f in &t.fields {
-        let r = table.resolve(&llmops_common::query::Field::new(f.name.as_str()))?;
-        if !p.show.iter().any(|s| s.id == r.id) {
-            p.show.push(r);
-        }
-    }
-    let mut acc = Acc::new(q, &p);
-    for (i, cells) in t.rows.iter().enumerate() {
-        let mut row = MemRow {
-            cells,
-            line: render(&t.fields, cells),
-            time_col,
-        };
-        if p.passes(&mut row) {
-            acc.add(&mut row, &p, q, 0, i as u64 + 1);
-        }
-    }
+    let p = plan_table(t, &table, q, window)?;
+    let acc = aggregate(t, q, &p, time_col);
     let matched = acc.matched;
     let unit = p.field.as_ref().map(|f| f.unit).unwrap_or_default();
     let names = vec![t.name.clone()];

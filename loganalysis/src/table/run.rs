@@ -230,14 +230,14 @@ fn scan_all(
     })
 }
 
-/// Runs `q` over `files` with the formats of `reg`.
-pub fn run_query_with(
+/// Checks `q` against every file before any scan: a log query over at least one file, each
+/// opened and detected, and the query plannable on each (a bad field fails here).
+fn open_checked(
     reg: &Registry,
     files: &[QueryFile],
     q: &Query,
     opts: &QueryOptions,
-    cancel: &AtomicBool,
-) -> Result<QueryResult, QueryError> {
+) -> Result<Vec<Opened>, QueryError> {
     if q.source != Source::Log {
         return Err(QueryError::Unsupported(format!(
             "系统表 {} 由 run_table 查询 / the {} table is queried with run_table",
@@ -266,6 +266,73 @@ pub fn run_query_with(
             .is_some_and(|t| o.schema.examples.get(t).is_some_and(Option::is_some));
         check_measure(q, &p, has_time, &o.file.name)?;
     }
+    Ok(opened)
+}
+
+/// Notes about the query as a whole: a zone asked of zoneless logs, and the role keys of
+/// each file (once each).
+fn query_notes(q: &Query, end: Option<&Ts>, opened: &[Opened], notes: &mut Vec<String>) {
+    if let (Some(w), Some(e)) = (&q.window, end) {
+        if names_a_zone(w) && zoneless(e) {
+            notes.push(
+                "日志的时间没有写时区，按 UTC 换算了所问的时间 / the log writes no time zone: \
+                 its times were taken as UTC to convert the time asked"
+                    .to_string(),
+            );
+        }
+    }
+    for o in opened {
+        if let Some(n) = super::role_keys::note(&o.role_keys, &o.schema) {
+            if !notes.contains(&n) {
+                notes.push(n);
+            }
+        }
+    }
+}
+
+/// The equivalent shell pipeline of a single-file query; when there is none, a note says why.
+fn shell_pipeline(
+    q: &Query,
+    opened: &[Opened],
+    plans: &[Plan],
+    window: Option<(i64, i64)>,
+    value: &llmops_common::query::QueryValue,
+    sources: &[SourceInfo],
+    notes: &mut Vec<String>,
+) -> Option<String> {
+    let pipeline = if opened.len() == 1 {
+        let o = &opened[0];
+        pipeline(&PipeCtx {
+            q,
+            fmt: &o.fmt,
+            schema: &o.schema,
+            plan: &plans[0],
+            file: &o.file.name,
+            window: window.map(|(a, b)| (iso_second(a), iso_second(b))),
+            bucket: bucket_seconds(value),
+            unparsed: sources[0].unparsed,
+        })
+    } else {
+        Err("several files: run the pipeline of each file on its own".into())
+    };
+    pipeline
+        .map_err(|why| {
+            notes.push(format!(
+                "没有等价的 shell 管道 / no equivalent shell pipeline: {why}"
+            ))
+        })
+        .ok()
+}
+
+/// Runs `q` over `files` with the formats of `reg`.
+pub fn run_query_with(
+    reg: &Registry,
+    files: &[QueryFile],
+    q: &Query,
+    opts: &QueryOptions,
+    cancel: &AtomicBool,
+) -> Result<QueryResult, QueryError> {
+    let opened = open_checked(reg, files, q, opts)?;
     let (window, end) = match window_secs(&opened, q, cancel)? {
         Some((w, e)) => (w, Some(e)),
         None => (None, None),
@@ -280,22 +347,7 @@ pub fn run_query_with(
         plans,
         mut notes,
     } = scanned;
-    if let (Some(w), Some(e)) = (&q.window, &end) {
-        if names_a_zone(w) && zoneless(e) {
-            notes.push(
-                "日志的时间没有写时区，按 UTC 换算了所问的时间 / the log writes no time zone: \
-                 its times were taken as UTC to convert the time asked"
-                    .to_string(),
-            );
-        }
-    }
-    for o in &opened {
-        if let Some(n) = super::role_keys::note(&o.role_keys, &o.schema) {
-            if !notes.contains(&n) {
-                notes.push(n);
-            }
-        }
-    }
+    query_notes(q, end.as_ref(), &opened, &mut notes);
     let matched = acc.matched;
     let unit = plans[0].field.as_ref().map(|f| f.unit).unwrap_or_default();
     let value = finish(acc, q, unit, files.len(), &names);
@@ -303,28 +355,7 @@ pub fn run_query_with(
     let formats: Vec<String> = sources.iter().map(|s| s.format.clone()).collect();
     let (described_zh, described_en) =
         describe(q, &resolved, &names, (Some(reg), &formats), window, no_year);
-    let pipeline = if opened.len() == 1 {
-        let o = &opened[0];
-        pipeline(&PipeCtx {
-            q,
-            fmt: &o.fmt,
-            schema: &o.schema,
-            plan: &plans[0],
-            file: &o.file.name,
-            window: window.map(|(a, b)| (iso_second(a), iso_second(b))),
-            bucket: bucket_seconds(&value),
-            unparsed: sources[0].unparsed,
-        })
-    } else {
-        Err("several files: run the pipeline of each file on its own".into())
-    };
-    let pipeline = pipeline
-        .map_err(|why| {
-            notes.push(format!(
-                "没有等价的 shell 管道 / no equivalent shell pipeline: {why}"
-            ))
-        })
-        .ok();
+    let pipeline = shell_pipeline(q, &opened, &plans, window, &value, &sources, &mut notes);
     let mut query = q.clone();
     query.limit = Some(q.limit() as u32);
     Ok(QueryResult {

@@ -4,7 +4,7 @@
 use llmops_common::query::Measure;
 
 use super::{all_conds, cmp_op, level_words, num_lit, shq, top_tail, PipeCtx};
-use crate::table::def::{DerivedFrom, LevelFormat, Origin, ParseKind, Tail};
+use crate::table::def::{DerivedFrom, Format, LevelFormat, Origin, ParseKind, Tail};
 use crate::table::plan::{Cond, FieldRef};
 
 fn perl_str(s: &str) -> String {
@@ -56,8 +56,18 @@ fn perl_re(src: &str) -> String {
 
 /// The Perl code that fills `%f` from `$_` (one event).
 fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
-    let fmt = c.fmt;
     let mut code = String::from("my %f; ");
+    line_extract(c.fmt, &mut code)?;
+    unquote_extract(c.fmt, &mut code);
+    derived_extract(c.fmt, &mut code);
+    in_message_extract(c, &mut code);
+    keyed_extract(c, &mut code);
+    level_extract(c, &mut code);
+    Ok(code)
+}
+
+/// The fields of the line itself, by the format's parser.
+fn line_extract(fmt: &Format, code: &mut String) -> Result<(), String> {
     match fmt.kind {
         ParseKind::Pattern | ParseKind::Regex => {
             let re = fmt.line_regex.as_deref().ok_or("no line regex")?;
@@ -72,6 +82,11 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
         ParseKind::W3c => code.push_str(&columns_extract(fmt)?),
         _ => return Err("this format's rule (the analyser's timestamp and level detection) has no one-line Perl equivalent".into()),
     }
+    Ok(())
+}
+
+/// CSV quoting undone as the engine undoes it.
+fn unquote_extract(fmt: &Format, code: &mut String) {
     // Values captured with their CSV quotes, as the engine reads them.
     for q in &fmt.quoted {
         let k = perl_str(q);
@@ -88,6 +103,10 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
         let k = perl_str(q);
         code.push_str(&format!(r#"$f{{{k}}} =~ s/""/"/g if defined $f{{{k}}}; "#));
     }
+}
+
+/// The format's derived rules, in order.
+fn derived_extract(fmt: &Format, code: &mut String) {
     for d in &fmt.derived {
         let src = match d.from {
             DerivedFrom::Event => "$_".to_string(),
@@ -115,6 +134,10 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
             perl_re(d.regex.as_str())
         ));
     }
+}
+
+/// Fields read from `key=value` (or `"key": value`) inside the message.
+fn in_message_extract(c: &PipeCtx<'_>, code: &mut String) {
     for spec in &c.schema.fields {
         if let Origin::InMessage { message, key } = &spec.origin {
             let msg = format!("$f{{{}}}", perl_str(&c.schema.fields[*message].name));
@@ -124,6 +147,10 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
             code.push_str(r#"{ my $v = $1; $v =~ s/^"(.*)"$/$1/; $f{$k} //= $v } } "#);
         }
     }
+}
+
+/// Fields from a role's keys, and `key(value)` / `key: value` of the record.
+fn keyed_extract(c: &PipeCtx<'_>, code: &mut String) {
     for spec in &c.schema.fields {
         // A role's keys, the first an event has.
         if let Origin::AnyKey(keys) = &spec.origin {
@@ -144,6 +171,11 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
             ));
         }
     }
+}
+
+/// The level field mapped to the engine's level names.
+fn level_extract(c: &PipeCtx<'_>, code: &mut String) {
+    let fmt = c.fmt;
     if let Some(l) = c.schema.level {
         let spec = &c.schema.fields[l];
         if matches!(spec.origin, Origin::Analyser(_)) {
@@ -164,12 +196,11 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
             code.push_str(&format!("if (defined $f{{{name}}}) {{ my $u = uc $f{{{name}}}; $f{{{name}}} = $L{{$u}} if exists $L{{$u}} }} "));
         }
     }
-    Ok(code)
 }
 
 /// The Perl code that reads a `w3c` line: a header line sets the columns (`@C`, the
 /// defaults before any) and is no event; a data line fills `%f` by column.
-fn columns_extract(fmt: &crate::table::def::Format) -> Result<String, String> {
+fn columns_extract(fmt: &Format) -> Result<String, String> {
     let c = fmt.columns().ok_or("no columns")?;
     let sep = perl_re(&regex::escape(&char::from(c.separator).to_string()));
     let defaults: Vec<String> = c.defaults.iter().map(|d| perl_str(d)).collect();
