@@ -689,47 +689,8 @@ pub fn update(app: &mut App, ev: AppEvent) -> Vec<Command> {
             offer_id,
             bytes,
             total,
-        } => {
-            if let Some(t) = app.transfer_mut(&offer_id).filter(|t| !t.finished()) {
-                // Our byte count, merged into the sender's report (window, RTT, loss).
-                let mut p = match &t.state {
-                    TransferState::Progress(p) => p.clone(),
-                    _ => TransferProgress {
-                        offer_id: offer_id.clone(),
-                        ..Default::default()
-                    },
-                };
-                p.bytes = p.bytes.max(bytes);
-                p.total = total;
-                t.state = TransferState::Progress(p);
-            }
-        }
-        AppEvent::Downloaded { offer_id, result } => {
-            let name = app
-                .offer(&offer_id)
-                .map(|t| t.offer.filename.clone())
-                .unwrap_or_default();
-            let state = match result {
-                Ok(path) => {
-                    app.transcript.system(
-                        Level::Ok,
-                        &format!("downloaded {name} to {} (sha256 verified)", path.display()),
-                    );
-                    TransferState::Saved { path }
-                }
-                Err(e) => {
-                    app.transcript
-                        .system(Level::Error, &format!("download of {name} failed: {e}"));
-                    TransferState::Done {
-                        ok: false,
-                        error: Some(sanitize(&e)),
-                    }
-                }
-            };
-            if let Some(t) = app.transfer_mut(&offer_id) {
-                t.state = state;
-            }
-        }
+        } => on_download_progress(app, offer_id, bytes, total),
+        AppEvent::Downloaded { offer_id, result } => on_downloaded(app, offer_id, result),
         AppEvent::Terminate => {
             app.quit = true;
             out.push(Command::Quit);
@@ -738,6 +699,51 @@ pub fn update(app: &mut App, ev: AppEvent) -> Vec<Command> {
     // A pending approval comes back as soon as nothing else is on screen.
     approval::open_next(app);
     out
+}
+
+/// Bytes of our download so far.
+fn on_download_progress(app: &mut App, offer_id: String, bytes: u64, total: u64) {
+    if let Some(t) = app.transfer_mut(&offer_id).filter(|t| !t.finished()) {
+        // Our byte count, merged into the sender's report (window, RTT, loss).
+        let mut p = match &t.state {
+            TransferState::Progress(p) => p.clone(),
+            _ => TransferProgress {
+                offer_id,
+                ..Default::default()
+            },
+        };
+        p.bytes = p.bytes.max(bytes);
+        p.total = total;
+        t.state = TransferState::Progress(p);
+    }
+}
+
+/// Our download ended: saved (and verified) or failed.
+fn on_downloaded(app: &mut App, offer_id: String, result: Result<PathBuf, String>) {
+    let name = app
+        .offer(&offer_id)
+        .map(|t| t.offer.filename.clone())
+        .unwrap_or_default();
+    let state = match result {
+        Ok(path) => {
+            app.transcript.system(
+                Level::Ok,
+                &format!("downloaded {name} to {} (sha256 verified)", path.display()),
+            );
+            TransferState::Saved { path }
+        }
+        Err(e) => {
+            app.transcript
+                .system(Level::Error, &format!("download of {name} failed: {e}"));
+            TransferState::Done {
+                ok: false,
+                error: Some(sanitize(&e)),
+            }
+        }
+    };
+    if let Some(t) = app.transfer_mut(&offer_id) {
+        t.state = state;
+    }
 }
 
 /// First 8 characters of an id.

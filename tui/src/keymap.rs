@@ -7,6 +7,8 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 pub use crate::app::pager::PagerOp;
 
+mod table;
+
 /// Which pane a focus action targets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Pane {
@@ -303,228 +305,10 @@ const ALT: KeyModifiers = KeyModifiers::ALT;
 const SHIFT: KeyModifiers = KeyModifiers::SHIFT;
 
 impl Default for Keymap {
-    // One binding per line reads as a table; rustfmt would split every call.
-    #[rustfmt::skip]
     fn default() -> Self {
-        use Action as A;
-        use KeyCode as K;
-        let mut b = Vec::new();
-        let mut add = |ctx, code, mods, cond, action, desc, hint| {
-            b.push(Binding {
-                ctx,
-                code,
-                mods,
-                cond,
-                action,
-                desc,
-                hint,
-            })
-        };
-        let al = Cond::Always;
-        add(Ctx::Any, K::Char('c'), CTRL, al, A::Interrupt, "cancel turn / idle: twice in 2 s quits", false);
-        add(Ctx::Any, K::Char('z'), CTRL, al, A::Suspend, "suspend to the shell", false);
-        add(Ctx::Any, K::Char('l'), CTRL, al, A::Redraw, "redraw the screen", false);
-        add(Ctx::Panes, K::F(1), NONE, al, A::Help, "help (all bindings)", false);
-        add(Ctx::Panes, K::Tab, NONE, al, A::FocusNext, "next pane", true);
-        add(Ctx::Panes, K::BackTab, SHIFT, al, A::FocusPrev, "previous pane", false);
-        for (i, p) in Pane::ALL.iter().enumerate() {
-            let digit = char::from(b'1' + i as u8);
-            let desc = match p {
-                Pane::Chat => "focus chat",
-                Pane::Files => "focus files",
-                Pane::Search => "focus search",
-                Pane::Gauges => "focus system gauges",
-                Pane::Transfers => "focus transfers",
-            };
-            add(Ctx::Panes, K::Char(digit), ALT, al, A::Focus(*p), desc, false);
+        Keymap {
+            bindings: table::bindings(),
         }
-        add(Ctx::Panes, K::Char('o'), CTRL, al, A::ToggleTools, "expand/collapse tool calls", false);
-        // Chat input.
-        add(Ctx::Chat, K::Enter, NONE, Cond::InputEmpty, A::OpenOutput, "open the tool output in view (empty input)", false);
-        add(Ctx::Chat, K::Enter, NONE, al, A::Send, "send", true);
-        add(Ctx::Chat, K::Enter, ALT, al, A::Newline, "newline", true);
-        add(Ctx::Chat, K::Enter, SHIFT, al, A::Newline, "newline (when reported)", false);
-        add(Ctx::Chat, K::Tab, NONE, Cond::NonEmpty, A::Complete, "complete /command or /upload path", false);
-        add(Ctx::Chat, K::Up, NONE, Cond::SingleLine, A::HistoryPrev, "previous input", false);
-        add(Ctx::Chat, K::Down, NONE, Cond::SingleLine, A::HistoryNext, "next input", false);
-        add(Ctx::Chat, K::PageUp, NONE, al, A::PageUp, "scroll transcript up", true);
-        add(Ctx::Chat, K::PageDown, NONE, al, A::PageDown, "scroll transcript down", false);
-        add(Ctx::Chat, K::Home, NONE, Cond::InputEmpty, A::Top, "transcript top (empty input)", false);
-        add(Ctx::Chat, K::End, NONE, Cond::InputEmpty, A::Bottom, "follow the tail (empty input)", false);
-        add(Ctx::Chat, K::Home, NONE, al, A::Edit(Edit::LineStart), "start of line", false);
-        add(Ctx::Chat, K::End, NONE, al, A::Edit(Edit::LineEnd), "end of line", false);
-        add(Ctx::Chat, K::Home, CTRL, al, A::Top, "transcript top", false);
-        add(Ctx::Chat, K::End, CTRL, al, A::Bottom, "follow the tail", false);
-        add(Ctx::Chat, K::Char('?'), NONE, Cond::InputEmpty, A::Help, "help", true);
-        add(Ctx::Chat, K::Esc, NONE, al, A::Close, "dismiss the notice / clear the selection", false);
-        add(Ctx::Chat, K::Up, ALT, al, A::SelectPrev, "select the previous message (Enter opens it)", false);
-        add(Ctx::Chat, K::Down, ALT, al, A::SelectNext, "select the next message", false);
-        add(Ctx::Chat, K::Char('f'), CTRL, al, A::SearchTranscript, "search the transcript", true);
-        // Readline editing in every text input.
-        for ctx in TEXT_INPUTS {
-            add(ctx, K::Char('u'), CTRL, al, A::Edit(Edit::KillToStart), "delete to line start", false);
-            add(ctx, K::Char('k'), CTRL, al, A::Edit(Edit::KillToEnd), "delete to line end", false);
-            add(ctx, K::Char('e'), CTRL, al, A::Edit(Edit::LineEnd), "end of line", false);
-            add(ctx, K::Char('w'), CTRL, al, A::Edit(Edit::KillWord), "delete the word before", false);
-            add(ctx, K::Char('y'), CTRL, al, A::Edit(Edit::Yank), "paste what was deleted", false);
-            add(ctx, K::Char('u'), ALT, al, A::Edit(Edit::Undo), "undo", false);
-            add(ctx, K::Char('r'), CTRL, al, A::Edit(Edit::Redo), "redo", false);
-        }
-        // Files pane.
-        add(Ctx::Files, K::Up, NONE, al, A::Up, "select previous", false);
-        add(Ctx::Files, K::Down, NONE, al, A::Down, "select next", false);
-        add(Ctx::Files, K::Char('k'), NONE, al, A::Up, "select previous", false);
-        add(Ctx::Files, K::Char('j'), NONE, al, A::Down, "select next", false);
-        add(Ctx::Files, K::Enter, NONE, al, A::Reference, "reference in next message", true);
-        add(Ctx::Files, K::Char('r'), NONE, al, A::Reference, "reference in next message", false);
-        add(Ctx::Files, K::Char('u'), NONE, al, A::OpenBrowser, "upload (local browser)", true);
-        add(Ctx::Files, K::Char('d'), NONE, al, A::Delete, "delete (asks first)", true);
-        add(Ctx::Files, K::Delete, NONE, al, A::Delete, "delete (asks first)", false);
-        add(Ctx::Files, K::Char('w'), NONE, al, A::Download, "download", true);
-        add(Ctx::Files, K::F(5), NONE, al, A::Refresh, "refresh", false);
-        add(Ctx::Files, K::Char('g'), NONE, al, A::Refresh, "refresh", false);
-        // Search pane.
-        add(Ctx::Search, K::Up, NONE, al, A::Up, "previous hit", false);
-        add(Ctx::Search, K::Down, NONE, al, A::Down, "next hit", true);
-        add(Ctx::Search, K::Char('k'), NONE, al, A::Up, "previous hit", false);
-        add(Ctx::Search, K::Char('j'), NONE, al, A::Down, "next hit", false);
-        add(Ctx::Search, K::Enter, NONE, al, A::OpenHit, "open the hit (region, matches, download)", true);
-        // Transfers pane.
-        add(Ctx::Transfers, K::Up, NONE, al, A::Up, "select previous", false);
-        add(Ctx::Transfers, K::Down, NONE, al, A::Down, "select next", false);
-        add(Ctx::Transfers, K::Enter, NONE, al, A::ShowOffer, "open the offer or its progress", true);
-        // System pane: the processes list.
-        add(Ctx::Gauges, K::Up, NONE, al, A::Up, "previous process", false);
-        add(Ctx::Gauges, K::Down, NONE, al, A::Down, "next process", false);
-        add(Ctx::Gauges, K::Enter, NONE, al, A::Details, "details of the process", true);
-        add(Ctx::Gauges, K::Char('/'), NONE, al, A::FilterStart, "filter (name, user, command line, pid)", true);
-        add(Ctx::Gauges, K::Char('k'), NONE, al, A::Signal, "send a signal (asks for approval)", true);
-        add(Ctx::Gauges, K::Char('t'), NONE, al, A::ToggleTree, "tree / flat list", true);
-        add(Ctx::Gauges, K::Char('a'), NONE, al, A::AskAbout, "ask the agent about the process", true);
-        add(Ctx::Gauges, K::F(2), NONE, al, A::ToggleSort, "sort by CPU / memory", false);
-        add(Ctx::Gauges, K::Char('s'), CTRL, al, A::ToggleSort, "sort by CPU / memory", false);
-        add(Ctx::Gauges, K::Esc, NONE, al, A::ClearFilter, "clear the filter, then back to chat", false);
-        add(Ctx::ProcFilter, K::Enter, NONE, al, A::FilterDone, "keep the filter", true);
-        add(Ctx::ProcFilter, K::Esc, NONE, al, A::ClearFilter, "clear the filter", true);
-        add(Ctx::ProcFilter, K::Up, NONE, al, A::Up, "previous process", false);
-        add(Ctx::ProcFilter, K::Down, NONE, al, A::Down, "next process", false);
-        // Process details and the signal menu.
-        add(Ctx::Process, K::Char('k'), NONE, al, A::Signal, "send a signal (asks for approval)", true);
-        add(Ctx::Process, K::Char('a'), NONE, al, A::AskAbout, "ask the agent about it", true);
-        add(Ctx::Process, K::Char('r'), NONE, al, A::Refresh, "read it again", true);
-        add(Ctx::Process, K::Up, NONE, al, A::Up, "scroll", false);
-        add(Ctx::Process, K::Down, NONE, al, A::Down, "scroll", false);
-        add(Ctx::Process, K::PageUp, NONE, al, A::PageUp, "scroll", false);
-        add(Ctx::Process, K::PageDown, NONE, al, A::PageDown, "scroll", false);
-        add(Ctx::Process, K::Esc, NONE, al, A::Close, "close", true);
-        add(Ctx::Process, K::Char('q'), NONE, al, A::Close, "close", false);
-        add(Ctx::Signal, K::Up, NONE, al, A::Up, "previous signal", false);
-        add(Ctx::Signal, K::Down, NONE, al, A::Down, "next signal", false);
-        add(Ctx::Signal, K::Enter, NONE, al, A::Accept, "propose it (the approval dialog follows)", true);
-        add(Ctx::Signal, K::Esc, NONE, al, A::Close, "cancel", true);
-        // A running /watch.
-        add(Ctx::Watch, K::Esc, NONE, al, A::Close, "stop watching", true);
-        add(Ctx::Watch, K::Char('q'), NONE, al, A::Close, "stop watching", false);
-        add(Ctx::Watch, K::Up, NONE, al, A::Up, "scroll", false);
-        add(Ctx::Watch, K::Down, NONE, al, A::Down, "scroll", false);
-        add(Ctx::Watch, K::PageUp, NONE, al, A::PageUp, "scroll", false);
-        add(Ctx::Watch, K::PageDown, NONE, al, A::PageDown, "scroll", false);
-        for ctx in [Ctx::Files, Ctx::Search, Ctx::Gauges, Ctx::Transfers] {
-            add(ctx, K::Char('?'), NONE, al, A::Help, "help", true);
-            add(ctx, K::Esc, NONE, al, A::Focus(Pane::Chat), "back to chat", false);
-        }
-        // Local file browser.
-        add(Ctx::Browser, K::Up, NONE, al, A::Up, "select previous", false);
-        add(Ctx::Browser, K::Down, NONE, al, A::Down, "select next", false);
-        add(Ctx::Browser, K::Enter, NONE, al, A::Open, "open dir / pick file", true);
-        add(Ctx::Browser, K::Left, NONE, al, A::Parent, "parent directory", true);
-        add(Ctx::Browser, K::Char('h'), ALT, al, A::ToggleHidden, "show/hide hidden files", true);
-        add(Ctx::Browser, K::F(2), NONE, al, A::ToggleHidden, "show/hide hidden files", false);
-        add(Ctx::Browser, K::Esc, NONE, al, A::Close, "close", true);
-        // Upload note.
-        add(Ctx::Note, K::Enter, NONE, al, A::Send, "upload (with the note if any)", true);
-        add(Ctx::Note, K::Esc, NONE, al, A::Close, "cancel the upload", true);
-        // Confirmation.
-        add(Ctx::Confirm, K::Char('y'), NONE, al, A::Yes, "yes", true);
-        add(Ctx::Confirm, K::Enter, NONE, al, A::Yes, "yes", false);
-        add(Ctx::Confirm, K::Char('n'), NONE, al, A::No, "no", true);
-        add(Ctx::Confirm, K::Esc, NONE, al, A::No, "no", false);
-        // Download offer.
-        add(Ctx::Offer, K::Char('a'), NONE, al, A::Accept, "accept", true);
-        add(Ctx::Offer, K::Char('y'), NONE, al, A::Accept, "accept", false);
-        add(Ctx::Offer, K::Char('r'), NONE, al, A::Reject, "reject", true);
-        add(Ctx::Offer, K::Char('n'), NONE, al, A::Reject, "reject", false);
-        add(Ctx::Offer, K::Esc, NONE, al, A::Close, "decide later (Transfers pane)", true);
-        // Approval: nothing is selected by default; Enter does nothing, Esc does not reject.
-        add(Ctx::Approval, K::Char('o'), NONE, al, A::ApproveOnce, "approve once", true);
-        add(Ctx::Approval, K::Char('a'), NONE, al, A::ApproveAlways, "always (then s/u)", true);
-        add(Ctx::Approval, K::Char('s'), NONE, al, A::GrantSession, "always: this session", false);
-        add(Ctx::Approval, K::Char('u'), NONE, al, A::GrantUntilRevoked, "always: until revoked", false);
-        add(Ctx::Approval, K::Char('r'), NONE, al, A::Reject, "reject", true);
-        add(Ctx::Approval, K::Esc, NONE, al, A::Close, "back from the lifetime choice", false);
-        // Standing grants.
-        add(Ctx::Grants, K::Up, NONE, al, A::Up, "previous", false);
-        add(Ctx::Grants, K::Down, NONE, al, A::Down, "next", false);
-        add(Ctx::Grants, K::Char('d'), NONE, al, A::Delete, "revoke", true);
-        add(Ctx::Grants, K::Delete, NONE, al, A::Delete, "revoke", false);
-        add(Ctx::Grants, K::Char('r'), NONE, al, A::Refresh, "refresh", true);
-        add(Ctx::Grants, K::Esc, NONE, al, A::Close, "close", true);
-        add(Ctx::SaveAs, K::Enter, NONE, al, A::Send, "download to this path", true);
-        add(Ctx::SaveAs, K::Esc, NONE, al, A::Close, "back to the offer", true);
-        add(Ctx::Transfer, K::Esc, NONE, al, A::Close, "close (a running download goes on)", true);
-        add(Ctx::Transfer, K::Enter, NONE, al, A::Close, "close (a running download goes on)", false);
-        add(Ctx::Transfer, K::Char('q'), NONE, al, A::Close, "close (a running download goes on)", false);
-        // Pager.
-        {
-            use PagerOp as P;
-            add(Ctx::Pager, K::Char('j'), NONE, al, A::Pager(P::Down(1)), "scroll down", false);
-            add(Ctx::Pager, K::Down, NONE, al, A::Pager(P::Down(1)), "scroll down", false);
-            add(Ctx::Pager, K::Char('k'), NONE, al, A::Pager(P::Up(1)), "scroll up", false);
-            add(Ctx::Pager, K::Up, NONE, al, A::Pager(P::Up(1)), "scroll up", false);
-            add(Ctx::Pager, K::PageDown, NONE, al, A::Pager(P::PageDown), "page down", false);
-            add(Ctx::Pager, K::Char(' '), NONE, al, A::Pager(P::PageDown), "page down", false);
-            add(Ctx::Pager, K::PageUp, NONE, al, A::Pager(P::PageUp), "page up", false);
-            add(Ctx::Pager, K::Char('g'), NONE, al, A::Pager(P::Top), "top", false);
-            add(Ctx::Pager, K::Home, NONE, al, A::Pager(P::Top), "top", false);
-            add(Ctx::Pager, K::Char('G'), NONE, al, A::Pager(P::Bottom), "bottom", false);
-            add(Ctx::Pager, K::End, NONE, al, A::Pager(P::Bottom), "bottom", false);
-            add(Ctx::Pager, K::Char('/'), NONE, al, A::Pager(P::Find), "search", true);
-            add(Ctx::Pager, K::Char('n'), NONE, al, A::Pager(P::Next), "next match", true);
-            add(Ctx::Pager, K::Char('N'), NONE, al, A::Pager(P::Prev), "previous match", false);
-            add(Ctx::Pager, K::Char('p'), NONE, al, A::Pager(P::Prev), "previous match", false);
-            add(Ctx::Pager, K::Char('y'), NONE, al, A::Pager(P::Copy), "copy the text", true);
-            add(Ctx::Pager, K::Char('Y'), NONE, al, A::Pager(P::CopyBlock), "copy the code block", false);
-            add(Ctx::Pager, K::Char('s'), NONE, al, A::Pager(P::Save), "save to a file", true);
-            add(Ctx::Pager, K::Char('d'), NONE, al, A::Pager(P::Download), "download the file (search hit)", false);
-            add(Ctx::Pager, K::Char('q'), NONE, al, A::Close, "close", true);
-            add(Ctx::Pager, K::Esc, NONE, al, A::Close, "close", false);
-            add(Ctx::PagerPrompt, K::Enter, NONE, al, A::Send, "search / save", true);
-            add(Ctx::PagerPrompt, K::Esc, NONE, al, A::Close, "cancel", true);
-        }
-        // Session picker (typing filters).
-        add(Ctx::Picker, K::Up, NONE, al, A::Up, "select previous", false);
-        add(Ctx::Picker, K::Down, NONE, al, A::Down, "select next", false);
-        add(Ctx::Picker, K::Enter, NONE, al, A::Send, "switch to it", true);
-        add(Ctx::Picker, K::Char('d'), CTRL, al, A::PickerDelete, "delete (asks first)", true);
-        add(Ctx::Picker, K::Delete, NONE, al, A::PickerDelete, "delete (asks first)", false);
-        add(Ctx::Picker, K::Char('r'), CTRL, al, A::PickerRename, "rename", true);
-        add(Ctx::Picker, K::F(2), NONE, al, A::PickerRename, "rename", false);
-        add(Ctx::Picker, K::Esc, NONE, al, A::Close, "clear the filter, then close", true);
-        add(Ctx::Rename, K::Enter, NONE, al, A::Send, "save the title", true);
-        add(Ctx::Rename, K::Esc, NONE, al, A::Close, "cancel", true);
-        // Mistyped command.
-        add(Ctx::DidYouMean, K::Char('y'), NONE, al, A::RunSuggestion, "run the suggested command", true);
-        add(Ctx::DidYouMean, K::Enter, NONE, al, A::Send, "send it as a message", true);
-        add(Ctx::DidYouMean, K::Esc, NONE, al, A::Close, "edit it", true);
-        // Help overlay.
-        add(Ctx::Help, K::Esc, NONE, al, A::Close, "close help", true);
-        add(Ctx::Help, K::Char('?'), NONE, al, A::Close, "close help", false);
-        add(Ctx::Help, K::Char('q'), NONE, al, A::Close, "close help", false);
-        add(Ctx::Help, K::Up, NONE, al, A::ScrollUp, "scroll", false);
-        add(Ctx::Help, K::Down, NONE, al, A::ScrollDown, "scroll", false);
-        add(Ctx::Help, K::PageUp, NONE, al, A::PageUp, "scroll", false);
-        add(Ctx::Help, K::PageDown, NONE, al, A::PageDown, "scroll", false);
-        Keymap { bindings: b }
     }
 }
 
@@ -713,6 +497,17 @@ mod tests {
 
     fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
         KeyEvent::new(code, mods)
+    }
+
+    #[test]
+    fn alt_digits_focus_the_panes_in_their_order() {
+        let km = Keymap::default();
+        let st = InputState::default();
+        for (i, p) in Pane::ALL.iter().enumerate() {
+            let digit = char::from(b'1' + i as u8);
+            let got = km.lookup(Ctx::Files, &key(KeyCode::Char(digit), ALT), &st);
+            assert_eq!(got, Some(Action::Focus(*p)), "Alt+{digit}");
+        }
     }
 
     #[test]

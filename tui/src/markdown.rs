@@ -285,51 +285,12 @@ impl Builder<'_> {
                 self.flush();
                 self.quote += 1;
             }
-            Tag::CodeBlock(kind) => {
-                self.flush();
-                let lang = match kind {
-                    CodeBlockKind::Fenced(l) => l.split_whitespace().next().unwrap_or("").into(),
-                    CodeBlockKind::Indented => String::new(),
-                };
-                self.out.push(MdLine {
-                    kind: LineKind::CodeTop(lang),
-                    first: vec![],
-                    cont: vec![],
-                    spans: vec![],
-                });
-                self.in_code = true;
-            }
+            Tag::CodeBlock(kind) => self.start_code(kind),
             Tag::List(start) => {
                 self.flush();
                 self.lists.push(start);
             }
-            Tag::Item => {
-                self.flush();
-                let depth = self.lists.len().saturating_sub(1);
-                let pad = "  ".repeat(depth);
-                let marker = match self.lists.last_mut() {
-                    Some(Some(n)) => {
-                        let m = format!("{n}. ");
-                        *n += 1;
-                        m
-                    }
-                    _ => "• ".to_string(),
-                };
-                let mut quote = Vec::new();
-                for _ in 0..self.quote {
-                    quote.push(Span::styled("│ ", self.st.quote));
-                }
-                let mut first = quote.clone();
-                first.push(Span::raw(pad.clone()));
-                first.push(Span::styled(marker.clone(), self.st.bullet));
-                let mut cont = quote;
-                cont.push(Span::raw(format!(
-                    "{pad}{}",
-                    " ".repeat(marker.chars().count())
-                )));
-                self.first = first;
-                self.cont = cont;
-            }
+            Tag::Item => self.start_item(),
             Tag::Emphasis => self.push_style(|s| s.add_modifier(Modifier::ITALIC)),
             Tag::Strong => self.push_style(|s| s.add_modifier(Modifier::BOLD)),
             Tag::Strikethrough => self.push_style(|s| s.add_modifier(Modifier::CROSSED_OUT)),
@@ -357,6 +318,52 @@ impl Builder<'_> {
             }
             _ => {}
         }
+    }
+
+    /// A code block opens with its top border (naming the language when fenced with one).
+    fn start_code(&mut self, kind: CodeBlockKind<'_>) {
+        self.flush();
+        let lang = match kind {
+            CodeBlockKind::Fenced(l) => l.split_whitespace().next().unwrap_or("").into(),
+            CodeBlockKind::Indented => String::new(),
+        };
+        self.out.push(MdLine {
+            kind: LineKind::CodeTop(lang),
+            first: vec![],
+            cont: vec![],
+            spans: vec![],
+        });
+        self.in_code = true;
+    }
+
+    /// A list item: its first row carries the marker (number or bullet) after the quote
+    /// bars and the nesting indent; its continuation rows line up under the text.
+    fn start_item(&mut self) {
+        self.flush();
+        let depth = self.lists.len().saturating_sub(1);
+        let pad = "  ".repeat(depth);
+        let marker = match self.lists.last_mut() {
+            Some(Some(n)) => {
+                let m = format!("{n}. ");
+                *n += 1;
+                m
+            }
+            _ => "• ".to_string(),
+        };
+        let mut quote = Vec::new();
+        for _ in 0..self.quote {
+            quote.push(Span::styled("│ ", self.st.quote));
+        }
+        let mut first = quote.clone();
+        first.push(Span::raw(pad.clone()));
+        first.push(Span::styled(marker.clone(), self.st.bullet));
+        let mut cont = quote;
+        cont.push(Span::raw(format!(
+            "{pad}{}",
+            " ".repeat(marker.chars().count())
+        )));
+        self.first = first;
+        self.cont = cont;
     }
 
     fn end(&mut self, tag: TagEnd) {

@@ -244,18 +244,7 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent, out: &mut Vec<Command>) {
 }
 
 fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
-    if matches!(app.modal, Some(Modal::Approval)) && super::approval::on_action(app, a, out) {
-        return;
-    }
-    if matches!(app.modal, Some(Modal::Process(_) | Modal::Signal(_)))
-        && super::process::on_action(app, a, out)
-    {
-        return;
-    }
-    if matches!(app.modal, Some(Modal::Watch)) && watch_action(app, a) {
-        return;
-    }
-    if super::approval::on_grants_action(app, a, out) {
+    if modal_took(app, a, out) {
         return;
     }
     match a {
@@ -263,49 +252,14 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
         Action::Suspend => out.push(Command::Suspend),
         Action::Redraw => out.push(Command::Redraw),
         Action::Help => app.modal = Some(Modal::Help { scroll: 0 }),
-        Action::FocusNext | Action::FocusPrev => {
-            let i = Pane::ALL.iter().position(|p| *p == app.focus).unwrap_or(0);
-            let n = Pane::ALL.len();
-            let j = if a == Action::FocusNext {
-                (i + 1) % n
-            } else {
-                (i + n - 1) % n
-            };
-            app.focus = Pane::ALL[j];
-        }
+        Action::FocusNext | Action::FocusPrev => focus_step(app, a == Action::FocusNext),
         Action::Focus(p) => {
             app.focus = p;
             if p == Pane::Files && app.files.files.is_empty() {
                 out.push(Command::Request(Req::FileList));
             }
         }
-        Action::Send => match app.modal.take() {
-            Some(Modal::Note { path, input }) => {
-                let note = input.lines().join(" ").trim().to_string();
-                start_upload(app, path, note, out);
-            }
-            Some(Modal::SaveAs {
-                offer_id, input, ..
-            }) => {
-                let typed = input.lines().join("");
-                confirm_destination(app, offer_id, &typed, *input, out);
-            }
-            Some(Modal::Pager(p)) => {
-                app.modal = Some(Modal::Pager(p));
-                pager::prompt_enter(app);
-            }
-            Some(Modal::Sessions(p)) => {
-                app.modal = Some(Modal::Sessions(p));
-                picker::enter(app, out);
-            }
-            Some(Modal::DidYouMean { text, .. }) => {
-                super::submit::send_anyway(app, text, out);
-            }
-            other => {
-                app.modal = other;
-                submit(app, out);
-            }
-        },
+        Action::Send => on_send(app, out),
         Action::RunSuggestion => {
             if let Some(Modal::DidYouMean { text, suggestion }) = app.modal.take() {
                 super::submit::run_suggestion(app, &text, suggestion, out);
@@ -334,23 +288,7 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
         Action::FilterDone => procs::end_filter(app),
         Action::Edit(e) => editing::edit(app, e),
         Action::PageUp | Action::PageDown | Action::ScrollUp | Action::ScrollDown => {
-            if let Some(Modal::Help { scroll }) = &mut app.modal {
-                *scroll = match a {
-                    Action::PageUp => scroll.saturating_sub(10),
-                    Action::PageDown => scroll.saturating_add(10),
-                    Action::ScrollUp => scroll.saturating_sub(1),
-                    _ => scroll.saturating_add(1),
-                };
-            } else {
-                let p = page(app);
-                let d = match a {
-                    Action::PageUp => -p,
-                    Action::PageDown => p,
-                    Action::ScrollUp => -1,
-                    _ => 1,
-                };
-                scroll_by(app, d);
-            }
+            scroll_action(app, a)
         }
         Action::Top => {
             let (total, h) = chat_metrics(app);
@@ -361,86 +299,196 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
             app.transcript.tools_expanded = !app.transcript.tools_expanded;
         }
         Action::OpenOutput => open_output(app, out),
-        Action::Close => match app.modal.take() {
-            Some(Modal::Note { path, .. }) => {
-                app.note(
-                    Level::Info,
-                    format!("upload of {} cancelled", path.display()),
-                );
-            }
-            Some(Modal::Offer { offer_id }) => {
-                app.note(
-                    Level::Info,
-                    format!("offer {offer_id} is waiting in the Transfers pane (Alt+5)"),
-                );
-            }
-            // Back from the path prompt to the offer: nothing was accepted yet.
-            Some(Modal::SaveAs { offer_id, .. }) => app.modal = Some(Modal::Offer { offer_id }),
-            Some(Modal::Transfer { .. }) => {
-                app.note(
-                    Level::Info,
-                    "the download continues in the Transfers pane (Alt+5)",
-                );
-            }
-            // Esc in a pager prompt closes the prompt, not the pager.
-            Some(Modal::Pager(mut p)) => {
-                if p.prompt.take().is_some() {
-                    app.modal = Some(Modal::Pager(p));
-                }
-            }
-            Some(Modal::Sessions(p)) => {
-                app.modal = Some(Modal::Sessions(p));
-                picker::escape(app);
-            }
-            Some(Modal::DidYouMean { text, .. }) => app.set_input(&text),
-            Some(_) => {}
-            None => {
-                app.notice = None;
-                app.selected = None;
-            }
-        },
+        Action::Close => on_close(app),
         Action::Up | Action::Down => select_step(app, if a == Action::Up { -1 } else { 1 }),
-        Action::Reference => {
-            if let Some(f) = app.files.files.get(app.files.selected) {
-                let id = f.file_id.clone();
-                let name = f.filename.clone();
-                if let Some(i) = app.files.referenced.iter().position(|r| *r == id) {
-                    app.files.referenced.remove(i);
-                    app.note(Level::Info, format!("{name} will not be referenced"));
-                } else {
-                    app.files.referenced.push(id);
-                    app.note(
-                        Level::Info,
-                        format!("{name} will be referenced by your next message"),
-                    );
-                }
-            }
-        }
-        Action::Delete => {
-            if let Some(f) = app.files.files.get(app.files.selected) {
-                app.modal = Some(Modal::Confirm(Confirm {
-                    prompt: format!(
-                        "Delete the upload {} ({}) and its index entries?",
-                        sanitize(&f.filename),
-                        short(&f.file_id)
-                    ),
-                    on_yes: vec![Command::Request(Req::FileDelete(f.file_id.clone()))],
-                }));
-            }
-        }
-        Action::Download => {
-            if let Some(f) = app.files.files.get(app.files.selected) {
-                out.push(Command::Request(Req::Download(f.file_id.clone())));
-                app.note(
-                    Level::Info,
-                    format!("asking for a download offer of {}", sanitize(&f.filename)),
-                );
-            }
-        }
+        Action::Reference => toggle_reference(app),
+        Action::Delete => ask_delete_file(app),
+        Action::Download => ask_download(app, out),
         Action::OpenBrowser => {
             app.modal = Some(Modal::Browser(Browser::open(&app.browse_dir)));
         }
         Action::Refresh => out.push(Command::Request(Req::FileList)),
+        Action::Accept | Action::Reject | Action::Yes | Action::No | Action::ShowOffer => {
+            answer(app, a, out)
+        }
+        Action::Open | Action::Parent | Action::ToggleHidden => browser_action(app, a),
+        // Only the approval modal uses these (handled in `modal_took`).
+        Action::ApproveOnce
+        | Action::ApproveAlways
+        | Action::GrantSession
+        | Action::GrantUntilRevoked => {}
+    }
+}
+
+/// Views that read keys their own way first (approval, process, `/watch`, grants); true
+/// when one of them took `a`.
+fn modal_took(app: &mut App, a: Action, out: &mut Vec<Command>) -> bool {
+    if matches!(app.modal, Some(Modal::Approval)) && super::approval::on_action(app, a, out) {
+        return true;
+    }
+    if matches!(app.modal, Some(Modal::Process(_) | Modal::Signal(_)))
+        && super::process::on_action(app, a, out)
+    {
+        return true;
+    }
+    if matches!(app.modal, Some(Modal::Watch)) && watch_action(app, a) {
+        return true;
+    }
+    super::approval::on_grants_action(app, a, out)
+}
+
+/// Tab / Shift+Tab: the next (or previous) pane, wrapping around.
+fn focus_step(app: &mut App, next: bool) {
+    let i = Pane::ALL.iter().position(|p| *p == app.focus).unwrap_or(0);
+    let n = Pane::ALL.len();
+    let j = if next { (i + 1) % n } else { (i + n - 1) % n };
+    app.focus = Pane::ALL[j];
+}
+
+/// Enter: confirms the open prompt, or sends the chat input when none is open.
+fn on_send(app: &mut App, out: &mut Vec<Command>) {
+    match app.modal.take() {
+        Some(Modal::Note { path, input }) => {
+            let note = input.lines().join(" ").trim().to_string();
+            start_upload(app, path, note, out);
+        }
+        Some(Modal::SaveAs {
+            offer_id, input, ..
+        }) => {
+            let typed = input.lines().join("");
+            confirm_destination(app, offer_id, &typed, *input, out);
+        }
+        Some(Modal::Pager(p)) => {
+            app.modal = Some(Modal::Pager(p));
+            pager::prompt_enter(app);
+        }
+        Some(Modal::Sessions(p)) => {
+            app.modal = Some(Modal::Sessions(p));
+            picker::enter(app, out);
+        }
+        Some(Modal::DidYouMean { text, .. }) => {
+            super::submit::send_anyway(app, text, out);
+        }
+        other => {
+            app.modal = other;
+            submit(app, out);
+        }
+    }
+}
+
+/// Esc: backs out of the open dialog one step, or clears the notice and the selection.
+fn on_close(app: &mut App) {
+    match app.modal.take() {
+        Some(Modal::Note { path, .. }) => {
+            app.note(
+                Level::Info,
+                format!("upload of {} cancelled", path.display()),
+            );
+        }
+        Some(Modal::Offer { offer_id }) => {
+            app.note(
+                Level::Info,
+                format!("offer {offer_id} is waiting in the Transfers pane (Alt+5)"),
+            );
+        }
+        // Back from the path prompt to the offer: nothing was accepted yet.
+        Some(Modal::SaveAs { offer_id, .. }) => app.modal = Some(Modal::Offer { offer_id }),
+        Some(Modal::Transfer { .. }) => {
+            app.note(
+                Level::Info,
+                "the download continues in the Transfers pane (Alt+5)",
+            );
+        }
+        // Esc in a pager prompt closes the prompt, not the pager.
+        Some(Modal::Pager(mut p)) => {
+            if p.prompt.take().is_some() {
+                app.modal = Some(Modal::Pager(p));
+            }
+        }
+        Some(Modal::Sessions(p)) => {
+            app.modal = Some(Modal::Sessions(p));
+            picker::escape(app);
+        }
+        Some(Modal::DidYouMean { text, .. }) => app.set_input(&text),
+        Some(_) => {}
+        None => {
+            app.notice = None;
+            app.selected = None;
+        }
+    }
+}
+
+/// PageUp/PageDown/Up/Down as scrolling: of the help overlay when it is open, else of the
+/// transcript.
+fn scroll_action(app: &mut App, a: Action) {
+    if let Some(Modal::Help { scroll }) = &mut app.modal {
+        *scroll = match a {
+            Action::PageUp => scroll.saturating_sub(10),
+            Action::PageDown => scroll.saturating_add(10),
+            Action::ScrollUp => scroll.saturating_sub(1),
+            _ => scroll.saturating_add(1),
+        };
+    } else {
+        let p = page(app);
+        let d = match a {
+            Action::PageUp => -p,
+            Action::PageDown => p,
+            Action::ScrollUp => -1,
+            _ => 1,
+        };
+        scroll_by(app, d);
+    }
+}
+
+/// Files pane Enter / `r`: the selected upload is (or no longer is) referenced by the next
+/// message.
+fn toggle_reference(app: &mut App) {
+    let Some(f) = app.files.files.get(app.files.selected) else {
+        return;
+    };
+    let id = f.file_id.clone();
+    let name = f.filename.clone();
+    if let Some(i) = app.files.referenced.iter().position(|r| *r == id) {
+        app.files.referenced.remove(i);
+        app.note(Level::Info, format!("{name} will not be referenced"));
+    } else {
+        app.files.referenced.push(id);
+        app.note(
+            Level::Info,
+            format!("{name} will be referenced by your next message"),
+        );
+    }
+}
+
+/// Files pane `d`: asks before deleting the selected upload.
+fn ask_delete_file(app: &mut App) {
+    if let Some(f) = app.files.files.get(app.files.selected) {
+        app.modal = Some(Modal::Confirm(Confirm {
+            prompt: format!(
+                "Delete the upload {} ({}) and its index entries?",
+                sanitize(&f.filename),
+                short(&f.file_id)
+            ),
+            on_yes: vec![Command::Request(Req::FileDelete(f.file_id.clone()))],
+        }));
+    }
+}
+
+/// Files pane `w`: asks the server to offer the selected upload for download.
+fn ask_download(app: &mut App, out: &mut Vec<Command>) {
+    if let Some(f) = app.files.files.get(app.files.selected) {
+        out.push(Command::Request(Req::Download(f.file_id.clone())));
+        app.note(
+            Level::Info,
+            format!("asking for a download offer of {}", sanitize(&f.filename)),
+        );
+    }
+}
+
+/// Answers to the open question: accept/reject an offer, yes/no to a confirmation, the
+/// overwrite question or the picker's delete, and opening a transfer from its pane.
+fn answer(app: &mut App, a: Action, out: &mut Vec<Command>) {
+    match a {
         Action::Accept | Action::Reject => {
             if let Some(Modal::Offer { offer_id }) = app.modal.take() {
                 if a == Action::Accept {
@@ -471,35 +519,6 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
             }
             other => app.modal = other,
         },
-        Action::Open => {
-            if let Some(Modal::Browser(b)) = &mut app.modal {
-                if let Some(path) = b.enter() {
-                    app.browse_dir = b.dir.clone();
-                    let mut input = TextArea::default();
-                    input.set_placeholder_text("optional: what should the agent do with it?");
-                    input.set_cursor_line_style(ratatui::style::Style::default());
-                    app.modal = Some(Modal::Note {
-                        path,
-                        input: Box::new(input),
-                    });
-                }
-            }
-        }
-        Action::Parent => {
-            if let Some(Modal::Browser(b)) = &mut app.modal {
-                b.parent();
-            }
-        }
-        Action::ToggleHidden => {
-            if let Some(Modal::Browser(b)) = &mut app.modal {
-                b.toggle_hidden();
-            }
-        }
-        // Only the approval modal uses these (handled above).
-        Action::ApproveOnce
-        | Action::ApproveAlways
-        | Action::GrantSession
-        | Action::GrantUntilRevoked => {}
         Action::ShowOffer => {
             if let Some(t) = app.transfers.get(app.transfer_selected) {
                 let offer_id = t.offer.offer_id.clone();
@@ -510,6 +529,34 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
                 });
             }
         }
+        // `on_action` routes only the actions above here.
+        _ => {}
+    }
+}
+
+/// Keys of the local file browser: open a directory or pick a file (then ask for a note),
+/// go up, show or hide hidden files.
+fn browser_action(app: &mut App, a: Action) {
+    let Some(Modal::Browser(b)) = &mut app.modal else {
+        return;
+    };
+    match a {
+        Action::Open => {
+            if let Some(path) = b.enter() {
+                app.browse_dir = b.dir.clone();
+                let mut input = TextArea::default();
+                input.set_placeholder_text("optional: what should the agent do with it?");
+                input.set_cursor_line_style(ratatui::style::Style::default());
+                app.modal = Some(Modal::Note {
+                    path,
+                    input: Box::new(input),
+                });
+            }
+        }
+        Action::Parent => b.parent(),
+        Action::ToggleHidden => b.toggle_hidden(),
+        // `on_action` routes only the actions above here.
+        _ => {}
     }
 }
 

@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 
 use protocol::{
-    AgentEventKind, EndStatus, FileInfo, HistoryPoint, Message, MonitorSnapshot, SearchHit,
-    SessionInfo, SessionOp, UploadStatus,
+    AgentEventKind, EndStatus, FileInfo, HistoryMessage, HistoryPoint, Message, ModelInfo,
+    MonitorSnapshot, Offer, SearchHit, SessionInfo, SessionOp, SessionReply, StreamEnd,
+    TransferComplete, UploadStatus,
 };
 
 use super::submit::send_chat;
@@ -85,31 +86,7 @@ fn on_message(app: &mut App, m: Message, out: &mut Vec<Command>) {
             set_search(app, r.query, r.scope, r.results);
         }
         Message::MonitorSnapshot(s) => on_snapshot(app, s),
-        Message::Offer(o) => {
-            let id = o.offer_id.clone();
-            if app.offer(&id).is_none() {
-                app.transfers.push(Transfer {
-                    offer: o,
-                    state: TransferState::Offered,
-                    dest: None,
-                });
-            }
-            // A finished transfer's view gives way; anything else is not interrupted.
-            let finished = match &app.modal {
-                Some(Modal::Transfer { offer_id }) => {
-                    app.offer(offer_id).is_some_and(Transfer::finished)
-                }
-                _ => false,
-            };
-            if app.modal.is_none() || finished {
-                app.modal = Some(Modal::Offer { offer_id: id });
-            } else {
-                app.note(
-                    Level::Info,
-                    "a download offer is waiting in the Transfers pane (Alt+5)",
-                );
-            }
-        }
+        Message::Offer(o) => on_offer(app, o),
         Message::TransferStart(s) => {
             if let Some(t) = app.transfer_mut(&s.offer_id).filter(|t| !t.finished()) {
                 t.state = TransferState::Started { mode: s.mode };
@@ -122,18 +99,7 @@ fn on_message(app: &mut App, m: Message, out: &mut Vec<Command>) {
                 t.state = TransferState::Progress(p);
             }
         }
-        Message::TransferComplete(c) => {
-            if let Some(t) = app.transfer_mut(&c.offer_id) {
-                // The server's "sent it all" is not our verification: only failures count.
-                let ours = matches!(t.state, TransferState::Saved { .. });
-                if !ours && (!c.ok || c.side == "client") {
-                    t.state = TransferState::Done {
-                        ok: c.ok,
-                        error: c.error.map(|e| sanitize(&e)),
-                    };
-                }
-            }
-        }
+        Message::TransferComplete(c) => on_transfer_complete(app, c),
         Message::Error(e) => {
             app.notice = None;
             app.transcript.system(
@@ -154,6 +120,46 @@ fn on_message(app: &mut App, m: Message, out: &mut Vec<Command>) {
         // Unsolicited acknowledgements (e.g. a declined offer) are the server speaking.
         Message::Ack(a) => app.transcript.system(Level::Info, &sanitize(&a.message)),
         _ => {}
+    }
+}
+
+/// A download offer: listed in the Transfers pane, and shown at once unless another
+/// dialog is open.
+fn on_offer(app: &mut App, o: Offer) {
+    let id = o.offer_id.clone();
+    if app.offer(&id).is_none() {
+        app.transfers.push(Transfer {
+            offer: o,
+            state: TransferState::Offered,
+            dest: None,
+        });
+    }
+    // A finished transfer's view gives way; anything else is not interrupted.
+    let finished = match &app.modal {
+        Some(Modal::Transfer { offer_id }) => app.offer(offer_id).is_some_and(Transfer::finished),
+        _ => false,
+    };
+    if app.modal.is_none() || finished {
+        app.modal = Some(Modal::Offer { offer_id: id });
+    } else {
+        app.note(
+            Level::Info,
+            "a download offer is waiting in the Transfers pane (Alt+5)",
+        );
+    }
+}
+
+/// The sender's last word on a transfer.
+fn on_transfer_complete(app: &mut App, c: TransferComplete) {
+    if let Some(t) = app.transfer_mut(&c.offer_id) {
+        // The server's "sent it all" is not our verification: only failures count.
+        let ours = matches!(t.state, TransferState::Saved { .. });
+        if !ours && (!c.ok || c.side == "client") {
+            t.state = TransferState::Done {
+                ok: c.ok,
+                error: c.error.map(|e| sanitize(&e)),
+            };
+        }
     }
 }
 
@@ -314,22 +320,7 @@ pub(super) fn on_turn_msg(app: &mut App, m: Message, out: &mut Vec<Command>) {
         Message::StreamDelta(d) if Some(d.request_id) == id => {
             app.transcript.delta(d.request_id, &d.text)
         }
-        Message::StreamEnd(e) if Some(e.request_id) == id => {
-            app.transcript.finish_answer(e.request_id);
-            match e.status {
-                EndStatus::Ok => {}
-                EndStatus::Cancelled => app.transcript.system(Level::Warn, "turn cancelled"),
-                EndStatus::Error => app.transcript.system(
-                    Level::Error,
-                    &format!(
-                        "turn failed: {}",
-                        e.message.as_deref().unwrap_or("unknown error")
-                    ),
-                ),
-            }
-            app.turn = None;
-            super::session::after_turn(app, out);
-        }
+        Message::StreamEnd(e) if Some(e.request_id) == id => end_turn(app, e, out),
         Message::Error(e) if e.request_id == id => {
             app.transcript.system(
                 Level::Error,
@@ -344,6 +335,24 @@ pub(super) fn on_turn_msg(app: &mut App, m: Message, out: &mut Vec<Command>) {
     }
 }
 
+/// The answer's end: the turn is over, however it ended.
+fn end_turn(app: &mut App, e: StreamEnd, out: &mut Vec<Command>) {
+    app.transcript.finish_answer(e.request_id);
+    match e.status {
+        EndStatus::Ok => {}
+        EndStatus::Cancelled => app.transcript.system(Level::Warn, "turn cancelled"),
+        EndStatus::Error => app.transcript.system(
+            Level::Error,
+            &format!(
+                "turn failed: {}",
+                e.message.as_deref().unwrap_or("unknown error")
+            ),
+        ),
+    }
+    app.turn = None;
+    super::session::after_turn(app, out);
+}
+
 pub(super) fn on_reply(
     app: &mut App,
     req: Req,
@@ -352,57 +361,7 @@ pub(super) fn on_reply(
 ) {
     let m = match result {
         Ok(m) => m,
-        Err(e) => {
-            if matches!(req, Req::Search { .. }) {
-                app.search.pending = false;
-            }
-            if let Req::OutputPage { output_id, .. } = &req {
-                app.transcript.output_failed(output_id);
-                if let Some(Modal::Pager(p)) = &mut app.modal {
-                    if let super::pager::Source::Output {
-                        output_id: o,
-                        loading,
-                        ..
-                    } = &mut p.source
-                    {
-                        if o == output_id {
-                            *loading = false;
-                        }
-                    }
-                }
-            }
-            if let (Req::Session(_), Some(Modal::Sessions(p))) = (&req, &mut app.modal) {
-                p.loading = false;
-            }
-            match &req {
-                Req::FileRegion { target, .. } => {
-                    super::hits::region_failed(app, target, &e);
-                    return;
-                }
-                Req::Process(pid) => {
-                    super::process::on_details(app, *pid, Err(e));
-                    return;
-                }
-                Req::Watch(text) => {
-                    super::watch::on_output(app, text, Err(e));
-                    return;
-                }
-                Req::Session(SessionOp::New { .. } | SessionOp::Switch { .. }) => {
-                    super::session::failed(app)
-                }
-                // The history of a switch failed: the session did change.
-                Req::History => super::session::ready(app, out),
-                // Quiet: the title shows at the next refresh.
-                Req::SessionTitle => {
-                    tracing::debug!("session title refresh failed: {e}");
-                    return;
-                }
-                _ => {}
-            }
-            app.transcript
-                .system(Level::Error, &format!("{} failed: {e}", req.label()));
-            return;
-        }
+        Err(e) => return reply_failed(app, req, e, out),
     };
     // The title refresh is quiet, and applies only if nothing changed the session meanwhile.
     if req == Req::SessionTitle {
@@ -422,99 +381,10 @@ pub(super) fn on_reply(
         Message::Ack(a) if matches!(req, Req::GrantRevoke(_)) => {
             super::approval::on_revoked(app, &a.message, out)
         }
-        Message::Ack(a) => {
-            match &req {
-                Req::ClearHistory => {
-                    app.transcript.clear();
-                    app.selected = None;
-                }
-                Req::FileDelete(id) => {
-                    app.files.files.retain(|f| f.file_id != *id);
-                    clamp_files(app);
-                }
-                _ => {}
-            }
-            app.transcript.system(Level::Ok, &a.message);
-        }
-        Message::SessionReply(r) => {
-            if r.current.id != app.session_id && !r.current.id.is_empty() {
-                out.push(Command::RememberSession(r.current.id.clone()));
-            }
-            set_session(app, &r.current);
-            // Every reply carries the list: an open picker shows the new state.
-            if matches!(r.op.as_str(), "delete" | "rename") {
-                super::picker::on_list(app, &r.current.id, &r.sessions);
-            }
-            match r.op.as_str() {
-                "list" if super::picker::on_list(app, &r.current.id, &r.sessions) => {}
-                "list" => {
-                    let mut s = String::from("sessions:");
-                    for x in &r.sessions {
-                        let mark = if x.id == r.current.id { '*' } else { ' ' };
-                        s.push_str(&format!(
-                            "\n{mark} {}  {}  ({} messages, {})",
-                            short(&x.id),
-                            x.name,
-                            x.messages,
-                            x.updated_at
-                        ));
-                    }
-                    app.transcript.system(Level::Info, &s);
-                }
-                "new" | "switch" => {
-                    app.transcript.clear();
-                    app.selected = None;
-                    app.files = FilesPane::default();
-                    app.scroll = None;
-                    app.transcript.system(
-                        Level::Ok,
-                        &format!("session {} ({})", r.current.name, short(&r.current.id)),
-                    );
-                    out.push(Command::Request(Req::FileList));
-                    if r.op == "switch" {
-                        out.push(Command::Request(Req::History));
-                        super::session::switched(app);
-                    } else {
-                        super::session::ready(app, out);
-                    }
-                }
-                "delete" => app.transcript.system(Level::Ok, "session deleted"),
-                "rename" => app
-                    .transcript
-                    .system(Level::Ok, &format!("session renamed to {}", r.current.name)),
-                _ => {}
-            }
-        }
-        Message::History(h) => {
-            app.transcript.load_history(&h.messages);
-            app.selected = None;
-            app.scroll = None;
-            if h.messages.is_empty() {
-                app.transcript
-                    .system(Level::Info, "no history in this session yet");
-            }
-            super::session::ready(app, out);
-        }
-        Message::ModelInfo(i) => {
-            app.model = sanitize(&i.current);
-            app.planner = sanitize(&i.planner);
-            let list = i
-                .models
-                .iter()
-                .map(|m| {
-                    if *m == i.current {
-                        format!("* {m}")
-                    } else {
-                        format!("  {m}")
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join("\n");
-            app.transcript.system(
-                Level::Info,
-                &format!("model {} (planner {}):\n{list}", i.current, i.planner),
-            );
-        }
+        Message::Ack(a) => on_ack(app, &req, &a.message),
+        Message::SessionReply(r) => on_session_reply(app, &r, out),
+        Message::History(h) => on_history(app, &h.messages, out),
+        Message::ModelInfo(i) => on_model_info(app, &i),
         Message::SearchResults(r) => {
             app.search.from_agent = false;
             set_search(app, r.query, r.scope, r.results);
@@ -543,6 +413,161 @@ pub(super) fn on_reply(
         }
         _ => {}
     }
+}
+
+/// A request that failed: whatever waited for it stops waiting, and the failure is said
+/// (quietly for the title refresh; in its own view for a region, process or `/watch`).
+fn reply_failed(app: &mut App, req: Req, e: String, out: &mut Vec<Command>) {
+    if matches!(req, Req::Search { .. }) {
+        app.search.pending = false;
+    }
+    if let Req::OutputPage { output_id, .. } = &req {
+        app.transcript.output_failed(output_id);
+        if let Some(Modal::Pager(p)) = &mut app.modal {
+            if let super::pager::Source::Output {
+                output_id: o,
+                loading,
+                ..
+            } = &mut p.source
+            {
+                if o == output_id {
+                    *loading = false;
+                }
+            }
+        }
+    }
+    if let (Req::Session(_), Some(Modal::Sessions(p))) = (&req, &mut app.modal) {
+        p.loading = false;
+    }
+    match &req {
+        Req::FileRegion { target, .. } => {
+            super::hits::region_failed(app, target, &e);
+            return;
+        }
+        Req::Process(pid) => {
+            super::process::on_details(app, *pid, Err(e));
+            return;
+        }
+        Req::Watch(text) => {
+            super::watch::on_output(app, text, Err(e));
+            return;
+        }
+        Req::Session(SessionOp::New { .. } | SessionOp::Switch { .. }) => {
+            super::session::failed(app)
+        }
+        // The history of a switch failed: the session did change.
+        Req::History => super::session::ready(app, out),
+        // Quiet: the title shows at the next refresh.
+        Req::SessionTitle => {
+            tracing::debug!("session title refresh failed: {e}");
+            return;
+        }
+        _ => {}
+    }
+    app.transcript
+        .system(Level::Error, &format!("{} failed: {e}", req.label()));
+}
+
+/// A request done: its effect here (a cleared transcript, a deleted file), then the
+/// server's word.
+fn on_ack(app: &mut App, req: &Req, message: &str) {
+    match req {
+        Req::ClearHistory => {
+            app.transcript.clear();
+            app.selected = None;
+        }
+        Req::FileDelete(id) => {
+            app.files.files.retain(|f| f.file_id != *id);
+            clamp_files(app);
+        }
+        _ => {}
+    }
+    app.transcript.system(Level::Ok, message);
+}
+
+/// The session's stored messages: they replace the transcript.
+fn on_history(app: &mut App, messages: &[HistoryMessage], out: &mut Vec<Command>) {
+    app.transcript.load_history(messages);
+    app.selected = None;
+    app.scroll = None;
+    if messages.is_empty() {
+        app.transcript
+            .system(Level::Info, "no history in this session yet");
+    }
+    super::session::ready(app, out);
+}
+
+/// A session operation's reply (list, new, switch, delete, rename).
+fn on_session_reply(app: &mut App, r: &SessionReply, out: &mut Vec<Command>) {
+    if r.current.id != app.session_id && !r.current.id.is_empty() {
+        out.push(Command::RememberSession(r.current.id.clone()));
+    }
+    set_session(app, &r.current);
+    // Every reply carries the list: an open picker shows the new state.
+    if matches!(r.op.as_str(), "delete" | "rename") {
+        super::picker::on_list(app, &r.current.id, &r.sessions);
+    }
+    match r.op.as_str() {
+        "list" if super::picker::on_list(app, &r.current.id, &r.sessions) => {}
+        "list" => {
+            let mut s = String::from("sessions:");
+            for x in &r.sessions {
+                let mark = if x.id == r.current.id { '*' } else { ' ' };
+                s.push_str(&format!(
+                    "\n{mark} {}  {}  ({} messages, {})",
+                    short(&x.id),
+                    x.name,
+                    x.messages,
+                    x.updated_at
+                ));
+            }
+            app.transcript.system(Level::Info, &s);
+        }
+        "new" | "switch" => {
+            app.transcript.clear();
+            app.selected = None;
+            app.files = FilesPane::default();
+            app.scroll = None;
+            app.transcript.system(
+                Level::Ok,
+                &format!("session {} ({})", r.current.name, short(&r.current.id)),
+            );
+            out.push(Command::Request(Req::FileList));
+            if r.op == "switch" {
+                out.push(Command::Request(Req::History));
+                super::session::switched(app);
+            } else {
+                super::session::ready(app, out);
+            }
+        }
+        "delete" => app.transcript.system(Level::Ok, "session deleted"),
+        "rename" => app
+            .transcript
+            .system(Level::Ok, &format!("session renamed to {}", r.current.name)),
+        _ => {}
+    }
+}
+
+/// `/model`'s reply: the models, the current one marked.
+fn on_model_info(app: &mut App, i: &ModelInfo) {
+    app.model = sanitize(&i.current);
+    app.planner = sanitize(&i.planner);
+    let list = i
+        .models
+        .iter()
+        .map(|m| {
+            if *m == i.current {
+                format!("* {m}")
+            } else {
+                format!("  {m}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    app.transcript.system(
+        Level::Info,
+        &format!("model {} (planner {}):\n{list}", i.current, i.planner),
+    );
 }
 
 pub(super) fn on_uploaded(

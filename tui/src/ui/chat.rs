@@ -14,7 +14,7 @@ use std::cell::RefMut;
 use crate::app::transcript::{CachedRows, Entry, Level, RowKey, ToolOut, ToolResult, LIVE_VISIBLE};
 use crate::app::App;
 use crate::keymap::Pane;
-use crate::markdown::LineKind;
+use crate::markdown::{LineKind, MdLine};
 use crate::text::{self, wrap};
 use crate::ui::{pane_block, spinner};
 
@@ -81,92 +81,16 @@ fn level_style(app: &App, l: Level) -> Style {
 
 /// The rows of entry `e` for the layout inputs in `key`.
 fn entry_rows(app: &App, e: &Entry, key: RowKey) -> Vec<Line<'static>> {
-    let width = key.width;
-    let th = &app.theme;
-    let g = glyphs(th.ascii);
+    let g = glyphs(app.theme.ascii);
     let mut out: Vec<Line<'static>> = Vec::new();
-    let plain = |out: &mut Vec<Line<'static>>, t: &str, first: Span<'static>, st: Style| {
-        let cont = Span::raw(" ".repeat(first.width()));
-        for (i, l) in t.split('\n').enumerate() {
-            let f = if i == 0 { first.clone() } else { cont.clone() };
-            out.extend(wrap(
-                &[Span::styled(l.to_string(), st)],
-                width,
-                &[f],
-                std::slice::from_ref(&cont),
-            ));
-        }
-    };
-    // Every row (each line and its wrapped continuation) keeps the gutter.
-    let guttered = |out: &mut Vec<Line<'static>>, t: &str, gutter: Span<'static>, st: Style| {
-        for l in t.split('\n') {
-            out.extend(wrap(
-                &[Span::styled(l.to_string(), st)],
-                width,
-                std::slice::from_ref(&gutter),
-                std::slice::from_ref(&gutter),
-            ));
-        }
-    };
     match e {
-        Entry::User { text, files } => {
-            if key.after_rows {
-                out.push(Line::default());
-            }
-            plain(
-                &mut out,
-                text,
-                Span::styled(g.user, th.user),
-                Style::default(),
-            );
-            for f in files {
-                out.push(Line::from(vec![
-                    Span::raw("  "),
-                    Span::styled(format!("{}{f}", g.file), th.dim),
-                ]));
-            }
-            out.push(Line::default());
-        }
+        Entry::User { text, files } => user_rows(app, text, files, key, &g, &mut out),
         Entry::Assistant { doc, .. } => {
             if key.after_tool {
                 out.push(Line::default());
             }
             for l in doc.lines() {
-                match &l.kind {
-                    LineKind::Text => out.extend(wrap(&l.spans, width, &l.first, &l.cont)),
-                    // Code rows end with the block's right border.
-                    LineKind::Code => {
-                        let inner = width.saturating_sub(2).max(1);
-                        for mut row in wrap(&l.spans, inner, &l.first, &l.cont) {
-                            let used = row.width();
-                            if width >= 4 {
-                                row.spans
-                                    .push(Span::raw(" ".repeat(inner.saturating_sub(used))));
-                                row.spans
-                                    .push(Span::styled(format!(" {}", g.vr), th.md.border));
-                            }
-                            out.push(row);
-                        }
-                    }
-                    LineKind::Blank => out.push(Line::default()),
-                    LineKind::Rule => out.push(Line::styled(g.h.repeat(width), th.md.border)),
-                    LineKind::CodeTop(lang) => {
-                        let head = if lang.is_empty() {
-                            format!("{}{}", g.tl, g.h)
-                        } else {
-                            format!("{}{} {lang} ", g.tl, g.h)
-                        };
-                        let rest = width.saturating_sub(text::width(&head) + 1);
-                        out.push(Line::styled(
-                            text::truncate(&format!("{head}{}{}", g.h.repeat(rest), g.tr), width),
-                            th.md.border,
-                        ));
-                    }
-                    LineKind::CodeBottom => out.push(Line::styled(
-                        format!("{}{}{}", g.bl, g.h.repeat(width.saturating_sub(2)), g.br),
-                        th.md.border,
-                    )),
-                }
+                md_rows(app, l, key.width, &g, &mut out);
             }
         }
         Entry::Tool {
@@ -176,78 +100,208 @@ fn entry_rows(app: &App, e: &Entry, key: RowKey) -> Vec<Line<'static>> {
             out: tool_out,
             ..
         } => {
-            let expanded = key.tools_expanded;
-            let mut head = vec![
-                Span::styled(if expanded { g.open } else { g.closed }, th.accent),
-                Span::styled(tool.clone(), th.accent.add_modifier(Modifier::BOLD)),
-            ];
-            if !expanded && !args.is_empty() {
-                head.push(Span::styled(format!(" {args}"), th.dim));
-            }
-            match result {
-                None => head.push(Span::styled(" …", th.dim)),
-                Some(r) => {
-                    head.push(Span::styled(
-                        format!(" {}", if r.ok { g.ok } else { g.fail }),
-                        if r.ok { th.ok } else { th.error },
-                    ));
-                    head.push(Span::styled(format!(" {} ms", r.duration_ms), th.dim));
-                    if !expanded {
-                        let first = r.summary.lines().next().unwrap_or("");
-                        head.push(Span::raw(format!(" {first}")));
-                    }
-                }
-            }
-            if expanded {
-                out.extend(wrap(&head, width, &[], &[Span::raw("  ")]));
-                if !args.is_empty() {
-                    let pretty = serde_json::from_str::<serde_json::Value>(args)
-                        .ok()
-                        .and_then(|v| serde_json::to_string_pretty(&v).ok())
-                        .unwrap_or_else(|| args.clone());
-                    guttered(&mut out, &pretty, Span::styled(g.v, th.dim), th.dim);
-                }
-                if let Some(r) = result {
-                    guttered(
-                        &mut out,
-                        &r.summary,
-                        Span::styled(g.v, th.dim),
-                        Style::default(),
-                    );
-                }
-            } else {
-                // One row per call, cut to the width.
-                let s: String = head.iter().map(|s| s.content.as_ref()).collect();
-                if text::width(&s) <= width {
-                    out.push(Line::from(head));
-                } else {
-                    let cut = text::truncate(&s.replace('\n', " "), width);
-                    out.push(Line::styled(cut, th.dim));
-                }
-            }
-            output_rows(app, result.as_ref(), tool_out, width, &g, &mut out);
+            tool_rows(app, tool, args, result.as_ref(), key, &g, &mut out);
+            output_rows(app, result.as_ref(), tool_out, key.width, &g, &mut out);
         }
-        Entry::System { level, text } => {
-            let mark = match level {
-                Level::Info => "· ",
-                Level::Ok => "✓ ",
-                Level::Warn => "! ",
-                Level::Error => "✗ ",
-            };
-            let mark = if th.ascii && matches!(level, Level::Ok | Level::Error | Level::Info) {
-                match level {
-                    Level::Ok => "+ ",
-                    Level::Error => "x ",
-                    _ => "- ",
-                }
-            } else {
-                mark
-            };
-            let st = level_style(app, *level);
-            plain(&mut out, text, Span::styled(mark, st), st);
-        }
+        Entry::System { level, text } => system_rows(app, *level, text, key.width, &mut out),
     }
     out
+}
+
+/// A system note: a mark for its level, then the text in the level's style.
+fn system_rows(app: &App, level: Level, text: &str, width: usize, out: &mut Vec<Line<'static>>) {
+    let mark = match level {
+        Level::Info => "· ",
+        Level::Ok => "✓ ",
+        Level::Warn => "! ",
+        Level::Error => "✗ ",
+    };
+    let mark = if app.theme.ascii && matches!(level, Level::Ok | Level::Error | Level::Info) {
+        match level {
+            Level::Ok => "+ ",
+            Level::Error => "x ",
+            _ => "- ",
+        }
+    } else {
+        mark
+    };
+    let st = level_style(app, level);
+    plain(out, text, width, Span::styled(mark, st), st);
+}
+
+/// Text wrapped to `width`: `first` leads its first row, later rows are indented as wide.
+fn plain(out: &mut Vec<Line<'static>>, t: &str, width: usize, first: Span<'static>, st: Style) {
+    let cont = Span::raw(" ".repeat(first.width()));
+    for (i, l) in t.split('\n').enumerate() {
+        let f = if i == 0 { first.clone() } else { cont.clone() };
+        out.extend(wrap(
+            &[Span::styled(l.to_string(), st)],
+            width,
+            &[f],
+            std::slice::from_ref(&cont),
+        ));
+    }
+}
+
+/// Text wrapped to `width` where every row (each line and its wrapped continuation) keeps
+/// the gutter.
+fn guttered(out: &mut Vec<Line<'static>>, t: &str, width: usize, gutter: Span<'static>, st: Style) {
+    for l in t.split('\n') {
+        out.extend(wrap(
+            &[Span::styled(l.to_string(), st)],
+            width,
+            std::slice::from_ref(&gutter),
+            std::slice::from_ref(&gutter),
+        ));
+    }
+}
+
+/// A user message: its text, the files it referenced, then a blank row.
+fn user_rows(
+    app: &App,
+    text: &str,
+    files: &[String],
+    key: RowKey,
+    g: &Glyphs,
+    out: &mut Vec<Line<'static>>,
+) {
+    let th = &app.theme;
+    if key.after_rows {
+        out.push(Line::default());
+    }
+    plain(
+        out,
+        text,
+        key.width,
+        Span::styled(g.user, th.user),
+        Style::default(),
+    );
+    for f in files {
+        out.push(Line::from(vec![
+            Span::raw("  "),
+            Span::styled(format!("{}{f}", g.file), th.dim),
+        ]));
+    }
+    out.push(Line::default());
+}
+
+/// The rows of one rendered Markdown line of an answer; code sits in a bordered block.
+fn md_rows(app: &App, l: &MdLine, width: usize, g: &Glyphs, out: &mut Vec<Line<'static>>) {
+    let th = &app.theme;
+    match &l.kind {
+        LineKind::Text => out.extend(wrap(&l.spans, width, &l.first, &l.cont)),
+        // Code rows end with the block's right border.
+        LineKind::Code => {
+            let inner = width.saturating_sub(2).max(1);
+            for mut row in wrap(&l.spans, inner, &l.first, &l.cont) {
+                let used = row.width();
+                if width >= 4 {
+                    row.spans
+                        .push(Span::raw(" ".repeat(inner.saturating_sub(used))));
+                    row.spans
+                        .push(Span::styled(format!(" {}", g.vr), th.md.border));
+                }
+                out.push(row);
+            }
+        }
+        LineKind::Blank => out.push(Line::default()),
+        LineKind::Rule => out.push(Line::styled(g.h.repeat(width), th.md.border)),
+        LineKind::CodeTop(lang) => {
+            let head = if lang.is_empty() {
+                format!("{}{}", g.tl, g.h)
+            } else {
+                format!("{}{} {lang} ", g.tl, g.h)
+            };
+            let rest = width.saturating_sub(text::width(&head) + 1);
+            out.push(Line::styled(
+                text::truncate(&format!("{head}{}{}", g.h.repeat(rest), g.tr), width),
+                th.md.border,
+            ));
+        }
+        LineKind::CodeBottom => out.push(Line::styled(
+            format!("{}{}{}", g.bl, g.h.repeat(width.saturating_sub(2)), g.br),
+            th.md.border,
+        )),
+    }
+}
+
+/// A tool call: one line (name, args, result mark, time, summary) when folded; its name,
+/// pretty arguments and whole summary when tools are expanded.
+fn tool_rows(
+    app: &App,
+    tool: &str,
+    args: &str,
+    result: Option<&ToolResult>,
+    key: RowKey,
+    g: &Glyphs,
+    out: &mut Vec<Line<'static>>,
+) {
+    let th = &app.theme;
+    let width = key.width;
+    let expanded = key.tools_expanded;
+    let head = tool_head(app, tool, args, result, expanded, g);
+    if expanded {
+        out.extend(wrap(&head, width, &[], &[Span::raw("  ")]));
+        if !args.is_empty() {
+            let pretty = serde_json::from_str::<serde_json::Value>(args)
+                .ok()
+                .and_then(|v| serde_json::to_string_pretty(&v).ok())
+                .unwrap_or_else(|| args.to_string());
+            guttered(out, &pretty, width, Span::styled(g.v, th.dim), th.dim);
+        }
+        if let Some(r) = result {
+            guttered(
+                out,
+                &r.summary,
+                width,
+                Span::styled(g.v, th.dim),
+                Style::default(),
+            );
+        }
+    } else {
+        // One row per call, cut to the width.
+        let s: String = head.iter().map(|s| s.content.as_ref()).collect();
+        if text::width(&s) <= width {
+            out.push(Line::from(head));
+        } else {
+            let cut = text::truncate(&s.replace('\n', " "), width);
+            out.push(Line::styled(cut, th.dim));
+        }
+    }
+}
+
+/// The spans of a tool call's head line.
+fn tool_head(
+    app: &App,
+    tool: &str,
+    args: &str,
+    result: Option<&ToolResult>,
+    expanded: bool,
+    g: &Glyphs,
+) -> Vec<Span<'static>> {
+    let th = &app.theme;
+    let mut head = vec![
+        Span::styled(if expanded { g.open } else { g.closed }, th.accent),
+        Span::styled(tool.to_string(), th.accent.add_modifier(Modifier::BOLD)),
+    ];
+    if !expanded && !args.is_empty() {
+        head.push(Span::styled(format!(" {args}"), th.dim));
+    }
+    match result {
+        None => head.push(Span::styled(" …", th.dim)),
+        Some(r) => {
+            head.push(Span::styled(
+                format!(" {}", if r.ok { g.ok } else { g.fail }),
+                if r.ok { th.ok } else { th.error },
+            ));
+            head.push(Span::styled(format!(" {} ms", r.duration_ms), th.dim));
+            if !expanded {
+                let first = r.summary.lines().next().unwrap_or("");
+                head.push(Span::raw(format!(" {first}")));
+            }
+        }
+    }
+    head
 }
 
 /// Rows under a tool line: its opened output, or its last live lines, and a fold line

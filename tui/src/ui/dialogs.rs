@@ -2,14 +2,17 @@
 //! confirmation, local file browser, upload note and the help overlay (generated from the
 //! keymap and the slash-command table). The transfer view lives in `ui::transfer`.
 
+use std::path::Path;
+
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use ratatui::Frame;
+use tui_textarea::TextArea;
 
 use crate::app::slash::COMMANDS;
-use crate::app::{human_size, App, Modal};
+use crate::app::{human_size, App, Confirm, Modal};
 use crate::keymap::Ctx;
 use crate::text;
 use crate::ui::ASCII_BORDER;
@@ -57,67 +60,14 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             error,
         }) => save_as(app, frame, area, offer_id, input, error.as_deref()),
         Some(Modal::Overwrite { path, existing, .. }) => {
-            let r = centered(area, 70, 8);
-            frame.render_widget(Clear, r);
-            let b = dialog(app, " File exists ");
-            let inner = b.inner(r);
-            frame.render_widget(b, r);
-            let size = existing
-                .map(|n| format!(" ({})", human_size(n)))
-                .unwrap_or_default();
-            let rows = vec![
-                Line::styled(
-                    format!("{}{size} already exists.", path.display()),
-                    app.theme.warn,
-                ),
-                Line::raw("Overwrite it with the download? 文件已存在，是否覆盖？"),
-                Line::default(),
-                hint_line(app, Ctx::Confirm),
-            ];
-            frame.render_widget(Paragraph::new(rows).wrap(Wrap { trim: false }), inner);
+            overwrite(app, frame, area, path, *existing)
         }
         Some(Modal::Transfer { offer_id }) => {
             crate::ui::transfer::render(app, frame, area, offer_id)
         }
-        Some(Modal::Confirm(c)) => {
-            let r = centered(area, 64, 7);
-            frame.render_widget(Clear, r);
-            let b = dialog(app, " Confirm ");
-            let inner = b.inner(r);
-            frame.render_widget(b, r);
-            let rows = vec![
-                Line::raw(c.prompt.clone()),
-                Line::default(),
-                hint_line(app, Ctx::Confirm),
-            ];
-            frame.render_widget(Paragraph::new(rows).wrap(Wrap { trim: false }), inner);
-        }
+        Some(Modal::Confirm(c)) => confirm(app, frame, area, c),
         Some(Modal::Browser(_)) => browser(app, frame, area),
-        Some(Modal::Note { path, input }) => {
-            let r = centered(area, 72, 8);
-            frame.render_widget(Clear, r);
-            let b = dialog(app, " Upload ");
-            let inner = b.inner(r);
-            frame.render_widget(b, r);
-            let [p, i, h] = Layout::vertical([
-                Constraint::Length(2),
-                Constraint::Length(3),
-                Constraint::Min(0),
-            ])
-            .areas(inner);
-            frame.render_widget(
-                Paragraph::new(format!(
-                    "{}\nNote for the agent (optional):",
-                    path.display()
-                )),
-                p,
-            );
-            let mut ta = input.as_ref().clone();
-            ta.set_block(Block::bordered().border_style(app.theme.border));
-            ta.set_placeholder_style(app.theme.dim);
-            frame.render_widget(&ta, i);
-            frame.render_widget(Paragraph::new(hint_line(app, Ctx::Note)), h);
-        }
+        Some(Modal::Note { path, input }) => note(app, frame, area, path, input),
         Some(Modal::Help { scroll }) => help(app, frame, area, *scroll),
         Some(Modal::Pager(p)) => crate::ui::pager::render(app, frame, area, p),
         Some(Modal::Sessions(p)) => crate::ui::picker::render(app, frame, area, p),
@@ -128,6 +78,70 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         Some(Modal::Signal(m)) => crate::ui::process::signal_menu(app, frame, area, m),
         Some(Modal::Watch) => crate::ui::watch::render(app, frame, area),
     }
+}
+
+/// The save-as path exists: overwrite it or go back and pick another name.
+fn overwrite(app: &App, frame: &mut Frame, area: Rect, path: &Path, existing: Option<u64>) {
+    let r = centered(area, 70, 8);
+    frame.render_widget(Clear, r);
+    let b = dialog(app, " File exists ");
+    let inner = b.inner(r);
+    frame.render_widget(b, r);
+    let size = existing
+        .map(|n| format!(" ({})", human_size(n)))
+        .unwrap_or_default();
+    let rows = vec![
+        Line::styled(
+            format!("{}{size} already exists.", path.display()),
+            app.theme.warn,
+        ),
+        Line::raw("Overwrite it with the download? 文件已存在，是否覆盖？"),
+        Line::default(),
+        hint_line(app, Ctx::Confirm),
+    ];
+    frame.render_widget(Paragraph::new(rows).wrap(Wrap { trim: false }), inner);
+}
+
+/// A yes/no question; yes runs what it asked about.
+fn confirm(app: &App, frame: &mut Frame, area: Rect, c: &Confirm) {
+    let r = centered(area, 64, 7);
+    frame.render_widget(Clear, r);
+    let b = dialog(app, " Confirm ");
+    let inner = b.inner(r);
+    frame.render_widget(b, r);
+    let rows = vec![
+        Line::raw(c.prompt.clone()),
+        Line::default(),
+        hint_line(app, Ctx::Confirm),
+    ];
+    frame.render_widget(Paragraph::new(rows).wrap(Wrap { trim: false }), inner);
+}
+
+/// The note to send with an upload picked in the browser.
+fn note(app: &App, frame: &mut Frame, area: Rect, path: &Path, input: &TextArea<'static>) {
+    let r = centered(area, 72, 8);
+    frame.render_widget(Clear, r);
+    let b = dialog(app, " Upload ");
+    let inner = b.inner(r);
+    frame.render_widget(b, r);
+    let [p, i, h] = Layout::vertical([
+        Constraint::Length(2),
+        Constraint::Length(3),
+        Constraint::Min(0),
+    ])
+    .areas(inner);
+    frame.render_widget(
+        Paragraph::new(format!(
+            "{}\nNote for the agent (optional):",
+            path.display()
+        )),
+        p,
+    );
+    let mut ta = input.clone();
+    ta.set_block(Block::bordered().border_style(app.theme.border));
+    ta.set_placeholder_style(app.theme.dim);
+    frame.render_widget(&ta, i);
+    frame.render_widget(Paragraph::new(hint_line(app, Ctx::Note)), h);
 }
 
 fn offer(app: &App, frame: &mut Frame, area: Rect, id: &str) {

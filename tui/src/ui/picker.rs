@@ -2,6 +2,7 @@
 //! activity, id prefix; the delete question or the rename field at the bottom) and the
 //! "did you mean" question after a mistyped command.
 
+use protocol::SessionInfo;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -15,7 +16,6 @@ use crate::text;
 use crate::ui::dialogs::{centered, dialog, hint_line};
 
 pub fn render(app: &App, frame: &mut Frame, area: Rect, p: &Picker) {
-    let th = &app.theme;
     let r = centered(area, 84, area.height.saturating_sub(4).clamp(8, 24));
     frame.render_widget(Clear, r);
     let b = dialog(app, " 会话 / Sessions ");
@@ -28,6 +28,23 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect, p: &Picker) {
         Constraint::Length(1),
     ])
     .areas(inner);
+    frame.render_widget(Paragraph::new(filter_line(app, p)), f);
+    let vis = p.visible();
+    frame.render_widget(Paragraph::new(session_rows(app, p, &vis, list)), list);
+    bottom(app, frame, extra, p, &vis);
+    let ctx = if p.confirm_delete.is_some() {
+        Ctx::Confirm
+    } else if p.rename.is_some() {
+        Ctx::Rename
+    } else {
+        Ctx::Picker
+    };
+    frame.render_widget(Paragraph::new(hint_line(app, ctx)), hints);
+}
+
+/// The filter typed so far, and how many empty sessions are left out.
+fn filter_line(app: &App, p: &Picker) -> Line<'static> {
+    let th = &app.theme;
     let filter = if p.filter.is_empty() {
         Span::styled("type to filter", th.dim)
     } else {
@@ -40,10 +57,14 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect, p: &Picker) {
             th.dim,
         ));
     }
-    frame.render_widget(Paragraph::new(Line::from(head)), f);
+    Line::from(head)
+}
+
+/// One row per session that fits in `list`, scrolled to keep the selection in view.
+fn session_rows(app: &App, p: &Picker, vis: &[&SessionInfo], list: Rect) -> Vec<Line<'static>> {
+    let th = &app.theme;
     let w = usize::from(list.width);
     let rows_h = usize::from(list.height);
-    let vis = p.visible();
     let first = p.selected.saturating_sub(rows_h.saturating_sub(1));
     let mut rows: Vec<Line> = Vec::new();
     if p.loading && p.sessions.is_empty() {
@@ -70,7 +91,12 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect, p: &Picker) {
         }
         rows.push(line);
     }
-    frame.render_widget(Paragraph::new(rows), list);
+    rows
+}
+
+/// Under the list: the delete question or the rename field, when either is open.
+fn bottom(app: &App, frame: &mut Frame, area: Rect, p: &Picker, vis: &[&SessionInfo]) {
+    let th = &app.theme;
     match (&p.confirm_delete, &p.rename) {
         (Some(id), _) => {
             let name = vis
@@ -82,7 +108,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect, p: &Picker) {
                     format!("删除会话及其历史？/ Delete '{name}' and its history? y / n"),
                     th.warn,
                 )),
-                extra,
+                area,
             );
         }
         (None, Some(input)) => {
@@ -92,18 +118,10 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect, p: &Picker) {
                     .title(" new title ")
                     .border_style(th.border),
             );
-            frame.render_widget(&ta, extra);
+            frame.render_widget(&ta, area);
         }
         (None, None) => {}
     }
-    let ctx = if p.confirm_delete.is_some() {
-        Ctx::Confirm
-    } else if p.rename.is_some() {
-        Ctx::Rename
-    } else {
-        Ctx::Picker
-    };
-    frame.render_widget(Paragraph::new(hint_line(app, ctx)), hints);
 }
 
 pub fn did_you_mean(app: &App, frame: &mut Frame, area: Rect, text: &str, suggestion: &str) {

@@ -51,6 +51,8 @@ pub fn elapsed(secs: u64) -> String {
     }
 }
 
+/// The details view: what the process is (command, user, family, times, memory), then
+/// what it has open.
 fn detail_rows(app: &App, d: &ProcessDetails) -> Vec<Line<'static>> {
     let th = &app.theme;
     let label = |l: &str| Span::styled(format!("{l:<20}"), th.dim);
@@ -111,6 +113,14 @@ fn detail_rows(app: &App, d: &ProcessDetails) -> Vec<Line<'static>> {
         rows.push(field("exe", sanitize(e)));
     }
     rows.push(Line::default());
+    rows.extend(descriptor_rows(app, d));
+    rows
+}
+
+/// The open files and sockets, under a head saying how many are listed of how many.
+fn descriptor_rows(app: &App, d: &ProcessDetails) -> Vec<Line<'static>> {
+    let th = &app.theme;
+    let mut rows = Vec::new();
     let mut head = format!(
         "打开的文件 / Open files ({} listed of {} descriptors",
         d.files.len() + d.sockets.len(),

@@ -163,7 +163,32 @@ pub fn rows(app: &App, w: usize) -> Vec<Line<'static>> {
     let Some(s) = &app.gauges.snap else {
         return vec![Line::styled("waiting for monitor data…", th.dim)];
     };
-    let c = &s.cpu;
+    let mut out = cpu_rows(app, w, &s.cpu);
+    let m = &s.memory;
+    out.push(gauge(
+        app,
+        w,
+        "Mem",
+        f64::from(m.usage_percent),
+        format!("{}/{}", compact(m.used_bytes), compact(m.total_bytes)),
+    ));
+    out.push(load(app, &s.cpu));
+    out.extend(rate_rows(app, w, s));
+    for d in &s.disks {
+        out.push(gauge(
+            app,
+            w,
+            &d.mount,
+            f64::from(d.usage_percent),
+            format!("{}/{}", compact(d.used_bytes), compact(d.total_bytes)),
+        ));
+    }
+    out
+}
+
+/// CPU: the total gauge, its recent history as a sparkline, then each core.
+fn cpu_rows(app: &App, w: usize, c: &protocol::CpuStats) -> Vec<Line<'static>> {
+    let th = &app.theme;
     let freq = if c.frequency_mhz > 0 {
         format!(" {} MHz", c.frequency_mhz)
     } else {
@@ -194,15 +219,14 @@ pub fn rows(app: &App, w: usize) -> Vec<Line<'static>> {
         Span::styled(span_label, th.dim),
     ]));
     out.extend(cores(app, w, &c.per_core));
-    let m = &s.memory;
-    out.push(gauge(
-        app,
-        w,
-        "Mem",
-        f64::from(m.usage_percent),
-        format!("{}/{}", compact(m.used_bytes), compact(m.total_bytes)),
-    ));
-    out.push(load(app, c));
+    out
+}
+
+/// Network and disk I/O rates with their recent history, for what the snapshot has.
+fn rate_rows(app: &App, w: usize, s: &protocol::MonitorSnapshot) -> Vec<Line<'static>> {
+    let th = &app.theme;
+    let h = &app.gauges.history;
+    let mut out = Vec::new();
     let (down, up) = if th.ascii { ("v", "^") } else { ("↓", "↑") };
     if let Some(n) = &s.net {
         let hist: Vec<u64> = h
@@ -230,15 +254,6 @@ pub fn rows(app: &App, w: usize) -> Vec<Line<'static>> {
             ("R", d.read_bytes_per_sec),
             ("W", d.write_bytes_per_sec),
             &hist,
-        ));
-    }
-    for d in &s.disks {
-        out.push(gauge(
-            app,
-            w,
-            &d.mount,
-            f64::from(d.usage_percent),
-            format!("{}/{}", compact(d.used_bytes), compact(d.total_bytes)),
         ));
     }
     out

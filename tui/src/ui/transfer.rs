@@ -174,6 +174,16 @@ pub fn lines(app: &App, t: &Transfer, w: usize) -> Vec<Line<'static>> {
         ]));
     }
     rows.push(Line::default());
+    rows.extend(state_rows(app, t, w));
+    rows
+}
+
+/// Where the transfer is: waiting, running (bar, figures and the window strip), or its
+/// result.
+fn state_rows(app: &App, t: &Transfer, w: usize) -> Vec<Line<'static>> {
+    let th = &app.theme;
+    let o = &t.offer;
+    let mut rows = Vec::new();
     match &t.state {
         TransferState::Offered => rows.push(Line::styled("waiting for your answer", th.warn)),
         TransferState::Accepted => {
