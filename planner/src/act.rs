@@ -338,7 +338,7 @@ pub fn named_processes(step: &StepRecord) -> Vec<(u64, String)> {
         .collect()
 }
 
-/// The `system_query` arguments that look a process up by its command line.
+/// The `system_query` arguments that look a process up by the program it runs.
 pub fn lookup_args(name: &str) -> ToolArgs {
     use llmops_common::query::{
         Field, Filter, FilterOp, Measure, Query, QueryArgs, Scalar, Source,
@@ -348,7 +348,7 @@ pub fn lookup_args(name: &str) -> ToolArgs {
         measure: Measure::Rows,
         limit: Some(50),
         filters: vec![Filter::new(
-            Some(Field::new("command")),
+            Some(Field::new("program")),
             FilterOp::Contains,
             Scalar::Text(name.to_string()),
         )],
@@ -567,8 +567,8 @@ pub fn answer(steps: &[StepRecord], lang: Lang) -> String {
             if found.is_empty() {
                 parts.push(
                     lang.pick(
-                        "没有找到命令行匹配的进程，什么都没有执行。",
-                        "No process has that in its command line; nothing was run.",
+                        "没有进程在运行这个名字的程序，什么都没有执行。",
+                        "No process runs a program of that name; nothing was run.",
                     )
                     .to_string(),
                 );

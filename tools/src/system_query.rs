@@ -5,6 +5,7 @@
 
 pub mod mounts;
 pub mod procs;
+pub mod program;
 pub mod sockets;
 pub mod table;
 pub mod units;
@@ -89,7 +90,9 @@ impl Tool for SystemQueryTool {
 
     fn description(&self) -> &'static str {
         "查询系统表 / Query the system as tables: source=processes (pid, ppid, user, name, \
-         state, threads, start_time, cpu_percent, rss_bytes, mem_percent, command), \
+         state, threads, start_time, cpu_percent, rss_bytes, mem_percent, command, unit, \
+         program: the executable or the script/jar an interpreter runs; match a process \
+         by name on program, not command), \
          sockets (proto, state, local, local_port, peer, peer_port, pid, process, user), \
          mounts (mount, fstype, size_bytes, used_bytes, avail_bytes, use_percent) or units \
          (unit, load, active, sub, description); filters, count, count_distinct, group_by \

@@ -219,10 +219,12 @@ pub fn source_filters(lex: &Lexicon, p: &Parsed, source: Source, soft: bool) -> 
     out
 }
 
-/// The field of a table a name or a quoted text is looked for in.
+/// The field of a table a name is looked for in: a process by the program it runs (not
+/// its whole command line, where the name also stands in an editor's file or a `tail` of
+/// its log).
 pub(super) fn name_field(source: Source) -> Option<&'static str> {
     match source {
-        Source::Processes => Some("command"),
+        Source::Processes => Some("program"),
         Source::Sockets => Some("process"),
         Source::Units => Some("unit"),
         Source::Mounts | Source::Log => None,
@@ -336,12 +338,28 @@ fn literal_filter(
         {
             unbound_word_filter(lex, p, l, w, negated)
         }
+        // "the command line of ledger-daemon": an unquoted name is the program's, whatever
+        // field is asked of it; a quoted text is looked for in the command line.
+        Lit::Ident(t) if source == Source::Processes && bound.as_deref() == Some("command") => {
+            Some(text_filter(lex, source, t, None, negated))
+        }
         Lit::Quoted(t) | Lit::Ident(t) => {
             Some(text_filter(lex, source, t, bound.as_deref(), negated))
         }
         // "error_code 为 E42", "with error_code E42": a word right after a log's
         // field is that field's value, as written.
         Lit::Word(_) if source == Source::Log && bound.is_some() && value_like(p, l) => {
+            let written = p.text.get(l.start..l.end)?.to_string();
+            hard(filter(
+                bound.as_deref(),
+                eq,
+                Scalar::Text(written),
+                Unit::None,
+            ))
+        }
+        // "running as root", "owned by postgres": over a system table, a word right after
+        // a column's cue is that column's value.
+        Lit::Word(_) if source != Source::Log && bound.is_some() => {
             let written = p.text.get(l.start..l.end)?.to_string();
             hard(filter(
                 bound.as_deref(),
@@ -391,7 +409,14 @@ fn text_filter(
     bound: Option<&str>,
     negated: bool,
 ) -> (Filter, Kind) {
-    let field = bound.or(name_field(source));
+    // A text that is no program's name (`gunicorn app:app`, `--config=/etc/x`) is looked
+    // for in a process's whole command line.
+    let program_like = !t.contains(|c: char| c.is_whitespace() || matches!(c, '/' | '=' | ':'))
+        && !t.starts_with('-');
+    let field = match bound.or(name_field(source)) {
+        Some("program") if !program_like => Some("command"),
+        f => f,
+    };
     let kind = if source == Source::Log {
         Kind::Hard
     } else {

@@ -190,7 +190,7 @@ fn system_tables_by_name_port_and_user() {
     assert_eq!(f["source"], "processes");
     assert_eq!(
         f["filters"],
-        json!([{"field": "command", "op": "contains", "value": "nginx"}])
+        json!([{"field": "program", "op": "contains", "value": "nginx"}])
     );
     assert_eq!(
         f["soft"],
@@ -598,8 +598,34 @@ fn tag_words_standing_apart_still_name_the_tag() {
 }
 
 #[test]
+fn a_process_named_is_its_program_and_a_quoted_text_is_in_its_command_line() {
+    for (text, filters) in [
+        (
+            "is postgres running?",
+            json!([{"field": "program", "op": "contains", "value": "postgres"}]),
+        ),
+        (
+            "how many processes run as root",
+            json!([{"field": "user", "op": "eq", "value": "root"}]),
+        ),
+        (
+            "count processes owned by www-data",
+            json!([{"field": "user", "op": "contains", "value": "www-data"}]),
+        ),
+        (
+            "processes with 'app:app' in the command line",
+            json!([{"field": "command", "op": "contains", "value": "app:app"}]),
+        ),
+    ] {
+        let f = frame(text);
+        assert_eq!(f["source"], "processes", "{text}: {f}");
+        assert_eq!(f["filters"], filters, "{text}: {f}");
+    }
+}
+
+#[test]
 fn a_field_asked_of_a_named_process_is_read_from_its_rows() {
-    let named = |v: &str| json!([{"field": "command", "op": "contains", "value": v}]);
+    let named = |v: &str| json!([{"field": "program", "op": "contains", "value": v}]);
     for (text, name) in [
         ("what's the pid of pg-backup", "pg-backup"),
         ("billing-sync 的 pid 是多少", "billing-sync"),

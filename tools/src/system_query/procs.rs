@@ -1,6 +1,7 @@
 //! The processes table: the sampler's last scan (pid, user, comm, %CPU over its interval,
 //! RSS, %MEM, command line) joined with what `/proc/PID/stat` says now (parent, state,
-//! threads, start time), as `ps -eo pid,ppid,user,stat,nlwp,lstart,pcpu,rss,args` shows it.
+//! threads, start time), as `ps -eo pid,ppid,user,stat,nlwp,lstart,pcpu,rss,args` shows it,
+//! and the program each runs ([`super::program::program_of`]).
 
 use llmops_common::query::{FieldKind, Unit};
 
@@ -80,6 +81,7 @@ pub fn table(scan: &ProcessTable) -> SysTable {
         col("mem_percent", FieldKind::Number, Unit::Percent),
         col("command", FieldKind::Text, Unit::None),
         col("unit", FieldKind::Text, Unit::None),
+        col("program", FieldKind::Text, Unit::None),
     ];
     let rows = scan
         .processes
@@ -119,6 +121,7 @@ pub fn table(scan: &ProcessTable) -> SysTable {
                     .ok()
                     .and_then(|c| unit_of(&c))
                     .map_or(SysCell::Null, SysCell::Text),
+                SysCell::Text(super::program::program_of(&p.command, &p.name)),
             ]
         })
         .collect();
