@@ -270,57 +270,69 @@ impl MessageCodec {
 
     fn on_frame(&mut self, f: Frame) -> Result<(), FrameError> {
         if f.ty == FRAGMENT_TYPE {
-            let Some((&inner, data)) = f.payload.split_first() else {
-                self.queued.push_back(Inbound::Bad {
-                    ty: FRAGMENT_TYPE,
-                    error: DecodeError::BadFragment("empty fragment".into()),
-                });
-                return Ok(());
-            };
-            let valid_inner = MsgType::from_code(inner).is_some_and(|t| !t.is_legacy());
-            if !valid_inner {
-                self.queued.push_back(Inbound::Bad {
-                    ty: inner,
-                    error: DecodeError::BadFragment(format!(
-                        "type 0x{inner:02x} cannot be fragmented"
-                    )),
-                });
-                return Ok(());
-            }
-            if let Some(p) = &self.partial {
-                if p.ty != inner {
-                    let old = p.ty;
-                    self.partial = None;
-                    self.queued.push_back(Inbound::Bad {
-                        ty: old,
-                        error: DecodeError::BadFragment(format!(
-                            "fragments of 0x{old:02x} interrupted by 0x{inner:02x}"
-                        )),
-                    });
-                }
-            }
-            let budget = self.budget.clone();
-            let p = self.partial.get_or_insert_with(|| Reassembly {
-                ty: inner,
-                buf: Vec::new(),
-                seen: 0,
-                reserved: 0,
-                budget,
+            return self.on_fragment(&f.payload);
+        }
+        let item = self.on_last(f);
+        self.queued.push_back(item);
+        Ok(())
+    }
+
+    /// A `FRAGMENT` frame: checks its inner type and adds its bytes to the reassembly.
+    /// Refused fragments are queued as `Inbound::Bad`; only going over budget is an error.
+    fn on_fragment(&mut self, payload: &[u8]) -> Result<(), FrameError> {
+        let Some((&inner, data)) = payload.split_first() else {
+            self.queued.push_back(Inbound::Bad {
+                ty: FRAGMENT_TYPE,
+                error: DecodeError::BadFragment("empty fragment".into()),
             });
-            p.seen += data.len();
-            // Past the cap we stop keeping bytes but keep counting, and report at the end.
-            if p.seen <= MAX_MESSAGE_BYTES {
-                if let Err(e) = p.grow(data.len(), self.conn_cap) {
-                    self.partial = None;
-                    return Err(e);
-                }
-                p.buf.extend_from_slice(data);
-            } else {
-                p.forget_bytes();
-            }
+            return Ok(());
+        };
+        let valid_inner = MsgType::from_code(inner).is_some_and(|t| !t.is_legacy());
+        if !valid_inner {
+            self.queued.push_back(Inbound::Bad {
+                ty: inner,
+                error: DecodeError::BadFragment(format!("type 0x{inner:02x} cannot be fragmented")),
+            });
             return Ok(());
         }
-        let item = match self.partial.take() {
+        if let Some(p) = &self.partial {
+            if p.ty != inner {
+                let old = p.ty;
+                self.partial = None;
+                self.queued.push_back(Inbound::Bad {
+                    ty: old,
+                    error: DecodeError::BadFragment(format!(
+                        "fragments of 0x{old:02x} interrupted by 0x{inner:02x}"
+                    )),
+                });
+            }
+        }
+        let budget = self.budget.clone();
+        let p = self.partial.get_or_insert_with(|| Reassembly {
+            ty: inner,
+            buf: Vec::new(),
+            seen: 0,
+            reserved: 0,
+            budget,
+        });
+        p.seen += data.len();
+        // Past the cap we stop keeping bytes but keep counting, and report at the end.
+        if p.seen <= MAX_MESSAGE_BYTES {
+            if let Err(e) = p.grow(data.len(), self.conn_cap) {
+                self.partial = None;
+                return Err(e);
+            }
+            p.buf.extend_from_slice(data);
+        } else {
+            p.forget_bytes();
+        }
+        Ok(())
+    }
+
+    /// A non-fragment frame: a whole message, or the last piece of the one being
+    /// reassembled. An unclosed reassembly of another type is reported and dropped.
+    fn on_last(&mut self, f: Frame) -> Inbound {
+        match self.partial.take() {
             Some(mut p) if p.ty == f.ty => {
                 let total = p.seen + f.payload.len();
                 if total > MAX_MESSAGE_BYTES {
@@ -349,9 +361,7 @@ impl MessageCodec {
                 decode_item(f.ty, &f.payload)
             }
             None => decode_item(f.ty, &f.payload),
-        };
-        self.queued.push_back(item);
-        Ok(())
+        }
     }
 }
 

@@ -90,110 +90,135 @@ pub fn parse(cmd: Cmd, g: &'static Grammar, args: &[String]) -> Result<Parsed, C
             continue;
         }
         if let Some(long) = arg.strip_prefix("--") {
-            let (name, inline) = split_long(long);
-            let spelled = format!("--{name}");
-            if let Some(e) = refused(cmd, g, &spelled) {
-                return Err(e);
-            }
-            let flag = g
-                .flags
-                .iter()
-                .find(|f| f.long == Some(name))
-                .ok_or_else(|| unsupported(cmd, g, &spelled))?;
-            let value = match flag.arg {
-                Arg::No => {
-                    if inline.is_some() {
-                        return Err(CommandError::BadValue {
-                            command: cmd.name().into(),
-                            option: spelled,
-                            value: inline.unwrap_or_default(),
-                            expected: "无参数 (no value)".into(),
-                        });
-                    }
-                    None
-                }
-                Arg::Req(v) => {
-                    let val = match inline {
-                        Some(x) => x,
-                        None => take(args, &mut i, &spelled)?,
-                    };
-                    Some(check_value(cmd, &spelled, v, val)?)
-                }
-                Arg::OptAttached(v) => match inline {
-                    Some(x) => Some(check_value(cmd, &spelled, v, x)?),
-                    None => None,
-                },
-                Arg::OptNext(v) => match inline {
-                    Some(x) => Some(check_value(cmd, &spelled, v, x)?),
-                    None => take_if_valid(cmd, args, &mut i, v),
-                },
-            };
-            p.opts.push(Opt { flag, value });
+            let opt = parse_long(cmd, g, args, &mut i, long)?;
+            p.opts.push(opt);
             continue;
         }
-        // Short cluster: `-la`, `-n5`, `-n 5`, or `-20` where numbers mean a count.
-        let body = &arg[1..];
-        if let Some(c) = g.numeric_short {
-            if body.bytes().all(|b| b.is_ascii_digit()) {
-                let flag = g
-                    .flags
-                    .iter()
-                    .find(|f| f.short == Some(c))
-                    .ok_or_else(|| unsupported(cmd, g, arg))?;
-                p.opts.push(Opt {
-                    flag,
-                    value: Some(body.to_string()),
+        parse_short(cmd, g, args, &mut i, arg, &mut p)?;
+    }
+    Ok(p)
+}
+
+/// One `--name` or `--name=value`; a separate value is taken from `args[*i]`.
+fn parse_long(
+    cmd: Cmd,
+    g: &'static Grammar,
+    args: &[String],
+    i: &mut usize,
+    long: &str,
+) -> Result<Opt, CommandError> {
+    let (name, inline) = split_long(long);
+    let spelled = format!("--{name}");
+    if let Some(e) = refused(cmd, g, &spelled) {
+        return Err(e);
+    }
+    let flag = g
+        .flags
+        .iter()
+        .find(|f| f.long == Some(name))
+        .ok_or_else(|| unsupported(cmd, g, &spelled))?;
+    let value = match flag.arg {
+        Arg::No => {
+            if inline.is_some() {
+                return Err(CommandError::BadValue {
+                    command: cmd.name().into(),
+                    option: spelled,
+                    value: inline.unwrap_or_default(),
+                    expected: "无参数 (no value)".into(),
                 });
-                continue;
             }
+            None
         }
-        let chars: Vec<(usize, char)> = body.char_indices().collect();
-        let mut k = 0;
-        while k < chars.len() {
-            let (pos, c) = chars[k];
-            k += 1;
-            let spelled = format!("-{c}");
-            if let Some(e) = refused(cmd, g, &spelled) {
-                return Err(e);
-            }
+        Arg::Req(v) => {
+            let val = match inline {
+                Some(x) => x,
+                None => take(args, i, &spelled)?,
+            };
+            Some(check_value(cmd, &spelled, v, val)?)
+        }
+        Arg::OptAttached(v) => match inline {
+            Some(x) => Some(check_value(cmd, &spelled, v, x)?),
+            None => None,
+        },
+        Arg::OptNext(v) => match inline {
+            Some(x) => Some(check_value(cmd, &spelled, v, x)?),
+            None => take_if_valid(cmd, args, i, v),
+        },
+    };
+    Ok(Opt { flag, value })
+}
+
+/// Short cluster: `-la`, `-n5`, `-n 5`, or `-20` where numbers mean a count. Pushes one
+/// `Opt` per flag to `p`.
+fn parse_short(
+    cmd: Cmd,
+    g: &'static Grammar,
+    args: &[String],
+    i: &mut usize,
+    arg: &str,
+    p: &mut Parsed,
+) -> Result<(), CommandError> {
+    let body = &arg[1..];
+    if let Some(c) = g.numeric_short {
+        if body.bytes().all(|b| b.is_ascii_digit()) {
             let flag = g
                 .flags
                 .iter()
                 .find(|f| f.short == Some(c))
-                .ok_or_else(|| unsupported(cmd, g, &spelled))?;
-            let rest = &body[pos + c.len_utf8()..];
-            let value = match flag.arg {
-                Arg::No => None,
-                Arg::Req(v) => {
-                    let val = if rest.is_empty() {
-                        take(args, &mut i, &spelled)?
-                    } else {
-                        rest.to_string()
-                    };
-                    k = chars.len();
-                    Some(check_value(cmd, &spelled, v, val)?)
-                }
-                Arg::OptAttached(v) => {
-                    k = chars.len();
-                    if rest.is_empty() {
-                        None
-                    } else {
-                        Some(check_value(cmd, &spelled, v, rest.to_string())?)
-                    }
-                }
-                Arg::OptNext(v) => {
-                    k = chars.len();
-                    if rest.is_empty() {
-                        take_if_valid(cmd, args, &mut i, v)
-                    } else {
-                        Some(check_value(cmd, &spelled, v, rest.to_string())?)
-                    }
-                }
-            };
-            p.opts.push(Opt { flag, value });
+                .ok_or_else(|| unsupported(cmd, g, arg))?;
+            p.opts.push(Opt {
+                flag,
+                value: Some(body.to_string()),
+            });
+            return Ok(());
         }
     }
-    Ok(p)
+    let chars: Vec<(usize, char)> = body.char_indices().collect();
+    let mut k = 0;
+    while k < chars.len() {
+        let (pos, c) = chars[k];
+        k += 1;
+        let spelled = format!("-{c}");
+        if let Some(e) = refused(cmd, g, &spelled) {
+            return Err(e);
+        }
+        let flag = g
+            .flags
+            .iter()
+            .find(|f| f.short == Some(c))
+            .ok_or_else(|| unsupported(cmd, g, &spelled))?;
+        let rest = &body[pos + c.len_utf8()..];
+        let value = match flag.arg {
+            Arg::No => None,
+            Arg::Req(v) => {
+                let val = if rest.is_empty() {
+                    take(args, i, &spelled)?
+                } else {
+                    rest.to_string()
+                };
+                k = chars.len();
+                Some(check_value(cmd, &spelled, v, val)?)
+            }
+            Arg::OptAttached(v) => {
+                k = chars.len();
+                if rest.is_empty() {
+                    None
+                } else {
+                    Some(check_value(cmd, &spelled, v, rest.to_string())?)
+                }
+            }
+            Arg::OptNext(v) => {
+                k = chars.len();
+                if rest.is_empty() {
+                    take_if_valid(cmd, args, i, v)
+                } else {
+                    Some(check_value(cmd, &spelled, v, rest.to_string())?)
+                }
+            }
+        };
+        p.opts.push(Opt { flag, value });
+    }
+    Ok(())
 }
 
 fn take(args: &[String], i: &mut usize, option: &str) -> Result<String, CommandError> {
@@ -306,36 +331,37 @@ const PS_ENV_FIELDS: &[&str] = &["environ", "env", "e"];
 
 /// Validates one value; returns it unchanged when valid.
 pub fn check_value(cmd: Cmd, option: &str, v: Val, value: String) -> Result<String, CommandError> {
+    let ok = value_ok(cmd, option, v, &value)?;
+    if ok {
+        Ok(value)
+    } else {
+        Err(bad(cmd, option, &value, expected(v)))
+    }
+}
+
+/// Whether `value` is of kind `v`; `Err` where a kind has a more precise refusal than
+/// "expected ...".
+fn value_ok(cmd: Cmd, option: &str, v: Val, value: &str) -> Result<bool, CommandError> {
     let ok = match v {
         Val::Count { max } => match value.parse::<u64>() {
             Ok(n) if n <= max => true,
-            Ok(_) => return Err(bad(cmd, option, &value, &format!("0..={max} 的整数"))),
+            Ok(_) => return Err(bad(cmd, option, value, &format!("0..={max} 的整数"))),
             Err(_) => false,
         },
-        Val::Amount => {
-            let body = value.strip_prefix(['+', '-']).unwrap_or(&value);
-            let digits = body.trim_end_matches(|c: char| c.is_ascii_alphabetic());
-            let suffix = &body[digits.len()..];
-            !digits.is_empty()
-                && digits.bytes().all(|b| b.is_ascii_digit())
-                && matches!(
-                    suffix,
-                    "" | "b" | "K" | "KB" | "k" | "M" | "MB" | "G" | "GB"
-                )
-        }
+        Val::Amount => is_amount(value),
         Val::Secs { min, max } => match value.parse::<f64>() {
             Ok(x) if x.is_finite() && x >= min && x <= max => true,
             Ok(_) => {
                 return Err(bad(
                     cmd,
                     option,
-                    &value,
+                    value,
                     &format!("{min} 到 {max} 秒 (seconds)"),
                 ))
             }
             Err(_) => false,
         },
-        Val::OneOf(set) => set.contains(&value.as_str()),
+        Val::OneOf(set) => set.contains(&value),
         Val::ListOf(set) => value.split(',').all(|x| set.contains(&x)),
         // Paths are checked by the path policy when emitted.
         Val::Path => !value.is_empty(),
@@ -352,30 +378,11 @@ pub fn check_value(cmd: Cmd, option: &str, v: Val, value: String) -> Result<Stri
         Val::Names => value
             .split(',')
             .all(|x| !x.starts_with('-') && all_chars(x, name_char)),
-        Val::Unit => is_unit_name(&value),
+        Val::Unit => is_unit_name(value),
         Val::Char => value.chars().count() == 1,
-        Val::Ranges => all_chars(&value, |c| c.is_ascii_digit() || c == ',' || c == '-'),
-        Val::Size => all_chars(&value, |c| c.is_ascii_alphanumeric()) && value.len() <= 16,
-        Val::PsFields => {
-            // Each field may carry a header: `pid,comm=COMMAND`.
-            let fields: Vec<&str> = value
-                .split([',', ' '])
-                .filter(|f| !f.is_empty())
-                .map(|f| f.split_once('=').map(|(n, _)| n).unwrap_or(f))
-                .collect();
-            if let Some(f) = fields
-                .iter()
-                .find(|f| PS_ENV_FIELDS.contains(&f.to_ascii_lowercase().as_str()))
-            {
-                return Err(CommandError::PsEnvironment {
-                    arg: format!("{option} {f}"),
-                });
-            }
-            !fields.is_empty()
-                && fields
-                    .iter()
-                    .all(|f| all_chars(f, |c| c.is_ascii_alphanumeric() || matches!(c, '_' | '%')))
-        }
+        Val::Ranges => all_chars(value, |c| c.is_ascii_digit() || c == ',' || c == '-'),
+        Val::Size => all_chars(value, |c| c.is_ascii_alphanumeric()) && value.len() <= 16,
+        Val::PsFields => ps_fields_ok(option, value)?,
         Val::PsSort => value.split(',').all(|k| {
             let k = k.strip_prefix(['+', '-']).unwrap_or(k);
             !PS_ENV_FIELDS.contains(&k)
@@ -383,47 +390,86 @@ pub fn check_value(cmd: Cmd, option: &str, v: Val, value: String) -> Result<Stri
         }),
         Val::Time => {
             value.len() <= 64
-                && all_chars(&value, |c| {
+                && all_chars(value, |c| {
                     c.is_ascii_alphanumeric() || matches!(c, ' ' | ':' | '.' | '+' | '-' | '_')
                 })
         }
-        Val::Priority => {
-            const P: &[&str] = &[
-                "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug", "0", "1",
-                "2", "3", "4", "5", "6", "7",
-            ];
-            match value.split_once("..") {
-                Some((a, b)) => P.contains(&a) && P.contains(&b),
-                None => P.contains(&value.as_str()),
-            }
-        }
-        Val::SortKey => all_chars(&value, |c| {
+        Val::Priority => is_priority(value),
+        Val::SortKey => all_chars(value, |c| {
             c.is_ascii_digit() || matches!(c, ',' | '.') || "bdfgiMhnRrV".contains(c)
         }),
-        Val::LsofNet => {
-            value.len() <= 128
-                && !value.starts_with('-')
-                && all_chars(&value, |c| {
-                    c.is_ascii_alphanumeric()
-                        || matches!(c, '@' | ':' | '.' | ',' | '[' | ']' | '-')
-                })
-        }
-        Val::LsofState => all_chars(&value, |c| {
+        Val::LsofNet => is_lsof_net(value),
+        Val::LsofState => all_chars(value, |c| {
             c.is_ascii_alphanumeric() || matches!(c, ':' | ',' | '^' | '_')
         }),
         Val::Glob => !value.is_empty() && !value.starts_with('-'),
-        Val::Boot => {
-            let body = value.strip_prefix(['+', '-']).unwrap_or(&value);
-            (!body.is_empty() && body.len() <= 4 && body.bytes().all(|b| b.is_ascii_digit()))
-                || (value.len() == 32 && value.bytes().all(|b| b.is_ascii_hexdigit()))
-                || value == "all"
-        }
+        Val::Boot => is_boot(value),
     };
-    if ok {
-        Ok(value)
-    } else {
-        Err(bad(cmd, option, &value, expected(v)))
+    Ok(ok)
+}
+
+/// A count such as `20`, `+5`, `-3` or `10M`.
+fn is_amount(value: &str) -> bool {
+    let body = value.strip_prefix(['+', '-']).unwrap_or(value);
+    let digits = body.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let suffix = &body[digits.len()..];
+    !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && matches!(
+            suffix,
+            "" | "b" | "K" | "KB" | "k" | "M" | "MB" | "G" | "GB"
+        )
+}
+
+/// A ps field list; any environment field is refused outright.
+fn ps_fields_ok(option: &str, value: &str) -> Result<bool, CommandError> {
+    // Each field may carry a header: `pid,comm=COMMAND`.
+    let fields: Vec<&str> = value
+        .split([',', ' '])
+        .filter(|f| !f.is_empty())
+        .map(|f| f.split_once('=').map(|(n, _)| n).unwrap_or(f))
+        .collect();
+    if let Some(f) = fields
+        .iter()
+        .find(|f| PS_ENV_FIELDS.contains(&f.to_ascii_lowercase().as_str()))
+    {
+        return Err(CommandError::PsEnvironment {
+            arg: format!("{option} {f}"),
+        });
     }
+    Ok(!fields.is_empty()
+        && fields
+            .iter()
+            .all(|f| all_chars(f, |c| c.is_ascii_alphanumeric() || matches!(c, '_' | '%'))))
+}
+
+/// A syslog priority or a range of them (`err..warning`).
+fn is_priority(value: &str) -> bool {
+    const P: &[&str] = &[
+        "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug", "0", "1", "2", "3",
+        "4", "5", "6", "7",
+    ];
+    match value.split_once("..") {
+        Some((a, b)) => P.contains(&a) && P.contains(&b),
+        None => P.contains(&value),
+    }
+}
+
+/// An lsof `-i` network spec such as `:80` or `TCP@host:443`.
+fn is_lsof_net(value: &str) -> bool {
+    value.len() <= 128
+        && !value.starts_with('-')
+        && all_chars(value, |c| {
+            c.is_ascii_alphanumeric() || matches!(c, '@' | ':' | '.' | ',' | '[' | ']' | '-')
+        })
+}
+
+/// A journal boot: an offset, a 32-hex-digit boot id, or `all`.
+fn is_boot(value: &str) -> bool {
+    let body = value.strip_prefix(['+', '-']).unwrap_or(value);
+    (!body.is_empty() && body.len() <= 4 && body.bytes().all(|b| b.is_ascii_digit()))
+        || (value.len() == 32 && value.bytes().all(|b| b.is_ascii_hexdigit()))
+        || value == "all"
 }
 
 fn expected(v: Val) -> &'static str {

@@ -126,100 +126,17 @@ pub fn build(
     })
 }
 
+/// What the grammar table cannot say about `cmd`: operand meaning, required flags and
+/// injected bounds (see the module doc).
 fn check_command(cmd: Cmd, g: &'static Grammar, p: &mut Parsed) -> Result<(), CommandError> {
     match cmd {
         Cmd::Ps => check_ps(p),
-        Cmd::Ss => {
-            for op in &p.operands {
-                let ok = !op.starts_with('-')
-                    && op.chars().all(|c| {
-                        c.is_ascii_alphanumeric()
-                            || matches!(
-                                c,
-                                ':' | '.' | '*' | '=' | '!' | '[' | ']' | '_' | '-' | '/'
-                            )
-                    });
-                if !ok {
-                    return Err(bad_operand(
-                        cmd,
-                        op,
-                        "过滤条件，如 state listening、sport = :80 (a filter)",
-                    ));
-                }
-            }
-            Ok(())
-        }
-        Cmd::Journalctl => {
-            for op in &p.operands {
-                let field_match = op.split_once('=').is_some_and(|(f, _)| {
-                    !f.is_empty()
-                        && f.chars()
-                            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-                });
-                if op != "+" && !field_match {
-                    return Err(bad_operand(
-                        cmd,
-                        op,
-                        "字段匹配，如 _PID=123 (a FIELD=value match)",
-                    ));
-                }
-            }
-            Ok(())
-        }
+        Cmd::Ss => check_ss(cmd, p),
+        Cmd::Journalctl => check_journalctl(cmd, p),
         Cmd::Systemctl => check_systemctl(p),
-        Cmd::Ping => {
-            let count = p.value(&["-c"]);
-            if count.is_none() || count == Some("0") {
-                return Err(missing(
-                    cmd,
-                    "-c N（1..=5，必须指定次数 / a count is required）",
-                ));
-            }
-            match p.operands.as_slice() {
-                [host] if is_host(host) => Ok(()),
-                [host] => Err(bad_operand(
-                    cmd,
-                    host,
-                    "主机名或 IP 地址 (a host name or IP)",
-                )),
-                [] => Err(missing(cmd, "主机 (a host)")),
-                _ => Err(CommandError::TooManyOperands {
-                    command: cmd.name().into(),
-                    max: 1,
-                    hint: String::new(),
-                }),
-            }
-        }
-        Cmd::Getent => {
-            let Some((db, keys)) = p.operands.split_first() else {
-                return Err(missing(cmd, "数据库 hosts (the hosts database)"));
-            };
-            if !matches!(db.as_str(), "hosts" | "ahosts" | "ahostsv4" | "ahostsv6") {
-                return Err(CommandError::NotReadOnly {
-                    command: cmd.name().into(),
-                    what: db.clone(),
-                    allowed: "hosts ahosts ahostsv4 ahostsv6".into(),
-                });
-            }
-            match keys.iter().find(|k| !is_host(k)) {
-                Some(k) => Err(bad_operand(cmd, k, "主机名或 IP 地址 (a host name or IP)")),
-                None => Ok(()),
-            }
-        }
-        Cmd::Lsof => {
-            // Network files only: without `-i` lsof lists every open file on the host, and
-            // `-p/-u/-c` without `-a` would OR with `-i` and list all of a process's files.
-            if !p.has(&["-i"]) {
-                return Err(missing(
-                    cmd,
-                    "-i（只允许查看网络连接，如 lsof -i :80、lsof -p PID -i / network files only）",
-                ));
-            }
-            if p.has(&["-p", "-u", "-c"]) && !p.has(&["-a"]) {
-                inject(p, g, 'a', None);
-            }
-            Ok(())
-        }
+        Cmd::Ping => check_ping(cmd, p),
+        Cmd::Getent => check_getent(cmd, p),
+        Cmd::Lsof => check_lsof(cmd, g, p),
         Cmd::Du => {
             if !p.has(&["-s", "--summarize", "-d", "--max-depth"]) {
                 inject(p, g, 'd', Some(DU_DEFAULT_DEPTH));
@@ -237,6 +154,103 @@ fn check_command(cmd: Cmd, g: &'static Grammar, p: &mut Parsed) -> Result<(), Co
         }
         _ => Ok(()),
     }
+}
+
+/// `ss` operands are a filter expression; only its plain characters pass.
+fn check_ss(cmd: Cmd, p: &Parsed) -> Result<(), CommandError> {
+    for op in &p.operands {
+        let ok = !op.starts_with('-')
+            && op.chars().all(|c| {
+                c.is_ascii_alphanumeric()
+                    || matches!(c, ':' | '.' | '*' | '=' | '!' | '[' | ']' | '_' | '-' | '/')
+            });
+        if !ok {
+            return Err(bad_operand(
+                cmd,
+                op,
+                "过滤条件，如 state listening、sport = :80 (a filter)",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `journalctl` operands are `FIELD=value` matches or `+`.
+fn check_journalctl(cmd: Cmd, p: &Parsed) -> Result<(), CommandError> {
+    for op in &p.operands {
+        let field_match = op.split_once('=').is_some_and(|(f, _)| {
+            !f.is_empty()
+                && f.chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        });
+        if op != "+" && !field_match {
+            return Err(bad_operand(
+                cmd,
+                op,
+                "字段匹配，如 _PID=123 (a FIELD=value match)",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `ping` must end by itself (`-c N`, not 0) and names exactly one host.
+fn check_ping(cmd: Cmd, p: &Parsed) -> Result<(), CommandError> {
+    let count = p.value(&["-c"]);
+    if count.is_none() || count == Some("0") {
+        return Err(missing(
+            cmd,
+            "-c N（1..=5，必须指定次数 / a count is required）",
+        ));
+    }
+    match p.operands.as_slice() {
+        [host] if is_host(host) => Ok(()),
+        [host] => Err(bad_operand(
+            cmd,
+            host,
+            "主机名或 IP 地址 (a host name or IP)",
+        )),
+        [] => Err(missing(cmd, "主机 (a host)")),
+        _ => Err(CommandError::TooManyOperands {
+            command: cmd.name().into(),
+            max: 1,
+            hint: String::new(),
+        }),
+    }
+}
+
+/// `getent` reads the hosts databases only, keyed by host names or addresses.
+fn check_getent(cmd: Cmd, p: &Parsed) -> Result<(), CommandError> {
+    let Some((db, keys)) = p.operands.split_first() else {
+        return Err(missing(cmd, "数据库 hosts (the hosts database)"));
+    };
+    if !matches!(db.as_str(), "hosts" | "ahosts" | "ahostsv4" | "ahostsv6") {
+        return Err(CommandError::NotReadOnly {
+            command: cmd.name().into(),
+            what: db.clone(),
+            allowed: "hosts ahosts ahostsv4 ahostsv6".into(),
+        });
+    }
+    match keys.iter().find(|k| !is_host(k)) {
+        Some(k) => Err(bad_operand(cmd, k, "主机名或 IP 地址 (a host name or IP)")),
+        None => Ok(()),
+    }
+}
+
+/// `lsof` lists network files only.
+fn check_lsof(cmd: Cmd, g: &'static Grammar, p: &mut Parsed) -> Result<(), CommandError> {
+    // Without `-i` lsof lists every open file on the host, and `-p/-u/-c` without `-a`
+    // would OR with `-i` and list all of a process's files.
+    if !p.has(&["-i"]) {
+        return Err(missing(
+            cmd,
+            "-i（只允许查看网络连接，如 lsof -i :80、lsof -p PID -i / network files only）",
+        ));
+    }
+    if p.has(&["-p", "-u", "-c"]) && !p.has(&["-a"]) {
+        inject(p, g, 'a', None);
+    }
+    Ok(())
 }
 
 fn check_ps(p: &Parsed) -> Result<(), CommandError> {

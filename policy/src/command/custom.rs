@@ -243,6 +243,36 @@ pub fn find(args: &[String], res: &mut Resolver<'_>) -> Result<Built, CommandErr
     for s in &starts {
         argv.push(res.path(s)?.into_os_string());
     }
+    let tail = find_expression(args, i, res)?;
+    if !tail.has_maxdepth {
+        argv.push("-maxdepth".into());
+        argv.push(FIND_DEFAULT_MAXDEPTH.into());
+    }
+    argv.extend(tail.depth);
+    argv.extend(tail.expr);
+    Ok(Built {
+        argv,
+        follow: false,
+        recursive: true,
+        grep: None,
+    })
+}
+
+/// find's expression after the start paths, checked token by token.
+struct FindExpr {
+    /// `-maxdepth`/`-mindepth` and their values.
+    depth: Vec<OsString>,
+    expr: Vec<OsString>,
+    has_maxdepth: bool,
+}
+
+/// Checks the expression `args[i..]`: refused actions fail, every test's value is
+/// validated, and path values are resolved through `res`.
+fn find_expression(
+    args: &[String],
+    mut i: usize,
+    res: &mut Resolver<'_>,
+) -> Result<FindExpr, CommandError> {
     let mut depth: Vec<OsString> = Vec::new();
     let mut expr: Vec<OsString> = Vec::new();
     let mut has_maxdepth = false;
@@ -257,19 +287,7 @@ pub fn find(args: &[String], res: &mut Resolver<'_>) -> Result<Built, CommandErr
             continue;
         }
         let Some(kind) = find_value(tok) else {
-            if tok.starts_with('-') {
-                return Err(CommandError::UnsupportedOption {
-                    command: "find".into(),
-                    option: tok.clone(),
-                    hint: "（支持 / supported: -name -iname -path -type -size -mtime -mmin -newer -user -perm -maxdepth -mindepth -empty -print -print0 -printf -ls -not -a -o）".into(),
-                });
-            }
-            return Err(CommandError::BadOperand {
-                command: "find".into(),
-                arg: tok.clone(),
-                expected: "起始目录必须写在表达式之前 (start paths come before the expression)"
-                    .into(),
-            });
+            return Err(find_unknown(tok));
         };
         let raw = args
             .get(i)
@@ -293,16 +311,26 @@ pub fn find(args: &[String], res: &mut Resolver<'_>) -> Result<Built, CommandErr
         target.push(tok.into());
         target.push(value);
     }
-    if !has_maxdepth {
-        argv.push("-maxdepth".into());
-        argv.push(FIND_DEFAULT_MAXDEPTH.into());
-    }
-    argv.extend(depth);
-    argv.extend(expr);
-    Ok(Built {
-        argv,
-        follow: false,
-        recursive: true,
-        grep: None,
+    Ok(FindExpr {
+        depth,
+        expr,
+        has_maxdepth,
     })
+}
+
+/// The refusal for an expression token that is neither a known test nor an action: an
+/// unsupported option, or a start path written after the expression began.
+fn find_unknown(tok: &str) -> CommandError {
+    if tok.starts_with('-') {
+        return CommandError::UnsupportedOption {
+            command: "find".into(),
+            option: tok.to_string(),
+            hint: "（支持 / supported: -name -iname -path -type -size -mtime -mmin -newer -user -perm -maxdepth -mindepth -empty -print -print0 -printf -ls -not -a -o）".into(),
+        };
+    }
+    CommandError::BadOperand {
+        command: "find".into(),
+        arg: tok.to_string(),
+        expected: "起始目录必须写在表达式之前 (start paths come before the expression)".into(),
+    }
 }

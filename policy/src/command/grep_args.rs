@@ -57,167 +57,16 @@ pub fn parse_grep(
     stdin: bool,
     res: &mut Resolver<'_>,
 ) -> Result<GrepOptions, CommandError> {
-    let mut patterns: Vec<String> = Vec::new();
-    let mut operands: Vec<String> = Vec::new();
-    let (mut ignore_case, mut fixed, mut word, mut line) = (false, false, false, false);
-    let mut opts = GrepFlags::default();
-    let mut only_operands = false;
-    let mut i = 0;
-    let take_value = |i: &mut usize, option: &str| -> Result<String, CommandError> {
-        let v = args
-            .get(*i)
-            .ok_or_else(|| CommandError::MissingOptionValue {
-                option: option.to_string(),
-            })?;
-        *i += 1;
-        Ok(v.clone())
-    };
-    while i < args.len() {
-        let arg = args[i].clone();
-        i += 1;
-        if only_operands || arg == "-" || !arg.starts_with('-') {
-            operands.push(arg);
-            continue;
-        }
-        if arg == "--" {
-            only_operands = true;
-            continue;
-        }
-        if let Some(long) = arg.strip_prefix("--") {
-            let (name, inline) = split_long(long);
-            match name {
-                "ignore-case" => ignore_case = true,
-                "no-ignore-case" => ignore_case = false,
-                "line-number" => opts.line_number = true,
-                "count" => opts.count = true,
-                "invert-match" => opts.invert = true,
-                "extended-regexp" | "basic-regexp" => fixed = false,
-                "fixed-strings" => fixed = true,
-                "word-regexp" => word = true,
-                "line-regexp" => line = true,
-                "with-filename" => opts.with_filename = Some(true),
-                "no-filename" => opts.with_filename = Some(false),
-                "files-with-matches" => opts.files_with_matches = true,
-                "only-matching" => opts.only_matching = true,
-                "quiet" | "silent" => opts.quiet = true,
-                "no-messages" => opts.no_messages = true,
-                "color" | "colour" => {}
-                "regexp" => {
-                    let v = match inline {
-                        Some(v) => v,
-                        None => take_value(&mut i, &arg)?,
-                    };
-                    patterns.push(v);
-                }
-                "max-count" => {
-                    let v = match inline {
-                        Some(v) => v,
-                        None => take_value(&mut i, &arg)?,
-                    };
-                    opts.max_count = Some(parse_count(&arg, &v)?);
-                }
-                "file" | "exclude-from" | "files0-from" => {
-                    return Err(CommandError::FileOption {
-                        command: "grep".into(),
-                        option: format!("--{name}"),
-                    })
-                }
-                _ => return Err(grep_unsupported(&format!("--{name}"))),
-            }
-            continue;
-        }
-        let body: Vec<char> = arg[1..].chars().collect();
-        let mut k = 0;
-        while k < body.len() {
-            let c = body[k];
-            k += 1;
-            match c {
-                'i' | 'y' => ignore_case = true,
-                'n' => opts.line_number = true,
-                'c' => opts.count = true,
-                'v' => opts.invert = true,
-                'E' | 'G' => fixed = false,
-                'F' => fixed = true,
-                'w' => word = true,
-                'x' => line = true,
-                'H' => opts.with_filename = Some(true),
-                'h' => opts.with_filename = Some(false),
-                'l' => opts.files_with_matches = true,
-                'o' => opts.only_matching = true,
-                'q' => opts.quiet = true,
-                's' => opts.no_messages = true,
-                'e' | 'm' => {
-                    let rest: String = body[k..].iter().collect();
-                    let v = if rest.is_empty() {
-                        take_value(&mut i, &arg)?
-                    } else {
-                        rest
-                    };
-                    if c == 'e' {
-                        patterns.push(v);
-                    } else {
-                        opts.max_count = Some(parse_count(&arg, &v)?);
-                    }
-                    k = body.len();
-                }
-                'f' => {
-                    return Err(CommandError::FileOption {
-                        command: "grep".into(),
-                        option: "-f".into(),
-                    })
-                }
-                other => return Err(grep_unsupported(&format!("-{other}"))),
-            }
-        }
-    }
-    if patterns.is_empty() {
-        if operands.is_empty() {
+    let mut scan = GrepScan::scan(args)?;
+    if scan.patterns.is_empty() {
+        if scan.operands.is_empty() {
             return Err(CommandError::GrepMissingPattern);
         }
-        patterns.push(operands.remove(0));
+        scan.patterns.push(scan.operands.remove(0));
     }
-    if operands.is_empty() && !stdin {
-        return Err(CommandError::GrepMissingFile);
-    }
-    let mut files = Vec::with_capacity(operands.len());
-    for op in &operands {
-        if op == "-" {
-            if stdin && operands.len() == 1 {
-                break;
-            }
-            return Err(CommandError::GrepMissingFile);
-        }
-        files.push((res.path(op)?, op.clone()));
-    }
-    let alternatives: Vec<String> = patterns
-        .iter()
-        .map(|p| {
-            let body = if fixed { regex::escape(p) } else { p.clone() };
-            if line {
-                format!("^(?:{body})$")
-            } else if word {
-                format!(r"\b(?:{body})\b")
-            } else {
-                format!("(?:{body})")
-            }
-        })
-        .collect();
-    let joined = alternatives.join("|");
-    let regex = RegexBuilder::new(&joined)
-        .case_insensitive(ignore_case)
-        .size_limit(GREP_REGEX_SIZE_LIMIT)
-        .dfa_size_limit(GREP_REGEX_SIZE_LIMIT)
-        .build()
-        .map_err(|e| CommandError::GrepInvalidPattern {
-            pattern: patterns.join(" | "),
-            reason: e
-                .to_string()
-                .lines()
-                .last()
-                .unwrap_or("invalid")
-                .trim()
-                .to_string(),
-        })?;
+    let files = resolve_files(&scan.operands, stdin, res)?;
+    let regex = scan.compile()?;
+    let GrepScan { patterns, opts, .. } = scan;
     Ok(GrepOptions {
         patterns,
         regex,
@@ -232,6 +81,225 @@ pub fn parse_grep(
         max_count: opts.max_count,
         files,
     })
+}
+
+/// What grep's flags and operands say before any file is resolved: the matcher settings
+/// (which shape the regex) apart from the output flags.
+#[derive(Default)]
+struct GrepScan {
+    patterns: Vec<String>,
+    operands: Vec<String>,
+    ignore_case: bool,
+    fixed: bool,
+    word: bool,
+    line: bool,
+    opts: GrepFlags,
+}
+
+impl GrepScan {
+    /// Splits `args` into flags, patterns and operands; refuses unknown and file-reading
+    /// options.
+    fn scan(args: &[String]) -> Result<Self, CommandError> {
+        let mut scan = Self::default();
+        let mut only_operands = false;
+        let mut i = 0;
+        while i < args.len() {
+            let arg = args[i].clone();
+            i += 1;
+            if only_operands || arg == "-" || !arg.starts_with('-') {
+                scan.operands.push(arg);
+                continue;
+            }
+            if arg == "--" {
+                only_operands = true;
+                continue;
+            }
+            if let Some(long) = arg.strip_prefix("--") {
+                scan.long_option(long, &arg, args, &mut i)?;
+                continue;
+            }
+            scan.short_cluster(&arg, args, &mut i)?;
+        }
+        Ok(scan)
+    }
+
+    /// One `--name` or `--name=value` option; `arg` is it as written.
+    fn long_option(
+        &mut self,
+        long: &str,
+        arg: &str,
+        args: &[String],
+        i: &mut usize,
+    ) -> Result<(), CommandError> {
+        let opts = &mut self.opts;
+        let (name, inline) = split_long(long);
+        match name {
+            "ignore-case" => self.ignore_case = true,
+            "no-ignore-case" => self.ignore_case = false,
+            "line-number" => opts.line_number = true,
+            "count" => opts.count = true,
+            "invert-match" => opts.invert = true,
+            "extended-regexp" | "basic-regexp" => self.fixed = false,
+            "fixed-strings" => self.fixed = true,
+            "word-regexp" => self.word = true,
+            "line-regexp" => self.line = true,
+            "with-filename" => opts.with_filename = Some(true),
+            "no-filename" => opts.with_filename = Some(false),
+            "files-with-matches" => opts.files_with_matches = true,
+            "only-matching" => opts.only_matching = true,
+            "quiet" | "silent" => opts.quiet = true,
+            "no-messages" => opts.no_messages = true,
+            "color" | "colour" => {}
+            "regexp" => {
+                let v = match inline {
+                    Some(v) => v,
+                    None => take_value(args, i, arg)?,
+                };
+                self.patterns.push(v);
+            }
+            "max-count" => {
+                let v = match inline {
+                    Some(v) => v,
+                    None => take_value(args, i, arg)?,
+                };
+                opts.max_count = Some(parse_count(arg, &v)?);
+            }
+            "file" | "exclude-from" | "files0-from" => {
+                return Err(CommandError::FileOption {
+                    command: "grep".into(),
+                    option: format!("--{name}"),
+                })
+            }
+            _ => return Err(grep_unsupported(&format!("--{name}"))),
+        }
+        Ok(())
+    }
+
+    /// A cluster of short flags such as `-inm5` or `-e PATTERN`.
+    fn short_cluster(
+        &mut self,
+        arg: &str,
+        args: &[String],
+        i: &mut usize,
+    ) -> Result<(), CommandError> {
+        let opts = &mut self.opts;
+        let body: Vec<char> = arg[1..].chars().collect();
+        let mut k = 0;
+        while k < body.len() {
+            let c = body[k];
+            k += 1;
+            match c {
+                'i' | 'y' => self.ignore_case = true,
+                'n' => opts.line_number = true,
+                'c' => opts.count = true,
+                'v' => opts.invert = true,
+                'E' | 'G' => self.fixed = false,
+                'F' => self.fixed = true,
+                'w' => self.word = true,
+                'x' => self.line = true,
+                'H' => opts.with_filename = Some(true),
+                'h' => opts.with_filename = Some(false),
+                'l' => opts.files_with_matches = true,
+                'o' => opts.only_matching = true,
+                'q' => opts.quiet = true,
+                's' => opts.no_messages = true,
+                'e' | 'm' => {
+                    let rest: String = body[k..].iter().collect();
+                    let v = if rest.is_empty() {
+                        take_value(args, i, arg)?
+                    } else {
+                        rest
+                    };
+                    if c == 'e' {
+                        self.patterns.push(v);
+                    } else {
+                        opts.max_count = Some(parse_count(arg, &v)?);
+                    }
+                    k = body.len();
+                }
+                'f' => {
+                    return Err(CommandError::FileOption {
+                        command: "grep".into(),
+                        option: "-f".into(),
+                    })
+                }
+                other => return Err(grep_unsupported(&format!("-{other}"))),
+            }
+        }
+        Ok(())
+    }
+
+    /// Compiles the patterns as one alternation, with -F -w -x -i applied.
+    fn compile(&self) -> Result<Regex, CommandError> {
+        let alternatives: Vec<String> = self
+            .patterns
+            .iter()
+            .map(|p| {
+                let body = if self.fixed {
+                    regex::escape(p)
+                } else {
+                    p.clone()
+                };
+                if self.line {
+                    format!("^(?:{body})$")
+                } else if self.word {
+                    format!(r"\b(?:{body})\b")
+                } else {
+                    format!("(?:{body})")
+                }
+            })
+            .collect();
+        let joined = alternatives.join("|");
+        RegexBuilder::new(&joined)
+            .case_insensitive(self.ignore_case)
+            .size_limit(GREP_REGEX_SIZE_LIMIT)
+            .dfa_size_limit(GREP_REGEX_SIZE_LIMIT)
+            .build()
+            .map_err(|e| CommandError::GrepInvalidPattern {
+                pattern: self.patterns.join(" | "),
+                reason: e
+                    .to_string()
+                    .lines()
+                    .last()
+                    .unwrap_or("invalid")
+                    .trim()
+                    .to_string(),
+            })
+    }
+}
+
+/// The value of an option written apart from it (`-e PATTERN`): the next argument.
+fn take_value(args: &[String], i: &mut usize, option: &str) -> Result<String, CommandError> {
+    let v = args
+        .get(*i)
+        .ok_or_else(|| CommandError::MissingOptionValue {
+            option: option.to_string(),
+        })?;
+    *i += 1;
+    Ok(v.clone())
+}
+
+/// Resolves the file operands through the path policy. `-` (standard input) is only the
+/// sole operand of a pipeline stage after the first.
+fn resolve_files(
+    operands: &[String],
+    stdin: bool,
+    res: &mut Resolver<'_>,
+) -> Result<Vec<(PathBuf, String)>, CommandError> {
+    if operands.is_empty() && !stdin {
+        return Err(CommandError::GrepMissingFile);
+    }
+    let mut files = Vec::with_capacity(operands.len());
+    for op in operands {
+        if op == "-" {
+            if stdin && operands.len() == 1 {
+                break;
+            }
+            return Err(CommandError::GrepMissingFile);
+        }
+        files.push((res.path(op)?, op.clone()));
+    }
+    Ok(files)
 }
 
 #[derive(Default)]

@@ -197,6 +197,38 @@ struct Slot {
     cause: LossCause,
 }
 
+/// Per-round RTT samples and the queueing delay they show (seen from the smallest sample
+/// of each round).
+#[derive(Debug, Default)]
+struct QueueEstimate {
+    /// Smallest unambiguous RTT sample of the current round (jitter filtered out: a
+    /// standing queue lifts every sample, random delay only some).
+    round_min_rtt: Option<Duration>,
+    /// `round_min_rtt - min_rtt` of the last round that had a sample.
+    queue_delay: Option<Duration>,
+    /// Largest recent `queue_delay` in seconds, decaying by 1% per round.
+    max_queue_delay: f64,
+    /// The queueing delay of the previous round, and the smoothed difference between
+    /// consecutive rounds' (seconds): the RTT noise of the path. A queue that stands has a
+    /// level that moves slowly from round to round; the phase of a userspace relay's
+    /// millisecond timer, or scheduling, moves every round's smallest RTT at random.
+    prev_queue_delay: Option<Duration>,
+    queue_noise: f64,
+}
+
+/// Running totals reported by [`Sender::stats`].
+#[derive(Debug, Default)]
+struct Counters {
+    bytes_acked: u64,
+    bytes_skipped: u64,
+    bytes_sent: u64,
+    packets_sent: u64,
+    retransmissions: u64,
+    retx_by: RetxCauses,
+    timeouts: u64,
+    dropped: u64,
+}
+
 /// The sending end of one transfer.
 #[derive(Debug)]
 pub struct Sender {
@@ -252,19 +284,7 @@ pub struct Sender {
     /// before the rest of the window is re-sent.
     frto: Frto,
     spurious: u64,
-    /// Smallest unambiguous RTT sample of the current round (jitter filtered out: a
-    /// standing queue lifts every sample, random delay only some).
-    round_min_rtt: Option<Duration>,
-    /// `round_min_rtt - min_rtt` of the last round that had a sample.
-    queue_delay: Option<Duration>,
-    /// Largest recent `queue_delay` in seconds, decaying by 1% per round.
-    max_queue_delay: f64,
-    /// The queueing delay of the previous round, and the smoothed difference between
-    /// consecutive rounds' (seconds): the RTT noise of the path. A queue that stands has a
-    /// level that moves slowly from round to round; the phase of a userspace relay's
-    /// millisecond timer, or scheduling, moves every round's smallest RTT at random.
-    prev_queue_delay: Option<Duration>,
-    queue_noise: f64,
+    queue: QueueEstimate,
     /// Longest run of consecutively transmitted packets declared lost in this round
     /// (tail drops at a full queue come in runs; random loss rarely does).
     round_max_run: u32,
@@ -297,14 +317,16 @@ pub struct Sender {
     last_heard: Instant,
     events: VecDeque<SenderEvent>,
 
-    bytes_acked: u64,
-    bytes_skipped: u64,
-    bytes_sent: u64,
-    packets_sent: u64,
-    retransmissions: u64,
-    retx_by: RetxCauses,
-    timeouts: u64,
-    dropped: u64,
+    counters: Counters,
+}
+
+/// The first congestion window: `initial_window` within `[min_window, max_window]`.
+fn initial_cwnd(cfg: &Config) -> f64 {
+    let min_window = cfg.min_window.max(1);
+    f64::from(
+        cfg.initial_window
+            .clamp(min_window, cfg.max_window.max(min_window)),
+    )
 }
 
 impl Sender {
@@ -342,11 +364,7 @@ impl Sender {
     ) -> Result<Self, RdtError> {
         check_chunk_size(cfg.chunk_size)?;
         let total = total_chunks(file_size, cfg.chunk_size).ok_or(RdtError::TooManyChunks)?;
-        let min_window = cfg.min_window.max(1);
-        let cwnd = f64::from(
-            cfg.initial_window
-                .clamp(min_window, cfg.max_window.max(min_window)),
-        );
+        let cwnd = initial_cwnd(&cfg);
         let send_ctrl = token.is_some();
         Ok(Self {
             conn_id,
@@ -388,11 +406,7 @@ impl Sender {
             rto_undo: None,
             frto: Frto::Off,
             spurious: 0,
-            round_min_rtt: None,
-            queue_delay: None,
-            max_queue_delay: 0.0,
-            prev_queue_delay: None,
-            queue_noise: 0.0,
+            queue: QueueEstimate::default(),
             round_max_run: 0,
             round_samples: 0,
             loss_run: 0,
@@ -413,14 +427,7 @@ impl Sender {
             peer_window: cfg.recv_window.max(1),
             last_heard: now,
             events: VecDeque::new(),
-            bytes_acked: 0,
-            bytes_skipped: 0,
-            bytes_sent: 0,
-            packets_sent: 0,
-            retransmissions: 0,
-            retx_by: RetxCauses::default(),
-            timeouts: 0,
-            dropped: 0,
+            counters: Counters::default(),
             cfg,
         })
     }
@@ -451,12 +458,12 @@ impl Sender {
     pub fn stats(&self) -> SenderStats {
         SenderStats {
             file_size: self.file_size,
-            bytes_acked: self.bytes_acked,
-            bytes_skipped: self.bytes_skipped,
-            bytes_sent: self.bytes_sent,
-            packets_sent: self.packets_sent,
-            retransmissions: self.retransmissions,
-            timeouts: self.timeouts,
+            bytes_acked: self.counters.bytes_acked,
+            bytes_skipped: self.counters.bytes_skipped,
+            bytes_sent: self.counters.bytes_sent,
+            packets_sent: self.counters.packets_sent,
+            retransmissions: self.counters.retransmissions,
+            timeouts: self.counters.timeouts,
             spurious_losses: self.spurious,
             srtt: self.rtt.srtt(),
             rto: self.rtt.rto(),
@@ -471,11 +478,11 @@ impl Sender {
             peer_window: self.peer_window,
             loss_rate: self.loss_ewma,
             congestion_events: self.congestion_events,
-            queue_delay: self.queue_delay,
+            queue_delay: self.queue.queue_delay,
             min_rtt: self.rtt.min_rtt(),
             loss_rounds: self.loss_rounds,
-            retx_by: self.retx_by,
-            dropped: self.dropped,
+            retx_by: self.counters.retx_by,
+            dropped: self.counters.dropped,
         }
     }
 
@@ -511,7 +518,7 @@ impl Sender {
         let pkt = match decode(datagram) {
             Ok((id, pkt)) if id == self.conn_id => pkt,
             _ => {
-                self.dropped += 1;
+                self.counters.dropped += 1;
                 return;
             }
         };
@@ -529,7 +536,7 @@ impl Sender {
                 }
             }
             Packet::Abort(code) => self.fail(AbortReason::Peer(code)),
-            _ => self.dropped += 1,
+            _ => self.counters.dropped += 1,
         }
     }
 
@@ -610,7 +617,7 @@ impl Sender {
                 _ => merged.push(r),
             }
         }
-        self.bytes_skipped = merged
+        self.counters.bytes_skipped = merged
             .iter()
             .map(|r| self.range_bytes(r.start, r.end))
             .sum();

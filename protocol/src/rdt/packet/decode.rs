@@ -26,6 +26,21 @@ pub fn peek_type(dgram: &[u8]) -> Option<PacketType> {
 
 /// Decodes a datagram; returns the connection id and the packet, borrowing from `dgram`.
 pub fn decode(dgram: &[u8]) -> Result<(u64, Packet<'_>), DecodeError> {
+    let (ty, conn_id) = check_header(dgram)?;
+    let mut r = Reader {
+        buf: &dgram[HEADER_LEN..],
+        what: "",
+    };
+    let pkt = r.packet(ty)?;
+    if !r.buf.is_empty() {
+        return Err(DecodeError::Malformed(r.what));
+    }
+    Ok((conn_id, pkt))
+}
+
+/// Checks the fixed header (length, version, type, body length, CRC); returns the packet
+/// type and the connection id.
+fn check_header(dgram: &[u8]) -> Result<(PacketType, u64), DecodeError> {
     if dgram.len() < HEADER_LEN {
         return Err(DecodeError::TooShort);
     }
@@ -43,86 +58,7 @@ pub fn decode(dgram: &[u8]) -> Result<(u64, Packet<'_>), DecodeError> {
     }
     let mut id = [0u8; 8];
     id.copy_from_slice(&dgram[4..12]);
-    let conn_id = u64::from_be_bytes(id);
-    let mut r = Reader {
-        buf: &dgram[HEADER_LEN..],
-        what: "",
-    };
-    let pkt = match ty {
-        PacketType::Request => {
-            r.what = "REQUEST";
-            let mode = match r.u8()? {
-                0 => Mode::Pull,
-                1 => Mode::Push,
-                _ => return Err(DecodeError::Malformed("REQUEST")),
-            };
-            let _reserved = r.u8()?;
-            let chunk_size = r.u16()?;
-            let file_size = r.u64()?;
-            let token_len = usize::from(r.u16()?);
-            if token_len > MAX_TOKEN_LEN {
-                return Err(DecodeError::Malformed("REQUEST"));
-            }
-            let token = r.take(token_len)?;
-            let have = r.have()?;
-            Packet::Request(Request {
-                mode,
-                chunk_size,
-                file_size,
-                token,
-                have,
-            })
-        }
-        PacketType::Accept => {
-            r.what = "ACCEPT";
-            let file_size = r.u64()?;
-            let chunk_size = r.u16()?;
-            let total_chunks = r.u32()?;
-            let have = r.have()?;
-            Packet::Accept(Accept {
-                file_size,
-                chunk_size,
-                total_chunks,
-                have,
-            })
-        }
-        PacketType::Data => {
-            r.what = "DATA";
-            let seq = r.u32()?;
-            let payload = r.take(r.buf.len())?;
-            Packet::Data(Data { seq, payload })
-        }
-        PacketType::Ack => {
-            r.what = "ACK";
-            let cum = r.u32()?;
-            let window = r.u32()?;
-            let sacks = r.ranges()?;
-            Packet::Ack(Ack { cum, window, sacks })
-        }
-        PacketType::Fin => {
-            r.what = "FIN";
-            let total_chunks = r.u32()?;
-            let file_size = r.u64()?;
-            Packet::Fin(Fin {
-                total_chunks,
-                file_size,
-            })
-        }
-        PacketType::FinAck => {
-            r.what = "FIN-ACK";
-            Packet::FinAck(FinAck {
-                total_chunks: r.u32()?,
-            })
-        }
-        PacketType::Abort => {
-            r.what = "ABORT";
-            Packet::Abort(AbortCode::from_u8(r.u8()?))
-        }
-    };
-    if !r.buf.is_empty() {
-        return Err(DecodeError::Malformed(r.what));
-    }
-    Ok((conn_id, pkt))
+    Ok((ty, u64::from_be_bytes(id)))
 }
 
 struct Reader<'a> {
@@ -131,6 +67,84 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    /// The body of a packet of type `ty`; `what` names it for `Malformed`.
+    fn packet(&mut self, ty: PacketType) -> Result<Packet<'a>, DecodeError> {
+        Ok(match ty {
+            PacketType::Request => {
+                self.what = "REQUEST";
+                Packet::Request(self.request()?)
+            }
+            PacketType::Accept => {
+                self.what = "ACCEPT";
+                let file_size = self.u64()?;
+                let chunk_size = self.u16()?;
+                let total_chunks = self.u32()?;
+                let have = self.have()?;
+                Packet::Accept(Accept {
+                    file_size,
+                    chunk_size,
+                    total_chunks,
+                    have,
+                })
+            }
+            PacketType::Data => {
+                self.what = "DATA";
+                let seq = self.u32()?;
+                let payload = self.take(self.buf.len())?;
+                Packet::Data(Data { seq, payload })
+            }
+            PacketType::Ack => {
+                self.what = "ACK";
+                let cum = self.u32()?;
+                let window = self.u32()?;
+                let sacks = self.ranges()?;
+                Packet::Ack(Ack { cum, window, sacks })
+            }
+            PacketType::Fin => {
+                self.what = "FIN";
+                let total_chunks = self.u32()?;
+                let file_size = self.u64()?;
+                Packet::Fin(Fin {
+                    total_chunks,
+                    file_size,
+                })
+            }
+            PacketType::FinAck => {
+                self.what = "FIN-ACK";
+                Packet::FinAck(FinAck {
+                    total_chunks: self.u32()?,
+                })
+            }
+            PacketType::Abort => {
+                self.what = "ABORT";
+                Packet::Abort(AbortCode::from_u8(self.u8()?))
+            }
+        })
+    }
+    /// REQUEST's body: mode, sizes, token and the resume bitmap.
+    fn request(&mut self) -> Result<Request<'a>, DecodeError> {
+        let mode = match self.u8()? {
+            0 => Mode::Pull,
+            1 => Mode::Push,
+            _ => return Err(DecodeError::Malformed("REQUEST")),
+        };
+        let _reserved = self.u8()?;
+        let chunk_size = self.u16()?;
+        let file_size = self.u64()?;
+        let token_len = usize::from(self.u16()?);
+        if token_len > MAX_TOKEN_LEN {
+            return Err(DecodeError::Malformed("REQUEST"));
+        }
+        let token = self.take(token_len)?;
+        let have = self.have()?;
+        Ok(Request {
+            mode,
+            chunk_size,
+            file_size,
+            token,
+            have,
+        })
+    }
     fn take(&mut self, n: usize) -> Result<&'a [u8], DecodeError> {
         if self.buf.len() < n {
             return Err(DecodeError::Malformed(self.what));

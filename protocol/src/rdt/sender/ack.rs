@@ -35,7 +35,7 @@ impl Sender {
         }
         if a.cum > self.snd_nxt && self.slots.is_empty() {
             // The receiver holds chunks our (truncated) have-list did not mention.
-            self.bytes_skipped += self.range_bytes(self.snd_nxt, a.cum);
+            self.counters.bytes_skipped += self.range_bytes(self.snd_nxt, a.cum);
             self.snd_una = a.cum;
             self.snd_nxt = a.cum;
         }
@@ -71,7 +71,8 @@ impl Sender {
             if tx_count == 1 {
                 // Karn: only first transmissions give unambiguous samples.
                 self.rtt.sample(rtt);
-                self.round_min_rtt = Some(self.round_min_rtt.map_or(rtt, |m| m.min(rtt)));
+                self.queue.round_min_rtt =
+                    Some(self.queue.round_min_rtt.map_or(rtt, |m| m.min(rtt)));
                 self.hystart();
             }
             if order > self.rack_tx_order {
@@ -128,7 +129,7 @@ impl Sender {
         acc.newly += 1;
         self.delivered += 1;
         self.round_acked += 1;
-        self.bytes_acked += chunk_len(self.file_size, self.chunk_size, seq) as u64;
+        self.counters.bytes_acked += chunk_len(self.file_size, self.chunk_size, seq) as u64;
         self.highest_acked = Some(self.highest_acked.map_or(seq, |h| h.max(seq)));
         if slot.delivered_at_send >= self.round_start {
             acc.round_done = true;
@@ -286,7 +287,7 @@ impl Sender {
     /// same way), within [`QUEUE_THRESH_MIN`, `QUEUE_THRESH_MAX`].
     pub(super) fn queue_threshold(&self) -> Duration {
         let m = self.rtt.min_rtt().unwrap_or(Duration::ZERO);
-        let seen = Duration::from_secs_f64(self.max_queue_delay / 2.0);
+        let seen = Duration::from_secs_f64(self.queue.max_queue_delay / 2.0);
         (m / 4).min(seen).clamp(QUEUE_THRESH_MIN, QUEUE_THRESH_MAX)
     }
 
@@ -297,8 +298,9 @@ impl Sender {
     /// 0-4 ms by chance; read as a queue, every random loss became congestion and 1% loss
     /// held the window to tens of packets.
     pub(super) fn standing_queue(&self) -> bool {
-        let noise = Duration::from_secs_f64(2.0 * self.queue_noise);
-        self.queue_delay
+        let noise = Duration::from_secs_f64(2.0 * self.queue.queue_noise);
+        self.queue
+            .queue_delay
             .is_some_and(|q| q > self.queue_threshold() + noise)
     }
 
@@ -335,16 +337,16 @@ impl Sender {
         } else if let Some(u) = &mut self.undo {
             u.rounds_left -= 1;
         }
-        if let (Some(r), Some(m)) = (self.round_min_rtt, self.rtt.min_rtt()) {
+        if let (Some(r), Some(m)) = (self.queue.round_min_rtt, self.rtt.min_rtt()) {
             let q = r.saturating_sub(m);
-            if let Some(p) = self.prev_queue_delay {
+            if let Some(p) = self.queue.prev_queue_delay {
                 let d = q.abs_diff(p);
-                self.queue_noise = 0.875 * self.queue_noise + 0.125 * d.as_secs_f64();
+                self.queue.queue_noise = 0.875 * self.queue.queue_noise + 0.125 * d.as_secs_f64();
             }
-            self.prev_queue_delay = Some(q);
-            self.queue_delay = Some(q);
+            self.queue.prev_queue_delay = Some(q);
+            self.queue.queue_delay = Some(q);
             // Forget old peaks slowly (half-life about 70 rounds): the path may change.
-            self.max_queue_delay = (self.max_queue_delay * 0.99).max(q.as_secs_f64());
+            self.queue.max_queue_delay = (self.queue.max_queue_delay * 0.99).max(q.as_secs_f64());
         }
         if self.round_lost > 0 {
             self.loss_rounds += 1;
@@ -387,7 +389,7 @@ impl Sender {
         self.round_lost = 0;
         self.round_max_run = 0;
         self.round_samples = 0;
-        self.round_min_rtt = None;
+        self.queue.round_min_rtt = None;
     }
 
     /// Delay-based slow-start exit after HyStart++ (RFC 9406): once this round's smallest
@@ -395,7 +397,7 @@ impl Sender {
     /// min/8), a queue is building; stop doubling before it overflows.
     pub(super) fn hystart(&mut self) {
         self.round_samples += 1;
-        let (Some(min), Some(round_min)) = (self.rtt.min_rtt(), self.round_min_rtt) else {
+        let (Some(min), Some(round_min)) = (self.rtt.min_rtt(), self.queue.round_min_rtt) else {
             return;
         };
         let eta = (min / 8).clamp(Duration::from_millis(4), Duration::from_millis(16));
@@ -431,7 +433,7 @@ mod tests {
         let mut s = Sender::new(7, 10_000_000, Config::default(), now).expect("sender");
         s.rtt.sample(20 * MS);
         for i in 0..rounds {
-            s.round_min_rtt = Some(20 * MS + queue(i));
+            s.queue.round_min_rtt = Some(20 * MS + queue(i));
             s.end_round(now + 25 * MS * (i as u32 + 1));
         }
         s.standing_queue()

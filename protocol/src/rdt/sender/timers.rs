@@ -121,7 +121,7 @@ impl Sender {
         self.tlp_deadline = None;
         self.tlp_sent = false;
         self.probe = None;
-        self.timeouts += 1;
+        self.counters.timeouts += 1;
         self.timeouts_in_row += 1;
         if self.timeouts_in_row > self.cfg.max_timeouts {
             self.fail(AbortReason::RetryLimit);

@@ -175,8 +175,8 @@ impl Sender {
             cause: s.cause,
         };
         if s.tx_count > 0 {
-            self.retransmissions += 1;
-            let by = &mut self.retx_by;
+            self.counters.retransmissions += 1;
+            let by = &mut self.counters.retx_by;
             match (s.lost, s.cause) {
                 (false, _) => by.probe += 1,
                 (true, LossCause::RackTime) => by.rack_time += 1,
@@ -199,8 +199,8 @@ impl Sender {
         if self.cfg.max_rate.is_some() {
             self.tokens -= (len + DATA_HEADER_LEN) as f64;
         }
-        self.bytes_sent += len as u64;
-        self.packets_sent += 1;
+        self.counters.bytes_sent += len as u64;
+        self.counters.packets_sent += 1;
         Some(Transmit::Data {
             seq,
             offset: u64::from(seq) * u64::from(self.chunk_size),
