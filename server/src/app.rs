@@ -1,6 +1,7 @@
 //! Server-wide state shared by every connection (`Ctx`) and the glue between sessions and
 //! the subsystems: turns, uploads, offers, status and audit helpers.
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -93,65 +94,16 @@ pub struct Ctx {
 impl Ctx {
     /// Builds the shared state; needs a tokio runtime (starts the system sampler).
     pub fn new(cfg: Config, store: Store, audit: Audit) -> Ctx {
-        let mut docs = vec![];
-        for d in &cfg.docs {
-            // Canonical doc roots, so policy and search agree on what a doc path is.
-            docs.push(std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()));
-        }
-        // The built-in manual as a real file, so its search hits can be read and offered.
-        let builtin = crate::index::builtin_docs_dir(&cfg);
-        if let Err(e) = crate::index::materialize_builtin_docs(&builtin) {
-            tracing::warn!(
-                "built-in docs not written to {} ({e}); their hits cannot be opened",
-                builtin.display()
-            );
-        }
-        let mut path_cfg = cfg.path_policy_config(&docs);
-        path_cfg
-            .allow
-            .push(std::fs::canonicalize(&builtin).unwrap_or(builtin));
-        let paths = Arc::new(PathPolicy::new(&path_cfg));
+        let (docs, paths) = doc_roots_and_paths(&cfg);
         let commands = Arc::new(CommandPolicy::new(CommandPolicyConfig::with_defaults(
             &cfg.data_dir,
         )));
         let catalog: Arc<dyn UploadCatalog> = Arc::new(StoreCatalog(store.clone()));
-        // The index opens quickly (lexical only); the embedder loads in the background.
-        let opened =
-            crate::index::IndexHandle::open(&cfg, store.clone(), docs.clone(), paths.clone());
-        let index = match opened {
-            Ok(h) => Some(h),
-            Err(e) => {
-                tracing::warn!("index unavailable ({e}); search falls back to raw text");
-                None
-            }
-        };
-        let search: Arc<dyn llmops_tools::SearchBackend> = match &index {
-            Some(h) => Arc::new(crate::index::IndexSearch(h.clone())),
-            None => Arc::new(RawTextSearch::new(
-                catalog.clone(),
-                docs,
-                paths.clone(),
-                Some(cfg.uploads_dir()),
-            )),
-        };
+        let (index, search) = open_search(&cfg, &store, docs, &paths, &catalog);
         let sampler = Sampler::spawn(std::time::Duration::from_secs(1));
-        let mut tools = ToolRegistry::standard(sampler.clone(), search);
-        // file_read carries the analyze cap of local files (uploads are analysed whole).
-        tools.register(Arc::new(llmops_tools::FileReadTool::new(
-            cfg.analyze_max_bytes,
-        )));
-        tools.register(Arc::new(llmops_tools::LogQueryTool::new(
-            cfg.analyze_max_bytes,
-        )));
+        let tools = tool_registry(&cfg, sampler.clone(), search);
         let max_searches = cfg.max_concurrent_searches.max(1);
-        let llm = cfg.llm.as_ref().and_then(|s| {
-            crate::llm::LlmBackend::from_settings(s)
-                .map_err(|e| tracing::error!("LLM disabled, offline planner only: {e}"))
-                .ok()
-        });
-        if let Some(b) = &llm {
-            tracing::info!(provider = %b.provider, model = %b.default_model, egress = %b.egress, "llm configured");
-        }
+        let llm = llm_backend(&cfg);
         let offers = crate::transfer::offers::OfferBook::new(
             store.clone(),
             audit.clone(),
@@ -164,34 +116,20 @@ impl Ctx {
             cfg.uploads_dir(),
             crate::uploads::TempBudget::new(cfg.upload_guard, &cfg.data_dir),
         );
-        let agent = Arc::new(AgentEnv {
-            store: Arc::new(store.clone()),
-            tools,
-            tool_base: llmops_tools::ToolCtx {
-                session_id: String::new(),
-                client: None,
-                paths,
-                commands,
-                audit: audit.clone(),
-                data_dir: cfg.data_dir.clone(),
-                cancel: CancellationToken::new(),
-                uploads: catalog,
-                live: llmops_tools::LiveSink::none(),
-                budget: llmops_tools::TimeBudget::default(),
-                follow: cfg.follow_limits(),
-            },
-            outputs: llmops_tools::outputs::OutputStore::new(&cfg.data_dir),
-            uploads_dir: cfg.uploads_dir(),
-            llm,
-            llm_health: Arc::new(crate::llm::LlmHealth::default()),
-            actions: Arc::new(cfg.action_policy().unwrap_or_else(|e| {
-                tracing::error!("{e}; only the built-in actions and default deny rules apply");
-                llmops_policy::ActionPolicy::defaults(
-                    std::process::id(),
-                    Some(std::os::unix::process::parent_id()),
-                )
-            })),
-        });
+        let tool_base = llmops_tools::ToolCtx {
+            session_id: String::new(),
+            client: None,
+            paths,
+            commands,
+            audit: audit.clone(),
+            data_dir: cfg.data_dir.clone(),
+            cancel: CancellationToken::new(),
+            uploads: catalog,
+            live: llmops_tools::LiveSink::none(),
+            budget: llmops_tools::TimeBudget::default(),
+            follow: cfg.follow_limits(),
+        };
+        let agent = Arc::new(agent_env(&cfg, &store, tools, tool_base, llm));
         let approvals = crate::approvals::Approvals::new(
             store.clone(),
             audit.clone(),
@@ -324,5 +262,116 @@ impl Ctx {
             cancel,
             events: rx,
         }
+    }
+}
+
+/// The canonical doc roots and the path policy: the configured roots plus the built-in
+/// manual, written out as real files so its search hits can be read and offered.
+fn doc_roots_and_paths(cfg: &Config) -> (Vec<PathBuf>, Arc<PathPolicy>) {
+    let mut docs = vec![];
+    for d in &cfg.docs {
+        // Canonical doc roots, so policy and search agree on what a doc path is.
+        docs.push(std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()));
+    }
+    let builtin = crate::index::builtin_docs_dir(cfg);
+    if let Err(e) = crate::index::materialize_builtin_docs(&builtin) {
+        tracing::warn!(
+            "built-in docs not written to {} ({e}); their hits cannot be opened",
+            builtin.display()
+        );
+    }
+    let mut path_cfg = cfg.path_policy_config(&docs);
+    path_cfg
+        .allow
+        .push(std::fs::canonicalize(&builtin).unwrap_or(builtin));
+    (docs, Arc::new(PathPolicy::new(&path_cfg)))
+}
+
+/// Opens the document index and the search the tools use: the index's, or a raw-text
+/// search over uploads and docs when the index cannot open.
+fn open_search(
+    cfg: &Config,
+    store: &Store,
+    docs: Vec<PathBuf>,
+    paths: &Arc<PathPolicy>,
+    catalog: &Arc<dyn UploadCatalog>,
+) -> (
+    Option<Arc<crate::index::IndexHandle>>,
+    Arc<dyn llmops_tools::SearchBackend>,
+) {
+    // The index opens quickly (lexical only); the embedder loads in the background.
+    let opened = crate::index::IndexHandle::open(cfg, store.clone(), docs.clone(), paths.clone());
+    let index = match opened {
+        Ok(h) => Some(h),
+        Err(e) => {
+            tracing::warn!("index unavailable ({e}); search falls back to raw text");
+            None
+        }
+    };
+    let search: Arc<dyn llmops_tools::SearchBackend> = match &index {
+        Some(h) => Arc::new(crate::index::IndexSearch(h.clone())),
+        None => Arc::new(RawTextSearch::new(
+            catalog.clone(),
+            docs,
+            paths.clone(),
+            Some(cfg.uploads_dir()),
+        )),
+    };
+    (index, search)
+}
+
+/// The standard tools, with the configured analyze cap.
+fn tool_registry(
+    cfg: &Config,
+    sampler: SamplerHandle,
+    search: Arc<dyn llmops_tools::SearchBackend>,
+) -> ToolRegistry {
+    let mut tools = ToolRegistry::standard(sampler, search);
+    // file_read carries the analyze cap of local files (uploads are analysed whole).
+    tools.register(Arc::new(llmops_tools::FileReadTool::new(
+        cfg.analyze_max_bytes,
+    )));
+    tools.register(Arc::new(llmops_tools::LogQueryTool::new(
+        cfg.analyze_max_bytes,
+    )));
+    tools
+}
+
+/// The configured LLM backend; none (the offline planner) when unset or unusable.
+fn llm_backend(cfg: &Config) -> Option<crate::llm::LlmBackend> {
+    let llm = cfg.llm.as_ref().and_then(|s| {
+        crate::llm::LlmBackend::from_settings(s)
+            .map_err(|e| tracing::error!("LLM disabled, offline planner only: {e}"))
+            .ok()
+    });
+    if let Some(b) = &llm {
+        tracing::info!(provider = %b.provider, model = %b.default_model, egress = %b.egress, "llm configured");
+    }
+    llm
+}
+
+/// What turns run with; a broken action policy leaves the built-in actions and deny rules.
+fn agent_env(
+    cfg: &Config,
+    store: &Store,
+    tools: ToolRegistry,
+    tool_base: llmops_tools::ToolCtx,
+    llm: Option<crate::llm::LlmBackend>,
+) -> AgentEnv {
+    AgentEnv {
+        store: Arc::new(store.clone()),
+        tools,
+        tool_base,
+        outputs: llmops_tools::outputs::OutputStore::new(&cfg.data_dir),
+        uploads_dir: cfg.uploads_dir(),
+        llm,
+        llm_health: Arc::new(crate::llm::LlmHealth::default()),
+        actions: Arc::new(cfg.action_policy().unwrap_or_else(|e| {
+            tracing::error!("{e}; only the built-in actions and default deny rules apply");
+            llmops_policy::ActionPolicy::defaults(
+                std::process::id(),
+                Some(std::os::unix::process::parent_id()),
+            )
+        })),
     }
 }

@@ -8,6 +8,7 @@ use crate::store::Owner;
 use serde::Deserialize;
 
 mod cli;
+mod merge;
 mod tokens;
 
 pub use cli::{AuditCommand, Cli, Command};
@@ -280,167 +281,6 @@ fn default_data_dir() -> PathBuf {
 }
 
 impl Config {
-    /// Merges the CLI (flags and env, already merged by clap) over the file over defaults.
-    pub fn resolve(mut cli: Cli) -> Result<Config, ConfigError> {
-        let mut file = match &cli.config {
-            Some(p) => Some(load_file(p)?),
-            None => match default_config_path() {
-                Some(p) if p.is_file() => Some(load_file(&p)?),
-                _ => None,
-            },
-        }
-        .unwrap_or_default();
-        let docs = if cli.docs.is_empty() {
-            file.docs
-        } else {
-            cli.docs
-        };
-        let llm_layers = crate::llm::provider::LlmFileConfig {
-            provider: cli.llm_provider.take(),
-            base_url: cli.llm_base_url.take(),
-            model: cli.llm_model.take(),
-            key_file: cli.llm_key_file.take(),
-            tool_calling: cli.llm_tool_calling.take(),
-            ..Default::default()
-        }
-        .over(file.llm.take().unwrap_or_default());
-        let llm = crate::llm::provider::resolve(llm_layers, &|k| std::env::var(k).ok())?;
-        let cfg = Config {
-            listen: cli
-                .listen
-                .or(file.listen)
-                .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 9999))),
-            data_dir: cli
-                .data_dir
-                .or(file.data_dir)
-                .unwrap_or_else(default_data_dir),
-            log_level: cli
-                .log_level
-                .or(file.log_level)
-                .unwrap_or_else(|| "info".into()),
-            log_output: cli.log_output.or(file.log_output).unwrap_or_default(),
-            auth_tokens: tokens::collect(
-                &cli.auth_token,
-                file.auth_token.as_deref(),
-                &file.auth_tokens,
-            )?,
-            shared_sessions: cli.shared_sessions || file.shared_sessions.unwrap_or(false),
-            max_connections: cli.max_connections.or(file.max_connections).unwrap_or(256),
-            max_connections_per_ip: cli
-                .max_connections_per_ip
-                .or(file.max_connections_per_ip)
-                .unwrap_or(32),
-            max_preauth_connections: cli
-                .max_preauth_connections
-                .or(file.max_preauth_connections)
-                .unwrap_or(64),
-            max_connections_per_user: cli
-                .max_connections_per_user
-                .or(file.max_connections_per_user)
-                .unwrap_or(32),
-            socket: socket_path(cli.socket.take().or(file.socket.take()), &|k| {
-                std::env::var_os(k)
-            }),
-            operators_group: cli.operators_group.take().or(file.operators_group.take()),
-            approvers_group: cli.approvers_group.take().or(file.approvers_group.take()),
-            upload_guard: {
-                let d = UploadGuard::default();
-                let mib = |v: Option<u64>, d: u64| v.map_or(d, |m| m.saturating_mul(1 << 20));
-                UploadGuard {
-                    stall: cli
-                        .upload_stall_secs
-                        .or(file.upload_stall_secs)
-                        .map_or(d.stall, std::time::Duration::from_secs),
-                    temp_total: mib(
-                        cli.upload_temp_budget_mib.or(file.upload_temp_budget_mib),
-                        d.temp_total,
-                    ),
-                    temp_per_client: mib(
-                        cli.upload_temp_per_client_mib
-                            .or(file.upload_temp_per_client_mib),
-                        d.temp_per_client,
-                    ),
-                    free_floor: mib(
-                        cli.upload_free_floor_mib.or(file.upload_free_floor_mib),
-                        d.free_floor,
-                    ),
-                }
-            },
-            upload_limit: cli
-                .upload_limit
-                .or(file.upload_limit)
-                .unwrap_or(10 * 1024 * 1024),
-            analyze_max_bytes: cli
-                .analyze_max_bytes
-                .or(file.analyze_max_bytes)
-                .unwrap_or(llmops_tools::file_read::DEFAULT_ANALYZE_MAX_BYTES),
-            docs,
-            rdt_listen: cli
-                .rdt_listen
-                .or(file.rdt_listen)
-                .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 9998))),
-            rdt_advertise: cli.rdt_advertise.or(file.rdt_advertise),
-            http_listen: cli
-                .http_listen
-                .or(file.http_listen)
-                .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 9980))),
-            heartbeat_secs: cli.heartbeat_secs.or(file.heartbeat_secs).unwrap_or(90),
-            idle_timeout_secs: cli
-                .idle_timeout_secs
-                .or(file.idle_timeout_secs)
-                .unwrap_or(180),
-            partial_frame_timeout_secs: file.partial_frame_timeout_secs.unwrap_or(30),
-            max_concurrent_uploads: file.max_concurrent_uploads.unwrap_or(10),
-            max_concurrent_searches: file.max_concurrent_searches.unwrap_or(50),
-            allow_paths: file.allow_paths,
-            path_policy: file.path_policy,
-            legacy_welcome_delay_ms: 300,
-            actions: file.actions,
-            llm,
-            follow_max_secs: cli.follow_max_secs.or(file.follow_max_secs).unwrap_or(600),
-            follow_keep_lines: cli
-                .follow_keep_lines
-                .or(file.follow_keep_lines)
-                .unwrap_or(200),
-            reassembly_budget_bytes: cli
-                .reassembly_budget_mib
-                .or(file.reassembly_budget_mib)
-                .unwrap_or(64)
-                .saturating_mul(1 << 20),
-            approval_timeout_secs: file
-                .approval_timeout_secs
-                .unwrap_or(crate::approvals::DEFAULT_APPROVAL_TIMEOUT_SECS),
-            index: {
-                let d = IndexConfig::default();
-                IndexConfig {
-                    embedder: cli.embedder.or(file.embedder).unwrap_or(d.embedder),
-                    model_dir: cli.model_dir.or(file.model_dir),
-                    vector_store: cli
-                        .vector_store
-                        .or(file.vector_store)
-                        .unwrap_or(d.vector_store),
-                    chroma_url: cli.chroma_url.or(file.chroma_url).unwrap_or(d.chroma_url),
-                    threshold: cli
-                        .search_threshold
-                        .or(file.search_threshold)
-                        .unwrap_or(d.threshold),
-                    per_file: cli
-                        .search_per_file
-                        .or(file.search_per_file)
-                        .unwrap_or(d.per_file),
-                    embedding_url: file.embedding_url,
-                    embedding_model: file.embedding_model,
-                    embedding_key_env: file.embedding_key_env,
-                    embedding_query_prefix: file.embedding_query_prefix.unwrap_or_default(),
-                    embedding_passage_prefix: file.embedding_passage_prefix.unwrap_or_default(),
-                    embedding_input_type: file.embedding_input_type.unwrap_or(false),
-                }
-            },
-        };
-        cfg.validate()?;
-        Ok(cfg)
-    }
-
     /// The action policy of `[actions]` for this process (its pid and its parent denied).
     pub fn action_policy(&self) -> Result<llmops_policy::ActionPolicy, ConfigError> {
         llmops_policy::ActionPolicy::new(
@@ -451,7 +291,17 @@ impl Config {
         .map_err(|e| ConfigError::Invalid(format!("[actions]: {e}")))
     }
 
+    /// Refuses a configuration the server cannot run with; the error names the first problem.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        self.validate_access()?;
+        self.validate_capacity()?;
+        self.validate_index()?;
+        self.validate_limits()
+    }
+
+    /// The action policy, the tokens, and a token wherever the server listens beyond
+    /// loopback.
+    fn validate_access(&self) -> Result<(), ConfigError> {
         self.action_policy()?;
         tokens::validate(&self.auth_tokens)?;
         for (flag, addr) in [
@@ -463,6 +313,11 @@ impl Config {
                 return Err(ConfigError::TokenRequired { flag, addr });
             }
         }
+        Ok(())
+    }
+
+    /// Connection counts, the upload guard and the analyze cap: none may be zero.
+    fn validate_capacity(&self) -> Result<(), ConfigError> {
         if self.max_connections == 0 {
             return Err(ConfigError::Invalid(
                 "max_connections must be at least 1".into(),
@@ -491,6 +346,11 @@ impl Config {
                 "analyze_max_bytes must be at least 1".into(),
             ));
         }
+        Ok(())
+    }
+
+    /// The index settings: a known embedder and vector store, ranges of the search knobs.
+    fn validate_index(&self) -> Result<(), ConfigError> {
         if !matches!(self.index.embedder.as_str(), "e5" | "openai" | "none") {
             return Err(ConfigError::Invalid(format!(
                 "embedder must be e5, openai or none: {}",
@@ -515,6 +375,11 @@ impl Config {
                 self.index.threshold
             )));
         }
+        Ok(())
+    }
+
+    /// Follow mode, approvals, reassembly memory and the heartbeat against the idle timeout.
+    fn validate_limits(&self) -> Result<(), ConfigError> {
         if self.follow_max_secs == 0 || self.follow_max_secs > 24 * 3600 {
             return Err(ConfigError::Invalid(format!(
                 "follow_max_secs must be in 1..=86400: {}",

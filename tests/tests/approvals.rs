@@ -1,8 +1,8 @@
 //! Actions with the operator's approval, end to end through the real server on the offline
 //! planner: approve once, approve always (a matching request then runs without asking, a
 //! different one asks), revoke, reject, expiry, deny rules no approval unlocks, a legacy
-//! client that cannot approve, `ask --yes-to`, and the tamper-evident audit chain. The
-//! targets are harmless processes the test starts itself.
+//! client that cannot approve, `ask --yes-to`, a kill asked by a program's name, and the
+//! tamper-evident audit chain. The targets are harmless processes the test starts itself.
 
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -218,6 +218,53 @@ fn approve_once_runs_exactly_the_argv_verifies_it_and_audits_a_verifiable_chain(
     std::fs::write(&path, edited).expect("edit");
     let (code, out) = audit_verify(dir.path());
     assert_eq!(code, 1, "an edited record is found: {out}");
+}
+
+/// A program with its own name, run by `sh` from a temp dir: `sh DIR/NAME`.
+fn named_script(dir: &std::path::Path, name: &str) -> Target {
+    let path = dir.join(name);
+    std::fs::write(&path, "while :; do sleep 1; done\n").expect("write script");
+    let child = Command::new("sh")
+        .arg(&path)
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("spawn sh");
+    Target { child }
+}
+
+#[test]
+fn a_kill_asked_by_name_proposes_the_program_and_not_what_only_mentions_it() {
+    let server = ServerProc::start().expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "llmops-e2e-cruncher";
+    let target = named_script(dir.path(), name);
+    // Processes whose command lines name it without running it.
+    let log = dir.path().join(format!("{name}.log"));
+    std::fs::write(&log, "").expect("write log");
+    let mut tail = Target {
+        child: Command::new("tail")
+            .arg("-f")
+            .arg(&log)
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("spawn tail"),
+    };
+    let mut shell = Target {
+        child: Command::new("sh")
+            .args(["-c", &format!("sleep 300 # {name}")])
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("spawn sh -c"),
+    };
+
+    let rid = start_turn(&mut c, &format!("kill the {name} process"));
+    let mut seen = Vec::new();
+    let req = next_request(&mut c, rid, &mut seen).expect("an approval request");
+    assert_eq!(req.argv, argv(&format!("kill -TERM {}", target.pid())));
+    reply(&mut c, &req, ApprovalDecision::Reject);
+    finish(&mut c, rid, &mut seen);
+    assert!(tail.running() && shell.running(), "nothing ran");
 }
 
 #[test]

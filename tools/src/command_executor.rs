@@ -13,7 +13,7 @@ use super::{check_session_isolation, parse_args, Tool, ToolCtx, ToolFuture, Tool
 use crate::audit::AuditOp;
 use crate::data::{CommandData, ToolData};
 use llmops_common::ToolName;
-use llmops_policy::{Cmd, CommandError, Pipeline, UploadFile, ValidatedCommand};
+use llmops_policy::{Cmd, CommandError, Pipeline, ResolvedArg, UploadFile, ValidatedCommand};
 use llmops_tooldata::CommandArgs;
 
 pub use run::{execute, execute_pipeline, locate, not_installed_message, ExecOutcome, SAFE_PATH};
@@ -222,16 +222,42 @@ fn report(
     follow: bool,
 ) -> ToolResult {
     let shown = pipeline.display();
+    let exit = out
+        .exit_code
+        .map(|c| c.to_string())
+        .unwrap_or_else(|| "none".into());
+    audit_run(ctx, pipeline, &shown, out, &exit);
+    let resolved = pipeline.resolved();
+    let data = command_data(pipeline, out, resolved.clone(), follow);
+    if let Some(msg) = &out.not_installed {
+        return ToolResult::failure_with_data(msg.clone(), data);
+    }
+    if let Some(e) = &out.spawn_error {
+        return ToolResult::failure_with_data(format!("命令执行失败: {e}"), data);
+    }
+    if out.cancelled {
+        return ToolResult::failure_with_data("操作已取消 (cancelled)", data);
+    }
+    let text = output_text(&shown, &resolved, out, timeout, max_output, &exit);
+    let ran = Ran {
+        pipeline,
+        out,
+        shown: &shown,
+        exit: &exit,
+        timeout,
+        follow,
+    };
+    verdict(&ran, text, data)
+}
+
+/// Records the run in the audit log, with how it ended.
+fn audit_run(ctx: &ToolCtx, pipeline: &Pipeline, shown: &str, out: &ExecOutcome, exit: &str) {
     let first = &pipeline.stages[0];
     let rest_of_line = shown
         .strip_prefix(first.program.as_str())
         .unwrap_or("")
         .trim_start()
         .to_string();
-    let exit = out
-        .exit_code
-        .map(|c| c.to_string())
-        .unwrap_or_else(|| "none".into());
     let status = if out.timed_out {
         "timeout"
     } else if out.cancelled {
@@ -251,11 +277,20 @@ fn report(
             ("args", &rest_of_line),
             ("cwd", &first.cwd.display().to_string()),
             ("status", status),
-            ("exit_code", &exit),
+            ("exit_code", exit),
         ],
     );
-    let resolved = pipeline.resolved();
-    let data = ToolData::Command(CommandData {
+}
+
+/// The structured result of the run, for the UI and later steps.
+fn command_data(
+    pipeline: &Pipeline,
+    out: &ExecOutcome,
+    resolved: Vec<ResolvedArg>,
+    follow: bool,
+) -> ToolData {
+    let first = &pipeline.stages[0];
+    ToolData::Command(CommandData {
         command: first.program.clone(),
         args: first.display_args.clone(),
         exit_code: out.exit_code,
@@ -268,20 +303,22 @@ fn report(
         pid: out.pid,
         stages: stage_words(pipeline),
         stage_exit_codes: out.stage_exit_codes.clone(),
-        resolved: resolved.clone(),
+        resolved,
         follow,
-    });
-    if let Some(msg) = &out.not_installed {
-        return ToolResult::failure_with_data(msg.clone(), data);
-    }
-    if let Some(e) = &out.spawn_error {
-        return ToolResult::failure_with_data(format!("命令执行失败: {e}"), data);
-    }
-    if out.cancelled {
-        return ToolResult::failure_with_data("操作已取消 (cancelled)", data);
-    }
+    })
+}
+
+/// The text the model sees: the line, resolved names, output and the notes on how it ended.
+fn output_text(
+    shown: &str,
+    resolved: &[ResolvedArg],
+    out: &ExecOutcome,
+    timeout: Duration,
+    max_output: usize,
+    exit: &str,
+) -> String {
     let mut text = format!("$ {shown}\n");
-    for r in &resolved {
+    for r in resolved {
         text.push_str(&r.describe());
         text.push('\n');
     }
@@ -304,11 +341,29 @@ fn report(
         text.push_str(&format!("[stderr]\n{}\n", out.stderr.trim_end()));
     }
     text.push_str(&format!("[退出码 exit code: {exit}]"));
+    text
+}
+
+/// A run that started and ended by itself (or by the timeout), for [`verdict`].
+struct Ran<'a> {
+    pipeline: &'a Pipeline,
+    out: &'a ExecOutcome,
+    shown: &'a str,
+    exit: &'a str,
+    timeout: Duration,
+    follow: bool,
+}
+
+/// Success or failure of a finished run: a timeout, a zero exit, an exit that is an answer.
+fn verdict(ran: &Ran<'_>, mut text: String, data: ToolData) -> ToolResult {
+    let out = ran.out;
     if out.timed_out {
-        if follow {
+        if ran.follow {
             // Following until the limit is the expected end of a follow command.
             return ToolResult::success(text, data);
         }
+        let secs = ran.timeout.as_secs_f64();
+        let shown = ran.shown;
         let mut r = ToolResult::failure_with_data(
             format!("命令执行超时: {shown}（{secs} 秒后已终止 / killed after timeout）"),
             data,
@@ -317,7 +372,7 @@ fn report(
         return r;
     }
     let answer = out.exit_code.and_then(|code| {
-        pipeline
+        ran.pipeline
             .stages
             .last()
             .and_then(|last| answer_exit(last, code, &out.stderr))
@@ -330,6 +385,7 @@ fn report(
         ToolResult::success(text, data)
     } else {
         let detail = out.stderr.lines().next().unwrap_or("").trim().to_string();
+        let exit = ran.exit;
         let mut r =
             ToolResult::failure_with_data(format!("命令返回非零退出码 {exit}: {detail}"), data);
         r.output = text;

@@ -9,6 +9,7 @@ mod stored;
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -105,15 +106,7 @@ fn read_page(
     let file = File::open(path).map_err(|e| io_err(shown, &e))?;
     let mut reader = BufReader::with_capacity(64 * 1024, file);
     let head = reader.fill_buf().map_err(|e| io_err(shown, &e))?.to_vec();
-    let encoding = if head.starts_with(&[0xEF, 0xBB, 0xBF]) {
-        Encoding::Utf8Bom
-    } else if head.starts_with(&[0xFF, 0xFE]) {
-        Encoding::Utf16Le
-    } else if head.starts_with(&[0xFE, 0xFF]) {
-        Encoding::Utf16Be
-    } else {
-        Encoding::Utf8
-    };
+    let encoding = detect_encoding(&head);
     let mut page = Page {
         lines: Vec::new(),
         total_lines: 0,
@@ -121,44 +114,13 @@ fn read_page(
         lossy: false,
         cut_lines: 0,
     };
-    let end = offset.saturating_add(limit);
+    let wanted = offset..offset.saturating_add(limit);
     match encoding {
         Encoding::Utf16Le | Encoding::Utf16Be => {
             if meta.len() > MAX_UTF16_BYTES {
                 return Err(ReadError::TooLarge(shown.to_string()));
             }
-            let mut bytes = Vec::with_capacity(meta.len() as usize);
-            reader
-                .read_to_end(&mut bytes)
-                .map_err(|e| io_err(shown, &e))?;
-            let body = &bytes[2..];
-            if body.len() % 2 == 1 {
-                page.lossy = true;
-            }
-            let units: Vec<u16> = body
-                .chunks_exact(2)
-                .map(|c| {
-                    if encoding == Encoding::Utf16Le {
-                        u16::from_le_bytes([c[0], c[1]])
-                    } else {
-                        u16::from_be_bytes([c[0], c[1]])
-                    }
-                })
-                .collect();
-            let text = match String::from_utf16(&units) {
-                Ok(t) => t,
-                Err(_) => {
-                    page.lossy = true;
-                    String::from_utf16_lossy(&units)
-                }
-            };
-            for (i, line) in text.lines().enumerate() {
-                let i = i as u64;
-                if i >= offset && i < end {
-                    push_line(&mut page, line.trim_end_matches('\r').to_string());
-                }
-                page.total_lines += 1;
-            }
+            read_utf16(reader, meta.len(), shown, wanted, &mut page)?;
         }
         Encoding::Utf8 | Encoding::Utf8Bom => {
             if head[..head.len().min(SNIFF)].contains(&0) {
@@ -167,37 +129,105 @@ fn read_page(
             if encoding == Encoding::Utf8Bom {
                 reader.consume(3);
             }
-            let mut raw = Vec::new();
-            loop {
-                raw.clear();
-                let n = reader
-                    .read_until(b'\n', &mut raw)
-                    .map_err(|e| io_err(shown, &e))?;
-                if n == 0 {
-                    break;
-                }
-                let i = page.total_lines;
-                page.total_lines += 1;
-                if i & 4095 == 0 && cancel.load(Ordering::Relaxed) {
-                    return Err(ReadError::Cancelled);
-                }
-                if i >= offset && i < end {
-                    while matches!(raw.last(), Some(b'\n' | b'\r')) {
-                        raw.pop();
-                    }
-                    let text = match String::from_utf8(std::mem::take(&mut raw)) {
-                        Ok(t) => t,
-                        Err(e) => {
-                            page.lossy = true;
-                            String::from_utf8_lossy(e.as_bytes()).into_owned()
-                        }
-                    };
-                    push_line(&mut page, text);
-                }
-            }
+            read_utf8(reader, shown, wanted, cancel, &mut page)?;
         }
     }
     Ok(page)
+}
+
+/// The encoding named by the byte order mark at the start of the file; UTF-8 without one.
+fn detect_encoding(head: &[u8]) -> Encoding {
+    if head.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        Encoding::Utf8Bom
+    } else if head.starts_with(&[0xFF, 0xFE]) {
+        Encoding::Utf16Le
+    } else if head.starts_with(&[0xFE, 0xFF]) {
+        Encoding::Utf16Be
+    } else {
+        Encoding::Utf8
+    }
+}
+
+/// Decodes a UTF-16 file (BOM first) whole and keeps the `wanted` lines; the caller has
+/// checked its size.
+fn read_utf16(
+    mut reader: BufReader<File>,
+    len: u64,
+    shown: &str,
+    wanted: Range<u64>,
+    page: &mut Page,
+) -> Result<(), ReadError> {
+    let mut bytes = Vec::with_capacity(len as usize);
+    reader
+        .read_to_end(&mut bytes)
+        .map_err(|e| io_err(shown, &e))?;
+    let body = &bytes[2..];
+    if body.len() % 2 == 1 {
+        page.lossy = true;
+    }
+    let units: Vec<u16> = body
+        .chunks_exact(2)
+        .map(|c| {
+            if page.encoding == Encoding::Utf16Le {
+                u16::from_le_bytes([c[0], c[1]])
+            } else {
+                u16::from_be_bytes([c[0], c[1]])
+            }
+        })
+        .collect();
+    let text = match String::from_utf16(&units) {
+        Ok(t) => t,
+        Err(_) => {
+            page.lossy = true;
+            String::from_utf16_lossy(&units)
+        }
+    };
+    for (i, line) in text.lines().enumerate() {
+        if wanted.contains(&(i as u64)) {
+            push_line(page, line.trim_end_matches('\r').to_string());
+        }
+        page.total_lines += 1;
+    }
+    Ok(())
+}
+
+/// Streams a UTF-8 file line by line (BOM already skipped), keeping the `wanted` lines and
+/// counting all of them.
+fn read_utf8(
+    mut reader: BufReader<File>,
+    shown: &str,
+    wanted: Range<u64>,
+    cancel: &AtomicBool,
+    page: &mut Page,
+) -> Result<(), ReadError> {
+    let mut raw = Vec::new();
+    loop {
+        raw.clear();
+        let n = reader
+            .read_until(b'\n', &mut raw)
+            .map_err(|e| io_err(shown, &e))?;
+        if n == 0 {
+            return Ok(());
+        }
+        let i = page.total_lines;
+        page.total_lines += 1;
+        if i & 4095 == 0 && cancel.load(Ordering::Relaxed) {
+            return Err(ReadError::Cancelled);
+        }
+        if wanted.contains(&i) {
+            while matches!(raw.last(), Some(b'\n' | b'\r')) {
+                raw.pop();
+            }
+            let text = match String::from_utf8(std::mem::take(&mut raw)) {
+                Ok(t) => t,
+                Err(e) => {
+                    page.lossy = true;
+                    String::from_utf8_lossy(e.as_bytes()).into_owned()
+                }
+            };
+            push_line(page, text);
+        }
+    }
 }
 
 /// `file_read {file_path, mode="read", offset=0, limit=200}`; `mode="analyze"` analyses the
@@ -300,79 +330,95 @@ impl Tool for FileReadTool {
             if args.mode == ReadMode::Analyze {
                 return analyze::run(self, &args.file_path, ctx).await;
             }
-            let raw = args.file_path.clone();
-            let path: PathBuf = match resolve_user_path(ctx, &raw) {
-                Ok(p) => p,
-                Err(e) => return ctx.deny(self.name(), &raw, &e),
-            };
-            let shown = raw.clone();
-            let p2 = path.clone();
-            let res = run_blocking(&ctx.cancel, move |flag| {
-                read_page(&p2, &shown, offset, limit, flag)
-            })
-            .await;
-            let page = match res {
-                Ok(Ok(page)) => page,
-                Ok(Err(ReadError::Cancelled)) | Err(BlockingError::Cancelled) => {
-                    return ToolResult::cancelled()
-                }
-                Ok(Err(e)) => return ToolResult::failure(e.to_string()),
-                Err(BlockingError::Panicked) => {
-                    return ToolResult::failure("读取文件失败: 内部错误")
-                }
-            };
-            let shown_count = page.lines.len() as u64;
-            let more = page
-                .total_lines
-                .saturating_sub(offset.saturating_add(shown_count));
-            ctx.audit.record(
-                AuditOp::Read,
-                &[
-                    ("session", &ctx.session_id),
-                    ("path", &path.display().to_string()),
-                    ("offset", &offset.to_string()),
-                    ("lines", &shown_count.to_string()),
-                    ("total_lines", &page.total_lines.to_string()),
-                ],
-            );
-            let mut text = String::new();
-            for (i, line) in page.lines.iter().enumerate() {
-                text.push_str(&format!("{:>6}\t{line}\n", offset + i as u64 + 1));
-            }
-            if page.total_lines == 0 {
-                text.push_str("（空文件 / empty file）\n");
-            } else if page.lines.is_empty() {
-                text.push_str(&format!(
-                    "（offset {offset} 超出文件总行数 {} / offset past the end）\n",
-                    page.total_lines
-                ));
-            }
-            if more > 0 {
-                text.push_str(&format!(
-                    "\n... 还有 {more} 行 / {more} more lines（使用 offset={} 继续读取）\n",
-                    offset + shown_count
-                ));
-            }
-            if page.lossy {
-                text.push_str(&format!(
-                    "（注意：文件含有无效的 {} 字节，已用替换字符显示 / invalid bytes shown as U+FFFD）\n",
-                    page.encoding.name()
-                ));
-            }
-            let data = ToolData::Page(PageData {
-                path: path.display().to_string(),
-                offset,
-                limit,
-                total_lines: page.total_lines,
-                lines: page.lines,
-                more_lines: more,
-                encoding: page.encoding,
-                lossy: page.lossy,
-                cut_lines: page.cut_lines,
-            });
-            ToolResult::success(text.trim_end().to_string(), data)
+            self.read(&args.file_path, offset, limit, ctx).await
         })
     }
+}
+
+impl FileReadTool {
+    /// Mode "read": one page of the file `raw` names.
+    async fn read(&self, raw: &str, offset: u64, limit: u64, ctx: &ToolCtx) -> ToolResult {
+        let path: PathBuf = match resolve_user_path(ctx, raw) {
+            Ok(p) => p,
+            Err(e) => return ctx.deny(self.name(), raw, &e),
+        };
+        let shown = raw.to_string();
+        let p2 = path.clone();
+        let res = run_blocking(&ctx.cancel, move |flag| {
+            read_page(&p2, &shown, offset, limit, flag)
+        })
+        .await;
+        let page = match res {
+            Ok(Ok(page)) => page,
+            Ok(Err(ReadError::Cancelled)) | Err(BlockingError::Cancelled) => {
+                return ToolResult::cancelled()
+            }
+            Ok(Err(e)) => return ToolResult::failure(e.to_string()),
+            Err(BlockingError::Panicked) => return ToolResult::failure("读取文件失败: 内部错误"),
+        };
+        page_result(ctx, &path, offset, limit, page)
+    }
+}
+
+/// Audits the read and turns the page into the tool result.
+fn page_result(ctx: &ToolCtx, path: &Path, offset: u64, limit: u64, page: Page) -> ToolResult {
+    let shown_count = page.lines.len() as u64;
+    let more = page
+        .total_lines
+        .saturating_sub(offset.saturating_add(shown_count));
+    ctx.audit.record(
+        AuditOp::Read,
+        &[
+            ("session", &ctx.session_id),
+            ("path", &path.display().to_string()),
+            ("offset", &offset.to_string()),
+            ("lines", &shown_count.to_string()),
+            ("total_lines", &page.total_lines.to_string()),
+        ],
+    );
+    let text = page_text(&page, offset, more);
+    let data = ToolData::Page(PageData {
+        path: path.display().to_string(),
+        offset,
+        limit,
+        total_lines: page.total_lines,
+        lines: page.lines,
+        more_lines: more,
+        encoding: page.encoding,
+        lossy: page.lossy,
+        cut_lines: page.cut_lines,
+    });
+    ToolResult::success(text.trim_end().to_string(), data)
+}
+
+/// The numbered lines of the page and the notes on what is past it or was not valid.
+fn page_text(page: &Page, offset: u64, more: u64) -> String {
+    let shown_count = page.lines.len() as u64;
+    let mut text = String::new();
+    for (i, line) in page.lines.iter().enumerate() {
+        text.push_str(&format!("{:>6}\t{line}\n", offset + i as u64 + 1));
+    }
+    if page.total_lines == 0 {
+        text.push_str("（空文件 / empty file）\n");
+    } else if page.lines.is_empty() {
+        text.push_str(&format!(
+            "（offset {offset} 超出文件总行数 {} / offset past the end）\n",
+            page.total_lines
+        ));
+    }
+    if more > 0 {
+        text.push_str(&format!(
+            "\n... 还有 {more} 行 / {more} more lines（使用 offset={} 继续读取）\n",
+            offset + shown_count
+        ));
+    }
+    if page.lossy {
+        text.push_str(&format!(
+            "（注意：文件含有无效的 {} 字节，已用替换字符显示 / invalid bytes shown as U+FFFD）\n",
+            page.encoding.name()
+        ));
+    }
+    text
 }
 
 #[cfg(test)]

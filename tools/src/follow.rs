@@ -5,20 +5,25 @@
 //! the per-step cap) goes to the session's output store. The child is always killed and
 //! reaped at the end.
 
+use std::collections::VecDeque;
 use std::process::Stdio;
 use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, BufReader};
+use tokio::process::{Child, ChildStdout};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+mod result;
+
 use super::live::{LiveChunk, LiveSink};
-use super::{FullOutput, ToolCtx, ToolResult};
+use super::{ToolCtx, ToolResult};
 use crate::audit::AuditOp;
 pub use crate::data::FollowEnd;
-use crate::data::{FollowData, FollowStats, ToolData};
 use llmops_policy::ValidatedCommand;
 use llmops_policy::SAFE_PATH;
+
+pub use result::{span, thousands, to_result};
 
 /// Limits of one follow run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -201,6 +206,52 @@ pub async fn run(
         out.spawn_error = Some(format!("无法创建工作目录 {}: {e}", cmd.cwd.display()));
         return out;
     }
+    let mut child = match spawn(cmd) {
+        Ok(c) => c,
+        Err(why) => {
+            out.spawn_error = Some(why);
+            return out;
+        }
+    };
+    out.pid = child.id();
+    let stderr_task = tokio::spawn(read_stderr(child.stderr.take()));
+    // Kept open until the child is killed: it must not see a closed pipe first.
+    let mut reader = child.stdout.take().map(BufReader::new);
+    let mut kept = Kept::new(limits);
+    let end = follow_lines(
+        &mut child,
+        &mut reader,
+        &mut kept,
+        &mut out,
+        started + limits.max,
+        live,
+        cancel,
+    )
+    .await;
+    if let Err(e) = child.start_kill() {
+        // Already exited (the Exited case) is the normal reason.
+        tracing::debug!(program = %cmd.program, "follow kill: {e}");
+    }
+    if let Err(e) = child.wait().await {
+        tracing::warn!(program = %cmd.program, "follow reap failed: {e}");
+    }
+    if let Some(c) = kept.batcher.flush(Instant::now()) {
+        live.send(c);
+    }
+    out.stderr = match tokio::time::timeout(Duration::from_secs(2), stderr_task).await {
+        Ok(Ok(s)) => s,
+        _ => String::new(),
+    };
+    out.not_live = kept.batcher.dropped_total();
+    out.last = kept.ring.into_iter().collect();
+    out.end = end;
+    out.elapsed = started.elapsed();
+    out
+}
+
+/// Starts the follow command without a shell, in a cleared environment; the error is the
+/// user-facing message.
+fn spawn(cmd: &ValidatedCommand) -> Result<Child, String> {
     let mut command = tokio::process::Command::new(&cmd.program);
     command
         .args(&cmd.argv)
@@ -213,58 +264,80 @@ pub async fn run(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
-    let mut child = match command.spawn() {
-        Ok(c) => c,
-        Err(e) => {
-            out.spawn_error = Some(if e.kind() == std::io::ErrorKind::NotFound {
-                format!("找不到命令: {} (command not found)", cmd.program)
-            } else {
-                format!("无法启动命令 {}: {e}", cmd.program)
-            });
-            return out;
+    command.spawn().map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            format!("找不到命令: {} (command not found)", cmd.program)
+        } else {
+            format!("无法启动命令 {}: {e}", cmd.program)
         }
-    };
-    out.pid = child.id();
-    let stderr_task = tokio::spawn(read_stderr(child.stderr.take()));
-    let mut reader = child.stdout.take().map(BufReader::new);
+    })
+}
 
-    let mut ring: std::collections::VecDeque<String> =
-        std::collections::VecDeque::with_capacity(limits.keep_lines.min(4096));
-    let mut batcher = LiveBatcher::new(
-        limits.batch_every,
-        limits.live_lines_per_sec,
-        Instant::now(),
-    );
-    let mut whole_full = false;
-    let mut buf: Vec<u8> = Vec::new();
-    let cap = tokio::time::sleep_until(started + limits.max);
-    tokio::pin!(cap);
-    let mut tick = tokio::time::interval(limits.batch_every.max(Duration::from_millis(10)));
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+/// What a follow keeps of the lines it reads: the last `keep_lines`, the whole output up
+/// to the store cap, and the live batches.
+struct Kept<'a> {
+    limits: &'a FollowLimits,
+    ring: VecDeque<String>,
+    whole_full: bool,
+    batcher: LiveBatcher,
+}
 
-    let mut take_line = |raw: &[u8], out: &mut FollowOutcome, batcher: &mut LiveBatcher| {
+impl<'a> Kept<'a> {
+    fn new(limits: &'a FollowLimits) -> Kept<'a> {
+        Kept {
+            limits,
+            ring: VecDeque::with_capacity(limits.keep_lines.min(4096)),
+            whole_full: false,
+            batcher: LiveBatcher::new(
+                limits.batch_every,
+                limits.live_lines_per_sec,
+                Instant::now(),
+            ),
+        }
+    }
+
+    /// Counts one line read (`raw`, with its newline if any) and keeps it.
+    fn take_line(&mut self, raw: &[u8], out: &mut FollowOutcome) {
         let text = String::from_utf8_lossy(raw);
         let line = text.strip_suffix('\n').unwrap_or(&text);
         let line = line.strip_suffix('\r').unwrap_or(line);
         out.lines += 1;
         out.bytes += raw.len() as u64;
-        if !whole_full {
-            if out.whole.len() + line.len() < limits.store_cap {
+        if !self.whole_full {
+            if out.whole.len() + line.len() < self.limits.store_cap {
                 out.whole.push_str(line);
                 out.whole.push('\n');
             } else {
-                whole_full = true;
+                self.whole_full = true;
             }
         }
-        if limits.keep_lines > 0 {
-            if ring.len() == limits.keep_lines {
-                ring.pop_front();
+        if self.limits.keep_lines > 0 {
+            if self.ring.len() == self.limits.keep_lines {
+                self.ring.pop_front();
             }
-            ring.push_back(line.to_string());
+            self.ring.push_back(line.to_string());
         }
-        batcher.push(line, Instant::now());
-    };
+        self.batcher.push(line, Instant::now());
+    }
+}
 
+/// Reads the child's lines, sending live batches as they fall due, until it exits, the
+/// `deadline` (the cap) or cancellation. A partial last line still counts.
+async fn follow_lines(
+    child: &mut Child,
+    reader: &mut Option<BufReader<ChildStdout>>,
+    kept: &mut Kept<'_>,
+    out: &mut FollowOutcome,
+    deadline: Instant,
+    live: &LiveSink,
+    cancel: &CancellationToken,
+) -> FollowEnd {
+    let mut buf: Vec<u8> = Vec::new();
+    let cap = tokio::time::sleep_until(deadline);
+    tokio::pin!(cap);
+    let every = kept.limits.batch_every.max(Duration::from_millis(10));
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let end = loop {
         let Some(r) = reader.as_mut() else {
             break FollowEnd::Exited(None);
@@ -274,7 +347,7 @@ pub async fn run(
             () = cancel.cancelled() => break FollowEnd::Cancelled,
             () = &mut cap => break FollowEnd::Cap,
             _ = tick.tick() => {
-                if let Some(c) = batcher.due(Instant::now()) {
+                if let Some(c) = kept.batcher.due(Instant::now()) {
                     live.send(c);
                 }
             }
@@ -282,14 +355,14 @@ pub async fn run(
             res = r.read_until(b'\n', &mut buf) => match res {
                 Ok(0) | Err(_) => {
                     if !buf.is_empty() {
-                        take_line(&buf, &mut out, &mut batcher);
+                        kept.take_line(&buf, out);
                         buf.clear();
                     }
                     let status = tokio::time::timeout(Duration::from_secs(2), child.wait()).await;
                     break FollowEnd::Exited(status.ok().and_then(|s| s.ok()).and_then(|s| s.code()));
                 }
                 Ok(_) => {
-                    take_line(&buf, &mut out, &mut batcher);
+                    kept.take_line(&buf, out);
                     buf.clear();
                 }
             },
@@ -297,152 +370,9 @@ pub async fn run(
     };
     // A partial last line read before the end still counts.
     if !buf.is_empty() {
-        take_line(&buf, &mut out, &mut batcher);
+        kept.take_line(&buf, out);
     }
-    if let Err(e) = child.start_kill() {
-        // Already exited (the Exited case) is the normal reason.
-        tracing::debug!(program = %cmd.program, "follow kill: {e}");
-    }
-    if let Err(e) = child.wait().await {
-        tracing::warn!(program = %cmd.program, "follow reap failed: {e}");
-    }
-    if let Some(c) = batcher.flush(Instant::now()) {
-        live.send(c);
-    }
-    out.stderr = match tokio::time::timeout(Duration::from_secs(2), stderr_task).await {
-        Ok(Ok(s)) => s,
-        _ => String::new(),
-    };
-    out.not_live = batcher.dropped_total();
-    out.last = ring.into_iter().collect();
-    out.end = end;
-    out.elapsed = started.elapsed();
-    out
-}
-
-/// `1,204`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// (`3 分 12 秒`, `3m12s`), whole seconds.
-pub fn span(d: Duration) -> (String, String) {
-    let s = d.as_secs();
-    let (h, m, sec) = (s / 3600, (s / 60) % 60, s % 60);
-    if h > 0 {
-        (
-            format!("{h} 小时 {m} 分 {sec} 秒"),
-            format!("{h}h{m}m{sec}s"),
-        )
-    } else if m > 0 {
-        (format!("{m} 分 {sec} 秒"), format!("{m}m{sec}s"))
-    } else {
-        (format!("{sec} 秒"), format!("{sec}s"))
-    }
-}
-
-/// The tool result of a follow run: the sentence with the counts first (it is the call's
-/// summary), then the command line and the last lines.
-pub fn to_result(
-    cmd: &ValidatedCommand,
-    shown: &str,
-    limits: &FollowLimits,
-    o: FollowOutcome,
-) -> ToolResult {
-    let kept = o.last.len() as u64;
-    let data = ToolData::Follow(FollowData {
-        command: cmd.program.clone(),
-        args: cmd.display_args.clone(),
-        exit_code: match o.end {
-            FollowEnd::Exited(c) => c,
-            _ => None,
-        },
-        stdout: o.last.iter().map(|l| format!("{l}\n")).collect::<String>(),
-        stderr: o.stderr.clone(),
-        truncated: kept < o.lines,
-        cwd: cmd.cwd.display().to_string(),
-        timed_out: false,
-        pid: o.pid,
-        follow: FollowStats {
-            ended: o.end,
-            elapsed_ms: u64::try_from(o.elapsed.as_millis()).unwrap_or(u64::MAX),
-            lines: o.lines,
-            bytes: o.bytes,
-            shown_lines: kept,
-            not_live: o.not_live,
-            cap_secs: limits.max.as_secs(),
-        },
-    });
-    if let Some(e) = o.spawn_error {
-        return ToolResult::failure_with_data(format!("命令执行失败: {e}"), data);
-    }
-    let (zh_t, en_t) = span(o.elapsed);
-    let n = thousands(o.lines);
-    let why = match o.end {
-        FollowEnd::Cancelled => "已由用户停止 / stopped by the operator".to_string(),
-        FollowEnd::Cap => {
-            let (zh, en) = span(limits.max);
-            format!("已达到 {zh} 上限 / reached the {en} cap")
-        }
-        FollowEnd::Exited(c) => format!(
-            "命令已退出，退出码 {} / the command exited ({})",
-            c.map_or("none".into(), |c| c.to_string()),
-            c.map_or("no exit code".into(), |c| format!("exit code {c}"))
-        ),
-    };
-    let which = if kept == o.lines {
-        format!("以下是全部 {n} 行 / all {n} lines shown")
-    } else {
-        let k = thousands(kept);
-        format!("以下是最后 {k} 行 / last {k} shown")
-    };
-    let mut text = format!(
-        "跟踪了 {zh_t}，收到 {n} 行，{which_zh} / followed for {en_t}, {n} lines, {which_en}（{why}）\n",
-        which_zh = which.split(" / ").next().unwrap_or(""),
-        which_en = which.split(" / ").nth(1).unwrap_or(""),
-    );
-    text.push_str(&format!("$ {shown}\n"));
-    for l in &o.last {
-        text.push_str(l);
-        text.push('\n');
-    }
-    if o.not_live > 0 {
-        text.push_str(&format!(
-            "[实时显示时因限速省略了 {} 行，完整输出已保存 / {} lines not shown live (rate limit); the whole output is kept]\n",
-            thousands(o.not_live),
-            thousands(o.not_live)
-        ));
-    }
-    if !o.stderr.trim().is_empty() {
-        text.push_str(&format!("[stderr]\n{}\n", o.stderr.trim_end()));
-    }
-    let produced = o.bytes;
-    let whole = o.whole;
-    let exited_badly = matches!(o.end, FollowEnd::Exited(c) if c != Some(0));
-    let mut r = if exited_badly {
-        let detail = o.stderr.lines().next().unwrap_or("").trim().to_string();
-        let mut r = ToolResult::failure_with_data(
-            format!("命令已退出: {shown}: {detail} (the follow command exited)"),
-            data,
-        );
-        r.output = text;
-        r
-    } else {
-        ToolResult::success(text, data)
-    };
-    r.full = Some(FullOutput {
-        text: whole,
-        produced,
-    });
-    r
+    end
 }
 
 /// Runs a validated follow command for a tool call: asks the agent for the time it needs,

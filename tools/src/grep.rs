@@ -53,6 +53,53 @@ impl<W: AsyncWrite + Unpin> Run<'_, W> {
         }
     }
 
+    /// Writes a selected line (line `line_no` of `shown`), or only its matches with `-o`;
+    /// false when the output is gone.
+    async fn selected(&mut self, shown: &str, line_no: u64, text: &str) -> bool {
+        let opts = self.opts;
+        let mut head = String::new();
+        if self.prefix_names {
+            head.push_str(shown);
+            head.push(':');
+        }
+        if opts.line_number {
+            head.push_str(&format!("{line_no}:"));
+        }
+        if opts.only_matching && !opts.invert {
+            for m in opts
+                .regex
+                .find_iter(text)
+                .filter(|m| !m.as_str().is_empty())
+            {
+                if !self.line(&format!("{head}{}", m.as_str())).await {
+                    return false;
+                }
+            }
+            true
+        } else {
+            self.line(&format!("{head}{text}")).await
+        }
+    }
+
+    /// The line that ends an input: its name (`-l`), the binary-file note, or the count
+    /// (`-c`).
+    fn summary(&self, shown: &str, count: u64, is_binary: bool) -> Option<String> {
+        let opts = self.opts;
+        if opts.files_with_matches {
+            (count > 0).then(|| shown.to_string())
+        } else if is_binary && count > 0 {
+            Some(format!("匹配到二进制文件: {shown} (binary file matches)"))
+        } else if opts.count {
+            Some(if self.prefix_names {
+                format!("{shown}:{count}")
+            } else {
+                count.to_string()
+            })
+        } else {
+            None
+        }
+    }
+
     async fn input<R: AsyncRead + Unpin>(&mut self, reader: R, shown: &str) -> Flow {
         let opts = self.opts;
         let mut reader = BufReader::with_capacity(READ_BUF, reader);
@@ -94,34 +141,8 @@ impl<W: AsyncWrite + Unpin> Run<'_, W> {
             if opts.files_with_matches || is_binary {
                 break;
             }
-            if !opts.count {
-                let mut head = String::new();
-                if self.prefix_names {
-                    head.push_str(shown);
-                    head.push(':');
-                }
-                if opts.line_number {
-                    head.push_str(&format!("{line_no}:"));
-                }
-                let written = if opts.only_matching && !opts.invert {
-                    let mut ok = true;
-                    for m in opts
-                        .regex
-                        .find_iter(&text)
-                        .filter(|m| !m.as_str().is_empty())
-                    {
-                        if !self.line(&format!("{head}{}", m.as_str())).await {
-                            ok = false;
-                            break;
-                        }
-                    }
-                    ok
-                } else {
-                    self.line(&format!("{head}{text}")).await
-                };
-                if !written {
-                    return Flow::Stop;
-                }
+            if !opts.count && !self.selected(shown, line_no, &text).await {
+                return Flow::Stop;
             }
             if opts.max_count.is_some_and(|m| count >= m) {
                 break;
@@ -132,19 +153,7 @@ impl<W: AsyncWrite + Unpin> Run<'_, W> {
                 return Flow::Stop;
             }
         }
-        let summary = if opts.files_with_matches {
-            (count > 0).then(|| shown.to_string())
-        } else if is_binary && count > 0 {
-            Some(format!("匹配到二进制文件: {shown} (binary file matches)"))
-        } else if opts.count {
-            Some(if self.prefix_names {
-                format!("{shown}:{count}")
-            } else {
-                count.to_string()
-            })
-        } else {
-            None
-        };
+        let summary = self.summary(shown, count, is_binary);
         match summary {
             Some(line) if !self.line(&line).await => Flow::Stop,
             _ => Flow::Next,

@@ -16,7 +16,7 @@ use std::time::Duration;
 use crate::audit::AuditOp;
 use crate::{ToolCtx, ToolData, ToolResult};
 
-use llmops_policy::{ActionKind, ActionPolicy, ProposedAction};
+use llmops_policy::{ActionError, ActionKind, ActionPolicy, ProposedAction};
 
 pub use exec::{run_argv, ExecResult};
 pub use llmops_tooldata::{
@@ -93,23 +93,7 @@ pub async fn run_approved(approved: Approved, policy: &ActionPolicy, ctx: &ToolC
     let name = proposal.action.name();
     let argv_text = proposal.argv.join(" ");
     if let Err(e) = policy.recheck(&proposal, &proc_info) {
-        ctx.audit.record(
-            AuditOp::ActionDenied,
-            &[
-                ("session", &ctx.session_id),
-                ("approval", &approval_id),
-                ("argv", &argv_text),
-                ("code", e.code()),
-                ("reason", &format!("recheck before exec: {e}")),
-            ],
-        );
-        let state = if e.is_denied() {
-            ActionState::Denied
-        } else {
-            ActionState::Failed
-        };
-        let detail = format!("执行前复查未通过 / refused by the check right before running: {e}");
-        return ActionData::not_run(name, proposal.argv, state, Some(approval_id), detail);
+        return refused_at_recheck(&e, name, proposal.argv, approval_id, ctx);
     }
     let before = verify::before(&proposal.action, &ctx.cancel).await;
     let res = run_argv(
@@ -119,31 +103,13 @@ pub async fn run_approved(approved: Approved, policy: &ActionPolicy, ctx: &ToolC
         &ctx.cancel,
     )
     .await;
-    let exit = res
-        .exit_code
-        .map_or_else(|| "none".to_string(), |c| c.to_string());
-    let duration = res.duration_ms.to_string();
-    let mut fields: Vec<(&str, &str)> = vec![
-        ("session", &ctx.session_id),
-        ("action", &name),
-        ("argv", &argv_text),
-        ("approval", &approval_id),
-        ("exit_code", &exit),
-        ("duration_ms", &duration),
-    ];
-    if let Some(g) = &grant_id {
-        fields.push(("grant", g));
-    }
-    if let Some(c) = &ctx.client {
-        fields.push(("client", c));
-    }
-    if res.timed_out {
-        fields.push(("timed_out", "true"));
-    }
-    if let Some(e) = &res.spawn_error {
-        fields.push(("error", e));
-    }
-    ctx.audit.record(AuditOp::ActionExec, &fields);
+    let run = RunRecord {
+        name: &name,
+        argv_text: &argv_text,
+        approval_id: &approval_id,
+        grant_id: grant_id.as_deref(),
+    };
+    audit_exec(ctx, &run, &res);
     if let Some(e) = res.spawn_error {
         let mut d = ActionData::not_run(
             name,
@@ -180,6 +146,73 @@ pub async fn run_approved(approved: Approved, policy: &ActionPolicy, ctx: &ToolC
         verification,
         detail: None,
     }
+}
+
+/// The policy refused the approved action on the check right before running it: audited,
+/// and reported as denied (a deny rule) or failed, not run.
+fn refused_at_recheck(
+    e: &ActionError,
+    name: String,
+    argv: Vec<String>,
+    approval_id: String,
+    ctx: &ToolCtx,
+) -> ActionData {
+    let argv_text = argv.join(" ");
+    ctx.audit.record(
+        AuditOp::ActionDenied,
+        &[
+            ("session", &ctx.session_id),
+            ("approval", &approval_id),
+            ("argv", &argv_text),
+            ("code", e.code()),
+            ("reason", &format!("recheck before exec: {e}")),
+        ],
+    );
+    let state = if e.is_denied() {
+        ActionState::Denied
+    } else {
+        ActionState::Failed
+    };
+    let detail = format!("执行前复查未通过 / refused by the check right before running: {e}");
+    ActionData::not_run(name, argv, state, Some(approval_id), detail)
+}
+
+/// Which approved action ran, for its audit record.
+struct RunRecord<'a> {
+    name: &'a str,
+    argv_text: &'a str,
+    approval_id: &'a str,
+    grant_id: Option<&'a str>,
+}
+
+/// Records `ACTION_EXEC`: the action, its approval (and grant), exit code, duration and how
+/// it ended.
+fn audit_exec(ctx: &ToolCtx, run: &RunRecord<'_>, res: &ExecResult) {
+    let exit = res
+        .exit_code
+        .map_or_else(|| "none".to_string(), |c| c.to_string());
+    let duration = res.duration_ms.to_string();
+    let mut fields: Vec<(&str, &str)> = vec![
+        ("session", &ctx.session_id),
+        ("action", run.name),
+        ("argv", run.argv_text),
+        ("approval", run.approval_id),
+        ("exit_code", &exit),
+        ("duration_ms", &duration),
+    ];
+    if let Some(g) = run.grant_id {
+        fields.push(("grant", g));
+    }
+    if let Some(c) = &ctx.client {
+        fields.push(("client", c));
+    }
+    if res.timed_out {
+        fields.push(("timed_out", "true"));
+    }
+    if let Some(e) = &res.spawn_error {
+        fields.push(("error", e));
+    }
+    ctx.audit.record(AuditOp::ActionExec, &fields);
 }
 
 /// Whether a proposal's kind is one this module verifies (configured actions are not).

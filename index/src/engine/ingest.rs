@@ -2,6 +2,8 @@
 //! system docs), the incremental system-doc sync, re-pointing a duplicate upload, and
 //! removing a file, an upload or a whole session (chunks, vectors and catalog entries).
 
+use std::collections::HashSet;
+use std::path::Path;
 use std::sync::atomic::Ordering;
 
 use super::catalog::Entry;
@@ -201,11 +203,10 @@ impl Engine {
     /// same canonical path or same device and inode) is indexed and listed once, under its
     /// canonical path.
     pub fn sync_system(&self, files: &[SysFile]) -> Result<SyncReport, IndexError> {
-        use sha2::Digest;
         use std::os::unix::fs::MetadataExt;
         let mut report = SyncReport::default();
-        let mut seen = std::collections::HashSet::new();
-        let mut inodes = std::collections::HashSet::new();
+        let mut seen = HashSet::new();
+        let mut inodes = HashSet::new();
         for f in files {
             // Built-in documents carry their text and have no file behind their path.
             let path = match &f.content {
@@ -225,71 +226,93 @@ impl Engine {
                 report.duplicates += 1;
                 continue;
             }
-            let existing = self.read_catalog()?.get(&key).cloned();
-            if let Some(e) = &existing {
-                if e.mtime == f.mtime && e.size == f.size && f.content.is_none() {
-                    report.unchanged += 1;
-                    continue;
-                }
-            }
-            let text = match doc_text(f, &path) {
-                Ok(t) => t,
-                Err(e) => {
-                    tracing::warn!("cannot read doc {}: {e}", f.path.display());
-                    report.failed += 1;
-                    continue;
-                }
-            };
-            let sha = hex::encode(sha2::Sha256::digest(text.as_bytes()));
-            if let Some(e) = existing {
-                if e.sha256 == sha {
-                    // Touched but not changed: remember the new stamp only.
-                    if let Some(x) = self.write_catalog()?.get_mut(&key) {
-                        x.mtime = f.mtime;
-                        x.size = f.size;
-                    }
-                    report.unchanged += 1;
-                    continue;
-                }
-            }
-            let entry = Entry {
-                key,
-                tag: "sys".into(),
-                session: None,
-                file_id: None,
-                filename: f.filename.clone(),
-                path: path.display().to_string(),
-                sha256: sha,
-                mtime: f.mtime,
-                size: f.size,
-                ..Entry::default()
-            };
-            match self.index_entry(entry, text, false) {
-                Ok(_) => report.indexed += 1,
-                Err(e) => {
-                    tracing::warn!("cannot index doc {}: {e}", f.path.display());
-                    report.failed += 1;
-                }
+            match self.sync_doc(f, &path, key)? {
+                DocSync::Unchanged => report.unchanged += 1,
+                DocSync::Indexed => report.indexed += 1,
+                DocSync::Failed => report.failed += 1,
             }
         }
+        report.removed += self.remove_vanished(&seen)?;
+        self.save()?;
+        Ok(report)
+    }
+
+    /// Indexes one system doc under `key` unless the catalog already has this version
+    /// (same stamp, or same content under a new stamp, which is then remembered).
+    fn sync_doc(&self, f: &SysFile, path: &Path, key: String) -> Result<DocSync, IndexError> {
+        use sha2::Digest;
+        let existing = self.read_catalog()?.get(&key).cloned();
+        if let Some(e) = &existing {
+            if e.mtime == f.mtime && e.size == f.size && f.content.is_none() {
+                return Ok(DocSync::Unchanged);
+            }
+        }
+        let text = match doc_text(f, path) {
+            Ok(t) => t,
+            Err(e) => {
+                tracing::warn!("cannot read doc {}: {e}", f.path.display());
+                return Ok(DocSync::Failed);
+            }
+        };
+        let sha = hex::encode(sha2::Sha256::digest(text.as_bytes()));
+        if let Some(e) = existing {
+            if e.sha256 == sha {
+                // Touched but not changed: remember the new stamp only.
+                if let Some(x) = self.write_catalog()?.get_mut(&key) {
+                    x.mtime = f.mtime;
+                    x.size = f.size;
+                }
+                return Ok(DocSync::Unchanged);
+            }
+        }
+        let entry = Entry {
+            key,
+            tag: "sys".into(),
+            session: None,
+            file_id: None,
+            filename: f.filename.clone(),
+            path: path.display().to_string(),
+            sha256: sha,
+            mtime: f.mtime,
+            size: f.size,
+            ..Entry::default()
+        };
+        match self.index_entry(entry, text, false) {
+            Ok(_) => Ok(DocSync::Indexed),
+            Err(e) => {
+                tracing::warn!("cannot index doc {}: {e}", f.path.display());
+                Ok(DocSync::Failed)
+            }
+        }
+    }
+
+    /// Removes the system docs not among `seen` (gone from disk or from the list); returns
+    /// how many.
+    fn remove_vanished(&self, seen: &HashSet<String>) -> Result<usize, IndexError> {
         let gone: Vec<String> = self
             .read_catalog()?
             .keys()
             .filter(|k| k.starts_with("s:") && !seen.contains(*k))
             .cloned()
             .collect();
-        for k in gone {
-            self.remove(&k)?;
-            report.removed += 1;
+        for k in &gone {
+            self.remove(k)?;
         }
-        self.save()?;
-        Ok(report)
+        Ok(gone.len())
     }
+}
+
+/// What syncing one system doc did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DocSync {
+    Unchanged,
+    Indexed,
+    Failed,
 }
 
 /// A system doc's text: a built-in one's own, else the file's (a UTF-8 BOM dropped, invalid
 /// UTF-8 replaced).
-fn doc_text(f: &SysFile, path: &std::path::Path) -> std::io::Result<String> {
+fn doc_text(f: &SysFile, path: &Path) -> std::io::Result<String> {
     if let Some(t) = &f.content {
         return Ok(t.clone());
     }

@@ -25,8 +25,22 @@ pub fn snippet(
     max_chars: usize,
     covered: Option<&dyn Fn(&ChunkWords) -> f32>,
 ) -> (String, u32, u32) {
-    // Each distinct token once (a question's word and the same word in its translation
-    // counted twice made `nginx` outweigh `timeout`), with its weight.
+    let weighted = weigh(tokens, name_lower, title_lower);
+    let body = from_first_line(text);
+    let lines: Vec<&str> = body.lines().collect();
+    if lines.is_empty() {
+        return (String::new(), first_line, first_line);
+    }
+    let low: Vec<String> = lines.iter().map(|l| l.trim().to_lowercase()).collect();
+    let start = best_start(&low, &weighted, max_chars, covered, name_lower, title_lower);
+    let (out, last) = shown(&lines, start, max_chars);
+    (out, first_line + start as u32, first_line + last as u32)
+}
+
+/// Each distinct token once (a question's word and the same word in its translation
+/// counted twice made `nginx` outweigh `timeout`), with its weight: half for a token the
+/// file's name or title holds.
+fn weigh<'a>(tokens: &'a [String], name_lower: &str, title_lower: &str) -> Vec<(&'a str, f32)> {
     let mut weighted: Vec<(&str, f32)> = Vec::new();
     for t in tokens {
         if !weighted.iter().any(|(w, _)| *w == t.as_str()) {
@@ -36,29 +50,38 @@ pub fn snippet(
             weighted.push((t.as_str(), w));
         }
     }
-    let body = from_first_line(text);
-    let lines: Vec<&str> = body.lines().collect();
-    if lines.is_empty() {
-        return (String::new(), first_line, first_line);
-    }
-    let low: Vec<String> = lines.iter().map(|l| l.trim().to_lowercase()).collect();
-    // The lines shown from start `i`: non-blank ones while they fit (the first always).
-    let window = |i: usize| -> String {
-        let (mut w, mut chars) = (String::new(), 0usize);
-        for l in low[i..].iter().filter(|l| !l.is_empty()) {
-            let n = l.chars().count();
-            if !w.is_empty() {
-                if chars + 1 + n > max_chars {
-                    break;
-                }
-                w.push('\n');
-                chars += 1;
+    weighted
+}
+
+/// The lines shown from start `i` of the lower-cased lines `low`: non-blank ones while
+/// they fit in `max_chars` (the first always).
+fn window(low: &[String], i: usize, max_chars: usize) -> String {
+    let (mut w, mut chars) = (String::new(), 0usize);
+    for l in low[i..].iter().filter(|l| !l.is_empty()) {
+        let n = l.chars().count();
+        if !w.is_empty() {
+            if chars + 1 + n > max_chars {
+                break;
             }
-            w.push_str(l);
-            chars += n;
+            w.push('\n');
+            chars += 1;
         }
-        w
-    };
+        w.push_str(l);
+        chars += n;
+    }
+    w
+}
+
+/// The start line whose window `covered` scores best (the file's name and title counting
+/// in each), then whose own line holds the most `weighted` tokens, then the first.
+fn best_start(
+    low: &[String],
+    weighted: &[(&str, f32)],
+    max_chars: usize,
+    covered: Option<&dyn Fn(&ChunkWords) -> f32>,
+    name_lower: &str,
+    title_lower: &str,
+) -> usize {
     let mut best = (0usize, (f32::MIN, f32::MIN));
     for (i, l) in low.iter().enumerate() {
         if l.is_empty() {
@@ -70,17 +93,23 @@ pub fn snippet(
             .map(|(_, w)| w)
             .sum();
         let cov = covered.map_or(0.0, |c| {
-            c(&ChunkWords::new(&window(i), name_lower).with_context(title_lower))
+            c(&ChunkWords::new(&window(low, i, max_chars), name_lower).with_context(title_lower))
         });
         let key = (cov, first);
         if key.0 > best.1 .0 || (key.0 == best.1 .0 && key.1 > best.1 .1) {
             best = (i, key);
         }
     }
+    best.0
+}
+
+/// The trimmed non-blank lines from `start` that fit in `max_chars` (the last one cut to
+/// fit), and the index of the last line shown.
+fn shown(lines: &[&str], start: usize, max_chars: usize) -> (String, usize) {
     let mut out = String::new();
     let mut count = 0usize;
-    let mut last = best.0;
-    for (i, l) in lines.iter().enumerate().skip(best.0) {
+    let mut last = start;
+    for (i, l) in lines.iter().enumerate().skip(start) {
         let l = l.trim();
         if l.is_empty() {
             continue;
@@ -98,7 +127,7 @@ pub fn snippet(
         out.push_str(&part);
         last = i;
     }
-    (out, first_line + best.0 as u32, first_line + last as u32)
+    (out, last)
 }
 
 #[cfg(test)]

@@ -229,24 +229,8 @@ pub fn resolve(
     c: LlmFileConfig,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Option<LlmSettings>, LlmConfigError> {
-    let env_nonempty = |k: &str| env(k).filter(|v| !v.trim().is_empty());
-    let provider = match c.provider.as_deref().map(str::trim) {
-        Some(p) if p.eq_ignore_ascii_case("offline") || p.eq_ignore_ascii_case("none") => {
-            return Ok(None)
-        }
-        Some(p) if !p.is_empty() => p.to_ascii_lowercase(),
-        _ => {
-            if c.base_url.is_some() {
-                "custom".to_string()
-            } else if preset("zhipu")
-                .map(|z| z.key_env.iter().any(|k| env_nonempty(k).is_some()))
-                .unwrap_or(false)
-            {
-                "zhipu".to_string()
-            } else {
-                return Ok(None);
-            }
-        }
+    let Some(provider) = provider_name(&c, env) else {
+        return Ok(None);
     };
     let preset = preset(&provider);
     let base_url = match (&c.base_url, preset) {
@@ -258,6 +242,60 @@ pub fn resolve(
         Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some() => {}
         _ => return Err(LlmConfigError::BadUrl(base_url)),
     }
+    let (models, default_model) = model_list(&c, preset, &provider)?;
+    let api_key = api_key(&c, preset, &provider, env)?;
+    let d = Timeouts::default();
+    let secs = |v: Option<u64>, d: Duration| v.map(Duration::from_secs).unwrap_or(d);
+    Ok(Some(LlmSettings {
+        provider,
+        base_url,
+        models,
+        default_model,
+        api_key,
+        tool_calling: c.tool_calling.unwrap_or(true),
+        text_only_models: c.text_only_models,
+        timeouts: Timeouts {
+            connect: secs(c.connect_timeout_secs, d.connect),
+            first_byte: secs(c.first_byte_timeout_secs, d.first_byte),
+            idle: secs(c.idle_timeout_secs, d.idle),
+        },
+        max_retries: c.max_retries.unwrap_or(3).min(10),
+    }))
+}
+
+/// The provider's lower-cased name; `None` for the offline planner (named, or nothing
+/// configured that selects a provider).
+fn provider_name(c: &LlmFileConfig, env: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    match c.provider.as_deref().map(str::trim) {
+        Some(p) if p.eq_ignore_ascii_case("offline") || p.eq_ignore_ascii_case("none") => None,
+        Some(p) if !p.is_empty() => Some(p.to_ascii_lowercase()),
+        _ => {
+            if c.base_url.is_some() {
+                Some("custom".to_string())
+            } else if preset("zhipu")
+                .map(|z| z.key_env.iter().any(|k| nonempty(env, k).is_some()))
+                .unwrap_or(false)
+            {
+                Some("zhipu".to_string())
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// The variable `k` of `env` unless it is unset or blank.
+fn nonempty(env: &dyn Fn(&str) -> Option<String>, k: &str) -> Option<String> {
+    env(k).filter(|v| !v.trim().is_empty())
+}
+
+/// The models offered (the configured list, else the preset's; the default model first
+/// when it is not among them) and the default model.
+fn model_list(
+    c: &LlmFileConfig,
+    preset: Option<&Preset>,
+    provider: &str,
+) -> Result<(Vec<String>, String), LlmConfigError> {
     let mut models: Vec<String> = if !c.models.is_empty() {
         c.models.clone()
     } else {
@@ -276,39 +314,34 @@ pub fn resolve(
         None => models
             .first()
             .cloned()
-            .ok_or_else(|| LlmConfigError::NoModel(provider.clone()))?,
+            .ok_or_else(|| LlmConfigError::NoModel(provider.to_string()))?,
     };
+    Ok((models, default_model))
+}
+
+/// The API key: from the key file, else `LLMOPS_LLM_API_KEY`, else the preset's variables.
+/// A preset that names key variables needs one.
+fn api_key(
+    c: &LlmFileConfig,
+    preset: Option<&Preset>,
+    provider: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Option<ApiKey>, LlmConfigError> {
     let key_env: Vec<&str> = preset.map(|p| p.key_env.to_vec()).unwrap_or_default();
     let api_key = match &c.key_file {
         Some(path) => Some(read_key_file(path)?),
         None => std::iter::once("LLMOPS_LLM_API_KEY")
             .chain(key_env.iter().copied())
-            .find_map(env_nonempty)
+            .find_map(|k| nonempty(env, k))
             .map(ApiKey::new),
     };
     if api_key.is_none() && !key_env.is_empty() {
         return Err(LlmConfigError::NoKey {
-            provider,
+            provider: provider.to_string(),
             vars: key_env.join(" / "),
         });
     }
-    let d = Timeouts::default();
-    let secs = |v: Option<u64>, d: Duration| v.map(Duration::from_secs).unwrap_or(d);
-    Ok(Some(LlmSettings {
-        provider,
-        base_url,
-        models,
-        default_model,
-        api_key,
-        tool_calling: c.tool_calling.unwrap_or(true),
-        text_only_models: c.text_only_models,
-        timeouts: Timeouts {
-            connect: secs(c.connect_timeout_secs, d.connect),
-            first_byte: secs(c.first_byte_timeout_secs, d.first_byte),
-            idle: secs(c.idle_timeout_secs, d.idle),
-        },
-        max_retries: c.max_retries.unwrap_or(3).min(10),
-    }))
+    Ok(api_key)
 }
 
 #[cfg(test)]

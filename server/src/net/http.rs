@@ -366,7 +366,16 @@ async fn metrics(ctx: &Ctx) -> String {
         "llmops_connections {}",
         ctx.connections.load(Ordering::Relaxed)
     );
+    transfer_metrics(&mut s, m);
+    rdt_metrics(&mut s, m);
+    offer_metrics(&mut s, &offers);
+    s
+}
+
+/// The per-mode transfer gauges and counters (RDT, HTTP, NPLT).
+fn transfer_metrics(s: &mut String, m: &crate::transfer::grants::Metrics) {
     use crate::store::TransferMode;
+    use std::fmt::Write as _;
     let modes = [
         (TransferMode::Rdt.as_str(), &m.rdt),
         (TransferMode::Http.as_str(), &m.http),
@@ -409,6 +418,11 @@ async fn metrics(ctx: &Ctx) -> String {
             let _ = writeln!(s, "{name}{{mode=\"{mode}\"}} {}", v.load(Ordering::Relaxed));
         }
     }
+}
+
+/// The RDT counters that belong to no one mode.
+fn rdt_metrics(s: &mut String, m: &crate::transfer::grants::Metrics) {
+    use std::fmt::Write as _;
     for (name, help, v) in [
         (
             "llmops_rdt_retransmissions_total",
@@ -432,6 +446,11 @@ async fn metrics(ctx: &Ctx) -> String {
             v.load(Ordering::Relaxed)
         );
     }
+}
+
+/// Download offers by state (`offers`: count per state name).
+fn offer_metrics(s: &mut String, offers: &[(String, u64)]) {
+    use std::fmt::Write as _;
     let _ = writeln!(
         s,
         "# HELP llmops_offers Download offers by state.\n# TYPE llmops_offers gauge"
@@ -444,7 +463,6 @@ async fn metrics(ctx: &Ctx) -> String {
             .unwrap_or(0);
         let _ = writeln!(s, "llmops_offers{{state=\"{state}\"}} {n}");
     }
-    s
 }
 
 /// Streams the file of a one-time download URL, from byte `from` for a resumed download
@@ -512,18 +530,7 @@ async fn send_file(
             "文件在提供下载后被修改 / file changed since the offer".into(),
         ));
     }
-    // Quotes and non-ASCII in the name would need RFC 6266 encoding; keep a safe form.
-    let ascii_name: String = o
-        .filename
-        .chars()
-        .map(|c| {
-            if c.is_ascii_graphic() && c != '"' && c != '\\' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let ascii_name = ascii_filename(&o.filename);
     if from > 0 && from >= o.size {
         let _ = error(
             stream,
@@ -562,6 +569,33 @@ async fn send_file(
         .await
         .map_err(|_| (0, "写超时 / write timeout".to_string()))?
         .map_err(|e| (0, io(e)))?;
+    stream_body(stream, g, file, from).await
+}
+
+/// The file's name for `Content-Disposition`: quotes and non-ASCII would need RFC 6266
+/// encoding, so they become `_`.
+fn ascii_filename(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_graphic() && c != '"' && c != '\\' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// Sends the body (the file from `from`, already positioned there) and closes the stream;
+/// returns the end offset reached, an error when the file shrank meanwhile.
+async fn stream_body(
+    stream: &mut TcpStream,
+    g: &crate::transfer::Grant,
+    file: tokio::fs::File,
+    from: u64,
+) -> Result<u64, (u64, String)> {
+    let o = &g.offer;
+    let io = |e: std::io::Error| e.to_string();
     let mut reader = tokio::io::BufReader::with_capacity(256 * 1024, file.take(o.size - from));
     let mut buf = vec![0u8; 256 * 1024];
     let mut sent = from;

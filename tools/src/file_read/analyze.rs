@@ -7,8 +7,8 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use llmops_loganalysis::{
-    analyze_file, AnalyzeError, AnalyzeMode, AnalyzeOptions, BucketSize, FileAnalysis, Level,
-    LogReport,
+    analyze_file, AnalyzeError, AnalyzeMode, AnalyzeOptions, BucketSize, FileAnalysis, Histogram,
+    Level, LogReport,
 };
 
 use super::FileReadTool;
@@ -156,30 +156,72 @@ fn level_list(r: &LogReport) -> String {
         .join(", ")
 }
 
+/// The note every figure computed from part of the file carries in its own sentence:
+/// empty when the whole file was analysed.
+struct Scope {
+    zh: String,
+    en: String,
+}
+
+impl Scope {
+    fn of(r: &LogReport) -> Scope {
+        if r.complete {
+            Scope {
+                zh: String::new(),
+                en: String::new(),
+            }
+        } else {
+            Scope {
+                zh: format!("（前 {} 内）", human_size(r.bytes_read)),
+                en: format!(" (in the first {})", human_size(r.bytes_read)),
+            }
+        }
+    }
+}
+
 /// The compact text of an analysis (bounded: at most [`TEXT_TEMPLATES`] templates).
 pub(crate) fn summary(a: &FileAnalysis) -> String {
     let r = &a.report;
-    let mut out = String::new();
-    // Every figure computed from part of the file says so in its own sentence.
-    let (scope_zh, scope_en) = if r.complete {
-        (String::new(), String::new())
-    } else {
-        (
-            format!("（前 {} 内）", human_size(r.bytes_read)),
-            format!(" (in the first {})", human_size(r.bytes_read)),
-        )
-    };
-    if r.complete {
+    let scope = Scope::of(r);
+    let mut out = headline(a);
+    if r.lines == 0 {
+        out.push_str("（空文件 / empty file）");
+        return out;
+    }
+    out.push_str(&level_lines(r, &scope));
+    if let (Some(f), Some(last)) = (&r.first_ts, &r.last_ts) {
+        let span = r.span_seconds.map(span_text).unwrap_or_default();
+        let Scope {
+            zh: scope_zh,
+            en: scope_en,
+        } = &scope;
         out.push_str(&format!(
+            "时间范围{scope_zh} / time span{scope_en}: {f} — {last}（{span}），{} 行带时间戳 / {} lines with a timestamp\n",
+            r.ts_lines, r.ts_lines
+        ));
+    }
+    if let Some(h) = &r.histogram {
+        out.push_str(&histogram_line(h, &scope));
+        out.push('\n');
+    }
+    out.push_str(&template_lines(r, &scope));
+    out.trim_end().to_string()
+}
+
+/// The first line: which file, how much of it was analysed, how many lines.
+fn headline(a: &FileAnalysis) -> String {
+    let r = &a.report;
+    if r.complete {
+        format!(
             "日志分析 {}：全文 {}，共 {} 行 / whole file analysed ({}): {} lines\n",
             a.file,
             human_size(r.bytes),
             r.lines,
             human_size(r.bytes),
             r.lines
-        ));
+        )
     } else {
-        out.push_str(&format!(
+        format!(
             "日志分析 {}：只分析了前 {}（共 {}），其中 {} 行 / analysed only the first {} of {}: {} lines in that part\n",
             a.file,
             human_size(r.bytes_read),
@@ -188,16 +230,20 @@ pub(crate) fn summary(a: &FileAnalysis) -> String {
             human_size(r.bytes_read),
             human_size(r.bytes),
             r.lines
-        ));
+        )
     }
-    if r.lines == 0 {
-        out.push_str("（空文件 / empty file）");
-        return out;
-    }
-    out.push_str(&format!(
+}
+
+/// Lines per level, then when each warning-or-worse level first and last appeared.
+fn level_lines(r: &LogReport, scope: &Scope) -> String {
+    let Scope {
+        zh: scope_zh,
+        en: scope_en,
+    } = scope;
+    let mut out = format!(
         "级别统计{scope_zh} / lines per level{scope_en}: {}\n",
         level_list(r)
-    ));
+    );
     for l in r.levels.iter().filter(|l| l.level <= Level::Warn) {
         if let (Some(f), Some(last)) = (&l.first_ts, &l.last_ts) {
             out.push_str(&format!(
@@ -215,41 +261,48 @@ pub(crate) fn summary(a: &FileAnalysis) -> String {
             ));
         }
     }
-    if let (Some(f), Some(last)) = (&r.first_ts, &r.last_ts) {
-        let span = r.span_seconds.map(span_text).unwrap_or_default();
-        out.push_str(&format!(
-            "时间范围{scope_zh} / time span{scope_en}: {f} — {last}（{span}），{} 行带时间戳 / {} lines with a timestamp\n",
-            r.ts_lines, r.ts_lines
+    out
+}
+
+/// The histogram in one line: its buckets, the busiest one and the one with most errors.
+fn histogram_line(h: &Histogram, scope: &Scope) -> String {
+    let Scope {
+        zh: scope_zh,
+        en: scope_en,
+    } = scope;
+    let unit = match h.bucket {
+        BucketSize::Minute => "每分钟",
+        BucketSize::Hour => "每小时",
+        BucketSize::Day => "每天",
+    };
+    let mut line = format!(
+        "直方图{scope_zh}（{unit}，{} 个区间）/ histogram per {}{scope_en}, {} buckets",
+        h.buckets.len(),
+        h.bucket.name(),
+        h.buckets.len()
+    );
+    if let Some(p) = h.peak() {
+        line.push_str(&format!(
+            "：峰值 {} 共 {} 行 / peak {} with {} lines",
+            p.start, p.total, p.start, p.total
         ));
     }
-    if let Some(h) = &r.histogram {
-        let unit = match h.bucket {
-            BucketSize::Minute => "每分钟",
-            BucketSize::Hour => "每小时",
-            BucketSize::Day => "每天",
-        };
-        let mut line = format!(
-            "直方图{scope_zh}（{unit}，{} 个区间）/ histogram per {}{scope_en}, {} buckets",
-            h.buckets.len(),
-            h.bucket.name(),
-            h.buckets.len()
-        );
-        if let Some(p) = h.peak() {
-            line.push_str(&format!(
-                "：峰值 {} 共 {} 行 / peak {} with {} lines",
-                p.start, p.total, p.start, p.total
-            ));
-        }
-        if let Some(p) = h.peak_errors() {
-            line.push_str(&format!(
-                "；错误最多 {} 共 {} 条 / most errors at {}: {}",
-                p.start, p.errors, p.start, p.errors
-            ));
-        }
-        out.push_str(&line);
-        out.push('\n');
+    if let Some(p) = h.peak_errors() {
+        line.push_str(&format!(
+            "；错误最多 {} 共 {} 条 / most errors at {}: {}",
+            p.start, p.errors, p.start, p.errors
+        ));
     }
-    out.push_str(&format!(
+    line
+}
+
+/// How many message templates, the top ones, then the severe ones the top list left out.
+fn template_lines(r: &LogReport, scope: &Scope) -> String {
+    let Scope {
+        zh: scope_zh,
+        en: scope_en,
+    } = scope;
+    let mut out = format!(
         "消息模板{scope_zh} {} 种{} / {} message templates{scope_en}{}；高频 / top:\n",
         r.distinct_templates,
         if r.templates_capped {
@@ -266,7 +319,7 @@ pub(crate) fn summary(a: &FileAnalysis) -> String {
         } else {
             String::new()
         },
-    ));
+    );
     for t in r.templates.iter().take(TEXT_TEMPLATES) {
         let when = match (&t.first_ts, &t.last_ts) {
             (Some(f), Some(l)) => format!("（{f} — {l}）"),
@@ -295,7 +348,7 @@ pub(crate) fn summary(a: &FileAnalysis) -> String {
             truncate_chars(&t.template, TEXT_TEMPLATE_CHARS)
         ));
     }
-    out.trim_end().to_string()
+    out
 }
 
 #[cfg(test)]

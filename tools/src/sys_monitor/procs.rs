@@ -7,7 +7,8 @@
 use std::collections::{HashMap, HashSet};
 use std::ffi::CStr;
 use std::mem::MaybeUninit;
-use std::time::Instant;
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 pub use llmops_tooldata::{ProcSort, ProcessInfo};
 
@@ -203,64 +204,12 @@ impl ProcScanner {
             else {
                 continue;
             };
-            let dir = entry.path();
-            let Some(stat) = std::fs::read_to_string(dir.join("stat"))
-                .ok()
-                .and_then(|t| parse_stat(&t))
-            else {
-                continue;
-            };
-            let prev = self
-                .known
-                .get(&pid)
-                .filter(|k| k.start_time == stat.start_time);
-            let (user, command) = match prev {
-                // Same process, same program: uid and command line are as read before.
-                Some(k) if k.name == stat.comm => (k.user.clone(), k.command.clone()),
-                _ => {
-                    let uid = std::fs::read_to_string(dir.join("status"))
-                        .ok()
-                        .and_then(|s| parse_euid(&s));
-                    let user = uid
-                        .map(|u| Self::user(&mut self.users, u))
-                        .unwrap_or_else(|| "?".into());
-                    let raw = std::fs::read(dir.join("cmdline")).unwrap_or_default();
-                    (user, command_line(&raw, &stat.comm))
-                }
-            };
-            // A process new since the last scan ran all its ticks within the interval.
-            let prev_ticks = prev.map_or(0, |k| k.ticks);
-            // Ticks are 10 ms and stat files are read at slightly different moments, so a
-            // short interval can overshoot: never more than its threads (or the cores) can do.
-            let ceiling = (stat.threads.clamp(1, self.cores.max(1)) * 100) as f64;
-            let cpu_percent = match elapsed {
-                Some(e) if !e.is_zero() => {
-                    let secs = stat.ticks.saturating_sub(prev_ticks) as f64 / self.clk_tck as f64;
-                    (((secs / e.as_secs_f64()) * 1000.0).round() / 10.0).min(ceiling)
-                }
-                _ => 0.0,
-            };
-            let rss_bytes = stat.rss_pages.saturating_mul(self.page_size);
-            processes.push(ProcessInfo {
-                pid,
-                ppid: stat.ppid,
-                user: user.clone(),
-                name: stat.comm.clone(),
-                cpu_percent,
-                rss_bytes,
-                mem_percent: super::sample::percent(rss_bytes, memory_total_bytes),
-                command: command.clone(),
-            });
-            next_known.insert(
-                pid,
-                Known {
-                    start_time: stat.start_time,
-                    ticks: stat.ticks,
-                    name: stat.comm,
-                    user,
-                    command,
-                },
-            );
+            if let Some((info, known)) =
+                self.scan_one(pid, &entry.path(), elapsed, memory_total_bytes)
+            {
+                processes.push(info);
+                next_known.insert(pid, known);
+            }
         }
         self.known = next_known;
         self.last_scan = Some(now);
@@ -269,6 +218,77 @@ impl ProcScanner {
             interval_ms: elapsed.map_or(0, |e| u64::try_from(e.as_millis()).unwrap_or(u64::MAX)),
             memory_total_bytes,
             processes,
+        }
+    }
+
+    /// One process of a scan: its figures, and what to remember of it for the next scan.
+    /// `None` when it exited while being read.
+    fn scan_one(
+        &mut self,
+        pid: u32,
+        dir: &Path,
+        elapsed: Option<Duration>,
+        memory_total_bytes: u64,
+    ) -> Option<(ProcessInfo, Known)> {
+        let stat = std::fs::read_to_string(dir.join("stat"))
+            .ok()
+            .and_then(|t| parse_stat(&t))?;
+        let prev = self
+            .known
+            .get(&pid)
+            .filter(|k| k.start_time == stat.start_time);
+        let (user, command) = match prev {
+            // Same process, same program: uid and command line are as read before.
+            Some(k) if k.name == stat.comm => (k.user.clone(), k.command.clone()),
+            _ => Self::identity(&mut self.users, dir, &stat.comm),
+        };
+        // A process new since the last scan ran all its ticks within the interval.
+        let prev_ticks = prev.map_or(0, |k| k.ticks);
+        let cpu_percent = self.cpu_percent(&stat, prev_ticks, elapsed);
+        let rss_bytes = stat.rss_pages.saturating_mul(self.page_size);
+        let info = ProcessInfo {
+            pid,
+            ppid: stat.ppid,
+            user: user.clone(),
+            name: stat.comm.clone(),
+            cpu_percent,
+            rss_bytes,
+            mem_percent: super::sample::percent(rss_bytes, memory_total_bytes),
+            command: command.clone(),
+        };
+        let known = Known {
+            start_time: stat.start_time,
+            ticks: stat.ticks,
+            name: stat.comm,
+            user,
+            command,
+        };
+        Some((info, known))
+    }
+
+    /// The user and command line of a process not seen before (or that exec'd since).
+    fn identity(users: &mut HashMap<u32, String>, dir: &Path, comm: &str) -> (String, String) {
+        let uid = std::fs::read_to_string(dir.join("status"))
+            .ok()
+            .and_then(|s| parse_euid(&s));
+        let user = uid
+            .map(|u| Self::user(users, u))
+            .unwrap_or_else(|| "?".into());
+        let raw = std::fs::read(dir.join("cmdline")).unwrap_or_default();
+        (user, command_line(&raw, comm))
+    }
+
+    /// %CPU over the interval since the last scan; 0 on the first scan.
+    fn cpu_percent(&self, stat: &Stat, prev_ticks: u64, elapsed: Option<Duration>) -> f64 {
+        // Ticks are 10 ms and stat files are read at slightly different moments, so a
+        // short interval can overshoot: never more than its threads (or the cores) can do.
+        let ceiling = (stat.threads.clamp(1, self.cores.max(1)) * 100) as f64;
+        match elapsed {
+            Some(e) if !e.is_zero() => {
+                let secs = stat.ticks.saturating_sub(prev_ticks) as f64 / self.clk_tck as f64;
+                (((secs / e.as_secs_f64()) * 1000.0).round() / 10.0).min(ceiling)
+            }
+            _ => 0.0,
         }
     }
 }

@@ -146,7 +146,6 @@ pub(crate) fn answer_line(
 ) -> Option<AnswerLine> {
     let name_lower = filename.to_lowercase();
     let keyed = KeyedLines::new(ch, filename);
-    let lines = &keyed.lines;
     // Flat configs (`.properties`, `.env`, `gunicorn.conf.py`) and scripts comment the
     // same way: their header comment says what the file is for, the line below it sets
     // the value ("invoice API 开了几个 worker" is `workers = 6`, not `# ... invoice API`).
@@ -155,11 +154,37 @@ pub(crate) fn answer_line(
     // The file's title counts in every line, as its name does.
     let title = title::of(&ch.context);
     let words = |w: &str| covered(&ChunkWords::new(w, &name_lower).with_context(title));
-    // The best line: its index, its key and its rank; comments kept apart.
-    let mut best: Option<(usize, Option<String>, Rank)> = None;
-    let mut best_comment: Option<(usize, f32)> = None;
+    let (best, best_comment) = best_lines(&keyed, comments, tokens, &words);
+    let (i, key, comment) = match (best, best_comment) {
+        (Some((i, key, rank)), _) if rank.0 > 0.0 => (i, key, false),
+        (_, Some((i, cov))) if cov > 0.0 => (i, None, true),
+        _ => return None,
+    };
+    Some(AnswerLine {
+        line: ch.first_line + i as u32,
+        text: quoted(&keyed.lines, i, key.as_deref()),
+        key,
+        comment,
+    })
+}
+
+/// A line that sets something: its index, its key and its rank.
+type Setting = (usize, Option<String>, Rank);
+/// A comment line: its index and its coverage of the question.
+type CommentLine = (usize, f32);
+
+/// The best line that is not a comment (`comments`: whether comment lines are read apart)
+/// and the best comment line; `words` is the coverage of the question by some words.
+fn best_lines(
+    keyed: &KeyedLines<'_>,
+    comments: bool,
+    tokens: &[String],
+    words: &dyn Fn(&str) -> f32,
+) -> (Option<Setting>, Option<CommentLine>) {
+    let mut best: Option<Setting> = None;
+    let mut best_comment: Option<CommentLine> = None;
     let mut above = String::new();
-    for (i, raw) in lines.iter().enumerate() {
+    for (i, raw) in keyed.lines.iter().enumerate() {
         let t = raw.trim();
         if t.is_empty() {
             above.clear();
@@ -175,56 +200,61 @@ pub(crate) fn answer_line(
             above.push_str(&low);
             continue;
         }
-        let key = keyed.key_of(i);
-        let path = key.as_deref().map(str::to_lowercase);
-        let own_words = format!("{low} {}", path.as_deref().unwrap_or(""));
-        // The comment above counts at half: the line's own words and key say more about
-        // what it sets (`replicas: 14` against the `apiVersion:` under a header comment
-        // that happens to say `prod` and `runbook`).
-        let cov = if above.is_empty() {
-            words(&own_words)
-        } else {
-            let all = format!("{own_words} {above}");
-            0.5 * (words(&own_words) + words(&all))
-        };
+        let (key, rank) = rank_line(keyed, i, &low, &above, tokens, words);
         above.clear();
-        // A key the question names whole (`timeout`, not `repl-timeout`).
-        let last = path
-            .as_deref()
-            .and_then(|p| p.rsplit('.').next())
-            .or_else(|| leading_key(&low));
-        let exact = last.is_some_and(|k| tokens.iter().any(|t| t == k));
-        // `limits:` or `server {` opens a block; `memory: 2Gi` sets a value.
-        let valued = path.is_some() && !low.ends_with(':') && !low.ends_with('{');
-        let own = tokens.iter().filter(|t| low.contains(t.as_str())).count();
-        let rank = (cov, exact, valued, own);
         if best.as_ref().is_none_or(|b| rank > b.2) {
             best = Some((i, key, rank));
         }
     }
-    let (i, key, comment) = match (best, best_comment) {
-        (Some((i, key, rank)), _) if rank.0 > 0.0 => (i, key, false),
-        (_, Some((i, cov))) if cov > 0.0 => (i, None, true),
-        _ => return None,
+    (best, best_comment)
+}
+
+/// Line `i`'s key and rank (`low`: its lower-cased text; `above`: the comments just above
+/// it, lower-cased).
+fn rank_line(
+    keyed: &KeyedLines<'_>,
+    i: usize,
+    low: &str,
+    above: &str,
+    tokens: &[String],
+    words: &dyn Fn(&str) -> f32,
+) -> (Option<String>, Rank) {
+    let key = keyed.key_of(i);
+    let path = key.as_deref().map(str::to_lowercase);
+    let own_words = format!("{low} {}", path.as_deref().unwrap_or(""));
+    // The comment above counts at half: the line's own words and key say more about
+    // what it sets (`replicas: 14` against the `apiVersion:` under a header comment
+    // that happens to say `prod` and `runbook`).
+    let cov = if above.is_empty() {
+        words(&own_words)
+    } else {
+        let all = format!("{own_words} {above}");
+        0.5 * (words(&own_words) + words(&all))
     };
+    // A key the question names whole (`timeout`, not `repl-timeout`).
+    let last = path
+        .as_deref()
+        .and_then(|p| p.rsplit('.').next())
+        .or_else(|| leading_key(low));
+    let exact = last.is_some_and(|k| tokens.iter().any(|t| t == k));
+    // `limits:` or `server {` opens a block; `memory: 2Gi` sets a value.
+    let valued = path.is_some() && !low.ends_with(':') && !low.ends_with('{');
+    let own = tokens.iter().filter(|t| low.contains(t.as_str())).count();
+    (key, (cov, exact, valued, own))
+}
+
+/// The text quoted for line `i` (setting `key`), cut to [`MAX_CHARS`].
+fn quoted(lines: &[&str], i: usize, key: Option<&str>) -> String {
     let mut text = lines[i].trim().to_string();
     // `- name: DRM_TIMEOUT_MS` says what, the `value:` line below it how much.
-    if key
-        .as_deref()
-        .is_some_and(|k| k == "name" || k.ends_with(".name"))
-    {
+    if key.is_some_and(|k| k == "name" || k.ends_with(".name")) {
         if let Some(next) = lines.get(i + 1).map(|l| l.trim()) {
             if next.starts_with("value:") {
                 text = format!("{text} {next}");
             }
         }
     }
-    Some(AnswerLine {
-        line: ch.first_line + i as u32,
-        text: text.chars().take(MAX_CHARS).collect(),
-        key,
-        comment,
-    })
+    text.chars().take(MAX_CHARS).collect()
 }
 
 /// The key of the YAML list a `- item` line belongs to: the nearest line above, no deeper

@@ -4,7 +4,7 @@
 use llmops_tooldata::SearchArgs;
 use llmops_tools::data::SearchWire;
 use llmops_tools::ToolArgs;
-use protocol::{Ack, FileListReply, History, Message, LEGACY_HEARTBEAT};
+use protocol::{Ack, Cancel, FileListReply, History, Message, Req, UploadStart, LEGACY_HEARTBEAT};
 
 use super::approvals::Abandon;
 use super::request::{Outcome, Request, RequestError};
@@ -43,23 +43,7 @@ impl Conn {
             Message::ChatText(t) if t.trim() == LEGACY_HEARTBEAT => {
                 self.on_client_heartbeat(false, out)
             }
-            Message::Cancel(c) => {
-                if let Some(t) = &self.turn {
-                    if c.request_id.is_none_or(|r| r == t.request_id) {
-                        t.cancel.cancel();
-                        // Its pending approvals end now, not at their expiry.
-                        let rid = t.request_id;
-                        let who = who!(self);
-                        self.approvals.abandon(
-                            &self.ctx.approvals,
-                            who,
-                            Some(rid),
-                            Abandon::Cancelled,
-                            out,
-                        );
-                    }
-                }
-            }
+            Message::Cancel(c) => self.on_cancel(&c, out),
             Message::ApprovalReply(r) => {
                 let who = who!(self);
                 self.approvals.reply(&self.ctx.approvals, who, r, out).await;
@@ -68,39 +52,13 @@ impl Conn {
             Message::GrantRevoke(r) => out.push(self.grant_revoke(r).await),
             Message::ModelList(r) => out.push(self.model_info(r.request_id).await),
             Message::UploadStart(u) => {
-                // A new start ends the discarding of a refused upload's data; a clean client
-                // stops sending after the error, a streaming one may not.
-                if matches!(self.upload, UploadSlot::Receiving { .. }) {
-                    out.push(Message::error(
-                        "busy",
-                        "已有上传正在进行 / another upload is in progress on this connection",
-                        Some(u.request_id),
-                    ));
-                    // Its data must not be mistaken for the running upload's.
+                if matches!(self.on_upload_start(&u, out).await, Flow::Close) {
                     return Flow::Close;
-                }
-                let reply = super::transfers::UploadReply::extension(&u);
-                match self
-                    .begin_upload(reply, &u.filename, u.size, u.sha256.clone())
-                    .await
-                {
-                    Err(e) => {
-                        out.push(Message::error(e.code(), e.message(), Some(u.request_id)));
-                        self.upload = UploadSlot::Discarding { remaining: u.size };
-                    }
-                    Ok(()) if u.size == 0 => self.finish_upload(out).await,
-                    Ok(()) => {}
                 }
             }
             Message::UploadRdtStart(u) => out.push(self.rdt_upload_grant(&u).await),
             Message::UploadData(raw) => self.upload_data(&raw.0, out).await,
-            Message::FileList(r) => match self.uploads().await {
-                Ok(rows) => out.push(Message::FileListReply(FileListReply {
-                    request_id: r.request_id,
-                    files: rows.iter().map(file_info).collect(),
-                })),
-                Err(e) => out.push(store_error(e, r.request_id)),
-            },
+            Message::FileList(r) => out.push(self.file_list(&r).await),
             Message::FileDelete(d) => out.push(self.delete_file(d).await),
             Message::UploadLookup(q) => out.push(self.upload_lookup(q).await),
             Message::IndexRetry(d) => out.push(self.retry_index(d).await),
@@ -125,29 +83,68 @@ impl Conn {
             Message::OfferReject(r) => out.push(self.reject_offer(r).await),
             Message::TransferComplete(c) => self.ctx.offers.reported(&self.session_id, &c),
             Message::TransferProgress(_) => {}
-            other => {
-                let t = other.msg_type();
-                let (code, text) = if t.direction() == protocol::Direction::ServerToClient {
-                    (
-                        "unexpected",
-                        format!(
-                            "{} 是服务器发往客户端的消息 / is a server-to-client message",
-                            t.wire_name()
-                        ),
-                    )
-                } else {
-                    (
-                        "unsupported",
-                        format!(
-                            "{} 尚未支持 / is not supported by this server yet",
-                            t.wire_name()
-                        ),
-                    )
-                };
-                out.push(Message::error(code, text, None));
-            }
+            other => out.push(not_handled(&other)),
         }
         Flow::Continue
+    }
+
+    /// CANCEL: cancels the running turn (the one named, if any) and ends its pending
+    /// approvals now, not at their expiry.
+    fn on_cancel(&mut self, c: &Cancel, out: &mut Vec<Message>) {
+        if let Some(t) = &self.turn {
+            if c.request_id.is_none_or(|r| r == t.request_id) {
+                t.cancel.cancel();
+                let rid = t.request_id;
+                let who = who!(self);
+                self.approvals.abandon(
+                    &self.ctx.approvals,
+                    who,
+                    Some(rid),
+                    Abandon::Cancelled,
+                    out,
+                );
+            }
+        }
+    }
+
+    /// UPLOAD_START: begins an upload; `Flow::Close` when one is already running on this
+    /// connection.
+    async fn on_upload_start(&mut self, u: &UploadStart, out: &mut Vec<Message>) -> Flow {
+        // A new start ends the discarding of a refused upload's data; a clean client
+        // stops sending after the error, a streaming one may not.
+        if matches!(self.upload, UploadSlot::Receiving { .. }) {
+            out.push(Message::error(
+                "busy",
+                "已有上传正在进行 / another upload is in progress on this connection",
+                Some(u.request_id),
+            ));
+            // Its data must not be mistaken for the running upload's.
+            return Flow::Close;
+        }
+        let reply = super::transfers::UploadReply::extension(u);
+        match self
+            .begin_upload(reply, &u.filename, u.size, u.sha256.clone())
+            .await
+        {
+            Err(e) => {
+                out.push(Message::error(e.code(), e.message(), Some(u.request_id)));
+                self.upload = UploadSlot::Discarding { remaining: u.size };
+            }
+            Ok(()) if u.size == 0 => self.finish_upload(out).await,
+            Ok(()) => {}
+        }
+        Flow::Continue
+    }
+
+    /// FILE_LIST: this session's uploads.
+    async fn file_list(&self, r: &Req) -> Message {
+        match self.uploads().await {
+            Ok(rows) => Message::FileListReply(FileListReply {
+                request_id: r.request_id,
+                files: rows.iter().map(file_info).collect(),
+            }),
+            Err(e) => store_error(e, r.request_id),
+        }
     }
 
     /// A shared request's outcome as the extension client sees it: a typed reply, an ERROR
@@ -302,4 +299,28 @@ fn needs_session(m: &Message) -> bool {
                 ..
             })
     )
+}
+
+/// The ERROR for a message extension mode does not handle: one only a server sends, or one
+/// this server does not support yet.
+fn not_handled(other: &Message) -> Message {
+    let t = other.msg_type();
+    let (code, text) = if t.direction() == protocol::Direction::ServerToClient {
+        (
+            "unexpected",
+            format!(
+                "{} 是服务器发往客户端的消息 / is a server-to-client message",
+                t.wire_name()
+            ),
+        )
+    } else {
+        (
+            "unsupported",
+            format!(
+                "{} 尚未支持 / is not supported by this server yet",
+                t.wire_name()
+            ),
+        )
+    };
+    Message::error(code, text, None)
 }

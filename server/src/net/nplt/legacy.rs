@@ -5,7 +5,7 @@ use protocol::{AgentThought, EndStatus, Message, SessionInfo, SessionOp, LEGACY_
 
 use llmops_tools::audit::AuditOp;
 
-use crate::turn::{ApprovalOutcome, TurnEvent};
+use crate::turn::{ApprovalAsk, ApprovalOutcome, TurnEvent};
 
 use super::request::{Outcome, Request, RequestError};
 use super::{Conn, Flow};
@@ -104,47 +104,9 @@ impl Conn {
                     o.file_id.clone().unwrap_or_else(|| o.file_path.clone())
                 ));
             }
-            TurnEvent::Approval(ask) => {
-                // A legacy client has no approval frame: the action never runs.
-                self.legacy_pending.push_str(&format!(
-                    "\n[需要批准 / needs approval] {} —— 旧版客户端无法批准操作，未执行 / \
-                     a legacy client cannot approve actions: not run\n",
-                    ask.argv.join(" ")
-                ));
-                let approval_id = uuid::Uuid::new_v4().simple().to_string();
-                let rid = self
-                    .turn
-                    .as_ref()
-                    .map(|t| t.request_id.to_string())
-                    .unwrap_or_default();
-                self.ctx.approvals.record_action(
-                    AuditOp::Rejected,
-                    who!(self),
-                    &ask.argv,
-                    &approval_id,
-                    &[
-                        ("request", &rid),
-                        ("action", &ask.action),
-                        ("reason", "legacy_client"),
-                    ],
-                );
-                ask.reply.send(ApprovalOutcome::Unsupported { approval_id });
-            }
+            TurnEvent::Approval(ask) => self.legacy_approval(&ask),
             TurnEvent::ApprovalDenied { argv, detail } => {
-                self.legacy_pending
-                    .push_str(&format!("\n[禁止 / denied] {}: {detail}\n", argv.join(" ")));
-                let rid = self
-                    .turn
-                    .as_ref()
-                    .map(|t| t.request_id.to_string())
-                    .unwrap_or_default();
-                self.ctx.approvals.record_action(
-                    AuditOp::ActionDenied,
-                    who!(self),
-                    &argv,
-                    &uuid::Uuid::new_v4().simple().to_string(),
-                    &[("request", &rid), ("reason", &detail)],
-                );
+                self.legacy_approval_denied(&argv, &detail)
             }
             TurnEvent::Done(outcome) => {
                 self.turn = None;
@@ -157,6 +119,52 @@ impl Conn {
                 self.legacy_flush_end(out, note.as_deref());
             }
         }
+    }
+
+    /// An approval request in legacy mode: a legacy client has no approval frame, so the
+    /// action never runs; it is told so in the text and the rejection is audited.
+    fn legacy_approval(&mut self, ask: &ApprovalAsk) {
+        self.legacy_pending.push_str(&format!(
+            "\n[需要批准 / needs approval] {} —— 旧版客户端无法批准操作，未执行 / \
+             a legacy client cannot approve actions: not run\n",
+            ask.argv.join(" ")
+        ));
+        let approval_id = uuid::Uuid::new_v4().simple().to_string();
+        let rid = self.legacy_request_id();
+        self.ctx.approvals.record_action(
+            AuditOp::Rejected,
+            who!(self),
+            &ask.argv,
+            &approval_id,
+            &[
+                ("request", &rid),
+                ("action", &ask.action),
+                ("reason", "legacy_client"),
+            ],
+        );
+        ask.reply.send(ApprovalOutcome::Unsupported { approval_id });
+    }
+
+    /// An action a deny rule refused: told in the text and audited.
+    fn legacy_approval_denied(&mut self, argv: &[String], detail: &str) {
+        self.legacy_pending
+            .push_str(&format!("\n[禁止 / denied] {}: {detail}\n", argv.join(" ")));
+        let rid = self.legacy_request_id();
+        self.ctx.approvals.record_action(
+            AuditOp::ActionDenied,
+            who!(self),
+            argv,
+            &uuid::Uuid::new_v4().simple().to_string(),
+            &[("request", &rid), ("reason", detail)],
+        );
+    }
+
+    /// The running turn's request id for the audit record (empty without one).
+    fn legacy_request_id(&self) -> String {
+        self.turn
+            .as_ref()
+            .map(|t| t.request_id.to_string())
+            .unwrap_or_default()
     }
 
     /// Ends a legacy stream: flushes held-back text and sends the empty end marker.

@@ -94,6 +94,31 @@ impl Conn {
         Ok(id)
     }
 
+    /// Renames session `id` of this owner, or the current one (storing it first).
+    async fn rename_session(&mut self, id: Option<String>, name: String) -> Result<(), StoreError> {
+        if name.trim().is_empty() {
+            return Err(StoreError::Forbidden(
+                "会话名称不能为空 / name must not be empty".into(),
+            ));
+        }
+        if id.is_none() {
+            // Naming the current session is a use of it.
+            self.ensure_session().await?;
+        }
+        let (current, owner) = (self.session_id.clone(), self.owner.clone());
+        self.ctx
+            .store
+            .run(move |s| {
+                let target = match id {
+                    Some(p) => s.resolve_session_of(&owner, &p)?,
+                    None => current,
+                };
+                s.rename_session(&target, &name)
+            })
+            .await?;
+        Ok(())
+    }
+
     pub(super) async fn session_cmd(
         &mut self,
         op: SessionOp,
@@ -116,28 +141,7 @@ impl Conn {
             SessionOp::Delete { id } => {
                 deleted = Some(self.delete_session(&id).await?);
             }
-            SessionOp::Rename { id, name } => {
-                if name.trim().is_empty() {
-                    return Err(StoreError::Forbidden(
-                        "会话名称不能为空 / name must not be empty".into(),
-                    ));
-                }
-                if id.is_none() {
-                    // Naming the current session is a use of it.
-                    self.ensure_session().await?;
-                }
-                let (current, owner) = (self.session_id.clone(), self.owner.clone());
-                self.ctx
-                    .store
-                    .run(move |s| {
-                        let target = match id {
-                            Some(p) => s.resolve_session_of(&owner, &p)?,
-                            None => current,
-                        };
-                        s.rename_session(&target, &name)
-                    })
-                    .await?;
-            }
+            SessionOp::Rename { id, name } => self.rename_session(id, name).await?,
         }
         let (cur, owner) = (self.session_id.clone(), self.owner.clone());
         let stored = self.reserved.is_none() && !cur.is_empty();
