@@ -90,13 +90,14 @@ pub struct Column {
 pub enum Unit {
     #[default]
     None,
-    /// Nanoseconds, microseconds, milliseconds, seconds, minutes, hours.
+    /// Nanoseconds, microseconds, milliseconds, seconds, minutes, hours, days.
     Ns,
     Us,
     Ms,
     S,
     Min,
     H,
+    D,
     /// Bytes and binary multiples (`KB` is read as KiB, like `ls -h`).
     B,
     Kib,
@@ -110,7 +111,9 @@ impl Unit {
     pub const fn dimension(self) -> Dimension {
         match self {
             Unit::None => Dimension::Plain,
-            Unit::Ns | Unit::Us | Unit::Ms | Unit::S | Unit::Min | Unit::H => Dimension::Time,
+            Unit::Ns | Unit::Us | Unit::Ms | Unit::S | Unit::Min | Unit::H | Unit::D => {
+                Dimension::Time
+            }
             Unit::B | Unit::Kib | Unit::Mib | Unit::Gib => Dimension::Size,
             Unit::Percent => Dimension::Percent,
         }
@@ -124,6 +127,7 @@ impl Unit {
             Unit::Ms => 1e-3,
             Unit::Min => 60.0,
             Unit::H => 3600.0,
+            Unit::D => 86400.0,
             Unit::Kib => 1024.0,
             Unit::Mib => 1024.0 * 1024.0,
             Unit::Gib => 1024.0 * 1024.0 * 1024.0,
@@ -140,6 +144,7 @@ impl Unit {
             Unit::S => "s",
             Unit::Min => "min",
             Unit::H => "h",
+            Unit::D => "d",
             Unit::B => "B",
             Unit::Kib => "KiB",
             Unit::Mib => "MiB",

@@ -238,12 +238,22 @@ fn iso(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     if !dotted && !matches!(b.get(i + 10), Some(b'T' | b' ')) {
         return None;
     }
+    // More blanks between the date and the time (APT's `2024-05-01  10:00:00`).
+    let gap = if b.get(i + 10) == Some(&b' ') {
+        b[i + 11..]
+            .iter()
+            .take(3)
+            .take_while(|c| **c == b' ')
+            .count()
+    } else {
+        0
+    };
     let (h, mi, s) = if dotted {
         (num(b, i + 11, 2)?, num(b, i + 14, 2)?, num(b, i + 17, 2)?)
     } else {
-        hms(b, i + 11)?
+        hms(b, i + 11 + gap)?
     };
-    let (micros, fd, j) = fraction(b, i + 19);
+    let (micros, fd, j) = fraction(b, i + 19 + gap);
     let (z, end) = if dotted {
         minutes_zone(b, j)
     } else {

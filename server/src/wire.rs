@@ -155,6 +155,7 @@ mod tests {
                 rss_bytes: 3 << 20,
                 mem_percent: 0.1,
                 command: "/usr/bin/burn-cpu --serve".into(),
+                program: "burn-cpu".into(),
             }],
             ..Default::default()
         };

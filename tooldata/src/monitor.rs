@@ -111,6 +111,10 @@ pub struct ProcessInfo {
     /// Command line, arguments joined by spaces, cut to `COMMAND_WIDTH` characters;
     /// `[name]` for kernel threads (as ps shows them).
     pub command: String,
+    /// What it runs: the executable's name, or the script, jar or module an interpreter
+    /// runs (read off the whole command line, before it is cut).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub program: String,
 }
 
 /// Sort order of a process listing (the tool's default is by CPU).

@@ -11,6 +11,7 @@ mod io;
 #[cfg(test)]
 mod proc_tests;
 pub(crate) mod procs;
+pub(crate) mod program;
 mod render;
 mod sample;
 mod sampler;

@@ -5,7 +5,6 @@
 
 pub mod mounts;
 pub mod procs;
-pub mod program;
 pub mod sockets;
 pub mod table;
 pub mod units;
@@ -139,6 +138,7 @@ mod tests {
             rss_bytes: rss,
             mem_percent: 0.0,
             command: command.into(),
+            program: crate::sys_monitor::program::program_of(command, ""),
         }
     }
 

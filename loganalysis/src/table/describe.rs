@@ -138,12 +138,17 @@ fn measure_words(q: &Query, resolved: &[Resolved]) -> (String, String) {
             format!("{f} 的不同值个数"),
             format!("the number of distinct values of {f}"),
         ),
-        m if m.is_stat() => {
+        // A percentile is one of the values (nearest rank), not an interpolation.
+        m @ (Measure::P50 | Measure::P90 | Measure::P95 | Measure::P99) => {
             let (z, e) = name(m);
             (
                 format!("{f} 的{z}（精确值，最近秩法）"),
                 format!("the {e} of {f} (exact, nearest rank)"),
             )
+        }
+        m if m.is_stat() => {
+            let (z, e) = name(m);
+            (format!("{f} 的{z}"), format!("the {e} of {f}"))
         }
         Measure::Stats => (
             format!("{f} 的统计（数量、最小、最大、平均、P50/P90/P95/P99，精确值）"),

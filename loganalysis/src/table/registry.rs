@@ -135,6 +135,10 @@ const BUILTIN: &[(&str, &str)] = &[
     ("nagios.toml", include_str!("../../formats/nagios.toml")),
     ("dpkg.toml", include_str!("../../formats/dpkg.toml")),
     (
+        "apt_history.toml",
+        include_str!("../../formats/apt_history.toml"),
+    ),
+    (
         "couchbase.toml",
         include_str!("../../formats/couchbase.toml"),
     ),

@@ -1,4 +1,4 @@
-//! Planted-truth checks of the gunicorn, Jetty StdErrLog, Nagios and dpkg formats:
+//! Planted-truth checks of the gunicorn, Jetty StdErrLog, Nagios, dpkg and APT history formats:
 //! generated files with known levels, workers, loggers, hosts and packages, queried through
 //! the engine.
 
@@ -209,5 +209,61 @@ fn dpkg_operations_count_packages_and_versions_as_planted() {
         rows[0].text.contains(&format!(" install {last}:all ")),
         "{}",
         rows[0].text
+    );
+}
+
+#[test]
+fn apt_history_records_count_runs_users_and_packages_as_planted() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let users = ["opsa", "opsb"];
+    let mut rng = Lcg(37);
+    let mut text = String::from("\n");
+    let (mut by_user, mut upgrading, mut with_zlib) = (BTreeMap::new(), 0u64, 0u64);
+    for i in 0..120u32 {
+        let day = 1 + i / 24;
+        let (h, m) = (i % 24, (i * 7) % 60);
+        let _ = writeln!(text, "Start-Date: 2031-03-{day:02}  {h:02}:{m:02}:00");
+        let user = users[rng.next(2) as usize];
+        let scripted = rng.next(3) == 0;
+        if scripted {
+            let _ = writeln!(text, "Commandline: /usr/bin/unattended-upgrade");
+        } else {
+            let _ = writeln!(text, "Commandline: apt-get install -y pkg{i}");
+            let _ = writeln!(text, "Requested-By: {user} (1000)");
+            *by_user.entry(user.to_string()).or_insert(0u64) += 1;
+            let _ = writeln!(text, "Install: pkg{i}:amd64 (1.0-{i})");
+        }
+        if scripted || rng.next(2) == 0 {
+            upgrading += 1;
+            let zlib = rng.next(2) == 0;
+            with_zlib += u64::from(zlib);
+            let extra = if zlib {
+                ", zlib1g:amd64 (1:1.2.13-1, 1:1.2.13-2)"
+            } else {
+                ""
+            };
+            let _ = writeln!(text, "Upgrade: libfoo1:amd64 (2.{i}-1, 2.{i}-2){extra}");
+        }
+        let _ = writeln!(text, "End-Date: 2031-03-{day:02}  {h:02}:{m:02}:09\n");
+    }
+    std::fs::write(dir.path().join("history.log"), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, "history.log"), "apt_history");
+    assert_eq!(run(d, "history.log", &Query::default()).matched, 120);
+    assert_eq!(top(d, "history.log", "user"), by_user);
+    let has = |field: &str, v: &str| {
+        Filter::new(
+            Some(Field::new(field)),
+            FilterOp::Contains,
+            Scalar::Text(v.into()),
+        )
+    };
+    assert_eq!(
+        count(d, "history.log", has("upgraded", "libfoo1")),
+        upgrading
+    );
+    assert_eq!(
+        count(d, "history.log", has("upgraded", "zlib1g")),
+        with_zlib
     );
 }

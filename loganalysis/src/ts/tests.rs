@@ -202,3 +202,20 @@ fn civil_round_trip_and_order() {
     assert_eq!(format(&t, Precision::Minute), "2024-05-01T10:07");
     assert_eq!(format(&t, Precision::Day), "2024-05-01");
 }
+
+#[test]
+fn a_date_and_time_apart_by_more_blanks_is_one_time() {
+    assert_eq!(
+        show("Start-Date: 2031-04-05  06:07:08"),
+        None,
+        "not at the line start"
+    );
+    assert_eq!(
+        show("2031-04-05  06:07:08 upgrade"),
+        Some(("2031-04-05T06:07:08".to_string(), Some(20)))
+    );
+    assert_eq!(
+        show("2031-04-05 06:07:08.250 x"),
+        Some(("2031-04-05T06:07:08.250".to_string(), Some(23)))
+    );
+}

@@ -74,11 +74,16 @@ fn share_of(r: &QueryResult, count: u64, lang: Lang) -> String {
     };
     // Of the events read, not of the file, when only part of a file was read.
     let whole = r.sources.iter().all(|s| s.complete);
+    let (nz, ne) = if r.query.source == llmops_common::query::Source::Log {
+        ("条事件", "events")
+    } else {
+        ("行", "rows")
+    };
     match (lang, whole) {
-        (Lang::Zh, true) => format!("（占全部 {total} 条事件的 {pct}%）"),
-        (Lang::Zh, false) => format!("（占已读 {total} 条事件的 {pct}%）"),
-        (Lang::En, true) => format!(" ({pct}% of all {total} events)"),
-        (Lang::En, false) => format!(" ({pct}% of the {total} events read)"),
+        (Lang::Zh, true) => format!("（占全部 {total} {nz}的 {pct}%）"),
+        (Lang::Zh, false) => format!("（占已读 {total} {nz}的 {pct}%）"),
+        (Lang::En, true) => format!(" ({pct}% of all {total} {ne})"),
+        (Lang::En, false) => format!(" ({pct}% of the {total} {ne} read)"),
     }
 }
 
@@ -336,8 +341,9 @@ fn stat_lead(
             measure.as_str()
         ),
         Lang::En => format!(
-            "{what}: **{v}** ({} of {n} values){part}.",
-            measure.as_str()
+            "{what}: **{v}** ({} of {n} value{}){part}.",
+            measure.as_str(),
+            if n == 1 { "" } else { "s" }
         ),
     };
     if let Some(r) = row {

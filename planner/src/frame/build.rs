@@ -167,6 +167,18 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     if let Some(n) = limit(lex, p).filter(|n| !a_status(*n)) {
         q.limit = Some(n);
     }
+    // "the last package upgraded", "which job failed last": "last" with no length of time
+    // after it, and no other measure asked, is the latest event.
+    let rows_asked = cue.is_some_and(|c| c.measure == Measure::Rows && c.field.is_none());
+    if (cue.is_none() || rows_asked) && q.window.is_none() && source == Source::Log {
+        if let Some(n) = last_of_something(p) {
+            q.measure = Measure::Rows;
+            q.field = Some(Field::new("time"));
+            q.order = Order::Desc;
+            q.limit = Some(n);
+            q.group_by.clear();
+        }
+    }
     settle(lex, p, &mut q);
     system_field_asked(lex, p, &mut q);
     tag_subject(lex, p, &mut q);
@@ -195,6 +207,39 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         object,
         follow_up: false,
     }
+}
+
+/// How many of the latest events the question asks for when it says "last" or "final" of
+/// something ("the last upgrade": 1, "the last 5 upgrades": 5), not of a length of time
+/// ("the last 10 minutes", "the last hour" are windows).
+fn last_of_something(p: &Parsed) -> Option<u32> {
+    p.hits.iter().find_map(|h| {
+        let word = p.lower.get(h.start..h.end);
+        if h.cue != Cue::Last || !matches!(word, Some("last" | "final")) {
+            return None;
+        }
+        let timed = p.hits.iter().any(|u| {
+            matches!(u.cue, Cue::Unit(unit) if unit.dimension() == Dimension::Time)
+                && u.start >= h.end
+                && p.close(h.end, u.start)
+        }) || p.lits.iter().any(|l| {
+            l.start >= h.end
+                && p.close(h.end, l.start)
+                && matches!(l.lit, Lit::Number { unit: Some(u), .. } if u.dimension() == Dimension::Time)
+        });
+        let count = p.lits.iter().find_map(|l| match l.lit {
+            Lit::Number { value, unit: None }
+                if l.start >= h.end
+                    && p.close(h.end, l.start)
+                    && value.fract() == 0.0
+                    && (1.0..=f64::from(Query::MAX_LIMIT)).contains(&value) =>
+            {
+                Some(value as u32)
+            }
+            _ => None,
+        });
+        (!timed).then_some(count.unwrap_or(1))
+    })
 }
 
 /// The fields the question defines from the text that a slot of a log query reads.

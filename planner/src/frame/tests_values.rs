@@ -468,3 +468,33 @@ fn a_month_named_is_the_window_of_that_month() {
         "{f}"
     );
 }
+
+#[test]
+fn the_last_of_something_is_the_latest_events_and_the_last_days_a_window() {
+    let ups = steps_log();
+    for (text, limit) in [
+        ("which service had the last rollback", 1),
+        ("show the last 4 deploys", 4),
+    ] {
+        let f = query_over(&ups, text);
+        assert_eq!(
+            (&f["measure"], &f["field"], &f["limit"]),
+            (&json!("rows"), &json!("time"), &json!(limit)),
+            "{text}: {f}"
+        );
+        assert_eq!(f["window"], Value::Null, "{text}: {f}");
+    }
+    for (text, seconds) in [
+        ("how many deploys in the last 3 days", 3 * 86_400),
+        ("最近 2 天有几次 rollback", 2 * 86_400),
+        ("deploys over the last 20 minutes", 1_200),
+    ] {
+        let f = query_over(&ups, text);
+        assert_eq!(
+            f["window"],
+            json!({"last": {"seconds": seconds}}),
+            "{text}: {f}"
+        );
+        assert_ne!(f["measure"], json!("rows"), "{text}: {f}");
+    }
+}

@@ -124,6 +124,7 @@ fn proc_row(pid: u32, name: &str) -> ProcessInfo {
         rss_bytes: 1288490189,
         mem_percent: 15.0,
         command: format!("{name} --serve"),
+        program: name.into(),
     }
 }
 

@@ -21,6 +21,7 @@ fn row(pid: u32, name: &str, user: &str, cpu: f64, rss: u64, cmd: &str) -> Proce
         rss_bytes: rss,
         mem_percent: sample::percent(rss, 8 << 30),
         command: cmd.into(),
+        program: super::program::program_of(cmd, name),
     }
 }
 

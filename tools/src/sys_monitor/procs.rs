@@ -36,6 +36,7 @@ struct Known {
     name: String,
     user: String,
     command: String,
+    program: String,
 }
 
 /// The fields of `/proc/PID/stat` we use.
@@ -237,9 +238,11 @@ impl ProcScanner {
             .known
             .get(&pid)
             .filter(|k| k.start_time == stat.start_time);
-        let (user, command) = match prev {
+        let (user, command, program) = match prev {
             // Same process, same program: uid and command line are as read before.
-            Some(k) if k.name == stat.comm => (k.user.clone(), k.command.clone()),
+            Some(k) if k.name == stat.comm => {
+                (k.user.clone(), k.command.clone(), k.program.clone())
+            }
             _ => Self::identity(&mut self.users, dir, &stat.comm),
         };
         // A process new since the last scan ran all its ticks within the interval.
@@ -255,6 +258,7 @@ impl ProcScanner {
             rss_bytes,
             mem_percent: super::sample::percent(rss_bytes, memory_total_bytes),
             command: command.clone(),
+            program: program.clone(),
         };
         let known = Known {
             start_time: stat.start_time,
@@ -262,12 +266,18 @@ impl ProcScanner {
             name: stat.comm,
             user,
             command,
+            program,
         };
         Some((info, known))
     }
 
-    /// The user and command line of a process not seen before (or that exec'd since).
-    fn identity(users: &mut HashMap<u32, String>, dir: &Path, comm: &str) -> (String, String) {
+    /// The user, command line and program of a process not seen before (or that exec'd
+    /// since).
+    fn identity(
+        users: &mut HashMap<u32, String>,
+        dir: &Path,
+        comm: &str,
+    ) -> (String, String, String) {
         let uid = std::fs::read_to_string(dir.join("status"))
             .ok()
             .and_then(|s| parse_euid(&s));
@@ -275,7 +285,9 @@ impl ProcScanner {
             .map(|u| Self::user(users, u))
             .unwrap_or_else(|| "?".into());
         let raw = std::fs::read(dir.join("cmdline")).unwrap_or_default();
-        (user, command_line(&raw, comm))
+        let whole = String::from_utf8_lossy(&raw).replace('\0', " ");
+        let program = super::program::program_of(whole.trim_end(), comm);
+        (user, command_line(&raw, comm), program)
     }
 
     /// %CPU over the interval since the last scan; 0 on the first scan.
@@ -344,6 +356,7 @@ mod tests {
             rss_bytes: rss,
             mem_percent: 0.0,
             command: format!("/bin/p{pid} --flag"),
+            program: format!("p{pid}"),
         }
     }
 

@@ -1,7 +1,7 @@
 //! The processes table: the sampler's last scan (pid, user, comm, %CPU over its interval,
 //! RSS, %MEM, command line) joined with what `/proc/PID/stat` says now (parent, state,
 //! threads, start time), as `ps -eo pid,ppid,user,stat,nlwp,lstart,pcpu,rss,args` shows it,
-//! and the program each runs ([`super::program::program_of`]).
+//! and the program each runs (the sampler reads it off the whole command line).
 
 use llmops_common::query::{FieldKind, Unit};
 
@@ -121,7 +121,7 @@ pub fn table(scan: &ProcessTable) -> SysTable {
                     .ok()
                     .and_then(|c| unit_of(&c))
                     .map_or(SysCell::Null, SysCell::Text),
-                SysCell::Text(super::program::program_of(&p.command, &p.name)),
+                SysCell::Text(p.program.clone()),
             ]
         })
         .collect();

@@ -24,8 +24,8 @@ const WITH_VALUE: [&str; 6] = [
 /// kernel name `comm`:
 /// - a kernel thread (`[kworker/0:1]`, no command line) or an empty line: `comm`;
 /// - an interpreter with a script, jar or module (`python3 /srv/bin/gunicorn app:app`,
-///   `java -Xmx1g -jar /opt/report-cruncher-2.3.jar`, `python -m celery`): its name
-///   without directory, extension or version (`gunicorn`, `report-cruncher`, `celery`);
+///   `java -Xmx1g -jar /opt/report-cruncher-2.3.jar`, `python -m celery`): its file
+///   name without directory or version (`gunicorn`, `report-cruncher.jar`, `celery`);
 ///   a Java main class by its last segment (`com.acme.Ledger` -> `Ledger`); an inline
 ///   script (`sh -c …`) or none: the interpreter;
 /// - otherwise the executable's file name, without the `:` a server writes after its name
@@ -67,28 +67,32 @@ fn base(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
-/// A script or jar by its name: no directory, no extension, no version after a `-`
-/// (`/opt/report-cruncher-2.3.1.jar` -> `report-cruncher`).
+/// A script or jar by its file name, without directory or version after a `-`
+/// (`/opt/report-cruncher-2.3.1.jar` -> `report-cruncher.jar`): the name with or without
+/// its extension finds it.
 fn script(path: &str) -> String {
     let name = base(path);
-    let name = match name.rsplit_once('.') {
+    let (stem, ext) = match name.rsplit_once('.') {
         Some((stem, ext)) if !stem.is_empty() && ext.bytes().all(|b| b.is_ascii_alphabetic()) => {
-            stem
+            (stem, Some(ext))
         }
-        _ => name,
+        _ => (name, None),
     };
-    let unversioned = name
+    let unversioned = stem
         .match_indices('-')
         .find(|(i, _)| {
-            let rest = &name[i + 1..];
+            let rest = &stem[i + 1..];
             let rest = rest.strip_prefix('v').unwrap_or(rest);
             rest.starts_with(|c: char| c.is_ascii_digit())
                 && rest
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
         })
-        .map_or(name, |(i, _)| &name[..i]);
-    unversioned.to_string()
+        .map_or(stem, |(i, _)| &stem[..i]);
+    match ext {
+        Some(e) => format!("{unversioned}.{e}"),
+        None => unversioned.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -107,7 +111,7 @@ mod tests {
             (
                 "java -Xmx2g -jar /opt/report-cruncher-2.3.1.jar --daily",
                 "java",
-                "report-cruncher",
+                "report-cruncher.jar",
             ),
             (
                 "java -cp /opt/app/lib/* com.acme.Ledger --port 9",
@@ -119,13 +123,17 @@ mod tests {
                 "gunicorn",
                 "gunicorn",
             ),
-            ("python3.11 -u worker_main.py", "python3.11", "worker_main"),
+            (
+                "python3.11 -u worker_main.py",
+                "python3.11",
+                "worker_main.py",
+            ),
             ("python3 -m celery -A tasks worker", "celery", "celery"),
-            ("node /srv/ledger.js", "node", "ledger"),
+            ("node /srv/ledger.js", "node", "ledger.js"),
             (
                 "/bin/bash /tmp/ask.sh is postgres running?",
                 "ask.sh",
-                "ask",
+                "ask.sh",
             ),
             ("sh -c echo hi; sleep 5", "sh", "sh"),
             ("bash", "bash", "bash"),
