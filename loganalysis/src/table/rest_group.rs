@@ -140,20 +140,8 @@ impl RegexLocs {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests_formats::Lcg;
     use super::*;
-
-    /// A small deterministic generator (an LCG).
-    struct Lcg(u64);
-
-    impl Lcg {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (self.0 >> 33) % n
-        }
-    }
 
     /// Each group's span, by index.
     type Spans = Vec<Option<(usize, usize)>>;
@@ -213,11 +201,11 @@ mod tests {
             for _ in 0..4000 {
                 let mut line = String::new();
                 // Most lines start as the regex expects, so both readings are exercised.
-                if rng.below(4) > 0 {
+                if rng.next(4) > 0 {
                     line.push_str(lead);
                 }
-                for _ in 0..rng.below(24) {
-                    line.push(alphabet[rng.below(alphabet.len() as u64) as usize]);
+                for _ in 0..rng.next(24) {
+                    line.push(alphabet[rng.next(alphabet.len() as u64) as usize]);
                 }
                 let (fast, slow) = both(&re, &rest, &line);
                 assert_eq!(fast, slow, "regex {src:?}, line {line:?}");

@@ -346,20 +346,10 @@ fn literal_filter(
         Lit::Quoted(t) | Lit::Ident(t) => {
             Some(text_filter(lex, source, t, bound.as_deref(), negated))
         }
-        // "error_code 为 E42", "with error_code E42": a word right after a log's
-        // field is that field's value, as written.
-        Lit::Word(_) if source == Source::Log && bound.is_some() && value_like(p, l) => {
-            let written = p.text.get(l.start..l.end)?.to_string();
-            hard(filter(
-                bound.as_deref(),
-                eq,
-                Scalar::Text(written),
-                Unit::None,
-            ))
-        }
-        // "running as root", "owned by postgres": over a system table, a word right after
-        // a column's cue is that column's value.
-        Lit::Word(_) if source != Source::Log && bound.is_some() => {
+        // "error_code 为 E42", "with error_code E42": a word right after a log's field is
+        // that field's value, as written; over a system table, any word right after a
+        // column's cue ("running as root", "owned by postgres").
+        Lit::Word(_) if bound.is_some() && (source != Source::Log || value_like(p, l)) => {
             let written = p.text.get(l.start..l.end)?.to_string();
             hard(filter(
                 bound.as_deref(),

@@ -221,7 +221,8 @@ fn parse_short(
     Ok(())
 }
 
-fn take(args: &[String], i: &mut usize, option: &str) -> Result<String, CommandError> {
+/// The value of an option written apart from it (`-e PATTERN`): the next argument.
+pub(super) fn take(args: &[String], i: &mut usize, option: &str) -> Result<String, CommandError> {
     let v = args
         .get(*i)
         .ok_or_else(|| CommandError::MissingOptionValue {

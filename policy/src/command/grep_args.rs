@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use regex::{Regex, RegexBuilder};
 
-use super::argv::split_long;
+use super::argv::{split_long, take};
 use super::resolve::Resolver;
 use super::CommandError;
 
@@ -153,14 +153,14 @@ impl GrepScan {
             "regexp" => {
                 let v = match inline {
                     Some(v) => v,
-                    None => take_value(args, i, arg)?,
+                    None => take(args, i, arg)?,
                 };
                 self.patterns.push(v);
             }
             "max-count" => {
                 let v = match inline {
                     Some(v) => v,
-                    None => take_value(args, i, arg)?,
+                    None => take(args, i, arg)?,
                 };
                 opts.max_count = Some(parse_count(arg, &v)?);
             }
@@ -206,7 +206,7 @@ impl GrepScan {
                 'e' | 'm' => {
                     let rest: String = body[k..].iter().collect();
                     let v = if rest.is_empty() {
-                        take_value(args, i, arg)?
+                        take(args, i, arg)?
                     } else {
                         rest
                     };
@@ -266,17 +266,6 @@ impl GrepScan {
                     .to_string(),
             })
     }
-}
-
-/// The value of an option written apart from it (`-e PATTERN`): the next argument.
-fn take_value(args: &[String], i: &mut usize, option: &str) -> Result<String, CommandError> {
-    let v = args
-        .get(*i)
-        .ok_or_else(|| CommandError::MissingOptionValue {
-            option: option.to_string(),
-        })?;
-    *i += 1;
-    Ok(v.clone())
 }
 
 /// Resolves the file operands through the path policy. `-` (standard input) is only the
