@@ -130,6 +130,29 @@ fn en_months(lower: &str) -> Vec<(usize, usize, Day)> {
             Some(n) => (n.as_str(), c.get(2)),
             None => (c.get(3).map_or("", |n| n.as_str()), c.get(4)),
         };
+        // A short form ("jan", "dec") may be a name and "may" a verb: either is a month
+        // only after "in"/"during"/"throughout" or with its year ("stats for jan" is a
+        // user's).
+        const FULL: [&str; 11] = [
+            "january",
+            "february",
+            "march",
+            "april",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        ];
+        let lead = m.as_str().split_whitespace().next().unwrap_or("");
+        let sure = FULL.contains(&name)
+            || year.is_some()
+            || matches!(lead, "in" | "during" | "throughout");
+        if !sure {
+            continue;
+        }
         if let Some(d) = month_of(name).and_then(|n| month(year.map(|y| y.as_str()), n)) {
             found.push((m.start(), m.end(), d));
         }
@@ -259,13 +282,21 @@ mod tests {
         assert_eq!(points("errors in November"), ["--11"]);
         assert_eq!(points("during feb 2029, how many restarts"), ["2029-02"]);
         assert_eq!(points("october's slowest call"), ["--10"]);
-        assert_eq!(points("for the month of may"), ["--05"]);
+        assert_eq!(points("during may"), ["--05"]);
+        assert_eq!(points("in dec"), ["--12"]);
         assert_eq!(points("11月份有多少次重启"), ["--11"]);
         assert_eq!(points("2029年2月的告警"), ["2029-02"]);
         // A day wins over its month; a length in months and a verb are no month.
         assert_eq!(points("in March 8th's log"), ["--03-08"]);
         assert_eq!(points("3月8日的告警"), ["--03-08"]);
-        for t in ["过去3个月", "you may see", "in 2 months", "it may fail"] {
+        for t in [
+            "过去3个月",
+            "you may see",
+            "in 2 months",
+            "it may fail",
+            "logins for jan",
+            "the month of may",
+        ] {
             assert!(points(t).is_empty(), "{t}: {:?}", points(t));
         }
     }
