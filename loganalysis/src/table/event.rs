@@ -116,7 +116,7 @@ pub struct Extractor<'f> {
     parsed: Option<bool>,
     spans: Vec<(u32, u32)>,
     tail_at: usize,
-    locs: Option<RegexLocs>,
+    locs: Option<RegexLocs<'f>>,
     dlocs: Vec<CaptureLocations>,
     /// Per derived rule: not run yet (None), matched at offset (Some(Some)), no match.
     dstate: Vec<Option<Option<usize>>>,
@@ -260,13 +260,12 @@ impl<'f> Extractor<'f> {
                 }
                 None => false,
             },
-            Parser::Regex(re) => match &self.fmt.split {
+            Parser::Regex(_) => match &self.fmt.split {
                 Some(split) => split.split(text, &mut self.spans),
                 None => {
                     let locs = self.locs.as_mut().expect("regex formats have locations");
                     // A line that is not UTF-8 is not parsed (its spans would not index it).
-                    std::str::from_utf8(text)
-                        .is_ok_and(|s| locs.read(re, self.fmt.rest_group.as_ref(), s))
+                    std::str::from_utf8(text).is_ok_and(|s| locs.read(s))
                 }
             },
             Parser::Json => self.decode_json(text),
@@ -347,7 +346,7 @@ impl<'f> Extractor<'f> {
                     .get(i)
                     .filter(|s| **s != super::split::ABSENT)
                     .map(|&(a, b)| (a as usize, b as usize)),
-                Parser::Regex(_) => self.locs.as_ref()?.get(i, self.fmt.rest_group.as_ref()),
+                Parser::Regex(_) => self.locs.as_ref()?.get(i),
                 _ => None,
             },
             Origin::Derived(ref alts) => {
@@ -413,11 +412,8 @@ impl<'f> Extractor<'f> {
         let raw = match &spec.origin {
             Origin::Capture(_) | Origin::Derived(_) => {
                 let (a, b) = self.span(text, fid)?;
-                let v = unquote(&self.fmt.quoted, &spec.name, &text[a..b]);
-                match v {
-                    Val::Bytes(b) => undouble_quotes(&self.fmt.doubled_quotes, &spec.name, b),
-                    v => v,
-                }
+                let fmt = self.fmt;
+                csv_value(&fmt.quoted, &fmt.doubled_quotes, &spec.name, &text[a..b])
             }
             Origin::Key(k) => match &self.fmt.parser {
                 Parser::Json => json_value(self.json.as_ref()?, k)?,
@@ -633,28 +629,23 @@ impl<'f> Extractor<'f> {
     }
 }
 
-/// A value cut from CSV quoting, where the format says so: `""` is one `"`.
-/// A value captured with its CSV quotes, for a field in `fields`: without them, and `""`
-/// as `"`.
-fn unquote<'a>(fields: &[String], name: &str, v: &'a [u8]) -> Val<'a> {
-    let quoted = v.len() >= 2 && v.starts_with(b"\"") && v.ends_with(b"\"");
-    if !quoted || !fields.iter().any(|f| f == name) {
-        return Val::Bytes(v);
+/// A value of a CSV-quoted field: captured with its quotes (a field in `quoted`), without
+/// them and with `""` as `"`; cut from inside them (a field in `doubled`), with `""` as `"`.
+fn csv_value<'a>(quoted: &[String], doubled: &[String], name: &str, v: &'a [u8]) -> Val<'a> {
+    let listed = |fields: &[String]| fields.iter().any(|f| f == name);
+    let wrapped = v.len() >= 2 && v.starts_with(b"\"") && v.ends_with(b"\"");
+    if wrapped && listed(quoted) {
+        undoubled(&v[1..v.len() - 1])
+    } else if listed(doubled) {
+        undoubled(v)
+    } else {
+        Val::Bytes(v)
     }
-    let inner = &v[1..v.len() - 1];
-    if memchr::memmem::find(inner, b"\"\"").is_none() {
-        return Val::Bytes(inner);
-    }
-    Val::Text(Cow::Owned(
-        String::from_utf8_lossy(inner).replace("\"\"", "\""),
-    ))
 }
 
-fn undouble_quotes<'a>(fields: &[String], name: &str, v: &'a [u8]) -> Val<'a> {
-    if fields.is_empty()
-        || memchr::memmem::find(v, b"\"\"").is_none()
-        || !fields.iter().any(|f| f == name)
-    {
+/// `v` with each `""` read as `"` (borrowed when it has none).
+fn undoubled(v: &[u8]) -> Val<'_> {
+    if memchr::memmem::find(v, b"\"\"").is_none() {
         return Val::Bytes(v);
     }
     Val::Text(Cow::Owned(String::from_utf8_lossy(v).replace("\"\"", "\"")))

@@ -86,53 +86,47 @@ fn has_inline_flags(src: &str) -> bool {
 
 /// Capture locations of a regex format's line, read by the head where it can be.
 #[derive(Debug, Clone)]
-pub struct RegexLocs {
+pub struct RegexLocs<'f> {
+    re: &'f Regex,
     full: CaptureLocations,
-    head: Option<CaptureLocations>,
+    /// The head and its locations, for a regex with a rest group.
+    head: Option<(&'f RestGroup, CaptureLocations)>,
     /// The rest group's span when the head read the line.
     rest: Option<(usize, usize)>,
 }
 
-impl RegexLocs {
-    pub fn new(re: &Regex, rest: Option<&RestGroup>) -> Self {
+impl<'f> RegexLocs<'f> {
+    pub fn new(re: &'f Regex, rest: Option<&'f RestGroup>) -> Self {
         RegexLocs {
+            re,
             full: re.capture_locations(),
-            head: rest.map(|r| r.head.capture_locations()),
+            head: rest.map(|r| (r, r.head.capture_locations())),
             rest: None,
         }
     }
 
-    /// Reads `s` with `re` (through `rest`'s head when given); whether it matched.
-    pub fn read(&mut self, re: &Regex, rest: Option<&RestGroup>, s: &str) -> bool {
+    /// Reads `s` (through the head when there is one); whether it matched.
+    pub fn read(&mut self, s: &str) -> bool {
         self.rest = None;
-        if let (Some(r), Some(locs)) = (rest, self.head.as_mut()) {
+        if let Some((r, locs)) = self.head.as_mut() {
             let Some(m) = r.head.captures_read(locs, s) else {
                 return false;
             };
-            let end = memchr::memchr(b'\n', &s.as_bytes()[m.end()..]).map(|p| m.end() + p);
-            match (end, r.to_end) {
-                (Some(_), true) => {}
-                (end, _) => {
-                    self.rest = Some((m.end(), end.unwrap_or(s.len())));
-                    return true;
-                }
+            let newline = memchr::memchr(b'\n', &s.as_bytes()[m.end()..]).map(|p| m.end() + p);
+            if !(r.to_end && newline.is_some()) {
+                self.rest = Some((m.end(), newline.unwrap_or(s.len())));
+                return true;
             }
         }
-        re.captures_read(&mut self.full, s).is_some()
+        self.re.captures_read(&mut self.full, s).is_some()
     }
 
     /// The span of group `i` of the whole regex in the line last read.
-    pub fn get(&self, i: usize, rest: Option<&RestGroup>) -> Option<(usize, usize)> {
-        match (self.rest, rest, self.head.as_ref()) {
-            (Some(span), Some(r), Some(head)) => {
-                if i == r.group {
-                    Some(span)
-                } else if i == 0 {
-                    head.get(0).map(|(a, _)| (a, span.1))
-                } else {
-                    head.get(i)
-                }
-            }
+    pub fn get(&self, i: usize) -> Option<(usize, usize)> {
+        match (self.rest, &self.head) {
+            (Some(span), Some((r, _))) if i == r.group => Some(span),
+            (Some(span), Some((_, head))) if i == 0 => head.get(0).map(|(a, _)| (a, span.1)),
+            (Some(_), Some((_, head))) => head.get(i),
             _ => self.full.get(i),
         }
     }
@@ -150,13 +144,13 @@ mod tests {
     fn both(re: &Regex, rest: &RestGroup, line: &str) -> (Spans, Spans) {
         let mut fast = RegexLocs::new(re, Some(rest));
         let mut slow = RegexLocs::new(re, None);
-        let (a, b) = (fast.read(re, Some(rest), line), slow.read(re, None, line));
-        let spans = |l: &RegexLocs, r: Option<&RestGroup>, ok: bool| {
+        let (a, b) = (fast.read(line), slow.read(line));
+        let spans = |l: &RegexLocs, ok: bool| {
             (0..re.captures_len())
-                .map(|i| if ok { l.get(i, r) } else { None })
+                .map(|i| if ok { l.get(i) } else { None })
                 .collect::<Vec<_>>()
         };
-        (spans(&fast, Some(rest), a), spans(&slow, None, b))
+        (spans(&fast, a), spans(&slow, b))
     }
 
     fn compiled(src: &str) -> (Regex, RestGroup) {

@@ -406,3 +406,38 @@ fn a_timeline_from_a_time_on_holds_every_later_event() {
     };
     assert_eq!(*total, later);
 }
+
+/// A month asked for (`--02`, `2028-02`) counts the events of its days, leap day included,
+/// and none of the months beside it.
+#[test]
+fn a_month_window_counts_the_events_of_that_month() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut text = String::new();
+    let mut in_feb = 0u64;
+    // Two events a day from 2028-01-20 to 2028-03-10, the first at midnight, the second
+    // a second before the next day.
+    let first = crate::ts::days_from_civil(2028, 1, 20);
+    for day in first..first + 51 {
+        let (y, m, d) = crate::ts::civil_from_days(day);
+        for t in ["00:00:00", "23:59:59"] {
+            text.push_str(&format!("{y}-{m:02}-{d:02} {t} INFO job ran\n"));
+            in_feb += u64::from(m == 2);
+        }
+    }
+    std::fs::write(dir.path().join("jobs.log"), &text).expect("write");
+    assert_eq!(in_feb, 58, "29 days of February 2028, two events each");
+    for point in ["--02", "2028-02"] {
+        let q = Query {
+            window: Some(Window::Between {
+                from: Some(TimePoint(point.into())),
+                to: Some(TimePoint(point.into())),
+            }),
+            ..Query::default()
+        };
+        let r = run_in(dir.path(), &["jobs.log"], &q, &QueryOptions::default()).expect("runs");
+        let QueryValue::Count { count } = r.value else {
+            panic!("count")
+        };
+        assert_eq!(count, in_feb, "{point}");
+    }
+}

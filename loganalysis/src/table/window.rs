@@ -153,28 +153,21 @@ fn log_offset(end: &Ts) -> i32 {
 }
 
 /// The first second of `p` on the log's clock, given the log's newest event, and how many
-/// seconds it spans.
+/// seconds it spans (a month's days, else the point's own span).
 fn resolve(p: &Point, end: &Ts) -> (i64, i64) {
-    let month = |y: i64, m: u32| {
-        let first = ts::days_from_civil(y, m, 1);
-        let next = if m == 12 {
-            ts::days_from_civil(y + 1, 1, 1)
-        } else {
-            ts::days_from_civil(y, m + 1, 1)
-        };
-        (first * DAY, (next - first) * DAY)
+    let start = resolve_start(p, end);
+    let span = match p.date {
+        Some(Date::YearMonth(..) | Date::Month(_)) => {
+            let (y, m, _) = ts::civil_from_days(start.div_euclid(DAY));
+            let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
+            (ts::days_from_civil(ny, nm, 1) - start.div_euclid(DAY)) * DAY
+        }
+        _ => p.span,
     };
-    let end_sec = end.key.div_euclid(1_000_000);
-    let (ey, em, _) = ts::civil_from_days(end_sec.div_euclid(DAY));
-    match p.date {
-        // A log without years (syslog) counts from year 0.
-        Some(Date::YearMonth(y, m)) => month(if end.no_year { 0 } else { y }, m),
-        Some(Date::Month(m)) => month(if m > em && !end.no_year { ey - 1 } else { ey }, m),
-        _ => (resolve_start(p, end), p.span),
-    }
+    (start, span)
 }
 
-/// The first second of `p` (a day or a time of day) on the log's clock.
+/// The first second of `p` on the log's clock.
 fn resolve_start(p: &Point, end: &Ts) -> i64 {
     let end_sec = end.key.div_euclid(1_000_000);
     let (ey, em, ed) = ts::civil_from_days(end_sec.div_euclid(DAY));
@@ -207,7 +200,14 @@ fn resolve_start(p: &Point, end: &Ts) -> i64 {
             };
             ts::days_from_civil(y, m, d) * DAY + p.sod
         }
-        Some(Date::YearMonth(..) | Date::Month(_)) => resolve(p, end).0,
+        // A log without years (syslog) counts from year 0.
+        Some(Date::YearMonth(y, m)) => {
+            ts::days_from_civil(if end.no_year { 0 } else { y }, m, 1) * DAY
+        }
+        Some(Date::Month(m)) => {
+            let y = if m > em && !end.no_year { ey - 1 } else { ey };
+            ts::days_from_civil(y, m, 1) * DAY
+        }
         None => {
             let day = end_sec - end_sec.rem_euclid(DAY);
             let at = day + p.sod;
