@@ -15,8 +15,9 @@ pub enum Source {
     /// The events of the log files in `Query::files`.
     #[default]
     Log,
-    /// Running processes: pid, ppid, user, name, command, state, start_time, cpu_percent,
-    /// rss_bytes, mem_percent, threads.
+    /// Running processes: pid, ppid, user, name, command, program (what it runs: the
+    /// executable, or the script/jar an interpreter runs; match a process by name on it),
+    /// state, start_time, cpu_percent, rss_bytes, mem_percent, threads, unit.
     Processes,
     /// Sockets with their owning process: proto, state, local, local_port, peer, pid,
     /// process, user.
@@ -36,6 +37,15 @@ impl Source {
             Source::Sockets => "sockets",
             Source::Mounts => "mounts",
             Source::Units => "units",
+        }
+    }
+
+    /// What an answer calls its rows (Chinese, English): a log's are events, a system
+    /// table's rows.
+    pub const fn row_words(self) -> (&'static str, &'static str) {
+        match self {
+            Source::Log => ("事件", "events"),
+            _ => ("行", "rows"),
         }
     }
 }

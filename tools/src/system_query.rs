@@ -142,8 +142,9 @@ mod tests {
         }
     }
 
-    /// "How much memory does X use": the total RSS of X's processes, exact against the
-    /// planted table, and the rows that hold it.
+    /// "How much memory does X use": the total RSS of the processes that run X (its
+    /// `program`), exact against the planted table; processes whose command lines only name
+    /// it (an editor, a `tail` of its log, a script asked about it) are not X's.
     #[tokio::test]
     async fn the_memory_of_a_named_program_is_the_sum_of_its_processes() {
         let table = ProcessTable {
@@ -154,6 +155,13 @@ mod tests {
                 proc(5101, 104_857_600, "image-resizer --queue a"),
                 proc(5102, 52_428_800, "image-resizer --queue b"),
                 proc(5103, 999_999_999, "postgres: writer"),
+                proc(5104, 7_000_000, "vim /etc/image-resizer/image-resizer.conf"),
+                proc(5105, 3_000_000, "tail -f /var/log/image-resizer.log"),
+                proc(
+                    5106,
+                    2_000_000,
+                    "/bin/bash /tmp/ask.sh how much memory does image-resizer use",
+                ),
             ],
         };
         let snap = Snapshot {
@@ -163,7 +171,7 @@ mod tests {
         let tool = SystemQueryTool::new(SamplerHandle::fixed_with_processes(snap, table));
         let env = Env::new();
         let args = json!({"source": "processes", "measure": "sum", "field": "rss_bytes",
-            "filters": [{"field": "command", "op": "contains", "value": "image-resizer"}]});
+            "filters": [{"field": "program", "op": "contains", "value": "image-resizer"}]});
         let r = tool.call(args, &env.ctx).await;
         assert!(r.ok, "{r:?}");
         let v = r.data.to_value();

@@ -127,11 +127,7 @@ fn measure_words(q: &Query, resolved: &[Resolved]) -> (String, String) {
     };
     // A system table's rows are processes, sockets, units or mounts, in no file order.
     let log = q.source == llmops_common::query::Source::Log;
-    let (nz, ne) = if log {
-        ("事件", "events")
-    } else {
-        ("行", "rows")
-    };
+    let (nz, ne) = q.source.row_words();
     match q.measure {
         Measure::Count => (format!("{nz}数"), format!("the number of {ne}")),
         Measure::CountDistinct => (

@@ -74,10 +74,11 @@ fn share_of(r: &QueryResult, count: u64, lang: Lang) -> String {
     };
     // Of the events read, not of the file, when only part of a file was read.
     let whole = r.sources.iter().all(|s| s.complete);
-    let (nz, ne) = if r.query.source == llmops_common::query::Source::Log {
-        ("条事件", "events")
-    } else {
-        ("行", "rows")
+    let (nz, ne) = r.query.source.row_words();
+    // Events are counted with their measure word (条).
+    let nz = match r.query.source {
+        llmops_common::query::Source::Log => format!("条{nz}"),
+        _ => nz.to_string(),
     };
     match (lang, whole) {
         (Lang::Zh, true) => format!("（占全部 {total} {nz}的 {pct}%）"),

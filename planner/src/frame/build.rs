@@ -171,7 +171,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     // after it, and no other measure asked, is the latest event.
     let rows_asked = cue.is_some_and(|c| c.measure == Measure::Rows && c.field.is_none());
     if (cue.is_none() || rows_asked) && q.window.is_none() && source == Source::Log {
-        if let Some(n) = last_of_something(p) {
+        if let Some(n) = last_of_something(lex, p) {
             q.measure = Measure::Rows;
             q.field = Some(Field::new("time"));
             q.order = Order::Desc;
@@ -210,23 +210,14 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
 }
 
 /// How many of the latest events the question asks for when it says "last" or "final" of
-/// something ("the last upgrade": 1, "the last 5 upgrades": 5), not of a length of time
-/// ("the last 10 minutes", "the last hour" are windows).
-fn last_of_something(p: &Parsed) -> Option<u32> {
+/// something (the grammar's `latest` words: "the last upgrade": 1, "the last 5 upgrades":
+/// 5), not of a length of time ("the last 10 minutes", "the last hour" are windows).
+fn last_of_something(lex: &Lexicon, p: &Parsed) -> Option<u32> {
+    let latest = lex.grammar.window.latest();
     p.hits.iter().find_map(|h| {
-        let word = p.lower.get(h.start..h.end);
-        if h.cue != Cue::Last || !matches!(word, Some("last" | "final")) {
+        if h.cue != Cue::Last || !p.hit_is(h, &latest) || length_after(p, h).is_some() {
             return None;
         }
-        let timed = p.hits.iter().any(|u| {
-            matches!(u.cue, Cue::Unit(unit) if unit.dimension() == Dimension::Time)
-                && u.start >= h.end
-                && p.close(h.end, u.start)
-        }) || p.lits.iter().any(|l| {
-            l.start >= h.end
-                && p.close(h.end, l.start)
-                && matches!(l.lit, Lit::Number { unit: Some(u), .. } if u.dimension() == Dimension::Time)
-        });
         let count = p.lits.iter().find_map(|l| match l.lit {
             Lit::Number { value, unit: None }
                 if l.start >= h.end
@@ -238,7 +229,7 @@ fn last_of_something(p: &Parsed) -> Option<u32> {
             }
             _ => None,
         });
-        (!timed).then_some(count.unwrap_or(1))
+        Some(count.unwrap_or(1))
     })
 }
 
@@ -440,22 +431,20 @@ pub(crate) fn incident_window(text: &str, uploads: &[crate::UploadRef]) -> Optio
     }
 }
 
-/// A time window: "last 10 minutes", "between 02:40 and 02:50", "around 02:47".
-fn window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
-    for h in p.hits.iter().filter(|h| h.cue == Cue::Last) {
-        let dur = p.lits.iter().find_map(|l| match l.lit {
-            Lit::Number {
-                value,
-                unit: Some(u),
-            } if u.dimension() == Dimension::Time
-                && l.start >= h.end
-                && p.close(h.end, l.start) =>
-            {
-                Some(value * u.factor())
-            }
-            _ => None,
-        });
-        let bare_unit = p.hits.iter().find_map(|u| match u.cue {
+/// The length of time, in seconds, right after the hit `h` ("last 10 minutes", "past
+/// hour"), if one follows it.
+fn length_after(p: &Parsed, h: &Hit) -> Option<f64> {
+    let number = p.lits.iter().find_map(|l| match l.lit {
+        Lit::Number {
+            value,
+            unit: Some(u),
+        } if u.dimension() == Dimension::Time && l.start >= h.end && p.close(h.end, l.start) => {
+            Some(value * u.factor())
+        }
+        _ => None,
+    });
+    number.or_else(|| {
+        p.hits.iter().find_map(|u| match u.cue {
             Cue::Unit(unit)
                 if unit.dimension() == Dimension::Time
                     && u.start >= h.end
@@ -464,12 +453,17 @@ fn window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
                 Some(unit.factor())
             }
             _ => None,
+        })
+    })
+}
+
+/// A time window: "last 10 minutes", "between 02:40 and 02:50", "around 02:47".
+fn window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
+    let last = p.hits.iter().filter(|h| h.cue == Cue::Last);
+    if let Some(secs) = last.filter_map(|h| length_after(p, h)).next() {
+        return Some(Window::Last {
+            seconds: secs.round().max(1.0) as u64,
         });
-        if let Some(secs) = dur.or(bare_unit) {
-            return Some(Window::Last {
-                seconds: secs.round().max(1.0) as u64,
-            });
-        }
     }
     let clock = super::build_filters::clock_window(lex, p);
     let day = p.lits.iter().find_map(|l| match l.lit {

@@ -6,24 +6,41 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-/// A calendar day or a whole month (no `day`), as much of it as the question wrote.
+/// A calendar day or a whole month, as much of it as the question wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Day {
-    pub year: Option<u16>,
-    pub month: Option<u8>,
-    pub day: Option<u8>,
+pub enum Day {
+    Date {
+        year: Option<u16>,
+        month: Option<u8>,
+        day: u8,
+    },
+    Month {
+        year: Option<u16>,
+        month: u8,
+    },
 }
 
 impl Day {
     /// As the query's `TimePoint` writes it: `YYYY-MM-DD`, `--MM-DD` or `---DD`; a month
     /// `YYYY-MM` or `--MM`.
     pub fn point(&self) -> String {
-        match (self.year, self.month, self.day) {
-            (Some(y), Some(m), Some(d)) => format!("{y:04}-{m:02}-{d:02}"),
-            (_, Some(m), Some(d)) => format!("--{m:02}-{d:02}"),
-            (Some(y), Some(m), None) => format!("{y:04}-{m:02}"),
-            (None, Some(m), None) => format!("--{m:02}"),
-            (_, None, d) => format!("---{:02}", d.unwrap_or(1)),
+        match *self {
+            Day::Date {
+                year: Some(y),
+                month: Some(m),
+                day,
+            } => format!("{y:04}-{m:02}-{day:02}"),
+            Day::Date {
+                month: Some(m),
+                day,
+                ..
+            } => format!("--{m:02}-{day:02}"),
+            Day::Date { day, .. } => format!("---{day:02}"),
+            Day::Month {
+                year: Some(y),
+                month,
+            } => format!("{y:04}-{month:02}"),
+            Day::Month { month, .. } => format!("--{month:02}"),
         }
     }
 }
@@ -50,10 +67,10 @@ fn day(year: Option<&str>, month: Option<u8>, d: &str) -> Option<Day> {
         Some(y) => Some(y.parse().ok()?),
         None => None,
     };
-    ((1..=31).contains(&day) && month.is_none_or(|m| (1..=12).contains(&m))).then_some(Day {
+    ((1..=31).contains(&day) && month.is_none_or(|m| (1..=12).contains(&m))).then_some(Day::Date {
         year,
         month,
-        day: Some(day),
+        day,
     })
 }
 
@@ -63,11 +80,9 @@ fn month(year: Option<&str>, m: u8) -> Option<Day> {
         Some(y) => Some(y.parse().ok()?),
         None => None,
     };
-    (1..=12).contains(&m).then_some(Day {
-        year,
-        month: Some(m),
-        day: None,
-    })
+    (1..=12)
+        .contains(&m)
+        .then_some(Day::Month { year, month: m })
 }
 
 /// Each date of the question outside the spans already taken, with its span (which it

@@ -475,6 +475,7 @@ fn the_last_of_something_is_the_latest_events_and_the_last_days_a_window() {
     for (text, limit) in [
         ("which service had the last rollback", 1),
         ("show the last 4 deploys", 4),
+        ("最后 rollback 的是哪个服务", 1),
     ] {
         let f = query_over(&ups, text);
         assert_eq!(

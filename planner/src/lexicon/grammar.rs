@@ -30,6 +30,12 @@ pub struct WindowWords {
     pub from_en: Vec<String>,
     pub to_zh: Vec<String>,
     pub to_en: Vec<String>,
+    /// Of the `last` words, those that, said of a thing and not of a length of time, ask
+    /// for the latest events ("the last package upgraded").
+    #[serde(default)]
+    pub latest_zh: Vec<String>,
+    #[serde(default)]
+    pub latest_en: Vec<String>,
     pub around_default_seconds: u64,
 }
 
@@ -43,6 +49,10 @@ impl WindowWords {
 
     pub fn last(&self) -> Words {
         Self::words(&self.last_zh, &self.last_en)
+    }
+
+    pub fn latest(&self) -> Words {
+        Self::words(&self.latest_zh, &self.latest_en)
     }
 
     pub fn around(&self) -> Words {
