@@ -130,10 +130,7 @@ fn parse_long(
             None
         }
         Arg::Req(v) => {
-            let val = match inline {
-                Some(x) => x,
-                None => take(args, i, &spelled)?,
-            };
+            let val = inline_or_next(inline, args, i, &spelled)?;
             Some(check_value(cmd, &spelled, v, val)?)
         }
         Arg::OptAttached(v) => match inline {
@@ -219,6 +216,19 @@ fn parse_short(
         p.opts.push(Opt { flag, value });
     }
     Ok(())
+}
+
+/// An option's value: written with it (`--max-count=5`), else the next argument.
+pub(super) fn inline_or_next(
+    inline: Option<String>,
+    args: &[String],
+    i: &mut usize,
+    option: &str,
+) -> Result<String, CommandError> {
+    match inline {
+        Some(v) => Ok(v),
+        None => take(args, i, option),
+    }
 }
 
 /// The value of an option written apart from it (`-e PATTERN`): the next argument.

@@ -289,13 +289,8 @@ fn find_expression(
         let Some(kind) = find_value(tok) else {
             return Err(find_unknown(tok));
         };
-        let raw = args
-            .get(i)
-            .ok_or_else(|| CommandError::MissingOptionValue {
-                option: tok.clone(),
-            })?;
-        i += 1;
-        let value = check_value(Cmd::Find, tok, kind, raw.clone())?;
+        let raw = super::argv::take(args, &mut i, tok)?;
+        let value = check_value(Cmd::Find, tok, kind, raw)?;
         let value: OsString = if kind == Val::Path {
             res.path(&value)?.into_os_string()
         } else {

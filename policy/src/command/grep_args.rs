@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use regex::{Regex, RegexBuilder};
 
-use super::argv::{split_long, take};
+use super::argv::{inline_or_next, split_long, take};
 use super::resolve::Resolver;
 use super::CommandError;
 
@@ -151,17 +151,11 @@ impl GrepScan {
             "no-messages" => opts.no_messages = true,
             "color" | "colour" => {}
             "regexp" => {
-                let v = match inline {
-                    Some(v) => v,
-                    None => take(args, i, arg)?,
-                };
+                let v = inline_or_next(inline, args, i, arg)?;
                 self.patterns.push(v);
             }
             "max-count" => {
-                let v = match inline {
-                    Some(v) => v,
-                    None => take(args, i, arg)?,
-                };
+                let v = inline_or_next(inline, args, i, arg)?;
                 opts.max_count = Some(parse_count(arg, &v)?);
             }
             "file" | "exclude-from" | "files0-from" => {

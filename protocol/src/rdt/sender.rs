@@ -208,11 +208,10 @@ struct QueueEstimate {
     queue_delay: Option<Duration>,
     /// Largest recent `queue_delay` in seconds, decaying by 1% per round.
     max_queue_delay: f64,
-    /// The queueing delay of the previous round, and the smoothed difference between
-    /// consecutive rounds' (seconds): the RTT noise of the path. A queue that stands has a
-    /// level that moves slowly from round to round; the phase of a userspace relay's
-    /// millisecond timer, or scheduling, moves every round's smallest RTT at random.
-    prev_queue_delay: Option<Duration>,
+    /// The smoothed difference between consecutive rounds' `queue_delay` (seconds): the
+    /// RTT noise of the path. A queue that stands has a level that moves slowly from round
+    /// to round; the phase of a userspace relay's millisecond timer, or scheduling, moves
+    /// every round's smallest RTT at random.
     queue_noise: f64,
 }
 

@@ -339,11 +339,11 @@ impl Sender {
         }
         if let (Some(r), Some(m)) = (self.queue.round_min_rtt, self.rtt.min_rtt()) {
             let q = r.saturating_sub(m);
-            if let Some(p) = self.queue.prev_queue_delay {
+            // The previous round's delay, before this round's replaces it.
+            if let Some(p) = self.queue.queue_delay {
                 let d = q.abs_diff(p);
                 self.queue.queue_noise = 0.875 * self.queue.queue_noise + 0.125 * d.as_secs_f64();
             }
-            self.queue.prev_queue_delay = Some(q);
             self.queue.queue_delay = Some(q);
             // Forget old peaks slowly (half-life about 70 rounds): the path may change.
             self.queue.max_queue_delay = (self.queue.max_queue_delay * 0.99).max(q.as_secs_f64());
