@@ -308,10 +308,14 @@ fn on_action(app: &mut App, a: Action, out: &mut Vec<Command>) {
             app.modal = Some(Modal::Browser(Browser::open(&app.browse_dir)));
         }
         Action::Refresh => out.push(Command::Request(Req::FileList)),
-        Action::Accept | Action::Reject | Action::Yes | Action::No | Action::ShowOffer => {
-            answer(app, a, out)
-        }
-        Action::Open | Action::Parent | Action::ToggleHidden => browser_action(app, a),
+        Action::Accept => answer(app, Answer::Accept, out),
+        Action::Reject => answer(app, Answer::Reject, out),
+        Action::Yes => answer(app, Answer::Yes, out),
+        Action::No => answer(app, Answer::No, out),
+        Action::ShowOffer => show_offer(app),
+        Action::Open => browser_action(app, BrowserKey::Open),
+        Action::Parent => browser_action(app, BrowserKey::Parent),
+        Action::ToggleHidden => browser_action(app, BrowserKey::ToggleHidden),
         // Only the approval modal uses these (handled in `modal_took`).
         Action::ApproveOnce
         | Action::ApproveAlways
@@ -485,30 +489,39 @@ fn ask_download(app: &mut App, out: &mut Vec<Command>) {
     }
 }
 
+/// An answer to the open question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Answer {
+    Accept,
+    Reject,
+    Yes,
+    No,
+}
+
 /// Answers to the open question: accept/reject an offer, yes/no to a confirmation, the
-/// overwrite question or the picker's delete, and opening a transfer from its pane.
-fn answer(app: &mut App, a: Action, out: &mut Vec<Command>) {
+/// overwrite question or the picker's delete.
+fn answer(app: &mut App, a: Answer, out: &mut Vec<Command>) {
     match a {
-        Action::Accept | Action::Reject => {
+        Answer::Accept | Answer::Reject => {
             if let Some(Modal::Offer { offer_id }) = app.modal.take() {
-                if a == Action::Accept {
+                if a == Answer::Accept {
                     ask_destination(app, offer_id, None);
                 } else {
                     answer_offer(app, &offer_id, false, None, out);
                 }
             }
         }
-        Action::Yes | Action::No if matches!(app.modal, Some(Modal::Sessions(_))) => {
-            picker::answer_delete(app, a == Action::Yes, out);
+        Answer::Yes | Answer::No if matches!(app.modal, Some(Modal::Sessions(_))) => {
+            picker::answer_delete(app, a == Answer::Yes, out);
         }
-        Action::Yes => match app.modal.take() {
+        Answer::Yes => match app.modal.take() {
             Some(Modal::Confirm(c)) => out.extend(c.on_yes),
             Some(Modal::Overwrite { offer_id, path, .. }) => {
                 answer_offer(app, &offer_id, true, Some((path, true)), out);
             }
             other => app.modal = other,
         },
-        Action::No => match app.modal.take() {
+        Answer::No => match app.modal.take() {
             Some(Modal::Confirm(_)) => {
                 super::submit::drop_asking(app);
                 app.note(Level::Info, "cancelled");
@@ -519,29 +532,38 @@ fn answer(app: &mut App, a: Action, out: &mut Vec<Command>) {
             }
             other => app.modal = other,
         },
-        Action::ShowOffer => {
-            if let Some(t) = app.transfers.get(app.transfer_selected) {
-                let offer_id = t.offer.offer_id.clone();
-                app.modal = Some(match t.state {
-                    TransferState::Offered => Modal::Offer { offer_id },
-                    // Anything else has a progress or result to look at.
-                    _ => Modal::Transfer { offer_id },
-                });
-            }
-        }
-        // `on_action` routes only the actions above here.
-        _ => {}
     }
+}
+
+/// Opens the selected transfer from its pane: the offer to answer, else its progress or
+/// result.
+fn show_offer(app: &mut App) {
+    if let Some(t) = app.transfers.get(app.transfer_selected) {
+        let offer_id = t.offer.offer_id.clone();
+        app.modal = Some(match t.state {
+            TransferState::Offered => Modal::Offer { offer_id },
+            // Anything else has a progress or result to look at.
+            _ => Modal::Transfer { offer_id },
+        });
+    }
+}
+
+/// A key of the local file browser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BrowserKey {
+    Open,
+    Parent,
+    ToggleHidden,
 }
 
 /// Keys of the local file browser: open a directory or pick a file (then ask for a note),
 /// go up, show or hide hidden files.
-fn browser_action(app: &mut App, a: Action) {
+fn browser_action(app: &mut App, a: BrowserKey) {
     let Some(Modal::Browser(b)) = &mut app.modal else {
         return;
     };
     match a {
-        Action::Open => {
+        BrowserKey::Open => {
             if let Some(path) = b.enter() {
                 app.browse_dir = b.dir.clone();
                 let mut input = TextArea::default();
@@ -553,10 +575,8 @@ fn browser_action(app: &mut App, a: Action) {
                 });
             }
         }
-        Action::Parent => b.parent(),
-        Action::ToggleHidden => b.toggle_hidden(),
-        // `on_action` routes only the actions above here.
-        _ => {}
+        BrowserKey::Parent => b.parent(),
+        BrowserKey::ToggleHidden => b.toggle_hidden(),
     }
 }
 
