@@ -138,7 +138,7 @@ mod tests {
             rss_bytes: rss,
             mem_percent: 0.0,
             command: command.into(),
-            program: crate::sys_monitor::program::program_of(command, ""),
+            program: crate::sys_monitor::program::program_of_line(command, ""),
         }
     }
 

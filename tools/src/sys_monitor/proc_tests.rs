@@ -21,7 +21,7 @@ fn row(pid: u32, name: &str, user: &str, cpu: f64, rss: u64, cmd: &str) -> Proce
         rss_bytes: rss,
         mem_percent: sample::percent(rss, 8 << 30),
         command: cmd.into(),
-        program: super::program::program_of(cmd, name),
+        program: super::program::program_of_line(cmd, name),
     }
 }
 
@@ -481,4 +481,39 @@ async fn a_fresh_sample_has_a_process_started_a_moment_ago() {
     let _ = child.wait();
     assert!(snap.seq >= 1);
     assert!(seen(&table), "pid {pid} missing from the fresh table");
+}
+
+/// The scanner reads a process's program off its whole command line: a script named after
+/// options that push it past the shown width is still the program.
+#[tokio::test]
+async fn tools_sys_monitor_the_program_is_read_off_the_whole_command_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let script = dir.path().join("planted-prog.py");
+    std::fs::write(&script, "import time\ntime.sleep(600)\n").expect("write script");
+    let warnings = [
+        "ignore::DeprecationWarning",
+        "ignore::ResourceWarning",
+        "ignore::UserWarning",
+        "ignore::FutureWarning",
+    ];
+    let mut cmd = Command::new("python3");
+    for w in warnings {
+        cmd.args(["-W", w]);
+    }
+    let child = cmd.arg(&script).spawn().expect("python3 runs");
+    let pid = child.id();
+    let _guard = Planted(vec![child]);
+    let handle = Sampler::spawn(MINIMUM_CPU_UPDATE_INTERVAL);
+    let table = table_where(&handle, 1, |t| t.processes.iter().any(|p| p.pid == pid)).await;
+    let p = table
+        .processes
+        .iter()
+        .find(|p| p.pid == pid)
+        .expect("listed");
+    assert!(
+        !p.command.contains("planted-prog"),
+        "the shown command line is cut before the script: {}",
+        p.command
+    );
+    assert_eq!(p.program, "planted-prog.py");
 }

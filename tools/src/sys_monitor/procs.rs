@@ -285,8 +285,7 @@ impl ProcScanner {
             .map(|u| Self::user(users, u))
             .unwrap_or_else(|| "?".into());
         let raw = std::fs::read(dir.join("cmdline")).unwrap_or_default();
-        let whole = String::from_utf8_lossy(&raw).replace('\0', " ");
-        let program = super::program::program_of(whole.trim_end(), comm);
+        let program = super::program::program_of(&super::details::argv_of(&raw, comm), comm);
         (user, command_line(&raw, comm), program)
     }
 

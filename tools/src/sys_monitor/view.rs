@@ -82,7 +82,7 @@ mod tests {
             rss_bytes: u64::from(pid) << 10,
             mem_percent: 0.0,
             command: cmd.into(),
-            program: crate::sys_monitor::program::program_of(cmd, name),
+            program: crate::sys_monitor::program::program_of_line(cmd, name),
         }
     }
 
