@@ -12,6 +12,7 @@ use llmops_policy::{PathError, PathPolicy};
 use protocol::{OpenFile, ProcessDetails, ProcessRef, SocketInfo};
 
 use super::procs::{lookup_user, parse_euid, parse_stat, sysconf, ProcessTable};
+use super::program::argv_of;
 use super::sockets::sockets_of;
 
 /// Descriptors listed at most (files and sockets together); `fds_total` counts all.
@@ -52,26 +53,6 @@ fn boot_time() -> u64 {
                 .and_then(|v| v.trim().parse().ok())
         })
         .unwrap_or(0)
-}
-
-/// The NUL-separated command line as arguments (control characters as `?`, as ps shows
-/// them); a kernel thread has none and shows as `[comm]`.
-pub(super) fn argv_of(raw: &[u8], comm: &str) -> Vec<String> {
-    let argv: Vec<String> = raw
-        .split(|b| *b == 0)
-        .filter(|a| !a.is_empty())
-        .map(|a| {
-            String::from_utf8_lossy(a)
-                .chars()
-                .map(|c| if c.is_control() { '?' } else { c })
-                .collect()
-        })
-        .collect();
-    if argv.is_empty() {
-        vec![format!("[{comm}]")]
-    } else {
-        argv
-    }
 }
 
 /// Whether the deny rules hide this path: a deny pattern other than a top-level one

@@ -504,7 +504,13 @@ async fn tools_sys_monitor_the_program_is_read_off_the_whole_command_line() {
     let pid = child.id();
     let _guard = Planted(vec![child]);
     let handle = Sampler::spawn(MINIMUM_CPU_UPDATE_INTERVAL);
-    let table = table_where(&handle, 1, |t| t.processes.iter().any(|p| p.pid == pid)).await;
+    // Once python runs: a version manager's shim (pyenv) may exec it a moment later.
+    let table = table_where(&handle, 1, |t| {
+        t.processes
+            .iter()
+            .any(|p| p.pid == pid && p.name.starts_with("python"))
+    })
+    .await;
     let p = table
         .processes
         .iter()

@@ -285,7 +285,7 @@ impl ProcScanner {
             .map(|u| Self::user(users, u))
             .unwrap_or_else(|| "?".into());
         let raw = std::fs::read(dir.join("cmdline")).unwrap_or_default();
-        let program = super::program::program_of(&super::details::argv_of(&raw, comm), comm);
+        let program = super::program::program_of(&super::program::argv_of(&raw, comm), comm);
         (user, command_line(&raw, comm), program)
     }
 

@@ -2,7 +2,8 @@
 //! script, jar or module an interpreter runs. A process asked for by name ("is postgres
 //! running", "kill report-cruncher") is matched on this, not on its whole command line,
 //! where a name also stands in an editor's file, a `tail -f` of its log or the question
-//! itself (`llmops-tui ask "is postgres running?"`).
+//! itself (`llmops-tui ask "is postgres running?"`). Also the arguments of a
+//! `/proc/PID/cmdline`, which the program and a process's details are read from.
 
 /// Interpreters whose program is the script, jar or module they are given (with any
 /// version after the name: `python3.11`, `ruby3.2`, `node18`).
@@ -90,6 +91,26 @@ fn main_class(w: &str) -> String {
 pub(crate) fn program_of_line(line: &str, comm: &str) -> String {
     let argv: Vec<&str> = line.split_whitespace().collect();
     program_of(&argv, comm)
+}
+
+/// The NUL-separated command line as arguments (control characters as `?`, as ps shows
+/// them); a kernel thread has none and shows as `[comm]`.
+pub(super) fn argv_of(raw: &[u8], comm: &str) -> Vec<String> {
+    let argv: Vec<String> = raw
+        .split(|b| *b == 0)
+        .filter(|a| !a.is_empty())
+        .map(|a| {
+            String::from_utf8_lossy(a)
+                .chars()
+                .map(|c| if c.is_control() { '?' } else { c })
+                .collect()
+        })
+        .collect();
+    if argv.is_empty() {
+        vec![format!("[{comm}]")]
+    } else {
+        argv
+    }
 }
 
 /// A path's last component.
