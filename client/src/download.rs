@@ -7,14 +7,15 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use protocol::{DownloadRequest, Message, Offer, OfferAccept, TransferComplete, TransferStart};
-use sha2::{Digest, Sha256};
-use tokio::io::AsyncWriteExt;
 use tokio::sync::mpsc;
 
 use crate::connection::{Client, ClientError, ClientEvent};
 
 mod http;
 pub mod resume;
+mod stream;
+
+use stream::nplt_loop;
 
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Downloaded {
@@ -191,6 +192,31 @@ pub async fn receive_to(
     overwrite: bool,
     mut progress: impl FnMut(u64, u64) + Send,
 ) -> Result<Downloaded, ClientError> {
+    let (name, out_dir) = destination(dest, overwrite)?;
+    let swept = sweep_stale_parts(out_dir, std::time::SystemTime::now());
+    if swept > 0 {
+        tracing::info!(
+            "removed {swept} abandoned partial downloads from {}",
+            out_dir.display()
+        );
+    }
+    let (tmp, bitmap) = temp_paths(out_dir, &name, &offer.offer_id);
+    let held = match earlier_attempt(out_dir, &name, offer, mode, &tmp, &bitmap).await {
+        Earlier::Held(held) => held,
+        Earlier::Whole => return finish_complete(client, offer, &tmp, dest).await,
+    };
+    let part = Part {
+        tmp: &tmp,
+        bitmap: &bitmap,
+        held,
+    };
+    let res = receive_into(client, events, offer, mode, part, &mut progress).await;
+    conclude(client, offer, res, part, dest).await
+}
+
+/// The file name of `dest` and its folder, which must exist; `dest` itself may exist only
+/// with `overwrite`.
+fn destination(dest: &Path, overwrite: bool) -> Result<(String, &Path), ClientError> {
     let name = dest
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -202,93 +228,109 @@ pub async fn receive_to(
         })?;
     let out_dir = dest.parent().unwrap_or(Path::new("."));
     check_destination(out_dir)?;
-    let dest = dest.to_path_buf();
     if dest.exists() && !overwrite {
         return Err(ClientError::Protocol(format!(
             "目标文件已存在 / {} exists (use --force to overwrite)",
             dest.display()
         )));
     }
-    let swept = sweep_stale_parts(out_dir, std::time::SystemTime::now());
-    if swept > 0 {
-        tracing::info!(
-            "removed {swept} abandoned partial downloads from {}",
-            out_dir.display()
-        );
+    Ok((name, out_dir))
+}
+
+/// What an interrupted earlier attempt at the offered file left in the temp file.
+enum Earlier {
+    /// A prefix of this many bytes (0 for RDT, whose bitmap says what it holds).
+    Held(u64),
+    /// The whole file, verified: nothing is left to download.
+    Whole,
+}
+
+/// Adopts what an interrupted earlier attempt left: an RDT bitmap, or (nplt, http) a
+/// prefix bound to this file by its resume file. The server is asked for the rest only.
+async fn earlier_attempt(
+    out_dir: &Path,
+    name: &str,
+    offer: &Offer,
+    mode: &str,
+    tmp: &Path,
+    bitmap: &Path,
+) -> Earlier {
+    if matches!(mode, "auto" | "rdt") {
+        adopt_partial(out_dir, name, offer, tmp, bitmap);
+        return Earlier::Held(0);
     }
-    let (tmp, bitmap) = temp_paths(out_dir, &name, &offer.offer_id);
-    // What an interrupted earlier attempt left: an RDT bitmap, or (nplt, http) a prefix
-    // bound to this file by its resume file. The server is asked for the rest only.
-    let held = if matches!(mode, "auto" | "rdt") {
-        adopt_partial(out_dir, &name, offer, &tmp, &bitmap);
-        0
-    } else {
-        // A sparse RDT `.part` is no prefix.
-        if bitmap.exists() {
-            for p in [&tmp, &bitmap] {
-                let _ = std::fs::remove_file(p);
-            }
+    // A sparse RDT `.part` is no prefix.
+    if bitmap.exists() {
+        for p in [tmp, bitmap] {
+            let _ = std::fs::remove_file(p);
         }
-        resume::adopt(out_dir, &name, offer, &tmp);
-        // A whole file left before its rename (interrupted after the last byte): verified
-        // and put in place without asking the server for it again.
-        if resume::complete(&tmp, offer).await {
-            return finish_complete(client, offer, &tmp, &dest).await;
-        }
-        resume::held(&tmp, offer)
-    };
-    let res = receive_into(
-        client,
-        events,
-        offer,
-        mode,
-        (&tmp, &bitmap, held),
-        &mut progress,
-    )
-    .await;
-    let resume_file = resume::resume_path(&tmp);
-    let report = |ok: bool, bytes: u64, sha: String, error: Option<String>| {
-        Message::TransferComplete(TransferComplete {
-            offer_id: offer.offer_id.clone(),
-            ok,
-            bytes,
-            sha256: sha,
-            side: "client".into(),
-            error,
-        })
-    };
+    }
+    resume::adopt(out_dir, name, offer, tmp);
+    // A whole file left before its rename (interrupted after the last byte): verified
+    // and put in place without asking the server for it again.
+    if resume::complete(tmp, offer).await {
+        return Earlier::Whole;
+    }
+    Earlier::Held(resume::held(tmp, offer))
+}
+
+/// Puts a received file in place (or removes the partial files not worth keeping) and
+/// reports the outcome to the server.
+async fn conclude(
+    client: &Client,
+    offer: &Offer,
+    res: Result<Received, Failure>,
+    part: Part<'_>,
+    dest: &Path,
+) -> Result<Downloaded, ClientError> {
+    let resume_file = resume::resume_path(part.tmp);
     match res {
         Ok(r) => {
-            tokio::fs::rename(&tmp, &dest).await?;
-            let _ = tokio::fs::remove_file(&bitmap).await;
+            tokio::fs::rename(part.tmp, dest).await?;
+            let _ = tokio::fs::remove_file(part.bitmap).await;
             let _ = tokio::fs::remove_file(&resume_file).await;
             let _ = client
-                .send(report(true, r.size, r.sha256.clone(), None))
+                .send(completion(offer, true, r.size, r.sha256.clone(), None))
                 .await;
-            Ok(Downloaded {
-                offer_id: offer.offer_id.clone(),
-                path: dest,
-                size: r.size,
-                sha256: r.sha256,
-                mode: r.mode,
-                received: r.received,
-                resumed: r.resumed,
-                duplicates: r.duplicates,
-            })
+            Ok(r.into_downloaded(offer, dest))
         }
         Err((e, keep)) => {
             // An interrupted transfer keeps its temp file and bitmap or resume file.
             if !keep {
-                let _ = tokio::fs::remove_file(&tmp).await;
-                let _ = tokio::fs::remove_file(&bitmap).await;
+                let _ = tokio::fs::remove_file(part.tmp).await;
+                let _ = tokio::fs::remove_file(part.bitmap).await;
                 let _ = tokio::fs::remove_file(&resume_file).await;
             }
             let _ = client
-                .send(report(false, 0, String::new(), Some(e.to_string())))
+                .send(completion(
+                    offer,
+                    false,
+                    0,
+                    String::new(),
+                    Some(e.to_string()),
+                ))
                 .await;
             Err(e)
         }
     }
+}
+
+/// The client's TRANSFER_COMPLETE for `offer`.
+fn completion(
+    offer: &Offer,
+    ok: bool,
+    bytes: u64,
+    sha256: String,
+    error: Option<String>,
+) -> Message {
+    Message::TransferComplete(TransferComplete {
+        offer_id: offer.offer_id.clone(),
+        ok,
+        bytes,
+        sha256,
+        side: "client".into(),
+        error,
+    })
 }
 
 /// Puts a verified whole `.part` in place and reports it to the server as received.
@@ -303,27 +345,19 @@ async fn finish_complete(
         tracing::debug!("resume file not removed: {e}");
     }
     tracing::info!(file = %dest.display(), "the whole file was already held; not downloaded again");
-    let report = Message::TransferComplete(TransferComplete {
-        offer_id: offer.offer_id.clone(),
-        ok: true,
-        bytes: offer.size,
-        sha256: offer.sha256.clone(),
-        side: "client".into(),
-        error: None,
-    });
+    let report = completion(offer, true, offer.size, offer.sha256.clone(), None);
     if let Err(e) = client.send(report).await {
         tracing::debug!("completion not reported: {e}");
     }
-    Ok(Downloaded {
-        offer_id: offer.offer_id.clone(),
-        path: dest.to_path_buf(),
+    let held = Received {
         size: offer.size,
         sha256: offer.sha256.clone(),
         mode: "held".into(),
         received: 0,
         resumed: offer.size,
         duplicates: 0,
-    })
+    };
+    Ok(held.into_downloaded(offer, dest))
 }
 
 /// Why an RDT transfer stopped when its control connection closed.
@@ -341,11 +375,39 @@ struct Received {
     duplicates: u64,
 }
 
+impl Received {
+    /// What the caller learns of the download, the file now being at `dest`.
+    fn into_downloaded(self, offer: &Offer, dest: &Path) -> Downloaded {
+        Downloaded {
+            offer_id: offer.offer_id.clone(),
+            path: dest.to_path_buf(),
+            size: self.size,
+            sha256: self.sha256,
+            mode: self.mode,
+            received: self.received,
+            resumed: self.resumed,
+            duplicates: self.duplicates,
+        }
+    }
+}
+
+/// The temp file of a download, its RDT bitmap, and the prefix of it already held.
+#[derive(Clone, Copy)]
+struct Part<'a> {
+    tmp: &'a Path,
+    bitmap: &'a Path,
+    held: u64,
+}
+
 /// An error, and whether the partial files are worth keeping.
 type Failure = (ClientError, bool);
 
 fn drop_partial(e: ClientError) -> Failure {
     (e, false)
+}
+
+fn keep_partial(e: ClientError) -> Failure {
+    (e, true)
 }
 
 /// OFFER_ACCEPT; `resume_from` is the prefix already held (the server starts an `nplt`
@@ -396,13 +458,13 @@ async fn receive_into(
     events: &mut mpsc::UnboundedReceiver<ClientEvent>,
     offer: &Offer,
     mode: &str,
-    (tmp, bitmap, held): (&Path, &Path, u64),
+    part: Part<'_>,
     progress: &mut (impl FnMut(u64, u64) + Send),
 ) -> Result<Received, Failure> {
     // A failure before any byte moved keeps the prefix held.
-    let start = accept(client, events, offer, mode, held)
+    let start = accept(client, events, offer, mode, part.held)
         .await
-        .map_err(|e| (e, held > 0))?;
+        .map_err(|e| (e, part.held > 0))?;
     if start.size != offer.size || start.sha256 != offer.sha256 {
         return Err(drop_partial(ClientError::Protocol(
             "TRANSFER_START does not match the offer".into(),
@@ -417,66 +479,97 @@ async fn receive_into(
                 );
             }
             // `auto` sent no offset (it may have become RDT): only `nplt` asked resumes.
-            let from = if mode == "nplt" { held } else { 0 };
-            nplt_loop(events, offer, tmp, from, progress).await
+            let from = if mode == "nplt" { part.held } else { 0 };
+            nplt_loop(events, offer, part.tmp, from, progress).await
         }
-        "http" => http::http_get(&start, offer, tmp, held, progress).await,
-        "rdt" => {
-            let r = {
-                let transfer = rdt_receive(&start, offer, mode, tmp, bitmap, progress);
-                tokio::pin!(transfer);
-                // The control connection is watched while the datagrams flow: when it dies
-                // (the server is gone), the transfer stops at once instead of idling out, and
-                // keeps what it has for a resume.
-                loop {
-                    tokio::select! {
-                        r = &mut transfer => break r,
-                        ev = events.recv() => match ev {
-                            None | Some(ClientEvent::Reconnecting { .. }) => {
-                                return Err((ClientError::Protocol(SERVER_LOST.into()), true));
-                            }
-                            // Nothing else is waited for during an RDT transfer.
-                            Some(_) => {}
-                        },
-                    }
-                }
-            };
-            match r {
-                Err(crate::rdt::RdtError::NoAnswer(addr)) if mode == "auto" => {
-                    notice(client, &format!(
-                        "RDT 端口 {addr} 无应答，改用 nplt / no answer from the RDT port {addr} within {}s; falling back to nplt (TCP)",
-                        RDT_HANDSHAKE_TIMEOUT.as_secs()
-                    ));
-                    let _ = std::fs::remove_file(bitmap);
-                    let s = accept(client, events, offer, "nplt", 0)
-                        .await
-                        .map_err(drop_partial)?;
-                    if s.mode != "nplt" {
-                        return Err(drop_partial(ClientError::Protocol(format!(
-                            "asked for nplt, server started {}",
-                            s.mode
-                        ))));
-                    }
-                    nplt_loop(events, offer, tmp, 0, progress).await
-                }
-                Err(e) => {
-                    let keep = e.resumable();
-                    Err((ClientError::Protocol(e.to_string()), keep))
-                }
-                Ok(o) => Ok(Received {
-                    size: offer.size,
-                    sha256: offer.sha256.clone(),
-                    mode: "rdt".into(),
-                    received: o.received,
-                    resumed: o.resumed,
-                    duplicates: o.duplicates,
-                }),
-            }
-        }
+        "http" => http::http_get(&start, offer, part.tmp, part.held, progress).await,
+        "rdt" => rdt_mode(client, events, &start, offer, mode, part, progress).await,
         other => Err(drop_partial(ClientError::Protocol(format!(
             "transfer mode {other} is not supported by this client"
         )))),
     }
+}
+
+/// `rdt` mode, falling back to `nplt` when `auto` gets no answer from the RDT port.
+async fn rdt_mode(
+    client: &Client,
+    events: &mut mpsc::UnboundedReceiver<ClientEvent>,
+    start: &TransferStart,
+    offer: &Offer,
+    mode: &str,
+    part: Part<'_>,
+    progress: &mut (impl FnMut(u64, u64) + Send),
+) -> Result<Received, Failure> {
+    match rdt_watched(events, start, offer, mode, part, progress).await? {
+        Err(crate::rdt::RdtError::NoAnswer(addr)) if mode == "auto" => {
+            notice(client, &format!(
+                "RDT 端口 {addr} 无应答，改用 nplt / no answer from the RDT port {addr} within {}s; falling back to nplt (TCP)",
+                RDT_HANDSHAKE_TIMEOUT.as_secs()
+            ));
+            let _ = std::fs::remove_file(part.bitmap);
+            nplt_fallback(client, events, offer, part.tmp, progress).await
+        }
+        Err(e) => {
+            let keep = e.resumable();
+            Err((ClientError::Protocol(e.to_string()), keep))
+        }
+        Ok(o) => Ok(Received {
+            size: offer.size,
+            sha256: offer.sha256.clone(),
+            mode: "rdt".into(),
+            received: o.received,
+            resumed: o.resumed,
+            duplicates: o.duplicates,
+        }),
+    }
+}
+
+/// The RDT transfer, with the control connection watched while the datagrams flow: when
+/// it dies (the server is gone), the transfer stops at once instead of idling out, and
+/// keeps what it has for a resume.
+async fn rdt_watched(
+    events: &mut mpsc::UnboundedReceiver<ClientEvent>,
+    start: &TransferStart,
+    offer: &Offer,
+    mode: &str,
+    part: Part<'_>,
+    progress: &mut (impl FnMut(u64, u64) + Send),
+) -> Result<Result<crate::rdt::Outcome, crate::rdt::RdtError>, Failure> {
+    let transfer = rdt_receive(start, offer, mode, part.tmp, part.bitmap, progress);
+    tokio::pin!(transfer);
+    loop {
+        tokio::select! {
+            r = &mut transfer => return Ok(r),
+            ev = events.recv() => match ev {
+                None | Some(ClientEvent::Reconnecting { .. }) => {
+                    return Err(keep_partial(ClientError::Protocol(SERVER_LOST.into())));
+                }
+                // Nothing else is waited for during an RDT transfer.
+                Some(_) => {}
+            },
+        }
+    }
+}
+
+/// Asks again for the offer in `nplt` mode, from the start (`auto` after an unanswered
+/// RDT handshake).
+async fn nplt_fallback(
+    client: &Client,
+    events: &mut mpsc::UnboundedReceiver<ClientEvent>,
+    offer: &Offer,
+    tmp: &Path,
+    progress: &mut (impl FnMut(u64, u64) + Send),
+) -> Result<Received, Failure> {
+    let s = accept(client, events, offer, "nplt", 0)
+        .await
+        .map_err(drop_partial)?;
+    if s.mode != "nplt" {
+        return Err(drop_partial(ClientError::Protocol(format!(
+            "asked for nplt, server started {}",
+            s.mode
+        ))));
+    }
+    nplt_loop(events, offer, tmp, 0, progress).await
 }
 
 async fn rdt_receive(
@@ -504,106 +597,6 @@ async fn rdt_receive(
         handshake_timeout: (mode == "auto").then_some(RDT_HANDSHAKE_TIMEOUT),
     };
     crate::rdt::download(&target, progress).await
-}
-
-/// Opens the temp file for a streamed download holding `from` bytes already: records
-/// which file it is a prefix of (the resume file), hashes the held prefix, and positions
-/// at its end (`from` 0: a new, empty file).
-async fn open_part(
-    tmp: &Path,
-    offer: &Offer,
-    from: u64,
-) -> Result<(tokio::fs::File, Sha256), ClientError> {
-    use tokio::io::{AsyncReadExt, AsyncSeekExt};
-    resume::record(tmp, offer.size, &offer.sha256)?;
-    let mut hasher = Sha256::new();
-    if from == 0 {
-        return Ok((tokio::fs::File::create(tmp).await?, hasher));
-    }
-    let mut f = tokio::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(tmp)
-        .await?;
-    f.set_len(from).await?;
-    let mut buf = vec![0u8; 256 * 1024];
-    let mut left = from;
-    while left > 0 {
-        let want = (left as usize).min(buf.len());
-        let n = f.read(&mut buf[..want]).await?;
-        if n == 0 {
-            return Err(ClientError::Protocol(format!(
-                "临时文件变短了 / the partial file shrank below {from} bytes"
-            )));
-        }
-        hasher.update(&buf[..n]);
-        left -= n as u64;
-    }
-    f.seek(std::io::SeekFrom::Start(from)).await?;
-    Ok((f, hasher))
-}
-
-/// `nplt` mode: TRANSFER_DATA frames on this connection (from `from`, the prefix held),
-/// written in order while hashing the whole file.
-async fn nplt_loop(
-    events: &mut mpsc::UnboundedReceiver<ClientEvent>,
-    offer: &Offer,
-    tmp: &Path,
-    from: u64,
-    progress: &mut (impl FnMut(u64, u64) + Send),
-) -> Result<Received, Failure> {
-    // Lost connections keep the prefix for a resume; bad data does not.
-    let keep = |e: ClientError| (e, true);
-    let (mut f, mut hasher) = open_part(tmp, offer, from).await.map_err(keep)?;
-    let mut got = from;
-    loop {
-        match next_message(events).await.map_err(keep)? {
-            Message::TransferData(d) => {
-                got += d.0.len() as u64;
-                if got > offer.size {
-                    return Err(drop_partial(ClientError::Protocol(format!(
-                        "收到的数据超过文件大小 / more data than the offered {} bytes",
-                        offer.size
-                    ))));
-                }
-                hasher.update(&d.0);
-                f.write_all(&d.0).await.map_err(|e| keep(e.into()))?;
-            }
-            Message::TransferProgress(p) if p.offer_id == offer.offer_id => {
-                progress(p.bytes, p.total)
-            }
-            Message::TransferComplete(c) if c.offer_id == offer.offer_id => {
-                if !c.ok {
-                    return Err(keep(ClientError::Server {
-                        code: "transfer_failed".into(),
-                        message: c.error.unwrap_or_else(|| "transfer failed".into()),
-                    }));
-                }
-                f.flush().await.map_err(|e| keep(e.into()))?;
-                f.sync_all().await.map_err(|e| keep(e.into()))?;
-                let sha = hex::encode(hasher.finalize());
-                if got != offer.size || sha != offer.sha256 {
-                    return Err(drop_partial(ClientError::Protocol(format!(
-                        "校验失败 / verification failed: {got} bytes sha256 {sha}, offer said {} bytes sha256 {}",
-                        offer.size, offer.sha256
-                    ))));
-                }
-                progress(got, offer.size);
-                return Ok(Received {
-                    size: got,
-                    sha256: sha,
-                    mode: "nplt".into(),
-                    received: got - from,
-                    resumed: from,
-                    duplicates: 0,
-                });
-            }
-            Message::Error(e) if error_concerns_offer(&e, offer) => {
-                return Err(keep(ClientError::from(e)))
-            }
-            _ => {}
-        }
-    }
 }
 
 /// Whether an ERROR frame is about this download: refusals of an accept carry the offer's

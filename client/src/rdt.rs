@@ -138,44 +138,13 @@ pub async fn download(
     progress: &mut (dyn FnMut(u64, u64) + Send),
 ) -> Result<Outcome, RdtError> {
     let started = Instant::now();
-    let chunks = total_chunks(t.size, DEFAULT_CHUNK_SIZE)
-        .ok_or_else(|| RdtError::Aborted("file too large for RDT".into()))?;
-    let resume = load_resume(t, chunks);
-    if resume.is_none() {
-        let _ = std::fs::remove_file(t.bitmap);
-    }
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(resume.is_none())
-        .open(t.part)?;
-    file.set_len(t.size)?;
+    let (file, resume) = open_part(t)?;
     let resumed = resume.as_ref().map(|b| held_bytes(b, t.size)).unwrap_or(0);
-    // Connected: the kernel drops datagrams from anyone but the server address.
-    let mut link = Link::connect(t.addr).await?;
-    let conn = conn_id_from_token(t.token);
-    let mut rx = Receiver::initiate(
-        conn,
-        t.token,
-        t.size,
-        DEFAULT_CHUNK_SIZE,
-        resume,
-        Config::default(),
-        Instant::now(),
-    )
-    .map_err(|e| RdtError::Aborted(e.to_string()))?;
     let header = resume_header(t.size, DEFAULT_CHUNK_SIZE, t.sha256);
-    // The resume file exists from the start, so a transfer killed in its first second can
-    // be resumed too. Without a resume it is empty: it claims nothing,
-    // and no fdatasync has to come first (one on the critical path took up to 100 ms on a
-    // busy disk). Refreshed, after flushing the data, every PERSIST_EVERY from then on.
-    if !t.bitmap.exists() {
-        write_bitmap(t.bitmap, &header, &rx.bitmap().to_bytes())?;
-    }
+    let (mut link, mut rx) = start(t, resume, &header).await?;
+    let conn = rx.conn_id();
     let mut hasher = Sha256::new();
-    let mut persisting: Option<tokio::task::JoinHandle<std::io::Result<()>>> = None;
-    let mut next_persist = Instant::now() + PERSIST_EVERY;
+    let mut persister = Persister::new(&file, t.bitmap, &header);
     let opts = RecvOptions {
         handshake_timeout: t.handshake_timeout,
         fin_linger: FIN_LINGER,
@@ -189,18 +158,7 @@ pub async fn download(
         };
         let mut tick = |r: &Receiver| {
             progress(r.stats().bytes_held, t.size);
-            let now = Instant::now();
-            if now >= next_persist && persisting.as_ref().is_none_or(|h| h.is_finished()) {
-                next_persist = now + PERSIST_EVERY;
-                if let Ok(f) = file.try_clone() {
-                    let path = t.bitmap.to_path_buf();
-                    let h = header.clone();
-                    let bm = r.bitmap().to_bytes();
-                    persisting = Some(tokio::task::spawn_blocking(move || {
-                        persist(&f, &path, &h, &bm)
-                    }));
-                }
-            }
+            persister.tick(r);
         };
         receive_file(
             &mut link,
@@ -214,26 +172,143 @@ pub async fn download(
         )
         .await
     };
-    if let Some(h) = persisting.take() {
-        let _ = h.await;
-    }
+    persister.settle().await;
     let stats = rx.stats();
     if let Err(e) = result {
-        let e = match e {
-            DriveError::NoAnswer => RdtError::NoAnswer(t.addr),
-            DriveError::Io(e) => RdtError::Io(e),
-            DriveError::Aborted(r) => RdtError::Aborted(format!("{r:?}")),
-            DriveError::Cancelled => RdtError::Aborted("cancelled".into()),
-            DriveError::Refused(why) => RdtError::Aborted(why),
-        };
-        if e.resumable() {
-            let path = t.bitmap.to_path_buf();
-            let bm = rx.bitmap().to_bytes();
-            let f = file.try_clone()?;
-            let _ = tokio::task::spawn_blocking(move || persist(&f, &path, &header, &bm)).await;
-        }
-        return Err(e);
+        return Err(failed(t, &rx, &file, header, e).await);
     }
+    verify(t, file, hasher, progress)?;
+    Ok(Outcome {
+        received: stats.bytes_received,
+        resumed,
+        duplicates: stats.duplicates,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Opens `t.part` at its full size with the resume bitmap that matches it; without one,
+/// the part starts over and a stale resume file goes.
+fn open_part(t: &Target<'_>) -> Result<(std::fs::File, Option<ChunkBitmap>), RdtError> {
+    let chunks = total_chunks(t.size, DEFAULT_CHUNK_SIZE)
+        .ok_or_else(|| RdtError::Aborted("file too large for RDT".into()))?;
+    let resume = load_resume(t, chunks);
+    if resume.is_none() {
+        let _ = std::fs::remove_file(t.bitmap);
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(resume.is_none())
+        .open(t.part)?;
+    file.set_len(t.size)?;
+    Ok((file, resume))
+}
+
+/// Connects to the server and starts the handshake (announcing `resume`), making sure the
+/// resume file exists.
+async fn start(
+    t: &Target<'_>,
+    resume: Option<ChunkBitmap>,
+    header: &str,
+) -> Result<(Link, Receiver), RdtError> {
+    // Connected: the kernel drops datagrams from anyone but the server address.
+    let link = Link::connect(t.addr).await?;
+    let rx = Receiver::initiate(
+        conn_id_from_token(t.token),
+        t.token,
+        t.size,
+        DEFAULT_CHUNK_SIZE,
+        resume,
+        Config::default(),
+        Instant::now(),
+    )
+    .map_err(|e| RdtError::Aborted(e.to_string()))?;
+    // The resume file exists from the start, so a transfer killed in its first second can
+    // be resumed too. Without a resume it is empty: it claims nothing,
+    // and no fdatasync has to come first (one on the critical path took up to 100 ms on a
+    // busy disk). Refreshed, after flushing the data, every PERSIST_EVERY from then on.
+    if !t.bitmap.exists() {
+        write_bitmap(t.bitmap, header, &rx.bitmap().to_bytes())?;
+    }
+    Ok((link, rx))
+}
+
+/// Refreshes the resume file while receiving, every [`PERSIST_EVERY`]: after an fdatasync
+/// of the data it describes, on the blocking pool, one refresh at a time.
+struct Persister<'a> {
+    file: &'a std::fs::File,
+    path: &'a Path,
+    header: &'a str,
+    running: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+    next: Instant,
+}
+
+impl<'a> Persister<'a> {
+    fn new(file: &'a std::fs::File, path: &'a Path, header: &'a str) -> Self {
+        Persister {
+            file,
+            path,
+            header,
+            running: None,
+            next: Instant::now() + PERSIST_EVERY,
+        }
+    }
+
+    /// Starts a refresh with `r`'s bitmap when one is due and none is running.
+    fn tick(&mut self, r: &Receiver) {
+        let now = Instant::now();
+        if now >= self.next && self.running.as_ref().is_none_or(|h| h.is_finished()) {
+            self.next = now + PERSIST_EVERY;
+            if let Ok(f) = self.file.try_clone() {
+                let path = self.path.to_path_buf();
+                let h = self.header.to_string();
+                let bm = r.bitmap().to_bytes();
+                self.running = Some(tokio::task::spawn_blocking(move || {
+                    persist(&f, &path, &h, &bm)
+                }));
+            }
+        }
+    }
+
+    /// Waits for a refresh still running.
+    async fn settle(&mut self) {
+        if let Some(h) = self.running.take() {
+            let _ = h.await;
+        }
+    }
+}
+
+/// The download's error for a failed drive; the bitmap is persisted first when the
+/// partial file is worth resuming.
+async fn failed(
+    t: &Target<'_>,
+    rx: &Receiver,
+    file: &std::fs::File,
+    header: String,
+    e: DriveError,
+) -> RdtError {
+    let e = from_drive(e, t.addr);
+    if e.resumable() {
+        let path = t.bitmap.to_path_buf();
+        let bm = rx.bitmap().to_bytes();
+        let f = match file.try_clone() {
+            Ok(f) => f,
+            Err(io) => return RdtError::Io(io),
+        };
+        let _ = tokio::task::spawn_blocking(move || persist(&f, &path, &header, &bm)).await;
+    }
+    e
+}
+
+/// Makes the received file durable and checks its sha256 against the offer's; a mismatch
+/// removes the part and its resume file, a match only the resume file.
+fn verify(
+    t: &Target<'_>,
+    file: std::fs::File,
+    hasher: Sha256,
+    progress: &mut (dyn FnMut(u64, u64) + Send),
+) -> Result<(), RdtError> {
     file.sync_all()?;
     drop(file);
     progress(t.size, t.size);
@@ -247,12 +322,18 @@ pub async fn download(
         });
     }
     let _ = std::fs::remove_file(t.bitmap);
-    Ok(Outcome {
-        received: stats.bytes_received,
-        resumed,
-        duplicates: stats.duplicates,
-        elapsed: started.elapsed(),
-    })
+    Ok(())
+}
+
+/// The transfer's error for a failed drive to or from `addr`.
+fn from_drive(e: DriveError, addr: SocketAddr) -> RdtError {
+    match e {
+        DriveError::NoAnswer => RdtError::NoAnswer(addr),
+        DriveError::Io(e) => RdtError::Io(e),
+        DriveError::Aborted(r) => RdtError::Aborted(format!("{r:?}")),
+        DriveError::Cancelled => RdtError::Aborted("cancelled".into()),
+        DriveError::Refused(why) => RdtError::Aborted(why),
+    }
 }
 
 /// Pushes `path` (`size` bytes) over RDT to `addr` presenting `token` (an UPLOAD_GRANT).
@@ -290,14 +371,7 @@ pub async fn upload(
         &mut on_progress,
     )
     .await;
-    match r {
-        Ok(()) => Ok(()),
-        Err(DriveError::NoAnswer) => Err(RdtError::NoAnswer(addr)),
-        Err(DriveError::Io(e)) => Err(RdtError::Io(e)),
-        Err(DriveError::Aborted(r)) => Err(RdtError::Aborted(format!("{r:?}"))),
-        Err(DriveError::Cancelled) => Err(RdtError::Aborted("cancelled".into())),
-        Err(DriveError::Refused(why)) => Err(RdtError::Aborted(why)),
-    }
+    r.map_err(|e| from_drive(e, addr))
 }
 
 fn held_bytes(b: &ChunkBitmap, size: u64) -> u64 {

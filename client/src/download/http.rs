@@ -6,10 +6,12 @@ use std::path::Path;
 use std::time::Duration;
 
 use protocol::{Offer, TransferStart};
-use sha2::Digest;
+use sha2::{Digest, Sha256};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
 
-use super::{open_part, Failure, Received};
+use super::stream::{open_part, verified};
+use super::{keep_partial, Failure, Received};
 use crate::connection::ClientError;
 
 /// What the response head says about the body.
@@ -64,6 +66,9 @@ fn parse_head(head: &str, asked_from: u64, size: u64) -> Result<Head, ClientErro
     })
 }
 
+/// Limit on each connect, write and read of the exchange.
+const IO_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// GETs the URL of `start` into `tmp`, asking for the bytes from `held` on (the `.part`
 /// holds that prefix); a server that answers 200 instead sends the whole file again.
 pub(super) async fn http_get(
@@ -73,25 +78,52 @@ pub(super) async fn http_get(
     held: u64,
     progress: &mut (impl FnMut(u64, u64) + Send),
 ) -> Result<Received, Failure> {
-    // Failures before any byte is written keep what the `.part` held.
-    let keep = |e: ClientError| (e, true);
-    let proto = |m: String| ClientError::Protocol(m);
+    // Failures before any byte is written keep what the `.part` held; so do lost
+    // connections after.
+    let mut s = request(start, held).await?;
+    let mut chunk = vec![0u8; 256 * 1024];
+    let (buf, head_end) = read_head(&mut s, &mut chunk).await?;
+    let from = check_head(&buf[..head_end], held, offer)?;
+    // The prefix is hashed from the `.part` (a 200 starts it over).
+    let (f, hasher) = open_part(tmp, offer, from).await.map_err(keep_partial)?;
+    let mut sink = Sink {
+        f,
+        hasher,
+        got: from,
+    };
+    sink.write(&buf[head_end..]).await?;
+    read_body(&mut s, &mut sink, &mut chunk, offer.size, progress).await?;
+    let Sink { mut f, hasher, got } = sink;
+    f.flush().await.map_err(|e| keep_partial(e.into()))?;
+    f.sync_all().await.map_err(|e| keep_partial(e.into()))?;
+    if got < offer.size {
+        // A short body is a lost connection, not corrupted data: say so, and keep it.
+        return Err(keep_partial(ClientError::Protocol(format!(
+            "传输中断 / the HTTP body ended after {got} of {} bytes: server connection lost (the partial file is kept for a resume)",
+            offer.size
+        ))));
+    }
+    verified(hasher, got, from, offer, "http", progress)
+}
+
+/// Connects to the host of `start`'s URL and sends the GET, with a Range from `held`.
+async fn request(start: &TransferStart, held: u64) -> Result<TcpStream, Failure> {
+    let proto = |m: String| keep_partial(ClientError::Protocol(m));
     let url = start
         .url
         .as_deref()
-        .ok_or_else(|| keep(proto("no url in TRANSFER_START".into())))?;
+        .ok_or_else(|| proto("no url in TRANSFER_START".into()))?;
     let rest = url
         .strip_prefix("http://")
-        .ok_or_else(|| keep(proto(format!("unsupported url {url}"))))?;
+        .ok_or_else(|| proto(format!("unsupported url {url}")))?;
     let (host, path) = match rest.find('/') {
         Some(i) => (&rest[..i], &rest[i..]),
         None => (rest, "/"),
     };
-    let io_timeout = Duration::from_secs(30);
-    let mut s = tokio::time::timeout(io_timeout, tokio::net::TcpStream::connect(host))
+    let mut s = tokio::time::timeout(IO_TIMEOUT, TcpStream::connect(host))
         .await
-        .map_err(|_| keep(ClientError::Timeout))?
-        .map_err(|e| keep(e.into()))?;
+        .map_err(|_| keep_partial(ClientError::Timeout))?
+        .map_err(|e| keep_partial(e.into()))?;
     let range = if held > 0 {
         format!("Range: bytes={held}-\r\n")
     } else {
@@ -100,96 +132,96 @@ pub(super) async fn http_get(
     let req = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: llmops-tui\r\n{range}Connection: close\r\n\r\n");
     s.write_all(req.as_bytes())
         .await
-        .map_err(|e| keep(e.into()))?;
-    // Read the head (bounded), keep whatever body bytes came with it.
+        .map_err(|e| keep_partial(e.into()))?;
+    Ok(s)
+}
+
+/// Reads the response head (bounded) through `chunk`: what was read, whatever body bytes
+/// came with the head included, and where the head ends in it.
+async fn read_head(s: &mut TcpStream, chunk: &mut [u8]) -> Result<(Vec<u8>, usize), Failure> {
+    let proto = |m: &str| keep_partial(ClientError::Protocol(m.into()));
     let mut buf = Vec::with_capacity(4096);
-    let mut chunk = vec![0u8; 256 * 1024];
-    let head_end = loop {
+    loop {
         if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break i + 4;
+            return Ok((buf, i + 4));
         }
         if buf.len() > 16 * 1024 {
-            return Err(keep(proto("HTTP response head too large".into())));
+            return Err(proto("HTTP response head too large"));
         }
-        let n = tokio::time::timeout(io_timeout, s.read(&mut chunk))
+        let n = tokio::time::timeout(IO_TIMEOUT, s.read(chunk))
             .await
-            .map_err(|_| keep(ClientError::Timeout))?
-            .map_err(|e| keep(e.into()))?;
+            .map_err(|_| keep_partial(ClientError::Timeout))?
+            .map_err(|e| keep_partial(e.into()))?;
         if n == 0 {
-            return Err(keep(proto(
-                "HTTP connection closed before the response head".into(),
-            )));
+            return Err(proto("HTTP connection closed before the response head"));
         }
         buf.extend_from_slice(&chunk[..n]);
-    };
-    let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
-    let h = parse_head(&head, held, offer.size).map_err(keep)?;
+    }
+}
+
+/// Where the body starts in the file, once the head agrees with the offer.
+fn check_head(head: &[u8], held: u64, offer: &Offer) -> Result<u64, Failure> {
+    let head = String::from_utf8_lossy(head).into_owned();
+    let h = parse_head(&head, held, offer.size).map_err(keep_partial)?;
     if h.length != Some(offer.size - h.from) || h.checksum.as_deref() != Some(offer.sha256.as_str())
     {
-        return Err(keep(proto(format!(
+        return Err(keep_partial(ClientError::Protocol(format!(
             "HTTP headers disagree with the offer (length {:?}, sha256 {:?})",
             h.length, h.checksum
         ))));
     }
-    // The prefix is hashed from the `.part` (a 200 starts it over).
-    let (mut f, mut hasher) = open_part(tmp, offer, h.from).await.map_err(keep)?;
-    let body = &buf[head_end..];
-    let mut got = h.from + body.len() as u64;
-    hasher.update(body);
-    f.write_all(body).await.map_err(|e| keep(e.into()))?;
-    let lost = |e: ClientError| (e, true);
-    while got < offer.size {
-        let n = match tokio::time::timeout(io_timeout, s.read(&mut chunk)).await {
-            Err(_) => return Err(lost(ClientError::Timeout)),
+    Ok(h.from)
+}
+
+/// The `.part` being written, the hash of everything in it, and its length.
+struct Sink {
+    f: tokio::fs::File,
+    hasher: Sha256,
+    got: u64,
+}
+
+impl Sink {
+    async fn write(&mut self, data: &[u8]) -> Result<(), Failure> {
+        self.got += data.len() as u64;
+        self.hasher.update(data);
+        self.f
+            .write_all(data)
+            .await
+            .map_err(|e| keep_partial(e.into()))
+    }
+}
+
+/// Streams the rest of the body into `sink` until it holds `size` bytes or the server
+/// closes the connection.
+async fn read_body(
+    s: &mut TcpStream,
+    sink: &mut Sink,
+    chunk: &mut [u8],
+    size: u64,
+    progress: &mut (impl FnMut(u64, u64) + Send),
+) -> Result<(), Failure> {
+    while sink.got < size {
+        let n = match tokio::time::timeout(IO_TIMEOUT, s.read(chunk)).await {
+            Err(_) => return Err(keep_partial(ClientError::Timeout)),
             Ok(Err(e)) => {
-                f.flush().await.map_err(|e| lost(e.into()))?;
-                return Err(lost(e.into()));
+                sink.f.flush().await.map_err(|e| keep_partial(e.into()))?;
+                return Err(keep_partial(e.into()));
             }
             Ok(Ok(n)) => n,
         };
         if n == 0 {
             break;
         }
-        let n = n.min((offer.size - got) as usize);
-        hasher.update(&chunk[..n]);
-        f.write_all(&chunk[..n]).await.map_err(|e| lost(e.into()))?;
-        got += n as u64;
-        progress(got, offer.size);
+        let n = n.min((size - sink.got) as usize);
+        sink.write(&chunk[..n]).await?;
+        progress(sink.got, size);
     }
-    f.flush().await.map_err(|e| lost(e.into()))?;
-    f.sync_all().await.map_err(|e| lost(e.into()))?;
-    if got < offer.size {
-        // A short body is a lost connection, not corrupted data: say so, and keep it.
-        return Err(lost(proto(format!(
-            "传输中断 / the HTTP body ended after {got} of {} bytes: server connection lost (the partial file is kept for a resume)",
-            offer.size
-        ))));
-    }
-    let sha = hex::encode(hasher.finalize());
-    if sha != offer.sha256 {
-        return Err((
-            proto(format!(
-                "校验失败 / verification failed: {got} bytes sha256 {sha}, offer said {} bytes sha256 {}",
-                offer.size, offer.sha256
-            )),
-            false,
-        ));
-    }
-    progress(got, offer.size);
-    Ok(Received {
-        size: got,
-        sha256: sha,
-        mode: "http".into(),
-        received: got - h.from,
-        resumed: h.from,
-        duplicates: 0,
-    })
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sha2::Sha256;
 
     #[test]
     fn a_partial_answer_must_be_the_range_asked_for() {
