@@ -48,9 +48,9 @@ test: setup build quic-bench cycles fixtures
 quic-bench:
 	$(CARGO) build --manifest-path bench/quic/Cargo.toml --target-dir "$${CARGO_TARGET_DIR:-target}"
 
-## cycles: no import cycles among the modules of the server-side and protocol crates
+## cycles: no import cycles among the modules of the server-side, protocol and client crates
 cycles:
-	@python3 scripts/modcycles.py server/src tools/src planner/src tooldata/src policy/src protocol/src rdt-io/src client/src common/src index/src loganalysis/src
+	@python3 scripts/modcycles.py server/src tools/src planner/src tooldata/src policy/src protocol/src rdt-io/src client/src common/src index/src loganalysis/src tui/src
 
 ## fixtures: the ops search fixtures the index bench reads are whole (every question names
 ## a file of its set, no duplicates, the tuning and held-out sets share no documents)

@@ -18,6 +18,7 @@ pub mod session;
 pub mod slash;
 mod submit;
 pub mod transcript;
+mod turn;
 pub mod watch;
 
 use std::collections::VecDeque;
@@ -37,9 +38,10 @@ use crate::client::ClientEvent;
 use crate::keymap::{Ctx, InputState, Keymap, Pane};
 use crate::sanitize::sanitize;
 use crate::theme::Theme;
-use keys::{cancel_msg, on_key, on_mouse, on_paste};
+use keys::{on_key, on_mouse, on_paste};
 use server::{on_client, on_reply, on_turn_msg, on_uploaded};
 use transcript::{Level, Transcript};
+use turn::cancel_msg;
 
 /// The notice when a message cannot be sent; a reconnect clears it.
 pub const NOT_SENT: &str = "未连接，消息没有发送 / not connected: the message was not sent";

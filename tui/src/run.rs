@@ -4,14 +4,14 @@
 //! loop that feeds `update` and redraws only when something changed, at most ~30 times a
 //! second. An idle UI sleeps in `select!` with no timer armed.
 
-use std::io::{stdout, Write as _};
-use std::path::PathBuf;
+use std::io::{stdout, Stdout, Write as _};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use futures::StreamExt;
-use protocol::Message;
+use protocol::{Message, Offer};
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
@@ -202,25 +202,16 @@ pub fn theme_from(config: &Config) -> Theme {
     t
 }
 
+/// The full-screen terminal.
+type Tui = Terminal<CrosstermBackend<Stdout>>;
+
 /// Runs the full-screen client until the user quits; returns the exit code.
 pub async fn run(common: Common, config: Config, warning: Option<String>) -> u8 {
     init_logging();
-    let theme = theme_from(&config);
-    let mut app = App::new(&common.server, theme);
-    app.keymap = crate::keymap::Keymap::for_terminal(|k| std::env::var(k).ok());
-    app.gauge_interval_ms = config.gauge_interval_ms();
-    if let Some(w) = warning {
-        app.transcript
-            .system(crate::app::transcript::Level::Warn, &w);
-    }
+    let mut app = new_app(&common, &config, warning);
     MOUSE.store(config.mouse.unwrap_or(false), Ordering::Relaxed);
     install_panic_hook();
-    if let Err(e) = enter_terminal() {
-        restore_terminal();
-        eprintln!("llmops-tui: cannot set up the terminal: {e}");
-        return 1;
-    }
-    let mut terminal = match Terminal::new(CrosstermBackend::new(stdout())) {
+    let mut terminal = match open_terminal() {
         Ok(t) => t,
         Err(e) => {
             restore_terminal();
@@ -232,35 +223,90 @@ pub async fn run(common: Common, config: Config, warning: Option<String>) -> u8 
         app.size = (s.width, s.height);
     }
 
+    // Both senders live until `run` returns: the event loop never sees its channel close
+    // under it, and the executor runs as long as the UI.
     let (ev_tx, mut ev_rx) = mpsc::unbounded_channel::<AppEvent>();
     let (cmd_tx, cmd_rx) = mpsc::unbounded_channel::<Command>();
     spawn_input(ev_tx.clone());
     spawn_signals(ev_tx.clone());
     let state_file = crate::last_session::default_path();
+    let opts = client_options(&common, state_file.as_deref());
+    let router = Router::default();
+    let clients = spawn_network(opts, ev_tx.clone(), router.clone());
+    tokio::spawn(executor(cmd_rx, clients, ev_tx.clone(), router));
+
+    let local = Local {
+        cmd_tx: &cmd_tx,
+        state_file: state_file.as_deref(),
+        server: &common.server,
+    };
+    event_loop(&mut app, &mut terminal, &mut ev_rx, &local).await;
+    restore_terminal();
+    0
+}
+
+/// The UI's state at start: theme, keymap and gauge rate from the config, and the config's
+/// warning (if any) in the transcript.
+fn new_app(common: &Common, config: &Config, warning: Option<String>) -> App {
+    let theme = theme_from(config);
+    let mut app = App::new(&common.server, theme);
+    app.keymap = crate::keymap::Keymap::for_terminal(|k| std::env::var(k).ok());
+    app.gauge_interval_ms = config.gauge_interval_ms();
+    if let Some(w) = warning {
+        app.transcript
+            .system(crate::app::transcript::Level::Warn, &w);
+    }
+    app
+}
+
+/// Takes the terminal over (raw mode, alternate screen) and draws on it.
+fn open_terminal() -> std::io::Result<Tui> {
+    enter_terminal()?;
+    Terminal::new(CrosstermBackend::new(stdout()))
+}
+
+/// The connection: `--session`, else (unless `--new-session`) the session last used on this
+/// server; reconnecting on its own, and quiet on the terminal the full screen owns.
+fn client_options(common: &Common, state_file: Option<&Path>) -> ClientOptions {
     let mut opts = ClientOptions::new(common.server.clone());
     opts.resume_session = if common.new_session {
         None
     } else {
-        common.session.clone().or_else(|| {
-            state_file
-                .as_deref()
-                .and_then(|p| crate::last_session::load(p, &common.server))
-        })
+        common
+            .session
+            .clone()
+            .or_else(|| state_file.and_then(|p| crate::last_session::load(p, &common.server)))
     };
     opts.auth_token = common.token.clone();
     opts.reconnect = true;
     // The full screen owns the terminal: transport notices go to the log only.
     opts.stderr_notices = false;
-    let router = Router::default();
-    let clients = spawn_network(opts, ev_tx.clone(), router.clone());
-    tokio::spawn(executor(cmd_rx, clients, ev_tx.clone(), router));
+    opts
+}
 
+/// What the loop needs to carry out the commands `update` returns.
+struct Local<'a> {
+    /// To the executor: everything that is not the terminal's own.
+    cmd_tx: &'a mpsc::UnboundedSender<Command>,
+    /// Where the last session used on each server is remembered.
+    state_file: Option<&'a Path>,
+    server: &'a str,
+}
+
+/// Feeds events to `update` and redraws when something changed, at most once a `FRAME`,
+/// until the user quits, drawing fails or the events end.
+async fn event_loop(
+    app: &mut App,
+    terminal: &mut Tui,
+    ev_rx: &mut mpsc::UnboundedReceiver<AppEvent>,
+    local: &Local<'_>,
+) {
     let mut dirty = true;
     let mut last_draw = Instant::now() - FRAME;
     let mut last_tick = Instant::now();
     loop {
         if dirty && last_draw.elapsed() >= FRAME {
-            if let Err(e) = terminal.draw(|f| crate::ui::render(&app, f)) {
+            if let Err(e) = terminal.draw(|f| crate::ui::render(app, f)) {
                 tracing::error!("draw failed: {e}");
                 break;
             }
@@ -286,51 +332,13 @@ pub async fn run(common: Common, config: Config, warning: Option<String>) -> u8 
             _ = sleep_opt(wake_at) => Some(AppEvent::Tick),
         };
         let Some(ev) = ev else { continue };
-        // Handle everything already queued before drawing (bursts of stream deltas).
-        let mut batch = vec![ev];
-        while let Ok(more) = ev_rx.try_recv() {
-            batch.push(more);
-            if batch.len() >= 256 {
-                break;
-            }
-        }
-        for ev in batch {
+        for ev in with_queued(ev, ev_rx) {
             app.now = Instant::now();
             app.unix_now = SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs());
-            for cmd in update(&mut app, ev) {
-                match cmd {
-                    Command::Quit => app.quit = true,
-                    Command::RememberSession(id) => {
-                        if let Some(p) = &state_file {
-                            if let Err(e) = crate::last_session::save(p, &common.server, &id) {
-                                tracing::warn!(
-                                    "cannot remember the session in {}: {e}",
-                                    p.display()
-                                );
-                            }
-                        }
-                    }
-                    Command::Redraw => {
-                        let _ = terminal.clear();
-                    }
-                    Command::Clipboard(text) => {
-                        use std::io::Write;
-                        let mut o = std::io::stdout();
-                        let seq = crate::app::pager::osc52(&text);
-                        if let Err(e) = o.write_all(seq.as_bytes()).and_then(|()| o.flush()) {
-                            tracing::warn!("cannot write the OSC 52 copy to the terminal: {e}");
-                        }
-                    }
-                    Command::Suspend => {
-                        suspend();
-                        let _ = terminal.clear();
-                    }
-                    other => {
-                        let _ = cmd_tx.send(other);
-                    }
-                }
+            for cmd in update(app, ev) {
+                apply(app, terminal, local, cmd);
             }
             dirty = true;
         }
@@ -338,8 +346,51 @@ pub async fn run(common: Common, config: Config, warning: Option<String>) -> u8 
             break;
         }
     }
-    restore_terminal();
-    0
+}
+
+/// `first` and whatever is already queued behind it (up to 256 in all), handled before the
+/// next frame is drawn (bursts of stream deltas).
+fn with_queued(first: AppEvent, ev_rx: &mut mpsc::UnboundedReceiver<AppEvent>) -> Vec<AppEvent> {
+    let mut batch = vec![first];
+    while let Ok(more) = ev_rx.try_recv() {
+        batch.push(more);
+        if batch.len() >= 256 {
+            break;
+        }
+    }
+    batch
+}
+
+/// Carries out one command: the terminal's own (quit, redraw, clipboard, suspend) and
+/// remembering the session here, everything else by the executor.
+fn apply(app: &mut App, terminal: &mut Tui, local: &Local<'_>, cmd: Command) {
+    match cmd {
+        Command::Quit => app.quit = true,
+        Command::RememberSession(id) => {
+            if let Some(p) = local.state_file {
+                if let Err(e) = crate::last_session::save(p, local.server, &id) {
+                    tracing::warn!("cannot remember the session in {}: {e}", p.display());
+                }
+            }
+        }
+        Command::Redraw => {
+            let _ = terminal.clear();
+        }
+        Command::Clipboard(text) => {
+            let mut o = std::io::stdout();
+            let seq = crate::app::pager::osc52(&text);
+            if let Err(e) = o.write_all(seq.as_bytes()).and_then(|()| o.flush()) {
+                tracing::warn!("cannot write the OSC 52 copy to the terminal: {e}");
+            }
+        }
+        Command::Suspend => {
+            suspend();
+            let _ = terminal.clear();
+        }
+        other => {
+            let _ = local.cmd_tx.send(other);
+        }
+    }
 }
 
 async fn sleep_opt(at: Option<tokio::time::Instant>) {
@@ -529,43 +580,7 @@ async fn run_command(
             offer,
             dest,
             overwrite,
-        } => {
-            // The offer id is routed to this download before the accept goes out.
-            let mut rx = router.add(&offer.offer_id);
-            tokio::spawn(async move {
-                let id = offer.offer_id.clone();
-                let dir = dest
-                    .parent()
-                    .map_or_else(|| PathBuf::from("."), PathBuf::from);
-                let mut last_pct = u64::MAX;
-                let progress = |bytes: u64, total: u64| {
-                    // One event per percent, not per data frame.
-                    let pct = (bytes * 100).checked_div(total).unwrap_or(0);
-                    if pct != last_pct {
-                        last_pct = pct;
-                        let _ = tx.send(AppEvent::DownloadProgress {
-                            offer_id: id.clone(),
-                            bytes,
-                            total,
-                        });
-                    }
-                };
-                let result = match tokio::fs::create_dir_all(&dir).await {
-                    Ok(()) => crate::download::receive_to(
-                        &client, &mut rx, &offer, "auto", &dest, overwrite, progress,
-                    )
-                    .await
-                    .map(|d| d.path)
-                    .map_err(|e| e.to_string()),
-                    Err(e) => Err(format!("{}: {e}", dir.display())),
-                };
-                router.remove(&id);
-                let _ = tx.send(AppEvent::Downloaded {
-                    offer_id: id,
-                    result,
-                });
-            });
-        }
+        } => start_download(client, offer, dest, overwrite, tx, router),
         Command::Chat { text, file_ids } => {
             let started = client.chat(&text, file_ids).await;
             follow_turn(started, tx);
@@ -599,26 +614,7 @@ async fn run_command(
                 });
             }
         }
-        Command::Request(req) => {
-            let r2 = req.clone();
-            match client.send_request(move |id| r2.build(id)).await {
-                Ok(pending) => {
-                    tokio::spawn(async move {
-                        let result = pending
-                            .wait(Duration::from_secs(20))
-                            .await
-                            .map_err(|e| e.to_string());
-                        let _ = tx.send(AppEvent::Reply { req, result });
-                    });
-                }
-                Err(e) => {
-                    let _ = tx.send(AppEvent::Reply {
-                        req,
-                        result: Err(e.to_string()),
-                    });
-                }
-            }
-        }
+        Command::Request(req) => send_request(&client, req, tx).await,
         Command::Send(m) => {
             if let Err(e) = client.send(m).await {
                 tracing::warn!("send failed: {e}");
@@ -629,5 +625,74 @@ async fn run_command(
         | Command::Redraw
         | Command::Clipboard(_)
         | Command::RememberSession(_) => {}
+    }
+}
+
+/// Accepts `offer` and receives it into `dest` in a task of its own, reporting progress
+/// once a percent and then the result.
+fn start_download(
+    client: Client,
+    offer: Offer,
+    dest: PathBuf,
+    overwrite: bool,
+    tx: mpsc::UnboundedSender<AppEvent>,
+    router: Router,
+) {
+    // The offer id is routed to this download before the accept goes out.
+    let mut rx = router.add(&offer.offer_id);
+    tokio::spawn(async move {
+        let id = offer.offer_id.clone();
+        let dir = dest
+            .parent()
+            .map_or_else(|| PathBuf::from("."), PathBuf::from);
+        let mut last_pct = u64::MAX;
+        let progress = |bytes: u64, total: u64| {
+            // One event per percent, not per data frame.
+            let pct = (bytes * 100).checked_div(total).unwrap_or(0);
+            if pct != last_pct {
+                last_pct = pct;
+                let _ = tx.send(AppEvent::DownloadProgress {
+                    offer_id: id.clone(),
+                    bytes,
+                    total,
+                });
+            }
+        };
+        let result = match tokio::fs::create_dir_all(&dir).await {
+            Ok(()) => crate::download::receive_to(
+                &client, &mut rx, &offer, "auto", &dest, overwrite, progress,
+            )
+            .await
+            .map(|d| d.path)
+            .map_err(|e| e.to_string()),
+            Err(e) => Err(format!("{}: {e}", dir.display())),
+        };
+        router.remove(&id);
+        let _ = tx.send(AppEvent::Downloaded {
+            offer_id: id,
+            result,
+        });
+    });
+}
+
+/// Sends `req` now (in command order) and waits for its reply in a task of its own.
+async fn send_request(client: &Client, req: Req, tx: mpsc::UnboundedSender<AppEvent>) {
+    let r2 = req.clone();
+    match client.send_request(move |id| r2.build(id)).await {
+        Ok(pending) => {
+            tokio::spawn(async move {
+                let result = pending
+                    .wait(Duration::from_secs(20))
+                    .await
+                    .map_err(|e| e.to_string());
+                let _ = tx.send(AppEvent::Reply { req, result });
+            });
+        }
+        Err(e) => {
+            let _ = tx.send(AppEvent::Reply {
+                req,
+                result: Err(e.to_string()),
+            });
+        }
     }
 }

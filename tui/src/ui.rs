@@ -9,11 +9,13 @@ pub mod dialogs;
 pub mod pager;
 pub mod panes;
 pub mod picker;
+pub mod popup;
 pub mod process;
 pub mod procs;
 pub mod system;
 pub mod transfer;
 pub mod watch;
+pub mod widgets;
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};

@@ -1,7 +1,6 @@
 //! Keyboard, paste and mouse handling: keys go through the keymap to `Action`s, which
-//! `on_action` applies (focus, scrolling, selection, history, cancelling a turn).
+//! `on_action` applies (focus, scrolling, selection, history; Ctrl+C through `quit`).
 
-use protocol::{Cancel, Message, RequestId};
 use ratatui::crossterm::event::{KeyEvent, MouseEvent, MouseEventKind};
 use tui_textarea::TextArea;
 
@@ -97,10 +96,6 @@ fn select_entry(app: &mut App, d: isize) {
         Level::Info,
         "Enter 打开 / Enter opens it full-screen · Esc clears the selection",
     );
-}
-
-pub(super) fn cancel_msg(id: Option<RequestId>) -> Command {
-    Command::Send(Message::Cancel(Cancel { request_id: id }))
 }
 
 pub(super) fn on_paste(app: &mut App, s: &str) {
@@ -645,17 +640,4 @@ fn history_step(app: &mut App, d: isize) {
         None => std::mem::take(&mut app.draft),
     };
     app.set_input(&text);
-}
-
-pub(super) fn cancel_turn(app: &mut App, out: &mut Vec<Command>) {
-    if let Some(t) = &mut app.turn {
-        if !t.cancelling {
-            t.cancelling = true;
-            t.status = "cancelling…".into();
-            // Without an id yet, TurnStarted sends the cancel once the id is known.
-            if t.request_id.is_some() {
-                out.push(cancel_msg(t.request_id));
-            }
-        }
-    }
 }

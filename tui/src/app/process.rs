@@ -7,8 +7,8 @@
 
 use protocol::{ProcessDetails, ProcessStats};
 
-use super::submit::can_send;
 use super::transcript::Level;
+use super::turn::can_send;
 use super::{App, Command, Modal, Req, Turn};
 use crate::keymap::Action;
 

@@ -6,7 +6,7 @@
 
 use protocol::{Message, MonitorSubscribe, ProcessSort, ProcessStats, ProcessView};
 
-use super::submit::{can_send, send_chat};
+use super::turn::{can_send, send_chat};
 use super::{App, Command, Level};
 use crate::keymap::Pane;
 

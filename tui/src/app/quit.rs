@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::keys::cancel_turn;
+use super::turn::cancel_turn;
 use super::{App, Command, Level};
 
 /// How long an idle Ctrl+C waits for the second one.

@@ -9,8 +9,8 @@ use protocol::{
     TransferComplete, UploadStatus,
 };
 
-use super::submit::send_chat;
 use super::transcript::{Level, ToolResult};
+use super::turn::send_chat;
 use super::{
     human_size, short, App, Command, Conn, FilesPane, Modal, Req, Transfer, TransferState,
     HISTORY_POINTS, NOT_SENT,
@@ -456,7 +456,7 @@ fn reply_failed(app: &mut App, req: Req, e: String, out: &mut Vec<Command>) {
             super::session::failed(app)
         }
         // The history of a switch failed: the session did change.
-        Req::History => super::session::ready(app, out),
+        Req::History => super::turn::on_session_ready(app, out),
         // Quiet: the title shows at the next refresh.
         Req::SessionTitle => {
             tracing::debug!("session title refresh failed: {e}");
@@ -494,7 +494,7 @@ fn on_history(app: &mut App, messages: &[HistoryMessage], out: &mut Vec<Command>
         app.transcript
             .system(Level::Info, "no history in this session yet");
     }
-    super::session::ready(app, out);
+    super::turn::on_session_ready(app, out);
 }
 
 /// A session operation's reply (list, new, switch, delete, rename).
@@ -537,7 +537,7 @@ fn on_session_reply(app: &mut App, r: &SessionReply, out: &mut Vec<Command>) {
                 out.push(Command::Request(Req::History));
                 super::session::switched(app);
             } else {
-                super::session::ready(app, out);
+                super::turn::on_session_ready(app, out);
             }
         }
         "delete" => app.transcript.system(Level::Ok, "session deleted"),

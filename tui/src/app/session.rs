@@ -47,12 +47,10 @@ pub fn hold(app: &mut App, text: &str, files: &[String]) -> bool {
     true
 }
 
-/// The new session is ready (after a `new` reply, or the history of a switch): send
-/// what was typed meanwhile.
-pub fn ready(app: &mut App, out: &mut Vec<Command>) {
-    if let Some((text, files)) = app.session_change.take().and_then(|c| c.queued) {
-        super::submit::send_chat(app, text, files, out);
-    }
+/// The new session is ready (after a `new` reply, or the history of a switch): the change
+/// is over; returns what was typed meanwhile, to send now.
+pub fn ready(app: &mut App) -> Option<(String, Vec<String>)> {
+    app.session_change.take().and_then(|c| c.queued)
 }
 
 /// A switch was answered: the change completes when its history arrives.

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use protocol::{Message, OfferReject, SessionOp, UploadStatus};
 use tui_textarea::TextArea;
 
-use super::keys::cancel_turn;
 use super::slash::{self, Slash};
 use super::transcript::Level;
-use super::{dest, short, App, Command, Confirm, Conn, Modal, Req, TransferState, Turn, NOT_SENT};
+use super::turn::{can_send, cancel_turn, send_chat};
+use super::{dest, App, Command, Confirm, Conn, Modal, Req, TransferState, NOT_SENT};
 use crate::keymap::Pane;
 use crate::sanitize::sanitize;
 
@@ -70,64 +70,6 @@ pub(super) fn run_suggestion(app: &mut App, text: &str, suggestion: &str, out: &
             app.note(Level::Error, e);
         }
     }
-}
-
-/// Whether a chat message can be sent now: no turn running and connected. If not, says why
-/// in a notice.
-pub(super) fn can_send(app: &mut App) -> bool {
-    if app.turn.is_some() {
-        app.note(
-            Level::Warn,
-            "a turn is running: wait for it or press Ctrl+C to cancel",
-        );
-        return false;
-    }
-    if app.conn != Conn::Connected {
-        app.note(Level::Warn, NOT_SENT);
-        return false;
-    }
-    if app
-        .session_change
-        .as_ref()
-        .is_some_and(|c| c.queued.is_some())
-    {
-        app.note(
-            Level::Warn,
-            "上一条消息正等待会话切换 / a message is already waiting for the session change",
-        );
-        return false;
-    }
-    true
-}
-
-pub(super) fn send_chat(app: &mut App, text: String, extra: Vec<String>, out: &mut Vec<Command>) {
-    if super::session::hold(app, &text, &extra) {
-        return;
-    }
-    let mut file_ids: Vec<String> = std::mem::take(&mut app.files.referenced);
-    for id in extra {
-        if !file_ids.contains(&id) {
-            file_ids.push(id);
-        }
-    }
-    let names: Vec<String> = file_ids
-        .iter()
-        .map(|id| {
-            app.files
-                .files
-                .iter()
-                .find(|f| f.file_id == *id)
-                .map_or_else(|| short(id).to_string(), |f| f.filename.clone())
-        })
-        .collect();
-    app.transcript.user(&text, names);
-    app.turn = Some(Turn {
-        request_id: None,
-        status: "sending…".into(),
-        cancelling: false,
-    });
-    app.scroll = None;
-    out.push(Command::Chat { text, file_ids });
 }
 
 pub(super) fn start_upload(app: &mut App, path: PathBuf, note: String, out: &mut Vec<Command>) {

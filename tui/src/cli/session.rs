@@ -6,15 +6,8 @@ use std::time::Duration;
 
 use protocol::{Message, SessionCmd, SessionOp};
 
-use super::{stdout, Common};
+use super::args::Common;
 use crate::client::Client;
-
-/// `eprintln!` through `stdout::err_line`: a closed pipe ends the process with 0.
-macro_rules! errln {
-    ($($t:tt)*) => {
-        stdout::err_line(&format!($($t)*))
-    };
-}
 
 /// Which session a script uses: `--session`, else (unless `--new-session`) the one the
 /// full-screen client last used on this server (`last_sessions.json`), else none until one

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::dialogs::{centered, dialog, hint_line};
+use super::popup::{centered, dialog, hint_line};
 use crate::app::approval::{lifetime_text, GrantsView};
 use crate::app::{short, App};
 use crate::keymap::Ctx;

@@ -15,38 +15,7 @@ use crate::app::slash::COMMANDS;
 use crate::app::{human_size, App, Confirm, Modal};
 use crate::keymap::Ctx;
 use crate::text;
-use crate::ui::ASCII_BORDER;
-
-pub(crate) fn centered(area: Rect, w: u16, h: u16) -> Rect {
-    let w = w.min(area.width);
-    let h = h.min(area.height);
-    Rect::new(
-        area.x + (area.width - w) / 2,
-        area.y + (area.height - h) / 2,
-        w,
-        h,
-    )
-}
-
-pub(crate) fn dialog<'a>(app: &App, title: impl Into<Line<'a>>) -> Block<'a> {
-    let mut b = Block::bordered().title(title).border_style(app.theme.focus);
-    if app.theme.ascii {
-        b = b.border_set(ASCII_BORDER);
-    }
-    b
-}
-
-pub(crate) fn hint_line(app: &App, ctx: Ctx) -> Line<'static> {
-    let mut spans = Vec::new();
-    for (k, d) in app.keymap.hints(ctx) {
-        spans.push(Span::styled(
-            format!("[{k}]"),
-            app.theme.accent.add_modifier(Modifier::BOLD),
-        ));
-        spans.push(Span::raw(format!(" {d}   ")));
-    }
-    Line::from(spans)
-}
+use crate::ui::popup::{centered, dialog, hint_line};
 
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     match &app.modal {

@@ -13,7 +13,7 @@ use crate::app::pager::{chunks, gutter_width, Match, Pager, PromptKind, Source};
 use crate::app::App;
 use crate::keymap::Ctx;
 use crate::text;
-use crate::ui::dialogs::hint_line;
+use crate::ui::popup::hint_line;
 
 /// Styled spans of `line[from..to]` with the matches in it highlighted.
 fn spans_for(

@@ -10,6 +10,7 @@ use ratatui::Frame;
 use crate::app::{human_size, App, TransferState};
 use crate::keymap::Pane;
 use crate::text;
+use crate::ui::widgets::{bar, window};
 use crate::ui::{pane_block, spinner};
 
 pub fn render(app: &App, frame: &mut Frame, pane: Pane, area: Rect) {
@@ -22,26 +23,6 @@ pub fn render(app: &App, frame: &mut Frame, pane: Pane, area: Rect) {
     }
 }
 
-/// A horizontal bar of `w` cells for `pct` (0..=100).
-pub fn bar(pct: f64, w: usize, ascii: bool) -> String {
-    let pct = pct.clamp(0.0, 100.0);
-    let (full, empty) = if ascii { ('#', '-') } else { ('█', '░') };
-    let n = ((pct / 100.0) * w as f64).round() as usize;
-    let mut s: String = std::iter::repeat_n(full, n.min(w)).collect();
-    s.extend(std::iter::repeat_n(empty, w - n.min(w)));
-    s
-}
-
-/// Short sizes for gauges: `828M`, `23.5G`.
-pub(crate) fn compact(n: u64) -> String {
-    let s = human_size(n);
-    match s.split_once(' ') {
-        Some((v, u)) => format!("{v}{}", &u[..1]),
-        None => s,
-    }
-}
-
-/// Rows `[first, first+h)` of `n` that keep `sel` visible.
 /// One transfer's progress line: bar, percent, rate, ETA, RTT and retransmissions.
 fn progress_text(p: &protocol::TransferProgress, pct: f64, ascii: bool) -> String {
     let mut s = format!("{} {pct:.0}%", bar(pct, 10, ascii));
@@ -60,14 +41,6 @@ fn progress_text(p: &protocol::TransferProgress, pct: f64, ascii: bool) -> Strin
         s.push_str(&format!(" retx {}", p.retransmits));
     }
     s
-}
-
-pub(crate) fn window(n: usize, sel: usize, h: usize) -> (usize, usize) {
-    if h == 0 || n <= h {
-        return (0, n);
-    }
-    let first = sel.saturating_sub(h - 1).min(n - h);
-    (first, first + h)
 }
 
 fn files(app: &App, frame: &mut Frame, area: Rect) {
@@ -323,12 +296,6 @@ mod tests {
         assert!(s.contains("rtt 12 ms") && s.contains("retx 3"), "{s}");
         let idle = protocol::TransferProgress::default();
         assert!(!progress_text(&idle, 0.0, true).contains("eta"));
-    }
-
-    #[test]
-    fn bars_have_exact_widths() {
-        assert_eq!(bar(50.0, 10, false), "█████░░░░░");
-        assert_eq!(bar(150.0, 4, true), "####");
     }
 
     #[test]

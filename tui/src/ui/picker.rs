@@ -13,7 +13,7 @@ use crate::app::picker::{when, Picker};
 use crate::app::{short, App};
 use crate::keymap::Ctx;
 use crate::text;
-use crate::ui::dialogs::{centered, dialog, hint_line};
+use crate::ui::popup::{centered, dialog, hint_line};
 
 pub fn render(app: &App, frame: &mut Frame, area: Rect, p: &Picker) {
     let r = centered(area, 84, area.height.saturating_sub(4).clamp(8, 24));

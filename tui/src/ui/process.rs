@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::dialogs::{centered, dialog, hint_line};
+use super::popup::{centered, dialog, hint_line};
 use crate::app::process::{ProcessView, SignalMenu, SIGNALS};
 use crate::app::{human_size, App};
 use crate::keymap::Ctx;

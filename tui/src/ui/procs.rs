@@ -11,7 +11,7 @@ use crate::app::procs::{rows, selected_index};
 use crate::app::App;
 use crate::keymap::Pane;
 use crate::text;
-use crate::ui::panes::{compact, window};
+use crate::ui::widgets::{compact, window};
 use protocol::ProcessSort;
 
 /// A command line as the list shows it: the program's path reduced to its name, then the

@@ -14,7 +14,7 @@ use crate::app::App;
 use crate::keymap::Pane;
 use crate::text;
 use crate::ui::pane_block;
-use crate::ui::panes::{bar, compact};
+use crate::ui::widgets::{bar, compact};
 
 const LABEL_W: usize = 6;
 /// One core's cell in the per-core grid: ` 0 ▕█████▏ 45%` and a space.

@@ -12,7 +12,7 @@ use ratatui::Frame;
 
 use crate::app::{human_size, App, Transfer, TransferState};
 use crate::theme::Theme;
-use crate::ui::panes::bar;
+use crate::ui::widgets::bar;
 
 /// Bytes per RDT data packet, to turn packet counts into a share of the file. The real
 /// size is negotiated per transfer; the default is close enough for a picture.
@@ -250,15 +250,15 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect, offer_id: &str) {
     let w = 76u16.min(area.width);
     let rows = lines(app, t, usize::from(w.saturating_sub(2)));
     let h = (rows.len() as u16).saturating_add(4);
-    let r = crate::ui::dialogs::centered(area, w, h);
+    let r = crate::ui::popup::centered(area, w, h);
     frame.render_widget(Clear, r);
-    let b = crate::ui::dialogs::dialog(app, " Download ");
+    let b = crate::ui::popup::dialog(app, " Download ");
     let inner = b.inner(r);
     frame.render_widget(b, r);
     let [body, hint] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(inner);
     frame.render_widget(Paragraph::new(rows).wrap(Wrap { trim: false }), body);
     frame.render_widget(
-        Paragraph::new(crate::ui::dialogs::hint_line(
+        Paragraph::new(crate::ui::popup::hint_line(
             app,
             crate::keymap::Ctx::Transfer,
         )),

@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 use ratatui::Frame;
 
-use super::dialogs::{centered, dialog, hint_line};
+use super::popup::{centered, dialog, hint_line};
 use crate::app::watch::WatchState;
 use crate::app::App;
 use crate::keymap::Ctx;
