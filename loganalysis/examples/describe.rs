@@ -1,19 +1,14 @@
 //! Prints what the planner sees of a log: its detected format and its columns (the same
-//! 64 KiB sample the server reads). `cargo run -p llmops-loganalysis --example describe -- FILE`
-
-use std::io::Read;
+//! sample the server reads). `cargo run -p llmops-loganalysis --example describe -- FILE`
 
 fn main() -> std::io::Result<()> {
     let Some(path) = std::env::args().nth(1) else {
         eprintln!("usage: describe FILE");
         std::process::exit(2);
     };
-    let mut head = Vec::new();
-    std::fs::File::open(&path)?
-        .take(64 * 1024)
-        .read_to_end(&mut head)?;
+    let sample = llmops_loganalysis::table::Sample::read(std::path::Path::new(&path))?;
     let reg = llmops_loganalysis::table::builtin_registry();
-    let d = llmops_loganalysis::table::describe(reg, &head);
+    let d = llmops_loganalysis::table::describe_sample(reg, &sample);
     println!("format: {}", d.format.as_deref().unwrap_or("-"));
     for c in d.columns {
         println!(

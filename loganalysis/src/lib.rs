@@ -30,8 +30,8 @@ pub use report::{
     AnalyzeMode, Bucket, BucketSize, FileAnalysis, Histogram, LevelCount, LogReport, TemplateCount,
 };
 pub use table::{
-    builtin_registry, columns, describe, run_query, run_table, Cell, Described, MemTable,
-    QueryError, QueryFile, QueryOptions, Registry,
+    builtin_registry, columns, describe, describe_sample, run_query, run_table, Cell, Described,
+    MemTable, QueryError, QueryFile, QueryOptions, Registry, Sample,
 };
 
 /// Convenience: the report of an in-memory log.

@@ -19,6 +19,7 @@ mod hit;
 mod inline_pairs;
 mod learn;
 mod learn_table;
+mod log_columns;
 mod memtable;
 mod pattern;
 mod pipeline;
@@ -41,8 +42,9 @@ mod window;
 
 pub use def::{Format, ParseKind};
 pub use error::QueryError;
+pub use log_columns::{columns, describe, describe_sample, Described, Sample};
 pub use memtable::{run_table, Cell, MemTable};
-pub use registry::{columns, describe, Described, Detection, Registry, SAMPLE_LINES};
+pub use registry::{Detection, Registry, SAMPLE_LINES};
 pub use run::{builtin_registry, run_query, run_query_with};
 pub use scan::{QueryFile, QueryOptions};
 

@@ -77,6 +77,18 @@ pub struct FieldCue {
     /// question states a condition of that kind itself.
     #[serde(default)]
     pub filter: Option<CueFilter>,
+    /// Asked of a path ("free space on /var"), the figure is its filesystem's, as `df PATH`
+    /// reads it; a figure without it ("how big is /var/log") is the directory's own.
+    #[serde(default)]
+    pub of_a_paths_filesystem: bool,
+    /// The words ask for the field ("who started", "哪个用户启动"): a name after them is
+    /// what is asked about, never the field's value (as after "owned by").
+    #[serde(default)]
+    pub asks: bool,
+    /// How the figure of several rows a name picks combines: their sum unless said (a
+    /// program's memory); `max` for how long a program has run (its oldest process).
+    #[serde(default)]
+    pub of_many: Option<Measure>,
     #[serde(flatten)]
     pub words: Words,
 }
@@ -131,6 +143,10 @@ pub struct SourceCue {
     /// question is a query, not the table's overview ("disks").
     #[serde(default)]
     pub names: bool,
+    /// A path asked about with the words is its filesystem ("the partition /var/log is
+    /// on"), not the directory ("磁盘空间 /var/log 占了多少": its own size, `du`'s).
+    #[serde(default)]
+    pub of_a_paths_filesystem: bool,
     #[serde(flatten)]
     pub words: Words,
 }

@@ -2,7 +2,6 @@
 //! columns and format the server would hand it: a quick look at how a question is read.
 //! `cargo run -p llmops-server --example plan -- FILE... -- "question"`
 
-use std::io::Read;
 use std::path::PathBuf;
 
 use llmops_common::UploadRef;
@@ -10,12 +9,12 @@ use llmops_planner::conversation::Conversation;
 use llmops_planner::{plan, PlannerInput};
 
 fn upload(i: usize, path: &str) -> std::io::Result<UploadRef> {
-    let mut head = Vec::new();
-    let f = std::fs::File::open(path)?;
-    let size = f.metadata()?.len();
-    f.take(64 * 1024).read_to_end(&mut head)?;
-    let d =
-        llmops_loganalysis::table::describe(llmops_loganalysis::table::builtin_registry(), &head);
+    let size = std::fs::metadata(path)?.len();
+    let sample = llmops_loganalysis::table::Sample::read(std::path::Path::new(path))?;
+    let d = llmops_loganalysis::table::describe_sample(
+        llmops_loganalysis::table::builtin_registry(),
+        &sample,
+    );
     let abs = std::fs::canonicalize(path)?;
     Ok(UploadRef {
         file_id: format!("f{i}"),

@@ -10,7 +10,8 @@ use std::sync::atomic::AtomicBool;
 use llmops_common::query::{QueryArgs, QueryResult};
 use llmops_common::UploadRef;
 use llmops_loganalysis::{
-    builtin_registry, describe, run_query, Described, QueryError, QueryFile, QueryOptions,
+    builtin_registry, describe_sample, run_query, Described, QueryError, QueryFile, QueryOptions,
+    Sample,
 };
 use serde_json::Value;
 
@@ -181,7 +182,8 @@ impl Tool for LogQueryTool {
 const COLUMN_CACHE: usize = 512;
 
 /// Fills in each upload's detected format and columns: its fields as the format detected
-/// from its first 64 KiB names them, remembered by content hash. Blocking file reads: call
+/// from its first 64 KiB names them, with the values a text column takes sampled over the
+/// whole file, remembered by content hash. Blocking file reads: call
 /// it off the async threads. A file that cannot be read keeps no columns (the query then
 /// says why).
 pub fn describe_columns(uploads: &mut [UploadRef]) {
@@ -198,8 +200,8 @@ pub fn describe_columns(uploads: &mut [UploadRef]) {
         let described = match known {
             Some(d) => d,
             None => {
-                let d = read_head(&u.path)
-                    .map(|head| describe(builtin_registry(), &head))
+                let d = Sample::read(&u.path)
+                    .map(|sample| describe_sample(builtin_registry(), &sample))
                     .unwrap_or_default();
                 if let Ok(mut c) = cache.lock() {
                     if c.len() >= COLUMN_CACHE {
@@ -213,13 +215,4 @@ pub fn describe_columns(uploads: &mut [UploadRef]) {
         u.format = described.format;
         u.columns = described.columns;
     }
-}
-
-fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut head = Vec::with_capacity(64 * 1024);
-    std::fs::File::open(path)?
-        .take(64 * 1024)
-        .read_to_end(&mut head)?;
-    Ok(head)
 }

@@ -82,6 +82,22 @@ pub fn mem_table(t: SysTable) -> MemTable {
     }
 }
 
+/// The query's `mount = PATH` conditions, hard and soft, on the filesystems holding them
+/// (see [`mounts::on_their_filesystems`]).
+fn paths_on_their_filesystems(args: &mut QueryArgs, table: &MemTable) -> Vec<String> {
+    let mounts: Vec<&str> = table
+        .rows
+        .iter()
+        .filter_map(|r| match r.first() {
+            Some(Cell::Text(m)) => Some(m.as_str()),
+            _ => None,
+        })
+        .collect();
+    let mut notes = mounts::on_their_filesystems(&mut args.query.filters, &mounts);
+    notes.extend(mounts::on_their_filesystems(&mut args.soft, &mounts));
+    notes
+}
+
 impl Tool for SystemQueryTool {
     fn name(&self) -> &'static str {
         ToolName::SystemQuery.as_str()
@@ -89,7 +105,7 @@ impl Tool for SystemQueryTool {
 
     fn description(&self) -> &'static str {
         "查询系统表 / Query the system as tables: source=processes (pid, ppid, user, name, \
-         state, threads, start_time, cpu_percent, rss_bytes, mem_percent, command, unit, \
+         state, threads, start_time, elapsed_seconds, cpu_percent, rss_bytes, mem_percent, command, unit, \
          program: the executable or the script/jar an interpreter runs; match a process \
          by name on program, not command), \
          sockets (proto, state, local, local_port, peer, peer_port, pid, process, user), \
@@ -104,7 +120,7 @@ impl Tool for SystemQueryTool {
 
     fn call<'a>(&'a self, args: Value, _ctx: &'a ToolCtx) -> ToolFuture<'a> {
         Box::pin(async move {
-            let args: QueryArgs = match parse_args(args) {
+            let mut args: QueryArgs = match parse_args(args) {
                 Ok(a) => a,
                 Err(e) => return ToolResult::failure(e),
             };
@@ -112,8 +128,15 @@ impl Tool for SystemQueryTool {
                 Ok(t) => mem_table(t),
                 Err(e) => return ToolResult::failure(e),
             };
+            let notes = match args.query.source {
+                Source::Mounts => paths_on_their_filesystems(&mut args, &table),
+                _ => Vec::new(),
+            };
             match run_soft(&args, |q| run_table(&table, q)) {
-                Ok(r) => ToolResult::success(summary_text(&r), ToolData::Query(Box::new(r))),
+                Ok(mut r) => {
+                    r.notes.splice(0..0, notes);
+                    ToolResult::success(summary_text(&r), ToolData::Query(Box::new(r)))
+                }
                 Err(e) => ToolResult::failure(e.to_string()),
             }
         })

@@ -14,7 +14,9 @@ use crate::ts;
 
 mod columns;
 
-use columns::{column_regex, columns, layout, naming, unique, Column, Kind, LETTERS, SHARE};
+use columns::{
+    column_regex, columns, is_identifier, layout, naming, unique, Column, Kind, LETTERS, SHARE,
+};
 
 /// Share (percent) of sampled lines not indented that must begin with a time for the
 /// layout to be learned.
@@ -260,13 +262,39 @@ fn header(
         let whole = regex::Regex::new(&format!("{}$", p.re)).ok()?;
         let read = prefixes.iter().filter(|x| whole.is_match(x)).count();
         if read * 100 < prefixes.len() * SHARE {
-            return None;
+            writer_column(prefixes, &mut p)?;
+            taken.push(WRITER.into());
         }
     }
     let _ = write!(p.re, "{open}(?P<time>{time_shape}){close}");
     let (cols, spans, piped) = layout(rests);
     push_columns(&mut p, &cols, (spans, piped), &mut taken, false);
     Some((p, piped))
+}
+
+/// The column of a bare name standing alone before every line's time
+/// (`update-alternatives 2025-06-24 14:36:53: …`, `web-01 2031-…`).
+const WRITER: &str = "source";
+
+/// Reads `prefixes` as one bare name each, the program or host that wrote the line, into
+/// `p` (in place of the columns that did not read them); `None` when they are not.
+fn writer_column(prefixes: &[&str], p: &mut Parts) -> Option<()> {
+    let named = prefixes
+        .iter()
+        .filter(|x| {
+            let x = x.trim_end();
+            !x.contains([' ', '\t']) && is_identifier(x.trim_end_matches(':'))
+        })
+        .count();
+    if named * 100 < prefixes.len() * SHARE {
+        return None;
+    }
+    p.re = format!(r"^[ \t]*(?P<{WRITER}>[^ \t]+?):?[ \t]+");
+    let _ = write!(
+        p.fields,
+        "\n[[fields]]\nname = \"{WRITER}\"\nroles = [\"program\", \"host\"]\n"
+    );
+    Some(())
 }
 
 /// Appends `cols` to the regex and fields of `p`. Before the time (`before`), a bracketed

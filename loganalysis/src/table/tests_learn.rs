@@ -712,3 +712,38 @@ fn bracketed_letters_and_three_letter_levels_with_day_first_dotted_dates() {
         assert_eq!(r.matched, late, "{name}");
     }
 }
+
+/// A bare name before every line's time (the program or host that wrote it, as
+/// update-alternatives does) is a column, and the time after it is each event's time.
+#[test]
+fn a_writers_name_before_the_time_is_a_column() {
+    let mut rng = Lcg(11);
+    let (mut text, mut planted) = (String::new(), Planted::default());
+    let writers = ["update-alternatives", "dpkg-trigger", "ucf"];
+    let mut late = 0;
+    for i in 0..300u64 {
+        let writer = writers[rng.next(3) as usize];
+        let minute = i / 10;
+        if minute >= 20 {
+            late += 1;
+        }
+        text += &format!(
+            "{writer} 2025-06-24 14:{minute:02}:{:02}: run with --install /usr/bin/x{i} x{i} 50\n",
+            i % 60
+        );
+        planted.events += 1;
+        planted.add("source", writer);
+    }
+    check(&text, &planted, "learned");
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("app.log"), &text).expect("write");
+    let q = llmops_common::query::Query {
+        window: Some(llmops_common::query::Window::Between {
+            from: Some(llmops_common::query::TimePoint("14:20".into())),
+            to: None,
+        }),
+        ..llmops_common::query::Query::default()
+    };
+    let r = super::tests_formats::run(dir.path(), "app.log", &q);
+    assert_eq!(r.matched, late);
+}

@@ -97,6 +97,9 @@ fn described(r: &QueryResult, lang: Lang) -> &str {
 
 /// The sentence that answers.
 fn lead(r: &QueryResult, lang: Lang) -> String {
+    if let Some(s) = one_rows_field(r, lang) {
+        return s;
+    }
     let what = described(r, lang);
     let part = partial(r, lang);
     match &r.value {
@@ -182,6 +185,8 @@ pub fn with_unit(v: f64, unit: Unit) -> String {
         Unit::None => num,
         // Under a minute also in ms, the unit request and query times are often asked in.
         Unit::S if v.abs() < 60.0 && v != 0.0 => format!("{num} s ({} ms)", short(v * 1e3)),
+        // An hour or more also as `ps` writes an elapsed time (`[DD-]hh:mm:ss`).
+        Unit::S if v >= 3600.0 => format!("{num} s ({})", etime(v)),
         Unit::Percent => format!("{num}%"),
         // Also as `df -h` / `ls -h` print it (rounded up: 42.1 GiB is their 43G).
         Unit::B if v >= 1024.0 => format!(
@@ -212,6 +217,16 @@ pub fn with_unit(v: f64, unit: Unit) -> String {
             format!("{num} {}{also}", unit.as_str())
         }
         u => format!("{num} {}", u.as_str()),
+    }
+}
+
+/// An hour or more as `ps -o etime` prints it: `hh:mm:ss`, `D-hh:mm:ss`.
+fn etime(v: f64) -> String {
+    let t = v.round() as u64;
+    let (d, h, m, s) = (t / 86_400, t / 3600 % 24, t / 60 % 60, t % 60);
+    match d {
+        0 => format!("{h:02}:{m:02}:{s:02}"),
+        _ => format!("{d}-{h:02}:{m:02}:{s:02}"),
     }
 }
 
@@ -316,6 +331,42 @@ pub(crate) fn row_line(row: &Row, lang: Lang, whole: bool) -> String {
         }
     }
     s
+}
+
+/// A field of the one row of a system table its conditions name ("free space on /",
+/// "根分区使用率") is that row's value, said as such, not as a sum of one value.
+fn one_rows_field(r: &QueryResult, lang: Lang) -> Option<String> {
+    let QueryValue::Stat {
+        value: Some(v),
+        unit,
+        n: 1,
+        ..
+    } = &r.value
+    else {
+        return None;
+    };
+    let field = r.query.field.as_ref()?.as_str();
+    if r.query.source == Source::Log || r.matched != 1 {
+        return None;
+    }
+    let row: Vec<String> = r
+        .query
+        .filters
+        .iter()
+        .filter(|f| f.op == llmops_common::query::FilterOp::Eq)
+        .filter_map(|f| Some(format!("{} {}", f.field.as_ref()?.as_str(), f.value)))
+        .collect();
+    let row = if row.is_empty() {
+        lang.pick("唯一一行", "the one row").to_string()
+    } else {
+        row.join(", ")
+    };
+    let table = r.query.source.as_str();
+    let v = with_unit(*v, *unit);
+    Some(match lang {
+        Lang::Zh => format!("{table} 表中 {row} 的 {field}：**{v}**。"),
+        Lang::En => format!("{field} of {row} ({table}): **{v}**."),
+    })
 }
 
 #[allow(clippy::too_many_arguments)]

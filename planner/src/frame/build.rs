@@ -44,6 +44,18 @@ pub(super) fn source_of(
                 || (f.op == FilterOp::Tag && f.value != Scalar::Text("failure".into()))
         })
     });
+    // A path on the host with a filesystem's figure ("free space on /var") or word ("the
+    // partition /var is on"): the filesystem holding it. Any other figure of a path ("how
+    // big is /var/log", "/var/log 占了多少磁盘空间") is the directory's own, `du`'s.
+    let host_path = p.lits.iter().any(|l| matches!(l.lit, Lit::HostPath(_)));
+    let filesystem_asked = p.has(|c| match c {
+        Cue::Field(i) => lex.fields[i].of_a_paths_filesystem,
+        Cue::Source(i) => lex.sources[i].of_a_paths_filesystem,
+        _ => false,
+    });
+    if host_path && cued(Source::Mounts) && !filesystem_asked {
+        return None;
+    }
     if let Some(s) = SYSTEM.into_iter().find(|s| cued(*s)) {
         match context_log(ctx) {
             Some(f) if log_condition => return Some((Source::Log, vec![f])),
@@ -61,17 +73,33 @@ pub(super) fn source_of(
         _ => false,
     });
     let only = |f: &Option<Source>| f.is_some_and(|s| s != Source::Log);
+    let table_of = |h: &Hit| match h.cue {
+        Cue::Field(i) => Some(lex.fields[i].source),
+        Cue::Column(_) => Some(Some(Source::Log)),
+        _ => None,
+    };
+    // A word that is a field of a system table and of a log alike ("threads": a process's
+    // count, a log's thread name) is the table's when the name asked about is no log's.
+    let names_a_log = p.lits.iter().any(|l| match &l.lit {
+        Lit::Ident(w) | Lit::Word(w) => p.names_an_upload(w),
+        _ => false,
+    });
+    let read_both_ways = |h: &Hit| {
+        !names_a_log
+            && table_of(h) == Some(Some(Source::Log))
+            && p.hits.iter().any(|g| {
+                (g.start, g.end) == (h.start, h.end) && table_of(g).is_some_and(|t| only(&t))
+            })
+    };
     let field_tables: Vec<Option<Source>> = p
         .hits
         .iter()
-        .filter_map(|h| match h.cue {
-            Cue::Field(i) => Some(lex.fields[i].source),
-            Cue::Column(_) => Some(Some(Source::Log)),
-            _ => None,
-        })
+        .filter(|h| !read_both_ways(h))
+        .filter_map(table_of)
         .collect();
+    let path = |s: Source| s == Source::Mounts && host_path && filesystem_asked;
     if let Some(Some(s)) = field_tables.iter().find(|f| only(f)) {
-        if named && field_tables.iter().all(|f| f.is_none() || only(f)) {
+        if (named || path(*s)) && field_tables.iter().all(|f| f.is_none() || only(f)) {
             return Some((*s, Vec::new()));
         }
     }
@@ -145,40 +173,8 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     cond.soft.retain(|f| !zone_word(f));
     q.filters = cond.hard;
     q.window = window(lex, p);
-    if let Some(m) = cue
-        .and_then(|c| c.over_a_window)
-        .filter(|_| source == Source::Log && q.window.is_some())
-    {
-        q.measure = m;
-    }
-    if let Some(b) = bucket(p) {
-        q.bucket = b;
-        if matches!(q.measure, Measure::Count | Measure::Rows) && q.group_by.is_empty() {
-            q.measure = Measure::Buckets;
-        }
-    }
-    // "the first 503" took the number as a status, not as a count of rows.
-    let a_status = |n: u32| {
-        q.filters.iter().any(|f| {
-            f.field.as_ref().is_some_and(|x| x.as_str() == "status")
-                && f.value == Scalar::Number(f64::from(n))
-        })
-    };
-    if let Some(n) = limit(lex, p).filter(|n| !a_status(*n)) {
-        q.limit = Some(n);
-    }
-    // "the last package upgraded", "which job failed last": "last" with no length of time
-    // after it, and no other measure asked, is the latest event.
-    let rows_asked = cue.is_some_and(|c| c.measure == Measure::Rows && c.field.is_none());
-    if (cue.is_none() || rows_asked) && q.window.is_none() && source == Source::Log {
-        if let Some(n) = last_of_something(lex, p) {
-            q.measure = Measure::Rows;
-            q.field = Some(Field::new("time"));
-            q.order = Order::Desc;
-            q.limit = Some(n);
-            q.group_by.clear();
-        }
-    }
+    measure_over_window_and_buckets(p, cue, &mut q);
+    how_many_rows(lex, p, cue, &mut q);
     settle(lex, p, &mut q);
     system_field_asked(lex, p, &mut q);
     tag_subject(lex, p, &mut q);
@@ -206,6 +202,57 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         soft,
         object,
         follow_up: false,
+    }
+}
+
+/// What a window or a bucket makes of the measure: "how many in the last hour" over a log
+/// may be another measure (the cue's `over_a_window`); "per minute" counts per bucket.
+fn measure_over_window_and_buckets(
+    p: &Parsed,
+    cue: Option<&crate::lexicon::MeasureCue>,
+    q: &mut Query,
+) {
+    if let Some(m) = cue
+        .and_then(|c| c.over_a_window)
+        .filter(|_| q.source == Source::Log && q.window.is_some())
+    {
+        q.measure = m;
+    }
+    if let Some(b) = bucket(p) {
+        q.bucket = b;
+        if matches!(q.measure, Measure::Count | Measure::Rows) && q.group_by.is_empty() {
+            q.measure = Measure::Buckets;
+        }
+    }
+}
+
+/// How many rows are asked: a number that is no status ("the first 503" is a status, not
+/// a count of rows), and "the last package upgraded", "which job failed last": "last" with
+/// no length of time after it, and no other measure asked, is the latest event.
+fn how_many_rows(
+    lex: &Lexicon,
+    p: &Parsed,
+    cue: Option<&crate::lexicon::MeasureCue>,
+    q: &mut Query,
+) {
+    let a_status = |n: u32| {
+        q.filters.iter().any(|f| {
+            f.field.as_ref().is_some_and(|x| x.as_str() == "status")
+                && f.value == Scalar::Number(f64::from(n))
+        })
+    };
+    if let Some(n) = limit(lex, p).filter(|n| !a_status(*n)) {
+        q.limit = Some(n);
+    }
+    let rows_asked = cue.is_some_and(|c| c.measure == Measure::Rows && c.field.is_none());
+    if (cue.is_none() || rows_asked) && q.window.is_none() && q.source == Source::Log {
+        if let Some(n) = last_of_something(lex, p) {
+            q.measure = Measure::Rows;
+            q.field = Some(Field::new("time"));
+            q.order = Order::Desc;
+            q.limit = Some(n);
+            q.group_by.clear();
+        }
     }
 }
 
@@ -678,8 +725,12 @@ fn system_field_asked(lex: &Lexicon, p: &Parsed, q: &mut Query) {
             q.order = Order::Desc;
             q.limit = q.limit.or(Some(5));
         }
-        Some((_, f)) if p.is_numeric(lex, f) => {
-            q.measure = Measure::Sum;
+        Some((h, f)) if p.is_numeric(lex, f) => {
+            q.measure = match h.cue {
+                Cue::Field(i) => lex.fields[i].of_many,
+                _ => None,
+            }
+            .unwrap_or(Measure::Sum);
             q.field = Some(Field::new(f));
         }
         Some(_) => {

@@ -276,6 +276,31 @@ fn field_for_unit(source: Source, unit: Unit) -> Option<&'static str> {
     }
 }
 
+/// The condition a place names: an address (the field it follows, else a log's client),
+/// a URL path in a log, a path on the host over the mounts ("free space on /var": the
+/// filesystem holding it, as `df PATH` reads it). `ops` are the equality and the text
+/// comparison, negated or not.
+fn place_filter(
+    source: Source,
+    lit: &Lit,
+    bound: Option<String>,
+    (eq, text_op): (FilterOp, FilterOp),
+) -> Option<Filter> {
+    let text = |field: Option<&str>, op: FilterOp, v: &str| {
+        Some(filter(field, op, Scalar::Text(v.to_string()), Unit::None))
+    };
+    match lit {
+        Lit::Ip(ip) => {
+            let field = bound.or((source == Source::Log).then(|| "client".to_string()));
+            let op = if field.is_some() { eq } else { text_op };
+            text(field.as_deref(), op, ip)
+        }
+        Lit::HostPath(path) if source == Source::Mounts => text(Some("mount"), eq, path),
+        Lit::UrlPath(path) if source == Source::Log => text(Some("path"), text_op, path),
+        _ => None,
+    }
+}
+
 fn literal_filter(
     lex: &Lexicon,
     p: &Parsed,
@@ -302,22 +327,9 @@ fn literal_filter(
             Scalar::Number(f64::from(*d)),
             Unit::None,
         )),
-        Lit::Ip(ip) => {
-            let field = bound.or((source == Source::Log).then(|| "client".to_string()));
-            let op = if field.is_some() { eq } else { text_op };
-            hard(filter(
-                field.as_deref(),
-                op,
-                Scalar::Text(ip.clone()),
-                Unit::None,
-            ))
+        Lit::Ip(_) | Lit::HostPath(_) | Lit::UrlPath(_) => {
+            place_filter(source, &l.lit, bound, (eq, text_op)).map(|f| (f, Kind::Hard))
         }
-        Lit::UrlPath(path) if source == Source::Log => hard(filter(
-            Some("path"),
-            text_op,
-            Scalar::Text(path.clone()),
-            Unit::None,
-        )),
         // "orders-api" when an upload is `orders-api.jsonl`, "meter-ingest 的容器日志": the
         // log's name, not its text.
         Lit::Ident(t)

@@ -32,7 +32,7 @@ impl Parsed {
     pub fn new(text: &str, ctx: &FrameCtx) -> Parsed {
         let lex = lexicon();
         let text = normalize(text);
-        let (files, spans) = named_files(&text, ctx);
+        let Named { files, spans, host } = named_files(&text, ctx);
         // File names are not cues: "error.log" says nothing about errors.
         let mut lower = text.to_ascii_lowercase().into_bytes();
         for &(s, e) in &spans {
@@ -42,7 +42,9 @@ impl Parsed {
         let mut columns = log_columns(&files, ctx);
         let formats = log_formats(&files, ctx);
         let mut hits = cue_hits(lex, &text, &lower, &columns, &formats);
-        let lits = literals(lex, &text, &lower, &hits, &spans);
+        let mut lits = literals(lex, &text, &lower, &hits, &spans);
+        lits.extend(host);
+        lits.sort_by_key(|l| l.start);
         // Cue words inside a hyphenated name are part of it ("ledger-daemon"); a hyphenated
         // run of cue words is those cues ("err-severity").
         let all_cues = |l: &Spanned| {
@@ -69,7 +71,6 @@ impl Parsed {
                 .iter()
                 .any(|&(s, e)| s <= h.start && h.end <= e && e - s > h.end - h.start)
         });
-        let mut lits = lits;
         lits.retain(|l| !cue_runs.contains(&(l.start, l.end)));
         super::buckets::sized_buckets(lex, &lower, &mut hits, &mut lits);
         // Words inside a quoted phrase, a grep's pattern or a `key=value` pair are that
@@ -118,8 +119,6 @@ impl Parsed {
         })
     }
 
-    /// Whether the log the question is about has the field, by name or role (always,
-    /// when its fields are unknown). "仓库" reads as a database only in a log with one.
     /// The one column of the log whose sampled values include `word` (case ignored), and
     /// that value as the log writes it: "UF" is a `response_flags`, "sshd" a `jail`.
     /// Columns that name who did something (a program, a host, a user) are left out: their
@@ -153,6 +152,8 @@ impl Parsed {
         })
     }
 
+    /// Whether the log the question is about has the field, by name or role (always,
+    /// when its fields are unknown). "仓库" reads as a database only in a log with one.
     pub fn log_has(&self, field: &str) -> bool {
         self.columns.is_empty()
             || matches!(field, "message" | "template")
@@ -221,13 +222,13 @@ impl Parsed {
 /// of its name): "supervisord 的日志" is that upload, not the host's journal.
 pub(crate) fn names_a_session_log(text: &str, uploads: &[crate::UploadRef]) -> bool {
     let ctx = FrameCtx::of_uploads(uploads);
-    !named_files(text, &ctx).0.is_empty()
+    !named_files(text, &ctx).files.is_empty()
 }
 
 /// The paths of the session's logs a text names, by file name, kind or a part of the name.
 pub(crate) fn session_logs_named(text: &str, uploads: &[crate::UploadRef]) -> Vec<String> {
     let ctx = FrameCtx::of_uploads(uploads);
-    named_files(&normalize(text), &ctx).0
+    named_files(&normalize(text), &ctx).files
 }
 
 /// The session's logs a clause names ("haproxy + the ride-api container log", "redis 和
@@ -236,7 +237,7 @@ pub(crate) fn session_logs_named(text: &str, uploads: &[crate::UploadRef]) -> Ve
 pub(crate) fn logs_named(text: &str, uploads: &[crate::UploadRef]) -> Option<(usize, usize)> {
     let ctx = FrameCtx::of_uploads(uploads);
     let text = normalize(text);
-    let (files, spans) = named_files(&text, &ctx);
+    let Named { files, spans, .. } = named_files(&text, &ctx);
     if files.is_empty() {
         return None;
     }
@@ -261,51 +262,47 @@ pub(crate) fn logs_named(text: &str, uploads: &[crate::UploadRef]) -> Option<(us
     Some((files.len(), unknown))
 }
 
-/// Log files named in the question: upload names and absolute paths, with their spans.
-fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>) {
-    let mut files = Vec::new();
-    let mut spans = Vec::new();
+/// Log files named in a question, where it names them, and the paths on the host it names
+/// that are no log (as literals).
+#[derive(Default)]
+struct Named {
+    files: Vec<String>,
+    spans: Vec<(usize, usize)>,
+    host: Vec<Spanned>,
+}
+
+impl Named {
+    fn file(&mut self, path: String) {
+        if !self.files.contains(&path) {
+            self.files.push(path);
+        }
+    }
+
+    fn upload(&mut self, u: &crate::UploadRef, at: &[(usize, usize)]) {
+        self.file(u.path.to_string_lossy().into_owned());
+        self.spans.extend_from_slice(at);
+    }
+}
+
+/// Log files named in the question (upload names, kinds, parts of names, absolute paths)
+/// with their spans, and the paths on the host it names that are no log.
+fn named_files(text: &str, ctx: &FrameCtx) -> Named {
+    let mut n = Named::default();
     for name in typed_file_names(text) {
         let upload = best_upload(&name, ctx.uploads);
         if let Some(u) = upload.filter(|u| is_log_upload(u)) {
-            let path = u.path.to_string_lossy().into_owned();
-            if !files.contains(&path) {
-                files.push(path);
-            }
+            n.file(u.path.to_string_lossy().into_owned());
         }
         // A name that is no upload and no log ("reindex.py") stays a literal: a script
         // or a process name.
         let a_file = upload.is_some() || crate::incident::is_log_name(&name);
         if let (true, Some(i)) = (a_file, text.find(&name)) {
-            spans.push((i, i + name.len()));
+            n.spans.push((i, i + name.len()));
         }
     }
-    // Uploads named without an extension ("messages", "syslog") by their whole name.
     // ASCII lower case: the spans index the text as typed.
     let lower = text.to_ascii_lowercase();
-    for u in ctx.uploads.iter().filter(|u| !u.filename.contains('.')) {
-        let name = u.filename.to_lowercase();
-        // Inside a path ("/var/log/messages") the path decides, below.
-        let at: Vec<(usize, usize)> = crate::lexicon::occurrences(&lower, &name)
-            .into_iter()
-            .filter(|&(s, _)| !lower[..s].ends_with('/'))
-            .collect();
-        if name.len() < 4 || at.is_empty() || !is_log_upload(u) {
-            continue;
-        }
-        let path = u.path.to_string_lossy().into_owned();
-        if !files.contains(&path) {
-            files.push(path);
-        }
-        spans.extend(at);
-    }
-    let mut add = |u: &crate::UploadRef, at: &[(usize, usize)]| {
-        let path = u.path.to_string_lossy().into_owned();
-        if !files.contains(&path) {
-            files.push(path);
-        }
-        spans.extend_from_slice(at);
-    };
+    uploads_named_whole(&lower, ctx, &mut n);
     // "the chat-db-a mongod log": the kind's word is the log the name picks, not the
     // newest log of that kind.
     let by_name = logs_named_by_a_name_part(&lower, ctx);
@@ -314,14 +311,37 @@ fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>)
             .iter()
             .map(|(n, _)| *n)
             .find(|n| lexicon().kinds.iter().any(|k| k.is(n) && k.is(u)));
-        add(named.unwrap_or(u), &[at]);
+        n.upload(named.unwrap_or(u), &[at]);
     }
     for (u, at) in by_name {
-        add(u, &[at]);
+        n.upload(u, &[at]);
     }
+    paths_named(text, ctx, &mut n);
+    n
+}
+
+/// Uploads named without an extension ("messages", "syslog") by their whole name.
+fn uploads_named_whole(lower: &str, ctx: &FrameCtx, n: &mut Named) {
+    for u in ctx.uploads.iter().filter(|u| !u.filename.contains('.')) {
+        let name = u.filename.to_lowercase();
+        // Inside a path ("/var/log/messages") the path decides, in `paths_named`.
+        let at: Vec<(usize, usize)> = crate::lexicon::occurrences(lower, &name)
+            .into_iter()
+            .filter(|&(s, _)| !lower[..s].ends_with('/'))
+            .collect();
+        if name.len() < 4 || at.is_empty() || !is_log_upload(u) {
+            continue;
+        }
+        n.upload(u, &at);
+    }
+}
+
+/// Absolute paths: a log's path is that log (the session's upload of that name, which the
+/// operator brought from there); a URL path ("/v2/search") is a literal; any other path on
+/// the host is not a condition, but is where a filesystem question asks about.
+fn paths_named(text: &str, ctx: &FrameCtx, n: &mut Named) {
     for p in typed_paths(text) {
         let log = p.starts_with('/') && crate::incident::is_log_name(&p);
-        // The session's upload of that name is the file the operator brought from there.
         let base = p.rsplit('/').next().unwrap_or("");
         let uploaded = ctx
             .uploads
@@ -329,16 +349,20 @@ fn named_files(text: &str, ctx: &FrameCtx) -> (Vec<String>, Vec<(usize, usize)>)
             .rev()
             .find(|u| u.filename == base && is_log_upload(u))
             .map(|u| u.path.to_string_lossy().into_owned());
-        let file = uploaded.unwrap_or_else(|| p.clone());
-        if log && !files.contains(&file) {
-            files.push(file);
+        if log {
+            n.file(uploaded.unwrap_or_else(|| p.clone()));
         }
-        // A URL path ("/v2/search") is a literal; a file on the host is not a condition.
         if let (false, Some(i)) = (url_path(&p) && !log, text.find(&p)) {
-            spans.push((i, i + p.len()));
+            n.spans.push((i, i + p.len()));
+            if !log {
+                n.host.push(Spanned {
+                    start: i,
+                    end: i + p.len(),
+                    lit: Lit::HostPath(p.clone()),
+                });
+            }
         }
     }
-    (files, spans)
 }
 
 /// Logs named by their kind ("the nginx log", "数据库慢日志", "the journal export"): the
@@ -778,6 +802,7 @@ fn gloss_spans(text: &str, lower: &str, lits: &[Spanned]) -> Vec<(usize, usize)>
 pub fn field_before(lex: &Lexicon, p: &Parsed, source: Source, at: usize) -> Option<String> {
     field_hits(lex, p, source)
         .filter(|(h, _)| h.end <= at && p.close(h.end, at) && !p.asked(lex, h))
+        .filter(|(h, _)| !matches!(h.cue, Cue::Field(i) if lex.fields[i].asks))
         .last()
         .map(|(_, f)| f.to_string())
 }

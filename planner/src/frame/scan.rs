@@ -57,6 +57,9 @@ pub enum Lit {
     Date(super::dates::Day),
     /// A URL path (`/api/orders`).
     UrlPath(String),
+    /// A path on this host that names no log (`/var`, `/data/pg`): where a filesystem
+    /// question asks about.
+    HostPath(String),
     /// Text in quotes or backticks.
     Quoted(String),
     /// A word shaped like a name in code or on a system (`OutOfMemoryError`, `redis-server`,

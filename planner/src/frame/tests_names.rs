@@ -190,3 +190,74 @@ fn chinese_words_for_what_english_events_say() {
         "{f}"
     );
 }
+
+/// A path on the host with a filesystem's figure or word is the filesystem holding it (the
+/// tool finds which); "how big is /var/log" is the directory's size.
+#[test]
+fn a_host_path_asked_for_free_space_or_use_is_its_filesystem() {
+    for (text, path, field) in [
+        ("free space on /tmp", "/tmp", "avail_bytes"),
+        ("/var/log 所在分区还剩多少", "/var/log", "avail_bytes"),
+        ("how full is /home", "/home", "use_percent"),
+        ("disk usage of /var in percent", "/var", "use_percent"),
+        (
+            "how big is the partition /data/pg is on",
+            "/data/pg",
+            "size_bytes",
+        ),
+        (
+            "how much space is left on the root partition",
+            "/",
+            "avail_bytes",
+        ),
+        ("根分区用了百分之多少", "/", "use_percent"),
+    ] {
+        let f = frame(text);
+        assert_eq!(f["source"], "mounts", "{text}: {f}");
+        assert_eq!(
+            f["filters"],
+            json!([{"field": "mount", "op": "eq", "value": path}]),
+            "{text}: {f}"
+        );
+        assert_eq!(f["field"], field, "{text}: {f}");
+    }
+    for text in ["how big is /var/log", "/var/log 一共占了多少磁盘空间"] {
+        assert!(
+            super::tests::frame_with(text, None).is_none(),
+            "{text}: {:?}",
+            super::tests::frame_with(text, None)
+        );
+    }
+}
+
+/// A process named with a field only processes have, or one a log has too ("threads"), is
+/// the processes table's; how long a program has run is its oldest process's time.
+#[test]
+fn a_named_process_and_a_field_a_log_also_has() {
+    let program = json!([{"field": "program", "op": "contains", "value": "llmops-server"}]);
+    for (text, measure, field) in [
+        (
+            "how many threads does llmops-server have",
+            "sum",
+            json!("threads"),
+        ),
+        (
+            "how long has llmops-server been running",
+            "max",
+            json!("elapsed_seconds"),
+        ),
+        ("llmops-server 运行了多久", "max", json!("elapsed_seconds")),
+        ("llmops-server 是哪个用户启动的", "rows", json!(null)),
+        ("who started llmops-server", "rows", json!(null)),
+    ] {
+        let f = frame(text);
+        assert_eq!(f["source"], "processes", "{text}: {f}");
+        assert_eq!(f["filters"], program, "{text}: {f}");
+        assert_eq!(f["measure"], measure, "{text}: {f}");
+        assert_eq!(
+            f.get("field").cloned().unwrap_or(json!(null)),
+            field,
+            "{text}: {f}"
+        );
+    }
+}

@@ -1,6 +1,7 @@
 //! The processes table: the sampler's last scan (pid, user, comm, %CPU over its interval,
 //! RSS, %MEM, command line) joined with what `/proc/PID/stat` says now (parent, state,
-//! threads, start time), as `ps -eo pid,ppid,user,stat,nlwp,lstart,pcpu,rss,args` shows it,
+//! threads, start time and the seconds since), as `ps -eo
+//! pid,ppid,user,stat,nlwp,lstart,etimes,pcpu,rss,args` shows it,
 //! and the program each runs (the sampler reads it off the whole command line).
 
 use llmops_common::query::{FieldKind, Unit};
@@ -52,9 +53,14 @@ fn boot_time() -> Option<i64> {
         .and_then(|v| v.trim().parse().ok())
 }
 
+/// When a process started, in seconds since the epoch, from its start after boot in clock
+/// ticks (as `ps` reads `lstart` and `etimes`).
+fn started_at(boot: i64, ticks: u64, clk_tck: u64) -> i64 {
+    boot + i64::try_from(ticks / clk_tck.max(1)).unwrap_or(0)
+}
+
 /// A start time as local `YYYY-MM-DDTHH:MM:SS`.
-fn start_iso(boot: i64, ticks: u64, clk_tck: u64) -> String {
-    let secs = boot + i64::try_from(ticks / clk_tck.max(1)).unwrap_or(0);
+fn start_iso(secs: i64) -> String {
     chrono::DateTime::from_timestamp(secs, 0)
         .map(|t| {
             t.with_timezone(&chrono::Local)
@@ -68,6 +74,7 @@ fn start_iso(boot: i64, ticks: u64, clk_tck: u64) -> String {
 pub fn table(scan: &ProcessTable) -> SysTable {
     let clk_tck = sysconf(libc::_SC_CLK_TCK, 100);
     let boot = boot_time();
+    let now = chrono::Utc::now().timestamp();
     let fields = vec![
         col("pid", FieldKind::Integer, Unit::None),
         col("ppid", FieldKind::Integer, Unit::None),
@@ -76,6 +83,7 @@ pub fn table(scan: &ProcessTable) -> SysTable {
         col("state", FieldKind::Text, Unit::None),
         col("threads", FieldKind::Integer, Unit::None),
         col("start_time", FieldKind::Time, Unit::None),
+        col("elapsed_seconds", FieldKind::Integer, Unit::S),
         col("cpu_percent", FieldKind::Number, Unit::Percent),
         col("rss_bytes", FieldKind::Integer, Unit::B),
         col("mem_percent", FieldKind::Number, Unit::Percent),
@@ -90,20 +98,24 @@ pub fn table(scan: &ProcessTable) -> SysTable {
             let extra = std::fs::read_to_string(format!("/proc/{}/stat", p.pid))
                 .ok()
                 .and_then(|s| parse_extra(&s));
-            let (ppid, state, threads, start) = match (&extra, boot) {
-                (Some(e), Some(b)) => (
+            let (ppid, state, threads) = match &extra {
+                Some(e) => (
                     SysCell::Int(e.ppid),
                     SysCell::Text(e.state.clone()),
                     SysCell::Int(e.threads),
-                    SysCell::Text(start_iso(b, e.start_ticks, clk_tck)),
                 ),
-                (Some(e), None) => (
-                    SysCell::Int(e.ppid),
-                    SysCell::Text(e.state.clone()),
-                    SysCell::Int(e.threads),
-                    SysCell::Null,
+                None => (SysCell::Null, SysCell::Null, SysCell::Null),
+            };
+            let started = extra
+                .as_ref()
+                .zip(boot)
+                .map(|(e, b)| started_at(b, e.start_ticks, clk_tck));
+            let (start, elapsed) = match started {
+                Some(at) => (
+                    SysCell::Text(start_iso(at)),
+                    SysCell::Int((now - at).max(0)),
                 ),
-                _ => (SysCell::Null, SysCell::Null, SysCell::Null, SysCell::Null),
+                None => (SysCell::Null, SysCell::Null),
             };
             vec![
                 SysCell::Int(i64::from(p.pid)),
@@ -113,6 +125,7 @@ pub fn table(scan: &ProcessTable) -> SysTable {
                 state,
                 threads,
                 start,
+                elapsed,
                 SysCell::Num(p.cpu_percent),
                 SysCell::Int(i64::try_from(p.rss_bytes).unwrap_or(i64::MAX)),
                 SysCell::Num(p.mem_percent),
@@ -167,6 +180,55 @@ mod tests {
             Some("session-3.scope")
         );
         assert_eq!(unit_of("0::/\n"), None);
+    }
+
+    /// A process started some seconds ago is in the table with `ps -o etimes`' figure (give
+    /// or take the second that may tick between the two reads).
+    #[test]
+    fn elapsed_seconds_are_what_ps_says() {
+        use crate::sys_monitor::ProcessInfo;
+        let mut child = std::process::Command::new("sleep")
+            .arg("600")
+            .spawn()
+            .expect("sleep runs");
+        std::thread::sleep(std::time::Duration::from_millis(2100));
+        let pid = child.id();
+        let scan = ProcessTable {
+            seq: 1,
+            interval_ms: 0,
+            memory_total_bytes: 1,
+            processes: vec![ProcessInfo {
+                pid,
+                ppid: 1,
+                user: "u".into(),
+                name: "sleep".into(),
+                cpu_percent: 0.0,
+                rss_bytes: 0,
+                mem_percent: 0.0,
+                command: "sleep 600".into(),
+                program: "sleep".into(),
+            }],
+        };
+        let t = table(&scan);
+        let ps = std::process::Command::new("ps")
+            .args(["-o", "etimes=", "-p", &pid.to_string()])
+            .output()
+            .expect("ps runs");
+        let _ = child.kill();
+        let _ = child.wait();
+        let ps: i64 = String::from_utf8_lossy(&ps.stdout)
+            .trim()
+            .parse()
+            .expect("etimes");
+        let at = t
+            .fields
+            .iter()
+            .position(|f| f.name == "elapsed_seconds")
+            .expect("the column");
+        let SysCell::Int(ours) = t.rows[0][at] else {
+            panic!("{:?}", t.rows[0][at]);
+        };
+        assert!(ps >= 2 && (ours - ps).abs() <= 1, "ours {ours}, ps {ps}");
     }
 
     #[test]

@@ -31,6 +31,9 @@ fn figures_keep_their_significant_digits() {
     assert_eq!(with_unit(0.3862, Unit::S), "0.3862 s (386.2 ms)");
     assert_eq!(with_unit(7.412803, Unit::S), "7.4128 s (7412.8 ms)");
     assert_eq!(with_unit(74.5, Unit::S), "74.5 s");
+    // An hour or more also as `ps -o etime` writes it.
+    assert_eq!(with_unit(3725.0, Unit::S), "3725 s (01:02:05)");
+    assert_eq!(with_unit(90061.0, Unit::S), "90061 s (1-01:01:01)");
     assert_eq!(with_unit(23.456789, Unit::Ms), "23.457 ms");
     assert_eq!(with_unit(0.012345, Unit::None), "0.012345");
     assert_eq!(with_unit(2406.0, Unit::Ms), "2406 ms (2.406 s)");
