@@ -226,6 +226,7 @@ mod tests {
             ("queries-dev5", "queries-dev5.jsonl"),
             ("queries-heldout6", "queries-heldout6.jsonl"),
             ("queries-heldout7", "queries-heldout7.jsonl"),
+            ("queries-heldout8", "queries-heldout8.jsonl"),
             ("queries-dev6", "queries-dev6.jsonl"),
             ("queries-dev7", "queries-dev7.jsonl"),
         ] {
