@@ -229,6 +229,7 @@ mod tests {
             ("queries-heldout8", "queries-heldout8.jsonl"),
             ("queries-dev6", "queries-dev6.jsonl"),
             ("queries-dev7", "queries-dev7.jsonl"),
+            ("queries-dev8", "queries-dev8.jsonl"),
         ] {
             let dir = root.join(set);
             let text = std::fs::read_to_string(dir.join(file)).expect("set file");
