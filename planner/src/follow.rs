@@ -354,6 +354,7 @@ fn ordinal_task(text: &str, ctx: &MessageCtx) -> Option<Task> {
         return Some(Task::Processes {
             sort: *sort,
             name: Some(item.name.clone()),
+            limit: None,
         });
     }
     let path = item.path.clone()?;
@@ -502,7 +503,11 @@ fn repeat_task(text: &str, ctx: &MessageCtx) -> Option<Task> {
                 } else {
                     ProcSort::Cpu
                 };
-                return Some(Task::Processes { sort, name: None });
+                return Some(Task::Processes {
+                    sort,
+                    name: None,
+                    limit: None,
+                });
             }
         }
         return Some(Task::Monitor { metric: m.metric() });
@@ -528,6 +533,7 @@ fn repeat_task(text: &str, ctx: &MessageCtx) -> Option<Task> {
             return Some(Task::Processes {
                 sort: *sort,
                 name: Some(target),
+                limit: None,
             });
         }
     }

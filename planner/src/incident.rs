@@ -402,12 +402,17 @@ fn named_usage(c: &Clause) -> Option<Task> {
     Some(Task::Processes {
         sort,
         name: Some(name),
+        limit: None,
     })
 }
 
 fn top_processes(c: &Clause) -> Option<Task> {
     let sort = top_process(&c.lower, &c.words).filter(|_| !c.file_named)?;
-    Some(Task::Processes { sort, name: None })
+    Some(Task::Processes {
+        sort,
+        name: None,
+        limit: crate::frame::build::asked_limit(c.text),
+    })
 }
 
 fn service_status(c: &Clause) -> Option<Task> {
@@ -420,6 +425,7 @@ fn named_running(c: &Clause) -> Option<Task> {
     Some(Task::Processes {
         sort: ProcSort::Cpu,
         name: Some(name),
+        limit: None,
     })
 }
 

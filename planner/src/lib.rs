@@ -243,8 +243,9 @@ fn next_call(
             };
             ToolArgs::SysMonitor(args).into()
         }),
-        Task::Processes { sort, name } => own.is_empty().then(|| {
-            ToolArgs::SysMonitor(SysMonitorArgs::processes(*sort, 10, name.clone())).into()
+        Task::Processes { sort, name, limit } => own.is_empty().then(|| {
+            let n = limit.map_or(10, |n| n as usize);
+            ToolArgs::SysMonitor(SysMonitorArgs::processes(*sort, n, name.clone())).into()
         }),
         Task::Exec { command, args } => own
             .is_empty()

@@ -40,10 +40,12 @@ pub enum Task {
     Monitor {
         metric: &'static str,
     },
-    /// Top processes by CPU or memory, optionally only those matching a name.
+    /// Top processes by CPU or memory, optionally only those matching a name; `limit`
+    /// rows when the question says how many ("top 3"), else ten.
     Processes {
         sort: ProcSort,
         name: Option<String>,
+        limit: Option<u32>,
     },
     Exec {
         command: String,

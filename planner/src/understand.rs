@@ -345,6 +345,7 @@ fn command_line_task(cl: &CommandLine, ctx: &MessageCtx) -> Task {
             return Task::Processes {
                 sort: ProcSort::Cpu,
                 name: None,
+                limit: None,
             };
         }
         "vmstat" | "iostat" if not_allowed() => {

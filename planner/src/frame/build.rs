@@ -98,8 +98,18 @@ pub(super) fn source_of(
         .filter_map(table_of)
         .collect();
     let path = |s: Source| s == Source::Mounts && host_path && filesystem_asked;
+    // "the parent of pid 1": a number given as one of the table's fields of numbers.
+    let numbered = |s: Source| {
+        p.lits.iter().any(|l| {
+            matches!(l.lit, Lit::Number { .. })
+                && super::parsed::field_before(lex, p, s, l.start)
+                    .is_some_and(|f| p.holds_numbers(lex, &f))
+        })
+    };
     if let Some(Some(s)) = field_tables.iter().find(|f| only(f)) {
-        if (named || path(*s)) && field_tables.iter().all(|f| f.is_none() || only(f)) {
+        if (named || path(*s) || numbered(*s))
+            && field_tables.iter().all(|f| f.is_none() || only(f))
+        {
             return Some((*s, Vec::new()));
         }
     }
@@ -132,6 +142,12 @@ pub fn asks_a_measure(text: &str) -> bool {
         }
         _ => false,
     })
+}
+
+/// How many rows the question asks for ("top 3", "前 5 个"), if it says.
+pub fn asked_limit(text: &str) -> Option<u32> {
+    let p = Parsed::new(text, &FrameCtx::of_uploads(&[]));
+    limit(lexicon(), &p)
 }
 
 /// Whether the question's winning measure cue asks for a timeline ("what happened",

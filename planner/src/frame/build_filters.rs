@@ -312,6 +312,14 @@ fn literal_filter(
         // Text never binds to a field of numbers ("pid of redis-server" names a process).
         matches!(l.lit, Lit::Number { .. }) || !p.holds_numbers(lex, f)
     });
+    // A number binds to a field of numbers named right after it ("哪个进程占用了 19999
+    // 端口") before a field of text named before it.
+    let bound = match (&l.lit, &bound) {
+        (Lit::Number { .. }, b) if b.as_ref().is_none_or(|f| !p.holds_numbers(lex, f)) => {
+            super::parsed::numbers_field_after(lex, p, source, l.end).or(bound)
+        }
+        _ => bound,
+    };
     let text_op = if negated {
         FilterOp::NotContains
     } else {

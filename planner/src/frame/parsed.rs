@@ -807,6 +807,19 @@ pub fn field_before(lex: &Lexicon, p: &Parsed, source: Source, at: usize) -> Opt
         .map(|(_, f)| f.to_string())
 }
 
+/// The field whose cue stands right after a number ("19999 端口", "8080 port"), when the
+/// field holds numbers: Chinese and terse English put the noun after the value.
+pub fn numbers_field_after(
+    lex: &Lexicon,
+    p: &Parsed,
+    source: Source,
+    end: usize,
+) -> Option<String> {
+    field_hits(lex, p, source)
+        .find(|(h, f)| h.start >= end && p.gap(end, h.start).is_empty() && p.holds_numbers(lex, f))
+        .map(|(_, f)| f.to_string())
+}
+
 /// Makes a filter with the usual defaults.
 pub fn filter(field: Option<&str>, op: FilterOp, value: Scalar, unit: Unit) -> Filter {
     Filter {

@@ -36,13 +36,16 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
         }
         Source::Log => narrowed || q.measure != Measure::Count || measure_cue(lex, &p).is_some(),
         // A system table with no condition of its own (only what its name implies, like
-        // "listening") and no grouping is the monitor's overview.
+        // "listening"), no grouping and no figure asked is the monitor's overview; "how many
+        // established connections" counts what the name implies.
         _ => {
             let implied = super::build_filters::source_filters(lex, &p, source, false);
             let names = p.has(|c| matches!(c, Cue::Source(i) if lex.sources[i].names));
+            let figure = measure_cue(lex, &p).is_some();
             names
                 || q.filters.iter().any(|f| !implied.contains(f))
-                || (!q.group_by.is_empty() && measure_cue(lex, &p).is_some())
+                || (!q.group_by.is_empty() && figure)
+                || (!implied.is_empty() && figure)
         }
     };
     asked.then(|| Understood::Query(Box::new(frame)))

@@ -261,3 +261,35 @@ fn a_named_process_and_a_field_a_log_also_has() {
         );
     }
 }
+
+/// The tables' state words, and a number given as a field of numbers named before or after
+/// it.
+#[test]
+fn states_and_numbers_of_the_system_tables() {
+    for (text, source, filters) in [
+        (
+            "how many established connections are there",
+            "sockets",
+            json!([{"field": "state", "op": "eq", "value": "ESTAB"}]),
+        ),
+        (
+            "how many zombie processes",
+            "processes",
+            json!([{"field": "state", "op": "eq", "value": "Z"}]),
+        ),
+        (
+            "哪个进程占用了 19999 端口",
+            "sockets",
+            json!([{"field": "local_port", "op": "eq", "value": 19999.0}]),
+        ),
+        (
+            "what's the parent of pid 1",
+            "processes",
+            json!([{"field": "pid", "op": "eq", "value": 1.0}]),
+        ),
+    ] {
+        let f = frame(text);
+        assert_eq!(f["source"], source, "{text}: {f}");
+        assert_eq!(f["filters"], filters, "{text}: {f}");
+    }
+}

@@ -31,8 +31,14 @@ fn top_processes_by_memory_and_cpu() {
         ("为什么 CPU 一直这么高", ProcSort::Cpu),
         ("why is memory usage so high?", ProcSort::Memory),
     ] {
+        assert!(
+            matches!(task(text), Some(Task::Processes { limit: None, .. })),
+            "{text}"
+        );
         match task(text) {
-            Some(Task::Processes { sort, name: None }) => assert_eq!(sort, want, "{text}"),
+            Some(Task::Processes {
+                sort, name: None, ..
+            }) => assert_eq!(sort, want, "{text}"),
             other => panic!("{text}: {other:?}"),
         }
     }
@@ -92,6 +98,7 @@ fn how_much_a_named_process_uses() {
             Some(Task::Processes {
                 name: Some(n),
                 sort,
+                ..
             }) => assert_eq!((n.as_str(), sort), (name, want), "{text}"),
             other => panic!("{text}: {other:?}"),
         }
@@ -225,4 +232,15 @@ fn following_a_log_live() {
         exec_line(&task("watch the journal for sshd")).as_deref(),
         Some("journalctl -f -n 20 -u sshd")
     );
+}
+
+/// "top 3 processes by memory" lists three, not the monitor's ten.
+#[test]
+fn top_processes_list_as_many_as_asked() {
+    for (text, n) in [("top 3 processes by memory", 3), ("CPU 占用前 5 的进程", 5)] {
+        match task(text) {
+            Some(Task::Processes { limit, .. }) => assert_eq!(limit, Some(n), "{text}"),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
 }
