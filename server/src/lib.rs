@@ -43,6 +43,38 @@ pub struct Running {
 
 /// Opens the data dir, binds the listener and starts accepting.
 pub async fn start(cfg: Config) -> anyhow::Result<Running> {
+    let (store, audit, local) = open_data(&cfg)?;
+    let listener = tokio::net::TcpListener::bind(cfg.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", cfg.listen))?;
+    let addr = listener.local_addr()?;
+    let mut ctx = Ctx::new(cfg, store, audit);
+    ctx.local = local;
+    let ctx = Arc::new(ctx);
+    start_background(&ctx);
+    let accept = tokio::spawn(net::accept_loop(ctx.clone(), listener));
+    tracing::info!(%addr, "listening");
+    let mut services = Vec::new();
+    let socket_file = listen_unix(&ctx, &mut services);
+    let rdt_addr = listen_rdt(&ctx, &mut services);
+    let http_addr = listen_http(&ctx, &mut services).await?;
+    Ok(Running {
+        addr,
+        rdt_addr,
+        http_addr,
+        socket: socket_file.as_ref().map(|f| f.path.clone()),
+        ctx,
+        accept,
+        services,
+        socket_file,
+    })
+}
+
+/// The data dir with the database (partial or orphaned uploads swept), the audit log and
+/// who may use the server locally; the configuration's warnings are logged.
+fn open_data(
+    cfg: &Config,
+) -> anyhow::Result<(store::Store, llmops_tools::audit::Audit, peer::LocalAccess)> {
     std::fs::create_dir_all(&cfg.data_dir)
         .with_context(|| format!("cannot create data dir {}", cfg.data_dir.display()))?;
     std::fs::create_dir_all(cfg.uploads_dir())?;
@@ -58,13 +90,12 @@ pub async fn start(cfg: Config) -> anyhow::Result<Running> {
     for w in cfg.warnings() {
         tracing::warn!("{w}");
     }
-    let listener = tokio::net::TcpListener::bind(cfg.listen)
-        .await
-        .with_context(|| format!("cannot listen on {}", cfg.listen))?;
-    let addr = listener.local_addr()?;
-    let mut ctx = Ctx::new(cfg, store, audit);
-    ctx.local = local;
-    let ctx = Arc::new(ctx);
+    Ok((store, audit, local))
+}
+
+/// Work that runs for the server's life without a request: docs indexing and re-scans,
+/// index housekeeping, giving freed memory back.
+fn start_background(ctx: &Arc<Ctx>) {
     // System docs indexing and the embedder load run in the background.
     if let Some(ix) = &ctx.index {
         ix.start_background(&ctx.cfg);
@@ -83,28 +114,35 @@ pub async fn start(cfg: Config) -> anyhow::Result<Running> {
             .clone()
             .run(std::time::Duration::from_secs(1), ctx.shutdown.clone()),
     );
-    let accept = tokio::spawn(net::accept_loop(ctx.clone(), listener));
-    tracing::info!(%addr, "listening");
-    let mut services = Vec::new();
-    // The Unix socket is optional too: a path in use or not writable is logged and local
-    // users connect over TCP with a token instead.
-    let socket_file = match &ctx.cfg.socket {
-        Some(path) => match net::unix::bind(path, &ctx.local) {
-            Ok((l, file)) => {
-                services.push(tokio::spawn(net::accept::unix_accept_loop(ctx.clone(), l)));
-                tracing::info!(path = %path.display(), "unix socket listening");
-                Some(file)
-            }
-            Err(e) => {
-                tracing::warn!("cannot listen on the unix socket {}: {e}", path.display());
-                None
-            }
-        },
-        None => None,
-    };
-    // UDP and HTTP are optional services: a busy port is logged and the server runs
-    // without them (offers in `auto` mode fall back to nplt).
-    let rdt_addr = match net::rdt::bind(ctx.cfg.rdt_listen) {
+}
+
+/// The Unix socket is optional too: a path in use or not writable is logged and local
+/// users connect over TCP with a token instead.
+fn listen_unix(
+    ctx: &Arc<Ctx>,
+    services: &mut Vec<tokio::task::JoinHandle<()>>,
+) -> Option<net::unix::SocketFile> {
+    let path = ctx.cfg.socket.as_ref()?;
+    match net::unix::bind(path, &ctx.local) {
+        Ok((l, file)) => {
+            services.push(tokio::spawn(net::accept::unix_accept_loop(ctx.clone(), l)));
+            tracing::info!(path = %path.display(), "unix socket listening");
+            Some(file)
+        }
+        Err(e) => {
+            tracing::warn!("cannot listen on the unix socket {}: {e}", path.display());
+            None
+        }
+    }
+}
+
+/// The RDT (UDP) service. UDP and HTTP are optional services: a busy port is logged and
+/// the server runs without them (offers in `auto` mode fall back to nplt).
+fn listen_rdt(
+    ctx: &Arc<Ctx>,
+    services: &mut Vec<tokio::task::JoinHandle<()>>,
+) -> Option<SocketAddr> {
+    match net::rdt::bind(ctx.cfg.rdt_listen) {
         Ok((sock, bound)) => {
             let advertised = ctx.cfg.rdt_advertise.unwrap_or(bound);
             let _ = ctx.transfers.rdt_addr.set(advertised);
@@ -119,33 +157,30 @@ pub async fn start(cfg: Config) -> anyhow::Result<Running> {
             );
             None
         }
-    };
-    let http_addr = match tokio::net::TcpListener::bind(ctx.cfg.http_listen).await {
+    }
+}
+
+/// The HTTP download endpoint; optional, like RDT.
+async fn listen_http(
+    ctx: &Arc<Ctx>,
+    services: &mut Vec<tokio::task::JoinHandle<()>>,
+) -> anyhow::Result<Option<SocketAddr>> {
+    match tokio::net::TcpListener::bind(ctx.cfg.http_listen).await {
         Ok(l) => {
             let bound = l.local_addr()?;
             let _ = ctx.transfers.http_addr.set(bound);
             services.push(tokio::spawn(net::http::serve(ctx.clone(), l)));
             tracing::info!(%bound, "http listening");
-            Some(bound)
+            Ok(Some(bound))
         }
         Err(e) => {
             tracing::warn!(
                 "cannot bind http {}: {e}; http endpoint disabled",
                 ctx.cfg.http_listen
             );
-            None
+            Ok(None)
         }
-    };
-    Ok(Running {
-        addr,
-        rdt_addr,
-        http_addr,
-        socket: socket_file.as_ref().map(|f| f.path.clone()),
-        ctx,
-        accept,
-        services,
-        socket_file,
-    })
+    }
 }
 
 impl Running {

@@ -173,24 +173,17 @@ pub async fn run_turn(
     let sid = req.session_id.clone();
     let loaded = ctx.store.load(&sid, HISTORY_LOAD).await;
     let (history_rows, uploads, stored_model) = (loaded.history, loaded.uploads, loaded.model);
-    let user_text = req.text.clone();
     let keep = req.kind != TurnKind::Watch;
     // Why this turn's history could not be saved (the client is told at the end).
-    let mut unsaved = if keep {
+    let unsaved = if keep {
         ctx.store
-            .append(&sid, Role::User, &user_text, &[])
+            .append(&sid, Role::User, &req.text, &[])
             .await
             .err()
     } else {
         None
     };
-    let wanted = referenced_ids(&req.text, &req.file_ids);
-    let all_uploads = with_columns(uploads.iter().map(upload_ref).collect()).await;
-    let referenced: Vec<planner::UploadRef> = all_uploads
-        .iter()
-        .filter(|u| wanted.iter().any(|w| u.file_id.starts_with(w.as_str())))
-        .cloned()
-        .collect();
+    let sources = Sources::gather(&req, history_rows, &uploads).await;
 
     let tool_ctx = ToolCtx {
         session_id: sid.clone(),
@@ -209,93 +202,39 @@ pub async fn run_turn(
         steps: Vec::new(),
         answer: Answer::default(),
     };
-
-    let mut note: Option<String> = None;
-    let mut answered = false;
-    let planner = match &req.kind {
-        TurnKind::Propose(argv) => {
-            turn.proposed_action(argv).await;
-            answered = true;
-            Planner::Offline
-        }
-        TurnKind::Ask | TurnKind::Watch => choose_planner(&ctx, &sid, stored_model),
-    };
-    match planner {
-        Planner::Offline => {}
-        Planner::CoolingDown => note = Some(NOTE_COOLING.to_string()),
-        Planner::Llm(backend, model) => {
-            let lang = Lang::detect(&req.text);
-            let mut tools = ctx.tools.schemas();
-            tools.push(prompt::run_action_schema());
-            let messages =
-                planners::first_messages(&req.text, &history_rows, &all_uploads, &referenced);
-            let mut llm = planners::LlmPlanner::new(&backend, &model, tools, messages, lang);
-            match turn.run_planner(&mut llm).await {
-                Ok(_) => {
-                    ctx.llm_health.success(&sid);
-                    answered = true;
-                }
-                Err(_) if cancel.is_cancelled() => answered = true,
-                Err(e) => {
-                    let switched = ctx.llm_health.failure(&sid);
-                    tracing::warn!(session = %sid, provider = %backend.provider, %model, switched, "llm turn failed: {e}");
-                    let n = if switched { NOTE_SWITCHED } else { NOTE_TURN };
-                    let n = format!("{n}: {e}");
-                    emit(tx, TurnEvent::Status(n.clone())).await;
-                    note = Some(n);
-                }
-            }
-        }
-    }
+    let (answered, note) = turn.plan(stored_model, &sources).await;
     if !answered && !cancel.is_cancelled() {
-        let history = budget_history(&history_rows, HISTORY_CHAR_BUDGET);
-        let conversation = conversation_from(&history_rows);
-        // The offline planner starts from no steps even after an LLM took some this turn.
-        let plan = planner::TurnPlan::new(&PlannerInput {
-            text: &req.text,
-            referenced_files: &referenced,
-            uploads: &all_uploads,
-            history: &history,
-            conversation: &conversation,
-            steps: &[],
-        });
-        let mut offline = planners::OfflinePlanner::new(plan);
-        // The offline planner never fails: its only outcomes are an answer or cancellation.
-        if let Ok(Some(text)) = turn.run_planner(&mut offline).await {
-            let text = match &note {
-                Some(n) if turn.answer.sent.is_empty() => format!("{n}\n\n{text}"),
-                Some(n) => format!("\n\n{n}\n\n{text}"),
-                None => text,
-            };
-            turn.answer_text(&text).await;
-        }
+        turn.answer_offline(&sources, note).await;
     }
+    turn.finish(keep, unsaved).await
+}
 
-    let final_status = if cancel.is_cancelled() {
-        EndStatus::Cancelled
-    } else {
-        EndStatus::Ok
-    };
-    let sent = std::mem::take(&mut turn.answer.sent);
-    let calls = std::mem::take(&mut turn.calls);
-    let stored = if final_status == EndStatus::Cancelled {
-        format!("{sent}（已取消 / cancelled）")
-    } else {
-        sent.clone()
-    };
-    if keep {
-        let saved = ctx.store.append(&sid, Role::Assistant, &stored, &calls);
-        if let Err(e) = saved.await {
-            unsaved.get_or_insert(e);
+/// What the planners see of the session: its history and uploads as loaded when the turn
+/// started, and the uploads the question refers to.
+struct Sources {
+    history_rows: Vec<crate::store::MessageRow>,
+    all_uploads: Vec<UploadRef>,
+    referenced: Vec<planner::UploadRef>,
+}
+
+impl Sources {
+    async fn gather(
+        req: &TurnRequest,
+        history_rows: Vec<crate::store::MessageRow>,
+        uploads: &[UploadRow],
+    ) -> Sources {
+        let wanted = referenced_ids(&req.text, &req.file_ids);
+        let all_uploads = with_columns(uploads.iter().map(upload_ref).collect()).await;
+        let referenced: Vec<planner::UploadRef> = all_uploads
+            .iter()
+            .filter(|u| wanted.iter().any(|w| u.file_id.starts_with(w.as_str())))
+            .cloned()
+            .collect();
+        Sources {
+            history_rows,
+            all_uploads,
+            referenced,
         }
-    }
-    let cancelled = (final_status == EndStatus::Cancelled).then(|| "已取消 / cancelled".into());
-    let (status, message) = crate::turn::end_of_turn(final_status, cancelled, unsaved);
-    TurnOutcome {
-        status,
-        message,
-        answer: sent,
-        tool_calls: calls,
     }
 }
 
@@ -507,6 +446,130 @@ impl Turn<'_> {
 }
 
 /// The tool a call names, as the model wrote it.
+/// The phases of a turn: planning, the offline fallback, the end.
+impl Turn<'_> {
+    /// Plans with the session's LLM unless the turn proposes an action, the session is
+    /// offline or its LLM cools down. Returns whether the turn is answered (or was
+    /// cancelled while the LLM planned), and the note an offline answer starts with.
+    async fn plan(
+        &mut self,
+        stored_model: Option<String>,
+        src: &Sources,
+    ) -> (bool, Option<String>) {
+        let req = self.req;
+        let planner = match &req.kind {
+            TurnKind::Propose(argv) => {
+                self.proposed_action(argv).await;
+                return (true, None);
+            }
+            TurnKind::Ask | TurnKind::Watch => {
+                choose_planner(&self.ctx, &req.session_id, stored_model)
+            }
+        };
+        match planner {
+            Planner::Offline => (false, None),
+            Planner::CoolingDown => (false, Some(NOTE_COOLING.to_string())),
+            Planner::Llm(backend, model) => self.plan_with_llm(&backend, &model, src).await,
+        }
+    }
+
+    /// The LLM plans the turn; when it fails, the client is told and the failure goes
+    /// toward the session's cool-down.
+    async fn plan_with_llm(
+        &mut self,
+        backend: &crate::llm::LlmBackend,
+        model: &str,
+        src: &Sources,
+    ) -> (bool, Option<String>) {
+        let req = self.req;
+        let sid = &req.session_id;
+        let lang = Lang::detect(&req.text);
+        let mut tools = self.ctx.tools.schemas();
+        tools.push(prompt::run_action_schema());
+        let messages = planners::first_messages(
+            &req.text,
+            &src.history_rows,
+            &src.all_uploads,
+            &src.referenced,
+        );
+        let mut llm = planners::LlmPlanner::new(backend, model, tools, messages, lang);
+        match self.run_planner(&mut llm).await {
+            Ok(_) => {
+                self.ctx.llm_health.success(sid);
+                (true, None)
+            }
+            Err(_) if self.cancel.is_cancelled() => (true, None),
+            Err(e) => {
+                let switched = self.ctx.llm_health.failure(sid);
+                tracing::warn!(session = %sid, provider = %backend.provider, %model, switched, "llm turn failed: {e}");
+                let n = if switched { NOTE_SWITCHED } else { NOTE_TURN };
+                let n = format!("{n}: {e}");
+                emit(self.tx, TurnEvent::Status(n.clone())).await;
+                (false, Some(n))
+            }
+        }
+    }
+
+    /// The offline planner answers, after `note` (why the LLM did not).
+    async fn answer_offline(&mut self, src: &Sources, note: Option<String>) {
+        let history = budget_history(&src.history_rows, HISTORY_CHAR_BUDGET);
+        let conversation = conversation_from(&src.history_rows);
+        // The offline planner starts from no steps even after an LLM took some this turn.
+        let plan = planner::TurnPlan::new(&PlannerInput {
+            text: &self.req.text,
+            referenced_files: &src.referenced,
+            uploads: &src.all_uploads,
+            history: &history,
+            conversation: &conversation,
+            steps: &[],
+        });
+        let mut offline = planners::OfflinePlanner::new(plan);
+        // The offline planner never fails: its only outcomes are an answer or cancellation.
+        if let Ok(Some(text)) = self.run_planner(&mut offline).await {
+            let text = match &note {
+                Some(n) if self.answer.sent.is_empty() => format!("{n}\n\n{text}"),
+                Some(n) => format!("\n\n{n}\n\n{text}"),
+                None => text,
+            };
+            self.answer_text(&text).await;
+        }
+    }
+
+    /// Stores the answer as sent (marked when cancelled) with the turn's tool calls, and
+    /// says how the turn ended.
+    async fn finish(&mut self, keep: bool, mut unsaved: Option<String>) -> TurnOutcome {
+        let final_status = if self.cancel.is_cancelled() {
+            EndStatus::Cancelled
+        } else {
+            EndStatus::Ok
+        };
+        let sent = std::mem::take(&mut self.answer.sent);
+        let calls = std::mem::take(&mut self.calls);
+        let stored = if final_status == EndStatus::Cancelled {
+            format!("{sent}（已取消 / cancelled）")
+        } else {
+            sent.clone()
+        };
+        if keep {
+            let saved =
+                self.ctx
+                    .store
+                    .append(&self.req.session_id, Role::Assistant, &stored, &calls);
+            if let Err(e) = saved.await {
+                unsaved.get_or_insert(e);
+            }
+        }
+        let cancelled = (final_status == EndStatus::Cancelled).then(|| "已取消 / cancelled".into());
+        let (status, message) = crate::turn::end_of_turn(final_status, cancelled, unsaved);
+        TurnOutcome {
+            status,
+            message,
+            answer: sent,
+            tool_calls: calls,
+        }
+    }
+}
+
 fn call_name(call: &CallOf) -> String {
     match call {
         Ok(a) => a.tool().to_string(),

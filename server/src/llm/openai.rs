@@ -196,6 +196,30 @@ impl OpenAiClient {
         mode: ToolMode,
         on_delta: DeltaSink<'_>,
     ) -> Result<ChatReply, AttemptError> {
+        let resp = self.send(req, mode).await?;
+        let status = resp.status();
+        if !status.is_success() {
+            return Err(self.refusal(resp, status, &req.model).await);
+        }
+        let is_sse = resp
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(|v| v.contains("event-stream"))
+            .unwrap_or(true);
+        if !is_sse {
+            return self.whole_reply(resp, mode, on_delta).await;
+        }
+        self.streamed_reply(resp, mode, on_delta).await
+    }
+
+    /// Sends the request and waits for the response's head (at most the first-byte
+    /// timeout).
+    async fn send(
+        &self,
+        req: &ChatRequest,
+        mode: ToolMode,
+    ) -> Result<reqwest::Response, AttemptError> {
         let url = format!("{}/chat/completions", self.settings.base_url);
         let mut rb = self
             .http
@@ -205,59 +229,70 @@ impl OpenAiClient {
         if let Some(k) = &self.settings.api_key {
             rb = rb.bearer_auth(k.expose());
         }
-        let t = self.settings.timeouts;
-        let resp = match tokio::time::timeout(t.first_byte, rb.send()).await {
-            Err(_) => return Err(LlmError::Timeout("the response").into()),
-            Ok(Err(e)) => return Err(self.transport_error(e).into()),
-            Ok(Ok(r)) => r,
-        };
-        let status = resp.status();
-        if !status.is_success() {
-            let retry_after = resp
-                .headers()
-                .get(reqwest::header::RETRY_AFTER)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.trim().parse::<u64>().ok())
-                .map(Duration::from_secs);
-            let body = match tokio::time::timeout(t.idle, resp.text()).await {
-                Ok(Ok(b)) => b,
-                _ => String::new(),
-            };
-            return Err(AttemptError {
-                err: self.status_error(status.as_u16(), &body, &req.model, retry_after),
-                streamed: false,
-                retry_after,
-            });
+        match tokio::time::timeout(self.settings.timeouts.first_byte, rb.send()).await {
+            Err(_) => Err(LlmError::Timeout("the response").into()),
+            Ok(Err(e)) => Err(self.transport_error(e).into()),
+            Ok(Ok(r)) => Ok(r),
         }
-        let is_sse = resp
+    }
+
+    /// A non-success status, with the provider's error body and its `Retry-After`.
+    async fn refusal(
+        &self,
+        resp: reqwest::Response,
+        status: reqwest::StatusCode,
+        model: &str,
+    ) -> AttemptError {
+        let retry_after = resp
             .headers()
-            .get(reqwest::header::CONTENT_TYPE)
+            .get(reqwest::header::RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
-            .map(|v| v.contains("event-stream"))
-            .unwrap_or(true);
-        if !is_sse {
-            // A server that ignores `stream: true` answers one JSON completion.
-            let body = match tokio::time::timeout(t.first_byte, resp.text()).await {
-                Err(_) => return Err(LlmError::Timeout("the response body").into()),
-                Ok(Err(e)) => return Err(self.transport_error(e).into()),
-                Ok(Ok(b)) => b,
-            };
-            let v: Value = serde_json::from_str(&body)
-                .map_err(|e| LlmError::Protocol(format!("not JSON: {e}")))?;
-            let mut acc = Assembler::new(mode);
-            acc.whole(&v).map_err(AttemptError::from)?;
-            return Ok(acc.finish(on_delta));
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map(Duration::from_secs);
+        let body = match tokio::time::timeout(self.settings.timeouts.idle, resp.text()).await {
+            Ok(Ok(b)) => b,
+            _ => String::new(),
+        };
+        AttemptError {
+            err: self.status_error(status.as_u16(), &body, model, retry_after),
+            streamed: false,
+            retry_after,
         }
-        let mut resp = resp;
+    }
+
+    /// A server that ignores `stream: true` answers one JSON completion.
+    async fn whole_reply(
+        &self,
+        resp: reqwest::Response,
+        mode: ToolMode,
+        on_delta: DeltaSink<'_>,
+    ) -> Result<ChatReply, AttemptError> {
+        let body = match tokio::time::timeout(self.settings.timeouts.first_byte, resp.text()).await
+        {
+            Err(_) => return Err(LlmError::Timeout("the response body").into()),
+            Ok(Err(e)) => return Err(self.transport_error(e).into()),
+            Ok(Ok(b)) => b,
+        };
+        let v: Value = serde_json::from_str(&body)
+            .map_err(|e| LlmError::Protocol(format!("not JSON: {e}")))?;
+        let mut acc = Assembler::new(mode);
+        acc.whole(&v).map_err(AttemptError::from)?;
+        Ok(acc.finish(on_delta))
+    }
+
+    /// The SSE stream, chunk by chunk (each within the idle timeout), until `[DONE]` or
+    /// the end of a complete reply.
+    async fn streamed_reply(
+        &self,
+        mut resp: reqwest::Response,
+        mode: ToolMode,
+        on_delta: DeltaSink<'_>,
+    ) -> Result<ChatReply, AttemptError> {
         let mut sse = SseParser::new();
         let mut acc = Assembler::new(mode);
-        let fail = |err: LlmError, acc: &Assembler| AttemptError {
-            err,
-            streamed: acc.streamed,
-            retry_after: None,
-        };
         loop {
-            let chunk = match tokio::time::timeout(t.idle, resp.chunk()).await {
+            let chunk = match tokio::time::timeout(self.settings.timeouts.idle, resp.chunk()).await
+            {
                 Err(_) => return Err(fail(LlmError::Timeout("the next chunk"), &acc)),
                 Ok(Err(e)) => return Err(fail(self.transport_error(e), &acc)),
                 Ok(Ok(c)) => c,
@@ -353,6 +388,15 @@ impl OpenAiClient {
             Some(k) if !k.expose().is_empty() => s.replace(k.expose(), "<redacted>"),
             _ => s.to_string(),
         }
+    }
+}
+
+/// A failure of a streamed reply: not retried once text reached the user.
+fn fail(err: LlmError, acc: &Assembler) -> AttemptError {
+    AttemptError {
+        err,
+        streamed: acc.streamed,
+        retry_after: None,
     }
 }
 

@@ -8,14 +8,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
-use protocol::{Inbound, Message, Welcome, LEGACY_HEARTBEAT, PROTOCOL_VERSION};
+use protocol::{Inbound, Message, LEGACY_HEARTBEAT};
 use rdt_io::MessageCodec;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
 use tokio::time::{sleep_until, Instant};
 use tokio_util::codec::Framed;
 
-use super::admission::{Busy, Phase, Slot, REMOTE_TRANSFER_QUIET};
+use super::admission::{Busy, Phase, Refusal, Slot, REMOTE_TRANSFER_QUIET};
 use crate::app::Ctx;
 use crate::peer::Peer;
 use crate::turn::{RunningTurn, TurnEvent};
@@ -40,6 +40,7 @@ mod legacy;
 mod region;
 mod request;
 mod requests;
+mod session;
 mod system;
 mod transfers;
 mod turns;
@@ -145,54 +146,8 @@ where
     let mut share_raised = false;
     let (push_tx, mut push_rx) = mpsc::channel::<Message>(256);
     let (transfer_tx, mut transfer_rx) = mpsc::channel::<Message>(TRANSFER_QUEUE);
-    // A token names a remote client; a tokenless TCP client has no identity to check
-    // against the approvers group.
-    let may_approve = match peer.local_user() {
-        Some(u) => ctx.local.may_approve(u),
-        None if ctx.cfg.token_required() => Ok(()),
-        None => ctx.local.may_approve_without_identity(),
-    };
-    let approvals = match may_approve {
-        Err(why) => approvals::ApprovalBroker::refusing(why),
-        Ok(()) => approvals::ApprovalBroker::default(),
-    };
-    let owner = match peer.local_user() {
-        Some(u) => ctx.cfg.owner_for_local(u.uid),
-        None => crate::store::Owner::unnamed(),
-    };
-    let mut conn = Conn {
-        ctx: ctx.clone(),
-        peer: peer.clone(),
-        slot,
-        mode: Dialect::Pending,
-        legacy_welcome_sent: false,
-        session_id: String::new(),
-        reserved: None,
-        owner,
-        upload: UploadSlot::None,
-        turn: None,
-        legacy_pending: String::new(),
-        awaiting_heartbeat_reply: false,
-        last_inbound: Instant::now(),
-        heartbeat_sent: false,
-        partial_since: None,
-        push_tx,
-        transfer_tx,
-        monitor: None,
-        transfer: None,
-        approvals,
-        remote: HashMap::new(),
-        watch: watch::WatchSlot::default(),
-    };
-    // With a token required, a silent peer cannot be a legacy client we must greet (legacy
-    // clients can't authenticate), so give a HELLO delayed by TCP retransmissions on a lossy
-    // link time to arrive instead of refusing after the legacy welcome delay.
-    let wait_ms = if conn.token_required() {
-        ctx.cfg.legacy_welcome_delay_ms.max(AUTH_HELLO_GRACE_MS)
-    } else {
-        ctx.cfg.legacy_welcome_delay_ms
-    };
-    let welcome_deadline = Instant::now() + Duration::from_millis(wait_ms);
+    let mut conn = Conn::new(ctx.clone(), peer.clone(), slot, push_tx, transfer_tx);
+    let welcome_deadline = Instant::now() + conn.welcome_wait();
     tracing::debug!(%peer, "connection open");
     loop {
         let deadline = conn.next_deadline(welcome_deadline);
@@ -205,111 +160,23 @@ where
                 if let Some(t) = &conn.turn { t.cancel.cancel(); }
                 Flow::Close
             }
-            frame = framed.next() => match frame {
-                None => Flow::Close,
-                Some(Err(protocol::FrameError::OverBudget { scope, limit })) => {
-                    tracing::warn!(%peer, %scope, limit, mode = ?conn.mode,
-                        "fragment reassembly over budget; closing");
-                    out.push(Message::error(
-                        "too_large",
-                        format!(
-                            "分片消息超出内存预算 ({scope}, {limit} 字节)，连接关闭 / \
-                             fragmented message over the {scope} reassembly budget of \
-                             {limit} bytes; closing"
-                        ),
-                        None,
-                    ));
-                    Flow::Close
-                }
-                Some(Err(e)) => {
-                    tracing::debug!(%peer, "frame error: {e}");
-                    Flow::Close
-                }
-                Some(Ok(item)) => {
-                    conn.last_inbound = Instant::now();
-                    conn.heartbeat_sent = false;
-                    // A whole frame arrived: the peer is making progress.
-                    conn.partial_since = None;
-                    useful = !is_heartbeat(&item);
-                    conn.on_inbound(item, &mut out).await
-                }
-            },
+            frame = framed.next() => conn.on_frame(frame, &mut useful, &mut out).await,
             ev = recv_turn(&mut conn.turn) => {
                 conn.on_turn_event(ev, &mut out).await;
                 Flow::Continue
             }
-            Some(msg) = push_rx.recv() => {
-                conn.track_remote(&msg);
-                if conn.mode == Dialect::Extension { out.push(msg); }
-                Flow::Continue
-            }
-            Some(msg) = transfer_rx.recv() => {
-                if matches!(msg, Message::TransferComplete(_)) {
-                    // The nplt transfer is over: the connection is no longer busy with it.
-                    conn.transfer = None;
-                }
-                if conn.mode == Dialect::Extension { out.push(msg); }
-                Flow::Continue
-            }
+            Some(msg) = push_rx.recv() => conn.on_push(msg, &mut out),
+            Some(msg) = transfer_rx.recv() => conn.on_transfer_frame(msg, &mut out),
             _ = sleep_until(deadline) => conn.on_timer(welcome_deadline, &mut out).await,
-            why = conn.slot.evicted() => {
-                tracing::info!(%peer, phase = ?conn.slot.phase(), "evicted to make room for a new peer");
-                let text = why.eviction_text();
-                // A peer that may be a legacy client only ever gets legacy frames; one that
-                // must present a token cannot be one.
-                let legacy = match conn.mode {
-                    Dialect::Extension => false,
-                    Dialect::Legacy => true,
-                    Dialect::Pending => !conn.token_required(),
-                };
-                out.push(if legacy {
-                    Message::ChatText(text)
-                } else {
-                    Message::error("busy", text, None)
-                });
-                Flow::Close
-            }
+            why = conn.slot.evicted() => conn.on_evicted(why, &mut out),
             // Bytes of an incomplete frame arrived: only the stall tracking below runs.
             _ = activity.notified() => Flow::Continue,
         };
-        // HELLO done: active. Greeted as legacy: silent until it does something useful.
-        match conn.mode {
-            Dialect::Extension => conn.slot.set_phase(Phase::Active),
-            _ if conn.legacy_welcome_sent => conn.slot.set_phase(Phase::Silent),
-            _ => {}
-        }
-        if useful {
-            conn.slot.mark_useful();
-        }
-        let busy = conn.busy(Instant::now());
-        conn.slot.set_busy(busy);
-        if !share_raised && conn.mode == Dialect::Extension {
-            // Authenticated (or no token required and HELLO done): one message's share.
-            share_raised = true;
-            framed
-                .codec_mut()
-                .set_conn_cap(protocol::MAX_MESSAGE_BYTES.min(ctx.reassembly.limit()));
-        }
-        // Track a header that arrived without its payload (stalled peer).
-        conn.partial_since = if framed.read_buffer().is_empty() {
-            None
-        } else {
-            conn.partial_since.or(Some(Instant::now()))
-        };
-        for m in out {
-            match tokio::time::timeout(WRITE_TIMEOUT, framed.send(m)).await {
-                Ok(Ok(())) => {}
-                Ok(Err(e)) => {
-                    tracing::debug!(%peer, "write failed: {e}");
-                    conn.close().await;
-                    return;
-                }
-                Err(_) => {
-                    tracing::info!(%peer, "peer stopped reading; closing");
-                    conn.close().await;
-                    return;
-                }
-            }
+        conn.update_admission(useful);
+        track_framing(&mut conn, &mut framed, &mut share_raised);
+        if send_all(&mut framed, out, &peer).await.is_err() {
+            conn.close().await;
+            return;
         }
         if let Flow::Close = flow {
             break;
@@ -322,6 +189,56 @@ where
     .await;
     conn.close().await;
     tracing::debug!(%peer, "connection closed");
+}
+
+/// After each event: the reassembly share grows to one message once HELLO is done, and
+/// bytes of a frame not complete yet start (or keep running) the stall clock.
+fn track_framing<T>(
+    conn: &mut Conn,
+    framed: &mut Framed<T, MessageCodec>,
+    share_raised: &mut bool,
+) {
+    if !*share_raised && conn.mode == Dialect::Extension {
+        // Authenticated (or no token required and HELLO done): one message's share.
+        *share_raised = true;
+        framed
+            .codec_mut()
+            .set_conn_cap(protocol::MAX_MESSAGE_BYTES.min(conn.ctx.reassembly.limit()));
+    }
+    // Track a header that arrived without its payload (stalled peer).
+    conn.partial_since = if framed.read_buffer().is_empty() {
+        None
+    } else {
+        conn.partial_since.or(Some(Instant::now()))
+    };
+}
+
+/// The write failed or timed out (already logged): the connection is closed at once.
+struct WriteFailed;
+
+/// Writes a loop iteration's frames in order, each within `WRITE_TIMEOUT`.
+async fn send_all<T>(
+    framed: &mut Framed<T, MessageCodec>,
+    out: Vec<Message>,
+    peer: &Peer,
+) -> Result<(), WriteFailed>
+where
+    T: AsyncRead + AsyncWrite + Unpin,
+{
+    for m in out {
+        match tokio::time::timeout(WRITE_TIMEOUT, framed.send(m)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                tracing::debug!(%peer, "write failed: {e}");
+                return Err(WriteFailed);
+            }
+            Err(_) => {
+                tracing::info!(%peer, "peer stopped reading; closing");
+                return Err(WriteFailed);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Heartbeats keep a connection open but are not useful work (for eviction).
@@ -341,6 +258,166 @@ async fn recv_turn(turn: &mut Option<RunningTurn>) -> Option<TurnEvent> {
 }
 
 impl Conn {
+    /// A connection that has received nothing yet.
+    fn new(
+        ctx: Arc<Ctx>,
+        peer: Peer,
+        slot: Slot,
+        push_tx: mpsc::Sender<Message>,
+        transfer_tx: mpsc::Sender<Message>,
+    ) -> Conn {
+        // A token names a remote client; a tokenless TCP client has no identity to check
+        // against the approvers group.
+        let may_approve = match peer.local_user() {
+            Some(u) => ctx.local.may_approve(u),
+            None if ctx.cfg.token_required() => Ok(()),
+            None => ctx.local.may_approve_without_identity(),
+        };
+        let approvals = match may_approve {
+            Err(why) => approvals::ApprovalBroker::refusing(why),
+            Ok(()) => approvals::ApprovalBroker::default(),
+        };
+        let owner = match peer.local_user() {
+            Some(u) => ctx.cfg.owner_for_local(u.uid),
+            None => crate::store::Owner::unnamed(),
+        };
+        Conn {
+            ctx,
+            peer,
+            slot,
+            mode: Dialect::Pending,
+            legacy_welcome_sent: false,
+            session_id: String::new(),
+            reserved: None,
+            owner,
+            upload: UploadSlot::None,
+            turn: None,
+            legacy_pending: String::new(),
+            awaiting_heartbeat_reply: false,
+            last_inbound: Instant::now(),
+            heartbeat_sent: false,
+            partial_since: None,
+            push_tx,
+            transfer_tx,
+            monitor: None,
+            transfer: None,
+            approvals,
+            remote: HashMap::new(),
+            watch: watch::WatchSlot::default(),
+        }
+    }
+
+    /// How long a silent peer may wait before it is taken for a legacy client. With a
+    /// token required, a silent peer cannot be a legacy client we must greet (legacy
+    /// clients can't authenticate), so give a HELLO delayed by TCP retransmissions on a
+    /// lossy link time to arrive instead of refusing after the legacy welcome delay.
+    fn welcome_wait(&self) -> Duration {
+        let wait_ms = if self.token_required() {
+            self.ctx
+                .cfg
+                .legacy_welcome_delay_ms
+                .max(AUTH_HELLO_GRACE_MS)
+        } else {
+            self.ctx.cfg.legacy_welcome_delay_ms
+        };
+        Duration::from_millis(wait_ms)
+    }
+
+    /// What the codec yielded: a frame, a decoding error or the end of the stream.
+    /// `useful` is set when the frame is more than a heartbeat.
+    async fn on_frame(
+        &mut self,
+        frame: Option<Result<Inbound, protocol::FrameError>>,
+        useful: &mut bool,
+        out: &mut Vec<Message>,
+    ) -> Flow {
+        match frame {
+            None => Flow::Close,
+            Some(Err(protocol::FrameError::OverBudget { scope, limit })) => {
+                tracing::warn!(peer = %self.peer, %scope, limit, mode = ?self.mode,
+                    "fragment reassembly over budget; closing");
+                out.push(Message::error(
+                    "too_large",
+                    format!(
+                        "分片消息超出内存预算 ({scope}, {limit} 字节)，连接关闭 / \
+                         fragmented message over the {scope} reassembly budget of \
+                         {limit} bytes; closing"
+                    ),
+                    None,
+                ));
+                Flow::Close
+            }
+            Some(Err(e)) => {
+                tracing::debug!(peer = %self.peer, "frame error: {e}");
+                Flow::Close
+            }
+            Some(Ok(item)) => {
+                self.last_inbound = Instant::now();
+                self.heartbeat_sent = false;
+                // A whole frame arrived: the peer is making progress.
+                self.partial_since = None;
+                *useful = !is_heartbeat(&item);
+                self.on_inbound(item, out).await
+            }
+        }
+    }
+
+    /// A frame pushed by another part of the server (a transfer's report, an index state).
+    fn on_push(&mut self, msg: Message, out: &mut Vec<Message>) -> Flow {
+        self.track_remote(&msg);
+        if self.mode == Dialect::Extension {
+            out.push(msg);
+        }
+        Flow::Continue
+    }
+
+    /// A frame of this connection's `nplt`-mode transfer.
+    fn on_transfer_frame(&mut self, msg: Message, out: &mut Vec<Message>) -> Flow {
+        if matches!(msg, Message::TransferComplete(_)) {
+            // The nplt transfer is over: the connection is no longer busy with it.
+            self.transfer = None;
+        }
+        if self.mode == Dialect::Extension {
+            out.push(msg);
+        }
+        Flow::Continue
+    }
+
+    /// A newcomer took this connection's place in admission: the peer hears why.
+    fn on_evicted(&self, why: Refusal, out: &mut Vec<Message>) -> Flow {
+        tracing::info!(peer = %self.peer, phase = ?self.slot.phase(), "evicted to make room for a new peer");
+        let text = why.eviction_text();
+        // A peer that may be a legacy client only ever gets legacy frames; one that
+        // must present a token cannot be one.
+        let legacy = match self.mode {
+            Dialect::Extension => false,
+            Dialect::Legacy => true,
+            Dialect::Pending => !self.token_required(),
+        };
+        out.push(if legacy {
+            Message::ChatText(text)
+        } else {
+            Message::error("busy", text, None)
+        });
+        Flow::Close
+    }
+
+    /// Tells admission what this connection is after an event: its phase, whether it
+    /// did useful work, whether it is busy.
+    fn update_admission(&mut self, useful: bool) {
+        // HELLO done: active. Greeted as legacy: silent until it does something useful.
+        match self.mode {
+            Dialect::Extension => self.slot.set_phase(Phase::Active),
+            _ if self.legacy_welcome_sent => self.slot.set_phase(Phase::Silent),
+            _ => {}
+        }
+        if useful {
+            self.slot.mark_useful();
+        }
+        let busy = self.busy(Instant::now());
+        self.slot.set_busy(busy);
+    }
+
     fn next_deadline(&self, welcome_deadline: Instant) -> Instant {
         let cfg = &self.ctx.cfg;
         let mut d = if self.heartbeat_sent {
@@ -498,59 +575,6 @@ impl Conn {
         Flow::Continue
     }
 
-    // ----- mode decision -------------------------------------------------------------
-
-    /// The legacy welcome, naming a session reserved for this connection (stored on
-    /// first use).
-    fn start_legacy(&mut self, out: &mut Vec<Message>) {
-        if self.session_id.is_empty() {
-            self.reserve_session(None);
-        }
-        self.legacy_welcome_sent = true;
-        out.push(Message::ChatText(self.ctx.welcome_text(&self.session_id)));
-    }
-
-    /// Makes a new session current without storing it: it is written on first use.
-    fn reserve_session(&mut self, name: Option<&str>) {
-        let r = crate::store::Reserved {
-            name: crate::store::session_name(name),
-            created_at: crate::store::now_rfc3339(),
-        };
-        self.session_id = crate::store::new_session_id();
-        self.ctx
-            .reservations
-            .remember(&self.owner, &self.session_id, &r);
-        self.reserved = Some(r);
-    }
-
-    /// Stores the current session if it is only reserved, or makes one if there is none
-    /// (a read-only client that now needs one).
-    async fn ensure_session(&mut self) -> Result<(), crate::store::StoreError> {
-        if !self.session_id.is_empty() && self.reserved.is_none() {
-            return Ok(());
-        }
-        let owner = self.owner.clone();
-        let row = match self.reserved.clone() {
-            Some(r) => {
-                let id = self.session_id.clone();
-                self.ctx
-                    .store
-                    .run(move |s| s.create_session_with_id(&owner, &id, &r.name, &r.created_at))
-                    .await?
-            }
-            None => {
-                self.ctx
-                    .store
-                    .run(move |s| s.create_session_for(&owner, None))
-                    .await?
-            }
-        };
-        self.ctx.reservations.forget(&row.id);
-        self.session_id = row.id;
-        self.reserved = None;
-        Ok(())
-    }
-
     /// Drops an upload that has received nothing for the stall time: its temp file goes,
     /// the client hears why, and any data it still sends is discarded.
     async fn drop_stalled_upload(&mut self, now: Instant, out: &mut Vec<Message>) {
@@ -581,6 +605,8 @@ impl Conn {
             .audit_refused(&self.session_id, &filename, &e);
         out.push(self.upload_error(reply.request_id(), &e));
     }
+
+    // ----- mode decision -------------------------------------------------------------
 
     async fn on_inbound(&mut self, item: Inbound, out: &mut Vec<Message>) -> Flow {
         if self.mode == Dialect::Pending {
@@ -618,135 +644,6 @@ impl Conn {
                 _ => self.on_extension(m, out).await,
             },
         }
-    }
-
-    async fn on_hello(&mut self, h: protocol::Hello, out: &mut Vec<Message>) -> Flow {
-        if matches!(self.peer, Peer::Tcp(_)) && !self.ctx.cfg.token_required() {
-            if let Err(why) = self
-                .ctx
-                .local
-                .may_connect_without_identity(self.ctx.cfg.socket.as_deref())
-            {
-                self.ctx
-                    .audit_denial(&self.peer, "auth", "tcp client without identity");
-                out.push(Message::error("unauthorized", why, None));
-                return Flow::Close;
-            }
-        }
-        // A local user is known by the socket's credentials (owner set at connect).
-        let owner = match &self.peer {
-            Peer::Unix(_) => Some(self.owner.clone()),
-            Peer::Tcp(_) => self.ctx.cfg.owner_for(h.auth_token.as_deref()),
-        };
-        match owner {
-            Some(owner) => self.owner = owner,
-            None => {
-                self.ctx
-                    .audit_denial(&self.peer, "auth", "bad or missing auth token");
-                out.push(Message::error(
-                    "unauthorized",
-                    "访问令牌无效或缺失 / missing or wrong auth token",
-                    None,
-                ));
-                return Flow::Close;
-            }
-        }
-        if h.proto != PROTOCOL_VERSION {
-            tracing::info!(peer = %self.peer, "client speaks proto {}; serving {}", h.proto, PROTOCOL_VERSION);
-        }
-        self.mode = Dialect::Extension;
-        let store = self.ctx.store.clone();
-        let resume = h.resume_session.clone();
-        let lazy = h.no_new_session;
-        let owner = self.owner.clone();
-        let res = store
-            .run(move |s| {
-                // Only among this token's sessions: another owner's id starts a new one.
-                if let Some(r) = resume {
-                    if let Ok(id) = s.resolve_session_of(&owner, &r) {
-                        return Ok((Some(s.session(&id)?), true));
-                    }
-                }
-                Ok((None, false))
-            })
-            .await;
-        let (sess, resumed) = match res {
-            Ok(v) => v,
-            Err(e) => {
-                let code = crate::wire::store_error_code(&e);
-                out.push(Message::error(code, e.to_string(), None));
-                return Flow::Close;
-            }
-        };
-        // A session shown to another connection of this owner but not stored yet is
-        // resumed as it is (by its full id).
-        let reserved = match (&sess, &h.resume_session) {
-            (None, Some(id)) => self
-                .ctx
-                .reservations
-                .find(&self.owner, id)
-                .map(|r| (id.trim().to_string(), r)),
-            _ => None,
-        };
-        let resumed = resumed || reserved.is_some();
-        let (sid, sname, smodel) = match (sess, reserved) {
-            (Some(s), _) => (s.id, s.name, s.model),
-            (None, Some((id, r))) => {
-                let name = r.name.clone();
-                self.reserved = Some(r);
-                (id, name, None)
-            }
-            // A read-only client gets no session until it needs one; anyone else gets one
-            // reserved now and stored on first use.
-            (None, None) if lazy => (String::new(), String::new(), None),
-            (None, None) => {
-                self.reserve_session(None);
-                let name = self
-                    .reserved
-                    .as_ref()
-                    .map(|r| r.name.clone())
-                    .unwrap_or_default();
-                (self.session_id.clone(), name, None)
-            }
-        };
-        self.session_id = sid.clone();
-        let planner = self.ctx.planner_name();
-        out.push(Message::Welcome(Box::new(Welcome {
-            proto: PROTOCOL_VERSION,
-            session_id: sid.clone(),
-            session_name: sname,
-            resumed,
-            server_version: env!("CARGO_PKG_VERSION").into(),
-            heartbeat_secs: self.ctx.cfg.heartbeat_secs as u32,
-            model: smodel.unwrap_or_else(|| self.ctx.default_model()),
-            models: self.ctx.models(),
-            features: crate::app::FEATURES.iter().map(|s| s.to_string()).collect(),
-            planner: planner.clone(),
-            egress: self.ctx.agent.egress(),
-            motd: self.ctx.welcome_text(&sid),
-            commands: self.allowed_commands(),
-        })));
-        Flow::Continue
-    }
-
-    /// The command names `command_executor` runs here: the configured whitelist, only names
-    /// with a grammar (what the policy enforces), sorted.
-    fn allowed_commands(&self) -> Vec<String> {
-        let known = llmops_policy::command_names();
-        let mut names: Vec<String> = self
-            .ctx
-            .agent
-            .tool_base
-            .commands
-            .config()
-            .allowed
-            .iter()
-            .filter(|n| known.contains(&n.as_str()))
-            .cloned()
-            .collect();
-        names.sort();
-        names.dedup();
-        names
     }
 
     fn on_client_heartbeat(&mut self, legacy: bool, out: &mut Vec<Message>) {

@@ -12,10 +12,11 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use llmops_policy::grant::GrantRule;
 use llmops_tools::audit::AuditOp;
-use protocol::{ApprovalDecision, ApprovalReply, ApprovalStateKind, Message};
+use protocol::{ApprovalDecision, ApprovalReply, ApprovalStateKind, GrantLifetime, Message};
 use tokio::time::Instant;
 
 use crate::approvals::{decision_word, lifetime_word, Approvals, Who};
+use crate::store::GrantRow;
 use crate::turn::{ApprovalAsk, ApprovalOutcome};
 
 /// Finished approval ids remembered for a specific answer to a late reply.
@@ -144,73 +145,20 @@ impl ApprovalBroker {
         ask: Box<ApprovalAsk>,
         out: &mut Vec<Message>,
     ) {
-        let approval_id = new_id();
-        let rid = request_id.to_string();
+        let asked = Asked {
+            svc,
+            who,
+            request_id,
+            rid: request_id.to_string(),
+            approval_id: new_id(),
+        };
         if let Some(why) = self.refusal.clone() {
-            // Not even a grant answers: the client is not allowed to approve at all.
-            svc.record_action(
-                AuditOp::Rejected,
-                who,
-                &ask.argv,
-                &approval_id,
-                &[("request", &rid), ("reason", "not_approver")],
-            );
-            ask.reply.send(ApprovalOutcome::Rejected {
-                approval_id: approval_id.clone(),
-            });
-            self.remember(&approval_id, ApprovalStateKind::Denied);
-            out.push(state_msg(
-                &approval_id,
-                request_id,
-                &ask.argv,
-                ApprovalStateKind::Denied,
-                None,
-                Some(why),
-            ));
+            self.refuse_not_approver(&asked, &ask, why, out);
             return;
         }
         match svc.use_matching_grant(who, &ask.argv).await {
             Ok(Some(g)) => {
-                let uses = g.uses.to_string();
-                svc.record_action(
-                    AuditOp::Approved,
-                    who,
-                    &ask.argv,
-                    &approval_id,
-                    &[
-                        ("request", &rid),
-                        ("decision", "grant"),
-                        ("grant", &g.grant_id),
-                        ("uses", &uses),
-                    ],
-                );
-                let delivered = ask.reply.send(ApprovalOutcome::Approved {
-                    approval_id: approval_id.clone(),
-                    grant_id: Some(g.grant_id.clone()),
-                });
-                let (state, detail) = if delivered {
-                    (
-                        ApprovalStateKind::Approved,
-                        Some(format!(
-                            "由长期授权批准 / approved by standing grant: {}",
-                            g.text
-                        )),
-                    )
-                } else {
-                    (
-                        ApprovalStateKind::Rejected,
-                        Some(Abandon::TurnEnded.text().to_string()),
-                    )
-                };
-                self.remember(&approval_id, state);
-                out.push(state_msg(
-                    &approval_id,
-                    request_id,
-                    &ask.argv,
-                    state,
-                    Some(g.grant_id),
-                    detail,
-                ));
+                self.approve_by_grant(&asked, &ask, g, out);
                 return;
             }
             Ok(None) => {}
@@ -219,27 +167,104 @@ impl ApprovalBroker {
                 "grant lookup failed ({e}); asking the operator instead"
             ),
         }
-        let offered = match GrantRule::parse(&ask.always.rule) {
-            Ok(r) if r.matches(&ask.argv) => Some(r),
-            Ok(r) => {
-                tracing::warn!(rule = %r, "offered grant scope does not match the argv; approve_always refused for it");
-                None
-            }
-            Err(e) => {
-                tracing::warn!("offered grant scope invalid ({e}); approve_always refused for it");
-                None
-            }
+        self.ask_client(asked, ask, out);
+    }
+
+    /// Not even a grant answers: the client is not allowed to approve at all.
+    fn refuse_not_approver(
+        &mut self,
+        asked: &Asked<'_>,
+        ask: &ApprovalAsk,
+        why: String,
+        out: &mut Vec<Message>,
+    ) {
+        let approval_id = &asked.approval_id;
+        asked.svc.record_action(
+            AuditOp::Rejected,
+            asked.who,
+            &ask.argv,
+            approval_id,
+            &[("request", &asked.rid), ("reason", "not_approver")],
+        );
+        ask.reply.send(ApprovalOutcome::Rejected {
+            approval_id: approval_id.clone(),
+        });
+        self.remember(approval_id, ApprovalStateKind::Denied);
+        out.push(state_msg(
+            approval_id,
+            asked.request_id,
+            &ask.argv,
+            ApprovalStateKind::Denied,
+            None,
+            Some(why),
+        ));
+    }
+
+    /// A standing grant matched (its use is already counted): approved without asking,
+    /// unless the agent stopped waiting.
+    fn approve_by_grant(
+        &mut self,
+        asked: &Asked<'_>,
+        ask: &ApprovalAsk,
+        g: GrantRow,
+        out: &mut Vec<Message>,
+    ) {
+        let approval_id = &asked.approval_id;
+        let uses = g.uses.to_string();
+        asked.svc.record_action(
+            AuditOp::Approved,
+            asked.who,
+            &ask.argv,
+            approval_id,
+            &[
+                ("request", &asked.rid),
+                ("decision", "grant"),
+                ("grant", &g.grant_id),
+                ("uses", &uses),
+            ],
+        );
+        let delivered = ask.reply.send(ApprovalOutcome::Approved {
+            approval_id: approval_id.clone(),
+            grant_id: Some(g.grant_id.clone()),
+        });
+        let (state, detail) = if delivered {
+            (
+                ApprovalStateKind::Approved,
+                Some(format!(
+                    "由长期授权批准 / approved by standing grant: {}",
+                    g.text
+                )),
+            )
+        } else {
+            (
+                ApprovalStateKind::Rejected,
+                Some(Abandon::TurnEnded.text().to_string()),
+            )
         };
-        let timeout = svc.timeout();
+        self.remember(approval_id, state);
+        out.push(state_msg(
+            approval_id,
+            asked.request_id,
+            &ask.argv,
+            state,
+            Some(g.grant_id),
+            detail,
+        ));
+    }
+
+    /// Sends APPROVAL_REQUEST and keeps the action pending until an answer or its expiry.
+    fn ask_client(&mut self, asked: Asked<'_>, ask: Box<ApprovalAsk>, out: &mut Vec<Message>) {
+        let offered = offered_rule(&ask);
+        let timeout = asked.svc.timeout();
         let expires_at = unix_now() + timeout.as_secs().max(1);
         let exp = expires_at.to_string();
-        svc.record_action(
+        asked.svc.record_action(
             AuditOp::ApprovalRequest,
-            who,
+            asked.who,
             &ask.argv,
-            &approval_id,
+            &asked.approval_id,
             &[
-                ("request", &rid),
+                ("request", &asked.rid),
                 ("action", &ask.action),
                 ("tool", &ask.tool),
                 ("expires_at", &exp),
@@ -247,8 +272,8 @@ impl ApprovalBroker {
         );
         out.push(Message::ApprovalRequest(Box::new(
             protocol::ApprovalRequest {
-                approval_id: approval_id.clone(),
-                request_id: Some(request_id),
+                approval_id: asked.approval_id.clone(),
+                request_id: Some(asked.request_id),
                 argv: ask.argv.clone(),
                 action: ask.action.clone(),
                 tool: ask.tool.clone(),
@@ -261,10 +286,10 @@ impl ApprovalBroker {
             },
         )));
         self.pending.insert(
-            approval_id,
+            asked.approval_id,
             Pending {
                 ask,
-                request_id,
+                request_id: asked.request_id,
                 offered,
                 deadline: Instant::now() + timeout.max(Duration::from_secs(1)),
             },
@@ -282,7 +307,30 @@ impl ApprovalBroker {
         out: &mut Vec<Message>,
     ) {
         let id = reply.approval_id.clone();
-        let Some(p) = self.pending.get(&id) else {
+        if let Err(refusal) = self.check_reply(&id, &reply.decision) {
+            out.push(refusal);
+            return;
+        }
+        let Some(p) = self.pending.remove(&id) else {
+            return;
+        };
+        let answered = Answered {
+            svc,
+            who,
+            rid: p.request_id.to_string(),
+            id,
+            decision: reply.decision,
+        };
+        let decided = answered.decide(&p, out).await;
+        self.settle(answered, p, decided, out);
+    }
+
+    /// ERROR `not_found` for an id that is not pending, ERROR `bad_scope` for an
+    /// approve_always this request offers no valid rule for.
+    // The refusal is the frame sent as it is, once per refused request.
+    #[allow(clippy::result_large_err)]
+    fn check_reply(&self, id: &str, decision: &ApprovalDecision) -> Result<(), Message> {
+        let Some(p) = self.pending.get(id) else {
             let text = match self.finished.iter().rev().find(|(f, _)| *f == id) {
                 Some((_, state)) => format!(
                     "批准请求 {id} 已结束 ({0}) / approval {id} already ended: {0}",
@@ -292,12 +340,11 @@ impl ApprovalBroker {
                     "没有这个批准请求: {id} / no approval request with id {id} on this connection"
                 ),
             };
-            out.push(Message::error("not_found", text, None));
-            return;
+            return Err(Message::error("not_found", text, None));
         };
-        if let ApprovalDecision::ApproveAlways { .. } = reply.decision {
+        if let ApprovalDecision::ApproveAlways { .. } = decision {
             if p.offered.is_none() {
-                out.push(Message::error(
+                return Err(Message::error(
                     "bad_scope",
                     format!(
                         "该请求提供的长期授权范围无效，只能单次批准或拒绝 / approval {id} offers \
@@ -305,69 +352,25 @@ impl ApprovalBroker {
                     ),
                     None,
                 ));
-                return;
             }
         }
-        let Some(p) = self.pending.remove(&id) else {
-            return;
-        };
-        let rid = p.request_id.to_string();
-        let word = decision_word(&reply.decision);
-        let (outcome, mut grant_id, mut detail) = match reply.decision {
-            ApprovalDecision::Reject => (
-                ApprovalOutcome::Rejected {
-                    approval_id: id.clone(),
-                },
-                None,
-                Some("操作员拒绝 / rejected by the operator".to_string()),
-            ),
-            ApprovalDecision::ApproveOnce => (
-                ApprovalOutcome::Approved {
-                    approval_id: id.clone(),
-                    grant_id: None,
-                },
-                None,
-                None,
-            ),
-            ApprovalDecision::ApproveAlways { lifetime } => {
-                let rule = p.offered.as_ref().expect("checked above: offered is Some");
-                match svc
-                    .add_grant(who, rule, &p.ask.always.text, lifetime, &id)
-                    .await
-                {
-                    Ok(g) => (
-                        ApprovalOutcome::Approved {
-                            approval_id: id.clone(),
-                            grant_id: Some(g.grant_id.clone()),
-                        },
-                        Some(g.grant_id),
-                        None,
-                    ),
-                    Err(e) => {
-                        tracing::warn!(session = %who.session_id, "grant not saved: {e}");
-                        out.push(Message::error(
-                            "internal",
-                            format!(
-                                "长期授权未保存，本次仅单次批准 / the standing grant was not \
-                                 saved ({e}); approved once only"
-                            ),
-                            None,
-                        ));
-                        (
-                            ApprovalOutcome::Approved {
-                                approval_id: id.clone(),
-                                grant_id: None,
-                            },
-                            None,
-                            None,
-                        )
-                    }
-                }
-            }
-        };
+        Ok(())
+    }
+
+    /// Audits the decision, answers the agent and reports the final state: an approval
+    /// the agent no longer waits for ends rejected.
+    fn settle(&mut self, a: Answered<'_>, p: Pending, d: Decided, out: &mut Vec<Message>) {
+        let Decided {
+            outcome,
+            mut grant_id,
+            mut detail,
+        } = d;
         let approved = matches!(outcome, ApprovalOutcome::Approved { .. });
-        let mut fields: Vec<(&str, &str)> = vec![("request", &rid), ("decision", word)];
-        if let ApprovalDecision::ApproveAlways { lifetime } = reply.decision {
+        let mut fields: Vec<(&str, &str)> = vec![
+            ("request", &a.rid),
+            ("decision", decision_word(&a.decision)),
+        ];
+        if let ApprovalDecision::ApproveAlways { lifetime } = a.decision {
             fields.push(("lifetime", lifetime_word(lifetime)));
         }
         let gid = grant_id.clone().unwrap_or_default();
@@ -379,7 +382,7 @@ impl ApprovalBroker {
         } else {
             AuditOp::Rejected
         };
-        svc.record_action(op, who, &p.ask.argv, &id, &fields);
+        a.svc.record_action(op, a.who, &p.ask.argv, &a.id, &fields);
         let mut state = if approved {
             ApprovalStateKind::Approved
         } else {
@@ -388,21 +391,21 @@ impl ApprovalBroker {
         if !p.ask.reply.send(outcome) {
             // The agent stopped waiting (turn over): nothing runs.
             if approved {
-                svc.record_action(
+                a.svc.record_action(
                     AuditOp::Rejected,
-                    who,
+                    a.who,
                     &p.ask.argv,
-                    &id,
-                    &[("request", &rid), ("reason", Abandon::TurnEnded.word())],
+                    &a.id,
+                    &[("request", &a.rid), ("reason", Abandon::TurnEnded.word())],
                 );
             }
             state = ApprovalStateKind::Rejected;
             grant_id = None;
             detail = Some(Abandon::TurnEnded.text().to_string());
         }
-        self.remember(&id, state);
+        self.remember(&a.id, state);
         out.push(state_msg(
-            &id,
+            &a.id,
             p.request_id,
             &p.ask.argv,
             state,
@@ -527,6 +530,121 @@ impl ApprovalBroker {
             None,
             Some(detail),
         ));
+    }
+}
+
+/// A proposed action being answered: by whom, for which turn, under which approval id.
+struct Asked<'a> {
+    svc: &'a Approvals,
+    who: Who<'a>,
+    request_id: u64,
+    /// `request_id` as the audit records it.
+    rid: String,
+    approval_id: String,
+}
+
+/// The offered `always` scope, if it is a valid rule that matches the argv.
+fn offered_rule(ask: &ApprovalAsk) -> Option<GrantRule> {
+    match GrantRule::parse(&ask.always.rule) {
+        Ok(r) if r.matches(&ask.argv) => Some(r),
+        Ok(r) => {
+            tracing::warn!(rule = %r, "offered grant scope does not match the argv; approve_always refused for it");
+            None
+        }
+        Err(e) => {
+            tracing::warn!("offered grant scope invalid ({e}); approve_always refused for it");
+            None
+        }
+    }
+}
+
+/// The client's answer to a pending request, taken off the queue.
+struct Answered<'a> {
+    svc: &'a Approvals,
+    who: Who<'a>,
+    id: String,
+    /// The turn's request id as the audit records it.
+    rid: String,
+    decision: ApprovalDecision,
+}
+
+/// What an answer means for the agent, and what the client is told about it.
+struct Decided {
+    outcome: ApprovalOutcome,
+    grant_id: Option<String>,
+    detail: Option<String>,
+}
+
+impl Answered<'_> {
+    /// The outcome of the decision, and what the client is told about it.
+    async fn decide(&self, p: &Pending, out: &mut Vec<Message>) -> Decided {
+        let approval_id = self.id.clone();
+        match self.decision {
+            ApprovalDecision::Reject => Decided {
+                outcome: ApprovalOutcome::Rejected { approval_id },
+                grant_id: None,
+                detail: Some("操作员拒绝 / rejected by the operator".to_string()),
+            },
+            ApprovalDecision::ApproveOnce => Decided {
+                outcome: ApprovalOutcome::Approved {
+                    approval_id,
+                    grant_id: None,
+                },
+                grant_id: None,
+                detail: None,
+            },
+            ApprovalDecision::ApproveAlways { lifetime } => {
+                self.approve_always(p, lifetime, out).await
+            }
+        }
+    }
+
+    /// Stores the offered grant and approves; when the grant cannot be stored, approves
+    /// once only and says so (ERROR `internal`).
+    async fn approve_always(
+        &self,
+        p: &Pending,
+        lifetime: GrantLifetime,
+        out: &mut Vec<Message>,
+    ) -> Decided {
+        let id = &self.id;
+        let rule = p
+            .offered
+            .as_ref()
+            .expect("check_reply refuses approve_always without an offered rule");
+        match self
+            .svc
+            .add_grant(self.who, rule, &p.ask.always.text, lifetime, id)
+            .await
+        {
+            Ok(g) => Decided {
+                outcome: ApprovalOutcome::Approved {
+                    approval_id: id.clone(),
+                    grant_id: Some(g.grant_id.clone()),
+                },
+                grant_id: Some(g.grant_id),
+                detail: None,
+            },
+            Err(e) => {
+                tracing::warn!(session = %self.who.session_id, "grant not saved: {e}");
+                out.push(Message::error(
+                    "internal",
+                    format!(
+                        "长期授权未保存，本次仅单次批准 / the standing grant was not \
+                         saved ({e}); approved once only"
+                    ),
+                    None,
+                ));
+                Decided {
+                    outcome: ApprovalOutcome::Approved {
+                        approval_id: id.clone(),
+                        grant_id: None,
+                    },
+                    grant_id: None,
+                    detail: None,
+                }
+            }
+        }
     }
 }
 

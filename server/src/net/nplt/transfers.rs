@@ -204,28 +204,11 @@ impl Conn {
             Ok(o) => o,
             Err(m) => return Some(m),
         };
-        let transfers = self.ctx.transfers.clone();
-        let rdt_addr = transfers.rdt_addr.get().copied();
-        let http_addr = transfers.http_addr.get().copied();
-        let mode = match (TransferMode::parse(&a.mode), rdt_addr, http_addr) {
-            (Some(TransferMode::Auto | TransferMode::Rdt), Some(_), _) => TransferMode::Rdt,
-            (Some(TransferMode::Auto | TransferMode::Nplt), _, _) => TransferMode::Nplt,
-            (Some(TransferMode::Http), _, Some(_)) => TransferMode::Http,
-            (Some(other @ (TransferMode::Rdt | TransferMode::Http)), _, _) => {
-                return Some(Message::error(
-                    "unsupported_mode",
-                    format!("传输模式 {other} 未启用 / mode {other} is not running on this server; use nplt"),
-                    o.request_id,
-                ))
-            }
-            (None, _, _) => {
-                let other = &a.mode;
-                return Some(Message::error(
-                    "unsupported_mode",
-                    format!("未知传输模式 {other} / unknown mode {other}; use auto, rdt, nplt or http"),
-                    o.request_id,
-                ))
-            }
+        let rdt_addr = self.ctx.transfers.rdt_addr.get().copied();
+        let http_addr = self.ctx.transfers.http_addr.get().copied();
+        let mode = match offer_mode(&a.mode, rdt_addr, http_addr, o.request_id) {
+            Ok(m) => m,
+            Err(m) => return Some(m),
         };
         if mode == TransferMode::Nplt && self.transfer.as_ref().is_some_and(|t| !t.is_cancelled()) {
             return Some(Message::error(
@@ -258,37 +241,54 @@ impl Conn {
         }
         match (mode, rdt_addr, http_addr) {
             (TransferMode::Rdt, Some(addr), _) => {
-                let (token, _) = transfers.issue(
-                    GrantKind::Rdt,
-                    &o,
-                    &self.session_id,
-                    self.push_tx.clone(),
-                    &self.ctx.shutdown,
-                    now,
-                );
-                start.token = token;
+                start.token = self.issue_grant(GrantKind::Rdt, &o, now);
                 start.rdt_addr = Some(addr.to_string());
-                return Some(Message::TransferStart(start));
+                Some(Message::TransferStart(start))
             }
             (TransferMode::Http, _, Some(addr)) => {
-                let (token, _) = transfers.issue(
-                    GrantKind::Http,
-                    &o,
-                    &self.session_id,
-                    self.push_tx.clone(),
-                    &self.ctx.shutdown,
-                    now,
-                );
+                let token = self.issue_grant(GrantKind::Http, &o, now);
                 start.url = Some(format!(
                     "http://{}/api/files/download/{token}",
                     crate::net::http::url_host(addr)
                 ));
                 start.token = token;
-                return Some(Message::TransferStart(start));
+                Some(Message::TransferStart(start))
             }
-            _ => {}
+            _ => self.start_nplt_download(o, start, a.resume_from).await,
         }
-        let attempt = transfers.begin_attempt(&o.offer_id, &self.ctx.shutdown);
+    }
+
+    /// The token of a download that runs outside this connection (RDT or HTTP); its
+    /// reports come back through this connection's push channel.
+    fn issue_grant(
+        &self,
+        kind: crate::transfer::GrantKind,
+        o: &crate::store::OfferRow,
+        now: std::time::Instant,
+    ) -> String {
+        let (token, _) = self.ctx.transfers.issue(
+            kind,
+            o,
+            &self.session_id,
+            self.push_tx.clone(),
+            &self.ctx.shutdown,
+            now,
+        );
+        token
+    }
+
+    /// Starts sending the file over this connection, from `resume_from`: TRANSFER_START
+    /// and the data go through the transfer queue, so nothing is answered directly.
+    async fn start_nplt_download(
+        &mut self,
+        o: crate::store::OfferRow,
+        mut start: protocol::TransferStart,
+        resume_from: u64,
+    ) -> Option<Message> {
+        let attempt = self
+            .ctx
+            .transfers
+            .begin_attempt(&o.offer_id, &self.ctx.shutdown);
         let tok = attempt.cancel.clone();
         self.transfer = Some(tok.clone());
         start.token = hex::encode(rand::random::<[u8; 16]>());
@@ -303,7 +303,7 @@ impl Conn {
         }
         let ctx = self.ctx.clone();
         let tx = self.transfer_tx.clone();
-        let resume = a.resume_from.min(o.size);
+        let resume = resume_from.min(o.size);
         self.ctx.tracker.spawn(async move {
             let offer_id = o.offer_id.clone();
             super::download::send_file_nplt(ctx.clone(), o, resume, tx, tok).await;
@@ -644,6 +644,39 @@ impl Conn {
                 message: format!("已删除文件 {} / deleted", row.filename),
             }),
             Err(e) => Message::error("io_error", e, Some(d.request_id)),
+        }
+    }
+}
+
+/// The mode an OFFER_ACCEPT asks for, as this server runs it: `auto` is RDT when it is
+/// bound, else nplt; RDT or HTTP not running, or an unknown mode, is ERROR
+/// `unsupported_mode`.
+// The refusal is the frame sent as it is, once per refused request.
+#[allow(clippy::result_large_err)]
+fn offer_mode(
+    asked: &str,
+    rdt_addr: Option<std::net::SocketAddr>,
+    http_addr: Option<std::net::SocketAddr>,
+    request_id: Option<u64>,
+) -> Result<TransferMode, Message> {
+    match (TransferMode::parse(asked), rdt_addr, http_addr) {
+        (Some(TransferMode::Auto | TransferMode::Rdt), Some(_), _) => Ok(TransferMode::Rdt),
+        (Some(TransferMode::Auto | TransferMode::Nplt), _, _) => Ok(TransferMode::Nplt),
+        (Some(TransferMode::Http), _, Some(_)) => Ok(TransferMode::Http),
+        (Some(other @ (TransferMode::Rdt | TransferMode::Http)), _, _) => Err(Message::error(
+            "unsupported_mode",
+            format!(
+                "传输模式 {other} 未启用 / mode {other} is not running on this server; use nplt"
+            ),
+            request_id,
+        )),
+        (None, _, _) => {
+            let other = asked;
+            Err(Message::error(
+                "unsupported_mode",
+                format!("未知传输模式 {other} / unknown mode {other}; use auto, rdt, nplt or http"),
+                request_id,
+            ))
         }
     }
 }

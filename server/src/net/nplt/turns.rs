@@ -34,85 +34,15 @@ impl Conn {
             return;
         };
         let legacy = self.mode == Dialect::Legacy;
-        let ev = match ev {
-            Some(ev) => ev,
-            None => {
-                // The turn task ended without a Done event (it panicked): say so.
-                self.turn = None;
-                let who = who!(self);
-                self.approvals.abandon(
-                    &self.ctx.approvals,
-                    who,
-                    Some(rid),
-                    Abandon::TurnEnded,
-                    out,
-                );
-                if legacy {
-                    self.legacy_flush_end(out, Some("内部错误，本轮对话中止 / internal error"));
-                } else {
-                    out.push(Message::StreamEnd(StreamEnd {
-                        request_id: rid,
-                        status: EndStatus::Error,
-                        message: Some("内部错误，本轮对话中止 / internal error".into()),
-                    }));
-                }
-                return;
-            }
+        let Some(ev) = ev else {
+            self.on_turn_lost(rid, legacy, out);
+            return;
         };
         if legacy {
             self.legacy_turn_event(ev, out);
             return;
         }
         match ev {
-            TurnEvent::Status(text) => out.push(agent_event(rid, AgentEventKind::Status { text })),
-            TurnEvent::ToolCall { step, tool, args } => out.push(agent_event(
-                rid,
-                AgentEventKind::ToolCall { step, tool, args },
-            )),
-            TurnEvent::ToolOutput {
-                step,
-                tool,
-                lines,
-                dropped,
-                total,
-            } => out.push(Message::ToolOutput(ToolOutput {
-                request_id: rid,
-                step,
-                tool,
-                lines,
-                dropped,
-                total,
-            })),
-            TurnEvent::ToolResult {
-                step,
-                tool,
-                ok,
-                duration_ms,
-                summary,
-                output,
-            } => out.push(agent_event(
-                rid,
-                AgentEventKind::ToolResult {
-                    step,
-                    tool,
-                    ok,
-                    duration_ms,
-                    summary,
-                    output,
-                },
-            )),
-            TurnEvent::AnswerStart => {
-                out.push(Message::StreamStart(StreamStart { request_id: rid }))
-            }
-            TurnEvent::Delta(text) => out.push(Message::StreamDelta(StreamDelta {
-                request_id: rid,
-                text,
-            })),
-            TurnEvent::Search(mut s) => {
-                s.request_id = Some(rid);
-                out.push(Message::SearchResults(s));
-            }
-            TurnEvent::Offer(o) => out.push(Message::Offer(crate::wire::offer_msg(&o))),
             TurnEvent::Approval(ask) => {
                 let who = who!(self);
                 self.approvals
@@ -139,8 +69,83 @@ impl Conn {
                     message: outcome.message,
                 }));
             }
+            ev => out.extend(progress_frame(rid, ev)),
         }
     }
+
+    /// The turn task ended without a Done event (it panicked): say so.
+    fn on_turn_lost(&mut self, rid: u64, legacy: bool, out: &mut Vec<Message>) {
+        self.turn = None;
+        let who = who!(self);
+        self.approvals
+            .abandon(&self.ctx.approvals, who, Some(rid), Abandon::TurnEnded, out);
+        if legacy {
+            self.legacy_flush_end(out, Some("内部错误，本轮对话中止 / internal error"));
+        } else {
+            out.push(Message::StreamEnd(StreamEnd {
+                request_id: rid,
+                status: EndStatus::Error,
+                message: Some("内部错误，本轮对话中止 / internal error".into()),
+            }));
+        }
+    }
+}
+
+/// The frame of a turn event that only reports progress; `None` for the events the
+/// connection acts on (approvals, the end of the turn), which `on_turn_event` handles.
+fn progress_frame(rid: u64, ev: TurnEvent) -> Option<Message> {
+    let m = match ev {
+        TurnEvent::Status(text) => agent_event(rid, AgentEventKind::Status { text }),
+        TurnEvent::ToolCall { step, tool, args } => {
+            agent_event(rid, AgentEventKind::ToolCall { step, tool, args })
+        }
+        TurnEvent::ToolOutput {
+            step,
+            tool,
+            lines,
+            dropped,
+            total,
+        } => Message::ToolOutput(ToolOutput {
+            request_id: rid,
+            step,
+            tool,
+            lines,
+            dropped,
+            total,
+        }),
+        TurnEvent::ToolResult {
+            step,
+            tool,
+            ok,
+            duration_ms,
+            summary,
+            output,
+        } => agent_event(
+            rid,
+            AgentEventKind::ToolResult {
+                step,
+                tool,
+                ok,
+                duration_ms,
+                summary,
+                output,
+            },
+        ),
+        TurnEvent::AnswerStart => Message::StreamStart(StreamStart { request_id: rid }),
+        TurnEvent::Delta(text) => Message::StreamDelta(StreamDelta {
+            request_id: rid,
+            text,
+        }),
+        TurnEvent::Search(mut s) => {
+            s.request_id = Some(rid);
+            Message::SearchResults(s)
+        }
+        TurnEvent::Offer(o) => Message::Offer(crate::wire::offer_msg(&o)),
+        TurnEvent::Approval(_) | TurnEvent::ApprovalDenied { .. } | TurnEvent::Done(_) => {
+            return None
+        }
+    };
+    Some(m)
 }
 
 fn agent_event(request_id: u64, event: AgentEventKind) -> Message {
