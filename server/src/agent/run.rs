@@ -445,7 +445,6 @@ impl Turn<'_> {
     }
 }
 
-/// The tool a call names, as the model wrote it.
 /// The phases of a turn: planning, the offline fallback, the end.
 impl Turn<'_> {
     /// Plans with the session's LLM unless the turn proposes an action, the session is
@@ -570,6 +569,7 @@ impl Turn<'_> {
     }
 }
 
+/// The tool a call names, as the model wrote it.
 fn call_name(call: &CallOf) -> String {
     match call {
         Ok(a) => a.tool().to_string(),

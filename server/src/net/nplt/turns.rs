@@ -69,7 +69,14 @@ impl Conn {
                     message: outcome.message,
                 }));
             }
-            ev => out.extend(progress_frame(rid, ev)),
+            ev @ (TurnEvent::Status(_)
+            | TurnEvent::ToolCall { .. }
+            | TurnEvent::ToolOutput { .. }
+            | TurnEvent::ToolResult { .. }
+            | TurnEvent::AnswerStart
+            | TurnEvent::Delta(_)
+            | TurnEvent::Search(_)
+            | TurnEvent::Offer(_)) => out.extend(progress_frame(rid, ev)),
         }
     }
 
