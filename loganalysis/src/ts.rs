@@ -177,8 +177,17 @@ fn fraction(b: &[u8], i: usize) -> (u32, u8, usize) {
 }
 
 /// Optional zone at `i`: `Z`, `±HH:MM`, `±HHMM`, `±HH` (optionally after one space for
-/// `±HHMM`, the access-log form).
+/// `±HHMM`, the access-log form), or ` UTC` / ` GMT` after one space (PostgreSQL's and
+/// PgBouncer's `2032-04-22 00:30:07.400 UTC`).
 pub(crate) fn zone(b: &[u8], i: usize) -> (Zone, usize) {
+    let word = |w: &[u8]| {
+        b.get(i) == Some(&b' ')
+            && b.get(i + 1..i + 4) == Some(w)
+            && !b.get(i + 4).is_some_and(|c| c.is_ascii_alphanumeric())
+    };
+    if word(b"UTC") || word(b"GMT") {
+        return (Zone::Utc, i + 4);
+    }
     match b.get(i) {
         Some(b'Z') => return (Zone::Utc, i + 1),
         Some(b'+' | b'-') => {}

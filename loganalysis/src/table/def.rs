@@ -226,6 +226,10 @@ pub enum Origin {
     Key(String),
     /// A `key=value` pair written inside field `message`'s free text.
     InMessage { message: usize, key: String },
+    /// A `key=value` pair anywhere in the event's first line: the analyser's reading,
+    /// whose message starts after the level, where pairs stand before it (Sidekiq's
+    /// `time pid=7 tid=x class=Job jid=y INFO: done`).
+    InLine(String),
     /// A pair in a record's own syntax anywhere in the event (`PID     : 31207`,
     /// `User(mqm)`): `inline_pairs::record_pairs`.
     InRecord(String),

@@ -424,6 +424,11 @@ impl<'f> Extractor<'f> {
                 let (vs, ve) = super::inline_pairs::find(&text[a..b], key)?;
                 Val::Bytes(&text[a + vs..a + ve])
             }
+            Origin::InLine(key) => {
+                let line = &text[..memchr::memchr(b'\n', text).unwrap_or(text.len())];
+                let (vs, ve) = super::inline_pairs::find(line, key)?;
+                Val::Bytes(&text[vs..ve])
+            }
             Origin::AnyKey(keys) => match &self.fmt.parser {
                 Parser::Json => {
                     let j = self.json.as_ref()?;

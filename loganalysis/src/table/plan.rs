@@ -199,9 +199,10 @@ impl Table<'_> {
         // Among the fields with the role, a declared one first, then the key the roles table
         // lists first (auditd's `acct`, the account, before `uid`, the process's user id).
         let rank = |f: &FieldSpec| match &f.origin {
-            Origin::Key(k) | Origin::InMessage { key: k, .. } | Origin::InRecord(k) => {
-                1 + super::roles::key_rank(&lower, k).unwrap_or(usize::MAX - 1)
-            }
+            Origin::Key(k)
+            | Origin::InMessage { key: k, .. }
+            | Origin::InRecord(k)
+            | Origin::InLine(k) => 1 + super::roles::key_rank(&lower, k).unwrap_or(usize::MAX - 1),
             _ => 0,
         };
         let with_role = self.fields.iter().enumerate();

@@ -567,10 +567,18 @@ fn add_message_keys(fmt: &Format, lines: &[&[u8]], schema: &mut Schema) {
     let mut events = 0usize;
     let base = schema.clone();
     let mut ex = Extractor::new(fmt, &base);
+    // The analyser's message starts after the level; pairs may stand before it.
+    let analyser = matches!(fmt.kind, super::def::ParseKind::Analyser);
     each_event(fmt, lines, &mut |ev| {
         ex.reset();
         let Some(text) = ex.value(ev.text, message).map(|v| v.to_text()) else {
             return;
+        };
+        let text = if analyser {
+            let line = &ev.text[..memchr::memchr(b'\n', ev.text).unwrap_or(ev.text.len())];
+            String::from_utf8_lossy(line).into_owned()
+        } else {
+            text
         };
         events += 1;
         let b = text.as_bytes();
@@ -594,7 +602,12 @@ fn add_message_keys(fmt: &Format, lines: &[&[u8]], schema: &mut Schema) {
     let need = inline_pairs::MIN_EVENTS.min(events.max(1));
     for (k, n, v) in seen {
         if n >= need && schema.index(&k).is_none() {
-            schema.add_message_key(message, &k, &llmops_common::truncate_chars(&v, 80));
+            let v = llmops_common::truncate_chars(&v, 80);
+            if analyser {
+                schema.add_line_key(&k, &v);
+            } else {
+                schema.add_message_key(message, &k, &v);
+            }
         }
     }
 }

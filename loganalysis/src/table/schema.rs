@@ -80,6 +80,11 @@ impl Schema {
         self.add_field_of(key, example, origin);
     }
 
+    /// Adds a `key=value` pair found anywhere in an event's first line.
+    pub fn add_line_key(&mut self, key: &str, example: &str) {
+        self.add_field_of(key, example, Origin::InLine(key.to_string()));
+    }
+
     /// Adds a pair written in a record's own syntax (`PID     : 31207`, `User(mqm)`).
     pub fn add_record_key(&mut self, key: &str, example: &str) {
         self.add_field_of(key, example, Origin::InRecord(key.to_string()));

@@ -747,3 +747,68 @@ fn a_writers_name_before_the_time_is_a_column() {
     let r = super::tests_formats::run(dir.path(), "app.log", &q);
     assert_eq!(r.matched, late);
 }
+
+/// Pairs written between the time and the level (Sidekiq's `pid=7 tid=x class=Job
+/// jid=y elapsed=1.2 INFO: done`) are fields of the event, not lost before the message.
+#[test]
+fn pairs_before_the_level_are_fields() {
+    let mut rng = Lcg(5);
+    let (mut text, mut planted) = (String::new(), Planted::default());
+    let classes = ["InvoiceMailerJob", "CalendarSyncJob", "LabResultImportJob"];
+    let (mut sum, mut done) = (0u64, 0u64);
+    for i in 0..300u64 {
+        let class = classes[rng.next(3) as usize];
+        let ms = 100 + rng.next(900);
+        let (level, tail) = if i % 3 == 0 {
+            ("WARN", "retrying")
+        } else {
+            ("INFO", "done")
+        };
+        let elapsed = if tail == "done" {
+            sum += ms;
+            done += 1;
+            format!(" elapsed={}.{:03}", ms / 1000, ms % 1000)
+        } else {
+            String::new()
+        };
+        text += &format!(
+            "2032-04-22T00:{:02}:{:02}.000Z pid=7 tid=t{} class={class} jid=j{i:04}{elapsed} {level}: {tail}\n",
+            i / 60,
+            i % 60,
+            rng.next(4)
+        );
+        planted.events += 1;
+        planted.add("class", class);
+        planted.add("level", level);
+    }
+    check(&text, &planted, "generic");
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("app.log"), &text).expect("write");
+    let mean = stat(dir.path(), "app.log", Measure::Mean, "elapsed");
+    assert!(
+        (mean - sum as f64 / done as f64 / 1000.0).abs() < 1e-9,
+        "{mean}"
+    );
+}
+
+/// A zone written as a word after the time (PgBouncer's and PostgreSQL's `… 00:30:07.400
+/// UTC [1021] LOG …`) belongs to the time: the columns after it are learned.
+#[test]
+fn a_zone_word_after_the_time_is_the_times() {
+    let mut rng = Lcg(9);
+    let (mut text, mut planted) = (String::new(), Planted::default());
+    for i in 0..300u64 {
+        let (level, canonical) =
+            [("LOG", "INFO"), ("WARNING", "WARN"), ("ERROR", "ERROR")][rng.next(3) as usize];
+        let user = ["slotd", "vetportal", "metabase"][rng.next(3) as usize];
+        text += &format!(
+            "2032-04-22 00:{:02}:{:02}.400 UTC [1021] {level} C-0x55d3a9e2{i:04x}: clinicdb/{user}@10.30.4.13:5{i:04} closing because: client close request (age={}s)\n",
+            i / 60,
+            i % 60,
+            rng.next(600)
+        );
+        planted.events += 1;
+        planted.add("level", canonical);
+    }
+    check(&text, &planted, "learned");
+}
