@@ -84,8 +84,15 @@ pub(super) fn source_of(
         Lit::Ident(w) | Lit::Word(w) => p.names_an_upload(w),
         _ => false,
     });
+    // Not a word inside a name ("chat.threads" is a collection, not a thread count).
+    let in_a_name = |h: &Hit| {
+        p.lits
+            .iter()
+            .any(|l| matches!(l.lit, Lit::Ident(_)) && l.start <= h.start && h.end <= l.end)
+    };
     let read_both_ways = |h: &Hit| {
         !names_a_log
+            && !in_a_name(h)
             && table_of(h) == Some(Some(Source::Log))
             && p.hits.iter().any(|g| {
                 (g.start, g.end) == (h.start, h.end) && table_of(g).is_some_and(|t| only(&t))

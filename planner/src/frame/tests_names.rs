@@ -260,6 +260,12 @@ fn a_named_process_and_a_field_a_log_also_has() {
             "{text}: {f}"
         );
     }
+    // A cue word inside a dotted name is part of the name.
+    let f = super::tests::frame_with("chat.threads 呢", None);
+    assert!(
+        f.as_ref().is_none_or(|f| f["source"] != "processes"),
+        "{f:?}"
+    );
 }
 
 /// The tables' state words, and a number given as a field of numbers named before or after
