@@ -196,6 +196,16 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     cond.soft.retain(|f| !zone_word(f));
     q.filters = cond.hard;
     q.window = window(lex, p);
+    // "sidekiq + pgbouncer: what kicked off around 1:52?": several logs at a time, with no
+    // figure asked, is what happened then across them.
+    if cue.is_none()
+        && q.files.len() > 1
+        && q.window.is_some()
+        && q.group_by.is_empty()
+        && q.field.is_none()
+    {
+        q.measure = Measure::Timeline;
+    }
     measure_over_window_and_buckets(p, cue, &mut q);
     how_many_rows(lex, p, cue, &mut q);
     settle(lex, p, &mut q);
@@ -326,6 +336,9 @@ pub(super) fn names_field(q: &Query, soft: &[Filter], name: &str) -> bool {
 /// A timeline's conditions: the names in it narrow softly, its words in other languages
 /// are dropped, and a word that names the logs is no condition (see `docs/planner.md`).
 fn timeline_conditions(lex: &Lexicon, p: &Parsed, q: &mut Query, soft: &mut Vec<Filter>) {
+    // A timeline lists events in time order: a grouping word ("各记了啥": what each log
+    // wrote) asks for every log's events, not for groups.
+    q.group_by.clear();
     // Its words in another language are dropped ("之间" of a clock window).
     let bridged = super::bridge::translated(lex, p);
     soft.retain(|f| !bridged.contains(f));
@@ -337,6 +350,12 @@ fn timeline_conditions(lex: &Lexicon, p: &Parsed, q: &mut Query, soft: &mut Vec<
         .partition(|f| f.field.is_none() && matches!(f.op, FilterOp::Contains | FilterOp::Regex));
     q.filters = kept;
     soft.extend(text);
+    // "3:07 slotd 挂了？docker + slotd 排个时间线": over several logs, a failure word says
+    // what the question is about; the timeline shows everything, the failures first.
+    if q.files.len() > 1 {
+        q.filters
+            .retain(|f| !(f.op == FilterOp::Tag && f.value == Scalar::Text("failure".into())));
+    }
     // "chat 的 mongo 出了啥事": a word that names the logs ("chat" of
     // `mongod-chat-db-b.log`) says which logs, not which of their events.
     q.filters.retain(|f| match &f.value {

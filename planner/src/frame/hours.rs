@@ -57,7 +57,14 @@ pub(super) fn hours(text: &str, taken: &mut Vec<(usize, usize)>) -> Vec<(usize, 
     let mut out = Vec::new();
     static ZH: OnceLock<Regex> = OnceLock::new();
     const N: &str = "[0-9]{1,2}|[零一二两三四五六七八九十]{1,3}";
-    let zh = re(&ZH, &format!(r"({N})\s*点\s*(?:(半)|(多)|({N})\s*分|钟)?"));
+    // Minutes with 分, or without it when written as two digits ("1点54", "两点05") or a
+    // tens numeral ("两点十五"): one digit alone may count something ("3点 5 次").
+    let zh = re(
+        &ZH,
+        &format!(
+            r"({N})\s*点\s*(?:(半)|(多)|({N})\s*分|([0-5][0-9]|[一二三四五]?十[一二三四五六七八九]?)(?:[^0-9]|$)|钟)?"
+        ),
+    );
     static EN: OnceLock<Regex> = OnceLock::new();
     let en = re(&EN, r"(?i)\b(1[0-2]|0?[1-9])\s?([ap])\.?m\b\.?");
     let free =
@@ -72,18 +79,20 @@ pub(super) fn hours(text: &str, taken: &mut Vec<(usize, usize)>) -> Vec<(usize, 
             continue;
         }
         let h = twelve_hour(h, None, &text[..whole.start()]) as u8;
-        let minute = match (c.get(2), c.get(4)) {
+        let minute = match (c.get(2), c.get(4).or(c.get(5))) {
             (Some(_), _) => Some(30),
             (_, Some(m)) => zh_number(m.as_str()).filter(|m| *m < 60),
             _ => Some(0),
         };
+        // The character after unwritten 分 is not the clock's.
+        let whole_end = c.get(5).map_or(whole.end(), |m| m.end());
         let said = match (c.get(3), minute) {
             (Some(_), _) => Said::Hour(h),
             (None, Some(m)) => Said::Clock { h, m: m as u8 },
             (None, None) => continue,
         };
-        taken.push((whole.start(), whole.end()));
-        out.push((whole.start(), whole.end(), said));
+        taken.push((whole.start(), whole_end));
+        out.push((whole.start(), whole_end, said));
     }
     for c in en.captures_iter(text) {
         let whole = c.get(0).expect("group 0 always matches");
@@ -122,6 +131,10 @@ mod tests {
         assert_eq!(said("凌晨两点多"), vec![Said::Hour(2)]);
         assert_eq!(said("下午三点半"), vec![clock(15, 30)]);
         assert_eq!(said("十一点二十分"), vec![clock(11, 20)]);
+        assert_eq!(said("1点54前后发生了啥"), vec![clock(1, 54)]);
+        assert_eq!(said("两点十五左右"), vec![clock(2, 15)]);
+        assert_eq!(said("凌晨2点05"), vec![clock(2, 5)]);
+        assert_eq!(said("3点 5 次"), vec![clock(3, 0)]);
         assert_eq!(said("晚上 10 点"), vec![clock(22, 0)]);
         assert_eq!(said("around 2am"), vec![Said::Hour(2)]);
         assert_eq!(said("at 11 pm"), vec![Said::Hour(23)]);
