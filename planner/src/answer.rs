@@ -161,7 +161,12 @@ fn disks_sentence(disks: &[DiskStats], lang: Lang, warn: &mut Vec<&'static str>)
             if d.usage_percent >= 90.0 {
                 warn.push(lang.pick("有磁盘接近写满", "a disk is nearly full"));
             }
-            let p = pct(d.usage_percent);
+            // df's Use% is a whole number (rounded up): written as df writes it.
+            let p = if d.usage_percent.fract() == 0.0 {
+                format!("{:.0}%", d.usage_percent)
+            } else {
+                pct(d.usage_percent)
+            };
             let (used, total, avail) = (
                 human_size(d.used_bytes),
                 human_size(d.total_bytes),

@@ -251,6 +251,13 @@ fn disk_figures_include_what_df_h_prints() {
         s.contains("51.0% used") && s.contains("df -h: 47G used, 45G avail"),
         "{s}"
     );
-    let s = disks_sentence(&[d], Lang::Zh, &mut warn).expect("one mount");
+    let s = disks_sentence(std::slice::from_ref(&d), Lang::Zh, &mut warn).expect("one mount");
     assert!(s.contains("已用 47G，可用 45G"), "{s}");
+    // The sampler's Use% is df's, a whole number rounded up: written as df prints it.
+    let d = DiskStats {
+        usage_percent: 51.0,
+        ..d
+    };
+    let s = disks_sentence(&[d], Lang::Zh, &mut warn).expect("one mount");
+    assert!(s.contains("/ 已用 51%（"), "{s}");
 }
