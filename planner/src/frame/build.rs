@@ -180,6 +180,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     let stat_field = stat_field(lex, p, source, cue.and_then(|c| c.field.clone()));
     q.field = stat_field.clone().map(Field);
     q.group_by = groups(lex, p, source, stat_field.as_deref());
+    measured_groups(lex, p, &mut q);
     // "how many unique client ips": the field named is what is counted.
     if q.measure == Measure::CountDistinct && q.field.is_none() && q.group_by.is_empty() {
         q.field = field_hits(lex, p, source)
@@ -235,6 +236,34 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         soft,
         object,
         follow_up: false,
+    }
+}
+
+/// Groupings that are no keys: the log's time field ("which minute (by ts)") is its
+/// buckets, not a key per instant; a field that measures something beside a key ("top 3
+/// source IPs by orig_bytes") is summed per group, not a second key.
+fn measured_groups(lex: &Lexicon, p: &Parsed, q: &mut Query) {
+    let is_time = |g: &Field| {
+        g.as_str() == "time"
+            || p.columns
+                .iter()
+                .any(|c| c.name == g.as_str() && c.roles.iter().any(|r| r == "time"))
+    };
+    if q.source == Source::Log && q.group_by.iter().any(is_time) {
+        q.group_by.retain(|g| !is_time(g));
+        if q.group_by.is_empty() && matches!(q.measure, Measure::Count | Measure::Rows) {
+            q.measure = Measure::Buckets;
+        }
+    }
+    if q.group_by.len() > 1 && q.measure == Measure::Count && q.field.is_none() {
+        if let Some(i) = q
+            .group_by
+            .iter()
+            .position(|g| p.is_numeric(lex, g.as_str()))
+        {
+            q.field = Some(q.group_by.remove(i));
+            q.measure = Measure::Sum;
+        }
     }
 }
 

@@ -603,7 +603,17 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
         at.extend(grouped_by_last(text, columns, c, hits));
         for (start, end) in at {
             let overlaps = |h: &Hit| h.start < end && start < h.end;
-            if !compound && hits.iter().any(overlaps) {
+            // The log's own field named exactly as a lexicon word for a field the log lacks
+            // (zap's `caller` beside the lexicon's "caller" for a client): the log's.
+            let lexicon_field_absent = |h: &Hit| {
+                matches!(h.cue, Cue::Field(k) if (h.start, h.end) == (start, end) && {
+                    let f = &lexicon().fields[k].field;
+                    !columns
+                        .iter()
+                        .any(|c| c.name.eq_ignore_ascii_case(f) || c.roles.contains(f))
+                })
+            };
+            if !compound && hits.iter().any(|h| overlaps(h) && !lexicon_field_absent(h)) {
                 continue;
             }
             found.push(Hit {

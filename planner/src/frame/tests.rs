@@ -353,7 +353,7 @@ fn a_figure_that_needs_a_field_takes_the_grouped_one_or_the_time_taken() {
 }
 
 /// A JSON log and an HAProxy log whose fields the server found, named literally.
-fn frame_over_columns(text: &str) -> Value {
+pub(super) fn frame_over_columns(text: &str) -> Value {
     use llmops_common::query::Column;
     let mut ups = uploads(&["orders.jsonl", "haproxy.log"]);
     let col = |name: &str, numeric: bool| Column {

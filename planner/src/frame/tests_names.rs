@@ -299,3 +299,35 @@ fn states_and_numbers_of_the_system_tables() {
         assert_eq!(f["filters"], filters, "{text}: {f}");
     }
 }
+
+/// A field that measures, grouped beside a key, is summed per group; the log's time field
+/// grouped is its buckets; the log's own field named exactly as a lexicon word for a field
+/// it lacks is the log's.
+#[test]
+fn groupings_that_are_no_keys() {
+    use super::tests::frame_over_columns;
+    let f = frame_over_columns("top 3 shards by queue_depth in orders.jsonl");
+    assert_eq!(
+        (&f["measure"], &f["field"], &f["group_by"], &f["limit"]),
+        (
+            &json!("sum"),
+            &json!("queue_depth"),
+            &json!(["shard"]),
+            &json!(3)
+        ),
+        "{f}"
+    );
+    let f = frame_over_columns("which minute had the most events in orders.jsonl (by ts)?");
+    assert_eq!(f["measure"], "buckets", "{f}");
+    assert!(f.get("group_by").is_none(), "{f}");
+    let mut ups = uploads(&["slotd.log"]);
+    ups[0].columns = ["caller", "level", "msg"]
+        .iter()
+        .map(|n| llmops_common::query::Column {
+            name: n.to_string(),
+            ..Default::default()
+        })
+        .collect();
+    let f = query_over(&ups, "which caller logs the most error-level lines?");
+    assert_eq!(f["group_by"], json!(["caller"]), "{f}");
+}
