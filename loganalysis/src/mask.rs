@@ -4,7 +4,8 @@
 //! `<uuid>` (8-4-4-4-12 hex), `<ip>` (IPv4 a.b.c.d with octets <= 255; IPv6 with `::` or
 //! 7 colons), `<hex>` (`0x` + hex digits, or a run of >= 6 hex characters holding a digit and
 //! a letter a-f), `<dur>` (a number followed by ns, us, µs, ms, s, sec, secs, m, min, mins, h,
-//! hr, hrs, chains like `1h2m3.5s`). Anywhere else, every run of digits (with a `.digits`
+//! hr, hrs, chains like `1h2m3.5s`); right after `=`, `<id>` (a value mixing letters and
+//! digits: `tid=2l8x`). Anywhere else, every run of digits (with a `.digits`
 //! fraction) becomes `<num>`: `user42` -> `user<num>`, `:8080` -> `:<num>`. Templates keep at
 //! most [`MAX_TEMPLATE`] bytes (then `…`); leading and trailing whitespace is trimmed.
 
@@ -183,6 +184,20 @@ fn duration(b: &[u8], i: usize) -> Option<usize> {
 }
 
 /// Appends the template of `msg` to `out`.
+/// A `key=value` pair's value whose letters and digits alternate at least twice each way
+/// (`tid=2l8x`, `req=a9Bz07`): an id, whatever its alphabet. A number with its unit
+/// (`512MB`) or a name with a digit (`Job2Runner`, `x86_64`) is none. Its end, when it is one.
+fn pair_id(b: &[u8], i: usize) -> Option<usize> {
+    let len = b[i..].iter().take_while(|&&c| is_word(c)).count();
+    let v = &b[i..i + len];
+    let class = |c: &u8| (c.is_ascii_digit(), c.is_ascii_alphabetic());
+    let runs = 1 + v
+        .windows(2)
+        .filter(|w| class(&w[0]) != class(&w[1]))
+        .count();
+    (runs >= 4 && !v.contains(&b'_')).then_some(i + len)
+}
+
 pub(crate) fn template(msg: &[u8], out: &mut Vec<u8>) {
     let base = out.len();
     let mut s = 0;
@@ -237,6 +252,13 @@ pub(crate) fn template(msg: &[u8], out: &mut Vec<u8>) {
                 }
             }
         }
+        if word_start && i > 0 && msg[i - 1] == b'=' {
+            if let Some(e) = pair_id(msg, i) {
+                out.extend_from_slice(b"<id>");
+                i = e;
+                continue;
+            }
+        }
         if b.is_ascii_digit() {
             out.extend_from_slice(b"<num>");
             i = number(msg, i);
@@ -276,6 +298,10 @@ mod tests {
                 "upstream [<ip>]:<num> timed out",
             ),
             ("from ::1 and fe80::1%eth0", "from <ip> and <ip>%eth<num>"),
+            (
+                "pid=7 tid=2l8x class=Job2Runner user=bob jid=5ecfdd5b done",
+                "pid=<num> tid=<id> class=Job<num>Runner user=bob jid=<hex> done",
+            ),
             (
                 "ptr 0x7ffd5a3c and span 4bf92f3577b34da6",
                 "ptr <hex> and span <hex>",

@@ -403,7 +403,18 @@ impl<'f> Extractor<'f> {
         let spec = schema.fields.get(fid)?;
         if let Origin::Template(src) = spec.origin {
             let mut out = Vec::new();
-            crate::mask::template(self.value(text, src)?.as_bytes(), &mut out);
+            let analysed = matches!(
+                schema.fields.get(src).map(|f| &f.origin),
+                Some(Origin::Analyser(AnalyserPart::Message))
+            );
+            match self.before_the_level(text).filter(|_| analysed) {
+                Some(before) => {
+                    let message = self.value(text, src)?.to_text();
+                    let joined = format!("{before} {message}");
+                    crate::mask::template(joined.as_bytes(), &mut out);
+                }
+                None => crate::mask::template(self.value(text, src)?.as_bytes(), &mut out),
+            }
             return Some(Val::Text(Cow::Owned(
                 String::from_utf8_lossy(&out).into_owned(),
             )));
@@ -480,6 +491,30 @@ impl<'f> Extractor<'f> {
     }
 
     /// A field the analyser's rule reads: the time, the level word and the message after it.
+    /// What the analyser's reading leaves out between the time and the level word (pairs, a
+    /// thread: Sidekiq's `pid=7 class=Job jid=…` before `INFO: done`), for the event's
+    /// template: the message alone would make every job's `done` one kind. `None` when
+    /// nothing stands there.
+    fn before_the_level(&mut self, text: &[u8]) -> Option<String> {
+        if !matches!(self.fmt.parser, Parser::Analyser) {
+            return None;
+        }
+        let (_, lv, end) = self.analyser?;
+        let (_, lv_end) = lv?;
+        let line = first_line(text);
+        let word_end = line[..lv_end.min(line.len())]
+            .iter()
+            .rposition(u8::is_ascii_alphabetic)?
+            + 1;
+        let word_start = line[..word_end]
+            .iter()
+            .rposition(|b| !b.is_ascii_alphabetic())
+            .map_or(0, |i| i + 1);
+        let before = trim_ascii(line.get(end..word_start)?);
+        let before = before.strip_suffix(b"[").map_or(before, trim_ascii);
+        (!before.is_empty()).then(|| String::from_utf8_lossy(before).into_owned())
+    }
+
     fn analyser_value<'a>(&mut self, text: &'a [u8], part: AnalyserPart) -> Option<Val<'a>> {
         if part == AnalyserPart::Level && !matches!(self.fmt.parser, Parser::Analyser) {
             // A format that names no level column (`level = "@analyser"`): the level

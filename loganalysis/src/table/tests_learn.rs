@@ -789,6 +789,16 @@ fn pairs_before_the_level_are_fields() {
         (mean - sum as f64 / done as f64 / 1000.0).abs() < 1e-9,
         "{mean}"
     );
+    // Each job's events are their own kinds: the pairs before the level are in the
+    // template, the thread id masked ("done" alone would be one kind for every job).
+    let kinds = super::tests_formats::groups(dir.path(), "app.log", Vec::new(), "template");
+    assert_eq!(kinds.len(), 6, "{kinds:?}");
+    assert!(
+        kinds
+            .keys()
+            .any(|k| k.contains("class=LabResultImportJob jid=j<num> elapsed=<num>")),
+        "{kinds:?}"
+    );
 }
 
 /// A zone written as a word after the time (PgBouncer's and PostgreSQL's `… 00:30:07.400
