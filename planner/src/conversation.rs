@@ -317,6 +317,24 @@ fn page_read(args: &FileReadArgs, data: &ToolData) -> Option<StepFacts> {
     }))
 }
 
+/// The processes a name looked up, as the query over the processes table that lists them.
+fn named_processes(name: &str) -> LastQuery {
+    use llmops_common::query::{Field, Filter, FilterOp, Measure, Query, Scalar, Source};
+    LastQuery {
+        query: Query {
+            source: Source::Processes,
+            filters: vec![Filter::new(
+                Some(Field::new("program")),
+                FilterOp::Contains,
+                Scalar::Text(name.to_string()),
+            )],
+            measure: Measure::Rows,
+            ..Query::default()
+        },
+        items: Vec::new(),
+    }
+}
+
 /// The query as run (files as resolved paths) and its answer's top item.
 fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
     use llmops_common::query::QueryValue;
@@ -439,6 +457,11 @@ impl Conversation {
                     let lookup = matches!(l.kind, ListKind::Processes { name: Some(_), .. });
                     if !l.items.is_empty() || lookup {
                         self.last_list = Some(l.clone());
+                    }
+                    // "dicom-relay 还在跑吗" then "pid 是多少": the named processes are what a
+                    // field asked next is read from.
+                    if let ListKind::Processes { name: Some(n), .. } = &l.kind {
+                        self.last_query = Some(named_processes(n));
                     }
                 }
                 StepFacts::Read(r) => {

@@ -27,6 +27,9 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         query.limit = Some(limit);
         return Some(edited(query, Vec::new(), None));
     }
+    if let Some(frame) = field_of_named_rows(lex, p, &last.query) {
+        return Some(frame);
+    }
     let picked = picked_item(lex, p, last);
     // A time of day asked is of events: "跑的" in "几点跑的" is no process table.
     let asks_time = asks_an_occurrence(lex, p);
@@ -178,6 +181,44 @@ fn ranked_first(lex: &Lexicon, p: &Parsed, last: &Query) -> bool {
         };
         same_way && m.field.as_deref() == Some(sorted.as_str())
     })
+}
+
+/// "dicom-relay 还在跑吗" then "pid 是多少" / "and its user?": over the rows of a system
+/// table a name picked, a field asked alone (no name, no figure of its own) is read off
+/// them; a numeric one combines as its cue says (a program's memory is the sum).
+fn field_of_named_rows(lex: &Lexicon, p: &Parsed, last: &Query) -> Option<Frame> {
+    let name = super::build_filters::name_field(last.source)?;
+    let named = last
+        .filters
+        .iter()
+        .any(|f| f.field.as_ref().is_some_and(|x| x.as_str() == name));
+    let a_name = p.lits.iter().any(|l| {
+        matches!(
+            l.lit,
+            super::scan::Lit::Ident(_) | super::scan::Lit::Quoted(_) | super::scan::Lit::Word(_)
+        )
+    });
+    if !named
+        || a_name
+        || super::build::measure_cue(lex, p)
+            .is_some_and(|i| !matches!(lex.measures[i].measure, Measure::Rows | Measure::Count))
+    {
+        return None;
+    }
+    let (h, f) = super::parsed::field_hits(lex, p, last.source).find(|(_, f)| *f != name)?;
+    let mut q = last.clone();
+    if p.is_numeric(lex, f) {
+        q.measure = match h.cue {
+            Cue::Field(i) => lex.fields[i].of_many,
+            _ => None,
+        }
+        .unwrap_or(Measure::Sum);
+        q.field = Some(Field::new(f));
+    } else {
+        q.measure = Measure::Rows;
+        q.field = None;
+    }
+    Some(edited(q, Vec::new(), None))
 }
 
 fn edited(query: Query, soft: Vec<Filter>, object: Option<Filter>) -> Frame {

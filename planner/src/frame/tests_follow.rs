@@ -221,3 +221,31 @@ fn a_count_asked_of_nothing_after_a_ranking_is_the_top_items() {
         );
     }
 }
+
+/// After a process looked up by name, a field asked alone is read from its rows.
+#[test]
+fn a_field_asked_after_a_named_process_is_its() {
+    use llmops_common::query::{Field, Filter, FilterOp, Measure, Query, Scalar, Source};
+    let last = super::LastQuery {
+        query: Query {
+            source: Source::Processes,
+            filters: vec![Filter::new(
+                Some(Field::new("program")),
+                FilterOp::Contains,
+                Scalar::Text("dicom-relay".into()),
+            )],
+            measure: Measure::Rows,
+            ..Query::default()
+        },
+        items: Vec::new(),
+    };
+    for text in ["pid 是多少", "and its pid?", "what user does it run as"] {
+        let f = super::tests::frame_with(text, Some(&last)).unwrap_or_else(|| panic!("{text}"));
+        assert_eq!(f["source"], "processes", "{text}: {f}");
+        assert_eq!(
+            f["filters"][0],
+            serde_json::json!({"field": "program", "op": "contains", "value": "dicom-relay"}),
+            "{text}: {f}"
+        );
+    }
+}
