@@ -402,22 +402,7 @@ impl<'f> Extractor<'f> {
         let schema: &'f Schema = self.schema;
         let spec = schema.fields.get(fid)?;
         if let Origin::Template(src) = spec.origin {
-            let mut out = Vec::new();
-            let analysed = matches!(
-                schema.fields.get(src).map(|f| &f.origin),
-                Some(Origin::Analyser(AnalyserPart::Message))
-            );
-            match self.before_the_level(text).filter(|_| analysed) {
-                Some(before) => {
-                    let message = self.value(text, src)?.to_text();
-                    let joined = format!("{before} {message}");
-                    crate::mask::template(joined.as_bytes(), &mut out);
-                }
-                None => crate::mask::template(self.value(text, src)?.as_bytes(), &mut out),
-            }
-            return Some(Val::Text(Cow::Owned(
-                String::from_utf8_lossy(&out).into_owned(),
-            )));
+            return self.template_value(text, src);
         }
         let is_level = self.schema.level == Some(fid);
         let raw = match &spec.origin {
@@ -491,6 +476,32 @@ impl<'f> Extractor<'f> {
     }
 
     /// A field the analyser's rule reads: the time, the level word and the message after it.
+    /// The template of field `src` (the message with its variable parts masked); the
+    /// analyser's also holds what stands before the level.
+    fn template_value<'a>(&'a mut self, text: &'a [u8], src: usize) -> Option<Val<'a>> {
+        let mut out = Vec::new();
+        let analysed = matches!(
+            self.schema.fields.get(src).map(|f| &f.origin),
+            Some(Origin::Analyser(AnalyserPart::Message))
+        );
+        let before = if analysed {
+            self.before_the_level(text)
+        } else {
+            None
+        };
+        match before {
+            Some(before) => {
+                let message = self.value(text, src)?.to_text();
+                let joined = format!("{before} {message}");
+                crate::mask::template(joined.as_bytes(), &mut out);
+            }
+            None => crate::mask::template(self.value(text, src)?.as_bytes(), &mut out),
+        }
+        Some(Val::Text(Cow::Owned(
+            String::from_utf8_lossy(&out).into_owned(),
+        )))
+    }
+
     /// What the analyser's reading leaves out between the time and the level word (pairs, a
     /// thread: Sidekiq's `pid=7 class=Job jid=…` before `INFO: done`), for the event's
     /// template: the message alone would make every job's `done` one kind. `None` when

@@ -22,28 +22,6 @@ pub(super) fn source_of(
     if !p.files.is_empty() {
         return Some((Source::Log, p.files.clone()));
     }
-    let cued = |s: Source| {
-        p.hits
-            .iter()
-            .any(|h| matches!(h.cue, Cue::Source(i) if lex.sources[i].source == s))
-    };
-    const SYSTEM: [Source; 4] = [
-        Source::Sockets,
-        Source::Mounts,
-        Source::Units,
-        Source::Processes,
-    ];
-    // A level ("报错", "warnings") or an event tag ("OOM-killed", "segfaulted") only a log
-    // has, with a log at hand: the table's word is the log's field ("哪个 systemd unit 报错
-    // 最多" over a journal, "which process got OOM-killed" over a kernel log). Not
-    // "failed": units fail too.
-    let log_condition = p.has(|c| {
-        matches!(c, Cue::Filter(i) if {
-            let f = &lex.filters[i];
-            f.field.as_deref() == Some("level")
-                || (f.op == FilterOp::Tag && f.value != Scalar::Text("failure".into()))
-        })
-    });
     // A path on the host with a filesystem's figure ("free space on /var") or word ("the
     // partition /var is on"): the filesystem holding it. Any other figure of a path ("how
     // big is /var/log", "/var/log 占了多少磁盘空间") is the directory's own, `du`'s.
@@ -53,19 +31,57 @@ pub(super) fn source_of(
         Cue::Source(i) => lex.sources[i].of_a_paths_filesystem,
         _ => false,
     });
-    if host_path && cued(Source::Mounts) && !filesystem_asked {
+    let mounts_word =
+        p.has(|c| matches!(c, Cue::Source(i) if lex.sources[i].source == Source::Mounts));
+    if host_path && mounts_word && !filesystem_asked {
         return None;
     }
-    if let Some(s) = SYSTEM.into_iter().find(|s| cued(*s)) {
-        match context_log(ctx) {
-            Some(f) if log_condition => return Some((Source::Log, vec![f])),
-            _ => return Some((s, Vec::new())),
-        }
+    if let Some(found) = table_by_word(lex, p, ctx) {
+        return Some(found);
     }
-    // A field only one system table has ("memory", "command line"), none a log has, and a
-    // name written as one ("image-resizer"): "how much memory does image-resizer use".
-    // In a Chinese question an English word is a name too ("tariffd 的 pid"), unless it
-    // names an upload (then the question is about that file: "rabbitmq 内存水位线").
+    if let Some(s) = table_by_field(lex, p, host_path && filesystem_asked) {
+        return Some((s, Vec::new()));
+    }
+    context_log(ctx).map(|f| (Source::Log, vec![f]))
+}
+
+/// The system table a word names ("listening", "disks"), unless a level or an event tag
+/// only a log has keeps it on the log at hand: the table's word is the log's field ("哪个
+/// systemd unit 报错最多" over a journal, "which process got OOM-killed" over a kernel
+/// log). Not "failed": units fail too.
+fn table_by_word(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<(Source, Vec<String>)> {
+    const SYSTEM: [Source; 4] = [
+        Source::Sockets,
+        Source::Mounts,
+        Source::Units,
+        Source::Processes,
+    ];
+    let cued = |s: Source| {
+        p.hits
+            .iter()
+            .any(|h| matches!(h.cue, Cue::Source(i) if lex.sources[i].source == s))
+    };
+    let s = SYSTEM.into_iter().find(|s| cued(*s))?;
+    let log_condition = p.has(|c| {
+        matches!(c, Cue::Filter(i) if {
+            let f = &lex.filters[i];
+            f.field.as_deref() == Some("level")
+                || (f.op == FilterOp::Tag && f.value != Scalar::Text("failure".into()))
+        })
+    });
+    Some(match context_log(ctx) {
+        Some(f) if log_condition => (Source::Log, vec![f]),
+        _ => (s, Vec::new()),
+    })
+}
+
+/// A field only one system table has ("memory", "command line"), none a log has, with a
+/// name written as one ("image-resizer"), a number given as one of its fields of numbers
+/// ("the parent of pid 1") or, for the mounts, a path asked a filesystem's figure
+/// (`filesystem_path`): "how much memory does image-resizer use". In a Chinese question
+/// an English word is a name too ("tariffd 的 pid"), unless it names an upload (then the
+/// question is about that file: "rabbitmq 内存水位线").
+fn table_by_field(lex: &Lexicon, p: &Parsed, filesystem_path: bool) -> Option<Source> {
     let cjk = p.text.chars().any(crate::text::is_cjk);
     let named = p.lits.iter().any(|l| match &l.lit {
         Lit::Ident(_) | Lit::Quoted(_) => true,
@@ -73,39 +89,12 @@ pub(super) fn source_of(
         _ => false,
     });
     let only = |f: &Option<Source>| f.is_some_and(|s| s != Source::Log);
-    let table_of = |h: &Hit| match h.cue {
-        Cue::Field(i) => Some(lex.fields[i].source),
-        Cue::Column(_) => Some(Some(Source::Log)),
-        _ => None,
-    };
-    // A word that is a field of a system table and of a log alike ("threads": a process's
-    // count, a log's thread name) is the table's when the name asked about is no log's.
-    let names_a_log = p.lits.iter().any(|l| match &l.lit {
-        Lit::Ident(w) | Lit::Word(w) => p.names_an_upload(w),
-        _ => false,
-    });
-    // Not a word inside a name ("chat.threads" is a collection, not a thread count).
-    let in_a_name = |h: &Hit| {
-        p.lits
-            .iter()
-            .any(|l| matches!(l.lit, Lit::Ident(_)) && l.start <= h.start && h.end <= l.end)
-    };
-    let read_both_ways = |h: &Hit| {
-        !names_a_log
-            && !in_a_name(h)
-            && table_of(h) == Some(Some(Source::Log))
-            && p.hits.iter().any(|g| {
-                (g.start, g.end) == (h.start, h.end) && table_of(g).is_some_and(|t| only(&t))
-            })
-    };
     let field_tables: Vec<Option<Source>> = p
         .hits
         .iter()
-        .filter(|h| !read_both_ways(h))
-        .filter_map(table_of)
+        .filter(|h| !read_both_ways(lex, p, h))
+        .filter_map(|h| table_of(lex, h))
         .collect();
-    let path = |s: Source| s == Source::Mounts && host_path && filesystem_asked;
-    // "the parent of pid 1": a number given as one of the table's fields of numbers.
     let numbered = |s: Source| {
         p.lits.iter().any(|l| {
             matches!(l.lit, Lit::Number { .. })
@@ -113,14 +102,40 @@ pub(super) fn source_of(
                     .is_some_and(|f| p.holds_numbers(lex, &f))
         })
     };
-    if let Some(Some(s)) = field_tables.iter().find(|f| only(f)) {
-        if (named || path(*s) || numbered(*s))
-            && field_tables.iter().all(|f| f.is_none() || only(f))
-        {
-            return Some((*s, Vec::new()));
-        }
+    let s = (*field_tables.iter().find(|f| only(f))?)?;
+    let path = s == Source::Mounts && filesystem_path;
+    ((named || path || numbered(s)) && field_tables.iter().all(|f| f.is_none() || only(f)))
+        .then_some(s)
+}
+
+/// The table a field cue belongs to: `Some(None)` for a field of any table.
+fn table_of(lex: &Lexicon, h: &Hit) -> Option<Option<Source>> {
+    match h.cue {
+        Cue::Field(i) => Some(lex.fields[i].source),
+        Cue::Column(_) => Some(Some(Source::Log)),
+        _ => None,
     }
-    context_log(ctx).map(|f| (Source::Log, vec![f]))
+}
+
+/// A word that is a field of a system table and of a log alike ("threads": a process's
+/// count, a log's thread name): its log reading, when the name asked about is no log's and
+/// the word is not inside a name ("chat.threads" is a collection, not a thread count).
+fn read_both_ways(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
+    let names_a_log = p.lits.iter().any(|l| match &l.lit {
+        Lit::Ident(w) | Lit::Word(w) => p.names_an_upload(w),
+        _ => false,
+    });
+    let in_a_name = p
+        .lits
+        .iter()
+        .any(|l| matches!(l.lit, Lit::Ident(_)) && l.start <= h.start && h.end <= l.end);
+    let system = |g: &Hit| table_of(lex, g).flatten().is_some_and(|s| s != Source::Log);
+    !names_a_log
+        && !in_a_name
+        && table_of(lex, h) == Some(Some(Source::Log))
+        && p.hits
+            .iter()
+            .any(|g| (g.start, g.end) == (h.start, h.end) && system(g))
 }
 
 /// The measure cue that wins: highest weight, then longest.

@@ -320,6 +320,25 @@ fn qualified_levels_soft(
     hard.retain(|f| !is_qualified(f));
 }
 
+/// The field a literal is the value of: the field named right before it (text never binds
+/// to a field of numbers: "pid of redis-server" names a process); a number binds to a field
+/// of numbers named right after it ("哪个进程占用了 19999 端口") before a field of text named
+/// before it.
+fn bound_field(
+    lex: &Lexicon,
+    p: &Parsed,
+    source: Source,
+    l: &super::scan::Spanned,
+) -> Option<String> {
+    let number = matches!(l.lit, Lit::Number { .. });
+    let before =
+        field_before(lex, p, source, l.start).filter(|f| number || !p.holds_numbers(lex, f));
+    if number && before.as_ref().is_none_or(|f| !p.holds_numbers(lex, f)) {
+        return super::parsed::numbers_field_after(lex, p, source, l.end).or(before);
+    }
+    before
+}
+
 /// The condition a place names: an address (the field it follows, else a log's client),
 /// a URL path in a log, a path on the host over the mounts ("free space on /var": the
 /// filesystem holding it, as `df PATH` reads it). `ops` are the equality and the text
@@ -352,18 +371,7 @@ fn literal_filter(
     l: &super::scan::Spanned,
     negated: bool,
 ) -> Option<(Filter, Kind)> {
-    let bound = field_before(lex, p, source, l.start).filter(|f| {
-        // Text never binds to a field of numbers ("pid of redis-server" names a process).
-        matches!(l.lit, Lit::Number { .. }) || !p.holds_numbers(lex, f)
-    });
-    // A number binds to a field of numbers named right after it ("哪个进程占用了 19999
-    // 端口") before a field of text named before it.
-    let bound = match (&l.lit, &bound) {
-        (Lit::Number { .. }, b) if b.as_ref().is_none_or(|f| !p.holds_numbers(lex, f)) => {
-            super::parsed::numbers_field_after(lex, p, source, l.end).or(bound)
-        }
-        _ => bound,
-    };
+    let bound = bound_field(lex, p, source, l);
     let text_op = if negated {
         FilterOp::NotContains
     } else {
