@@ -441,3 +441,43 @@ fn a_month_window_counts_the_events_of_that_month() {
         assert_eq!(count, in_feb, "{point}");
     }
 }
+
+/// A quiet one-off (an operator's command) keeps a place among many kinds of errors: a
+/// fifth of the shown kinds go to the best one-offs that are not notable.
+#[test]
+fn a_quiet_one_off_keeps_a_place_among_many_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for m in 0..20 {
+        for k in 0..30 {
+            log.push_str(&format!(
+                "2029-03-14 10:{m:02}:{:02},000 ERROR failure kind{} in module {}\n",
+                k * 2,
+                ["alpha", "beta", "gamma", "delta", "eps", "zeta"][k % 6],
+                ["disk", "net", "db", "cache", "queue"][k % 5]
+            ));
+        }
+        if m == 12 {
+            log.push_str("2029-03-14 10:12:59,500 INFO operator removed the old dump by hand\n");
+        }
+    }
+    std::fs::write(dir.path().join("svc.log"), &log).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Around {
+            at: TimePoint("10:10".into()),
+            seconds: 600,
+        }),
+        limit: Some(10),
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["svc.log"], &q, &QueryOptions::default()).expect("runs");
+    let QueryValue::Timeline { rows, .. } = &r.value else {
+        panic!("timeline")
+    };
+    assert!(rows.len() <= 10, "{rows:?}");
+    assert!(
+        rows.iter().any(|r| r.text.contains("removed the old dump")),
+        "{rows:?}"
+    );
+}

@@ -210,7 +210,7 @@ impl Timeline {
                 .then(distance(a).cmp(&distance(b)))
                 .then((a.first.file, a.first.line).cmp(&(b.first.file, b.first.line)))
         });
-        let kinds = fair_share(kinds, limit);
+        let kinds = with_one_offs(kinds, limit);
         let mut shown: Vec<Shown> = kinds
             .into_iter()
             .map(|(_, k)| Shown {
@@ -231,6 +231,29 @@ pub fn shown_limit(q: &llmops_common::query::Query, files: usize) -> usize {
         Some(_) => q.limit(),
         None => (10 + 5 * files.saturating_sub(1)).min(25),
     }
+}
+
+/// Kinds that occur at most this often in their whole file are one-offs.
+const ONE_OFF: u64 = 3;
+
+/// The `limit` best of `sorted` (best first), a fifth of them kept for the best one-offs
+/// that are not notable (an operator's `rm` of a dump, a deploy, a config reload: quiet
+/// lines that are often the cause or the fix), the rest shared between the files by
+/// [`fair_share`]; without the reserve a burst of errors takes every place.
+fn with_one_offs(sorted: Vec<(f64, Kind)>, limit: usize) -> Vec<(f64, Kind)> {
+    let reserve = limit / 5;
+    let mut kept = Vec::new();
+    let mut rest = Vec::with_capacity(sorted.len());
+    for (score, k) in sorted {
+        if kept.len() < reserve && !k.notable && k.in_file.max(k.count) <= ONE_OFF {
+            kept.push((score, k));
+        } else {
+            rest.push((score, k));
+        }
+    }
+    let others = fair_share(rest, limit - kept.len());
+    kept.extend(others);
+    kept
 }
 
 /// The `limit` best of `sorted` (best first), each file given its best `limit / files`
