@@ -18,8 +18,11 @@ use super::text::Lang;
 use super::tool_data::RunView;
 use super::{Call, CommandArgs, StepRecord, Task, ToolArgs, ToolName};
 
-/// Logs and configs looked at, at most.
-const MAX_FILES: usize = 6;
+/// Logs looked at, at most: a night's incident spans the proxy, the apps, the database
+/// and the hosts' journals, and the cause is often in the quietest of them.
+const MAX_LOGS: usize = 10;
+/// Configs looked at, at most.
+const MAX_CONFIGS: usize = 6;
 /// Evidence rows shown around the worst minute: 12, and 3 more for each other log (at
 /// most 24), so each log can show its part.
 fn evidence_rows(logs: usize) -> u32 {
@@ -65,13 +68,13 @@ pub fn task(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
     let logs: Vec<String> = pool
         .iter()
         .filter(|u| super::frame::is_log_upload(u))
-        .take(MAX_FILES)
+        .take(MAX_LOGS)
         .map(path)
         .collect();
     let configs: Vec<String> = pool
         .iter()
         .filter(|u| config_upload(u))
-        .take(MAX_FILES)
+        .take(MAX_CONFIGS)
         .map(path)
         .collect();
     let statused: Vec<String> = pool
