@@ -226,6 +226,12 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     how_many_rows(lex, p, cue, &mut q);
     settle(lex, p, &mut q);
     system_field_asked(lex, p, &mut q);
+    // A statistic of a system table needs a field of numbers; with none named ("连接池最大
+    // 多少" of a process's sockets) the rows are what can be shown, never a query the
+    // tool refuses.
+    if q.source != Source::Log && q.measure.is_stat() && q.field.is_none() {
+        q.measure = Measure::Rows;
+    }
     tag_subject(lex, p, &mut q);
     // Unknown words name what is counted or shown only when nothing else does: with a
     // condition, a grouping or a field of their own they are verbs and filler ("which

@@ -355,3 +355,15 @@ fn a_qualified_error_word_makes_its_level_soft() {
         "{soft}"
     );
 }
+
+/// A statistic asked of a system table with no field of numbers named shows the rows (the
+/// tool refuses a statistic without a field).
+#[test]
+fn a_statistic_without_a_field_over_a_system_table_shows_the_rows() {
+    let f = frame("catalog-service 连数据库的连接池最大多少");
+    assert_ne!(f["source"], "log", "{f}");
+    assert!(
+        f.get("field").is_some() || f["measure"] == "rows" || f["measure"] == "count",
+        "{f}"
+    );
+}
