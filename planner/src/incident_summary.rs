@@ -141,12 +141,38 @@ fn rows_of(r: &QueryResult) -> &[Row] {
     }
 }
 
-/// The worst bucket: most failures, the earliest of equals.
+/// The worst bucket: where the logs are nearest their own worst together (each log's
+/// failures in the minute over its most in any minute, summed), then the most failures,
+/// the earliest of equals. A minute where the database's journal and the app both peak
+/// is the incident; a larger burst in one log alone (a log shipper's own errors) is not
+/// enough to outrank it.
 fn peak(r: &QueryResult) -> Option<&BucketRow> {
-    buckets_of(r)
-        .iter()
-        .filter(|b| b.count > 0)
-        .max_by(|a, b| a.count.cmp(&b.count).then(b.start.cmp(&a.start)))
+    let buckets = buckets_of(r);
+    let files = buckets.iter().map(|b| b.per_file.len()).max().unwrap_or(0);
+    let most: Vec<u64> = (0..files)
+        .map(|f| {
+            buckets
+                .iter()
+                .map(|b| b.per_file.get(f).copied().unwrap_or(0))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    // Thousandths of a log at its peak, summed: integers compare exactly.
+    let together = |b: &BucketRow| -> u64 {
+        b.per_file
+            .iter()
+            .zip(&most)
+            .filter(|(_, m)| **m > 0)
+            .map(|(n, m)| n * 1000 / m)
+            .sum()
+    };
+    buckets.iter().filter(|b| b.count > 0).max_by(|a, b| {
+        together(a)
+            .cmp(&together(b))
+            .then(a.count.cmp(&b.count))
+            .then(b.start.cmp(&a.start))
+    })
 }
 
 /// The window of the evidence: from a few minutes before the burst of failures around the
@@ -529,6 +555,47 @@ mod tests {
             by_status(&r, Lang::En).as_deref(),
             Some("HTTP status of the failed requests (alb.log): 500 ×61, 502 ×18, other ×4")
         );
+    }
+
+    /// The worst minute is where the logs peak together: a database's journal and an app
+    /// failing in the same minute outrank a larger burst in a log shipper's log alone; a
+    /// single log's worst minute is its largest.
+    #[test]
+    fn the_worst_minute_is_where_the_logs_peak_together() {
+        let bucket = |start: &str, per_file: Vec<u64>| BucketRow {
+            start: start.into(),
+            count: per_file.iter().sum(),
+            per_file,
+        };
+        let r: QueryResult = serde_json::from_value(serde_json::json!({
+            "query": {}, "described_zh": "", "described_en": "", "sources": [], "matched": 1,
+            "value": {"kind": "buckets", "width_seconds": 60, "buckets": [], "peak": null}
+        }))
+        .expect("a result");
+        let with = |buckets: Vec<BucketRow>| QueryResult {
+            value: QueryValue::Timeline {
+                unlisted: 0,
+                rows: Vec::new(),
+                total: 0,
+                width_seconds: 60,
+                buckets,
+            },
+            ..r.clone()
+        };
+        // docker / slotd / journal.
+        let r2 = with(vec![
+            bucket("01:13", vec![0, 30, 8]),
+            bucket("01:14", vec![0, 20, 2]),
+            bucket("02:16", vec![41, 0, 0]),
+        ]);
+        assert_eq!(peak(&r2).map(|b| b.start.as_str()), Some("01:13"));
+        let one = |start: &str, count: u64| BucketRow {
+            start: start.into(),
+            count,
+            per_file: Vec::new(),
+        };
+        let r1 = with(vec![one("01:13", 5), one("02:16", 9)]);
+        assert_eq!(peak(&r1).map(|b| b.start.as_str()), Some("02:16"));
     }
 
     #[test]
