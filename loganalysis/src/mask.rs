@@ -4,8 +4,9 @@
 //! `<uuid>` (8-4-4-4-12 hex), `<ip>` (IPv4 a.b.c.d with octets <= 255; IPv6 with `::` or
 //! 7 colons), `<hex>` (`0x` + hex digits, or a run of >= 6 hex characters holding a digit and
 //! a letter a-f), `<dur>` (a number followed by ns, us, µs, ms, s, sec, secs, m, min, mins, h,
-//! hr, hrs, chains like `1h2m3.5s`); right after `=`, `<id>` (a value mixing letters and
-//! digits: `tid=2l8x`). Anywhere else, every run of digits (with a `.digits`
+//! hr, hrs, chains like `1h2m3.5s`); right after `=`, `<id>` (a value whose letters and
+//! digits alternate, `x=2l8x`, or any value of a key ending in `id`: `tid=owmlt`). Anywhere
+//! else, every run of digits (with a `.digits`
 //! fraction) becomes `<num>`: `user42` -> `user<num>`, `:8080` -> `:<num>`. Templates keep at
 //! most [`MAX_TEMPLATE`] bytes (then `…`); leading and trailing whitespace is trimmed.
 
@@ -198,6 +199,29 @@ fn pair_id(b: &[u8], i: usize) -> Option<usize> {
     (runs >= 4 && !v.contains(&b'_')).then_some(i + len)
 }
 
+/// The value of a pair whose key names an id (`tid=owmlt`, `req_id=ab12`, `jobId=x9`),
+/// whatever its alphabet, when it holds a letter. Its end, when the key ends in `id`.
+fn id_keyed(b: &[u8], i: usize) -> Option<usize> {
+    let key_start = b[..i - 1]
+        .iter()
+        .rposition(|&c| !is_word(c))
+        .map_or(0, |p| p + 1);
+    let key = &b[key_start..i - 1];
+    let len = b[i..].iter().take_while(|&&c| is_word(c)).count();
+    // A number stays `<num>`, as every number does.
+    let letters = b[i..i + len].iter().any(u8::is_ascii_alphabetic);
+    // `id`, `tid`, `jid`, `req_id`, `trace-id`, `jobId`; not `valid` or `paid`.
+    let ends = |suffix: &[u8]| key.ends_with(suffix);
+    let id_key = key.eq_ignore_ascii_case(b"id")
+        || (key.len() == 3 && key[1..].eq_ignore_ascii_case(b"id"))
+        || ends(b"_id")
+        || ends(b"-id")
+        || ends(b".id")
+        || (ends(b"Id") && key.len() > 2);
+    (id_key && letters).then_some(i + len)
+}
+
+/// The message template: see the module's doc.
 pub(crate) fn template(msg: &[u8], out: &mut Vec<u8>) {
     let base = out.len();
     let mut s = 0;
@@ -253,7 +277,7 @@ pub(crate) fn template(msg: &[u8], out: &mut Vec<u8>) {
             }
         }
         if word_start && i > 0 && msg[i - 1] == b'=' {
-            if let Some(e) = pair_id(msg, i) {
+            if let Some(e) = pair_id(msg, i).or_else(|| id_keyed(msg, i)) {
                 out.extend_from_slice(b"<id>");
                 i = e;
                 continue;
@@ -301,6 +325,10 @@ mod tests {
             (
                 "pid=7 tid=2l8x class=Job2Runner user=bob jid=5ecfdd5b done",
                 "pid=<num> tid=<id> class=Job<num>Runner user=bob jid=<hex> done",
+            ),
+            (
+                "tid=owmlt req_id=abc1 jobId=x9 valid=yes",
+                "tid=<id> req_id=<id> jobId=<id> valid=yes",
             ),
             (
                 "ptr 0x7ffd5a3c and span 4bf92f3577b34da6",

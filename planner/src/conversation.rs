@@ -323,8 +323,9 @@ fn named_processes(name: &str) -> LastQuery {
     LastQuery {
         query: Query {
             source: Source::Processes,
+            // The monitor found them by their command lines: the same rows.
             filters: vec![Filter::new(
-                Some(Field::new("program")),
+                Some(Field::new("command")),
                 FilterOp::Contains,
                 Scalar::Text(name.to_string()),
             )],

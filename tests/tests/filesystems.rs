@@ -43,7 +43,8 @@ fn free_space_and_use_of_a_path_are_its_filesystems_as_df_reads_them() {
     // The disk is shared with other work: its free space may move a little between the
     // server's sample and df's.
     let close = |a: u64, b: u64| a.abs_diff(b) <= 256 << 20;
-    let dir = tempfile::tempdir().expect("tempdir");
+    // Under the build's own directory: /tmp may be a tmpfs the mounts table leaves out.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("tempdir");
     let deep = dir.path().join("a/b");
     std::fs::create_dir_all(&deep).expect("mkdir");
     let deep = deep.to_str().expect("utf8 path").to_string();

@@ -93,8 +93,13 @@ fn paths_on_their_filesystems(args: &mut QueryArgs, table: &MemTable) -> Vec<Str
             _ => None,
         })
         .collect();
-    let mut notes = mounts::on_their_filesystems(&mut args.query.filters, &mounts);
-    notes.extend(mounts::on_their_filesystems(&mut args.soft, &mounts));
+    let every = mounts::host_mount_points();
+    let mut notes = mounts::on_their_filesystems(&mut args.query.filters, &mounts, &every);
+    notes.extend(mounts::on_their_filesystems(
+        &mut args.soft,
+        &mounts,
+        &every,
+    ));
     notes
 }
 

@@ -475,7 +475,6 @@ impl<'f> Extractor<'f> {
         Some(Val::Text(Cow::Owned(out)))
     }
 
-    /// A field the analyser's rule reads: the time, the level word and the message after it.
     /// The template of field `src` (the message with its variable parts masked); the
     /// analyser's also holds what stands before the level.
     fn template_value<'a>(&'a mut self, text: &'a [u8], src: usize) -> Option<Val<'a>> {
@@ -526,6 +525,7 @@ impl<'f> Extractor<'f> {
         (!before.is_empty()).then(|| String::from_utf8_lossy(before).into_owned())
     }
 
+    /// A field the analyser's rule reads: the time, the level word and the message after it.
     fn analyser_value<'a>(&mut self, text: &'a [u8], part: AnalyserPart) -> Option<Val<'a>> {
         if part == AnalyserPart::Level && !matches!(self.fmt.parser, Parser::Analyser) {
             // A format that names no level column (`level = "@analyser"`): the level

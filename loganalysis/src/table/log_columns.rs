@@ -21,11 +21,14 @@ const LATER_WINDOWS: u64 = 15;
 /// lines from windows spread over the rest of the file (the values a column takes later).
 #[derive(Debug, Clone, Default)]
 pub struct Sample {
+    /// The file's first [`WINDOW`] bytes.
     pub head: Vec<u8>,
+    /// Whole lines from the windows after the head.
     pub rest: Vec<Vec<u8>>,
 }
 
 impl Sample {
+    /// A sample of the head alone (a log read from memory, or short).
     pub fn head_only(head: Vec<u8>) -> Self {
         Sample {
             head,
@@ -55,25 +58,33 @@ impl Sample {
                 .map(|i| (after + (last - after) * i / (LATER_WINDOWS - 1), window))
                 .collect()
         };
+        // Right after a head that ends a line, the first window starts one.
+        let head_whole = sample.head.ends_with(b"\n");
         for (at, n) in spans {
             file.seek(SeekFrom::Start(at))?;
             let mut buf = Vec::with_capacity(n as usize);
             (&mut file).take(n).read_to_end(&mut buf)?;
-            sample.rest.push(whole_lines(buf, at + n >= len));
+            let starts_a_line = at == after && head_whole;
+            sample
+                .rest
+                .push(whole_lines(buf, starts_a_line, at + n >= len));
         }
         Ok(sample)
     }
 }
 
 /// The whole lines of a window read from inside a file: without the line the window
-/// starts in the middle of, and without the part line it stops in (unless at the end).
-fn whole_lines(mut buf: Vec<u8>, at_end: bool) -> Vec<u8> {
+/// starts in the middle of (unless it starts a line), and without the part line it stops
+/// in (unless at the end).
+fn whole_lines(mut buf: Vec<u8>, starts_a_line: bool, at_end: bool) -> Vec<u8> {
     if !at_end {
         let keep = memchr::memrchr(b'\n', &buf).map_or(0, |p| p + 1);
         buf.truncate(keep);
     }
-    let from = memchr::memchr(b'\n', &buf).map_or(buf.len(), |p| p + 1);
-    buf.drain(..from);
+    if !starts_a_line {
+        let from = memchr::memchr(b'\n', &buf).map_or(buf.len(), |p| p + 1);
+        buf.drain(..from);
+    }
     buf
 }
 
@@ -332,8 +343,12 @@ mod tests {
 
     #[test]
     fn a_window_keeps_whole_lines_only() {
-        assert_eq!(whole_lines(b"ab\ncd\nef".to_vec(), false), b"cd\n");
-        assert_eq!(whole_lines(b"ab\ncd\nef".to_vec(), true), b"cd\nef");
-        assert_eq!(whole_lines(b"abcdef".to_vec(), false), b"");
+        assert_eq!(whole_lines(b"ab\ncd\nef".to_vec(), false, false), b"cd\n");
+        assert_eq!(whole_lines(b"ab\ncd\nef".to_vec(), false, true), b"cd\nef");
+        assert_eq!(
+            whole_lines(b"ab\ncd\nef".to_vec(), true, false),
+            b"ab\ncd\n"
+        );
+        assert_eq!(whole_lines(b"abcdef".to_vec(), false, false), b"");
     }
 }

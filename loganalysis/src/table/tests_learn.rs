@@ -796,7 +796,7 @@ fn pairs_before_the_level_are_fields() {
     assert!(
         kinds
             .keys()
-            .any(|k| k.contains("class=LabResultImportJob jid=j<num> elapsed=<num>")),
+            .any(|k| k.contains("class=LabResultImportJob jid=<id> elapsed=<num>")),
         "{kinds:?}"
     );
 }

@@ -118,11 +118,12 @@ fn table_of(lex: &Lexicon, h: &Hit) -> Option<Option<Source>> {
 }
 
 /// A word that is a field of a system table and of a log alike ("threads": a process's
-/// count, a log's thread name): its log reading, when the name asked about is no log's and
-/// the word is not inside a name ("chat.threads" is a collection, not a thread count).
+/// count, a log's thread name): its log reading, when the name asked about is no log's (no
+/// upload's name, no value of the log's columns) and the word is not inside a name
+/// ("chat.threads" is a collection, not a thread count).
 fn read_both_ways(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
     let names_a_log = p.lits.iter().any(|l| match &l.lit {
-        Lit::Ident(w) | Lit::Word(w) => p.names_an_upload(w),
+        Lit::Ident(w) | Lit::Word(w) => p.names_an_upload(w) || p.column_with_value(w).is_some(),
         _ => false,
     });
     let in_a_name = p
@@ -172,6 +173,11 @@ pub fn asked_limit(text: &str) -> Option<u32> {
     limit(lexicon(), &p)
 }
 
+/// Whether the winning measure cue of a parsed question is a timeline's.
+fn timeline_cue(lex: &Lexicon, p: &Parsed) -> bool {
+    measure_cue(lex, p).is_some_and(|i| lex.measures[i].measure == Measure::Timeline)
+}
+
 /// Whether the question's winning measure cue asks for a timeline ("what happened",
 /// "timeline pls").
 pub fn asks_a_timeline(text: &str) -> bool {
@@ -217,6 +223,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     if cue.is_none()
         && q.files.len() > 1
         && q.window.is_some()
+        && q.filters.is_empty()
         && q.group_by.is_empty()
         && q.field.is_none()
     {
@@ -400,9 +407,10 @@ fn timeline_conditions(lex: &Lexicon, p: &Parsed, q: &mut Query, soft: &mut Vec<
         .partition(|f| f.field.is_none() && matches!(f.op, FilterOp::Contains | FilterOp::Regex));
     q.filters = kept;
     soft.extend(text);
-    // "3:07 slotd 挂了？docker + slotd 排个时间线": over several logs, a failure word says
-    // what the question is about; the timeline shows everything, the failures first.
-    if q.files.len() > 1 {
+    // "3:07 slotd 挂了？docker + slotd 排个时间线": a timeline asked over several logs with
+    // a failure word says what the question is about; the timeline shows everything, the
+    // failures first.
+    if q.files.len() > 1 && timeline_cue(lex, p) {
         q.filters
             .retain(|f| !(f.op == FilterOp::Tag && f.value == Scalar::Text("failure".into())));
     }

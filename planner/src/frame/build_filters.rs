@@ -76,9 +76,6 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
         .as_ref()
         .is_some_and(|o| o.qualifies || o.after_a_name);
     let object = found.map(|o| o.filter);
-    if source == Source::Log {
-        qualified_levels_soft(lex, p, (&mut hard, object.as_ref()), &mut soft);
-    }
     hard.extend(source_filters(lex, p, source, false));
     soft.extend(source_filters(lex, p, source, true));
     if source == Source::Log {
@@ -277,47 +274,6 @@ fn field_for_unit(source: Source, unit: Unit) -> Option<&'static str> {
         (Source::Mounts, Dimension::Size) => Some("avail_bytes"),
         _ => None,
     }
-}
-
-/// "pooler error", "syntax errors": a word looked for right before a level word names a
-/// kind of error a log may write at any level (PgBouncer's `WARNING … pooler error`); the
-/// level narrows only where it matches. A word that names the log ("nginx errors") is no
-/// condition, and its level stays.
-fn qualified_levels_soft(
-    lex: &Lexicon,
-    p: &Parsed,
-    (hard, object): (&mut Vec<Filter>, Option<&Filter>),
-    soft: &mut Vec<Filter>,
-) {
-    let looked_for = |w: &str| {
-        hard.iter().chain(object).any(|f| {
-            f.field.is_none()
-                && matches!(f.op, FilterOp::Contains | FilterOp::Regex)
-                && matches!(&f.value, Scalar::Text(v) if v.to_lowercase().contains(&w.to_lowercase()))
-        })
-    };
-    let qualified: Vec<Scalar> = p
-        .hits
-        .iter()
-        .filter_map(|h| match h.cue {
-            Cue::Filter(i) if lex.filters[i].field.as_deref() == Some("level") => Some((h, i)),
-            _ => None,
-        })
-        .filter(|(h, _)| {
-            p.lits.iter().any(|l| match &l.lit {
-                Lit::Word(w) | Lit::Ident(w) => {
-                    l.end <= h.start && p.gap(l.end, h.start).is_empty() && looked_for(w)
-                }
-                _ => false,
-            })
-        })
-        .map(|(_, i)| lex.filters[i].value.clone())
-        .collect();
-    let is_qualified = |f: &Filter| {
-        f.field.as_ref().is_some_and(|x| x.as_str() == "level") && qualified.contains(&f.value)
-    };
-    soft.extend(hard.iter().filter(|f| is_qualified(f)).cloned());
-    hard.retain(|f| !is_qualified(f));
 }
 
 /// The field a literal is the value of: the field named right before it (text never binds

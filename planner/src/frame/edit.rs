@@ -188,10 +188,11 @@ fn ranked_first(lex: &Lexicon, p: &Parsed, last: &Query) -> bool {
 /// them; a numeric one combines as its cue says (a program's memory is the sum).
 fn field_of_named_rows(lex: &Lexicon, p: &Parsed, last: &Query) -> Option<Frame> {
     let name = super::build_filters::name_field(last.source)?;
-    let named = last
-        .filters
-        .iter()
-        .any(|f| f.field.as_ref().is_some_and(|x| x.as_str() == name));
+    let named = last.filters.iter().any(|f| {
+        f.field
+            .as_ref()
+            .is_some_and(|x| x.as_str() == name || x.as_str() == "command")
+    });
     let a_name = p.lits.iter().any(|l| {
         matches!(
             l.lit,

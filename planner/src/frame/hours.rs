@@ -45,6 +45,7 @@ fn zh_number(s: &str) -> Option<u16> {
         ['十'] => Some(10),
         [d] => digit(*d),
         ['十', d] => Some(10 + digit(*d)?),
+        ['零', d] => digit(*d),
         [t, '十'] => Some(10 * digit(*t)?),
         [t, '十', d] => Some(10 * digit(*t)? + digit(*d)?),
         _ => None,
@@ -57,12 +58,13 @@ pub(super) fn hours(text: &str, taken: &mut Vec<(usize, usize)>) -> Vec<(usize, 
     let mut out = Vec::new();
     static ZH: OnceLock<Regex> = OnceLock::new();
     const N: &str = "[0-9]{1,2}|[零一二两三四五六七八九十]{1,3}";
-    // Minutes with 分, or without it when written as two digits ("1点54", "两点05") or a
-    // tens numeral ("两点十五"): one digit alone may count something ("3点 5 次").
+    // Minutes with 分, or without it right after 点 when written as two digits ("1点54",
+    // "两点05"), a tens numeral ("两点十五") or 零 and a digit ("两点零五"), and not followed by
+    // a counter (个, 次, 条, %): "两点十个 500", "3点 50% 的请求" count, they tell no minute.
     let zh = re(
         &ZH,
         &format!(
-            r"({N})\s*点\s*(?:(半)|(多)|({N})\s*分|([0-5][0-9]|[一二三四五]?十[一二三四五六七八九]?)(?:[^0-9]|$)|钟)?"
+            r"({N})\s*点(?:\s*(半)|\s*(多)|\s*({N})\s*分|([0-5][0-9]|[一二三四五]?十[一二三四五六七八九]?|零[一二三四五六七八九])(?:[^0-9个次条%％]|$)|钟)?"
         ),
     );
     static EN: OnceLock<Regex> = OnceLock::new();
@@ -135,6 +137,11 @@ mod tests {
         assert_eq!(said("两点十五左右"), vec![clock(2, 15)]);
         assert_eq!(said("凌晨2点05"), vec![clock(2, 5)]);
         assert_eq!(said("3点 5 次"), vec![clock(3, 0)]);
+        assert_eq!(said("两点零五"), vec![clock(2, 5)]);
+        assert_eq!(said("凌晨3点 12 次 502"), vec![clock(3, 0)]);
+        assert_eq!(said("两点十个 500 错误"), vec![clock(2, 0)]);
+        assert_eq!(said("3点 50% 的请求"), vec![clock(3, 0)]);
+        assert_eq!(said("3点05分"), vec![clock(3, 5)]);
         assert_eq!(said("晚上 10 点"), vec![clock(22, 0)]);
         assert_eq!(said("around 2am"), vec![Said::Hour(2)]);
         assert_eq!(said("at 11 pm"), vec![Said::Hour(23)]);

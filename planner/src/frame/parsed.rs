@@ -266,18 +266,23 @@ pub(crate) fn logs_named(text: &str, uploads: &[crate::UploadRef]) -> Option<(us
 /// that are no log (as literals).
 #[derive(Default)]
 struct Named {
+    /// The logs' paths, each once.
     files: Vec<String>,
+    /// Where the question names them (and the host paths).
     spans: Vec<(usize, usize)>,
+    /// The host paths that are no log, as literals.
     host: Vec<Spanned>,
 }
 
 impl Named {
+    /// A log by its path, once.
     fn file(&mut self, path: String) {
         if !self.files.contains(&path) {
             self.files.push(path);
         }
     }
 
+    /// An upload named at `at`.
     fn upload(&mut self, u: &crate::UploadRef, at: &[(usize, usize)]) {
         self.file(u.path.to_string_lossy().into_owned());
         self.spans.extend_from_slice(at);
@@ -817,16 +822,27 @@ pub fn field_before(lex: &Lexicon, p: &Parsed, source: Source, at: usize) -> Opt
         .map(|(_, f)| f.to_string())
 }
 
-/// The field whose cue stands right after a number ("19999 端口", "8080 port"), when the
-/// field holds numbers: Chinese and terse English put the noun after the value.
+/// The field whose Chinese cue stands right after a number ("19999 端口"), when the field
+/// holds numbers: Chinese puts the noun after the value. An English word after a number
+/// counts it ("which 3 status codes"), so it is no field of the number.
 pub fn numbers_field_after(
     lex: &Lexicon,
     p: &Parsed,
     source: Source,
     end: usize,
 ) -> Option<String> {
+    let chinese = |h: &Hit| {
+        p.text
+            .get(h.start..h.end)
+            .is_some_and(|w| w.chars().any(crate::text::is_cjk))
+    };
     field_hits(lex, p, source)
-        .find(|(h, f)| h.start >= end && p.gap(end, h.start).is_empty() && p.holds_numbers(lex, f))
+        .find(|(h, f)| {
+            h.start >= end
+                && p.gap(end, h.start).is_empty()
+                && chinese(h)
+                && p.holds_numbers(lex, f)
+        })
         .map(|(_, f)| f.to_string())
 }
 

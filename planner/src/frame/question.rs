@@ -18,9 +18,7 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
     let (source, files) = source_of(lex, &p, ctx)?;
     let frame = frame_of(lex, &p, source, files.clone());
     let q = &frame.query;
-    // A soft condition on a field ("pooler error": the level where it matches) narrows too.
     let narrowed = q.filters.iter().any(|f| Some(f) != frame.object.as_ref())
-        || frame.soft.iter().any(|f| f.field.is_some())
         || !q.group_by.is_empty()
         || q.window.is_some()
         || p.has(|c| matches!(c, Cue::Bucket(_)));

@@ -230,7 +230,7 @@ fn a_field_asked_after_a_named_process_is_its() {
         query: Query {
             source: Source::Processes,
             filters: vec![Filter::new(
-                Some(Field::new("program")),
+                Some(Field::new("command")),
                 FilterOp::Contains,
                 Scalar::Text("dicom-relay".into()),
             )],
@@ -239,12 +239,18 @@ fn a_field_asked_after_a_named_process_is_its() {
         },
         items: Vec::new(),
     };
-    for text in ["pid 是多少", "and its pid?", "what user does it run as"] {
+    for (text, measure) in [
+        ("pid 是多少", "rows"),
+        ("and its pid?", "rows"),
+        ("what user does it run as", "rows"),
+        ("how much memory does it use", "sum"),
+    ] {
         let f = super::tests::frame_with(text, Some(&last)).unwrap_or_else(|| panic!("{text}"));
         assert_eq!(f["source"], "processes", "{text}: {f}");
+        assert_eq!(f["measure"], measure, "{text}: {f}");
         assert_eq!(
             f["filters"][0],
-            serde_json::json!({"field": "program", "op": "contains", "value": "dicom-relay"}),
+            serde_json::json!({"field": "command", "op": "contains", "value": "dicom-relay"}),
             "{text}: {f}"
         );
     }

@@ -331,31 +331,6 @@ fn groupings_that_are_no_keys() {
     let f = query_over(&ups, "which caller logs the most error-level lines?");
     assert_eq!(f["group_by"], json!(["caller"]), "{f}");
 }
-
-/// A word right before a level word names a kind of error a log may write at any level:
-/// the level narrows only where it matches.
-#[test]
-fn a_qualified_error_word_makes_its_level_soft() {
-    let ups = uploads(&["pgbouncer.log"]);
-    let ctx = super::FrameCtx::of_uploads(&ups);
-    let Some(super::Understood::Query(f)) =
-        super::question::understand("pgbouncer 日志里 pooler error 一共多少条", &ctx)
-    else {
-        panic!("a query");
-    };
-    let (hard, soft) = (json!(f.query.filters), json!(f.soft));
-    assert_eq!(
-        hard,
-        json!([{"op": "contains", "value": "pooler"}]),
-        "{hard}"
-    );
-    assert_eq!(
-        soft,
-        json!([{"field": "level", "op": "eq", "value": "ERROR"}]),
-        "{soft}"
-    );
-}
-
 /// A statistic asked of a system table with no field of numbers named shows the rows (the
 /// tool refuses a statistic without a field).
 #[test]
