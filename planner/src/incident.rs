@@ -411,7 +411,7 @@ fn top_processes(c: &Clause) -> Option<Task> {
     Some(Task::Processes {
         sort,
         name: None,
-        limit: crate::frame::build::asked_limit(c.text),
+        limit: None,
     })
 }
 

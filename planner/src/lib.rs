@@ -513,6 +513,25 @@ pub(crate) mod tests {
         })
     }
 
+    /// "top 3 processes by memory" lists three, not the monitor's ten.
+    #[test]
+    fn top_processes_list_as_many_as_asked() {
+        for (text, n) in [
+            ("top 3 processes by memory", 3),
+            ("CPU 占用前 5 的进程", 5),
+            ("what's eating memory on this box", 10),
+        ] {
+            let PlannerAction::Call {
+                args: ToolArgs::SysMonitor(a),
+                ..
+            } = first(text, &[])
+            else {
+                panic!("{text}")
+            };
+            assert_eq!(a.limit, Some(serde_json::json!(n)), "{text}");
+        }
+    }
+
     #[test]
     fn a_note_with_an_attached_file_is_answered_from_the_file() {
         let ups = uploads(&["nginx.conf", "app.log"]);

@@ -165,7 +165,19 @@ fn incident_command(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {
     let file_named = names_a_file(c.text)
         || (!ctx.referenced.is_empty() && about_attachments(c.text))
         || crate::frame::parsed::names_a_session_log(c.text, ctx.uploads);
-    incident_task(c.text, file_named).map(|t| vec![t])
+    incident_task(c.text, file_named).map(|t| match t {
+        // "top 3 processes by memory": as many as asked.
+        Task::Processes {
+            sort,
+            name,
+            limit: None,
+        } => vec![Task::Processes {
+            sort,
+            name,
+            limit: crate::frame::build::asked_limit(c.text),
+        }],
+        t => vec![t],
+    })
 }
 
 fn whole_log_read(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {
