@@ -25,7 +25,12 @@ pub(super) fn source_of(
     // A path on the host with a filesystem's figure ("free space on /var") or word ("the
     // partition /var is on"): the filesystem holding it. Any other figure of a path ("how
     // big is /var/log", "/var/log 占了多少磁盘空间") is the directory's own, `du`'s.
-    let host_path = p.lits.iter().any(|l| matches!(l.lit, Lit::HostPath(_)));
+    // Any absolute path: one under a directory no host has by default (`/work/…`, `/srv2`)
+    // reads like a URL path, but asked a filesystem's figure it is a place on this host.
+    let host_path = p
+        .lits
+        .iter()
+        .any(|l| matches!(l.lit, Lit::HostPath(_) | Lit::UrlPath(_)));
     let filesystem_asked = p.has(|c| match c {
         Cue::Field(i) => lex.fields[i].of_a_paths_filesystem,
         Cue::Source(i) => lex.sources[i].of_a_paths_filesystem,

@@ -314,7 +314,9 @@ fn place_filter(
             let op = if field.is_some() { eq } else { text_op };
             text(field.as_deref(), op, ip)
         }
-        Lit::HostPath(path) if source == Source::Mounts => text(Some("mount"), eq, path),
+        Lit::HostPath(path) | Lit::UrlPath(path) if source == Source::Mounts => {
+            text(Some("mount"), eq, path)
+        }
         Lit::UrlPath(path) if source == Source::Log => text(Some("path"), text_op, path),
         _ => None,
     }

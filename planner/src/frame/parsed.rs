@@ -73,12 +73,12 @@ impl Parsed {
         });
         lits.retain(|l| !cue_runs.contains(&(l.start, l.end)));
         super::buckets::sized_buckets(lex, &lower, &mut hits, &mut lits);
-        // Words inside a quoted phrase, a grep's pattern or a `key=value` pair are that
+        // Words inside a quoted phrase, a grep's pattern, a `key=value` pair or a path are that
         // text, not cues of their own: "“连接超时”有几条" looks for the phrase, it adds no
         // timeout tag; "res=failed" is that field's value, no failure tag.
         hits.retain(|h| {
             !lits.iter().any(|l| {
-                matches!(l.lit, Lit::Quoted(_) | Lit::Pair { .. })
+                matches!(l.lit, Lit::Quoted(_) | Lit::Pair { .. } | Lit::UrlPath(_))
                     && l.start <= h.start
                     && h.end <= l.end
             })

@@ -221,6 +221,18 @@ fn a_host_path_asked_for_free_space_or_use_is_its_filesystem() {
         );
         assert_eq!(f["field"], field, "{text}: {f}");
     }
+    // A path under a directory no host has by default reads like a URL path; with no log
+    // at hand and a filesystem's figure asked, it is a place on this host, and the words
+    // inside it ("target") are no cues.
+    let f = query_over(&[], "free space on /work/main/target/tmp/a/b?");
+    assert_eq!(
+        (&f["source"], &f["filters"]),
+        (
+            &json!("mounts"),
+            &json!([{"field": "mount", "op": "eq", "value": "/work/main/target/tmp/a/b"}])
+        ),
+        "{f}"
+    );
     for text in ["how big is /var/log", "/var/log 一共占了多少磁盘空间"] {
         assert!(
             super::tests::frame_with(text, None).is_none(),
