@@ -304,6 +304,16 @@ fn parse<T: serde::de::DeserializeOwned>(
 }
 
 impl Lexicon {
+    /// How the figure of the several rows a field cue's name picks combines: the cue's
+    /// `of_many`, else their sum (a program's memory is its processes' together).
+    pub fn of_many(&self, cue: Cue) -> Measure {
+        match cue {
+            Cue::Field(i) => self.fields[i].of_many,
+            _ => None,
+        }
+        .unwrap_or(Measure::Sum)
+    }
+
     /// Parses the embedded files.
     pub fn load() -> Result<Lexicon, LexiconError> {
         let m: MeasuresFile = parse("measures.toml", MEASURES)?;

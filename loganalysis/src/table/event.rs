@@ -156,7 +156,7 @@ fn stamp_like_prefix(line: &[u8]) -> usize {
     end
 }
 
-fn first_line(text: &[u8]) -> &[u8] {
+pub(super) fn first_line(text: &[u8]) -> &[u8] {
     memchr::memchr(b'\n', text).map_or(text, |p| &text[..p])
 }
 
@@ -421,7 +421,7 @@ impl<'f> Extractor<'f> {
                 Val::Bytes(&text[a + vs..a + ve])
             }
             Origin::InLine(key) => {
-                let line = &text[..memchr::memchr(b'\n', text).unwrap_or(text.len())];
+                let line = first_line(text);
                 let (vs, ve) = super::inline_pairs::find(line, key)?;
                 Val::Bytes(&text[vs..ve])
             }

@@ -575,8 +575,7 @@ fn add_message_keys(fmt: &Format, lines: &[&[u8]], schema: &mut Schema) {
             return;
         };
         let text = if analyser {
-            let line = &ev.text[..memchr::memchr(b'\n', ev.text).unwrap_or(ev.text.len())];
-            String::from_utf8_lossy(line).into_owned()
+            String::from_utf8_lossy(super::event::first_line(ev.text)).into_owned()
         } else {
             text
         };

@@ -831,11 +831,7 @@ fn system_field_asked(lex: &Lexicon, p: &Parsed, q: &mut Query) {
             q.limit = q.limit.or(Some(5));
         }
         Some((h, f)) if p.is_numeric(lex, f) => {
-            q.measure = match h.cue {
-                Cue::Field(i) => lex.fields[i].of_many,
-                _ => None,
-            }
-            .unwrap_or(Measure::Sum);
+            q.measure = lex.of_many(h.cue);
             q.field = Some(Field::new(f));
         }
         Some(_) => {

@@ -209,11 +209,7 @@ fn field_of_named_rows(lex: &Lexicon, p: &Parsed, last: &Query) -> Option<Frame>
     let (h, f) = super::parsed::field_hits(lex, p, last.source).find(|(_, f)| *f != name)?;
     let mut q = last.clone();
     if p.is_numeric(lex, f) {
-        q.measure = match h.cue {
-            Cue::Field(i) => lex.fields[i].of_many,
-            _ => None,
-        }
-        .unwrap_or(Measure::Sum);
+        q.measure = lex.of_many(h.cue);
         q.field = Some(Field::new(f));
     } else {
         q.measure = Measure::Rows;
