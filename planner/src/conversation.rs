@@ -459,7 +459,7 @@ impl Conversation {
                     if !l.items.is_empty() || lookup {
                         self.last_list = Some(l.clone());
                     }
-                    // "dicom-relay 还在跑吗" then "pid 是多少": the named processes are what a
+                    // "report-cruncher 还在跑吗" then "pid 是多少": the named processes are what a
                     // field asked next is read from.
                     if let ListKind::Processes { name: Some(n), .. } = &l.kind {
                         self.last_query = Some(named_processes(n));

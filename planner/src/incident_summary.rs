@@ -582,7 +582,7 @@ mod tests {
             },
             ..r.clone()
         };
-        // docker / slotd / journal.
+        // a log shipper / the app / the database host's journal.
         let r2 = with(vec![
             bucket("01:13", vec![0, 30, 8]),
             bucket("01:14", vec![0, 20, 2]),

@@ -125,7 +125,7 @@ fn table_of(lex: &Lexicon, h: &Hit) -> Option<Option<Source>> {
 /// A word that is a field of a system table and of a log alike ("threads": a process's
 /// count, a log's thread name): its log reading, when the name asked about is no log's (no
 /// upload's name, no value of the log's columns) and the word is not inside a name
-/// ("chat.threads" is a collection, not a thread count).
+/// ("orders.threads" is a collection, not a thread count).
 fn read_both_ways(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
     let names_a_log = p.lits.iter().any(|l| match &l.lit {
         Lit::Ident(w) | Lit::Word(w) => p.names_an_upload(w) || p.column_with_value(w).is_some(),
@@ -223,7 +223,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     cond.soft.retain(|f| !zone_word(f));
     q.filters = cond.hard;
     q.window = window(lex, p);
-    // "sidekiq + pgbouncer: what kicked off around 1:52?": several logs at a time, with no
+    // "the proxy and the app, around 04:10?": several logs at a time, with no
     // figure asked, is what happened then across them.
     if cue.is_none()
         && q.files.len() > 1
@@ -398,7 +398,7 @@ pub(super) fn names_field(q: &Query, soft: &[Filter], name: &str) -> bool {
 /// A timeline's conditions: the names in it narrow softly, its words in other languages
 /// are dropped, and a word that names the logs is no condition (see `docs/planner.md`).
 fn timeline_conditions(lex: &Lexicon, p: &Parsed, q: &mut Query, soft: &mut Vec<Filter>) {
-    // A timeline lists events in time order: a grouping word ("各记了啥": what each log
+    // A timeline lists events in time order: a grouping word ("各自写了什么": what each log
     // wrote) asks for every log's events, not for groups.
     q.group_by.clear();
     // Its words in another language are dropped ("之间" of a clock window).
@@ -412,7 +412,7 @@ fn timeline_conditions(lex: &Lexicon, p: &Parsed, q: &mut Query, soft: &mut Vec<
         .partition(|f| f.field.is_none() && matches!(f.op, FilterOp::Contains | FilterOp::Regex));
     q.filters = kept;
     soft.extend(text);
-    // "3:07 slotd 挂了？docker + slotd 排个时间线": a timeline asked over several logs with
+    // "api 挂了？proxy + api 排个时间线": a timeline asked over several logs with
     // a failure word says what the question is about; the timeline shows everything, the
     // failures first.
     if q.files.len() > 1 && timeline_cue(lex, p) {

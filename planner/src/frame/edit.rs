@@ -183,7 +183,7 @@ fn ranked_first(lex: &Lexicon, p: &Parsed, last: &Query) -> bool {
     })
 }
 
-/// "dicom-relay 还在跑吗" then "pid 是多少" / "and its user?": over the rows of a system
+/// "report-cruncher 还在跑吗" then "pid 是多少" / "and its user?": over the rows of a system
 /// table a name picked, a field asked alone (no name, no figure of its own) is read off
 /// them; a numeric one combines as its cue says (a program's memory is the sum).
 fn field_of_named_rows(lex: &Lexicon, p: &Parsed, last: &Query) -> Option<Frame> {

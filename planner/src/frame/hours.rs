@@ -58,7 +58,7 @@ pub(super) fn hours(text: &str, taken: &mut Vec<(usize, usize)>) -> Vec<(usize, 
     let mut out = Vec::new();
     static ZH: OnceLock<Regex> = OnceLock::new();
     const N: &str = "[0-9]{1,2}|[零一二两三四五六七八九十]{1,3}";
-    // Minutes with 分, or without it right after 点 when written as two digits ("1点54",
+    // Minutes with 分, or without it right after 点 when written as two digits ("3点17",
     // "两点05"), a tens numeral ("两点十五") or 零 and a digit ("两点零五"), and not followed by
     // a counter (个, 次, 条, %): "两点十个 500", "3点 50% 的请求" count, they tell no minute.
     let zh = re(
@@ -133,7 +133,7 @@ mod tests {
         assert_eq!(said("凌晨两点多"), vec![Said::Hour(2)]);
         assert_eq!(said("下午三点半"), vec![clock(15, 30)]);
         assert_eq!(said("十一点二十分"), vec![clock(11, 20)]);
-        assert_eq!(said("1点54前后发生了啥"), vec![clock(1, 54)]);
+        assert_eq!(said("3点17左右出了什么事"), vec![clock(3, 17)]);
         assert_eq!(said("两点十五左右"), vec![clock(2, 15)]);
         assert_eq!(said("凌晨2点05"), vec![clock(2, 5)]);
         assert_eq!(said("3点 5 次"), vec![clock(3, 0)]);

@@ -232,7 +232,7 @@ fn a_field_asked_after_a_named_process_is_its() {
             filters: vec![Filter::new(
                 Some(Field::new("command")),
                 FilterOp::Contains,
-                Scalar::Text("dicom-relay".into()),
+                Scalar::Text("report-cruncher".into()),
             )],
             measure: Measure::Rows,
             ..Query::default()
@@ -250,7 +250,7 @@ fn a_field_asked_after_a_named_process_is_its() {
         assert_eq!(f["measure"], measure, "{text}: {f}");
         assert_eq!(
             f["filters"][0],
-            serde_json::json!({"field": "command", "op": "contains", "value": "dicom-relay"}),
+            serde_json::json!({"field": "command", "op": "contains", "value": "report-cruncher"}),
             "{text}: {f}"
         );
     }

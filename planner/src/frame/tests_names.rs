@@ -273,7 +273,7 @@ fn a_named_process_and_a_field_a_log_also_has() {
         );
     }
     // A cue word inside a dotted name is part of the name.
-    let f = super::tests::frame_with("chat.threads 呢", None);
+    let f = super::tests::frame_with("orders.threads 呢", None);
     assert!(
         f.as_ref().is_none_or(|f| f["source"] != "processes"),
         "{f:?}"
@@ -332,7 +332,7 @@ fn groupings_that_are_no_keys() {
     let f = frame_over_columns("which minute had the most events in orders.jsonl (by ts)?");
     assert_eq!(f["measure"], "buckets", "{f}");
     assert!(f.get("group_by").is_none(), "{f}");
-    let mut ups = uploads(&["slotd.log"]);
+    let mut ups = uploads(&["api.log"]);
     ups[0].columns = ["caller", "level", "msg"]
         .iter()
         .map(|n| llmops_common::query::Column {
@@ -340,7 +340,7 @@ fn groupings_that_are_no_keys() {
             ..Default::default()
         })
         .collect();
-    let f = query_over(&ups, "which caller logs the most error-level lines?");
+    let f = query_over(&ups, "which caller wrote the most warnings?");
     assert_eq!(f["group_by"], json!(["caller"]), "{f}");
 }
 /// A statistic asked of a system table with no field of numbers named shows the rows (the
