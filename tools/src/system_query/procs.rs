@@ -59,6 +59,13 @@ fn started_at(boot: i64, ticks: u64, clk_tck: u64) -> i64 {
     boot + i64::try_from(ticks / clk_tck.max(1)).unwrap_or(0)
 }
 
+/// Whole seconds since boot (`/proc/uptime`'s first figure).
+fn uptime_seconds() -> Option<i64> {
+    let text = std::fs::read_to_string("/proc/uptime").ok()?;
+    let secs: f64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(secs as i64)
+}
+
 /// A start time as local `YYYY-MM-DDTHH:MM:SS`.
 fn start_iso(secs: i64) -> String {
     chrono::DateTime::from_timestamp(secs, 0)
@@ -74,7 +81,8 @@ fn start_iso(secs: i64) -> String {
 pub fn table(scan: &ProcessTable) -> SysTable {
     let clk_tck = sysconf(libc::_SC_CLK_TCK, 100);
     let boot = boot_time();
-    let now = chrono::Utc::now().timestamp();
+    // Seconds since boot, as `ps` reads `etimes`: the wall clock and `btime` drift apart.
+    let uptime = uptime_seconds();
     let fields = vec![
         col("pid", FieldKind::Integer, Unit::None),
         col("ppid", FieldKind::Integer, Unit::None),
@@ -113,7 +121,10 @@ pub fn table(scan: &ProcessTable) -> SysTable {
             let (start, elapsed) = match started {
                 Some(at) => (
                     SysCell::Text(start_iso(at)),
-                    SysCell::Int((now - at).max(0)),
+                    extra.as_ref().zip(uptime).map_or(SysCell::Null, |(e, up)| {
+                        let since_boot = i64::try_from(e.start_ticks / clk_tck.max(1)).unwrap_or(0);
+                        SysCell::Int((up - since_boot).max(0))
+                    }),
                 ),
                 None => (SysCell::Null, SysCell::Null),
             };
