@@ -473,6 +473,11 @@ pub struct QueryArgs {
     /// one that would leave nothing is dropped, and the result says so.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub soft: Vec<Filter>,
+    /// Filters that replace the query's own when those match nothing: the phrase a level
+    /// word was part of ("pooler error": PgBouncer writes it at WARNING), tried when no
+    /// event has both the level and the word. The result says which ran.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub or_else: Vec<Filter>,
 }
 
 /// One field of a table's schema.

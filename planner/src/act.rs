@@ -357,6 +357,7 @@ pub fn lookup_args(name: &str) -> ToolArgs {
     ToolArgs::SystemQuery(QueryArgs {
         query,
         soft: Vec::new(),
+        or_else: Vec::new(),
     })
 }
 

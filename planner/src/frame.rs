@@ -13,6 +13,7 @@ pub mod defined;
 pub mod edit;
 mod edit_ops;
 mod hours;
+mod level_phrase;
 mod object_words;
 pub mod parsed;
 pub mod question;
@@ -47,6 +48,9 @@ pub struct Frame {
     /// process has no "worker" in its command line, a service without workers has none);
     /// the tool drops one that would leave nothing and says so.
     pub soft: Vec<Filter>,
+    /// Filters that replace the query's when those match nothing (see
+    /// `QueryArgs::or_else`).
+    pub or_else: Vec<Filter>,
     /// The filter (also in `query.filters`) made of words the lexicon does not know: it
     /// narrows a question about a log, it never makes a question one.
     pub object: Option<Filter>,

@@ -106,6 +106,7 @@ fn log_call(query: Query) -> Call {
     let args = QueryArgs {
         query,
         soft: Vec::new(),
+        or_else: Vec::new(),
     };
     ToolArgs::LogQuery(args).into()
 }

@@ -62,6 +62,7 @@ pub fn next_call(pid: u64, own: &[StepRecord]) -> Option<ToolArgs> {
         ToolArgs::SystemQuery(QueryArgs {
             query,
             soft: Vec::new(),
+            or_else: Vec::new(),
         })
     };
     match own {

@@ -31,6 +31,7 @@ pub(crate) fn query_call(frame: &frame::Frame) -> Call {
     let args = llmops_common::query::QueryArgs {
         query: frame.query.clone(),
         soft: frame.soft.clone(),
+        or_else: frame.or_else.clone(),
     };
     if frame.query.source == llmops_common::query::Source::Log {
         ToolArgs::LogQuery(args).into()
@@ -86,6 +87,7 @@ mod tests {
                 ..Query::default()
             },
             soft: Vec::new(),
+            or_else: Vec::new(),
             object: None,
             follow_up: false,
         }

@@ -12,10 +12,52 @@ pub fn args_schema() -> Value {
 }
 
 /// Runs the query with its soft filters, dropping those that would leave nothing (the
-/// last added first) and noting each one dropped.
+/// last added first) and noting each one dropped; when its own filters match nothing, its
+/// `or_else` filters in their place, and the result says so.
 pub fn run_soft<E>(
     args: &QueryArgs,
     mut run: impl FnMut(&llmops_common::query::Query) -> Result<QueryResult, E>,
+) -> Result<QueryResult, E> {
+    let first = with_soft(args, &mut run)?;
+    if first.matched > 0 || args.or_else.is_empty() {
+        return Ok(first);
+    }
+    let instead = QueryArgs {
+        query: llmops_common::query::Query {
+            filters: args.or_else.clone(),
+            ..args.query.clone()
+        },
+        soft: args.soft.clone(),
+        or_else: Vec::new(),
+    };
+    let mut second = with_soft(&instead, &mut run)?;
+    if second.matched == 0 {
+        return Ok(first);
+    }
+    let described = |fs: &[llmops_common::query::Filter]| {
+        fs.iter()
+            .map(|f| {
+                let field = f
+                    .field
+                    .as_ref()
+                    .map(|x| format!("{x} "))
+                    .unwrap_or_default();
+                format!("{field}{:?} {}", f.op, f.value).to_lowercase()
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    second.notes.push(format!(
+        "没有事件同时满足 {0}，改用 {1} / no event met {0}; {1} was used instead",
+        described(&args.query.filters),
+        described(&args.or_else)
+    ));
+    Ok(second)
+}
+
+fn with_soft<E>(
+    args: &QueryArgs,
+    run: &mut impl FnMut(&llmops_common::query::Query) -> Result<QueryResult, E>,
 ) -> Result<QueryResult, E> {
     let mut soft = args.soft.clone();
     let mut dropped = Vec::new();
@@ -50,4 +92,97 @@ pub fn summary_text(r: &QueryResult) -> String {
         s.push_str(&format!("\nnote: {n}"));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use llmops_common::query::{Field, Filter, FilterOp, Query, QueryArgs, QueryValue, Scalar};
+    use llmops_loganalysis::{run_query, QueryFile, QueryOptions};
+
+    use super::run_soft;
+
+    /// A pooler that writes its "pooler error" at WARNING: 7 of them planted, beside one
+    /// ERROR line of another kind and routine lines.
+    fn pooler_log() -> String {
+        let mut log = String::new();
+        for i in 0..30 {
+            let line = match i % 4 {
+                0 if i < 28 => {
+                    "WARNING C-0x1: db/app@10.0.0.5:4000 pooler error: query_wait_timeout"
+                }
+                _ => "LOG C-0x1: db/app@10.0.0.5:4000 login attempt: db=db user=app",
+            };
+            log.push_str(&format!("2031-01-01 01:00:{i:02}.000 UTC [77] {line}\n"));
+        }
+        log.push_str("2031-01-01 01:01:00.000 UTC [77] ERROR config file is unreadable\n");
+        log
+    }
+
+    fn run(text: &str, args: &QueryArgs) -> llmops_common::query::QueryResult {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("pgbouncer.log");
+        std::fs::write(&path, text).expect("write");
+        let files = [QueryFile::new("pgbouncer.log", path)];
+        let none = AtomicBool::new(false);
+        run_soft(args, |q| {
+            run_query(&files, q, &QueryOptions::default(), &none)
+        })
+        .expect("runs")
+    }
+
+    fn args(or_else: Vec<Filter>) -> QueryArgs {
+        QueryArgs {
+            query: Query {
+                filters: vec![
+                    Filter::new(
+                        Some(Field::new("level")),
+                        FilterOp::Eq,
+                        Scalar::Text("ERROR".into()),
+                    ),
+                    Filter::new(None, FilterOp::Contains, Scalar::Text("pooler".into())),
+                ],
+                ..Query::default()
+            },
+            soft: Vec::new(),
+            or_else,
+        }
+    }
+
+    fn count(r: &llmops_common::query::QueryResult) -> u64 {
+        match r.value {
+            QueryValue::Count { count } => count,
+            ref v => panic!("not a count: {v:?}"),
+        }
+    }
+
+    #[test]
+    fn the_phrase_runs_only_when_the_level_and_the_word_match_nothing() {
+        let phrase = vec![Filter::new(
+            None,
+            FilterOp::Regex,
+            Scalar::Text(r"\bpooler\W+errors?\b".into()),
+        )];
+        let r = run(&pooler_log(), &args(phrase.clone()));
+        assert_eq!(count(&r), 7, "as grep -c 'pooler error' counts");
+        assert!(
+            r.notes.iter().any(|n| n.contains("instead")),
+            "{:?}",
+            r.notes
+        );
+        assert_eq!(r.query.filters, phrase, "the result describes what ran");
+        // Without the phrase the answer stays the honest zero.
+        assert_eq!(count(&run(&pooler_log(), &args(Vec::new()))), 0);
+        // With an ERROR pooler line, the level and the word are what is counted.
+        let mut log = pooler_log();
+        log.push_str("2031-01-01 01:02:00.000 UTC [77] ERROR pooler error: no more connections\n");
+        let r = run(&log, &args(phrase));
+        assert_eq!(count(&r), 1);
+        assert!(
+            r.notes.iter().all(|n| !n.contains("instead")),
+            "{:?}",
+            r.notes
+        );
+    }
 }

@@ -78,7 +78,7 @@ fn reads_inner(c: &PipeCtx<'_>) -> bool {
         Cond::Contains { f, .. } | Cond::ContainsCi { f, .. } | Cond::Regex { f, .. } => {
             f.as_ref().is_some_and(|f| inner(f.id))
         }
-        Cond::All(_) => true,
+        Cond::All(_) | Cond::Any(_) => true,
     });
     conds
         || c.plan.group.iter().any(|f| inner(f.id))

@@ -71,6 +71,8 @@ pub enum Cond {
         re: Regex,
     },
     All(Vec<Cond>),
+    /// Any one of them holds (a tag's alternatives that each tag an event).
+    Any(Vec<Cond>),
 }
 
 impl Cond {
@@ -81,7 +83,7 @@ impl Cond {
             Cond::Contains { f, .. } | Cond::ContainsCi { f, .. } | Cond::Regex { f, .. } => {
                 f.as_ref()
             }
-            Cond::All(_) => None,
+            Cond::All(_) | Cond::Any(_) => None,
         }
     }
 
@@ -137,6 +139,7 @@ impl Cond {
                 None => re.is_match(row.whole()),
             },
             Cond::All(cs) => cs.iter().all(|c| c.holds(row)),
+            Cond::Any(cs) => cs.iter().any(|c| c.holds(row)),
         }
     }
 }
@@ -322,7 +325,18 @@ fn compile_tag(
             .collect();
         if let Ok(conds) = conds {
             resolved.extend(used);
-            return Ok(Cond::All(conds));
+            let also: Vec<Cond> = generic
+                .iter()
+                .filter(|g| g.name == name)
+                .flat_map(|g| &g.also)
+                .filter_map(|f| compile_filter(t, f, &mut Vec::new()).ok())
+                .collect();
+            if also.is_empty() {
+                return Ok(Cond::All(conds));
+            }
+            let mut any = vec![Cond::All(conds)];
+            any.extend(also);
+            return Ok(Cond::Any(any));
         }
     }
     let mut available: Vec<String> = t.tags.iter().map(|x| x.name.clone()).collect();
@@ -482,6 +496,9 @@ pub struct Plan {
     /// What makes an event notable in a timeline (any one holds): an incident tag or a
     /// warning level and worse. Empty for other measures.
     pub notable: Vec<Cond>,
+    /// What makes a quiet event a service's change of state (the `state_change` tag): of a
+    /// timeline's one-off events, these are kept first.
+    pub milestone: Option<Cond>,
     /// A timeline's count of each message template in the file, to rank routine events
     /// rarest first.
     pub rarity: Option<Rarity>,
@@ -551,10 +568,12 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
     for c in &conds {
         collect_fields(c, &mut show);
     }
-    let (notable, request_kind) = if q.measure == Measure::Timeline {
-        (notable_conds(t), request_kind(t))
+    let (notable, milestone, request_kind) = if q.measure == Measure::Timeline {
+        let mut unused = Vec::new();
+        let milestone = compile_tag(t, "state_change", &mut unused).ok();
+        (notable_conds(t), milestone, request_kind(t))
     } else {
-        (Vec::new(), Vec::new())
+        (Vec::new(), None, Vec::new())
     };
     Ok(Plan {
         conds,
@@ -565,6 +584,7 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
         resolved,
         time: t.time,
         notable,
+        milestone,
         rarity: None,
         request_kind,
     })
@@ -597,8 +617,10 @@ pub fn request_kind(t: &Table<'_>) -> Vec<(FieldRef, bool)> {
 /// tag the table can evaluate (its format's own and the generic ones, a successful login
 /// aside) and a level of WARN or worse.
 fn notable_conds(t: &Table<'_>) -> Vec<Cond> {
+    let generic = super::tags::generic_tags();
+    let quiet = |n: &str| generic.iter().any(|g| g.name == n && !g.notable);
     let mut names: Vec<&str> = t.tags.iter().map(|x| x.name.as_str()).collect();
-    for g in super::tags::generic_tags() {
+    for g in generic {
         if !names.contains(&g.name.as_str()) {
             names.push(&g.name);
         }
@@ -611,7 +633,7 @@ fn notable_conds(t: &Table<'_>) -> Vec<Cond> {
     );
     let mut out: Vec<Cond> = names
         .into_iter()
-        .filter(|n| *n != "accepted_login")
+        .filter(|n| !quiet(n))
         .filter_map(|n| compile_tag(t, n, &mut unused).ok())
         .collect();
     out.extend(compile_filter(t, &warn, &mut unused).ok());
@@ -622,7 +644,7 @@ fn collect_fields(c: &Cond, out: &mut Vec<FieldRef>) {
     let f = match c {
         Cond::Num { f, .. } | Cond::Range { f, .. } | Cond::Text { f, .. } => Some(f),
         Cond::Contains { f, .. } | Cond::ContainsCi { f, .. } | Cond::Regex { f, .. } => f.as_ref(),
-        Cond::All(cs) => {
+        Cond::All(cs) | Cond::Any(cs) => {
             for c in cs {
                 collect_fields(c, out);
             }

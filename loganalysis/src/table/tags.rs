@@ -17,7 +17,18 @@ pub struct GenericTag {
     pub title: String,
     #[serde(default)]
     pub title_zh: String,
+    /// Whether an event it tags is shown first in a timeline (an incident's tags are; a
+    /// successful login or a service's state change is not).
+    #[serde(default = "yes")]
+    pub notable: bool,
     pub when: Vec<Vec<Filter>>,
+    /// Filters any one of which also tags an event, where the log has their fields.
+    #[serde(default)]
+    pub also: Vec<Filter>,
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Debug, Deserialize)]

@@ -183,3 +183,41 @@ fn a_redis_failure_is_a_warning_that_says_something_failed() {
         "the three failures, not the start-up advisory"
     );
 }
+
+/// A job runner that writes each failed run as an `INFO: fail` outcome line (Sidekiq):
+/// those are failures, counted per job as `grep -c 'class=X .*INFO: fail$'` counts them;
+/// a message that only mentions a failure is not one.
+#[test]
+fn a_jobs_bare_fail_outcome_is_a_failure_whatever_its_level() {
+    let mut log = String::new();
+    let mut planted = std::collections::BTreeMap::new();
+    for i in 0..40u32 {
+        let class = ["MailJob", "SyncJob", "ReportJob"][(i % 3) as usize];
+        log.push_str(&format!(
+            "2031-02-03T04:05:{:02}.100Z pid=9 tid=t{i}k class={class} jid=ab{i:04}cd INFO: start\n",
+            i % 60
+        ));
+        let outcome = if i % 4 == 0 { "fail" } else { "done" };
+        log.push_str(&format!(
+            "2031-02-03T04:05:{:02}.900Z pid=9 tid=t{i}k class={class} jid=ab{i:04}cd elapsed=0.8 INFO: {outcome}\n",
+            i % 60
+        ));
+        if outcome == "fail" {
+            *planted.entry(class).or_insert(0u64) += 1;
+        }
+    }
+    log.push_str(
+        "2031-02-03T04:06:00.000Z pid=9 tid=zz INFO: retry of the failed jobs scheduled\n",
+    );
+    let q = Query {
+        group_by: vec![Field::new("class")],
+        ..tagged("failure")
+    };
+    let r = run("sidekiq.log", &log, &q).expect("runs");
+    let QueryValue::Groups { rows, .. } = &r.value else {
+        panic!("groups: {:?}", r.value)
+    };
+    let got: std::collections::BTreeMap<&str, u64> =
+        rows.iter().map(|g| (g.key[0].as_str(), g.count)).collect();
+    assert_eq!(got, planted, "{rows:?}");
+}

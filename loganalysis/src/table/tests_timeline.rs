@@ -481,3 +481,85 @@ fn a_quiet_one_off_keeps_a_place_among_many_errors() {
         "{rows:?}"
     );
 }
+
+/// Of the quiet one-offs, a service's change of state ("ready to accept connections")
+/// keeps its place before a burst of one-off report lines (a kernel's hardware line and
+/// call trace), which are nearer the asked minute.
+#[test]
+fn a_service_ready_again_outranks_one_off_report_lines() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for m in 0..20 {
+        for k in 0..12 {
+            log.push_str(&format!(
+                "2029-03-14 10:{m:02}:{:02},000 ERROR stage{} failed in module {}\n",
+                k * 4,
+                ["alpha", "beta", "gamma", "delta"][k % 4],
+                ["disk", "net", "db"][k % 3]
+            ));
+        }
+    }
+    for (i, l) in [
+        "kernel report: Hardware name: Example box",
+        "kernel report: Call Trace follows",
+        "kernel report: Mem-Info dump",
+        "kernel report: Tasks state listing",
+    ]
+    .iter()
+    .enumerate()
+    {
+        log.push_str(&format!("2029-03-14 10:10:0{i},500 INFO {l}\n"));
+    }
+    log.push_str("2029-03-14 10:13:30,000 INFO database system is ready to accept connections\n");
+    std::fs::write(dir.path().join("svc.log"), &log).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Around {
+            at: TimePoint("10:10".into()),
+            seconds: 300,
+        }),
+        limit: Some(10),
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["svc.log"], &q, &QueryOptions::default()).expect("runs");
+    let QueryValue::Timeline { rows, .. } = &r.value else {
+        panic!("timeline")
+    };
+    assert!(
+        rows.iter().any(|r| r.text.contains("ready to accept")),
+        "{rows:?}"
+    );
+}
+
+/// A job runner's `class=Name` is what its line is about: two jobs' starts are two kinds,
+/// so a rare job's start shows beside a frequent one's.
+#[test]
+fn a_rare_jobs_start_is_its_own_kind() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for s in 0..300 {
+        log.push_str(&format!(
+            "2029-03-14T10:{:02}:{:02}.000Z pid=7 tid=a{s}x class=ReminderJob jid=f{s:04}e INFO: start\n",
+            s / 60,
+            s % 60
+        ));
+    }
+    log.push_str(
+        "2029-03-14T10:02:30.500Z pid=7 tid=b9z class=ImportJob jid=c0ffee12 INFO: start\n",
+    );
+    std::fs::write(dir.path().join("jobs.log"), &log).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Around {
+            at: TimePoint("10:02".into()),
+            seconds: 120,
+        }),
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["jobs.log"], &q, &QueryOptions::default()).expect("runs");
+    let QueryValue::Timeline { rows, .. } = &r.value else {
+        panic!("timeline")
+    };
+    let import = rows.iter().find(|r| r.text.contains("class=ImportJob"));
+    assert!(import.is_some_and(|r| r.repeats.is_none()), "{rows:?}");
+}

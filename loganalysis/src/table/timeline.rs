@@ -30,6 +30,8 @@ pub struct Kind {
     in_file: u64,
     file_total: u64,
     notable: bool,
+    /// A service's change of state (see `Plan::milestone`).
+    milestone: bool,
 }
 
 /// A shown kind: the row of its first event in the window, how many events it stands for
@@ -113,10 +115,12 @@ impl Timeline {
             }
         };
         let notable = plan.notable.iter().any(|c| c.holds(row));
+        let milestone = plan.milestone.as_ref().is_some_and(|c| c.holds(row));
         let of_file = self.kinds.entry(file).or_default();
         if let Some(k) = of_file.get_mut(key.as_slice()) {
             k.count += 1;
             k.notable |= notable;
+            k.milestone |= milestone;
             if k.first.time.is_none_or(|t| time.key < t.key) {
                 k.first = timeline_hit(row, plan, file, line);
             }
@@ -136,6 +140,7 @@ impl Timeline {
             in_file,
             file_total,
             notable,
+            milestone,
         };
         of_file.insert(key, kind);
         self.n_kinds += 1;
@@ -238,14 +243,29 @@ const ONE_OFF: u64 = 3;
 
 /// The `limit` best of `sorted` (best first), a fifth of them kept for the best one-offs
 /// that are not notable (an operator's `rm` of a dump, a deploy, a config reload: quiet
-/// lines that are often the cause or the fix), the rest shared between the files by
-/// [`fair_share`]; without the reserve a burst of errors takes every place.
+/// lines that are often the cause or the fix), a service's change of state before the
+/// rest of them (the database ready again outranks a kernel report's hardware line); the
+/// rest shared between the files by [`fair_share`]. Without the reserve a burst of errors
+/// takes every place.
 fn with_one_offs(sorted: Vec<(f64, Kind)>, limit: usize) -> Vec<(f64, Kind)> {
     let reserve = limit / 5;
+    let one_off = |k: &Kind| !k.notable && k.in_file.max(k.count) <= ONE_OFF;
+    let milestones = sorted
+        .iter()
+        .filter(|(_, k)| one_off(k) && k.milestone)
+        .count();
+    let mut quiet_room = reserve.saturating_sub(milestones);
     let mut kept = Vec::new();
     let mut rest = Vec::with_capacity(sorted.len());
     for (score, k) in sorted {
-        if kept.len() < reserve && !k.notable && k.in_file.max(k.count) <= ONE_OFF {
+        let take = kept.len() < reserve
+            && one_off(&k)
+            && (k.milestone || {
+                let room = quiet_room > 0;
+                quiet_room = quiet_room.saturating_sub(1);
+                room
+            });
+        if take {
             kept.push((score, k));
         } else {
             rest.push((score, k));
@@ -489,13 +509,22 @@ fn same_kind(a: &[u8], b: &[u8]) -> bool {
     same * 2 >= a.len()
 }
 
-/// A word that names or counts something rather than saying what happened.
+/// A word that names or counts something rather than saying what happened. Of a
+/// `key=value` word only the value counts: `broker=<n>` is an identifier, `class=InvoiceJob`
+/// (a name the masking kept, so no id) is what the event is about.
 fn identifier(w: &[u8]) -> bool {
     let w = w
         .strip_suffix(b".")
         .or_else(|| w.strip_suffix(b","))
         .or_else(|| w.strip_suffix(b";"))
         .unwrap_or(w);
+    if let Some(eq) = w.iter().position(|c| *c == b'=').filter(|i| *i > 0) {
+        let value = &w[eq + 1..];
+        if value.is_empty() || value.iter().all(u8::is_ascii_alphabetic) {
+            return false;
+        }
+        return identifier(value);
+    }
     let inner = w.get(1..w.len().saturating_sub(1)).unwrap_or(&[]);
     w.iter().any(|c| c.is_ascii_digit() || *c == b'<')
         || inner.iter().any(|c| b"-_./=@:".contains(c))
@@ -512,6 +541,7 @@ impl Kind {
     fn absorb(&mut self, b: Kind) {
         self.count += b.count;
         self.notable |= b.notable;
+        self.milestone |= b.milestone;
         let at = |h: &Hit| (h.time.map(|t| t.key), h.file, h.line);
         if at(&b.first) < at(&self.first) {
             self.first = b.first;
@@ -554,6 +584,7 @@ mod tests {
             in_file,
             file_total,
             notable,
+            milestone: false,
         }
     }
 
@@ -589,6 +620,11 @@ mod tests {
             "Connection to node <n> established"
         ));
         assert!(!one("user alice logged in", "user bob logged in"));
+        assert!(one("fetch broker=<n> done", "fetch broker=<id> done"));
+        assert!(!one(
+            "pid=<n> class=ImportJob jid=<id> INFO: start",
+            "pid=<n> class=MailerJob jid=<id> INFO: start"
+        ));
         assert!(!one("a b", "a b c"));
     }
 

@@ -264,9 +264,14 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         timeline_conditions(lex, p, &mut q, &mut soft);
     }
     q.extract = used_definitions(p, &q, &soft);
+    let or_else = match q.source {
+        Source::Log if !timeline => super::level_phrase::or_else(lex, p, &q.filters),
+        _ => Vec::new(),
+    };
     Frame {
         query: q,
         soft,
+        or_else,
         object,
         follow_up: false,
     }
@@ -567,6 +572,11 @@ fn binds(l: &Lit) -> bool {
             | Lit::Ident(_)
             | Lit::Class(_)
     )
+}
+
+/// Whether the text says a time or a time window of its own ("around 02:47", "last hour").
+pub fn says_a_time(text: &str) -> bool {
+    window(lexicon(), &Parsed::new(text, &FrameCtx::of_uploads(&[]))).is_some()
 }
 
 /// The time window an incident question says ("2 点多", "around 02:47"): a time of day is

@@ -222,6 +222,7 @@ fn edited(query: Query, soft: Vec<Filter>, object: Option<Filter>) -> Frame {
     Frame {
         query,
         soft,
+        or_else: Vec::new(),
         object,
         follow_up: true,
     }

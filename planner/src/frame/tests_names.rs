@@ -354,3 +354,30 @@ fn a_statistic_without_a_field_over_a_system_table_shows_the_rows() {
         "{f}"
     );
 }
+
+/// A word right before a level word may name a kind of error a log writes at any level:
+/// the query asks the level and the word, and the phrase when no event has both.
+#[test]
+fn a_word_before_a_level_word_makes_a_phrase_to_fall_back_on() {
+    let ups = uploads(&["proxy.log"]);
+    let ctx = super::FrameCtx::of_uploads(&ups);
+    let frame = |q: &str| match super::question::understand(q, &ctx) {
+        Some(super::Understood::Query(f)) => f,
+        other => panic!("{q}: {other:?}"),
+    };
+    let f = frame("how many handshake errors in proxy.log");
+    assert_eq!(
+        json!(f.or_else),
+        json!([{"op": "regex", "value": r"\bhandshake\W+errors?\b"}]),
+        "{f:?}"
+    );
+    assert!(
+        f.query
+            .filters
+            .iter()
+            .any(|x| x.field.as_ref().is_some_and(|n| n.as_str() == "level")),
+        "the level is asked first: {f:?}"
+    );
+    let f = frame("how many errors in proxy.log");
+    assert!(f.or_else.is_empty(), "{f:?}");
+}

@@ -154,3 +154,19 @@ fn an_hour_said_in_words_is_the_whole_hour_and_an_incident_looks_there() {
         "{q:?}"
     );
 }
+
+/// A second timeline clause without a time of its own names the logs of the first one's
+/// minute: one timeline of them, not the first log's minute and then the whole night.
+#[test]
+fn a_second_timeline_clause_without_a_time_joins_the_first() {
+    let q =
+        query("what happened on orders-db near 4:05? line up the pg and redis logs in time order");
+    assert_eq!(q.measure, Measure::Timeline, "{q:?}");
+    assert_eq!(names(&q), ["cache-redis.log", "orders-db.log"], "{q:?}");
+    assert!(q.window.is_some(), "{q:?}");
+    let q = query("what happened in redis around 4:05? and what happened in redis around 4:40?");
+    let Some(Window::Around { at, .. }) = &q.window else {
+        panic!("{q:?}")
+    };
+    assert_eq!(at.0, "04:05", "two times are two timelines: {q:?}");
+}

@@ -129,7 +129,18 @@ fn jq_cond(c: &PipeCtx<'_>, cond: &Cond) -> Result<String, String> {
                 json_str(src)
             )
         }
-        Cond::All(_) => return Err("nested filters".into()),
+        Cond::All(cs) | Cond::Any(cs) => {
+            let join = if matches!(cond, Cond::All(_)) {
+                " and "
+            } else {
+                " or "
+            };
+            let parts = cs
+                .iter()
+                .map(|x| jq_cond(c, x))
+                .collect::<Result<Vec<_>, _>>()?;
+            format!("({})", parts.join(join))
+        }
     })
 }
 

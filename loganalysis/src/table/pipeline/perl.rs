@@ -307,7 +307,18 @@ fn perl_one(c: &PipeCtx<'_>, cond: &Cond) -> Result<String, String> {
             let h = hay(f);
             format!("(defined {h} && {h} =~ /{}/)", perl_re(re.as_str()))
         }
-        Cond::All(_) => return Err("nested filters".into()),
+        Cond::All(cs) | Cond::Any(cs) => {
+            let join = if matches!(cond, Cond::All(_)) {
+                " && "
+            } else {
+                " || "
+            };
+            let parts = cs
+                .iter()
+                .map(|x| perl_one(c, x))
+                .collect::<Result<Vec<_>, _>>()?;
+            format!("({})", parts.join(join))
+        }
     })
 }
 

@@ -1,0 +1,71 @@
+//! A level word that is part of a phrase the log writes ("pooler error", "syntax errors"):
+//! the query asks the level and the word, and, when no event has both, the phrase instead
+//! (PgBouncer writes `WARNING … pooler error: …`). The tool runs the phrase only then, and
+//! says so.
+
+use llmops_common::query::{Filter, FilterOp, Scalar};
+
+use super::parsed::Parsed;
+use super::scan::Lit;
+use super::words::regex_escape;
+use crate::lexicon::{Cue, Lexicon};
+
+/// The filters that replace `filters` when they match nothing: `filters` with the level and
+/// the word before it replaced by the phrase they make. Empty when no level word follows a
+/// word looked for.
+pub fn or_else(lex: &Lexicon, p: &Parsed, filters: &[Filter]) -> Vec<Filter> {
+    // The word as looked for: itself, or its stem (`\bhandshak\w*`).
+    let looks_for = |v: &str, w: &str| {
+        let (v, w) = (v.to_lowercase(), w.to_lowercase());
+        let stem = v.replace(r"\b", "").replace(r"\w*", "");
+        v.contains(&w) || (stem.len() >= 3 && w.starts_with(&stem))
+    };
+    let looked_for = |w: &str| {
+        filters.iter().position(|f| {
+            f.field.is_none()
+                && matches!(f.op, FilterOp::Contains | FilterOp::Regex)
+                && matches!(&f.value, Scalar::Text(v) if looks_for(v, w))
+        })
+    };
+    for h in &p.hits {
+        let Cue::Filter(i) = h.cue else { continue };
+        let cue = &lex.filters[i];
+        if cue.field.as_deref() != Some("level") {
+            continue;
+        }
+        let Some(level_word) = p.lower.get(h.start..h.end) else {
+            continue;
+        };
+        if !level_word.bytes().all(|b| b.is_ascii_alphabetic()) {
+            continue;
+        }
+        let before = p.lits.iter().find_map(|l| match &l.lit {
+            Lit::Word(w) | Lit::Ident(w)
+                if l.end <= h.start && p.gap(l.end, h.start).is_empty() =>
+            {
+                looked_for(w).map(|at| (at, w))
+            }
+            _ => None,
+        });
+        let Some((at, word)) = before else { continue };
+        let level = filters.iter().position(|f| {
+            f.field.as_ref().is_some_and(|x| x.as_str() == "level") && f.value == cue.value
+        });
+        let Some(level) = level else { continue };
+        let singular = level_word.strip_suffix('s').unwrap_or(level_word);
+        let phrase = format!(
+            r"\b{}\W+{}s?\b",
+            regex_escape(&word.to_lowercase()),
+            regex_escape(singular)
+        );
+        let mut out: Vec<Filter> = filters
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != at && *j != level)
+            .map(|(_, f)| f.clone())
+            .collect();
+        out.push(Filter::new(None, FilterOp::Regex, Scalar::Text(phrase)));
+        return out;
+    }
+    Vec::new()
+}
