@@ -227,6 +227,7 @@ mod tests {
             ("queries-heldout6", "queries-heldout6.jsonl"),
             ("queries-heldout7", "queries-heldout7.jsonl"),
             ("queries-heldout8", "queries-heldout8.jsonl"),
+            ("queries-heldout9", "queries-heldout9.jsonl"),
             ("queries-dev6", "queries-dev6.jsonl"),
             ("queries-dev7", "queries-dev7.jsonl"),
             ("queries-dev8", "queries-dev8.jsonl"),
