@@ -18,6 +18,8 @@ use super::text::Lang;
 use super::tool_data::RunView;
 use super::{Call, CommandArgs, StepRecord, Task, ToolArgs, ToolName};
 
+mod episodes;
+
 /// Logs looked at, at most: a night's incident spans the proxy, the apps, the database
 /// and the hosts' journals, and the cause is often in the quietest of them.
 const MAX_LOGS: usize = 10;
@@ -102,6 +104,13 @@ fn failures() -> Filter {
     Filter::new(None, FilterOp::Tag, Scalar::Text("failure".into()))
 }
 
+/// What the summary looks for: failures, and warnings (or lines of a log without levels)
+/// that say something failed (the `trouble` tag): PgBouncer's pooler errors, PHP-FPM's
+/// fatal errors and the kernel's OOM kill are written at WARNING or at no level.
+fn trouble() -> Filter {
+    Filter::new(None, FilterOp::Tag, Scalar::Text("trouble".into()))
+}
+
 fn log_call(query: Query) -> Call {
     let args = QueryArgs {
         query,
@@ -111,11 +120,11 @@ fn log_call(query: Query) -> Call {
     ToolArgs::LogQuery(args).into()
 }
 
-/// The first timeline: failures per minute in every log, in the window asked.
+/// The first timeline: trouble per minute in every log, in the window asked.
 fn timeline(logs: &[String], window: Option<&Window>) -> Query {
     Query {
         files: logs.to_vec(),
-        filters: vec![failures()],
+        filters: vec![trouble()],
         window: window.cloned(),
         measure: Measure::Timeline,
         bucket: BucketWidth::Minute,
@@ -221,10 +230,7 @@ pub(crate) fn next_call(
     own: &[StepRecord],
 ) -> Option<Call> {
     let Some(first) = own.first() else {
-        return Some(log_call(Query {
-            limit: Some(3),
-            ..timeline(logs, asked)
-        }));
+        return Some(log_call(timeline(logs, asked)));
     };
     let found = result_of(first);
     let mut rest = Vec::new();
@@ -305,6 +311,7 @@ pub fn answer(own: &[StepRecord], lang: Lang) -> String {
     if let Some(table) = per_minute(r, lang) {
         parts.push(table);
     }
+    parts.extend(episodes::section(r, lang));
     let evidence = query_step(own, false);
     if let Some(e) = evidence.filter(|e| !rows_of(e).is_empty()) {
         parts.push(format!(
@@ -345,11 +352,11 @@ fn headline(r: &QueryResult, lang: Lang) -> String {
     if r.matched == 0 {
         return match lang {
             Lang::Zh => format!(
-                "{} 中没有失败事件（HTTP 5xx 或 ERROR 及以上）。",
+                "{} 中没有出错事件（HTTP 5xx、ERROR 及以上，或说明出错、被拒、被杀、超时的告警）。",
                 names.join("、")
             ),
             Lang::En => format!(
-                "No failures (HTTP 5xx, or ERROR and worse) in {}.",
+                "Nothing went wrong in {} (no HTTP 5xx, no ERROR or worse, no warning that says something failed, was refused, killed or timed out).",
                 names.join(", ")
             ),
         };
@@ -369,21 +376,25 @@ fn headline(r: &QueryResult, lang: Lang) -> String {
     });
     match (lang, worst) {
         (Lang::Zh, Some((at, n, split))) => format!(
-            "共 **{}** 个失败事件（{}）；最集中的一分钟是 **{at}**，{n} 个{split}。",
+            "共 **{}** 个出错事件（{}）；最集中的一分钟是 **{at}**，{n} 个{split}。",
             r.matched,
             per_file.join("，")
         ),
         (Lang::En, Some((at, n, split))) => format!(
-            "**{}** failures ({}); the worst minute was **{at}** with {n}{split}.",
+            "**{}** events tell of trouble ({}); the worst minute was **{at}** with {n}{split}.",
             r.matched,
             per_file.join(", ")
         ),
         (Lang::Zh, None) => format!(
-            "共 **{}** 个失败事件（{}）。",
+            "共 **{}** 个出错事件（{}）。",
             r.matched,
             per_file.join("，")
         ),
-        (Lang::En, None) => format!("**{}** failures ({}).", r.matched, per_file.join(", ")),
+        (Lang::En, None) => format!(
+            "**{}** events tell of trouble ({}).",
+            r.matched,
+            per_file.join(", ")
+        ),
     }
 }
 
@@ -410,7 +421,7 @@ fn per_minute(r: &QueryResult, lang: Lang) -> Option<String> {
         .collect();
     Some(format!(
         "{} ({}):\n{}",
-        lang.pick("失败最多的几分钟", "The minutes with most failures"),
+        lang.pick("出错最多的几分钟", "The minutes with most trouble"),
         names.join(" / "),
         lines.join("\n")
     ))
@@ -476,8 +487,8 @@ fn scope(r: &QueryResult, lang: Lang) -> String {
         lang.pick("依据：", "Read:"),
         parts.join("; "),
         lang.pick(
-            "。失败 = HTTP 5xx（访问日志）或 ERROR 及以上（其他日志）。",
-            ". A failure is an HTTP 5xx in an access log, ERROR or worse elsewhere."
+            "。出错事件 = 访问日志的 HTTP 5xx；其他日志的 ERROR 及以上、任务结果 fail，以及说明出错、被拒、被杀或超时的告警和无级别行。",
+            ". Trouble is an HTTP 5xx in an access log; elsewhere ERROR or worse, a job's 'fail', or a warning or unlevelled line that says something failed, was refused, killed or timed out."
         )
     )
 }

@@ -67,12 +67,12 @@ fn what_went_wrong_lines_up_every_log_by_minute_with_evidence_and_the_configured
     for (question, total, worst) in [
         (
             "what went wrong?",
-            "**58** failures",
+            "**58** events tell of trouble",
             "worst minute was **2026-11-30T02:47** with 52",
         ),
         (
             "总结一下这次故障",
-            "共 **58** 个失败事件",
+            "共 **58** 个出错事件",
             "**2026-11-30T02:47**，52 个",
         ),
     ] {

@@ -25,7 +25,7 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
     let words: Vec<&super::scan::Spanned> = p
         .lits
         .iter()
-        .filter(|l| matches!(l.lit, Lit::Word(_)))
+        .filter(|l| matches!(&l.lit, Lit::Word(w) if !super::zones::is_zone_word(lex, w)))
         .filter(|l| !names_the_log(lex, p, l))
         .collect();
     // Runs of such words standing next to each other; the longest names the thing (a verb

@@ -380,4 +380,7 @@ fn a_word_before_a_level_word_makes_a_phrase_to_fall_back_on() {
     );
     let f = frame("how many errors in proxy.log");
     assert!(f.or_else.is_empty(), "{f:?}");
+    // A zone's name after the times is no word looked for, and takes no word's place.
+    let f = frame("proxy.log: handshake errors between 01:10 and 01:25 utc?");
+    assert!(!f.or_else.is_empty(), "{f:?}");
 }
