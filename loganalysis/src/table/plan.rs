@@ -329,7 +329,13 @@ fn compile_tag(
                 .iter()
                 .filter(|g| g.name == name)
                 .flat_map(|g| &g.also)
-                .filter_map(|f| compile_filter(t, f, &mut Vec::new()).ok())
+                .filter_map(|fs| {
+                    fs.iter()
+                        .map(|f| compile_filter(t, f, &mut Vec::new()))
+                        .collect::<Result<Vec<_>, _>>()
+                        .ok()
+                        .map(Cond::All)
+                })
                 .collect();
             if also.is_empty() {
                 return Ok(Cond::All(conds));

@@ -22,9 +22,10 @@ pub struct GenericTag {
     #[serde(default = "yes")]
     pub notable: bool,
     pub when: Vec<Vec<Filter>>,
-    /// Filters any one of which also tags an event, where the log has their fields.
+    /// Alternatives (each one's filters all hold) any one of which also tags an event,
+    /// where the log has their fields.
     #[serde(default)]
-    pub also: Vec<Filter>,
+    pub also: Vec<Vec<Filter>>,
 }
 
 fn yes() -> bool {
