@@ -709,7 +709,7 @@ fn column_named_at(text: &str, lower: &str, columns: &[Column], c: &Column) -> V
     // "distinct orderIds", "which slots": a field named in the plural (not a framing
     // word's: "times" is no plural of `time`).
     let framing = crate::lexicon::lexicon().grammar.stop.en.contains(&name);
-    if name.len() >= 4 && !name.ends_with('s') && !framing {
+    if name.len() >= 3 && !name.ends_with('s') && !framing {
         at.extend(crate::lexicon::occurrences(lower, &format!("{name}s")));
     }
     if by_last {
@@ -729,8 +729,11 @@ fn column_named_at(text: &str, lower: &str, columns: &[Column], c: &Column) -> V
             && !compound_last(&last)
             && written.eq_ignore_ascii_case(&last)
             && written != written_last;
+        // Its plural is no word of its own ("jids", "tids").
+        let plural = written.strip_suffix('s') == Some(c.name.as_str());
         let short_word = name.len() <= 3
             && written != c.name
+            && !plural
             && !written.bytes().any(|b| b.is_ascii_uppercase());
         !(plain_camel || short_word)
     });

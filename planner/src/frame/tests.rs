@@ -785,3 +785,19 @@ fn who_or_what_a_condition_happened_to() {
         "{f}"
     );
 }
+
+#[test]
+fn a_short_columns_plural_names_it() {
+    use llmops_common::query::Column;
+    let mut ups = uploads(&["worker.log"]);
+    ups[0].columns = ["time", "tid", "klass", "bid"]
+        .iter()
+        .map(|n| Column {
+            name: (*n).into(),
+            ..Default::default()
+        })
+        .collect();
+    let f = query_over(&ups, "how many distinct bids are in worker.log");
+    assert_eq!(f["measure"], "count_distinct", "{f}");
+    assert_eq!(f["field"], "bid", "{f}");
+}
