@@ -142,7 +142,57 @@ pub fn intent(text: &str) -> Option<ActIntent> {
         .or_else(|| vacuum(t))
         .or_else(|| unit_verb(t))
         .or_else(|| kill_named(t))
+        .or_else(|| kill_imperative(t))
         .or_else(|| kill_it(t))
+}
+
+/// "can you kill off the stuck gearbox-indexer", "stop ledger-sync, it's eating memory": an
+/// English stop verb opening the request (after polite words) and one identifier-shaped
+/// name (`-`, `_` or `.` inside) in its clause; the other words say why, not what.
+fn kill_imperative(t: &str) -> Option<ActIntent> {
+    const POLITE: [&str; 11] = [
+        "please", "pls", "can", "could", "would", "you", "just", "go", "ahead", "and", "now",
+    ];
+    let clause = t.split([',', ';', '，', '；', '—']).next()?;
+    let words: Vec<&str> = clause.split_whitespace().collect();
+    let start = words.iter().position(|w| !POLITE.contains(w))?;
+    let rest = words.get(start..)?.join(" ");
+    let verb = KILL_VERBS
+        .iter()
+        .filter(|v| v.is_ascii())
+        .find(|v| rest.strip_prefix(**v).is_some_and(|r| r.starts_with(' ')))?;
+    let after = &rest[verb.len()..];
+    // "stop worrying about …": a verb after the stop verb is what stops.
+    if after
+        .split_whitespace()
+        .next()
+        .is_some_and(|w| w.ends_with("ing"))
+    {
+        return None;
+    }
+    // A file's name is no process's ("stop tailing build.log").
+    const FILES: [&str; 8] = [
+        ".log", ".txt", ".conf", ".json", ".yaml", ".yml", ".csv", ".gz",
+    ];
+    let names: Vec<&str> = after
+        .split_whitespace()
+        .map(|w| w.trim_matches(['"', '\'', '`', '(', ')']))
+        .filter(|w| !FILES.iter().any(|e| w.ends_with(e)))
+        .filter(|w| {
+            w.contains(['-', '_', '.'])
+                && !w.starts_with('-')
+                && w.bytes().any(|b| b.is_ascii_alphabetic())
+                && w.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        })
+        .collect();
+    let [name] = names.as_slice() else {
+        return None;
+    };
+    Some(ActIntent::KillNamed {
+        name: name.to_string(),
+        signal: signal_of(t),
+    })
 }
 
 /// "hull-scan is pegging a core, kill it": a clause of a stop verb and a pronoun (and
@@ -699,6 +749,15 @@ mod tests {
                 "img_resize 的进程全卡死了，把它们都杀了",
                 "kill -TERM <img_resize>",
             ),
+            // A stop verb first and one name in its clause: the rest says why.
+            (
+                "could you kill off the runaway thumb-render",
+                "kill -TERM <thumb-render>",
+            ),
+            (
+                "stop ledger-sync, it keeps eating memory",
+                "kill -TERM <ledger-sync>",
+            ),
         ] {
             assert_eq!(argv(t).as_deref(), Some(want), "{t}");
         }
@@ -711,6 +770,8 @@ mod tests {
             "stop worrying about the disk",
             "the disk is full, kill it",
             "foo-a and bar-b are stuck, kill it",
+            "stop comparing foo-a with bar-b",
+            "stop worrying about build.log",
         ] {
             assert!(
                 !matches!(intent(t), Some(ActIntent::KillNamed { .. })),

@@ -89,7 +89,11 @@ fn burst_line(b: &Burst, names: &[&str], rows: &[Row], lang: Lang) -> String {
     let span = if b.first == b.last {
         b.first.clone()
     } else {
-        format!("{} – {}", b.first, b.last.split_once('T').map_or(&*b.last, |x| x.1))
+        format!(
+            "{} – {}",
+            b.first,
+            b.last.split_once('T').map_or(&*b.last, |x| x.1)
+        )
     };
     let split: Vec<String> = names
         .iter()
@@ -105,12 +109,7 @@ fn burst_line(b: &Burst, names: &[&str], rows: &[Row], lang: Lang) -> String {
             matches!((m, from, to), (Some(m), Some(f), Some(t)) if m >= f && m <= t)
         })
         .take(KINDS)
-        .map(|row| {
-            format!(
-                "  - {}",
-                crate::answer::query::row_line(row, lang, false)
-            )
-        })
+        .map(|row| format!("  - {}", crate::answer::query::row_line(row, lang, false)))
         .collect();
     let head = format!("- **{span}** — {} ({})", b.count, split.join(", "));
     if kinds.is_empty() {
@@ -153,8 +152,14 @@ mod tests {
                 per_file: vec![4, 4],
             }
         );
-        assert_eq!((got[1].count, got[1].first.as_str()), (2, "2031-01-01T01:30"));
+        assert_eq!(
+            (got[1].count, got[1].first.as_str()),
+            (2, "2031-01-01T01:30")
+        );
         // Across midnight the minutes are still three apart.
-        assert_eq!((got[2].count, got[2].last.as_str()), (2, "2031-01-02T00:02"));
+        assert_eq!(
+            (got[2].count, got[2].last.as_str()),
+            (2, "2031-01-02T00:02")
+        );
     }
 }
