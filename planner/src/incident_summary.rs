@@ -37,6 +37,9 @@ const AROUND: u64 = 90;
 const LEAD_UP: u64 = 300;
 /// And covers an hour either side at most.
 const MAX_AROUND: u64 = 3600;
+/// Kinds of trouble the first timeline keeps, to name each burst of a night by the kinds
+/// that began in it.
+const BURST_KINDS: u32 = 60;
 /// A minute belongs to the burst of failures while it holds this share of the worst one's.
 const BURST_SHARE: u64 = 10;
 
@@ -230,7 +233,11 @@ pub(crate) fn next_call(
     own: &[StepRecord],
 ) -> Option<Call> {
     let Some(first) = own.first() else {
-        return Some(log_call(timeline(logs, asked)));
+        // Its kinds name each burst of the night (`episodes`), so more than are shown.
+        return Some(log_call(Query {
+            limit: Some(BURST_KINDS),
+            ..timeline(logs, asked)
+        }));
     };
     let found = result_of(first);
     let mut rest = Vec::new();

@@ -108,3 +108,60 @@ fn a_question_about_one_log_or_without_logs_is_no_incident_summary() {
     let (steps, _) = run_turn("what went wrong?", &fx);
     assert!(steps.iter().all(|s| s.tool != "log_query"), "{steps:?}");
 }
+
+/// A night of two incidents hours apart: 20 5xx in the access log at 01:10, and at 03:30
+/// 15 ERROR lines of the app and 5 warnings that say a request failed. The summary names
+/// both bursts, each with its count per log and the kind of trouble that began in it.
+#[test]
+fn a_night_of_two_incidents_names_each_burst() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut access = String::new();
+    let mut app = String::new();
+    for hour in 0..4u32 {
+        for minute in (0..60u32).step_by(5) {
+            writeln!(
+                access,
+                "10.0.0.9 - - [30/Nov/2026:{hour:02}:{minute:02}:00 +0000] \"GET /health HTTP/1.1\" 200 2 \"-\" \"probe\""
+            )
+            .expect("write");
+            writeln!(app, "2026-11-30 {hour:02}:{minute:02}:00 INFO worker alive").expect("write");
+        }
+    }
+    for s in 0..20u32 {
+        writeln!(
+            access,
+            "10.0.0.7 - - [30/Nov/2026:01:10:{s:02} +0000] \"POST /api/book HTTP/1.1\" 502 0 \"-\" \"app\""
+        )
+        .expect("write");
+    }
+    for s in 0..15u32 {
+        writeln!(
+            app,
+            "2026-11-30 03:30:{s:02} ERROR ledger write rejected: disk quota exceeded"
+        )
+        .expect("write");
+    }
+    for s in 0..5u32 {
+        writeln!(
+            app,
+            "2026-11-30 03:30:{:02} WARN request failed, will retry",
+            30 + s
+        )
+        .expect("write");
+    }
+    std::fs::write(dir.path().join("access.log"), access).expect("write");
+    std::fs::write(dir.path().join("app.log"), app).expect("write");
+    let fx = load_fixtures(dir.path());
+    let (_, answer) = run_turn("what went wrong last night?", &fx);
+    assert!(answer.contains("**40** events tell of trouble"), "{answer}");
+    assert!(answer.contains("The bursts of trouble"), "{answer}");
+    assert!(
+        answer.contains("**2026-11-30T01:10** — 20 (access.log 20)"),
+        "{answer}"
+    );
+    assert!(
+        answer.contains("**2026-11-30T03:30** — 20 (app.log 20)"),
+        "{answer}"
+    );
+    assert!(answer.contains("disk quota exceeded"), "{answer}");
+}
