@@ -221,3 +221,27 @@ fn a_jobs_bare_fail_outcome_is_a_failure_whatever_its_level() {
         rows.iter().map(|g| (g.key[0].as_str(), g.count)).collect();
     assert_eq!(got, planted, "{rows:?}");
 }
+
+/// The Kubernetes API server writes its requests' status as `resp=` among its own lines:
+/// a failure there is a 5xx request or an ERROR line, as `grep -cE 'resp=5|^E'` counts.
+#[test]
+fn a_failure_in_a_log_with_a_status_and_levels_is_either() {
+    let log = "\
+I0409 01:02:03.123456   12345 httplog.go:132] \"HTTP\" verb=\"GET\" URI=\"/api/v1/pods\" latency=\"12.3ms\" resp=200
+E0409 01:02:05.323456   12345 status.go:71] apiserver received an error: context canceled
+I0409 01:02:06.423456   12345 httplog.go:132] \"HTTP\" verb=\"LIST\" URI=\"/api/v1/pods\" latency=\"1.5s\" resp=504
+W0409 01:02:07.423456   12345 reflector.go:539] failed to list *v1.Pod: etcdserver: request timed out
+I0409 01:02:08.423456   12345 httplog.go:132] \"HTTP\" verb=\"GET\" URI=\"/healthz\" latency=\"1ms\" resp=503
+";
+    let r = run("kube-apiserver.log", log, &tagged("failure")).expect("runs");
+    assert_eq!(count(&r), 3);
+    let q = Query {
+        group_by: vec![Field::new("status")],
+        ..Query::default()
+    };
+    let r = run("kube-apiserver.log", log, &q).expect("runs");
+    let QueryValue::Groups { rows, .. } = &r.value else {
+        panic!("groups: {:?}", r.value)
+    };
+    assert_eq!(rows.len(), 3, "200, 503 and 504: {rows:?}");
+}
