@@ -406,6 +406,24 @@ pub enum Topic {
     Query,
 }
 
+/// Whether `new` asks a figure of one item of the list `prev` showed (the same logs, a
+/// condition on a listed item's key), and lists nothing of its own.
+fn narrows_to_an_item(prev: &LastQuery, new: &LastQuery) -> bool {
+    new.items.is_empty()
+        && !prev.items.is_empty()
+        && new.query.files == prev.query.files
+        && new.query.filters.iter().any(|f| {
+            let (Some(field), llmops_common::query::FilterOp::Eq) = (&f.field, f.op) else {
+                return false;
+            };
+            let value = f.value.to_string();
+            prev.items
+                .iter()
+                .flatten()
+                .any(|(k, v)| k == field.as_str() && *v == value)
+        })
+}
+
 /// The state of the conversation before this turn.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Conversation {
@@ -505,7 +523,14 @@ impl Conversation {
                             });
                         }
                     }
-                    self.last_query = Some(q.clone());
+                    let mut q = q.clone();
+                    // "how many of those were 503?" after a top list, then "the second one":
+                    // a figure of one listed item keeps the list it came from.
+                    if let Some(prev) = self.last_query.take().filter(|p| narrows_to_an_item(p, &q))
+                    {
+                        q.items = prev.items;
+                    }
+                    self.last_query = Some(q);
                 }
             }
         }
@@ -684,5 +709,47 @@ mod tests {
         });
         let v = serde_json::to_value(&f).expect("serialises");
         assert_eq!(serde_json::from_value::<StepFacts>(v).expect("parses"), f);
+    }
+
+    /// "which tenant had the most 5xx", "how many of those were 503?", "and the second
+    /// one?": the figure of the top item keeps the list, so a position still picks from it.
+    #[test]
+    fn a_figure_of_a_listed_item_keeps_the_list() {
+        let q =
+            |v: Value| -> llmops_common::query::Query { serde_json::from_value(v).expect("query") };
+        let listed = LastQuery {
+            query: q(
+                json!({"source": "log", "files": ["/u/1/api.json"], "measure": "count",
+                "group_by": ["tenant"]}),
+            ),
+            items: vec![
+                vec![("tenant".into(), "acme".into())],
+                vec![("tenant".into(), "initech".into())],
+            ],
+        };
+        let of_top = LastQuery {
+            query: q(
+                json!({"source": "log", "files": ["/u/1/api.json"], "measure": "count",
+                "filters": [{"field": "tenant", "op": "eq", "value": "acme"},
+                            {"field": "status", "op": "eq", "value": 503}]}),
+            ),
+            items: Vec::new(),
+        };
+        let mut c = Conversation::default();
+        c.apply(&[StepFacts::Queried(listed.clone())]);
+        c.apply(&[StepFacts::Queried(of_top.clone())]);
+        let kept = c.last_query.clone().expect("a query");
+        assert_eq!(kept.query, of_top.query);
+        assert_eq!(kept.items, listed.items);
+        // A figure of something else starts afresh.
+        let other = LastQuery {
+            query: q(
+                json!({"source": "log", "files": ["/u/1/api.json"], "measure": "count",
+                "filters": [{"field": "status", "op": "eq", "value": 503}]}),
+            ),
+            items: Vec::new(),
+        };
+        c.apply(&[StepFacts::Queried(other)]);
+        assert!(c.last_query.expect("a query").items.is_empty());
     }
 }

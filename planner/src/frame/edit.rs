@@ -49,8 +49,20 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         return None;
     }
     // A new figure asked without a follow-up word or a picked item is a fresh question
-    // ("哪个进程占用内存最多" after a count of errors).
-    if !a.marked && picked.is_none() && a.own_measure && !a.time_of_last && !a.count_of_top {
+    // ("哪个进程占用内存最多" after a count of errors); a bucket alone ("per minute?") is
+    // the last query's events by time.
+    let bucket_only = p.has(|c| matches!(c, Cue::Bucket(_)))
+        && new.query.filters.is_empty()
+        && new.query.field.is_none()
+        && new.query.group_by.is_empty()
+        && new.query.window.is_none();
+    if !a.marked
+        && picked.is_none()
+        && a.own_measure
+        && !a.time_of_last
+        && !a.count_of_top
+        && !bucket_only
+    {
         return None;
     }
     let mut q = last.query.clone();

@@ -255,3 +255,19 @@ fn a_field_asked_after_a_named_process_is_its() {
         );
     }
 }
+
+/// "per minute?" after a statistic: the same events by time, not a new question.
+#[test]
+fn a_bucket_alone_is_the_last_querys_events_by_time() {
+    let l = last(
+        json!({"files": [APP], "measure": "p95", "field": "dur_ms",
+            "filters": [{"field": "status", "op": "class", "value": 5.0}]}),
+        &[],
+    );
+    for t in ["per minute?", "by hour", "按分钟呢"] {
+        let f = edit(t, &l);
+        assert_eq!(f["measure"], "buckets", "{t}: {f}");
+        assert_eq!(f["filters"], top_filters(), "{t}: {f}");
+        assert_eq!(f["files"], json!([APP]), "{t}: {f}");
+    }
+}
