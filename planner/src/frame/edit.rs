@@ -40,8 +40,14 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     let a = Asked::of(p, &new, last, asks_time);
     // "它呢" / "and that one?": a reference with a follow-up marker and nothing else; a
     // bare pronoun ("send it") is some other request about the conversation's file.
+    // The item the last query already asks about ("the second one" a turn ago) is the one
+    // "its" means, else the top one.
+    let current = last.items.iter().find(|item| {
+        item.iter()
+            .all(|(f, v)| last.query.filters.iter().any(|x| *x == refer_filter(f, v)))
+    });
     let item = picked.or(if a.refers || a.count_of_top {
-        last.items.first()
+        current.or(last.items.first())
     } else {
         None
     });

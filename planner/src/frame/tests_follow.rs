@@ -271,3 +271,17 @@ fn a_bucket_alone_is_the_last_querys_events_by_time() {
         assert_eq!(f["files"], json!([APP]), "{t}: {f}");
     }
 }
+
+/// "its" after a figure of the second item is the second item's.
+#[test]
+fn its_means_the_item_the_last_query_asked_about() {
+    let l = last(
+        json!({"files": [ACCESS], "measure": "count",
+            "filters": [{"field": "client", "op": "eq", "value": "203.0.113.5"}]}),
+        &[("client", "198.51.100.23"), ("client", "203.0.113.5")],
+    );
+    let f = edit("when was its last one?", &l);
+    let filters = f["filters"].to_string();
+    assert!(filters.contains("203.0.113.5"), "{f}");
+    assert!(!filters.contains("198.51.100.23"), "{f}");
+}
