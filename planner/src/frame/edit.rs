@@ -77,7 +77,10 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
             put_filter(&mut q.filters, refer_filter(field, value));
             q.group_by.retain(|g| g.as_str() != field);
         }
-        if q.group_by.is_empty() && q.measure != Measure::Rows && !a.own_measure {
+        // An item of a list is counted; a statistic asked of the last item is asked of
+        // this one ("p95 of its latency", then "the second one?").
+        let stat = q.measure.is_stat() || q.measure == Measure::Stats;
+        if q.group_by.is_empty() && q.measure != Measure::Rows && !a.own_measure && !stat {
             q.measure = Measure::Count;
         }
     }

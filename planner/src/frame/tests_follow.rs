@@ -285,3 +285,17 @@ fn its_means_the_item_the_last_query_asked_about() {
     assert!(filters.contains("203.0.113.5"), "{f}");
     assert!(!filters.contains("198.51.100.23"), "{f}");
 }
+
+/// "the second one?" after a statistic of the top item asks the same statistic of the
+/// second.
+#[test]
+fn the_second_one_after_a_statistic_keeps_the_statistic() {
+    let l = last(
+        json!({"files": [ACCESS], "measure": "p95", "field": "request_time",
+            "filters": [{"field": "path", "op": "eq", "value": "/a"}]}),
+        &[("path", "/a"), ("path", "/b")],
+    );
+    let f = edit("第二个呢", &l);
+    assert_eq!(f["measure"], "p95", "{f}");
+    assert!(f["filters"].to_string().contains("/b"), "{f}");
+}
