@@ -376,6 +376,21 @@ fn literal_filter(
         Lit::Quoted(t) | Lit::Ident(t) => {
             Some(text_filter(lex, source, t, bound.as_deref(), negated))
         }
+        // "for tenant hooli": a word right after a log's field that the field holds in the
+        // sample is that value, as the log writes it.
+        Lit::Word(w)
+            if source == Source::Log
+                && p.column_with_value(w)
+                    .is_some_and(|(f, _)| Some(f) == bound.as_deref()) =>
+        {
+            let (field, value) = p.column_with_value(w)?;
+            hard(filter(
+                Some(field),
+                eq,
+                Scalar::Text(value.to_string()),
+                Unit::None,
+            ))
+        }
         // "error_code 为 E42", "with error_code E42": a word right after a log's field is
         // that field's value, as written; over a system table, any word right after a
         // column's cue ("running as root", "owned by postgres").

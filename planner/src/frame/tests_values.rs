@@ -499,3 +499,42 @@ fn the_last_of_something_is_the_latest_events_and_the_last_days_a_window() {
         assert_ne!(f["measure"], json!("rows"), "{text}: {f}");
     }
 }
+
+/// "for tenant hooli": a plain word right after a log's field that the field holds in the
+/// sample is that field's value.
+#[test]
+fn a_word_after_its_fields_name_is_that_fields_value() {
+    let mut ups = uploads(&["api.json"]);
+    ups[0].format = Some("json_lines".into());
+    ups[0].columns = vec![
+        llmops_common::query::Column {
+            name: "time".into(),
+            roles: vec!["time".into()],
+            ..Default::default()
+        },
+        llmops_common::query::Column {
+            name: "tenant".into(),
+            values: vec!["acme".into(), "hooli".into()],
+            ..Default::default()
+        },
+        llmops_common::query::Column {
+            name: "dur_ms".into(),
+            numeric: true,
+            roles: vec!["duration".into()],
+            ..Default::default()
+        },
+    ];
+    for text in [
+        "slowest request in api.json for tenant hooli?",
+        "api.json 里 tenant hooli 的请求有多少",
+    ] {
+        let f = query_over(&ups, text);
+        assert!(
+            f["filters"]
+                .as_array()
+                .expect("filters")
+                .contains(&json!({"field": "tenant", "op": "eq", "value": "hooli"})),
+            "{text}: {f}"
+        );
+    }
+}
