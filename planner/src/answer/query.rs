@@ -166,9 +166,9 @@ fn lead(r: &QueryResult, lang: Lang) -> String {
     }
 }
 
-/// A number in its unit: `1.234 s`, `532 ms`, `12.5 MiB`, `87.5%`.
-pub fn with_unit(v: f64, unit: Unit) -> String {
-    let num = if v.fract() == 0.0 && v.abs() < 1e15 {
+/// A number with five significant digits (`0.3862`, `23.457`, `1234.5`), a whole one as is.
+fn figure(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
     } else if v.abs() >= 100.0 {
         format!("{v:.1}")
@@ -180,13 +180,35 @@ pub fn with_unit(v: f64, unit: Unit) -> String {
             .trim_end_matches('0')
             .trim_end_matches('.')
             .to_string()
-    };
+    }
+}
+
+/// A figure converted to another unit: three decimals from 1 on (`8.413 s`), five
+/// significant digits under 1 (`0.023457 s`).
+fn converted(v: f64) -> String {
+    if v.abs() >= 1.0 {
+        short(v)
+    } else {
+        figure(v)
+    }
+}
+
+/// A number in its unit: `1.234 s`, `532 ms`, `12.5 MiB`, `87.5%`. A time is also given in
+/// the units it is asked in beside its own (ms, s, minutes, `hh:mm:ss`): "how many
+/// seconds" of a field in ms, "how many minutes" of one in seconds.
+pub fn with_unit(v: f64, unit: Unit) -> String {
+    let num = figure(v);
     match unit {
         Unit::None => num,
-        // Under a minute also in ms, the unit request and query times are often asked in.
         Unit::S if v.abs() < 60.0 && v != 0.0 => format!("{num} s ({} ms)", short(v * 1e3)),
-        // An hour or more also as `ps` writes an elapsed time (`[DD-]hh:mm:ss`).
-        Unit::S if v >= 3600.0 => format!("{num} s ({})", etime(v)),
+        Unit::S if v.abs() >= 60.0 => {
+            let mut also = vec![format!("{} min", converted(v / 60.0))];
+            // An hour or more also as `ps` writes an elapsed time (`[DD-]hh:mm:ss`).
+            if v >= 3600.0 {
+                also.push(etime(v));
+            }
+            format!("{num} s ({})", also.join(", "))
+        }
         Unit::Percent => format!("{num}%"),
         // Also as `df -h` / `ls -h` print it (rounded up: 42.1 GiB is their 43G).
         Unit::B if v >= 1024.0 => format!(
@@ -194,8 +216,8 @@ pub fn with_unit(v: f64, unit: Unit) -> String {
             crate::text::human_size(v as u64),
             llmops_common::df_size(v as u64)
         ),
-        // Microseconds and nanoseconds also in ms (and s), a long ms figure in s: the unit
-        // an operator thinks in ("%D is 8412906 us (8412.9 ms, 8.413 s)").
+        // Microseconds and nanoseconds also in ms, and every one in s (and minutes): the
+        // units an operator thinks in ("%D is 8412906 us (8412.9 ms, 8.4129 s)").
         Unit::Us | Unit::Ns | Unit::Ms => {
             let ms = match unit {
                 Unit::Us => v / 1e3,
@@ -206,8 +228,11 @@ pub fn with_unit(v: f64, unit: Unit) -> String {
             if unit != Unit::Ms && ms >= 1.0 {
                 also.push(format!("{} ms", short(ms)));
             }
-            if ms >= 1000.0 {
-                also.push(format!("{} s", short(ms / 1e3)));
+            if ms != 0.0 {
+                also.push(format!("{} s", converted(ms / 1e3)));
+            }
+            if ms >= 60_000.0 {
+                also.push(format!("{} min", converted(ms / 60_000.0)));
             }
             let also = if also.is_empty() {
                 String::new()

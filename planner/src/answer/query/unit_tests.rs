@@ -30,13 +30,21 @@ fn a_traces_exception_and_root_cause_are_shown_beside_its_first_line() {
 fn figures_keep_their_significant_digits() {
     assert_eq!(with_unit(0.3862, Unit::S), "0.3862 s (386.2 ms)");
     assert_eq!(with_unit(7.412803, Unit::S), "7.4128 s (7412.8 ms)");
-    assert_eq!(with_unit(74.5, Unit::S), "74.5 s");
-    // An hour or more also as `ps -o etime` writes it.
-    assert_eq!(with_unit(3725.0, Unit::S), "3725 s (01:02:05)");
-    assert_eq!(with_unit(90061.0, Unit::S), "90061 s (1-01:01:01)");
-    assert_eq!(with_unit(23.456789, Unit::Ms), "23.457 ms");
+    // A minute or more also in minutes, an hour or more also as `ps -o etime` writes it.
+    assert_eq!(with_unit(74.5, Unit::S), "74.5 s (1.242 min)");
+    assert_eq!(with_unit(3725.0, Unit::S), "3725 s (62.083 min, 01:02:05)");
+    assert_eq!(
+        with_unit(90061.0, Unit::S),
+        "90061 s (1501.0 min, 1-01:01:01)"
+    );
+    // Milliseconds also in seconds (the unit "how many seconds" asks in).
+    assert_eq!(with_unit(23.456789, Unit::Ms), "23.457 ms (0.023457 s)");
     assert_eq!(with_unit(0.012345, Unit::None), "0.012345");
     assert_eq!(with_unit(2406.0, Unit::Ms), "2406 ms (2.406 s)");
+    assert_eq!(
+        with_unit(8_412_906.0, Unit::Us),
+        "8412906 us (8412.9 ms, 8.413 s)"
+    );
 }
 
 /// A conditioned count says its share of all events, as `grep -c` / `wc -l` give it:
@@ -161,7 +169,7 @@ fn bytes_read_as_df_prints_them() {
         "8412906 us (8412.9 ms, 8.413 s)"
     );
     assert_eq!(with_unit(9871.0, Unit::Ms), "9871 ms (9.871 s)");
-    assert_eq!(with_unit(532.0, Unit::Ms), "532 ms");
+    assert_eq!(with_unit(532.0, Unit::Ms), "532 ms (0.532 s)");
 }
 
 /// A long event's row shows its head and last line; the answer says how many lines it has
