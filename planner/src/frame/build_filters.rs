@@ -123,6 +123,13 @@ fn phrase_filters(lex: &Lexicon, p: &Parsed) -> Vec<Filter> {
 
 /// Whether a word after a field reads as its value: said to be it ("是 UF", "= UF", "is
 /// UF") or written like a code (`UF`, `e5`), not a plain word ("client ips hit us").
+/// Whether the text right before `at` is the column's own name ("tenant hooli").
+fn after_its_name(p: &Parsed, at: usize, column: &str) -> bool {
+    let before = p.lower.get(..at).unwrap_or("").trim_end();
+    before.ends_with(&column.to_ascii_lowercase())
+        && !before[..before.len() - column.len()].ends_with(|c: char| c.is_ascii_alphanumeric())
+}
+
 fn value_like(p: &Parsed, l: &super::scan::Spanned) -> bool {
     let before = p.lower.get(..l.start).unwrap_or("").trim_end();
     let said = ["是", "为", "=", ":", "等于", " is", " equals"]
@@ -380,8 +387,9 @@ fn literal_filter(
         // sample is that value, as the log writes it.
         Lit::Word(w)
             if source == Source::Log
-                && p.column_with_value(w)
-                    .is_some_and(|(f, _)| Some(f) == bound.as_deref()) =>
+                && p.column_with_value(w).is_some_and(|(f, _)| {
+                    Some(f) == bound.as_deref() && after_its_name(p, l.start, f)
+                }) =>
         {
             let (field, value) = p.column_with_value(w)?;
             hard(filter(

@@ -384,3 +384,13 @@ fn a_word_before_a_level_word_makes_a_phrase_to_fall_back_on() {
     let f = frame("proxy.log: handshake errors between 01:10 and 01:25 utc?");
     assert!(!f.or_else.is_empty(), "{f:?}");
 }
+
+/// "the gunicorn error log" names a file: its "error" is no level condition.
+#[test]
+fn an_error_log_is_a_files_name_not_its_error_lines() {
+    let ups = uploads(&["gunicorn-err.log"]);
+    let f = query_over(&ups, "how many worker restarts in the gunicorn error log");
+    assert!(!f["filters"].to_string().contains("\"level\""), "{f}");
+    let f = query_over(&ups, "how many errors in the gunicorn log");
+    assert!(f["filters"].to_string().contains("\"level\""), "{f}");
+}
