@@ -43,6 +43,7 @@ impl Parsed {
         let formats = log_formats(&files, ctx);
         let mut hits = cue_hits(lex, &text, &lower, &columns, &formats);
         let mut lits = literals(lex, &text, &lower, &hits, &spans);
+        super::scan::chinese_glosses(&text, &hits, &mut lits);
         lits.extend(host);
         lits.sort_by_key(|l| l.start);
         // Cue words inside a hyphenated name are part of it ("ledger-daemon"); a hyphenated
