@@ -474,6 +474,9 @@ fn several_of_the_largest_values_are_those_events() {
         ("top 3 slowest requests in access.log", 3),
         ("the 5 slowest requests in access.log", 5),
         ("access.log 里最慢的 3 个请求", 3),
+        // "the second slowest": the two slowest, the one asked for last.
+        ("the second slowest request in access.log", 2),
+        ("what was the 3rd slowest request in access.log", 3),
     ] {
         let f = frame(q);
         assert_eq!(
