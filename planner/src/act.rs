@@ -237,6 +237,10 @@ fn kill_it(t: &str) -> Option<ActIntent> {
 
 /// Words that stop a process by name.
 const KILL_VERBS: &[&str] = &[
+    "send a sigkill to",
+    "send a sigterm to",
+    "send sigkill to",
+    "send sigterm to",
     "shut down",
     "get rid of",
     "take down",
@@ -757,6 +761,10 @@ mod tests {
             (
                 "stop ledger-sync, it keeps eating memory",
                 "kill -TERM <ledger-sync>",
+            ),
+            (
+                "please send SIGKILL to ledger-sync",
+                "kill -KILL <ledger-sync>",
             ),
         ] {
             assert_eq!(argv(t).as_deref(), Some(want), "{t}");
