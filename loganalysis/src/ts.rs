@@ -57,6 +57,24 @@ pub(crate) struct Ts {
     pub no_year: bool,
 }
 
+impl Ts {
+    /// A time written without a year placed in `year` (the year of the logs read beside
+    /// it): its month, day and clock kept.
+    pub(crate) fn in_year(self, year: i64) -> Ts {
+        if !self.no_year {
+            return self;
+        }
+        let day = self.key.div_euclid(86_400 * MICROS_PER_SEC);
+        let rest = self.key.rem_euclid(86_400 * MICROS_PER_SEC);
+        let (_, m, d) = civil_from_days(day);
+        Ts {
+            key: days_from_civil(year, m, d) * 86_400 * MICROS_PER_SEC + rest,
+            no_year: false,
+            ..self
+        }
+    }
+}
+
 /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
 pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };

@@ -126,6 +126,8 @@ pub struct Extractor<'f> {
     record: Option<Vec<(usize, usize, usize, usize)>>,
     analyser: Option<AnalyserParse>,
     time: Option<Option<Ts>>,
+    /// The year a time written without one is placed in (see [`Ts::in_year`]).
+    year: Option<i64>,
     /// `w3c`: the field of each column of the latest header.
     cols: Vec<Option<usize>>,
     /// An envelope's inner line.
@@ -200,12 +202,18 @@ impl<'f> Extractor<'f> {
             record: None,
             analyser: None,
             time: None,
+            year: None,
             cols: schema.columns.clone(),
             inner: schema
                 .inner
                 .as_ref()
                 .map(|i| Box::new(Extractor::new(&i.fmt, &i.schema))),
         }
+    }
+
+    /// Places the times written without a year in `year`.
+    pub fn set_year(&mut self, year: Option<i64>) {
+        self.year = year;
     }
 
     /// Whether `text` is a directive line of a `w3c` format (not an event; a header names
@@ -674,6 +682,10 @@ impl<'f> Extractor<'f> {
                 .and_then(|v| parse_time(v.as_bytes(), fmt))
         } else {
             None
+        };
+        let t = match (t, self.year) {
+            (Some(t), Some(y)) => Some(t.in_year(y)),
+            (t, _) => t,
         };
         self.time = Some(t);
         t

@@ -129,6 +129,7 @@ fn whole_file(
         q,
         file: 0,
         make_acc: &make,
+        year: o.year,
     };
     let out = scan_file(
         &o.file.path,

@@ -132,6 +132,7 @@ fn window_secs(
             q,
             file: i,
             make_acc: &empty_acc,
+            year: o.year,
         };
         if let Some(t) = newest_time(&o.file.path, o.end, &job, cancel)? {
             if end.is_none_or(|e| t.key > e.key) {
@@ -157,6 +158,42 @@ struct Scanned {
     resolved: Vec<Resolved>,
     plans: Vec<Plan>,
     notes: Vec<String>,
+}
+
+/// Logs whose times have no year (syslog's `Apr  9 01:37:30`) read beside logs with dated
+/// times are placed in the year of the newest dated event, so a window and a merged
+/// timeline hold them all; alone, they keep their own order within the year.
+fn place_yearless(opened: &mut [Opened], q: &Query, cancel: &AtomicBool) -> Result<(), QueryError> {
+    if opened.len() < 2 {
+        return Ok(());
+    }
+    let mut newest = Vec::with_capacity(opened.len());
+    for (i, o) in opened.iter().enumerate() {
+        let job = ScanJob {
+            fmt: &o.fmt,
+            schema: &o.schema,
+            plan: None,
+            q,
+            file: i,
+            make_acc: &empty_acc,
+            year: None,
+        };
+        newest.push(newest_time(&o.file.path, o.end, &job, cancel)?);
+    }
+    let dated = newest
+        .iter()
+        .flatten()
+        .filter(|t| !t.no_year)
+        .map(|t| t.key)
+        .max();
+    let Some(key) = dated else { return Ok(()) };
+    let (year, _, _) = crate::ts::civil_from_days(key.div_euclid(86_400 * 1_000_000));
+    for (o, t) in opened.iter_mut().zip(&newest) {
+        if t.is_some_and(|t| t.no_year) {
+            o.year = Some(year);
+        }
+    }
+    Ok(())
 }
 
 /// Scans every file with its own plan and merges the figures.
@@ -190,6 +227,7 @@ fn scan_all(
             q,
             file: i,
             make_acc: &make,
+            year: o.year,
         };
         let split = (opts.threads, opts.split_min_bytes);
         let out = scan_file(&o.file.path, o.end, split, &job, cancel)?;
@@ -332,7 +370,8 @@ pub fn run_query_with(
     opts: &QueryOptions,
     cancel: &AtomicBool,
 ) -> Result<QueryResult, QueryError> {
-    let opened = open_checked(reg, files, q, opts)?;
+    let mut opened = open_checked(reg, files, q, opts)?;
+    place_yearless(&mut opened, q, cancel)?;
     let (window, end) = match window_secs(&opened, q, cancel)? {
         Some((w, e)) => (w, Some(e)),
         None => (None, None),

@@ -82,6 +82,8 @@ pub struct Opened {
     pub sample_lines: u64,
     /// Fields added for roles the question asks that the sample shows no key for.
     pub role_keys: Vec<String>,
+    /// The year its times written without one are placed in (see [`ScanJob::year`]).
+    pub year: Option<i64>,
 }
 
 fn read_at(file: &mut File, pos: u64, buf: &mut [u8]) -> std::io::Result<usize> {
@@ -154,6 +156,7 @@ pub fn open(
         sample_parsed: det.parsed,
         sample_lines: det.lines,
         role_keys,
+        year: None,
     })
 }
 
@@ -364,6 +367,9 @@ pub struct ScanJob<'f> {
     pub q: &'f Query,
     pub file: usize,
     pub make_acc: &'f (dyn Fn() -> Acc + Sync),
+    /// The year this file's times written without one are placed in: the year of the
+    /// other logs of the query (a syslog read beside dated logs).
+    pub year: Option<i64>,
 }
 
 fn scan_part(
@@ -384,6 +390,7 @@ fn scan_part(
         job.file,
         (job.make_acc)(),
     );
+    scan.sink.ex.set_year(job.year);
     let mut buf = vec![0u8; CHUNK];
     let mut pos = start;
     while pos < end {

@@ -563,3 +563,53 @@ fn a_rare_jobs_start_is_its_own_kind() {
     let import = rows.iter().find(|r| r.text.contains("class=ImportJob"));
     assert!(import.is_some_and(|r| r.repeats.is_none()), "{rows:?}");
 }
+
+/// A syslog (no year) read beside a dated log is placed in the dated log's year: a window
+/// holds both, and their events merge in time order.
+#[test]
+fn a_syslog_without_years_merges_with_a_dated_log() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut sys = String::new();
+    let mut app = String::new();
+    for m in 0..20 {
+        sys.push_str(&format!(
+            "Apr  9 01:{m:02}:10 cache-1 CRON[{m}]: (root) CMD (rotate)\n"
+        ));
+        app.push_str(&format!("2036-04-09 01:{m:02}:20,000 INFO worker alive\n"));
+    }
+    sys.push_str("Apr  9 01:12:30 cache-1 keepalived[812]: (VI_1) Entering MASTER STATE\n");
+    app.push_str("2036-04-09 01:12:25,000 ERROR replica lost its primary\n");
+    let mut sys_lines: Vec<&str> = sys.lines().collect();
+    sys_lines.sort_by_key(|l| l[7..15].to_string());
+    let mut app_lines: Vec<&str> = app.lines().collect();
+    app_lines.sort();
+    std::fs::write(dir.path().join("syslog"), sys_lines.join("\n") + "\n").expect("write");
+    std::fs::write(dir.path().join("app.log"), app_lines.join("\n") + "\n").expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Around {
+            at: TimePoint("01:12".into()),
+            seconds: 120,
+        }),
+        ..Query::default()
+    };
+    let r = run_in(
+        dir.path(),
+        &["syslog", "app.log"],
+        &q,
+        &QueryOptions::default(),
+    )
+    .expect("runs");
+    let QueryValue::Timeline { rows, .. } = &r.value else {
+        panic!("timeline")
+    };
+    let at = |text: &str| rows.iter().position(|r| r.text.contains(text));
+    let (lost, master) = (at("replica lost"), at("MASTER STATE"));
+    assert!(lost.is_some() && master.is_some(), "{rows:?}");
+    assert!(lost < master, "01:12:25 before 01:12:30: {rows:?}");
+    assert_eq!(
+        r.matched_per_file,
+        vec![5, 5],
+        "01:10 to 01:14 in each: {r:?}"
+    );
+}
