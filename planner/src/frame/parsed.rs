@@ -445,9 +445,12 @@ fn logs_named_by_a_name_part<'a>(
             i += 1;
         }
         let word = lower[start..i].trim_matches(['-', '_']);
-        // "es" for elasticsearch: a program's short name stands for its name.
+        // "es" for elasticsearch: a program's short name stands for its name; "mysql"
+        // names its daemon's log (`mysqld.err`, `sshd.log`).
+        let daemon = format!("{word}d");
         let forms: Vec<&str> = std::iter::once(word)
             .chain(lexicon().programs_named(word))
+            .chain((word.len() >= 4 && !word.ends_with('d')).then_some(daemon.as_str()))
             .collect();
         let short = forms.len() > 1;
         // Three letters name a log when they are no function word ("bff" for

@@ -170,3 +170,33 @@ fn a_second_timeline_clause_without_a_time_joins_the_first() {
     };
     assert_eq!(at.0, "04:05", "two times are two timelines: {q:?}");
 }
+
+/// "mysql" names the daemon's log (`mysqld.err`).
+#[test]
+fn a_program_names_its_daemons_log() {
+    let mut ups = uploads(&["mysqld.err", "cassandra-system.log", "syslog"]);
+    for u in &mut ups {
+        u.format = Some("learned".into());
+        u.columns = vec![llmops_common::query::Column {
+            name: "time".into(),
+            roles: vec!["time".into()],
+            ..Default::default()
+        }];
+    }
+    let conversation = crate::conversation::Conversation::default();
+    let q = match plan(&PlannerInput {
+        text: "what happened around 01:37 in mysql and cassandra?",
+        referenced_files: &[],
+        uploads: &ups,
+        history: &[],
+        conversation: &conversation,
+        steps: &[],
+    }) {
+        PlannerAction::Call {
+            args: ToolArgs::LogQuery(q),
+            ..
+        } => q.query,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(names(&q), ["cassandra-system.log", "mysqld.err"], "{q:?}");
+}
