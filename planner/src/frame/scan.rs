@@ -610,6 +610,28 @@ fn words(
     }
 }
 
+/// "跑成功(done)的那些": an English word in parentheses right after Chinese is the log's own
+/// word for what the Chinese says, looked for as written even when it is a common word
+/// the scan leaves out ("done"); one a cue reads (a field's name, a tag's word) stays that
+/// cue.
+pub(super) fn chinese_glosses(text: &str, hits: &[Hit], lits: &mut Vec<Spanned>) {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"\p{Han}\s*[(（]\s*([A-Za-z][A-Za-z0-9_.:-]*)\s*[)）]");
+    for c in r.captures_iter(text) {
+        let Some(m) = c.get(1) else { continue };
+        let (s, e) = (m.start(), m.end());
+        if hits.iter().any(|h| h.start < e && s < h.end) {
+            continue;
+        }
+        lits.retain(|l| !(l.start >= s && l.end <= e));
+        lits.push(Spanned {
+            start: s,
+            end: e,
+            lit: Lit::Quoted(m.as_str().to_string()),
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -739,27 +761,5 @@ mod tests {
         assert_eq!(clock("下午3:10 前后"), (15, 10));
         assert_eq!(clock("早上 9:36"), (9, 36));
         assert_eq!(clock("02:47 前后"), (2, 47));
-    }
-}
-
-/// "跑成功(done)的那些": an English word in parentheses right after Chinese is the log's own
-/// word for what the Chinese says, looked for as written even when it is a common word
-/// the scan leaves out ("done"); one a cue reads (a field's name, a tag's word) stays that
-/// cue.
-pub(super) fn chinese_glosses(text: &str, hits: &[Hit], lits: &mut Vec<Spanned>) {
-    static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"\p{Han}\s*[(（]\s*([A-Za-z][A-Za-z0-9_.:-]*)\s*[)）]");
-    for c in r.captures_iter(text) {
-        let Some(m) = c.get(1) else { continue };
-        let (s, e) = (m.start(), m.end());
-        if hits.iter().any(|h| h.start < e && s < h.end) {
-            continue;
-        }
-        lits.retain(|l| !(l.start >= s && l.end <= e));
-        lits.push(Spanned {
-            start: s,
-            end: e,
-            lit: Lit::Quoted(m.as_str().to_string()),
-        });
     }
 }
