@@ -112,62 +112,16 @@ fn empty_acc() -> Acc {
     }
 }
 
-/// The window in seconds, resolved against the newest event of all files.
 /// A resolved window (inclusive seconds) and the newest event it was resolved against.
 type Resolution = (Option<(i64, i64)>, Ts);
 
-fn window_secs(
+/// Each file's newest event, as written (a syslog's without its year).
+fn newest_times(
     opened: &[Opened],
     q: &Query,
     cancel: &AtomicBool,
-) -> Result<Option<Resolution>, QueryError> {
-    let Some(w) = &q.window else { return Ok(None) };
-    check_window(w)?;
-    let mut end: Option<Ts> = None;
-    for (i, o) in opened.iter().enumerate() {
-        let job = ScanJob {
-            fmt: &o.fmt,
-            schema: &o.schema,
-            plan: None,
-            q,
-            file: i,
-            make_acc: &empty_acc,
-            year: o.year,
-        };
-        if let Some(t) = newest_time(&o.file.path, o.end, &job, cancel)? {
-            if end.is_none_or(|e| t.key > e.key) {
-                end = Some(t);
-            }
-        }
-    }
-    let end = end.ok_or_else(|| QueryError::NoTimestamps {
-        file: opened
-            .iter()
-            .map(|o| o.file.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", "),
-    })?;
-    Ok(Some((Some(resolve_window(w, &end)?), end)))
-}
-
-/// Everything the scans of all files found.
-struct Scanned {
-    acc: Acc,
-    sources: Vec<SourceInfo>,
-    per_file: Vec<u64>,
-    resolved: Vec<Resolved>,
-    plans: Vec<Plan>,
-    notes: Vec<String>,
-}
-
-/// Logs whose times have no year (syslog's `Apr  9 01:37:30`) read beside logs with dated
-/// times are placed in the year of the newest dated event, so a window and a merged
-/// timeline hold them all; alone, they keep their own order within the year.
-fn place_yearless(opened: &mut [Opened], q: &Query, cancel: &AtomicBool) -> Result<(), QueryError> {
-    if opened.len() < 2 {
-        return Ok(());
-    }
-    let mut newest = Vec::with_capacity(opened.len());
+) -> Result<Vec<Option<Ts>>, QueryError> {
+    let mut out = Vec::with_capacity(opened.len());
     for (i, o) in opened.iter().enumerate() {
         let job = ScanJob {
             fmt: &o.fmt,
@@ -178,22 +132,62 @@ fn place_yearless(opened: &mut [Opened], q: &Query, cancel: &AtomicBool) -> Resu
             make_acc: &empty_acc,
             year: None,
         };
-        newest.push(newest_time(&o.file.path, o.end, &job, cancel)?);
+        out.push(newest_time(&o.file.path, o.end, &job, cancel)?);
     }
+    Ok(out)
+}
+
+/// The window in seconds, resolved against the newest event of all files (`newest`, in
+/// each file's placed year).
+fn window_secs(
+    opened: &[Opened],
+    newest: &[Option<Ts>],
+    q: &Query,
+) -> Result<Option<Resolution>, QueryError> {
+    let Some(w) = &q.window else { return Ok(None) };
+    check_window(w)?;
+    let end = opened
+        .iter()
+        .zip(newest)
+        .filter_map(|(o, t)| t.map(|t| o.year.map_or(t, |y| t.in_year(y))))
+        .max_by_key(|t| t.key)
+        .ok_or_else(|| QueryError::NoTimestamps {
+            file: opened
+                .iter()
+                .map(|o| o.file.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })?;
+    Ok(Some((Some(resolve_window(w, &end)?), end)))
+}
+
+/// Logs whose times have no year (syslog's `Apr  9 01:37:30`) read beside logs with dated
+/// times are placed in the year of the newest dated event, so a window and a merged
+/// timeline hold them all; alone, they keep their own order within the year.
+fn place_yearless(opened: &mut [Opened], newest: &[Option<Ts>]) {
     let dated = newest
         .iter()
         .flatten()
         .filter(|t| !t.no_year)
         .map(|t| t.key)
         .max();
-    let Some(key) = dated else { return Ok(()) };
+    let Some(key) = dated else { return };
     let (year, _, _) = crate::ts::civil_from_days(key.div_euclid(86_400 * 1_000_000));
-    for (o, t) in opened.iter_mut().zip(&newest) {
+    for (o, t) in opened.iter_mut().zip(newest) {
         if t.is_some_and(|t| t.no_year) {
             o.year = Some(year);
         }
     }
-    Ok(())
+}
+
+/// Everything the scans of all files found.
+struct Scanned {
+    acc: Acc,
+    sources: Vec<SourceInfo>,
+    per_file: Vec<u64>,
+    resolved: Vec<Resolved>,
+    plans: Vec<Plan>,
+    notes: Vec<String>,
 }
 
 /// Scans every file with its own plan and merges the figures.
@@ -371,8 +365,15 @@ pub fn run_query_with(
     cancel: &AtomicBool,
 ) -> Result<QueryResult, QueryError> {
     let mut opened = open_checked(reg, files, q, opts)?;
-    place_yearless(&mut opened, q, cancel)?;
-    let (window, end) = match window_secs(&opened, q, cancel)? {
+    let newest = if opened.len() > 1 || q.window.is_some() {
+        newest_times(&opened, q, cancel)?
+    } else {
+        Vec::new()
+    };
+    if opened.len() > 1 {
+        place_yearless(&mut opened, &newest);
+    }
+    let (window, end) = match window_secs(&opened, &newest, q)? {
         Some((w, e)) => (w, Some(e)),
         None => (None, None),
     };

@@ -264,10 +264,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         timeline_conditions(lex, p, &mut q, &mut soft);
     }
     q.extract = used_definitions(p, &q, &soft);
-    let or_else = match q.source {
-        Source::Log if !timeline => super::level_phrase::or_else(lex, p, &q.filters),
-        _ => Vec::new(),
-    };
+    let or_else = super::level_phrase::of_query(lex, p, &q);
     Frame {
         query: q,
         soft,

@@ -123,10 +123,20 @@ fn phrase_filters(lex: &Lexicon, p: &Parsed) -> Vec<Filter> {
 
 /// Whether a word after a field reads as its value: said to be it ("是 UF", "= UF", "is
 /// UF") or written like a code (`UF`, `e5`), not a plain word ("client ips hit us").
-/// Whether the text right before `at` is the column's own name ("tenant hooli").
-fn after_its_name(p: &Parsed, at: usize, column: &str) -> bool {
-    let before = p.lower.get(..at).unwrap_or("").trim_end();
-    before.ends_with(&column.to_ascii_lowercase())
+/// "for tenant hooli": a word right after a log's field's own name that the field holds
+/// in the sample is that value, as the log writes it.
+fn value_after_its_name(
+    p: &Parsed,
+    l: &super::scan::Spanned,
+    w: &str,
+    bound: Option<&str>,
+) -> bool {
+    let Some((column, _)) = p.column_with_value(w) else {
+        return false;
+    };
+    let before = p.lower.get(..l.start).unwrap_or("").trim_end();
+    Some(column) == bound
+        && before.ends_with(&column.to_ascii_lowercase())
         && !before[..before.len() - column.len()].ends_with(|c: char| c.is_ascii_alphanumeric())
 }
 
@@ -383,13 +393,8 @@ fn literal_filter(
         Lit::Quoted(t) | Lit::Ident(t) => {
             Some(text_filter(lex, source, t, bound.as_deref(), negated))
         }
-        // "for tenant hooli": a word right after a log's field that the field holds in the
-        // sample is that value, as the log writes it.
         Lit::Word(w)
-            if source == Source::Log
-                && p.column_with_value(w).is_some_and(|(f, _)| {
-                    Some(f) == bound.as_deref() && after_its_name(p, l.start, f)
-                }) =>
+            if source == Source::Log && value_after_its_name(p, l, w, bound.as_deref()) =>
         {
             let (field, value) = p.column_with_value(w)?;
             hard(filter(

@@ -3,12 +3,20 @@
 //! (PgBouncer writes `WARNING … pooler error: …`). The tool runs the phrase only then, and
 //! says so.
 
-use llmops_common::query::{Filter, FilterOp, Scalar};
+use llmops_common::query::{Filter, FilterOp, Measure, Query, Scalar, Source};
 
 use super::parsed::Parsed;
 use super::scan::Lit;
 use super::words::regex_escape;
 use crate::lexicon::{Cue, Lexicon};
+
+/// The fallback of a log query that is no timeline (a timeline shows every event anyway).
+pub fn of_query(lex: &Lexicon, p: &Parsed, q: &Query) -> Vec<Filter> {
+    match q.source {
+        Source::Log if q.measure != Measure::Timeline => or_else(lex, p, &q.filters),
+        _ => Vec::new(),
+    }
+}
 
 /// The filters that replace `filters` when they match nothing: `filters` with the level and
 /// the word before it replaced by the phrase they make. Empty when no level word follows a

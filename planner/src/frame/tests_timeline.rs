@@ -36,12 +36,15 @@ fn logs() -> Vec<crate::UploadRef> {
 }
 
 fn query(text: &str) -> llmops_common::query::Query {
-    let ups = logs();
+    query_in(text, &logs())
+}
+
+fn query_in(text: &str, ups: &[crate::UploadRef]) -> llmops_common::query::Query {
     let conversation = crate::conversation::Conversation::default();
     match plan(&PlannerInput {
         text,
         referenced_files: &[],
-        uploads: &ups,
+        uploads: ups,
         history: &[],
         conversation: &conversation,
         steps: &[],
@@ -183,20 +186,6 @@ fn a_program_names_its_daemons_log() {
             ..Default::default()
         }];
     }
-    let conversation = crate::conversation::Conversation::default();
-    let q = match plan(&PlannerInput {
-        text: "what happened around 01:37 in mysql and cassandra?",
-        referenced_files: &[],
-        uploads: &ups,
-        history: &[],
-        conversation: &conversation,
-        steps: &[],
-    }) {
-        PlannerAction::Call {
-            args: ToolArgs::LogQuery(q),
-            ..
-        } => q.query,
-        other => panic!("{other:?}"),
-    };
+    let q = query_in("what happened around 01:37 in mysql and cassandra?", &ups);
     assert_eq!(names(&q), ["cassandra-system.log", "mysqld.err"], "{q:?}");
 }
