@@ -58,15 +58,18 @@ pub(crate) struct Ts {
 }
 
 impl Ts {
-    /// A time written without a year placed in `year` (the year of the logs read beside
-    /// it): its month, day and clock kept.
-    pub(crate) fn in_year(self, year: i64) -> Ts {
+    /// A time written without a year placed in the year of `newest` (the newest dated
+    /// event of the logs read beside it: year, month, day), or the year before when its
+    /// day comes after that one (a syslog that began in December): its month, day and
+    /// clock kept.
+    pub(crate) fn in_year(self, (year, nm, nd): (i64, u32, u32)) -> Ts {
         if !self.no_year {
             return self;
         }
         let day = self.key.div_euclid(86_400 * MICROS_PER_SEC);
         let rest = self.key.rem_euclid(86_400 * MICROS_PER_SEC);
         let (_, m, d) = civil_from_days(day);
+        let year = if (m, d) > (nm, nd) { year - 1 } else { year };
         Ts {
             key: days_from_civil(year, m, d) * 86_400 * MICROS_PER_SEC + rest,
             no_year: false,

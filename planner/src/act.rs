@@ -147,8 +147,9 @@ pub fn intent(text: &str) -> Option<ActIntent> {
 }
 
 /// "can you kill off the stuck gearbox-indexer", "stop ledger-sync, it's eating memory": an
-/// English stop verb opening the request (after polite words) and one identifier-shaped
-/// name (`-`, `_` or `.` inside) in its clause; the other words say why, not what.
+/// English stop verb opening the request (after polite words) with one identifier-shaped
+/// name (`-`, `_` or `.` in it, trailing punctuation cut) as its object; the words after
+/// the name say why, not what.
 fn kill_imperative(t: &str) -> Option<ActIntent> {
     const POLITE: [&str; 11] = [
         "please", "pls", "can", "could", "would", "you", "just", "go", "ahead", "and", "now",
@@ -157,9 +158,10 @@ fn kill_imperative(t: &str) -> Option<ActIntent> {
     let words: Vec<&str> = clause.split_whitespace().collect();
     let start = words.iter().position(|w| !POLITE.contains(w))?;
     let rest = words.get(start..)?.join(" ");
+    // "end" is a noun as often ("end time of job-42", "end of the api-gw log").
     let verb = KILL_VERBS
         .iter()
-        .filter(|v| v.is_ascii())
+        .filter(|v| v.is_ascii() && **v != "end")
         .find(|v| rest.strip_prefix(**v).is_some_and(|r| r.starts_with(' ')))?;
     let after = &rest[verb.len()..];
     // "stop worrying about …": a verb after the stop verb is what stops.
@@ -174,9 +176,24 @@ fn kill_imperative(t: &str) -> Option<ActIntent> {
     const FILES: [&str; 8] = [
         ".log", ".txt", ".conf", ".json", ".yaml", ".yml", ".csv", ".gz",
     ];
-    let names: Vec<&str> = after
+    // The name is the verb's object: only filler and words for its state stand before it
+    // ("kill off the stuck X"; not "stop the alerts for db-1").
+    const STATE: [&str; 10] = [
+        "off", "stuck", "hung", "hanging", "runaway", "frozen", "broken", "zombie", "old", "that",
+    ];
+    let words: Vec<&str> = after
         .split_whitespace()
-        .map(|w| w.trim_matches(['"', '\'', '`', '(', ')']))
+        .map(|w| w.trim_matches(['"', '\'', '`', '(', ')', '.', '!', '?']))
+        .collect();
+    let first_name = words.iter().position(|w| w.contains(['-', '_', '.']))?;
+    if !words[..first_name]
+        .iter()
+        .all(|w| KILL_FILLER.contains(w) || STATE.contains(w))
+    {
+        return None;
+    }
+    let names: Vec<&str> = words
+        .into_iter()
         .filter(|w| !FILES.iter().any(|e| w.ends_with(e)))
         .filter(|w| {
             w.contains(['-', '_', '.'])
@@ -780,6 +797,8 @@ mod tests {
             "foo-a and bar-b are stuck, kill it",
             "stop comparing foo-a with bar-b",
             "stop worrying about build.log",
+            "end time of job-42",
+            "stop the alerts for db-1",
         ] {
             assert!(
                 !matches!(intent(t), Some(ActIntent::KillNamed { .. })),

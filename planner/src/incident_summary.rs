@@ -103,10 +103,6 @@ pub fn task(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
     })
 }
 
-fn failures() -> Filter {
-    Filter::new(None, FilterOp::Tag, Scalar::Text("failure".into()))
-}
-
 /// What the summary looks for: failures, and warnings (or lines of a log without levels)
 /// that say something failed (the `trouble` tag): PgBouncer's pooler errors, PHP-FPM's
 /// fatal errors and the kernel's OOM kill are written at WARNING or at no level.
@@ -251,9 +247,15 @@ pub(crate) fn next_call(
         }));
     }
     if !statused.is_empty() && found.is_some_and(|r| r.matched > 0) {
+        // The 5xx only: in an app's log with both a status and levels a failure is also an
+        // ERROR line answered 200.
         rest.push(log_call(Query {
             files: statused.to_vec(),
-            filters: vec![failures()],
+            filters: vec![Filter::new(
+                Some(Field::new("status")),
+                FilterOp::Ge,
+                Scalar::Number(500.0),
+            )],
             window: asked.cloned(),
             group_by: vec![Field::new("status")],
             limit: Some(5),

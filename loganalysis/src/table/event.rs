@@ -126,8 +126,9 @@ pub struct Extractor<'f> {
     record: Option<Vec<(usize, usize, usize, usize)>>,
     analyser: Option<AnalyserParse>,
     time: Option<Option<Ts>>,
-    /// The year a time written without one is placed in (see [`Ts::in_year`]).
-    year: Option<i64>,
+    /// The newest dated event a time written without a year is placed by (see
+    /// [`Ts::in_year`]).
+    year: Option<(i64, u32, u32)>,
     /// `w3c`: the field of each column of the latest header.
     cols: Vec<Option<usize>>,
     /// An envelope's inner line.
@@ -211,8 +212,9 @@ impl<'f> Extractor<'f> {
         }
     }
 
-    /// Places the times written without a year in `year`.
-    pub fn set_year(&mut self, year: Option<i64>) {
+    /// Places the times written without a year by the newest dated event (year, month,
+    /// day).
+    pub fn set_year(&mut self, year: Option<(i64, u32, u32)>) {
         self.year = year;
     }
 

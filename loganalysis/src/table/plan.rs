@@ -298,7 +298,8 @@ fn build_regex(pattern: &str, cs: bool) -> Result<Regex, QueryError> {
 }
 
 /// A tag: the format's own, else the first alternative of the generic tag of that name
-/// whose fields the table has.
+/// whose fields the table has, or'd with each of its `also` alternatives the table has the
+/// fields for.
 fn compile_tag(
     t: &Table<'_>,
     name: &str,

@@ -172,10 +172,10 @@ fn place_yearless(opened: &mut [Opened], newest: &[Option<Ts>]) {
         .map(|t| t.key)
         .max();
     let Some(key) = dated else { return };
-    let (year, _, _) = crate::ts::civil_from_days(key.div_euclid(86_400 * 1_000_000));
+    let newest_day = crate::ts::civil_from_days(key.div_euclid(86_400 * 1_000_000));
     for (o, t) in opened.iter_mut().zip(newest) {
         if t.is_some_and(|t| t.no_year) {
-            o.year = Some(year);
+            o.year = Some(newest_day);
         }
     }
 }

@@ -82,8 +82,8 @@ pub struct Opened {
     pub sample_lines: u64,
     /// Fields added for roles the question asks that the sample shows no key for.
     pub role_keys: Vec<String>,
-    /// The year its times written without one are placed in (see [`ScanJob::year`]).
-    pub year: Option<i64>,
+    /// How its times written without a year are placed (see [`ScanJob::year`]).
+    pub year: Option<(i64, u32, u32)>,
 }
 
 fn read_at(file: &mut File, pos: u64, buf: &mut [u8]) -> std::io::Result<usize> {
@@ -367,9 +367,9 @@ pub struct ScanJob<'f> {
     pub q: &'f Query,
     pub file: usize,
     pub make_acc: &'f (dyn Fn() -> Acc + Sync),
-    /// The year this file's times written without one are placed in: the year of the
-    /// other logs of the query (a syslog read beside dated logs).
-    pub year: Option<i64>,
+    /// The newest dated event (year, month, day) of the other logs of the query, by which
+    /// this file's times written without a year are placed (a syslog beside dated logs).
+    pub year: Option<(i64, u32, u32)>,
 }
 
 fn scan_part(

@@ -509,9 +509,15 @@ fn same_kind(a: &[u8], b: &[u8]) -> bool {
     same * 2 >= a.len()
 }
 
+/// Keys whose value says what kind of work a line is about (`class=ImportJob`).
+const KIND_KEYS: [&[u8]; 7] = [
+    b"class", b"job", b"type", b"event", b"queue", b"task", b"worker",
+];
+
 /// A word that names or counts something rather than saying what happened. Of a
-/// `key=value` word only the value counts: `broker=<n>` is an identifier, `class=InvoiceJob`
-/// (a name the masking kept, so no id) is what the event is about.
+/// `key=value` word only the value counts: `broker=<n>` is an identifier; a word value of
+/// a key that names a kind of work (`class=InvoiceJob`) or written in capitals
+/// (`class=InvoiceJob`, `method=POST`) is what the event is about; `user=alice` names who.
 fn identifier(w: &[u8]) -> bool {
     let w = w
         .strip_suffix(b".")
@@ -519,11 +525,11 @@ fn identifier(w: &[u8]) -> bool {
         .or_else(|| w.strip_suffix(b";"))
         .unwrap_or(w);
     if let Some(eq) = w.iter().position(|c| *c == b'=').filter(|i| *i > 0) {
-        let value = &w[eq + 1..];
-        if value.is_empty() || value.iter().all(u8::is_ascii_alphabetic) {
-            return false;
-        }
-        return identifier(value);
+        let (key, value) = (&w[..eq], &w[eq + 1..]);
+        let kind = KIND_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k))
+            || value.iter().any(u8::is_ascii_uppercase);
+        let names_the_kind = kind && value.iter().all(u8::is_ascii_alphabetic);
+        return !(value.is_empty() || names_the_kind);
     }
     let inner = w.get(1..w.len().saturating_sub(1)).unwrap_or(&[]);
     w.iter().any(|c| c.is_ascii_digit() || *c == b'<')
@@ -621,6 +627,11 @@ mod tests {
         ));
         assert!(!one("user alice logged in", "user bob logged in"));
         assert!(one("fetch broker=<n> done", "fetch broker=<id> done"));
+        // Who did it is an identifier; what kind of work it is is not.
+        assert!(one(
+            "login attempt: db=app user=alice",
+            "login attempt: db=app user=report"
+        ));
         assert!(!one(
             "pid=<n> class=ImportJob jid=<id> INFO: start",
             "pid=<n> class=MailerJob jid=<id> INFO: start"

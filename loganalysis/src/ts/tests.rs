@@ -219,3 +219,16 @@ fn a_date_and_time_apart_by_more_blanks_is_one_time() {
         Some(("2031-04-05T06:07:08.250".to_string(), Some(23)))
     );
 }
+
+/// A syslog time placed by the newest dated event beside it: that year, or the year before
+/// for a day after it (the December of a log that crossed the New Year).
+#[test]
+fn a_time_without_a_year_is_placed_by_the_newest_dated_event() {
+    let at = |line: &str| find(line.as_bytes()).expect("a time").0;
+    let jan = at("Jan  1 00:05:00 x").in_year((2031, 1, 1));
+    let dec = at("Dec 31 23:55:00 x").in_year((2031, 1, 1));
+    assert!(!jan.no_year && !dec.no_year);
+    assert_eq!(format(&jan, Precision::Full), "2031-01-01T00:05:00");
+    assert_eq!(format(&dec, Precision::Full), "2030-12-31T23:55:00");
+    assert!(dec.key < jan.key);
+}

@@ -217,7 +217,7 @@ pub fn with_unit(v: f64, unit: Unit) -> String {
             llmops_common::df_size(v as u64)
         ),
         // Microseconds and nanoseconds also in ms, and every one in s (and minutes): the
-        // units an operator thinks in ("%D is 8412906 us (8412.9 ms, 8.4129 s)").
+        // units an operator thinks in ("%D is 8412906 us (8412.9 ms, 8.413 s)").
         Unit::Us | Unit::Ns | Unit::Ms => {
             let ms = match unit {
                 Unit::Us => v / 1e3,

@@ -709,6 +709,18 @@ fn ordinal_before(p: &Parsed, at: usize) -> Option<u32> {
     ];
     let before = p.lower.get(..at)?.trim_end();
     let word = before.rsplit(|c: char| !c.is_ascii_alphanumeric()).next()?;
+    // "over one second slowest first": a length of time, no position.
+    let earlier = before[..before.len() - word.len()].trim_end();
+    let counted = earlier
+        .rsplit(|c: char| !c.is_ascii_alphanumeric())
+        .next()
+        .is_some_and(|w| {
+            matches!(w, "a" | "one" | "per")
+                || w.bytes().all(|b| b.is_ascii_digit()) && !w.is_empty()
+        });
+    if counted {
+        return None;
+    }
     ORDINALS
         .iter()
         .find(|(w, n, _)| word == *w || word == *n)

@@ -121,8 +121,6 @@ fn phrase_filters(lex: &Lexicon, p: &Parsed) -> Vec<Filter> {
     out
 }
 
-/// Whether a word after a field reads as its value: said to be it ("是 UF", "= UF", "is
-/// UF") or written like a code (`UF`, `e5`), not a plain word ("client ips hit us").
 /// "for tenant hooli": a word right after a log's field's own name that the field holds
 /// in the sample is that value, as the log writes it.
 fn value_after_its_name(
@@ -140,6 +138,8 @@ fn value_after_its_name(
         && !before[..before.len() - column.len()].ends_with(|c: char| c.is_ascii_alphanumeric())
 }
 
+/// Whether a word after a field reads as its value: said to be it ("是 UF", "= UF", "is
+/// UF") or written like a code (`UF`, `e5`), not a plain word ("client ips hit us").
 fn value_like(p: &Parsed, l: &super::scan::Spanned) -> bool {
     let before = p.lower.get(..l.start).unwrap_or("").trim_end();
     let said = ["是", "为", "=", ":", "等于", " is", " equals"]

@@ -58,6 +58,7 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     // ("哪个进程占用内存最多" after a count of errors); a bucket alone ("per minute?") is
     // the last query's events by time.
     let bucket_only = p.has(|c| matches!(c, Cue::Bucket(_)))
+        && !p.has(|c| matches!(c, Cue::Field(_) | Cue::Column(_) | Cue::Source(_)))
         && new.query.filters.is_empty()
         && new.query.field.is_none()
         && new.query.group_by.is_empty()

@@ -55,17 +55,19 @@ pub fn or_else(lex: &Lexicon, p: &Parsed, filters: &[Filter]) -> Vec<Filter> {
             }
             _ => None,
         });
-        let Some((at, word)) = before else { continue };
+        let Some((at, _)) = before else { continue };
         let level = filters.iter().position(|f| {
             f.field.as_ref().is_some_and(|x| x.as_str() == "level") && f.value == cue.value
         });
         let Some(level) = level else { continue };
         let singular = level_word.strip_suffix('s').unwrap_or(level_word);
-        let phrase = format!(
-            r"\b{}\W+{}s?\b",
-            regex_escape(&word.to_lowercase()),
-            regex_escape(singular)
-        );
+        // The whole text looked for ("connection reset", a stem `\bhandshak\w*`), then the
+        // level word as a word of the phrase.
+        let looked = match (&filters[at].op, &filters[at].value) {
+            (FilterOp::Regex, Scalar::Text(v)) => v.clone(),
+            (_, v) => format!(r"\b{}", regex_escape(&v.to_string().to_lowercase())),
+        };
+        let phrase = format!(r"{looked}\W+{}s?\b", regex_escape(singular));
         let mut out: Vec<Filter> = filters
             .iter()
             .enumerate()
@@ -73,6 +75,14 @@ pub fn or_else(lex: &Lexicon, p: &Parsed, filters: &[Filter]) -> Vec<Filter> {
             .map(|(_, f)| f.clone())
             .collect();
         out.push(Filter::new(None, FilterOp::Regex, Scalar::Text(phrase)));
+        // A routine line that only mentions the phrase ("payment errors: 0") is none.
+        for quiet in ["INFO", "DEBUG", "TRACE"] {
+            out.push(Filter::new(
+                Some(llmops_common::query::Field::new("level")),
+                FilterOp::NotContains,
+                Scalar::Text(quiet.into()),
+            ));
+        }
         return out;
     }
     Vec::new()

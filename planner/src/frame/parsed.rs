@@ -43,7 +43,12 @@ impl Parsed {
         let formats = log_formats(&files, ctx);
         let mut hits = cue_hits(lex, &text, &lower, &columns, &formats);
         let mut lits = literals(lex, &text, &lower, &hits, &spans);
-        super::scan::chinese_glosses(&text, &hits, &mut lits);
+        let upload_names: Vec<String> = ctx
+            .uploads
+            .iter()
+            .map(|u| u.filename.to_lowercase())
+            .collect();
+        super::scan::chinese_glosses(&text, &hits, (&spans, &upload_names), &mut lits);
         lits.extend(host);
         lits.sort_by_key(|l| l.start);
         // Cue words inside a hyphenated name are part of it ("ledger-daemon"); a hyphenated
@@ -101,11 +106,7 @@ impl Parsed {
             file_spans: spans,
             columns,
             defined,
-            upload_names: ctx
-                .uploads
-                .iter()
-                .map(|u| u.filename.to_lowercase())
-                .collect(),
+            upload_names,
         }
     }
 
@@ -446,7 +447,7 @@ fn logs_named_by_a_name_part<'a>(
         }
         let word = lower[start..i].trim_matches(['-', '_']);
         // "es" for elasticsearch: a program's short name stands for its name; "mysql"
-        // names its daemon's log (`mysqld.err`, `sshd.log`).
+        // names its daemon's log (`mysqld.err`, `dockerd.log`).
         let daemon = format!("{word}d");
         let forms: Vec<&str> = std::iter::once(word)
             .chain(lexicon().programs_named(word))

@@ -614,13 +614,22 @@ fn words(
 /// word for what the Chinese says, looked for as written even when it is a common word
 /// the scan leaves out ("done"); one a cue reads (a field's name, a tag's word) stays that
 /// cue.
-pub(super) fn chinese_glosses(text: &str, hits: &[Hit], lits: &mut Vec<Spanned>) {
+pub(super) fn chinese_glosses(
+    text: &str,
+    hits: &[Hit],
+    (files, uploads): (&[(usize, usize)], &[String]),
+    lits: &mut Vec<Spanned>,
+) {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(&R, r"\p{Han}\s*[(（]\s*([A-Za-z][A-Za-z0-9_.:-]*)\s*[)）]");
     for c in r.captures_iter(text) {
         let Some(m) = c.get(1) else { continue };
         let (s, e) = (m.start(), m.end());
-        if hits.iter().any(|h| h.start < e && s < h.end) {
+        // "支付服务(payments.log)", "网关(nginx)": a file or the log's name says which log.
+        let word = m.as_str().to_ascii_lowercase();
+        let names_a_log =
+            files.iter().any(|&(a, b)| a < e && s < b) || uploads.iter().any(|u| u.contains(&word));
+        if names_a_log || hits.iter().any(|h| h.start < e && s < h.end) {
             continue;
         }
         lits.retain(|l| !(l.start >= s && l.end <= e));

@@ -7,7 +7,7 @@ use llmops_common::query::{BucketRow, QueryResult, Row};
 use super::{buckets_of, minute_of, rows_of};
 use crate::text::Lang;
 
-/// Minutes without trouble that still belong to one burst.
+/// Minutes with trouble at most this far apart are one burst.
 const QUIET: u64 = 5;
 /// Bursts shown, at most (the largest, in time order).
 const SHOWN: usize = 5;
@@ -31,7 +31,7 @@ pub(super) fn bursts(buckets: &[BucketRow]) -> Vec<Burst> {
             continue;
         };
         match out.last_mut() {
-            Some((end, burst)) if m <= *end + QUIET + 1 => {
+            Some((end, burst)) if m <= *end + QUIET => {
                 *end = m;
                 burst.last.clone_from(&b.start);
                 burst.count += b.count;
@@ -75,14 +75,13 @@ pub(super) fn section(r: &QueryResult, lang: Lang) -> Option<String> {
         (n, Lang::Zh) => format!("\n（另有 {n} 段较小的未列出）"),
         (n, Lang::En) => format!("\n({n} smaller ones not listed)"),
     };
-    Some(format!(
-        "{}\n{}{more}",
-        lang.pick(
-            "出错集中的几段时间（相隔不到 5 分钟的算一段，按时间）：",
-            "The bursts of trouble (minutes less than 5 apart are one burst), in time order:"
+    let head = match lang {
+        Lang::Zh => format!("出错集中的几段时间（相隔不超过 {QUIET} 分钟的算一段，按时间）："),
+        Lang::En => format!(
+            "The bursts of trouble (minutes at most {QUIET} apart are one burst), in time order:"
         ),
-        lines.join("\n")
-    ))
+    };
+    Some(format!("{head}\n{}{more}", lines.join("\n")))
 }
 
 fn burst_line(b: &Burst, names: &[&str], rows: &[Row], lang: Lang) -> String {

@@ -71,7 +71,8 @@ pub(super) fn timeline_requests(parts: Vec<String>) -> Vec<String> {
     for part in parts {
         let joins = asks_a_timeline(&part)
             && out.last().is_some_and(|prev| {
-                !asks_a_measure(prev) || (asks_a_timeline(prev) && !says_a_time(&part))
+                !asks_a_measure(prev)
+                    || (asks_a_timeline(prev) && says_a_time(prev) && !says_a_time(&part))
             });
         match out.last_mut() {
             Some(prev) if joins => {
