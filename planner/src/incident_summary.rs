@@ -496,8 +496,8 @@ fn scope(r: &QueryResult, lang: Lang) -> String {
         lang.pick("依据：", "Read:"),
         parts.join("; "),
         lang.pick(
-            "。出错事件 = 访问日志的 HTTP 5xx；其他日志的 ERROR 及以上、任务结果 fail，以及说明出错、被拒、被杀或超时的告警和无级别行。",
-            ". Trouble is an HTTP 5xx in an access log; elsewhere ERROR or worse, a job's 'fail', or a warning or unlevelled line that says something failed, was refused, killed or timed out."
+            "。出错事件 = HTTP 5xx（有状态码的日志）；ERROR 及以上、任务结果 fail；没有状态码的日志里，还有说明出错、被拒、被杀或超时的告警和无级别行。",
+            ". Trouble is an HTTP 5xx (a log with a status); ERROR or worse, a job's 'fail'; and, in a log without a status, a warning or unlevelled line that says something failed, was refused, killed or timed out."
         )
     )
 }
