@@ -13,11 +13,13 @@ pub mod defined;
 pub mod edit;
 mod edit_ops;
 mod hours;
+pub mod how_many;
 mod level_phrase;
 mod object_words;
 pub mod parsed;
 pub mod question;
 pub mod scan;
+mod source;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

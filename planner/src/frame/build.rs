@@ -3,146 +3,16 @@
 //! "over" is compared, a duration after "last" is a window). Each slot has one function.
 
 use llmops_common::query::{
-    BucketWidth, Dimension, Extract, Field, Filter, FilterOp, Measure, Order, Query, Scalar,
-    Source, TimePoint, Window,
+    BucketWidth, Extract, Field, Filter, FilterOp, Measure, Order, Query, Scalar, Source,
+    TimePoint, Window,
 };
 
-use super::parsed::{context_log, field_hits, Parsed};
+use super::how_many::{how_many_rows, length_after};
+use super::parsed::{field_hits, Parsed};
 use super::scan::Lit;
 use super::{Frame, FrameCtx};
 use crate::lexicon::{find, lexicon, Cue, Hit, Lexicon};
 use crate::text::normalize;
-
-/// Which table, and for a log which files.
-pub(super) fn source_of(
-    lex: &Lexicon,
-    p: &Parsed,
-    ctx: &FrameCtx,
-) -> Option<(Source, Vec<String>)> {
-    if !p.files.is_empty() {
-        return Some((Source::Log, p.files.clone()));
-    }
-    // A path on the host with a filesystem's figure ("free space on /var") or word ("the
-    // partition /var is on"): the filesystem holding it. Any other figure of a path ("how
-    // big is /var/log", "/var/log 占了多少磁盘空间") is the directory's own, `du`'s.
-    // Any absolute path: one under a directory no host has by default (`/work/…`, `/srv2`)
-    // reads like a URL path, but asked a filesystem's figure it is a place on this host.
-    let host_path = p
-        .lits
-        .iter()
-        .any(|l| matches!(l.lit, Lit::HostPath(_) | Lit::UrlPath(_)));
-    let filesystem_asked = p.has(|c| match c {
-        Cue::Field(i) => lex.fields[i].of_a_paths_filesystem,
-        Cue::Source(i) => lex.sources[i].of_a_paths_filesystem,
-        _ => false,
-    });
-    let mounts_word =
-        p.has(|c| matches!(c, Cue::Source(i) if lex.sources[i].source == Source::Mounts));
-    if host_path && mounts_word && !filesystem_asked {
-        return None;
-    }
-    if let Some(found) = table_by_word(lex, p, ctx) {
-        return Some(found);
-    }
-    if let Some(s) = table_by_field(lex, p, host_path && filesystem_asked) {
-        return Some((s, Vec::new()));
-    }
-    context_log(ctx).map(|f| (Source::Log, vec![f]))
-}
-
-/// The system table a word names ("listening", "disks"), unless a level or an event tag
-/// only a log has keeps it on the log at hand: the table's word is the log's field ("哪个
-/// systemd unit 报错最多" over a journal, "which process got OOM-killed" over a kernel
-/// log). Not "failed": units fail too.
-fn table_by_word(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<(Source, Vec<String>)> {
-    const SYSTEM: [Source; 4] = [
-        Source::Sockets,
-        Source::Mounts,
-        Source::Units,
-        Source::Processes,
-    ];
-    let cued = |s: Source| {
-        p.hits
-            .iter()
-            .any(|h| matches!(h.cue, Cue::Source(i) if lex.sources[i].source == s))
-    };
-    let s = SYSTEM.into_iter().find(|s| cued(*s))?;
-    let log_condition = p.has(|c| {
-        matches!(c, Cue::Filter(i) if {
-            let f = &lex.filters[i];
-            f.field.as_deref() == Some("level")
-                || (f.op == FilterOp::Tag && f.value != Scalar::Text("failure".into()))
-        })
-    });
-    Some(match context_log(ctx) {
-        Some(f) if log_condition => (Source::Log, vec![f]),
-        _ => (s, Vec::new()),
-    })
-}
-
-/// A field only one system table has ("memory", "command line"), none a log has, with a
-/// name written as one ("image-resizer"), a number given as one of its fields of numbers
-/// ("the parent of pid 1") or, for the mounts, a path asked a filesystem's figure
-/// (`filesystem_path`): "how much memory does image-resizer use". In a Chinese question
-/// an English word is a name too ("tariffd 的 pid"), unless it names an upload (then the
-/// question is about that file: "rabbitmq 内存水位线").
-fn table_by_field(lex: &Lexicon, p: &Parsed, filesystem_path: bool) -> Option<Source> {
-    let cjk = p.text.chars().any(crate::text::is_cjk);
-    let named = p.lits.iter().any(|l| match &l.lit {
-        Lit::Ident(_) | Lit::Quoted(_) => true,
-        Lit::Word(w) => cjk && !p.names_an_upload(w),
-        _ => false,
-    });
-    let only = |f: &Option<Source>| f.is_some_and(|s| s != Source::Log);
-    let field_tables: Vec<Option<Source>> = p
-        .hits
-        .iter()
-        .filter(|h| !read_both_ways(lex, p, h))
-        .filter_map(|h| table_of(lex, h))
-        .collect();
-    let numbered = |s: Source| {
-        p.lits.iter().any(|l| {
-            matches!(l.lit, Lit::Number { .. })
-                && super::parsed::field_before(lex, p, s, l.start)
-                    .is_some_and(|f| p.holds_numbers(lex, &f))
-        })
-    };
-    let s = (*field_tables.iter().find(|f| only(f))?)?;
-    let path = s == Source::Mounts && filesystem_path;
-    ((named || path || numbered(s)) && field_tables.iter().all(|f| f.is_none() || only(f)))
-        .then_some(s)
-}
-
-/// The table a field cue belongs to: `Some(None)` for a field of any table.
-fn table_of(lex: &Lexicon, h: &Hit) -> Option<Option<Source>> {
-    match h.cue {
-        Cue::Field(i) => Some(lex.fields[i].source),
-        Cue::Column(_) => Some(Some(Source::Log)),
-        _ => None,
-    }
-}
-
-/// A word that is a field of a system table and of a log alike ("threads": a process's
-/// count, a log's thread name): its log reading, when the name asked about is no log's (no
-/// upload's name, no value of the log's columns) and the word is not inside a name
-/// ("orders.threads" is a collection, not a thread count).
-fn read_both_ways(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
-    let names_a_log = p.lits.iter().any(|l| match &l.lit {
-        Lit::Ident(w) | Lit::Word(w) => p.names_an_upload(w) || p.column_with_value(w).is_some(),
-        _ => false,
-    });
-    let in_a_name = p
-        .lits
-        .iter()
-        .any(|l| matches!(l.lit, Lit::Ident(_)) && l.start <= h.start && h.end <= l.end);
-    let system = |g: &Hit| table_of(lex, g).flatten().is_some_and(|s| s != Source::Log);
-    !names_a_log
-        && !in_a_name
-        && table_of(lex, h) == Some(Some(Source::Log))
-        && p.hits
-            .iter()
-            .any(|g| (g.start, g.end) == (h.start, h.end) && system(g))
-}
 
 /// The measure cue that wins: highest weight, then longest.
 pub(super) fn measure_cue(lex: &Lexicon, p: &Parsed) -> Option<usize> {
@@ -170,12 +40,6 @@ pub fn asks_a_measure(text: &str) -> bool {
         }
         _ => false,
     })
-}
-
-/// How many rows the question asks for ("top 3", "前 5 个"), if it says.
-pub fn asked_limit(text: &str) -> Option<u32> {
-    let p = Parsed::new(text, &FrameCtx::of_uploads(&[]));
-    limit(lexicon(), &p)
 }
 
 /// Whether the winning measure cue of a parsed question is a timeline's.
@@ -321,60 +185,6 @@ fn measure_over_window_and_buckets(
             q.measure = Measure::Buckets;
         }
     }
-}
-
-/// How many rows are asked: a number that is no status ("the first 503" is a status, not
-/// a count of rows), and "the last package upgraded", "which job failed last": "last" with
-/// no length of time after it, and no other measure asked, is the latest event.
-fn how_many_rows(
-    lex: &Lexicon,
-    p: &Parsed,
-    cue: Option<&crate::lexicon::MeasureCue>,
-    q: &mut Query,
-) {
-    let a_status = |n: u32| {
-        q.filters.iter().any(|f| {
-            f.field.as_ref().is_some_and(|x| x.as_str() == "status")
-                && f.value == Scalar::Number(f64::from(n))
-        })
-    };
-    if let Some(n) = limit(lex, p).filter(|n| !a_status(*n)) {
-        q.limit = Some(n);
-    }
-    let rows_asked = cue.is_some_and(|c| c.measure == Measure::Rows && c.field.is_none());
-    if (cue.is_none() || rows_asked) && q.window.is_none() && q.source == Source::Log {
-        if let Some(n) = last_of_something(lex, p) {
-            q.measure = Measure::Rows;
-            q.field = Some(Field::new("time"));
-            q.order = Order::Desc;
-            q.limit = Some(n);
-            q.group_by.clear();
-        }
-    }
-}
-
-/// How many of the latest events the question asks for when it says "last" or "final" of
-/// something (the grammar's `latest` words: "the last upgrade": 1, "the last 5 upgrades":
-/// 5), not of a length of time ("the last 10 minutes", "the last hour" are windows).
-fn last_of_something(lex: &Lexicon, p: &Parsed) -> Option<u32> {
-    let latest = lex.grammar.window.latest();
-    p.hits.iter().find_map(|h| {
-        if h.cue != Cue::Last || !p.hit_is(h, &latest) || length_after(p, h).is_some() {
-            return None;
-        }
-        let count = p.lits.iter().find_map(|l| match l.lit {
-            Lit::Number { value, unit: None }
-                if l.start >= h.end
-                    && p.close(h.end, l.start)
-                    && value.fract() == 0.0
-                    && (1.0..=f64::from(Query::MAX_LIMIT)).contains(&value) =>
-            {
-                Some(value as u32)
-            }
-            _ => None,
-        });
-        Some(count.unwrap_or(1))
-    })
 }
 
 /// The fields the question defines from the text that a slot of a log query reads.
@@ -590,32 +400,6 @@ pub(crate) fn incident_window(text: &str, uploads: &[crate::UploadRef]) -> Optio
     }
 }
 
-/// The length of time, in seconds, right after the hit `h` ("last 10 minutes", "past
-/// hour"), if one follows it.
-fn length_after(p: &Parsed, h: &Hit) -> Option<f64> {
-    let number = p.lits.iter().find_map(|l| match l.lit {
-        Lit::Number {
-            value,
-            unit: Some(u),
-        } if u.dimension() == Dimension::Time && l.start >= h.end && p.close(h.end, l.start) => {
-            Some(value * u.factor())
-        }
-        _ => None,
-    });
-    number.or_else(|| {
-        p.hits.iter().find_map(|u| match u.cue {
-            Cue::Unit(unit)
-                if unit.dimension() == Dimension::Time
-                    && u.start >= h.end
-                    && p.close(h.end, u.start) =>
-            {
-                Some(unit.factor())
-            }
-            _ => None,
-        })
-    })
-}
-
 /// A time window: "last 10 minutes", "between 02:40 and 02:50", "around 02:47".
 fn window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
     let last = p.hits.iter().filter(|h| h.cue == Cue::Last);
@@ -660,94 +444,6 @@ fn on_day(w: Window, day: &str) -> Window {
 fn bucket(p: &Parsed) -> Option<BucketWidth> {
     p.hits.iter().find_map(|h| match h.cue {
         Cue::Bucket(b) => Some(b),
-        _ => None,
-    })
-}
-
-/// "top 5", "前 10": the number right after a limit word.
-fn limit(lex: &Lexicon, p: &Parsed) -> Option<u32> {
-    let after_limit_word = p.hits.iter().filter(|h| h.cue == Cue::Limit).find_map(|h| {
-        p.lits.iter().find_map(|l| match l.lit {
-            Lit::Number { value, unit: None }
-                if l.start >= h.end && p.close(h.end, l.start) && value >= 1.0 =>
-            {
-                Some(value.min(f64::from(Query::MAX_LIMIT)) as u32)
-            }
-            _ => None,
-        })
-    });
-    after_limit_word
-        .or_else(|| beside_extreme(lex, p))
-        .or_else(|| after_a_group_word(p))
-}
-
-/// "the 5 slowest requests", "最慢的 3 个请求": a whole number right beside a cue for the
-/// largest or smallest value is how many of them.
-/// "the second slowest", "3rd largest": an ordinal right before one is that many of them,
-/// the one asked for last.
-fn beside_extreme(lex: &Lexicon, p: &Parsed) -> Option<u32> {
-    p.hits
-        .iter()
-        .filter(|h| {
-            matches!(h.cue, Cue::Measure(i) if matches!(lex.measures[i].measure, Measure::Max | Measure::Min))
-        })
-        .find_map(|h| count_near(p, h, true).or_else(|| ordinal_before(p, h.start)))
-}
-
-/// An English ordinal (second to tenth) right before byte `at`.
-fn ordinal_before(p: &Parsed, at: usize) -> Option<u32> {
-    const ORDINALS: [(&str, &str, u32); 9] = [
-        ("second", "2nd", 2),
-        ("third", "3rd", 3),
-        ("fourth", "4th", 4),
-        ("fifth", "5th", 5),
-        ("sixth", "6th", 6),
-        ("seventh", "7th", 7),
-        ("eighth", "8th", 8),
-        ("ninth", "9th", 9),
-        ("tenth", "10th", 10),
-    ];
-    let before = p.lower.get(..at)?.trim_end();
-    let word = before.rsplit(|c: char| !c.is_ascii_alphanumeric()).next()?;
-    // "over one second slowest first": a length of time, no position.
-    let earlier = before[..before.len() - word.len()].trim_end();
-    let counted = earlier
-        .rsplit(|c: char| !c.is_ascii_alphanumeric())
-        .next()
-        .is_some_and(|w| {
-            matches!(w, "a" | "one" | "per")
-                || w.bytes().all(|b| b.is_ascii_digit()) && !w.is_empty()
-        });
-    if counted {
-        return None;
-    }
-    ORDINALS
-        .iter()
-        .find(|(w, n, _)| word == *w || word == *n)
-        .map(|(_, _, n)| *n)
-}
-
-/// "which 4 shards", "最多的 4 个 shard": a whole number right after a group word is how
-/// many groups.
-fn after_a_group_word(p: &Parsed) -> Option<u32> {
-    p.hits
-        .iter()
-        .filter(|h| h.cue == Cue::Group)
-        .find_map(|h| count_near(p, h, false))
-}
-
-/// A whole number of 2 or more with no unit right after the hit `h` (or, `before_too`,
-/// right before it): how many of something.
-fn count_near(p: &Parsed, h: &crate::lexicon::Hit, before_too: bool) -> Option<u32> {
-    p.lits.iter().find_map(|l| match l.lit {
-        Lit::Number { value, unit: None }
-            if value.fract() == 0.0
-                && (2.0..=f64::from(Query::MAX_LIMIT)).contains(&value)
-                && ((l.start >= h.end && p.close(h.end, l.start))
-                    || (before_too && p.close(l.end, h.start))) =>
-        {
-            Some(value as u32)
-        }
         _ => None,
     })
 }

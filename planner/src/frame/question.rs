@@ -3,8 +3,9 @@
 
 use llmops_common::query::{Measure, Source};
 
-use super::build::{frame_of, measure_cue, source_of};
+use super::build::{frame_of, measure_cue};
 use super::parsed::Parsed;
+use super::source::source_of;
 use super::{Frame, FrameCtx, Understood};
 use crate::lexicon::{lexicon, Cue, Lexicon};
 

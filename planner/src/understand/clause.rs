@@ -174,7 +174,7 @@ fn incident_command(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {
         } => vec![Task::Processes {
             sort,
             name,
-            limit: crate::frame::build::asked_limit(c.text),
+            limit: crate::frame::how_many::asked_limit(c.text),
         }],
         t => vec![t],
     })

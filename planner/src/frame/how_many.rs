@@ -1,0 +1,183 @@
+//! How many rows a question asks for: "top 5", "the 3 slowest", "the second slowest",
+//! "which 4 shards", "the last 5 upgrades"; and the length of time after "last".
+
+use llmops_common::query::{Dimension, Field, Measure, Order, Query, Scalar, Source};
+
+use super::parsed::Parsed;
+use super::scan::Lit;
+use super::FrameCtx;
+use crate::lexicon::{lexicon, Cue, Hit, Lexicon};
+
+/// How many rows are asked: a number that is no status ("the first 503" is a status, not
+/// a count of rows), and "the last package upgraded", "which job failed last": "last" with
+/// no length of time after it, and no other measure asked, is the latest event.
+pub(super) fn how_many_rows(
+    lex: &Lexicon,
+    p: &Parsed,
+    cue: Option<&crate::lexicon::MeasureCue>,
+    q: &mut Query,
+) {
+    let a_status = |n: u32| {
+        q.filters.iter().any(|f| {
+            f.field.as_ref().is_some_and(|x| x.as_str() == "status")
+                && f.value == Scalar::Number(f64::from(n))
+        })
+    };
+    if let Some(n) = limit(lex, p).filter(|n| !a_status(*n)) {
+        q.limit = Some(n);
+    }
+    let rows_asked = cue.is_some_and(|c| c.measure == Measure::Rows && c.field.is_none());
+    if (cue.is_none() || rows_asked) && q.window.is_none() && q.source == Source::Log {
+        if let Some(n) = last_of_something(lex, p) {
+            q.measure = Measure::Rows;
+            q.field = Some(Field::new("time"));
+            q.order = Order::Desc;
+            q.limit = Some(n);
+            q.group_by.clear();
+        }
+    }
+}
+
+/// How many of the latest events the question asks for when it says "last" or "final" of
+/// something (the grammar's `latest` words: "the last upgrade": 1, "the last 5 upgrades":
+/// 5), not of a length of time ("the last 10 minutes", "the last hour" are windows).
+fn last_of_something(lex: &Lexicon, p: &Parsed) -> Option<u32> {
+    let latest = lex.grammar.window.latest();
+    p.hits.iter().find_map(|h| {
+        if h.cue != Cue::Last || !p.hit_is(h, &latest) || length_after(p, h).is_some() {
+            return None;
+        }
+        let count = p.lits.iter().find_map(|l| match l.lit {
+            Lit::Number { value, unit: None }
+                if l.start >= h.end
+                    && p.close(h.end, l.start)
+                    && value.fract() == 0.0
+                    && (1.0..=f64::from(Query::MAX_LIMIT)).contains(&value) =>
+            {
+                Some(value as u32)
+            }
+            _ => None,
+        });
+        Some(count.unwrap_or(1))
+    })
+}
+
+/// How many rows the question asks for ("top 3", "前 5 个"), if it says.
+pub fn asked_limit(text: &str) -> Option<u32> {
+    let p = Parsed::new(text, &FrameCtx::of_uploads(&[]));
+    limit(lexicon(), &p)
+}
+
+/// "top 5", "前 10": the number right after a limit word.
+fn limit(lex: &Lexicon, p: &Parsed) -> Option<u32> {
+    let after_limit_word = p.hits.iter().filter(|h| h.cue == Cue::Limit).find_map(|h| {
+        p.lits.iter().find_map(|l| match l.lit {
+            Lit::Number { value, unit: None }
+                if l.start >= h.end && p.close(h.end, l.start) && value >= 1.0 =>
+            {
+                Some(value.min(f64::from(Query::MAX_LIMIT)) as u32)
+            }
+            _ => None,
+        })
+    });
+    after_limit_word
+        .or_else(|| beside_extreme(lex, p))
+        .or_else(|| after_a_group_word(p))
+}
+
+/// "the 5 slowest requests", "最慢的 3 个请求": a whole number right beside a cue for the
+/// largest or smallest value is how many of them.
+/// "the second slowest", "3rd largest": an ordinal right before one is that many of them,
+/// the one asked for last.
+fn beside_extreme(lex: &Lexicon, p: &Parsed) -> Option<u32> {
+    p.hits
+        .iter()
+        .filter(|h| {
+            matches!(h.cue, Cue::Measure(i) if matches!(lex.measures[i].measure, Measure::Max | Measure::Min))
+        })
+        .find_map(|h| count_near(p, h, true).or_else(|| ordinal_before(p, h.start)))
+}
+
+/// An English ordinal (second to tenth) right before byte `at`.
+fn ordinal_before(p: &Parsed, at: usize) -> Option<u32> {
+    const ORDINALS: [(&str, &str, u32); 9] = [
+        ("second", "2nd", 2),
+        ("third", "3rd", 3),
+        ("fourth", "4th", 4),
+        ("fifth", "5th", 5),
+        ("sixth", "6th", 6),
+        ("seventh", "7th", 7),
+        ("eighth", "8th", 8),
+        ("ninth", "9th", 9),
+        ("tenth", "10th", 10),
+    ];
+    let before = p.lower.get(..at)?.trim_end();
+    let word = before.rsplit(|c: char| !c.is_ascii_alphanumeric()).next()?;
+    // "over one second slowest first": a length of time, no position.
+    let earlier = before[..before.len() - word.len()].trim_end();
+    let counted = earlier
+        .rsplit(|c: char| !c.is_ascii_alphanumeric())
+        .next()
+        .is_some_and(|w| {
+            matches!(w, "a" | "one" | "per")
+                || w.bytes().all(|b| b.is_ascii_digit()) && !w.is_empty()
+        });
+    if counted {
+        return None;
+    }
+    ORDINALS
+        .iter()
+        .find(|(w, n, _)| word == *w || word == *n)
+        .map(|(_, _, n)| *n)
+}
+
+/// "which 4 shards", "最多的 4 个 shard": a whole number right after a group word is how
+/// many groups.
+fn after_a_group_word(p: &Parsed) -> Option<u32> {
+    p.hits
+        .iter()
+        .filter(|h| h.cue == Cue::Group)
+        .find_map(|h| count_near(p, h, false))
+}
+
+/// A whole number of 2 or more with no unit right after the hit `h` (or, `before_too`,
+/// right before it): how many of something.
+fn count_near(p: &Parsed, h: &crate::lexicon::Hit, before_too: bool) -> Option<u32> {
+    p.lits.iter().find_map(|l| match l.lit {
+        Lit::Number { value, unit: None }
+            if value.fract() == 0.0
+                && (2.0..=f64::from(Query::MAX_LIMIT)).contains(&value)
+                && ((l.start >= h.end && p.close(h.end, l.start))
+                    || (before_too && p.close(l.end, h.start))) =>
+        {
+            Some(value as u32)
+        }
+        _ => None,
+    })
+}
+
+/// The length of time, in seconds, right after the hit `h` ("last 10 minutes", "past
+/// hour"), if one follows it.
+pub(super) fn length_after(p: &Parsed, h: &Hit) -> Option<f64> {
+    let number = p.lits.iter().find_map(|l| match l.lit {
+        Lit::Number {
+            value,
+            unit: Some(u),
+        } if u.dimension() == Dimension::Time && l.start >= h.end && p.close(h.end, l.start) => {
+            Some(value * u.factor())
+        }
+        _ => None,
+    });
+    number.or_else(|| {
+        p.hits.iter().find_map(|u| match u.cue {
+            Cue::Unit(unit)
+                if unit.dimension() == Dimension::Time
+                    && u.start >= h.end
+                    && p.close(h.end, u.start) =>
+            {
+                Some(unit.factor())
+            }
+            _ => None,
+        })
+    })
+}

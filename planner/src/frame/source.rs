@@ -1,0 +1,140 @@
+//! Which table a question is about, and for a log which files: a table's word, a field
+//! only one table has, a path's filesystem, else the conversation's or the session's log.
+
+use llmops_common::query::{FilterOp, Scalar, Source};
+
+use super::parsed::{context_log, Parsed};
+use super::scan::Lit;
+use super::FrameCtx;
+use crate::lexicon::{Cue, Hit, Lexicon};
+
+/// Which table, and for a log which files.
+pub(super) fn source_of(
+    lex: &Lexicon,
+    p: &Parsed,
+    ctx: &FrameCtx,
+) -> Option<(Source, Vec<String>)> {
+    if !p.files.is_empty() {
+        return Some((Source::Log, p.files.clone()));
+    }
+    // A path on the host with a filesystem's figure ("free space on /var") or word ("the
+    // partition /var is on"): the filesystem holding it. Any other figure of a path ("how
+    // big is /var/log", "/var/log 占了多少磁盘空间") is the directory's own, `du`'s.
+    // Any absolute path: one under a directory no host has by default (`/work/…`, `/srv2`)
+    // reads like a URL path, but asked a filesystem's figure it is a place on this host.
+    let host_path = p
+        .lits
+        .iter()
+        .any(|l| matches!(l.lit, Lit::HostPath(_) | Lit::UrlPath(_)));
+    let filesystem_asked = p.has(|c| match c {
+        Cue::Field(i) => lex.fields[i].of_a_paths_filesystem,
+        Cue::Source(i) => lex.sources[i].of_a_paths_filesystem,
+        _ => false,
+    });
+    let mounts_word =
+        p.has(|c| matches!(c, Cue::Source(i) if lex.sources[i].source == Source::Mounts));
+    if host_path && mounts_word && !filesystem_asked {
+        return None;
+    }
+    if let Some(found) = table_by_word(lex, p, ctx) {
+        return Some(found);
+    }
+    if let Some(s) = table_by_field(lex, p, host_path && filesystem_asked) {
+        return Some((s, Vec::new()));
+    }
+    context_log(ctx).map(|f| (Source::Log, vec![f]))
+}
+
+/// The system table a word names ("listening", "disks"), unless a level or an event tag
+/// only a log has keeps it on the log at hand: the table's word is the log's field ("哪个
+/// systemd unit 报错最多" over a journal, "which process got OOM-killed" over a kernel
+/// log). Not "failed": units fail too.
+fn table_by_word(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<(Source, Vec<String>)> {
+    const SYSTEM: [Source; 4] = [
+        Source::Sockets,
+        Source::Mounts,
+        Source::Units,
+        Source::Processes,
+    ];
+    let cued = |s: Source| {
+        p.hits
+            .iter()
+            .any(|h| matches!(h.cue, Cue::Source(i) if lex.sources[i].source == s))
+    };
+    let s = SYSTEM.into_iter().find(|s| cued(*s))?;
+    let log_condition = p.has(|c| {
+        matches!(c, Cue::Filter(i) if {
+            let f = &lex.filters[i];
+            f.field.as_deref() == Some("level")
+                || (f.op == FilterOp::Tag && f.value != Scalar::Text("failure".into()))
+        })
+    });
+    Some(match context_log(ctx) {
+        Some(f) if log_condition => (Source::Log, vec![f]),
+        _ => (s, Vec::new()),
+    })
+}
+
+/// A field only one system table has ("memory", "command line"), none a log has, with a
+/// name written as one ("image-resizer"), a number given as one of its fields of numbers
+/// ("the parent of pid 1") or, for the mounts, a path asked a filesystem's figure
+/// (`filesystem_path`): "how much memory does image-resizer use". In a Chinese question
+/// an English word is a name too ("tariffd 的 pid"), unless it names an upload (then the
+/// question is about that file: "rabbitmq 内存水位线").
+fn table_by_field(lex: &Lexicon, p: &Parsed, filesystem_path: bool) -> Option<Source> {
+    let cjk = p.text.chars().any(crate::text::is_cjk);
+    let named = p.lits.iter().any(|l| match &l.lit {
+        Lit::Ident(_) | Lit::Quoted(_) => true,
+        Lit::Word(w) => cjk && !p.names_an_upload(w),
+        _ => false,
+    });
+    let only = |f: &Option<Source>| f.is_some_and(|s| s != Source::Log);
+    let field_tables: Vec<Option<Source>> = p
+        .hits
+        .iter()
+        .filter(|h| !read_both_ways(lex, p, h))
+        .filter_map(|h| table_of(lex, h))
+        .collect();
+    let numbered = |s: Source| {
+        p.lits.iter().any(|l| {
+            matches!(l.lit, Lit::Number { .. })
+                && super::parsed::field_before(lex, p, s, l.start)
+                    .is_some_and(|f| p.holds_numbers(lex, &f))
+        })
+    };
+    let s = (*field_tables.iter().find(|f| only(f))?)?;
+    let path = s == Source::Mounts && filesystem_path;
+    ((named || path || numbered(s)) && field_tables.iter().all(|f| f.is_none() || only(f)))
+        .then_some(s)
+}
+
+/// The table a field cue belongs to: `Some(None)` for a field of any table.
+fn table_of(lex: &Lexicon, h: &Hit) -> Option<Option<Source>> {
+    match h.cue {
+        Cue::Field(i) => Some(lex.fields[i].source),
+        Cue::Column(_) => Some(Some(Source::Log)),
+        _ => None,
+    }
+}
+
+/// A word that is a field of a system table and of a log alike ("threads": a process's
+/// count, a log's thread name): its log reading, when the name asked about is no log's (no
+/// upload's name, no value of the log's columns) and the word is not inside a name
+/// ("orders.threads" is a collection, not a thread count).
+fn read_both_ways(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
+    let names_a_log = p.lits.iter().any(|l| match &l.lit {
+        Lit::Ident(w) | Lit::Word(w) => p.names_an_upload(w) || p.column_with_value(w).is_some(),
+        _ => false,
+    });
+    let in_a_name = p
+        .lits
+        .iter()
+        .any(|l| matches!(l.lit, Lit::Ident(_)) && l.start <= h.start && h.end <= l.end);
+    let system = |g: &Hit| table_of(lex, g).flatten().is_some_and(|s| s != Source::Log);
+    !names_a_log
+        && !in_a_name
+        && table_of(lex, h) == Some(Some(Source::Log))
+        && p.hits
+            .iter()
+            .any(|g| (g.start, g.end) == (h.start, h.end) && system(g))
+}
