@@ -1,7 +1,7 @@
 //! What the two query tools share: the JSON schema of their arguments, soft filters
 //! dropped when they would leave nothing, and the short text form of a result.
 
-use llmops_common::query::{QueryArgs, QueryResult};
+use llmops_common::query::{Filter, QueryArgs, QueryResult};
 use serde_json::Value;
 
 /// The JSON schema of the query tools' arguments, generated from [`QueryArgs`].
@@ -34,19 +34,7 @@ pub fn run_soft<E>(
     if second.matched == 0 {
         return Ok(first);
     }
-    let described = |fs: &[llmops_common::query::Filter]| {
-        fs.iter()
-            .map(|f| {
-                let field = f
-                    .field
-                    .as_ref()
-                    .map(|x| format!("{x} "))
-                    .unwrap_or_default();
-                format!("{field}{:?} {}", f.op, f.value).to_lowercase()
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let described = |fs: &[Filter]| fs.iter().map(in_words).collect::<Vec<_>>().join(", ");
     second.notes.push(format!(
         "没有事件同时满足 {0}，改用 {1} / no event met {0}; {1} was used instead",
         described(&args.query.filters),
@@ -76,10 +64,19 @@ fn with_soft<E>(
             return Ok(r);
         }
         if let Some(f) = soft.pop() {
-            let field = f.field.as_ref().map(|x| x.to_string()).unwrap_or_default();
-            dropped.push(format!("{field} {:?} {}", f.op, f.value).to_lowercase());
+            dropped.push(in_words(&f));
         }
     }
+}
+
+/// A filter as a note names it: `program contains "eating"` as `program contains eating`.
+fn in_words(f: &Filter) -> String {
+    let field = f
+        .field
+        .as_ref()
+        .map(|x| format!("{x} "))
+        .unwrap_or_default();
+    format!("{field}{:?} {}", f.op, f.value).to_lowercase()
 }
 
 /// The text output: the query in words and its figure (the planner writes the answer).
