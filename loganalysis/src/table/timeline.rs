@@ -248,29 +248,23 @@ const ONE_OFF: u64 = 3;
 /// rest shared between the files by [`fair_share`]. Without the reserve a burst of errors
 /// takes every place.
 fn with_one_offs(sorted: Vec<(f64, Kind)>, limit: usize) -> Vec<(f64, Kind)> {
-    let reserve = limit / 5;
     let one_off = |k: &Kind| !k.notable && k.in_file.max(k.count) <= ONE_OFF;
-    let milestones = sorted
-        .iter()
-        .filter(|(_, k)| one_off(k) && k.milestone)
-        .count();
-    let mut quiet_room = reserve.saturating_sub(milestones);
-    let mut kept = Vec::new();
-    let mut rest = Vec::with_capacity(sorted.len());
-    for (score, k) in sorted {
-        let take = kept.len() < reserve
-            && one_off(&k)
-            && (k.milestone || {
-                let room = quiet_room > 0;
-                quiet_room = quiet_room.saturating_sub(1);
-                room
-            });
-        if take {
-            kept.push((score, k));
-        } else {
-            rest.push((score, k));
-        }
-    }
+    // The reserve: the best one-off state changes, then the best other one-offs.
+    let of_kind = |milestone: bool| {
+        sorted
+            .iter()
+            .enumerate()
+            .filter(move |(_, (_, k))| one_off(k) && k.milestone == milestone)
+            .map(|(i, _)| i)
+    };
+    let mut picked: Vec<usize> = of_kind(true).chain(of_kind(false)).collect();
+    picked.truncate(limit / 5);
+    let (kept, rest): (Vec<_>, Vec<_>) = sorted
+        .into_iter()
+        .enumerate()
+        .partition(|(i, _)| picked.contains(i));
+    let mut kept: Vec<(f64, Kind)> = kept.into_iter().map(|(_, k)| k).collect();
+    let rest = rest.into_iter().map(|(_, k)| k).collect();
     let others = fair_share(rest, limit - kept.len());
     kept.extend(others);
     kept
