@@ -407,21 +407,11 @@ pub enum Topic {
 }
 
 /// Whether `new` asks a figure of one item of the list `prev` showed (the same logs, a
-/// condition on a listed item's key), and lists nothing of its own.
+/// condition on a listed item), and lists nothing of its own.
 fn narrows_to_an_item(prev: &LastQuery, new: &LastQuery) -> bool {
     new.items.is_empty()
-        && !prev.items.is_empty()
         && new.query.files == prev.query.files
-        && new.query.filters.iter().any(|f| {
-            let (Some(field), llmops_common::query::FilterOp::Eq) = (&f.field, f.op) else {
-                return false;
-            };
-            let value = f.value.to_string();
-            prev.items
-                .iter()
-                .flatten()
-                .any(|(k, v)| k == field.as_str() && *v == value)
-        })
+        && prev.item_asked(&new.query).is_some()
 }
 
 /// The state of the conversation before this turn.

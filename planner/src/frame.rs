@@ -38,7 +38,7 @@ mod zones;
 
 use serde::{Deserialize, Serialize};
 
-use llmops_common::query::{Filter, Query, Source};
+use llmops_common::query::{Filter, FilterOp, Query, Source};
 
 use super::UploadRef;
 
@@ -78,6 +78,23 @@ pub struct LastQuery {
     /// first is the top item "它呢" refers to, "the second one" picks the second.
     #[serde(default)]
     pub items: Vec<Vec<(String, String)>>,
+}
+
+impl LastQuery {
+    /// The listed item `query` asks about: each of its keys an equality condition of
+    /// `query` ("how many of those were 503?" after the top tenants: the tenant asked).
+    pub fn item_asked(&self, query: &Query) -> Option<&Vec<(String, String)>> {
+        self.items.iter().find(|item| {
+            !item.is_empty()
+                && item.iter().all(|(field, value)| {
+                    query.filters.iter().any(|f| {
+                        f.op == FilterOp::Eq
+                            && f.field.as_ref().is_some_and(|x| x.as_str() == field)
+                            && f.value.to_string() == *value
+                    })
+                })
+        })
+    }
 }
 
 /// What a question is understood against.

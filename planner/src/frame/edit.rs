@@ -42,10 +42,7 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     // bare pronoun ("send it") is some other request about the conversation's file.
     // The item the last query already asks about ("the second one" a turn ago) is the one
     // "its" means, else the top one.
-    let current = last.items.iter().find(|item| {
-        item.iter()
-            .all(|(f, v)| last.query.filters.iter().any(|x| *x == refer_filter(f, v)))
-    });
+    let current = last.item_asked(&last.query);
     let item = picked.or(if a.refers || a.count_of_top {
         current.or(last.items.first())
     } else {
