@@ -185,7 +185,7 @@ fn kill_imperative(t: &str) -> Option<ActIntent> {
         .split_whitespace()
         .map(|w| w.trim_matches(['"', '\'', '`', '(', ')', '.', '!', '?']))
         .collect();
-    let first_name = words.iter().position(|w| w.contains(['-', '_', '.']))?;
+    let first_name = words.iter().position(|w| identifier_shaped(w))?;
     if !words[..first_name]
         .iter()
         .all(|w| KILL_FILLER.contains(w) || STATE.contains(w))
@@ -194,14 +194,7 @@ fn kill_imperative(t: &str) -> Option<ActIntent> {
     }
     let names: Vec<&str> = words
         .into_iter()
-        .filter(|w| !FILES.iter().any(|e| w.ends_with(e)))
-        .filter(|w| {
-            w.contains(['-', '_', '.'])
-                && !w.starts_with('-')
-                && w.bytes().any(|b| b.is_ascii_alphabetic())
-                && w.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
-        })
+        .filter(|w| !FILES.iter().any(|e| w.ends_with(e)) && identifier_shaped(w))
         .collect();
     let [name] = names.as_slice() else {
         return None;
@@ -235,12 +228,7 @@ fn kill_it(t: &str) -> Option<ActIntent> {
     let mut names: Vec<&str> = before
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | '，' | '(' | ')' | '"' | '\''))
         .map(|w| w.trim_end_matches(['.', '!', '?']))
-        .filter(|w| {
-            w.contains(['-', '_', '.'])
-                && w.bytes().any(|b| b.is_ascii_alphabetic())
-                && w.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
-        })
+        .filter(|w| identifier_shaped(w))
         .collect();
     names.dedup();
     let [name] = names.as_slice() else {
@@ -250,6 +238,16 @@ fn kill_it(t: &str) -> Option<ActIntent> {
         name: name.to_string(),
         signal: signal_of(t),
     })
+}
+
+/// A process's name shaped like an identifier (`hull-scan`, `etl_worker`, `feed.py`): letters,
+/// digits and `-`, `_` or `.`, one of those inside, no leading `-` (a flag).
+fn identifier_shaped(w: &str) -> bool {
+    w.contains(['-', '_', '.'])
+        && !w.starts_with('-')
+        && w.bytes().any(|b| b.is_ascii_alphabetic())
+        && w.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
 }
 
 /// Words that stop a process by name.
