@@ -21,7 +21,7 @@ pub fn of_query(lex: &Lexicon, p: &Parsed, q: &Query) -> Vec<Filter> {
 /// The filters that replace `filters` when they match nothing: `filters` with the level and
 /// the word before it replaced by the phrase they make. Empty when no level word follows a
 /// word looked for.
-pub fn or_else(lex: &Lexicon, p: &Parsed, filters: &[Filter]) -> Vec<Filter> {
+fn or_else(lex: &Lexicon, p: &Parsed, filters: &[Filter]) -> Vec<Filter> {
     // The word as looked for: itself, or its stem (`\bhandshak\w*`).
     let looks_for = |v: &str, w: &str| {
         let (v, w) = (v.to_lowercase(), w.to_lowercase());
@@ -51,11 +51,11 @@ pub fn or_else(lex: &Lexicon, p: &Parsed, filters: &[Filter]) -> Vec<Filter> {
             Lit::Word(w) | Lit::Ident(w)
                 if l.end <= h.start && p.gap(l.end, h.start).is_empty() =>
             {
-                looked_for(w).map(|at| (at, w))
+                looked_for(w)
             }
             _ => None,
         });
-        let Some((at, _)) = before else { continue };
+        let Some(at) = before else { continue };
         let level = filters.iter().position(|f| {
             f.field.as_ref().is_some_and(|x| x.as_str() == "level") && f.value == cue.value
         });
