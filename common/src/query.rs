@@ -474,7 +474,7 @@ pub struct QueryArgs {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub soft: Vec<Filter>,
     /// Filters that replace the query's own when those match nothing: the phrase a level
-    /// word was part of ("pooler error": PgBouncer writes it at WARNING), tried when no
+    /// word was part of ("handshake error": a TLS proxy writes it at WARNING), tried when no
     /// event has both the level and the word. The result says which ran.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub or_else: Vec<Filter>,

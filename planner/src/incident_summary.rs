@@ -104,7 +104,7 @@ pub fn task(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
 }
 
 /// What the summary looks for: failures, and warnings (or lines of a log without levels)
-/// that say something failed (the `trouble` tag): PgBouncer's pooler errors, PHP-FPM's
+/// that say something failed (the `trouble` tag): a connection pooler's client errors, PHP-FPM's
 /// fatal errors and the kernel's OOM kill are written at WARNING or at no level.
 fn trouble() -> Filter {
     Filter::new(None, FilterOp::Tag, Scalar::Text("trouble".into()))

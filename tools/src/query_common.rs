@@ -100,16 +100,16 @@ mod tests {
 
     use super::run_soft;
 
-    /// A pooler that writes its "pooler error" at WARNING: 7 of them planted, beside one
-    /// ERROR line of another kind and routine lines.
-    fn pooler_log() -> String {
+    /// A TLS proxy that writes its "handshake error" at WARNING: 7 of them planted, beside
+    /// one ERROR line of another kind and routine lines.
+    fn proxy_log() -> String {
         let mut log = String::new();
         for i in 0..30 {
             let line = match i % 4 {
                 0 if i < 28 => {
-                    "WARNING C-0x1: db/app@10.0.0.5:4000 pooler error: query_wait_timeout"
+                    "WARNING conn 0x1 from 10.0.0.5:4000: handshake error: bad certificate"
                 }
-                _ => "LOG C-0x1: db/app@10.0.0.5:4000 login attempt: db=db user=app",
+                _ => "INFO conn 0x1 from 10.0.0.5:4000: session resumed",
             };
             log.push_str(&format!("2031-01-01 01:00:{i:02}.000 UTC [77] {line}\n"));
         }
@@ -119,9 +119,9 @@ mod tests {
 
     fn run(text: &str, args: &QueryArgs) -> llmops_common::query::QueryResult {
         let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("pgbouncer.log");
+        let path = dir.path().join("tls-proxy.log");
         std::fs::write(&path, text).expect("write");
-        let files = [QueryFile::new("pgbouncer.log", path)];
+        let files = [QueryFile::new("tls-proxy.log", path)];
         let none = AtomicBool::new(false);
         run_soft(args, |q| {
             run_query(&files, q, &QueryOptions::default(), &none)
@@ -138,7 +138,7 @@ mod tests {
                         FilterOp::Eq,
                         Scalar::Text("ERROR".into()),
                     ),
-                    Filter::new(None, FilterOp::Contains, Scalar::Text("pooler".into())),
+                    Filter::new(None, FilterOp::Contains, Scalar::Text("handshake".into())),
                 ],
                 ..Query::default()
             },
@@ -159,10 +159,10 @@ mod tests {
         let phrase = vec![Filter::new(
             None,
             FilterOp::Regex,
-            Scalar::Text(r"\bpooler\W+errors?\b".into()),
+            Scalar::Text(r"\bhandshake\W+errors?\b".into()),
         )];
-        let r = run(&pooler_log(), &args(phrase.clone()));
-        assert_eq!(count(&r), 7, "as grep -c 'pooler error' counts");
+        let r = run(&proxy_log(), &args(phrase.clone()));
+        assert_eq!(count(&r), 7, "as grep -c 'handshake error' counts");
         assert!(
             r.notes.iter().any(|n| n.contains("instead")),
             "{:?}",
@@ -170,10 +170,10 @@ mod tests {
         );
         assert_eq!(r.query.filters, phrase, "the result describes what ran");
         // Without the phrase the answer stays the honest zero.
-        assert_eq!(count(&run(&pooler_log(), &args(Vec::new()))), 0);
-        // With an ERROR pooler line, the level and the word are what is counted.
-        let mut log = pooler_log();
-        log.push_str("2031-01-01 01:02:00.000 UTC [77] ERROR pooler error: no more connections\n");
+        assert_eq!(count(&run(&proxy_log(), &args(Vec::new()))), 0);
+        // With an ERROR handshake line, the level and the word are what is counted.
+        let mut log = proxy_log();
+        log.push_str("2031-01-01 01:02:00.000 UTC [77] ERROR handshake error: no shared cipher\n");
         let r = run(&log, &args(phrase));
         assert_eq!(count(&r), 1);
         assert!(

@@ -482,7 +482,7 @@ fn a_quiet_one_off_keeps_a_place_among_many_errors() {
     );
 }
 
-/// Of the quiet one-offs, a service's change of state ("ready to accept connections")
+/// Of the quiet one-offs, a service's change of state ("ready to serve")
 /// keeps its place before a burst of one-off report lines (a kernel's hardware line and
 /// call trace), which are nearer the asked minute.
 #[test]
@@ -510,7 +510,7 @@ fn a_service_ready_again_outranks_one_off_report_lines() {
     {
         log.push_str(&format!("2029-03-14 10:10:0{i},500 INFO {l}\n"));
     }
-    log.push_str("2029-03-14 10:13:30,000 INFO database system is ready to accept connections\n");
+    log.push_str("2029-03-14 10:13:30,000 INFO cache node is now ready to serve\n");
     std::fs::write(dir.path().join("svc.log"), &log).expect("write");
     let q = Query {
         measure: Measure::Timeline,
@@ -526,7 +526,7 @@ fn a_service_ready_again_outranks_one_off_report_lines() {
         panic!("timeline")
     };
     assert!(
-        rows.iter().any(|r| r.text.contains("ready to accept")),
+        rows.iter().any(|r| r.text.contains("ready to serve")),
         "{rows:?}"
     );
 }
@@ -539,13 +539,13 @@ fn a_rare_jobs_start_is_its_own_kind() {
     let mut log = String::new();
     for s in 0..300 {
         log.push_str(&format!(
-            "2029-03-14T10:{:02}:{:02}.000Z pid=7 tid=a{s}x class=ReminderJob jid=f{s:04}e INFO: start\n",
+            "2029-03-14T10:{:02}:{:02}.000Z pid=7 tid=a{s}x class=ThumbJob jid=f{s:04}e INFO: start\n",
             s / 60,
             s % 60
         ));
     }
     log.push_str(
-        "2029-03-14T10:02:30.500Z pid=7 tid=b9z class=ImportJob jid=c0ffee12 INFO: start\n",
+        "2029-03-14T10:02:30.500Z pid=7 tid=b9z class=ExportJob jid=c0ffee12 INFO: start\n",
     );
     std::fs::write(dir.path().join("jobs.log"), &log).expect("write");
     let q = Query {
@@ -560,7 +560,7 @@ fn a_rare_jobs_start_is_its_own_kind() {
     let QueryValue::Timeline { rows, .. } = &r.value else {
         panic!("timeline")
     };
-    let import = rows.iter().find(|r| r.text.contains("class=ImportJob"));
+    let import = rows.iter().find(|r| r.text.contains("class=ExportJob"));
     assert!(import.is_some_and(|r| r.repeats.is_none()), "{rows:?}");
 }
 
@@ -573,11 +573,11 @@ fn a_syslog_without_years_merges_with_a_dated_log() {
     let mut app = String::new();
     for m in 0..20 {
         sys.push_str(&format!(
-            "Apr  9 01:{m:02}:10 cache-1 CRON[{m}]: (root) CMD (rotate)\n"
+            "Apr  9 01:{m:02}:10 lb-2 CRON[{m}]: (root) CMD (rotate)\n"
         ));
         app.push_str(&format!("2036-04-09 01:{m:02}:20,000 INFO worker alive\n"));
     }
-    sys.push_str("Apr  9 01:12:30 cache-1 keepalived[812]: (VI_1) Entering MASTER STATE\n");
+    sys.push_str("Apr  9 01:12:30 lb-2 haproxy[812]: Proxy web-in started.\n");
     app.push_str("2036-04-09 01:12:25,000 ERROR replica lost its primary\n");
     let mut sys_lines: Vec<&str> = sys.lines().collect();
     sys_lines.sort_by_key(|l| l[7..15].to_string());
@@ -604,9 +604,9 @@ fn a_syslog_without_years_merges_with_a_dated_log() {
         panic!("timeline")
     };
     let at = |text: &str| rows.iter().position(|r| r.text.contains(text));
-    let (lost, master) = (at("replica lost"), at("MASTER STATE"));
-    assert!(lost.is_some() && master.is_some(), "{rows:?}");
-    assert!(lost < master, "01:12:25 before 01:12:30: {rows:?}");
+    let (lost, started) = (at("replica lost"), at("Proxy web-in started"));
+    assert!(lost.is_some() && started.is_some(), "{rows:?}");
+    assert!(lost < started, "01:12:25 before 01:12:30: {rows:?}");
     assert_eq!(
         r.matched_per_file,
         vec![5, 5],

@@ -503,15 +503,15 @@ fn same_kind(a: &[u8], b: &[u8]) -> bool {
     same * 2 >= a.len()
 }
 
-/// Keys whose value says what kind of work a line is about (`class=ImportJob`).
+/// Keys whose value says what kind of work a line is about (`class=ExportJob`).
 const KIND_KEYS: [&[u8]; 7] = [
     b"class", b"job", b"type", b"event", b"queue", b"task", b"worker",
 ];
 
 /// A word that names or counts something rather than saying what happened. Of a
 /// `key=value` word only the value counts: `broker=<n>` is an identifier; a word value of
-/// a key that names a kind of work (`class=InvoiceJob`) or written in capitals
-/// (`class=InvoiceJob`, `method=POST`) is what the event is about; `user=alice` names who.
+/// a key that names a kind of work (`type=export`) or written in capitals
+/// (`class=ExportJob`, `method=POST`) is what the event is about; `user=alice` names who.
 fn identifier(w: &[u8]) -> bool {
     let w = w
         .strip_suffix(b".")
@@ -627,8 +627,8 @@ mod tests {
             "login attempt: db=app user=report"
         ));
         assert!(!one(
-            "pid=<n> class=ImportJob jid=<id> INFO: start",
-            "pid=<n> class=MailerJob jid=<id> INFO: start"
+            "pid=<n> class=ExportJob jid=<id> INFO: start",
+            "pid=<n> class=ThumbJob jid=<id> INFO: start"
         ));
         assert!(!one("a b", "a b c"));
     }

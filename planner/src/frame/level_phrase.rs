@@ -1,6 +1,6 @@
-//! A level word that is part of a phrase the log writes ("pooler error", "syntax errors"):
+//! A level word that is part of a phrase the log writes ("handshake error", "syntax errors"):
 //! the query asks the level and the word, and, when no event has both, the phrase instead
-//! (PgBouncer writes `WARNING … pooler error: …`). The tool runs the phrase only then, and
+//! (a TLS proxy writes `WARNING … handshake error: …`). The tool runs the phrase only then, and
 //! says so.
 
 use llmops_common::query::{Filter, FilterOp, Measure, Query, Scalar, Source};

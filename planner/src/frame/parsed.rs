@@ -734,7 +734,7 @@ fn column_named_at(text: &str, lower: &str, columns: &[Column], c: &Column) -> V
             && !compound_last(&last)
             && written.eq_ignore_ascii_case(&last)
             && written != written_last;
-        // Its plural is no word of its own ("jids", "tids").
+        // Its plural is no word of its own ("bids", "tids").
         let plural = written.strip_suffix('s') == Some(c.name.as_str());
         let short_word = name.len() <= 3
             && written != c.name

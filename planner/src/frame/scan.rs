@@ -610,7 +610,7 @@ fn words(
     }
 }
 
-/// "跑成功(done)的那些": an English word in parentheses right after Chinese is the log's own
+/// "处理完(ok)的那些": an English word in parentheses right after Chinese is the log's own
 /// word for what the Chinese says, looked for as written even when it is a common word
 /// the scan leaves out ("done"); one a cue reads (a field's name, a tag's word) stays that
 /// cue.

@@ -805,16 +805,16 @@ fn a_short_columns_plural_names_it() {
     assert_eq!(f["field"], "bid", "{f}");
 }
 
-/// "跑成功(done)的那些": the log's own word in parentheses after Chinese is looked for, a
+/// "处理完(ok)的那些": the log's own word in parentheses after Chinese is looked for, a
 /// common English word too.
 #[test]
 fn the_logs_word_in_parentheses_after_chinese_is_looked_for() {
-    let f = frame("app.log 里跑成功(done)的任务有多少条");
+    let f = frame("app.log 里处理完(ok)的任务有多少条");
     assert!(
         f["filters"]
             .as_array()
             .expect("filters")
-            .contains(&json!({"op": "contains", "value": "done"})),
+            .contains(&json!({"op": "contains", "value": "ok"})),
         "{f}"
     );
 }

@@ -389,16 +389,16 @@ fn a_word_before_a_level_word_makes_a_phrase_to_fall_back_on() {
     let f = frame("how many errors in proxy.log");
     assert!(f.or_else.is_empty(), "{f:?}");
     // A zone's name after the times is no word looked for, and takes no word's place.
-    let f = frame("proxy.log: handshake errors between 01:10 and 01:25 utc?");
+    let f = frame("proxy.log: handshake errors between 03:05 and 03:20 utc?");
     assert!(!f.or_else.is_empty(), "{f:?}");
 }
 
-/// "the gunicorn error log" names a file: its "error" is no level condition.
+/// "the lighttpd error log" names a file: its "error" is no level condition.
 #[test]
 fn an_error_log_is_a_files_name_not_its_error_lines() {
-    let ups = uploads(&["gunicorn-err.log"]);
-    let f = query_over(&ups, "how many worker restarts in the gunicorn error log");
+    let ups = uploads(&["lighttpd-err.log"]);
+    let f = query_over(&ups, "how many worker restarts in the lighttpd error log");
     assert!(!f["filters"].to_string().contains("\"level\""), "{f}");
-    let f = query_over(&ups, "how many errors in the gunicorn log");
+    let f = query_over(&ups, "how many errors in the lighttpd log");
     assert!(f["filters"].to_string().contains("\"level\""), "{f}");
 }

@@ -63,7 +63,7 @@ fn only_a_file(c: &str, uploads: &[UploadRef]) -> bool {
 /// "redis replica blip around 1:12? timeline pls": a clause that asks for a timeline and
 /// one before it that asks no figure are one question (what it is about, and the form).
 /// So are two timeline clauses when the second says no time of its own ("what happened on
-/// db-1 around 01:12? line the journal up with the pooler's log, in time order"): the
+/// the cache host near 04:05? line up its journal with the proxy log, in time order"): the
 /// second names the logs of the first one's minute.
 pub(super) fn timeline_requests(parts: Vec<String>) -> Vec<String> {
     use crate::frame::build::{asks_a_measure, asks_a_timeline, says_a_time};
