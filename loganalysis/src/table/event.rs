@@ -55,7 +55,7 @@ pub fn parse_number(b: &[u8]) -> Option<f64> {
         return None;
     }
     if b.last().is_some_and(u8::is_ascii_alphabetic) {
-        return super::go_duration::go_duration(b);
+        return super::go_duration::go_duration(b).or_else(|| spaced_duration(b));
     }
     // Fast path for plain non-negative integers (status codes, byte counts).
     if b.len() <= 15 && b.iter().all(u8::is_ascii_digit) {
@@ -67,6 +67,18 @@ pub fn parse_number(b: &[u8]) -> Option<f64> {
         .parse::<f64>()
         .ok()
         .filter(|v| v.is_finite())
+}
+
+/// A duration written with a space before its unit, as messages write them (`completed in
+/// 289 ms`, `took 1.5 s`): the number and one unit of [`go_duration`](super::go_duration).
+fn spaced_duration(b: &[u8]) -> Option<f64> {
+    let sp = b.iter().position(|c| *c == b' ')?;
+    let (n, unit) = (&b[..sp], &b[sp + 1..]);
+    let plain = |c: &u8| c.is_ascii_digit() || *c == b'.';
+    if n.is_empty() || !n.iter().all(plain) || unit.is_empty() || unit.iter().any(plain) {
+        return None;
+    }
+    super::go_duration::go_duration(&[n, unit].concat())
 }
 
 /// Parses a time value written in `fmt`.

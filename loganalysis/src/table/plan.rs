@@ -510,9 +510,25 @@ pub struct Plan {
     /// rarest first.
     pub rarity: Option<Rarity>,
     /// A timeline's kind of request in a log of requests (status, method, path, upstream,
-    /// each with whether its value is masked): its kinds are by these, not by the line's
-    /// shape.
-    pub request_kind: Vec<(FieldRef, bool)>,
+    /// each with the part it is): its kinds are by these, not by the line's shape.
+    pub request_kind: Vec<(FieldRef, RequestPart)>,
+}
+
+/// Which part of a request's kind a field gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestPart {
+    Status,
+    Method,
+    Path,
+    Upstream,
+}
+
+impl RequestPart {
+    /// A path and an upstream are compared with their numbers and ids masked
+    /// (`/v2/rides/<n>`); a status and a method as written.
+    pub fn masked(self) -> bool {
+        matches!(self, RequestPart::Path | RequestPart::Upstream)
+    }
 }
 
 /// Each message template's count of events in one file (built by a scan of its own): by
@@ -600,16 +616,18 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
 /// The fields that say which kind of request an event of a request log is: its status
 /// first, then its method, path and upstream where the table has them. None for a table
 /// without a status and a method or path.
-pub fn request_kind(t: &Table<'_>) -> Vec<(FieldRef, bool)> {
+pub fn request_kind(t: &Table<'_>) -> Vec<(FieldRef, RequestPart)> {
     let Ok(status) = t.resolve(&Field::new("status")) else {
         return Vec::new();
     };
-    // Status and method are compared as written; a path and an upstream with their
-    // numbers and ids masked (`/v2/rides/<n>`).
-    let mut out = vec![(status, false)];
-    for (role, masked) in [("method", false), ("path", true), ("upstream", true)] {
+    let mut out = vec![(status, RequestPart::Status)];
+    for (role, part) in [
+        ("method", RequestPart::Method),
+        ("path", RequestPart::Path),
+        ("upstream", RequestPart::Upstream),
+    ] {
         match t.resolve(&Field::new(role)) {
-            Ok(r) if !out.iter().any(|(o, _)| o.id == r.id) => out.push((r, masked)),
+            Ok(r) if !out.iter().any(|(o, _)| o.id == r.id) => out.push((r, part)),
             _ => {}
         }
     }

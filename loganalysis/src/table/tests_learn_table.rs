@@ -174,7 +174,7 @@ fn key_number_pairs_in_messages_agree_with_their_shell_pipeline() {
     // `status: N len: N` in the message; a `duration: N ms` beside them is no pair.
     let mut rng = Lcg(23);
     let mut text = String::new();
-    let (mut not_found, mut len_sum, mut bare_waits) = (0u64, 0u64, 0u64);
+    let (mut not_found, mut len_sum, mut bare_waits, mut max_ms) = (0u64, 0u64, 0u64, 0u64);
     for i in 0..200u64 {
         let status = [200, 404, 500][rng.next(3) as usize];
         let len = rng.next(5000);
@@ -184,11 +184,12 @@ fn key_number_pairs_in_messages_agree_with_their_shell_pipeline() {
         let wait = rng.next(90);
         let unit = if i % 4 == 0 { " ms" } else { "" };
         bare_waits += if unit.is_empty() { wait } else { 0 };
+        let ms = rng.next(900);
+        max_ms = max_ms.max(ms);
         text += &format!(
-            "2026-05-01 10:{:02}:{:02},000 INFO [main] app.Server - request {i} status: {status} len: {len} wait: {wait}{unit} duration: {} ms\n",
+            "2026-05-01 10:{:02}:{:02},000 INFO [main] app.Server - request {i} status: {status} len: {len} wait: {wait}{unit} duration: {ms} ms\n",
             i / 60,
             i % 60,
-            rng.next(900)
         );
     }
     let dir = write(&text);
@@ -224,8 +225,16 @@ fn key_number_pairs_in_messages_agree_with_their_shell_pipeline() {
         v => panic!("a sum: {v:?}"),
     }
     assert_eq!(shell(&r), bare_waits as f64);
-    // `duration: 12 ms` would read as seconds: it is no field.
-    assert!(try_run(serde_json::json!({"measure": "max", "field": "duration"})).is_err());
+    // `duration: 12 ms` is no pair (its number alone would read as seconds): it is the
+    // duration written with its unit, read in milliseconds.
+    let r = run(serde_json::json!({"measure": "max", "field": "duration"}));
+    match &r.value {
+        llmops_common::query::QueryValue::Stat { value, .. } => {
+            assert_eq!(*value, Some(max_ms as f64 / 1000.0));
+        }
+        v => panic!("a max: {v:?}"),
+    }
+    assert_eq!(shell(&r), max_ms as f64 / 1000.0);
 }
 
 #[test]

@@ -613,3 +613,44 @@ fn a_syslog_without_years_merges_with_a_dated_log() {
         "01:10 to 01:14 in each: {r:?}"
     );
 }
+
+/// A backend's failure is one kind per status, whatever path and method failed with it;
+/// its count is every such request of the window.
+#[test]
+fn a_backends_server_errors_are_one_kind_per_status() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    let (mut n503, mut n504) = (0, 0);
+    for s in 0..60 {
+        let path = ["/v1/a", "/v1/b", "/v1/c"][s % 3];
+        let method = ["GET", "POST"][s % 2];
+        let (status, server, term) = match s % 5 {
+            1 => (503, "<NOSRV>", "sC--"),
+            3 => (504, "app2", "sH--"),
+            _ => (200, "app1", "----"),
+        };
+        n503 += usize::from(status == 503);
+        n504 += usize::from(status == 504);
+        log.push_str(&format!(
+            "Jun  3 04:10:{s:02} lb haproxy[77]: 10.1.0.{s}:4{s:04} [03/Jun/2029:04:10:{s:02}.120] fe_main be_app/{server} 2/0/1/10/14 {status} 512 - - {term} 5/5/1/1/0 0/0 \"{method} {path} HTTP/1.1\"\n"
+        ));
+    }
+    std::fs::write(dir.path().join("haproxy.log"), &log).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["haproxy.log"], &q, &QueryOptions::default()).expect("runs");
+    let QueryValue::Timeline { rows, .. } = &r.value else {
+        panic!("timeline")
+    };
+    let count = |r: &llmops_common::query::Row| r.repeats.as_ref().map_or(1, |x| x.count);
+    for (status, want) in [(" 503 ", n503), (" 504 ", n504)] {
+        let of: Vec<u64> = rows
+            .iter()
+            .filter(|r| r.text.contains(status))
+            .map(count)
+            .collect();
+        assert_eq!(of, [want as u64], "{status}: {rows:?}");
+    }
+}

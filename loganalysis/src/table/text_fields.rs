@@ -59,10 +59,11 @@ const PATTERNS: [TextPattern; 4] = [
         min_share: 20,
     },
     TextPattern {
-        // Read as a Go-style duration (`3.456ms`, `1.2s`): in seconds. One after `key=` or
-        // `key: ` is that key's value, not the event's, unless the key names a duration
-        // (`processing time: 7.4s`).
-        regex: r"(?:^|[^:\s][ \t]+|(?i:time|took|elapsed|duration|latency):[ \t]+|\()(?P<took>\d+(?:\.\d+)?(?:ms|us|µs|ns|s))(?:[\s,;:)]|$)",
+        // Read as a Go-style duration (`3.456ms`, `1.2s`, or with a space as a sentence
+        // writes it: `completed in 289 ms`): in seconds. One after `key=` or `key: ` is that
+        // key's value, not the event's, unless the key names a duration (`processing time:
+        // 7.4s`).
+        regex: r"(?:^|[^:\s][ \t]+|(?i:time|took|elapsed|duration|latency):[ \t]+|\()(?P<took>\d+(?:\.\d+)? ?(?:ms|us|µs|ns|s))(?:[\s,;:)]|$)",
         fields: &[field("took", "duration", FieldKind::Number, Unit::S)],
         min_share: 5,
     },
@@ -205,5 +206,25 @@ mod tests {
         );
         assert_eq!(ip("served 192.0.2.9/index.html"), Some("192.0.2.9"));
         assert_eq!(ip("version 1.2.3.4.5"), None);
+    }
+
+    #[test]
+    fn a_duration_is_read_with_or_without_a_space_before_its_unit() {
+        let took = |line: &str| {
+            compiled()[1]
+                .captures(line)
+                .and_then(|c| c.name("took"))
+                .map(|m| m.as_str().to_string())
+        };
+        assert_eq!(
+            took("GET /rides completed in 289 ms").as_deref(),
+            Some("289 ms")
+        );
+        assert_eq!(
+            took("flush done in 3.5ms, 12 rows").as_deref(),
+            Some("3.5ms")
+        );
+        assert_eq!(took("retry after 2 s").as_deref(), Some("2 s"));
+        assert_eq!(took("copied 12 items").as_deref(), None);
     }
 }

@@ -7,7 +7,7 @@ use llmops_common::query::{Repeats, Row};
 use rustc_hash::FxHashMap;
 
 use super::hit::{make_hit, Hit, MAX_ROW_TEXT};
-use super::plan::{Plan, RowAccess};
+use super::plan::{Plan, RequestPart, RowAccess};
 use crate::ts::{self, Precision, Ts};
 
 /// Past this many kinds in one window the rows of a new kind are not listed (the window's
@@ -317,15 +317,29 @@ const REQUEST_KEY: u8 = 0x01;
 
 /// A request's kind: its status and method as written, its path (without its query) and
 /// upstream with numbers and ids masked (`/v2/rides/<n>`); none for a line without a status
-/// (no request).
+/// (no request). A server error's kind is its status and upstream alone (its status and
+/// path without an upstream): when a backend fails, every path and method it serves fails
+/// with it, and one row of the failure with its count leaves room for the other logs' events.
 fn request_key(row: &mut dyn RowAccess, plan: &Plan) -> Option<Vec<u8>> {
     let (status, _) = plan.request_kind.first()?;
-    row.val(status.id)?;
+    let server_error = row.val(status.id)?.as_bytes().starts_with(b"5");
+    let has_upstream = plan
+        .request_kind
+        .iter()
+        .any(|(_, p)| *p == RequestPart::Upstream);
     let mut key = vec![REQUEST_KEY];
-    for (f, masked) in &plan.request_kind {
+    for (f, part) in &plan.request_kind {
+        let dropped = match part {
+            RequestPart::Status | RequestPart::Upstream => false,
+            RequestPart::Method => server_error,
+            RequestPart::Path => server_error && has_upstream,
+        };
+        if dropped {
+            continue;
+        }
         key.push(b' ');
         if let Some(v) = row.val(f.id) {
-            if *masked {
+            if part.masked() {
                 // A path's kind is the path, not its parameters (`?clinic=BRS-05&…`).
                 let b = v.as_bytes();
                 let path = b.split(|c| *c == b'?').next().unwrap_or(b);

@@ -66,6 +66,7 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         && !a.time_of_last
         && !a.count_of_top
         && !bucket_only
+        && !ranks_the_last_events(lex, p, &new.query, &last.query)
     {
         return None;
     }
@@ -114,6 +115,9 @@ struct Asked {
     time_of_last: bool,
     /// "how many times?" after the client denied most: the top item's count.
     count_of_top: bool,
+    /// "它的 client 是谁", "and its host?": a field asked of the event the last answer
+    /// named, nothing counted.
+    field_of_it: bool,
 }
 
 impl Asked {
@@ -147,15 +151,22 @@ impl Asked {
             count_of_top: of_nothing
                 && new.query.measure == Measure::Count
                 && !last.query.group_by.is_empty(),
+            field_of_it: p.has(|c| c == Cue::Refer)
+                && !own_measure
+                && (!new.query.group_by.is_empty()
+                    || p.has(|c| matches!(c, Cue::Field(_) | Cue::Column(_))))
+                && new.query.filters.is_empty()
+                && new.query.window.is_none(),
         }
     }
 }
 
 /// The edits that make the answer one event: "when did it run?" after the longest one is
-/// that event's time; "and the third one, which host?" after a list of events is that
-/// event, whole (its line holds what is asked about it).
+/// that event's time, "它的 client 是谁" its line; "and the third one, which host?" after
+/// a list of events is that event, whole (its line holds what is asked about it).
 fn one_event(q: &mut Query, last: &Query, a: &Asked, picked: bool) {
-    if let (true, Some(order)) = (a.time_of_last, extreme_order(last.measure)) {
+    let of_the_event = a.time_of_last || a.field_of_it;
+    if let (true, Some(order)) = (of_the_event, extreme_order(last.measure)) {
         q.measure = Measure::Rows;
         q.field = last.field.clone();
         q.order = order;
@@ -169,6 +180,26 @@ fn one_event(q: &mut Query, last: &Query, a: &Asked, picked: bool) {
         q.order = last.order;
         q.limit = Some(1);
     }
+}
+
+/// "which thread had the most?", "哪个线程最多" after a count of errors: a ranking whose word
+/// ends the question counts nothing of its own, so it ranks the events the last count
+/// counted; "which thread logged the most warnings" names its own.
+fn ranks_the_last_events(lex: &Lexicon, p: &Parsed, new: &Query, last: &Query) -> bool {
+    let ends_with_rank = p
+        .hits
+        .iter()
+        .filter(|h| h.cue == Cue::Group && p.hit_is(h, &lex.grammar.rank))
+        .any(|h| p.text[h.end..].chars().all(|c| !c.is_alphanumeric()));
+    ends_with_rank
+        && new.measure == Measure::Count
+        && !new.group_by.is_empty()
+        && new.filters.is_empty()
+        && new.field.is_none()
+        && new.window.is_none()
+        && last.measure == Measure::Count
+        && !last.filters.is_empty()
+        && !p.has(|c| matches!(c, Cue::Source(_)))
 }
 
 /// The order that lists a largest (smallest) value first.

@@ -299,3 +299,44 @@ fn the_second_one_after_a_statistic_keeps_the_statistic() {
     assert_eq!(f["measure"], "p95", "{f}");
     assert!(f["filters"].to_string().contains("/b"), "{f}");
 }
+
+/// "which client had the most?" after a count of errors ranks those errors; a ranking that
+/// names what it counts is its own question.
+#[test]
+fn a_ranking_with_nothing_after_it_ranks_the_last_counts_events() {
+    let l = last(
+        json!({"files": [ACCESS], "measure": "count",
+            "filters": [{"field": "status", "op": "class", "value": 5.0}]}),
+        &[],
+    );
+    for t in [
+        "which client had the most?",
+        "哪个客户端最多",
+        "what path had the most",
+    ] {
+        let f = edit(t, &l);
+        assert_eq!(f["filters"], top_filters(), "{t}: {f}");
+        assert_eq!(f["measure"], "count", "{t}: {f}");
+        assert_eq!(f["group_by"].as_array().map(Vec::len), Some(1), "{t}: {f}");
+    }
+    let f = edit("which client had the most 4xx", &l);
+    assert!(!f["filters"].to_string().contains("5.0"), "{f}");
+}
+
+/// "its client?" after the slowest request is that request's line, not a ranking of
+/// clients by their slowest.
+#[test]
+fn a_field_asked_of_the_extreme_event_is_that_events() {
+    let l = last(
+        json!({"files": [ACCESS], "measure": "max", "field": "request_time"}),
+        &[],
+    );
+    for t in ["它的 client 是谁", "and its client?", "what was its path"] {
+        let f = edit(t, &l);
+        assert_eq!(f["measure"], "rows", "{t}: {f}");
+        assert_eq!(f["limit"], 1, "{t}: {f}");
+        assert_ne!(f["order"], "asc", "{t}: {f}");
+        assert_eq!(f["field"], "request_time", "{t}: {f}");
+        assert!(f.get("group_by").is_none(), "{t}: {f}");
+    }
+}

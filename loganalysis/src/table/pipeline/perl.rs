@@ -237,8 +237,9 @@ fn columns_extract(fmt: &Format) -> Result<String, String> {
     Ok(code)
 }
 
-/// `num`: a number, or a Go duration (`416µs`, `1m2.5s`) in seconds, as the engine reads them.
-const PERL_NUM: &str = "sub num { my $v = shift; return undef unless defined $v; return $v + 0 if $v =~ /^\\s*[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?\\s*$/; my $U = qr/ns|us|\\xc2\\xb5s|\\xce\\xbcs|ms|s|m|h/; return undef unless $v =~ /^\\s*([-+]?)((?:\\d+(?:\\.\\d*)?(?:$U))+)\\s*$/; my ($g, $d, $t) = ($1, $2, 0); my %u = (ns => 1e-9, us => 1e-6, \"\\xc2\\xb5s\" => 1e-6, \"\\xce\\xbcs\" => 1e-6, ms => 1e-3, s => 1, m => 60, h => 3600); while ($d =~ /(\\d+(?:\\.\\d*)?)($U)/g) { $t += $1 * $u{$2} } return $g eq '-' ? -$t : $t } ";
+/// `num`: a number, or a Go duration (`416µs`, `1m2.5s`, `289 ms`) in seconds, as the engine
+/// reads them.
+const PERL_NUM: &str = "sub num { my $v = shift; return undef unless defined $v; return $v + 0 if $v =~ /^\\s*[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?\\s*$/; my $U = qr/ns|us|\\xc2\\xb5s|\\xce\\xbcs|ms|s|m|h/; return undef unless $v =~ /^\\s*([-+]?)((?:\\d+(?:\\.\\d*)? ?(?:$U))+)\\s*$/; my ($g, $d, $t) = ($1, $2, 0); my %u = (ns => 1e-9, us => 1e-6, \"\\xc2\\xb5s\" => 1e-6, \"\\xce\\xbcs\" => 1e-6, ms => 1e-3, s => 1, m => 60, h => 3600); while ($d =~ /(\\d+(?:\\.\\d*)?) ?($U)/g) { $t += $1 * $u{$2} } return $g eq '-' ? -$t : $t } ";
 const PERL_TK: &str = "my %M = (jan=>1,feb=>2,mar=>3,apr=>4,may=>5,jun=>6,jul=>7,aug=>8,sep=>9,oct=>10,nov=>11,dec=>12); sub tk { my $t = shift; return undef unless defined $t; if ($t =~ /^(\\d{4})-(\\d\\d)-(\\d\\d)[T ](\\d\\d:\\d\\d:\\d\\d)/) { return \"$1-$2-$3T$4\" } if ($t =~ m{^(\\d\\d)/(\\w{3})/(\\d{4}):(\\d\\d:\\d\\d:\\d\\d)}) { return sprintf(\"%s-%02d-%sT%s\", $3, $M{lc $2}, $1, $4) } if ($t =~ /^(\\w{3}) +(\\d+) (\\d\\d:\\d\\d:\\d\\d)/) { return sprintf(\"0000-%02d-%02dT%s\", $M{lc $1}, $2, $3) } if ($t =~ /^(\\d{10})(?:\\.\\d+)?$/) { my @g = gmtime($1); return sprintf(\"%04d-%02d-%02dT%02d:%02d:%02d\", $g[5] + 1900, $g[4] + 1, @g[3, 2, 1, 0]) } return undef } ";
 
 /// `$f{"name"}`: a field of the event in the Perl program.
