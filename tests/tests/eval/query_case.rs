@@ -228,6 +228,7 @@ mod tests {
             ("queries-heldout7", "queries-heldout7.jsonl"),
             ("queries-heldout8", "queries-heldout8.jsonl"),
             ("queries-heldout9", "queries-heldout9.jsonl"),
+            ("queries-heldout10", "queries-heldout10.jsonl"),
             ("queries-dev6", "queries-dev6.jsonl"),
             ("queries-dev7", "queries-dev7.jsonl"),
             ("queries-dev8", "queries-dev8.jsonl"),
