@@ -681,7 +681,35 @@ fn status_not_bound(
         && p.log_has("status");
     let lex = crate::lexicon::lexicon();
     let text_field = bound.is_some_and(|f| !p.holds_numbers(lex, f));
-    code && (plural_code(p, at) || (unit == Unit::None && text_field))
+    code && (plural_code(p, at)
+        || (unit == Unit::None && (text_field || response_after(p, at, value))))
+}
+
+/// "mean Ta of 200 responses", "500 errors": a status code said with what it is a code of
+/// (an error's only from 400 on, and not as a length: "the last 500 errors").
+fn response_after(p: &Parsed, at: usize, value: f64) -> bool {
+    const RESPONSES: [&str; 9] = [
+        "responses",
+        "response",
+        "replies",
+        "reply",
+        "status",
+        "codes",
+        "code",
+        "响应",
+        "状态",
+    ];
+    let end = p.lits.iter().find(|l| l.start == at).map_or(at, |l| l.end);
+    let next = p.lower.get(end..).unwrap_or("").trim_start();
+    let word = |w: &str| {
+        next.strip_prefix(w)
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric()))
+    };
+    let before = p.lower.get(..at).unwrap_or("").trim_end();
+    let a_length = ["last", "first", "top", "latest", "recent", "前", "最近"]
+        .iter()
+        .any(|w| before.ends_with(w));
+    RESPONSES.iter().any(|w| word(w)) || (value >= 400.0 && word("errors") && !a_length)
 }
 
 /// "504s", "the 502s": a status code in the plural, not seconds (no comparison before it,

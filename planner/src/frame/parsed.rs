@@ -389,7 +389,9 @@ fn logs_named_by_kind<'a>(
             let plural = w_lower.ends_with(" log").then(|| format!("{w_lower}s"));
             for form in std::iter::once(&w_lower).chain(plural.as_ref()) {
                 for at in crate::lexicon::occurrences(lower, form) {
-                    found.push((at, kind, w));
+                    if !numbered_name(lower, at.1) {
+                        found.push((at, kind, w));
+                    }
                 }
             }
         }
@@ -419,6 +421,13 @@ fn logs_named_by_kind<'a>(
         out.push((*u, (s, e)));
     }
     out
+}
+
+/// "broker-7", "db_2": a kind's word numbered is a host's or an instance's name, which
+/// narrows the events, not the logs.
+fn numbered_name(lower: &str, end: usize) -> bool {
+    let mut after = lower[end..].chars();
+    matches!(after.next(), Some('-' | '_')) && after.next().is_some_and(|c| c.is_ascii_digit())
 }
 
 /// Logs named by a whole part of their file name ("booking-api" for `booking-api.jsonl`,

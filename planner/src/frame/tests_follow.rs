@@ -340,3 +340,23 @@ fn a_field_asked_of_the_extreme_event_is_that_events() {
         assert!(f.get("group_by").is_none(), "{t}: {f}");
     }
 }
+
+/// "what share of all requests is that?" after a count is that count, whose answer gives
+/// its share of all events; not a search for the word "share".
+#[test]
+fn a_share_asked_of_the_last_count_is_that_count() {
+    let l = last(
+        json!({"files": [ACCESS], "measure": "count",
+            "filters": [{"field": "status", "op": "class", "value": 5.0}]}),
+        &[],
+    );
+    for t in [
+        "what share of all requests is that?",
+        "那占比是多少",
+        "what percentage is that",
+    ] {
+        let f = edit(t, &l);
+        assert_eq!(f["measure"], "count", "{t}: {f}");
+        assert_eq!(f["filters"], top_filters(), "{t}: {f}");
+    }
+}

@@ -538,3 +538,80 @@ fn a_word_after_its_fields_name_is_that_fields_value() {
         );
     }
 }
+
+/// "the proxy", "the cache", "数据库": a log named by the role of the program that wrote
+/// it, whatever its file is called; a role word no log has names none.
+#[test]
+fn a_log_is_named_by_its_programs_role() {
+    let mut ups = uploads(&["lb-02.log", "cache-a.log", "main.log"]);
+    for (u, f) in ups.iter_mut().zip(["haproxy_http", "redis", "postgresql"]) {
+        u.format = Some(f.into());
+    }
+    let ctx = super::FrameCtx {
+        uploads: &ups,
+        referenced: &[],
+        last_file: None,
+        last_query: None,
+    };
+    let files = |text: &str| match super::question::understand(text, &ctx) {
+        Some(super::Understood::Query(f)) => f
+            .query
+            .files
+            .iter()
+            .map(|p| p.rsplit('/').next().unwrap_or("").to_string())
+            .collect::<Vec<_>>(),
+        other => panic!("no query for {text:?}: {other:?}"),
+    };
+    assert_eq!(
+        files("what did the proxy and the cache log around 02:14?"),
+        ["lb-02.log", "cache-a.log"]
+    );
+    assert_eq!(files("数据库里有几次 deadlock"), ["main.log"]);
+    assert_eq!(
+        files("how many 503s did the load balancer return"),
+        ["lb-02.log"]
+    );
+}
+
+/// "mean Ta of 200 responses": a status code said with what it is a code of is the
+/// status, not the value of the field named before it; "the last 500 errors" is a length.
+#[test]
+fn a_code_said_of_responses_is_the_status() {
+    let mut ups = uploads(&["haproxy.log"]);
+    ups[0].format = Some("haproxy_http".into());
+    ups[0].columns = ["status", "ta", "backend"]
+        .iter()
+        .map(|n| llmops_common::query::Column {
+            name: (*n).into(),
+            roles: if *n == "status" {
+                vec!["status".into()]
+            } else {
+                Vec::new()
+            },
+            numeric: *n != "backend",
+            ..Default::default()
+        })
+        .collect();
+    let ctx = super::FrameCtx {
+        uploads: &ups,
+        referenced: &[],
+        last_file: None,
+        last_query: None,
+    };
+    let query = |text: &str| match super::question::understand(text, &ctx) {
+        Some(super::Understood::Query(f)) => serde_json::to_value(&f.query).expect("json"),
+        other => panic!("no query for {text:?}: {other:?}"),
+    };
+    for (text, code) in [
+        ("mean Ta of 200 responses", 200.0),
+        ("how many 500 errors", 500.0),
+    ] {
+        let f = query(text);
+        assert!(
+            f["filters"]
+                .to_string()
+                .contains(&format!(r#""field":"status","op":"eq","value":{code}"#)),
+            "{text}: {f}"
+        );
+    }
+}
