@@ -43,7 +43,7 @@ pub fn asks_a_measure(text: &str) -> bool {
 }
 
 /// Whether the winning measure cue of a parsed question is a timeline's.
-fn timeline_cue(lex: &Lexicon, p: &Parsed) -> bool {
+pub(super) fn timeline_cue(lex: &Lexicon, p: &Parsed) -> bool {
     measure_cue(lex, p).is_some_and(|i| lex.measures[i].measure == Measure::Timeline)
 }
 

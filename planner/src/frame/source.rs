@@ -5,7 +5,7 @@ use llmops_common::query::{FilterOp, Scalar, Source};
 
 use super::parsed::{context_log, Parsed};
 use super::scan::Lit;
-use super::FrameCtx;
+use super::{is_log_upload, FrameCtx};
 use crate::lexicon::{Cue, Hit, Lexicon};
 
 /// Which table, and for a log which files.
@@ -42,7 +42,36 @@ pub(super) fn source_of(
     if let Some(s) = table_by_field(lex, p, host_path && filesystem_asked) {
         return Some((s, Vec::new()));
     }
+    let several = logs_at_hand(lex, p, ctx);
+    if several.len() > 1 {
+        return Some((Source::Log, several));
+    }
     context_log(ctx).map(|f| (Source::Log, vec![f]))
+}
+
+/// The logs a question naming none is about, when it is about several: "across all logs"
+/// is every log sent with the message, else every log of the session; "what happened
+/// around 02:14?" sent with three logs is a timeline of all three.
+fn logs_at_hand(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Vec<String> {
+    let all = lex.grammar.all_logs.occur_in(&p.lower);
+    if !all && !super::build::timeline_cue(lex, p) {
+        return Vec::new();
+    }
+    let path = |u: &crate::UploadRef| u.path.to_string_lossy().into_owned();
+    let sent: Vec<String> = ctx
+        .referenced
+        .iter()
+        .filter(|u| is_log_upload(u))
+        .map(|u| path(u))
+        .collect();
+    if !sent.is_empty() || !all {
+        return sent;
+    }
+    ctx.uploads
+        .iter()
+        .filter(|u| is_log_upload(u))
+        .map(path)
+        .collect()
 }
 
 /// The system table a word names ("listening", "disks"), unless a level or an event tag

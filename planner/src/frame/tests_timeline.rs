@@ -189,3 +189,34 @@ fn a_program_names_its_daemons_log() {
     let q = query_in("what happened around 01:37 in mysql and cassandra?", &ups);
     assert_eq!(names(&q), ["cassandra-system.log", "mysqld.err"], "{q:?}");
 }
+
+/// A timeline asked with several logs sent and none named is of all of them; "across all
+/// logs" with none sent is of every log of the session.
+#[test]
+fn a_timeline_of_the_logs_sent_with_it_or_of_all_logs() {
+    let ups = logs();
+    let sent = &ups[..3];
+    let conversation = crate::conversation::Conversation::default();
+    let input = |text| PlannerInput {
+        text,
+        referenced_files: sent,
+        uploads: &ups,
+        history: &[],
+        conversation: &conversation,
+        steps: &[],
+    };
+    let PlannerAction::Call {
+        args: ToolArgs::LogQuery(q),
+        ..
+    } = plan(&input("what happened around 02:14?"))
+    else {
+        panic!("no query")
+    };
+    assert_eq!(q.query.measure, Measure::Timeline);
+    assert_eq!(
+        names(&q.query),
+        ["cache-redis.log", "edge-nginx.log", "orders-db.log"]
+    );
+    let q = query("what was going on between 2:13 and 2:16 across all logs");
+    assert_eq!(q.files.len(), 5, "{:?}", q.files);
+}

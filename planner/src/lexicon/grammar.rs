@@ -186,6 +186,9 @@ pub struct Grammar {
     /// Words that set two things side by side ("A 和 B", "X vs Y").
     #[serde(default)]
     pub side_by_side: Words,
+    /// Words that ask about every log at hand ("across all logs", "这几个日志").
+    #[serde(default)]
+    pub all_logs: Words,
     /// Negation written after the condition ("fatal 的不算", "404s excluded").
     #[serde(default)]
     pub negate_after: Words,
