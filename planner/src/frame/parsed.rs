@@ -624,13 +624,20 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
             let overlaps = |h: &Hit| h.start < end && start < h.end;
             // The log's own field named exactly as a lexicon word for a field the log lacks
             // (zap's `caller` beside the lexicon's "caller" for a client): the log's.
+            // So is a system table's word the log writes as a field's name (Kafka's
+            // `partition` beside the mounts' "partition").
             let lexicon_field_absent = |h: &Hit| {
-                matches!(h.cue, Cue::Field(k) if (h.start, h.end) == (start, end) && {
-                    let f = &lexicon().fields[k].field;
-                    !columns
-                        .iter()
-                        .any(|c| c.name.eq_ignore_ascii_case(f) || c.roles.contains(f))
-                })
+                (h.start, h.end) == (start, end)
+                    && match h.cue {
+                        Cue::Field(k) => {
+                            let f = &lexicon().fields[k].field;
+                            !columns
+                                .iter()
+                                .any(|c| c.name.eq_ignore_ascii_case(f) || c.roles.contains(f))
+                        }
+                        Cue::Source(k) => lexicon().sources[k].source != Source::Log,
+                        _ => false,
+                    }
             };
             if !compound && hits.iter().any(|h| overlaps(h) && !lexicon_field_absent(h)) {
                 continue;

@@ -615,3 +615,34 @@ fn a_code_said_of_responses_is_the_status() {
         );
     }
 }
+
+/// A log's own field named like a system table's word ("partition" in a Kafka log) is that
+/// field when the question is about the log.
+#[test]
+fn a_logs_field_named_like_a_tables_word_is_the_field() {
+    let mut ups = uploads(&["server.log"]);
+    ups[0].format = Some("kafka".into());
+    ups[0].columns = ["time", "partition", "logger"]
+        .iter()
+        .map(|n| llmops_common::query::Column {
+            name: (*n).into(),
+            ..Default::default()
+        })
+        .collect();
+    let ctx = super::FrameCtx {
+        uploads: &ups,
+        referenced: &[],
+        last_file: None,
+        last_query: None,
+    };
+    let Some(super::Understood::Query(f)) =
+        super::question::understand("how many distinct partitions had an ISR shrink", &ctx)
+    else {
+        panic!("no query")
+    };
+    assert_eq!(f.query.measure, Measure::CountDistinct);
+    assert_eq!(
+        f.query.field.as_ref().map(|x| x.as_str()),
+        Some("partition")
+    );
+}
