@@ -263,6 +263,7 @@ fn stat_field(
             if source == Source::Log
                 && !p.columns.is_empty()
                 && p.log_has(&c)
+                && !(c == "duration" && names_a_time(n))
                 && !p
                     .columns
                     .iter()
@@ -274,6 +275,30 @@ fn stat_field(
         (None, Some(c)) => Some(c),
         (None, None) => None,
     }
+}
+
+/// A field whose name says it is a time taken ("lock_wait", "gc_pause_ms", "queueTime"):
+/// "the longest lock wait" is its largest value, not the longest event's.
+fn names_a_time(name: &str) -> bool {
+    const TIMES: [&str; 12] = [
+        "wait", "time", "latency", "duration", "elapsed", "took", "delay", "lag", "pause", "ms",
+        "sec", "secs",
+    ];
+    // Its words: split at what is no letter or digit, and before a capital (`queueTime`).
+    let mut words = vec![String::new()];
+    for ch in name.chars() {
+        let last = words.last_mut().expect("never empty");
+        if !ch.is_ascii_alphanumeric() || (ch.is_ascii_uppercase() && !last.is_empty()) {
+            words.push(String::new());
+        }
+        if ch.is_ascii_alphanumeric() {
+            words
+                .last_mut()
+                .expect("never empty")
+                .push(ch.to_ascii_lowercase());
+        }
+    }
+    words.iter().any(|w| TIMES.contains(&w.as_str()))
 }
 
 /// Fields grouped by: a field next to a grouping word, other than the statistic's field

@@ -646,3 +646,46 @@ fn a_logs_field_named_like_a_tables_word_is_the_field() {
         Some("partition")
     );
 }
+
+/// "the longest lock wait": a field whose name says it is a time taken is what the
+/// superlative measures, not the log's duration.
+#[test]
+fn a_superlative_of_a_time_named_field_measures_it() {
+    let mut ups = uploads(&["postgresql.log"]);
+    ups[0].format = Some("postgresql".into());
+    ups[0].columns = [
+        ("time", false, "time"),
+        ("duration_ms", true, "duration"),
+        ("lock_wait", true, ""),
+    ]
+    .iter()
+    .map(|(n, numeric, role)| llmops_common::query::Column {
+        name: (*n).into(),
+        numeric: *numeric,
+        roles: if role.is_empty() {
+            Vec::new()
+        } else {
+            vec![(*role).into()]
+        },
+        ..Default::default()
+    })
+    .collect();
+    let ctx = super::FrameCtx {
+        uploads: &ups,
+        referenced: &[],
+        last_file: None,
+        last_query: None,
+    };
+    let field = |text: &str| match super::question::understand(text, &ctx) {
+        Some(super::Understood::Query(f)) => f.query.field.map(|x| x.as_str().to_string()),
+        other => panic!("no query for {text:?}: {other:?}"),
+    };
+    assert_eq!(
+        field("longest lock wait in postgresql.log").as_deref(),
+        Some("lock_wait")
+    );
+    assert_eq!(
+        field("slowest statement in postgresql.log").as_deref(),
+        Some("duration")
+    );
+}
