@@ -1,7 +1,8 @@
 //! A level word that is part of a phrase the log writes ("handshake error", "syntax errors"):
 //! the query asks the level and the word, and, when no event has both, the phrase instead
-//! (a TLS proxy writes `WARNING … handshake error: …`). The tool runs the phrase only then, and
-//! says so.
+//! (a TLS proxy writes `WARNING … handshake error: …`). Likewise a tag's word the log writes
+//! as such ("OOM": the kernel's kills, and Redis's `OOM command not allowed`): when the tag
+//! matches nothing, the word as written. The tool runs the fallback only then, and says so.
 
 use llmops_common::query::{Filter, FilterOp, Measure, Query, Scalar, Source};
 
@@ -13,7 +14,14 @@ use crate::lexicon::{Cue, Lexicon};
 /// The fallback of a log query that is no timeline (a timeline shows every event anyway).
 pub fn of_query(lex: &Lexicon, p: &Parsed, q: &Query) -> Vec<Filter> {
     match q.source {
-        Source::Log if q.measure != Measure::Timeline => or_else(lex, p, &q.filters),
+        Source::Log if q.measure != Measure::Timeline => {
+            let phrase = or_else(lex, p, &q.filters);
+            if phrase.is_empty() {
+                tag_as_written(lex, p, &q.filters)
+            } else {
+                phrase
+            }
+        }
         _ => Vec::new(),
     }
 }
@@ -83,6 +91,38 @@ fn or_else(lex: &Lexicon, p: &Parsed, filters: &[Filter]) -> Vec<Filter> {
                 Scalar::Text(quiet.into()),
             ));
         }
+        return out;
+    }
+    Vec::new()
+}
+
+/// The filters that replace `filters` when a tag named by one written word ("OOM",
+/// "segfault") matches nothing: the word itself looked for in the events.
+fn tag_as_written(lex: &Lexicon, p: &Parsed, filters: &[Filter]) -> Vec<Filter> {
+    for h in &p.hits {
+        let Cue::Filter(i) = h.cue else { continue };
+        let cue = &lex.filters[i];
+        if cue.op != FilterOp::Tag {
+            continue;
+        }
+        let Some(word) = p.text.get(h.start..h.end) else {
+            continue;
+        };
+        if word.len() < 3 || !word.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            continue;
+        }
+        let Some(at) = filters
+            .iter()
+            .position(|f| f.op == FilterOp::Tag && f.value == cue.value)
+        else {
+            continue;
+        };
+        let mut out = filters.to_vec();
+        out[at] = Filter::new(
+            None,
+            FilterOp::Regex,
+            Scalar::Text(format!(r"\b{}\b", regex_escape(word))),
+        );
         return out;
     }
     Vec::new()

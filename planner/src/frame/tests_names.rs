@@ -393,6 +393,33 @@ fn a_word_before_a_level_word_makes_a_phrase_to_fall_back_on() {
     assert!(!f.or_else.is_empty(), "{f:?}");
 }
 
+/// A tag named by one written word ("OOM": the kernel's kills) falls back on the word
+/// itself when the tag matches nothing (a cache that writes "OOM command not allowed").
+#[test]
+fn a_tags_written_word_is_the_fallback_of_the_tag() {
+    let ups = uploads(&["worker.log"]);
+    let ctx = super::FrameCtx::of_uploads(&ups);
+    let Some(super::Understood::Query(f)) =
+        super::question::understand("how many OOM warnings in worker.log", &ctx)
+    else {
+        panic!("no query")
+    };
+    assert!(
+        f.query
+            .filters
+            .iter()
+            .any(|x| x.op == llmops_common::query::FilterOp::Tag),
+        "{f:?}"
+    );
+    let or_else = json!(f.or_else);
+    assert_eq!(
+        or_else[0],
+        json!({"op": "regex", "value": r"\bOOM\b"}),
+        "{f:?}"
+    );
+    assert!(or_else.to_string().contains(r#""field":"level""#), "{f:?}");
+}
+
 /// "the lighttpd error log" names a file: its "error" is no level condition.
 #[test]
 fn an_error_log_is_a_files_name_not_its_error_lines() {
