@@ -31,9 +31,19 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
     }
     let asked = match source {
         // A log the question does not name must be what it is about: a condition, a
-        // grouping, a window or a word for a log's contents, not a bare "how many".
+        // grouping, a window or a word for a log's contents, not a bare "how many"; or
+        // the log is sent with it or the conversation is about it, and what it counts is
+        // named ("how many deadlocks").
         Source::Log if p.files.is_empty() => {
-            narrowed || (log_words(lex, &p) && measure_cue(lex, &p).is_some())
+            let about_a_log = ctx.uploads.iter().any(|u| {
+                super::is_log_upload(u) && ctx.last_file == Some(&*u.path.to_string_lossy())
+            });
+            let sent_with_it =
+                ctx.referenced.iter().any(|u| super::is_log_upload(u)) || about_a_log;
+            let figure = measure_cue(lex, &p).is_some();
+            narrowed
+                || (log_words(lex, &p) && figure)
+                || (sent_with_it && figure && frame.object.is_some())
         }
         Source::Log => narrowed || q.measure != Measure::Count || measure_cue(lex, &p).is_some(),
         // A system table with no condition of its own (only what its name implies, like

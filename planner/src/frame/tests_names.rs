@@ -429,3 +429,41 @@ fn an_error_log_is_a_files_name_not_its_error_lines() {
     let f = query_over(&ups, "how many errors in the lighttpd log");
     assert!(f["filters"].to_string().contains("\"level\""), "{f}");
 }
+
+/// "how many deadlocks", sent with the log: a count of what it names in that log, not the
+/// whole-file summary; the same words with no log sent are no question about a log.
+#[test]
+fn a_count_of_a_thing_named_is_asked_of_the_log_sent_with_it() {
+    use crate::{plan, PlannerAction, PlannerInput, ToolArgs};
+    let ups = uploads(&["pg-main.log"]);
+    let conversation = crate::conversation::Conversation::default();
+    let ask = |sent: &[crate::UploadRef]| {
+        plan(&PlannerInput {
+            text: "how many deadlocks",
+            referenced_files: sent,
+            uploads: &ups,
+            history: &[],
+            conversation: &conversation,
+            steps: &[],
+        })
+    };
+    let PlannerAction::Call {
+        args: ToolArgs::LogQuery(q),
+        ..
+    } = ask(&ups)
+    else {
+        panic!("no log query")
+    };
+    assert_eq!(q.query.measure, llmops_common::query::Measure::Count);
+    assert!(
+        json!(q.query.filters).to_string().contains("deadlock"),
+        "{q:?}"
+    );
+    assert!(!matches!(
+        ask(&[]),
+        PlannerAction::Call {
+            args: ToolArgs::LogQuery(_),
+            ..
+        }
+    ));
+}
