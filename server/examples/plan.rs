@@ -1,5 +1,6 @@
 //! Prints the offline planner's first call for a question over some log files, with the
-//! columns and format the server would hand it: a quick look at how a question is read.
+//! columns and format the server would hand it, as if sent with the question: a quick look
+//! at how a question is read.
 //! `cargo run -p llmops-server --example plan -- FILE... -- "question"`
 
 use std::path::PathBuf;
@@ -47,7 +48,7 @@ fn main() -> std::io::Result<()> {
     for text in &args[sep + 1..] {
         let action = plan(&PlannerInput {
             text,
-            referenced_files: &[],
+            referenced_files: &uploads,
             uploads: &uploads,
             history: &[],
             conversation: &conversation,

@@ -211,6 +211,10 @@ fn field_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filter> {
         let Cue::Field(i) = h.cue else { continue };
         let c = &lex.fields[i];
         if let (true, Some(f)) = (c.source.is_none_or(|s| s == source), &c.filter) {
+            // A condition on a field the log lacks is no condition of this log.
+            if f.field.as_deref().is_some_and(|x| !p.log_has(x)) {
+                continue;
+            }
             let f = filter(f.field.as_deref(), f.op, f.value.clone(), Unit::None);
             if !out.contains(&f) {
                 out.push(f);

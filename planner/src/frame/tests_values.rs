@@ -689,3 +689,42 @@ fn a_superlative_of_a_time_named_field_measures_it() {
         Some("duration")
     );
 }
+
+/// "how many exceptions": the events that carry one, in a log that reads exceptions; a log
+/// without the field gets no condition on it. "最常见的异常" groups by it.
+#[test]
+fn exceptions_are_the_events_that_carry_one() {
+    let with = |cols: &[&str]| {
+        let mut ups = uploads(&["app.log"]);
+        ups[0].columns = cols
+            .iter()
+            .map(|n| llmops_common::query::Column {
+                name: (*n).into(),
+                ..Default::default()
+            })
+            .collect();
+        ups
+    };
+    let query = |ups: &[crate::UploadRef], text: &str| {
+        let ctx = super::FrameCtx::of_uploads(ups);
+        match super::question::understand(text, &ctx) {
+            Some(super::Understood::Query(f)) => serde_json::to_value(&f.query).expect("json"),
+            other => panic!("no query for {text:?}: {other:?}"),
+        }
+    };
+    let java = with(&["time", "level", "exception"]);
+    let f = query(&java, "how many exceptions did app.log throw");
+    assert_eq!(
+        f["filters"],
+        serde_json::json!([{"field": "exception", "op": "regex", "value": "."}]),
+        "{f}"
+    );
+    let f = query(&java, "app.log 里最常见的异常是什么");
+    assert_eq!(f["group_by"], serde_json::json!(["exception"]), "{f}");
+    let plain = with(&["time", "level"]);
+    let f = query(&plain, "how many exceptions in app.log");
+    assert!(
+        !f["filters"].to_string().contains(r#""field":"exception""#),
+        "{f}"
+    );
+}
