@@ -531,6 +531,54 @@ fn a_service_ready_again_outranks_one_off_report_lines() {
     );
 }
 
+/// A restart written as several one-off state changes shows whole: the service coming back
+/// is not crowded out by its going down, nor by a burst of errors.
+#[test]
+fn a_restarts_state_changes_all_show() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for m in 0..20 {
+        for k in 0..12 {
+            log.push_str(&format!(
+                "2029-03-14 10:{m:02}:{:02},000 ERROR stage{} failed in module {}\n",
+                k * 4,
+                ["alpha", "beta", "gamma", "delta"][k % 4],
+                ["disk", "net", "db"][k % 3]
+            ));
+        }
+    }
+    let steps = [
+        "queue daemon shutting down",
+        "queue daemon stopped",
+        "queue daemon starting",
+        "queue daemon listening on port 5672",
+        "queue daemon ready to accept connections",
+    ];
+    for (i, l) in steps.iter().enumerate() {
+        log.push_str(&format!("2029-03-14 10:10:0{i},500 INFO {l}\n"));
+    }
+    std::fs::write(dir.path().join("q.log"), &log).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Around {
+            at: TimePoint("10:10".into()),
+            seconds: 300,
+        }),
+        limit: Some(10),
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["q.log"], &q, &QueryOptions::default()).expect("runs");
+    let QueryValue::Timeline { rows, .. } = &r.value else {
+        panic!("timeline")
+    };
+    for step in steps {
+        assert!(
+            rows.iter().any(|r| r.text.contains(step)),
+            "{step}: {rows:?}"
+        );
+    }
+}
+
 /// A job runner's `class=Name` is what its line is about: two jobs' starts are two kinds,
 /// so a rare job's start shows beside a frequent one's.
 #[test]

@@ -241,6 +241,9 @@ pub fn shown_limit(q: &llmops_common::query::Query, files: usize) -> usize {
 /// Kinds that occur at most this often in their whole file are one-offs.
 const ONE_OFF: u64 = 3;
 
+/// One-off state changes shown past a timeline's limit, at most.
+const EXTRA_MILESTONES: usize = 3;
+
 /// The `limit` best of `sorted` (best first), a fifth of them kept for the best one-offs
 /// that are not notable (an operator's `rm` of a dump, a deploy, a config reload: quiet
 /// lines that are often the cause or the fix), a service's change of state before the
@@ -259,13 +262,22 @@ fn with_one_offs(sorted: Vec<(f64, Kind)>, limit: usize) -> Vec<(f64, Kind)> {
     };
     let mut picked: Vec<usize> = of_kind(true).chain(of_kind(false)).collect();
     picked.truncate(limit / 5);
+    // A restart's lines are several one-off state changes in a row ("shutting down", …,
+    // "ready to accept connections"): a few more of them show past the limit, so the
+    // service coming back is never crowded out by its going down.
+    let extra: Vec<usize> = of_kind(true)
+        .filter(|i| !picked.contains(i))
+        .take(EXTRA_MILESTONES)
+        .collect();
+    let room = limit - picked.len();
+    picked.extend(extra);
     let (kept, rest): (Vec<_>, Vec<_>) = sorted
         .into_iter()
         .enumerate()
         .partition(|(i, _)| picked.contains(i));
     let mut kept: Vec<(f64, Kind)> = kept.into_iter().map(|(_, k)| k).collect();
     let rest = rest.into_iter().map(|(_, k)| k).collect();
-    let others = fair_share(rest, limit - kept.len());
+    let others = fair_share(rest, room);
     kept.extend(others);
     kept
 }
