@@ -78,6 +78,7 @@ impl Parsed {
                 .any(|&(s, e)| s <= h.start && h.end <= e && e - s > h.end - h.start)
         });
         lits.retain(|l| !cue_runs.contains(&(l.start, l.end)));
+        value_before_its_field(lex, &lower, &columns, &mut hits, &mut lits);
         super::buckets::sized_buckets(lex, &lower, &mut hits, &mut lits);
         // Words inside a quoted phrase, a grep's pattern, a `key=value` pair or a path are that
         // text, not cues of their own: "“连接超时”有几条" looks for the phrase, it adds no
@@ -421,6 +422,64 @@ fn logs_named_by_kind<'a>(
         out.push((*u, (s, e)));
     }
     out
+}
+
+/// "the api backend", "for the api host only": a word right before a field's name that is
+/// one part of exactly one of the field's values (`be_api`, `api.example.net`) is that
+/// value, whatever else the word may name (the lexicon's "api" for an endpoint).
+fn value_before_its_field(
+    lex: &Lexicon,
+    lower: &str,
+    columns: &[Column],
+    hits: &mut Vec<Hit>,
+    lits: &mut Vec<Spanned>,
+) {
+    let column_of = |h: &Hit| -> Option<&Column> {
+        let named = match h.cue {
+            Cue::Column(i) => columns.get(i)?.name.clone(),
+            Cue::Field(k) => lex.fields[k].field.clone(),
+            _ => return None,
+        };
+        columns
+            .iter()
+            .find(|c| c.name.eq_ignore_ascii_case(&named) || c.roles.contains(&named))
+            .filter(|c| !c.values.is_empty() && !c.numeric)
+    };
+    let mut found: Vec<(usize, usize, String, String)> = Vec::new();
+    for h in hits.iter() {
+        let Some(c) = column_of(h) else { continue };
+        let before = lower[..h.start].trim_end_matches(' ');
+        let ws = before
+            .char_indices()
+            .rev()
+            .find(|(_, ch)| !ch.is_ascii_alphanumeric())
+            .map_or(0, |(i, ch)| i + ch.len_utf8());
+        let word = &before[ws..];
+        if word.len() < 2
+            || before.len() == h.start
+            || lex.grammar.stop.en.iter().any(|w| w == word)
+        {
+            continue;
+        }
+        let mut of = c.values.iter().filter(|v| {
+            v.to_ascii_lowercase()
+                .split(|ch: char| !ch.is_ascii_alphanumeric())
+                .any(|t| t == word)
+        });
+        if let (Some(v), None) = (of.next(), of.next()) {
+            found.push((ws, h.end, c.name.clone(), v.clone()));
+        }
+    }
+    for (start, end, field, value) in found {
+        hits.retain(|h| h.end <= start || h.start >= end);
+        lits.retain(|l| l.end <= start || l.start >= end);
+        lits.push(Spanned {
+            start,
+            end,
+            lit: Lit::Pair { field, value },
+        });
+    }
+    lits.sort_by_key(|l| l.start);
 }
 
 /// "broker-7", "db_2": a kind's word numbered is a host's or an instance's name, which

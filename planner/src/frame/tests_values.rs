@@ -728,3 +728,37 @@ fn exceptions_are_the_events_that_carry_one() {
         "{f}"
     );
 }
+
+/// "the api backend": a word right before a field's name that is one part of exactly one
+/// of its values is that value (`be_api`), not the lexicon's "api" for an endpoint.
+#[test]
+fn a_word_before_a_fields_name_that_is_part_of_one_value_is_it() {
+    let mut ups = uploads(&["lb.log"]);
+    ups[0].columns = vec![
+        llmops_common::query::Column {
+            name: "backend".into(),
+            roles: vec!["upstream".into()],
+            values: vec!["be_api".into(), "be_web".into(), "be_static".into()],
+            ..Default::default()
+        },
+        llmops_common::query::Column {
+            name: "ta".into(),
+            numeric: true,
+            roles: vec!["duration".into()],
+            ..Default::default()
+        },
+    ];
+    let ctx = super::FrameCtx::of_uploads(&ups);
+    let Some(super::Understood::Query(f)) =
+        super::question::understand("median request time on the api backend in lb.log", &ctx)
+    else {
+        panic!("no query")
+    };
+    let f = serde_json::to_value(&f.query).expect("json");
+    assert_eq!(
+        f["filters"],
+        serde_json::json!([{"field": "backend", "op": "eq", "value": "be_api"}]),
+        "{f}"
+    );
+    assert_eq!(f["measure"], "p50", "{f}");
+}
