@@ -182,9 +182,9 @@ fn one_event(q: &mut Query, last: &Query, a: &Asked, picked: bool) {
     }
 }
 
-/// "which thread had the most?", "哪个线程最多" after a count of errors: a ranking whose word
-/// ends the question counts nothing of its own, so it ranks the events the last count
-/// counted; "which thread logged the most warnings" names its own.
+/// "which thread had the most?", "哪个线程最多" after a count of errors (or a statistic of
+/// them): a ranking whose word ends the question counts nothing of its own, so it ranks the
+/// events the last query read; "which thread logged the most warnings" names its own.
 fn ranks_the_last_events(lex: &Lexicon, p: &Parsed, new: &Query, last: &Query) -> bool {
     let ends_with_rank = p
         .hits
@@ -197,7 +197,7 @@ fn ranks_the_last_events(lex: &Lexicon, p: &Parsed, new: &Query, last: &Query) -
         && new.filters.is_empty()
         && new.field.is_none()
         && new.window.is_none()
-        && last.measure == Measure::Count
+        && last.measure != Measure::Timeline
         && !last.filters.is_empty()
         && !p.has(|c| matches!(c, Cue::Source(_)))
 }

@@ -321,6 +321,14 @@ fn a_ranking_with_nothing_after_it_ranks_the_last_counts_events() {
     }
     let f = edit("which client had the most 4xx", &l);
     assert!(!f["filters"].to_string().contains("5.0"), "{f}");
+    let stat = last(
+        json!({"files": [ACCESS], "measure": "p99", "field": "request_time",
+            "filters": [{"field": "status", "op": "class", "value": 5.0}]}),
+        &[],
+    );
+    let f = edit("which path had the most?", &stat);
+    assert_eq!(f["filters"], top_filters(), "{f}");
+    assert_eq!(f["measure"], "count", "{f}");
 }
 
 /// "its client?" after the slowest request is that request's line, not a ranking of
