@@ -368,3 +368,18 @@ fn a_share_asked_of_the_last_count_is_that_count() {
         assert_eq!(f["filters"], top_filters(), "{t}: {f}");
     }
 }
+
+/// "其中 5xx 有几个" after a count: among those events, the new condition added.
+#[test]
+fn among_them_adds_a_condition_to_the_last_query() {
+    let l = last(
+        json!({"files": [ACCESS], "measure": "count",
+            "filters": [{"field": "client", "op": "eq", "value": "203.0.113.5"}]}),
+        &[],
+    );
+    let f = edit("其中 5xx 有几个", &l);
+    let filters = f["filters"].to_string();
+    assert!(filters.contains("203.0.113.5"), "{f}");
+    assert!(filters.contains(r#""op":"class""#), "{f}");
+    assert!(!filters.contains("among"), "{f}");
+}
