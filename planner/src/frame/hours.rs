@@ -15,14 +15,17 @@ pub(super) enum Said {
 }
 
 /// The hour on a 24-hour clock: "10:47pm" is 22:47, "12:05am" 00:05, "下午 3:10" and
-/// "晚上 10:47" are afternoon and evening times.
+/// "晚上 10:47" are afternoon and evening times; "昨晚 3 点半" is half past three in the
+/// night, after midnight (an evening is over by then).
 pub(super) fn twelve_hour(h: u16, am_pm: Option<&str>, before: &str) -> u16 {
-    const LATE: [&str; 5] = ["下午", "晚上", "傍晚", "今晚", "昨晚"];
-    let said_late = LATE.iter().any(|w| before.trim_end().ends_with(w));
+    const AFTERNOON: [&str; 2] = ["下午", "傍晚"];
+    const NIGHT: [&str; 3] = ["晚上", "今晚", "昨晚"];
+    let said = |words: &[&str]| words.iter().any(|w| before.trim_end().ends_with(w));
+    let late = said(&AFTERNOON) || (said(&NIGHT) && h >= 6);
     match am_pm.map(|x| x.to_ascii_lowercase()) {
         Some(x) if x == "p" && h < 12 => h + 12,
         Some(x) if x == "a" && h == 12 => 0,
-        None if said_late && (1..12).contains(&h) => h + 12,
+        None if late && (1..12).contains(&h) => h + 12,
         _ => h,
     }
 }
@@ -143,6 +146,8 @@ mod tests {
         assert_eq!(said("3点 50% 的请求"), vec![clock(3, 0)]);
         assert_eq!(said("3点05分"), vec![clock(3, 5)]);
         assert_eq!(said("晚上 10 点"), vec![clock(22, 0)]);
+        assert_eq!(said("昨晚 3 点半"), vec![clock(3, 30)]);
+        assert_eq!(said("下午 3 点"), vec![clock(15, 0)]);
         assert_eq!(said("around 2am"), vec![Said::Hour(2)]);
         assert_eq!(said("at 11 pm"), vec![Said::Hour(23)]);
         assert_eq!(said("12am"), vec![Said::Hour(0)]);
