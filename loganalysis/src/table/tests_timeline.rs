@@ -702,3 +702,68 @@ fn a_backends_server_errors_are_one_kind_per_status() {
         assert_eq!(of, [want as u64], "{status}: {rows:?}");
     }
 }
+
+/// A proxy's routine traffic (many kinds of request answered 200, each rare in its file)
+/// does not crowd out another log's quiet events of the same minutes.
+#[test]
+fn routine_requests_rank_below_another_logs_quiet_events() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut access = String::new();
+    for s in 0..600 {
+        // A hundred paths that differ in letters, not numbers: a hundred kinds.
+        let k = (s % 100) as u8;
+        let path = format!("/v1/{}{}", (b'a' + k / 10) as char, (b'a' + k % 10) as char);
+        access.push_str(&format!(
+            "10.0.0.{} - - [14/Mar/2029:10:{:02}:{:02} +0000] \"GET {path} HTTP/1.1\" 200 512 \"-\" \"curl\"\n",
+            s % 200,
+            s / 60,
+            s % 60
+        ));
+    }
+    std::fs::write(dir.path().join("access.log"), &access).expect("write");
+    let mut app = String::new();
+    for s in 0..300 {
+        app.push_str(&format!(
+            "2029-03-14 10:{:02}:{:02},000 INFO heartbeat ok\n",
+            s / 30,
+            (s % 30) * 2
+        ));
+    }
+    // Each quiet kind five times in the file (no one-off), once in the window.
+    for m in [0, 2, 5, 7, 9] {
+        app.push_str(&format!(
+            "2029-03-14 10:0{m}:10,000 INFO cache warmed from snapshot\n"
+        ));
+        app.push_str(&format!(
+            "2029-03-14 10:0{m}:20,000 INFO config reloaded by operator\n"
+        ));
+    }
+    let mut lines: Vec<&str> = app.lines().collect();
+    lines.sort();
+    std::fs::write(dir.path().join("app.log"), lines.join("\n") + "\n").expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Around {
+            at: TimePoint("10:05".into()),
+            seconds: 30,
+        }),
+        limit: Some(6),
+        ..Query::default()
+    };
+    let r = run_in(
+        dir.path(),
+        &["access.log", "app.log"],
+        &q,
+        &QueryOptions::default(),
+    )
+    .expect("runs");
+    let QueryValue::Timeline { rows, .. } = &r.value else {
+        panic!("timeline")
+    };
+    for quiet in ["cache warmed", "config reloaded"] {
+        assert!(
+            rows.iter().any(|r| r.text.contains(quiet)),
+            "{quiet}: {rows:?}"
+        );
+    }
+}

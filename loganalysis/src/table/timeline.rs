@@ -18,6 +18,11 @@ pub(super) const MAX_KINDS: usize = 20_000;
 /// rarer in its file.
 const NOTABLE_BITS: f64 = 6.0;
 
+/// A request answered without error (1xx-3xx) weighs as little as a kind 2^3 times more
+/// common: a proxy's kinds of request are many (one per path and backend), each rare in its
+/// file, and without this its routine traffic outranks every other log's events.
+const ROUTINE_BITS: f64 = 3.0;
+
 /// One kind of event in the window.
 #[derive(Debug)]
 pub struct Kind {
@@ -32,6 +37,8 @@ pub struct Kind {
     notable: bool,
     /// A service's change of state (see `Plan::milestone`).
     milestone: bool,
+    /// A request answered without error.
+    routine: bool,
 }
 
 /// A shown kind: the row of its first event in the window, how many events it stands for
@@ -116,6 +123,7 @@ impl Timeline {
         };
         let notable = plan.notable.iter().any(|c| c.holds(row));
         let milestone = plan.milestone.as_ref().is_some_and(|c| c.holds(row));
+        let routine = answered_fine(row, plan);
         let of_file = self.kinds.entry(file).or_default();
         if let Some(k) = of_file.get_mut(key.as_slice()) {
             k.count += 1;
@@ -141,6 +149,7 @@ impl Timeline {
             file_total,
             notable,
             milestone,
+            routine,
         };
         of_file.insert(key, kind);
         self.n_kinds += 1;
@@ -362,6 +371,16 @@ fn request_key(row: &mut dyn RowAccess, plan: &Plan) -> Option<Vec<u8>> {
         }
     }
     Some(key)
+}
+
+/// Whether the event is a request answered without error (a status from 100 to 399).
+fn answered_fine(row: &mut dyn RowAccess, plan: &Plan) -> bool {
+    let Some((status, _)) = plan.request_kind.first() else {
+        return false;
+    };
+    row.val(status.id).is_some_and(|v| {
+        matches!(v.as_bytes().first(), Some(b'1'..=b'3')) && v.as_bytes().len() == 3
+    })
 }
 
 /// The template of an event's first line (`crate::mask::template`).
@@ -587,7 +606,8 @@ impl Kind {
         let share_window = self.count as f64 / window.max(1) as f64;
         let burst = (share_window / (in_file / total)).log2().max(0.0);
         let notable = if self.notable { NOTABLE_BITS } else { 0.0 };
-        rare + burst + notable
+        let routine = if self.routine { ROUTINE_BITS } else { 0.0 };
+        rare + burst + notable - routine
     }
 }
 
@@ -611,6 +631,7 @@ mod tests {
             file_total,
             notable,
             milestone: false,
+            routine: false,
         }
     }
 
