@@ -25,6 +25,8 @@ mod tests;
 #[cfg(test)]
 mod tests_defined;
 #[cfg(test)]
+mod tests_fields;
+#[cfg(test)]
 mod tests_follow;
 #[cfg(test)]
 mod tests_names;

@@ -488,17 +488,7 @@ fn a_quiet_one_off_keeps_a_place_among_many_errors() {
 #[test]
 fn a_service_ready_again_outranks_one_off_report_lines() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut log = String::new();
-    for m in 0..20 {
-        for k in 0..12 {
-            log.push_str(&format!(
-                "2029-03-14 10:{m:02}:{:02},000 ERROR stage{} failed in module {}\n",
-                k * 4,
-                ["alpha", "beta", "gamma", "delta"][k % 4],
-                ["disk", "net", "db"][k % 3]
-            ));
-        }
-    }
+    let mut log = error_burst();
     for (i, l) in [
         "kernel report: Hardware name: Example box",
         "kernel report: Call Trace follows",
@@ -536,17 +526,7 @@ fn a_service_ready_again_outranks_one_off_report_lines() {
 #[test]
 fn a_restarts_state_changes_all_show() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut log = String::new();
-    for m in 0..20 {
-        for k in 0..12 {
-            log.push_str(&format!(
-                "2029-03-14 10:{m:02}:{:02},000 ERROR stage{} failed in module {}\n",
-                k * 4,
-                ["alpha", "beta", "gamma", "delta"][k % 4],
-                ["disk", "net", "db"][k % 3]
-            ));
-        }
-    }
+    let mut log = error_burst();
     let steps = [
         "queue daemon shutting down",
         "queue daemon stopped",
@@ -766,4 +746,20 @@ fn routine_requests_rank_below_another_logs_quiet_events() {
             "{quiet}: {rows:?}"
         );
     }
+}
+
+/// Twenty minutes of a dozen errors a minute, in a few kinds.
+fn error_burst() -> String {
+    let mut log = String::new();
+    for m in 0..20 {
+        for k in 0..12 {
+            log.push_str(&format!(
+                "2029-03-14 10:{m:02}:{:02},000 ERROR stage{} failed in module {}\n",
+                k * 4,
+                ["alpha", "beta", "gamma", "delta"][k % 4],
+                ["disk", "net", "db"][k % 3]
+            ));
+        }
+    }
+    log
 }

@@ -1,0 +1,190 @@
+//! Fields and logs a question names by what they are rather than as written: a log by its
+//! program's role, a field by a table's word or a part of its value, a status said of
+//! responses, a time-named field under a superlative, exceptions as the events that carry
+//! one.
+
+use llmops_common::query::{Column, Measure};
+use serde_json::{json, Value};
+
+use super::{Frame, FrameCtx, Understood};
+use crate::tests::uploads;
+
+/// A column with its roles and the values the sample showed.
+fn column(name: &str, numeric: bool, roles: &[&str], values: &[&str]) -> Column {
+    Column {
+        name: name.into(),
+        numeric,
+        roles: roles.iter().map(|r| (*r).into()).collect(),
+        values: values.iter().map(|v| (*v).into()).collect(),
+    }
+}
+
+/// One log of `format` with `columns`.
+fn log(name: &str, format: Option<&str>, columns: Vec<Column>) -> Vec<crate::UploadRef> {
+    let mut ups = uploads(&[name]);
+    ups[0].format = format.map(String::from);
+    ups[0].columns = columns;
+    ups
+}
+
+/// The frame of a question over `ups`, none sent with it.
+fn frame(ups: &[crate::UploadRef], text: &str) -> Frame {
+    match super::question::understand(text, &FrameCtx::of_uploads(ups)) {
+        Some(Understood::Query(f)) => *f,
+        other => panic!("no query for {text:?}: {other:?}"),
+    }
+}
+
+fn query(ups: &[crate::UploadRef], text: &str) -> Value {
+    serde_json::to_value(&frame(ups, text).query).expect("serialises")
+}
+
+/// "the proxy", "the cache", "数据库": a log named by the role of the program that wrote
+/// it, whatever its file is called.
+#[test]
+fn a_log_is_named_by_its_programs_role() {
+    let mut ups = uploads(&["lb-02.log", "cache-a.log", "main.log"]);
+    for (u, f) in ups.iter_mut().zip(["haproxy_http", "redis", "postgresql"]) {
+        u.format = Some(f.into());
+    }
+    let files = |text: &str| -> Vec<String> {
+        frame(&ups, text)
+            .query
+            .files
+            .iter()
+            .map(|p| p.rsplit('/').next().unwrap_or("").to_string())
+            .collect()
+    };
+    assert_eq!(
+        files("what did the proxy and the cache log around 02:14?"),
+        ["lb-02.log", "cache-a.log"]
+    );
+    assert_eq!(files("数据库里有几次 deadlock"), ["main.log"]);
+    assert_eq!(
+        files("how many 503s did the load balancer return"),
+        ["lb-02.log"]
+    );
+}
+
+/// "mean Ta of 200 responses": a status code said with what it is a code of is the
+/// status, not the value of the field named before it.
+#[test]
+fn a_code_said_of_responses_is_the_status() {
+    let ups = log(
+        "haproxy.log",
+        Some("haproxy_http"),
+        vec![
+            column("status", false, &["status"], &[]),
+            column("ta", true, &[], &[]),
+            column("backend", false, &[], &[]),
+        ],
+    );
+    for (text, code) in [
+        ("mean Ta of 200 responses", 200),
+        ("how many 500 errors", 500),
+    ] {
+        let f = query(&ups, text);
+        let status = json!({"field": "status", "op": "eq", "value": f64::from(code)});
+        assert!(
+            f["filters"].as_array().is_some_and(|a| a.contains(&status)),
+            "{text}: {f}"
+        );
+    }
+}
+
+/// A log's own field named like a system table's word ("partition" in a Kafka log) is that
+/// field when the question is about the log.
+#[test]
+fn a_logs_field_named_like_a_tables_word_is_the_field() {
+    let ups = log(
+        "server.log",
+        Some("kafka"),
+        ["time", "partition", "logger"]
+            .iter()
+            .map(|n| column(n, false, &[], &[]))
+            .collect(),
+    );
+    let f = frame(&ups, "how many distinct partitions had an ISR shrink");
+    assert_eq!(f.query.measure, Measure::CountDistinct);
+    assert_eq!(
+        f.query.field.as_ref().map(|x| x.as_str()),
+        Some("partition")
+    );
+}
+
+/// "the longest lock wait": a field whose name says it is a time taken is what the
+/// superlative measures, not the log's duration.
+#[test]
+fn a_superlative_of_a_time_named_field_measures_it() {
+    let ups = log(
+        "postgresql.log",
+        Some("postgresql"),
+        vec![
+            column("time", false, &["time"], &[]),
+            column("duration_ms", true, &["duration"], &[]),
+            column("lock_wait", true, &[], &[]),
+        ],
+    );
+    let field = |text: &str| {
+        frame(&ups, text)
+            .query
+            .field
+            .map(|x| x.as_str().to_string())
+    };
+    assert_eq!(
+        field("longest lock wait in postgresql.log").as_deref(),
+        Some("lock_wait")
+    );
+    assert_eq!(
+        field("slowest statement in postgresql.log").as_deref(),
+        Some("duration")
+    );
+}
+
+/// "how many exceptions": the events that carry one, in a log that reads exceptions; a log
+/// without the field gets no condition on it. "最常见的异常" groups by it.
+#[test]
+fn exceptions_are_the_events_that_carry_one() {
+    let names = |cols: &[&str]| cols.iter().map(|n| column(n, false, &[], &[])).collect();
+    let java = log("app.log", None, names(&["time", "level", "exception"]));
+    let f = query(&java, "how many exceptions did app.log throw");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "exception", "op": "regex", "value": "."}]),
+        "{f}"
+    );
+    let f = query(&java, "app.log 里最常见的异常是什么");
+    assert_eq!(f["group_by"], json!(["exception"]), "{f}");
+    let plain = log("app.log", None, names(&["time", "level"]));
+    let f = query(&plain, "how many exceptions in app.log");
+    assert!(
+        !f["filters"].to_string().contains(r#""field":"exception""#),
+        "{f}"
+    );
+}
+
+/// "the api backend": a word right before a field's name that is one part of exactly one
+/// of its values is that value (`be_api`), not the lexicon's "api" for an endpoint.
+#[test]
+fn a_word_before_a_fields_name_that_is_part_of_one_value_is_it() {
+    let ups = log(
+        "lb.log",
+        None,
+        vec![
+            column(
+                "backend",
+                false,
+                &["upstream"],
+                &["be_api", "be_web", "be_static"],
+            ),
+            column("ta", true, &["duration"], &[]),
+        ],
+    );
+    let f = query(&ups, "median request time on the api backend in lb.log");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "backend", "op": "eq", "value": "be_api"}]),
+        "{f}"
+    );
+    assert_eq!(f["measure"], "p50", "{f}");
+}
