@@ -73,8 +73,9 @@ fn a_failure_is_a_5xx_in_an_access_log_and_error_or_worse_in_an_app_log() {
     assert!(e.to_string().contains("failure"), "{e}");
 }
 
-/// A warning that says something could not be done is trouble (Redis's `Can't save in
-/// background`, Kafka's `could not be established`); the same words at INFO are not.
+/// A warning that says something could not be done or went past a limit is trouble
+/// (Redis's `Can't save in background`, Kafka's `could not be established`, a quota
+/// exceeded); the same words at INFO are not.
 #[test]
 fn a_warning_that_something_could_not_be_done_is_trouble() {
     let log = "\
@@ -82,9 +83,10 @@ fn a_warning_that_something_could_not_be_done_is_trouble() {
 2024-05-01 10:00:01 WARN Connection to node 1 could not be established. Broker may not be available.
 2024-05-01 10:00:02 WARN slow response from cache (120 ms)
 2024-05-01 10:00:03 INFO cannot find optional config, using defaults
+2024-05-01 10:00:04 WARN disk quota exceeded on /data, volume now read-only
 ";
     let r = run("svc.log", log, &tagged("trouble")).expect("runs");
-    assert_eq!(count(&r), 2);
+    assert_eq!(count(&r), 3);
 }
 
 #[test]
