@@ -11,7 +11,7 @@ mod def;
 mod describe;
 mod envelope;
 mod error;
-pub(crate) mod event;
+mod event;
 mod extract;
 mod finish;
 mod go_duration;

@@ -34,6 +34,7 @@ mod tests_names;
 mod tests_timeline;
 #[cfg(test)]
 mod tests_values;
+mod value_words;
 mod words;
 mod zh_runs;
 mod zones;

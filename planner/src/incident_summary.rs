@@ -361,11 +361,11 @@ fn headline(r: &QueryResult, lang: Lang) -> String {
     if r.matched == 0 {
         return match lang {
             Lang::Zh => format!(
-                "{} 中没有出错事件（HTTP 5xx、ERROR 及以上，或说明出错、被拒、被杀、超时的告警）。",
+                "{} 中没有出错事件（HTTP 5xx、ERROR 及以上，或说明出错、无法完成、超限、被拒、被杀、超时的告警）。",
                 names.join("、")
             ),
             Lang::En => format!(
-                "Nothing went wrong in {} (no HTTP 5xx, no ERROR or worse, no warning that says something failed, was refused, killed or timed out).",
+                "Nothing went wrong in {} (no HTTP 5xx, no ERROR or worse, no warning that says something failed, could not be done, went past a limit, was refused, killed or timed out).",
                 names.join(", ")
             ),
         };
@@ -496,8 +496,8 @@ fn scope(r: &QueryResult, lang: Lang) -> String {
         lang.pick("依据：", "Read:"),
         parts.join("; "),
         lang.pick(
-            "。出错事件 = HTTP 5xx（有状态码的日志）；ERROR 及以上、任务结果 fail；没有状态码的日志里，还有说明出错、被拒、被杀或超时的告警和无级别行。",
-            ". Trouble is an HTTP 5xx (a log with a status); ERROR or worse, a job's 'fail'; and, in a log without a status, a warning or unlevelled line that says something failed, was refused, killed or timed out."
+            "。出错事件 = HTTP 5xx（有状态码的日志）；ERROR 及以上、任务结果 fail；没有状态码的日志里，还有说明出错、无法完成、超限、被拒、被杀或超时的告警和无级别行。",
+            ". Trouble is an HTTP 5xx (a log with a status); ERROR or worse, a job's 'fail'; and, in a log without a status, a warning or unlevelled line that says something failed, could not be done, went past a limit, was refused, killed or timed out."
         )
     )
 }

@@ -210,6 +210,10 @@ pub struct ShortName {
 /// fields a known program's JSON log has.
 #[derive(Debug, Deserialize)]
 pub struct LogKind {
+    /// The words name a program's role ("the cache"): they name no log when the question
+    /// names its logs otherwise.
+    #[serde(default)]
+    pub role: bool,
     #[serde(default)]
     pub formats: Vec<String>,
     #[serde(default)]

@@ -79,7 +79,8 @@ pub fn finish(acc: Acc, q: &Query, unit: Unit, nfiles: usize, files: &[String]) 
         },
         AccKind::Timeline(r, b) => {
             let (width, buckets) = bucket_rows(b, q, nfiles);
-            let (shown, unlisted) = r.finish(super::timeline::shown_limit(q, nfiles));
+            let (shown, unlisted) =
+                r.finish(super::timeline::shown_limit(q, nfiles), q.limit.is_none());
             QueryValue::Timeline {
                 rows: shown.into_iter().map(|s| s.into_row(files)).collect(),
                 total: matched,

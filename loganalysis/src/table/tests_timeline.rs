@@ -544,7 +544,6 @@ fn a_restarts_state_changes_all_show() {
             at: TimePoint("10:10".into()),
             seconds: 300,
         }),
-        limit: Some(10),
         ..Query::default()
     };
     let r = run_in(dir.path(), &["q.log"], &q, &QueryOptions::default()).expect("runs");

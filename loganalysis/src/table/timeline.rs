@@ -199,8 +199,9 @@ impl Timeline {
     }
 
     /// The `limit` most telling kinds (see [`Kind::score`]), in time order, and the
-    /// events in no tracked kind.
-    pub fn finish(self, limit: usize) -> (Vec<Shown>, u64) {
+    /// events in no tracked kind; with `extra`, a few more of a restart's state changes
+    /// past the limit (see [`with_one_offs`]).
+    pub fn finish(self, limit: usize, extra: bool) -> (Vec<Shown>, u64) {
         let unlisted = self.unlisted;
         let per_file = self.per_file;
         let mut kinds: Vec<(f64, Kind)> = self
@@ -224,7 +225,7 @@ impl Timeline {
                 .then(distance(a).cmp(&distance(b)))
                 .then((a.first.file, a.first.line).cmp(&(b.first.file, b.first.line)))
         });
-        let kinds = with_one_offs(kinds, limit);
+        let kinds = with_one_offs(kinds, limit, extra);
         let mut shown: Vec<Shown> = kinds
             .into_iter()
             .map(|(_, k)| Shown {
@@ -258,8 +259,9 @@ const EXTRA_MILESTONES: usize = 3;
 /// lines that are often the cause or the fix), a service's change of state before the
 /// rest of them (the database ready again outranks a kernel report's hardware line); the
 /// rest shared between the files by [`fair_share`]. Without the reserve a burst of errors
-/// takes every place.
-fn with_one_offs(sorted: Vec<(f64, Kind)>, limit: usize) -> Vec<(f64, Kind)> {
+/// takes every place. With `extra` (no limit was asked), up to [`EXTRA_MILESTONES`] more
+/// one-off state changes are kept past the limit.
+fn with_one_offs(sorted: Vec<(f64, Kind)>, limit: usize, extra: bool) -> Vec<(f64, Kind)> {
     let one_off = |k: &Kind| !k.notable && k.in_file.max(k.count) <= ONE_OFF;
     // The reserve: the best one-off state changes, then the best other one-offs.
     let of_kind = |milestone: bool| {
@@ -276,7 +278,7 @@ fn with_one_offs(sorted: Vec<(f64, Kind)>, limit: usize) -> Vec<(f64, Kind)> {
     // service coming back is never crowded out by its going down.
     let extra: Vec<usize> = of_kind(true)
         .filter(|i| !picked.contains(i))
-        .take(EXTRA_MILESTONES)
+        .take(if extra { EXTRA_MILESTONES } else { 0 })
         .collect();
     let room = limit - picked.len();
     picked.extend(extra);

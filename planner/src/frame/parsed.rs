@@ -78,7 +78,7 @@ impl Parsed {
                 .any(|&(s, e)| s <= h.start && h.end <= e && e - s > h.end - h.start)
         });
         lits.retain(|l| !cue_runs.contains(&(l.start, l.end)));
-        value_before_its_field(lex, &lower, &columns, &mut hits, &mut lits);
+        super::value_words::value_before_its_field(lex, &lower, &columns, &mut hits, &mut lits);
         super::buckets::sized_buckets(lex, &lower, &mut hits, &mut lits);
         // Words inside a quoted phrase, a grep's pattern, a `key=value` pair or a path are that
         // text, not cues of their own: "“连接超时”有几条" looks for the phrase, it adds no
@@ -314,7 +314,8 @@ fn named_files(text: &str, ctx: &FrameCtx) -> Named {
     // "the chat-db-a mongod log": the kind's word is the log the name picks, not the
     // newest log of that kind.
     let by_name = logs_named_by_a_name_part(&lower, ctx);
-    for (u, at) in logs_named_by_kind(&lower, ctx) {
+    let named_otherwise = !n.files.is_empty();
+    for (u, at) in logs_named_by_kind(&lower, ctx, named_otherwise) {
         let named = by_name
             .iter()
             .map(|(n, _)| *n)
@@ -380,10 +381,11 @@ fn paths_named(text: &str, ctx: &FrameCtx, n: &mut Named) {
 fn logs_named_by_kind<'a>(
     lower: &str,
     ctx: &FrameCtx<'a>,
+    named_otherwise: bool,
 ) -> Vec<(&'a crate::UploadRef, (usize, usize))> {
     let lex = lexicon();
     let mut found: Vec<((usize, usize), &crate::lexicon::LogKind, &str)> = Vec::new();
-    for kind in &lex.kinds {
+    for kind in lex.kinds.iter().filter(|k| !(k.role && named_otherwise)) {
         for w in kind.words.all() {
             let w_lower = w.to_lowercase();
             // "the supervisor logs" names what "supervisor log" does.
@@ -424,69 +426,11 @@ fn logs_named_by_kind<'a>(
     out
 }
 
-/// "the api backend", "for the api host only": a word right before a field's name that is
-/// one part of exactly one of the field's values (`be_api`, `api.example.net`) is that
-/// value, whatever else the word may name (the lexicon's "api" for an endpoint).
-fn value_before_its_field(
-    lex: &Lexicon,
-    lower: &str,
-    columns: &[Column],
-    hits: &mut Vec<Hit>,
-    lits: &mut Vec<Spanned>,
-) {
-    let column_of = |h: &Hit| -> Option<&Column> {
-        let named = match h.cue {
-            Cue::Column(i) => columns.get(i)?.name.clone(),
-            Cue::Field(k) => lex.fields[k].field.clone(),
-            _ => return None,
-        };
-        columns
-            .iter()
-            .find(|c| c.name.eq_ignore_ascii_case(&named) || c.roles.contains(&named))
-            .filter(|c| !c.values.is_empty() && !c.numeric)
-    };
-    let mut found: Vec<(usize, usize, String, String)> = Vec::new();
-    for h in hits.iter() {
-        let Some(c) = column_of(h) else { continue };
-        let before = lower[..h.start].trim_end_matches(' ');
-        let ws = before
-            .char_indices()
-            .rev()
-            .find(|(_, ch)| !ch.is_ascii_alphanumeric())
-            .map_or(0, |(i, ch)| i + ch.len_utf8());
-        let word = &before[ws..];
-        if word.len() < 2
-            || before.len() == h.start
-            || lex.grammar.stop.en.iter().any(|w| w == word)
-        {
-            continue;
-        }
-        let mut of = c.values.iter().filter(|v| {
-            v.to_ascii_lowercase()
-                .split(|ch: char| !ch.is_ascii_alphanumeric())
-                .any(|t| t == word)
-        });
-        if let (Some(v), None) = (of.next(), of.next()) {
-            found.push((ws, h.end, c.name.clone(), v.clone()));
-        }
-    }
-    for (start, end, field, value) in found {
-        hits.retain(|h| h.end <= start || h.start >= end);
-        lits.retain(|l| l.end <= start || l.start >= end);
-        lits.push(Spanned {
-            start,
-            end,
-            lit: Lit::Pair { field, value },
-        });
-    }
-    lits.sort_by_key(|l| l.start);
-}
-
-/// "broker-7", "db_2": a kind's word numbered is a host's or an instance's name, which
-/// narrows the events, not the logs.
+/// "broker-7": a kind's word numbered is a host's or an instance's name, which narrows
+/// the events, not the logs.
 fn numbered_name(lower: &str, end: usize) -> bool {
     let mut after = lower[end..].chars();
-    matches!(after.next(), Some('-' | '_')) && after.next().is_some_and(|c| c.is_ascii_digit())
+    after.next() == Some('-') && after.next().is_some_and(|c| c.is_ascii_digit())
 }
 
 /// Logs named by a whole part of their file name ("booking-api" for `booking-api.jsonl`,

@@ -32,14 +32,9 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
     let asked = match source {
         // A log the question does not name must be what it is about: a condition, a
         // grouping, a window or a word for a log's contents, not a bare "how many"; or
-        // the log is sent with it or the conversation is about it, and what it counts is
-        // named ("how many deadlocks").
+        // the log is sent with it, and what it counts is named ("how many deadlocks").
         Source::Log if p.files.is_empty() => {
-            let about_a_log = ctx.uploads.iter().any(|u| {
-                super::is_log_upload(u) && ctx.last_file == Some(&*u.path.to_string_lossy())
-            });
-            let sent_with_it =
-                ctx.referenced.iter().any(|u| super::is_log_upload(u)) || about_a_log;
+            let sent_with_it = ctx.referenced.iter().any(|u| super::is_log_upload(u));
             let figure = measure_cue(lex, &p).is_some();
             narrowed
                 || (log_words(lex, &p) && figure)

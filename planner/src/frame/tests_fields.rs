@@ -188,3 +188,31 @@ fn a_word_before_a_fields_name_that_is_part_of_one_value_is_it() {
     );
     assert_eq!(f["measure"], "p50", "{f}");
 }
+
+/// A number before a field's name is a length, never a part of a value ("top 10 clients"
+/// with `10.0.0.1` among the clients); a role word names no log when a file is named ("dns
+/// errors in app.log" looks for "dns"); "percentage" beside a field of numbers is that field.
+#[test]
+fn value_parts_and_role_words_give_way() {
+    let ups = log(
+        "access.log",
+        None,
+        vec![column(
+            "client",
+            false,
+            &["client"],
+            &["10.0.0.1", "10.0.0.2"],
+        )],
+    );
+    let f = query(&ups, "top 10 clients in access.log");
+    assert_eq!(f["group_by"], json!(["client"]), "{f}");
+    assert_eq!(f["limit"], 10, "{f}");
+    let mut ups = uploads(&["app.log", "coredns.log"]);
+    ups[1].format = Some("coredns".into());
+    let f = frame(&ups, "how many dns errors in app.log");
+    assert_eq!(f.query.files.len(), 1, "{:?}", f.query.files);
+    assert!(f.query.files[0].ends_with("app.log"), "{:?}", f.query.files);
+    let f = query(&[], "which process uses the highest cpu percentage");
+    assert_eq!(f["source"], "processes", "{f}");
+    assert_eq!(f["field"], "cpu_percent", "{f}");
+}

@@ -1,0 +1,76 @@
+//! A field's value named by a part of it, right before the field's name: "the api backend"
+//! is `be_api`, "the api host" `api.example.net`.
+
+use llmops_common::query::Column;
+
+use super::scan::{Lit, Spanned};
+use crate::lexicon::{Cue, Hit, Lexicon};
+
+/// "the api backend", "for the api host only": a word right before a field's name that is
+/// one part of exactly one of the field's values (`be_api`, `api.example.net`) is that
+/// value, whatever else the word may name (the lexicon's "api" for an endpoint).
+pub(super) fn value_before_its_field(
+    lex: &Lexicon,
+    lower: &str,
+    columns: &[Column],
+    hits: &mut Vec<Hit>,
+    lits: &mut Vec<Spanned>,
+) {
+    let column_of = |h: &Hit| -> Option<&Column> {
+        let named = match h.cue {
+            Cue::Column(i) => columns.get(i)?.name.clone(),
+            Cue::Field(k) => lex.fields[k].field.clone(),
+            _ => return None,
+        };
+        columns
+            .iter()
+            .find(|c| c.name.eq_ignore_ascii_case(&named) || c.roles.contains(&named))
+            .filter(|c| !c.values.is_empty() && !c.numeric)
+    };
+    let mut found: Vec<(usize, usize, String, String)> = Vec::new();
+    for h in hits.iter() {
+        let Some(c) = column_of(h) else { continue };
+        let before = lower[..h.start].trim_end_matches(' ');
+        let ws = before
+            .char_indices()
+            .rev()
+            .find(|(_, ch)| !ch.is_ascii_alphanumeric())
+            .map_or(0, |(i, ch)| i + ch.len_utf8());
+        let word = &before[ws..];
+        // A number is a length or a count ("top 10 clients"); a cue word does its own work.
+        let cue = hits.iter().any(|o| {
+            ws < o.end
+                && o.start < before.len()
+                && matches!(
+                    o.cue,
+                    Cue::Group | Cue::Measure(_) | Cue::Limit | Cue::Compare(_) | Cue::Last
+                )
+        });
+        if word.len() < 2
+            || before.len() == h.start
+            || !word.bytes().any(|b| b.is_ascii_alphabetic())
+            || cue
+            || lex.grammar.stop.en.iter().any(|w| w == word)
+        {
+            continue;
+        }
+        let mut of = c.values.iter().filter(|v| {
+            v.to_ascii_lowercase()
+                .split(|ch: char| !ch.is_ascii_alphanumeric())
+                .any(|t| t == word)
+        });
+        if let (Some(v), None) = (of.next(), of.next()) {
+            found.push((ws, h.end, c.name.clone(), v.clone()));
+        }
+    }
+    for (start, end, field, value) in found {
+        hits.retain(|h| h.end <= start || h.start >= end);
+        lits.retain(|l| l.end <= start || l.start >= end);
+        lits.push(Spanned {
+            start,
+            end,
+            lit: Lit::Pair { field, value },
+        });
+    }
+    lits.sort_by_key(|l| l.start);
+}
