@@ -88,26 +88,6 @@ fn spaced_duration(b: &[u8]) -> Option<f64> {
     super::go_duration::go_duration(out.as_bytes())
 }
 
-#[cfg(test)]
-mod spaced_tests {
-    use super::parse_number;
-
-    /// A message's duration with a space before its unit reads as a number; a Go
-    /// duration never has one, so the strict reader keeps refusing it.
-    #[test]
-    fn a_spaced_duration_is_a_number() {
-        let n = |s: &str| parse_number(s.as_bytes());
-        assert_eq!(n("289 ms"), Some(0.289));
-        assert_eq!(n("1.5 s"), Some(1.5));
-        assert_eq!(n("-5 ms"), Some(-0.005));
-        assert_eq!(n("1 m30s"), Some(90.0));
-        assert_eq!(n(" 289 ms"), Some(0.289));
-        assert_eq!(n("12 items"), None);
-        assert_eq!(n("5 5s"), None);
-        assert_eq!(super::super::go_duration::go_duration(b"289 ms"), None);
-    }
-}
-
 /// Parses a time value written in `fmt`.
 pub fn parse_time(b: &[u8], fmt: TimeFormat) -> Option<Ts> {
     let epoch_scale = match fmt {
@@ -811,5 +791,25 @@ pub(super) fn flatten(prefix: &str, m: &Map<String, Value>, out: &mut Vec<(Strin
                 out.push((key, text));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod spaced_tests {
+    use super::parse_number;
+
+    /// A message's duration with a space before its unit reads as a number; a Go
+    /// duration never has one, so the strict reader keeps refusing it.
+    #[test]
+    fn a_spaced_duration_is_a_number() {
+        let n = |s: &str| parse_number(s.as_bytes());
+        assert_eq!(n("289 ms"), Some(0.289));
+        assert_eq!(n("1.5 s"), Some(1.5));
+        assert_eq!(n("-5 ms"), Some(-0.005));
+        assert_eq!(n("1 m30s"), Some(90.0));
+        assert_eq!(n(" 289 ms"), Some(0.289));
+        assert_eq!(n("12 items"), None);
+        assert_eq!(n("5 5s"), None);
+        assert_eq!(super::super::go_duration::go_duration(b"289 ms"), None);
     }
 }
