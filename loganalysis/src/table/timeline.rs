@@ -18,9 +18,10 @@ pub(super) const MAX_KINDS: usize = 20_000;
 /// rarer in its file.
 const NOTABLE_BITS: f64 = 6.0;
 
-/// A request answered without error (1xx-3xx) weighs as little as a kind 2^3 times more
-/// common: a proxy's kinds of request are many (one per path and backend), each rare in its
-/// file, and without this its routine traffic outranks every other log's events.
+/// A request answered without error (1xx-3xx), of a kind that recurs, weighs as little as a
+/// kind 2^3 times more common: a proxy's kinds of request are many (one per path and
+/// backend), each rare in its file, and without this its routine traffic outranks every
+/// other log's events.
 const ROUTINE_BITS: f64 = 3.0;
 
 /// One kind of event in the window.
@@ -608,7 +609,12 @@ impl Kind {
         let share_window = self.count as f64 / window.max(1) as f64;
         let burst = (share_window / (in_file / total)).log2().max(0.0);
         let notable = if self.notable { NOTABLE_BITS } else { 0.0 };
-        let routine = if self.routine { ROUTINE_BITS } else { 0.0 };
+        // A one-off request (an operator's `exec` in an audit log) is no routine traffic.
+        let routine = if self.routine && self.in_file.max(self.count) > ONE_OFF {
+            ROUTINE_BITS
+        } else {
+            0.0
+        };
         rare + burst + notable - routine
     }
 }
