@@ -114,11 +114,16 @@ impl Parsed {
     /// Whether a question word stands right before the cue ("which user"): the field is
     /// what the answer shows.
     pub fn asked(&self, lex: &Lexicon, h: &Hit) -> bool {
+        // "distinct partitions had an ISR shrink": what a distinct count counts is asked
+        // too, it takes no value.
+        let distinct = |g: &Hit| {
+            matches!(g.cue, Cue::Measure(i)
+                if lex.measures[i].measure == llmops_common::query::Measure::CountDistinct)
+        };
         self.hits.iter().any(|g| {
-            g.cue == Cue::Group
-                && g.end <= h.start
+            g.end <= h.start
                 && self.close(g.end, h.start)
-                && self.hit_is(g, &lex.grammar.asks)
+                && ((g.cue == Cue::Group && self.hit_is(g, &lex.grammar.asks)) || distinct(g))
         })
     }
 

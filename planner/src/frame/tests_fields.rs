@@ -110,6 +110,12 @@ fn a_logs_field_named_like_a_tables_word_is_the_field() {
         f.query.field.as_ref().map(|x| x.as_str()),
         Some("partition")
     );
+    // What is counted takes no value: "ISR" is looked for in the events.
+    assert!(
+        f.query.filters.iter().all(|x| x.field.is_none()),
+        "{:?}",
+        f.query.filters
+    );
 }
 
 /// "the longest lock wait": a field whose name says it is a time taken is what the
