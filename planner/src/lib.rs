@@ -493,6 +493,18 @@ pub(crate) mod tests {
             .collect()
     }
 
+    /// The first step of a question sent with the logs `sent`, among the session's `ups`.
+    pub(crate) fn first_sent(text: &str, ups: &[UploadRef], sent: &[UploadRef]) -> PlannerAction {
+        plan(&PlannerInput {
+            text,
+            referenced_files: sent,
+            uploads: ups,
+            history: &[],
+            conversation: &Conversation::default(),
+            steps: &[],
+        })
+    }
+
     /// The file a read or a download names.
     fn path_of(args: &ToolArgs) -> &str {
         match args {

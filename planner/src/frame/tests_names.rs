@@ -434,19 +434,10 @@ fn an_error_log_is_a_files_name_not_its_error_lines() {
 /// whole-file summary; the same words with no log sent are no question about a log.
 #[test]
 fn a_count_of_a_thing_named_is_asked_of_the_log_sent_with_it() {
-    use crate::{plan, PlannerAction, PlannerInput, ToolArgs};
+    use crate::{PlannerAction, ToolArgs};
     let ups = uploads(&["pg-main.log"]);
-    let conversation = crate::conversation::Conversation::default();
-    let ask = |sent: &[crate::UploadRef]| {
-        plan(&PlannerInput {
-            text: "how many deadlocks",
-            referenced_files: sent,
-            uploads: &ups,
-            history: &[],
-            conversation: &conversation,
-            steps: &[],
-        })
-    };
+    let ask =
+        |sent: &[crate::UploadRef]| crate::tests::first_sent("how many deadlocks", &ups, sent);
     let PlannerAction::Call {
         args: ToolArgs::LogQuery(q),
         ..

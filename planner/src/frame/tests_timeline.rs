@@ -195,20 +195,10 @@ fn a_program_names_its_daemons_log() {
 #[test]
 fn a_timeline_of_the_logs_sent_with_it_or_of_all_logs() {
     let ups = logs();
-    let sent = &ups[..3];
-    let conversation = crate::conversation::Conversation::default();
-    let input = |text| PlannerInput {
-        text,
-        referenced_files: sent,
-        uploads: &ups,
-        history: &[],
-        conversation: &conversation,
-        steps: &[],
-    };
     let PlannerAction::Call {
         args: ToolArgs::LogQuery(q),
         ..
-    } = plan(&input("what happened around 02:14?"))
+    } = crate::tests::first_sent("what happened around 02:14?", &ups, &ups[..3])
     else {
         panic!("no query")
     };
