@@ -27,6 +27,10 @@ pub enum ActIntent {
     /// End the processes whose command line names this: look them up, then propose one
     /// `kill` of every pid found (shown with its command line in the approval).
     KillNamed { name: String, signal: &'static str },
+    /// "stop X": look X up first; a service's processes are stopped through their unit,
+    /// processes no unit runs are ended (`kill -TERM`), and a name no process runs is
+    /// stopped as a unit.
+    StopNamed { name: String },
 }
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
@@ -407,6 +411,50 @@ pub fn named_processes(step: &StepRecord) -> Vec<(u64, String)> {
         .collect()
 }
 
+/// The proposal for "stop X" once X was looked up (`found`: pid, command, unit): the units
+/// the processes run in when every one runs in one, else a `kill -TERM` of them all; a name
+/// no process runs is stopped as a unit.
+pub fn stop_argv(name: &str, found: &[(u64, String, Option<String>)]) -> Vec<String> {
+    let mut units: Vec<&str> = found.iter().filter_map(|(_, _, u)| u.as_deref()).collect();
+    units.dedup();
+    if found.is_empty() || units.len() == found.len() && !units.is_empty() {
+        let mut argv = vec!["systemctl".to_string(), "stop".to_string()];
+        match units.is_empty() {
+            true => argv.push(name.to_string()),
+            false => argv.extend(units.iter().map(|u| u.to_string())),
+        }
+        return argv;
+    }
+    let mut argv = vec!["kill".to_string(), "-TERM".to_string()];
+    argv.extend(found.iter().map(|(pid, _, _)| pid.to_string()));
+    argv
+}
+
+/// The processes a name lookup found with the unit each runs in (none outside systemd).
+pub fn named_processes_with_units(step: &StepRecord) -> Vec<(u64, String, Option<String>)> {
+    use llmops_common::query::QueryValue;
+    let Some(QueryValue::Rows { rows, .. }) = step.data.as_query().map(|r| &r.value) else {
+        return Vec::new();
+    };
+    rows.iter()
+        .filter_map(|row| {
+            let get = |n: &str| {
+                row.fields
+                    .iter()
+                    .find(|f| f.name == n)
+                    .map(|f| f.value.clone())
+            };
+            let pid = get("pid")?.parse::<u64>().ok()?;
+            let unit = get("unit").filter(|u| !u.is_empty() && u != "-");
+            Some((
+                pid,
+                get("command").unwrap_or_else(|| row.text.clone()),
+                unit,
+            ))
+        })
+        .collect()
+}
+
 /// The `system_query` arguments that look a process up by the program it runs.
 pub fn lookup_args(name: &str) -> ToolArgs {
     use llmops_common::query::{
@@ -609,6 +657,11 @@ fn unit_verb(t: &str) -> Option<ActIntent> {
         if units.is_empty() || !units.iter().all(real) {
             continue;
         }
+        if let ([unit], "stop") = (units.as_slice(), verb) {
+            if !unit.contains('.') {
+                return Some(ActIntent::StopNamed { name: unit.clone() });
+            }
+        }
         let mut argv = vec!["systemctl".to_string(), verb.to_string()];
         argv.extend(units);
         return Some(ActIntent::Argv(argv));
@@ -631,9 +684,14 @@ pub fn top_process(step: &StepRecord) -> Option<(u64, String)> {
 /// verification saw) or that it did not run and why.
 pub fn answer(steps: &[StepRecord], lang: Lang) -> String {
     let mut parts = Vec::new();
+    let acted = steps.iter().any(|s| s.tool == ToolName::RunAction);
     for s in steps {
         if s.tool == ToolName::SystemQuery {
             let found = named_processes(s);
+            // "stop X" with no process of X goes on to stop the unit X.
+            if found.is_empty() && acted {
+                continue;
+            }
             if found.is_empty() {
                 parts.push(
                     lang.pick(
@@ -715,164 +773,5 @@ fn stage_line(a: &ActionData, lang: Lang) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn argv(t: &str) -> Option<String> {
-        match intent(t)? {
-            ActIntent::Argv(a) => Some(a.join(" ")),
-            ActIntent::KillTop { .. } => Some("top".into()),
-            ActIntent::KillNamed { name, signal } => Some(format!("kill {signal} <{name}>")),
-        }
-    }
-
-    #[test]
-    fn a_process_named_in_words_is_looked_up_then_proposed() {
-        for (t, want) in [
-            (
-                "kill the report-cruncher process",
-                "kill -TERM <report-cruncher>",
-            ),
-            ("please terminate all celery workers", "kill -TERM <celery>"),
-            (
-                "kill -9 the report-cruncher process",
-                "kill -KILL <report-cruncher>",
-            ),
-            (
-                "把 report-cruncher 这个进程杀掉",
-                "kill -TERM <report-cruncher>",
-            ),
-            ("杀掉 celery 进程", "kill -TERM <celery>"),
-            ("强制把 java 进程杀掉", "kill -KILL <java>"),
-            ("thumbnailer 的所有进程都结束掉", "kill -TERM <thumbnailer>"),
-            ("thumbnailer 这些 kill 掉吧", "kill -TERM <thumbnailer>"),
-            (
-                "stop all the invoice-mailer jobs please",
-                "kill -TERM <invoice-mailer>",
-            ),
-            ("帮我把pdf-export干掉", "kill -TERM <pdf-export>"),
-            (
-                "thumb-render has hung again; please kill it",
-                "kill -TERM <thumb-render>",
-            ),
-            ("etl_worker 又卡住了，把它杀掉", "kill -TERM <etl_worker>"),
-            (
-                "report-gen keeps hogging the CPU; get rid of it",
-                "kill -TERM <report-gen>",
-            ),
-            (
-                "pdf-render keeps eating all the RAM, terminate those",
-                "kill -TERM <pdf-render>",
-            ),
-            (
-                "img_resize 的进程全卡死了，把它们都杀了",
-                "kill -TERM <img_resize>",
-            ),
-            // A stop verb first and one name in its clause: the rest says why.
-            (
-                "could you kill off the runaway thumb-render",
-                "kill -TERM <thumb-render>",
-            ),
-            (
-                "stop ledger-sync, it keeps eating memory",
-                "kill -TERM <ledger-sync>",
-            ),
-            (
-                "please send SIGKILL to ledger-sync",
-                "kill -KILL <ledger-sync>",
-            ),
-        ] {
-            assert_eq!(argv(t).as_deref(), Some(want), "{t}");
-        }
-        for t in [
-            "how do I kill the report-cruncher process",
-            "why was the report-cruncher process killed",
-            "kill the process",
-            "kill it",
-            "kill the nginx and redis processes",
-            "stop worrying about the disk",
-            "the disk is full, kill it",
-            "foo-a and bar-b are stuck, kill it",
-            "stop comparing foo-a with bar-b",
-            "stop worrying about build.log",
-            "end time of job-42",
-            "stop the alerts for db-1",
-        ] {
-            assert!(
-                !matches!(intent(t), Some(ActIntent::KillNamed { .. })),
-                "{t}: {:?}",
-                intent(t)
-            );
-        }
-    }
-
-    #[test]
-    fn imperative_requests_become_proposals() {
-        for (t, want) in [
-            ("restart nginx", "systemctl restart nginx"),
-            ("Please restart nginx.", "systemctl restart nginx"),
-            ("重启 nginx 服务", "systemctl restart nginx"),
-            ("帮我重启一下nginx", "systemctl restart nginx"),
-            ("nginx 挂了，重启一下", "systemctl restart nginx"),
-            ("nginx is down, restart it", "systemctl restart nginx"),
-            ("reload php-fpm", "systemctl reload php-fpm"),
-            (
-                "restart nginx and php-fpm",
-                "systemctl restart nginx php-fpm",
-            ),
-            ("停止 redis-server", "systemctl stop redis-server"),
-            ("kill process 4242", "kill -TERM 4242"),
-            ("kill 4242", "kill 4242"),
-            ("kill -9 4242", "kill -9 4242"),
-            ("结束进程 4242", "kill -TERM 4242"),
-            ("强制结束进程 4242", "kill -KILL 4242"),
-            ("terminate pids 4242 and 4243", "kill -TERM 4242 4243"),
-            (
-                "clean journal logs down to 500M",
-                "journalctl --vacuum-size=500M",
-            ),
-            ("把 journal 日志清理到 1g", "journalctl --vacuum-size=1G"),
-            ("清理 7 天前的系统日志", "journalctl --vacuum-time=7d"),
-            ("systemctl restart nginx", "systemctl restart nginx"),
-            ("stop the process eating memory", "top"),
-            ("结束占用内存最多的进程", "top"),
-        ] {
-            assert_eq!(argv(t).as_deref(), Some(want), "{t}");
-        }
-        assert_eq!(
-            intent("stop the process using the most cpu"),
-            Some(ActIntent::KillTop {
-                sort: ProcSort::Cpu,
-                signal: "-TERM"
-            })
-        );
-    }
-
-    #[test]
-    fn questions_and_non_unit_targets_are_not_actions() {
-        for t in [
-            "is nginx running",
-            "systemctl status nginx",
-            "nginx 状态怎么样",
-            "why did nginx restart",
-            "nginx 为什么重启了",
-            "nginx 重启了几次",
-            "重启服务器",
-            "restart the server",
-            "reboot",
-            "how do i restart nginx",
-            "哪个进程占用内存最多",
-            "show the journal",
-            "journalctl -u nginx",
-            "kill all",
-            "start",
-            "ps aux | grep nginx",
-            "what does systemctl restart do",
-            "它上一次 restart 是几点",
-            "which pods did the operator kill",
-            "谁重启了 nginx",
-        ] {
-            assert_eq!(intent(t), None, "{t}");
-        }
-    }
-}
+#[path = "act_tests.rs"]
+mod tests;

@@ -378,6 +378,17 @@ fn act_call(intent: &act::ActIntent, own: &[StepRecord]) -> Option<Call> {
             let why = format!("processes matching {name}: {}", list.join(", "));
             Some(act::call_args(&argv, &why).into())
         }
+        (act::ActIntent::StopNamed { name }, []) => Some(act::lookup_args(name).into()),
+        (act::ActIntent::StopNamed { name }, [look]) => {
+            let found = if look.ok {
+                act::named_processes_with_units(look)
+            } else {
+                Vec::new()
+            };
+            let argv = act::stop_argv(name, &found);
+            let why = format!("stop {name}");
+            Some(act::call_args(&argv, &why).into())
+        }
         (act::ActIntent::KillTop { sort, signal }, [look]) if look.ok => {
             let (pid, name) = act::top_process(look)?;
             let argv = vec!["kill".to_string(), signal.to_string(), pid.to_string()];
