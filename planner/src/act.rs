@@ -393,21 +393,9 @@ fn kill_named(t: &str) -> Option<ActIntent> {
 
 /// The processes a name lookup found: `(pid, command)`, from a `system_query` step.
 pub fn named_processes(step: &StepRecord) -> Vec<(u64, String)> {
-    use llmops_common::query::QueryValue;
-    let Some(QueryValue::Rows { rows, .. }) = step.data.as_query().map(|r| &r.value) else {
-        return Vec::new();
-    };
-    rows.iter()
-        .filter_map(|row| {
-            let get = |n: &str| {
-                row.fields
-                    .iter()
-                    .find(|f| f.name == n)
-                    .map(|f| f.value.clone())
-            };
-            let pid = get("pid")?.parse::<u64>().ok()?;
-            Some((pid, get("command").unwrap_or_else(|| row.text.clone())))
-        })
+    named_processes_with_units(step)
+        .into_iter()
+        .map(|(pid, command, _)| (pid, command))
         .collect()
 }
 

@@ -55,7 +55,9 @@ pub fn parse_number(b: &[u8]) -> Option<f64> {
         return None;
     }
     if b.last().is_some_and(u8::is_ascii_alphabetic) {
-        return super::go_duration::go_duration(b).or_else(|| spaced_duration(b));
+        // Only a value with a space can be a spaced duration: no copy for the rest.
+        return super::go_duration::go_duration(b)
+            .or_else(|| memchr::memchr(b' ', b).and_then(|_| spaced_duration(b)));
     }
     // Fast path for plain non-negative integers (status codes, byte counts).
     if b.len() <= 15 && b.iter().all(u8::is_ascii_digit) {

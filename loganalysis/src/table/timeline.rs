@@ -124,7 +124,6 @@ impl Timeline {
         };
         let notable = plan.notable.iter().any(|c| c.holds(row));
         let milestone = plan.milestone.as_ref().is_some_and(|c| c.holds(row));
-        let routine = answered_fine(row, plan);
         let of_file = self.kinds.entry(file).or_default();
         if let Some(k) = of_file.get_mut(key.as_slice()) {
             k.count += 1;
@@ -150,7 +149,8 @@ impl Timeline {
             file_total,
             notable,
             milestone,
-            routine,
+            // The status is part of a request's kind: its first event tells for all.
+            routine: answered_fine(row, plan),
         };
         of_file.insert(key, kind);
         self.n_kinds += 1;

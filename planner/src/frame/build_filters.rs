@@ -664,9 +664,14 @@ fn rows_noun_after(p: &Parsed, at: usize) -> bool {
         "line", "lines", "request", "requests", "event", "events", "entries", "entry", "rows",
         "errors", "行", "条", "个", "次",
     ];
-    let end = p.lits.iter().find(|l| l.start == at).map_or(at, |l| l.end);
-    let next = p.lower.get(end..).unwrap_or("").trim_start();
+    let next = after_literal(p, at);
     ROWS.iter().any(|w| next.starts_with(w))
+}
+
+/// The question's text after the literal that starts at `at`, from its next word on.
+fn after_literal(p: &Parsed, at: usize) -> &str {
+    let end = p.lits.iter().find(|l| l.start == at).map_or(at, |l| l.end);
+    p.lower.get(end..).unwrap_or("").trim_start()
 }
 
 /// "p95 Tr for be_docks 200s", "paths returning 404": a status code in the plural, or one
@@ -703,8 +708,7 @@ fn response_after(p: &Parsed, at: usize, value: f64) -> bool {
         "响应",
         "状态",
     ];
-    let end = p.lits.iter().find(|l| l.start == at).map_or(at, |l| l.end);
-    let next = p.lower.get(end..).unwrap_or("").trim_start();
+    let next = after_literal(p, at);
     let word = |w: &str| {
         next.strip_prefix(w)
             .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric()))

@@ -22,10 +22,7 @@ pub(super) fn value_before_its_field(
             Cue::Field(k) => lex.fields[k].field.clone(),
             _ => return None,
         };
-        columns
-            .iter()
-            .find(|c| c.name.eq_ignore_ascii_case(&named) || c.roles.contains(&named))
-            .filter(|c| !c.values.is_empty() && !c.numeric)
+        super::parsed::column_for(columns, &named).filter(|c| !c.values.is_empty() && !c.numeric)
     };
     let mut found: Vec<(usize, usize, String, String)> = Vec::new();
     for h in hits.iter() {
