@@ -165,7 +165,7 @@ impl Parsed {
     pub fn log_has(&self, field: &str) -> bool {
         self.columns.is_empty()
             || matches!(field, "message" | "template")
-            || column_for(&self.columns, field).is_some()
+            || super::value_words::column_for(&self.columns, field).is_some()
     }
 
     /// Whether `word` is part of an upload's name, whole parts only: "gateway" and
@@ -428,13 +428,6 @@ fn logs_named_by_kind<'a>(
     out
 }
 
-/// The log's column a field names, by its name or a role it answers for.
-pub(super) fn column_for<'a>(columns: &'a [Column], field: &str) -> Option<&'a Column> {
-    columns
-        .iter()
-        .find(|c| c.name.eq_ignore_ascii_case(field) || c.roles.iter().any(|r| r == field))
-}
-
 /// "broker-7": a kind's word numbered is a host's or an instance's name, which narrows
 /// the events, not the logs.
 fn numbered_name(lower: &str, end: usize) -> bool {
@@ -643,7 +636,7 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
                     && match h.cue {
                         Cue::Field(k) => {
                             let f = &lexicon().fields[k].field;
-                            column_for(columns, f).is_none()
+                            super::value_words::column_for(columns, f).is_none()
                         }
                         Cue::Source(k) => lexicon().sources[k].source != Source::Log,
                         _ => false,

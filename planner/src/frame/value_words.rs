@@ -1,5 +1,5 @@
-//! A field's value named by a part of it, right before the field's name: "the api backend"
-//! is `be_api`, "the api host" `api.example.net`.
+//! A log's column named by a field, and a field's value named by a part of it, right
+//! before the field's name: "the api backend" is `be_api`, "the api host" `api.example.net`.
 
 use llmops_common::query::Column;
 
@@ -22,7 +22,7 @@ pub(super) fn value_before_its_field(
             Cue::Field(k) => lex.fields[k].field.clone(),
             _ => return None,
         };
-        super::parsed::column_for(columns, &named).filter(|c| !c.values.is_empty() && !c.numeric)
+        column_for(columns, &named).filter(|c| !c.values.is_empty() && !c.numeric)
     };
     let mut found: Vec<(usize, usize, String, String)> = Vec::new();
     for h in hits.iter() {
@@ -70,4 +70,11 @@ pub(super) fn value_before_its_field(
         });
     }
     lits.sort_by_key(|l| l.start);
+}
+
+/// The log's column a field names, by its name or a role it answers for.
+pub(super) fn column_for<'a>(columns: &'a [Column], field: &str) -> Option<&'a Column> {
+    columns
+        .iter()
+        .find(|c| c.name.eq_ignore_ascii_case(field) || c.roles.iter().any(|r| r == field))
 }
