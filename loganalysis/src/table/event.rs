@@ -149,7 +149,7 @@ pub struct Extractor<'f> {
     time: Option<Option<Ts>>,
     /// The newest dated event a time written without a year is placed by (see
     /// [`Ts::in_year`]).
-    year: Option<(i64, u32, u32)>,
+    newest_day: Option<(i64, u32, u32)>,
     /// `w3c`: the field of each column of the latest header.
     cols: Vec<Option<usize>>,
     /// An envelope's inner line.
@@ -224,7 +224,7 @@ impl<'f> Extractor<'f> {
             record: None,
             analyser: None,
             time: None,
-            year: None,
+            newest_day: None,
             cols: schema.columns.clone(),
             inner: schema
                 .inner
@@ -235,8 +235,8 @@ impl<'f> Extractor<'f> {
 
     /// Places the times written without a year by the newest dated event (year, month,
     /// day).
-    pub fn set_year(&mut self, year: Option<(i64, u32, u32)>) {
-        self.year = year;
+    pub fn set_newest_day(&mut self, newest_day: Option<(i64, u32, u32)>) {
+        self.newest_day = newest_day;
     }
 
     /// Whether `text` is a directive line of a `w3c` format (not an event; a header names
@@ -706,7 +706,7 @@ impl<'f> Extractor<'f> {
         } else {
             None
         };
-        let t = match (t, self.year) {
+        let t = match (t, self.newest_day) {
             (Some(t), Some(y)) => Some(t.in_year(y)),
             (t, _) => t,
         };

@@ -129,7 +129,7 @@ fn whole_file(
         q,
         file: 0,
         make_acc: &make,
-        year: o.year,
+        newest_day: o.newest_day,
     };
     let out = scan_file(
         &o.file.path,

@@ -130,7 +130,7 @@ fn newest_times(
             q,
             file: i,
             make_acc: &empty_acc,
-            year: None,
+            newest_day: None,
         };
         out.push(newest_time(&o.file.path, o.end, &job, cancel)?);
     }
@@ -149,7 +149,7 @@ fn window_secs(
     let end = opened
         .iter()
         .zip(newest)
-        .filter_map(|(o, t)| t.map(|t| o.year.map_or(t, |y| t.in_year(y))))
+        .filter_map(|(o, t)| t.map(|t| o.newest_day.map_or(t, |y| t.in_year(y))))
         .max_by_key(|t| t.key)
         .ok_or_else(|| QueryError::NoTimestamps {
             file: opened
@@ -175,7 +175,7 @@ fn place_yearless(opened: &mut [Opened], newest: &[Option<Ts>]) {
     let newest_day = crate::ts::civil_from_days(key.div_euclid(86_400 * 1_000_000));
     for (o, t) in opened.iter_mut().zip(newest) {
         if t.is_some_and(|t| t.no_year) {
-            o.year = Some(newest_day);
+            o.newest_day = Some(newest_day);
         }
     }
 }
@@ -221,7 +221,7 @@ fn scan_all(
             q,
             file: i,
             make_acc: &make,
-            year: o.year,
+            newest_day: o.newest_day,
         };
         let split = (opts.threads, opts.split_min_bytes);
         let out = scan_file(&o.file.path, o.end, split, &job, cancel)?;

@@ -82,8 +82,9 @@ pub struct Opened {
     pub sample_lines: u64,
     /// Fields added for roles the question asks that the sample shows no key for.
     pub role_keys: Vec<String>,
-    /// How its times written without a year are placed (see [`ScanJob::year`]).
-    pub year: Option<(i64, u32, u32)>,
+    /// The newest dated day its times written without a year are placed by (see
+    /// [`ScanJob::newest_day`]).
+    pub newest_day: Option<(i64, u32, u32)>,
 }
 
 fn read_at(file: &mut File, pos: u64, buf: &mut [u8]) -> std::io::Result<usize> {
@@ -156,7 +157,7 @@ pub fn open(
         sample_parsed: det.parsed,
         sample_lines: det.lines,
         role_keys,
-        year: None,
+        newest_day: None,
     })
 }
 
@@ -369,7 +370,7 @@ pub struct ScanJob<'f> {
     pub make_acc: &'f (dyn Fn() -> Acc + Sync),
     /// The newest dated event (year, month, day) of the other logs of the query, by which
     /// this file's times written without a year are placed (a syslog beside dated logs).
-    pub year: Option<(i64, u32, u32)>,
+    pub newest_day: Option<(i64, u32, u32)>,
 }
 
 fn scan_part(
@@ -390,7 +391,7 @@ fn scan_part(
         job.file,
         (job.make_acc)(),
     );
-    scan.sink.ex.set_year(job.year);
+    scan.sink.ex.set_newest_day(job.newest_day);
     let mut buf = vec![0u8; CHUNK];
     let mut pos = start;
     while pos < end {
