@@ -471,10 +471,7 @@ fn a_quiet_one_off_keeps_a_place_among_many_errors() {
         limit: Some(10),
         ..Query::default()
     };
-    let r = run_in(dir.path(), &["svc.log"], &q, &QueryOptions::default()).expect("runs");
-    let QueryValue::Timeline { rows, .. } = &r.value else {
-        panic!("timeline")
-    };
+    let rows = timeline_rows(dir.path(), &["svc.log"], &q);
     assert!(rows.len() <= 10, "{rows:?}");
     assert!(
         rows.iter().any(|r| r.text.contains("removed the old dump")),
@@ -511,10 +508,7 @@ fn a_service_ready_again_outranks_one_off_report_lines() {
         limit: Some(10),
         ..Query::default()
     };
-    let r = run_in(dir.path(), &["svc.log"], &q, &QueryOptions::default()).expect("runs");
-    let QueryValue::Timeline { rows, .. } = &r.value else {
-        panic!("timeline")
-    };
+    let rows = timeline_rows(dir.path(), &["svc.log"], &q);
     assert!(
         rows.iter().any(|r| r.text.contains("ready to serve")),
         "{rows:?}"
@@ -546,10 +540,7 @@ fn a_restarts_state_changes_all_show() {
         }),
         ..Query::default()
     };
-    let r = run_in(dir.path(), &["q.log"], &q, &QueryOptions::default()).expect("runs");
-    let QueryValue::Timeline { rows, .. } = &r.value else {
-        panic!("timeline")
-    };
+    let rows = timeline_rows(dir.path(), &["q.log"], &q);
     for step in steps {
         assert!(
             rows.iter().any(|r| r.text.contains(step)),
@@ -583,10 +574,7 @@ fn a_rare_jobs_start_is_its_own_kind() {
         }),
         ..Query::default()
     };
-    let r = run_in(dir.path(), &["jobs.log"], &q, &QueryOptions::default()).expect("runs");
-    let QueryValue::Timeline { rows, .. } = &r.value else {
-        panic!("timeline")
-    };
+    let rows = timeline_rows(dir.path(), &["jobs.log"], &q);
     let import = rows.iter().find(|r| r.text.contains("class=ExportJob"));
     assert!(import.is_some_and(|r| r.repeats.is_none()), "{rows:?}");
 }
@@ -667,10 +655,7 @@ fn a_backends_server_errors_are_one_kind_per_status() {
         measure: Measure::Timeline,
         ..Query::default()
     };
-    let r = run_in(dir.path(), &["haproxy.log"], &q, &QueryOptions::default()).expect("runs");
-    let QueryValue::Timeline { rows, .. } = &r.value else {
-        panic!("timeline")
-    };
+    let rows = timeline_rows(dir.path(), &["haproxy.log"], &q);
     let count = |r: &llmops_common::query::Row| r.repeats.as_ref().map_or(1, |x| x.count);
     for (status, want) in [(" 503 ", n503), (" 504 ", n504)] {
         let of: Vec<u64> = rows
@@ -761,4 +746,17 @@ fn error_burst() -> String {
         }
     }
     log
+}
+
+/// The rows of a timeline query over the files of `dir`.
+fn timeline_rows(
+    dir: &std::path::Path,
+    files: &[&str],
+    q: &Query,
+) -> Vec<llmops_common::query::Row> {
+    let r = run_in(dir, files, q, &QueryOptions::default()).expect("runs");
+    match r.value {
+        QueryValue::Timeline { rows, .. } => rows,
+        v => panic!("not a timeline: {v:?}"),
+    }
 }
