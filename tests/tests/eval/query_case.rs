@@ -229,9 +229,11 @@ mod tests {
             ("queries-heldout8", "queries-heldout8.jsonl"),
             ("queries-heldout9", "queries-heldout9.jsonl"),
             ("queries-heldout10", "queries-heldout10.jsonl"),
+            ("queries-heldout11", "queries-heldout11.jsonl"),
             ("queries-dev6", "queries-dev6.jsonl"),
             ("queries-dev7", "queries-dev7.jsonl"),
             ("queries-dev8", "queries-dev8.jsonl"),
+            ("queries-dev9", "queries-dev9.jsonl"),
         ] {
             let dir = root.join(set);
             let text = std::fs::read_to_string(dir.join(file)).expect("set file");
