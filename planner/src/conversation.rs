@@ -178,6 +178,7 @@ fn failed_query(args: &ToolArgs) -> Option<StepFacts> {
     Some(StepFacts::Queried(LastQuery {
         query: a.query.clone(),
         items: Vec::new(),
+        event: Vec::new(),
     }))
 }
 
@@ -333,17 +334,19 @@ fn named_processes(name: &str) -> LastQuery {
             ..Query::default()
         },
         items: Vec::new(),
+        event: Vec::new(),
     }
 }
 
 /// The query as run (files as resolved paths) and its answer's top item.
-fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
+pub(crate) fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
     use llmops_common::query::QueryValue;
     let mut query = r.query.clone();
     let paths: Vec<String> = r.sources.iter().filter_map(|s| s.path.clone()).collect();
     if !paths.is_empty() {
         query.files = paths;
     }
+    let event = named_event(&r.value);
     let items = match &r.value {
         QueryValue::Groups { by, rows, .. } => {
             let asked: Vec<String> = r
@@ -379,6 +382,7 @@ fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
                 return LastQuery {
                     query,
                     items: Vec::new(),
+                    event,
                 };
             };
             let used = r
@@ -393,7 +397,26 @@ fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
         }
         _ => Vec::new(),
     };
-    LastQuery { query, items }
+    LastQuery {
+        query,
+        items,
+        event,
+    }
+}
+
+/// The one event an answer named: a minimum's or maximum's row, or the only row listed;
+/// its fields as the log names them.
+fn named_event(value: &llmops_common::query::QueryValue) -> Vec<(String, String)> {
+    use llmops_common::query::QueryValue;
+    let row = match value {
+        QueryValue::Stat { row: Some(row), .. } => row,
+        QueryValue::Rows { rows, .. } if rows.len() == 1 => &rows[0],
+        _ => return Vec::new(),
+    };
+    row.fields
+        .iter()
+        .map(|f| (f.name.clone(), f.value.clone()))
+        .collect()
 }
 
 /// What kind of thing the most recent step showed.
@@ -716,6 +739,7 @@ mod tests {
                 vec![("tenant".into(), "acme".into())],
                 vec![("tenant".into(), "initech".into())],
             ],
+            event: Vec::new(),
         };
         let of_top = LastQuery {
             query: q(
@@ -724,6 +748,7 @@ mod tests {
                             {"field": "status", "op": "eq", "value": 503}]}),
             ),
             items: Vec::new(),
+            event: Vec::new(),
         };
         let mut c = Conversation::default();
         c.apply(&[StepFacts::Queried(listed.clone())]);
@@ -738,6 +763,7 @@ mod tests {
                 "filters": [{"field": "status", "op": "eq", "value": 503}]}),
             ),
             items: Vec::new(),
+            event: Vec::new(),
         };
         c.apply(&[StepFacts::Queried(other)]);
         assert!(c.last_query.expect("a query").items.is_empty());

@@ -15,6 +15,7 @@ mod edit_ops;
 mod hours;
 pub mod how_many;
 mod level_phrase;
+mod log_choice;
 mod object_words;
 pub mod parsed;
 pub mod question;
@@ -22,6 +23,8 @@ pub mod scan;
 mod source;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_answers;
 #[cfg(test)]
 mod tests_defined;
 #[cfg(test)]
@@ -81,6 +84,10 @@ pub struct LastQuery {
     /// first is the top item "它呢" refers to, "the second one" picks the second.
     #[serde(default)]
     pub items: Vec<Vec<(String, String)>>,
+    /// The one event the answer named (the slowest request, the only row listed): its key
+    /// fields as the log names them, so "这个 client 一共发了多少请求" asks of its client.
+    #[serde(default)]
+    pub event: Vec<(String, String)>,
 }
 
 impl LastQuery {

@@ -341,13 +341,20 @@ impl Lexicon {
         })
     }
 
-    /// The programs a short name stands for ("es" -> elasticsearch), lower case.
+    /// The programs a short name stands for ("es" -> elasticsearch), and a program's short
+    /// names when the word is its name, lower case.
     pub fn programs_named(&self, word: &str) -> impl Iterator<Item = &str> + '_ {
         let word = word.to_ascii_lowercase();
-        self.short_names
-            .iter()
-            .filter(move |s| s.names.contains(&word))
-            .map(|s| s.program.as_str())
+        // A program's own name names a log its short name names too ("rabbitmq" names
+        // `rabbit@mq-01.log`).
+        self.short_names.iter().flat_map(move |s| {
+            let short = s.names.contains(&word);
+            let own = s.program == word;
+            short
+                .then_some(s.program.as_str())
+                .into_iter()
+                .chain(s.names.iter().map(String::as_str).filter(move |_| own))
+        })
     }
 
     /// Every wording of `text` when a phrase entry has it (case ignored), else none.

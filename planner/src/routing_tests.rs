@@ -631,6 +631,7 @@ fn after_a_query_an_ordinal_edits_the_query_not_an_older_list() {
         last_query: Some(LastQuery {
             query,
             items: vec![item("/a"), item("/b"), item("/c")],
+            event: Vec::new(),
         }),
         ..Conversation::default()
     };
@@ -682,6 +683,7 @@ fn a_question_about_another_log_after_a_query_runs_over_that_log() {
         last_query: Some(LastQuery {
             query,
             items: vec![],
+            event: Vec::new(),
         }),
         last_file: Some(FileRef {
             path: alb.clone(),

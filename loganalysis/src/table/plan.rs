@@ -591,6 +591,9 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
     for c in &conds {
         collect_fields(c, &mut show);
     }
+    if matches!(q.measure, Measure::Max | Measure::Min | Measure::Rows) {
+        key_fields(t, &mut show);
+    }
     let (notable, milestone, request_kind) = if q.measure == Measure::Timeline {
         let mut unused = Vec::new();
         let milestone = compile_tag(t, "state_change", &mut unused).ok();
@@ -663,6 +666,44 @@ fn notable_conds(t: &Table<'_>) -> Vec<Cond> {
         .collect();
     out.extend(compile_filter(t, &warn, &mut unused).ok());
     out
+}
+
+/// The roles that say whose event a row is: a row of a superlative or a listing carries
+/// them, so "这个 client 一共发了多少请求" after the slowest request can name its client.
+const KEY_ROLES: [&str; 12] = [
+    "client",
+    "user",
+    "host",
+    "path",
+    "method",
+    "status",
+    "upstream",
+    "server",
+    "pid",
+    "thread",
+    "logger",
+    "exception",
+];
+
+fn key_fields(t: &Table<'_>, show: &mut Vec<FieldRef>) {
+    for role in KEY_ROLES {
+        let Some(i) = t
+            .fields
+            .iter()
+            .position(|f| f.roles.iter().any(|r| r == role))
+        else {
+            continue;
+        };
+        if !show.iter().any(|s| s.id == i) {
+            let f = &t.fields[i];
+            show.push(FieldRef {
+                id: i,
+                name: f.name.clone(),
+                kind: f.kind,
+                unit: f.unit,
+            });
+        }
+    }
 }
 
 fn collect_fields(c: &Cond, out: &mut Vec<FieldRef>) {

@@ -48,7 +48,7 @@ const fn field(name: &'static str, role: &'static str, kind: FieldKind, unit: Un
     }
 }
 
-const PATTERNS: [TextPattern; 4] = [
+const PATTERNS: [TextPattern; 5] = [
     TextPattern {
         // No peer is `0.x.x.x` (a listener's `0.0.0.0`) or `255.x.x.x` (a mask), nor an
         // address with its netmask (`10.0.0.1/255.255.255.0`: a route); the next address of
@@ -90,6 +90,18 @@ const PATTERNS: [TextPattern; 4] = [
             "duration",
             FieldKind::Number,
             Unit::S,
+        )],
+        min_share: 20,
+    },
+    TextPattern {
+        // A whole number there is Apache's `%D`, the time taken in microseconds, the usual
+        // addition to its combined format.
+        regex: r#""[ \t]+(?P<time_taken_us>\d+)[ \t]*$"#,
+        fields: &[field(
+            "time_taken_us",
+            "duration",
+            FieldKind::Integer,
+            Unit::Us,
         )],
         min_share: 20,
     },

@@ -30,6 +30,37 @@ fn winning_measure(lex: &Lexicon, hits: &[Hit]) -> Option<usize> {
         .map(|(_, _, i)| i)
 }
 
+/// A statistic ranked by a superlative: "slowest on average", "平均耗时最长的接口", "fastest
+/// p95". The statistic is the measure; the superlative gives the field it implies
+/// (`slowest` -> `duration`) and the direction (largest or smallest first).
+struct RankedStat<'a> {
+    stat: &'a crate::lexicon::MeasureCue,
+    field: Option<String>,
+    order: Order,
+}
+
+fn ranked_statistic<'a>(lex: &'a Lexicon, p: &Parsed) -> Option<RankedStat<'a>> {
+    let cues = || {
+        p.hits.iter().filter_map(|h| match h.cue {
+            Cue::Measure(i) => Some(&lex.measures[i]),
+            _ => None,
+        })
+    };
+    let extreme = |m: Measure| matches!(m, Measure::Max | Measure::Min);
+    let superlative = cues().find(|c| extreme(c.measure))?;
+    let stat = cues()
+        .filter(|c| c.measure.is_stat() && !extreme(c.measure))
+        .max_by_key(|c| c.weight)?;
+    Some(RankedStat {
+        stat,
+        field: stat.field.clone().or_else(|| superlative.field.clone()),
+        order: match superlative.measure {
+            Measure::Min => Order::Asc,
+            _ => Order::Desc,
+        },
+    })
+}
+
 /// Whether the question asks for a figure outright (a measure cue other than "show").
 pub fn asks_a_measure(text: &str) -> bool {
     let lex = lexicon();
@@ -58,16 +89,25 @@ pub fn asks_a_timeline(text: &str) -> bool {
 
 /// Every slot of the query from the parsed question.
 pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -> Frame {
-    let cue = measure_cue(lex, p).map(|i| &lex.measures[i]);
+    let ranked = ranked_statistic(lex, p);
+    let cue = ranked
+        .as_ref()
+        .map(|r| r.stat)
+        .or_else(|| measure_cue(lex, p).map(|i| &lex.measures[i]));
     let mut q = Query {
         source,
         files,
         measure: cue.map_or(Measure::Count, |c| c.measure),
-        order: cue.and_then(|c| c.order).unwrap_or_default(),
+        order: ranked
+            .as_ref()
+            .map(|r| r.order)
+            .or_else(|| cue.and_then(|c| c.order))
+            .unwrap_or_default(),
         limit: cue.and_then(|c| c.limit),
         ..Query::default()
     };
-    let stat_field = stat_field(lex, p, source, cue.and_then(|c| c.field.clone()));
+    let implied = ranked.map_or_else(|| cue.and_then(|c| c.field.clone()), |r| r.field);
+    let stat_field = stat_field(lex, p, source, implied);
     q.field = stat_field.clone().map(Field);
     q.group_by = groups(lex, p, source, stat_field.as_deref());
     measured_groups(lex, p, &mut q);
@@ -335,7 +375,12 @@ fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&str>) -> Vec<
         // A measure of a system table ranked ("哪个最吃内存", "the most memory") sorts its
         // rows; grouping by a number that differs in every row says nothing.
         let ranks = source != Source::Log && p.is_numeric(lex, f) && ranked_at(lex, p, h);
-        if grouped_at(lex, p, h) && !bound && !ranks && out.len() < 2 {
+        // "耗时最长的 upstream", "the path with the highest p95": a text field beside a
+        // superlative is whose figure is ranked.
+        let ranked_by =
+            source == Source::Log && !p.holds_numbers(lex, f) && beside_a_superlative(lex, p, h);
+        let compound = names_the_measured(lex, p, h, source, stat);
+        if (grouped_at(lex, p, h) || ranked_by) && !bound && !ranks && !compound && out.len() < 2 {
             out.push(Field::new(f));
         }
     }
@@ -369,6 +414,31 @@ fn ranked_at(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
             && rank(g)
             && ((g.end <= h.start && p.close(g.end, h.start))
                 || (g.start >= h.end && p.close(h.end, g.start)))
+    })
+}
+
+/// Whether a superlative measure word ("slowest", "最长", "highest") stands right before
+/// or after the field word.
+fn beside_a_superlative(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
+    p.hits.iter().any(|g| {
+        matches!(g.cue, Cue::Measure(i)
+            if matches!(lex.measures[i].measure, Measure::Max | Measure::Min))
+            && ((g.end <= h.start && p.close(g.end, h.start))
+                || (g.start >= h.end && p.close(h.end, g.start)))
+    })
+}
+
+/// "smallest message size": a field word right before the measured field's word says
+/// which of its kind is measured, no grouping.
+fn names_the_measured(
+    lex: &Lexicon,
+    p: &Parsed,
+    h: &Hit,
+    source: Source,
+    stat: Option<&str>,
+) -> bool {
+    field_hits(lex, p, source).any(|(g, f)| {
+        Some(f) == stat && g.start >= h.end && p.gap(h.end, g.start).trim().is_empty()
     })
 }
 

@@ -30,6 +30,12 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     if let Some(frame) = field_of_named_rows(lex, p, &last.query) {
         return Some(frame);
     }
+    if let Some(frame) = about_the_event(lex, p, last) {
+        return Some(frame);
+    }
+    if in_another_unit(p) {
+        return Some(edited(last.query.clone(), Vec::new(), None));
+    }
     let picked = picked_item(lex, p, last);
     // A time of day asked is of events: "跑的" in "几点跑的" is no process table.
     let asks_time = asks_an_occurrence(lex, p);
@@ -84,6 +90,10 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         }
     }
     apply(&mut q, &new.query, a.own_measure, p);
+    for field in fields_not_asked(lex, p) {
+        q.filters
+            .retain(|f| f.field.as_ref().is_none_or(|x| x.as_str() != field));
+    }
     one_event(&mut q, &last.query, &a, picked.is_some());
     Some(edited(q, new.soft, new.object))
 }
@@ -103,6 +113,74 @@ fn picked_item<'a>(
             crate::follow::Ordinal::Last => last.items.last(),
         })
         .or_else(|| ranked_first(lex, p, &last.query).then_some(last.items.first())?)
+}
+
+/// "这个 client 一共发了多少请求", "how many requests did that client send" after the
+/// slowest request: a field named with a word that refers back is the named event's value
+/// of it, and the question asks its own figure of the same logs.
+fn about_the_event(lex: &Lexicon, p: &Parsed, last: &LastQuery) -> Option<Frame> {
+    if last.event.is_empty()
+        || last.query.source != Source::Log
+        || !p.has(|c| c == Cue::Refer)
+        || !p.has(|c| matches!(c, Cue::Measure(_)))
+    {
+        return None;
+    }
+    let (field, value) = super::parsed::field_hits(lex, p, Source::Log).find_map(|(_, f)| {
+        let named = |name: &str| {
+            name == f
+                || p.columns
+                    .iter()
+                    .any(|c| c.name == name && c.roles.iter().any(|r| r == f))
+        };
+        let measured = last.query.field.as_ref().is_some_and(|m| m.as_str() == f);
+        last.event
+            .iter()
+            .find(|(name, _)| !measured && named(name))
+            .map(|(_, v)| (f, v.as_str()))
+    })?;
+    let new = frame_of(lex, p, Source::Log, last.query.files.clone());
+    let mut q = new.query;
+    q.group_by.retain(|g| g.as_str() != field);
+    if q.field.as_ref().is_some_and(|x| x.as_str() == field) {
+        q.field = None;
+    }
+    q.filters
+        .retain(|x| x.field.as_ref().is_none_or(|x| x.as_str() != field));
+    put_filter(&mut q.filters, refer_filter(field, value));
+    Some(edited(q, new.soft, new.object))
+}
+
+/// "in seconds pls", "换成毫秒", "in MB?": the last answer again (its figures are shown in
+/// the units a reader asks for: seconds and milliseconds, bytes and their multiples). A
+/// number with the unit is a threshold or a window instead ("over 5 seconds"), and "the
+/// second one" an item.
+fn in_another_unit(p: &Parsed) -> bool {
+    p.has(|c| matches!(c, Cue::Unit(_)))
+        && crate::follow::ordinal(&p.text).is_none()
+        && !p.has(|c| c.is_content() || matches!(c, Cue::Group | Cue::Bucket(_) | Cue::Last))
+        && p.lits
+            .iter()
+            .all(|l| matches!(l.lit, super::scan::Lit::Word(_)))
+}
+
+/// "all statuses", "不管状态码": the fields a `[scope]` word right before their name says
+/// no condition is asked on.
+fn fields_not_asked<'a>(lex: &'a Lexicon, p: &'a Parsed) -> Vec<&'a str> {
+    let scope = &lex.grammar.scope;
+    super::parsed::field_hits(lex, p, Source::Log)
+        .filter(|(h, _)| {
+            let before = p.lower[..h.start].trim_end();
+            scope.en.iter().any(|w| {
+                before.ends_with(w.as_str())
+                    && before[..before.len() - w.len()]
+                        .chars()
+                        .next_back()
+                        .is_none_or(|c| !c.is_alphanumeric())
+            }) || scope.zh.iter().any(|w| before.ends_with(w.as_str()))
+        })
+        .map(|(_, f)| f)
+        .collect()
 }
 
 /// What a follow-up asks of its own.

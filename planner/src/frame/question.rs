@@ -17,7 +17,10 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
         return Some(Understood::Query(Box::new(frame)));
     }
     let (source, files) = source_of(lex, &p, ctx)?;
-    let frame = frame_of(lex, &p, source, files.clone());
+    let mut frame = frame_of(lex, &p, source, files.clone());
+    if let Some(other) = super::log_choice::sibling_with_the_fields(ctx, &frame.query) {
+        frame.query.files = vec![other];
+    }
     let q = &frame.query;
     let narrowed = q.filters.iter().any(|f| Some(f) != frame.object.as_ref())
         || !q.group_by.is_empty()

@@ -122,6 +122,7 @@ pub fn literals(
             lit: Lit::Date(day),
         });
     }
+    emails(text, &mut taken, &mut out);
     ips(text, &mut taken, &mut out);
     classes(lower, &mut taken, &mut out);
     url_paths(text, &mut taken, &mut out);
@@ -135,13 +136,19 @@ fn pairs(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r#"\b([A-Za-z_][A-Za-z0-9_.]{0,63})\s?=\s?(?:"([^"]{1,200})"|'([^']{1,200})'|([^\s,;，。、)）"']{1,200}))"#,
+        r#"\b([A-Za-z_][A-Za-z0-9_.]{0,63})(\s?)=(\s?)(?:"([^"]{1,200})"|'([^']{1,200})'|([^\s,;，。、)）"']{1,200}))"#,
     );
     for c in r.captures_iter(text) {
         let whole = c.get(0).expect("group 0 always matches");
-        let (Some(field), Some(value)) = (c.get(1), c.get(2).or(c.get(3)).or(c.get(4))) else {
+        let (Some(field), Some(value)) = (c.get(1), c.get(4).or(c.get(5)).or(c.get(6))) else {
             continue;
         };
+        // "the mean delay= of sent mail": a key written as the log writes it, `=` and
+        // all, names the field; a value follows `=` at once, or after a space on both sides.
+        let spaced = |i: usize| c.get(i).is_some_and(|m| !m.as_str().is_empty());
+        if spaced(3) && !spaced(2) {
+            continue;
+        }
         if overlaps(taken, whole.start(), whole.end()) {
             continue;
         }
@@ -324,26 +331,39 @@ fn capitalised_runs(
     let free = |s: usize, e: usize| {
         !overlaps(taken, s, e) && !hits.iter().any(|h| h.start < e && s < h.end)
     };
-    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+    // A word in capitals is the log's own even where a cue reads it ("WORKER TIMEOUT" is
+    // that marker, not any timeout), in a run with a word no condition cue reads.
+    let shouted = |w: &str, s: usize, e: usize| {
+        w.len() >= 3
+            && w.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+            && !overlaps(taken, s, e)
+    };
+    // (start, end, words, words no condition cue reads)
+    let mut runs: Vec<(usize, usize, usize, usize)> = Vec::new();
     let mut at = 0;
     for word in text.split(' ') {
         let w = word.trim_end_matches([',', '?', '!', ';', ')', '.', ':']);
         let (s, e) = (at, at + w.len());
         at += word.len() + 1;
-        let w_ok = coded(w) && free(s, e);
+        let w_ok = (coded(w) && free(s, e)) || shouted(w, s, e);
+        // Only condition words in capitals ("ERROR TIMEOUT") are those conditions.
+        let own = !hits
+            .iter()
+            .any(|h| matches!(h.cue, Cue::Filter(_)) && h.start < e && s < h.end);
         match runs.last_mut() {
-            Some((_, end, n)) if w_ok && *end + 1 == s => {
+            Some((_, end, n, k)) if w_ok && *end + 1 == s => {
                 *end = e;
                 *n += 1;
+                *k += usize::from(own);
             }
-            _ if w_ok => runs.push((s, e, 1)),
+            _ if w_ok => runs.push((s, e, 1, usize::from(own))),
             _ => {}
         }
     }
-    for (s, e, n) in runs {
+    for (s, e, n, own) in runs {
         // A name right before a word for the log is whose log it is ("the AWS ALB log").
         let rest = text[e..].trim_start().to_ascii_lowercase();
-        if n < 2 || rest.starts_with("log") || rest.starts_with("日志") {
+        if n < 2 || own == 0 || rest.starts_with("log") || rest.starts_with("日志") {
             continue;
         }
         taken.push((s, e));
@@ -422,6 +442,26 @@ fn classes(lower: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>)
             start: whole.start(),
             end: whole.end(),
             lit: Lit::Class(digit),
+        });
+    }
+}
+
+/// A mail address (`notices@example.org`) is one name, not a user and a domain.
+fn emails(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*\.[A-Za-z]{2,}\b",
+    );
+    for m in r.find_iter(text) {
+        if overlaps(taken, m.start(), m.end()) {
+            continue;
+        }
+        taken.push((m.start(), m.end()));
+        out.push(Spanned {
+            start: m.start(),
+            end: m.end(),
+            lit: Lit::Ident(m.as_str().to_string()),
         });
     }
 }

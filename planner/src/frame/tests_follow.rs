@@ -17,6 +17,7 @@ fn last(q: Value, items: &[(&str, &str)]) -> LastQuery {
             .iter()
             .map(|(f, v)| vec![(f.to_string(), v.to_string())])
             .collect(),
+        event: Vec::new(),
     }
 }
 
@@ -238,6 +239,7 @@ fn a_field_asked_after_a_named_process_is_its() {
             ..Query::default()
         },
         items: Vec::new(),
+        event: Vec::new(),
     };
     for (text, measure) in [
         ("pid 是多少", "rows"),
@@ -382,4 +384,48 @@ fn among_them_adds_a_condition_to_the_last_query() {
     assert!(filters.contains("203.0.113.5"), "{f}");
     assert!(filters.contains(r#""op":"class""#), "{f}");
     assert!(!filters.contains("among"), "{f}");
+}
+
+/// "whats that client's total? all statuses": the top item, with the last query's condition
+/// on the field the scope word names dropped.
+#[test]
+fn a_scope_word_drops_the_last_condition_on_its_field() {
+    let top = last(
+        json!({"files": [ACCESS], "measure": "count", "group_by": ["client"],
+            "filters": [{"field": "status", "op": "eq", "value": 401.0}]}),
+        &[("client", "198.51.100.14"), ("client", "203.0.113.5")],
+    );
+    for text in [
+        "whats that client's total request count? all statuses",
+        "那个 client 一共多少请求？不管状态码",
+    ] {
+        let f = edit(text, &top);
+        let filters = f["filters"].to_string();
+        assert!(filters.contains("198.51.100.14"), "{text}: {f}");
+        assert!(!filters.contains("401"), "{text}: {f}");
+        assert!(!filters.contains("regex"), "{text}: {f}");
+        assert_eq!(f["measure"], "count", "{text}: {f}");
+    }
+}
+
+/// "in seconds pls", "换成毫秒": the last answer again (it shows seconds and milliseconds);
+/// a number with a unit is a condition of its own.
+#[test]
+fn a_unit_alone_asks_the_last_answer_again() {
+    let max = last(
+        json!({"files": [ACCESS], "measure": "max", "field": "duration"}),
+        &[],
+    );
+    for text in ["in seconds pls", "换成毫秒", "in ms please", "用秒表示"] {
+        let f = edit(text, &max);
+        assert_eq!(f["measure"], "max", "{text}: {f}");
+        assert_eq!(f["field"], "duration", "{text}: {f}");
+        assert!(f.get("filters").is_none(), "{text}: {f}");
+    }
+    let f = frame_with("and over 5 seconds?", Some(&max));
+    assert!(
+        f.as_ref()
+            .is_none_or(|f| f["filters"].to_string().contains('5')),
+        "{f:?}"
+    );
 }

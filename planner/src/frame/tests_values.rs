@@ -19,6 +19,7 @@ fn an_event_picked_by_position_is_shown_whole() {
             vec![("duration".into(), "41.2".into())],
             vec![("duration".into(), "38.7".into())],
         ],
+        event: Vec::new(),
     };
     for text in [
         "and the second one, which host was that on?",

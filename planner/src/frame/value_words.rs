@@ -51,10 +51,12 @@ pub(super) fn value_before_its_field(
         {
             continue;
         }
+        // A value with spaces is a message, not a name the word can stand for.
         let mut of = c.values.iter().filter(|v| {
-            v.to_ascii_lowercase()
-                .split(|ch: char| !ch.is_ascii_alphanumeric())
-                .any(|t| t == word)
+            !v.trim().contains(char::is_whitespace)
+                && v.to_ascii_lowercase()
+                    .split(|ch: char| !ch.is_ascii_alphanumeric())
+                    .any(|t| t == word)
         });
         if let (Some(v), None) = (of.next(), of.next()) {
             found.push((ws, h.end, c.name.clone(), v.clone()));

@@ -1,0 +1,220 @@
+//! Questions over a planted log, understood and run through the log engine: each figure
+//! checked against the one computed here from the planted lines.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+
+use llmops_common::query::{GroupRow, QueryResult, QueryValue};
+use llmops_loganalysis::table::{self, QueryFile, QueryOptions};
+
+use super::{FrameCtx, Understood};
+
+/// A planted log, described as an upload is.
+struct Planted {
+    _dir: tempfile::TempDir,
+    ups: Vec<crate::UploadRef>,
+}
+
+impl Planted {
+    fn new(name: &str, text: &str) -> Planted {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("write");
+        let sample = table::Sample::read(&path).expect("sample");
+        let d = table::describe_sample(table::builtin_registry(), &sample);
+        let mut ups = crate::tests::uploads(&[name]);
+        ups[0].path = path;
+        ups[0].columns = d.columns;
+        ups[0].format = d.format;
+        Planted { _dir: dir, ups }
+    }
+
+    fn answer(&self, text: &str) -> QueryResult {
+        self.answer_after(text, None)
+    }
+
+    /// The answer of `text` asked after `last`'s answer.
+    fn answer_after(&self, text: &str, last: Option<&QueryResult>) -> QueryResult {
+        let last = last.map(crate::conversation::last_query);
+        let ctx = FrameCtx {
+            last_query: last.as_ref(),
+            ..FrameCtx::of_uploads(&self.ups)
+        };
+        let Some(Understood::Query(f)) = super::question::understand(text, &ctx) else {
+            panic!("no query for {text:?}");
+        };
+        let files: Vec<QueryFile> = self
+            .ups
+            .iter()
+            .map(|u| QueryFile::new(u.filename.clone(), u.path.clone()))
+            .collect();
+        table::run_query(
+            &files,
+            &f.query,
+            &QueryOptions::default(),
+            &AtomicBool::new(false),
+        )
+        .unwrap_or_else(|e| panic!("{text:?}: {:?}: {e}", f.query))
+    }
+
+    fn top_group(&self, text: &str) -> GroupRow {
+        match self.answer(text).value {
+            QueryValue::Groups { rows, .. } => rows.into_iter().next().expect("a group"),
+            other => panic!("{text:?}: not groups: {other:?}"),
+        }
+    }
+}
+
+/// An access log whose paths have planted mean times (ms): one path is slowest on
+/// average though another holds the single slowest request, one fastest on average.
+fn access_log() -> (String, BTreeMap<&'static str, Vec<f64>>) {
+    let mut text = String::new();
+    let mut times: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    let plan: [(&str, &str, [f64; 4]); 4] = [
+        ("/api/quote", "10.0.0.11:8080", [0.420, 0.380, 0.410, 0.390]),
+        ("/api/claim", "10.0.0.12:8080", [0.050, 0.060, 0.900, 0.070]),
+        ("/healthz", "10.0.0.13:8080", [0.002, 0.003, 0.001, 0.002]),
+        ("/api/login", "10.0.0.14:8080", [0.200, 0.210, 0.190, 0.220]),
+    ];
+    for round in 0..25 {
+        for (path, up, secs) in plan {
+            for (k, s) in secs.iter().enumerate() {
+                let t = round * 16 + k;
+                text.push_str(&format!(
+                    "10.1.0.{k} - - [09/May/2031:01:{:02}:{:02} +0000] \"GET {path} HTTP/1.1\" 200 512 \"-\" \"curl/8.0\" rt={s:.3} urt=\"{s:.3}\" upstream_addr=\"{up}\"\n",
+                    t / 60,
+                    t % 60
+                ));
+                times.entry(path).or_default().push(*s);
+            }
+        }
+    }
+    (text, times)
+}
+
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+/// "slowest on average" ranks the paths by their mean time, not by their slowest request;
+/// "fastest on average" ranks them from the fastest.
+#[test]
+fn a_superlative_beside_an_average_ranks_the_groups_by_their_mean() {
+    let (text, times) = access_log();
+    let log = Planted::new("edge.log", &text);
+    let by_mean = |desc: bool| {
+        let mut v: Vec<(f64, &str)> = times.iter().map(|(p, t)| (mean(t), *p)).collect();
+        v.sort_by(|a, b| a.0.total_cmp(&b.0));
+        if desc {
+            v.reverse();
+        }
+        v[0]
+    };
+    for q in [
+        "which endpoint is slowest on average in edge.log",
+        "edge.log 哪个接口平均最慢",
+        "edge.log 里哪个接口平均耗时最长",
+    ] {
+        let top = log.top_group(q);
+        let (m, path) = by_mean(true);
+        assert_eq!(top.key, vec![path.to_string()], "{q}");
+        let got = top.value.expect("a mean");
+        assert!((got - m).abs() < 1e-9, "{q}: {got} vs {m}");
+    }
+    let top = log.top_group("which endpoint is fastest on average in edge.log");
+    assert_eq!(top.key, vec![by_mean(false).1.to_string()]);
+}
+
+/// "耗时最长的 upstream", "the upstream with the highest average": the field beside the
+/// superlative is whose figure is ranked.
+#[test]
+fn a_field_beside_a_superlative_is_grouped() {
+    let (text, _) = access_log();
+    let log = Planted::new("edge.log", &text);
+    let top = log.top_group("edge.log 里耗时最长的 upstream");
+    assert_eq!(top.key, vec!["10.0.0.12:8080".to_string()]);
+    assert!((top.value.expect("a max") - 0.9).abs() < 1e-9);
+    let top = log.top_group("the upstream with the highest average rt in edge.log");
+    assert_eq!(top.key, vec!["10.0.0.11:8080".to_string()]);
+    assert!((top.value.expect("a mean") - 0.4).abs() < 1e-9);
+}
+
+fn count(r: &QueryResult) -> u64 {
+    match r.value {
+        QueryValue::Count { count } => count,
+        ref other => panic!("not a count: {other:?}"),
+    }
+}
+
+/// "这个 client 一共发了多少请求" after the slowest request: that request's client, all of
+/// its requests; "and that upstream's mean rt" its upstream.
+#[test]
+fn a_field_of_the_named_event_is_asked_of_its_value() {
+    let (mut text, _) = access_log();
+    // The slowest request of all, from a client that sent 3 in all.
+    for (i, rt) in [(1, "9.500"), (2, "0.100"), (3, "0.100")] {
+        text.push_str(&format!(
+            "10.9.9.9 - - [09/May/2031:02:00:0{i} +0000] \"GET /api/quote HTTP/1.1\" 200 512 \"-\" \"curl/8.0\" rt={rt} urt=\"{rt}\" upstream_addr=\"10.0.0.14:8080\"\n"
+        ));
+    }
+    let log = Planted::new("edge.log", &text);
+    let slowest = log.answer("slowest request in edge.log");
+    let planted = text.lines().filter(|l| l.starts_with("10.9.9.9 ")).count() as u64;
+    for q in [
+        "这个 client 一共发了多少请求",
+        "how many requests did this client send in all?",
+    ] {
+        assert_eq!(count(&log.answer_after(q, Some(&slowest))), planted, "{q}");
+    }
+    let upstream = "10.0.0.14:8080";
+    let want: Vec<f64> = text
+        .lines()
+        .filter(|l| l.contains(upstream))
+        .map(|l| {
+            let v = l.split("rt=").nth(1).and_then(|x| x.split(' ').next());
+            v.expect("rt").parse::<f64>().expect("number")
+        })
+        .collect();
+    let r = log.answer_after("那个 upstream 的平均 rt 呢", Some(&slowest));
+    let QueryValue::Stat {
+        value: Some(got), ..
+    } = r.value
+    else {
+        panic!("not a stat: {:?}", r.value);
+    };
+    assert!((got - mean(&want)).abs() < 1e-9, "{got} vs {}", mean(&want));
+}
+
+/// The same follow-up through the whole planner, as the server asks it: the event's client
+/// is a log query, not the machine's overview.
+#[test]
+fn the_planner_asks_the_named_event_s_field_of_the_log() {
+    use crate::conversation::{Conversation, Topic};
+    let (text, _) = access_log();
+    let log = Planted::new("edge.log", &text);
+    let slowest = log.answer("slowest request in edge.log");
+    let conversation = Conversation {
+        last_topic: Some(Topic::Query),
+        last_query: Some(crate::conversation::last_query(&slowest)),
+        ..Conversation::default()
+    };
+    let action = crate::plan(&crate::PlannerInput {
+        text: "这个 client 一共发了多少请求",
+        referenced_files: &[],
+        uploads: &log.ups,
+        history: &[],
+        conversation: &conversation,
+        steps: &[],
+    });
+    let crate::PlannerAction::Call { args, .. } = action else {
+        panic!("{action:?}")
+    };
+    let llmops_tooldata::ToolArgs::LogQuery(q) = &args else {
+        panic!("{args}")
+    };
+    assert_eq!(
+        q.query.measure,
+        llmops_common::query::Measure::Count,
+        "{args}"
+    );
+}
