@@ -42,6 +42,7 @@ mod window;
 
 pub use def::{Format, ParseKind};
 pub use error::QueryError;
+pub use finish::MAX_BUCKETS;
 pub use log_columns::{columns, describe, describe_sample, Described, Sample};
 pub use memtable::{run_table, Cell, MemTable};
 pub use registry::{Detection, Registry, SAMPLE_LINES};
@@ -69,6 +70,8 @@ mod tests_record_pairs;
 mod tests_servers;
 #[cfg(test)]
 mod tests_tags;
+#[cfg(test)]
+mod tests_text_fields;
 #[cfg(test)]
 mod tests_timeline;
 #[cfg(test)]

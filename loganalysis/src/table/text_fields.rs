@@ -48,7 +48,7 @@ const fn field(name: &'static str, role: &'static str, kind: FieldKind, unit: Un
     }
 }
 
-const PATTERNS: [TextPattern; 5] = [
+const PATTERNS: [TextPattern; 6] = [
     TextPattern {
         // No peer is `0.x.x.x` (a listener's `0.0.0.0`) or `255.x.x.x` (a mask), nor an
         // address with its netmask (`10.0.0.1/255.255.255.0`: a route); the next address of
@@ -92,6 +92,13 @@ const PATTERNS: [TextPattern; 5] = [
             Unit::S,
         )],
         min_share: 20,
+    },
+    TextPattern {
+        // A user named in quotes in a message (RabbitMQ's `user 'circ' authenticated`,
+        // `for user "deploy"`).
+        regex: r#"\b(?i:user)[ \t]+['"](?P<user>[^'"\s]{1,64})['"]"#,
+        fields: &[field("user", "user", FieldKind::Text, Unit::None)],
+        min_share: 5,
     },
     TextPattern {
         // A whole number there is Apache's `%D`, the time taken in microseconds, the usual

@@ -130,8 +130,14 @@ fn lead(r: &QueryResult, lang: Lang) -> String {
         QueryValue::Buckets {
             width_seconds,
             peak,
-            ..
-        } => buckets_lead(what, *width_seconds, peak.as_ref(), r.matched, &part, lang),
+            buckets,
+        } => {
+            let lead = buckets_lead(what, *width_seconds, peak.as_ref(), r.matched, &part, lang);
+            format!(
+                "{lead}{}",
+                mean_per_bucket(*width_seconds, buckets, r.matched, lang)
+            )
+        }
         QueryValue::Rows { rows, total } => rows_lead(r, what, rows, *total, &part, lang),
         QueryValue::Timeline {
             total,
@@ -542,6 +548,33 @@ fn buckets_lead(
         ),
     }
 }
+
+/// "平均每分钟多少个请求": the mean per bucket over the buckets from the first matching
+/// event's to the last one's (every bucket listed, the empty ones too), saying so.
+fn mean_per_bucket(width: u64, buckets: &[BucketRow], matched: u64, lang: Lang) -> String {
+    let n = buckets.len();
+    let continuous = n > 1 && n < MAX_LISTED_BUCKETS;
+    if !continuous {
+        return String::new();
+    }
+    let mean = figure(matched as f64 / n as f64);
+    let w = width_words(width, lang);
+    let span = match width {
+        1 | 60 | 3600 | 86400 => format!("{n} {w}"),
+        _ => format!("{n} 个{w}时段"),
+    };
+    match lang {
+        Lang::Zh => format!(
+            "\n平均每{w} **{mean}** 条（{matched} 条 / {span}，从第一条匹配事件所在的{w}到最后一条所在的{w}，空的也算）。"
+        ),
+        Lang::En => format!(
+            "\nOn average **{mean}** per {w} ({matched} over {n} {w}s, from the first matching event's {w} to the last one's, empty ones included)."
+        ),
+    }
+}
+
+/// The engine lists every bucket of the span up to this many, else only the non-empty ones.
+const MAX_LISTED_BUCKETS: usize = llmops_loganalysis::table::MAX_BUCKETS;
 
 fn width_words(width: u64, lang: Lang) -> String {
     match (width, lang) {

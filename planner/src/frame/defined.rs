@@ -92,6 +92,7 @@ pub fn add(
 /// The fields `q` defines, at most one per span.
 pub fn defined_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
     let mut out = id_fields(lex, q);
+    out.extend(mail_domain(lex, q));
     for d in after_fields(lex, q) {
         let overlaps = |o: &Defined| {
             o.spans
@@ -386,4 +387,53 @@ fn asked_noun(lex: &Lexicon, q: &Question<'_>, near: usize) -> Option<(String, u
             };
             (one, l.start, l.end)
         })
+}
+
+/// "收件人域名", "which recipient domains": in a log that writes mail addresses (a column of
+/// them, or a `to`/`from` key) but has no domain field, the part after `@` of the event's
+/// recipient (`to=<x@dom>`) when the words ask for it, else of its first address.
+fn mail_domain(lex: &Lexicon, q: &Question<'_>) -> Option<Defined> {
+    let words = &lex.grammar.defined.mail_domain;
+    let has = |name: &str| q.columns.iter().any(|c| c.name.eq_ignore_ascii_case(name));
+    let addresses = q
+        .columns
+        .iter()
+        .any(|c| c.values.iter().any(|v| v.contains('@')))
+        || has("to")
+        || has("from");
+    if has("domain") || !addresses {
+        return None;
+    }
+    let spans: Vec<(usize, usize)> = words
+        .all()
+        .flat_map(|w| occurrences(q.lower, &w.to_lowercase()))
+        .collect();
+    let mut kept: Vec<(usize, usize)> = Vec::new();
+    for s in spans {
+        if !kept.iter().any(|&(a, b)| a < s.1 && s.0 < b) {
+            kept.push(s);
+        }
+    }
+    if kept.is_empty() {
+        return None;
+    }
+    let recipient = lex
+        .grammar
+        .defined
+        .recipient
+        .all()
+        .any(|w| q.lower.contains(&w.to_lowercase()));
+    let domain = r"@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)";
+    let regex = if recipient && has("to") {
+        format!(r"\bto=<?[^@\s<>,]+{domain}")
+    } else {
+        format!(r"[^@\s<>=,;]+{domain}")
+    };
+    Some(Defined {
+        extract: Extract {
+            name: "domain".into(),
+            regex,
+        },
+        spans: kept,
+    })
 }

@@ -39,7 +39,15 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     let picked = picked_item(lex, p, last);
     // A time of day asked is of events: "跑的" in "几点跑的" is no process table.
     let asks_time = asks_an_occurrence(lex, p);
-    if picked.is_none() && !asks_time && names_other_table(lex, p, last.query.source) {
+    // "它一共连了多少次" after the user with the most connections in a log: a table's word
+    // said of the item the last answer listed is about that item's events.
+    let of_the_item =
+        p.has(|c| c == Cue::Refer) && !last.items.is_empty() && last.query.source == Source::Log;
+    if picked.is_none()
+        && !asks_time
+        && !of_the_item
+        && names_other_table(lex, p, last.query.source)
+    {
         return None;
     }
     let new = frame_of(lex, p, last.query.source, last.query.files.clone());

@@ -10,7 +10,7 @@ use crate::UploadRef;
 /// The one other log that shares the chosen log's name (`gunicorn-error.log`,
 /// `gunicorn-access.log`) and has every field the query reads, when the chosen one lacks
 /// some; `None` when the chosen log has them, or no single sibling does.
-pub(super) fn sibling_with_the_fields(ctx: &FrameCtx, q: &Query) -> Option<String> {
+pub(super) fn sibling_with_the_fields(ctx: &FrameCtx, q: &Query) -> Option<UploadRef> {
     let [file] = q.files.as_slice() else {
         return None;
     };
@@ -39,7 +39,7 @@ pub(super) fn sibling_with_the_fields(ctx: &FrameCtx, q: &Query) -> Option<Strin
             && has_all(u, &needed)
     });
     match (siblings.next(), siblings.next()) {
-        (Some(u), None) => Some(u.path.to_string_lossy().into_owned()),
+        (Some(u), None) => Some(u.clone()),
         _ => None,
     }
 }

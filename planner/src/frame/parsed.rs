@@ -768,6 +768,13 @@ fn field_cue_applies(lex: &Lexicon, i: usize, source: Source) -> bool {
     lex.fields[i].source.is_none_or(|s| s == source)
 }
 
+/// A system table's word for a field a log has too ("不同的 pid" of a gunicorn log's `pid`)
+/// is the log's field.
+fn log_has_the_table_field(lex: &Lexicon, p: &Parsed, i: usize) -> bool {
+    lex.fields[i].source.is_some_and(|s| s != Source::Log)
+        && p.columns.iter().any(|c| c.name == lex.fields[i].field)
+}
+
 /// The field hits that apply to this table, in order.
 pub(super) fn field_hits<'a>(
     lex: &'a Lexicon,
@@ -776,8 +783,9 @@ pub(super) fn field_hits<'a>(
 ) -> impl Iterator<Item = (&'a Hit, &'a str)> + 'a {
     p.hits.iter().filter_map(move |h| match h.cue {
         Cue::Field(i)
-            if field_cue_applies(lex, i, source)
-                && (source != Source::Log || p.log_has(&lex.fields[i].field)) =>
+            if (field_cue_applies(lex, i, source)
+                && (source != Source::Log || p.log_has(&lex.fields[i].field)))
+                || (source == Source::Log && log_has_the_table_field(lex, p, i)) =>
         {
             Some((h, lex.fields[i].field.as_str()))
         }

@@ -18,8 +18,18 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
     }
     let (source, files) = source_of(lex, &p, ctx)?;
     let mut frame = frame_of(lex, &p, source, files.clone());
+    // Read again over the log that has the fields asked: its columns make the conditions
+    // ("/record/" is its path, not anywhere in the line).
     if let Some(other) = super::log_choice::sibling_with_the_fields(ctx, &frame.query) {
-        frame.query.files = vec![other];
+        let only = [other.clone()];
+        let narrowed = FrameCtx {
+            uploads: &only,
+            referenced: &[],
+            last_file: None,
+            last_query: None,
+        };
+        let path = other.path.to_string_lossy().into_owned();
+        frame = frame_of(lex, &Parsed::new(text, &narrowed), source, vec![path]);
     }
     let q = &frame.query;
     let narrowed = q.filters.iter().any(|f| Some(f) != frame.object.as_ref())

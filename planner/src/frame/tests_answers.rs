@@ -218,3 +218,61 @@ fn the_planner_asks_the_named_event_s_field_of_the_log() {
         "{args}"
     );
 }
+
+/// "平均每分钟多少个请求": the answer gives the mean per minute over the minutes from the
+/// first matching request to the last, empty minutes counted.
+#[test]
+fn the_mean_per_minute_counts_the_empty_minutes() {
+    let mut text = String::new();
+    // 01:00 holds 6 requests, 01:01 none, 01:02 3: 9 over 3 minutes.
+    for (m, n) in [(0, 6), (2, 3)] {
+        for s in 0..n {
+            text.push_str(&format!(
+                "10.1.0.1 - - [09/May/2031:01:{m:02}:{s:02} +0000] \"GET /a HTTP/1.1\" 200 5 \"-\" \"curl\"\n"
+            ));
+        }
+    }
+    let log = Planted::new("edge.log", &text);
+    let r = log.answer("edge.log 里平均每分钟多少个请求");
+    let zh = crate::answer::query::render(&r, crate::Lang::Zh);
+    assert!(zh.contains("平均每分钟 **3** 条（9 条 / 3 分钟"), "{zh}");
+    let r = log.answer("requests per minute on average in edge.log");
+    let en = crate::answer::query::render(&r, crate::Lang::En);
+    assert!(
+        en.contains("On average **3** per minute (9 over 3 minutes"),
+        "{en}"
+    );
+}
+
+/// "收件人域名一共有多少个不同的", "top recipient domains by sent mail": the part after `@`
+/// of the `to=` address, in a mail log with no domain field.
+#[test]
+fn recipient_domains_are_read_from_the_addresses() {
+    let domains = ["postbox.example", "mail.example.org", "ashnet.example"];
+    let mut text = String::new();
+    let mut sent: BTreeMap<&str, u64> = BTreeMap::new();
+    for i in 0..90u32 {
+        let d = domains[(i * i % 7 % 3) as usize];
+        let status = if i % 5 == 0 { "deferred" } else { "sent" };
+        if status == "sent" {
+            *sent.entry(d).or_default() += 1;
+        }
+        text.push_str(&format!(
+            "Nov 14 01:{:02}:{:02} mail-01 postfix/qmgr[11]: Q{i:05}: from=<notices@lib.example>, size=4{i:03}, nrcpt=1 (queue active)\n",
+            i / 60, i % 60
+        ));
+        text.push_str(&format!(
+            "Nov 14 01:{:02}:{:02} mail-01 postfix/smtp[12]: Q{i:05}: to=<u{i}@{d}>, relay=mx.{d}[192.0.2.1]:25, delay=0.{i}, dsn=2.0.0, status={status} (ok)\n",
+            i / 60, i % 60
+        ));
+    }
+    let log = Planted::new("maillog", &text);
+    let r = log.answer("maillog 里 to= 的收件人域名一共有多少个不同的");
+    let QueryValue::Distinct { count } = r.value else {
+        panic!("not distinct: {:?}", r.value);
+    };
+    assert_eq!(count, domains.len() as u64);
+    let top = log.top_group("maillog 里按 status=sent 的数量排，前三个收件域名是哪几个");
+    let (best, n) = sent.iter().max_by_key(|(_, n)| **n).expect("some sent");
+    assert_eq!((top.key[0].as_str(), top.count), (*best, *n));
+}

@@ -429,3 +429,18 @@ fn a_unit_alone_asks_the_last_answer_again() {
         "{f:?}"
     );
 }
+
+/// "它一共连了多少次" after the user with the most connections in a log: the item's events,
+/// not the machine's sockets.
+#[test]
+fn a_table_word_said_of_the_listed_item_stays_in_the_log() {
+    let top = last(
+        json!({"files": [APP], "measure": "count", "group_by": ["user"],
+            "filters": [{"op": "contains", "value": "accepting AMQP connection"}]}),
+        &[("user", "notifier"), ("user", "circ-api")],
+    );
+    let f = edit("它一共连了多少次", &top);
+    assert_eq!(f["source"], "log", "{f}");
+    assert!(f["filters"].to_string().contains("notifier"), "{f}");
+    assert_eq!(f["measure"], "count", "{f}");
+}

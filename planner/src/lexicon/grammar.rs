@@ -241,6 +241,12 @@ pub struct DefinedWords {
     /// Words that open a clause explaining the question before it ("i.e.", "就是").
     #[serde(default)]
     pub gloss: Words,
+    /// The domain of a mail address, where a log writes addresses but no domain field.
+    #[serde(default)]
+    pub mail_domain: Words,
+    /// Of those, the words that ask for the recipient's domain (the `to=` address).
+    #[serde(default)]
+    pub recipient: Words,
 }
 
 /// A time zone a question names ("北京时间", "EDT"): its offset from UTC as `+HH:MM`.

@@ -1,0 +1,90 @@
+//! Fields read from an event's text, checked against planted values: Apache's `%D` after
+//! the user agent, a user named in quotes, and the key fields a superlative's row carries.
+
+use std::collections::BTreeMap;
+
+use llmops_common::query::{Field, Measure, Query, QueryValue};
+
+use super::tests_formats::{format_of, groups, run, stat, Lcg};
+
+/// Apache's combined format with `%D` appended: the whole number is microseconds.
+#[test]
+fn a_whole_number_that_ends_an_access_line_is_microseconds() {
+    let mut rng = Lcg(71);
+    let (mut text, mut slowest, mut total) = (String::new(), 0u64, 0u64);
+    for i in 0..300u64 {
+        let us = 200 + rng.next(9_000_000);
+        (slowest, total) = (slowest.max(us), total + us);
+        text += &format!(
+            "203.0.113.{} - - [14/Nov/2033:01:{:02}:{:02} +0000] \"GET /record/{i} HTTP/1.1\" 200 {} \"-\" \"Mozilla/5.0\" {us}\n",
+            rng.next(200),
+            i / 60 % 60,
+            i % 60,
+            rng.next(9000),
+        );
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("access.log"), &text).expect("write");
+    assert_eq!(format_of(dir.path(), "access.log"), "nginx_combined");
+    let max = stat(dir.path(), "access.log", Measure::Max, "duration");
+    assert!((max - slowest as f64).abs() < 1e-6, "{max} vs {slowest} us");
+    let sum = stat(dir.path(), "access.log", Measure::Sum, "duration");
+    assert!((sum - total as f64).abs() < 1e-3, "{sum} vs {total} us");
+}
+
+/// `user 'circ' authenticated`: the quoted name is the event's user.
+#[test]
+fn a_user_named_in_quotes_is_the_event_s_user() {
+    let users = ["circ", "batch", "notifier"];
+    let mut rng = Lcg(73);
+    let mut planted: BTreeMap<String, u64> = BTreeMap::new();
+    let mut text = String::new();
+    for i in 0..240u64 {
+        let (m, s) = (i / 60 % 60, i % 60);
+        let conn = format!("<0.{}.0>", 9000 + i);
+        text += &format!("2033-11-14 01:{m:02}:{s:02}.000001+00:00 [info] {conn} accepting AMQP connection {conn} (10.52.2.1:4{i:04} -> 10.52.3.5:5672)\n");
+        if rng.next(4) > 0 {
+            let u = users[rng.next(3) as usize];
+            *planted.entry(u.to_string()).or_default() += 1;
+            text += &format!("2033-11-14 01:{m:02}:{s:02}.000002+00:00 [info] {conn} connection {conn} (10.52.2.1:4{i:04} -> 10.52.3.5:5672): user '{u}' authenticated and granted access to vhost 'notices'\n");
+        }
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("rabbit.log"), &text).expect("write");
+    assert_eq!(groups(dir.path(), "rabbit.log", vec![], "user"), planted);
+}
+
+/// A maximum's row carries the table's key fields beside the measured one, so a follow-up
+/// can ask about that event's client.
+#[test]
+fn a_maximum_s_row_carries_the_key_fields() {
+    let mut text = String::new();
+    for (i, (ip, t)) in [
+        ("10.0.0.1", "0.100"),
+        ("10.0.0.2", "9.900"),
+        ("10.0.0.3", "0.200"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        text += &format!("{ip} - - [14/Nov/2033:01:00:0{i} +0000] \"GET /a HTTP/1.1\" 504 10 \"-\" \"curl\" {t}\n");
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("a.log"), &text).expect("write");
+    let q = Query {
+        measure: Measure::Max,
+        field: Some(Field::new("duration")),
+        ..Query::default()
+    };
+    let QueryValue::Stat { row: Some(row), .. } = run(dir.path(), "a.log", &q).value else {
+        panic!("a stat with its row");
+    };
+    let field = |n: &str| {
+        row.fields
+            .iter()
+            .find(|f| f.name == n)
+            .map(|f| f.value.clone())
+    };
+    assert_eq!(field("remote_addr").as_deref(), Some("10.0.0.2"));
+    assert_eq!(field("status").as_deref(), Some("504"));
+}
