@@ -73,6 +73,10 @@ pub struct FieldCue {
     /// The words group by the field themselves ("哪种错误", "most common error").
     #[serde(default)]
     pub grouped: bool,
+    /// The field is what an event says (a statement, a message): a superlative beside it
+    /// asks for one event ("最慢的一条语句"), it ranks no groups.
+    #[serde(default)]
+    pub event_text: bool,
     /// A condition the words carry ("which errors": only failures), kept unless the
     /// question states a condition of that kind itself.
     #[serde(default)]

@@ -75,13 +75,39 @@ fn row_text(whole: &[u8]) -> String {
         return cut(whole, MAX_ROW_TEXT).trim_end().to_string();
     }
     let last_start = memchr::memrchr(b'\n', whole).map_or(0, |p| p + 1);
-    let last = cut(&whole[last_start..], MAX_ROW_TEXT / 3);
-    let head_end = memchr::memchr_iter(b'\n', whole)
-        .nth(MAX_ROW_LINES - 3)
-        .unwrap_or(whole.len());
+    let head_end_at = |n: usize| {
+        memchr::memchr_iter(b'\n', whole)
+            .nth(n)
+            .unwrap_or(whole.len())
+    };
+    // psycopg2 writes the statement and a caret after a traceback's exception line: the
+    // exception is kept beside the last line, in place of one line of the head.
+    let middle = whole
+        .get(head_end_at(MAX_ROW_LINES - 4)..last_start)
+        .unwrap_or_default();
+    let exception = exception_line(middle);
+    let head_end = head_end_at(MAX_ROW_LINES - 3 - usize::from(exception.is_some()));
+    let exception = exception
+        .map(|l| format!("{}\n", cut(l, MAX_ROW_TEXT / 3).trim_end()))
+        .unwrap_or_default();
+    let last = format!("{exception}{}", cut(&whole[last_start..], MAX_ROW_TEXT / 3));
     let room = MAX_ROW_TEXT.saturating_sub(last.len() + "\n…\n".len());
     let head = cut(&whole[..head_end], room);
     format!("{}\n…\n{}", head.trim_end(), last.trim_end())
+}
+
+/// The last line of `text` that names an exception at the start of the line, as a Python
+/// traceback ends (`psycopg2.errors.UndefinedColumn: column …`, `ValueError: …`).
+fn exception_line(text: &[u8]) -> Option<&[u8]> {
+    text.split(|&b| b == b'\n').rev().find(|l| {
+        let name_end = l.iter().position(|&b| b == b':').unwrap_or(0);
+        let name = &l[..name_end];
+        name.first().is_some_and(u8::is_ascii_alphabetic)
+            && name
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_')
+            && (name.contains(&b'.') || name.ends_with(b"Error") || name.ends_with(b"Exception"))
+    })
 }
 
 fn trim_end(b: &[u8]) -> &[u8] {
@@ -121,5 +147,22 @@ mod tests {
         assert!(row.len() <= MAX_ROW_TEXT, "{}", row.len());
         // A short event stays as it is.
         assert_eq!(row_text(b"one\ntwo\n"), "one\ntwo");
+    }
+
+    #[test]
+    fn an_exception_line_before_the_last_is_kept() {
+        let mut t = String::from("[2033-11-14 01:33:15 +0000] [4133] [ERROR] Exception on /api/v2/holds [POST]\nTraceback (most recent call last):\n");
+        for i in 0..20 {
+            t += &format!("  File \"/srv/app/m{i}.py\", line {i}, in f\n    g()\n");
+        }
+        t += "psycopg2.errors.UndefinedColumn: column \"pickup_branch\" of relation \"holds\" does not exist\nLINE 1: INSERT INTO holds (patron, pickup_branch) VALUES\n                                  ^\n";
+        let row = row_text(t.as_bytes());
+        assert!(
+            row.contains("\npsycopg2.errors.UndefinedColumn: column"),
+            "{row}"
+        );
+        assert!(row.ends_with('^'), "{row}");
+        assert_eq!(row.lines().count(), MAX_ROW_LINES, "{row}");
+        assert!(!row.contains("LINE 1"), "{row}");
     }
 }

@@ -420,10 +420,18 @@ fn ranked_at(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
 /// Whether a superlative measure word ("slowest", "最长", "highest") stands right before
 /// or after the field word.
 fn beside_a_superlative(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
+    if matches!(h.cue, Cue::Field(i) if lex.fields[i].event_text) {
+        return false;
+    }
+    // "最慢的一条请求": one event, counted out, is no ranking of groups.
+    let one = |from: usize, to: usize| {
+        let gap = p.gap(from, to);
+        lex.grammar.one_event.all().any(|w| gap.contains(w))
+    };
     p.hits.iter().any(|g| {
         matches!(g.cue, Cue::Measure(i)
             if matches!(lex.measures[i].measure, Measure::Max | Measure::Min))
-            && ((g.end <= h.start && p.close(g.end, h.start))
+            && ((g.end <= h.start && p.close(g.end, h.start) && !one(g.end, h.start))
                 || (g.start >= h.end && p.close(h.end, g.start)))
     })
 }

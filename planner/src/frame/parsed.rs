@@ -315,17 +315,27 @@ fn named_files(text: &str, ctx: &FrameCtx) -> Named {
     uploads_named_whole(&lower, ctx, &mut n);
     // "the chat-db-a mongod log": the kind's word is the log the name picks, not the
     // newest log of that kind.
-    let by_name = logs_named_by_a_name_part(&lower, ctx);
+    let (by_name, cued) = logs_named_by_a_name_part(&lower, ctx);
     let named_otherwise = !n.files.is_empty();
+    let mut named_at: Vec<(usize, usize)> = Vec::new();
     for (u, at) in logs_named_by_kind(&lower, ctx, named_otherwise) {
         let named = by_name
             .iter()
             .map(|(n, _)| *n)
             .find(|n| lexicon().kinds.iter().any(|k| k.is(n) && k.is(u)));
         n.upload(named.unwrap_or(u), &[at]);
+        named_at.push(at);
     }
     for (u, at) in by_name {
         n.upload(u, &[at]);
+        named_at.push(at);
+    }
+    // "gunicorn 的 error 和 access 日志": a cue word joined by "和"/"and" to a word that
+    // names a log names the log its name part picks too.
+    for (u, at) in cued {
+        if named_at.iter().any(|&o| coordinated(&lower, at, o)) {
+            n.upload(u, &[at]);
+        }
     }
     paths_named(text, ctx, &mut n);
     n
@@ -439,14 +449,29 @@ fn numbered_name(lower: &str, end: usize) -> bool {
 /// "tidefeed" for `tidefeed-7c9d…_ferry.log`): a word of three letters or more that no cue
 /// of the lexicon reads (a hyphenated one may hold cues) and that names exactly one of the
 /// session's logs, by its file name or by the program its format is named after.
-fn logs_named_by_a_name_part<'a>(
-    lower: &str,
-    ctx: &FrameCtx<'a>,
-) -> Vec<(&'a crate::UploadRef, (usize, usize))> {
+/// Logs and the span of the word that names each.
+type NamedAt<'a> = Vec<(&'a crate::UploadRef, (usize, usize))>;
+
+/// Whether only a side-by-side word ("和", "and", "、", "/") stands between two spans.
+fn coordinated(lower: &str, a: (usize, usize), b: (usize, usize)) -> bool {
+    let (first, second) = if a.0 < b.0 { (a, b) } else { (b, a) };
+    let Some(gap) = lower.get(first.1..second.0) else {
+        return false;
+    };
+    let gap = gap.trim();
+    let words = &lexicon().grammar.side_by_side;
+    ["、", "/", "&", "+", ","].contains(&gap) || words.all().any(|w| w == gap)
+}
+
+/// The logs a word names by a whole part of their file name, and apart, those named by a
+/// word the lexicon reads as a cue (`error` of `gunicorn-error.log`), which name a log only
+/// beside another log's name.
+fn logs_named_by_a_name_part<'a>(lower: &str, ctx: &FrameCtx<'a>) -> (NamedAt<'a>, NamedAt<'a>) {
     // The lexicon's cues, read only when some word names one log (most questions name
     // none this way; `Parsed::new` reads them again on the text without file names).
     let hits = std::cell::OnceCell::new();
     let mut out = Vec::new();
+    let mut cued = Vec::new();
     let bytes = lower.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
@@ -495,11 +520,13 @@ fn logs_named_by_a_name_part<'a>(
                 .get_or_init(|| find(lexicon(), lower))
                 .iter()
                 .any(|h: &Hit| h.start < i && start < h.end);
-        if !cue {
+        if cue {
+            cued.push((*u, (start, i)));
+        } else {
             out.push((*u, (start, i)));
         }
     }
-    out
+    (out, cued)
 }
 
 /// Whether a word is the program part of the log's detected format (`squid` for `squid`,

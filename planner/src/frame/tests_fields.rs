@@ -222,3 +222,29 @@ fn value_parts_and_role_words_give_way() {
     assert_eq!(f["source"], "processes", "{f}");
     assert_eq!(f["field"], "cpu_percent", "{f}");
 }
+
+/// "最慢的一条语句", "the slowest statement": one event, not the statements ranked by their
+/// slowest run; "最慢的一个 client" counts out one event too.
+#[test]
+fn a_superlative_of_one_event_ranks_no_groups() {
+    let ups = log(
+        "postgresql.log",
+        Some("postgresql"),
+        vec![
+            column("time", false, &["time"], &[]),
+            column("duration_ms", true, &["duration"], &[]),
+            column("query", false, &[], &[]),
+            column("client", false, &["client"], &[]),
+        ],
+    );
+    for text in [
+        "postgresql.log 里最慢的一条语句花了多少 ms",
+        "the slowest statement in postgresql.log",
+        "postgresql.log 里最慢的一个 client",
+    ] {
+        let f = query(&ups, text);
+        assert!(f.get("group_by").is_none(), "{text}: {f}");
+    }
+    let f = query(&ups, "postgresql.log 里耗时最长的 client");
+    assert_eq!(f["group_by"], json!(["client"]), "{f}");
+}

@@ -458,3 +458,24 @@ fn a_count_of_a_thing_named_is_asked_of_the_log_sent_with_it() {
         }
     ));
 }
+
+/// "gunicorn 的 error 和 access 日志": a cue word beside another log's name, joined by
+/// "和"/"and", names the log its name part picks; alone it stays a condition.
+#[test]
+fn a_cue_word_joined_to_a_log_name_names_its_log() {
+    let ups = uploads(&["gunicorn-error.log", "gunicorn-access.log"]);
+    let path = |i: usize| ups[i].path.to_string_lossy().into_owned();
+    for text in [
+        "01:38 前后发生了什么？gunicorn 的 error 和 access 日志对一下",
+        "what happened around 01:38 in the error and access logs",
+    ] {
+        let f = query_over(&ups, text);
+        let files = f["files"].as_array().expect("files");
+        assert!(
+            files.contains(&json!(path(0))) && files.contains(&json!(path(1))),
+            "{text}: {f}"
+        );
+    }
+    let f = query_over(&ups, "how many error and warn lines in gunicorn-access.log");
+    assert_eq!(f["files"], json!([path(1)]), "{f}");
+}

@@ -189,6 +189,9 @@ pub struct Grammar {
     /// Words that ask about every log at hand ("across all logs", "这几个日志").
     #[serde(default)]
     pub all_logs: Words,
+    /// Words that count out one event ("最慢的一条", "the single slowest").
+    #[serde(default)]
+    pub one_event: Words,
     /// Negation written after the condition ("fatal 的不算", "404s excluded").
     #[serde(default)]
     pub negate_after: Words,
