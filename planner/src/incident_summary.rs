@@ -383,16 +383,29 @@ fn headline(r: &QueryResult, lang: Lang) -> String {
         };
         (p.start.clone(), p.count, split)
     });
+    // The worst minute is the one where the logs fail together most; a minute with more
+    // failures of one log alone is named beside it, so no listed minute contradicts it.
+    let most = buckets_of(r)
+        .iter()
+        .max_by(|a, b| a.count.cmp(&b.count).then(b.start.cmp(&a.start)))
+        .filter(|m| worst.as_ref().is_some_and(|(_, n, _)| m.count > *n));
+    let most = |lang: Lang| match (most, lang) {
+        (None, _) => String::new(),
+        (Some(m), Lang::Zh) => format!("（单分钟最多的是 {}，{} 个）", m.start, m.count),
+        (Some(m), Lang::En) => format!(" (the most in one minute: {} with {})", m.start, m.count),
+    };
     match (lang, worst) {
         (Lang::Zh, Some((at, n, split))) => format!(
-            "共 **{}** 个出错事件（{}）；最集中的一分钟是 **{at}**，{n} 个{split}。",
+            "共 **{}** 个出错事件（{}）；各日志一起出错最集中的一分钟是 **{at}**，{n} 个{split}{}。",
             r.matched,
-            per_file.join("，")
+            per_file.join("，"),
+            most(lang)
         ),
         (Lang::En, Some((at, n, split))) => format!(
-            "**{}** events tell of trouble ({}); the worst minute was **{at}** with {n}{split}.",
+            "**{}** events tell of trouble ({}); the worst minute, with the logs failing together most, was **{at}** with {n}{split}{}.",
             r.matched,
-            per_file.join(", ")
+            per_file.join(", "),
+            most(lang)
         ),
         (Lang::Zh, None) => format!(
             "共 **{}** 个出错事件（{}）。",
@@ -663,6 +676,36 @@ mod tests {
         assert_eq!(
             minute_of("2031-03-01T00:00").map(|m| m - 1),
             minute_of("2031-02-28T23:59")
+        );
+    }
+
+    /// The worst minute is where the logs fail together most; a minute with more failures
+    /// of one log alone is named beside it, so no minute listed below contradicts it.
+    #[test]
+    fn a_busier_minute_of_one_log_is_named_beside_the_worst() {
+        let source = |n: &str| {
+            serde_json::json!({"name": n, "format": "plain", "fields": [], "lines": 9,
+                "events": 9, "bytes": 9, "complete": true})
+        };
+        let r: QueryResult = serde_json::from_value(serde_json::json!({
+            "query": {"source": "log"}, "described_zh": "", "described_en": "",
+            "sources": [source("a.log"), source("b.log")],
+            "matched": 45, "matched_per_file": [35, 10],
+            "value": {"kind": "buckets", "width_seconds": 60, "buckets": [
+                {"start": "2031-05-09T02:15", "count": 14, "per_file": [5, 9]},
+                {"start": "2031-05-09T02:17", "count": 31, "per_file": [30, 1]},
+            ]},
+        }))
+        .expect("a result");
+        let en = headline(&r, Lang::En);
+        assert!(
+            en.contains("together most, was **2031-05-09T02:15** with 14 (a.log 5 / b.log 9) (the most in one minute: 2031-05-09T02:17 with 31)"),
+            "{en}"
+        );
+        let zh = headline(&r, Lang::Zh);
+        assert!(
+            zh.contains("（单分钟最多的是 2031-05-09T02:17，31 个）"),
+            "{zh}"
         );
     }
 }

@@ -117,6 +117,7 @@ pub fn describe_sample(reg: &Registry, sample: &Sample) -> Described {
     }
     let (fmt, schema) = reading(reg, det.chosen(reg).clone(), head, &[]);
     let fmt = &fmt;
+    let schema = with_later_keys(fmt, schema, sample);
     // Only fields the sample has values for: a format's optional field that never
     // occurs, or a time field in a file without times, is not the log's. What a
     // multi-line format reads out of a stack trace (`exception`, `cause`) is its own even
@@ -168,6 +169,34 @@ pub fn describe_sample(reg: &Registry, sample: &Sample) -> Described {
         format: Some(fmt.name.clone()),
         columns: cols,
     }
+}
+
+/// Keys a JSON or logfmt log writes only later than its head (the `err=` and `backend=` of
+/// an incident's lines): read from the sample's later windows, at most this many.
+const LATER_KEYS: usize = 24;
+
+/// `schema` with the keys the sample's later windows hold and its head does not, each with
+/// an example value; a query that names one reads it from every event.
+fn with_later_keys(fmt: &Format, mut schema: Schema, sample: &Sample) -> Schema {
+    let mut ex = Extractor::new(fmt, &schema);
+    let mut found: Vec<(String, String)> = Vec::new();
+    for window in &sample.rest {
+        let mut lines = Vec::new();
+        for_each_line(window, |l| lines.push(l));
+        each_event(fmt, &lines, &mut |ev| {
+            ex.reset();
+            for (k, v) in ex.keys(ev.text) {
+                let known = schema.index(&k).is_some() || found.iter().any(|(f, _)| *f == k);
+                if !known && found.len() < LATER_KEYS && !v.is_empty() {
+                    found.push((k, v));
+                }
+            }
+        });
+    }
+    for (k, v) in found {
+        schema.add_key(&k, &llmops_common::truncate_chars(&v, 80));
+    }
+    schema
 }
 
 /// Most distinct values a column may take in the head and still list them.

@@ -1,7 +1,7 @@
-//! Fields for roles a question asks that the sample of a JSON or logfmt log does not show:
-//! a key that only later events have (bunyan's `err.name` in error lines past the first
-//! 64 KiB) is looked for under every key the roles table lists for the role, in every
-//! event, and the answer says so.
+//! Fields a question asks that the sample of a JSON or logfmt log does not show: a key
+//! that only later events have (bunyan's `err.name` in error lines past the first 64 KiB)
+//! is looked for under every key the roles table lists for the role, or under the name
+//! asked when it is no role, in every event, and the answer says so.
 
 use super::def::{FieldSpec, Format, Origin, ParseKind};
 use super::schema::Schema;
@@ -27,6 +27,19 @@ pub fn add_role_keys(fmt: &Format, schema: &mut Schema, wanted: &[&str]) -> Vec<
                 .any(|f| f.name == *r || f.roles.contains(r))
         });
         let Some((kind, unit, keys)) = super::roles::role_keys(w) else {
+            // A key the sample did not show (one the upload's later lines hold): looked
+            // for by its name in every event.
+            let key_like = !w.is_empty()
+                && w.len() <= 64
+                && w.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b));
+            if !has && !fallback && key_like && !added.iter().any(|a| a == w) {
+                schema.add_key(w, "");
+                if let Some(f) = schema.fields.last_mut() {
+                    f.origin = Origin::AnyKey(vec![w.to_string()]);
+                }
+                added.push(w.to_string());
+            }
             continue;
         };
         if has || fallback || added.iter().any(|a| a == w) {
@@ -61,7 +74,7 @@ pub fn note(added: &[String], schema: &Schema) -> Option<String> {
         .collect();
     (!parts.is_empty()).then(|| {
         format!(
-            "抽样的事件里没有这些字段，已在每个事件中按角色的各个键查找 / not in the sampled events, so every event was searched under each of the role's keys: {}",
+            "抽样的事件里没有这些字段，已在每个事件中按所列的键查找 / not in the sampled events, so every event was searched for the keys listed: {}",
             parts.join("; ")
         )
     })

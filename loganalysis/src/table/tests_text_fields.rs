@@ -88,3 +88,41 @@ fn a_maximum_s_row_carries_the_key_fields() {
     assert_eq!(field("remote_addr").as_deref(), Some("10.0.0.2"));
     assert_eq!(field("status").as_deref(), Some("504"));
 }
+
+/// A logfmt key that only an incident's lines hold, far past the head: the upload's
+/// columns list it and a query groups by it, every event read.
+#[test]
+fn a_key_only_later_lines_hold_is_a_column_and_a_field() {
+    let mut text = String::new();
+    let mut planted = 0u64;
+    for i in 0..9000u64 {
+        let t = format!(
+            "2031-05-09T{:02}:{:02}:{:02}Z",
+            1 + i / 3600,
+            i / 60 % 60,
+            i % 60
+        );
+        if (6000..6300).contains(&i) && i % 3 == 0 {
+            planted += 1;
+            text += &format!("time={t} level=error msg=\"call failed\" backend=rates-db err=\"context deadline exceeded\"\n");
+        } else {
+            text += &format!(
+                "time={t} level=info msg=\"quote priced\" tenant=t{} duration={}ms\n",
+                i % 7,
+                i % 900
+            );
+        }
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("quoter.log");
+    std::fs::write(&path, &text).expect("write");
+    let sample = super::Sample::read(&path).expect("sample");
+    let d = super::describe_sample(super::builtin_registry(), &sample);
+    assert!(
+        d.columns.iter().any(|c| c.name == "backend"),
+        "{:?}",
+        d.columns
+    );
+    let by = groups(dir.path(), "quoter.log", vec![], "backend");
+    assert_eq!(by.get("rates-db"), Some(&planted), "{by:?}");
+}

@@ -68,7 +68,7 @@ fn what_went_wrong_lines_up_every_log_by_minute_with_evidence_and_the_configured
         (
             "what went wrong?",
             "**58** events tell of trouble",
-            "worst minute was **2026-11-30T02:47** with 52",
+            "failing together most, was **2026-11-30T02:47** with 52",
         ),
         (
             "总结一下这次故障",

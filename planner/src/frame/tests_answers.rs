@@ -276,3 +276,27 @@ fn recipient_domains_are_read_from_the_addresses() {
     let (best, n) = sent.iter().max_by_key(|(_, n)| **n).expect("some sent");
     assert_eq!((top.key[0].as_str(), top.count), (*best, *n));
 }
+
+/// "which backend?" after a statistic of a logfmt log's errors: its events by that column.
+#[test]
+fn a_column_asked_after_a_statistic_groups_its_events() {
+    let mut text = String::new();
+    for i in 0..60u32 {
+        let (lvl, backend) = if i % 3 == 0 {
+            ("error", "rates-db")
+        } else {
+            ("info", "cache")
+        };
+        text.push_str(&format!(
+            "time=2031-05-09T01:00:{:02}.000Z level={lvl} msg=\"call\" backend={backend} duration={}ms\n",
+            i, 100 + i
+        ));
+    }
+    let log = Planted::new("quoter.log", &text);
+    let last = log.answer("quoter.log 里 error 的 p95 duration");
+    let top = match log.answer_after("which backend?", Some(&last)).value {
+        QueryValue::Groups { rows, .. } => rows.into_iter().next().expect("a group"),
+        other => panic!("not groups: {other:?}"),
+    };
+    assert_eq!((top.key[0].as_str(), top.count), ("rates-db", 20));
+}
