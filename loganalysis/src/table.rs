@@ -42,7 +42,6 @@ mod window;
 
 pub use def::{Format, ParseKind};
 pub use error::QueryError;
-pub use finish::MAX_BUCKETS;
 pub use log_columns::{columns, describe, describe_sample, Described, Sample};
 pub use memtable::{run_table, Cell, MemTable};
 pub use registry::{Detection, Registry, SAMPLE_LINES};

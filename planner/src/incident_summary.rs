@@ -208,7 +208,7 @@ fn evidence_window(r: &QueryResult) -> Option<Window> {
 }
 
 /// Minutes since 1970 of a bucket's start (`2031-06-05T02:37`, seconds ignored).
-fn minute_of(start: &str) -> Option<u64> {
+pub(crate) fn minute_of(start: &str) -> Option<u64> {
     let (date, time) = start.split_once('T')?;
     let mut d = date.split('-').map(|x| x.parse::<u32>().ok());
     let (y, m, day) = (d.next()??, d.next()??, d.next()??);

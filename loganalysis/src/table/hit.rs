@@ -48,6 +48,7 @@ pub fn make_hit(row: &mut dyn RowAccess, plan: &Plan, file: usize, line: u64) ->
     let fields = plan
         .show
         .iter()
+        .chain(&plan.carry)
         .filter_map(|f| {
             row.val(f.id).map(|v| FieldValue {
                 name: f.name.clone(),

@@ -498,6 +498,9 @@ pub struct Plan {
     pub group: Vec<FieldRef>,
     /// Fields shown with each row.
     pub show: Vec<FieldRef>,
+    /// The table's key fields a row of a superlative or a listing carries besides (no
+    /// pipeline or template check reads them).
+    pub carry: Vec<FieldRef>,
     pub resolved: Vec<Resolved>,
     pub time: Option<usize>,
     /// What makes an event notable in a timeline (any one holds): an incident tag or a
@@ -591,8 +594,9 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
     for c in &conds {
         collect_fields(c, &mut show);
     }
+    let mut carry = Vec::new();
     if matches!(q.measure, Measure::Max | Measure::Min | Measure::Rows) {
-        key_fields(t, &mut show);
+        key_fields(t, &show, &mut carry);
     }
     let (notable, milestone, request_kind) = if q.measure == Measure::Timeline {
         let mut unused = Vec::new();
@@ -607,6 +611,7 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
         field,
         group,
         show,
+        carry,
         resolved,
         time: t.time,
         notable,
@@ -685,7 +690,7 @@ const KEY_ROLES: [&str; 12] = [
     "exception",
 ];
 
-fn key_fields(t: &Table<'_>, show: &mut Vec<FieldRef>) {
+fn key_fields(t: &Table<'_>, show: &[FieldRef], carry: &mut Vec<FieldRef>) {
     for role in KEY_ROLES {
         let Some(i) = t
             .fields
@@ -694,9 +699,9 @@ fn key_fields(t: &Table<'_>, show: &mut Vec<FieldRef>) {
         else {
             continue;
         };
-        if !show.iter().any(|s| s.id == i) {
+        if !show.iter().chain(carry.iter()).any(|s| s.id == i) {
             let f = &t.fields[i];
-            show.push(FieldRef {
+            carry.push(FieldRef {
                 id: i,
                 name: f.name.clone(),
                 kind: f.kind,

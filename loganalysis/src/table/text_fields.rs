@@ -102,8 +102,9 @@ const PATTERNS: [TextPattern; 6] = [
     },
     TextPattern {
         // A whole number there is Apache's `%D`, the time taken in microseconds, the usual
-        // addition to its combined format.
-        regex: r#""[ \t]+(?P<time_taken_us>\d+)[ \t]*$"#,
+        // addition to its combined format: three digits at least (`%T`'s whole seconds
+        // are one or two).
+        regex: r#""[ \t]+(?P<time_taken_us>\d{3,})[ \t]*$"#,
         fields: &[field(
             "time_taken_us",
             "duration",

@@ -133,10 +133,7 @@ fn lead(r: &QueryResult, lang: Lang) -> String {
             buckets,
         } => {
             let lead = buckets_lead(what, *width_seconds, peak.as_ref(), r.matched, &part, lang);
-            format!(
-                "{lead}{}",
-                mean_per_bucket(*width_seconds, buckets, r.matched, lang)
-            )
+            format!("{lead}{}", mean_per_bucket(*width_seconds, buckets, lang))
         }
         QueryValue::Rows { rows, total } => rows_lead(r, what, rows, *total, &part, lang),
         QueryValue::Timeline {
@@ -551,12 +548,20 @@ fn buckets_lead(
 
 /// "平均每分钟多少个请求": the mean per bucket over the buckets from the first matching
 /// event's to the last one's (every bucket listed, the empty ones too), saying so.
-fn mean_per_bucket(width: u64, buckets: &[BucketRow], matched: u64, lang: Lang) -> String {
+fn mean_per_bucket(width: u64, buckets: &[BucketRow], lang: Lang) -> String {
     let n = buckets.len();
-    let continuous = n > 1 && n < MAX_LISTED_BUCKETS;
-    if !continuous {
+    // Every bucket of the span listed (the engine lists only the non-empty ones of a long
+    // span): the span's minutes over the width.
+    let span = || {
+        let first = crate::incident_summary::minute_of(&buckets.first()?.start)?;
+        let last = crate::incident_summary::minute_of(&buckets.last()?.start)?;
+        let w = width / 60;
+        (w > 0 && last >= first).then(|| (last - first) / w + 1)
+    };
+    if n < 2 || span() != Some(n as u64) {
         return String::new();
     }
+    let matched: u64 = buckets.iter().map(|b| b.count).sum();
     let mean = figure(matched as f64 / n as f64);
     let w = width_words(width, lang);
     let span = match width {
@@ -572,9 +577,6 @@ fn mean_per_bucket(width: u64, buckets: &[BucketRow], matched: u64, lang: Lang) 
         ),
     }
 }
-
-/// The engine lists every bucket of the span up to this many, else only the non-empty ones.
-const MAX_LISTED_BUCKETS: usize = llmops_loganalysis::table::MAX_BUCKETS;
 
 fn width_words(width: u64, lang: Lang) -> String {
     match (width, lang) {

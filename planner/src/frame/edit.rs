@@ -41,8 +41,17 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     let asks_time = asks_an_occurrence(lex, p);
     // "它一共连了多少次" after the user with the most connections in a log: a table's word
     // said of the item the last answer listed is about that item's events.
+    let pronoun = |h: &Hit| {
+        h.cue == Cue::Refer
+            && lex
+                .grammar
+                .follow
+                .pronouns
+                .iter()
+                .any(|w| p.lower.get(h.start..h.end) == Some(w.as_str()))
+    };
     let of_the_item =
-        p.has(|c| c == Cue::Refer) && !last.items.is_empty() && last.query.source == Source::Log;
+        p.hits.iter().any(pronoun) && !last.items.is_empty() && last.query.source == Source::Log;
     if picked.is_none()
         && !asks_time
         && !of_the_item
@@ -98,9 +107,11 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         }
     }
     apply(&mut q, &new.query, a.own_measure, p);
+    // Only the conditions the last query had: "all paths under /api/v2" keeps its own.
     for field in fields_not_asked(lex, p) {
-        q.filters
-            .retain(|f| f.field.as_ref().is_none_or(|x| x.as_str() != field));
+        q.filters.retain(|f| {
+            new.query.filters.contains(f) || f.field.as_ref().is_none_or(|x| x.as_str() != field)
+        });
     }
     one_event(&mut q, &last.query, &a, picked.is_some());
     Some(edited(q, new.soft, new.object))
@@ -129,12 +140,23 @@ fn picked_item<'a>(
 fn about_the_event(lex: &Lexicon, p: &Parsed, last: &LastQuery) -> Option<Frame> {
     if last.event.is_empty()
         || last.query.source != Source::Log
-        || !p.has(|c| c == Cue::Refer)
         || !p.has(|c| matches!(c, Cue::Measure(_)))
     {
         return None;
     }
-    let (field, value) = super::parsed::field_hits(lex, p, Source::Log).find_map(|(_, f)| {
+    // The reference stands right before the field ("这个 client", "this client's", "its
+    // host"): a reference elsewhere is to something else ("per client this hour").
+    let referred = |h: &Hit| {
+        let before = p.lower[..h.start].trim_end();
+        before.ends_with("this")
+            || p.hits
+                .iter()
+                .any(|r| r.cue == Cue::Refer && r.end <= h.start && p.close(r.end, h.start))
+    };
+    let (field, value) = super::parsed::field_hits(lex, p, Source::Log).find_map(|(h, f)| {
+        if !referred(h) {
+            return None;
+        }
         let named = |name: &str| {
             name == f
                 || p.columns
@@ -166,7 +188,19 @@ fn about_the_event(lex: &Lexicon, p: &Parsed, last: &LastQuery) -> Option<Frame>
 fn in_another_unit(p: &Parsed) -> bool {
     p.has(|c| matches!(c, Cue::Unit(_)))
         && crate::follow::ordinal(&p.text).is_none()
-        && !p.has(|c| c.is_content() || matches!(c, Cue::Group | Cue::Bucket(_) | Cue::Last))
+        && !p.has(|c| {
+            c.is_content()
+                || matches!(
+                    c,
+                    Cue::Group
+                        | Cue::Bucket(_)
+                        | Cue::Last
+                        | Cue::From
+                        | Cue::To
+                        | Cue::Around
+                        | Cue::Between
+                )
+        })
         && p.lits
             .iter()
             .all(|l| matches!(l.lit, super::scan::Lit::Word(_)))

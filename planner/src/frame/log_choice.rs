@@ -10,7 +10,7 @@ use crate::UploadRef;
 /// The one other log that shares the chosen log's name (`gunicorn-error.log`,
 /// `gunicorn-access.log`) and has every field the query reads, when the chosen one lacks
 /// some; `None` when the chosen log has them, or no single sibling does.
-pub(super) fn sibling_with_the_fields(ctx: &FrameCtx, q: &Query) -> Option<UploadRef> {
+pub(super) fn sibling_with_the_fields(ctx: &FrameCtx, q: &Query, text: &str) -> Option<UploadRef> {
     let [file] = q.files.as_slice() else {
         return None;
     };
@@ -23,12 +23,19 @@ pub(super) fn sibling_with_the_fields(ctx: &FrameCtx, q: &Query) -> Option<Uploa
         .chain(&q.group_by)
         .map(|f| f.as_str())
         .filter(|f| !matches!(*f, "time" | "timestamp"))
+        .filter(|f| !q.extract.iter().any(|x| x.name == *f))
         .collect();
     let chosen = ctx
         .uploads
         .iter()
         .find(|u| u.path.to_string_lossy() == file.as_str())?;
-    if needed.is_empty() || has_all(chosen, &needed) {
+    // A log named by its file name is the one asked about; one whose columns are unknown
+    // lacks nothing it can be shown to lack.
+    if needed.is_empty()
+        || chosen.columns.is_empty()
+        || text.contains(chosen.filename.as_str())
+        || has_all(chosen, &needed)
+    {
         return None;
     }
     let stem = first_part(&chosen.filename);

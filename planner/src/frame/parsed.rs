@@ -445,10 +445,6 @@ fn numbered_name(lower: &str, end: usize) -> bool {
     after.next() == Some('-') && after.next().is_some_and(|c| c.is_ascii_digit())
 }
 
-/// Logs named by a whole part of their file name ("booking-api" for `booking-api.jsonl`,
-/// "tidefeed" for `tidefeed-7c9d…_ferry.log`): a word of three letters or more that no cue
-/// of the lexicon reads (a hyphenated one may hold cues) and that names exactly one of the
-/// session's logs, by its file name or by the program its format is named after.
 /// Logs and the span of the word that names each.
 type NamedAt<'a> = Vec<(&'a crate::UploadRef, (usize, usize))>;
 
@@ -463,9 +459,12 @@ fn coordinated(lower: &str, a: (usize, usize), b: (usize, usize)) -> bool {
     ["、", "/", "&", "+", ","].contains(&gap) || words.all().any(|w| w == gap)
 }
 
-/// The logs a word names by a whole part of their file name, and apart, those named by a
-/// word the lexicon reads as a cue (`error` of `gunicorn-error.log`), which name a log only
-/// beside another log's name.
+/// Logs named by a whole part of their file name ("booking-api" for `booking-api.jsonl`,
+/// "tidefeed" for `tidefeed-7c9d…_ferry.log`): a word of three letters or more that names
+/// exactly one of the session's logs, by its file name or by the program its format is
+/// named after. Apart, those named by a word the lexicon reads as a cue (`error` of
+/// `gunicorn-error.log`; a hyphenated word may hold cues), which name a log only beside
+/// another log's name.
 fn logs_named_by_a_name_part<'a>(lower: &str, ctx: &FrameCtx<'a>) -> (NamedAt<'a>, NamedAt<'a>) {
     // The lexicon's cues, read only when some word names one log (most questions name
     // none this way; `Parsed::new` reads them again on the text without file names).

@@ -101,7 +101,7 @@ pub fn literals(
     pairs(text, &mut taken, &mut out);
     quoted(text, &mut taken, &mut out);
     unquoted_log_text(text, hits, &mut taken, &mut out);
-    capitalised_runs(text, hits, &mut taken, &mut out);
+    capitalised_runs(lex, text, hits, &mut taken, &mut out);
     clocks(text, &mut taken, &mut out);
     for (start, end, said) in super::hours::hours(text, &mut taken) {
         let lit = match said {
@@ -316,6 +316,7 @@ fn unquoted_log_text(
 /// (capitalised or code-like: `Shrinking ISR`, `NotEnoughReplicas Exception`) and that no
 /// cue reads: one phrase looked for as written, as if quoted, rather than a word of it.
 fn capitalised_runs(
+    lex: &Lexicon,
     text: &str,
     hits: &[Hit],
     taken: &mut Vec<(usize, usize)>,
@@ -333,10 +334,24 @@ fn capitalised_runs(
     };
     // A word in capitals is the log's own even where a cue reads it ("WORKER TIMEOUT" is
     // that marker, not any timeout), in a run with a word no condition cue reads.
+    // A capital word that names a field or a field's value ("HTTP POST": the method; "SQL
+    // SELECT": the statement) keeps that reading.
+    let a_fields_word = |s: usize, e: usize| {
+        hits.iter().any(|h| {
+            h.start < e
+                && s < h.end
+                && match h.cue {
+                    Cue::Field(_) | Cue::Column(_) | Cue::Measure(_) => true,
+                    Cue::Filter(i) => lex.filters[i].field.is_some(),
+                    _ => false,
+                }
+        })
+    };
     let shouted = |w: &str, s: usize, e: usize| {
         w.len() >= 3
             && w.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
             && !overlaps(taken, s, e)
+            && !a_fields_word(s, e)
     };
     // (start, end, words, words no condition cue reads)
     let mut runs: Vec<(usize, usize, usize, usize)> = Vec::new();
@@ -472,7 +487,7 @@ fn url_paths(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>
     // it elides the start (".../refill": paths that hold `/refill`).
     let r = re(
         &R,
-        r"(?:^|[\s(（,，、:：;；])(?:\.\.\.?|…)?(/[A-Za-z0-9._~%/\-{}]*[A-Za-z0-9_~%\-/{}])",
+        r"(?:^|[\s(（,，、：;；])(?:\.\.\.?|…)?(/[A-Za-z0-9._~%/\-{}]*[A-Za-z0-9_~%\-/{}])",
     );
     for c in r.captures_iter(text) {
         let m = c.get(1).expect("group 1 always matches");

@@ -242,6 +242,20 @@ fn the_mean_per_minute_counts_the_empty_minutes() {
         en.contains("On average **3** per minute (9 over 3 minutes"),
         "{en}"
     );
+    // Over a span too long to list every minute the engine lists the busy ones only: no
+    // mean is shown, rather than one over those alone.
+    let mut text = String::new();
+    for day in [9, 12] {
+        for s in 0..3 {
+            text.push_str(&format!(
+                "10.1.0.1 - - [{day:02}/May/2031:01:00:{s:02} +0000] \"GET /a HTTP/1.1\" 200 5 \"-\" \"curl\"\n"
+            ));
+        }
+    }
+    let log = Planted::new("edge.log", &text);
+    let r = log.answer("requests per minute on average in edge.log");
+    let en = crate::answer::query::render(&r, crate::Lang::En);
+    assert!(!en.contains("On average"), "{en}");
 }
 
 /// "收件人域名一共有多少个不同的", "top recipient domains by sent mail": the part after `@`

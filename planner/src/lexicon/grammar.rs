@@ -145,6 +145,10 @@ pub struct FollowWords {
     /// Words after a number asking the same ("3 more").
     #[serde(default)]
     pub more_en: Vec<String>,
+    /// Of the refer words, the pronouns that stand for the last answer's item ("它", "it"),
+    /// not for a thing they qualify ("这个服务器").
+    #[serde(default)]
+    pub pronouns: Vec<String>,
 }
 
 impl FollowWords {
