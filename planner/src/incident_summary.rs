@@ -6,6 +6,7 @@
 //! timeouts the uploaded configs set. Offline: the
 //! summary links what the logs show by time, not by a model's reading.
 
+use crate::answer::query::minute_of;
 use llmops_common::query::{
     BucketRow, BucketWidth, Field, Filter, FilterOp, Measure, Query, QueryArgs, QueryResult,
     QueryValue, Row, Scalar, TimePoint, Window,
@@ -205,19 +206,6 @@ fn evidence_window(r: &QueryResult) -> Option<Window> {
         at: TimePoint(worst.start.replacen('T', " ", 1)),
         seconds: (burst + LEAD_UP).clamp(AROUND, MAX_AROUND),
     })
-}
-
-/// Minutes since 1970 of a bucket's start (`2031-06-05T02:37`, seconds ignored).
-pub(crate) fn minute_of(start: &str) -> Option<u64> {
-    let (date, time) = start.split_once('T')?;
-    let mut d = date.split('-').map(|x| x.parse::<u32>().ok());
-    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
-    let mut t = time
-        .split(':')
-        .map(|x| x.get(..2).and_then(|x| x.parse::<i64>().ok()));
-    let (h, min) = (t.next()??, t.next()??);
-    let days = llmops_loganalysis::days_from_civil(i64::from(y), m, day);
-    u64::try_from(days * 1440 + h * 60 + min).ok()
 }
 
 /// The next call: the timeline; then, from what it found, the events from the lead-up to

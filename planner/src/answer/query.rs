@@ -553,8 +553,8 @@ fn mean_per_bucket(width: u64, buckets: &[BucketRow], lang: Lang) -> String {
     // Every bucket of the span listed (the engine lists only the non-empty ones of a long
     // span): the span's minutes over the width.
     let span = || {
-        let first = crate::incident_summary::minute_of(&buckets.first()?.start)?;
-        let last = crate::incident_summary::minute_of(&buckets.last()?.start)?;
+        let first = minute_of(&buckets.first()?.start)?;
+        let last = minute_of(&buckets.last()?.start)?;
         let w = width / 60;
         (w > 0 && last >= first).then(|| (last - first) / w + 1)
     };
@@ -762,3 +762,16 @@ fn scanned(r: &QueryResult, lang: Lang) -> String {
 
 #[cfg(test)]
 mod unit_tests;
+
+/// Minutes since 1970 of a bucket's start (`2031-06-05T02:37`, seconds ignored).
+pub(crate) fn minute_of(start: &str) -> Option<u64> {
+    let (date, time) = start.split_once('T')?;
+    let mut d = date.split('-').map(|x| x.parse::<u32>().ok());
+    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
+    let mut t = time
+        .split(':')
+        .map(|x| x.get(..2).and_then(|x| x.parse::<i64>().ok()));
+    let (h, min) = (t.next()??, t.next()??);
+    let days = llmops_loganalysis::days_from_civil(i64::from(y), m, day);
+    u64::try_from(days * 1440 + h * 60 + min).ok()
+}

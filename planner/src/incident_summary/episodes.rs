@@ -4,7 +4,8 @@
 
 use llmops_common::query::{BucketRow, QueryResult, Row};
 
-use super::{buckets_of, minute_of, rows_of};
+use super::{buckets_of, rows_of};
+use crate::answer::query::minute_of;
 use crate::text::Lang;
 
 /// Minutes with trouble at most this far apart are one burst.
