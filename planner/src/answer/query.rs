@@ -760,9 +760,6 @@ fn scanned(r: &QueryResult, lang: Lang) -> String {
     format!("{} {}", lang.pick("已读取", "Read:"), parts.join("; "))
 }
 
-#[cfg(test)]
-mod unit_tests;
-
 /// Minutes since 1970 of a bucket's start (`2031-06-05T02:37`, seconds ignored).
 pub(crate) fn minute_of(start: &str) -> Option<u64> {
     let (date, time) = start.split_once('T')?;
@@ -775,3 +772,6 @@ pub(crate) fn minute_of(start: &str) -> Option<u64> {
     let days = llmops_loganalysis::days_from_civil(i64::from(y), m, day);
     u64::try_from(days * 1440 + h * 60 + min).ok()
 }
+
+#[cfg(test)]
+mod unit_tests;

@@ -430,6 +430,17 @@ fn ips(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
         &R,
         r"\b((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})\b",
     );
+    each_match(r, text, taken, out, |m| Lit::Ip(m.to_string()));
+}
+
+/// Each match of `r` not inside a span already taken, as the literal `lit` makes of it.
+fn each_match(
+    r: &Regex,
+    text: &str,
+    taken: &mut Vec<(usize, usize)>,
+    out: &mut Vec<Spanned>,
+    lit: impl Fn(&str) -> Lit,
+) {
     for m in r.find_iter(text) {
         if overlaps(taken, m.start(), m.end()) {
             continue;
@@ -438,7 +449,7 @@ fn ips(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
         out.push(Spanned {
             start: m.start(),
             end: m.end(),
-            lit: Lit::Ip(m.as_str().to_string()),
+            lit: lit(m.as_str()),
         });
     }
 }
@@ -468,17 +479,7 @@ fn emails(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
         &R,
         r"\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*\.[A-Za-z]{2,}\b",
     );
-    for m in r.find_iter(text) {
-        if overlaps(taken, m.start(), m.end()) {
-            continue;
-        }
-        taken.push((m.start(), m.end()));
-        out.push(Spanned {
-            start: m.start(),
-            end: m.end(),
-            lit: Lit::Ident(m.as_str().to_string()),
-        });
-    }
+    each_match(r, text, taken, out, |m| Lit::Ident(m.to_string()));
 }
 
 fn url_paths(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
