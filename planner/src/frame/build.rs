@@ -30,6 +30,38 @@ fn winning_measure(lex: &Lexicon, hits: &[Hit]) -> Option<usize> {
         .map(|(_, _, i)| i)
 }
 
+/// The measure, its field, order and limit, and the grouping: the query's first slots,
+/// with the measure cue that set them.
+fn measured<'a>(
+    lex: &'a Lexicon,
+    p: &Parsed,
+    source: Source,
+    files: Vec<String>,
+) -> (Query, Option<&'a crate::lexicon::MeasureCue>) {
+    let ranked = ranked_statistic(lex, p);
+    let cue = ranked
+        .as_ref()
+        .map(|r| r.stat)
+        .or_else(|| measure_cue(lex, p).map(|i| &lex.measures[i]));
+    let mut q = Query {
+        source,
+        files,
+        measure: cue.map_or(Measure::Count, |c| c.measure),
+        order: ranked
+            .as_ref()
+            .map(|r| r.order)
+            .or_else(|| cue.and_then(|c| c.order))
+            .unwrap_or_default(),
+        limit: cue.and_then(|c| c.limit),
+        ..Query::default()
+    };
+    let implied = ranked.map_or_else(|| cue.and_then(|c| c.field.clone()), |r| r.field);
+    let stat_field = stat_field(lex, p, source, implied);
+    q.field = stat_field.clone().map(Field);
+    q.group_by = groups(lex, p, source, stat_field.as_deref());
+    (q, cue)
+}
+
 /// A statistic ranked by a superlative: "slowest on average", "平均耗时最长的接口", "fastest
 /// p95". The statistic is the measure; the superlative gives the field it implies
 /// (`slowest` -> `duration`) and the direction (largest or smallest first).
@@ -89,27 +121,7 @@ pub fn asks_a_timeline(text: &str) -> bool {
 
 /// Every slot of the query from the parsed question.
 pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -> Frame {
-    let ranked = ranked_statistic(lex, p);
-    let cue = ranked
-        .as_ref()
-        .map(|r| r.stat)
-        .or_else(|| measure_cue(lex, p).map(|i| &lex.measures[i]));
-    let mut q = Query {
-        source,
-        files,
-        measure: cue.map_or(Measure::Count, |c| c.measure),
-        order: ranked
-            .as_ref()
-            .map(|r| r.order)
-            .or_else(|| cue.and_then(|c| c.order))
-            .unwrap_or_default(),
-        limit: cue.and_then(|c| c.limit),
-        ..Query::default()
-    };
-    let implied = ranked.map_or_else(|| cue.and_then(|c| c.field.clone()), |r| r.field);
-    let stat_field = stat_field(lex, p, source, implied);
-    q.field = stat_field.clone().map(Field);
-    q.group_by = groups(lex, p, source, stat_field.as_deref());
+    let (mut q, cue) = measured(lex, p, source, files);
     measured_groups(lex, p, &mut q);
     // "how many unique client ips": the field named is what is counted.
     if q.measure == Measure::CountDistinct && q.field.is_none() && q.group_by.is_empty() {

@@ -16,45 +16,15 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     if !p.files.is_empty() {
         return other_log(lex, p, &last.query);
     }
-    // "and the next 3", "the 4th and 5th": the same list, longer.
-    let shown = if last.items.is_empty() {
-        last.query.limit()
-    } else {
-        last.items.len()
-    };
-    if let Some(limit) = super::edit_ops::more_items(lex, p, &last.query, shown) {
-        let mut query = last.query.clone();
-        query.limit = Some(limit);
-        return Some(edited(query, Vec::new(), None));
-    }
-    if let Some(frame) = field_of_named_rows(lex, p, &last.query) {
+    if let Some(frame) = whole_edit(lex, p, last) {
         return Some(frame);
-    }
-    if let Some(frame) = about_the_event(lex, p, last) {
-        return Some(frame);
-    }
-    if in_another_unit(p) {
-        return Some(edited(last.query.clone(), Vec::new(), None));
     }
     let picked = picked_item(lex, p, last);
     // A time of day asked is of events: "跑的" in "几点跑的" is no process table.
     let asks_time = asks_an_occurrence(lex, p);
-    // "它一共连了多少次" after the user with the most connections in a log: a table's word
-    // said of the item the last answer listed is about that item's events.
-    let pronoun = |h: &Hit| {
-        h.cue == Cue::Refer
-            && lex
-                .grammar
-                .follow
-                .pronouns
-                .iter()
-                .any(|w| p.lower.get(h.start..h.end) == Some(w.as_str()))
-    };
-    let of_the_item =
-        p.hits.iter().any(pronoun) && !last.items.is_empty() && last.query.source == Source::Log;
     if picked.is_none()
         && !asks_time
-        && !of_the_item
+        && !of_the_listed_item(lex, p, last)
         && names_other_table(lex, p, last.query.source)
     {
         return None;
@@ -107,14 +77,47 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         }
     }
     apply(&mut q, &new.query, a.own_measure, p);
-    // Only the conditions the last query had: "all paths under /api/v2" keeps its own.
-    for field in fields_not_asked(lex, p) {
-        q.filters.retain(|f| {
-            new.query.filters.contains(f) || f.field.as_ref().is_none_or(|x| x.as_str() != field)
-        });
-    }
+    drop_unasked(lex, p, &mut q, &new.query);
     one_event(&mut q, &last.query, &a, picked.is_some());
     Some(edited(q, new.soft, new.object))
+}
+
+/// The edits that make the whole new query at once: the same list longer ("and the next
+/// 3", "the 4th and 5th"), a field of named rows, a figure of the named event, the last
+/// answer in another unit.
+fn whole_edit(lex: &Lexicon, p: &Parsed, last: &LastQuery) -> Option<Frame> {
+    let shown = if last.items.is_empty() {
+        last.query.limit()
+    } else {
+        last.items.len()
+    };
+    if let Some(limit) = super::edit_ops::more_items(lex, p, &last.query, shown) {
+        let mut query = last.query.clone();
+        query.limit = Some(limit);
+        return Some(edited(query, Vec::new(), None));
+    }
+    if let Some(frame) = field_of_named_rows(lex, p, &last.query) {
+        return Some(frame);
+    }
+    if let Some(frame) = about_the_event(lex, p, last) {
+        return Some(frame);
+    }
+    in_another_unit(p).then(|| edited(last.query.clone(), Vec::new(), None))
+}
+
+/// "它一共连了多少次" after the user with the most connections in a log: a pronoun with a
+/// table's word is about the listed item's events.
+fn of_the_listed_item(lex: &Lexicon, p: &Parsed, last: &LastQuery) -> bool {
+    let pronoun = |h: &Hit| {
+        h.cue == Cue::Refer
+            && lex
+                .grammar
+                .follow
+                .pronouns
+                .iter()
+                .any(|w| p.lower.get(h.start..h.end) == Some(w.as_str()))
+    };
+    p.hits.iter().any(pronoun) && !last.items.is_empty() && last.query.source == Source::Log
 }
 
 /// "the second one", "最后一个": an item of the last answer's list by position; what the
@@ -204,6 +207,16 @@ fn in_another_unit(p: &Parsed) -> bool {
         && p.lits
             .iter()
             .all(|l| matches!(l.lit, super::scan::Lit::Word(_)))
+}
+
+/// "all statuses": the last query's conditions on the fields a `[scope]` word names go;
+/// the message's own stay ("all paths under /api/v2").
+fn drop_unasked(lex: &Lexicon, p: &Parsed, q: &mut Query, new: &Query) {
+    for field in fields_not_asked(lex, p) {
+        q.filters.retain(|f| {
+            new.filters.contains(f) || f.field.as_ref().is_none_or(|x| x.as_str() != field)
+        });
+    }
 }
 
 /// "all statuses", "不管状态码": the fields a `[scope]` word right before their name says
