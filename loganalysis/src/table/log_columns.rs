@@ -176,7 +176,7 @@ pub fn describe_sample(reg: &Registry, sample: &Sample) -> Described {
 const LATER_KEYS: usize = 24;
 
 /// `schema` with the keys the sample's later windows hold and its head does not, each with
-/// an example value; a query that names one reads it from every event.
+/// an example value and no role; a query that names one reads it from every event.
 fn with_later_keys(fmt: &Format, mut schema: Schema, sample: &Sample) -> Schema {
     let mut ex = Extractor::new(fmt, &schema);
     let mut found: Vec<(String, String)> = Vec::new();
@@ -193,8 +193,13 @@ fn with_later_keys(fmt: &Format, mut schema: Schema, sample: &Sample) -> Schema 
             }
         });
     }
+    // Named only as written: a rare key answering for a role (`addr` for a client) would
+    // outrank the head's own field that a question names (`caller`).
     for (k, v) in found {
         schema.add_key(&k, &llmops_common::truncate_chars(&v, 80));
+        if let Some(f) = schema.fields.last_mut().filter(|f| f.name == k) {
+            f.roles.clear();
+        }
     }
     schema
 }
