@@ -16,6 +16,7 @@ mod hours;
 pub mod how_many;
 mod level_phrase;
 mod log_choice;
+pub(crate) mod log_names;
 mod object_words;
 pub mod parsed;
 pub mod question;

@@ -52,9 +52,12 @@ pub fn task(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
     }
     // The logs the question lists ("(es + dispatcher)"); one name alone is the service
     // that failed ("booking 接口挂了"), not the one log to read.
-    let by_kind = Some(crate::frame::parsed::session_logs_named(text, ctx.uploads))
-        .filter(|named| named.len() >= 2)
-        .unwrap_or_default();
+    let by_kind = Some(crate::frame::log_names::session_logs_named(
+        text,
+        ctx.uploads,
+    ))
+    .filter(|named| named.len() >= 2)
+    .unwrap_or_default();
     let mut named: Vec<&crate::UploadRef> = typed_file_names(text)
         .iter()
         .filter_map(|n| best_upload(n, ctx.uploads))

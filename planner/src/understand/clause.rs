@@ -164,7 +164,7 @@ fn two_logs_compared(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {
 fn incident_command(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {
     let file_named = names_a_file(c.text)
         || (!ctx.referenced.is_empty() && about_attachments(c.text))
-        || crate::frame::parsed::names_a_session_log(c.text, ctx.uploads);
+        || crate::frame::log_names::names_a_session_log(c.text, ctx.uploads);
     incident_task(c.text, file_named).map(|t| match t {
         // "top 3 processes by memory": as many as asked.
         Task::Processes {

@@ -101,7 +101,7 @@ fn without_attached_words(part: &str) -> String {
 /// session's logs.
 fn switches_log(c: &str, uploads: &[UploadRef]) -> bool {
     crate::follow::repeat_target(c)
-        .is_some_and(|t| crate::frame::parsed::names_a_session_log(&t, uploads))
+        .is_some_and(|t| crate::frame::log_names::names_a_session_log(&t, uploads))
         && !crate::frame::build::asks_a_measure(c)
 }
 
@@ -120,7 +120,7 @@ fn attachment_note(c: &str, uploads: &[UploadRef]) -> bool {
 /// error log": with two logs named and no question of its own, a word or two more say what
 /// the logs are (the software, "error", "access").
 fn names_logs_only(c: &str, uploads: &[UploadRef]) -> bool {
-    match crate::frame::parsed::logs_named(c, uploads) {
+    match crate::frame::log_names::logs_named(c, uploads) {
         Some((_, 0)) => true,
         Some((files, unknown)) => {
             files >= 2
@@ -180,7 +180,7 @@ pub(super) fn with_file_clauses(parts: Vec<String>, ctx: &MessageCtx) -> Vec<Str
             }
         }
         let note = several && attachment_note(&part, ctx.uploads);
-        if note && !crate::frame::parsed::names_a_session_log(&part, ctx.uploads) {
+        if note && !crate::frame::log_names::names_a_session_log(&part, ctx.uploads) {
             continue;
         }
         // "uwsgi 那个日志里呢？有多少个 500": a clause that only turns to another log says
