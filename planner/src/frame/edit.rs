@@ -9,6 +9,7 @@ use super::build::frame_of;
 use super::parsed::{filter, Parsed};
 use super::{Frame, FrameCtx, LastQuery};
 use crate::lexicon::{Cue, Hit, Lexicon};
+use crate::text::ends_with_word;
 
 /// Whether the question is a follow-up of the last query, and the edited frame if so.
 pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
@@ -151,7 +152,11 @@ fn about_the_event(lex: &Lexicon, p: &Parsed, last: &LastQuery) -> Option<Frame>
     // host"): a reference elsewhere is to something else ("per client this hour").
     let referred = |h: &Hit| {
         let before = p.lower[..h.start].trim_end();
-        before.ends_with("this")
+        let follow = &lex.grammar.follow;
+        follow
+            .before_a_field
+            .iter()
+            .any(|w| ends_with_word(before, w))
             || p.hits
                 .iter()
                 .any(|r| r.cue == Cue::Refer && r.end <= h.start && p.close(r.end, h.start))
@@ -226,13 +231,7 @@ fn fields_not_asked<'a>(lex: &'a Lexicon, p: &'a Parsed) -> Vec<&'a str> {
     super::parsed::field_hits(lex, p, Source::Log)
         .filter(|(h, _)| {
             let before = p.lower[..h.start].trim_end();
-            scope.en.iter().any(|w| {
-                before.ends_with(w.as_str())
-                    && before[..before.len() - w.len()]
-                        .chars()
-                        .next_back()
-                        .is_none_or(|c| !c.is_alphanumeric())
-            }) || scope.zh.iter().any(|w| before.ends_with(w.as_str()))
+            scope.all().any(|w| ends_with_word(before, w))
         })
         .map(|(_, f)| f)
         .collect()

@@ -149,6 +149,10 @@ pub struct FollowWords {
     /// not for a thing they qualify ("这个服务器").
     #[serde(default)]
     pub pronouns: Vec<String>,
+    /// Words that refer back only right before a field's name ("this client": the one the
+    /// last answer named), being too common elsewhere ("this morning") to refer alone.
+    #[serde(default)]
+    pub before_a_field: Vec<String>,
 }
 
 impl FollowWords {
