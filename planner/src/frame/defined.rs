@@ -390,17 +390,23 @@ fn asked_noun(lex: &Lexicon, q: &Question<'_>, near: usize) -> Option<(String, u
 }
 
 /// "收件人域名", "which recipient domains": in a log that writes mail addresses (a column of
-/// them, or a `to`/`from` key) but has no domain field, the part after `@` of the event's
+/// them, or both `to` and `from` keys) but has no domain field, the part after `@` of the event's
 /// recipient (`to=<x@dom>`) when the words ask for it, else of its first address.
 fn mail_domain(lex: &Lexicon, q: &Question<'_>) -> Option<Defined> {
     let words = &lex.grammar.defined.mail_domain;
     let has = |name: &str| q.columns.iter().any(|c| c.name.eq_ignore_ascii_case(name));
+    // An address is `name@domain.tld` (not `postgres@db`, not a path's `/@vite/`); a mail
+    // log's delivery lines write both a sender and a recipient key.
+    let address = |v: &str| {
+        v.split_once('@').is_some_and(|(name, dom)| {
+            !name.is_empty() && !name.contains('/') && dom.contains('.') && !dom.contains('/')
+        })
+    };
     let addresses = q
         .columns
         .iter()
-        .any(|c| c.values.iter().any(|v| v.contains('@')))
-        || has("to")
-        || has("from");
+        .any(|c| c.values.iter().any(|v| address(v)))
+        || (has("to") && has("from"));
     if has("domain") || !addresses {
         return None;
     }
