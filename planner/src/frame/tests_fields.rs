@@ -224,7 +224,7 @@ fn value_parts_and_role_words_give_way() {
 }
 
 /// "最慢的一条语句", "the slowest statement": one event, not the statements ranked by their
-/// slowest run; "最慢的一次请求" counts out one event too.
+/// slowest run; "最慢的一条 client 记录" counts out one event too.
 #[test]
 fn a_superlative_of_one_event_ranks_no_groups() {
     let ups = log(
@@ -240,7 +240,7 @@ fn a_superlative_of_one_event_ranks_no_groups() {
     for text in [
         "postgresql.log 里最慢的一条语句花了多少 ms",
         "the slowest statement in postgresql.log",
-        "postgresql.log 里最慢的一次请求",
+        "postgresql.log 里最慢的一条 client 记录",
     ] {
         let f = query(&ups, text);
         assert!(f.get("group_by").is_none(), "{text}: {f}");
