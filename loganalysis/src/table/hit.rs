@@ -152,11 +152,11 @@ mod tests {
 
     #[test]
     fn an_exception_line_before_the_last_is_kept() {
-        let mut t = String::from("[2033-11-14 01:33:15 +0000] [4133] [ERROR] Exception on /api/v2/holds [POST]\nTraceback (most recent call last):\n");
+        let mut t = String::from("[2031-03-02 04:10:09 +0000] [77] [ERROR] Exception on /api/orders [POST]\nTraceback (most recent call last):\n");
         for i in 0..20 {
             t += &format!("  File \"/srv/app/m{i}.py\", line {i}, in f\n    g()\n");
         }
-        t += "psycopg2.errors.UndefinedColumn: column \"pickup_branch\" of relation \"holds\" does not exist\nLINE 1: INSERT INTO holds (patron, pickup_branch) VALUES\n                                  ^\n";
+        t += "psycopg2.errors.UndefinedColumn: column \"region_code\" of relation \"orders\" does not exist\nLINE 1: INSERT INTO orders (customer, region_code) VALUES\n                                  ^\n";
         let row = row_text(t.as_bytes());
         assert!(
             row.contains("\npsycopg2.errors.UndefinedColumn: column"),

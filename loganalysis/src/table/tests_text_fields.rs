@@ -16,7 +16,7 @@ fn a_whole_number_that_ends_an_access_line_is_microseconds() {
         let us = 200 + rng.next(9_000_000);
         (slowest, total) = (slowest.max(us), total + us);
         text += &format!(
-            "203.0.113.{} - - [14/Nov/2033:01:{:02}:{:02} +0000] \"GET /record/{i} HTTP/1.1\" 200 {} \"-\" \"Mozilla/5.0\" {us}\n",
+            "203.0.113.{} - - [02/Mar/2031:04:{:02}:{:02} +0000] \"GET /item/{i} HTTP/1.1\" 200 {} \"-\" \"Mozilla/5.0\" {us}\n",
             rng.next(200),
             i / 60 % 60,
             i % 60,
@@ -32,21 +32,21 @@ fn a_whole_number_that_ends_an_access_line_is_microseconds() {
     assert!((sum - total as f64).abs() < 1e-3, "{sum} vs {total} us");
 }
 
-/// `user 'circ' authenticated`: the quoted name is the event's user.
+/// `user 'app' authenticated`: the quoted name is the event's user.
 #[test]
 fn a_user_named_in_quotes_is_the_event_s_user() {
-    let users = ["circ", "batch", "notifier"];
+    let users = ["app", "billing", "mailer"];
     let mut rng = Lcg(73);
     let mut planted: BTreeMap<String, u64> = BTreeMap::new();
     let mut text = String::new();
     for i in 0..240u64 {
         let (m, s) = (i / 60 % 60, i % 60);
         let conn = format!("<0.{}.0>", 9000 + i);
-        text += &format!("2033-11-14 01:{m:02}:{s:02}.000001+00:00 [info] {conn} accepting AMQP connection {conn} (10.52.2.1:4{i:04} -> 10.52.3.5:5672)\n");
+        text += &format!("2031-03-02 04:{m:02}:{s:02}.000001+00:00 [info] {conn} accepting AMQP connection {conn} (10.52.2.1:4{i:04} -> 10.52.3.5:5672)\n");
         if rng.next(4) > 0 {
             let u = users[rng.next(3) as usize];
             *planted.entry(u.to_string()).or_default() += 1;
-            text += &format!("2033-11-14 01:{m:02}:{s:02}.000002+00:00 [info] {conn} connection {conn} (10.52.2.1:4{i:04} -> 10.52.3.5:5672): user '{u}' authenticated and granted access to vhost 'notices'\n");
+            text += &format!("2031-03-02 04:{m:02}:{s:02}.000002+00:00 [info] {conn} connection {conn} (10.52.2.1:4{i:04} -> 10.52.3.5:5672): user '{u}' authenticated and granted access to vhost 'jobs'\n");
         }
     }
     let dir = tempfile::tempdir().expect("tempdir");
@@ -67,7 +67,7 @@ fn a_maximum_s_row_carries_the_key_fields() {
     .iter()
     .enumerate()
     {
-        text += &format!("{ip} - - [14/Nov/2033:01:00:0{i} +0000] \"GET /a HTTP/1.1\" 504 10 \"-\" \"curl\" {t}\n");
+        text += &format!("{ip} - - [02/Mar/2031:04:00:0{i} +0000] \"GET /a HTTP/1.1\" 504 10 \"-\" \"curl\" {t}\n");
     }
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(dir.path().join("a.log"), &text).expect("write");

@@ -94,7 +94,7 @@ const PATTERNS: [TextPattern; 6] = [
         min_share: 20,
     },
     TextPattern {
-        // A user named in quotes in a message (RabbitMQ's `user 'circ' authenticated`,
+        // A user named in quotes in a message (RabbitMQ's `user 'app' authenticated`,
         // `for user "deploy"`).
         regex: r#"\b(?i:user)[ \t]+['"](?P<user>[^'"\s]{1,64})['"]"#,
         fields: &[field("user", "user", FieldKind::Text, Unit::None)],

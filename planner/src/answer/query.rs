@@ -546,7 +546,7 @@ fn buckets_lead(
     }
 }
 
-/// "平均每分钟多少个请求": the mean per bucket over the buckets from the first matching
+/// "每分钟平均几个请求": the mean per bucket over the buckets from the first matching
 /// event's to the last one's (every bucket listed, the empty ones too), saying so.
 fn mean_per_bucket(width: u64, buckets: &[BucketRow], lang: Lang) -> String {
     let n = buckets.len();

@@ -106,7 +106,7 @@ fn whole_edit(lex: &Lexicon, p: &Parsed, last: &LastQuery) -> Option<Frame> {
     in_another_unit(p).then(|| edited(last.query.clone(), Vec::new(), None))
 }
 
-/// "它一共连了多少次" after the user with the most connections in a log: a pronoun with a
+/// "它总共连过几回" after the user with the most connections in a log: a pronoun with a
 /// table's word is about the listed item's events.
 fn of_the_listed_item(lex: &Lexicon, p: &Parsed, last: &LastQuery) -> bool {
     let pronoun = |h: &Hit| {

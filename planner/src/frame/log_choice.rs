@@ -1,5 +1,5 @@
 //! Which of a program's logs a question is about when its words name the wrong one: "the
-//! p99 %D of the catalog vhost" is of `catalog_access.log`, not `catalog_error.log`.
+//! p95 %D of the shop site" is of `shop_access.log`, not `shop_error.log`.
 
 use llmops_common::query::{Query, Source};
 

@@ -19,7 +19,7 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
     let (source, files) = source_of(lex, &p, ctx)?;
     let mut frame = frame_of(lex, &p, source, files.clone());
     // Read again over the log that has the fields asked: its columns make the conditions
-    // ("/record/" is its path, not anywhere in the line).
+    // ("/items/" is its path, not anywhere in the line).
     if let Some(other) = super::log_choice::sibling_with_the_fields(ctx, &frame.query, text) {
         let only = [other.clone()];
         let narrowed = FrameCtx {

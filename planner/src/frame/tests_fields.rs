@@ -238,7 +238,7 @@ fn a_superlative_of_one_event_ranks_no_groups() {
         ],
     );
     for text in [
-        "postgresql.log 里最慢的一条语句花了多少 ms",
+        "postgresql.log 里最慢的一条语句是什么",
         "the slowest statement in postgresql.log",
         "postgresql.log 里最慢的一条 client 记录",
     ] {

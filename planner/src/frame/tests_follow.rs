@@ -386,7 +386,7 @@ fn among_them_adds_a_condition_to_the_last_query() {
     assert!(!filters.contains("among"), "{f}");
 }
 
-/// "whats that client's total? all statuses": the top item, with the last query's condition
+/// "and that client's requests overall, all statuses": the top item, with the last query's condition
 /// on the field the scope word names dropped.
 #[test]
 fn a_scope_word_drops_the_last_condition_on_its_field() {
@@ -396,7 +396,7 @@ fn a_scope_word_drops_the_last_condition_on_its_field() {
         &[("client", "198.51.100.14"), ("client", "203.0.113.5")],
     );
     for text in [
-        "whats that client's total request count? all statuses",
+        "how many requests from that client overall, all statuses",
         "那个 client 一共多少请求？不管状态码",
     ] {
         let f = edit(text, &top);
@@ -430,7 +430,7 @@ fn a_unit_alone_asks_the_last_answer_again() {
     );
 }
 
-/// "它一共连了多少次" after the user with the most connections in a log: the item's events,
+/// "它总共登录过几回" after the user with the most connections in a log: the item's events,
 /// not the machine's sockets.
 #[test]
 fn a_table_word_said_of_the_listed_item_stays_in_the_log() {
@@ -439,7 +439,7 @@ fn a_table_word_said_of_the_listed_item_stays_in_the_log() {
             "filters": [{"op": "contains", "value": "accepting AMQP connection"}]}),
         &[("user", "notifier"), ("user", "circ-api")],
     );
-    let f = edit("它一共连了多少次", &top);
+    let f = edit("它总共连过几回", &top);
     assert_eq!(f["source"], "log", "{f}");
     assert!(f["filters"].to_string().contains("notifier"), "{f}");
     assert_eq!(f["measure"], "count", "{f}");

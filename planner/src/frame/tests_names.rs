@@ -466,7 +466,7 @@ fn a_cue_word_joined_to_a_log_name_names_its_log() {
     let ups = uploads(&["gunicorn-error.log", "gunicorn-access.log"]);
     let path = |i: usize| ups[i].path.to_string_lossy().into_owned();
     for text in [
-        "01:38 前后发生了什么？gunicorn 的 error 和 access 日志对一下",
+        "gunicorn 的 error 和 access 日志一起看，04:12 左右怎么了",
         "what happened around 01:38 in the error and access logs",
     ] {
         let f = query_over(&ups, text);
