@@ -40,6 +40,9 @@ fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
 /// Words that look like unit names but are not one.
 const NOT_UNITS: &[&str] = &[
     "it",
+    "them",
+    "those",
+    "these",
     "the",
     "a",
     "an",
@@ -129,6 +132,9 @@ pub fn intent(text: &str) -> Option<ActIntent> {
     if let Some(argv) = typed_command(t) {
         return Some(ActIntent::Argv(argv));
     }
+    if let Some(by_name) = typed_kill_by_name(t) {
+        return Some(by_name);
+    }
     // Cues ending in a space open a question ("is nginx running"); inside a message
     // ("nginx is down, restart it") they are a statement.
     let asks = QUESTION_CUES.iter().any(|q| {
@@ -209,9 +215,10 @@ fn kill_imperative(t: &str) -> Option<ActIntent> {
     })
 }
 
-/// "hull-scan is pegging a core, kill it": a clause of a stop verb and a pronoun (and
-/// filler) after a clause that names one process by an identifier-shaped name
-/// (`hull-scan`, `etl_worker`, `feed.py`).
+/// "hull-scan is pegging a core, kill it", "thumbnailer 卡住了，干掉它", "ledger-rollup 占了太多
+/// 内存，帮我 kill 掉": a last clause of one stop verb, filler and a pronoun (Chinese may drop
+/// the pronoun: the object is what the sentence opened with) after a clause that names one
+/// process (`named_in`).
 fn kill_it(t: &str) -> Option<ActIntent> {
     let (before, last) = t.rsplit_once([',', '，', ';', '；', '—', ':', '：'])?;
     let lower = format!(" {} ", last.to_lowercase());
@@ -220,7 +227,8 @@ fn kill_it(t: &str) -> Option<ActIntent> {
         " them ", " those ", " these ", "它们", "这些", "那些", " it ", " this ", " that ", "它",
         "这个", "那个",
     ];
-    if !PRONOUNS.iter().any(|p| lower.contains(p)) {
+    let pronoun = PRONOUNS.iter().any(|p| lower.contains(p));
+    if !pronoun && !last.chars().any(crate::text::is_cjk) {
         return None;
     }
     let bare = PRONOUNS.iter().fold(lower, |l, p| l.replace(p, " "));
@@ -229,19 +237,71 @@ fn kill_it(t: &str) -> Option<ActIntent> {
     if verbs != 1 || !rest.trim().is_empty() {
         return None;
     }
-    let mut names: Vec<&str> = before
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '，' | '(' | ')' | '"' | '\''))
-        .map(|w| w.trim_end_matches(['.', '!', '?']))
-        .filter(|w| identifier_shaped(w))
-        .collect();
-    names.dedup();
-    let [name] = names.as_slice() else {
-        return None;
-    };
     Some(ActIntent::KillNamed {
-        name: name.to_string(),
+        name: named_in(before)?.to_string(),
         signal: signal_of(t),
     })
+}
+
+/// The one process a clause before a stop request names: its one identifier-shaped word
+/// (`hull-scan`, `etl_worker`, `feed.py`); else, in a Chinese clause, its one plain ASCII
+/// word ("thumbnailer 卡住了"); else the subject of an English clause saying what state it is
+/// in ("thumbnailer is stuck again"). Words for a resource ("cpu", "memory") name none.
+fn named_in(clause: &str) -> Option<&str> {
+    const RESOURCES: [&str; 12] = [
+        "cpu", "mem", "memory", "ram", "io", "disk", "swap", "oom", "load", "rss", "gc", "it",
+    ];
+    const STATE_VERBS: [&str; 14] = [
+        "is", "was", "has", "had", "keeps", "kept", "seems", "looks", "hangs", "hung", "froze",
+        "went", "died", "eats",
+    ];
+    let words: Vec<&str> = clause
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '，' | '(' | ')' | '"'))
+        .map(|w| {
+            w.trim_matches(['\'', '`'])
+                .trim_end_matches(['.', '!', '?'])
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut shaped: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| identifier_shaped(w))
+        .collect();
+    shaped.dedup();
+    if !shaped.is_empty() {
+        return match shaped.as_slice() {
+            [name] => Some(name),
+            _ => None,
+        };
+    }
+    let plain = |w: &&str| {
+        w.len() >= 2
+            && w.starts_with(|c: char| c.is_ascii_alphabetic())
+            && w.bytes().all(|b| b.is_ascii_alphanumeric())
+            && !RESOURCES.contains(w)
+    };
+    if clause.chars().any(crate::text::is_cjk) {
+        let ascii: Vec<&str> = clause
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(plain)
+            .collect();
+        return match ascii.as_slice() {
+            [name] => Some(name),
+            _ => None,
+        };
+    }
+    let subject: Vec<&str> = words
+        .iter()
+        .copied()
+        .skip_while(|w| matches!(*w, "the" | "my" | "our" | "that" | "this" | "and" | "so"))
+        .take(2)
+        .collect();
+    match subject.as_slice() {
+        [name, verb] if STATE_VERBS.contains(verb) && plain(name) => Some(name),
+        [name, ..] => name.strip_suffix("'s").filter(plain),
+        _ => None,
+    }
 }
 
 /// A process's name shaped like an identifier (`hull-scan`, `etl_worker`, `feed.py`): letters,
@@ -488,8 +548,43 @@ fn typed_command(t: &str) -> Option<Vec<String>> {
     mutating.then(|| words.iter().map(|w| w.to_string()).collect())
 }
 
+/// `pkill thumbnailer`, `killall -9 etl_worker`, `pkill -f report.py`: the processes are
+/// looked up by name and the pids found are proposed, as for the same request in words (the
+/// approval then shows each pid with its command line, which `pkill` itself never does).
+fn typed_kill_by_name(t: &str) -> Option<ActIntent> {
+    let words: Vec<&str> = t.split_whitespace().collect();
+    let [tool, rest @ ..] = words.as_slice() else {
+        return None;
+    };
+    if !matches!(*tool, "pkill" | "killall") {
+        return None;
+    }
+    let (flags, names): (Vec<&str>, Vec<&str>) = rest.iter().partition(|w| w.starts_with('-'));
+    let [name] = names.as_slice() else {
+        return None;
+    };
+    // `-f` and `-x` narrow the match; `-u`, `-t` and friends take a value this form cannot
+    // read, so they are left to the whitelist's refusal rather than guessed.
+    let known = |f: &&str| {
+        matches!(
+            *f,
+            "-f" | "-x" | "-9" | "-kill" | "-term" | "-15" | "-sigterm" | "-sigkill"
+        )
+    };
+    if !flags.iter().all(known) || !name.bytes().any(|b| b.is_ascii_alphabetic()) {
+        return None;
+    }
+    Some(ActIntent::KillNamed {
+        name: name.to_string(),
+        signal: signal_of(t),
+    })
+}
+
 fn signal_of(t: &str) -> &'static str {
-    if t.contains("-9") || t.contains("强制") || t.contains("force") || t.contains("sigkill") {
+    if ["-9", "强制", "force", "sigkill", " -kill"]
+        .iter()
+        .any(|w| t.contains(w))
+    {
         "-KILL"
     } else {
         "-TERM"

@@ -53,6 +53,23 @@ fn a_process_named_in_words_is_looked_up_then_proposed() {
             "img_resize 的进程全卡死了，把它们都杀了",
             "kill -TERM <img_resize>",
         ),
+        // The name before a stop clause: a plain word among Chinese, an English subject in a
+        // state, and a Chinese stop clause that drops its object.
+        ("thumbnailer 卡住了，干掉它", "kill -TERM <thumbnailer>"),
+        (
+            "ledger-rollup 占了太多内存，帮我 kill 掉",
+            "kill -TERM <ledger-rollup>",
+        ),
+        ("java 又把 CPU 吃满了，杀掉", "kill -TERM <java>"),
+        (
+            "thumbnailer is stuck again, kill it",
+            "kill -TERM <thumbnailer>",
+        ),
+        ("thumbnailer's hung, nuke it", "kill -TERM <thumbnailer>"),
+        // pkill and killall typed: looked up by name, so the approval shows the pids.
+        ("pkill thumbnailer", "kill -TERM <thumbnailer>"),
+        ("killall -9 etl_worker", "kill -KILL <etl_worker>"),
+        ("pkill -f report.py", "kill -TERM <report.py>"),
         // A stop verb first and one name in its clause: the rest says why.
         (
             "could you kill off the runaway thumb-render",
@@ -156,6 +173,14 @@ fn questions_and_non_unit_targets_are_not_actions() {
         "它上一次 restart 是几点",
         "which pods did the operator kill",
         "谁重启了 nginx",
+        // A resource is no process; two names, or none, are no request; pkill flags that
+        // take a value are not guessed.
+        "cpu 满了，杀掉",
+        "磁盘满了，停掉吧",
+        "nginx 和 redis 都卡了，杀掉",
+        "the alerts are noisy, stop them",
+        "pkill -u bob",
+        "pkill a b",
     ] {
         assert_eq!(intent(t), None, "{t}");
     }
