@@ -115,7 +115,7 @@ pub enum StepFacts {
         metric: String,
     },
     /// A query over a log or a system table, with its answer's top item.
-    Queried(LastQuery),
+    Queried(Box<LastQuery>),
 }
 
 fn nonempty(v: &str) -> Option<String> {
@@ -175,11 +175,12 @@ fn ls_items(stdout: &str, dir: &str) -> Vec<ListItem> {
 /// ("and the p95?"): its arguments, with no items shown.
 fn failed_query(args: &ToolArgs) -> Option<StepFacts> {
     let a = args.as_query()?;
-    Some(StepFacts::Queried(LastQuery {
+    Some(StepFacts::Queried(Box::new(LastQuery {
         query: a.query.clone(),
         items: Vec::new(),
         event: Vec::new(),
-    }))
+        at: None,
+    })))
 }
 
 /// Distils one tool step (its arguments and the tool's typed data) into facts; `None` when
@@ -241,7 +242,7 @@ pub fn facts_of(args: &ToolArgs, ok: bool, data: &ToolData) -> Option<StepFacts>
         }
         ToolArgs::FileRead(a) => page_read(a, data),
         ToolArgs::LogQuery(_) | ToolArgs::SystemQuery(_) => {
-            Some(StepFacts::Queried(last_query(data.as_query()?)))
+            Some(StepFacts::Queried(Box::new(last_query(data.as_query()?))))
         }
         ToolArgs::Download(a) => Some(StepFacts::Offered {
             path: data
@@ -335,6 +336,7 @@ fn named_processes(name: &str) -> LastQuery {
         },
         items: Vec::new(),
         event: Vec::new(),
+        at: None,
     }
 }
 
@@ -347,6 +349,7 @@ pub(crate) fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
         query.files = paths;
     }
     let event = named_event(&r.value);
+    let at = answer_time(&r.value);
     let items = match &r.value {
         QueryValue::Groups { by, rows, .. } => {
             let asked: Vec<String> = r
@@ -383,6 +386,7 @@ pub(crate) fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
                     query,
                     items: Vec::new(),
                     event,
+                    at,
                 };
             };
             let used = r
@@ -401,6 +405,37 @@ pub(crate) fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
         query,
         items,
         event,
+        at,
+    }
+}
+
+/// The time an answer pointed at: its peak bucket, or the time of the one event it named.
+fn answer_time(value: &llmops_common::query::QueryValue) -> Option<crate::frame::AnswerTime> {
+    use llmops_common::query::QueryValue;
+    let event = |row: &llmops_common::query::Row| {
+        row.time.clone().map(|at| crate::frame::AnswerTime {
+            at,
+            width_seconds: 0,
+        })
+    };
+    match value {
+        QueryValue::Buckets {
+            width_seconds,
+            buckets,
+            peak,
+        } => {
+            let top = peak.as_ref().or(match buckets.as_slice() {
+                [one] => Some(one),
+                _ => None,
+            })?;
+            Some(crate::frame::AnswerTime {
+                at: top.start.clone(),
+                width_seconds: *width_seconds,
+            })
+        }
+        QueryValue::Stat { row: Some(row), .. } => event(row),
+        QueryValue::Rows { rows, .. } if rows.len() == 1 => event(&rows[0]),
+        _ => None,
     }
 }
 
@@ -536,11 +571,16 @@ impl Conversation {
                             });
                         }
                     }
-                    let mut q = q.clone();
+                    let mut q = (**q).clone();
+                    let prev = self.last_query.take();
+                    // "at that time" is the last time an answer pointed at, though a count
+                    // asked since pointed at none.
+                    if q.at.is_none() {
+                        q.at = prev.as_ref().and_then(|p| p.at.clone());
+                    }
                     // "how many of those were 503?" after a top list, then "the second one":
                     // a figure of one listed item keeps the list it came from.
-                    if let Some(prev) = self.last_query.take().filter(|p| narrows_to_an_item(p, &q))
-                    {
+                    if let Some(prev) = prev.filter(|p| narrows_to_an_item(p, &q)) {
                         q.items = prev.items;
                     }
                     self.last_query = Some(q);
@@ -740,6 +780,7 @@ mod tests {
                 vec![("tenant".into(), "initech".into())],
             ],
             event: Vec::new(),
+            at: None,
         };
         let of_top = LastQuery {
             query: q(
@@ -749,10 +790,11 @@ mod tests {
             ),
             items: Vec::new(),
             event: Vec::new(),
+            at: None,
         };
         let mut c = Conversation::default();
-        c.apply(&[StepFacts::Queried(listed.clone())]);
-        c.apply(&[StepFacts::Queried(of_top.clone())]);
+        c.apply(&[StepFacts::Queried(Box::new(listed.clone()))]);
+        c.apply(&[StepFacts::Queried(Box::new(of_top.clone()))]);
         let kept = c.last_query.clone().expect("a query");
         assert_eq!(kept.query, of_top.query);
         assert_eq!(kept.items, listed.items);
@@ -764,8 +806,60 @@ mod tests {
             ),
             items: Vec::new(),
             event: Vec::new(),
+            at: None,
         };
-        c.apply(&[StepFacts::Queried(other)]);
+        c.apply(&[StepFacts::Queried(Box::new(other))]);
         assert!(c.last_query.expect("a query").items.is_empty());
+    }
+
+    /// The time an answer pointed at (its peak minute, the event it named) is what "at that
+    /// time" means until another answer points at another; a count between keeps it.
+    #[test]
+    fn the_time_an_answer_pointed_at_is_kept_for_that_time() {
+        use llmops_common::query::{BucketRow, QueryValue, Row};
+        let bucket = |start: &str, count| BucketRow {
+            start: start.into(),
+            count,
+            per_file: Vec::new(),
+        };
+        let peak = QueryValue::Buckets {
+            width_seconds: 60,
+            buckets: vec![bucket("2031-05-09T02:16", 3), bucket("2031-05-09T02:17", 9)],
+            peak: Some(bucket("2031-05-09T02:17", 9)),
+        };
+        let at = answer_time(&peak).expect("a peak");
+        assert_eq!((at.at.as_str(), at.width_seconds), ("2031-05-09T02:17", 60));
+        let row: Row = serde_json::from_value(
+            json!({"line": 7, "time": "2031-05-09T02:14:01+00:00", "text": "slow"}),
+        )
+        .expect("row");
+        let one = QueryValue::Rows {
+            rows: vec![row.clone()],
+            total: 1,
+        };
+        assert_eq!(answer_time(&one).map(|a| a.width_seconds), Some(0));
+        let two = QueryValue::Rows {
+            rows: vec![row.clone(), row],
+            total: 2,
+        };
+        assert_eq!(answer_time(&two), None);
+        let q =
+            |v: Value| -> llmops_common::query::Query { serde_json::from_value(v).expect("query") };
+        let pointed = LastQuery {
+            query: q(json!({"source": "log", "files": ["/u/1/a.log"], "measure": "buckets"})),
+            items: Vec::new(),
+            event: Vec::new(),
+            at: Some(at.clone()),
+        };
+        let count = LastQuery {
+            query: q(json!({"source": "log", "files": ["/u/1/a.log"], "measure": "count"})),
+            items: Vec::new(),
+            event: Vec::new(),
+            at: None,
+        };
+        let mut c = Conversation::default();
+        c.apply(&[StepFacts::Queried(Box::new(pointed))]);
+        c.apply(&[StepFacts::Queried(Box::new(count))]);
+        assert_eq!(c.last_query.expect("a query").at, Some(at));
     }
 }

@@ -89,6 +89,18 @@ pub struct LastQuery {
     /// fields as the log names them, so "这个 client 一共发了多少请求" asks of its client.
     #[serde(default)]
     pub event: Vec<(String, String)>,
+    /// The time the answer pointed at, for "at that time" / "那一分钟".
+    #[serde(default)]
+    pub at: Option<AnswerTime>,
+}
+
+/// The time an answer pointed at: the start of its peak bucket (`width_seconds` its width)
+/// or the time of the one event it named (`width_seconds` 0), as the log writes it in ISO
+/// form.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnswerTime {
+    pub at: String,
+    pub width_seconds: u64,
 }
 
 impl LastQuery {

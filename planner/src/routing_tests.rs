@@ -632,6 +632,7 @@ fn after_a_query_an_ordinal_edits_the_query_not_an_older_list() {
             query,
             items: vec![item("/a"), item("/b"), item("/c")],
             event: Vec::new(),
+            at: None,
         }),
         ..Conversation::default()
     };
@@ -684,6 +685,7 @@ fn a_question_about_another_log_after_a_query_runs_over_that_log() {
             query,
             items: vec![],
             event: Vec::new(),
+            at: None,
         }),
         last_file: Some(FileRef {
             path: alb.clone(),

@@ -54,6 +54,15 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         && new.query.field.is_none()
         && new.query.group_by.is_empty()
         && new.query.window.is_none();
+    if a.total {
+        let mut q = last.query.clone();
+        q.measure = Measure::Count;
+        q.group_by.clear();
+        q.field = None;
+        q.order = Order::default();
+        q.limit = None;
+        return Some(edited(q, new.soft, new.object));
+    }
     if !a.marked
         && picked.is_none()
         && a.own_measure
@@ -247,6 +256,8 @@ struct Asked {
     time_of_last: bool,
     /// "how many times?" after the client denied most: the top item's count.
     count_of_top: bool,
+    /// "how many in total?", "一共多少条": the last query's events, all counted.
+    total: bool,
     /// "它的 client 是谁", "and its host?": a field asked of the event the last answer
     /// named, nothing counted.
     field_of_it: bool,
@@ -266,7 +277,7 @@ impl Asked {
         let own_content = own_measure
             || own_condition
             || new.query.window.is_some()
-            || p.has(|c| matches!(c, Cue::Bucket(_)));
+            || p.has(|c| matches!(c, Cue::Bucket(_) | Cue::Then));
         // A figure asked of nothing named is asked of the last answer.
         let named = |c: Cue| matches!(c, Cue::Field(_) | Cue::Column(_) | Cue::Source(_));
         let of_nothing = own_measure
@@ -283,6 +294,11 @@ impl Asked {
             count_of_top: of_nothing
                 && new.query.measure == Measure::Count
                 && !last.query.group_by.is_empty(),
+            total: of_nothing
+                && new.query.measure == Measure::Count
+                && last.query.group_by.is_empty()
+                && p.has(|c| c == Cue::Total)
+                && !p.has(|c| c == Cue::Refer),
             field_of_it: p.has(|c| c == Cue::Refer)
                 && !own_measure
                 && (!new.query.group_by.is_empty()
@@ -431,6 +447,10 @@ fn other_log(lex: &Lexicon, p: &Parsed, last: &Query) -> Option<Frame> {
     let mut q = last.clone();
     apply(&mut q, &new.query, false, p);
     q.files = p.files.clone();
+    // A condition on a field the other log lacks ("status = 504" asked of an app's own log)
+    // would match nothing there; the rest of the question carries over.
+    q.filters
+        .retain(|f| f.field.as_ref().is_none_or(|x| p.log_has(x.as_str())));
     Some(edited(q, new.soft, new.object))
 }
 

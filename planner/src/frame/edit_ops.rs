@@ -1,15 +1,17 @@
 //! Edits of the last query that its slots alone cannot say: more of the same list ("and the
 //! next 3", "the 4th and 5th"), a text condition swapped for another ("and expanding?",
 //! "chat.threads 呢"), the statistic changed over the same field ("平均呢" after a median),
-//! and the same question over another log ("chat-db-b 呢").
+//! the same question over another log ("chat-db-b 呢"), and the time the last answer
+//! pointed at ("at that time", "那一分钟前后").
 
 use std::sync::OnceLock;
 
-use llmops_common::query::{Filter, FilterOp, Query, Scalar};
+use llmops_common::query::{Filter, FilterOp, Measure, Query, Scalar, TimePoint, Window};
 use regex::Regex;
 
 use super::parsed::Parsed;
 use super::scan::Lit;
+use super::AnswerTime;
 use crate::lexicon::{Cue, Lexicon};
 use crate::text::{ends_with_word, starts_with_word};
 
@@ -141,4 +143,44 @@ fn shape(v: &str) -> Option<String> {
         .filter(|c| !c.is_alphanumeric() && !c.is_whitespace())
         .collect();
     (!s.is_empty() && !v.contains(' ')).then_some(s)
+}
+
+/// "what about the app log at that time", "那一分钟前后发生了什么": the window of the time the
+/// last answer pointed at. Around it when the question says "around" or asks a timeline;
+/// else the peak bucket itself, or a minute either side of the event named.
+pub(super) fn then_window(lex: &Lexicon, p: &Parsed, at: &AnswerTime, q: &Query) -> Window {
+    let point = |s: &str| TimePoint(s.to_string());
+    let around = lex.grammar.window.around_default_seconds;
+    // "about" inside "what about" is no "around".
+    let around_word = p.hits.iter().any(|h| {
+        h.cue == Cue::Around
+            && !p
+                .hits
+                .iter()
+                .any(|f| f.cue == Cue::Follow && f.start <= h.start && h.end <= f.end)
+    });
+    if around_word || q.measure == Measure::Timeline {
+        return Window::Around {
+            at: point(&at.at),
+            seconds: around,
+        };
+    }
+    // A bucket's start is written to its own precision, so the end is the same text (a
+    // minute, a day) or the hour's last minute; both ends are included whole.
+    let whole = |to: String| Window::Between {
+        from: Some(point(&at.at)),
+        to: Some(point(&to)),
+    };
+    match at.width_seconds {
+        0 => Window::Around {
+            at: point(&at.at),
+            seconds: 60,
+        },
+        60 | 86_400 => whole(at.at.clone()),
+        3600 if at.at.ends_with(":00") => whole(format!("{}59", &at.at[..at.at.len() - 2])),
+        w => Window::Around {
+            at: point(&at.at),
+            seconds: w / 2,
+        },
+    }
 }

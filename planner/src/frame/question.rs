@@ -13,11 +13,13 @@ use crate::lexicon::{lexicon, Cue, Lexicon};
 pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
     let lex = lexicon();
     let p = Parsed::new(text, ctx);
-    if let Some(frame) = super::edit::follow_up(lex, &p, ctx) {
+    if let Some(mut frame) = super::edit::follow_up(lex, &p, ctx) {
+        at_the_answer_time(lex, &p, ctx, &mut frame);
         return Some(Understood::Query(Box::new(frame)));
     }
     let (source, files) = source_of(lex, &p, ctx)?;
     let mut frame = frame_of(lex, &p, source, files.clone());
+    at_the_answer_time(lex, &p, ctx, &mut frame);
     // Read again over the log that has the fields asked: its columns make the conditions
     // ("/items/" is its path, not anywhere in the line).
     if let Some(other) = super::log_choice::sibling_with_the_fields(ctx, &frame.query, text) {
@@ -93,4 +95,22 @@ fn wants_summary(lex: &Lexicon, p: &Parsed, frame: &Frame) -> bool {
         && frame.query.group_by.is_empty()
         && only_levels
         && frame.query.window.is_none()
+}
+
+/// "at that time", "那一分钟": the window of the time the last answer pointed at, for a log
+/// question that gives no time of its own.
+fn at_the_answer_time(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx, frame: &mut Frame) {
+    let Some(at) = ctx.last_query.and_then(|l| l.at.as_ref()) else {
+        return;
+    };
+    // A time the question writes is its own; one a follow-up inherits gives way.
+    let own_time = p.lits.iter().any(|l| {
+        matches!(
+            l.lit,
+            super::scan::Lit::Clock(_) | super::scan::Lit::Hour(_) | super::scan::Lit::Date(_)
+        )
+    });
+    if frame.query.source == Source::Log && !own_time && p.has(|c| c == Cue::Then) {
+        frame.query.window = Some(super::edit_ops::then_window(lex, p, at, &frame.query));
+    }
 }

@@ -241,6 +241,7 @@ fn follow_ups_edit_the_last_query() {
             vec![("endpoint".into(), "/api/cart".into())],
         ],
         event: Vec::new(),
+        at: None,
     };
     let f = frame_with("那 4xx 呢", Some(&last)).expect("frame");
     assert_eq!(
@@ -333,6 +334,7 @@ fn a_question_about_another_table_is_no_edit_of_the_last_log_query() {
         query: last_q,
         items: vec![],
         event: Vec::new(),
+        at: None,
     };
     for text in ["哪个进程占用内存最多", "which process uses the most memory"] {
         let f = frame_with(text, Some(&last));

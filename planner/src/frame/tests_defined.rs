@@ -114,6 +114,7 @@ fn a_follow_up_on_a_defined_field_keeps_its_definition() {
             vec![("tenant".into(), "globex".into())],
         ],
         event: Vec::new(),
+        at: None,
     };
     let f = frame_with("the second one: when was its last error?", Some(&last)).expect("a frame");
     assert_eq!(extract_names(&f), vec!["tenant".to_string()], "{f}");

@@ -18,6 +18,7 @@ fn last(q: Value, items: &[(&str, &str)]) -> LastQuery {
             .map(|(f, v)| vec![(f.to_string(), v.to_string())])
             .collect(),
         event: Vec::new(),
+        at: None,
     }
 }
 
@@ -240,6 +241,7 @@ fn a_field_asked_after_a_named_process_is_its() {
         },
         items: Vec::new(),
         event: Vec::new(),
+        at: None,
     };
     for (text, measure) in [
         ("pid 是多少", "rows"),
@@ -443,4 +445,95 @@ fn a_table_word_said_of_the_listed_item_stays_in_the_log() {
     assert_eq!(f["source"], "log", "{f}");
     assert!(f["filters"].to_string().contains("notifier"), "{f}");
     assert_eq!(f["measure"], "count", "{f}");
+}
+
+/// "at that time", "那一分钟前后": the window of the time the last answer pointed at (its
+/// peak minute, the event it named), on the same log or another one.
+#[test]
+fn the_time_the_last_answer_pointed_at() {
+    let mut peak = last(
+        json!({"files": [ACCESS], "measure": "buckets", "bucket": "minute",
+            "filters": [{"field": "status", "op": "eq", "value": 504.0}]}),
+        &[],
+    );
+    peak.at = Some(super::AnswerTime {
+        at: "2031-05-09T02:17".into(),
+        width_seconds: 60,
+    });
+    // The minute itself, over the other log named; "around" it, five minutes either side.
+    let f = edit("what about app.log at that time", &peak);
+    assert_eq!(f["files"], json!([APP]), "{f}");
+    assert_eq!(
+        f["window"],
+        json!({"between": {"from": "2031-05-09T02:17", "to": "2031-05-09T02:17"}}),
+        "{f}"
+    );
+    for text in ["show me the lines around that minute", "那一分钟前后的日志"] {
+        let f = edit(text, &peak);
+        assert_eq!(
+            f["window"],
+            json!({"around": {"at": "2031-05-09T02:17", "seconds": 300}}),
+            "{text}: {f}"
+        );
+    }
+    // An hour's bucket spans to its last minute; a time the question writes is its own.
+    peak.at = Some(super::AnswerTime {
+        at: "2031-05-09T02:00".into(),
+        width_seconds: 3600,
+    });
+    let f = edit("how many errors in app.log during that hour", &peak);
+    assert_eq!(f["window"]["between"]["to"], "2031-05-09T02:59", "{f}");
+    let f = edit("and at 03:10?", &peak);
+    assert!(!f["window"].to_string().contains("02:"), "{f}");
+    // An event's time: a minute either side of it.
+    let mut slowest = last(
+        json!({"files": [ACCESS], "measure": "max", "field": "duration"}),
+        &[],
+    );
+    slowest.at = Some(super::AnswerTime {
+        at: "2031-05-09T02:14:01+00:00".into(),
+        width_seconds: 0,
+    });
+    let f = edit("app.log 当时有多少 error", &slowest);
+    assert_eq!(
+        f["window"],
+        json!({"around": {"at": "2031-05-09T02:14:01+00:00", "seconds": 60}}),
+        "{f}"
+    );
+    // Without a time pointed at, the words add none.
+    peak.at = None;
+    let f = edit("what about app.log at that time", &peak);
+    assert!(f.get("window").is_none(), "{f}");
+}
+
+/// "how many in total", "一共多少条": the last query's events counted, whatever it listed.
+#[test]
+fn all_the_last_querys_events_counted() {
+    let rows = last(
+        json!({"files": [ACCESS], "measure": "rows", "limit": 10,
+            "filters": [{"field": "status", "op": "eq", "value": 504.0}]}),
+        &[],
+    );
+    let grouped = last(
+        json!({"files": [ACCESS], "measure": "count", "group_by": ["client"], "limit": 5,
+            "filters": [{"field": "status", "op": "eq", "value": 504.0}]}),
+        &[("client", "10.0.0.1")],
+    );
+    for l in [&rows] {
+        for text in ["how many in total", "一共多少条", "总共有几个？"] {
+            let f = edit(text, l);
+            assert_eq!(f["measure"], "count", "{text}: {f}");
+            assert!(f.get("group_by").is_none(), "{text}: {f}");
+            assert!(f.get("limit").is_none(), "{text}: {f}");
+            assert_eq!(
+                f["filters"],
+                json!([{"field": "status", "op": "eq", "value": 504.0}])
+            );
+        }
+    }
+    // After a ranking, whose counts the answer listed, the count asked is the top item's.
+    for text in ["how many times?", "一共几次"] {
+        let f = edit(text, &grouped);
+        assert!(f["filters"].to_string().contains("10.0.0.1"), "{text}: {f}");
+    }
 }

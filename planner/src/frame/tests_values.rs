@@ -20,6 +20,7 @@ fn an_event_picked_by_position_is_shown_whole() {
             vec![("duration".into(), "38.7".into())],
         ],
         event: Vec::new(),
+        at: None,
     };
     for text in [
         "and the second one, which host was that on?",

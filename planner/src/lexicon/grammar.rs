@@ -153,6 +153,16 @@ pub struct FollowWords {
     /// last answer named), being too common elsewhere ("this morning") to refer alone.
     #[serde(default)]
     pub before_a_field: Vec<String>,
+    /// Words for the time the last answer pointed at ("at that time", "那一分钟").
+    #[serde(default)]
+    pub then_zh: Vec<String>,
+    #[serde(default)]
+    pub then_en: Vec<String>,
+    /// Words asking the last query's events counted all together ("in total", "一共").
+    #[serde(default)]
+    pub total_zh: Vec<String>,
+    #[serde(default)]
+    pub total_en: Vec<String>,
 }
 
 impl FollowWords {
@@ -160,6 +170,20 @@ impl FollowWords {
         Words {
             zh: self.next_zh.clone(),
             en: self.next_en.clone(),
+        }
+    }
+
+    pub fn then(&self) -> Words {
+        Words {
+            zh: self.then_zh.clone(),
+            en: self.then_en.clone(),
+        }
+    }
+
+    pub fn total(&self) -> Words {
+        Words {
+            zh: self.total_zh.clone(),
+            en: self.total_en.clone(),
         }
     }
 

@@ -30,6 +30,10 @@ pub enum Cue {
     Limit,
     Follow,
     Refer,
+    /// The time the last answer pointed at ("at that time").
+    Then,
+    /// All the last query's events together ("in total").
+    Total,
     Summary,
     Last,
     Around,
@@ -131,6 +135,8 @@ pub fn find(lex: &Lexicon, text: &str) -> Vec<Hit> {
     push_words(&mut hits, text, &g.limit.before, Cue::Limit);
     push_words(&mut hits, text, &g.follow.markers, Cue::Follow);
     push_words(&mut hits, text, &g.follow.refer(), Cue::Refer);
+    push_words(&mut hits, text, &g.follow.then(), Cue::Then);
+    push_words(&mut hits, text, &g.follow.total(), Cue::Total);
     push_words(&mut hits, text, &g.summary, Cue::Summary);
     push_words(&mut hits, text, &g.window.last(), Cue::Last);
     push_words(&mut hits, text, &g.window.around(), Cue::Around);
