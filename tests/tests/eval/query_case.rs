@@ -234,6 +234,7 @@ mod tests {
             ("queries-dev7", "queries-dev7.jsonl"),
             ("queries-dev8", "queries-dev8.jsonl"),
             ("queries-dev9", "queries-dev9.jsonl"),
+            ("queries-dev10", "queries-dev10.jsonl"),
         ] {
             let dir = root.join(set);
             let text = std::fs::read_to_string(dir.join(file)).expect("set file");
