@@ -340,6 +340,33 @@ fn named_processes(name: &str) -> LastQuery {
     }
 }
 
+/// The processes a monitor listing ranked, as the query over the processes table that
+/// ranks them, its items the pids in the order shown.
+fn ranked_processes(sort: ProcSort, items: &[ListItem]) -> LastQuery {
+    use llmops_common::query::{Field, Measure, Order, Query, Source};
+    let field = match sort {
+        ProcSort::Memory => "rss_bytes",
+        ProcSort::Cpu => "cpu_percent",
+    };
+    LastQuery {
+        query: Query {
+            source: Source::Processes,
+            field: Some(Field::new(field)),
+            measure: Measure::Rows,
+            order: Order::Desc,
+            limit: Some(items.len() as u32),
+            ..Query::default()
+        },
+        items: items
+            .iter()
+            .filter_map(|i| i.pid)
+            .map(|pid| vec![("pid".to_string(), pid.to_string())])
+            .collect(),
+        event: Vec::new(),
+        at: None,
+    }
+}
+
 /// The query as run (files as resolved paths) and its answer's top item.
 pub(crate) fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
     use llmops_common::query::QueryValue;
@@ -527,8 +554,16 @@ impl Conversation {
                     }
                     // "report-cruncher 还在跑吗" then "pid 是多少": the named processes are what a
                     // field asked next is read from.
-                    if let ListKind::Processes { name: Some(n), .. } = &l.kind {
-                        self.last_query = Some(named_processes(n));
+                    match &l.kind {
+                        ListKind::Processes { name: Some(n), .. } => {
+                            self.last_query = Some(named_processes(n));
+                        }
+                        // "which process uses the most memory" then "它的 pid 是多少", "how
+                        // long has it been running": the list's top process is "it".
+                        ListKind::Processes { sort, name: None } if !l.items.is_empty() => {
+                            self.last_query = Some(ranked_processes(*sort, &l.items));
+                        }
+                        _ => {}
                     }
                 }
                 StepFacts::Read(r) => {

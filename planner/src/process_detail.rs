@@ -88,17 +88,37 @@ fn figures(pid: u64, row: &Row, lang: Lang) -> String {
         .and_then(|v| v.parse::<f64>().ok())
         .map(|b| human_size(b as u64))
         .unwrap_or_else(|| "?".into());
+    let running = field(row, "elapsed_seconds")
+        .and_then(|v| v.parse::<u64>().ok())
+        .map(|s| span(s, lang));
     match lang {
         Lang::Zh => format!(
-            "进程 **{pid}**（{}）：命令行 `{}`；用户 {}；状态 {}；父进程 {}；线程 {}；启动于 {}；CPU {}%；内存 RSS {}（{}%）。",
+            "进程 **{pid}**（{}）：命令行 `{}`；用户 {}；状态 {}；父进程 {}；线程 {}；启动于 {}{}；CPU {}%；内存 RSS {}（{}%）。",
             get("name"), get("command"), get("user"), get("state"), get("ppid"),
-            get("threads"), get("start_time"), get("cpu_percent"), rss, get("mem_percent")
+            get("threads"), get("start_time"), running.map(|r| format!("（已运行 {r}）")).unwrap_or_default(),
+            get("cpu_percent"), rss, get("mem_percent")
         ),
         Lang::En => format!(
-            "Process **{pid}** ({}): command line `{}`; user {}; state {}; parent {}; {} threads; started {}; CPU {}%; RSS {} ({}%).",
+            "Process **{pid}** ({}): command line `{}`; user {}; state {}; parent {}; {} threads; started {}{}; CPU {}%; RSS {} ({}%).",
             get("name"), get("command"), get("user"), get("state"), get("ppid"),
-            get("threads"), get("start_time"), get("cpu_percent"), rss, get("mem_percent")
+            get("threads"), get("start_time"), running.map(|r| format!(" (running for {r})")).unwrap_or_default(),
+            get("cpu_percent"), rss, get("mem_percent")
         ),
+    }
+}
+
+/// A process's age as `ps -o etime` reads it, in words: "3d 4h 05m", "2h 07m", "41s".
+fn span(secs: u64, lang: Lang) -> String {
+    let (d, h, m, s) = (secs / 86_400, secs / 3600 % 24, secs / 60 % 60, secs % 60);
+    match lang {
+        Lang::Zh if d > 0 => format!("{d} 天 {h} 小时 {m} 分"),
+        Lang::Zh if h > 0 => format!("{h} 小时 {m} 分"),
+        Lang::Zh if m > 0 => format!("{m} 分 {s} 秒"),
+        Lang::Zh => format!("{s} 秒"),
+        Lang::En if d > 0 => format!("{d}d {h}h {m:02}m"),
+        Lang::En if h > 0 => format!("{h}h {m:02}m"),
+        Lang::En if m > 0 => format!("{m}m {s:02}s"),
+        Lang::En => format!("{s}s"),
     }
 }
 

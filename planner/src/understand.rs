@@ -665,7 +665,21 @@ fn follow_up(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
     if explicit_command(text, ctx.uploads).is_some() {
         return None;
     }
-    let after_query = ctx.conv.last_topic == Some(super::conversation::Topic::Query);
+    // A process listing is the processes table ranked: "它的 pid" edits it as a query.
+    let processes_ranked = ctx.conv.last_topic_is_processes()
+        && ctx
+            .conv
+            .last_query
+            .as_ref()
+            .is_some_and(|q| q.query.source == llmops_common::query::Source::Processes);
+    // The monitor's own follow-ups ("by cpu?", "第一个进程详细看看") come first there.
+    if processes_ranked {
+        if let Some(t) = super::follow::resolve(text, ctx) {
+            return Some(vec![t]);
+        }
+    }
+    let after_query =
+        ctx.conv.last_topic == Some(super::conversation::Topic::Query) || processes_ranked;
     if let Some(edit) = after_query.then(|| query_task(text, ctx, true)).flatten() {
         return Some(vec![edit]);
     }

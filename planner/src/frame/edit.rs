@@ -42,7 +42,11 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     } else {
         None
     });
-    if !(a.own_content || picked.is_some() || (a.refers && p.has(|c| c == Cue::Follow))) {
+    if !(a.own_content
+        || a.field_of_it
+        || picked.is_some()
+        || (a.refers && p.has(|c| c == Cue::Follow)))
+    {
         return None;
     }
     // A new figure asked without a follow-up word or a picked item is a fresh question
@@ -321,7 +325,7 @@ fn one_event(q: &mut Query, last: &Query, a: &Asked, picked: bool) {
         q.limit = Some(1);
         q.group_by.clear();
     }
-    if picked && last.measure == Measure::Rows {
+    if (picked || a.field_of_it) && last.measure == Measure::Rows {
         q.measure = Measure::Rows;
         q.group_by.clear();
         q.field = last.field.clone();
@@ -397,8 +401,18 @@ fn field_of_named_rows(lex: &Lexicon, p: &Parsed, last: &Query) -> Option<Frame>
             super::scan::Lit::Ident(_) | super::scan::Lit::Quoted(_) | super::scan::Lit::Word(_)
         )
     });
+    // "which process owns port 19999": another table's field with a value of its own is a
+    // question of that table, not a field of the rows named before.
+    let own_condition = names_other_table(lex, p, last.source)
+        && p.lits.iter().any(|l| {
+            matches!(
+                l.lit,
+                super::scan::Lit::Number { .. } | super::scan::Lit::Ip(_)
+            )
+        });
     if !named
         || a_name
+        || own_condition
         || super::build::measure_cue(lex, p)
             .is_some_and(|i| !matches!(lex.measures[i].measure, Measure::Rows | Measure::Count))
     {

@@ -54,6 +54,19 @@ pub(super) fn more_items(lex: &Lexicon, p: &Parsed, last: &Query, shown: usize) 
         let base = last.limit.unwrap_or(Query::DEFAULT_LIMIT).max(shown as u32);
         return Some((base + n).min(Query::MAX_LIMIT));
     }
+    // "top 5 then", "前 3 个呢": the same list at that length.
+    let top = p.lits.iter().find_map(|l| {
+        let Lit::Number { value, unit: None } = l.lit else {
+            return None;
+        };
+        p.hits
+            .iter()
+            .any(|h| h.cue == Cue::Limit && h.end <= l.start && p.close(h.end, l.start))
+            .then_some(value as u32)
+    });
+    if let Some(n) = top.filter(|n| (1..=Query::MAX_LIMIT).contains(n)) {
+        return Some(n);
+    }
     let positions = positions(&p.lower);
     let highest = positions.iter().copied().max()?;
     (positions.len() >= 2 || highest > shown).then_some(highest as u32)

@@ -537,3 +537,46 @@ fn all_the_last_querys_events_counted() {
         assert!(f["filters"].to_string().contains("10.0.0.1"), "{text}: {f}");
     }
 }
+/// A question of another table with a value of its own is no field of the rows named
+/// before ("which process owns port 19999" after "how many sleep processes").
+#[test]
+fn another_tables_condition_is_a_question_of_that_table() {
+    let named = last(
+        json!({"source": "processes", "measure": "count",
+            "filters": [{"field": "program", "op": "contains", "value": "sleep"}]}),
+        &[],
+    );
+    let f = frame_with("which process owns port 19999", Some(&named)).expect("a query");
+    assert_eq!(f["source"], "sockets", "{f}");
+    assert!(f["filters"].to_string().contains("19999"), "{f}");
+    // A field of the named rows is still theirs.
+    let f = edit("who owns them", &named);
+    assert_eq!(f["source"], "processes", "{f}");
+    assert!(f["filters"].to_string().contains("sleep"), "{f}");
+}
+/// After the monitor's ranking of processes (the processes table ranked, its pids the
+/// items): "它的 pid", "how long has it been running" are the top process's row; "top 5
+/// then" the same ranking at that length.
+#[test]
+fn the_ranked_processes_top_one_and_length() {
+    let ranked = last(
+        json!({"source": "processes", "measure": "rows", "field": "rss_bytes", "limit": 10}),
+        &[("pid", "24875"), ("pid", "311")],
+    );
+    for text in ["how long has it been running", "它的 pid 是多少"] {
+        let f = edit(text, &ranked);
+        assert_eq!(f["source"], "processes", "{text}: {f}");
+        // The pid alone: the process's detail (`process_detail::one_pid`).
+        assert_eq!(
+            f["filters"],
+            json!([{"field": "pid", "op": "eq", "value": 24875.0}]),
+            "{text}: {f}"
+        );
+    }
+    for text in ["top 5 then", "前 3 个呢"] {
+        let f = edit(text, &ranked);
+        assert!(f.get("filters").is_none(), "{text}: {f}");
+        assert_eq!(f["field"], "rss_bytes", "{text}: {f}");
+        assert!(f["limit"] == 5 || f["limit"] == 3, "{text}: {f}");
+    }
+}
