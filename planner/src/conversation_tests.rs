@@ -166,8 +166,7 @@ fn facts_round_trip_as_json() {
 /// one?": the figure of the top item keeps the list, so a position still picks from it.
 #[test]
 fn a_figure_of_a_listed_item_keeps_the_list() {
-    let q =
-        |v: Value| -> llmops_common::query::Query { serde_json::from_value(v).expect("query") };
+    let q = |v: Value| -> llmops_common::query::Query { serde_json::from_value(v).expect("query") };
     let listed = LastQuery {
         query: q(
             json!({"source": "log", "files": ["/u/1/api.json"], "measure": "count",
@@ -241,8 +240,7 @@ fn the_time_an_answer_pointed_at_is_kept_for_that_time() {
         total: 2,
     };
     assert_eq!(answer_time(&two), None);
-    let q =
-        |v: Value| -> llmops_common::query::Query { serde_json::from_value(v).expect("query") };
+    let q = |v: Value| -> llmops_common::query::Query { serde_json::from_value(v).expect("query") };
     let pointed = LastQuery {
         query: q(json!({"source": "log", "files": ["/u/1/a.log"], "measure": "buckets"})),
         items: Vec::new(),

@@ -70,6 +70,9 @@ pub struct FieldCue {
     /// Its values are numbers (a status, a pid, a port): a name never binds to it.
     #[serde(default)]
     pub integer: bool,
+    /// A quantity: a count asked of it is its sum ("how many bytes", "一共多少字节").
+    #[serde(default)]
+    pub additive: bool,
     /// The words group by the field themselves ("哪种错误", "most common error").
     #[serde(default)]
     pub grouped: bool,

@@ -277,13 +277,12 @@ pub fn logfmt_pairs(line: &[u8], from: usize) -> Option<Vec<(u32, u32, u32, u32)
         i += 1;
         let (vs, ve) = if line.get(i) == Some(&b'"') {
             let vs = i + 1;
-            let mut j = vs;
-            while j < n && line[j] != b'"' {
-                j += if line[j] == b'\\' { 2 } else { 1 };
-            }
-            if j >= n {
-                return None;
-            }
+            let j = closing(line, vs, b'"')?;
+            i = j + 1;
+            (vs, j)
+        } else if let Some(j) = single_quoted(line, i) {
+            // Python's repr of a string (structlog's `event='job_failed'`).
+            let vs = i + 1;
             i = j + 1;
             (vs, j)
         } else {
@@ -303,6 +302,29 @@ pub fn logfmt_pairs(line: &[u8], from: usize) -> Option<Vec<(u32, u32, u32, u32)
         out.push((ks as u32, ke as u32, vs as u32, ve as u32));
     }
     Some(out)
+}
+
+/// The index of the `quote` that closes a value starting at `from` (a backslash escapes
+/// the next byte); `None` when the line ends first.
+fn closing(line: &[u8], from: usize, quote: u8) -> Option<usize> {
+    let mut j = from;
+    while j < line.len() && line[j] != quote {
+        j += if line[j] == b'\\' { 2 } else { 1 };
+    }
+    (j < line.len()).then_some(j)
+}
+
+/// The closing quote of a single-quoted value at `at` that is one value: no `=` inside
+/// (auditd's `msg='op=PAM:… res=failed'` is a group of pairs, read pair by pair) and a
+/// space or the line's end after it.
+fn single_quoted(line: &[u8], at: usize) -> Option<usize> {
+    if line.get(at) != Some(&b'\'') {
+        return None;
+    }
+    let j = closing(line, at + 1, b'\'')?;
+    let one_value =
+        !line[at + 1..j].contains(&b'=') && line.get(j + 1).is_none_or(|b| b.is_ascii_whitespace());
+    one_value.then_some(j)
 }
 
 #[cfg(test)]
@@ -421,5 +443,34 @@ mod tests {
         assert_eq!(find(b"a=1 b=2", "b"), Some((6, 7)));
         assert_eq!(find(b"a=1 b=2", "c"), None);
         assert_eq!(all("trailing key="), vec![("key".into(), String::new())]);
+    }
+
+    fn logfmt(line: &str) -> Vec<(String, String)> {
+        let b = line.as_bytes();
+        logfmt_pairs(b, 0)
+            .expect("pairs")
+            .into_iter()
+            .map(|(a, k, v, e)| {
+                let (a, k, v, e) = (a as usize, k as usize, v as usize, e as usize);
+                (line[a..k].to_string(), line[v..e].to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn single_quoted_values_are_one_value_and_a_quoted_group_of_pairs_is_not() {
+        assert_eq!(
+            logfmt("timestamp='2034-03-07T00:30:06.199737Z' level='info' event='job failed' n=3"),
+            vec![
+                ("timestamp".into(), "2034-03-07T00:30:06.199737Z".into()),
+                ("level".into(), "info".into()),
+                ("event".into(), "job failed".into()),
+                ("n".into(), "3".into()),
+            ]
+        );
+        // auditd: the quoted group's pairs are read one by one.
+        let got = logfmt("pid=1 msg='op=PAM:session_open acct=\"root\" res=success'");
+        assert_eq!(got[1], ("msg".into(), "'op=PAM:session_open".into()));
+        assert_eq!(got.last(), Some(&("res".into(), "success".into())));
     }
 }

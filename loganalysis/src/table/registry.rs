@@ -107,6 +107,7 @@ const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../formats/python_logging.toml"),
     ),
     ("envoy.toml", include_str!("../../formats/envoy.toml")),
+    ("traefik.toml", include_str!("../../formats/traefik.toml")),
     ("celery.toml", include_str!("../../formats/celery.toml")),
     ("rails.toml", include_str!("../../formats/rails.toml")),
     ("coredns.toml", include_str!("../../formats/coredns.toml")),

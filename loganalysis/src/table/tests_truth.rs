@@ -502,6 +502,7 @@ format_tests! {
     truth_nginx_combined => "nginx_combined",
     truth_nginx_timed => "nginx_timed",
     truth_nginx_common => "nginx_common",
+    truth_traefik => "traefik",
     truth_json_lines => "json_lines",
     truth_journal_json => "journal_json",
     truth_logfmt => "logfmt",

@@ -50,6 +50,7 @@ pub const FORMATS: &[&str] = &[
     "nginx_combined",
     "nginx_timed",
     "nginx_common",
+    "traefik",
     "json_lines",
     "journal_json",
     "logfmt",
@@ -273,6 +274,20 @@ fn access(p: &Planted, fmt: &str) -> Rendered {
             ),
             Some(p.dur_ms as f64 / 1000.0),
         ),
+        "traefik" => (
+            format!(
+                "{} - - [{t}] \"{req}\" {} {} \"-\" \"curl/8.1\" {} \"{}@docker\" \"http://10.40.1.{}:8080\" {}ms",
+                p.client,
+                p.status,
+                p.bytes,
+                p.n + 1000,
+                p.client.replace('.', "-"),
+                p.n % 7 + 1,
+                p.dur_ms
+            ),
+            // In the log's own unit, as the engine reports the field by its name.
+            Some(p.dur_ms as f64),
+        ),
         _ => (
             format!(
                 "{} - - [{t}] \"{req}\" {} {} \"-\" \"curl/8.1\" rt={} urt={}",
@@ -285,9 +300,14 @@ fn access(p: &Planted, fmt: &str) -> Rendered {
             Some(p.dur_ms as f64 / 1000.0),
         ),
     };
+    // Traefik's rows are grouped by their router, one per client here.
+    let key = match fmt {
+        "traefik" => format!("{}@docker", p.client.replace('.', "-")),
+        _ => p.client.clone(),
+    };
     Rendered {
         lines: vec![line],
-        key: Some(p.client.clone()),
+        key: Some(key),
         status: Some(p.status),
         dur,
         tagged: (500..600).contains(&p.status),
@@ -660,7 +680,7 @@ fn docker(p: &Planted) -> Rendered {
 
 fn render(rng: &mut Rng, p: &Planted, fmt: &str) -> Rendered {
     match fmt {
-        "nginx_combined" | "nginx_timed" | "nginx_common" => access(p, fmt),
+        "nginx_combined" | "nginx_timed" | "nginx_common" | "traefik" => access(p, fmt),
         "json_lines" | "logfmt" | "journal_json" => json_like(p, fmt),
         "syslog_rfc3164" | "syslog_rfc5424" | "sshd" | "kernel" | "dmesg" => syslogish(rng, p, fmt),
         "java_logback" | "java_log4j" => java(rng, p, fmt),
@@ -687,6 +707,7 @@ fn meta(
         "nginx_combined" => ("client", Some(("rt", 1.0)), Some("server_error")),
         "nginx_timed" => ("client", Some(("request_time", 1.0)), Some("server_error")),
         "nginx_common" => ("client", None, Some("server_error")),
+        "traefik" => ("router", Some(("duration", 0.001)), Some("server_error")),
         "json_lines" | "logfmt" => ("client", Some(("duration", 0.001)), None),
         "journal_json" => ("unit", None, None),
         "syslog_rfc3164" | "syslog_rfc5424" => ("program", None, None),

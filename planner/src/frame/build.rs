@@ -614,6 +614,17 @@ fn settle(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     if q.measure == Measure::Count && q.field.is_some() && q.group_by.is_empty() && !numeric {
         q.field = None;
     }
+    // "一共返回了多少字节", "how many bytes": a count of a quantity is its sum.
+    let additive = q.field.as_ref().is_some_and(|f| {
+        lex.fields
+            .iter()
+            .any(|c| c.additive && c.field == f.as_str())
+    });
+    // Not when the quantity is a condition ("how many requests over 1000 bytes").
+    let a_condition = q.filters.iter().any(|f| f.field == q.field);
+    if q.measure == Measure::Count && numeric && additive && !a_condition {
+        q.measure = Measure::Sum;
+    }
     if q.measure == Measure::Buckets || q.measure == Measure::CountDistinct {
         q.order = Order::Desc;
     }

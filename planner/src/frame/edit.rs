@@ -15,7 +15,7 @@ use crate::text::ends_with_word;
 pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     let last = ctx.last_query?;
     if !p.files.is_empty() {
-        return other_log(lex, p, &last.query);
+        return other_log(lex, p, last);
     }
     if let Some(frame) = whole_edit(lex, p, last) {
         return Some(frame);
@@ -451,12 +451,19 @@ fn asks_an_occurrence(lex: &Lexicon, p: &Parsed) -> bool {
 
 /// "chat-db-b 呢", "same for app.log": the last question over the log named, with what
 /// else the message says. A message with a figure of its own is a new question.
-fn other_log(lex: &Lexicon, p: &Parsed, last: &Query) -> Option<Frame> {
+fn other_log(lex: &Lexicon, p: &Parsed, last: &LastQuery) -> Option<Frame> {
     let marked = p.has(|c| c == Cue::Follow);
     let own_measure = p.has(|c| matches!(c, Cue::Measure(_)));
-    if !marked || own_measure || last.source != Source::Log || p.files == last.files {
+    if last.query.source != Source::Log || p.files == last.query.files {
         return None;
     }
+    if own_measure {
+        return the_item_in_another_log(lex, p, last);
+    }
+    if !marked {
+        return None;
+    }
+    let last = &last.query;
     let new = frame_of(lex, p, Source::Log, p.files.clone());
     let mut q = last.clone();
     apply(&mut q, &new.query, false, p);
@@ -466,6 +473,47 @@ fn other_log(lex: &Lexicon, p: &Parsed, last: &Query) -> Option<Frame> {
     q.filters
         .retain(|f| f.field.as_ref().is_none_or(|x| p.log_has(x.as_str())));
     Some(edited(q, new.soft, new.object))
+}
+
+/// "它呢，tracker.log 里能看到它多少次请求" after the client with the most 429s: a pronoun
+/// in a question of its own over another log stands for the last answer's top item (or
+/// the event it named), looked for in that log's field of the same name, else in its
+/// text.
+fn the_item_in_another_log(lex: &Lexicon, p: &Parsed, last: &LastQuery) -> Option<Frame> {
+    let item = last
+        .item_asked(&last.query)
+        .or(last.items.first())
+        .filter(|i| !i.is_empty())?;
+    if !of_the_listed_item(lex, p, last) {
+        return None;
+    }
+    let mut frame = frame_of(lex, p, Source::Log, p.files.clone());
+    // As written anywhere in the event, a whole word: the other log may hold the value
+    // under another name (a proxy's client in an app's `x-forwarded-for`), and a field of
+    // the same role there may hold something else (the proxy's own address).
+    for (_, value) in item {
+        let edge = |c: Option<char>| {
+            if c.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                r"\b"
+            } else {
+                ""
+            }
+        };
+        let pattern = format!(
+            "{}{}{}",
+            edge(value.chars().next()),
+            regex::escape(value),
+            edge(value.chars().last())
+        );
+        frame.query.filters.push(filter(
+            None,
+            FilterOp::Regex,
+            Scalar::Text(pattern),
+            Unit::None,
+        ));
+    }
+    frame.follow_up = true;
+    Some(frame)
 }
 
 /// The question names another table, or a field only another table has ("内存" after

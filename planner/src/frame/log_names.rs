@@ -267,6 +267,11 @@ fn logs_named_by_a_name_part<'a>(lower: &str, ctx: &FrameCtx<'a>) -> (NamedAt<'a
         while i < bytes.len() && is_word(bytes[i]) {
             i += 1;
         }
+        // A word joined by `@` is part of a value (`billing@docker`, a router; `ops@example`)
+        // unless that whole token is in a file's name (`rabbit@mq-01`).
+        if at_joined(lower, start, i, ctx) {
+            continue;
+        }
         let word = lower[start..i].trim_matches(['-', '_']);
         // "es" for elasticsearch: a program's short name stands for its name; "mysql"
         // names its daemon's log (`mysqld.err`, `dockerd.log`).
@@ -310,6 +315,26 @@ fn logs_named_by_a_name_part<'a>(lower: &str, ctx: &FrameCtx<'a>) -> (NamedAt<'a
         }
     }
     (out, cued)
+}
+
+/// Whether the word at `start..end` is joined by `@` to another word, in a token no upload's
+/// file name holds.
+fn at_joined(lower: &str, start: usize, end: usize, ctx: &FrameCtx) -> bool {
+    let bytes = lower.as_bytes();
+    let joined = bytes.get(end) == Some(&b'@') || (start > 0 && bytes[start - 1] == b'@');
+    if !joined {
+        return false;
+    }
+    let from = lower[..start]
+        .rfind(|c: char| c.is_whitespace())
+        .map_or(0, |i| i + 1);
+    let to = lower[end..]
+        .find(|c: char| c.is_whitespace() || matches!(c, ',' | '，' | '?' | '？'))
+        .map_or(lower.len(), |i| end + i);
+    let token = lower[from..to].trim_matches(|c: char| !c.is_ascii_alphanumeric());
+    !ctx.uploads
+        .iter()
+        .any(|u| u.filename.to_lowercase().contains(token))
 }
 
 /// Whether a word is the program part of the log's detected format (`squid` for `squid`,

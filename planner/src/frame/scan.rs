@@ -472,12 +472,13 @@ fn classes(lower: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>)
     }
 }
 
-/// A mail address (`notices@example.org`) is one name, not a user and a domain.
+/// A name joined by `@` is one name, not two words: a mail address
+/// (`notices@example.org`), a Traefik router (`billing@docker`), a node (`rabbit@mq-01`).
 fn emails(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r"\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*\.[A-Za-z]{2,}\b",
+        r"\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*\b",
     );
     each_match(r, text, taken, out, |m| Lit::Ident(m.to_string()));
 }

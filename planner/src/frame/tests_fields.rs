@@ -248,3 +248,18 @@ fn a_superlative_of_one_event_ranks_no_groups() {
     let f = query(&ups, "postgresql.log 里耗时最长的 client");
     assert_eq!(f["group_by"], json!(["client"]), "{f}");
 }
+
+/// A count asked of a quantity is its sum ("how many bytes"), unless the quantity is a
+/// condition on what is counted.
+#[test]
+fn a_count_of_a_quantity_is_its_sum() {
+    for (text, want) in [
+        ("how many bytes did access.log send in all", "sum"),
+        ("access.log 里一共返回了多少字节", "sum"),
+        ("access.log 每个 client 一共返回了多少字节", "sum"),
+        ("how many requests over 1000 bytes in access.log", "count"),
+    ] {
+        let f = super::tests::frame_with(text, None).expect("a query");
+        assert_eq!(f["measure"], want, "{text}: {f}");
+    }
+}

@@ -580,3 +580,30 @@ fn the_ranked_processes_top_one_and_length() {
         assert!(f["limit"] == 5 || f["limit"] == 3, "{text}: {f}");
     }
 }
+
+/// A pronoun in a question of its own over another log is the last answer's top item,
+/// looked for as a whole word in that log's events.
+#[test]
+fn the_top_item_looked_for_in_another_log() {
+    let top = last(
+        json!({"files": [ACCESS], "measure": "count", "group_by": ["client"],
+            "filters": [{"field": "status", "op": "eq", "value": 429.0}]}),
+        &[("client", "198.51.100.23"), ("client", "10.0.0.4")],
+    );
+    for text in [
+        "它呢，app.log 里能看到它多少次请求",
+        "how many requests from it are in app.log?",
+    ] {
+        let f = edit(text, &top);
+        assert_eq!(f["files"], json!([APP]), "{text}: {f}");
+        assert_eq!(f["measure"], "count", "{text}: {f}");
+        assert_eq!(
+            f["filters"],
+            json!([{"op": "regex", "value": r"\b198\.51\.100\.23\b"}]),
+            "{text}: {f}"
+        );
+    }
+    // Without a pronoun it is a question of that log alone.
+    let f = edit("how many requests are in app.log?", &top);
+    assert!(f.get("filters").is_none(), "{f}");
+}
