@@ -190,8 +190,8 @@ fn peak(r: &QueryResult) -> Option<&BucketRow> {
 
 /// The window of the evidence: from a few minutes before the burst of failures around the
 /// worst minute began, to as long after it.
-fn evidence_window(r: &QueryResult) -> Option<Window> {
-    let worst = peak(r)?;
+fn evidence_window(r: &QueryResult, asked: Option<&Window>) -> Option<Window> {
+    let worst = peak_near(r, asked).or_else(|| peak(r))?;
     let buckets = buckets_of(r);
     let at = buckets.iter().position(|b| b.start == worst.start)?;
     let floor = (worst.count / BURST_SHARE).max(1);
@@ -211,6 +211,33 @@ fn evidence_window(r: &QueryResult) -> Option<Window> {
     })
 }
 
+/// Minutes either side of a time the question names within which its failures are the
+/// ones asked about ("00:41 左右 billing 报了一堆 502"), however many more a later minute of
+/// the half hour searched holds.
+const NEAR_ASKED: u64 = 10;
+
+/// The worst minute near the time the question names, if any minute there failed.
+fn peak_near<'a>(r: &'a QueryResult, asked: Option<&Window>) -> Option<&'a BucketRow> {
+    let Some(Window::Around { at, .. }) = asked else {
+        return None;
+    };
+    let time = at.0.rsplit([' ', 'T']).next()?;
+    let mut hm = time
+        .split(':')
+        .map(|x| x.get(..2).and_then(|x| x.parse::<u64>().ok()));
+    let asked = hm.next()?? * 60 + hm.next()??;
+    let near = |b: &BucketRow| {
+        minute_of(&b.start).is_some_and(|m| {
+            let d = (m % 1440).abs_diff(asked);
+            d.min(1440 - d) <= NEAR_ASKED
+        })
+    };
+    buckets_of(r)
+        .iter()
+        .filter(|b| b.count > 0 && near(b))
+        .max_by(|a, b| a.count.cmp(&b.count).then(b.start.cmp(&a.start)))
+}
+
 /// The next call: the timeline; then, from what it found, the events from the lead-up to
 /// the worst minute, the failures by HTTP status, and the configs' timeouts.
 pub(crate) fn next_call(
@@ -228,7 +255,7 @@ pub(crate) fn next_call(
     };
     let found = result_of(first);
     let mut rest = Vec::new();
-    if let Some(window) = found.and_then(evidence_window) {
+    if let Some(window) = found.and_then(|r| evidence_window(r, asked)) {
         // Every event, not only failures: the telling kinds of the lead-up hold the
         // cause, the failures' own kinds the symptoms.
         rest.push(log_call(Query {
@@ -516,6 +543,19 @@ mod tests {
         assert!(!occurrences("what went wrong last night?", "what went wrong").is_empty());
         assert!(!occurrences("总结一下这次故障", "这次故障").is_empty());
         assert!(occurrences("incidentally, how many 5xx", "incident").is_empty());
+        // Asking for a cause in other words, and what a failure took down.
+        let incident = &lexicon().grammar.incident;
+        for t in [
+            "1 点多一堆 429，原因是什么？",
+            "为什么一直 503？",
+            "what took the tracker down around 3:22?",
+            "why so many 502s after the deploy",
+        ] {
+            assert!(incident.occur_in(&t.to_lowercase()), "{t}");
+        }
+        for t in ["how long did the job take", "p95 耗时是多少"] {
+            assert!(!incident.occur_in(&t.to_lowercase()), "{t}");
+        }
     }
 
     #[test]
@@ -654,12 +694,27 @@ mod tests {
             ..r
         };
         assert_eq!(
-            evidence_window(&r),
+            evidence_window(&r, None),
             Some(Window::Around {
                 at: TimePoint("2031-06-05 00:00".into()),
                 seconds: 2 * 60 + LEAD_UP,
             })
         );
+        // A time the question names: the failures near it, however many more come later.
+        let asked = Window::Around {
+            at: TimePoint("23:45".into()),
+            seconds: 1800,
+        };
+        let at = |w: Option<Window>| match w {
+            Some(Window::Around { at, .. }) => at.0,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(at(evidence_window(&r, Some(&asked))), "2031-06-04 23:50");
+        let far = Window::Around {
+            at: TimePoint("2031-06-04 22:00".into()),
+            seconds: 1800,
+        };
+        assert_eq!(at(evidence_window(&r, Some(&far))), "2031-06-05 00:00");
         assert_eq!(
             minute_of("2031-06-05T00:00:30"),
             minute_of("2031-06-05T00:00")

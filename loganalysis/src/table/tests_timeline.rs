@@ -760,3 +760,46 @@ fn timeline_rows(
         v => panic!("not a timeline: {v:?}"),
     }
 }
+
+/// A common kind that comes back well into the window (jobs done again after an outage) is
+/// the recovery: it outranks a steadier kind that is rarer in the file.
+#[test]
+fn a_common_kind_resuming_in_the_window_is_shown() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for m in 0..60 {
+        for s in (0..60).step_by(10) {
+            let down = (20..32).contains(&m);
+            if down {
+                log.push_str(&format!(
+                    "2029-03-14 10:{m:02}:{s:02},000 ERROR job {s} failed: database is read-only\n"
+                ));
+            } else {
+                log.push_str(&format!(
+                    "2029-03-14 10:{m:02}:{s:02},000 INFO job {s} done in {m} ms\n"
+                ));
+            }
+            if s % 20 == 0 {
+                log.push_str(&format!(
+                    "2029-03-14 10:{m:02}:{s:02},500 INFO heartbeat from node {m} ok\n"
+                ));
+            }
+        }
+    }
+    std::fs::write(dir.path().join("worker.log"), &log).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Around {
+            at: TimePoint("10:28".into()),
+            seconds: 300,
+        }),
+        limit: Some(2),
+        ..Query::default()
+    };
+    let rows = timeline_rows(dir.path(), &["worker.log"], &q);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert!(rows[0].text.contains("failed"), "{rows:?}");
+    // The first job done again, at 10:32:00.
+    assert!(rows[1].text.contains("done"), "{rows:?}");
+    assert!(rows[1].text.contains("10:32:00"), "{rows:?}");
+}

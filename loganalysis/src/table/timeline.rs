@@ -24,6 +24,18 @@ const NOTABLE_BITS: f64 = 6.0;
 /// other log's events.
 const ROUTINE_BITS: f64 = 3.0;
 
+/// A recurring kind that comes back well into the window weighs as much as one this many
+/// times rarer: more than a routine request loses (`ROUTINE_BITS`), less than a notable one
+/// gains.
+const RESUMED_BITS: f64 = 5.0;
+
+/// Events of a kind in the window, at least, for it to have resumed.
+const RESUMED_MIN: u64 = 3;
+
+/// Silence (µs) before a kind's first event in the window, at least, for it to have
+/// resumed.
+const RESUMED_SILENCE: i64 = 30_000_000;
+
 /// One kind of event in the window.
 #[derive(Debug)]
 pub struct Kind {
@@ -76,6 +88,8 @@ pub struct Timeline {
     per_file: FxHashMap<usize, u64>,
     /// The middle of the window (µs keys): of equally telling kinds, the nearest first.
     center: Option<i64>,
+    /// The window's ends (µs keys), when both are closed.
+    bounds: Option<(i64, i64)>,
 }
 
 impl Timeline {
@@ -87,6 +101,10 @@ impl Timeline {
                 (i64::MIN, to) => Some(to.saturating_mul(1_000_000)),
                 (from, i64::MAX) => Some(from.saturating_mul(1_000_000)),
                 (from, to) => from.checked_add(to).map(|s| s.saturating_mul(500_000)),
+            }),
+            bounds: plan.window.and_then(|(from, to)| {
+                (from != i64::MIN && to != i64::MAX)
+                    .then(|| (from.saturating_mul(1_000_000), to.saturating_mul(1_000_000)))
             }),
             kinds: FxHashMap::default(),
             n_kinds: 0,
@@ -210,8 +228,13 @@ impl Timeline {
             .into_values()
             .flat_map(cluster)
             .map(|k| {
+                let resumed = if k.resumed(self.bounds) {
+                    RESUMED_BITS
+                } else {
+                    0.0
+                };
                 (
-                    k.score(per_file.get(&k.first.file).copied().unwrap_or(1)),
+                    k.score(per_file.get(&k.first.file).copied().unwrap_or(1)) + resumed,
                     k,
                 )
             })
@@ -597,6 +620,22 @@ impl Kind {
         if b.last.map(|t| t.key) > self.last.map(|t| t.key) {
             self.last = b.last;
         }
+    }
+
+    /// Whether a recurring kind began only well into the window (`bounds`, µs): silent for
+    /// three times its spacing there, and half a minute at least. The first success after
+    /// an outage (a `201` after the failover), a worker's jobs resuming: the recovery is
+    /// when a common kind comes back.
+    fn resumed(&self, bounds: Option<(i64, i64)>) -> bool {
+        let (Some((from, to)), Some(first)) = (bounds, self.first.time) else {
+            return false;
+        };
+        if self.notable || self.count < RESUMED_MIN || to <= from {
+            return false;
+        }
+        let spacing = (to - from) / self.count as i64;
+        let silent = first.key - from;
+        silent >= 3 * spacing && silent >= RESUMED_SILENCE
     }
 
     /// How telling the kind is, in bits: how rare it is in its file, how much more of

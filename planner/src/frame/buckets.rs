@@ -91,4 +91,22 @@ mod tests {
         let f = frame_with("requests slower than 5 minutes in access.log", None).expect("frame");
         assert!(f.get("bucket").is_none(), "{f}");
     }
+
+    /// "avg req/min": a rate written with a slash, and a mean of nothing named per bucket,
+    /// is the events per bucket (whose answer gives the mean per bucket).
+    #[test]
+    fn a_rate_is_the_events_per_bucket() {
+        for (text, want) in [
+            (
+                "avg req/min in access.log between 01:15 and 01:28",
+                "minute",
+            ),
+            ("access.log average requests/hour", "hour"),
+        ] {
+            let f = frame_with(text, None).expect("frame");
+            assert_eq!(f["bucket"], want, "{text}: {f}");
+            assert_eq!(f["measure"], "buckets", "{text}: {f}");
+            assert!(f.get("field").is_none(), "{text}: {f}");
+        }
+    }
 }

@@ -233,7 +233,14 @@ fn measure_over_window_and_buckets(
     }
     if let Some(b) = bucket(p) {
         q.bucket = b;
-        if matches!(q.measure, Measure::Count | Measure::Rows) && q.group_by.is_empty() {
+        // "avg req/min": a mean of nothing named, per bucket, is the events per bucket
+        // (whose answer gives the mean per bucket).
+        let mean_of_nothing = q.measure == Measure::Mean
+            && q.field.is_none()
+            && !p.has(|c| matches!(c, Cue::Field(_) | Cue::Column(_)));
+        if (matches!(q.measure, Measure::Count | Measure::Rows) || mean_of_nothing)
+            && q.group_by.is_empty()
+        {
             q.measure = Measure::Buckets;
         }
     }
