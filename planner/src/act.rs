@@ -228,7 +228,11 @@ fn kill_it(t: &str) -> Option<ActIntent> {
         "这个", "那个",
     ];
     let pronoun = PRONOUNS.iter().any(|p| lower.contains(p));
-    if !pronoun && !last.chars().any(crate::text::is_cjk) {
+    // Chinese drops the object only in a request ("帮我 kill 掉", "杀掉吧"); "结束了",
+    // "终止了" alone say that it has ended.
+    const ASKING: [&str; 7] = ["帮我", "请", "麻烦", "给我", "掉", "吧", "一下"];
+    let dropped = last.chars().any(crate::text::is_cjk) && ASKING.iter().any(|w| last.contains(w));
+    if !pronoun && !dropped {
         return None;
     }
     let bare = PRONOUNS.iter().fold(lower, |l, p| l.replace(p, " "));
@@ -297,9 +301,27 @@ fn named_in(clause: &str) -> Option<&str> {
         .skip_while(|w| matches!(*w, "the" | "my" | "our" | "that" | "this" | "and" | "so"))
         .take(2)
         .collect();
+    // Words that open a clause without naming anything ("that's enough, stop it").
+    const NO_NAME: [&str; 14] = [
+        "that",
+        "there",
+        "it",
+        "this",
+        "what",
+        "here",
+        "who",
+        "he",
+        "she",
+        "everything",
+        "something",
+        "nothing",
+        "which",
+        "everyone",
+    ];
+    let named = |w: &&str| plain(w) && !NO_NAME.contains(w);
     match subject.as_slice() {
-        [name, verb] if STATE_VERBS.contains(verb) && plain(name) => Some(name),
-        [name, ..] => name.strip_suffix("'s").filter(plain),
+        [name, verb] if STATE_VERBS.contains(verb) && named(name) => Some(name),
+        [name, ..] => name.strip_suffix("'s").filter(named),
         _ => None,
     }
 }
@@ -548,40 +570,41 @@ fn typed_command(t: &str) -> Option<Vec<String>> {
     mutating.then(|| words.iter().map(|w| w.to_string()).collect())
 }
 
-/// `pkill thumbnailer`, `killall -9 etl_worker`, `pkill -f report.py`: the processes are
-/// looked up by name and the pids found are proposed, as for the same request in words (the
-/// approval then shows each pid with its command line, which `pkill` itself never does).
+/// `pkill thumbnailer`, `pkill -9 -f report.py`: the processes are looked up by name (as
+/// `pkill` matches, a part of the name) and the pids found are proposed, as for the same
+/// request in words; the approval shows each pid with its command line, which `pkill`
+/// itself never does. `killall` matches whole names only, which this lookup cannot say,
+/// so it stays refused.
 fn typed_kill_by_name(t: &str) -> Option<ActIntent> {
     let words: Vec<&str> = t.split_whitespace().collect();
-    let [tool, rest @ ..] = words.as_slice() else {
+    let ["pkill", rest @ ..] = words.as_slice() else {
         return None;
     };
-    if !matches!(*tool, "pkill" | "killall") {
-        return None;
-    }
     let (flags, names): (Vec<&str>, Vec<&str>) = rest.iter().partition(|w| w.starts_with('-'));
     let [name] = names.as_slice() else {
         return None;
     };
-    // `-f` and `-x` narrow the match; `-u`, `-t` and friends take a value this form cannot
-    // read, so they are left to the whitelist's refusal rather than guessed.
-    let known = |f: &&str| {
-        matches!(
-            *f,
-            "-f" | "-x" | "-9" | "-kill" | "-term" | "-15" | "-sigterm" | "-sigkill"
-        )
-    };
+    // `-f` widens the match to the command line, as the lookup does; `-x`, `-u`, `-t` and
+    // friends narrow it or take a value this form cannot read, so they are left to the
+    // whitelist's refusal rather than guessed.
+    const KILL: [&str; 3] = ["-9", "-kill", "-sigkill"];
+    let known = |f: &&str| KILL.contains(f) || matches!(*f, "-f" | "-term" | "-15" | "-sigterm");
     if !flags.iter().all(known) || !name.bytes().any(|b| b.is_ascii_alphabetic()) {
         return None;
     }
+    let signal = if flags.iter().any(|f| KILL.contains(f)) {
+        "-KILL"
+    } else {
+        "-TERM"
+    };
     Some(ActIntent::KillNamed {
         name: name.to_string(),
-        signal: signal_of(t),
+        signal,
     })
 }
 
 fn signal_of(t: &str) -> &'static str {
-    if ["-9", "强制", "force", "sigkill", " -kill"]
+    if ["-9", "强制", "force", "sigkill"]
         .iter()
         .any(|w| t.contains(w))
     {

@@ -66,10 +66,11 @@ fn a_process_named_in_words_is_looked_up_then_proposed() {
             "kill -TERM <thumbnailer>",
         ),
         ("thumbnailer's hung, nuke it", "kill -TERM <thumbnailer>"),
-        // pkill and killall typed: looked up by name, so the approval shows the pids.
+        // pkill typed: looked up by name, so the approval shows the pids.
         ("pkill thumbnailer", "kill -TERM <thumbnailer>"),
-        ("killall -9 etl_worker", "kill -KILL <etl_worker>"),
+        ("pkill -9 etl_worker", "kill -KILL <etl_worker>"),
         ("pkill -f report.py", "kill -TERM <report.py>"),
+        ("pkill shard-9", "kill -TERM <shard-9>"),
         // A stop verb first and one name in its clause: the rest says why.
         (
             "could you kill off the runaway thumb-render",
@@ -181,6 +182,13 @@ fn questions_and_non_unit_targets_are_not_actions() {
         "the alerts are noisy, stop them",
         "pkill -u bob",
         "pkill a b",
+        "pkill -x sh",
+        "killall sh",
+        // Statements that something ended, and clauses that name nothing.
+        "etl_worker 跑完了，结束了",
+        "ledger-sync 报了 OOM，终止了",
+        "that's enough, stop it",
+        "there's a leak, kill it",
     ] {
         assert_eq!(intent(t), None, "{t}");
     }

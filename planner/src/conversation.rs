@@ -595,33 +595,37 @@ impl Conversation {
                     }
                 }
                 StepFacts::Metric { metric } => self.last_metric = Some(metric.clone()),
-                StepFacts::Queried(q) => {
-                    if let Some(path) = q.query.files.first() {
-                        let same = self.last_file.as_ref().is_some_and(|f| &f.path == path);
-                        if !same {
-                            self.last_file = Some(FileRef {
-                                path: path.clone(),
-                                analysed: true,
-                                total_lines: None,
-                            });
-                        }
-                    }
-                    let mut q = (**q).clone();
-                    let prev = self.last_query.take();
-                    // "at that time" is the last time an answer pointed at, though a count
-                    // asked since pointed at none.
-                    if q.at.is_none() {
-                        q.at = prev.as_ref().and_then(|p| p.at.clone());
-                    }
-                    // "how many of those were 503?" after a top list, then "the second one":
-                    // a figure of one listed item keeps the list it came from.
-                    if let Some(prev) = prev.filter(|p| narrows_to_an_item(p, &q)) {
-                        q.items = prev.items;
-                    }
-                    self.last_query = Some(q);
-                }
+                StepFacts::Queried(q) => self.queried(q),
             }
         }
+    }
+
+    /// A query ran: its log is the file the conversation is about, and it is the last
+    /// query, keeping the time an answer last pointed at and the list it narrowed.
+    fn queried(&mut self, q: &LastQuery) {
+        if let Some(path) = q.query.files.first() {
+            let same = self.last_file.as_ref().is_some_and(|f| &f.path == path);
+            if !same {
+                self.last_file = Some(FileRef {
+                    path: path.clone(),
+                    analysed: true,
+                    total_lines: None,
+                });
+            }
+        }
+        let mut q = q.clone();
+        let prev = self.last_query.take();
+        // "at that time" is the last time an answer pointed at, though a count asked since
+        // pointed at none.
+        if q.at.is_none() {
+            q.at = prev.as_ref().and_then(|p| p.at.clone());
+        }
+        // "how many of those were 503?" after a top list, then "the second one": a figure
+        // of one listed item keeps the list it came from.
+        if let Some(prev) = prev.filter(|p| narrows_to_an_item(p, &q)) {
+            q.items = prev.items;
+        }
+        self.last_query = Some(q);
     }
 
     /// Folds the last [`STATE_TURNS`] turns: `(user message, that turn's facts)`, oldest first.

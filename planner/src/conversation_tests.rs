@@ -258,3 +258,36 @@ fn the_time_an_answer_pointed_at_is_kept_for_that_time() {
     c.apply(&[StepFacts::Queried(Box::new(count))]);
     assert_eq!(c.last_query.expect("a query").at, Some(at));
 }
+
+/// The monitor's ranking of processes is the processes table ranked by the same figure,
+/// its pids the items in the order shown, so "它的 pid" edits it as a query.
+#[test]
+fn a_process_ranking_is_the_processes_table_ranked() {
+    let item = |name: &str, pid| ListItem {
+        name: name.into(),
+        path: None,
+        pid: Some(pid),
+    };
+    let mut c = Conversation::default();
+    c.apply(&[StepFacts::List(ListShown {
+        kind: ListKind::Processes {
+            sort: ProcSort::Memory,
+            name: None,
+        },
+        items: vec![item("mysqld", 812), item("java", 4242)],
+    })]);
+    let q = c.last_query.expect("a query");
+    assert_eq!(q.query.source, llmops_common::query::Source::Processes);
+    assert_eq!(
+        q.query.field.as_ref().map(|f| f.as_str()),
+        Some("rss_bytes")
+    );
+    assert_eq!(q.query.limit, Some(2));
+    assert_eq!(
+        q.items,
+        vec![
+            vec![("pid".to_string(), "812".to_string())],
+            vec![("pid".to_string(), "4242".to_string())]
+        ]
+    );
+}

@@ -86,6 +86,9 @@ pub struct Timeline {
     unlisted: u64,
     /// Timed events in the window per file (the base of a kind's burst).
     per_file: FxHashMap<usize, u64>,
+    /// Each file's earliest event in the window (µs key): a kind has resumed only after
+    /// its file ran without it.
+    file_first: FxHashMap<usize, i64>,
     /// The middle of the window (µs keys): of equally telling kinds, the nearest first.
     center: Option<i64>,
     /// The window's ends (µs keys), when both are closed.
@@ -110,11 +113,14 @@ impl Timeline {
             n_kinds: 0,
             unlisted: 0,
             per_file: FxHashMap::default(),
+            file_first: FxHashMap::default(),
         }
     }
 
     pub fn add(&mut self, row: &mut dyn RowAccess, time: Ts, plan: &Plan, file: usize, line: u64) {
         *self.per_file.entry(file).or_insert(0) += 1;
+        let first = self.file_first.entry(file).or_insert(time.key);
+        *first = (*first).min(time.key);
         // Without template counts (a table without a message, an access log) an event's
         // kind is its first line with the numbers, addresses and ids masked, neither rare
         // nor common: notable kinds first, then the nearest the asked time.
@@ -200,6 +206,10 @@ impl Timeline {
         for (f, n) in o.per_file {
             *self.per_file.entry(f).or_insert(0) += n;
         }
+        for (f, t) in o.file_first {
+            let first = self.file_first.entry(f).or_insert(t);
+            *first = (*first).min(t);
+        }
         for (file, kinds) in o.kinds {
             let mine = self.kinds.entry(file).or_default();
             for (key, b) in kinds {
@@ -228,7 +238,8 @@ impl Timeline {
             .into_values()
             .flat_map(cluster)
             .map(|k| {
-                let resumed = if k.resumed(self.bounds) {
+                let since = self.file_first.get(&k.first.file).copied();
+                let resumed = if k.resumed(self.bounds, since) {
                     RESUMED_BITS
                 } else {
                     0.0
@@ -622,19 +633,20 @@ impl Kind {
         }
     }
 
-    /// Whether a recurring kind began only well into the window (`bounds`, µs): silent for
-    /// three times its spacing there, and half a minute at least. The first success after
-    /// an outage (a `201` after the failover), a worker's jobs resuming: the recovery is
-    /// when a common kind comes back.
-    fn resumed(&self, bounds: Option<(i64, i64)>) -> bool {
-        let (Some((from, to)), Some(first)) = (bounds, self.first.time) else {
+    /// Whether a recurring kind came back well into the window (`bounds`, µs): it occurs
+    /// outside the window too, and its file ran without it (from `since`, the file's first
+    /// event in the window) for three times its spacing there, and half a minute at least.
+    /// The first success after an outage (a `201` after the failover), a worker's jobs
+    /// resuming: the recovery is when a common kind comes back.
+    fn resumed(&self, bounds: Option<(i64, i64)>, since: Option<i64>) -> bool {
+        let (Some((from, to)), Some(first), Some(since)) = (bounds, self.first.time, since) else {
             return false;
         };
-        if self.notable || self.count < RESUMED_MIN || to <= from {
+        if self.notable || self.count < RESUMED_MIN || self.in_file <= self.count || to <= from {
             return false;
         }
         let spacing = (to - from) / self.count as i64;
-        let silent = first.key - from;
+        let silent = first.key - since.max(from);
         silent >= 3 * spacing && silent >= RESUMED_SILENCE
     }
 

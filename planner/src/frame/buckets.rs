@@ -108,5 +108,13 @@ mod tests {
             assert_eq!(f["measure"], "buckets", "{text}: {f}");
             assert!(f.get("field").is_none(), "{text}: {f}");
         }
+        // "a second" and "an hour" say how long, not per what.
+        for text in [
+            "how many requests in access.log took more than a second",
+            "errors in access.log in the last half an hour",
+        ] {
+            let f = frame_with(text, None).expect("frame");
+            assert_ne!(f["measure"], "buckets", "{text}: {f}");
+        }
     }
 }

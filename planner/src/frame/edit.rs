@@ -59,13 +59,7 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         && new.query.group_by.is_empty()
         && new.query.window.is_none();
     if a.total {
-        let mut q = last.query.clone();
-        q.measure = Measure::Count;
-        q.group_by.clear();
-        q.field = None;
-        q.order = Order::default();
-        q.limit = None;
-        return Some(edited(q, new.soft, new.object));
+        return Some(all_counted(&last.query, new));
     }
     if !a.marked
         && picked.is_none()
@@ -94,6 +88,17 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     drop_unasked(lex, p, &mut q, &new.query);
     one_event(&mut q, &last.query, &a, picked.is_some());
     Some(edited(q, new.soft, new.object))
+}
+
+/// "how many in total": the last query's events, counted, its list or buckets put aside.
+fn all_counted(last: &Query, new: Frame) -> Frame {
+    let mut q = last.clone();
+    q.measure = Measure::Count;
+    q.group_by.clear();
+    q.field = None;
+    q.order = Order::default();
+    q.limit = None;
+    edited(q, new.soft, new.object)
 }
 
 /// The edits that make the whole new query at once: the same list longer ("and the next
@@ -269,7 +274,14 @@ struct Asked {
 
 impl Asked {
     fn of(p: &Parsed, new: &Frame, last: &LastQuery, asks_time: bool) -> Asked {
-        let marked = p.has(|c| matches!(c, Cue::Follow | Cue::Refer));
+        // "that" in "at that time" refers to a time, not to an item.
+        let of_a_time = |h: &Hit| {
+            p.hits
+                .iter()
+                .any(|t| t.cue == Cue::Then && t.start <= h.start && h.end <= t.end)
+        };
+        let refers = p.hits.iter().any(|h| h.cue == Cue::Refer && !of_a_time(h));
+        let marked = refers || p.has(|c| c == Cue::Follow);
         let own_measure = p.has(|c| matches!(c, Cue::Measure(_)));
         // Unknown words are a condition only with a follow-up word ("and the deadlocks?").
         let own_condition = new
@@ -291,7 +303,7 @@ impl Asked {
             && (!p.has(named) || asks_time);
         Asked {
             marked,
-            refers: p.has(|c| c == Cue::Refer),
+            refers,
             own_measure,
             own_content,
             time_of_last: asks_time && of_nothing,
@@ -303,7 +315,7 @@ impl Asked {
                 && last.query.group_by.is_empty()
                 && p.has(|c| c == Cue::Total)
                 && !p.has(|c| c == Cue::Refer),
-            field_of_it: p.has(|c| c == Cue::Refer)
+            field_of_it: refers
                 && !own_measure
                 && (!new.query.group_by.is_empty()
                     || p.has(|c| matches!(c, Cue::Field(_) | Cue::Column(_))))
@@ -468,22 +480,17 @@ fn other_log(lex: &Lexicon, p: &Parsed, last: &LastQuery) -> Option<Frame> {
     let mut q = last.clone();
     apply(&mut q, &new.query, false, p);
     q.files = p.files.clone();
-    // A condition on a field the other log lacks ("status = 504" asked of an app's own log)
-    // would match nothing there; the rest of the question carries over.
-    q.filters
-        .retain(|f| f.field.as_ref().is_none_or(|x| p.log_has(x.as_str())));
     Some(edited(q, new.soft, new.object))
 }
 
 /// "它呢，tracker.log 里能看到它多少次请求" after the client with the most 429s: a pronoun
-/// in a question of its own over another log stands for the last answer's top item (or
-/// the event it named), looked for in that log's field of the same name, else in its
-/// text.
+/// in a question of its own over another log stands for the last answer's top item,
+/// looked for as a whole word in that log's text.
 fn the_item_in_another_log(lex: &Lexicon, p: &Parsed, last: &LastQuery) -> Option<Frame> {
     let item = last
         .item_asked(&last.query)
         .or(last.items.first())
-        .filter(|i| !i.is_empty())?;
+        .filter(|i| !i.is_empty() && i.iter().all(|(_, v)| !v.trim().is_empty()))?;
     if !of_the_listed_item(lex, p, last) {
         return None;
     }

@@ -54,8 +54,10 @@ pub(super) fn more_items(lex: &Lexicon, p: &Parsed, last: &Query, shown: usize) 
         let base = last.limit.unwrap_or(Query::DEFAULT_LIMIT).max(shown as u32);
         return Some((base + n).min(Query::MAX_LIMIT));
     }
-    // "top 5 then", "前 3 个呢": the same list at that length.
-    let top = p.lits.iter().find_map(|l| {
+    // "top 5 then", "前 3 个呢": the same list at that length; "top 5 paths" is another
+    // ranking.
+    let names = p.has(|c| matches!(c, Cue::Field(_) | Cue::Column(_)));
+    let top = p.lits.iter().filter(|_| !names).find_map(|l| {
         let Lit::Number { value, unit: None } = l.lit else {
             return None;
         };
@@ -179,7 +181,8 @@ pub(super) fn then_window(lex: &Lexicon, p: &Parsed, at: &AnswerTime, q: &Query)
         };
     }
     // A bucket's start is written to its own precision, so the end is the same text (a
-    // minute, a day) or the hour's last minute; both ends are included whole.
+    // minute, a day) or its last minute (5 and 10 minutes, an hour); both ends are
+    // included whole.
     let whole = |to: String| Window::Between {
         from: Some(point(&at.at)),
         to: Some(point(&to)),
@@ -190,10 +193,22 @@ pub(super) fn then_window(lex: &Lexicon, p: &Parsed, at: &AnswerTime, q: &Query)
             seconds: 60,
         },
         60 | 86_400 => whole(at.at.clone()),
-        3600 if at.at.ends_with(":00") => whole(format!("{}59", &at.at[..at.at.len() - 2])),
-        w => Window::Around {
-            at: point(&at.at),
-            seconds: w / 2,
+        w => match plus_minutes(&at.at, (w / 60).saturating_sub(1)) {
+            Some(to) if w % 60 == 0 && w < 86_400 => whole(to),
+            _ => Window::Around {
+                at: point(&at.at),
+                seconds: w / 2,
+            },
         },
     }
+}
+
+/// `at` (ending in `HH:MM`) that many minutes later, on the same day only.
+fn plus_minutes(at: &str, minutes: u64) -> Option<String> {
+    let cut = at.len().checked_sub(5)?;
+    let (head, hm) = (at.get(..cut)?, at.get(cut..)?);
+    let (h, m) = hm.split_once(':')?;
+    let (h, m): (u64, u64) = (h.parse().ok()?, m.parse().ok()?);
+    let end = h * 60 + m + minutes;
+    (end < 1440).then(|| format!("{head}{:02}:{:02}", end / 60, end % 60))
 }

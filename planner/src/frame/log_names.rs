@@ -326,8 +326,9 @@ fn at_joined(lower: &str, start: usize, end: usize, ctx: &FrameCtx) -> bool {
         return false;
     }
     let from = lower[..start]
-        .rfind(|c: char| c.is_whitespace())
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rfind(|(_, c)| c.is_whitespace())
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let to = lower[end..]
         .find(|c: char| c.is_whitespace() || matches!(c, ',' | '，' | '?' | '？'))
         .map_or(lower.len(), |i| end + i);

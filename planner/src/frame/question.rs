@@ -19,7 +19,6 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
     }
     let (source, files) = source_of(lex, &p, ctx)?;
     let mut frame = frame_of(lex, &p, source, files.clone());
-    at_the_answer_time(lex, &p, ctx, &mut frame);
     // Read again over the log that has the fields asked: its columns make the conditions
     // ("/items/" is its path, not anywhere in the line).
     if let Some(other) = super::log_choice::sibling_with_the_fields(ctx, &frame.query, text) {
@@ -33,6 +32,7 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
         let path = other.path.to_string_lossy().into_owned();
         frame = frame_of(lex, &Parsed::new(text, &narrowed), source, vec![path]);
     }
+    at_the_answer_time(lex, &p, ctx, &mut frame);
     let q = &frame.query;
     let narrowed = q.filters.iter().any(|f| Some(f) != frame.object.as_ref())
         || !q.group_by.is_empty()

@@ -607,3 +607,28 @@ fn the_top_item_looked_for_in_another_log() {
     let f = edit("how many requests are in app.log?", &top);
     assert!(f.get("filters").is_none(), "{f}");
 }
+
+/// What the follow-up words above must leave alone: "top 5 paths" after the top clients
+/// is another ranking; "that" in "at that time" refers to no item; a peak of five minutes
+/// is that whole bucket.
+#[test]
+fn follow_up_words_that_ask_something_else() {
+    let top = last(
+        json!({"files": [ACCESS], "measure": "count", "group_by": ["client"], "limit": 10}),
+        &[("client", "10.0.0.9"), ("client", "10.0.0.4")],
+    );
+    let f = frame_with("top 5 paths", Some(&top)).expect("a query");
+    assert_eq!(f["group_by"], json!(["path"]), "{f}");
+    let mut grouped = top.clone();
+    grouped.at = Some(super::AnswerTime {
+        at: "2031-05-09T02:15".into(),
+        width_seconds: 300,
+    });
+    let f = edit("how many errors at that time?", &grouped);
+    assert!(!f["filters"].to_string().contains("10.0.0.9"), "{f}");
+    assert_eq!(
+        f["window"],
+        json!({"between": {"from": "2031-05-09T02:15", "to": "2031-05-09T02:19"}}),
+        "{f}"
+    );
+}
