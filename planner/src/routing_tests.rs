@@ -719,10 +719,38 @@ fn a_question_about_another_log_after_a_query_runs_over_that_log() {
     let q = query_of("uwsgi 那个日志里呢？有多少个请求因为这个 500 了");
     assert_eq!(
         (q.files.clone(), q.measure),
-        (vec![uwsgi], Measure::Count),
+        (vec![uwsgi.clone()], Measure::Count),
         "{q:?}"
     );
     assert_eq!(q.filters.len(), 1, "status 500 only: {q:?}");
+    // A question of its own at the time the last answer pointed at.
+    let mut at_peak = conversation.clone();
+    if let Some(l) = at_peak.last_query.as_mut() {
+        l.at = Some(super::frame::AnswerTime {
+            at: "2031-05-09T02:17".into(),
+            width_seconds: 60,
+        });
+    }
+    let q = match plan_over(
+        "how many errors in the uwsgi log at that time?",
+        &ups,
+        &at_peak,
+    ) {
+        PlannerAction::Call {
+            args: ToolArgs::LogQuery(q),
+            ..
+        } => q.query,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(q.files, vec![uwsgi], "{q:?}");
+    assert_eq!(
+        q.window,
+        Some(llmops_common::query::Window::Between {
+            from: Some(llmops_common::query::TimePoint("2031-05-09T02:17".into())),
+            to: Some(llmops_common::query::TimePoint("2031-05-09T02:17".into())),
+        }),
+        "{q:?}"
+    );
 }
 
 #[test]

@@ -112,5 +112,7 @@ fn at_the_answer_time(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx, frame: &mut Fra
     });
     if frame.query.source == Source::Log && !own_time && p.has(|c| c == Cue::Then) {
         frame.query.window = Some(super::edit_ops::then_window(lex, p, at, &frame.query));
+        // It reads the conversation, as a follow-up does.
+        frame.follow_up = true;
     }
 }
