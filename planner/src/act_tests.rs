@@ -66,6 +66,10 @@ fn a_process_named_in_words_is_looked_up_then_proposed() {
             "kill -TERM <thumbnailer>",
         ),
         ("thumbnailer's hung, nuke it", "kill -TERM <thumbnailer>"),
+        (
+            "that thumbnailer is stuck again, kill it",
+            "kill -TERM <thumbnailer>",
+        ),
         // pkill typed: looked up by name, so the approval shows the pids.
         ("pkill thumbnailer", "kill -TERM <thumbnailer>"),
         ("pkill -9 etl_worker", "kill -KILL <etl_worker>"),
