@@ -274,13 +274,7 @@ struct Asked {
 
 impl Asked {
     fn of(p: &Parsed, new: &Frame, last: &LastQuery, asks_time: bool) -> Asked {
-        // "that" in "at that time" refers to a time, not to an item.
-        let of_a_time = |h: &Hit| {
-            p.hits
-                .iter()
-                .any(|t| t.cue == Cue::Then && t.start <= h.start && h.end <= t.end)
-        };
-        let refers = p.hits.iter().any(|h| h.cue == Cue::Refer && !of_a_time(h));
+        let refers = p.has(|c| c == Cue::Refer);
         let marked = refers || p.has(|c| c == Cue::Follow);
         let own_measure = p.has(|c| matches!(c, Cue::Measure(_)));
         // Unknown words are a condition only with a follow-up word ("and the deadlocks?").
@@ -314,7 +308,7 @@ impl Asked {
                 && new.query.measure == Measure::Count
                 && last.query.group_by.is_empty()
                 && p.has(|c| c == Cue::Total)
-                && !p.has(|c| c == Cue::Refer),
+                && !refers,
             field_of_it: refers
                 && !own_measure
                 && (!new.query.group_by.is_empty()

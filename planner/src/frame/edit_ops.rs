@@ -166,15 +166,7 @@ fn shape(v: &str) -> Option<String> {
 pub(super) fn then_window(lex: &Lexicon, p: &Parsed, at: &AnswerTime, q: &Query) -> Window {
     let point = |s: &str| TimePoint(s.to_string());
     let around = lex.grammar.window.around_default_seconds;
-    // "about" inside "what about" is no "around".
-    let around_word = p.hits.iter().any(|h| {
-        h.cue == Cue::Around
-            && !p
-                .hits
-                .iter()
-                .any(|f| f.cue == Cue::Follow && f.start <= h.start && h.end <= f.end)
-    });
-    if around_word || q.measure == Measure::Timeline {
+    if p.has(|c| c == Cue::Around) || q.measure == Measure::Timeline {
         return Window::Around {
             at: point(&at.at),
             seconds: around,

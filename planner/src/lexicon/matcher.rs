@@ -143,8 +143,25 @@ pub fn find(lex: &Lexicon, text: &str) -> Vec<Hit> {
     push_words(&mut hits, text, &g.window.between(), Cue::Between);
     push_words(&mut hits, text, &g.window.from(), Cue::From);
     push_words(&mut hits, text, &g.window.to(), Cue::To);
+    inside_phrases(&mut hits);
     hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
     hits
+}
+
+/// A word inside a longer follow-up phrase is part of it: "about" in "what about" is no
+/// "around", "that" in "at that time" refers to no item.
+fn inside_phrases(hits: &mut Vec<Hit>) {
+    let phrases: Vec<(usize, usize)> = hits
+        .iter()
+        .filter(|h| matches!(h.cue, Cue::Follow | Cue::Then))
+        .map(|h| (h.start, h.end))
+        .collect();
+    hits.retain(|h| {
+        !matches!(h.cue, Cue::Around | Cue::Refer)
+            || !phrases
+                .iter()
+                .any(|&(s, e)| s <= h.start && h.end <= e && e - s > h.end - h.start)
+    });
 }
 
 /// Keeps the longest of overlapping hits (earlier first on equal length). Hits of the same
@@ -233,5 +250,20 @@ mod tests {
         assert!(content.contains(&"failed logins"), "{content:?}");
         assert!(!content.contains(&"failed"), "{content:?}");
         assert!(content.contains(&"ip"), "{content:?}");
+    }
+
+    #[test]
+    fn a_word_inside_a_follow_up_phrase_is_part_of_it() {
+        let lex = lexicon();
+        let cues = |t: &str| -> Vec<Cue> { find(lex, t).into_iter().map(|h| h.cue).collect() };
+        assert!(!cues("what about app.log").contains(&Cue::Around));
+        assert!(cues("errors around 02:47").contains(&Cue::Around));
+        let at_that_time = cues("how many errors at that time");
+        assert!(at_that_time.contains(&Cue::Then));
+        assert!(!at_that_time.contains(&Cue::Refer));
+        assert!(cues("and that one?").contains(&Cue::Refer));
+        // The same span as a follow-up word stays both ("那个").
+        let that = cues("那个呢");
+        assert!(that.contains(&Cue::Refer) && that.contains(&Cue::Follow));
     }
 }
