@@ -6,7 +6,7 @@
 //! timeouts the uploaded configs set. Offline: the
 //! summary links what the logs show by time, not by a model's reading.
 
-use crate::answer::query::minute_of;
+use crate::answer::query::{clock_minutes, minute_of};
 use llmops_common::query::{
     BucketRow, BucketWidth, Field, Filter, FilterOp, Measure, Query, QueryArgs, QueryResult,
     QueryValue, Row, Scalar, TimePoint, Window,
@@ -219,20 +219,11 @@ const NEAR_ASKED: u64 = 10;
 /// The worst minute near the time the question names (within `NEAR_ASKED` of it), if any
 /// minute there failed. A span the question names ("2 点多") is the whole search already.
 fn peak_near<'a>(r: &'a QueryResult, asked: Option<&Window>) -> Option<&'a BucketRow> {
-    let of_day = |t: &TimePoint| -> Option<u64> {
-        let time = t.0.rsplit([' ', 'T']).next()?;
-        let mut hm = time
-            .split(':')
-            .map(|x| x.get(..2).and_then(|x| x.parse::<u64>().ok()));
-        Some(hm.next()?? * 60 + hm.next()??)
+    let Window::Around { at, .. } = asked? else {
+        return None;
     };
-    let (lo, hi) = match asked? {
-        Window::Around { at, .. } => {
-            let at = of_day(at)?;
-            ((at + 1440 - NEAR_ASKED) % 1440, (at + NEAR_ASKED) % 1440)
-        }
-        _ => return None,
-    };
+    let at = clock_minutes(at.0.rsplit([' ', 'T']).next()?)?;
+    let (lo, hi) = ((at + 1440 - NEAR_ASKED) % 1440, (at + NEAR_ASKED) % 1440);
     let near = |b: &BucketRow| {
         minute_of(&b.start).is_some_and(|m| {
             let m = m % 1440;
@@ -243,10 +234,12 @@ fn peak_near<'a>(r: &'a QueryResult, asked: Option<&Window>) -> Option<&'a Bucke
             }
         })
     };
-    buckets_of(r)
-        .iter()
-        .filter(|b| b.count > 0 && near(b))
-        .max_by(|a, b| a.count.cmp(&b.count).then(b.start.cmp(&a.start)))
+    busiest(buckets_of(r).iter().filter(|b| b.count > 0 && near(b)))
+}
+
+/// The bucket with the most events, the earliest of equals.
+fn busiest<'a>(buckets: impl Iterator<Item = &'a BucketRow>) -> Option<&'a BucketRow> {
+    buckets.max_by(|a, b| a.count.cmp(&b.count).then(b.start.cmp(&a.start)))
 }
 
 /// The next call: the timeline; then, from what it found, the events from the lead-up to
@@ -414,9 +407,7 @@ fn headline(r: &QueryResult, lang: Lang) -> String {
     });
     // The worst minute is the one where the logs fail together most; a minute with more
     // failures of one log alone is named beside it, so no listed minute contradicts it.
-    let most = buckets_of(r)
-        .iter()
-        .max_by(|a, b| a.count.cmp(&b.count).then(b.start.cmp(&a.start)))
+    let most = busiest(buckets_of(r).iter())
         .filter(|m| worst.as_ref().is_some_and(|(_, n, _)| m.count > *n));
     let most = |lang: Lang| match (most, lang) {
         (None, _) => String::new(),

@@ -3,7 +3,7 @@
 //! start, %CPU, RSS), the sockets it holds, and its systemd unit's recent log lines.
 
 use llmops_common::query::{
-    Field, Filter, FilterOp, Measure, Query, QueryArgs, QueryValue, Row, Scalar, Source,
+    Field, Filter, FilterOp, Measure, Query, QueryArgs, QueryValue, Row, Scalar, Source, Unit,
 };
 use llmops_tooldata::{CommandArgs, ToolArgs};
 
@@ -88,9 +88,11 @@ fn figures(pid: u64, row: &Row, lang: Lang) -> String {
         .and_then(|v| v.parse::<f64>().ok())
         .map(|b| human_size(b as u64))
         .unwrap_or_else(|| "?".into());
+    // As the answer of "how long has X been running" writes it: seconds, minutes and, from
+    // an hour on, `ps -o etime`'s `[DD-]hh:mm:ss`.
     let running = field(row, "elapsed_seconds")
-        .and_then(|v| v.parse::<u64>().ok())
-        .map(|s| span(s, lang));
+        .and_then(|v| v.parse::<f64>().ok())
+        .map(|s| super::answer::query::with_unit(s, Unit::S));
     match lang {
         Lang::Zh => format!(
             "进程 **{pid}**（{}）：命令行 `{}`；用户 {}；状态 {}；父进程 {}；线程 {}；启动于 {}{}；CPU {}%；内存 RSS {}（{}%）。",
@@ -104,21 +106,6 @@ fn figures(pid: u64, row: &Row, lang: Lang) -> String {
             get("threads"), get("start_time"), running.map(|r| format!(" (running for {r})")).unwrap_or_default(),
             get("cpu_percent"), rss, get("mem_percent")
         ),
-    }
-}
-
-/// A process's age as `ps -o etime` reads it, in words: "3d 4h 05m", "2h 07m", "41s".
-fn span(secs: u64, lang: Lang) -> String {
-    let (d, h, m, s) = (secs / 86_400, secs / 3600 % 24, secs / 60 % 60, secs % 60);
-    match lang {
-        Lang::Zh if d > 0 => format!("{d} 天 {h} 小时 {m} 分"),
-        Lang::Zh if h > 0 => format!("{h} 小时 {m} 分"),
-        Lang::Zh if m > 0 => format!("{m} 分 {s} 秒"),
-        Lang::Zh => format!("{s} 秒"),
-        Lang::En if d > 0 => format!("{d}d {h}h {m:02}m"),
-        Lang::En if h > 0 => format!("{h}h {m:02}m"),
-        Lang::En if m > 0 => format!("{m}m {s:02}s"),
-        Lang::En => format!("{s}s"),
     }
 }
 
@@ -178,4 +165,45 @@ pub fn answer(pid: u64, own: &[StepRecord], lang: Lang) -> String {
         parts.push(super::answer::command(j, lang));
     }
     parts.join("\n\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The detail's figures are the row's: how long it has run, also as `ps -o etime`
+    /// writes it, and the RSS in MiB.
+    #[test]
+    fn the_figures_are_the_rows_with_the_time_it_has_run() {
+        let row: Row = serde_json::from_value(serde_json::json!({
+            "text": "", "fields": [
+                {"name": "name", "value": "etl_worker"},
+                {"name": "command", "value": "/usr/bin/etl_worker --queue q1"},
+                {"name": "user", "value": "etl"},
+                {"name": "state", "value": "S"},
+                {"name": "ppid", "value": "1"},
+                {"name": "threads", "value": "7"},
+                {"name": "start_time", "value": "2031-05-09T01:00:00"},
+                {"name": "elapsed_seconds", "value": "93784"},
+                {"name": "cpu_percent", "value": "12.5"},
+                {"name": "rss_bytes", "value": "104857600"},
+                {"name": "mem_percent", "value": "0.4"}
+            ]
+        }))
+        .expect("a row");
+        let en = figures(4242, &row, Lang::En);
+        // 93784 s is 1 day, 2 h, 3 min, 4 s: `ps -o etime` prints 1-02:03:04.
+        assert!(
+            en.contains("started 2031-05-09T01:00:00 (running for 93784 s ("),
+            "{en}"
+        );
+        assert!(en.contains("1-02:03:04"), "{en}");
+        assert!(en.contains("RSS 100.0 MiB"), "{en}");
+        let zh = figures(4242, &row, Lang::Zh);
+        assert!(zh.contains("（已运行 93784 s ("), "{zh}");
+        // No age read: none shown, rather than a guess.
+        let mut young = row.clone();
+        young.fields.retain(|f| f.name != "elapsed_seconds");
+        assert!(!figures(1, &young, Lang::En).contains("running for"));
+    }
 }

@@ -765,12 +765,19 @@ pub(crate) fn minute_of(start: &str) -> Option<u64> {
     let (date, time) = start.split_once('T')?;
     let mut d = date.split('-').map(|x| x.parse::<u32>().ok());
     let (y, m, day) = (d.next()??, d.next()??, d.next()??);
+    let days = llmops_loganalysis::days_from_civil(i64::from(y), m, day);
+    u64::try_from(days * 1440)
+        .ok()?
+        .checked_add(clock_minutes(time)?)
+}
+
+/// Minutes since midnight of a time of day that starts `HH:MM` (`02:37`, `02:37:09+00:00`).
+pub(crate) fn clock_minutes(time: &str) -> Option<u64> {
     let mut t = time
         .split(':')
-        .map(|x| x.get(..2).and_then(|x| x.parse::<i64>().ok()));
-    let (h, min) = (t.next()??, t.next()??);
-    let days = llmops_loganalysis::days_from_civil(i64::from(y), m, day);
-    u64::try_from(days * 1440 + h * 60 + min).ok()
+        .map(|x| x.get(..2).and_then(|x| x.parse::<u64>().ok()));
+    let (h, m) = (t.next()??, t.next()??);
+    (h < 24 && m < 60).then_some(h * 60 + m)
 }
 
 #[cfg(test)]

@@ -199,8 +199,6 @@ pub(super) fn then_window(lex: &Lexicon, p: &Parsed, at: &AnswerTime, q: &Query)
 fn plus_minutes(at: &str, minutes: u64) -> Option<String> {
     let cut = at.len().checked_sub(5)?;
     let (head, hm) = (at.get(..cut)?, at.get(cut..)?);
-    let (h, m) = hm.split_once(':')?;
-    let (h, m): (u64, u64) = (h.parse().ok()?, m.parse().ok()?);
-    let end = h * 60 + m + minutes;
+    let end = crate::answer::query::clock_minutes(hm)? + minutes;
     (end < 1440).then(|| format!("{head}{:02}:{:02}", end / 60, end % 60))
 }
