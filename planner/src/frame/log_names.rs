@@ -255,6 +255,15 @@ fn logs_named_by_a_name_part<'a>(lower: &str, ctx: &FrameCtx<'a>) -> (NamedAt<'a
     let hits = std::cell::OnceCell::new();
     let mut out = Vec::new();
     let mut cued = Vec::new();
+    let values: Vec<(usize, usize)> = super::scan::at_names()
+        .find_iter(lower)
+        .filter(|m| {
+            !ctx.uploads
+                .iter()
+                .any(|u| u.filename.to_lowercase().contains(m.as_str()))
+        })
+        .map(|m| (m.start(), m.end()))
+        .collect();
     let bytes = lower.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
@@ -267,9 +276,9 @@ fn logs_named_by_a_name_part<'a>(lower: &str, ctx: &FrameCtx<'a>) -> (NamedAt<'a
         while i < bytes.len() && is_word(bytes[i]) {
             i += 1;
         }
-        // A word joined by `@` is part of a value (`billing@docker`, a router; `ops@example`)
-        // unless that whole token is in a file's name (`rabbit@mq-01`).
-        if at_joined(lower, start, i, ctx) {
+        // A word inside a name joined by `@` is part of a value (`orders@docker`, a router;
+        // `ops@example.org`) unless a file's name holds that name whole (`rabbit@mq-01`).
+        if values.iter().any(|&(s, e)| s <= start && i <= e) {
             continue;
         }
         let word = lower[start..i].trim_matches(['-', '_']);
@@ -315,27 +324,6 @@ fn logs_named_by_a_name_part<'a>(lower: &str, ctx: &FrameCtx<'a>) -> (NamedAt<'a
         }
     }
     (out, cued)
-}
-
-/// Whether the word at `start..end` is joined by `@` to another word, in a token no upload's
-/// file name holds.
-fn at_joined(lower: &str, start: usize, end: usize, ctx: &FrameCtx) -> bool {
-    let bytes = lower.as_bytes();
-    let joined = bytes.get(end) == Some(&b'@') || (start > 0 && bytes[start - 1] == b'@');
-    if !joined {
-        return false;
-    }
-    let from = lower[..start]
-        .char_indices()
-        .rfind(|(_, c)| c.is_whitespace())
-        .map_or(0, |(i, c)| i + c.len_utf8());
-    let to = lower[end..]
-        .find(|c: char| c.is_whitespace() || matches!(c, ',' | '，' | '?' | '？'))
-        .map_or(lower.len(), |i| end + i);
-    let token = lower[from..to].trim_matches(|c: char| !c.is_ascii_alphanumeric());
-    !ctx.uploads
-        .iter()
-        .any(|u| u.filename.to_lowercase().contains(token))
 }
 
 /// Whether a word is the program part of the log's detected format (`squid` for `squid`,

@@ -473,14 +473,17 @@ fn classes(lower: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>)
 }
 
 /// A name joined by `@` is one name, not two words: a mail address
-/// (`notices@example.org`), a Traefik router (`billing@docker`), a node (`rabbit@mq-01`).
-fn emails(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
+/// (`ops@example.org`), a proxy's router (`orders@docker`), a node (`rabbit@mq-01`).
+pub(super) fn at_names() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(
+    re(
         &R,
         r"\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*\b",
-    );
-    each_match(r, text, taken, out, |m| Lit::Ident(m.to_string()));
+    )
+}
+
+fn emails(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
+    each_match(at_names(), text, taken, out, |m| Lit::Ident(m.to_string()));
 }
 
 fn url_paths(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {

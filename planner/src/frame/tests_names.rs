@@ -479,3 +479,22 @@ fn a_cue_word_joined_to_a_log_name_names_its_log() {
     let f = query_over(&ups, "how many error and warn lines in gunicorn-access.log");
     assert_eq!(f["files"], json!([path(1)]), "{f}");
 }
+
+/// A name joined by `@` is one value: its parts name no log ("orders" in `orders@docker`
+/// is no `orders-service.log`), unless a file's name holds it whole.
+#[test]
+fn a_name_joined_by_at_is_one_value_and_names_no_log() {
+    let ups = uploads(&["orders-service.log", "edge-access.log", "rabbit@mq-01.log"]);
+    let f = query_over(
+        &ups,
+        "how many requests for the orders@docker router in edge-access.log",
+    );
+    let files = f["files"].to_string();
+    assert!(
+        files.contains("edge-access.log") && !files.contains("orders-service"),
+        "{f}"
+    );
+    assert!(f["filters"].to_string().contains("orders@docker"), "{f}");
+    let f = query_over(&ups, "rabbit@mq-01 里有多少 error");
+    assert!(f["files"].to_string().contains("rabbit@mq-01.log"), "{f}");
+}
