@@ -26,6 +26,9 @@ pub fn add_role_keys(fmt: &Format, schema: &mut Schema, wanted: &[&str]) -> Vec<
                 .iter()
                 .any(|f| f.name == *r || f.roles.contains(r))
         });
+        if has || fallback || added.iter().any(|a| a == w) {
+            continue;
+        }
         let Some((kind, unit, keys)) = super::roles::role_keys(w) else {
             // A key the sample did not show (one the upload's later lines hold): looked
             // for by its name in every event.
@@ -33,18 +36,12 @@ pub fn add_role_keys(fmt: &Format, schema: &mut Schema, wanted: &[&str]) -> Vec<
                 && w.len() <= 64
                 && w.bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b));
-            if !has && !fallback && key_like && !added.iter().any(|a| a == w) {
-                schema.add_key(w, "");
-                if let Some(f) = schema.fields.last_mut() {
-                    f.origin = Origin::AnyKey(vec![w.to_string()]);
-                }
+            if key_like {
+                schema.add_field_of(w, "", Origin::AnyKey(vec![w.to_string()]));
                 added.push(w.to_string());
             }
             continue;
         };
-        if has || fallback || added.iter().any(|a| a == w) {
-            continue;
-        }
         schema.fields.push(FieldSpec {
             name: w.to_string(),
             kind,

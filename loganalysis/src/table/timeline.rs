@@ -84,11 +84,9 @@ pub struct Timeline {
     n_kinds: usize,
     /// Events whose kind was not tracked (past `MAX_KINDS`).
     unlisted: u64,
-    /// Timed events in the window per file (the base of a kind's burst).
-    per_file: FxHashMap<usize, u64>,
-    /// Each file's earliest event in the window (µs key): a kind has resumed only after
-    /// its file ran without it.
-    file_first: FxHashMap<usize, i64>,
+    /// Per file, its timed events in the window (the base of a kind's burst) and the
+    /// earliest one's µs key (a kind has resumed only after its file ran without it).
+    per_file: FxHashMap<usize, (u64, i64)>,
     /// The middle of the window (µs keys): of equally telling kinds, the nearest first.
     center: Option<i64>,
     /// The window's ends (µs keys), when both are closed.
@@ -113,13 +111,12 @@ impl Timeline {
             n_kinds: 0,
             unlisted: 0,
             per_file: FxHashMap::default(),
-            file_first: FxHashMap::default(),
         }
     }
 
     pub fn add(&mut self, row: &mut dyn RowAccess, time: Ts, plan: &Plan, file: usize, line: u64) {
-        *self.per_file.entry(file).or_insert(0) += 1;
-        let first = self.file_first.entry(file).or_insert(time.key);
+        let (n, first) = self.per_file.entry(file).or_insert((0, time.key));
+        *n += 1;
         *first = (*first).min(time.key);
         // Without template counts (a table without a message, an access log) an event's
         // kind is its first line with the numbers, addresses and ids masked, neither rare
@@ -203,11 +200,9 @@ impl Timeline {
     /// Merges a later part (or another file) into this one.
     pub fn merge(&mut self, o: Timeline) {
         self.unlisted += o.unlisted;
-        for (f, n) in o.per_file {
-            *self.per_file.entry(f).or_insert(0) += n;
-        }
-        for (f, t) in o.file_first {
-            let first = self.file_first.entry(f).or_insert(t);
+        for (f, (n, t)) in o.per_file {
+            let (mine, first) = self.per_file.entry(f).or_insert((0, t));
+            *mine += n;
             *first = (*first).min(t);
         }
         for (file, kinds) in o.kinds {
@@ -238,16 +233,13 @@ impl Timeline {
             .into_values()
             .flat_map(cluster)
             .map(|k| {
-                let since = self.file_first.get(&k.first.file).copied();
+                let (events, since) = per_file.get(&k.first.file).copied().unwrap_or((1, 0));
                 let resumed = if k.resumed(self.bounds, since) {
                     RESUMED_BITS
                 } else {
                     0.0
                 };
-                (
-                    k.score(per_file.get(&k.first.file).copied().unwrap_or(1)) + resumed,
-                    k,
-                )
+                (k.score(events) + resumed, k)
             })
             .collect();
         let distance = |k: &Kind| match (self.center, k.first.time) {
@@ -638,8 +630,8 @@ impl Kind {
     /// event in the window) for three times its spacing there, and half a minute at least.
     /// The first success after an outage (a `201` after the failover), a worker's jobs
     /// resuming: the recovery is when a common kind comes back.
-    fn resumed(&self, bounds: Option<(i64, i64)>, since: Option<i64>) -> bool {
-        let (Some((from, to)), Some(first), Some(since)) = (bounds, self.first.time, since) else {
+    fn resumed(&self, bounds: Option<(i64, i64)>, since: i64) -> bool {
+        let (Some((from, to)), Some(first)) = (bounds, self.first.time) else {
             return false;
         };
         if self.notable || self.count < RESUMED_MIN || self.in_file <= self.count || to <= from {
