@@ -212,7 +212,7 @@ fn evidence_window(r: &QueryResult, asked: Option<&Window>) -> Option<Window> {
 }
 
 /// Minutes either side of a time the question names within which its failures are the
-/// ones asked about ("00:41 左右 billing 报了一堆 502"), however many more a later minute of
+/// ones asked about ("03:10 左右支付接口一堆 500，怎么回事"), however many more a later minute of
 /// the half hour searched holds.
 const NEAR_ASKED: u64 = 10;
 
@@ -548,8 +548,8 @@ mod tests {
         // Asking for a cause in other words, and what a failure took down.
         let incident = &lexicon().grammar.incident;
         for t in [
-            "1 点多一堆 429，原因是什么？",
-            "为什么一直 503？",
+            "凌晨 4 点多登录失败那么多，原因是什么？",
+            "为什么一直超时？",
             "what brought down the tracker around 3:22?",
             "the deploy took down billing, why?",
             "why so many 502s after the deploy",

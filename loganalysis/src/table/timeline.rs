@@ -628,7 +628,7 @@ impl Kind {
     /// Whether a recurring kind came back well into the window (`bounds`, µs): it occurs
     /// outside the window too, and its file ran without it (from `since`, the file's first
     /// event in the window) for three times its spacing there, and half a minute at least.
-    /// The first success after an outage (a `201` after the failover), a worker's jobs
+    /// The first success after an outage (a write accepted again), a worker's jobs
     /// resuming: the recovery is when a common kind comes back.
     fn resumed(&self, bounds: Option<(i64, i64)>, since: i64) -> bool {
         let (Some((from, to)), Some(first)) = (bounds, self.first.time) else {

@@ -92,13 +92,13 @@ mod tests {
         assert!(f.get("bucket").is_none(), "{f}");
     }
 
-    /// "avg req/min": a rate written with a slash, and a mean of nothing named per bucket,
+    /// "reqs/min on average": a rate written with a slash, and a mean of nothing named per bucket,
     /// is the events per bucket (whose answer gives the mean per bucket).
     #[test]
     fn a_rate_is_the_events_per_bucket() {
         for (text, want) in [
             (
-                "avg req/min in access.log between 01:15 and 01:28",
+                "mean requests/min in access.log from 04:00 to 04:20",
                 "minute",
             ),
             ("access.log average requests/hour", "hour"),

@@ -233,7 +233,7 @@ fn measure_over_window_and_buckets(
     }
     if let Some(b) = bucket(p) {
         q.bucket = b;
-        // "avg req/min": a mean of nothing named, per bucket, is the events per bucket
+        // "reqs/min on average": a mean of nothing named, per bucket, is the events per bucket
         // (whose answer gives the mean per bucket).
         let mean_of_nothing = q.measure == Measure::Mean
             && q.field.is_none()
@@ -621,7 +621,7 @@ fn settle(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     if q.measure == Measure::Count && q.field.is_some() && q.group_by.is_empty() && !numeric {
         q.field = None;
     }
-    // "一共返回了多少字节", "how many bytes": a count of a quantity is its sum.
+    // "一共发了多少字节", "how many bytes": a count of a quantity is its sum.
     let additive = q.field.as_ref().is_some_and(|f| {
         lex.fields
             .iter()

@@ -477,7 +477,7 @@ fn other_log(lex: &Lexicon, p: &Parsed, last: &LastQuery) -> Option<Frame> {
     Some(edited(q, new.soft, new.object))
 }
 
-/// "它呢，tracker.log 里能看到它多少次请求" after the client with the most 429s: a pronoun
+/// "app.log 里它出现了几次？" after the client denied most often: a pronoun
 /// in a question of its own over another log stands for the last answer's top item,
 /// looked for as a whole word in that log's text.
 fn the_item_in_another_log(lex: &Lexicon, p: &Parsed, last: &LastQuery) -> Option<Frame> {

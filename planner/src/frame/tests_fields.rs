@@ -255,8 +255,8 @@ fn a_superlative_of_one_event_ranks_no_groups() {
 fn a_count_of_a_quantity_is_its_sum() {
     for (text, want) in [
         ("how many bytes did access.log send in all", "sum"),
-        ("access.log 里一共返回了多少字节", "sum"),
-        ("access.log 每个 client 一共返回了多少字节", "sum"),
+        ("access.log 里一共发了多少字节", "sum"),
+        ("access.log 按 client 统计总共传了多少字节", "sum"),
         ("how many requests over 1000 bytes in access.log", "count"),
     ] {
         let f = super::tests::frame_with(text, None).expect("a query");
