@@ -17,15 +17,23 @@ struct Planted {
 
 impl Planted {
     fn new(name: &str, text: &str) -> Planted {
+        Planted::many(&[(name, text)])
+    }
+
+    /// Several planted logs of one session.
+    fn many(logs: &[(&str, &str)]) -> Planted {
         let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join(name);
-        std::fs::write(&path, text).expect("write");
-        let sample = table::Sample::read(&path).expect("sample");
-        let d = table::describe_sample(table::builtin_registry(), &sample);
-        let mut ups = crate::tests::uploads(&[name]);
-        ups[0].path = path;
-        ups[0].columns = d.columns;
-        ups[0].format = d.format;
+        let names: Vec<&str> = logs.iter().map(|(n, _)| *n).collect();
+        let mut ups = crate::tests::uploads(&names);
+        for (u, (name, text)) in ups.iter_mut().zip(logs) {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).expect("write");
+            let sample = table::Sample::read(&path).expect("sample");
+            let d = table::describe_sample(table::builtin_registry(), &sample);
+            u.path = path;
+            u.columns = d.columns;
+            u.format = d.format;
+        }
         Planted { _dir: dir, ups }
     }
 
@@ -43,9 +51,14 @@ impl Planted {
         let Some(Understood::Query(f)) = super::question::understand(text, &ctx) else {
             panic!("no query for {text:?}");
         };
+        // The logs the query reads, as the agent hands them to the engine.
         let files: Vec<QueryFile> = self
             .ups
             .iter()
+            .filter(|u| {
+                let path = u.path.to_string_lossy();
+                f.query.files.is_empty() || f.query.files.iter().any(|q| *q == path)
+            })
             .map(|u| QueryFile::new(u.filename.clone(), u.path.clone()))
             .collect();
         table::run_query(
@@ -313,4 +326,79 @@ fn a_column_asked_after_a_statistic_groups_its_events() {
         other => panic!("not groups: {other:?}"),
     };
     assert_eq!((top.key[0].as_str(), top.count), ("rates-db", 20));
+}
+
+/// The follow-ups' figures against planted lines: the bytes sent in all, the count in the
+/// minute the last answer pointed at (over another log), all the listed events counted,
+/// and the top client looked for in another log.
+#[test]
+fn follow_up_figures_match_the_planted_lines() {
+    let mut access = String::new();
+    let mut app = String::new();
+    let (mut bytes, mut denied, mut in_peak_app) = (0u64, 0u64, 0u64);
+    let mut by_client: BTreeMap<String, u64> = BTreeMap::new();
+    for i in 0..600u64 {
+        let (m, s) = (i / 60, i % 60);
+        // 403s all along, more of them at 01:05, most from one client.
+        let status = if i % 13 == 0 || (m == 5 && i % 3 == 0) {
+            403
+        } else {
+            200
+        };
+        let client = if status == 403 && i % 2 == 0 {
+            "203.0.113.77".to_string()
+        } else {
+            format!("10.0.0.{}", i % 9)
+        };
+        let size = 100 + i % 37;
+        bytes += size;
+        if status == 403 {
+            denied += 1;
+            *by_client.entry(client.clone()).or_default() += 1;
+        }
+        access += &format!("{client} - - [09/May/2031:01:{m:02}:{s:02} +0000] \"GET /a/{i} HTTP/1.1\" {status} {size} \"-\" \"curl\"\n");
+        if i % 4 == 0 {
+            // Errors at 01:05 and a few at other minutes, which the window leaves out.
+            let error = m == 5 || i % 40 == 0;
+            let level = if error { "ERROR" } else { "INFO" };
+            if error && m == 5 {
+                in_peak_app += 1;
+            }
+            app +=
+                &format!("2031-05-09 01:{m:02}:{s:02},000 {level} [api] call from {client} done\n");
+        }
+    }
+    let logs = Planted::many(&[("edge.log", &access), ("app.log", &app)]);
+    let sum = logs.answer("how many bytes did edge.log send in all");
+    assert!(
+        matches!(sum.value, QueryValue::Stat { value: Some(v), .. } if v == bytes as f64),
+        "{:?} vs {bytes}",
+        sum.value
+    );
+    let peak = logs.answer("which minute had the most 403s in edge.log");
+    let at_peak = logs.answer_after("how many errors in app.log at that time", Some(&peak));
+    assert!(
+        matches!(at_peak.value, QueryValue::Count { count } if count == in_peak_app),
+        "{:?}",
+        at_peak.value
+    );
+    let listed = logs.answer("show the 403s in edge.log");
+    let total = logs.answer_after("how many in total", Some(&listed));
+    assert!(
+        matches!(total.value, QueryValue::Count { count } if count == denied),
+        "{:?}",
+        total.value
+    );
+    let top = logs.answer("which client got the most 403s in edge.log");
+    let (client, _) = by_client.iter().max_by_key(|(_, n)| **n).expect("a client");
+    let in_app = app
+        .lines()
+        .filter(|l| l.contains(&format!("from {client} ")))
+        .count() as u64;
+    let there = logs.answer_after("app.log 里它出现了几次？", Some(&top));
+    assert!(
+        matches!(there.value, QueryValue::Count { count } if count == in_app),
+        "{:?} vs {in_app}",
+        there.value
+    );
 }
