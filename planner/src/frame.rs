@@ -33,6 +33,8 @@ mod tests_fields;
 #[cfg(test)]
 mod tests_follow;
 #[cfg(test)]
+mod tests_framing;
+#[cfg(test)]
 mod tests_names;
 #[cfg(test)]
 mod tests_timeline;

@@ -1,11 +1,99 @@
-//! Which of a program's logs a question is about when its words name the wrong one: "the
-//! p95 %D of the shop site" is of `shop_access.log`, not `shop_error.log`.
+//! Which log a question is about when the one at hand lacks what it names: "the p95 %D of
+//! the shop site" is of `shop_access.log`, not `shop_error.log`; "which tenant had the
+//! slowest quote" is of the one log with a `tenant` field.
 
 use llmops_common::query::{Query, Source};
 
+use super::parsed::Parsed;
 use super::value_words::column_for;
 use super::{is_log_upload, FrameCtx};
+use crate::lexicon::{lexicon, Cue};
 use crate::UploadRef;
+
+/// The one other log of the session with what the question names where the log at hand
+/// has nothing: its own field by name (a log's field names bind only over that log), or a
+/// field the lexicon names (`client`, the `duration` "slowest" reads) that the log at hand
+/// lacks. Only when the question names no log; `None` when no log, or more than one, has it.
+pub(super) fn log_naming_its_field(
+    ctx: &FrameCtx,
+    p: &Parsed,
+    q: &Query,
+    text: &str,
+) -> Option<UploadRef> {
+    let [file] = q.files.as_slice() else {
+        return None;
+    };
+    if q.source != Source::Log || !p.files.is_empty() {
+        return None;
+    }
+    let chosen = ctx
+        .uploads
+        .iter()
+        .find(|u| u.path.to_string_lossy() == file.as_str())?;
+    if chosen.columns.is_empty() {
+        return None;
+    }
+    let lacking: Vec<&str> = named_log_fields(p)
+        .into_iter()
+        .filter(|f| !has_all(chosen, &[f]))
+        .collect();
+    let spans = |p: &Parsed| -> Vec<(usize, usize)> {
+        p.hits
+            .iter()
+            .filter(|h| matches!(h.cue, Cue::Column(_)))
+            .map(|h| (h.start, h.end))
+            .collect()
+    };
+    let own = spans(p);
+    let names_a_field_of = |u: &UploadRef| {
+        let only = [u.clone()];
+        let narrowed = FrameCtx {
+            uploads: &only,
+            referenced: &[],
+            last_file: None,
+            last_query: None,
+        };
+        spans(&Parsed::new(text, &narrowed))
+            .iter()
+            .any(|&(s, e)| !own.iter().any(|&(os, oe)| os < e && s < oe))
+    };
+    let mut naming = ctx.uploads.iter().filter(|u| {
+        u.path != chosen.path
+            && is_log_upload(u)
+            && !u.columns.is_empty()
+            && (lacking.is_empty() || has_all(u, &lacking))
+            && (!lacking.is_empty() || names_a_field_of(u))
+    });
+    match (naming.next(), naming.next()) {
+        (Some(u), None) => Some(u.clone()),
+        _ => None,
+    }
+}
+
+/// The log fields the question's words name: a log field's word, or the field a measure
+/// reads ("slowest": `duration`).
+fn named_log_fields(p: &Parsed) -> Vec<&'static str> {
+    let lex = lexicon();
+    let log_field = |name: &str| {
+        lex.fields
+            .iter()
+            .any(|f| f.field == name && f.source == Some(Source::Log))
+    };
+    let mut out: Vec<&'static str> = p
+        .hits
+        .iter()
+        .filter_map(|h| match h.cue {
+            Cue::Field(i) if lex.fields[i].source == Some(Source::Log) => {
+                Some(lex.fields[i].field.as_str())
+            }
+            Cue::Measure(i) => lex.measures[i].field.as_deref().filter(|f| log_field(f)),
+            _ => None,
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
 
 /// The one other log that shares the chosen log's name (`gunicorn-error.log`,
 /// `gunicorn-access.log`) and has every field the query reads, when the chosen one lacks

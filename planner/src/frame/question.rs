@@ -12,16 +12,22 @@ use crate::lexicon::{lexicon, Cue, Lexicon};
 /// Builds the frame of a question, or `None` when it is not a query over a table.
 pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
     let lex = lexicon();
-    let p = Parsed::new(text, ctx);
+    let mut p = Parsed::new(text, ctx);
     if let Some(mut frame) = super::edit::follow_up(lex, &p, ctx) {
         at_the_answer_time(lex, &p, ctx, &mut frame);
         return Some(Understood::Query(Box::new(frame)));
     }
-    let (source, files) = source_of(lex, &p, ctx)?;
+    let (source, mut files) = source_of(lex, &p, ctx)?;
     let mut frame = frame_of(lex, &p, source, files.clone());
     // Read again over the log that has the fields asked: its columns make the conditions
-    // ("/items/" is its path, not anywhere in the line).
-    if let Some(other) = super::log_choice::sibling_with_the_fields(ctx, &frame.query, text) {
+    // ("/items/" is its path, not anywhere in the line). A log chosen because the question
+    // names its field is read with its fields from then on.
+    let sibling = super::log_choice::sibling_with_the_fields(ctx, &frame.query, text);
+    let by_field = sibling
+        .is_none()
+        .then(|| super::log_choice::log_naming_its_field(ctx, &p, &frame.query, text))
+        .flatten();
+    if let Some(other) = sibling.as_ref().or(by_field.as_ref()) {
         let only = [other.clone()];
         let narrowed = FrameCtx {
             uploads: &only,
@@ -30,7 +36,12 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
             last_query: None,
         };
         let path = other.path.to_string_lossy().into_owned();
-        frame = frame_of(lex, &Parsed::new(text, &narrowed), source, vec![path]);
+        let reparsed = Parsed::new(text, &narrowed);
+        frame = frame_of(lex, &reparsed, source, vec![path.clone()]);
+        if by_field.is_some() {
+            p = reparsed;
+            files = vec![path];
+        }
     }
     at_the_answer_time(lex, &p, ctx, &mut frame);
     let q = &frame.query;
@@ -72,11 +83,18 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
     asked.then(|| Understood::Query(Box::new(frame)))
 }
 
-/// Words only a question about a log's contents has: a log source word or a log field.
+/// Words only a question about a log's contents has: a log source word, a log field, or a
+/// measure that reads a log field ("the slowest request": the duration of requests).
 fn log_words(lex: &Lexicon, p: &Parsed) -> bool {
+    let log_field = |name: &str| {
+        lex.fields
+            .iter()
+            .any(|f| f.field == name && f.source == Some(Source::Log))
+    };
     p.hits.iter().any(|h| match h.cue {
         Cue::Source(i) => lex.sources[i].source == Source::Log,
         Cue::Field(i) => lex.fields[i].source == Some(Source::Log),
+        Cue::Measure(i) => lex.measures[i].field.as_deref().is_some_and(log_field),
         Cue::Column(_) => true,
         _ => false,
     })
