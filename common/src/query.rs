@@ -438,6 +438,11 @@ pub struct Query {
     /// Groups, rows or events to return (default 10, at most 1000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,
+    /// The position in the ranking the question asks for (2: the second slowest request,
+    /// the client with the second most requests, the second busiest minute): the groups
+    /// or rows up to it are returned and the answer leads with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<u32>,
 }
 
 impl Query {
@@ -445,9 +450,11 @@ impl Query {
     pub const DEFAULT_LIMIT: u32 = 10;
     pub const MAX_LIMIT: u32 = 1000;
 
+    /// How many groups or rows to return: at least as many as the position asked.
     pub fn limit(&self) -> usize {
         self.limit
             .unwrap_or(Self::DEFAULT_LIMIT)
+            .max(self.rank.unwrap_or(0))
             .clamp(1, Self::MAX_LIMIT) as usize
     }
 }

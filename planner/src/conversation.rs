@@ -375,9 +375,11 @@ pub(crate) fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
     if !paths.is_empty() {
         query.files = paths;
     }
-    let event = named_event(&r.value);
-    let at = answer_time(&r.value);
-    let items = match &r.value {
+    // A position in a ranking asked ("the second slowest") is what the answer named.
+    let rank = r.query.rank.filter(|&n| n >= 2).map(|n| n as usize);
+    let event = named_event(&r.value, rank);
+    let at = answer_time(&r.value, rank);
+    let mut items: Vec<Vec<(String, String)>> = match &r.value {
         QueryValue::Groups { by, rows, .. } => {
             let asked: Vec<String> = r
                 .query
@@ -428,6 +430,10 @@ pub(crate) fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
         }
         _ => Vec::new(),
     };
+    if let Some(n) = rank.filter(|&n| items.len() >= n) {
+        let nth = items.remove(n - 1);
+        items.insert(0, nth);
+    }
     LastQuery {
         query,
         items,
@@ -437,7 +443,10 @@ pub(crate) fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
 }
 
 /// The time an answer pointed at: its peak bucket, or the time of the one event it named.
-fn answer_time(value: &llmops_common::query::QueryValue) -> Option<crate::frame::AnswerTime> {
+fn answer_time(
+    value: &llmops_common::query::QueryValue,
+    rank: Option<usize>,
+) -> Option<crate::frame::AnswerTime> {
     use llmops_common::query::QueryValue;
     let event = |row: &llmops_common::query::Row| {
         row.time.clone().map(|at| crate::frame::AnswerTime {
@@ -451,28 +460,39 @@ fn answer_time(value: &llmops_common::query::QueryValue) -> Option<crate::frame:
             buckets,
             peak,
         } => {
-            let top = peak.as_ref().or(match buckets.as_slice() {
-                [one] => Some(one),
-                _ => None,
-            })?;
+            let top = match rank {
+                Some(n) => crate::answer::query::nth_busiest(buckets, n),
+                None => peak.as_ref().or(match buckets.as_slice() {
+                    [one] => Some(one),
+                    _ => None,
+                }),
+            }?;
             Some(crate::frame::AnswerTime {
                 at: top.start.clone(),
                 width_seconds: *width_seconds,
             })
         }
         QueryValue::Stat { row: Some(row), .. } => event(row),
-        QueryValue::Rows { rows, .. } if rows.len() == 1 => event(&rows[0]),
+        QueryValue::Rows { rows, .. } => match rank {
+            Some(n) => rows.get(n - 1).and_then(event),
+            None if rows.len() == 1 => event(&rows[0]),
+            None => None,
+        },
         _ => None,
     }
 }
 
 /// The one event an answer named: a minimum's or maximum's row, or the only row listed;
 /// its fields as the log names them.
-fn named_event(value: &llmops_common::query::QueryValue) -> Vec<(String, String)> {
+fn named_event(
+    value: &llmops_common::query::QueryValue,
+    rank: Option<usize>,
+) -> Vec<(String, String)> {
     use llmops_common::query::QueryValue;
-    let row = match value {
-        QueryValue::Stat { row: Some(row), .. } => row,
-        QueryValue::Rows { rows, .. } if rows.len() == 1 => &rows[0],
+    let row = match (value, rank) {
+        (QueryValue::Stat { row: Some(row), .. }, _) => row,
+        (QueryValue::Rows { rows, .. }, Some(n)) if rows.len() >= n => &rows[n - 1],
+        (QueryValue::Rows { rows, .. }, None) if rows.len() == 1 => &rows[0],
         _ => return Vec::new(),
     };
     row.fields

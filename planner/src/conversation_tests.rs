@@ -224,7 +224,7 @@ fn the_time_an_answer_pointed_at_is_kept_for_that_time() {
         buckets: vec![bucket("2031-05-09T02:16", 3), bucket("2031-05-09T02:17", 9)],
         peak: Some(bucket("2031-05-09T02:17", 9)),
     };
-    let at = answer_time(&peak).expect("a peak");
+    let at = answer_time(&peak, None).expect("a peak");
     assert_eq!((at.at.as_str(), at.width_seconds), ("2031-05-09T02:17", 60));
     let row: Row = serde_json::from_value(
         json!({"line": 7, "time": "2031-05-09T02:14:01+00:00", "text": "slow"}),
@@ -234,12 +234,12 @@ fn the_time_an_answer_pointed_at_is_kept_for_that_time() {
         rows: vec![row.clone()],
         total: 1,
     };
-    assert_eq!(answer_time(&one).map(|a| a.width_seconds), Some(0));
+    assert_eq!(answer_time(&one, None).map(|a| a.width_seconds), Some(0));
     let two = QueryValue::Rows {
         rows: vec![row.clone(), row],
         total: 2,
     };
-    assert_eq!(answer_time(&two), None);
+    assert_eq!(answer_time(&two, None), None);
     let q = |v: Value| -> llmops_common::query::Query { serde_json::from_value(v).expect("query") };
     let pointed = LastQuery {
         query: q(json!({"source": "log", "files": ["/u/1/a.log"], "measure": "buckets"})),

@@ -324,8 +324,10 @@ fn continue_task(text: &str, ctx: &MessageCtx) -> Option<Task> {
 /// "第二个" / "the last one": an entry of the last list; the words decide what to do with it.
 fn ordinal_task(text: &str, ctx: &MessageCtx) -> Option<Task> {
     let o = ordinal(text)?;
-    // "第一个报错是什么时候": the first error of a log, not an entry of a list.
-    if names_something(text) || level_of(text) || log_question(text) {
+    // "第一个报错是什么时候": the first error of a log, not an entry of a list; "第二慢的请求"
+    // a position in a ranking.
+    let position = crate::frame::rank::ranked(text).1.is_some();
+    if position || names_something(text) || level_of(text) || log_question(text) {
         return None;
     }
     let Some(list) = ctx.conv.last_list.as_ref() else {

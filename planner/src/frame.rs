@@ -20,6 +20,7 @@ pub(crate) mod log_names;
 mod object_words;
 pub mod parsed;
 pub mod question;
+pub(crate) mod rank;
 pub mod scan;
 mod source;
 #[cfg(test)]

@@ -102,6 +102,9 @@ fn lead(r: &QueryResult, lang: Lang) -> String {
     }
     let what = described(r, lang);
     let part = partial(r, lang);
+    if let Some(s) = ranked::lead(r, what, &part, lang) {
+        return s;
+    }
     match &r.value {
         QueryValue::Count { count } => {
             let share = share_of(r, *count, lang);
@@ -780,5 +783,7 @@ pub(crate) fn clock_minutes(time: &str) -> Option<u64> {
     (h < 24 && m < 60).then_some(h * 60 + m)
 }
 
+mod ranked;
+pub(crate) use ranked::nth_busiest;
 #[cfg(test)]
 mod unit_tests;

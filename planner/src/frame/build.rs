@@ -181,6 +181,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     }
     q.extract = used_definitions(p, &q, &soft);
     let or_else = super::level_phrase::of_query(lex, p, &q);
+    to_position(p.rank, &mut q);
     Frame {
         query: q,
         soft,
@@ -188,6 +189,31 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         object,
         follow_up: false,
     }
+}
+
+/// "The second slowest", "排第三的客户端": a ranking is read down to the position asked,
+/// which the answer leads with; no position asked is none (a follow-up asks its own). The largest value of a field becomes its rows, largest
+/// first; groups and buckets rank as they are. A position of anything else is no ranking.
+pub(super) fn to_position(rank: Option<u32>, q: &mut Query) {
+    q.rank = None;
+    let Some(n) = rank.filter(|&n| n >= 2) else {
+        return;
+    };
+    match q.measure {
+        Measure::Max | Measure::Min if q.group_by.is_empty() && q.field.is_some() => {
+            q.order = if q.measure == Measure::Max {
+                Order::Desc
+            } else {
+                Order::Asc
+            };
+            q.measure = Measure::Rows;
+        }
+        Measure::Rows if q.field.is_some() => {}
+        Measure::Buckets => {}
+        _ if !q.group_by.is_empty() => {}
+        _ => return,
+    }
+    q.rank = Some(n);
 }
 
 /// Groupings that are no keys: the log's time field ("which minute (by ts)") is its

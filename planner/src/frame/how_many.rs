@@ -1,5 +1,4 @@
-//! How many rows a question asks for: "top 5", "the 3 slowest", "the second slowest",
-//! "which 4 shards", "the last 5 upgrades"; and the length of time after "last".
+//! How many rows a question asks for: "top 5", "the 3 slowest", "which 4 shards", "the last 5 upgrades"; and the length of time after "last".
 
 use llmops_common::query::{Dimension, Field, Measure, Order, Query, Scalar, Source};
 
@@ -87,48 +86,13 @@ fn limit(lex: &Lexicon, p: &Parsed) -> Option<u32> {
 
 /// "the 5 slowest requests", "最慢的 3 个请求": a whole number right beside a cue for the
 /// largest or smallest value is how many of them.
-/// "the second slowest", "3rd largest": an ordinal right before one is that many of them,
-/// the one asked for last.
 fn beside_extreme(lex: &Lexicon, p: &Parsed) -> Option<u32> {
     p.hits
         .iter()
         .filter(|h| {
             matches!(h.cue, Cue::Measure(i) if matches!(lex.measures[i].measure, Measure::Max | Measure::Min))
         })
-        .find_map(|h| count_near(p, h, true).or_else(|| ordinal_before(p, h.start)))
-}
-
-/// An English ordinal (second to tenth) right before byte `at`.
-fn ordinal_before(p: &Parsed, at: usize) -> Option<u32> {
-    const ORDINALS: [(&str, &str, u32); 9] = [
-        ("second", "2nd", 2),
-        ("third", "3rd", 3),
-        ("fourth", "4th", 4),
-        ("fifth", "5th", 5),
-        ("sixth", "6th", 6),
-        ("seventh", "7th", 7),
-        ("eighth", "8th", 8),
-        ("ninth", "9th", 9),
-        ("tenth", "10th", 10),
-    ];
-    let before = p.lower.get(..at)?.trim_end();
-    let word = before.rsplit(|c: char| !c.is_ascii_alphanumeric()).next()?;
-    // "over one second slowest first": a length of time, no position.
-    let earlier = before[..before.len() - word.len()].trim_end();
-    let counted = earlier
-        .rsplit(|c: char| !c.is_ascii_alphanumeric())
-        .next()
-        .is_some_and(|w| {
-            matches!(w, "a" | "one" | "per")
-                || w.bytes().all(|b| b.is_ascii_digit()) && !w.is_empty()
-        });
-    if counted {
-        return None;
-    }
-    ORDINALS
-        .iter()
-        .find(|(w, n, _)| word == *w || word == *n)
-        .map(|(_, _, n)| *n)
+        .find_map(|h| count_near(p, h, true))
 }
 
 /// "which 4 shards", "最多的 4 个 shard": a whole number right after a group word is how

@@ -26,12 +26,15 @@ pub struct Parsed {
     pub upload_names: Vec<String>,
     /// Fields the question defines from the events' text (also in `columns`).
     pub defined: Vec<Extract>,
+    /// The position in a ranking asked ("the second slowest": 2); the ordinal is out of
+    /// `text`, which reads as the superlative.
+    pub rank: Option<u32>,
 }
 
 impl Parsed {
     pub fn new(text: &str, ctx: &FrameCtx) -> Parsed {
         let lex = lexicon();
-        let text = normalize(text);
+        let (text, rank) = super::rank::ranked(&normalize(text));
         let Named { files, spans, host } = named_files(&text, ctx);
         // File names are not cues: "error.log" says nothing about errors.
         let mut lower = text.to_ascii_lowercase().into_bytes();
@@ -108,6 +111,7 @@ impl Parsed {
             columns,
             defined,
             upload_names,
+            rank,
         }
     }
 

@@ -14,6 +14,7 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
     let lex = lexicon();
     let mut p = Parsed::new(text, ctx);
     if let Some(mut frame) = super::edit::follow_up(lex, &p, ctx) {
+        super::build::to_position(p.rank, &mut frame.query);
         at_the_answer_time(lex, &p, ctx, &mut frame);
         return Some(Understood::Query(Box::new(frame)));
     }

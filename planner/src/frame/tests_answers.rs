@@ -402,3 +402,103 @@ fn follow_up_figures_match_the_planted_lines() {
         there.value
     );
 }
+
+/// A logfmt log with planted clients, minutes and durations, each ranking without ties:
+/// (text, per-client counts, per-minute counts, durations in ms), in event order.
+fn ranked_log() -> (
+    String,
+    BTreeMap<String, u64>,
+    BTreeMap<String, u64>,
+    Vec<u64>,
+) {
+    let per_client = [
+        ("10.0.0.1", 9),
+        ("10.0.0.2", 7),
+        ("10.0.0.3", 5),
+        ("10.0.0.4", 3),
+    ];
+    let clients: Vec<&str> = per_client
+        .iter()
+        .flat_map(|&(c, n)| std::iter::repeat_n(c, n))
+        .collect();
+    let n = clients.len();
+    let (mut text, mut by_client, mut by_minute, mut ms) =
+        (String::new(), BTreeMap::new(), BTreeMap::new(), Vec::new());
+    for i in 0..n {
+        // A fixed shuffle of the clients; 10, 8 and 6 events in the three minutes.
+        let client = clients[i * 5 % n];
+        let minute = if i < 10 {
+            0
+        } else if i < 18 {
+            1
+        } else {
+            2
+        };
+        let d = (i as u64 * 37 % 101) + 10;
+        text.push_str(&format!(
+            "time=2031-05-09T01:{minute:02}:{:02}Z level=info msg=\"served\" client={client} duration={d}ms\n",
+            i % 60
+        ));
+        *by_client.entry(client.to_string()).or_insert(0) += 1;
+        *by_minute.entry(format!("01:{minute:02}")).or_insert(0) += 1;
+        ms.push(d);
+    }
+    (text, by_client, by_minute, ms)
+}
+
+/// "The second slowest", "排第三的客户端", "the second busiest minute": the answer leads
+/// with that position of the ranking, its figure the planted one.
+#[test]
+fn a_position_in_a_ranking_leads_with_the_planted_one() {
+    use crate::answer::query::render;
+    use crate::text::Lang;
+    let (text, by_client, by_minute, ms) = ranked_log();
+    let log = Planted::new("served.log", &text);
+    let nth_of = |m: &BTreeMap<String, u64>, n: usize| {
+        let mut v: Vec<(&String, &u64)> = m.iter().collect();
+        v.sort_by(|a, b| b.1.cmp(a.1));
+        (v[n - 1].0.clone(), *v[n - 1].1)
+    };
+    for (q, n) in [
+        ("which client sent the second most requests", 2),
+        ("排第三的客户端是哪个", 3),
+    ] {
+        let r = log.answer(q);
+        let (client, count) = nth_of(&by_client, n);
+        let lang = if q.is_ascii() { Lang::En } else { Lang::Zh };
+        let lead = render(&r, lang);
+        let want = match lang {
+            Lang::En => format!("number {n} is **{client}** ({count})"),
+            Lang::Zh => format!("第 {n} 是 **{client}**（{count}）"),
+        };
+        assert!(lead.contains(&want), "{q}: {lead}");
+        // "它呢" after it is the client at that position.
+        let last = crate::conversation::last_query(&r);
+        assert_eq!(last.items[0], vec![("client".to_string(), client)], "{q}");
+    }
+    let mut sorted = ms.clone();
+    sorted.sort_unstable_by(|a, b| b.cmp(a));
+    for q in ["the second slowest request", "第二慢的请求是哪个"] {
+        let r = log.answer(q);
+        let QueryValue::Rows { rows, .. } = &r.value else {
+            panic!("{q}: not rows: {:?}", r.value);
+        };
+        let i = ms.iter().position(|&d| d == sorted[1]).expect("planted");
+        let when = format!(
+            "2031-05-09T01:{:02}:{:02}Z",
+            if i < 10 {
+                0
+            } else if i < 18 {
+                1
+            } else {
+                2
+            },
+            i % 60
+        );
+        assert_eq!(rows[1].time.as_deref(), Some(when.as_str()), "{q}");
+        assert!(render(&r, Lang::En).contains(&format!("**{when}**")), "{q}");
+    }
+    let (minute, count) = nth_of(&by_minute, 2);
+    let lead = render(&log.answer("the second busiest minute"), Lang::En);
+    assert!(lead.contains(&format!("{minute}** ({count})")), "{lead}");
+}

@@ -253,6 +253,28 @@ pub struct Grammar {
     /// Words that define a field from the events' text.
     #[serde(default)]
     pub defined: DefinedWords,
+    /// A position in a ranking ("the second slowest", "第二慢", "排第三的").
+    #[serde(default)]
+    pub ordinal: OrdinalWords,
+}
+
+/// A position in a ranking: English ordinals from the second on, the superlatives they
+/// stand before, and the Chinese characters that make "第N<X>" the superlative "最<X>".
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct OrdinalWords {
+    /// "second", "third", ...: the position is the index plus 2.
+    #[serde(default)]
+    pub en: Vec<String>,
+    #[serde(default)]
+    pub superlative_en: Vec<String>,
+    #[serde(default)]
+    pub superlative_zh: Vec<String>,
+    /// "ranked second", "in second place": the position alone, the ranking is the
+    /// question's (`most`, `最多` if it names none).
+    #[serde(default)]
+    pub ranked_en: Vec<String>,
+    #[serde(default)]
+    pub ranked_zh: Vec<String>,
 }
 
 /// Words that define a field from the events' text: "<prefix> ids" (the tokens that start
