@@ -147,13 +147,24 @@ fn picked_item<'a>(
     p: &Parsed,
     last: &'a LastQuery,
 ) -> Option<&'a Vec<(String, String)>> {
+    // "第二多的那个是什么": a position asked of nothing named anew is the listed item there.
+    let own = p.has(|c| matches!(c, Cue::Field(_) | Cue::Column(_) | Cue::Source(_)));
+    let position = p
+        .rank
+        .filter(|_| !own)
+        .map(|n| crate::follow::Ordinal::Nth(n as usize));
     crate::follow::ordinal(&p.text)
+        .or(position)
         .filter(|_| !asks_an_occurrence(lex, p))
         .and_then(|o| match o {
             crate::follow::Ordinal::Nth(n) => last.items.get(n.checked_sub(1)?),
             crate::follow::Ordinal::Last => last.items.last(),
         })
-        .or_else(|| ranked_first(lex, p, &last.query).then_some(last.items.first())?)
+        // "最多的那个" is the top item; "第二多的那个" the one at that position.
+        .or_else(|| {
+            let at = p.rank.map_or(0, |n| n as usize - 1);
+            ranked_first(lex, p, &last.query).then(|| last.items.get(at))?
+        })
 }
 
 /// "这个 client 一共发了多少请求", "how many requests did that client send" after the

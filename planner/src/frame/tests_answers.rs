@@ -476,6 +476,11 @@ fn a_position_in_a_ranking_leads_with_the_planted_one() {
         let last = crate::conversation::last_query(&r);
         assert_eq!(last.items[0], vec![("client".to_string(), client)], "{q}");
     }
+    // After the ranking itself, "第二多的那个呢" is the listed item at that position.
+    let top = log.answer("which client sent the most requests");
+    let (client, n) = nth_of(&by_client, 2);
+    let picked = log.answer_after("第二多的那个呢", Some(&top));
+    assert_eq!(count(&picked), n, "{client}: {:?}", picked.query);
     let mut sorted = ms.clone();
     sorted.sort_unstable_by(|a, b| b.cmp(a));
     for q in ["the second slowest request", "第二慢的请求是哪个"] {
