@@ -16,10 +16,11 @@ use super::ctx::MessageCtx;
 use super::lexicon::lexicon;
 use super::slots::{best_upload, config_upload, typed_file_names};
 use super::text::Lang;
-use super::tool_data::RunView;
 use super::{Call, CommandArgs, StepRecord, Task, ToolArgs, ToolName};
 
+mod configs;
 mod episodes;
+mod symptom;
 
 /// Logs looked at, at most: a night's incident spans the proxy, the apps, the database
 /// and the hosts' journals, and the cause is often in the quietest of them.
@@ -97,12 +98,19 @@ pub fn task(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
         .map(path)
         .collect();
     let window = crate::frame::build::incident_window(text, ctx.uploads);
+    let with_status: Vec<&crate::UploadRef> = pool
+        .iter()
+        .filter(|u| statused.contains(&path(u)))
+        .copied()
+        .collect();
+    let symptom = crate::frame::build::incident_symptom(text, &with_status);
     (!logs.is_empty()).then(|| {
         vec![Task::Incident {
             logs,
             statused,
             configs,
             window,
+            symptom,
         }]
     })
 }
@@ -247,13 +255,14 @@ fn busiest<'a>(buckets: impl Iterator<Item = &'a BucketRow>) -> Option<&'a Bucke
 pub(crate) fn next_call(
     logs: &[String],
     (statused, configs): (&[String], &[String]),
-    asked: Option<&Window>,
+    (asked, symptom): (Option<&Window>, Option<&Filter>),
     own: &[StepRecord],
 ) -> Option<Call> {
     let Some(first) = own.first() else {
         // Its kinds name each burst of the night (`episodes`), so more than are shown.
         return Some(log_call(Query {
             limit: Some(BURST_KINDS),
+            filters: vec![symptom.cloned().unwrap_or_else(trouble)],
             ..timeline(logs, asked)
         }));
     };
@@ -268,7 +277,9 @@ pub(crate) fn next_call(
             ..timeline(logs, None)
         }));
     }
-    if !statused.is_empty() && found.is_some_and(|r| r.matched > 0) {
+    if let Some(symptom) = symptom.filter(|_| found.is_some_and(|r| r.matched > 0)) {
+        rest.push(log_call(symptom::who_query(statused, symptom, asked)));
+    } else if !statused.is_empty() && found.is_some_and(|r| r.matched > 0) {
         // The 5xx only: in an app's log with both a status and levels a failure is also an
         // ERROR line answered 200.
         rest.push(log_call(Query {
@@ -338,7 +349,14 @@ pub fn answer(own: &[StepRecord], lang: Lang) -> String {
         return super::answer::failure(first, lang);
     };
     let mut parts = vec![headline(r, lang)];
-    parts.extend(query_step(own, true).and_then(|s| by_status(s, lang)));
+    parts.extend(query_step(own, true).and_then(|s| {
+        let by_client = s.query.group_by.iter().any(|g| g.as_str() == "client");
+        if by_client {
+            symptom::who(s, lang)
+        } else {
+            by_status(s, lang)
+        }
+    }));
     if let Some(table) = per_minute(r, lang) {
         parts.push(table);
     }
@@ -363,7 +381,7 @@ pub fn answer(own: &[StepRecord], lang: Lang) -> String {
         .skip(1)
         .find(|s| s.tool == ToolName::CommandExecutor)
     {
-        parts.push(timeouts(g, lang));
+        parts.push(configs::timeouts(g, lang));
     }
     parts.push(scope(r, lang));
     parts.join("\n\n")
@@ -380,6 +398,13 @@ fn headline(r: &QueryResult, lang: Lang) -> String {
             format!("{n} {c}")
         })
         .collect();
+    let named = symptom::of(r).map(symptom::words);
+    if let (0, Some(what)) = (r.matched, &named) {
+        return match lang {
+            Lang::Zh => format!("{} 中没有 {what} 的事件。", names.join("、")),
+            Lang::En => format!("No {what} in {}.", names.join(", ")),
+        };
+    }
     if r.matched == 0 {
         return match lang {
             Lang::Zh => format!(
@@ -414,26 +439,30 @@ fn headline(r: &QueryResult, lang: Lang) -> String {
         (Some(m), Lang::Zh) => format!("（单分钟最多的是 {}，{} 个）", m.start, m.count),
         (Some(m), Lang::En) => format!(" (the most in one minute: {} with {})", m.start, m.count),
     };
+    let (zh_noun, en_noun) = match &named {
+        Some(what) => (format!(" {what} 事件"), format!("events are {what}")),
+        None => ("出错事件".to_string(), "events tell of trouble".to_string()),
+    };
     match (lang, worst) {
         (Lang::Zh, Some((at, n, split))) => format!(
-            "共 **{}** 个出错事件（{}）；各日志一起出错最集中的一分钟是 **{at}**，{n} 个{split}{}。",
+            "共 **{}** 个{zh_noun}（{}）；各日志一起出错最集中的一分钟是 **{at}**，{n} 个{split}{}。",
             r.matched,
             per_file.join("，"),
             most(lang)
         ),
         (Lang::En, Some((at, n, split))) => format!(
-            "**{}** events tell of trouble ({}); the worst minute, with the logs failing together most, was **{at}** with {n}{split}{}.",
+            "**{}** {en_noun} ({}); the worst minute, with the logs failing together most, was **{at}** with {n}{split}{}.",
             r.matched,
             per_file.join(", "),
             most(lang)
         ),
         (Lang::Zh, None) => format!(
-            "共 **{}** 个出错事件（{}）。",
+            "共 **{}** 个{zh_noun}（{}）。",
             r.matched,
             per_file.join("，")
         ),
         (Lang::En, None) => format!(
-            "**{}** events tell of trouble ({}).",
+            "**{}** {en_noun} ({}).",
             r.matched,
             per_file.join(", ")
         ),
@@ -469,41 +498,6 @@ fn per_minute(r: &QueryResult, lang: Lang) -> Option<String> {
     ))
 }
 
-/// The configs' lines that set a timeout, as grep printed them.
-fn timeouts(step: &StepRecord, lang: Lang) -> String {
-    let out = RunView::of(&step.data).map_or(step.output.as_str(), |r| r.stdout);
-    let lines: Vec<String> = out
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .take(12)
-        .map(|l| format!("- {}", short_path(l.trim())))
-        .collect();
-    if lines.is_empty() {
-        return lang
-            .pick(
-                "上传的配置里没有设置超时的行。",
-                "The uploaded configs set no timeout.",
-            )
-            .to_string();
-    }
-    format!(
-        "{}\n{}",
-        lang.pick("配置中的超时设置：", "Timeouts the configs set:"),
-        lines.join("\n")
-    )
-}
-
-/// `/…/uploads/<id>/nginx.conf:12:…` as `nginx.conf:12:…`.
-fn short_path(line: &str) -> String {
-    match line.split_once(':') {
-        Some((path, rest)) if path.contains('/') => {
-            let name = path.rsplit('/').next().unwrap_or(path);
-            format!("{name}:{rest}")
-        }
-        _ => line.to_string(),
-    }
-}
-
 /// What was read, so the figures can be checked.
 fn scope(r: &QueryResult, lang: Lang) -> String {
     let parts: Vec<String> = r
@@ -524,6 +518,15 @@ fn scope(r: &QueryResult, lang: Lang) -> String {
             )
         })
         .collect();
+    if let Some(what) = symptom::of(r).map(symptom::words) {
+        return match lang {
+            Lang::Zh => format!("依据： {}。计数的是问题里说的 {what}。", parts.join("; ")),
+            Lang::En => format!(
+                "Read: {}. Counted: {what}, as the question names it.",
+                parts.join("; ")
+            ),
+        };
+    }
     format!(
         "{} {}{}",
         lang.pick("依据：", "Read:"),
@@ -566,14 +569,6 @@ mod tests {
     }
 
     #[test]
-    fn grep_lines_show_the_upload_name() {
-        assert_eq!(
-            short_path("/d/uploads/ab12/nginx.conf:14:    proxy_read_timeout 30s;"),
-            "nginx.conf:14:    proxy_read_timeout 30s;"
-        );
-    }
-
-    #[test]
     fn after_the_failures_per_minute_come_the_lead_up_the_statuses_and_the_timeouts() {
         let r: QueryResult = serde_json::from_value(serde_json::json!({
             "query": {}, "described_zh": "", "described_en": "", "sources": [], "matched": 9,
@@ -596,7 +591,7 @@ mod tests {
         );
         let mut own = vec![first];
         let mut calls = Vec::new();
-        while let Some(c) = next_call(&logs, (&statused, &configs), None, &own) {
+        while let Some(c) = next_call(&logs, (&statused, &configs), (None, None), &own) {
             calls.push((c.tool(), c.args.to_json()));
             own.push(own[0].clone());
         }

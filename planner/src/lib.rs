@@ -234,7 +234,13 @@ fn next_call(
             statused,
             configs,
             window,
-        } => incident_summary::next_call(logs, (statused, configs), window.as_ref(), own),
+            symptom,
+        } => incident_summary::next_call(
+            logs,
+            (statused, configs),
+            (window.as_ref(), symptom.as_ref()),
+            own,
+        ),
         Task::Act(intent) => act_call(intent, own),
         Task::Monitor { metric } => own.is_empty().then(|| {
             let args = SysMonitorArgs {

@@ -548,6 +548,18 @@ pub(crate) fn incident_window(text: &str, uploads: &[crate::UploadRef]) -> Optio
     }
 }
 
+/// The symptom an incident question names by its HTTP status ("一堆 429", "the 502s",
+/// "5xx spike"): what failed, in place of the summary's own idea of trouble.
+pub(crate) fn incident_symptom(text: &str, statused: &[&crate::UploadRef]) -> Option<Filter> {
+    let owned: Vec<crate::UploadRef> = statused.iter().map(|u| (*u).clone()).collect();
+    let ctx = FrameCtx::of_uploads(&owned);
+    let lex = lexicon();
+    super::build_filters::filters(lex, &Parsed::new(text, &ctx), Source::Log)
+        .hard
+        .into_iter()
+        .find(|f| f.field.as_ref().is_some_and(|x| x.as_str() == "status"))
+}
+
 /// A time window: "last 10 minutes", "between 02:40 and 02:50", "around 02:47".
 fn window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
     let last = p.hits.iter().filter(|h| h.cue == Cue::Last);
