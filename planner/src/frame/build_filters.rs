@@ -786,6 +786,34 @@ fn merge_alternatives(filters: Vec<Filter>) -> Vec<Filter> {
 
 /// A window from times of day: two times bound it; one time is a bound after "after"/
 /// "之前"-like words, else the middle of a window of the lexicon's default width.
+/// Seconds of a length of time written beside a time of day and its "after"/"before"
+/// ("the 10 minutes after 2:10", "3:15 之前 5 分钟"), not one a comparison reads ("took
+/// over 2 seconds after 2:10").
+fn length_beside(p: &Parsed, (s, e): (usize, usize)) -> Option<u64> {
+    let compared = |at: usize| {
+        p.hits
+            .iter()
+            .any(|h| matches!(h.cue, Cue::Compare(_)) && h.end <= at && p.close(h.end, at))
+    };
+    let cue = p.hits.iter().find(|h| {
+        matches!(h.cue, Cue::From | Cue::To)
+            && ((h.end <= s && p.close(h.end, s)) || (h.start >= e && p.close(e, h.start)))
+    })?;
+    p.lits.iter().find_map(|l| match l.lit {
+        Lit::Number {
+            value,
+            unit: Some(u),
+        } if u.dimension() == Dimension::Time
+            && !compared(l.start)
+            && ((l.end <= cue.start && p.close(l.end, cue.start))
+                || (l.start >= cue.end.max(e) && p.close(cue.end.max(e), l.start))) =>
+        {
+            Some((value * u.factor()).round() as u64).filter(|&x| x > 0)
+        }
+        _ => None,
+    })
+}
+
 pub fn clock_window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
     let clocks: Vec<(usize, usize, Clock)> = p
         .lits
@@ -820,22 +848,18 @@ pub fn clock_window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
             // "a few minutes before 3:15", "3:15 之前几分钟": the lead-up, twice the span
             // "around" means on either side (a cause often starts well before the
             // symptom asked about; a timeline ranks what the wider window holds).
-            let span = 2 * lex.grammar.window.around_default_seconds;
-            let few = a_few_minutes(&p.lower);
+            let few =
+                a_few_minutes(&p.lower).then_some(2 * lex.grammar.window.around_default_seconds);
+            // "the 10 minutes after 2:10", "3:15 之前 5 分钟": as long as it says.
+            let span = length_beside(p, (*s, *e)).or(few).map(|x| x as i64);
             if near(Cue::From) {
                 Some(Window::Between {
                     from: Some(point(c)),
-                    to: few
-                        .then(|| shifted(c, span as i64))
-                        .flatten()
-                        .map(|x| point(&x)),
+                    to: span.and_then(|x| shifted(c, x)).map(|x| point(&x)),
                 })
             } else if near(Cue::To) {
                 Some(Window::Between {
-                    from: few
-                        .then(|| shifted(c, -(span as i64)))
-                        .flatten()
-                        .map(|x| point(&x)),
+                    from: span.and_then(|x| shifted(c, -x)).map(|x| point(&x)),
                     to: Some(point(c)),
                 })
             } else {

@@ -473,49 +473,6 @@ fn fields_named_by_the_logs_own_names() {
 }
 
 #[test]
-fn several_of_the_largest_values_are_those_events() {
-    for (q, n) in [
-        ("top 3 slowest requests in access.log", 3),
-        ("the 5 slowest requests in access.log", 5),
-        ("access.log 里最慢的 3 个请求", 3),
-    ] {
-        let f = frame(q);
-        assert_eq!(
-            (&f["measure"], &f["field"], &f["limit"]),
-            (&json!("rows"), &json!("duration"), &json!(n)),
-            "{q}: {f}"
-        );
-        assert!(f.get("order").is_none_or(|o| o == "desc"), "{q}: {f}");
-    }
-    // "the second slowest": the rows down to the position asked, which the answer leads with.
-    for (q, n) in [
-        ("the second slowest request in access.log", 2),
-        ("what was the 3rd slowest request in access.log", 3),
-    ] {
-        let f = frame(q);
-        assert_eq!(
-            (&f["measure"], &f["field"], &f["rank"]),
-            (&json!("rows"), &json!("duration"), &json!(n)),
-            "{q}: {f}"
-        );
-    }
-    let f = frame("the 3 fastest requests in access.log");
-    assert_eq!(
-        (&f["measure"], &f["order"]),
-        (&json!("rows"), &json!("asc")),
-        "{f}"
-    );
-    // One is the value itself.
-    let f = frame("the slowest request in access.log");
-    assert_eq!(f["measure"], "max", "{f}");
-    let f = frame("slowest request over 3 s in access.log");
-    assert_eq!(
-        f["measure"], "max",
-        "a number with a unit is a condition: {f}"
-    );
-}
-
-#[test]
 fn a_name_before_a_word_for_the_log_names_the_log() {
     for q in [
         "how many errors in the cart-sync docker log",

@@ -1,9 +1,13 @@
 //! A question's framing ("what was", "show me", "hey,", "请问", "帮我看看", a question mark)
 //! changes nothing of the query it asks, and a bare noun phrase ("the slowest request") is
-//! the same query as the sentence around it.
+//! the same query as the sentence around it; how many rows, which position and how long a
+//! window a phrase asks for.
 
 use llmops_common::query::Column;
 
+use serde_json::json;
+
+use super::tests::frame;
 use crate::tests::{first_sent, uploads};
 use crate::PlannerAction;
 
@@ -128,4 +132,74 @@ fn an_ordinal_beside_a_figure_is_no_pick_from_a_list() {
     // A bare pick with no list before it says so.
     let a = planned(&ups, "第二个");
     assert!(a.contains("没有列出"), "{a}");
+}
+
+#[test]
+fn several_of_the_largest_values_are_those_events() {
+    for (q, n) in [
+        ("top 3 slowest requests in access.log", 3),
+        ("the 5 slowest requests in access.log", 5),
+        ("access.log 里最慢的 3 个请求", 3),
+    ] {
+        let f = frame(q);
+        assert_eq!(
+            (&f["measure"], &f["field"], &f["limit"]),
+            (&json!("rows"), &json!("duration"), &json!(n)),
+            "{q}: {f}"
+        );
+        assert!(f.get("order").is_none_or(|o| o == "desc"), "{q}: {f}");
+    }
+    // "the second slowest": the rows down to the position asked, which the answer leads with.
+    for (q, n) in [
+        ("the second slowest request in access.log", 2),
+        ("what was the 3rd slowest request in access.log", 3),
+    ] {
+        let f = frame(q);
+        assert_eq!(
+            (&f["measure"], &f["field"], &f["rank"]),
+            (&json!("rows"), &json!("duration"), &json!(n)),
+            "{q}: {f}"
+        );
+    }
+    let f = frame("the 3 fastest requests in access.log");
+    assert_eq!(
+        (&f["measure"], &f["order"]),
+        (&json!("rows"), &json!("asc")),
+        "{f}"
+    );
+    // One is the value itself.
+    let f = frame("the slowest request in access.log");
+    assert_eq!(f["measure"], "max", "{f}");
+    let f = frame("slowest request over 3 s in access.log");
+    assert_eq!(
+        f["measure"], "max",
+        "a number with a unit is a condition: {f}"
+    );
+}
+
+#[test]
+fn a_length_beside_after_or_before_a_time_is_the_window() {
+    for (q, from, to) in [
+        (
+            "how many 504s in the 10 minutes after 2:10 in access.log",
+            "02:10",
+            "02:20",
+        ),
+        (
+            "how many 504s in the 5 minutes before 2:20 in access.log",
+            "02:15",
+            "02:20",
+        ),
+        ("access.log 里 2:20 之前 5 分钟有多少 504", "02:15", "02:20"),
+    ] {
+        let f = frame(q);
+        assert_eq!(
+            f["window"],
+            json!({"between": {"from": from, "to": to}}),
+            "{q}: {f}"
+        );
+    }
+    // A length a comparison reads is the condition's, not the window's.
+    let f = frame("how many requests took over 2 seconds after 2:10 in access.log");
+    assert_eq!(f["window"], json!({"between": {"from": "02:10"}}), "{f}");
 }

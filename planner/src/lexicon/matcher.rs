@@ -71,6 +71,9 @@ pub fn occurrences(text: &str, phrase: &str) -> Vec<(usize, usize)> {
     if phrase.is_empty() {
         return out;
     }
+    if let Some((head, tail)) = phrase.split_once(GAP) {
+        return gapped(text, head, tail);
+    }
     let bytes = text.as_bytes();
     let p = phrase.as_bytes();
     let head_word = is_word_byte(p[0]);
@@ -85,6 +88,27 @@ pub fn occurrences(text: &str, phrase: &str) -> Vec<(usize, usize)> {
             out.push((start, end));
         }
         from = start + phrase.chars().next().map_or(1, char::len_utf8);
+    }
+    out
+}
+
+/// Written between a phrase's parts in the lexicon, a gap of a few words: "took … down"
+/// matches "took the tracker down".
+const GAP: &str = " … ";
+/// Words a gap holds at most.
+const GAP_WORDS: usize = 3;
+
+/// Where `head` is followed, within [`GAP_WORDS`] words, by `tail`: the span of both.
+fn gapped(text: &str, head: &str, tail: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (start, end) in occurrences(text, head) {
+        let rest = &text[end..];
+        let near = occurrences(rest, tail)
+            .into_iter()
+            .find(|&(s, _)| rest[..s].split_whitespace().count() <= GAP_WORDS);
+        if let Some((_, e)) = near {
+            out.push((start, end + e));
+        }
     }
     out
 }
@@ -236,6 +260,14 @@ mod tests {
         assert_eq!(occurrences("an error here", "error"), vec![(3, 8)]);
         assert_eq!(occurrences("per-minute p95", "p95"), vec![(11, 14)]);
         assert_eq!(occurrences("5xx错误", "错误"), vec![(3, 9)]);
+    }
+
+    #[test]
+    fn a_gap_in_a_phrase_holds_a_few_words() {
+        let t = "what took the tracker down around 3:22";
+        assert_eq!(occurrences(t, "took … down"), vec![(5, 26)]);
+        assert!(occurrences("what took so long, then went down", "took … down").is_empty());
+        assert!(occurrences("what took the longest", "took … down").is_empty());
     }
 
     #[test]
