@@ -131,7 +131,17 @@ fn table_by_field(lex: &Lexicon, p: &Parsed, filesystem_path: bool) -> Option<So
                     .is_some_and(|f| p.holds_numbers(lex, &f))
         })
     };
-    let s = (*field_tables.iter().find(|f| only(f))?)?;
+    // A filesystem's word ("用了多少", "used") beside another table's field ("内存") with
+    // no path written is that other table's question.
+    let tables: Vec<Source> = field_tables
+        .iter()
+        .filter_map(|f| f.filter(|s| *s != Source::Log))
+        .collect();
+    let s = tables
+        .iter()
+        .copied()
+        .find(|s| *s != Source::Mounts || filesystem_path)
+        .or(tables.first().copied())?;
     let path = s == Source::Mounts && filesystem_path;
     ((named || path || numbered(s)) && field_tables.iter().all(|f| f.is_none() || only(f)))
         .then_some(s)

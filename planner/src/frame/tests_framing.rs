@@ -48,7 +48,7 @@ fn session() -> Vec<crate::UploadRef> {
 fn planned(ups: &[crate::UploadRef], text: &str) -> String {
     match first_sent(text, ups, &[]) {
         PlannerAction::Call { args, .. } => match args {
-            llmops_tooldata::ToolArgs::LogQuery(q) => {
+            llmops_tooldata::ToolArgs::LogQuery(q) | llmops_tooldata::ToolArgs::SystemQuery(q) => {
                 serde_json::to_string(&q.query).expect("serialises")
             }
             other => format!("not a log query: {other}"),
@@ -202,4 +202,23 @@ fn a_length_beside_after_or_before_a_time_is_the_window() {
     // A length a comparison reads is the condition's, not the window's.
     let f = frame("how many requests took over 2 seconds after 2:10 in access.log");
     assert_eq!(f["window"], json!({"between": {"from": "02:10"}}), "{f}");
+}
+
+/// "用了多少" is a filesystem's figure of a path, and beside another table's field with no
+/// path ("redis-server 用了多少内存") that table's.
+#[test]
+fn a_filesystem_word_gives_way_to_another_tables_field() {
+    let ups = session();
+    let q = planned(&ups, "redis-server 用了多少内存");
+    assert!(
+        q.contains("\"processes\"") && q.contains("rss_bytes"),
+        "{q}"
+    );
+    for text in ["/var 用了多少", "how much space is used on /var"] {
+        let q = planned(&ups, text);
+        assert!(
+            q.contains("\"mounts\"") && q.contains("\"/var\""),
+            "{text}: {q}"
+        );
+    }
 }
