@@ -548,16 +548,25 @@ pub(crate) fn incident_window(text: &str, uploads: &[crate::UploadRef]) -> Optio
     }
 }
 
-/// The symptom an incident question names by its HTTP status ("一堆 429", "the 502s",
-/// "5xx spike"): what failed, in place of the summary's own idea of trouble.
+/// The symptom an incident question names by an HTTP status below 500 ("一堆 429", "the
+/// 403s"), when a log of the session has a status: what the summary counts in place of its
+/// own idea of trouble, which holds no 4xx. A 5xx named is trouble already, and the
+/// summary's reading of it (with every log's errors) stands.
 pub(crate) fn incident_symptom(text: &str, statused: &[&crate::UploadRef]) -> Option<Filter> {
+    if statused.is_empty() {
+        return None;
+    }
     let owned: Vec<crate::UploadRef> = statused.iter().map(|u| (*u).clone()).collect();
     let ctx = FrameCtx::of_uploads(&owned);
-    let lex = lexicon();
-    super::build_filters::filters(lex, &Parsed::new(text, &ctx), Source::Log)
+    let below_500 = |f: &Filter| match (&f.op, &f.value) {
+        (FilterOp::Class, Scalar::Number(c)) => *c < 5.0,
+        (FilterOp::Eq, Scalar::Number(n)) => *n < 500.0,
+        _ => false,
+    };
+    super::build_filters::filters(lexicon(), &Parsed::new(text, &ctx), Source::Log)
         .hard
         .into_iter()
-        .find(|f| f.field.as_ref().is_some_and(|x| x.as_str() == "status"))
+        .find(|f| f.field.as_ref().is_some_and(|x| x.as_str() == "status") && below_500(f))
 }
 
 /// A time window: "last 10 minutes", "between 02:40 and 02:50", "around 02:47".

@@ -45,6 +45,8 @@ impl Parsed {
         let mut columns = log_columns(&files, ctx);
         let formats = log_formats(&files, ctx);
         let mut hits = cue_hits(lex, &text, &lower, &columns, &formats);
+        // Nor is a part of one a field ("log" of `ride-api.log`, "rx" of `rx-api.log`).
+        hits.retain(|h| !spans.iter().any(|&(s, e)| s <= h.start && h.end <= e));
         let mut lits = literals(lex, &text, &lower, &hits, &spans);
         let upload_names: Vec<String> = ctx
             .uploads

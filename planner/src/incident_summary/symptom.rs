@@ -1,6 +1,7 @@
-//! The symptom an incident question names by its HTTP status ("traefik 一堆 429", "why so
-//! many 503s"): the summary counts those events in place of its own idea of trouble, and
-//! says whom they came from, since a flood of 4xx is caused by its client, not by a fault.
+//! The symptom an incident question names by an HTTP status below 500 ("traefik 一堆 429",
+//! "why so many 403s"): the summary counts those events in place of its own idea of
+//! trouble (which holds no 4xx), and says whom they came from, since a flood of 4xx is
+//! caused by its client, not by a fault.
 
 use llmops_common::query::{
     Field, Filter, FilterOp, Query, QueryResult, QueryValue, Scalar, Window,
@@ -189,6 +190,9 @@ mod tests {
             "{en}"
         );
         assert!(en.contains(&format!("**{top}** ×{n} ({share})")), "{en}");
+        // A 5xx named is trouble already: the summary reads every log's errors as usual.
+        let five = answer(&ups, "why so many 500s on the gateway?");
+        assert!(!five.contains("HTTP 500"), "{five}");
         let zh = answer(&ups, "gateway 一堆 429，原因是什么");
         assert!(
             zh.contains(&format!("共 **{total}** 个 HTTP 429 事件")),
