@@ -440,7 +440,8 @@ pub struct Query {
     pub limit: Option<u32>,
     /// The position in the ranking the question asks for (2: the second slowest request,
     /// the client with the second most requests, the second busiest minute): the groups
-    /// or rows up to it are returned and the answer leads with it.
+    /// or rows up to it, and one more to tell a tie, are returned and the answer leads
+    /// with it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rank: Option<u32>,
 }
@@ -450,11 +451,11 @@ impl Query {
     pub const DEFAULT_LIMIT: u32 = 10;
     pub const MAX_LIMIT: u32 = 1000;
 
-    /// How many groups or rows to return: at least as many as the position asked.
+    /// How many groups or rows to return: at least one more than the position asked.
     pub fn limit(&self) -> usize {
         self.limit
             .unwrap_or(Self::DEFAULT_LIMIT)
-            .max(self.rank.unwrap_or(0))
+            .max(self.rank.map_or(0, |n| n + 1))
             .clamp(1, Self::MAX_LIMIT) as usize
     }
 }

@@ -378,8 +378,8 @@ pub(crate) fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
     // A position in a ranking asked ("the second slowest") is what the answer named.
     let rank = r.query.rank.filter(|&n| n >= 2).map(|n| n as usize);
     let event = named_event(&r.value, rank);
-    let at = answer_time(&r.value, rank);
-    let mut items: Vec<Vec<(String, String)>> = match &r.value {
+    let at = answer_time(&r.value, rank.map(|n| (n, r.query.order)));
+    let items: Vec<Vec<(String, String)>> = match &r.value {
         QueryValue::Groups { by, rows, .. } => {
             let asked: Vec<String> = r
                 .query
@@ -430,10 +430,6 @@ pub(crate) fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
         }
         _ => Vec::new(),
     };
-    if let Some(n) = rank.filter(|&n| items.len() >= n) {
-        let nth = items.remove(n - 1);
-        items.insert(0, nth);
-    }
     LastQuery {
         query,
         items,
@@ -445,7 +441,7 @@ pub(crate) fn last_query(r: &llmops_common::query::QueryResult) -> LastQuery {
 /// The time an answer pointed at: its peak bucket, or the time of the one event it named.
 fn answer_time(
     value: &llmops_common::query::QueryValue,
-    rank: Option<usize>,
+    rank: Option<(usize, llmops_common::query::Order)>,
 ) -> Option<crate::frame::AnswerTime> {
     use llmops_common::query::QueryValue;
     let event = |row: &llmops_common::query::Row| {
@@ -461,7 +457,7 @@ fn answer_time(
             peak,
         } => {
             let top = match rank {
-                Some(n) => crate::answer::query::nth_busiest(buckets, n),
+                Some((n, order)) => crate::answer::query::nth_bucket(buckets, n, order),
                 None => peak.as_ref().or(match buckets.as_slice() {
                     [one] => Some(one),
                     _ => None,
@@ -474,7 +470,7 @@ fn answer_time(
         }
         QueryValue::Stat { row: Some(row), .. } => event(row),
         QueryValue::Rows { rows, .. } => match rank {
-            Some(n) => rows.get(n - 1).and_then(event),
+            Some((n, _)) => rows.get(n - 1).and_then(event),
             None if rows.len() == 1 => event(&rows[0]),
             None => None,
         },

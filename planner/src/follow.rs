@@ -325,8 +325,9 @@ fn continue_task(text: &str, ctx: &MessageCtx) -> Option<Task> {
 fn ordinal_task(text: &str, ctx: &MessageCtx) -> Option<Task> {
     let o = ordinal(text)?;
     // "第一个报错是什么时候": the first error of a log, not an entry of a list; "第二慢的请求"
-    // a position in a ranking.
-    let position = crate::frame::rank::ranked(text).1.is_some();
+    // with no list shown a position in a ranking ("第二大的那个" after a list of uploads
+    // is still the listed one).
+    let position = ctx.conv.last_list.is_none() && crate::frame::rank::ranked(text).1.is_some();
     if position || names_something(text) || level_of(text) || log_question(text) {
         return None;
     }

@@ -107,6 +107,16 @@ pub struct AnswerTime {
 }
 
 impl LastQuery {
+    /// The item the answer named: the position its query asked ("the second slowest"),
+    /// else the top one.
+    pub fn top(&self) -> Option<&Vec<(String, String)>> {
+        let at = self
+            .query
+            .rank
+            .map_or(0, |n| (n as usize).saturating_sub(1));
+        self.items.get(at).or(self.items.first())
+    }
+
     /// The listed item `query` asks about: each of its keys an equality condition of
     /// `query` ("how many of those were 503?" after the top tenants: the tenant asked).
     pub fn item_asked(&self, query: &Query) -> Option<&Vec<(String, String)>> {

@@ -260,10 +260,12 @@ pub(crate) fn next_call(
 ) -> Option<Call> {
     let Some(first) = own.first() else {
         // Its kinds name each burst of the night (`episodes`), so more than are shown.
+        // A named status is counted where there is a status.
+        let counted = if symptom.is_some() { statused } else { logs };
         return Some(log_call(Query {
             limit: Some(BURST_KINDS),
             filters: vec![symptom.cloned().unwrap_or_else(trouble)],
-            ..timeline(logs, asked)
+            ..timeline(counted, asked)
         }));
     };
     let found = result_of(first);
@@ -399,23 +401,8 @@ fn headline(r: &QueryResult, lang: Lang) -> String {
         })
         .collect();
     let named = symptom::of(r).map(symptom::words);
-    if let (0, Some(what)) = (r.matched, &named) {
-        return match lang {
-            Lang::Zh => format!("{} 中没有 {what} 的事件。", names.join("、")),
-            Lang::En => format!("No {what} in {}.", names.join(", ")),
-        };
-    }
     if r.matched == 0 {
-        return match lang {
-            Lang::Zh => format!(
-                "{} 中没有出错事件（HTTP 5xx、ERROR 及以上，或说明出错、无法完成、超限、被拒、被杀、超时的告警）。",
-                names.join("、")
-            ),
-            Lang::En => format!(
-                "Nothing went wrong in {} (no HTTP 5xx, no ERROR or worse, no warning that says something failed, could not be done, went past a limit, was refused, killed or timed out).",
-                names.join(", ")
-            ),
-        };
+        return nothing_found(&names, named.as_deref(), lang);
     }
     let worst = peak(r).map(|p| {
         let split = if p.per_file.len() > 1 {
@@ -465,6 +452,22 @@ fn headline(r: &QueryResult, lang: Lang) -> String {
             "**{}** {en_noun} ({}).",
             r.matched,
             per_file.join(", ")
+        ),
+    }
+}
+
+/// The headline when nothing was found: of the symptom named, or of any trouble.
+fn nothing_found(names: &[&str], named: Option<&str>, lang: Lang) -> String {
+    match (named, lang) {
+        (Some(what), Lang::Zh) => format!("{} 中没有 {what} 的事件。", names.join("、")),
+        (Some(what), Lang::En) => format!("No {what} in {}.", names.join(", ")),
+        (None, Lang::Zh) => format!(
+            "{} 中没有出错事件（HTTP 5xx、ERROR 及以上，或说明出错、无法完成、超限、被拒、被杀、超时的告警）。",
+            names.join("、")
+        ),
+        (None, Lang::En) => format!(
+            "Nothing went wrong in {} (no HTTP 5xx, no ERROR or worse, no warning that says something failed, could not be done, went past a limit, was refused, killed or timed out).",
+            names.join(", ")
         ),
     }
 }

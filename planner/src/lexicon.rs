@@ -36,6 +36,23 @@ impl Words {
     }
 }
 
+impl Lexicon {
+    /// Whether `name` is a log's field (a role the lexicon names for logs).
+    pub fn is_log_field(&self, name: &str) -> bool {
+        self.fields
+            .iter()
+            .any(|f| f.field == name && f.source == Some(Source::Log))
+    }
+
+    /// The log field a measure cue reads by itself ("slowest": `duration`).
+    pub fn measure_log_field(&self, measure: usize) -> Option<&str> {
+        self.measures[measure]
+            .field
+            .as_deref()
+            .filter(|f| self.is_log_field(f))
+    }
+}
+
 /// Words that ask for a measure.
 #[derive(Debug, Clone, Deserialize)]
 pub struct MeasureCue {

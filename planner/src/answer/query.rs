@@ -784,6 +784,6 @@ pub(crate) fn clock_minutes(time: &str) -> Option<u64> {
 }
 
 mod ranked;
-pub(crate) use ranked::nth_busiest;
+pub(crate) use ranked::nth_bucket;
 #[cfg(test)]
 mod unit_tests;

@@ -548,8 +548,7 @@ pub(crate) fn incident_window(text: &str, uploads: &[crate::UploadRef]) -> Optio
     }
 }
 
-/// The symptom an incident question names by an HTTP status below 500 ("一堆 429", "the
-/// 403s"), when a log of the session has a status: what the summary counts in place of its
+/// The symptom an incident question names by an HTTP 4xx ("一堆 429", "the 403s"), when a log of the session has a status: what the summary counts in place of its
 /// own idea of trouble, which holds no 4xx. A 5xx named is trouble already, and the
 /// summary's reading of it (with every log's errors) stands.
 pub(crate) fn incident_symptom(text: &str, statused: &[&crate::UploadRef]) -> Option<Filter> {
@@ -559,8 +558,8 @@ pub(crate) fn incident_symptom(text: &str, statused: &[&crate::UploadRef]) -> Op
     let owned: Vec<crate::UploadRef> = statused.iter().map(|u| (*u).clone()).collect();
     let ctx = FrameCtx::of_uploads(&owned);
     let below_500 = |f: &Filter| match (&f.op, &f.value) {
-        (FilterOp::Class, Scalar::Number(c)) => *c < 5.0,
-        (FilterOp::Eq, Scalar::Number(n)) => *n < 500.0,
+        (FilterOp::Class, Scalar::Number(c)) => *c == 4.0,
+        (FilterOp::Eq, Scalar::Number(n)) => (400.0..500.0).contains(n),
         _ => false,
     };
     super::build_filters::filters(lexicon(), &Parsed::new(text, &ctx), Source::Log)
@@ -679,7 +678,15 @@ fn settle(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     if q.measure == Measure::Count && numeric && additive && !a_condition {
         q.measure = Measure::Sum;
     }
-    if q.measure == Measure::Buckets || q.measure == Measure::CountDistinct {
+    // The buckets rank from the busiest unless the fewest is asked ("哪一分钟请求最少").
+    let fewest = q.measure == Measure::Buckets
+        && p.has(|c| {
+            matches!(c, Cue::Measure(i) if lex.measures[i].measure == Measure::Count
+                && lex.measures[i].order == Some(Order::Asc))
+        });
+    if fewest {
+        q.order = Order::Asc;
+    } else if q.measure == Measure::Buckets || q.measure == Measure::CountDistinct {
         q.order = Order::Desc;
     }
     extremes_as_rows(q);

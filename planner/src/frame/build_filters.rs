@@ -784,8 +784,6 @@ fn merge_alternatives(filters: Vec<Filter>) -> Vec<Filter> {
     out
 }
 
-/// A window from times of day: two times bound it; one time is a bound after "after"/
-/// "之前"-like words, else the middle of a window of the lexicon's default width.
 /// Seconds of a length of time written beside a time of day and its "after"/"before"
 /// ("the 10 minutes after 2:10", "3:15 之前 5 分钟"), not one a comparison reads ("took
 /// over 2 seconds after 2:10").
@@ -814,6 +812,8 @@ fn length_beside(p: &Parsed, (s, e): (usize, usize)) -> Option<u64> {
     })
 }
 
+/// A window from times of day: two times bound it; one time is a bound after "after"/
+/// "之前"-like words, else the middle of a window of the lexicon's default width.
 pub fn clock_window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
     let clocks: Vec<(usize, usize, Clock)> = p
         .lits

@@ -38,7 +38,7 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     // "its" means, else the top one.
     let current = last.item_asked(&last.query);
     let item = picked.or(if a.refers || a.count_of_top {
-        current.or(last.items.first())
+        current.or(last.top())
     } else {
         None
     });
@@ -147,11 +147,15 @@ fn picked_item<'a>(
     p: &Parsed,
     last: &'a LastQuery,
 ) -> Option<&'a Vec<(String, String)>> {
-    // "第二多的那个是什么": a position asked of nothing named anew is the listed item there.
+    // "第二多的那个是什么": a position asked of nothing named anew, in the ranking the list
+    // has (a count's "most", not "第二慢" after a count), is the listed item there.
     let own = p.has(|c| matches!(c, Cue::Field(_) | Cue::Column(_) | Cue::Source(_)));
+    let same_ranking = super::build::measure_cue(lex, p).is_some_and(|i| {
+        lex.measures[i].field.as_deref() == last.query.field.as_ref().map(|f| f.as_str())
+    });
     let position = p
         .rank
-        .filter(|_| !own)
+        .filter(|_| !own && same_ranking)
         .map(|n| crate::follow::Ordinal::Nth(n as usize));
     crate::follow::ordinal(&p.text)
         .or(position)
@@ -494,7 +498,7 @@ fn other_log(lex: &Lexicon, p: &Parsed, last: &LastQuery) -> Option<Frame> {
 fn the_item_in_another_log(lex: &Lexicon, p: &Parsed, last: &LastQuery) -> Option<Frame> {
     let item = last
         .item_asked(&last.query)
-        .or(last.items.first())
+        .or(last.top())
         .filter(|i| !i.is_empty() && i.iter().all(|(_, v)| !v.trim().is_empty()))?;
     if !of_the_listed_item(lex, p, last) {
         return None;

@@ -47,13 +47,7 @@ pub(super) fn log_naming_its_field(
     let own = spans(p);
     let names_a_field_of = |u: &UploadRef| {
         let only = [u.clone()];
-        let narrowed = FrameCtx {
-            uploads: &only,
-            referenced: &[],
-            last_file: None,
-            last_query: None,
-        };
-        spans(&Parsed::new(text, &narrowed))
+        spans(&Parsed::new(text, &FrameCtx::of_uploads(&only)))
             .iter()
             .any(|&(s, e)| !own.iter().any(|&(os, oe)| os < e && s < oe))
     };
@@ -74,11 +68,6 @@ pub(super) fn log_naming_its_field(
 /// reads ("slowest": `duration`).
 fn named_log_fields(p: &Parsed) -> Vec<&'static str> {
     let lex = lexicon();
-    let log_field = |name: &str| {
-        lex.fields
-            .iter()
-            .any(|f| f.field == name && f.source == Some(Source::Log))
-    };
     let mut out: Vec<&'static str> = p
         .hits
         .iter()
@@ -86,7 +75,7 @@ fn named_log_fields(p: &Parsed) -> Vec<&'static str> {
             Cue::Field(i) if lex.fields[i].source == Some(Source::Log) => {
                 Some(lex.fields[i].field.as_str())
             }
-            Cue::Measure(i) => lex.measures[i].field.as_deref().filter(|f| log_field(f)),
+            Cue::Measure(i) => lex.measure_log_field(i),
             _ => None,
         })
         .collect();

@@ -30,14 +30,8 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
         .flatten();
     if let Some(other) = sibling.as_ref().or(by_field.as_ref()) {
         let only = [other.clone()];
-        let narrowed = FrameCtx {
-            uploads: &only,
-            referenced: &[],
-            last_file: None,
-            last_query: None,
-        };
         let path = other.path.to_string_lossy().into_owned();
-        let reparsed = Parsed::new(text, &narrowed);
+        let reparsed = Parsed::new(text, &FrameCtx::of_uploads(&only));
         frame = frame_of(lex, &reparsed, source, vec![path.clone()]);
         if by_field.is_some() {
             p = reparsed;
@@ -87,15 +81,10 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
 /// Words only a question about a log's contents has: a log source word, a log field, or a
 /// measure that reads a log field ("the slowest request": the duration of requests).
 fn log_words(lex: &Lexicon, p: &Parsed) -> bool {
-    let log_field = |name: &str| {
-        lex.fields
-            .iter()
-            .any(|f| f.field == name && f.source == Some(Source::Log))
-    };
     p.hits.iter().any(|h| match h.cue {
         Cue::Source(i) => lex.sources[i].source == Source::Log,
         Cue::Field(i) => lex.fields[i].source == Some(Source::Log),
-        Cue::Measure(i) => lex.measures[i].field.as_deref().is_some_and(log_field),
+        Cue::Measure(i) => lex.measure_log_field(i).is_some(),
         Cue::Column(_) => true,
         _ => false,
     })

@@ -8,8 +8,8 @@ use regex::{Captures, Regex};
 
 use crate::lexicon::lexicon;
 
-/// The highest position read: a ranking's answer lists every row up to it.
-const MAX_RANK: u32 = 20;
+/// The highest position read: a ranking returns every row up to it.
+const MAX_RANK: u32 = llmops_common::query::Query::MAX_LIMIT - 1;
 
 /// The text with the ordinal taken out (the superlative left: "the slowest request",
 /// "最慢的接口", "请求数最多的客户端") and the position, 2 or more; the text as it was and
@@ -76,7 +76,7 @@ fn patterns() -> &'static [Regex; 4] {
                 alt(&w.ranked_en)
             )),
             build(format!(
-                r"(?P<pre>^|[^数])(?:{})?{zh_ord}(?P<sup>{})",
+                r"(?P<pre>^|[^数]|[^倒]数)(?:{})?{zh_ord}(?P<sup>{})",
                 alt(&w.ranked_zh),
                 alt(&w.superlative_zh)
             )),
@@ -123,6 +123,8 @@ mod tests {
             ("第二慢的接口是哪个", "最慢的接口是哪个", 2),
             ("请求数排第三的客户端", "请求数最多的客户端", 3),
             ("排名第 2 位的 IP", "最多的 IP", 2),
+            ("请求数第二多的客户端", "请求数最多的客户端", 2),
+            ("the 25th busiest client", "the busiest client", 25),
             ("which path is ranked second", "which path is  most ", 2),
         ] {
             assert_eq!(ranked(text), (want.to_string(), Some(rank)), "{text}");
@@ -138,6 +140,7 @@ mod tests {
             "the first slowest request",
             "倒数第二慢的接口",
             "第二个",
+            "第 2 小时的请求数",
             "the 1st most common error",
         ] {
             assert_eq!(ranked(text).1, None, "{text}");

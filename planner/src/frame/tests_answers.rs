@@ -472,9 +472,11 @@ fn a_position_in_a_ranking_leads_with_the_planted_one() {
             Lang::Zh => format!("第 {n} 是 **{client}**（{count}）"),
         };
         assert!(lead.contains(&want), "{q}: {lead}");
-        // "它呢" after it is the client at that position.
+        // "它呢" after it is the client at that position; the list keeps its order.
         let last = crate::conversation::last_query(&r);
-        assert_eq!(last.items[0], vec![("client".to_string(), client)], "{q}");
+        let client = vec![("client".to_string(), client)];
+        assert_eq!(last.top(), Some(&client), "{q}");
+        assert_eq!(last.items.get(n - 1), Some(&client), "{q}");
     }
     // After the ranking itself, "第二多的那个呢" is the listed item at that position.
     let top = log.answer("which client sent the most requests");
@@ -506,4 +508,22 @@ fn a_position_in_a_ranking_leads_with_the_planted_one() {
     let (minute, count) = nth_of(&by_minute, 2);
     let lead = render(&log.answer("the second busiest minute"), Lang::En);
     assert!(lead.contains(&format!("{minute}** ({count})")), "{lead}");
+    // From the bottom: the quietest minute, and the second quietest.
+    let (minute, count) = nth_of(&by_minute, by_minute.len());
+    let lead = render(&log.answer("哪一分钟请求最少"), Lang::Zh);
+    assert!(
+        lead.contains(&format!("{minute}**（{count} 条）")),
+        "{lead}"
+    );
+    let (minute, count) = nth_of(&by_minute, by_minute.len() - 1);
+    let lead = render(
+        &log.answer("which minute had the second fewest requests"),
+        Lang::En,
+    );
+    assert!(lead.contains(&format!("{minute}** ({count})")), "{lead}");
+    // After a ranked answer the list keeps its order: "the third one" is the third.
+    let ranked = log.answer("which client sent the second most requests");
+    let (client, n) = nth_of(&by_client, 3);
+    let third = log.answer_after("the third one", Some(&ranked));
+    assert_eq!(self::count(&third), n, "{client}: {:?}", third.query);
 }

@@ -1,5 +1,5 @@
-//! The symptom an incident question names by an HTTP status below 500 ("traefik 一堆 429",
-//! "why so many 403s"): the summary counts those events in place of its own idea of
+//! The symptom an incident question names by an HTTP 4xx ("traefik 一堆 429", "why so
+//! many 403s"): the summary counts those events in place of its own idea of
 //! trouble (which holds no 4xx), and says whom they came from, since a flood of 4xx is
 //! caused by its client, not by a fault.
 
@@ -175,12 +175,21 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("gw-access.log");
         std::fs::write(&path, &text).expect("write");
-        let mut ups = crate::tests::uploads(&["gw-access.log"]);
-        let sample = table::Sample::read(&path).expect("sample");
-        let d = table::describe_sample(table::builtin_registry(), &sample);
-        ups[0].path = path;
-        ups[0].columns = d.columns;
-        ups[0].format = d.format;
+        // A log without a status beside it: the status is counted where there is one.
+        let app = dir.path().join("app.log");
+        std::fs::write(
+            &app,
+            "2031-05-09 01:05:00,000 ERROR [rates] upstream refused\n",
+        )
+        .expect("write");
+        let mut ups = crate::tests::uploads(&["app.log", "gw-access.log"]);
+        for (u, p) in ups.iter_mut().zip([app, path]) {
+            let sample = table::Sample::read(&p).expect("sample");
+            let d = table::describe_sample(table::builtin_registry(), &sample);
+            u.path = p;
+            u.columns = d.columns;
+            u.format = d.format;
+        }
         let total: u64 = by_client.values().sum();
         let (top, n) = by_client.iter().max_by_key(|(_, n)| **n).expect("a flood");
         let share = format!("{:.0}%", *n as f64 * 100.0 / total as f64);

@@ -2,14 +2,19 @@
 //! 的客户端", "the second busiest minute"): that group, row or bucket, with the first beside
 //! it and a tie with the one before said.
 
-use llmops_common::query::{BucketRow, GroupRow, QueryResult, QueryValue};
+use llmops_common::query::{BucketRow, GroupRow, Order, QueryResult, QueryValue};
 
 use super::{group_key, row_line, unit_of, width_words, with_unit};
 use crate::text::Lang;
 
-/// The lead, when the query asks a position past the first.
+/// The lead, when the query asks a position past the first, or the quietest bucket.
 pub(super) fn lead(r: &QueryResult, what: &str, part: &str, lang: Lang) -> Option<String> {
-    let n = r.query.rank.filter(|&n| n >= 2)? as usize;
+    let quietest = matches!(r.value, QueryValue::Buckets { .. }) && r.query.order == Order::Asc;
+    let n = match r.query.rank.filter(|&n| n >= 2) {
+        Some(n) => n as usize,
+        None if quietest => 1,
+        None => return None,
+    };
     match &r.value {
         QueryValue::Groups { rows, groups, .. } => {
             let value = |g: &GroupRow| match g.value {
@@ -19,7 +24,10 @@ pub(super) fn lead(r: &QueryResult, what: &str, part: &str, lang: Lang) -> Optio
             let (Some(nth), Some(top)) = (rows.get(n - 1), rows.first()) else {
                 return Some(too_few(what, n, rows.len(), part, lang));
             };
-            let same = |i: usize| rows.get(i).is_some_and(|g| value(g) == value(nth));
+            let same = |i: usize| {
+                rows.get(i)
+                    .is_some_and(|g| (g.value, g.count) == (nth.value, nth.count))
+            };
             let tie = tied((same(n - 2), same(n)), n, lang);
             let (key, v, top_key, top_v) = (group_key(nth), value(nth), group_key(top), value(top));
             Some(match lang {
@@ -51,20 +59,39 @@ pub(super) fn lead(r: &QueryResult, what: &str, part: &str, lang: Lang) -> Optio
             buckets,
             ..
         } => {
-            let ranked = by_count(buckets);
+            let least = r.query.order == Order::Asc;
+            let ranked = by_count(buckets, r.query.order);
             let (Some(nth), Some(top)) = (ranked.get(n - 1), ranked.first()) else {
                 return Some(too_few(what, n, ranked.len(), part, lang));
             };
             let w = width_words(*width_seconds, lang);
             let same = |i: usize| ranked.get(i).is_some_and(|b| b.count == nth.count);
-            let tie = tied((same(n - 2), same(n)), n, lang);
+            let tie = tied((n >= 2 && same(n - 2), same(n)), n, lang);
+            let (most, first) = match (lang, least) {
+                (Lang::Zh, false) => ("多", "最多"),
+                (Lang::Zh, true) => ("少", "最少"),
+                (Lang::En, false) => ("", "the peak"),
+                (Lang::En, true) => ("", "the quietest"),
+            };
+            if n == 1 {
+                return Some(match lang {
+                    Lang::Zh => format!(
+                        "{what} —— 最少的{w}是 **{}**（{} 条）{tie}{part}。",
+                        nth.start, nth.count
+                    ),
+                    Lang::En => format!(
+                        "{what}: the quietest {w} is **{}** ({}){tie}{part}.",
+                        nth.start, nth.count
+                    ),
+                });
+            }
             Some(match lang {
                 Lang::Zh => format!(
-                    "{what} —— 第 {n} 多的{w}是 **{}**（{} 条）{tie}；最多的是 {}（{} 条）{part}。",
+                    "{what} —— 第 {n} {most}的{w}是 **{}**（{} 条）{tie}；{first}的是 {}（{} 条）{part}。",
                     nth.start, nth.count, top.start, top.count
                 ),
                 Lang::En => format!(
-                    "{what}: number {n} is the {w} of **{}** ({}){tie}; the peak is {} ({}){part}.",
+                    "{what}: number {n}{most} is the {w} of **{}** ({}){tie}; {first} is {} ({}){part}.",
                     nth.start, nth.count, top.start, top.count
                 ),
             })
@@ -73,16 +100,26 @@ pub(super) fn lead(r: &QueryResult, what: &str, part: &str, lang: Lang) -> Optio
     }
 }
 
-/// The buckets with events, the busiest first (the earlier of a tie first).
-fn by_count(buckets: &[BucketRow]) -> Vec<&BucketRow> {
-    let mut ranked: Vec<&BucketRow> = buckets.iter().filter(|b| b.count > 0).collect();
-    ranked.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.start.cmp(&b.start)));
+/// The buckets, the busiest first, or with `Asc` the quietest (an empty one among the
+/// listed span is the quietest of all); the earlier of a tie first.
+fn by_count(buckets: &[BucketRow], order: Order) -> Vec<&BucketRow> {
+    let mut ranked: Vec<&BucketRow> = buckets
+        .iter()
+        .filter(|b| order == Order::Asc || b.count > 0)
+        .collect();
+    ranked.sort_by(|a, b| {
+        let by = match order {
+            Order::Asc => a.count.cmp(&b.count),
+            Order::Desc => b.count.cmp(&a.count),
+        };
+        by.then_with(|| a.start.cmp(&b.start))
+    });
     ranked
 }
 
-/// The `n`th busiest bucket (1 is the peak).
-pub(crate) fn nth_busiest(buckets: &[BucketRow], n: usize) -> Option<&BucketRow> {
-    by_count(buckets).get(n.checked_sub(1)?).copied()
+/// The bucket at position `n` of the ranking `order` asks (1 is the peak, or the quietest).
+pub(crate) fn nth_bucket(buckets: &[BucketRow], n: usize, order: Order) -> Option<&BucketRow> {
+    by_count(buckets, order).get(n.checked_sub(1)?).copied()
 }
 
 /// "（与第 1 并列）" when the position asked holds the same value as the one before it or
