@@ -8,6 +8,7 @@ mod bridge;
 mod buckets;
 pub mod build;
 pub mod build_filters;
+mod clock_window;
 pub mod dates;
 pub mod defined;
 pub mod edit;

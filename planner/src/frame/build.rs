@@ -576,7 +576,7 @@ fn window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
             seconds: secs.round().max(1.0) as u64,
         });
     }
-    let clock = super::build_filters::clock_window(lex, p);
+    let clock = super::clock_window::clock_window(lex, p);
     let day = p.lits.iter().find_map(|l| match l.lit {
         Lit::Date(d) => Some(d.point()),
         _ => None,
