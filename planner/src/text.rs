@@ -151,67 +151,9 @@ pub fn trim_block(text: &str, max_lines: usize, max_chars: usize, lang: Lang) ->
     out
 }
 
-/// Drops politeness around a request ("cat /etc/hostname please", "请 df -h"), so a
-/// command line typed with it still parses as one.
-pub fn strip_politeness(text: &str) -> String {
-    let mut t = text.trim();
-    for _ in 0..2 {
-        let lower = t.to_lowercase();
-        for p in [
-            "please",
-            "pls",
-            "plz",
-            "thanks",
-            "thank you",
-            "谢谢",
-            "请",
-            "麻烦",
-        ] {
-            if lower.ends_with(p) && t.len() > p.len() {
-                let cut = t.len() - p.len();
-                if t.is_char_boundary(cut) {
-                    t = t[..cut].trim_end_matches([' ', ',', '!', '.']);
-                }
-            }
-            if lower.starts_with(p)
-                && t.len() > p.len()
-                && t.is_char_boundary(p.len())
-                && !starts_a_word(t, p)
-            {
-                t = t[p.len()..].trim_start_matches([' ', ',']);
-            }
-        }
-    }
-    t.to_string()
-}
-
-/// Whether the polite word at the start of `t` is the start of a longer word: "请问",
-/// "请求" are no "please".
-fn starts_a_word(t: &str, polite: &str) -> bool {
-    let Some(next) = t[polite.len()..].chars().next() else {
-        return false;
-    };
-    is_cjk(next) && !crate::config::words::dictionary_words(&format!("{polite}{next}")).is_empty()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn strips_politeness() {
-        assert_eq!(
-            strip_politeness("cat /etc/hostname please"),
-            "cat /etc/hostname"
-        );
-        assert_eq!(strip_politeness("请 df -h"), "df -h");
-        assert_eq!(strip_politeness("please, uptime, thanks"), "uptime");
-        assert_eq!(strip_politeness("please"), "please");
-        // The start of a word is no politeness.
-        assert_eq!(strip_politeness("请问最慢的请求"), "请问最慢的请求");
-        assert_eq!(strip_politeness("请求最多的客户端"), "请求最多的客户端");
-        assert_eq!(strip_politeness("请帮我看 df"), "帮我看 df");
-    }
 
     #[test]
     fn detects_language() {

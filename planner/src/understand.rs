@@ -523,7 +523,7 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
     let text = if text.contains('\n') {
         text
     } else {
-        super::text::strip_politeness(&text)
+        words::strip_politeness(&text)
     };
     if text.is_empty() {
         return empty_message(ctx);
