@@ -556,8 +556,8 @@ mod tests {
         for t in [
             "凌晨 4 点多登录失败那么多，原因是什么？",
             "为什么一直超时？",
-            "what brought down the tracker around 3:22?",
-            "the deploy took down billing, why?",
+            "what brought down the payments api at 04:10?",
+            "the deploy took down checkout, why?",
             "why so many 502s after the deploy",
         ] {
             assert!(incident.occur_in(&t.to_lowercase()), "{t}");

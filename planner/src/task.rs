@@ -32,7 +32,7 @@ pub enum Task {
         /// When the question says it happened ("2 点多"): the worst minute is looked for
         /// there.
         window: Option<llmops_common::query::Window>,
-        /// The symptom the question names by its HTTP status ("一堆 429"), counted in place
+        /// The symptom the question names by its HTTP status ("一堆 403"), counted in place
         /// of the summary's own idea of trouble.
         symptom: Option<llmops_common::query::Filter>,
     },

@@ -548,9 +548,10 @@ pub(crate) fn incident_window(text: &str, uploads: &[crate::UploadRef]) -> Optio
     }
 }
 
-/// The symptom an incident question names by an HTTP 4xx ("一堆 429", "the 403s"), when a log of the session has a status: what the summary counts in place of its
-/// own idea of trouble, which holds no 4xx. A 5xx named is trouble already, and the
-/// summary's reading of it (with every log's errors) stands.
+/// The symptom an incident question names by an HTTP 4xx ("一堆 403", "the 404s"), when a
+/// log of the session has a status: what the summary counts in place of its own idea of
+/// trouble, which holds no 4xx. A 5xx named is trouble already, and the summary's reading
+/// of it (with every log's errors) stands.
 pub(crate) fn incident_symptom(text: &str, statused: &[&crate::UploadRef]) -> Option<Filter> {
     if statused.is_empty() {
         return None;

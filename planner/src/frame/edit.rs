@@ -147,7 +147,7 @@ fn picked_item<'a>(
     p: &Parsed,
     last: &'a LastQuery,
 ) -> Option<&'a Vec<(String, String)>> {
-    // "第二多的那个是什么": a position asked of nothing named anew, in the ranking the list
+    // "第二多的呢": a position asked of nothing named anew, in the ranking the list
     // has (a count's "most", not "第二慢" after a count), is the listed item there.
     let own = p.has(|c| matches!(c, Cue::Field(_) | Cue::Column(_) | Cue::Source(_)));
     let same_ranking = super::build::measure_cue(lex, p).is_some_and(|i| {
@@ -164,7 +164,7 @@ fn picked_item<'a>(
             crate::follow::Ordinal::Nth(n) => last.items.get(n.checked_sub(1)?),
             crate::follow::Ordinal::Last => last.items.last(),
         })
-        // "最多的那个" is the top item; "第二多的那个" the one at that position.
+        // "the slowest one" is the top item; "the second slowest one" the one at that position.
         .or_else(|| {
             let at = p.rank.map_or(0, |n| n as usize - 1);
             ranked_first(lex, p, &last.query).then(|| last.items.get(at))?

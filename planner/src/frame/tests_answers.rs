@@ -478,10 +478,10 @@ fn a_position_in_a_ranking_leads_with_the_planted_one() {
         assert_eq!(last.top(), Some(&client), "{q}");
         assert_eq!(last.items.get(n - 1), Some(&client), "{q}");
     }
-    // After the ranking itself, "第二多的那个呢" is the listed item at that position.
+    // After the ranking itself, "第二多的呢" is the listed item at that position.
     let top = log.answer("which client sent the most requests");
     let (client, n) = nth_of(&by_client, 2);
-    let picked = log.answer_after("第二多的那个呢", Some(&top));
+    let picked = log.answer_after("第二多的呢", Some(&top));
     assert_eq!(count(&picked), n, "{client}: {:?}", picked.query);
     let mut sorted = ms.clone();
     sorted.sort_unstable_by(|a, b| b.cmp(a));

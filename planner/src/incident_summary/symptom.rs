@@ -1,5 +1,5 @@
-//! The symptom an incident question names by an HTTP 4xx ("traefik 一堆 429", "why so
-//! many 403s"): the summary counts those events in place of its own idea of
+//! The symptom an incident question names by an HTTP 4xx ("网关一堆 403", "what caused
+//! the wave of 403s"): the summary counts those events in place of its own idea of
 //! trouble (which holds no 4xx), and says whom they came from, since a flood of 4xx is
 //! caused by its client, not by a fault.
 
@@ -45,7 +45,7 @@ pub(super) fn who_query(statused: &[String], symptom: &Filter, window: Option<&W
     }
 }
 
-/// "HTTP 429 by client (traefik.log): **198.51.100.23** ×412 (96%), …": whom the
+/// "HTTP 403 by client (gw.log, 320 in all): **203.0.113.9** ×300 (94%), …": whom the
 /// symptom's events came from, each with its share of them.
 pub(super) fn who(r: &QueryResult, lang: Lang) -> Option<String> {
     let QueryValue::Groups { rows, rest, .. } = &r.value else {
@@ -97,20 +97,20 @@ mod tests {
     use crate::conversation::Conversation;
     use crate::{plan, PlannerAction, PlannerInput, StepRecord, ToolArgs, ToolData, MAX_STEPS};
 
-    /// An access log with a flood of 429s from one client among a few from others, and
-    /// the 429s per client as planted.
+    /// An access log with a flood of 403s from one client among a few from others, and
+    /// the 403s per client as planted.
     fn flood() -> (String, BTreeMap<String, u64>) {
         let (mut text, mut by_client) = (String::new(), BTreeMap::new());
         for i in 0..900u32 {
             let (client, status) = match i {
-                300..=539 => ("203.0.113.9".to_string(), 429),
-                _ if i % 37 == 0 => (format!("10.1.0.{}", i % 7), 429),
+                300..=539 => ("203.0.113.9".to_string(), 403),
+                _ if i % 37 == 0 => (format!("10.1.0.{}", i % 7), 403),
                 _ => (
                     format!("10.1.0.{}", i % 11),
                     if i % 13 == 0 { 404 } else { 200 },
                 ),
             };
-            if status == 429 {
+            if status == 403 {
                 *by_client.entry(client.clone()).or_insert(0) += 1;
             }
             text.push_str(&format!(
@@ -167,7 +167,7 @@ mod tests {
         panic!("{text}: no answer in {MAX_STEPS} steps");
     }
 
-    /// "Why so many 429s": the summary counts the 429s (no failure to it otherwise) and
+    /// "What caused the 403s": the summary counts the 403s (no failure to it otherwise) and
     /// says whom they came from, each figure the planted one.
     #[test]
     fn a_named_status_is_counted_and_its_clients_named() {
@@ -193,18 +193,18 @@ mod tests {
         let total: u64 = by_client.values().sum();
         let (top, n) = by_client.iter().max_by_key(|(_, n)| **n).expect("a flood");
         let share = format!("{:.0}%", *n as f64 * 100.0 / total as f64);
-        let en = answer(&ups, "why so many 429s on the gateway?");
+        let en = answer(&ups, "what caused the wave of 403s on the gateway?");
         assert!(
-            en.contains(&format!("**{total}** events are HTTP 429")),
+            en.contains(&format!("**{total}** events are HTTP 403")),
             "{en}"
         );
         assert!(en.contains(&format!("**{top}** ×{n} ({share})")), "{en}");
         // A 5xx named is trouble already: the summary reads every log's errors as usual.
         let five = answer(&ups, "why so many 500s on the gateway?");
         assert!(!five.contains("HTTP 500"), "{five}");
-        let zh = answer(&ups, "gateway 一堆 429，原因是什么");
+        let zh = answer(&ups, "网关 403 暴增是怎么回事");
         assert!(
-            zh.contains(&format!("共 **{total}** 个 HTTP 429 事件")),
+            zh.contains(&format!("共 **{total}** 个 HTTP 403 事件")),
             "{zh}"
         );
         assert!(zh.contains(&format!("**{top}** ×{n} ({share})")), "{zh}");
