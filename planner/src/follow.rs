@@ -334,7 +334,7 @@ fn ordinal_task(text: &str, ctx: &MessageCtx) -> Option<Task> {
     let Some(list) = ctx.conv.last_list.as_ref() else {
         // "when did rabbit first hit the memory alarm": an ordinal inside a question of its
         // own is that question's; only a bare pick ("the second one") needs a list.
-        // A figure beside it ("第一个 504 是什么时候") is what the question is about too.
+        // A figure in it ("第一个 504 是什么时候") is what the question is about too.
         let figure = text
             .split(|c: char| !c.is_ascii_digit())
             .any(|d| d.len() >= 2);

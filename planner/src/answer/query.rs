@@ -4,7 +4,8 @@
 //! the same sentence.
 
 use llmops_common::query::{
-    BucketRow, GroupRow, Measure, QueryResult, QueryValue, Row, Source, SourceInfo, Stats, Unit,
+    BucketRow, GroupRow, Measure, Order, QueryResult, QueryValue, Row, Source, SourceInfo, Stats,
+    Unit,
 };
 
 use crate::text::Lang;
@@ -679,7 +680,7 @@ fn listing(r: &QueryResult, lang: Lang) -> Option<String> {
                 )
             })
             .collect(),
-        QueryValue::Buckets { buckets, .. } => top_buckets(buckets),
+        QueryValue::Buckets { buckets, .. } => top_buckets(buckets, r.query.order),
         QueryValue::Rows { rows, .. } if rows.len() > 1 || r.query.field.is_none() => rows
             .iter()
             .take(LIST_MAX)
@@ -692,10 +693,10 @@ fn listing(r: &QueryResult, lang: Lang) -> Option<String> {
 }
 
 /// The busiest buckets, busiest first.
-fn top_buckets(buckets: &[BucketRow]) -> Vec<String> {
-    let mut b: Vec<&BucketRow> = buckets.iter().filter(|b| b.count > 0).collect();
-    b.sort_by(|x, y| y.count.cmp(&x.count).then(x.start.cmp(&y.start)));
-    b.iter()
+/// The five busiest buckets (the five quietest when the fewest is asked).
+fn top_buckets(buckets: &[BucketRow], order: Order) -> Vec<String> {
+    ranked::by_count(buckets, order)
+        .iter()
         .take(5)
         .map(|b| {
             if b.per_file.is_empty() {

@@ -192,8 +192,9 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
 }
 
 /// "The second slowest", "排第三的客户端": a ranking is read down to the position asked,
-/// which the answer leads with; no position asked is none (a follow-up asks its own). The largest value of a field becomes its rows, largest
-/// first; groups and buckets rank as they are. A position of anything else is no ranking.
+/// which the answer leads with; no position asked is none (a follow-up asks its own). The
+/// largest value of a field becomes its rows, largest first; groups and buckets rank as
+/// they are. A position of anything else is no ranking.
 pub(super) fn to_position(rank: Option<u32>, q: &mut Query) {
     q.rank = None;
     let Some(n) = rank.filter(|&n| n >= 2) else {
@@ -558,7 +559,7 @@ pub(crate) fn incident_symptom(text: &str, statused: &[&crate::UploadRef]) -> Op
     }
     let owned: Vec<crate::UploadRef> = statused.iter().map(|u| (*u).clone()).collect();
     let ctx = FrameCtx::of_uploads(&owned);
-    let below_500 = |f: &Filter| match (&f.op, &f.value) {
+    let a_4xx = |f: &Filter| match (&f.op, &f.value) {
         (FilterOp::Class, Scalar::Number(c)) => *c == 4.0,
         (FilterOp::Eq, Scalar::Number(n)) => (400.0..500.0).contains(n),
         _ => false,
@@ -566,7 +567,7 @@ pub(crate) fn incident_symptom(text: &str, statused: &[&crate::UploadRef]) -> Op
     super::build_filters::filters(lexicon(), &Parsed::new(text, &ctx), Source::Log)
         .hard
         .into_iter()
-        .find(|f| f.field.as_ref().is_some_and(|x| x.as_str() == "status") && below_500(f))
+        .find(|f| f.field.as_ref().is_some_and(|x| x.as_str() == "status") && a_4xx(f))
 }
 
 /// A time window: "last 10 minutes", "between 02:40 and 02:50", "around 02:47".

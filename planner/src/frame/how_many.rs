@@ -1,4 +1,6 @@
-//! How many rows a question asks for: "top 5", "the 3 slowest", "which 4 shards", "the last 5 upgrades"; and the length of time after "last".
+//! How many rows a question asks for: "top 5", "the 3 slowest", "which 4 shards", "the
+//! last 5 upgrades"; and the length of time after "last". A position ("the second
+//! slowest") is `frame/rank.rs`'s.
 
 use llmops_common::query::{Dimension, Field, Measure, Order, Query, Scalar, Source};
 

@@ -44,9 +44,7 @@ impl Parsed {
         let lower = String::from_utf8(lower).unwrap_or_else(|_| text.to_ascii_lowercase());
         let mut columns = log_columns(&files, ctx);
         let formats = log_formats(&files, ctx);
-        let mut hits = cue_hits(lex, &text, &lower, &columns, &formats);
-        // Nor is a part of one a field ("log" of `ride-api.log`, "rx" of `rx-api.log`).
-        hits.retain(|h| !spans.iter().any(|&(s, e)| s <= h.start && h.end <= e));
+        let mut hits = cue_hits(lex, (&text, &lower, &spans), &columns, &formats);
         let mut lits = literals(lex, &text, &lower, &hits, &spans);
         let upload_names: Vec<String> = ctx
             .uploads
@@ -484,8 +482,7 @@ pub(super) fn field_hits<'a>(
 /// logs' own field names.
 fn cue_hits(
     lex: &crate::lexicon::Lexicon,
-    text: &str,
-    lower: &str,
+    (text, lower, files): (&str, &str, &[(usize, usize)]),
     columns: &[Column],
     formats: &[String],
 ) -> Vec<Hit> {
@@ -498,8 +495,12 @@ fn cue_hits(
         }
         _ => true,
     });
-    // Searched in the text as typed: a field like `user.id` looks like a file name.
+    // Searched in the text as typed: a field like `user.id` looks like a file name. A part
+    // of a file's name is no field ("log" of `ride-api.log`, "rx" of `rx-api.log`).
     column_hits(text, &text.to_ascii_lowercase(), columns, &mut hits);
+    hits.retain(|h| {
+        !matches!(h.cue, Cue::Column(_)) || !files.iter().any(|&(s, e)| s <= h.start && h.end <= e)
+    });
     let translated = super::zh_runs::column_words(text, &hits, columns);
     hits.extend(translated);
     hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));

@@ -18,25 +18,17 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
         at_the_answer_time(lex, &p, ctx, &mut frame);
         return Some(Understood::Query(Box::new(frame)));
     }
-    let (source, mut files) = source_of(lex, &p, ctx)?;
-    let mut frame = frame_of(lex, &p, source, files.clone());
-    // Read again over the log that has the fields asked: its columns make the conditions
-    // ("/items/" is its path, not anywhere in the line). A log chosen because the question
-    // names its field is read with its fields from then on.
-    let sibling = super::log_choice::sibling_with_the_fields(ctx, &frame.query, text);
-    let by_field = sibling
-        .is_none()
-        .then(|| super::log_choice::log_naming_its_field(ctx, &p, &frame.query, text))
-        .flatten();
-    if let Some(other) = sibling.as_ref().or(by_field.as_ref()) {
-        let only = [other.clone()];
-        let path = other.path.to_string_lossy().into_owned();
-        let reparsed = Parsed::new(text, &FrameCtx::of_uploads(&only));
-        frame = frame_of(lex, &reparsed, source, vec![path.clone()]);
-        if by_field.is_some() {
-            p = reparsed;
-            files = vec![path];
-        }
+    let (source, files) = source_of(lex, &p, ctx)?;
+    let mut frame = frame_of(lex, &p, source, files);
+    // Read again over the log that has the fields asked, with its fields from then on: its
+    // columns make the conditions ("/items/" is its path, not anywhere in the line).
+    let other = super::log_choice::sibling_with_the_fields(ctx, &frame.query, text)
+        .or_else(|| super::log_choice::log_naming_its_field(ctx, &p, &frame.query, text));
+    if let Some(other) = other {
+        let only = [other];
+        p = Parsed::new(text, &FrameCtx::of_uploads(&only));
+        let path = only[0].path.to_string_lossy().into_owned();
+        frame = frame_of(lex, &p, source, vec![path]);
     }
     at_the_answer_time(lex, &p, ctx, &mut frame);
     let q = &frame.query;
@@ -46,7 +38,8 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
         || p.has(|c| matches!(c, Cue::Bucket(_)));
     let summary_named = !p.files.is_empty() || log_words(lex, &p);
     if source == Source::Log && summary_named && wants_summary(lex, &p, &frame) {
-        return files
+        return q
+            .files
             .first()
             .map(|f| Understood::Summary { path: f.clone() });
     }

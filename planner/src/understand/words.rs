@@ -121,7 +121,7 @@ pub(super) fn strip_pronouns(clause: &str) -> String {
 
 /// Drops politeness around a request ("cat /etc/hostname please", "请 df -h"), so a
 /// command line typed with it still parses as one.
-pub fn strip_politeness(text: &str) -> String {
+pub(super) fn strip_politeness(text: &str) -> String {
     let mut t = text.trim();
     for _ in 0..2 {
         let lower = t.to_lowercase();

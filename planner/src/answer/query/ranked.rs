@@ -58,51 +58,65 @@ pub(super) fn lead(r: &QueryResult, what: &str, part: &str, lang: Lang) -> Optio
             width_seconds,
             buckets,
             ..
-        } => {
-            let least = r.query.order == Order::Asc;
-            let ranked = by_count(buckets, r.query.order);
-            let (Some(nth), Some(top)) = (ranked.get(n - 1), ranked.first()) else {
-                return Some(too_few(what, n, ranked.len(), part, lang));
-            };
-            let w = width_words(*width_seconds, lang);
-            let same = |i: usize| ranked.get(i).is_some_and(|b| b.count == nth.count);
-            let tie = tied((n >= 2 && same(n - 2), same(n)), n, lang);
-            let (most, first) = match (lang, least) {
-                (Lang::Zh, false) => ("多", "最多"),
-                (Lang::Zh, true) => ("少", "最少"),
-                (Lang::En, false) => ("", "the peak"),
-                (Lang::En, true) => ("", "the quietest"),
-            };
-            if n == 1 {
-                return Some(match lang {
-                    Lang::Zh => format!(
-                        "{what} —— 最少的{w}是 **{}**（{} 条）{tie}{part}。",
-                        nth.start, nth.count
-                    ),
-                    Lang::En => format!(
-                        "{what}: the quietest {w} is **{}** ({}){tie}{part}.",
-                        nth.start, nth.count
-                    ),
-                });
-            }
-            Some(match lang {
-                Lang::Zh => format!(
-                    "{what} —— 第 {n} {most}的{w}是 **{}**（{} 条）{tie}；{first}的是 {}（{} 条）{part}。",
-                    nth.start, nth.count, top.start, top.count
-                ),
-                Lang::En => format!(
-                    "{what}: number {n}{most} is the {w} of **{}** ({}){tie}; {first} is {} ({}){part}.",
-                    nth.start, nth.count, top.start, top.count
-                ),
-            })
-        }
+        } => Some(buckets_lead(
+            r,
+            (buckets, *width_seconds),
+            n,
+            (what, part),
+            lang,
+        )),
         _ => None,
+    }
+}
+
+/// The lead of a bucket at position `n` of the busiest (or, with `Asc`, the quietest).
+fn buckets_lead(
+    r: &QueryResult,
+    (buckets, width): (&[BucketRow], u64),
+    n: usize,
+    (what, part): (&str, &str),
+    lang: Lang,
+) -> String {
+    let least = r.query.order == Order::Asc;
+    let ranked = by_count(buckets, r.query.order);
+    let (Some(nth), Some(top)) = (ranked.get(n - 1), ranked.first()) else {
+        return too_few(what, n, ranked.len(), part, lang);
+    };
+    let w = width_words(width, lang);
+    let same = |i: usize| ranked.get(i).is_some_and(|b| b.count == nth.count);
+    let tie = tied((n >= 2 && same(n - 2), same(n)), n, lang);
+    let (most, first_zh, first_en) = if least {
+        ("少", "最少", "the quietest")
+    } else {
+        ("多", "最多", "the peak")
+    };
+    if n == 1 {
+        return match lang {
+            Lang::Zh => format!(
+                "{what} —— 最少的{w}是 **{}**（{} 条）{tie}{part}。",
+                nth.start, nth.count
+            ),
+            Lang::En => format!(
+                "{what}: the quietest {w} is **{}** ({}){tie}{part}.",
+                nth.start, nth.count
+            ),
+        };
+    }
+    match lang {
+        Lang::Zh => format!(
+            "{what} —— 第 {n} {most}的{w}是 **{}**（{} 条）{tie}；{first_zh}的是 {}（{} 条）{part}。",
+            nth.start, nth.count, top.start, top.count
+        ),
+        Lang::En => format!(
+            "{what}: number {n} is the {w} of **{}** ({}){tie}; {first_en} is {} ({}){part}.",
+            nth.start, nth.count, top.start, top.count
+        ),
     }
 }
 
 /// The buckets, the busiest first, or with `Asc` the quietest (an empty one among the
 /// listed span is the quietest of all); the earlier of a tie first.
-fn by_count(buckets: &[BucketRow], order: Order) -> Vec<&BucketRow> {
+pub(super) fn by_count(buckets: &[BucketRow], order: Order) -> Vec<&BucketRow> {
     let mut ranked: Vec<&BucketRow> = buckets
         .iter()
         .filter(|b| order == Order::Asc || b.count > 0)
