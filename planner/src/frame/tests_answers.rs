@@ -377,18 +377,10 @@ fn follow_up_figures_match_the_planted_lines() {
     );
     let peak = logs.answer("which minute had the most 403s in edge.log");
     let at_peak = logs.answer_after("how many errors in app.log at that time", Some(&peak));
-    assert!(
-        matches!(at_peak.value, QueryValue::Count { count } if count == in_peak_app),
-        "{:?}",
-        at_peak.value
-    );
+    assert_eq!(count(&at_peak), in_peak_app);
     let listed = logs.answer("show the 403s in edge.log");
     let total = logs.answer_after("how many in total", Some(&listed));
-    assert!(
-        matches!(total.value, QueryValue::Count { count } if count == denied),
-        "{:?}",
-        total.value
-    );
+    assert_eq!(count(&total), denied);
     let top = logs.answer("which client got the most 403s in edge.log");
     let (client, _) = by_client.iter().max_by_key(|(_, n)| **n).expect("a client");
     let in_app = app
@@ -396,134 +388,182 @@ fn follow_up_figures_match_the_planted_lines() {
         .filter(|l| l.contains(&format!("from {client} ")))
         .count() as u64;
     let there = logs.answer_after("app.log 里它出现了几次？", Some(&top));
-    assert!(
-        matches!(there.value, QueryValue::Count { count } if count == in_app),
-        "{:?} vs {in_app}",
-        there.value
-    );
+    assert_eq!(count(&there), in_app);
 }
 
-/// A logfmt log with planted clients, minutes and durations, each ranking without ties:
-/// (text, per-client counts, per-minute counts, durations in ms), in event order.
-fn ranked_log() -> (
-    String,
-    BTreeMap<String, u64>,
-    BTreeMap<String, u64>,
-    Vec<u64>,
-) {
-    let per_client = [
-        ("10.0.0.1", 9),
-        ("10.0.0.2", 7),
-        ("10.0.0.3", 5),
-        ("10.0.0.4", 3),
-    ];
-    let clients: Vec<&str> = per_client
-        .iter()
-        .flat_map(|&(c, n)| std::iter::repeat_n(c, n))
-        .collect();
-    let n = clients.len();
-    let (mut text, mut by_client, mut by_minute, mut ms) =
-        (String::new(), BTreeMap::new(), BTreeMap::new(), Vec::new());
-    for i in 0..n {
-        // A fixed shuffle of the clients; 10, 8 and 6 events in the three minutes.
-        let client = clients[i * 5 % n];
-        let minute = if i < 10 {
-            0
-        } else if i < 18 {
-            1
-        } else {
-            2
-        };
-        let d = (i as u64 * 37 % 101) + 10;
-        text.push_str(&format!(
-            "time=2031-05-09T01:{minute:02}:{:02}Z level=info msg=\"served\" client={client} duration={d}ms\n",
-            i % 60
-        ));
-        *by_client.entry(client.to_string()).or_insert(0) += 1;
-        *by_minute.entry(format!("01:{minute:02}")).or_insert(0) += 1;
-        ms.push(d);
+/// A logfmt log with planted clients, minutes and durations, each ranking without ties.
+struct Ranked {
+    log: Planted,
+    by_client: BTreeMap<String, u64>,
+    by_minute: BTreeMap<String, u64>,
+    /// Each event's time and duration (ms), in file order.
+    events: Vec<(String, u64)>,
+}
+
+impl Ranked {
+    fn new() -> Ranked {
+        let per_client = [
+            ("10.0.0.1", 9),
+            ("10.0.0.2", 7),
+            ("10.0.0.3", 5),
+            ("10.0.0.4", 3),
+        ];
+        let clients: Vec<&str> = per_client
+            .iter()
+            .flat_map(|&(c, n)| std::iter::repeat_n(c, n))
+            .collect();
+        let n = clients.len();
+        let (mut text, mut by_client, mut by_minute, mut events) =
+            (String::new(), BTreeMap::new(), BTreeMap::new(), Vec::new());
+        for i in 0..n {
+            // A fixed shuffle of the clients; 10, 8 and 6 events in the three minutes.
+            let client = clients[i * 5 % n];
+            let minute = [0, 10, 18].iter().filter(|&&from| i >= from).count() - 1;
+            let time = format!("2031-05-09T01:{minute:02}:{:02}Z", i % 60);
+            let d = (i as u64 * 37 % 101) + 10;
+            text.push_str(&format!(
+                "time={time} level=info msg=\"served\" client={client} duration={d}ms\n"
+            ));
+            *by_client.entry(client.to_string()).or_insert(0) += 1;
+            *by_minute.entry(format!("01:{minute:02}")).or_insert(0) += 1;
+            events.push((time, d));
+        }
+        Ranked {
+            log: Planted::new("served.log", &text),
+            by_client,
+            by_minute,
+            events,
+        }
     }
-    (text, by_client, by_minute, ms)
 }
 
-/// "The second slowest", "排第三的客户端", "the second busiest minute": the answer leads
-/// with that position of the ranking, its figure the planted one.
+/// The key and the count at position `n` (1 is the most) of planted counts.
+fn nth_of(m: &BTreeMap<String, u64>, n: usize) -> (String, u64) {
+    let mut v: Vec<(&String, &u64)> = m.iter().collect();
+    v.sort_by(|a, b| b.1.cmp(a.1));
+    (v[n - 1].0.clone(), *v[n - 1].1)
+}
+
+/// "The client with the second most requests", "排第三的客户端": the answer leads with the
+/// group at that position, and a follow-up refers to it.
 #[test]
-fn a_position_in_a_ranking_leads_with_the_planted_one() {
+fn a_position_among_groups_leads_with_the_planted_one() {
     use crate::answer::query::render;
     use crate::text::Lang;
-    let (text, by_client, by_minute, ms) = ranked_log();
-    let log = Planted::new("served.log", &text);
-    let nth_of = |m: &BTreeMap<String, u64>, n: usize| {
-        let mut v: Vec<(&String, &u64)> = m.iter().collect();
-        v.sort_by(|a, b| b.1.cmp(a.1));
-        (v[n - 1].0.clone(), *v[n - 1].1)
-    };
+    let r = Ranked::new();
     for (q, n) in [
         ("which client sent the second most requests", 2),
         ("排第三的客户端是哪个", 3),
     ] {
-        let r = log.answer(q);
-        let (client, count) = nth_of(&by_client, n);
+        let answer = r.log.answer(q);
+        let (client, events) = nth_of(&r.by_client, n);
         let lang = if q.is_ascii() { Lang::En } else { Lang::Zh };
-        let lead = render(&r, lang);
+        let lead = render(&answer, lang);
         let want = match lang {
-            Lang::En => format!("number {n} is **{client}** ({count})"),
-            Lang::Zh => format!("第 {n} 是 **{client}**（{count}）"),
+            Lang::En => format!("number {n} is **{client}** ({events})"),
+            Lang::Zh => format!("第 {n} 是 **{client}**（{events}）"),
         };
         assert!(lead.contains(&want), "{q}: {lead}");
         // "它呢" after it is the client at that position; the list keeps its order.
-        let last = crate::conversation::last_query(&r);
+        let last = crate::conversation::last_query(&answer);
         let client = vec![("client".to_string(), client)];
         assert_eq!(last.top(), Some(&client), "{q}");
         assert_eq!(last.items.get(n - 1), Some(&client), "{q}");
     }
-    // After the ranking itself, "第二多的呢" is the listed item at that position.
-    let top = log.answer("which client sent the most requests");
-    let (client, n) = nth_of(&by_client, 2);
-    let picked = log.answer_after("第二多的呢", Some(&top));
+    // After the ranking itself, "第二多的呢" is the listed item at that position, and
+    // after a ranked answer "the third one" is the third.
+    let top = r.log.answer("which client sent the most requests");
+    let (client, n) = nth_of(&r.by_client, 2);
+    let picked = r.log.answer_after("第二多的呢", Some(&top));
     assert_eq!(count(&picked), n, "{client}: {:?}", picked.query);
-    let mut sorted = ms.clone();
-    sorted.sort_unstable_by(|a, b| b.cmp(a));
+    let ranked = r.log.answer("which client sent the second most requests");
+    let (client, n) = nth_of(&r.by_client, 3);
+    let third = r.log.answer_after("the third one", Some(&ranked));
+    assert_eq!(count(&third), n, "{client}: {:?}", third.query);
+}
+
+/// "The second slowest request": the event at that position, by its time.
+#[test]
+fn a_position_among_events_leads_with_the_planted_one() {
+    use crate::answer::query::render;
+    use crate::text::Lang;
+    let r = Ranked::new();
+    let mut by_ms = r.events.clone();
+    by_ms.sort_by_key(|e| std::cmp::Reverse(e.1));
+    let when = &by_ms[1].0;
     for q in ["the second slowest request", "第二慢的请求是哪个"] {
-        let r = log.answer(q);
-        let QueryValue::Rows { rows, .. } = &r.value else {
-            panic!("{q}: not rows: {:?}", r.value);
+        let answer = r.log.answer(q);
+        let QueryValue::Rows { rows, .. } = &answer.value else {
+            panic!("{q}: not rows: {:?}", answer.value);
         };
-        let i = ms.iter().position(|&d| d == sorted[1]).expect("planted");
-        let when = format!(
-            "2031-05-09T01:{:02}:{:02}Z",
-            if i < 10 {
-                0
-            } else if i < 18 {
-                1
-            } else {
-                2
-            },
-            i % 60
+        assert_eq!(rows[1].time.as_ref(), Some(when), "{q}");
+        assert!(
+            render(&answer, Lang::En).contains(&format!("**{when}**")),
+            "{q}"
         );
-        assert_eq!(rows[1].time.as_deref(), Some(when.as_str()), "{q}");
-        assert!(render(&r, Lang::En).contains(&format!("**{when}**")), "{q}");
     }
-    let (minute, count) = nth_of(&by_minute, 2);
-    let lead = render(&log.answer("the second busiest minute"), Lang::En);
-    assert!(lead.contains(&format!("{minute}** ({count})")), "{lead}");
-    // From the bottom: the quietest minute, and the second quietest.
-    let (minute, count) = nth_of(&by_minute, by_minute.len());
-    let lead = render(&log.answer("哪一分钟请求最少"), Lang::Zh);
+}
+
+/// "The second busiest minute", the quietest, the second quietest; a position past the
+/// last says how many there are.
+#[test]
+fn a_position_among_buckets_leads_with_the_planted_one() {
+    use crate::answer::query::render;
+    use crate::text::Lang;
+    let r = Ranked::new();
+    let minutes = r.by_minute.len();
+    // Each question, the position it asks, and the position of the minute listed first
+    // under it (the asked end of the ranking).
+    for (q, n, lang, first) in [
+        ("the second busiest minute", 2, Lang::En, 1),
+        ("哪一分钟请求最少", minutes, Lang::Zh, minutes),
+        (
+            "which minute had the second fewest requests",
+            minutes - 1,
+            Lang::En,
+            minutes,
+        ),
+    ] {
+        let (minute, events) = nth_of(&r.by_minute, n);
+        let lead = render(&r.log.answer(q), lang);
+        let want = match lang {
+            Lang::En => format!("{minute}** ({events})"),
+            Lang::Zh => format!("{minute}**（{events} 条）"),
+        };
+        assert!(lead.contains(&want), "{q}: {lead}");
+        let first_listed = lead.lines().nth(1).unwrap_or_default();
+        assert!(
+            first_listed.contains(&nth_of(&r.by_minute, first).0),
+            "{q}: {lead}"
+        );
+    }
+    let lead = render(&r.log.answer("the 9th busiest minute"), Lang::En);
     assert!(
-        lead.contains(&format!("{minute}**（{count} 条）")),
+        lead.contains(&format!("there are only {minutes}, no number 9")),
         "{lead}"
     );
-    let (minute, count) = nth_of(&by_minute, by_minute.len() - 1);
+}
+
+/// A position that shares its count with the one after it says so.
+#[test]
+fn a_tie_at_the_position_asked_is_said() {
+    use crate::answer::query::render;
+    use crate::text::Lang;
+    // Four events of 10.0.0.1, then two each of 10.0.0.2 and 10.0.0.3.
+    let text: String = ["1", "1", "1", "1", "2", "2", "3", "3"]
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            format!("time=2031-05-09T01:00:{i:02}Z level=info msg=\"served\" client=10.0.0.{c}\n")
+        })
+        .collect();
+    let log = Planted::new("tied.log", &text);
     let lead = render(
-        &log.answer("which minute had the second fewest requests"),
+        &log.answer("which client sent the second most requests"),
         Lang::En,
     );
-    assert!(lead.contains(&format!("{minute}** ({count})")), "{lead}");
-    // After a ranked answer the list keeps its order: "the third one" is the third.
-    let ranked = log.answer("which client sent the second most requests");
-    let (client, n) = nth_of(&by_client, 3);
-    let third = log.answer_after("the third one", Some(&ranked));
-    assert_eq!(self::count(&third), n, "{client}: {:?}", third.query);
+    assert!(
+        lead.contains("number 2 is **10.0.0.2** (2) (tied with number 3)"),
+        "{lead}"
+    );
 }
