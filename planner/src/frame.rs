@@ -9,6 +9,7 @@ mod buckets;
 pub mod build;
 pub mod build_filters;
 mod clock_window;
+mod counted;
 pub mod dates;
 pub mod defined;
 pub mod edit;
@@ -18,6 +19,7 @@ pub mod how_many;
 mod level_phrase;
 mod log_choice;
 pub(crate) mod log_names;
+mod missing_field;
 mod object_words;
 pub mod parsed;
 pub mod question;
@@ -28,6 +30,8 @@ mod source;
 mod tests;
 #[cfg(test)]
 mod tests_answers;
+#[cfg(test)]
+mod tests_counts;
 #[cfg(test)]
 mod tests_defined;
 #[cfg(test)]

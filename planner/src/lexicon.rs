@@ -70,6 +70,10 @@ pub struct MeasureCue {
     /// redis doing before 3:15" is a timeline; "what is redis doing" a process's details).
     #[serde(default)]
     pub over_a_window: Option<Measure>,
+    /// What the words mean asked of a field's name ("how many tenants", "客户端有几个"):
+    /// a count of its values, not of the events.
+    #[serde(default)]
+    pub of_a_field: Option<Measure>,
     #[serde(flatten)]
     pub words: Words,
 }

@@ -566,9 +566,15 @@ fn a_note_naming_the_attached_logs_says_which_logs_the_question_reads() {
         roles: vec!["time".into()],
         ..Default::default()
     };
+    // All three formats write a level.
+    let level = llmops_common::query::Column {
+        name: "level".into(),
+        roles: vec!["level".into()],
+        ..Default::default()
+    };
     for (u, f) in ups.iter_mut().zip(["kafka", "supervisord", "apache_error"]) {
         u.format = Some(f.into());
-        u.columns = vec![time.clone()];
+        u.columns = vec![time.clone(), level.clone()];
     }
     for (text, want) in [
         (

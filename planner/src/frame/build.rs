@@ -152,6 +152,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     }
     measure_over_window_and_buckets(p, cue, &mut q);
     how_many_rows(lex, p, cue, &mut q);
+    super::counted::of_a_named_field(lex, p, source, &mut q);
     settle(lex, p, &mut q);
     system_field_asked(lex, p, &mut q);
     // A statistic of a system table needs a field of numbers; with none named ("连接池最大
@@ -227,6 +228,17 @@ fn measured_groups(lex: &Lexicon, p: &Parsed, q: &mut Query) {
                 .iter()
                 .any(|c| c.name == g.as_str() && c.roles.iter().any(|r| r == "time"))
     };
+    // "the 5 busiest clients", "最繁忙的客户端": a peak word ranking a field's values is a
+    // count per value, not per period (unless a period is named: "busiest minute per host").
+    let ranks_a_peak = p.hits.iter().any(|h| peak_ranks(lex, p, h));
+    if q.measure == Measure::Buckets
+        && ranks_a_peak
+        && !q.group_by.is_empty()
+        && !q.group_by.iter().any(is_time)
+        && !p.has(|c| matches!(c, Cue::Bucket(_)))
+    {
+        q.measure = Measure::Count;
+    }
     if q.source == Source::Log && q.group_by.iter().any(is_time) {
         q.group_by.retain(|g| !is_time(g));
         if q.group_by.is_empty() && matches!(q.measure, Measure::Count | Measure::Rows) {
@@ -511,10 +523,37 @@ fn grouping_word_before(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
 fn grouped_at(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
     let own = matches!(h.cue, Cue::Field(i) if lex.fields[i].grouped);
     // "哪个类": a field cue with the question word inside it.
-    own || p.hits.iter().filter(|g| g.cue == Cue::Group).any(|g| {
-        (g.end <= h.start && p.close(g.end, h.start))
-            || (g.start >= h.end && p.close(h.end, g.start))
-            || (g.start == h.start && g.end < h.end)
+    own || p
+        .hits
+        .iter()
+        .filter(|g| g.cue == Cue::Group || peak_ranks(lex, p, g))
+        .any(|g| {
+            (g.end <= h.start && p.close(g.end, h.start))
+                || (g.start >= h.end && p.close(h.end, g.start))
+                || (g.start == h.start && g.end < h.end)
+        })
+        || after_top_n(p, h)
+}
+
+/// Whether a hit is a peak word that ranks groups like "most" does ("the busiest clients",
+/// "最繁忙的客户端"); beside no field it is the busiest period.
+fn peak_ranks(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
+    matches!(h.cue, Cue::Measure(i) if lex.measures[i].measure == Measure::Buckets)
+        && p.hit_is(h, &lex.grammar.rank)
+}
+
+/// "请求数前5的客户端", "前五个客户端", "哪三个 tenant": a field right after a limit word
+/// (or 哪) and its number is what the top N are of.
+fn after_top_n(p: &Parsed, h: &Hit) -> bool {
+    p.lits.iter().any(|l| {
+        let limit_before = p
+            .hits
+            .iter()
+            .any(|g| g.cue == Cue::Limit && g.end <= l.start && p.close(g.end, l.start));
+        matches!(l.lit, Lit::Number { unit: None, .. })
+            && l.end <= h.start
+            && p.close(l.end, h.start)
+            && (limit_before || p.lower[..l.start].trim_end().ends_with('哪'))
     })
 }
 

@@ -61,7 +61,7 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
     }
     if source == Source::Log {
         hard.extend(phrase_filters(lex, p));
-        in_the_text_without_the_field(p, &mut hard);
+        super::missing_field::read_as_the_log_can(p, &mut hard);
     }
     // With a text condition of its own, unknown words are the object only when they say
     // what the named thing did ("did thumb-worker exit").
@@ -782,24 +782,4 @@ fn merge_alternatives(filters: Vec<Filter>) -> Vec<Filter> {
         }
     }
     out
-}
-
-/// "POST /v2/rides/end" over a log whose lines carry the request in their text (a
-/// container log of an app's own lines): a request's method or path that the log has no
-/// field for is looked for in the text, as written.
-fn in_the_text_without_the_field(p: &Parsed, hard: &mut [Filter]) {
-    const IN_TEXT: [&str; 4] = ["method", "path", "url", "endpoint"];
-    for f in hard.iter_mut() {
-        let Some(field) = f.field.as_ref().map(|x| x.as_str().to_string()) else {
-            continue;
-        };
-        let textual =
-            matches!(f.value, Scalar::Text(_)) && matches!(f.op, FilterOp::Eq | FilterOp::Contains);
-        if textual && IN_TEXT.contains(&field.as_str()) && !p.log_has(&field) {
-            f.field = None;
-            f.op = FilterOp::Contains;
-            // A method is written in capitals ("POST"); lower case is some other word.
-            f.case_sensitive = field == "method";
-        }
-    }
 }

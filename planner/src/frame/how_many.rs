@@ -84,15 +84,31 @@ fn limit(lex: &Lexicon, p: &Parsed) -> Option<u32> {
     after_limit_word
         .or_else(|| beside_extreme(lex, p))
         .or_else(|| after_a_group_word(p))
+        .or_else(|| after_which(p))
 }
 
-/// "the 5 slowest requests", "最慢的 3 个请求": a whole number right beside a cue for the
-/// largest or smallest value is how many of them.
+/// "哪5个客户端", "哪三条路径": a number right after 哪 asks for that many.
+fn after_which(p: &Parsed) -> Option<u32> {
+    p.lits.iter().find_map(|l| match l.lit {
+        Lit::Number { value, unit: None }
+            if value.fract() == 0.0
+                && (2.0..=f64::from(Query::MAX_LIMIT)).contains(&value)
+                && p.lower[..l.start].trim_end().ends_with('哪') =>
+        {
+            Some(value as u32)
+        }
+        _ => None,
+    })
+}
+
+/// "the 5 slowest requests", "最慢的 3 个请求", "the 3 busiest clients": a whole number
+/// right beside a cue for the largest or smallest value, or a ranking word, is how many.
 fn beside_extreme(lex: &Lexicon, p: &Parsed) -> Option<u32> {
     p.hits
         .iter()
         .filter(|h| {
             matches!(h.cue, Cue::Measure(i) if matches!(lex.measures[i].measure, Measure::Max | Measure::Min))
+                || p.hit_is(h, &lex.grammar.rank)
         })
         .find_map(|h| count_near(p, h, true))
 }

@@ -71,13 +71,17 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
     asked.then(|| Understood::Query(Box::new(frame)))
 }
 
-/// Words only a question about a log's contents has: a log source word, a log field, or a
-/// measure that reads a log field ("the slowest request": the duration of requests).
+/// Words only a question about a log's contents has: a log source word, a log field, a
+/// measure that reads a log field ("the slowest request": the duration of requests) or a
+/// peak in time.
 fn log_words(lex: &Lexicon, p: &Parsed) -> bool {
     p.hits.iter().any(|h| match h.cue {
         Cue::Source(i) => lex.sources[i].source == Source::Log,
         Cue::Field(i) => lex.fields[i].source == Some(Source::Log),
-        Cue::Measure(i) => lex.measure_log_field(i).is_some(),
+        // A peak in time ("when was it busiest") is read off events; no table has one.
+        Cue::Measure(i) => {
+            lex.measure_log_field(i).is_some() || lex.measures[i].measure == Measure::Buckets
+        }
         Cue::Column(_) => true,
         _ => false,
     })

@@ -136,7 +136,7 @@ fn pairs(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r#"\b([A-Za-z_][A-Za-z0-9_.]{0,63})(\s?)=(\s?)(?:"([^"]{1,200})"|'([^']{1,200})'|([^\s,;，。、)）"']{1,200}))"#,
+        r#"(?-u:\b)([A-Za-z_][A-Za-z0-9_.]{0,63})(\s?)=(\s?)(?:"([^"]{1,200})"|'([^']{1,200})'|([^\s,;，。、)）"']{1,200}))"#,
     );
     for c in r.captures_iter(text) {
         let whole = c.get(0).expect("group 0 always matches");
@@ -428,7 +428,7 @@ fn ips(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r"\b((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})\b",
+        r"(?-u:\b)((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})(?-u:\b)",
     );
     each_match(r, text, taken, out, |m| Lit::Ip(m.to_string()));
 }
@@ -456,7 +456,7 @@ fn each_match(
 
 fn classes(lower: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"\b([1-5])xx\b");
+    let r = re(&R, r"(?-u:\b)([1-5])xx(?-u:\b)");
     for c in r.captures_iter(lower) {
         let whole = c.get(0).expect("group 0 always matches");
         if overlaps(taken, whole.start(), whole.end()) {
@@ -478,7 +478,7 @@ pub(super) fn at_names() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*\b",
+        r"(?-u:\b)[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*(?-u:\b)",
     )
 }
 
@@ -550,9 +550,18 @@ fn numbers(
         if at >= 2 && matches!(b[at - 1], b'-' | b'_') && b[at - 2].is_ascii_alphanumeric() {
             continue;
         }
+        // "99th", "21st": an ordinal (a percentile, a position), no count or value.
+        let rest = &lower[m.end()..];
+        let suffix = ["st", "nd", "rd", "th"].iter().any(|s| {
+            rest.strip_prefix(s)
+                .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric()))
+        });
         let Ok(value) = m.as_str().parse::<f64>() else {
             continue;
         };
+        if suffix {
+            continue;
+        }
         push_number(lex, lower, taken, out, (m.start(), m.end()), value);
     }
     // Number words standing before a unit: "一秒", "a second", "two minutes".
@@ -568,6 +577,48 @@ fn numbers(
                 continue;
             }
             push_number(lex, lower, taken, out, (s, e), *v);
+        }
+    }
+    count_words(lex, lower, taken, out);
+}
+
+/// Number words that count things, with no unit: "top five", "the three slowest", "前五个",
+/// "哪三个". English words of two or more anywhere; Chinese ones after 前/哪 or before a
+/// measure word (个, 条, 名…), where they cannot be part of another word (一下, 三角).
+fn count_words(
+    lex: &Lexicon,
+    lower: &str,
+    taken: &mut Vec<(usize, usize)>,
+    out: &mut Vec<Spanned>,
+) {
+    static ZH: OnceLock<Regex> = OnceLock::new();
+    let zh = re(
+        &ZH,
+        r"(前|哪)?([二三四五六七八九十两]|[二三四五六七八九]?十[一二三四五六七八九]?)([个条名位台种项家])?",
+    );
+    let mut found: Vec<(usize, usize, f64)> = Vec::new();
+    for c in zh.captures_iter(lower) {
+        let n = c.get(2).expect("group 2 always matches");
+        let Some(v) = crate::follow::zh_number(n.as_str()) else {
+            continue;
+        };
+        let ordinal = lower[..n.start()].ends_with('第');
+        if (c.get(1).is_some() || c.get(3).is_some()) && !ordinal && v >= 2 {
+            found.push((n.start(), n.end(), v as f64));
+        }
+    }
+    for (w, v) in &lex.grammar.numbers.en {
+        if *v >= 2.0 && v.fract() == 0.0 {
+            found.extend(
+                crate::lexicon::occurrences(lower, w)
+                    .into_iter()
+                    .map(|(s, e)| (s, e, *v)),
+            );
+        }
+    }
+    for (s, e, v) in found {
+        if !overlaps(taken, s, e) {
+            push_number(lex, lower, taken, out, (s, e), v);
         }
     }
 }

@@ -10,13 +10,13 @@ use llmops_loganalysis::table::{self, QueryFile, QueryOptions};
 use super::{FrameCtx, Understood};
 
 /// A planted log, described as an upload is.
-struct Planted {
+pub(super) struct Planted {
     _dir: tempfile::TempDir,
     ups: Vec<crate::UploadRef>,
 }
 
 impl Planted {
-    fn new(name: &str, text: &str) -> Planted {
+    pub(super) fn new(name: &str, text: &str) -> Planted {
         Planted::many(&[(name, text)])
     }
 
@@ -37,7 +37,7 @@ impl Planted {
         Planted { _dir: dir, ups }
     }
 
-    fn answer(&self, text: &str) -> QueryResult {
+    pub(super) fn answer(&self, text: &str) -> QueryResult {
         self.answer_after(text, None)
     }
 

@@ -1,0 +1,177 @@
+//! Counts asked in other words, over planted logs and through the log engine: a count of a
+//! field's values, the busiest groups, number words as limits, errors in logs without
+//! levels, a status class written against Chinese. Each figure is checked against the one
+//! computed here from the planted lines.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use llmops_common::query::{QueryResult, QueryValue};
+
+use super::tests_answers::Planted;
+
+/// One planted access-log line: its client and status.
+struct Line {
+    client: String,
+    status: u16,
+}
+
+/// An access log: client `10.0.0.i` sends `20 - 3i` requests (7 clients); every 9th
+/// request is a 503 and every 13th a 404.
+fn access() -> (String, Vec<Line>) {
+    let mut left: Vec<u32> = (0..7).map(|i| 20 - 3 * i).collect();
+    let (mut text, mut lines) = (String::new(), Vec::new());
+    let mut n = 0u32;
+    while left.iter().any(|&l| l > 0) {
+        for (i, l) in left.iter_mut().enumerate() {
+            if *l == 0 {
+                continue;
+            }
+            *l -= 1;
+            n += 1;
+            let status = match n {
+                n if n % 9 == 0 => 503,
+                n if n % 13 == 0 => 404,
+                _ => 200,
+            };
+            let client = format!("10.0.0.{i}");
+            text.push_str(&format!(
+                "{client} - - [09/May/2031:01:{:02}:{:02} +0000] \"GET /api/x HTTP/1.1\" {status} 512 \"-\" \"curl/8.0\"\n",
+                n / 60,
+                n % 60
+            ));
+            lines.push(Line { client, status });
+        }
+    }
+    (text, lines)
+}
+
+fn number(r: &QueryResult) -> u64 {
+    match r.value {
+        QueryValue::Count { count } | QueryValue::Distinct { count } => count,
+        ref other => panic!("not a number: {other:?}"),
+    }
+}
+
+/// The planted clients by their number of requests, most first (ties by name).
+fn by_requests(lines: &[Line]) -> Vec<(String, u64)> {
+    let mut m: BTreeMap<&str, u64> = BTreeMap::new();
+    for l in lines {
+        *m.entry(&l.client).or_default() += 1;
+    }
+    let mut v: Vec<(String, u64)> = m.into_iter().map(|(k, n)| (k.to_string(), n)).collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    v
+}
+
+fn groups(r: &QueryResult) -> Vec<(String, u64)> {
+    match &r.value {
+        QueryValue::Groups { rows, .. } => {
+            rows.iter().map(|g| (g.key.join(" "), g.count)).collect()
+        }
+        other => panic!("not groups: {other:?}"),
+    }
+}
+
+#[test]
+fn a_count_asked_of_a_field_counts_its_values() {
+    let (text, lines) = access();
+    let log = Planted::new("edge.log", &text);
+    let clients: BTreeSet<&str> = lines.iter().map(|l| l.client.as_str()).collect();
+    for q in [
+        "how many clients are there in edge.log",
+        "edge.log 里有几个客户端",
+        "edge.log 的客户端有多少个",
+    ] {
+        let r = log.answer(q);
+        assert!(matches!(r.value, QueryValue::Distinct { .. }), "{q}: {r:?}");
+        assert_eq!(number(&r), clients.len() as u64, "{q}");
+    }
+    let failing: BTreeSet<&str> = lines
+        .iter()
+        .filter(|l| l.status == 503)
+        .map(|l| l.client.as_str())
+        .collect();
+    let r = log.answer("how many client IPs got a 503 in edge.log");
+    assert_eq!(number(&r), failing.len() as u64);
+    // The events themselves, when they are what is counted.
+    assert_eq!(
+        number(&log.answer("how many requests are in edge.log")),
+        lines.len() as u64
+    );
+    let r = log.answer("edge.log 里 10.0.0.3 有多少个请求");
+    let of_3 = lines.iter().filter(|l| l.client == "10.0.0.3").count();
+    assert_eq!(number(&r), of_3 as u64);
+}
+
+#[test]
+fn the_busiest_and_top_n_in_words_rank_the_groups() {
+    let (text, lines) = access();
+    let log = Planted::new("edge.log", &text);
+    let want = by_requests(&lines);
+    for (q, n) in [
+        ("the 3 busiest clients in edge.log", 3),
+        ("edge.log 最繁忙的三个客户端", 3),
+        ("top five clients in edge.log", 5),
+        ("edge.log 请求最多的前五个客户端", 5),
+        ("edge.log 哪5个客户端请求最多", 5),
+        ("edge.log 请求数前5的客户端", 5),
+    ] {
+        assert_eq!(groups(&log.answer(q)), want[..n].to_vec(), "{q}");
+    }
+}
+
+#[test]
+fn an_error_in_a_log_without_levels_is_what_that_log_calls_one() {
+    let (text, lines) = access();
+    let log = Planted::new("edge.log", &text);
+    let server_errors = lines.iter().filter(|l| l.status >= 500).count() as u64;
+    for q in [
+        "how many requests returned an error in edge.log",
+        "edge.log 有多少请求出错",
+        "how many server errors are in edge.log",
+    ] {
+        assert_eq!(number(&log.answer(q)), server_errors, "{q}");
+    }
+    let client_errors = lines
+        .iter()
+        .filter(|l| (400..500).contains(&l.status))
+        .count();
+    let r = log.answer("edge.log 客户端错误有多少");
+    assert_eq!(number(&r), client_errors as u64);
+    // Neither levels nor a status: the word in the events, as `grep -ci error` counts.
+    let mut json = String::new();
+    for i in 0..30 {
+        let event = if i % 6 == 0 {
+            "sync error: timeout"
+        } else {
+            "sync ok"
+        };
+        json.push_str(&format!(
+            "{{\"ts\":\"2031-05-09T01:00:{i:02}Z\",\"user\":\"u{}\",\"event\":\"{event}\"}}\n",
+            i % 4
+        ));
+    }
+    let grep = json
+        .lines()
+        .filter(|l| l.to_lowercase().contains("error"))
+        .count();
+    let log = Planted::new("sync.jsonl", &json);
+    assert_eq!(
+        number(&log.answer("how many errors are in sync.jsonl")),
+        grep as u64
+    );
+}
+
+#[test]
+fn a_status_class_against_chinese_is_the_class() {
+    let (text, lines) = access();
+    let log = Planted::new("edge.log", &text);
+    let five = lines.iter().filter(|l| l.status / 100 == 5).count() as u64;
+    for q in [
+        "edge.log 有多少个5xx",
+        "edge.log 返回5xx的请求有多少",
+        "edge.log里5xx有几个",
+    ] {
+        assert_eq!(number(&log.answer(q)), five, "{q}");
+    }
+}
