@@ -110,7 +110,7 @@ fn find_entries(text: &str) -> Vec<&'static Entry> {
                 let after = lower[end..].chars().next();
                 let word_char =
                     |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
-                if word_char(before) || word_char(after) {
+                if word_char(before) || word_char(after) || used_as_a_word(&lower, end) {
                     continue;
                 }
             }
@@ -125,6 +125,23 @@ fn find_entries(text: &str) -> Vec<&'static Entry> {
     }
     hits.sort();
     hits.into_iter().map(|(_, i)| &ENTRIES[i]).collect()
+}
+
+/// Whether a command's name ending at `end` is an ordinary word of a question about a table:
+/// followed by a count or by a table's name ("the top 5 processes", "top five", "top
+/// processes by memory"), as the command never is.
+fn used_as_a_word(lower: &str, end: usize) -> bool {
+    let lex = crate::lexicon::lexicon();
+    let rest = lower[end..].trim_start();
+    let next = rest
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .next()
+        .unwrap_or("");
+    (!next.is_empty() && next.bytes().all(|b| b.is_ascii_digit()))
+        || lex.grammar.numbers.en.iter().any(|(w, v)| *v >= 2.0 && w == next)
+        || crate::lexicon::find(lex, rest).iter().any(|h| {
+            h.start == 0 && matches!(h.cue, crate::lexicon::Cue::Source(i) if lex.sources[i].source != llmops_common::query::Source::Log)
+        })
 }
 
 /// Answers "what is X / how do I use X / X vs Y" from the table; `None` if no concept matches

@@ -313,7 +313,29 @@ fn bound_field(
     if number && before.as_ref().is_none_or(|f| !p.holds_numbers(lex, f)) {
         return super::parsed::numbers_field_after(lex, p, source, l.end).or(before);
     }
-    before
+    before.or_else(|| text_field_after(lex, p, source, l))
+}
+
+/// "root 用户", "alice 账号": Chinese puts the noun after the name, so a word right before
+/// a Chinese cue of a text field is that field's value.
+fn text_field_after(
+    lex: &Lexicon,
+    p: &Parsed,
+    source: Source,
+    l: &super::scan::Spanned,
+) -> Option<String> {
+    if !matches!(l.lit, Lit::Word(_) | Lit::Ident(_)) {
+        return None;
+    }
+    super::parsed::field_hits(lex, p, source).find_map(|(h, f)| {
+        let cue = p.text.get(h.start..h.end)?;
+        let adjacent = h.start >= l.end && p.lower[l.end..h.start].trim().is_empty();
+        (adjacent
+            && cue.starts_with(crate::text::is_cjk)
+            && matches!(h.cue, Cue::Field(i) if !lex.fields[i].asks && !lex.fields[i].grouped)
+            && !p.holds_numbers(lex, f))
+        .then(|| f.to_string())
+    })
 }
 
 /// The condition a place names: an address (the field it follows, else a log's client),
@@ -542,7 +564,23 @@ fn pair_filter(
 
 /// Whether a word of this table (its name, or one of its fields) stands right before or
 /// after the span: "nginx processes", "pid of redis", "postgres 进程".
+/// A count asked between them does not part them ("nginx 有几个进程").
 fn next_to_cue(lex: &Lexicon, p: &Parsed, source: Source, start: usize, end: usize) -> bool {
+    let apart = |from: usize, to: usize| {
+        if p.lower[from..to].trim().len() <= 1 {
+            return true;
+        }
+        // The gap less a count's words: at most one character ("有").
+        let count = p.hits.iter().find(|m| {
+            matches!(m.cue, Cue::Measure(i) if lex.measures[i].measure == llmops_common::query::Measure::Count)
+                && m.start >= from
+                && m.end <= to
+        });
+        count.is_some_and(|m| {
+            let rest = format!("{}{}", &p.lower[from..m.start], &p.lower[m.end..to]);
+            rest.trim().chars().count() <= 1
+        })
+    };
     p.hits.iter().any(|h| {
         let of_table = match h.cue {
             Cue::Source(i) => lex.sources[i].source == source,
@@ -551,8 +589,7 @@ fn next_to_cue(lex: &Lexicon, p: &Parsed, source: Source, start: usize, end: usi
             _ => false,
         };
         of_table
-            && ((h.end <= start && p.lower[h.end..start].trim().len() <= 1)
-                || (h.start >= end && p.lower[end..h.start].trim().len() <= 1))
+            && ((h.end <= start && apart(h.end, start)) || (h.start >= end && apart(end, h.start)))
     })
 }
 

@@ -29,9 +29,15 @@ pub(super) fn of_a_named_field(lex: &Lexicon, p: &Parsed, source: Source, q: &mu
     let counts = |c: &&Hit| c.cue == Cue::Measure(i);
     let found = p.hits.iter().filter(counts).find_map(|c| {
         field_hits(lex, p, source).find_map(|(h, f)| {
-            let after =
-                h.start >= c.end && p.close(c.end, h.start) && heads_its_phrase(lex, p, h, f);
-            let before = h.end <= c.start && p.close(h.end, c.start) && nothing_after(lex, p, c);
+            let after = h.start >= c.end
+                && right_after(p, c.end, h.start)
+                && heads_its_phrase(lex, p, h, f);
+            let before = h.end <= c.start
+                && matches!(
+                    p.lower.get(h.end..c.start).map(str::trim),
+                    Some("" | "有" | "一共有" | "总共有")
+                )
+                && nothing_after(lex, p, c);
             ((after || before) && countable(lex, p, h, f)).then_some(f)
         })
     });
@@ -39,6 +45,15 @@ pub(super) fn of_a_named_field(lex: &Lexicon, p: &Parsed, source: Source, q: &mu
         q.measure = m;
         q.field = Some(Field::new(f));
     }
+}
+
+/// Whether the field's name follows the count words at once ("how many tenants", "count
+/// the clients", "有几个 host"): "what's the total? all statuses" counts no statuses.
+fn right_after(p: &Parsed, from: usize, to: usize) -> bool {
+    matches!(
+        p.lower.get(from..to).map(str::trim),
+        Some("" | "the" | "of" | "of the" | "个" | "的")
+    )
 }
 
 /// A field whose values can be told apart and counted: no number to add up ("how many
@@ -49,10 +64,10 @@ fn countable(lex: &Lexicon, p: &Parsed, h: &Hit, f: &str) -> bool {
         _ => None,
     };
     let text_like = lexicon_field.is_some_and(|c| c.grouped || c.event_text || c.additive);
-    let stop = p
+    let events = p
         .lower
         .get(h.start..h.end)
-        .is_some_and(|w| lex.grammar.stop.all().any(|s| s == w));
+        .is_some_and(|w| lex.grammar.events.all().any(|s| s == w));
     let bound = p.lits.iter().any(|l| {
         let gap = p.lower.get(h.end..l.start).unwrap_or("x");
         l.start >= h.end
@@ -61,7 +76,17 @@ fn countable(lex: &Lexicon, p: &Parsed, h: &Hit, f: &str) -> bool {
                 .is_empty()
             && !matches!(l.lit, Lit::Word(_))
     });
-    !text_like && !stop && !bound && !p.is_numeric(lex, f) && !matches!(f, "message" | "template")
+    // "that client's total", "这个客户端有多少": one value pointed at, not the field's values.
+    let before = p.lower[..h.start].trim_end();
+    let pointed = ["that", "this", "those", "these", "这个", "那个", "该", "此"]
+        .iter()
+        .any(|d| before.ends_with(d));
+    !text_like
+        && !events
+        && !bound
+        && !pointed
+        && !p.is_numeric(lex, f)
+        && !matches!(f, "message" | "template")
 }
 
 /// Whether no other content word follows the field's name at once ("upstream errors": the

@@ -423,10 +423,16 @@ fn column_named_at(text: &str, lower: &str, columns: &[Column], c: &Column) -> V
     if by_last {
         at.extend(crate::lexicon::occurrences(lower, &last));
     }
-    // `response_flags` said as "response flags".
-    let spaced = last.replace(['_', '-'], " ");
-    if spaced != last && spaced.len() >= 6 {
-        at.extend(crate::lexicon::occurrences(lower, &spaced));
+    // `response_flags` said as "response flags", `fault.class` as "fault class(es)".
+    for spaced in [
+        last.replace(['_', '-'], " "),
+        name.replace(['_', '-', '.'], " "),
+    ] {
+        if spaced != last && spaced != name && spaced.len() >= 6 {
+            for form in [spaced.clone(), format!("{spaced}s"), format!("{spaced}es")] {
+                at.extend(crate::lexicon::occurrences(lower, &form));
+            }
+        }
     }
     at.sort_unstable();
     at.dedup();

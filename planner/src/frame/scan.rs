@@ -96,6 +96,17 @@ pub fn literals(
     skip: &[(usize, usize)],
 ) -> Vec<Spanned> {
     let mut taken: Vec<(usize, usize)> = skip.to_vec();
+    // A measure's own digits ("p95", "95分位", "99th percentile") are no number asked.
+    taken.extend(
+        hits.iter()
+            .filter(|h| matches!(h.cue, Cue::Measure(_)))
+            .filter(|h| {
+                lower
+                    .get(h.start..h.end)
+                    .is_some_and(|w| w.bytes().any(|b| b.is_ascii_digit()))
+            })
+            .map(|h| (h.start, h.end)),
+    );
     let mut out = Vec::new();
     shell(text, &mut taken, &mut out);
     pairs(text, &mut taken, &mut out);
@@ -207,7 +218,23 @@ fn quoted(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
         &R,
         r#""([^"]{1,200})"|'([^'\s][^']{0,199})'|`([^`]{1,200})`"#,
     );
-    for c in r.captures_iter(text) {
+    // An apostrophe inside a word ("what's", "10.0.0.3's", "don't") opens no quote.
+    let b = text.as_bytes();
+    let masked: String = text
+        .char_indices()
+        .map(|(i, ch)| {
+            let inside = ch == '\''
+                && i > 0
+                && b[i - 1].is_ascii_alphanumeric()
+                && b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric);
+            if inside {
+                '\u{1}'
+            } else {
+                ch
+            }
+        })
+        .collect();
+    for c in r.captures_iter(&masked) {
         let whole = c.get(0).expect("group 0 always matches");
         let inner = c.get(1).or(c.get(2)).or(c.get(3));
         // Shell read above: its span is taken, whole or in part.
@@ -220,7 +247,7 @@ fn quoted(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
             out.push(Spanned {
                 start: whole.start(),
                 end: whole.end(),
-                lit: Lit::Quoted(m.as_str().to_string()),
+                lit: Lit::Quoted(text[m.start()..m.end()].to_string()),
             });
         }
     }
@@ -794,6 +821,21 @@ mod tests {
         assert!(quoted("cart-svc 的 p95 延迟是多少").is_empty());
         // English with a Chinese word in it is a question, not a quote.
         assert!(quoted("How many Timeout errors 在 the gateway log?").is_empty());
+    }
+
+    #[test]
+    fn an_apostrophe_inside_a_word_opens_no_quote() {
+        let quoted = |t: &str| {
+            lits(t)
+                .into_iter()
+                .filter(|l| matches!(l, Lit::Quoted(_)))
+                .count()
+        };
+        assert_eq!(quoted("what's client 10.0.0.3's request count"), 0);
+        assert_eq!(quoted("don't count the 'health check' lines"), 1);
+        assert!(
+            lits("what's the 'health check' count").contains(&Lit::Quoted("health check".into()))
+        );
     }
 
     #[test]

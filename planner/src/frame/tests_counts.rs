@@ -98,9 +98,15 @@ fn a_count_asked_of_a_field_counts_its_values() {
         number(&log.answer("how many requests are in edge.log")),
         lines.len() as u64
     );
-    let r = log.answer("edge.log 里 10.0.0.3 有多少个请求");
-    let of_3 = lines.iter().filter(|l| l.client == "10.0.0.3").count();
-    assert_eq!(number(&r), of_3 as u64);
+    let of_3 = lines.iter().filter(|l| l.client == "10.0.0.3").count() as u64;
+    for q in [
+        "edge.log 里 10.0.0.3 有多少个请求",
+        "what's client 10.0.0.3's request count in edge.log",
+    ] {
+        let r = log.answer(q);
+        assert!(matches!(r.value, QueryValue::Count { .. }), "{q}: {r:?}");
+        assert_eq!(number(&r), of_3, "{q}");
+    }
 }
 
 #[test]

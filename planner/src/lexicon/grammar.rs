@@ -224,6 +224,10 @@ pub struct Grammar {
     /// Words that count out one event ("最慢的一条", "the single slowest").
     #[serde(default)]
     pub one_event: Words,
+    /// Words for the events themselves ("requests", "日志"): a count asked of them counts
+    /// events, whatever field of the log shares the name (nginx's `request`).
+    #[serde(default)]
+    pub events: Words,
     /// Negation written after the condition ("fatal 的不算", "404s excluded").
     #[serde(default)]
     pub negate_after: Words,
