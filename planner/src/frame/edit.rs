@@ -84,7 +84,7 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
             q.measure = Measure::Count;
         }
     }
-    apply(&mut q, &new.query, a.own_measure, p);
+    apply(&mut q, &new.query, a.own_measure || a.latest, p);
     drop_unasked(lex, p, &mut q, &new.query);
     one_event(&mut q, &last.query, &a, picked.is_some());
     Some(edited(q, new.soft, new.object))
@@ -282,6 +282,8 @@ struct Asked {
     count_of_top: bool,
     /// "how many in total?", "一共多少条": the last query's events, all counted.
     total: bool,
+    /// "its last request": the latest of the events, asked with "last" and no measure word.
+    latest: bool,
     /// "它的 client 是谁", "and its host?": a field asked of the event the last answer
     /// named, nothing counted.
     field_of_it: bool,
@@ -299,8 +301,10 @@ impl Asked {
             .iter()
             .any(|f| Some(f) != new.object.as_ref() || marked)
             || !new.query.group_by.is_empty();
+        let latest = new.query.measure == Measure::Rows && p.has(|c| c == Cue::Last);
         let own_content = own_measure
             || own_condition
+            || latest
             || new.query.window.is_some()
             || p.has(|c| matches!(c, Cue::Bucket(_) | Cue::Then));
         // A figure asked of nothing named is asked of the last answer.
@@ -324,6 +328,7 @@ impl Asked {
                 && last.query.group_by.is_empty()
                 && p.has(|c| c == Cue::Total)
                 && !refers,
+            latest,
             field_of_it: refers
                 && !own_measure
                 && (!new.query.group_by.is_empty()

@@ -28,7 +28,10 @@ pub(super) fn how_many_rows(
         q.limit = Some(n);
     }
     let rows_asked = cue.is_some_and(|c| c.measure == Measure::Rows && c.field.is_none());
-    if (cue.is_none() || rows_asked) && q.window.is_none() && q.source == Source::Log {
+    // "when did it last restart": the latest event, not the times of all of them.
+    let when_asked = cue.is_some_and(|c| c.measure == Measure::Buckets);
+    if (cue.is_none() || rows_asked || when_asked) && q.window.is_none() && q.source == Source::Log
+    {
         if let Some(n) = last_of_something(lex, p) {
             q.measure = Measure::Rows;
             q.field = Some(Field::new("time"));

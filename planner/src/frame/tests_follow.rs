@@ -630,3 +630,29 @@ fn follow_up_words_that_ask_something_else() {
         "{f}"
     );
 }
+
+/// "when was its last request", "它最后一次请求是什么时候": the latest event of the top item,
+/// in either language, with or without a measure word.
+#[test]
+fn the_last_event_of_the_top_item() {
+    let top = last(
+        json!({"files": [ACCESS], "measure": "count", "group_by": ["client"], "limit": 5}),
+        &[("client", "10.0.0.1"), ("client", "10.0.0.2")],
+    );
+    for text in [
+        "when was its last request",
+        "它最后一次请求是什么时候",
+        "when did it last send a request",
+        "its last request?",
+    ] {
+        let f = edit(text, &top);
+        assert_eq!(f["measure"], "rows", "{text}: {f}");
+        assert_eq!(f["field"], "time", "{text}: {f}");
+        assert_eq!(f["limit"], 1, "{text}: {f}");
+        assert_eq!(
+            f["filters"],
+            json!([{"field": "client", "op": "eq", "value": "10.0.0.1"}]),
+            "{text}: {f}"
+        );
+    }
+}
