@@ -682,10 +682,7 @@ fn number_filter(
                 && int
                 && (100.0..600.0).contains(&value) =>
         {
-            Some((
-                filter(Some("status"), eq, Scalar::Number(value), Unit::None),
-                Kind::Hard,
-            ))
+            Some((super::missing_field::code_filter(p, value, eq), Kind::Hard))
         }
         Source::Sockets if unit == Unit::None && int && (1.0..65536.0).contains(&value) => Some((
             filter(Some("local_port"), eq, Scalar::Number(value), Unit::None),

@@ -1,10 +1,11 @@
 //! Conditions on a field the log at hand lacks, read the way that log can answer them: a
 //! request's method or path in the text of the lines, an error level as the log's own
-//! failures (an access log's 5xx) or as the word in its text.
+//! failures (an access log's 5xx) or as the word in its text, a 3-digit code as the
+//! text it is where the log's status is no number.
 
-use llmops_common::query::{Filter, FilterOp, Scalar};
+use llmops_common::query::{Filter, FilterOp, Scalar, Unit};
 
-use super::parsed::Parsed;
+use super::parsed::{filter, Parsed};
 
 /// Rewrites, in place, the conditions of `hard` on fields the log has no column for.
 pub fn read_as_the_log_can(p: &Parsed, hard: &mut [Filter]) {
@@ -53,4 +54,32 @@ fn levels_without_the_field(p: &Parsed, hard: &mut [Filter]) {
             Filter::new(None, FilterOp::Contains, Scalar::Text(v.to_lowercase()))
         };
     }
+}
+
+/// A bare 3-digit code ("503", "452"): the requests' status where the log's status holds
+/// numbers (or its fields are unknown); in a log whose status is a word (postfix's
+/// `status=sent`) or that has none, the code as its lines write it (an SMTP reply).
+pub fn code_filter(p: &Parsed, value: f64, eq: FilterOp) -> Filter {
+    let status = super::value_words::column_for(&p.columns, "status");
+    let codes = p.columns.is_empty()
+        || status.is_some_and(|c| {
+            c.numeric || c.values.is_empty() || c.values.iter().any(|v| v.parse::<f64>().is_ok())
+        });
+    if codes {
+        return filter(Some("status"), eq, Scalar::Number(value), Unit::None);
+    }
+    if eq == FilterOp::Ne {
+        return filter(
+            None,
+            FilterOp::NotContains,
+            Scalar::Text(format!("{value}")),
+            Unit::None,
+        );
+    }
+    filter(
+        None,
+        FilterOp::Regex,
+        Scalar::Text(format!(r"\b{value}\b")),
+        Unit::None,
+    )
 }

@@ -181,3 +181,41 @@ fn a_status_class_against_chinese_is_the_class() {
         assert_eq!(number(&log.answer(q)), five, "{q}");
     }
 }
+
+/// A 3-digit code over a log whose status is a word (postfix's `status=sent`) is the code
+/// as the lines write it (an SMTP reply), counted as `grep -cw` counts it.
+#[test]
+fn a_code_in_a_log_whose_status_is_a_word_is_its_text() {
+    let mut text = String::new();
+    for i in 0..60 {
+        let t = format!("Mar  7 03:{:02}:{:02}", i / 60, i % 60);
+        if i % 5 == 0 {
+            text.push_str(&format!(
+                "{t} mail postfix/smtpd[456]: NOQUEUE: reject: RCPT from x{i}[192.0.2.{i}]: 452 4.3.1 Insufficient system storage; from=<a{i}@example.org> to=<b@example.net> proto=ESMTP helo=<x{i}>\n"
+            ));
+        } else {
+            let st = if i % 3 == 0 {
+                "deferred (timed out)"
+            } else {
+                "sent (250 2.0.0 OK)"
+            };
+            text.push_str(&format!(
+                "{t} mail postfix/smtp[123]: 4F1A{i:02}: to=<u{i}@example.net>, relay=mx[198.51.100.9]:25, delay=1.{}, dsn=2.0.0, status={st}\n",
+                i % 10
+            ));
+        }
+    }
+    let grep = text
+        .lines()
+        .filter(|l| {
+            l.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w == "452")
+        })
+        .count() as u64;
+    let log = Planted::new("maillog", &text);
+    for q in ["how many 452 are in maillog", "maillog 里 452 一共多少次"] {
+        assert_eq!(number(&log.answer(q)), grep, "{q}");
+    }
+    let sent = text.lines().filter(|l| l.contains("status=sent")).count() as u64;
+    assert_eq!(number(&log.answer("how many status=sent in maillog")), sent);
+}
