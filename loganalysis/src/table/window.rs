@@ -255,7 +255,13 @@ pub fn resolve_window(w: &Window, end: &Ts) -> Result<(i64, i64), QueryError> {
                             }
                         }
                     }
-                    Some(s + span - 1)
+                    // A range that ends on the hour ends at it ("01:00 到 02:00", "9 to 5":
+                    // one hour); any other end is its whole minute ("03:09 to 03:11").
+                    let on_the_hour = span == 60 && p.sod % 3600 == 0;
+                    match &from_b {
+                        Some((f, _)) if on_the_hour && s > *f => Some(s - 1),
+                        _ => Some(s + span - 1),
+                    }
                 }
                 None => None,
             };
@@ -330,7 +336,17 @@ mod tests {
         )
         .expect("window");
         assert_eq!(show_second(a, false), "2024-05-01T23:00:00");
-        assert_eq!(show_second(b, false), "2024-05-02T01:00:59");
+        // Ending on the hour, the range ends at it: two hours.
+        assert_eq!(show_second(b, false), "2024-05-02T00:59:59");
+        let (_, b) = resolve_window(
+            &Window::Between {
+                from: tp("00:10"),
+                to: tp("01:20"),
+            },
+            &e,
+        )
+        .expect("window");
+        assert_eq!(show_second(b, false), "2024-05-02T01:20:59");
         // A window that runs past the log's end stays on the day of its start.
         let late = end("2024-05-02T03:30:00");
         let (a, b) = resolve_window(
@@ -416,7 +432,7 @@ mod tests {
         )
         .expect("window");
         assert_eq!(show_second(a, false), "2027-03-08T23:00:00");
-        assert_eq!(show_second(b, false), "2027-03-09T01:00:59");
+        assert_eq!(show_second(b, false), "2027-03-09T00:59:59");
     }
 
     /// A time asked in a zone lands on the log's clock: 09:36 in Beijing is 01:36 in a UTC
