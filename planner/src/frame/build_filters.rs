@@ -640,14 +640,14 @@ fn number_filter(
         .hits
         .iter()
         .any(|h| h.cue == Cue::Last && h.end <= at && p.lower[h.end..at].trim().len() <= 2);
-    // "the first 503": a status code, not a count of rows ("first 100 lines").
-    let code_after_limit = after_limit
-        && source == Source::Log
+    // "the first 503", "the last 504": a status code, not a count of rows ("first 100
+    // lines", "the last 200 requests").
+    let a_code = source == Source::Log
         && unit.is_none()
         && value.fract() == 0.0
         && (100.0..600.0).contains(&value)
         && !rows_noun_after(p, at);
-    if (after_limit && !code_after_limit) || after_last {
+    if (after_limit || after_last) && !a_code {
         return None;
     }
     let unit = unit.unwrap_or(Unit::None);
@@ -693,7 +693,7 @@ fn number_filter(
 }
 
 /// Whether a word for rows follows the number at `at` ("100 lines", "50 条").
-fn rows_noun_after(p: &Parsed, at: usize) -> bool {
+pub(super) fn rows_noun_after(p: &Parsed, at: usize) -> bool {
     const ROWS: [&str; 14] = [
         "line", "lines", "request", "requests", "event", "events", "entries", "entry", "rows",
         "errors", "行", "条", "个", "次",

@@ -51,12 +51,17 @@ fn last_of_something(lex: &Lexicon, p: &Parsed) -> Option<u32> {
         if h.cue != Cue::Last || !p.hit_is(h, &latest) || length_after(p, h).is_some() {
             return None;
         }
+        // "the last 504" is a status code; "the last 200 requests" a count.
+        let a_code = |l: &super::scan::Spanned, v: f64| {
+            (100.0..600.0).contains(&v) && !super::build_filters::rows_noun_after(p, l.start)
+        };
         let count = p.lits.iter().find_map(|l| match l.lit {
             Lit::Number { value, unit: None }
                 if l.start >= h.end
                     && p.close(h.end, l.start)
                     && value.fract() == 0.0
-                    && (1.0..=f64::from(Query::MAX_LIMIT)).contains(&value) =>
+                    && (1.0..=f64::from(Query::MAX_LIMIT)).contains(&value)
+                    && !a_code(l, value) =>
             {
                 Some(value as u32)
             }

@@ -49,7 +49,9 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
         // the log is sent with it, and what it counts is named ("how many deadlocks").
         Source::Log if p.files.is_empty() => {
             let sent_with_it = ctx.referenced.iter().any(|u| super::is_log_upload(u));
-            let figure = measure_cue(lex, &p).is_some();
+            // "最后 200 条请求": the latest events, asked with "last".
+            let latest = q.measure == Measure::Rows && p.has(|c| c == Cue::Last);
+            let figure = measure_cue(lex, &p).is_some() || latest;
             narrowed
                 || (log_words(lex, &p) && figure)
                 || (sent_with_it && figure && frame.object.is_some())
@@ -72,8 +74,8 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
 }
 
 /// Words only a question about a log's contents has: a log source word, a log field, a
-/// measure that reads a log field ("the slowest request": the duration of requests) or a
-/// peak in time.
+/// measure that reads a log field ("the slowest request": the duration of requests), a
+/// peak in time, or a word for the events themselves ("requests", "日志").
 fn log_words(lex: &Lexicon, p: &Parsed) -> bool {
     p.hits.iter().any(|h| match h.cue {
         Cue::Source(i) => lex.sources[i].source == Source::Log,
@@ -84,7 +86,11 @@ fn log_words(lex: &Lexicon, p: &Parsed) -> bool {
         }
         Cue::Column(_) => true,
         _ => false,
-    })
+    }) || lex
+        .grammar
+        .events
+        .all()
+        .any(|w| !crate::lexicon::occurrences(&p.lower, &w.to_lowercase()).is_empty())
 }
 
 /// "分析一下 app.log (里的错误)": the whole-file summary (which lists the levels and the

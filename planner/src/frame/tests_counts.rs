@@ -1,7 +1,7 @@
 //! Counts asked in other words, over planted logs and through the log engine: a count of a
 //! field's values, the busiest groups, number words as limits, errors in logs without
-//! levels, a status class written against Chinese. Each figure is checked against the one
-//! computed here from the planted lines.
+//! levels, a status class written against Chinese, a code or a count after "last". Each
+//! figure is checked against the one computed here from the planted lines.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -218,4 +218,32 @@ fn a_code_in_a_log_whose_status_is_a_word_is_its_text() {
     }
     let sent = text.lines().filter(|l| l.contains("status=sent")).count() as u64;
     assert_eq!(number(&log.answer("how many status=sent in maillog")), sent);
+}
+
+/// "the last 504" is the latest event with that status; "the last 200 requests" the 200
+/// latest events, in either language.
+#[test]
+fn a_code_after_last_is_a_status_and_a_count_with_its_noun_is_rows() {
+    for text in [
+        "when was the last 504 in access.log",
+        "access.log 里最后一个 504 是什么时候",
+    ] {
+        let f = super::tests::frame(text);
+        assert_eq!(f["measure"], "rows", "{text}: {f}");
+        assert_eq!(f["limit"], 1, "{text}: {f}");
+        assert_eq!(
+            f["filters"],
+            serde_json::json!([{"field": "status", "op": "eq", "value": 504.0}]),
+            "{text}: {f}"
+        );
+    }
+    for text in [
+        "the last 200 requests in access.log",
+        "access.log 最后 200 条请求",
+    ] {
+        let f = super::tests::frame(text);
+        assert_eq!(f["measure"], "rows", "{text}: {f}");
+        assert_eq!(f["limit"], 200, "{text}: {f}");
+        assert!(f.get("filters").is_none(), "{text}: {f}");
+    }
 }
