@@ -257,6 +257,10 @@ mod tests {
         assert_eq!(infer("request_time").expect("rt").unit, Unit::S);
         assert_eq!(infer("took").expect("took").unit, Unit::Ms);
         assert_eq!(infer("http.status_code").expect("status").role, "status");
+        // A request's or a response's `code`; a bare `code` (an error code) is none.
+        assert_eq!(infer("req.code").expect("req.code").role, "status");
+        assert_eq!(infer("res.code").expect("res.code").role, "status");
+        assert!(infer("code").is_none_or(|i| i.role != "status"));
         assert_eq!(infer("client_ip").expect("ip").role, "client");
         assert_eq!(infer("duration_us").expect("us").unit, Unit::Us);
         assert!(infer("payload").is_none());
