@@ -64,10 +64,16 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
             let implied = super::build_filters::source_filters(lex, &p, source, false);
             let names = p.has(|c| matches!(c, Cue::Source(i) if lex.sources[i].names));
             let figure = measure_cue(lex, &p).is_some();
+            // "which mount has the highest usage": the row with the extreme value, asked
+            // of the table by its name.
+            let which = p.hits.iter().any(|h| p.hit_is(h, &lex.grammar.asks))
+                && p.has(|c| matches!(c, Cue::Source(i) if lex.sources[i].source == source));
+            let extreme = matches!(q.measure, Measure::Max | Measure::Min) && q.field.is_some();
             names
                 || q.filters.iter().any(|f| !implied.contains(f))
                 || (!q.group_by.is_empty() && figure)
                 || (!implied.is_empty() && figure)
+                || (which && extreme)
         }
     };
     asked.then(|| Understood::Query(Box::new(frame)))

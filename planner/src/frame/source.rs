@@ -143,8 +143,23 @@ fn table_by_field(lex: &Lexicon, p: &Parsed, filesystem_path: bool) -> Option<So
         .find(|s| *s != Source::Mounts || filesystem_path)
         .or(tables.first().copied())?;
     let path = s == Source::Mounts && filesystem_path;
-    ((named || path || numbered(s)) && field_tables.iter().all(|f| f.is_none() || only(f)))
-        .then_some(s)
+    // "how long has sshd been running": a plain word between two cues of one field of
+    // the table is what the field is asked of ("cpu load" names no process "load").
+    let field_at = |at: &dyn Fn(&Hit) -> bool| {
+        p.hits.iter().find_map(|h| match h.cue {
+            Cue::Field(i) if lex.fields[i].source == Some(s) && at(h) => Some(&lex.fields[i].field),
+            _ => None,
+        })
+    };
+    let beside = p.lits.iter().any(|l| {
+        let gap = |a: usize, b: usize| a <= b && p.lower[a..b].trim().is_empty();
+        matches!(&l.lit, Lit::Word(w) if !p.names_an_upload(w))
+            && field_at(&|h| gap(h.end, l.start)).is_some()
+            && field_at(&|h| gap(h.end, l.start)) == field_at(&|h| gap(l.end, h.start))
+    });
+    ((named || beside || path || numbered(s))
+        && field_tables.iter().all(|f| f.is_none() || only(f)))
+    .then_some(s)
 }
 
 /// The table a field cue belongs to: `Some(None)` for a field of any table.

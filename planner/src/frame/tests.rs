@@ -211,6 +211,33 @@ fn system_tables_by_name_port_and_user() {
         (&f["source"], &f["measure"]),
         (&json!("processes"), &json!("count"))
     );
+    // A name apart from the table's word, in either language.
+    let sshd = json!([{"field": "program", "op": "contains", "value": "sshd"}]);
+    for text in [
+        "sshd 有几个进程",
+        "how long has sshd been running",
+        "sshd 运行了多久",
+    ] {
+        let f = frame(text);
+        assert_eq!(f["source"], "processes", "{text}: {f}");
+        assert_eq!(f["filters"], sshd, "{text}: {f}");
+    }
+    // A user's name before its Chinese word, and its processes counted.
+    let f = frame("root 用户有多少个进程");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "user", "op": "eq", "value": "root"}])
+    );
+    assert_eq!(f["measure"], "count");
+    // The row with the extreme value of a table asked by name.
+    for text in ["which mount has the highest usage", "哪个分区使用率最高"] {
+        let f = frame(text);
+        assert_eq!(
+            (&f["source"], &f["measure"], &f["field"]),
+            (&json!("mounts"), &json!("max"), &json!("use_percent")),
+            "{text}: {f}"
+        );
+    }
 }
 
 #[test]
