@@ -101,6 +101,10 @@ pub struct FieldCue {
     /// asks for one event ("最慢的一条语句"), it ranks no groups.
     #[serde(default)]
     pub event_text: bool,
+    /// Each event's value names one of many instances (a killed process by its program's
+    /// name): "how many processes were killed" counts the events, not the names.
+    #[serde(default)]
+    pub instances: bool,
     /// A condition the words carry ("which errors": only failures), kept unless the
     /// question states a condition of that kind itself.
     #[serde(default)]

@@ -63,7 +63,8 @@ fn countable(lex: &Lexicon, p: &Parsed, h: &Hit, f: &str) -> bool {
         Cue::Field(i) => Some(&lex.fields[i]),
         _ => None,
     };
-    let text_like = lexicon_field.is_some_and(|c| c.grouped || c.event_text || c.additive);
+    let text_like =
+        lexicon_field.is_some_and(|c| c.grouped || c.event_text || c.additive || c.instances);
     let events = p
         .lower
         .get(h.start..h.end)

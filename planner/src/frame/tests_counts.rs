@@ -247,3 +247,33 @@ fn a_code_after_last_is_a_status_and_a_count_with_its_noun_is_rows() {
         assert!(f.get("filters").is_none(), "{text}: {f}");
     }
 }
+
+/// "how many processes did the OOM killer kill": one process per kill, though the killed
+/// programs' names repeat (the kernel names the program, each kill a new pid).
+#[test]
+fn processes_killed_are_counted_by_kill_not_by_name() {
+    let mut text = String::new();
+    for i in 0..12u32 {
+        let name = ["java", "node", "java"][(i % 3) as usize];
+        text.push_str(&format!(
+            "Mar  7 03:00:{i:02} web-1 kernel: [{}.123456] Out of memory: Killed process {} ({name}) total-vm:812000kB, anon-rss:640000kB\n",
+            1000 + i,
+            4000 + i
+        ));
+        text.push_str(&format!(
+            "Mar  7 03:00:{i:02} web-1 kernel: [{}.223456] eth0: link up\n",
+            1000 + i
+        ));
+    }
+    let kills = text
+        .lines()
+        .filter(|l| l.contains("Killed process"))
+        .count() as u64;
+    let log = Planted::new("kern.log", &text);
+    for q in [
+        "how many processes did the OOM killer kill in kern.log",
+        "kern.log 里 OOM 一共 kill 了多少个进程",
+    ] {
+        assert_eq!(number(&log.answer(q)), kills, "{q}");
+    }
+}
