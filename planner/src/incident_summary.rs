@@ -559,6 +559,9 @@ mod tests {
             "what brought down the payments api at 04:10?",
             "the deploy took down checkout, why?",
             "why so many 502s after the deploy",
+            "why did it break?",
+            "为什么这么多 504",
+            "网关怎么挂了",
         ] {
             assert!(incident.occur_in(&t.to_lowercase()), "{t}");
         }
