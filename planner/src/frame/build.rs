@@ -239,6 +239,14 @@ fn measured_groups(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     {
         q.measure = Measure::Count;
     }
+    // "list the paths that returned 5xx": each value once, with its count.
+    if q.measure == Measure::Rows
+        && q.field.is_none()
+        && !q.group_by.is_empty()
+        && !q.group_by.iter().any(is_time)
+    {
+        q.measure = Measure::Count;
+    }
     if q.source == Source::Log && q.group_by.iter().any(is_time) {
         q.group_by.retain(|g| !is_time(g));
         if q.group_by.is_empty() && matches!(q.measure, Measure::Count | Measure::Rows) {
@@ -533,6 +541,29 @@ fn grouped_at(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
                 || (g.start == h.start && g.end < h.end)
         })
         || after_top_n(p, h)
+        || listed(lex, p, h)
+}
+
+/// "list the paths that returned 5xx", "show all client IPs": a field named in the plural
+/// right after a word that shows rows is what is listed, each value once.
+fn listed(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
+    let plural = p
+        .text
+        .get(h.start..h.end)
+        .is_some_and(|w| w.len() > 2 && w.ends_with(['s', 'S']) && w.is_ascii());
+    let shows = |g: &Hit| {
+        matches!(g.cue, Cue::Measure(i)
+            if lex.measures[i].measure == Measure::Rows && lex.measures[i].field.is_none())
+    };
+    plural
+        && p.hits.iter().any(|g| {
+            shows(g)
+                && g.end <= h.start
+                && matches!(
+                    p.lower[g.end..h.start].trim(),
+                    "" | "the" | "all" | "all the" | "me" | "me the" | "me all" | "me all the"
+                )
+        })
 }
 
 /// Whether a hit is a peak word that ranks groups like "most" does ("the busiest clients",

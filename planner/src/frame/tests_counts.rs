@@ -9,14 +9,15 @@ use llmops_common::query::{QueryResult, QueryValue};
 
 use super::tests_answers::Planted;
 
-/// One planted access-log line: its client and status.
+/// One planted access-log line: its client, path and status.
 struct Line {
     client: String,
+    path: String,
     status: u16,
 }
 
-/// An access log: client `10.0.0.i` sends `20 - 3i` requests (7 clients); every 9th
-/// request is a 503 and every 13th a 404.
+/// An access log: client `10.0.0.i` sends `20 - 3i` requests (7 clients) over five paths
+/// in turn; every 9th request is a 503 and every 13th a 404.
 fn access() -> (String, Vec<Line>) {
     let mut left: Vec<u32> = (0..7).map(|i| 20 - 3 * i).collect();
     let (mut text, mut lines) = (String::new(), Vec::new());
@@ -34,12 +35,17 @@ fn access() -> (String, Vec<Line>) {
                 _ => 200,
             };
             let client = format!("10.0.0.{i}");
+            let path = format!("/api/p{}", n % 5);
             text.push_str(&format!(
-                "{client} - - [09/May/2031:01:{:02}:{:02} +0000] \"GET /api/x HTTP/1.1\" {status} 512 \"-\" \"curl/8.0\"\n",
+                "{client} - - [09/May/2031:01:{:02}:{:02} +0000] \"GET {path} HTTP/1.1\" {status} 512 \"-\" \"curl/8.0\"\n",
                 n / 60,
                 n % 60
             ));
-            lines.push(Line { client, status });
+            lines.push(Line {
+                client,
+                path,
+                status,
+            });
         }
     }
     (text, lines)
@@ -275,5 +281,23 @@ fn processes_killed_are_counted_by_kill_not_by_name() {
         "kern.log 里 OOM 一共 kill 了多少个进程",
     ] {
         assert_eq!(number(&log.answer(q)), kills, "{q}");
+    }
+}
+
+/// "list the paths that returned a 503": each path once, with its count of them.
+#[test]
+fn a_listed_field_in_the_plural_lists_its_values() {
+    let (text, lines) = access();
+    let log = Planted::new("edge.log", &text);
+    let mut want: BTreeMap<String, u64> = BTreeMap::new();
+    for l in lines.iter().filter(|l| l.status == 503) {
+        *want.entry(l.path.clone()).or_default() += 1;
+    }
+    for q in [
+        "list the paths that returned a 503 in edge.log",
+        "edge.log 里返回过 503 的路径有哪些",
+    ] {
+        let got: BTreeMap<String, u64> = groups(&log.answer(q)).into_iter().collect();
+        assert_eq!(got, want, "{q}");
     }
 }
