@@ -1,9 +1,9 @@
 //! The conditions of a question: the lexicon's filter cues (levels, tags, methods), and
-//! its literals bound to fields by position (a number after a field's name is its value, a
-//! number after "over" is compared with the field its unit measures, a bare 3-digit code in
-//! a log question is a status), plus time windows from times of day.
+//! its literals bound to fields by position (a word after a field's name, or before a
+//! Chinese one, is its value; a name by a table's word is the program's, the unit's or the
+//! socket's; numbers are `number_filter.rs`'s).
 
-use llmops_common::query::{Dimension, Filter, FilterOp, Scalar, Source, Unit};
+use llmops_common::query::{Filter, FilterOp, Scalar, Source, Unit};
 
 use super::parsed::{field_before, filter, Parsed};
 use super::scan::Lit;
@@ -151,7 +151,7 @@ fn value_like(p: &Parsed, l: &super::scan::Spanned) -> bool {
         .any(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
 }
 
-enum Kind {
+pub(super) enum Kind {
     Hard,
     /// A process or unit name: the first is required, the rest narrow softly.
     Name,
@@ -252,51 +252,6 @@ pub(super) fn name_field(source: Source) -> Option<&'static str> {
     }
 }
 
-/// The comparison word right before `at`, if any.
-fn compare_before(p: &Parsed, at: usize) -> Option<(FilterOp, usize)> {
-    p.hits
-        .iter()
-        .filter(|h| h.end <= at && at - h.end <= 8)
-        .find_map(|h| match h.cue {
-            Cue::Compare(op) => Some((op, h.start)),
-            _ => None,
-        })
-}
-
-/// The field a number in a unit is compared with when the named field is text: a numeric
-/// column named after it (`lock` is the lock's name and `lock_wait` its wait: "lock waits
-/// over 2s" compares `lock_wait`), else the one the unit measures.
-fn measured_field(p: &Parsed, named: String, unit: Unit) -> String {
-    let column = |n: &str| p.columns.iter().find(|c| c.name.eq_ignore_ascii_case(n));
-    if unit == Unit::None || column(&named).is_none_or(|c| c.numeric) {
-        return named;
-    }
-    let prefix = format!("{}_", named.to_lowercase());
-    let numeric_kin = p
-        .columns
-        .iter()
-        .filter(|c| c.numeric && c.name.to_lowercase().starts_with(&prefix))
-        .map(|c| c.name.clone());
-    let mut kin = numeric_kin.collect::<Vec<_>>();
-    match kin.len() {
-        1 => kin.remove(0),
-        _ => field_for_unit(Source::Log, unit).map_or(named, str::to_string),
-    }
-}
-
-/// The field a number in a unit is compared with when the question names none.
-fn field_for_unit(source: Source, unit: Unit) -> Option<&'static str> {
-    match (source, unit.dimension()) {
-        (Source::Log, Dimension::Time) => Some("duration"),
-        (Source::Log, Dimension::Size) => Some("bytes"),
-        (Source::Processes, Dimension::Size) => Some("rss_bytes"),
-        (Source::Processes, Dimension::Percent) => Some("cpu_percent"),
-        (Source::Mounts, Dimension::Percent) => Some("use_percent"),
-        (Source::Mounts, Dimension::Size) => Some("avail_bytes"),
-        _ => None,
-    }
-}
-
 /// The field a literal is the value of: the field named right before it (text never binds
 /// to a field of numbers: "pid of redis-server" names a process); a number binds to a field
 /// of numbers named right after it ("哪个进程占用了 19999 端口") before a field of text named
@@ -381,7 +336,9 @@ fn literal_filter(
     let eq = if negated { FilterOp::Ne } else { FilterOp::Eq };
     let hard = |f: Filter| Some((f, Kind::Hard));
     match &l.lit {
-        Lit::Number { value, unit } => number_filter(p, source, l.start, *value, *unit, bound, eq),
+        Lit::Number { value, unit } => {
+            super::number_filter::number_filter(p, source, l.start, *value, *unit, bound, eq)
+        }
         Lit::Class(d) if source == Source::Log => hard(filter(
             Some("status"),
             FilterOp::Class,
@@ -621,167 +578,6 @@ fn word_filter(
             })
         }
     }
-}
-
-fn number_filter(
-    p: &Parsed,
-    source: Source,
-    at: usize,
-    value: f64,
-    unit: Option<Unit>,
-    bound: Option<String>,
-    eq: FilterOp,
-) -> Option<(Filter, Kind)> {
-    let after_limit = p
-        .hits
-        .iter()
-        .any(|h| h.cue == Cue::Limit && h.end <= at && p.lower[h.end..at].trim().is_empty());
-    let after_last = p
-        .hits
-        .iter()
-        .any(|h| h.cue == Cue::Last && h.end <= at && p.lower[h.end..at].trim().len() <= 2);
-    // "the first 503", "the last 504": a status code, not a count of rows ("first 100
-    // lines", "the last 200 requests").
-    let a_code = source == Source::Log
-        && unit.is_none()
-        && value.fract() == 0.0
-        && (100.0..600.0).contains(&value)
-        && !rows_noun_after(p, at);
-    if (after_limit || after_last) && !a_code {
-        return None;
-    }
-    let unit = unit.unwrap_or(Unit::None);
-    if let Some((op, cmp_at)) = compare_before(p, at) {
-        let lex = crate::lexicon::lexicon();
-        let field = field_before(lex, p, source, cmp_at)
-            .map(|f| measured_field(p, f, unit))
-            .or(bound)
-            .or(field_for_unit(source, unit).map(str::to_string))?;
-        return Some((
-            filter(Some(&field), op, Scalar::Number(value), unit),
-            Kind::Hard,
-        ));
-    }
-    let int = value.fract() == 0.0;
-    let status_plural = status_not_bound(p, source, (at, value, unit), bound.as_deref());
-    if let Some(field) = bound.filter(|_| !status_plural) {
-        return Some((
-            filter(Some(&field), eq, Scalar::Number(value), unit),
-            Kind::Hard,
-        ));
-    }
-    if let (Some(key), true, Unit::None) = (table_key(p, source, at), int, unit) {
-        return Some((
-            filter(Some(&key), eq, Scalar::Number(value), unit),
-            Kind::Hard,
-        ));
-    }
-    match source {
-        Source::Log
-            if (unit == Unit::None || plural_code(p, at))
-                && int
-                && (100.0..600.0).contains(&value) =>
-        {
-            Some((super::missing_field::code_filter(p, value, eq), Kind::Hard))
-        }
-        Source::Sockets if unit == Unit::None && int && (1.0..65536.0).contains(&value) => Some((
-            filter(Some("local_port"), eq, Scalar::Number(value), Unit::None),
-            Kind::Hard,
-        )),
-        _ => None,
-    }
-}
-
-/// Whether a word for rows follows the number at `at` ("100 lines", "50 条").
-pub(super) fn rows_noun_after(p: &Parsed, at: usize) -> bool {
-    const ROWS: [&str; 14] = [
-        "line", "lines", "request", "requests", "event", "events", "entries", "entry", "rows",
-        "errors", "行", "条", "个", "次",
-    ];
-    let next = after_literal(p, at);
-    ROWS.iter().any(|w| next.starts_with(w))
-}
-
-/// The question's text after the literal that starts at `at`, from its next word on.
-fn after_literal(p: &Parsed, at: usize) -> &str {
-    let end = p.lits.iter().find(|l| l.start == at).map_or(at, |l| l.end);
-    p.lower.get(end..).unwrap_or("").trim_start()
-}
-
-/// "p95 Tr for be_docks 200s", "paths returning 404": a status code in the plural, or one
-/// after a field of words (a path, a user), is the requests' status, not the value of the
-/// field before it.
-fn status_not_bound(
-    p: &Parsed,
-    source: Source,
-    (at, value, unit): (usize, f64, Unit),
-    bound: Option<&str>,
-) -> bool {
-    let code = source == Source::Log
-        && value.fract() == 0.0
-        && (100.0..600.0).contains(&value)
-        && !p.columns.is_empty()
-        && p.log_has("status");
-    let lex = crate::lexicon::lexicon();
-    let text_field = bound.is_some_and(|f| !p.holds_numbers(lex, f));
-    code && (plural_code(p, at)
-        || (unit == Unit::None && (text_field || response_after(p, at, value))))
-}
-
-/// "mean Ta of 200 responses", "500 errors": a status code said with what it is a code of
-/// (an error's only from 400 on, and not as a length: "the last 500 errors").
-fn response_after(p: &Parsed, at: usize, value: f64) -> bool {
-    const RESPONSES: [&str; 9] = [
-        "responses",
-        "response",
-        "replies",
-        "reply",
-        "status",
-        "codes",
-        "code",
-        "响应",
-        "状态",
-    ];
-    let next = after_literal(p, at);
-    let word = |w: &str| {
-        next.strip_prefix(w)
-            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric()))
-    };
-    let before = p.lower.get(..at).unwrap_or("").trim_end();
-    let a_length = ["last", "first", "top", "latest", "recent", "前", "最近"]
-        .iter()
-        .any(|w| before.ends_with(w));
-    RESPONSES.iter().any(|w| word(w)) || (value >= 400.0 && word("errors") && !a_length)
-}
-
-/// "504s", "the 502s": a status code in the plural, not seconds (no comparison before it,
-/// and the `s` written right after the digits).
-fn plural_code(p: &Parsed, at: usize) -> bool {
-    let written = p
-        .lits
-        .iter()
-        .find(|l| l.start == at)
-        .and_then(|l| p.lower.get(l.start..l.end));
-    written.is_some_and(|w| {
-        w.len() == 4 && w.ends_with('s') && w[..3].bytes().all(|b| b.is_ascii_digit())
-    })
-}
-
-/// The key column of the table when a word naming it stands right before or after the
-/// number at `at` ("进程 4242", "pid 4242", "process 4242").
-fn table_key(p: &Parsed, source: Source, at: usize) -> Option<String> {
-    let lex = crate::lexicon::lexicon();
-    let end = p.lits.iter().find(|l| l.start == at).map_or(at, |l| l.end);
-    p.hits.iter().find_map(|h| match h.cue {
-        Cue::Source(i) if lex.sources[i].source == source => {
-            let before = h.end <= at && p.lower[h.end..at].trim().is_empty();
-            let after = h.start >= end && p.lower[end..h.start].trim().is_empty();
-            (before || after)
-                .then(|| lex.sources[i].key.clone())
-                .flatten()
-        }
-        _ => None,
-    })
 }
 
 /// Several equalities on one field mean any of them ("502 and 504", "ERROR or WARN"):
