@@ -376,33 +376,38 @@ fn literal_filter(
         Lit::Quoted(t) | Lit::Ident(t) => {
             Some(text_filter(lex, source, t, bound.as_deref(), negated))
         }
-        Lit::Word(w)
-            if source == Source::Log && value_after_its_name(p, l, w, bound.as_deref()) =>
-        {
-            let (field, value) = p.column_with_value(w)?;
-            hard(filter(
-                Some(field),
-                eq,
-                Scalar::Text(value.to_string()),
-                Unit::None,
-            ))
-        }
-        // "error_code 为 E42", "with error_code E42": a word right after a log's field is
-        // that field's value, as written; over a system table, any word right after a
-        // column's cue ("running as root", "owned by postgres").
-        Lit::Word(_) if bound.is_some() && (source != Source::Log || value_like(p, l)) => {
-            let written = p.text.get(l.start..l.end)?.to_string();
-            hard(filter(
-                bound.as_deref(),
-                eq,
-                Scalar::Text(written),
-                Unit::None,
-            ))
-        }
-        Lit::Word(w) => word_filter(lex, p, source, (l.start, l.end), w, text_op),
+        Lit::Word(w) => bound_word_filter(p, source, l, w, bound.as_deref(), eq)
+            .or_else(|| word_filter(lex, p, source, (l.start, l.end), w, text_op)),
         Lit::Pair { field, value } => pair_filter(p, source, field, value, negated),
         _ => None,
     }
+}
+
+/// A word bound to the field named by it: "tenant hooli" in a log is the value as the
+/// sample writes it; "error_code 为 E42", "with error_code E42": a word right after a log's
+/// field is that field's value, as written; over a system table, any word right after a
+/// column's cue ("running as root", "owned by postgres").
+fn bound_word_filter(
+    p: &Parsed,
+    source: Source,
+    l: &super::scan::Spanned,
+    w: &str,
+    bound: Option<&str>,
+    eq: FilterOp,
+) -> Option<(Filter, Kind)> {
+    let text = |field: &str, v: &str| {
+        let f = filter(Some(field), eq, Scalar::Text(v.to_string()), Unit::None);
+        Some((f, Kind::Hard))
+    };
+    if source == Source::Log && value_after_its_name(p, l, w, bound) {
+        let (field, value) = p.column_with_value(w)?;
+        return text(field, value);
+    }
+    let field = bound?;
+    if source != Source::Log || value_like(p, l) {
+        return text(field, p.text.get(l.start..l.end)?);
+    }
+    None
 }
 
 /// A log's word bound to no field: a column's value when one column holds it in the

@@ -83,22 +83,7 @@ impl Parsed {
         lits.retain(|l| !cue_runs.contains(&(l.start, l.end)));
         super::value_words::value_before_its_field(lex, &lower, &columns, &mut hits, &mut lits);
         super::buckets::sized_buckets(lex, &lower, &mut hits, &mut lits);
-        // Words inside a quoted phrase, a grep's pattern, a `key=value` pair or a path are that
-        // text, not cues of their own: "“连接超时”有几条" looks for the phrase, it adds no
-        // timeout tag; "res=failed" is that field's value, no failure tag.
-        hits.retain(|h| {
-            !lits.iter().any(|l| {
-                matches!(l.lit, Lit::Quoted(_) | Lit::Pair { .. } | Lit::UrlPath(_))
-                    && l.start <= h.start
-                    && h.end <= l.end
-            })
-        });
-        // A parenthesis right after a code glosses it ("UF (connect failures)", "504（网关超
-        // 时）"): its words explain the code and add no condition of their own.
-        let glosses = gloss_spans(&text, &lower, &lits);
-        let inside = |s: usize, e: usize| glosses.iter().any(|&(a, b)| a <= s && e <= b);
-        hits.retain(|h| !inside(h.start, h.end));
-        lits.retain(|l| !inside(l.start, l.end));
+        no_cues_inside_text(&text, &lower, &mut hits, &mut lits);
         let words = (text.as_str(), lower.as_str(), spans.as_slice());
         let defined = super::defined::add(lex, words, &mut hits, &mut lits, &mut columns);
         Parsed {
@@ -114,7 +99,28 @@ impl Parsed {
             rank,
         }
     }
+}
 
+/// Words inside a quoted phrase, a grep's pattern, a `key=value` pair or a path are that
+/// text, not cues of their own: "“连接超时”有几条" looks for the phrase, it adds no timeout
+/// tag; "res=failed" is that field's value, no failure tag. A parenthesis right after a
+/// code glosses it ("UF (connect failures)", "504（网关超时）"): its words explain the code
+/// and add no condition of their own.
+fn no_cues_inside_text(text: &str, lower: &str, hits: &mut Vec<Hit>, lits: &mut Vec<Spanned>) {
+    hits.retain(|h| {
+        !lits.iter().any(|l| {
+            matches!(l.lit, Lit::Quoted(_) | Lit::Pair { .. } | Lit::UrlPath(_))
+                && l.start <= h.start
+                && h.end <= l.end
+        })
+    });
+    let glosses = gloss_spans(text, lower, lits);
+    let inside = |s: usize, e: usize| glosses.iter().any(|&(a, b)| a <= s && e <= b);
+    hits.retain(|h| !inside(h.start, h.end));
+    lits.retain(|l| !inside(l.start, l.end));
+}
+
+impl Parsed {
     /// Whether a question word stands right before the cue ("which user"): the field is
     /// what the answer shows.
     pub fn asked(&self, lex: &Lexicon, h: &Hit) -> bool {
