@@ -51,7 +51,8 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
             let sent_with_it = ctx.referenced.iter().any(|u| super::is_log_upload(u));
             // "最后 200 条请求": the latest events, asked with "last".
             let latest = q.measure == Measure::Rows && p.has(|c| c == Cue::Last);
-            let figure = measure_cue(lex, &p).is_some() || latest;
+            // "total bytes sent": a total is a figure.
+            let figure = measure_cue(lex, &p).is_some() || latest || p.has(|c| c == Cue::Total);
             narrowed
                 || (log_words(lex, &p) && figure)
                 || (sent_with_it && figure && frame.object.is_some())

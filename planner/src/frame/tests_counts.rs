@@ -301,3 +301,19 @@ fn a_listed_field_in_the_plural_lists_its_values() {
         assert_eq!(got, want, "{q}");
     }
 }
+/// "total bytes sent", "总流量": the bytes summed, as `awk '{s+=$10} END {print s}'`.
+#[test]
+fn total_bytes_are_the_bytes_summed() {
+    let (text, _) = access();
+    let log = Planted::new("edge.log", &text);
+    let want: f64 = text
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(9)?.parse::<f64>().ok())
+        .sum();
+    for q in ["total bytes sent in edge.log", "edge.log 的总流量是多少"] {
+        match log.answer(q).value {
+            QueryValue::Stat { value, .. } => assert_eq!(value, Some(want), "{q}"),
+            other => panic!("{q}: {other:?}"),
+        }
+    }
+}
