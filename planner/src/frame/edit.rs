@@ -30,7 +30,17 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     {
         return None;
     }
-    let new = frame_of(lex, p, last.query.source, last.query.files.clone());
+    let mut new = frame_of(lex, p, last.query.source, last.query.files.clone());
+    // "the 2nd" after a list is its second item, not the 2nd of the month ("on the 2nd" is).
+    let day_as_ordinal = p.lits.iter().any(|l| {
+        matches!(l.lit, super::scan::Lit::Date(_))
+            && p.lower
+                .get(l.start..l.end)
+                .is_some_and(|d| d.starts_with("the "))
+    });
+    if picked.is_some() && day_as_ordinal {
+        new.query.window = None;
+    }
     let a = Asked::of(p, &new, last, asks_time);
     // "它呢" / "and that one?": a reference with a follow-up marker and nothing else; a
     // bare pronoun ("send it") is some other request about the conversation's file.

@@ -656,3 +656,17 @@ fn the_last_event_of_the_top_item() {
         );
     }
 }
+
+/// "the 2nd" after a list is its second item; "on the 2nd" would be a day.
+#[test]
+fn an_ordinal_day_after_a_list_is_its_item() {
+    let top = last(
+        json!({"files": [ACCESS], "measure": "count", "group_by": ["path"], "limit": 3}),
+        &[("path", "/a"), ("path", "/b"), ("path", "/c")],
+    );
+    for text in ["the 2nd", "and the 2nd?"] {
+        let f = edit(text, &top);
+        assert!(f.get("window").is_none(), "{text}: {f}");
+        assert!(f["filters"].to_string().contains("/b"), "{text}: {f}");
+    }
+}
