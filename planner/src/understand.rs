@@ -83,7 +83,8 @@ fn query_task(text: &str, ctx: &MessageCtx, follow_up: bool) -> Option<Task> {
 /// an uploaded config ("worker restart policy", "the carts timeout"), unless it asks for a
 /// number outright ("how many timeouts").
 fn query_shaped(text: &str, ctx: &MessageCtx) -> bool {
-    let counts = super::frame::build::asks_a_measure(text);
+    let counts =
+        super::frame::build::asks_a_measure(text) || super::frame::build::asks_if_any(text);
     let names_other_file = typed_file_names(text)
         .iter()
         .any(|n| best_upload(n, ctx.uploads).is_some_and(|u| !super::frame::is_log_upload(u)));

@@ -105,6 +105,25 @@ pub fn asks_a_measure(text: &str) -> bool {
     })
 }
 
+/// "有没有 504", "是否有报错": whether any event has a condition the lexicon or a status
+/// code names, asked yes or no; the answer is their count. ("有没有关于部署的文档" names
+/// no condition: a search.)
+pub fn asks_if_any(text: &str) -> bool {
+    let lex = lexicon();
+    let lower = normalize(text).to_ascii_lowercase();
+    let yes_no = ["有没有", "是否有", "有无"]
+        .iter()
+        .any(|w| lower.contains(w));
+    let p = Parsed::new(text, &FrameCtx::of_uploads(&[]));
+    let condition = p.has(|c| matches!(c, Cue::Filter(_)))
+        || p.lits.iter().any(|l| match l.lit {
+            Lit::Class(_) => true,
+            Lit::Number { value, unit: None } => (100.0..600.0).contains(&value),
+            _ => false,
+        });
+    yes_no && condition && !lex.grammar.incident.occur_in(&lower)
+}
+
 /// Whether the winning measure cue of a parsed question is a timeline's.
 pub(super) fn timeline_cue(lex: &Lexicon, p: &Parsed) -> bool {
     measure_cue(lex, p).is_some_and(|i| lex.measures[i].measure == Measure::Timeline)

@@ -158,10 +158,23 @@ pub(super) enum Kind {
 }
 
 /// Whether a negation word stands right before `at`.
+/// "是不是有 504" asks, it negates nothing: a 不 or 没 between the same word twice (是不是,
+/// 有没有) is a question, and so is "没有报错吗" (were there none? their count says).
 fn negated(p: &Parsed, at: usize) -> bool {
+    let asks = |h: &crate::lexicon::Hit| {
+        let before = p.text[..h.start].chars().next_back();
+        let hit = &p.text[h.start..h.end];
+        let word = hit.strip_prefix('不').or_else(|| hit.strip_prefix('没'));
+        let a_not_a = word.is_some_and(|w| w.chars().next() == before);
+        let yes_no = hit.starts_with('没')
+            && p.text
+                .trim_end_matches(['?', '？', ' '])
+                .ends_with(['吗', '么']);
+        a_not_a || yes_no
+    };
     p.hits
         .iter()
-        .any(|h| h.cue == Cue::Negate && h.end <= at && at - h.end <= 12)
+        .any(|h| h.cue == Cue::Negate && h.end <= at && at - h.end <= 12 && !asks(h))
 }
 
 /// Whether a negation written after the condition ends at `end` ("fatal 的不算").
@@ -203,7 +216,6 @@ fn cue_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filter> {
     out
 }
 
-/// The conditions source cues of this table carry: hard (`soft` false) or soft.
 /// The conditions the question's field cues carry.
 fn field_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filter> {
     let mut out: Vec<Filter> = Vec::new();
@@ -224,6 +236,7 @@ fn field_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filter> {
     out
 }
 
+/// The conditions source cues of this table carry: hard (`soft` false) or soft.
 pub fn source_filters(lex: &Lexicon, p: &Parsed, source: Source, soft: bool) -> Vec<Filter> {
     let mut out: Vec<Filter> = Vec::new();
     for h in &p.hits {

@@ -317,3 +317,20 @@ fn total_bytes_are_the_bytes_summed() {
         }
     }
 }
+
+/// "有没有 504", "是不是有 504", "有 504 吗": asked yes or no, the answer is their count;
+/// neither 不 of 是不是 nor 没 of 有没有 negates it.
+#[test]
+fn a_yes_no_question_counts_what_it_asks_about() {
+    let (text, lines) = access();
+    let log = Planted::new("edge.log", &text);
+    let n = lines.iter().filter(|l| l.status == 503).count() as u64;
+    for q in [
+        "edge.log 里有没有 503",
+        "edge.log 是不是有 503",
+        "edge.log 里有 503 吗",
+        "are there any 503s in edge.log",
+    ] {
+        assert_eq!(number(&log.answer(q)), n, "{q}");
+    }
+}
