@@ -14,6 +14,7 @@ use crate::lexicon::{Cue, Hit, Lexicon};
 /// and fields a literal is compared with.
 pub(super) fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&str>) -> Vec<Field> {
     let mut out: Vec<Field> = Vec::new();
+    let mut at: Vec<&Hit> = Vec::new();
     let bucket_asked = asks_a_bucket(lex, p);
     for (h, f) in field_hits(lex, p, source) {
         if Some(f) == stat || out.iter().any(|o| o.0 == f) {
@@ -51,9 +52,47 @@ pub(super) fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&st
         let compound = names_the_measured(lex, p, h, source, stat);
         if (grouped_at(lex, p, h) || ranked_by) && !bound && !ranks && !compound && out.len() < 2 {
             out.push(Field::new(f));
+            at.push(h);
         }
     }
+    counted_is_no_key(lex, p, &mut out, &at);
     out
+}
+
+/// "which class threw the most exceptions", "抛异常最多的 logger 是哪个": of two fields, the
+/// one a question word asks for is the key; the one the ranking word counts, when its word
+/// keeps only the events that have it, is what is counted, no second key.
+fn counted_is_no_key(lex: &Lexicon, p: &Parsed, out: &mut Vec<Field>, at: &[&Hit]) {
+    if out.len() != 2 {
+        return;
+    }
+    let asks = |g: &Hit| g.cue == Cue::Group && p.hit_is(g, &lex.grammar.asks);
+    // Asked before it, after it ("logger 是哪个"), or within its word ("哪个类").
+    let asked = |h: &Hit| {
+        p.asked(lex, h)
+            || p.hits.iter().any(|g| {
+                asks(g)
+                    && ((g.start >= h.end && p.close(h.end, g.start))
+                        || (g.start >= h.start && g.end <= h.end))
+            })
+    };
+    let counted = |h: &Hit| {
+        p.hits.iter().any(|g| {
+            p.hit_is(g, &lex.grammar.rank)
+                && ((g.end <= h.start && p.gap(g.end, h.start).is_empty())
+                    || (g.start >= h.end && p.gap(h.end, g.start).is_empty()))
+        })
+    };
+    // Only a field whose events its word already keeps (the exceptions: events with one)
+    // is counted so; "the most clients" of each path stays a pair of keys.
+    let kept = |h: &Hit| matches!(h.cue, Cue::Field(i) if lex.fields[i].filter.is_some());
+    let kinds: Vec<(bool, bool)> = at
+        .iter()
+        .map(|h| (asked(h), counted(h) && kept(h)))
+        .collect();
+    if let Some(i) = (0..2).find(|&i| kinds[i] == (false, true) && kinds[1 - i].0) {
+        out.remove(i);
+    }
 }
 
 /// Whether a question word asks for a time bucket ("which minute", "哪一分钟", "what
@@ -133,11 +172,17 @@ pub(super) fn grouping_word_before(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
 /// a word that groups by itself.
 fn grouped_at(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
     let own = matches!(h.cue, Cue::Field(i) if lex.fields[i].grouped);
+    // "exceptions per hour": the "per" of a bucket groups nothing.
+    let of_a_bucket = |g: &Hit| {
+        p.hits
+            .iter()
+            .any(|b| matches!(b.cue, Cue::Bucket(_)) && b.start <= g.start && g.end <= b.end)
+    };
     // "哪个类": a field cue with the question word inside it.
     own || p
         .hits
         .iter()
-        .filter(|g| g.cue == Cue::Group || peak_ranks(lex, p, g))
+        .filter(|g| (g.cue == Cue::Group && !of_a_bucket(g)) || peak_ranks(lex, p, g))
         .any(|g| {
             (g.end <= h.start && p.close(g.end, h.start))
                 || (g.start >= h.end && p.close(h.end, g.start))

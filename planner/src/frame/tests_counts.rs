@@ -334,3 +334,37 @@ fn a_yes_no_question_counts_what_it_asks_about() {
         assert_eq!(number(&log.answer(q)), n, "{q}");
     }
 }
+
+/// "which class threw the most exceptions": the loggers ranked by their events with an
+/// exception, the exception no second key.
+#[test]
+fn the_most_exceptions_rank_the_class_asked_for() {
+    let plan = [
+        ("c.k.m.PushScheduler", 5u64),
+        ("c.k.m.TideClient", 3),
+        ("c.k.m.SealClient", 1),
+    ];
+    let (mut text, mut t) = (String::new(), 0);
+    for (logger, n) in plan {
+        for i in 0..n + 4 {
+            t += 1;
+            let clock = format!("2027-03-09 03:{:02}:{:02},118", t / 60, t % 60);
+            if i < n {
+                text.push_str(&format!(
+                    "{clock} ERROR [pool-1-thread-{i}] {logger} - call failed\njava.net.SocketTimeoutException: Read timed out\n\tat java.base/java.net.SocketInputStream.read(SocketInputStream.java:168)\n"
+                ));
+            } else {
+                text.push_str(&format!("{clock} INFO  [main] {logger} - ok {i}\n"));
+            }
+        }
+    }
+    let log = Planted::new("svc.log", &text);
+    let want: Vec<(String, u64)> = plan.iter().map(|(l, n)| (l.to_string(), *n)).collect();
+    for q in [
+        "which class threw the most exceptions in svc.log",
+        "svc.log 里哪个类抛出的异常最多",
+        "svc.log 抛异常最多的 logger 是哪个",
+    ] {
+        assert_eq!(groups(&log.answer(q)), want, "{q}");
+    }
+}
