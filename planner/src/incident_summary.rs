@@ -45,10 +45,38 @@ const BURST_KINDS: u32 = 60;
 /// A minute belongs to the burst of failures while it holds this share of the worst one's.
 const BURST_SHARE: u64 = 10;
 
+/// "what caused the PushException", "PushException 是什么引起的": the cause of a named
+/// thing, over a log that writes causes (a Java stack's "Caused by:"), is that log's query,
+/// not the whole night's summary.
+fn asks_a_named_cause(text: &str, ctx: &MessageCtx) -> bool {
+    let writes_causes = ctx.uploads.iter().any(|u| {
+        u.columns
+            .iter()
+            .any(|c| c.roles.iter().any(|r| r == "cause"))
+    });
+    if !writes_causes {
+        return false;
+    }
+    let lex = lexicon();
+    let p =
+        crate::frame::parsed::Parsed::new(text, &crate::frame::FrameCtx::of_uploads(ctx.uploads));
+    let cause = p
+        .hits
+        .iter()
+        .any(|h| matches!(h.cue, crate::lexicon::Cue::Field(i) if lex.fields[i].field == "cause"));
+    let named = p.lits.iter().any(|l| {
+        matches!(
+            l.lit,
+            crate::frame::scan::Lit::Ident(_) | crate::frame::scan::Lit::Quoted(_)
+        )
+    });
+    cause && named
+}
+
 /// The task, when the message asks what went wrong and the session holds logs.
 pub fn task(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
     let lower = text.to_lowercase();
-    if !lexicon().grammar.incident.occur_in(&lower) {
+    if !lexicon().grammar.incident.occur_in(&lower) || asks_a_named_cause(text, ctx) {
         return None;
     }
     // The logs the question lists ("(es + dispatcher)"); one name alone is the service

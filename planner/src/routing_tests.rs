@@ -799,3 +799,50 @@ fn a_clause_that_only_says_no_condition_is_asked_is_dropped() {
         );
     }
 }
+
+/// "what caused the PushException" over a Java log that writes causes is that log's query
+/// of the causes; with no log that writes them, the incident summary.
+#[test]
+fn the_cause_of_a_named_exception_is_a_query_where_the_log_writes_causes() {
+    let col = |name: &str, role: &str| llmops_common::query::Column {
+        name: name.into(),
+        roles: vec![role.into()],
+        ..Default::default()
+    };
+    let mut ups = uploads(&["svc.log"]);
+    ups[0].format = Some("java_log4j".into());
+    ups[0].columns = vec![
+        col("time", "time"),
+        col("exception", "exception"),
+        col("cause", "cause"),
+    ];
+    for text in [
+        "what caused the PushException",
+        "PushException 是什么引起的",
+    ] {
+        let PlannerAction::Call { args, .. } = plan_over(text, &ups, &Conversation::default())
+        else {
+            panic!("{text}: no call")
+        };
+        let ToolArgs::LogQuery(q) = &args else {
+            panic!("{text}: {args}")
+        };
+        assert_eq!(
+            q.query.group_by,
+            vec![llmops_common::query::Field::new("cause")],
+            "{text}: {args}"
+        );
+    }
+    ups[0].columns.pop();
+    let PlannerAction::Call { args, .. } = plan_over(
+        "what caused the PushException",
+        &ups,
+        &Conversation::default(),
+    ) else {
+        panic!("no call")
+    };
+    let ToolArgs::LogQuery(q) = &args else {
+        panic!("{args}")
+    };
+    assert_eq!(q.query.measure, Measure::Timeline, "{args}");
+}

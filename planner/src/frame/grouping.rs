@@ -27,9 +27,20 @@ pub(super) fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&st
         }
         // A lexicon word for a text field ("which endpoint 504 most") is no number's name.
         let text_word = matches!(h.cue, Cue::Field(_)) && !p.holds_numbers(lex, f);
+        // "the cause of PushException": the name after "of" is whose field is asked.
+        let of = |l: &super::scan::Spanned| {
+            let gap = p.gap(h.end, l.start);
+            ["of", "for"]
+                .iter()
+                .any(|w| gap == *w || gap.starts_with(&format!("{w} ")))
+        };
+        // A field asked ("what caused the PushException") takes no value past a word.
+        let asked = p.asked(lex, h);
         let bound = p.lits.iter().any(|l| {
             l.start >= h.end
                 && p.close(h.end, l.start)
+                && !of(l)
+                && !(asked && !p.gap(h.end, l.start).is_empty())
                 && binds(&l.lit)
                 && match l.lit {
                     Lit::Number { .. } => !text_word,
@@ -172,6 +183,8 @@ pub(super) fn grouping_word_before(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
 /// a word that groups by itself.
 fn grouped_at(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
     let own = matches!(h.cue, Cue::Field(i) if lex.fields[i].grouped);
+    // "最慢的一条语句是什么": what an event says, asked after its word, is that event's.
+    let event_text = matches!(h.cue, Cue::Field(i) if lex.fields[i].event_text);
     // "exceptions per hour": the "per" of a bucket groups nothing.
     let of_a_bucket = |g: &Hit| {
         p.hits
@@ -185,7 +198,7 @@ fn grouped_at(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
         .filter(|g| (g.cue == Cue::Group && !of_a_bucket(g)) || peak_ranks(lex, p, g))
         .any(|g| {
             (g.end <= h.start && p.close(g.end, h.start))
-                || (g.start >= h.end && p.close(h.end, g.start))
+                || (g.start >= h.end && p.close(h.end, g.start) && !event_text)
                 || (g.start == h.start && g.end < h.end)
         })
         || after_top_n(p, h)

@@ -368,3 +368,35 @@ fn the_most_exceptions_rank_the_class_asked_for() {
         assert_eq!(groups(&log.answer(q)), want, "{q}");
     }
 }
+
+/// "what caused the PushException", "PushException 是什么引起的": over a Java log that
+/// writes causes, the named exception's events grouped by their "Caused by:".
+#[test]
+fn the_cause_of_a_named_exception_groups_its_causes() {
+    let causes = [
+        ("java.net.ConnectException", 4u64),
+        ("java.net.SocketTimeoutException", 2),
+    ];
+    let (mut text, mut t) = (String::new(), 0);
+    for (cause, n) in causes {
+        for _ in 0..n {
+            t += 1;
+            text.push_str(&format!(
+                "2027-03-09 03:00:{t:02},118 ERROR [pool-1-thread-1] c.k.m.PushScheduler - push failed\ncom.kestrel.PushException: manifest push failed\n\tat com.kestrel.PushScheduler.run(PushScheduler.java:88)\nCaused by: {cause}: refused\n\t... 12 more\n"
+            ));
+        }
+        t += 1;
+        text.push_str(&format!(
+            "2027-03-09 03:00:{t:02},200 INFO  [main] c.k.m.TideClient - ok\n"
+        ));
+    }
+    let log = Planted::new("svc.log", &text);
+    let want: Vec<(String, u64)> = causes.iter().map(|(c, n)| (c.to_string(), *n)).collect();
+    for q in [
+        "what caused the PushException in svc.log",
+        "svc.log 里 PushException 是什么引起的",
+        "what is the cause of the PushException errors in svc.log",
+    ] {
+        assert_eq!(groups(&log.answer(q)), want, "{q}");
+    }
+}
