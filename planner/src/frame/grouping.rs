@@ -40,7 +40,7 @@ pub(super) fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&st
             l.start >= h.end
                 && p.close(h.end, l.start)
                 && !of(l)
-                && !(asked && !p.gap(h.end, l.start).is_empty())
+                && (!asked || p.gap(h.end, l.start).is_empty())
                 && binds(&l.lit)
                 && match l.lit {
                     Lit::Number { .. } => !text_word,
