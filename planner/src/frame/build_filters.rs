@@ -542,7 +542,9 @@ fn pair_filter(
 /// A count asked between them does not part them ("nginx 有几个进程").
 fn next_to_cue(lex: &Lexicon, p: &Parsed, source: Source, start: usize, end: usize) -> bool {
     let apart = |from: usize, to: usize| {
-        if p.lower[from..to].trim().len() <= 1 {
+        // "how many connections does redis have": a helping verb before the name.
+        let gap = p.lower[from..to].trim();
+        if gap.len() <= 1 || matches!(gap, "does" | "do" | "did" | "has" | "have" | "is") {
             return true;
         }
         // The gap less a count's words: at most one character ("有").

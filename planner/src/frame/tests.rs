@@ -229,6 +229,27 @@ fn system_tables_by_name_port_and_user() {
         json!([{"field": "user", "op": "eq", "value": "root"}])
     );
     assert_eq!(f["measure"], "count");
+    // A name after a helping verb ("does redis have") is still the name.
+    let f = frame("how many connections does redis have");
+    assert_eq!(f["source"], "sockets", "{f}");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "process", "op": "contains", "value": "redis"}])
+    );
+    // Failed units, as `systemctl --failed` lists them.
+    for text in [
+        "which services failed",
+        "哪些服务启动失败",
+        "what units are in a failed state",
+    ] {
+        let f = frame(text);
+        assert_eq!(f["source"], "units", "{text}: {f}");
+        assert_eq!(
+            f["filters"],
+            json!([{"field": "active", "op": "eq", "value": "failed"}]),
+            "{text}: {f}"
+        );
+    }
     // The row with the extreme value of a table asked by name.
     for text in ["which mount has the highest usage", "哪个分区使用率最高"] {
         let f = frame(text);
