@@ -1,0 +1,83 @@
+//! System-table questions: a process, socket, unit or mount named in words, by its port
+//! or its user, and the row with a table's extreme value.
+
+use serde_json::json;
+
+use super::tests::frame;
+
+#[test]
+fn system_tables_by_name_port_and_user() {
+    let f = frame("how many nginx workers are running");
+    assert_eq!(f["source"], "processes");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "program", "op": "contains", "value": "nginx"}])
+    );
+    assert_eq!(
+        f["soft"],
+        json!([{"field": "command", "op": "contains", "value": "worker"}])
+    );
+    let f = frame("what is the pid of redis-server");
+    assert_eq!(
+        (&f["source"], &f["measure"]),
+        (&json!("processes"), &json!("rows"))
+    );
+    let f = frame("which process listens on port 8080");
+    assert_eq!(f["source"], "sockets");
+    let filters = f["filters"].as_array().expect("filters");
+    assert!(filters.contains(&json!({"field": "local_port", "op": "eq", "value": 8080.0})));
+    assert!(filters.contains(&json!({"field": "state", "op": "eq", "value": "LISTEN"})));
+    let f = frame("postgres 进程有几个");
+    assert_eq!(
+        (&f["source"], &f["measure"]),
+        (&json!("processes"), &json!("count"))
+    );
+    // A name apart from the table's word, in either language.
+    let sshd = json!([{"field": "program", "op": "contains", "value": "sshd"}]);
+    for text in [
+        "sshd 有几个进程",
+        "how long has sshd been running",
+        "sshd 运行了多久",
+    ] {
+        let f = frame(text);
+        assert_eq!(f["source"], "processes", "{text}: {f}");
+        assert_eq!(f["filters"], sshd, "{text}: {f}");
+    }
+    // A user's name before its Chinese word, and its processes counted.
+    let f = frame("root 用户有多少个进程");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "user", "op": "eq", "value": "root"}])
+    );
+    assert_eq!(f["measure"], "count");
+    // A name after a helping verb ("does redis have") is still the name.
+    let f = frame("how many connections does redis have");
+    assert_eq!(f["source"], "sockets", "{f}");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "process", "op": "contains", "value": "redis"}])
+    );
+    // Failed units, as `systemctl --failed` lists them.
+    for text in [
+        "which services failed",
+        "哪些服务启动失败",
+        "what units are in a failed state",
+    ] {
+        let f = frame(text);
+        assert_eq!(f["source"], "units", "{text}: {f}");
+        assert_eq!(
+            f["filters"],
+            json!([{"field": "active", "op": "eq", "value": "failed"}]),
+            "{text}: {f}"
+        );
+    }
+    // The row with the extreme value of a table asked by name.
+    for text in ["which mount has the highest usage", "哪个分区使用率最高"] {
+        let f = frame(text);
+        assert_eq!(
+            (&f["source"], &f["measure"], &f["field"]),
+            (&json!("mounts"), &json!("max"), &json!("use_percent")),
+            "{text}: {f}"
+        );
+    }
+}
