@@ -110,7 +110,7 @@ fn find_entries(text: &str) -> Vec<&'static Entry> {
                 let after = lower[end..].chars().next();
                 let word_char =
                     |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
-                if word_char(before) || word_char(after) || used_as_a_word(&lower, end) {
+                if word_char(before) || word_char(after) || used_as_a_word(&lower, start, end) {
                     continue;
                 }
             }
@@ -127,21 +127,36 @@ fn find_entries(text: &str) -> Vec<&'static Entry> {
     hits.into_iter().map(|(_, i)| &ENTRIES[i]).collect()
 }
 
-/// Whether a command's name ending at `end` is an ordinary word of a question about a table:
-/// followed by a count or by a table's name ("the top 5 processes", "top five", "top
-/// processes by memory"), as the command never is.
-fn used_as_a_word(lower: &str, end: usize) -> bool {
+/// Whether a command's name at `start..end` is an ordinary word of a question about a
+/// table: a name that is also the lexicon's word for "the first N" ("top"), followed by a
+/// count or by a table's name ("the top 5 processes", "top five", "top processes by
+/// memory"), as the command never is. ("chmod 755", "swap 分区" stay the commands.)
+fn used_as_a_word(lower: &str, start: usize, end: usize) -> bool {
+    use crate::lexicon::Cue;
     let lex = crate::lexicon::lexicon();
+    let key = &lower[start..end];
+    let a_limit_word = crate::lexicon::find(lex, key)
+        .iter()
+        .any(|h| h.start == 0 && h.end == key.len() && matches!(h.cue, Cue::Limit | Cue::Group));
     let rest = lower[end..].trim_start();
     let next = rest
         .split(|c: char| !c.is_ascii_alphanumeric())
         .next()
         .unwrap_or("");
-    (!next.is_empty() && next.bytes().all(|b| b.is_ascii_digit()))
-        || lex.grammar.numbers.en.iter().any(|(w, v)| *v >= 2.0 && w == next)
-        || crate::lexicon::find(lex, rest).iter().any(|h| {
-            h.start == 0 && matches!(h.cue, crate::lexicon::Cue::Source(i) if lex.sources[i].source != llmops_common::query::Source::Log)
-        })
+    let a_table = |h: &crate::lexicon::Hit| {
+        h.start == 0
+            && matches!(h.cue, Cue::Source(i)
+                if lex.sources[i].source != llmops_common::query::Source::Log)
+    };
+    a_limit_word
+        && ((!next.is_empty() && next.bytes().all(|b| b.is_ascii_digit()))
+            || lex
+                .grammar
+                .numbers
+                .en
+                .iter()
+                .any(|(w, v)| *v >= 2.0 && w == next)
+            || crate::lexicon::find(lex, rest).iter().any(a_table))
 }
 
 /// Answers "what is X / how do I use X / X vs Y" from the table; `None` if no concept matches
@@ -393,6 +408,13 @@ mod tests {
             .unwrap()
             .contains("PATTERN"));
         assert!(explain("what is load average", Lang::En).is_some());
+        // "top" read as the command only where it is one: not before a count or a table.
+        assert!(explain("what is top", Lang::En).is_some());
+        assert!(explain("what are the top 5 processes by cpu", Lang::En).is_none());
+        assert!(explain("what are the top five processes", Lang::En).is_none());
+        // Other commands keep their arguments and neighbours.
+        assert!(explain("what does chmod 755 do", Lang::En).is_some());
+        assert!(explain("ssh 端口是什么意思", Lang::Zh).is_some());
     }
 
     #[test]

@@ -83,13 +83,17 @@ fn query_task(text: &str, ctx: &MessageCtx, follow_up: bool) -> Option<Task> {
 /// an uploaded config ("worker restart policy", "the carts timeout"), unless it asks for a
 /// number outright ("how many timeouts").
 fn query_shaped(text: &str, ctx: &MessageCtx) -> bool {
-    let counts =
-        super::frame::build::asks_a_measure(text) || super::frame::build::asks_if_any(text);
     let names_other_file = typed_file_names(text)
         .iter()
         .any(|n| best_upload(n, ctx.uploads).is_some_and(|u| !super::frame::is_log_upload(u)));
     let setting = settings::config_tasks(text, ctx).is_some()
         || (ctx.uploads.iter().any(config_upload) && setting_question(text));
+    // "有没有 504": asked yes or no of the events, unless what is looked for is a document
+    // ("有没有 502 的排查文档") or a setting.
+    let yes_no = super::frame::build::asks_if_any(text)
+        && !setting
+        && !search_verb(&text.replace("有没有", "").replace("是否有", ""));
+    let counts = super::frame::build::asks_a_measure(text) || yes_no;
     !names_other_file && line_window(text).is_none() && (counts || !(search_verb(text) || setting))
 }
 

@@ -261,6 +261,9 @@ mod tests {
         assert_eq!(infer("req.code").expect("req.code").role, "status");
         assert_eq!(infer("res.code").expect("res.code").role, "status");
         assert!(infer("code").is_none_or(|i| i.role != "status"));
+        // Beside a key named for the status, a response's `code` (a business code) is not it.
+        let (status, code) = (key_rank("status", "status"), key_rank("status", "res.code"));
+        assert!(status.is_some() && status < code, "{status:?} {code:?}");
         assert_eq!(infer("client_ip").expect("ip").role, "client");
         assert_eq!(infer("duration_us").expect("us").unit, Unit::Us);
         assert!(infer("payload").is_none());

@@ -255,13 +255,16 @@ pub fn resolve_window(w: &Window, end: &Ts) -> Result<(i64, i64), QueryError> {
                             }
                         }
                     }
-                    // A range that ends on the hour ends at it ("01:00 到 02:00", "9 to 5":
-                    // one hour); any other end is its whole minute ("03:09 to 03:11").
+                    // An end on the hour is the hour's start ("01:00 到 02:00", "9 to 5": one
+                    // hour; "before 02:00"); any other end is its whole minute ("03:09 to
+                    // 03:11").
                     let on_the_hour = span == 60 && p.sod % 3600 == 0;
-                    match &from_b {
-                        Some((f, _)) if on_the_hour && s > *f => Some(s - 1),
-                        _ => Some(s + span - 1),
-                    }
+                    let after_start = from_b.as_ref().is_none_or(|(f, _)| s > *f);
+                    Some(if on_the_hour && after_start {
+                        s - 1
+                    } else {
+                        s + span - 1
+                    })
                 }
                 None => None,
             };
@@ -347,6 +350,16 @@ mod tests {
         )
         .expect("window");
         assert_eq!(show_second(b, false), "2024-05-02T01:20:59");
+        // "before 01:00" ends where the hour starts too.
+        let (_, b) = resolve_window(
+            &Window::Between {
+                from: None,
+                to: tp("01:00"),
+            },
+            &e,
+        )
+        .expect("window");
+        assert_eq!(show_second(b, false), "2024-05-02T00:59:59");
         // A window that runs past the log's end stays on the day of its start.
         let late = end("2024-05-02T03:30:00");
         let (a, b) = resolve_window(

@@ -111,9 +111,7 @@ pub fn asks_a_measure(text: &str) -> bool {
 pub fn asks_if_any(text: &str) -> bool {
     let lex = lexicon();
     let lower = normalize(text).to_ascii_lowercase();
-    let yes_no = ["有没有", "是否有", "有无"]
-        .iter()
-        .any(|w| lower.contains(w));
+    let yes_no = ["有没有", "是否有"].iter().any(|w| lower.contains(w));
     let p = Parsed::new(text, &FrameCtx::of_uploads(&[]));
     let condition = p.has(|c| matches!(c, Cue::Filter(_)))
         || p.lits.iter().any(|l| match l.lit {

@@ -52,9 +52,13 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
             Kind::Name => soft.push(f),
         }
     }
-    // "5xx errors", "500 errors": the word qualifies the status, it is not a level.
+    // "5xx errors", "500 errors", "452 errors" (a code in the text): the word qualifies the
+    // code, it is not a level.
     let on = |f: &Filter, name: &str| f.field.as_ref().is_some_and(|x| x.as_str() == name);
-    if hard.iter().any(|f| on(f, "status")) {
+    if hard
+        .iter()
+        .any(|f| on(f, "status") || super::missing_field::is_code_text(f))
+    {
         hard.retain(|f| {
             !(on(f, "level") && f.op == FilterOp::Eq && f.value == Scalar::Text("ERROR".into()))
         });
@@ -157,24 +161,17 @@ pub(super) enum Kind {
     Name,
 }
 
-/// Whether a negation word stands right before `at`.
-/// "是不是有 504" asks, it negates nothing: a 不 or 没 between the same word twice (是不是,
-/// 有没有) is a question, and so is "没有报错吗" (were there none? their count says).
+/// Whether a negation word stands right before `at`. "是不是有 504" asks, it negates
+/// nothing: a 不 between the same word twice (是不是) is a question.
 fn negated(p: &Parsed, at: usize) -> bool {
-    let asks = |h: &crate::lexicon::Hit| {
+    let a_not_a = |h: &crate::lexicon::Hit| {
         let before = p.text[..h.start].chars().next_back();
-        let hit = &p.text[h.start..h.end];
-        let word = hit.strip_prefix('不').or_else(|| hit.strip_prefix('没'));
-        let a_not_a = word.is_some_and(|w| w.chars().next() == before);
-        let yes_no = hit.starts_with('没')
-            && p.text
-                .trim_end_matches(['?', '？', ' '])
-                .ends_with(['吗', '么']);
-        a_not_a || yes_no
+        let word = p.text[h.start..h.end].strip_prefix('不');
+        word.is_some_and(|w| w.chars().next() == before)
     };
     p.hits
         .iter()
-        .any(|h| h.cue == Cue::Negate && h.end <= at && at - h.end <= 12 && !asks(h))
+        .any(|h| h.cue == Cue::Negate && h.end <= at && at - h.end <= 12 && !a_not_a(h))
 }
 
 /// Whether a negation written after the condition ends at `end` ("fatal 的不算").

@@ -30,7 +30,7 @@ pub(super) fn of_a_named_field(lex: &Lexicon, p: &Parsed, source: Source, q: &mu
     let found = p.hits.iter().filter(counts).find_map(|c| {
         field_hits(lex, p, source).find_map(|(h, f)| {
             let after = h.start >= c.end
-                && right_after(p, c.end, h.start)
+                && right_after(lex, p, c.end, h.start)
                 && heads_its_phrase(lex, p, h, f);
             let before = h.end <= c.start
                 && matches!(
@@ -49,11 +49,11 @@ pub(super) fn of_a_named_field(lex: &Lexicon, p: &Parsed, source: Source, q: &mu
 
 /// Whether the field's name follows the count words at once ("how many tenants", "count
 /// the clients", "有几个 host"): "what's the total? all statuses" counts no statuses.
-fn right_after(p: &Parsed, from: usize, to: usize) -> bool {
-    matches!(
-        p.lower.get(from..to).map(str::trim),
-        Some("" | "the" | "of" | "of the" | "个" | "的")
-    )
+fn right_after(lex: &Lexicon, p: &Parsed, from: usize, to: usize) -> bool {
+    p.lower
+        .get(from..to)
+        .map(str::trim)
+        .is_some_and(|gap| gap.is_empty() || lex.grammar.articles.all().any(|a| a == gap))
 }
 
 /// A field whose values can be told apart and counted: no number to add up ("how many
@@ -79,9 +79,13 @@ fn countable(lex: &Lexicon, p: &Parsed, h: &Hit, f: &str) -> bool {
     });
     // "that client's total", "这个客户端有多少": one value pointed at, not the field's values.
     let before = p.lower[..h.start].trim_end();
-    let pointed = ["that", "this", "those", "these", "这个", "那个", "该", "此"]
+    let follow = &lex.grammar.follow;
+    let pointed = follow
+        .refer_en
         .iter()
-        .any(|d| before.ends_with(d));
+        .chain(&follow.refer_zh)
+        .chain(&follow.before_a_field)
+        .any(|d| crate::text::ends_with_word(before, d));
     !text_like
         && !events
         && !bound

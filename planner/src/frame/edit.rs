@@ -31,14 +31,7 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         return None;
     }
     let mut new = frame_of(lex, p, last.query.source, last.query.files.clone());
-    // "the 2nd" after a list is its second item, not the 2nd of the month ("on the 2nd" is).
-    let day_as_ordinal = p.lits.iter().any(|l| {
-        matches!(l.lit, super::scan::Lit::Date(_))
-            && p.lower
-                .get(l.start..l.end)
-                .is_some_and(|d| d.starts_with("the "))
-    });
-    if picked.is_some() && day_as_ordinal {
+    if picked.is_some() && day_as_ordinal(p) {
         new.query.window = None;
     }
     let a = Asked::of(p, &new, last, asks_time);
@@ -98,6 +91,16 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     drop_unasked(lex, p, &mut q, &new.query);
     one_event(&mut q, &last.query, &a, picked.is_some());
     Some(edited(q, new.soft, new.object))
+}
+
+/// "the 2nd" after a list is its second item, not the 2nd of the month ("on the 2nd" is).
+fn day_as_ordinal(p: &Parsed) -> bool {
+    p.lits.iter().any(|l| {
+        matches!(l.lit, super::scan::Lit::Date(_))
+            && p.lower
+                .get(l.start..l.end)
+                .is_some_and(|d| d.starts_with("the "))
+    })
 }
 
 /// "how many in total": the last query's events, counted, its list or buckets put aside.
@@ -311,7 +314,7 @@ impl Asked {
             .iter()
             .any(|f| Some(f) != new.object.as_ref() || marked)
             || !new.query.group_by.is_empty();
-        let latest = new.query.measure == Measure::Rows && p.has(|c| c == Cue::Last);
+        let latest = p.asks_the_latest(&new.query);
         let own_content = own_measure
             || own_condition
             || latest

@@ -53,7 +53,9 @@ fn last_of_something(lex: &Lexicon, p: &Parsed) -> Option<u32> {
         }
         // "the last 504" is a status code; "the last 200 requests" a count.
         let a_code = |l: &super::scan::Spanned, v: f64| {
-            (100.0..600.0).contains(&v) && !super::number_filter::rows_noun_after(p, l.start)
+            (100.0..600.0).contains(&v)
+                && !super::number_filter::rows_noun_after(p, l.start)
+                && super::number_filter::code_after_last(p, l.start, v)
         };
         let count = p.lits.iter().find_map(|l| match l.lit {
             Lit::Number { value, unit: None }

@@ -68,18 +68,29 @@ pub fn code_filter(p: &Parsed, value: f64, eq: FilterOp) -> Filter {
     if codes {
         return filter(Some("status"), eq, Scalar::Number(value), Unit::None);
     }
+    // Unequal: the lines without the code's text (a longer number holding it is rare).
     if eq == FilterOp::Ne {
-        return filter(
-            None,
-            FilterOp::NotContains,
-            Scalar::Text(format!("{value}")),
-            Unit::None,
-        );
+        let text = Scalar::Text(format!("{value}"));
+        return filter(None, FilterOp::NotContains, text, Unit::None);
     }
     filter(
         None,
         FilterOp::Regex,
-        Scalar::Text(format!(r"\b{value}\b")),
+        Scalar::Text(code_pattern(value)),
         Unit::None,
     )
+}
+
+fn code_pattern(value: f64) -> String {
+    format!(r"\b{value}\b")
+}
+
+/// Whether a filter is a code looked for as text ([`code_filter`]'s).
+pub fn is_code_text(f: &Filter) -> bool {
+    let code = |v: &str| {
+        v.strip_prefix(r"\b")
+            .and_then(|v| v.strip_suffix(r"\b"))
+            .is_some_and(|d| d.len() == 3 && d.bytes().all(|b| b.is_ascii_digit()))
+    };
+    f.field.is_none() && f.op == FilterOp::Regex && matches!(&f.value, Scalar::Text(v) if code(v))
 }

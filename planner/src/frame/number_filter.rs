@@ -73,12 +73,13 @@ pub(super) fn number_filter(
         .any(|h| h.cue == Cue::Last && h.end <= at && p.lower[h.end..at].trim().len() <= 2);
     // "the first 503", "the last 504": a status code, not a count of rows ("first 100
     // lines", "the last 200 requests").
-    let a_code = source == Source::Log
-        && unit.is_none()
+    let code_like = source == Source::Log
+        && (unit.is_none() || plural_code(p, at))
         && value.fract() == 0.0
         && (100.0..600.0).contains(&value)
         && !rows_noun_after(p, at);
-    if (after_limit || after_last) && !a_code {
+    if (after_limit && !code_like) || (after_last && !(code_like && code_after_last(p, at, value)))
+    {
         return None;
     }
     let unit = unit.unwrap_or(Unit::None);
@@ -124,13 +125,43 @@ pub(super) fn number_filter(
 }
 
 /// Whether a word for rows follows the number at `at` ("100 lines", "50 条").
+/// One word may stand between ("the last 300 nginx requests").
 pub(super) fn rows_noun_after(p: &Parsed, at: usize) -> bool {
-    const ROWS: [&str; 14] = [
-        "line", "lines", "request", "requests", "event", "events", "entries", "entry", "rows",
-        "errors", "行", "条", "个", "次",
-    ];
+    const COUNTED: [&str; 6] = ["rows", "errors", "行", "条", "个", "次"];
+    let lex = crate::lexicon::lexicon();
     let next = after_literal(p, at);
-    ROWS.iter().any(|w| next.starts_with(w))
+    let second = next
+        .split_once(char::is_whitespace)
+        .map_or("", |(_, rest)| rest.trim_start());
+    [next, second].iter().any(|n| {
+        let word = n.split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+        COUNTED.iter().any(|w| n.starts_with(w))
+            || lex
+                .grammar
+                .events
+                .all()
+                .any(|w| w == word || (!w.is_ascii() && n.starts_with(w)))
+    })
+}
+
+/// After "last", a code and no count: said in the plural ("the last 504s"), one the log's
+/// status holds, or with nothing after it ("when was the last 504?").
+pub(super) fn code_after_last(p: &Parsed, at: usize, value: f64) -> bool {
+    let lex = crate::lexicon::lexicon();
+    let held = super::value_words::column_for(&p.columns, "status")
+        .is_some_and(|c| c.values.iter().any(|v| v.parse::<f64>() == Ok(value)));
+    let rest = after_literal(p, at);
+    let nothing_after = rest
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .all(|w| lex.grammar.stop.all().any(|s| s == w));
+    // A round hundred is a count more often ("show me the last 200"), unless its time is
+    // asked ("when was the last 500?").
+    let round = value % 100.0 == 0.0;
+    let when = ["when", "what time", "什么时候", "几点"]
+        .iter()
+        .any(|w| !crate::lexicon::occurrences(&p.lower, w).is_empty());
+    plural_code(p, at) || ((held || nothing_after) && (!round || when))
 }
 
 /// The question's text after the literal that starts at `at`, from its next word on.

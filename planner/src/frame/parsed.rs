@@ -217,6 +217,12 @@ impl Parsed {
         self.lower.get(from..to).unwrap_or("").trim()
     }
 
+    /// Whether the query the question makes asks for its latest events by saying "last"
+    /// ("its last request", "最后 200 条请求"), with no measure word of its own.
+    pub(super) fn asks_the_latest(&self, q: &llmops_common::query::Query) -> bool {
+        q.measure == llmops_common::query::Measure::Rows && self.has(|c| c == Cue::Last)
+    }
+
     /// Whether `to` follows `from` with at most a filler word or two between them.
     pub(super) fn close(&self, from: usize, to: usize) -> bool {
         if to < from {

@@ -50,7 +50,7 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
         Source::Log if p.files.is_empty() => {
             let sent_with_it = ctx.referenced.iter().any(|u| super::is_log_upload(u));
             // "最后 200 条请求": the latest events, asked with "last".
-            let latest = q.measure == Measure::Rows && p.has(|c| c == Cue::Last);
+            let latest = p.asks_the_latest(q);
             // "total bytes sent": a total is a figure.
             let figure = measure_cue(lex, &p).is_some() || latest || p.has(|c| c == Cue::Total);
             narrowed

@@ -87,6 +87,8 @@ fn a_count_asked_of_a_field_counts_its_values() {
         "how many clients are there in edge.log",
         "edge.log 里有几个客户端",
         "edge.log 的客户端有多少个",
+        "edge.log client count",
+        "edge.log 客户端有几个",
     ] {
         let r = log.answer(q);
         assert!(matches!(r.value, QueryValue::Distinct { .. }), "{q}: {r:?}");
@@ -127,6 +129,7 @@ fn the_busiest_and_top_n_in_words_rank_the_groups() {
         ("edge.log 请求最多的前五个客户端", 5),
         ("edge.log 哪5个客户端请求最多", 5),
         ("edge.log 请求数前5的客户端", 5),
+        ("edge.log 请求最多的前六个客户端", 6),
     ] {
         assert_eq!(groups(&log.answer(q)), want[..n].to_vec(), "{q}");
     }

@@ -667,6 +667,31 @@ fn an_ordinal_day_after_a_list_is_its_item() {
     for text in ["the 2nd", "and the 2nd?"] {
         let f = edit(text, &top);
         assert!(f.get("window").is_none(), "{text}: {f}");
-        assert!(f["filters"].to_string().contains("/b"), "{text}: {f}");
+        assert_eq!(
+            f["filters"],
+            json!([{"field": "path", "op": "eq", "value": "/b"}]),
+            "{text}: {f}"
+        );
+    }
+}
+
+/// "and in the last hour?" after a count is that count over the last hour, not the latest
+/// event: "last" with a length of time is a window.
+#[test]
+fn the_last_hour_after_a_count_is_a_window() {
+    let count = last(
+        json!({"files": [ACCESS], "measure": "count",
+            "filters": [{"field": "status", "op": "class", "value": 5.0}]}),
+        &[],
+    );
+    for text in ["and in the last hour?", "最近一小时呢"] {
+        let f = edit(text, &count);
+        assert_eq!(f["measure"], "count", "{text}: {f}");
+        assert_eq!(
+            f["window"],
+            json!({"last": {"seconds": 3600}}),
+            "{text}: {f}"
+        );
+        assert_eq!(f["filters"], top_filters(), "{text}: {f}");
     }
 }

@@ -224,6 +224,9 @@ pub struct Grammar {
     /// Words that count out one event ("最慢的一条", "the single slowest").
     #[serde(default)]
     pub one_event: Words,
+    /// Words between a count and what it counts ("how many of the tenants", "几个的").
+    #[serde(default)]
+    pub articles: Words,
     /// Words for the events themselves ("requests", "日志"): a count asked of them counts
     /// events, whatever field of the log shares the name (nginx's `request`).
     #[serde(default)]
