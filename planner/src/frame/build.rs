@@ -302,10 +302,14 @@ fn measure_over_window_and_buckets(
         q.bucket = b;
         // "reqs/min on average": a mean of nothing named, per bucket, is the events per bucket
         // (whose answer gives the mean per bucket).
-        let mean_of_nothing = q.measure == Measure::Mean
-            && q.field.is_none()
-            && !p.has(|c| matches!(c, Cue::Field(_) | Cue::Column(_)));
-        if (matches!(q.measure, Measure::Count | Measure::Rows) || mean_of_nothing)
+        let named = p.has(|c| matches!(c, Cue::Field(_) | Cue::Column(_)));
+        let mean_of_nothing = q.measure == Measure::Mean && q.field.is_none() && !named;
+        // "最高的每秒请求数", "the highest per-minute count": the peak bucket.
+        let peak_of_nothing =
+            q.measure == Measure::Max && !named && cue.is_some_and(|c| c.field.is_none());
+        if (matches!(q.measure, Measure::Count | Measure::Rows)
+            || mean_of_nothing
+            || peak_of_nothing)
             && q.group_by.is_empty()
         {
             q.measure = Measure::Buckets;

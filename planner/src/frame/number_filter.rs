@@ -7,7 +7,42 @@ use llmops_common::query::{Dimension, Filter, FilterOp, Scalar, Source, Unit};
 
 use super::build_filters::Kind;
 use super::parsed::{field_before, filter, Parsed};
+use super::scan::Lit;
 use crate::lexicon::Cue;
+
+/// A number at one end of a range ("between 1 and 2 seconds", "1 到 2 秒之间", "400 to
+/// 499"): the low end is at least, the high end at most, and a unit written on either end
+/// is both's. "and"/"和" joins a range only with a unit or "between" before it ("500 and
+/// 502" are two codes). Returns the comparison, the range's unit and where it starts.
+fn range_end(p: &Parsed, at: usize) -> Option<(FilterOp, Unit, usize)> {
+    let lex = crate::lexicon::lexicon();
+    let nums: Vec<(usize, usize, Option<Unit>)> = p
+        .lits
+        .iter()
+        .filter_map(|l| match l.lit {
+            Lit::Number { unit, .. } => Some((l.start, l.end, unit)),
+            _ => None,
+        })
+        .collect();
+    let i = nums.iter().position(|n| n.0 == at)?;
+    let joined = |a: &(usize, usize, Option<Unit>), b: &(usize, usize, Option<Unit>)| {
+        let gap = p.lower.get(a.1..b.0).map_or("x", str::trim);
+        let between = lex.grammar.window.between();
+        let word = between.all().any(|w| w == gap);
+        let framed =
+            p.lower[..a.0].trim_end().ends_with("between") || p.lower[..a.0].ends_with('在');
+        word && (!matches!(gap, "and" | "和") || a.2.or(b.2).is_some() || framed)
+    };
+    if let Some(next) = nums.get(i + 1).filter(|n| joined(&nums[i], n)) {
+        let unit = next.2.or(nums[i].2).unwrap_or(Unit::None);
+        return Some((FilterOp::Ge, unit, nums[i].0));
+    }
+    let before = i.checked_sub(1).map(|j| &nums[j])?;
+    joined(before, &nums[i]).then(|| {
+        let unit = nums[i].2.or(before.2).unwrap_or(Unit::None);
+        (FilterOp::Le, unit, before.0)
+    })
+}
 
 /// The comparison word right before `at`, if any.
 fn compare_before(p: &Parsed, at: usize) -> Option<(FilterOp, usize)> {
@@ -83,6 +118,16 @@ pub(super) fn number_filter(
         return None;
     }
     let unit = unit.unwrap_or(Unit::None);
+    if let Some((op, range_unit, start)) = range_end(p, at) {
+        let unit = if unit == Unit::None { range_unit } else { unit };
+        let lex = crate::lexicon::lexicon();
+        let field = field_before(lex, p, source, start)
+            .map(|f| measured_field(p, f, unit))
+            .or(bound)
+            .or(field_for_unit(source, unit).map(str::to_string))?;
+        let f = filter(Some(&field), op, Scalar::Number(value), unit);
+        return Some((f, Kind::Hard));
+    }
     if let Some((op, cmp_at)) = compare_before(p, at) {
         let lex = crate::lexicon::lexicon();
         let field = field_before(lex, p, source, cmp_at)

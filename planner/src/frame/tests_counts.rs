@@ -403,3 +403,91 @@ fn the_cause_of_a_named_exception_groups_its_causes() {
         assert_eq!(groups(&log.answer(q)), want, "{q}");
     }
 }
+
+/// "between 1 and 2 seconds", "1 到 2 秒之间": at least the low end, at most the high one,
+/// as `awk '$rt >= 1 && $rt <= 2'` counts.
+#[test]
+fn a_range_of_a_measure_is_both_bounds() {
+    let mut text = String::new();
+    for i in 0..40u32 {
+        text.push_str(&format!(
+            "10.0.0.1 - - [09/May/2031:01:00:{i:02} +0000] \"GET /a HTTP/1.1\" 200 512 \"-\" \"curl/8.0\" rt={:.3}\n",
+            f64::from(i) / 10.0
+        ));
+    }
+    let want = (0..40u32)
+        .map(|i| f64::from(i) / 10.0)
+        .filter(|rt| (1.0..=2.0).contains(rt))
+        .count() as u64;
+    let log = Planted::new("edge.log", &text);
+    for q in [
+        "how many requests in edge.log took between 1 and 2 seconds",
+        "edge.log 里耗时在1到2秒之间的请求有多少",
+        "how many requests in edge.log took 1000 to 2000 ms",
+    ] {
+        assert_eq!(number(&log.answer(q)), want, "{q}");
+    }
+}
+
+/// "how many requests were rate limited", "被限流的请求有多少": an access log's 429s; in an
+/// app's own log, the lines that say so.
+#[test]
+fn rate_limited_requests_are_an_access_logs_429s() {
+    let mut text = String::new();
+    for i in 0..30u32 {
+        let status = if i % 4 == 0 { 429 } else { 200 };
+        text.push_str(&format!(
+            "10.0.0.{} - - [09/May/2031:01:00:{i:02} +0000] \"GET /a HTTP/1.1\" {status} 17 \"-\" \"curl/8.0\"\n",
+            i % 3
+        ));
+    }
+    let want = text.lines().filter(|l| l.contains("\" 429 ")).count() as u64;
+    let log = Planted::new("gw.log", &text);
+    for q in [
+        "how many requests were rate limited in gw.log",
+        "gw.log 里被限流的请求有多少",
+    ] {
+        assert_eq!(number(&log.answer(q)), want, "{q}");
+    }
+    let mut app = String::new();
+    for i in 0..20u32 {
+        let msg = if i % 5 == 0 {
+            "rate limit exceeded for tenant t1"
+        } else {
+            "quote priced"
+        };
+        app.push_str(&format!("2031-05-09 01:00:{i:02},000 WARN [api] {msg}\n"));
+    }
+    let grep = app.lines().filter(|l| l.contains("rate limit")).count() as u64;
+    let log = Planted::new("api.log", &app);
+    assert_eq!(
+        number(&log.answer("how many requests were throttled in api.log")),
+        grep
+    );
+}
+
+/// "最高的每秒请求数", "峰值每秒请求数": the busiest second and its count.
+#[test]
+fn the_highest_count_per_second_is_the_peak_second() {
+    let mut text = String::new();
+    let mut most = 0u64;
+    for s in 0..10u32 {
+        let n = u64::from(s % 4 + 1) + u64::from(s == 7) * 3;
+        most = most.max(n);
+        for _ in 0..n {
+            text.push_str(&format!(
+                "10.0.0.1 - - [09/May/2031:01:00:{s:02} +0000] \"GET /a HTTP/1.1\" 200 17 \"-\" \"curl/8.0\"\n"
+            ));
+        }
+    }
+    let log = Planted::new("gw.log", &text);
+    for q in ["gw.log 最高的每秒请求数是多少", "gw.log 峰值每秒请求数"] {
+        match log.answer(q).value {
+            QueryValue::Buckets { peak: Some(p), .. } => {
+                assert_eq!(p.count, most, "{q}");
+                assert!(p.start.ends_with("01:00:07"), "{q}: {}", p.start);
+            }
+            other => panic!("{q}: {other:?}"),
+        }
+    }
+}
