@@ -156,9 +156,11 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     cond.soft.retain(|f| !zone_word(f));
     q.filters = cond.hard;
     q.window = window(lex, p);
-    // "the proxy and the app, around 04:10?": several logs at a time, with no
-    // figure asked, is what happened then across them.
-    if cue.is_none()
+    // "the proxy and the app, around 04:10?": several logs at a time, with no figure asked
+    // (or only their events: "list the events between 01:10 and 01:15"), is what happened
+    // then across them.
+    let rows_only = cue.is_some_and(|c| c.measure == Measure::Rows && c.field.is_none());
+    if (cue.is_none() || rows_only)
         && q.files.len() > 1
         && q.window.is_some()
         && q.filters.is_empty()

@@ -95,12 +95,19 @@ pub(super) fn clock_window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
     }
 }
 
-/// Whether the question speaks of "a few minutes" before or after a time.
+/// Whether the question speaks of "a few minutes" before or after a time ("right before
+/// 3:15", "刚好在 3:15 之前" say the same).
 fn a_few_minutes(lower: &str) -> bool {
-    const FEW: [&str; 6] = [
+    const FEW: [&str; 12] = [
         "few minutes",
         "couple of minutes",
         "couple minutes",
+        "right before",
+        "just before",
+        "shortly before",
+        "right after",
+        "just after",
+        "shortly after",
         "几分钟",
         "前几分钟",
         "那几分钟",
