@@ -21,7 +21,7 @@ fn column(name: &str, numeric: bool, roles: &[&str]) -> Column {
 }
 
 /// An access log and a logfmt app log, as the server describes them.
-fn session() -> Vec<crate::UploadRef> {
+pub(super) fn session() -> Vec<crate::UploadRef> {
     let mut ups = uploads(&["edge-access.log", "quoter.log"]);
     ups[0].format = Some("nginx_combined".into());
     ups[0].columns = vec![
@@ -45,7 +45,7 @@ fn session() -> Vec<crate::UploadRef> {
 }
 
 /// The query a question plans first, as JSON, or what it did instead.
-fn planned(ups: &[crate::UploadRef], text: &str) -> String {
+pub(super) fn planned(ups: &[crate::UploadRef], text: &str) -> String {
     match first_sent(text, ups, &[]) {
         PlannerAction::Call { args, .. } => match args {
             llmops_tooldata::ToolArgs::LogQuery(q) | llmops_tooldata::ToolArgs::SystemQuery(q) => {
