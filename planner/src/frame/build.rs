@@ -171,7 +171,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     }
     measure_over_window_and_buckets(p, cue, &mut q);
     how_many_rows(lex, p, cue, &mut q);
-    super::counted::of_a_named_field(lex, p, source, &mut q);
+    super::counted::of_a_named_field(lex, p, source, measure_cue(lex, p), &mut q);
     settle(lex, p, &mut q);
     system_field_asked(lex, p, &mut q);
     // A statistic of a system table needs a field of numbers; with none named ("连接池最大

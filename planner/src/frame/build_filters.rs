@@ -5,7 +5,7 @@
 
 use llmops_common::query::{Filter, FilterOp, Scalar, Source, Unit};
 
-use super::parsed::{field_before, filter, Parsed};
+use super::parsed::{field_before, filter, Kind, Parsed};
 use super::scan::Lit;
 use super::words::{any_wording, regex_escape, signal_wordings};
 use crate::lexicon::{Cue, Lexicon};
@@ -153,12 +153,6 @@ fn value_like(p: &Parsed, l: &super::scan::Spanned) -> bool {
     said || written
         .chars()
         .any(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
-}
-
-pub(super) enum Kind {
-    Hard,
-    /// A process or unit name: the first is required, the rest narrow softly.
-    Name,
 }
 
 /// Whether a negation word stands right before `at`. "是不是有 504" asks, it negates

@@ -7,11 +7,18 @@ use super::parsed::{field_hits, Parsed};
 use super::scan::Lit;
 use crate::lexicon::{Cue, Hit, Lexicon};
 
-/// Makes a plain count of events a count of a field's values when the count words are
+/// Makes a plain count of events a count of a field's values when the count words (the
+/// winning measure cue `cue`, an index of the lexicon's measures) are
 /// asked of the field's name: the name right after them and the head of its phrase ("how
 /// many tenants had errors", not "how many upstream errors"), or right before them with
 /// nothing counted after ("client count", "tenant 有几个").
-pub(super) fn of_a_named_field(lex: &Lexicon, p: &Parsed, source: Source, q: &mut Query) {
+pub(super) fn of_a_named_field(
+    lex: &Lexicon,
+    p: &Parsed,
+    source: Source,
+    cue: Option<usize>,
+    q: &mut Query,
+) {
     if source != Source::Log
         || q.measure != Measure::Count
         || q.field.is_some()
@@ -20,7 +27,7 @@ pub(super) fn of_a_named_field(lex: &Lexicon, p: &Parsed, source: Source, q: &mu
     {
         return;
     }
-    let Some(i) = super::build::measure_cue(lex, p) else {
+    let Some(i) = cue else {
         return;
     };
     let Some(m) = lex.measures[i].of_a_field else {

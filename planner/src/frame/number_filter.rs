@@ -5,8 +5,7 @@
 
 use llmops_common::query::{Dimension, Filter, FilterOp, Scalar, Source, Unit};
 
-use super::build_filters::Kind;
-use super::parsed::{field_before, filter, Parsed};
+use super::parsed::{field_before, filter, Kind, Parsed};
 use super::scan::Lit;
 use crate::lexicon::Cue;
 

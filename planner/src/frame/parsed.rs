@@ -587,6 +587,13 @@ pub fn numbers_field_after(
 }
 
 /// Makes a filter with the usual defaults.
+/// How a literal's condition holds: always, or as a name (a process or unit name: the
+/// first is required, the rest narrow softly).
+pub(super) enum Kind {
+    Hard,
+    Name,
+}
+
 pub fn filter(field: Option<&str>, op: FilterOp, value: Scalar, unit: Unit) -> Filter {
     Filter {
         unit,
