@@ -183,8 +183,17 @@ pub(super) fn grouping_word_before(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
 /// a word that groups by itself.
 fn grouped_at(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
     let own = matches!(h.cue, Cue::Field(i) if lex.fields[i].grouped);
-    // "最慢的一条语句是什么": what an event says, asked after its word, is that event's.
+    // "最慢的一条语句是什么", "最慢的语句是什么语句": what an event says, asked of the one event
+    // a superlative picks or after its word, is that event's, no grouping.
     let event_text = matches!(h.cue, Cue::Field(i) if lex.fields[i].event_text);
+    let one_event = event_text
+        && p.hits.iter().any(|g| {
+            matches!(g.cue, Cue::Measure(i)
+                if matches!(lex.measures[i].measure, Measure::Max | Measure::Min))
+        });
+    if one_event {
+        return false;
+    }
     // "exceptions per hour": the "per" of a bucket groups nothing.
     let of_a_bucket = |g: &Hit| {
         p.hits

@@ -241,6 +241,7 @@ fn a_superlative_of_one_event_ranks_no_groups() {
         "postgresql.log 里最慢的一条语句是什么",
         "the slowest statement in postgresql.log",
         "postgresql.log 里最慢的一条 client 记录",
+        "postgresql.log 里最慢的语句花了多少 ms？是什么语句",
     ] {
         let f = query(&ups, text);
         assert!(f.get("group_by").is_none(), "{text}: {f}");
