@@ -307,8 +307,14 @@ fn measure_over_window_and_buckets(
         let named = p.has(|c| matches!(c, Cue::Field(_) | Cue::Column(_)));
         let mean_of_nothing = q.measure == Measure::Mean && q.field.is_none() && !named;
         // "最高的每秒请求数", "the highest per-minute count": the peak bucket.
-        let peak_of_nothing =
-            q.measure == Measure::Max && !named && cue.is_some_and(|c| c.field.is_none());
+        // A count asked beside it says so ("每分钟最长的请求" is the longest request).
+        let counted = p.hits.iter().any(
+            |h| matches!(h.cue, Cue::Measure(i) if lexicon().measures[i].measure == Measure::Count),
+        );
+        let peak_of_nothing = q.measure == Measure::Max
+            && !named
+            && counted
+            && cue.is_some_and(|c| c.field.is_none());
         if (matches!(q.measure, Measure::Count | Measure::Rows)
             || mean_of_nothing
             || peak_of_nothing)

@@ -96,7 +96,7 @@ pub(super) fn clock_window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
 }
 
 /// Whether the question speaks of "a few minutes" before or after a time ("right before
-/// 3:15", "刚好在 3:15 之前" say the same).
+/// 3:15" says the same).
 fn a_few_minutes(lower: &str) -> bool {
     const FEW: [&str; 12] = [
         "few minutes",
@@ -112,7 +112,8 @@ fn a_few_minutes(lower: &str) -> bool {
         "前几分钟",
         "那几分钟",
     ];
-    FEW.iter().any(|w| lower.contains(w))
+    FEW.iter()
+        .any(|w| !crate::lexicon::occurrences(lower, w).is_empty())
 }
 
 /// A clock time moved by `secs` on the same day (none when that crosses midnight).

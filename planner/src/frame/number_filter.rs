@@ -12,35 +12,81 @@ use crate::lexicon::Cue;
 /// A number at one end of a range ("between 1 and 2 seconds", "1 到 2 秒之间", "400 to
 /// 499"): the low end is at least, the high end at most, and a unit written on either end
 /// is both's. "and"/"和" joins a range only with a unit or "between" before it ("500 and
-/// 502" are two codes). Returns the comparison, the range's unit and where it starts.
-fn range_end(p: &Parsed, at: usize) -> Option<(FilterOp, Unit, usize)> {
+/// 502" are two codes); a comparison, "top"/"last" before it or "before"/"after"/"ago"
+/// after it is no range ("over 2s and 504s", "the last 5 to 10 minutes", "5 to 10
+/// minutes before 3:15"). Returns the comparison, the range's unit, where it starts and
+/// whether both ends are 3-digit codes.
+fn range_end(p: &Parsed, at: usize) -> Option<(FilterOp, Unit, (usize, bool))> {
+    type End = (usize, usize, Option<Unit>, f64);
     let lex = crate::lexicon::lexicon();
-    let nums: Vec<(usize, usize, Option<Unit>)> = p
+    let nums: Vec<End> = p
         .lits
         .iter()
         .filter_map(|l| match l.lit {
-            Lit::Number { unit, .. } => Some((l.start, l.end, unit)),
+            Lit::Number { unit, value } => Some((l.start, l.end, unit, value)),
             _ => None,
         })
         .collect();
     let i = nums.iter().position(|n| n.0 == at)?;
-    let joined = |a: &(usize, usize, Option<Unit>), b: &(usize, usize, Option<Unit>)| {
+    let led = |start: usize| {
+        p.hits.iter().any(|h| {
+            matches!(h.cue, Cue::Compare(_) | Cue::Limit | Cue::Last)
+                && h.end <= start
+                && p.lower[h.end..start].trim().len() <= 2
+        })
+    };
+    let relative = |end: usize| {
+        let rest = p.lower[end..].trim_start();
+        [
+            "before", "after", "ago", "之前", "之后", "以前", "以后", "前", "后",
+        ]
+        .iter()
+        .any(|w| crate::text::starts_with_word(rest, w))
+    };
+    let joined = |a: &End, b: &End| {
         let gap = p.lower.get(a.1..b.0).map_or("x", str::trim);
-        let between = lex.grammar.window.between();
-        let word = between.all().any(|w| w == gap);
+        let word = lex.grammar.window.between().all().any(|w| w == gap);
         let framed =
             p.lower[..a.0].trim_end().ends_with("between") || p.lower[..a.0].ends_with('在');
         word && (!matches!(gap, "and" | "和") || a.2.or(b.2).is_some() || framed)
+            && !led(a.0)
+            && !relative(b.1)
     };
+    let code = |n: &End| (100.0..600.0).contains(&n.3) && n.3.fract() == 0.0;
     if let Some(next) = nums.get(i + 1).filter(|n| joined(&nums[i], n)) {
         let unit = next.2.or(nums[i].2).unwrap_or(Unit::None);
-        return Some((FilterOp::Ge, unit, nums[i].0));
+        let codes = code(&nums[i]) && code(next);
+        return Some((FilterOp::Ge, unit, (nums[i].0, codes)));
     }
     let before = i.checked_sub(1).map(|j| &nums[j])?;
     joined(before, &nums[i]).then(|| {
         let unit = nums[i].2.or(before.2).unwrap_or(Unit::None);
-        (FilterOp::Le, unit, before.0)
+        let codes = code(before) && code(&nums[i]);
+        (FilterOp::Le, unit, (before.0, codes))
     })
+}
+
+/// Whether a negation word stands right before the range starting at `start`.
+fn negated_range(p: &Parsed, start: usize) -> bool {
+    p.hits
+        .iter()
+        .any(|h| h.cue == Cue::Negate && h.end <= start && start - h.end <= 12)
+}
+
+/// The field a number compared from `at` is compared with: the field named before it, the
+/// field it is bound to, or the one its unit measures.
+fn compared_field(
+    p: &Parsed,
+    source: Source,
+    at: usize,
+    unit: Unit,
+    bound: Option<String>,
+) -> Option<String> {
+    let lex = crate::lexicon::lexicon();
+    field_before(lex, p, source, at)
+        .map(|f| measured_field(p, f, unit))
+        .or(bound)
+        .or(field_for_unit(source, unit).map(str::to_string))
 }
 
 /// The comparison word right before `at`, if any.
@@ -117,26 +163,22 @@ pub(super) fn number_filter(
         return None;
     }
     let unit = unit.unwrap_or(Unit::None);
-    if let Some((op, range_unit, start)) = range_end(p, at) {
+    // A range negated ("not between 1 and 2 s") is two ranges, which no one query holds:
+    // neither end is a condition, and the answer's conditions show none was applied.
+    if let Some((op, range_unit, (start, codes))) = range_end(p, at) {
+        if negated_range(p, start) {
+            return None;
+        }
         let unit = if unit == Unit::None { range_unit } else { unit };
-        let lex = crate::lexicon::lexicon();
-        let field = field_before(lex, p, source, start)
-            .map(|f| measured_field(p, f, unit))
-            .or(bound)
-            .or(field_for_unit(source, unit).map(str::to_string))?;
+        let field = compared_field(p, source, start, unit, bound)
+            .or_else(|| (codes && source == Source::Log).then(|| "status".to_string()))?;
         let f = filter(Some(&field), op, Scalar::Number(value), unit);
         return Some((f, Kind::Hard));
     }
     if let Some((op, cmp_at)) = compare_before(p, at) {
-        let lex = crate::lexicon::lexicon();
-        let field = field_before(lex, p, source, cmp_at)
-            .map(|f| measured_field(p, f, unit))
-            .or(bound)
-            .or(field_for_unit(source, unit).map(str::to_string))?;
-        return Some((
-            filter(Some(&field), op, Scalar::Number(value), unit),
-            Kind::Hard,
-        ));
+        let field = compared_field(p, source, cmp_at, unit, bound)?;
+        let f = filter(Some(&field), op, Scalar::Number(value), unit);
+        return Some((f, Kind::Hard));
     }
     let int = value.fract() == 0.0;
     let status_plural = status_not_bound(p, source, (at, value, unit), bound.as_deref());

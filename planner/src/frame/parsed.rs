@@ -586,7 +586,6 @@ pub fn numbers_field_after(
         .map(|(_, f)| f.to_string())
 }
 
-/// Makes a filter with the usual defaults.
 /// How a literal's condition holds: always, or as a name (a process or unit name: the
 /// first is required, the rest narrow softly).
 pub(super) enum Kind {
@@ -594,6 +593,7 @@ pub(super) enum Kind {
     Name,
 }
 
+/// Makes a filter with the usual defaults.
 pub fn filter(field: Option<&str>, op: FilterOp, value: Scalar, unit: Unit) -> Filter {
     Filter {
         unit,

@@ -571,10 +571,13 @@ fn numbers(
         if overlaps(taken, m.start(), m.end()) {
             continue;
         }
-        // "app-02", "BK-77120": the digits end a name.
+        // "app-02", "BK-77120": the digits end a name ("1-2s", "400-499" are two numbers).
         let b = text.as_bytes();
         let at = m.start();
-        if at >= 2 && matches!(b[at - 1], b'-' | b'_') && b[at - 2].is_ascii_alphanumeric() {
+        let after_a_name = at >= 2
+            && (b[at - 1] == b'_' || (b[at - 1] == b'-' && !b[at - 2].is_ascii_digit()))
+            && b[at - 2].is_ascii_alphanumeric();
+        if after_a_name {
             continue;
         }
         // "99th", "21st": an ordinal (a percentile, a position), no count or value.

@@ -424,9 +424,34 @@ fn a_range_of_a_measure_is_both_bounds() {
         "how many requests in edge.log took between 1 and 2 seconds",
         "edge.log 里耗时在1到2秒之间的请求有多少",
         "how many requests in edge.log took 1000 to 2000 ms",
+        "how many requests in edge.log took 1-2s",
     ] {
         assert_eq!(number(&log.answer(q)), want, "{q}");
     }
+}
+
+/// A range of codes is a range of statuses, named or not ("400 to 499", "400-499"); two
+/// codes joined by "and" are those two codes.
+#[test]
+fn a_range_of_codes_is_a_range_of_statuses() {
+    let (text, lines) = access();
+    let log = Planted::new("edge.log", &text);
+    let four = lines
+        .iter()
+        .filter(|l| (400..=499).contains(&l.status))
+        .count() as u64;
+    for q in [
+        "how many 400 to 499 responses in edge.log",
+        "edge.log 里 status 400-499 的请求有多少",
+        "how many requests in edge.log had a status between 400 and 499",
+    ] {
+        assert_eq!(number(&log.answer(q)), four, "{q}");
+    }
+    let two = lines
+        .iter()
+        .filter(|l| matches!(l.status, 404 | 503))
+        .count() as u64;
+    assert_eq!(number(&log.answer("how many 404 and 503 in edge.log")), two);
 }
 
 /// "how many requests were rate limited", "被限流的请求有多少": an access log's 429s; in an
@@ -460,10 +485,12 @@ fn rate_limited_requests_are_an_access_logs_429s() {
     }
     let grep = app.lines().filter(|l| l.contains("rate limit")).count() as u64;
     let log = Planted::new("api.log", &app);
-    assert_eq!(
-        number(&log.answer("how many requests were throttled in api.log")),
-        grep
-    );
+    for q in [
+        "how many requests were throttled in api.log",
+        "how many rate limit errors in api.log",
+    ] {
+        assert_eq!(number(&log.answer(q)), grep, "{q}");
+    }
 }
 
 /// "最高的每秒请求数", "峰值每秒请求数": the busiest second and its count.

@@ -118,6 +118,17 @@ fn what_a_log_was_doing_before_a_time_is_the_lead_up() {
     );
     assert!(q.filters.is_empty(), "'attached' is no condition: {q:?}");
     assert_eq!(names(&q), ["cache-redis.log", "checkout-api.log"]);
+    // "right before" is the same lead-up; "with timestamps" is how it is shown.
+    let q = query("what happened in redis and checkout-api right before 4:10, with timestamps");
+    assert_eq!(
+        q.window,
+        Some(Window::Between {
+            from: Some(TimePoint("04:00".into())),
+            to: Some(TimePoint("04:10".into())),
+        }),
+        "{q:?}"
+    );
+    assert!(q.filters.is_empty(), "{q:?}");
 }
 
 #[test]
