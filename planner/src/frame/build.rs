@@ -105,13 +105,23 @@ pub fn asks_a_measure(text: &str) -> bool {
     })
 }
 
-/// "有没有 504", "是否有报错": whether any event has a condition the lexicon or a status
-/// code names, asked yes or no; the answer is their count. ("有没有关于部署的文档" names
+/// "有没有 504", "是否有报错", "are there any 504s": whether any event has a condition the
+/// lexicon or a status code names, asked yes or no; the answer is their count. ("有没有关于部署的文档" names
 /// no condition: a search.)
 pub fn asks_if_any(text: &str) -> bool {
     let lex = lexicon();
     let lower = normalize(text).to_ascii_lowercase();
-    let yes_no = ["有没有", "是否有"].iter().any(|w| lower.contains(w));
+    let yes_no = ["有没有", "是否有"].iter().any(|w| lower.contains(w))
+        || [
+            "are there any",
+            "were there any",
+            "is there any",
+            "was there any",
+            "did any",
+            "have there been any",
+        ]
+        .iter()
+        .any(|w| !crate::lexicon::occurrences(&lower, w).is_empty());
     let p = Parsed::new(text, &FrameCtx::of_uploads(&[]));
     let condition = p.has(|c| matches!(c, Cue::Filter(_)))
         || p.lits.iter().any(|l| match l.lit {

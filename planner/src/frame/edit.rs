@@ -306,7 +306,9 @@ impl Asked {
     fn of(p: &Parsed, new: &Frame, last: &LastQuery, asks_time: bool) -> Asked {
         let refers = p.has(|c| c == Cue::Refer);
         let marked = refers || p.has(|c| c == Cue::Follow);
-        let own_measure = p.has(|c| matches!(c, Cue::Measure(_)));
+        // "有没有 504", "are there any 504s": asked yes or no, a count of their own.
+        let own_measure =
+            p.has(|c| matches!(c, Cue::Measure(_))) || super::build::asks_if_any(&p.text);
         // Unknown words are a condition only with a follow-up word ("and the deadlocks?").
         let own_condition = new
             .query
@@ -595,6 +597,9 @@ fn same_subject(a: &Filter, b: &Filter) -> bool {
 
 /// The new question's slots over the last query's.
 fn apply(q: &mut Query, new: &Query, own_measure: bool, p: &Parsed) {
+    // The new conditions replace the last ones on their fields all together: both bounds of
+    // a range ("between 1 and 2 seconds") stay.
+    let mut put: Vec<Filter> = Vec::new();
     for f in &new.filters {
         // A status class replaces a status code and the other way round.
         let status = |x: &Filter| x.field.as_ref().is_some_and(|f| f.as_str() == "status");
@@ -603,9 +608,12 @@ fn apply(q: &mut Query, new: &Query, own_measure: bool, p: &Parsed) {
         }
         // "and expanding?" after "Shrinking ISR": the text looked for, swapped.
         if !super::edit_ops::swap_text(&mut q.filters, f) {
-            put_filter(&mut q.filters, f.clone());
+            put.push(f.clone());
         }
     }
+    q.filters
+        .retain(|o| !put.iter().any(|f| same_subject(o, f)));
+    q.filters.extend(put);
     if own_measure {
         // "平均呢" after a median, "and the p95?": another statistic of the same field,
         // over the same groups, when the message names no field of its own.

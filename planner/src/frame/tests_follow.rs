@@ -695,3 +695,32 @@ fn the_last_hour_after_a_count_is_a_window() {
         assert_eq!(f["filters"], top_filters(), "{text}: {f}");
     }
 }
+
+/// After a count, a range of a measure keeps both bounds, and a question asked yes or no
+/// ("有没有 504", "are there any 504s") is one of its own, not an edit of the last.
+#[test]
+fn a_range_and_a_yes_no_question_after_a_count() {
+    let count = last(
+        json!({"files": [ACCESS], "measure": "count",
+            "filters": [{"field": "status", "op": "class", "value": 5.0}]}),
+        &[],
+    );
+    let f = edit("how many requests took between 1 and 2 seconds", &count);
+    let filters = f["filters"].as_array().expect("filters");
+    assert!(
+        filters.contains(&json!({"field": "duration", "op": "ge", "value": 1.0, "unit": "s"})),
+        "{f}"
+    );
+    assert!(
+        filters.contains(&json!({"field": "duration", "op": "le", "value": 2.0, "unit": "s"})),
+        "{f}"
+    );
+    for text in ["有没有 504", "are there any 504s"] {
+        let f = edit(text, &count);
+        assert_eq!(
+            f["filters"],
+            json!([{"field": "status", "op": "eq", "value": 504.0}]),
+            "{text}: {f}"
+        );
+    }
+}
