@@ -311,6 +311,19 @@ fn place_filter(
         Some(filter(field, op, Scalar::Text(v.to_string()), Unit::None))
     };
     match lit {
+        // A network: its addresses (no one query holds "outside" it: none then).
+        Lit::Ip(ip) if ip.contains('/') => {
+            let field = bound.or((source == Source::Log).then(|| "client".to_string()))?;
+            let pattern = super::missing_field::network_pattern(ip)?;
+            (eq == FilterOp::Eq).then(|| {
+                filter(
+                    Some(&field),
+                    FilterOp::Regex,
+                    Scalar::Text(pattern),
+                    Unit::None,
+                )
+            })
+        }
         Lit::Ip(ip) => {
             let field = bound.or((source == Source::Log).then(|| "client".to_string()));
             let op = if field.is_some() { eq } else { text_op };

@@ -455,8 +455,9 @@ fn ips(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r"(?-u:\b)((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})(?-u:\b)",
+        r"(?-u:\b)((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})(?:/(?:3[0-2]|[12]?\d))?(?-u:\b)",
     );
+    // With a prefix length, a network ("10.20.0.0/16"): `Lit::Ip` keeps it whole.
     each_match(r, text, taken, out, |m| Lit::Ip(m.to_string()));
 }
 

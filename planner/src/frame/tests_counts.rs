@@ -518,3 +518,37 @@ fn the_highest_count_per_second_is_the_peak_second() {
         }
     }
 }
+
+/// "requests from 10.0.0.0/30": the network's addresses (`/30`: the last octet 0 to 3), as
+/// the planted clients of `access()` fall in or out of it.
+#[test]
+fn a_network_is_its_addresses() {
+    assert_eq!(
+        super::missing_field::network_pattern("10.20.0.0/16").as_deref(),
+        Some(r"^10\.20\.")
+    );
+    assert_eq!(
+        super::missing_field::network_pattern("10.20.16.0/20").as_deref(),
+        Some(r"^10\.20\.(?:16|17|18|19|20|21|22|23|24|25|26|27|28|29|30|31)\b")
+    );
+    assert_eq!(
+        super::missing_field::network_pattern("10.0.0.7/32").as_deref(),
+        Some(r"^10\.0\.0\.7$")
+    );
+    let (text, lines) = access();
+    let log = Planted::new("edge.log", &text);
+    let inside = |l: &&Line| {
+        l.client
+            .rsplit('.')
+            .next()
+            .and_then(|o| o.parse::<u32>().ok())
+            < Some(4)
+    };
+    let want = lines.iter().filter(inside).count() as u64;
+    for q in [
+        "how many requests in edge.log came from 10.0.0.0/30",
+        "edge.log 里 10.0.0.0/30 发了多少请求",
+    ] {
+        assert_eq!(number(&log.answer(q)), want, "{q}");
+    }
+}
