@@ -45,7 +45,7 @@ const BURST_KINDS: u32 = 60;
 /// A minute belongs to the burst of failures while it holds this share of the worst one's.
 const BURST_SHARE: u64 = 10;
 
-/// "what caused the PushException", "PushException 是什么引起的": the cause of a named
+/// "what caused the LedgerSyncException", "LedgerSyncException 是什么引起的": the cause of a named
 /// thing, over a log that writes causes (a Java stack's "Caused by:"), is that log's query,
 /// not the whole night's summary.
 fn asks_a_named_cause(text: &str, ctx: &MessageCtx) -> bool {

@@ -800,7 +800,7 @@ fn a_clause_that_only_says_no_condition_is_asked_is_dropped() {
     }
 }
 
-/// "what caused the PushException" over a Java log that writes causes is that log's query
+/// "what caused the LedgerSyncException" over a Java log that writes causes is that log's query
 /// of the causes; with no log that writes them, the incident summary.
 #[test]
 fn the_cause_of_a_named_exception_is_a_query_where_the_log_writes_causes() {
@@ -817,8 +817,8 @@ fn the_cause_of_a_named_exception_is_a_query_where_the_log_writes_causes() {
         col("cause", "cause"),
     ];
     for text in [
-        "what caused the PushException",
-        "PushException 是什么引起的",
+        "what caused the LedgerSyncException",
+        "LedgerSyncException 是什么引起的",
     ] {
         let PlannerAction::Call { args, .. } = plan_over(text, &ups, &Conversation::default())
         else {
@@ -835,7 +835,7 @@ fn the_cause_of_a_named_exception_is_a_query_where_the_log_writes_causes() {
     }
     ups[0].columns.pop();
     let PlannerAction::Call { args, .. } = plan_over(
-        "what caused the PushException",
+        "what caused the LedgerSyncException",
         &ups,
         &Conversation::default(),
     ) else {

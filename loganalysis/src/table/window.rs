@@ -255,7 +255,7 @@ pub fn resolve_window(w: &Window, end: &Ts) -> Result<(i64, i64), QueryError> {
                             }
                         }
                     }
-                    // An end on the hour is the hour's start ("01:00 到 02:00", "9 to 5": one
+                    // An end on the hour is the hour's start ("03:00 到 04:00", "9 to 5": one
                     // hour; "before 02:00"); any other end is its whole minute ("03:09 to
                     // 03:11").
                     let on_the_hour = span == 60 && p.sod % 3600 == 0;

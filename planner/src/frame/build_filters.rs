@@ -52,7 +52,7 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
             Kind::Name => soft.push(f),
         }
     }
-    // "5xx errors", "500 errors", "452 errors" (a code in the text): the word qualifies the
+    // "5xx errors", "500 errors", "421 errors" (a code in the text): the word qualifies the
     // code, it is not a level.
     let on = |f: &Filter, name: &str| f.field.as_ref().is_some_and(|x| x.as_str() == name);
     if hard

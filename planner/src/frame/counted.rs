@@ -55,7 +55,7 @@ pub(super) fn of_a_named_field(
 }
 
 /// Whether the field's name follows the count words at once ("how many tenants", "count
-/// the clients", "有几个 host"): "what's the total? all statuses" counts no statuses.
+/// the clients", "有几个 host"): "the total of it, any status" counts no statuses.
 fn right_after(lex: &Lexicon, p: &Parsed, from: usize, to: usize) -> bool {
     p.lower
         .get(from..to)

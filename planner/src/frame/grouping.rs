@@ -27,14 +27,14 @@ pub(super) fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&st
         }
         // A lexicon word for a text field ("which endpoint 504 most") is no number's name.
         let text_word = matches!(h.cue, Cue::Field(_)) && !p.holds_numbers(lex, f);
-        // "the cause of PushException": the name after "of" is whose field is asked.
+        // "the cause of LedgerSyncException": the name after "of" is whose field is asked.
         let of = |l: &super::scan::Spanned| {
             let gap = p.gap(h.end, l.start);
             ["of", "for"]
                 .iter()
                 .any(|w| gap == *w || gap.starts_with(&format!("{w} ")))
         };
-        // A field asked ("what caused the PushException") takes no value past a word.
+        // A field asked ("what caused the LedgerSyncException") takes no value past a word.
         let asked = p.asked(lex, h);
         let bound = p.lits.iter().any(|l| {
             l.start >= h.end

@@ -56,7 +56,7 @@ fn levels_without_the_field(p: &Parsed, hard: &mut [Filter]) {
     }
 }
 
-/// A bare 3-digit code ("503", "452"): the requests' status where the log's status holds
+/// A bare 3-digit code ("503", "421"): the requests' status where the log's status holds
 /// numbers (or its fields are unknown); in a log whose status is a word (postfix's
 /// `status=sent`) or that has none, the code as its lines write it (an SMTP reply).
 pub fn code_filter(p: &Parsed, value: f64, eq: FilterOp) -> Filter {

@@ -200,7 +200,7 @@ fn a_code_in_a_log_whose_status_is_a_word_is_its_text() {
         let t = format!("Mar  7 03:{:02}:{:02}", i / 60, i % 60);
         if i % 5 == 0 {
             text.push_str(&format!(
-                "{t} mail postfix/smtpd[456]: NOQUEUE: reject: RCPT from x{i}[192.0.2.{i}]: 452 4.3.1 Insufficient system storage; from=<a{i}@example.org> to=<b@example.net> proto=ESMTP helo=<x{i}>\n"
+                "{t} mail postfix/smtpd[456]: NOQUEUE: reject: RCPT from x{i}[192.0.2.{i}]: 421 4.7.0 Try again later; from=<a{i}@example.org> to=<b@example.net> proto=ESMTP helo=<x{i}>\n"
             ));
         } else {
             let st = if i % 3 == 0 {
@@ -218,11 +218,11 @@ fn a_code_in_a_log_whose_status_is_a_word_is_its_text() {
         .lines()
         .filter(|l| {
             l.split(|c: char| !c.is_ascii_alphanumeric())
-                .any(|w| w == "452")
+                .any(|w| w == "421")
         })
         .count() as u64;
     let log = Planted::new("maillog", &text);
-    for q in ["how many 452 are in maillog", "maillog 里 452 一共多少次"] {
+    for q in ["how many 421 are in maillog", "maillog 里 421 一共多少次"] {
         assert_eq!(number(&log.answer(q)), grep, "{q}");
     }
     let sent = text.lines().filter(|l| l.contains("status=sent")).count() as u64;
@@ -343,9 +343,9 @@ fn a_yes_no_question_counts_what_it_asks_about() {
 #[test]
 fn the_most_exceptions_rank_the_class_asked_for() {
     let plan = [
-        ("c.k.m.PushScheduler", 5u64),
-        ("c.k.m.TideClient", 3),
-        ("c.k.m.SealClient", 1),
+        ("org.acme.ledger.SyncJob", 5u64),
+        ("org.acme.ledger.RateCache", 3),
+        ("org.acme.ledger.AuditClient", 1),
     ];
     let (mut text, mut t) = (String::new(), 0);
     for (logger, n) in plan {
@@ -372,7 +372,7 @@ fn the_most_exceptions_rank_the_class_asked_for() {
     }
 }
 
-/// "what caused the PushException", "PushException 是什么引起的": over a Java log that
+/// "what caused the LedgerSyncException", "LedgerSyncException 是什么引起的": over a Java log that
 /// writes causes, the named exception's events grouped by their "Caused by:".
 #[test]
 fn the_cause_of_a_named_exception_groups_its_causes() {
@@ -385,20 +385,20 @@ fn the_cause_of_a_named_exception_groups_its_causes() {
         for _ in 0..n {
             t += 1;
             text.push_str(&format!(
-                "2027-03-09 03:00:{t:02},118 ERROR [pool-1-thread-1] c.k.m.PushScheduler - push failed\ncom.kestrel.PushException: manifest push failed\n\tat com.kestrel.PushScheduler.run(PushScheduler.java:88)\nCaused by: {cause}: refused\n\t... 12 more\n"
+                "2027-03-09 03:00:{t:02},118 ERROR [pool-1-thread-1] org.acme.ledger.SyncJob - sync failed\norg.acme.ledger.LedgerSyncException: ledger sync failed\n\tat org.acme.ledger.SyncJob.run(SyncJob.java:88)\nCaused by: {cause}: refused\n\t... 12 more\n"
             ));
         }
         t += 1;
         text.push_str(&format!(
-            "2027-03-09 03:00:{t:02},200 INFO  [main] c.k.m.TideClient - ok\n"
+            "2027-03-09 03:00:{t:02},200 INFO  [main] org.acme.ledger.RateCache - ok\n"
         ));
     }
     let log = Planted::new("svc.log", &text);
     let want: Vec<(String, u64)> = causes.iter().map(|(c, n)| (c.to_string(), *n)).collect();
     for q in [
-        "what caused the PushException in svc.log",
-        "svc.log 里 PushException 是什么引起的",
-        "what is the cause of the PushException errors in svc.log",
+        "what caused the LedgerSyncException in svc.log",
+        "svc.log 里 LedgerSyncException 是什么引起的",
+        "what is the cause of the LedgerSyncException errors in svc.log",
     ] {
         assert_eq!(groups(&log.answer(q)), want, "{q}");
     }
