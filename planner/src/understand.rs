@@ -90,9 +90,12 @@ fn query_shaped(text: &str, ctx: &MessageCtx) -> bool {
         || (ctx.uploads.iter().any(config_upload) && setting_question(text));
     // "有没有 504": asked yes or no of the events, unless what is looked for is a document
     // ("有没有 502 的排查文档") or a setting.
-    let yes_no = super::frame::build::asks_if_any(text)
-        && !setting
-        && !search_verb(&text.replace("有没有", "").replace("是否有", ""));
+    let asked_if = crate::lexicon::lexicon()
+        .grammar
+        .yes_no
+        .all()
+        .fold(text.to_string(), |t, w| t.replace(w, ""));
+    let yes_no = super::frame::build::asks_if_any(text) && !setting && !search_verb(&asked_if);
     let counts = super::frame::build::asks_a_measure(text) || yes_no;
     !names_other_file && line_window(text).is_none() && (counts || !(search_verb(text) || setting))
 }

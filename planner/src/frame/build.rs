@@ -106,30 +106,10 @@ pub fn asks_a_measure(text: &str) -> bool {
 }
 
 /// "有没有 504", "是否有报错", "are there any 504s": whether any event has a condition the
-/// lexicon or a status code names, asked yes or no; the answer is their count. ("有没有关于部署的文档" names
-/// no condition: a search.)
+/// lexicon or a status code names, asked yes or no (`[yes_no]`); the answer is their count.
+/// ("有没有关于部署的文档" names no condition: a search.)
 pub fn asks_if_any(text: &str) -> bool {
-    let lex = lexicon();
-    let lower = normalize(text).to_ascii_lowercase();
-    let yes_no = ["有没有", "是否有"].iter().any(|w| lower.contains(w))
-        || [
-            "are there any",
-            "were there any",
-            "is there any",
-            "was there any",
-            "did any",
-            "have there been any",
-        ]
-        .iter()
-        .any(|w| !crate::lexicon::occurrences(&lower, w).is_empty());
-    let p = Parsed::new(text, &FrameCtx::of_uploads(&[]));
-    let condition = p.has(|c| matches!(c, Cue::Filter(_)))
-        || p.lits.iter().any(|l| match l.lit {
-            Lit::Class(_) => true,
-            Lit::Number { value, unit: None } => (100.0..600.0).contains(&value),
-            _ => false,
-        });
-    yes_no && condition && !lex.grammar.incident.occur_in(&lower)
+    Parsed::new(text, &FrameCtx::of_uploads(&[])).asks_if_any(lexicon())
 }
 
 /// Whether the winning measure cue of a parsed question is a timeline's.

@@ -35,7 +35,7 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
     let case = p.has(|c| c == Cue::Case);
     let mut named = 0;
     for l in &p.lits {
-        let negated = negated(p, l.start) || negated_after(p, l.end);
+        let negated = p.negated_at(l.start) || negated_after(p, l.end);
         let Some((f, kind)) = literal_filter(lex, p, source, l, negated) else {
             continue;
         };
@@ -57,7 +57,7 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
     let on = |f: &Filter, name: &str| f.field.as_ref().is_some_and(|x| x.as_str() == name);
     if hard
         .iter()
-        .any(|f| on(f, "status") || super::missing_field::is_code_text(f))
+        .any(|f| on(f, "status") || super::missing_field::is_code_text(p, f))
     {
         hard.retain(|f| {
             !(on(f, "level") && f.op == FilterOp::Eq && f.value == Scalar::Text("ERROR".into()))
@@ -155,19 +155,6 @@ fn value_like(p: &Parsed, l: &super::scan::Spanned) -> bool {
         .any(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
 }
 
-/// Whether a negation word stands right before `at`. "是不是有 504" asks, it negates
-/// nothing: a 不 between the same word twice (是不是) is a question.
-fn negated(p: &Parsed, at: usize) -> bool {
-    let a_not_a = |h: &crate::lexicon::Hit| {
-        let before = p.text[..h.start].chars().next_back();
-        let word = p.text[h.start..h.end].strip_prefix('不');
-        word.is_some_and(|w| w.chars().next() == before)
-    };
-    p.hits
-        .iter()
-        .any(|h| h.cue == Cue::Negate && h.end <= at && at - h.end <= 12 && !a_not_a(h))
-}
-
 /// Whether a negation written after the condition ends at `end` ("fatal 的不算").
 fn negated_after(p: &Parsed, end: usize) -> bool {
     p.hits
@@ -194,7 +181,7 @@ fn cue_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filter> {
             continue;
         }
         let c = &lex.filters[i];
-        let op = match (c.op, negated(p, h.start) || negated_after(p, h.end)) {
+        let op = match (c.op, p.negated_at(h.start) || negated_after(p, h.end)) {
             (FilterOp::Eq, true) => FilterOp::Ne,
             (FilterOp::Contains, true) => FilterOp::NotContains,
             (op, _) => op,
@@ -314,7 +301,7 @@ fn place_filter(
         // A network: its addresses (no one query holds "outside" it: none then).
         Lit::Ip(ip) if ip.contains('/') => {
             let field = bound.or((source == Source::Log).then(|| "client".to_string()))?;
-            let pattern = super::missing_field::network_pattern(ip)?;
+            let pattern = network_pattern(ip)?;
             (eq == FilterOp::Eq).then(|| {
                 filter(
                     Some(&field),
@@ -335,6 +322,35 @@ fn place_filter(
         Lit::UrlPath(path) if source == Source::Log => text(Some("path"), text_op, path),
         _ => None,
     }
+}
+
+/// The addresses of a network written with its prefix length ("10.20.0.0/16") as a regex
+/// over dotted addresses: the octets the prefix fixes, then the range of the one it cuts
+/// (`10.20.16.0/20`: third octet 16 to 31).
+pub(super) fn network_pattern(cidr: &str) -> Option<String> {
+    let (addr, len) = cidr.split_once('/')?;
+    let len: u32 = len.parse().ok().filter(|l| *l <= 32)?;
+    let octets: Vec<u32> = addr
+        .split('.')
+        .map(|o| o.parse().ok())
+        .collect::<Option<_>>()?;
+    let whole = (len / 8) as usize;
+    let fixed: Vec<String> = octets[..whole].iter().map(u32::to_string).collect();
+    let mut pattern = format!("^{}", fixed.join(r"\."));
+    if whole == 4 {
+        return Some(pattern + "$");
+    }
+    if whole > 0 {
+        pattern.push_str(r"\.");
+    }
+    let cut = len % 8;
+    if cut > 0 {
+        let span = 1u32 << (8 - cut);
+        let base = octets[whole] & !(span - 1);
+        let alts: Vec<String> = (base..base + span).map(|v| v.to_string()).collect();
+        pattern.push_str(&format!(r"(?:{})\b", alts.join("|")));
+    }
+    Some(pattern)
 }
 
 fn literal_filter(

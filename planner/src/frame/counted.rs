@@ -102,7 +102,8 @@ fn countable(lex: &Lexicon, p: &Parsed, h: &Hit, f: &str) -> bool {
 }
 
 /// Whether no other content word follows the field's name at once ("upstream errors": the
-/// name qualifies the errors counted). Another word for the same field is part of its name ("client IPs", "客户端IP").
+/// name qualifies the errors counted). Another word for the same field is part of its
+/// name ("client IPs", "客户端IP").
 fn heads_its_phrase(lex: &Lexicon, p: &Parsed, h: &Hit, f: &str) -> bool {
     let next_at = |s: usize| p.lower.get(h.end..s).is_some_and(|g| g.trim().is_empty());
     let same_field = |o: &Hit| field_hits(lex, p, Source::Log).any(|(x, g)| x == o && g == f);

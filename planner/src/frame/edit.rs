@@ -308,7 +308,7 @@ impl Asked {
         let marked = refers || p.has(|c| c == Cue::Follow);
         // "有没有 504", "are there any 504s": asked yes or no, a count of their own.
         let own_measure =
-            p.has(|c| matches!(c, Cue::Measure(_))) || super::build::asks_if_any(&p.text);
+            p.has(|c| matches!(c, Cue::Measure(_))) || p.asks_if_any(crate::lexicon::lexicon());
         // Unknown words are a condition only with a follow-up word ("and the deadlocks?").
         let own_condition = new
             .query

@@ -1,11 +1,12 @@
 //! Conditions on a field the log at hand lacks, read the way that log can answer them: a
 //! request's method or path in the text of the lines, an error level as the log's own
 //! failures (an access log's 5xx) or as the word in its text, a 3-digit code as the
-//! text it is where the log's status is no number; a network as its addresses.
+//! text it is where the log's status is no number.
 
 use llmops_common::query::{Filter, FilterOp, Scalar, Unit};
 
 use super::parsed::{filter, Parsed};
+use super::scan::Lit;
 
 /// Rewrites, in place, the conditions of `hard` on fields the log has no column for.
 pub fn read_as_the_log_can(p: &Parsed, hard: &mut [Filter]) {
@@ -84,42 +85,12 @@ pub fn code_filter(p: &Parsed, value: f64, eq: FilterOp) -> Filter {
 fn code_pattern(value: f64) -> String {
     format!(r"\b{value}\b")
 }
-
-/// Whether a filter is a code looked for as text ([`code_filter`]'s).
-pub fn is_code_text(f: &Filter) -> bool {
-    let code = |v: &str| {
-        v.strip_prefix(r"\b")
-            .and_then(|v| v.strip_suffix(r"\b"))
-            .is_some_and(|d| d.len() == 3 && d.bytes().all(|b| b.is_ascii_digit()))
-    };
-    f.field.is_none() && f.op == FilterOp::Regex && matches!(&f.value, Scalar::Text(v) if code(v))
-}
-
-/// The addresses of a network written with its prefix length ("10.20.0.0/16") as a regex
-/// over dotted addresses: the whole octets the prefix fixes, and the range of the one it
-/// cuts (`10.20.16.0/20`: third octet 16 to 31).
-pub fn network_pattern(cidr: &str) -> Option<String> {
-    let (addr, len) = cidr.split_once('/')?;
-    let len: u32 = len.parse().ok().filter(|l| *l <= 32)?;
-    let octets: Vec<u32> = addr
-        .split('.')
-        .map(|o| o.parse().ok())
-        .collect::<Option<_>>()?;
-    let whole = (len / 8) as usize;
-    let mut pattern = String::from("^");
-    for o in octets.iter().take(whole) {
-        pattern.push_str(&format!(r"{o}\."));
-    }
-    let cut = len % 8;
-    if whole < 4 && cut > 0 {
-        let span = 1u32 << (8 - cut);
-        let base = octets[whole] & !(span - 1) & 0xff;
-        let alts: Vec<String> = (base..base + span).map(|v| v.to_string()).collect();
-        pattern.push_str(&format!(r"(?:{})\b", alts.join("|")));
-    }
-    if whole == 4 {
-        pattern.truncate(pattern.len() - 2);
-        pattern.push('$');
-    }
-    Some(pattern)
+/// Whether a filter is one of the question's codes looked for as text ([`code_filter`]'s).
+pub fn is_code_text(p: &Parsed, f: &Filter) -> bool {
+    f.field.is_none()
+        && f.op == FilterOp::Regex
+        && p.lits.iter().any(|l| match l.lit {
+            Lit::Number { value, .. } => f.value == Scalar::Text(code_pattern(value)),
+            _ => false,
+        })
 }

@@ -35,13 +35,14 @@ fn range_end(p: &Parsed, at: usize) -> Option<(FilterOp, Unit, (usize, bool))> {
                 && p.lower[h.end..start].trim().len() <= 2
         })
     };
+    // "before" words of a window, and "after"/"ago" (not the window's "from", which also
+    // names a source: "1 to 2 seconds from the gateway").
+    let to = lex.grammar.window.to();
     let relative = |end: usize| {
         let rest = p.lower[end..].trim_start();
-        [
-            "before", "after", "ago", "之前", "之后", "以前", "以后", "前", "后",
-        ]
-        .iter()
-        .any(|w| crate::text::starts_with_word(rest, w))
+        to.all()
+            .chain(["after", "ago", "之后", "以后"])
+            .any(|w| crate::text::starts_with_word(rest, w))
     };
     let joined = |a: &End, b: &End| {
         let gap = p.lower.get(a.1..b.0).map_or("x", str::trim);
@@ -64,13 +65,6 @@ fn range_end(p: &Parsed, at: usize) -> Option<(FilterOp, Unit, (usize, bool))> {
         let codes = code(before) && code(&nums[i]);
         (FilterOp::Le, unit, (before.0, codes))
     })
-}
-
-/// Whether a negation word stands right before the range starting at `start`.
-fn negated_range(p: &Parsed, start: usize) -> bool {
-    p.hits
-        .iter()
-        .any(|h| h.cue == Cue::Negate && h.end <= start && start - h.end <= 12)
 }
 
 /// The field a number compared from `at` is compared with: the field named before it, the
@@ -166,7 +160,7 @@ pub(super) fn number_filter(
     // A range negated ("not between 1 and 2 s") is two ranges, which no one query holds:
     // neither end is a condition, and the answer's conditions show none was applied.
     if let Some((op, range_unit, (start, codes))) = range_end(p, at) {
-        if negated_range(p, start) {
+        if p.negated_at(start) {
             return None;
         }
         let unit = if unit == Unit::None { range_unit } else { unit };

@@ -217,6 +217,33 @@ impl Parsed {
         self.lower.get(from..to).unwrap_or("").trim()
     }
 
+    /// Whether the question asks yes or no whether events with a condition it names exist
+    /// ("有没有 504", "are there any 504s", "是否有报错").
+    pub fn asks_if_any(&self, lex: &Lexicon) -> bool {
+        let condition = self.has(|c| matches!(c, Cue::Filter(_)))
+            || self.lits.iter().any(|l| match l.lit {
+                Lit::Class(_) => true,
+                Lit::Number { value, unit: None } => (100.0..600.0).contains(&value),
+                _ => false,
+            });
+        lex.grammar.yes_no.occur_in(&self.lower)
+            && condition
+            && !lex.grammar.incident.occur_in(&self.lower)
+    }
+
+    /// Whether a negation word stands right before `at`. "是不是有 504" asks, it negates
+    /// nothing: a 不 between the same word twice (是不是) is a question.
+    pub(super) fn negated_at(&self, at: usize) -> bool {
+        let a_not_a = |h: &Hit| {
+            let before = self.text[..h.start].chars().next_back();
+            let word = self.text[h.start..h.end].strip_prefix('不');
+            word.is_some_and(|w| w.chars().next() == before)
+        };
+        self.hits
+            .iter()
+            .any(|h| h.cue == Cue::Negate && h.end <= at && at - h.end <= 12 && !a_not_a(h))
+    }
+
     /// Whether the query the question makes asks for its latest events by saying "last"
     /// ("its last request", "最后 200 条请求"), with no measure word of its own.
     pub(super) fn asks_the_latest(&self, q: &llmops_common::query::Query) -> bool {

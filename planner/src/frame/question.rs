@@ -93,11 +93,7 @@ fn log_words(lex: &Lexicon, p: &Parsed) -> bool {
         }
         Cue::Column(_) => true,
         _ => false,
-    }) || lex
-        .grammar
-        .events
-        .all()
-        .any(|w| !crate::lexicon::occurrences(&p.lower, &w.to_lowercase()).is_empty())
+    }) || lex.grammar.events.occur_in(&p.lower)
 }
 
 /// "分析一下 app.log (里的错误)": the whole-file summary (which lists the levels and the

@@ -153,9 +153,10 @@ fn table_by_field(lex: &Lexicon, p: &Parsed, filesystem_path: bool) -> Option<So
     };
     let beside = p.lits.iter().any(|l| {
         let gap = |a: usize, b: usize| a <= b && p.lower[a..b].trim().is_empty();
+        let before = field_at(&|h| gap(h.end, l.start));
         matches!(&l.lit, Lit::Word(w) if !p.names_an_upload(w))
-            && field_at(&|h| gap(h.end, l.start)).is_some()
-            && field_at(&|h| gap(h.end, l.start)) == field_at(&|h| gap(l.end, h.start))
+            && before.is_some()
+            && before == field_at(&|h| gap(l.end, h.start))
     });
     ((named || beside || path || numbered(s))
         && field_tables.iter().all(|f| f.is_none() || only(f)))

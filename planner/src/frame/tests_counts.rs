@@ -524,15 +524,15 @@ fn the_highest_count_per_second_is_the_peak_second() {
 #[test]
 fn a_network_is_its_addresses() {
     assert_eq!(
-        super::missing_field::network_pattern("10.20.0.0/16").as_deref(),
+        super::build_filters::network_pattern("10.20.0.0/16").as_deref(),
         Some(r"^10\.20\.")
     );
     assert_eq!(
-        super::missing_field::network_pattern("10.20.16.0/20").as_deref(),
+        super::build_filters::network_pattern("10.20.16.0/20").as_deref(),
         Some(r"^10\.20\.(?:16|17|18|19|20|21|22|23|24|25|26|27|28|29|30|31)\b")
     );
     assert_eq!(
-        super::missing_field::network_pattern("10.0.0.7/32").as_deref(),
+        super::build_filters::network_pattern("10.0.0.7/32").as_deref(),
         Some(r"^10\.0\.0\.7$")
     );
     let (text, lines) = access();

@@ -224,6 +224,9 @@ pub struct Grammar {
     /// Words that count out one event ("最慢的一条", "the single slowest").
     #[serde(default)]
     pub one_event: Words,
+    /// Words that ask yes or no whether events of a kind exist ("有没有 504").
+    #[serde(default)]
+    pub yes_no: Words,
     /// Words between a count and what it counts ("how many of the tenants", "几个的").
     #[serde(default)]
     pub articles: Words,
