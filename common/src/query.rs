@@ -230,6 +230,10 @@ pub struct Filter {
     /// Text comparisons ignore case unless this is true.
     #[serde(default, skip_serializing_if = "is_default")]
     pub case_sensitive: bool,
+    /// The rows where the condition does not hold ("not 5xx", "not tagged failure", "not
+    /// from 10.20.0.0/16"); a condition on a field keeps only rows that have the field.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub negate: bool,
 }
 
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
@@ -237,6 +241,28 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 }
 
 impl Filter {
+    /// The condition reversed: an equality, a containment or a comparison by its opposite
+    /// op, a pattern, a class or a tag marked `negate`.
+    pub fn negated(self) -> Filter {
+        let op = match self.op {
+            FilterOp::Eq => FilterOp::Ne,
+            FilterOp::Ne => FilterOp::Eq,
+            FilterOp::Contains => FilterOp::NotContains,
+            FilterOp::NotContains => FilterOp::Contains,
+            FilterOp::Lt => FilterOp::Ge,
+            FilterOp::Le => FilterOp::Gt,
+            FilterOp::Gt => FilterOp::Le,
+            FilterOp::Ge => FilterOp::Lt,
+            FilterOp::Regex | FilterOp::Class | FilterOp::Tag => {
+                return Filter {
+                    negate: !self.negate,
+                    ..self
+                }
+            }
+        };
+        Filter { op, ..self }
+    }
+
     pub fn new(field: Option<Field>, op: FilterOp, value: Scalar) -> Self {
         Filter {
             field,
@@ -244,6 +270,7 @@ impl Filter {
             value,
             unit: Unit::None,
             case_sensitive: false,
+            negate: false,
         }
     }
 }

@@ -45,6 +45,8 @@ mod tests_framing;
 #[cfg(test)]
 mod tests_names;
 #[cfg(test)]
+mod tests_negation;
+#[cfg(test)]
 mod tests_paraphrase;
 #[cfg(test)]
 mod tests_scan;

@@ -80,10 +80,18 @@ fn filter_words(
         },
     };
     let numeric = matches!(f.value, llmops_common::query::Scalar::Number(_));
-    if text_op && !(numeric && matches!(f.op, FilterOp::Eq | FilterOp::Ne)) {
+    let (z, e) = if text_op && !(numeric && matches!(f.op, FilterOp::Eq | FilterOp::Ne)) {
         (format!("{z}{case_zh}"), format!("{e}{case_en}"))
     } else {
         (z, e)
+    };
+    match (f.negate, &field) {
+        (false, _) => (z, e),
+        (true, Some(x)) => (
+            format!("有字段 {x} 且并非：{z}"),
+            format!("has {x} and not: {e}"),
+        ),
+        (true, None) => (format!("并非：{z}"), format!("not: {e}")),
     }
 }
 

@@ -78,6 +78,7 @@ fn reads_inner(c: &PipeCtx<'_>) -> bool {
         Cond::Contains { f, .. } | Cond::ContainsCi { f, .. } | Cond::Regex { f, .. } => {
             f.as_ref().is_some_and(|f| inner(f.id))
         }
+        Cond::Not { f, .. } => f.as_ref().is_none_or(|f| inner(f.id)),
         Cond::All(_) | Cond::Any(_) => true,
     });
     conds
@@ -125,6 +126,10 @@ fn grep(c: &PipeCtx<'_>) -> Option<String> {
                 f: None, text, neg, ..
             } => ("-F -i", text.clone(), *neg),
             Cond::Regex { f: None, re } => ("-P", re.as_str().to_string(), false),
+            Cond::Not { f: None, inner } => match inner.as_ref() {
+                Cond::Regex { f: None, re } => ("-P", re.as_str().to_string(), true),
+                _ => return None,
+            },
             _ => return None,
         };
         stages.push((flags, pat, neg));

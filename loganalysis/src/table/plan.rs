@@ -73,6 +73,12 @@ pub enum Cond {
     All(Vec<Cond>),
     /// Any one of them holds (a tag's alternatives that each tag an event).
     Any(Vec<Cond>),
+    /// The row has the field (when one) and the condition does not hold: "not 5xx" keeps
+    /// the requests with another status, not the lines that have none.
+    Not {
+        f: Option<FieldRef>,
+        inner: Box<Cond>,
+    },
 }
 
 impl Cond {
@@ -83,6 +89,7 @@ impl Cond {
             Cond::Contains { f, .. } | Cond::ContainsCi { f, .. } | Cond::Regex { f, .. } => {
                 f.as_ref()
             }
+            Cond::Not { f, .. } => f.as_ref(),
             Cond::All(_) | Cond::Any(_) => None,
         }
     }
@@ -140,6 +147,9 @@ impl Cond {
             },
             Cond::All(cs) => cs.iter().all(|c| c.holds(row)),
             Cond::Any(cs) => cs.iter().any(|c| c.holds(row)),
+            Cond::Not { f, inner } => {
+                f.as_ref().is_none_or(|f| row.val(f.id).is_some()) && !inner.holds(row)
+            }
         }
     }
 }
@@ -357,6 +367,26 @@ fn compile_tag(
 
 /// Compiles one filter; `resolved` collects the fields it used.
 pub fn compile_filter(
+    t: &Table<'_>,
+    flt: &Filter,
+    resolved: &mut Vec<Resolved>,
+) -> Result<Cond, QueryError> {
+    let cond = compile_held(t, flt, resolved)?;
+    if !flt.negate {
+        return Ok(cond);
+    }
+    // An event that is not tagged is any other event, whatever fields it has.
+    let f = (flt.op != FilterOp::Tag)
+        .then(|| cond.field().cloned())
+        .flatten();
+    Ok(Cond::Not {
+        f,
+        inner: Box::new(cond),
+    })
+}
+
+/// Compiles one filter as if it were not negated.
+fn compile_held(
     t: &Table<'_>,
     flt: &Filter,
     resolved: &mut Vec<Resolved>,
@@ -719,6 +749,10 @@ fn collect_fields(c: &Cond, out: &mut Vec<FieldRef>) {
             for c in cs {
                 collect_fields(c, out);
             }
+            None
+        }
+        Cond::Not { inner, .. } => {
+            collect_fields(inner, out);
             None
         }
     };

@@ -130,6 +130,15 @@ fn counts_and_contains(c: &Case) {
         r.described_en
     );
     c.check_number(&r, want as f64, "contains");
+    // A regex negated: every event that does not match, unparsed lines included.
+    qq.filters = vec![Filter {
+        negate: true,
+        ..filter(None, FilterOp::Regex, Scalar::Text(format!("(?i){TOKEN}")))
+    }];
+    let r = c.run(&qq);
+    let want = t.engine_events() - want;
+    assert_eq!(count(&r), want, "{}: not matching", t.format);
+    c.check_number(&r, want as f64, "not matching");
 }
 
 fn status(c: &Case) {
@@ -147,6 +156,17 @@ fn status(c: &Case) {
         .count() as u64;
     assert_eq!(count(&r), want, "{}: 5xx", t.format);
     c.check_number(&r, want as f64, "5xx");
+    // Not 5xx: the events with another status, not the lines without one.
+    qq.filters[0].negate = true;
+    let r = c.run(&qq);
+    let want = t
+        .events
+        .iter()
+        .filter(|e| e.status.is_some_and(|s| !(500..600).contains(&s)))
+        .count() as u64;
+    assert_eq!(count(&r), want, "{}: not 5xx", t.format);
+    assert!(r.described_en.contains("not"), "{}", r.described_en);
+    c.check_number(&r, want as f64, "not 5xx");
     qq.filters = vec![filter(Some("status"), FilterOp::Eq, Scalar::Number(404.0))];
     let r = c.run(&qq);
     let want = t.events.iter().filter(|e| e.status == Some(404)).count() as u64;
@@ -473,6 +493,11 @@ fn windows(c: &Case) {
         let want = t.events.iter().filter(|e| e.tagged).count() as u64;
         assert_eq!(count(&r), want, "{}: tag {tag}", t.format);
         c.check_number(&r, want as f64, "tag");
+        qq.filters[0].negate = true;
+        let r = c.run(&qq);
+        let want = t.engine_events() - want;
+        assert_eq!(count(&r), want, "{}: not tagged {tag}", t.format);
+        c.check_number(&r, want as f64, "not tagged");
     }
 }
 

@@ -35,13 +35,19 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
     let case = p.has(|c| c == Cue::Case);
     let mut named = 0;
     for l in &p.lits {
-        let negated = p.negated_at(l.start) || negated_after(p, l.end);
-        let Some((f, kind)) = literal_filter(lex, p, source, l, negated) else {
+        let Some((f, kind)) = literal_filter(lex, p, source, l) else {
             continue;
         };
+        // A comparison's negation stands before its word ("not slower than 500ms").
+        let start = p
+            .hits
+            .iter()
+            .find(|h| matches!(h.cue, Cue::Compare(_)) && h.end <= l.start && l.start - h.end <= 2)
+            .map_or(l.start, |h| h.start);
+        let negated = p.negates(start, l.end);
         let f = Filter {
             case_sensitive: case && matches!(f.value, Scalar::Text(_)),
-            ..f
+            ..if negated { f.negated() } else { f }
         };
         match kind {
             Kind::Hard => hard.push(f),
@@ -155,13 +161,6 @@ fn value_like(p: &Parsed, l: &super::scan::Spanned) -> bool {
         .any(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
 }
 
-/// Whether a negation written after the condition ends at `end` ("fatal 的不算").
-fn negated_after(p: &Parsed, end: usize) -> bool {
-    p.hits
-        .iter()
-        .any(|h| h.cue == Cue::NegateAfter && h.start >= end && p.gap(end, h.start).len() <= 4)
-}
-
 /// Whether the condition at `start..end` is said to be counted in, not kept alone
 /// ("including errors", "errors included", "报错的也算").
 fn included(p: &Parsed, start: usize, end: usize) -> bool {
@@ -181,12 +180,12 @@ fn cue_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filter> {
             continue;
         }
         let c = &lex.filters[i];
-        let op = match (c.op, p.negated_at(h.start) || negated_after(p, h.end)) {
-            (FilterOp::Eq, true) => FilterOp::Ne,
-            (FilterOp::Contains, true) => FilterOp::NotContains,
-            (op, _) => op,
+        let f = filter(c.field.as_deref(), c.op, c.value.clone(), Unit::None);
+        let f = if p.negates(h.start, h.end) {
+            f.negated()
+        } else {
+            f
         };
-        let f = filter(c.field.as_deref(), op, c.value.clone(), Unit::None);
         if !out.contains(&f) {
             out.push(f);
         }
@@ -286,30 +285,18 @@ fn text_field_after(
 
 /// The condition a place names: an address (the field it follows, else a log's client),
 /// a URL path in a log, a path on the host over the mounts ("free space on /var": the
-/// filesystem holding it, as `df PATH` reads it). `ops` are the equality and the text
-/// comparison, negated or not.
-fn place_filter(
-    source: Source,
-    lit: &Lit,
-    bound: Option<String>,
-    (eq, text_op): (FilterOp, FilterOp),
-) -> Option<Filter> {
+/// filesystem holding it, as `df PATH` reads it).
+fn place_filter(source: Source, lit: &Lit, bound: Option<String>) -> Option<Filter> {
+    let (eq, text_op) = (FilterOp::Eq, FilterOp::Contains);
     let text = |field: Option<&str>, op: FilterOp, v: &str| {
         Some(filter(field, op, Scalar::Text(v.to_string()), Unit::None))
     };
     match lit {
-        // A network: its addresses (no one query holds "outside" it: none then).
+        // A network: its addresses.
         Lit::Ip(ip) if ip.contains('/') => {
             let field = bound.or((source == Source::Log).then(|| "client".to_string()))?;
-            let pattern = network_pattern(ip)?;
-            (eq == FilterOp::Eq).then(|| {
-                filter(
-                    Some(&field),
-                    FilterOp::Regex,
-                    Scalar::Text(pattern),
-                    Unit::None,
-                )
-            })
+            let pattern = Scalar::Text(network_pattern(ip)?);
+            Some(filter(Some(&field), FilterOp::Regex, pattern, Unit::None))
         }
         Lit::Ip(ip) => {
             let field = bound.or((source == Source::Log).then(|| "client".to_string()));
@@ -358,19 +345,12 @@ fn literal_filter(
     p: &Parsed,
     source: Source,
     l: &super::scan::Spanned,
-    negated: bool,
 ) -> Option<(Filter, Kind)> {
     let bound = bound_field(lex, p, source, l);
-    let text_op = if negated {
-        FilterOp::NotContains
-    } else {
-        FilterOp::Contains
-    };
-    let eq = if negated { FilterOp::Ne } else { FilterOp::Eq };
     let hard = |f: Filter| Some((f, Kind::Hard));
     match &l.lit {
         Lit::Number { value, unit } => {
-            super::number_filter::number_filter(p, source, l.start, *value, *unit, bound, eq)
+            super::number_filter::number_filter(p, source, l.start, *value, *unit, bound)
         }
         Lit::Class(d) if source == Source::Log => hard(filter(
             Some("status"),
@@ -379,7 +359,7 @@ fn literal_filter(
             Unit::None,
         )),
         Lit::Ip(_) | Lit::HostPath(_) | Lit::UrlPath(_) => {
-            place_filter(source, &l.lit, bound, (eq, text_op)).map(|f| (f, Kind::Hard))
+            place_filter(source, &l.lit, bound).map(|f| (f, Kind::Hard))
         }
         // "orders-api" when an upload is `orders-api.jsonl`, "meter-ingest 的容器日志": the
         // log's name, not its text.
@@ -399,19 +379,17 @@ fn literal_filter(
                     || p.column_with_value(w)
                         .is_some_and(|(f, _)| Some(f) != bound.as_deref())) =>
         {
-            unbound_word_filter(lex, p, l, w, negated)
+            unbound_word_filter(lex, p, l, w)
         }
         // "the command line of ledger-daemon": an unquoted name is the program's, whatever
         // field is asked of it; a quoted text is looked for in the command line.
         Lit::Ident(t) if source == Source::Processes && bound.as_deref() == Some("command") => {
-            Some(text_filter(lex, source, t, None, negated))
+            Some(text_filter(lex, source, t, None))
         }
-        Lit::Quoted(t) | Lit::Ident(t) => {
-            Some(text_filter(lex, source, t, bound.as_deref(), negated))
-        }
-        Lit::Word(w) => bound_word_filter(p, source, l, w, bound.as_deref(), eq)
-            .or_else(|| word_filter(lex, p, source, (l.start, l.end), w, text_op)),
-        Lit::Pair { field, value } => pair_filter(p, source, field, value, negated),
+        Lit::Quoted(t) | Lit::Ident(t) => Some(text_filter(lex, source, t, bound.as_deref())),
+        Lit::Word(w) => bound_word_filter(p, source, l, w, bound.as_deref())
+            .or_else(|| word_filter(lex, p, source, (l.start, l.end), w)),
+        Lit::Pair { field, value } => pair_filter(p, source, field, value),
         _ => None,
     }
 }
@@ -426,10 +404,14 @@ fn bound_word_filter(
     l: &super::scan::Spanned,
     w: &str,
     bound: Option<&str>,
-    eq: FilterOp,
 ) -> Option<(Filter, Kind)> {
     let text = |field: &str, v: &str| {
-        let f = filter(Some(field), eq, Scalar::Text(v.to_string()), Unit::None);
+        let f = filter(
+            Some(field),
+            FilterOp::Eq,
+            Scalar::Text(v.to_string()),
+            Unit::None,
+        );
         Some((f, Kind::Hard))
     };
     if source == Source::Log && value_after_its_name(p, l, w, bound) {
@@ -450,34 +432,27 @@ fn unbound_word_filter(
     p: &Parsed,
     l: &super::scan::Spanned,
     w: &str,
-    negated: bool,
 ) -> Option<(Filter, Kind)> {
-    let (eq, text_op) = if negated {
-        (FilterOp::Ne, FilterOp::NotContains)
-    } else {
-        (FilterOp::Eq, FilterOp::Contains)
-    };
     match p.column_with_value(w) {
         Some((field, value)) => Some((
-            filter(Some(field), eq, Scalar::Text(value.to_string()), Unit::None),
+            filter(
+                Some(field),
+                FilterOp::Eq,
+                Scalar::Text(value.to_string()),
+                Unit::None,
+            ),
             Kind::Hard,
         )),
         None => match &l.lit {
-            Lit::Ident(t) => Some(text_filter(lex, Source::Log, t, None, negated)),
-            _ => word_filter(lex, p, Source::Log, (l.start, l.end), w, text_op),
+            Lit::Ident(t) => Some(text_filter(lex, Source::Log, t, None)),
+            _ => word_filter(lex, p, Source::Log, (l.start, l.end), w),
         },
     }
 }
 
 /// A quoted or name-like text: looked for in the events (or in the name column of a
 /// system table), in every wording the lexicon knows for it.
-fn text_filter(
-    lex: &Lexicon,
-    source: Source,
-    t: &str,
-    bound: Option<&str>,
-    negated: bool,
-) -> (Filter, Kind) {
+fn text_filter(lex: &Lexicon, source: Source, t: &str, bound: Option<&str>) -> (Filter, Kind) {
     // A text that is no program's name (`gunicorn app:app`, `--config=/etc/x`) is looked
     // for in a process's whole command line.
     let program_like = !t.contains(|c: char| c.is_whitespace() || matches!(c, '/' | '=' | ':'))
@@ -491,27 +466,27 @@ fn text_filter(
     } else {
         Kind::Name
     };
-    let text_op = if negated {
-        FilterOp::NotContains
-    } else {
-        FilterOp::Contains
-    };
     // A phrase the lexicon knows in both languages matches either wording. Only a phrase
     // written in Chinese: an English name (`OutOfMemoryError`) is matched as written.
     let cjk = t.chars().any(crate::text::is_cjk);
-    let wordings = (source == Source::Log && !negated && cjk)
+    let wordings = (source == Source::Log && cjk)
         .then(|| lex.wordings(t))
         .flatten();
-    let signal = (source == Source::Log && !negated)
+    let signal = (source == Source::Log)
         .then(|| signal_wordings(t))
         .flatten();
-    let joined = (source == Source::Log && !negated && bound.is_none())
+    let joined = (source == Source::Log && bound.is_none())
         .then(|| any_joiner(t))
         .flatten();
     let f = match (wordings, signal.or(joined)) {
         (Some(ws), _) => any_wording(field, ws.into_iter()),
         (None, Some(re)) => filter(field, FilterOp::Regex, Scalar::Text(re), Unit::None),
-        (None, None) => filter(field, text_op, Scalar::Text(t.to_string()), Unit::None),
+        (None, None) => filter(
+            field,
+            FilterOp::Contains,
+            Scalar::Text(t.to_string()),
+            Unit::None,
+        ),
     };
     (f, kind)
 }
@@ -530,31 +505,22 @@ fn any_joiner(t: &str) -> Option<String> {
 
 /// `field=value`: that field's value; over a field the log does not have, text of its
 /// events ("sku=BK-7" in a message), or no condition at all ("a == b").
-fn pair_filter(
-    p: &Parsed,
-    source: Source,
-    field: &str,
-    value: &str,
-    negated: bool,
-) -> Option<(Filter, Kind)> {
+fn pair_filter(p: &Parsed, source: Source, field: &str, value: &str) -> Option<(Filter, Kind)> {
     if source == Source::Log && !p.log_has(field) {
         if value.starts_with('=') {
             return None;
         }
-        let op = if negated {
-            FilterOp::NotContains
-        } else {
-            FilterOp::Contains
-        };
         let whole = Scalar::Text(format!("{field}={value}"));
-        return Some((filter(None, op, whole, Unit::None), Kind::Hard));
+        return Some((
+            filter(None, FilterOp::Contains, whole, Unit::None),
+            Kind::Hard,
+        ));
     }
-    let eq = if negated { FilterOp::Ne } else { FilterOp::Eq };
     let v = value
         .parse::<f64>()
         .map(Scalar::Number)
         .unwrap_or_else(|_| Scalar::Text(value.to_string()));
-    Some((filter(Some(field), eq, v, Unit::None), Kind::Hard))
+    Some((filter(Some(field), FilterOp::Eq, v, Unit::None), Kind::Hard))
 }
 
 /// Whether a word of this table (its name, or one of its fields) stands right before or
@@ -598,8 +564,8 @@ fn word_filter(
     source: Source,
     (at, end): (usize, usize),
     w: &str,
-    op: FilterOp,
 ) -> Option<(Filter, Kind)> {
+    let op = FilterOp::Contains;
     match name_field(source) {
         Some(_) if !next_to_cue(lex, p, source, at, end) => None,
         Some(field) => Some((
@@ -635,10 +601,9 @@ fn merge_alternatives(filters: Vec<Filter>) -> Vec<Filter> {
                 o.op = FilterOp::Regex;
                 o.value = Scalar::Text(format!("^(?:{a}|{b})$"));
             }
-            None => match out
-                .iter_mut()
-                .find(|o| o.op == FilterOp::Regex && o.field == f.field && f.op == FilterOp::Eq)
-            {
+            None => match out.iter_mut().find(|o| {
+                o.op == FilterOp::Regex && !o.negate && o.field == f.field && f.op == FilterOp::Eq
+            }) {
                 Some(o) => {
                     let b = regex_escape(&f.value.to_string());
                     if let Scalar::Text(t) = &mut o.value {

@@ -23,11 +23,16 @@ fn in_the_text_without_the_field(p: &Parsed, hard: &mut [Filter]) {
         let Some(field) = f.field.as_ref().map(|x| x.as_str().to_string()) else {
             continue;
         };
-        let textual =
-            matches!(f.value, Scalar::Text(_)) && matches!(f.op, FilterOp::Eq | FilterOp::Contains);
+        let held = matches!(f.op, FilterOp::Eq | FilterOp::Contains);
+        let textual = matches!(f.value, Scalar::Text(_))
+            && (held || matches!(f.op, FilterOp::Ne | FilterOp::NotContains));
         if textual && IN_TEXT.contains(&field.as_str()) && !p.log_has(&field) {
             f.field = None;
-            f.op = FilterOp::Contains;
+            f.op = if held {
+                FilterOp::Contains
+            } else {
+                FilterOp::NotContains
+            };
             // A method is written in capitals ("POST"); lower case is some other word.
             f.case_sensitive = field == "method";
         }
@@ -46,13 +51,19 @@ fn levels_without_the_field(p: &Parsed, hard: &mut [Filter]) {
     for f in hard.iter_mut() {
         let on_level = f.field.as_ref().is_some_and(|x| x.as_str() == "level");
         let Scalar::Text(v) = &f.value else { continue };
-        if !on_level || f.op != FilterOp::Eq || !FAILING.contains(&v.as_str()) {
+        let equal = matches!(f.op, FilterOp::Eq | FilterOp::Ne);
+        if !on_level || !equal || !FAILING.contains(&v.as_str()) {
             continue;
         }
-        *f = if p.log_has("status") {
+        let read = if p.log_has("status") {
             Filter::new(None, FilterOp::Tag, Scalar::Text("failure".into()))
         } else {
             Filter::new(None, FilterOp::Contains, Scalar::Text(v.to_lowercase()))
+        };
+        *f = if f.op == FilterOp::Ne {
+            read.negated()
+        } else {
+            read
         };
     }
 }
@@ -60,19 +71,19 @@ fn levels_without_the_field(p: &Parsed, hard: &mut [Filter]) {
 /// A bare 3-digit code ("503", "421"): the requests' status where the log's status holds
 /// numbers (or its fields are unknown); in a log whose status is a word (postfix's
 /// `status=sent`) or that has none, the code as its lines write it (an SMTP reply).
-pub fn code_filter(p: &Parsed, value: f64, eq: FilterOp) -> Filter {
+pub fn code_filter(p: &Parsed, value: f64) -> Filter {
     let status = super::value_words::column_for(&p.columns, "status");
     let codes = p.columns.is_empty()
         || status.is_some_and(|c| {
             c.numeric || c.values.is_empty() || c.values.iter().any(|v| v.parse::<f64>().is_ok())
         });
     if codes {
-        return filter(Some("status"), eq, Scalar::Number(value), Unit::None);
-    }
-    // Unequal: the lines without the code's text (a longer number holding it is rare).
-    if eq == FilterOp::Ne {
-        let text = Scalar::Text(format!("{value}"));
-        return filter(None, FilterOp::NotContains, text, Unit::None);
+        return filter(
+            Some("status"),
+            FilterOp::Eq,
+            Scalar::Number(value),
+            Unit::None,
+        );
     }
     filter(
         None,

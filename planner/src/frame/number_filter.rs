@@ -135,8 +135,8 @@ pub(super) fn number_filter(
     value: f64,
     unit: Option<Unit>,
     bound: Option<String>,
-    eq: FilterOp,
 ) -> Option<(Filter, Kind)> {
+    let eq = FilterOp::Eq;
     let after_limit = p
         .hits
         .iter()
@@ -194,7 +194,7 @@ pub(super) fn number_filter(
                 && int
                 && (100.0..600.0).contains(&value) =>
         {
-            Some((super::missing_field::code_filter(p, value, eq), Kind::Hard))
+            Some((super::missing_field::code_filter(p, value), Kind::Hard))
         }
         Source::Sockets if unit == Unit::None && int && (1.0..65536.0).contains(&value) => Some((
             filter(Some("local_port"), eq, Scalar::Number(value), Unit::None),

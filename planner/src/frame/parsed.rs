@@ -82,6 +82,8 @@ impl Parsed {
         });
         lits.retain(|l| !cue_runs.contains(&(l.start, l.end)));
         super::value_words::value_before_its_field(lex, &lower, &columns, &mut hits, &mut lits);
+        super::value_words::common_words_written_as_values(&text, &columns, &hits, &mut lits);
+        lits.sort_by_key(|l| l.start);
         super::buckets::sized_buckets(lex, &lower, &mut hits, &mut lits);
         no_cues_inside_text(&text, &lower, &mut hits, &mut lits);
         let words = (text.as_str(), lower.as_str(), spans.as_slice());
@@ -231,17 +233,39 @@ impl Parsed {
             && !lex.grammar.incident.occur_in(&self.lower)
     }
 
-    /// Whether a negation word stands right before `at`. "是不是有 504" asks, it negates
-    /// nothing: a 不 between the same word twice (是不是) is a question.
-    pub(super) fn negated_at(&self, at: usize) -> bool {
-        let a_not_a = |h: &Hit| {
-            let before = self.text[..h.start].chars().next_back();
-            let word = self.text[h.start..h.end].strip_prefix('不');
-            word.is_some_and(|w| w.chars().next() == before)
+    /// Whether the condition written at `start..end` is negated: a negation word right
+    /// before it, one right after it ("fatal 的不算"), or a clause "没有 X 的" that says what
+    /// the events are without ("没有报错的请求").
+    pub(super) fn negates(&self, start: usize, end: usize) -> bool {
+        let after = |h: &Hit| {
+            h.cue == Cue::NegateAfter && h.start >= end && self.gap(end, h.start).len() <= 4
         };
+        // The clause's 的 ends the condition ("报错的请求" holds it) or follows it.
+        let de = self.lower[start..end].contains('的')
+            || self.lower[end..].trim_start().starts_with('的');
+        let clause = |h: &Hit| {
+            h.cue == Cue::NegateClause
+                && h.end <= start
+                && self.gap(h.end, start).chars().count() <= 2
+                && !self.a_not_a(h)
+                && de
+        };
+        self.negated_at(start) || self.hits.iter().any(|h| after(h) || clause(h))
+    }
+
+    /// Whether a negation word stands right before `at`.
+    pub(super) fn negated_at(&self, at: usize) -> bool {
         self.hits
             .iter()
-            .any(|h| h.cue == Cue::Negate && h.end <= at && at - h.end <= 12 && !a_not_a(h))
+            .any(|h| h.cue == Cue::Negate && h.end <= at && at - h.end <= 12 && !self.a_not_a(h))
+    }
+
+    /// "是不是有 504", "有没有报错的" ask, they negate nothing: a 不 or 没 between the same
+    /// word twice is a question.
+    fn a_not_a(&self, h: &Hit) -> bool {
+        let before = self.text[..h.start].chars().next_back();
+        let mut from = self.text[h.start..].chars();
+        matches!(from.next(), Some('不' | '没')) && before.is_some() && from.next() == before
     }
 
     /// Whether the query the question makes asks for its latest events by saying "last"

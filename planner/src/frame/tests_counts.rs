@@ -10,15 +10,15 @@ use llmops_common::query::{QueryResult, QueryValue};
 use super::tests_answers::Planted;
 
 /// One planted access-log line: its client, path and status.
-struct Line {
-    client: String,
-    path: String,
-    status: u16,
+pub(super) struct Line {
+    pub(super) client: String,
+    pub(super) path: String,
+    pub(super) status: u16,
 }
 
 /// An access log: client `10.0.0.i` sends `20 - 3i` requests (7 clients) over five paths
 /// in turn; every 9th request is a 503 and every 13th a 404.
-fn access() -> (String, Vec<Line>) {
+pub(super) fn access() -> (String, Vec<Line>) {
     let mut left: Vec<u32> = (0..7).map(|i| 20 - 3 * i).collect();
     let (mut text, mut lines) = (String::new(), Vec::new());
     let mut n = 0u32;
@@ -51,7 +51,7 @@ fn access() -> (String, Vec<Line>) {
     (text, lines)
 }
 
-fn number(r: &QueryResult) -> u64 {
+pub(super) fn number(r: &QueryResult) -> u64 {
     match r.value {
         QueryValue::Count { count } | QueryValue::Distinct { count } => count,
         ref other => panic!("not a number: {other:?}"),

@@ -80,3 +80,46 @@ pub(super) fn column_for<'a>(columns: &'a [Column], field: &str) -> Option<&'a C
         .iter()
         .find(|c| c.name.eq_ignore_ascii_case(field) || c.roles.iter().any(|r| r == field))
 }
+
+/// "requests that were not GET": a word the scan leaves out as a common English word is a
+/// name when it is written as a column's value is in the sample, capitals and all (`GET`
+/// is nginx's method; "get" is a verb).
+pub(super) fn common_words_written_as_values(
+    text: &str,
+    columns: &[Column],
+    hits: &[Hit],
+    lits: &mut Vec<Spanned>,
+) {
+    let mut found = Vec::new();
+    let mut words = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
+        match (c.is_ascii_alphanumeric(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                words.push((s, &text[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    for (s, w) in words {
+        let e = s + w.len();
+        let shouted = w.len() >= 2 && w.bytes().all(|b| b.is_ascii_uppercase());
+        let covered = |a: usize, b: usize| a < e && s < b;
+        if !shouted
+            || hits.iter().any(|h| covered(h.start, h.end))
+            || lits.iter().any(|l| covered(l.start, l.end))
+        {
+            continue;
+        }
+        if columns.iter().any(|c| c.values.iter().any(|v| v == w)) {
+            found.push(Spanned {
+                start: s,
+                end: e,
+                lit: Lit::Ident(w.to_string()),
+            });
+        }
+    }
+    lits.extend(found);
+}

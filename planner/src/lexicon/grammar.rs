@@ -237,6 +237,10 @@ pub struct Grammar {
     /// Negation written after the condition ("fatal 的不算", "404s excluded").
     #[serde(default)]
     pub negate_after: Words,
+    /// Negation of a clause that ends in 的 and says what the events are without ("没有报错的
+    /// 请求"); alone ("没有 5xx") it says none exist, which is no condition.
+    #[serde(default)]
+    pub negate_clause: Words,
     /// A condition said to be counted in, before or after it ("errors included").
     #[serde(default)]
     pub included: AroundWords,

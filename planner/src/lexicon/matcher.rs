@@ -23,6 +23,7 @@ pub enum Cue {
     Bucket(BucketWidth),
     Negate,
     NegateAfter,
+    NegateClause,
     Included,
     IncludedAfter,
     Contains,
@@ -152,6 +153,7 @@ pub fn find(lex: &Lexicon, text: &str) -> Vec<Hit> {
     }
     push_words(&mut hits, text, &g.negate, Cue::Negate);
     push_words(&mut hits, text, &g.negate_after, Cue::NegateAfter);
+    push_words(&mut hits, text, &g.negate_clause, Cue::NegateClause);
     push_words(&mut hits, text, &g.included.before, Cue::Included);
     push_words(&mut hits, text, &g.included.after(), Cue::IncludedAfter);
     push_words(&mut hits, text, &g.contains, Cue::Contains);

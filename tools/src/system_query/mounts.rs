@@ -153,6 +153,7 @@ mod tests {
             value: Scalar::Text(path.into()),
             unit: Unit::None,
             case_sensitive: false,
+            negate: false,
         }
     }
 

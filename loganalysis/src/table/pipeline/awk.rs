@@ -113,6 +113,13 @@ fn awk_cond(c: &PipeCtx<'_>, cond: &Cond) -> Option<String> {
             };
             format!("index({h}, {n}) {} 0", if *neg { "==" } else { ">" })
         }
+        Cond::Not { f, inner } => {
+            let e = format!("!({})", awk_cond(c, inner)?);
+            match f {
+                Some(f) => format!("{} != \"-\" && {e}", col(c, f)?),
+                None => e,
+            }
+        }
         _ => return None,
     })
 }

@@ -141,6 +141,13 @@ fn jq_cond(c: &PipeCtx<'_>, cond: &Cond) -> Result<String, String> {
                 .collect::<Result<Vec<_>, _>>()?;
             format!("({})", parts.join(join))
         }
+        Cond::Not { f, inner } => {
+            let e = negate(jq_cond(c, inner)?, true);
+            match f {
+                Some(f) => format!("({} != null and {e})", field(c, f)),
+                None => e,
+            }
+        }
     })
 }
 

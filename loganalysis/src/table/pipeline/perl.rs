@@ -320,6 +320,13 @@ fn perl_one(c: &PipeCtx<'_>, cond: &Cond) -> Result<String, String> {
                 .collect::<Result<Vec<_>, _>>()?;
             format!("({})", parts.join(join))
         }
+        Cond::Not { f, inner } => {
+            let e = format!("!({})", perl_one(c, inner)?);
+            match f {
+                Some(f) => format!("(defined {} && {e})", fv(c, f)),
+                None => e,
+            }
+        }
     })
 }
 
@@ -327,12 +334,15 @@ fn perl_one(c: &PipeCtx<'_>, cond: &Cond) -> Result<String, String> {
 /// asked), every filter, and the window.
 fn perl_cond(c: &PipeCtx<'_>) -> Result<String, String> {
     let all = all_conds(c);
+    // A negation holds for every event, parsed or not, unless it names its field (which
+    // only a parsed line has): it needs no `$ok` of its own.
     let whole_only = all.iter().all(|x| {
         matches!(
             x,
             Cond::Contains { f: None, .. }
                 | Cond::ContainsCi { f: None, .. }
                 | Cond::Regex { f: None, .. }
+                | Cond::Not { .. }
         )
     });
     let fields_used = !c.plan.group.is_empty() || c.plan.field.is_some() || c.window.is_some();
