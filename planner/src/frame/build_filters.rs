@@ -222,6 +222,11 @@ pub fn source_filters(lex: &Lexicon, p: &Parsed, source: Source, soft: bool) -> 
         let f = if soft { &c.soft } else { &c.filter };
         if let (true, Some(f)) = (c.source == source, f) {
             let f = filter(f.field.as_deref(), f.op, f.value.clone(), Unit::None);
+            let f = if p.negates(h.start, h.end) {
+                f.negated()
+            } else {
+                f
+            };
             if !out.contains(&f) {
                 out.push(f);
             }
@@ -551,9 +556,33 @@ fn next_to_cue(lex: &Lexicon, p: &Parsed, source: Source, start: usize, end: usi
             Cue::Column(_) => source == Source::Log,
             _ => false,
         };
+        let clause = matches!(h.cue, Cue::Source(_)) && clause_between(lex, p, h.end, start);
         of_table
-            && ((h.end <= start && apart(h.end, start)) || (h.start >= end && apart(end, h.start)))
+            && ((h.end <= start && (apart(h.end, start) || clause))
+                || (h.start >= end && apart(end, h.start)))
     })
+}
+
+/// "processes that are not java", "processes other than nginx", "processes are java": a
+/// table's word, then at most three helping words and a negation, then the name.
+fn clause_between(lex: &Lexicon, p: &Parsed, from: usize, to: usize) -> bool {
+    if from > to {
+        return false;
+    }
+    let mut rest = p.lower[from..to].to_string();
+    let negations = p
+        .hits
+        .iter()
+        .filter(|h| h.cue == Cue::Negate && h.start >= from && h.end <= to);
+    for h in negations.rev() {
+        rest.replace_range(h.start - from..h.end - from, " ");
+    }
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let stop = &lex.grammar.stop.en;
+    words.len() <= 3
+        && words
+            .iter()
+            .all(|w| *w == "that" || stop.iter().any(|s| s == w))
 }
 
 /// A plain word: a name in a system table when it stands by a table or field word; in a
