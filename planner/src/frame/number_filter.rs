@@ -23,7 +23,11 @@ fn range_end(p: &Parsed, at: usize) -> Option<(FilterOp, Unit, (usize, bool))> {
         .lits
         .iter()
         .filter_map(|l| match l.lit {
-            Lit::Number { unit, value } => Some((l.start, l.end, unit, value)),
+            // "404s and 500s": codes in the plural, not seconds.
+            Lit::Number { unit, value } => {
+                let unit = unit.filter(|_| !plural_code(p, l.start));
+                Some((l.start, l.end, unit, value))
+            }
             _ => None,
         })
         .collect();

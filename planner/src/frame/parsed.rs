@@ -235,11 +235,28 @@ impl Parsed {
 
     /// Whether the condition written at `start..end` is negated: a negation word right
     /// before it, one right after it ("fatal 的不算"), or a clause "没有 X 的" that says what
-    /// the events are without ("没有报错的请求").
+    /// the events are without ("没有报错的请求"). An item of a list is negated with the list:
+    /// by a negation before an item ahead of it ("not GET or POST", "除了 404 和 500") or after
+    /// one behind it ("404 and 500 excluded").
     pub(super) fn negates(&self, start: usize, end: usize) -> bool {
-        let after = |h: &Hit| {
-            h.cue == Cue::NegateAfter && h.start >= end && self.gap(end, h.start).len() <= 4
-        };
+        let mut item = Some((start, end));
+        while let Some((s, e)) = item {
+            if self.negated_before(s, e) {
+                return true;
+            }
+            item = self.joined_item(s, true);
+        }
+        let mut item = Some((start, end));
+        while let Some((_, e)) = item {
+            if self.negated_after(e) {
+                return true;
+            }
+            item = self.joined_item(e, false);
+        }
+        false
+    }
+
+    fn negated_before(&self, start: usize, end: usize) -> bool {
         // The clause's 的 ends the condition ("报错的请求" holds it) or follows it.
         let de = self.lower[start..end].contains('的')
             || self.lower[end..].trim_start().starts_with('的');
@@ -250,14 +267,49 @@ impl Parsed {
                 && !self.a_not_a(h)
                 && de
         };
-        self.negated_at(start) || self.hits.iter().any(|h| after(h) || clause(h))
+        self.negated_at(start) || self.hits.iter().any(clause)
     }
 
-    /// Whether a negation word stands right before `at`.
+    fn negated_after(&self, end: usize) -> bool {
+        self.hits.iter().any(|h| {
+            h.cue == Cue::NegateAfter && h.start >= end && self.gap(end, h.start).len() <= 4
+        })
+    }
+
+    /// The condition (a literal or a filter's cue) joined to the one at `at` by a list's
+    /// word ("and", "或", "、"): the one ending before `at` (`before`), else the one
+    /// starting after it.
+    fn joined_item(&self, at: usize, before: bool) -> Option<(usize, usize)> {
+        let lex = crate::lexicon::lexicon();
+        let joined =
+            |a: usize, b: usize| a <= b && lex.grammar.joiners.all().any(|j| j == self.gap(a, b));
+        let spans = self.lits.iter().map(|l| (l.start, l.end)).chain(
+            self.hits
+                .iter()
+                .filter(|h| matches!(h.cue, Cue::Filter(_)))
+                .map(|h| (h.start, h.end)),
+        );
+        let mut found = spans.filter(|&(s, e)| if before { joined(e, at) } else { joined(at, s) });
+        found.next()
+    }
+
+    /// Whether a negation word stands right before `at`, with no other condition between
+    /// them: "non-404 errors" negates the code, not the errors.
     pub(super) fn negated_at(&self, at: usize) -> bool {
-        self.hits
-            .iter()
-            .any(|h| h.cue == Cue::Negate && h.end <= at && at - h.end <= 12 && !self.a_not_a(h))
+        let between = |from: usize| {
+            self.lits.iter().any(|l| l.start >= from && l.start < at)
+                || self
+                    .hits
+                    .iter()
+                    .any(|h| matches!(h.cue, Cue::Filter(_)) && h.start >= from && h.start < at)
+        };
+        self.hits.iter().any(|h| {
+            h.cue == Cue::Negate
+                && h.end <= at
+                && at - h.end <= 12
+                && !self.a_not_a(h)
+                && !between(h.end)
+        })
     }
 
     /// "是不是有 504", "有没有报错的" ask, they negate nothing: a 不 or 没 between the same

@@ -575,9 +575,13 @@ fn numbers(
         // "app-02", "BK-77120": the digits end a name ("1-2s", "400-499" are two numbers).
         let b = text.as_bytes();
         let at = m.start();
+        // "non-200" is a negated code, not a name.
+        let negated =
+            b[..at].ends_with(b"-") && crate::text::ends_with_word(&lower[..at - 1], "non");
         let after_a_name = at >= 2
             && (b[at - 1] == b'_' || (b[at - 1] == b'-' && !b[at - 2].is_ascii_digit()))
-            && b[at - 2].is_ascii_alphanumeric();
+            && b[at - 2].is_ascii_alphanumeric()
+            && !negated;
         if after_a_name {
             continue;
         }

@@ -1,6 +1,6 @@
 //! Conditions said in the negative, over planted logs and through the log engine: a class,
-//! a tag, a network, an address, a method and a comparison negated before, after or in a
-//! Chinese clause ("没有报错的请求"), and the questions that only look negative ("有没有",
+//! a tag, a network, an address, a method, a comparison and a list negated before, after or
+//! in a Chinese clause ("没有报错的请求"), and the questions that only look negative ("有没有",
 //! "是不是"). Each figure is checked against the one computed here from the planted lines.
 
 use super::tests_answers::Planted;
@@ -37,6 +37,17 @@ fn a_negated_class_tag_network_or_address_keeps_the_other_requests() {
         "edge.log 里不是来自 10.0.0.0/30 的请求有多少",
     ] {
         assert_eq!(number(&log.answer(q)), outside, "{q}");
+    }
+    // A list negated as a whole, by a negation before its first item or after its last.
+    let neither = count(&|l| l.status != 404 && l.status != 503);
+    assert!(neither < ok);
+    for q in [
+        "how many requests in edge.log were not 404 or 503",
+        "edge.log 除了 404 和 503 以外的请求有多少",
+        "requests in edge.log, 404s and 503s excluded",
+        "how many non-404, non-503 requests are in edge.log",
+    ] {
+        assert_eq!(number(&log.answer(q)), neither, "{q}");
     }
     let others = count(&|l| l.client != "10.0.0.3");
     let r = log.answer("edge.log 除了 10.0.0.3 以外的请求有多少");

@@ -237,6 +237,9 @@ pub struct Grammar {
     /// Negation written after the condition ("fatal 的不算", "404s excluded").
     #[serde(default)]
     pub negate_after: Words,
+    /// Words joining the items of a list ("GET or POST", "404 和 500").
+    #[serde(default)]
+    pub joiners: Words,
     /// Negation of a clause that ends in 的 and says what the events are without ("没有报错的
     /// 请求"); alone ("没有 5xx") it says none exist, which is no condition.
     #[serde(default)]
