@@ -846,3 +846,23 @@ fn the_cause_of_a_named_exception_is_a_query_where_the_log_writes_causes() {
     };
     assert_eq!(q.query.measure, Measure::Timeline, "{args}");
 }
+
+#[test]
+fn a_process_field_asked_is_no_capability_question() {
+    for text in [
+        "what is the command line of sshd",
+        "sshd 的命令行是什么",
+        "ledger-daemon 的启动命令是什么",
+    ] {
+        let (tool, args) = first_call(text, &[]);
+        assert_eq!(tool, "system_query", "{text}: {args}");
+        assert_eq!(args["source"], "processes", "{text}: {args}");
+    }
+    for text in [
+        "what commands can you run",
+        "你能用哪些命令",
+        "支持哪些命令",
+    ] {
+        assert_eq!(first_call(text, &[]).0, "<final>", "{text}");
+    }
+}

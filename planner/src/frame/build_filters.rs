@@ -280,8 +280,13 @@ fn text_field_after(
     super::parsed::field_hits(lex, p, source).find_map(|(h, f)| {
         let cue = p.text.get(h.start..h.end)?;
         let adjacent = h.start >= l.end && p.lower[l.end..h.start].trim().is_empty();
+        // "sshd 以什么用户运行", "X 什么时候启动": a cue holding a question word asks.
+        let g = &lex.grammar;
+        let asking = (g.asks.zh.iter().chain(&g.interrogative.anywhere.zh))
+            .any(|w| cue.contains(w.as_str()));
         (adjacent
             && cue.starts_with(crate::text::is_cjk)
+            && !asking
             && matches!(h.cue, Cue::Field(i) if !lex.fields[i].asks && !lex.fields[i].grouped)
             && !p.holds_numbers(lex, f))
         .then(|| f.to_string())
@@ -534,8 +539,12 @@ fn pair_filter(p: &Parsed, source: Source, field: &str, value: &str) -> Option<(
 fn next_to_cue(lex: &Lexicon, p: &Parsed, source: Source, start: usize, end: usize) -> bool {
     let apart = |from: usize, to: usize| {
         // "how many connections does redis have": a helping verb before the name.
+        // "sshd 的命令行", "the command line of sshd": whose field it is.
         let gap = p.lower[from..to].trim();
-        if gap.len() <= 1 || matches!(gap, "does" | "do" | "did" | "has" | "have" | "is") {
+        let helping = [
+            "does", "do", "did", "has", "have", "is", "of", "for", "of the", "'s",
+        ];
+        if gap.chars().count() <= 1 || helping.contains(&gap) {
             return true;
         }
         // The gap less a count's words: at most one character ("有").

@@ -81,3 +81,48 @@ fn system_tables_by_name_port_and_user() {
         );
     }
 }
+
+#[test]
+fn a_plain_name_where_a_name_stands_is_the_process() {
+    let sshd = json!([{"field": "program", "op": "contains", "value": "sshd"}]);
+    for (text, measure, field) in [
+        ("what is the command line of sshd", "rows", None),
+        ("what is the parent of sshd", "rows", None),
+        ("what user does sshd run as", "rows", None),
+        ("sshd 的命令行是什么", "rows", None),
+        ("sshd 的父进程是谁", "rows", None),
+        ("sshd 以什么用户运行", "rows", None),
+        ("sshd 什么时候启动的", "rows", None),
+        ("how much memory does sshd use", "sum", Some("rss_bytes")),
+        ("how many threads does sshd have", "sum", Some("threads")),
+        ("sshd 的线程数", "sum", Some("threads")),
+    ] {
+        let f = frame(text);
+        assert_eq!(f["source"], "processes", "{text}: {f}");
+        assert_eq!(f["filters"], sshd, "{text}: {f}");
+        assert_eq!(f["measure"], measure, "{text}: {f}");
+        assert_eq!(f["field"].as_str(), field, "{text}: {f}");
+    }
+    // Not a capability question, though it says "command".
+    let f = frame("what is the command line of ledger-daemon");
+    assert_eq!(f["source"], "processes", "{f}");
+    // A clause after the table's word names it, negated or not.
+    for (text, op) in [
+        ("how many processes are java", "contains"),
+        ("how many processes other than java", "not_contains"),
+        ("processes that are not java", "not_contains"),
+    ] {
+        let f = frame(text);
+        assert_eq!(
+            f["filters"],
+            json!([{"field": "program", "op": op, "value": "java"}]),
+            "{text}: {f}"
+        );
+    }
+    let f = frame("how many sockets are not listening");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "state", "op": "ne", "value": "LISTEN"}]),
+        "{f}"
+    );
+}
