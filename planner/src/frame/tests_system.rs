@@ -103,6 +103,15 @@ fn a_plain_name_where_a_name_stands_is_the_process() {
         assert_eq!(f["measure"], measure, "{text}: {f}");
         assert_eq!(f["field"].as_str(), field, "{text}: {f}");
     }
+    // Asked whether it is up, in words.
+    for text in ["sshd 起来了吗", "sshd 还活着吗"] {
+        let f = frame(text);
+        assert_eq!(
+            (&f["source"], &f["filters"]),
+            (&json!("processes"), &sshd),
+            "{text}: {f}"
+        );
+    }
     // Not a capability question, though it says "command".
     let f = frame("what is the command line of ledger-daemon");
     assert_eq!(f["source"], "processes", "{f}");
