@@ -45,7 +45,7 @@ pub use error::QueryError;
 pub use log_columns::{columns, describe, describe_sample, Described, Sample};
 pub use memtable::{run_table, Cell, MemTable};
 pub use registry::{Detection, Registry, SAMPLE_LINES};
-pub use roles::fallbacks as role_fallbacks;
+pub use roles::{fallbacks as role_fallbacks, spoken_names};
 pub use run::{builtin_registry, run_query, run_query_with};
 pub use scan::{QueryFile, QueryOptions};
 

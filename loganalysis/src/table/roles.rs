@@ -154,6 +154,27 @@ fn candidates(key: &str) -> (Vec<(String, Option<Unit>)>, usize) {
     (out, whole)
 }
 
+/// The ways an operator says a key's last segment in words: its words (`heapUsedMb`,
+/// `heap_used_mb`: "heap used mb") and, when it ends in a unit, the words before the unit
+/// ("heap used", "lag" for `lagMs`). Empty for a key of one word without a unit.
+pub fn spoken_names(key: &str) -> Vec<String> {
+    let last = key.rsplit('.').next().unwrap_or(key);
+    let snaked = snake(last);
+    let mut out = Vec::new();
+    if snaked.contains('_') {
+        out.push(snaked.replace('_', " "));
+    }
+    for s in &table().suffix {
+        if let Some(stem) = snaked.strip_suffix(s.suffix.as_str()) {
+            if !stem.is_empty() {
+                out.push(stem.replace('_', " "));
+            }
+        }
+    }
+    out.dedup();
+    out
+}
+
 /// How well a key answers for `role`, lower first, when it does: a key named as one of the
 /// role's keys before one that only ends in one (`src_ip` is the client before `dest_ip`,
 /// `duration_s` the duration before `db_duration_s`), then by where that key stands in the

@@ -130,6 +130,7 @@ pub fn asks_a_timeline(text: &str) -> bool {
 pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -> Frame {
     let (mut q, cue) = measured(lex, p, source, files);
     measured_groups(lex, p, &mut q);
+    peak_of_a_field(lex, p, &mut q);
     // "how many unique client ips": the field named is what is counted.
     if q.measure == Measure::CountDistinct && q.field.is_none() && q.group_by.is_empty() {
         q.field = field_hits(lex, p, source)
@@ -274,6 +275,29 @@ fn measured_groups(lex: &Lexicon, p: &Parsed, q: &mut Query) {
             q.field = Some(q.group_by.remove(i));
             q.measure = Measure::Sum;
         }
+    }
+}
+
+/// "peak latency", "峰值延迟", "peak heap used": the peak of a numeric field is its largest
+/// value, not the busiest period (unless a period or a count is asked beside it).
+fn peak_of_a_field(lex: &Lexicon, p: &Parsed, q: &mut Query) {
+    let numeric = q
+        .field
+        .as_ref()
+        .is_some_and(|f| p.is_numeric(lex, f.as_str()));
+    // A count asked of the field after it is its value asked ("峰值延迟是多少").
+    let named_at = p
+        .hits
+        .iter()
+        .find(|h| matches!(h.cue, Cue::Field(_) | Cue::Column(_)))
+        .map_or(usize::MAX, |h| h.start);
+    let counted = p.hits.iter().any(|h| match h.cue {
+        Cue::Measure(i) => lex.measures[i].measure == Measure::Count && h.start < named_at,
+        Cue::Bucket(_) => true,
+        _ => false,
+    });
+    if q.measure == Measure::Buckets && numeric && q.group_by.is_empty() && !counted {
+        q.measure = Measure::Max;
     }
 }
 

@@ -441,7 +441,14 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
                         _ => false,
                     }
             };
-            if !compound && hits.iter().any(|h| overlaps(h) && !lexicon_field_absent(h)) {
+            // A name longer than the lexicon's words inside it is the name ("heap used").
+            let inside =
+                |h: &Hit| start <= h.start && h.end <= end && end - start > h.end - h.start;
+            if !compound
+                && hits
+                    .iter()
+                    .any(|h| overlaps(h) && !lexicon_field_absent(h) && !inside(h))
+            {
                 continue;
             }
             found.push(Hit {
@@ -537,6 +544,20 @@ fn column_named_at(text: &str, lower: &str, columns: &[Column], c: &Column) -> V
     }
     if by_last {
         at.extend(crate::lexicon::occurrences(lower, &last));
+    }
+    // `heapUsedMb` said as "heap used", `lagMs` as "lag", `activeTrucks` as "active
+    // trucks": the key's words, with its unit or without, when no other key says the same.
+    let stop = &crate::lexicon::lexicon().grammar.stop.en;
+    let spoken = |n: &str| llmops_loganalysis::table::spoken_names(n);
+    for said in spoken(&c.name) {
+        let unique = columns
+            .iter()
+            .filter(|o| o.name != c.name)
+            .all(|o| !spoken(&o.name).contains(&said) && !o.name.eq_ignore_ascii_case(&said));
+        if said.len() >= 3 && unique && !stop.contains(&said) {
+            at.extend(crate::lexicon::occurrences(lower, &said));
+            at.extend(crate::lexicon::occurrences(lower, &format!("{said}s")));
+        }
     }
     // `response_flags` said as "response flags", `fault.class` as "fault class(es)".
     for spaced in [

@@ -264,3 +264,44 @@ fn a_count_of_a_quantity_is_its_sum() {
         assert_eq!(f["measure"], want, "{text}: {f}");
     }
 }
+
+/// One statistic's value, in the field's own unit.
+fn stat(r: &llmops_common::query::QueryResult) -> f64 {
+    match r.value {
+        llmops_common::query::QueryValue::Stat { value: Some(v), .. } => v,
+        ref other => panic!("not a stat: {other:?}"),
+    }
+}
+
+/// A runtime's camelCase and snake_case keys said in words ("heap used" is `heapUsedMb`,
+/// "lag" `lagMs`), and the peak of a numeric field: its largest value.
+#[test]
+fn a_key_said_in_its_words_and_the_peak_of_a_field() {
+    let mut text = String::new();
+    let (mut heap, mut lag, mut queue) = (Vec::new(), Vec::new(), Vec::new());
+    for i in 0..120u32 {
+        let (h, l, q) = (100 + (i * 37) % 411, (i * 53) % 907, (i * 11) % 29);
+        text.push_str(&format!(
+            "{{\"time\":\"2031-05-09T01:{:02}:{:02}Z\",\"level\":\"info\",\"heapUsedMb\":{h},\"lagMs\":{l},\"queue_depth\":{q},\"msg\":\"stats\"}}\n",
+            i / 60,
+            i % 60
+        ));
+        heap.push(f64::from(h));
+        lag.push(f64::from(l));
+        queue.push(f64::from(q));
+    }
+    let log = super::tests_answers::Planted::new("runtime.jsonl", &text);
+    let max = |v: &[f64]| v.iter().copied().fold(f64::MIN, f64::max);
+    let avg = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    for (q, want) in [
+        ("what was the max heap used in runtime.jsonl", max(&heap)),
+        ("peak heap used in runtime.jsonl", max(&heap)),
+        ("runtime.jsonl 的 heap used 峰值是多少", max(&heap)),
+        ("average lag in runtime.jsonl", avg(&lag)),
+        ("what was the peak lag in runtime.jsonl", max(&lag)),
+        ("highest queue depth in runtime.jsonl", max(&queue)),
+    ] {
+        let got = stat(&log.answer(q));
+        assert!((got - want).abs() < 1e-9, "{q}: {got} vs {want}");
+    }
+}
