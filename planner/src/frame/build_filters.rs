@@ -477,9 +477,11 @@ fn text_filter(lex: &Lexicon, source: Source, t: &str, bound: Option<&str>) -> (
         Kind::Name
     };
     // A phrase the lexicon knows in both languages matches either wording. Only a phrase
-    // written in Chinese: an English name (`OutOfMemoryError`) is matched as written.
+    // written in Chinese or an acronym ("NPE"): an English name (`OutOfMemoryError`) is
+    // matched as written.
     let cjk = t.chars().any(crate::text::is_cjk);
-    let wordings = (source == Source::Log && cjk)
+    let acronym = t.len() <= 5 && t.bytes().all(|b| b.is_ascii_uppercase());
+    let wordings = (source == Source::Log && (cjk || acronym))
         .then(|| lex.wordings(t))
         .flatten();
     let signal = (source == Source::Log)

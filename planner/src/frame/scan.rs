@@ -726,9 +726,11 @@ fn words(
         }
         // A signal or an acronym made a verb ("SIGKILLed", "OOMed", "SERVFAILing"): the
         // events say the acronym.
+        // So is one in the plural ("NPEs", "OOMs").
         let acronym_verb = w
             .strip_suffix("ed")
             .or_else(|| w.strip_suffix("ing"))
+            .or_else(|| w.strip_suffix('s'))
             .filter(|stem| stem.len() >= 3 && stem.bytes().all(|b| b.is_ascii_uppercase()));
         // A CamelCase name in the plural ("TimeoutErrors", "NullPointerExceptions"): the
         // events name one at a time.

@@ -305,3 +305,45 @@ fn a_key_said_in_its_words_and_the_peak_of_a_field() {
         assert!((got - want).abs() < 1e-9, "{q}: {got} vs {want}");
     }
 }
+
+/// A Java log: a null dereference by its acronym or its Chinese name, and the last error
+/// however it is asked for.
+#[test]
+fn an_acronym_and_the_last_error_of_a_java_log() {
+    let mut text = String::new();
+    let (mut npe, mut last_error) = (0, String::new());
+    for i in 0..80u32 {
+        let t = format!("2031-05-09 01:{:02}:{:02}.120", i / 60, i % 60);
+        if i % 9 == 4 {
+            npe += 1;
+            last_error = t.clone();
+            text.push_str(&format!(
+                "{t} ERROR [exec-{i}] c.e.OpenPendingJob - job failed\njava.lang.NullPointerException: Cannot invoke \"String.length()\"\n\tat c.e.OpenPendingJob.run(OpenPendingJob.java:{i})\n"
+            ));
+        } else {
+            text.push_str(&format!(
+                "{t} INFO [exec-{i}] c.e.OpenPendingJob - job ok\n"
+            ));
+        }
+    }
+    let log = super::tests_answers::Planted::new("jobs.log", &text);
+    for q in [
+        "how many NPEs in jobs.log",
+        "how many NPE are in jobs.log",
+        "jobs.log 里空指针出现了几次",
+    ] {
+        assert_eq!(super::tests_counts::number(&log.answer(q)), npe, "{q}");
+    }
+    for q in [
+        "show me the last error in jobs.log",
+        "what was the last error in jobs.log",
+        "jobs.log 最近的一条报错",
+    ] {
+        let r = log.answer(q);
+        let llmops_common::query::QueryValue::Rows { rows, .. } = &r.value else {
+            panic!("{q}: not rows: {:?}", r.value);
+        };
+        let first = rows.first().expect("a row");
+        assert!(first.text.starts_with(&last_error), "{q}: {first:?}");
+    }
+}

@@ -106,7 +106,18 @@ pub(super) fn regex_escape(s: &str) -> String {
 /// A filter matching any of `words` as written (a regular expression of them, case
 /// ignored).
 pub(super) fn any_wording<'w>(field: Option<&str>, words: impl Iterator<Item = &'w str>) -> Filter {
-    let alts: Vec<String> = words.map(regex_escape).collect();
+    // An English wording is a whole word ("NPE" is not inside "OpenPending").
+    let bounded = |w: &str| {
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+        let (a, b) = (word(w.chars().next()), word(w.chars().next_back()));
+        format!(
+            "{}{}{}",
+            if a { r"(?-u:\b)" } else { "" },
+            regex_escape(w),
+            if b { r"(?-u:\b)" } else { "" }
+        )
+    };
+    let alts: Vec<String> = words.map(bounded).collect();
     Filter::new(
         field.map(Field::new),
         FilterOp::Regex,
