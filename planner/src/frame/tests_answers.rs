@@ -42,7 +42,7 @@ impl Planted {
     }
 
     /// The answer of `text` asked after `last`'s answer.
-    fn answer_after(&self, text: &str, last: Option<&QueryResult>) -> QueryResult {
+    pub(super) fn answer_after(&self, text: &str, last: Option<&QueryResult>) -> QueryResult {
         let last = last.map(crate::conversation::last_query);
         let ctx = FrameCtx {
             last_query: last.as_ref(),

@@ -92,3 +92,21 @@ fn a_negated_method_or_comparison_keeps_the_other_requests() {
         assert_eq!(number(&log.answer(q)), quick, "{q}");
     }
 }
+
+#[test]
+fn a_follow_up_negates_or_adds_a_negated_condition() {
+    let (text, lines) = access();
+    let log = Planted::new("edge.log", &text);
+    let first = log.answer("how many 5xx requests are in edge.log");
+    let not_5xx = lines.iter().filter(|l| l.status / 100 != 5).count() as u64;
+    for q in ["and the ones that were not 5xx?", "那不是 5xx 的呢"] {
+        assert_eq!(number(&log.answer_after(q, Some(&first))), not_5xx, "{q}");
+    }
+    let others = lines
+        .iter()
+        .filter(|l| l.status / 100 == 5 && l.client != "10.0.0.1")
+        .count() as u64;
+    for q in ["what about excluding 10.0.0.1", "10.0.0.1 以外的呢"] {
+        assert_eq!(number(&log.answer_after(q, Some(&first))), others, "{q}");
+    }
+}
