@@ -593,10 +593,18 @@ fn settle(lex: &Lexicon, p: &Parsed, q: &mut Query) {
         q.field = None;
     }
     // "一共发了多少字节", "how many bytes": a count of a quantity is its sum.
+    // So is a log's own column of numbers that counts something ("how many rows were
+    // processed", `rows`), not one that measures or names ("how many duration", a status).
+    const NOT_SUMMED: [&str; 7] = ["duration", "status", "time", "level", "pid", "port", "id"];
     let additive = q.field.as_ref().is_some_and(|f| {
         lex.fields
             .iter()
             .any(|c| c.additive && c.field == f.as_str())
+            || p.columns.iter().any(|c| {
+                c.name == f.as_str()
+                    && c.numeric
+                    && !c.roles.iter().any(|r| NOT_SUMMED.contains(&r.as_str()))
+            })
     });
     // Not when the quantity is a condition ("how many requests over 1000 bytes").
     let a_condition = q.filters.iter().any(|f| f.field == q.field);

@@ -125,7 +125,8 @@ fn phrase_filters(lex: &Lexicon, p: &Parsed) -> Vec<Filter> {
                 continue;
             }
             taken.push((s, e));
-            out.push(any_wording(None, ph.words.all()));
+            let f = any_wording(None, ph.words.all());
+            out.push(if p.negates(s, e) { f.negated() } else { f });
         }
     }
     out

@@ -87,6 +87,16 @@ fn compared_field(
         .or(field_for_unit(source, unit).map(str::to_string))
 }
 
+/// "more than 400 rows", "over 3 retries": a field of numbers named right after a compared
+/// number is what it is compared with, in either language.
+fn numbers_named_after(p: &Parsed, source: Source, at: usize) -> Option<String> {
+    let lex = crate::lexicon::lexicon();
+    let end = p.lits.iter().find(|l| l.start == at).map_or(at, |l| l.end);
+    super::parsed::field_hits(lex, p, source)
+        .find(|(h, f)| h.start >= end && p.gap(end, h.start).is_empty() && p.holds_numbers(lex, f))
+        .map(|(_, f)| f.to_string())
+}
+
 /// The comparison word right before `at`, if any.
 fn compare_before(p: &Parsed, at: usize) -> Option<(FilterOp, usize)> {
     p.hits
@@ -174,7 +184,8 @@ pub(super) fn number_filter(
         return Some((f, Kind::Hard));
     }
     if let Some((op, cmp_at)) = compare_before(p, at) {
-        let field = compared_field(p, source, cmp_at, unit, bound)?;
+        let field = compared_field(p, source, cmp_at, unit, bound)
+            .or_else(|| numbers_named_after(p, source, at))?;
         let f = filter(Some(&field), op, Scalar::Number(value), unit);
         return Some((f, Kind::Hard));
     }

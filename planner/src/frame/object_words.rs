@@ -87,6 +87,12 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
             let (op, text) = word_forms(&phrase);
             filter(None, op, Scalar::Text(text), Unit::None)
         };
+        // "quotes that were not priced": the events without them.
+        let filter = if p.negates(first.start, end) {
+            filter.negated()
+        } else {
+            filter
+        };
         Object {
             filter,
             qualifies,

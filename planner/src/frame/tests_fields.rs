@@ -347,3 +347,36 @@ fn an_acronym_and_the_last_error_of_a_java_log() {
         assert!(first.text.starts_with(&last_error), "{q}: {first:?}");
     }
 }
+
+/// A worker's own column of numbers: counted, it is summed ("how many rows were
+/// processed"); compared by the word after the number ("more than 400 rows").
+#[test]
+fn a_counted_column_of_numbers_is_summed_and_compared_by_its_name() {
+    let mut text = String::new();
+    let mut rows = Vec::new();
+    for i in 0..90u32 {
+        let n = (i * 67) % 700;
+        text.push_str(&format!(
+            "2031-05-09 01:{:02}:{:02},114 INFO [claims.worker] job {} done in {}.{:02}s rows={n}\n",
+            i / 60,
+            i % 60,
+            1000 + i,
+            i % 13,
+            i % 100
+        ));
+        rows.push(u64::from(n));
+    }
+    let log = super::tests_answers::Planted::new("worker.log", &text);
+    let total: u64 = rows.iter().sum();
+    for q in [
+        "how many rows were processed in total in worker.log",
+        "worker.log 一共处理了多少 rows",
+    ] {
+        let got = stat(&log.answer(q));
+        assert!((got - total as f64).abs() < 1e-9, "{q}: {got} vs {total}");
+    }
+    let big = rows.iter().filter(|&&n| n > 400).count() as u64;
+    assert!(big > 0 && big < rows.len() as u64);
+    let r = log.answer("how many jobs in worker.log processed more than 400 rows");
+    assert_eq!(super::tests_counts::number(&r), big);
+}
