@@ -266,6 +266,13 @@ fn args_fit(command: &str, args: &[String], uploads: &[UploadRef]) -> bool {
                 && args.iter().any(|a| !a.starts_with('-'))
         }
         "free" => args.iter().all(|a| a.starts_with('-')),
+        // `find /var/log -name '*.gz'`, `find logs -mtime -1`: a path or a test; "find foo
+        // process" is a sentence.
+        "find" => {
+            let path = |a: &String| a.starts_with(['/', '.', '~']);
+            (args.first().is_none_or(path) || args.iter().any(|a| a.starts_with('-')))
+                && args.iter().all(|a| is_arg_like(a, uploads))
+        }
         // `top -b -n 1 -o %MEM`: flags and their values; "top 3 ns by count" is a sentence.
         "top" | "htop" => {
             args.iter().all(|a| {

@@ -866,3 +866,25 @@ fn a_process_field_asked_is_no_capability_question() {
         assert_eq!(first_call(text, &[]).0, "<final>", "{text}");
     }
 }
+
+#[test]
+fn a_dot_standing_alone_is_a_path_and_find_needs_one() {
+    for (text, want) in [
+        ("find . -name x", "find . -name x"),
+        ("du -sh .", "du -sh ."),
+        ("ls -la .", "ls -la ."),
+        ("find /var/log -name '*.gz'", "find /var/log -name *.gz"),
+    ] {
+        let (tool, args) = first_call(text, &[]);
+        assert_eq!(tool, "command_executor", "{text}: {args}");
+        assert_eq!(line(&args), want, "{text}");
+    }
+    // "find" in a sentence about a process is no `find`.
+    for text in ["find foo process", "find the process named foo"] {
+        let (tool, args) = first_call(text, &[]);
+        assert!(
+            !(tool == "command_executor" && args["command"] == "find"),
+            "{text}: {args}"
+        );
+    }
+}

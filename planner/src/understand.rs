@@ -139,7 +139,10 @@ fn clauses(text: &str) -> Vec<String> {
     static ABBR: OnceLock<Regex> = OnceLock::new();
     let abbr = re(&ABBR, r"(?i)\b(i)\.(e)\.|\b(e)\.(g)\.");
     let spaced = abbr.replace_all(&spaced, "$1$2$3$4").into_owned();
-    let text = spaced.as_str();
+    // A dot standing alone is a path ("find . -name x", "du -sh ."), no sentence's end.
+    const HERE: char = '\u{E000}';
+    let spaced = format!("{spaced} ").replace(" . ", &format!(" {HERE} "));
+    let text = spaced.trim_end();
     let mut out = Vec::new();
     for part in r.split(text) {
         let p = part
@@ -149,11 +152,11 @@ fn clauses(text: &str) -> Vec<String> {
             .trim_matches(|c: char| ",;.!?: ".contains(c))
             .trim();
         if !p.is_empty() {
-            out.push(p.to_string());
+            out.push(p.replace(HERE, "."));
         }
     }
     if out.is_empty() {
-        out.push(text.trim().to_string());
+        out.push(text.trim().replace(HERE, "."));
     }
     join_bare_measures(out)
 }
