@@ -155,7 +155,11 @@ pub(super) fn length_after(p: &Parsed, h: &Hit) -> Option<f64> {
         Lit::Number {
             value,
             unit: Some(u),
-        } if u.dimension() == Dimension::Time && l.start >= h.end && p.close(h.end, l.start) => {
+        } if u.dimension() == Dimension::Time
+            && l.start >= h.end
+            && p.close(h.end, l.start)
+            && !super::number_filter::held_code_in_the_plural(p, l.start, value) =>
+        {
             Some(value * u.factor())
         }
         _ => None,

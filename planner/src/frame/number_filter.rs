@@ -239,8 +239,8 @@ pub(super) fn rows_noun_after(p: &Parsed, at: usize) -> bool {
     })
 }
 
-/// After "last", a code and no count: said in the plural ("the last 504s"), one the log's
-/// status holds, or with nothing after it ("when was the last 504?").
+/// After "last", a code and no count: one the log's status holds (also in the plural: "the
+/// last 504s"), or with nothing after it ("when was the last 504?").
 pub(super) fn code_after_last(p: &Parsed, at: usize, value: f64) -> bool {
     let lex = crate::lexicon::lexicon();
     let held = super::value_words::column_for(&p.columns, "status")
@@ -256,7 +256,19 @@ pub(super) fn code_after_last(p: &Parsed, at: usize, value: f64) -> bool {
     let when = ["when", "what time", "什么时候", "几点"]
         .iter()
         .any(|w| !crate::lexicon::occurrences(&p.lower, w).is_empty());
-    plural_code(p, at) || ((held || nothing_after) && (!round || when))
+    // In the plural only when the status holds it: "the last 120s" is two minutes.
+    if plural_code(p, at) {
+        return held;
+    }
+    (held || nothing_after) && (!round || when)
+}
+
+/// "the last 504s": a code in the plural that the log's status holds is those responses, not
+/// a length of time ("the last 120s" over a log without 120s is two minutes).
+pub(super) fn held_code_in_the_plural(p: &Parsed, at: usize, value: f64) -> bool {
+    let held = super::value_words::column_for(&p.columns, "status")
+        .is_some_and(|c| c.values.iter().any(|v| v.parse::<f64>() == Ok(value)));
+    held && plural_code(p, at)
 }
 
 /// The question's text after the literal that starts at `at`, from its next word on.

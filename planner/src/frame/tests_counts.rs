@@ -255,6 +255,28 @@ fn a_code_after_last_is_a_status_and_a_count_with_its_noun_is_rows() {
         assert_eq!(f["limit"], 200, "{text}: {f}");
         assert!(f.get("filters").is_none(), "{text}: {f}");
     }
+    // A code in the plural is those responses when the status holds it; otherwise seconds.
+    let (text, lines) = access();
+    let log = Planted::new("edge.log", &text);
+    let r = log.answer("show me the last 503s in edge.log");
+    let want = lines.iter().filter(|l| l.status == 503).count() as u64;
+    assert!(want > 0);
+    assert_eq!(r.query.window, None, "{:?}", r.query);
+    assert_eq!(
+        r.query.filters,
+        vec![llmops_common::query::Filter::new(
+            Some(llmops_common::query::Field::new("status")),
+            llmops_common::query::FilterOp::Eq,
+            llmops_common::query::Scalar::Number(503.0)
+        )]
+    );
+    let f = super::tests::frame("requests in access.log in the last 120s");
+    assert_eq!(
+        f["window"],
+        serde_json::json!({"last": {"seconds": 120}}),
+        "{f}"
+    );
+    assert!(f.get("filters").is_none(), "{f}");
 }
 
 /// "how many processes did the OOM killer kill": one process per kill, though the killed
