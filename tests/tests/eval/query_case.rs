@@ -231,6 +231,7 @@ mod tests {
             ("queries-heldout10", "queries-heldout10.jsonl"),
             ("queries-heldout11", "queries-heldout11.jsonl"),
             ("queries-heldout12", "queries-heldout12.jsonl"),
+            ("queries-heldout13", "queries-heldout13.jsonl"),
             ("queries-dev6", "queries-dev6.jsonl"),
             ("queries-dev7", "queries-dev7.jsonl"),
             ("queries-dev8", "queries-dev8.jsonl"),
