@@ -888,3 +888,34 @@ fn a_dot_standing_alone_is_a_path_and_find_needs_one() {
         );
     }
 }
+
+#[test]
+fn asked_yes_or_no_of_the_processes_is_their_query() {
+    for (text, filter) in [
+        (
+            "有没有 java 进程",
+            json!({"field": "program", "op": "contains", "value": "java"}),
+        ),
+        (
+            "有没有僵尸进程",
+            json!({"field": "state", "op": "eq", "value": "Z"}),
+        ),
+        (
+            "are there any zombie processes",
+            json!({"field": "state", "op": "eq", "value": "Z"}),
+        ),
+        (
+            "哪些进程是 root 启动的",
+            json!({"field": "user", "op": "eq", "value": "root"}),
+        ),
+    ] {
+        let (tool, args) = first_call(text, &[]);
+        assert_eq!(tool, "system_query", "{text}: {args}");
+        assert_eq!(args["filters"], json!([filter]), "{text}: {args}");
+    }
+    // A document asked for stays a search.
+    assert_eq!(
+        first_call("有没有 nginx 的部署文档", &[]).0,
+        "semantic_search"
+    );
+}

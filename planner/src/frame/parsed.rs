@@ -219,10 +219,20 @@ impl Parsed {
         self.lower.get(from..to).unwrap_or("").trim()
     }
 
-    /// Whether the question asks yes or no whether events with a condition it names exist
-    /// ("有没有 504", "are there any 504s", "是否有报错").
+    /// Whether the question asks yes or no whether events (or a system table's rows) with a
+    /// condition it names exist ("有没有 504", "are there any 504s", "有没有 java 进程").
     pub fn asks_if_any(&self, lex: &Lexicon) -> bool {
+        // Or a system table's word with a name or a number ("有没有 java 进程"), or one that
+        // is a condition itself ("有没有僵尸进程").
+        let system = |with_filter: bool| {
+            self.has(|c| {
+                matches!(c, Cue::Source(i) if lex.sources[i].source != llmops_common::query::Source::Log
+                    && (!with_filter || lex.sources[i].filter.is_some()))
+            })
+        };
         let condition = self.has(|c| matches!(c, Cue::Filter(_)))
+            || (system(false) && !self.lits.is_empty())
+            || system(true)
             || self.lits.iter().any(|l| match l.lit {
                 Lit::Class(_) => true,
                 Lit::Number { value, unit: None } => (100.0..600.0).contains(&value),

@@ -64,7 +64,8 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
         _ => {
             let implied = super::build_filters::source_filters(lex, &p, source, false);
             let names = p.has(|c| matches!(c, Cue::Source(i) if lex.sources[i].names));
-            let figure = measure_cue(lex, &p).is_some();
+            // "有没有僵尸进程", "are there any zombies": asked yes or no is a figure too.
+            let figure = measure_cue(lex, &p).is_some() || p.asks_if_any(lex);
             // "which mount has the highest usage": the row with the extreme value, asked
             // of the table by its name.
             let which = p.hits.iter().any(|h| p.hit_is(h, &lex.grammar.asks))
