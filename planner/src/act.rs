@@ -26,6 +26,8 @@ pub enum ActIntent {
     KillTop {
         sort: ProcSort,
         signal: &'static str,
+        /// Among the processes of this name only ("the sleep process using the most memory").
+        name: Option<String>,
     },
     /// End the processes whose command line names this: look them up, then propose one
     /// `kill` of every pid found (shown with its command line in the approval).
@@ -313,14 +315,14 @@ fn kill_top(t: &str) -> Option<ActIntent> {
     if !verb || !process {
         return None;
     }
-    let memory = ["memory", "ram", "内存"].iter().any(|w| t.contains(w));
+    const RESOURCES: [&str; 6] = ["memory", "ram", "内存", "cpu", "mem", "rss"];
+    const TOP: [&str; 14] = [
+        "eating", "using", "hogging", "most", "top", "biggest", "heaviest", "largest", "最多",
+        "最大", "最高", "占用", "吃", "more",
+    ];
+    let memory = RESOURCES[..3].iter().any(|w| t.contains(w));
     let cpu = t.contains("cpu");
-    let top = [
-        "eating", "using", "hogging", "most", "top", "biggest", "heaviest", "最多", "最大", "最高",
-        "占用", "吃",
-    ]
-    .iter()
-    .any(|w| t.contains(w));
+    let top = TOP.iter().any(|w| t.contains(w));
     if !top || memory == cpu {
         return None;
     }
@@ -329,9 +331,11 @@ fn kill_top(t: &str) -> Option<ActIntent> {
     } else {
         ProcSort::Cpu
     };
+    let picking: Vec<&str> = RESOURCES.iter().chain(&TOP).copied().collect();
     Some(ActIntent::KillTop {
         sort,
         signal: signal_of(t),
+        name: by_name::named_among_the_top(t, &picking),
     })
 }
 

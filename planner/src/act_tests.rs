@@ -150,9 +150,25 @@ fn imperative_requests_become_proposals() {
         intent("stop the process using the most cpu"),
         Some(ActIntent::KillTop {
             sort: ProcSort::Cpu,
-            signal: "-TERM"
+            signal: "-TERM",
+            name: None,
         })
     );
+    // The top among one program's processes only.
+    for t in [
+        "kill the sleep process using the most memory",
+        "把内存最大的 sleep 进程杀掉",
+    ] {
+        assert_eq!(
+            intent(t),
+            Some(ActIntent::KillTop {
+                sort: ProcSort::Memory,
+                signal: "-TERM",
+                name: Some("sleep".into()),
+            }),
+            "{t}"
+        );
+    }
 }
 
 #[test]

@@ -369,8 +369,8 @@ fn act_call(intent: &act::ActIntent, own: &[StepRecord]) -> Option<Call> {
     let reason = "the user asked for it";
     match (intent, own) {
         (act::ActIntent::Argv(argv), []) => Some(act::call_args(argv, reason).into()),
-        (act::ActIntent::KillTop { sort, .. }, []) => {
-            Some(ToolArgs::SysMonitor(SysMonitorArgs::processes(*sort, 5, None)).into())
+        (act::ActIntent::KillTop { sort, name, .. }, []) => {
+            Some(ToolArgs::SysMonitor(SysMonitorArgs::processes(*sort, 5, name.clone())).into())
         }
         (act::ActIntent::KillNamed { name, .. }, []) => Some(act::lookup_args(name).into()),
         (act::ActIntent::KillNamed { name, signal }, [look]) if look.ok => {
@@ -395,7 +395,7 @@ fn act_call(intent: &act::ActIntent, own: &[StepRecord]) -> Option<Call> {
             let why = format!("stop {name}");
             Some(act::call_args(&argv, &why).into())
         }
-        (act::ActIntent::KillTop { sort, signal }, [look]) if look.ok => {
+        (act::ActIntent::KillTop { sort, signal, .. }, [look]) if look.ok => {
             let (pid, name) = act::top_process(look)?;
             let argv = vec!["kill".to_string(), signal.to_string(), pid.to_string()];
             let why = format!("{name} (PID {pid}) uses the most {}", sort.as_str());

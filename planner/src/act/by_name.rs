@@ -207,6 +207,21 @@ fn named_in(clause: &str) -> Option<&str> {
     }
 }
 
+/// "kill the sleep process using the most memory", "把内存最大的 sleep 进程杀掉": the one name
+/// left beside the words that pick the top process (`picking`), when there is one.
+pub(super) fn named_among_the_top(t: &str, picking: &[&str]) -> Option<String> {
+    let (_, rest) = without_kill_words(t);
+    let stop = &crate::lexicon::lexicon().grammar.stop.en;
+    let names: Vec<&str> = rest
+        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+        .map(|w| w.trim_matches('.'))
+        .filter(|w| w.len() >= 2 && w.starts_with(|c: char| c.is_ascii_alphabetic()))
+        .filter(|w| !stop.iter().any(|s| s == w) && !picking.contains(w))
+        .filter(|w| !NOT_UNITS.contains(w))
+        .collect();
+    only(names).map(str::to_string)
+}
+
 /// The one name of `names` (repeats counted once), if there is one.
 fn only(mut names: Vec<&str>) -> Option<&str> {
     names.dedup();

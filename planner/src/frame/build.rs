@@ -680,9 +680,20 @@ fn system_field_asked(lex: &Lexicon, p: &Parsed, q: &mut Query) {
         q.field = None;
         return;
     }
+    // "sshd 和 cron 哪个内存占用大": which of several names, by a figure, ranks their rows.
+    let which_of_several = p.hits.iter().any(|g| p.hit_is(g, &lex.grammar.asks))
+        && q.filters.iter().any(|x| {
+            x.field.as_ref().map(|g| g.as_str()) == name
+                && x.op == FilterOp::Regex
+                && !x.negate
+                && x.value.to_string().contains('|')
+        });
     match asked {
         // "the most memory": the rows with the most, first.
-        Some((h, f)) if p.is_numeric(lex, f) && super::grouping::ranked_at(lex, p, h) => {
+        Some((h, f))
+            if p.is_numeric(lex, f)
+                && (super::grouping::ranked_at(lex, p, h) || which_of_several) =>
+        {
             q.measure = Measure::Rows;
             q.field = Some(Field::new(f));
             q.order = Order::Desc;

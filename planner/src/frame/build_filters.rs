@@ -34,6 +34,9 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
     let mut soft = Vec::new();
     let case = p.has(|c| c == Cue::Case);
     let mut named = 0;
+    // The last name's end and where its filter went (hard or soft, and its index): a name
+    // joined to it by a list's word is one more alternative of it ("sleep, cat and tail").
+    let mut last_name: Option<(usize, bool, usize)> = None;
     for l in &p.lits {
         let Some((f, kind)) = literal_filter(lex, p, source, l) else {
             continue;
@@ -51,11 +54,25 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
         };
         match kind {
             Kind::Hard => hard.push(f),
-            Kind::Name if named == 0 => {
-                named += 1;
-                hard.push(f);
+            Kind::Name => {
+                let joined = last_name.filter(|&(end, _, _)| {
+                    p.joined_item(l.start, true).is_some_and(|(_, e)| e == end)
+                });
+                let merged = joined.is_some_and(|(_, in_hard, i)| {
+                    let target = if in_hard { &mut hard[i] } else { &mut soft[i] };
+                    one_more_name(target, &f)
+                });
+                if merged {
+                    last_name = joined.map(|(_, h, i)| (l.end, h, i));
+                } else if named == 0 {
+                    named += 1;
+                    hard.push(f);
+                    last_name = Some((l.end, true, hard.len() - 1));
+                } else {
+                    soft.push(f);
+                    last_name = Some((l.end, false, soft.len() - 1));
+                }
             }
-            Kind::Name => soft.push(f),
         }
     }
     // "5xx errors", "500 errors", "421 errors" (a code in the text): the word qualifies the
@@ -607,8 +624,13 @@ fn word_filter(
     w: &str,
 ) -> Option<(Filter, Kind)> {
     let op = FilterOp::Contains;
+    // "which of sleep, cat and tail", "sshd 和 cron 哪个": a list of words names things.
+    let listed = |s: Option<(usize, usize)>| {
+        s.is_some_and(|(a, b)| p.lits.iter().any(|l| (l.start, l.end) == (a, b)))
+    };
+    let in_a_list = listed(p.joined_item(at, true)) || listed(p.joined_item(end, false));
     match name_field(source) {
-        Some(_) if !next_to_cue(lex, p, source, at, end) => None,
+        Some(_) if !next_to_cue(lex, p, source, at, end) && !in_a_list => None,
         Some(field) => Some((
             filter(Some(field), op, Scalar::Text(w.to_string()), Unit::None),
             Kind::Name,
@@ -625,6 +647,36 @@ fn word_filter(
             })
         }
     }
+}
+
+/// Adds the name `f` to the name filter `target` as an alternative ("sleep, cat and tail":
+/// any of them; "other than java and python": none of them). False when they are not names
+/// of one field said the same way.
+fn one_more_name(target: &mut Filter, f: &Filter) -> bool {
+    let held = |x: &Filter| match x.op {
+        FilterOp::Contains | FilterOp::Regex => Some(!x.negate),
+        FilterOp::NotContains => Some(false),
+        _ => None,
+    };
+    if target.field != f.field || held(target).is_none() || held(target) != held(f) {
+        return false;
+    }
+    let pattern = |x: &Filter| match x.op {
+        FilterOp::Regex => x.value.to_string(),
+        _ => regex_escape(&x.value.to_string()),
+    };
+    let value = format!("(?:{}|{})", pattern(target), pattern(f));
+    let positive = held(target) == Some(true);
+    *target = Filter {
+        negate: !positive,
+        ..filter(
+            target.field.as_ref().map(|x| x.as_str()),
+            FilterOp::Regex,
+            Scalar::Text(value),
+            Unit::None,
+        )
+    };
+    true
 }
 
 /// Several equalities on one field mean any of them ("502 and 504", "ERROR or WARN"):

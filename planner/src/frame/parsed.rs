@@ -289,7 +289,7 @@ impl Parsed {
     /// The condition (a literal or a filter's cue) joined to the one at `at` by a list's
     /// word ("and", "或", "、"): the one ending before `at` (`before`), else the one
     /// starting after it.
-    fn joined_item(&self, at: usize, before: bool) -> Option<(usize, usize)> {
+    pub(super) fn joined_item(&self, at: usize, before: bool) -> Option<(usize, usize)> {
         let lex = crate::lexicon::lexicon();
         let joined =
             |a: usize, b: usize| a <= b && lex.grammar.joiners.all().any(|j| j == self.gap(a, b));

@@ -135,3 +135,45 @@ fn a_plain_name_where_a_name_stands_is_the_process() {
         "{f}"
     );
 }
+
+#[test]
+fn a_list_of_names_is_any_of_them_and_which_ranks_them() {
+    for (text, pattern, measure) in [
+        (
+            "which of sleep, cat and tail uses the most memory",
+            "(?:(?:sleep|cat)|tail)",
+            "rows",
+        ),
+        ("sshd 和 cron 哪个内存占用大", "(?:sshd|cron)", "rows"),
+        (
+            "of sshd and cron which one uses more memory",
+            "(?:sshd|cron)",
+            "rows",
+        ),
+        (
+            "how much memory do sshd and cron use",
+            "(?:sshd|cron)",
+            "sum",
+        ),
+        (
+            "how many nginx and redis processes",
+            "(?:nginx|redis)",
+            "count",
+        ),
+    ] {
+        let f = frame(text);
+        assert_eq!(f["source"], "processes", "{text}: {f}");
+        assert_eq!(
+            f["filters"],
+            json!([{"field": "program", "op": "regex", "value": pattern}]),
+            "{text}: {f}"
+        );
+        assert_eq!(f["measure"], measure, "{text}: {f}");
+    }
+    let f = frame("how many processes other than java and python");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "program", "op": "regex", "value": "(?:java|python)", "negate": true}]),
+        "{f}"
+    );
+}
