@@ -35,6 +35,8 @@ pub mod understand;
 #[cfg(test)]
 mod eval_tests;
 #[cfg(test)]
+mod routing_system_tests;
+#[cfg(test)]
 mod routing_tests;
 #[cfg(test)]
 mod test_data;

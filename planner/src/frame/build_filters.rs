@@ -32,6 +32,58 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
         hard.extend(field_filters(lex, p, source));
     }
     let mut soft = Vec::new();
+    literal_conditions(lex, p, source, &mut hard, &mut soft);
+    // "5xx errors", "500 errors", "421 errors" (a code in the text): the word qualifies the
+    // code, it is not a level.
+    let on = |f: &Filter, name: &str| f.field.as_ref().is_some_and(|x| x.as_str() == name);
+    if hard
+        .iter()
+        .any(|f| on(f, "status") || super::missing_field::is_code_text(p, f))
+    {
+        hard.retain(|f| {
+            !(on(f, "level") && f.op == FilterOp::Eq && f.value == Scalar::Text("ERROR".into()))
+        });
+    }
+    if source == Source::Log {
+        hard.extend(phrase_filters(lex, p));
+        super::missing_field::read_as_the_log_can(p, &mut hard);
+    }
+    // With a text condition of its own, unknown words are the object only when they say
+    // what the named thing did ("did thumb-worker exit").
+    let has_text = hard
+        .iter()
+        .any(|f| matches!(f.op, FilterOp::Contains | FilterOp::Regex));
+    let found = (source == Source::Log)
+        .then(|| super::object_words::object_words(lex, p))
+        .flatten()
+        .filter(|o| !has_text || o.after_a_name);
+    let object_qualifies = found
+        .as_ref()
+        .is_some_and(|o| o.qualifies || o.after_a_name);
+    let object = found.map(|o| o.filter);
+    hard.extend(source_filters(lex, p, source, false));
+    soft.extend(source_filters(lex, p, source, true));
+    if source == Source::Log {
+        soft.extend(super::bridge::translated(lex, p));
+    }
+    Conditions {
+        hard: merge_alternatives(hard),
+        soft,
+        object,
+        object_qualifies,
+    }
+}
+
+/// The conditions the question's literals carry, negated as they are said; a name joins the
+/// hard conditions when it is the first, the soft ones after it, or the name before it
+/// when a list's word joins them.
+fn literal_conditions(
+    lex: &Lexicon,
+    p: &Parsed,
+    source: Source,
+    hard: &mut Vec<Filter>,
+    soft: &mut Vec<Filter>,
+) {
     let case = p.has(|c| c == Cue::Case);
     let mut named = 0;
     // The last name's end and where its filter went (hard or soft, and its index): a name
@@ -74,45 +126,6 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
                 }
             }
         }
-    }
-    // "5xx errors", "500 errors", "421 errors" (a code in the text): the word qualifies the
-    // code, it is not a level.
-    let on = |f: &Filter, name: &str| f.field.as_ref().is_some_and(|x| x.as_str() == name);
-    if hard
-        .iter()
-        .any(|f| on(f, "status") || super::missing_field::is_code_text(p, f))
-    {
-        hard.retain(|f| {
-            !(on(f, "level") && f.op == FilterOp::Eq && f.value == Scalar::Text("ERROR".into()))
-        });
-    }
-    if source == Source::Log {
-        hard.extend(phrase_filters(lex, p));
-        super::missing_field::read_as_the_log_can(p, &mut hard);
-    }
-    // With a text condition of its own, unknown words are the object only when they say
-    // what the named thing did ("did thumb-worker exit").
-    let has_text = hard
-        .iter()
-        .any(|f| matches!(f.op, FilterOp::Contains | FilterOp::Regex));
-    let found = (source == Source::Log)
-        .then(|| super::object_words::object_words(lex, p))
-        .flatten()
-        .filter(|o| !has_text || o.after_a_name);
-    let object_qualifies = found
-        .as_ref()
-        .is_some_and(|o| o.qualifies || o.after_a_name);
-    let object = found.map(|o| o.filter);
-    hard.extend(source_filters(lex, p, source, false));
-    soft.extend(source_filters(lex, p, source, true));
-    if source == Source::Log {
-        soft.extend(super::bridge::translated(lex, p));
-    }
-    Conditions {
-        hard: merge_alternatives(hard),
-        soft,
-        object,
-        object_qualifies,
     }
 }
 
