@@ -131,6 +131,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     let (mut q, cue) = measured(lex, p, source, files);
     measured_groups(lex, p, &mut q);
     peak_of_a_field(lex, p, &mut q);
+    distribution_of_values(lex, p, &mut q);
     // "how many unique client ips": the field named is what is counted.
     if q.measure == Measure::CountDistinct && q.field.is_none() && q.group_by.is_empty() {
         q.field = field_hits(lex, p, source)
@@ -299,6 +300,26 @@ fn peak_of_a_field(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     if q.measure == Measure::Buckets && numeric && q.group_by.is_empty() && !counted {
         q.measure = Measure::Max;
     }
+}
+
+/// "状态码分布", "distribution of request methods": the distribution of a field of values
+/// (not numbers) is its values counted, not the statistics of the time taken.
+fn distribution_of_values(lex: &Lexicon, p: &Parsed, q: &mut Query) {
+    if q.measure != Measure::Stats || !q.group_by.is_empty() {
+        return;
+    }
+    // A field the lexicon knows is a measure only when it says so: a status is codes, even
+    // where a JSON log writes them as numbers.
+    let measures = |f: &str| match lex.fields.iter().any(|c| c.field == f) {
+        true => lex.is_numeric(f),
+        false => p.is_numeric(lex, f),
+    };
+    let Some((_, f)) = field_hits(lex, p, q.source).find(|(_, f)| !measures(f)) else {
+        return;
+    };
+    q.group_by = vec![Field::new(f)];
+    q.measure = Measure::Count;
+    q.field = None;
 }
 
 /// What a window or a bucket makes of the measure: "how many in the last hour" over a log
