@@ -241,19 +241,18 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 }
 
 impl Filter {
-    /// The condition reversed: an equality, a containment or a comparison by its opposite
-    /// op, a pattern, a class or a tag marked `negate`.
+    /// The condition reversed: a comparison by its opposite op, a containment in the whole
+    /// event by `not_contains`, anything else marked `negate` (so that a condition on a field
+    /// keeps only rows that have the field, however it is written).
     pub fn negated(self) -> Filter {
         let op = match self.op {
-            FilterOp::Eq => FilterOp::Ne,
-            FilterOp::Ne => FilterOp::Eq,
-            FilterOp::Contains => FilterOp::NotContains,
-            FilterOp::NotContains => FilterOp::Contains,
             FilterOp::Lt => FilterOp::Ge,
             FilterOp::Le => FilterOp::Gt,
             FilterOp::Gt => FilterOp::Le,
             FilterOp::Ge => FilterOp::Lt,
-            FilterOp::Regex | FilterOp::Class | FilterOp::Tag => {
+            FilterOp::Contains if self.field.is_none() && !self.negate => FilterOp::NotContains,
+            FilterOp::NotContains if self.field.is_none() => FilterOp::Contains,
+            _ => {
                 return Filter {
                     negate: !self.negate,
                     ..self

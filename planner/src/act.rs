@@ -316,12 +316,17 @@ fn kill_top(t: &str) -> Option<ActIntent> {
         return None;
     }
     const RESOURCES: [&str; 6] = ["memory", "ram", "内存", "cpu", "mem", "rss"];
-    const TOP: [&str; 14] = [
-        "eating", "using", "hogging", "most", "top", "biggest", "heaviest", "largest", "最多",
-        "最大", "最高", "占用", "吃", "more",
+    const TOP: [&str; 15] = [
+        "eating", "using", "hogging", "most", "top", "biggest", "heaviest", "largest", "highest",
+        "最多", "最大", "最高", "占用", "吃", "more",
     ];
-    let memory = RESOURCES[..3].iter().any(|w| t.contains(w));
-    let cpu = t.contains("cpu");
+    // Whole words: "ram" is no part of "program".
+    let words: Vec<&str> = t.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+    let memory = t.contains("内存")
+        || ["memory", "ram", "mem", "rss"]
+            .iter()
+            .any(|w| words.contains(w));
+    let cpu = words.contains(&"cpu");
     let top = TOP.iter().any(|w| t.contains(w));
     if !top || memory == cpu {
         return None;

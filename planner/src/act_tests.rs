@@ -154,6 +154,21 @@ fn imperative_requests_become_proposals() {
             name: None,
         })
     );
+    // A word of the request is no name; a name is said beside the word for a process.
+    for t in [
+        "kill the process with the highest memory usage",
+        "kill the process using the most memory on the web server",
+    ] {
+        assert_eq!(
+            intent(t),
+            Some(ActIntent::KillTop {
+                sort: ProcSort::Memory,
+                signal: "-TERM",
+                name: None,
+            }),
+            "{t}"
+        );
+    }
     // The top among one program's processes only.
     for t in [
         "kill the sleep process using the most memory",

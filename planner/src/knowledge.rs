@@ -258,11 +258,11 @@ pub fn asks_capabilities(text: &str) -> bool {
     let lower = text.to_lowercase();
     let words = ascii_words(&lower);
     let w = |x: &str| has_word(&words, x);
-    // "what is the command line of sshd", "X 的启动命令是什么": a table's field asked.
+    // "what is the command line of sshd", "X 的启动命令是什么": a process's command asked.
     let lex = super::lexicon::lexicon();
-    let a_field = super::lexicon::find(lex, &lower)
-        .iter()
-        .any(|h| matches!(h.cue, super::lexicon::Cue::Field(i) if lex.fields[i].source.is_some()));
+    let a_field = super::lexicon::find(lex, &lower).iter().any(
+        |h| matches!(h.cue, super::lexicon::Cue::Field(i) if lex.fields[i].field == "command"),
+    );
     if a_field
         || super::incident::names_a_file(text)
         || words.iter().any(|x| super::slots::is_known_command(x))

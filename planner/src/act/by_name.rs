@@ -207,17 +207,36 @@ fn named_in(clause: &str) -> Option<&str> {
     }
 }
 
-/// "kill the sleep process using the most memory", "把内存最大的 sleep 进程杀掉": the one name
-/// left beside the words that pick the top process (`picking`), when there is one.
+/// "kill the sleep process using the most memory", "把内存最大的 sleep 进程杀掉": the name said
+/// right before the word for a process, or after "named"/"called", that is no word of the
+/// request itself (`picking`: the resource and the words that pick the top one).
 pub(super) fn named_among_the_top(t: &str, picking: &[&str]) -> Option<String> {
-    let (_, rest) = without_kill_words(t);
     let stop = &crate::lexicon::lexicon().grammar.stop.en;
-    let names: Vec<&str> = rest
-        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+    // Words of ASCII, with the Chinese word for a process as one of them.
+    const PROCESS: &str = "\u{1}";
+    let marked = t.replace("进程", &format!(" {PROCESS} "));
+    let words: Vec<&str> = marked
+        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '\u{1}')))
         .map(|w| w.trim_matches('.'))
-        .filter(|w| w.len() >= 2 && w.starts_with(|c: char| c.is_ascii_alphabetic()))
-        .filter(|w| !stop.iter().any(|s| s == w) && !picking.contains(w))
-        .filter(|w| !NOT_UNITS.contains(w))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let name_like = |w: &&str| {
+        w.len() >= 2
+            && w.starts_with(|c: char| c.is_ascii_alphabetic())
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+            && !stop.iter().any(|s| s == w)
+            && !picking.contains(w)
+            && !NOT_UNITS.contains(w)
+    };
+    let names: Vec<&str> = words
+        .windows(2)
+        .filter_map(|pair| match pair {
+            [name, "process" | "processes" | PROCESS] => Some(*name),
+            ["named" | "called", name] => Some(*name),
+            _ => None,
+        })
+        .filter(name_like)
         .collect();
     only(names).map(str::to_string)
 }

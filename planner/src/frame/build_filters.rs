@@ -611,15 +611,22 @@ fn clause_between(lex: &Lexicon, p: &Parsed, from: usize, to: usize) -> bool {
     if from > to {
         return false;
     }
-    let mut rest = p.lower[from..to].to_string();
-    let negations = p
+    let negation: Vec<(usize, usize)> = p
         .hits
         .iter()
-        .filter(|h| h.cue == Cue::Negate && h.start >= from && h.end <= to);
-    for h in negations.rev() {
-        rest.replace_range(h.start - from..h.end - from, " ");
+        .filter(|h| h.cue == Cue::Negate && h.start >= from && h.end <= to)
+        .map(|h| (h.start, h.end))
+        .collect();
+    // The words between them, less those a negation covers (overlapping ones too).
+    let mut words = Vec::new();
+    let mut at = from;
+    for w in p.lower[from..to].split(' ') {
+        let (s, e) = (at, at + w.len());
+        at = e + 1;
+        if !w.is_empty() && !negation.iter().any(|&(a, b)| a <= s && e <= b) {
+            words.push(w);
+        }
     }
-    let words: Vec<&str> = rest.split_whitespace().collect();
     let stop = &lex.grammar.stop.en;
     words.len() <= 3
         && words
@@ -682,6 +689,7 @@ fn one_more_name(target: &mut Filter, f: &Filter) -> bool {
     let positive = held(target) == Some(true);
     *target = Filter {
         negate: !positive,
+        case_sensitive: target.case_sensitive,
         ..filter(
             target.field.as_ref().map(|x| x.as_str()),
             FilterOp::Regex,
@@ -697,8 +705,14 @@ fn one_more_name(target: &mut Filter, f: &Filter) -> bool {
 fn merge_alternatives(filters: Vec<Filter>) -> Vec<Filter> {
     let mut out: Vec<Filter> = Vec::new();
     for f in filters {
+        // Only conditions that hold: "not 404 or 500" is neither, two conditions.
         let same = out.iter_mut().find(|o| {
-            o.field.is_some() && o.field == f.field && o.op == FilterOp::Eq && f.op == FilterOp::Eq
+            o.field.is_some()
+                && o.field == f.field
+                && o.op == FilterOp::Eq
+                && f.op == FilterOp::Eq
+                && !o.negate
+                && !f.negate
         });
         match same {
             Some(o) => {
@@ -708,7 +722,12 @@ fn merge_alternatives(filters: Vec<Filter>) -> Vec<Filter> {
                 o.value = Scalar::Text(format!("^(?:{a}|{b})$"));
             }
             None => match out.iter_mut().find(|o| {
-                o.op == FilterOp::Regex && !o.negate && o.field == f.field && f.op == FilterOp::Eq
+                o.op == FilterOp::Regex
+                    && !o.negate
+                    && !f.negate
+                    && o.field == f.field
+                    && f.op == FilterOp::Eq
+                    && matches!(&o.value, Scalar::Text(t) if t.ends_with(")$"))
             }) {
                 Some(o) => {
                     let b = regex_escape(&f.value.to_string());

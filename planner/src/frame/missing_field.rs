@@ -23,11 +23,13 @@ fn in_the_text_without_the_field(p: &Parsed, hard: &mut [Filter]) {
         let Some(field) = f.field.as_ref().map(|x| x.as_str().to_string()) else {
             continue;
         };
-        let held = matches!(f.op, FilterOp::Eq | FilterOp::Contains);
-        let textual = matches!(f.value, Scalar::Text(_))
-            && (held || matches!(f.op, FilterOp::Ne | FilterOp::NotContains));
+        let equal = matches!(f.op, FilterOp::Eq | FilterOp::Contains);
+        let unequal = matches!(f.op, FilterOp::Ne | FilterOp::NotContains);
+        let held = equal != f.negate;
+        let textual = matches!(f.value, Scalar::Text(_)) && (equal || unequal);
         if textual && IN_TEXT.contains(&field.as_str()) && !p.log_has(&field) {
             f.field = None;
+            f.negate = false;
             f.op = if held {
                 FilterOp::Contains
             } else {
@@ -55,16 +57,13 @@ fn levels_without_the_field(p: &Parsed, hard: &mut [Filter]) {
         if !on_level || !equal || !FAILING.contains(&v.as_str()) {
             continue;
         }
+        let unequal = (f.op == FilterOp::Ne) != f.negate;
         let read = if p.log_has("status") {
             Filter::new(None, FilterOp::Tag, Scalar::Text("failure".into()))
         } else {
             Filter::new(None, FilterOp::Contains, Scalar::Text(v.to_lowercase()))
         };
-        *f = if f.op == FilterOp::Ne {
-            read.negated()
-        } else {
-            read
-        };
+        *f = if unequal { read.negated() } else { read };
     }
 }
 

@@ -470,9 +470,13 @@ fn a_name_joined_by_a_dash_is_found_joined_by_an_underscore_too() {
 #[test]
 fn a_negation_written_after_the_condition_negates_it() {
     let f = frame("how many requests in access.log, 404s excluded");
-    assert_eq!(f["filters"][0]["op"], "ne", "{f}");
+    assert_eq!(
+        (&f["filters"][0]["op"], &f["filters"][0]["negate"]),
+        (&json!("eq"), &json!(true)),
+        "{f}"
+    );
     let f = frame("app.log 有多少条日志？info 的除外");
-    assert_eq!(f["filters"][0]["op"], "ne", "{f}");
+    assert_eq!(f["filters"][0]["negate"], true, "{f}");
     assert_eq!(f["filters"][0]["value"], "INFO", "{f}");
 }
 

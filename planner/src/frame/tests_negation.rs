@@ -49,6 +49,14 @@ fn a_negated_class_tag_network_or_address_keeps_the_other_requests() {
     ] {
         assert_eq!(number(&log.answer(q)), neither, "{q}");
     }
+    // Lines without a status are no requests "not 5xx" or "not 404".
+    let with_junk = format!("{text}-- rotated --\nkernel: eth0 link up\n");
+    let junk = Planted::new("edge-junk.log", &with_junk);
+    let not_404 = count(&|l| l.status != 404);
+    let r = junk.answer("how many requests in edge-junk.log were not 404");
+    assert_eq!(number(&r), not_404);
+    let r = junk.answer("how many requests in edge-junk.log were not 5xx");
+    assert_eq!(number(&r), not_5xx);
     let others = count(&|l| l.client != "10.0.0.3");
     let r = log.answer("edge.log 除了 10.0.0.3 以外的请求有多少");
     assert_eq!(number(&r), others);

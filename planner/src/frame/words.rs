@@ -110,11 +110,13 @@ pub(super) fn any_wording<'w>(field: Option<&str>, words: impl Iterator<Item = &
     let bounded = |w: &str| {
         let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
         let (a, b) = (word(w.chars().next()), word(w.chars().next_back()));
+        // Written out, not `\b`, so that grep, Perl and jq read it as the engine does,
+        // whatever characters stand beside the word.
         format!(
             "{}{}{}",
-            if a { r"(?-u:\b)" } else { "" },
+            if a { "(?:^|[^A-Za-z0-9_])" } else { "" },
             regex_escape(w),
-            if b { r"(?-u:\b)" } else { "" }
+            if b { "(?:[^A-Za-z0-9_]|$)" } else { "" }
         )
     };
     let alts: Vec<String> = words.map(bounded).collect();
