@@ -141,7 +141,11 @@ fn clauses(text: &str) -> Vec<String> {
     let spaced = abbr.replace_all(&spaced, "$1$2$3$4").into_owned();
     // A dot standing alone is a path ("find . -name x", "du -sh ."), no sentence's end.
     const HERE: char = '\u{E000}';
-    let spaced = format!("{spaced} ").replace(" . ", &format!(" {HERE} "));
+    let mut spaced = format!("{spaced} ");
+    // Twice over, for dots side by side ("ls . ..": the matches of one pass do not overlap).
+    for _ in 0..2 {
+        spaced = spaced.replace(" . ", &format!(" {HERE} "));
+    }
     let text = spaced.trim_end();
     let mut out = Vec::new();
     for part in r.split(text) {

@@ -73,14 +73,17 @@ fn reads_inner(c: &PipeCtx<'_>) -> bool {
             Some(super::def::Origin::Inner(_) | super::def::Origin::Template(_))
         )
     };
-    let conds = all_conds(c).into_iter().any(|x| match x {
-        Cond::Num { f, .. } | Cond::Range { f, .. } | Cond::Text { f, .. } => inner(f.id),
-        Cond::Contains { f, .. } | Cond::ContainsCi { f, .. } | Cond::Regex { f, .. } => {
-            f.as_ref().is_some_and(|f| inner(f.id))
+    fn reads(x: &Cond, inner: &dyn Fn(usize) -> bool) -> bool {
+        match x {
+            Cond::Num { f, .. } | Cond::Range { f, .. } | Cond::Text { f, .. } => inner(f.id),
+            Cond::Contains { f, .. } | Cond::ContainsCi { f, .. } | Cond::Regex { f, .. } => {
+                f.as_ref().is_some_and(|f| inner(f.id))
+            }
+            Cond::Not { f, inner: c } => f.as_ref().is_some_and(|f| inner(f.id)) || reads(c, inner),
+            Cond::All(_) | Cond::Any(_) => true,
         }
-        Cond::Not { f, .. } => f.as_ref().is_none_or(|f| inner(f.id)),
-        Cond::All(_) | Cond::Any(_) => true,
-    });
+    }
+    let conds = all_conds(c).into_iter().any(|x| reads(x, &inner));
     conds
         || c.plan.group.iter().any(|f| inner(f.id))
         || c.plan.show.iter().any(|f| inner(f.id))

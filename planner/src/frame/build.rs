@@ -614,18 +614,18 @@ fn settle(lex: &Lexicon, p: &Parsed, q: &mut Query) {
         q.field = None;
     }
     // "一共发了多少字节", "how many bytes": a count of a quantity is its sum.
-    // So is a log's own column of numbers that counts something ("how many rows were
-    // processed", `rows`), not one that measures or names ("how many duration", a status).
-    const NOT_SUMMED: [&str; 7] = ["duration", "status", "time", "level", "pid", "port", "id"];
+    // So is a log's own column of numbers asked in total ("how many rows were processed in
+    // total", "一共处理了多少 rows"): a column the lexicon does not know may be a gauge
+    // (`queue_depth`), which only a total asked for adds up. Not one with a role.
+    let in_total = p.has(|c| c == Cue::Total);
     let additive = q.field.as_ref().is_some_and(|f| {
         lex.fields
             .iter()
             .any(|c| c.additive && c.field == f.as_str())
-            || p.columns.iter().any(|c| {
-                c.name == f.as_str()
-                    && c.numeric
-                    && !c.roles.iter().any(|r| NOT_SUMMED.contains(&r.as_str()))
-            })
+            || (in_total
+                && p.columns
+                    .iter()
+                    .any(|c| c.name == f.as_str() && c.numeric && c.roles.is_empty()))
     });
     // Not when the quantity is a condition ("how many requests over 1000 bytes").
     let a_condition = q.filters.iter().any(|f| f.field == q.field);
@@ -703,12 +703,10 @@ fn system_field_asked(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     }
     // "sshd 和 cron 哪个内存占用大": which of several names, by a figure, ranks their rows.
     let which_of_several = p.hits.iter().any(|g| p.hit_is(g, &lex.grammar.asks))
-        && q.filters.iter().any(|x| {
-            x.field.as_ref().map(|g| g.as_str()) == name
-                && x.op == FilterOp::Regex
-                && !x.negate
-                && x.value.to_string().contains('|')
-        });
+        && p.names_a_list()
+        && q.filters
+            .iter()
+            .any(|x| x.field.as_ref().map(|g| g.as_str()) == name && !x.negate);
     match asked {
         // "the most memory": the rows with the most, first.
         Some((h, f))

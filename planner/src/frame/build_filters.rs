@@ -108,7 +108,8 @@ fn literal_conditions(
             Kind::Hard => hard.push(f),
             Kind::Name => {
                 let joined = last_name.filter(|&(end, _, _)| {
-                    p.joined_item(l.start, true).is_some_and(|(_, e)| e == end)
+                    p.joined_item((l.start, l.end), true)
+                        .is_some_and(|(_, e)| e == end)
                 });
                 let merged = joined.is_some_and(|(_, in_hard, i)| {
                     let target = if in_hard { &mut hard[i] } else { &mut soft[i] };
@@ -574,10 +575,7 @@ fn next_to_cue(lex: &Lexicon, p: &Parsed, source: Source, start: usize, end: usi
         // "how many connections does redis have": a helping verb before the name.
         // "sshd 的命令行", "the command line of sshd": whose field it is.
         let gap = p.lower[from..to].trim();
-        let helping = [
-            "does", "do", "did", "has", "have", "is", "of", "for", "of the", "'s",
-        ];
-        if gap.chars().count() <= 1 || helping.contains(&gap) {
+        if gap.chars().count() <= 1 || lex.grammar.helping.all().any(|w| w == gap) {
             return true;
         }
         // The gap less a count's words: at most one character ("有").
@@ -648,7 +646,8 @@ fn word_filter(
     let listed = |s: Option<(usize, usize)>| {
         s.is_some_and(|(a, b)| p.lits.iter().any(|l| (l.start, l.end) == (a, b)))
     };
-    let in_a_list = listed(p.joined_item(at, true)) || listed(p.joined_item(end, false));
+    let in_a_list =
+        listed(p.joined_item((at, end), true)) || listed(p.joined_item((at, end), false));
     match name_field(source) {
         Some(_) if !next_to_cue(lex, p, source, at, end) && !in_a_list => None,
         Some(field) => Some((

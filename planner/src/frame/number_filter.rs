@@ -23,9 +23,9 @@ fn range_end(p: &Parsed, at: usize) -> Option<(FilterOp, Unit, (usize, bool))> {
         .lits
         .iter()
         .filter_map(|l| match l.lit {
-            // "404s and 500s": codes in the plural, not seconds.
+            // "404s and 500s": codes in the plural, not seconds, where the status holds them.
             Lit::Number { unit, value } => {
-                let unit = unit.filter(|_| !plural_code(p, l.start));
+                let unit = unit.filter(|_| !held_code_in_the_plural(p, l.start, value));
                 Some((l.start, l.end, unit, value))
             }
             _ => None,
@@ -243,8 +243,7 @@ pub(super) fn rows_noun_after(p: &Parsed, at: usize) -> bool {
 /// last 504s"), or with nothing after it ("when was the last 504?").
 pub(super) fn code_after_last(p: &Parsed, at: usize, value: f64) -> bool {
     let lex = crate::lexicon::lexicon();
-    let held = super::value_words::column_for(&p.columns, "status")
-        .is_some_and(|c| c.values.iter().any(|v| v.parse::<f64>() == Ok(value)));
+    let held = status_holds(p, value);
     let rest = after_literal(p, at);
     let nothing_after = rest
         .split(|c: char| !c.is_alphanumeric())
@@ -266,9 +265,13 @@ pub(super) fn code_after_last(p: &Parsed, at: usize, value: f64) -> bool {
 /// "the last 504s": a code in the plural that the log's status holds is those responses, not
 /// a length of time ("the last 120s" over a log without 120s is two minutes).
 pub(super) fn held_code_in_the_plural(p: &Parsed, at: usize, value: f64) -> bool {
-    let held = super::value_words::column_for(&p.columns, "status")
-        .is_some_and(|c| c.values.iter().any(|v| v.parse::<f64>() == Ok(value)));
-    held && plural_code(p, at)
+    status_holds(p, value) && plural_code(p, at)
+}
+
+/// Whether the log's status took the code in the sample.
+fn status_holds(p: &Parsed, value: f64) -> bool {
+    super::value_words::column_for(&p.columns, "status")
+        .is_some_and(|c| c.values.iter().any(|v| v.parse::<f64>() == Ok(value)))
 }
 
 /// The question's text after the literal that starts at `at`, from its next word on.

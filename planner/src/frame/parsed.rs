@@ -254,14 +254,14 @@ impl Parsed {
             if self.negated_before(s, e) {
                 return true;
             }
-            item = self.joined_item(s, true);
+            item = self.joined_item((s, e), true);
         }
         let mut item = Some((start, end));
-        while let Some((_, e)) = item {
+        while let Some((s, e)) = item {
             if self.negated_after(e) {
                 return true;
             }
-            item = self.joined_item(e, false);
+            item = self.joined_item((s, e), false);
         }
         false
     }
@@ -286,21 +286,61 @@ impl Parsed {
         })
     }
 
-    /// The condition (a literal or a filter's cue) joined to the one at `at` by a list's
-    /// word ("and", "或", "、"): the one ending before `at` (`before`), else the one
-    /// starting after it.
-    pub(super) fn joined_item(&self, at: usize, before: bool) -> Option<(usize, usize)> {
+    /// The condition (a literal or a filter's cue) of the same kind joined to `item` by a
+    /// list's word ("and", "或", "、"): the one ending before it (`before`), else the one
+    /// starting after it. "404 或 5xx" are one list; "from 10.0.0.3 and 404s" are not.
+    pub(super) fn joined_item(&self, item: (usize, usize), before: bool) -> Option<(usize, usize)> {
         let lex = crate::lexicon::lexicon();
         let joined =
             |a: usize, b: usize| a <= b && lex.grammar.joiners.all().any(|j| j == self.gap(a, b));
+        let kind = self.item_kind(item)?;
         let spans = self.lits.iter().map(|l| (l.start, l.end)).chain(
             self.hits
                 .iter()
                 .filter(|h| matches!(h.cue, Cue::Filter(_)))
                 .map(|h| (h.start, h.end)),
         );
-        let mut found = spans.filter(|&(s, e)| if before { joined(e, at) } else { joined(at, s) });
+        let mut found = spans.filter(|&(s, e)| {
+            let next = if before {
+                joined(e, item.0)
+            } else {
+                joined(item.1, s)
+            };
+            next && self.item_kind((s, e)).as_ref() == Some(&kind)
+        });
         found.next()
+    }
+
+    /// Whether the question names things in a list ("sleep, cat and tail", "sshd 和 cron").
+    pub(super) fn names_a_list(&self) -> bool {
+        self.lits.iter().any(|l| {
+            let span = (l.start, l.end);
+            self.item_kind(span) == Some(ItemKind::Name) && self.joined_item(span, false).is_some()
+        })
+    }
+
+    /// What a condition written at `span` is, for telling the items of one list.
+    fn item_kind(&self, span: (usize, usize)) -> Option<ItemKind> {
+        if let Some(l) = self.lits.iter().find(|l| (l.start, l.end) == span) {
+            return Some(match &l.lit {
+                Lit::Number { unit: None, .. } | Lit::Class(_) => ItemKind::Code,
+                Lit::Number { unit: Some(u), .. } => ItemKind::Quantity(u.dimension()),
+                // A column's value is a condition on that column ("not GET or POST").
+                Lit::Word(w) | Lit::Ident(w) => match self.column_with_value(w) {
+                    Some((field, _)) => ItemKind::Filter(Some(field.to_string())),
+                    None => ItemKind::Name,
+                },
+                Lit::Quoted(_) => ItemKind::Name,
+                other => ItemKind::Other(std::mem::discriminant(other)),
+            });
+        }
+        let lex = crate::lexicon::lexicon();
+        self.hits.iter().find_map(|h| match h.cue {
+            Cue::Filter(i) if (h.start, h.end) == span => {
+                Some(ItemKind::Filter(lex.filters[i].field.clone()))
+            }
+            _ => None,
+        })
     }
 
     /// Whether a negation word stands right before `at`, with no other condition between
@@ -718,6 +758,18 @@ pub fn numbers_field_after(
                 && p.holds_numbers(lex, f)
         })
         .map(|(_, f)| f.to_string())
+}
+
+/// What a condition is, for telling the items of one list: a status code (a bare number or
+/// a class), a quantity in a dimension, a name, another literal, or a lexicon filter on a
+/// field.
+#[derive(Debug, Clone, PartialEq)]
+enum ItemKind {
+    Code,
+    Quantity(llmops_common::query::Dimension),
+    Name,
+    Other(std::mem::Discriminant<Lit>),
+    Filter(Option<String>),
 }
 
 /// How a literal's condition holds: always, or as a name (a process or unit name: the

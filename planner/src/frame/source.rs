@@ -168,8 +168,9 @@ fn table_by_field(lex: &Lexicon, p: &Parsed, filesystem_path: bool) -> Option<So
 /// "what user is redis running as").
 fn stands_as_a_name(p: &Parsed, at: usize) -> bool {
     let before = p.lower[..at].trim_end();
-    ["of", "of the", "does", "did", "do", "is", "has"]
-        .iter()
+    let helping = &crate::lexicon::lexicon().grammar.helping;
+    helping
+        .all()
         .any(|w| crate::text::ends_with_word(before, w))
 }
 

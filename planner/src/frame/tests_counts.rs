@@ -259,8 +259,16 @@ fn a_code_after_last_is_a_status_and_a_count_with_its_noun_is_rows() {
     let (text, lines) = access();
     let log = Planted::new("edge.log", &text);
     let r = log.answer("show me the last 503s in edge.log");
-    let want = lines.iter().filter(|l| l.status == 503).count() as u64;
-    assert!(want > 0);
+    let last_503 = text
+        .lines()
+        .filter(|l| l.contains("\" 503 "))
+        .last()
+        .expect("a planted 503");
+    let llmops_common::query::QueryValue::Rows { rows, .. } = &r.value else {
+        panic!("not rows: {:?}", r.value);
+    };
+    assert_eq!(rows.first().map(|x| x.text.as_str()), Some(last_503));
+    assert!(lines.iter().any(|l| l.status == 503));
     assert_eq!(r.query.window, None, "{:?}", r.query);
     assert_eq!(
         r.query.filters,

@@ -240,6 +240,9 @@ pub struct Grammar {
     /// Words joining the items of a list ("GET or POST", "404 和 500").
     #[serde(default)]
     pub joiners: Words,
+    /// Words linking a name to the field asked of it ("the parent of sshd", "does X use").
+    #[serde(default)]
+    pub helping: Words,
     /// Negation of a clause that ends in 的 and says what the events are without ("没有报错的
     /// 请求"); alone ("没有 5xx") it says none exist, which is no condition.
     #[serde(default)]

@@ -334,15 +334,15 @@ fn perl_one(c: &PipeCtx<'_>, cond: &Cond) -> Result<String, String> {
 /// asked), every filter, and the window.
 fn perl_cond(c: &PipeCtx<'_>) -> Result<String, String> {
     let all = all_conds(c);
-    // A negation holds for every event, parsed or not, unless it names its field (which
-    // only a parsed line has): it needs no `$ok` of its own.
+    // A negation with no field of its own holds for every event, parsed or not: it needs
+    // no `$ok` (one on a field tests the field's presence itself).
     let whole_only = all.iter().all(|x| {
         matches!(
             x,
             Cond::Contains { f: None, .. }
                 | Cond::ContainsCi { f: None, .. }
                 | Cond::Regex { f: None, .. }
-                | Cond::Not { .. }
+                | Cond::Not { f: None, .. }
         )
     });
     let fields_used = !c.plan.group.is_empty() || c.plan.field.is_some() || c.window.is_some();
