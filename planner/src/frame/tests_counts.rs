@@ -261,8 +261,7 @@ fn a_code_after_last_is_a_status_and_a_count_with_its_noun_is_rows() {
     let r = log.answer("show me the last 503s in edge.log");
     let last_503 = text
         .lines()
-        .filter(|l| l.contains("\" 503 "))
-        .last()
+        .rfind(|l| l.contains("\" 503 "))
         .expect("a planted 503");
     let llmops_common::query::QueryValue::Rows { rows, .. } = &r.value else {
         panic!("not rows: {:?}", r.value);
