@@ -699,45 +699,38 @@ fn one_more_name(target: &mut Filter, f: &Filter) -> bool {
     true
 }
 
-/// Several equalities on one field mean any of them ("502 and 504", "ERROR or WARN"):
-/// one regular expression of the alternatives.
+/// Several equalities or classes on one field mean any of them ("502 and 504", "ERROR or
+/// WARN", "4xx or 5xx"): one regular expression of the alternatives.
 fn merge_alternatives(filters: Vec<Filter>) -> Vec<Filter> {
+    // The alternative a condition that holds adds, when it is one.
+    fn alternative(f: &Filter) -> Option<String> {
+        if f.negate || f.field.is_none() {
+            return None;
+        }
+        match (f.op, &f.value) {
+            (FilterOp::Eq, v) => Some(regex_escape(&v.to_string())),
+            (FilterOp::Class, Scalar::Number(d)) => Some(format!(r"{d}\d\d")),
+            (FilterOp::Regex, Scalar::Text(t)) => t
+                .strip_prefix("^(?:")
+                .and_then(|r| r.strip_suffix(")$"))
+                .map(str::to_string),
+            _ => None,
+        }
+    }
     let mut out: Vec<Filter> = Vec::new();
     for f in filters {
-        // Only conditions that hold: "not 404 or 500" is neither, two conditions.
-        let same = out.iter_mut().find(|o| {
-            o.field.is_some()
-                && o.field == f.field
-                && o.op == FilterOp::Eq
-                && f.op == FilterOp::Eq
-                && !o.negate
-                && !f.negate
+        let alt = alternative(&f).filter(|_| f.op != FilterOp::Regex);
+        let same = alt.as_ref().and_then(|_| {
+            out.iter_mut()
+                .find(|o| o.field == f.field && alternative(o).is_some())
         });
-        match same {
-            Some(o) => {
-                let a = regex_escape(&o.value.to_string());
-                let b = regex_escape(&f.value.to_string());
+        match (same, alt) {
+            (Some(o), Some(b)) => {
+                let a = alternative(o).unwrap_or_default();
                 o.op = FilterOp::Regex;
                 o.value = Scalar::Text(format!("^(?:{a}|{b})$"));
             }
-            None => match out.iter_mut().find(|o| {
-                o.op == FilterOp::Regex
-                    && !o.negate
-                    && !f.negate
-                    && o.field == f.field
-                    && f.op == FilterOp::Eq
-                    && matches!(&o.value, Scalar::Text(t) if t.ends_with(")$"))
-            }) {
-                Some(o) => {
-                    let b = regex_escape(&f.value.to_string());
-                    if let Scalar::Text(t) = &mut o.value {
-                        if let Some(stripped) = t.strip_suffix(")$") {
-                            *t = format!("{stripped}|{b})$");
-                        }
-                    }
-                }
-                None => out.push(f),
-            },
+            _ => out.push(f),
         }
     }
     out

@@ -601,6 +601,14 @@ fn apply(q: &mut Query, new: &Query, own_measure: bool, p: &Parsed) {
     // a range ("between 1 and 2 seconds") stay.
     let mut put: Vec<Filter> = Vec::new();
     for f in &new.filters {
+        // "excluding 503" after "how many 5xx" narrows it; "不是 5xx 的呢" after "5xx" is its
+        // opposite, which replaces it.
+        if f.negate || matches!(f.op, FilterOp::Ne | FilterOp::NotContains) {
+            q.filters
+                .retain(|o| !(o.field == f.field && o.op == f.op && o.value == f.value));
+            q.filters.push(f.clone());
+            continue;
+        }
         // A status class replaces a status code and the other way round.
         let status = |x: &Filter| x.field.as_ref().is_some_and(|f| f.as_str() == "status");
         if status(f) {

@@ -117,4 +117,14 @@ fn a_follow_up_negates_or_adds_a_negated_condition() {
     for q in ["what about excluding 10.0.0.1", "10.0.0.1 以外的呢"] {
         assert_eq!(number(&log.answer_after(q, Some(&first))), others, "{q}");
     }
+    // A negation of the same field narrows the last query; its opposite replaces it.
+    let errors = log.answer("how many 4xx or 5xx requests are in edge.log");
+    let not_404 = lines
+        .iter()
+        .filter(|l| l.status >= 400 && l.status != 404)
+        .count() as u64;
+    assert!(not_404 > 0);
+    for q in ["excluding 404?", "除了 404 以外的呢"] {
+        assert_eq!(number(&log.answer_after(q, Some(&errors))), not_404, "{q}");
+    }
 }
