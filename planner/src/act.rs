@@ -215,13 +215,28 @@ pub fn named_processes_with_units(step: &StepRecord) -> Vec<(u64, String, Option
 
 /// The `system_query` arguments that look a process up by the program it runs.
 pub fn lookup_args(name: &str) -> ToolArgs {
+    programs_args(name, None)
+}
+
+/// The processes of a program, the ones using the most of `sort` first.
+pub fn top_named_args(name: &str, sort: ProcSort) -> ToolArgs {
+    programs_args(name, Some(sort))
+}
+
+fn programs_args(name: &str, sort: Option<ProcSort>) -> ToolArgs {
     use llmops_common::query::{
-        Field, Filter, FilterOp, Measure, Query, QueryArgs, Scalar, Source,
+        Field, Filter, FilterOp, Measure, Order, Query, QueryArgs, Scalar, Source,
     };
+    let field = sort.map(|s| match s {
+        ProcSort::Cpu => Field::new("cpu_percent"),
+        _ => Field::new("rss_bytes"),
+    });
     let query = Query {
         source: Source::Processes,
         measure: Measure::Rows,
-        limit: Some(50),
+        limit: Some(if field.is_some() { 5 } else { 50 }),
+        order: Order::Desc,
+        field,
         filters: vec![Filter::new(
             Some(Field::new("program")),
             FilterOp::Contains,

@@ -371,8 +371,34 @@ fn act_call(intent: &act::ActIntent, own: &[StepRecord]) -> Option<Call> {
     let reason = "the user asked for it";
     match (intent, own) {
         (act::ActIntent::Argv(argv), []) => Some(act::call_args(argv, reason).into()),
-        (act::ActIntent::KillTop { sort, name, .. }, []) => {
-            Some(ToolArgs::SysMonitor(SysMonitorArgs::processes(*sort, 5, name.clone())).into())
+        // The top among one program's processes: looked up by the program, as a kill by
+        // name is (a command line that only mentions the name is no such process).
+        (
+            act::ActIntent::KillTop {
+                sort,
+                name: Some(name),
+                ..
+            },
+            [],
+        ) => Some(act::top_named_args(name, *sort).into()),
+        (
+            act::ActIntent::KillTop {
+                sort,
+                name: Some(name),
+                signal,
+            },
+            [look],
+        ) if look.ok => {
+            let (pid, command) = act::named_processes(look).into_iter().next()?;
+            let argv = vec!["kill".to_string(), signal.to_string(), pid.to_string()];
+            let why = format!(
+                "{command} (PID {pid}) uses the most {} of the {name} processes",
+                sort.as_str()
+            );
+            Some(act::call_args(&argv, &why).into())
+        }
+        (act::ActIntent::KillTop { sort, .. }, []) => {
+            Some(ToolArgs::SysMonitor(SysMonitorArgs::processes(*sort, 5, None)).into())
         }
         (act::ActIntent::KillNamed { name, .. }, []) => Some(act::lookup_args(name).into()),
         (act::ActIntent::KillNamed { name, signal }, [look]) if look.ok => {

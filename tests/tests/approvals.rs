@@ -268,6 +268,40 @@ fn a_kill_asked_by_name_proposes_the_program_and_not_what_only_mentions_it() {
 }
 
 #[test]
+fn the_top_process_of_a_name_is_one_of_that_program_s() {
+    let server = ServerProc::start().expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    let (one, two) = (
+        tempfile::tempdir().expect("dir"),
+        tempfile::tempdir().expect("dir"),
+    );
+    let name = "llmops-e2e-hog";
+    let (a, b) = (
+        named_script(one.path(), name),
+        named_script(two.path(), name),
+    );
+    // One that only mentions the name in its command line is no such process.
+    let mut shell = Target {
+        child: Command::new("sh")
+            .args(["-c", &format!("sleep 300 # {name}")])
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("spawn sh -c"),
+    };
+    let rid = start_turn(
+        &mut c,
+        &format!("kill the {name} process using the most memory"),
+    );
+    let mut seen = Vec::new();
+    let req = next_request(&mut c, rid, &mut seen).expect("an approval request");
+    let ours = [a.pid(), b.pid()].map(|p| argv(&format!("kill -TERM {p}")));
+    assert!(ours.contains(&req.argv), "{:?}", req.argv);
+    reply(&mut c, &req, ApprovalDecision::Reject);
+    finish(&mut c, rid, &mut seen);
+    assert!(shell.running(), "nothing ran");
+}
+
+#[test]
 fn reject_and_expiry_never_run_the_action() {
     let dir = tempfile::tempdir().expect("dir");
     let cfg = dir.path().join("server.toml");
