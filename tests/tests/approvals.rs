@@ -220,6 +220,16 @@ fn approve_once_runs_exactly_the_argv_verifies_it_and_audits_a_verifiable_chain(
     assert_eq!(code, 1, "an edited record is found: {out}");
 }
 
+/// A shell whose command line mentions `name` without running it.
+fn mentioning(name: &str) -> Target {
+    let child = Command::new("sh")
+        .args(["-c", &format!("sleep 300 # {name}")])
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("spawn sh -c");
+    Target { child }
+}
+
 /// A program with its own name, run by `sh` from a temp dir: `sh DIR/NAME`.
 fn named_script(dir: &std::path::Path, name: &str) -> Target {
     let path = dir.join(name);
@@ -250,13 +260,7 @@ fn a_kill_asked_by_name_proposes_the_program_and_not_what_only_mentions_it() {
             .spawn()
             .expect("spawn tail"),
     };
-    let mut shell = Target {
-        child: Command::new("sh")
-            .args(["-c", &format!("sleep 300 # {name}")])
-            .stdin(Stdio::null())
-            .spawn()
-            .expect("spawn sh -c"),
-    };
+    let mut shell = mentioning(name);
 
     let rid = start_turn(&mut c, &format!("kill the {name} process"));
     let mut seen = Vec::new();
@@ -281,13 +285,7 @@ fn the_top_process_of_a_name_is_one_of_that_program_s() {
         named_script(two.path(), name),
     );
     // One that only mentions the name in its command line is no such process.
-    let mut shell = Target {
-        child: Command::new("sh")
-            .args(["-c", &format!("sleep 300 # {name}")])
-            .stdin(Stdio::null())
-            .spawn()
-            .expect("spawn sh -c"),
-    };
+    let mut shell = mentioning(name);
     let rid = start_turn(
         &mut c,
         &format!("kill the {name} process using the most memory"),
