@@ -683,7 +683,16 @@ fn system_field_asked(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     if q.source != Source::Log && q.measure == Measure::Count && named && !ranked {
         q.group_by.clear();
     }
-    if q.source == Source::Log || q.measure != Measure::Count || !q.group_by.is_empty() {
+    // "sshd 和 cron 哪个内存占用大": which of several names, by a figure, ranks their rows.
+    let which_of_several = p.hits.iter().any(|g| p.hit_is(g, &lex.grammar.asks))
+        && p.names_a_list()
+        && named
+        && q.filters.iter().all(|x| !x.negate);
+    let unranked_rows = q.measure == Measure::Rows && q.field.is_none() && which_of_several;
+    if q.source == Source::Log
+        || (q.measure != Measure::Count && !unranked_rows)
+        || !q.group_by.is_empty()
+    {
         return;
     }
     let conditioned = |f: &str| {
@@ -692,7 +701,11 @@ fn system_field_asked(lex: &Lexicon, p: &Parsed, q: &mut Query) {
                 .iter()
                 .any(|x| x.field.as_ref().is_some_and(|g| g.as_str() == f))
     };
-    let asked = field_hits(lex, p, q.source).find(|(_, f)| !conditioned(f));
+    // The figure that ranks them first ("哪个占内存最多，pid 是多少": by memory, with the pid).
+    let numeric = |f: &str| p.is_numeric(lex, f) && !conditioned(f);
+    let asked = field_hits(lex, p, q.source)
+        .find(|(_, f)| which_of_several && numeric(f))
+        .or_else(|| field_hits(lex, p, q.source).find(|(_, f)| !conditioned(f)));
     // "what's listening on 8080": no figure asked, so the rows themselves; "根分区用了多少":
     // a row named by a unique name (a mount point, a unit) is shown, not counted.
     let one_named_row = named && matches!(q.source, Source::Mounts | Source::Units);
@@ -701,12 +714,6 @@ fn system_field_asked(lex: &Lexicon, p: &Parsed, q: &mut Query) {
         q.field = None;
         return;
     }
-    // "sshd 和 cron 哪个内存占用大": which of several names, by a figure, ranks their rows.
-    let which_of_several = p.hits.iter().any(|g| p.hit_is(g, &lex.grammar.asks))
-        && p.names_a_list()
-        && q.filters
-            .iter()
-            .any(|x| x.field.as_ref().map(|g| g.as_str()) == name && !x.negate);
     match asked {
         // "the most memory": the rows with the most, first.
         Some((h, f))

@@ -149,6 +149,11 @@ fn a_list_of_names_is_any_of_them_and_which_ranks_them() {
             "rows",
         ),
         (
+            "sshd、cron、dbus 哪个占内存最多，pid 是多少",
+            "(?:(?:sshd|cron)|dbus)",
+            "rows",
+        ),
+        (
             "how much memory do sshd and cron use",
             "(?:sshd|cron)",
             "sum",
@@ -167,6 +172,10 @@ fn a_list_of_names_is_any_of_them_and_which_ranks_them() {
             "{text}: {f}"
         );
         assert_eq!(f["measure"], measure, "{text}: {f}");
+        // Which of them: their rows ranked by the figure, the pid beside it.
+        if measure == "rows" {
+            assert_eq!(f["field"], "rss_bytes", "{text}: {f}");
+        }
     }
     let f = frame("how many processes other than java and python");
     assert_eq!(
