@@ -154,9 +154,9 @@ fn candidates(key: &str) -> (Vec<(String, Option<Unit>)>, usize) {
     (out, whole)
 }
 
-/// The ways an operator says a key's last segment in words: its words (`heapUsedMb`,
-/// `heap_used_mb`: "heap used mb") and, when it ends in a unit, the words before the unit
-/// ("heap used", "lag" for `lagMs`). Empty for a key of one word without a unit.
+/// The ways an operator says a key's last segment in words: its words (`bufferUsedMb`,
+/// `buffer_used_mb`: "buffer used mb") and, when it ends in a unit, the words before the unit
+/// ("buffer used", "repl lag" for `replLagMs`). Empty for a key of one word without a unit.
 pub fn spoken_names(key: &str) -> Vec<String> {
     let last = key.rsplit('.').next().unwrap_or(key);
     let snaked = snake(last);

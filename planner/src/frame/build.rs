@@ -279,7 +279,7 @@ fn measured_groups(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     }
 }
 
-/// "peak latency", "峰值延迟", "peak heap used": the peak of a numeric field is its largest
+/// "peak latency", "峰值延迟", "peak buffer used": the peak of a numeric field is its largest
 /// value, not the busiest period (unless a period or a count is asked beside it).
 fn peak_of_a_field(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     let numeric = q

@@ -491,7 +491,7 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
                         _ => false,
                     }
             };
-            // A name longer than the lexicon's words inside it is the name ("heap used").
+            // A name longer than the lexicon's words inside it is the name ("buffer used").
             let inside =
                 |h: &Hit| start <= h.start && h.end <= end && end - start > h.end - h.start;
             if !compound
@@ -595,8 +595,8 @@ fn column_named_at(text: &str, lower: &str, columns: &[Column], c: &Column) -> V
     if by_last {
         at.extend(crate::lexicon::occurrences(lower, &last));
     }
-    // `heapUsedMb` said as "heap used", `lagMs` as "lag", `activeTrucks` as "active
-    // trucks": the key's words, with its unit or without, when no other key says the same.
+    // `bufferUsedMb` said as "buffer used", `replLagMs` as "repl lag", `openSockets` as "open
+    // sockets": the key's words, with its unit or without, when no other key says the same.
     let stop = &crate::lexicon::lexicon().grammar.stop.en;
     let spoken = |n: &str| llmops_loganalysis::table::spoken_names(n);
     for said in spoken(&c.name) {

@@ -273,20 +273,21 @@ fn stat(r: &llmops_common::query::QueryResult) -> f64 {
     }
 }
 
-/// A runtime's camelCase and snake_case keys said in words ("heap used" is `heapUsedMb`,
-/// "lag" `lagMs`), and the peak of a numeric field: its largest value.
+/// A runtime's camelCase and snake_case keys said in words ("buffer used" is
+/// `bufferUsedMb`, "repl lag" `replLagMs`), and the peak of a numeric field: its largest
+/// value.
 #[test]
 fn a_key_said_in_its_words_and_the_peak_of_a_field() {
     let mut text = String::new();
-    let (mut heap, mut lag, mut queue) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut buffer, mut lag, mut queue) = (Vec::new(), Vec::new(), Vec::new());
     for i in 0..120u32 {
         let (h, l, q) = (100 + (i * 37) % 411, (i * 53) % 907, (i * 11) % 29);
         text.push_str(&format!(
-            "{{\"time\":\"2031-05-09T01:{:02}:{:02}Z\",\"level\":\"info\",\"heapUsedMb\":{h},\"lagMs\":{l},\"queue_depth\":{q},\"msg\":\"stats\"}}\n",
+            "{{\"time\":\"2031-05-09T01:{:02}:{:02}Z\",\"level\":\"info\",\"bufferUsedMb\":{h},\"replLagMs\":{l},\"queue_depth\":{q},\"msg\":\"stats\"}}\n",
             i / 60,
             i % 60
         ));
-        heap.push(f64::from(h));
+        buffer.push(f64::from(h));
         lag.push(f64::from(l));
         queue.push(f64::from(q));
     }
@@ -294,11 +295,14 @@ fn a_key_said_in_its_words_and_the_peak_of_a_field() {
     let max = |v: &[f64]| v.iter().copied().fold(f64::MIN, f64::max);
     let avg = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
     for (q, want) in [
-        ("what was the max heap used in runtime.jsonl", max(&heap)),
-        ("peak heap used in runtime.jsonl", max(&heap)),
-        ("runtime.jsonl 的 heap used 峰值是多少", max(&heap)),
-        ("average lag in runtime.jsonl", avg(&lag)),
-        ("what was the peak lag in runtime.jsonl", max(&lag)),
+        (
+            "what was the max buffer used in runtime.jsonl",
+            max(&buffer),
+        ),
+        ("peak buffer used in runtime.jsonl", max(&buffer)),
+        ("runtime.jsonl 的 buffer used 峰值是多少", max(&buffer)),
+        ("average repl lag in runtime.jsonl", avg(&lag)),
+        ("what was the peak repl lag in runtime.jsonl", max(&lag)),
         ("highest queue depth in runtime.jsonl", max(&queue)),
     ] {
         let got = stat(&log.answer(q));
