@@ -262,6 +262,12 @@ impl Filter {
         Filter { op, ..self }
     }
 
+    /// Whether the condition keeps the rows where something does not hold (`ne`,
+    /// `not_contains`, or any op with `negate`).
+    pub fn excludes(&self) -> bool {
+        self.negate != matches!(self.op, FilterOp::Ne | FilterOp::NotContains)
+    }
+
     pub fn new(field: Option<Field>, op: FilterOp, value: Scalar) -> Self {
         Filter {
             field,

@@ -330,17 +330,14 @@ fn kill_top(t: &str) -> Option<ActIntent> {
     if !verb || !process {
         return None;
     }
-    const RESOURCES: [&str; 6] = ["memory", "ram", "内存", "cpu", "mem", "rss"];
+    const MEMORY: [&str; 4] = ["memory", "ram", "mem", "rss"];
     const TOP: [&str; 15] = [
         "eating", "using", "hogging", "most", "top", "biggest", "heaviest", "largest", "highest",
         "最多", "最大", "最高", "占用", "吃", "more",
     ];
     // Whole words: "ram" is no part of "program".
     let words: Vec<&str> = t.split(|c: char| !c.is_ascii_alphanumeric()).collect();
-    let memory = t.contains("内存")
-        || ["memory", "ram", "mem", "rss"]
-            .iter()
-            .any(|w| words.contains(w));
+    let memory = t.contains("内存") || MEMORY.iter().any(|w| words.contains(w));
     let cpu = words.contains(&"cpu");
     let top = TOP.iter().any(|w| t.contains(w));
     if !top || memory == cpu {
@@ -351,7 +348,7 @@ fn kill_top(t: &str) -> Option<ActIntent> {
     } else {
         ProcSort::Cpu
     };
-    let picking: Vec<&str> = RESOURCES.iter().chain(&TOP).copied().collect();
+    let picking: Vec<&str> = MEMORY.iter().chain(&TOP).chain(&["cpu"]).copied().collect();
     Some(ActIntent::KillTop {
         sort,
         signal: signal_of(t),

@@ -99,10 +99,9 @@ fn literal_conditions(
             .iter()
             .find(|h| matches!(h.cue, Cue::Compare(_)) && h.end <= l.start && l.start - h.end <= 2)
             .map_or(l.start, |h| h.start);
-        let negated = p.negates(start, l.end);
         let f = Filter {
             case_sensitive: case && matches!(f.value, Scalar::Text(_)),
-            ..if negated { f.negated() } else { f }
+            ..p.as_said((start, l.end), f)
         };
         match kind {
             Kind::Hard => hard.push(f),
@@ -157,7 +156,7 @@ fn phrase_filters(lex: &Lexicon, p: &Parsed) -> Vec<Filter> {
             }
             taken.push((s, e));
             let f = any_wording(None, ph.words.all());
-            out.push(if p.negates(s, e) { f.negated() } else { f });
+            out.push(p.as_said((s, e), f));
         }
     }
     out
@@ -213,11 +212,7 @@ fn cue_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filter> {
         }
         let c = &lex.filters[i];
         let f = filter(c.field.as_deref(), c.op, c.value.clone(), Unit::None);
-        let f = if p.negates(h.start, h.end) {
-            f.negated()
-        } else {
-            f
-        };
+        let f = p.as_said((h.start, h.end), f);
         if !out.contains(&f) {
             out.push(f);
         }
@@ -254,11 +249,7 @@ pub fn source_filters(lex: &Lexicon, p: &Parsed, source: Source, soft: bool) -> 
         let f = if soft { &c.soft } else { &c.filter };
         if let (true, Some(f)) = (c.source == source, f) {
             let f = filter(f.field.as_deref(), f.op, f.value.clone(), Unit::None);
-            let f = if p.negates(h.start, h.end) {
-                f.negated()
-            } else {
-                f
-            };
+            let f = p.as_said((h.start, h.end), f);
             if !out.contains(&f) {
                 out.push(f);
             }
@@ -293,7 +284,7 @@ fn bound_field(
     let before =
         field_before(lex, p, source, l.start).filter(|f| number || !p.holds_numbers(lex, f));
     if number && before.as_ref().is_none_or(|f| !p.holds_numbers(lex, f)) {
-        return super::parsed::numbers_field_after(lex, p, source, l.end).or(before);
+        return super::parsed::numbers_field_after(lex, p, source, l.end, false).or(before);
     }
     before.or_else(|| text_field_after(lex, p, source, l))
 }
@@ -329,7 +320,6 @@ fn text_field_after(
 /// a URL path in a log, a path on the host over the mounts ("free space on /var": the
 /// filesystem holding it, as `df PATH` reads it).
 fn place_filter(source: Source, lit: &Lit, bound: Option<String>) -> Option<Filter> {
-    let (eq, text_op) = (FilterOp::Eq, FilterOp::Contains);
     let text = |field: Option<&str>, op: FilterOp, v: &str| {
         Some(filter(field, op, Scalar::Text(v.to_string()), Unit::None))
     };
@@ -342,13 +332,17 @@ fn place_filter(source: Source, lit: &Lit, bound: Option<String>) -> Option<Filt
         }
         Lit::Ip(ip) => {
             let field = bound.or((source == Source::Log).then(|| "client".to_string()));
-            let op = if field.is_some() { eq } else { text_op };
+            let op = if field.is_some() {
+                FilterOp::Eq
+            } else {
+                FilterOp::Contains
+            };
             text(field.as_deref(), op, ip)
         }
         Lit::HostPath(path) | Lit::UrlPath(path) if source == Source::Mounts => {
-            text(Some("mount"), eq, path)
+            text(Some("mount"), FilterOp::Eq, path)
         }
-        Lit::UrlPath(path) if source == Source::Log => text(Some("path"), text_op, path),
+        Lit::UrlPath(path) if source == Source::Log => text(Some("path"), FilterOp::Contains, path),
         _ => None,
     }
 }
@@ -672,10 +666,12 @@ fn word_filter(
 /// any of them; "other than java and python": none of them). False when they are not names
 /// of one field said the same way.
 fn one_more_name(target: &mut Filter, f: &Filter) -> bool {
-    let held = |x: &Filter| match x.op {
-        FilterOp::Contains | FilterOp::Regex => Some(!x.negate),
-        FilterOp::NotContains => Some(false),
-        _ => None,
+    let held = |x: &Filter| {
+        matches!(
+            x.op,
+            FilterOp::Contains | FilterOp::Regex | FilterOp::NotContains
+        )
+        .then(|| !x.excludes())
     };
     if target.field != f.field || held(target).is_none() || held(target) != held(f) {
         return false;

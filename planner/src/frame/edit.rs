@@ -603,7 +603,7 @@ fn apply(q: &mut Query, new: &Query, own_measure: bool, p: &Parsed) {
     for f in &new.filters {
         // "excluding 503" after "how many 5xx" narrows it; "不是 5xx 的呢" after "5xx" is its
         // opposite, which replaces it.
-        if f.negate || matches!(f.op, FilterOp::Ne | FilterOp::NotContains) {
+        if f.excludes() {
             q.filters
                 .retain(|o| !(o.field == f.field && o.op == f.op && o.value == f.value));
             q.filters.push(f.clone());

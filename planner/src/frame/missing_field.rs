@@ -23,10 +23,12 @@ fn in_the_text_without_the_field(p: &Parsed, hard: &mut [Filter]) {
         let Some(field) = f.field.as_ref().map(|x| x.as_str().to_string()) else {
             continue;
         };
-        let equal = matches!(f.op, FilterOp::Eq | FilterOp::Contains);
-        let unequal = matches!(f.op, FilterOp::Ne | FilterOp::NotContains);
-        let held = equal != f.negate;
-        let textual = matches!(f.value, Scalar::Text(_)) && (equal || unequal);
+        let textual = matches!(f.value, Scalar::Text(_))
+            && matches!(
+                f.op,
+                FilterOp::Eq | FilterOp::Contains | FilterOp::Ne | FilterOp::NotContains
+            );
+        let held = !f.excludes();
         if textual && IN_TEXT.contains(&field.as_str()) && !p.log_has(&field) {
             f.field = None;
             f.negate = false;
@@ -57,7 +59,7 @@ fn levels_without_the_field(p: &Parsed, hard: &mut [Filter]) {
         if !on_level || !equal || !FAILING.contains(&v.as_str()) {
             continue;
         }
-        let unequal = (f.op == FilterOp::Ne) != f.negate;
+        let unequal = f.excludes();
         let read = if p.log_has("status") {
             Filter::new(None, FilterOp::Tag, Scalar::Text("failure".into()))
         } else {

@@ -87,16 +87,6 @@ fn compared_field(
         .or(field_for_unit(source, unit).map(str::to_string))
 }
 
-/// "more than 400 rows", "over 3 retries": a field of numbers named right after a compared
-/// number is what it is compared with, in either language.
-fn numbers_named_after(p: &Parsed, source: Source, at: usize) -> Option<String> {
-    let lex = crate::lexicon::lexicon();
-    let end = p.lits.iter().find(|l| l.start == at).map_or(at, |l| l.end);
-    super::parsed::field_hits(lex, p, source)
-        .find(|(h, f)| h.start >= end && p.gap(end, h.start).is_empty() && p.holds_numbers(lex, f))
-        .map(|(_, f)| f.to_string())
-}
-
 /// The comparison word right before `at`, if any.
 fn compare_before(p: &Parsed, at: usize) -> Option<(FilterOp, usize)> {
     p.hits
@@ -150,7 +140,6 @@ pub(super) fn number_filter(
     unit: Option<Unit>,
     bound: Option<String>,
 ) -> Option<(Filter, Kind)> {
-    let eq = FilterOp::Eq;
     let after_limit = p
         .hits
         .iter()
@@ -184,8 +173,10 @@ pub(super) fn number_filter(
         return Some((f, Kind::Hard));
     }
     if let Some((op, cmp_at)) = compare_before(p, at) {
+        let end = p.lits.iter().find(|l| l.start == at).map_or(at, |l| l.end);
+        let lex = crate::lexicon::lexicon();
         let field = compared_field(p, source, cmp_at, unit, bound)
-            .or_else(|| numbers_named_after(p, source, at))?;
+            .or_else(|| super::parsed::numbers_field_after(lex, p, source, end, true))?;
         let f = filter(Some(&field), op, Scalar::Number(value), unit);
         return Some((f, Kind::Hard));
     }
@@ -193,13 +184,13 @@ pub(super) fn number_filter(
     let status_plural = status_not_bound(p, source, (at, value, unit), bound.as_deref());
     if let Some(field) = bound.filter(|_| !status_plural) {
         return Some((
-            filter(Some(&field), eq, Scalar::Number(value), unit),
+            filter(Some(&field), FilterOp::Eq, Scalar::Number(value), unit),
             Kind::Hard,
         ));
     }
     if let (Some(key), true, Unit::None) = (table_key(p, source, at), int, unit) {
         return Some((
-            filter(Some(&key), eq, Scalar::Number(value), unit),
+            filter(Some(&key), FilterOp::Eq, Scalar::Number(value), unit),
             Kind::Hard,
         ));
     }
@@ -212,7 +203,12 @@ pub(super) fn number_filter(
             Some((super::missing_field::code_filter(p, value), Kind::Hard))
         }
         Source::Sockets if unit == Unit::None && int && (1.0..65536.0).contains(&value) => Some((
-            filter(Some("local_port"), eq, Scalar::Number(value), Unit::None),
+            filter(
+                Some("local_port"),
+                FilterOp::Eq,
+                Scalar::Number(value),
+                Unit::None,
+            ),
             Kind::Hard,
         )),
         _ => None,

@@ -88,11 +88,7 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
             filter(None, op, Scalar::Text(text), Unit::None)
         };
         // "quotes that were not priced": the events without them.
-        let filter = if p.negates(first.start, end) {
-            filter.negated()
-        } else {
-            filter
-        };
+        let filter = p.as_said((first.start, end), filter);
         Object {
             filter,
             qualifies,

@@ -266,6 +266,15 @@ impl Parsed {
         false
     }
 
+    /// The condition written at `start..end` as it is said: negated when [`Self::negates`].
+    pub(super) fn as_said(&self, (start, end): (usize, usize), f: Filter) -> Filter {
+        if self.negates(start, end) {
+            f.negated()
+        } else {
+            f
+        }
+    }
+
     fn negated_before(&self, start: usize, end: usize) -> bool {
         // The clause's 的 ends the condition ("报错的请求" holds it) or follows it.
         let de = self.lower[start..end].contains('的')
@@ -736,14 +745,16 @@ pub fn field_before(lex: &Lexicon, p: &Parsed, source: Source, at: usize) -> Opt
         .map(|(_, f)| f.to_string())
 }
 
-/// The field whose Chinese cue stands right after a number ("19999 端口"), when the field
-/// holds numbers: Chinese puts the noun after the value. An English word after a number
-/// counts it ("which 3 status codes"), so it is no field of the number.
+/// The field of numbers whose cue stands right after a number: in Chinese, which puts the
+/// noun after the value ("19999 端口"); in English only after a comparison (`compared`: "more
+/// than 400 rows"), since an English word after a bare number counts it ("which 3 status
+/// codes").
 pub fn numbers_field_after(
     lex: &Lexicon,
     p: &Parsed,
     source: Source,
     end: usize,
+    compared: bool,
 ) -> Option<String> {
     let chinese = |h: &Hit| {
         p.text
@@ -754,7 +765,7 @@ pub fn numbers_field_after(
         .find(|(h, f)| {
             h.start >= end
                 && p.gap(end, h.start).is_empty()
-                && chinese(h)
+                && (compared || chinese(h))
                 && p.holds_numbers(lex, f)
         })
         .map(|(_, f)| f.to_string())

@@ -90,36 +90,27 @@ pub(super) fn common_words_written_as_values(
     hits: &[Hit],
     lits: &mut Vec<Spanned>,
 ) {
-    let mut found = Vec::new();
-    let mut words = Vec::new();
-    let mut start = None;
-    for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
-        match (c.is_ascii_alphanumeric(), start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                words.push((s, &text[s..i]));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    for (s, w) in words {
-        let e = s + w.len();
-        let shouted = w.len() >= 2 && w.bytes().all(|b| b.is_ascii_uppercase());
-        let covered = |a: usize, b: usize| a < e && s < b;
-        if !shouted
-            || hits.iter().any(|h| covered(h.start, h.end))
-            || lits.iter().any(|l| covered(l.start, l.end))
-        {
-            continue;
-        }
-        if columns.iter().any(|c| c.values.iter().any(|v| v == w)) {
-            found.push(Spanned {
-                start: s,
-                end: e,
-                lit: Lit::Ident(w.to_string()),
-            });
-        }
-    }
+    static SHOUTED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let shouted = SHOUTED.get_or_init(|| {
+        regex::Regex::new(r"(?-u:\b)[A-Z]{2,}(?-u:\b)").expect("a valid literal regex")
+    });
+    let covered = |s: usize, e: usize| {
+        hits.iter().any(|h| h.start < e && s < h.end)
+            || lits.iter().any(|l| l.start < e && s < l.end)
+    };
+    let found: Vec<Spanned> = shouted
+        .find_iter(text)
+        .filter(|m| !covered(m.start(), m.end()))
+        .filter(|m| {
+            columns
+                .iter()
+                .any(|c| c.values.iter().any(|v| v == m.as_str()))
+        })
+        .map(|m| Spanned {
+            start: m.start(),
+            end: m.end(),
+            lit: Lit::Ident(m.as_str().to_string()),
+        })
+        .collect();
     lits.extend(found);
 }
