@@ -167,7 +167,7 @@ fn status(c: &Case) {
         .filter(|e| e.status.is_some_and(|s| !(500..600).contains(&s)))
         .count() as u64;
     assert_eq!(count(&r), want, "{}: not 5xx", t.format);
-    assert!(r.described_en.contains("not"), "{}", r.described_en);
+    assert!(r.described_en.contains("not: "), "{}", r.described_en);
     c.check_number(&r, want as f64, "not 5xx");
     qq.filters = vec![filter(Some("status"), FilterOp::Eq, Scalar::Number(404.0))];
     let r = c.run(&qq);

@@ -581,3 +581,35 @@ fn a_network_is_its_addresses() {
         assert_eq!(number(&log.answer(q)), want, "{q}");
     }
 }
+
+/// "状态码分布" is the statuses counted, and "success rate" the 2xx with their share, as
+/// the planted lines hold them.
+#[test]
+fn a_distribution_of_statuses_and_the_success_rate_match_the_lines() {
+    let (text, lines) = access();
+    let log = Planted::new("edge.log", &text);
+    let mut want: BTreeMap<String, u64> = BTreeMap::new();
+    for l in &lines {
+        *want.entry(l.status.to_string()).or_default() += 1;
+    }
+    for q in [
+        "edge.log 状态码分布",
+        "distribution of status codes in edge.log",
+    ] {
+        let got: BTreeMap<String, u64> = groups(&log.answer(q)).into_iter().collect();
+        assert_eq!(got, want, "{q}");
+    }
+    let ok = lines.iter().filter(|l| l.status / 100 == 2).count() as u64;
+    for q in [
+        "what is the success rate of edge.log",
+        "edge.log 的成功率是多少",
+    ] {
+        let r = log.answer(q);
+        assert_eq!(number(&r), ok, "{q}");
+        assert!(r
+            .query
+            .filters
+            .iter()
+            .any(|f| f.op == llmops_common::query::FilterOp::Class));
+    }
+}

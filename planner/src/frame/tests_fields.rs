@@ -331,6 +331,15 @@ fn an_acronym_and_the_last_error_of_a_java_log() {
         }
     }
     let log = super::tests_answers::Planted::new("jobs.log", &text);
+    // Exceptions counted are the events that throw one; their kinds are the classes.
+    assert_eq!(
+        super::tests_counts::number(&log.answer("how many exceptions were thrown in jobs.log")),
+        npe
+    );
+    assert_eq!(
+        super::tests_counts::number(&log.answer("how many kinds of exceptions are in jobs.log")),
+        1
+    );
     for q in [
         "how many NPEs in jobs.log",
         "how many NPE are in jobs.log",
