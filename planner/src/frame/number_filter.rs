@@ -140,23 +140,7 @@ pub(super) fn number_filter(
     unit: Option<Unit>,
     bound: Option<String>,
 ) -> Option<(Filter, Kind)> {
-    let after_limit = p
-        .hits
-        .iter()
-        .any(|h| h.cue == Cue::Limit && h.end <= at && p.lower[h.end..at].trim().is_empty());
-    let after_last = p
-        .hits
-        .iter()
-        .any(|h| h.cue == Cue::Last && h.end <= at && p.lower[h.end..at].trim().len() <= 2);
-    // "the first 503", "the last 504": a status code, not a count of rows ("first 100
-    // lines", "the last 200 requests").
-    let code_like = source == Source::Log
-        && (unit.is_none() || plural_code(p, at))
-        && value.fract() == 0.0
-        && (100.0..600.0).contains(&value)
-        && !rows_noun_after(p, at);
-    if (after_limit && !code_like) || (after_last && !(code_like && code_after_last(p, at, value)))
-    {
+    if a_length(p, source, at, value, unit) {
         return None;
     }
     let unit = unit.unwrap_or(Unit::None);
@@ -256,6 +240,25 @@ pub(super) fn code_after_last(p: &Parsed, at: usize, value: f64) -> bool {
         return held;
     }
     (held || nothing_after) && (!round || when)
+}
+
+/// Whether the number is how many rows to show, after "top" or "last" ("first 100 lines",
+/// "the last 200 requests"), not a status code ("the first 503", "the last 504").
+fn a_length(p: &Parsed, source: Source, at: usize, value: f64, unit: Option<Unit>) -> bool {
+    let after_limit = p
+        .hits
+        .iter()
+        .any(|h| h.cue == Cue::Limit && h.end <= at && p.lower[h.end..at].trim().is_empty());
+    let after_last = p
+        .hits
+        .iter()
+        .any(|h| h.cue == Cue::Last && h.end <= at && p.lower[h.end..at].trim().len() <= 2);
+    let code_like = source == Source::Log
+        && (unit.is_none() || plural_code(p, at))
+        && value.fract() == 0.0
+        && (100.0..600.0).contains(&value)
+        && !rows_noun_after(p, at);
+    (after_limit && !code_like) || (after_last && !(code_like && code_after_last(p, at, value)))
 }
 
 /// "the last 504s": a code in the plural that the log's status holds is those responses, not

@@ -475,6 +475,10 @@ fn compound_last(last: &str) -> bool {
 /// with a capital ("Tr" for `tr`), not as a lower-case word.
 fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>) {
     let mut found = Vec::new();
+    let spoken: Vec<Vec<String>> = columns
+        .iter()
+        .map(|c| llmops_loganalysis::table::spoken_names(&c.name))
+        .collect();
     for (i, c) in columns.iter().enumerate() {
         let name = c.name.to_ascii_lowercase();
         if name.len() < 2 || matches!(name.as_str(), "template" | "message" | "line") {
@@ -482,7 +486,10 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
         }
         let compound = name.contains(['_', '.', '-']);
         let mut at = column_named_at(text, lower, columns, c);
+        at.extend(said_in_words(lower, columns, &spoken, i));
         at.extend(grouped_by_last(text, columns, c, hits));
+        at.sort_unstable();
+        at.dedup();
         for (start, end) in at {
             let overlaps = |h: &Hit| h.start < end && start < h.end;
             // The log's own field named exactly as a lexicon word for a field the log lacks
@@ -603,20 +610,6 @@ fn column_named_at(text: &str, lower: &str, columns: &[Column], c: &Column) -> V
     }
     if by_last {
         at.extend(crate::lexicon::occurrences(lower, &last));
-    }
-    // `bufferUsedMb` said as "buffer used", `replLagMs` as "repl lag", `openSockets` as "open
-    // sockets": the key's words, with its unit or without, when no other key says the same.
-    let stop = &crate::lexicon::lexicon().grammar.stop.en;
-    let spoken = |n: &str| llmops_loganalysis::table::spoken_names(n);
-    for said in spoken(&c.name) {
-        let unique = columns
-            .iter()
-            .filter(|o| o.name != c.name)
-            .all(|o| !spoken(&o.name).contains(&said) && !o.name.eq_ignore_ascii_case(&said));
-        if said.len() >= 3 && unique && !stop.contains(&said) {
-            at.extend(crate::lexicon::occurrences(lower, &said));
-            at.extend(crate::lexicon::occurrences(lower, &format!("{said}s")));
-        }
     }
     // `response_flags` said as "response flags", `fault.class` as "fault class(es)".
     for spaced in [
@@ -743,6 +736,30 @@ pub fn field_before(lex: &Lexicon, p: &Parsed, source: Source, at: usize) -> Opt
         .filter(|(h, _)| !matches!(h.cue, Cue::Field(i) if lex.fields[i].asks))
         .last()
         .map(|(_, f)| f.to_string())
+}
+
+/// Where column `i` is said in its words (`bufferUsedMb` as "buffer used", `replLagMs` as
+/// "repl lag", `openSockets` as "open sockets"; `spoken`: every column's), with its unit or
+/// without, when no other column is said the same.
+fn said_in_words(
+    lower: &str,
+    columns: &[Column],
+    spoken: &[Vec<String>],
+    i: usize,
+) -> Vec<(usize, usize)> {
+    let stop = &crate::lexicon::lexicon().grammar.stop.en;
+    let mut at = Vec::new();
+    for said in &spoken[i] {
+        let unique =
+            columns.iter().zip(spoken).enumerate().all(|(j, (o, s))| {
+                j == i || (!s.contains(said) && !o.name.eq_ignore_ascii_case(said))
+            });
+        if said.len() >= 3 && unique && !stop.contains(said) {
+            at.extend(crate::lexicon::occurrences(lower, said));
+            at.extend(crate::lexicon::occurrences(lower, &format!("{said}s")));
+        }
+    }
+    at
 }
 
 /// The field of numbers whose cue stands right after a number: in Chinese, which puts the
