@@ -117,6 +117,10 @@ pub struct FieldCue {
     /// what is asked about, never the field's value (as after "owned by").
     #[serde(default)]
     pub asks: bool,
+    /// The words follow the value they state, as a verb its subject ("does root own"):
+    /// the name right before them is the field's value, in English as in Chinese.
+    #[serde(default)]
+    pub follows_its_value: bool,
     /// How the figure of several rows a name picks combines: their sum unless said (a
     /// program's memory); `max` for how long a program has run (its oldest process).
     #[serde(default)]

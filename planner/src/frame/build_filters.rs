@@ -307,8 +307,10 @@ fn text_field_after(
         let g = &lex.grammar;
         let asking = (g.asks.zh.iter().chain(&g.interrogative.anywhere.zh))
             .any(|w| cue.contains(w.as_str()));
+        let after_its_value = cue.starts_with(crate::text::is_cjk)
+            || matches!(h.cue, Cue::Field(i) if lex.fields[i].follows_its_value);
         (adjacent
-            && cue.starts_with(crate::text::is_cjk)
+            && after_its_value
             && !asking
             && matches!(h.cue, Cue::Field(i) if !lex.fields[i].asks && !lex.fields[i].grouped)
             && !p.holds_numbers(lex, f))

@@ -175,7 +175,7 @@ fn en_months(lower: &str) -> Vec<(usize, usize, Day)> {
     found
 }
 
-/// "8号", "3月8日", "2027年3月8号"; not "8号机" (a machine's number) or "8日志".
+/// "8号", "3月8日", "2027年3月8号"; not "8号机" (a machine's number), "1 号进程" or "8日志".
 fn zh_dates(text: &str) -> Vec<(usize, usize, Day)> {
     static ZH: OnceLock<Regex> = OnceLock::new();
     let mut found = Vec::new();
@@ -185,11 +185,11 @@ fn zh_dates(text: &str) -> Vec<(usize, usize, Day)> {
     );
     for c in zh.captures_iter(text) {
         let m = c.get(0).expect("group 0 always matches");
-        let next = text[m.end()..].chars().next();
+        let next = text[m.end()..].trim_start().chars().next();
         let prev = text[..m.start()].chars().next_back();
         if matches!(
             next,
-            Some('机' | '线' | '楼' | '位' | '房' | '台' | '志' | '节' | '库')
+            Some('机' | '线' | '楼' | '位' | '房' | '台' | '志' | '节' | '库' | '进' | '盘' | '槽')
         ) || prev.is_some_and(|c| c.is_ascii_digit())
         {
             continue;
@@ -278,6 +278,7 @@ mod tests {
     #[test]
     fn dates_as_written_in_either_language() {
         assert_eq!(points("换成12号看看"), ["---12"]);
+        assert_eq!(points("1 号的日志"), ["---01"]);
         assert_eq!(points("3月8日凌晨有多少 502"), ["--03-08"]);
         assert_eq!(points("2027年3月8号"), ["2027-03-08"]);
         assert_eq!(points("what about Mar 8?"), ["--03-08"]);
@@ -321,6 +322,8 @@ mod tests {
         for t in [
             "8号机的负载",
             "看一下 3 号线",
+            "1 号进程是什么",
+            "2号盘满了吗",
             "the 2nd one",
             "the 3rd result please",
             "2028号",

@@ -346,7 +346,8 @@ fn table_key(p: &Parsed, source: Source, at: usize) -> Option<String> {
     p.hits.iter().find_map(|h| match h.cue {
         Cue::Source(i) if lex.sources[i].source == source => {
             let before = h.end <= at && p.lower[h.end..at].trim().is_empty();
-            let after = h.start >= end && p.lower[end..h.start].trim().is_empty();
+            // "1 号进程": the measure word of a numbered thing may stand between.
+            let after = h.start >= end && matches!(p.lower[end..h.start].trim(), "" | "号");
             (before || after)
                 .then(|| lex.sources[i].key.clone())
                 .flatten()

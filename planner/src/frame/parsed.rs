@@ -238,9 +238,23 @@ impl Parsed {
                 Lit::Number { value, unit: None } => (100.0..600.0).contains(&value),
                 _ => false,
             });
-        lex.grammar.yes_no.occur_in(&self.lower)
+        (lex.grammar.yes_no.occur_in(&self.lower) || self.opens_yes_no(lex))
             && condition
             && !lex.grammar.incident.occur_in(&self.lower)
+    }
+
+    /// Whether the question opens as a yes-or-no one ("any zombies?", "有僵尸进程吗").
+    fn opens_yes_no(&self, lex: &Lexicon) -> bool {
+        let o = &lex.grammar.yes_no_opening;
+        let t = self.lower.trim();
+        let ends = t.trim_end_matches(['?', '？', '!', ' ']);
+        let opens = |w: &String| {
+            t.strip_prefix(w.as_str())
+                .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric()))
+        };
+        o.before.en.iter().any(opens)
+            || (o.before.zh.iter().any(opens)
+                && o.after_zh.iter().any(|w| ends.ends_with(w.as_str())))
     }
 
     /// Whether the condition written at `start..end` is negated: a negation word right
@@ -731,8 +745,17 @@ fn gloss_spans(text: &str, lower: &str, lits: &[Spanned]) -> Vec<(usize, usize)>
 
 /// The field a literal or a comparison right after a field cue binds to.
 pub fn field_before(lex: &Lexicon, p: &Parsed, source: Source, at: usize) -> Option<String> {
+    // A number right after its field's word states it, even where the words ask ("what is
+    // pid 1", "what's on port 22").
+    let number_at = p
+        .lits
+        .iter()
+        .any(|l| l.start == at && matches!(l.lit, Lit::Number { .. }));
+    let states = |h: &Hit, f: &str| {
+        number_at && p.lower[h.end..at].trim().is_empty() && p.holds_numbers(lex, f)
+    };
     field_hits(lex, p, source)
-        .filter(|(h, _)| h.end <= at && p.close(h.end, at) && !p.asked(lex, h))
+        .filter(|(h, f)| h.end <= at && p.close(h.end, at) && (states(h, f) || !p.asked(lex, h)))
         .filter(|(h, _)| !matches!(h.cue, Cue::Field(i) if lex.fields[i].asks))
         .last()
         .map(|(_, f)| f.to_string())

@@ -46,7 +46,29 @@ pub(super) fn source_of(
     if several.len() > 1 {
         return Some((Source::Log, several));
     }
-    context_log(ctx).map(|f| (Source::Log, vec![f]))
+    context_log(ctx)
+        .map(|f| (Source::Log, vec![f]))
+        .or_else(|| table_by_key(lex, p).map(|s| (s, Vec::new())))
+}
+
+/// With no log at hand, a number given as a system table's key ("what is pid 1", "who
+/// owns pid 4242") names that table's row.
+fn table_by_key(lex: &Lexicon, p: &Parsed) -> Option<Source> {
+    p.lits
+        .iter()
+        .filter(|l| matches!(l.lit, Lit::Number { .. }))
+        .find_map(|l| {
+            p.hits.iter().find_map(|h| match h.cue {
+                Cue::Field(i) if h.end <= l.start && p.lower[h.end..l.start].trim().is_empty() => {
+                    let field = &lex.fields[i].field;
+                    lex.sources
+                        .iter()
+                        .find(|s| s.key.as_deref() == Some(field.as_str()))
+                        .map(|s| s.source)
+                }
+                _ => None,
+            })
+        })
 }
 
 /// The logs a question naming none is about, when it is about several: "across all logs"

@@ -184,3 +184,32 @@ fn a_list_of_names_is_any_of_them_and_which_ranks_them() {
         "{f}"
     );
 }
+
+#[test]
+fn a_process_by_its_number_or_its_owner() {
+    let pid1 = json!([{"field": "pid", "op": "eq", "value": 1.0}]);
+    // With no log at hand: a log with a pid column would read it as its own.
+    for text in [
+        "what is pid 1",
+        "pid 1 是什么进程",
+        "1 号进程是什么",
+        "show pid 1",
+    ] {
+        let f = super::tests::query_over(&[], text);
+        assert_eq!(
+            (&f["source"], &f["filters"]),
+            (&json!("processes"), &pid1),
+            "{text}"
+        );
+    }
+    // An owner before its verb is the user, not a program named "root".
+    for text in ["how many processes does root own", "processes root owns"] {
+        let f = frame(text);
+        assert_eq!(f["source"], "processes", "{text}");
+        assert_eq!(
+            f["filters"],
+            json!([{"field": "user", "op": "eq", "value": "root"}]),
+            "{text}"
+        );
+    }
+}

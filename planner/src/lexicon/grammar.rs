@@ -227,6 +227,10 @@ pub struct Grammar {
     /// Words that ask yes or no whether events of a kind exist ("有没有 504").
     #[serde(default)]
     pub yes_no: Words,
+    /// Words opening a yes-or-no question ("any zombies?", "有僵尸进程吗"); a Chinese one
+    /// asks only when the question ends in one of `after_zh`.
+    #[serde(default)]
+    pub yes_no_opening: AroundWords,
     /// Words between a count and what it counts ("how many of the tenants", "几个的").
     #[serde(default)]
     pub articles: Words,
