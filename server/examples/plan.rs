@@ -16,6 +16,14 @@ fn upload(i: usize, path: &str) -> std::io::Result<UploadRef> {
         llmops_loganalysis::table::builtin_registry(),
         &sample,
     );
+    if std::env::var_os("PLAN_COLUMNS").is_some() {
+        let names: Vec<String> = d
+            .columns
+            .iter()
+            .map(|c| format!("{}{:?}", c.name, c.roles))
+            .collect();
+        eprintln!("{path}: {}", names.join(" "));
+    }
     let abs = std::fs::canonicalize(path)?;
     Ok(UploadRef {
         file_id: format!("f{i}"),

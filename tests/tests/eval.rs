@@ -432,6 +432,22 @@ fn queries_heldout13_eval_set() {
     run_queries_set("queries-heldout13");
 }
 
+/// A fourteenth held-out twin (`assets/eval/queries-heldout14`, a lighttpd access log, a .NET
+/// JSON console log, a Quarkus log and planted processes; written blind): scores only.
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_heldout14_eval_set() {
+    run_queries_set("queries-heldout14");
+}
+
+/// An eleventh dev set (`assets/eval/queries-dev11`, an Apache vhost access log, a Go zap
+/// JSON log, a Logback log and planted processes; written blind, then read: a dev set).
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_dev11_eval_set() {
+    run_queries_set("queries-dev11");
+}
+
 fn run_queries_set(name: &str) {
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
     // A panic in the other set (a harness error) fails that test, not this one.

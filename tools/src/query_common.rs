@@ -35,10 +35,18 @@ pub fn run_soft<E>(
         return Ok(first);
     }
     let described = |fs: &[Filter]| fs.iter().map(in_words).collect::<Vec<_>>().join(", ");
+    use llmops_common::query::Source;
+    let (zh, en) = match args.query.source {
+        Source::Log => ("事件", "event"),
+        Source::Processes => ("进程", "process"),
+        Source::Sockets => ("连接", "socket"),
+        Source::Units => ("服务单元", "unit"),
+        Source::Mounts => ("文件系统", "filesystem"),
+    };
     second.notes.push(format!(
-        "没有事件同时满足 {0}，改用 {1} / no event met {0}; {1} was used instead",
+        "没有同时满足 {0} 的{zh}，改用 {1} / no {en} met {0}; {1} was used instead",
         described(&args.query.filters),
-        described(&args.or_else)
+        described(&args.or_else),
     ));
     Ok(second)
 }

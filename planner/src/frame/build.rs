@@ -132,6 +132,14 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     measured_groups(lex, p, &mut q);
     peak_of_a_field(lex, p, &mut q);
     distribution_of_values(lex, p, &mut q);
+    // "how many different zone ids show up in the cycle logs": the field right after the
+    // word is what is counted, of whatever kind.
+    if q.measure == Measure::CountDistinct {
+        if let Some(f) = field_after_distinct(lex, p, source) {
+            q.group_by.retain(|g| g.as_str() != f);
+            q.field = Some(Field::new(&f));
+        }
+    }
     // "how many unique client ips": the field named is what is counted.
     if q.measure == Measure::CountDistinct && q.field.is_none() && q.group_by.is_empty() {
         q.field = field_hits(lex, p, source)
@@ -192,7 +200,10 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         timeline_conditions(lex, p, &mut q, &mut soft);
     }
     q.extract = used_definitions(p, &q, &soft);
-    let or_else = super::level_phrase::of_query(lex, p, &q);
+    let mut or_else = super::level_phrase::of_query(lex, p, &q);
+    if or_else.is_empty() {
+        or_else = owner_instead(&q);
+    }
     to_position(p.rank, &mut q);
     Frame {
         query: q,
@@ -201,6 +212,38 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         object,
         follow_up: false,
     }
+}
+
+/// "root 运行的进程", "processes of postgres": a plain name of processes is a program's or a
+/// user's. The program is tried first; when none runs, the user of that name (the answer
+/// says which was read).
+fn owner_instead(q: &Query) -> Vec<Filter> {
+    let account = |v: &str| {
+        let mut cs = v.chars();
+        cs.next()
+            .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+            && cs.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '-'))
+    };
+    let named = |f: &Filter| {
+        f.field.as_ref().is_some_and(|x| x.as_str() == "program")
+            && f.op == FilterOp::Contains
+            && !f.negate
+            && matches!(&f.value, Scalar::Text(v) if account(v))
+    };
+    if q.source != Source::Processes || q.filters.iter().filter(|f| named(f)).count() != 1 {
+        return Vec::new();
+    }
+    q.filters
+        .iter()
+        .map(|f| match f {
+            f if named(f) => Filter {
+                field: Some(Field::new("user")),
+                op: FilterOp::Eq,
+                ..f.clone()
+            },
+            f => f.clone(),
+        })
+        .collect()
 }
 
 /// "The second slowest", "排第三的客户端": a ranking is read down to the position asked,
@@ -735,6 +778,16 @@ fn system_field_asked(lex: &Lexicon, p: &Parsed, q: &mut Query) {
         }
         None => {}
     }
+}
+
+/// The field named right after a distinct count's word ("unique orders", "不同的 zone.id").
+fn field_after_distinct(lex: &Lexicon, p: &Parsed, source: Source) -> Option<String> {
+    let cue = p.hits.iter().find(
+        |h| matches!(h.cue, Cue::Measure(i) if lex.measures[i].measure == Measure::CountDistinct),
+    )?;
+    field_hits(lex, p, source)
+        .find(|(h, _)| h.start >= cue.end && p.close(cue.end, h.start))
+        .map(|(_, f)| f.to_string())
 }
 
 /// A figure that needs a field and got none: "how many unique client ips" counts distinct

@@ -499,7 +499,21 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
             continue;
         }
         let compound = name.contains(['_', '.', '-']);
+        // A key that is a short word of the question's own grammar and no field's (zap's
+        // `for`, `by`) is the key only where written as one: quoted, or before `=` or `:`.
+        let stop = name.len() <= 3
+            && lexicon().grammar.stop.en.contains(&name)
+            && find(lexicon(), &name).is_empty();
+        let keyed = |&(s, e): &(usize, usize)| {
+            let before = lower[..s].chars().next_back();
+            let after = lower[e..].chars().next();
+            matches!(before, Some('`' | '"' | '\''))
+                || matches!(after, Some('=' | ':' | '`' | '"' | '\''))
+        };
         let mut at = column_named_at(text, lower, columns, c);
+        if stop {
+            at.retain(keyed);
+        }
         at.extend(said_in_words(lower, columns, &spoken, i));
         at.extend(grouped_by_last(text, columns, c, hits));
         at.sort_unstable();
@@ -513,9 +527,14 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
             let lexicon_field_absent = |h: &Hit| {
                 (h.start, h.end) == (start, end)
                     && match h.cue {
+                        // Or the key is written exactly and holds the role the lexicon's
+                        // word reads (zap's `took`, one of its two durations): that key.
                         Cue::Field(k) => {
                             let f = &lexicon().fields[k].field;
                             super::value_words::column_for(columns, f).is_none()
+                                || (lower[start..end] == name
+                                    && !f.eq_ignore_ascii_case(&name)
+                                    && c.roles.iter().any(|r| r == f))
                         }
                         Cue::Source(k) => lexicon().sources[k].source != Source::Log,
                         _ => false,
@@ -541,6 +560,13 @@ fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mut Vec<Hit>)
     if found.is_empty() {
         return;
     }
+    // A column said inside a longer one's name ("zone" in `zone.id`) is that longer one.
+    let within = |h: &Hit, all: &[Hit]| {
+        all.iter()
+            .any(|g| g.start <= h.start && h.end <= g.end && g.end - g.start > h.end - h.start)
+    };
+    let all = found.clone();
+    found.retain(|h| !within(h, &all));
     // A word glossed by the field's name ("仓库 (warehouse)", "用户（user.id）") is that
     // field: the gloss replaces the lexicon's reading of the word.
     let glossed = |h: &Hit| {

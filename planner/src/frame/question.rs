@@ -71,7 +71,14 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
             let which = p.hits.iter().any(|h| p.hit_is(h, &lex.grammar.asks))
                 && p.has(|c| matches!(c, Cue::Source(i) if lex.sources[i].source == source));
             let extreme = matches!(q.measure, Measure::Max | Measure::Min) && q.field.is_some();
+            // "how many processes": a count of the table its word names (a filesystem's
+            // "多少" asks its usage).
+            let counted = q.measure == Measure::Count
+                && source != Source::Mounts
+                && measure_cue(lex, &p).is_some()
+                && p.has(|c| matches!(c, Cue::Source(i) if lex.sources[i].source == source));
             names
+                || counted
                 || q.filters.iter().any(|f| !implied.contains(f))
                 || (!q.group_by.is_empty() && figure)
                 || (!implied.is_empty() && figure)

@@ -22,6 +22,9 @@ pub(super) fn frame_with(text: &str, last: Option<&LastQuery>) -> Option<Value> 
             if !f.soft.is_empty() {
                 v["soft"] = serde_json::to_value(&f.soft).expect("serialises");
             }
+            if !f.or_else.is_empty() {
+                v["or_else"] = serde_json::to_value(&f.or_else).expect("serialises");
+            }
             Some(v)
         }
         Some(Understood::Summary { path }) => Some(json!({"summary": path})),

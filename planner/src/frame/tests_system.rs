@@ -213,3 +213,54 @@ fn a_process_by_its_number_or_its_owner() {
         );
     }
 }
+
+#[test]
+fn a_table_counted_whole_or_by_state() {
+    for (text, filters) in [
+        ("how many processes", json!([])),
+        ("有多少个进程", json!([])),
+        ("how many procs rn", json!([])),
+        (
+            "how many sleeping processes",
+            json!([{"field": "state", "op": "eq", "value": "S"}]),
+        ),
+        (
+            "how many services are running",
+            json!([{"field": "sub", "op": "eq", "value": "running"}]),
+        ),
+    ] {
+        let f = frame(text);
+        let got = f.get("filters").cloned().unwrap_or(json!([]));
+        assert_eq!((&f["measure"], &got), (&json!("count"), &filters), "{text}");
+    }
+    let f = frame("which services are running");
+    assert_eq!(
+        (&f["source"], &f["measure"]),
+        (&json!("units"), &json!("rows"))
+    );
+    // Yes or no, opened by "any" or 有…吗.
+    let zombies = json!([{"field": "state", "op": "eq", "value": "Z"}]);
+    for text in ["any zombies?", "有僵尸进程吗", "got any zombie procs"] {
+        assert_eq!(frame(text)["filters"], zombies, "{text}");
+    }
+    // A filesystem's "多少" asks its usage, not how many there are.
+    assert!(super::tests::frame_with("根目录磁盘占用多少", None)
+        .is_none_or(|f| f["measure"] != "count"));
+}
+
+#[test]
+fn a_plain_name_of_processes_is_the_program_s_else_the_user_s() {
+    let f = frame("root 运行的进程有几个");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "program", "op": "contains", "value": "root"}])
+    );
+    assert_eq!(
+        f["or_else"],
+        json!([{"field": "user", "op": "eq", "value": "root"}])
+    );
+    // A name that is no account's (a path, a dotted name) has no owner to try.
+    assert!(frame("how many redis-server.conf processes")
+        .get("or_else")
+        .is_none());
+}

@@ -227,6 +227,12 @@ pub struct Grammar {
     /// Words that ask yes or no whether events of a kind exist ("有没有 504").
     #[serde(default)]
     pub yes_no: Words,
+    /// Words of a clause that only says in what form the answer is wanted, besides a unit
+    /// ("in ms", "给百分比"); `answer_form_share` are those asking a share.
+    #[serde(default)]
+    pub answer_form: Words,
+    #[serde(default)]
+    pub answer_form_share: Words,
     /// Words opening a yes-or-no question ("any zombies?", "有僵尸进程吗"); a Chinese one
     /// asks only when the question ends in one of `after_zh`.
     #[serde(default)]

@@ -179,6 +179,14 @@ pub(super) fn with_file_clauses(parts: Vec<String>, ctx: &MessageCtx) -> Vec<Str
                 continue;
             }
         }
+        // "…? in ms", "…？给百分比": in what unit or form the answer is wanted.
+        if several && only_says_the_form(&part) {
+            if let Some(prev) = out.last_mut() {
+                prev.push(' ');
+                prev.push_str(&part);
+                continue;
+            }
+        }
         let note = several && attachment_note(&part, ctx.uploads);
         if note && !crate::frame::log_names::names_a_session_log(&part, ctx.uploads) {
             continue;
@@ -216,4 +224,34 @@ pub(super) fn with_file_clauses(parts: Vec<String>, ctx: &MessageCtx) -> Vec<Str
     }
     out.extend(carry);
     out
+}
+
+/// A clause that only says in what unit or form the answer is wanted ("in ms", "as a
+/// percent pls", "给百分比", "用秒"): a unit or a share's word, and besides it only the
+/// words `[answer_form]` lists.
+fn only_says_the_form(part: &str) -> bool {
+    let lex = crate::lexicon::lexicon();
+    let g = &lex.grammar;
+    let mut rest = part.to_lowercase();
+    let mut said = false;
+    let units = g.unit.iter().flat_map(|u| u.words.all());
+    // Longest first, so "百分比" goes before "百分", "seconds" before "s".
+    let mut words: Vec<(&str, bool)> = units
+        .map(|w| (w, true))
+        .chain(g.answer_form.all().map(|w| (w, false)))
+        .collect();
+    words.sort_by_key(|(w, _)| std::cmp::Reverse(w.len()));
+    for (w, unit) in words {
+        let found = crate::lexicon::occurrences(&rest, w);
+        if found.is_empty() {
+            continue;
+        }
+        said |= unit || g.answer_form_share.all().any(|s| s == w);
+        for &(a, b) in found.iter().rev() {
+            rest.replace_range(a..b, " ");
+        }
+    }
+    said && rest
+        .chars()
+        .all(|c| c.is_whitespace() || c.is_ascii_punctuation() || "？，。！：".contains(c))
 }
