@@ -248,6 +248,7 @@ fn programs_args(name: &str, sort: Option<ProcSort>) -> ToolArgs {
         query,
         soft: Vec::new(),
         or_else: Vec::new(),
+        share_of: None,
     })
 }
 

@@ -27,6 +27,7 @@ pub mod parsed;
 pub mod question;
 pub(crate) mod rank;
 pub mod scan;
+mod share;
 mod source;
 #[cfg(test)]
 mod tests;
@@ -50,6 +51,8 @@ mod tests_negation;
 mod tests_paraphrase;
 #[cfg(test)]
 mod tests_scan;
+#[cfg(test)]
+mod tests_share;
 #[cfg(test)]
 mod tests_system;
 #[cfg(test)]
@@ -78,6 +81,8 @@ pub struct Frame {
     /// Filters that replace the query's when those match nothing (see
     /// `QueryArgs::or_else`).
     pub or_else: Vec<Filter>,
+    /// The population a share is asked of (see `QueryArgs::share_of`).
+    pub share_of: Option<Vec<Filter>>,
     /// The filter (also in `query.filters`) made of words the lexicon does not know: it
     /// narrows a question about a log, it never makes a question one.
     pub object: Option<Filter>,

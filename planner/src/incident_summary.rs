@@ -155,6 +155,7 @@ fn log_call(query: Query) -> Call {
         query,
         soft: Vec::new(),
         or_else: Vec::new(),
+        share_of: None,
     };
     ToolArgs::LogQuery(args).into()
 }

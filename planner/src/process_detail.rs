@@ -63,6 +63,7 @@ pub fn next_call(pid: u64, own: &[StepRecord]) -> Option<ToolArgs> {
             query,
             soft: Vec::new(),
             or_else: Vec::new(),
+            share_of: None,
         })
     };
     match own {

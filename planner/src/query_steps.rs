@@ -32,6 +32,7 @@ pub(crate) fn query_call(frame: &frame::Frame) -> Call {
         query: frame.query.clone(),
         soft: frame.soft.clone(),
         or_else: frame.or_else.clone(),
+        share_of: frame.share_of.clone(),
     };
     if frame.query.source == llmops_common::query::Source::Log {
         ToolArgs::LogQuery(args).into()
@@ -69,6 +70,7 @@ mod tests {
             },
             pipeline: None,
             notes: Vec::new(),
+            share_base: None,
         };
         StepRecord {
             tool: crate::ToolName::LogQuery,
@@ -88,6 +90,7 @@ mod tests {
             },
             soft: Vec::new(),
             or_else: Vec::new(),
+            share_of: None,
             object: None,
             follow_up: false,
         }

@@ -1,7 +1,9 @@
 //! What the two query tools share: the JSON schema of their arguments, soft filters
 //! dropped when they would leave nothing, and the short text form of a result.
 
-use llmops_common::query::{Filter, QueryArgs, QueryResult};
+use llmops_common::query::{
+    Filter, FilterOp, Measure, Query, QueryArgs, QueryResult, Scalar, ShareBase, Unit,
+};
 use serde_json::Value;
 
 /// The JSON schema of the query tools' arguments, generated from [`QueryArgs`].
@@ -18,8 +20,11 @@ pub fn run_soft<E>(
     args: &QueryArgs,
     mut run: impl FnMut(&llmops_common::query::Query) -> Result<QueryResult, E>,
 ) -> Result<QueryResult, E> {
-    let first = with_soft(args, &mut run)?;
+    let mut first = with_soft(args, &mut run)?;
     if first.matched > 0 || args.or_else.is_empty() {
+        if let Some(base) = &args.share_of {
+            first.share_base = share_base(args, base, &mut run)?;
+        }
         return Ok(first);
     }
     let instead = QueryArgs {
@@ -29,6 +34,7 @@ pub fn run_soft<E>(
         },
         soft: args.soft.clone(),
         or_else: Vec::new(),
+        share_of: None,
     };
     let mut second = with_soft(&instead, &mut run)?;
     if second.matched == 0 {
@@ -49,6 +55,67 @@ pub fn run_soft<E>(
         described(&args.or_else),
     ));
     Ok(second)
+}
+
+/// The population a share is of: the rows `base` picks that have every field the query's
+/// other filters compare (a status share is of the rows with a status), counted.
+fn share_base<E>(
+    args: &QueryArgs,
+    base: &[Filter],
+    run: &mut impl FnMut(&llmops_common::query::Query) -> Result<QueryResult, E>,
+) -> Result<Option<ShareBase>, E> {
+    let q = &args.query;
+    if q.measure != Measure::Count || !q.group_by.is_empty() {
+        return Ok(None);
+    }
+    let mut filters = base.to_vec();
+    let mut with: Vec<String> = Vec::new();
+    for f in q.filters.iter().filter(|f| !base.contains(f)) {
+        let Some(field) = &f.field else { continue };
+        if with.contains(&field.to_string()) {
+            continue;
+        }
+        with.push(field.to_string());
+        // An empty pattern matches any value the row has, and no row without the field.
+        filters.push(Filter {
+            field: Some(field.clone()),
+            op: FilterOp::Regex,
+            value: Scalar::Text(String::new()),
+            unit: Unit::None,
+            case_sensitive: false,
+            negate: false,
+        });
+    }
+    let counted = Query {
+        filters,
+        measure: Measure::Count,
+        field: None,
+        limit: None,
+        rank: None,
+        ..q.clone()
+    };
+    let r = run(&counted)?;
+    let picked: Vec<String> = base.iter().map(in_words).collect();
+    let (mut zh, mut en) = (picked.join("，"), picked.join(", "));
+    if !en.is_empty() {
+        en = format!("where {en}");
+    }
+    if !with.is_empty() {
+        let sep = |s: &str, a: &str| {
+            if s.is_empty() {
+                String::new()
+            } else {
+                a.to_string()
+            }
+        };
+        zh = format!("{zh}{}有 {} 值", sep(&zh, "且"), with.join("、"));
+        en = format!("{en}{}with {}", sep(&en, ", "), with.join(", "));
+    }
+    Ok(Some(ShareBase {
+        rows: r.matched,
+        described_zh: zh,
+        described_en: en,
+    }))
 }
 
 fn with_soft<E>(
@@ -126,10 +193,14 @@ mod tests {
     }
 
     fn run(text: &str, args: &QueryArgs) -> llmops_common::query::QueryResult {
+        run_named("tls-proxy.log", text, args)
+    }
+
+    fn run_named(name: &str, text: &str, args: &QueryArgs) -> llmops_common::query::QueryResult {
         let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("tls-proxy.log");
+        let path = dir.path().join(name);
         std::fs::write(&path, text).expect("write");
-        let files = [QueryFile::new("tls-proxy.log", path)];
+        let files = [QueryFile::new(name, path)];
         let none = AtomicBool::new(false);
         run_soft(args, |q| {
             run_query(&files, q, &QueryOptions::default(), &none)
@@ -152,6 +223,7 @@ mod tests {
             },
             soft: Vec::new(),
             or_else,
+            share_of: None,
         }
     }
 
@@ -189,5 +261,75 @@ mod tests {
             "{:?}",
             r.notes
         );
+    }
+
+    /// A JSON log where only the cycle events have a `status`: each zone's share of aborted
+    /// cycles, planted.
+    fn cycles_log() -> (String, Vec<(&'static str, &'static str)>) {
+        let mut planted = Vec::new();
+        let mut log = String::new();
+        for i in 0..65u32 {
+            let t = format!("2031-01-01T01:{:02}:{:02}Z", i / 60, i % 60);
+            if i % 13 == 12 || i >= 60 {
+                log.push_str(&format!(
+                    "{{\"ts\":\"{t}\",\"level\":\"info\",\"msg\":\"heartbeat\"}}\n"
+                ));
+                continue;
+            }
+            let zone = if i % 2 == 0 { "A" } else { "B" };
+            let status = if i % 7 == 0 || (zone == "A" && i % 5 == 0) {
+                "aborted"
+            } else {
+                "ok"
+            };
+            planted.push((zone, status));
+            log.push_str(&format!(
+                "{{\"ts\":\"{t}\",\"level\":\"info\",\"msg\":\"cycle finished\",\"zone\":\"{zone}\",\"status\":\"{status}\"}}\n"
+            ));
+        }
+        (log, planted)
+    }
+
+    fn eq(field: &str, v: &str) -> Filter {
+        Filter::new(
+            Some(Field::new(field)),
+            FilterOp::Eq,
+            Scalar::Text(v.into()),
+        )
+    }
+
+    #[test]
+    fn a_share_is_of_the_population_asked_with_the_field_compared() {
+        let (log, planted) = cycles_log();
+        let share = |filters: Vec<Filter>, base: Vec<Filter>| {
+            let a = QueryArgs {
+                query: Query {
+                    filters,
+                    ..Query::default()
+                },
+                share_of: Some(base),
+                ..QueryArgs::default()
+            };
+            let r = run_named("cycles.json", &log, &a);
+            let base = r.share_base.clone().expect("a share base");
+            (count(&r), base.rows, base.described_en)
+        };
+        let aborted = planted.iter().filter(|(_, s)| *s == "aborted").count() as u64;
+        // Of the cycles (the events with a status), not of every line.
+        let (n, of, words) = share(vec![eq("status", "aborted")], Vec::new());
+        assert_eq!((n, of), (aborted, planted.len() as u64));
+        assert_eq!(words, "with status");
+        // Of zone A's cycles.
+        let in_a = planted.iter().filter(|(z, _)| *z == "A");
+        let a_aborted = in_a.clone().filter(|(_, s)| *s == "aborted").count() as u64;
+        let (n, of, words) = share(
+            vec![eq("zone", "A"), eq("status", "aborted")],
+            vec![eq("zone", "A")],
+        );
+        assert_eq!((n, of), (a_aborted, in_a.count() as u64));
+        assert!(words.starts_with("where zone eq"), "{words}");
+        // No share asked, no population counted.
+        let r = run_named("cycles.json", &log, &QueryArgs::default());
+        assert!(r.share_base.is_none());
     }
 }

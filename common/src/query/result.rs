@@ -236,4 +236,15 @@ pub struct QueryResult {
     /// Anything the reader must know (a field missing, part of a file read).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The population a share was asked of (`QueryArgs::share_of`), counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share_base: Option<ShareBase>,
+}
+
+/// The rows a count is a share of, and what picks them in words.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ShareBase {
+    pub rows: u64,
+    pub described_zh: String,
+    pub described_en: String,
 }

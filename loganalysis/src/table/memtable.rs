@@ -205,5 +205,6 @@ pub fn run_table(t: &MemTable, q: &Query) -> Result<QueryResult, QueryError> {
         value,
         pipeline: None,
         notes,
+        share_base: None,
     })
 }

@@ -413,6 +413,7 @@ pub fn run_query_with(
         value,
         pipeline,
         notes,
+        share_base: None,
     })
 }
 

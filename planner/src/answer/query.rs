@@ -60,35 +60,6 @@ fn partial(r: &QueryResult, lang: Lang) -> String {
     }
 }
 
-/// A conditioned count's share of all events ("（占全部 5000 条事件的 4.2%）"), over the
-/// events read: the caller's `partial` says when that is not the whole file.
-fn share_of(r: &QueryResult, count: u64, lang: Lang) -> String {
-    let total: u64 = r.sources.iter().map(|s| s.events).sum();
-    if r.query.filters.is_empty() || r.query.window.is_some() || total == 0 || count > total {
-        return String::new();
-    }
-    let pct = count as f64 * 100.0 / total as f64;
-    let pct = if pct >= 10.0 || pct == 0.0 {
-        format!("{pct:.1}")
-    } else {
-        format!("{pct:.2}")
-    };
-    // Of the events read, not of the file, when only part of a file was read.
-    let whole = r.sources.iter().all(|s| s.complete);
-    let (nz, ne) = r.query.source.row_words();
-    // Events are counted with their measure word (条).
-    let nz = match r.query.source {
-        llmops_common::query::Source::Log => format!("条{nz}"),
-        _ => nz.to_string(),
-    };
-    match (lang, whole) {
-        (Lang::Zh, true) => format!("（占全部 {total} {nz}的 {pct}%）"),
-        (Lang::Zh, false) => format!("（占已读 {total} {nz}的 {pct}%）"),
-        (Lang::En, true) => format!(" ({pct}% of all {total} {ne})"),
-        (Lang::En, false) => format!(" ({pct}% of the {total} {ne} read)"),
-    }
-}
-
 fn described(r: &QueryResult, lang: Lang) -> &str {
     match lang {
         Lang::Zh => &r.described_zh,
@@ -785,6 +756,8 @@ pub(crate) fn clock_minutes(time: &str) -> Option<u64> {
 }
 
 mod ranked;
+mod share;
 pub(crate) use ranked::nth_bucket;
+use share::share_of;
 #[cfg(test)]
 mod unit_tests;

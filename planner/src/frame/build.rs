@@ -209,6 +209,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         query: q,
         soft,
         or_else,
+        share_of: None,
         object,
         follow_up: false,
     }

@@ -476,6 +476,7 @@ fn edited(query: Query, soft: Vec<Filter>, object: Option<Filter>) -> Frame {
         query,
         soft,
         or_else: Vec::new(),
+        share_of: None,
         object,
         follow_up: true,
     }

@@ -24,12 +24,15 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
     // columns make the conditions ("/items/" is its path, not anywhere in the line).
     let other = super::log_choice::sibling_with_the_fields(ctx, &frame.query, text)
         .or_else(|| super::log_choice::log_naming_its_field(ctx, &p, &frame.query, text));
-    if let Some(other) = other {
-        let only = [other];
-        p = Parsed::new(text, &FrameCtx::of_uploads(&only));
-        let path = only[0].path.to_string_lossy().into_owned();
+    let only: Vec<crate::UploadRef> = other.into_iter().collect();
+    let only_ctx = FrameCtx::of_uploads(&only);
+    if let Some(other) = only.first() {
+        p = Parsed::new(text, &only_ctx);
+        let path = other.path.to_string_lossy().into_owned();
         frame = frame_of(lex, &p, source, vec![path]);
     }
+    let read_with = if only.is_empty() { ctx } else { &only_ctx };
+    super::share::population(lex, text, read_with, &mut frame);
     at_the_answer_time(lex, &p, ctx, &mut frame);
     let q = &frame.query;
     let narrowed = q.filters.iter().any(|f| Some(f) != frame.object.as_ref())

@@ -37,6 +37,10 @@ impl Planted {
         Planted { _dir: dir, ups }
     }
 
+    pub(super) fn uploads(&self) -> &[crate::UploadRef] {
+        &self.ups
+    }
+
     pub(super) fn answer(&self, text: &str) -> QueryResult {
         self.answer_after(text, None)
     }

@@ -233,6 +233,17 @@ pub struct Grammar {
     pub answer_form: Words,
     #[serde(default)]
     pub answer_form_share: Words,
+    /// Words asking a share of the count ("占比", "what percentage").
+    #[serde(default)]
+    pub share: Words,
+    /// Words asking the share of their own condition among the rest ("失败率", "error
+    /// rate"): the rest of the question picks the population.
+    #[serde(default)]
+    pub rate: Words,
+    /// Words before the population a share is of ("of", "among") and, in English, the verbs
+    /// after it (`after_en`: "were", "that"); in Chinese the words after it (`after_zh`: 里).
+    #[serde(default)]
+    pub share_of: AroundWords,
     /// Words opening a yes-or-no question ("any zombies?", "有僵尸进程吗"); a Chinese one
     /// asks only when the question ends in one of `after_zh`.
     #[serde(default)]

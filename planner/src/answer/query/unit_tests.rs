@@ -80,6 +80,7 @@ fn a_count_with_a_condition_says_its_share() {
         value: QueryValue::Count { count: 210 },
         pipeline: None,
         notes: vec![],
+        share_base: None,
     };
     assert_eq!(share_of(&r, 210, Lang::En), " (4.20% of all 5000 events)");
     assert!(
@@ -145,6 +146,7 @@ fn one_event_by_a_field_shows_its_time_and_line() {
         },
         pipeline: None,
         notes: vec![],
+        share_base: None,
     };
     let text = lead(&r, Lang::En);
     assert!(text.contains("**2031-06-05T03:27:44**"), "{text}");

@@ -1,0 +1,81 @@
+//! A count's share: of all the events read, or of the population the question asked it of
+//! ("of the shop's requests", "reserve 调用的失败率").
+
+use llmops_common::query::QueryResult;
+
+use crate::text::Lang;
+
+/// A conditioned count's share of all events ("（占全部 5000 条事件的 4.2%）"), over the
+/// events read: the caller's `partial` says when that is not the whole file.
+pub(super) fn share_of(r: &QueryResult, count: u64, lang: Lang) -> String {
+    if let Some(base) = r
+        .share_base
+        .as_ref()
+        .filter(|b| b.rows > 0 && count <= b.rows)
+    {
+        return share_of_population(r, count, base, lang);
+    }
+    let total: u64 = r.sources.iter().map(|s| s.events).sum();
+    if r.query.filters.is_empty() || r.query.window.is_some() || total == 0 || count > total {
+        return String::new();
+    }
+    let pct = percent(count, total);
+    // Of the events read, not of the file, when only part of a file was read.
+    let whole = r.sources.iter().all(|s| s.complete);
+    let (nz, ne) = r.query.source.row_words();
+    // Events are counted with their measure word (条).
+    let nz = match r.query.source {
+        llmops_common::query::Source::Log => format!("条{nz}"),
+        _ => nz.to_string(),
+    };
+    match (lang, whole) {
+        (Lang::Zh, true) => format!("（占全部 {total} {nz}的 {pct}%）"),
+        (Lang::Zh, false) => format!("（占已读 {total} {nz}的 {pct}%）"),
+        (Lang::En, true) => format!(" ({pct}% of all {total} {ne})"),
+        (Lang::En, false) => format!(" ({pct}% of the {total} {ne} read)"),
+    }
+}
+
+/// A share as written: one decimal from 10% up, two below.
+fn percent(count: u64, of: u64) -> String {
+    let pct = count as f64 * 100.0 / of as f64;
+    if pct >= 10.0 || pct == 0.0 {
+        format!("{pct:.1}")
+    } else {
+        format!("{pct:.2}")
+    }
+}
+
+/// The share asked of a population ("of the shop's requests"): of the rows it picks, which
+/// the answer names; over the events read when only part of a file was read.
+fn share_of_population(
+    r: &QueryResult,
+    count: u64,
+    base: &llmops_common::query::ShareBase,
+    lang: Lang,
+) -> String {
+    let pct = percent(count, base.rows);
+    let rows = base.rows;
+    let (nz, ne) = r.query.source.row_words();
+    let read = if r.sources.iter().all(|s| s.complete) {
+        ("", "")
+    } else {
+        ("已读部分中", " read")
+    };
+    match lang {
+        Lang::Zh if base.described_zh.is_empty() => {
+            format!("（占{}全部 {rows} 条{nz}的 **{pct}%**）", read.0)
+        }
+        Lang::Zh => format!(
+            "（占{}{} 的 {rows} 条{nz}的 **{pct}%**）",
+            read.0, base.described_zh
+        ),
+        Lang::En if base.described_en.is_empty() => {
+            format!(" (**{pct}%** of all {rows} {ne}{})", read.1)
+        }
+        Lang::En => format!(
+            " (**{pct}%** of the {rows} {ne}{} {})",
+            read.1, base.described_en
+        ),
+    }
+}
