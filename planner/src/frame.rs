@@ -44,6 +44,8 @@ mod tests_follow;
 #[cfg(test)]
 mod tests_framing;
 #[cfg(test)]
+mod tests_keys;
+#[cfg(test)]
 mod tests_names;
 #[cfg(test)]
 mod tests_negation;

@@ -184,9 +184,30 @@ fn new_group(row: &mut dyn RowAccess, plan: &Plan) -> Group {
         cut(first, MAX_EXAMPLE)
     });
     Group {
-        example,
+        example: example.or_else(|| exception_line(row, plan)),
         ..Group::default()
     }
+}
+
+/// Grouped by an exception or its cause, the trace's line that names it, message and all
+/// ("Caused by: …InvalidFormatException: Cannot deserialize value of type `BigDecimal`…"):
+/// the class alone does not say what went wrong. The cause is the innermost, the last line.
+fn exception_line(row: &mut dyn RowAccess, plan: &Plan) -> Option<String> {
+    let g = plan
+        .group
+        .iter()
+        .find(|g| matches!(g.name.as_str(), "exception" | "cause"))?;
+    let value = row.val(g.id)?.as_bytes().to_vec();
+    let whole = row.whole();
+    let mut lines = whole
+        .split(|&b| b == b'\n')
+        .filter(|l| memchr::memmem::find(l, &value).is_some());
+    let line = if g.name == "cause" {
+        lines.next_back()
+    } else {
+        lines.next()
+    }?;
+    Some(cut(line, MAX_EXAMPLE))
 }
 
 /// A sort key for rows: numbers (and times) or text; rows without one sort last.

@@ -41,6 +41,10 @@ struct TableToml {
     role: Vec<RoleToml>,
     #[serde(default)]
     fallback: Vec<FallbackToml>,
+    /// Suffixes that name a unit the engine does not convert (`water_ml`, `load_pct`): a key
+    /// is said without them too ("water", "load").
+    #[serde(default)]
+    spoken_suffix: Vec<String>,
 }
 
 /// What a key name says about its field.
@@ -164,8 +168,10 @@ pub fn spoken_names(key: &str) -> Vec<String> {
     if snaked.contains('_') {
         out.push(snaked.replace('_', " "));
     }
-    for s in &table().suffix {
-        if let Some(stem) = snaked.strip_suffix(s.suffix.as_str()) {
+    let t = table();
+    let suffixes = t.suffix.iter().map(|s| &s.suffix).chain(&t.spoken_suffix);
+    for s in suffixes {
+        if let Some(stem) = snaked.strip_suffix(s.as_str()) {
             if !stem.is_empty() {
                 out.push(stem.replace('_', " "));
             }
@@ -231,6 +237,13 @@ fn unit_named(s: &str) -> Option<Unit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_is_said_without_its_unit_converted_or_not() {
+        assert_eq!(spoken_names("water_ml"), ["water ml", "water"]);
+        assert_eq!(spoken_names("replLagMs"), ["repl lag ms", "repl lag"]);
+        assert_eq!(spoken_names("status"), Vec::<String>::new());
+    }
 
     #[test]
     fn a_kubernetes_audit_events_status_is_its_response_code() {

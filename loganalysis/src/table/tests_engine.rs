@@ -346,6 +346,47 @@ fn template_groups_carry_a_line_as_written() {
     assert!(rows.iter().all(|g| g.example.is_none()));
 }
 
+/// Grouped by the innermost cause, a group shows the trace's line naming it, message and
+/// all: the class alone does not say what went wrong.
+#[test]
+fn cause_groups_carry_the_innermost_cause_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for i in 0..3 {
+        log.push_str(&format!(
+            "2035-02-08 03:12:0{i}.508 [kafka-0] ERROR o.s.k.DefaultErrorHandler - Backoff exhausted\n\
+             org.springframework.kafka.listener.ListenerExecutionFailedException: Listener failed\n\
+             \tat org.springframework.kafka.Listener.invoke(Listener.java:2{i})\n\
+             Caused by: org.springframework.kafka.support.serializer.DeserializationException: failed to deserialize\n\
+             \t... 9 common frames omitted\n\
+             Caused by: com.fasterxml.jackson.databind.exc.InvalidFormatException: Cannot deserialize value of type `java.math.BigDecimal` from String \"18,{i}\"\n\
+             \t... 12 common frames omitted\n"
+        ));
+    }
+    log.push_str(
+        "2035-02-08 03:12:09.100 [kafka-0] INFO  c.h.PickedListener - allocated crate=CR-1\n",
+    );
+    std::fs::write(dir.path().join("app.log"), &log).expect("write");
+    let q = Query {
+        group_by: vec![Field::new("cause")],
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["app.log"], &q, &QueryOptions::default()).expect("query");
+    let QueryValue::Groups { rows, .. } = &r.value else {
+        panic!("groups: {:?}", r.value)
+    };
+    assert_eq!(
+        rows[0].key,
+        ["com.fasterxml.jackson.databind.exc.InvalidFormatException"]
+    );
+    assert_eq!(rows[0].count, 3);
+    let example = rows[0].example.as_deref().expect("the cause's line");
+    assert!(
+        example.starts_with("Caused by: com.fasterxml") && example.contains("BigDecimal"),
+        "{example}"
+    );
+}
+
 /// Lines whose time the reader does not know ("10:00:7") still have their level: a count
 /// of ERROR matches `grep -c ERROR`, and those events count as having no time.
 #[test]

@@ -176,17 +176,25 @@ pub fn find(lex: &Lexicon, text: &str) -> Vec<Hit> {
 
 /// A word inside a longer follow-up phrase is part of it: "about" in "what about" is no
 /// "around", "that" in "at that time" refers to no item.
+/// So is "every" in "across every cycle": a total, no grouping.
 fn inside_phrases(hits: &mut Vec<Hit>) {
-    let phrases: Vec<(usize, usize)> = hits
-        .iter()
-        .filter(|h| matches!(h.cue, Cue::Follow | Cue::Then))
-        .map(|h| (h.start, h.end))
-        .collect();
-    hits.retain(|h| {
-        !matches!(h.cue, Cue::Around | Cue::Refer)
-            || !phrases
-                .iter()
-                .any(|&(s, e)| s <= h.start && h.end <= e && e - s > h.end - h.start)
+    let spans = |of: fn(&Cue) -> bool| -> Vec<(usize, usize)> {
+        hits.iter()
+            .filter(|h| of(&h.cue))
+            .map(|h| (h.start, h.end))
+            .collect()
+    };
+    let phrases = spans(|c| matches!(c, Cue::Follow | Cue::Then));
+    let totals = spans(|c| matches!(c, Cue::Total));
+    let within = |spans: &[(usize, usize)], h: &Hit| {
+        spans
+            .iter()
+            .any(|&(s, e)| s <= h.start && h.end <= e && e - s > h.end - h.start)
+    };
+    hits.retain(|h| match h.cue {
+        Cue::Around | Cue::Refer => !within(&phrases, h),
+        Cue::Group => !within(&totals, h),
+        _ => true,
     });
 }
 

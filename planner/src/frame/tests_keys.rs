@@ -1,0 +1,85 @@
+//! A zap-style JSON log's keys as an operator says them: a key written exactly (`took`
+//! beside `elapsed`, both durations), a key that is a grammar word (`for`), a nested key
+//! (`zone.id`), a key said without its unit (`water_ml` as "water"), a total "across every"
+//! event, a distinct count of the key right after its word; each figure checked against
+//! the planted lines.
+
+use llmops_common::query::QueryValue;
+
+use super::tests_answers::Planted;
+
+struct Line {
+    zone: &'static str,
+    water_ml: u64,
+    cycle: u64,
+}
+
+fn planted() -> (Planted, Vec<Line>, Vec<f64>) {
+    let zones = ["GH1-Z01", "GH1-Z02", "GH2-Z01", "GH2-Z02", "GH3-Z01"];
+    let (mut text, mut lines, mut took) = (String::new(), Vec::new(), Vec::new());
+    for i in 0..60u64 {
+        let zone = zones[(i * 7 % 5) as usize];
+        let water_ml = 1000 + (i * 37) % 900;
+        let cycle = 1000 + i % 12;
+        text.push_str(&format!(
+            "{{\"level\":\"info\",\"ts\":{}.5,\"msg\":\"irrigation cycle finished\",\"zone\":{{\"id\":\"{zone}\"}},\"cycle\":{cycle},\"water_ml\":{water_ml},\"elapsed\":\"2m{}s\"}}\n",
+            2054507400 + i * 60,
+            10 + i % 40
+        ));
+        lines.push(Line {
+            zone,
+            water_ml,
+            cycle,
+        });
+        if i % 6 == 0 {
+            let ms = 200.0 + (i as f64) * 10.0;
+            took.push(ms);
+            text.push_str(&format!(
+                "{{\"level\":\"info\",\"ts\":{}.9,\"msg\":\"schedule recomputed\",\"took\":\"{ms}ms\",\"for\":\"15m0s\"}}\n",
+                2054507400 + i * 60
+            ));
+        }
+    }
+    (Planted::new("irrigod.log", &text), lines, took)
+}
+
+fn figure(p: &Planted, text: &str) -> f64 {
+    match p.answer(text).value {
+        QueryValue::Stat { value: Some(v), .. } => v,
+        QueryValue::Distinct { count } => count as f64,
+        other => panic!("{text:?}: {other:?}"),
+    }
+}
+
+#[test]
+fn keys_said_as_an_operator_says_them() {
+    let (p, lines, took) = planted();
+    // `took` written: that duration, not `elapsed`; `for` is a word there, not the key.
+    let max_took = took.iter().cloned().fold(0.0, f64::max);
+    assert_eq!(
+        figure(&p, "max took for schedule recomputed"),
+        max_took / 1000.0
+    );
+    // "water" is `water_ml`, totalled across every event.
+    let total: u64 = lines.iter().map(|l| l.water_ml).sum();
+    let r = p.answer("total water across every irrigation cycle");
+    assert!(r.query.group_by.is_empty(), "{:?}", r.query);
+    assert_eq!(
+        figure(&p, "total water across every irrigation cycle"),
+        total as f64
+    );
+    // The key right after the distinct word, nested: not `cycle`, which the question names
+    // too.
+    let mut zones: Vec<&str> = lines.iter().map(|l| l.zone).collect();
+    zones.sort();
+    zones.dedup();
+    let n = figure(&p, "how many different zone ids show up in the cycle logs?");
+    assert_eq!(n, zones.len() as f64);
+    let mut cycles: Vec<u64> = lines.iter().map(|l| l.cycle).collect();
+    cycles.sort();
+    cycles.dedup();
+    assert_ne!(cycles.len(), zones.len(), "the two readings differ");
+    // Grouped by `zone.id` only (not every key with "zone" in it).
+    let r = p.answer("按 zone.id 汇总 water_ml");
+    assert_eq!(r.query.group_by.len(), 1, "{:?}", r.query);
+}
