@@ -469,10 +469,26 @@ fn stat_field(
         let m = lex.measures[i].measure;
         m.is_stat() || m == Measure::Stats
     });
+    // Of several fields of numbers named, the one said nearest the statistic's word
+    // ("irrigation cycle finished 的 elapsed，p90": `elapsed`, not `cycle`).
+    let cue = p
+        .hits
+        .iter()
+        .find(|h| matches!(h.cue, Cue::Measure(i) if lex.measures[i].measure.is_stat()));
+    let distance = |h: &Hit| {
+        cue.map_or(0, |c| {
+            if h.end <= c.start {
+                c.start - h.end
+            } else {
+                h.start.saturating_sub(c.end)
+            }
+        })
+    };
     let named = field_hits(lex, p, source)
         .filter(|(h, _)| stat || !super::grouping::grouping_word_before(lex, p, h))
-        .map(|(_, f)| f)
-        .find(|f| p.is_numeric(lex, f));
+        .filter(|(_, f)| p.is_numeric(lex, f))
+        .min_by_key(|(h, _)| distance(h))
+        .map(|(_, f)| f);
     match (named, from_cue) {
         // "slowest batch": the cue's own field (time taken) when the log has it; the
         // numeric field named is the thing measured, not the measure.
