@@ -56,7 +56,7 @@ fn measured<'a>(
         ..Query::default()
     };
     let implied = ranked.map_or_else(|| cue.and_then(|c| c.field.clone()), |r| r.field);
-    let stat_field = stat_field(lex, p, source, implied);
+    let stat_field = super::measured_field::stat_field(lex, p, source, implied);
     q.field = stat_field.clone().map(Field);
     q.group_by = super::grouping::groups(lex, p, source, stat_field.as_deref());
     (q, cue)
@@ -132,20 +132,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     measured_groups(lex, p, &mut q);
     peak_of_a_field(lex, p, &mut q);
     distribution_of_values(lex, p, &mut q);
-    // "how many different zone ids show up in the cycle logs": the field right after the
-    // word is what is counted, of whatever kind.
-    if q.measure == Measure::CountDistinct {
-        if let Some(f) = field_after_distinct(lex, p, source) {
-            q.group_by.retain(|g| g.as_str() != f);
-            q.field = Some(Field::new(&f));
-        }
-    }
-    // "how many unique client ips": the field named is what is counted.
-    if q.measure == Measure::CountDistinct && q.field.is_none() && q.group_by.is_empty() {
-        q.field = field_hits(lex, p, source)
-            .map(|(_, f)| Field::new(f))
-            .next();
-    }
+    super::measured_field::distinct_counted(lex, p, source, &mut q);
     let mut cond = super::build_filters::filters(lex, p, source);
     // A zone's name says when, not what the events say.
     let zone_word = |f: &Filter| {
@@ -202,7 +189,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     q.extract = used_definitions(p, &q, &soft);
     let mut or_else = super::level_phrase::of_query(lex, p, &q);
     if or_else.is_empty() {
-        or_else = owner_instead(&q);
+        or_else = super::owner::owner_instead(&q);
     }
     to_position(p.rank, &mut q);
     Frame {
@@ -213,38 +200,6 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         object,
         follow_up: false,
     }
-}
-
-/// "root 运行的进程", "processes of postgres": a plain name of processes is a program's or a
-/// user's. The program is tried first; when none runs, the user of that name (the answer
-/// says which was read).
-fn owner_instead(q: &Query) -> Vec<Filter> {
-    let account = |v: &str| {
-        let mut cs = v.chars();
-        cs.next()
-            .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
-            && cs.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '-'))
-    };
-    let named = |f: &Filter| {
-        f.field.as_ref().is_some_and(|x| x.as_str() == "program")
-            && f.op == FilterOp::Contains
-            && !f.negate
-            && matches!(&f.value, Scalar::Text(v) if account(v))
-    };
-    if q.source != Source::Processes || q.filters.iter().filter(|f| named(f)).count() != 1 {
-        return Vec::new();
-    }
-    q.filters
-        .iter()
-        .map(|f| match f {
-            f if named(f) => Filter {
-                field: Some(Field::new("user")),
-                op: FilterOp::Eq,
-                ..f.clone()
-            },
-            f => f.clone(),
-        })
-        .collect()
 }
 
 /// "The second slowest", "排第三的客户端": a ranking is read down to the position asked,
@@ -454,84 +409,6 @@ fn timeline_conditions(lex: &Lexicon, p: &Parsed, q: &mut Query, soft: &mut Vec<
         Scalar::Text(v) => f.field.is_none() || !p.names_an_upload(v),
         _ => true,
     });
-}
-
-/// The numeric field a statistic reads: the cue's own, or a numeric field named.
-fn stat_field(
-    lex: &Lexicon,
-    p: &Parsed,
-    source: Source,
-    from_cue: Option<String>,
-) -> Option<String> {
-    // A numeric field right after "which"/"per"/"按" ("which user_id") is grouped, not
-    // measured, unless the question asks for a statistic.
-    let stat = measure_cue(lex, p).is_some_and(|i| {
-        let m = lex.measures[i].measure;
-        m.is_stat() || m == Measure::Stats
-    });
-    // Of several fields of numbers named, the one said nearest the statistic's word
-    // ("irrigation cycle finished 的 elapsed，p90": `elapsed`, not `cycle`).
-    let cue = p
-        .hits
-        .iter()
-        .find(|h| matches!(h.cue, Cue::Measure(i) if lex.measures[i].measure.is_stat()));
-    let distance = |h: &Hit| {
-        cue.map_or(0, |c| {
-            if h.end <= c.start {
-                c.start - h.end
-            } else {
-                h.start.saturating_sub(c.end)
-            }
-        })
-    };
-    let named = field_hits(lex, p, source)
-        .filter(|(h, _)| stat || !super::grouping::grouping_word_before(lex, p, h))
-        .filter(|(_, f)| p.is_numeric(lex, f))
-        .min_by_key(|(h, _)| distance(h))
-        .map(|(_, f)| f);
-    match (named, from_cue) {
-        // "slowest batch": the cue's own field (time taken) when the log has it; the
-        // numeric field named is the thing measured, not the measure.
-        (Some(n), Some(c))
-            if source == Source::Log
-                && !p.columns.is_empty()
-                && p.log_has(&c)
-                && !(c == "duration" && names_a_time(n))
-                && !p
-                    .columns
-                    .iter()
-                    .any(|k| k.name == n && k.roles.contains(&c)) =>
-        {
-            Some(c)
-        }
-        (Some(n), _) => Some(n.to_string()),
-        (None, Some(c)) => Some(c),
-        (None, None) => None,
-    }
-}
-
-/// A field whose name says it is a time taken ("lock_wait", "gc_pause_ms", "queueTime"):
-/// "the longest lock wait" is its largest value, not the longest event's.
-fn names_a_time(name: &str) -> bool {
-    const TIMES: [&str; 12] = [
-        "wait", "time", "latency", "duration", "elapsed", "took", "delay", "lag", "pause", "ms",
-        "sec", "secs",
-    ];
-    // Its words: split at what is no letter or digit, and before a capital (`queueTime`).
-    let mut words = vec![String::new()];
-    for ch in name.chars() {
-        let last = words.last_mut().expect("never empty");
-        if !ch.is_ascii_alphanumeric() || (ch.is_ascii_uppercase() && !last.is_empty()) {
-            words.push(String::new());
-        }
-        if ch.is_ascii_alphanumeric() {
-            words
-                .last_mut()
-                .expect("never empty")
-                .push(ch.to_ascii_lowercase());
-        }
-    }
-    words.iter().any(|w| TIMES.contains(&w.as_str()))
 }
 
 /// Whether the text says a time or a time window of its own ("around 02:47", "last hour").
@@ -795,16 +672,6 @@ fn system_field_asked(lex: &Lexicon, p: &Parsed, q: &mut Query) {
         }
         None => {}
     }
-}
-
-/// The field named right after a distinct count's word ("unique orders", "不同的 zone.id").
-fn field_after_distinct(lex: &Lexicon, p: &Parsed, source: Source) -> Option<String> {
-    let cue = p.hits.iter().find(
-        |h| matches!(h.cue, Cue::Measure(i) if lex.measures[i].measure == Measure::CountDistinct),
-    )?;
-    field_hits(lex, p, source)
-        .find(|(h, _)| h.start >= cue.end && p.close(cue.end, h.start))
-        .map(|(_, f)| f.to_string())
 }
 
 /// A figure that needs a field and got none: "how many unique client ips" counts distinct
