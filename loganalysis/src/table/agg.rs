@@ -199,9 +199,14 @@ fn exception_line(row: &mut dyn RowAccess, plan: &Plan) -> Option<String> {
         .find(|g| matches!(g.name.as_str(), "exception" | "cause"))?;
     let value = row.val(g.id)?.as_bytes().to_vec();
     let whole = row.whole();
+    // The line that names it, not a stack frame of its class (`\tat …Exception.from(…)`).
+    let frame = |l: &[u8]| {
+        let t = l.trim_ascii_start();
+        t.starts_with(b"at ") || t.starts_with(b"...")
+    };
     let mut lines = whole
         .split(|&b| b == b'\n')
-        .filter(|l| memchr::memmem::find(l, &value).is_some());
+        .filter(|l| !frame(l) && memchr::memmem::find(l, &value).is_some());
     let line = if g.name == "cause" {
         lines.next_back()
     } else {

@@ -360,6 +360,7 @@ fn cause_groups_carry_the_innermost_cause_line() {
              Caused by: org.springframework.kafka.support.serializer.DeserializationException: failed to deserialize\n\
              \t... 9 common frames omitted\n\
              Caused by: com.fasterxml.jackson.databind.exc.InvalidFormatException: Cannot deserialize value of type `java.math.BigDecimal` from String \"18,{i}\"\n\
+             \tat com.fasterxml.jackson.databind.exc.InvalidFormatException.from(InvalidFormatException.java:67)\n\
              \t... 12 common frames omitted\n"
         ));
     }

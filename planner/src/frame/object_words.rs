@@ -68,6 +68,7 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
         };
         (matches!(h.cue, Cue::Filter(_)) || ranks(h, before)) && LINKS.contains(&gap)
     });
+    let qualifies = qualifies || says_which_are_counted(lex, p, first.start);
     let after_a_name = right_after_a_name(p, first.start);
     (phrase.len() >= 3).then(|| {
         // A program's one-word term for what its log writes in words ("bgsave" for Redis's
@@ -94,6 +95,20 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
             qualifies,
             after_a_name,
         }
+    })
+}
+
+/// "how many unique orders got crates allocated": words after the field a distinct count
+/// counts say which of its values are counted.
+fn says_which_are_counted(lex: &Lexicon, p: &Parsed, at: usize) -> bool {
+    let distinct = p.hits.iter().find(|h| {
+        matches!(h.cue, Cue::Measure(i)
+            if lex.measures[i].measure == llmops_common::query::Measure::CountDistinct)
+    });
+    distinct.is_some_and(|d| {
+        p.hits.iter().any(|h| {
+            matches!(h.cue, Cue::Field(_) | Cue::Column(_)) && d.end <= h.start && h.end <= at
+        })
     })
 }
 

@@ -83,3 +83,44 @@ fn keys_said_as_an_operator_says_them() {
     let r = p.answer("按 zone.id 汇总 water_ml");
     assert_eq!(r.query.group_by.len(), 1, "{:?}", r.query);
 }
+
+#[test]
+fn words_after_a_distinct_counts_field_say_which_are_counted() {
+    let mut text = String::new();
+    let (mut allocated, mut all) = (Vec::new(), Vec::new());
+    for i in 0..90u64 {
+        let msg = if i % 3 == 0 {
+            "reserve ok"
+        } else {
+            "crate allocated"
+        };
+        // Some orders are reserved and never allocated.
+        let order = format!(
+            "HG-{}",
+            if i % 3 == 0 {
+                900 + i % 11
+            } else {
+                500 + i % 37
+            }
+        );
+        if msg == "crate allocated" {
+            allocated.push(order.clone());
+        }
+        all.push(order.clone());
+        text.push_str(&format!(
+            "{{\"level\":\"info\",\"ts\":{}.5,\"msg\":\"{msg}\",\"order\":\"{order}\"}}\n",
+            2054507400 + i * 60
+        ));
+    }
+    for v in [&mut allocated, &mut all] {
+        v.sort();
+        v.dedup();
+    }
+    assert_ne!(allocated.len(), all.len());
+    let p = Planted::new("alloc.log", &text);
+    assert_eq!(
+        figure(&p, "how many unique orders got crates allocated?"),
+        allocated.len() as f64
+    );
+    assert_eq!(figure(&p, "how many distinct orders"), all.len() as f64);
+}

@@ -233,6 +233,9 @@ pub struct Grammar {
     pub answer_form: Words,
     #[serde(default)]
     pub answer_form_share: Words,
+    /// Units no figure is converted to ("in litres"): a clause of only these asks nothing.
+    #[serde(default)]
+    pub answer_form_unconverted: Words,
     /// Words asking a share of the count ("占比", "what percentage").
     #[serde(default)]
     pub share: Words,

@@ -180,12 +180,17 @@ pub(super) fn with_file_clauses(parts: Vec<String>, ctx: &MessageCtx) -> Vec<Str
             }
         }
         // "…? in ms", "…？给百分比": in what unit or form the answer is wanted.
-        if several && only_says_the_form(&part) {
-            if let Some(prev) = out.last_mut() {
-                prev.push(' ');
-                prev.push_str(&part);
+        match only_says_the_form(&part) {
+            Form::Said if several && !out.is_empty() => {
+                if let Some(prev) = out.last_mut() {
+                    prev.push(' ');
+                    prev.push_str(&part);
+                }
                 continue;
             }
+            // "…? in litres": a unit no figure is converted to asks nothing of its own.
+            Form::Unconverted if several && !out.is_empty() => continue,
+            _ => {}
         }
         let note = several && attachment_note(&part, ctx.uploads);
         if note && !crate::frame::log_names::names_a_session_log(&part, ctx.uploads) {
@@ -226,32 +231,90 @@ pub(super) fn with_file_clauses(parts: Vec<String>, ctx: &MessageCtx) -> Vec<Str
     out
 }
 
+/// What a clause that only says in what form the answer is wanted says.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Form {
+    /// More than that.
+    Not,
+    /// A unit figures are given in, or a share ("in ms", "给百分比").
+    Said,
+    /// Only a unit no figure is converted to ("in litres").
+    Unconverted,
+}
+
 /// A clause that only says in what unit or form the answer is wanted ("in ms", "as a
-/// percent pls", "给百分比", "用秒"): a unit or a share's word, and besides it only the
-/// words `[answer_form]` lists.
-fn only_says_the_form(part: &str) -> bool {
+/// percent pls", "给百分比", "用秒", "in litres"): a unit or a share's word, and besides it
+/// only the words `[answer_form]` lists.
+fn only_says_the_form(part: &str) -> Form {
     let lex = crate::lexicon::lexicon();
     let g = &lex.grammar;
     let mut rest = part.to_lowercase();
     let mut said = false;
+    let mut unconverted = false;
     let units = g.unit.iter().flat_map(|u| u.words.all());
     // Longest first, so "百分比" goes before "百分", "seconds" before "s".
-    let mut words: Vec<(&str, bool)> = units
-        .map(|w| (w, true))
-        .chain(g.answer_form.all().map(|w| (w, false)))
+    let mut words: Vec<(&str, Kind)> = units
+        .map(|w| (w, Kind::Unit))
+        .chain(
+            g.answer_form_unconverted
+                .all()
+                .map(|w| (w, Kind::Unconverted)),
+        )
+        .chain(g.answer_form.all().map(|w| (w, Kind::Word)))
         .collect();
     words.sort_by_key(|(w, _)| std::cmp::Reverse(w.len()));
-    for (w, unit) in words {
+    for (w, kind) in words {
         let found = crate::lexicon::occurrences(&rest, w);
         if found.is_empty() {
             continue;
         }
-        said |= unit || g.answer_form_share.all().any(|s| s == w);
+        said |= kind == Kind::Unit || g.answer_form_share.all().any(|s| s == w);
+        unconverted |= kind == Kind::Unconverted;
         for &(a, b) in found.iter().rev() {
             rest.replace_range(a..b, " ");
         }
     }
-    said && rest
+    let only = rest
         .chars()
-        .all(|c| c.is_whitespace() || c.is_ascii_punctuation() || "？，。！：".contains(c))
+        .all(|c| c.is_whitespace() || c.is_ascii_punctuation() || "？，。！：".contains(c));
+    match (only, said, unconverted) {
+        (true, true, _) => Form::Said,
+        (true, false, true) => Form::Unconverted,
+        _ => Form::Not,
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    Unit,
+    Unconverted,
+    Word,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{only_says_the_form, Form};
+
+    #[test]
+    fn a_clause_of_the_answer_s_form_only() {
+        for said in [
+            "in ms",
+            "as a percent pls",
+            "给百分比",
+            "用秒",
+            "in seconds",
+        ] {
+            assert_eq!(only_says_the_form(said), Form::Said, "{said}");
+        }
+        for unconverted in ["in litres", "in liters pls", "用升"] {
+            assert_eq!(
+                only_says_the_form(unconverted),
+                Form::Unconverted,
+                "{unconverted}"
+            );
+        }
+        for question in ["how many in ms", "errors in app.log", "p99 in ms for /api"] {
+            assert_eq!(only_says_the_form(question), Form::Not, "{question}");
+        }
+    }
 }
