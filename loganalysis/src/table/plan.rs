@@ -324,10 +324,17 @@ fn compile_tag(
         return Ok(Cond::All(conds));
     }
     let generic = super::tags::generic_tags();
+    // A number compared with a field of words is no alternative of this table: a JSON
+    // log's `status` of "ok"/"aborted" holds no HTTP 429.
+    let fits = |f: &Filter| match (&f.field, &f.value) {
+        (Some(field), Scalar::Number(_)) => t.resolve(field).is_ok_and(|r| r.is_numeric()),
+        _ => true,
+    };
     for when in generic
         .iter()
         .filter(|g| g.name == name)
         .flat_map(|g| &g.when)
+        .filter(|w| w.iter().all(fits))
     {
         let mut used = Vec::new();
         let conds: Result<Vec<_>, _> = when

@@ -595,3 +595,33 @@ fn keys_inside_messages_are_fields_with_exact_counts() {
         assert_eq!(r.matched, retried, "{name}");
     }
 }
+
+/// A tag's numeric alternative needs a field of numbers: a JSON log whose `status` is a
+/// word ("ok", "aborted") is tagged by the words its lines say.
+#[test]
+fn a_tag_compares_numbers_only_with_a_field_of_numbers() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    let mut limited = 0;
+    for i in 0..40 {
+        let line = if i % 4 == 0 {
+            limited += 1;
+            format!("{{\"level\":\"warn\",\"ts\":{}.1,\"msg\":\"telemetry rate limited\",\"gateway\":{{\"id\":\"gw-{}\"}}}}", 2054508000 + i, i % 3)
+        } else {
+            format!("{{\"level\":\"info\",\"ts\":{}.1,\"msg\":\"irrigation cycle finished\",\"status\":\"ok\"}}", 2054508000 + i)
+        };
+        log.push_str(&line);
+        log.push('\n');
+    }
+    std::fs::write(dir.path().join("irrigod.log"), &log).expect("write");
+    let q = Query {
+        filters: vec![Filter::new(
+            None,
+            FilterOp::Tag,
+            Scalar::Text("rate_limited".into()),
+        )],
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["irrigod.log"], &q, &QueryOptions::default()).expect("query");
+    assert_eq!(r.matched, limited, "as grep -c 'rate limited' counts");
+}

@@ -38,9 +38,27 @@ fn said_at(
         at.retain(keyed);
     }
     at.extend(said_in_words(lower, columns, spoken, i));
+    at.extend(an_objects_id(lower, columns, c));
     at.extend(grouped_by_last(text, columns, c, hits));
     at.sort_unstable();
     at.dedup();
+    at
+}
+
+/// "which gateway": a nested object named by its key is its `id` (or its `name`) when it
+/// has one and no field is named so itself (`gateway.id` of `gateway.{id,ip,fw}`).
+fn an_objects_id(lower: &str, columns: &[Column], c: &Column) -> Vec<(usize, usize)> {
+    let name = c.name.to_ascii_lowercase();
+    let Some((object, key)) = name.rsplit_once('.') else {
+        return Vec::new();
+    };
+    let named = |n: &str| columns.iter().any(|o| o.name.eq_ignore_ascii_case(n));
+    let id = key == "id" || (key == "name" && !named(&format!("{object}.id")));
+    if !id || object.len() < 3 || object.contains('.') || named(object) {
+        return Vec::new();
+    }
+    let mut at = crate::lexicon::occurrences(lower, object);
+    at.extend(crate::lexicon::occurrences(lower, &format!("{object}s")));
     at
 }
 

@@ -124,3 +124,30 @@ fn words_after_a_distinct_counts_field_say_which_are_counted() {
     );
     assert_eq!(figure(&p, "how many distinct orders"), all.len() as f64);
 }
+
+#[test]
+fn a_nested_object_named_is_its_id() {
+    let mut text = String::new();
+    let mut per: std::collections::BTreeMap<String, u64> = Default::default();
+    for i in 0..60u64 {
+        let gw = format!("gw-{}", [1, 2, 2, 3, 3, 3][(i % 6) as usize]);
+        *per.entry(gw.clone()).or_default() += 1;
+        text.push_str(&format!(
+            "{{\"level\":\"warn\",\"ts\":{}.5,\"msg\":\"telemetry rate limited\",\"gateway\":{{\"id\":\"{gw}\",\"ip\":\"203.0.113.{}\",\"fw\":\"3.8.{}\"}}}}\n",
+            2054507400 + i * 60,
+            i % 5,
+            i % 2
+        ));
+    }
+    let p = Planted::new("irrigod.log", &text);
+    let r = p.answer("which gateway got rate limited the most?");
+    assert_eq!(
+        r.query.group_by,
+        [llmops_common::query::Field::new("gateway.id")]
+    );
+    let QueryValue::Groups { rows, .. } = r.value else {
+        panic!("groups: {:?}", r.value)
+    };
+    let (top, n) = per.iter().max_by_key(|(_, n)| **n).expect("planted");
+    assert_eq!((&rows[0].key[0], rows[0].count), (top, *n));
+}
