@@ -59,6 +59,12 @@ fn query_task(text: &str, ctx: &MessageCtx, follow_up: bool) -> Option<Task> {
         return None;
     }
     match super::frame::question::understand(text, &fctx)? {
+        // "跑了几个进程？" after "X 在跑吗": the count of X's, a follow-up's to read.
+        super::frame::Understood::Query(frame)
+            if !follow_up && counts_the_last_table(&frame, ctx) =>
+        {
+            None
+        }
         super::frame::Understood::Query(frame) if follow_up == frame.follow_up => {
             if let Some(reply) = distinct::distinct_of_what(&frame.query, ctx) {
                 return Some(reply);
@@ -98,6 +104,17 @@ fn query_shaped(text: &str, ctx: &MessageCtx) -> bool {
     let yes_no = super::frame::build::asks_if_any(text) && !setting && !search_verb(&asked_if);
     let counts = super::frame::build::asks_a_measure(text) || yes_no;
     !names_other_file && line_window(text).is_none() && (counts || !(search_verb(text) || setting))
+}
+
+/// A bare count of the system table the last query read with conditions: no fresh question.
+fn counts_the_last_table(frame: &super::frame::Frame, ctx: &MessageCtx) -> bool {
+    let q = &frame.query;
+    let last = ctx.conv.last_query.as_ref().map(|l| &l.query);
+    q.source != llmops_common::query::Source::Log
+        && q.measure == llmops_common::query::Measure::Count
+        && q.filters.is_empty()
+        && q.group_by.is_empty()
+        && last.is_some_and(|l| l.source == q.source && !l.filters.is_empty())
 }
 
 /// Removes legacy `[file_ref:ID]` markers, returning the IDs.
