@@ -317,7 +317,13 @@ fn logs_named_by_a_name_part<'a>(lower: &str, ctx: &FrameCtx<'a>) -> (NamedAt<'a
                 .get_or_init(|| find(lexicon(), lower))
                 .iter()
                 .any(|h: &Hit| h.start < i && start < h.end);
-        if cue {
+        // So is the log's own field's name ("vhosts" of `other_vhosts_access.log`, whose
+        // `vhost` is a field).
+        let field = u.columns.iter().any(|c| {
+            let n = c.name.to_ascii_lowercase();
+            n == word || format!("{n}s") == word
+        });
+        if cue || field {
             cued.push((*u, (start, i)));
         } else {
             out.push((*u, (start, i)));

@@ -151,3 +151,32 @@ fn a_nested_object_named_is_its_id() {
     let (top, n) = per.iter().max_by_key(|(_, n)| **n).expect("planted");
     assert_eq!((&rows[0].key[0], rows[0].count), (top, *n));
 }
+
+#[test]
+fn a_field_named_like_a_part_of_the_file_name_is_the_field() {
+    let mut text = String::new();
+    let mut bytes: std::collections::BTreeMap<&str, u64> = Default::default();
+    for i in 0..40u64 {
+        let vhost = ["shop.example:443", "grow.example:443", "grow.example:443"][(i % 3) as usize];
+        let b = 1000 + i * 17;
+        *bytes.entry(vhost).or_default() += b;
+        text.push_str(&format!(
+            "{vhost} 198.18.4.{i} - - [08/Feb/2035:00:30:{:02} +0000] \"GET /v2/x HTTP/1.1\" 200 {b} \"-\" \"curl/8\" 54415\n",
+            i
+        ));
+    }
+    let p = Planted::new("other_vhosts_access.log", &text);
+    let r = p.answer("top 3 vhosts by bytes");
+    assert_eq!(
+        r.query.group_by,
+        [llmops_common::query::Field::new("vhost")]
+    );
+    let QueryValue::Groups { rows, .. } = r.value else {
+        panic!("groups: {:?}", r.value)
+    };
+    let (top, sum) = bytes.iter().max_by_key(|(_, b)| **b).expect("planted");
+    assert_eq!(
+        (rows[0].key[0].as_str(), rows[0].value),
+        (*top, Some(*sum as f64))
+    );
+}
