@@ -98,8 +98,9 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
     })
 }
 
-/// "how many unique orders got crates allocated": words after the field a distinct count
-/// counts say which of its values are counted.
+/// "how many unique orders got crates allocated": words a clause apart from the field a
+/// distinct count counts say which of its values are counted (not a word right after it:
+/// "ipAddress values").
 fn says_which_are_counted(lex: &Lexicon, p: &Parsed, at: usize) -> bool {
     let distinct = p.hits.iter().find(|h| {
         matches!(h.cue, Cue::Measure(i)
@@ -107,7 +108,10 @@ fn says_which_are_counted(lex: &Lexicon, p: &Parsed, at: usize) -> bool {
     });
     distinct.is_some_and(|d| {
         p.hits.iter().any(|h| {
-            matches!(h.cue, Cue::Field(_) | Cue::Column(_)) && d.end <= h.start && h.end <= at
+            matches!(h.cue, Cue::Field(_) | Cue::Column(_))
+                && d.end <= h.start
+                && h.end < at
+                && !p.lower[h.end..at].trim().is_empty()
         })
     })
 }
