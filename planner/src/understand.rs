@@ -61,7 +61,7 @@ fn query_task(text: &str, ctx: &MessageCtx, follow_up: bool) -> Option<Task> {
     match super::frame::question::understand(text, &fctx)? {
         // "跑了几个进程？" after "X 在跑吗": the count of X's, a follow-up's to read.
         super::frame::Understood::Query(frame)
-            if !follow_up && counts_the_last_table(&frame, ctx) =>
+            if !follow_up && counts_the_last_table(text, &frame, ctx) =>
         {
             None
         }
@@ -106,11 +106,20 @@ fn query_shaped(text: &str, ctx: &MessageCtx) -> bool {
     !names_other_file && line_window(text).is_none() && (counts || !(search_verb(text) || setting))
 }
 
-/// A bare count of the system table the last query read with conditions: no fresh question.
-fn counts_the_last_table(frame: &super::frame::Frame, ctx: &MessageCtx) -> bool {
+/// A bare count of the system table the query just answered read with conditions ("跑了几个
+/// 进程？" after "X 在跑吗"): no fresh question, unless asked in total.
+fn counts_the_last_table(text: &str, frame: &super::frame::Frame, ctx: &MessageCtx) -> bool {
     let q = &frame.query;
     let last = ctx.conv.last_query.as_ref().map(|l| &l.query);
-    q.source != llmops_common::query::Source::Log
+    let just_asked = ctx.conv.last_topic == Some(super::conversation::Topic::Query);
+    let total = crate::lexicon::lexicon()
+        .grammar
+        .follow
+        .total()
+        .occur_in(&text.to_lowercase());
+    just_asked
+        && !total
+        && q.source != llmops_common::query::Source::Log
         && q.measure == llmops_common::query::Measure::Count
         && q.filters.is_empty()
         && q.group_by.is_empty()

@@ -23,7 +23,10 @@ pub fn run_soft<E>(
     let mut first = with_soft(args, &mut run)?;
     if first.matched > 0 || args.or_else.is_empty() {
         if let Some(base) = &args.share_of {
-            first.share_base = share_base(args, base, &mut run)?;
+            // The soft filters kept narrow the population as they narrowed the count.
+            let kept = first.query.filters.iter().filter(|f| args.soft.contains(f));
+            let base: Vec<Filter> = base.iter().chain(kept).cloned().collect();
+            first.share_base = share_base(args, &base, &mut run)?;
         }
         return Ok(first);
     }

@@ -105,8 +105,11 @@ pub(super) fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mu
         if name.len() < 2 || matches!(name.as_str(), "template" | "message" | "line") {
             continue;
         }
-        let compound = name.contains(['_', '.', '-']);
         for (start, end) in said_at(text, lower, columns, &spoken, i, hits) {
+            // Written with `_`, `.` or `-`, the name is the log's own beyond doubt; said in
+            // words ("errors" for `error_count`, "gateway" for `gateway.id`) a lexicon word
+            // on it keeps its reading.
+            let compound = lower[start..end].contains(['_', '.', '-']);
             let overlaps = |h: &Hit| h.start < end && start < h.end;
             // A name longer than the lexicon's words inside it is the name ("buffer used").
             let inside =

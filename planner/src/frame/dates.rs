@@ -185,12 +185,16 @@ fn zh_dates(text: &str) -> Vec<(usize, usize, Day)> {
     );
     for c in zh.captures_iter(text) {
         let m = c.get(0).expect("group 0 always matches");
-        let next = text[m.end()..].trim_start().chars().next();
+        let next = text[m.end()..].chars().next();
         let prev = text[..m.start()].chars().next_back();
+        // "1 号进程", "2 号盘": a bare day number before a numbered thing, spaced or not.
+        let bare = c.get(1).is_none() && c.get(2).is_none();
+        let numbered = text[m.end()..].trim_start().chars().next();
         if matches!(
             next,
-            Some('机' | '线' | '楼' | '位' | '房' | '台' | '志' | '节' | '库' | '进' | '盘' | '槽')
-        ) || prev.is_some_and(|c| c.is_ascii_digit())
+            Some('机' | '线' | '楼' | '位' | '房' | '台' | '志' | '节' | '库')
+        ) || (bare && matches!(numbered, Some('进' | '盘' | '槽')))
+            || prev.is_some_and(|c| c.is_ascii_digit())
         {
             continue;
         }
@@ -279,6 +283,7 @@ mod tests {
     fn dates_as_written_in_either_language() {
         assert_eq!(points("换成12号看看"), ["---12"]);
         assert_eq!(points("1 号的日志"), ["---01"]);
+        assert_eq!(points("3月8号 线上 502 有多少"), ["--03-08"]);
         assert_eq!(points("3月8日凌晨有多少 502"), ["--03-08"]);
         assert_eq!(points("2027年3月8号"), ["2027-03-08"]);
         assert_eq!(points("what about Mar 8?"), ["--03-08"]);

@@ -248,13 +248,18 @@ impl Parsed {
         let o = &lex.grammar.yes_no_opening;
         let t = self.lower.trim();
         let ends = t.trim_end_matches(['?', '？', '!', ' ']);
-        let opens = |w: &String| {
+        let opens = |w: &String| t.starts_with(w.as_str());
+        // An English word opens only whole ("any", not "anyone"); 什么/怎么 end no yes-or-no.
+        let whole = |w: &String| {
             t.strip_prefix(w.as_str())
                 .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric()))
         };
-        o.before.en.iter().any(opens)
-            || (o.before.zh.iter().any(opens)
-                && o.after_zh.iter().any(|w| ends.ends_with(w.as_str())))
+        let closes = |w: &String| {
+            ends.strip_suffix(w.as_str())
+                .is_some_and(|before| !before.ends_with(['什', '怎']))
+        };
+        o.before.en.iter().any(whole)
+            || (o.before.zh.iter().any(opens) && o.after_zh.iter().any(closes))
     }
 
     /// Whether the condition written at `start..end` is negated: a negation word right

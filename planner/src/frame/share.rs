@@ -40,6 +40,9 @@ pub(super) fn population(
             let f = frame_of(lex, &p, q.source, q.files.clone());
             f.query.filters
         }
+        // Of several conditions, which pick the population is not said: a share of every
+        // row, as without one.
+        None if q.filters.len() > 1 => return None,
         None => Vec::new(),
     };
     for f in &base {
@@ -67,6 +70,24 @@ fn population_words(lex: &Lexicon, lower: &str) -> Option<String> {
         .filter_map(|s| crate::lexicon::occurrences(lower, s).first().copied())
         .map(|(a, _)| a)
         .min()?;
+    // "among requests to /checkout, what percentage were 503": the population before it,
+    // up to the share's clause.
+    let before_share = &lower[..share_at];
+    let among = w
+        .before
+        .en
+        .iter()
+        .filter_map(|o| {
+            crate::lexicon::occurrences(before_share, o)
+                .first()
+                .copied()
+        })
+        .min_by_key(|&(a, _)| a);
+    if let Some((_, e)) = among {
+        let rest = &before_share[e..];
+        let end = rest.rfind([',', '，', ';']).unwrap_or(rest.len());
+        return Some(rest[..end].to_string());
+    }
     let after = &lower[share_at..];
     let of = w
         .before

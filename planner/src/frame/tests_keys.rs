@@ -180,3 +180,21 @@ fn a_field_named_like_a_part_of_the_file_name_is_the_field() {
         (*top, Some(*sum as f64))
     );
 }
+
+#[test]
+fn a_key_said_in_words_leaves_the_lexicon_s_word_its_reading() {
+    let mut text = String::new();
+    let mut errors = 0;
+    for i in 0..30u64 {
+        let level = if i % 4 == 0 { "error" } else { "info" };
+        errors += u64::from(level == "error");
+        text.push_str(&format!(
+            "{{\"level\":\"{level}\",\"ts\":{}.5,\"msg\":\"batch done\",\"error_count\":{}}}\n",
+            2054507400 + i * 60,
+            i % 3
+        ));
+    }
+    let p = Planted::new("batcher.log", &text);
+    let r = p.answer("how many errors?");
+    assert_eq!(r.matched, errors, "{:?}", r.query);
+}

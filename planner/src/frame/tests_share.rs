@@ -61,3 +61,22 @@ fn a_rate_is_of_what_the_rest_of_the_question_names() {
     let base = share_of(&p, "zone=south 的错误率").expect("a share");
     assert_eq!(base, vec![eq("zone", "south")]);
 }
+
+#[test]
+fn a_population_before_the_share_or_in_a_relative_clause() {
+    let p = log();
+    let north = Some(vec![eq("zone", "north")]);
+    assert_eq!(
+        share_of(&p, "among zone=north cycles, what percentage were aborted?"),
+        north
+    );
+    assert_eq!(
+        share_of(
+            &p,
+            "what percentage of cycles that ran in zone=north were status=aborted?"
+        ),
+        north
+    );
+    // Two conditions and no population said: no guess, the share of every row.
+    assert_eq!(share_of(&p, "zone=north status=aborted percentage"), None);
+}

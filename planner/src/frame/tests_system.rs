@@ -240,9 +240,19 @@ fn a_table_counted_whole_or_by_state() {
     );
     // Yes or no, opened by "any" or 有…吗.
     let zombies = json!([{"field": "state", "op": "eq", "value": "Z"}]);
-    for text in ["any zombies?", "有僵尸进程吗", "got any zombie procs"] {
+    for text in [
+        "any zombies?",
+        "有僵尸进程吗",
+        "got any zombie procs",
+        "有僵尸吗？",
+    ] {
         assert_eq!(frame(text)["filters"], zombies, "{text}");
     }
+    let java = json!([{"field": "program", "op": "contains", "value": "java"}]);
+    assert_eq!(frame("有java进程吗")["filters"], java);
+    // 什么 ends no yes-or-no question.
+    let ps = super::parsed::Parsed::new("有报错的接口是什么", &super::FrameCtx::of_uploads(&[]));
+    assert!(!ps.asks_if_any(crate::lexicon::lexicon()));
     // A filesystem's "多少" asks its usage, not how many there are.
     assert!(super::tests::frame_with("根目录磁盘占用多少", None)
         .is_none_or(|f| f["measure"] != "count"));

@@ -22,12 +22,7 @@ pub(super) fn share_of(r: &QueryResult, count: u64, lang: Lang) -> String {
     let pct = percent(count, total);
     // Of the events read, not of the file, when only part of a file was read.
     let whole = r.sources.iter().all(|s| s.complete);
-    let (nz, ne) = r.query.source.row_words();
-    // Events are counted with their measure word (条).
-    let nz = match r.query.source {
-        llmops_common::query::Source::Log => format!("条{nz}"),
-        _ => nz.to_string(),
-    };
+    let (nz, ne) = (rows_zh(r), r.query.source.row_words().1);
     match (lang, whole) {
         (Lang::Zh, true) => format!("（占全部 {total} {nz}的 {pct}%）"),
         (Lang::Zh, false) => format!("（占已读 {total} {nz}的 {pct}%）"),
@@ -56,7 +51,7 @@ fn share_of_population(
 ) -> String {
     let pct = percent(count, base.rows);
     let rows = base.rows;
-    let (nz, ne) = r.query.source.row_words();
+    let (nz, ne) = (rows_zh(r), r.query.source.row_words().1);
     let read = if r.sources.iter().all(|s| s.complete) {
         ("", "")
     } else {
@@ -64,10 +59,10 @@ fn share_of_population(
     };
     match lang {
         Lang::Zh if base.described_zh.is_empty() => {
-            format!("（占{}全部 {rows} 条{nz}的 **{pct}%**）", read.0)
+            format!("（占{}全部 {rows} {nz}的 **{pct}%**）", read.0)
         }
         Lang::Zh => format!(
-            "（占{}{} 的 {rows} 条{nz}的 **{pct}%**）",
+            "（占{}{} 的 {rows} {nz}的 **{pct}%**）",
             read.0, base.described_zh
         ),
         Lang::En if base.described_en.is_empty() => {
@@ -77,5 +72,14 @@ fn share_of_population(
             " (**{pct}%** of the {rows} {ne}{} {})",
             read.1, base.described_en
         ),
+    }
+}
+
+/// The rows' word in Chinese: events are counted with their measure word (条).
+fn rows_zh(r: &QueryResult) -> String {
+    let nz = r.query.source.row_words().0;
+    match r.query.source {
+        llmops_common::query::Source::Log => format!("条{nz}"),
+        _ => nz.to_string(),
     }
 }
