@@ -23,16 +23,18 @@ pub(super) fn population(
         return None;
     }
     let g = &lex.grammar;
-    let lower = text.to_lowercase();
+    // ASCII lower case keeps the offsets of `text`, whose capitals the population's words
+    // are read with ("among POST requests": the method, not a verb).
+    let lower = text.to_ascii_lowercase();
     let rate = g.rate.occur_in(&lower);
     if !rate && !g.share.occur_in(&lower) {
         return None;
     }
     let said = if rate {
         // "reserve 调用的失败率": the rest of the question picks the population.
-        Some(without(&lower, g.rate.all()))
+        Some(without(text, g.rate.all()))
     } else {
-        population_words(lex, &lower)
+        population_words(lex, &lower).and_then(|(a, b)| text.get(a..b).map(str::to_string))
     };
     let mut base: Vec<Filter> = match said {
         Some(words) => {
@@ -45,6 +47,10 @@ pub(super) fn population(
         None if q.filters.len() > 1 => return None,
         None => Vec::new(),
     };
+    // A population said but not read as a condition: no guess among several conditions.
+    if base.is_empty() && q.filters.len() > 1 {
+        return None;
+    }
     for f in &base {
         if !frame.query.filters.contains(f) {
             frame.query.filters.push(f.clone());
@@ -58,10 +64,12 @@ pub(super) fn population(
     Some(())
 }
 
-/// The words naming the population: after "of"/"among" up to the verb that says what part
-/// of it is counted ("of the shop's requests | were 503s"); in Chinese before 里/中 ("灌溉
-/// 周期里 | status=aborted 的占比").
-fn population_words(lex: &Lexicon, lower: &str) -> Option<String> {
+/// Where the words naming the population stand: after "of"/"among" up to the verb that
+/// says what part of it is counted ("of the shop's requests | were 503s"), or from "among"
+/// before the share's clause ("among POST requests, | what share were 4xx"); in Chinese
+/// before 里/中 ("灌溉周期里 | status=aborted 的占比"), from 在 when it opens them ("5xx 在
+/// POST 请求中的占比").
+fn population_words(lex: &Lexicon, lower: &str) -> Option<(usize, usize)> {
     let w = &lex.grammar.share_of;
     let share_at = lex
         .grammar
@@ -70,33 +78,21 @@ fn population_words(lex: &Lexicon, lower: &str) -> Option<String> {
         .filter_map(|s| crate::lexicon::occurrences(lower, s).first().copied())
         .map(|(a, _)| a)
         .min()?;
-    // "among requests to /checkout, what percentage were 503": the population before it,
-    // up to the share's clause.
-    let before_share = &lower[..share_at];
-    let among = w
-        .before
-        .en
-        .iter()
-        .filter_map(|o| {
-            crate::lexicon::occurrences(before_share, o)
-                .first()
-                .copied()
-        })
-        .min_by_key(|&(a, _)| a);
-    if let Some((_, e)) = among {
-        let rest = &before_share[e..];
-        let end = rest.rfind([',', '，', ';']).unwrap_or(rest.len());
-        return Some(rest[..end].to_string());
+    let first_of = |hay: &str| {
+        w.before
+            .en
+            .iter()
+            .filter_map(|o| crate::lexicon::occurrences(hay, o).first().copied())
+            .min_by_key(|&(a, _)| a)
+    };
+    let before = &lower[..share_at];
+    if let Some((_, e)) = first_of(before) {
+        let end = before[e..].rfind([',', ';']).map_or(share_at, |i| e + i);
+        return Some((e, end));
     }
-    let after = &lower[share_at..];
-    let of = w
-        .before
-        .en
-        .iter()
-        .filter_map(|o| crate::lexicon::occurrences(after, o).first().copied())
-        .min_by_key(|&(a, _)| a);
-    if let Some((_, e)) = of {
-        let rest = &after[e..];
+    if let Some((_, e)) = first_of(&lower[share_at..]) {
+        let from = share_at + e;
+        let rest = &lower[from..];
         let end = w
             .after_en
             .iter()
@@ -106,25 +102,23 @@ fn population_words(lex: &Lexicon, lower: &str) -> Option<String> {
                     .map(|&(a, _)| a)
             })
             .min()?;
-        return Some(rest[..end].to_string());
+        return Some((from, from + end));
     }
-    let before = &lower[..share_at];
     let cut = w
         .after_zh
         .iter()
         .filter_map(|z| before.rfind(z.as_str()))
         .max()?;
-    Some(before[..cut].to_string())
+    let start = before[..cut].rfind('在').map_or(0, |i| i + '在'.len_utf8());
+    Some((start, cut))
 }
 
-/// The text with every occurrence of the words blanked.
-fn without<'a>(lower: &str, words: impl Iterator<Item = &'a str>) -> String {
-    let mut out = lower.to_string();
+/// The text with every occurrence of the words (in any case) blanked.
+fn without<'a>(text: &str, words: impl Iterator<Item = &'a str>) -> String {
+    let mut out = text.to_string();
     for w in words {
-        for (a, b) in crate::lexicon::occurrences(&out.clone(), w)
-            .into_iter()
-            .rev()
-        {
+        let found = crate::lexicon::occurrences(&out.to_ascii_lowercase(), w);
+        for (a, b) in found.into_iter().rev() {
             out.replace_range(a..b, " ");
         }
     }

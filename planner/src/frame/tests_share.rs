@@ -77,6 +77,8 @@ fn a_population_before_the_share_or_in_a_relative_clause() {
         ),
         north
     );
+    // Capitals kept: "among POST requests" (the method in a log that has one), and 在…中.
+    assert_eq!(share_of(&p, "5xx 在 zone=north 里的占比"), north);
     // Two conditions and no population said: no guess, the share of every row.
     assert_eq!(share_of(&p, "zone=north status=aborted percentage"), None);
 }
