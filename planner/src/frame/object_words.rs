@@ -98,9 +98,10 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
     })
 }
 
-/// "how many unique orders got crates allocated": words a clause apart from the field a
-/// distinct count counts say which of its values are counted (not a word right after it:
-/// "ipAddress values").
+/// "how many unique orders got crates allocated": words of a clause (`[relative]`: "got",
+/// "that", "which") after the field a distinct count counts say which of its values are
+/// counted; not a word right after it ("ipAddress values") nor a phrase of how often
+/// ("jids failed at least once").
 fn says_which_are_counted(lex: &Lexicon, p: &Parsed, at: usize) -> bool {
     let distinct = p.hits.iter().find(|h| {
         matches!(h.cue, Cue::Measure(i)
@@ -111,7 +112,7 @@ fn says_which_are_counted(lex: &Lexicon, p: &Parsed, at: usize) -> bool {
             matches!(h.cue, Cue::Field(_) | Cue::Column(_))
                 && d.end <= h.start
                 && h.end < at
-                && !p.lower[h.end..at].trim().is_empty()
+                && lex.grammar.relative.occur_in(&p.lower[h.end..at])
         })
     })
 }

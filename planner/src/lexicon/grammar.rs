@@ -247,6 +247,10 @@ pub struct Grammar {
     /// after it (`after_en`: "were", "that"); in Chinese the words after it (`after_zh`: 里).
     #[serde(default)]
     pub share_of: AroundWords,
+    /// Words opening a clause that says which things are meant ("orders that…", "orders
+    /// got…").
+    #[serde(default)]
+    pub relative: Words,
     /// Words opening a yes-or-no question ("any zombies?", "有僵尸进程吗"); a Chinese one
     /// asks only when the question ends in one of `after_zh`.
     #[serde(default)]
