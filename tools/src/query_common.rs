@@ -15,19 +15,24 @@ pub fn args_schema() -> Value {
 
 /// Runs the query with its soft filters, dropping those that would leave nothing (the
 /// last added first) and noting each one dropped; when its own filters match nothing, its
-/// `or_else` filters in their place, and the result says so.
+/// `or_else` filters in their place, and the result says so. A share asked runs without
+/// soft filters: a word that matches only the part counted (a trace's "invoke" in the
+/// failures) would narrow the part and its population unevenly.
 pub fn run_soft<E>(
     args: &QueryArgs,
     mut run: impl FnMut(&llmops_common::query::Query) -> Result<QueryResult, E>,
 ) -> Result<QueryResult, E> {
-    let mut first = with_soft(args, &mut run)?;
+    if let Some(base) = &args.share_of {
+        let hard = QueryArgs {
+            soft: Vec::new(),
+            ..args.clone()
+        };
+        let mut r = with_soft(&hard, &mut run)?;
+        r.share_base = share_base(&hard, base, &mut run)?;
+        return Ok(r);
+    }
+    let first = with_soft(args, &mut run)?;
     if first.matched > 0 || args.or_else.is_empty() {
-        if let Some(base) = &args.share_of {
-            // The soft filters kept narrow the population as they narrowed the count.
-            let kept = first.query.filters.iter().filter(|f| args.soft.contains(f));
-            let base: Vec<Filter> = base.iter().chain(kept).cloned().collect();
-            first.share_base = share_base(args, &base, &mut run)?;
-        }
         return Ok(first);
     }
     let instead = QueryArgs {
@@ -331,6 +336,23 @@ mod tests {
         );
         assert_eq!((n, of), (a_aborted, in_a.count() as u64));
         assert!(words.starts_with("where zone eq"), "{words}");
+        // A soft word that only the part counted holds narrows neither side.
+        let a = QueryArgs {
+            query: Query {
+                filters: vec![eq("status", "aborted")],
+                ..Query::default()
+            },
+            soft: vec![Filter::new(
+                None,
+                FilterOp::Contains,
+                Scalar::Text("aborted".into()),
+            )],
+            share_of: Some(Vec::new()),
+            ..QueryArgs::default()
+        };
+        let r = run_named("cycles.json", &log, &a);
+        let base = r.share_base.clone().expect("a share base");
+        assert_eq!((count(&r), base.rows), (aborted, planted.len() as u64));
         // No share asked, no population counted.
         let r = run_named("cycles.json", &log, &QueryArgs::default());
         assert!(r.share_base.is_none());
