@@ -56,7 +56,8 @@ fn measured<'a>(
         ..Query::default()
     };
     let implied = ranked.map_or_else(|| cue.and_then(|c| c.field.clone()), |r| r.field);
-    let stat_field = super::measured_field::stat_field(lex, p, source, implied);
+    let stat_field =
+        super::measured_field::stat_field(lex, p, source, implied, measure_cue(lex, p));
     q.field = stat_field.clone().map(Field);
     q.group_by = super::grouping::groups(lex, p, source, stat_field.as_deref());
     (q, cue)

@@ -3,7 +3,6 @@
 
 use llmops_common::query::{Field, Measure, Query, Source};
 
-use super::build::measure_cue;
 use super::parsed::{field_hits, Parsed};
 use crate::lexicon::{Cue, Hit, Lexicon};
 
@@ -25,27 +24,29 @@ pub(super) fn distinct_counted(lex: &Lexicon, p: &Parsed, source: Source, q: &mu
     }
 }
 
-/// The numeric field a statistic reads: the cue's own, or a numeric field named.
+/// The numeric field a statistic reads: the cue's own, or a numeric field named (`cue`: the
+/// question's winning measure cue).
 pub(super) fn stat_field(
     lex: &Lexicon,
     p: &Parsed,
     source: Source,
     from_cue: Option<String>,
+    cue: Option<usize>,
 ) -> Option<String> {
     // A numeric field right after "which"/"per"/"按" ("which user_id") is grouped, not
     // measured, unless the question asks for a statistic.
-    let stat = measure_cue(lex, p).is_some_and(|i| {
+    let stat = cue.is_some_and(|i| {
         let m = lex.measures[i].measure;
         m.is_stat() || m == Measure::Stats
     });
     // Of several fields of numbers named, the one said nearest the statistic's word
     // ("irrigation cycle finished 的 elapsed，p90": `elapsed`, not `cycle`).
-    let cue = p
+    let said = p
         .hits
         .iter()
         .find(|h| matches!(h.cue, Cue::Measure(i) if lex.measures[i].measure.is_stat()));
     let distance = |h: &Hit| {
-        cue.map_or(0, |c| {
+        said.map_or(0, |c| {
             if h.end <= c.start {
                 c.start - h.end
             } else {
