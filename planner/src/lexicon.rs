@@ -13,7 +13,7 @@ use serde::Deserialize;
 use llmops_common::query::{BucketWidth, FilterOp, Measure, Order, Scalar, Source, Unit};
 
 pub use grammar::{Grammar, Numbers, WindowWords};
-pub use matcher::{find, occurrences, Cue, Hit};
+pub use matcher::{blank, find, occurrences, Cue, Hit};
 
 /// Cue words in both languages: Chinese phrases match as text, English ones as whole words.
 #[derive(Debug, Clone, Default, Deserialize)]

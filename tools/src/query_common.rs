@@ -2,7 +2,7 @@
 //! dropped when they would leave nothing, and the short text form of a result.
 
 use llmops_common::query::{
-    Filter, FilterOp, Measure, Query, QueryArgs, QueryResult, Scalar, ShareBase, Unit,
+    Filter, FilterOp, Measure, Query, QueryArgs, QueryResult, Scalar, ShareBase,
 };
 use serde_json::Value;
 
@@ -49,14 +49,7 @@ pub fn run_soft<E>(
         return Ok(first);
     }
     let described = |fs: &[Filter]| fs.iter().map(in_words).collect::<Vec<_>>().join(", ");
-    use llmops_common::query::Source;
-    let (zh, en) = match args.query.source {
-        Source::Log => ("事件", "event"),
-        Source::Processes => ("进程", "process"),
-        Source::Sockets => ("连接", "socket"),
-        Source::Units => ("服务单元", "unit"),
-        Source::Mounts => ("文件系统", "filesystem"),
-    };
+    let (zh, en) = args.query.source.row_words();
     second.notes.push(format!(
         "没有同时满足 {0} 的{zh}，改用 {1} / no {en} met {0}; {1} was used instead",
         described(&args.query.filters),
@@ -85,14 +78,11 @@ fn share_base<E>(
         }
         with.push(field.to_string());
         // An empty pattern matches any value the row has, and no row without the field.
-        filters.push(Filter {
-            field: Some(field.clone()),
-            op: FilterOp::Regex,
-            value: Scalar::Text(String::new()),
-            unit: Unit::None,
-            case_sensitive: false,
-            negate: false,
-        });
+        filters.push(Filter::new(
+            Some(field.clone()),
+            FilterOp::Regex,
+            Scalar::Text(String::new()),
+        ));
     }
     let counted = Query {
         filters,
@@ -103,26 +93,32 @@ fn share_base<E>(
         ..q.clone()
     };
     let r = run(&counted)?;
+    // Its conditions and the fields it must have, in words.
     let picked: Vec<String> = base.iter().map(in_words).collect();
-    let (mut zh, mut en) = (picked.join("，"), picked.join(", "));
-    if !en.is_empty() {
-        en = format!("where {en}");
-    }
-    if !with.is_empty() {
-        let sep = |s: &str, a: &str| {
-            if s.is_empty() {
-                String::new()
-            } else {
-                a.to_string()
-            }
-        };
-        zh = format!("{zh}{}有 {} 值", sep(&zh, "且"), with.join("、"));
-        en = format!("{en}{}with {}", sep(&en, ", "), with.join(", "));
-    }
+    let joined = |parts: [String; 2], sep: &str| {
+        parts
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(sep)
+    };
+    let (with_zh, with_en) = if with.is_empty() {
+        (String::new(), String::new())
+    } else {
+        (
+            format!("有 {} 值", with.join("、")),
+            format!("with {}", with.join(", ")),
+        )
+    };
+    let where_en = if picked.is_empty() {
+        String::new()
+    } else {
+        format!("where {}", picked.join(", "))
+    };
     Ok(Some(ShareBase {
         rows: r.matched,
-        described_zh: zh,
-        described_en: en,
+        described_zh: joined([picked.join("，"), with_zh], "且"),
+        described_en: joined([where_en, with_en], ", "),
     }))
 }
 

@@ -112,10 +112,10 @@ pub(super) fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mu
             let compound = lower[start..end].contains(['_', '.', '-']);
             let overlaps = |h: &Hit| h.start < end && start < h.end;
             // A name longer than the lexicon's words inside it is the name ("buffer used").
-            let inside =
-                |h: &Hit| start <= h.start && h.end <= end && end - start > h.end - h.start;
             let the_lexicons = |h: &Hit| {
-                overlaps(h) && !inside(h) && !the_logs_own(lower, columns, c, (start, end), h)
+                overlaps(h)
+                    && !h.strictly_within((start, end))
+                    && !the_logs_own(lower, columns, c, (start, end), h)
             };
             if !compound && hits.iter().any(the_lexicons) {
                 continue;
@@ -131,12 +131,8 @@ pub(super) fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mu
         return;
     }
     // A column said inside a longer one's name ("zone" in `zone.id`) is that longer one.
-    let within = |h: &Hit, all: &[Hit]| {
-        all.iter()
-            .any(|g| g.start <= h.start && h.end <= g.end && g.end - g.start > h.end - h.start)
-    };
-    let all = found.clone();
-    found.retain(|h| !within(h, &all));
+    let spans: Vec<(usize, usize)> = found.iter().map(|h| (h.start, h.end)).collect();
+    found.retain(|h| !spans.iter().any(|&s| h.strictly_within(s)));
     // A word glossed by the field's name ("仓库 (warehouse)", "用户（user.id）") is that
     // field: the gloss replaces the lexicon's reading of the word.
     let glossed = |h: &Hit| {

@@ -75,11 +75,7 @@ impl Parsed {
             .filter(|l| matches!(&l.lit, Lit::Ident(n) if n.contains('-')) && all_cues(l))
             .map(|l| (l.start, l.end))
             .collect();
-        hits.retain(|h| {
-            !names
-                .iter()
-                .any(|&(s, e)| s <= h.start && h.end <= e && e - s > h.end - h.start)
-        });
+        hits.retain(|h| !names.iter().any(|&s| h.strictly_within(s)));
         lits.retain(|l| !cue_runs.contains(&(l.start, l.end)));
         super::value_words::value_before_its_field(lex, &lower, &columns, &mut hits, &mut lits);
         super::value_words::common_words_written_as_values(&text, &columns, &hits, &mut lits);

@@ -9,18 +9,13 @@ use super::parsed::Parsed;
 use super::{Frame, FrameCtx};
 use crate::lexicon::Lexicon;
 
-/// The population of a share the question asks, as conditions (empty: every row that has
-/// the fields the counted part compares); its conditions join the counted part's too.
-/// `None` when no share is asked of a count.
-pub(super) fn population(
-    lex: &Lexicon,
-    text: &str,
-    ctx: &FrameCtx,
-    frame: &mut Frame,
-) -> Option<()> {
+/// The population of a share the question asks, as conditions in `frame.share_of` (empty:
+/// every row that has the fields the counted part compares); its conditions join the
+/// counted part's too. Left `None` when no share is asked of a count.
+pub(super) fn population(lex: &Lexicon, text: &str, ctx: &FrameCtx, frame: &mut Frame) {
     let q = &frame.query;
     if q.measure != Measure::Count || !q.group_by.is_empty() {
-        return None;
+        return;
     }
     let g = &lex.grammar;
     // ASCII lower case keeps the offsets of `text`, whose capitals the population's words
@@ -28,28 +23,26 @@ pub(super) fn population(
     let lower = text.to_ascii_lowercase();
     let rate = g.rate.occur_in(&lower);
     if !rate && !g.share.occur_in(&lower) {
-        return None;
+        return;
     }
     let said = if rate {
-        // "reserve 调用的失败率": the rest of the question picks the population.
-        Some(without(text, g.rate.all()))
+        // "checkout 接口的错误率": the rest of the question picks the population.
+        let mut rest = text.to_string();
+        for w in g.rate.all() {
+            crate::lexicon::blank(&mut rest, w);
+        }
+        Some(rest)
     } else {
         population_words(lex, &lower).and_then(|(a, b)| text.get(a..b).map(str::to_string))
     };
-    let mut base: Vec<Filter> = match said {
-        Some(words) => {
-            let p = Parsed::new(&words, ctx);
-            let f = frame_of(lex, &p, q.source, q.files.clone());
-            f.query.filters
-        }
-        // Of several conditions, which pick the population is not said: a share of every
-        // row, as without one.
-        None if q.filters.len() > 1 => return None,
-        None => Vec::new(),
-    };
-    // A population said but not read as a condition: no guess among several conditions.
+    let mut base: Vec<Filter> = said.map_or_else(Vec::new, |words| {
+        let p = Parsed::new(&words, ctx);
+        frame_of(lex, &p, q.source, q.files.clone()).query.filters
+    });
+    // Of several conditions, which pick the population is not said (or not read as a
+    // condition): no guess, a share of every row as without one.
     if base.is_empty() && q.filters.len() > 1 {
-        return None;
+        return;
     }
     for f in &base {
         if !frame.query.filters.contains(f) {
@@ -61,7 +54,6 @@ pub(super) fn population(
         base.clear();
     }
     frame.share_of = Some(base);
-    Some(())
 }
 
 /// Where the words naming the population stand: after "of"/"among" up to the verb that
@@ -111,16 +103,4 @@ fn population_words(lex: &Lexicon, lower: &str) -> Option<(usize, usize)> {
         .max()?;
     let start = before[..cut].rfind('在').map_or(0, |i| i + '在'.len_utf8());
     Some((start, cut))
-}
-
-/// The text with every occurrence of the words (in any case) blanked.
-fn without<'a>(text: &str, words: impl Iterator<Item = &'a str>) -> String {
-    let mut out = text.to_string();
-    for w in words {
-        let found = crate::lexicon::occurrences(&out.to_ascii_lowercase(), w);
-        for (a, b) in found.into_iter().rev() {
-            out.replace_range(a..b, " ");
-        }
-    }
-    out
 }

@@ -228,11 +228,9 @@ pub struct Grammar {
     #[serde(default)]
     pub yes_no: Words,
     /// Words of a clause that only says in what form the answer is wanted, besides a unit
-    /// ("in ms", "给百分比"); `answer_form_share` are those asking a share.
+    /// or a share's word ("in ms", "给百分比").
     #[serde(default)]
     pub answer_form: Words,
-    #[serde(default)]
-    pub answer_form_share: Words,
     /// Units no figure is converted to ("in litres"): a clause of only these asks nothing.
     #[serde(default)]
     pub answer_form_unconverted: Words,

@@ -61,6 +61,23 @@ pub struct Hit {
     pub cue: Cue,
 }
 
+impl Hit {
+    /// Whether the hit lies inside `span` and is shorter than it: a word of a longer phrase.
+    pub fn strictly_within(&self, (start, end): (usize, usize)) -> bool {
+        start <= self.start && self.end <= end && end - start > self.end - self.start
+    }
+}
+
+/// `text` with every whole-word occurrence of `phrase` (matched as `occurrences` does, on
+/// the ASCII lower case, whose offsets are the text's) blanked; whether there was one.
+pub fn blank(text: &mut String, phrase: &str) -> bool {
+    let found = occurrences(&text.to_ascii_lowercase(), phrase);
+    for &(a, b) in found.iter().rev() {
+        text.replace_range(a..b, " ");
+    }
+    !found.is_empty()
+}
+
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
@@ -186,11 +203,7 @@ fn inside_phrases(hits: &mut Vec<Hit>) {
     };
     let phrases = spans(|c| matches!(c, Cue::Follow | Cue::Then));
     let totals = spans(|c| matches!(c, Cue::Total));
-    let within = |spans: &[(usize, usize)], h: &Hit| {
-        spans
-            .iter()
-            .any(|&(s, e)| s <= h.start && h.end <= e && e - s > h.end - h.start)
-    };
+    let within = |spans: &[(usize, usize)], h: &Hit| spans.iter().any(|&s| h.strictly_within(s));
     hits.retain(|h| match h.cue {
         Cue::Around | Cue::Refer => !within(&phrases, h),
         Cue::Group => !within(&totals, h),

@@ -90,9 +90,7 @@ pub(super) fn timeline_requests(parts: Vec<String>) -> Vec<String> {
 fn without_attached_words(part: &str) -> String {
     let mut lower = part.to_lowercase();
     for w in ATTACHED.iter().chain(["too", "also", "as well"].iter()) {
-        for (s, e) in crate::lexicon::occurrences(&lower, w).into_iter().rev() {
-            lower.replace_range(s..e, " ");
-        }
+        crate::lexicon::blank(&mut lower, w);
     }
     lower.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -243,18 +241,20 @@ enum Form {
 }
 
 /// A clause that only says in what unit or form the answer is wanted ("in ms", "as a
-/// percent pls", "给百分比", "用秒", "in litres"): a unit or a share's word, and besides it
-/// only the words `[answer_form]` lists.
+/// percent pls", "给百分比", "用秒", "in litres"): a unit or a share's word (`[share]`), and
+/// besides it only the words `[answer_form]` lists.
 fn only_says_the_form(part: &str) -> Form {
-    let lex = crate::lexicon::lexicon();
-    let g = &lex.grammar;
+    let g = &crate::lexicon::lexicon().grammar;
     let mut rest = part.to_lowercase();
-    let mut said = false;
-    let mut unconverted = false;
-    let units = g.unit.iter().flat_map(|u| u.words.all());
+    let (mut said, mut unconverted) = (false, false);
+    let said_words = g
+        .unit
+        .iter()
+        .flat_map(|u| u.words.all())
+        .chain(g.share.all());
     // Longest first, so "百分比" goes before "百分", "seconds" before "s".
-    let mut words: Vec<(&str, Kind)> = units
-        .map(|w| (w, Kind::Unit))
+    let mut words: Vec<(&str, Kind)> = said_words
+        .map(|w| (w, Kind::Said))
         .chain(
             g.answer_form_unconverted
                 .all()
@@ -264,14 +264,9 @@ fn only_says_the_form(part: &str) -> Form {
         .collect();
     words.sort_by_key(|(w, _)| std::cmp::Reverse(w.len()));
     for (w, kind) in words {
-        let found = crate::lexicon::occurrences(&rest, w);
-        if found.is_empty() {
-            continue;
-        }
-        said |= kind == Kind::Unit || g.answer_form_share.all().any(|s| s == w);
-        unconverted |= kind == Kind::Unconverted;
-        for &(a, b) in found.iter().rev() {
-            rest.replace_range(a..b, " ");
+        if crate::lexicon::blank(&mut rest, w) {
+            said |= kind == Kind::Said;
+            unconverted |= kind == Kind::Unconverted;
         }
     }
     let only = rest
@@ -284,9 +279,11 @@ fn only_says_the_form(part: &str) -> Form {
     }
 }
 
+/// What a word of such a clause says.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Kind {
-    Unit,
+    /// A unit figures are given in, or a share's word.
+    Said,
     Unconverted,
     Word,
 }

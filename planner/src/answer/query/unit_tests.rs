@@ -101,6 +101,22 @@ fn a_count_with_a_condition_says_its_share() {
         share_of(&part, 210, Lang::En),
         " (4.20% of the 5000 events read)"
     );
+    // A share asked of a population: of its rows, named (143 of 3560 is 4.0169%).
+    let mut of_pool = part.clone();
+    of_pool.sources[0].complete = true;
+    of_pool.share_base = Some(llmops_common::query::ShareBase {
+        rows: 3560,
+        described_zh: "pool eq blue 且有 status 值".into(),
+        described_en: "where pool eq blue, with status".into(),
+    });
+    assert_eq!(
+        share_of(&of_pool, 143, Lang::En),
+        " (**4.02%** of the 3560 events where pool eq blue, with status)"
+    );
+    assert_eq!(
+        share_of(&of_pool, 143, Lang::Zh),
+        "（占pool eq blue 且有 status 值 的 3560 条事件的 **4.02%**）"
+    );
 }
 
 /// "the slowest one": one event listed by a field leads with its time and shows its
