@@ -518,9 +518,10 @@ pub struct QueryArgs {
     /// event has both the level and the word. The result says which ran.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub or_else: Vec<Filter>,
-    /// A share asked of a population ("what share of the shop's requests were 503s", "reserve
-    /// 调用的失败率"): the count is also given as a share of the rows these filters pick
-    /// (a part of the query's own) that have every field the query's other filters compare.
+    /// A share asked of a population ("what percentage of the blue pool's jobs failed",
+    /// "checkout 接口的错误率"): the count is also given as a share of the rows these filters
+    /// pick (a part of the query's own) that have every field the query's other filters
+    /// compare.
     /// Absent: no share asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub share_of: Option<Vec<Filter>>,

@@ -267,28 +267,28 @@ mod tests {
         );
     }
 
-    /// A JSON log where only the cycle events have a `status`: each zone's share of aborted
-    /// cycles, planted.
-    fn cycles_log() -> (String, Vec<(&'static str, &'static str)>) {
+    /// A JSON log where only the job events have a `status`: each pool's share of failed
+    /// jobs, planted.
+    fn jobs_log() -> (String, Vec<(&'static str, &'static str)>) {
         let mut planted = Vec::new();
         let mut log = String::new();
         for i in 0..65u32 {
             let t = format!("2031-01-01T01:{:02}:{:02}Z", i / 60, i % 60);
             if i % 13 == 12 || i >= 60 {
                 log.push_str(&format!(
-                    "{{\"ts\":\"{t}\",\"level\":\"info\",\"msg\":\"heartbeat\"}}\n"
+                    "{{\"ts\":\"{t}\",\"level\":\"info\",\"msg\":\"lease renewed\"}}\n"
                 ));
                 continue;
             }
-            let zone = if i % 2 == 0 { "A" } else { "B" };
-            let status = if i % 7 == 0 || (zone == "A" && i % 5 == 0) {
-                "aborted"
+            let pool = if i % 2 == 0 { "blue" } else { "green" };
+            let status = if i % 7 == 0 || (pool == "blue" && i % 5 == 0) {
+                "failed"
             } else {
-                "ok"
+                "done"
             };
-            planted.push((zone, status));
+            planted.push((pool, status));
             log.push_str(&format!(
-                "{{\"ts\":\"{t}\",\"level\":\"info\",\"msg\":\"cycle finished\",\"zone\":\"{zone}\",\"status\":\"{status}\"}}\n"
+                "{{\"ts\":\"{t}\",\"level\":\"info\",\"msg\":\"job ended\",\"pool\":\"{pool}\",\"status\":\"{status}\"}}\n"
             ));
         }
         (log, planted)
@@ -304,7 +304,7 @@ mod tests {
 
     #[test]
     fn a_share_is_of_the_population_asked_with_the_field_compared() {
-        let (log, planted) = cycles_log();
+        let (log, planted) = jobs_log();
         let share = |filters: Vec<Filter>, base: Vec<Filter>| {
             let a = QueryArgs {
                 query: Query {
@@ -314,43 +314,43 @@ mod tests {
                 share_of: Some(base),
                 ..QueryArgs::default()
             };
-            let r = run_named("cycles.json", &log, &a);
+            let r = run_named("runner.json", &log, &a);
             let base = r.share_base.clone().expect("a share base");
             (count(&r), base.rows, base.described_en)
         };
-        let aborted = planted.iter().filter(|(_, s)| *s == "aborted").count() as u64;
-        // Of the cycles (the events with a status), not of every line.
-        let (n, of, words) = share(vec![eq("status", "aborted")], Vec::new());
-        assert_eq!((n, of), (aborted, planted.len() as u64));
+        let failed = planted.iter().filter(|(_, s)| *s == "failed").count() as u64;
+        // Of the jobs (the events with a status), not of every line.
+        let (n, of, words) = share(vec![eq("status", "failed")], Vec::new());
+        assert_eq!((n, of), (failed, planted.len() as u64));
         assert_eq!(words, "with status");
-        // Of zone A's cycles.
-        let in_a = planted.iter().filter(|(z, _)| *z == "A");
-        let a_aborted = in_a.clone().filter(|(_, s)| *s == "aborted").count() as u64;
+        // Of the blue pool's jobs.
+        let in_blue = planted.iter().filter(|(p, _)| *p == "blue");
+        let blue_failed = in_blue.clone().filter(|(_, s)| *s == "failed").count() as u64;
         let (n, of, words) = share(
-            vec![eq("zone", "A"), eq("status", "aborted")],
-            vec![eq("zone", "A")],
+            vec![eq("pool", "blue"), eq("status", "failed")],
+            vec![eq("pool", "blue")],
         );
-        assert_eq!((n, of), (a_aborted, in_a.count() as u64));
-        assert!(words.starts_with("where zone eq"), "{words}");
+        assert_eq!((n, of), (blue_failed, in_blue.count() as u64));
+        assert!(words.starts_with("where pool eq"), "{words}");
         // A soft word that only the part counted holds narrows neither side.
         let a = QueryArgs {
             query: Query {
-                filters: vec![eq("status", "aborted")],
+                filters: vec![eq("status", "failed")],
                 ..Query::default()
             },
             soft: vec![Filter::new(
                 None,
                 FilterOp::Contains,
-                Scalar::Text("aborted".into()),
+                Scalar::Text("failed".into()),
             )],
             share_of: Some(Vec::new()),
             ..QueryArgs::default()
         };
-        let r = run_named("cycles.json", &log, &a);
+        let r = run_named("runner.json", &log, &a);
         let base = r.share_base.clone().expect("a share base");
-        assert_eq!((count(&r), base.rows), (aborted, planted.len() as u64));
+        assert_eq!((count(&r), base.rows), (failed, planted.len() as u64));
         // No share asked, no population counted.
-        let r = run_named("cycles.json", &log, &QueryArgs::default());
+        let r = run_named("runner.json", &log, &QueryArgs::default());
         assert!(r.share_base.is_none());
     }
 }

@@ -190,7 +190,7 @@ fn new_group(row: &mut dyn RowAccess, plan: &Plan) -> Group {
 }
 
 /// Grouped by an exception or its cause, the trace's line that names it, message and all
-/// ("Caused by: …InvalidFormatException: Cannot deserialize value of type `BigDecimal`…"):
+/// ("Caused by: java.lang.NumberFormatException: For input string: "12,5""):
 /// the class alone does not say what went wrong. The cause is the innermost, the last line.
 fn exception_line(row: &mut dyn RowAccess, plan: &Plan) -> Option<String> {
     let g = plan

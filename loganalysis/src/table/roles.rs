@@ -41,7 +41,7 @@ struct TableToml {
     role: Vec<RoleToml>,
     #[serde(default)]
     fallback: Vec<FallbackToml>,
-    /// Suffixes that name a unit the engine does not convert (`water_ml`, `load_pct`): a key
+    /// Suffixes that name a unit the engine does not convert (`dose_ml`, `load_pct`): a key
     /// is said without them too ("water", "load").
     #[serde(default)]
     spoken_suffix: Vec<String>,
@@ -240,7 +240,7 @@ mod tests {
 
     #[test]
     fn a_key_is_said_without_its_unit_converted_or_not() {
-        assert_eq!(spoken_names("water_ml"), ["water ml", "water"]);
+        assert_eq!(spoken_names("dose_ml"), ["dose ml", "dose"]);
         assert_eq!(spoken_names("replLagMs"), ["repl lag ms", "repl lag"]);
         assert_eq!(spoken_names("status"), Vec::<String>::new());
     }

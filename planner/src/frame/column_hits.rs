@@ -13,7 +13,7 @@ fn compound_last(last: &str) -> bool {
 
 /// Where column `i` is said: as written, in its words, or by its last segment after a
 /// grouping word. A key that is a short word of the question's own grammar and no field's
-/// (zap's `for`, `by`) is the key only where written as one: quoted, or before `=`/`:`.
+/// (a `by` key) is the key only where written as one: quoted, or before `=`/`:`.
 fn said_at(
     text: &str,
     lower: &str,
@@ -45,8 +45,8 @@ fn said_at(
     at
 }
 
-/// "which gateway": a nested object named by its key is its `id` (or its `name`) when it
-/// has one and no field is named so itself (`gateway.id` of `gateway.{id,ip,fw}`).
+/// "which dock": a nested object named by its key is its `id` (or its `name`) when it has
+/// one and no field is named so itself (`dock.id` of `dock.{id,region}`).
 fn an_objects_id(lower: &str, columns: &[Column], c: &Column) -> Vec<(usize, usize)> {
     let name = c.name.to_ascii_lowercase();
     let Some((object, key)) = name.rsplit_once('.') else {
@@ -65,8 +65,8 @@ fn an_objects_id(lower: &str, columns: &[Column], c: &Column) -> Vec<(usize, usi
 /// Whether the lexicon's hit `h` on the span gives way to the log's own field `c`: a field
 /// word for a field the log lacks (zap's `caller` beside the lexicon's "caller" for a
 /// client), a system table's word the log writes as a field's name (Kafka's `partition`),
-/// or the key written exactly where it holds the role the lexicon's word reads (zap's
-/// `took`, one of its two durations).
+/// or the key written exactly where it holds the role the lexicon's word reads (a `took`
+/// beside an `elapsed`, both durations).
 fn the_logs_own(
     lower: &str,
     columns: &[Column],
@@ -107,7 +107,7 @@ pub(super) fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mu
         }
         for (start, end) in said_at(text, lower, columns, &spoken, i, hits) {
             // Written with `_`, `.` or `-`, the name is the log's own beyond doubt; said in
-            // words ("errors" for `error_count`, "gateway" for `gateway.id`) a lexicon word
+            // words ("errors" for `error_count`, "dock" for `dock.id`) a lexicon word
             // on it keeps its reading.
             let compound = lower[start..end].contains(['_', '.', '-']);
             let overlaps = |h: &Hit| h.start < end && start < h.end;
@@ -130,7 +130,7 @@ pub(super) fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mu
     if found.is_empty() {
         return;
     }
-    // A column said inside a longer one's name ("zone" in `zone.id`) is that longer one.
+    // A column said inside a longer one's name ("dock" in `dock.id`) is that longer one.
     let spans: Vec<(usize, usize)> = found.iter().map(|h| (h.start, h.end)).collect();
     found.retain(|h| !spans.iter().any(|&s| h.strictly_within(s)));
     // A word glossed by the field's name ("仓库 (warehouse)", "用户（user.id）") is that

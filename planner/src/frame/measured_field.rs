@@ -6,7 +6,7 @@ use llmops_common::query::{Field, Measure, Query, Source};
 use super::parsed::{field_hits, Parsed};
 use crate::lexicon::{Cue, Hit, Lexicon};
 
-/// "how many different zone ids show up in the cycle logs": the field right after the
+/// "count of distinct dock ids over the batch events": the field right after the
 /// word is what is counted, of whatever kind; "how many unique client ips": else the field
 /// named.
 pub(super) fn distinct_counted(lex: &Lexicon, p: &Parsed, source: Source, q: &mut Query) {
@@ -40,7 +40,7 @@ pub(super) fn stat_field(
         m.is_stat() || m == Measure::Stats
     });
     // Of several fields of numbers named, the one said nearest the statistic's word
-    // ("irrigation cycle finished 的 elapsed，p90": `elapsed`, not `cycle`).
+    // ("compaction done 的 elapsed，p90": `elapsed`, not a `batch` number named before it).
     let said = p
         .hits
         .iter()
@@ -104,7 +104,7 @@ fn names_a_time(name: &str) -> bool {
     words.iter().any(|w| TIMES.contains(&w.as_str()))
 }
 
-/// The field named right after a distinct count's word ("unique orders", "不同的 zone.id").
+/// The field named right after a distinct count's word ("unique tickets", "不同的 dock.id").
 fn field_after_distinct(lex: &Lexicon, p: &Parsed, source: Source) -> Option<String> {
     let cue = p.hits.iter().find(
         |h| matches!(h.cue, Cue::Measure(i) if lex.measures[i].measure == Measure::CountDistinct),

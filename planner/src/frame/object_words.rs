@@ -98,10 +98,10 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
     })
 }
 
-/// "how many unique orders got crates allocated": words of a clause (`[relative]`: "got",
+/// "how many distinct tickets were escalated": words of a clause (`[relative]`: "got",
 /// "that", "which") after the field a distinct count counts say which of its values are
-/// counted; not a word right after it ("ipAddress values") nor a phrase of how often
-/// ("jids failed at least once").
+/// counted; not a word right after it ("client_ip values") nor a phrase of how often
+/// ("tickets showed up at least once").
 fn says_which_are_counted(lex: &Lexicon, p: &Parsed, at: usize) -> bool {
     let distinct = p.hits.iter().find(|h| {
         matches!(h.cue, Cue::Measure(i)

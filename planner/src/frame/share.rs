@@ -1,5 +1,5 @@
-//! A share asked of a population ("what share of the shop's requests were 503s", "reserve
-//! 调用的失败率", "status=aborted 的占比"): the conditions that pick the population, apart
+//! A share asked of a population ("what percentage of the blue pool's jobs failed",
+//! "checkout 接口的错误率", "status=failed 的比例"): the conditions that pick the population, apart
 //! from the part of it counted.
 
 use llmops_common::query::{Filter, Measure};
@@ -57,10 +57,10 @@ pub(super) fn population(lex: &Lexicon, text: &str, ctx: &FrameCtx, frame: &mut 
 }
 
 /// Where the words naming the population stand: after "of"/"among" up to the verb that
-/// says what part of it is counted ("of the shop's requests | were 503s"), or from "among"
-/// before the share's clause ("among POST requests, | what share were 4xx"); in Chinese
-/// before 里/中 ("灌溉周期里 | status=aborted 的占比"), from 在 when it opens them ("5xx 在
-/// POST 请求中的占比").
+/// says what part of it is counted ("of the blue pool's jobs | were failed"), or from
+/// "among" before the share's clause ("among POST requests, | what share were 4xx"); in
+/// Chinese before 里/中 ("pool=blue 里 | status=failed 占多少"), from 在 when it opens them
+/// ("5xx 在 POST 请求中的占比").
 fn population_words(lex: &Lexicon, lower: &str) -> Option<(usize, usize)> {
     let w = &lex.grammar.share_of;
     let share_at = lex

@@ -1,46 +1,51 @@
-//! A zap-style JSON log's keys as an operator says them: a key written exactly (`took`
-//! beside `elapsed`, both durations), a key that is a grammar word (`for`), a nested key
-//! (`zone.id`), a key said without its unit (`water_ml` as "water"), a total "across every"
-//! event, a distinct count of the key right after its word; each figure checked against
-//! the planted lines.
+//! A JSON log's keys as an operator says them: a key written exactly (`took` beside
+//! `elapsed`, both durations), a key that is a grammar word (`by`), a nested key (`dock.id`
+//! beside `route.dock`), a key said without its unit (`weight_kg` as "weight"), a total
+//! "across every" event, a distinct count of the key right after its word, narrowed by a
+//! clause after it; each figure checked against the planted lines.
 
-use llmops_common::query::QueryValue;
+use llmops_common::query::{Field, QueryValue};
 
 use super::tests_answers::Planted;
 
-struct Line {
-    zone: &'static str,
-    water_ml: u64,
-    cycle: u64,
+struct Shipment {
+    dock: &'static str,
+    weight_kg: u64,
 }
 
-fn planted() -> (Planted, Vec<Line>, Vec<f64>) {
-    let zones = ["GH1-Z01", "GH1-Z02", "GH2-Z01", "GH2-Z02", "GH3-Z01"];
+/// A packing service's log: shipments (a nested `dock`, a numeric `batch`, `elapsed`) and
+/// index rebuilds (`took`, and a `by` key).
+fn packer() -> (Planted, Vec<Shipment>, Vec<f64>) {
+    let docks = [
+        "D-north-1",
+        "D-north-2",
+        "D-south-1",
+        "D-south-2",
+        "D-east-1",
+    ];
     let (mut text, mut lines, mut took) = (String::new(), Vec::new(), Vec::new());
     for i in 0..60u64 {
-        let zone = zones[(i * 7 % 5) as usize];
-        let water_ml = 1000 + (i * 37) % 900;
-        let cycle = 1000 + i % 12;
+        let dock = docks[(i * 3 % 5) as usize];
+        let weight_kg = 40 + (i * 29) % 300;
         text.push_str(&format!(
-            "{{\"level\":\"info\",\"ts\":{}.5,\"msg\":\"irrigation cycle finished\",\"zone\":{{\"id\":\"{zone}\"}},\"cycle\":{cycle},\"water_ml\":{water_ml},\"elapsed\":\"2m{}s\"}}\n",
-            2054507400 + i * 60,
-            10 + i % 40
+            "{{\"level\":\"info\",\"ts\":{}.25,\"msg\":\"shipment packed\",\"dock\":{{\"id\":\"{dock}\",\"region\":\"r{}\"}},\"route\":{{\"dock\":\"{}\"}},\"batch\":{},\"weight_kg\":{weight_kg},\"elapsed\":\"1m{}s\"}}\n",
+            1900000000 + i * 60,
+            i % 2,
+            docks[(i % 5) as usize],
+            700 + i % 9,
+            5 + i % 50
         ));
-        lines.push(Line {
-            zone,
-            water_ml,
-            cycle,
-        });
-        if i % 6 == 0 {
-            let ms = 200.0 + (i as f64) * 10.0;
+        lines.push(Shipment { dock, weight_kg });
+        if i % 5 == 0 {
+            let ms = 150.0 + (i as f64) * 7.0;
             took.push(ms);
             text.push_str(&format!(
-                "{{\"level\":\"info\",\"ts\":{}.9,\"msg\":\"schedule recomputed\",\"took\":\"{ms}ms\",\"for\":\"15m0s\"}}\n",
-                2054507400 + i * 60
+                "{{\"level\":\"info\",\"ts\":{}.75,\"msg\":\"index rebuilt\",\"took\":\"{ms}ms\",\"by\":\"cron\"}}\n",
+                1900000000 + i * 60
             ));
         }
     }
-    (Planted::new("irrigod.log", &text), lines, took)
+    (Planted::new("packer.log", &text), lines, took)
 }
 
 fn figure(p: &Planted, text: &str) -> f64 {
@@ -53,76 +58,77 @@ fn figure(p: &Planted, text: &str) -> f64 {
 
 #[test]
 fn keys_said_as_an_operator_says_them() {
-    let (p, lines, took) = planted();
-    // `took` written: that duration, not `elapsed`; `for` is a word there, not the key.
+    let (p, lines, took) = packer();
+    // `took` written: that duration, not `elapsed`; "by" is a word there, not the key.
     let max_took = took.iter().cloned().fold(0.0, f64::max);
     assert_eq!(
-        figure(&p, "max took for schedule recomputed"),
+        figure(&p, "the max took of the rebuilds kicked off by cron"),
         max_took / 1000.0
     );
-    // "water" is `water_ml`, totalled across every event.
-    let total: u64 = lines.iter().map(|l| l.water_ml).sum();
-    let r = p.answer("total water across every irrigation cycle");
+    // "weight" is `weight_kg`, totalled across every event, no grouping.
+    let total: u64 = lines.iter().map(|l| l.weight_kg).sum();
+    let r = p.answer("total weight across every shipment");
     assert!(r.query.group_by.is_empty(), "{:?}", r.query);
     assert_eq!(
-        figure(&p, "total water across every irrigation cycle"),
+        figure(&p, "total weight across every shipment"),
         total as f64
     );
-    // The key right after the distinct word, nested: not `cycle`, which the question names
+    // The key right after the distinct word, nested: not `batch`, which the question names
     // too.
-    let mut zones: Vec<&str> = lines.iter().map(|l| l.zone).collect();
-    zones.sort();
-    zones.dedup();
-    let n = figure(&p, "how many different zone ids show up in the cycle logs?");
-    assert_eq!(n, zones.len() as f64);
-    let mut cycles: Vec<u64> = lines.iter().map(|l| l.cycle).collect();
-    cycles.sort();
-    cycles.dedup();
-    assert_ne!(cycles.len(), zones.len(), "the two readings differ");
-    // Grouped by `zone.id` only (not every key with "zone" in it).
-    let r = p.answer("按 zone.id 汇总 water_ml");
-    assert_eq!(r.query.group_by.len(), 1, "{:?}", r.query);
+    let mut docks: Vec<&str> = lines.iter().map(|l| l.dock).collect();
+    docks.sort();
+    docks.dedup();
+    let n = figure(&p, "count of distinct dock ids over all the batch events");
+    assert_eq!(n, docks.len() as f64);
+    // Grouped by `dock.id` only, not also by `route.dock`.
+    let r = p.answer("按 dock.id 求和 weight_kg");
+    assert_eq!(r.query.group_by, [Field::new("dock.id")], "{:?}", r.query);
 }
 
 #[test]
-fn words_after_a_distinct_counts_field_say_which_are_counted() {
+fn a_clause_after_a_distinct_counts_field_says_which_are_counted() {
     let mut text = String::new();
-    let (mut allocated, mut all) = (Vec::new(), Vec::new());
+    let (mut escalated, mut all) = (Vec::new(), Vec::new());
     for i in 0..90u64 {
         let msg = if i % 3 == 0 {
-            "reserve ok"
+            "ticket opened"
         } else {
-            "crate allocated"
+            "ticket escalated"
         };
-        // Some orders are reserved and never allocated.
-        let order = format!(
-            "HG-{}",
+        // Some tickets are opened and never escalated.
+        let ticket = format!(
+            "T-{}",
             if i % 3 == 0 {
                 900 + i % 11
             } else {
                 500 + i % 37
             }
         );
-        if msg == "crate allocated" {
-            allocated.push(order.clone());
+        if msg == "ticket escalated" {
+            escalated.push(ticket.clone());
         }
-        all.push(order.clone());
+        all.push(ticket.clone());
         text.push_str(&format!(
-            "{{\"level\":\"info\",\"ts\":{}.5,\"msg\":\"{msg}\",\"order\":\"{order}\"}}\n",
-            2054507400 + i * 60
+            "{{\"level\":\"info\",\"ts\":{}.5,\"msg\":\"{msg}\",\"ticket\":\"{ticket}\"}}\n",
+            1900000000 + i * 60
         ));
     }
-    for v in [&mut allocated, &mut all] {
+    for v in [&mut escalated, &mut all] {
         v.sort();
         v.dedup();
     }
-    assert_ne!(allocated.len(), all.len());
-    let p = Planted::new("alloc.log", &text);
+    assert_ne!(escalated.len(), all.len());
+    let p = Planted::new("helpdesk.log", &text);
     assert_eq!(
-        figure(&p, "how many unique orders got crates allocated?"),
-        allocated.len() as f64
+        figure(&p, "how many distinct tickets were escalated?"),
+        escalated.len() as f64
     );
-    assert_eq!(figure(&p, "how many distinct orders"), all.len() as f64);
+    assert_eq!(figure(&p, "how many distinct tickets"), all.len() as f64);
+    // How often is no clause: "at least once" narrows nothing.
+    assert_eq!(
+        figure(&p, "how many distinct tickets showed up at least once"),
+        all.len() as f64
+    );
 }
 
 #[test]
@@ -130,21 +136,18 @@ fn a_nested_object_named_is_its_id() {
     let mut text = String::new();
     let mut per: std::collections::BTreeMap<String, u64> = Default::default();
     for i in 0..60u64 {
-        let gw = format!("gw-{}", [1, 2, 2, 3, 3, 3][(i % 6) as usize]);
-        *per.entry(gw.clone()).or_default() += 1;
+        let dock = format!("D-{}", [1, 2, 2, 3, 3, 3][(i % 6) as usize]);
+        *per.entry(dock.clone()).or_default() += 1;
         text.push_str(&format!(
-            "{{\"level\":\"warn\",\"ts\":{}.5,\"msg\":\"telemetry rate limited\",\"gateway\":{{\"id\":\"{gw}\",\"ip\":\"203.0.113.{}\",\"fw\":\"3.8.{}\"}}}}\n",
-            2054507400 + i * 60,
+            "{{\"level\":\"warn\",\"ts\":{}.5,\"msg\":\"loading delayed\",\"dock\":{{\"id\":\"{dock}\",\"region\":\"r{}\",\"crane\":\"c{}\"}}}}\n",
+            1900000000 + i * 60,
             i % 5,
             i % 2
         ));
     }
-    let p = Planted::new("irrigod.log", &text);
-    let r = p.answer("which gateway got rate limited the most?");
-    assert_eq!(
-        r.query.group_by,
-        [llmops_common::query::Field::new("gateway.id")]
-    );
+    let p = Planted::new("yard.log", &text);
+    let r = p.answer("which dock reported the most delays?");
+    assert_eq!(r.query.group_by, [Field::new("dock.id")]);
     let QueryValue::Groups { rows, .. } = r.value else {
         panic!("groups: {:?}", r.value)
     };
@@ -157,7 +160,7 @@ fn a_field_named_like_a_part_of_the_file_name_is_the_field() {
     let mut text = String::new();
     let mut bytes: std::collections::BTreeMap<&str, u64> = Default::default();
     for i in 0..40u64 {
-        let vhost = ["shop.example:443", "grow.example:443", "grow.example:443"][(i % 3) as usize];
+        let vhost = ["docs.example:443", "api.example:443", "api.example:443"][(i % 3) as usize];
         let b = 1000 + i * 17;
         *bytes.entry(vhost).or_default() += b;
         text.push_str(&format!(
@@ -165,12 +168,10 @@ fn a_field_named_like_a_part_of_the_file_name_is_the_field() {
             i
         ));
     }
+    // Debian's name for the access log of every virtual host.
     let p = Planted::new("other_vhosts_access.log", &text);
     let r = p.answer("top 3 vhosts by bytes");
-    assert_eq!(
-        r.query.group_by,
-        [llmops_common::query::Field::new("vhost")]
-    );
+    assert_eq!(r.query.group_by, [Field::new("vhost")]);
     let QueryValue::Groups { rows, .. } = r.value else {
         panic!("groups: {:?}", r.value)
     };
@@ -190,7 +191,7 @@ fn a_key_said_in_words_leaves_the_lexicon_s_word_its_reading() {
         errors += u64::from(level == "error");
         text.push_str(&format!(
             "{{\"level\":\"{level}\",\"ts\":{}.5,\"msg\":\"batch done\",\"error_count\":{}}}\n",
-            2054507400 + i * 60,
+            1900000000 + i * 60,
             i % 3
         ));
     }

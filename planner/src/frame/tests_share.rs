@@ -5,22 +5,24 @@ use llmops_common::query::{Filter, FilterOp, Scalar};
 use super::tests_answers::Planted;
 use super::{FrameCtx, Understood};
 
+/// A job runner's JSON log: jobs of two pools with a `status`, and error lines of another
+/// kind that have none.
 fn log() -> Planted {
     let mut text = String::new();
     for i in 0..40 {
-        let zone = if i % 2 == 0 { "north" } else { "south" };
-        let status = if i % 5 == 0 { "aborted" } else { "ok" };
+        let pool = if i % 2 == 0 { "blue" } else { "green" };
+        let status = if i % 5 == 0 { "failed" } else { "done" };
         text.push_str(&format!(
-            "{{\"ts\":\"2031-01-01T01:00:{i:02}Z\",\"level\":\"info\",\"msg\":\"cycle finished\",\"zone\":\"{zone}\",\"status\":\"{status}\",\"water_ml\":{}}}\n",
+            "{{\"ts\":\"2031-01-01T01:00:{i:02}Z\",\"level\":\"info\",\"msg\":\"job ended\",\"pool\":\"{pool}\",\"status\":\"{status}\",\"rows\":{}}}\n",
             100 + i
         ));
         if i % 4 == 0 {
             text.push_str(&format!(
-                "{{\"ts\":\"2031-01-01T01:00:{i:02}Z\",\"level\":\"error\",\"msg\":\"valve stuck\",\"zone\":\"{zone}\"}}\n"
+                "{{\"ts\":\"2031-01-01T01:00:{i:02}Z\",\"level\":\"error\",\"msg\":\"lease lost\",\"pool\":\"{pool}\"}}\n"
             ));
         }
     }
-    Planted::new("irrigator.json", &text)
+    Planted::new("runner.json", &text)
 }
 
 /// The frame's share population, or `None` when no share is asked.
@@ -44,41 +46,44 @@ fn eq(field: &str, v: &str) -> Filter {
 fn a_share_names_its_population_or_is_of_the_rows_with_the_field() {
     let p = log();
     // The population after "of", up to the verb of the part counted.
-    let base = share_of(&p, "what share of the north zone's cycles were aborted?");
-    assert_eq!(base, Some(vec![eq("zone", "north")]));
+    let base = share_of(&p, "what percentage of the blue pool's jobs were failed?");
+    assert_eq!(base, Some(vec![eq("pool", "blue")]));
     // In Chinese, before 里.
-    let base = share_of(&p, "zone=north 里 status=aborted 的占比是多少");
-    assert_eq!(base, Some(vec![eq("zone", "north")]));
+    let base = share_of(&p, "pool=blue 里 status=failed 占多少");
+    assert_eq!(base, Some(vec![eq("pool", "blue")]));
     // No population named: the rows that have the compared field (the tool counts them).
-    assert_eq!(share_of(&p, "status=aborted 的占比"), Some(Vec::new()));
+    assert_eq!(share_of(&p, "status=failed 的比例"), Some(Vec::new()));
     // A count without a share asks none.
-    assert_eq!(share_of(&p, "how many cycles were aborted"), None);
+    assert_eq!(share_of(&p, "how many jobs failed"), None);
 }
 
 #[test]
 fn a_rate_is_of_what_the_rest_of_the_question_names() {
     let p = log();
-    let base = share_of(&p, "zone=south 的错误率").expect("a share");
-    assert_eq!(base, vec![eq("zone", "south")]);
+    let base = share_of(&p, "pool=green 的错误率").expect("a share");
+    assert_eq!(base, vec![eq("pool", "green")]);
 }
 
 #[test]
 fn a_population_before_the_share_or_in_a_relative_clause() {
     let p = log();
-    let north = Some(vec![eq("zone", "north")]);
+    let blue = Some(vec![eq("pool", "blue")]);
     assert_eq!(
-        share_of(&p, "among zone=north cycles, what percentage were aborted?"),
-        north
+        share_of(
+            &p,
+            "out of the pool=blue jobs, what fraction were status=failed?"
+        ),
+        blue
     );
     assert_eq!(
         share_of(
             &p,
-            "what percentage of cycles that ran in zone=north were status=aborted?"
+            "what proportion of jobs that ran in pool=blue ended status=failed?"
         ),
-        north
+        blue
     );
-    // Capitals kept: "among POST requests" (the method in a log that has one), and 在…中.
-    assert_eq!(share_of(&p, "5xx 在 zone=north 里的占比"), north);
+    // 在…中: the population between them.
+    assert_eq!(share_of(&p, "status=failed 在 pool=blue 中的比例"), blue);
     // Two conditions and no population said: no guess, the share of every row.
-    assert_eq!(share_of(&p, "zone=north status=aborted percentage"), None);
+    assert_eq!(share_of(&p, "pool=blue status=failed percentage"), None);
 }

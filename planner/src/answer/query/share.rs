@@ -1,5 +1,5 @@
 //! A count's share: of all the events read, or of the population the question asked it of
-//! ("of the shop's requests", "reserve 调用的失败率").
+//! ("of the blue pool's jobs", "checkout 接口的错误率").
 
 use llmops_common::query::QueryResult;
 
@@ -41,7 +41,7 @@ fn percent(count: u64, of: u64) -> String {
     }
 }
 
-/// The share asked of a population ("of the shop's requests"): of the rows it picks, which
+/// The share asked of a population ("of the blue pool's jobs"): of the rows it picks, which
 /// the answer names; over the events read when only part of a file was read.
 fn share_of_population(
     r: &QueryResult,
