@@ -114,6 +114,12 @@ pub enum Unit {
     Mib,
     Gib,
     Percent,
+    /// Millilitres and litres, grams and kilograms: what a sensor or a scale writes
+    /// (`water_ml`, `load_kg`).
+    Ml,
+    L,
+    G,
+    Kg,
 }
 
 impl Unit {
@@ -126,10 +132,13 @@ impl Unit {
             }
             Unit::B | Unit::Kib | Unit::Mib | Unit::Gib => Dimension::Size,
             Unit::Percent => Dimension::Percent,
+            Unit::Ml | Unit::L => Dimension::Volume,
+            Unit::G | Unit::Kg => Dimension::Mass,
         }
     }
 
-    /// Multiplier to the dimension's base unit (seconds, bytes; 1 otherwise).
+    /// Multiplier to the dimension's base unit (seconds, bytes, litres, kilograms; 1
+    /// otherwise).
     pub const fn factor(self) -> f64 {
         match self {
             Unit::Ns => 1e-9,
@@ -141,7 +150,8 @@ impl Unit {
             Unit::Kib => 1024.0,
             Unit::Mib => 1024.0 * 1024.0,
             Unit::Gib => 1024.0 * 1024.0 * 1024.0,
-            Unit::None | Unit::S | Unit::B | Unit::Percent => 1.0,
+            Unit::Ml | Unit::G => 1e-3,
+            Unit::None | Unit::S | Unit::B | Unit::Percent | Unit::L | Unit::Kg => 1.0,
         }
     }
 
@@ -160,6 +170,10 @@ impl Unit {
             Unit::Mib => "MiB",
             Unit::Gib => "GiB",
             Unit::Percent => "%",
+            Unit::Ml => "ml",
+            Unit::L => "l",
+            Unit::G => "g",
+            Unit::Kg => "kg",
         }
     }
 }
@@ -172,6 +186,8 @@ pub enum Dimension {
     Time,
     Size,
     Percent,
+    Volume,
+    Mass,
 }
 
 /// A literal in a filter: a number (with its unit) or text.

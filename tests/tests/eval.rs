@@ -448,6 +448,21 @@ fn queries_dev11_eval_set() {
     run_queries_set("queries-dev11");
 }
 
+/// A twelfth dev set (`assets/eval/queries-dev12`, an nginx key=value access log, a Go
+/// logrus text log, a Log4j2 log and planted processes; written blind, then read: a dev set).
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_dev12_eval_set() {
+    run_queries_set("queries-dev12");
+}
+
+/// A fifteenth held-out twin (`assets/eval/queries-heldout15`; written blind): scores only.
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_heldout15_eval_set() {
+    run_queries_set("queries-heldout15");
+}
+
 fn run_queries_set(name: &str) {
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
     // A panic in the other set (a harness error) fails that test, not this one.

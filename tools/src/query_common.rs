@@ -6,6 +6,8 @@ use llmops_common::query::{
 };
 use serde_json::Value;
 
+mod retry;
+
 /// The JSON schema of the query tools' arguments, generated from [`QueryArgs`].
 pub fn args_schema() -> Value {
     let schema = schemars::schema_for!(QueryArgs);
@@ -32,6 +34,18 @@ pub fn run_soft<E>(
         return Ok(r);
     }
     let first = with_soft(args, &mut run)?;
+    let r = or_else(args, first, &mut run)?;
+    let r = retry::with_namesake(r, &mut run)?;
+    retry::per_event(r, &mut run)
+}
+
+/// The query's `or_else` filters in place of its own when those matched nothing, with a
+/// note; the first result when they match nothing either.
+fn or_else<E>(
+    args: &QueryArgs,
+    first: QueryResult,
+    run: &mut impl FnMut(&llmops_common::query::Query) -> Result<QueryResult, E>,
+) -> Result<QueryResult, E> {
     if first.matched > 0 || args.or_else.is_empty() {
         return Ok(first);
     }
@@ -44,7 +58,7 @@ pub fn run_soft<E>(
         or_else: Vec::new(),
         share_of: None,
     };
-    let mut second = with_soft(&instead, &mut run)?;
+    let mut second = with_soft(&instead, run)?;
     if second.matched == 0 {
         return Ok(first);
     }
@@ -200,7 +214,11 @@ mod tests {
         run_named("tls-proxy.log", text, args)
     }
 
-    fn run_named(name: &str, text: &str, args: &QueryArgs) -> llmops_common::query::QueryResult {
+    pub(super) fn run_named(
+        name: &str,
+        text: &str,
+        args: &QueryArgs,
+    ) -> llmops_common::query::QueryResult {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join(name);
         std::fs::write(&path, text).expect("write");

@@ -290,6 +290,20 @@ pub fn logfmt_pairs(line: &[u8], from: usize) -> Option<Vec<(u32, u32, u32, u32)
             while i < n && line[i] != b' ' {
                 i += 1;
             }
+            // A list nginx writes unquoted (`upstream=10.0.0.1:80, 10.0.0.2:80` when it
+            // tried a second upstream): a word after a value ending in a comma, with no `=`
+            // of its own, continues the value.
+            while i + 1 < n && line[i - 1] == b',' && line[i] == b' ' {
+                let next = i + 1;
+                let end = line[next..]
+                    .iter()
+                    .position(|&b| b == b' ')
+                    .map_or(n, |p| next + p);
+                if end == next || line[next..end].contains(&b'=') {
+                    break;
+                }
+                i = end;
+            }
             // The last pair inside a single-quoted group (auditd's `msg='... res=failed'`)
             // ends before the quote that closes the group.
             let ve = if i > vs && line[i - 1] == b'\'' && line[vs] != b'\'' {
@@ -472,5 +486,21 @@ mod tests {
         let got = logfmt("pid=1 msg='op=PAM:session_open acct=\"root\" res=success'");
         assert_eq!(got[1], ("msg".into(), "'op=PAM:session_open".into()));
         assert_eq!(got.last(), Some(&("res".into(), "success".into())));
+    }
+
+    #[test]
+    fn an_unquoted_list_after_a_comma_is_one_value() {
+        let got = logfmt("status=502 t=0.000, 0.020 up=10.0.0.1:80, 10.0.0.2:80, 10.0.0.3:80 n=2");
+        assert_eq!(
+            got,
+            vec![
+                ("status".into(), "502".into()),
+                ("t".into(), "0.000, 0.020".into()),
+                ("up".into(), "10.0.0.1:80, 10.0.0.2:80, 10.0.0.3:80".into()),
+                ("n".into(), "2".into()),
+            ]
+        );
+        // A comma before a pair ends the value there.
+        assert_eq!(logfmt("a=x, b=y")[1], ("b".into(), "y".into()));
     }
 }

@@ -180,9 +180,11 @@ const LATER_KEYS: usize = 24;
 fn with_later_keys(fmt: &Format, mut schema: Schema, sample: &Sample) -> Schema {
     let mut ex = Extractor::new(fmt, &schema);
     let mut found: Vec<(String, String)> = Vec::new();
+    let mut later = Vec::new();
     for window in &sample.rest {
         let mut lines = Vec::new();
         for_each_line(window, |l| lines.push(l));
+        later.extend(lines.iter().copied());
         each_event(fmt, &lines, &mut |ev| {
             ex.reset();
             for (k, v) in ex.keys(ev.text) {
@@ -195,11 +197,15 @@ fn with_later_keys(fmt: &Format, mut schema: Schema, sample: &Sample) -> Schema 
     }
     // Named only as written: a rare key answering for a role (`addr` for a client) would
     // outrank the head's own field that a question names (`caller`).
+    let before = schema.fields.len();
     for (k, v) in found {
         schema.add_key(&k, &llmops_common::truncate_chars(&v, 80));
-        if let Some(f) = schema.fields.last_mut().filter(|f| f.name == k) {
-            f.roles.clear();
-        }
+    }
+    // Pairs inside the messages of events the head does not show (a batch's `duration=`
+    // lines that start past the first window).
+    super::registry::add_message_keys(fmt, &later, &mut schema);
+    for f in &mut schema.fields[before..] {
+        f.roles.clear();
     }
     schema
 }

@@ -274,6 +274,9 @@ fn convert(value: f64, unit: Unit, f: &FieldRef) -> Result<f64, QueryError> {
         Unit::None => match unit.dimension() {
             Dimension::Time => Unit::S,
             Dimension::Size => Unit::B,
+            // A volume or a mass under a name without a unit is read as written in the
+            // unit asked ("over 2 l" of a `water` field).
+            Dimension::Volume | Dimension::Mass => unit,
             _ => Unit::None,
         },
         u => u,

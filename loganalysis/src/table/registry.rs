@@ -4,12 +4,13 @@
 
 use std::path::Path;
 
-use llmops_common::query::FieldKind;
+use llmops_common::query::{FieldKind, Unit};
 
 use super::assemble::{for_each_line, Assembler, EventRef};
 use super::def::{compile, FieldSpec, Format, Origin};
 use super::error::QueryError;
 use super::event::{parse_time, Extractor, Schema};
+use super::schema::looks_numeric;
 
 /// Formats at or below this priority are chosen only when no other parses a line.
 const FALLBACK_PRIORITY: i32 = -100;
@@ -550,7 +551,7 @@ fn give_shared_roles_to_written_fields(schema: &mut Schema) {
 /// Keys written as `key=value` inside the message of a free-text format, seen in at least
 /// [`inline_pairs::MIN_EVENTS`] sampled events (or in every event of a smaller sample), as
 /// fields read out of the message.
-fn add_message_keys(fmt: &Format, lines: &[&[u8]], schema: &mut Schema) {
+pub(super) fn add_message_keys(fmt: &Format, lines: &[&[u8]], schema: &mut Schema) {
     use super::inline_pairs;
     let message = schema.fields.iter().position(|f| {
         f.roles.iter().any(|r| r == "message")
@@ -564,7 +565,8 @@ fn add_message_keys(fmt: &Format, lines: &[&[u8]], schema: &mut Schema) {
     let Some(message) = message else {
         return;
     };
-    let mut seen: Vec<(String, usize, String)> = Vec::new();
+    // Key, events it is in, an example value, and the unit written after a number.
+    let mut seen: Vec<(String, usize, String, Option<Unit>)> = Vec::new();
     let mut events = 0usize;
     let base = schema.clone();
     let mut ex = Extractor::new(fmt, &base);
@@ -582,25 +584,26 @@ fn add_message_keys(fmt: &Format, lines: &[&[u8]], schema: &mut Schema) {
         };
         events += 1;
         let b = text.as_bytes();
-        let mut keys: Vec<(&str, &str)> = inline_pairs::pairs(b)
+        let mut keys: Vec<(&str, &str, Option<Unit>)> = inline_pairs::pairs(b)
             .into_iter()
-            .map(|(ks, ke, vs, ve)| (&text[ks..ke], &text[vs..ve]))
+            .map(|(ks, ke, vs, ve)| (&text[ks..ke], &text[vs..ve], unit_after(&text[ve..])))
             .collect();
         keys.dedup_by(|a, b| a.0 == b.0);
-        for (k, v) in keys {
-            match seen.iter_mut().find(|(kk, _, _)| kk == k) {
+        for (k, v, unit) in keys {
+            match seen.iter_mut().find(|(kk, ..)| kk == k) {
                 Some(slot) => {
                     slot.1 += 1;
                     if slot.2.is_empty() {
                         slot.2 = v.to_string();
                     }
+                    slot.3 = slot.3.or(unit);
                 }
-                None => seen.push((k.to_string(), 1, v.to_string())),
+                None => seen.push((k.to_string(), 1, v.to_string(), unit)),
             }
         }
     });
     let need = inline_pairs::MIN_EVENTS.min(events.max(1));
-    for (k, n, v) in seen {
+    for (k, n, v, unit) in seen {
         if n >= need && schema.index(&k).is_none() {
             let v = llmops_common::truncate_chars(&v, 80);
             if analyser {
@@ -608,8 +611,40 @@ fn add_message_keys(fmt: &Format, lines: &[&[u8]], schema: &mut Schema) {
             } else {
                 schema.add_message_key(message, &k, &v);
             }
+            // `duration=8455 ms`: the unit written after the number is the field's.
+            if let Some(f) = schema.fields.last_mut().filter(|f| f.name == k) {
+                if f.unit == Unit::None && unit.is_some() && looks_numeric(&v) {
+                    f.unit = unit.unwrap_or(Unit::None);
+                    f.kind = FieldKind::Number;
+                }
+            }
         }
     }
+}
+
+/// The unit a message writes after a pair's number, past one space (`took=109 ms`,
+/// `size=12 MB`): a word that names one, then the text's end, a space or a punctuation
+/// mark.
+fn unit_after(rest: &str) -> Option<Unit> {
+    let word = rest.strip_prefix(' ')?;
+    let end = word
+        .find(|c: char| !c.is_alphabetic())
+        .unwrap_or(word.len());
+    let unit = match word[..end].to_ascii_lowercase().as_str() {
+        "ns" => Unit::Ns,
+        "us" | "µs" => Unit::Us,
+        "ms" | "msec" | "msecs" => Unit::Ms,
+        "s" | "sec" | "secs" | "seconds" => Unit::S,
+        "min" | "mins" | "minutes" => Unit::Min,
+        "bytes" => Unit::B,
+        "kb" | "kib" => Unit::Kib,
+        "mb" | "mib" => Unit::Mib,
+        "gb" | "gib" => Unit::Gib,
+        "ml" => Unit::Ml,
+        "kg" => Unit::Kg,
+        _ => return None,
+    };
+    Some(unit)
 }
 
 /// Keys written in a record's own syntax (`KEY : value`, `Key(value)`) anywhere in the

@@ -3,6 +3,8 @@
 //! is looked for under every key the roles table lists for the role, or under the name
 //! asked when it is no role, in every event, and the answer says so.
 
+use llmops_common::query::FieldKind;
+
 use super::def::{FieldSpec, Format, Origin, ParseKind};
 use super::schema::Schema;
 
@@ -10,7 +12,7 @@ use super::schema::Schema;
 /// keys (JSON, logfmt); the names of the fields added.
 pub fn add_role_keys(fmt: &Format, schema: &mut Schema, wanted: &[&str]) -> Vec<String> {
     if !matches!(fmt.kind, ParseKind::Json | ParseKind::Logfmt) {
-        return Vec::new();
+        return add_line_keys(schema, wanted);
     }
     let mut added = Vec::new();
     for w in wanted {
@@ -57,16 +59,54 @@ pub fn add_role_keys(fmt: &Format, schema: &mut Schema, wanted: &[&str]) -> Vec<
     added
 }
 
+/// A key asked of a free-text log that writes `key=value` pairs in its messages, which its
+/// sample does not show (`duration=` in a batch's messages that start past the head): read
+/// as a pair of each event's first line. A log without such pairs keeps the unknown
+/// field's error, which lists the fields it has.
+fn add_line_keys(schema: &mut Schema, wanted: &[&str]) -> Vec<String> {
+    let writes_pairs = schema
+        .fields
+        .iter()
+        .any(|f| matches!(f.origin, Origin::InMessage { .. } | Origin::InLine(_)));
+    let mut added = Vec::new();
+    if !writes_pairs {
+        return added;
+    }
+    for w in wanted {
+        let has = schema
+            .fields
+            .iter()
+            .any(|f| f.name.eq_ignore_ascii_case(w) || f.roles.iter().any(|r| r == w));
+        let key_like = !w.is_empty()
+            && w.len() <= 64
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b));
+        if has || !key_like || added.iter().any(|a| a == w) {
+            continue;
+        }
+        schema.add_field_of(w, "", Origin::InLine(w.to_string()));
+        // Unseen, it may hold numbers: a statistic reads those, a word compares as text.
+        if let Some(f) = schema.fields.last_mut().filter(|f| f.name == *w) {
+            if f.kind == FieldKind::Text {
+                f.kind = FieldKind::Number;
+            }
+        }
+        added.push(w.to_string());
+    }
+    added
+}
+
 /// The note an answer carries for the fields of [`add_role_keys`].
 pub fn note(added: &[String], schema: &Schema) -> Option<String> {
     let parts: Vec<String> = added
         .iter()
         .filter_map(|n| {
             let f = schema.fields.iter().find(|f| f.name == *n)?;
-            let Origin::AnyKey(keys) = &f.origin else {
-                return None;
-            };
-            Some(format!("`{n}` ({})", keys.join(", ")))
+            match &f.origin {
+                Origin::AnyKey(keys) => Some(format!("`{n}` ({})", keys.join(", "))),
+                Origin::InLine(key) => Some(format!("`{n}` ({key}=)")),
+                _ => None,
+            }
         })
         .collect();
     (!parts.is_empty()).then(|| {

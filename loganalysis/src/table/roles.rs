@@ -230,6 +230,23 @@ pub fn infer(key: &str) -> Option<Inferred> {
     None
 }
 
+/// The unit a key's name ends in (`queue_wait_ms`, `water_ml`, `rss_mb`), whether or not
+/// the key has a role: a number written under such a name is in that unit.
+pub fn suffix_unit(key: &str) -> Option<Unit> {
+    let last = key.rsplit('.').next().unwrap_or(key);
+    let names = [last.to_ascii_lowercase(), snake(last)];
+    table()
+        .suffix
+        .iter()
+        .filter(|s| {
+            names
+                .iter()
+                .any(|n| n.len() > s.suffix.len() && n.ends_with(&s.suffix))
+        })
+        .max_by_key(|s| s.suffix.len())
+        .map(|s| s.unit)
+}
+
 fn unit_named(s: &str) -> Option<Unit> {
     serde_json::from_value(serde_json::Value::String(s.to_string())).ok()
 }
@@ -237,6 +254,17 @@ fn unit_named(s: &str) -> Option<Unit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_without_a_role_keeps_the_unit_its_name_ends_in() {
+        assert_eq!(infer("water_ml").map(|i| i.role), None);
+        assert_eq!(suffix_unit("water_ml"), Some(Unit::Ml));
+        assert_eq!(suffix_unit("net_kg"), Some(Unit::Kg));
+        assert_eq!(suffix_unit("queueWaitMs"), Some(Unit::Ms));
+        assert_eq!(suffix_unit("tank_l"), Some(Unit::L));
+        assert_eq!(suffix_unit("status"), None);
+        assert_eq!(suffix_unit("_ms"), None);
+    }
 
     #[test]
     fn a_key_is_said_without_its_unit_converted_or_not() {

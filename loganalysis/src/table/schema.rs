@@ -100,9 +100,10 @@ impl Schema {
         let inferred = super::roles::infer(key)
             .map(|i| time_as_duration(i, example))
             .or_else(|| self.role_by_value(example));
-        let (mut kind, mut unit, roles) = match &inferred {
-            Some(i) => (i.kind, i.unit, vec![i.role.clone()]),
-            None => (FieldKind::Text, Unit::None, Vec::new()),
+        let (mut kind, mut unit, roles) = match (&inferred, super::roles::suffix_unit(key)) {
+            (Some(i), _) => (i.kind, i.unit, vec![i.role.clone()]),
+            (None, Some(u)) if looks_numeric(example) => (FieldKind::Number, u, Vec::new()),
+            (None, _) => (FieldKind::Text, Unit::None, Vec::new()),
         };
         // A duration whose name gives no unit and whose value is a whole number of a
         // million or more is nanoseconds: Go writes a `time.Duration` so (Traefik's
@@ -199,6 +200,6 @@ impl Schema {
     }
 }
 
-fn looks_numeric(s: &str) -> bool {
+pub(super) fn looks_numeric(s: &str) -> bool {
     !s.is_empty() && s.parse::<f64>().is_ok_and(f64::is_finite)
 }

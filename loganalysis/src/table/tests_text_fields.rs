@@ -126,3 +126,58 @@ fn a_key_only_later_lines_hold_is_a_column_and_a_field() {
     let by = groups(dir.path(), "quoter.log", vec![], "backend");
     assert_eq!(by.get("rates-db"), Some(&planted), "{by:?}");
 }
+
+/// A Java batch whose messages carry `key=value` pairs only past the first windows the
+/// columns and the engine sample: the columns name them (with the unit written after the
+/// number), and a query reads them in every event.
+#[test]
+fn pairs_in_messages_past_the_sample_are_columns_and_are_read() {
+    let mut rng = Lcg(19);
+    let mut text = String::new();
+    for i in 0..4000u64 {
+        text += &format!(
+            "2031-05-06T01:{:02}:{:02},{:03} DEBUG [pool housekeeper] c.e.p.Pool - Pool stats (total=20, active={}, idle=9)\n",
+            i / 60 % 60,
+            i % 60,
+            i % 1000,
+            rng.next(10),
+        );
+    }
+    let mut planted = Vec::new();
+    for i in 0..500u64 {
+        let ms = 900 + rng.next(20_000);
+        planted.push(ms);
+        text += &format!(
+            "2031-05-06T02:{:02}:{:02},{:03} INFO  [batch-{}] c.e.b.Loader - Part {i} loaded: rows={} wait={ms} ms\n",
+            i / 60 % 60,
+            i % 60,
+            i % 1000,
+            i % 4,
+            rng.next(900),
+        );
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("loader.log");
+    std::fs::write(&path, &text).expect("write");
+    assert!(text.len() > 300 * 1024, "past the engine's head");
+    let sample = super::Sample::read(&path).expect("sample");
+    let d = super::describe_sample(super::builtin_registry(), &sample);
+    let wait = d
+        .columns
+        .iter()
+        .find(|c| c.name == "wait")
+        .expect("a wait column");
+    assert!(wait.numeric, "{wait:?}");
+    let max = stat(dir.path(), "loader.log", Measure::Max, "wait");
+    assert_eq!(max, *planted.iter().max().expect("planted") as f64);
+    let q = Query {
+        measure: Measure::Mean,
+        field: Some(Field::new("wait")),
+        ..Query::default()
+    };
+    let r = run(dir.path(), "loader.log", &q);
+    match r.value {
+        QueryValue::Stat { n, .. } => assert_eq!(n, planted.len() as u64),
+        v => panic!("a mean: {v:?}"),
+    }
+}

@@ -219,6 +219,22 @@ pub fn with_unit(v: f64, unit: Unit) -> String {
             };
             format!("{num} {}{also}", unit.as_str())
         }
+        // A volume or a mass also in the other unit of its kind ("16870 ml (16.87 l)").
+        Unit::Ml | Unit::L | Unit::G | Unit::Kg if v != 0.0 => {
+            let other = match unit {
+                Unit::Ml => Unit::L,
+                Unit::L => Unit::Ml,
+                Unit::G => Unit::Kg,
+                _ => Unit::G,
+            };
+            let v2 = v * unit.factor() / other.factor();
+            format!(
+                "{num} {} ({} {})",
+                unit.as_str(),
+                converted(v2),
+                other.as_str()
+            )
+        }
         u => format!("{num} {}", u.as_str()),
     }
 }
@@ -447,8 +463,23 @@ fn stats_lead(
     s
 }
 
-fn group_key(g: &GroupRow) -> String {
-    g.key.join(" / ")
+/// A group's key as the answer shows it; a bare number names its field (`gantry.lane=4`,
+/// not `4`), which alone says nothing.
+fn group_key(r: &QueryResult, g: &GroupRow) -> String {
+    let by = match &r.value {
+        QueryValue::Groups { by, .. } => by.as_slice(),
+        _ => &[],
+    };
+    let numeric = |k: &str| !k.is_empty() && k.parse::<f64>().is_ok();
+    g.key
+        .iter()
+        .enumerate()
+        .map(|(i, k)| match by.get(i) {
+            Some(field) if numeric(k) => format!("{field}={k}"),
+            _ => k.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join(" / ")
 }
 
 fn groups_lead(
@@ -473,11 +504,11 @@ fn groups_lead(
     let mut s = match lang {
         Lang::Zh => format!(
             "{what} —— 第一是 **{}**（{value}）；共 {total} 条匹配，{groups} 个分组{part}。",
-            group_key(top)
+            group_key(r, top)
         ),
         Lang::En => format!(
             "{what}: the top one is **{}** ({value}); {total} matching events in {groups} groups{part}.",
-            group_key(top)
+            group_key(r, top)
         ),
     };
     // A template hides what varies: one line as written shows it.
@@ -645,7 +676,7 @@ fn listing(r: &QueryResult, lang: Lang) -> Option<String> {
                 format!(
                     "{}. {} — {}{}",
                     i + 1,
-                    group_key(g),
+                    group_key(r, g),
                     g.count,
                     v.unwrap_or_default()
                 )

@@ -300,10 +300,12 @@ mod tests {
             "给百分比",
             "用秒",
             "in seconds",
+            "in litres",
+            "用升",
         ] {
             assert_eq!(only_says_the_form(said), Form::Said, "{said}");
         }
-        for unconverted in ["in litres", "in liters pls", "用升"] {
+        for unconverted in ["in euros", "in usd pls", "用美元"] {
             assert_eq!(
                 only_says_the_form(unconverted),
                 Form::Unconverted,

@@ -233,12 +233,14 @@ mod tests {
             ("queries-heldout12", "queries-heldout12.jsonl"),
             ("queries-heldout13", "queries-heldout13.jsonl"),
             ("queries-heldout14", "queries-heldout14.jsonl"),
+            ("queries-heldout15", "queries-heldout15.jsonl"),
             ("queries-dev6", "queries-dev6.jsonl"),
             ("queries-dev7", "queries-dev7.jsonl"),
             ("queries-dev8", "queries-dev8.jsonl"),
             ("queries-dev9", "queries-dev9.jsonl"),
             ("queries-dev10", "queries-dev10.jsonl"),
             ("queries-dev11", "queries-dev11.jsonl"),
+            ("queries-dev12", "queries-dev12.jsonl"),
         ] {
             let dir = root.join(set);
             let text = std::fs::read_to_string(dir.join(file)).expect("set file");

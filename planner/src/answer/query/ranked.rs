@@ -29,7 +29,8 @@ pub(super) fn lead(r: &QueryResult, what: &str, part: &str, lang: Lang) -> Optio
                     .is_some_and(|g| (g.value, g.count) == (nth.value, nth.count))
             };
             let tie = tied((same(n - 2), same(n)), n, lang);
-            let (key, v, top_key, top_v) = (group_key(nth), value(nth), group_key(top), value(top));
+            let (key, v, top_key, top_v) =
+                (group_key(r, nth), value(nth), group_key(r, top), value(top));
             Some(match lang {
                 Lang::Zh => format!(
                     "{what} —— 第 {n} 是 **{key}**（{v}）{tie}；第一是 {top_key}（{top_v}）；共 {groups} 个分组{part}。"

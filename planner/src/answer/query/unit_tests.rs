@@ -45,6 +45,10 @@ fn figures_keep_their_significant_digits() {
         with_unit(8_412_906.0, Unit::Us),
         "8412906 us (8412.9 ms, 8.413 s)"
     );
+    // Volumes and masses also in the other unit of their kind.
+    assert_eq!(with_unit(16870.0, Unit::Ml), "16870 ml (16.87 l)");
+    assert_eq!(with_unit(2.5, Unit::L), "2.5 l (2500.0 ml)");
+    assert_eq!(with_unit(412.0, Unit::G), "412 g (0.412 kg)");
 }
 
 /// A conditioned count says its share of all events, as `grep -c` / `wc -l` give it:

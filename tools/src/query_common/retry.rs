@@ -1,0 +1,208 @@
+//! Second readings of a query whose first reading found no figure or an empty one: a
+//! condition's field that another object of the line also has, and a statistic grouped by
+//! a key every event has its own value of.
+
+use llmops_common::query::{Field, Measure, Query, QueryResult, QueryValue};
+
+/// How many namesakes of a field are tried at most: a question names one object.
+const NAMESAKES_TRIED: usize = 4;
+
+/// A grouping with fewer groups than this is listed as asked, one event each or not.
+const PER_EVENT_GROUPS: u64 = 20;
+
+/// The query did not find what it measures: no row passed its conditions, or none of those
+/// that did has the measured field.
+fn found_nothing(r: &QueryResult) -> bool {
+    r.matched == 0
+        || match &r.value {
+            QueryValue::Stat { n, .. } => *n == 0,
+            QueryValue::Stats { stats, .. } => stats.is_none(),
+            QueryValue::Groups { groups, .. } => *groups == 0,
+            _ => false,
+        }
+}
+
+/// Other columns of the queried files whose last dotted segment is `field`'s
+/// (`zone.greenhouse` beside `greenhouse`): the same thing said of another object.
+fn namesakes(r: &QueryResult, field: &str) -> Vec<String> {
+    let last = |n: &str| n.rsplit('.').next().unwrap_or(n).to_ascii_lowercase();
+    let own = last(field);
+    let mut out: Vec<String> = Vec::new();
+    for f in r.sources.iter().flat_map(|s| &s.fields) {
+        if f.name != field && last(&f.name) == own && !out.contains(&f.name) {
+            out.push(f.name.clone());
+        }
+    }
+    out.truncate(NAMESAKES_TRIED);
+    out
+}
+
+/// "avg water in greenhouse GH2" of a log where the schedule's lines carry `greenhouse` and
+/// the cycle's lines `zone.greenhouse`: when the conditions find nothing to measure, each
+/// condition's field is tried as its namesakes, and the first reading that finds something
+/// is the answer, with a note naming the field used.
+pub(super) fn with_namesake<E>(
+    first: QueryResult,
+    run: &mut impl FnMut(&Query) -> Result<QueryResult, E>,
+) -> Result<QueryResult, E> {
+    if !found_nothing(&first) {
+        return Ok(first);
+    }
+    let q = first.query.clone();
+    for (i, f) in q.filters.iter().enumerate() {
+        let Some(field) = &f.field else { continue };
+        for other in namesakes(&first, field.as_str()) {
+            let mut again = q.clone();
+            again.filters[i].field = Some(Field::new(&other));
+            let mut r = run(&again)?;
+            if found_nothing(&r) {
+                continue;
+            }
+            r.notes.push(format!(
+                "按 {field} 没有可计算的行，改用同名字段 {other} / {field} left nothing to \
+                 measure; its namesake {other} was used"
+            ));
+            return Ok(r);
+        }
+    }
+    Ok(first)
+}
+
+/// "avg water per irrigation cycle" of a log whose `cycle` is a number every cycle's one
+/// line has: a mean or percentile grouped by a key with one event per group, and more
+/// groups than a list shows, is the figure over all those events (the mean per cycle of
+/// one-event cycles is the mean of the events), with a note saying so.
+pub(super) fn per_event<E>(
+    first: QueryResult,
+    run: &mut impl FnMut(&Query) -> Result<QueryResult, E>,
+) -> Result<QueryResult, E> {
+    let q = &first.query;
+    let averaged = matches!(
+        q.measure,
+        Measure::Mean | Measure::P50 | Measure::P90 | Measure::P95 | Measure::P99
+    );
+    let QueryValue::Groups {
+        rows, groups, rest, ..
+    } = &first.value
+    else {
+        return Ok(first);
+    };
+    let one_each = rows.iter().all(|g| g.count == 1) && *rest + rows.len() as u64 == *groups;
+    if !averaged || q.group_by.len() != 1 || *groups < PER_EVENT_GROUPS || !one_each {
+        return Ok(first);
+    }
+    let key = q.group_by[0].to_string();
+    let whole = Query {
+        group_by: Vec::new(),
+        limit: None,
+        ..q.clone()
+    };
+    let mut r = run(&whole)?;
+    r.notes.push(format!(
+        "每个 {key} 只有一条事件，结果按全部事件计算 / every {key} has one event: the \
+         figure is over all the events"
+    ));
+    Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use llmops_common::query::Scalar;
+    use llmops_common::query::{Field, Filter, FilterOp, Measure, Query, QueryArgs, QueryValue};
+
+    use super::super::tests::run_named;
+
+    /// A cellar's JSON log: cleaning lines name a `cellar`; fill lines name the tank's
+    /// (`tank.cellar`), a fill number of their own and the volume filled. Returns the log and
+    /// the planted fills as (cellar, volume in ml).
+    fn cellar_log() -> (String, Vec<(&'static str, u64)>) {
+        let (mut log, mut fills) = (String::new(), Vec::new());
+        for i in 0..90u64 {
+            let t = format!("2031-02-03T04:{:02}:{:02}Z", i / 60, i % 60);
+            let cellar = ["C1", "C2", "C3"][(i % 3) as usize];
+            if i % 4 == 0 {
+                log.push_str(&format!(
+                    "{{\"ts\":\"{t}\",\"msg\":\"tank cleaned\",\"cellar\":\"{cellar}\"}}\n"
+                ));
+                continue;
+            }
+            let volume = 1000 + i * 37 % 500;
+            fills.push((cellar, volume));
+            log.push_str(&format!(
+                "{{\"ts\":\"{t}\",\"msg\":\"fill done\",\"tank\":{{\"id\":\"{cellar}-T{i}\",\"cellar\":\"{cellar}\"}},\"fill\":{},\"volume_ml\":{volume}}}\n",
+                500 + i
+            ));
+        }
+        (log, fills)
+    }
+
+    fn mean_volume(group_by: Vec<Field>) -> QueryArgs {
+        QueryArgs {
+            query: Query {
+                filters: vec![Filter::new(
+                    Some(Field::new("cellar")),
+                    FilterOp::Contains,
+                    Scalar::Text("C2".into()),
+                )],
+                measure: Measure::Mean,
+                field: Some(Field::new("volume_ml")),
+                group_by,
+                ..Query::default()
+            },
+            ..QueryArgs::default()
+        }
+    }
+
+    #[test]
+    fn a_conditions_namesake_and_a_key_of_one_event_each() {
+        let (log, fills) = cellar_log();
+        let c2: Vec<u64> = fills
+            .iter()
+            .filter(|(c, _)| *c == "C2")
+            .map(|f| f.1)
+            .collect();
+        let planted = c2.iter().sum::<u64>() as f64 / c2.len() as f64;
+        let stat = |r: &llmops_common::query::QueryResult| match &r.value {
+            QueryValue::Stat { value, n, unit, .. } => (value.expect("a mean"), *n, *unit),
+            v => panic!("not one figure: {v:?}"),
+        };
+        // `cellar` is the cleaning lines' own; the fills say `tank.cellar`.
+        let r = run_named("cellar.json", &log, &mean_volume(Vec::new()));
+        let (mean, n, unit) = stat(&r);
+        assert!((mean - planted).abs() < 1e-9, "{mean} vs {planted}");
+        assert_eq!(n, c2.len() as u64);
+        assert_eq!(
+            unit,
+            llmops_common::query::Unit::Ml,
+            "the key's unit suffix"
+        );
+        assert!(
+            r.notes.iter().any(|n| n.contains("tank.cellar")),
+            "{:?}",
+            r.notes
+        );
+        // "per fill", every fill one line: the mean of the fills.
+        let r = run_named("cellar.json", &log, &mean_volume(vec![Field::new("fill")]));
+        let (mean, n, _) = stat(&r);
+        assert!((mean - planted).abs() < 1e-9, "{mean} vs {planted}");
+        assert_eq!(n, c2.len() as u64);
+        assert!(
+            r.notes
+                .iter()
+                .any(|n| n.contains("every fill has one event")),
+            "{:?}",
+            r.notes
+        );
+        // A key with several events each stays a grouping.
+        let r = run_named(
+            "cellar.json",
+            &log,
+            &mean_volume(vec![Field::new("tank.cellar")]),
+        );
+        assert!(
+            matches!(r.value, QueryValue::Groups { .. }),
+            "{:?}",
+            r.value
+        );
+    }
+}
