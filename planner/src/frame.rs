@@ -49,6 +49,8 @@ mod tests_framing;
 #[cfg(test)]
 mod tests_keys;
 #[cfg(test)]
+mod tests_named_events;
+#[cfg(test)]
 mod tests_names;
 #[cfg(test)]
 mod tests_negation;

@@ -203,7 +203,7 @@ fn with_later_keys(fmt: &Format, mut schema: Schema, sample: &Sample) -> Schema 
     }
     // Pairs inside the messages of events the head does not show (a batch's `duration=`
     // lines that start past the first window).
-    super::registry::add_message_keys(fmt, &later, &mut schema);
+    super::registry::add_message_keys(fmt, &later, &mut schema, super::registry::Keys::Measures);
     for f in &mut schema.fields[before..] {
         f.roles.clear();
     }

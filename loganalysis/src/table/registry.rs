@@ -459,13 +459,22 @@ fn score(fmt: &Format, lines: &[&[u8]]) -> Score {
 pub fn reading(reg: &Registry, fmt: Format, head: &[u8], wanted: &[&str]) -> (Format, Schema) {
     let schema = schema_in(reg, &fmt, head);
     let lines = sample_lines(head);
-    match super::text_fields::with_text_fields(&fmt, &schema, &lines, each_event, wanted) {
-        Some(more) => {
-            let schema = schema_in(reg, &more, head);
-            (more, schema)
-        }
-        None => (fmt, schema),
+    let (fmt, mut schema) =
+        match super::text_fields::with_text_fields(&fmt, &schema, &lines, each_event, wanted) {
+            Some(more) => {
+                let schema = schema_in(reg, &more, head);
+                (more, schema)
+            }
+            None => (fmt, schema),
+        };
+    // Pairs in messages of the whole head, past the sampled lines: a batch's lines that
+    // start a few hundred lines in (`duration=`) are the key a question names.
+    let mut all = Vec::new();
+    for_each_line(head, |l| all.push(l));
+    if all.len() > lines.len() {
+        add_message_keys(&fmt, &all, &mut schema, Keys::Measures);
     }
+    (fmt, schema)
 }
 
 /// The schema of a file in `fmt`: the format's fields, keys found in the sample, an
@@ -522,7 +531,7 @@ pub fn schema_parts(fmt: &Format, head: &[u8]) -> Schema {
     for (k, v) in keys {
         schema.add_key(&k, &llmops_common::truncate_chars(&v, 80));
     }
-    add_message_keys(fmt, &lines, &mut schema);
+    add_message_keys(fmt, &lines, &mut schema, Keys::All);
     add_record_keys(fmt, &lines, &mut schema);
     schema
 }
@@ -548,10 +557,20 @@ fn give_shared_roles_to_written_fields(schema: &mut Schema) {
     }
 }
 
+/// Which keys of messages become fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Keys {
+    All,
+    /// Only keys of numbers: past the sampled lines, a measure (`duration=`, `rows=`) is
+    /// what a question asks of a later batch; a word's key (`code=killed`) would make the
+    /// question's words conditions on events the sample never showed.
+    Measures,
+}
+
 /// Keys written as `key=value` inside the message of a free-text format, seen in at least
 /// [`inline_pairs::MIN_EVENTS`] sampled events (or in every event of a smaller sample), as
 /// fields read out of the message.
-pub(super) fn add_message_keys(fmt: &Format, lines: &[&[u8]], schema: &mut Schema) {
+pub(super) fn add_message_keys(fmt: &Format, lines: &[&[u8]], schema: &mut Schema, which: Keys) {
     use super::inline_pairs;
     let message = schema.fields.iter().position(|f| {
         f.roles.iter().any(|r| r == "message")
@@ -604,7 +623,8 @@ pub(super) fn add_message_keys(fmt: &Format, lines: &[&[u8]], schema: &mut Schem
     });
     let need = inline_pairs::MIN_EVENTS.min(events.max(1));
     for (k, n, v, unit) in seen {
-        if n >= need && schema.index(&k).is_none() {
+        let wanted = which == Keys::All || looks_numeric(&v);
+        if n >= need && wanted && schema.index(&k).is_none() {
             let v = llmops_common::truncate_chars(&v, 80);
             if analyser {
                 schema.add_line_key(&k, &v);

@@ -184,6 +184,9 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         .filter(|_| cond.object_qualifies || (bare && !timeline));
     q.filters.extend(object.clone());
     let mut soft = cond.soft;
+    if object.is_none() {
+        soft.extend(statistic_of_named_events(&q, &cond.object_words));
+    }
     if timeline {
         timeline_conditions(lex, p, &mut q, &mut soft);
     }
@@ -191,6 +194,15 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     let mut or_else = super::level_phrase::of_query(lex, p, &q);
     if or_else.is_empty() {
         or_else = super::owner::owner_instead(&q);
+    }
+    if q.source == Source::Log {
+        use super::measured_field::role_column;
+        q.field = q.field.map(|f| Field(role_column(p, f.0)));
+        q.group_by = q
+            .group_by
+            .into_iter()
+            .map(|f| Field(role_column(p, f.0)))
+            .collect();
     }
     to_position(p.rank, &mut q);
     Frame {
@@ -673,6 +685,26 @@ fn system_field_asked(lex: &Lexicon, p: &Parsed, q: &mut Query) {
         }
         None => {}
     }
+}
+
+/// "total amount of the committed chunks", "how long did payments take on average": a
+/// statistic's unknown words say which events it is of. Each word of four letters or more
+/// narrows softly (the tool drops one that leaves nothing to measure): the log may write
+/// them in another order ("Chunk 12 committed") or not at all ("take").
+fn statistic_of_named_events(q: &Query, words: &[String]) -> Vec<Filter> {
+    let stat = q.measure.is_stat() || q.measure == Measure::Stats;
+    if q.source != Source::Log || !stat {
+        return Vec::new();
+    }
+    words
+        .iter()
+        .filter(|w| w.chars().count() >= 4 && w.chars().all(|c| c.is_alphanumeric()))
+        .take(3)
+        .map(|w| {
+            let (op, text) = super::words::word_forms(w);
+            Filter::new(None, op, Scalar::Text(text))
+        })
+        .collect()
 }
 
 /// A figure that needs a field and got none: "how many unique client ips" counts distinct

@@ -21,6 +21,8 @@ pub struct Conditions {
     /// The object words stand right by a condition word and say whose it is ("nginx 的重启",
     /// "restarts of nginx"): they narrow even beside other conditions.
     pub object_qualifies: bool,
+    /// The object's words, as written.
+    pub object_words: Vec<String>,
 }
 
 /// Hard filters, soft ones, and the unknown words a log question names.
@@ -60,6 +62,11 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
     let object_qualifies = found
         .as_ref()
         .is_some_and(|o| o.qualifies || o.after_a_name);
+    let object_words = found
+        .as_ref()
+        .filter(|o| names_events(p, o.span))
+        .map(|o| o.words.clone())
+        .unwrap_or_default();
     let object = found.map(|o| o.filter);
     hard.extend(source_filters(lex, p, source, false));
     soft.extend(source_filters(lex, p, source, true));
@@ -71,7 +78,30 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
         soft,
         object,
         object_qualifies,
+        object_words,
     }
+}
+
+/// Whether unknown words at `span` may name the events a figure is of: not the words of a
+/// field's phrase ("response time", "source IPs": right before a field, a measure or a
+/// column) nor a field asked of them ("which table": right after a grouping word).
+fn names_events(p: &Parsed, span: (usize, usize)) -> bool {
+    let (start, end) = span;
+    let before_a_field = p.hits.iter().any(|h| {
+        matches!(h.cue, Cue::Field(_) | Cue::Measure(_) | Cue::Column(_))
+            && h.start >= end
+            && p.lower
+                .get(end..h.start)
+                .is_some_and(|g| g.trim().is_empty())
+    });
+    let asked = p.hits.iter().any(|h| {
+        h.cue == Cue::Group
+            && h.end <= start
+            && p.lower
+                .get(h.end..start)
+                .is_some_and(|g| g.trim().is_empty())
+    });
+    !before_a_field && !asked
 }
 
 /// The conditions the question's literals carry, negated as they are said; a name joins the

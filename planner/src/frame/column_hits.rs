@@ -112,10 +112,18 @@ pub(super) fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mu
             let compound = lower[start..end].contains(['_', '.', '-']);
             let overlaps = |h: &Hit| h.start < end && start < h.end;
             // A name longer than the lexicon's words inside it is the name ("buffer used").
+            // A unit's word names a unit after a number ("over 20 kg"); elsewhere a column
+            // of that name is the column ("kg >= 20", "sum of kg").
+            let after_a_number = |h: &Hit| {
+                lower[..h.start]
+                    .trim_end()
+                    .ends_with(|ch: char| ch.is_ascii_digit())
+            };
             let the_lexicons = |h: &Hit| {
                 overlaps(h)
                     && !h.strictly_within((start, end))
                     && !the_logs_own(lower, columns, c, (start, end), h)
+                    && (!matches!(h.cue, Cue::Unit(_)) || after_a_number(h))
             };
             if !compound && hits.iter().any(the_lexicons) {
                 continue;

@@ -80,6 +80,27 @@ pub(super) fn stat_field(
     }
 }
 
+/// The field a cue's role is read from. The engine reads a name as a key before a role, so
+/// where a column is named like the role without having it (a `duration=` written in some
+/// other events' messages) and the question does not write that name, the column with the
+/// role is named instead ("how long did payments take": `took`, not the batch's
+/// `duration`).
+pub(super) fn role_column(p: &Parsed, role: String) -> String {
+    let namesake_without = p
+        .columns
+        .iter()
+        .any(|c| c.name.eq_ignore_ascii_case(&role) && !c.roles.contains(&role));
+    let said = crate::text::has_word(&crate::text::ascii_words(&p.lower), &role);
+    // The event's own time and level are the engine's whatever key is named so.
+    if !namesake_without || said || matches!(role.as_str(), "time" | "level") {
+        return role;
+    }
+    p.columns
+        .iter()
+        .find(|c| c.roles.contains(&role))
+        .map_or(role, |c| c.name.clone())
+}
+
 /// A field whose name says it is a time taken ("lock_wait", "gc_pause_ms", "queueTime"):
 /// "the longest lock wait" is its largest value, not the longest event's.
 fn names_a_time(name: &str) -> bool {

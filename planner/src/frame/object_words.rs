@@ -15,6 +15,10 @@ pub(super) struct Object {
     pub qualifies: bool,
     /// They follow a name: what that name did ("did thumb-worker exit").
     pub after_a_name: bool,
+    /// The words, as written.
+    pub words: Vec<String>,
+    /// Where they stand in the question.
+    pub span: (usize, usize),
 }
 
 /// What a log question counts or shows when it names it in words the lexicon does not know
@@ -94,6 +98,12 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
             filter,
             qualifies,
             after_a_name,
+            words: phrase
+                .split([' ', '-'])
+                .filter(|w| !w.is_empty())
+                .map(str::to_string)
+                .collect(),
+            span: (first.start, end),
         }
     })
 }

@@ -12,7 +12,7 @@ const PER_EVENT_GROUPS: u64 = 20;
 
 /// The query did not find what it measures: no row passed its conditions, or none of those
 /// that did has the measured field.
-fn found_nothing(r: &QueryResult) -> bool {
+pub(super) fn found_nothing(r: &QueryResult) -> bool {
     r.matched == 0
         || match &r.value {
             QueryValue::Stat { n, .. } => *n == 0,
@@ -35,6 +35,68 @@ fn namesakes(r: &QueryResult, field: &str) -> Vec<String> {
     }
     out.truncate(NAMESAKES_TRIED);
     out
+}
+
+/// The other fields of numbers that share a role with the field a statistic measured (a
+/// batch's `duration=` beside a payment's `took=`, both times taken): what "how long did the
+/// chunks take" may mean when the first of them leaves nothing to measure.
+pub(super) fn same_role_fields(r: &QueryResult) -> Vec<String> {
+    let q = &r.query;
+    let stat = q.measure.is_stat() || q.measure == Measure::Stats;
+    let Some(asked) = q.field.as_ref().filter(|_| stat) else {
+        return Vec::new();
+    };
+    let used = r
+        .resolved
+        .iter()
+        .find(|x| &x.asked == asked)
+        .map_or(asked.as_str(), |x| x.used.as_str());
+    let fields = || r.sources.iter().flat_map(|s| &s.fields);
+    let Some(roles) = fields().find(|f| f.name == used).map(|f| f.roles.clone()) else {
+        return Vec::new();
+    };
+    let numeric = |f: &&llmops_common::query::FieldInfo| {
+        matches!(
+            f.kind,
+            llmops_common::query::FieldKind::Integer | llmops_common::query::FieldKind::Number
+        )
+    };
+    let mut out: Vec<String> = Vec::new();
+    for f in fields().filter(numeric) {
+        let shared = f.roles.iter().any(|x| roles.contains(x));
+        if f.name != used && shared && !out.contains(&f.name) {
+            out.push(f.name.clone());
+        }
+    }
+    out.truncate(NAMESAKES_TRIED);
+    out
+}
+
+/// The query `q` (its soft conditions in) measuring each of [`same_role_fields`] of its
+/// result `r` in turn: the first that finds something, with a note.
+pub(super) fn with_same_role<E>(
+    q: &Query,
+    r: &QueryResult,
+    run: &mut impl FnMut(&Query) -> Result<QueryResult, E>,
+) -> Result<Option<QueryResult>, E> {
+    let first = q.field.as_ref().map_or("", |f| f.as_str());
+    for other in same_role_fields(r) {
+        let again = Query {
+            field: Some(Field::new(&other)),
+            ..q.clone()
+        };
+        let mut found = run(&again)?;
+        if found_nothing(&found) {
+            continue;
+        }
+        found.query = again;
+        found.notes.push(format!(
+            "按这些条件 {first} 没有值，改用同类字段 {other} / {first} had no value under these \
+             conditions; {other}, of the same kind, was measured"
+        ));
+        return Ok(Some(found));
+    }
+    Ok(None)
 }
 
 /// "avg water in greenhouse GH2" of a log where the schedule's lines carry `greenhouse` and
@@ -204,5 +266,58 @@ mod tests {
             "{:?}",
             r.value
         );
+    }
+
+    /// Payments write `took_ms`, a batch's chunks `duration_ms`: both times taken.
+    fn payments_and_chunks() -> (String, u64, u64) {
+        let (mut log, mut slowest_payment, mut slowest_chunk) = (String::new(), 0, 0);
+        for i in 0..120u64 {
+            let t = format!("2031-03-04T05:{:02}:{:02}Z", i / 60, i % 60);
+            if i % 3 == 0 {
+                let d = 4000 + i * 71 % 900;
+                slowest_chunk = slowest_chunk.max(d);
+                log.push_str(&format!(
+                    "{{\"ts\":\"{t}\",\"msg\":\"chunk {i} committed\",\"duration_ms\":{d}}}\n"
+                ));
+            } else {
+                let d = 100 + i * 37 % 300;
+                slowest_payment = slowest_payment.max(d);
+                log.push_str(&format!(
+                    "{{\"ts\":\"{t}\",\"msg\":\"payment accepted\",\"took_ms\":{d}}}\n"
+                ));
+            }
+        }
+        (log, slowest_payment, slowest_chunk)
+    }
+
+    #[test]
+    fn a_time_taken_of_the_events_named_is_theirs() {
+        let (log, payment, chunk) = payments_and_chunks();
+        let slowest = |word: &str| {
+            let a = QueryArgs {
+                query: Query {
+                    measure: Measure::Max,
+                    field: Some(Field::new("took_ms")),
+                    ..Query::default()
+                },
+                soft: vec![Filter::new(
+                    None,
+                    FilterOp::Contains,
+                    Scalar::Text(word.into()),
+                )],
+                ..QueryArgs::default()
+            };
+            let r = run_named("batch.json", &log, &a);
+            match &r.value {
+                QueryValue::Stat { value, .. } => (value.expect("a max"), r.notes.clone()),
+                v => panic!("not one figure: {v:?}"),
+            }
+        };
+        let (max, notes) = slowest("payment");
+        assert_eq!(max, payment as f64);
+        assert!(notes.is_empty(), "{notes:?}");
+        let (max, notes) = slowest("chunk");
+        assert_eq!(max, chunk as f64);
+        assert!(notes.iter().any(|n| n.contains("duration_ms")), "{notes:?}");
     }
 }

@@ -1,0 +1,98 @@
+//! A statistic of the events a question names in words the lexicon does not know, over a
+//! Java log whose payments write `took=` and whose batch chunks, past the sampled head,
+//! write `duration=` and an `amount=` of their own: the frame narrows softly by the words,
+//! measures the field the question means, and the figures match the planted lines.
+
+use std::sync::atomic::AtomicBool;
+
+use llmops_common::query::{Query, QueryValue};
+use llmops_loganalysis::table::{self, QueryFile, QueryOptions};
+
+use super::tests_answers::Planted;
+use super::{FrameCtx, Understood};
+
+struct Truth {
+    payments_took: Vec<f64>,
+    chunk_amounts: Vec<f64>,
+}
+
+fn ledger() -> (Planted, Truth) {
+    let mut text = String::new();
+    let mut t = Truth {
+        payments_took: Vec::new(),
+        chunk_amounts: Vec::new(),
+    };
+    for i in 0..700u64 {
+        let took = 80 + i * 13 % 400;
+        t.payments_took.push(took as f64);
+        text.push_str(&format!(
+            "2031-05-06T01:{:02}:{:02},{:03} INFO  [http-{}] c.e.p.PaymentController - Payment accepted: account=A-{i} amount={}.25 GBP took={took} ms\n",
+            i / 60 % 60,
+            i % 60,
+            i % 1000,
+            i % 8,
+            1 + i % 9,
+        ));
+    }
+    for i in 0..90u64 {
+        let amount = 400.0 + (i * 37 % 200) as f64 + 0.5;
+        t.chunk_amounts.push(amount);
+        text.push_str(&format!(
+            "2031-05-06T02:{:02}:{:02},{:03} INFO  [worker-{}] c.e.b.ChunkProcessor - Chunk {i} committed: rows={} amount={amount} GBP duration={} ms\n",
+            i / 60 % 60,
+            i % 60,
+            i % 1000,
+            i % 4,
+            100 + i % 50,
+            5000 + i * 17 % 3000,
+        ));
+    }
+    (Planted::new("ledger.log", &text), t)
+}
+
+/// The frame of `text` run over the planted log with its soft words, as the query tool
+/// runs it: the last of them dropped while they leave nothing to measure.
+fn figure(p: &Planted, text: &str) -> (Query, f64) {
+    let ctx = FrameCtx::of_uploads(p.uploads());
+    let Some(Understood::Query(f)) = super::question::understand(text, &ctx) else {
+        panic!("no query for {text:?}");
+    };
+    let u = &p.uploads()[0];
+    let files = [QueryFile::new(u.filename.clone(), u.path.clone())];
+    let mut soft = f.soft.clone();
+    loop {
+        let mut q = f.query.clone();
+        q.filters.extend(soft.iter().cloned());
+        let r = table::run_query(
+            &files,
+            &q,
+            &QueryOptions::default(),
+            &AtomicBool::new(false),
+        )
+        .unwrap_or_else(|e| panic!("{text:?}: {q:?}: {e}"));
+        match r.value {
+            QueryValue::Stat { value: Some(v), .. } => return (f.query, v),
+            _ if soft.pop().is_some() => {}
+            other => panic!("{text:?}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_statistic_of_events_named_in_words() {
+    let (p, t) = ledger();
+    let (q, mean) = figure(&p, "how long did payments take on average");
+    assert_eq!(q.field.as_ref().map(|f| f.as_str()), Some("took"), "{q:?}");
+    let planted = t.payments_took.iter().sum::<f64>() / t.payments_took.len() as f64;
+    assert!((mean - planted).abs() < 1e-9, "{mean} vs {planted}");
+    let (_, sum) = figure(&p, "total amount of the committed chunks");
+    let planted: f64 = t.chunk_amounts.iter().sum();
+    assert!((sum - planted).abs() < 1e-6, "{sum} vs {planted}");
+    // The key written as the question says it, not the role's field.
+    let (q, _) = figure(&p, "median duration of committed chunks");
+    assert_eq!(
+        q.field.as_ref().map(|f| f.as_str()),
+        Some("duration"),
+        "{q:?}"
+    );
+}
