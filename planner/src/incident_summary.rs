@@ -64,13 +64,16 @@ fn asks_a_named_cause(text: &str, ctx: &MessageCtx) -> bool {
         .hits
         .iter()
         .any(|h| matches!(h.cue, crate::lexicon::Cue::Field(i) if lex.fields[i].field == "cause"));
-    let named = p.lits.iter().any(|l| {
-        matches!(
-            l.lit,
-            crate::frame::scan::Lit::Ident(_) | crate::frame::scan::Lit::Quoted(_)
-        )
+    use crate::frame::scan::{Clock, Lit};
+    // A named thing, or one event: at a second ("threw at 02:14:07"), or the first or
+    // last of some ("the first ERROR").
+    let named = p.lits.iter().any(|l| match &l.lit {
+        Lit::Ident(_) | Lit::Quoted(_) => true,
+        Lit::Clock(Clock { s, .. }) => s.is_some(),
+        _ => false,
     });
-    cause && named
+    let one_event = lex.grammar.cause_of_one.occur_in(&p.lower);
+    cause && (named || one_event)
 }
 
 /// The task, when the message asks what went wrong and the session holds logs.

@@ -149,7 +149,11 @@ fn figure(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
     } else if v.abs() >= 100.0 {
-        format!("{v:.1}")
+        // Two decimals: a sum of money keeps its cents (1991284.84, not 1991284.8).
+        format!("{v:.2}")
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string()
     } else {
         // Five significant digits: 0.3862 s stays 0.3862, not 0.386.
         let int_digits = v.abs().log10().floor() as i32 + 1;

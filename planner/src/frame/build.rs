@@ -195,6 +195,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     if or_else.is_empty() {
         or_else = super::owner::owner_instead(&q);
     }
+    cause_at_a_second(&mut q);
     if q.source == Source::Log {
         use super::measured_field::role_column;
         q.field = q.field.map(|f| Field(role_column(p, f.0)));
@@ -684,6 +685,24 @@ fn system_field_asked(lex: &Lexicon, p: &Parsed, q: &mut Query) {
             q.field = None;
         }
         None => {}
+    }
+}
+
+/// "what caused the exception thrown at 02:14:07": the cause of the events of that second,
+/// not of the minutes around it.
+fn cause_at_a_second(q: &mut Query) {
+    let by_cause = q.group_by.len() == 1 && q.group_by[0].as_str() == "cause";
+    if let Some(Window::Around { at, seconds }) = &mut q.window {
+        let to_the_second =
+            at.0.rsplit(['T', ' '])
+                .next()
+                .unwrap_or(&at.0)
+                .matches(':')
+                .count()
+                == 2;
+        if by_cause && to_the_second {
+            *seconds = 1;
+        }
     }
 }
 

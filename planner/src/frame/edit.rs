@@ -106,9 +106,13 @@ fn day_as_ordinal(p: &Parsed) -> bool {
 /// "how many in total": the last query's events, counted, its list or buckets put aside.
 fn all_counted(last: &Query, new: Frame) -> Frame {
     let mut q = last.clone();
+    // A count of the events with a field ("the most ocr warnings by gantry", the warnings
+    // being the lines with a `threshold`) keeps counting those.
+    if last.measure != Measure::Count {
+        q.field = None;
+    }
     q.measure = Measure::Count;
     q.group_by.clear();
-    q.field = None;
     q.order = Order::default();
     q.limit = None;
     edited(q, new.soft, new.object)
@@ -623,7 +627,13 @@ fn apply(q: &mut Query, new: &Query, own_measure: bool, p: &Parsed) {
     q.filters
         .retain(|o| !put.iter().any(|f| same_subject(o, f)));
     q.filters.extend(put);
-    if own_measure {
+    // "and when did it come back?" after when it started: the first such event too, not
+    // their spread over time.
+    let first_event = q.measure == Measure::Rows
+        && q.field.as_ref().is_some_and(|f| f.as_str() == "time")
+        && new.measure == Measure::Buckets
+        && !p.has(|c| matches!(c, Cue::Bucket(_)));
+    if own_measure && !first_event {
         // "平均呢" after a median, "and the p95?": another statistic of the same field,
         // over the same groups, when the message names no field of its own.
         let stat = |m: Measure| m.is_stat() || m == Measure::Stats;

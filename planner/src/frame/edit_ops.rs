@@ -119,10 +119,16 @@ pub(super) fn swap_text(filters: &mut [Filter], new: &Filter) -> bool {
     let alike = filters
         .iter()
         .position(|f| text_of(f).is_some_and(|v| shape(v).is_some() && shape(v) == shape(value)));
+    // Words the events say, not the name of whom they are about ("G122" stays when "missing
+    // heartbeats" becomes "came back").
+    let names_a_thing = |f: &Filter| {
+        f.op == FilterOp::Contains
+            && text_of(f).is_some_and(|v| !v.contains(' ') && super::scan::ident_like(v))
+    };
     let unnamed: Vec<usize> = filters
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.field.is_none() && text_of(f).is_some())
+        .filter(|(_, f)| f.field.is_none() && text_of(f).is_some() && !names_a_thing(f))
         .map(|(i, _)| i)
         .collect();
     let at = alike.or(match unnamed.as_slice() {

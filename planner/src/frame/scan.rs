@@ -680,7 +680,7 @@ fn push_number(
 
 /// Identifier-like: mixed case inside, a digit beside letters, `_`/`-`/`.`/`$` between
 /// letters, or upper case of three letters or more.
-fn ident_like(w: &str) -> bool {
+pub(super) fn ident_like(w: &str) -> bool {
     let letters = w.chars().filter(|c| c.is_ascii_alphabetic()).count();
     if letters == 0 {
         return false;
@@ -692,7 +692,10 @@ fn ident_like(w: &str) -> bool {
     let digit = w.chars().any(|c| c.is_ascii_digit());
     let joined = w.contains(['_', '-', '.', '$', ':']);
     let caps = letters >= 3 && w.chars().all(|c| !c.is_ascii_lowercase());
-    inner_upper || (digit && letters >= 2) || joined || caps
+    // An id of one letter and a number (`G122`, `T9`), written with a capital as ids are.
+    let letter_id =
+        digit && letters == 1 && w.len() >= 3 && w.starts_with(|c: char| c.is_ascii_uppercase());
+    inner_upper || (digit && letters >= 2) || letter_id || joined || caps
 }
 
 fn words(

@@ -96,3 +96,32 @@ fn a_statistic_of_events_named_in_words() {
         "{q:?}"
     );
 }
+
+/// A pump controller's log: a pump misses heartbeats, then comes back; another pump's
+/// lines between. "and when did it come back?" keeps the pump and the first event, and
+/// swaps the words.
+#[test]
+fn when_it_came_back_keeps_whom_and_swaps_what() {
+    let mut text = String::new();
+    for i in 0..40u64 {
+        let (pump, msg) = match i {
+            5..=20 => ("P7", "pump heartbeat missed"),
+            27 => ("P7", "pump reconnected after outage"),
+            _ => ("P3", "pump flow ok"),
+        };
+        text.push_str(&format!(
+            "time=\"2031-06-01T03:{:02}:{:02}Z\" level=info msg=\"{msg}\" pump.id={pump}\n",
+            i / 6,
+            i % 6 * 10
+        ));
+    }
+    let p = Planted::new("pumps.log", &text);
+    let first = p.answer("when did P7 start missing heartbeats?");
+    let time = |r: &llmops_common::query::QueryResult| match &r.value {
+        QueryValue::Rows { rows, .. } => rows.first().and_then(|r| r.time.clone()),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(time(&first).as_deref(), Some("2031-06-01T03:00:50Z"));
+    let back = p.answer_after("and when did it come back?", Some(&first));
+    assert_eq!(time(&back).as_deref(), Some("2031-06-01T03:04:30Z"));
+}

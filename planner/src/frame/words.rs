@@ -42,7 +42,16 @@ pub(super) fn word_forms(phrase: &str) -> (FilterOp, String) {
         .iter()
         .map(|s| format!("\\b{}\\w*", regex_escape(s)))
         .collect();
-    (FilterOp::Regex, parts.join("[\\s_-]+"))
+    let forward = parts.join("[\\s_-]+");
+    // Two words a log may write the other way round, a word or two apart ("missing
+    // heartbeats": "heartbeat missed"; "committed chunks": "Chunk 0502 committed").
+    if let [a, b] = parts.as_slice() {
+        return (
+            FilterOp::Regex,
+            format!("{forward}|{b}(?:\\W+\\w+){{0,2}}?\\W+{a}"),
+        );
+    }
+    (FilterOp::Regex, forward)
 }
 
 /// An English word without its inflection: `-ing`, `-ed`, a plural `s`, a final `e`
@@ -178,6 +187,12 @@ mod word_form_tests {
             "* Background saving started by pid 3012"
         ));
         assert!(matches("restarting", "worker restarted after crash"));
+        assert!(matches(
+            "missing heartbeats",
+            "msg=\"gantry heartbeat missed\""
+        ));
+        assert!(matches("committed chunks", "Chunk 0502 committed: rows=20"));
+        assert!(!matches("committed chunks", "chunk a b c d committed"));
         assert!(matches(
             "deadlocks",
             "Deadlock found when trying to get lock"

@@ -224,6 +224,10 @@ pub struct Grammar {
     /// Words that count out one event ("最慢的一条", "the single slowest").
     #[serde(default)]
     pub one_event: Words,
+    /// Words that point at one event whose cause is asked ("the first ERROR", "that
+    /// exception"): that event's cause, not the night's incident summary.
+    #[serde(default)]
+    pub cause_of_one: Words,
     /// Words that ask yes or no whether events of a kind exist ("有没有 504").
     #[serde(default)]
     pub yes_no: Words,
