@@ -130,8 +130,12 @@ fn says_which_are_counted(lex: &Lexicon, p: &Parsed, at: usize) -> bool {
 /// "did pdf-renderer exit", "how often did nginx reload": a word right after a name
 /// (a process, a service) is what that name did, the event counted.
 fn right_after_a_name(p: &Parsed, at: usize) -> bool {
-    // At most one word between ("did G122 start missing heartbeats").
-    let near = |gap: &str| gap.split_whitespace().count() <= 1 && gap.is_ascii();
+    // At most one framing word between ("did G122 start missing heartbeats").
+    let stop = &crate::lexicon::lexicon().grammar.stop.en;
+    let near = |gap: &str| {
+        let words: Vec<&str> = gap.split_whitespace().collect();
+        words.is_empty() || (words.len() == 1 && stop.iter().any(|s| s == words[0]))
+    };
     p.lits.iter().any(|l| {
         matches!(&l.lit, Lit::Ident(t) if !p.names_an_upload(t))
             && l.end <= at
