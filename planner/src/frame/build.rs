@@ -183,10 +183,8 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         .object
         .filter(|_| cond.object_qualifies || (bare && !timeline));
     q.filters.extend(object.clone());
-    let mut soft = cond.soft;
-    if object.is_none() {
-        soft.extend(statistic_of_named_events(&q, &cond.object_words));
-    }
+    let named = statistic_of_named_events(&q, object.as_ref(), &cond.object_words);
+    let mut soft = [cond.soft, named].concat();
     if timeline {
         timeline_conditions(lex, p, &mut q, &mut soft);
     }
@@ -196,15 +194,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         or_else = super::owner::owner_instead(&q);
     }
     cause_at_a_second(&mut q);
-    if q.source == Source::Log {
-        use super::measured_field::role_column;
-        q.field = q.field.map(|f| Field(role_column(p, f.0)));
-        q.group_by = q
-            .group_by
-            .into_iter()
-            .map(|f| Field(role_column(p, f.0)))
-            .collect();
-    }
+    roles_by_their_columns(p, &mut q);
     to_position(p.rank, &mut q);
     Frame {
         query: q,
@@ -688,6 +678,18 @@ fn system_field_asked(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     }
 }
 
+/// The fields a role word asked, by the column that has the role where another only bears
+/// its name (see [`super::measured_field::role_column`]).
+fn roles_by_their_columns(p: &Parsed, q: &mut Query) {
+    if q.source != Source::Log {
+        return;
+    }
+    use super::measured_field::role_column;
+    q.field = q.field.take().map(|f| Field(role_column(p, f.0)));
+    let by = std::mem::take(&mut q.group_by);
+    q.group_by = by.into_iter().map(|f| Field(role_column(p, f.0))).collect();
+}
+
 /// "what caused the exception thrown at 02:14:07": the cause of the events of that second,
 /// not of the minutes around it.
 fn cause_at_a_second(q: &mut Query) {
@@ -710,9 +712,9 @@ fn cause_at_a_second(q: &mut Query) {
 /// statistic's unknown words say which events it is of. Each word of four letters or more
 /// narrows softly (the tool drops one that leaves nothing to measure): the log may write
 /// them in another order ("Chunk 12 committed") or not at all ("take").
-fn statistic_of_named_events(q: &Query, words: &[String]) -> Vec<Filter> {
+fn statistic_of_named_events(q: &Query, object: Option<&Filter>, words: &[String]) -> Vec<Filter> {
     let stat = q.measure.is_stat() || q.measure == Measure::Stats;
-    if q.source != Source::Log || !stat {
+    if q.source != Source::Log || !stat || object.is_some() {
         return Vec::new();
     }
     words

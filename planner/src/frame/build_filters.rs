@@ -65,7 +65,11 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
     let object_words = found
         .as_ref()
         .filter(|o| names_events(p, o.span))
-        .map(|o| o.words.clone())
+        .map(|o| {
+            let phrase = &p.lower[o.span.0..o.span.1];
+            let words = phrase.split([' ', '-']).filter(|w| !w.is_empty());
+            words.map(str::to_string).collect()
+        })
         .unwrap_or_default();
     let object = found.map(|o| o.filter);
     hard.extend(source_filters(lex, p, source, false));

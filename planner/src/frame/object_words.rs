@@ -15,8 +15,6 @@ pub(super) struct Object {
     pub qualifies: bool,
     /// They follow a name: what that name did ("did thumb-worker exit").
     pub after_a_name: bool,
-    /// The words, as written.
-    pub words: Vec<String>,
     /// Where they stand in the question.
     pub span: (usize, usize),
 }
@@ -98,11 +96,6 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
             filter,
             qualifies,
             after_a_name,
-            words: phrase
-                .split([' ', '-'])
-                .filter(|w| !w.is_empty())
-                .map(str::to_string)
-                .collect(),
             span: (first.start, end),
         }
     })
