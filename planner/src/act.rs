@@ -161,6 +161,26 @@ pub fn intent(text: &str) -> Option<ActIntent> {
         .or_else(|| kill_it(t))
 }
 
+/// "全部杀掉", "kill them all" after a question about a program's processes ("spool-flush
+/// 现在有几个进程？"): the stop request is of the processes the last query was of.
+pub fn kill_of_the_last(text: &str, conv: &crate::conversation::Conversation) -> Option<ActIntent> {
+    let t = text.trim().to_lowercase();
+    let t = t.trim_end_matches(['.', '!', '。', '！']).trim();
+    let signal = by_name::kill_unnamed(t)?;
+    let last = conv.last_query.as_ref()?;
+    if last.query.source != llmops_common::query::Source::Processes {
+        return None;
+    }
+    let name = last.query.filters.iter().find_map(|f| {
+        let program = f.field.as_ref().is_some_and(|x| x.as_str() == "program") && !f.negate;
+        match &f.value {
+            llmops_common::query::Scalar::Text(v) if program => Some(v.clone()),
+            _ => None,
+        }
+    })?;
+    Some(ActIntent::KillNamed { name, signal })
+}
+
 /// The processes a name lookup found: `(pid, command)`, from a `system_query` step.
 pub fn named_processes(step: &StepRecord) -> Vec<(u64, String)> {
     named_processes_with_units(step)

@@ -615,8 +615,10 @@ fn pasted_error(text: &str, _: &MessageCtx) -> Option<Vec<Task>> {
     super::trace::pasted_error(text).map(|r| vec![Task::ExplainError(r)])
 }
 
-fn action_request(text: &str, _: &MessageCtx) -> Option<Vec<Task>> {
-    super::act::intent(text).map(|i| vec![Task::Act(i)])
+fn action_request(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
+    super::act::intent(text)
+        .or_else(|| super::act::kill_of_the_last(text, ctx.conv))
+        .map(|i| vec![Task::Act(i)])
 }
 
 fn pager_word(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {

@@ -375,6 +375,32 @@ fn without_kill_words(t: &str) -> (usize, String) {
     (verbs, rest)
 }
 
+/// "全部杀掉", "kill them all", "kill it" as a message of its own: one stop verb and
+/// filler or a pronoun, naming nothing; its signal. The caller takes the name from the
+/// conversation (the processes the last query was of).
+pub(super) fn kill_unnamed(t: &str) -> Option<&'static str> {
+    const PRONOUNS: [&str; 8] = [
+        "它们",
+        "它",
+        "them",
+        "those",
+        "these",
+        "this",
+        "that",
+        "everything",
+    ];
+    let mut bare = format!(" {t} ");
+    for p in PRONOUNS {
+        bare = if p.is_ascii() {
+            bare.replace(&format!(" {p} "), "  ")
+        } else {
+            bare.replace(p, " ")
+        };
+    }
+    let (verbs, rest) = without_kill_words(&bare);
+    (verbs == 1 && rest.trim().is_empty()).then(|| signal_of(t))
+}
+
 pub(super) fn kill_named(t: &str) -> Option<ActIntent> {
     let (verbs, rest) = without_kill_words(t);
     let names: Vec<&str> = rest.split_whitespace().collect();

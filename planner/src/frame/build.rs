@@ -709,12 +709,13 @@ fn cause_at_a_second(q: &mut Query) {
 }
 
 /// "total amount of the committed chunks", "how long did payments take on average": a
-/// statistic's unknown words say which events it is of. Each word of four letters or more
+/// statistic's unknown words say which events it is of, when no condition does. Each word of four letters or more
 /// narrows softly (the tool drops one that leaves nothing to measure): the log may write
 /// them in another order ("Chunk 12 committed") or not at all ("take").
 fn statistic_of_named_events(q: &Query, object: Option<&Filter>, words: &[String]) -> Vec<Filter> {
     let stat = q.measure.is_stat() || q.measure == Measure::Stats;
-    if q.source != Source::Log || !stat || object.is_some() {
+    // With conditions of their own ("delivered (status=sent) mail") the events are picked.
+    if q.source != Source::Log || !stat || object.is_some() || !q.filters.is_empty() {
         return Vec::new();
     }
     words

@@ -680,7 +680,7 @@ fn push_number(
 
 /// Identifier-like: mixed case inside, a digit beside letters, `_`/`-`/`.`/`$` between
 /// letters, or upper case of three letters or more.
-pub(super) fn ident_like(w: &str) -> bool {
+fn ident_like(w: &str) -> bool {
     let letters = w.chars().filter(|c| c.is_ascii_alphabetic()).count();
     if letters == 0 {
         return false;
