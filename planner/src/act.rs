@@ -163,11 +163,11 @@ pub fn intent(text: &str) -> Option<ActIntent> {
 
 /// "全部杀掉", "kill them all" after a question about a program's processes ("spool-flush
 /// 现在有几个进程？"): the stop request is of the processes the last query was of.
-pub fn kill_of_the_last(text: &str, conv: &crate::conversation::Conversation) -> Option<ActIntent> {
+pub fn kill_of_the_last(text: &str, last: Option<&crate::frame::LastQuery>) -> Option<ActIntent> {
     let t = text.trim().to_lowercase();
     let t = t.trim_end_matches(['.', '!', '。', '！']).trim();
     let signal = by_name::kill_unnamed(t)?;
-    let last = conv.last_query.as_ref()?;
+    let last = last?;
     if last.query.source != llmops_common::query::Source::Processes {
         return None;
     }

@@ -266,15 +266,10 @@ fn stop_a_name_stops_its_unit_or_ends_its_processes() {
 #[test]
 fn a_stop_request_naming_nothing_is_of_the_processes_last_asked_about() {
     use llmops_common::query::{Field, Filter, FilterOp, Query, Scalar, Source};
-    let mut conv = crate::conversation::Conversation::default();
     for t in ["全部杀掉", "kill them all", "kill it", "把它们都杀了"] {
-        assert_eq!(
-            kill_of_the_last(t, &conv),
-            None,
-            "{t}: nothing asked before"
-        );
+        assert_eq!(kill_of_the_last(t, None), None, "{t}: nothing asked before");
     }
-    conv.last_query = Some(crate::frame::LastQuery {
+    let last = crate::frame::LastQuery {
         query: Query {
             source: Source::Processes,
             filters: vec![Filter::new(
@@ -287,7 +282,7 @@ fn a_stop_request_naming_nothing_is_of_the_processes_last_asked_about() {
         items: Vec::new(),
         event: Vec::new(),
         at: None,
-    });
+    };
     for t in [
         "全部杀掉",
         "kill them all",
@@ -296,7 +291,7 @@ fn a_stop_request_naming_nothing_is_of_the_processes_last_asked_about() {
         "kill -9 them",
     ] {
         assert!(
-            matches!(kill_of_the_last(t, &conv), Some(ActIntent::KillNamed { ref name, .. }) if name == "tape-rewinder"),
+            matches!(kill_of_the_last(t, Some(&last)), Some(ActIntent::KillNamed { ref name, .. }) if name == "tape-rewinder"),
             "{t}"
         );
     }
@@ -305,6 +300,6 @@ fn a_stop_request_naming_nothing_is_of_the_processes_last_asked_about() {
         "它们占了多少内存",
         "kill the backup job",
     ] {
-        assert_eq!(kill_of_the_last(t, &conv), None, "{t}");
+        assert_eq!(kill_of_the_last(t, Some(&last)), None, "{t}");
     }
 }

@@ -617,7 +617,7 @@ fn pasted_error(text: &str, _: &MessageCtx) -> Option<Vec<Task>> {
 
 fn action_request(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
     super::act::intent(text)
-        .or_else(|| super::act::kill_of_the_last(text, ctx.conv))
+        .or_else(|| super::act::kill_of_the_last(text, ctx.conv.last_query.as_ref()))
         .map(|i| vec![Task::Act(i)])
 }
 
