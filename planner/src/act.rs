@@ -166,6 +166,9 @@ pub fn intent(text: &str) -> Option<ActIntent> {
 pub fn kill_of_the_last(text: &str, last: Option<&crate::frame::LastQuery>) -> Option<ActIntent> {
     let t = text.trim().to_lowercase();
     let t = t.trim_end_matches(['.', '!', '。', '！']).trim();
+    if crate::lexicon::lexicon().grammar.interrogative.asks(t) {
+        return None;
+    }
     let signal = by_name::kill_unnamed(t)?;
     let last = last?;
     if last.query.source != llmops_common::query::Source::Processes {

@@ -299,6 +299,9 @@ fn a_stop_request_naming_nothing_is_of_the_processes_last_asked_about() {
         "how many are there",
         "它们占了多少内存",
         "kill the backup job",
+        "stop",
+        "just stop",
+        "它们都结束了",
     ] {
         assert_eq!(kill_of_the_last(t, Some(&last)), None, "{t}");
     }

@@ -36,7 +36,7 @@ pub fn run_soft<E>(
     let first = with_soft(args, &mut run)?;
     let r = or_else(args, first, &mut run)?;
     let r = retry::with_namesake(r, &mut run)?;
-    retry::per_event(r, &mut run)
+    retry::per_event(&args.query, r, &mut run)
 }
 
 /// The query's `or_else` filters in place of its own when those matched nothing, with a
@@ -141,7 +141,7 @@ fn with_soft<E>(
     run: &mut impl FnMut(&llmops_common::query::Query) -> Result<QueryResult, E>,
 ) -> Result<QueryResult, E> {
     let mut soft = args.soft.clone();
-    let mut dropped = Vec::new();
+    let mut dropped: Vec<String> = Vec::new();
     loop {
         let mut q = args.query.clone();
         q.filters.extend(soft.iter().cloned());
@@ -151,17 +151,14 @@ fn with_soft<E>(
         if !retry::found_nothing(&r) || soft.is_empty() {
             r.query = args.query.clone();
             r.query.filters.extend(soft.iter().cloned());
-            for f in &dropped {
-                r.notes.push(format!(
-                    "条件 {f} 没有匹配任何行，已忽略 / the condition {f} matched nothing and was left out"
-                ));
-            }
+            r.notes.extend(dropped.iter().map(|f| left_out(f)));
             return Ok(r);
         }
         // "how long did the chunks take": the chunks' own time taken, when the one the
         // question's role first read leaves them nothing to measure.
         if !soft.is_empty() {
-            if let Some(r) = retry::with_same_role(&q, &r, run)? {
+            if let Some(mut r) = retry::with_same_role(&q, &r, run)? {
+                r.notes.extend(dropped.iter().map(|f| left_out(f)));
                 return Ok(r);
             }
         }
@@ -169,6 +166,11 @@ fn with_soft<E>(
             dropped.push(in_words(&f));
         }
     }
+}
+
+/// The note on a soft condition dropped.
+fn left_out(f: &str) -> String {
+    format!("条件 {f} 没有匹配任何行，已忽略 / the condition {f} matched nothing and was left out")
 }
 
 /// A filter as a note names it: `program contains "eating"` as `program contains eating`.

@@ -81,7 +81,15 @@ fn add_line_keys(schema: &mut Schema, wanted: &[&str]) -> Vec<String> {
             && w.len() <= 64
             && w.bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b));
-        if has || !key_like || added.iter().any(|a| a == w) {
+        // A role another field answers for (`endpoint` by `path`), and the event's text.
+        let fallback = super::roles::fallbacks(w).iter().any(|r| {
+            schema
+                .fields
+                .iter()
+                .any(|f| f.name == *r || f.roles.contains(r))
+        });
+        let text = matches!(*w, "message" | "msg" | "event" | "line" | "text");
+        if has || fallback || text || !key_like || added.iter().any(|a| a == w) {
             continue;
         }
         schema.add_field_of(w, "", Origin::InLine(w.to_string()));

@@ -397,8 +397,29 @@ pub(super) fn kill_unnamed(t: &str) -> Option<&'static str> {
             bare.replace(p, " ")
         };
     }
+    // The request names its object: "all", "them", "全部" ("stop" alone, "结束了" say
+    // nothing of which); a sentence ending in 了 without 把 says it has ended.
+    const OBJECT: [&str; 14] = [
+        " all ",
+        " them ",
+        " it ",
+        " those ",
+        " these ",
+        " everything ",
+        "全部",
+        "所有",
+        "都",
+        "它",
+        "这些",
+        "那些",
+        "every",
+        "each",
+    ];
+    let padded = format!(" {t} ");
+    let object = OBJECT.iter().any(|o| padded.contains(o));
+    let statement = t.ends_with('了') && !t.contains('把');
     let (verbs, rest) = without_kill_words(&bare);
-    (verbs == 1 && rest.trim().is_empty()).then(|| signal_of(t))
+    (object && !statement && verbs == 1 && rest.trim().is_empty()).then(|| signal_of(t))
 }
 
 pub(super) fn kill_named(t: &str) -> Option<ActIntent> {

@@ -301,7 +301,7 @@ mod tests {
             "用秒",
             "in seconds",
             "in litres",
-            "用升",
+            "用毫升",
         ] {
             assert_eq!(only_says_the_form(said), Form::Said, "{said}");
         }

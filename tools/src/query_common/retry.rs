@@ -107,7 +107,9 @@ pub(super) fn with_namesake<E>(
     first: QueryResult,
     run: &mut impl FnMut(&Query) -> Result<QueryResult, E>,
 ) -> Result<QueryResult, E> {
-    if !found_nothing(&first) {
+    // Only conditions that found events with nothing to measure: a count of none is an
+    // honest zero.
+    if first.matched == 0 || !found_nothing(&first) {
         return Ok(first);
     }
     let q = first.query.clone();
@@ -135,6 +137,7 @@ pub(super) fn with_namesake<E>(
 /// groups than a list shows, is the figure over all those events (the mean per cycle of
 /// one-event cycles is the mean of the events), with a note saying so.
 pub(super) fn per_event<E>(
+    asked: &Query,
     first: QueryResult,
     run: &mut impl FnMut(&Query) -> Result<QueryResult, E>,
 ) -> Result<QueryResult, E> {
@@ -150,13 +153,23 @@ pub(super) fn per_event<E>(
         return Ok(first);
     };
     let one_each = rows.iter().all(|g| g.count == 1) && *rest + rows.len() as u64 == *groups;
-    if !averaged || q.group_by.len() != 1 || *groups < PER_EVENT_GROUPS || !one_each {
+    // A ranking asked ("which cycle had the highest", "top 5") stays a ranking.
+    let ranked = asked.limit.is_some() || asked.rank.is_some();
+    if !averaged || ranked || q.group_by.len() != 1 || *groups < PER_EVENT_GROUPS || !one_each {
         return Ok(first);
     }
     let key = q.group_by[0].to_string();
+    // The same events the groups held: those with the key.
+    let mut filters = q.filters.clone();
+    filters.push(llmops_common::query::Filter::new(
+        Some(q.group_by[0].clone()),
+        llmops_common::query::FilterOp::Regex,
+        llmops_common::query::Scalar::Text(String::new()),
+    ));
     let whole = Query {
         group_by: Vec::new(),
         limit: None,
+        filters,
         ..q.clone()
     };
     let mut r = run(&whole)?;
