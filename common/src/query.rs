@@ -284,6 +284,12 @@ impl Filter {
         self.negate != matches!(self.op, FilterOp::Ne | FilterOp::NotContains)
     }
 
+    /// The rows that have `field`, whatever its value (an empty pattern matches any value
+    /// a row has, and no row without the field).
+    pub fn present(field: Field) -> Self {
+        Filter::new(Some(field), FilterOp::Regex, Scalar::Text(String::new()))
+    }
+
     pub fn new(field: Option<Field>, op: FilterOp, value: Scalar) -> Self {
         Filter {
             field,

@@ -1,9 +1,7 @@
 //! What the two query tools share: the JSON schema of their arguments, soft filters
 //! dropped when they would leave nothing, and the short text form of a result.
 
-use llmops_common::query::{
-    Filter, FilterOp, Measure, Query, QueryArgs, QueryResult, Scalar, ShareBase,
-};
+use llmops_common::query::{Filter, Measure, Query, QueryArgs, QueryResult, ShareBase};
 use serde_json::Value;
 
 mod retry;
@@ -91,12 +89,7 @@ fn share_base<E>(
             continue;
         }
         with.push(field.to_string());
-        // An empty pattern matches any value the row has, and no row without the field.
-        filters.push(Filter::new(
-            Some(field.clone()),
-            FilterOp::Regex,
-            Scalar::Text(String::new()),
-        ));
+        filters.push(Filter::present(field.clone()));
     }
     let counted = Query {
         filters,

@@ -4,6 +4,8 @@
 //! `msg {"order":"A-1","ms":12}`). Keys seen in the sample become fields of the file, read
 //! out of the message when a query asks. Also the pairs of a whole logfmt line.
 
+use llmops_common::query::Unit;
+
 /// Longest key taken as one.
 const MAX_KEY: usize = 40;
 /// A key must occur in at least this many sampled events (or in every one of fewer) to
@@ -99,7 +101,9 @@ fn colon_numbers(msg: &[u8]) -> Vec<(usize, usize, usize, usize)> {
             continue;
         }
         let (_, ve, _) = value_at(msg, vs);
-        if number_with_unit(&msg[vs..ve]) && !unit_word_after(msg, ve) {
+        // With a unit word after it, the number alone would read in the wrong unit: the
+        // pair is left to the format.
+        if number_with_unit(&msg[vs..ve]) && unit_word_after(msg, ve).is_none() {
             out.push((ks, colon, vs, ve));
             i = ve.max(i);
         }
@@ -107,23 +111,33 @@ fn colon_numbers(msg: &[u8]) -> Vec<(usize, usize, usize, usize)> {
     out
 }
 
-/// Whether a unit is written as its own word after the number ending at `end`
-/// (PostgreSQL's `duration: 12.3 ms`): the number alone would read in the wrong unit, so the
-/// pair is left to the format.
-fn unit_word_after(msg: &[u8], end: usize) -> bool {
+/// The unit written as its own word after the number ending at `end` (PostgreSQL's
+/// `duration: 12.3 ms`, an app's `took=109 ms`): a word that names one, then the text's
+/// end, a space or a punctuation mark.
+pub(super) fn unit_word_after(msg: &[u8], end: usize) -> Option<Unit> {
     if msg.get(end) != Some(&b' ') {
-        return false;
+        return None;
     }
     let rest = &msg[end + 1..];
     let word = &rest[..rest
         .iter()
         .position(|b| !b.is_ascii_alphabetic())
         .unwrap_or(rest.len())];
-    const UNITS: [&[u8]; 12] = [
-        b"ns", b"us", b"ms", b"s", b"sec", b"secs", b"seconds", b"msec", b"b", b"kb", b"mb",
-        b"bytes",
-    ];
-    UNITS.iter().any(|u| u.eq_ignore_ascii_case(word))
+    let unit = match word.to_ascii_lowercase().as_slice() {
+        b"ns" => Unit::Ns,
+        b"us" => Unit::Us,
+        b"ms" | b"msec" | b"msecs" => Unit::Ms,
+        b"s" | b"sec" | b"secs" | b"seconds" => Unit::S,
+        b"min" | b"mins" | b"minutes" => Unit::Min,
+        b"b" | b"bytes" => Unit::B,
+        b"kb" | b"kib" => Unit::Kib,
+        b"mb" | b"mib" => Unit::Mib,
+        b"gb" | b"gib" => Unit::Gib,
+        b"ml" => Unit::Ml,
+        b"kg" => Unit::Kg,
+        _ => return None,
+    };
+    Some(unit)
 }
 
 /// `1234`, `0.0512`, `12ms`, `3.5KB`: digits, an optional fraction, at most two letters.

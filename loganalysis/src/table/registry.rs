@@ -605,7 +605,10 @@ pub(super) fn add_message_keys(fmt: &Format, lines: &[&[u8]], schema: &mut Schem
         let b = text.as_bytes();
         let mut keys: Vec<(&str, &str, Option<Unit>)> = inline_pairs::pairs(b)
             .into_iter()
-            .map(|(ks, ke, vs, ve)| (&text[ks..ke], &text[vs..ve], unit_after(&text[ve..])))
+            .map(|(ks, ke, vs, ve)| {
+                let unit = inline_pairs::unit_word_after(b, ve);
+                (&text[ks..ke], &text[vs..ve], unit)
+            })
             .collect();
         keys.dedup_by(|a, b| a.0 == b.0);
         for (k, v, unit) in keys {
@@ -640,31 +643,6 @@ pub(super) fn add_message_keys(fmt: &Format, lines: &[&[u8]], schema: &mut Schem
             }
         }
     }
-}
-
-/// The unit a message writes after a pair's number, past one space (`took=109 ms`,
-/// `size=12 MB`): a word that names one, then the text's end, a space or a punctuation
-/// mark.
-fn unit_after(rest: &str) -> Option<Unit> {
-    let word = rest.strip_prefix(' ')?;
-    let end = word
-        .find(|c: char| !c.is_alphabetic())
-        .unwrap_or(word.len());
-    let unit = match word[..end].to_ascii_lowercase().as_str() {
-        "ns" => Unit::Ns,
-        "us" | "µs" => Unit::Us,
-        "ms" | "msec" | "msecs" => Unit::Ms,
-        "s" | "sec" | "secs" | "seconds" => Unit::S,
-        "min" | "mins" | "minutes" => Unit::Min,
-        "bytes" => Unit::B,
-        "kb" | "kib" => Unit::Kib,
-        "mb" | "mib" => Unit::Mib,
-        "gb" | "gib" => Unit::Gib,
-        "ml" => Unit::Ml,
-        "kg" => Unit::Kg,
-        _ => return None,
-    };
-    Some(unit)
 }
 
 /// Keys written in a record's own syntax (`KEY : value`, `Key(value)`) anywhere in the

@@ -181,3 +181,34 @@ fn pairs_in_messages_past_the_sample_are_columns_and_are_read() {
         v => panic!("a mean: {v:?}"),
     }
 }
+
+/// `took=109 ms` in a message: the unit written after the number is the field's, so a
+/// figure is in milliseconds (and a filter in seconds converts).
+#[test]
+fn a_unit_written_after_a_pairs_number_is_the_fields() {
+    let mut text = String::new();
+    let mut planted = Vec::new();
+    for i in 0..40u64 {
+        let ms = 100 + i * 7;
+        planted.push(ms);
+        text += &format!(
+            "2031-05-06T01:00:{:02},000 INFO  [http-{}] c.e.Pay - Payment accepted: lag={ms} ms\n",
+            i % 60,
+            i % 4,
+        );
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("pay.log"), &text).expect("write");
+    let q = Query {
+        measure: Measure::Max,
+        field: Some(Field::new("lag")),
+        ..Query::default()
+    };
+    match run(dir.path(), "pay.log", &q).value {
+        QueryValue::Stat { value, unit, .. } => {
+            assert_eq!(value, planted.iter().max().map(|&m| m as f64));
+            assert_eq!(unit, llmops_common::query::Unit::Ms);
+        }
+        v => panic!("a max: {v:?}"),
+    }
+}

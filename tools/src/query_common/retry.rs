@@ -2,7 +2,9 @@
 //! condition's field that another object of the line also has, and a statistic grouped by
 //! a key every event has its own value of.
 
-use llmops_common::query::{Field, Measure, Query, QueryResult, QueryValue};
+use llmops_common::query::{
+    Field, FieldInfo, FieldKind, Filter, Measure, Query, QueryResult, QueryValue,
+};
 
 /// How many namesakes of a field are tried at most: a question names one object.
 const NAMESAKES_TRIED: usize = 4;
@@ -22,14 +24,12 @@ pub(super) fn found_nothing(r: &QueryResult) -> bool {
         }
 }
 
-/// Other columns of the queried files whose last dotted segment is `field`'s
-/// (`zone.greenhouse` beside `greenhouse`): the same thing said of another object.
-fn namesakes(r: &QueryResult, field: &str) -> Vec<String> {
-    let last = |n: &str| n.rsplit('.').next().unwrap_or(n).to_ascii_lowercase();
-    let own = last(field);
+/// The other fields of the queried files that `alike` accepts, at most
+/// [`NAMESAKES_TRIED`], each once.
+fn other_fields(r: &QueryResult, own: &str, alike: impl Fn(&FieldInfo) -> bool) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for f in r.sources.iter().flat_map(|s| &s.fields) {
-        if f.name != field && last(&f.name) == own && !out.contains(&f.name) {
+        if f.name != own && alike(f) && !out.contains(&f.name) {
             out.push(f.name.clone());
         }
     }
@@ -37,10 +37,17 @@ fn namesakes(r: &QueryResult, field: &str) -> Vec<String> {
     out
 }
 
+/// Other columns whose last dotted segment is `field`'s (`zone.greenhouse` beside
+/// `greenhouse`): the same thing said of another object.
+fn namesakes(r: &QueryResult, field: &str) -> Vec<String> {
+    let last = |n: &str| n.rsplit('.').next().unwrap_or(n).to_ascii_lowercase();
+    other_fields(r, field, |f| last(&f.name) == last(field))
+}
+
 /// The other fields of numbers that share a role with the field a statistic measured (a
 /// batch's `duration=` beside a payment's `took=`, both times taken): what "how long did the
 /// chunks take" may mean when the first of them leaves nothing to measure.
-pub(super) fn same_role_fields(r: &QueryResult) -> Vec<String> {
+fn same_role_fields(r: &QueryResult) -> Vec<String> {
     let q = &r.query;
     let stat = q.measure.is_stat() || q.measure == Measure::Stats;
     let Some(asked) = q.field.as_ref().filter(|_| stat) else {
@@ -51,85 +58,77 @@ pub(super) fn same_role_fields(r: &QueryResult) -> Vec<String> {
         .iter()
         .find(|x| &x.asked == asked)
         .map_or(asked.as_str(), |x| x.used.as_str());
-    let fields = || r.sources.iter().flat_map(|s| &s.fields);
-    let Some(roles) = fields().find(|f| f.name == used).map(|f| f.roles.clone()) else {
+    let mut fields = r.sources.iter().flat_map(|s| &s.fields);
+    let Some(roles) = fields.find(|f| f.name == used).map(|f| f.roles.clone()) else {
         return Vec::new();
     };
-    let numeric = |f: &&llmops_common::query::FieldInfo| {
-        matches!(
-            f.kind,
-            llmops_common::query::FieldKind::Integer | llmops_common::query::FieldKind::Number
-        )
-    };
-    let mut out: Vec<String> = Vec::new();
-    for f in fields().filter(numeric) {
-        let shared = f.roles.iter().any(|x| roles.contains(x));
-        if f.name != used && shared && !out.contains(&f.name) {
-            out.push(f.name.clone());
-        }
-    }
-    out.truncate(NAMESAKES_TRIED);
-    out
+    other_fields(r, used, |f| {
+        matches!(f.kind, FieldKind::Integer | FieldKind::Number)
+            && f.roles.iter().any(|x| roles.contains(x))
+    })
 }
 
-/// The query `q` (its soft conditions in) measuring each of [`same_role_fields`] of its
-/// result `r` in turn: the first that finds something, with a note.
-pub(super) fn with_same_role<E>(
-    q: &Query,
-    r: &QueryResult,
+/// The first of `tries` (a query and what it changed, in words) that finds something, with
+/// a note saying what was used instead of what.
+fn first_found<E>(
+    tries: impl IntoIterator<Item = (Query, String, String)>,
     run: &mut impl FnMut(&Query) -> Result<QueryResult, E>,
 ) -> Result<Option<QueryResult>, E> {
-    let first = q.field.as_ref().map_or("", |f| f.as_str());
-    for other in same_role_fields(r) {
-        let again = Query {
-            field: Some(Field::new(&other)),
-            ..q.clone()
-        };
+    for (again, first, other) in tries {
         let mut found = run(&again)?;
         if found_nothing(&found) {
             continue;
         }
         found.query = again;
         found.notes.push(format!(
-            "按这些条件 {first} 没有值，改用同类字段 {other} / {first} had no value under these \
-             conditions; {other}, of the same kind, was measured"
+            "按 {first} 没有可计算的值，改用 {other} / {first} left nothing to measure; \
+             {other} was used instead"
         ));
         return Ok(Some(found));
     }
     Ok(None)
 }
 
+/// "how long did the chunks take": the query `q` (its soft conditions in) measuring each of
+/// [`same_role_fields`] of its result `r` in turn, the first that finds something.
+pub(super) fn with_same_role<E>(
+    q: &Query,
+    r: &QueryResult,
+    run: &mut impl FnMut(&Query) -> Result<QueryResult, E>,
+) -> Result<Option<QueryResult>, E> {
+    let first = q.field.as_ref().map_or(String::new(), |f| f.to_string());
+    let tries = same_role_fields(r).into_iter().map(|other| {
+        let again = Query {
+            field: Some(Field::new(&other)),
+            ..q.clone()
+        };
+        (again, first.clone(), other)
+    });
+    first_found(tries, run)
+}
+
 /// "avg water in greenhouse GH2" of a log where the schedule's lines carry `greenhouse` and
-/// the cycle's lines `zone.greenhouse`: when the conditions find nothing to measure, each
-/// condition's field is tried as its namesakes, and the first reading that finds something
-/// is the answer, with a note naming the field used.
+/// the cycle's lines `zone.greenhouse`: when the conditions find events with nothing to
+/// measure, each condition's field is tried as its namesakes, and the first reading that
+/// finds something is the answer. A count of none is an honest zero and stays.
 pub(super) fn with_namesake<E>(
     first: QueryResult,
     run: &mut impl FnMut(&Query) -> Result<QueryResult, E>,
 ) -> Result<QueryResult, E> {
-    // Only conditions that found events with nothing to measure: a count of none is an
-    // honest zero.
     if first.matched == 0 || !found_nothing(&first) {
         return Ok(first);
     }
-    let q = first.query.clone();
+    let q = &first.query;
+    let mut tries = Vec::new();
     for (i, f) in q.filters.iter().enumerate() {
         let Some(field) = &f.field else { continue };
         for other in namesakes(&first, field.as_str()) {
             let mut again = q.clone();
             again.filters[i].field = Some(Field::new(&other));
-            let mut r = run(&again)?;
-            if found_nothing(&r) {
-                continue;
-            }
-            r.notes.push(format!(
-                "按 {field} 没有可计算的行，改用同名字段 {other} / {field} left nothing to \
-                 measure; its namesake {other} was used"
-            ));
-            return Ok(r);
+            tries.push((again, field.to_string(), other));
         }
     }
-    Ok(first)
+    Ok(first_found(tries, run)?.unwrap_or(first))
 }
 
 /// "avg water per irrigation cycle" of a log whose `cycle` is a number every cycle's one
@@ -161,11 +160,7 @@ pub(super) fn per_event<E>(
     let key = q.group_by[0].to_string();
     // The same events the groups held: those with the key.
     let mut filters = q.filters.clone();
-    filters.push(llmops_common::query::Filter::new(
-        Some(q.group_by[0].clone()),
-        llmops_common::query::FilterOp::Regex,
-        llmops_common::query::Scalar::Text(String::new()),
-    ));
+    filters.push(Filter::present(q.group_by[0].clone()));
     let whole = Query {
         group_by: Vec::new(),
         limit: None,
