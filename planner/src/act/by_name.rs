@@ -96,6 +96,13 @@ pub(super) fn kill_imperative(t: &str) -> Option<ActIntent> {
     })
 }
 
+/// Words that stand for the processes a stop request is about, padded with spaces as a
+/// message is matched; plural ones first, so "它们" is not read as "它" and a stray "们".
+const PRONOUNS: [&str; 12] = [
+    " them ", " those ", " these ", "它们", "这些", "那些", " it ", " this ", " that ", "它",
+    "这个", "那个",
+];
+
 /// "hull-scan is pegging a core, kill it", "thumbnailer 卡住了，干掉它", "ledger-rollup 占了太多
 /// 内存，帮我 kill 掉": a last clause of one stop verb, filler and a pronoun (Chinese may drop
 /// the pronoun: the object is what the sentence opened with) after a clause that names one
@@ -103,11 +110,6 @@ pub(super) fn kill_imperative(t: &str) -> Option<ActIntent> {
 pub(super) fn kill_it(t: &str) -> Option<ActIntent> {
     let (before, last) = t.rsplit_once([',', '，', ';', '；', '—', ':', '：'])?;
     let lower = format!(" {} ", last.to_lowercase());
-    // Plural ones first, so "它们" is not read as "它" and a stray "们".
-    const PRONOUNS: [&str; 12] = [
-        " them ", " those ", " these ", "它们", "这些", "那些", " it ", " this ", " that ", "它",
-        "这个", "那个",
-    ];
     let pronoun = PRONOUNS.iter().any(|p| lower.contains(p));
     // Chinese drops the object only in a request ("帮我 kill 掉", "杀掉吧"); "结束了",
     // "终止了" alone say that it has ended.
@@ -379,45 +381,13 @@ fn without_kill_words(t: &str) -> (usize, String) {
 /// filler or a pronoun, naming nothing; its signal. The caller takes the name from the
 /// conversation (the processes the last query was of).
 pub(super) fn kill_unnamed(t: &str) -> Option<&'static str> {
-    const PRONOUNS: [&str; 8] = [
-        "它们",
-        "它",
-        "them",
-        "those",
-        "these",
-        "this",
-        "that",
-        "everything",
-    ];
-    let mut bare = format!(" {t} ");
-    for p in PRONOUNS {
-        bare = if p.is_ascii() {
-            bare.replace(&format!(" {p} "), "  ")
-        } else {
-            bare.replace(p, " ")
-        };
-    }
-    // The request names its object: "all", "them", "全部" ("stop" alone, "结束了" say
-    // nothing of which); a sentence ending in 了 without 把 says it has ended.
-    const OBJECT: [&str; 14] = [
-        " all ",
-        " them ",
-        " it ",
-        " those ",
-        " these ",
-        " everything ",
-        "全部",
-        "所有",
-        "都",
-        "它",
-        "这些",
-        "那些",
-        "every",
-        "each",
-    ];
     let padded = format!(" {t} ");
-    let object = OBJECT.iter().any(|o| padded.contains(o));
+    // The request names its object: a pronoun or "all" ("stop" alone, "结束了" say nothing
+    // of which); a sentence ending in 了 without 把 says it has ended.
+    const ALL: [&str; 6] = [" all ", " every ", " each ", "全部", "所有", "都"];
+    let object = PRONOUNS.iter().chain(&ALL).any(|o| padded.contains(o));
     let statement = t.ends_with('了') && !t.contains('把');
+    let bare = PRONOUNS.iter().fold(padded, |l, p| l.replace(p, " "));
     let (verbs, rest) = without_kill_words(&bare);
     (object && !statement && verbs == 1 && rest.trim().is_empty()).then(|| signal_of(t))
 }

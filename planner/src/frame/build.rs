@@ -709,8 +709,8 @@ fn cause_at_a_second(q: &mut Query) {
 }
 
 /// "total amount of the committed chunks", "how long did payments take on average": a
-/// statistic's unknown words say which events it is of, when no condition does. Each word of four letters or more
-/// narrows softly (the tool drops one that leaves nothing to measure): the log may write
+/// statistic's unknown words say which events it is of, when no condition does. Each word
+/// of four letters or more narrows softly (the tool drops one that leaves nothing to measure): the log may write
 /// them in another order ("Chunk 12 committed") or not at all ("take").
 fn statistic_of_named_events(q: &Query, object: Option<&Filter>, words: &[String]) -> Vec<Filter> {
     let stat = q.measure.is_stat() || q.measure == Measure::Stats;

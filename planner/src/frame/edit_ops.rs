@@ -122,7 +122,8 @@ pub(super) fn swap_text(filters: &mut [Filter], new: &Filter) -> bool {
     // Words the events say, not the name of whom they are about ("G122" stays when "missing
     // heartbeats" becomes "came back").
     let names_a_thing = |f: &Filter| {
-        f.op == FilterOp::Contains && text_of(f).is_some_and(|v| !v.contains(' ') && an_id(v))
+        f.op == FilterOp::Contains
+            && text_of(f).is_some_and(|v| !v.contains(' ') && super::scan::names_one_thing(v))
     };
     let unnamed: Vec<usize> = filters
         .iter()
@@ -148,17 +149,6 @@ pub(super) fn swap_text(filters: &mut [Filter], new: &Filter) -> bool {
 }
 
 /// The text a filter looks for, when it looks for text.
-/// A word shaped like the name of one thing: with a digit (`G122`, `lfr-db-01`) or a capital
-/// inside (`NightlySettlementJob`); a state written in capitals (`FAULT`) is what happened.
-fn an_id(w: &str) -> bool {
-    let inner_upper = w
-        .char_indices()
-        .skip(1)
-        .any(|(i, c)| c.is_ascii_uppercase() && w[..i].chars().any(|p| p.is_ascii_lowercase()));
-    let digit = w.chars().any(|c| c.is_ascii_digit());
-    (digit || inner_upper) && w.chars().any(|c| c.is_ascii_alphabetic())
-}
-
 fn text_of(f: &Filter) -> Option<&str> {
     match (&f.op, &f.value) {
         (FilterOp::Contains | FilterOp::Regex | FilterOp::Eq, Scalar::Text(t)) => Some(t),

@@ -678,6 +678,21 @@ fn push_number(
     });
 }
 
+/// A capital after a lower-case letter (`NightlySettlementJob`, `replLagMs`).
+fn inner_capital(w: &str) -> bool {
+    w.char_indices()
+        .skip(1)
+        .any(|(i, c)| c.is_ascii_uppercase() && w[..i].chars().any(|p| p.is_ascii_lowercase()))
+}
+
+/// A word shaped like the name of one thing: letters with a digit (`G122`, `lfr-db-01`) or
+/// a capital inside (`NightlySettlementJob`); a state written in capitals (`FAULT`) is what
+/// happened, not whom to.
+pub(super) fn names_one_thing(w: &str) -> bool {
+    let digit = w.chars().any(|c| c.is_ascii_digit());
+    (digit || inner_capital(w)) && w.chars().any(|c| c.is_ascii_alphabetic())
+}
+
 /// Identifier-like: mixed case inside, a digit beside letters, `_`/`-`/`.`/`$` between
 /// letters, or upper case of three letters or more.
 fn ident_like(w: &str) -> bool {
@@ -685,10 +700,7 @@ fn ident_like(w: &str) -> bool {
     if letters == 0 {
         return false;
     }
-    let inner_upper = w
-        .char_indices()
-        .skip(1)
-        .any(|(i, c)| c.is_ascii_uppercase() && w[..i].chars().any(|p| p.is_ascii_lowercase()));
+    let inner_upper = inner_capital(w);
     let digit = w.chars().any(|c| c.is_ascii_digit());
     let joined = w.contains(['_', '-', '.', '$', ':']);
     let caps = letters >= 3 && w.chars().all(|c| !c.is_ascii_lowercase());

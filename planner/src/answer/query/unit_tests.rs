@@ -212,3 +212,36 @@ fn a_long_event_says_its_own_line_count_and_its_exception() {
     assert!(s.contains("(+39 lines)"), "{s}");
     assert!(s.contains("password authentication failed"), "{s}");
 }
+
+/// A group's key that is a bare number names its field (`lane=4`); a word stays as is.
+#[test]
+fn a_numeric_group_key_names_its_field() {
+    use llmops_common::query::{GroupRow, Query, QueryValue};
+    let row = |k: &str| GroupRow {
+        key: vec![k.to_string(), "north".to_string()],
+        count: 3,
+        value: None,
+        example: None,
+    };
+    let r = QueryResult {
+        query: Query::default(),
+        described_zh: String::new(),
+        described_en: String::new(),
+        sources: vec![],
+        resolved: vec![],
+        matched: 3,
+        matched_per_file: vec![],
+        value: QueryValue::Groups {
+            by: vec!["lane".into(), "side".into()],
+            rows: vec![row("4")],
+            groups: 1,
+            rest: 0,
+            unit: Unit::None,
+        },
+        pipeline: None,
+        notes: vec![],
+        share_base: None,
+    };
+    assert_eq!(group_key(&r, &row("4")), "lane=4 / north");
+    assert_eq!(group_key(&r, &row("ssd")), "ssd / north");
+}
