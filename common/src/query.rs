@@ -115,7 +115,7 @@ pub enum Unit {
     Gib,
     Percent,
     /// Millilitres and litres, grams and kilograms: what a sensor or a scale writes
-    /// (`water_ml`, `load_kg`).
+    /// (`volume_ml`, `load_kg`).
     Ml,
     L,
     G,

@@ -161,7 +161,7 @@ pub fn intent(text: &str) -> Option<ActIntent> {
         .or_else(|| kill_it(t))
 }
 
-/// "全部杀掉", "kill them all" after a question about a program's processes ("spool-flush
+/// "都杀掉吧", "kill all of them" after a question about a program's processes ("tape-rewinder
 /// 现在有几个进程？"): the stop request is of the processes the last query was of.
 pub fn kill_of_the_last(text: &str, last: Option<&crate::frame::LastQuery>) -> Option<ActIntent> {
     let t = text.trim().to_lowercase();

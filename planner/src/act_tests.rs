@@ -266,7 +266,7 @@ fn stop_a_name_stops_its_unit_or_ends_its_processes() {
 #[test]
 fn a_stop_request_naming_nothing_is_of_the_processes_last_asked_about() {
     use llmops_common::query::{Field, Filter, FilterOp, Query, Scalar, Source};
-    for t in ["全部杀掉", "kill them all", "kill it", "把它们都杀了"] {
+    for t in ["都杀掉吧", "kill all of them", "kill it", "把它们都杀了"] {
         assert_eq!(kill_of_the_last(t, None), None, "{t}: nothing asked before");
     }
     let last = crate::frame::LastQuery {
@@ -284,8 +284,8 @@ fn a_stop_request_naming_nothing_is_of_the_processes_last_asked_about() {
         at: None,
     };
     for t in [
-        "全部杀掉",
-        "kill them all",
+        "都杀掉吧",
+        "kill all of them",
         "kill it",
         "把它们都杀了",
         "kill -9 them",

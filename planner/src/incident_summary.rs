@@ -65,7 +65,7 @@ fn asks_a_named_cause(text: &str, ctx: &MessageCtx) -> bool {
         .iter()
         .any(|h| matches!(h.cue, crate::lexicon::Cue::Field(i) if lex.fields[i].field == "cause"));
     use crate::frame::scan::{Clock, Lit};
-    // A named thing, or one event: at a second ("threw at 02:14:07"), or the first or
+    // A named thing, or one event: at a second ("threw at 03:41:27"), or the first or
     // last of some ("the first ERROR").
     let named = p.lits.iter().any(|l| match &l.lit {
         Lit::Ident(_) | Lit::Quoted(_) => true,

@@ -147,7 +147,7 @@ fn with_soft<E>(
             r.notes.extend(dropped.iter().map(|f| left_out(f)));
             return Ok(r);
         }
-        // "how long did the chunks take": the chunks' own time taken, when the one the
+        // "how long did the refund batches take": the batches' own time taken, when the one the
         // question's role first read leaves them nothing to measure.
         if !soft.is_empty() {
             if let Some(mut r) = retry::with_same_role(&q, &r, run)? {

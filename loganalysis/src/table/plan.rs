@@ -275,7 +275,7 @@ fn convert(value: f64, unit: Unit, f: &FieldRef) -> Result<f64, QueryError> {
             Dimension::Time => Unit::S,
             Dimension::Size => Unit::B,
             // A volume or a mass under a name without a unit is read as written in the
-            // unit asked ("over 2 l" of a `water` field).
+            // unit asked ("over 2 l" of a `volume` field).
             Dimension::Volume | Dimension::Mass => unit,
             _ => Unit::None,
         },

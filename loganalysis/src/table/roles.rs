@@ -230,7 +230,7 @@ pub fn infer(key: &str) -> Option<Inferred> {
     None
 }
 
-/// The unit a key's name ends in (`queue_wait_ms`, `water_ml`, `rss_mb`), whether or not
+/// The unit a key's name ends in (`queue_wait_ms`, `volume_ml`, `rss_mb`), whether or not
 /// the key has a role: a number written under such a name is in that unit.
 pub fn suffix_unit(key: &str) -> Option<Unit> {
     let last = key.rsplit('.').next().unwrap_or(key);
@@ -257,8 +257,8 @@ mod tests {
 
     #[test]
     fn a_key_without_a_role_keeps_the_unit_its_name_ends_in() {
-        assert_eq!(infer("water_ml").map(|i| i.role), None);
-        assert_eq!(suffix_unit("water_ml"), Some(Unit::Ml));
+        assert_eq!(infer("volume_ml").map(|i| i.role), None);
+        assert_eq!(suffix_unit("volume_ml"), Some(Unit::Ml));
         assert_eq!(suffix_unit("net_kg"), Some(Unit::Kg));
         assert_eq!(suffix_unit("queueWaitMs"), Some(Unit::Ms));
         assert_eq!(suffix_unit("tank_l"), Some(Unit::L));

@@ -377,7 +377,7 @@ fn without_kill_words(t: &str) -> (usize, String) {
     (verbs, rest)
 }
 
-/// "全部杀掉", "kill them all", "kill it" as a message of its own: one stop verb and
+/// "都杀掉吧", "kill all of them", "kill it" as a message of its own: one stop verb and
 /// filler or a pronoun, naming nothing; its signal. The caller takes the name from the
 /// conversation (the processes the last query was of).
 pub(super) fn kill_unnamed(t: &str) -> Option<&'static str> {

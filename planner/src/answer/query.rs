@@ -149,7 +149,7 @@ fn figure(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
     } else if v.abs() >= 100.0 {
-        // Two decimals: a sum of money keeps its cents (1991284.84, not 1991284.8).
+        // Two decimals: a sum of money keeps its cents (48213.07, not 48213.1).
         format!("{v:.2}")
             .trim_end_matches('0')
             .trim_end_matches('.')
@@ -467,7 +467,7 @@ fn stats_lead(
     s
 }
 
-/// A group's key as the answer shows it; a bare number names its field (`gantry.lane=4`,
+/// A group's key as the answer shows it; a bare number names its field (`lane=4`,
 /// not `4`), which alone says nothing.
 fn group_key(r: &QueryResult, g: &GroupRow) -> String {
     let by = match &r.value {

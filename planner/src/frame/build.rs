@@ -690,7 +690,7 @@ fn roles_by_their_columns(p: &Parsed, q: &mut Query) {
     q.group_by = by.into_iter().map(|f| Field(role_column(p, f.0))).collect();
 }
 
-/// "what caused the exception thrown at 02:14:07": the cause of the events of that second,
+/// "what caused the exception thrown at 03:41:27": the cause of the events of that second,
 /// not of the minutes around it.
 fn cause_at_a_second(q: &mut Query) {
     let by_cause = q.group_by.len() == 1 && q.group_by[0].as_str() == "cause";
@@ -708,13 +708,13 @@ fn cause_at_a_second(q: &mut Query) {
     }
 }
 
-/// "total amount of the committed chunks", "how long did payments take on average": a
+/// "total price of the closed refund batches", "how long did bookings take on average": a
 /// statistic's unknown words say which events it is of, when no condition does. Each word
 /// of four letters or more narrows softly (the tool drops one that leaves nothing to measure): the log may write
-/// them in another order ("Chunk 12 committed") or not at all ("take").
+/// them in another order ("Refund batch 12 closed") or not at all ("take").
 fn statistic_of_named_events(q: &Query, object: Option<&Filter>, words: &[String]) -> Vec<Filter> {
     let stat = q.measure.is_stat() || q.measure == Measure::Stats;
-    // With conditions of their own ("delivered (status=sent) mail") the events are picked.
+    // With conditions of their own ("sold (status=paid) tickets") the events are picked.
     if q.source != Source::Log || !stat || object.is_some() || !q.filters.is_empty() {
         return Vec::new();
     }

@@ -106,8 +106,8 @@ fn day_as_ordinal(p: &Parsed) -> bool {
 /// "how many in total": the last query's events, counted, its list or buckets put aside.
 fn all_counted(last: &Query, new: Frame) -> Frame {
     let mut q = last.clone();
-    // A count of the events with a field ("the most ocr warnings by gantry", the warnings
-    // being the lines with a `threshold`) keeps counting those.
+    // A count of the events with a field ("the most overheat warnings by pump", the warnings
+    // being the lines with a `limit`) keeps counting those.
     if last.measure != Measure::Count {
         q.field = None;
     }

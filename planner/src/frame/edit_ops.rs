@@ -119,8 +119,8 @@ pub(super) fn swap_text(filters: &mut [Filter], new: &Filter) -> bool {
     let alike = filters
         .iter()
         .position(|f| text_of(f).is_some_and(|v| shape(v).is_some() && shape(v) == shape(value)));
-    // Words the events say, not the name of whom they are about ("G122" stays when "missing
-    // heartbeats" becomes "came back").
+    // Words the events say, not the name of whom they are about ("P7" stays when "losing
+    // pressure" becomes "back online").
     let names_a_thing = |f: &Filter| {
         f.op == FilterOp::Contains
             && text_of(f).is_some_and(|v| !v.contains(' ') && super::scan::names_one_thing(v))

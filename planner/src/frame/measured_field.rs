@@ -83,7 +83,7 @@ pub(super) fn stat_field(
 /// The field a cue's role is read from. The engine reads a name as a key before a role, so
 /// where a column is named like the role without having it (a `duration=` written in some
 /// other events' messages) and the question does not write that name, the column with the
-/// role is named instead ("how long did payments take": `took`, not the batch's
+/// role is named instead ("how long did bookings take": `took`, not the batch's
 /// `duration`).
 pub(super) fn role_column(p: &Parsed, role: String) -> String {
     let namesake_without = p

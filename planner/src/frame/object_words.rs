@@ -123,7 +123,7 @@ fn says_which_are_counted(lex: &Lexicon, p: &Parsed, at: usize) -> bool {
 /// "did pdf-renderer exit", "how often did nginx reload": a word right after a name
 /// (a process, a service) is what that name did, the event counted.
 fn right_after_a_name(p: &Parsed, at: usize) -> bool {
-    // At most one framing word between ("did G122 start missing heartbeats").
+    // At most one framing word between ("did P7 start losing pressure").
     let stop = &crate::lexicon::lexicon().grammar.stop.en;
     let near = |gap: &str| {
         let words: Vec<&str> = gap.split_whitespace().collect();

@@ -678,15 +678,15 @@ fn push_number(
     });
 }
 
-/// A capital after a lower-case letter (`NightlySettlementJob`, `replLagMs`).
+/// A capital after a lower-case letter (`NightlyRefundJob`, `replLagMs`).
 fn inner_capital(w: &str) -> bool {
     w.char_indices()
         .skip(1)
         .any(|(i, c)| c.is_ascii_uppercase() && w[..i].chars().any(|p| p.is_ascii_lowercase()))
 }
 
-/// A word shaped like the name of one thing: letters with a digit (`G122`, `lfr-db-01`) or
-/// a capital inside (`NightlySettlementJob`); a state written in capitals (`FAULT`) is what
+/// A word shaped like the name of one thing: letters with a digit (`P7`, `db-02`) or
+/// a capital inside (`NightlyRefundJob`); a state written in capitals (`FAULT`) is what
 /// happened, not whom to.
 pub(super) fn names_one_thing(w: &str) -> bool {
     let digit = w.chars().any(|c| c.is_ascii_digit());
@@ -704,7 +704,7 @@ fn ident_like(w: &str) -> bool {
     let digit = w.chars().any(|c| c.is_ascii_digit());
     let joined = w.contains(['_', '-', '.', '$', ':']);
     let caps = letters >= 3 && w.chars().all(|c| !c.is_ascii_lowercase());
-    // An id of one letter and a number (`G122`, `T9`), written with a capital as ids are.
+    // An id of one letter and a number (`P17`, `T9`), written with a capital as ids are.
     let letter_id =
         digit && letters == 1 && w.len() >= 3 && w.starts_with(|c: char| c.is_ascii_uppercase());
     inner_upper || (digit && letters >= 2) || letter_id || joined || caps

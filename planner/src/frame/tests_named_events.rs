@@ -1,7 +1,7 @@
 //! A statistic of the events a question names in words the lexicon does not know, over a
-//! Java log whose payments write `took=` and whose batch chunks, past the sampled head,
-//! write `duration=` and an `amount=` of their own: the frame narrows softly by the words,
-//! measures the field the question means, and the figures match the planted lines.
+//! Java log whose seat bookings write `took=` and whose refund batches, past the sampled
+//! head, write `duration=` and a `price=` of their own: the frame narrows softly by the
+//! words, measures the field the question means, and the figures match the planted lines.
 
 use std::sync::atomic::AtomicBool;
 
@@ -12,21 +12,21 @@ use super::tests_answers::Planted;
 use super::{FrameCtx, Understood};
 
 struct Truth {
-    payments_took: Vec<f64>,
-    chunk_amounts: Vec<f64>,
+    bookings_took: Vec<f64>,
+    batch_prices: Vec<f64>,
 }
 
 fn ledger() -> (Planted, Truth) {
     let mut text = String::new();
     let mut t = Truth {
-        payments_took: Vec::new(),
-        chunk_amounts: Vec::new(),
+        bookings_took: Vec::new(),
+        batch_prices: Vec::new(),
     };
     for i in 0..700u64 {
         let took = 80 + i * 13 % 400;
-        t.payments_took.push(took as f64);
+        t.bookings_took.push(took as f64);
         text.push_str(&format!(
-            "2031-05-06T01:{:02}:{:02},{:03} INFO  [http-{}] c.e.p.PaymentController - Payment accepted: account=A-{i} amount={}.25 GBP took={took} ms\n",
+            "2031-05-06T01:{:02}:{:02},{:03} INFO  [http-{}] c.e.t.SeatController - Seat booked: seat=S-{i} price={}.25 EUR took={took} ms\n",
             i / 60 % 60,
             i % 60,
             i % 1000,
@@ -35,10 +35,10 @@ fn ledger() -> (Planted, Truth) {
         ));
     }
     for i in 0..90u64 {
-        let amount = 400.0 + (i * 37 % 200) as f64 + 0.5;
-        t.chunk_amounts.push(amount);
+        let price = 400.0 + (i * 37 % 200) as f64 + 0.5;
+        t.batch_prices.push(price);
         text.push_str(&format!(
-            "2031-05-06T02:{:02}:{:02},{:03} INFO  [worker-{}] c.e.b.ChunkProcessor - Chunk {i} committed: rows={} amount={amount} GBP duration={} ms\n",
+            "2031-05-06T02:{:02}:{:02},{:03} INFO  [worker-{}] c.e.r.RefundRunner - Refund batch {i} closed: seats={} price={price} EUR duration={} ms\n",
             i / 60 % 60,
             i % 60,
             i % 1000,
@@ -81,15 +81,15 @@ fn figure(p: &Planted, text: &str) -> (Query, f64) {
 #[test]
 fn a_statistic_of_events_named_in_words() {
     let (p, t) = ledger();
-    let (q, mean) = figure(&p, "how long did payments take on average");
+    let (q, mean) = figure(&p, "how long did bookings take on average");
     assert_eq!(q.field.as_ref().map(|f| f.as_str()), Some("took"), "{q:?}");
-    let planted = t.payments_took.iter().sum::<f64>() / t.payments_took.len() as f64;
+    let planted = t.bookings_took.iter().sum::<f64>() / t.bookings_took.len() as f64;
     assert!((mean - planted).abs() < 1e-9, "{mean} vs {planted}");
-    let (_, sum) = figure(&p, "total amount of the committed chunks");
-    let planted: f64 = t.chunk_amounts.iter().sum();
+    let (_, sum) = figure(&p, "total price of the closed refund batches");
+    let planted: f64 = t.batch_prices.iter().sum();
     assert!((sum - planted).abs() < 1e-6, "{sum} vs {planted}");
     // The key written as the question says it, not the role's field.
-    let (q, _) = figure(&p, "median duration of committed chunks");
+    let (q, _) = figure(&p, "median duration of closed refund batches");
     assert_eq!(
         q.field.as_ref().map(|f| f.as_str()),
         Some("duration"),
@@ -97,16 +97,16 @@ fn a_statistic_of_events_named_in_words() {
     );
 }
 
-/// A pump controller's log: a pump misses heartbeats, then comes back; another pump's
-/// lines between. "and when did it come back?" keeps the pump and the first event, and
+/// A pump controller's log: a pump loses pressure, then is back online; another pump's
+/// lines between. "and when was it back online?" keeps the pump and the first event, and
 /// swaps the words.
 #[test]
-fn when_it_came_back_keeps_whom_and_swaps_what() {
+fn when_it_was_back_keeps_whom_and_swaps_what() {
     let mut text = String::new();
     for i in 0..40u64 {
         let (pump, msg) = match i {
-            5..=20 => ("P7", "pump heartbeat missed"),
-            27 => ("P7", "pump reconnected after outage"),
+            5..=20 => ("P7", "pump pressure lost"),
+            27 => ("P7", "pump back online after restart"),
             _ => ("P3", "pump flow ok"),
         };
         text.push_str(&format!(
@@ -116,12 +116,12 @@ fn when_it_came_back_keeps_whom_and_swaps_what() {
         ));
     }
     let p = Planted::new("pumps.log", &text);
-    let first = p.answer("when did P7 start missing heartbeats?");
+    let first = p.answer("when did P7 start losing pressure?");
     let time = |r: &llmops_common::query::QueryResult| match &r.value {
         QueryValue::Rows { rows, .. } => rows.first().and_then(|r| r.time.clone()),
         other => panic!("{other:?}"),
     };
     assert_eq!(time(&first).as_deref(), Some("2031-06-01T03:00:50Z"));
-    let back = p.answer_after("and when did it come back?", Some(&first));
+    let back = p.answer_after("and when was it back online?", Some(&first));
     assert_eq!(time(&back).as_deref(), Some("2031-06-01T03:04:30Z"));
 }

@@ -43,8 +43,8 @@ pub(super) fn word_forms(phrase: &str) -> (FilterOp, String) {
         .map(|s| format!("\\b{}\\w*", regex_escape(s)))
         .collect();
     let forward = parts.join("[\\s_-]+");
-    // Two words a log may write the other way round, a word or two apart ("missing
-    // heartbeats": "heartbeat missed"; "committed chunks": "Chunk 0502 committed").
+    // Two words a log may write the other way round, a word or two apart ("losing
+    // pressure": "pressure lost"; "closed batches": "Batch 0502 closed").
     if let [a, b] = parts.as_slice() {
         return (
             FilterOp::Regex,
@@ -187,12 +187,9 @@ mod word_form_tests {
             "* Background saving started by pid 3012"
         ));
         assert!(matches("restarting", "worker restarted after crash"));
-        assert!(matches(
-            "missing heartbeats",
-            "msg=\"gantry heartbeat missed\""
-        ));
-        assert!(matches("committed chunks", "Chunk 0502 committed: rows=20"));
-        assert!(!matches("committed chunks", "chunk a b c d committed"));
+        assert!(matches("losing pressure", "msg=\"pump pressure lost\""));
+        assert!(matches("closed batches", "Batch 0502 closed: rows=20"));
+        assert!(!matches("closed batches", "batch a b c d closed"));
         assert!(matches(
             "deadlocks",
             "Deadlock found when trying to get lock"

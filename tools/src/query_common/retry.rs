@@ -37,16 +37,16 @@ fn other_fields(r: &QueryResult, own: &str, alike: impl Fn(&FieldInfo) -> bool) 
     out
 }
 
-/// Other columns whose last dotted segment is `field`'s (`zone.greenhouse` beside
-/// `greenhouse`): the same thing said of another object.
+/// Other columns whose last dotted segment is `field`'s (`tank.cellar` beside
+/// `cellar`): the same thing said of another object.
 fn namesakes(r: &QueryResult, field: &str) -> Vec<String> {
     let last = |n: &str| n.rsplit('.').next().unwrap_or(n).to_ascii_lowercase();
     other_fields(r, field, |f| last(&f.name) == last(field))
 }
 
 /// The other fields of numbers that share a role with the field a statistic measured (a
-/// batch's `duration=` beside a payment's `took=`, both times taken): what "how long did the
-/// chunks take" may mean when the first of them leaves nothing to measure.
+/// batch's `duration=` beside a booking's `took=`, both times taken): what "how long did the
+/// refund batches take" may mean when the first of them leaves nothing to measure.
 fn same_role_fields(r: &QueryResult) -> Vec<String> {
     let q = &r.query;
     let stat = q.measure.is_stat() || q.measure == Measure::Stats;
@@ -89,7 +89,7 @@ fn first_found<E>(
     Ok(None)
 }
 
-/// "how long did the chunks take": the query `q` (its soft conditions in) measuring each of
+/// "how long did the refund batches take": the query `q` (its soft conditions in) measuring each of
 /// [`same_role_fields`] of its result `r` in turn, the first that finds something.
 pub(super) fn with_same_role<E>(
     q: &Query,
@@ -107,8 +107,8 @@ pub(super) fn with_same_role<E>(
     first_found(tries, run)
 }
 
-/// "avg water in greenhouse GH2" of a log where the schedule's lines carry `greenhouse` and
-/// the cycle's lines `zone.greenhouse`: when the conditions find events with nothing to
+/// "avg volume in cellar C2" of a log where the cleaning lines carry `cellar` and
+/// the fill lines `tank.cellar`: when the conditions find events with nothing to
 /// measure, each condition's field is tried as its namesakes, and the first reading that
 /// finds something is the answer. A count of none is an honest zero and stays.
 pub(super) fn with_namesake<E>(
@@ -131,10 +131,10 @@ pub(super) fn with_namesake<E>(
     Ok(first_found(tries, run)?.unwrap_or(first))
 }
 
-/// "avg water per irrigation cycle" of a log whose `cycle` is a number every cycle's one
+/// "avg volume per fill" of a log whose `fill` is a number every fill's one
 /// line has: a mean or percentile grouped by a key with one event per group, and more
-/// groups than a list shows, is the figure over all those events (the mean per cycle of
-/// one-event cycles is the mean of the events), with a note saying so.
+/// groups than a list shows, is the figure over all those events (the mean per fill of
+/// one-event fills is the mean of the events), with a note saying so.
 pub(super) fn per_event<E>(
     asked: &Query,
     first: QueryResult,
@@ -276,31 +276,31 @@ mod tests {
         );
     }
 
-    /// Payments write `took_ms`, a batch's chunks `duration_ms`: both times taken.
-    fn payments_and_chunks() -> (String, u64, u64) {
-        let (mut log, mut slowest_payment, mut slowest_chunk) = (String::new(), 0, 0);
+    /// Bookings write `took_ms`, refund batches `duration_ms`: both times taken.
+    fn bookings_and_batches() -> (String, u64, u64) {
+        let (mut log, mut slowest_booking, mut slowest_batch) = (String::new(), 0, 0);
         for i in 0..120u64 {
             let t = format!("2031-03-04T05:{:02}:{:02}Z", i / 60, i % 60);
             if i % 3 == 0 {
                 let d = 4000 + i * 71 % 900;
-                slowest_chunk = slowest_chunk.max(d);
+                slowest_batch = slowest_batch.max(d);
                 log.push_str(&format!(
-                    "{{\"ts\":\"{t}\",\"msg\":\"chunk {i} committed\",\"duration_ms\":{d}}}\n"
+                    "{{\"ts\":\"{t}\",\"msg\":\"refund batch {i} closed\",\"duration_ms\":{d}}}\n"
                 ));
             } else {
                 let d = 100 + i * 37 % 300;
-                slowest_payment = slowest_payment.max(d);
+                slowest_booking = slowest_booking.max(d);
                 log.push_str(&format!(
-                    "{{\"ts\":\"{t}\",\"msg\":\"payment accepted\",\"took_ms\":{d}}}\n"
+                    "{{\"ts\":\"{t}\",\"msg\":\"seat booked\",\"took_ms\":{d}}}\n"
                 ));
             }
         }
-        (log, slowest_payment, slowest_chunk)
+        (log, slowest_booking, slowest_batch)
     }
 
     #[test]
     fn a_time_taken_of_the_events_named_is_theirs() {
-        let (log, payment, chunk) = payments_and_chunks();
+        let (log, booking, batch) = bookings_and_batches();
         let slowest = |word: &str| {
             let a = QueryArgs {
                 query: Query {
@@ -321,11 +321,11 @@ mod tests {
                 v => panic!("not one figure: {v:?}"),
             }
         };
-        let (max, notes) = slowest("payment");
-        assert_eq!(max, payment as f64);
+        let (max, notes) = slowest("booked");
+        assert_eq!(max, booking as f64);
         assert!(notes.is_empty(), "{notes:?}");
-        let (max, notes) = slowest("chunk");
-        assert_eq!(max, chunk as f64);
+        let (max, notes) = slowest("batch");
+        assert_eq!(max, batch as f64);
         assert!(notes.iter().any(|n| n.contains("duration_ms")), "{notes:?}");
     }
 }
