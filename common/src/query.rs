@@ -346,9 +346,10 @@ impl Window {
     }
 }
 
-/// What the query computes over the rows that pass the filters and the window.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, Default)]
-#[serde(rename_all = "snake_case")]
+/// What the query computes over the rows that pass the filters and the window. On the wire
+/// it is one string: `count`, `mean`, `p95`, or any percentile as `p` and its rank (`p80`,
+/// `p99.9`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Measure {
     /// How many rows (per group when grouped).
     #[default]
@@ -365,6 +366,8 @@ pub enum Measure {
     P90,
     P95,
     P99,
+    /// A percentile other than the four named ones (`p80`, `p99.9`).
+    Percentile(Rank),
     /// All of count, min, max, mean, p50, p90, p95, p99 of `field`, and the row holding
     /// the maximum.
     Stats,
@@ -380,6 +383,55 @@ pub enum Measure {
     Fields,
 }
 
+/// A percentile's rank in hundredths of a percent (`8000`: p80, `9990`: p99.9), from 1 to
+/// 9999: p0 and p100 are the minimum and the maximum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Rank(u16);
+
+impl Rank {
+    /// The rank of a percentile written in percent (`80`, `99.9`); none outside (0, 100) or
+    /// finer than a hundredth.
+    pub fn of_percent(pct: f64) -> Option<Rank> {
+        let hundredths = (pct * 100.0).round();
+        ((pct * 100.0 - hundredths).abs() < 1e-6 && (1.0..=9999.0).contains(&hundredths))
+            .then_some(Rank(hundredths as u16))
+    }
+
+    /// Hundredths of a percent.
+    pub const fn hundredths(self) -> u64 {
+        self.0 as u64
+    }
+}
+
+impl fmt::Display for Rank {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (whole, frac) = (self.0 / 100, self.0 % 100);
+        match frac {
+            0 => write!(f, "{whole}"),
+            _ if frac % 10 == 0 => write!(f, "{whole}.{}", frac / 10),
+            _ => write!(f, "{whole}.{frac:02}"),
+        }
+    }
+}
+
+/// The named measures, as the wire spells them.
+const MEASURE_NAMES: [(Measure, &str); 14] = [
+    (Measure::Count, "count"),
+    (Measure::CountDistinct, "count_distinct"),
+    (Measure::Min, "min"),
+    (Measure::Max, "max"),
+    (Measure::Mean, "mean"),
+    (Measure::Sum, "sum"),
+    (Measure::P50, "p50"),
+    (Measure::P90, "p90"),
+    (Measure::P95, "p95"),
+    (Measure::P99, "p99"),
+    (Measure::Stats, "stats"),
+    (Measure::Buckets, "buckets"),
+    (Measure::Rows, "rows"),
+    (Measure::Timeline, "timeline"),
+];
+
 impl Measure {
     /// A single statistic of a numeric field.
     pub const fn is_stat(self) -> bool {
@@ -393,27 +445,104 @@ impl Measure {
                 | Measure::P90
                 | Measure::P95
                 | Measure::P99
+                | Measure::Percentile(_)
         )
     }
 
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Measure::Count => "count",
-            Measure::CountDistinct => "count_distinct",
-            Measure::Min => "min",
-            Measure::Max => "max",
-            Measure::Mean => "mean",
-            Measure::Sum => "sum",
-            Measure::P50 => "p50",
-            Measure::P90 => "p90",
-            Measure::P95 => "p95",
-            Measure::P99 => "p99",
-            Measure::Stats => "stats",
-            Measure::Buckets => "buckets",
-            Measure::Rows => "rows",
-            Measure::Timeline => "timeline",
-            Measure::Fields => "fields",
+    /// The percentile at `rank`: one of the four named ones where it is one.
+    pub fn percentile(rank: Rank) -> Measure {
+        match rank.0 {
+            5000 => Measure::P50,
+            9000 => Measure::P90,
+            9500 => Measure::P95,
+            9900 => Measure::P99,
+            _ => Measure::Percentile(rank),
         }
+    }
+
+    /// The rank of a percentile measure.
+    pub const fn rank(self) -> Option<Rank> {
+        match self {
+            Measure::P50 => Some(Rank(5000)),
+            Measure::P90 => Some(Rank(9000)),
+            Measure::P95 => Some(Rank(9500)),
+            Measure::P99 => Some(Rank(9900)),
+            Measure::Percentile(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Its name on the wire (`p95`, `p99.9`).
+    pub fn name(self) -> std::borrow::Cow<'static, str> {
+        match self {
+            Measure::Percentile(r) => format!("p{r}").into(),
+            Measure::Fields => "fields".into(),
+            m => MEASURE_NAMES
+                .iter()
+                .find(|(n, _)| *n == m)
+                .map_or("fields", |(_, s)| s)
+                .into(),
+        }
+    }
+
+    /// The measure a wire name names.
+    pub fn from_name(s: &str) -> Option<Measure> {
+        if s == "fields" {
+            return Some(Measure::Fields);
+        }
+        if let Some((m, _)) = MEASURE_NAMES.iter().find(|(_, n)| *n == s) {
+            return Some(*m);
+        }
+        let pct: f64 = s.strip_prefix('p')?.parse().ok()?;
+        Rank::of_percent(pct).map(Measure::percentile)
+    }
+}
+
+impl fmt::Display for Measure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl Serialize for Measure {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Measure {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        Measure::from_name(&s).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown measure `{s}`: one of {}, fields, or a percentile as p<rank> (p80, p99.9)",
+                MEASURE_NAMES.map(|(_, n)| n).join(", ")
+            ))
+        })
+    }
+}
+
+impl JsonSchema for Measure {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Measure".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut names: Vec<&str> = MEASURE_NAMES.iter().map(|(_, n)| *n).collect();
+        names.push("fields");
+        schemars::json_schema!({
+            "description": "What the query computes: count (rows, per group when grouped), \
+                count_distinct (distinct values of `field`), min, max, mean, sum, p50, p90, \
+                p95, p99 or any percentile as p<rank> (p80, p99.9) of the numeric `field`, \
+                stats (all of these), buckets (rows per time bucket, with the peak), rows \
+                (the rows themselves, sorted by `field` with `order`), timeline (the events \
+                of every file merged in time order), fields (the table's schema).",
+            "type": "string",
+            "anyOf": [
+                { "enum": names },
+                { "pattern": "^p[0-9]{1,2}(\\.[0-9]{1,2})?$" }
+            ]
+        })
     }
 }
 

@@ -60,6 +60,8 @@ mod tests_extract;
 #[cfg(test)]
 mod tests_formats;
 #[cfg(test)]
+mod tests_formats_cloud;
+#[cfg(test)]
 mod tests_learn;
 #[cfg(test)]
 mod tests_learn_table;

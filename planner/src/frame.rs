@@ -27,6 +27,7 @@ mod number_filter;
 mod object_words;
 mod owner;
 pub mod parsed;
+mod percentile;
 pub mod question;
 pub(crate) mod rank;
 pub mod scan;

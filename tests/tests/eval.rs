@@ -646,6 +646,9 @@ fn run_set_with(dir: &std::path::Path, min_acc: f64, wait_embedding: bool) {
     c.set_read_timeout(std::time::Duration::from_secs(300))
         .expect("read timeout");
     let mut per_cat: BTreeMap<String, (u32, u32)> = BTreeMap::new();
+    // Scores by the case's area (a log, or the live processes) beside its category: a score
+    // only, so a held-out set may print it too.
+    let mut per_area: BTreeMap<String, (u32, u32)> = BTreeMap::new();
     let (mut failures, mut skipped) = (Vec::new(), Vec::new());
     // `LLMOPS_EVAL_ONLY=id1,id2` runs only the cases whose ids contain one of these
     // (while iterating on a dev set's misses); a full run leaves it unset.
@@ -661,18 +664,28 @@ fn run_set_with(dir: &std::path::Path, min_acc: f64, wait_embedding: bool) {
         }
         let outcome = run_one(&mut c, &case, &fixtures, wait_embedding, trace);
         let cat = case["cat"].as_str().unwrap_or("?").to_string();
-        match outcome {
-            Outcome::Skip(why) => skipped.push(format!("{}: {why}", case["id"])),
-            Outcome::Pass => {
-                let e = per_cat.entry(cat).or_default();
-                e.0 += 1;
+        let area = case["area"].as_str().map(str::to_string);
+        let passed = match outcome {
+            Outcome::Skip(why) => {
+                skipped.push(format!("{}: {why}", case["id"]));
+                continue;
+            }
+            Outcome::Pass => true,
+            Outcome::Fail(why) => {
+                failures.push(why);
+                false
+            }
+        };
+        for (map, key) in [(&mut per_cat, Some(cat)), (&mut per_area, area)] {
+            if let Some(key) = key {
+                let e = map.entry(key).or_default();
+                e.0 += u32::from(passed);
                 e.1 += 1;
             }
-            Outcome::Fail(why) => {
-                per_cat.entry(cat).or_default().1 += 1;
-                failures.push(why);
-            }
         }
+    }
+    for (area, (p, t)) in &per_area {
+        println!("  area {area:<9} {p:>3}/{t:<3}");
     }
     report(dir, &cases_path, &per_cat, &failures, &skipped, min_acc);
 }

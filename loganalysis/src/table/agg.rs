@@ -4,7 +4,7 @@
 
 use std::cmp::Ordering;
 
-use llmops_common::query::{FieldKind, Measure, Order, Query};
+use llmops_common::query::{FieldKind, Measure, Order, Query, Rank};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::event::Val;
@@ -96,13 +96,13 @@ impl Values {
         }
     }
 
-    /// Nearest-rank percentile: the value at rank ceil(p/100 * n) (integer arithmetic, so
-    /// 90% of 10 values is rank 9 exactly).
-    pub fn percentile(&self, sorted: &[(f64, u64)], p: u64) -> Option<f64> {
+    /// Nearest-rank percentile: the value at rank ceil(r/10000 * n), `r` in hundredths of
+    /// a percent (integer arithmetic, so 90% of 10 values is rank 9 exactly).
+    pub fn percentile(&self, sorted: &[(f64, u64)], r: Rank) -> Option<f64> {
         if self.n == 0 {
             return None;
         }
-        let rank = (p * self.n).div_ceil(100).max(1);
+        let rank = (r.hundredths() * self.n).div_ceil(10_000).max(1);
         let mut seen = 0;
         for &(v, c) in sorted {
             seen += c;
@@ -133,17 +133,12 @@ impl Values {
         if self.n == 0 {
             return None;
         }
-        let pct = |p| self.percentile(&self.sorted(), p);
         match m {
             Measure::Min => self.min.as_ref().map(|x| x.0),
             Measure::Max => self.max.as_ref().map(|x| x.0),
             Measure::Sum => Some(self.exact_sum()),
             Measure::Mean => Some(self.exact_sum() / self.n as f64),
-            Measure::P50 => pct(50),
-            Measure::P90 => pct(90),
-            Measure::P95 => pct(95),
-            Measure::P99 => pct(99),
-            _ => None,
+            m => m.rank().and_then(|r| self.percentile(&self.sorted(), r)),
         }
     }
 }

@@ -120,17 +120,18 @@ fn measure_words(q: &Query, resolved: &[Resolved]) -> (String, String) {
         .field
         .as_ref()
         .map_or_else(String::new, |x| used(resolved, x.as_str()));
-    let name = |m: Measure| -> (&'static str, &'static str) {
+    let name = |m: Measure| -> (String, String) {
+        let both = |z: &str, e: &str| (z.to_string(), e.to_string());
         match m {
-            Measure::Min => ("最小值", "minimum"),
-            Measure::Max => ("最大值", "maximum"),
-            Measure::Mean => ("平均值", "mean"),
-            Measure::Sum => ("总和", "sum"),
-            Measure::P50 => ("P50（中位数）", "p50 (median)"),
-            Measure::P90 => ("P90", "p90"),
-            Measure::P95 => ("P95", "p95"),
-            Measure::P99 => ("P99", "p99"),
-            _ => ("", ""),
+            Measure::Min => both("最小值", "minimum"),
+            Measure::Max => both("最大值", "maximum"),
+            Measure::Mean => both("平均值", "mean"),
+            Measure::Sum => both("总和", "sum"),
+            Measure::P50 => both("P50（中位数）", "p50 (median)"),
+            m => match m.rank() {
+                Some(r) => (format!("P{r}"), format!("p{r}")),
+                None => both("", ""),
+            },
         }
     };
     // A system table's rows are processes, sockets, units or mounts, in no file order.
@@ -143,7 +144,7 @@ fn measure_words(q: &Query, resolved: &[Resolved]) -> (String, String) {
             format!("the number of distinct values of {f}"),
         ),
         // A percentile is one of the values (nearest rank), not an interpolation.
-        m @ (Measure::P50 | Measure::P90 | Measure::P95 | Measure::P99) => {
+        m if m.rank().is_some() => {
             let (z, e) = name(m);
             (
                 format!("{f} 的{z}（精确值，最近秩法）"),

@@ -38,10 +38,22 @@ pub fn finish(acc: Acc, q: &Query, unit: Unit, nfiles: usize, files: &[String]) 
                     max: v.max.as_ref().map_or(0.0, |x| x.0),
                     mean: sum / v.n as f64,
                     sum,
-                    p50: v.percentile(&sorted, 50).unwrap_or(0.0),
-                    p90: v.percentile(&sorted, 90).unwrap_or(0.0),
-                    p95: v.percentile(&sorted, 95).unwrap_or(0.0),
-                    p99: v.percentile(&sorted, 99).unwrap_or(0.0),
+                    p50: Measure::P50
+                        .rank()
+                        .and_then(|r| v.percentile(&sorted, r))
+                        .unwrap_or(0.0),
+                    p90: Measure::P90
+                        .rank()
+                        .and_then(|r| v.percentile(&sorted, r))
+                        .unwrap_or(0.0),
+                    p95: Measure::P95
+                        .rank()
+                        .and_then(|r| v.percentile(&sorted, r))
+                        .unwrap_or(0.0),
+                    p99: Measure::P99
+                        .rank()
+                        .and_then(|r| v.percentile(&sorted, r))
+                        .unwrap_or(0.0),
                 });
                 QueryValue::Stats {
                     stats,

@@ -128,6 +128,11 @@ const BUILTIN: &[(&str, &str)] = &[
     ("squid.toml", include_str!("../../formats/squid.toml")),
     ("w3c.toml", include_str!("../../formats/w3c.toml")),
     ("aws_alb.toml", include_str!("../../formats/aws_alb.toml")),
+    ("aws_elb.toml", include_str!("../../formats/aws_elb.toml")),
+    (
+        "cloudfront.toml",
+        include_str!("../../formats/cloudfront.toml"),
+    ),
     ("uwsgi.toml", include_str!("../../formats/uwsgi.toml")),
     ("gunicorn.toml", include_str!("../../formats/gunicorn.toml")),
     (

@@ -81,7 +81,7 @@ pub fn check_measure(q: &Query, p: &Plan, has_time: bool, name: &str) -> Result<
     if needs_field && p.field.is_none() {
         return Err(QueryError::BadFilter(format!(
             "`{}` 需要 field / needs `field`",
-            q.measure.as_str()
+            q.measure
         )));
     }
     if q.measure.is_stat() || q.measure == Measure::Stats {
@@ -89,7 +89,7 @@ pub fn check_measure(q: &Query, p: &Plan, has_time: bool, name: &str) -> Result<
             if !f.is_numeric() {
                 return Err(QueryError::NotNumeric {
                     field: f.name.clone(),
-                    what: q.measure.as_str().to_string(),
+                    what: q.measure.to_string(),
                 });
             }
         }

@@ -82,7 +82,7 @@ pub(super) fn distinct(dir: &std::path::Path, name: &str, field: &str) -> u64 {
     }
 }
 
-fn class(field: &str, c: f64) -> Filter {
+pub(super) fn class(field: &str, c: f64) -> Filter {
     Filter::new(Some(Field::new(field)), FilterOp::Class, Scalar::Number(c))
 }
 
@@ -94,12 +94,12 @@ pub(super) fn eq(field: &str, v: &str) -> Filter {
     )
 }
 
-fn tag(name: &str) -> Filter {
+pub(super) fn tag(name: &str) -> Filter {
     Filter::new(None, FilterOp::Tag, Scalar::Text(name.into()))
 }
 
 /// The nearest-rank percentile: the value at rank ceil(p/100 * n).
-fn nearest_rank(values: &[f64], p: f64) -> f64 {
+pub(super) fn nearest_rank(values: &[f64], p: f64) -> f64 {
     let mut v = values.to_vec();
     v.sort_by(f64::total_cmp);
     let rank = ((p / 100.0) * v.len() as f64).ceil() as usize;

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use llmops_common::query::{
-    BucketWidth, Field, Filter, FilterOp, Measure, Order, Query, QueryResult, QueryValue, Scalar,
-    TimePoint, Unit, Window,
+    BucketWidth, Field, Filter, FilterOp, Measure, Order, Query, QueryResult, QueryValue, Rank,
+    Scalar, TimePoint, Unit, Window,
 };
 
 use super::truth::{generate, TruthEvent, TruthLog, FORMATS, TOKEN};
@@ -250,8 +250,10 @@ fn groups(c: &Case) {
     c.check_number(&r, want.len() as f64, "distinct");
 }
 
-fn nearest_rank(sorted: &[f64], p: u64) -> f64 {
-    let rank = (p * sorted.len() as u64).div_ceil(100).max(1) as usize;
+/// The value at rank ceil(p/100 * n), `p` in percent, counted here in hundredths.
+fn nearest_rank(sorted: &[f64], p: f64) -> f64 {
+    let hundredths = (p * 100.0).round() as u64;
+    let rank = (hundredths * sorted.len() as u64).div_ceil(10_000).max(1) as usize;
     sorted[rank - 1]
 }
 
@@ -284,13 +286,21 @@ fn durations(c: &Case) {
     c.check_number(&r, max, "max");
     let mut sorted: Vec<f64> = vals.iter().map(|v| v.0).collect();
     sorted.sort_by(f64::total_cmp);
-    for (m, p) in [(Measure::P50, 50), (Measure::P95, 95), (Measure::P99, 99)] {
+    let any = |p: f64| Measure::percentile(Rank::of_percent(p).expect("a rank"));
+    for (m, p) in [
+        (Measure::P50, 50.0),
+        (Measure::P95, 95.0),
+        (Measure::P99, 99.0),
+        (any(80.0), 80.0),
+        (any(99.9), 99.9),
+        (any(12.5), 12.5),
+    ] {
         qq.measure = m;
         let r = c.run(&qq);
         let QueryValue::Stat { value, .. } = &r.value else {
             panic!("stat")
         };
-        assert_eq!(*value, Some(nearest_rank(&sorted, p)), "{}: p{p}", t.format);
+        assert_eq!(*value, Some(nearest_rank(&sorted, p)), "{}: {m}", t.format);
         c.check_number(&r, nearest_rank(&sorted, p), "percentile");
     }
     qq.measure = Measure::Mean;
@@ -321,7 +331,7 @@ fn durations(c: &Case) {
             sorted.len() as u64,
             sorted[0],
             max,
-            nearest_rank(&sorted, 90)
+            nearest_rank(&sorted, 90.0)
         )
     );
     assert_eq!(max_row.as_ref().map(|r| r.line), max_line);

@@ -411,13 +411,9 @@ fn stat_lead(
     };
     let v = with_unit(v, unit);
     let mut s = match lang {
-        Lang::Zh => format!(
-            "{what} —— **{v}**（{n} 个值中的 {}）{part}。",
-            measure.as_str()
-        ),
+        Lang::Zh => format!("{what} —— **{v}**（{n} 个值中的 {measure}）{part}。"),
         Lang::En => format!(
-            "{what}: **{v}** ({} of {n} value{}){part}.",
-            measure.as_str(),
+            "{what}: **{v}** ({measure} of {n} value{}){part}.",
             if n == 1 { "" } else { "s" }
         ),
     };

@@ -196,6 +196,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     cause_at_a_second(&mut q);
     roles_by_their_columns(p, &mut q);
     to_position(p.rank, &mut q);
+    super::percentile::apply(p.percentile, &mut q);
     Frame {
         query: q,
         soft,

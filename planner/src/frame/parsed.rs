@@ -29,12 +29,16 @@ pub struct Parsed {
     /// The position in a ranking asked ("the second slowest": 2); the ordinal is out of
     /// `text`, which reads as the superlative.
     pub rank: Option<u32>,
+    /// The rank of a percentile asked by number ("p80"); the text reads it as any
+    /// percentile cue.
+    pub percentile: Option<llmops_common::query::Rank>,
 }
 
 impl Parsed {
     pub fn new(text: &str, ctx: &FrameCtx) -> Parsed {
         let lex = lexicon();
         let (text, rank) = super::rank::ranked(&normalize(text));
+        let (text, percentile) = super::percentile::asked(&text);
         let Named { files, spans, host } = named_files(&text, ctx);
         // File names are not cues: "error.log" says nothing about errors.
         let mut lower = text.to_ascii_lowercase().into_bytes();
@@ -95,6 +99,7 @@ impl Parsed {
             defined,
             upload_names,
             rank,
+            percentile,
         }
     }
 }

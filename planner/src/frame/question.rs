@@ -15,6 +15,7 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
     let mut p = Parsed::new(text, ctx);
     if let Some(mut frame) = super::edit::follow_up(lex, &p, ctx) {
         super::build::to_position(p.rank, &mut frame.query);
+        super::percentile::apply(p.percentile, &mut frame.query);
         at_the_answer_time(lex, &p, ctx, &mut frame);
         return Some(Understood::Query(Box::new(frame)));
     }

@@ -141,10 +141,7 @@ pub(super) fn per_event<E>(
     run: &mut impl FnMut(&Query) -> Result<QueryResult, E>,
 ) -> Result<QueryResult, E> {
     let q = &first.query;
-    let averaged = matches!(
-        q.measure,
-        Measure::Mean | Measure::P50 | Measure::P90 | Measure::P95 | Measure::P99
-    );
+    let averaged = q.measure == Measure::Mean || q.measure.rank().is_some();
     let QueryValue::Groups {
         rows, groups, rest, ..
     } = &first.value

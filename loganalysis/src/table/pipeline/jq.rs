@@ -219,8 +219,8 @@ pub(super) fn jq(c: &PipeCtx<'_>) -> Result<String, String> {
                 Measure::Sum => "add".to_string(),
                 Measure::Mean => "add / length".to_string(),
                 m => {
-                    let p: u64 = m.as_str()[1..].parse().unwrap_or(50);
-                    format!("sort | .[((length * {p} + 99) / 100 | floor) - 1]")
+                    let r = m.rank().map_or(5000, |r| r.hundredths());
+                    format!("sort | .[((length * {r} + 9999) / 10000 | floor) - 1]")
                 }
             };
             let values = format!(
@@ -232,6 +232,6 @@ pub(super) fn jq(c: &PipeCtx<'_>) -> Result<String, String> {
                 shq(&format!("{JQ_DEFS} {values} | {agg}"))
             ))
         }
-        _ => Err(format!("no jq equivalent shown for `{}`", m.as_str())),
+        _ => Err(format!("no jq equivalent shown for `{m}`")),
     }
 }

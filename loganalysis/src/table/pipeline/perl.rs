@@ -372,7 +372,9 @@ fn perl_cond(c: &PipeCtx<'_>) -> Result<String, String> {
 /// Statistics: values collected, sorted, and the figure printed.
 fn perl_stat(c: &PipeCtx<'_>, m: Measure) -> Result<(String, String, String), String> {
     let f = c.plan.field.as_ref().ok_or("no field")?;
-    let pct = |p: u64| format!("$v[int(({p} * @v + 99) / 100) - 1]");
+    // Nearest rank, as the engine reads it: rank ceil(r/10000 * n), `r` in hundredths of a
+    // percent.
+    let pct = |r: u64| format!("$v[int(({r} * @v + 9999) / 10000) - 1]");
     let out = match m {
         Measure::Min => "printf \"%.6f\\n\", $v[0]".to_string(),
         Measure::Max => "printf \"%.6f\\n\", $v[-1]".to_string(),
@@ -380,12 +382,15 @@ fn perl_stat(c: &PipeCtx<'_>, m: Measure) -> Result<(String, String, String), St
         Measure::Mean => "printf \"%.6f\\n\", $s / @v".to_string(),
         Measure::Stats => format!(
             "printf \"%d %.6f %.6f %.6f %.6f %.6f %.6f %.6f\\n\", scalar(@v), $v[0], $v[-1], $s / @v, {}, {}, {}, {}",
-            pct(50),
-            pct(90),
-            pct(95),
-            pct(99)
+            pct(5000),
+            pct(9000),
+            pct(9500),
+            pct(9900)
         ),
-        m => format!("printf \"%.6f\\n\", {}", pct(m.as_str()[1..].parse().unwrap_or(50))),
+        m => format!(
+            "printf \"%.6f\\n\", {}",
+            pct(m.rank().map_or(5000, |r| r.hundredths()))
+        ),
     };
     Ok((
         format!(
@@ -446,7 +451,7 @@ fn perl_action(c: &PipeCtx<'_>) -> Result<(String, String, String), String> {
         }
         m if m.is_stat() || m == Measure::Stats => perl_stat(c, m),
         Measure::Buckets => perl_buckets(c),
-        _ => Err(format!("no shell equivalent shown for `{}`", m.as_str())),
+        _ => Err(format!("no shell equivalent shown for `{m}`")),
     }
 }
 

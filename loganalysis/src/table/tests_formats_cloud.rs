@@ -1,0 +1,146 @@
+//! Cloud load balancer and CDN access logs (Classic ELB, CloudFront) planted line by line:
+//! the format is detected and every figure matches the one counted here.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use llmops_common::query::Measure;
+
+use super::tests_formats::{
+    class, count, distinct, eq, format_of, groups, nearest_rank, stat, tag, Lcg,
+};
+
+#[test]
+fn classic_elb_counts_statuses_clients_and_backend_times_exactly() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name =
+        "111122223333_elasticloadbalancing_eu-west-1_media-front_20310914T2240Z_10.0.0.9_a1b2.log";
+    let clients = ["203.0.113.40", "198.51.100.8", "192.0.2.14"];
+    let paths = ["/v2/thumbs/88", "/v2/upload", "/health"];
+    let statuses = [200, 200, 200, 204, 301, 404, 500, 503, 504];
+    let mut rng = Lcg(11);
+    let mut text = String::new();
+    let (mut fives, mut times, mut sent) = (BTreeMap::new(), Vec::new(), 0u64);
+    let mut seen = BTreeSet::new();
+    for i in 0..600u32 {
+        let client = clients[rng.next(3) as usize];
+        let path = paths[rng.next(3) as usize];
+        let status = statuses[rng.next(9) as usize];
+        let bytes = rng.next(90_000);
+        // A 503 or 504 the balancer answered itself: no backend, its times -1.
+        let no_backend = status >= 503 && rng.next(2) == 0;
+        let us = rng.next(2_500_000);
+        let (backend, btime, bstatus) = if no_backend {
+            ("-".to_string(), "-1".to_string(), "-".to_string())
+        } else {
+            times.push(us as f64 / 1e6);
+            (
+                format!("10.4.2.{}:8080", 17 + i % 3),
+                format!("{}.{:06}", us / 1_000_000, us % 1_000_000),
+                status.to_string(),
+            )
+        };
+        if status >= 500 {
+            *fives.entry(path.to_string()).or_insert(0u64) += 1;
+        }
+        sent += bytes;
+        seen.insert(client);
+        text.push_str(&format!(
+            "2031-09-14T22:{:02}:{:02}.{i:06}Z media-front {client}:{} {backend} 0.000041 {btime} 0.000029 {status} {bstatus} 0 {bytes} \"GET https://media.example.org:443{path}?n={i} HTTP/1.1\" \"okhttp/4.12.0\" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2\n",
+            40 + i / 60 % 20,
+            i % 60,
+            30000 + i,
+        ));
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "aws_elb");
+    let by_path = groups(d, name, vec![class("elb_status_code", 5.0)], "endpoint");
+    assert_eq!(by_path, fives);
+    assert_eq!(distinct(d, name, "client"), seen.len() as u64);
+    assert_eq!(stat(d, name, Measure::Sum, "sent_bytes"), sent as f64);
+    for (m, p) in [(Measure::Max, 100.0), (Measure::P90, 90.0)] {
+        assert_eq!(
+            stat(d, name, m, "backend_processing_time"),
+            nearest_rank(&times, p)
+        );
+    }
+    let slow = times.iter().filter(|&&t| t > 1.0).count() as u64;
+    assert_eq!(count(d, name, vec![tag("slow_request")]), slow);
+}
+
+#[test]
+fn cloudfront_reads_tab_separated_columns_with_seconds() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "E2QWRUHAPOMQZL.2031-07-02-03.a1b2c3d4";
+    let mut text = String::from("#Version: 1.0\n#Fields: date time x-edge-location sc-bytes c-ip cs-method cs(Host) cs-uri-stem sc-status cs(Referer) cs(User-Agent) cs-uri-query cs(Cookie) x-edge-result-type x-edge-request-id x-host-header cs-protocol cs-bytes time-taken x-forwarded-for ssl-protocol ssl-cipher x-edge-response-result-type cs-protocol-version fle-status fle-encrypted-fields c-port time-to-first-byte x-edge-detailed-result-type sc-content-type sc-content-len sc-range-start sc-range-end\n");
+    let results = ["Hit", "Hit", "Miss", "RefreshHit", "Error"];
+    let paths = ["/media/intro.mp4", "/api/views", "/index.html"];
+    let mut rng = Lcg(5);
+    let (mut misses, mut taken, mut errors_by_path) = (0u64, Vec::new(), BTreeMap::new());
+    let mut bytes = 0u64;
+    for i in 0..700u32 {
+        let result = results[rng.next(5) as usize];
+        let path = paths[rng.next(3) as usize];
+        let status = if result == "Error" { 502 } else { 200 };
+        let ms = rng.next(4000);
+        let sc_bytes = rng.next(60_000);
+        misses += u64::from(result == "Miss");
+        taken.push(ms as f64 / 1000.0);
+        bytes += sc_bytes;
+        if status >= 500 {
+            *errors_by_path.entry(path.to_string()).or_insert(0u64) += 1;
+        }
+        let fields = [
+            "2031-07-02".to_string(),
+            format!("03:{:02}:{:02}", i / 60 % 60, i % 60),
+            "AMS54-C1".into(),
+            sc_bytes.to_string(),
+            format!("198.51.100.{}", 1 + i % 30),
+            "GET".into(),
+            "d2abcdef0123.cloudfront.net".into(),
+            path.into(),
+            status.to_string(),
+            "-".into(),
+            "Mozilla/5.0%20(X11;%20Linux%20x86_64)".into(),
+            "-".into(),
+            "-".into(),
+            result.into(),
+            format!("Xk3vQ9mX2fVZ3nC1w{i}=="),
+            "video.example.net".into(),
+            "https".into(),
+            "211".into(),
+            format!("{}.{:03}", ms / 1000, ms % 1000),
+            "-".into(),
+            "TLSv1.3".into(),
+            "TLS_AES_128_GCM_SHA256".into(),
+            result.into(),
+            "HTTP/2.0".into(),
+            "-".into(),
+            "-".into(),
+            (40000 + i).to_string(),
+            "0.010".into(),
+            result.into(),
+            "text/html".into(),
+            "78".into(),
+            "-".into(),
+            "-".into(),
+        ];
+        text.push_str(&fields.join("\t"));
+        text.push('\n');
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "cloudfront");
+    assert_eq!(
+        count(d, name, vec![eq("x-edge-result-type", "Miss")]),
+        misses
+    );
+    let by_path = groups(d, name, vec![class("sc-status", 5.0)], "endpoint");
+    assert_eq!(by_path, errors_by_path);
+    assert_eq!(stat(d, name, Measure::Sum, "sc-bytes"), bytes as f64);
+    assert_eq!(
+        stat(d, name, Measure::P95, "duration"),
+        nearest_rank(&taken, 95.0)
+    );
+    assert_eq!(distinct(d, name, "client"), 30);
+}
