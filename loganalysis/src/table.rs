@@ -62,6 +62,8 @@ mod tests_formats;
 #[cfg(test)]
 mod tests_formats_cloud;
 #[cfg(test)]
+mod tests_formats_dotnet;
+#[cfg(test)]
 mod tests_learn;
 #[cfg(test)]
 mod tests_learn_table;

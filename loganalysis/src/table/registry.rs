@@ -104,6 +104,10 @@ const BUILTIN: &[(&str, &str)] = &[
     ("tomcat.toml", include_str!("../../formats/tomcat.toml")),
     ("klog.toml", include_str!("../../formats/klog.toml")),
     (
+        "dotnet_console.toml",
+        include_str!("../../formats/dotnet_console.toml"),
+    ),
+    (
         "python_logging.toml",
         include_str!("../../formats/python_logging.toml"),
     ),
