@@ -62,7 +62,7 @@ mod tests_formats;
 #[cfg(test)]
 mod tests_formats_cloud;
 #[cfg(test)]
-mod tests_formats_dotnet;
+mod tests_formats_runtimes;
 #[cfg(test)]
 mod tests_learn;
 #[cfg(test)]

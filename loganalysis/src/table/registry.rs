@@ -102,6 +102,10 @@ const BUILTIN: &[(&str, &str)] = &[
     ("redis.toml", include_str!("../../formats/redis.toml")),
     ("mongodb.toml", include_str!("../../formats/mongodb.toml")),
     ("tomcat.toml", include_str!("../../formats/tomcat.toml")),
+    (
+        "java_util_logging.toml",
+        include_str!("../../formats/java_util_logging.toml"),
+    ),
     ("klog.toml", include_str!("../../formats/klog.toml")),
     (
         "dotnet_console.toml",

@@ -1,0 +1,117 @@
+//! The default loggers of language runtimes (.NET's console, java.util.logging), planted
+//! event by event: levels, exceptions, times and the figures in messages match the planted
+//! ones, each event read with its following lines.
+
+use std::collections::BTreeMap;
+
+use llmops_common::query::{Field, Measure, Order, Query, QueryValue};
+
+use super::tests_formats::{count, eq, format_of, groups, run, stat, Lcg};
+
+#[test]
+fn dotnet_console_events_span_their_indented_lines() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "intake.log";
+    let levels = ["info", "info", "info", "dbug", "warn", "fail", "crit"];
+    let exceptions = ["System.TimeoutException", "Npgsql.NpgsqlException"];
+    let mut rng = Lcg(19);
+    let mut text = String::new();
+    let (mut failed, mut by_exception, mut took) = (0u64, BTreeMap::new(), Vec::new());
+    for i in 0..500u32 {
+        let level = levels[rng.next(7) as usize];
+        let ms = 3 + rng.next(2000);
+        let clock = format!("2031-08-03 04:{:02}:{:02}", i / 60 % 60, i % 60);
+        if level == "fail" || level == "crit" {
+            failed += 1;
+            let ex = exceptions[rng.next(2) as usize];
+            *by_exception.entry(ex.to_string()).or_insert(0u64) += 1;
+            text.push_str(&format!(
+                "{clock} {level}: Intake.Api.Store[1002]\n      Storing batch B-{i} failed\n      {ex}: Timed out after {ms} ms\n         at Intake.Api.Store.Save(Batch b) in /src/Store.cs:line 41\n         at Intake.Api.Worker.Run() in /src/Worker.cs:line 12\n"
+            ));
+        } else {
+            took.push(ms as f64);
+            text.push_str(&format!(
+                "{clock} {level}: Intake.Api.Worker[1001]\n      Stored batch B-{i} took={ms} ms\n"
+            ));
+        }
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "dotnet_console");
+    let errors =
+        count(d, name, vec![eq("level", "ERROR")]) + count(d, name, vec![eq("level", "CRITICAL")]);
+    assert_eq!(errors, failed);
+    assert_eq!(groups(d, name, Vec::new(), "exception"), by_exception);
+    let mean = took.iter().sum::<f64>() / took.len() as f64;
+    // In the unit the log writes after the number.
+    let got = stat(d, name, Measure::Mean, "took");
+    assert!((got - mean).abs() < 1e-9, "{got} vs {mean} ms");
+}
+
+#[test]
+fn java_util_logging_records_are_two_lines_and_a_trace() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "router.log";
+    let levels = ["INFO", "INFO", "WARNING", "SEVERE", "FINE"];
+    let mut rng = Lcg(23);
+    let mut text = String::new();
+    let (mut severe, mut by_exception, mut took, mut line) = (0u64, BTreeMap::new(), Vec::new(), 1);
+    let mut last_line = 0;
+    // 11:00 AM to 1:xx PM: the clock passes noon, where 12 PM is 12:00 and 1 PM is 13:00.
+    for i in 0..400u32 {
+        let minute = 660 + i / 2;
+        let (h24, m) = (minute / 60, minute % 60);
+        let (h12, ampm) = match h24 {
+            0 => (12, "AM"),
+            12 => (12, "PM"),
+            h if h > 12 => (h - 12, "PM"),
+            h => (h, "AM"),
+        };
+        let level = levels[rng.next(5) as usize];
+        let ms = 5 + rng.next(3000);
+        last_line = line;
+        text.push_str(&format!(
+            "Mar 04, 2031 {h12}:{m:02}:{:02} {ampm} com.acme.router.Dispatcher dispatch\n{level}: Dispatched job J-{i} in {ms} ms\n",
+            i % 2 * 30
+        ));
+        took.push(ms as f64);
+        line += 2;
+        if level == "SEVERE" {
+            severe += 1;
+            let ex = [
+                "java.net.SocketTimeoutException",
+                "java.sql.SQLTransientConnectionException",
+            ][rng.next(2) as usize];
+            *by_exception.entry(ex.to_string()).or_insert(0u64) += 1;
+            text.push_str(&format!(
+                "{ex}: timed out\n\tat com.acme.router.Dispatcher.dispatch(Dispatcher.java:88)\n"
+            ));
+            line += 2;
+        }
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "java_util_logging");
+    assert_eq!(count(d, name, vec![eq("level", "ERROR")]), severe);
+    assert_eq!(groups(d, name, Vec::new(), "exception"), by_exception);
+    let mean = took.iter().sum::<f64>() / took.len() as f64;
+    // "in N ms" in a message is a time taken, read in seconds.
+    let got = stat(d, name, Measure::Mean, "took");
+    assert!((got - mean / 1000.0).abs() < 1e-9, "{got} s vs {mean} ms");
+    // The latest record is the last one planted: 1:19:30 PM is after 12:59 PM and 11 AM.
+    let latest = run(
+        d,
+        name,
+        &Query {
+            measure: Measure::Rows,
+            field: Some(Field::new("time")),
+            order: Order::Desc,
+            limit: Some(1),
+            ..Query::default()
+        },
+    );
+    let QueryValue::Rows { rows, .. } = latest.value else {
+        panic!("rows: {:?}", latest.value);
+    };
+    assert_eq!(rows.first().map(|r| r.line), Some(last_line));
+}
