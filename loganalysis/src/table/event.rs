@@ -14,6 +14,9 @@ use super::rest_group::RegexLocs;
 use crate::ts::{self, Ts};
 use crate::{level, Level};
 
+/// Serilog's compact JSON (CLEF) level key: an event without it is at Information.
+pub(crate) const CLEF_LEVEL: &str = "@l";
+
 pub use super::schema::{Inner, Schema};
 
 /// The inner line without the newline the writer kept (`"...\n"`).
@@ -443,7 +446,11 @@ impl<'f> Extractor<'f> {
                 csv_value(&fmt.quoted, &fmt.doubled_quotes, &spec.name, &text[a..b])
             }
             Origin::Key(k) => match &self.fmt.parser {
-                Parser::Json => json_value(self.json.as_ref()?, k)?,
+                Parser::Json => match json_value(self.json.as_ref()?, k) {
+                    Some(v) => v,
+                    None if is_level && k == CLEF_LEVEL => Val::Text(Cow::Borrowed("INFO")),
+                    None => return None,
+                },
                 _ => self.kv_value(text, k)?,
             },
             Origin::InMessage { message, key } => {

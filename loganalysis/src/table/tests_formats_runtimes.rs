@@ -1,6 +1,6 @@
-//! The default loggers of language runtimes (.NET's console, java.util.logging), planted
-//! event by event: levels, exceptions, times and the figures in messages match the planted
-//! ones, each event read with its following lines.
+//! The default loggers of language runtimes (.NET's console and Serilog's CLEF,
+//! java.util.logging), planted event by event: levels, exceptions, times and the figures in
+//! messages match the planted ones, each event read with its following lines.
 
 use std::collections::BTreeMap;
 
@@ -114,4 +114,52 @@ fn java_util_logging_records_are_two_lines_and_a_trace() {
         panic!("rows: {:?}", latest.value);
     };
     assert_eq!(rows.first().map(|r| r.line), Some(last_line));
+}
+
+#[test]
+fn clef_events_without_a_level_are_information() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "payments.clef";
+    let mut rng = Lcg(31);
+    let (mut text, mut info, mut errors) = (String::new(), 0u64, 0u64);
+    for i in 0..300u32 {
+        let level = match rng.next(5) {
+            0 => {
+                errors += 1;
+                r#","@l":"Error""#
+            }
+            1 => r#","@l":"Warning""#,
+            _ => {
+                info += 1;
+                ""
+            }
+        };
+        text.push_str(&format!(
+            "{{\"@t\":\"2031-05-01T02:{:02}:{:02}Z\",\"@mt\":\"Charged {{CardId}}\",\"CardId\":\"C{i}\"{level}}}\n",
+            i / 60,
+            i % 60
+        ));
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    let r = run(
+        d,
+        name,
+        &Query {
+            filters: vec![eq("level", "INFO")],
+            ..Query::default()
+        },
+    );
+    assert!(
+        matches!(r.value, QueryValue::Count { count } if count == info),
+        "{:?}",
+        r.value
+    );
+    // The shell equivalent shown beside the answer counts the same.
+    let shown = r.pipeline.as_deref().expect("a jq equivalent");
+    assert_eq!(
+        super::tests_formats::shell_output(d, shown),
+        info.to_string()
+    );
+    assert_eq!(count(d, name, vec![eq("level", "ERROR")]), errors);
 }

@@ -39,10 +39,15 @@ fn field(c: &PipeCtx<'_>, f: &FieldRef) -> String {
         }
         _ => jq_path(&spec.name, c.schema),
     };
-    let base = format!("($j | {path} | txt)");
     if c.schema.level != Some(f.id) {
-        return base;
+        return format!("($j | {path} | txt)");
     }
+    // CLEF leaves its level out at Information.
+    let base = if spec.origin == Origin::Key(crate::table::event::CLEF_LEVEL.into()) {
+        format!("($j | {path} // \"INFO\" | txt)")
+    } else {
+        format!("($j | {path} | txt)")
+    };
     let map: Vec<String> = level_words()
         .map(|(w, l)| format!("\"{w}\":\"{l}\""))
         .chain(
