@@ -28,6 +28,10 @@ const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../formats/nginx_combined.toml"),
     ),
     (
+        "nginx_ingress.toml",
+        include_str!("../../formats/nginx_ingress.toml"),
+    ),
+    (
         "nginx_timed.toml",
         include_str!("../../formats/nginx_timed.toml"),
     ),

@@ -1,5 +1,5 @@
-//! Cloud load balancer and CDN access logs (Classic ELB, CloudFront) planted line by line:
-//! the format is detected and every figure matches the one counted here.
+//! Cloud and cluster edge access logs (Classic ELB, CloudFront, ingress-nginx) planted line
+//! by line: the format is detected and every figure matches the one counted here.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -143,4 +143,71 @@ fn cloudfront_reads_tab_separated_columns_with_seconds() {
         nearest_rank(&taken, 95.0)
     );
     assert_eq!(distinct(d, name, "client"), 30);
+}
+
+#[test]
+fn ingress_nginx_reads_times_apart_from_lengths_and_the_last_attempt() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "ingress-nginx-controller.log";
+    let services = [
+        "shop-orders-8080",
+        "shop-cart-8080",
+        "upstream-default-backend",
+    ];
+    let mut rng = Lcg(3);
+    let mut text = String::new();
+    let (mut times, mut by_service, mut answered_503, mut lengths) =
+        (Vec::new(), BTreeMap::new(), 0u64, 0u64);
+    for i in 0..500u32 {
+        let service = services[rng.next(3) as usize];
+        let ms = rng.next(4000);
+        let length = 200 + rng.next(900);
+        let retried = rng.next(4) == 0;
+        let last_status = [200, 200, 503][rng.next(3) as usize];
+        times.push(ms as f64 / 1000.0);
+        lengths += length;
+        *by_service.entry(service.to_string()).or_insert(0u64) += 1;
+        answered_503 += u64::from(last_status == 503);
+        let t = format!("{}.{:03}", ms / 1000, ms % 1000);
+        let (addr, ulen, utime, ustatus) = if retried {
+            (
+                "10.4.0.7:8080, 10.4.1.9:8080".to_string(),
+                "0, 512".to_string(),
+                format!("0.500, {t}"),
+                format!("502, {last_status}"),
+            )
+        } else {
+            (
+                "10.4.0.7:8080".to_string(),
+                "512".to_string(),
+                t.clone(),
+                last_status.to_string(),
+            )
+        };
+        text.push_str(&format!(
+            "10.2.0.{} - - [01/May/2031:02:{:02}:{:02} +0000] \"GET /api/v1/items/{i} HTTP/1.1\" {last_status} 512 \"-\" \"okhttp/4.12.0\" {length} {t} [{service}] [] {addr} {ulen} {utime} {ustatus} {i:032x}\n",
+            i % 9,
+            i / 60 % 60,
+            i % 60,
+        ));
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "nginx_ingress");
+    assert_eq!(
+        stat(d, name, Measure::Max, "request_time"),
+        nearest_rank(&times, 100.0)
+    );
+    assert_eq!(
+        stat(d, name, Measure::Sum, "request_length"),
+        lengths as f64
+    );
+    assert_eq!(
+        groups(d, name, Vec::new(), "proxy_upstream_name"),
+        by_service
+    );
+    assert_eq!(
+        count(d, name, vec![eq("upstream_status", "503")]),
+        answered_503
+    );
 }
