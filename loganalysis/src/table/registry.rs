@@ -141,6 +141,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("w3c.toml", include_str!("../../formats/w3c.toml")),
     ("aws_alb.toml", include_str!("../../formats/aws_alb.toml")),
     ("aws_elb.toml", include_str!("../../formats/aws_elb.toml")),
+    ("aws_s3.toml", include_str!("../../formats/aws_s3.toml")),
     (
         "cloudfront.toml",
         include_str!("../../formats/cloudfront.toml"),

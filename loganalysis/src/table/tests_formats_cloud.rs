@@ -1,5 +1,5 @@
-//! Cloud and cluster edge access logs (Classic ELB, CloudFront, ingress-nginx) planted line
-//! by line: the format is detected and every figure matches the one counted here.
+//! Cloud and cluster edge access logs (Classic ELB, CloudFront, S3, ingress-nginx) planted
+//! line by line: the format is detected and every figure matches the one counted here.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -209,5 +209,52 @@ fn ingress_nginx_reads_times_apart_from_lengths_and_the_last_attempt() {
     assert_eq!(
         count(d, name, vec![eq("upstream_status", "503")]),
         answered_503
+    );
+}
+
+#[test]
+fn s3_access_counts_operations_errors_and_times_exactly() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "media-archive2031-02-06-00-00-38-5E2C6F7A8B9C0D1E";
+    let ops = ["REST.GET.OBJECT", "REST.PUT.OBJECT", "REST.HEAD.OBJECT"];
+    let mut rng = Lcg(17);
+    let mut text = String::new();
+    let (mut by_op, mut no_such_key, mut times, mut sent) =
+        (BTreeMap::new(), 0u64, Vec::new(), 0u64);
+    for i in 0..400u32 {
+        let op = ops[rng.next(3) as usize];
+        let missing = op != "REST.PUT.OBJECT" && rng.next(6) == 0;
+        let (status, code) = if missing {
+            (404, "NoSuchKey")
+        } else {
+            (200, "-")
+        };
+        let bytes = rng.next(80_000);
+        let ms = 1 + rng.next(900);
+        *by_op.entry(op.to_string()).or_insert(0u64) += 1;
+        no_such_key += u64::from(missing);
+        times.push(ms as f64);
+        sent += bytes;
+        text.push_str(&format!(
+            "79a59df900b949e55d96a1e698fbacedfd6e09d98eacf8f8d5218e7cd47ef2be media-archive [06/Feb/2031:00:{:02}:{:02} +0000] 192.0.2.{} arn:aws:iam::111122223333:user/uploader 3E57427F3E{i:06} {op} clips/{i}.mp4 \"GET /media-archive/clips/{i}.mp4 HTTP/1.1\" {status} {code} {bytes} 90000 {ms} {} \"-\" \"aws-sdk-go-v2/1.24.0\" - hostid{i}= SigV4 ECDHE-RSA-AES128-GCM-SHA256 AuthHeader media-archive.s3.eu-west-1.amazonaws.com TLSv1.2 - -\n",
+            i / 60 % 60,
+            i % 60,
+            i % 5,
+            ms / 2,
+        ));
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "aws_s3");
+    assert_eq!(groups(d, name, Vec::new(), "operation"), by_op);
+    assert_eq!(
+        count(d, name, vec![eq("error_code", "NoSuchKey")]),
+        no_such_key
+    );
+    assert_eq!(count(d, name, vec![class("http_status", 4.0)]), no_such_key);
+    assert_eq!(stat(d, name, Measure::Sum, "bytes_sent"), sent as f64);
+    assert_eq!(
+        stat(d, name, Measure::P95, "total_time"),
+        nearest_rank(&times, 95.0)
     );
 }

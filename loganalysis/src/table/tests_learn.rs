@@ -212,7 +212,9 @@ fn a_two_line_layout_reads_its_level_from_the_second_line() {
             [("INFO", "INFO"), ("WARN", "WARNING"), ("ERROR", "SEVERE")][rng.next(3) as usize];
         let logger = ["hudson.model.Run", "jenkins.Main"][rng.next(2) as usize];
         let (h, m) = (1 + i / 60 % 12, i % 60);
-        text += &format!("Nov 29, 2026 {h}:{m:02}:07 PM {logger} execute\n{word}: build {i}\n");
+        // Not java.util.logging's own layout (a format of its own): the time written
+        // day-first.
+        text += &format!("29.11.2026 {h:02}:{m:02}:07 {logger} execute\n{word}: build {i}\n");
         planted.events += 1;
         planted.add("level", level);
         planted.add("logger", logger);
