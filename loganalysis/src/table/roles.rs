@@ -159,14 +159,24 @@ fn candidates(key: &str) -> (Vec<(String, Option<Unit>)>, usize) {
 }
 
 /// The ways an operator says a key's last segment in words: its words (`bufferUsedMb`,
-/// `buffer_used_mb`: "buffer used mb") and, when it ends in a unit, the words before the unit
-/// ("buffer used", "repl lag" for `replLagMs`). Empty for a key of one word without a unit.
+/// `buffer_used_mb`: "buffer used mb"), without a prefix of one or two letters before two
+/// words or more (W3C's `x-edge-location`, `cs-uri-stem`: "edge location", "uri stem") and,
+/// when it ends in a unit, the words before the unit ("buffer used", "repl lag" for
+/// `replLagMs`). Empty for a key of one word without a unit.
 pub fn spoken_names(key: &str) -> Vec<String> {
     let last = key.rsplit('.').next().unwrap_or(key);
     let snaked = snake(last);
     let mut out = Vec::new();
     if snaked.contains('_') {
         out.push(snaked.replace('_', " "));
+    }
+    if let Some((prefix, rest)) = snaked.split_once('_') {
+        if prefix.len() <= 2
+            && prefix.bytes().all(|b| b.is_ascii_alphabetic())
+            && rest.contains('_')
+        {
+            out.push(rest.replace('_', " "));
+        }
     }
     let t = table();
     let suffixes = t.suffix.iter().map(|s| &s.suffix).chain(&t.spoken_suffix);
@@ -271,6 +281,12 @@ mod tests {
         assert_eq!(spoken_names("dose_ml"), ["dose ml", "dose"]);
         assert_eq!(spoken_names("replLagMs"), ["repl lag ms", "repl lag"]);
         assert_eq!(spoken_names("status"), Vec::<String>::new());
+        assert_eq!(
+            spoken_names("x-edge-location"),
+            ["x edge location", "edge location"]
+        );
+        assert_eq!(spoken_names("cs-uri-stem"), ["cs uri stem", "uri stem"]);
+        assert_eq!(spoken_names("sc-status"), ["sc status"]);
     }
 
     #[test]
