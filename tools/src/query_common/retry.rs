@@ -128,7 +128,23 @@ pub(super) fn with_namesake<E>(
             tries.push((again, field.to_string(), other));
         }
     }
-    Ok(first_found(tries, run)?.unwrap_or(first))
+    Ok(match first_found(tries, run)? {
+        Some(found) => with_notes_of(&first, found),
+        None => first,
+    })
+}
+
+/// A second reading keeps what the first one's notes said (a condition left out, a field
+/// read instead), before its own.
+fn with_notes_of(first: &QueryResult, mut again: QueryResult) -> QueryResult {
+    let own = std::mem::take(&mut again.notes);
+    again.notes = first.notes.clone();
+    for n in own {
+        if !again.notes.contains(&n) {
+            again.notes.push(n);
+        }
+    }
+    again
 }
 
 /// "avg volume per fill" of a log whose `fill` is a number every fill's one
@@ -164,7 +180,7 @@ pub(super) fn per_event<E>(
         filters,
         ..q.clone()
     };
-    let mut r = run(&whole)?;
+    let mut r = with_notes_of(&first, run(&whole)?);
     r.notes.push(format!(
         "每个 {key} 只有一条事件，结果按全部事件计算 / every {key} has one event: the \
          figure is over all the events"
@@ -248,6 +264,17 @@ mod tests {
             "{:?}",
             r.notes
         );
+        // A soft condition the first reading left out is still said after the second.
+        let mut softened = mean_volume(Vec::new());
+        softened.soft = vec![Filter::new(
+            None,
+            FilterOp::Contains,
+            Scalar::Text("no-such-word".into()),
+        )];
+        let r = run_named("cellar.json", &log, &softened);
+        assert!((stat(&r).0 - planted).abs() < 1e-9);
+        let said = |w: &str| r.notes.iter().any(|n| n.contains(w));
+        assert!(said("tank.cellar") && said("no-such-word"), "{:?}", r.notes);
         // "per fill", every fill one line: the mean of the fills.
         let r = run_named("cellar.json", &log, &mean_volume(vec![Field::new("fill")]));
         let (mean, n, _) = stat(&r);
