@@ -1,8 +1,11 @@
 //! Which log a question is about when the one at hand lacks what it names: "the p95 %D of
 //! the shop site" is of `shop_access.log`, not `shop_error.log`; "which tenant had the
-//! slowest quote" is of the one log with a `tenant` field.
+//! slowest quote" is of the one log with a `tenant` field; "the slowest chunk" is of the one
+//! log whose events say "chunk".
 
-use llmops_common::query::{Query, Source};
+use std::io::Read;
+
+use llmops_common::query::{Filter, FilterOp, Query, Scalar, Source};
 
 use super::parsed::Parsed;
 use super::value_words::column_for;
@@ -145,4 +148,91 @@ fn has_all(u: &UploadRef, fields: &[&str]) -> bool {
                     .iter()
                     .any(|alt| column_for(&u.columns, alt).is_some())
         })
+}
+
+/// How much of a log is read to tell whether its events say a word.
+const WORDS_READ: u64 = 64 << 20;
+
+/// The one other log of the session whose events say the words the question names events
+/// by, when the log at hand does not: every word of its conditions, or with none, every
+/// soft word. Only when the question names no log; `None` when the log at
+/// hand says them, or no single other log does.
+pub(super) fn log_with_the_words(
+    ctx: &FrameCtx,
+    p: &Parsed,
+    q: &Query,
+    soft: &[Filter],
+) -> Option<UploadRef> {
+    let [file] = q.files.as_slice() else {
+        return None;
+    };
+    if q.source != Source::Log || !p.files.is_empty() {
+        return None;
+    }
+    let (hard, soft) = (text_patterns(&q.filters), text_patterns(soft));
+    if hard.is_empty() && soft.is_empty() {
+        return None;
+    }
+    let says = |u: &UploadRef| -> Option<bool> {
+        let found = matches_in(u, &[hard.as_slice(), soft.as_slice()].concat())?;
+        let (h, s) = found.split_at(hard.len());
+        Some(if hard.is_empty() {
+            s.iter().all(|&b| b)
+        } else {
+            h.iter().all(|&b| b)
+        })
+    };
+    let chosen = ctx
+        .uploads
+        .iter()
+        .find(|u| u.path.to_string_lossy() == file.as_str())?;
+    let others: Vec<&UploadRef> = ctx
+        .uploads
+        .iter()
+        .filter(|u| u.path != chosen.path && is_log_upload(u))
+        .collect();
+    if others.is_empty() || says(chosen) != Some(false) {
+        return None;
+    }
+    let mut saying = others.into_iter().filter(|u| says(u) == Some(true));
+    match (saying.next(), saying.next()) {
+        (Some(u), None) => Some(u.clone()),
+        _ => None,
+    }
+}
+
+/// The patterns of the conditions on an event's text (a word, or the forms of one).
+fn text_patterns(filters: &[Filter]) -> Vec<String> {
+    filters
+        .iter()
+        .filter_map(|f| match (&f.field, f.op, &f.value, f.negate) {
+            (None, FilterOp::Contains, Scalar::Text(w), false) if w.len() >= 3 => {
+                Some(regex::escape(w))
+            }
+            (None, FilterOp::Regex, Scalar::Text(re), false) if re.len() >= 3 => Some(re.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Which patterns the log's text matches, case-insensitively (its first 64 MiB); `None`
+/// when it cannot be read.
+fn matches_in(u: &UploadRef, patterns: &[String]) -> Option<Vec<bool>> {
+    let mut text = Vec::new();
+    std::fs::File::open(&u.path)
+        .ok()?
+        .take(WORDS_READ)
+        .read_to_end(&mut text)
+        .ok()?;
+    Some(
+        patterns
+            .iter()
+            .map(|p| {
+                regex::bytes::RegexBuilder::new(p)
+                    .case_insensitive(true)
+                    .build()
+                    .is_ok_and(|re| re.is_match(&text))
+            })
+            .collect(),
+    )
 }

@@ -21,7 +21,7 @@ impl Planted {
     }
 
     /// Several planted logs of one session.
-    fn many(logs: &[(&str, &str)]) -> Planted {
+    pub(super) fn many(logs: &[(&str, &str)]) -> Planted {
         let dir = tempfile::tempdir().expect("tempdir");
         let names: Vec<&str> = logs.iter().map(|(n, _)| *n).collect();
         let mut ups = crate::tests::uploads(&names);

@@ -1,7 +1,8 @@
 //! A statistic of the events a question names in words the lexicon does not know, over a
 //! Java log whose seat bookings write `took=` and whose refund batches, past the sampled
 //! head, write `duration=` and a `price=` of their own: the frame narrows softly by the
-//! words, measures the field the question means, and the figures match the planted lines.
+//! words, measures the field the question means, and the figures match the planted lines;
+//! of two logs, the one whose events say the words is the one asked about.
 
 use std::sync::atomic::AtomicBool;
 
@@ -124,4 +125,53 @@ fn when_it_was_back_keeps_whom_and_swaps_what() {
     assert_eq!(time(&first).as_deref(), Some("2031-06-01T03:00:50Z"));
     let back = p.answer_after("and when was it back online?", Some(&first));
     assert_eq!(time(&back).as_deref(), Some("2031-06-01T03:04:30Z"));
+}
+
+/// Two logs of one session, the access log the one at hand: a question naming events only
+/// the loader's lines say ("chunk") is of the loader's log, and its figures are the planted
+/// chunks'; a question naming nothing stays on the log at hand.
+#[test]
+fn events_named_by_words_only_another_log_says_are_of_that_log() {
+    let mut access = String::new();
+    for i in 0..200u64 {
+        access.push_str(&format!(
+            "10.0.0.{} - - [01/Mar/2031:02:{:02}:{:02} +0000] \"GET /api/{} HTTP/1.1\" 200 512 \"-\" \"curl/8\" {}.{:03} 0.010\n",
+            i % 9,
+            i / 60,
+            i % 60,
+            i % 4,
+            i % 3,
+            i * 7 % 1000
+        ));
+    }
+    let (mut loader, mut chunks) = (String::new(), Vec::new());
+    for i in 0..150u64 {
+        let ms = 100 + i * 61 % 9000;
+        chunks.push(ms as f64);
+        loader.push_str(&format!(
+            "2031-03-01 02:{:02}:{:02},123 INFO  [batch-{}] c.a.Loader - Chunk {i} committed duration={ms} ms\n",
+            i / 60,
+            i % 60,
+            i % 3
+        ));
+    }
+    // The access log is the one at hand: the last upload.
+    let p = Planted::many(&[("loader.log", &loader), ("edge.access.log", &access)]);
+    let at_hand = |r: &llmops_common::query::QueryResult| r.sources[0].name.clone();
+    let slowest = p.answer("how long did the slowest chunk take");
+    assert_eq!(at_hand(&slowest), "loader.log");
+    let max = chunks.iter().copied().fold(0.0, f64::max);
+    assert!(
+        matches!(slowest.value, QueryValue::Stat { value: Some(v), .. } if v == max),
+        "{:?}",
+        slowest.value
+    );
+    let committed = p.answer("how many chunks were committed in the logs");
+    assert_eq!(at_hand(&committed), "loader.log");
+    assert!(
+        matches!(committed.value, QueryValue::Count { count } if count == chunks.len() as u64),
+        "{:?}",
+        committed.value
+    );
+    assert_eq!(at_hand(&p.answer("slowest request")), "edge.access.log");
 }
