@@ -64,7 +64,7 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
         .is_some_and(|o| o.qualifies || o.after_a_name);
     let object_words = found
         .as_ref()
-        .filter(|o| names_events(p, o.span))
+        .filter(|o| names_events(lex, p, o.span))
         .map(|o| {
             let phrase = &p.lower[o.span.0..o.span.1];
             let words = phrase.split([' ', '-']).filter(|w| !w.is_empty());
@@ -88,18 +88,23 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
 
 /// Whether unknown words at `span` may name the events a figure is of: not the words of a
 /// field's phrase ("response time", "source IPs": right before a field, a measure or a
-/// column) nor a field asked of them ("which table": right after a grouping word).
-fn names_events(p: &Parsed, span: (usize, usize)) -> bool {
+/// column) nor a field asked of them ("which table": right after an asking word). Latin
+/// words before a Chinese field's word are whose it is ("chunk 平均耗时"), and after "per"
+/// or "每个" the events each figure is of ("avg time per chunk").
+fn names_events(lex: &Lexicon, p: &Parsed, span: (usize, usize)) -> bool {
     let (start, end) = span;
+    let latin = p.lower.get(start..end).is_some_and(|w| w.is_ascii());
     let before_a_field = p.hits.iter().any(|h| {
         matches!(h.cue, Cue::Field(_) | Cue::Measure(_) | Cue::Column(_))
             && h.start >= end
             && p.lower
                 .get(end..h.start)
                 .is_some_and(|g| g.trim().is_empty())
+            && !(latin && p.lower[h.start..].starts_with(|c: char| !c.is_ascii()))
     });
     let asked = p.hits.iter().any(|h| {
         h.cue == Cue::Group
+            && p.hit_is(h, &lex.grammar.asks)
             && h.end <= start
             && p.lower
                 .get(h.end..start)
