@@ -463,6 +463,13 @@ fn queries_heldout15_eval_set() {
     run_queries_set("queries-heldout15");
 }
 
+/// A sixteenth held-out twin (`assets/eval/queries-heldout16`; written blind): scores only.
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_heldout16_eval_set() {
+    run_queries_set("queries-heldout16");
+}
+
 fn run_queries_set(name: &str) {
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
     // A panic in the other set (a harness error) fails that test, not this one.
