@@ -69,8 +69,31 @@ fn last_of_something(lex: &Lexicon, p: &Parsed) -> Option<u32> {
             }
             _ => None,
         });
-        Some(count.unwrap_or(1))
+        // "the last 504s", "the last few errors", "最后几条": several, as a list shows.
+        let several = several_after(&p.lower[h.end..]);
+        Some(count.unwrap_or(if several { Query::DEFAULT_LIMIT } else { 1 }))
     })
+}
+
+/// Whether the words right after "last" say several things: "few", "几", or a plural (a
+/// code with an `s`, a noun ending in `s`, not `ss`, `us` or `is`).
+fn several_after(after: &str) -> bool {
+    let after = after.trim_start();
+    if after.starts_with("几") || after.starts_with("的几") {
+        return true;
+    }
+    let mut words = after
+        .split_whitespace()
+        .map(|w| w.trim_end_matches(|c: char| !c.is_alphanumeric()));
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let plural = |w: &str| {
+        w.len() >= 3
+            && w.ends_with('s')
+            && !(w.ends_with("ss") || w.ends_with("us") || w.ends_with("is"))
+    };
+    matches!(first, "few" | "several" | "couple") || plural(first)
 }
 
 /// How many rows the question asks for ("top 3", "前 5 个"), if it says.

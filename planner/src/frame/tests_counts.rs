@@ -268,6 +268,16 @@ fn a_code_after_last_is_a_status_and_a_count_with_its_noun_is_rows() {
     };
     assert_eq!(rows.first().map(|x| x.text.as_str()), Some(last_503));
     assert!(lines.iter().any(|l| l.status == 503));
+    // "503s": several of them, the latest first, as many as a list shows.
+    let latest: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("\" 503 "))
+        .rev()
+        .take(llmops_common::query::Query::DEFAULT_LIMIT as usize)
+        .collect();
+    assert!(latest.len() > 1, "several planted 503s");
+    let shown: Vec<&str> = rows.iter().map(|x| x.text.as_str()).collect();
+    assert_eq!(shown, latest);
     assert_eq!(r.query.window, None, "{:?}", r.query);
     assert_eq!(
         r.query.filters,
