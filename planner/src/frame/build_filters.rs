@@ -88,9 +88,9 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
 
 /// Whether unknown words at `span` may name the events a figure is of: not the words of a
 /// field's phrase ("response time", "source IPs": right before a field, a measure or a
-/// column) nor a field asked of them ("which table": right after an asking word). Latin
-/// words before a Chinese field's word are whose it is ("chunk 平均耗时"), and after "per"
-/// or "每个" the events each figure is of ("avg time per chunk").
+/// column) nor a field asked of them ("which table", "by region": right after a grouping
+/// word). Latin words before a Chinese field's word are whose it is ("chunk 平均耗时"), and
+/// after "per" or "每个" the events each figure is of ("avg time per chunk").
 fn names_events(lex: &Lexicon, p: &Parsed, span: (usize, usize)) -> bool {
     let (start, end) = span;
     let latin = p.lower.get(start..end).is_some_and(|w| w.is_ascii());
@@ -104,7 +104,7 @@ fn names_events(lex: &Lexicon, p: &Parsed, span: (usize, usize)) -> bool {
     });
     let asked = p.hits.iter().any(|h| {
         h.cue == Cue::Group
-            && p.hit_is(h, &lex.grammar.asks)
+            && !p.hit_is(h, &lex.grammar.each)
             && h.end <= start
             && p.lower
                 .get(h.end..start)

@@ -97,14 +97,7 @@ pub(super) fn sibling_with_the_fields(ctx: &FrameCtx, q: &Query, text: &str) -> 
     if q.source != Source::Log {
         return None;
     }
-    let needed: Vec<&str> = q
-        .field
-        .iter()
-        .chain(&q.group_by)
-        .map(|f| f.as_str())
-        .filter(|f| !matches!(*f, "time" | "timestamp"))
-        .filter(|f| !q.extract.iter().any(|x| x.name == *f))
-        .collect();
+    let needed = fields_read(q);
     let chosen = ctx
         .uploads
         .iter()
@@ -129,6 +122,18 @@ pub(super) fn sibling_with_the_fields(ctx: &FrameCtx, q: &Query, text: &str) -> 
         (Some(u), None) => Some(u.clone()),
         _ => None,
     }
+}
+
+/// The fields a query reads (its statistic's and its groups'), but the time and the
+/// fields it defines itself.
+fn fields_read(q: &Query) -> Vec<&str> {
+    q.field
+        .iter()
+        .chain(&q.group_by)
+        .map(|f| f.as_str())
+        .filter(|f| !matches!(*f, "time" | "timestamp"))
+        .filter(|f| !q.extract.iter().any(|x| x.name == *f))
+        .collect()
 }
 
 /// The file name's first word (`catalog` of `catalog_access.log`), lower case.
@@ -186,10 +191,12 @@ pub(super) fn log_with_the_words(
         .uploads
         .iter()
         .find(|u| u.path.to_string_lossy() == file.as_str())?;
+    // The other log must have what the query reads ("which endpoint": an `endpoint`).
+    let needed = fields_read(q);
     let others: Vec<&UploadRef> = ctx
         .uploads
         .iter()
-        .filter(|u| u.path != chosen.path && is_log_upload(u))
+        .filter(|u| u.path != chosen.path && is_log_upload(u) && has_all(u, &needed))
         .collect();
     if others.is_empty() || says(chosen) != Some(false) {
         return None;

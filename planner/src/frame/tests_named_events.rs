@@ -89,6 +89,23 @@ fn a_statistic_of_events_named_in_words() {
     let (_, sum) = figure(&p, "total price of the closed refund batches");
     let planted: f64 = t.batch_prices.iter().sum();
     assert!((sum - planted).abs() < 1e-6, "{sum} vs {planted}");
+    // A Latin word before a Chinese figure's word, or after "per", says whose it is.
+    for q in ["booking 平均耗时是多少", "avg time per booking"] {
+        let (q_, mean) = figure(&p, q);
+        let planted = t.bookings_took.iter().sum::<f64>() / t.bookings_took.len() as f64;
+        assert!(
+            (mean - planted).abs() < 1e-9,
+            "{q}: {q_:?}: {mean} vs {planted}"
+        );
+    }
+    for q in ["refund 平均 price 是多少", "平均每个 refund 的 price"] {
+        let (q_, mean) = figure(&p, q);
+        let planted = t.batch_prices.iter().sum::<f64>() / t.batch_prices.len() as f64;
+        assert!(
+            (mean - planted).abs() < 1e-6,
+            "{q}: {q_:?}: {mean} vs {planted}"
+        );
+    }
     // The key written as the question says it, not the role's field.
     let (q, _) = figure(&p, "median duration of closed refund batches");
     assert_eq!(

@@ -206,6 +206,10 @@ pub struct Grammar {
     /// Group words that ask: the field after them is shown, never given a value.
     #[serde(default)]
     pub asks: Words,
+    /// Group words that say "for each one": unknown words after them name the events each
+    /// figure is of ("avg time per chunk"), not a field asked.
+    #[serde(default)]
+    pub each: Words,
     pub compare: Vec<CompareCue>,
     pub unit: Vec<UnitCue>,
     pub numbers: Numbers,
