@@ -19,6 +19,12 @@ const FALLBACK_PRIORITY: i32 = -100;
 /// specific format parses nine lines in ten of what they do.
 const CATCH_ALL_PRIORITY: i32 = -10;
 
+/// Formats at or below this priority wrap any program's message (syslog's `host
+/// program[pid]: message`): a specific format that parses nine lines in ten of what they do
+/// reads the same lines with their own fields (HAProxy's request lines with a reload notice
+/// between them).
+const WRAPPER_PRIORITY: i32 = -5;
+
 /// Lines sampled for detection and the schema.
 pub const SAMPLE_LINES: usize = 200;
 
@@ -293,11 +299,16 @@ impl Registry {
                 caught,
             );
         };
-        // A catch-all format (priority -10 or lower) parses everything; a specific one that
-        // parses nine lines in ten of the same sample is the log's format, with its odd
-        // lines left unparsed and said so.
-        let chosen = if top.2 <= CATCH_ALL_PRIORITY {
-            best(&|s| s.2 > CATCH_ALL_PRIORITY && s.0 * 10 >= top.0 * 9).unwrap_or(top)
+        // A catch-all format (priority -10 or lower) parses everything, a wrapper (-5 or
+        // lower) any program's lines; a more specific one that parses nine lines in ten of
+        // the same sample is the log's format, with its odd lines left unparsed and said so.
+        let above = if top.2 <= CATCH_ALL_PRIORITY {
+            CATCH_ALL_PRIORITY
+        } else {
+            WRAPPER_PRIORITY
+        };
+        let chosen = if top.2 <= WRAPPER_PRIORITY {
+            best(&|s| s.2 > above && s.0 * 10 >= top.0 * 9).unwrap_or(top)
         } else {
             top
         };
