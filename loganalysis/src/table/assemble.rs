@@ -54,8 +54,9 @@ impl<'f> Assembler<'f> {
             return;
         }
         let attached = self.ml.attach.as_ref().is_some_and(|re| re.is_match(s));
-        let continues =
-            self.nlines > 0 && (attached || self.ml.cont.as_ref().is_none_or(|re| re.is_match(s)));
+        let own = self.ml.own_record.as_ref().is_some_and(|re| re.is_match(s));
+        let continues = self.nlines > 0
+            && (attached || (!own && self.ml.cont.as_ref().is_none_or(|re| re.is_match(s))));
         if continues {
             self.append(line, header);
         } else if self.ml.preamble && !self.started {

@@ -302,7 +302,17 @@ pub struct Multiline {
     /// Lines before the first start are the file's preamble (a banner, a reloader's
     /// notes), not events.
     pub preamble: bool,
+    /// A line that is a record of its own, never a continuation, when the format gives no
+    /// `cont` rule: another writer's line in the same file (an access line among gunicorn's
+    /// error lines, both on a container's stdout) is its own event, not part of the event
+    /// above it.
+    pub own_record: Option<Regex>,
 }
+
+/// Heads of lines that are records of their own: an access log's `client ident user
+/// [dd/Mon/yyyy:hh:mm:ss` (a time at the head of a line is not enough: Couchbase quotes a
+/// crashed port's timed lines inside its own event).
+const OWN_RECORD: &str = r"^\S+ \S+ \S+ \[\d\d/[A-Z][a-z]{2}/\d{4}:\d\d:\d\d:\d\d";
 
 #[derive(Debug, Clone)]
 pub enum Parser {
@@ -640,6 +650,10 @@ impl Compiler<'_> {
             header: re(&m.header)?,
             attach: re(&m.attach)?,
             preamble: m.preamble,
+            own_record: match m.cont {
+                Some(_) => None,
+                None => Some(self.regex(OWN_RECORD)?),
+            },
         }))
     }
 

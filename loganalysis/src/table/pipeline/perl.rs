@@ -463,10 +463,11 @@ fn perl_reader(c: &PipeCtx<'_>) -> String {
     let re = |r: &Option<regex::Regex>, none: &str| {
         r.as_ref().map_or(none.to_string(), |r| perl_re(r.as_str()))
     };
-    let (start, cont, header) = (
+    let (start, cont, header, own) = (
         re(&ml.start, "(?!)"),
         re(&ml.cont, ".?"),
         re(&ml.header, "(?!)"),
+        re(&ml.own_record, "(?!)"),
     );
     // A `preamble` format's lines before the first start are no events.
     let single = if ml.preamble {
@@ -478,7 +479,7 @@ fn perl_reader(c: &PipeCtx<'_>) -> String {
         "my ($e, $oh, $st); while (<>) {{ chomp; s/\\r$//; my $h = /{header}/ ? 1 : 0; \
          if (/{start}/) {{ $st = 1; if (defined $e && $oh) {{ $e .= \"\\n$_\"; $oh &&= $h }} \
          else {{ ev($e) if defined $e; $e = $_; $oh = $h }} }} \
-         elsif (defined $e && /{cont}/) {{ $e .= \"\\n$_\"; $oh &&= $h }} \
+         elsif (defined $e && /{cont}/ && !/{own}/) {{ $e .= \"\\n$_\"; $oh &&= $h }} \
          else {{ ev($e) if defined $e; undef $e; {single} }} }} ev($e) if defined $e; "
     )
 }
