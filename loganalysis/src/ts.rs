@@ -265,19 +265,23 @@ fn iso(b: &[u8], i: usize) -> Option<(Ts, usize)> {
         && b.get(i + 10) == Some(&b'-')
         && b.get(i + 13) == Some(&b'.')
         && b.get(i + 16) == Some(&b'.');
-    if !dotted && !matches!(b.get(i + 10), Some(b'T' | b' ')) {
+    // Airflow's `2031-05-01, 02:00:04`: a comma after the date.
+    let comma =
+        usize::from(!dotted && b.get(i + 10) == Some(&b',') && b.get(i + 11) == Some(&b' '));
+    if !dotted && !matches!(b.get(i + 10 + comma), Some(b'T' | b' ')) {
         return None;
     }
     // More blanks between the date and the time (APT's `2024-05-01  10:00:00`).
-    let gap = if b.get(i + 10) == Some(&b' ') {
-        b[i + 11..]
-            .iter()
-            .take(3)
-            .take_while(|c| **c == b' ')
-            .count()
-    } else {
-        0
-    };
+    let gap = comma
+        + if b.get(i + 10 + comma) == Some(&b' ') {
+            b[i + 11 + comma..]
+                .iter()
+                .take(3)
+                .take_while(|c| **c == b' ')
+                .count()
+        } else {
+            0
+        };
     let (h, mi, s) = if dotted {
         (num(b, i + 11, 2)?, num(b, i + 14, 2)?, num(b, i + 17, 2)?)
     } else {

@@ -112,6 +112,9 @@ const BUILTIN: &[(&str, &str)] = &[
     ("redis.toml", include_str!("../../formats/redis.toml")),
     ("mongodb.toml", include_str!("../../formats/mongodb.toml")),
     ("tomcat.toml", include_str!("../../formats/tomcat.toml")),
+    ("jenkins.toml", include_str!("../../formats/jenkins.toml")),
+    ("airflow.toml", include_str!("../../formats/airflow.toml")),
+    ("php_fpm.toml", include_str!("../../formats/php_fpm.toml")),
     (
         "java_util_logging.toml",
         include_str!("../../formats/java_util_logging.toml"),

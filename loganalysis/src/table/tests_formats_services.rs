@@ -1,0 +1,145 @@
+//! Service logs with layouts of their own (Airflow tasks, PHP-FPM's master, the Jenkins
+//! controller) planted event by event: the format is detected and levels, fields and
+//! figures match the planted ones.
+
+use std::collections::BTreeMap;
+
+use llmops_common::query::Measure;
+
+use super::tests_formats::{count, eq, format_of, groups, stat, tag, Lcg};
+
+#[test]
+fn airflow_task_lines_and_their_tracebacks() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "attempt=1.log";
+    let mut rng = Lcg(41);
+    let (mut text, mut by_level, mut by_source) = (String::new(), BTreeMap::new(), BTreeMap::new());
+    for i in 0..300u32 {
+        let (level, shown) = [
+            ("INFO", "INFO"),
+            ("INFO", "INFO"),
+            ("WARN", "WARNING"),
+            ("ERROR", "ERROR"),
+        ][rng.next(4) as usize];
+        let source = ["taskinstance.py", "orders.py", "http.py"][rng.next(3) as usize];
+        *by_level.entry(level).or_insert(0u64) += 1;
+        *by_source.entry(source.to_string()).or_insert(0u64) += 1;
+        text.push_str(&format!(
+            "[2031-05-01, 02:{:02}:{:02} UTC] {{{source}:{}}} {shown} - page {i} fetched\n",
+            i / 60,
+            i % 60,
+            100 + i
+        ));
+        if shown == "ERROR" {
+            text.push_str("Traceback (most recent call last):\n  File \"/opt/airflow/dags/orders.py\", line 41, in load\nrequests.exceptions.ReadTimeout: read timed out\n");
+        }
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "airflow");
+    for (level, n) in &by_level {
+        assert_eq!(count(d, name, vec![eq("level", level)]), *n, "{level}");
+    }
+    assert_eq!(groups(d, name, Vec::new(), "logger"), by_source);
+    assert_eq!(
+        count(
+            d,
+            name,
+            vec![eq("exception", "requests.exceptions.ReadTimeout")]
+        ),
+        by_level["ERROR"]
+    );
+}
+
+#[test]
+fn php_fpm_slow_requests_and_pools() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "php8.2-fpm.log";
+    let mut rng = Lcg(43);
+    let (mut text, mut slow, mut notices) = (String::new(), Vec::new(), 0u64);
+    for i in 0..300u32 {
+        let clock = format!("01-May-2031 02:{:02}:{:02}", i / 60, i % 60);
+        if rng.next(3) == 0 {
+            let secs = 5.0 + rng.next(9000) as f64 / 1000.0;
+            slow.push(secs);
+            text.push_str(&format!(
+                "[{clock}] WARNING: [pool www] child {}, script '/var/www/html/index.php' (request: \"POST /index.php\") executing too slow ({secs:.3} seconds), logging\n",
+                3000 + i
+            ));
+        } else {
+            notices += 1;
+            text.push_str(&format!(
+                "[{clock}] NOTICE: [pool api] child {} started\n",
+                3000 + i
+            ));
+        }
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "php_fpm");
+    assert_eq!(count(d, name, vec![tag("slow_request")]), slow.len() as u64);
+    assert_eq!(count(d, name, vec![eq("pool", "api")]), notices);
+    let max = slow.iter().copied().fold(0.0, f64::max);
+    assert!((stat(d, name, Measure::Max, "duration") - max).abs() < 1e-9);
+}
+
+#[test]
+fn jenkins_records_with_their_traces() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "jenkins.log";
+    let mut rng = Lcg(47);
+    let mut text = String::from(
+        "Running from: /usr/share/java/jenkins.war\nwebroot: /var/cache/jenkins/war\n",
+    );
+    let (mut warnings, mut failed) = (0u64, 0u64);
+    for i in 0..300u32 {
+        let clock = format!("2031-05-01 02:{:02}:{:02}.{:03}+0000", i / 60, i % 60, i);
+        if rng.next(4) == 0 {
+            warnings += 1;
+            text.push_str(&format!(
+                "{clock} [id={}]\tWARNING\thudson.slaves.ChannelPinger$1#onDead: Ping failed. Terminating the channel agent-{}.\njava.util.concurrent.TimeoutException: Ping started at 1935368837300 hung for 240,000 ms\n\tat hudson.remoting.PingThread.ping(PingThread.java:135)\n",
+                80 + i,
+                i % 5
+            ));
+        } else {
+            let result = if rng.next(5) == 0 {
+                "FAILURE"
+            } else {
+                "SUCCESS"
+            };
+            failed += u64::from(result == "FAILURE");
+            text.push_str(&format!(
+                "{clock} [id={}]\tINFO\thudson.model.Run#execute: orders #{i} completed: {result}\n",
+                20 + i % 7
+            ));
+        }
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "jenkins");
+    assert_eq!(count(d, name, vec![eq("level", "WARN")]), warnings);
+    assert_eq!(
+        count(
+            d,
+            name,
+            vec![eq("exception", "java.util.concurrent.TimeoutException")]
+        ),
+        warnings
+    );
+    assert_eq!(count(d, name, vec![tag("stack_trace")]), warnings);
+    let failures = super::tests_formats::count(
+        d,
+        name,
+        vec![llmops_common::query::Filter::new(
+            None,
+            llmops_common::query::FilterOp::Contains,
+            llmops_common::query::Scalar::Text("completed: FAILURE".into()),
+        )],
+    );
+    assert_eq!(failures, failed);
+    assert_eq!(
+        count(d, name, Vec::new()),
+        300,
+        "the war's notes are no events"
+    );
+}
