@@ -32,28 +32,21 @@ pub fn finish(acc: Acc, q: &Query, unit: Unit, nfiles: usize, files: &[String]) 
             if q.measure == Measure::Stats {
                 let sorted = v.sorted();
                 let sum = v.exact_sum();
+                let pct = |m: Measure| {
+                    m.rank()
+                        .and_then(|r| v.percentile(&sorted, r))
+                        .unwrap_or(0.0)
+                };
                 let stats = (v.n > 0).then(|| Stats {
                     n: v.n,
                     min: v.min.as_ref().map_or(0.0, |x| x.0),
                     max: v.max.as_ref().map_or(0.0, |x| x.0),
                     mean: sum / v.n as f64,
                     sum,
-                    p50: Measure::P50
-                        .rank()
-                        .and_then(|r| v.percentile(&sorted, r))
-                        .unwrap_or(0.0),
-                    p90: Measure::P90
-                        .rank()
-                        .and_then(|r| v.percentile(&sorted, r))
-                        .unwrap_or(0.0),
-                    p95: Measure::P95
-                        .rank()
-                        .and_then(|r| v.percentile(&sorted, r))
-                        .unwrap_or(0.0),
-                    p99: Measure::P99
-                        .rank()
-                        .and_then(|r| v.percentile(&sorted, r))
-                        .unwrap_or(0.0),
+                    p50: pct(Measure::P50),
+                    p90: pct(Measure::P90),
+                    p95: pct(Measure::P95),
+                    p99: pct(Measure::P99),
                 });
                 QueryValue::Stats {
                     stats,

@@ -13,16 +13,26 @@ use super::{is_log_upload, FrameCtx};
 use crate::lexicon::{lexicon, Cue};
 use crate::UploadRef;
 
+/// The log a question is about instead of the one at hand: a sibling with the fields it
+/// reads, the one other log with a field it names, or the one other log that says the
+/// words it names events by.
+pub(super) fn other_log(
+    ctx: &FrameCtx,
+    p: &Parsed,
+    frame: &super::Frame,
+    text: &str,
+) -> Option<UploadRef> {
+    let q = &frame.query;
+    sibling_with_the_fields(ctx, q, text)
+        .or_else(|| log_naming_its_field(ctx, p, q, text))
+        .or_else(|| log_with_the_words(ctx, p, q, &frame.soft))
+}
+
 /// The one other log of the session with what the question names where the log at hand
 /// has nothing: its own field by name (a log's field names bind only over that log), or a
 /// field the lexicon names (`client`, the `duration` "slowest" reads) that the log at hand
 /// lacks. Only when the question names no log; `None` when no log, or more than one, has it.
-pub(super) fn log_naming_its_field(
-    ctx: &FrameCtx,
-    p: &Parsed,
-    q: &Query,
-    text: &str,
-) -> Option<UploadRef> {
+fn log_naming_its_field(ctx: &FrameCtx, p: &Parsed, q: &Query, text: &str) -> Option<UploadRef> {
     let [file] = q.files.as_slice() else {
         return None;
     };
@@ -90,7 +100,7 @@ fn named_log_fields(p: &Parsed) -> Vec<&'static str> {
 /// The one other log that shares the chosen log's name (`gunicorn-error.log`,
 /// `gunicorn-access.log`) and has every field the query reads, when the chosen one lacks
 /// some; `None` when the chosen log has them, or no single sibling does.
-pub(super) fn sibling_with_the_fields(ctx: &FrameCtx, q: &Query, text: &str) -> Option<UploadRef> {
+fn sibling_with_the_fields(ctx: &FrameCtx, q: &Query, text: &str) -> Option<UploadRef> {
     let [file] = q.files.as_slice() else {
         return None;
     };
@@ -162,12 +172,7 @@ const WORDS_READ: u64 = 64 << 20;
 /// by, when the log at hand does not: every word of its conditions, or with none, every
 /// soft word. Only when the question names no log; `None` when the log at
 /// hand says them, or no single other log does.
-pub(super) fn log_with_the_words(
-    ctx: &FrameCtx,
-    p: &Parsed,
-    q: &Query,
-    soft: &[Filter],
-) -> Option<UploadRef> {
+fn log_with_the_words(ctx: &FrameCtx, p: &Parsed, q: &Query, soft: &[Filter]) -> Option<UploadRef> {
     let [file] = q.files.as_slice() else {
         return None;
     };

@@ -23,10 +23,9 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
     let mut frame = frame_of(lex, &p, source, files);
     // Read again over the log that has the fields asked, with its fields from then on: its
     // columns make the conditions ("/items/" is its path, not anywhere in the line).
-    let other = super::log_choice::sibling_with_the_fields(ctx, &frame.query, text)
-        .or_else(|| super::log_choice::log_naming_its_field(ctx, &p, &frame.query, text))
-        .or_else(|| super::log_choice::log_with_the_words(ctx, &p, &frame.query, &frame.soft));
-    let only: Vec<crate::UploadRef> = other.into_iter().collect();
+    let only: Vec<crate::UploadRef> = super::log_choice::other_log(ctx, &p, &frame, text)
+        .into_iter()
+        .collect();
     let only_ctx = FrameCtx::of_uploads(&only);
     if let Some(other) = only.first() {
         p = Parsed::new(text, &only_ctx);
