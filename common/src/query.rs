@@ -734,8 +734,36 @@ mod tests {
     #[test]
     fn the_schema_names_every_measure() {
         let schema = serde_json::to_string(&schemars::schema_for!(Query)).expect("schema");
-        for m in ["count_distinct", "p95", "timeline", "buckets", "rows"] {
+        for m in [
+            "count_distinct",
+            "p95",
+            "timeline",
+            "buckets",
+            "rows",
+            "p<rank>",
+        ] {
             assert!(schema.contains(m), "{m}");
+        }
+    }
+
+    #[test]
+    fn a_measure_is_one_string_any_percentile_by_its_rank() {
+        for (wire, rank) in [
+            ("p80", Some(8000)),
+            ("p99.9", Some(9990)),
+            ("p95", Some(9500)),
+        ] {
+            let m: Measure = serde_json::from_value(serde_json::json!(wire)).expect(wire);
+            assert_eq!(m.rank().map(Rank::hundredths), rank, "{wire}");
+            assert_eq!(serde_json::to_value(m).expect("serialises"), wire);
+        }
+        assert_eq!(
+            serde_json::from_value::<Measure>(serde_json::json!("p95")).ok(),
+            Some(Measure::P95)
+        );
+        for bad in ["p0", "p100", "p99.999", "median", "p"] {
+            let e = serde_json::from_value::<Measure>(serde_json::json!(bad));
+            assert!(e.is_err_and(|e| e.to_string().contains("p<rank>")), "{bad}");
         }
     }
 }
