@@ -26,11 +26,17 @@ pub fn push_key(buf: &mut Vec<u8>, v: &Val<'_>, f: &FieldRef) {
     }
 }
 
-/// Appends one part of a composite key, length-prefixed so parts never run together.
+/// Appends one part of a composite key, length-prefixed so parts never run together; a
+/// request path read from a key without its query string.
 fn push_part(buf: &mut Vec<u8>, v: &Val<'_>, f: &FieldRef) {
     let at = buf.len();
     buf.extend_from_slice(&[0; 4]);
     push_key(buf, v, f);
+    if f.path_key {
+        if let Some(q) = memchr::memchr(b'?', &buf[at + 4..]) {
+            buf.truncate(at + 4 + q);
+        }
+    }
     let len = (buf.len() - at - 4) as u32;
     buf[at..at + 4].copy_from_slice(&len.to_le_bytes());
 }

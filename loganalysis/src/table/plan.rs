@@ -19,9 +19,26 @@ pub struct FieldRef {
     pub name: String,
     pub kind: FieldKind,
     pub unit: Unit,
+    /// A request path read from a key (`req.url`, `path=`), which may carry a query string:
+    /// as a group key it is the path without it (`/api/quote`, not one group per `?id=`).
+    pub path_key: bool,
 }
 
 impl FieldRef {
+    /// The reference to field `id` of `fields`.
+    pub fn of(fields: &[FieldSpec], id: usize) -> FieldRef {
+        let f = &fields[id];
+        let keyed = matches!(f.origin, Origin::Key(_) | Origin::AnyKey(_));
+        let path = f.roles.iter().any(|r| r == "path" || r == "endpoint");
+        FieldRef {
+            id,
+            name: f.name.clone(),
+            kind: f.kind,
+            unit: f.unit,
+            path_key: keyed && path && f.kind == FieldKind::Text,
+        }
+    }
+
     pub fn is_numeric(&self) -> bool {
         matches!(self.kind, FieldKind::Integer | FieldKind::Number)
     }
@@ -183,15 +200,7 @@ impl Table<'_> {
     /// Finds a field by name (exact, then any case), then by role.
     pub fn resolve(&self, asked: &Field) -> Result<FieldRef, QueryError> {
         let name = asked.as_str();
-        let by = |i: usize| {
-            let f = &self.fields[i];
-            FieldRef {
-                id: i,
-                name: f.name.clone(),
-                kind: f.kind,
-                unit: f.unit,
-            }
-        };
+        let by = |i: usize| FieldRef::of(self.fields, i);
         // `time` and `level` are the event's own, even where another key has that name (a
         // zap line's `ts` is its time; gin's `time` beside it is a request's).
         let lower = name.to_ascii_lowercase();
@@ -740,13 +749,7 @@ fn key_fields(t: &Table<'_>, show: &[FieldRef], carry: &mut Vec<FieldRef>) {
             continue;
         };
         if !show.iter().chain(carry.iter()).any(|s| s.id == i) {
-            let f = &t.fields[i];
-            carry.push(FieldRef {
-                id: i,
-                name: f.name.clone(),
-                kind: f.kind,
-                unit: f.unit,
-            });
+            carry.push(FieldRef::of(t.fields, i));
         }
     }
 }

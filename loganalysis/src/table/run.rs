@@ -388,6 +388,19 @@ pub fn run_query_with(
         mut notes,
     } = scanned;
     query_notes(q, end.as_ref(), &opened, &mut notes);
+    if q.measure != Measure::Rows {
+        let cut: Vec<&str> = plans[0]
+            .group
+            .iter()
+            .filter(|g| g.path_key)
+            .map(|g| g.name.as_str())
+            .collect();
+        for name in cut {
+            notes.push(format!(
+                "按 {name} 分组时不含查询串（? 之后）/ grouped by {name} without its query string (after ?)"
+            ));
+        }
+    }
     let matched = acc.matched;
     let unit = plans[0].field.as_ref().map(|f| f.unit).unwrap_or_default();
     let value = finish(acc, q, unit, files.len(), &names);

@@ -163,3 +163,66 @@ fn clef_events_without_a_level_are_information() {
     );
     assert_eq!(count(d, name, vec![eq("level", "ERROR")]), errors);
 }
+
+/// pino-http's request lines and a logfmt twin: `req.url` / `path=` carry query strings;
+/// grouped, a path is one group whatever its query, in the engine and its shell
+/// equivalent.
+#[test]
+fn a_request_path_key_groups_without_its_query_string() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let paths = ["/api/v1/quote", "/api/v1/orders", "/healthz"];
+    let mut rng = Lcg(53);
+    let (mut json, mut logfmt, mut fives) = (String::new(), String::new(), BTreeMap::new());
+    for i in 0..400u32 {
+        let path = paths[rng.next(3) as usize];
+        let status = [200, 200, 404, 500, 503][rng.next(5) as usize];
+        if status >= 500 {
+            *fives.entry(path.to_string()).or_insert(0u64) += 1;
+        }
+        let url = if path == "/healthz" {
+            path.to_string()
+        } else {
+            format!("{path}?id={i}&v=2")
+        };
+        json.push_str(&format!(
+            "{{\"level\":30,\"time\":{},\"req\":{{\"method\":\"GET\",\"url\":\"{url}\"}},\"res\":{{\"statusCode\":{status}}},\"responseTime\":{},\"msg\":\"request completed\"}}\n",
+            1_900_000_000_000u64 + u64::from(i) * 1000,
+            1 + i % 90
+        ));
+        logfmt.push_str(&format!(
+            "time=2031-05-01T02:{:02}:{:02}Z level=info msg=\"request completed\" method=GET path=\"{url}\" status={status} duration_ms={}\n",
+            i / 60,
+            i % 60,
+            1 + i % 90
+        ));
+    }
+    for (name, text) in [("api.log", &json), ("api-logfmt.log", &logfmt)] {
+        std::fs::write(dir.path().join(name), text).expect("write");
+        let d = dir.path();
+        let five = vec![super::tests_formats::class("status", 5.0)];
+        assert_eq!(groups(d, name, five.clone(), "endpoint"), fives, "{name}");
+        let r = run(
+            d,
+            name,
+            &Query {
+                filters: five,
+                group_by: vec![Field::new("endpoint")],
+                ..Query::default()
+            },
+        );
+        assert!(
+            r.notes.iter().any(|n| n.contains("query string")),
+            "{name}: {:?}",
+            r.notes
+        );
+        // The shell equivalent shown beside the answer groups the same way.
+        let shown = r.pipeline.as_deref().expect("a shell equivalent");
+        let out = super::tests_formats::shell_output(d, shown);
+        for (path, n) in &fives {
+            assert!(
+                out.lines().any(|l| l.trim() == format!("{n} {path}")),
+                "{name}: {path} {n} in\n{out}"
+            );
+        }
+    }
+}

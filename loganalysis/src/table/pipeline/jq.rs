@@ -163,6 +163,11 @@ fn key(c: &PipeCtx<'_>, f: &FieldRef) -> String {
             "({} | num | if . == null then null else tostring end)",
             field(c, f)
         )
+    } else if f.path_key {
+        format!(
+            "({} | if type == \"string\" then split(\"?\")[0] else . end)",
+            field(c, f)
+        )
     } else {
         field(c, f)
     }

@@ -251,6 +251,9 @@ fn fv(c: &PipeCtx<'_>, f: &FieldRef) -> String {
 fn keyv(c: &PipeCtx<'_>, f: &FieldRef) -> String {
     if f.is_numeric() {
         format!("num({})", fv(c, f))
+    } else if f.path_key {
+        let v = fv(c, f);
+        format!("(defined({v}) ? ({v} =~ s/\\?.*//sr) : undef)")
     } else {
         fv(c, f)
     }
