@@ -119,6 +119,8 @@ fn another_statistic_of_the_same_field() {
     for (text, want) in [
         ("均值呢", "mean"),
         ("and the p99?", "p99"),
+        ("and the p75?", "p75"),
+        ("那 99.9 分位呢", "p99.9"),
         ("那最大值呢", "max"),
     ] {
         let f = edit(text, &median);
