@@ -21,6 +21,15 @@ fn a_negated_class_tag_network_or_address_keeps_the_other_requests() {
     ] {
         assert_eq!(number(&log.answer(q)), not_5xx, "{q}");
     }
+    // `!=` as written in a query language is a negation too.
+    let not_200 = count(&|l| l.status != 200);
+    assert!(not_200 > 0 && not_200 < lines.len() as u64);
+    for q in [
+        "how many requests in edge.log where status != 200",
+        "edge.log 里 status!=200 的请求有多少",
+    ] {
+        assert_eq!(number(&log.answer(q)), not_200, "{q}");
+    }
     let ok = count(&|l| l.status < 500);
     for q in [
         "how many requests in edge.log did not fail",
