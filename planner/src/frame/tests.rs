@@ -658,12 +658,19 @@ fn a_log_named_without_an_extension_and_a_table_word_that_is_a_log_field() {
 
 #[test]
 fn field_equals_value_as_written_in_a_log_line() {
-    let f = frame("count status=504 in access.log");
-    assert_eq!(
-        f["filters"],
-        json!([{"field": "status", "op": "eq", "value": 504.0}]),
-        "{f}"
-    );
+    // Also as a query language writes it: `==`, or `!=` for the opposite.
+    for (text, negate) in [
+        ("count status=504 in access.log", false),
+        ("count where status == 504 in access.log", false),
+        ("count where status != 504 in access.log", true),
+    ] {
+        let f = frame(text);
+        let mut want = json!({"field": "status", "op": "eq", "value": 504.0});
+        if negate {
+            want["negate"] = json!(true);
+        }
+        assert_eq!(f["filters"], json!([want]), "{text}: {f}");
+    }
     let f = frame("how many lines with tenant_id=acme-eu in app.log");
     assert_eq!(
         f["filters"],
