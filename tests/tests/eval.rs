@@ -456,6 +456,13 @@ fn queries_dev12_eval_set() {
     run_queries_set("queries-dev12");
 }
 
+/// A thirteenth dev set (`assets/eval/queries-dev13`; written blind): its misses are read.
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_dev13_eval_set() {
+    run_queries_set("queries-dev13");
+}
+
 /// A fifteenth held-out twin (`assets/eval/queries-heldout15`; written blind): scores only.
 #[test]
 #[ignore = "slow (minutes per set): `make eval` runs it"]

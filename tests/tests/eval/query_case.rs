@@ -242,6 +242,7 @@ mod tests {
             ("queries-dev10", "queries-dev10.jsonl"),
             ("queries-dev11", "queries-dev11.jsonl"),
             ("queries-dev12", "queries-dev12.jsonl"),
+            ("queries-dev13", "queries-dev13.jsonl"),
         ] {
             let dir = root.join(set);
             let text = std::fs::read_to_string(dir.join(file)).expect("set file");
