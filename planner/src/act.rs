@@ -159,6 +159,16 @@ pub fn intent(text: &str) -> Option<ActIntent> {
         .or_else(|| kill_named(t))
         .or_else(|| kill_imperative(t))
         .or_else(|| kill_it(t))
+        .or_else(|| kill_then_why(t))
+}
+
+/// "把 cart-reaper 这个进程干掉，它在乱删购物车": a first clause that is a whole stop request by
+/// name, and the clauses after it saying why.
+fn kill_then_why(t: &str) -> Option<ActIntent> {
+    let (first, why) = t.split_once([',', '，', ';', '；'])?;
+    (!why.trim().is_empty())
+        .then(|| kill_named(first.trim()))
+        .flatten()
 }
 
 /// "都杀掉吧", "kill all of them" after a question about a program's processes ("tape-rewinder

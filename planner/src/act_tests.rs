@@ -37,6 +37,10 @@ fn a_process_named_in_words_is_looked_up_then_proposed() {
         ),
         ("帮我把pdf-export干掉", "kill -TERM <pdf-export>"),
         (
+            "把 bill-sweeper 这个进程干掉，它一直在重复扣款",
+            "kill -TERM <bill-sweeper>",
+        ),
+        (
             "thumb-render has hung again; please kill it",
             "kill -TERM <thumb-render>",
         ),
@@ -289,6 +293,7 @@ fn a_stop_request_naming_nothing_is_of_the_processes_last_asked_about() {
         "kill it",
         "把它们都杀了",
         "kill -9 them",
+        "全都停掉吧",
     ] {
         assert!(
             matches!(kill_of_the_last(t, Some(&last)), Some(ActIntent::KillNamed { ref name, .. }) if name == "tape-rewinder"),

@@ -384,10 +384,13 @@ pub(super) fn kill_unnamed(t: &str) -> Option<&'static str> {
     let padded = format!(" {t} ");
     // The request names its object: a pronoun or "all" ("stop" alone, "结束了" say nothing
     // of which); a sentence ending in 了 without 把 says it has ended.
-    const ALL: [&str; 6] = [" all ", " every ", " each ", "全部", "所有", "都"];
+    const ALL: [&str; 7] = [" all ", " every ", " each ", "全部", "全都", "所有", "都"];
     let object = PRONOUNS.iter().chain(&ALL).any(|o| padded.contains(o));
     let statement = t.ends_with('了') && !t.contains('把');
-    let bare = PRONOUNS.iter().fold(padded, |l, p| l.replace(p, " "));
+    let bare = PRONOUNS
+        .iter()
+        .chain(&ALL)
+        .fold(padded, |l, p| l.replace(p, " "));
     let (verbs, rest) = without_kill_words(&bare);
     (object && !statement && verbs == 1 && rest.trim().is_empty()).then(|| signal_of(t))
 }

@@ -557,6 +557,10 @@ fn a_process_named_is_its_program_and_a_quoted_text_is_in_its_command_line() {
             json!([{"field": "program", "op": "contains", "value": "postgres"}]),
         ),
         (
+            "tile-cutter 这个脚本开了几个",
+            json!([{"field": "program", "op": "contains", "value": "tile-cutter"}]),
+        ),
+        (
             "how many processes run as root",
             json!([{"field": "user", "op": "eq", "value": "root"}]),
         ),
@@ -580,6 +584,7 @@ fn a_field_asked_of_a_named_process_is_read_from_its_rows() {
     let named = |v: &str| json!([{"field": "program", "op": "contains", "value": v}]);
     for (text, name) in [
         ("what's the pid of pg-backup", "pg-backup"),
+        ("gimme the pid for coil-monitor", "coil-monitor"),
         ("billing-sync 的 pid 是多少", "billing-sync"),
         ("who owns the batch-mailer process", "batch-mailer"),
         ("which user is cron-sweeper running as", "cron-sweeper"),
