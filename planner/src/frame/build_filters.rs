@@ -251,12 +251,34 @@ fn cue_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filter> {
         }
         let c = &lex.filters[i];
         let f = filter(c.field.as_deref(), c.op, c.value.clone(), Unit::None);
+        let f = at_or_above(lex, p, h, f);
         let f = p.as_said((h.start, h.end), f);
         if !out.contains(&f) {
             out.push(f);
         }
     }
     out
+}
+
+/// A level followed by "及以上" / "and above": that level and the more severe ones.
+fn at_or_above(lex: &Lexicon, p: &Parsed, h: &crate::lexicon::Hit, f: Filter) -> Filter {
+    let up = &lex.grammar.at_or_above;
+    let (Some(field), FilterOp::Eq, Scalar::Text(level)) = (&f.field, f.op, &f.value) else {
+        return f;
+    };
+    let after = p.lower[h.end..].trim_start();
+    let said = up.words.all().any(|w| after.starts_with(w));
+    match up.from(level) {
+        Some(levels) if field.as_str() == "level" && said => {
+            let alts: Vec<String> = levels.iter().map(|l| regex::escape(l)).collect();
+            Filter::new(
+                Some(field.clone()),
+                FilterOp::Regex,
+                Scalar::Text(format!("^(?:{})$", alts.join("|"))),
+            )
+        }
+        _ => f,
+    }
 }
 
 /// The conditions the question's field cues carry.

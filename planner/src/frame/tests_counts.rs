@@ -623,3 +623,37 @@ fn a_distribution_of_statuses_and_the_success_rate_match_the_lines() {
             .any(|f| f.op == llmops_common::query::FilterOp::Class));
     }
 }
+
+/// "WARNING 及以上", "warnings and above", "errors or worse": the level and the more severe
+/// ones, counted against the planted lines.
+#[test]
+fn a_level_and_above_takes_the_more_severe_levels() {
+    let levels = ["DEBUG", "INFO", "INFO", "WARN", "ERROR", "FATAL"];
+    let mut text = String::new();
+    for i in 0..240usize {
+        text.push_str(&format!(
+            "2031-04-02 05:{:02}:{:02},000 {:<5} [main] c.e.Sorter - parcel {i} sorted\n",
+            i / 60,
+            i % 60,
+            levels[i * 7 % levels.len()]
+        ));
+    }
+    let at_least = |from: usize| {
+        (0..240usize)
+            .filter(|i| {
+                levels
+                    .iter()
+                    .position(|l| *l == levels[i * 7 % levels.len()])
+                    >= Some(from)
+            })
+            .count() as u64
+    };
+    let log = Planted::new("sorter.log", &text);
+    for (q, from) in [
+        ("sorter.log 里 WARN 及以上的有几条", 3),
+        ("how many warnings and above in sorter.log", 3),
+        ("errors or worse in sorter.log, how many", 4),
+    ] {
+        assert_eq!(number(&log.answer(q)), at_least(from), "{q}");
+    }
+}

@@ -195,6 +195,22 @@ impl FollowWords {
     }
 }
 
+/// "warn and above", "ERROR 及以上": the words, and the levels from the least severe up.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct AtOrAbove {
+    #[serde(flatten)]
+    pub words: Words,
+    pub levels: Vec<String>,
+}
+
+impl AtOrAbove {
+    /// The levels from `level` up, when it is one of them.
+    pub fn from(&self, level: &str) -> Option<&[String]> {
+        let at = self.levels.iter().position(|l| l == level)?;
+        Some(&self.levels[at..])
+    }
+}
+
 /// `grammar.toml`.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Grammar {
@@ -210,6 +226,9 @@ pub struct Grammar {
     /// figure is of ("avg time per chunk"), not a field asked.
     #[serde(default)]
     pub each: Words,
+    /// Words after a level that take the more severe levels with it ("WARNING 及以上").
+    #[serde(default)]
+    pub at_or_above: AtOrAbove,
     pub compare: Vec<CompareCue>,
     pub unit: Vec<UnitCue>,
     pub numbers: Numbers,
