@@ -757,22 +757,21 @@ fn trim_ascii(b: &[u8]) -> &[u8] {
 }
 
 fn json_value<'a>(m: &'a Map<String, Value>, key: &str) -> Option<Val<'a>> {
-    let v = match m.get(key) {
-        Some(v) => v,
-        None => {
-            let mut cur = m;
-            let mut parts = key.split('.').peekable();
-            loop {
-                let p = parts.next()?;
-                let v = cur.get(p)?;
-                if parts.peek().is_none() {
-                    break v;
-                }
-                cur = v.as_object()?;
-            }
-        }
-    };
-    scalar_text(v)
+    scalar_text(dig(m, key)?)
+}
+
+/// The value at a dotted path, whose keys may hold dots themselves (ECS's `"log.level"`,
+/// Cloud Logging's `"logging.googleapis.com/labels"` object): the whole path as one key,
+/// else each split point from the left, its head a key whose object holds the rest.
+fn dig<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    if let Some(v) = m.get(key) {
+        return Some(v);
+    }
+    key.match_indices('.')
+        .find_map(|(i, _)| match m.get(&key[..i]) {
+            Some(Value::Object(inner)) => dig(inner, &key[i + 1..]),
+            _ => None,
+        })
 }
 
 fn scalar_text(v: &Value) -> Option<Val<'_>> {

@@ -226,3 +226,49 @@ fn a_request_path_key_groups_without_its_query_string() {
         }
     }
 }
+
+/// Keys that hold dots themselves: ECS's top-level `"log.level"` beside nested objects, and
+/// Cloud Logging's `"logging.googleapis.com/labels"` object; each is read whole, in the
+/// engine and its jq equivalent.
+#[test]
+fn keys_with_dots_in_them_are_read_whole() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "planner.json";
+    let mut rng = Lcg(59);
+    let (mut text, mut errors_by_depot) = (String::new(), BTreeMap::new());
+    for i in 0..300u32 {
+        let depot = ["D1", "D4", "D9"][rng.next(3) as usize];
+        let error = rng.next(4) == 0;
+        if error {
+            *errors_by_depot.entry(depot.to_string()).or_insert(0u64) += 1;
+        }
+        text.push_str(&format!(
+            "{{\"time\":\"2031-05-01T02:{:02}:{:02}Z\",\"log.level\":\"{}\",\"log\":{{\"logger\":\"planner.api\"}},\"message\":\"route {i}\",\"logging.googleapis.com/labels\":{{\"depot\":\"{depot}\"}}}}\n",
+            i / 60,
+            i % 60,
+            if error { "error" } else { "info" },
+        ));
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    let errors = vec![eq("log.level", "error")];
+    let key = "logging.googleapis.com/labels.depot";
+    assert_eq!(groups(d, name, errors.clone(), key), errors_by_depot);
+    let r = run(
+        d,
+        name,
+        &Query {
+            filters: errors,
+            group_by: vec![Field::new(key)],
+            ..Query::default()
+        },
+    );
+    let shown = r.pipeline.as_deref().expect("a jq equivalent");
+    let out = super::tests_formats::shell_output(d, shown);
+    for (depot, n) in &errors_by_depot {
+        assert!(
+            out.lines().any(|l| l.trim() == format!("{n} {depot}")),
+            "{depot} {n} in\n{out}"
+        );
+    }
+}

@@ -5,23 +5,17 @@ use llmops_common::query::Measure;
 
 use super::{all_conds, cmp_op, level_words, num_lit, shq, top_tail, PipeCtx};
 use crate::table::def::{LevelFormat, Origin};
-use crate::table::event::Schema;
 use crate::table::plan::{Cond, FieldRef};
 
-fn jq_path(key: &str, schema: &Schema) -> String {
-    let top = schema.fields.iter().any(|f| f.name == key) && !key.contains('.');
-    if top {
-        format!(".[{}]", serde_json::to_string(key).unwrap_or_default())
+fn jq_path(key: &str) -> String {
+    if key.contains('.') {
+        format!("dig({})", serde_json::to_string(key).unwrap_or_default())
     } else {
-        let parts: Vec<String> = key
-            .split('.')
-            .map(|p| serde_json::to_string(p).unwrap_or_default())
-            .collect();
-        format!("getpath([{}])", parts.join(","))
+        format!(".[{}]", serde_json::to_string(key).unwrap_or_default())
     }
 }
 
-const JQ_DEFS: &str = "def num: if type == \"number\" then . elif type == \"string\" and test(\"^[-+]?([0-9]+(\\\\.[0-9]*)? ?(ns|us|µs|μs|ms|s|m|h))+$\") then ([scan(\"([0-9]+(?:\\\\.[0-9]*)?) ?(ns|us|µs|μs|ms|s|m|h)\") | (.[0] | tonumber) * ({\"ns\": 1e-9, \"us\": 1e-6, \"µs\": 1e-6, \"μs\": 1e-6, \"ms\": 0.001, \"s\": 1, \"m\": 60, \"h\": 3600}[.[1]])] | add) * (if startswith(\"-\") then -1 else 1 end) elif type == \"string\" then (tonumber? // null) else null end; def txt: if type == \"string\" then . elif . == null then null else tojson end;";
+const JQ_DEFS: &str = "def num: if type == \"number\" then . elif type == \"string\" and test(\"^[-+]?([0-9]+(\\\\.[0-9]*)? ?(ns|us|µs|μs|ms|s|m|h))+$\") then ([scan(\"([0-9]+(?:\\\\.[0-9]*)?) ?(ns|us|µs|μs|ms|s|m|h)\") | (.[0] | tonumber) * ({\"ns\": 1e-9, \"us\": 1e-6, \"µs\": 1e-6, \"μs\": 1e-6, \"ms\": 0.001, \"s\": 1, \"m\": 60, \"h\": 3600}[.[1]])] | add) * (if startswith(\"-\") then -1 else 1 end) elif type == \"string\" then (tonumber? // null) else null end; def txt: if type == \"string\" then . elif . == null then null else tojson end; def dig($k): if type != \"object\" then null elif has($k) then .[$k] else first(($k | indices(\".\")[]) as $i | .[$k[0:$i]] | objects | dig($k[$i+1:]) | select(. != null)) // null end;";
 
 fn json_str(t: &str) -> String {
     serde_json::to_string(t).unwrap_or_default()
@@ -34,10 +28,10 @@ fn field(c: &PipeCtx<'_>, f: &FieldRef) -> String {
     // A role's keys, the first an event has.
     let path = match &spec.origin {
         Origin::AnyKey(keys) => {
-            let alts: Vec<String> = keys.iter().map(|k| jq_path(k, c.schema)).collect();
+            let alts: Vec<String> = keys.iter().map(|k| jq_path(k)).collect();
             format!("({})", alts.join(" // "))
         }
-        _ => jq_path(&spec.name, c.schema),
+        _ => jq_path(&spec.name),
     };
     if c.schema.level != Some(f.id) {
         return format!("($j | {path} | txt)");
