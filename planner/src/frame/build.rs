@@ -193,6 +193,9 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     if or_else.is_empty() {
         or_else = super::owner::owner_instead(&q);
     }
+    if or_else.is_empty() {
+        or_else = super::words::phrase_apart(&q);
+    }
     cause_at_a_second(&mut q);
     roles_by_their_columns(p, &mut q);
     to_position(p.rank, &mut q);

@@ -192,3 +192,48 @@ fn events_named_by_words_only_another_log_says_are_of_that_log() {
     );
     assert_eq!(at_hand(&p.answer("slowest request")), "edge.access.log");
 }
+
+/// A phrase of several words the log never writes together ("the kafka circuit breaker"
+/// of a log that writes "circuit breaker opened" with the breaker's name in its own key):
+/// tried again word by word, each anywhere in the event; the first such event is the one
+/// planted.
+#[test]
+fn a_phrase_the_log_never_writes_whole_is_tried_word_by_word() {
+    let mut text = String::new();
+    for i in 0..120u64 {
+        let (msg, breaker) = match i {
+            40 => ("circuit breaker opened", "kafka-producer"),
+            30 | 70 => ("circuit breaker opened", "pg-pool"),
+            _ => ("request handled", "none"),
+        };
+        text.push_str(&format!(
+            "{{\"@timestamp\":\"2031-06-01T04:{:02}:{:02}Z\",\"log.level\":\"info\",\"message\":\"{msg}\",\"labels\":{{\"breaker\":\"{breaker}\"}}}}\n",
+            i / 60,
+            i % 60
+        ));
+    }
+    let p = Planted::new("slots.json", &text);
+    let ctx = FrameCtx::of_uploads(p.uploads());
+    let q = "when did the kafka circuit breaker first open";
+    let Some(Understood::Query(f)) = super::question::understand(q, &ctx) else {
+        panic!("no query for {q:?}");
+    };
+    assert!(!f.or_else.is_empty(), "{:?}", f.query);
+    let u = &p.uploads()[0];
+    let files = [QueryFile::new(u.filename.clone(), u.path.clone())];
+    let again = Query {
+        filters: f.or_else.clone(),
+        ..f.query.clone()
+    };
+    let r = table::run_query(
+        &files,
+        &again,
+        &QueryOptions::default(),
+        &AtomicBool::new(false),
+    )
+    .expect("runs");
+    let QueryValue::Rows { rows, .. } = r.value else {
+        panic!("not rows: {:?}", r.value);
+    };
+    assert_eq!(rows.first().map(|r| r.line), Some(41));
+}

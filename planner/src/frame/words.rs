@@ -210,3 +210,32 @@ mod word_form_tests {
         ));
     }
 }
+
+/// "when did the redis circuit breaker first open" of a log that writes "circuit breaker
+/// opened" with `breaker=redis-slot-locks`: the query's filters with its one phrase of
+/// several words (an event's text, as said) taken apart, each word in its forms anywhere in
+/// the event; empty when it has no such phrase. Tried when the phrase matches nothing.
+pub(super) fn phrase_apart(q: &llmops_common::query::Query) -> Vec<Filter> {
+    let phrase = |f: &Filter| {
+        f.field.is_none()
+            && f.op == FilterOp::Contains
+            && !f.negate
+            && matches!(&f.value, Scalar::Text(v) if v.split_whitespace().count() >= 2)
+    };
+    if q.filters.iter().filter(|f| phrase(f)).count() != 1 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for f in &q.filters {
+        match &f.value {
+            Scalar::Text(v) if phrase(f) => {
+                for w in v.split_whitespace() {
+                    let (op, text) = word_forms(w);
+                    out.push(Filter::new(None, op, Scalar::Text(text)));
+                }
+            }
+            _ => out.push(f.clone()),
+        }
+    }
+    out
+}

@@ -258,6 +258,9 @@ pub struct Grammar {
     /// or a share's word ("in ms", "给百分比").
     #[serde(default)]
     pub answer_form: Words,
+    /// Words saying how exact the answer is wanted ("exact second"): a form, like a unit.
+    #[serde(default)]
+    pub answer_exact: Words,
     /// Units no figure is converted to ("in litres"): a clause of only these asks nothing.
     #[serde(default)]
     pub answer_form_unconverted: Words,

@@ -241,8 +241,9 @@ enum Form {
 }
 
 /// A clause that only says in what unit or form the answer is wanted ("in ms", "as a
-/// percent pls", "给百分比", "用秒", "in litres"): a unit or a share's word (`[share]`), and
-/// besides it only the words `[answer_form]` lists.
+/// percent pls", "给百分比", "用秒", "in litres", "need the exact second"): a unit, a share's
+/// word (`[share]`) or an exactness (`[answer_exact]`), and besides it only the words
+/// `[answer_form]` lists.
 fn only_says_the_form(part: &str) -> Form {
     let g = &crate::lexicon::lexicon().grammar;
     let mut rest = part.to_lowercase();
@@ -251,7 +252,8 @@ fn only_says_the_form(part: &str) -> Form {
         .unit
         .iter()
         .flat_map(|u| u.words.all())
-        .chain(g.share.all());
+        .chain(g.share.all())
+        .chain(g.answer_exact.all());
     // Longest first, so "百分比" goes before "百分", "seconds" before "s".
     let mut words: Vec<(&str, Kind)> = said_words
         .map(|w| (w, Kind::Said))
@@ -302,6 +304,8 @@ mod tests {
             "in seconds",
             "in litres",
             "用毫升",
+            "need the exact second",
+            "精确到秒",
         ] {
             assert_eq!(only_says_the_form(said), Form::Said, "{said}");
         }
