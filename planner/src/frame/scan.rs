@@ -147,17 +147,28 @@ fn pairs(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r#"(?-u:\b)([A-Za-z_][A-Za-z0-9_.]{0,63})(\s?)==?(\s?)(?:"([^"]{1,200})"|'([^']{1,200})'|([^\s,;，。、)）"']{1,200}))"#,
+        r#"(?-u:\b)([A-Za-z_][A-Za-z0-9_.]{0,63})(\s?)(==?)(\s?)(?:"([^"]{1,200})"|'([^']{1,200})'|([^\s,;，。、)）"']{1,200}))"#,
     );
     for c in r.captures_iter(text) {
         let whole = c.get(0).expect("group 0 always matches");
-        let (Some(field), Some(value)) = (c.get(1), c.get(4).or(c.get(5)).or(c.get(6))) else {
+        let (Some(field), Some(value)) = (c.get(1), c.get(5).or(c.get(6)).or(c.get(7))) else {
             continue;
         };
         // "the mean delay= of sent mail": a key written as the log writes it, `=` and
         // all, names the field; a value follows `=` at once, or after a space on both sides.
         let spaced = |i: usize| c.get(i).is_some_and(|m| !m.as_str().is_empty());
-        if spaced(3) && !spaced(2) {
+        if spaced(4) && !spaced(2) {
+            continue;
+        }
+        // "the == lines" (exim's flag) is no comparison: `==` compares a key, not a word of
+        // the sentence.
+        let word = crate::lexicon::lexicon()
+            .grammar
+            .stop
+            .en
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(field.as_str()));
+        if c.get(3).is_some_and(|m| m.as_str() == "==") && word {
             continue;
         }
         if overlaps(taken, whole.start(), whole.end()) {
