@@ -29,6 +29,11 @@ impl Words {
         self.zh.iter().chain(self.en.iter()).map(String::as_str)
     }
 
+    /// Whether `w` is one of the words, in any case.
+    pub fn has(&self, w: &str) -> bool {
+        self.all().any(|x| x.eq_ignore_ascii_case(w))
+    }
+
     /// Whether any of the words occurs in the lower-cased text (Chinese as text, English
     /// as whole words or phrases).
     pub fn occur_in(&self, lower: &str) -> bool {

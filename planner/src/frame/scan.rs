@@ -160,15 +160,9 @@ fn pairs(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
         if spaced(4) && !spaced(2) {
             continue;
         }
-        // "the == lines" (exim's flag) is no comparison: `==` compares a key, not a word of
-        // the sentence.
-        let word = crate::lexicon::lexicon()
-            .grammar
-            .stop
-            .en
-            .iter()
-            .any(|w| w.eq_ignore_ascii_case(field.as_str()));
-        if c.get(3).is_some_and(|m| m.as_str() == "==") && word {
+        // "the == lines" (exim's flag): `==` compares a key, not a word of the sentence.
+        let stop = &crate::lexicon::lexicon().grammar.stop;
+        if c.get(3).is_some_and(|m| m.as_str() == "==") && stop.has(field.as_str()) {
             continue;
         }
         if overlaps(taken, whole.start(), whole.end()) {
