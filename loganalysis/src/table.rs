@@ -17,6 +17,7 @@ mod finish;
 mod go_duration;
 mod hit;
 mod inline_pairs;
+mod json_path;
 mod learn;
 mod learn_table;
 mod log_columns;

@@ -446,7 +446,7 @@ impl<'f> Extractor<'f> {
                 csv_value(&fmt.quoted, &fmt.doubled_quotes, &spec.name, &text[a..b])
             }
             Origin::Key(k) => match &self.fmt.parser {
-                Parser::Json => match json_value(self.json.as_ref()?, k) {
+                Parser::Json => match super::json_path::value(self.json.as_ref()?, k) {
                     Some(v) => v,
                     None if is_level && k == CLEF_LEVEL => Val::Text(Cow::Borrowed("INFO")),
                     None => return None,
@@ -466,7 +466,7 @@ impl<'f> Extractor<'f> {
             Origin::AnyKey(keys) => match &self.fmt.parser {
                 Parser::Json => {
                     let j = self.json.as_ref()?;
-                    keys.iter().find_map(|k| json_value(j, k))?
+                    keys.iter().find_map(|k| super::json_path::value(j, k))?
                 }
                 _ => keys.iter().find_map(|k| self.kv_value(text, k))?,
             },
@@ -675,7 +675,7 @@ impl<'f> Extractor<'f> {
         }
         if let Some(m) = &self.json {
             let mut out = Vec::new();
-            flatten("", m, &mut out);
+            super::json_path::flatten("", m, &mut out);
             return out;
         }
         if matches!(self.fmt.parser, Parser::Logfmt) || self.fmt.tail == Tail::Extras {
@@ -754,52 +754,6 @@ fn trim_ascii(b: &[u8]) -> &[u8] {
         .rposition(|c| !c.is_ascii_whitespace())
         .map_or(s, |p| p + 1);
     &b[s..e.max(s)]
-}
-
-fn json_value<'a>(m: &'a Map<String, Value>, key: &str) -> Option<Val<'a>> {
-    scalar_text(dig(m, key)?)
-}
-
-/// The value at a dotted path, whose keys may hold dots themselves (ECS's `"log.level"`,
-/// Cloud Logging's `"logging.googleapis.com/labels"` object): the whole path as one key,
-/// else each split point from the left, its head a key whose object holds the rest.
-fn dig<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
-    if let Some(v) = m.get(key) {
-        return Some(v);
-    }
-    key.match_indices('.')
-        .find_map(|(i, _)| match m.get(&key[..i]) {
-            Some(Value::Object(inner)) => dig(inner, &key[i + 1..]),
-            _ => None,
-        })
-}
-
-fn scalar_text(v: &Value) -> Option<Val<'_>> {
-    match v {
-        Value::Null => None,
-        Value::String(s) => Some(Val::Text(Cow::Borrowed(s))),
-        Value::Bool(b) => Some(Val::Text(Cow::Borrowed(if *b { "true" } else { "false" }))),
-        Value::Number(n) => Some(Val::Text(Cow::Owned(n.to_string()))),
-        other => Some(Val::Text(Cow::Owned(other.to_string()))),
-    }
-}
-
-/// Leaf keys by dotted path.
-pub(super) fn flatten(prefix: &str, m: &Map<String, Value>, out: &mut Vec<(String, String)>) {
-    for (k, v) in m {
-        let key = if prefix.is_empty() {
-            k.clone()
-        } else {
-            format!("{prefix}.{k}")
-        };
-        match v {
-            Value::Object(inner) if !inner.is_empty() => flatten(&key, inner, out),
-            _ => {
-                let text = scalar_text(v).map(|t| t.to_text()).unwrap_or_default();
-                out.push((key, text));
-            }
-        }
-    }
 }
 
 #[cfg(test)]

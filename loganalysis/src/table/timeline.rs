@@ -469,7 +469,7 @@ const KEY_ORDER: [&[&str]; 5] = [
 fn compact_json(v: &serde_json::Value) -> String {
     let mut leaves: Vec<(String, String)> = Vec::new();
     if let Some(m) = v.as_object() {
-        super::event::flatten("", m, &mut leaves);
+        super::json_path::flatten("", m, &mut leaves);
     }
     leaves.retain(|(k, v)| !v.is_empty() && !noise(k, v));
     for (_, v) in &mut leaves {
