@@ -706,7 +706,13 @@ fn run_set_with(dir: &std::path::Path, min_acc: f64, wait_embedding: bool) {
 
 /// Sets written as held out whose misses have since been read (or whose formats were added
 /// while they were known): dev sets now, their misses printed.
-const READ_SINCE: &[&str] = &["queries-heldout", "queries-heldout2", "queries-heldout3"];
+const READ_SINCE: &[&str] = &[
+    "queries-heldout",
+    "queries-heldout2",
+    "queries-heldout3",
+    "queries-heldout13",
+    "queries-heldout15",
+];
 
 /// A set written as held out whose misses are still unread.
 fn is_held_out(dir: &std::path::Path) -> bool {
