@@ -446,7 +446,7 @@ impl<'f> Extractor<'f> {
                 csv_value(&fmt.quoted, &fmt.doubled_quotes, &spec.name, &text[a..b])
             }
             Origin::Key(k) => match &self.fmt.parser {
-                Parser::Json => match super::json_path::value(self.json.as_ref()?, k) {
+                Parser::Json => match json_value(self.json.as_ref()?, k) {
                     Some(v) => v,
                     None if is_level && k == CLEF_LEVEL => Val::Text(Cow::Borrowed("INFO")),
                     None => return None,
@@ -466,7 +466,7 @@ impl<'f> Extractor<'f> {
             Origin::AnyKey(keys) => match &self.fmt.parser {
                 Parser::Json => {
                     let j = self.json.as_ref()?;
-                    keys.iter().find_map(|k| super::json_path::value(j, k))?
+                    keys.iter().find_map(|k| json_value(j, k))?
                 }
                 _ => keys.iter().find_map(|k| self.kv_value(text, k))?,
             },
@@ -754,6 +754,11 @@ fn trim_ascii(b: &[u8]) -> &[u8] {
         .rposition(|c| !c.is_ascii_whitespace())
         .map_or(s, |p| p + 1);
     &b[s..e.max(s)]
+}
+
+/// The scalar at a key or a dotted path of a JSON event, as text.
+fn json_value<'a>(m: &'a Map<String, Value>, key: &str) -> Option<Val<'a>> {
+    super::json_path::scalar(super::json_path::dig(m, key)?).map(Val::Text)
 }
 
 #[cfg(test)]

@@ -1,21 +1,14 @@
-//! Keys of a JSON event: a dotted path read whole or through nested objects, and every
-//! leaf by its dotted path.
+//! Keys of a JSON event: a dotted path read whole or through nested objects, a scalar as
+//! text, and every leaf by its dotted path.
 
 use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use super::event::Val;
-
-/// The scalar at a key or a dotted path of a JSON event, as text.
-pub(super) fn value<'a>(m: &'a Map<String, Value>, key: &str) -> Option<Val<'a>> {
-    scalar_text(dig(m, key)?)
-}
-
 /// The value at a dotted path, whose keys may hold dots themselves (ECS's `"log.level"`,
 /// Cloud Logging's `"logging.googleapis.com/labels"` object): the whole path as one key,
 /// else each split point from the left, its head a key whose object holds the rest.
-fn dig<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+pub(super) fn dig<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
     if let Some(v) = m.get(key) {
         return Some(v);
     }
@@ -26,13 +19,14 @@ fn dig<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
         })
 }
 
-fn scalar_text(v: &Value) -> Option<Val<'_>> {
+/// A value as text: none for `null`, a string as written, anything else as JSON.
+pub(super) fn scalar(v: &Value) -> Option<Cow<'_, str>> {
     match v {
         Value::Null => None,
-        Value::String(s) => Some(Val::Text(Cow::Borrowed(s))),
-        Value::Bool(b) => Some(Val::Text(Cow::Borrowed(if *b { "true" } else { "false" }))),
-        Value::Number(n) => Some(Val::Text(Cow::Owned(n.to_string()))),
-        other => Some(Val::Text(Cow::Owned(other.to_string()))),
+        Value::String(s) => Some(Cow::Borrowed(s)),
+        Value::Bool(b) => Some(Cow::Borrowed(if *b { "true" } else { "false" })),
+        Value::Number(n) => Some(Cow::Owned(n.to_string())),
+        other => Some(Cow::Owned(other.to_string())),
     }
 }
 
@@ -46,10 +40,7 @@ pub(super) fn flatten(prefix: &str, m: &Map<String, Value>, out: &mut Vec<(Strin
         };
         match v {
             Value::Object(inner) if !inner.is_empty() => flatten(&key, inner, out),
-            _ => {
-                let text = scalar_text(v).map(|t| t.to_text()).unwrap_or_default();
-                out.push((key, text));
-            }
+            _ => out.push((key, scalar(v).map(Cow::into_owned).unwrap_or_default())),
         }
     }
 }
