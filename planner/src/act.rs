@@ -162,7 +162,7 @@ pub fn intent(text: &str) -> Option<ActIntent> {
         .or_else(|| kill_then_why(t))
 }
 
-/// "把 cart-reaper 这个进程干掉，它在乱删购物车": a first clause that is a whole stop request by
+/// "把 bill-sweeper 这个进程干掉，它一直在重复扣款": a first clause that is a whole stop request by
 /// name, and the clauses after it saying why.
 fn kill_then_why(t: &str) -> Option<ActIntent> {
     let (first, why) = t.split_once([',', '，', ';', '；'])?;

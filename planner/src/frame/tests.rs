@@ -584,7 +584,7 @@ fn a_field_asked_of_a_named_process_is_read_from_its_rows() {
     let named = |v: &str| json!([{"field": "program", "op": "contains", "value": v}]);
     for (text, name) in [
         ("what's the pid of pg-backup", "pg-backup"),
-        ("gimme the pid for coil-monitor", "coil-monitor"),
+        ("pid for coil-monitor?", "coil-monitor"),
         ("billing-sync 的 pid 是多少", "billing-sync"),
         ("who owns the batch-mailer process", "batch-mailer"),
         ("which user is cron-sweeper running as", "cron-sweeper"),

@@ -624,7 +624,7 @@ fn a_distribution_of_statuses_and_the_success_rate_match_the_lines() {
     }
 }
 
-/// "WARNING 及以上", "warnings and above", "errors or worse": the level and the more severe
+/// "WARN 及以上", "warnings and above", "errors or worse": the level and the more severe
 /// ones, counted against the planted lines.
 #[test]
 fn a_level_and_above_takes_the_more_severe_levels() {
@@ -650,7 +650,7 @@ fn a_level_and_above_takes_the_more_severe_levels() {
     };
     let log = Planted::new("sorter.log", &text);
     for (q, from) in [
-        ("sorter.log 里 WARN 及以上的有几条", 3),
+        ("sorter.log 中 WARN 及以上共多少条", 3),
         ("how many warnings and above in sorter.log", 3),
         ("errors or worse in sorter.log, how many", 4),
     ] {

@@ -211,8 +211,8 @@ mod word_form_tests {
     }
 }
 
-/// "when did the redis circuit breaker first open" of a log that writes "circuit breaker
-/// opened" with `breaker=redis-slot-locks`: the query's filters with its one phrase of
+/// "when did the kafka circuit breaker trip" of a log that writes "circuit breaker
+/// opened" with `breaker=kafka-producer`: the query's filters with its one phrase of
 /// several words (an event's text, as said) taken apart, each word in its forms anywhere in
 /// the event; empty when it has no such phrase. Tried when the phrase matches nothing.
 pub(super) fn phrase_apart(q: &llmops_common::query::Query) -> Vec<Filter> {

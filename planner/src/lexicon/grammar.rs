@@ -226,7 +226,7 @@ pub struct Grammar {
     /// figure is of ("avg time per chunk"), not a field asked.
     #[serde(default)]
     pub each: Words,
-    /// Words after a level that take the more severe levels with it ("WARNING 及以上").
+    /// Words after a level that take the more severe levels with it ("ERROR 及以上").
     #[serde(default)]
     pub at_or_above: AtOrAbove,
     pub compare: Vec<CompareCue>,

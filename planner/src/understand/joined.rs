@@ -241,7 +241,7 @@ enum Form {
 }
 
 /// A clause that only says in what unit or form the answer is wanted ("in ms", "as a
-/// percent pls", "给百分比", "用秒", "in litres", "need the exact second"): a unit, a share's
+/// percent pls", "给百分比", "用秒", "in litres", "to the second pls"): a unit, a share's
 /// word (`[share]`) or an exactness (`[answer_exact]`), and besides it only the words
 /// `[answer_form]` lists.
 fn only_says_the_form(part: &str) -> Form {
@@ -304,7 +304,7 @@ mod tests {
             "in seconds",
             "in litres",
             "用毫升",
-            "need the exact second",
+            "down to the second please",
             "精确到秒",
         ] {
             assert_eq!(only_says_the_form(said), Form::Said, "{said}");
