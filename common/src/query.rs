@@ -415,7 +415,7 @@ impl fmt::Display for Rank {
 }
 
 /// The named measures, as the wire spells them.
-const MEASURE_NAMES: [(Measure, &str); 14] = [
+const MEASURE_NAMES: [(Measure, &str); 15] = [
     (Measure::Count, "count"),
     (Measure::CountDistinct, "count_distinct"),
     (Measure::Min, "min"),
@@ -430,6 +430,7 @@ const MEASURE_NAMES: [(Measure, &str); 14] = [
     (Measure::Buckets, "buckets"),
     (Measure::Rows, "rows"),
     (Measure::Timeline, "timeline"),
+    (Measure::Fields, "fields"),
 ];
 
 impl Measure {
@@ -474,22 +475,18 @@ impl Measure {
 
     /// Its name on the wire (`p95`, `p99.9`).
     pub fn name(self) -> std::borrow::Cow<'static, str> {
-        match self {
-            Measure::Percentile(r) => format!("p{r}").into(),
-            Measure::Fields => "fields".into(),
-            m => MEASURE_NAMES
-                .iter()
-                .find(|(n, _)| *n == m)
-                .map_or("fields", |(_, s)| s)
-                .into(),
+        match MEASURE_NAMES.iter().find(|(n, _)| *n == self) {
+            Some((_, s)) => (*s).into(),
+            // Only a percentile by rank is not in the table.
+            None => match self.rank() {
+                Some(r) => format!("p{r}").into(),
+                None => "count".into(),
+            },
         }
     }
 
     /// The measure a wire name names.
     pub fn from_name(s: &str) -> Option<Measure> {
-        if s == "fields" {
-            return Some(Measure::Fields);
-        }
         if let Some((m, _)) = MEASURE_NAMES.iter().find(|(_, n)| *n == s) {
             return Some(*m);
         }
@@ -515,7 +512,7 @@ impl<'de> Deserialize<'de> for Measure {
         let s = std::borrow::Cow::<'de, str>::deserialize(d)?;
         Measure::from_name(&s).ok_or_else(|| {
             serde::de::Error::custom(format!(
-                "unknown measure `{s}`: one of {}, fields, or a percentile as p<rank> (p80, p99.9)",
+                "unknown measure `{s}`: one of {}, or a percentile as p<rank> (p80, p99.9)",
                 MEASURE_NAMES.map(|(_, n)| n).join(", ")
             ))
         })
@@ -528,8 +525,7 @@ impl JsonSchema for Measure {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let mut names: Vec<&str> = MEASURE_NAMES.iter().map(|(_, n)| *n).collect();
-        names.push("fields");
+        let names: Vec<&str> = MEASURE_NAMES.iter().map(|(_, n)| *n).collect();
         schemars::json_schema!({
             "description": "What the query computes: count (rows, per group when grouped), \
                 count_distinct (distinct values of `field`), min, max, mean, sum, p50, p90, \

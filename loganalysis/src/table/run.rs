@@ -388,18 +388,13 @@ pub fn run_query_with(
         mut notes,
     } = scanned;
     query_notes(q, end.as_ref(), &opened, &mut notes);
-    if q.measure != Measure::Rows {
-        let cut: Vec<&str> = plans[0]
-            .group
-            .iter()
-            .filter(|g| g.path_key)
-            .map(|g| g.name.as_str())
-            .collect();
-        for name in cut {
-            notes.push(format!(
-                "按 {name} 分组时不含查询串（? 之后）/ grouped by {name} without its query string (after ?)"
-            ));
-        }
+    // Rows are not grouped: their paths stay whole.
+    let grouped = q.measure != Measure::Rows;
+    for g in plans[0].group.iter().filter(|g| grouped && g.path_key) {
+        let name = &g.name;
+        notes.push(format!(
+            "按 {name} 分组时不含查询串（? 之后）/ grouped by {name} without its query string (after ?)"
+        ));
     }
     let matched = acc.matched;
     let unit = plans[0].field.as_ref().map(|f| f.unit).unwrap_or_default();

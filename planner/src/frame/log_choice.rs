@@ -183,15 +183,9 @@ fn log_with_the_words(ctx: &FrameCtx, p: &Parsed, q: &Query, soft: &[Filter]) ->
     if hard.is_empty() && soft.is_empty() {
         return None;
     }
-    let says = |u: &UploadRef| -> Option<bool> {
-        let found = matches_in(u, &[hard.as_slice(), soft.as_slice()].concat())?;
-        let (h, s) = found.split_at(hard.len());
-        Some(if hard.is_empty() {
-            s.iter().all(|&b| b)
-        } else {
-            h.iter().all(|&b| b)
-        })
-    };
+    // Every word of the conditions; with none, every soft word.
+    let wanted = if hard.is_empty() { soft } else { hard };
+    let says = |u: &UploadRef| says_all(u, &wanted);
     let chosen = ctx
         .uploads
         .iter()
@@ -213,8 +207,9 @@ fn log_with_the_words(ctx: &FrameCtx, p: &Parsed, q: &Query, soft: &[Filter]) ->
     }
 }
 
-/// The patterns of the conditions on an event's text (a word, or the forms of one).
-fn text_patterns(filters: &[Filter]) -> Vec<String> {
+/// The patterns of the conditions on an event's text (a word, or the forms of one),
+/// compiled case-insensitively.
+fn text_patterns(filters: &[Filter]) -> Vec<regex::bytes::Regex> {
     filters
         .iter()
         .filter_map(|f| match (&f.field, f.op, &f.value, f.negate) {
@@ -224,27 +219,34 @@ fn text_patterns(filters: &[Filter]) -> Vec<String> {
             (None, FilterOp::Regex, Scalar::Text(re), false) if re.len() >= 3 => Some(re.clone()),
             _ => None,
         })
+        .filter_map(|p| {
+            regex::bytes::RegexBuilder::new(&p)
+                .case_insensitive(true)
+                .build()
+                .ok()
+        })
         .collect()
 }
 
-/// Which patterns the log's text matches, case-insensitively (its first 64 MiB); `None`
-/// when it cannot be read.
-fn matches_in(u: &UploadRef, patterns: &[String]) -> Option<Vec<bool>> {
-    let mut text = Vec::new();
-    std::fs::File::open(&u.path)
-        .ok()?
-        .take(WORDS_READ)
-        .read_to_end(&mut text)
-        .ok()?;
-    Some(
-        patterns
-            .iter()
-            .map(|p| {
-                regex::bytes::RegexBuilder::new(p)
-                    .case_insensitive(true)
-                    .build()
-                    .is_ok_and(|re| re.is_match(&text))
-            })
-            .collect(),
-    )
+/// Whether the log's text matches every pattern (its first 64 MiB, read a block at a time
+/// and no further than the last pattern found); `None` when it cannot be read. A match
+/// across two blocks' boundary is found: each block carries the previous one's last line.
+fn says_all(u: &UploadRef, patterns: &[regex::bytes::Regex]) -> Option<bool> {
+    const BLOCK: usize = 1 << 20;
+    let mut file = std::fs::File::open(&u.path).ok()?.take(WORDS_READ);
+    let mut missing: Vec<&regex::bytes::Regex> = patterns.iter().collect();
+    let mut buf: Vec<u8> = Vec::with_capacity(BLOCK * 2);
+    let mut block = vec![0u8; BLOCK];
+    while !missing.is_empty() {
+        let n = file.read(&mut block).ok()?;
+        if n == 0 {
+            break;
+        }
+        buf.extend_from_slice(&block[..n]);
+        missing.retain(|re| !re.is_match(&buf));
+        // Keep the last (partial) line for the next block.
+        let keep = buf.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        buf.drain(..keep);
+    }
+    Some(missing.is_empty())
 }

@@ -44,7 +44,7 @@ fn rank_of(c: &Captures) -> Option<Rank> {
         return Rank::of_percent(pct);
     }
     if let Some(m) = c.name("zh") {
-        return zh_percent(m.as_str()).and_then(|n| Rank::of_percent(f64::from(n)));
+        return crate::follow::zh_number(m.as_str()).and_then(|n| Rank::of_percent(n as f64));
     }
     let pct: f64 = c.name("n")?.as_str().parse().ok()?;
     // A bare `p1`..`p9` names a priority or a partition more often than a percentile.
@@ -52,18 +52,6 @@ fn rank_of(c: &Captures) -> Option<Rank> {
     (!bare || pct >= 10.0)
         .then(|| Rank::of_percent(pct))
         .flatten()
-}
-
-/// "九十九" -> 99, "八十" -> 80, "七十五" -> 75.
-fn zh_percent(s: &str) -> Option<u32> {
-    let digit = |c: char| "零一二三四五六七八九".chars().position(|d| d == c);
-    let cs: Vec<char> = s.chars().collect();
-    let n = match cs.as_slice() {
-        [t, '十'] => 10 * digit(*t)?,
-        [t, '十', u] => 10 * digit(*t)? + digit(*u)?,
-        _ => return None,
-    };
-    u32::try_from(n).ok()
 }
 
 fn patterns() -> &'static [Regex; 5] {
