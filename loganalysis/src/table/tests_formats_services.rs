@@ -37,6 +37,29 @@ fn airflow_task_lines_and_their_tracebacks() {
     std::fs::write(dir.path().join(name), &text).expect("write");
     let d = dir.path();
     assert_eq!(format_of(d, name), "airflow");
+    // The date written with a comma before its time is read as that time.
+    let last = super::tests_formats::run(
+        d,
+        name,
+        &llmops_common::query::Query {
+            measure: Measure::Rows,
+            field: Some(llmops_common::query::Field::new("time")),
+            order: llmops_common::query::Order::Desc,
+            limit: Some(1),
+            ..Default::default()
+        },
+    );
+    let llmops_common::query::QueryValue::Rows { rows, .. } = last.value else {
+        panic!("rows: {:?}", last.value);
+    };
+    let at = rows
+        .first()
+        .and_then(|r| r.time.clone())
+        .unwrap_or_default();
+    assert!(
+        at.starts_with("2031-05-01") && at.contains("02:04:59"),
+        "{at}"
+    );
     for (level, n) in &by_level {
         assert_eq!(count(d, name, vec![eq("level", level)]), *n, "{level}");
     }
