@@ -235,6 +235,7 @@ mod tests {
             ("queries-heldout14", "queries-heldout14.jsonl"),
             ("queries-heldout15", "queries-heldout15.jsonl"),
             ("queries-heldout16", "queries-heldout16.jsonl"),
+            ("queries-heldout17", "queries-heldout17.jsonl"),
             ("queries-dev6", "queries-dev6.jsonl"),
             ("queries-dev7", "queries-dev7.jsonl"),
             ("queries-dev8", "queries-dev8.jsonl"),
